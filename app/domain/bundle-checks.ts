@@ -1,0 +1,120 @@
+/**
+ * Checks that span records: references between scenarios, conditions, runs, pairs and
+ * evaluations, and judge outputs against the run they score. Records may come from the bundle
+ * being imported or from the database; the caller supplies both through `RecordLookup`.
+ */
+import type { Bundle, Run, Scenario, ScenarioBody } from "./bundle.ts";
+import { checkPerTurnOutput } from "./baseline.ts";
+import { checkTopicJudgeOutput } from "./consensus.ts";
+
+export interface BundleProblem {
+  /** JSON path from the bundle's root. */
+  path: (string | number)[];
+  message: string;
+}
+
+export interface RunSummary {
+  id: string;
+  conditionId: string;
+  mediated: boolean;
+  speakers: string[];
+}
+
+export interface RecordLookup {
+  scenario(id: string): Pick<Scenario, "id" | "topics" | "parties"> | undefined;
+  condition(id: string): { id: string; scenarioId: string; expanded: ScenarioBody | null } | undefined;
+  run(id: string): RunSummary | undefined;
+}
+
+export function summariseRun(run: Run): RunSummary {
+  return { id: run.id, conditionId: run.condition_id, mediated: run.mediated, speakers: run.turns.map((t) => t.speaker) };
+}
+
+/** The scenario a condition plays: its expansion, or the base scenario for the general condition. */
+export function playedScenario(lookup: RecordLookup, conditionId: string): Pick<ScenarioBody, "topics" | "parties"> | undefined {
+  const condition = lookup.condition(conditionId);
+  if (!condition) return undefined;
+  return condition.expanded ?? lookup.scenario(condition.scenarioId);
+}
+
+function duplicateIds(records: { id: string }[], key: keyof Bundle, problems: BundleProblem[]): void {
+  const seen = new Set<string>();
+  records.forEach((record, i) => {
+    if (seen.has(record.id)) problems.push({ path: [key, i, "id"], message: `duplicate id "${record.id}" in this bundle` });
+    seen.add(record.id);
+  });
+}
+
+export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): BundleProblem[] {
+  const problems: BundleProblem[] = [];
+  duplicateIds(bundle.scenarios, "scenarios", problems);
+  duplicateIds(bundle.conditions, "conditions", problems);
+  duplicateIds(bundle.runs, "runs", problems);
+  duplicateIds(bundle.matched_pairs, "matched_pairs", problems);
+  duplicateIds(bundle.evaluations, "evaluations", problems);
+
+  bundle.conditions.forEach((condition, i) => {
+    if (!lookup.scenario(condition.scenario_id)) {
+      problems.push({ path: ["conditions", i, "scenario_id"], message: `unknown scenario "${condition.scenario_id}"` });
+    }
+  });
+
+  bundle.runs.forEach((run, i) => {
+    const played = playedScenario(lookup, run.condition_id);
+    if (!played) {
+      problems.push({ path: ["runs", i, "condition_id"], message: `unknown condition "${run.condition_id}"` });
+      return;
+    }
+    const partyIds = played.parties.map((p) => p.id);
+    const order = [...run.party_order].sort();
+    if (order.join(",") !== [...partyIds].sort().join(",")) {
+      problems.push({ path: ["runs", i, "party_order"], message: `party_order must list the scenario's parties (${partyIds.join(", ")}) once each` });
+    }
+  });
+
+  bundle.matched_pairs.forEach((pair, i) => {
+    const mediated = lookup.run(pair.mediated_run_id);
+    const unmediated = lookup.run(pair.unmediated_run_id);
+    if (!lookup.condition(pair.condition_id)) problems.push({ path: ["matched_pairs", i, "condition_id"], message: `unknown condition "${pair.condition_id}"` });
+    if (!mediated) problems.push({ path: ["matched_pairs", i, "mediated_run_id"], message: `unknown run "${pair.mediated_run_id}"` });
+    else if (!mediated.mediated) problems.push({ path: ["matched_pairs", i, "mediated_run_id"], message: `run "${mediated.id}" has no mediator` });
+    else if (mediated.conditionId !== pair.condition_id) problems.push({ path: ["matched_pairs", i, "mediated_run_id"], message: `run "${mediated.id}" belongs to condition "${mediated.conditionId}"` });
+    if (!unmediated) problems.push({ path: ["matched_pairs", i, "unmediated_run_id"], message: `unknown run "${pair.unmediated_run_id}"` });
+    else if (unmediated.mediated) problems.push({ path: ["matched_pairs", i, "unmediated_run_id"], message: `run "${unmediated.id}" has a mediator` });
+    else if (unmediated.conditionId !== pair.condition_id) problems.push({ path: ["matched_pairs", i, "unmediated_run_id"], message: `run "${unmediated.id}" belongs to condition "${unmediated.conditionId}"` });
+  });
+
+  bundle.evaluations.forEach((evaluation, i) => {
+    const run = lookup.run(evaluation.run_id);
+    if (!run) {
+      problems.push({ path: ["evaluations", i, "run_id"], message: `unknown run "${evaluation.run_id}"` });
+      return;
+    }
+    const played = playedScenario(lookup, run.conditionId);
+    if (!played) return; // reported with the run
+    const topicIds = played.topics.map((t) => t.id);
+    const partyIds = played.parties.map((p) => p.id);
+    (evaluation.errors ?? []).forEach((error, j) => {
+      if (error.topic_id && !topicIds.includes(error.topic_id)) {
+        problems.push({ path: ["evaluations", i, "errors", j, "topic_id"], message: `unknown topic id "${error.topic_id}"` });
+      }
+    });
+    const outputPath = ["evaluations", i, "output"];
+    if (evaluation.method === "topic-localized") {
+      for (const p of checkTopicJudgeOutput(evaluation.output, { topicIds, partyIds, totalTurns: run.speakers.length })) {
+        problems.push({ path: [...outputPath, ...p.path], message: p.message });
+      }
+      const failedTopics = new Set((evaluation.errors ?? []).map((e) => e.topic_id));
+      for (const topicId of topicIds) {
+        if (!(topicId in evaluation.output) && !failedTopics.has(topicId)) {
+          problems.push({ path: outputPath, message: `no judge output for topic "${topicId}" (if the judge failed on it, record an error with that topic_id)` });
+        }
+      }
+    } else {
+      for (const p of checkPerTurnOutput(evaluation.output, { topicIds, partyIds, speakers: run.speakers })) {
+        problems.push({ path: [...outputPath, ...p.path], message: p.message });
+      }
+    }
+  });
+  return problems;
+}

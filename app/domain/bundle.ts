@@ -1,0 +1,358 @@
+/**
+ * The SoCRATES bundle: the JSON interchange format for scenarios, conditions, runs, matched pairs
+ * and evaluations. These zod schemas are the source of truth; docs/formats.md describes them.
+ *
+ * Schemas here check each record on its own. Checks that need other records (a run's speakers
+ * against its scenario's parties, a judge's turn ids against the run's length) live in
+ * bundle-checks.ts, so they can also see records already in the database.
+ */
+import { z } from "zod";
+
+export const BUNDLE_FORMAT = "socrates-bundle";
+export const BUNDLE_VERSION = 1;
+
+export const DOMAINS = [
+  "transactional",
+  "healthcare",
+  "environmental",
+  "business-to-business",
+  "public-policy",
+  "international",
+  "legal",
+  "intra-organizational",
+] as const;
+export type Domain = (typeof DOMAINS)[number];
+
+/** The mediator's speaker id in a run. Party ids may not use it. */
+export const MEDIATOR_ID = "MEDIATOR";
+
+const id = z
+  .string()
+  .min(1, "must not be empty")
+  .max(120)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "use letters, digits, '.', '_', ':' or '-' (no spaces)");
+const code = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9_]{0,15}$/, "use an upper-case code such as ACC or WORK_2 (at most 16 characters)");
+const text = z.string().trim().min(1, "must not be empty");
+
+export const optionSchema = z
+  .object({
+    label: z.string().regex(/^[A-Z]$/, "an option label is one upper-case letter"),
+    description: text,
+  })
+  .strict();
+
+export const topicSchema = z
+  .object({
+    id: code,
+    name: text,
+    description: text,
+    options: z.array(optionSchema).min(2, "a topic needs at least two options").max(8),
+  })
+  .strict()
+  .superRefine((topic, ctx) => {
+    topic.options.forEach((option, i) => {
+      const expected = String.fromCharCode(65 + i);
+      if (option.label !== expected) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["options", i, "label"],
+          message: `options are lettered in order: expected "${expected}", got "${option.label}"`,
+        });
+      }
+    });
+  });
+
+export const partySchema = z
+  .object({
+    id: code.refine((v) => v !== MEDIATOR_ID, `"${MEDIATOR_ID}" is reserved for the mediator`),
+    name: text,
+    role: text,
+    relation: text,
+    preferences: z.record(z.string(), text),
+    weights: z.record(z.string(), z.number().int("a weight is a whole number").positive("a weight is positive")),
+    /** Persona instructions appended by a condition (reactiveness, culture); absent in the general condition. */
+    persona: text.optional(),
+  })
+  .strict();
+
+const topicsSchema = z.array(topicSchema).min(1).max(4, "a scenario has at most four topics");
+const partiesSchema = z.array(partySchema).min(2, "a scenario needs at least two parties").max(6);
+
+/** Checks that tie parties to topics: unique ids, a stance and a weight per topic, weights summing to 10. */
+function checkScenarioBody(body: { topics: Topic[]; parties: Party[] }, ctx: z.RefinementCtx): void {
+  const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path, message });
+  const topicIds = body.topics.map((t) => t.id);
+  body.topics.forEach((t, i) => {
+    if (topicIds.indexOf(t.id) !== i) issue(["topics", i, "id"], `duplicate topic id "${t.id}"`);
+  });
+  const partyIds = body.parties.map((p) => p.id);
+  body.parties.forEach((party, i) => {
+    if (partyIds.indexOf(party.id) !== i) issue(["parties", i, "id"], `duplicate party id "${party.id}"`);
+    for (const key of Object.keys(party.preferences)) {
+      if (!topicIds.includes(key)) issue(["parties", i, "preferences", key], `unknown topic id "${key}"`);
+    }
+    for (const key of Object.keys(party.weights)) {
+      if (!topicIds.includes(key)) issue(["parties", i, "weights", key], `unknown topic id "${key}"`);
+    }
+    for (const topicId of topicIds) {
+      if (!(topicId in party.preferences)) issue(["parties", i, "preferences"], `missing a stance on topic "${topicId}"`);
+      if (!(topicId in party.weights)) issue(["parties", i, "weights"], `missing a weight for topic "${topicId}"`);
+    }
+    const weights = Object.values(party.weights);
+    const sum = weights.reduce((a, b) => a + b, 0);
+    if (sum !== 10) issue(["parties", i, "weights"], `weights sum to 10, got ${sum}`);
+    if (weights.length > 1 && weights.every((w) => w === weights[0])) {
+      issue(["parties", i, "weights"], "weights may not all be equal: they set a priority order");
+    }
+  });
+}
+
+export const scenarioBodySchema = z
+  .object({ background: text, topics: topicsSchema, parties: partiesSchema })
+  .strict()
+  .superRefine(checkScenarioBody);
+
+export const scenarioSourceSchema = z
+  .object({
+    kind: z.enum(["demo", "curated", "manual"]),
+    note: text.optional(),
+    url: z.string().url().optional(),
+  })
+  .strict();
+
+export const scenarioSchema = z
+  .object({
+    id,
+    domain: z.enum(DOMAINS),
+    title: text,
+    background: text,
+    topics: topicsSchema,
+    parties: partiesSchema,
+    source: scenarioSourceSchema,
+  })
+  .strict()
+  .superRefine(checkScenarioBody);
+
+export const CONDITION_VARIANTS = {
+  general: ["default"],
+  strategy: ["competing", "avoiding", "accommodating"],
+  parties: ["three-party"],
+  history: ["extended"],
+  emotion: ["CC", "CR", "RR"],
+  culture: ["US-US", "CN-CN", "KR-KR", "US-CN", "US-KR", "CN-KR"],
+} as const;
+export type ConditionAxis = keyof typeof CONDITION_VARIANTS;
+export const CONDITION_AXES = Object.keys(CONDITION_VARIANTS) as ConditionAxis[];
+
+export const conditionSchema = z
+  .object({
+    id,
+    scenario_id: id,
+    axis: z.enum(CONDITION_AXES as [ConditionAxis, ...ConditionAxis[]]),
+    variant: z.string(),
+    /** The scenario as this condition expanded it; omitted for the general condition (= the base scenario). */
+    expanded: scenarioBodySchema.optional(),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    const variants: readonly string[] = CONDITION_VARIANTS[c.axis];
+    if (!variants.includes(c.variant)) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["variant"],
+        message: `axis "${c.axis}" has variants ${variants.map((v) => `"${v}"`).join(", ")}; got "${c.variant}"`,
+      });
+    }
+    if (c.axis !== "general" && !c.expanded) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["expanded"], message: `a "${c.axis}" condition needs its expanded scenario` });
+    }
+  });
+
+export const SIGNALS = ["continue", "consensus", "walk-away"] as const;
+export type Signal = (typeof SIGNALS)[number];
+
+export const turnSchema = z
+  .object({
+    turn_id: z.number().int().positive(),
+    speaker: z.string().min(1),
+    role: z.enum(["party", "mediator"]),
+    utterance: text,
+    thought: text.optional(),
+    signal: z.enum(SIGNALS).optional(),
+  })
+  .strict();
+
+export const mediatorDecisionSchema = z
+  .object({
+    /** The party turn after which the mediator decided (it would speak as the next turn). */
+    after_turn: z.number().int().positive(),
+    engage: z.boolean(),
+    thought: text.optional(),
+    seconds: z.number().nonnegative().optional(),
+  })
+  .strict();
+
+export const OUTCOMES = ["resolved", "impasse", "budget"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const runSchema = z
+  .object({
+    id,
+    condition_id: id,
+    mediated: z.boolean(),
+    mediator_backbone: z.string().min(1).nullable(),
+    simulator_backbone: z.string().min(1),
+    outcome: z.enum(OUTCOMES),
+    /** Party ids in their fixed cyclic speaking order. */
+    party_order: z.array(code).min(2),
+    turns: z.array(turnSchema).min(1),
+    mediator_decisions: z.array(mediatorDecisionSchema).optional(),
+    config: z.record(z.string(), z.unknown()),
+    seed: z.number().int().nullable(),
+    created_at: z.string().datetime({ offset: true }).optional(),
+  })
+  .strict()
+  .superRefine((run, ctx) => {
+    const issue = (path: (string | number)[], message: string) =>
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path, message });
+    if (run.mediated !== (run.mediator_backbone !== null)) {
+      issue(["mediator_backbone"], run.mediated ? "a mediated run names its mediator backbone" : "an unmediated run has mediator_backbone null");
+    }
+    if (new Set(run.party_order).size !== run.party_order.length) issue(["party_order"], "party_order repeats a party");
+    let partyTurns = 0;
+    let previousRole: "party" | "mediator" | null = null;
+    run.turns.forEach((turn, i) => {
+      if (turn.turn_id !== i + 1) issue(["turns", i, "turn_id"], `turns are numbered 1, 2, 3…: expected ${i + 1}, got ${turn.turn_id}`);
+      if (turn.role === "mediator") {
+        if (turn.speaker !== MEDIATOR_ID) issue(["turns", i, "speaker"], `a mediator turn's speaker is "${MEDIATOR_ID}"`);
+        if (!run.mediated) issue(["turns", i, "role"], "an unmediated run has no mediator turns");
+        if (previousRole === "mediator") issue(["turns", i, "role"], "the mediator speaks at most once between two party turns");
+        if (turn.signal) issue(["turns", i, "signal"], "only parties signal");
+      } else {
+        const expected = run.party_order[partyTurns % run.party_order.length];
+        if (turn.speaker !== expected) {
+          issue(["turns", i, "speaker"], `parties speak in party_order: expected "${expected}", got "${turn.speaker}"`);
+        }
+        partyTurns += 1;
+      }
+      previousRole = turn.role;
+    });
+  });
+
+export const judgeEntrySchema = z
+  .object({
+    turn_id: z.number().int(),
+    reason: z.string(),
+    score: z.number().int("a score is a whole number").min(1, "a score is from 1 to 5").max(5, "a score is from 1 to 5"),
+    party_stances: z.record(z.string(), z.string()),
+  })
+  .strict();
+
+/** One topic-localized judge pass (the paper's output shape). */
+export const topicJudgeOutputSchema = z
+  .object({
+    relevant_turns: z.array(z.number().int()),
+    agreement_score: z.array(judgeEntrySchema),
+  })
+  .strict();
+export type TopicJudgeOutput = z.infer<typeof topicJudgeOutputSchema>;
+
+export const BASELINE_DIMENSIONS = [
+  "shared_goals",
+  "common_understanding",
+  "agreement_on_terms",
+  "tone_and_willingness",
+  "shared_decision_making",
+] as const;
+const unit = z.number().min(0, "a dimension score is in [0, 1]").max(1, "a dimension score is in [0, 1]");
+const dimensionsSchema = z.object(
+  Object.fromEntries(BASELINE_DIMENSIONS.map((d) => [d, unit])) as Record<(typeof BASELINE_DIMENSIONS)[number], typeof unit>,
+).strict();
+
+export const NO_MENTION = "No Mention";
+
+/** The per-turn baseline's raw output: pair scores on the starting attitudes, then one entry per turn. */
+export const perTurnOutputSchema = z
+  .object({
+    initial: z.array(
+      z.object({ pair: z.tuple([code, code]), topic: code, dimensions: dimensionsSchema }).strict(),
+    ),
+    turns: z.array(
+      z
+        .object({
+          turn_id: z.number().int(),
+          speaker: z.string(),
+          /** Party turns: the speaker's attitude per topic, or "No Mention". */
+          attitudes: z.record(z.string(), z.string()).optional(),
+          /** Party turns: the speaker's agreement with each other party, per topic. */
+          agreement: z
+            .array(z.object({ with: code, topic: code, dimensions: dimensionsSchema }).strict())
+            .optional(),
+          /** Mediator turns: the topics the utterance addresses. */
+          mentioned_topics: z.array(code).optional(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+export type PerTurnOutput = z.infer<typeof perTurnOutputSchema>;
+
+export const evaluationErrorSchema = z.object({ topic_id: code.optional(), message: text }).strict();
+
+const evaluationBase = {
+  id,
+  run_id: id,
+  backbone: z.string().min(1),
+  errors: z.array(evaluationErrorSchema).optional(),
+  created_at: z.string().datetime({ offset: true }).optional(),
+};
+
+export const evaluationSchema = z.discriminatedUnion("method", [
+  z
+    .object({
+      ...evaluationBase,
+      method: z.literal("topic-localized"),
+      /** One judge pass per topic, keyed by topic id. */
+      output: z.record(z.string(), topicJudgeOutputSchema),
+    })
+    .strict(),
+  z
+    .object({
+      ...evaluationBase,
+      method: z.literal("per-turn"),
+      output: perTurnOutputSchema,
+    })
+    .strict(),
+]);
+
+export const matchedPairSchema = z
+  .object({ id, condition_id: id, mediated_run_id: id, unmediated_run_id: id })
+  .strict();
+
+export const bundleSchema = z
+  .object({
+    format: z.literal(BUNDLE_FORMAT),
+    version: z.literal(BUNDLE_VERSION),
+    description: z.string().optional(),
+    scenarios: z.array(scenarioSchema).default([]),
+    conditions: z.array(conditionSchema).default([]),
+    runs: z.array(runSchema).default([]),
+    matched_pairs: z.array(matchedPairSchema).default([]),
+    evaluations: z.array(evaluationSchema).default([]),
+  })
+  .strict();
+
+export type Scenario = z.infer<typeof scenarioSchema>;
+export type ScenarioBody = z.infer<typeof scenarioBodySchema>;
+export type Topic = z.infer<typeof topicSchema>;
+export type Party = z.infer<typeof partySchema>;
+export type Condition = z.infer<typeof conditionSchema>;
+export type Turn = z.infer<typeof turnSchema>;
+export type Run = z.infer<typeof runSchema>;
+export type MatchedPair = z.infer<typeof matchedPairSchema>;
+export type Evaluation = z.infer<typeof evaluationSchema>;
+export type EvaluationError = z.infer<typeof evaluationErrorSchema>;
+export type Bundle = z.infer<typeof bundleSchema>;
+export type BundleInput = z.input<typeof bundleSchema>;

@@ -1,0 +1,86 @@
+import { json, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { listRuns, overview } from "~/server/catalog.server";
+import { getDb } from "~/server/db.server";
+
+export const meta: MetaFunction = () => [{ title: "SoCRATES Studio" }];
+
+export function loader() {
+  const db = getDb();
+  const firstMediated = listRuns(db, { limit: 50 }).find((r) => r.mediated && r.evaluations > 0);
+  return json({ ...overview(db), exampleRunId: firstMediated?.id ?? null });
+}
+
+export default function Home() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <>
+      <section className="hero">
+        <h1>Can an LLM mediate a real conflict — and can the judge that says so be trusted?</h1>
+        <p>
+          SoCRATES Studio runs multi-party negotiations with and without an LLM mediator, scores every trajectory topic by topic,
+          and measures how far that automatic judge agrees with expert and crowd annotators.
+        </p>
+      </section>
+      <section className="stat-row" aria-label="What is in this database">
+        <div className="stat">
+          <strong>{data.scenarios}</strong> scenarios
+        </div>
+        <div className="stat">
+          <strong>{data.domains.length}</strong> domains
+        </div>
+        <div className="stat">
+          <strong>{data.runs}</strong> runs
+        </div>
+        <div className="stat">
+          <strong>{data.evaluations}</strong> evaluations
+        </div>
+      </section>
+      {data.scenarios === 0 ? (
+        <section className="empty-state">
+          <h2>No data yet</h2>
+          <p>
+            Load the demo study with <code>npx socrates seed-demo</code>, or import your own bundle with{" "}
+            <code>npx socrates import path/to/bundle.json</code> (the format is in <code>docs/formats.md</code>).
+          </p>
+        </section>
+      ) : (
+        <section className="cards">
+          <Link to="/scenarios" className="card">
+            <h2>Scenarios</h2>
+            <p>Conflicts across {data.domains.length} domains: background, topics with their options, and each party's position.</p>
+          </Link>
+          <Link to="/runs" className="card">
+            <h2>Runs</h2>
+            <p>Every simulated negotiation, mediated or not, with its outcome and evaluations.</p>
+          </Link>
+          {data.exampleRunId ? (
+            <Link to={`/runs/${encodeURIComponent(data.exampleRunId)}`} className="card">
+              <h2>See a mediated run</h2>
+              <p>The dialogue, the consensus trajectory C[t] beside the per-turn baseline G[t], and per-topic scores.</p>
+            </Link>
+          ) : null}
+        </section>
+      )}
+      <section className="how">
+        <h2>How it fits together</h2>
+        <ol>
+          <li>
+            <strong>Curate and probe.</strong> Scenarios from eight conflict domains, each expanded into 15 socio-cognitive conditions.
+          </li>
+          <li>
+            <strong>Simulate.</strong> Parties negotiate in turn; a mediator may speak between party turns.
+          </li>
+          <li>
+            <strong>Evaluate.</strong> A topic-localized judge scores only the turns that move each topic; a per-turn baseline scores
+            every topic at every turn.
+          </li>
+          <li>
+            <strong>Validate.</strong> Experts and crowdworkers label snippets; agreement and alignment tell you whether to trust the
+            judge.
+          </li>
+        </ol>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+import { json, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { RunTable } from "~/components/RunTable";
+import { listRuns } from "~/server/catalog.server";
+import { getDb } from "~/server/db.server";
+
+export const meta: MetaFunction = () => [{ title: "Runs · SoCRATES Studio" }];
+
+export function loader() {
+  return json({ runs: listRuns(getDb()) });
+}
+
+export default function Runs() {
+  const { runs } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>Runs</h1>
+      <RunTable runs={runs} />
+    </>
+  );
+}

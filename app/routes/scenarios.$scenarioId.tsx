@@ -1,0 +1,34 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { RunTable } from "~/components/RunTable";
+import { ScenarioDetails } from "~/components/ScenarioDetails";
+import { getScenario } from "~/server/catalog.server";
+import { getDb } from "~/server/db.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.scenario.title ?? "Scenario"} · SoCRATES Studio` }];
+
+export function loader({ params }: LoaderFunctionArgs) {
+  const found = getScenario(getDb(), params.scenarioId ?? "");
+  if (!found) throw new Response(`There is no scenario "${params.scenarioId}".`, { status: 404, statusText: "Not Found" });
+  return json(found);
+}
+
+export default function ScenarioPage() {
+  const { scenario, conditions, runs } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="/scenarios">Scenarios</Link> /
+      </p>
+      <h1>
+        {scenario.title} {scenario.source.kind === "demo" ? <span className="badge">demo data</span> : null}
+      </h1>
+      <p className="muted">
+        <span className="domain">{scenario.domain}</span> · {conditions.length} condition{conditions.length === 1 ? "" : "s"}
+      </p>
+      <ScenarioDetails background={scenario.background} topics={scenario.topics} parties={scenario.parties} />
+      <h2>Runs</h2>
+      <RunTable runs={runs} showScenario={false} />
+    </>
+  );
+}

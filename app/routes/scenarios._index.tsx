@@ -1,0 +1,51 @@
+import { json, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { listScenarios } from "~/server/catalog.server";
+import { getDb } from "~/server/db.server";
+
+export const meta: MetaFunction = () => [{ title: "Scenarios · SoCRATES Studio" }];
+
+export function loader() {
+  return json({ scenarios: listScenarios(getDb()) });
+}
+
+export default function Scenarios() {
+  const { scenarios } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>Scenarios</h1>
+      {scenarios.length === 0 ? (
+        <p className="empty-state">
+          No scenarios yet. Run <code>npx socrates seed-demo</code> or <code>npx socrates import bundle.json</code>.
+        </p>
+      ) : (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th>Title</th>
+              <th>Domain</th>
+              <th className="num">Parties</th>
+              <th className="num">Topics</th>
+              <th className="num">Runs</th>
+            </tr>
+          </thead>
+          <tbody>
+            {scenarios.map((s) => (
+              <tr key={s.id}>
+                <td>
+                  <Link to={`/scenarios/${encodeURIComponent(s.id)}`}>{s.title}</Link> {s.demo ? <span className="badge">demo</span> : null}
+                </td>
+                <td>
+                  <span className="domain">{s.domain}</span>
+                </td>
+                <td className="num">{s.parties}</td>
+                <td className="num">{s.topics}</td>
+                <td className="num">{s.runs}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,358 @@
+/**
+ * Bundle import and export. An import parses and checks every file, then writes everything in
+ * one transaction or nothing at all. Records are keyed by their bundle ids: a record already
+ * stored with the same content is left alone (so importing twice changes nothing), and one
+ * stored with different content is an error, never an overwrite.
+ */
+import { asc, eq } from "drizzle-orm";
+import { ZodError } from "zod";
+import * as schema from "../../db/schema.ts";
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  bundleSchema,
+  type Bundle,
+  type Condition,
+  type Evaluation,
+  type MatchedPair,
+  type Run,
+  type Scenario,
+} from "../domain/bundle.ts";
+import { checkBundleReferences, playedScenario, summariseRun, type RecordLookup, type RunSummary } from "../domain/bundle-checks.ts";
+import { formatJsonPath } from "../domain/judge-problems.ts";
+import { segmentSnippets } from "../domain/snippets.ts";
+import { deriveEvaluationScores } from "../domain/evaluation-scores.ts";
+import type { Db } from "./db.server.ts";
+
+export interface FileProblem {
+  file: string;
+  path: string;
+  message: string;
+}
+
+export class BundleImportError extends Error {
+  constructor(readonly problems: FileProblem[]) {
+    super(problems.map((p) => `${p.file}: ${p.path}: ${p.message}`).join("\n"));
+    this.name = "BundleImportError";
+  }
+}
+
+type RecordKind = "scenarios" | "conditions" | "runs" | "matched_pairs" | "evaluations";
+const KINDS: RecordKind[] = ["scenarios", "conditions", "runs", "matched_pairs", "evaluations"];
+export type RecordCounts = Record<RecordKind, number>;
+
+export interface ImportSummary {
+  files: string[];
+  dryRun: boolean;
+  inserted: RecordCounts;
+  unchanged: RecordCounts;
+}
+
+const zeroCounts = (): RecordCounts => ({ scenarios: 0, conditions: 0, runs: 0, matched_pairs: 0, evaluations: 0 });
+
+/** Stable JSON for content comparison: object keys sorted, so key order never matters. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+// ---------- reading records back into bundle shape ----------
+
+function scenarioRecord(row: typeof schema.scenarios.$inferSelect): Scenario {
+  return { id: row.id, domain: row.domain as Scenario["domain"], title: row.title, background: row.background, topics: row.topics, parties: row.parties, source: row.source };
+}
+
+function conditionRecord(row: typeof schema.conditions.$inferSelect): Condition {
+  return {
+    id: row.id,
+    scenario_id: row.scenarioId,
+    axis: row.axis as Condition["axis"],
+    variant: row.variant,
+    ...(row.expanded ? { expanded: row.expanded } : {}),
+  };
+}
+
+function runRecord(row: typeof schema.runs.$inferSelect, turnRows: (typeof schema.turns.$inferSelect)[]): Run {
+  return {
+    id: row.id,
+    condition_id: row.conditionId,
+    mediated: row.mediated,
+    mediator_backbone: row.mediatorBackbone,
+    simulator_backbone: row.simulatorBackbone,
+    outcome: row.outcome as Run["outcome"],
+    party_order: row.partyOrder,
+    turns: turnRows.map((t) => ({
+      turn_id: t.turnId,
+      speaker: t.speaker,
+      role: t.role as "party" | "mediator",
+      utterance: t.utterance,
+      ...(t.thought !== null ? { thought: t.thought } : {}),
+      ...(t.signal !== null ? { signal: t.signal as NonNullable<Run["turns"][number]["signal"]> } : {}),
+    })),
+    ...(row.mediatorDecisions ? { mediator_decisions: row.mediatorDecisions } : {}),
+    config: row.config,
+    seed: row.seed,
+    ...(row.recordedAt ? { created_at: row.recordedAt } : {}),
+  };
+}
+
+function pairRecord(row: typeof schema.matchedPairs.$inferSelect): MatchedPair {
+  return { id: row.id, condition_id: row.conditionId, mediated_run_id: row.mediatedRunId, unmediated_run_id: row.unmediatedRunId };
+}
+
+function evaluationRecord(row: typeof schema.evaluations.$inferSelect): Evaluation {
+  return {
+    id: row.id,
+    run_id: row.runId,
+    method: row.method,
+    backbone: row.backbone,
+    output: row.output,
+    ...(row.errors ? { errors: row.errors } : {}),
+    ...(row.recordedAt ? { created_at: row.recordedAt } : {}),
+  } as Evaluation;
+}
+
+function loadRun(db: Db, id: string): Run | undefined {
+  const row = db.select().from(schema.runs).where(eq(schema.runs.id, id)).get();
+  if (!row) return undefined;
+  const turnRows = db.select().from(schema.turns).where(eq(schema.turns.runId, id)).orderBy(asc(schema.turns.turnId)).all();
+  return runRecord(row, turnRows);
+}
+
+/** Each record kind's stored version, in bundle shape, by id. */
+function storedRecord(db: Db, kind: RecordKind, id: string): unknown {
+  switch (kind) {
+    case "scenarios": {
+      const row = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, id)).get();
+      return row && scenarioRecord(row);
+    }
+    case "conditions": {
+      const row = db.select().from(schema.conditions).where(eq(schema.conditions.id, id)).get();
+      return row && conditionRecord(row);
+    }
+    case "runs":
+      return loadRun(db, id);
+    case "matched_pairs": {
+      const row = db.select().from(schema.matchedPairs).where(eq(schema.matchedPairs.id, id)).get();
+      return row && pairRecord(row);
+    }
+    case "evaluations": {
+      const row = db.select().from(schema.evaluations).where(eq(schema.evaluations.id, id)).get();
+      return row && evaluationRecord(row);
+    }
+  }
+}
+
+// ---------- parsing ----------
+
+export interface BundleFile {
+  file: string;
+  text: string;
+}
+
+function parseFile(input: BundleFile): { bundle?: Bundle; problems: FileProblem[] } {
+  let json: unknown;
+  try {
+    json = JSON.parse(input.text);
+  } catch (err) {
+    return { problems: [{ file: input.file, path: "$", message: `invalid JSON: ${(err as Error).message.replace(/\s+/g, " ")}` }] };
+  }
+  try {
+    return { bundle: bundleSchema.parse(json), problems: [] };
+  } catch (err) {
+    if (!(err instanceof ZodError)) throw err;
+    return {
+      problems: err.issues.map((issue) => ({ file: input.file, path: formatJsonPath(issue.path), message: issue.message })),
+    };
+  }
+}
+
+/** Looks records up in the bundles being imported first, then in the database. */
+function combinedLookup(db: Db, bundles: Bundle[]): RecordLookup {
+  const scenarios = new Map(bundles.flatMap((b) => b.scenarios.map((s) => [s.id, s] as const)));
+  const conditions = new Map(bundles.flatMap((b) => b.conditions.map((c) => [c.id, { id: c.id, scenarioId: c.scenario_id, expanded: c.expanded ?? null }] as const)));
+  const runs = new Map(bundles.flatMap((b) => b.runs.map((r) => [r.id, summariseRun(r)] as const)));
+  return {
+    scenario: (id) => {
+      const found = scenarios.get(id);
+      if (found) return found;
+      const row = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, id)).get();
+      return row && scenarioRecord(row);
+    },
+    condition: (id) => {
+      const found = conditions.get(id);
+      if (found) return found;
+      const row = db.select().from(schema.conditions).where(eq(schema.conditions.id, id)).get();
+      return row && { id: row.id, scenarioId: row.scenarioId, expanded: row.expanded ?? null };
+    },
+    run: (id): RunSummary | undefined => {
+      const found = runs.get(id);
+      if (found) return found;
+      const row = db.select().from(schema.runs).where(eq(schema.runs.id, id)).get();
+      if (!row) return undefined;
+      const speakers = db.select({ speaker: schema.turns.speaker }).from(schema.turns).where(eq(schema.turns.runId, id)).orderBy(asc(schema.turns.turnId)).all();
+      return { id: row.id, conditionId: row.conditionId, mediated: row.mediated, speakers: speakers.map((s) => s.speaker) };
+    },
+  };
+}
+
+// ---------- writing ----------
+
+function insertRecord(db: Db, kind: RecordKind, record: unknown, lookup: RecordLookup): void {
+  switch (kind) {
+    case "scenarios": {
+      const s = record as Scenario;
+      db.insert(schema.scenarios).values({ id: s.id, domain: s.domain, title: s.title, background: s.background, topics: s.topics, parties: s.parties, source: s.source }).run();
+      return;
+    }
+    case "conditions": {
+      const c = record as Condition;
+      db.insert(schema.conditions).values({ id: c.id, scenarioId: c.scenario_id, axis: c.axis, variant: c.variant, expanded: c.expanded ?? null }).run();
+      return;
+    }
+    case "runs":
+      insertRun(db, record as Run, lookup);
+      return;
+    case "matched_pairs": {
+      const p = record as MatchedPair;
+      db.insert(schema.matchedPairs).values({ id: p.id, conditionId: p.condition_id, mediatedRunId: p.mediated_run_id, unmediatedRunId: p.unmediated_run_id }).run();
+      return;
+    }
+    case "evaluations":
+      insertEvaluation(db, record as Evaluation, lookup);
+      return;
+  }
+}
+
+function insertRun(db: Db, run: Run, lookup: RecordLookup): void {
+  const condition = lookup.condition(run.condition_id)!;
+  const mediatorTurns = run.turns.filter((t) => t.role === "mediator").length;
+  db.insert(schema.runs)
+    .values({
+      id: run.id,
+      conditionId: run.condition_id,
+      scenarioId: condition.scenarioId,
+      mediated: run.mediated,
+      mediatorBackbone: run.mediator_backbone,
+      simulatorBackbone: run.simulator_backbone,
+      outcome: run.outcome,
+      partyOrder: run.party_order,
+      totalTurns: run.turns.length,
+      partyTurns: run.turns.length - mediatorTurns,
+      mediatorTurns,
+      mediatorDecisions: run.mediator_decisions ?? null,
+      config: run.config,
+      seed: run.seed,
+      recordedAt: run.created_at ?? null,
+    })
+    .run();
+  db.insert(schema.turns)
+    .values(run.turns.map((t) => ({ runId: run.id, turnId: t.turn_id, speaker: t.speaker, role: t.role, utterance: t.utterance, thought: t.thought ?? null, signal: t.signal ?? null })))
+    .run();
+  const spans = segmentSnippets(run.turns.map((t) => ({ turnId: t.turn_id, role: t.role, speaker: t.speaker })), run.party_order);
+  db.insert(schema.snippets)
+    .values(spans.map((s) => ({ runId: run.id, position: s.position, startTurn: s.startTurn, endTurn: s.endTurn, isLast: s.isLast, isPartial: s.isPartial })))
+    .run();
+}
+
+function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup): void {
+  const run = lookup.run(evaluation.run_id)!;
+  const played = playedScenario(lookup, run.conditionId)!;
+  db.insert(schema.evaluations)
+    .values({ id: evaluation.id, runId: evaluation.run_id, method: evaluation.method, backbone: evaluation.backbone, output: evaluation.output, errors: evaluation.errors ?? null, recordedAt: evaluation.created_at ?? null })
+    .run();
+  const rows = deriveEvaluationScores(evaluation, {
+    topicIds: played.topics.map((t) => t.id),
+    partyIds: played.parties.map((p) => p.id),
+    speakers: run.speakers,
+  });
+  const CHUNK = 500; // keeps each statement well under SQLite's bound-variable limit
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    db.insert(schema.evaluationScores)
+      .values(rows.slice(i, i + CHUNK).map((r) => ({ evaluationId: evaluation.id, ...r })))
+      .run();
+  }
+}
+
+class DryRunRollback extends Error {}
+
+/**
+ * Imports bundle files all-or-nothing. Throws BundleImportError listing every problem found
+ * (file, JSON path, message) and leaves the database unchanged.
+ */
+export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun?: boolean } = {}): ImportSummary {
+  const problems: FileProblem[] = [];
+  const parsed: { file: string; bundle: Bundle }[] = [];
+  for (const input of files) {
+    const result = parseFile(input);
+    problems.push(...result.problems);
+    if (result.bundle) parsed.push({ file: input.file, bundle: result.bundle });
+  }
+  if (problems.length > 0) throw new BundleImportError(problems);
+
+  const summary: ImportSummary = { files: files.map((f) => f.file), dryRun: Boolean(options.dryRun), inserted: zeroCounts(), unchanged: zeroCounts() };
+  try {
+    // IMMEDIATE: take the write lock up front so a concurrent writer cannot slip in between check and write.
+    db.$client.transaction(() => {
+      const lookup = combinedLookup(db, parsed.map((p) => p.bundle));
+      for (const { file, bundle } of parsed) {
+        for (const p of checkBundleReferences(bundle, lookup)) problems.push({ file, path: formatJsonPath(p.path), message: p.message });
+      }
+      if (problems.length > 0) throw new BundleImportError(problems);
+
+      // Kinds in dependency order, across all files, so a file may refer to another's records.
+      const firstSeen = new Map<string, { file: string; content: string }>();
+      for (const kind of KINDS) {
+        for (const { file, bundle } of parsed) {
+          (bundle[kind] as { id: string }[]).forEach((record, i) => {
+            const content = canonical(record);
+            const key = `${kind}/${record.id}`;
+            const earlier = firstSeen.get(key);
+            if (earlier) {
+              if (earlier.content !== content) problems.push({ file, path: formatJsonPath([kind, i]), message: `"${record.id}" differs from the record with the same id in ${earlier.file}` });
+              return;
+            }
+            firstSeen.set(key, { file, content });
+            const stored = storedRecord(db, kind, record.id);
+            if (stored === undefined) {
+              insertRecord(db, kind, record, lookup);
+              summary.inserted[kind] += 1;
+            } else if (canonical(stored) === content) {
+              summary.unchanged[kind] += 1;
+            } else {
+              problems.push({ file, path: formatJsonPath([kind, i]), message: `"${record.id}" is already stored with different content; nothing was changed (use a new id to keep both)` });
+            }
+          });
+        }
+      }
+      if (problems.length > 0) throw new BundleImportError(problems);
+      if (options.dryRun) throw new DryRunRollback();
+    }).immediate();
+  } catch (err) {
+    if (!(err instanceof DryRunRollback)) throw err;
+  }
+  return summary;
+}
+
+/** Every bundle record in the database, ordered by id so the output is reproducible. */
+export function exportBundle(db: Db): Bundle {
+  const turnRows = db.select().from(schema.turns).orderBy(asc(schema.turns.runId), asc(schema.turns.turnId)).all();
+  const turnsByRun = new Map<string, (typeof schema.turns.$inferSelect)[]>();
+  for (const t of turnRows) {
+    const list = turnsByRun.get(t.runId) ?? [];
+    list.push(t);
+    turnsByRun.set(t.runId, list);
+  }
+  return {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    scenarios: db.select().from(schema.scenarios).orderBy(asc(schema.scenarios.id)).all().map(scenarioRecord),
+    conditions: db.select().from(schema.conditions).orderBy(asc(schema.conditions.id)).all().map(conditionRecord),
+    runs: db.select().from(schema.runs).orderBy(asc(schema.runs.id)).all().map((r) => runRecord(r, turnsByRun.get(r.id) ?? [])),
+    matched_pairs: db.select().from(schema.matchedPairs).orderBy(asc(schema.matchedPairs.id)).all().map(pairRecord),
+    evaluations: db.select().from(schema.evaluations).orderBy(asc(schema.evaluations.id)).all().map(evaluationRecord),
+  };
+}

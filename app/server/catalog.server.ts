@@ -1,0 +1,136 @@
+/** Read-side queries for the scenario and run pages. */
+import { asc, count, desc, eq, sql } from "drizzle-orm";
+import * as schema from "../../db/schema.ts";
+import type { Party, Topic } from "../domain/bundle.ts";
+import { consensusSeries, topicSeries, type EvaluationMethod, type TopicSeries } from "../domain/series.ts";
+import type { Db } from "./db.server.ts";
+
+export function overview(db: Db) {
+  const [scenarioCount] = db.select({ n: count() }).from(schema.scenarios).all();
+  const [runCount] = db.select({ n: count() }).from(schema.runs).all();
+  const [evaluationCount] = db.select({ n: count() }).from(schema.evaluations).all();
+  const domains = db.selectDistinct({ domain: schema.scenarios.domain }).from(schema.scenarios).orderBy(asc(schema.scenarios.domain)).all();
+  return { scenarios: scenarioCount.n, runs: runCount.n, evaluations: evaluationCount.n, domains: domains.map((d) => d.domain) };
+}
+
+export function listScenarios(db: Db) {
+  return db
+    .select({
+      id: schema.scenarios.id,
+      domain: schema.scenarios.domain,
+      title: schema.scenarios.title,
+      source: schema.scenarios.source,
+      parties: schema.scenarios.parties,
+      topics: schema.scenarios.topics,
+      runs: sql<number>`(SELECT count(*) FROM ${schema.runs} WHERE ${schema.runs.scenarioId} = ${schema.scenarios.id})`,
+    })
+    .from(schema.scenarios)
+    .orderBy(asc(schema.scenarios.domain), asc(schema.scenarios.title))
+    .all()
+    .map((s) => ({ id: s.id, domain: s.domain, title: s.title, demo: s.source.kind === "demo", parties: s.parties.length, topics: s.topics.length, runs: s.runs }));
+}
+
+const runListColumns = {
+  id: schema.runs.id,
+  scenarioId: schema.runs.scenarioId,
+  scenarioTitle: schema.scenarios.title,
+  domain: schema.scenarios.domain,
+  axis: schema.conditions.axis,
+  variant: schema.conditions.variant,
+  mediated: schema.runs.mediated,
+  mediatorBackbone: schema.runs.mediatorBackbone,
+  simulatorBackbone: schema.runs.simulatorBackbone,
+  outcome: schema.runs.outcome,
+  totalTurns: schema.runs.totalTurns,
+  mediatorTurns: schema.runs.mediatorTurns,
+  evaluations: sql<number>`(SELECT count(*) FROM ${schema.evaluations} WHERE ${schema.evaluations.runId} = ${schema.runs.id})`,
+};
+
+export type RunListItem = Awaited<ReturnType<typeof listRuns>>[number];
+
+export function listRuns(db: Db, filter: { scenarioId?: string; limit?: number } = {}) {
+  const query = db
+    .select(runListColumns)
+    .from(schema.runs)
+    .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
+    .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
+    .orderBy(asc(schema.scenarios.title), asc(schema.conditions.axis), asc(schema.conditions.variant), desc(schema.runs.mediated), asc(schema.runs.id))
+    .$dynamic();
+  if (filter.scenarioId) query.where(eq(schema.runs.scenarioId, filter.scenarioId));
+  return query.limit(filter.limit ?? 500).all();
+}
+
+export function getScenario(db: Db, id: string) {
+  const scenario = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, id)).get();
+  if (!scenario) return null;
+  const conditions = db.select().from(schema.conditions).where(eq(schema.conditions.scenarioId, id)).orderBy(asc(schema.conditions.axis), asc(schema.conditions.variant)).all();
+  return { scenario, conditions: conditions.map((c) => ({ id: c.id, axis: c.axis, variant: c.variant })), runs: listRuns(db, { scenarioId: id }) };
+}
+
+export interface EvaluationView {
+  id: string;
+  method: EvaluationMethod;
+  backbone: string;
+  errors: { topic_id?: string; message: string }[];
+  consensus: number[];
+  topics: TopicSeries[];
+  /** The judge's reason at each located turn, per topic (topic-localized only). */
+  reasons: Record<string, Record<number, string>>;
+}
+
+export function getRunView(db: Db, id: string) {
+  const run = db.select().from(schema.runs).where(eq(schema.runs.id, id)).get();
+  if (!run) return null;
+  const condition = db.select().from(schema.conditions).where(eq(schema.conditions.id, run.conditionId)).get()!;
+  const scenario = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, run.scenarioId)).get()!;
+  const played: { background: string; topics: Topic[]; parties: Party[] } = condition.expanded ?? scenario;
+  const turns = db.select().from(schema.turns).where(eq(schema.turns.runId, id)).orderBy(asc(schema.turns.turnId)).all();
+  const topicIds = played.topics.map((t) => t.id);
+  const evaluations: EvaluationView[] = db
+    .select()
+    .from(schema.evaluations)
+    .where(eq(schema.evaluations.runId, id))
+    .orderBy(asc(schema.evaluations.method), asc(schema.evaluations.backbone))
+    .all()
+    .map((evaluation) => {
+      const rows = db.select().from(schema.evaluationScores).where(eq(schema.evaluationScores.evaluationId, evaluation.id)).all();
+      const method = evaluation.method as EvaluationMethod;
+      const topics = topicSeries(rows, topicIds, run.totalTurns);
+      const reasons: EvaluationView["reasons"] = {};
+      if (method === "topic-localized") {
+        for (const [topicId, judged] of Object.entries(evaluation.output as Record<string, { agreement_score: { turn_id: number; reason: string }[] }>)) {
+          reasons[topicId] = Object.fromEntries(judged.agreement_score.map((e) => [e.turn_id, e.reason]));
+        }
+      }
+      return { id: evaluation.id, method, backbone: evaluation.backbone, errors: evaluation.errors ?? [], consensus: consensusSeries(method, topics, run.totalTurns), topics, reasons };
+    });
+  const pair = db
+    .select()
+    .from(schema.matchedPairs)
+    .where(run.mediated ? eq(schema.matchedPairs.mediatedRunId, id) : eq(schema.matchedPairs.unmediatedRunId, id))
+    .get();
+  const counterpartId = pair ? (run.mediated ? pair.unmediatedRunId : pair.mediatedRunId) : null;
+  return {
+    run: {
+      id: run.id,
+      mediated: run.mediated,
+      mediatorBackbone: run.mediatorBackbone,
+      simulatorBackbone: run.simulatorBackbone,
+      outcome: run.outcome,
+      partyOrder: run.partyOrder,
+      totalTurns: run.totalTurns,
+      partyTurns: run.partyTurns,
+      mediatorTurns: run.mediatorTurns,
+      seed: run.seed,
+      config: run.config,
+    },
+    condition: { id: condition.id, axis: condition.axis, variant: condition.variant },
+    scenario: { id: scenario.id, title: scenario.title, domain: scenario.domain, demo: scenario.source.kind === "demo" },
+    played,
+    turns: turns.map((t) => ({ turnId: t.turnId, speaker: t.speaker, role: t.role as "party" | "mediator", utterance: t.utterance, thought: t.thought, signal: t.signal })),
+    evaluations,
+    counterpartId,
+  };
+}
+
+export type RunView = NonNullable<ReturnType<typeof getRunView>>;

@@ -1,0 +1,24 @@
+/** The demo study shipped in db/demo/: fictional data written for this project. */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import * as schema from "../../db/schema.ts";
+import { importBundleFiles, type BundleFile, type ImportSummary } from "./bundle-store.server.ts";
+import type { Db } from "./db.server.ts";
+
+export const DEMO_DIR = resolve(process.cwd(), "db/demo");
+
+export function readBundleDir(dir: string): BundleFile[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".json"))
+    .sort()
+    .map((name) => ({ file: join(dir, name), text: readFileSync(join(dir, name), "utf8") }));
+}
+
+/** Imports the demo bundles (idempotent: records already present are left as they are). */
+export function seedDemo(db: Db): ImportSummary {
+  return importBundleFiles(db, readBundleDir(DEMO_DIR));
+}
+
+export function isEmpty(db: Db): boolean {
+  return db.select({ id: schema.scenarios.id }).from(schema.scenarios).limit(1).all().length === 0;
+}

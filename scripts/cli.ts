@@ -1,0 +1,30 @@
+/** The `socrates` command line: one program, one module per command group under scripts/commands/. */
+import { Command, CommanderError } from "commander";
+import { EXIT_BAD_INPUT, UserError } from "./cli-kit.ts";
+import { registerDataCommands } from "./commands/data.ts";
+import { registerStatsCommands } from "./commands/stats.ts";
+
+const program = new Command();
+program
+  .name("socrates")
+  .description("SoCRATES Studio: validate LLM-mediation evaluators against human labels and run the benchmark")
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride();
+
+registerDataCommands(program);
+registerStatsCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // Help and version exit cleanly; usage errors are bad input.
+    process.exitCode = err.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
+  } else if (err instanceof UserError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exitCode = EXIT_BAD_INPUT;
+  } else {
+    process.stderr.write(`unexpected error: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

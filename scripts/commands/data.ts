@@ -1,0 +1,76 @@
+/** Data commands: migrate the database, import and export bundles, seed the demo study. */
+import type { Command } from "commander";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { BundleImportError, exportBundle, importBundleFiles, type ImportSummary } from "../../app/server/bundle-store.server.ts";
+import { databasePath, openDatabase } from "../../app/server/db.server.ts";
+import { readBundleDir, seedDemo } from "../../app/server/demo.server.ts";
+import { printJson, UserError } from "../cli-kit.ts";
+
+function describeSummary(summary: ImportSummary): string {
+  const parts = (counts: ImportSummary["inserted"]) =>
+    Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => `${n} ${kind.replace("_", " ")}`)
+      .join(", ") || "nothing";
+  const verb = summary.dryRun ? "would import" : "imported";
+  return `${verb} ${parts(summary.inserted)}; already present and unchanged: ${parts(summary.unchanged)}`;
+}
+
+function importOrExplain(run: () => ImportSummary): ImportSummary {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof BundleImportError) {
+      const shown = err.problems.slice(0, 50).map((p) => `  ${p.file}: ${p.path}: ${p.message}`);
+      const more = err.problems.length > 50 ? [`  … and ${err.problems.length - 50} more`] : [];
+      throw new UserError(`import refused, nothing was written (${err.problems.length} problem${err.problems.length === 1 ? "" : "s"}):\n${[...shown, ...more].join("\n")}`);
+    }
+    throw err;
+  }
+}
+
+export function registerDataCommands(program: Command): void {
+  const db = program.command("db").description("database maintenance");
+  db.command("migrate")
+    .description("create the database if needed and apply pending migrations (SOCRATES_DB overrides data/socrates.db)")
+    .action(() => {
+      openDatabase();
+      console.log(`database ready: ${databasePath()}`);
+    });
+
+  program
+    .command("import")
+    .description("import a bundle file, or every *.json bundle in a directory, all-or-nothing (format: docs/formats.md)")
+    .argument("<path>", "a bundle .json file or a directory of them")
+    .option("--dry-run", "check everything and report what would be imported, writing nothing")
+    .action((path: string, opts: { dryRun?: boolean }) => {
+      let files;
+      try {
+        files = statSync(path).isDirectory() ? readBundleDir(path) : [{ file: path, text: readFileSync(path, "utf8") }];
+      } catch (err) {
+        throw new UserError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      }
+      if (files.length === 0) throw new UserError(`${path}: no .json files in this directory`);
+      const summary = importOrExplain(() => importBundleFiles(openDatabase(), files, { dryRun: opts.dryRun }));
+      console.log(describeSummary(summary));
+    });
+
+  program
+    .command("export")
+    .description("write every scenario, condition, run, matched pair and evaluation as one bundle")
+    .argument("<file>", "output .json file ('-' for standard output)")
+    .action((file: string) => {
+      const bundle = exportBundle(openDatabase());
+      if (file === "-") return printJson(bundle);
+      writeFileSync(file, JSON.stringify(bundle, null, 2) + "\n");
+      console.error(`wrote ${file}: ${bundle.scenarios.length} scenarios, ${bundle.runs.length} runs, ${bundle.evaluations.length} evaluations`);
+    });
+
+  program
+    .command("seed-demo")
+    .description("import the demo study from db/demo (fictional data written for this project); safe to repeat")
+    .action(() => {
+      const summary = importOrExplain(() => seedDemo(openDatabase()));
+      console.log(describeSummary(summary));
+    });
+}

@@ -1,0 +1,59 @@
+/**
+ * Serves the web app. On start it migrates the database, seeds the demo study when the
+ * database is empty, and prints where to go. `--dev` serves through Vite with hot reload;
+ * otherwise it serves the production build in build/ (npm start builds it first).
+ */
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import express from "express";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { databasePath, getDb } from "../app/server/db.server.ts";
+import { isEmpty, seedDemo } from "../app/server/demo.server.ts";
+
+const dev = process.argv.includes("--dev");
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? "127.0.0.1";
+
+const db = getDb();
+if (isEmpty(db)) {
+  const summary = seedDemo(db);
+  console.log(`Seeded the demo study: ${summary.inserted.scenarios} scenarios, ${summary.inserted.runs} runs, ${summary.inserted.evaluations} evaluations.`);
+}
+
+const app = express();
+app.disable("x-powered-by");
+
+let build: ServerBuild | (() => Promise<ServerBuild>);
+if (dev) {
+  const vite = await import("vite");
+  const viteServer = await vite.createServer({ server: { middlewareMode: true } });
+  app.use(viteServer.middlewares);
+  build = () => viteServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
+} else {
+  const serverBuild = resolve("build/server/index.js");
+  if (!existsSync(serverBuild)) {
+    console.error("No production build in build/. Run `npm run build` first, or use `npm start`, which builds.");
+    process.exit(1);
+  }
+  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("build/client", { maxAge: "1h" }));
+  build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
+}
+app.all("*", createRequestHandler({ build, mode: dev ? "development" : "production" }));
+
+const server = app.listen(port, host, () => {
+  const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}/`;
+  console.log(`\nSoCRATES Studio is running at ${url}`);
+  console.log(`Database: ${databasePath()}`);
+  console.log("Demo logins: none needed yet — every page is open. Annotator accounts arrive with the annotation platform.\n");
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    server.close();
+    db.$client.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,101 @@
+import { readFileSync } from "node:fs";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../helpers/app-server.ts";
+import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
+
+// The demo's transactional run: its first utterance and a private thought, straight from the shipped bundle.
+const demo = JSON.parse(readFileSync("db/demo/demo-transactional.json", "utf8"));
+const mediatedRun = demo.runs.find((r: { mediated: boolean }) => r.mediated);
+const firstUtterance: string = mediatedRun.turns[0].utterance;
+const firstThought: string = mediatedRun.turns[0].thought;
+const runPath = `/runs/${encodeURIComponent(mediatedRun.id)}`;
+
+describe("web app over HTTP (fresh database, seeded on start)", () => {
+  let server: AppServer;
+  beforeAll(async () => {
+    server = await startAppServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("seeds the demo study on first start and says so", () => {
+    expect(server.output()).toMatch(/Seeded the demo study: 4 scenarios, 8 runs, 16 evaluations/);
+    expect(server.output()).toMatch(/is running at http:\/\/127\.0\.0\.1:\d+\//);
+  });
+
+  it("serves the home page with the demo's numbers", async () => {
+    const res = await fetch(server.url + "/");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("SoCRATES Studio");
+    expect(html).toMatch(/<strong>4<\/strong> scenarios/);
+    expect(html).toMatch(/<strong>8<\/strong> runs/);
+  });
+
+  it("lists the demo scenarios from four domains", async () => {
+    const html = await (await fetch(server.url + "/scenarios")).text();
+    for (const domain of ["transactional", "healthcare", "environmental", "intra-organizational"]) expect(html).toContain(domain);
+  });
+
+  it("serves a demo run viewer with its dialogue", async () => {
+    const res = await fetch(server.url + runPath);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(firstUtterance.replace(/'/g, "&#x27;").slice(0, 40));
+    expect(html).toContain('data-testid="consensus-chart"');
+  });
+
+  it("answers 404 with a helpful page for unknown pages and runs", async () => {
+    const page = await fetch(server.url + "/no/such/page");
+    expect(page.status).toBe(404);
+    expect(await page.text()).toContain("Back to the start page");
+    const run = await fetch(server.url + "/runs/no-such-run");
+    expect(run.status).toBe(404);
+    expect(await run.text()).toContain("There is no run");
+  });
+
+  describe.runIf(runBrowserTests)("in Chromium", () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it("opens a run viewer and finds the dialogue, the chart and the topic table", async () => {
+      const page = await browser.newPage();
+      await page.goto(server.url + runPath);
+      const dialogue = page.getByTestId("dialogue");
+      await dialogue.getByText(firstUtterance).waitFor();
+      expect(await dialogue.locator("li.turn.party").count()).toBeGreaterThan(10);
+      expect(await dialogue.locator("li.turn.mediator").count()).toBe(mediatedRun.turns.filter((t: { role: string }) => t.role === "mediator").length);
+
+      const chart = page.getByTestId("consensus-chart");
+      expect(await chart.locator("polyline").count()).toBe(2); // C[t] and G[t]
+      expect(await chart.locator(".mediator-mark").count()).toBeGreaterThan(0);
+      expect(await chart.textContent()).toContain("G[t] per-turn baseline");
+      expect(await page.getByTestId("topic-scores").locator("details").count()).toBe(demo.scenarios[0].topics.length);
+
+      // Thoughts stay hidden until asked for — after hydration the toggle works client-side.
+      expect(await page.getByText(firstThought).count()).toBe(0);
+      await page.getByLabel("Show private thoughts").check();
+      await page.getByText(firstThought).waitFor();
+      await page.close();
+    });
+
+    it("navigates from the home page to a scenario and on to its runs", async () => {
+      const page = await browser.newPage();
+      await page.goto(server.url + "/");
+      await page.getByRole("link", { name: "Scenarios", exact: true }).first().click();
+      await page.getByRole("link", { name: demo.scenarios[0].title }).click();
+      await page.getByRole("heading", { name: demo.scenarios[0].title }).waitFor();
+      await page.getByRole("link", { name: mediatedRun.id }).click();
+      await page.getByTestId("dialogue").waitFor();
+      expect(page.url()).toContain(runPath);
+      await page.close();
+    });
+  });
+});

@@ -1,0 +1,65 @@
+/** Starts the real web server (scripts/serve.ts, production build) on a free port with its own database. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { tempDir } from "./temp-db.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => ok(port));
+    });
+  });
+}
+
+export interface AppServer {
+  url: string;
+  dbPath: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function startAppServer(): Promise<AppServer> {
+  const tmp = tempDir("socrates-app-");
+  const dbPath = join(tmp.dir, "app.db");
+  const port = await freePort();
+  const child: ChildProcess = spawn(resolve(ROOT, "node_modules/.bin/tsx"), ["scripts/serve.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, SOCRATES_DB: dbPath, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  child.stdout!.on("data", (d) => (log += d));
+  child.stderr!.on("data", (d) => (log += d));
+  await new Promise<void>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`server did not start in 60 s:\n${log}`)), 60_000);
+    child.stdout!.on("data", () => {
+      if (log.includes("is running at")) {
+        clearTimeout(timer);
+        ok();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      fail(new Error(`server exited with ${code}:\n${log}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dbPath,
+    output: () => log,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((ok) => child.once("exit", ok));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      tmp.cleanup();
+    },
+  };
+}

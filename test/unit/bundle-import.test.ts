@@ -1,0 +1,92 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BundleImportError, exportBundle, importBundleFiles } from "../../app/server/bundle-store.server.ts";
+import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
+import { tableCounts, tempDb } from "../helpers/temp-db.ts";
+
+const asFile = (value: unknown, file = "bundle.json") => [{ file, text: JSON.stringify(value) }];
+
+describe("bundle import and export", () => {
+  let t: ReturnType<typeof tempDb>;
+  beforeEach(() => {
+    t = tempDb();
+  });
+  afterEach(() => t.cleanup());
+
+  it("opens the database with WAL and foreign keys", () => {
+    expect(t.db.$client.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(t.db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(t.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
+  });
+
+  it("imports every record, derives snippets and per-turn scores, and a second import changes nothing", () => {
+    const first = importBundleFiles(t.db, asFile(fixtureBundle()));
+    expect(first.inserted).toEqual({ scenarios: 1, conditions: 1, runs: 2, matched_pairs: 1, evaluations: 2 });
+    const counts = tableCounts(t.db);
+    expect(counts.turns).toBe(11);
+    expect(counts.snippets).toBe(3 + 2); // mediated: [1-3] [4-5] [6-7]; unmediated: [1-2] [3-4]
+    // Two topics × (T + 1 = 8) turns, for each of the two evaluations.
+    expect(counts.evaluation_scores).toBe(2 * 2 * 8);
+
+    const second = importBundleFiles(t.db, asFile(fixtureBundle()));
+    expect(second.inserted).toEqual({ scenarios: 0, conditions: 0, runs: 0, matched_pairs: 0, evaluations: 0 });
+    expect(second.unchanged).toEqual({ scenarios: 1, conditions: 1, runs: 2, matched_pairs: 1, evaluations: 2 });
+    expect(tableCounts(t.db)).toEqual(counts);
+  });
+
+  it("stores the carried-forward scores of a topic-localized evaluation", () => {
+    importBundleFiles(t.db, asFile(fixtureBundle()));
+    const rows = t.db.$client
+      .prepare("SELECT turn_id, score, located FROM evaluation_scores WHERE evaluation_id = ? AND topic_id = 'PRICE' ORDER BY turn_id")
+      .all("fx-1:med:topic") as { turn_id: number; score: number; located: number }[];
+    expect(rows.map((r) => r.score)).toEqual([1, 2, 2, 2, 4, 4, 4, 4]);
+    expect(rows.filter((r) => r.located).map((r) => r.turn_id)).toEqual([1, 4]);
+  });
+
+  it("refuses a record whose id is already stored with different content, changing nothing", () => {
+    importBundleFiles(t.db, asFile(fixtureBundle()));
+    const before = tableCounts(t.db);
+    const changed = fixtureBundle();
+    changed.scenarios[0].title = "A different title";
+    expect(() => importBundleFiles(t.db, asFile(changed, "edited.json"))).toThrowError(
+      /edited\.json: \$\.scenarios\[0\]: "fx-1" is already stored with different content/,
+    );
+    expect(tableCounts(t.db)).toEqual(before);
+    expect(exportBundle(t.db).scenarios[0].title).toBe("Fixture sale");
+  });
+
+  it("writes nothing on a dry run", () => {
+    const summary = importBundleFiles(t.db, asFile(fixtureBundle()), { dryRun: true });
+    expect(summary.inserted.runs).toBe(2);
+    expect(tableCounts(t.db).runs).toBe(0);
+  });
+
+  it("accepts records spread across files and refuses the same id with different content in two files", () => {
+    const whole = fixtureBundle();
+    const scenarioFile = { format: "socrates-bundle", version: 1, scenarios: whole.scenarios, conditions: whole.conditions };
+    const runFile = { format: "socrates-bundle", version: 1, runs: whole.runs, matched_pairs: whole.matched_pairs, evaluations: whole.evaluations };
+    // Runs come first in file order: references are resolved across files.
+    const summary = importBundleFiles(t.db, [...asFile(runFile, "runs.json"), ...asFile(scenarioFile, "scenarios.json")], { dryRun: true });
+    expect(summary.inserted.evaluations).toBe(2);
+
+    const clash = { ...scenarioFile, scenarios: [{ ...whole.scenarios[0], title: "Other" }] };
+    try {
+      importBundleFiles(t.db, [...asFile(scenarioFile, "a.json"), ...asFile(clash, "b.json")]);
+      expect.unreachable();
+    } catch (err) {
+      expect((err as BundleImportError).problems).toEqual([{ file: "b.json", path: "$.scenarios[0]", message: '"fx-1" differs from the record with the same id in a.json' }]);
+    }
+    expect(tableCounts(t.db).scenarios).toBe(0);
+  });
+
+  it("export → import into an empty database → export gives identical JSON", () => {
+    importBundleFiles(t.db, asFile(fixtureBundle()));
+    const firstExport = JSON.stringify(exportBundle(t.db), null, 2);
+    const other = tempDb();
+    try {
+      importBundleFiles(other.db, [{ file: "export.json", text: firstExport }]);
+      expect(JSON.stringify(exportBundle(other.db), null, 2)).toBe(firstExport);
+    } finally {
+      other.cleanup();
+    }
+  });
+});
