@@ -1,0 +1,31 @@
+/** Statistics engine: inter-rater agreement, bootstrap intervals, correlations. Pure, no I/O. */
+export {
+  krippendorffAlpha,
+  ALPHA_LEVELS,
+  REASON_NO_PAIRABLE,
+  REASON_NO_VARIATION,
+  type AlphaLevel,
+  type AlphaResult,
+  type RatingValue,
+} from "./krippendorff.ts";
+export {
+  bootstrapAlpha,
+  bootstrapAlphaSamples,
+  quantileSorted,
+  DEFAULT_DRAWS,
+  DEFAULT_SEED,
+  DEFAULT_THRESHOLDS,
+  type AlphaBootstrap,
+  type BootstrapOptions,
+} from "./bootstrap.ts";
+export {
+  pearson,
+  spearman,
+  kendallTauB,
+  rankAverage,
+  type PearsonResult,
+  type SpearmanResult,
+  type KendallResult,
+} from "./correlation.ts";
+export { createRng, randomInt } from "./rng.ts";
+export { StatsInputError } from "./errors.ts";

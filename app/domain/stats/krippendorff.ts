@@ -1,0 +1,382 @@
+/**
+ * Krippendorff's alpha via the coincidence matrix.
+ *
+ * alpha = 1 − D_o / D_e with
+ *   D_o = (1 / n..) · Σ_c Σ_k o_ck δ²(c, k)                (observed disagreement)
+ *   D_e = (1 / (n.. (n.. − 1))) · Σ_c Σ_k n_c n_k δ²(c, k)  (expected disagreement)
+ * where o_ck adds 1 / (m_u − 1) for every ordered pair of ratings (c, k) from different raters
+ * inside a unit u with m_u ≥ 2 ratings, and n_c = Σ_k o_ck is the number of pairable values c.
+ *
+ * Cost: one pass over the units (rating matrix read once, no per-unit allocation), then work
+ * proportional to the distinct values V (O(V²) only for the ratio level).
+ */
+import { StatsInputError } from "./errors.ts";
+
+export type AlphaLevel = "nominal" | "ordinal" | "interval" | "ratio";
+export type RatingValue = number | string | null | undefined; // null/undefined = missing
+
+export const ALPHA_LEVELS: readonly AlphaLevel[] = ["nominal", "ordinal", "interval", "ratio"];
+
+export interface AlphaResult {
+  alpha: number | null; // null when undefined
+  reason?: string; // why alpha is null
+  level: AlphaLevel;
+  units: number; // pairable units (>= 2 ratings)
+  pairableValues: number; // n.. = total values in pairable units
+  observedDisagreement: number | null;
+  expectedDisagreement: number | null;
+}
+
+export const REASON_NO_PAIRABLE = "no pairable values (no unit has ratings from two or more raters)";
+export const REASON_NO_VARIATION = "expected disagreement is 0 (all pairable values are equal)";
+
+/** Alpha for a rating matrix: rows = raters, columns = units; null/undefined = missing. */
+export function krippendorffAlpha(data: RatingValue[][], level: AlphaLevel): AlphaResult {
+  assertLevel(level);
+  const unitCount = checkShape(data);
+  const raterCount = data.length;
+  const coder = new ValueCoder(level);
+  const tally = new PairTally();
+  const codes = new Int32Array(raterCount); // reused for every unit
+  let units = 0;
+  let nTotal = 0;
+
+  for (let u = 0; u < unitCount; u++) {
+    let m = 0;
+    for (let r = 0; r < raterCount; r++) {
+      const v = data[r][u];
+      if (v === null || v === undefined) continue;
+      codes[m++] = coder.code(v, r, u);
+    }
+    if (m < 2) continue; // a lone rating has nothing to be compared with
+    units++;
+    nTotal += m;
+    if (coder.size > tally.capacity) tally.grow(coder.size);
+    tally.addUnit(codes, m);
+  }
+
+  const V = coder.size;
+  if (V > tally.capacity) tally.grow(V); // values seen only in lone ratings still need a (zero) marginal
+  const kernel = new MetricKernel(level, coder.values);
+  const pos = kernel.positions(tally.marginals, V);
+  let observedSum = 0;
+  tally.forEachPair((a, b, w) => {
+    observedSum += 2 * w * kernel.delta(pos, a, b); // each unordered pair stands for (a,b) and (b,a)
+  });
+  const expectedSum = kernel.expectedSum(pos, tally.marginals, V, nTotal);
+  return alphaFromSums(level, units, nTotal, countPresent(tally.marginals, V), observedSum, expectedSum);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks shared with the bootstrap (bootstrap.ts). Not part of the public API.
+
+export function assertLevel(level: string): asserts level is AlphaLevel {
+  if (!(ALPHA_LEVELS as readonly string[]).includes(level)) {
+    throw new StatsInputError(`unknown level "${level}"; expected one of ${ALPHA_LEVELS.join(", ")}`);
+  }
+}
+
+/** Checks that data is a list of equally long rows and returns the number of units. */
+export function checkShape(data: RatingValue[][]): number {
+  if (!Array.isArray(data)) throw new StatsInputError("ratings must be an array of rows (one row per rater)");
+  let unitCount = 0;
+  for (let r = 0; r < data.length; r++) {
+    const row: unknown = data[r];
+    if (!Array.isArray(row)) throw new StatsInputError(`rater row ${r} is not an array`);
+    if (r === 0) unitCount = row.length;
+    else if (row.length !== unitCount) {
+      throw new StatsInputError(
+        `rater row ${r} has ${row.length} values but row 0 has ${unitCount}; every rater row needs one entry per unit (null for missing)`,
+      );
+    }
+  }
+  return unitCount;
+}
+
+/**
+ * Maps rating values to dense codes 0..V−1 in first-seen order. Values are validated only the
+ * first time they are seen, so the per-value cost is a single Map lookup.
+ */
+export class ValueCoder {
+  readonly values: (number | string)[] = [];
+  private readonly numbers = new Map<number, number>();
+  private readonly strings = new Map<string, number>();
+  private kind: "number" | "string" | null = null;
+
+  constructor(private readonly level: AlphaLevel) {}
+
+  get size(): number {
+    return this.values.length;
+  }
+
+  /** Code of a present (non-missing) value; `rater`/`unit` only name the cell in errors. */
+  code(v: unknown, rater: number, unit: number): number {
+    if (typeof v === "number") {
+      const c = this.numbers.get(v);
+      return c !== undefined ? c : this.addNumber(v, rater, unit);
+    }
+    if (typeof v === "string") {
+      const c = this.strings.get(v);
+      return c !== undefined ? c : this.addString(v, rater, unit);
+    }
+    throw new StatsInputError(
+      `rater ${rater}, unit ${unit}: expected a number, a string or null, got ${v === null ? "null" : typeof v}`,
+    );
+  }
+
+  private addNumber(v: number, rater: number, unit: number): number {
+    if (!Number.isFinite(v)) {
+      throw new StatsInputError(`rater ${rater}, unit ${unit}: value ${v} is not a finite number`);
+    }
+    if (this.level === "ratio" && v < 0) {
+      throw new StatsInputError(`rater ${rater}, unit ${unit}: ratio level needs values >= 0, got ${v}`);
+    }
+    this.checkKind("number", rater, unit);
+    const c = this.values.length;
+    this.values.push(v);
+    this.numbers.set(v, c);
+    return c;
+  }
+
+  private addString(v: string, rater: number, unit: number): number {
+    if (this.level !== "nominal") {
+      throw new StatsInputError(
+        `rater ${rater}, unit ${unit}: "${v}" is a string; the ${this.level} level needs numbers (strings are nominal only)`,
+      );
+    }
+    this.checkKind("string", rater, unit);
+    const c = this.values.length;
+    this.values.push(v);
+    this.strings.set(v, c);
+    return c;
+  }
+
+  // Mixing 1 and "1" would silently create two categories; refuse instead.
+  private checkKind(kind: "number" | "string", rater: number, unit: number): void {
+    if (this.kind === null) this.kind = kind;
+    else if (this.kind !== kind) {
+      throw new StatsInputError(
+        `rater ${rater}, unit ${unit}: ratings mix numbers and strings; use one type for all values`,
+      );
+    }
+  }
+}
+
+const INITIAL_CAPACITY = 16;
+// Above this many distinct values a dense V×V matrix would cost too much memory; switch to a map.
+const DENSE_MAX = 1024;
+const SPARSE_STRIDE = 2 ** 26;
+
+/**
+ * The off-diagonal half of the coincidence matrix (o_ck for c < k; the diagonal never contributes
+ * to disagreement) plus the value marginals n_c. Dense typed array while V is small, sparse beyond.
+ */
+export class PairTally {
+  capacity = INITIAL_CAPACITY;
+  marginals = new Float64Array(INITIAL_CAPACITY);
+  private dense: Float64Array | null = new Float64Array(INITIAL_CAPACITY * INITIAL_CAPACITY);
+  private sparse: Map<number, number> | null = null;
+
+  /** Makes room for codes 0..size−1. */
+  grow(size: number): void {
+    let cap = this.capacity;
+    while (cap < size) cap *= 2;
+    const marginals = new Float64Array(cap);
+    marginals.set(this.marginals);
+    this.marginals = marginals;
+    if (this.dense !== null) {
+      const old = this.dense;
+      const oldCap = this.capacity;
+      if (cap <= DENSE_MAX) {
+        const dense = new Float64Array(cap * cap);
+        for (let a = 0; a < oldCap; a++) dense.set(old.subarray(a * oldCap, (a + 1) * oldCap), a * cap);
+        this.dense = dense;
+      } else {
+        if (size > SPARSE_STRIDE) throw new StatsInputError(`too many distinct values (${size})`);
+        const sparse = new Map<number, number>();
+        for (let a = 0; a < oldCap; a++) {
+          for (let b = a + 1; b < oldCap; b++) {
+            const w = old[a * oldCap + b];
+            if (w !== 0) sparse.set(a * SPARSE_STRIDE + b, w);
+          }
+        }
+        this.sparse = sparse;
+        this.dense = null;
+      }
+    } else if (size > SPARSE_STRIDE) {
+      throw new StatsInputError(`too many distinct values (${size})`);
+    }
+    this.capacity = cap;
+  }
+
+  /** Adds one pairable unit whose m ratings are codes[0..m). */
+  addUnit(codes: Int32Array, m: number): void {
+    const w = 1 / (m - 1);
+    const marginals = this.marginals;
+    for (let i = 0; i < m; i++) {
+      const a = codes[i];
+      marginals[a] += 1;
+      for (let j = i + 1; j < m; j++) {
+        const b = codes[j];
+        if (a !== b) this.addPair(a, b, w);
+      }
+    }
+  }
+
+  /** Adds weight w to the unordered pair {a, b}, a ≠ b. */
+  addPair(a: number, b: number, w: number): void {
+    const lo = a < b ? a : b;
+    const hi = a < b ? b : a;
+    if (this.dense !== null) {
+      this.dense[lo * this.capacity + hi] += w;
+    } else {
+      const key = lo * SPARSE_STRIDE + hi;
+      this.sparse!.set(key, (this.sparse!.get(key) ?? 0) + w);
+    }
+  }
+
+  forEachPair(visit: (a: number, b: number, w: number) => void): void {
+    if (this.dense !== null) {
+      const cap = this.capacity;
+      const dense = this.dense;
+      for (let a = 0; a < cap; a++) {
+        for (let b = a + 1; b < cap; b++) {
+          const w = dense[a * cap + b];
+          if (w !== 0) visit(a, b, w);
+        }
+      }
+    } else {
+      for (const [key, w] of this.sparse!) {
+        const a = Math.floor(key / SPARSE_STRIDE);
+        visit(a, key - a * SPARSE_STRIDE, w);
+      }
+    }
+  }
+}
+
+/**
+ * The difference function δ² of a level. Interval and ordinal are both squared differences of a
+ * per-value position: the value itself (interval) or its mid-rank among the pairable values
+ * (ordinal: Σ_{g=c..k} n_g − (n_c + n_k)/2 equals midrank(k) − midrank(c)). That makes the
+ * expected-disagreement sum a variance, computable in O(V).
+ */
+export class MetricKernel {
+  /** Codes sorted by value (numeric levels); the ordinal mid-ranks follow this order. */
+  private readonly order: Int32Array | null;
+
+  constructor(
+    readonly level: AlphaLevel,
+    private readonly values: readonly (number | string)[],
+  ) {
+    if (level === "ordinal") {
+      const nums = values as readonly number[];
+      const order = Array.from(values.keys()).sort((a, b) => nums[a] - nums[b]);
+      this.order = Int32Array.from(order);
+    } else {
+      this.order = null;
+    }
+  }
+
+  /** Per-code positions for the metric (null for nominal). Ordinal depends on the marginals. */
+  positions(marginals: Float64Array, V: number): Float64Array | null {
+    if (this.level === "nominal") return null;
+    const pos = new Float64Array(V);
+    if (this.level === "ordinal") {
+      let before = 0;
+      for (let i = 0; i < V; i++) {
+        const c = this.order![i];
+        pos[c] = before + marginals[c] / 2;
+        before += marginals[c];
+      }
+    } else {
+      for (let c = 0; c < V; c++) pos[c] = this.values[c] as number;
+    }
+    return pos;
+  }
+
+  /** δ²(a, b) for a ≠ b. */
+  delta(pos: Float64Array | null, a: number, b: number): number {
+    if (pos === null) return 1;
+    const pa = pos[a];
+    const pb = pos[b];
+    if (this.level === "ratio") {
+      const s = pa + pb;
+      return s === 0 ? 0 : ((pa - pb) / s) ** 2;
+    }
+    return (pa - pb) * (pa - pb);
+  }
+
+  /** Σ_c Σ_k n_c n_k δ²(c, k) over ordered pairs. */
+  expectedSum(pos: Float64Array | null, marginals: Float64Array, V: number, nTotal: number): number {
+    if (nTotal === 0) return 0;
+    if (pos === null) {
+      let sq = 0;
+      for (let c = 0; c < V; c++) sq += marginals[c] * marginals[c];
+      return nTotal * nTotal - sq;
+    }
+    if (this.level === "ratio") {
+      let sum = 0;
+      for (let a = 0; a < V; a++) {
+        const na = marginals[a];
+        if (na === 0) continue;
+        for (let b = a + 1; b < V; b++) {
+          const nb = marginals[b];
+          if (nb !== 0) sum += na * nb * this.delta(pos, a, b);
+        }
+      }
+      return 2 * sum;
+    }
+    // Σ Σ n_c n_k (x_c − x_k)² = 2 n.. Σ n_c (x_c − x̄)² − 2 (Σ n_c (x_c − x̄))²; centring keeps it exact-ish.
+    let mean = 0;
+    for (let c = 0; c < V; c++) mean += marginals[c] * pos[c];
+    mean /= nTotal;
+    let s1 = 0;
+    let s2 = 0;
+    for (let c = 0; c < V; c++) {
+      const n = marginals[c];
+      if (n === 0) continue;
+      const d = pos[c] - mean;
+      s1 += n * d;
+      s2 += n * d * d;
+    }
+    return 2 * nTotal * s2 - 2 * s1 * s1;
+  }
+}
+
+export function countPresent(marginals: Float64Array, V: number): number {
+  let present = 0;
+  for (let c = 0; c < V; c++) if (marginals[c] > 0) present++;
+  return present;
+}
+
+/** Final step: turns the two disagreement sums into an AlphaResult, never producing NaN. */
+export function alphaFromSums(
+  level: AlphaLevel,
+  units: number,
+  nTotal: number,
+  presentValues: number,
+  observedSum: number,
+  expectedSum: number,
+): AlphaResult {
+  const base = { level, units, pairableValues: nTotal };
+  if (nTotal === 0) {
+    return { ...base, alpha: null, reason: REASON_NO_PAIRABLE, observedDisagreement: null, expectedDisagreement: null };
+  }
+  // With one distinct pairable value every δ² is 0; decide on counts, not on a float being 0.
+  if (presentValues < 2 || !(expectedSum > 0)) {
+    return { ...base, alpha: null, reason: REASON_NO_VARIATION, observedDisagreement: 0, expectedDisagreement: 0 };
+  }
+  const observed = observedSum / nTotal;
+  const expected = expectedSum / (nTotal * (nTotal - 1));
+  const alpha = 1 - ((nTotal - 1) * observedSum) / expectedSum;
+  if (!Number.isFinite(alpha) || !Number.isFinite(observed) || !Number.isFinite(expected)) {
+    return {
+      ...base,
+      alpha: null,
+      reason: "numeric overflow (values too large in magnitude)",
+      observedDisagreement: null,
+      expectedDisagreement: null,
+    };
+  }
+  return { ...base, alpha, observedDisagreement: observed, expectedDisagreement: expected };
+}
