@@ -90,3 +90,42 @@ describe("bundle import and export", () => {
     }
   });
 });
+
+describe("the demo study", () => {
+  it("seeds idempotently and survives export → import → export unchanged", async () => {
+    const { seedDemo } = await import("../../app/server/demo.server.ts");
+    const a = tempDb();
+    const b = tempDb();
+    try {
+      const first = seedDemo(a.db);
+      expect(first.inserted).toEqual({ scenarios: 4, conditions: 4, runs: 8, matched_pairs: 4, evaluations: 16 });
+      expect(new Set(exportBundle(a.db).scenarios.map((s) => s.domain)).size).toBeGreaterThanOrEqual(4);
+      expect(seedDemo(a.db).inserted.runs).toBe(0);
+      const exported = JSON.stringify(exportBundle(a.db), null, 2);
+      importBundleFiles(b.db, [{ file: "demo-export.json", text: exported }]);
+      expect(JSON.stringify(exportBundle(b.db), null, 2)).toBe(exported);
+    } finally {
+      a.cleanup();
+      b.cleanup();
+    }
+  });
+
+  it("has believable runs: 16–30 turns, private thoughts on every party turn, a three-party scenario", async () => {
+    const { seedDemo } = await import("../../app/server/demo.server.ts");
+    const t = tempDb();
+    try {
+      seedDemo(t.db);
+      const bundle = exportBundle(t.db);
+      for (const run of bundle.runs) {
+        expect(run.turns.length, run.id).toBeGreaterThanOrEqual(16);
+        expect(run.turns.length, run.id).toBeLessThanOrEqual(30);
+        expect(run.turns.filter((turn) => turn.role === "party").every((turn) => turn.thought), run.id).toBe(true);
+        expect(run.turns.some((turn) => turn.role === "mediator"), run.id).toBe(run.mediated);
+      }
+      expect(bundle.scenarios.some((s) => s.parties.length === 3)).toBe(true);
+      expect(bundle.scenarios.every((s) => s.source.kind === "demo")).toBe(true);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
