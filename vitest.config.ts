@@ -10,5 +10,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 180_000,
     pool: "forks",
+    reporters: ["default", "./test/plain-summary-reporter.ts"],
   },
 });

@@ -90,7 +90,8 @@ export function getRunView(db: Db, id: string) {
     .select()
     .from(schema.evaluations)
     .where(eq(schema.evaluations.runId, id))
-    .orderBy(asc(schema.evaluations.method), asc(schema.evaluations.backbone))
+    // "topic-localized" sorts after "per-turn"; show the evaluator under validation first.
+    .orderBy(desc(schema.evaluations.method), asc(schema.evaluations.backbone))
     .all()
     .map((evaluation) => {
       const rows = db.select().from(schema.evaluationScores).where(eq(schema.evaluationScores.evaluationId, evaluation.id)).all();

@@ -11,6 +11,7 @@
  * a full recomputation on the resampled matrix gives (up to float summation order).
  */
 import {
+  readUnit,
   alphaFromSums,
   assertLevel,
   checkShape,
@@ -148,9 +149,8 @@ interface PatternTable {
 /** Groups the pairable units by their sorted multiset of rating codes. */
 function buildPatterns(data: RatingValue[][], level: AlphaLevel): PatternTable {
   const unitCount = checkShape(data);
-  const raterCount = data.length;
   const coder = new ValueCoder(level);
-  const codes = new Int32Array(raterCount);
+  const codes = new Int32Array(data.length);
   const byKey = new Map<string, number>();
   const unitPattern: number[] = [];
   const valueStart: number[] = [0];
@@ -161,12 +161,7 @@ function buildPatterns(data: RatingValue[][], level: AlphaLevel): PatternTable {
   const pairWeight: number[] = [];
 
   for (let u = 0; u < unitCount; u++) {
-    let m = 0;
-    for (let r = 0; r < raterCount; r++) {
-      const v = data[r][u];
-      if (v === null || v === undefined) continue;
-      codes[m++] = coder.code(v, r, u);
-    }
+    const m = readUnit(data, u, coder, codes);
     if (m < 2) continue;
     const sorted = codes.subarray(0, m).sort();
     const key = sorted.join(",");

@@ -34,20 +34,14 @@ export const REASON_NO_VARIATION = "expected disagreement is 0 (all pairable val
 export function krippendorffAlpha(data: RatingValue[][], level: AlphaLevel): AlphaResult {
   assertLevel(level);
   const unitCount = checkShape(data);
-  const raterCount = data.length;
   const coder = new ValueCoder(level);
   const tally = new PairTally();
-  const codes = new Int32Array(raterCount); // reused for every unit
+  const codes = new Int32Array(data.length); // reused for every unit
   let units = 0;
   let nTotal = 0;
 
   for (let u = 0; u < unitCount; u++) {
-    let m = 0;
-    for (let r = 0; r < raterCount; r++) {
-      const v = data[r][u];
-      if (v === null || v === undefined) continue;
-      codes[m++] = coder.code(v, r, u);
-    }
+    const m = readUnit(data, u, coder, codes);
     if (m < 2) continue; // a lone rating has nothing to be compared with
     units++;
     nTotal += m;
@@ -74,6 +68,17 @@ export function assertLevel(level: string): asserts level is AlphaLevel {
   if (!(ALPHA_LEVELS as readonly string[]).includes(level)) {
     throw new StatsInputError(`unknown level "${level}"; expected one of ${ALPHA_LEVELS.join(", ")}`);
   }
+}
+
+/** Codes unit u's present ratings into `codes` (reused buffer) and returns how many there are. */
+export function readUnit(data: RatingValue[][], u: number, coder: ValueCoder, codes: Int32Array): number {
+  let m = 0;
+  for (let r = 0; r < data.length; r++) {
+    const v = data[r][u];
+    if (v === null || v === undefined) continue;
+    codes[m++] = coder.code(v, r, u);
+  }
+  return m;
 }
 
 /** Checks that data is a list of equally long rows and returns the number of units. */
