@@ -5,6 +5,7 @@ import { ConsensusChart, type ChartSeries } from "~/components/ConsensusChart";
 import { Dialogue } from "~/components/Dialogue";
 import { ScenarioDetails } from "~/components/ScenarioDetails";
 import { TopicScoreTable } from "~/components/TopicScoreTable";
+import { DEFAULT_S0 } from "~/domain/consensus";
 import { getRunView } from "~/server/catalog.server";
 import { getDb } from "~/server/db.server";
 
@@ -88,7 +89,9 @@ export default function RunViewer() {
           <>
             <ConsensusChart series={series} totalTurns={view.run.totalTurns} mediatorTurns={mediatorTurns} title={`Consensus by turn for run ${view.run.id}`} />
             <p className="muted">
-              Final consensus: {view.evaluations.map((e, i) => `${series[i].label} ${final(e.consensus)}`).join(" · ")}
+              Final consensus: {view.evaluations.map((e, i) => `${series[i].label} ${final(e.consensus)}`).join(" · ")}.
+              C[t] averages each topic's latest located 1–5 score, remapped to 0–100 % (starting score s0 = {DEFAULT_S0});
+              G[t] averages pairwise agreement over party pairs and topics.
             </p>
           </>
         )}
