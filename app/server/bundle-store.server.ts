@@ -175,27 +175,35 @@ function combinedLookup(db: Db, bundles: Bundle[]): RecordLookup {
   const scenarios = new Map(bundles.flatMap((b) => b.scenarios.map((s) => [s.id, s] as const)));
   const conditions = new Map(bundles.flatMap((b) => b.conditions.map((c) => [c.id, { id: c.id, scenarioId: c.scenario_id, expanded: c.expanded ?? null }] as const)));
   const runs = new Map(bundles.flatMap((b) => b.runs.map((r) => [r.id, summariseRun(r)] as const)));
+  // Records found in the database are remembered: checks and inserts ask for the same ones.
+  const remember = <T,>(cache: Map<string, T | undefined>, id: string, load: () => T | undefined): T | undefined => {
+    if (!cache.has(id)) cache.set(id, load());
+    return cache.get(id);
+  };
+  const storedScenarios = new Map<string, Scenario | undefined>();
+  const storedConditions = new Map<string, ReturnType<RecordLookup["condition"]>>();
+  const storedRuns = new Map<string, RunSummary | undefined>();
   return {
-    scenario: (id) => {
-      const found = scenarios.get(id);
-      if (found) return found;
-      const row = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, id)).get();
-      return row && scenarioRecord(row);
-    },
-    condition: (id) => {
-      const found = conditions.get(id);
-      if (found) return found;
-      const row = db.select().from(schema.conditions).where(eq(schema.conditions.id, id)).get();
-      return row && { id: row.id, scenarioId: row.scenarioId, expanded: row.expanded ?? null };
-    },
-    run: (id): RunSummary | undefined => {
-      const found = runs.get(id);
-      if (found) return found;
-      const row = db.select().from(schema.runs).where(eq(schema.runs.id, id)).get();
-      if (!row) return undefined;
-      const speakers = db.select({ speaker: schema.turns.speaker }).from(schema.turns).where(eq(schema.turns.runId, id)).orderBy(asc(schema.turns.turnId)).all();
-      return { id: row.id, conditionId: row.conditionId, mediated: row.mediated, speakers: speakers.map((s) => s.speaker) };
-    },
+    scenario: (id) =>
+      scenarios.get(id) ??
+      remember(storedScenarios, id, () => {
+        const row = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, id)).get();
+        return row && scenarioRecord(row);
+      }),
+    condition: (id) =>
+      conditions.get(id) ??
+      remember(storedConditions, id, () => {
+        const row = db.select().from(schema.conditions).where(eq(schema.conditions.id, id)).get();
+        return row && { id: row.id, scenarioId: row.scenarioId, expanded: row.expanded ?? null };
+      }),
+    run: (id) =>
+      runs.get(id) ??
+      remember(storedRuns, id, () => {
+        const row = db.select().from(schema.runs).where(eq(schema.runs.id, id)).get();
+        if (!row) return undefined;
+        const speakers = db.select({ speaker: schema.turns.speaker }).from(schema.turns).where(eq(schema.turns.runId, id)).orderBy(asc(schema.turns.turnId)).all();
+        return { id: row.id, conditionId: row.conditionId, mediated: row.mediated, speakers: speakers.map((s) => s.speaker) };
+      }),
   };
 }
 
@@ -249,13 +257,10 @@ function insertRun(db: Db, run: Run, lookup: RecordLookup): void {
       recordedAt: run.created_at ?? null,
     })
     .run();
-  db.insert(schema.turns)
-    .values(run.turns.map((t) => ({ runId: run.id, turnId: t.turn_id, speaker: t.speaker, role: t.role, utterance: t.utterance, thought: t.thought ?? null, signal: t.signal ?? null })))
-    .run();
+  const statements = bulkStatements(db);
+  for (const t of run.turns) statements.turn.run(run.id, t.turn_id, t.speaker, t.role, t.utterance, t.thought ?? null, t.signal ?? null);
   const spans = segmentSnippets(run.turns.map((t) => ({ turnId: t.turn_id, role: t.role, speaker: t.speaker })), run.party_order);
-  db.insert(schema.snippets)
-    .values(spans.map((s) => ({ runId: run.id, position: s.position, startTurn: s.startTurn, endTurn: s.endTurn, isLast: s.isLast, isPartial: s.isPartial })))
-    .run();
+  for (const s of spans) statements.snippet.run(run.id, s.position, s.startTurn, s.endTurn, s.isLast ? 1 : 0, s.isPartial ? 1 : 0);
 }
 
 function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup): void {
@@ -269,12 +274,28 @@ function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup):
     partyIds: played.parties.map((p) => p.id),
     speakers: run.speakers,
   });
-  const CHUNK = 500; // keeps each statement well under SQLite's bound-variable limit
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    db.insert(schema.evaluationScores)
-      .values(rows.slice(i, i + CHUNK).map((r) => ({ evaluationId: evaluation.id, ...r })))
-      .run();
-  }
+  const { score } = bulkStatements(db);
+  for (const r of rows) score.run(evaluation.id, r.topicId, r.turnId, r.score, r.located ? 1 : 0, r.stances ? JSON.stringify(r.stances) : null);
+}
+
+/**
+ * Prepared statements for the high-volume rows (turns, snippets, derived scores): a real
+ * benchmark imports over a million of them, and building each through the query builder
+ * costs several times the insert itself. Column lists mirror db/schema.ts.
+ */
+const bulkCache = new WeakMap<Db, ReturnType<typeof prepareBulk>>();
+function prepareBulk(db: Db) {
+  const sqlite = db.$client;
+  return {
+    turn: sqlite.prepare("INSERT INTO turns (run_id, turn_id, speaker, role, utterance, thought, signal) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+    snippet: sqlite.prepare("INSERT INTO snippets (run_id, position, start_turn, end_turn, is_last, is_partial) VALUES (?, ?, ?, ?, ?, ?)"),
+    score: sqlite.prepare("INSERT INTO evaluation_scores (evaluation_id, topic_id, turn_id, score, located, stances) VALUES (?, ?, ?, ?, ?, ?)"),
+  };
+}
+function bulkStatements(db: Db): ReturnType<typeof prepareBulk> {
+  let statements = bulkCache.get(db);
+  if (!statements) bulkCache.set(db, (statements = prepareBulk(db)));
+  return statements;
 }
 
 class DryRunRollback extends Error {}
