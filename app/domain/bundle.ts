@@ -239,6 +239,16 @@ export const runSchema = z
       }
       previousRole = turn.role;
     });
+    // The outcome must be what the signals say (spec: "Trajectory").
+    const signalled = (signal: Signal) => new Set(run.turns.filter((t) => t.signal === signal).map((t) => t.speaker));
+    if (run.outcome === "impasse" && signalled("walk-away").size === 0) {
+      issue(["outcome"], 'an "impasse" run has a party turn with signal "walk-away"');
+    }
+    if (run.outcome === "resolved") {
+      const agreed = signalled("consensus");
+      const missing = run.party_order.filter((p) => !agreed.has(p));
+      if (missing.length > 0) issue(["outcome"], `a "resolved" run needs every party to signal "consensus"; ${missing.join(", ")} never did`);
+    }
   });
 
 export const judgeEntrySchema = z

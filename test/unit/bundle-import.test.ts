@@ -129,3 +129,16 @@ describe("the demo study", () => {
     }
   });
 });
+
+describe("run outcomes follow the signals", () => {
+  it("refuses an impasse without a walk-away and a resolution someone never agreed to", async () => {
+    const { runSchema } = await import("../../app/domain/bundle.ts");
+    const [mediated, unmediated] = fixtureBundle().runs;
+    const noWalkAway = { ...unmediated, turns: unmediated.turns.map((t) => ({ ...t, signal: "continue" as const })) };
+    expect(runSchema.safeParse(noWalkAway).error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["outcome", 'an "impasse" run has a party turn with signal "walk-away"'],
+    ]);
+    const halfAgreed = { ...mediated, outcome: "resolved" as const, turns: mediated.turns.map((t, i) => (i === 6 ? { ...t, signal: "consensus" as const } : t)) };
+    expect(runSchema.safeParse(halfAgreed).error?.issues.map((i) => i.message)).toEqual(['a "resolved" run needs every party to signal "consensus"; BUY never did']);
+  });
+});
