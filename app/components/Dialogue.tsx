@@ -10,13 +10,30 @@ export interface DialogueTurn {
   signal: string | null;
 }
 
-export function Dialogue({ turns, parties, showThoughts }: { turns: DialogueTurn[]; parties: Party[]; showThoughts: boolean }) {
+export interface SnippetMark {
+  position: number;
+  startTurn: number;
+  endTurn: number;
+  isPartial: boolean;
+}
+
+export function Dialogue({ turns, parties, showThoughts, snippets = [] }: { turns: DialogueTurn[]; parties: Party[]; showThoughts: boolean; snippets?: SnippetMark[] }) {
   const partyIndex = new Map(parties.map((p, i) => [p.id, i]));
   const nameOf = (id: string) => parties.find((p) => p.id === id)?.name ?? id;
+  const snippetStarting = new Map(snippets.map((s) => [s.startTurn, s]));
   return (
     <ol className="dialogue" data-testid="dialogue">
-      {turns.map((turn) =>
-        turn.role === "mediator" ? (
+      {turns.flatMap((turn) => {
+        const snippet = snippetStarting.get(turn.turnId);
+        const divider = snippet ? (
+          <li key={`snippet-${snippet.position}`} className="snippet-divider" aria-label={`Snippet ${snippet.position}`}>
+            <span>
+              Snippet {snippet.position} · turns {snippet.startTurn}–{snippet.endTurn}
+              {snippet.isPartial ? " · partial" : ""}
+            </span>
+          </li>
+        ) : null;
+        const item = turn.role === "mediator" ? (
           <li key={turn.turnId} className="turn mediator" id={`turn-${turn.turnId}`}>
             <div className="turn-meta">
               <span className="turn-no">{turn.turnId}</span> Mediator
@@ -32,12 +49,13 @@ export function Dialogue({ turns, parties, showThoughts }: { turns: DialogueTurn
             <p>{turn.utterance}</p>
             {showThoughts && turn.thought ? (
               <p className="thought">
-                <span aria-hidden>💭</span> <em>{turn.thought}</em>
+                <span className="thought-label">private thought</span> <em>{turn.thought}</em>
               </p>
             ) : null}
           </li>
-        ),
-      )}
+        );
+        return divider ? [divider, item] : [item];
+      })}
     </ol>
   );
 }

@@ -119,7 +119,7 @@ export default function RunViewer() {
               <input type="checkbox" checked={showThoughts} onChange={(e) => setShowThoughts(e.target.checked)} /> Show private thoughts
             </label>
           </div>
-          <Dialogue turns={view.turns} parties={view.played.parties} showThoughts={showThoughts} />
+          <Dialogue turns={view.turns} parties={view.played.parties} showThoughts={showThoughts} snippets={view.snippets} />
         </div>
         <div>
           <h2>Scores and stances by topic</h2>

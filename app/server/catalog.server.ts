@@ -105,6 +105,12 @@ export function getRunView(db: Db, id: string) {
       }
       return { id: evaluation.id, method, backbone: evaluation.backbone, errors: evaluation.errors ?? [], consensus: consensusSeries(method, topics, run.totalTurns), topics, reasons };
     });
+  const snippetSpans = db
+    .select({ position: schema.snippets.position, startTurn: schema.snippets.startTurn, endTurn: schema.snippets.endTurn, isPartial: schema.snippets.isPartial })
+    .from(schema.snippets)
+    .where(eq(schema.snippets.runId, id))
+    .orderBy(asc(schema.snippets.position))
+    .all();
   const pair = db
     .select()
     .from(schema.matchedPairs)
@@ -130,6 +136,7 @@ export function getRunView(db: Db, id: string) {
     played,
     turns: turns.map((t) => ({ turnId: t.turnId, speaker: t.speaker, role: t.role as "party" | "mediator", utterance: t.utterance, thought: t.thought, signal: t.signal })),
     evaluations,
+    snippets: snippetSpans,
     counterpartId,
   };
 }

@@ -73,6 +73,9 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
       expect(await dialogue.locator("li.turn.party").count()).toBeGreaterThan(10);
       expect(await dialogue.locator("li.turn.mediator").count()).toBe(mediatedRun.turns.filter((t: { role: string }) => t.role === "mediator").length);
 
+      // Snippet boundaries, as annotators will see them: the first one opens the dialogue.
+      expect(await dialogue.locator("li.snippet-divider").first().textContent()).toMatch(/^Snippet 1 · turns 1–\d+/);
+
       const chart = page.getByTestId("consensus-chart");
       expect(await chart.locator("polyline").count()).toBe(2); // C[t] and G[t]
       expect(await chart.locator(".mediator-mark").count()).toBeGreaterThan(0);
