@@ -6,8 +6,7 @@
  *
  *   npm run bench:db        (SCALE=0.1 for a quick look)
  */
-import { statSync } from "node:fs";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BASELINE_DIMENSIONS, CONDITION_VARIANTS, DOMAINS, type BundleInput, type ConditionAxis } from "../app/domain/bundle.ts";

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import fc from "fast-check";
 import { krippendorffAlpha, REASON_NO_VARIATION, type AlphaLevel, type RatingValue } from "../../../app/domain/stats/index.ts";
 import { LEVELS, naiveAlpha } from "./helpers.ts";
