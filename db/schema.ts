@@ -156,6 +156,26 @@ export const snippets = sqliteTable(
   (t) => [uniqueIndex("snippets_run_position_uq").on(t.runId, t.position)],
 );
 
+/**
+ * A/B reactiveness pair: two conversations of one scenario in which only the target party's
+ * reactiveness level differs (composed = 0, reactive = 1).
+ */
+export const abPairs = sqliteTable(
+  "ab_pairs",
+  {
+    id: text("id").primaryKey(),
+    scenarioId: text("scenario_id").notNull().references(() => scenarios.id),
+    runAId: text("run_a_id").notNull().references(() => runs.id),
+    runBId: text("run_b_id").notNull().references(() => runs.id),
+    targetParty: text("target_party").notNull(),
+    levelA: real("level_a").notNull(),
+    levelB: real("level_b").notNull(),
+    /** The opponent's fixed reference level, when the bundle gives it. */
+    opponentLevel: real("opponent_level"),
+  },
+  (t) => [index("ab_pairs_scenario_idx").on(t.scenarioId)],
+);
+
 export const studies = sqliteTable("studies", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
@@ -179,18 +199,17 @@ export const studyItems = sqliteTable(
     /** snippet | ab-pair */
     kind: text("kind").notNull(),
     snippetId: integer("snippet_id").references(() => snippets.id),
-    /** A/B pairs: the two runs, the target party and its reactiveness level in each. */
-    runAId: text("run_a_id").references(() => runs.id),
-    runBId: text("run_b_id").references(() => runs.id),
-    targetParty: text("target_party"),
-    levelA: real("level_a"),
-    levelB: real("level_b"),
+    /** A/B items: the bundle's pair record. */
+    abPairId: text("ab_pair_id").references(() => abPairs.id),
+    /** Consensus items: the trajectory the snippet belongs to, so an annotator gets its snippets in order. */
+    runId: text("run_id").references(() => runs.id),
     isGold: integer("is_gold", { mode: "boolean" }).notNull().default(false),
     gold: text("gold", { mode: "json" }).$type<unknown>(),
   },
   (t) => [
     uniqueIndex("study_items_study_position_uq").on(t.studyId, t.position),
     index("study_items_snippet_idx").on(t.snippetId),
+    index("study_items_ab_pair_idx").on(t.abPairId),
   ],
 );
 
@@ -206,6 +225,9 @@ export const annotators = sqliteTable(
     /** Crowd identity on its channel (an MTurk WorkerId, a Prolific PID). */
     channel: text("channel"),
     externalId: text("external_id"),
+    /** Crowd workers: when they passed the qualification test (null until then). */
+    qualifiedAt: text("qualified_at"),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [
@@ -263,4 +285,105 @@ export const labelRevisions = sqliteTable(
     uniqueIndex("label_revisions_label_revision_uq").on(t.labelId, t.revision),
     uniqueIndex("label_revisions_client_token_uq").on(t.clientToken),
   ],
+);
+
+/** An annotator's unsubmitted work on an item, autosaved; never counted as a label. */
+export const labelDrafts = sqliteTable(
+  "label_drafts",
+  {
+    studyItemId: integer("study_item_id").notNull().references(() => studyItems.id, { onDelete: "cascade" }),
+    annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
+    payload: text("payload", { mode: "json" }).$type<unknown>().notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.studyItemId, t.annotatorId] })],
+);
+
+export const qualificationAttempts = sqliteTable(
+  "qualification_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
+    /** The test's id and version, so a changed test is never confused with an old one. */
+    testId: text("test_id").notNull(),
+    answers: text("answers", { mode: "json" }).$type<Record<string, string>>().notNull(),
+    correct: integer("correct").notNull(),
+    total: integer("total").notNull(),
+    passed: integer("passed", { mode: "boolean" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("qualification_attempts_annotator_idx").on(t.annotatorId)],
+);
+
+// ---------- benchmark pipeline ----------
+
+/**
+ * Every completed LLM call, keyed by a hash of (base URL, model, messages, parameters), so an
+ * interrupted job resumes without paying for a call twice. Failed calls are recorded too.
+ */
+export const llmCalls = sqliteTable(
+  "llm_calls",
+  {
+    cacheKey: text("cache_key").primaryKey(),
+    role: text("role").notNull(),
+    baseUrl: text("base_url").notNull(),
+    model: text("model").notNull(),
+    request: text("request", { mode: "json" }).$type<unknown>().notNull(),
+    /** The reply text as received (null when no reply arrived). */
+    response: text("response"),
+    /** The validated value, when validation passed. */
+    parsed: text("parsed", { mode: "json" }).$type<unknown>(),
+    /** ok | failed */
+    status: text("status").notNull(),
+    error: text("error"),
+    promptTokens: integer("prompt_tokens").notNull().default(0),
+    completionTokens: integer("completion_tokens").notNull().default(0),
+    costUsd: real("cost_usd").notNull().default(0),
+    attempts: integer("attempts").notNull().default(1),
+    latencyMs: integer("latency_ms").notNull().default(0),
+    /** What the call was for: a run id being simulated or evaluated, a scenario being curated. */
+    subject: text("subject"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("llm_calls_role_idx").on(t.role), index("llm_calls_subject_idx").on(t.subject)],
+);
+
+/** Stored metric values for a run or matched pair, with the parameters they were computed with. */
+export const metricValues = sqliteTable(
+  "metric_values",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** run | pair */
+    subjectKind: text("subject_kind").notNull(),
+    subjectId: text("subject_id").notNull(),
+    /** The evaluation the metric was computed from ("" for metrics of the run itself, e.g. IF). */
+    evaluationId: text("evaluation_id").notNull().default(""),
+    metric: text("metric").notNull(),
+    /** null when the metric is undefined for this subject (e.g. IT with no drop events). */
+    value: real("value"),
+    detail: text("detail", { mode: "json" }).$type<unknown>(),
+    params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    computedAt: text("computed_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("metric_values_subject_uq").on(t.subjectKind, t.subjectId, t.evaluationId, t.metric),
+    index("metric_values_metric_idx").on(t.metric),
+  ],
+);
+
+/** Mediator-intelligence judge: one 1–5 score per dimension for one intervention (−1 = not applicable). */
+export const interventionJudgments = sqliteTable(
+  "intervention_judgments",
+  {
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    turnId: integer("turn_id").notNull(),
+    backbone: text("backbone").notNull(),
+    perceptionAlignment: integer("perception_alignment").notNull(),
+    emotionalDynamics: integer("emotional_dynamics").notNull(),
+    cognitiveChallenges: integer("cognitive_challenges").notNull(),
+    communicationBreakdowns: integer("communication_breakdowns").notNull(),
+    reason: text("reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.turnId, t.backbone] })],
 );
