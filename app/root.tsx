@@ -1,10 +1,47 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, useRouteError } from "@remix-run/react";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, isRouteErrorResponse, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { currentUser } from "./server/auth/session.server";
 import type { ReactNode } from "react";
 import stylesHref from "./styles.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesHref }];
 export const meta: MetaFunction = () => [{ title: "SoCRATES Studio" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await currentUser(request);
+  return json({ user: user ? { displayName: user.displayName, role: user.role } : null });
+}
+
+function MainNav() {
+  // The error page renders without loader data; the nav then shows only the public links.
+  const data = useRouteLoaderData<typeof loader>("root");
+  const user = data?.user ?? null;
+  return (
+    <nav aria-label="Main">
+      {user?.role === "admin" ? (
+        <>
+          <NavLink to="/admin/studies">Studies</NavLink>
+          <NavLink to="/admin/annotators">Annotators</NavLink>
+          <NavLink to="/scenarios">Scenarios</NavLink>
+          <NavLink to="/runs">Runs</NavLink>
+        </>
+      ) : null}
+      {user && user.role !== "admin" ? <NavLink to="/annotate">My tasks</NavLink> : null}
+      {user ? (
+        <Form method="post" action="/logout" className="nav-logout">
+          <span className="muted">
+            {user.displayName} · {user.role}
+          </span>{" "}
+          <button type="submit" className="link-button">
+            Log out
+          </button>
+        </Form>
+      ) : (
+        <NavLink to="/login">Log in</NavLink>
+      )}
+    </nav>
+  );
+}
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
@@ -20,10 +57,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <Link to="/" className="brand">
             SoCRATES <span>Studio</span>
           </Link>
-          <nav aria-label="Main">
-            <NavLink to="/scenarios">Scenarios</NavLink>
-            <NavLink to="/runs">Runs</NavLink>
-          </nav>
+          <MainNav />
         </header>
         <main className="page">{children}</main>
         <ScrollRestoration />
@@ -43,9 +77,9 @@ export function ErrorBoundary() {
     return (
       <section className="error-page">
         <h1>
-          {error.status} {error.status === 404 ? "Not found" : error.statusText}
+          {error.status} {error.status === 404 ? "Not found" : error.status === 403 ? "Forbidden" : error.statusText}
         </h1>
-        <p>{typeof error.data === "string" && error.data ? error.data : "That page does not exist."}</p>
+        <p>{typeof error.data === "string" && error.data ? error.data : error.status === 403 ? "You do not have access to this page." : "That page does not exist."}</p>
         <p>
           <Link to="/">Back to the start page</Link> · <Link to="/scenarios">Browse scenarios</Link>
         </p>

@@ -8,10 +8,12 @@ import { TopicScoreTable } from "~/components/TopicScoreTable";
 import { DEFAULT_S0 } from "~/domain/consensus";
 import { getRunView } from "~/server/catalog.server";
 import { getDb } from "~/server/db.server";
+import { requireUser } from "~/server/auth/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.run.id ?? "Run"} · SoCRATES Studio` }];
 
-export function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
   const view = getRunView(getDb(), params.runId ?? "");
   if (!view) throw new Response(`There is no run "${params.runId}".`, { status: 404, statusText: "Not Found" });
   return json(view);

@@ -1,12 +1,14 @@
-import { json, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { RunTable } from "~/components/RunTable";
 import { listRuns } from "~/server/catalog.server";
 import { getDb } from "~/server/db.server";
+import { requireUser } from "~/server/auth/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Runs · SoCRATES Studio" }];
 
-export function loader() {
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
   return json({ runs: listRuns(getDb()) });
 }
 

@@ -4,10 +4,12 @@ import { RunTable } from "~/components/RunTable";
 import { ScenarioDetails } from "~/components/ScenarioDetails";
 import { getScenario } from "~/server/catalog.server";
 import { getDb } from "~/server/db.server";
+import { requireUser } from "~/server/auth/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.scenario.title ?? "Scenario"} · SoCRATES Studio` }];
 
-export function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
   const found = getScenario(getDb(), params.scenarioId ?? "");
   if (!found) throw new Response(`There is no scenario "${params.scenarioId}".`, { status: 404, statusText: "Not Found" });
   return json(found);

@@ -1,11 +1,13 @@
-import { json, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { listScenarios } from "~/server/catalog.server";
 import { getDb } from "~/server/db.server";
+import { requireUser } from "~/server/auth/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Scenarios · SoCRATES Studio" }];
 
-export function loader() {
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
   return json({ scenarios: listScenarios(getDb()) });
 }
 

@@ -1,0 +1,115 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { createAccount, listAnnotators, setActive, setPassword } from "~/server/annotation/accounts.server";
+import { actionResult, type ActionFailure } from "~/server/annotation/http.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getDb } from "~/server/db.server";
+
+export const meta: MetaFunction = () => [{ title: "Annotators · SoCRATES Studio" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request, ["admin"]);
+  return json({ annotators: listAnnotators(getDb()) });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireUser(request, ["admin"]);
+  const form = await request.formData();
+  const db = getDb();
+  const intent = form.get("intent");
+  return actionResult(async () => {
+    const id = Number(form.get("id"));
+    if (intent === "create") {
+      await createAccount(db, {
+        username: String(form.get("username") ?? ""),
+        displayName: String(form.get("displayName") ?? ""),
+        role: String(form.get("role") ?? "") as "admin" | "expert",
+        password: String(form.get("password") ?? ""),
+      });
+      return json({ ok: true as const, message: "Account created." });
+    }
+    if (intent === "deactivate" || intent === "activate") {
+      if (id === admin.id) return json<ActionFailure>({ ok: false, message: "You cannot deactivate your own account", problems: [] }, { status: 400 });
+      setActive(db, id, intent === "activate");
+      return json({ ok: true as const, message: intent === "activate" ? "Account activated." : "Account deactivated." });
+    }
+    if (intent === "password") {
+      await setPassword(db, id, String(form.get("password") ?? ""));
+      return json({ ok: true as const, message: "Password changed." });
+    }
+    return json<ActionFailure>({ ok: false, message: `Unknown action "${String(intent)}"`, problems: [] }, { status: 400 });
+  });
+}
+
+export default function Annotators() {
+  const { annotators } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as { ok: boolean; message: string; problems?: { path: string; message: string }[] } | undefined;
+  const busy = useNavigation().state !== "idle";
+  return (
+    <>
+      <h1>Annotators</h1>
+      {result ? (
+        <p className={result.ok ? "notice" : "form-error"} role="status">
+          {result.message}
+          {result.problems?.length ? `: ${result.problems.map((p) => `${p.path} ${p.message}`).join("; ")}` : ""}
+        </p>
+      ) : null}
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th>Username</th>
+            <th>Name</th>
+            <th>Role</th>
+            <th>Channel</th>
+            <th>Qualified</th>
+            <th>Status</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {annotators.map((a) => (
+            <tr key={a.id}>
+              <td>{a.username}</td>
+              <td>{a.displayName}</td>
+              <td>{a.role}</td>
+              <td>{a.channel ?? "—"}</td>
+              <td>{a.role === "crowd" ? (a.qualifiedAt ? "yes" : "no") : "—"}</td>
+              <td>{a.active ? "active" : "inactive"}</td>
+              <td>
+                <Form method="post" className="inline-form">
+                  <input type="hidden" name="id" value={a.id} />
+                  <button type="submit" name="intent" value={a.active ? "deactivate" : "activate"} className="link-button">
+                    {a.active ? "Deactivate" : "Activate"}
+                  </button>
+                </Form>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>New account</h2>
+      <Form method="post" className="stack-form">
+        <input type="hidden" name="intent" value="create" />
+        <label>
+          Username <input name="username" required pattern="[a-z0-9][a-z0-9._\-]{1,31}" />
+        </label>
+        <label>
+          Display name <input name="displayName" required />
+        </label>
+        <label>
+          Role
+          <select name="role" defaultValue="expert">
+            <option value="expert">Expert annotator</option>
+            <option value="admin">Admin (researcher)</option>
+          </select>
+        </label>
+        <label>
+          Password (at least 10 characters) <input name="password" type="password" minLength={10} required autoComplete="new-password" />
+        </label>
+        <button type="submit" disabled={busy}>
+          Create account
+        </button>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,13 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { orResponse } from "~/server/annotation/http.server";
+import { labelsJsonl } from "~/server/annotation/label-export.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getDb } from "~/server/db.server";
+import { parseId } from "~/server/route-params";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request, ["admin"]);
+  const studyId = parseId(params.studyId, "study");
+  const body = orResponse(() => labelsJsonl(getDb(), studyId));
+  return new Response(body, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": `attachment; filename="study-${studyId}-labels.jsonl"` } });
+}

@@ -1,0 +1,181 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { actionResult, type ActionFailure } from "~/server/annotation/http.server";
+import { createAbStudy, createConsensusStudy, listStudies } from "~/server/annotation/studies.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getDb } from "~/server/db.server";
+import { loadGuidelines } from "~/server/templates.server";
+
+export const meta: MetaFunction = () => [{ title: "Studies · SoCRATES Studio" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request, ["admin"]);
+  const db = getDb();
+  const trajectories = db.$client.prepare(`SELECT count(DISTINCT run_id) AS n FROM snippets`).get() as { n: number };
+  const pairs = db.$client.prepare(`SELECT count(*) AS n FROM ab_pairs`).get() as { n: number };
+  const progress = db.$client
+    .prepare(
+      `SELECT i.study_id AS studyId, count(DISTINCT l.id) AS labels FROM study_items i LEFT JOIN labels l ON l.study_item_id = i.id GROUP BY i.study_id`,
+    )
+    .all() as { studyId: number; labels: number }[];
+  const labels = new Map(progress.map((p) => [p.studyId, p.labels]));
+  return json({
+    studies: listStudies(db).map((s) => ({ ...s, labels: labels.get(s.id) ?? 0 })),
+    available: { trajectories: trajectories.n, pairs: pairs.n },
+    defaultGuidelines: { "consensus-snippet": loadGuidelines("consensus-snippet"), "ab-reactiveness": loadGuidelines("ab-reactiveness") },
+  });
+}
+
+const num = (form: FormData, name: string): number | undefined => {
+  const v = form.get(name);
+  return v === null || v === "" ? undefined : Number(v);
+};
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireUser(request, ["admin"]);
+  const form = await request.formData();
+  const db = getDb();
+  const type = form.get("type");
+  const common = {
+    name: String(form.get("name") ?? ""),
+    pool: String(form.get("pool") ?? "") as "expert" | "crowd",
+    labelsPerItem: num(form, "labelsPerItem"),
+    guidelines: String(form.get("guidelines") ?? ""),
+    config: {
+      ...(num(form, "seed") !== undefined ? { seed: num(form, "seed") } : {}),
+      ...(num(form, "goldRate") !== undefined ? { goldRate: num(form, "goldRate") } : {}),
+      ...(num(form, "leaseMinutes") !== undefined ? { leaseMinutes: num(form, "leaseMinutes") } : {}),
+    },
+  };
+  return actionResult(() => {
+    let id: number;
+    if (type === "consensus-snippet") {
+      id = createConsensusStudy(db, { ...common, trajectories: num(form, "trajectories") ?? Number.NaN, goldFromStudyId: num(form, "goldFromStudyId") });
+    } else if (type === "ab-reactiveness") {
+      const pairIds = String(form.get("pairIds") ?? "")
+        .split(/[\s,]+/)
+        .filter(Boolean);
+      id = createAbStudy(db, { ...common, pairIds: pairIds.length ? pairIds : undefined });
+    } else {
+      return json<ActionFailure>({ ok: false, message: "Choose a study type", problems: [{ path: "type", message: "required" }] }, { status: 400 });
+    }
+    return redirect(`/admin/studies/${id}`);
+  });
+}
+
+export default function Studies() {
+  const { studies, available, defaultGuidelines } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>() as ActionFailure | undefined;
+  const busy = useNavigation().state !== "idle";
+  const [type, setType] = useState<"consensus-snippet" | "ab-reactiveness">("consensus-snippet");
+  const [pool, setPool] = useState<"expert" | "crowd">("expert");
+  const problem = (path: string) => failure?.problems.find((p) => p.path === path)?.message;
+  return (
+    <>
+      <h1>Studies</h1>
+      {studies.length === 0 ? (
+        <section className="empty-state">
+          <p>No study yet. Create one below: a snippet consensus study samples trajectories and takes all their snippets; an A/B study takes reactiveness pairs.</p>
+        </section>
+      ) : (
+        <table className="data-table" data-testid="study-list">
+          <thead>
+            <tr>
+              <th>Study</th>
+              <th>Type</th>
+              <th>Pool</th>
+              <th>Items</th>
+              <th>Labels per item</th>
+              <th>Labels</th>
+              <th>Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {studies.map((s) => (
+              <tr key={s.id}>
+                <td>
+                  <Link to={`/admin/studies/${s.id}`}>{s.name}</Link>
+                </td>
+                <td>{s.type}</td>
+                <td>{s.pool}</td>
+                <td>{s.items}</td>
+                <td>{s.labelsPerItem}</td>
+                <td>{s.labels}</td>
+                <td>{s.status}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2>New study</h2>
+      <Form method="post" className="stack-form wide" key={studies.length}>
+        <fieldset className="inline-choices">
+          <legend>Type</legend>
+          <label>
+            <input type="radio" name="type" value="consensus-snippet" checked={type === "consensus-snippet"} onChange={() => setType("consensus-snippet")} /> Snippet
+            consensus ({available.trajectories} trajectories available)
+          </label>
+          <label>
+            <input type="radio" name="type" value="ab-reactiveness" checked={type === "ab-reactiveness"} onChange={() => setType("ab-reactiveness")} /> A/B
+            reactiveness ({available.pairs} pairs available)
+          </label>
+        </fieldset>
+        <label>
+          Name <input name="name" required />
+          {problem("name") ? <span className="field-error">{problem("name")}</span> : null}
+        </label>
+        <fieldset className="inline-choices">
+          <legend>Pool</legend>
+          <label>
+            <input type="radio" name="pool" value="expert" checked={pool === "expert"} onChange={() => setPool("expert")} /> Expert
+          </label>
+          <label>
+            <input type="radio" name="pool" value="crowd" checked={pool === "crowd"} onChange={() => setPool("crowd")} /> Crowd
+          </label>
+        </fieldset>
+        <label>
+          Labels per item <input name="labelsPerItem" type="number" min={1} max={20} placeholder={pool === "expert" ? "2" : "3"} />
+        </label>
+        {type === "consensus-snippet" ? (
+          <>
+            <label>
+              Trajectories to sample (stratified over domain × mediator) <input name="trajectories" type="number" min={1} max={available.trajectories} required />
+              {problem("trajectories") ? <span className="field-error">{problem("trajectories")}</span> : null}
+            </label>
+            <label>
+              Gold snippets from study (id, optional) <input name="goldFromStudyId" type="number" min={1} />
+            </label>
+          </>
+        ) : (
+          <label>
+            Pair ids (blank = all stored pairs) <textarea name="pairIds" rows={2} />
+            {problem("pairIds") ? <span className="field-error">{problem("pairIds")}</span> : null}
+          </label>
+        )}
+        <label>
+          Gold rate (gold items per regular item) <input name="goldRate" type="number" step="0.05" min={0} max={1} placeholder="0" />
+        </label>
+        <label>
+          Sampling seed <input name="seed" type="number" placeholder="1" />
+        </label>
+        <label>
+          Lease (minutes) <input name="leaseMinutes" type="number" min={1} placeholder="30" />
+        </label>
+        <label>
+          Guidelines (Markdown)
+          <textarea name="guidelines" rows={8} key={type} defaultValue={defaultGuidelines[type]} />
+        </label>
+        {failure ? (
+          <p className="form-error" role="alert">
+            {failure.message}
+            {failure.problems.length ? `: ${failure.problems.map((p) => `${p.path} ${p.message}`).join("; ")}` : ""}
+          </p>
+        ) : null}
+        <button type="submit" disabled={busy}>
+          Create study
+        </button>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,146 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useFetcher, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { useCallback, useMemo } from "react";
+import { AbTask } from "~/components/tasks/AbTask";
+import { ConsensusTask } from "~/components/tasks/ConsensusTask";
+import { useTimeOnTask } from "~/components/tasks/useTimeOnTask";
+import type { AbLabelPayload, ConsensusLabel } from "~/domain/labels";
+import { studyForWorker } from "~/server/annotation/access.server";
+import { actionResult, orResponse, type ActionFailure } from "~/server/annotation/http.server";
+import { saveDraft, submitLabel } from "~/server/annotation/labels.server";
+import { taskPage } from "~/server/annotation/tasks.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getDb } from "~/server/db.server";
+import { parseId } from "~/server/route-params";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Task"} · SoCRATES Studio` }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, ["expert", "crowd"]);
+  const studyId = parseId(params.studyId, "study");
+  const itemId = parseId(params.itemId, "item");
+  return json(orResponse(() => taskPage(getDb(), studyId, itemId, user)));
+}
+
+function parseJsonField(form: FormData, name: string): unknown {
+  try {
+    return JSON.parse(String(form.get(name) ?? "null"));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, ["expert", "crowd"]);
+  const studyId = parseId(params.studyId, "study");
+  const itemId = parseId(params.itemId, "item");
+  const db = getDb();
+  const form = await request.formData();
+  const intent = form.get("intent");
+  return actionResult(() => {
+    studyForWorker(db, studyId, user);
+    const payload = parseJsonField(form, "payload");
+    if (intent === "draft") {
+      saveDraft(db, studyId, itemId, user.id, payload);
+      return json({ ok: true as const, saved: "draft" as const });
+    }
+    if (intent !== "submit") return json<ActionFailure>({ ok: false, message: `Unknown action "${String(intent)}"`, problems: [] }, { status: 400 });
+    if (payload === undefined) return json<ActionFailure>({ ok: false, message: "The label is not valid JSON", problems: [{ path: "payload", message: "not JSON" }] }, { status: 400 });
+    const seconds = form.get("secondsOnTask");
+    submitLabel(db, {
+      studyId,
+      itemId,
+      annotatorId: user.id,
+      payload,
+      clientToken: String(form.get("clientToken") ?? ""),
+      secondsOnTask: seconds === null || seconds === "" ? null : Number(seconds),
+    });
+    return form.get("then") === "stay" ? json({ ok: true as const, saved: "label" as const }) : redirect(`/annotate/${studyId}/next`);
+  });
+}
+
+function newClientToken(): string {
+  return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID().replace(/-/g, "") : `${Date.now()}${Math.random().toString(36).slice(2)}`;
+}
+
+export default function TaskPage() {
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const draft = useFetcher();
+  const seconds = useTimeOnTask(data.itemId);
+  // One token per page load: a double click or a resent form is stored once.
+  const clientToken = useMemo(() => newClientToken(), [data.itemId, data.submitted?.revision]);
+  const failure = result && !result.ok ? (result as ActionFailure) : null;
+  const submitting = navigation.state === "submitting";
+
+  const send = useCallback(
+    (payload: ConsensusLabel | AbLabelPayload) => {
+      submit({ intent: "submit", payload: JSON.stringify(payload), clientToken, secondsOnTask: String(Math.round(seconds() * 10) / 10) }, { method: "post" });
+    },
+    [submit, clientToken, seconds],
+  );
+  const saveDraftNow = useCallback(
+    (payload: unknown) => {
+      if (!data.study.open) return;
+      draft.submit({ intent: "draft", payload: JSON.stringify(payload) }, { method: "post" });
+    },
+    [draft, data.study.open],
+  );
+
+  return (
+    <section className="task-page" data-testid="task-page">
+      <header className="task-header">
+        <h1>{data.study.name}</h1>
+        <p className="muted">
+          <Link to="/annotate">My tasks</Link> · <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link>
+          {data.submitted ? <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span> : null}
+        </p>
+      </header>
+      {failure ? (
+        <div className="form-error" role="alert" data-testid="task-error">
+          {failure.message}
+          {failure.problems.length ? (
+            <ul>
+              {failure.problems.map((p) => (
+                <li key={p.path + p.message}>
+                  <code>{p.path}</code>: {p.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+      {data.task.kind === "snippet" ? (
+        <ConsensusTask
+          key={data.itemId}
+          scenario={data.task.scenario}
+          previousSnippet={data.task.previousSnippet}
+          snippet={data.task.snippet}
+          previousLabel={data.previousLabel}
+          initialLabel={data.initialLabel}
+          progress={data.progress}
+          submitting={submitting}
+          errors={failure?.problems ?? []}
+          guidelinesMarkdown={data.study.guidelines}
+          onDraftChange={saveDraftNow}
+          onSubmit={send}
+        />
+      ) : (
+        <AbTask
+          key={data.itemId}
+          conversationA={data.task.conversationA}
+          conversationB={data.task.conversationB}
+          targetParty={data.task.targetParty}
+          guidelinesMarkdown={data.study.guidelines}
+          progress={data.progress}
+          initialChoice={data.initialChoice}
+          submitting={submitting}
+          errors={failure?.problems ?? []}
+          onSubmit={send}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { needsQualification, studyForWorker } from "~/server/annotation/access.server";
+import { nextTask } from "~/server/annotation/assignment.server";
+import { orResponse } from "~/server/annotation/http.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getDb } from "~/server/db.server";
+import { parseId } from "~/server/route-params";
+
+export const meta: MetaFunction = () => [{ title: "Next task · SoCRATES Studio" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, ["expert", "crowd"]);
+  const studyId = parseId(params.studyId, "study");
+  const db = getDb();
+  const study = orResponse(() => studyForWorker(db, studyId, user));
+  if (needsQualification(user)) throw redirect(`/crowd/qualify?study=${studyId}`);
+  const lease = orResponse(() => nextTask(db, studyId, user.id));
+  if (lease) throw redirect(`/annotate/${studyId}/items/${lease.itemId}`);
+  return json({ studyId, name: study.name });
+}
+
+export default function NoMoreTasks() {
+  const { studyId, name } = useLoaderData<typeof loader>();
+  return (
+    <section className="empty-state">
+      <h1>All done in “{name}”</h1>
+      <p>There is no item left for you in this study: you have labelled everything you can, or the remaining items already have all their labels.</p>
+      <p>
+        <Link to={`/annotate/${studyId}/mine`}>Review or revise my labels</Link> · <Link to="/annotate">Back to my tasks</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { needsQualification } from "~/server/annotation/access.server";
+import { listStudies } from "~/server/annotation/studies.server";
+import { annotatorProgress } from "~/server/annotation/tasks.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getDb } from "~/server/db.server";
+
+export const meta: MetaFunction = () => [{ title: "My tasks · SoCRATES Studio" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request, ["expert", "crowd"]);
+  const db = getDb();
+  const studies = listStudies(db, { pool: user.role as "expert" | "crowd" })
+    .filter((s) => s.status === "open")
+    .map((s) => ({ id: s.id, name: s.name, type: s.type, ...annotatorProgress(db, s.id, user.id) }));
+  return json({ name: user.displayName, studies, mustQualify: needsQualification(user) });
+}
+
+const TYPE_NAMES: Record<string, string> = { "consensus-snippet": "Snippet consensus", "ab-reactiveness": "A/B reactiveness" };
+
+export default function MyTasks() {
+  const { name, studies, mustQualify } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>My tasks</h1>
+      <p className="muted">Signed in as {name}.</p>
+      {mustQualify ? (
+        <section className="notice">
+          <p>Before your first task, please take the short reading test.</p>
+          <Link to="/crowd/qualify" className="button">
+            Take the reading test
+          </Link>
+        </section>
+      ) : null}
+      {studies.length === 0 ? (
+        <section className="empty-state">
+          <h2>Nothing to label right now</h2>
+          <p>No open study is assigned to your pool. When a researcher opens one, it appears here.</p>
+        </section>
+      ) : (
+        <ul className="study-list">
+          {studies.map((s) => (
+            <li key={s.id} className="card">
+              <h2>{s.name}</h2>
+              <p className="muted">{TYPE_NAMES[s.type] ?? s.type}</p>
+              <div className="progress" aria-label={`${s.done} of ${s.total} items labelled`}>
+                <div className="progress-fill" style={{ width: `${s.total ? (100 * s.done) / s.total : 0}%` }} />
+              </div>
+              <p>
+                {s.done} of {s.total} items labelled
+              </p>
+              <p className="actions">
+                {mustQualify ? null : (
+                  <Link to={`/annotate/${s.id}/next`} className="button">
+                    {s.done > 0 ? "Continue" : "Start"}
+                  </Link>
+                )}{" "}
+                {s.done > 0 ? <Link to={`/annotate/${s.id}/mine`}>Review my labels</Link> : null}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

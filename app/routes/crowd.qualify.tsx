@@ -1,0 +1,90 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { attemptCount, recordQualificationAttempt } from "~/server/annotation/qualification.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getDb } from "~/server/db.server";
+import { loadQualificationTest } from "~/server/templates.server";
+
+export const meta: MetaFunction = () => [{ title: "Reading test · SoCRATES Studio" }];
+
+/** Attempts a worker may make before the test locks (a fail shows the score, never the key). */
+const MAX_ATTEMPTS = 3;
+
+function nextPath(request: Request): string {
+  const study = new URL(request.url).searchParams.get("study");
+  return study && /^\d+$/.test(study) ? `/annotate/${study}/next` : "/annotate";
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request, ["crowd"]);
+  if (user.qualifiedAt) throw redirect(nextPath(request));
+  const test = loadQualificationTest();
+  const attempts = attemptCount(getDb(), user.id);
+  // The answer key never leaves the server.
+  return json({
+    questions: test.questions.map((q) => ({ id: q.id, passage: q.passage ?? null, prompt: q.prompt, options: q.options })),
+    passMark: test.passMark,
+    attemptsLeft: Math.max(0, MAX_ATTEMPTS - attempts),
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request, ["crowd"]);
+  const db = getDb();
+  if (attemptCount(db, user.id) >= MAX_ATTEMPTS) return json({ passed: false, correct: 0, total: 0, locked: true }, { status: 403 });
+  const test = loadQualificationTest();
+  const form = await request.formData();
+  const answers: Record<string, string> = {};
+  for (const q of test.questions) {
+    const value = form.get(q.id);
+    if (typeof value === "string") answers[q.id] = value;
+  }
+  const score = recordQualificationAttempt(db, user.id, test, answers);
+  if (score.passed) throw redirect(nextPath(request));
+  return json({ passed: false, correct: score.correct, total: score.total, locked: attemptCount(db, user.id) >= MAX_ATTEMPTS });
+}
+
+export default function Qualify() {
+  const { questions, passMark, attemptsLeft } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const locked = result?.locked || attemptsLeft === 0;
+  return (
+    <section className="qualify">
+      <h1>A short reading test</h1>
+      <p>
+        Before your first task, please answer {questions.length} questions about short passages. You need {Math.ceil(passMark * questions.length)} correct
+        answers to continue.
+      </p>
+      {result && !result.passed && !result.locked ? (
+        <p className="form-error" role="alert" data-testid="qualify-result">
+          You answered {result.correct} of {result.total} correctly, which is not enough yet. Please read the passages again and retry.
+        </p>
+      ) : null}
+      {locked ? (
+        <p className="form-error" role="alert">
+          You have used all {MAX_ATTEMPTS} attempts. Thank you for your time.
+        </p>
+      ) : (
+        <Form method="post" className="stack-form" key={result ? `retry-${result.correct}` : "first"}>
+          {questions.map((q, i) => (
+            <fieldset key={q.id} className="qualify-question">
+              <legend>
+                {i + 1}. {q.prompt}
+              </legend>
+              {q.passage ? <blockquote>{q.passage}</blockquote> : null}
+              {q.options.map((o) => (
+                <label key={o.id} className="choice">
+                  <input type="radio" name={q.id} value={o.id} required /> {o.text}
+                </label>
+              ))}
+            </fieldset>
+          ))}
+          <button type="submit" disabled={busy}>
+            Submit answers
+          </button>
+        </Form>
+      )}
+    </section>
+  );
+}

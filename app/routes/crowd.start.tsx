@@ -1,0 +1,61 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { findOrCreateCrowdWorker, type CrowdChannel } from "~/server/annotation/accounts.server";
+import { orResponse } from "~/server/annotation/http.server";
+import { getStudy } from "~/server/annotation/studies.server";
+import { verifyCrowdLink } from "~/server/auth/crowd-link.server";
+import { startSession } from "~/server/auth/session.server";
+import { getDb } from "~/server/db.server";
+import { parseId } from "~/server/route-params";
+
+export const meta: MetaFunction = () => [{ title: "Welcome · SoCRATES Studio" }];
+
+/** MTurk sends this assignment id while a worker only previews a HIT. */
+const PREVIEW_ASSIGNMENT = "ASSIGNMENT_ID_NOT_AVAILABLE";
+
+/**
+ * Crowd entry. Two ways in: a signed per-worker link (`study`, `worker`, `sig`) or Mechanical
+ * Turk style parameters (`study`, `workerId`, `assignmentId`, `hitId`).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams;
+  const studyId = parseId(params.get("study") ?? undefined, "study");
+  const db = getDb();
+  const study = orResponse(() => getStudy(db, studyId));
+  if (study.pool !== "crowd") throw new Response("This study is not open to crowd workers.", { status: 403, statusText: "Forbidden" });
+  if (study.status !== "open") return json({ state: "closed" as const, name: study.name });
+
+  let channel: CrowdChannel;
+  let workerId: string;
+  if (params.has("sig")) {
+    workerId = params.get("worker") ?? "";
+    if (!workerId || !verifyCrowdLink(studyId, workerId, params.get("sig") ?? "")) {
+      throw new Response("This link is not valid. Please use the exact link you were given.", { status: 403, statusText: "Forbidden" });
+    }
+    channel = "link";
+  } else if (params.has("assignmentId")) {
+    if (params.get("assignmentId") === PREVIEW_ASSIGNMENT) return json({ state: "preview" as const, name: study.name });
+    workerId = params.get("workerId") ?? "";
+    if (!workerId || !params.get("hitId")) throw new Response("The link is missing workerId or hitId.", { status: 400, statusText: "Bad Request" });
+    channel = "mturk";
+  } else {
+    throw new Response("This page needs a study link with a worker id.", { status: 400, statusText: "Bad Request" });
+  }
+  const annotatorId = orResponse(() => findOrCreateCrowdWorker(db, channel, workerId));
+  const qualified = db.$client.prepare(`SELECT qualified_at AS q FROM annotators WHERE id = ?`).get(annotatorId) as { q: string | null };
+  throw await startSession(request, annotatorId, qualified.q ? `/annotate/${studyId}/next` : `/crowd/qualify?study=${studyId}`);
+}
+
+export default function CrowdStart() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <section className="empty-state">
+      <h1>{data.name}</h1>
+      {data.state === "preview" ? (
+        <p>This is a preview. Accept the task to begin: you will read two short conversations or a short exchange and answer one question about it.</p>
+      ) : (
+        <p>This study is closed and takes no more answers. Thank you for your interest.</p>
+      )}
+    </section>
+  );
+}

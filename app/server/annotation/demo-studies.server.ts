@@ -1,0 +1,152 @@
+/**
+ * The demo's people and studies, so the dashboard shows real numbers on first start:
+ * an admin and two expert accounts, a snippet consensus study partly labelled by both experts,
+ * a crowd consensus study on the same snippets (the non-expert baseline) and a crowd A/B study.
+ *
+ * The demo labels are generated, not collected: each expert's score is the demo judge's
+ * carried-forward score at the snippet's last turn plus seeded noise (±1 with probability 0.3
+ * for experts, ±1 or ±2 for crowd workers), positions follow the judge's recorded stances, and
+ * A/B choices name the more reactive side with probability 0.8. All of it goes through the same
+ * allocation and validation as a real submit.
+ */
+import { and, asc, eq, lte } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import { POSITION_NOT_STATED, type ConsensusLabel } from "../../domain/labels.ts";
+import { createRng } from "../../domain/stats/index.ts";
+import type { Db } from "../db.server.ts";
+import { createAccount, findOrCreateCrowdWorker } from "./accounts.server.ts";
+import { nextTask } from "./assignment.server.ts";
+import { submitLabel } from "./labels.server.ts";
+import { createAbStudy, createConsensusStudy } from "./studies.server.ts";
+import { playedScenarioOfRun, snippetContext } from "./task-view.server.ts";
+import { loadGuidelines } from "../templates.server.ts";
+
+export const DEMO_ACCOUNTS = [
+  { username: "admin", displayName: "Demo Admin", role: "admin" as const, password: "demo-admin-pass" },
+  { username: "ada", displayName: "Ada (expert)", role: "expert" as const, password: "demo-ada-pass" },
+  { username: "ben", displayName: "Ben (expert)", role: "expert" as const, password: "demo-ben-pass" },
+];
+const DEMO_JUDGE = "demo-judge";
+const DEMO_CROWD = ["DEMOW1", "DEMOW2", "DEMOW3", "DEMOW4"];
+
+type Rng = () => number;
+
+function jitter(rng: Rng, spread: 1 | 2): number {
+  const u = rng();
+  if (spread === 1) return u < 0.15 ? -1 : u < 0.3 ? 1 : 0;
+  return u < 0.15 ? -2 : u < 0.35 ? -1 : u < 0.55 ? 1 : u < 0.65 ? 2 : 0;
+}
+
+/** The demo judge's score and stances for a topic at turn tEnd (carried forward from s0 = 1). */
+function judgeAt(db: Db, runId: string, topicId: string, tEnd: number) {
+  const evaluation = db
+    .select({ id: schema.evaluations.id })
+    .from(schema.evaluations)
+    .where(and(eq(schema.evaluations.runId, runId), eq(schema.evaluations.method, "topic-localized"), eq(schema.evaluations.backbone, DEMO_JUDGE)))
+    .get();
+  if (!evaluation) return { score: 1, stances: null as Record<string, string> | null, locatedIn: [] as number[] };
+  const rows = db
+    .select()
+    .from(schema.evaluationScores)
+    .where(and(eq(schema.evaluationScores.evaluationId, evaluation.id), eq(schema.evaluationScores.topicId, topicId), lte(schema.evaluationScores.turnId, tEnd)))
+    .orderBy(asc(schema.evaluationScores.turnId))
+    .all();
+  const located = rows.filter((r) => r.located);
+  const last = located.at(-1);
+  return { score: rows.at(-1)?.score ?? 1, stances: last?.stances ?? null, locatedIn: located.map((r) => r.turnId) };
+}
+
+function demoConsensusLabel(db: Db, itemId: number, previous: ConsensusLabel | null, rng: Rng, spread: 1 | 2): ConsensusLabel {
+  const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get()!;
+  const context = snippetContext(db, item.snippetId!);
+  const { body } = playedScenarioOfRun(db, context.runId);
+  const topics: ConsensusLabel["topics"] = {};
+  for (const topic of body.topics) {
+    const judge = judgeAt(db, context.runId, topic.id, context.endTurn);
+    const mentioned = judge.locatedIn.some((t) => t >= context.startTurn);
+    const before = previous?.topics[topic.id];
+    if (!mentioned && before) {
+      topics[topic.id] = { ...before, carriedForward: true };
+      continue;
+    }
+    const options = topic.options.map((o) => o.label);
+    const positions = Object.fromEntries(
+      body.parties.map((p) => {
+        const stance = judge.stances?.[p.id];
+        return [p.id, stance && options.includes(stance) ? stance : POSITION_NOT_STATED];
+      }),
+    );
+    topics[topic.id] = { score: Math.min(5, Math.max(1, Math.round(judge.score) + jitter(rng, spread))), carriedForward: false, positions };
+  }
+  return { kind: "consensus", topics };
+}
+
+/** Labels `count` items of a study as one annotator, through allocation and validation like a real session. */
+function labelAs(db: Db, studyId: number, annotatorId: number, count: number, rng: Rng, make: (itemId: number, previous: ConsensusLabel | null) => unknown): void {
+  let previous: ConsensusLabel | null = null;
+  let previousRun: string | null = null;
+  for (let i = 0; i < count; i++) {
+    const lease = nextTask(db, studyId, annotatorId);
+    if (!lease) return;
+    const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, lease.itemId)).get()!;
+    if (item.runId !== previousRun) previous = null;
+    const payload = make(lease.itemId, previous);
+    submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload, clientToken: `demo-${studyId}-${annotatorId}-${lease.itemId}`, secondsOnTask: Math.round(35 + rng() * 90) });
+    previous = (payload as { kind: string }).kind === "consensus" ? (payload as ConsensusLabel) : null;
+    previousRun = item.runId;
+  }
+}
+
+export interface DemoStudiesSummary {
+  created: boolean;
+  accounts: typeof DEMO_ACCOUNTS;
+}
+
+/** Creates the demo accounts and studies on a database that has none (idempotent: does nothing otherwise). */
+export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
+  const anyone = db.select({ id: schema.annotators.id }).from(schema.annotators).limit(1).get();
+  const anyStudy = db.select({ id: schema.studies.id }).from(schema.studies).limit(1).get();
+  if (anyone || anyStudy) return { created: false, accounts: DEMO_ACCOUNTS };
+  const ids: Record<string, number> = {};
+  for (const account of DEMO_ACCOUNTS) ids[account.username] = (await createAccount(db, account)).valueOf();
+
+  const consensusGuidelines = loadGuidelines("consensus-snippet");
+  const expertStudy = createConsensusStudy(db, { name: "Demo: expert snippet consensus", pool: "expert", trajectories: 4, guidelines: consensusGuidelines, config: { seed: 7 } });
+  const items = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, expertStudy)).orderBy(asc(schema.studyItems.position)).all();
+  const runsInOrder = [...new Set(items.map((i) => i.runId))];
+  const itemsOfFirst = (n: number) => items.filter((i) => runsInOrder.indexOf(i.runId) < n).length;
+  // Ada has finished three trajectories, Ben two and half of the third: the study is part-way.
+  const third = items.filter((i) => i.runId === runsInOrder[2]).length;
+  labelAs(db, expertStudy, ids.ada, itemsOfFirst(3), createRng(101), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(1000 + itemId), 1));
+  labelAs(db, expertStudy, ids.ben, itemsOfFirst(2) + Math.floor(third / 2), createRng(202), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(2000 + itemId), 1));
+
+  const crowdIds = DEMO_CROWD.map((w) => findOrCreateCrowdWorker(db, "link", w));
+  const now = new Date().toISOString();
+  for (const id of crowdIds) db.update(schema.annotators).set({ qualifiedAt: now }).where(eq(schema.annotators.id, id)).run();
+
+  // Same seed and size as the expert study, so it samples the same trajectories: the non-expert baseline.
+  const crowdConsensus = createConsensusStudy(db, { name: "Demo: crowd snippet consensus", pool: "crowd", trajectories: 4, guidelines: consensusGuidelines, config: { seed: 7 } });
+  crowdIds.slice(0, 3).forEach((id, w) =>
+    labelAs(db, crowdConsensus, id, itemsOfFirst(2), createRng(300 + w), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(3000 + 97 * w + itemId), 2)),
+  );
+
+  const pairs = db.select({ id: schema.abPairs.id }).from(schema.abPairs).limit(1).get();
+  if (pairs) {
+    const abStudy = createAbStudy(db, { name: "Demo: crowd A/B reactiveness", pool: "crowd", guidelines: loadGuidelines("ab-reactiveness"), config: { seed: 11, goldRate: 0.25 } });
+    const abItems = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, abStudy)).all();
+    crowdIds.forEach((id, w) => {
+      const rng = createRng(400 + w);
+      labelAs(db, abStudy, id, w === 3 ? Math.ceil(abItems.length / 2) : abItems.length, rng, (itemId) => {
+        const pair = db
+          .select({ levelA: schema.abPairs.levelA, levelB: schema.abPairs.levelB })
+          .from(schema.studyItems)
+          .innerJoin(schema.abPairs, eq(schema.abPairs.id, schema.studyItems.abPairId))
+          .where(eq(schema.studyItems.id, itemId))
+          .get()!;
+        const right = pair.levelA > pair.levelB ? "A" : "B";
+        return { kind: "ab", choice: rng() < 0.8 ? right : right === "A" ? "B" : "A" };
+      });
+    });
+  }
+  return { created: true, accounts: DEMO_ACCOUNTS };
+}

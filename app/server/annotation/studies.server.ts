@@ -1,0 +1,209 @@
+/**
+ * Studies and their items. A consensus study samples N trajectories (seeded, stratified over
+ * domain × mediator) and takes all their snippets in order; an A/B study takes reactiveness pairs.
+ * Gold items (known answers) are mixed in at the study's rate and never revealed as such.
+ */
+import { and, asc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import * as schema from "../../../db/schema.ts";
+import { mixGold, stratifiedSample } from "../../domain/validation/index.ts";
+import type { Db } from "../db.server.ts";
+import { badInput, notFound } from "./errors.server.ts";
+import { DEFAULT_LABELS_PER_ITEM, parseStudyConfig, POOLS, studyConfigSchema, type Pool, type StudyType } from "./study-config.ts";
+
+const baseStudySchema = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(120),
+  pool: z.enum(POOLS),
+  labelsPerItem: z.number().int().min(1, "at least 1").max(20).optional(),
+  guidelines: z.string().max(100_000).default(""),
+  config: studyConfigSchema.partial().default({}),
+});
+
+export const consensusStudySchema = baseStudySchema.extend({
+  trajectories: z.number().int().min(1, "at least one trajectory"),
+  /** Gold snippets come from a finished study's expert labels (reference = rounded expert mean per topic). */
+  goldFromStudyId: z.number().int().optional(),
+});
+
+export const abStudySchema = baseStudySchema.extend({
+  /** The pairs to label; all stored pairs when omitted. */
+  pairIds: z.array(z.string()).optional(),
+});
+
+function parseOrThrow<T>(schemaToUse: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown): T {
+  const parsed = schemaToUse.safeParse(input);
+  if (!parsed.success) {
+    throw badInput("The study is not valid", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  }
+  return parsed.data;
+}
+
+interface NewItem {
+  kind: "snippet" | "ab-pair";
+  snippetId?: number;
+  runId?: string;
+  abPairId?: string;
+  isGold: boolean;
+  gold?: unknown;
+}
+
+function insertStudy(db: Db, type: StudyType, base: z.infer<typeof baseStudySchema>, items: NewItem[], extraConfig: Record<string, unknown>): number {
+  const config = parseStudyConfig({ ...base.config, ...extraConfig });
+  return db.transaction((tx) => {
+    const studyId = tx
+      .insert(schema.studies)
+      .values({
+        name: base.name,
+        type,
+        pool: base.pool,
+        labelsPerItem: base.labelsPerItem ?? DEFAULT_LABELS_PER_ITEM[base.pool as Pool],
+        guidelines: base.guidelines,
+        status: "open",
+        config,
+      })
+      .returning({ id: schema.studies.id })
+      .get().id;
+    items.forEach((item, position) => {
+      tx.insert(schema.studyItems)
+        .values({ studyId, position, kind: item.kind, snippetId: item.snippetId, runId: item.runId, abPairId: item.abPairId, isGold: item.isGold, gold: item.gold ?? null })
+        .run();
+    });
+    return studyId;
+  });
+}
+
+/** Trajectories eligible for consensus annotation: runs with snippets, with their stratum. */
+function trajectoryPool(db: Db) {
+  return db
+    .select({ runId: schema.runs.id, domain: schema.scenarios.domain, mediator: sql<string>`coalesce(${schema.runs.mediatorBackbone}, 'none')` })
+    .from(schema.runs)
+    .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
+    .where(sql`exists (select 1 from ${schema.snippets} where ${schema.snippets.runId} = ${schema.runs.id})`)
+    .orderBy(asc(schema.runs.id))
+    .all();
+}
+
+function snippetsOf(db: Db, runId: string) {
+  return db.select().from(schema.snippets).where(eq(schema.snippets.runId, runId)).orderBy(asc(schema.snippets.position)).all();
+}
+
+/** Gold candidates: snippets fully labelled in another consensus study; reference = rounded expert mean per topic. */
+function goldSnippets(db: Db, fromStudyId: number, exclude: Set<number>): NewItem[] {
+  const source = db.select().from(schema.studies).where(eq(schema.studies.id, fromStudyId)).get();
+  if (!source || source.type !== "consensus-snippet") throw badInput(`Gold source study ${fromStudyId} is not a consensus study`, [{ path: "goldFromStudyId", message: "not a consensus study" }]);
+  const rows = db
+    .select({ itemId: schema.studyItems.id, snippetId: schema.studyItems.snippetId, runId: schema.studyItems.runId, payload: schema.labelRevisions.payload })
+    .from(schema.studyItems)
+    .innerJoin(schema.labels, eq(schema.labels.studyItemId, schema.studyItems.id))
+    .innerJoin(schema.labelRevisions, eq(schema.labelRevisions.labelId, schema.labels.id))
+    .where(
+      and(
+        eq(schema.studyItems.studyId, fromStudyId),
+        eq(schema.studyItems.isGold, false),
+        sql`${schema.labelRevisions.revision} = (select max(r.revision) from ${schema.labelRevisions} r where r.label_id = ${schema.labels.id})`,
+      ),
+    )
+    .all();
+  const byItem = new Map<number, { snippetId: number; runId: string; scores: Record<string, number[]> }>();
+  for (const row of rows) {
+    if (row.snippetId === null || row.runId === null || exclude.has(row.snippetId)) continue;
+    const entry = byItem.get(row.itemId) ?? { snippetId: row.snippetId, runId: row.runId, scores: {} };
+    const payload = row.payload as { topics: Record<string, { score: number }> };
+    for (const [topicId, t] of Object.entries(payload.topics)) (entry.scores[topicId] ??= []).push(t.score);
+    byItem.set(row.itemId, entry);
+  }
+  const needed = source.labelsPerItem;
+  return [...byItem.values()]
+    .filter((e) => Object.values(e.scores).every((s) => s.length >= needed))
+    .map((e) => ({
+      kind: "snippet" as const,
+      snippetId: e.snippetId,
+      runId: e.runId,
+      isGold: true,
+      gold: { topics: Object.fromEntries(Object.entries(e.scores).map(([k, s]) => [k, Math.round(s.reduce((a, b) => a + b, 0) / s.length)])) },
+    }));
+}
+
+export function createConsensusStudy(db: Db, input: z.input<typeof consensusStudySchema>): number {
+  const data = parseOrThrow(consensusStudySchema, input);
+  const config = parseStudyConfig(data.config);
+  const pool = trajectoryPool(db);
+  if (data.trajectories > pool.length) {
+    throw badInput(`Only ${pool.length} trajectories have snippets; asked for ${data.trajectories}`, [{ path: "trajectories", message: `at most ${pool.length}` }]);
+  }
+  const runIds = stratifiedSample(pool, data.trajectories, config.seed);
+  const regular: NewItem[] = runIds.flatMap((runId) => snippetsOf(db, runId).map((s) => ({ kind: "snippet" as const, snippetId: s.id, runId, isGold: false })));
+  let items = regular;
+  if (data.goldFromStudyId !== undefined && config.goldRate > 0) {
+    const gold = goldSnippets(db, data.goldFromStudyId, new Set(regular.map((r) => r.snippetId as number)));
+    items = mixGold(regular, gold, config.goldRate, config.seed).map(({ item }) => item);
+  }
+  return insertStudy(db, "consensus-snippet", data, items, { trajectories: data.trajectories });
+}
+
+export function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): number {
+  const data = parseOrThrow(abStudySchema, input);
+  const config = parseStudyConfig(data.config);
+  const all = db.select().from(schema.abPairs).orderBy(asc(schema.abPairs.id)).all();
+  let pairs = all;
+  if (data.pairIds) {
+    const known = new Set(all.map((p) => p.id));
+    const unknown = data.pairIds.filter((id) => !known.has(id));
+    if (unknown.length) throw badInput(`Unknown A/B pair ids: ${unknown.join(", ")}`, [{ path: "pairIds", message: "unknown pair" }]);
+    const wanted = new Set(data.pairIds);
+    pairs = all.filter((p) => wanted.has(p.id));
+  }
+  if (pairs.length === 0) throw badInput("There are no A/B pairs to label: import a bundle with ab_pairs first", [{ path: "pairIds", message: "no pairs" }]);
+  const asItem = (p: (typeof all)[number], isGold: boolean): NewItem => ({
+    kind: "ab-pair",
+    abPairId: p.id,
+    isGold,
+    gold: isGold ? { choice: p.levelA > p.levelB ? "A" : "B" } : undefined,
+  });
+  // Pairs at the grid's extremes (0 against 1) have an unmistakable answer: the gold candidates.
+  const isExtreme = (p: (typeof all)[number]) => Math.min(p.levelA, p.levelB) === 0 && Math.max(p.levelA, p.levelB) === 1;
+  const candidates = pairs.filter(isExtreme);
+  const regular = pairs.filter((p) => !isExtreme(p));
+  const mixed = mixGold(regular, candidates, config.goldRate, config.seed);
+  const chosenGold = new Set(mixed.filter((m) => m.isGold).map((m) => m.item.id));
+  const items = mixed.map(({ item, isGold }) => asItem(item, isGold));
+  // Extreme pairs not drawn as gold are still real data.
+  for (const p of candidates) if (!chosenGold.has(p.id)) items.push(asItem(p, false));
+  return insertStudy(db, "ab-reactiveness", data, items, {});
+}
+
+export type StudyRow = typeof schema.studies.$inferSelect;
+
+export function getStudy(db: Db, studyId: number): StudyRow {
+  const study = db.select().from(schema.studies).where(eq(schema.studies.id, studyId)).get();
+  if (!study) throw notFound(`Study ${studyId}`);
+  return study;
+}
+
+export function listStudies(db: Db, filter: { pool?: Pool } = {}) {
+  const counts = db
+    .select({
+      studyId: schema.studyItems.studyId,
+      items: sql<number>`count(*)`,
+    })
+    .from(schema.studyItems)
+    .groupBy(schema.studyItems.studyId)
+    .all();
+  const itemCount = new Map(counts.map((c) => [c.studyId, c.items]));
+  const rows = db
+    .select()
+    .from(schema.studies)
+    .where(filter.pool ? eq(schema.studies.pool, filter.pool) : undefined)
+    .orderBy(asc(schema.studies.id))
+    .all();
+  return rows.map((s) => ({ ...s, items: itemCount.get(s.id) ?? 0 }));
+}
+
+export function setStudyStatus(db: Db, studyId: number, status: "open" | "closed"): void {
+  getStudy(db, studyId);
+  db.update(schema.studies).set({ status }).where(eq(schema.studies.id, studyId)).run();
+}
+
+export function studyItemIds(db: Db, studyId: number): number[] {
+  return db.select({ id: schema.studyItems.id }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).orderBy(asc(schema.studyItems.position)).all().map((r) => r.id);
+}

@@ -1,0 +1,35 @@
+/** A study's settings (stored as JSON on the study): every default from the spec, all configurable. */
+import { z } from "zod";
+
+export const STUDY_TYPES = ["consensus-snippet", "ab-reactiveness"] as const;
+export type StudyType = (typeof STUDY_TYPES)[number];
+export const POOLS = ["expert", "crowd"] as const;
+export type Pool = (typeof POOLS)[number];
+
+export const DEFAULT_LABELS_PER_ITEM: Record<Pool, number> = { expert: 2, crowd: 3 };
+export const DEFAULT_QUALIFICATION_TEST = "english-comprehension";
+
+export const studyConfigSchema = z
+  .object({
+    /** A started task returns to the pool after this many minutes without a submit. */
+    leaseMinutes: z.number().int().min(1).max(24 * 60).default(30),
+    /** Gold / attention items per regular item. */
+    goldRate: z.number().min(0).max(1).default(0),
+    /** Annotators below this gold accuracy are flagged (with at least goldMinAttempted gold items). */
+    goldThreshold: z.number().min(0).max(1).default(0.7),
+    goldMinAttempted: z.number().int().min(1).default(2),
+    /** Crowd studies: the qualification test a worker must pass first (file name in annotation-templates/qualification/). */
+    qualificationTest: z.string().default(DEFAULT_QUALIFICATION_TEST),
+    /** Sampling and bootstrap seed. */
+    seed: z.number().int().default(1),
+    bootstrapDraws: z.number().int().min(100).max(100_000).default(1000),
+    /** Consensus studies: how many trajectories were sampled. */
+    trajectories: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+export type StudyConfig = z.infer<typeof studyConfigSchema>;
+
+export function parseStudyConfig(value: unknown): StudyConfig {
+  return studyConfigSchema.parse(value ?? {});
+}

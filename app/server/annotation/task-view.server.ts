@@ -1,0 +1,152 @@
+/**
+ * What an annotator may see of an item. Blinding is enforced here, by construction: only the
+ * fields listed below leave the server — never run or condition ids, model names, reactiveness
+ * levels, evaluator output, private thoughts or profiles, or anyone else's labels.
+ */
+import { and, asc, eq, gte, lte } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import { MEDIATOR_ID, type ScenarioBody } from "../../domain/bundle.ts";
+import type { ConsensusLabel } from "../../domain/labels.ts";
+import type { Db } from "../db.server.ts";
+import { notFound } from "./errors.server.ts";
+
+export interface TaskTurn {
+  turnId: number;
+  speakerId: string;
+  speakerName: string;
+  isMediator: boolean;
+  utterance: string;
+}
+
+export interface TaskScenario {
+  title: string;
+  background: string;
+  topics: { id: string; name: string; description: string; options: { label: string; description: string }[] }[];
+  parties: { id: string; name: string; role: string }[];
+}
+
+export type ItemRow = typeof schema.studyItems.$inferSelect;
+
+export function loadItem(db: Db, studyId: number, itemId: number): ItemRow {
+  const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get();
+  if (!item || item.studyId !== studyId) throw notFound(`Item ${itemId} of study ${studyId}`);
+  return item;
+}
+
+/** The scenario as played in a run (a condition's expanded scenario, else the base), with its title. */
+export function playedScenarioOfRun(db: Db, runId: string): { title: string; body: ScenarioBody } {
+  const row = db
+    .select({ title: schema.scenarios.title, background: schema.scenarios.background, topics: schema.scenarios.topics, parties: schema.scenarios.parties, expanded: schema.conditions.expanded })
+    .from(schema.runs)
+    .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
+    .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
+    .where(eq(schema.runs.id, runId))
+    .get();
+  if (!row) throw notFound(`Run ${runId}`);
+  return { title: row.title, body: row.expanded ?? { background: row.background, topics: row.topics, parties: row.parties } };
+}
+
+function blindScenario(title: string, body: ScenarioBody): TaskScenario {
+  return {
+    title,
+    background: body.background,
+    topics: body.topics.map((t) => ({ id: t.id, name: t.name, description: t.description, options: t.options.map((o) => ({ label: o.label, description: o.description })) })),
+    // Names and roles only: preferences, weights and personas are private to the simulation.
+    parties: body.parties.map((p) => ({ id: p.id, name: p.name, role: p.role })),
+  };
+}
+
+function turnsBetween(db: Db, runId: string, startTurn: number, endTurn: number, names: Map<string, string>): TaskTurn[] {
+  return db
+    .select({ turnId: schema.turns.turnId, speaker: schema.turns.speaker, role: schema.turns.role, utterance: schema.turns.utterance })
+    .from(schema.turns)
+    .where(and(eq(schema.turns.runId, runId), gte(schema.turns.turnId, startTurn), lte(schema.turns.turnId, endTurn)))
+    .orderBy(asc(schema.turns.turnId))
+    .all()
+    .map((t) => ({
+      turnId: t.turnId,
+      speakerId: t.speaker,
+      speakerName: t.speaker === MEDIATOR_ID ? "Mediator" : (names.get(t.speaker) ?? t.speaker),
+      isMediator: t.role === "mediator",
+      utterance: t.utterance,
+    }));
+}
+
+export interface SnippetContext {
+  runId: string;
+  position: number;
+  startTurn: number;
+  endTurn: number;
+  previous: { startTurn: number; endTurn: number } | null;
+}
+
+export function snippetContext(db: Db, snippetId: number): SnippetContext {
+  const snippet = db.select().from(schema.snippets).where(eq(schema.snippets.id, snippetId)).get();
+  if (!snippet) throw notFound(`Snippet ${snippetId}`);
+  const previous = db
+    .select({ startTurn: schema.snippets.startTurn, endTurn: schema.snippets.endTurn })
+    .from(schema.snippets)
+    .where(and(eq(schema.snippets.runId, snippet.runId), eq(schema.snippets.position, snippet.position - 1)))
+    .get();
+  return { runId: snippet.runId, position: snippet.position, startTurn: snippet.startTurn, endTurn: snippet.endTurn, previous: previous ?? null };
+}
+
+export interface ConsensusTaskView {
+  kind: "snippet";
+  scenario: TaskScenario;
+  previousSnippet: TaskTurn[] | null;
+  snippet: TaskTurn[];
+}
+
+export function consensusTaskView(db: Db, item: ItemRow): ConsensusTaskView {
+  const context = snippetContext(db, item.snippetId as number);
+  const { title, body } = playedScenarioOfRun(db, context.runId);
+  const names = new Map(body.parties.map((p) => [p.id, p.name]));
+  return {
+    kind: "snippet",
+    scenario: blindScenario(title, body),
+    previousSnippet: context.previous ? turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names) : null,
+    snippet: turnsBetween(db, context.runId, context.startTurn, context.endTurn, names),
+  };
+}
+
+export interface AbTaskView {
+  kind: "ab-pair";
+  scenario: TaskScenario;
+  conversationA: TaskTurn[];
+  conversationB: TaskTurn[];
+  targetParty: { id: string; name: string };
+}
+
+export function abTaskView(db: Db, item: ItemRow): AbTaskView {
+  const pair = db.select().from(schema.abPairs).where(eq(schema.abPairs.id, item.abPairId as string)).get();
+  if (!pair) throw notFound(`A/B pair of item ${item.id}`);
+  const { title, body } = playedScenarioOfRun(db, pair.runAId);
+  const names = new Map(body.parties.map((p) => [p.id, p.name]));
+  const whole = (runId: string) => turnsBetween(db, runId, 1, Number.MAX_SAFE_INTEGER, names);
+  return {
+    kind: "ab-pair",
+    scenario: blindScenario(title, body),
+    conversationA: whole(pair.runAId),
+    conversationB: whole(pair.runBId),
+    targetParty: { id: pair.targetParty, name: names.get(pair.targetParty) ?? pair.targetParty },
+  };
+}
+
+/** The annotator's own latest label on the snippet before this one in the same study, for carry-forward. */
+export function previousOwnLabel(db: Db, item: ItemRow, annotatorId: number): ConsensusLabel | null {
+  if (item.kind !== "snippet" || item.snippetId === null) return null;
+  const context = snippetContext(db, item.snippetId);
+  if (context.position <= 1) return null;
+  const row = db.$client
+    .prepare(
+      `SELECT r.payload FROM study_items i
+       JOIN snippets s ON s.id = i.snippet_id
+       JOIN labels l ON l.study_item_id = i.id AND l.annotator_id = ?
+       JOIN label_revisions r ON r.label_id = l.id
+       WHERE i.study_id = ? AND s.run_id = ? AND s.position = ?
+       ORDER BY r.revision DESC LIMIT 1`,
+    )
+    .get(annotatorId, item.studyId, context.runId, context.position - 1) as { payload: string } | undefined;
+  return row ? (JSON.parse(row.payload) as ConsensusLabel) : null;
+}

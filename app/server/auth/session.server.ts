@@ -1,0 +1,94 @@
+/**
+ * Sessions in a signed, httpOnly, SameSite=Lax cookie holding only the annotator id. Every
+ * loader and action asks `requireUser` for the roles it allows; ownership checks follow in the
+ * annotation services.
+ */
+import { createCookieSessionStorage, redirect } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import { getDb } from "../db.server.ts";
+import { appSecret } from "./secret.server.ts";
+
+export type Role = "admin" | "expert" | "crowd";
+export type SessionUser = Pick<typeof schema.annotators.$inferSelect, "id" | "username" | "displayName" | "role" | "channel" | "externalId" | "qualifiedAt"> & {
+  role: Role;
+};
+
+interface SessionData {
+  annotatorId: number;
+}
+
+let storage: ReturnType<typeof createCookieSessionStorage<SessionData>> | undefined;
+
+function sessionStorage() {
+  storage ??= createCookieSessionStorage<SessionData>({
+    cookie: {
+      name: "socrates_session",
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      // Behind TLS set SESSION_COOKIE_SECURE=1; plain-http localhost would otherwise drop the cookie.
+      secure: process.env.SESSION_COOKIE_SECURE === "1",
+      secrets: [appSecret()],
+      maxAge: 60 * 60 * 12,
+    },
+  });
+  return storage;
+}
+
+export async function currentUser(request: Request): Promise<SessionUser | null> {
+  const session = await sessionStorage().getSession(request.headers.get("Cookie"));
+  const id = session.get("annotatorId");
+  if (typeof id !== "number") return null;
+  const row = getDb()
+    .select({
+      id: schema.annotators.id,
+      username: schema.annotators.username,
+      displayName: schema.annotators.displayName,
+      role: schema.annotators.role,
+      channel: schema.annotators.channel,
+      externalId: schema.annotators.externalId,
+      qualifiedAt: schema.annotators.qualifiedAt,
+      active: schema.annotators.active,
+    })
+    .from(schema.annotators)
+    .where(eq(schema.annotators.id, id))
+    .get();
+  if (!row || !row.active) return null;
+  const { active: _active, ...user } = row;
+  return { ...user, role: user.role as Role };
+}
+
+/** The signed-in user with one of `roles`; otherwise a redirect to log in (anonymous) or 403 (wrong role). */
+export async function requireUser(request: Request, roles: readonly Role[]): Promise<SessionUser> {
+  const user = await currentUser(request);
+  if (!user) {
+    const url = new URL(request.url);
+    throw redirect(`/login?next=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  if (!roles.includes(user.role)) {
+    throw new Response(`Your account (${user.role}) may not open this page.`, { status: 403, statusText: "Forbidden" });
+  }
+  return user;
+}
+
+export async function startSession(request: Request, annotatorId: number, to: string): Promise<Response> {
+  const store = sessionStorage();
+  const session = await store.getSession(request.headers.get("Cookie"));
+  session.set("annotatorId", annotatorId);
+  return redirect(to, { headers: { "Set-Cookie": await store.commitSession(session) } });
+}
+
+export async function endSession(request: Request): Promise<Response> {
+  const store = sessionStorage();
+  const session = await store.getSession(request.headers.get("Cookie"));
+  return redirect("/login", { headers: { "Set-Cookie": await store.destroySession(session) } });
+}
+
+/** Only same-site relative paths are followed after login, never another origin. */
+export function safeNext(next: string | null, fallback: string): string {
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : fallback;
+}
+
+/** Where each role lands after logging in. */
+export const homeFor = (role: string) => (role === "admin" ? "/admin/studies" : "/annotate");

@@ -1,0 +1,31 @@
+/** Fixtures for annotation tests: a seeded demo database, studies and accounts without password hashing cost. */
+import { eq } from "drizzle-orm";
+import * as schema from "../../db/schema.ts";
+import type { ConsensusLabel } from "../../app/domain/labels.ts";
+import type { Db } from "../../app/server/db.server.ts";
+import { seedDemo } from "../../app/server/demo.server.ts";
+import { playedScenarioOfRun, snippetContext } from "../../app/server/annotation/task-view.server.ts";
+
+export { seedDemo };
+
+/** Inserts an account directly (no password): annotation services only need the row. */
+export function addAnnotator(db: Db, username: string, role: "admin" | "expert" | "crowd", qualified = true): number {
+  return db
+    .insert(schema.annotators)
+    .values({ username, displayName: username, role, ...(role === "crowd" ? { channel: "link", externalId: username, qualifiedAt: qualified ? new Date().toISOString() : null } : {}) })
+    .returning({ id: schema.annotators.id })
+    .get().id;
+}
+
+/** A valid consensus label for an item: every topic scored `score`, every party "unclear". */
+export function validConsensusLabel(db: Db, itemId: number, score = 3): ConsensusLabel {
+  const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get()!;
+  const { runId } = snippetContext(db, item.snippetId!);
+  const { body } = playedScenarioOfRun(db, runId);
+  return {
+    kind: "consensus",
+    topics: Object.fromEntries(
+      body.topics.map((t) => [t.id, { score, carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])) }]),
+    ),
+  };
+}

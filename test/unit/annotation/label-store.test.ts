@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
+import { nextTask, releaseExpiredLeases } from "../../../app/server/annotation/assignment.server.ts";
+import { labelHistory, submitLabel } from "../../../app/server/annotation/labels.server.ts";
+import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
+import { taskPage } from "../../../app/server/annotation/tasks.server.ts";
+import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+
+function expectRejected(fn: () => unknown, status: number, message: RegExp, path?: string): void {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(AnnotationError);
+    const e = err as AnnotationError;
+    expect(e.status).toBe(status);
+    expect([e.message, ...e.problems.map((p) => `${p.path}: ${p.message}`)].join("\n")).toMatch(message);
+    if (path) expect(e.problems.map((p) => p.path)).toContain(path);
+    return;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("label store", () => {
+  let t: ReturnType<typeof tempDb>;
+  let studyId: number;
+  let ada: number;
+  let ben: number;
+  let itemId: number;
+
+  beforeEach(() => {
+    t = tempDb();
+    seedDemo(t.db);
+    studyId = createConsensusStudy(t.db, { name: "s", pool: "expert", trajectories: 1, config: { seed: 1 } });
+    ada = addAnnotator(t.db, "ada", "expert");
+    ben = addAnnotator(t.db, "ben", "expert");
+    itemId = nextTask(t.db, studyId, ada)!.itemId;
+  });
+  afterEach(() => t.cleanup());
+
+  const submit = (payload: unknown, token = "token-0001", who = ada, item = itemId, study = studyId) =>
+    submitLabel(t.db, { studyId: study, itemId: item, annotatorId: who, payload, clientToken: token, secondsOnTask: 12 });
+
+  it("stores a valid label as revision 1; a repeated client token is stored once", () => {
+    const label = validConsensusLabel(t.db, itemId);
+    expect(submit(label)).toMatchObject({ revision: 1, duplicate: false });
+    expect(submit(label)).toMatchObject({ revision: 1, duplicate: true });
+    expect(tableCounts(t.db).label_revisions).toBe(1);
+  });
+
+  it("revisions are appended, never overwritten; the latest counts", () => {
+    submit(validConsensusLabel(t.db, itemId, 2), "token-0001");
+    const second = submit(validConsensusLabel(t.db, itemId, 4), "token-0002");
+    expect(second.revision).toBe(2);
+    const history = labelHistory(t.db, second.labelId, { id: ada, role: "expert" });
+    expect(history.revisions.map((r) => (r.payload.kind === "consensus" ? Object.values(r.payload.topics)[0].score : 0))).toEqual([2, 4]);
+    const page = taskPage(t.db, studyId, itemId, { id: ada, role: "expert", username: "ada", displayName: "ada", channel: null, externalId: null, qualifiedAt: null });
+    expect(page.submitted?.revision).toBe(2);
+    expect(Object.values(page.initialLabel!.topics)[0].score).toBe(4);
+  });
+
+  it("another annotator's label history is forbidden; an admin may read it", () => {
+    const { labelId } = submit(validConsensusLabel(t.db, itemId));
+    expectRejected(() => labelHistory(t.db, labelId, { id: ben, role: "expert" }), 403, /another annotator/);
+    expect(labelHistory(t.db, labelId, { id: 999, role: "admin" }).revisions).toHaveLength(1);
+  });
+
+  describe("rejects bad labels with a clear message and stores nothing", () => {
+    const bad: [string, (l: ReturnType<typeof validConsensusLabel>) => unknown, number, RegExp, string?][] = [
+      ["a score of 6", (l) => ({ ...l, topics: Object.fromEntries(Object.entries(l.topics).map(([k, v], i) => [k, i === 0 ? { ...v, score: 6 } : v])) }), 400, /score is 1 to 5/],
+      ["a score of 0", (l) => ({ ...l, topics: Object.fromEntries(Object.entries(l.topics).map(([k, v], i) => [k, i === 0 ? { ...v, score: 0 } : v])) }), 400, /score is 1 to 5/],
+      [
+        "an unknown option label",
+        (l) => {
+          const [k, v] = Object.entries(l.topics)[0];
+          const party = Object.keys(v.positions)[0];
+          return { ...l, topics: { ...l.topics, [k]: { ...v, positions: { ...v.positions, [party]: "Z" } } } };
+        },
+        400,
+        /"Z" is not an option of topic/,
+      ],
+      [
+        "a missing topic",
+        (l) => {
+          const [first, ...rest] = Object.entries(l.topics);
+          void first;
+          return { ...l, topics: Object.fromEntries(rest) };
+        },
+        400,
+        /has no label/,
+      ],
+      ["an unknown topic", (l) => ({ ...l, topics: { ...l.topics, NOPE: Object.values(l.topics)[0] } }), 400, /unknown topic "NOPE"/],
+      ["the wrong kind", () => ({ kind: "ab", choice: "A" }), 400, /takes a consensus label/],
+      ["not an object", () => "hello", 400, /not valid/],
+      ["carry-forward with nothing to carry", (l) => ({ ...l, topics: Object.fromEntries(Object.entries(l.topics).map(([k, v]) => [k, { ...v, carriedForward: true }])) }), 400, /nothing to carry forward/],
+    ];
+    for (const [name, mutate, status, message] of bad) {
+      it(name, () => {
+        const before = tableCounts(t.db);
+        expectRejected(() => submit(mutate(validConsensusLabel(t.db, itemId))), status, message);
+        expect(tableCounts(t.db)).toEqual(before);
+      });
+    }
+
+    it("a forged item id, an item of another study, an unassigned item", () => {
+      const before = tableCounts(t.db);
+      const label = validConsensusLabel(t.db, itemId);
+      expectRejected(() => submit(label, "token-0009", ada, 99_999), 404, /Item 99999 of study/);
+      const other = createConsensusStudy(t.db, { name: "other", pool: "expert", trajectories: 1, config: { seed: 2 } });
+      expectRejected(() => submit(label, "token-0010", ada, itemId, other), 404, /of study/);
+      expectRejected(() => submit(label, "token-0011", ada, itemId, 12345), 404, /does not exist/);
+      expectRejected(() => submit(label, "token-0012", ben), 403, /not assigned to you/);
+      const after = tableCounts(t.db);
+      expect({ ...after, studies: before.studies, study_items: before.study_items }).toEqual(before);
+    });
+
+    it("a missing client token", () => {
+      expectRejected(() => submit(validConsensusLabel(t.db, itemId), ""), 400, /client token/);
+    });
+  });
+
+  it("carry-forward takes the annotator's own preceding score and no other", () => {
+    const first = validConsensusLabel(t.db, itemId, 2);
+    submit(first);
+    const second = nextTask(t.db, studyId, ada)!.itemId;
+    const carried = validConsensusLabel(t.db, second, 2);
+    for (const topic of Object.values(carried.topics)) topic.carriedForward = true;
+    expect(submit(carried, "token-0002", ada, second).revision).toBe(1);
+    const wrong = validConsensusLabel(t.db, second, 5);
+    for (const topic of Object.values(wrong.topics)) topic.carriedForward = true;
+    expectRejected(() => submit(wrong, "token-0003", ada, second), 400, /must equal your preceding score 2/);
+  });
+
+  it("an abandoned lease returns to the pool; nobody gets an item twice", () => {
+    const later = new Date(Date.now() + 31 * 60_000);
+    expect(releaseExpiredLeases(t.db, studyId, later)).toBe(1);
+    // Ben gets the item Ada abandoned; Ada, asking again, gets it back too (k = 2) but only once.
+    expect(nextTask(t.db, studyId, ben, later)!.itemId).toBe(itemId);
+    const again = nextTask(t.db, studyId, ada, later)!;
+    expect(again.itemId).toBe(itemId);
+    expect(nextTask(t.db, studyId, ada, later)!.resumed).toBe(true);
+  });
+});
