@@ -1,0 +1,119 @@
+/**
+ * Token and cost accounting. `summariseUsage` reads what the database recorded (every distinct
+ * request, with its spend over all tries); `UsageTally` counts one process's calls as they happen,
+ * including cache hits, which the database does not record.
+ */
+import { eq, sql } from "drizzle-orm";
+import { llmCalls } from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+import type { LlmCallEvent } from "./client.server.ts";
+
+export interface RoleUsage {
+  role: string;
+  /** Distinct requests recorded (ok + failed). */
+  calls: number;
+  ok: number;
+  failed: number;
+  /** HTTP requests made, retries and repair requests included. */
+  attempts: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+}
+
+/** Per-role totals from llm_calls, optionally for one subject (a run or scenario id); sorted by role. */
+export function summariseUsage(db: Db, options: { subject?: string } = {}): RoleUsage[] {
+  const rows = db
+    .select({
+      role: llmCalls.role,
+      calls: sql<number>`count(*)`,
+      ok: sql<number>`sum(${llmCalls.status} = 'ok')`,
+      failed: sql<number>`sum(${llmCalls.status} = 'failed')`,
+      attempts: sql<number>`sum(${llmCalls.attempts})`,
+      promptTokens: sql<number>`sum(${llmCalls.promptTokens})`,
+      completionTokens: sql<number>`sum(${llmCalls.completionTokens})`,
+      costUsd: sql<number>`sum(${llmCalls.costUsd})`,
+    })
+    .from(llmCalls)
+    .where(options.subject === undefined ? undefined : eq(llmCalls.subject, options.subject))
+    .groupBy(llmCalls.role)
+    .orderBy(llmCalls.role)
+    .all();
+  return rows.map((r) => ({ ...r, costUsd: Number(r.costUsd) }));
+}
+
+export interface TallyRow {
+  role: string;
+  calls: number;
+  cachedHits: number;
+  failed: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+}
+
+/** Counts calls of one process; pass `tally.record` as `onCall` to createLlm. Tokens and cost count only what was spent now. */
+export class UsageTally {
+  private readonly byRole = new Map<string, TallyRow>();
+
+  readonly record = (event: LlmCallEvent): void => {
+    const row = this.byRole.get(event.role) ?? {
+      role: event.role,
+      calls: 0,
+      cachedHits: 0,
+      failed: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      costUsd: 0,
+    };
+    row.calls++;
+    if (event.cached) row.cachedHits++;
+    if (!event.ok) row.failed++;
+    if (!event.cached) {
+      row.promptTokens += event.usage.promptTokens;
+      row.completionTokens += event.usage.completionTokens;
+      row.costUsd += event.usage.costUsd;
+    }
+    this.byRole.set(event.role, row);
+  };
+
+  rows(): TallyRow[] {
+    return [...this.byRole.values()].sort((a, b) => (a.role < b.role ? -1 : 1));
+  }
+}
+
+/** A plain-text table for terminals and reports. */
+export function formatTable(header: string[], rows: (string | number)[][]): string {
+  const cells = [header, ...rows.map((r) => r.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  return cells.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")).join("\n");
+}
+
+export function formatUsage(rows: RoleUsage[]): string {
+  const total = rows.reduce(
+    (t, r) => ({
+      calls: t.calls + r.calls,
+      ok: t.ok + r.ok,
+      failed: t.failed + r.failed,
+      attempts: t.attempts + r.attempts,
+      promptTokens: t.promptTokens + r.promptTokens,
+      completionTokens: t.completionTokens + r.completionTokens,
+      costUsd: t.costUsd + r.costUsd,
+    }),
+    { calls: 0, ok: 0, failed: 0, attempts: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 }
+  );
+  const line = (role: string, r: Omit<RoleUsage, "role">) => [
+    role,
+    r.calls,
+    r.ok,
+    r.failed,
+    r.attempts,
+    r.promptTokens,
+    r.completionTokens,
+    `$${r.costUsd.toFixed(4)}`,
+  ];
+  return formatTable(
+    ["role", "calls", "ok", "failed", "http requests", "prompt tokens", "completion tokens", "cost"],
+    [...rows.map((r) => line(r.role, r)), line("total", total)]
+  );
+}

@@ -1,0 +1,24 @@
+/** An LLM configuration pointing every role at one mock server, for tests and benchmarks. */
+import { parseLlmConfig, type EndpointConfig, type LlmConfig } from "../../app/server/llm/config.server.ts";
+import { LLM_ROLES } from "../../app/server/llm/types.ts";
+
+export interface MockConfigOptions {
+  endpoint?: Partial<EndpointConfig>;
+  model?: string;
+  prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }>;
+}
+
+/** The JSON a user would write, so it goes through the same validation as a real file. */
+export function mockConfigJson(url: string, options: MockConfigOptions = {}): Record<string, unknown> {
+  return {
+    endpoints: { mock: { baseUrl: url, ...options.endpoint } },
+    roles: Object.fromEntries(
+      LLM_ROLES.map((role) => [role, { endpoint: "mock", model: options.model ?? "mock-model", temperature: 0 }])
+    ),
+    prices: options.prices ?? {},
+  };
+}
+
+export function mockConfig(url: string, options: MockConfigOptions = {}): LlmConfig {
+  return parseLlmConfig(mockConfigJson(url, options), "mock-config");
+}
