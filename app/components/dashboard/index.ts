@@ -1,0 +1,8 @@
+/** The study dashboard's display components; props are the validation modules' outputs. */
+export { ProgressPanel } from "./ProgressPanel.tsx";
+export { AgreementPanel } from "./AgreementPanel.tsx";
+export { AlignmentTable } from "./AlignmentTable.tsx";
+export { TrendChart } from "./TrendChart.tsx";
+export { AnnotatorTable } from "./AnnotatorTable.tsx";
+export { FidelityTable } from "./FidelityTable.tsx";
+export * from "./format.ts";
