@@ -1,0 +1,156 @@
+/**
+ * One simulated run: parties speak in their fixed cycle; after each party turn that does not
+ * end the run, the mediator (if any) decides whether to step in ("when") and, if so, speaks
+ * once ("how"). The run is returned whole or not at all: any failed call abandons it.
+ *
+ * Every request is a pure function of (run setup, turns so far), and the turns so far come from
+ * earlier replies, so replaying an interrupted run sends identical requests and the LLM cache
+ * answers them without a new call.
+ */
+import { MEDIATOR_ID, type Outcome, type Run, type Turn } from "../../domain/bundle.ts";
+import { callSeed, countPartyTurns, outcomeAfter, partyForTurn } from "../../domain/simulation.ts";
+import { mediatorView, partyView, type PlayedScenario } from "../../domain/visibility.ts";
+import type { Llm, LlmRequest, LlmResult } from "../llm/types.ts";
+import {
+  mediatorHowMessages,
+  mediatorHowReplySchema,
+  mediatorWhenMessages,
+  mediatorWhenReplySchema,
+  partyMessages,
+  partyReplySchema,
+} from "./simulation-prompts.server.ts";
+
+export interface RunSetup {
+  runId: string;
+  conditionId: string;
+  scenario: PlayedScenario;
+  partyOrder: string[];
+  simulatorModel: string;
+  /** The mediator's model, or null for an unmediated run. */
+  mediatorModel: string | null;
+  budget: number;
+  /** The run seed; per-call seeds derive from it. */
+  seed: number;
+  /** Recorded on the run as its `config`. */
+  config: Record<string, unknown>;
+}
+
+export interface CallStats {
+  /** Calls answered by the endpoint (tokens and cost count these only). */
+  made: number;
+  /** Calls answered from the LLM cache. */
+  cached: number;
+  failed: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+}
+
+export const emptyStats = (): CallStats => ({ made: 0, cached: 0, failed: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 });
+
+export function addStats(into: CallStats, from: CallStats): void {
+  into.made += from.made;
+  into.cached += from.cached;
+  into.failed += from.failed;
+  into.promptTokens += from.promptTokens;
+  into.completionTokens += from.completionTokens;
+  into.costUsd += from.costUsd;
+}
+
+export type RunAttempt =
+  | { ok: true; run: Run; stats: CallStats }
+  | { ok: false; runId: string; reason: string; aborted: boolean; stats: CallStats };
+
+/** Thrown inside the loop to abandon the run; turned into a RunAttempt at the edge. */
+class Abandon extends Error {
+  constructor(
+    message: string,
+    readonly aborted = false,
+  ) {
+    super(message);
+  }
+}
+
+export async function simulateRun(llm: Llm, setup: RunSetup, options: { signal?: AbortSignal } = {}): Promise<RunAttempt> {
+  const stats = emptyStats();
+  const turns: Turn[] = [];
+  const decisions: NonNullable<Run["mediator_decisions"]> = [];
+
+  async function call<T>(what: string, request: LlmRequest<T>): Promise<T> {
+    if (options.signal?.aborted) throw new Abandon("aborted", true);
+    const result: LlmResult<T> = await llm.call({ ...request, subject: setup.runId });
+    if (result.cached) stats.cached += 1;
+    else {
+      // Only new calls spend: a cached reply's tokens were paid for by an earlier call.
+      stats.made += 1;
+      stats.promptTokens += result.usage.promptTokens;
+      stats.completionTokens += result.usage.completionTokens;
+      stats.costUsd += result.usage.costUsd;
+    }
+    if (!result.ok) {
+      stats.failed += 1;
+      throw new Abandon(`${what}: ${result.error}`);
+    }
+    return result.value;
+  }
+
+  try {
+    let outcome: Outcome | null = null;
+    while (outcome === null) {
+      const partyTurns = countPartyTurns(turns);
+      const speaker = partyForTurn(setup.partyOrder, partyTurns);
+      const reply = await call(`turn ${turns.length + 1} (${speaker})`, {
+        role: "party",
+        model: setup.simulatorModel,
+        messages: partyMessages(partyView(setup.scenario, speaker, turns)),
+        schema: partyReplySchema,
+        seed: callSeed(setup.seed, "party", partyTurns),
+      });
+      turns.push({ turn_id: turns.length + 1, speaker, role: "party", utterance: reply.utterance, thought: reply.thought, signal: reply.signal });
+      outcome = outcomeAfter(setup.partyOrder, turns, setup.budget);
+      if (outcome !== null || setup.mediatorModel === null) continue;
+
+      // The mediator's gap after this party turn: decide, then maybe speak once.
+      const afterTurn = turns.length;
+      const view = mediatorView(setup.scenario, turns);
+      const started = performance.now();
+      const decision = await call(`mediator decision after turn ${afterTurn}`, {
+        role: "mediator",
+        model: setup.mediatorModel,
+        messages: mediatorWhenMessages(view),
+        schema: mediatorWhenReplySchema,
+        seed: callSeed(setup.seed, "mediator-when", partyTurns + 1),
+      });
+      const seconds = Math.round((performance.now() - started)) / 1000;
+      decisions.push({ after_turn: afterTurn, engage: decision.should_engage, thought: decision.thought, seconds });
+      if (!decision.should_engage) continue;
+      const spoken = await call(`mediator turn ${afterTurn + 1}`, {
+        role: "mediator",
+        model: setup.mediatorModel,
+        messages: mediatorHowMessages(view, decision.thought),
+        schema: mediatorHowReplySchema,
+        seed: callSeed(setup.seed, "mediator-how", partyTurns + 1),
+      });
+      turns.push({ turn_id: turns.length + 1, speaker: MEDIATOR_ID, role: "mediator", utterance: spoken.utterance });
+    }
+
+    const run: Run = {
+      id: setup.runId,
+      condition_id: setup.conditionId,
+      mediated: setup.mediatorModel !== null,
+      mediator_backbone: setup.mediatorModel,
+      simulator_backbone: setup.simulatorModel,
+      outcome,
+      party_order: setup.partyOrder,
+      turns,
+      ...(setup.mediatorModel !== null ? { mediator_decisions: decisions } : {}),
+      config: setup.config,
+      seed: setup.seed,
+      created_at: new Date().toISOString(),
+    };
+    return { ok: true, run, stats };
+  } catch (err) {
+    if (err instanceof Abandon) return { ok: false, runId: setup.runId, reason: err.message, aborted: err.aborted, stats };
+    return { ok: false, runId: setup.runId, reason: `unexpected error: ${(err as Error).message}`, aborted: false, stats };
+  }
+}

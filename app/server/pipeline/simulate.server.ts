@@ -1,0 +1,305 @@
+/**
+ * Batches of simulated runs for one scenario-condition: plan the run ids, skip those already
+ * stored, simulate the rest a few at a time, and store each run (and its matched pair) the
+ * moment it is complete. A run is stored whole through importBundleFiles or not at all, so an
+ * interrupted batch leaves no half run; restarting it skips what is stored, and the LLM cache
+ * replays the interrupted runs without new calls.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleInput, type Condition, type MatchedPair, type Run, type Scenario } from "../../domain/bundle.ts";
+import {
+  DEFAULT_BASE_SEED,
+  DEFAULT_TURN_BUDGET,
+  estimateCalls,
+  matchedPairId,
+  runSeed,
+  sanitiseId,
+  simulationRunId,
+  type CallEstimate,
+} from "../../domain/simulation.ts";
+import type { PlayedScenario } from "../../domain/visibility.ts";
+import { importBundleFiles } from "../bundle-store.server.ts";
+import type { Db } from "../db.server.ts";
+import type { Llm } from "../llm/types.ts";
+import { templateVersion } from "./prompt-templates.server.ts";
+import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "./simulate-run.server.ts";
+import { SIMULATION_TEMPLATES } from "./simulation-prompts.server.ts";
+
+/** Bad batch input (unknown scenario, a condition of another scenario…): the CLI shows the message. */
+export class SimulationInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SimulationInputError";
+  }
+}
+
+export interface BatchOptions {
+  db: Db;
+  llm: Llm;
+  scenarioId: string;
+  /** Defaults to the scenario's general condition (created if the scenario has none). */
+  conditionId?: string;
+  /** A model for the mediator role, or "none" for unmediated runs only. */
+  mediator: string;
+  runs: number;
+  /** With a mediator: also simulate each index's unmediated run and store the matched pair (default true). */
+  withUnmediated?: boolean;
+  budget?: number;
+  seed?: number;
+  /** Runs simulated at once; the LLM client limits requests per endpoint on its own. */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+export interface PlannedRun {
+  runId: string;
+  index: number;
+  mediated: boolean;
+  stored: boolean;
+}
+
+export interface PlannedPair {
+  id: string;
+  index: number;
+  mediatedRunId: string;
+  unmediatedRunId: string;
+  stored: boolean;
+}
+
+export interface BatchPlan {
+  scenarioId: string;
+  condition: Condition;
+  /** True when the scenario had no general condition and the batch adds one. */
+  conditionIsNew: boolean;
+  played: PlayedScenario;
+  partyOrder: string[];
+  simulatorModel: string;
+  mediatorModel: string | null;
+  budget: number;
+  baseSeed: number;
+  runs: PlannedRun[];
+  pairs: PlannedPair[];
+}
+
+export type ProgressEvent =
+  | { type: "stored"; runId: string; outcome: Run["outcome"]; turns: number }
+  | { type: "skipped"; runId: string }
+  | { type: "failed"; runId: string; reason: string }
+  | { type: "aborted"; runId: string };
+
+export interface BatchSummary {
+  plan: BatchPlan;
+  stored: string[];
+  skipped: string[];
+  failed: { runId: string; reason: string }[];
+  aborted: string[];
+  pairsStored: string[];
+  calls: CallStats;
+}
+
+function loadScenario(db: Db, id: string): Scenario {
+  const row = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, id)).get();
+  if (!row) throw new SimulationInputError(`unknown scenario "${id}"`);
+  return { id: row.id, domain: row.domain as Scenario["domain"], title: row.title, background: row.background, topics: row.topics, parties: row.parties, source: row.source };
+}
+
+function resolveCondition(db: Db, scenario: Scenario, conditionId: string | undefined): { condition: Condition; isNew: boolean } {
+  const toCondition = (row: typeof schema.conditions.$inferSelect): Condition => ({
+    id: row.id,
+    scenario_id: row.scenarioId,
+    axis: row.axis as Condition["axis"],
+    variant: row.variant,
+    ...(row.expanded ? { expanded: row.expanded } : {}),
+  });
+  if (conditionId !== undefined) {
+    const row = db.select().from(schema.conditions).where(eq(schema.conditions.id, conditionId)).get();
+    if (!row) throw new SimulationInputError(`unknown condition "${conditionId}"`);
+    if (row.scenarioId !== scenario.id) throw new SimulationInputError(`condition "${conditionId}" belongs to scenario "${row.scenarioId}", not "${scenario.id}"`);
+    return { condition: toCondition(row), isNew: false };
+  }
+  const general = db
+    .select()
+    .from(schema.conditions)
+    .where(and(eq(schema.conditions.scenarioId, scenario.id), eq(schema.conditions.axis, "general")))
+    .get();
+  if (general) return { condition: toCondition(general), isNew: false };
+  return { condition: { id: sanitiseId(`${scenario.id}:general`), scenario_id: scenario.id, axis: "general", variant: "default" }, isNew: true };
+}
+
+function storedIds(db: Db, table: typeof schema.runs | typeof schema.matchedPairs, ids: string[]): Set<string> {
+  if (ids.length === 0) return new Set();
+  return new Set(db.select({ id: table.id }).from(table).where(inArray(table.id, ids)).all().map((r) => r.id));
+}
+
+function storedRunBackbones(db: Db, ids: string[]): Map<string, { simulator: string; mediator: string | null }> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .select({ id: schema.runs.id, simulator: schema.runs.simulatorBackbone, mediator: schema.runs.mediatorBackbone })
+    .from(schema.runs)
+    .where(inArray(schema.runs.id, ids))
+    .all();
+  return new Map(rows.map((r) => [r.id, { simulator: r.simulator, mediator: r.mediator }]));
+}
+
+/** Works out the batch's run ids and which are already stored. Reads the database, calls nothing. */
+export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | "concurrency">): BatchPlan {
+  const { db, llm, runs: count } = options;
+  if (!Number.isInteger(count) || count < 1) throw new SimulationInputError(`the number of runs must be a whole number ≥ 1, got ${count}`);
+  const budget = options.budget ?? DEFAULT_TURN_BUDGET;
+  if (!Number.isInteger(budget) || budget < 1) throw new SimulationInputError(`the turn budget must be a whole number ≥ 1, got ${budget}`);
+  const baseSeed = options.seed ?? DEFAULT_BASE_SEED;
+  if (!Number.isInteger(baseSeed)) throw new SimulationInputError(`the seed must be a whole number, got ${baseSeed}`);
+  if (!options.mediator.trim()) throw new SimulationInputError('the mediator is a model name or "none"');
+
+  const scenario = loadScenario(db, options.scenarioId);
+  const { condition, isNew } = resolveCondition(db, scenario, options.conditionId);
+  const body = condition.expanded ?? scenario;
+  const played: PlayedScenario = { background: body.background, topics: body.topics, parties: body.parties };
+  const simulatorModel = llm.modelFor("party");
+  const mediatorModel = options.mediator === "none" ? null : llm.modelFor("mediator", options.mediator);
+  const withUnmediated = mediatorModel === null || (options.withUnmediated ?? true);
+
+  const runs: PlannedRun[] = [];
+  const pairs: PlannedPair[] = [];
+  for (let index = 0; index < count; index++) {
+    const unmediatedId = simulationRunId(condition.id, null, simulatorModel, index);
+    if (mediatorModel !== null) {
+      const mediatedId = simulationRunId(condition.id, mediatorModel, simulatorModel, index);
+      runs.push({ runId: mediatedId, index, mediated: true, stored: false });
+      if (withUnmediated) pairs.push({ id: matchedPairId(mediatedId), index, mediatedRunId: mediatedId, unmediatedRunId: unmediatedId, stored: false });
+    }
+    if (withUnmediated) runs.push({ runId: unmediatedId, index, mediated: false, stored: false });
+  }
+  const storedRuns = storedRunBackbones(db, runs.map((r) => r.runId));
+  const storedPairs = storedIds(db, schema.matchedPairs, pairs.map((p) => p.id));
+  for (const r of runs) {
+    const stored = storedRuns.get(r.runId);
+    r.stored = stored !== undefined;
+    // Sanitising model names can map two names to one id ("a/b", "a-b"): never mistake one for the other.
+    const expected = { simulator: simulatorModel, mediator: r.mediated ? mediatorModel : null };
+    if (stored && (stored.simulator !== expected.simulator || stored.mediator !== expected.mediator)) {
+      throw new SimulationInputError(
+        `run id "${r.runId}" is already stored for simulator "${stored.simulator}" and mediator "${stored.mediator ?? "none"}", not "${expected.simulator}" and "${expected.mediator ?? "none"}"`,
+      );
+    }
+  }
+  for (const p of pairs) p.stored = storedPairs.has(p.id);
+
+  return {
+    scenarioId: scenario.id,
+    condition,
+    conditionIsNew: isNew,
+    played,
+    partyOrder: played.parties.map((p) => p.id),
+    simulatorModel,
+    mediatorModel,
+    budget,
+    baseSeed,
+    runs,
+    pairs,
+  };
+}
+
+/** The most LLM calls the runs still to simulate could make (for `--dry-run`). */
+export function estimateBatch(plan: BatchPlan): CallEstimate {
+  const pending = plan.runs.filter((r) => !r.stored);
+  return estimateCalls({
+    mediatedRuns: pending.filter((r) => r.mediated).length,
+    unmediatedRuns: pending.filter((r) => !r.mediated).length,
+    budget: plan.budget,
+  });
+}
+
+function runSetup(plan: BatchPlan, planned: PlannedRun, promptVersion: string): RunSetup {
+  return {
+    runId: planned.runId,
+    conditionId: plan.condition.id,
+    scenario: plan.played,
+    partyOrder: plan.partyOrder,
+    simulatorModel: plan.simulatorModel,
+    mediatorModel: planned.mediated ? plan.mediatorModel : null,
+    budget: plan.budget,
+    seed: runSeed(plan.baseSeed, planned.index),
+    config: { turn_budget: plan.budget, base_seed: plan.baseSeed, run_index: planned.index, prompt_version: promptVersion },
+  };
+}
+
+function storeBundle(db: Db, plan: BatchPlan, records: { runs?: Run[]; matched_pairs?: MatchedPair[] }): void {
+  const bundle: BundleInput = {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    conditions: plan.conditionIsNew ? [plan.condition] : [],
+    runs: records.runs ?? [],
+    matched_pairs: records.matched_pairs ?? [],
+  };
+  importBundleFiles(db, [{ file: "<simulate>", text: JSON.stringify(bundle) }]);
+}
+
+/** Stores every pair of the plan whose two runs are now stored. */
+function storeReadyPairs(db: Db, plan: BatchPlan, summary: BatchSummary): void {
+  const pending = plan.pairs.filter((p) => !p.stored);
+  if (pending.length === 0) return;
+  const stored = storedIds(db, schema.runs, pending.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]));
+  const ready = pending.filter((p) => stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
+  if (ready.length === 0) return;
+  storeBundle(db, plan, {
+    matched_pairs: ready.map((p) => ({ id: p.id, condition_id: plan.condition.id, mediated_run_id: p.mediatedRunId, unmediated_run_id: p.unmediatedRunId })),
+  });
+  for (const p of ready) {
+    p.stored = true;
+    summary.pairsStored.push(p.id);
+  }
+}
+
+export async function simulateBatch(options: BatchOptions): Promise<BatchSummary> {
+  const plan = planBatch(options);
+  const { db, llm, signal, onProgress } = options;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const promptVersion = templateVersion(SIMULATION_TEMPLATES);
+  const summary: BatchSummary = { plan, stored: [], skipped: [], failed: [], aborted: [], pairsStored: [], calls: emptyStats() };
+
+  for (const r of plan.runs.filter((r) => r.stored)) {
+    summary.skipped.push(r.runId);
+    onProgress?.({ type: "skipped", runId: r.runId });
+  }
+  storeReadyPairs(db, plan, summary); // pairs whose runs an interrupted batch stored
+
+  const queue = plan.runs.filter((r) => !r.stored);
+  async function worker(): Promise<void> {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      if (signal?.aborted) {
+        summary.aborted.push(next.runId);
+        onProgress?.({ type: "aborted", runId: next.runId });
+        continue;
+      }
+      const attempt = await simulateRun(llm, runSetup(plan, next, promptVersion), { signal });
+      addStats(summary.calls, attempt.stats);
+      if (!attempt.ok) {
+        if (attempt.aborted) {
+          summary.aborted.push(attempt.runId);
+          onProgress?.({ type: "aborted", runId: attempt.runId });
+        } else {
+          summary.failed.push({ runId: attempt.runId, reason: attempt.reason });
+          onProgress?.({ type: "failed", runId: attempt.runId, reason: attempt.reason });
+        }
+        continue;
+      }
+      try {
+        storeBundle(db, plan, { runs: [attempt.run] });
+      } catch (err) {
+        const reason = `could not store the run: ${(err as Error).message}`;
+        summary.failed.push({ runId: attempt.run.id, reason });
+        onProgress?.({ type: "failed", runId: attempt.run.id, reason });
+        continue;
+      }
+      next.stored = true;
+      summary.stored.push(attempt.run.id);
+      onProgress?.({ type: "stored", runId: attempt.run.id, outcome: attempt.run.outcome, turns: attempt.run.turns.length });
+      storeReadyPairs(db, plan, summary);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, queue.length)) }, worker));
+  return summary;
+}

@@ -1,0 +1,123 @@
+/** `socrates simulate`: multi-party simulation runs with an optional mediator, stored as they complete. */
+import type { Command } from "commander";
+import { openDatabase } from "../../app/server/db.server.ts";
+import { createLlm } from "../../app/server/llm/client.server.ts";
+import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
+import { estimateBatch, planBatch, simulateBatch, SimulationInputError, type BatchSummary } from "../../app/server/pipeline/simulate.server.ts";
+import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET } from "../../app/domain/simulation.ts";
+import { parseIntOption, UserError } from "../cli-kit.ts";
+import { createProgress } from "../progress.ts";
+
+interface SimulateOptions {
+  scenario: string;
+  condition?: string;
+  mediator: string;
+  runs: string;
+  withUnmediated?: boolean;
+  budget: string;
+  seed: string;
+  concurrency: string;
+  config?: string;
+  dryRun?: boolean;
+}
+
+/** Input and configuration errors become UserErrors (exit code 2 with the message). */
+function asUserError<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof SimulationInputError || err instanceof LlmConfigError) throw new UserError(err.message);
+    throw err;
+  }
+}
+
+function describeSummary(summary: BatchSummary): string {
+  const { calls } = summary;
+  const lines = [
+    `runs: ${summary.stored.length} stored, ${summary.skipped.length} already stored (skipped), ${summary.failed.length} failed` +
+      (summary.aborted.length > 0 ? `, ${summary.aborted.length} interrupted` : ""),
+    `matched pairs stored: ${summary.pairsStored.length}`,
+    `LLM calls: ${calls.made} made, ${calls.cached} from cache${calls.failed > 0 ? `, ${calls.failed} failed` : ""}`,
+    `tokens (new calls): ${calls.promptTokens} prompt + ${calls.completionTokens} completion; cost $${calls.costUsd.toFixed(4)}`,
+  ];
+  for (const f of summary.failed) lines.push(`failed ${f.runId}: ${f.reason}`);
+  return lines.join("\n");
+}
+
+export function registerSimulateCommands(program: Command): void {
+  program
+    .command("simulate")
+    .description("simulate runs of a scenario-condition (parties in a fixed cycle, optional mediator) and store each complete run")
+    .requiredOption("--scenario <id>", "scenario id")
+    .option("--condition <id>", "condition id (default: the scenario's general condition)")
+    .requiredOption("--mediator <model>", 'mediator model (overrides the configured mediator model), or "none"')
+    .option("--runs <n>", "runs per setting", "1")
+    .option("--with-unmediated", "with a mediator model: also simulate each matched unmediated run and store the pair (default)")
+    .option("--no-with-unmediated", "with a mediator model: simulate mediated runs only")
+    .option("--budget <n>", "party-turn budget per run", String(DEFAULT_TURN_BUDGET))
+    .option("--seed <n>", "base seed; each run's seed derives from it and the run index", String(DEFAULT_BASE_SEED))
+    .option("--concurrency <n>", "runs simulated at once (requests per endpoint are limited by the configuration)", "4")
+    .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
+    .option("--dry-run", "print the runs that would be simulated and the most LLM calls they could make; call nothing")
+    .action(async (opts: SimulateOptions) => {
+      const runs = parseIntOption("runs", opts.runs, 1, 10_000);
+      const budget = parseIntOption("budget", opts.budget, 1, 1_000);
+      const seed = parseIntOption("seed", opts.seed, 0);
+      const concurrency = parseIntOption("concurrency", opts.concurrency, 1, 256);
+      const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
+      // The roles this batch calls must be configured (a --mediator model still needs the role's endpoint).
+      asUserError(() => roleConfig(config, "party"));
+      if (opts.mediator !== "none") asUserError(() => roleConfig(config, "mediator"));
+      const db = openDatabase();
+      const llm = asUserError(() => createLlm({ db, config }));
+      const batch = {
+        db,
+        llm,
+        scenarioId: opts.scenario,
+        conditionId: opts.condition,
+        mediator: opts.mediator,
+        runs,
+        withUnmediated: opts.withUnmediated ?? true,
+        budget,
+        seed,
+        concurrency,
+      };
+
+      const plan = asUserError(() => planBatch(batch));
+      const pending = plan.runs.filter((r) => !r.stored);
+      if (opts.dryRun) {
+        const estimate = estimateBatch(plan);
+        console.log(`condition ${plan.condition.id}${plan.conditionIsNew ? " (would be created)" : ""}; simulator ${plan.simulatorModel}; mediator ${plan.mediatorModel ?? "none"}`);
+        console.log(`runs: ${pending.length} to simulate, ${plan.runs.length - pending.length} already stored`);
+        for (const r of pending) console.log(`  ${r.runId}`);
+        console.log(
+          `at most ${estimate.total} LLM calls (${estimate.partyCalls} party turns, ${estimate.mediatorWhenCalls} mediator decisions, ${estimate.mediatorHowCalls} mediator turns), before retries; cached calls cost nothing`,
+        );
+        return;
+      }
+
+      // Ctrl-C stops cleanly: runs in progress are abandoned (never half stored) and resume from the cache next time.
+      const controller = new AbortController();
+      const onSigint = () => controller.abort();
+      process.once("SIGINT", onSigint);
+      const progress = createProgress("simulate", plan.runs.length);
+      try {
+        const summary = await simulateBatch({
+          ...batch,
+          signal: controller.signal,
+          onProgress: (e) => {
+            if (e.type === "stored") progress.tick(`${e.runId}: ${e.outcome} after ${e.turns} turns`);
+            else if (e.type === "skipped") progress.tick(`${e.runId}: already stored`);
+            else if (e.type === "failed") progress.fail(`${e.runId}: ${e.reason}`);
+            else progress.fail(`${e.runId}: interrupted`);
+          },
+        });
+        progress.done();
+        console.log(describeSummary(summary));
+        if (summary.failed.length > 0 || summary.aborted.length > 0) process.exitCode = 1;
+      } finally {
+        progress.done();
+        process.off("SIGINT", onSigint);
+      }
+    });
+}

@@ -1,0 +1,57 @@
+/**
+ * A small progress bar on stderr. On a terminal it redraws one line; elsewhere (CI logs, a pipe,
+ * a test capturing stderr) it prints one plain line per step, so the log stays readable.
+ */
+
+export interface Progress {
+  /** One step done; `note` is shown beside the bar or printed on the plain line. */
+  tick(note?: string): void;
+  /** One step failed; the reason is always printed on its own line. */
+  fail(note: string): void;
+  /** Finishes the bar (a final newline on a terminal). */
+  done(): void;
+}
+
+export interface ProgressOptions {
+  stream?: NodeJS.WriteStream | { write(text: string): boolean; isTTY?: boolean; columns?: number };
+}
+
+export function createProgress(label: string, total: number, options: ProgressOptions = {}): Progress {
+  const stream = options.stream ?? process.stderr;
+  const tty = Boolean(stream.isTTY);
+  let done = 0;
+  let failed = 0;
+  let finished = false;
+
+  const counts = () => `${done}/${total}${failed > 0 ? ` (${failed} failed)` : ""}`;
+
+  function draw(note = ""): void {
+    const width = 24;
+    const filled = total > 0 ? Math.round((done / total) * width) : width;
+    const line = `${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${counts()} ${note}`;
+    const columns = stream.columns ?? 100;
+    stream.write(`\r${line.slice(0, columns - 1).padEnd(columns - 1)}`);
+  }
+
+  if (tty) draw();
+  return {
+    tick(note) {
+      done += 1;
+      if (tty) draw(note);
+      else stream.write(`${label} ${counts()}${note ? ` ${note}` : ""}\n`);
+    },
+    fail(note) {
+      done += 1;
+      failed += 1;
+      if (tty) {
+        stream.write(`\r${" ".repeat((stream.columns ?? 100) - 1)}\r${label}: ${note}\n`);
+        draw();
+      } else stream.write(`${label} ${counts()} failed: ${note}\n`);
+    },
+    done() {
+      if (finished) return;
+      finished = true;
+      if (tty) stream.write("\n");
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * A deterministic stand-in for the simulation's models: the reply is a function of the request
+ * alone (a hash of it), so replays and cache checks behave exactly as with a seeded real model.
+ *
+ * Parties: each run gets a fate from its opening line — reach consensus, walk away, or talk
+ * until the budget runs out — and a mediator's intervention turns a stalling run towards
+ * consensus, so mediated and unmediated runs differ. A party's thought quotes its own private
+ * stance (so the visibility tests can see whether thoughts leak); its utterance quotes nothing
+ * private, only topic names and option letters.
+ *
+ * The role is recognised from the prompt (our templates in app/server/pipeline/prompts), with
+ * the model name as a fallback: a model name containing "mediator" or "party".
+ */
+import { createHash } from "node:crypto";
+import type { MockChatRequest, Responder } from "../server.ts";
+
+type ChatRequestBody = Pick<MockChatRequest, "model" | "messages" | "seed">;
+
+export type SimulationRole = "party" | "mediator-when" | "mediator-how";
+
+function hashOf(value: unknown): number {
+  if (value && typeof value === "object" && "messages" in value) {
+    const { model, messages, seed } = value as ChatRequestBody;
+    value = { model, messages, seed }; // only what decides the reply
+  }
+  return createHash("sha256").update(JSON.stringify(value)).digest().readUInt32BE(0);
+}
+
+function text(body: ChatRequestBody, role: string): string {
+  return body.messages.filter((m) => m.role === role).map((m) => m.content).join("\n");
+}
+
+export function simulationRole(body: ChatRequestBody): SimulationRole | null {
+  const system = text(body, "system");
+  const user = text(body, "user");
+  if (/^You are playing .+ in a simulated negotiation/m.test(system)) return "party";
+  if (/Do you step in now\?/.test(user)) return "mediator-when";
+  if (/You decided to step in because:/.test(user)) return "mediator-how";
+  if (/mediator/i.test(body.model)) return /decided to step in/.test(user) ? "mediator-how" : "mediator-when";
+  if (/party/i.test(body.model)) return "party";
+  return null;
+}
+
+interface TopicRef {
+  id: string;
+  name: string;
+  options: string[];
+}
+
+function topicsOf(system: string): TopicRef[] {
+  const topics: TopicRef[] = [];
+  for (const block of system.split(/^### /m).slice(1)) {
+    const head = /^(.+) \(([A-Z][A-Z0-9_]*)\)$/m.exec(block);
+    if (!head) continue;
+    const options = [...block.matchAll(/^- ([A-Z]): /gm)].map((m) => m[1]);
+    topics.push({ name: head[1], id: head[2], options });
+  }
+  return topics;
+}
+
+function dialogueLines(user: string): string[] {
+  return user.split("\n").filter((l) => /^\[\d+\] /.test(l));
+}
+
+type Fate = "agree" | "walk" | "stall";
+
+function partyReply(body: ChatRequestBody): object {
+  const system = text(body, "system");
+  const user = text(body, "user");
+  const name = /^You are playing (.+) in a simulated negotiation/m.exec(system)?.[1] ?? "the party";
+  const topics = topicsOf(system);
+  const lines = dialogueLines(user);
+  const partyLines = lines.filter((l) => !/^\[\d+\] Mediator: /.test(l));
+  const h = hashOf(body);
+  const topic = topics[h % Math.max(1, topics.length)] ?? { id: "TOPIC", name: "the open points", options: ["A", "B"] };
+  const option = topic.options[(h >>> 8) % Math.max(1, topic.options.length)] ?? "A";
+
+  // The run's fate and timing come from its opening line, shared by every later turn of the run.
+  const opening = lines[0] ?? `seed:${body.seed ?? 0}`;
+  const fates: Fate[] = ["agree", "walk", "stall"];
+  const fate = fates[hashOf(opening) % 3];
+  const when = 3 + (hashOf(`${opening}:when`) % 4); // party turns before the fate plays out
+  const turn = partyLines.length; // party turns spoken before this one
+  const firstMediation = lines.findIndex((l) => /^\[\d+\] Mediator: /.test(l));
+  const partyTurnsSinceMediation = firstMediation < 0 ? -1 : lines.slice(firstMediation).filter((l) => !/^\[\d+\] Mediator: /.test(l)).length;
+
+  let signal: "continue" | "consensus" | "walk-away" = "continue";
+  if (fate === "agree" && turn >= when) signal = "consensus";
+  if (fate === "walk" && turn >= when && firstMediation < 0) signal = "walk-away";
+  if (partyTurnsSinceMediation >= 2) signal = "consensus"; // the mediator's proposal lands
+
+  const stance = /weight \d+ of 10: (.+)$/m.exec(system.slice(system.indexOf(`(${topic.id}), weight`) - 1))?.[1] ?? "my brief";
+  const utterances = {
+    continue: `On ${topic.name}, I can consider option ${option}, but only if the other points move too.`,
+    consensus: `I accept the package as it stands, including option ${option} on ${topic.name}. We have a deal.`,
+    "walk-away": `We are going round in circles on ${topic.name}. I am leaving the table.`,
+  };
+  return {
+    thought: `As ${name}, I keep my brief in mind (${stance}) while ${topic.name} is in play.`,
+    utterance: utterances[signal],
+    signal,
+  };
+}
+
+function mediatorWhen(body: ChatRequestBody): object {
+  const user = text(body, "user");
+  const lines = dialogueLines(user);
+  const sinceMediator = lines.length - 1 - lines.map((l) => /^\[\d+\] Mediator: /.test(l)).lastIndexOf(true);
+  const engage = lines.length >= 2 && sinceMediator >= 2 && hashOf(body) % 3 === 0;
+  return {
+    should_engage: engage,
+    thought: engage ? "Positions are hardening; a concrete package could help." : "They are still exchanging proposals; I stay out.",
+  };
+}
+
+function mediatorHow(body: ChatRequestBody): object {
+  const topics = topicsOf(text(body, "system"));
+  const h = hashOf(body);
+  const proposal = topics.map((t, i) => `${t.name}: option ${t.options[(h >>> (i * 3)) % Math.max(1, t.options.length)] ?? "A"}`).join("; ");
+  return { utterance: `Let me suggest a package you can both test against your needs: ${proposal || "take each point in turn"}.` };
+}
+
+/** A mock-server responder for simulation requests; anything else is answered with HTTP 500. */
+export const simulationResponder: Responder = (request) => {
+  const reply = simulationReply(request);
+  if (reply === null) throw new Error(`simulation responder: not a simulation request (model "${request.model}")`);
+  return reply;
+};
+
+/** The reply text (a JSON object) for a simulation request, or null if it is not one. */
+export function simulationReply(body: ChatRequestBody): string | null {
+  switch (simulationRole(body)) {
+    case "party":
+      return JSON.stringify(partyReply(body));
+    case "mediator-when":
+      return JSON.stringify(mediatorWhen(body));
+    case "mediator-how":
+      return JSON.stringify(mediatorHow(body));
+    default:
+      return null;
+  }
+}

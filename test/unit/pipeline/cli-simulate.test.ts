@@ -1,0 +1,82 @@
+/** `socrates simulate` input handling and --dry-run, through the real CLI (no endpoint is contacted). */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../../app/server/db.server.ts";
+import { seedDemo } from "../../../app/server/demo.server.ts";
+import { runCli } from "../../helpers/cli.ts";
+import { tableCounts, tempDir } from "../../helpers/temp-db.ts";
+import { MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson } from "./helpers.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0).reverse()) c();
+});
+
+function setup() {
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
+  const dbPath = join(dir, "cli.db");
+  const db = openDatabase(dbPath);
+  seedDemo(db);
+  const counts = tableCounts(db);
+  db.$client.close();
+  const configPath = join(dir, "socrates.config.json");
+  // Port 9 (discard): nothing listens, so any request would fail loudly.
+  writeFileSync(configPath, JSON.stringify(simulationConfigJson("http://127.0.0.1:9/v1")));
+  return { dbPath, configPath, counts, env: { SOCRATES_DB: dbPath } };
+}
+
+// Each CLI start compiles TypeScript on the fly (a few seconds), so these tests get more time.
+describe("socrates simulate", { timeout: 90_000 }, () => {
+  it("--dry-run lists the runs and the most calls they could make, and writes nothing", () => {
+    const { configPath, counts, env, dbPath } = setup();
+    const result = runCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", MEDIATOR_MODEL, "--runs", "2", "--budget", "10", "--config", configPath, "--dry-run"], env);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`simulator ${PARTY_MODEL}; mediator ${MEDIATOR_MODEL}`);
+    expect(result.stdout).toContain("runs: 4 to simulate, 0 already stored");
+    expect(result.stdout).toContain(`demo-transactional-1:general:${MEDIATOR_MODEL}:${PARTY_MODEL}:r1`);
+    expect(result.stdout).toContain("at most 76 LLM calls (40 party turns, 18 mediator decisions, 18 mediator turns)");
+    const db = openDatabase(dbPath);
+    cleanups.push(() => db.$client.close());
+    expect(tableCounts(db)).toEqual(counts);
+  });
+
+  it("--no-with-unmediated plans mediated runs only", () => {
+    const { configPath, env } = setup();
+    const result = runCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", MEDIATOR_MODEL, "--runs", "3", "--no-with-unmediated", "--config", configPath, "--dry-run"], env);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("runs: 3 to simulate");
+    expect(result.stdout).not.toContain(":none:");
+  });
+
+  it("names bad input and exits with code 2", () => {
+    const { configPath, env } = setup();
+    const base = ["simulate", "--mediator", "none", "--config", configPath];
+    const unknown = runCli([...base, "--scenario", "no-such-scenario"], env);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('unknown scenario "no-such-scenario"');
+    const badRuns = runCli([...base, "--scenario", "demo-transactional-1", "--runs", "two"], env);
+    expect(badRuns.status).toBe(2);
+    expect(badRuns.stderr).toContain('--runs must be a whole number from 1 to 10000, got "two"');
+    const noConfig = runCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--config", "/nonexistent/socrates.config.json"], env);
+    expect(noConfig.status).toBe(2);
+    expect(noConfig.stderr).toContain("/nonexistent/socrates.config.json: cannot read the LLM configuration (ENOENT)");
+    const noMediator = runCli(["simulate", "--scenario", "demo-transactional-1", "--config", configPath], env);
+    expect(noMediator.status).toBe(2);
+    expect(noMediator.stderr).toContain("--mediator");
+  });
+
+  it("reports a run that cannot reach its endpoint as failed, stores nothing, and exits non-zero", () => {
+    const { configPath, env, dbPath, counts } = setup();
+    const result = runCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--budget", "4", "--config", configPath], env);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain("runs: 0 stored, 0 already stored (skipped), 1 failed");
+    expect(result.stdout).toMatch(/failed demo-transactional-1:general:none:sim-party:r0: turn 1 \(BAKERY\): .*127\.0\.0\.1:9/);
+    const db = openDatabase(dbPath);
+    cleanups.push(() => db.$client.close());
+    const after = tableCounts(db);
+    expect({ ...after, llm_calls: 0 }).toEqual({ ...counts, llm_calls: 0 }); // only the failed call is on record
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Private information must never reach an agent that may not see it. Every private field of
+ * every party carries a unique canary string; the parties' thoughts quote their private stances
+ * (the mock responder does that on purpose), so a leaked thought carries canaries too. The check
+ * runs on the requests the mock endpoint actually received over a whole simulated batch.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type Party, type Scenario, type Turn } from "../../../app/domain/bundle.ts";
+import { mediatorView, partyView } from "../../../app/domain/visibility.ts";
+import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
+import { simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
+import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
+import { startMockLlm } from "../../mock-llm/server.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+import { chatRequests, MEDIATOR_MODEL, PARTY_MODEL, testLlm } from "./helpers.ts";
+
+const PARTY_IDS = ["ORCH", "MILL", "TOWN"] as const;
+const WEIGHTS: Record<string, Record<string, number>> = {
+  ORCH: { WATER: 7, ROAD: 3 },
+  MILL: { WATER: 2, ROAD: 8 },
+  TOWN: { WATER: 6, ROAD: 4 },
+};
+
+/** Every private string of a party: role, relation, each stance, persona. */
+function canaries(id: string): string[] {
+  return [`canary-role-${id}-q1`, `canary-relation-${id}-q2`, `canary-stance-WATER-${id}-q3`, `canary-stance-ROAD-${id}-q4`, `canary-persona-${id}-q5`];
+}
+
+function makeParty(id: string, name: string): Party {
+  const [role, relation, water, road, persona] = canaries(id);
+  return {
+    id,
+    name,
+    role: `Objective: keep the business going (${role}).`,
+    relation: `Neighbour of the others (${relation}).`,
+    preferences: { WATER: `Prefers A (${water}).`, ROAD: `Prefers C (${road}).` },
+    weights: WEIGHTS[id],
+    persona: `Speaks briskly (${persona}).`,
+  };
+}
+
+const scenario: Scenario = {
+  id: "canary-valley",
+  domain: "environmental",
+  title: "A fictional valley dispute over water and a road",
+  background: "Three neighbours in a fictional valley share one stream and one gravel road, and the summer is dry.",
+  topics: [
+    {
+      id: "WATER",
+      name: "Stream water sharing",
+      description: "How the stream's summer flow is divided.",
+      options: [
+        { label: "A", description: "Equal thirds." },
+        { label: "B", description: "By acreage." },
+        { label: "C", description: "A rota by week." },
+      ],
+    },
+    {
+      id: "ROAD",
+      name: "Road upkeep",
+      description: "Who pays to grade the road.",
+      options: [
+        { label: "A", description: "The heaviest user pays." },
+        { label: "B", description: "Split evenly." },
+        { label: "C", description: "The town pays." },
+      ],
+    },
+  ],
+  parties: [makeParty("ORCH", "Orchard cooperative"), makeParty("MILL", "Old mill bakery"), makeParty("TOWN", "Valley town council")],
+  source: { kind: "manual", note: "test fixture for visibility" },
+};
+
+const allCanaries = PARTY_IDS.flatMap(canaries);
+const otherCanaries = (id: string) => PARTY_IDS.filter((p) => p !== id).flatMap(canaries);
+const found = (haystack: string, needles: string[]) => needles.filter((n) => haystack.includes(n));
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe("visibility views", () => {
+  const turns: Turn[] = [
+    { turn_id: 1, speaker: "ORCH", role: "party", utterance: "We need water.", thought: "secret-thought-ORCH", signal: "continue" },
+    { turn_id: 2, speaker: "MILL", role: "party", utterance: "And a road.", thought: "secret-thought-MILL", signal: "consensus" },
+    { turn_id: 3, speaker: "MEDIATOR", role: "mediator", utterance: "Let us list the options." },
+  ];
+
+  it("gives the mediator only the shared input", () => {
+    const text = JSON.stringify(mediatorView(scenario, turns));
+    expect(found(text, allCanaries)).toEqual([]);
+    expect(text).not.toContain("secret-thought");
+    expect(text).not.toContain("consensus");
+    expect(text).toContain("We need water.");
+    expect(text).toContain("Let us list the options.");
+  });
+
+  it("gives a party its own profile and thoughts, and nothing of the others'", () => {
+    const view = partyView(scenario, "MILL", turns);
+    const text = JSON.stringify(view);
+    expect(found(text, canaries("MILL"))).toEqual(canaries("MILL"));
+    expect(found(text, otherCanaries("MILL"))).toEqual([]);
+    expect(view.ownThoughts).toEqual([{ turnId: 2, thought: "secret-thought-MILL" }]);
+    expect(text).not.toContain("secret-thought-ORCH");
+    expect(view.self.weights).toEqual(WEIGHTS.MILL);
+    expect(() => partyView(scenario, "NOBODY", turns)).toThrow(/unknown party "NOBODY"/);
+  });
+});
+
+describe("visibility over a simulated batch, at the endpoint", () => {
+  it("never sends a party's private profile or thoughts to the mediator or to another party", async () => {
+    const t = tempDb();
+    cleanups.push(t.cleanup);
+    importBundleFiles(t.db, [
+      {
+        file: "canary.json",
+        text: JSON.stringify({
+          format: BUNDLE_FORMAT,
+          version: BUNDLE_VERSION,
+          scenarios: [scenario],
+          conditions: [{ id: "canary-valley:general", scenario_id: scenario.id, axis: "general", variant: "default" }],
+        }),
+      },
+    ]);
+    const mock = await startMockLlm({ respond: simulationResponder });
+    cleanups.push(() => mock.close());
+    const summary = await simulateBatch({ db: t.db, llm: testLlm(t.db, mock), scenarioId: scenario.id, mediator: MEDIATOR_MODEL, runs: 4, budget: 12, seed: 11 });
+    expect(summary.failed).toEqual([]);
+
+    const runs = exportBundle(t.db).runs;
+    expect(runs).toHaveLength(8);
+    const thoughts = runs.flatMap((r) => r.turns.filter((turn) => turn.thought).map((turn) => ({ speaker: turn.speaker, thought: turn.thought! })));
+    // Positive control: thoughts do carry canaries, so a leaked thought would be caught below.
+    expect(thoughts.some((th) => found(th.thought, canaries(th.speaker)).length > 0)).toBe(true);
+
+    const requests = chatRequests(mock);
+    const mediatorRequests = requests.filter((r) => r.body.model === MEDIATOR_MODEL);
+    const partyRequests = requests.filter((r) => r.body.model === PARTY_MODEL);
+    expect(mediatorRequests.some((r) => r.body.messages.some((m) => m.content.includes("Do you step in now?")))).toBe(true);
+    expect(mediatorRequests.some((r) => r.body.messages.some((m) => m.content.includes("You decided to step in because")))).toBe(true);
+
+    for (const request of mediatorRequests) {
+      const text = request.body.messages.map((m) => m.content).join("\n");
+      expect(found(text, allCanaries)).toEqual([]);
+      expect(thoughts.filter((th) => text.includes(th.thought))).toEqual([]);
+      expect(text).not.toMatch(/weight/i);
+      expect(text).not.toMatch(/"?signal"?/);
+    }
+
+    const names = new Map(scenario.parties.map((p) => [p.name, p.id]));
+    const seen = new Set<string>();
+    for (const request of partyRequests) {
+      const text = request.body.messages.map((m) => m.content).join("\n");
+      const self = names.get(/^You are playing (.+) in a simulated negotiation/m.exec(text)?.[1] ?? "");
+      expect(self).toBeDefined();
+      seen.add(self!);
+      expect(found(text, otherCanaries(self!))).toEqual([]);
+      expect(found(text, canaries(self!))).toEqual(canaries(self!)); // its own brief is there
+      expect(thoughts.filter((th) => th.speaker !== self && text.includes(th.thought))).toEqual([]);
+      expect([...text.matchAll(/weight (\d+) of 10/g)].map((m) => Number(m[1]))).toEqual([WEIGHTS[self!].WATER, WEIGHTS[self!].ROAD]);
+    }
+    expect([...seen].sort()).toEqual([...PARTY_IDS].sort());
+  });
+});
