@@ -1,9 +1,10 @@
 /**
- * Checks that span records: references between scenarios, conditions, runs, pairs and
- * evaluations, and judge outputs against the run they score. Records may come from the bundle
- * being imported or from the database; the caller supplies both through `RecordLookup`.
+ * Checks that span records: references between scenarios, conditions, runs, pairs (matched
+ * and A/B) and evaluations, and judge outputs against the run they score. Records may come
+ * from the bundle being imported or from the database; the caller supplies both through
+ * `RecordLookup`.
  */
-import type { Bundle, Run, Scenario, ScenarioBody } from "./bundle.ts";
+import type { AbPairRecord, Bundle, Run, Scenario, ScenarioBody } from "./bundle.ts";
 import { checkPerTurnOutput } from "./baseline.ts";
 import { checkTopicJudgeOutput } from "./consensus.ts";
 
@@ -17,6 +18,7 @@ export interface RunSummary {
   id: string;
   conditionId: string;
   mediated: boolean;
+  simulatorBackbone: string;
   speakers: string[];
 }
 
@@ -27,7 +29,13 @@ export interface RecordLookup {
 }
 
 export function summariseRun(run: Run): RunSummary {
-  return { id: run.id, conditionId: run.condition_id, mediated: run.mediated, speakers: run.turns.map((t) => t.speaker) };
+  return {
+    id: run.id,
+    conditionId: run.condition_id,
+    mediated: run.mediated,
+    simulatorBackbone: run.simulator_backbone,
+    speakers: run.turns.map((t) => t.speaker),
+  };
 }
 
 /** The scenario a condition plays: its expansion, or the base scenario for the general condition. */
@@ -51,6 +59,7 @@ export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): Bun
   duplicateIds(bundle.conditions, "conditions", problems);
   duplicateIds(bundle.runs, "runs", problems);
   duplicateIds(bundle.matched_pairs, "matched_pairs", problems);
+  duplicateIds(bundle.ab_pairs, "ab_pairs", problems);
   duplicateIds(bundle.evaluations, "evaluations", problems);
 
   bundle.conditions.forEach((condition, i) => {
@@ -84,6 +93,8 @@ export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): Bun
     else if (unmediated.conditionId !== pair.condition_id) problems.push({ path: ["matched_pairs", i, "unmediated_run_id"], message: `run "${unmediated.id}" belongs to condition "${unmediated.conditionId}"` });
   });
 
+  bundle.ab_pairs.forEach((pair, i) => problems.push(...checkAbPair(pair, i, lookup)));
+
   bundle.evaluations.forEach((evaluation, i) => {
     const run = lookup.run(evaluation.run_id);
     if (!run) {
@@ -116,5 +127,40 @@ export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): Bun
       }
     }
   });
+  return problems;
+}
+
+/**
+ * An A/B pair must compare two different runs of its scenario, at two different levels of a
+ * party of that scenario, simulated by one backbone (fidelity is reported per simulator backbone).
+ */
+function checkAbPair(pair: AbPairRecord, i: number, lookup: RecordLookup): BundleProblem[] {
+  const problems: BundleProblem[] = [];
+  const at = (field: string, message: string) => problems.push({ path: ["ab_pairs", i, field], message });
+  const scenario = lookup.scenario(pair.scenario_id);
+  if (!scenario) at("scenario_id", `unknown scenario "${pair.scenario_id}"`);
+  else if (!scenario.parties.some((p) => p.id === pair.target_party)) {
+    at("target_party", `"${pair.target_party}" is not a party of scenario "${pair.scenario_id}" (${scenario.parties.map((p) => p.id).join(", ")})`);
+  }
+  if (pair.run_a_id === pair.run_b_id) at("run_b_id", `run_b_id must differ from run_a_id ("${pair.run_a_id}")`);
+  if (pair.level_a === pair.level_b) at("level_b", `level_b must differ from level_a (both ${pair.level_a}): a pair compares two levels`);
+
+  const runs: (RunSummary | undefined)[] = [];
+  for (const field of ["run_a_id", "run_b_id"] as const) {
+    const run = lookup.run(pair[field]);
+    runs.push(run);
+    if (!run) {
+      at(field, `unknown run "${pair[field]}"`);
+      continue;
+    }
+    const condition = lookup.condition(run.conditionId);
+    if (condition && condition.scenarioId !== pair.scenario_id) {
+      at(field, `run "${run.id}" plays scenario "${condition.scenarioId}", not "${pair.scenario_id}"`);
+    }
+  }
+  const [a, b] = runs;
+  if (a && b && a.id !== b.id && a.simulatorBackbone !== b.simulatorBackbone) {
+    at("run_b_id", `both runs need the same simulator backbone: run "${a.id}" uses "${a.simulatorBackbone}", run "${b.id}" uses "${b.simulatorBackbone}"`);
+  }
   return problems;
 }

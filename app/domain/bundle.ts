@@ -1,6 +1,6 @@
 /**
- * The SoCRATES bundle: the JSON interchange format for scenarios, conditions, runs, matched pairs
- * and evaluations. These zod schemas are the source of truth; docs/formats.md describes them.
+ * The SoCRATES bundle: the JSON interchange format for scenarios, conditions, runs, matched pairs,
+ * A/B reactiveness pairs and evaluations. These zod schemas are the source of truth; docs/formats.md describes them.
  *
  * Schemas here check each record on its own. Checks that need other records (a run's speakers
  * against its scenario's parties, a judge's turn ids against the run's length) live in
@@ -341,6 +341,25 @@ export const matchedPairSchema = z
   .object({ id, condition_id: id, mediated_run_id: id, unmediated_run_id: id })
   .strict();
 
+const level = z.number().min(0, "a reactiveness level is in [0, 1]").max(1, "a reactiveness level is in [0, 1]");
+
+/**
+ * An A/B reactiveness pair: two runs of one scenario in which only the target party's
+ * reactiveness differs (0 = composed, 1 = reactive); the opponent stays at a reference level.
+ */
+export const abPairSchema = z
+  .object({
+    id,
+    scenario_id: id,
+    run_a_id: id,
+    run_b_id: id,
+    target_party: code,
+    level_a: level,
+    level_b: level,
+    opponent_level: level.optional(),
+  })
+  .strict();
+
 export const bundleSchema = z
   .object({
     format: z.literal(BUNDLE_FORMAT),
@@ -350,6 +369,7 @@ export const bundleSchema = z
     conditions: z.array(conditionSchema).default([]),
     runs: z.array(runSchema).default([]),
     matched_pairs: z.array(matchedPairSchema).default([]),
+    ab_pairs: z.array(abPairSchema).default([]),
     evaluations: z.array(evaluationSchema).default([]),
   })
   .strict();
@@ -362,6 +382,7 @@ export type Condition = z.infer<typeof conditionSchema>;
 export type Turn = z.infer<typeof turnSchema>;
 export type Run = z.infer<typeof runSchema>;
 export type MatchedPair = z.infer<typeof matchedPairSchema>;
+export type AbPairRecord = z.infer<typeof abPairSchema>;
 export type Evaluation = z.infer<typeof evaluationSchema>;
 export type EvaluationError = z.infer<typeof evaluationErrorSchema>;
 export type Bundle = z.infer<typeof bundleSchema>;

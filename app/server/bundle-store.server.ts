@@ -11,6 +11,7 @@ import {
   BUNDLE_FORMAT,
   BUNDLE_VERSION,
   bundleSchema,
+  type AbPairRecord,
   type Bundle,
   type Condition,
   type Evaluation,
@@ -37,8 +38,9 @@ export class BundleImportError extends Error {
   }
 }
 
-type RecordKind = "scenarios" | "conditions" | "runs" | "matched_pairs" | "evaluations";
-const KINDS: RecordKind[] = ["scenarios", "conditions", "runs", "matched_pairs", "evaluations"];
+type RecordKind = "scenarios" | "conditions" | "runs" | "matched_pairs" | "ab_pairs" | "evaluations";
+/** Dependency order: a kind only refers to kinds before it. */
+const KINDS: RecordKind[] = ["scenarios", "conditions", "runs", "matched_pairs", "ab_pairs", "evaluations"];
 export type RecordCounts = Record<RecordKind, number>;
 
 export interface ImportSummary {
@@ -48,7 +50,7 @@ export interface ImportSummary {
   unchanged: RecordCounts;
 }
 
-const zeroCounts = (): RecordCounts => ({ scenarios: 0, conditions: 0, runs: 0, matched_pairs: 0, evaluations: 0 });
+const zeroCounts = (): RecordCounts => ({ scenarios: 0, conditions: 0, runs: 0, matched_pairs: 0, ab_pairs: 0, evaluations: 0 });
 
 /** Stable JSON for content comparison: object keys sorted, so key order never matters. */
 function canonical(value: unknown): string {
@@ -103,6 +105,19 @@ function pairRecord(row: typeof schema.matchedPairs.$inferSelect): MatchedPair {
   return { id: row.id, condition_id: row.conditionId, mediated_run_id: row.mediatedRunId, unmediated_run_id: row.unmediatedRunId };
 }
 
+function abPairRecord(row: typeof schema.abPairs.$inferSelect): AbPairRecord {
+  return {
+    id: row.id,
+    scenario_id: row.scenarioId,
+    run_a_id: row.runAId,
+    run_b_id: row.runBId,
+    target_party: row.targetParty,
+    level_a: row.levelA,
+    level_b: row.levelB,
+    ...(row.opponentLevel !== null ? { opponent_level: row.opponentLevel } : {}),
+  };
+}
+
 function evaluationRecord(row: typeof schema.evaluations.$inferSelect): Evaluation {
   return {
     id: row.id,
@@ -138,6 +153,10 @@ function storedRecord(db: Db, kind: RecordKind, id: string): unknown {
     case "matched_pairs": {
       const row = db.select().from(schema.matchedPairs).where(eq(schema.matchedPairs.id, id)).get();
       return row && pairRecord(row);
+    }
+    case "ab_pairs": {
+      const row = db.select().from(schema.abPairs).where(eq(schema.abPairs.id, id)).get();
+      return row && abPairRecord(row);
     }
     case "evaluations": {
       const row = db.select().from(schema.evaluations).where(eq(schema.evaluations.id, id)).get();
@@ -202,7 +221,7 @@ function combinedLookup(db: Db, bundles: Bundle[]): RecordLookup {
         const row = db.select().from(schema.runs).where(eq(schema.runs.id, id)).get();
         if (!row) return undefined;
         const speakers = db.select({ speaker: schema.turns.speaker }).from(schema.turns).where(eq(schema.turns.runId, id)).orderBy(asc(schema.turns.turnId)).all();
-        return { id: row.id, conditionId: row.conditionId, mediated: row.mediated, speakers: speakers.map((s) => s.speaker) };
+        return { id: row.id, conditionId: row.conditionId, mediated: row.mediated, simulatorBackbone: row.simulatorBackbone, speakers: speakers.map((s) => s.speaker) };
       }),
   };
 }
@@ -227,6 +246,13 @@ function insertRecord(db: Db, kind: RecordKind, record: unknown, lookup: RecordL
     case "matched_pairs": {
       const p = record as MatchedPair;
       db.insert(schema.matchedPairs).values({ id: p.id, conditionId: p.condition_id, mediatedRunId: p.mediated_run_id, unmediatedRunId: p.unmediated_run_id }).run();
+      return;
+    }
+    case "ab_pairs": {
+      const p = record as AbPairRecord;
+      db.insert(schema.abPairs)
+        .values({ id: p.id, scenarioId: p.scenario_id, runAId: p.run_a_id, runBId: p.run_b_id, targetParty: p.target_party, levelA: p.level_a, levelB: p.level_b, opponentLevel: p.opponent_level ?? null })
+        .run();
       return;
     }
     case "evaluations":
@@ -374,6 +400,7 @@ export function exportBundle(db: Db): Bundle {
     conditions: db.select().from(schema.conditions).orderBy(asc(schema.conditions.id)).all().map(conditionRecord),
     runs: db.select().from(schema.runs).orderBy(asc(schema.runs.id)).all().map((r) => runRecord(r, turnsByRun.get(r.id) ?? [])),
     matched_pairs: db.select().from(schema.matchedPairs).orderBy(asc(schema.matchedPairs.id)).all().map(pairRecord),
+    ab_pairs: db.select().from(schema.abPairs).orderBy(asc(schema.abPairs.id)).all().map(abPairRecord),
     evaluations: db.select().from(schema.evaluations).orderBy(asc(schema.evaluations.id)).all().map(evaluationRecord),
   };
 }

@@ -6,11 +6,21 @@ import { databasePath, openDatabase } from "../../app/server/db.server.ts";
 import { readBundleDir, seedDemo } from "../../app/server/demo.server.ts";
 import { printJson, UserError } from "../cli-kit.ts";
 
+/** How each record kind reads in a summary line. */
+const KIND_LABELS: Record<keyof ImportSummary["inserted"], string> = {
+  scenarios: "scenarios",
+  conditions: "conditions",
+  runs: "runs",
+  matched_pairs: "matched pairs",
+  ab_pairs: "A/B pairs",
+  evaluations: "evaluations",
+};
+
 function describeSummary(summary: ImportSummary): string {
   const parts = (counts: ImportSummary["inserted"]) =>
-    Object.entries(counts)
+    (Object.entries(counts) as [keyof typeof KIND_LABELS, number][])
       .filter(([, n]) => n > 0)
-      .map(([kind, n]) => `${n} ${kind.replace("_", " ")}`)
+      .map(([kind, n]) => `${n} ${KIND_LABELS[kind]}`)
       .join(", ") || "nothing";
   const verb = summary.dryRun ? "would import" : "imported";
   return `${verb} ${parts(summary.inserted)}; already present and unchanged: ${parts(summary.unchanged)}`;
@@ -57,13 +67,13 @@ export function registerDataCommands(program: Command): void {
 
   program
     .command("export")
-    .description("write every scenario, condition, run, matched pair and evaluation as one bundle")
+    .description("write every scenario, condition, run, matched pair, A/B pair and evaluation as one bundle")
     .argument("<file>", "output .json file ('-' for standard output)")
     .action((file: string) => {
       const bundle = exportBundle(openDatabase());
       if (file === "-") return printJson(bundle);
       writeFileSync(file, JSON.stringify(bundle, null, 2) + "\n");
-      console.error(`wrote ${file}: ${bundle.scenarios.length} scenarios, ${bundle.runs.length} runs, ${bundle.evaluations.length} evaluations`);
+      console.error(`wrote ${file}: ${bundle.scenarios.length} scenarios, ${bundle.runs.length} runs, ${bundle.ab_pairs.length} A/B pairs, ${bundle.evaluations.length} evaluations`);
     });
 
   program

@@ -20,7 +20,7 @@ describe("bundle import and export", () => {
 
   it("imports every record, derives snippets and per-turn scores, and a second import changes nothing", () => {
     const first = importBundleFiles(t.db, asFile(fixtureBundle()));
-    expect(first.inserted).toEqual({ scenarios: 1, conditions: 1, runs: 2, matched_pairs: 1, evaluations: 2 });
+    expect(first.inserted).toEqual({ scenarios: 1, conditions: 1, runs: 2, matched_pairs: 1, ab_pairs: 0, evaluations: 2 });
     const counts = tableCounts(t.db);
     expect(counts.turns).toBe(11);
     expect(counts.snippets).toBe(3 + 2); // mediated: [1-3] [4-5] [6-7]; unmediated: [1-2] [3-4]
@@ -28,8 +28,8 @@ describe("bundle import and export", () => {
     expect(counts.evaluation_scores).toBe(2 * 2 * 8);
 
     const second = importBundleFiles(t.db, asFile(fixtureBundle()));
-    expect(second.inserted).toEqual({ scenarios: 0, conditions: 0, runs: 0, matched_pairs: 0, evaluations: 0 });
-    expect(second.unchanged).toEqual({ scenarios: 1, conditions: 1, runs: 2, matched_pairs: 1, evaluations: 2 });
+    expect(second.inserted).toEqual({ scenarios: 0, conditions: 0, runs: 0, matched_pairs: 0, ab_pairs: 0, evaluations: 0 });
+    expect(second.unchanged).toEqual({ scenarios: 1, conditions: 1, runs: 2, matched_pairs: 1, ab_pairs: 0, evaluations: 2 });
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
@@ -98,7 +98,8 @@ describe("the demo study", () => {
     const b = tempDb();
     try {
       const first = seedDemo(a.db);
-      expect(first.inserted).toEqual({ scenarios: 4, conditions: 4, runs: 8, matched_pairs: 4, evaluations: 16 });
+      // 8 runs in matched pairs, plus 16 short runs in 8 A/B reactiveness pairs.
+      expect(first.inserted).toEqual({ scenarios: 4, conditions: 4, runs: 24, matched_pairs: 4, ab_pairs: 8, evaluations: 16 });
       expect(new Set(exportBundle(a.db).scenarios.map((s) => s.domain)).size).toBeGreaterThanOrEqual(4);
       expect(seedDemo(a.db).inserted.runs).toBe(0);
       const exported = JSON.stringify(exportBundle(a.db), null, 2);
@@ -116,7 +117,10 @@ describe("the demo study", () => {
     try {
       seedDemo(t.db);
       const bundle = exportBundle(t.db);
-      for (const run of bundle.runs) {
+      // The mediated/unmediated study; the short A/B reactiveness runs are checked in ab-pairs-import.test.ts.
+      const paired = new Set(bundle.matched_pairs.flatMap((p) => [p.mediated_run_id, p.unmediated_run_id]));
+      expect(paired.size).toBe(8);
+      for (const run of bundle.runs.filter((r) => paired.has(r.id))) {
         expect(run.turns.length, run.id).toBeGreaterThanOrEqual(16);
         expect(run.turns.length, run.id).toBeLessThanOrEqual(30);
         expect(run.turns.filter((turn) => turn.role === "party").every((turn) => turn.thought), run.id).toBe(true);

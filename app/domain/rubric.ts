@@ -1,0 +1,48 @@
+/**
+ * The 1–5 agreement rubric annotators use on each topic of a snippet. The task UI shows it on
+ * hover/focus; annotation-templates/guidelines/consensus-snippet.md prints the same text. The
+ * anchors match the topic-localized judge's scale (app/server/pipeline/prompts/topic-judge.md),
+ * so experts, crowdworkers and the evaluator rate on one scale.
+ */
+export type AgreementScore = 1 | 2 | 3 | 4 | 5;
+
+export interface RubricLevel {
+  score: AgreementScore;
+  label: string;
+  description: string;
+}
+
+export const AGREEMENT_RUBRIC: readonly RubricLevel[] = [
+  {
+    score: 1,
+    label: "Far apart",
+    description: "The parties want different options and neither has moved; they may be openly rejecting each other's position.",
+  },
+  {
+    score: 2,
+    label: "Apart, slight give",
+    description: "Still wanting different options, but at least one party has shown a little flexibility: a hint of compromise, a condition under which it could move.",
+  },
+  {
+    score: 3,
+    label: "Converging",
+    description: "Positions are moving toward each other: a middle option or a trade is being explored, though nobody has accepted it yet.",
+  },
+  {
+    score: 4,
+    label: "Close",
+    description: "The parties broadly accept the same option; only details, conditions or a final confirmation remain open.",
+  },
+  {
+    score: 5,
+    label: "Agreed",
+    description: "Every party has clearly accepted the same terms on this topic.",
+  },
+];
+
+/** The rubric entry for a score; throws on anything but a whole number from 1 to 5. */
+export function rubricLevel(score: number): RubricLevel {
+  const level = AGREEMENT_RUBRIC.find((l) => l.score === score);
+  if (!level) throw new RangeError(`an agreement score is a whole number from 1 to 5, got ${score}`);
+  return level;
+}

@@ -1,0 +1,188 @@
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AbPairRecord, BundleInput } from "../../app/domain/bundle.ts";
+import { BundleImportError, exportBundle, importBundleFiles } from "../../app/server/bundle-store.server.ts";
+import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
+import { tableCounts, tempDb } from "../helpers/temp-db.ts";
+
+const asFile = (value: unknown, file = "ab.json") => [{ file, text: JSON.stringify(value) }];
+
+/** The fixture plus two short unmediated runs at different BUY levels and the pair comparing them. */
+function abBundle() {
+  const base = fixtureBundle();
+  const unmediated = base.runs[1];
+  const levelRun = (id: string, level: number) => ({ ...unmediated, id, outcome: "budget" as const, turns: unmediated.turns.map((t) => ({ ...t, signal: "continue" as const })), config: { reactiveness: { BUY: level, SELL: 0.5 }, turn_budget: 2 }, seed: null });
+  const pair: AbPairRecord = { id: "fx-1:ab", scenario_id: "fx-1", run_a_id: "fx-1:ab:a", run_b_id: "fx-1:ab:b", target_party: "BUY", level_a: 0, level_b: 1, opponent_level: 0.5 };
+  return { ...base, runs: [...base.runs, levelRun("fx-1:ab:a", 0), levelRun("fx-1:ab:b", 1)], ab_pairs: [pair] } satisfies BundleInput;
+}
+
+function problemsOf(run: () => unknown): { file: string; path: string; message: string }[] {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof BundleImportError) return err.problems;
+    throw err;
+  }
+  throw new Error("expected the import to be refused");
+}
+
+describe("A/B reactiveness pairs in bundles", () => {
+  let t: ReturnType<typeof tempDb>;
+  beforeEach(() => {
+    t = tempDb();
+  });
+  afterEach(() => t.cleanup());
+
+  it("imports a pair, stores its columns, and a second import changes nothing", () => {
+    const first = importBundleFiles(t.db, asFile(abBundle()));
+    expect(first.inserted).toEqual({ scenarios: 1, conditions: 1, runs: 4, matched_pairs: 1, ab_pairs: 1, evaluations: 2 });
+    const row = t.db.$client.prepare("SELECT * FROM ab_pairs").get();
+    expect(row).toEqual({ id: "fx-1:ab", scenario_id: "fx-1", run_a_id: "fx-1:ab:a", run_b_id: "fx-1:ab:b", target_party: "BUY", level_a: 0, level_b: 1, opponent_level: 0.5 });
+
+    const counts = tableCounts(t.db);
+    const second = importBundleFiles(t.db, asFile(abBundle()));
+    expect(second.inserted.ab_pairs).toBe(0);
+    expect(second.unchanged.ab_pairs).toBe(1);
+    expect(tableCounts(t.db)).toEqual(counts);
+  });
+
+  it("accepts a pair whose runs were imported earlier, and a pair without opponent_level", () => {
+    const bundle = abBundle();
+    importBundleFiles(t.db, asFile({ ...bundle, ab_pairs: [] }));
+    const { opponent_level: _dropped, ...noOpponent } = bundle.ab_pairs[0];
+    const later = { format: "socrates-bundle", version: 1, ab_pairs: [{ ...noOpponent, id: "fx-1:ab:2" }] };
+    expect(importBundleFiles(t.db, asFile(later, "later.json")).inserted.ab_pairs).toBe(1);
+    expect(exportBundle(t.db).ab_pairs.find((p) => p.id === "fx-1:ab:2")).toEqual({ ...noOpponent, id: "fx-1:ab:2" });
+  });
+
+  it("refuses a pair stored with different content, changing nothing", () => {
+    importBundleFiles(t.db, asFile(abBundle()));
+    const before = tableCounts(t.db);
+    const changed = abBundle();
+    changed.ab_pairs[0].level_b = 2 / 3;
+    expect(problemsOf(() => importBundleFiles(t.db, asFile(changed, "edited.json")))).toEqual([
+      { file: "edited.json", path: "$.ab_pairs[0]", message: '"fx-1:ab" is already stored with different content; nothing was changed (use a new id to keep both)' },
+    ]);
+    expect(tableCounts(t.db)).toEqual(before);
+  });
+
+  // Each bad pair: what to change, and the path and message the import must report.
+  const bad: { name: string; edit: (b: ReturnType<typeof abBundle>) => void; path: string; message: RegExp }[] = [
+    { name: "an unknown run", edit: (b) => void (b.ab_pairs[0].run_b_id = "nope"), path: "$.ab_pairs[0].run_b_id", message: /unknown run "nope"/ },
+    { name: "the same run twice", edit: (b) => void (b.ab_pairs[0].run_b_id = "fx-1:ab:a"), path: "$.ab_pairs[0].run_b_id", message: /run_b_id must differ from run_a_id/ },
+    { name: "an unknown scenario", edit: (b) => void (b.ab_pairs[0].scenario_id = "fx-9"), path: "$.ab_pairs[0].scenario_id", message: /unknown scenario "fx-9"/ },
+    { name: "a target that is not a party", edit: (b) => void (b.ab_pairs[0].target_party = "MEDIATOR"), path: "$.ab_pairs[0].target_party", message: /"MEDIATOR" is not a party of scenario "fx-1" \(BUY, SELL\)/ },
+    { name: "equal levels", edit: (b) => void (b.ab_pairs[0].level_b = 0), path: "$.ab_pairs[0].level_b", message: /level_b must differ from level_a/ },
+    {
+      name: "two simulator backbones",
+      edit: (b) => void (b.runs[3].simulator_backbone = "other-sim"),
+      path: "$.ab_pairs[0].run_b_id",
+      message: /same simulator backbone: run "fx-1:ab:a" uses "mock-sim", run "fx-1:ab:b" uses "other-sim"/,
+    },
+    {
+      name: "a duplicate pair id",
+      edit: (b) => void b.ab_pairs.push({ ...b.ab_pairs[0], level_a: 1 / 3 }),
+      path: "$.ab_pairs[1].id",
+      message: /duplicate id "fx-1:ab" in this bundle/,
+    },
+    { name: "a level above 1", edit: (b) => void (b.ab_pairs[0].level_a = 1.5), path: "$.ab_pairs[0].level_a", message: /a reactiveness level is in \[0, 1\]/ },
+    { name: "a negative opponent level", edit: (b) => void (b.ab_pairs[0].opponent_level = -0.1), path: "$.ab_pairs[0].opponent_level", message: /a reactiveness level is in \[0, 1\]/ },
+    {
+      name: "an unknown field",
+      edit: (b) => void ((b.ab_pairs[0] as Record<string, unknown>).winner = "A"),
+      path: "$.ab_pairs[0]",
+      message: /Unrecognized key\(s\) in object: 'winner'/,
+    },
+  ];
+  for (const c of bad) {
+    it(`refuses ${c.name}, naming the JSON path, and stores nothing`, () => {
+      const b = abBundle();
+      c.edit(b);
+      const problems = problemsOf(() => importBundleFiles(t.db, asFile(b, "bad.json")));
+      expect(problems).toContainEqual({ file: "bad.json", path: c.path, message: expect.stringMatching(c.message) });
+      expect(tableCounts(t.db).ab_pairs).toBe(0);
+      expect(tableCounts(t.db).runs).toBe(0);
+    });
+  }
+
+  it("refuses a run of another scenario", () => {
+    const b = abBundle();
+    const other = { ...b.scenarios[0], id: "fx-2", title: "Another sale" };
+    b.scenarios.push(other);
+    b.conditions.push({ id: "fx-2:general", scenario_id: "fx-2", axis: "general", variant: "default" });
+    b.runs[2].condition_id = "fx-2:general";
+    expect(problemsOf(() => importBundleFiles(t.db, asFile(b, "bad.json")))).toEqual([
+      { file: "bad.json", path: "$.ab_pairs[0].run_a_id", message: 'run "fx-1:ab:a" plays scenario "fx-2", not "fx-1"' },
+    ]);
+    expect(tableCounts(t.db).scenarios).toBe(0);
+  });
+
+  it("export → import into an empty database → export gives identical JSON, pairs ordered by id", () => {
+    const b = abBundle();
+    b.ab_pairs.unshift({ ...b.ab_pairs[0], id: "fx-1:ab:z", level_a: 2 / 3, level_b: 1 / 3 });
+    importBundleFiles(t.db, asFile(b));
+    const first = exportBundle(t.db);
+    expect(first.ab_pairs.map((p) => p.id)).toEqual(["fx-1:ab", "fx-1:ab:z"]);
+    expect(first.ab_pairs[1]).toEqual(b.ab_pairs[0]); // thirds survive the REAL column exactly
+    const text = JSON.stringify(first, null, 2);
+    const other = tempDb();
+    try {
+      importBundleFiles(other.db, [{ file: "export.json", text }]);
+      expect(JSON.stringify(exportBundle(other.db), null, 2)).toBe(text);
+    } finally {
+      other.cleanup();
+    }
+  });
+});
+
+describe("the demo A/B reactiveness bundle", () => {
+  const GRID = [0, 1 / 3, 2 / 3, 1];
+
+  it("holds 8 consistent pairs: 4 per simulator backbone, two 0-vs-1 items each, levels matching the runs' config", async () => {
+    const { seedDemo } = await import("../../app/server/demo.server.ts");
+    const t = tempDb();
+    try {
+      expect(seedDemo(t.db).inserted.ab_pairs).toBe(8);
+      const bundle = exportBundle(t.db);
+      const runs = new Map(bundle.runs.map((r) => [r.id, r]));
+      const byBackbone = new Map<string, typeof bundle.ab_pairs>();
+      for (const pair of bundle.ab_pairs) {
+        const [a, b] = [runs.get(pair.run_a_id)!, runs.get(pair.run_b_id)!];
+        const backbone = a.simulator_backbone;
+        byBackbone.set(backbone, [...(byBackbone.get(backbone) ?? []), pair]);
+        for (const level of [pair.level_a, pair.level_b, pair.opponent_level]) expect(GRID, pair.id).toContain(level);
+        expect([pair.level_a, pair.level_b], pair.id).not.toContain(pair.opponent_level);
+        for (const [run, level] of [[a, pair.level_a], [b, pair.level_b]] as const) {
+          expect(run.mediated, run.id).toBe(false);
+          expect(run.turns.length, run.id).toBeGreaterThanOrEqual(6);
+          expect(run.turns.length, run.id).toBeLessThanOrEqual(10);
+          expect(run.party_order, run.id).toHaveLength(2);
+          const opponent = run.party_order.find((p) => p !== pair.target_party)!;
+          expect(run.config.reactiveness, run.id).toEqual({ [pair.target_party]: level, [opponent]: pair.opponent_level });
+        }
+        // Only the target's level differs between the two runs' settings.
+        const { reactiveness: _a, ...restA } = a.config;
+        const { reactiveness: _b, ...restB } = b.config;
+        expect(restA, pair.id).toEqual(restB);
+      }
+      expect([...byBackbone.keys()].sort()).toEqual(["demo-sim-alpha", "demo-sim-beta"]);
+      for (const [backbone, pairs] of byBackbone) {
+        expect(pairs, backbone).toHaveLength(4);
+        const extremes = pairs.filter((p) => Math.min(p.level_a, p.level_b) === 0 && Math.max(p.level_a, p.level_b) === 1);
+        expect(extremes.length, backbone).toBeGreaterThanOrEqual(2);
+      }
+      // The more reactive side is A in some pairs and B in others, so position is no cue.
+      const higherIsA = bundle.ab_pairs.filter((p) => p.level_a > p.level_b).length;
+      expect(higherIsA).toBe(4);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("is fictional demo data that reuses the demo scenarios rather than redefining them", () => {
+    const file = JSON.parse(readFileSync("db/demo/demo-ab-reactiveness.json", "utf8"));
+    expect(file.description).toMatch(/fictional/);
+    expect(file.scenarios ?? []).toEqual([]);
+    expect(file.runs.every((r: { config: { demo?: boolean } }) => r.config.demo === true)).toBe(true);
+  });
+});
