@@ -2,6 +2,9 @@
 import { Command, CommanderError } from "commander";
 import { EXIT_BAD_INPUT, UserError } from "./cli-kit.ts";
 import { registerDataCommands } from "./commands/data.ts";
+import { registerEvaluateCommands } from "./commands/evaluate.ts";
+import { registerLlmCommands } from "./commands/llm.ts";
+import { registerSimulateCommands } from "./commands/simulate.ts";
 import { registerStatsCommands } from "./commands/stats.ts";
 
 const program = new Command();
@@ -13,6 +16,9 @@ program
 
 registerDataCommands(program);
 registerStatsCommands(program);
+registerEvaluateCommands(program);
+registerSimulateCommands(program);
+registerLlmCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,5 +1,5 @@
 /** Read-side queries for the scenario and run pages. */
-import { asc, count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, or, sql } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import type { Party, Topic } from "../domain/bundle.ts";
 import { consensusSeries, topicSeries, type EvaluationMethod, type TopicSeries } from "../domain/series.ts";
@@ -142,3 +142,64 @@ export function getRunView(db: Db, id: string) {
 }
 
 export type RunView = NonNullable<ReturnType<typeof getRunView>>;
+
+export interface MetricView {
+  metric: string;
+  value: number | null;
+  detail: Record<string, unknown>;
+  params: Record<string, unknown>;
+  computedAt: string;
+}
+
+export interface RunMetrics {
+  /** Metrics of the run itself (IF, FI). */
+  run: MetricView[];
+  /** Metrics computed from each evaluation, by evaluation id. */
+  evaluations: Record<string, MetricView[]>;
+  /** MI, one per judge backbone (the backbone is in detail). */
+  mi: MetricView[];
+  /** CG of the matched pair the run belongs to, one per evaluator backbone (in detail). */
+  pair: { id: string; cg: MetricView[] } | null;
+  computedAt: string | null;
+}
+
+/** The stored metric values of one run and its matched pair (written by `socrates metrics`). */
+export function getRunMetrics(db: Db, runId: string): RunMetrics {
+  const toView = (r: typeof schema.metricValues.$inferSelect): MetricView => ({
+    metric: r.metric,
+    value: r.value,
+    detail: (r.detail ?? {}) as Record<string, unknown>,
+    params: r.params,
+    computedAt: r.computedAt,
+  });
+  const rows = db
+    .select()
+    .from(schema.metricValues)
+    .where(and(eq(schema.metricValues.subjectKind, "run"), eq(schema.metricValues.subjectId, runId)))
+    .orderBy(asc(schema.metricValues.evaluationId), asc(schema.metricValues.metric))
+    .all();
+  const result: RunMetrics = { run: [], evaluations: {}, mi: [], pair: null, computedAt: null };
+  for (const row of rows) {
+    const view = toView(row);
+    if (row.metric === "MI") result.mi.push(view);
+    else if (row.evaluationId === "") result.run.push(view);
+    else (result.evaluations[row.evaluationId] ??= []).push(view);
+  }
+  const pair = db
+    .select({ id: schema.matchedPairs.id })
+    .from(schema.matchedPairs)
+    .where(or(eq(schema.matchedPairs.mediatedRunId, runId), eq(schema.matchedPairs.unmediatedRunId, runId)))
+    .get();
+  if (pair) {
+    const cg = db
+      .select()
+      .from(schema.metricValues)
+      .where(and(eq(schema.metricValues.subjectKind, "pair"), eq(schema.metricValues.subjectId, pair.id), eq(schema.metricValues.metric, "CG")))
+      .orderBy(asc(schema.metricValues.evaluationId))
+      .all();
+    result.pair = { id: pair.id, cg: cg.map(toView) };
+    rows.push(...cg);
+  }
+  result.computedAt = rows.reduce<string | null>((latest, r) => (latest === null || r.computedAt > latest ? r.computedAt : latest), null);
+  return result;
+}

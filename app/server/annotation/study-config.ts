@@ -7,7 +7,6 @@ export const POOLS = ["expert", "crowd"] as const;
 export type Pool = (typeof POOLS)[number];
 
 export const DEFAULT_LABELS_PER_ITEM: Record<Pool, number> = { expert: 2, crowd: 3 };
-export const DEFAULT_QUALIFICATION_TEST = "english-comprehension";
 
 export const studyConfigSchema = z
   .object({
@@ -18,8 +17,6 @@ export const studyConfigSchema = z
     /** Annotators below this gold accuracy are flagged (with at least goldMinAttempted gold items). */
     goldThreshold: z.number().min(0).max(1).default(0.7),
     goldMinAttempted: z.number().int().min(1).default(2),
-    /** Crowd studies: the qualification test a worker must pass first (file name in annotation-templates/qualification/). */
-    qualificationTest: z.string().default(DEFAULT_QUALIFICATION_TEST),
     /** Sampling and bootstrap seed. */
     seed: z.number().int().default(1),
     bootstrapDraws: z.number().int().min(100).max(100_000).default(1000),

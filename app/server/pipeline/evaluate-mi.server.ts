@@ -1,0 +1,106 @@
+/**
+ * The mediator-intelligence judge (spec: ProMediate "MI"): one call per mediator turn, which
+ * sees the conversation before the intervention and the intervention itself, and scores it 1–5
+ * on four dimensions (−1 = the problem was not present). Judgments go to intervention_judgments.
+ */
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import * as schema from "../../../db/schema.ts";
+import { MEDIATOR_ID } from "../../domain/bundle.ts";
+import { NOT_APPLICABLE } from "../../domain/metrics/mediatorIntelligence.ts";
+import type { Db } from "../db.server.ts";
+import type { ChatMessage } from "../llm/types.ts";
+import { describeParties, describeTopics, transcript, type ContextTurn, type EvaluationContext } from "./evaluation-context.server.ts";
+import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
+import { renderMessages } from "./prompt-templates.server.ts";
+
+export const MI_TEMPLATE = "mi-judge";
+
+const dimensionScore = z
+  .number()
+  .int("a score is a whole number")
+  .refine((v) => v === NOT_APPLICABLE || (v >= 1 && v <= 5), "a score is from 1 to 5, or -1 when the problem was not present");
+
+export const miReplySchema = z.object({
+  reason: z.string().trim().min(1, "give a short reason"),
+  perception_alignment: dimensionScore,
+  emotional_dynamics: dimensionScore,
+  cognitive_challenges: dimensionScore,
+  communication_breakdowns: dimensionScore,
+});
+export type MiReply = z.infer<typeof miReplySchema>;
+
+export function miMessages(ctx: EvaluationContext, turn: ContextTurn): ChatMessage[] {
+  return renderMessages(MI_TEMPLATE, {
+    background: ctx.background,
+    topics: describeTopics(ctx.topics),
+    parties: describeParties(ctx.parties),
+    history: transcript(ctx.turns.filter((t) => t.turnId < turn.turnId)),
+    turn_id: turn.turnId,
+    utterance: turn.utterance,
+  });
+}
+
+/** Mediator turns of the run that this backbone has not judged yet. */
+export function unjudgedMediatorTurns(db: Db, ctx: EvaluationContext, backbone: string): ContextTurn[] {
+  const judged = new Set(
+    db
+      .select({ turnId: schema.interventionJudgments.turnId })
+      .from(schema.interventionJudgments)
+      .where(and(eq(schema.interventionJudgments.runId, ctx.runId), eq(schema.interventionJudgments.backbone, backbone)))
+      .all()
+      .map((r) => r.turnId),
+  );
+  return ctx.turns.filter((t) => t.speaker === MEDIATOR_ID && !judged.has(t.turnId));
+}
+
+export interface MiJudgment {
+  turnId: number;
+  reply: MiReply;
+}
+
+export interface MiOutcome {
+  backbone: string;
+  judgments: MiJudgment[];
+  failures: { turnId: number; message: string }[];
+}
+
+/** Judges the given mediator turns; failures are returned, never thrown. */
+export async function judgeInterventions(ctx: EvaluationContext, turns: ContextTurn[], options: EvaluatorOptions): Promise<MiOutcome> {
+  const backbone = options.llm.modelFor("mi-judge", options.backbone);
+  const results = await Promise.all(
+    turns.map((turn) => options.llm.call({ role: "mi-judge", messages: miMessages(ctx, turn), schema: miReplySchema, subject: ctx.runId, model: options.backbone })),
+  );
+  const outcome: MiOutcome = { backbone, judgments: [], failures: [] };
+  turns.forEach((turn, i) => {
+    const result = results[i];
+    if (result.ok) outcome.judgments.push({ turnId: turn.turnId, reply: result.value });
+    else outcome.failures.push({ turnId: turn.turnId, message: truncateError(result.error) });
+  });
+  return outcome;
+}
+
+/** Stores judgments in one transaction; a judgment already stored for (run, turn, backbone) is kept. */
+export function storeJudgments(db: Db, runId: string, outcome: MiOutcome): number {
+  let inserted = 0;
+  db.transaction((tx) => {
+    for (const { turnId, reply } of outcome.judgments) {
+      const result = tx
+        .insert(schema.interventionJudgments)
+        .values({
+          runId,
+          turnId,
+          backbone: outcome.backbone,
+          perceptionAlignment: reply.perception_alignment,
+          emotionalDynamics: reply.emotional_dynamics,
+          cognitiveChallenges: reply.cognitive_challenges,
+          communicationBreakdowns: reply.communication_breakdowns,
+          reason: reply.reason,
+        })
+        .onConflictDoNothing()
+        .run();
+      inserted += result.changes;
+    }
+  });
+  return inserted;
+}

@@ -1,0 +1,127 @@
+/**
+ * `socrates evaluate` as a library: picks the runs, skips work already stored, runs one
+ * evaluator per run (a few runs at a time), and stores each result as soon as it is done, so an
+ * interrupted job keeps what it finished. Topic-localized and per-turn evaluations are stored
+ * through the bundle importer (the same checks as any imported evaluation); MI judgments go to
+ * intervention_judgments.
+ */
+import { asc, eq } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import { BUNDLE_FORMAT, BUNDLE_VERSION, MEDIATOR_ID, type Evaluation } from "../../domain/bundle.ts";
+import { importBundleFiles } from "../bundle-store.server.ts";
+import type { Db } from "../db.server.ts";
+import { Semaphore } from "../llm/semaphore.ts";
+import type { Llm } from "../llm/types.ts";
+import { evaluateTopicLocalized, plannedTopicCalls, TOPIC_METHOD } from "./evaluate-topic.server.ts";
+import { evaluatePerTurn, PER_TURN_METHOD, plannedPerTurnCalls } from "./evaluate-per-turn.server.ts";
+import { judgeInterventions, storeJudgments, unjudgedMediatorTurns } from "./evaluate-mi.server.ts";
+import { evaluationId, loadEvaluationContext, RunNotFoundError } from "./evaluation-context.server.ts";
+
+export const EVALUATE_METHODS = ["topic", "per-turn", "mi"] as const;
+export type EvaluateMethod = (typeof EVALUATE_METHODS)[number];
+
+export interface RunSelection {
+  runId?: string;
+  all?: boolean;
+}
+
+/** The run ids a selection names, in id order; an unknown run id is an error. */
+export function selectRunIds(db: Db, selection: RunSelection): string[] {
+  if (selection.runId !== undefined) {
+    const found = db.select({ id: schema.runs.id }).from(schema.runs).where(eq(schema.runs.id, selection.runId)).get();
+    if (!found) throw new RunNotFoundError(selection.runId);
+    return [found.id];
+  }
+  if (!selection.all) throw new Error("name a run or ask for all runs");
+  return db.select({ id: schema.runs.id }).from(schema.runs).orderBy(asc(schema.runs.id)).all().map((r) => r.id);
+}
+
+export type RunStatus =
+  | { runId: string; status: "stored"; evaluationId?: string; calls: number; errors: number }
+  | { runId: string; status: "planned"; calls: number }
+  | { runId: string; status: "skipped"; reason: string }
+  | { runId: string; status: "failed"; message: string; calls: number };
+
+export interface EvaluateJob {
+  llm: Llm;
+  method: EvaluateMethod;
+  runIds: string[];
+  /** Judge model override; defaults to the role's configured model. */
+  backbone?: string;
+  /** Runs evaluated at once (each run's own calls run in parallel, within the endpoint's limit). */
+  concurrency?: number;
+  /** Count the calls that would be made; call nothing and store nothing. */
+  dryRun?: boolean;
+  onRun?: (status: RunStatus) => void;
+}
+
+export interface EvaluateSummary {
+  method: EvaluateMethod;
+  backbone: string;
+  dryRun: boolean;
+  runs: RunStatus[];
+  /** Calls planned (dry run) or made for the runs that were not skipped. */
+  calls: number;
+}
+
+const ROLE_OF: Record<EvaluateMethod, "evaluator" | "baseline-judge" | "mi-judge"> = { topic: "evaluator", "per-turn": "baseline-judge", mi: "mi-judge" };
+
+function storeEvaluation(db: Db, evaluation: Evaluation): void {
+  const bundle = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, evaluations: [evaluation] };
+  importBundleFiles(db, [{ file: `<evaluate ${evaluation.id}>`, text: JSON.stringify(bundle) }]);
+}
+
+function storedBackbone(db: Db, id: string): string | undefined {
+  return db.select({ backbone: schema.evaluations.backbone }).from(schema.evaluations).where(eq(schema.evaluations.id, id)).get()?.backbone;
+}
+
+async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: string): Promise<RunStatus> {
+  const ctx = loadEvaluationContext(db, runId);
+  if (job.method === "mi") {
+    const pending = unjudgedMediatorTurns(db, ctx, backbone);
+    if (pending.length === 0) {
+      const reason = ctx.turns.some((t) => t.speaker === MEDIATOR_ID) ? `every intervention already judged by ${backbone}` : "no mediator turns";
+      return { runId, status: "skipped", reason };
+    }
+    if (job.dryRun) return { runId, status: "planned", calls: pending.length };
+    const outcome = await judgeInterventions(ctx, pending, { llm: job.llm, backbone: job.backbone });
+    storeJudgments(db, runId, outcome);
+    if (outcome.judgments.length === 0) {
+      return { runId, status: "failed", calls: pending.length, message: outcome.failures.map((f) => `turn ${f.turnId}: ${f.message}`).join("; ") };
+    }
+    return { runId, status: "stored", calls: pending.length, errors: outcome.failures.length };
+  }
+
+  const method = job.method === "topic" ? TOPIC_METHOD : PER_TURN_METHOD;
+  const id = evaluationId(runId, method, backbone);
+  const existing = storedBackbone(db, id);
+  if (existing === backbone) return { runId, status: "skipped", reason: `evaluation ${id} already stored` };
+  // Two model names that differ only in characters an id cannot hold ("a/b", "a_b") share an id.
+  if (existing !== undefined) return { runId, status: "failed", calls: 0, message: `evaluation ${id} is already stored for backbone "${existing}"` };
+  const calls = job.method === "topic" ? plannedTopicCalls(ctx) : plannedPerTurnCalls(ctx);
+  if (job.dryRun) return { runId, status: "planned", calls };
+  try {
+    const options = { llm: job.llm, backbone: job.backbone };
+    const evaluation = job.method === "topic" ? await evaluateTopicLocalized(ctx, options) : await evaluatePerTurn(ctx, options);
+    storeEvaluation(db, evaluation);
+    return { runId, status: "stored", evaluationId: id, calls, errors: evaluation.errors?.length ?? 0 };
+  } catch (err) {
+    return { runId, status: "failed", calls, message: (err as Error).message };
+  }
+}
+
+export async function evaluateRuns(db: Db, job: EvaluateJob): Promise<EvaluateSummary> {
+  const backbone = job.llm.modelFor(ROLE_OF[job.method], job.backbone);
+  const limit = new Semaphore(job.concurrency ?? 4);
+  const runs = await Promise.all(
+    job.runIds.map((runId) =>
+      limit.run(async () => {
+        const status = await evaluateOne(db, job, backbone, runId);
+        job.onRun?.(status);
+        return status;
+      }),
+    ),
+  );
+  const calls = runs.reduce((n, r) => n + (r.status === "skipped" ? 0 : r.calls), 0);
+  return { method: job.method, backbone, dryRun: Boolean(job.dryRun), runs, calls };
+}

@@ -1,0 +1,101 @@
+/**
+ * What an evaluator needs to know about one stored run: the scenario its condition played, its
+ * turns, and text renderings of both for judge prompts. Judges only ever see what was said
+ * aloud, so the renderings leave out private thoughts and the parties' private briefs.
+ */
+import { asc, eq } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import { MEDIATOR_ID, type Party, type Topic } from "../../domain/bundle.ts";
+import type { Db } from "../db.server.ts";
+
+export type EvaluationMethod = "topic-localized" | "per-turn";
+
+export interface ContextTurn {
+  turnId: number;
+  speaker: string;
+  role: "party" | "mediator";
+  utterance: string;
+}
+
+export interface EvaluationContext {
+  runId: string;
+  mediated: boolean;
+  background: string;
+  topics: Topic[];
+  parties: Party[];
+  /** Parties in their speaking order. */
+  partyOrder: string[];
+  turns: ContextTurn[];
+}
+
+export class RunNotFoundError extends Error {
+  constructor(readonly runId: string) {
+    super(`there is no run "${runId}"`);
+    this.name = "RunNotFoundError";
+  }
+}
+
+export function loadEvaluationContext(db: Db, runId: string): EvaluationContext {
+  const run = db.select().from(schema.runs).where(eq(schema.runs.id, runId)).get();
+  if (!run) throw new RunNotFoundError(runId);
+  const condition = db.select().from(schema.conditions).where(eq(schema.conditions.id, run.conditionId)).get()!;
+  const scenario = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, run.scenarioId)).get()!;
+  const played = condition.expanded ?? scenario;
+  const turns = db
+    .select({ turnId: schema.turns.turnId, speaker: schema.turns.speaker, role: schema.turns.role, utterance: schema.turns.utterance })
+    .from(schema.turns)
+    .where(eq(schema.turns.runId, runId))
+    .orderBy(asc(schema.turns.turnId))
+    .all()
+    .map((t) => ({ ...t, role: t.role as ContextTurn["role"] }));
+  return { runId, mediated: run.mediated, background: played.background, topics: played.topics, parties: played.parties, partyOrder: run.partyOrder, turns };
+}
+
+/** Record ids allow letters, digits and `. _ : -` only, up to 120 characters (bundle.ts). */
+const ID_MAX = 120;
+
+/** Makes a model name usable inside a record id ("org/model v2" → "org_model_v2"). */
+export function backboneSlug(backbone: string): string {
+  return backbone.replace(/[^A-Za-z0-9._:-]/g, "_");
+}
+
+function shortHash(text: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+/**
+ * `${runId}:${method}:${backbone}`, deterministic so a repeated `evaluate` finds its earlier
+ * work. An id that would be too long keeps its start and gets a hash of the full id instead.
+ */
+export function evaluationId(runId: string, method: EvaluationMethod, backbone: string): string {
+  const full = `${runId}:${method}:${backboneSlug(backbone)}`;
+  if (full.length <= ID_MAX) return full;
+  return `${full.slice(0, ID_MAX - 9)}-${shortHash(full)}`;
+}
+
+export function describeTopic(topic: Topic): string {
+  return [`${topic.id}: ${topic.name}`, `  ${topic.description}`, ...topic.options.map((o) => `  (${o.label}) ${o.description}`)].join("\n");
+}
+
+export function describeTopics(topics: Topic[]): string {
+  return topics.map(describeTopic).join("\n\n");
+}
+
+/** Public facts only: id, name and relation. Roles carry objectives and fallbacks, which are private. */
+export function describeParties(parties: Party[]): string {
+  return parties.map((p) => `- ${p.id}: ${p.name} (${p.relation})`).join("\n");
+}
+
+export function turnLine(turn: ContextTurn): string {
+  return `[${turn.turnId}] ${turn.speaker}: ${turn.utterance}`;
+}
+
+export function transcript(turns: ContextTurn[]): string {
+  return turns.length === 0 ? "(nothing has been said yet)" : turns.map(turnLine).join("\n");
+}
+
+export function mediatorTurnIds(ctx: Pick<EvaluationContext, "turns">): number[] {
+  return ctx.turns.filter((t) => t.speaker === MEDIATOR_ID).map((t) => t.turnId);
+}

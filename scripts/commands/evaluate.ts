@@ -1,0 +1,157 @@
+/** `socrates evaluate` (judge stored runs) and `socrates metrics` (compute and store the metrics). */
+import type { Command } from "commander";
+import { openDatabase } from "../../app/server/db.server.ts";
+import { createLlm } from "../../app/server/llm/client.server.ts";
+import { LlmConfigError, loadLlmConfig, resolveConfigPath } from "../../app/server/llm/config.server.ts";
+import { formatTable, UsageTally } from "../../app/server/llm/usage.server.ts";
+import { RunNotFoundError } from "../../app/server/pipeline/evaluation-context.server.ts";
+import { EVALUATE_METHODS, evaluateRuns, selectRunIds, type EvaluateMethod, type EvaluateSummary } from "../../app/server/pipeline/evaluate-runs.server.ts";
+import { formatMetricValue } from "../../app/server/pipeline/metric-format.ts";
+import { computeMetrics, MetricParamsError, METRIC_NAMES, type MetricRow, type MetricsSummary } from "../../app/server/pipeline/metrics-runner.server.ts";
+import { parseIntOption, UserError } from "../cli-kit.ts";
+import { createProgress } from "../progress.ts";
+
+interface EvaluateOptions {
+  run?: string;
+  all?: boolean;
+  method: string;
+  backbone?: string;
+  config?: string;
+  concurrency: string;
+  dryRun?: boolean;
+}
+
+/** Input and configuration errors become UserErrors (exit code 2 with the message). */
+function asUserError<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof LlmConfigError || err instanceof RunNotFoundError || err instanceof MetricParamsError) throw new UserError(err.message);
+    throw err;
+  }
+}
+
+async function asUserErrorAsync<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    return asUserError(() => {
+      throw err;
+    });
+  }
+}
+
+function describeEvaluation(summary: EvaluateSummary, tally: UsageTally): string {
+  const count = (status: string) => summary.runs.filter((r) => r.status === status).length;
+  const withErrors = summary.runs.filter((r) => r.status === "stored" && r.errors > 0).length;
+  const calls = tally.rows().reduce(
+    (t, r) => ({ calls: t.calls + r.calls, cached: t.cached + r.cachedHits, failed: t.failed + r.failed, prompt: t.prompt + r.promptTokens, completion: t.completion + r.completionTokens, cost: t.cost + r.costUsd }),
+    { calls: 0, cached: 0, failed: 0, prompt: 0, completion: 0, cost: 0 },
+  );
+  const lines = [
+    `${summary.method} with ${summary.backbone}: ${count("stored")} stored${withErrors > 0 ? ` (${withErrors} with recorded errors)` : ""}, ${count("skipped")} skipped, ${count("failed")} failed`,
+    `LLM calls: ${calls.calls - calls.cached} made, ${calls.cached} from cache${calls.failed > 0 ? `, ${calls.failed} failed` : ""}`,
+    `tokens (new calls): ${calls.prompt} prompt + ${calls.completion} completion; cost $${calls.cost.toFixed(4)}`,
+  ];
+  for (const r of summary.runs) if (r.status === "failed") lines.push(`failed ${r.runId}: ${r.message}`);
+  return lines.join("\n");
+}
+
+/** "topic-localized:demo-judge" for an evaluation of the subject, "(run)" for the run's own metrics. */
+function basisLabel(row: MetricRow): string {
+  if (row.evaluationId === "") return "(run)";
+  if (row.subjectKind === "pair") return `topic-localized:${String(row.detail.backbone)}`;
+  return row.evaluationId.startsWith(`${row.subjectId}:`) ? row.evaluationId.slice(row.subjectId.length + 1) : row.evaluationId;
+}
+
+function metricsTable(summary: MetricsSummary): string {
+  const lines = new Map<string, Map<string, string>>();
+  for (const row of summary.rows) {
+    const key = `${row.subjectKind === "pair" ? "pair " : ""}${row.subjectId}\t${basisLabel(row)}`;
+    const cells = lines.get(key) ?? new Map<string, string>();
+    cells.set(row.metric, formatMetricValue(row.metric, row.value));
+    lines.set(key, cells);
+  }
+  const header = ["subject", "basis", ...METRIC_NAMES];
+  const rows = [...lines].map(([key, cells]) => [...key.split("\t"), ...METRIC_NAMES.map((m) => cells.get(m) ?? "")]);
+  return formatTable(header, rows);
+}
+
+export function registerEvaluateCommands(program: Command): void {
+  program
+    .command("evaluate")
+    .description("judge stored runs: topic-localized evaluator, per-turn baseline, or mediator-intelligence judge (skips work already stored)")
+    .option("--run <id>", "one run")
+    .option("--all", "every run in the database")
+    .requiredOption("--method <method>", `${EVALUATE_METHODS.join(" | ")}`)
+    .option("--backbone <model>", "judge model (overrides the configured evaluator, baseline-judge or mi-judge model)")
+    .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
+    .option("--concurrency <n>", "runs evaluated at once (requests per endpoint are limited by the configuration)", "4")
+    .option("--dry-run", "print how many LLM calls the evaluation would make; call nothing")
+    .action(async (opts: EvaluateOptions) => {
+      if (Boolean(opts.run) === Boolean(opts.all)) throw new UserError("give either --run <id> or --all");
+      if (!(EVALUATE_METHODS as readonly string[]).includes(opts.method)) {
+        throw new UserError(`--method must be one of ${EVALUATE_METHODS.join(", ")}, got "${opts.method}"`);
+      }
+      const method = opts.method as EvaluateMethod;
+      const concurrency = parseIntOption("concurrency", opts.concurrency, 1, 256);
+      const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
+      const db = openDatabase();
+      const tally = new UsageTally();
+      const llm = asUserError(() => createLlm({ db, config, onCall: tally.record }));
+      const runIds = asUserError(() => selectRunIds(db, { runId: opts.run, all: opts.all }));
+      const job = { llm, method, runIds, backbone: opts.backbone, concurrency };
+
+      if (opts.dryRun) {
+        const plan = await asUserErrorAsync(() => evaluateRuns(db, { ...job, dryRun: true }));
+        const planned = plan.runs.filter((r) => r.status === "planned").length;
+        console.log(`${method} with ${plan.backbone}: ${planned} run${planned === 1 ? "" : "s"} to evaluate, ${plan.runs.length - planned} skipped (already done or nothing to judge)`);
+        console.log(`${plan.calls} LLM calls, before repair retries; cached calls cost nothing`);
+        return;
+      }
+
+      const progress = createProgress(`evaluate ${method}`, runIds.length);
+      try {
+        const summary = await asUserErrorAsync(() =>
+          evaluateRuns(db, {
+            ...job,
+            onRun: (r) => {
+              if (r.status === "stored") progress.tick(`${r.runId}${r.errors > 0 ? ` (${r.errors} recorded errors)` : ""}`);
+              else if (r.status === "skipped") progress.tick(`${r.runId}: ${r.reason}`);
+              else if (r.status === "failed") progress.fail(`${r.runId}: ${r.message}`);
+            },
+          }),
+        );
+        progress.done();
+        console.log(describeEvaluation(summary, tally));
+        if (summary.runs.some((r) => r.status === "failed")) process.exitCode = 1;
+      } finally {
+        progress.done();
+      }
+    });
+
+  program
+    .command("metrics")
+    .description("compute IT, IE, IF, FI, CC, TLE, RL, ME, MI and CG from stored evaluations and store them (metric_values)")
+    .option("--run <id>", "one run and its matched pair (default: every run and pair)")
+    .option("--params <json>", 'parameter overrides, e.g. \'{"delta":0.1,"W":8}\' (keys: s0, delta, W, h, wMax, tau, rlWindow, meSpan)')
+    .action((opts: { run?: string; params?: string }) => {
+      let params: Record<string, unknown> = {};
+      if (opts.params !== undefined) {
+        try {
+          params = JSON.parse(opts.params);
+        } catch (err) {
+          throw new UserError(`--params: invalid JSON: ${(err as Error).message}`);
+        }
+      }
+      const db = openDatabase();
+      const summary = asUserError(() => {
+        if (opts.run !== undefined) selectRunIds(db, { runId: opts.run });
+        return computeMetrics(db, { runId: opts.run, params });
+      });
+      console.log(metricsTable(summary));
+      const p = summary.params;
+      console.log(`\n${summary.rows.length} values stored for ${summary.runs} runs and ${summary.pairs} matched pairs (IT, IE, IF, FI, CG ×100).`);
+      console.log(`params: s0=${p.s0} δ=${p.delta} W=${p.W} h=${p.h} wMax=${p.wMax} τ=${p.tau} rlWindow=${p.rlWindow} meSpan=${p.meSpan}`);
+    });
+}

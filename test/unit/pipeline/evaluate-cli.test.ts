@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { seedDemo } from "../../../app/server/demo.server.ts";
+import * as schema from "../../../db/schema.ts";
+import { runCli, type CliResult } from "../../helpers/cli.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
+import { startMockLlm } from "../../mock-llm/server.ts";
+import { chatRequests } from "./helpers.ts";
+import { evaluationConfigJson, JUDGE_MODEL, MEDIATED } from "./evaluation-helpers.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** Like runCli, but asynchronous: spawnSync would block this process and starve the in-process mock. */
+function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const root = resolve(import.meta.dirname, "../../..");
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(root, "scripts/socrates.mjs"), ...args], { cwd: root, env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c));
+    child.stderr.on("data", (c: Buffer) => (stderr += c));
+    child.on("close", (status) => done({ status, stdout, stderr }));
+  });
+}
+
+async function setup() {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  seedDemo(t.db);
+  const mock = await startMockLlm({ respond: evaluationResponder() });
+  cleanups.push(() => mock.close());
+  const config = join(t.dir, "socrates.config.json");
+  writeFileSync(config, JSON.stringify(evaluationConfigJson(mock.url)));
+  return { ...t, mock, config, env: { SOCRATES_DB: t.path, SOCRATES_CONFIG: config } };
+}
+
+describe("socrates evaluate and socrates metrics", () => {
+  it("prints the planned calls on --dry-run, then evaluates and reports calls made", async () => {
+    const { db, mock, env } = await setup();
+    const dry = await runCliAsync(["evaluate", "--run", MEDIATED, "--method", "topic", "--dry-run"], env);
+    expect(dry.stderr).toBe("");
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toContain(`topic with ${JUDGE_MODEL}: 1 run to evaluate, 0 skipped`);
+    expect(dry.stdout).toContain("3 LLM calls");
+    expect(chatRequests(mock)).toHaveLength(0);
+
+    const real = await runCliAsync(["evaluate", "--run", MEDIATED, "--method", "topic"], env);
+    expect(real.status).toBe(0);
+    expect(real.stdout).toContain(`topic with ${JUDGE_MODEL}: 1 stored, 0 skipped, 0 failed`);
+    expect(real.stdout).toMatch(/LLM calls: 3 made, 0 from cache/);
+    expect(real.stdout).toMatch(/tokens \(new calls\): \d+ prompt \+ \d+ completion; cost \$0\.0000/);
+    expect(db.select().from(schema.evaluations).all().map((e) => e.id)).toContain(`${MEDIATED}:topic-localized:${JUDGE_MODEL}`);
+
+    const again = await runCliAsync(["evaluate", "--all", "--method", "topic", "--dry-run"], env);
+    expect(again.stdout).toMatch(/1 skipped \(already done or nothing to judge\)/);
+  });
+
+  it("refuses bad input with exit code 2 and a message", () => {
+    const env = { SOCRATES_CONFIG: "/nonexistent/socrates.config.json" };
+    const neither = runCli(["evaluate", "--method", "topic"], env);
+    expect(neither.status).toBe(2);
+    expect(neither.stderr).toContain("give either --run <id> or --all");
+    const method = runCli(["evaluate", "--all", "--method", "judge"], env);
+    expect(method.status).toBe(2);
+    expect(method.stderr).toContain('--method must be one of topic, per-turn, mi, got "judge"');
+    const config = runCli(["evaluate", "--all", "--method", "mi"], env);
+    expect(config.status).toBe(2);
+    expect(config.stderr).toContain("/nonexistent/socrates.config.json: cannot read the LLM configuration");
+  });
+
+  it("computes and stores metrics, printing a table and the parameters", () => {
+    const t = tempDb();
+    cleanups.push(t.cleanup);
+    seedDemo(t.db);
+    const result = runCli(["metrics", "--run", MEDIATED, "--params", '{"h":3}'], { SOCRATES_DB: t.path });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const lines = result.stdout.split("\n");
+    expect(lines[0]).toMatch(/^subject\s+basis\s+IT\s+IE\s+IF\s+FI\s+CC\s+TLE\s+RL\s+ME\s+MI\s+CG$/);
+    expect(lines.some((l) => l.startsWith(`${MEDIATED} `) && l.includes("topic-localized:demo-judge"))).toBe(true);
+    expect(lines.some((l) => l.startsWith("pair demo-transactional-1:general:pair"))).toBe(true);
+    expect(result.stdout).toContain("params: s0=1 δ=0.05 W=10 h=3");
+    const stored = t.db.select().from(schema.metricValues).all();
+    expect(stored.find((r) => r.metric === "IE")!.params).toEqual({ s0: 1, h: 3 });
+
+    const bad = runCli(["metrics", "--params", '{"window":3}'], { SOCRATES_DB: t.path });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/params: \$: Unrecognized key\(s\) in object: 'window'/);
+  });
+});

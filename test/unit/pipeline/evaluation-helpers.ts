@@ -1,0 +1,50 @@
+/** Shared set-up for the evaluator tests: the demo study in a temp database, the mock judges, the real client. */
+import { seedDemo } from "../../../app/server/demo.server.ts";
+import { createLlm } from "../../../app/server/llm/client.server.ts";
+import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
+import type { Llm } from "../../../app/server/llm/types.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+import { evaluationResponder, type EvaluationSabotage } from "../../mock-llm/responders/evaluation.ts";
+import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { chatRequests } from "./helpers.ts";
+
+/** Not the demo's "demo-judge": the demo already stores evaluations under that backbone. */
+export const JUDGE_MODEL = "mock-judge";
+export const BASELINE_MODEL = "mock-baseline";
+export const MI_MODEL = "mock-mi";
+
+export const UNMEDIATED = "demo-transactional-1:general:unmediated";
+export const MEDIATED = "demo-transactional-1:general:mediated";
+export const PAIR = "demo-transactional-1:general:pair";
+
+export function evaluationConfigJson(url: string): object {
+  return {
+    endpoints: { mock: { baseUrl: url, maxRetries: 1, timeoutMs: 10_000, concurrency: 6 } },
+    roles: {
+      evaluator: { endpoint: "mock", model: JUDGE_MODEL, temperature: 0 },
+      "baseline-judge": { endpoint: "mock", model: BASELINE_MODEL, temperature: 0 },
+      "mi-judge": { endpoint: "mock", model: MI_MODEL, temperature: 0 },
+    },
+  };
+}
+
+export function judgeLlm(db: Parameters<typeof createLlm>[0]["db"], mock: MockLlm): Llm {
+  return createLlm({ db, config: parseLlmConfig(evaluationConfigJson(mock.url), "test config"), sleep: async () => {} });
+}
+
+export async function evaluationSetup(cleanups: (() => unknown)[], sabotage: EvaluationSabotage = {}) {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  seedDemo(t.db);
+  const mock = await startMockLlm({ respond: evaluationResponder(sabotage) });
+  cleanups.push(() => mock.close());
+  return { ...t, mock, llm: judgeLlm(t.db, mock) };
+}
+
+/** The system prompts of the chat requests the mock answered, with their user messages. */
+export function prompts(mock: MockLlm): { system: string; user: string }[] {
+  return chatRequests(mock).map((r) => ({
+    system: r.body.messages.filter((m) => m.role === "system").map((m) => m.content).join("\n"),
+    user: r.body.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n"),
+  }));
+}

@@ -1,0 +1,171 @@
+import { eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import * as schema from "../../../db/schema.ts";
+import type { PerTurnOutput } from "../../../app/domain/bundle.ts";
+import {
+  consensusChange,
+  consensusGain,
+  firstIntervention,
+  interventionEffectiveness,
+  interventionFrequency,
+  interventionTimeliness,
+  mediatorEffectiveness,
+  responseLatency,
+  topicLevelEfficiency,
+} from "../../../app/domain/metrics/index.ts";
+import { exportBundle } from "../../../app/server/bundle-store.server.ts";
+import { getRunView } from "../../../app/server/catalog.server.ts";
+import type { Db } from "../../../app/server/db.server.ts";
+import { seedDemo } from "../../../app/server/demo.server.ts";
+import { computeMetrics, DEFAULT_METRIC_PARAMS, getRunMetrics, MetricParamsError, parseMetricParams } from "../../../app/server/pipeline/metrics-runner.server.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+import { MEDIATED, PAIR, UNMEDIATED } from "./evaluation-helpers.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function demoDb(): Db {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  seedDemo(t.db);
+  return t.db;
+}
+
+function stored(db: Db, subjectId: string, evaluationId: string, metric: string) {
+  const rows = db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, subjectId)).all();
+  const row = rows.find((r) => r.evaluationId === evaluationId && r.metric === metric);
+  if (!row) throw new Error(`no ${metric} stored for ${subjectId} / ${evaluationId || "(run)"}`);
+  return row;
+}
+
+/** Number or null, compared with a tolerance for floating-point sums. */
+function expectSame(actual: number | null, expected: number | null): void {
+  if (expected === null) expect(actual).toBeNull();
+  else expect(actual).toBeCloseTo(expected, 12);
+}
+
+describe("metrics runner", () => {
+  it("stores, for every demo run and evaluation, the values the metric functions give on the stored series", () => {
+    const db = demoDb();
+    const summary = computeMetrics(db, { now: new Date("2025-01-02T03:04:05Z") });
+    const bundle = exportBundle(db);
+    expect(summary.runs).toBe(bundle.runs.length);
+    expect(summary.pairs).toBe(bundle.matched_pairs.length);
+
+    for (const run of bundle.runs) {
+      // Series rebuilt from the derived rows the run viewer reads, not from the judge output the runner reads.
+      const view = getRunView(db, run.id)!;
+      const mediatorTurns = view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
+      const T = view.run.totalTurns;
+      expectSame(stored(db, run.id, "", "IF").value, interventionFrequency(view.run.mediatorTurns, view.run.partyTurns).frequency);
+      expectSame(stored(db, run.id, "", "FI").value, firstIntervention(mediatorTurns, T).fi);
+
+      for (const evaluation of view.evaluations) {
+        if (evaluation.method === "topic-localized") {
+          const it = stored(db, run.id, evaluation.id, "IT");
+          expectSame(it.value, interventionTimeliness(evaluation.consensus, mediatorTurns).it);
+          expect(it.params).toEqual({ s0: 1, delta: 0.05, W: 10 });
+          expect(it.computedAt).toBe("2025-01-02T03:04:05.000Z");
+          const ie = stored(db, run.id, evaluation.id, "IE");
+          expectSame(ie.value, interventionEffectiveness(evaluation.consensus, mediatorTurns).ie);
+          expect(ie.params).toEqual({ s0: 1, h: 5 });
+          // The timing-profile input: each intervention's progress m / T with its lift.
+          const lifts = (ie.detail as { perIntervention: { m: number; progress: number; ie: number }[] }).perIntervention;
+          expect(lifts.map((l) => l.progress)).toEqual(mediatorTurns.map((m) => m / T));
+        } else {
+          const G = evaluation.consensus;
+          const byTopic = Object.fromEntries(evaluation.topics.map((t) => [t.topicId, t.values]));
+          const mentions = Object.fromEntries(evaluation.topics.map((t) => [t.topicId, t.located.flatMap((l, i) => (l ? [i] : []))]));
+          const output = bundle.evaluations.find((e) => e.id === evaluation.id)!.output as PerTurnOutput;
+          const targets = output.turns.filter((e) => e.speaker === "MEDIATOR").map((e) => ({ turn: e.turn_id, targetTopics: e.mentioned_topics ?? [] }));
+          const seconds = (run.mediator_decisions ?? []).flatMap((d) => (d.seconds === undefined ? [] : [d.seconds]));
+
+          expectSame(stored(db, run.id, evaluation.id, "CC").value, consensusChange(G).cc);
+          expectSame(stored(db, run.id, evaluation.id, "TLE").value, topicLevelEfficiency(byTopic, mentions).tle);
+          const rl = stored(db, run.id, evaluation.id, "RL");
+          const expectedRl = responseLatency(G, mediatorTurns, {}, seconds);
+          expectSame(rl.value, expectedRl.meanLatency);
+          expect(rl.detail).toMatchObject({ events: expectedRl.eventCount, unresponded: expectedRl.unresponded, unrespondedShare: expectedRl.unrespondedShare });
+          expectSame((rl.detail as { meanDecisionSeconds: number | null }).meanDecisionSeconds, expectedRl.meanDecisionSeconds);
+          expectSame(stored(db, run.id, evaluation.id, "ME").value, mediatorEffectiveness(byTopic, targets, T).me);
+        }
+      }
+    }
+
+    // CG for each matched pair, from the final consensus of the two runs under the same judge.
+    for (const pair of bundle.matched_pairs) {
+      const mediated = getRunView(db, pair.mediated_run_id)!.evaluations.filter((e) => e.method === "topic-localized");
+      const unmediated = getRunView(db, pair.unmediated_run_id)!.evaluations.filter((e) => e.method === "topic-localized");
+      for (const m of mediated) {
+        const u = unmediated.find((e) => e.backbone === m.backbone)!;
+        const cg = stored(db, pair.id, m.id, "CG");
+        expectSame(cg.value, consensusGain(u.consensus[u.consensus.length - 1], m.consensus[m.consensus.length - 1]).cg);
+        expect(cg.detail).toMatchObject({ backbone: m.backbone, unmediatedEvaluationId: u.id });
+      }
+    }
+  });
+
+  it("averages the applicable MI scores per judge backbone and leaves out −1", () => {
+    const db = demoDb();
+    const scores = [
+      [3, 4, -1, 5],
+      [2, -1, -1, 4],
+    ];
+    scores.forEach((s, i) =>
+      db.insert(schema.interventionJudgments)
+        .values({ runId: MEDIATED, turnId: [5, 11][i], backbone: "judge-x", perceptionAlignment: s[0], emotionalDynamics: s[1], cognitiveChallenges: s[2], communicationBreakdowns: s[3], reason: "test" })
+        .run(),
+    );
+    computeMetrics(db, { runId: MEDIATED });
+    const applicable = scores.flat().filter((s) => s !== -1);
+    const mi = stored(db, MEDIATED, `${MEDIATED}:mi:judge-x`, "MI");
+    expectSame(mi.value, applicable.reduce((a, b) => a + b, 0) / applicable.length);
+    expect(mi.detail).toMatchObject({ backbone: "judge-x", interventions: 2, applicableScores: 5, notApplicableScores: 3, unjudged: 3 });
+  });
+
+  it("records undefined metrics as null with a reason, and upserts with the parameters used", () => {
+    const db = demoDb();
+    computeMetrics(db, { runId: UNMEDIATED });
+    const fi = stored(db, UNMEDIATED, "", "FI");
+    expect(fi.value).toBeNull();
+    expect(fi.detail).toMatchObject({ reason: "no interventions" });
+    const evaluationId = `${UNMEDIATED}:topic-localized:demo-judge`;
+    expect(stored(db, UNMEDIATED, evaluationId, "IE").detail).toMatchObject({ reason: "no interventions" });
+    const count = () => db.select().from(schema.metricValues).all().length;
+    const before = count();
+
+    computeMetrics(db, { runId: UNMEDIATED, params: { delta: 0.2, W: 4 } });
+    expect(count()).toBe(before);
+    const it = stored(db, UNMEDIATED, evaluationId, "IT");
+    expect(it.params).toEqual({ s0: 1, delta: 0.2, W: 4 });
+    const C = getRunView(db, UNMEDIATED)!.evaluations.find((e) => e.id === evaluationId)!.consensus;
+    const expected = interventionTimeliness(C, [], { delta: 0.2, window: 4 });
+    expectSame(it.value, expected.it);
+    expect(it.detail).toMatchObject({ events: expected.events.length, censored: expected.censored });
+  });
+
+  it("rejects unknown or out-of-range parameters, naming the key", () => {
+    expect(parseMetricParams({})).toEqual(DEFAULT_METRIC_PARAMS);
+    expect(() => parseMetricParams({ detla: 0.1 })).toThrow(MetricParamsError);
+    expect(() => parseMetricParams({ detla: 0.1 })).toThrow(/detla/);
+    expect(() => parseMetricParams({ W: 0 }, "--params")).toThrow(/^--params: \$\.W: /);
+  });
+
+  it("gives the run page its metrics, the matched pair's CG included", () => {
+    const db = demoDb();
+    expect(getRunMetrics(db, MEDIATED)).toEqual({ run: [], evaluations: {}, mi: [], pair: { id: PAIR, cg: [] }, computedAt: null });
+    computeMetrics(db, { runId: MEDIATED, now: new Date("2025-05-06T07:08:09Z") });
+    for (const runId of [MEDIATED, UNMEDIATED]) {
+      const metrics = getRunMetrics(db, runId);
+      expect(metrics.pair?.cg.map((m) => m.detail.backbone)).toEqual(["demo-judge"]);
+    }
+    const metrics = getRunMetrics(db, MEDIATED);
+    expect(metrics.run.map((m) => m.metric).sort()).toEqual(["FI", "IF"]);
+    expect(metrics.evaluations[`${MEDIATED}:topic-localized:demo-judge`].map((m) => m.metric).sort()).toEqual(["IE", "IT"]);
+    expect(metrics.evaluations[`${MEDIATED}:per-turn:demo-judge`].map((m) => m.metric).sort()).toEqual(["CC", "ME", "RL", "TLE"]);
+    expect(metrics.computedAt).toBe("2025-05-06T07:08:09.000Z");
+    expect(metrics.pair!.cg[0].value).toBe(stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG").value);
+  });
+});
