@@ -1,8 +1,9 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useFetcher, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { AbTask } from "~/components/tasks/AbTask";
 import { ConsensusTask } from "~/components/tasks/ConsensusTask";
+import { useAutosave } from "~/components/tasks/useAutosave";
 import { useTimeOnTask } from "~/components/tasks/useTimeOnTask";
 import type { AbLabelPayload, ConsensusLabel } from "~/domain/labels";
 import { studyForWorker } from "~/server/annotation/access.server";
@@ -75,41 +76,35 @@ export default function TaskPage() {
   const failure = result && !result.ok ? (result as ActionFailure) : null;
   const submitting = navigation.state === "submitting";
 
-  const send = useCallback(
-    (payload: ConsensusLabel | AbLabelPayload) => {
-      submit({ intent: "submit", payload: JSON.stringify(payload), clientToken, secondsOnTask: String(Math.round(seconds() * 10) / 10) }, { method: "post" });
-    },
-    [submit, clientToken, seconds],
-  );
   const saveDraftNow = useCallback(
     (payload: unknown) => {
-      if (!data.study.open) return;
+      if (!data.study.open || payload === null) return;
       draft.submit({ intent: "draft", payload: JSON.stringify(payload) }, { method: "post" });
     },
     [draft, data.study.open],
   );
+  // Drafts are saved a moment after the annotator stops, not on every key press.
+  const [draftValue, setDraftValue] = useState<unknown>(null);
+  const autosave = useAutosave(draftValue, saveDraftNow);
+
+  const send = useCallback(
+    (payload: ConsensusLabel | AbLabelPayload) => {
+      autosave.cancel();
+      submit({ intent: "submit", payload: JSON.stringify(payload), clientToken, secondsOnTask: String(Math.round(seconds() * 10) / 10) }, { method: "post" });
+    },
+    [submit, clientToken, seconds, autosave],
+  );
 
   return (
     <section className="task-page" data-testid="task-page">
-      <header className="task-header">
-        <h1>{data.study.name}</h1>
-        <p className="muted">
-          <Link to="/annotate">My tasks</Link> · <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link>
-          {data.submitted ? <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span> : null}
-        </p>
-      </header>
-      {failure ? (
+      <nav className="muted task-crumbs" aria-label="Task">
+        <Link to="/annotate">My tasks</Link> · {data.study.name} · <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link>
+        {data.submitted ? <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span> : null}
+        {!data.study.open ? <span className="badge"> This study is closed: your answers can be read but not changed</span> : null}
+      </nav>
+      {failure && failure.problems.length === 0 ? (
         <div className="form-error" role="alert" data-testid="task-error">
           {failure.message}
-          {failure.problems.length ? (
-            <ul>
-              {failure.problems.map((p) => (
-                <li key={p.path + p.message}>
-                  <code>{p.path}</code>: {p.message}
-                </li>
-              ))}
-            </ul>
-          ) : null}
         </div>
       ) : null}
       {data.task.kind === "snippet" ? (
@@ -124,7 +119,7 @@ export default function TaskPage() {
           submitting={submitting}
           errors={failure?.problems ?? []}
           guidelinesMarkdown={data.study.guidelines}
-          onDraftChange={saveDraftNow}
+          onDraftChange={setDraftValue}
           onSubmit={send}
         />
       ) : (
@@ -138,6 +133,7 @@ export default function TaskPage() {
           initialChoice={data.initialChoice}
           submitting={submitting}
           errors={failure?.problems ?? []}
+          onChoiceChange={(choice) => setDraftValue(choice ? { kind: "ab", choice } : null)}
           onSubmit={send}
         />
       )}
