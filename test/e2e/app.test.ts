@@ -3,6 +3,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
+import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
 
 // The demo's transactional run: its first utterance and a private thought, straight from the shipped bundle.
 const demo = JSON.parse(readFileSync("db/demo/demo-transactional.json", "utf8"));
@@ -13,16 +14,29 @@ const runPath = `/runs/${encodeURIComponent(mediatedRun.id)}`;
 
 describe("web app over HTTP (fresh database, seeded on start)", () => {
   let server: AppServer;
+  let admin: { headers: { cookie: string } };
   beforeAll(async () => {
     server = await startAppServer();
+    admin = { headers: { cookie: await loginCookie(server.url, DEMO.admin) } };
   });
   afterAll(async () => {
     await server?.stop();
   });
 
   it("seeds the demo study on first start and says so", () => {
-    expect(server.output()).toMatch(/Seeded the demo study: 4 scenarios, 8 runs, 16 evaluations/);
+    expect(server.output()).toMatch(/Seeded the demo study: 4 scenarios, 24 runs, 16 evaluations/);
     expect(server.output()).toMatch(/is running at http:\/\/127\.0\.0\.1:\d+\//);
+    expect(server.output()).toMatch(/admin +admin +password: demo-admin-pass/);
+    expect(server.output()).toMatch(/expert +ada +password: demo-ada-pass/);
+  });
+
+  it("keeps the research pages for admins: anonymous visitors are sent to log in, annotators get 403", async () => {
+    const anonymous = await fetch(server.url + runPath, { redirect: "manual" });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("location")).toMatch(/^\/login\?next=/);
+    const expert = { headers: { cookie: await loginCookie(server.url, DEMO.ada) } };
+    expect((await fetch(server.url + "/runs", expert)).status).toBe(403);
+    expect((await fetch(server.url + "/runs", admin)).status).toBe(200);
   });
 
   it("serves the home page with the demo's numbers", async () => {
@@ -31,16 +45,17 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
     const html = await res.text();
     expect(html).toContain("SoCRATES Studio");
     expect(html).toMatch(/<strong>4<\/strong> scenarios/);
-    expect(html).toMatch(/<strong>8<\/strong> runs/);
+    // 8 runs in matched pairs + 16 short runs in the A/B reactiveness pairs.
+    expect(html).toMatch(/<strong>24<\/strong> runs/);
   });
 
   it("lists the demo scenarios from four domains", async () => {
-    const html = await (await fetch(server.url + "/scenarios")).text();
+    const html = await (await fetch(server.url + "/scenarios", admin)).text();
     for (const domain of ["transactional", "healthcare", "environmental", "intra-organizational"]) expect(html).toContain(domain);
   });
 
   it("serves a demo run viewer with its dialogue", async () => {
-    const res = await fetch(server.url + runPath);
+    const res = await fetch(server.url + runPath, admin);
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain(firstUtterance.replace(/'/g, "&#x27;").slice(0, 40));
@@ -51,7 +66,7 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
     const page = await fetch(server.url + "/no/such/page");
     expect(page.status).toBe(404);
     expect(await page.text()).toContain("Back to the start page");
-    const run = await fetch(server.url + "/runs/no-such-run");
+    const run = await fetch(server.url + "/runs/no-such-run", admin);
     expect(run.status).toBe(404);
     expect(await run.text()).toContain("There is no run");
   });
@@ -67,6 +82,7 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
 
     it("opens a run viewer and finds the dialogue, the chart and the topic table", async () => {
       const page = await browser.newPage();
+      await loginInBrowser(page, server.url, DEMO.admin);
       await page.goto(server.url + runPath);
       const dialogue = page.getByTestId("dialogue");
       await dialogue.getByText(firstUtterance).waitFor();
@@ -91,6 +107,7 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
 
     it("navigates from the home page to a scenario and on to its runs", async () => {
       const page = await browser.newPage();
+      await loginInBrowser(page, server.url, DEMO.admin);
       await page.goto(server.url + "/");
       await page.getByRole("link", { name: "Scenarios", exact: true }).first().click();
       await page.getByRole("link", { name: demo.scenarios[0].title }).click();

@@ -1,4 +1,8 @@
-/** Starts the real web server (scripts/serve.ts, production build) on a free port with its own database. */
+/**
+ * Starts the real web server (scripts/serve.ts, production build) on a free port, with its own
+ * database in a temporary directory or, given `dbPath`, on a database the test prepared (which
+ * `stop` leaves in place).
+ */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -24,9 +28,14 @@ export interface AppServer {
   stop: () => Promise<void>;
 }
 
-export async function startAppServer(): Promise<AppServer> {
-  const tmp = tempDir("socrates-app-");
-  const dbPath = join(tmp.dir, "app.db");
+export interface AppServerOptions {
+  /** Serve this database file instead of a fresh one; the caller owns it. */
+  dbPath?: string;
+}
+
+export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
+  const tmp = options.dbPath === undefined ? tempDir("socrates-app-") : null;
+  const dbPath = options.dbPath ?? join(tmp!.dir, "app.db");
   const port = await freePort();
   const child: ChildProcess = spawn(resolve(ROOT, "node_modules/.bin/tsx"), ["scripts/serve.ts"], {
     cwd: ROOT,
@@ -59,7 +68,7 @@ export async function startAppServer(): Promise<AppServer> {
         child.kill("SIGTERM");
         await exited;
       }
-      tmp.cleanup();
+      tmp?.cleanup();
     },
   };
 }

@@ -1,0 +1,292 @@
+/**
+ * How close the pipeline comes to keeping an endpoint busy. 200 simulations (100 matched pairs
+ * of a mediated and an unmediated run, spread over the demo scenarios) and their topic-localized
+ * and per-turn evaluations, against the mock LLM server (in its own process, latency uniform in
+ * 300 ± 100 ms, seeded) with every role on one endpoint limited to 32 requests at once. Then the
+ * same job again on the same database after deleting what the first one stored: the LLM cache
+ * must answer every request. Figures only; it exits 0 whether or not the targets are met.
+ *
+ *   npx tsx bench/pipeline.ts        (SCALE=0.1 for a quick look: 20 simulations)
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { inArray } from "drizzle-orm";
+import * as schema from "../db/schema.ts";
+import { openDatabase, type Db } from "../app/server/db.server.ts";
+import { seedDemo } from "../app/server/demo.server.ts";
+import { createLlm } from "../app/server/llm/client.server.ts";
+import { parseLlmConfig, type LlmConfig } from "../app/server/llm/config.server.ts";
+import { formatTable } from "../app/server/llm/usage.server.ts";
+import { evaluateRuns, type EvaluateMethod } from "../app/server/pipeline/evaluate-runs.server.ts";
+import { computeMetrics } from "../app/server/pipeline/metrics-runner.server.ts";
+import { simulateBatch } from "../app/server/pipeline/simulate.server.ts";
+import { createProgress } from "../scripts/progress.ts";
+import { mockConfigJson } from "../test/mock-llm/config.ts";
+import type { MockStats } from "./mock-llm-process.ts";
+
+const SCALE = Number(process.env.SCALE ?? 1);
+if (!(SCALE > 0)) {
+  console.error(`SCALE must be a number above 0 (e.g. 0.1), got "${process.env.SCALE}"`);
+  process.exit(2);
+}
+const PAIRS = Math.max(1, Math.round(100 * SCALE));
+const CONCURRENCY = 32;
+const LATENCY = { min: 200, max: 400 };
+const MEDIATOR_MODEL = "bench-mediator";
+const METHODS: EvaluateMethod[] = ["topic", "per-turn"];
+const TARGET_RATIO = 1.25;
+
+// ---------- the mock endpoint, in a child process ----------
+
+interface MockProcess {
+  url: string;
+  /** Figures for the requests since the previous call. */
+  stats(): Promise<MockStats>;
+  close(): Promise<void>;
+}
+
+async function startMockProcess(): Promise<MockProcess> {
+  const child: ChildProcess = fork(resolve(import.meta.dirname, "mock-llm-process.ts"), {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, MOCK_LATENCY_MIN: String(LATENCY.min), MOCK_LATENCY_MAX: String(LATENCY.max), MOCK_SEED: "7" },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const next = <T>(type: string): Promise<T> =>
+    new Promise((ok, fail) => {
+      const onMessage = (m: { type: string }) => {
+        if (m.type !== type) return;
+        child.off("message", onMessage);
+        child.off("exit", onExit);
+        ok(m as T);
+      };
+      const onExit = (code: number | null) => fail(new Error(`the mock LLM process exited with code ${code}`));
+      child.on("message", onMessage);
+      child.once("exit", onExit);
+    });
+  const { url } = await next<{ url: string }>("ready");
+  return {
+    url,
+    stats: async () => {
+      const reply = next<{ stats: MockStats }>("stats");
+      child.send({ type: "stats" });
+      return (await reply).stats;
+    },
+    close: async () => {
+      const exited = new Promise((ok) => child.once("exit", ok));
+      child.send({ type: "close" });
+      await exited;
+    },
+  };
+}
+
+// ---------- the job ----------
+
+interface JobFigures {
+  wallMs: number;
+  /** llm.call invocations, and how many the cache (or an identical request in flight) answered. */
+  calls: number;
+  cached: number;
+  failedCalls: number;
+  runsStored: string[];
+  runsFailed: number;
+  evaluationsStored: number;
+  evaluationsFailed: number;
+}
+
+/** Pairs per demo scenario, as even as the count allows. */
+function spread(scenarioIds: string[], pairs: number): { scenarioId: string; runs: number }[] {
+  return scenarioIds
+    .map((scenarioId, i) => ({ scenarioId, runs: Math.floor(pairs / scenarioIds.length) + (i < pairs % scenarioIds.length ? 1 : 0) }))
+    .filter((b) => b.runs > 0);
+}
+
+/**
+ * Simulates every batch at once and evaluates each run the moment it is stored, so the judges'
+ * calls fill the endpoint while the last, longest simulations are still talking. Every run of a
+ * batch is in flight at once: the endpoint's limit of 32, not the batch, decides what waits.
+ */
+async function runJob(db: Db, config: LlmConfig, batches: { scenarioId: string; runs: number }[]): Promise<JobFigures> {
+  const figures: JobFigures = { wallMs: 0, calls: 0, cached: 0, failedCalls: 0, runsStored: [], runsFailed: 0, evaluationsStored: 0, evaluationsFailed: 0 };
+  // A fresh client per job: nothing carries over in memory, only the database's cache.
+  const llm = createLlm({
+    db,
+    config,
+    onCall: (e) => {
+      figures.calls++;
+      if (e.cached) figures.cached++;
+      if (!e.ok) figures.failedCalls++;
+    },
+  });
+  const totalRuns = batches.reduce((n, b) => n + 2 * b.runs, 0);
+  const progress = createProgress("simulate + evaluate", totalRuns * (1 + METHODS.length));
+  const evaluations: Promise<void>[] = [];
+
+  const evaluate = async (runId: string, method: EvaluateMethod) => {
+    const summary = await evaluateRuns(db, { llm, method, runIds: [runId] });
+    for (const r of summary.runs) {
+      if (r.status === "stored") {
+        figures.evaluationsStored++;
+        progress.tick(`${method} ${runId}`);
+      } else {
+        figures.evaluationsFailed++;
+        progress.fail(`${method} ${runId}: ${r.status === "failed" ? r.message : r.status}`);
+      }
+    }
+  };
+
+  const started = performance.now();
+  await Promise.all(
+    batches.map((batch) =>
+      simulateBatch({
+        db,
+        llm,
+        scenarioId: batch.scenarioId,
+        mediator: MEDIATOR_MODEL,
+        runs: batch.runs,
+        concurrency: 2 * batch.runs,
+        onProgress: (e) => {
+          if (e.type === "stored") {
+            figures.runsStored.push(e.runId);
+            progress.tick(`simulated ${e.runId}`);
+            for (const method of METHODS) evaluations.push(evaluate(e.runId, method));
+          } else if (e.type === "failed" || e.type === "aborted") {
+            figures.runsFailed++;
+            progress.fail(`${e.runId}: ${e.type === "failed" ? e.reason : "aborted"}`);
+          } else {
+            progress.fail(`${e.runId}: already stored (the database was not clean)`);
+          }
+        },
+      }),
+    ),
+  );
+  await Promise.all(evaluations);
+  figures.wallMs = performance.now() - started;
+  progress.done();
+  return figures;
+}
+
+/**
+ * The longest chain of calls that must follow one another: a run's party turns, mediator
+ * decisions and mediator turns are each a reply to what came before, then its per-turn
+ * evaluation needs two rounds (attitudes, then agreement; the topic judge runs beside them).
+ */
+function longestChain(db: Db, runIds: string[]): { runId: string; calls: number } {
+  let best = { runId: "", calls: 0 };
+  for (let i = 0; i < runIds.length; i += 500) {
+    const rows = db
+      .select({ id: schema.runs.id, total: schema.runs.totalTurns, decisions: schema.runs.mediatorDecisions })
+      .from(schema.runs)
+      .where(inArray(schema.runs.id, runIds.slice(i, i + 500)))
+      .all();
+    for (const r of rows) {
+      const calls = r.total + (r.decisions?.length ?? 0) + 2;
+      if (calls > best.calls) best = { runId: r.id, calls };
+    }
+  }
+  return best;
+}
+
+/** Deletes the job's runs with everything hanging off them, so the rerun simulates and evaluates them again. */
+function deleteRuns(db: Db, runIds: string[]): void {
+  db.$client.transaction(() => {
+    for (let i = 0; i < runIds.length; i += 500) {
+      const ids = runIds.slice(i, i + 500);
+      const pairs = db.select({ id: schema.matchedPairs.id }).from(schema.matchedPairs).where(inArray(schema.matchedPairs.mediatedRunId, ids)).all().map((p) => p.id);
+      db.delete(schema.metricValues).where(inArray(schema.metricValues.subjectId, [...ids, ...pairs])).run();
+      db.delete(schema.matchedPairs).where(inArray(schema.matchedPairs.mediatedRunId, ids)).run();
+      db.delete(schema.matchedPairs).where(inArray(schema.matchedPairs.unmediatedRunId, ids)).run();
+    }
+    // Turns, evaluations, their scores, snippets and MI judgments go with their run (ON DELETE CASCADE).
+    for (let i = 0; i < runIds.length; i += 500) db.delete(schema.runs).where(inArray(schema.runs.id, runIds.slice(i, i + 500))).run();
+  })();
+}
+
+// ---------- main ----------
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+
+const dir = mkdtempSync(join(tmpdir(), "socrates-bench-pipeline-"));
+const mock = await startMockProcess();
+try {
+  const db = openDatabase(join(dir, "bench.db"));
+  seedDemo(db);
+  const config = parseLlmConfig(mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY, timeoutMs: 60_000 } }), "bench config");
+  const scenarioIds = db.select({ id: schema.scenarios.id }).from(schema.scenarios).orderBy(schema.scenarios.id).all().map((s) => s.id);
+  const batches = spread(scenarioIds, PAIRS);
+  console.log(
+    `${2 * PAIRS} simulations (${PAIRS} matched pairs over ${batches.length} demo scenarios, mediator "${MEDIATOR_MODEL}") + ${METHODS.join(" and ")} evaluations; ` +
+      `mock latency uniform ${LATENCY.min}–${LATENCY.max} ms; endpoint concurrency ${CONCURRENCY}`,
+  );
+
+  await mock.stats(); // start counting from here
+  const first = await runJob(db, config, batches);
+  const firstMock = await mock.stats();
+  const metricsStarted = performance.now();
+  const metrics = computeMetrics(db);
+  const metricsMs = performance.now() - metricsStarted;
+
+  const meanLatency = firstMock.requests > 0 ? firstMock.latencySumMs / firstMock.requests : 0;
+  const ideal = firstMock.latencySumMs / CONCURRENCY;
+  const ratio = first.wallMs / ideal;
+  const chain = longestChain(db, first.runsStored);
+  const chainMs = chain.calls * meanLatency;
+
+  deleteRuns(db, first.runsStored);
+  const rerun = await runJob(db, config, batches);
+  const rerunMock = await mock.stats();
+  const hitRate = rerun.calls > 0 ? rerun.cached / rerun.calls : 0;
+
+  console.log("");
+  console.log(
+    formatTable(
+      ["figure", "first run", "rerun"],
+      [
+        ["simulations stored", `${first.runsStored.length} (${first.runsFailed} failed)`, `${rerun.runsStored.length} (${rerun.runsFailed} failed)`],
+        ["evaluations stored", `${first.evaluationsStored} (${first.evaluationsFailed} failed)`, `${rerun.evaluationsStored} (${rerun.evaluationsFailed} failed)`],
+        ["wall time", seconds(first.wallMs), seconds(rerun.wallMs)],
+        ["LLM calls (client)", first.calls, rerun.calls],
+        ["  answered from cache", first.cached, rerun.cached],
+        ["  failed", first.failedCalls, rerun.failedCalls],
+        ["HTTP requests (mock)", firstMock.requests, rerunMock.requests],
+        ["  not HTTP 200", firstMock.errors, rerunMock.errors],
+        ["sum of latencies (mock)", seconds(firstMock.latencySumMs), seconds(rerunMock.latencySumMs)],
+        ["mean latency", `${meanLatency.toFixed(0)} ms`, "—"],
+        ["most requests in flight", firstMock.maxInFlight, "—"],
+        ["ideal = sum of latencies / 32", seconds(ideal), "—"],
+        ["wall / ideal", `${ratio.toFixed(2)}×`, "—"],
+        ["LLM calls per second", (first.calls / (first.wallMs / 1000)).toFixed(1), (rerun.calls / (rerun.wallMs / 1000)).toFixed(1)],
+        ["HTTP requests per second", (firstMock.requests / (first.wallMs / 1000)).toFixed(1), "—"],
+        ["cache hit rate", `${((first.cached / Math.max(1, first.calls)) * 100).toFixed(1)}%`, `${(hitRate * 100).toFixed(1)}%`],
+      ],
+    ),
+  );
+  console.log("");
+  console.log(
+    `The ideal assumes all ${CONCURRENCY} slots busy from start to end. A run's calls cannot overlap: its longest chain here is ` +
+      `${chain.calls} calls (${chain.runId}: turns + mediator decisions + 2 evaluation rounds) ≈ ${seconds(chainMs)} at the mean latency, ` +
+      `so no schedule beats max(ideal, ${seconds(chainMs)}) = ${seconds(Math.max(ideal, chainMs))}; wall / that bound = ${(first.wallMs / Math.max(ideal, chainMs)).toFixed(2)}×.`,
+  );
+  console.log(
+    "Cache hits on the first run are requests made twice within the job: a mediated run and its unmediated twin share a seed, " +
+      "so they say the same things until the mediator first speaks, and their per-turn evaluations share those turns.",
+  );
+  console.log(`Metrics for every run and pair (no LLM calls): ${metrics.rows.length} values in ${metricsMs.toFixed(0)} ms.`);
+  console.log("");
+  console.log(
+    formatTable(
+      ["target", "value", "result"],
+      [
+        [`wall / ideal ≤ ${TARGET_RATIO}`, `${ratio.toFixed(2)}×`, verdict(ratio <= TARGET_RATIO)],
+        ["HTTP requests on the rerun = 0", rerunMock.requests, verdict(rerunMock.requests === 0)],
+        ["cache hit rate on the rerun = 100%", `${(hitRate * 100).toFixed(1)}%`, verdict(rerun.calls > 0 && rerun.cached === rerun.calls)],
+      ],
+    ),
+  );
+  db.$client.close();
+} finally {
+  await mock.close();
+  rmSync(dir, { recursive: true, force: true });
+}
