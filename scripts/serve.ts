@@ -11,6 +11,8 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { databasePath, getDb } from "../app/server/db.server.ts";
 import { isEmpty, seedDemo } from "../app/server/demo.server.ts";
+import { DEMO_ACCOUNTS, seedDemoStudies } from "../app/server/annotation/demo-studies.server.ts";
+import { authenticate } from "../app/server/annotation/accounts.server.ts";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
@@ -20,7 +22,12 @@ const db = getDb();
 if (isEmpty(db)) {
   const summary = seedDemo(db);
   console.log(`Seeded the demo study: ${summary.inserted.scenarios} scenarios, ${summary.inserted.runs} runs, ${summary.inserted.evaluations} evaluations.`);
+  const studies = await seedDemoStudies(db);
+  if (studies.created) console.log("Seeded the demo annotation studies: an expert consensus study partly labelled by two experts, a crowd consensus study and a crowd A/B study.");
 }
+// Print a demo login only while its demo password still works (never once someone changed it).
+const workingDemoLogins: (typeof DEMO_ACCOUNTS)[number][] = [];
+for (const account of DEMO_ACCOUNTS) if (await authenticate(db, account.username, account.password)) workingDemoLogins.push(account);
 
 const app = express();
 app.disable("x-powered-by");
@@ -47,7 +54,11 @@ const server = app.listen(port, host, () => {
   const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}/`;
   console.log(`\nSoCRATES Studio is running at ${url}`);
   console.log(`Database: ${databasePath()}`);
-  console.log("Demo logins: none needed yet — every page is open. Annotator accounts arrive with the annotation platform.\n");
+  if (workingDemoLogins.length) {
+    console.log("Demo logins (demo only — change or deactivate them before real use):");
+    for (const a of workingDemoLogins) console.log(`  ${a.role.padEnd(6)} ${a.username.padEnd(6)} password: ${a.password}`);
+  }
+  console.log("");
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

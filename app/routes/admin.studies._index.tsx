@@ -12,7 +12,7 @@ export const meta: MetaFunction = () => [{ title: "Studies · SoCRATES Studio" }
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]);
   const db = getDb();
-  const trajectories = db.$client.prepare(`SELECT count(DISTINCT run_id) AS n FROM snippets`).get() as { n: number };
+  const trajectories = db.$client.prepare(`SELECT count(DISTINCT s.run_id) AS n FROM snippets s WHERE EXISTS (SELECT 1 FROM evaluations e WHERE e.run_id = s.run_id)`).get() as { n: number };
   const pairs = db.$client.prepare(`SELECT count(*) AS n FROM ab_pairs`).get() as { n: number };
   const progress = db.$client
     .prepare(
@@ -114,7 +114,7 @@ export default function Studies() {
           <legend>Type</legend>
           <label>
             <input type="radio" name="type" value="consensus-snippet" checked={type === "consensus-snippet"} onChange={() => setType("consensus-snippet")} /> Snippet
-            consensus ({available.trajectories} trajectories available)
+            consensus ({available.trajectories} evaluated trajectories available)
           </label>
           <label>
             <input type="radio" name="type" value="ab-reactiveness" checked={type === "ab-reactiveness"} onChange={() => setType("ab-reactiveness")} /> A/B

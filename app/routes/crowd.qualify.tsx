@@ -4,6 +4,7 @@ import { attemptCount, recordQualificationAttempt } from "~/server/annotation/qu
 import { requireUser } from "~/server/auth/session.server";
 import { getDb } from "~/server/db.server";
 import { loadQualificationTest } from "~/server/templates.server";
+import { QualificationAnswerError, withoutAnswers } from "~/domain/qualification";
 
 export const meta: MetaFunction = () => [{ title: "Reading test · SoCRATES Studio" }];
 
@@ -22,8 +23,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const attempts = attemptCount(getDb(), user.id);
   // The answer key never leaves the server.
   return json({
-    questions: test.questions.map((q) => ({ id: q.id, passage: q.passage ?? null, prompt: q.prompt, options: q.options })),
-    passMark: test.passMark,
+    title: test.title,
+    instructions: test.instructions,
+    questions: withoutAnswers(test).questions,
+    passMark: test.pass_mark,
     attemptsLeft: Math.max(0, MAX_ATTEMPTS - attempts),
   });
 }
@@ -31,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, ["crowd"]);
   const db = getDb();
-  if (attemptCount(db, user.id) >= MAX_ATTEMPTS) return json({ passed: false, correct: 0, total: 0, locked: true }, { status: 403 });
+  if (attemptCount(db, user.id) >= MAX_ATTEMPTS) return json({ passed: false, correct: 0, total: 0, locked: true, error: null }, { status: 403 });
   const test = loadQualificationTest();
   const form = await request.formData();
   const answers: Record<string, string> = {};
@@ -39,24 +42,35 @@ export async function action({ request }: ActionFunctionArgs) {
     const value = form.get(q.id);
     if (typeof value === "string") answers[q.id] = value;
   }
-  const score = recordQualificationAttempt(db, user.id, test, answers);
+  let score;
+  try {
+    score = recordQualificationAttempt(db, user.id, test, answers);
+  } catch (err) {
+    if (err instanceof QualificationAnswerError) return json({ passed: false, correct: 0, total: test.questions.length, locked: false, error: err.message }, { status: 400 });
+    throw err;
+  }
   if (score.passed) throw redirect(nextPath(request));
-  return json({ passed: false, correct: score.correct, total: score.total, locked: attemptCount(db, user.id) >= MAX_ATTEMPTS });
+  return json({ passed: false, correct: score.correct, total: score.total, locked: attemptCount(db, user.id) >= MAX_ATTEMPTS, error: null });
 }
 
 export default function Qualify() {
-  const { questions, passMark, attemptsLeft } = useLoaderData<typeof loader>();
+  const { title, instructions, questions, passMark, attemptsLeft } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const locked = result?.locked || attemptsLeft === 0;
   return (
     <section className="qualify">
-      <h1>A short reading test</h1>
-      <p>
-        Before your first task, please answer {questions.length} questions about short passages. You need {Math.ceil(passMark * questions.length)} correct
-        answers to continue.
+      <h1>{title}</h1>
+      <p>{instructions}</p>
+      <p className="muted">
+        {questions.length} questions; you need {Math.ceil(passMark * questions.length - 1e-9)} correct answers to continue.
       </p>
-      {result && !result.passed && !result.locked ? (
+      {result?.error ? (
+        <p className="form-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      {result && !result.passed && !result.locked && !result.error ? (
         <p className="form-error" role="alert" data-testid="qualify-result">
           You answered {result.correct} of {result.total} correctly, which is not enough yet. Please read the passages again and retry.
         </p>
@@ -70,9 +84,10 @@ export default function Qualify() {
           {questions.map((q, i) => (
             <fieldset key={q.id} className="qualify-question">
               <legend>
-                {i + 1}. {q.prompt}
+                Question {i + 1}
               </legend>
-              {q.passage ? <blockquote>{q.passage}</blockquote> : null}
+              <blockquote>{q.passage}</blockquote>
+              <p>{q.question}</p>
               {q.options.map((o) => (
                 <label key={o.id} className="choice">
                   <input type="radio" name={q.id} value={o.id} required /> {o.text}

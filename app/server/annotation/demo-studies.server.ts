@@ -6,7 +6,7 @@
  * The demo labels are generated, not collected: each expert's score is the demo judge's
  * carried-forward score at the snippet's last turn plus seeded noise (±1 with probability 0.3
  * for experts, ±1 or ±2 for crowd workers), positions follow the judge's recorded stances, and
- * A/B choices name the more reactive side with probability 0.8. All of it goes through the same
+ * A/B choices name the more reactive side except on about one pair in five (one careless worker fails the gold pairs and half the others). All of it goes through the same
  * allocation and validation as a real submit.
  */
 import { and, asc, eq, lte } from "drizzle-orm";
@@ -132,19 +132,24 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
 
   const pairs = db.select({ id: schema.abPairs.id }).from(schema.abPairs).limit(1).get();
   if (pairs) {
-    const abStudy = createAbStudy(db, { name: "Demo: crowd A/B reactiveness", pool: "crowd", guidelines: loadGuidelines("ab-reactiveness"), config: { seed: 11, goldRate: 0.25 } });
+    const abStudy = createAbStudy(db, { name: "Demo: crowd A/B reactiveness", pool: "crowd", guidelines: loadGuidelines("ab-reactiveness"), config: { seed: 11, goldRate: 0.5 } });
     const abItems = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, abStudy)).all();
     crowdIds.forEach((id, w) => {
       const rng = createRng(400 + w);
       labelAs(db, abStudy, id, w === 3 ? Math.ceil(abItems.length / 2) : abItems.length, rng, (itemId) => {
         const pair = db
-          .select({ levelA: schema.abPairs.levelA, levelB: schema.abPairs.levelB })
+          .select({ levelA: schema.abPairs.levelA, levelB: schema.abPairs.levelB, isGold: schema.studyItems.isGold })
           .from(schema.studyItems)
           .innerJoin(schema.abPairs, eq(schema.abPairs.id, schema.studyItems.abPairId))
           .where(eq(schema.studyItems.id, itemId))
           .get()!;
         const right = pair.levelA > pair.levelB ? "A" : "B";
-        return { kind: "ab", choice: rng() < 0.8 ? right : right === "A" ? "B" : "A" };
+        const wrong = right === "A" ? "B" : "A";
+        // Careful workers slip on about one pair in five; the third worker is careless (fails gold
+        // items and guesses elsewhere), so the dashboard has someone to flag.
+        const careless = w === 2;
+        const slips = careless ? pair.isGold || itemId % 2 === 0 : (itemId + w) % 5 === 0;
+        return { kind: "ab", choice: slips ? wrong : right };
       });
     });
   }

@@ -72,13 +72,17 @@ function insertStudy(db: Db, type: StudyType, base: z.infer<typeof baseStudySche
   });
 }
 
-/** Trajectories eligible for consensus annotation: runs with snippets, with their stratum. */
+/** Trajectories eligible for consensus annotation: evaluated runs with snippets, with their stratum. */
 function trajectoryPool(db: Db) {
   return db
     .select({ runId: schema.runs.id, domain: schema.scenarios.domain, mediator: sql<string>`coalesce(${schema.runs.mediatorBackbone}, 'none')` })
     .from(schema.runs)
     .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
-    .where(sql`exists (select 1 from ${schema.snippets} where ${schema.snippets.runId} = ${schema.runs.id})`)
+    // Validation compares labels with evaluators, so only evaluated runs with snippets qualify.
+    .where(
+      sql`exists (select 1 from ${schema.snippets} where ${schema.snippets.runId} = ${schema.runs.id})
+          and exists (select 1 from ${schema.evaluations} where ${schema.evaluations.runId} = ${schema.runs.id})`,
+    )
     .orderBy(asc(schema.runs.id))
     .all();
 }
@@ -129,7 +133,7 @@ export function createConsensusStudy(db: Db, input: z.input<typeof consensusStud
   const config = parseStudyConfig(data.config);
   const pool = trajectoryPool(db);
   if (data.trajectories > pool.length) {
-    throw badInput(`Only ${pool.length} trajectories have snippets; asked for ${data.trajectories}`, [{ path: "trajectories", message: `at most ${pool.length}` }]);
+    throw badInput(`Only ${pool.length} evaluated trajectories are available; asked for ${data.trajectories}`, [{ path: "trajectories", message: `at most ${pool.length}` }]);
   }
   const runIds = stratifiedSample(pool, data.trajectories, config.seed);
   const regular: NewItem[] = runIds.flatMap((runId) => snippetsOf(db, runId).map((s) => ({ kind: "snippet" as const, snippetId: s.id, runId, isGold: false })));

@@ -1,0 +1,153 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { AgreementPanel, AlignmentTable, AnnotatorTable, FidelityTable, ProgressPanel, TrendChart } from "~/components/dashboard";
+import { summarizeAgreement } from "~/domain/validation";
+import { studyDashboard } from "~/server/annotation/dashboard.server";
+import { orResponse } from "~/server/annotation/http.server";
+import { setStudyStatus } from "~/server/annotation/studies.server";
+import { crowdLinkPath } from "~/server/auth/crowd-link.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getDb } from "~/server/db.server";
+import { parseId } from "~/server/route-params";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Study"} · Dashboard · SoCRATES Studio` }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request, ["admin"]);
+  const studyId = parseId(params.studyId, "study");
+  const excludeFlagged = new URL(request.url).searchParams.get("exclude") === "flagged";
+  const d = orResponse(() => studyDashboard(getDb(), studyId, { excludeFlagged }));
+  // A slim view: figures only, never the full rating matrix; excluded annotators by name.
+  const named = <T extends { excluded: string[] }>(summary: T): T => ({ ...summary, excluded: summary.excluded.map((id) => d.names[id] ?? id) });
+  const common = { study: d.study, names: d.names, progress: d.progress, gold: d.gold, flagged: d.flagged, excludeFlagged: d.excludeFlagged };
+  if (d.kind === "ab") {
+    return json({
+      ...common,
+      kind: "ab" as const,
+      agreement: named(summarizeAgreement(d.ab)),
+      agreementWithoutFlagged: d.abWithoutFlagged ? named(summarizeAgreement(d.abWithoutFlagged)) : null,
+      // Fidelity follows the exclusion switch, like alignment does for consensus studies.
+      fidelity: (({ fidelity, overall, unlabelledPairs }) => ({ fidelity, overall, unlabelledPairs }))(excludeFlagged && d.abWithoutFlagged ? d.abWithoutFlagged : d.ab),
+      alignment: null,
+      trend: null,
+    });
+  }
+  return json({
+    ...common,
+    kind: "consensus" as const,
+    agreement: named(summarizeAgreement(d.agreement)),
+    agreementWithoutFlagged: d.agreementWithoutFlagged ? named(summarizeAgreement(d.agreementWithoutFlagged)) : null,
+    fidelity: null,
+    alignment: d.alignment,
+    trend: d.trend,
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireUser(request, ["admin"]);
+  const studyId = parseId(params.studyId, "study");
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const db = getDb();
+  if (intent === "close" || intent === "reopen") {
+    orResponse(() => setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
+    return json({ link: null, error: null });
+  }
+  if (intent === "link") {
+    const workerId = String(form.get("workerId") ?? "").trim();
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(workerId)) return json({ link: null, error: "A worker id is 1–64 letters, digits, '_' or '-'" }, { status: 400 });
+    return json({ link: new URL(crowdLinkPath(studyId, workerId), request.url).toString(), error: null });
+  }
+  return json({ link: null, error: `Unknown action "${String(intent)}"` }, { status: 400 });
+}
+
+export default function StudyDashboard() {
+  const d = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const base = `/admin/studies/${d.study.id}`;
+  return (
+    <>
+      <header className="dash-header">
+        <h1>{d.study.name}</h1>
+        <p className="muted">
+          {d.study.type === "consensus-snippet" ? "Snippet consensus" : "A/B reactiveness"} · {d.study.pool} pool · {d.study.labelsPerItem} labels per item ·{" "}
+          <strong data-testid="study-status">{d.study.status}</strong>
+        </p>
+        <div className="actions">
+          <Form method="post" className="inline-form">
+            <button type="submit" name="intent" value={d.study.status === "open" ? "close" : "reopen"}>
+              {d.study.status === "open" ? "Close study" : "Reopen study"}
+            </button>
+          </Form>
+          <a href={`${base}/labels.csv`} download>
+            Export labels (CSV)
+          </a>
+          <a href={`${base}/labels.jsonl`} download>
+            Export labels (JSONL)
+          </a>
+        </div>
+      </header>
+
+      <ProgressPanel progress={d.progress} />
+
+      <section className="dash-section">
+        <h2>Agreement between annotators</h2>
+        {d.flagged.length ? (
+          <p className="notice">
+            {d.flagged.length} annotator{d.flagged.length > 1 ? "s are" : " is"} below the gold threshold ({Math.round(d.study.config.goldThreshold * 100)}%).{" "}
+            {params.get("exclude") === "flagged" ? <Link to={base}>Include them again</Link> : <Link to={`${base}?exclude=flagged`}>Exclude them from {d.kind === "ab" ? "fidelity" : "alignment"}</Link>}
+          </p>
+        ) : null}
+        <AgreementPanel agreement={d.agreement} withoutFlagged={d.agreementWithoutFlagged} />
+      </section>
+
+      {d.kind === "consensus" ? (
+        <section className="dash-section">
+          <h2>Does the evaluator agree with the experts?</h2>
+          {d.alignment ? (
+            <>
+              <AlignmentTable table={d.alignment} />
+              {d.trend ? <TrendChart trend={d.trend} /> : null}
+            </>
+          ) : (
+            <p className="empty-state">Alignment is measured against expert labels; this is a {d.study.pool} study. Open the expert study on the same snippets to see it.</p>
+          )}
+        </section>
+      ) : (
+        <section className="dash-section">
+          <h2>Persona fidelity per simulator backbone</h2>
+          {d.fidelity ? <FidelityTable summary={d.fidelity} /> : null}
+        </section>
+      )}
+
+      <section className="dash-section">
+        <h2>Annotators</h2>
+        <AnnotatorTable progress={d.progress} gold={d.gold} flagged={d.flagged} names={d.names} />
+      </section>
+
+      {d.study.pool === "crowd" ? (
+        <section className="dash-section">
+          <h2>Crowd links</h2>
+          <p className="muted">
+            A signed link lets one worker into this study. Mechanical Turk can also send workers to <code>/crowd/start?study={d.study.id}</code> with its own
+            workerId, assignmentId and hitId parameters.
+          </p>
+          <Form method="post" className="inline-form">
+            <input type="hidden" name="intent" value="link" />
+            <label>
+              Worker id <input name="workerId" required pattern="[A-Za-z0-9_\-]{1,64}" />
+            </label>{" "}
+            <button type="submit">Make link</button>
+          </Form>
+          {result?.link ? (
+            <p>
+              <code data-testid="crowd-link">{result.link}</code>
+            </p>
+          ) : null}
+          {result?.error ? <p className="form-error">{result.error}</p> : null}
+        </section>
+      ) : null}
+    </>
+  );
+}

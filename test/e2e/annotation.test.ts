@@ -1,0 +1,207 @@
+/**
+ * The annotation platform in Chromium, through the real production server and a fresh demo
+ * database: experts label with the keyboard alone, the admin reads the dashboard, a crowd worker
+ * qualifies and labels an A/B pair, and ownership and pool boundaries answer 403.
+ */
+import Database from "better-sqlite3";
+import { readFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../helpers/app-server.ts";
+import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
+import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+
+const qualification = JSON.parse(readFileSync("annotation-templates/qualification/english-comprehension.json", "utf8")) as {
+  questions: { id: string; answer: string; options: { id: string }[] }[];
+};
+
+/** Waits until the task's keyboard handler is live: "?" opens the cheat sheet, Escape closes it. */
+async function waitForShortcuts(page: Page): Promise<void> {
+  await page.getByTestId("task-page").waitFor();
+  await page.waitForLoadState("networkidle");
+  await page.keyboard.press("?");
+  await page.getByRole("dialog").waitFor();
+  await page.keyboard.press("Escape");
+  await page.getByRole("dialog").waitFor({ state: "detached" });
+}
+
+/**
+ * Labels the open snippet with keys only: per topic, one option letter per party (the party
+ * cursor advances by itself), then the score, then "j" to the next topic. A topic listed in
+ * `carry` is carried forward with "r" instead. Ctrl+Enter submits and goes to the next item.
+ */
+async function labelSnippetByKeyboard(page: Page, option: string, score: number, carry: string[] = []): Promise<string> {
+  await waitForShortcuts(page);
+  const url = page.url();
+  const topics = await page.locator("fieldset[data-topic]").evaluateAll((els) => els.map((e) => e.getAttribute("data-topic") as string));
+  for (const topic of topics) {
+    if (carry.includes(topic)) {
+      await page.keyboard.press("r");
+    } else {
+      const parties = await page.locator(`fieldset[data-topic="${topic}"] [role="radiogroup"][aria-label*="position on"]`).count();
+      for (let p = 0; p < parties; p++) await page.keyboard.press(option);
+      await page.keyboard.press(String(score));
+    }
+    await page.keyboard.press("j");
+  }
+  await page.keyboard.press("Control+Enter");
+  await page.waitForURL((u) => u.toString() !== url);
+  return url;
+}
+
+async function checkedScore(page: Page, topic: string): Promise<string | null> {
+  return page.locator(`fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="1:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="2:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="3:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="4:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="5:"]`).first().getAttribute("aria-label");
+}
+
+describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 120_000 }, () => {
+  let server: AppServer;
+  let browser: Browser;
+  let studyId = 0;
+  let abStudyId = 0;
+  const itemUrls: string[] = [];
+
+  beforeAll(async () => {
+    server = await startAppServer();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("an admin creates an expert consensus study", async () => {
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.admin);
+    await page.goto(server.url + "/admin/studies");
+    await page.getByLabel("Name").fill("E2E consensus study");
+    await page.getByLabel(/Trajectories to sample/).fill("1");
+    await page.getByRole("button", { name: "Create study" }).click();
+    await page.waitForURL(/\/admin\/studies\/\d+$/);
+    studyId = Number(new URL(page.url()).pathname.split("/").pop());
+    await page.getByRole("heading", { name: "E2E consensus study" }).waitFor();
+    await page.close();
+  });
+
+  it("an expert labels two snippets with the keyboard alone, reloads and finds them", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await loginInBrowser(page, server.url, DEMO.ada);
+    await page.goto(`${server.url}/annotate/${studyId}/next`);
+
+    // Blinding: no model, condition or evaluator names anywhere in the task page.
+    const html = await page.content();
+    for (const secret of ["demo-judge", "mediated", "general:", "Topic-localized", "reactiveness level"]) expect(html).not.toContain(secret);
+
+    itemUrls.push(await labelSnippetByKeyboard(page, "a", 3));
+    const firstTopic = (await page.locator("fieldset[data-topic]").first().getAttribute("data-topic")) as string;
+    itemUrls.push(await labelSnippetByKeyboard(page, "b", 4, [firstTopic]));
+
+    await page.reload();
+    await page.goto(`${server.url}/annotate/${studyId}/mine`);
+    await expect(page.getByTestId("my-labels").locator("tbody tr").count()).resolves.toBe(2);
+    await page.goto(itemUrls[0]);
+    await page.getByTestId("task-page").waitFor();
+    expect(await checkedScore(page, firstTopic)).toMatch(/^3:/);
+    await page.goto(itemUrls[1]);
+    await page.getByTestId("task-page").waitFor();
+    expect(await checkedScore(page, firstTopic)).toMatch(/^3:/); // carried forward from the first snippet
+    await context.close();
+  });
+
+  it("a second expert labels the same snippets", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await loginInBrowser(page, server.url, DEMO.ben);
+    await page.goto(`${server.url}/annotate/${studyId}/next`);
+    expect(page.url()).toBe(itemUrls[0]);
+    await labelSnippetByKeyboard(page, "a", 4);
+    expect(page.url()).toBe(itemUrls[1]);
+    await labelSnippetByKeyboard(page, "b", 5);
+    await context.close();
+  });
+
+  it("the admin's dashboard shows alpha and the alignment table", async () => {
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.admin);
+    await page.goto(`${server.url}/admin/studies/${studyId}`);
+    const agreement = page.getByTestId("agreement-panel");
+    await agreement.waitFor();
+    expect(await agreement.textContent()).toMatch(/interval\s*−?\d\.\d{3}/);
+    expect(await agreement.textContent()).toMatch(/ordinal\s*−?\d\.\d{3}/);
+    const alignment = page.getByTestId("alignment-table");
+    expect(await alignment.textContent()).toContain("Topic-localized evaluator (demo-judge)");
+    expect(await alignment.textContent()).toContain("Per-turn baseline");
+    await page.close();
+  });
+
+  it("a crowd worker fails and then passes the qualification test and submits an A/B choice", async () => {
+    const admin = await browser.newPage();
+    await loginInBrowser(admin, server.url, DEMO.admin);
+    await admin.goto(server.url + "/admin/studies");
+    await admin.getByLabel(/A\/B reactiveness/).check();
+    await admin.getByLabel("Name").fill("E2E A/B study");
+    await admin.getByRole("radio", { name: "Crowd" }).check();
+    await admin.getByRole("button", { name: "Create study" }).click();
+    await admin.waitForURL(/\/admin\/studies\/\d+$/);
+    abStudyId = Number(new URL(admin.url()).pathname.split("/").pop());
+    await admin.getByLabel("Worker id").fill("E2EWORKER1");
+    await admin.getByRole("button", { name: "Make link" }).click();
+    const link = (await admin.getByTestId("crowd-link").textContent()) as string;
+    await admin.close();
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(link);
+    await page.waitForURL(/\/crowd\/qualify/);
+    const answer = async (pick: (q: (typeof qualification.questions)[number]) => string) => {
+      for (const [i, q] of qualification.questions.entries()) {
+        await page.locator(`fieldset.qualify-question`).nth(i).locator(`input[value="${pick(q)}"]`).check();
+      }
+      await page.getByRole("button", { name: "Submit answers" }).click();
+    };
+    await answer((q) => q.options.find((o) => o.id !== q.answer)!.id);
+    await expect(page.getByTestId("qualify-result").textContent()).resolves.toMatch(/You answered 0 of 5/);
+    await answer((q) => q.answer);
+    await page.waitForURL(new RegExp(`/annotate/${abStudyId}/items/\\d+`));
+    const itemUrl = page.url();
+    await page.getByTestId("task-page").waitFor();
+    await page.waitForLoadState("networkidle");
+    await page.keyboard.press("2");
+    await page.keyboard.press("Enter");
+    await page.waitForURL((u) => u.toString() !== itemUrl);
+    await context.close();
+
+    const cookie = await loginCookie(server.url, DEMO.admin);
+    const csv = await (await fetch(`${server.url}/admin/studies/${abStudyId}/labels.csv`, { headers: { cookie } })).text();
+    const rows = csv.trim().split("\r\n");
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toMatch(/,B$/);
+  });
+
+  it("an expert opening another annotator's label or a study outside their pool gets 403", async () => {
+    const db = new Database(server.dbPath, { readonly: true });
+    const bensLabel = db
+      .prepare(`SELECT l.id FROM labels l JOIN annotators a ON a.id = l.annotator_id JOIN study_items i ON i.id = l.study_item_id WHERE a.username = 'ben' AND i.study_id = ? LIMIT 1`)
+      .get(studyId) as { id: number };
+    const adasLabel = db
+      .prepare(`SELECT l.id FROM labels l JOIN annotators a ON a.id = l.annotator_id JOIN study_items i ON i.id = l.study_item_id WHERE a.username = 'ada' AND i.study_id = ? LIMIT 1`)
+      .get(studyId) as { id: number };
+    db.close();
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await loginInBrowser(page, server.url, DEMO.ada);
+    const other = await page.goto(`${server.url}/labels/${bensLabel.id}`);
+    expect(other?.status()).toBe(403);
+    await page.getByText("This label belongs to another annotator").waitFor();
+    const crowdStudy = await page.goto(`${server.url}/annotate/${abStudyId}/next`);
+    expect(crowdStudy?.status()).toBe(403);
+    await page.getByText(/This study is for the crowd pool/).waitFor();
+    const admin = await page.goto(`${server.url}/admin/studies/${studyId}`);
+    expect(admin?.status()).toBe(403);
+    const own = await page.goto(`${server.url}/labels/${adasLabel.id}`);
+    expect(own?.status()).toBe(200);
+    await page.getByTestId("revisions").waitFor();
+    await context.close();
+  });
+});
