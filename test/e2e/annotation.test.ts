@@ -108,6 +108,33 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
     await context.close();
   });
 
+  it("the server refuses bad submissions with a clear message and stores nothing", async () => {
+    const cookie = await loginCookie(server.url, DEMO.ada);
+    const revisions = () => {
+      const db = new Database(server.dbPath, { readonly: true });
+      const n = (db.prepare(`SELECT count(*) AS n FROM label_revisions`).get() as { n: number }).n;
+      db.close();
+      return n;
+    };
+    const before = revisions();
+    const post = (url: string, payload: unknown) =>
+      fetch(url, {
+        method: "POST",
+        headers: { cookie },
+        body: new URLSearchParams({ intent: "submit", payload: JSON.stringify(payload), clientToken: `bad-${Math.random().toString(36).slice(2, 12)}`, secondsOnTask: "5" }),
+        redirect: "manual",
+      });
+    const outOfRange = await post(itemUrls[0], { kind: "consensus", topics: { X: { score: 6, carriedForward: false, positions: {} } } });
+    expect(outOfRange.status).toBe(400);
+    expect(await outOfRange.text()).toMatch(/a score is 1 to 5/);
+    const forged = await post(`${server.url}/annotate/${studyId}/items/999999`, { kind: "ab", choice: "A" });
+    expect(forged.status).toBe(404);
+    expect(await forged.text()).toMatch(/Item 999999 of study \d+ does not exist/);
+    const otherStudy = await post(itemUrls[0].replace(`/annotate/${studyId}/`, "/annotate/424242/"), { kind: "ab", choice: "A" });
+    expect(otherStudy.status).toBe(404);
+    expect(revisions()).toBe(before);
+  });
+
   it("a second expert labels the same snippets", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
