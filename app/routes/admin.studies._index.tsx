@@ -6,6 +6,13 @@ import { createAbStudy, createConsensusStudy, listStudies } from "~/server/annot
 import { requireUser } from "~/server/auth/session.server";
 import { getDb } from "~/server/db.server";
 import { loadGuidelines } from "~/server/templates.server";
+import { BundleImportError, importBundleFiles } from "~/server/bundle-store.server";
+
+/** The A/B pair ids a (just imported, hence valid) bundle carries. */
+function pairIdsInBundle(text: string): string[] {
+  const parsed = JSON.parse(text) as { ab_pairs?: { id: string }[] };
+  return (parsed.ab_pairs ?? []).map((p) => p.id);
+}
 
 export const meta: MetaFunction = () => [{ title: "Studies · SoCRATES Studio" }];
 
@@ -48,14 +55,30 @@ export async function action({ request }: ActionFunctionArgs) {
       ...(num(form, "leaseMinutes") !== undefined ? { leaseMinutes: num(form, "leaseMinutes") } : {}),
     },
   };
-  return actionResult(() => {
+  return actionResult(async () => {
     let id: number;
     if (type === "consensus-snippet") {
       id = createConsensusStudy(db, { ...common, trajectories: num(form, "trajectories") ?? Number.NaN, goldFromStudyId: num(form, "goldFromStudyId") });
     } else if (type === "ab-reactiveness") {
-      const pairIds = String(form.get("pairIds") ?? "")
+      let pairIds = String(form.get("pairIds") ?? "")
         .split(/[\s,]+/)
         .filter(Boolean);
+      // A bundle uploaded with the form is imported first (all or nothing); its pairs become the items.
+      const upload = form.get("bundle");
+      if (upload instanceof File && upload.size > 0) {
+        const text = await upload.text();
+        try {
+          importBundleFiles(db, [{ file: upload.name || "upload.json", text }]);
+        } catch (err) {
+          if (err instanceof BundleImportError) {
+            return json<ActionFailure>({ ok: false, message: `The bundle was not imported (${err.problems.length} problems)`, problems: err.problems.slice(0, 20).map((p) => ({ path: `${p.file}: ${p.path}`, message: p.message })) }, { status: 400 });
+          }
+          throw err;
+        }
+        const bundlePairs = pairIdsInBundle(text);
+        if (bundlePairs.length === 0) return json<ActionFailure>({ ok: false, message: "The uploaded bundle has no ab_pairs", problems: [{ path: "bundle", message: "no A/B pairs" }] }, { status: 400 });
+        pairIds = [...new Set([...pairIds, ...bundlePairs])];
+      }
       id = createAbStudy(db, { ...common, pairIds: pairIds.length ? pairIds : undefined });
     } else {
       return json<ActionFailure>({ ok: false, message: "Choose a study type", problems: [{ path: "type", message: "required" }] }, { status: 400 });
@@ -109,7 +132,7 @@ export default function Studies() {
         </table>
       )}
       <h2>New study</h2>
-      <Form method="post" className="stack-form wide" key={studies.length}>
+      <Form method="post" encType="multipart/form-data" className="stack-form wide" key={studies.length}>
         <fieldset className="inline-choices">
           <legend>Type</legend>
           <label>
@@ -148,10 +171,16 @@ export default function Studies() {
             </label>
           </>
         ) : (
-          <label>
-            Pair ids (blank = all stored pairs) <textarea name="pairIds" rows={2} />
-            {problem("pairIds") ? <span className="field-error">{problem("pairIds")}</span> : null}
-          </label>
+          <>
+            <label>
+              Import pairs from a bundle (JSON with <code>ab_pairs</code>, optional) <input name="bundle" type="file" accept=".json,application/json" />
+              {problem("bundle") ? <span className="field-error">{problem("bundle")}</span> : null}
+            </label>
+            <label>
+              Pair ids (blank = the uploaded bundle's pairs, or all stored pairs) <textarea name="pairIds" rows={2} />
+              {problem("pairIds") ? <span className="field-error">{problem("pairIds")}</span> : null}
+            </label>
+          </>
         )}
         <label>
           Gold rate (gold items per regular item) <input name="goldRate" type="number" step="0.05" min={0} max={1} placeholder="0" />

@@ -205,6 +205,26 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
     expect(rows[1]).toMatch(/,B$/);
   });
 
+  it("an admin creates an A/B study from an uploaded bundle; a bad bundle is refused with its JSON path", async () => {
+    const cookie = await loginCookie(server.url, DEMO.admin);
+    const demoPairs = JSON.parse(readFileSync("db/demo/demo-ab-reactiveness.json", "utf8")).ab_pairs as { id: string }[];
+    const upload = (pairs: unknown[], name: string) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ type: "ab-reactiveness", name, pool: "crowd", guidelines: "Compare the two conversations." })) form.set(k, v);
+      form.set("bundle", new Blob([JSON.stringify({ format: "socrates-bundle", version: 1, ab_pairs: pairs })], { type: "application/json" }), "pairs.json");
+      return fetch(server.url + "/admin/studies", { method: "POST", headers: { cookie }, body: form, redirect: "manual" });
+    };
+    const good = await upload([{ ...demoPairs[0], id: "uploaded-pair" }], "Uploaded pairs");
+    expect(good.status).toBe(302);
+    const study = Number(good.headers.get("location")!.split("/").pop());
+    const db = new Database(server.dbPath, { readonly: true });
+    expect(db.prepare(`SELECT ab_pair_id AS p FROM study_items WHERE study_id = ?`).all(study)).toEqual([{ p: "uploaded-pair" }]);
+    db.close();
+    const bad = await upload([{ ...demoPairs[0], id: "broken-pair", run_b_id: "no-such-run" }], "Broken");
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toMatch(/pairs\.json: \$\.ab_pairs\[0\]\.run_b_id/);
+  });
+
   it("an expert opening another annotator's label or a study outside their pool gets 403", async () => {
     const db = new Database(server.dbPath, { readonly: true });
     const bensLabel = db
