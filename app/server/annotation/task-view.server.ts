@@ -7,23 +7,11 @@ import { and, asc, eq, gte, lte } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import { MEDIATOR_ID, type ScenarioBody } from "../../domain/bundle.ts";
 import type { ConsensusLabel } from "../../domain/labels.ts";
+import type { TaskScenario, TaskTurn } from "../../components/tasks/types.ts";
 import type { Db } from "../db.server.ts";
 import { notFound } from "./errors.server.ts";
 
-export interface TaskTurn {
-  turnId: number;
-  speakerId: string;
-  speakerName: string;
-  isMediator: boolean;
-  utterance: string;
-}
-
-export interface TaskScenario {
-  title: string;
-  background: string;
-  topics: { id: string; name: string; description: string; options: { label: string; description: string }[] }[];
-  parties: { id: string; name: string; role: string }[];
-}
+export type { TaskScenario, TaskTurn };
 
 export type ItemRow = typeof schema.studyItems.$inferSelect;
 
