@@ -1,6 +1,8 @@
 /**
  * A small progress bar on stderr. On a terminal it redraws one line; elsewhere (CI logs, a pipe,
- * a test capturing stderr) it prints one plain line per step, so the log stays readable.
+ * a test capturing stderr) it prints plain lines: every step of a short job, and for a long one
+ * only each tenth of the way and the last step, so a log of thousands of steps stays readable.
+ * Failures are always printed.
  */
 
 export interface Progress {
@@ -22,6 +24,9 @@ export function createProgress(label: string, total: number, options: ProgressOp
   let done = 0;
   let failed = 0;
   let finished = false;
+  // Plain mode: a line per step up to 20 steps; beyond that, one per 10% and the last.
+  const plainEvery = total <= 20 ? 1 : Math.ceil(total / 10);
+  const plainDue = () => done % plainEvery === 0 || done === total;
 
   const counts = () => `${done}/${total}${failed > 0 ? ` (${failed} failed)` : ""}`;
 
@@ -38,7 +43,7 @@ export function createProgress(label: string, total: number, options: ProgressOp
     tick(note) {
       done += 1;
       if (tty) draw(note);
-      else stream.write(`${label} ${counts()}${note ? ` ${note}` : ""}\n`);
+      else if (plainDue()) stream.write(`${label} ${counts()}${note ? ` ${note}` : ""}\n`);
     },
     fail(note) {
       done += 1;

@@ -17,6 +17,21 @@ describe("createProgress", () => {
     expect(chunks.join("")).toBe("simulate 1/3 run a: resolved\nsimulate 2/3 (1 failed) failed: run b: HTTP 400\nsimulate 3/3 (1 failed)\n");
   });
 
+  it("prints a plain line per tenth of a long job, every failure, and the last step", () => {
+    const { chunks, stream } = fakeStream(false);
+    const progress = createProgress("evaluate", 100, { stream });
+    for (let i = 1; i <= 100; i++) {
+      if (i === 37) progress.fail("run x: HTTP 500");
+      else progress.tick(`run ${i}`);
+    }
+    progress.done();
+    const lines = chunks.join("").trim().split("\n");
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toBe("evaluate 10/100 run 10");
+    expect(lines).toContain("evaluate 37/100 (1 failed) failed: run x: HTTP 500");
+    expect(lines.at(-1)).toBe("evaluate 100/100 (1 failed) run 100");
+  });
+
   it("redraws a single bar on a terminal and ends it with a newline once", () => {
     const { chunks, stream } = fakeStream(true);
     const progress = createProgress("sim", 4, { stream });
