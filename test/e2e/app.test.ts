@@ -39,6 +39,16 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
     expect((await fetch(server.url + "/runs", admin)).status).toBe(200);
   });
 
+  it("sets the session cookie httpOnly and SameSite, and refuses a wrong password without saying which part was wrong", async () => {
+    const ok = await fetch(server.url + "/login", { method: "POST", body: new URLSearchParams(DEMO.admin), redirect: "manual" });
+    expect(ok.headers.get("set-cookie")).toMatch(/socrates_session=.+; .*HttpOnly/i);
+    expect(ok.headers.get("set-cookie")).toMatch(/SameSite=Lax/i);
+    const bad = await fetch(server.url + "/login", { method: "POST", body: new URLSearchParams({ username: "admin", password: "nope" }), redirect: "manual" });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get("set-cookie")).toBeNull();
+    expect(await bad.text()).toContain("That username and password do not match an active account.");
+  });
+
   it("serves the home page with the demo's numbers", async () => {
     const res = await fetch(server.url + "/");
     expect(res.status).toBe(200);
