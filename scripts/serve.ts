@@ -13,6 +13,7 @@ import { databasePath, getDb } from "../app/server/db.server.ts";
 import { isEmpty, seedDemo } from "../app/server/demo.server.ts";
 import { DEMO_ACCOUNTS, seedDemoStudies } from "../app/server/annotation/demo-studies.server.ts";
 import { authenticate } from "../app/server/annotation/accounts.server.ts";
+import { computeMetrics } from "../app/server/pipeline/metrics-runner.server.ts";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
@@ -22,6 +23,9 @@ const db = getDb();
 if (isEmpty(db)) {
   const summary = seedDemo(db);
   console.log(`Seeded the demo study: ${summary.inserted.scenarios} scenarios, ${summary.inserted.runs} runs, ${summary.inserted.evaluations} evaluations.`);
+  // The run viewer shows stored metrics; compute them for the demo so it has them from the start.
+  const metrics = computeMetrics(db);
+  console.log(`Computed ${metrics.rows.length} metric values for the demo runs and pairs.`);
   const studies = await seedDemoStudies(db);
   if (studies.created) console.log("Seeded the demo annotation studies: an expert consensus study partly labelled by two experts, a crowd consensus study and a crowd A/B study.");
 }
