@@ -40,7 +40,7 @@ describe("studies", () => {
       expect(positions[0]).toBe(1);
     }
     // Only evaluated runs are eligible: the A/B demo runs have no evaluation.
-    expect(runs.every((r) => !r.startsWith("demo-ab"))).toBe(true);
+    expect(runs.every((r) => r !== null && !r.startsWith("demo-ab"))).toBe(true);
   });
 
   it("refuses more trajectories than there are, naming the field", () => {
