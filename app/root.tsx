@@ -12,12 +12,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ user: user ? { displayName: user.displayName, role: user.role } : null });
 }
 
+/** The signed-in user (or null) from the root loader; absent on the error page when the loader failed. */
+function useViewer() {
+  const data = useRouteLoaderData<typeof loader>("root");
+  return data?.user ?? null;
+}
+
 function MainNav() {
   // The error page renders without loader data; the nav then shows only the public links.
-  const data = useRouteLoaderData<typeof loader>("root");
-  const user = data?.user ?? null;
+  const user = useViewer();
   return (
-    <nav aria-label="Main">
+    <nav aria-label="Main" className="main-nav">
       {user?.role === "admin" ? (
         <>
           <NavLink to="/admin/studies">Studies</NavLink>
@@ -27,19 +32,25 @@ function MainNav() {
         </>
       ) : null}
       {user && user.role !== "admin" ? <NavLink to="/annotate">My tasks</NavLink> : null}
-      {user ? (
-        <Form method="post" action="/logout" className="nav-logout">
-          <span className="muted">
-            {user.displayName} · {user.role}
-          </span>{" "}
-          <button type="submit" className="link-button">
-            Log out
-          </button>
-        </Form>
-      ) : (
-        <NavLink to="/login">Log in</NavLink>
-      )}
+      {user ? null : <NavLink to="/login">Log in</NavLink>}
     </nav>
+  );
+}
+
+/** Who is signed in, and the way out; kept beside the nav so it stays in view on phones. */
+function AccountBox() {
+  const user = useViewer();
+  if (!user) return null;
+  return (
+    <Form method="post" action="/logout" className="nav-logout">
+      <span className="nav-user" title={`${user.displayName} · ${user.role}`}>
+        {user.displayName}
+      </span>
+      <span className="role-chip">{user.role}</span>
+      <button type="submit" className="header-button">
+        Log out
+      </button>
+    </Form>
   );
 }
 
@@ -58,6 +69,7 @@ export function Layout({ children }: { children: ReactNode }) {
             SoCRATES <span>Studio</span>
           </Link>
           <MainNav />
+          <AccountBox />
         </header>
         <main className="page">{children}</main>
         <ScrollRestoration />
@@ -71,6 +83,14 @@ export default function App() {
   return <Outlet />;
 }
 
+/** The second way out of an error page: somewhere this viewer is allowed to go. */
+function OwnStartLink() {
+  const user = useViewer();
+  if (!user) return <Link to="/login">Log in</Link>;
+  if (user.role === "admin") return <Link to="/admin/studies">Studies</Link>;
+  return <Link to="/annotate">My tasks</Link>;
+}
+
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
@@ -80,8 +100,8 @@ export function ErrorBoundary() {
           {error.status} {error.status === 404 ? "Not found" : error.status === 403 ? "Forbidden" : error.statusText}
         </h1>
         <p>{typeof error.data === "string" && error.data ? error.data : error.status === 403 ? "You do not have access to this page." : "That page does not exist."}</p>
-        <p>
-          <Link to="/">Back to the start page</Link> · <Link to="/scenarios">Browse scenarios</Link>
+        <p className="error-links">
+          <Link to="/">Back to the start page</Link> · <OwnStartLink />
         </p>
       </section>
     );
@@ -92,7 +112,7 @@ export function ErrorBoundary() {
       <h1>Something went wrong</h1>
       <p>The page could not be shown. The error has been logged on the server.</p>
       {import.meta.env.DEV ? <pre className="error-detail">{message}</pre> : null}
-      <p>
+      <p className="error-links">
         <Link to="/">Back to the start page</Link>
       </p>
     </section>

@@ -1,5 +1,6 @@
 import { json, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import type { loader as rootLoader } from "~/root";
 import { listRuns, overview } from "~/server/catalog.server";
 import { getDb } from "~/server/db.server";
 
@@ -13,6 +14,8 @@ export function loader() {
 
 export default function Home() {
   const data = useLoaderData<typeof loader>();
+  const role = useRouteLoaderData<typeof rootLoader>("root")?.user?.role;
+  const annotator = role === "expert" || role === "crowd";
   return (
     <>
       <section className="hero">
@@ -43,6 +46,14 @@ export default function Home() {
             Load the demo study with <code>npx socrates seed-demo</code>, or import your own bundle with{" "}
             <code>npx socrates import path/to/bundle.json</code> (the format is in <code>docs/formats.md</code>).
           </p>
+        </section>
+      ) : annotator ? (
+        // Scenarios and runs are for researchers; annotators go straight to their work.
+        <section className="cards">
+          <Link to="/annotate" className="card">
+            <h2>My tasks</h2>
+            <p>The studies open to you, how far you have got, and the next item to label.</p>
+          </Link>
         </section>
       ) : (
         <section className="cards">

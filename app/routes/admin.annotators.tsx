@@ -63,18 +63,22 @@ export default function Annotators() {
             <th>Channel</th>
             <th>Qualified</th>
             <th>Status</th>
-            <th />
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {annotators.map((a) => (
-            <tr key={a.id}>
+            <tr key={a.id} className={a.active ? undefined : "inactive-row"}>
               <td>{a.username}</td>
               <td>{a.displayName}</td>
               <td>{a.role}</td>
               <td>{a.channel ?? "—"}</td>
               <td>{a.role === "crowd" ? (a.qualifiedAt ? "yes" : "no") : "—"}</td>
-              <td>{a.active ? "active" : "inactive"}</td>
+              <td>
+                <span className={`status-chip status-${a.active ? "active" : "inactive"}`}>{a.active ? "active" : "inactive"}</span>
+              </td>
               <td>
                 <Form method="post" className="inline-form">
                   <input type="hidden" name="id" value={a.id} />

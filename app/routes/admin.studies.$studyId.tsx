@@ -72,11 +72,13 @@ export default function StudyDashboard() {
         <h1>{d.study.name}</h1>
         <p className="muted">
           {d.study.type === "consensus-snippet" ? "Snippet consensus" : "A/B reactiveness"} · {d.study.pool} pool · {d.study.labelsPerItem} labels per item ·{" "}
-          <strong data-testid="study-status">{d.study.status}</strong>
+          <strong data-testid="study-status" className={`status-chip status-${d.study.status}`}>
+            {d.study.status}
+          </strong>
         </p>
         <div className="actions">
           <Form method="post" className="inline-form">
-            <button type="submit" name="intent" value={d.study.status === "open" ? "close" : "reopen"}>
+            <button type="submit" name="intent" value={d.study.status === "open" ? "close" : "reopen"} className="button-secondary">
               {d.study.status === "open" ? "Close study" : "Reopen study"}
             </button>
           </Form>
@@ -94,7 +96,7 @@ export default function StudyDashboard() {
       <section className="dash-section">
         <h2>Agreement between annotators</h2>
         {d.flagged.length ? (
-          <p className="notice">
+          <p className="notice notice-warning">
             {d.flagged.length} annotator{d.flagged.length > 1 ? "s are" : " is"} below the gold threshold ({Math.round(d.study.config.goldThreshold * 100)}%).{" "}
             {params.get("exclude") === "flagged" ? <Link to={base}>Include them again</Link> : <Link to={`${base}?exclude=flagged`}>Exclude them from {d.kind === "ab" ? "fidelity" : "alignment"}</Link>}
           </p>
@@ -133,7 +135,7 @@ export default function StudyDashboard() {
             A signed link lets one worker into this study. Mechanical Turk can also send workers to <code>/crowd/start?study={d.study.id}</code> with its own
             workerId, assignmentId and hitId parameters.
           </p>
-          <Form method="post" className="inline-form">
+          <Form method="post" className="inline-form link-form">
             <input type="hidden" name="intent" value="link" />
             <label>
               Worker id <input name="workerId" required pattern="[A-Za-z0-9_\-]{1,64}" />
@@ -141,7 +143,7 @@ export default function StudyDashboard() {
             <button type="submit">Make link</button>
           </Form>
           {result?.link ? (
-            <p>
+            <p className="link-output">
               <code data-testid="crowd-link">{result.link}</code>
             </p>
           ) : null}

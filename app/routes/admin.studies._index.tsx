@@ -87,6 +87,8 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
+const TYPE_NAMES: Record<string, string> = { "consensus-snippet": "Snippet consensus", "ab-reactiveness": "A/B reactiveness" };
+
 export default function Studies() {
   const { studies, available, defaultGuidelines } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>() as ActionFailure | undefined;
@@ -108,9 +110,9 @@ export default function Studies() {
               <th>Study</th>
               <th>Type</th>
               <th>Pool</th>
-              <th>Items</th>
-              <th>Labels per item</th>
-              <th>Labels</th>
+              <th className="num">Items</th>
+              <th className="num">Labels per item</th>
+              <th className="num">Labels</th>
               <th>Status</th>
             </tr>
           </thead>
@@ -120,12 +122,14 @@ export default function Studies() {
                 <td>
                   <Link to={`/admin/studies/${s.id}`}>{s.name}</Link>
                 </td>
-                <td>{s.type}</td>
+                <td>{TYPE_NAMES[s.type] ?? s.type}</td>
                 <td>{s.pool}</td>
-                <td>{s.items}</td>
-                <td>{s.labelsPerItem}</td>
-                <td>{s.labels}</td>
-                <td>{s.status}</td>
+                <td className="num">{s.items}</td>
+                <td className="num">{s.labelsPerItem}</td>
+                <td className="num">{s.labels}</td>
+                <td>
+                  <span className={`status-chip status-${s.status}`}>{s.status}</span>
+                </td>
               </tr>
             ))}
           </tbody>
@@ -193,7 +197,7 @@ export default function Studies() {
         </label>
         <label>
           Guidelines (Markdown)
-          <textarea name="guidelines" rows={8} key={type} defaultValue={defaultGuidelines[type]} />
+          <textarea name="guidelines" rows={12} key={type} defaultValue={defaultGuidelines[type]} className="code-input" />
         </label>
         {failure ? (
           <p className="form-error" role="alert">

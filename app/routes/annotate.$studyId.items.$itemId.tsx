@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useFetcher, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { AbTask } from "~/components/tasks/AbTask";
 import { ConsensusTask } from "~/components/tasks/ConsensusTask";
 import { useAutosave } from "~/components/tasks/useAutosave";
@@ -74,29 +74,32 @@ export default function TaskPage() {
   // One token per page load: a double click or a resent form is stored once.
   const clientToken = useMemo(() => newClientToken(), [data.itemId, data.submitted?.revision]);
   const failure = result && !result.ok ? (result as ActionFailure) : null;
+  // Every post names its item explicitly, so work on one item can never land on another.
+  const itemPath = `/annotate/${data.study.id}/items/${data.itemId}`;
   const submitting = navigation.state === "submitting";
 
   const saveDraftNow = useCallback(
     (payload: unknown) => {
       if (!data.study.open || payload === null) return;
-      draft.submit({ intent: "draft", payload: JSON.stringify(payload) }, { method: "post" });
+      draft.submit({ intent: "draft", payload: JSON.stringify(payload) }, { method: "post", action: itemPath });
     },
-    [draft, data.study.open],
+    [draft, data.study.open, itemPath],
   );
-  // Drafts are saved a moment after the annotator stops, not on every key press.
+  // Drafts are saved a moment after the annotator stops, not on every key press; a new item starts clean.
   const [draftValue, setDraftValue] = useState<unknown>(null);
+  useEffect(() => setDraftValue(null), [data.itemId]);
   const autosave = useAutosave(draftValue, saveDraftNow);
 
   const send = useCallback(
     (payload: ConsensusLabel | AbLabelPayload) => {
       autosave.cancel();
-      submit({ intent: "submit", payload: JSON.stringify(payload), clientToken, secondsOnTask: String(Math.round(seconds() * 10) / 10) }, { method: "post" });
+      submit({ intent: "submit", payload: JSON.stringify(payload), clientToken, secondsOnTask: String(Math.round(seconds() * 10) / 10) }, { method: "post", action: itemPath });
     },
-    [submit, clientToken, seconds, autosave],
+    [submit, clientToken, seconds, autosave, itemPath],
   );
 
   return (
-    <section className="task-page" data-testid="task-page">
+    <section className="task-page" data-testid="task-page" data-item={data.itemId}>
       <nav className="muted task-crumbs" aria-label="Task">
         <Link to="/annotate">My tasks</Link> · {data.study.name} · <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link>
         {data.submitted ? <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span> : null}

@@ -35,18 +35,20 @@ export default function MyLabels() {
           <thead>
             <tr>
               <th>Item</th>
-              <th>Revisions</th>
+              <th className="num">Revisions</th>
               <th>Last saved</th>
-              <th />
+              <th>
+                <span className="visually-hidden">Links</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {labels.map((l, i) => (
               <tr key={l.labelId}>
                 <td>#{i + 1}</td>
-                <td>{l.revisions}</td>
+                <td className="num">{l.revisions}</td>
                 <td>{new Date(l.updatedAt).toLocaleString()}</td>
-                <td>
+                <td className="row-links">
                   <Link to={`/annotate/${study.id}/items/${l.itemId}`}>Open</Link> · <Link to={`/labels/${l.labelId}`}>History</Link>
                 </td>
               </tr>

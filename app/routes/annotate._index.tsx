@@ -26,7 +26,7 @@ export default function MyTasks() {
       <h1>My tasks</h1>
       <p className="muted">Signed in as {name}.</p>
       {mustQualify ? (
-        <section className="notice">
+        <section className="notice notice-action">
           <p>Before your first task, please take the short reading test.</p>
           <Link to="/crowd/qualify" className="button">
             Take the reading test
@@ -41,13 +41,13 @@ export default function MyTasks() {
       ) : (
         <ul className="study-list">
           {studies.map((s) => (
-            <li key={s.id} className="card">
+            <li key={s.id} className="card task-card">
               <h2>{s.name}</h2>
-              <p className="muted">{TYPE_NAMES[s.type] ?? s.type}</p>
+              <p className="muted task-card-type">{TYPE_NAMES[s.type] ?? s.type}</p>
               <div className="progress" aria-label={`${s.done} of ${s.total} items labelled`}>
                 <div className="progress-fill" style={{ width: `${s.total ? (100 * s.done) / s.total : 0}%` }} />
               </div>
-              <p>
+              <p className="task-card-count">
                 {s.done} of {s.total} items labelled
               </p>
               <p className="actions">

@@ -65,22 +65,12 @@ export default function Qualify() {
       <p className="muted">
         {questions.length} questions; you need {Math.ceil(passMark * questions.length - 1e-9)} correct answers to continue.
       </p>
-      {result?.error ? (
-        <p className="form-error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
-      {result && !result.passed && !result.locked && !result.error ? (
-        <p className="form-error" role="alert" data-testid="qualify-result">
-          You answered {result.correct} of {result.total} correctly, which is not enough yet. Please read the passages again and retry.
-        </p>
-      ) : null}
       {locked ? (
         <p className="form-error" role="alert">
           You have used all {MAX_ATTEMPTS} attempts. Thank you for your time.
         </p>
       ) : (
-        <Form method="post" className="stack-form" key={result ? `retry-${result.correct}` : "first"}>
+        <Form method="post" className="stack-form qualify-form" key={result ? `retry-${result.correct}` : "first"}>
           {questions.map((q, i) => (
             <fieldset key={q.id} className="qualify-question">
               <legend>
@@ -89,12 +79,24 @@ export default function Qualify() {
               <blockquote>{q.passage}</blockquote>
               <p>{q.question}</p>
               {q.options.map((o) => (
-                <label key={o.id} className="choice">
+                <label key={o.id} className="qualify-option">
                   <input type="radio" name={q.id} value={o.id} required /> {o.text}
                 </label>
               ))}
             </fieldset>
           ))}
+          {/* Beside the button: after a submit the page is still scrolled down here. */}
+          {result?.error ? (
+            <p className="form-error" role="alert">
+              {result.error}
+            </p>
+          ) : null}
+          {result && !result.passed && !result.locked && !result.error ? (
+            <p className="form-error" role="alert" data-testid="qualify-result">
+              You answered {result.correct} of {result.total} correctly, which is not enough yet. Please read the passages again and retry
+              {attemptsLeft > 0 ? ` (${attemptsLeft} ${attemptsLeft === 1 ? "attempt" : "attempts"} left)` : ""}.
+            </p>
+          ) : null}
           <button type="submit" disabled={busy}>
             Submit answers
           </button>

@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import type { loader as rootLoader } from "~/root";
 import { orResponse } from "~/server/annotation/http.server";
 import { labelHistory } from "~/server/annotation/labels.server";
 import { requireUser } from "~/server/auth/session.server";
@@ -16,15 +17,28 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export default function LabelHistory() {
   const label = useLoaderData<typeof loader>();
+  const admin = useRouteLoaderData<typeof rootLoader>("root")?.user?.role === "admin";
   return (
     <>
+      <nav className="crumbs" aria-label="Breadcrumb">
+        {admin ? (
+          <Link to={`/admin/studies/${label.studyId}`}>Study dashboard</Link>
+        ) : (
+          <>
+            <Link to="/annotate">My tasks</Link> · <Link to={`/annotate/${label.studyId}/mine`}>My labels</Link> ·{" "}
+            <Link to={`/annotate/${label.studyId}/items/${label.itemId}`}>Open this item</Link>
+          </>
+        )}
+      </nav>
       <h1>Label {label.id}: every revision</h1>
       <p className="muted">Revisions are never overwritten; the latest one counts.</p>
       <ol className="revision-list" data-testid="revisions">
         {label.revisions.map((r) => (
           <li key={r.revision}>
-            <strong>Revision {r.revision}</strong> · {new Date(r.createdAt).toLocaleString()}
-            {r.secondsOnTask !== null ? ` · ${Math.round(r.secondsOnTask)} s on task` : ""}
+            <p className="revision-head">
+              <strong>Revision {r.revision}</strong> · {new Date(r.createdAt).toLocaleString()}
+              {r.secondsOnTask !== null ? ` · ${Math.round(r.secondsOnTask)} s on task` : ""}
+            </p>
             <pre>{JSON.stringify(r.payload, null, 2)}</pre>
           </li>
         ))}

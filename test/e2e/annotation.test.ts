@@ -15,9 +15,10 @@ const qualification = JSON.parse(readFileSync("annotation-templates/qualificatio
   questions: { id: string; answer: string; options: { id: string }[] }[];
 };
 
-/** Waits until the task's keyboard handler is live: "?" opens the cheat sheet, Escape closes it. */
+/** Waits until the item in the URL is on screen and its keyboard handler is live ("?" opens the cheat sheet). */
 async function waitForShortcuts(page: Page): Promise<void> {
-  await page.getByTestId("task-page").waitFor();
+  const itemId = new URL(page.url()).pathname.split("/").pop();
+  await page.locator(`[data-testid="task-page"][data-item="${itemId}"]`).waitFor();
   await page.waitForLoadState("networkidle");
   await page.keyboard.press("?");
   await page.getByRole("dialog").waitFor();
