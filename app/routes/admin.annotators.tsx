@@ -8,8 +8,8 @@ import { getDb } from "~/server/db.server";
 export const meta: MetaFunction = () => [{ title: "Annotators · SoCRATES Studio" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request, ["admin"]);
-  return json({ annotators: listAnnotators(getDb()) });
+  const admin = await requireUser(request, ["admin"]);
+  return json({ annotators: listAnnotators(getDb()), selfId: admin.id });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -42,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Annotators() {
-  const { annotators } = useLoaderData<typeof loader>();
+  const { annotators, selfId } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as { ok: boolean; message: string; problems?: { path: string; message: string }[] } | undefined;
   const busy = useNavigation().state !== "idle";
   return (
@@ -80,12 +80,26 @@ export default function Annotators() {
                 <span className={`status-chip status-${a.active ? "active" : "inactive"}`}>{a.active ? "active" : "inactive"}</span>
               </td>
               <td>
-                <Form method="post" className="inline-form">
-                  <input type="hidden" name="id" value={a.id} />
-                  <button type="submit" name="intent" value={a.active ? "deactivate" : "activate"} className="link-button">
-                    {a.active ? "Deactivate" : "Activate"}
-                  </button>
-                </Form>
+                {a.id === selfId ? (
+                  <span className="muted">you</span>
+                ) : (
+                  <Form method="post" className="inline-form">
+                    <input type="hidden" name="id" value={a.id} />
+                    <button type="submit" name="intent" value={a.active ? "deactivate" : "activate"} className="link-button">
+                      {a.active ? "Deactivate" : "Activate"}
+                    </button>
+                  </Form>
+                )}
+                {a.role !== "crowd" ? (
+                  <Form method="post" className="inline-form">
+                    <input type="hidden" name="id" value={a.id} />
+                    <input type="hidden" name="intent" value="password" />
+                    <input name="password" type="password" minLength={10} required placeholder="new password" aria-label={`New password for ${a.username}`} autoComplete="new-password" />
+                    <button type="submit" className="button-secondary">
+                      Set
+                    </button>
+                  </Form>
+                ) : null}
               </td>
             </tr>
           ))}

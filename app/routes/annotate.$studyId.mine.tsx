@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { studyForWorker } from "~/server/annotation/access.server";
 import { orResponse } from "~/server/annotation/http.server";
 import { ownLabels } from "~/server/annotation/labels.server";
+import { formatUtc } from "~/domain/format-time";
 import { requireUser } from "~/server/auth/session.server";
 import { getDb } from "~/server/db.server";
 import { parseId } from "~/server/route-params";
@@ -47,7 +48,7 @@ export default function MyLabels() {
               <tr key={l.labelId}>
                 <td>#{i + 1}</td>
                 <td className="num">{l.revisions}</td>
-                <td>{new Date(l.updatedAt).toLocaleString()}</td>
+                <td>{formatUtc(l.updatedAt)}</td>
                 <td className="row-links">
                   <Link to={`/annotate/${study.id}/items/${l.itemId}`}>Open</Link> · <Link to={`/labels/${l.labelId}`}>History</Link>
                 </td>

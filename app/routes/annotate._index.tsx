@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { needsQualification } from "~/server/annotation/access.server";
 import { listStudies } from "~/server/annotation/studies.server";
 import { annotatorProgress } from "~/server/annotation/tasks.server";
+import { hasWorkFor } from "~/server/annotation/assignment.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDb } from "~/server/db.server";
 
@@ -12,8 +13,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const db = getDb();
   const studies = listStudies(db, { pool: user.role as "expert" | "crowd" })
-    .filter((s) => s.status === "open")
-    .map((s) => ({ id: s.id, name: s.name, type: s.type, ...annotatorProgress(db, s.id, user.id) }));
+    .filter((s) => s.status === "open" && (user.role !== "crowd" || user.crowdStudies.includes(s.id)))
+    .map((s) => ({ id: s.id, name: s.name, type: s.type, hasWork: hasWorkFor(db, s.id, user.id), ...annotatorProgress(db, s.id, user.id) }));
   return json({ name: user.displayName, studies, mustQualify: needsQualification(user) });
 }
 
@@ -51,10 +52,12 @@ export default function MyTasks() {
                 {s.done} of {s.total} items labelled
               </p>
               <p className="actions">
-                {mustQualify ? null : (
+                {mustQualify ? null : s.hasWork ? (
                   <Link to={`/annotate/${s.id}/next`} className="button">
                     {s.done > 0 ? "Continue" : "Start"}
                   </Link>
+                ) : (
+                  <span className="muted">Nothing left for you here: every item has its labels.</span>
                 )}{" "}
                 {s.done > 0 ? <Link to={`/annotate/${s.id}/mine`}>Review my labels</Link> : null}
               </p>

@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const annotatorId = orResponse(() => findOrCreateCrowdWorker(db, channel, workerId));
   const qualified = db.$client.prepare(`SELECT qualified_at AS q FROM annotators WHERE id = ?`).get(annotatorId) as { q: string | null };
-  throw await startSession(request, annotatorId, qualified.q ? `/annotate/${studyId}/next` : `/crowd/qualify?study=${studyId}`);
+  throw await startSession(request, annotatorId, qualified.q ? `/annotate/${studyId}/next` : `/crowd/qualify?study=${studyId}`, { crowdStudy: studyId });
 }
 
 export default function CrowdStart() {

@@ -3,6 +3,7 @@ import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { loader as rootLoader } from "~/root";
 import { orResponse } from "~/server/annotation/http.server";
 import { labelHistory } from "~/server/annotation/labels.server";
+import { formatUtc } from "~/domain/format-time";
 import { requireUser } from "~/server/auth/session.server";
 import { getDb } from "~/server/db.server";
 import { parseId } from "~/server/route-params";
@@ -36,7 +37,7 @@ export default function LabelHistory() {
         {label.revisions.map((r) => (
           <li key={r.revision}>
             <p className="revision-head">
-              <strong>Revision {r.revision}</strong> · {new Date(r.createdAt).toLocaleString()}
+              <strong>Revision {r.revision}</strong> · {formatUtc(r.createdAt)}
               {r.secondsOnTask !== null ? ` · ${Math.round(r.secondsOnTask)} s on task` : ""}
             </p>
             <pre>{JSON.stringify(r.payload, null, 2)}</pre>

@@ -197,6 +197,10 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
     await page.keyboard.press("2");
     await page.keyboard.press("Enter");
     await page.waitForURL((u) => u.toString() !== itemUrl);
+    // The link admits the worker to its own study only, not to every crowd study.
+    const demoCrowdStudy = await page.goto(`${server.url}/annotate/3/next`);
+    expect(demoCrowdStudy?.status()).toBe(403);
+    await page.getByText("Please open this study through the link you were given").waitFor();
     await context.close();
 
     const cookie = await loginCookie(server.url, DEMO.admin);

@@ -11,7 +11,13 @@ interface Props {
 }
 
 export function AnnotatorTable({ progress, gold, flagged, names = {} }: Props) {
-  const ids = [...new Set([...progress.annotators.map((a) => a.annotatorId), ...gold.map((g) => g.annotatorId)])].sort();
+  const ids = [...new Set([...progress.annotators.map((a) => a.annotatorId), ...gold.map((g) => g.annotatorId)])].sort(
+    // By name, then id in numeric order ("9" before "10"); plain comparisons, so server and browser agree.
+    (a, b) => {
+      const [x, y] = [(names[a] ?? a).toLowerCase(), (names[b] ?? b).toLowerCase()];
+      return x < y ? -1 : x > y ? 1 : Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0);
+    },
+  );
   if (ids.length === 0) {
     return <p className="empty-state">No labels yet — annotators appear here once they start an item.</p>;
   }

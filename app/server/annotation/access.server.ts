@@ -8,6 +8,8 @@ export function studyForWorker(db: Db, studyId: number, user: SessionUser): Stud
   const study = getStudy(db, studyId);
   if (user.role === "admin") throw forbidden("Admins review studies on the dashboard; annotation tasks are for annotators");
   if (study.pool !== user.role) throw forbidden(`This study is for the ${study.pool} pool, and your account is in the ${user.role} pool`);
+  // Crowd workers are paid per study: they work only on the studies whose link brought them here.
+  if (user.role === "crowd" && !user.crowdStudies.includes(study.id)) throw forbidden("Please open this study through the link you were given");
   return study;
 }
 

@@ -81,6 +81,23 @@ export function nextTask(db: Db, studyId: number, annotatorId: number, now = new
   return allocate.immediate();
 }
 
+/** Whether the annotator holds a lease or could get an item now (read-only: leases nothing). */
+export function hasWorkFor(db: Db, studyId: number, annotatorId: number, now = new Date()): boolean {
+  const row = db.$client
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM assignments a JOIN study_items i ON i.id = a.study_item_id
+                      WHERE i.study_id = @studyId AND a.annotator_id = @annotatorId AND a.status = 'leased' AND a.lease_expires_at > @now)
+           OR EXISTS (SELECT 1 FROM study_items i JOIN studies s ON s.id = i.study_id
+                      WHERE i.study_id = @studyId
+                        AND NOT EXISTS (SELECT 1 FROM assignments mine WHERE mine.study_item_id = i.id AND mine.annotator_id = @annotatorId
+                                          AND (mine.status = 'submitted' OR (mine.status = 'leased' AND mine.lease_expires_at > @now)))
+                        AND (SELECT count(*) FROM assignments taken WHERE taken.study_item_id = i.id
+                               AND (taken.status = 'submitted' OR (taken.status = 'leased' AND taken.lease_expires_at > @now))) < s.labels_per_item) AS work`,
+    )
+    .get({ studyId, annotatorId, now: now.toISOString() }) as { work: number };
+  return row.work === 1;
+}
+
 export type AssignmentStatus = "leased" | "submitted" | "released";
 
 /** The annotator's assignment on an item, if any. */

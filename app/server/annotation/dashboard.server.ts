@@ -61,7 +61,18 @@ export function studyDashboard(db: Db, studyId: number, options: DashboardOption
   const config = parseStudyConfig(study.config);
   const items = loadItems(db, [studyId]);
   const labels = loadLatestLabels(db, [studyId]);
-  const names = Object.fromEntries(labels.map((l) => [l.annotatorId, l.annotatorName]));
+  // Everyone who holds or held an item here, labelled or not, is shown by name.
+  const names = Object.fromEntries(
+    (
+      db.$client
+        .prepare(
+          `SELECT DISTINCT a.id, a.display_name AS name FROM annotators a JOIN assignments s ON s.annotator_id = a.id JOIN study_items i ON i.id = s.study_item_id WHERE i.study_id = ?`,
+        )
+        .all(studyId) as { id: number; name: string }[]
+    )
+      .map((r) => [String(r.id), r.name])
+      .concat(labels.map((l) => [l.annotatorId, l.annotatorName])),
+  );
 
   const progress = studyProgress(
     items.map((i) => ({ itemId: i.itemId, isGold: i.isGold })),

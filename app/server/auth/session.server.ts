@@ -12,10 +12,13 @@ import { appSecret } from "./secret.server.ts";
 export type Role = "admin" | "expert" | "crowd";
 export type SessionUser = Pick<typeof schema.annotators.$inferSelect, "id" | "username" | "displayName" | "role" | "channel" | "externalId" | "qualifiedAt"> & {
   role: Role;
+  /** Crowd workers: the studies they entered through a link in this session (the only ones they may work on). */
+  crowdStudies: number[];
 };
 
 interface SessionData {
   annotatorId: number;
+  crowdStudies: number[];
 }
 
 let storage: ReturnType<typeof createCookieSessionStorage<SessionData>> | undefined;
@@ -40,6 +43,7 @@ export async function currentUser(request: Request): Promise<SessionUser | null>
   const session = await sessionStorage().getSession(request.headers.get("Cookie"));
   const id = session.get("annotatorId");
   if (typeof id !== "number") return null;
+  const crowdStudies = session.get("crowdStudies");
   const row = getDb()
     .select({
       id: schema.annotators.id,
@@ -56,7 +60,7 @@ export async function currentUser(request: Request): Promise<SessionUser | null>
     .get();
   if (!row || !row.active) return null;
   const { active: _active, ...user } = row;
-  return { ...user, role: user.role as Role };
+  return { ...user, role: user.role as Role, crowdStudies: Array.isArray(crowdStudies) ? crowdStudies : [] };
 }
 
 /** The signed-in user with one of `roles`; otherwise a redirect to log in (anonymous) or 403 (wrong role). */
@@ -72,10 +76,13 @@ export async function requireUser(request: Request, roles: readonly Role[]): Pro
   return user;
 }
 
-export async function startSession(request: Request, annotatorId: number, to: string): Promise<Response> {
+export async function startSession(request: Request, annotatorId: number, to: string, options: { crowdStudy?: number } = {}): Promise<Response> {
   const store = sessionStorage();
   const session = await store.getSession(request.headers.get("Cookie"));
+  // A different person on this browser starts from scratch; the same worker keeps earlier studies.
+  const previous = session.get("annotatorId") === annotatorId ? (session.get("crowdStudies") ?? []) : [];
   session.set("annotatorId", annotatorId);
+  session.set("crowdStudies", options.crowdStudy === undefined ? previous : [...new Set([...previous, options.crowdStudy])]);
   return redirect(to, { headers: { "Set-Cookie": await store.commitSession(session) } });
 }
 

@@ -54,7 +54,7 @@ describe("label store", () => {
     expect(second.revision).toBe(2);
     const history = labelHistory(t.db, second.labelId, { id: ada, role: "expert" });
     expect(history.revisions.map((r) => (r.payload.kind === "consensus" ? Object.values(r.payload.topics)[0].score : 0))).toEqual([2, 4]);
-    const page = taskPage(t.db, studyId, itemId, { id: ada, role: "expert", username: "ada", displayName: "ada", channel: null, externalId: null, qualifiedAt: null });
+    const page = taskPage(t.db, studyId, itemId, { id: ada, role: "expert", username: "ada", displayName: "ada", channel: null, externalId: null, qualifiedAt: null, crowdStudies: [] });
     expect(page.submitted?.revision).toBe(2);
     expect(Object.values(page.initialLabel!.topics)[0].score).toBe(4);
   });
