@@ -12,7 +12,7 @@ import { Markdown } from "./Markdown.tsx";
 import { ShortcutCheatSheet } from "./ShortcutCheatSheet.tsx";
 import { displayKey, handledElsewhere, isTypingTarget, keyName } from "./shortcuts.ts";
 import { speakersInOrder, TaskDialogue } from "./TaskDialogue.tsx";
-import { TaskProgress } from "./TaskProgress.tsx";
+import { TaskAnnouncements, TaskTop } from "./TaskChrome.tsx";
 import type { FieldProblem, TaskProgressValue, TaskTurn } from "./types.ts";
 
 export { AB_SHORTCUTS, type AbChoice };
@@ -112,36 +112,8 @@ export function AbTask(props: AbTaskProps) {
 
   return (
     <div className="task task-ab">
-      <header className="task-top">
-        <div>
-          <p className="task-kind">Which conversation is more reactive?</p>
-          <h2 className="task-title">
-            Watch <span className="target-name">{targetParty.name}</span>
-          </h2>
-        </div>
-        <div className="task-header-tools">
-          <TaskProgress progress={progress} />
-          <button type="button" className="button-secondary" onClick={() => setCheatSheetOpen(true)} aria-keyshortcuts="?">
-            Keyboard shortcuts <kbd>?</kbd>
-          </button>
-        </div>
-      </header>
-
-      <div className="task-live" aria-live="polite" role="status">
-        {announcement}
-      </div>
-      <div className="task-alert" role="alert">
-        {alert ? <p>{alert}</p> : null}
-        {unplaced.length > 0 ? (
-          <ul>
-            {unplaced.map((p, i) => (
-              <li key={i}>
-                {p.path ? <code>{p.path}</code> : null} {p.message}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </div>
+      <TaskTop kind="Which conversation is more reactive?" title={<>Watch <span className="target-name">{targetParty.name}</span></>} progress={progress} onShowShortcuts={() => setCheatSheetOpen(true)} />
+      <TaskAnnouncements announcement={announcement} alert={alert} unplaced={unplaced} />
 
       <p className="ab-question">
         Both conversations come from the same scenario; only the temperament of <strong>{targetParty.name}</strong> differs. Judge how{" "}

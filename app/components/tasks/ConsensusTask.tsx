@@ -27,7 +27,7 @@ import { Markdown } from "./Markdown.tsx";
 import { ShortcutCheatSheet } from "./ShortcutCheatSheet.tsx";
 import { displayKey, handledElsewhere, isTypingTarget, keyName } from "./shortcuts.ts";
 import { TaskDialogue } from "./TaskDialogue.tsx";
-import { TaskProgress } from "./TaskProgress.tsx";
+import { TaskAnnouncements, TaskTop } from "./TaskChrome.tsx";
 import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "./types.ts";
 
 export { CONSENSUS_SHORTCUTS, type ConsensusDraft };
@@ -165,34 +165,8 @@ export function ConsensusTask(props: ConsensusTaskProps) {
 
   return (
     <div className="task task-consensus">
-      <header className="task-top">
-        <div>
-          <p className="task-kind">Consensus in a snippet</p>
-          <h2 className="task-title">{scenario.title}</h2>
-        </div>
-        <div className="task-header-tools">
-          <TaskProgress progress={progress} />
-          <button type="button" className="button-secondary" onClick={() => setCheatSheetOpen(true)} aria-keyshortcuts="?">
-            Keyboard shortcuts <kbd>?</kbd>
-          </button>
-        </div>
-      </header>
-
-      <div className="task-live" aria-live="polite" role="status">
-        {announcement}
-      </div>
-      <div className="task-alert" role="alert">
-        {alert ? <p>{alert}</p> : null}
-        {unplaced.length > 0 ? (
-          <ul>
-            {unplaced.map((p, i) => (
-              <li key={i}>
-                {p.path ? <code>{p.path}</code> : null} {p.message}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </div>
+      <TaskTop kind="Consensus in a snippet" title={scenario.title} progress={progress} onShowShortcuts={() => setCheatSheetOpen(true)} />
+      <TaskAnnouncements announcement={announcement} alert={alert} unplaced={unplaced} />
 
       <section className="task-background">
         <h2>

@@ -1,0 +1,44 @@
+/** The frame both task kinds share: the header (kind, title, progress, shortcuts button) and the live regions. */
+import type { ReactNode } from "react";
+import { TaskProgress } from "./TaskProgress.tsx";
+import type { FieldProblem, TaskProgressValue } from "./types.ts";
+
+export function TaskTop({ kind, title, progress, onShowShortcuts }: { kind: string; title: ReactNode; progress: TaskProgressValue; onShowShortcuts: () => void }) {
+  return (
+    <header className="task-top">
+      <div>
+        <p className="task-kind">{kind}</p>
+        <h2 className="task-title">{title}</h2>
+      </div>
+      <div className="task-header-tools">
+        <TaskProgress progress={progress} />
+        <button type="button" className="button-secondary" onClick={onShowShortcuts} aria-keyshortcuts="?">
+          Keyboard shortcuts <kbd>?</kbd>
+        </button>
+      </div>
+    </header>
+  );
+}
+
+/** Screen-reader announcements, and an alert for problems that belong to no field on screen. */
+export function TaskAnnouncements({ announcement, alert, unplaced }: { announcement: string; alert: string | null; unplaced: readonly FieldProblem[] }) {
+  return (
+    <>
+      <div className="task-live" aria-live="polite" role="status">
+        {announcement}
+      </div>
+      <div className="task-alert" role="alert">
+        {alert ? <p>{alert}</p> : null}
+        {unplaced.length > 0 ? (
+          <ul>
+            {unplaced.map((p, i) => (
+              <li key={i}>
+                {p.path ? <code>{p.path}</code> : null} {p.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </>
+  );
+}
