@@ -2,6 +2,7 @@
  * A line chart of consensus (0–100 %) over turns, with mediator turns marked.
  * Plain SVG: a few dozen points need no chart library, and it renders on the server.
  */
+import { PercentGrid } from "./PercentGrid";
 export interface ChartSeries {
   label: string;
   /** Values in [0, 1] at turns 0..T. */
@@ -31,14 +32,7 @@ export function ConsensusChart({ series, totalTurns, mediatorTurns, title }: Pro
     <figure className="chart" data-testid="consensus-chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={title}>
         <title>{title}</title>
-        {[0, 0.25, 0.5, 0.75, 1].map((v) => (
-          <g key={v}>
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(v)} y2={y(v)} className="grid" />
-            <text x={PAD.left - 8} y={y(v) + 4} textAnchor="end" className="tick">
-              {v * 100}%
-            </text>
-          </g>
-        ))}
+        <PercentGrid y={y} left={PAD.left} right={WIDTH - PAD.right} />
         {mediatorTurns.map((t) => (
           <g key={`m${t}`} className="mediator-mark">
             <line x1={x(t)} x2={x(t)} y1={PAD.top} y2={PAD.top + innerH} />

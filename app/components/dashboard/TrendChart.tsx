@@ -3,6 +3,7 @@
  * Plain SVG in the style of ConsensusChart; a position where a series has no value breaks its line.
  */
 import type { ConsensusTrend, TrendSeries } from "../../domain/validation/index.ts";
+import { PercentGrid } from "../PercentGrid.tsx";
 
 const WIDTH = 760;
 const HEIGHT = 300;
@@ -56,14 +57,7 @@ export function TrendChart({ trend, title = "Consensus by snippet position" }: {
     <figure className="chart" data-testid="trend-chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={title}>
         <title>{title}</title>
-        {[0, 0.25, 0.5, 0.75, 1].map((v) => (
-          <g key={v}>
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(v)} y2={y(v)} className="grid" />
-            <text x={PAD.left - 8} y={y(v) + 4} textAnchor="end" className="tick">
-              {v * 100}%
-            </text>
-          </g>
-        ))}
+        <PercentGrid y={y} left={PAD.left} right={WIDTH - PAD.right} />
         {ticks.map((p) => (
           <text key={p} x={x(p)} y={HEIGHT - PAD.bottom + 16} textAnchor="middle" className="tick">
             {p}
