@@ -115,7 +115,8 @@ export function studyDashboard(db: Db, studyId: number, options: DashboardOption
   // Alignment is against the expert mean; a crowd study on the same snippets adds the non-expert row.
   const crowdStudies = pool === "expert" ? crowdStudiesOnSameSnippets(db, studyId) : [];
   const crowdItems = consensusItems(loadItems(db, crowdStudies), topics).filter((i) => topics.has(i.runId));
-  const crowdLabels = consensusRows(loadLatestLabels(db, crowdStudies)).filter((l) => crowdItems.some((i) => i.itemId === l.itemId));
+  const crowdItemIds = new Set(crowdItems.map((i) => i.itemId));
+  const crowdLabels = consensusRows(loadLatestLabels(db, crowdStudies)).filter((l) => crowdItemIds.has(l.itemId));
   const evaluatorSeries = loadSeries(db, runIds, "topic-localized");
   const evaluators: EvaluatorSource[] = [...new Set(evaluatorSeries.map((s) => s.backbone))].sort().map((backbone) => ({
     backbone,
