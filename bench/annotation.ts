@@ -1,0 +1,105 @@
+/**
+ * The annotation platform at study scale: a consensus study of 100 trajectories (about 1,500
+ * snippets), 30 experts labelling until every item has k = 3 labels, then the dashboard.
+ * Prints how long study creation takes, allocation + submit throughput, and the dashboard's
+ * compute time (alpha at two levels with 1,000 bootstrap draws each, alignment, trend).
+ * Figures only, no pass/fail.
+ *
+ *   npm run bench:annotation        (SCALE=0.2 for a quick look)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import * as schema from "../db/schema.ts";
+import type { ConsensusLabel } from "../app/domain/labels.ts";
+import { createRng, randomInt } from "../app/domain/stats/rng.ts";
+import { nextTask } from "../app/server/annotation/assignment.server.ts";
+import { studyDashboard } from "../app/server/annotation/dashboard.server.ts";
+import { submitLabel } from "../app/server/annotation/labels.server.ts";
+import { createConsensusStudy } from "../app/server/annotation/studies.server.ts";
+import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";
+import { importBundleFiles } from "../app/server/bundle-store.server.ts";
+import { openDatabase } from "../app/server/db.server.ts";
+import { syntheticBundle } from "./synthetic-bundle.ts";
+
+const SCALE = Number(process.env.SCALE ?? 1);
+if (!(SCALE > 0 && SCALE <= 10)) {
+  console.error(`SCALE must be a number in (0, 10], got "${process.env.SCALE}"`);
+  process.exit(2);
+}
+const TRAJECTORIES = Math.max(2, Math.round(100 * SCALE));
+const ANNOTATORS = 30;
+const K = 3;
+
+const seconds = (start: number) => (performance.now() - start) / 1000;
+
+const dir = mkdtempSync(join(tmpdir(), "socrates-bench-annotation-"));
+try {
+  const db = openDatabase(join(dir, "bench.db"));
+  // One synthetic scenario gives 135 evaluated runs of 30 turns (15 conditions × 9 mediator settings).
+  importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(TRAJECTORIES / 135))) }]);
+
+  let t = performance.now();
+  const studyId = createConsensusStudy(db, { name: "bench", pool: "expert", trajectories: TRAJECTORIES, labelsPerItem: K, config: { seed: 1 } });
+  const createSeconds = seconds(t);
+  const items = db.select({ id: schema.studyItems.id }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).all().length;
+
+  const annotators = Array.from({ length: ANNOTATORS }, (_, i) =>
+    db.insert(schema.annotators).values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" }).returning({ id: schema.annotators.id }).get().id,
+  );
+  // Labels: the scenario's topics scored at random (the figures here are about speed, not agreement).
+  const rng = createRng(5);
+  const topicsAndParties = (() => {
+    const first = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).get()!;
+    const { body } = playedScenarioOfRun(db, snippetContext(db, first.snippetId!).runId);
+    return { topics: body.topics.map((x) => x.id), parties: body.parties.map((p) => p.id) };
+  })();
+  const label = (): ConsensusLabel => ({
+    kind: "consensus",
+    topics: Object.fromEntries(
+      topicsAndParties.topics.map((k) => [k, { score: 1 + randomInt(rng, 5), carriedForward: false, positions: Object.fromEntries(topicsAndParties.parties.map((p) => [p, "A"])) }]),
+    ),
+  });
+
+  // Annotators take turns, one task each, as requests would interleave on a server.
+  t = performance.now();
+  let submitted = 0;
+  const active = new Set(annotators);
+  while (active.size > 0) {
+    for (const annotatorId of [...active]) {
+      const lease = nextTask(db, studyId, annotatorId);
+      if (!lease) {
+        active.delete(annotatorId);
+        continue;
+      }
+      submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload: label(), clientToken: `bench-${annotatorId}-${lease.itemId}`, secondsOnTask: 30 });
+      submitted++;
+    }
+  }
+  const labelSeconds = seconds(t);
+
+  t = performance.now();
+  const dashboard = studyDashboard(db, studyId);
+  const dashboardSeconds = seconds(t);
+  if (dashboard.kind !== "consensus") throw new Error("expected a consensus dashboard");
+
+  const rows: [string, string][] = [
+    ["trajectories / items", `${TRAJECTORIES} / ${items}`],
+    ["annotators × k", `${ANNOTATORS} × ${K}`],
+    ["create study (s)", createSeconds.toFixed(2)],
+    ["labels submitted", String(submitted)],
+    ["allocate + submit, total (s)", labelSeconds.toFixed(2)],
+    ["allocate + submit, per label (ms)", ((1000 * labelSeconds) / submitted).toFixed(2)],
+    ["labels per second", (submitted / labelSeconds).toFixed(0)],
+    ["dashboard compute (s)", dashboardSeconds.toFixed(2)],
+    ["  alpha units × raters", `${dashboard.agreement.units.length} × ${dashboard.agreement.raters.length}`],
+    ["  alignment units", String(dashboard.alignment?.units.length ?? 0)],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  console.log(`Annotation platform at study scale (scale ${SCALE})`);
+  for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
+  db.$client.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
