@@ -8,11 +8,10 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react"
 import type { AbLabelPayload } from "../../domain/labels.ts";
 import { AB_SHORTCUTS, abCommandFor, abProblems, type AbChoice } from "./ab-task-state.ts";
 import { FieldErrors, problemsElsewhere } from "./FieldErrors.tsx";
-import { Markdown } from "./Markdown.tsx";
 import { ShortcutCheatSheet } from "./ShortcutCheatSheet.tsx";
 import { displayKey, handledElsewhere, isTypingTarget, keyName } from "./shortcuts.ts";
 import { speakersInOrder, TaskDialogue } from "./TaskDialogue.tsx";
-import { TaskAnnouncements, TaskTop } from "./TaskChrome.tsx";
+import { TaskAnnouncements, TaskGuidelines, TaskTop } from "./TaskChrome.tsx";
 import type { FieldProblem, TaskProgressValue, TaskTurn } from "./types.ts";
 
 export { AB_SHORTCUTS, type AbChoice };
@@ -122,16 +121,7 @@ export function AbTask(props: AbTaskProps) {
       </p>
 
       {guidelines ? (
-        <section className="task-guidelines">
-          <h2>
-            <button type="button" className="disclosure" aria-expanded={guidelinesOpen} aria-controls={`${base}-guidelines`} onClick={() => setGuidelinesOpen((o) => !o)} aria-keyshortcuts="g">
-              Guidelines: composed or reactive? <kbd>g</kbd>
-            </button>
-          </h2>
-          <div id={`${base}-guidelines`} hidden={!guidelinesOpen}>
-            <Markdown source={guidelines} />
-          </div>
-        </section>
+        <TaskGuidelines id={`${base}-guidelines`} open={guidelinesOpen} onToggle={() => setGuidelinesOpen((o) => !o)} label="Guidelines: composed or reactive?" shortcut="g" source={guidelines} />
       ) : null}
 
       <div className="ab-columns">

@@ -23,11 +23,10 @@ import {
   type ConsensusDraft,
 } from "./consensus-form-state.ts";
 import { FieldErrors, problemsAt, problemsElsewhere } from "./FieldErrors.tsx";
-import { Markdown } from "./Markdown.tsx";
 import { ShortcutCheatSheet } from "./ShortcutCheatSheet.tsx";
 import { displayKey, handledElsewhere, isTypingTarget, keyName } from "./shortcuts.ts";
 import { TaskDialogue } from "./TaskDialogue.tsx";
-import { TaskAnnouncements, TaskTop } from "./TaskChrome.tsx";
+import { TaskAnnouncements, TaskGuidelines, TaskTop } from "./TaskChrome.tsx";
 import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "./types.ts";
 
 export { CONSENSUS_SHORTCUTS, type ConsensusDraft };
@@ -187,16 +186,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
       </section>
 
       {guidelines ? (
-        <section className="task-guidelines">
-          <h2>
-            <button type="button" className="disclosure" aria-expanded={guidelinesOpen} aria-controls={`${base}-guidelines`} onClick={() => setGuidelinesOpen((o) => !o)} aria-keyshortcuts="m">
-              Guidelines <kbd>m</kbd>
-            </button>
-          </h2>
-          <div id={`${base}-guidelines`} hidden={!guidelinesOpen}>
-            <Markdown source={guidelines} />
-          </div>
-        </section>
+        <TaskGuidelines id={`${base}-guidelines`} open={guidelinesOpen} onToggle={() => setGuidelinesOpen((o) => !o)} label="Guidelines" shortcut="m" source={guidelines} />
       ) : null}
 
       <div className="task-layout">

@@ -1,5 +1,6 @@
 /** The frame both task kinds share: the header (kind, title, progress, shortcuts button) and the live regions. */
 import type { ReactNode } from "react";
+import { Markdown } from "./Markdown.tsx";
 import { TaskProgress } from "./TaskProgress.tsx";
 import type { FieldProblem, TaskProgressValue } from "./types.ts";
 
@@ -40,5 +41,21 @@ export function TaskAnnouncements({ announcement, alert, unplaced }: { announcem
         ) : null}
       </div>
     </>
+  );
+}
+
+/** The study's guidelines behind a disclosure button, with its keyboard shortcut shown. */
+export function TaskGuidelines({ id, open, onToggle, label, shortcut, source }: { id: string; open: boolean; onToggle: () => void; label: string; shortcut: string; source: string }) {
+  return (
+    <section className="task-guidelines">
+      <h2>
+        <button type="button" className="disclosure" aria-expanded={open} aria-controls={id} onClick={onToggle} aria-keyshortcuts={shortcut}>
+          {label} <kbd>{shortcut}</kbd>
+        </button>
+      </h2>
+      <div id={id} hidden={!open}>
+        <Markdown source={source} />
+      </div>
+    </section>
   );
 }
