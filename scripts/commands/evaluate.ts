@@ -10,6 +10,7 @@ import { formatMetricValue } from "../../app/server/pipeline/metric-format.ts";
 import { computeMetrics, MetricParamsError, METRIC_NAMES, type MetricRow, type MetricsSummary } from "../../app/server/pipeline/metrics-runner.server.ts";
 import { parseIntOption, UserError } from "../cli-kit.ts";
 import { createProgress } from "../progress.ts";
+import { timingProfiles, type TimingProfileCell } from "../../app/server/pipeline/timing-profile.server.ts";
 
 interface EvaluateOptions {
   run?: string;
@@ -77,6 +78,20 @@ function metricsTable(summary: MetricsSummary): string {
   return formatTable(header, rows);
 }
 
+function timingTable(cells: TimingProfileCell[], bins: number): string {
+  if (cells.length === 0) return "(no mediated run with a topic-localized evaluation yet)";
+  const edges = (i: number) => `${Math.round((100 * i) / bins)}–${Math.round((100 * (i + 1)) / bins)}%`;
+  const header = ["mediator", "condition", "judge", "runs", ...Array.from({ length: bins }, (_, i) => edges(i))];
+  const rows = cells.map((c) => [
+    c.mediator,
+    c.condition,
+    c.judge,
+    String(c.runs),
+    ...c.profile.bins.map((b) => (b.meanIe === null ? "—" : `${(100 * b.meanIe).toFixed(1)} (${b.count})`)),
+  ]);
+  return formatTable(header, rows);
+}
+
 export function registerEvaluateCommands(program: Command): void {
   program
     .command("evaluate")
@@ -135,7 +150,10 @@ export function registerEvaluateCommands(program: Command): void {
     .description("compute IT, IE, IF, FI, CC, TLE, RL, ME, MI and CG from stored evaluations and store them (metric_values)")
     .option("--run <id>", "one run and its matched pair (default: every run and pair)")
     .option("--params <json>", 'parameter overrides, e.g. \'{"delta":0.1,"W":8}\' (keys: s0, delta, W, h, wMax, tau, rlWindow, meSpan)')
-    .action((opts: { run?: string; params?: string }) => {
+    .option("--timing", "also print the timing profile: mean IE ×100 by how far into the run each intervention came, per mediator × condition")
+    .option("--bins <n>", "timing profile bins", "5")
+    .action((opts: { run?: string; params?: string; timing?: boolean; bins: string }) => {
+      const bins = parseIntOption("bins", opts.bins, 1, 20);
       let params: Record<string, unknown> = {};
       if (opts.params !== undefined) {
         try {
@@ -153,5 +171,9 @@ export function registerEvaluateCommands(program: Command): void {
       const p = summary.params;
       console.log(`\n${summary.rows.length} values stored for ${summary.runs} runs and ${summary.pairs} matched pairs (IT, IE, IF, FI, CG ×100).`);
       console.log(`params: s0=${p.s0} δ=${p.delta} W=${p.W} h=${p.h} wMax=${p.wMax} τ=${p.tau} rlWindow=${p.rlWindow} meSpan=${p.meSpan}`);
+      if (opts.timing) {
+        console.log(`\nTiming profile (mean IE ×100 per progress bin p = m/T, with the number of interventions; ${bins} bins):`);
+        console.log(timingTable(timingProfiles(db, bins), bins));
+      }
     });
 }
