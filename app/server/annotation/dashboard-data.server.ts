@@ -14,6 +14,7 @@ export interface ItemRecord {
   position: number;
   isGold: boolean;
   gold: unknown;
+  snippetId: number | null;
   runId: string | null;
   snippetPosition: number | null;
   startTurn: number | null;
@@ -44,7 +45,7 @@ export function loadItems(db: Db, studyIds: readonly number[]): ItemRecord[] {
   if (studyIds.length === 0) return [];
   const rows = db.$client
     .prepare(
-      `SELECT i.id AS itemId, i.study_id AS studyId, i.kind, i.position, i.is_gold AS isGold, i.gold,
+      `SELECT i.id AS itemId, i.study_id AS studyId, i.kind, i.position, i.is_gold AS isGold, i.gold, i.snippet_id AS snippetId,
               coalesce(s.run_id, i.run_id) AS runId, s.position AS snippetPosition, s.start_turn AS startTurn, s.end_turn AS endTurn, s.is_last AS isLast,
               p.id AS pairId, p.level_a AS levelA, p.level_b AS levelB, p.target_party AS targetParty, ra.simulator_backbone AS backbone
        FROM study_items i

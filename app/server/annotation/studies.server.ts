@@ -3,10 +3,12 @@
  * domain × mediator) and takes all their snippets in order; an A/B study takes reactiveness pairs.
  * Gold items (known answers) are mixed in at the study's rate and never revealed as such.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import * as schema from "../../../db/schema.ts";
+import { meanOf } from "../../domain/metrics/alignmentValues.ts";
 import { mixGold, stratifiedSample } from "../../domain/validation/index.ts";
+import { loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import type { Db } from "../db.server.ts";
 import { badInput, notFound } from "./errors.server.ts";
 import { DEFAULT_LABELS_PER_ITEM, parseStudyConfig, POOLS, studyConfigSchema, type Pool, type StudyType } from "./study-config.ts";
@@ -95,37 +97,24 @@ function snippetsOf(db: Db, runId: string) {
 function goldSnippets(db: Db, fromStudyId: number, exclude: Set<number>): NewItem[] {
   const source = db.select().from(schema.studies).where(eq(schema.studies.id, fromStudyId)).get();
   if (!source || source.type !== "consensus-snippet") throw badInput(`Gold source study ${fromStudyId} is not a consensus study`, [{ path: "goldFromStudyId", message: "not a consensus study" }]);
-  const rows = db
-    .select({ itemId: schema.studyItems.id, snippetId: schema.studyItems.snippetId, runId: schema.studyItems.runId, payload: schema.labelRevisions.payload })
-    .from(schema.studyItems)
-    .innerJoin(schema.labels, eq(schema.labels.studyItemId, schema.studyItems.id))
-    .innerJoin(schema.labelRevisions, eq(schema.labelRevisions.labelId, schema.labels.id))
-    .where(
-      and(
-        eq(schema.studyItems.studyId, fromStudyId),
-        eq(schema.studyItems.isGold, false),
-        sql`${schema.labelRevisions.revision} = (select max(r.revision) from ${schema.labelRevisions} r where r.label_id = ${schema.labels.id})`,
-      ),
-    )
-    .all();
-  const byItem = new Map<number, { snippetId: number; runId: string; scores: Record<string, number[]> }>();
-  for (const row of rows) {
-    if (row.snippetId === null || row.runId === null || exclude.has(row.snippetId)) continue;
-    const entry = byItem.get(row.itemId) ?? { snippetId: row.snippetId, runId: row.runId, scores: {} };
-    const payload = row.payload as { topics: Record<string, { score: number }> };
-    for (const [topicId, t] of Object.entries(payload.topics)) (entry.scores[topicId] ??= []).push(t.score);
-    byItem.set(row.itemId, entry);
+  // The source study's items and latest labels, as the dashboard reads them.
+  const items = new Map(loadItems(db, [fromStudyId]).map((i) => [i.itemId, i]));
+  const scoresByItem = new Map<number, Record<string, number[]>>();
+  for (const label of loadLatestLabels(db, [fromStudyId])) {
+    const item = items.get(label.itemId);
+    if (!item || item.isGold || item.snippetId === null || label.payload.kind !== "consensus") continue;
+    const scores = scoresByItem.get(label.itemId) ?? {};
+    for (const [topicId, t] of Object.entries(label.payload.topics)) (scores[topicId] ??= []).push(t.score);
+    scoresByItem.set(label.itemId, scores);
   }
-  const needed = source.labelsPerItem;
-  return [...byItem.values()]
-    .filter((e) => Object.values(e.scores).every((s) => s.length >= needed))
-    .map((e) => ({
-      kind: "snippet" as const,
-      snippetId: e.snippetId,
-      runId: e.runId,
-      isGold: true,
-      gold: { topics: Object.fromEntries(Object.entries(e.scores).map(([k, s]) => [k, Math.round(s.reduce((a, b) => a + b, 0) / s.length)])) },
-    }));
+  const gold: NewItem[] = [];
+  for (const [itemId, scores] of scoresByItem) {
+    const item = items.get(itemId)!;
+    if (exclude.has(item.snippetId!) || !Object.values(scores).every((s) => s.length >= source.labelsPerItem)) continue;
+    const topics = Object.fromEntries(Object.entries(scores).map(([k, s]) => [k, Math.round(meanOf(s) as number)]));
+    gold.push({ kind: "snippet", snippetId: item.snippetId!, runId: item.runId!, isGold: true, gold: { topics } });
+  }
+  return gold;
 }
 
 export function createConsensusStudy(db: Db, input: z.input<typeof consensusStudySchema>): number {
