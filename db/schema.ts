@@ -315,6 +315,83 @@ export const qualificationAttempts = sqliteTable(
   (t) => [index("qualification_attempts_annotator_idx").on(t.annotatorId)],
 );
 
+// ---------- crowd channels (Mechanical Turk, Prolific) ----------
+
+/**
+ * One unit of paid crowd work as the channel knows it: an MTurk assignment (batch import,
+ * ExternalQuestion submit or sync) or a Prolific session. Keyed by (channel, external id), so
+ * importing the same results file twice, or a resubmitted ExternalQuestion form, stores it once.
+ */
+export const crowdAssignments = sqliteTable(
+  "crowd_assignments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** mturk | prolific */
+    channel: text("channel").notNull(),
+    /** MTurk AssignmentId, Prolific SESSION_ID. */
+    externalId: text("external_id").notNull(),
+    /** MTurk HITId, Prolific STUDY_ID. */
+    externalGroupId: text("external_group_id"),
+    studyId: integer("study_id").notNull().references(() => studies.id, { onDelete: "cascade" }),
+    /** The item an MTurk assignment labelled; null for a Prolific session, which spans items. */
+    studyItemId: integer("study_item_id").references(() => studyItems.id, { onDelete: "cascade" }),
+    annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
+    /** The label this assignment produced (null when rejected on the channel, or a session). */
+    labelId: integer("label_id").references(() => labels.id),
+    /** sha256 of the stored label payload: a re-import with a different answer is refused. */
+    payloadHash: text("payload_hash"),
+    /** accepted | submitted | approved | rejected — as the channel last reported it. */
+    status: text("status").notNull(),
+    rewardUsd: real("reward_usd"),
+    workSeconds: real("work_seconds"),
+    acceptedAt: text("accepted_at"),
+    submittedAt: text("submitted_at"),
+    /** Our review decision (approve | reject) and the reason a worker is shown on rejection. */
+    decision: text("decision"),
+    decisionReason: text("decision_reason"),
+    decidedAt: text("decided_at"),
+    /** batch-import | external-question | sync | prolific */
+    source: text("source").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("crowd_assignments_channel_external_uq").on(t.channel, t.externalId),
+    index("crowd_assignments_study_idx").on(t.studyId, t.channel),
+    index("crowd_assignments_annotator_idx").on(t.annotatorId),
+  ],
+);
+
+/** HITs created through the MTurk API (`socrates mturk publish`), one per study item. */
+export const mturkHits = sqliteTable(
+  "mturk_hits",
+  {
+    hitId: text("hit_id").primaryKey(),
+    /** sandbox | production */
+    environment: text("environment").notNull(),
+    hitTypeId: text("hit_type_id").notNull(),
+    studyId: integer("study_id").notNull().references(() => studies.id, { onDelete: "cascade" }),
+    studyItemId: integer("study_item_id").notNull().references(() => studyItems.id, { onDelete: "cascade" }),
+    maxAssignments: integer("max_assignments").notNull(),
+    rewardUsd: real("reward_usd").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("mturk_hits_study_idx").on(t.studyId, t.environment), index("mturk_hits_item_idx").on(t.studyItemId)],
+);
+
+/** Qualification types created on MTurk for a qualification test version, per environment. */
+export const mturkQualificationTypes = sqliteTable(
+  "mturk_qualification_types",
+  {
+    qualificationTypeId: text("qualification_type_id").primaryKey(),
+    environment: text("environment").notNull(),
+    /** The test's id and version, e.g. english-comprehension-v1. */
+    testKey: text("test_key").notNull(),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("mturk_qualification_types_env_test_uq").on(t.environment, t.testKey)],
+);
+
 // ---------- benchmark pipeline ----------
 
 /**

@@ -4,6 +4,7 @@ import { EXIT_BAD_INPUT, UserError } from "./cli-kit.ts";
 import { registerDataCommands } from "./commands/data.ts";
 import { registerEvaluateCommands } from "./commands/evaluate.ts";
 import { registerLlmCommands } from "./commands/llm.ts";
+import { registerMturkCommands } from "./commands/mturk.ts";
 import { registerSimulateCommands } from "./commands/simulate.ts";
 import { registerStatsCommands } from "./commands/stats.ts";
 
@@ -19,6 +20,7 @@ registerStatsCommands(program);
 registerEvaluateCommands(program);
 registerSimulateCommands(program);
 registerLlmCommands(program);
+registerMturkCommands(program);
 
 try {
   await program.parseAsync(process.argv);

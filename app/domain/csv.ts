@@ -8,3 +8,101 @@ export function csvField(value: unknown): string {
 export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
   return [header, ...rows].map((row) => row.map(csvField).join(",")).join("\r\n") + "\r\n";
 }
+
+/** One parsed record and the 1-based line of the file it starts on (quoted fields may span lines). */
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+}
+
+export interface ParsedCsv {
+  header: string[];
+  /** Data records after the header; blank lines are skipped. */
+  records: CsvRecord[];
+}
+
+export class CsvSyntaxError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(`line ${line}: ${message}`);
+    this.name = "CsvSyntaxError";
+  }
+}
+
+/**
+ * RFC 4180 CSV reading, as spreadsheet tools and MTurk write it: quoted fields may hold commas,
+ * doubled quotes and line breaks; CRLF or LF line ends; an optional UTF-8 byte-order mark.
+ * Every record must have as many fields as the header. Throws CsvSyntaxError with the line.
+ */
+export function parseCsv(text: string): ParsedCsv {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const records: CsvRecord[] = [];
+  let line = 1;
+  let i = 0;
+  const n = source.length;
+  while (i < n) {
+    const startLine = line;
+    const fields: string[] = [];
+    let endOfRecord = false;
+    while (!endOfRecord) {
+      let value = "";
+      if (source[i] === '"') {
+        const quoteLine = line;
+        i++;
+        for (;;) {
+          if (i >= n) throw new CsvSyntaxError(quoteLine, "a quoted field is never closed");
+          const c = source[i];
+          if (c === '"') {
+            if (source[i + 1] === '"') {
+              value += '"';
+              i += 2;
+              continue;
+            }
+            i++;
+            break;
+          }
+          if (c === "\n") line++;
+          value += c;
+          i++;
+        }
+        const after = source[i];
+        if (i < n && after !== "," && after !== "\n" && after !== "\r") {
+          throw new CsvSyntaxError(line, `unexpected text after a closing quote (field ${fields.length + 1})`);
+        }
+      } else {
+        while (i < n && source[i] !== "," && source[i] !== "\n" && source[i] !== "\r") {
+          if (source[i] === '"') throw new CsvSyntaxError(line, `a quote inside an unquoted field (field ${fields.length + 1})`);
+          value += source[i];
+          i++;
+        }
+      }
+      fields.push(value);
+      if (i >= n) {
+        endOfRecord = true;
+      } else if (source[i] === ",") {
+        i++;
+      } else {
+        if (source[i] === "\r") i++;
+        if (source[i] === "\n") i++;
+        line++;
+        endOfRecord = true;
+      }
+    }
+    if (!(fields.length === 1 && fields[0] === "")) records.push({ line: startLine, fields });
+  }
+  if (records.length === 0) throw new CsvSyntaxError(1, "the file is empty (no header row)");
+  const [head, ...rest] = records;
+  for (const r of rest) {
+    if (r.fields.length !== head.fields.length) {
+      throw new CsvSyntaxError(r.line, `${r.fields.length} fields, but the header has ${head.fields.length}`);
+    }
+  }
+  return { header: head.fields, records: rest };
+}
+
+/** Records as objects keyed by header name. */
+export function csvObjects(parsed: ParsedCsv): { line: number; values: Record<string, string> }[] {
+  return parsed.records.map((r) => ({ line: r.line, values: Object.fromEntries(parsed.header.map((h, i) => [h, r.fields[i]])) }));
+}

@@ -43,7 +43,7 @@ function consensusItems(items: readonly ItemRecord[], topics: Map<string, string
 const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
   labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, pool: l.pool, payload: l.payload as ConsensusLabel, secondsOnTask: l.secondsOnTask }));
 
-function goldFor(items: readonly ItemRecord[]) {
+export function goldFor(items: readonly ItemRecord[]) {
   const gold = items.filter((i) => i.isGold);
   return {
     consensus: gold.filter((i) => i.kind === "snippet").map((i) => ({ itemId: i.itemId, reference: parseConsensusGold(i.gold, i.itemId).topics })),

@@ -79,20 +79,28 @@ export function submitLabel(db: Db, input: SubmitInput): SubmitResult {
     }
     const now = new Date().toISOString();
     sqlite.prepare(`UPDATE assignments SET status = 'submitted', submitted_at = coalesce(submitted_at, ?) WHERE id = ?`).run(now, assignment.id);
-
-    const labelId = (
-      sqlite
-        .prepare(`INSERT INTO labels (study_item_id, annotator_id) VALUES (?, ?) ON CONFLICT (study_item_id, annotator_id) DO UPDATE SET annotator_id = excluded.annotator_id RETURNING id`)
-        .get(input.itemId, input.annotatorId) as { id: number }
-    ).id;
-    const { next } = sqlite.prepare(`SELECT coalesce(max(revision), 0) + 1 AS next FROM label_revisions WHERE label_id = ?`).get(labelId) as { next: number };
-    sqlite
-      .prepare(`INSERT INTO label_revisions (label_id, revision, payload, client_token, seconds_on_task) VALUES (?, ?, ?, ?, ?)`)
-      .run(labelId, next, JSON.stringify(payload), input.clientToken, seconds);
-    sqlite.prepare(`DELETE FROM label_drafts WHERE study_item_id = ? AND annotator_id = ?`).run(input.itemId, input.annotatorId);
-    return { labelId, revision: next, duplicate: false };
+    return { ...writeLabelRevision(db, input.itemId, input.annotatorId, payload, input.clientToken, seconds), duplicate: false };
   });
   return write.immediate();
+}
+
+/**
+ * Appends a revision to the annotator's label on the item (creating the label on first submit)
+ * and clears their draft. Call inside a transaction, after validating the payload.
+ */
+export function writeLabelRevision(db: Db, itemId: number, annotatorId: number, payload: LabelPayload, clientToken: string | null, secondsOnTask: number | null): { labelId: number; revision: number } {
+  const sqlite = db.$client;
+  const labelId = (
+    sqlite
+      .prepare(`INSERT INTO labels (study_item_id, annotator_id) VALUES (?, ?) ON CONFLICT (study_item_id, annotator_id) DO UPDATE SET annotator_id = excluded.annotator_id RETURNING id`)
+      .get(itemId, annotatorId) as { id: number }
+  ).id;
+  const { next } = sqlite.prepare(`SELECT coalesce(max(revision), 0) + 1 AS next FROM label_revisions WHERE label_id = ?`).get(labelId) as { next: number };
+  sqlite
+    .prepare(`INSERT INTO label_revisions (label_id, revision, payload, client_token, seconds_on_task) VALUES (?, ?, ?, ?, ?)`)
+    .run(labelId, next, JSON.stringify(payload), clientToken, secondsOnTask);
+  sqlite.prepare(`DELETE FROM label_drafts WHERE study_item_id = ? AND annotator_id = ?`).run(itemId, annotatorId);
+  return { labelId, revision: next };
 }
 
 /** Autosaved work in progress: checked for size and shape only, replaced on every save. */

@@ -8,6 +8,18 @@ export type Pool = (typeof POOLS)[number];
 
 export const DEFAULT_LABELS_PER_ITEM: Record<Pool, number> = { expert: 2, crowd: 3 };
 
+export const prolificSettingsSchema = z
+  .object({
+    /** Shown to the participant and sent back to Prolific in the completion URL. */
+    completionCode: z.string().regex(/^[A-Z0-9]{4,20}$/, "4–20 upper-case letters or digits"),
+    /** Items one participant labels before the session is complete. */
+    itemsPerSession: z.number().int().min(1).max(500),
+    /** What Prolific pays per completed session, for the dashboard's hourly pay. */
+    rewardUsd: z.number().min(0).max(1000).optional(),
+  })
+  .strict();
+export type ProlificSettings = z.infer<typeof prolificSettingsSchema>;
+
 export const studyConfigSchema = z
   .object({
     /** A started task returns to the pool after this many minutes without a submit. */
@@ -22,6 +34,8 @@ export const studyConfigSchema = z
     bootstrapDraws: z.number().int().min(100).max(100_000).default(1000),
     /** Consensus studies: how many trajectories were sampled. */
     trajectories: z.number().int().min(1).optional(),
+    /** Crowd studies recruited on Prolific: what a participant does in one session, and what ends it. */
+    prolific: prolificSettingsSchema.optional(),
   })
   .strict();
 

@@ -1,0 +1,6 @@
+/** `socrates mturk export` (being built). */
+import type { Command } from "commander";
+
+export function registerMturkExport(mturk: Command): void {
+  void mturk;
+}

@@ -1,0 +1,6 @@
+/** `socrates mturk import` (being built). */
+import type { Command } from "commander";
+
+export function registerMturkImport(mturk: Command): void {
+  void mturk;
+}

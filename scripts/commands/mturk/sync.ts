@@ -1,0 +1,6 @@
+/** `socrates mturk sync` (being built). */
+import type { Command } from "commander";
+
+export function registerMturkSync(mturk: Command): void {
+  void mturk;
+}
