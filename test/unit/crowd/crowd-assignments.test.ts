@@ -1,0 +1,119 @@
+/** The crowd assignment store and the gold-based review, on a real SQLite file with the demo studies. */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
+import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
+import { listCrowdAssignments, recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/crowd-assignments.server.ts";
+import { recordDecisions, reviewDecisions } from "../../../app/server/crowd/review.server.ts";
+import { seedDemo } from "../../helpers/annotation.ts";
+import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+
+const AB_STUDY = 3;
+
+describe("crowd assignments", () => {
+  let t: ReturnType<typeof tempDb>;
+  let goldItem: { id: number; right: "A" | "B" };
+  let plainItem: number;
+
+  beforeEach(async () => {
+    t = tempDb();
+    seedDemo(t.db);
+    await seedDemoStudies(t.db);
+    const items = t.db.$client
+      .prepare(`SELECT i.id, i.is_gold AS isGold, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? ORDER BY i.position`)
+      .all(AB_STUDY) as { id: number; isGold: number; a: number; b: number }[];
+    const gold = items.find((i) => i.isGold === 1)!;
+    goldItem = { id: gold.id, right: gold.a > gold.b ? "A" : "B" };
+    plainItem = items.find((i) => i.isGold === 0)!.id;
+  });
+  afterEach(() => t.cleanup());
+
+  const input = (over: Partial<CrowdAssignmentInput>): CrowdAssignmentInput => ({
+    channel: "mturk",
+    externalId: "3ASSIGN0000000000000000000001",
+    externalGroupId: "3HIT",
+    studyId: AB_STUDY,
+    itemId: plainItem,
+    workerId: "A1WORKER",
+    status: "submitted",
+    payload: { kind: "ab", choice: "A" },
+    secondsOnTask: 95,
+    rewardUsd: 0.5,
+    acceptedAt: null,
+    submittedAt: "2026-11-23T09:00:00.000Z",
+    source: "batch-import",
+    ...over,
+  });
+
+  it("stores a label once per assignment id, with the work time, and makes the worker a crowd annotator", () => {
+    const first = recordCrowdAssignment(t.db, input({}));
+    expect(first).toMatchObject({ kind: "stored", revision: 1 });
+    const after = tableCounts(t.db);
+    expect(recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
+    expect(tableCounts(t.db)).toEqual(after);
+    const worker = t.db.$client.prepare(`SELECT role, channel, external_id AS ext FROM annotators WHERE external_id = 'A1WORKER'`).get();
+    expect(worker).toEqual({ role: "crowd", channel: "mturk", ext: "A1WORKER" });
+    const revision = t.db.$client.prepare(`SELECT seconds_on_task AS s, payload FROM label_revisions WHERE label_id = ?`).get(first.kind === "stored" ? first.labelId : -1);
+    expect(revision).toEqual({ s: 95, payload: JSON.stringify({ kind: "ab", choice: "A" }) });
+  });
+
+  it("updates only the status when the channel reports the assignment approved later", () => {
+    recordCrowdAssignment(t.db, input({}));
+    expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({ kind: "unchanged", statusChanged: true });
+    expect(listCrowdAssignments(t.db, AB_STUDY, "mturk").map((r) => r.status)).toEqual(["approved"]);
+  });
+
+  it("refuses a different answer or item under a known assignment id and keeps the stored one", () => {
+    recordCrowdAssignment(t.db, input({}));
+    const before = tableCounts(t.db);
+    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab", choice: "B" } }))).toThrow(/different answer/);
+    expect(() => recordCrowdAssignment(t.db, input({ itemId: goldItem.id }))).toThrow(/was stored for item/);
+    expect(tableCounts(t.db)).toEqual(before);
+  });
+
+  it("records a rejected assignment without its label, and takes the label if the rejection is reversed", () => {
+    const labelsBefore = tableCounts(t.db).labels;
+    expect(recordCrowdAssignment(t.db, input({ status: "rejected", payload: { nonsense: true } }))).toEqual({ kind: "rejected" });
+    expect(tableCounts(t.db).labels).toBe(labelsBefore);
+    expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toMatchObject({ kind: "stored" });
+    expect(tableCounts(t.db).labels).toBe(labelsBefore + 1);
+  });
+
+  it("validates the answer like a web submit, naming the field", () => {
+    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab", choice: "C" } }))).toThrow(expect.objectContaining({ status: 400, problems: [expect.objectContaining({ path: "choice" })] }));
+    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "consensus", topics: {} } }))).toThrow(/takes a ab label/);
+  });
+
+  it("refuses new labels for a closed study", () => {
+    setStudyStatus(t.db, AB_STUDY, "closed");
+    expect(() => recordCrowdAssignment(t.db, input({}))).toThrow(/closed/);
+  });
+
+  it("approves good work and rejects a failed gold item with a reason the worker can read", () => {
+    const wrong = goldItem.right === "A" ? "B" : "A";
+    recordCrowdAssignment(t.db, input({}));
+    recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_GOLD", itemId: goldItem.id, payload: { kind: "ab", choice: wrong } }));
+    recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_OTHER", workerId: "A2GOOD", itemId: goldItem.id, payload: { kind: "ab", choice: goldItem.right } }));
+    const decisions = reviewDecisions(t.db, AB_STUDY, "mturk");
+    expect(decisions.map((d) => [d.externalId, d.decision])).toEqual([
+      ["3ASSIGN0000000000000000000001", "approve"],
+      ["3ASSIGN_GOLD", "reject"],
+      ["3ASSIGN_OTHER", "approve"],
+    ]);
+    expect(decisions[1].reason).toMatch(/check question with a known answer/);
+    recordDecisions(t.db, decisions);
+    expect(listCrowdAssignments(t.db, AB_STUDY, "mturk").map((r) => r.decision)).toEqual(["approve", "reject", "approve"]);
+  });
+
+  it("rejects every assignment of a worker flagged on gold items", () => {
+    const golds = t.db.$client
+      .prepare(`SELECT i.id, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? AND i.is_gold = 1`)
+      .all(AB_STUDY) as { id: number; a: number; b: number }[];
+    expect(golds.length).toBeGreaterThanOrEqual(2);
+    golds.forEach((g, n) => recordCrowdAssignment(t.db, input({ externalId: `3FLAG${n}`, itemId: g.id, payload: { kind: "ab", choice: g.a > g.b ? "B" : "A" } })));
+    recordCrowdAssignment(t.db, input({ externalId: "3FLAG_PLAIN" }));
+    const decisions = reviewDecisions(t.db, AB_STUDY, "mturk");
+    expect(decisions).toHaveLength(golds.length + 1);
+    expect(decisions.every((d) => d.decision === "reject")).toBe(true);
+    expect(decisions.find((d) => d.externalId === "3FLAG_PLAIN")!.reason).toMatch(new RegExp(`matched 0 of ${golds.length} check questions`));
+  });
+});
