@@ -1,0 +1,206 @@
+/**
+ * `mturk export` on a seeded demo database (a real SQLite file): which items become HITs, what
+ * the batch files hold, every refusal (expert, closed or finished study, underpaid reward, a
+ * folder that already holds files) writing nothing, and the real CLI's output and exit codes.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { estimateCost, FEDERAL_MINIMUM_WAGE_USD } from "../../../app/domain/crowd/hit-config.ts";
+import { ANSWER_KEY_NS, QUESTION_FORM_NS } from "../../../app/domain/crowd/qualification-xml.ts";
+import { parseCsv } from "../../../app/domain/csv.ts";
+import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
+import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
+import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
+import { defaultExportDir, EXPORT_FILES, exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
+import { loadQualificationTest } from "../../../app/server/templates.server.ts";
+import { seedDemo } from "../../helpers/annotation.ts";
+import { runCli } from "../../helpers/cli.ts";
+import { tempDb, tempDir } from "../../helpers/temp-db.ts";
+
+describe("mturk export", () => {
+  const t = tempDb();
+  const out = tempDir("socrates-mturk-export-");
+  const studies = { expert: 0, crowdConsensus: 0, crowdAb: 0 };
+  let n = 0;
+  const freshDir = () => join(out.dir, `batch-${++n}`);
+
+  beforeAll(async () => {
+    seedDemo(t.db);
+    await seedDemoStudies(t.db);
+    const rows = t.db.$client.prepare(`SELECT id, type, pool FROM studies ORDER BY id`).all() as { id: number; type: string; pool: string }[];
+    studies.expert = rows.find((s) => s.pool === "expert")!.id;
+    studies.crowdConsensus = rows.find((s) => s.pool === "crowd" && s.type === "consensus-snippet")!.id;
+    studies.crowdAb = rows.find((s) => s.pool === "crowd" && s.type === "ab-reactiveness")!.id;
+  });
+  afterAll(() => {
+    t.cleanup();
+    out.cleanup();
+  });
+
+  /** Latest-label counts per item, read with plain SQL (a second path, independent of the export's loaders). */
+  function labelCounts(studyId: number) {
+    return t.db.$client
+      .prepare(`SELECT i.id, i.is_gold AS isGold, (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id) AS labels FROM study_items i WHERE i.study_id = ? ORDER BY i.position`)
+      .all(studyId) as { id: number; isGold: number; labels: number }[];
+  }
+
+  it("writes one row per item still short of labels and leaves the others out", () => {
+    const studyId = studies.crowdConsensus;
+    const perItem = (t.db.$client.prepare(`SELECT labels_per_item AS k FROM studies WHERE id = ?`).get(studyId) as { k: number }).k;
+    const items = labelCounts(studyId);
+    const done = items.filter((i) => i.labels >= perItem);
+    const pending = items.filter((i) => i.labels < perItem);
+    // The demo labels some snippets fully and leaves others untouched: both cases occur.
+    expect(done.length).toBeGreaterThan(0);
+    expect(pending.length).toBeGreaterThan(0);
+
+    const dir = freshDir();
+    const summary = exportBatch(t.db, studyId, { outDir: dir, now: new Date("2030-01-02T03:04:05Z") });
+    expect(readdirSync(dir).sort()).toEqual(Object.values(EXPORT_FILES).sort());
+    expect(summary).toMatchObject({ studyId, studyType: "consensus-snippet", rows: pending.length, leftOut: done.length, warnings: [] });
+
+    const csv = parseCsv(readFileSync(summary.files.inputCsv, "utf8"));
+    const itemColumn = csv.header.indexOf("item_id");
+    expect(csv.records.map((r) => Number(r.fields[itemColumn]))).toEqual(pending.map((i) => i.id));
+
+    const config = JSON.parse(readFileSync(summary.files.hitConfig, "utf8"));
+    expect(config).toMatchObject({ MaxAssignments: perItem, Reward: summary.settings.rewardUsd.toFixed(2), Batch: { StudyId: studyId, Rows: pending.length, LeftOut: done.length, ExportedAt: "2030-01-02T03:04:05.000Z" } });
+    expect(config.QualificationRequirements.map((q: { QualificationTypeId: string }) => q.QualificationTypeId)).toEqual(["000000000000000000L0", "00000000000000000040", "00000000000000000071"]);
+    expect(config.Estimate).toEqual(estimateCost(pending.length, summary.settings, summary.estimate.secondsPerAssignment, summary.estimate.secondsSource));
+    expect(summary.estimate.assignments).toBe(pending.length * perItem);
+    expect(summary.estimate.hourlyWageUsd).toBeGreaterThanOrEqual(FEDERAL_MINIMUM_WAGE_USD);
+
+    const test = loadQualificationTest();
+    const questions = readFileSync(summary.files.qualificationTest, "utf8");
+    const key = readFileSync(summary.files.answerKey, "utf8");
+    expect(questions).toContain(QUESTION_FORM_NS);
+    expect(key).toContain(ANSWER_KEY_NS);
+    expect(questions.match(/<Question>/g)).toHaveLength(test.questions.length);
+    expect(key).toContain(`<MaximumSummedScore>${test.questions.length}</MaximumSummedScore>`);
+  });
+
+  it("passes the HIT options through to hit-config.json", () => {
+    const summary = exportBatch(t.db, studies.crowdConsensus, {
+      outDir: freshDir(),
+      overrides: { rewardUsd: 0.9, minPercentApproved: 95, minApprovedHits: 500, locale: "GB", minQualificationScore: 60, qualificationTypeId: "3QUALTYPEID" },
+    });
+    const config = JSON.parse(readFileSync(summary.files.hitConfig, "utf8"));
+    expect(config.Reward).toBe("0.90");
+    expect(config.PendingQualification).toBeNull();
+    expect(config.QualificationRequirements).toEqual([
+      { QualificationTypeId: "000000000000000000L0", Comparator: "GreaterThanOrEqualTo", IntegerValues: [95], ActionsGuarded: "Accept" },
+      { QualificationTypeId: "00000000000000000040", Comparator: "GreaterThanOrEqualTo", IntegerValues: [500], ActionsGuarded: "Accept" },
+      { QualificationTypeId: "00000000000000000071", Comparator: "EqualTo", LocaleValues: [{ Country: "GB" }], ActionsGuarded: "Accept" },
+      { QualificationTypeId: "3QUALTYPEID", Comparator: "GreaterThanOrEqualTo", IntegerValues: [60], ActionsGuarded: "Accept" },
+    ]);
+  });
+
+  /** Runs an export that must be refused, and checks that it wrote nothing. */
+  function refused(studyId: number, options: Partial<Parameters<typeof exportBatch>[2]> = {}): AnnotationError {
+    const dir = freshDir();
+    try {
+      exportBatch(t.db, studyId, { outDir: dir, ...options });
+    } catch (err) {
+      expect(err).toBeInstanceOf(AnnotationError);
+      expect(existsSync(dir), "nothing is written").toBe(false);
+      return err as AnnotationError;
+    }
+    throw new Error("the export was not refused");
+  }
+
+  it("refuses an expert study, a closed study and a study with nothing left to label", () => {
+    expect(refused(studies.expert).message).toMatch(/expert study; only crowd studies go to Mechanical Turk/);
+    setStudyStatus(t.db, studies.crowdConsensus, "closed");
+    try {
+      expect(refused(studies.crowdConsensus).message).toMatch(/is closed; reopen it/);
+    } finally {
+      setStudyStatus(t.db, studies.crowdConsensus, "open");
+    }
+    // The demo's A/B study is fully labelled.
+    expect(labelCounts(studies.crowdAb).every((i) => i.labels >= 3)).toBe(true);
+    expect(refused(studies.crowdAb).message).toMatch(/Nothing to export: all 8 items of study \d+ already have 3 labels/);
+    expect(refused(999).status).toBe(404);
+  });
+
+  it("refuses a reward below the federal minimum wage unless forced", () => {
+    const underpaid = { rewardUsd: 0.05, secondsPerItem: 120 };
+    const err = refused(studies.crowdConsensus, { overrides: underpaid });
+    expect(err.status).toBe(400);
+    expect(err.message).toMatch(/\$0\.05 at 120 s per assignment pays \$1\.50\/h, below the U\.S\. federal minimum wage of \$7\.25\/h/);
+    const forced = exportBatch(t.db, studies.crowdConsensus, { outDir: freshDir(), overrides: underpaid, force: true });
+    expect(forced.estimate.hourlyWageUsd).toBeCloseTo(1.5, 10);
+    expect(forced.warnings).toEqual([expect.stringMatching(/pays \$1\.50\/h, below .* \(forced\)$/)]);
+    expect(JSON.parse(readFileSync(forced.files.hitConfig, "utf8")).Reward).toBe("0.05");
+  });
+
+  it("never writes into a folder that already holds files, and accepts an empty one", () => {
+    const dir = freshDir();
+    mkdirSync(dir);
+    writeFileSync(join(dir, "notes.txt"), "earlier batch");
+    expect(() => exportBatch(t.db, studies.crowdConsensus, { outDir: dir })).toThrowError(/already exists and is not empty/);
+    expect(readdirSync(dir)).toEqual(["notes.txt"]);
+    expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("earlier batch");
+
+    const empty = freshDir();
+    mkdirSync(empty);
+    expect(exportBatch(t.db, studies.crowdConsensus, { outDir: empty }).rows).toBeGreaterThan(0);
+  });
+
+  it("names the default folder after the study and the time (UTC)", () => {
+    expect(defaultExportDir(4, new Date("2031-12-09T08:07:06.123Z"))).toBe(join("exports", "mturk", "study-4-20311209-080706"));
+  });
+
+  describe("the CLI", () => {
+    const env = () => ({ SOCRATES_DB: t.path });
+
+    it("writes the batch and prints rows, left-out items, files, cost and hourly wage", () => {
+      const dir = freshDir();
+      const result = runCli(["mturk", "export", "--study", String(studies.crowdConsensus), "--out", dir, "--reward", "0.40"], env());
+      expect(result.stderr).not.toMatch(/error|warning/);
+      expect(result.status).toBe(0);
+      const pending = labelCounts(studies.crowdConsensus).filter((i) => i.labels < 3).length;
+      const estimate = JSON.parse(readFileSync(join(dir, "hit-config.json"), "utf8")).Estimate;
+      expect(result.stdout).toContain(`wrote ${pending} HITs to ${dir}/`);
+      expect(result.stdout).toMatch(/left out \d+ items that already have 3 labels/);
+      for (const file of Object.values(EXPORT_FILES)) expect(result.stdout).toContain(join(dir, file));
+      expect(result.stdout).toContain(
+        `estimated cost: ${pending * 3} assignments (${pending} HITs × 3) × $0.40 = $${estimate.rewardsTotalUsd.toFixed(2)} rewards + $${estimate.feesTotalUsd.toFixed(2)} MTurk fees = $${estimate.totalUsd.toFixed(2)} total`,
+      );
+      expect(result.stdout).toMatch(new RegExp(`implied hourly wage: \\$${estimate.hourlyWageUsd.toFixed(2)}/h at \\d+ s per assignment \\(median of \\d+ timed labels in study ${studies.crowdConsensus}\\)`));
+    });
+
+    it("exits 2 with the reason on bad input, and --force lets an underpaid batch through with a warning", () => {
+      const dir = freshDir();
+      const underpaid = runCli(["mturk", "export", "--study", String(studies.crowdConsensus), "--out", dir, "--reward", "0.02"], env());
+      expect(underpaid.status).toBe(2);
+      expect(underpaid.stderr).toMatch(/refused, nothing was written: .*below the U\.S\. federal minimum wage of \$7\.25\/h\. Raise --reward, or pass --force/);
+      expect(existsSync(dir)).toBe(false);
+
+      const forced = runCli(["mturk", "export", "--study", String(studies.crowdConsensus), "--out", dir, "--reward", "0.02", "--force"], env());
+      expect(forced.status).toBe(0);
+      expect(forced.stderr).toMatch(/warning: .*below the U\.S\. federal minimum wage .*\(forced\)/);
+      expect(readdirSync(dir).sort()).toEqual(Object.values(EXPORT_FILES).sort());
+
+      const cases: [string[], RegExp][] = [
+        [["--study", String(studies.expert)], /expert study/],
+        [["--study", "999"], /Study 999 does not exist/],
+        [["--study", "two"], /--study must be a whole number/],
+        [["--study", String(studies.crowdConsensus), "--locale", "usa"], /locale: a two-letter country code/],
+        [["--study", String(studies.crowdConsensus), "--reward", "free"], /--reward must be an amount in USD/],
+        [["--study", String(studies.crowdConsensus), "--out", dir], /already exists and is not empty/],
+      ];
+      for (const [args, message] of cases) {
+        const result = runCli(["mturk", "export", "--out", freshDir(), ...args], env());
+        expect(result.status, args.join(" ")).toBe(2);
+        expect(result.stderr, args.join(" ")).toMatch(message);
+      }
+    });
+
+    it("documents itself in --help", () => {
+      const help = runCli(["mturk", "export", "--help"], env());
+      expect(help.status).toBe(0);
+      for (const option of ["--study <id>", "--out <dir>", "--reward <usd>", "--min-approval-rate", "--force"]) expect(help.stdout).toContain(option);
+    });
+  });
+});
