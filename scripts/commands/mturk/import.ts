@@ -1,6 +1,77 @@
-/** `socrates mturk import` (being built). */
+/** `socrates mturk import`: MTurk's batch results file into labels, and the review file to upload back. */
 import type { Command } from "commander";
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
+import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
+import { importMturkResults, MturkImportError, type MturkImportResult } from "../../../app/server/crowd/mturk-import.server.ts";
+import { openDatabase } from "../../../app/server/db.server.ts";
+import { parseIntOption, UserError } from "../../cli-kit.ts";
+
+/** `Batch_123_batch_results.csv` → `Batch_123_batch_results.review.csv`, in the same folder. */
+export function defaultReviewPath(file: string): string {
+  const ext = extname(file);
+  return join(dirname(file), `${basename(file, ext)}.review${ext || ".csv"}`);
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+function describe({ summary: s }: MturkImportResult): string {
+  const verb = s.dryRun ? "would store" : "stored";
+  return [
+    `${plural(s.rows, "assignment")} read: ${verb} ${plural(s.stored, "new label")} and ${plural(s.revised, "revision")}; ${s.unchanged} already imported and unchanged;`,
+    `${s.rejectedSkipped} rejected on MTurk (recorded, answers not used); ${plural(s.statusUpdated, "assignment")} with a new status; ${plural(s.workersCreated, "new worker")}`,
+  ].join(" ");
+}
 
 export function registerMturkImport(mturk: Command): void {
-  void mturk;
+  mturk
+    .command("import")
+    .description("import MTurk's batch results CSV into a study (all-or-nothing; importing the same file again changes nothing) and write the approve/reject file to upload back")
+    .requiredOption("--study <id>", "the crowd study the batch was exported from (every row's Input.study_id must match)")
+    .requiredOption("--file <path>", "the results file from the requester site (Manage → Results → Download CSV), e.g. Batch_123_batch_results.csv")
+    .option("--review-out <path>", "where to write the review file (default: next to the results file, <name>.review.csv)")
+    .option("--dry-run", "check every row and report what would be stored, writing nothing (no labels, no review file)")
+    .addHelpText(
+      "after",
+      `
+Each row is one assignment. Workers become crowd annotators keyed by WorkerId; Rejected
+assignments are recorded but their answers are not used; time on task is WorkTimeInSeconds.
+A bad row (unknown item, missing or malformed Answer.taskAnswers, an answer the task would
+refuse) is reported with its line number and nothing is imported; the exit code is then 2.
+
+The review file is the results file with Approve ("x") or Reject (the reason the worker reads)
+filled in for assignments still waiting for review: work that failed a gold item, or by a worker
+flagged on gold items, is rejected. Upload it under Manage → Results → Upload CSV.`,
+    )
+    .action((opts: { study: string; file: string; reviewOut?: string; dryRun?: boolean }) => {
+      const studyId = parseIntOption("study", opts.study, 1);
+      let text: string;
+      try {
+        text = readFileSync(opts.file, "utf8");
+      } catch (err) {
+        throw new UserError(`${opts.file}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      }
+      let result: MturkImportResult;
+      try {
+        result = importMturkResults(openDatabase(), studyId, { text, fileName: opts.file, dryRun: opts.dryRun });
+      } catch (err) {
+        if (err instanceof MturkImportError) throw new UserError(err.message);
+        if (err instanceof AnnotationError) throw new UserError(err.message);
+        throw err;
+      }
+      console.log(describe(result));
+      const { review } = result;
+      const counts = `${plural(review.approvals, "approval")}, ${plural(review.rejections, "rejection")}, ${review.untouched} already reviewed on MTurk`;
+      if (opts.dryRun) {
+        console.log(`dry run: nothing was written; the review file would hold ${counts}`);
+        return;
+      }
+      const reviewPath = opts.reviewOut ?? defaultReviewPath(opts.file);
+      try {
+        writeFileSync(reviewPath, review.csv);
+      } catch (err) {
+        throw new UserError(`${reviewPath}: cannot write the review file (${(err as NodeJS.ErrnoException).code ?? String(err)}); the import itself is stored, run it again to rewrite the file`);
+      }
+      console.log(`review file: ${reviewPath} (${counts}); upload it on the requester site under Manage → Results`);
+    });
 }

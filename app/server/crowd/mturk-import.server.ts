@@ -1,0 +1,227 @@
+/**
+ * `socrates mturk import`: a batch results file from MTurk's requester site into labels, all or
+ * nothing. Every row is read, looked up and mapped to a label first; then all rows are written in
+ * one IMMEDIATE transaction through the crowd assignment store (the web task's validation,
+ * idempotent on AssignmentId). Any problem anywhere — a bad cell, an unknown item, an invalid
+ * answer, a conflict with what was imported before — is reported with its line and nothing is
+ * kept. The same transaction decides the review (gold failures and flagged workers rejected),
+ * so the review file reflects exactly the labels just stored.
+ */
+import type { AnswerScenario } from "../../domain/crowd/answer-fields.ts";
+import { abPayloadFromAnswers, consensusPayloadFromAnswers, ITEM_ID_FIELD } from "../../domain/crowd/answer-fields.ts";
+import { formatResultsProblem, MTURK_STATUSES, parseMturkResults, type MturkResultRow, type ResultsProblem } from "../../domain/crowd/mturk-results.ts";
+import { reviewFileCsv, type ReviewMark } from "../../domain/crowd/mturk-review.ts";
+import type { LabelPayload } from "../../domain/labels.ts";
+import type { Db } from "../db.server.ts";
+import { AnnotationError } from "../annotation/errors.server.ts";
+import { getStudy } from "../annotation/studies.server.ts";
+import { loadItem, playedScenarioOfRun, snippetContext, type ItemRow } from "../annotation/task-view.server.ts";
+import { listCrowdAssignments, recordCrowdAssignment, type CrowdAssignmentStatus } from "./crowd-assignments.server.ts";
+import { recordDecisions, reviewDecisions, type ReviewDecision } from "./review.server.ts";
+
+const CHANNEL = "mturk";
+
+export interface MturkImportOptions {
+  /** The results file's text. */
+  text: string;
+  /** How problems name the file (the path as the user gave it). */
+  fileName: string;
+  /** Check and count everything, then roll back: nothing is stored and no decision recorded. */
+  dryRun?: boolean;
+}
+
+export interface MturkImportSummary {
+  dryRun: boolean;
+  /** Assignments (data records) in the file. */
+  rows: number;
+  /** New labels. */
+  stored: number;
+  /** New revisions of a label the worker already had on the item. */
+  revised: number;
+  /** Accepted assignments imported before with the same answer. */
+  unchanged: number;
+  /** Rejected on MTurk: recorded, their answers not used. */
+  rejectedSkipped: number;
+  /** Assignments seen before whose status MTurk now reports differently. */
+  statusUpdated: number;
+  /** MTurk workers seen for the first time (new crowd annotators). */
+  workersCreated: number;
+}
+
+export interface MturkReviewFile {
+  /** The file to upload on the requester site, every field quoted as MTurk writes it. */
+  csv: string;
+  approvals: number;
+  rejections: number;
+  /** Rows left blank: already approved or rejected on MTurk. */
+  untouched: number;
+}
+
+export interface MturkImportResult {
+  summary: MturkImportSummary;
+  review: MturkReviewFile;
+}
+
+/** The file was refused; `problems` lists every one, each with its line. Nothing was written. */
+export class MturkImportError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: ResultsProblem[],
+  ) {
+    const n = problems.length;
+    super(`${file}: import refused, nothing was written (${n} problem${n === 1 ? "" : "s"}):\n${problems.map((p) => `  ${formatResultsProblem(file, p)}`).join("\n")}`);
+    this.name = "MturkImportError";
+  }
+}
+
+/** Carries a dry run's result out of the transaction it rolls back. */
+class DryRunRollback extends Error {
+  constructor(readonly result: MturkImportResult) {
+    super("dry run");
+  }
+}
+
+interface PreparedRow {
+  row: MturkResultRow;
+  /** The label; null for a rejected row. */
+  payload: LabelPayload | null;
+}
+
+/** Looks the row's item up and turns its answers into a label payload, or says why not. */
+function prepareRow(db: Db, studyId: number, row: MturkResultRow, scenarioOfRun: (runId: string) => AnswerScenario): { ok: true; prepared: PreparedRow } | { ok: false; problems: ResultsProblem[] } {
+  const problem = (path: string, message: string): ResultsProblem => ({ line: row.line, assignmentId: row.assignmentId, path, message });
+  let item: ItemRow;
+  try {
+    item = loadItem(db, studyId, row.itemId);
+  } catch (err) {
+    if (err instanceof AnnotationError) return { ok: false, problems: [problem("Input.item_id", `item ${row.itemId} is not an item of study ${studyId}`)] };
+    throw err;
+  }
+  if (row.answers === null) return { ok: true, prepared: { row, payload: null } };
+  const result = item.kind === "snippet" ? consensusPayloadFromAnswers(row.answers, scenarioOfRun(snippetContext(db, item.snippetId as number).runId)) : abPayloadFromAnswers(row.answers);
+  if (!result.ok) return { ok: false, problems: result.problems.map((p) => problem(p.path, p.message)) };
+  // The template's hidden field must name the same item as the Input column (a mixed-up batch otherwise stores labels on the wrong item).
+  if (result.itemId !== null && result.itemId !== String(row.itemId)) {
+    return { ok: false, problems: [problem(`Answer.taskAnswers ${ITEM_ID_FIELD}`, `names item ${result.itemId}, but Input.item_id is ${row.itemId}`)] };
+  }
+  return { ok: true, prepared: { row, payload: result.payload } };
+}
+
+function countWorkers(db: Db): number {
+  return (db.$client.prepare(`SELECT count(*) AS n FROM annotators WHERE channel = ?`).get(CHANNEL) as { n: number }).n;
+}
+
+function storedStatus(db: Db, assignmentId: string): CrowdAssignmentStatus | null {
+  const row = db.$client.prepare(`SELECT status FROM crowd_assignments WHERE channel = ? AND external_id = ?`).get(CHANNEL, assignmentId) as { status: CrowdAssignmentStatus } | undefined;
+  return row?.status ?? null;
+}
+
+/** An older download still says Submitted for work since approved or rejected; the later status stands. */
+function statusToRecord(db: Db, row: MturkResultRow): "submitted" | "approved" | "rejected" {
+  const fromFile = MTURK_STATUSES[row.status];
+  const stored = storedStatus(db, row.assignmentId);
+  return fromFile === "submitted" && (stored === "approved" || stored === "rejected") ? stored : fromFile;
+}
+
+function problemsOf(err: AnnotationError, row: MturkResultRow): ResultsProblem[] {
+  const at = { line: row.line, assignmentId: row.assignmentId };
+  if (err.problems.length) return err.problems.map((p) => ({ ...at, path: p.path || "label", message: p.message }));
+  return [{ ...at, path: "AssignmentId", message: err.message }];
+}
+
+/** Approve/Reject marks for the rows MTurk still has waiting for review, from the study's gold review. */
+function reviewMarks(rows: readonly MturkResultRow[], decisions: ReadonlyMap<string, ReviewDecision>): Map<number, ReviewMark> {
+  const marks = new Map<number, ReviewMark>();
+  rows.forEach((row, i) => {
+    const d = row.status === "Submitted" ? decisions.get(row.assignmentId) : undefined;
+    if (d) marks.set(i, d.decision === "reject" ? { decision: "reject", reason: d.reason ?? "" } : { decision: "approve" });
+  });
+  return marks;
+}
+
+export function importMturkResults(db: Db, studyId: number, options: MturkImportOptions): MturkImportResult {
+  const study = getStudy(db, studyId);
+  if (study.pool !== "crowd") throw new AnnotationError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies take MTurk results`);
+  const parsed = parseMturkResults(options.text, studyId);
+  const problems: ResultsProblem[] = [...parsed.problems];
+
+  const scenarios = new Map<string, AnswerScenario>();
+  const scenarioOfRun = (runId: string): AnswerScenario => {
+    if (!scenarios.has(runId)) scenarios.set(runId, playedScenarioOfRun(db, runId).body);
+    return scenarios.get(runId)!;
+  };
+  const prepared: PreparedRow[] = [];
+  for (const row of parsed.rows) {
+    const result = prepareRow(db, studyId, row, scenarioOfRun);
+    if (result.ok) prepared.push(result.prepared);
+    else problems.push(...result.problems);
+  }
+
+  const sqlite = db.$client;
+  const write = sqlite.transaction((): MturkImportResult => {
+    const workersBefore = countWorkers(db);
+    const summary: MturkImportSummary = { dryRun: Boolean(options.dryRun), rows: parsed.rows.length, stored: 0, revised: 0, unchanged: 0, rejectedSkipped: 0, statusUpdated: 0, workersCreated: 0 };
+    for (const { row, payload } of prepared) {
+      try {
+        const outcome = recordCrowdAssignment(db, {
+          channel: CHANNEL,
+          externalId: row.assignmentId,
+          externalGroupId: row.hitId,
+          studyId,
+          itemId: row.itemId,
+          workerId: row.workerId,
+          status: statusToRecord(db, row),
+          payload,
+          secondsOnTask: row.workSeconds,
+          rewardUsd: row.rewardUsd,
+          acceptedAt: row.acceptedAt,
+          submittedAt: row.submittedAt,
+          source: "batch-import",
+        });
+        if (row.status === "Rejected") summary.rejectedSkipped++;
+        if (outcome.kind === "stored") {
+          if (outcome.revision === 1) summary.stored++;
+          else summary.revised++;
+        } else if (outcome.kind === "unchanged") {
+          if (row.status !== "Rejected") summary.unchanged++;
+          if (outcome.statusChanged) summary.statusUpdated++;
+        }
+      } catch (err) {
+        // Each row is a savepoint: its failure is undone at once, and the rest are still checked.
+        if (!(err instanceof AnnotationError)) throw err;
+        problems.push(...problemsOf(err, row));
+      }
+    }
+    if (problems.length) throw new MturkImportError(options.fileName, [...problems].sort((a, b) => a.line - b.line));
+    summary.workersCreated = countWorkers(db) - workersBefore;
+
+    const inFile = new Set(parsed.rows.map((r) => r.assignmentId));
+    const decisions = reviewDecisions(db, studyId, CHANNEL).filter((d) => inFile.has(d.externalId));
+    const marks = reviewMarks(parsed.rows, new Map(decisions.map((d) => [d.externalId, d])));
+    const rejections = [...marks.values()].filter((m) => m.decision === "reject").length;
+    const review: MturkReviewFile = {
+      csv: reviewFileCsv(parsed.header, parsed.rows.map((r) => r.fields), marks),
+      approvals: marks.size - rejections,
+      rejections,
+      untouched: parsed.rows.length - marks.size,
+    };
+    const result = { summary, review };
+    if (options.dryRun) throw new DryRunRollback(result);
+    // Only decisions that differ from the stored ones are written, so a repeated import changes nothing.
+    const current = new Map(listCrowdAssignments(db, studyId, CHANNEL).map((a) => [a.id, a]));
+    recordDecisions(
+      db,
+      decisions.filter((d) => {
+        const stored = current.get(d.crowdAssignmentId);
+        return stored?.decision !== d.decision || stored?.decisionReason !== d.reason;
+      }),
+    );
+    return result;
+  });
+  try {
+    return write.immediate();
+  } catch (err) {
+    if (err instanceof DryRunRollback) return err.result;
+    throw err;
+  }
+}
