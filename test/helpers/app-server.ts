@@ -31,6 +31,8 @@ export interface AppServer {
 export interface AppServerOptions {
   /** Serve this database file instead of a fresh one; the caller owns it. */
   dbPath?: string;
+  /** Extra environment for the server process (e.g. MTURK_SUBMIT_ORIGINS). */
+  env?: Record<string, string>;
 }
 
 export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
@@ -39,7 +41,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const port = await freePort();
   const child: ChildProcess = spawn(resolve(ROOT, "node_modules/.bin/tsx"), ["scripts/serve.ts"], {
     cwd: ROOT,
-    env: { ...process.env, SOCRATES_DB: dbPath, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
+    env: { ...process.env, ...options.env, SOCRATES_DB: dbPath, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";

@@ -32,10 +32,15 @@ export interface AbTaskProps {
   onChoiceChange?: (choice: AbChoice) => void;
   /** Guidelines open at first; defaults to open on the annotator's first item only. */
   guidelinesInitiallyOpen?: boolean;
+  /** A preview (e.g. an MTurk HIT not yet accepted): both conversations can be read, no choice made or submitted. */
+  readOnly?: boolean;
+  /** The submit button's text; defaults to "Submit and next". */
+  submitText?: string;
 }
 
 export function AbTask(props: AbTaskProps) {
   const { conversationA, conversationB, targetParty, progress, submitting, errors } = props;
+  const readOnly = props.readOnly ?? false;
   const [choice, setChoice] = useState<AbChoice | null>(props.initialChoice);
   const [attempted, setAttempted] = useState(false);
   const [guidelinesOpen, setGuidelinesOpen] = useState(props.guidelinesInitiallyOpen ?? progress.done === 0);
@@ -47,10 +52,11 @@ export function AbTask(props: AbTaskProps) {
   const partyOrder = useMemo(() => speakersInOrder(conversationA, conversationB), [conversationA, conversationB]);
   const guidelines = props.guidelinesMarkdown.trim();
 
-  const latest = useRef({ choice, submitting, cheatSheetOpen, onSubmit: props.onSubmit, onChoiceChange: props.onChoiceChange });
-  latest.current = { choice, submitting, cheatSheetOpen, onSubmit: props.onSubmit, onChoiceChange: props.onChoiceChange };
+  const latest = useRef({ choice, submitting, readOnly, cheatSheetOpen, onSubmit: props.onSubmit, onChoiceChange: props.onChoiceChange });
+  latest.current = { choice, submitting, readOnly, cheatSheetOpen, onSubmit: props.onSubmit, onChoiceChange: props.onChoiceChange };
 
   const choose = useCallback((value: AbChoice) => {
+    if (latest.current.readOnly) return;
     setChoice(value);
     setAnnouncement(`Conversation ${value} chosen.`);
     latest.current.onChoiceChange?.(value);
@@ -58,7 +64,7 @@ export function AbTask(props: AbTaskProps) {
 
   const submit = useCallback(() => {
     const now = latest.current;
-    if (now.submitting) return;
+    if (now.submitting || now.readOnly) return;
     setAttempted(true);
     if (now.choice === null) {
       setAlert("Not submitted: choose conversation A or B first (keys 1 or 2).");
@@ -158,6 +164,7 @@ export function AbTask(props: AbTaskProps) {
           aria-invalid={choiceInvalid || undefined}
           aria-describedby={choiceInvalid ? `${base}-choice-error` : undefined}
           value={choice}
+          disabled={readOnly}
           onValueChange={(value) => choose(value as AbChoice)}
         >
           {(["A", "B"] as const).map((side, i) => (
@@ -168,8 +175,8 @@ export function AbTask(props: AbTaskProps) {
         </RadioGroup.Root>
         <FieldErrors id={`${base}-choice-error`} problems={problems} path="choice" />
         <div className="task-submit">
-          <button type="submit" className="button-primary" disabled={submitting} aria-keyshortcuts="Enter Control+Enter Meta+Enter">
-            {submitting ? "Saving…" : "Submit and next"} <kbd>{displayKey("Enter")}</kbd>
+          <button type="submit" className="button-primary" disabled={submitting || readOnly} aria-keyshortcuts="Enter Control+Enter Meta+Enter">
+            {submitting ? "Saving…" : (props.submitText ?? "Submit and next")} <kbd>{displayKey("Enter")}</kbd>
           </button>
         </div>
       </form>

@@ -49,6 +49,10 @@ export interface ConsensusTaskProps {
   guidelinesMarkdown?: string;
   /** Scenario background (and guidelines) open at first; defaults to open on the annotator's first item only. */
   backgroundInitiallyOpen?: boolean;
+  /** A preview (e.g. an MTurk HIT not yet accepted): everything can be read, nothing answered or submitted. */
+  readOnly?: boolean;
+  /** The submit button's text; defaults to "Submit and next". */
+  submitText?: string;
 }
 
 const CHEAT_SHEET_NOTES = [
@@ -59,6 +63,7 @@ const CHEAT_SHEET_NOTES = [
 
 export function ConsensusTask(props: ConsensusTaskProps) {
   const { scenario, previousSnippet, snippet, previousLabel, progress, submitting, errors } = props;
+  const readOnly = props.readOnly ?? false;
   const config = useMemo(() => formConfigOf(scenario), [scenario]);
   const [state, dispatch] = useReducer(consensusFormReducer, null, () => initConsensusForm(config, props.initialLabel));
   const [backgroundOpen, setBackgroundOpen] = useState(props.backgroundInitiallyOpen ?? progress.done === 0);
@@ -74,8 +79,8 @@ export function ConsensusTask(props: ConsensusTaskProps) {
   const partyOrder = useMemo(() => scenario.parties.map((p) => p.id), [scenario]);
 
   // Latest values for the document-level key handler, which is registered once.
-  const latest = useRef({ state, previousLabel, submitting, cheatSheetOpen, onSubmit: props.onSubmit, onDraftChange: props.onDraftChange });
-  latest.current = { state, previousLabel, submitting, cheatSheetOpen, onSubmit: props.onSubmit, onDraftChange: props.onDraftChange };
+  const latest = useRef({ state, previousLabel, submitting, readOnly, cheatSheetOpen, onSubmit: props.onSubmit, onDraftChange: props.onDraftChange });
+  latest.current = { state, previousLabel, submitting, readOnly, cheatSheetOpen, onSubmit: props.onSubmit, onDraftChange: props.onDraftChange };
 
   // Report drafts on every change of the answers — not on mount (even when StrictMode runs effects
   // twice), not on focus moves.
@@ -103,7 +108,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
 
   const submit = useCallback(() => {
     const now = latest.current;
-    if (now.submitting) return;
+    if (now.submitting || now.readOnly) return;
     const label = toConsensusLabel(now.state);
     dispatch({ type: "attemptSubmit" });
     if (!label) {
@@ -131,6 +136,8 @@ export function ConsensusTask(props: ConsensusTaskProps) {
         return;
       }
       if (!result || (result.kind === "ui" && result.command === "closeOverlay")) return;
+      // Read-only: the reading shortcuts (background, guidelines, cheat sheet) still work, answering does not.
+      if (now.readOnly && (result.kind !== "ui" || result.command === "submit")) return;
       event.preventDefault();
       if (result.kind !== "ui") {
         if (result.kind === "form") dispatch(result.action);
@@ -287,6 +294,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
                           aria-invalid={invalid || undefined}
                           aria-describedby={invalid ? idFor(`pos-${party.id}-error`) : undefined}
                           value={draft.positions[party.id]}
+                          disabled={readOnly}
                           onValueChange={(position) => dispatch({ type: "setPosition", topicId: topic.id, partyId: party.id, position })}
                         >
                           {topicConfig.optionLabels.map((label) => (
@@ -312,6 +320,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
                   score={draft.score}
                   problems={problems}
                   path={`${topicPath}.score`}
+                  disabled={readOnly}
                   onChange={(score) => dispatch({ type: "setScore", topicId: topic.id, score })}
                 />
 
@@ -320,7 +329,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
                     type="button"
                     className="button-secondary"
                     aria-pressed={draft.carriedForward}
-                    disabled={blocker !== null}
+                    disabled={blocker !== null || readOnly}
                     aria-describedby={idFor("carry-note")}
                     aria-keyshortcuts="r"
                     onClick={() => dispatch({ type: "toggleCarryForward", topicId: topic.id, previous: previousLabel })}
@@ -339,8 +348,8 @@ export function ConsensusTask(props: ConsensusTaskProps) {
           })}
 
           <div className="task-submit">
-            <button type="submit" className="button-primary" disabled={submitting} aria-keyshortcuts="Control+Enter Meta+Enter">
-              {submitting ? "Saving…" : "Submit and next"} <kbd>{displayKey("Mod+Enter")}</kbd>
+            <button type="submit" className="button-primary" disabled={submitting || readOnly} aria-keyshortcuts="Control+Enter Meta+Enter">
+              {submitting ? "Saving…" : (props.submitText ?? "Submit and next")} <kbd>{displayKey("Mod+Enter")}</kbd>
             </button>
             <span className="muted">
               {completeCount} of {config.topics.length} topics complete
@@ -362,6 +371,7 @@ function ScoreControl({
   score,
   problems,
   path,
+  disabled,
   onChange,
 }: {
   idBase: string;
@@ -369,6 +379,7 @@ function ScoreControl({
   score: number | null;
   problems: FieldProblem[];
   path: string;
+  disabled: boolean;
   onChange: (score: number) => void;
 }) {
   const [previewed, setPreviewed] = useState<number | null>(null);
@@ -386,6 +397,7 @@ function ScoreControl({
         aria-invalid={invalid || undefined}
         aria-describedby={invalid ? `${idBase}-error` : undefined}
         value={score === null ? null : String(score)}
+        disabled={disabled}
         onValueChange={(value) => onChange(Number(value))}
         onMouseLeave={() => setPreviewed(null)}
         onBlur={() => setPreviewed(null)}

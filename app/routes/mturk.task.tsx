@@ -1,0 +1,192 @@
+/**
+ * MTurk ExternalQuestion page: `/mturk/task?study=…&item=…` plus the parameters MTurk appends.
+ * MTurk frames it cross-site, so it works without the login session: the loader signs the
+ * assignment into a token and the action checks it. Preview (ASSIGNMENT_ID_NOT_AVAILABLE) shows
+ * the task read-only; after accept the worker answers, the action stores the label once, and the
+ * page posts the assignment id and label to `<turkSubmitTo>/mturk/externalSubmit`.
+ */
+import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { AbTask } from "~/components/tasks/AbTask";
+import { ConsensusTask } from "~/components/tasks/ConsensusTask";
+import { useAutosave } from "~/components/tasks/useAutosave";
+import { useTimeOnTask } from "~/components/tasks/useTimeOnTask";
+import type { AbLabelPayload, ConsensusLabel } from "~/domain/labels";
+import { actionResult, orResponse, type ActionFailure } from "~/server/annotation/http.server";
+import {
+  externalTaskPage,
+  frameAncestorsPolicy,
+  parseExternalQuestionParams,
+  saveExternalDraft,
+  submitExternalQuestion,
+  type ExternalSubmitForm,
+} from "~/server/crowd/external-question.server";
+import { getDb } from "~/server/db.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Task"} · SoCRATES Studio` }];
+
+/** MTurk shows this page in an iframe: allow MTurk (and configured stand-ins) to frame it. */
+export const headers: HeadersFunction = () => ({ "Content-Security-Policy": frameAncestorsPolicy() });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams;
+  const db = getDb();
+  return json(orResponse(() => externalTaskPage(db, parseExternalQuestionParams(params))));
+}
+
+function parseJsonField(form: FormData, name: string): unknown {
+  try {
+    return JSON.parse(String(form.get(name) ?? "null"));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const db = getDb();
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const token = String(form.get("token") ?? "");
+  return actionResult(() => {
+    const payload = parseJsonField(form, "payload");
+    if (intent === "draft") {
+      saveExternalDraft(db, token, payload);
+      return json({ ok: true as const, saved: "draft" as const });
+    }
+    if (intent !== "submit") return json<ActionFailure>({ ok: false, message: `Unknown action "${String(intent)}"`, problems: [] }, { status: 400 });
+    if (payload === undefined) return json<ActionFailure>({ ok: false, message: "The label is not valid JSON", problems: [{ path: "payload", message: "not JSON" }] }, { status: 400 });
+    const seconds = form.get("secondsOnTask");
+    const result = submitExternalQuestion(db, { token, payload, secondsOnTask: seconds === null || seconds === "" ? null : Number(seconds) });
+    return json({ ok: true as const, saved: "label" as const, ...result });
+  });
+}
+
+/** The form MTurk expects; sent at once after a submit (`auto`), else on the worker's click. */
+function HandOff({ handoff, auto }: { handoff: ExternalSubmitForm; auto: boolean }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (auto) formRef.current?.submit();
+  }, [auto, handoff.labelId]);
+  return (
+    <section className="notice" data-testid="mturk-handoff">
+      {auto ? (
+        <p>Your answer is saved. Sending it to Mechanical Turk…</p>
+      ) : (
+        <p>
+          <strong>You have already submitted this assignment.</strong> Your answer is saved. If Mechanical Turk still shows the HIT as open, send it again:
+        </p>
+      )}
+      <form ref={formRef} method="post" action={handoff.action} className="notice-action">
+        <input type="hidden" name="assignmentId" value={handoff.assignmentId} />
+        <input type="hidden" name="labelId" value={handoff.labelId} />
+        <input type="hidden" name="label" value={handoff.label} />
+        <button type="submit" className="button-primary">
+          Send to Mechanical Turk
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export default function MturkTask() {
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const draft = useFetcher();
+  const location = useLocation();
+  const seconds = useTimeOnTask(data.itemId);
+  // Posts name this page with its MTurk parameters; the token inside says which assignment it is.
+  const pagePath = `/mturk/task${location.search}`;
+  const token = data.mode === "preview" ? "" : data.token;
+  const failure = result && !result.ok ? (result as ActionFailure) : null;
+  const justStored = result && result.ok && "handoff" in result ? result.handoff : null;
+  const handoff = justStored ?? (data.mode === "submitted" ? data.handoff : null);
+  const readOnly = data.mode !== "work";
+  const submitting = navigation.state === "submitting";
+
+  const saveDraftNow = useCallback(
+    (payload: unknown) => {
+      if (readOnly || payload === null) return;
+      draft.submit({ intent: "draft", token, payload: JSON.stringify(payload) }, { method: "post", action: pagePath });
+    },
+    [draft, readOnly, token, pagePath],
+  );
+  const [draftValue, setDraftValue] = useState<unknown>(null);
+  const autosave = useAutosave(draftValue, saveDraftNow);
+
+  const send = useCallback(
+    (payload: ConsensusLabel | AbLabelPayload) => {
+      autosave.cancel();
+      submit({ intent: "submit", token, payload: JSON.stringify(payload), secondsOnTask: String(Math.round(seconds() * 10) / 10) }, { method: "post", action: pagePath });
+    },
+    [submit, token, seconds, autosave, pagePath],
+  );
+
+  const progress = { done: handoff ? 1 : 0, total: 1 };
+  const submitText = "Submit to Mechanical Turk";
+  return (
+    <section className="task-page" data-testid="mturk-task" data-item={data.itemId} data-mode={handoff ? "submitted" : data.mode}>
+      {data.mode === "preview" ? (
+        <div className="notice notice-warning" role="note" data-testid="mturk-preview">
+          <p>
+            <strong>Preview.</strong> Accept the HIT to start: you can read the task now, but not answer it.
+          </p>
+        </div>
+      ) : null}
+      {failure ? (
+        <div className="form-error" role="alert" data-testid="task-error">
+          <p>{failure.message}</p>
+          {failure.problems.length > 0 ? (
+            <ul>
+              {failure.problems.map((p, i) => (
+                <li key={i}>
+                  <code>{p.path || "label"}</code> {p.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+      {handoff ? (
+        <HandOff handoff={handoff} auto={justStored !== null} />
+      ) : data.task.kind === "snippet" ? (
+        <ConsensusTask
+          key={data.itemId}
+          scenario={data.task.scenario}
+          previousSnippet={data.task.previousSnippet}
+          snippet={data.task.snippet}
+          previousLabel={data.previousLabel}
+          initialLabel={data.initialLabel}
+          progress={progress}
+          submitting={submitting}
+          errors={failure?.problems ?? []}
+          guidelinesMarkdown={data.study.guidelines}
+          backgroundInitiallyOpen
+          readOnly={readOnly}
+          submitText={submitText}
+          onDraftChange={setDraftValue}
+          onSubmit={send}
+        />
+      ) : (
+        <AbTask
+          key={data.itemId}
+          conversationA={data.task.conversationA}
+          conversationB={data.task.conversationB}
+          targetParty={data.task.targetParty}
+          guidelinesMarkdown={data.study.guidelines}
+          guidelinesInitiallyOpen
+          progress={progress}
+          initialChoice={data.initialChoice}
+          submitting={submitting}
+          errors={failure?.problems ?? []}
+          readOnly={readOnly}
+          submitText={submitText}
+          onChoiceChange={(choice) => setDraftValue(choice ? { kind: "ab", choice } : null)}
+          onSubmit={send}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,239 @@
+/**
+ * MTurk ExternalQuestion mode in Chromium, through the real production server on a fresh demo
+ * database. A local stand-in plays MTurk's worker site: it frames `/mturk/task` (first as a
+ * preview, then accepted) and records what arrives at its `/mturk/externalSubmit`. The worker
+ * answers the demo's crowd A/B study; the label is stored once, however often it is sent.
+ */
+import Database from "better-sqlite3";
+import { createServer, type Server } from "node:http";
+import type { Browser, Frame, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PREVIEW_ASSIGNMENT_ID, signAssignment } from "../../app/server/crowd/external-question.server.ts";
+import { startAppServer, type AppServer } from "../helpers/app-server.ts";
+import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
+
+const SECRET = "e2e-secret-for-the-mturk-external-question-test";
+
+interface StandIn {
+  origin: string;
+  /** Every form posted to /mturk/externalSubmit, decoded. */
+  submissions: Record<string, string>[];
+  close: () => Promise<void>;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** MTurk's worker site, as far as an ExternalQuestion HIT sees it. */
+async function startStandIn(): Promise<StandIn> {
+  const submissions: Record<string, string>[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://stand-in");
+    if (req.method === "GET" && url.pathname === "/worker") {
+      const src = url.searchParams.get("src") ?? "";
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html><head><title>Stand-in worker site</title></head><body><h1>HIT</h1><iframe id="hit" title="HIT" src="${escapeHtml(src)}" style="width:100%;height:1600px"></iframe></body></html>`);
+      return;
+    }
+    if (req.method === "POST" && url.pathname === "/mturk/externalSubmit") {
+      let body = "";
+      req.setEncoding("utf8");
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        const form = Object.fromEntries(new URLSearchParams(body));
+        submissions.push(form);
+        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+        res.end(`<!doctype html><html><body><p id="received">Received assignment ${escapeHtml(form.assignmentId ?? "")}</p></body></html>`);
+      });
+      return;
+    }
+    res.writeHead(404).end("not found");
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as { port: number };
+  return { origin: `http://127.0.0.1:${port}`, submissions, close: () => new Promise((ok) => server.close(() => ok())) };
+}
+
+async function waitFor(what: string, check: () => boolean, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { timeout: 120_000 }, () => {
+  let standIn: StandIn;
+  let server: AppServer;
+  let browser: Browser;
+  let studyId = 0;
+  let itemId = 0;
+  const worker = { assignmentId: "3E2EASSIGNMENT01", hitId: "3E2EHIT0001", workerId: "AE2EWORKER1" };
+
+  const query = (db: string, sql: string, ...args: unknown[]) => {
+    const sqlite = new Database(db, { readonly: true });
+    try {
+      return sqlite.prepare(sql).all(...args) as Record<string, unknown>[];
+    } finally {
+      sqlite.close();
+    }
+  };
+  const taskUrl = (params: Record<string, string>) => `${server.url}/mturk/task?${new URLSearchParams({ study: String(studyId), item: String(itemId), ...params })}`;
+  const accepted = (who = worker) => taskUrl({ ...who, turkSubmitTo: standIn.origin });
+  /** Opens the stand-in's worker page around a task URL; returns the task's frame once hydrated. */
+  async function openHit(page: Page, src: string): Promise<Frame> {
+    await page.goto(`${standIn.origin}/worker?${new URLSearchParams({ src })}`);
+    await page.frameLocator("#hit").getByTestId("mturk-task").waitFor();
+    const frame = page.frames().find((f) => f.url().startsWith(`${server.url}/mturk/task`));
+    if (!frame) throw new Error("the task frame did not load");
+    await frame.waitForLoadState("networkidle");
+    return frame;
+  }
+  const revisionsOf = (assignmentId: string) =>
+    query(
+      server.dbPath,
+      `SELECT count(r.id) AS n FROM crowd_assignments c JOIN label_revisions r ON r.label_id = c.label_id WHERE c.channel = 'mturk' AND c.external_id = ?`,
+      assignmentId,
+    )[0].n;
+  const crowdRows = (assignmentId: string) =>
+    query(
+      server.dbPath,
+      `SELECT c.study_id AS studyId, c.study_item_id AS itemId, c.label_id AS labelId, c.status, c.source, c.work_seconds AS seconds, a.external_id AS workerId
+       FROM crowd_assignments c JOIN annotators a ON a.id = c.annotator_id WHERE c.channel = 'mturk' AND c.external_id = ?`,
+      assignmentId,
+    );
+
+  beforeAll(async () => {
+    standIn = await startStandIn();
+    server = await startAppServer({ env: { MTURK_SUBMIT_ORIGINS: standIn.origin, SESSION_SECRET: SECRET } });
+    browser = await launchChromium();
+    // The demo's crowd A/B study (study 3 on a fresh database) and its first item.
+    const [study] = query(server.dbPath, `SELECT id FROM studies WHERE pool = 'crowd' AND type = 'ab-reactiveness' AND status = 'open' ORDER BY id LIMIT 1`);
+    studyId = study.id as number;
+    itemId = query(server.dbPath, `SELECT id FROM study_items WHERE study_id = ? ORDER BY position LIMIT 1`, studyId)[0].id as number;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await standIn?.close();
+  });
+
+  it("serves the task with a policy that lets MTurk and the stand-in frame it, and refuses other submit addresses", async () => {
+    const res = await fetch(taskUrl({ assignmentId: PREVIEW_ASSIGNMENT_ID, hitId: worker.hitId, turkSubmitTo: standIn.origin }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toBe(`frame-ancestors 'self' https://*.mturk.com ${standIn.origin}`);
+    expect(res.headers.get("x-frame-options")).toBeNull();
+
+    const evil = await fetch(taskUrl({ ...worker, turkSubmitTo: "https://evil.example" }));
+    expect(evil.status).toBe(400);
+    expect(await evil.text()).toContain("turkSubmitTo: &quot;https://evil.example&quot; is not an MTurk submit address");
+  });
+
+  it("a preview in the frame shows the blinded task read-only and stores nothing", async () => {
+    const page = await browser.newPage();
+    const frame = await openHit(page, taskUrl({ assignmentId: PREVIEW_ASSIGNMENT_ID, hitId: worker.hitId, turkSubmitTo: standIn.origin }));
+    await frame.getByTestId("mturk-preview").waitFor();
+    expect(await frame.getByTestId("mturk-task").getAttribute("data-mode")).toBe("preview");
+    expect(await frame.getByRole("radio", { name: /Conversation A/ }).isDisabled()).toBe(true);
+    expect(await frame.getByRole("radio", { name: /Conversation B/ }).isDisabled()).toBe(true);
+    expect(await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).isDisabled()).toBe(true);
+    // Keys do nothing in a preview.
+    await frame.getByRole("heading", { name: "Conversation A" }).click();
+    await page.keyboard.press("1");
+    expect(await frame.getByRole("radio", { name: /Conversation A/ }).getAttribute("aria-checked")).toBe("false");
+    // Blinding: the pair's id, its runs and their models or levels never reach the worker.
+    const [pair] = query(
+      server.dbPath,
+      `SELECT p.id, p.run_a_id AS runA, p.run_b_id AS runB, ra.simulator_backbone AS simulator FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id JOIN runs ra ON ra.id = p.run_a_id WHERE i.id = ?`,
+      itemId,
+    );
+    const html = await frame.content();
+    for (const secret of [pair.id, pair.runA, pair.runB, pair.simulator, "levelA", "reactiveness level"]) expect(html).not.toContain(String(secret));
+    expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE channel = 'mturk'`)[0].n).toBe(0);
+    await page.close();
+  });
+
+  it("after accept the worker answers and submits; the stand-in receives the assignment once and the label is stored once", async () => {
+    const page = await browser.newPage();
+    const frame = await openHit(page, accepted());
+    expect(await frame.getByTestId("mturk-task").getAttribute("data-mode")).toBe("work");
+    expect(query(server.dbPath, `SELECT a.status FROM assignments a JOIN annotators n ON n.id = a.annotator_id WHERE n.external_id = ? AND a.study_item_id = ?`, worker.workerId, itemId)).toEqual([
+      { status: "leased" },
+    ]);
+    await frame.getByRole("radio", { name: /Conversation B/ }).click();
+    expect(await frame.getByRole("radio", { name: /Conversation B/ }).getAttribute("aria-checked")).toBe("true");
+    await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).click();
+
+    await waitFor("the stand-in to receive the submit", () => standIn.submissions.length > 0);
+    await page.frameLocator("#hit").locator("#received").waitFor();
+    expect(standIn.submissions).toHaveLength(1);
+    const [sent] = standIn.submissions;
+    expect(sent.assignmentId).toBe(worker.assignmentId);
+    expect(JSON.parse(sent.label)).toEqual({ kind: "ab", choice: "B" });
+
+    const rows = crowdRows(worker.assignmentId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ studyId, itemId, labelId: Number(sent.labelId), status: "submitted", source: "external-question", workerId: worker.workerId });
+    expect(rows[0].seconds).toBeGreaterThan(0);
+    expect(revisionsOf(worker.assignmentId)).toBe(1);
+    await page.close();
+  });
+
+  it("reloading shows 'already submitted' and re-sending adds no second label", async () => {
+    const page = await browser.newPage();
+    const frame = await openHit(page, accepted());
+    expect(await frame.getByTestId("mturk-task").getAttribute("data-mode")).toBe("submitted");
+    expect(await frame.getByTestId("mturk-handoff").textContent()).toContain("You have already submitted this assignment");
+    await frame.getByRole("button", { name: "Send to Mechanical Turk" }).click();
+    await waitFor("the re-sent form", () => standIn.submissions.length === 2);
+    expect(standIn.submissions[1]).toEqual(standIn.submissions[0]);
+
+    // The answer posted again straight to the app (a resent form) is not stored a second time.
+    const token = signAssignment({ studyId, itemId, ...worker, turkSubmitTo: standIn.origin }, SECRET);
+    const again = await fetch(accepted(), { method: "POST", body: new URLSearchParams({ intent: "submit", token, payload: JSON.stringify({ kind: "ab", choice: "A" }), secondsOnTask: "3" }) });
+    expect(again.status).toBe(200);
+    expect(revisionsOf(worker.assignmentId)).toBe(1);
+    expect(crowdRows(worker.assignmentId)).toHaveLength(1);
+    expect(query(server.dbPath, `SELECT count(*) AS n FROM crowd_assignments WHERE channel = 'mturk'`)[0].n).toBe(1);
+    await page.close();
+  });
+
+  it("the server's validation is authoritative: a bad answer is shown with its field path, a forged token is refused", async () => {
+    const second = { assignmentId: "3E2EASSIGNMENT02", hitId: "3E2EHIT0001", workerId: "AE2EWORKER2" };
+    const page = await browser.newPage();
+    // Alter the answer on its way to the server, as a tampering client could.
+    const action = /\/mturk\/task(\.data)?\?/;
+    await page.route(action, async (route) => {
+      const request = route.request();
+      if (request.method() !== "POST") return route.continue();
+      const form = new URLSearchParams(request.postData() ?? "");
+      if (form.get("intent") !== "submit") return route.continue();
+      form.set("payload", JSON.stringify({ kind: "ab", choice: "C" }));
+      return route.continue({ postData: form.toString() });
+    });
+    const frame = await openHit(page, accepted(second));
+    await frame.getByRole("radio", { name: /Conversation A/ }).click();
+    await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).click();
+    const error = frame.getByTestId("task-error");
+    await error.waitFor();
+    expect(await error.locator("code").allTextContents()).toContain("choice");
+    expect(crowdRows(second.assignmentId)).toHaveLength(0);
+    expect(standIn.submissions).toHaveLength(2);
+
+    await page.unroute(action);
+    await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).click();
+    await waitFor("the second worker's submit", () => standIn.submissions.length === 3);
+    expect(standIn.submissions[2].assignmentId).toBe(second.assignmentId);
+    expect(JSON.parse(standIn.submissions[2].label)).toEqual({ kind: "ab", choice: "A" });
+    expect(revisionsOf(second.assignmentId)).toBe(1);
+    await page.close();
+
+    const forged = signAssignment({ studyId, itemId, ...second, workerId: "AE2EWORKER3", turkSubmitTo: standIn.origin }, "not-the-server-secret-at-all");
+    const refused = await fetch(accepted(second), {
+      method: "POST",
+      body: new URLSearchParams({ intent: "submit", token: forged, payload: JSON.stringify({ kind: "ab", choice: "A" }), secondsOnTask: "3" }),
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("token is not valid");
+    expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE external_id = 'AE2EWORKER3'`)[0].n).toBe(0);
+  });
+});

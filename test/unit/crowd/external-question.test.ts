@@ -1,0 +1,295 @@
+/**
+ * MTurk ExternalQuestion mode, server side, on a real SQLite file with the demo bundle: the
+ * parameters MTurk appends, the allow-list for turkSubmitTo, the signed token, the study and item
+ * checks, the lease on accept, and a submit that is stored once however often it arrives.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
+import { createAbStudy, createConsensusStudy, setStudyStatus, studyItemIds } from "../../../app/server/annotation/studies.server.ts";
+import {
+  MTURK_SUBMIT_ORIGINS,
+  PREVIEW_ASSIGNMENT_ID,
+  allowedSubmitOrigins,
+  externalTaskPage,
+  frameAncestorsPolicy,
+  parseExternalQuestionParams,
+  saveExternalDraft,
+  signAssignment,
+  submitExternalQuestion,
+  verifyAssignmentToken,
+  type ExternalAssignment,
+} from "../../../app/server/crowd/external-question.server.ts";
+import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+
+const SECRET = "unit-test-secret-for-external-question";
+const STAND_IN = "http://127.0.0.1:8931";
+const ALLOWED = allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: STAND_IN });
+const options = { secret: SECRET, allowed: ALLOWED };
+
+function rejection(fn: () => unknown): AnnotationError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(AnnotationError);
+    return err as AnnotationError;
+  }
+  throw new Error("expected a rejection");
+}
+
+const query = (values: Record<string, string | number>) => new URLSearchParams(Object.entries(values).map(([k, v]) => [k, String(v)]));
+
+describe("MTurk parameters", () => {
+  const accepted = { study: 3, item: 17, assignmentId: "3ASSIGN0001", hitId: "3HIT0001", workerId: "A1WORKER", turkSubmitTo: "https://workersandbox.mturk.com" };
+
+  it("recognises a preview by ASSIGNMENT_ID_NOT_AVAILABLE, which needs no worker", () => {
+    expect(parseExternalQuestionParams(query({ study: 3, item: 17, assignmentId: PREVIEW_ASSIGNMENT_ID, hitId: "3HIT0001", turkSubmitTo: "https://www.mturk.com" }), ALLOWED)).toEqual({
+      mode: "preview",
+      studyId: 3,
+      itemId: 17,
+    });
+  });
+
+  it("reads an accepted assignment; turkSubmitTo is kept as its origin", () => {
+    expect(parseExternalQuestionParams(query({ ...accepted, turkSubmitTo: "https://workersandbox.mturk.com/" }), ALLOWED)).toEqual({
+      mode: "work",
+      studyId: 3,
+      itemId: 17,
+      assignmentId: "3ASSIGN0001",
+      hitId: "3HIT0001",
+      workerId: "A1WORKER",
+      turkSubmitTo: "https://workersandbox.mturk.com",
+    });
+    expect(parseExternalQuestionParams(query({ ...accepted, turkSubmitTo: STAND_IN }), ALLOWED)).toMatchObject({ mode: "work", turkSubmitTo: STAND_IN });
+  });
+
+  it.each([
+    ["an unknown site", "https://evil.example"],
+    ["a look-alike host", "https://www.mturk.com.evil.example"],
+    ["plain http to MTurk", "http://www.mturk.com"],
+    ["a path", "https://www.mturk.com/mturk/externalSubmit"],
+    ["credentials", "https://user:pw@www.mturk.com"],
+    ["a script URL", "javascript:alert(1)"],
+    ["a stand-in that is not configured", "http://127.0.0.1:9999"],
+  ])("refuses turkSubmitTo with %s (400, names the parameter)", (_, turkSubmitTo) => {
+    for (const assignmentId of [accepted.assignmentId, PREVIEW_ASSIGNMENT_ID]) {
+      const e = rejection(() => parseExternalQuestionParams(query({ ...accepted, assignmentId, turkSubmitTo }), ALLOWED));
+      expect(e.status).toBe(400);
+      expect(e.problems.map((p) => p.path)).toEqual(["turkSubmitTo"]);
+      expect(e.message).toMatch(/turkSubmitTo: .* is not an MTurk submit address/);
+    }
+  });
+
+  it("refuses an accepted assignment without workerId, hitId or turkSubmitTo, and malformed ids", () => {
+    const e = rejection(() => parseExternalQuestionParams(query({ study: 3, item: 17, assignmentId: "3ASSIGN0001" }), ALLOWED));
+    expect(e.status).toBe(400);
+    expect(e.problems.map((p) => p.path).sort()).toEqual(["hitId", "turkSubmitTo", "workerId"]);
+    expect(rejection(() => parseExternalQuestionParams(query({ ...accepted, workerId: "<script>" }), ALLOWED)).problems.map((p) => p.path)).toEqual(["workerId"]);
+    expect(rejection(() => parseExternalQuestionParams(query({ ...accepted, item: "0" }), ALLOWED)).problems.map((p) => p.path)).toEqual(["item"]);
+  });
+
+  it("MTURK_SUBMIT_ORIGINS adds origins to MTurk's own; a value that is not an origin is a configuration error", () => {
+    expect(allowedSubmitOrigins({})).toEqual([...MTURK_SUBMIT_ORIGINS]);
+    expect(allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: ` ${STAND_IN}/ , https://stand-in.example ` })).toEqual([...MTURK_SUBMIT_ORIGINS, STAND_IN, "https://stand-in.example"]);
+    expect(() => allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: "https://stand-in.example/submit" })).toThrow(/MTURK_SUBMIT_ORIGINS: "https:\/\/stand-in.example\/submit" is not an origin/);
+    expect(() => allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: "ftp://x.example" })).toThrow(/not an origin/);
+  });
+
+  it("lets MTurk and the configured stand-ins frame the page", () => {
+    expect(frameAncestorsPolicy({})).toBe("frame-ancestors 'self' https://*.mturk.com");
+    expect(frameAncestorsPolicy({ MTURK_SUBMIT_ORIGINS: STAND_IN })).toBe(`frame-ancestors 'self' https://*.mturk.com ${STAND_IN}`);
+  });
+});
+
+describe("the signed token", () => {
+  const a: ExternalAssignment = { studyId: 3, itemId: 17, assignmentId: "3ASSIGN0001", hitId: "3HIT0001", workerId: "A1WORKER", turkSubmitTo: "https://www.mturk.com" };
+
+  it("round-trips the assignment", () => {
+    expect(verifyAssignmentToken(signAssignment(a, SECRET), SECRET)).toEqual(a);
+  });
+
+  it("refuses an altered, re-signed-elsewhere, truncated or empty token with 403", () => {
+    const token = signAssignment(a, SECRET);
+    const [body, sig] = token.split(".");
+    const altered = Buffer.from(Buffer.from(body, "base64url").toString().replace("A1WORKER", "A2THIEF")).toString("base64url");
+    for (const bad of [`${altered}.${sig}`, signAssignment(a, "another-secret-of-enough-length"), `${body}.${sig.slice(0, -2)}`, body, "", `${token}.x`]) {
+      const e = rejection(() => verifyAssignmentToken(bad, SECRET));
+      expect(e.status).toBe(403);
+      expect(e.message).toMatch(/token is not valid/);
+    }
+  });
+});
+
+describe("ExternalQuestion page and submit", () => {
+  let t: ReturnType<typeof tempDb>;
+  let abStudy: number;
+  let abItems: number[];
+  let consensusStudy: number;
+  const NOW = new Date("2025-03-01T10:00:00.000Z");
+
+  beforeEach(() => {
+    t = tempDb();
+    seedDemo(t.db);
+    abStudy = createAbStudy(t.db, { name: "crowd A/B", pool: "crowd", config: { seed: 3, leaseMinutes: 45 } });
+    abItems = studyItemIds(t.db, abStudy);
+    consensusStudy = createConsensusStudy(t.db, { name: "crowd consensus", pool: "crowd", trajectories: 1, config: { seed: 1 } });
+  });
+  afterEach(() => t.cleanup());
+
+  const work = (over: Partial<ExternalAssignment> = {}) => ({
+    mode: "work" as const,
+    studyId: abStudy,
+    itemId: abItems[0],
+    assignmentId: "3ASSIGN0001",
+    hitId: "3HIT0001",
+    workerId: "A1WORKER",
+    turkSubmitTo: STAND_IN,
+    ...over,
+  });
+  const accept = (over: Partial<ExternalAssignment> = {}) => externalTaskPage(t.db, work(over), NOW, SECRET);
+  const tokenOf = (page: ReturnType<typeof accept>) => (page.mode === "preview" ? "" : page.token);
+  const submit = (token: string, payload: unknown, secondsOnTask: number | null = 42.5) => submitExternalQuestion(t.db, { token, payload, secondsOnTask }, NOW, options);
+  const count = (table: string) => (t.db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+  it("a preview shows the blinded task and writes nothing", () => {
+    const before = tableCounts(t.db);
+    const page = externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET);
+    expect(page.mode).toBe("preview");
+    expect(page.task.kind).toBe("ab-pair");
+    expect("token" in page).toBe(false);
+    const json = JSON.stringify(page);
+    for (const secret of ["level", "runAId", "condition", "persona"]) expect(json).not.toContain(secret);
+    expect(tableCounts(t.db)).toEqual(before);
+  });
+
+  it("accepting leases the HIT's item to the worker once, for the study's lease time", () => {
+    const page = accept();
+    expect(page.mode).toBe("work");
+    expect(verifyAssignmentToken(tokenOf(page), SECRET)).toMatchObject({ studyId: abStudy, itemId: abItems[0], workerId: "A1WORKER", turkSubmitTo: STAND_IN });
+    accept(); // a reload
+    const rows = t.db.$client
+      .prepare(`SELECT a.study_item_id AS itemId, a.status, a.leased_at AS leasedAt, a.lease_expires_at AS expires, n.channel, n.external_id AS workerId, n.role FROM assignments a JOIN annotators n ON n.id = a.annotator_id`)
+      .all();
+    expect(rows).toEqual([{ itemId: abItems[0], status: "leased", leasedAt: NOW.toISOString(), expires: "2025-03-01T10:45:00.000Z", channel: "mturk", workerId: "A1WORKER", role: "crowd" }]);
+  });
+
+  it("an item of another study is 404; an expert study is 403", () => {
+    const foreign = studyItemIds(t.db, consensusStudy)[0];
+    const e = rejection(() => accept({ itemId: foreign }));
+    expect(e.status).toBe(404);
+    expect(e.message).toBe(`Item ${foreign} of study ${abStudy} does not exist`);
+    expect(rejection(() => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: foreign }, NOW, SECRET)).status).toBe(404);
+    // A token signed for that combination fails the same way at submit.
+    expect(rejection(() => submit(signAssignment(work({ itemId: foreign }), SECRET), { kind: "ab", choice: "A" })).status).toBe(404);
+
+    const expert = createAbStudy(t.db, { name: "expert A/B", pool: "expert", config: { seed: 3 } });
+    const expertItem = studyItemIds(t.db, expert)[0];
+    expect(rejection(() => accept({ studyId: expert, itemId: expertItem }))).toMatchObject({ status: 403, message: `Study ${expert} is not a crowd study` });
+    expect(count("label_revisions")).toBe(0);
+  });
+
+  it("a closed study is refused for preview, accept and submit, and nothing is stored", () => {
+    const token = tokenOf(accept());
+    setStudyStatus(t.db, abStudy, "closed");
+    for (const fn of [() => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET), () => accept(), () => submit(token, { kind: "ab", choice: "A" })]) {
+      const e = rejection(fn);
+      expect(e.status).toBe(409);
+      expect(e.message).toMatch(new RegExp(`Study ${abStudy} is closed`));
+    }
+    expect(count("crowd_assignments") + count("label_revisions")).toBe(0);
+  });
+
+  it("a tampered token is refused at submit and nothing is stored", () => {
+    const token = tokenOf(accept());
+    const [body, sig] = token.split(".");
+    const other = Buffer.from(Buffer.from(body, "base64url").toString().replace(`"itemId":${abItems[0]}`, `"itemId":${abItems[1]}`)).toString("base64url");
+    expect(rejection(() => submit(`${other}.${sig}`, { kind: "ab", choice: "A" })).status).toBe(403);
+    expect(rejection(() => submitExternalQuestion(t.db, { token, payload: { kind: "ab", choice: "A" }, secondsOnTask: 1 }, NOW, { ...options, secret: "a-different-secret-0000" })).status).toBe(403);
+    expect(count("crowd_assignments") + count("label_revisions")).toBe(0);
+  });
+
+  it("a submit address dropped from the allow-list after accept is refused", () => {
+    const token = tokenOf(accept());
+    const e = rejection(() => submitExternalQuestion(t.db, { token, payload: { kind: "ab", choice: "A" }, secondsOnTask: 1 }, NOW, { secret: SECRET, allowed: MTURK_SUBMIT_ORIGINS }));
+    expect(e.status).toBe(400);
+    expect(e.problems[0].path).toBe("turkSubmitTo");
+  });
+
+  it("stores the answer once: a double submit, a different answer and a reload all return the stored label", () => {
+    t.db.$client
+      .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, 'sandbox', 'TYPE1', ?, ?, 3, 0.35)`)
+      .run("3HIT0001", abStudy, abItems[0]);
+    const token = tokenOf(accept());
+    const first = submit(token, { kind: "ab", choice: "B" });
+    expect(first.duplicate).toBe(false);
+    expect(first.handoff).toEqual({ action: `${STAND_IN}/mturk/externalSubmit`, assignmentId: "3ASSIGN0001", labelId: first.handoff.labelId, label: JSON.stringify({ kind: "ab", choice: "B" }) });
+    const again = submit(token, { kind: "ab", choice: "B" });
+    const changed = submit(token, { kind: "ab", choice: "A" });
+    expect(again).toEqual({ ...first, duplicate: true });
+    expect(changed).toEqual({ ...first, duplicate: true });
+    expect(count("label_revisions")).toBe(1);
+    expect(count("labels")).toBe(1);
+
+    const stored = t.db.$client
+      .prepare(`SELECT channel, external_id AS externalId, external_group_id AS hitId, status, source, reward_usd AS reward, work_seconds AS seconds, accepted_at AS acceptedAt, label_id AS labelId FROM crowd_assignments`)
+      .all();
+    expect(stored).toEqual([
+      { channel: "mturk", externalId: "3ASSIGN0001", hitId: "3HIT0001", status: "submitted", source: "external-question", reward: 0.35, seconds: 42.5, acceptedAt: NOW.toISOString(), labelId: first.handoff.labelId },
+    ]);
+    expect(t.db.$client.prepare(`SELECT status FROM assignments`).all()).toEqual([{ status: "submitted" }]);
+
+    const reload = accept();
+    expect(reload.mode).toBe("submitted");
+    expect(reload.mode === "submitted" && reload.handoff).toEqual(first.handoff);
+    expect(count("label_revisions")).toBe(1);
+  });
+
+  it("without a published HIT the reward is unknown (null)", () => {
+    submit(tokenOf(accept()), { kind: "ab", choice: "A" }, null);
+    expect(t.db.$client.prepare(`SELECT reward_usd AS reward, work_seconds AS seconds FROM crowd_assignments`).get()).toEqual({ reward: null, seconds: null });
+  });
+
+  it("a HIT published for another item is refused", () => {
+    t.db.$client
+      .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES ('3HIT0001', 'sandbox', 'TYPE1', ?, ?, 3, 0.35)`)
+      .run(abStudy, abItems[1]);
+    const e = rejection(() => accept());
+    expect(e.status).toBe(409);
+    expect(e.message).toBe(`HIT 3HIT0001 is for item ${abItems[1]} of study ${abStudy}, not item ${abItems[0]} of study ${abStudy}`);
+  });
+
+  it("a worker who answered the item in another assignment gets no second label", () => {
+    submit(tokenOf(accept()), { kind: "ab", choice: "A" });
+    const e = rejection(() => accept({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }));
+    expect(e).toMatchObject({ status: 409, message: expect.stringMatching(/already answered this item in another assignment/) });
+    expect(rejection(() => submit(signAssignment(work({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }), SECRET), { kind: "ab", choice: "B" })).status).toBe(409);
+    expect(count("label_revisions")).toBe(1);
+  });
+
+  it("refuses invalid answers with their field paths and stores nothing", () => {
+    const token = tokenOf(accept());
+    const bad = rejection(() => submit(token, { kind: "ab", choice: "C" }));
+    expect(bad.status).toBe(400);
+    expect(bad.problems.map((p) => p.path)).toEqual(["choice"]);
+    expect(rejection(() => submit(token, { kind: "consensus", topics: {} })).problems.map((p) => p.path)).toEqual(["kind"]);
+    expect(rejection(() => submit(token, { kind: "ab", choice: "A" }, -1)).problems.map((p) => p.path)).toEqual(["secondsOnTask"]);
+
+    const item = studyItemIds(t.db, consensusStudy)[0];
+    const consensusToken = tokenOf(accept({ studyId: consensusStudy, itemId: item, assignmentId: "3ASSIGN0009" }));
+    const label = validConsensusLabel(t.db, item);
+    const [topic] = Object.keys(label.topics);
+    const outOfRange = rejection(() => submit(consensusToken, { ...label, topics: { ...label.topics, [topic]: { ...label.topics[topic], score: 6 } } }));
+    expect(outOfRange.problems).toContainEqual({ path: `topics.${topic}.score`, message: expect.stringMatching(/score is 1 to 5/) });
+    expect(count("crowd_assignments") + count("label_revisions")).toBe(0);
+    expect(submit(consensusToken, label).duplicate).toBe(false);
+  });
+
+  it("autosaves a draft under the lease and shows it on reload; drafts stop once submitted", () => {
+    const token = tokenOf(accept());
+    saveExternalDraft(t.db, token, { kind: "ab", choice: "B" }, options);
+    expect(accept().initialChoice).toBe("B");
+    submit(token, { kind: "ab", choice: "B" });
+    saveExternalDraft(t.db, token, { kind: "ab", choice: "A" }, options);
+    expect(count("label_drafts")).toBe(0);
+  });
+});
