@@ -1,0 +1,236 @@
+/**
+ * `mturk sync`: brings the assignments of a study's published HITs in line with MTurk and settles
+ * the ones waiting for review. An assignment the app never saw (the worker's browser did not
+ * reach us, or another database published the HIT) is imported from its Answer XML; statuses
+ * follow MTurk's; submitted work is approved, or rejected with a reason when it failed a gold
+ * item (review.server.ts decides). A dry run reads from MTurk but writes and decides nothing.
+ */
+import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, RejectAssignmentCommand, type Assignment, type MTurkClient } from "@aws-sdk/client-mturk";
+import { labelFromAnswerXml } from "../../domain/crowd/answer-xml.ts";
+import type { Db } from "../db.server.ts";
+import { AnnotationError } from "../annotation/errors.server.ts";
+import { getStudy } from "../annotation/studies.server.ts";
+import { recordCrowdAssignment, type CrowdAssignmentStatus } from "./crowd-assignments.server.ts";
+import { assertEnvironment, checkedSend, environmentOf, isMissingCredentials, MturkEndpointError, type MturkEnvironment } from "./mturk-client.server.ts";
+import { recordDecisions, reviewDecisions, type ReviewDecision } from "./review.server.ts";
+
+export interface SyncOptions {
+  studyId: number;
+  production: boolean;
+  /** Read MTurk and report what would change and what would be decided; write and send nothing. */
+  dryRun?: boolean;
+}
+
+/** An assignment that could not be taken in; reported, never thrown. */
+export interface SyncProblem {
+  assignmentId: string;
+  hitId: string;
+  itemId: number;
+  workerId: string | null;
+  message: string;
+}
+
+export interface SyncDecision extends ReviewDecision {
+  itemId: number | null;
+  /** Sent to MTurk and recorded; false in a dry run or when MTurk refused it. */
+  sent: boolean;
+  /** MTurk's refusal, when it refused. */
+  error: string | null;
+}
+
+export interface SyncSummary {
+  environment: MturkEnvironment;
+  dryRun: boolean;
+  studyId: number;
+  hits: number;
+  assignmentsSeen: number;
+  /** Assignments (and labels) the database did not have yet. */
+  imported: number;
+  statusesUpdated: number;
+  problems: SyncProblem[];
+  decisions: SyncDecision[];
+  approved: number;
+  rejected: number;
+  failed: number;
+}
+
+interface StoredHit {
+  hitId: string;
+  itemId: number;
+  rewardUsd: number;
+}
+
+interface Listed {
+  hit: StoredHit;
+  assignment: Assignment;
+}
+
+const MTURK_STATUSES: Record<string, Exclude<CrowdAssignmentStatus, "accepted">> = { Submitted: "submitted", Approved: "approved", Rejected: "rejected" };
+
+function storedHits(db: Db, studyId: number, environment: MturkEnvironment): StoredHit[] {
+  return db.$client
+    .prepare(`SELECT hit_id AS hitId, study_item_id AS itemId, reward_usd AS rewardUsd FROM mturk_hits WHERE study_id = ? AND environment = ? ORDER BY created_at, hit_id`)
+    .all(studyId, environment) as StoredHit[];
+}
+
+async function listAssignments(client: MTurkClient, production: boolean, hit: StoredHit): Promise<Assignment[]> {
+  const all: Assignment[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await checkedSend(client, production, (c) =>
+      c.send(new ListAssignmentsForHITCommand({ HITId: hit.hitId, AssignmentStatuses: ["Submitted", "Approved", "Rejected"], MaxResults: 100, NextToken: nextToken })),
+    );
+    all.push(...(page.Assignments ?? []));
+    nextToken = page.NextToken;
+  } while (nextToken);
+  return all;
+}
+
+const iso = (d: Date | undefined): string | null => (d instanceof Date && !Number.isNaN(d.getTime()) ? d.toISOString() : null);
+
+function workSeconds(a: Assignment): number | null {
+  if (!(a.AcceptTime instanceof Date) || !(a.SubmitTime instanceof Date)) return null;
+  const seconds = (a.SubmitTime.getTime() - a.AcceptTime.getTime()) / 1000;
+  return seconds >= 0 && seconds <= 86_400 ? seconds : null;
+}
+
+interface StoredAssignment {
+  id: number;
+  itemId: number | null;
+  labelId: number | null;
+  status: string;
+}
+
+function describe(err: unknown): string {
+  if (err instanceof AnnotationError && err.problems.length) return `${err.message}: ${err.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Takes one listed assignment in. Returns what changed, or a problem; expected failures (bad
+ * answer, conflicting answer) become problems so one bad assignment never stops the rest.
+ */
+function takeIn(db: Db, studyId: number, { hit, assignment: a }: Listed): "imported" | "status" | "same" | SyncProblem {
+  const assignmentId = a.AssignmentId ?? "";
+  const problem = (message: string): SyncProblem => ({ assignmentId, hitId: hit.hitId, itemId: hit.itemId, workerId: a.WorkerId ?? null, message });
+  if (!assignmentId || !a.WorkerId) return problem("MTurk listed an assignment without AssignmentId or WorkerId");
+  const status = MTURK_STATUSES[a.AssignmentStatus ?? ""];
+  if (!status) return problem(`unexpected assignment status "${a.AssignmentStatus}"`);
+
+  const stored = db.$client
+    .prepare(`SELECT id, study_item_id AS itemId, label_id AS labelId, status FROM crowd_assignments WHERE channel = 'mturk' AND external_id = ?`)
+    .get(assignmentId) as StoredAssignment | undefined;
+  if (stored && stored.itemId !== hit.itemId) return problem(`stored for item ${stored.itemId}, but its HIT is for item ${hit.itemId}; left as it is`);
+  // A stored label, or a rejection, needs nothing from the answer: only the status may change.
+  if (stored && (stored.labelId !== null || status === "rejected")) {
+    if (stored.status === status) return "same";
+    db.$client.prepare(`UPDATE crowd_assignments SET status = ? WHERE id = ?`).run(status, stored.id);
+    return "status";
+  }
+  let payload: unknown = null;
+  if (status !== "rejected") {
+    const label = labelFromAnswerXml(a.Answer);
+    if (!label.ok) return problem(label.message);
+    payload = label.payload;
+  }
+  try {
+    const outcome = recordCrowdAssignment(db, {
+      channel: "mturk",
+      externalId: assignmentId,
+      externalGroupId: hit.hitId,
+      studyId,
+      itemId: hit.itemId,
+      workerId: a.WorkerId,
+      status,
+      payload,
+      secondsOnTask: workSeconds(a),
+      rewardUsd: hit.rewardUsd,
+      acceptedAt: iso(a.AcceptTime),
+      submittedAt: iso(a.SubmitTime),
+      source: "sync",
+    });
+    return stored ? (outcome.kind === "unchanged" && !outcome.statusChanged ? "same" : "status") : "imported";
+  } catch (err) {
+    if (err instanceof AnnotationError) return problem(`the answer was not stored: ${describe(err)}`);
+    throw err;
+  }
+}
+
+/** Signals the end of a dry run: the transaction is rolled back, and the summary survives. */
+class DryRunRollback extends Error {}
+
+/** Pulls the study's assignments from MTurk, stores what is missing, and approves or rejects submitted work. */
+export async function syncStudy(db: Db, client: MTurkClient, options: SyncOptions): Promise<SyncSummary> {
+  const { studyId, production } = options;
+  const environment = environmentOf(production);
+  const dryRun = options.dryRun === true;
+  getStudy(db, studyId);
+  const hits = storedHits(db, studyId, environment);
+  const summary: SyncSummary = {
+    environment,
+    dryRun,
+    studyId,
+    hits: hits.length,
+    assignmentsSeen: 0,
+    imported: 0,
+    statusesUpdated: 0,
+    problems: [],
+    decisions: [],
+    approved: 0,
+    rejected: 0,
+    failed: 0,
+  };
+  if (hits.length === 0) return summary;
+  await assertEnvironment(client, production);
+
+  const listed: Listed[] = [];
+  for (const hit of hits) for (const assignment of await listAssignments(client, production, hit)) listed.push({ hit, assignment });
+  summary.assignmentsSeen = listed.length;
+  const itemOf = new Map(listed.map((l) => [l.assignment.AssignmentId, l.hit.itemId]));
+
+  // All database work in one transaction: a dry run rolls it back after deciding.
+  let pending: ReviewDecision[] = [];
+  try {
+    db.$client.transaction(() => {
+      for (const entry of listed) {
+        const result = takeIn(db, studyId, entry);
+        if (result === "imported") summary.imported++;
+        else if (result === "status") summary.statusesUpdated++;
+        else if (typeof result === "object") summary.problems.push(result);
+      }
+      // Only this environment's assignments: a batch imported from the requester site is not ours to settle here.
+      pending = reviewDecisions(db, studyId, "mturk").filter((d) => itemOf.has(d.externalId));
+      if (dryRun) throw new DryRunRollback();
+    })();
+  } catch (err) {
+    if (!(err instanceof DryRunRollback)) throw err;
+  }
+
+  const setStatus = db.$client.prepare(`UPDATE crowd_assignments SET status = ? WHERE id = ?`);
+  for (const decision of pending) {
+    const result: SyncDecision = { ...decision, itemId: itemOf.get(decision.externalId) ?? null, sent: false, error: null };
+    summary.decisions.push(result);
+    if (dryRun) continue;
+    try {
+      if (decision.decision === "approve") {
+        await checkedSend(client, production, (c) => c.send(new ApproveAssignmentCommand({ AssignmentId: decision.externalId })));
+      } else {
+        const feedback = decision.reason ?? "The work did not pass the study's checks.";
+        await checkedSend(client, production, (c) => c.send(new RejectAssignmentCommand({ AssignmentId: decision.externalId, RequesterFeedback: feedback })));
+      }
+    } catch (err) {
+      if (err instanceof MturkEndpointError || isMissingCredentials(err)) throw err;
+      result.error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      summary.failed++;
+      continue;
+    }
+    db.$client.transaction(() => {
+      recordDecisions(db, [decision]);
+      setStatus.run(decision.decision === "approve" ? "approved" : "rejected", decision.crowdAssignmentId);
+    })();
+    result.sent = true;
+    if (decision.decision === "approve") summary.approved++;
+    else summary.rejected++;
+  }
+  return summary;
+}
