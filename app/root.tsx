@@ -1,5 +1,5 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Form, isRouteErrorResponse, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { currentUser } from "./server/auth/session.server";
 import type { ReactNode } from "react";
 import stylesHref from "./styles.css?url";
@@ -54,7 +54,13 @@ function AccountBox() {
   );
 }
 
+/** Routes shown inside another site's frame (MTurk's ExternalQuestion) set `handle = { framed: true }`: no site header there. */
+function useFramed(): boolean {
+  return useMatches().some((m) => (m.handle as { framed?: boolean } | undefined)?.framed === true);
+}
+
 export function Layout({ children }: { children: ReactNode }) {
+  const framed = useFramed();
   return (
     <html lang="en">
       <head>
@@ -64,13 +70,15 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        <header className="site-header">
-          <Link to="/" className="brand">
-            SoCRATES <span>Studio</span>
-          </Link>
-          <MainNav />
-          <AccountBox />
-        </header>
+        {framed ? null : (
+          <header className="site-header">
+            <Link to="/" className="brand">
+              SoCRATES <span>Studio</span>
+            </Link>
+            <MainNav />
+            <AccountBox />
+          </header>
+        )}
         <main className="page">{children}</main>
         <ScrollRestoration />
         <Scripts />

@@ -26,6 +26,9 @@ import { getDb } from "~/server/db.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Task"} · SoCRATES Studio` }];
 
+/** Inside MTurk's frame the worker needs the task only, not the site's navigation. */
+export const handle = { framed: true };
+
 /** MTurk shows this page in an iframe: allow MTurk (and configured stand-ins) to frame it. */
 export const headers: HeadersFunction = () => ({ "Content-Security-Policy": frameAncestorsPolicy() });
 

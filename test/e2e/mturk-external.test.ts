@@ -133,6 +133,8 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     const frame = await openHit(page, taskUrl({ assignmentId: PREVIEW_ASSIGNMENT_ID, hitId: worker.hitId, turkSubmitTo: standIn.origin }));
     await frame.getByTestId("mturk-preview").waitFor();
     expect(await frame.getByTestId("mturk-task").getAttribute("data-mode")).toBe("preview");
+    // Inside MTurk's frame the worker sees the task only: no site header or login link.
+    expect(await frame.locator("header.site-header").count()).toBe(0);
     expect(await frame.getByRole("radio", { name: /Conversation A/ }).isDisabled()).toBe(true);
     expect(await frame.getByRole("radio", { name: /Conversation B/ }).isDisabled()).toBe(true);
     expect(await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).isDisabled()).toBe(true);
