@@ -1,11 +1,16 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { AgreementPanel, AlignmentTable, AnnotatorTable, FidelityTable, ProgressPanel, TrendChart } from "~/components/dashboard";
+import { ChannelPanel } from "~/components/dashboard/ChannelPanel";
+import { ProlificPanel } from "~/components/dashboard/ProlificPanel";
 import { summarizeAgreement } from "~/domain/validation";
 import { studyDashboard } from "~/server/annotation/dashboard.server";
 import { orResponse } from "~/server/annotation/http.server";
 import { setStudyStatus } from "~/server/annotation/studies.server";
+import { AnnotationError } from "~/server/annotation/errors.server";
 import { crowdLinkPath } from "~/server/auth/crowd-link.server";
+import { studyChannelStats } from "~/server/crowd/channel-stats.server";
+import { prolificStudyUrl, updateProlificSettings } from "~/server/crowd/prolific.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDb } from "~/server/db.server";
 import { parseId } from "~/server/route-params";
@@ -15,11 +20,22 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]);
   const studyId = parseId(params.studyId, "study");
-  const excludeFlagged = new URL(request.url).searchParams.get("exclude") === "flagged";
-  const d = orResponse(() => studyDashboard(getDb(), studyId, { excludeFlagged }));
+  const url = new URL(request.url);
+  const excludeFlagged = url.searchParams.get("exclude") === "flagged";
+  const db = getDb();
+  const d = orResponse(() => studyDashboard(db, studyId, { excludeFlagged }));
   // A slim view: figures only, never the full rating matrix; excluded annotators by name.
   const named = <T extends { excluded: string[] }>(summary: T): T => ({ ...summary, excluded: summary.excluded.map((id) => d.names[id] ?? id) });
-  const common = { study: d.study, names: d.names, progress: d.progress, gold: d.gold, flagged: d.flagged, excludeFlagged: d.excludeFlagged };
+  const common = {
+    study: d.study,
+    names: d.names,
+    progress: d.progress,
+    gold: d.gold,
+    flagged: d.flagged,
+    excludeFlagged: d.excludeFlagged,
+    channels: studyChannelStats(db, studyId, d.gold),
+    prolificUrl: d.study.pool === "crowd" ? prolificStudyUrl(url.origin, studyId) : null,
+  };
   if (d.kind === "ab") {
     return json({
       ...common,
@@ -49,16 +65,27 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   const db = getDb();
+  const none = { link: null, error: null, prolific: null };
   if (intent === "close" || intent === "reopen") {
     orResponse(() => setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
-    return json({ link: null, error: null });
+    return json(none);
   }
   if (intent === "link") {
     const workerId = String(form.get("workerId") ?? "").trim();
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(workerId)) return json({ link: null, error: "A worker id is 1–64 letters, digits, '_' or '-'" }, { status: 400 });
-    return json({ link: new URL(crowdLinkPath(studyId, workerId), request.url).toString(), error: null });
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(workerId)) return json({ ...none, error: "A worker id is 1–64 letters, digits, '_' or '-'" }, { status: 400 });
+    return json({ ...none, link: new URL(crowdLinkPath(studyId, workerId), request.url).toString() });
   }
-  return json({ link: null, error: `Unknown action "${String(intent)}"` }, { status: 400 });
+  if (intent === "prolific") {
+    try {
+      updateProlificSettings(db, studyId, { completionCode: form.get("completionCode"), itemsPerSession: form.get("itemsPerSession"), rewardUsd: form.get("rewardUsd") });
+      return json({ ...none, prolific: { ok: true as const } });
+    } catch (err) {
+      if (!(err instanceof AnnotationError)) throw err;
+      if (err.status === 404) throw new Response(err.message, { status: 404, statusText: "Not Found" });
+      return json({ ...none, prolific: { ok: false as const, message: err.message, problems: err.problems } }, { status: err.status });
+    }
+  }
+  return json({ ...none, error: `Unknown action "${String(intent)}"` }, { status: 400 });
 }
 
 export default function StudyDashboard() {
@@ -128,6 +155,11 @@ export default function StudyDashboard() {
         <AnnotatorTable progress={d.progress} gold={d.gold} flagged={d.flagged} names={d.names} />
       </section>
 
+      <section className="dash-section">
+        <h2>Channels</h2>
+        <ChannelPanel channels={d.channels} />
+      </section>
+
       {d.study.pool === "crowd" ? (
         <section className="dash-section">
           <h2>Crowd links</h2>
@@ -148,6 +180,13 @@ export default function StudyDashboard() {
             </p>
           ) : null}
           {result?.error ? <p className="form-error">{result.error}</p> : null}
+        </section>
+      ) : null}
+
+      {d.study.pool === "crowd" && d.prolificUrl ? (
+        <section className="dash-section">
+          <h2>Prolific</h2>
+          <ProlificPanel settings={d.study.config.prolific ?? null} studyUrl={d.prolificUrl} result={result?.prolific ?? null} />
         </section>
       ) : null}
     </>

@@ -4,6 +4,7 @@ import { needsQualification, studyForWorker } from "~/server/annotation/access.s
 import { nextTask } from "~/server/annotation/assignment.server";
 import { orResponse } from "~/server/annotation/http.server";
 import { requireUser } from "~/server/auth/session.server";
+import { prolificStep, prolificStepPath } from "~/server/crowd/prolific.server";
 import { getDb } from "~/server/db.server";
 import { parseId } from "~/server/route-params";
 
@@ -14,6 +15,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const studyId = parseId(params.studyId, "study");
   const db = getDb();
   const study = orResponse(() => studyForWorker(db, studyId, user));
+  // Prolific participants work in sessions that end with a completion code, not this page.
+  if (user.channel === "prolific") throw redirect(prolificStepPath(studyId, orResponse(() => prolificStep(db, studyId, user.id))));
   if (needsQualification(user)) throw redirect(`/crowd/qualify?study=${studyId}`);
   const lease = orResponse(() => nextTask(db, studyId, user.id));
   if (lease) throw redirect(`/annotate/${studyId}/items/${lease.itemId}`);

@@ -1,10 +1,12 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { findOrCreateCrowdWorker, type CrowdChannel } from "~/server/annotation/accounts.server";
+import { AnnotationError } from "~/server/annotation/errors.server";
 import { orResponse } from "~/server/annotation/http.server";
 import { getStudy } from "~/server/annotation/studies.server";
 import { verifyCrowdLink } from "~/server/auth/crowd-link.server";
 import { startSession } from "~/server/auth/session.server";
+import { enterProlificSession, isProlificEntry } from "~/server/crowd/prolific.server";
 import { getDb } from "~/server/db.server";
 import { parseId } from "~/server/route-params";
 
@@ -14,8 +16,9 @@ export const meta: MetaFunction = () => [{ title: "Welcome · SoCRATES Studio" }
 const PREVIEW_ASSIGNMENT = "ASSIGNMENT_ID_NOT_AVAILABLE";
 
 /**
- * Crowd entry. Two ways in: a signed per-worker link (`study`, `worker`, `sig`) or Mechanical
- * Turk style parameters (`study`, `workerId`, `assignmentId`, `hitId`).
+ * Crowd entry. Three ways in: a signed per-worker link (`study`, `worker`, `sig`), Mechanical
+ * Turk style parameters (`study`, `workerId`, `assignmentId`, `hitId`), or Prolific's
+ * (`study`, `PROLIFIC_PID`, `STUDY_ID`, `SESSION_ID`).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
@@ -23,7 +26,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const db = getDb();
   const study = orResponse(() => getStudy(db, studyId));
   if (study.pool !== "crowd") throw new Response("This study is not open to crowd workers.", { status: 403, statusText: "Forbidden" });
-  if (study.status !== "open") return json({ state: "closed" as const, name: study.name });
+  if (study.status !== "open") return json({ state: "closed" as const, name: study.name, prolific: isProlificEntry(params) });
+
+  if (isProlificEntry(params)) {
+    let entry;
+    try {
+      entry = enterProlificSession(db, studyId, params);
+    } catch (err) {
+      // Participants get a page in plain words (with the status), not an error screen.
+      if (err instanceof AnnotationError) return json({ state: "refused" as const, name: study.name, message: err.message }, { status: err.status });
+      throw err;
+    }
+    throw await startSession(request, entry.annotatorId, entry.next, { crowdStudy: studyId });
+  }
 
   let channel: CrowdChannel;
   let workerId: string;
@@ -53,8 +68,15 @@ export default function CrowdStart() {
       <h1>{data.name}</h1>
       {data.state === "preview" ? (
         <p>This is a preview. Accept the task to begin: you will read two short conversations or a short exchange and answer one question about it.</p>
+      ) : data.state === "refused" ? (
+        <p className="form-error" role="alert" data-testid="crowd-refused">
+          {data.message}
+        </p>
       ) : (
-        <p>This study is closed and takes no more answers. Thank you for your interest.</p>
+        <p>
+          This study is closed and takes no more answers. Thank you for your interest.
+          {data.state === "closed" && data.prolific ? " Please return your place in the study on Prolific." : ""}
+        </p>
       )}
     </section>
   );
