@@ -373,6 +373,8 @@ export const mturkHits = sqliteTable(
     studyItemId: integer("study_item_id").notNull().references(() => studyItems.id, { onDelete: "cascade" }),
     maxAssignments: integer("max_assignments").notNull(),
     rewardUsd: real("reward_usd").notNull(),
+    /** When MTurk stops offering the HIT; an item whose HIT expired short of labels can be published again. */
+    expiresAt: text("expires_at"),
     createdAt: createdAt(),
   },
   (t) => [index("mturk_hits_study_idx").on(t.studyId, t.environment), index("mturk_hits_item_idx").on(t.studyItemId)],

@@ -43,6 +43,8 @@ export interface PublishOptions {
   frameHeight?: number;
   /** Plan only: report what would be created, call nothing, write nothing. */
   dryRun?: boolean;
+  /** The clock for HIT expiry (tests). */
+  now?: Date;
 }
 
 export interface PublishedHit {
@@ -118,23 +120,28 @@ export function qualificationTypeName(test: QualificationTest): string {
 interface ItemState {
   itemId: number;
   labels: number;
+  /** Every HIT stored for the item here (numbers the next batch's request token). */
   storedHits: number;
+  /** Stored HITs not yet expired (or of unknown expiry): the item is on offer. */
+  liveHits: number;
 }
 
 /**
  * Every item of the study with its label count (labels from assignments rejected on MTurk do
  * not count) and the HITs stored for it in this environment.
  */
-function itemStates(db: Db, studyId: number, environment: MturkEnvironment): ItemState[] {
+function itemStates(db: Db, studyId: number, environment: MturkEnvironment, now: Date): ItemState[] {
   return db.$client
     .prepare(
       `SELECT i.id AS itemId,
               (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id
                  AND NOT EXISTS (SELECT 1 FROM crowd_assignments c WHERE c.label_id = l.id AND c.status = 'rejected')) AS labels,
-              (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = ?) AS storedHits
-       FROM study_items i WHERE i.study_id = ? ORDER BY i.position`,
+              (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = @environment) AS storedHits,
+              (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = @environment
+                 AND (h.expires_at IS NULL OR h.expires_at > @now)) AS liveHits
+       FROM study_items i WHERE i.study_id = @studyId ORDER BY i.position`,
     )
-    .all(environment, studyId) as ItemState[];
+    .all({ environment, studyId, now: now.toISOString() }) as ItemState[];
 }
 
 function errorText(err: unknown): string {
@@ -208,12 +215,12 @@ async function ensureQualificationType(
 }
 
 /** The HIT an earlier call created with this token, found by the annotation that names the token. */
-async function findHitByToken(client: MTurkClient, production: boolean, token: string): Promise<{ hitId: string; hitTypeId: string; hitGroupId?: string } | null> {
+async function findHitByToken(client: MTurkClient, production: boolean, token: string): Promise<{ hitId: string; hitTypeId: string; hitGroupId?: string; expiresAt?: Date } | null> {
   let nextToken: string | undefined;
   do {
     const page = await checkedSend(client, production, (c) => c.send(new ListHITsCommand({ MaxResults: 100, NextToken: nextToken })));
     const hit = page.HITs?.find((h) => h.RequesterAnnotation?.includes(token));
-    if (hit?.HITId && hit.HITTypeId) return { hitId: hit.HITId, hitTypeId: hit.HITTypeId, hitGroupId: hit.HITGroupId };
+    if (hit?.HITId && hit.HITTypeId) return { hitId: hit.HITId, hitTypeId: hit.HITTypeId, hitGroupId: hit.HITGroupId, expiresAt: hit.Expiration };
     nextToken = page.NextToken;
   } while (nextToken);
   return null;
@@ -229,10 +236,10 @@ export async function publishStudy(db: Db, client: MTurkClient | null, options: 
   if (!Number.isInteger(frameHeight) || frameHeight < 0 || frameHeight > 10_000) throw badInput(`The frame height must be a whole number of pixels from 0 to 10000, got ${frameHeight}`);
 
   const labelsPerItem = getStudy(db, studyId).labelsPerItem;
-  const states = itemStates(db, studyId, environment);
+  const states = itemStates(db, studyId, environment, options.now ?? new Date());
   const needing = states.filter((s) => s.labels < labelsPerItem);
-  // Stored HITs count as live: without their expiry on record, a second HIT could over-collect.
-  const toPublish = needing.filter((s) => s.storedHits === 0);
+  // An item whose HIT is still on offer waits for it; one whose HIT expired short of labels gets a new batch.
+  const toPublish = needing.filter((s) => s.liveHits === 0);
   // planHits refuses a non-crowd study and validates every setting.
   const plan = planHits(db, studyId, toPublish.length, options.overrides ?? {});
   const { study, estimate } = plan;
@@ -310,7 +317,7 @@ export async function publishStudy(db: Db, client: MTurkClient | null, options: 
   summary.hitTypeId = hitTypeId;
 
   const store = db.$client.prepare(
-    `INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (hit_id) DO NOTHING`,
   );
   for (const state of toPublish) {
@@ -318,6 +325,7 @@ export async function publishStudy(db: Db, client: MTurkClient | null, options: 
     const annotation = `SoCRATES study ${studyId} item ${state.itemId} batch ${state.storedHits} [${hit.uniqueRequestToken}]`;
     let hitId: string | undefined;
     let groupId: string | undefined;
+    let expiresAt: Date | undefined;
     let storedTypeId = hitTypeId;
     try {
       const created = await checkedSend(client, production, (c) =>
@@ -334,6 +342,7 @@ export async function publishStudy(db: Db, client: MTurkClient | null, options: 
       );
       hitId = created.HIT?.HITId;
       groupId = created.HIT?.HITGroupId;
+      expiresAt = created.HIT?.Expiration;
       if (!hitId) throw new Error(`CreateHITWithHITType returned no HITId for item ${state.itemId}`);
     } catch (err) {
       // The token was used before: the HIT exists but was not recorded (an interrupted publish).
@@ -344,10 +353,11 @@ export async function publishStudy(db: Db, client: MTurkClient | null, options: 
       if (!found) throw new PublishInterruptedError(`MTurk says the HIT for item ${state.itemId} exists, but no HIT of this account carries its token ${hit.uniqueRequestToken}`, summary, err);
       hitId = found.hitId;
       groupId = found.hitGroupId;
+      expiresAt = found.expiresAt;
       storedTypeId = found.hitTypeId;
       hit.recovered = true;
     }
-    store.run(hitId, environment, storedTypeId, studyId, state.itemId, settings.assignmentsPerHit, settings.rewardUsd);
+    store.run(hitId, environment, storedTypeId, studyId, state.itemId, settings.assignmentsPerHit, settings.rewardUsd, expiresAt?.toISOString() ?? null);
     if (groupId && !summary.previewUrl) summary.previewUrl = hitGroupUrl(environment, groupId);
     summary.hits.push({ ...hit, hitId });
   }

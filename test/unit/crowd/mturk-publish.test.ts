@@ -45,7 +45,9 @@ function respondLikeMturk(): void {
   mturk.on(CreateHITTypeCommand).resolves({ HITTypeId: HIT_TYPE_ID });
   mturk
     .on(CreateHITWithHITTypeCommand)
-    .callsFake((input: CreateHITWithHITTypeCommandInput) => ({ HIT: { HITId: `HIT${String(++n).padStart(27, "0")}`, HITTypeId: input.HITTypeId, HITGroupId: HIT_GROUP_ID } }));
+    .callsFake((input: CreateHITWithHITTypeCommandInput) => ({
+      HIT: { HITId: `HIT${String(++n).padStart(27, "0")}`, HITTypeId: input.HITTypeId, HITGroupId: HIT_GROUP_ID, Expiration: new Date(Date.now() + (input.LifetimeInSeconds ?? 0) * 1000) },
+    }));
 }
 
 /** The host of the client instance each recorded call was sent through. */
@@ -210,6 +212,20 @@ describe("mturk publish (mocked MTurk client)", () => {
     expect(mturk.commandCalls(CreateQualificationTypeCommand)).toHaveLength(0);
     expect(hitInputs().map((h) => itemOfUrl(h.Question!))).toEqual([needing[0]]);
     expect(mturk.commandCalls(CreateHITTypeCommand)[0].args[0].input.QualificationRequirements?.at(-1)?.QualificationTypeId).toBe(QUAL_ID);
+  });
+
+  it("publishes a new batch for an item whose HIT expired short of labels, with a new request token", async () => {
+    await run({});
+    const stored = t.db.$client.prepare(`SELECT expires_at AS e FROM mturk_hits WHERE study_item_id = ?`).get(needing[1]) as { e: string };
+    // MTurk's Expiration is kept: lifetime 7 days from now.
+    expect(Date.parse(stored.e) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    mturk.resetHistory();
+    t.db.$client.prepare(`UPDATE mturk_hits SET expires_at = '2000-01-01T00:00:00.000Z' WHERE study_item_id = ?`).run(needing[1]);
+    const again = await run({});
+    expect(again.hits.map((h) => h.itemId)).toEqual([needing[1]]);
+    const study = t.db.$client.prepare(`SELECT id, created_at AS createdAt FROM studies WHERE id = ?`).get(consensusStudy) as { id: number; createdAt: string };
+    expect(hitInputs()[0].UniqueRequestToken).toBe(hitRequestToken("sandbox", study, needing[1], 1));
+    expect(t.db.$client.prepare(`SELECT count(*) AS n FROM mturk_hits WHERE study_item_id = ?`).get(needing[1])).toEqual({ n: 2 });
   });
 
   it("resumes an interrupted publish with the same request tokens, and records a HIT MTurk already has for a token", async () => {

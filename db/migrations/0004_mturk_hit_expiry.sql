@@ -1,0 +1,1 @@
+ALTER TABLE `mturk_hits` ADD `expires_at` text;
