@@ -4,7 +4,8 @@ import { useEffect, useState } from "react";
 import { studyForWorker } from "~/server/annotation/access.server";
 import { orResponse } from "~/server/annotation/http.server";
 import { requireUser } from "~/server/auth/session.server";
-import { prolificStep, prolificStepPath, QUALIFICATION_ATTEMPTS } from "~/server/crowd/prolific.server";
+import { MAX_QUALIFICATION_ATTEMPTS } from "~/server/annotation/qualification.server";
+import { prolificStep, prolificStepPath } from "~/server/crowd/prolific.server";
 import { getDb } from "~/server/db.server";
 import { parseId } from "~/server/route-params";
 
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const study = orResponse(() => studyForWorker(db, studyId, user));
   const step = orResponse(() => prolificStep(db, studyId, user.id));
   if (step.kind === "task" || step.kind === "qualify") throw redirect(prolificStepPath(studyId, step));
-  if (step.kind === "not-qualified") return json({ state: "not-qualified" as const, name: study.name, attempts: QUALIFICATION_ATTEMPTS });
+  if (step.kind === "not-qualified") return json({ state: "not-qualified" as const, name: study.name, attempts: MAX_QUALIFICATION_ATTEMPTS });
   const { code, url, labels } = step.completion;
   return json({ state: "complete" as const, name: study.name, code, url, labels });
 }

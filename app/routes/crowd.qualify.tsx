@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { attemptCount, recordQualificationAttempt } from "~/server/annotation/qualification.server";
+import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, recordQualificationAttempt } from "~/server/annotation/qualification.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDb } from "~/server/db.server";
 import { loadQualificationTest } from "~/server/templates.server";
@@ -8,12 +8,20 @@ import { QualificationAnswerError, withoutAnswers } from "~/domain/qualification
 
 export const meta: MetaFunction = () => [{ title: "Reading test · SoCRATES Studio" }];
 
-/** Attempts a worker may make before the test locks (a fail shows the score, never the key). */
-const MAX_ATTEMPTS = 3;
+function studyParam(request: Request): string | null {
+  const study = new URL(request.url).searchParams.get("study");
+  return study && /^\d+$/.test(study) ? study : null;
+}
 
 function nextPath(request: Request): string {
-  const study = new URL(request.url).searchParams.get("study");
-  return study && /^\d+$/.test(study) ? `/annotate/${study}/next` : "/annotate";
+  const study = studyParam(request);
+  return study ? `/annotate/${study}/next` : "/annotate";
+}
+
+/** A Prolific participant out of attempts goes to the page that asks them to return the study. */
+function lockedRedirect(request: Request, user: { channel: string | null }): void {
+  const study = studyParam(request);
+  if (user.channel === "prolific" && study) throw redirect(`/crowd/done?study=${study}`);
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -21,20 +29,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (user.qualifiedAt) throw redirect(nextPath(request));
   const test = loadQualificationTest();
   const attempts = attemptCount(getDb(), user.id);
+  if (attempts >= MAX_QUALIFICATION_ATTEMPTS) lockedRedirect(request, user);
   // The answer key never leaves the server.
   return json({
     title: test.title,
     instructions: test.instructions,
     questions: withoutAnswers(test).questions,
     passMark: test.pass_mark,
-    attemptsLeft: Math.max(0, MAX_ATTEMPTS - attempts),
+    attemptsLeft: Math.max(0, MAX_QUALIFICATION_ATTEMPTS - attempts),
+    maxAttempts: MAX_QUALIFICATION_ATTEMPTS,
   });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, ["crowd"]);
   const db = getDb();
-  if (attemptCount(db, user.id) >= MAX_ATTEMPTS) return json({ passed: false, correct: 0, total: 0, locked: true, error: null }, { status: 403 });
+  if (attemptCount(db, user.id) >= MAX_QUALIFICATION_ATTEMPTS) {
+    lockedRedirect(request, user);
+    return json({ passed: false, correct: 0, total: 0, locked: true, error: null }, { status: 403 });
+  }
   const test = loadQualificationTest();
   const form = await request.formData();
   const answers: Record<string, string> = {};
@@ -50,11 +63,12 @@ export async function action({ request }: ActionFunctionArgs) {
     throw err;
   }
   if (score.passed) throw redirect(nextPath(request));
-  return json({ passed: false, correct: score.correct, total: score.total, locked: attemptCount(db, user.id) >= MAX_ATTEMPTS, error: null });
+  if (attemptCount(db, user.id) >= MAX_QUALIFICATION_ATTEMPTS) lockedRedirect(request, user);
+  return json({ passed: false, correct: score.correct, total: score.total, locked: attemptCount(db, user.id) >= MAX_QUALIFICATION_ATTEMPTS, error: null });
 }
 
 export default function Qualify() {
-  const { title, instructions, questions, passMark, attemptsLeft } = useLoaderData<typeof loader>();
+  const { title, instructions, questions, passMark, attemptsLeft, maxAttempts } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const locked = result?.locked || attemptsLeft === 0;
@@ -67,7 +81,7 @@ export default function Qualify() {
       </p>
       {locked ? (
         <p className="form-error" role="alert">
-          You have used all {MAX_ATTEMPTS} attempts. Thank you for your time.
+          You have used all {maxAttempts} attempts. Thank you for your time.
         </p>
       ) : (
         <Form method="post" className="stack-form qualify-form" key={result ? `retry-${result.correct}` : "first"}>

@@ -165,9 +165,12 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
       await answerTest(page, wrong);
       await page.getByTestId("qualify-result").waitFor();
     }
+    // The third miss leads straight to the page that asks them to return the study.
     await answerTest(page, wrong);
-    await page.getByText(/You have used all 3 attempts/).waitFor();
+    await page.waitForURL(new RegExp(`/crowd/done\\?study=${studyId}$`));
+    await page.getByTestId("prolific-not-qualified").waitFor();
 
+    // So does opening the link again.
     await page.goto(link);
     await page.waitForURL(new RegExp(`/crowd/done\\?study=${studyId}$`));
     const text = (await page.getByTestId("prolific-not-qualified").textContent()) as string;

@@ -15,6 +15,9 @@ export function recordQualificationAttempt(db: Db, annotatorId: number, test: Qu
   return score;
 }
 
+/** Attempts a worker may make before the test locks (a fail shows the score, never the key). */
+export const MAX_QUALIFICATION_ATTEMPTS = 3;
+
 export function attemptCount(db: Db, annotatorId: number): number {
   return db.select({ id: schema.qualificationAttempts.id }).from(schema.qualificationAttempts).where(eq(schema.qualificationAttempts.annotatorId, annotatorId)).all().length;
 }

@@ -10,13 +10,11 @@ import type { Db } from "../db.server.ts";
 import { findOrCreateCrowdWorker } from "../annotation/accounts.server.ts";
 import { nextTask } from "../annotation/assignment.server.ts";
 import { AnnotationError, badInput, forbidden } from "../annotation/errors.server.ts";
-import { attemptCount } from "../annotation/qualification.server.ts";
+import { attemptCount, MAX_QUALIFICATION_ATTEMPTS } from "../annotation/qualification.server.ts";
 import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
 import { parseStudyConfig, prolificSettingsSchema, type ProlificSettings } from "../annotation/study-config.ts";
 
 export const PROLIFIC_COMPLETION_URL = "https://app.prolific.com/submissions/complete";
-/** The same limit the reading test page enforces (crowd.qualify.tsx). */
-export const QUALIFICATION_ATTEMPTS = 3;
 const PARAMS = ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID"] as const;
 
 export function prolificCompletionUrl(code: string): string {
@@ -71,7 +69,7 @@ function settingsOrRefuse(study: StudyRow): ProlificSettings {
 function qualificationPath(db: Db, studyId: number, annotatorId: number): string | null {
   const row = db.$client.prepare(`SELECT qualified_at AS q FROM annotators WHERE id = ?`).get(annotatorId) as { q: string | null } | undefined;
   if (row?.q) return null;
-  return attemptCount(db, annotatorId) >= QUALIFICATION_ATTEMPTS ? `/crowd/done?study=${studyId}` : `/crowd/qualify?study=${studyId}`;
+  return attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS ? `/crowd/done?study=${studyId}` : `/crowd/qualify?study=${studyId}`;
 }
 
 export interface ProlificEntry {
