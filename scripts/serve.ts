@@ -27,7 +27,7 @@ if (isEmpty(db)) {
   const metrics = computeMetrics(db);
   console.log(`Computed ${metrics.rows.length} metric values for the demo runs and pairs.`);
   const studies = await seedDemoStudies(db);
-  if (studies.created) console.log("Seeded the demo annotation studies: an expert consensus study partly labelled by two experts, a crowd consensus study and a crowd A/B study.");
+  if (studies.created) console.log("Seeded the demo annotation studies: an expert consensus study partly labelled by two experts, a crowd consensus study (link workers and a small imported MTurk batch) and a crowd A/B study.");
 }
 // Print a demo login only while its demo password still works (never once someone changed it).
 const workingDemoLogins: (typeof DEMO_ACCOUNTS)[number][] = [];

@@ -164,8 +164,9 @@ export default function StudyDashboard() {
         <section className="dash-section">
           <h2>Crowd links</h2>
           <p className="muted">
-            A signed link lets one worker into this study. Mechanical Turk can also send workers to <code>/crowd/start?study={d.study.id}</code> with its own
-            workerId, assignmentId and hitId parameters.
+            A signed link lets one worker into this study. For Mechanical Turk, export a batch for the requester site with{" "}
+            <code>npx socrates mturk export --study {d.study.id}</code>, or publish HITs that frame this app with{" "}
+            <code>npx socrates mturk publish --study {d.study.id} --base-url https://…</code>; <code>docs/crowd.md</code> walks through both.
           </p>
           <Form method="post" className="inline-form link-form">
             <input type="hidden" name="intent" value="link" />

@@ -50,7 +50,7 @@ export function ProlificPanel({ settings, studyUrl, result }: Props) {
         <label>
           Reward per session (USD, optional)
           <input name="rewardUsd" type="number" min={0} max={1000} step={0.01} defaultValue={settings?.rewardUsd ?? ""} />
-          <span className="muted">What Prolific pays per completed session; used for the effective hourly pay below.</span>
+          <span className="muted">What Prolific pays per completed session; used for the effective hourly pay in the Channels table.</span>
           {problem("rewardUsd") ? <span className="field-error">{problem("rewardUsd")}</span> : null}
         </label>
         {failed ? (

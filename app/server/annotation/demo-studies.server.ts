@@ -1,7 +1,8 @@
 /**
  * The demo's people and studies, so the dashboard shows real numbers on first start:
  * an admin and two expert accounts, a snippet consensus study partly labelled by both experts,
- * a crowd consensus study on the same snippets (the non-expert baseline) and a crowd A/B study.
+ * a crowd consensus study on the same snippets (the non-expert baseline, with a small imported
+ * MTurk batch beside the link workers' labels) and a crowd A/B study.
  *
  * The demo labels are generated, not collected: each expert's score is the demo judge's
  * carried-forward score at the snippet's last turn plus seeded noise (±1 with probability 0.3
@@ -20,6 +21,7 @@ import { submitLabel } from "./labels.server.ts";
 import { createAbStudy, createConsensusStudy } from "./studies.server.ts";
 import { playedScenarioOfRun, snippetContext } from "./task-view.server.ts";
 import { loadGuidelines } from "../templates.server.ts";
+import { recordCrowdAssignment } from "../crowd/crowd-assignments.server.ts";
 
 export const DEMO_ACCOUNTS = [
   { username: "admin", displayName: "Demo Admin", role: "admin" as const, password: "demo-admin-pass" },
@@ -97,6 +99,52 @@ function labelAs(db: Db, studyId: number, annotatorId: number, count: number, rn
   }
 }
 
+const DEMO_MTURK = ["A1DEMOTURKER01", "A2DEMOTURKER02", "A3DEMOTURKER03"];
+
+/**
+ * An imported MTurk batch on the crowd consensus study, so the dashboard's per-channel figures
+ * show on first start: three MTurk workers label the first snippets the link workers left
+ * (each snippet by two of them, so every item still needs a label and can be exported), at
+ * $0.50 an assignment. Most work is approved, a little is waiting for review, one assignment
+ * was rejected on MTurk (recorded, its answer not used). Stored as a results import would store it.
+ */
+function seedDemoMturkBatch(db: Db, studyId: number, untouched: number): void {
+  const open = db
+    .select({ id: schema.studyItems.id })
+    .from(schema.studyItems)
+    .where(eq(schema.studyItems.studyId, studyId))
+    .orderBy(asc(schema.studyItems.position))
+    .all()
+    .slice(-untouched)
+    .slice(0, 8);
+  const rng = createRng(500);
+  const start = Date.parse("2026-11-20T15:00:00.000Z");
+  let n = 0;
+  open.forEach((item, i) => {
+    for (const w of [i % 3, (i + 1) % 3]) {
+      const accepted = start + n * 420_000;
+      const workSeconds = Math.round(90 + rng() * 150);
+      const status = n === 5 ? "rejected" : n >= 13 ? "submitted" : "approved";
+      recordCrowdAssignment(db, {
+        channel: "mturk",
+        externalId: `3DEMOASSIGNMENT${String(n + 1).padStart(15, "0")}`,
+        externalGroupId: `3DEMOHIT${String(i + 1).padStart(22, "0")}`,
+        studyId,
+        itemId: item.id,
+        workerId: DEMO_MTURK[w],
+        status,
+        payload: demoConsensusLabel(db, item.id, null, createRng(5000 + 31 * w + item.id), 2),
+        secondsOnTask: workSeconds,
+        rewardUsd: 0.5,
+        acceptedAt: new Date(accepted).toISOString(),
+        submittedAt: new Date(accepted + workSeconds * 1000).toISOString(),
+        source: "batch-import",
+      });
+      n++;
+    }
+  });
+}
+
 export interface DemoStudiesSummary {
   created: boolean;
   accounts: typeof DEMO_ACCOUNTS;
@@ -129,6 +177,8 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
   crowdIds.slice(0, 3).forEach((id, w) =>
     labelAs(db, crowdConsensus, id, itemsOfFirst(2), createRng(300 + w), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(3000 + 97 * w + itemId), 2)),
   );
+
+  seedDemoMturkBatch(db, crowdConsensus, items.length - itemsOfFirst(2));
 
   const pairs = db.select({ id: schema.abPairs.id }).from(schema.abPairs).limit(1).get();
   if (pairs) {

@@ -149,14 +149,15 @@ describe("mturk import", () => {
     expect(after.annotators - before.annotators).toBe(3);
 
     // Workers are crowd annotators keyed by WorkerId on the mturk channel.
-    const workers = t.db.$client.prepare(`SELECT external_id AS workerId, role FROM annotators WHERE channel = 'mturk' ORDER BY external_id`).all();
+    // (The demo's own MTurk workers are named A?DEMOTURKER…; they are not this file's.)
+    const workers = t.db.$client.prepare(`SELECT external_id AS workerId, role FROM annotators WHERE channel = 'mturk' AND external_id NOT LIKE '%DEMOTURKER%' ORDER BY external_id`).all();
     expect(workers).toEqual(["A1ALPHA", "A2BRAVO", "A3CHARLIE"].map((workerId) => ({ workerId, role: "crowd" })));
 
     // Each accepted assignment's label is the worker's answer, timed by WorkTimeInSeconds.
     const stored = t.db.$client
       .prepare(
         `SELECT a.external_id AS workerId, l.study_item_id AS itemId, r.payload, r.seconds_on_task AS seconds FROM labels l
-         JOIN annotators a ON a.id = l.annotator_id JOIN label_revisions r ON r.label_id = l.id WHERE a.channel = 'mturk'`,
+         JOIN annotators a ON a.id = l.annotator_id JOIN label_revisions r ON r.label_id = l.id WHERE a.channel = 'mturk' AND a.external_id NOT LIKE '%DEMOTURKER%'`,
       )
       .all() as { workerId: string; itemId: number; payload: string; seconds: number }[];
     const expected = assignments.filter((a) => a.status !== "Rejected");
@@ -173,7 +174,7 @@ describe("mturk import", () => {
     const rejected = recorded.find((r) => r.workerId === "A3CHARLIE" && r.studyItemId === items[1])!;
     expect(rejected).toMatchObject({ status: "rejected", labelId: null });
     expect(recorded.find((r) => r.workerId === "A1ALPHA" && r.studyItemId === items[0])).toMatchObject({ status: "approved", externalGroupId: mturkId("3HIT", "0"), rewardUsd: 0.5, workSeconds: 60 });
-    const times = t.db.$client.prepare(`SELECT accepted_at AS a, submitted_at AS s FROM crowd_assignments ORDER BY id LIMIT 1`).get();
+    const times = t.db.$client.prepare(`SELECT accepted_at AS a, submitted_at AS s FROM crowd_assignments WHERE external_id = ?`).get(mturkId("3ASG", "0XA1ALPHA"));
     // The helper's first assignment is accepted at the batch start (17:00 UTC = 09:00 PST) and submitted 60 s later.
     expect(times).toEqual({ a: "2026-11-23T17:00:00.000Z", s: "2026-11-23T17:01:00.000Z" });
 
@@ -300,7 +301,10 @@ describe("mturk import", () => {
     importMturkResults(t.db, CONSENSUS_STUDY, { text: mturkResultsCsv(input, approved), fileName: "later.csv" });
     const { summary } = importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "older.csv" });
     expect(summary.statusUpdated).toBe(0);
-    expect(new Set(listCrowdAssignments(t.db, CONSENSUS_STUDY, "mturk").map((r) => r.status))).toEqual(new Set(["approved", "rejected"]));
+    const inFile = new Set(approved.map((a) => a.assignmentId ?? mturkId("3ASG", `${a.hit}X${a.workerId}`)));
+    const statuses = listCrowdAssignments(t.db, CONSENSUS_STUDY, "mturk").filter((r) => inFile.has(r.externalId)).map((r) => r.status);
+    expect(statuses).toHaveLength(inFile.size);
+    expect(new Set(statuses)).toEqual(new Set(["approved", "rejected"]));
   });
 
   it("writes the review file: gold failures and flagged workers rejected with a reason, the rest approved, settled rows blank", () => {
