@@ -1,13 +1,12 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useFetcher, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { AbTask } from "~/components/tasks/AbTask";
-import { ConsensusTask } from "~/components/tasks/ConsensusTask";
+import { ItemTask } from "~/components/tasks/ItemTask";
 import { useAutosave } from "~/components/tasks/useAutosave";
 import { useTimeOnTask } from "~/components/tasks/useTimeOnTask";
 import type { AbLabelPayload, ConsensusLabel } from "~/domain/labels";
 import { studyForWorker } from "~/server/annotation/access.server";
-import { actionResult, orResponse, type ActionFailure } from "~/server/annotation/http.server";
+import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "~/server/annotation/http.server";
 import { saveDraft, submitLabel } from "~/server/annotation/labels.server";
 import { taskPage } from "~/server/annotation/tasks.server";
 import { requireUser } from "~/server/auth/session.server";
@@ -23,14 +22,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json(orResponse(() => taskPage(getDb(), studyId, itemId, user)));
 }
 
-function parseJsonField(form: FormData, name: string): unknown {
-  try {
-    return JSON.parse(String(form.get(name) ?? "null"));
-  } catch {
-    return undefined;
-  }
-}
-
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
@@ -40,21 +31,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = form.get("intent");
   return actionResult(() => {
     studyForWorker(db, studyId, user);
-    const payload = parseJsonField(form, "payload");
+    const payload = formJson(form, "payload");
     if (intent === "draft") {
       saveDraft(db, studyId, itemId, user.id, payload);
       return json({ ok: true as const, saved: "draft" as const });
     }
     if (intent !== "submit") return json<ActionFailure>({ ok: false, message: `Unknown action "${String(intent)}"`, problems: [] }, { status: 400 });
     if (payload === undefined) return json<ActionFailure>({ ok: false, message: "The label is not valid JSON", problems: [{ path: "payload", message: "not JSON" }] }, { status: 400 });
-    const seconds = form.get("secondsOnTask");
     submitLabel(db, {
       studyId,
       itemId,
       annotatorId: user.id,
       payload,
       clientToken: String(form.get("clientToken") ?? ""),
-      secondsOnTask: seconds === null || seconds === "" ? null : Number(seconds),
+      secondsOnTask: formSeconds(form),
     });
     return form.get("then") === "stay" ? json({ ok: true as const, saved: "label" as const }) : redirect(`/annotate/${studyId}/next`);
   });
@@ -110,36 +100,19 @@ export default function TaskPage() {
           {failure.message}
         </div>
       ) : null}
-      {data.task.kind === "snippet" ? (
-        <ConsensusTask
-          key={data.itemId}
-          scenario={data.task.scenario}
-          previousSnippet={data.task.previousSnippet}
-          snippet={data.task.snippet}
-          previousLabel={data.previousLabel}
-          initialLabel={data.initialLabel}
-          progress={data.progress}
-          submitting={submitting}
-          errors={failure?.problems ?? []}
-          guidelinesMarkdown={data.study.guidelines}
-          onDraftChange={setDraftValue}
-          onSubmit={send}
-        />
-      ) : (
-        <AbTask
-          key={data.itemId}
-          conversationA={data.task.conversationA}
-          conversationB={data.task.conversationB}
-          targetParty={data.task.targetParty}
-          guidelinesMarkdown={data.study.guidelines}
-          progress={data.progress}
-          initialChoice={data.initialChoice}
-          submitting={submitting}
-          errors={failure?.problems ?? []}
-          onChoiceChange={(choice) => setDraftValue(choice ? { kind: "ab", choice } : null)}
-          onSubmit={send}
-        />
-      )}
+      <ItemTask
+        itemId={data.itemId}
+        task={data.task}
+        previousLabel={data.previousLabel}
+        initialLabel={data.initialLabel}
+        initialChoice={data.initialChoice}
+        guidelinesMarkdown={data.study.guidelines}
+        progress={data.progress}
+        submitting={submitting}
+        errors={failure?.problems ?? []}
+        onDraftChange={setDraftValue}
+        onSubmit={send}
+      />
     </section>
   );
 }

@@ -8,12 +8,11 @@
 import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { AbTask } from "~/components/tasks/AbTask";
-import { ConsensusTask } from "~/components/tasks/ConsensusTask";
+import { ItemTask } from "~/components/tasks/ItemTask";
 import { useAutosave } from "~/components/tasks/useAutosave";
 import { useTimeOnTask } from "~/components/tasks/useTimeOnTask";
 import type { AbLabelPayload, ConsensusLabel } from "~/domain/labels";
-import { actionResult, orResponse, type ActionFailure } from "~/server/annotation/http.server";
+import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "~/server/annotation/http.server";
 import {
   externalTaskPage,
   frameAncestorsPolicy,
@@ -38,29 +37,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(orResponse(() => externalTaskPage(db, parseExternalQuestionParams(params))));
 }
 
-function parseJsonField(form: FormData, name: string): unknown {
-  try {
-    return JSON.parse(String(form.get(name) ?? "null"));
-  } catch {
-    return undefined;
-  }
-}
-
 export async function action({ request }: ActionFunctionArgs) {
   const db = getDb();
   const form = await request.formData();
   const intent = form.get("intent");
   const token = String(form.get("token") ?? "");
   return actionResult(() => {
-    const payload = parseJsonField(form, "payload");
+    const payload = formJson(form, "payload");
     if (intent === "draft") {
       saveExternalDraft(db, token, payload);
       return json({ ok: true as const, saved: "draft" as const });
     }
     if (intent !== "submit") return json<ActionFailure>({ ok: false, message: `Unknown action "${String(intent)}"`, problems: [] }, { status: 400 });
     if (payload === undefined) return json<ActionFailure>({ ok: false, message: "The label is not valid JSON", problems: [{ path: "payload", message: "not JSON" }] }, { status: 400 });
-    const seconds = form.get("secondsOnTask");
-    const result = submitExternalQuestion(db, { token, payload, secondsOnTask: seconds === null || seconds === "" ? null : Number(seconds) });
+    const result = submitExternalQuestion(db, { token, payload, secondsOnTask: formSeconds(form) });
     return json({ ok: true as const, saved: "label" as const, ...result });
   });
 }
@@ -154,39 +144,21 @@ export default function MturkTask() {
       ) : null}
       {handoff ? (
         <HandOff handoff={handoff} auto={justStored !== null} />
-      ) : data.task.kind === "snippet" ? (
-        <ConsensusTask
-          key={data.itemId}
-          scenario={data.task.scenario}
-          previousSnippet={data.task.previousSnippet}
-          snippet={data.task.snippet}
+      ) : (
+        <ItemTask
+          itemId={data.itemId}
+          task={data.task}
           previousLabel={data.previousLabel}
           initialLabel={data.initialLabel}
+          initialChoice={data.initialChoice}
+          guidelinesMarkdown={data.study.guidelines}
           progress={progress}
           submitting={submitting}
           errors={failure?.problems ?? []}
-          guidelinesMarkdown={data.study.guidelines}
-          backgroundInitiallyOpen
+          contextOpen
           readOnly={readOnly}
           submitText={submitText}
           onDraftChange={setDraftValue}
-          onSubmit={send}
-        />
-      ) : (
-        <AbTask
-          key={data.itemId}
-          conversationA={data.task.conversationA}
-          conversationB={data.task.conversationB}
-          targetParty={data.task.targetParty}
-          guidelinesMarkdown={data.study.guidelines}
-          guidelinesInitiallyOpen
-          progress={progress}
-          initialChoice={data.initialChoice}
-          submitting={submitting}
-          errors={failure?.problems ?? []}
-          readOnly={readOnly}
-          submitText={submitText}
-          onChoiceChange={(choice) => setDraftValue(choice ? { kind: "ab", choice } : null)}
           onSubmit={send}
         />
       )}

@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { createCrowdAbStudy, DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
 
 const qualification = JSON.parse(readFileSync("annotation-templates/qualification/english-comprehension.json", "utf8")) as {
   questions: { id: string; answer: string; options: { id: string }[] }[];
@@ -165,13 +165,7 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
   it("a crowd worker fails and then passes the qualification test and submits an A/B choice", async () => {
     const admin = await browser.newPage();
     await loginInBrowser(admin, server.url, DEMO.admin);
-    await admin.goto(server.url + "/admin/studies");
-    await admin.getByLabel(/A\/B reactiveness/).check();
-    await admin.getByLabel("Name").fill("E2E A/B study");
-    await admin.getByRole("radio", { name: "Crowd" }).check();
-    await admin.getByRole("button", { name: "Create study" }).click();
-    await admin.waitForURL(/\/admin\/studies\/\d+$/);
-    abStudyId = Number(new URL(admin.url()).pathname.split("/").pop());
+    abStudyId = await createCrowdAbStudy(admin, server.url, "E2E A/B study");
     await admin.getByLabel("Worker id").fill("E2EWORKER1");
     await admin.getByRole("button", { name: "Make link" }).click();
     const link = (await admin.getByTestId("crowd-link").textContent()) as string;

@@ -12,7 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { createCrowdAbStudy, DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
 
 const qualification = JSON.parse(readFileSync("annotation-templates/qualification/english-comprehension.json", "utf8")) as {
   questions: { id: string; answer: string; options: { id: string }[] }[];
@@ -63,13 +63,7 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
   it("the admin sets the Prolific settings on a crowd study's dashboard; until then participants are turned away", async () => {
     const page = await browser.newPage();
     await loginInBrowser(page, server.url, DEMO.admin);
-    await page.goto(server.url + "/admin/studies");
-    await page.getByLabel(/A\/B reactiveness/).check();
-    await page.getByLabel("Name").fill("E2E Prolific study");
-    await page.getByRole("radio", { name: "Crowd" }).check();
-    await page.getByRole("button", { name: "Create study" }).click();
-    await page.waitForURL(/\/admin\/studies\/\d+$/);
-    studyId = Number(new URL(page.url()).pathname.split("/").pop());
+    studyId = await createCrowdAbStudy(page, server.url, "E2E Prolific study");
     await page.getByTestId("prolific-not-set-up").waitFor();
 
     // Not set up yet: a participant gets a plain refusal asking them to return the study.

@@ -25,3 +25,14 @@ export async function loginInBrowser(page: Page, baseUrl: string, account: { use
   await page.getByRole("button", { name: "Log in" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
 }
+
+/** As the admin (already logged in on `page`), creates a crowd A/B study from the studies page; returns its id, with the dashboard open. */
+export async function createCrowdAbStudy(page: Page, baseUrl: string, name: string): Promise<number> {
+  await page.goto(baseUrl + "/admin/studies");
+  await page.getByLabel(/A\/B reactiveness/).check();
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("radio", { name: "Crowd" }).check();
+  await page.getByRole("button", { name: "Create study" }).click();
+  await page.waitForURL(/\/admin\/studies\/\d+$/);
+  return Number(new URL(page.url()).pathname.split("/").pop());
+}

@@ -2,12 +2,14 @@
 import { json } from "@remix-run/node";
 import { AnnotationError } from "./errors.server.ts";
 
+const STATUS_TEXT: Record<AnnotationError["status"], string> = { 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict" };
+
 /** For loaders: rethrows service errors as responses the error boundary shows (403, 404, …). */
 export function orResponse<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof AnnotationError) throw new Response(err.message, { status: err.status, statusText: err.status === 403 ? "Forbidden" : err.status === 404 ? "Not Found" : "Bad Request" });
+    if (err instanceof AnnotationError) throw new Response(err.message, { status: err.status, statusText: STATUS_TEXT[err.status] });
     throw err;
   }
 }
@@ -28,4 +30,19 @@ export async function actionResult<T>(fn: () => T | Promise<T>) {
     }
     throw err;
   }
+}
+
+/** A form field holding JSON: the parsed value, or undefined when it is not JSON (the action reports it). */
+export function formJson(form: FormData, name: string): unknown {
+  try {
+    return JSON.parse(String(form.get(name) ?? "null"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `secondsOnTask` field: null when absent or empty (the label store checks the range). */
+export function formSeconds(form: FormData): number | null {
+  const value = form.get("secondsOnTask");
+  return value === null || value === "" ? null : Number(value);
 }

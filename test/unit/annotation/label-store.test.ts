@@ -1,25 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
 import { nextTask, releaseExpiredLeases } from "../../../app/server/annotation/assignment.server.ts";
 import { labelHistory, submitLabel } from "../../../app/server/annotation/labels.server.ts";
 import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { taskPage } from "../../../app/server/annotation/tasks.server.ts";
-import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { addAnnotator, expectAnnotationError, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 
-function expectRejected(fn: () => unknown, status: number, message: RegExp, path?: string): void {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AnnotationError);
-    const e = err as AnnotationError;
-    expect(e.status).toBe(status);
-    expect([e.message, ...e.problems.map((p) => `${p.path}: ${p.message}`)].join("\n")).toMatch(message);
-    if (path) expect(e.problems.map((p) => p.path)).toContain(path);
-    return;
-  }
-  throw new Error("expected a rejection");
-}
+const expectRejected = expectAnnotationError;
 
 describe("label store", () => {
   let t: ReturnType<typeof tempDb>;

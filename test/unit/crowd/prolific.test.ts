@@ -5,7 +5,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
-import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
 import { submitLabel } from "../../../app/server/annotation/labels.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/annotation/qualification.server.ts";
 import { getStudy, setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
@@ -21,7 +20,7 @@ import {
   updateProlificSettings,
 } from "../../../app/server/crowd/prolific.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
-import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { expectAnnotationError, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 
 const CONSENSUS_CROWD = 2; // 40 snippets, half of them still open
@@ -32,18 +31,7 @@ const link = (over: Record<string, string | null> = {}) => {
   return new URLSearchParams(Object.entries(base).filter((e): e is [string, string] => e[1] !== null));
 };
 
-function expectError(fn: () => unknown, status: number, message: RegExp): AnnotationError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AnnotationError);
-    const e = err as AnnotationError;
-    expect(e.status).toBe(status);
-    expect(e.message).toMatch(message);
-    return e;
-  }
-  throw new Error("expected an error");
-}
+const expectError = expectAnnotationError;
 
 describe("Prolific sessions", () => {
   let t: ReturnType<typeof tempDb>;
