@@ -1,9 +1,7 @@
 /** Fixtures for annotation tests: a seeded demo database, studies and accounts without password hashing cost. */
 import { eq } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
-import { expect } from "vitest";
 import type { ConsensusLabel } from "../../app/domain/labels.ts";
-import { AnnotationError } from "../../app/server/annotation/errors.server.ts";
 import type { Db } from "../../app/server/db.server.ts";
 import { seedDemo } from "../../app/server/demo.server.ts";
 import { playedScenarioOfRun, snippetContext } from "../../app/server/annotation/task-view.server.ts";
@@ -30,22 +28,4 @@ export function validConsensusLabel(db: Db, itemId: number, score = 3): Consensu
       body.topics.map((t) => [t.id, { score, carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])) }]),
     ),
   };
-}
-
-/**
- * Runs `fn` and checks it throws an AnnotationError with this status, a message (or field
- * problem) matching `message`, and, given `path`, a problem at that field. Returns the error.
- */
-export function expectAnnotationError(fn: () => unknown, status: number, message: RegExp, path?: string): AnnotationError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AnnotationError);
-    const e = err as AnnotationError;
-    expect(e.status).toBe(status);
-    expect([e.message, ...e.problems.map((p) => `${p.path}: ${p.message}`)].join("\n")).toMatch(message);
-    if (path) expect(e.problems.map((p) => p.path)).toContain(path);
-    return e;
-  }
-  throw new Error("expected an AnnotationError");
 }

@@ -3,7 +3,8 @@ import { nextTask, releaseExpiredLeases } from "../../../app/server/annotation/a
 import { labelHistory, submitLabel } from "../../../app/server/annotation/labels.server.ts";
 import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { taskPage } from "../../../app/server/annotation/tasks.server.ts";
-import { addAnnotator, expectAnnotationError, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { expectAnnotationError } from "../../helpers/expect-annotation-error.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 
 const expectRejected = expectAnnotationError;

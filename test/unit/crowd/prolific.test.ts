@@ -20,7 +20,8 @@ import {
   updateProlificSettings,
 } from "../../../app/server/crowd/prolific.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
-import { expectAnnotationError, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { expectAnnotationError } from "../../helpers/expect-annotation-error.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 
 const CONSENSUS_CROWD = 2; // 40 snippets, half of them still open
