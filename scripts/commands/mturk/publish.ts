@@ -72,7 +72,7 @@ export function describePublish(summary: PublishSummary): string[] {
   lines.push(
     `${verb}: ${s.hits.length}${recovered ? ` (${recovered} found on MTurk from an interrupted publish)` : ""}, ${s.settings.assignmentsPerHit} assignments each at ${usd(s.settings.rewardUsd)}`,
   );
-  for (const hit of s.hits.slice(0, 5)) lines.push(`  item ${hit.itemId}: ${hit.hitId ?? "-"} ${hit.url}`);
+  for (const hit of s.hits.slice(0, 5)) lines.push(`  item ${hit.itemId}: ${hit.hitId ? `HIT ${hit.hitId} ` : ""}${hit.url}`);
   if (s.hits.length > 5) lines.push(`  … and ${s.hits.length - 5} more`);
   const e = s.estimate;
   lines.push(
