@@ -42,26 +42,33 @@ export type CrowdAssignmentOutcome =
   /** Seen before with the same answer; only a changed status was written, if any. */
   | { kind: "unchanged"; statusChanged: boolean };
 
-interface StoredRow {
+/** What is stored for one channel assignment: enough to check a resubmit against it. */
+export interface StoredCrowdAssignment {
   id: number;
+  studyId: number;
   studyItemId: number | null;
   annotatorId: number;
   labelId: number | null;
   payloadHash: string | null;
-  status: string;
+  status: CrowdAssignmentStatus;
 }
 
 export function payloadHash(payload: unknown): string {
   return createHash("sha256").update(JSON.stringify(payload)).digest("hex");
 }
 
-function findStored(db: Db, channel: string, externalId: string): StoredRow | undefined {
+export function findCrowdAssignment(db: Db, channel: string, externalId: string): StoredCrowdAssignment | undefined {
   return db.$client
     .prepare(
-      `SELECT id, study_item_id AS studyItemId, annotator_id AS annotatorId, label_id AS labelId, payload_hash AS payloadHash, status
+      `SELECT id, study_id AS studyId, study_item_id AS studyItemId, annotator_id AS annotatorId, label_id AS labelId, payload_hash AS payloadHash, status
        FROM crowd_assignments WHERE channel = ? AND external_id = ?`,
     )
-    .get(channel, externalId) as StoredRow | undefined;
+    .get(channel, externalId) as StoredCrowdAssignment | undefined;
+}
+
+/** Records the status the channel now reports (e.g. approved after a sync). */
+export function setCrowdAssignmentStatus(db: Db, id: number, status: CrowdAssignmentStatus): void {
+  db.$client.prepare(`UPDATE crowd_assignments SET status = ? WHERE id = ?`).run(status, id);
 }
 
 /** Marks the annotator's assignment on the item submitted, creating it when the channel handed out the work. */
@@ -84,7 +91,7 @@ export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): Crow
   const run = sqlite.transaction((): CrowdAssignmentOutcome => {
     const study = sqlite.prepare(`SELECT status FROM studies WHERE id = ?`).get(input.studyId) as { status: string } | undefined;
     if (!study) throw notFound(`Study ${input.studyId}`);
-    const stored = findStored(db, input.channel, input.externalId);
+    const stored = findCrowdAssignment(db, input.channel, input.externalId);
     if (stored && stored.studyItemId !== input.itemId) {
       throw new AnnotationError(409, `Assignment ${input.externalId} was stored for item ${stored.studyItemId}, not item ${input.itemId}`);
     }
@@ -99,7 +106,7 @@ export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): Crow
         throw new AnnotationError(409, `Assignment ${input.externalId} was imported before with a different answer; the stored answer is kept`);
       }
       const statusChanged = stored.status !== input.status;
-      if (statusChanged) sqlite.prepare(`UPDATE crowd_assignments SET status = ? WHERE id = ?`).run(input.status, stored.id);
+      if (statusChanged) setCrowdAssignmentStatus(db, stored.id, input.status);
       // An assignment first seen rejected and later approved (a reversed rejection) now brings its label.
       if (payload && stored.labelId === null) {
         if (study.status !== "open") throw new AnnotationError(409, `Study ${input.studyId} is closed; reopen it to add labels`);

@@ -18,7 +18,7 @@ import { latestOwnLabel, loadDraft, saveDraft } from "../annotation/labels.serve
 import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
 import { parseStudyConfig } from "../annotation/study-config.ts";
 import { abTaskView, consensusTaskView, loadItem, previousOwnLabel, type AbTaskView, type ConsensusTaskView, type ItemRow } from "../annotation/task-view.server.ts";
-import { recordCrowdAssignment } from "./crowd-assignments.server.ts";
+import { findCrowdAssignment, recordCrowdAssignment } from "./crowd-assignments.server.ts";
 
 /** The assignment id MTurk sends while a worker only previews a HIT. */
 export const PREVIEW_ASSIGNMENT_ID = "ASSIGNMENT_ID_NOT_AVAILABLE";
@@ -197,9 +197,8 @@ interface StoredAssignment {
 }
 
 function storedAssignment(db: Db, assignmentId: string): StoredAssignment | undefined {
-  return db.$client
-    .prepare(`SELECT study_id AS studyId, study_item_id AS itemId, annotator_id AS annotatorId, label_id AS labelId FROM crowd_assignments WHERE channel = 'mturk' AND external_id = ?`)
-    .get(assignmentId) as StoredAssignment | undefined;
+  const row = findCrowdAssignment(db, "mturk", assignmentId);
+  return row && { studyId: row.studyId, itemId: row.studyItemId, annotatorId: row.annotatorId, labelId: row.labelId };
 }
 
 /** What the page posts to MTurk: `<turkSubmitTo>/mturk/externalSubmit` with the assignment id and the stored label. */

@@ -10,7 +10,8 @@ import { labelFromAnswerXml } from "../../domain/crowd/answer-xml.ts";
 import type { Db } from "../db.server.ts";
 import { AnnotationError } from "../annotation/errors.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
-import { recordCrowdAssignment, type CrowdAssignmentStatus } from "./crowd-assignments.server.ts";
+import { MTURK_STATUSES } from "../../domain/crowd/mturk-results.ts";
+import { findCrowdAssignment, recordCrowdAssignment, setCrowdAssignmentStatus, type CrowdAssignmentStatus } from "./crowd-assignments.server.ts";
 import { assertEnvironment, checkedSend, environmentOf, isMissingCredentials, MturkEndpointError, type MturkEnvironment } from "./mturk-client.server.ts";
 import { recordDecisions, reviewDecisions, type ReviewDecision } from "./review.server.ts";
 
@@ -65,7 +66,7 @@ interface Listed {
   assignment: Assignment;
 }
 
-const MTURK_STATUSES: Record<string, Exclude<CrowdAssignmentStatus, "accepted">> = { Submitted: "submitted", Approved: "approved", Rejected: "rejected" };
+const STATUS_OF: Record<string, Exclude<CrowdAssignmentStatus, "accepted">> = MTURK_STATUSES;
 
 function storedHits(db: Db, studyId: number, environment: MturkEnvironment): StoredHit[] {
   return db.$client
@@ -94,12 +95,6 @@ function workSeconds(a: Assignment): number | null {
   return seconds >= 0 && seconds <= 86_400 ? seconds : null;
 }
 
-interface StoredAssignment {
-  id: number;
-  itemId: number | null;
-  labelId: number | null;
-  status: string;
-}
 
 function describe(err: unknown): string {
   if (err instanceof AnnotationError && err.problems.length) return `${err.message}: ${err.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`;
@@ -114,17 +109,15 @@ function takeIn(db: Db, studyId: number, { hit, assignment: a }: Listed): "impor
   const assignmentId = a.AssignmentId ?? "";
   const problem = (message: string): SyncProblem => ({ assignmentId, hitId: hit.hitId, itemId: hit.itemId, workerId: a.WorkerId ?? null, message });
   if (!assignmentId || !a.WorkerId) return problem("MTurk listed an assignment without AssignmentId or WorkerId");
-  const status = MTURK_STATUSES[a.AssignmentStatus ?? ""];
+  const status = STATUS_OF[a.AssignmentStatus ?? ""];
   if (!status) return problem(`unexpected assignment status "${a.AssignmentStatus}"`);
 
-  const stored = db.$client
-    .prepare(`SELECT id, study_item_id AS itemId, label_id AS labelId, status FROM crowd_assignments WHERE channel = 'mturk' AND external_id = ?`)
-    .get(assignmentId) as StoredAssignment | undefined;
-  if (stored && stored.itemId !== hit.itemId) return problem(`stored for item ${stored.itemId}, but its HIT is for item ${hit.itemId}; left as it is`);
+  const stored = findCrowdAssignment(db, "mturk", assignmentId);
+  if (stored && stored.studyItemId !== hit.itemId) return problem(`stored for item ${stored.studyItemId}, but its HIT is for item ${hit.itemId}; left as it is`);
   // A stored label, or a rejection, needs nothing from the answer: only the status may change.
   if (stored && (stored.labelId !== null || status === "rejected")) {
     if (stored.status === status) return "same";
-    db.$client.prepare(`UPDATE crowd_assignments SET status = ? WHERE id = ?`).run(status, stored.id);
+    setCrowdAssignmentStatus(db, stored.id, status);
     return "status";
   }
   let payload: unknown = null;
@@ -206,7 +199,6 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
     if (!(err instanceof DryRunRollback)) throw err;
   }
 
-  const setStatus = db.$client.prepare(`UPDATE crowd_assignments SET status = ? WHERE id = ?`);
   for (const decision of pending) {
     const result: SyncDecision = { ...decision, itemId: itemOf.get(decision.externalId) ?? null, sent: false, error: null };
     summary.decisions.push(result);
@@ -226,7 +218,7 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
     }
     db.$client.transaction(() => {
       recordDecisions(db, [decision]);
-      setStatus.run(decision.decision === "approve" ? "approved" : "rejected", decision.crowdAssignmentId);
+      setCrowdAssignmentStatus(db, decision.crowdAssignmentId, decision.decision === "approve" ? "approved" : "rejected");
     })();
     result.sent = true;
     if (decision.decision === "approve") summary.approved++;
