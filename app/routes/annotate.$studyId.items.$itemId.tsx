@@ -1,10 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useFetcher, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useMemo } from "react";
 import { ItemTask } from "~/components/tasks/ItemTask";
-import { useAutosave } from "~/components/tasks/useAutosave";
-import { useTimeOnTask } from "~/components/tasks/useTimeOnTask";
-import type { AbLabelPayload, ConsensusLabel } from "~/domain/labels";
+import { useTaskPosting } from "~/components/tasks/useTaskPosting";
 import { studyForWorker } from "~/server/annotation/access.server";
 import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "~/server/annotation/http.server";
 import { saveDraft, submitLabel } from "~/server/annotation/labels.server";
@@ -58,9 +56,6 @@ export default function TaskPage() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
-  const submit = useSubmit();
-  const draft = useFetcher();
-  const seconds = useTimeOnTask(data.itemId);
   // One token per page load: a double click or a resent form is stored once.
   const clientToken = useMemo(() => newClientToken(), [data.itemId, data.submitted?.revision]);
   const failure = result && !result.ok ? (result as ActionFailure) : null;
@@ -68,25 +63,8 @@ export default function TaskPage() {
   const itemPath = `/annotate/${data.study.id}/items/${data.itemId}`;
   const submitting = navigation.state === "submitting";
 
-  const saveDraftNow = useCallback(
-    (payload: unknown) => {
-      if (!data.study.open || payload === null) return;
-      draft.submit({ intent: "draft", payload: JSON.stringify(payload) }, { method: "post", action: itemPath });
-    },
-    [draft, data.study.open, itemPath],
-  );
-  // Drafts are saved a moment after the annotator stops, not on every key press; a new item starts clean.
-  const [draftValue, setDraftValue] = useState<unknown>(null);
-  useEffect(() => setDraftValue(null), [data.itemId]);
-  const autosave = useAutosave(draftValue, saveDraftNow);
-
-  const send = useCallback(
-    (payload: ConsensusLabel | AbLabelPayload) => {
-      autosave.cancel();
-      submit({ intent: "submit", payload: JSON.stringify(payload), clientToken, secondsOnTask: String(Math.round(seconds() * 10) / 10) }, { method: "post", action: itemPath });
-    },
-    [submit, clientToken, seconds, autosave, itemPath],
-  );
+  const fields = useMemo(() => ({ clientToken }), [clientToken]);
+  const { setDraftValue, send } = useTaskPosting({ action: itemPath, itemId: data.itemId, draftsEnabled: data.study.open, fields });
 
   return (
     <section className="task-page" data-testid="task-page" data-item={data.itemId}>

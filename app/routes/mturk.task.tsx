@@ -6,12 +6,10 @@
  * page posts the assignment id and label to `<turkSubmitTo>/mturk/externalSubmit`.
  */
 import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useMemo, useRef } from "react";
 import { ItemTask } from "~/components/tasks/ItemTask";
-import { useAutosave } from "~/components/tasks/useAutosave";
-import { useTimeOnTask } from "~/components/tasks/useTimeOnTask";
-import type { AbLabelPayload, ConsensusLabel } from "~/domain/labels";
+import { useTaskPosting } from "~/components/tasks/useTaskPosting";
 import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "~/server/annotation/http.server";
 import {
   externalTaskPage,
@@ -86,10 +84,7 @@ export default function MturkTask() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
-  const submit = useSubmit();
-  const draft = useFetcher();
   const location = useLocation();
-  const seconds = useTimeOnTask(data.itemId);
   // Posts name this page with its MTurk parameters; the token inside says which assignment it is.
   const pagePath = `/mturk/task${location.search}`;
   const token = data.mode === "preview" ? "" : data.token;
@@ -99,23 +94,8 @@ export default function MturkTask() {
   const readOnly = data.mode !== "work";
   const submitting = navigation.state === "submitting";
 
-  const saveDraftNow = useCallback(
-    (payload: unknown) => {
-      if (readOnly || payload === null) return;
-      draft.submit({ intent: "draft", token, payload: JSON.stringify(payload) }, { method: "post", action: pagePath });
-    },
-    [draft, readOnly, token, pagePath],
-  );
-  const [draftValue, setDraftValue] = useState<unknown>(null);
-  const autosave = useAutosave(draftValue, saveDraftNow);
-
-  const send = useCallback(
-    (payload: ConsensusLabel | AbLabelPayload) => {
-      autosave.cancel();
-      submit({ intent: "submit", token, payload: JSON.stringify(payload), secondsOnTask: String(Math.round(seconds() * 10) / 10) }, { method: "post", action: pagePath });
-    },
-    [submit, token, seconds, autosave, pagePath],
-  );
+  const fields = useMemo(() => ({ token }), [token]);
+  const { setDraftValue, send } = useTaskPosting({ action: pagePath, itemId: data.itemId, draftsEnabled: !readOnly, fields });
 
   const progress = { done: handoff ? 1 : 0, total: 1 };
   const submitText = "Submit to Mechanical Turk";

@@ -1,0 +1,47 @@
+/**
+ * How a task page talks to its action: drafts are posted a moment after the annotator stops
+ * (through a fetcher, so the page stays), the label is posted with the time on task. Shared by
+ * the annotator's task page and the MTurk page, which differ only in the fields they add (a client
+ * token, a signed assignment token) and where they post.
+ */
+import { useFetcher, useSubmit } from "@remix-run/react";
+import { useCallback, useEffect, useState } from "react";
+import type { AbLabelPayload, ConsensusLabel } from "~/domain/labels";
+import { useAutosave } from "./useAutosave";
+import { useTimeOnTask } from "./useTimeOnTask";
+
+export interface TaskPostingOptions {
+  /** The action every post goes to; it names its item, so work can never land on another. */
+  action: string;
+  itemId: number;
+  /** Drafts are saved only while answers can still change. */
+  draftsEnabled: boolean;
+  /** Added to every post (e.g. a client token or a signed assignment token). */
+  fields: Record<string, string>;
+}
+
+export function useTaskPosting({ action, itemId, draftsEnabled, fields }: TaskPostingOptions) {
+  const submit = useSubmit();
+  const draft = useFetcher();
+  const seconds = useTimeOnTask(itemId);
+  const saveDraftNow = useCallback(
+    (payload: unknown) => {
+      if (!draftsEnabled || payload === null) return;
+      draft.submit({ ...fields, intent: "draft", payload: JSON.stringify(payload) }, { method: "post", action });
+    },
+    [draft, draftsEnabled, fields, action],
+  );
+  // A new item starts clean.
+  const [draftValue, setDraftValue] = useState<unknown>(null);
+  useEffect(() => setDraftValue(null), [itemId]);
+  const autosave = useAutosave(draftValue, saveDraftNow);
+
+  const send = useCallback(
+    (payload: ConsensusLabel | AbLabelPayload) => {
+      autosave.cancel();
+      submit({ ...fields, intent: "submit", payload: JSON.stringify(payload), secondsOnTask: String(Math.round(seconds() * 10) / 10) }, { method: "post", action });
+    },
+    [submit, fields, seconds, autosave, action],
+  );
+  return { setDraftValue, send };
+}
