@@ -1,6 +1,6 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
-import { currentUser } from "./server/auth/session.server";
+import { currentUser } from "./server/auth/session.server.ts";
 import type { ReactNode } from "react";
 import stylesHref from "./styles.css?url";
 

@@ -2,7 +2,7 @@
  * A line chart of consensus (0–100 %) over turns, with mediator turns marked.
  * Plain SVG: a few dozen points need no chart library, and it renders on the server.
  */
-import { PercentGrid } from "./PercentGrid";
+import { PercentGrid } from "./PercentGrid.tsx";
 export interface ChartSeries {
   label: string;
   /** Values in [0, 1] at turns 0..T. */

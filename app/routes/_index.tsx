@@ -1,8 +1,8 @@
 import { json, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import type { loader as rootLoader } from "~/root";
-import { listRuns, overview } from "~/server/catalog.server";
-import { getDb } from "~/server/db.server";
+import type { loader as rootLoader } from "../root.tsx";
+import { listRuns, overview } from "../server/catalog.server.ts";
+import { getDb } from "../server/db.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "SoCRATES Studio" }];
 

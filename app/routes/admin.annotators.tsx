@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { createAccount, listAnnotators, setActive, setPassword } from "~/server/annotation/accounts.server";
-import { actionResult, type ActionFailure } from "~/server/annotation/http.server";
-import { requireUser } from "~/server/auth/session.server";
-import { getDb } from "~/server/db.server";
+import { createAccount, listAnnotators, setActive, setPassword } from "../server/annotation/accounts.server.ts";
+import { actionResult, type ActionFailure } from "../server/annotation/http.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { getDb } from "../server/db.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Annotators · SoCRATES Studio" }];
 

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { orResponse } from "~/server/annotation/http.server";
-import { labelsJsonl } from "~/server/annotation/label-export.server";
-import { requireUser } from "~/server/auth/session.server";
-import { getDb } from "~/server/db.server";
-import { parseId } from "~/server/route-params";
+import { orResponse } from "../server/annotation/http.server.ts";
+import { labelsJsonl } from "../server/annotation/label-export.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { parseId } from "../server/route-params.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]);

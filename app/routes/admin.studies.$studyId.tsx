@@ -1,19 +1,19 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { AgreementPanel, AlignmentTable, AnnotatorTable, FidelityTable, ProgressPanel, TrendChart } from "~/components/dashboard";
-import { ChannelPanel } from "~/components/dashboard/ChannelPanel";
-import { ProlificPanel } from "~/components/dashboard/ProlificPanel";
-import { summarizeAgreement } from "~/domain/validation";
-import { studyDashboard } from "~/server/annotation/dashboard.server";
-import { orResponse } from "~/server/annotation/http.server";
-import { setStudyStatus } from "~/server/annotation/studies.server";
-import { AnnotationError } from "~/server/annotation/errors.server";
-import { crowdLinkPath } from "~/server/auth/crowd-link.server";
-import { studyChannelStats } from "~/server/crowd/channel-stats.server";
-import { prolificStudyUrl, updateProlificSettings } from "~/server/crowd/prolific.server";
-import { requireUser } from "~/server/auth/session.server";
-import { getDb } from "~/server/db.server";
-import { parseId } from "~/server/route-params";
+import { AgreementPanel, AlignmentTable, AnnotatorTable, FidelityTable, ProgressPanel, TrendChart } from "../components/dashboard/index.ts";
+import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
+import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
+import { summarizeAgreement } from "../domain/validation/index.ts";
+import { studyDashboard } from "../server/annotation/dashboard.server.ts";
+import { orResponse } from "../server/annotation/http.server.ts";
+import { setStudyStatus } from "../server/annotation/studies.server.ts";
+import { AnnotationError } from "../server/annotation/errors.server.ts";
+import { crowdLinkPath } from "../server/auth/crowd-link.server.ts";
+import { studyChannelStats } from "../server/crowd/channel-stats.server.ts";
+import { prolificStudyUrl, updateProlificSettings } from "../server/crowd/prolific.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { parseId } from "../server/route-params.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Study"} · Dashboard · SoCRATES Studio` }];
 

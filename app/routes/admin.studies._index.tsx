@@ -1,12 +1,12 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { actionResult, type ActionFailure } from "~/server/annotation/http.server";
-import { createAbStudy, createConsensusStudy, listStudies } from "~/server/annotation/studies.server";
-import { requireUser } from "~/server/auth/session.server";
-import { getDb } from "~/server/db.server";
-import { loadGuidelines } from "~/server/templates.server";
-import { BundleImportError, importBundleFiles } from "~/server/bundle-store.server";
+import { actionResult, type ActionFailure } from "../server/annotation/http.server.ts";
+import { createAbStudy, createConsensusStudy, listStudies } from "../server/annotation/studies.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { loadGuidelines } from "../server/templates.server.ts";
+import { BundleImportError, importBundleFiles } from "../server/bundle-store.server.ts";
 
 /** The A/B pair ids a (just imported, hence valid) bundle carries. */
 function pairIdsInBundle(text: string): string[] {

@@ -1,15 +1,15 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
-import { ItemTask } from "~/components/tasks/ItemTask";
-import { useTaskPosting } from "~/components/tasks/useTaskPosting";
-import { studyForWorker } from "~/server/annotation/access.server";
-import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "~/server/annotation/http.server";
-import { saveDraft, submitLabel } from "~/server/annotation/labels.server";
-import { taskPage } from "~/server/annotation/tasks.server";
-import { requireUser } from "~/server/auth/session.server";
-import { getDb } from "~/server/db.server";
-import { parseId } from "~/server/route-params";
+import { ItemTask } from "../components/tasks/ItemTask.tsx";
+import { useTaskPosting } from "../components/tasks/useTaskPosting.ts";
+import { studyForWorker } from "../server/annotation/access.server.ts";
+import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/annotation/http.server.ts";
+import { saveDraft, submitLabel } from "../server/annotation/labels.server.ts";
+import { taskPage } from "../server/annotation/tasks.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { parseId } from "../server/route-params.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Task"} · SoCRATES Studio` }];
 

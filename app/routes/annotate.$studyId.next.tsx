@@ -1,12 +1,12 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { needsQualification, studyForWorker } from "~/server/annotation/access.server";
-import { nextTask } from "~/server/annotation/assignment.server";
-import { orResponse } from "~/server/annotation/http.server";
-import { requireUser } from "~/server/auth/session.server";
-import { prolificStep, prolificStepPath } from "~/server/crowd/prolific.server";
-import { getDb } from "~/server/db.server";
-import { parseId } from "~/server/route-params";
+import { needsQualification, studyForWorker } from "../server/annotation/access.server.ts";
+import { nextTask } from "../server/annotation/assignment.server.ts";
+import { orResponse } from "../server/annotation/http.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { prolificStep, prolificStepPath } from "../server/crowd/prolific.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { parseId } from "../server/route-params.ts";
 
 export const meta: MetaFunction = () => [{ title: "Next task · SoCRATES Studio" }];
 

@@ -1,11 +1,11 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { needsQualification } from "~/server/annotation/access.server";
-import { listStudies } from "~/server/annotation/studies.server";
-import { annotatorProgress } from "~/server/annotation/tasks.server";
-import { hasWorkFor } from "~/server/annotation/assignment.server";
-import { requireUser } from "~/server/auth/session.server";
-import { getDb } from "~/server/db.server";
+import { needsQualification } from "../server/annotation/access.server.ts";
+import { listStudies } from "../server/annotation/studies.server.ts";
+import { annotatorProgress } from "../server/annotation/tasks.server.ts";
+import { hasWorkFor } from "../server/annotation/assignment.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { getDb } from "../server/db.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "My tasks · SoCRATES Studio" }];
 

@@ -1,13 +1,13 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { studyForWorker } from "~/server/annotation/access.server";
-import { orResponse } from "~/server/annotation/http.server";
-import { requireUser } from "~/server/auth/session.server";
-import { MAX_QUALIFICATION_ATTEMPTS } from "~/server/annotation/qualification.server";
-import { prolificStep, prolificStepPath } from "~/server/crowd/prolific.server";
-import { getDb } from "~/server/db.server";
-import { parseId } from "~/server/route-params";
+import { studyForWorker } from "../server/annotation/access.server.ts";
+import { orResponse } from "../server/annotation/http.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { MAX_QUALIFICATION_ATTEMPTS } from "../server/annotation/qualification.server.ts";
+import { prolificStep, prolificStepPath } from "../server/crowd/prolific.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { parseId } from "../server/route-params.ts";
 
 export const meta: MetaFunction = () => [{ title: "Thank you · SoCRATES Studio" }];
 

@@ -1,10 +1,10 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, recordQualificationAttempt } from "~/server/annotation/qualification.server";
-import { requireUser } from "~/server/auth/session.server";
-import { getDb } from "~/server/db.server";
-import { loadQualificationTest } from "~/server/templates.server";
-import { QualificationAnswerError, withoutAnswers } from "~/domain/qualification";
+import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, recordQualificationAttempt } from "../server/annotation/qualification.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { loadQualificationTest } from "../server/templates.server.ts";
+import { QualificationAnswerError, withoutAnswers } from "../domain/qualification.ts";
 
 export const meta: MetaFunction = () => [{ title: "Reading test · SoCRATES Studio" }];
 

@@ -1,14 +1,14 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { findOrCreateCrowdWorker, type CrowdChannel } from "~/server/annotation/accounts.server";
-import { AnnotationError } from "~/server/annotation/errors.server";
-import { orResponse } from "~/server/annotation/http.server";
-import { getStudy } from "~/server/annotation/studies.server";
-import { verifyCrowdLink } from "~/server/auth/crowd-link.server";
-import { startSession } from "~/server/auth/session.server";
-import { enterProlificSession, isProlificEntry } from "~/server/crowd/prolific.server";
-import { getDb } from "~/server/db.server";
-import { parseId } from "~/server/route-params";
+import { findOrCreateCrowdWorker, type CrowdChannel } from "../server/annotation/accounts.server.ts";
+import { AnnotationError } from "../server/annotation/errors.server.ts";
+import { orResponse } from "../server/annotation/http.server.ts";
+import { getStudy } from "../server/annotation/studies.server.ts";
+import { verifyCrowdLink } from "../server/auth/crowd-link.server.ts";
+import { startSession } from "../server/auth/session.server.ts";
+import { enterProlificSession, isProlificEntry } from "../server/crowd/prolific.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { parseId } from "../server/route-params.ts";
 
 export const meta: MetaFunction = () => [{ title: "Welcome · SoCRATES Studio" }];
 

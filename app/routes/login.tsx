@@ -1,8 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import { authenticate } from "~/server/annotation/accounts.server";
-import { currentUser, homeFor, safeNext, startSession } from "~/server/auth/session.server";
-import { getDb } from "~/server/db.server";
+import { authenticate } from "../server/annotation/accounts.server.ts";
+import { currentUser, homeFor, safeNext, startSession } from "../server/auth/session.server.ts";
+import { getDb } from "../server/db.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Log in · SoCRATES Studio" }];
 

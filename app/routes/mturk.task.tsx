@@ -8,9 +8,9 @@
 import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
-import { ItemTask } from "~/components/tasks/ItemTask";
-import { useTaskPosting } from "~/components/tasks/useTaskPosting";
-import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "~/server/annotation/http.server";
+import { ItemTask } from "../components/tasks/ItemTask.tsx";
+import { useTaskPosting } from "../components/tasks/useTaskPosting.ts";
+import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/annotation/http.server.ts";
 import {
   externalTaskPage,
   frameAncestorsPolicy,
@@ -18,8 +18,8 @@ import {
   saveExternalDraft,
   submitExternalQuestion,
   type ExternalSubmitForm,
-} from "~/server/crowd/external-question.server";
-import { getDb } from "~/server/db.server";
+} from "../server/crowd/external-question.server.ts";
+import { getDb } from "../server/db.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Task"} · SoCRATES Studio` }];
 

@@ -1,15 +1,15 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import { ConsensusChart, type ChartSeries } from "~/components/ConsensusChart";
-import { Dialogue } from "~/components/Dialogue";
-import { ScenarioDetails } from "~/components/ScenarioDetails";
-import { TopicScoreTable } from "~/components/TopicScoreTable";
-import { DEFAULT_S0 } from "~/domain/consensus";
-import { getRunMetrics, getRunView, type EvaluationView, type MetricView, type RunMetrics } from "~/server/catalog.server";
-import { getDb } from "~/server/db.server";
-import { requireUser } from "~/server/auth/session.server";
-import { formatMetricValue, formatParams, METRIC_LABELS } from "~/server/pipeline/metric-format";
+import { ConsensusChart, type ChartSeries } from "../components/ConsensusChart.tsx";
+import { Dialogue } from "../components/Dialogue.tsx";
+import { ScenarioDetails } from "../components/ScenarioDetails.tsx";
+import { TopicScoreTable } from "../components/TopicScoreTable.tsx";
+import { DEFAULT_S0 } from "../domain/consensus.ts";
+import { getRunMetrics, getRunView, type EvaluationView, type MetricView, type RunMetrics } from "../server/catalog.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { formatMetricValue, formatParams, METRIC_LABELS } from "../server/pipeline/metric-format.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.run.id ?? "Run"} · SoCRATES Studio` }];
 

@@ -1,9 +1,9 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { RunTable } from "~/components/RunTable";
-import { listRuns } from "~/server/catalog.server";
-import { getDb } from "~/server/db.server";
-import { requireUser } from "~/server/auth/session.server";
+import { RunTable } from "../components/RunTable.tsx";
+import { listRuns } from "../server/catalog.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Runs · SoCRATES Studio" }];
 

@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { RunTable } from "~/components/RunTable";
-import { ScenarioDetails } from "~/components/ScenarioDetails";
-import { getScenario } from "~/server/catalog.server";
-import { getDb } from "~/server/db.server";
-import { requireUser } from "~/server/auth/session.server";
+import { RunTable } from "../components/RunTable.tsx";
+import { ScenarioDetails } from "../components/ScenarioDetails.tsx";
+import { getScenario } from "../server/catalog.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.scenario.title ?? "Scenario"} · SoCRATES Studio` }];
 

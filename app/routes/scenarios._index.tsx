@@ -1,8 +1,8 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { listScenarios } from "~/server/catalog.server";
-import { getDb } from "~/server/db.server";
-import { requireUser } from "~/server/auth/session.server";
+import { listScenarios } from "../server/catalog.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Scenarios · SoCRATES Studio" }];
 

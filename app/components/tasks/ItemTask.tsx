@@ -3,12 +3,12 @@
  * Shared by the annotator's task page and the MTurk ExternalQuestion page, which differ only in
  * where answers go and how the page around the task looks.
  */
-import type { AbLabelPayload, ConsensusLabel } from "~/domain/labels";
-import { AbTask } from "./AbTask";
-import type { AbChoice } from "./ab-task-state";
-import { ConsensusTask } from "./ConsensusTask";
-import type { ConsensusDraft } from "./consensus-form-state";
-import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "./types";
+import type { AbLabelPayload, ConsensusLabel } from "../../domain/labels.ts";
+import { AbTask } from "./AbTask.tsx";
+import type { AbChoice } from "./ab-task-state.ts";
+import { ConsensusTask } from "./ConsensusTask.tsx";
+import type { ConsensusDraft } from "./consensus-form-state.ts";
+import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "./types.ts";
 
 export type ItemTaskView =
   | { kind: "snippet"; scenario: TaskScenario; previousSnippet: TaskTurn[] | null; snippet: TaskTurn[] }

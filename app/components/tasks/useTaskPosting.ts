@@ -6,9 +6,9 @@
  */
 import { useFetcher, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import type { AbLabelPayload, ConsensusLabel } from "~/domain/labels";
-import { useAutosave } from "./useAutosave";
-import { useTimeOnTask } from "./useTimeOnTask";
+import type { AbLabelPayload, ConsensusLabel } from "../../domain/labels.ts";
+import { useAutosave } from "./useAutosave.ts";
+import { useTimeOnTask } from "./useTimeOnTask.ts";
 
 export interface TaskPostingOptions {
   /** The action every post goes to; it names its item, so work can never land on another. */

@@ -1,5 +1,5 @@
 // Cell aggregation (mediator × domain, mediator × axis, …): mean over runs or pairs, reported ×100.
-import { assertFiniteNumber, meanOrNull } from "./numeric";
+import { assertFiniteNumber, meanOrNull } from "./numeric.ts";
 
 export interface CellAggregate {
   /** Mean of the non-null values on the metric's own scale; null when none. */

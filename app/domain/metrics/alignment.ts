@@ -1,6 +1,6 @@
 // Alignment of an evaluator (or baseline, or crowd) with the expert reference: Pearson r.
-import { pearson, type PearsonResult } from "~/domain/stats/correlation";
-import { assertFiniteNumber } from "./numeric";
+import { pearson, type PearsonResult } from "../stats/correlation.ts";
+import { assertFiniteNumber } from "./numeric.ts";
 
 export interface AlignmentUnit {
   runId: string;

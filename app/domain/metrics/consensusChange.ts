@@ -1,5 +1,5 @@
 // Consensus Change (CC), ProMediate conversation-level metric on group consensus G[0..T].
-import { assertPositiveInteger, meanOrNull, seriesLastTurn } from "./numeric";
+import { assertPositiveInteger, meanOrNull, seriesLastTurn } from "./numeric.ts";
 
 export interface ConsensusChangeOptions {
   /** Upper bound on the window; w = min(maxWindow, ⌊T/2⌋). */

@@ -1,5 +1,5 @@
 // Consensus Gain (CG) for a matched pair of runs (same scenario-condition, with and without mediator).
-import { assertFiniteNumber, gapNormalizedChange } from "./numeric";
+import { assertFiniteNumber, gapNormalizedChange } from "./numeric.ts";
 
 export interface ConsensusGainResult {
   cg: number;

@@ -5,7 +5,7 @@ import {
   gapNormalizedChange,
   meanOrNull,
   seriesLastTurn,
-} from "./numeric";
+} from "./numeric.ts";
 
 export interface EffectivenessOptions {
   /** Horizon h in turns after the mediator turn. */

@@ -1,5 +1,5 @@
 // Intervention Frequency (IF) and First Intervention (FI).
-import { assertTurnList } from "./numeric";
+import { assertTurnList } from "./numeric.ts";
 
 export interface FrequencyResult {
   /** Mediator turns / party turns; null when the run has no party turns. */

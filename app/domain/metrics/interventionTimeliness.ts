@@ -7,7 +7,7 @@ import {
   firstTurnAfter,
   meanOrNull,
   seriesLastTurn,
-} from "./numeric";
+} from "./numeric.ts";
 
 export interface TimelinessOptions {
   /** Minimum fall of C from the previous turn that makes a drop event. */

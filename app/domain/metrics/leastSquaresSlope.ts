@@ -1,5 +1,5 @@
 // Ordinary least-squares slope of y on x.
-import { assertFiniteNumber } from "./numeric";
+import { assertFiniteNumber } from "./numeric.ts";
 
 /** Slope of the least-squares line; null with fewer than 2 points or when all x are equal. */
 export function leastSquaresSlope(xs: readonly number[], ys: readonly number[]): number | null {

@@ -1,5 +1,5 @@
 // Mediator Intelligence (MI): judge scores per intervention on four socio-cognitive dimensions.
-import { meanOrNull } from "./numeric";
+import { meanOrNull } from "./numeric.ts";
 
 export const MI_DIMENSIONS = [
   "perceptionAlignment",

@@ -1,5 +1,5 @@
 // Persona fidelity (A/B): does the crowd's majority pick the side with the higher reactiveness level?
-import { assertFiniteNumber } from "./numeric";
+import { assertFiniteNumber } from "./numeric.ts";
 
 export type AbChoice = "A" | "B";
 

@@ -1,6 +1,6 @@
 // Ranking agreement between two mediator score maps (backbone and run robustness).
-import { kendallTauB, spearman, type KendallResult, type SpearmanResult } from "~/domain/stats/correlation";
-import { assertFiniteNumber } from "./numeric";
+import { kendallTauB, spearman, type KendallResult, type SpearmanResult } from "../stats/correlation.ts";
+import { assertFiniteNumber } from "./numeric.ts";
 
 export interface RankingAgreementResult {
   /** Mediators scored in both maps, sorted by name; the correlations use exactly these. */

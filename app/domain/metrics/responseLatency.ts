@@ -7,7 +7,7 @@ import {
   firstTurnAfter,
   meanOrNull,
   seriesLastTurn,
-} from "./numeric";
+} from "./numeric.ts";
 
 export interface ResponseLatencyOptions {
   /** G must fall by more than tau below G[t] … */

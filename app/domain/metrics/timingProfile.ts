@@ -1,5 +1,5 @@
 // Timing profile: mean IE_m by how far into the run (p = m / T) the intervention came.
-import { assertFiniteNumber, assertPositiveInteger, meanOrNull } from "./numeric";
+import { assertFiniteNumber, assertPositiveInteger, meanOrNull } from "./numeric.ts";
 
 export interface TimedIntervention {
   /** p = m / T, in (0, 1]. */

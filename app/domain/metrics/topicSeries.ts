@@ -1,5 +1,5 @@
 // Checks for per-topic series Record<topicId, number[]> that must all cover turns 0..T.
-import { seriesLastTurn } from "./numeric";
+import { seriesLastTurn } from "./numeric.ts";
 
 /** Returns the shared T of all topic series; throws if lengths differ or there are no topics. */
 export function topicSeriesLastTurn(seriesByTopic: Readonly<Record<string, readonly number[]>>): number {

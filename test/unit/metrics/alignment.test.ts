@@ -2,9 +2,9 @@
 // Expected Pearson values are from scipy.stats.pearsonr on the same numbers (and by hand for the outcome);
 // p-values come from the stats module and are only checked to 1e-6 here (their accuracy is its job).
 import { describe, expect, it } from "vitest";
-import { alignment, type AlignmentUnit } from "~/domain/metrics/alignment";
-import { baselineValueAt, evaluatorValueAt, meanOf } from "~/domain/metrics/alignmentValues";
-import * as metrics from "~/domain/metrics";
+import { alignment, type AlignmentUnit } from "../../../app/domain/metrics/alignment.ts";
+import { baselineValueAt, evaluatorValueAt, meanOf } from "../../../app/domain/metrics/alignmentValues.ts";
+import * as metrics from "../../../app/domain/metrics/index.ts";
 
 const unit = (
   runId: string,

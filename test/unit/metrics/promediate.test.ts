@@ -1,12 +1,12 @@
 // Hand-worked checks of the ProMediate baseline metrics on G[0..T] and per-topic G_k[0..T].
 import { describe, expect, it } from "vitest";
-import { consensusChange } from "~/domain/metrics/consensusChange";
-import { toFivePointScale } from "~/domain/metrics/fivePointScale";
-import { leastSquaresSlope } from "~/domain/metrics/leastSquaresSlope";
-import { mediatorEffectiveness } from "~/domain/metrics/mediatorEffectiveness";
-import { mediatorIntelligence } from "~/domain/metrics/mediatorIntelligence";
-import { responseLatency } from "~/domain/metrics/responseLatency";
-import { topicLevelEfficiency } from "~/domain/metrics/topicLevelEfficiency";
+import { consensusChange } from "../../../app/domain/metrics/consensusChange.ts";
+import { toFivePointScale } from "../../../app/domain/metrics/fivePointScale.ts";
+import { leastSquaresSlope } from "../../../app/domain/metrics/leastSquaresSlope.ts";
+import { mediatorEffectiveness } from "../../../app/domain/metrics/mediatorEffectiveness.ts";
+import { mediatorIntelligence } from "../../../app/domain/metrics/mediatorIntelligence.ts";
+import { responseLatency } from "../../../app/domain/metrics/responseLatency.ts";
+import { topicLevelEfficiency } from "../../../app/domain/metrics/topicLevelEfficiency.ts";
 
 describe("consensusChange", () => {
   it("uses w = ⌊T/2⌋ when T is small, over turns 1..T only", () => {

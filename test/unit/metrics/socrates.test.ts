@@ -1,11 +1,11 @@
 // Hand-worked checks of the SoCRATES metrics on C[0..T] (turns 1..T, C[0] = before any turn).
 import { describe, expect, it } from "vitest";
-import { aggregateCell } from "~/domain/metrics/aggregateCell";
-import { consensusGain } from "~/domain/metrics/consensusGain";
-import { interventionEffectiveness } from "~/domain/metrics/interventionEffectiveness";
-import { firstIntervention, interventionFrequency } from "~/domain/metrics/interventionFrequency";
-import { interventionTimeliness } from "~/domain/metrics/interventionTimeliness";
-import { timingBinIndex, timingProfile } from "~/domain/metrics/timingProfile";
+import { aggregateCell } from "../../../app/domain/metrics/aggregateCell.ts";
+import { consensusGain } from "../../../app/domain/metrics/consensusGain.ts";
+import { interventionEffectiveness } from "../../../app/domain/metrics/interventionEffectiveness.ts";
+import { firstIntervention, interventionFrequency } from "../../../app/domain/metrics/interventionFrequency.ts";
+import { interventionTimeliness } from "../../../app/domain/metrics/interventionTimeliness.ts";
+import { timingBinIndex, timingProfile } from "../../../app/domain/metrics/timingProfile.ts";
 
 describe("interventionTimeliness", () => {
   it("has no value (not 0) when consensus never drops", () => {
