@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { createAccount, listAnnotators, setActive, setPassword } from "../server/annotation/accounts.server.ts";
-import { actionResult, type ActionFailure } from "../server/annotation/http.server.ts";
+import { actionResult, type ActionFailure } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
 

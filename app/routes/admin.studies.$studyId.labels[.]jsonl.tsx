@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { orResponse } from "../server/annotation/http.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { labelsJsonl } from "../server/annotation/label-export.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { parseId } from "../server/route-params.ts";
+import { parseId } from "../server/http/route-params.server.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]);

@@ -5,15 +5,15 @@ import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
 import { summarizeAgreement } from "../domain/validation/index.ts";
 import { studyDashboard } from "../server/annotation/dashboard.server.ts";
-import { orResponse } from "../server/annotation/http.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { setStudyStatus } from "../server/annotation/studies.server.ts";
-import { AnnotationError } from "../server/annotation/errors.server.ts";
+import { ServiceError } from "../server/http/errors.server.ts";
 import { crowdLinkPath } from "../server/auth/crowd-link.server.ts";
 import { studyChannelStats } from "../server/crowd/channel-stats.server.ts";
 import { prolificStudyUrl, updateProlificSettings } from "../server/crowd/prolific.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { parseId } from "../server/route-params.ts";
+import { parseId } from "../server/http/route-params.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Study"} · Dashboard · SoCRATES Studio` }];
 
@@ -80,7 +80,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       updateProlificSettings(db, studyId, { completionCode: form.get("completionCode"), itemsPerSession: form.get("itemsPerSession"), rewardUsd: form.get("rewardUsd") });
       return json({ ...none, prolific: { ok: true as const } });
     } catch (err) {
-      if (!(err instanceof AnnotationError)) throw err;
+      if (!(err instanceof ServiceError)) throw err;
       if (err.status === 404) throw new Response(err.message, { status: 404, statusText: "Not Found" });
       return json({ ...none, prolific: { ok: false as const, message: err.message, problems: err.problems } }, { status: err.status });
     }

@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { actionResult, type ActionFailure } from "../server/annotation/http.server.ts";
+import { actionResult, type ActionFailure } from "../server/http/responses.server.ts";
 import { createAbStudy, createConsensusStudy, listStudies } from "../server/annotation/studies.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";

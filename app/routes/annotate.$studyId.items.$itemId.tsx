@@ -4,12 +4,12 @@ import { useMemo } from "react";
 import { ItemTask } from "../components/tasks/ItemTask.tsx";
 import { useTaskPosting } from "../components/tasks/useTaskPosting.ts";
 import { studyForWorker } from "../server/annotation/access.server.ts";
-import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/annotation/http.server.ts";
+import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
 import { saveDraft, submitLabel } from "../server/annotation/labels.server.ts";
 import { taskPage } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { parseId } from "../server/route-params.ts";
+import { parseId } from "../server/http/route-params.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Task"} · SoCRATES Studio` }];
 

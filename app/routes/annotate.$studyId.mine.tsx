@@ -1,12 +1,12 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { studyForWorker } from "../server/annotation/access.server.ts";
-import { orResponse } from "../server/annotation/http.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { ownLabels } from "../server/annotation/labels.server.ts";
 import { formatUtc } from "../domain/format-time.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { parseId } from "../server/route-params.ts";
+import { parseId } from "../server/http/route-params.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "My labels · SoCRATES Studio" }];
 

@@ -2,11 +2,11 @@ import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@rem
 import { Link, useLoaderData } from "@remix-run/react";
 import { needsQualification, studyForWorker } from "../server/annotation/access.server.ts";
 import { nextTask } from "../server/annotation/assignment.server.ts";
-import { orResponse } from "../server/annotation/http.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { prolificStep, prolificStepPath } from "../server/crowd/prolific.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { parseId } from "../server/route-params.ts";
+import { parseId } from "../server/http/route-params.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Next task · SoCRATES Studio" }];
 

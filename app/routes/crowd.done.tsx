@@ -2,12 +2,12 @@ import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@rem
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { studyForWorker } from "../server/annotation/access.server.ts";
-import { orResponse } from "../server/annotation/http.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { MAX_QUALIFICATION_ATTEMPTS } from "../server/annotation/qualification.server.ts";
 import { prolificStep, prolificStepPath } from "../server/crowd/prolific.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { parseId } from "../server/route-params.ts";
+import { parseId } from "../server/http/route-params.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Thank you · SoCRATES Studio" }];
 

@@ -1,14 +1,14 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { findOrCreateCrowdWorker, type CrowdChannel } from "../server/annotation/accounts.server.ts";
-import { AnnotationError } from "../server/annotation/errors.server.ts";
-import { orResponse } from "../server/annotation/http.server.ts";
+import { ServiceError } from "../server/http/errors.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { getStudy } from "../server/annotation/studies.server.ts";
 import { verifyCrowdLink } from "../server/auth/crowd-link.server.ts";
 import { startSession } from "../server/auth/session.server.ts";
 import { enterProlificSession, isProlificEntry } from "../server/crowd/prolific.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { parseId } from "../server/route-params.ts";
+import { parseId } from "../server/http/route-params.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Welcome · SoCRATES Studio" }];
 
@@ -34,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       entry = enterProlificSession(db, studyId, params);
     } catch (err) {
       // Participants get a page in plain words (with the status), not an error screen.
-      if (err instanceof AnnotationError) return json({ state: "refused" as const, name: study.name, message: err.message }, { status: err.status });
+      if (err instanceof ServiceError) return json({ state: "refused" as const, name: study.name, message: err.message }, { status: err.status });
       throw err;
     }
     throw await startSession(request, entry.annotatorId, entry.next, { crowdStudy: studyId });

@@ -1,12 +1,12 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { loader as rootLoader } from "../root.tsx";
-import { orResponse } from "../server/annotation/http.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { labelHistory } from "../server/annotation/labels.server.ts";
 import { formatUtc } from "../domain/format-time.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { parseId } from "../server/route-params.ts";
+import { parseId } from "../server/http/route-params.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Label history · SoCRATES Studio" }];
 

@@ -10,7 +10,7 @@ import { useActionData, useLoaderData, useLocation, useNavigation } from "@remix
 import { useEffect, useMemo, useRef } from "react";
 import { ItemTask } from "../components/tasks/ItemTask.tsx";
 import { useTaskPosting } from "../components/tasks/useTaskPosting.ts";
-import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/annotation/http.server.ts";
+import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
 import {
   externalTaskPage,
   frameAncestorsPolicy,

@@ -23,7 +23,7 @@ import { checkBundleReferences, playedScenario, summariseRun, type RecordLookup,
 import { formatJsonPath } from "../domain/judge-problems.ts";
 import { segmentSnippets } from "../domain/snippets.ts";
 import { deriveEvaluationScores } from "../domain/evaluation-scores.ts";
-import type { Db } from "./db.server.ts";
+import { writeTransaction, type Db } from "./db.server.ts";
 
 export interface FileProblem {
   file: string;
@@ -324,8 +324,6 @@ function bulkStatements(db: Db): ReturnType<typeof prepareBulk> {
   return statements;
 }
 
-class DryRunRollback extends Error {}
-
 /**
  * Imports bundle files all-or-nothing. Throws BundleImportError listing every problem found
  * (file, JSON path, message) and leaves the database unchanged.
@@ -341,9 +339,9 @@ export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun
   if (problems.length > 0) throw new BundleImportError(problems);
 
   const summary: ImportSummary = { files: files.map((f) => f.file), dryRun: Boolean(options.dryRun), inserted: zeroCounts(), unchanged: zeroCounts() };
-  try {
-    // IMMEDIATE: take the write lock up front so a concurrent writer cannot slip in between check and write.
-    db.$client.transaction(() => {
+  writeTransaction(
+    db,
+    () => {
       const lookup = combinedLookup(db, parsed.map((p) => p.bundle));
       for (const { file, bundle } of parsed) {
         for (const p of checkBundleReferences(bundle, lookup)) problems.push({ file, path: formatJsonPath(p.path), message: p.message });
@@ -376,11 +374,9 @@ export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun
         }
       }
       if (problems.length > 0) throw new BundleImportError(problems);
-      if (options.dryRun) throw new DryRunRollback();
-    }).immediate();
-  } catch (err) {
-    if (!(err instanceof DryRunRollback)) throw err;
-  }
+    },
+    { dryRun: options.dryRun },
+  );
   return summary;
 }
 

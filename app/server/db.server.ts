@@ -38,3 +38,30 @@ export function getDb(): Db {
   cache.__socratesDb ??= openDatabase();
   return cache.__socratesDb;
 }
+
+/** Carries a dry run's result out of the transaction it rolls back. */
+class DryRunRollback extends Error {
+  constructor(readonly result: unknown) {
+    super("dry run");
+  }
+}
+
+/**
+ * Runs `work` in one IMMEDIATE transaction (the write lock taken up front, so nothing slips in
+ * between check and write). With `dryRun` everything is rolled back and `work`'s result is still
+ * returned, so a dry run reports exactly what the real run would have done.
+ */
+export function writeTransaction<T>(db: Db, work: () => T, options: { dryRun?: boolean } = {}): T {
+  try {
+    return db.$client
+      .transaction(() => {
+        const result = work();
+        if (options.dryRun) throw new DryRunRollback(result);
+        return result;
+      })
+      .immediate();
+  } catch (err) {
+    if (err instanceof DryRunRollback) return err.result as T;
+    throw err;
+  }
+}

@@ -1,7 +1,7 @@
 /** Who may work on or look at a study: experts in expert studies, qualified crowd workers in crowd studies, admins everywhere. */
 import type { SessionUser } from "../auth/session.server.ts";
 import type { Db } from "../db.server.ts";
-import { forbidden } from "./errors.server.ts";
+import { forbidden } from "../http/errors.server.ts";
 import { getStudy, type StudyRow } from "./studies.server.ts";
 
 export function studyForWorker(db: Db, studyId: number, user: SessionUser): StudyRow {

@@ -4,7 +4,7 @@ import { z } from "zod";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { hashPassword, verifyPassword } from "../auth/password.server.ts";
-import { badInput } from "./errors.server.ts";
+import { badInput } from "../http/errors.server.ts";
 
 export const CROWD_CHANNELS = ["link", "mturk", "prolific"] as const;
 export type CrowdChannel = (typeof CROWD_CHANNELS)[number];

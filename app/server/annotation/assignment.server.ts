@@ -6,7 +6,7 @@
  * trajectory's snippets in sequence.
  */
 import type { Db } from "../db.server.ts";
-import { forbidden, notFound } from "./errors.server.ts";
+import { forbidden, notFound } from "../http/errors.server.ts";
 import { parseStudyConfig } from "./study-config.ts";
 
 export interface Lease {

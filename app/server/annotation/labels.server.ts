@@ -7,7 +7,7 @@ import { z } from "zod";
 import { checkConsensusLabel, labelPayloadSchema, type LabelPayload } from "../../domain/labels.ts";
 import type { Db } from "../db.server.ts";
 import { assignmentFor } from "./assignment.server.ts";
-import { AnnotationError, badInput, forbidden, notFound } from "./errors.server.ts";
+import { ServiceError, badInput, forbidden, notFound } from "../http/errors.server.ts";
 import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem } from "./task-view.server.ts";
 
 export interface SubmitInput {
@@ -62,12 +62,12 @@ export function submitLabel(db: Db, input: SubmitInput): SubmitResult {
       .prepare(`SELECT r.label_id AS labelId, r.revision, l.annotator_id AS annotatorId, l.study_item_id AS itemId FROM label_revisions r JOIN labels l ON l.id = r.label_id WHERE r.client_token = ?`)
       .get(input.clientToken) as { labelId: number; revision: number; annotatorId: number; itemId: number } | undefined;
     if (repeated) {
-      if (repeated.annotatorId !== input.annotatorId || repeated.itemId !== input.itemId) throw new AnnotationError(409, "This client token was already used for another submission");
+      if (repeated.annotatorId !== input.annotatorId || repeated.itemId !== input.itemId) throw new ServiceError(409, "This client token was already used for another submission");
       return { labelId: repeated.labelId, revision: repeated.revision, duplicate: true };
     }
     const study = sqlite.prepare(`SELECT status, labels_per_item AS k FROM studies WHERE id = ?`).get(input.studyId) as { status: string; k: number } | undefined;
     if (!study) throw notFound(`Study ${input.studyId}`);
-    if (study.status !== "open") throw new AnnotationError(409, `Study ${input.studyId} is closed; labels can no longer be changed`);
+    if (study.status !== "open") throw new ServiceError(409, `Study ${input.studyId} is closed; labels can no longer be changed`);
     const payload = validatePayload(db, input.itemId, input.studyId, input.annotatorId, input.payload);
 
     const assignment = assignmentFor(db, input.itemId, input.annotatorId);
@@ -75,7 +75,7 @@ export function submitLabel(db: Db, input: SubmitInput): SubmitResult {
     if (assignment.status === "released") {
       // The lease lapsed: the work still counts if the item has a free slot.
       const taken = sqlite.prepare(`SELECT count(*) AS n FROM assignments WHERE study_item_id = ? AND status <> 'released'`).get(input.itemId) as { n: number };
-      if (taken.n >= study.k) throw new AnnotationError(409, "Your time on this item ran out and it went to another annotator; your answer was not stored");
+      if (taken.n >= study.k) throw new ServiceError(409, "Your time on this item ran out and it went to another annotator; your answer was not stored");
     }
     const now = new Date().toISOString();
     sqlite.prepare(`UPDATE assignments SET status = 'submitted', submitted_at = coalesce(submitted_at, ?) WHERE id = ?`).run(now, assignment.id);

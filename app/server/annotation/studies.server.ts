@@ -10,7 +10,7 @@ import { meanOf } from "../../domain/metrics/alignmentValues.ts";
 import { mixGold, stratifiedSample } from "../../domain/validation/index.ts";
 import { loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import type { Db } from "../db.server.ts";
-import { badInput, notFound } from "./errors.server.ts";
+import { badInput, notFound } from "../http/errors.server.ts";
 import { DEFAULT_LABELS_PER_ITEM, parseStudyConfig, POOLS, studyConfigSchema, type Pool, type StudyType } from "./study-config.ts";
 
 const baseStudySchema = z.object({

@@ -9,7 +9,7 @@ import { MEDIATOR_ID, type ScenarioBody } from "../../domain/bundle.ts";
 import type { ConsensusLabel } from "../../domain/labels.ts";
 import type { TaskScenario, TaskTurn } from "../../components/tasks/types.ts";
 import type { Db } from "../db.server.ts";
-import { notFound } from "./errors.server.ts";
+import { notFound } from "../http/errors.server.ts";
 
 export type { TaskScenario, TaskTurn };
 

@@ -4,7 +4,7 @@ import type { SessionUser } from "../auth/session.server.ts";
 import type { Db } from "../db.server.ts";
 import { studyForWorker } from "./access.server.ts";
 import { assignmentFor } from "./assignment.server.ts";
-import { forbidden } from "./errors.server.ts";
+import { forbidden } from "../http/errors.server.ts";
 import { latestOwnLabel, loadDraft } from "./labels.server.ts";
 import { abTaskView, consensusTaskView, loadItem, previousOwnLabel } from "./task-view.server.ts";
 

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db.server.ts";
 import { findOrCreateCrowdWorker, type CrowdChannel } from "../annotation/accounts.server.ts";
-import { AnnotationError, notFound } from "../annotation/errors.server.ts";
+import { ServiceError, notFound } from "../http/errors.server.ts";
 import { validatePayload, writeLabelRevision } from "../annotation/labels.server.ts";
 
 export const CROWD_ASSIGNMENT_STATUSES = ["accepted", "submitted", "approved", "rejected"] as const;
@@ -93,7 +93,7 @@ export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): Crow
     if (!study) throw notFound(`Study ${input.studyId}`);
     const stored = findCrowdAssignment(db, input.channel, input.externalId);
     if (stored && stored.studyItemId !== input.itemId) {
-      throw new AnnotationError(409, `Assignment ${input.externalId} was stored for item ${stored.studyItemId}, not item ${input.itemId}`);
+      throw new ServiceError(409, `Assignment ${input.externalId} was stored for item ${stored.studyItemId}, not item ${input.itemId}`);
     }
     const rejected = input.status === "rejected";
     // A rejected assignment's answer is never used, so it need not be valid.
@@ -103,13 +103,13 @@ export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): Crow
 
     if (stored) {
       if (hash && stored.payloadHash && hash !== stored.payloadHash) {
-        throw new AnnotationError(409, `Assignment ${input.externalId} was imported before with a different answer; the stored answer is kept`);
+        throw new ServiceError(409, `Assignment ${input.externalId} was imported before with a different answer; the stored answer is kept`);
       }
       const statusChanged = stored.status !== input.status;
       if (statusChanged) setCrowdAssignmentStatus(db, stored.id, input.status);
       // An assignment first seen rejected and later approved (a reversed rejection) now brings its label.
       if (payload && stored.labelId === null) {
-        if (study.status !== "open") throw new AnnotationError(409, `Study ${input.studyId} is closed; reopen it to add labels`);
+        if (study.status !== "open") throw new ServiceError(409, `Study ${input.studyId} is closed; reopen it to add labels`);
         const at = input.submittedAt ?? new Date().toISOString();
         markAssignmentSubmitted(db, input.itemId, annotatorId, at);
         const written = writeLabelRevision(db, input.itemId, annotatorId, payload, null, input.secondsOnTask);
@@ -119,7 +119,7 @@ export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): Crow
       return { kind: "unchanged", statusChanged };
     }
 
-    if (study.status !== "open") throw new AnnotationError(409, `Study ${input.studyId} is closed; reopen it to add labels`);
+    if (study.status !== "open") throw new ServiceError(409, `Study ${input.studyId} is closed; reopen it to add labels`);
     let outcome: CrowdAssignmentOutcome = { kind: "rejected" };
     let labelId: number | null = null;
     if (payload) {

@@ -13,7 +13,7 @@ import type { ConsensusLabel } from "../../domain/labels.ts";
 import { appSecret } from "../auth/secret.server.ts";
 import type { Db } from "../db.server.ts";
 import { findOrCreateCrowdWorker } from "../annotation/accounts.server.ts";
-import { AnnotationError, badInput, forbidden } from "../annotation/errors.server.ts";
+import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
 import { latestOwnLabel, loadDraft, saveDraft } from "../annotation/labels.server.ts";
 import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
 import { parseStudyConfig } from "../annotation/study-config.ts";
@@ -98,7 +98,7 @@ export interface ExternalAssignment {
 
 export type ExternalQuestionRequest = { mode: "preview"; studyId: number; itemId: number } | ({ mode: "work" } & ExternalAssignment);
 
-function invalidLink(problems: { path: string; message: string }[]): AnnotationError {
+function invalidLink(problems: { path: string; message: string }[]): ServiceError {
   // The message names each parameter too: a loader's error page shows only the message.
   return badInput(`The task link is not valid: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`, problems);
 }
@@ -170,7 +170,7 @@ export function verifyAssignmentToken(token: string, secret = appSecret()): Exte
 function openCrowdStudy(db: Db, studyId: number): StudyRow {
   const study = getStudy(db, studyId);
   if (study.pool !== "crowd") throw forbidden(`Study ${studyId} is not a crowd study`);
-  if (study.status !== "open") throw new AnnotationError(409, `Study ${studyId} is closed and takes no more answers. Please return this HIT.`);
+  if (study.status !== "open") throw new ServiceError(409, `Study ${studyId} is closed and takes no more answers. Please return this HIT.`);
   return study;
 }
 
@@ -184,7 +184,7 @@ interface HitRow {
 function checkedHit(db: Db, hitId: string, studyId: number, itemId: number): HitRow | undefined {
   const hit = db.$client.prepare(`SELECT study_id AS studyId, study_item_id AS itemId, reward_usd AS rewardUsd FROM mturk_hits WHERE hit_id = ?`).get(hitId) as HitRow | undefined;
   if (hit && (hit.studyId !== studyId || hit.itemId !== itemId)) {
-    throw new AnnotationError(409, `HIT ${hitId} is for item ${hit.itemId} of study ${hit.studyId}, not item ${itemId} of study ${studyId}`);
+    throw new ServiceError(409, `HIT ${hitId} is for item ${hit.itemId} of study ${hit.studyId}, not item ${itemId} of study ${studyId}`);
   }
   return hit;
 }
@@ -212,9 +212,9 @@ export interface ExternalSubmitForm {
 
 function handoffFor(db: Db, a: ExternalAssignment, stored: StoredAssignment, annotatorId: number): ExternalSubmitForm {
   if (stored.studyId !== a.studyId || stored.itemId !== a.itemId || stored.annotatorId !== annotatorId) {
-    throw new AnnotationError(409, `Assignment ${a.assignmentId} was stored for another item or worker`);
+    throw new ServiceError(409, `Assignment ${a.assignmentId} was stored for another item or worker`);
   }
-  if (stored.labelId === null) throw new AnnotationError(409, `Assignment ${a.assignmentId} was rejected on MTurk; its answer is not used`);
+  if (stored.labelId === null) throw new ServiceError(409, `Assignment ${a.assignmentId} was rejected on MTurk; its answer is not used`);
   const row = db.$client.prepare(`SELECT payload FROM label_revisions WHERE label_id = ? ORDER BY revision DESC LIMIT 1`).get(stored.labelId) as { payload: string };
   return { action: `${a.turkSubmitTo}/mturk/externalSubmit`, assignmentId: a.assignmentId, labelId: stored.labelId, label: row.payload };
 }
@@ -222,7 +222,7 @@ function handoffFor(db: Db, a: ExternalAssignment, stored: StoredAssignment, ann
 /** A worker answers an item once: a label of theirs from another assignment (another HIT) is not added to. */
 function refuseSecondAssignmentOnItem(db: Db, itemId: number, annotatorId: number): void {
   if (latestOwnLabel(db, itemId, annotatorId)) {
-    throw new AnnotationError(409, "You have already answered this item in another assignment. Please return this HIT.");
+    throw new ServiceError(409, "You have already answered this item in another assignment. Please return this HIT.");
   }
 }
 

@@ -6,7 +6,7 @@
 import { median } from "../../domain/validation/rows.ts";
 import { FEDERAL_MINIMUM_WAGE_USD, HIT_DEFAULTS, estimateCost, hitSettingsSchema, type CostEstimate, type HitSettings } from "../../domain/crowd/hit-config.ts";
 import type { Db } from "../db.server.ts";
-import { AnnotationError, badInput } from "../annotation/errors.server.ts";
+import { ServiceError, badInput } from "../http/errors.server.ts";
 import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
 
 /** The hourly rate the default reward aims at (well above the federal minimum). */
@@ -68,7 +68,7 @@ export interface StudyHitPlan {
 /** Settings and cost for `hits` HITs of the study; refuses non-crowd studies and invalid values. */
 export function planHits(db: Db, studyId: number, hits: number, overrides: HitOverrides = {}): StudyHitPlan {
   const study = getStudy(db, studyId);
-  if (study.pool !== "crowd") throw new AnnotationError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies go to Mechanical Turk`);
+  if (study.pool !== "crowd") throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies go to Mechanical Turk`);
   const pace = secondsPerItem(db, study, overrides.secondsPerItem);
   const texts = TEXTS[study.type] ?? TEXTS["consensus-snippet"];
   const defaultReward = Math.max(0.01, Math.ceil((DEFAULT_TARGET_HOURLY_USD * pace.seconds) / 36) / 100);

@@ -21,7 +21,7 @@ import { AB_VARIABLES, abHitValues, CONSENSUS_VARIABLES, consensusHitValues, mar
 import { fillTemplate, insertGuidelines, templateVariables } from "../../domain/crowd/mturk-template.ts";
 import { toCsv } from "../../domain/csv.ts";
 import type { Db } from "../db.server.ts";
-import { AnnotationError } from "../annotation/errors.server.ts";
+import { ServiceError } from "../http/errors.server.ts";
 import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
 import { abTaskView, consensusTaskView, loadItem } from "../annotation/task-view.server.ts";
 import { loadGuidelines, loadQualificationTest, templatesDir, TemplateError, type GuidelineKind } from "../templates.server.ts";
@@ -111,7 +111,7 @@ function labelCounts(db: Db, studyId: number): Map<number, number> {
 }
 
 /**
- * Writes a batch for the study's items that still need labels. Refuses (AnnotationError) an
+ * Writes a batch for the study's items that still need labels. Refuses (ServiceError) an
  * expert or closed study, an underpaying reward unless forced, a study with nothing left to
  * label, and an output folder that already holds files; on refusal nothing is written.
  */
@@ -119,11 +119,11 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   // Refuses expert studies and invalid settings before any work; the estimate is redone below for the real count.
   const plan = planHits(db, studyId, 0, options.overrides);
   const { study } = plan;
-  if (study.status !== "open") throw new AnnotationError(409, `Study ${studyId} is closed; reopen it before exporting HITs`);
+  if (study.status !== "open") throw new ServiceError(409, `Study ${studyId} is closed; reopen it before exporting HITs`);
   const kind = study.type as GuidelineKind;
-  if (!(kind in KINDS)) throw new AnnotationError(409, `Study ${studyId} has type "${study.type}", which has no Mechanical Turk template`);
+  if (!(kind in KINDS)) throw new ServiceError(409, `Study ${studyId} has type "${study.type}", which has no Mechanical Turk template`);
   const outDir = resolve(options.outDir);
-  if (isNonEmptyDir(outDir)) throw new AnnotationError(409, `${outDir} already exists and is not empty; choose a new --out folder so no earlier batch is overwritten`);
+  if (isNonEmptyDir(outDir)) throw new ServiceError(409, `${outDir} already exists and is not empty; choose a new --out folder so no earlier batch is overwritten`);
 
   const dir = options.templatesDir ?? templatesDir();
   const { source } = loadMturkTemplate(kind, dir);
@@ -136,7 +136,7 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   const items = loadItems(db, [studyId]);
   const pending = items.filter((i) => (counts.get(i.itemId) ?? 0) < study.labelsPerItem);
   if (pending.length === 0) {
-    throw new AnnotationError(409, `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} labels`);
+    throw new ServiceError(409, `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} labels`);
   }
 
   const warnings: string[] = [];

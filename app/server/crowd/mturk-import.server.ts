@@ -12,8 +12,8 @@ import { abPayloadFromAnswers, consensusPayloadFromAnswers, ITEM_ID_FIELD } from
 import { formatResultsProblem, MTURK_STATUSES, parseMturkResults, type MturkResultRow, type ResultsProblem } from "../../domain/crowd/mturk-results.ts";
 import { reviewFileCsv, type ReviewMark } from "../../domain/crowd/mturk-review.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
-import type { Db } from "../db.server.ts";
-import { AnnotationError } from "../annotation/errors.server.ts";
+import { writeTransaction, type Db } from "../db.server.ts";
+import { ServiceError } from "../http/errors.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
 import { loadItem, playedScenarioOfRun, snippetContext, type ItemRow } from "../annotation/task-view.server.ts";
 import { listCrowdAssignments, recordCrowdAssignment, type CrowdAssignmentStatus } from "./crowd-assignments.server.ts";
@@ -74,13 +74,6 @@ export class MturkImportError extends Error {
   }
 }
 
-/** Carries a dry run's result out of the transaction it rolls back. */
-class DryRunRollback extends Error {
-  constructor(readonly result: MturkImportResult) {
-    super("dry run");
-  }
-}
-
 interface PreparedRow {
   row: MturkResultRow;
   /** The label; null for a rejected row. */
@@ -94,7 +87,7 @@ function prepareRow(db: Db, studyId: number, row: MturkResultRow, scenarioOfRun:
   try {
     item = loadItem(db, studyId, row.itemId);
   } catch (err) {
-    if (err instanceof AnnotationError) return { ok: false, problems: [problem("Input.item_id", `item ${row.itemId} is not an item of study ${studyId}`)] };
+    if (err instanceof ServiceError) return { ok: false, problems: [problem("Input.item_id", `item ${row.itemId} is not an item of study ${studyId}`)] };
     throw err;
   }
   if (row.answers === null) return { ok: true, prepared: { row, payload: null } };
@@ -123,7 +116,7 @@ function statusToRecord(db: Db, row: MturkResultRow): "submitted" | "approved" |
   return fromFile === "submitted" && (stored === "approved" || stored === "rejected") ? stored : fromFile;
 }
 
-function problemsOf(err: AnnotationError, row: MturkResultRow): ResultsProblem[] {
+function problemsOf(err: ServiceError, row: MturkResultRow): ResultsProblem[] {
   const at = { line: row.line, assignmentId: row.assignmentId };
   if (err.problems.length) return err.problems.map((p) => ({ ...at, path: p.path || "label", message: p.message }));
   return [{ ...at, path: "AssignmentId", message: err.message }];
@@ -141,7 +134,7 @@ function reviewMarks(rows: readonly MturkResultRow[], decisions: ReadonlyMap<str
 
 export function importMturkResults(db: Db, studyId: number, options: MturkImportOptions): MturkImportResult {
   const study = getStudy(db, studyId);
-  if (study.pool !== "crowd") throw new AnnotationError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies take MTurk results`);
+  if (study.pool !== "crowd") throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies take MTurk results`);
   const parsed = parseMturkResults(options.text, studyId);
   const problems: ResultsProblem[] = [...parsed.problems];
 
@@ -157,8 +150,9 @@ export function importMturkResults(db: Db, studyId: number, options: MturkImport
     else problems.push(...result.problems);
   }
 
-  const sqlite = db.$client;
-  const write = sqlite.transaction((): MturkImportResult => {
+  return writeTransaction(
+    db,
+    (): MturkImportResult => {
     const workersBefore = countWorkers(db);
     const summary: MturkImportSummary = { dryRun: Boolean(options.dryRun), rows: parsed.rows.length, stored: 0, revised: 0, unchanged: 0, rejectedSkipped: 0, statusUpdated: 0, workersCreated: 0 };
     for (const { row, payload } of prepared) {
@@ -188,7 +182,7 @@ export function importMturkResults(db: Db, studyId: number, options: MturkImport
         }
       } catch (err) {
         // Each row is a savepoint: its failure is undone at once, and the rest are still checked.
-        if (!(err instanceof AnnotationError)) throw err;
+        if (!(err instanceof ServiceError)) throw err;
         problems.push(...problemsOf(err, row));
       }
     }
@@ -206,7 +200,6 @@ export function importMturkResults(db: Db, studyId: number, options: MturkImport
       untouched: parsed.rows.length - marks.size,
     };
     const result = { summary, review };
-    if (options.dryRun) throw new DryRunRollback(result);
     // Only decisions that differ from the stored ones are written, so a repeated import changes nothing.
     const current = new Map(listCrowdAssignments(db, studyId, CHANNEL).map((a) => [a.id, a]));
     recordDecisions(
@@ -217,11 +210,7 @@ export function importMturkResults(db: Db, studyId: number, options: MturkImport
       }),
     );
     return result;
-  });
-  try {
-    return write.immediate();
-  } catch (err) {
-    if (err instanceof DryRunRollback) return err.result;
-    throw err;
-  }
+    },
+    { dryRun: options.dryRun },
+  );
 }

@@ -21,7 +21,7 @@ import { qualificationRequirements, type CostEstimate, type HitSettings, type Qu
 import { answerKeyXml, externalQuestionXml, questionFormXml } from "../../domain/crowd/qualification-xml.ts";
 import { qualificationKey, type QualificationTest } from "../../domain/qualification.ts";
 import type { Db } from "../db.server.ts";
-import { AnnotationError, badInput } from "../annotation/errors.server.ts";
+import { ServiceError, badInput } from "../http/errors.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
 import { loadQualificationTest } from "../templates.server.ts";
 import { checkFairPay, planHits, type HitOverrides } from "./hit-settings.server.ts";
@@ -243,7 +243,7 @@ export async function publishStudy(db: Db, client: MTurkClient | null, options: 
   // planHits refuses a non-crowd study and validates every setting.
   const plan = planHits(db, studyId, toPublish.length, options.overrides ?? {});
   const { study, estimate } = plan;
-  if (study.status !== "open") throw new AnnotationError(409, `Study ${studyId} is closed; reopen it before publishing HITs`);
+  if (study.status !== "open") throw new ServiceError(409, `Study ${studyId} is closed; reopen it before publishing HITs`);
   const fairPayWarning = checkFairPay(estimate, options.force === true);
   const test = loadQualificationTest();
 

@@ -7,8 +7,8 @@
  */
 import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, RejectAssignmentCommand, type Assignment, type MTurkClient } from "@aws-sdk/client-mturk";
 import { labelFromAnswerXml } from "../../domain/crowd/answer-xml.ts";
-import type { Db } from "../db.server.ts";
-import { AnnotationError } from "../annotation/errors.server.ts";
+import { writeTransaction, type Db } from "../db.server.ts";
+import { ServiceError } from "../http/errors.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
 import { MTURK_STATUSES } from "../../domain/crowd/mturk-results.ts";
 import { findCrowdAssignment, recordCrowdAssignment, setCrowdAssignmentStatus, type CrowdAssignmentStatus } from "./crowd-assignments.server.ts";
@@ -97,7 +97,7 @@ function workSeconds(a: Assignment): number | null {
 
 
 function describe(err: unknown): string {
-  if (err instanceof AnnotationError && err.problems.length) return `${err.message}: ${err.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`;
+  if (err instanceof ServiceError && err.problems.length) return `${err.message}: ${err.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`;
   return err instanceof Error ? err.message : String(err);
 }
 
@@ -144,13 +144,10 @@ function takeIn(db: Db, studyId: number, { hit, assignment: a }: Listed): "impor
     });
     return stored ? (outcome.kind === "unchanged" && !outcome.statusChanged ? "same" : "status") : "imported";
   } catch (err) {
-    if (err instanceof AnnotationError) return problem(`the answer was not stored: ${describe(err)}`);
+    if (err instanceof ServiceError) return problem(`the answer was not stored: ${describe(err)}`);
     throw err;
   }
 }
-
-/** Signals the end of a dry run: the transaction is rolled back, and the summary survives. */
-class DryRunRollback extends Error {}
 
 /** Pulls the study's assignments from MTurk, stores what is missing, and approves or rejects submitted work. */
 export async function syncStudy(db: Db, client: MTurkClient, options: SyncOptions): Promise<SyncSummary> {
@@ -182,9 +179,9 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
   const itemOf = new Map(listed.map((l) => [l.assignment.AssignmentId, l.hit.itemId]));
 
   // All database work in one transaction: a dry run rolls it back after deciding.
-  let pending: ReviewDecision[] = [];
-  try {
-    db.$client.transaction(() => {
+  const pending = writeTransaction(
+    db,
+    (): ReviewDecision[] => {
       for (const entry of listed) {
         const result = takeIn(db, studyId, entry);
         if (result === "imported") summary.imported++;
@@ -192,12 +189,10 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
         else if (typeof result === "object") summary.problems.push(result);
       }
       // Only this environment's assignments: a batch imported from the requester site is not ours to settle here.
-      pending = reviewDecisions(db, studyId, "mturk").filter((d) => itemOf.has(d.externalId));
-      if (dryRun) throw new DryRunRollback();
-    })();
-  } catch (err) {
-    if (!(err instanceof DryRunRollback)) throw err;
-  }
+      return reviewDecisions(db, studyId, "mturk").filter((d) => itemOf.has(d.externalId));
+    },
+    { dryRun },
+  );
 
   for (const decision of pending) {
     const result: SyncDecision = { ...decision, itemId: itemOf.get(decision.externalId) ?? null, sent: false, error: null };

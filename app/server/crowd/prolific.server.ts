@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { Db } from "../db.server.ts";
 import { findOrCreateCrowdWorker } from "../annotation/accounts.server.ts";
 import { nextTask } from "../annotation/assignment.server.ts";
-import { AnnotationError, badInput, forbidden } from "../annotation/errors.server.ts";
+import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
 import { attemptCount, MAX_QUALIFICATION_ATTEMPTS } from "../annotation/qualification.server.ts";
 import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
 import { parseStudyConfig, prolificSettingsSchema, type ProlificSettings } from "../annotation/study-config.ts";
@@ -61,7 +61,7 @@ export const NOT_SET_UP_MESSAGE =
 function settingsOrRefuse(study: StudyRow): ProlificSettings {
   if (study.pool !== "crowd") throw forbidden("This study is not open to crowd workers.");
   const settings = prolificSettingsOf(study);
-  if (!settings) throw new AnnotationError(409, NOT_SET_UP_MESSAGE);
+  if (!settings) throw new ServiceError(409, NOT_SET_UP_MESSAGE);
   return settings;
 }
 
@@ -100,7 +100,7 @@ export function enterProlificSession(db: Db, studyId: number, params: URLSearchP
   const study = getStudy(db, studyId);
   const ids = parseProlificParams(params);
   const settings = settingsOrRefuse(study);
-  if (study.status !== "open") throw new AnnotationError(409, "This study is closed and takes no more answers. Please return your place in it on Prolific.");
+  if (study.status !== "open") throw new ServiceError(409, "This study is closed and takes no more answers. Please return your place in it on Prolific.");
   const sqlite = db.$client;
   const enter = sqlite.transaction((): Omit<ProlificEntry, "next"> => {
     const annotatorId = findOrCreateCrowdWorker(db, "prolific", ids.PROLIFIC_PID);
@@ -112,7 +112,7 @@ export function enterProlificSession(db: Db, studyId: number, params: URLSearchP
       .get(ids.SESSION_ID) as SessionRow | undefined;
     if (stored) {
       if (stored.annotatorId !== annotatorId || stored.studyId !== studyId || stored.externalGroupId !== ids.STUDY_ID) {
-        throw new AnnotationError(409, `The Prolific session ${ids.SESSION_ID} belongs to another participant or study. Please open the study from Prolific again.`);
+        throw new ServiceError(409, `The Prolific session ${ids.SESSION_ID} belongs to another participant or study. Please open the study from Prolific again.`);
       }
       return { annotatorId, sessionRowId: stored.id, revisit: true };
     }

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { isAbsolute, relative } from "node:path";
 import { openDatabase } from "../../../app/server/db.server.ts";
-import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
+import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { defaultExportDir, exportBatch, type ExportSummary } from "../../../app/server/crowd/mturk-export.server.ts";
 import { TemplateError } from "../../../app/server/templates.server.ts";
 import { parseIntOption, UserError } from "../../cli-kit.ts";
@@ -67,7 +67,7 @@ Example:
     try {
       summary = exportBatch(openDatabase(), studyId, { outDir: opts.out ?? defaultExportDir(studyId, now), overrides, force: opts.force ?? false, now });
     } catch (err) {
-      if (err instanceof AnnotationError) {
+      if (err instanceof ServiceError) {
         const details = err.problems.map((p) => `\n  ${p.path}: ${p.message}`).join("");
         throw new UserError(`mturk export refused, nothing was written: ${err.message}${details}`);
       }

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
-import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
+import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { importMturkResults, MturkImportError, type MturkImportResult } from "../../../app/server/crowd/mturk-import.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { parseIntOption, UserError } from "../../cli-kit.ts";
@@ -56,7 +56,7 @@ flagged on gold items, is rejected. Upload it under Manage → Results → Uploa
         result = importMturkResults(openDatabase(), studyId, { text, fileName: opts.file, dryRun: opts.dryRun });
       } catch (err) {
         if (err instanceof MturkImportError) throw new UserError(err.message);
-        if (err instanceof AnnotationError) throw new UserError(err.message);
+        if (err instanceof ServiceError) throw new UserError(err.message);
         throw err;
       }
       console.log(describe(result));

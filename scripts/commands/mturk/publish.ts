@@ -1,7 +1,7 @@
 /** `socrates mturk publish`: create the qualification type, HIT type and HITs of a crowd study through the MTurk API. */
 import type { MTurkClient } from "@aws-sdk/client-mturk";
 import type { Command } from "commander";
-import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
+import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { openDatabase, type Db } from "../../../app/server/db.server.ts";
 import { isMissingCredentials, MISSING_CREDENTIALS_HELP, MturkEndpointError, mturkClient } from "../../../app/server/crowd/mturk-client.server.ts";
 import { publishStudy, PublishInterruptedError, type PublishSummary } from "../../../app/server/crowd/mturk-publish.server.ts";
@@ -26,7 +26,7 @@ export async function explainMturkErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof AnnotationError) {
+    if (err instanceof ServiceError) {
       const details = err.problems.map((p) => `\n  ${p.path}: ${p.message}`).join("");
       throw new UserError(`${err.message}${details}`);
     }

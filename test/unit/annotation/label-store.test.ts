@@ -4,10 +4,10 @@ import { labelHistory, submitLabel } from "../../../app/server/annotation/labels
 import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { taskPage } from "../../../app/server/annotation/tasks.server.ts";
 import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
-import { expectAnnotationError } from "../../helpers/expect-annotation-error.ts";
+import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 
-const expectRejected = expectAnnotationError;
+const expectRejected = expectServiceError;
 
 describe("label store", () => {
   let t: ReturnType<typeof tempDb>;

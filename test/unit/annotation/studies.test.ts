@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
+import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { nextTask } from "../../../app/server/annotation/assignment.server.ts";
 import { submitLabel } from "../../../app/server/annotation/labels.server.ts";
 import { createAbStudy, createConsensusStudy, setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
@@ -48,7 +48,7 @@ describe("studies", () => {
     try {
       createConsensusStudy(t.db, { name: "", pool: "expert", trajectories: 1 });
     } catch (err) {
-      expect((err as AnnotationError).problems).toContainEqual({ path: "name", message: "must not be empty" });
+      expect((err as ServiceError).problems).toContainEqual({ path: "name", message: "must not be empty" });
     }
   });
 

@@ -4,7 +4,7 @@
  * checks, the lease on accept, and a submit that is stored once however often it arrives.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
+import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { createAbStudy, createConsensusStudy, setStudyStatus, studyItemIds } from "../../../app/server/annotation/studies.server.ts";
 import {
   MTURK_SUBMIT_ORIGINS,
@@ -27,12 +27,12 @@ const STAND_IN = "http://127.0.0.1:8931";
 const ALLOWED = allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: STAND_IN });
 const options = { secret: SECRET, allowed: ALLOWED };
 
-function rejection(fn: () => unknown): AnnotationError {
+function rejection(fn: () => unknown): ServiceError {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(AnnotationError);
-    return err as AnnotationError;
+    expect(err).toBeInstanceOf(ServiceError);
+    return err as ServiceError;
   }
   throw new Error("expected a rejection");
 }

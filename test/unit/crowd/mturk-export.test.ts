@@ -10,7 +10,7 @@ import { estimateCost, FEDERAL_MINIMUM_WAGE_USD } from "../../../app/domain/crow
 import { ANSWER_KEY_NS, QUESTION_FORM_NS } from "../../../app/domain/crowd/qualification-xml.ts";
 import { parseCsv } from "../../../app/domain/csv.ts";
 import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
-import { AnnotationError } from "../../../app/server/annotation/errors.server.ts";
+import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { defaultExportDir, EXPORT_FILES, exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
@@ -97,14 +97,14 @@ describe("mturk export", () => {
   });
 
   /** Runs an export that must be refused, and checks that it wrote nothing. */
-  function refused(studyId: number, options: Partial<Parameters<typeof exportBatch>[2]> = {}): AnnotationError {
+  function refused(studyId: number, options: Partial<Parameters<typeof exportBatch>[2]> = {}): ServiceError {
     const dir = freshDir();
     try {
       exportBatch(t.db, studyId, { outDir: dir, ...options });
     } catch (err) {
-      expect(err).toBeInstanceOf(AnnotationError);
+      expect(err).toBeInstanceOf(ServiceError);
       expect(existsSync(dir), "nothing is written").toBe(false);
-      return err as AnnotationError;
+      return err as ServiceError;
     }
     throw new Error("the export was not refused");
   }

@@ -21,7 +21,7 @@ import {
 } from "../../../app/server/crowd/prolific.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
-import { expectAnnotationError } from "../../helpers/expect-annotation-error.ts";
+import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 
 const CONSENSUS_CROWD = 2; // 40 snippets, half of them still open
@@ -32,7 +32,7 @@ const link = (over: Record<string, string | null> = {}) => {
   return new URLSearchParams(Object.entries(base).filter((e): e is [string, string] => e[1] !== null));
 };
 
-const expectError = expectAnnotationError;
+const expectError = expectServiceError;
 
 describe("Prolific sessions", () => {
   let t: ReturnType<typeof tempDb>;

@@ -1,15 +1,15 @@
-/** Turns annotation-service errors into HTTP responses, so every route reports them the same way. */
+/** Turns service errors into HTTP responses, so every route reports them the same way. */
 import { json } from "@remix-run/node";
-import { AnnotationError } from "./errors.server.ts";
+import { ServiceError } from "./errors.server.ts";
 
-const STATUS_TEXT: Record<AnnotationError["status"], string> = { 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict" };
+const STATUS_TEXT: Record<ServiceError["status"], string> = { 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict" };
 
 /** For loaders: rethrows service errors as responses the error boundary shows (403, 404, …). */
 export function orResponse<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof AnnotationError) throw new Response(err.message, { status: err.status, statusText: STATUS_TEXT[err.status] });
+    if (err instanceof ServiceError) throw new Response(err.message, { status: err.status, statusText: STATUS_TEXT[err.status] });
     throw err;
   }
 }
@@ -25,7 +25,7 @@ export async function actionResult<T>(fn: () => T | Promise<T>) {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof AnnotationError) {
+    if (err instanceof ServiceError) {
       return json<ActionFailure>({ ok: false, message: err.message, problems: err.problems }, { status: err.status });
     }
     throw err;
