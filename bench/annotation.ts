@@ -56,7 +56,7 @@ try {
     return { topics: body.topics.map((x) => x.id), parties: body.parties.map((p) => p.id) };
   })();
   const label = (): ConsensusLabel => ({
-    kind: "consensus",
+    kind: "consensus-snippet",
     topics: Object.fromEntries(
       topicsAndParties.topics.map((k) => [k, { score: 1 + randomInt(rng, 5), carriedForward: false, positions: Object.fromEntries(topicsAndParties.parties.map((p) => [p, "A"])) }]),
     ),
@@ -82,7 +82,7 @@ try {
   t = performance.now();
   const dashboard = studyDashboard(db, studyId);
   const dashboardSeconds = seconds(t);
-  if (dashboard.kind !== "consensus") throw new Error("expected a consensus dashboard");
+  if (dashboard.kind !== "consensus-snippet") throw new Error("expected a consensus dashboard");
 
   const rows: [string, string][] = [
     ["trajectories / items", `${TRAJECTORIES} / ${items}`],

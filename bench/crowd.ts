@@ -56,7 +56,7 @@ try {
     const first = randomInt(rng, WORKERS);
     for (let j = 0; j < K; j++) {
       const label: ConsensusLabel = {
-        kind: "consensus",
+        kind: "consensus-snippet",
         topics: Object.fromEntries(body.topics.map((topic) => [topic.id, { score: 1 + randomInt(rng, 5), carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])) }])),
       };
       assignments.push({

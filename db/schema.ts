@@ -14,6 +14,7 @@ import type {
   ScenarioBody,
   Topic,
 } from "../app/domain/bundle.ts";
+import type { TaskTypeId } from "../app/domain/tasks/ids.ts";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
 
@@ -179,8 +180,8 @@ export const abPairs = sqliteTable(
 export const studies = sqliteTable("studies", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
-  /** consensus-snippet | ab-reactiveness */
-  type: text("type").notNull(),
+  /** Its task type's id (app/domain/tasks): consensus-snippet | ab-reactiveness. */
+  type: text("type").$type<TaskTypeId>().notNull(),
   /** expert | crowd */
   pool: text("pool").notNull(),
   labelsPerItem: integer("labels_per_item").notNull(),
@@ -196,8 +197,8 @@ export const studyItems = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     studyId: integer("study_id").notNull().references(() => studies.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
-    /** snippet | ab-pair */
-    kind: text("kind").notNull(),
+    /** The study's task type id (the same string as studies.type). */
+    kind: text("kind").$type<TaskTypeId>().notNull(),
     snippetId: integer("snippet_id").references(() => snippets.id),
     /** A/B items: the bundle's pair record. */
     abPairId: text("ab_pair_id").references(() => abPairs.id),

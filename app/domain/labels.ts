@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { Party, Topic } from "./bundle.ts";
+import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "./tasks/ids.ts";
 
 /** Positions besides a topic's option labels. */
 export const POSITION_UNCLEAR = "unclear";
@@ -26,12 +27,12 @@ export const consensusTopicLabelSchema = z
 
 export const consensusLabelSchema = z
   .object({
-    kind: z.literal("consensus"),
+    kind: z.literal(CONSENSUS_SNIPPET),
     topics: z.record(z.string(), consensusTopicLabelSchema),
   })
   .strict();
 
-export const abLabelSchema = z.object({ kind: z.literal("ab"), choice: z.enum(["A", "B"]) }).strict();
+export const abLabelSchema = z.object({ kind: z.literal(AB_REACTIVENESS), choice: z.enum(["A", "B"]) }).strict();
 
 export const labelPayloadSchema = z.discriminatedUnion("kind", [consensusLabelSchema, abLabelSchema]);
 

@@ -36,10 +36,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     channels: studyChannelStats(db, studyId, d.gold),
     prolificUrl: d.study.pool === "crowd" ? prolificStudyUrl(url.origin, studyId) : null,
   };
-  if (d.kind === "ab") {
+  if (d.kind === "ab-reactiveness") {
     return json({
       ...common,
-      kind: "ab" as const,
+      kind: "ab-reactiveness" as const,
       agreement: named(summarizeAgreement(d.ab)),
       agreementWithoutFlagged: d.abWithoutFlagged ? named(summarizeAgreement(d.abWithoutFlagged)) : null,
       // Fidelity follows the exclusion switch, like alignment does for consensus studies.
@@ -50,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   return json({
     ...common,
-    kind: "consensus" as const,
+    kind: "consensus-snippet" as const,
     agreement: named(summarizeAgreement(d.agreement)),
     agreementWithoutFlagged: d.agreementWithoutFlagged ? named(summarizeAgreement(d.agreementWithoutFlagged)) : null,
     fidelity: null,
@@ -125,13 +125,13 @@ export default function StudyDashboard() {
         {d.flagged.length ? (
           <p className="notice notice-warning">
             {d.flagged.length} annotator{d.flagged.length > 1 ? "s are" : " is"} below the gold threshold ({Math.round(d.study.config.goldThreshold * 100)}%).{" "}
-            {params.get("exclude") === "flagged" ? <Link to={base}>Include them again</Link> : <Link to={`${base}?exclude=flagged`}>Exclude them from {d.kind === "ab" ? "fidelity" : "alignment"}</Link>}
+            {params.get("exclude") === "flagged" ? <Link to={base}>Include them again</Link> : <Link to={`${base}?exclude=flagged`}>Exclude them from {d.kind === "ab-reactiveness" ? "fidelity" : "alignment"}</Link>}
           </p>
         ) : null}
         <AgreementPanel agreement={d.agreement} withoutFlagged={d.agreementWithoutFlagged} />
       </section>
 
-      {d.kind === "consensus" ? (
+      {d.kind === "consensus-snippet" ? (
         <section className="dash-section">
           <h2>Does the evaluator agree with the experts?</h2>
           {d.alignment ? (

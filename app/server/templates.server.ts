@@ -7,10 +7,12 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ZodError } from "zod";
 import { formatJsonPath } from "../domain/judge-problems.ts";
+import { TASK_TYPE_IDS, taskType, type TaskTypeId } from "../domain/tasks/registry.ts";
 import { DEFAULT_QUALIFICATION_TEST_ID, qualificationTestSchema, type QualificationTest } from "../domain/qualification.ts";
 
-export const GUIDELINE_KINDS = ["consensus-snippet", "ab-reactiveness"] as const;
-export type GuidelineKind = (typeof GUIDELINE_KINDS)[number];
+/** Guidelines and MTurk templates exist per task type, named by its id. */
+export const GUIDELINE_KINDS = TASK_TYPE_IDS;
+export type GuidelineKind = TaskTypeId;
 
 export function templatesDir(): string {
   return resolve(process.cwd(), "annotation-templates");
@@ -39,10 +41,15 @@ export function loadGuidelines(kind: GuidelineKind, dir = templatesDir()): strin
   if (!(GUIDELINE_KINDS as readonly string[]).includes(kind)) {
     throw new TemplateError(join(dir, "guidelines"), [{ path: "$", message: `unknown guideline kind "${kind}" (${GUIDELINE_KINDS.join(", ")})` }]);
   }
-  const file = join(dir, "guidelines", `${kind}.md`);
+  const file = join(dir, "guidelines", `${taskType(kind).templateName}.md`);
   const text = readTemplate(file);
   if (text.trim() === "") throw new TemplateError(file, [{ path: "$", message: "the guidelines are empty" }]);
   return text;
+}
+
+/** Every task type's shipped guidelines, by task-type id (the study form's defaults). */
+export function defaultGuidelines(dir = templatesDir()): Record<TaskTypeId, string> {
+  return Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, loadGuidelines(id, dir)])) as Record<TaskTypeId, string>;
 }
 
 /** A qualification test by id (its file name without .json), checked against its schema. */

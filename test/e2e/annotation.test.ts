@@ -125,13 +125,13 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
         body: new URLSearchParams({ intent: "submit", payload: JSON.stringify(payload), clientToken: `bad-${Math.random().toString(36).slice(2, 12)}`, secondsOnTask: "5" }),
         redirect: "manual",
       });
-    const outOfRange = await post(itemUrls[0], { kind: "consensus", topics: { X: { score: 6, carriedForward: false, positions: {} } } });
+    const outOfRange = await post(itemUrls[0], { kind: "consensus-snippet", topics: { X: { score: 6, carriedForward: false, positions: {} } } });
     expect(outOfRange.status).toBe(400);
     expect(await outOfRange.text()).toMatch(/a score is 1 to 5/);
-    const forged = await post(`${server.url}/annotate/${studyId}/items/999999`, { kind: "ab", choice: "A" });
+    const forged = await post(`${server.url}/annotate/${studyId}/items/999999`, { kind: "ab-reactiveness", choice: "A" });
     expect(forged.status).toBe(404);
     expect(await forged.text()).toMatch(/Item 999999 of study \d+ does not exist/);
-    const otherStudy = await post(itemUrls[0].replace(`/annotate/${studyId}/`, "/annotate/424242/"), { kind: "ab", choice: "A" });
+    const otherStudy = await post(itemUrls[0].replace(`/annotate/${studyId}/`, "/annotate/424242/"), { kind: "ab-reactiveness", choice: "A" });
     expect(otherStudy.status).toBe(404);
     expect(revisions()).toBe(before);
   });

@@ -171,7 +171,7 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     expect(standIn.submissions).toHaveLength(1);
     const [sent] = standIn.submissions;
     expect(sent.assignmentId).toBe(worker.assignmentId);
-    expect(JSON.parse(sent.label)).toEqual({ kind: "ab", choice: "B" });
+    expect(JSON.parse(sent.label)).toEqual({ kind: "ab-reactiveness", choice: "B" });
 
     const rows = crowdRows(worker.assignmentId);
     expect(rows).toHaveLength(1);
@@ -192,7 +192,7 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
 
     // The answer posted again straight to the app (a resent form) is not stored a second time.
     const token = signAssignment({ studyId, itemId, ...worker, turkSubmitTo: standIn.origin }, SECRET);
-    const again = await fetch(accepted(), { method: "POST", body: new URLSearchParams({ intent: "submit", token, payload: JSON.stringify({ kind: "ab", choice: "A" }), secondsOnTask: "3" }) });
+    const again = await fetch(accepted(), { method: "POST", body: new URLSearchParams({ intent: "submit", token, payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }), secondsOnTask: "3" }) });
     expect(again.status).toBe(200);
     expect(revisionsOf(worker.assignmentId)).toBe(1);
     expect(crowdRows(worker.assignmentId)).toHaveLength(1);
@@ -210,7 +210,7 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
       if (request.method() !== "POST") return route.continue();
       const form = new URLSearchParams(request.postData() ?? "");
       if (form.get("intent") !== "submit") return route.continue();
-      form.set("payload", JSON.stringify({ kind: "ab", choice: "C" }));
+      form.set("payload", JSON.stringify({ kind: "ab-reactiveness", choice: "C" }));
       return route.continue({ postData: form.toString() });
     });
     const frame = await openHit(page, accepted(second));
@@ -226,14 +226,14 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).click();
     await waitFor("the second worker's submit", () => standIn.submissions.length === 3);
     expect(standIn.submissions[2].assignmentId).toBe(second.assignmentId);
-    expect(JSON.parse(standIn.submissions[2].label)).toEqual({ kind: "ab", choice: "A" });
+    expect(JSON.parse(standIn.submissions[2].label)).toEqual({ kind: "ab-reactiveness", choice: "A" });
     expect(revisionsOf(second.assignmentId)).toBe(1);
     await page.close();
 
     const forged = signAssignment({ studyId, itemId, ...second, workerId: "AE2EWORKER3", turkSubmitTo: standIn.origin }, "not-the-server-secret-at-all");
     const refused = await fetch(accepted(second), {
       method: "POST",
-      body: new URLSearchParams({ intent: "submit", token: forged, payload: JSON.stringify({ kind: "ab", choice: "A" }), secondsOnTask: "3" }),
+      body: new URLSearchParams({ intent: "submit", token: forged, payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }), secondsOnTask: "3" }),
     });
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain("token is not valid");

@@ -23,7 +23,7 @@ export function validConsensusLabel(db: Db, itemId: number, score = 3): Consensu
   const { runId } = snippetContext(db, item.snippetId!);
   const { body } = playedScenarioOfRun(db, runId);
   return {
-    kind: "consensus",
+    kind: "consensus-snippet",
     topics: Object.fromEntries(
       body.topics.map((t) => [t.id, { score, carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])) }]),
     ),

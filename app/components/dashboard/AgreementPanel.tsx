@@ -85,7 +85,7 @@ export function AgreementPanel({ agreement, withoutFlagged }: Props) {
         </tbody>
       </table>
       <p className="dash-note">
-        {agreement.kind === "consensus" ? `Units: (snippet, topic) pairs; raters: the ${agreement.pool ?? ""} pool. ` : "Units: A/B pairs; choices compared as categories. "}
+        {agreement.kind === "consensus-snippet" ? `Units: (snippet, topic) pairs; raters: the ${agreement.pool ?? ""} pool. ` : "Units: A/B pairs; choices compared as categories. "}
         CI: bootstrap over units, {boot.draws} draws, seed {boot.seed}
         {agreement.levels.some((l) => l.undefinedDraws > 0) ? `; draws where α is undefined are left out (${agreement.levels.map((l) => `${l.level} ${l.undefinedDraws}`).join(", ")})` : ""}.
         {compare ? ` Without flagged: ${compare.excluded.join(", ")} left out.` : ""}

@@ -1,6 +1,6 @@
 /** A crowd study's Prolific settings form and the study URL to paste into Prolific. */
 import { Form } from "@remix-run/react";
-import type { ProlificSettings } from "../../server/annotation/study-config.ts";
+import type { ProlificSettings } from "../../domain/study-config.ts";
 
 interface Props {
   settings: ProlificSettings | null;

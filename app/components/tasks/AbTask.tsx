@@ -12,7 +12,7 @@ import { ShortcutCheatSheet } from "./ShortcutCheatSheet.tsx";
 import { displayKey, handledElsewhere, isTypingTarget, keyName } from "./shortcuts.ts";
 import { speakersInOrder, TaskDialogue } from "./TaskDialogue.tsx";
 import { TaskAnnouncements, TaskGuidelines, TaskTop } from "./TaskChrome.tsx";
-import type { FieldProblem, TaskProgressValue, TaskTurn } from "./types.ts";
+import type { FieldProblem, TaskProgressValue, TaskTurn } from "../../domain/tasks/task-view.ts";
 
 export { AB_SHORTCUTS, type AbChoice };
 
@@ -72,7 +72,7 @@ export function AbTask(props: AbTaskProps) {
       return;
     }
     setAlert("");
-    now.onSubmit({ kind: "ab", choice: now.choice });
+    now.onSubmit({ kind: "ab-reactiveness", choice: now.choice });
   }, []);
 
   useEffect(() => {

@@ -27,7 +27,7 @@ import { ShortcutCheatSheet } from "./ShortcutCheatSheet.tsx";
 import { displayKey, handledElsewhere, isTypingTarget, keyName } from "./shortcuts.ts";
 import { TaskDialogue } from "./TaskDialogue.tsx";
 import { TaskAnnouncements, TaskGuidelines, TaskTop } from "./TaskChrome.tsx";
-import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "./types.ts";
+import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "../../domain/tasks/task-view.ts";
 
 export { CONSENSUS_SHORTCUTS, type ConsensusDraft };
 

@@ -8,11 +8,11 @@ import { AbTask } from "./AbTask.tsx";
 import type { AbChoice } from "./ab-task-state.ts";
 import { ConsensusTask } from "./ConsensusTask.tsx";
 import type { ConsensusDraft } from "./consensus-form-state.ts";
-import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "./types.ts";
+import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "../../domain/tasks/task-view.ts";
 
 export type ItemTaskView =
-  | { kind: "snippet"; scenario: TaskScenario; previousSnippet: TaskTurn[] | null; snippet: TaskTurn[] }
-  | { kind: "ab-pair"; conversationA: TaskTurn[]; conversationB: TaskTurn[]; targetParty: { id: string; name: string } };
+  | { kind: "consensus-snippet"; scenario: TaskScenario; previousSnippet: TaskTurn[] | null; snippet: TaskTurn[] }
+  | { kind: "ab-reactiveness"; conversationA: TaskTurn[]; conversationB: TaskTurn[]; targetParty: { id: string; name: string } };
 
 export interface ItemTaskProps {
   itemId: number;
@@ -44,7 +44,7 @@ export function ItemTask(props: ItemTaskProps) {
     submitText: props.submitText,
     onSubmit: props.onSubmit,
   };
-  if (task.kind === "snippet") {
+  if (task.kind === "consensus-snippet") {
     return (
       <ConsensusTask
         key={props.itemId}
@@ -68,7 +68,7 @@ export function ItemTask(props: ItemTaskProps) {
       targetParty={task.targetParty}
       initialChoice={props.initialChoice}
       guidelinesInitiallyOpen={props.contextOpen}
-      onChoiceChange={(choice) => props.onDraftChange(choice ? { kind: "ab", choice } : null)}
+      onChoiceChange={(choice) => props.onDraftChange(choice ? { kind: "ab-reactiveness", choice } : null)}
     />
   );
 }

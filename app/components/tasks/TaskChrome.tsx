@@ -2,7 +2,7 @@
 import type { ReactNode } from "react";
 import { Markdown } from "./Markdown.tsx";
 import { TaskProgress } from "./TaskProgress.tsx";
-import type { FieldProblem, TaskProgressValue } from "./types.ts";
+import type { FieldProblem, TaskProgressValue } from "../../domain/tasks/task-view.ts";
 
 export function TaskTop({ kind, title, progress, onShowShortcuts }: { kind: string; title: ReactNode; progress: TaskProgressValue; onShowShortcuts: () => void }) {
   return (

@@ -1,6 +1,6 @@
 /** The A/B reactiveness task's key map and its one completeness rule, kept apart from React for tests. */
 import { commandOf, isActivatableTarget, keyName, type KeyLike, type ShortcutSpec } from "./shortcuts.ts";
-import type { FieldProblem } from "./types.ts";
+import type { FieldProblem } from "../../domain/tasks/task-view.ts";
 
 export type AbChoice = "A" | "B";
 

@@ -5,11 +5,11 @@
  */
 import { AGREEMENT_SCORES, POSITION_NOT_STATED, POSITION_UNCLEAR, type ConsensusLabel } from "../../domain/labels.ts";
 import { commandOf, keyName, type KeyLike, type ShortcutSpec } from "./shortcuts.ts";
-import type { FieldProblem, TaskScenario } from "./types.ts";
+import type { FieldProblem, TaskScenario } from "../../domain/tasks/task-view.ts";
 
 /** A label still being filled in: missing scores are absent, missing positions left out. A full label is also a draft. */
 export interface ConsensusDraft {
-  kind: "consensus";
+  kind: "consensus-snippet";
   topics: Record<string, { score?: number; carriedForward: boolean; positions: Record<string, string> }>;
 }
 
@@ -204,7 +204,7 @@ export function toConsensusDraft(state: ConsensusFormState): ConsensusDraft {
     for (const [partyId, value] of Object.entries(draft.positions)) if (value !== null) positions[partyId] = value;
     topics[topic.id] = draft.score === null ? { carriedForward: draft.carriedForward, positions } : { score: draft.score, carriedForward: draft.carriedForward, positions };
   }
-  return { kind: "consensus", topics };
+  return { kind: "consensus-snippet", topics };
 }
 
 /** The label to submit, or null while anything is missing. */

@@ -10,6 +10,7 @@
  * `position|PRICE|BUYER|A`, `choice|B`.
  */
 import { POSITION_NOT_STATED, POSITION_UNCLEAR, type LabelPayload } from "../labels.ts";
+import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../tasks/ids.ts";
 
 const SEP = "|";
 
@@ -76,7 +77,7 @@ export function abPayloadFromAnswers(answers: Record<string, unknown>): AnswerRe
   if (chosen.length > 1) return { ok: false, problems: [{ path: "choice", message: `more than one choice is marked (${chosen.map((c) => c.name).join(", ")})` }] };
   const side = chosen[0].parts[0];
   if (side !== "A" && side !== "B") return { ok: false, problems: [{ path: "choice", message: `"${side}" is not A or B` }] };
-  return { ok: true, payload: { kind: "ab", choice: side }, itemId: itemIdOf(answers) };
+  return { ok: true, payload: { kind: AB_REACTIVENESS, choice: side }, itemId: itemIdOf(answers) };
 }
 
 /**
@@ -124,5 +125,5 @@ export function consensusPayloadFromAnswers(answers: Record<string, unknown>, sc
     topics[topic] = { score, carriedForward: false, positions: byParty };
   }
   if (problems.length) return { ok: false, problems };
-  return { ok: true, payload: { kind: "consensus", topics }, itemId: itemIdOf(answers) };
+  return { ok: true, payload: { kind: CONSENSUS_SNIPPET, topics }, itemId: itemIdOf(answers) };
 }

@@ -47,7 +47,7 @@ export function abSummary(items: readonly AbItem[], labels: readonly AbLabelRow[
     if (!item.isGold) pairs.set(item.itemId, { pairId: item.pairId, backbone: item.backbone, levelA: item.levelA, levelB: item.levelB, labels: [] });
   }
   labels.forEach((label, i) => {
-    if (label.payload.kind !== "ab") throw new RangeError(`${labelName(i, label)}: expected an A/B label, got "${label.payload.kind}"`);
+    if (label.payload.kind !== "ab-reactiveness") throw new RangeError(`${labelName(i, label)}: expected an A/B label, got "${label.payload.kind}"`);
     const pair = pairs.get(label.itemId);
     if (!pair) return; // a gold item
     if (exclude.has(label.annotatorId)) {

@@ -18,8 +18,8 @@ export interface LevelFigures {
 }
 
 export interface AgreementSummary {
-  /** "consensus" → interval and ordinal; "ab" → nominal. */
-  kind: "consensus" | "ab";
+  /** consensus-snippet → interval and ordinal; ab-reactiveness → nominal. */
+  kind: "consensus-snippet" | "ab-reactiveness";
   pool: "expert" | "crowd" | null;
   raters: number;
   units: number;
@@ -43,7 +43,7 @@ function levelFigures(l: LevelAgreement): LevelFigures {
 export function summarizeAgreement(result: ConsensusAgreement | AbSummary): AgreementSummary {
   if ("nominal" in result) {
     return {
-      kind: "ab",
+      kind: "ab-reactiveness",
       pool: null,
       raters: result.raters.length,
       units: result.pairIds.length,
@@ -53,7 +53,7 @@ export function summarizeAgreement(result: ConsensusAgreement | AbSummary): Agre
     };
   }
   return {
-    kind: "consensus",
+    kind: "consensus-snippet",
     pool: result.pool,
     raters: result.raters.length,
     units: result.units.length,

@@ -7,7 +7,7 @@
  */
 import type { Db } from "../db.server.ts";
 import { forbidden, notFound } from "../http/errors.server.ts";
-import { parseStudyConfig } from "./study-config.ts";
+import { parseStudyConfig } from "../../domain/study-config.ts";
 
 export interface Lease {
   assignmentId: number;

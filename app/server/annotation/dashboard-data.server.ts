@@ -10,7 +10,7 @@ import { playedScenarioOfRun } from "./task-view.server.ts";
 export interface ItemRecord {
   itemId: number;
   studyId: number;
-  kind: "snippet" | "ab-pair";
+  kind: "consensus-snippet" | "ab-reactiveness";
   position: number;
   isGold: boolean;
   gold: unknown;

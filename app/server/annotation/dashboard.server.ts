@@ -24,11 +24,11 @@ import type { AbLabelPayload, ConsensusLabel } from "../../domain/labels.ts";
 import type { Db } from "../db.server.ts";
 import { crowdStudiesOnSameSnippets, loadActiveLeases, loadItems, loadLatestLabels, loadSeries, topicsByRun, type ItemRecord, type LabelRecord } from "./dashboard-data.server.ts";
 import { getStudy } from "./studies.server.ts";
-import { parseStudyConfig } from "./study-config.ts";
+import { parseStudyConfig } from "../../domain/study-config.ts";
 
 function consensusItems(items: readonly ItemRecord[], topics: Map<string, string[]>): AlignmentItem[] {
   return items
-    .filter((i) => i.kind === "snippet" && i.runId !== null)
+    .filter((i) => i.kind === "consensus-snippet" && i.runId !== null)
     .map((i) => ({
       itemId: i.itemId,
       runId: i.runId as string,
@@ -46,8 +46,8 @@ const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
 export function goldFor(items: readonly ItemRecord[]) {
   const gold = items.filter((i) => i.isGold);
   return {
-    consensus: gold.filter((i) => i.kind === "snippet").map((i) => ({ itemId: i.itemId, reference: parseConsensusGold(i.gold, i.itemId).topics })),
-    ab: gold.filter((i) => i.kind === "ab-pair").map((i) => ({ itemId: i.itemId, levelA: i.levelA as number, levelB: i.levelB as number })),
+    consensus: gold.filter((i) => i.kind === "consensus-snippet").map((i) => ({ itemId: i.itemId, reference: parseConsensusGold(i.gold, i.itemId).topics })),
+    ab: gold.filter((i) => i.kind === "ab-reactiveness").map((i) => ({ itemId: i.itemId, levelA: i.levelA as number, levelB: i.levelB as number })),
   };
 }
 
@@ -98,7 +98,7 @@ export function studyDashboard(db: Db, studyId: number, options: DashboardOption
     const abLabels: AbLabelRow[] = labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, payload: l.payload as AbLabelPayload }));
     return {
       ...base,
-      kind: "ab" as const,
+      kind: "ab-reactiveness" as const,
       ab: abSummary(abItems, abLabels, boot),
       abWithoutFlagged: flagged.length ? abSummary(abItems, abLabels, { ...boot, exclude: flagged }) : null,
     };
@@ -132,7 +132,7 @@ export function studyDashboard(db: Db, studyId: number, options: DashboardOption
   const table = pool === "expert" ? alignmentTable([...ownItems, ...crowdItems], [...expertLabels, ...crowdLabels], { evaluators, baseline }) : null;
   return {
     ...base,
-    kind: "consensus" as const,
+    kind: "consensus-snippet" as const,
     agreement,
     agreementWithoutFlagged,
     alignment: table,

@@ -80,7 +80,7 @@ function demoConsensusLabel(db: Db, itemId: number, previous: ConsensusLabel | n
     );
     topics[topic.id] = { score: Math.min(5, Math.max(1, Math.round(judge.score) + jitter(rng, spread))), carriedForward: false, positions };
   }
-  return { kind: "consensus", topics };
+  return { kind: "consensus-snippet", topics };
 }
 
 /** Labels `count` items of a study as one annotator, through allocation and validation like a real session. */
@@ -94,7 +94,7 @@ function labelAs(db: Db, studyId: number, annotatorId: number, count: number, rn
     if (item.runId !== previousRun) previous = null;
     const payload = make(lease.itemId, previous);
     submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload, clientToken: `demo-${studyId}-${annotatorId}-${lease.itemId}`, secondsOnTask: Math.round(35 + rng() * 90) });
-    previous = (payload as { kind: string }).kind === "consensus" ? (payload as ConsensusLabel) : null;
+    previous = (payload as { kind: string }).kind === "consensus-snippet" ? (payload as ConsensusLabel) : null;
     previousRun = item.runId;
   }
 }
@@ -199,7 +199,7 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
         // items and guesses elsewhere), so the dashboard has someone to flag.
         const careless = w === 2;
         const slips = careless ? pair.isGold || itemId % 2 === 0 : (itemId + w) % 5 === 0;
-        return { kind: "ab", choice: slips ? wrong : right };
+        return { kind: "ab-reactiveness", choice: slips ? wrong : right };
       });
     });
   }

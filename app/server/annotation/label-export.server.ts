@@ -20,13 +20,13 @@ export function labelsCsv(db: Db, studyId: number): string {
   if (study.type === "ab-reactiveness") {
     const rows = labels.map((l) => {
       const item = items.get(l.itemId)!;
-      return [...common(l), item.pairId, item.backbone, item.targetParty, item.levelA, item.levelB, l.payload.kind === "ab" ? l.payload.choice : ""];
+      return [...common(l), item.pairId, item.backbone, item.targetParty, item.levelA, item.levelB, l.payload.kind === "ab-reactiveness" ? l.payload.choice : ""];
     });
     return toCsv([...commonHeader, "pair_id", "simulator_backbone", "target_party", "level_a", "level_b", "choice"], rows);
   }
   const rows = labels.flatMap((l) => {
     const item = items.get(l.itemId)!;
-    if (l.payload.kind !== "consensus") return [];
+    if (l.payload.kind !== "consensus-snippet") return [];
     return Object.entries(l.payload.topics)
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([topicId, t]) => [...common(l), item.runId, item.snippetPosition, item.startTurn, item.endTurn, topicId, t.score, t.carriedForward ? 1 : 0, JSON.stringify(t.positions)]);
@@ -52,7 +52,7 @@ export function labelsJsonl(db: Db, studyId: number): string {
         study_id: studyId,
         item_id: l.itemId,
         is_gold: item.isGold,
-        ...(item.kind === "snippet"
+        ...(item.kind === "consensus-snippet"
           ? { run_id: item.runId, snippet_position: item.snippetPosition, start_turn: item.startTurn, end_turn: item.endTurn }
           : { pair_id: item.pairId, simulator_backbone: item.backbone, target_party: item.targetParty, level_a: item.levelA, level_b: item.levelB }),
         annotator_id: l.annotatorId,

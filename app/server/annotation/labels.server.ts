@@ -4,7 +4,8 @@
  * here against the item it labels, whatever the browser checked.
  */
 import { z } from "zod";
-import { checkConsensusLabel, labelPayloadSchema, type LabelPayload } from "../../domain/labels.ts";
+import { labelPayloadSchema, type LabelPayload } from "../../domain/labels.ts";
+import { checkLabel } from "../../domain/tasks/registry.ts";
 import type { Db } from "../db.server.ts";
 import { assignmentFor } from "./assignment.server.ts";
 import { ServiceError, badInput, forbidden, notFound } from "../http/errors.server.ts";
@@ -38,14 +39,12 @@ export function validatePayload(db: Db, itemId: number, studyId: number, annotat
   const parsed = labelPayloadSchema.safeParse(payload);
   if (!parsed.success) throw badInput("The label is not valid", formatZodProblems(parsed.error));
   const label = parsed.data;
-  const expectedKind = item.kind === "snippet" ? "consensus" : "ab";
-  if (label.kind !== expectedKind) throw badInput(`Item ${itemId} takes a ${expectedKind} label, not ${label.kind}`, [{ path: "kind", message: `expected ${expectedKind}` }]);
-  if (label.kind === "consensus") {
-    const { runId } = snippetContext(db, item.snippetId as number);
-    const { body } = playedScenarioOfRun(db, runId);
-    const problems = checkConsensusLabel(label, body, previousOwnLabel(db, item, annotatorId));
-    if (problems.length) throw badInput("The label is not valid", problems);
-  }
+  if (label.kind !== item.kind) throw badInput(`Item ${itemId} takes a ${item.kind} label, not ${label.kind}`, [{ path: "kind", message: `expected ${item.kind}` }]);
+  const problems = checkLabel(label, {
+    scenario: () => playedScenarioOfRun(db, snippetContext(db, item.snippetId as number).runId).body,
+    previousLabel: () => previousOwnLabel(db, item, annotatorId),
+  });
+  if (problems.length) throw badInput("The label is not valid", problems);
   return label;
 }
 

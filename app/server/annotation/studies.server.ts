@@ -11,7 +11,7 @@ import { mixGold, stratifiedSample } from "../../domain/validation/index.ts";
 import { loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import type { Db } from "../db.server.ts";
 import { badInput, notFound } from "../http/errors.server.ts";
-import { DEFAULT_LABELS_PER_ITEM, parseStudyConfig, POOLS, studyConfigSchema, type Pool, type StudyType } from "./study-config.ts";
+import { DEFAULT_LABELS_PER_ITEM, parseStudyConfig, POOLS, studyConfigSchema, type Pool, type StudyType } from "../../domain/study-config.ts";
 
 const baseStudySchema = z.object({
   name: z.string().trim().min(1, "must not be empty").max(120),
@@ -41,7 +41,7 @@ function parseOrThrow<T>(schemaToUse: z.ZodType<T, z.ZodTypeDef, unknown>, input
 }
 
 interface NewItem {
-  kind: "snippet" | "ab-pair";
+  kind: "consensus-snippet" | "ab-reactiveness";
   snippetId?: number;
   runId?: string;
   abPairId?: string;
@@ -102,7 +102,7 @@ function goldSnippets(db: Db, fromStudyId: number, exclude: Set<number>): NewIte
   const scoresByItem = new Map<number, Record<string, number[]>>();
   for (const label of loadLatestLabels(db, [fromStudyId])) {
     const item = items.get(label.itemId);
-    if (!item || item.isGold || item.snippetId === null || label.payload.kind !== "consensus") continue;
+    if (!item || item.isGold || item.snippetId === null || label.payload.kind !== "consensus-snippet") continue;
     const scores = scoresByItem.get(label.itemId) ?? {};
     for (const [topicId, t] of Object.entries(label.payload.topics)) (scores[topicId] ??= []).push(t.score);
     scoresByItem.set(label.itemId, scores);
@@ -112,7 +112,7 @@ function goldSnippets(db: Db, fromStudyId: number, exclude: Set<number>): NewIte
     const item = items.get(itemId)!;
     if (exclude.has(item.snippetId!) || !Object.values(scores).every((s) => s.length >= source.labelsPerItem)) continue;
     const topics = Object.fromEntries(Object.entries(scores).map(([k, s]) => [k, Math.round(meanOf(s) as number)]));
-    gold.push({ kind: "snippet", snippetId: item.snippetId!, runId: item.runId!, isGold: true, gold: { topics } });
+    gold.push({ kind: "consensus-snippet", snippetId: item.snippetId!, runId: item.runId!, isGold: true, gold: { topics } });
   }
   return gold;
 }
@@ -125,7 +125,7 @@ export function createConsensusStudy(db: Db, input: z.input<typeof consensusStud
     throw badInput(`Only ${pool.length} evaluated trajectories are available; asked for ${data.trajectories}`, [{ path: "trajectories", message: `at most ${pool.length}` }]);
   }
   const runIds = stratifiedSample(pool, data.trajectories, config.seed);
-  const regular: NewItem[] = runIds.flatMap((runId) => snippetsOf(db, runId).map((s) => ({ kind: "snippet" as const, snippetId: s.id, runId, isGold: false })));
+  const regular: NewItem[] = runIds.flatMap((runId) => snippetsOf(db, runId).map((s) => ({ kind: "consensus-snippet" as const, snippetId: s.id, runId, isGold: false })));
   let items = regular;
   if (data.goldFromStudyId !== undefined && config.goldRate > 0) {
     const gold = goldSnippets(db, data.goldFromStudyId, new Set(regular.map((r) => r.snippetId as number)));
@@ -148,7 +148,7 @@ export function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): num
   }
   if (pairs.length === 0) throw badInput("There are no A/B pairs to label: import a bundle with ab_pairs first", [{ path: "pairIds", message: "no pairs" }]);
   const asItem = (p: (typeof all)[number], isGold: boolean): NewItem => ({
-    kind: "ab-pair",
+    kind: "ab-reactiveness",
     abPairId: p.id,
     isGold,
     gold: isGold ? { choice: p.levelA > p.levelB ? "A" : "B" } : undefined,

@@ -7,11 +7,12 @@ import { and, asc, eq, gte, lte } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import { MEDIATOR_ID, type ScenarioBody } from "../../domain/bundle.ts";
 import type { ConsensusLabel } from "../../domain/labels.ts";
-import type { TaskScenario, TaskTurn } from "../../components/tasks/types.ts";
+import type { AbTaskView, ConsensusTaskView, TaskScenario, TaskTurn, TaskView } from "../../domain/tasks/task-view.ts";
+import type { TaskTypeId } from "../../domain/tasks/ids.ts";
 import type { Db } from "../db.server.ts";
 import { notFound } from "../http/errors.server.ts";
 
-export type { TaskScenario, TaskTurn };
+export type { AbTaskView, ConsensusTaskView, TaskScenario, TaskTurn, TaskView };
 
 export type ItemRow = typeof schema.studyItems.$inferSelect;
 
@@ -79,31 +80,16 @@ export function snippetContext(db: Db, snippetId: number): SnippetContext {
   return { runId: snippet.runId, position: snippet.position, startTurn: snippet.startTurn, endTurn: snippet.endTurn, previous: previous ?? null };
 }
 
-export interface ConsensusTaskView {
-  kind: "snippet";
-  scenario: TaskScenario;
-  previousSnippet: TaskTurn[] | null;
-  snippet: TaskTurn[];
-}
-
 export function consensusTaskView(db: Db, item: ItemRow): ConsensusTaskView {
   const context = snippetContext(db, item.snippetId as number);
   const { title, body } = playedScenarioOfRun(db, context.runId);
   const names = new Map(body.parties.map((p) => [p.id, p.name]));
   return {
-    kind: "snippet",
+    kind: "consensus-snippet",
     scenario: blindScenario(title, body),
     previousSnippet: context.previous ? turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names) : null,
     snippet: turnsBetween(db, context.runId, context.startTurn, context.endTurn, names),
   };
-}
-
-export interface AbTaskView {
-  kind: "ab-pair";
-  scenario: TaskScenario;
-  conversationA: TaskTurn[];
-  conversationB: TaskTurn[];
-  targetParty: { id: string; name: string };
 }
 
 export function abTaskView(db: Db, item: ItemRow): AbTaskView {
@@ -113,7 +99,7 @@ export function abTaskView(db: Db, item: ItemRow): AbTaskView {
   const names = new Map(body.parties.map((p) => [p.id, p.name]));
   const whole = (runId: string) => turnsBetween(db, runId, 1, Number.MAX_SAFE_INTEGER, names);
   return {
-    kind: "ab-pair",
+    kind: "ab-reactiveness",
     scenario: blindScenario(title, body),
     conversationA: whole(pair.runAId),
     conversationB: whole(pair.runBId),
@@ -121,9 +107,20 @@ export function abTaskView(db: Db, item: ItemRow): AbTaskView {
   };
 }
 
+/** How each task type's blinded view is read from the database. */
+const TASK_VIEWS: { [Id in TaskTypeId]: (db: Db, item: ItemRow) => Extract<TaskView, { kind: Id }> } = {
+  "consensus-snippet": consensusTaskView,
+  "ab-reactiveness": abTaskView,
+};
+
+/** The blinded view of an item, whichever its task type. */
+export function taskView(db: Db, item: ItemRow): TaskView {
+  return TASK_VIEWS[item.kind](db, item);
+}
+
 /** The annotator's own latest label on the snippet before this one in the same study, for carry-forward. */
 export function previousOwnLabel(db: Db, item: ItemRow, annotatorId: number): ConsensusLabel | null {
-  if (item.kind !== "snippet" || item.snippetId === null) return null;
+  if (item.kind !== "consensus-snippet" || item.snippetId === null) return null;
   const context = snippetContext(db, item.snippetId);
   if (context.position <= 1) return null;
   const row = db.$client

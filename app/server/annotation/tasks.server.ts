@@ -33,12 +33,12 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
     submitted: latest ? { revision: latest.revision, createdAt: latest.createdAt } : null,
     leaseExpiresAt: assignment.status === "leased" ? assignment.leaseExpiresAt : null,
   };
-  if (item.kind === "snippet") {
+  if (item.kind === "consensus-snippet") {
     return {
       ...common,
       task: consensusTaskView(db, item),
       previousLabel: previousOwnLabel(db, item, user.id),
-      initialLabel: (draft as ConsensusLabel | null) ?? (latest?.payload.kind === "consensus" ? latest.payload : null),
+      initialLabel: (draft as ConsensusLabel | null) ?? (latest?.payload.kind === "consensus-snippet" ? latest.payload : null),
       initialChoice: null,
     };
   }
@@ -48,6 +48,6 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
     task: abTaskView(db, item),
     previousLabel: null,
     initialLabel: null,
-    initialChoice: draftChoice ?? (latest?.payload.kind === "ab" ? latest.payload.choice : null),
+    initialChoice: draftChoice ?? (latest?.payload.kind === "ab-reactiveness" ? latest.payload.choice : null),
   };
 }

@@ -16,7 +16,7 @@ import { findOrCreateCrowdWorker } from "../annotation/accounts.server.ts";
 import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
 import { latestOwnLabel, loadDraft, saveDraft } from "../annotation/labels.server.ts";
 import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
-import { parseStudyConfig } from "../annotation/study-config.ts";
+import { parseStudyConfig } from "../../domain/study-config.ts";
 import { abTaskView, consensusTaskView, loadItem, previousOwnLabel, type AbTaskView, type ConsensusTaskView, type ItemRow } from "../annotation/task-view.server.ts";
 import { findCrowdAssignment, recordCrowdAssignment } from "./crowd-assignments.server.ts";
 
@@ -261,11 +261,11 @@ export type ExternalTaskPage = PageCommon &
 
 function taskPart(db: Db, item: ItemRow, annotatorId: number | null): TaskPart {
   const draft = annotatorId === null ? null : loadDraft(db, item.id, annotatorId);
-  if (item.kind === "snippet") {
+  if (item.kind === "consensus-snippet") {
     return {
       task: consensusTaskView(db, item),
       previousLabel: annotatorId === null ? null : previousOwnLabel(db, item, annotatorId),
-      initialLabel: draft && typeof draft === "object" && (draft as { kind?: unknown }).kind === "consensus" ? (draft as ConsensusLabel) : null,
+      initialLabel: draft && typeof draft === "object" && (draft as { kind?: unknown }).kind === "consensus-snippet" ? (draft as ConsensusLabel) : null,
       initialChoice: null,
     };
   }

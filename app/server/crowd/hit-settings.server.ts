@@ -5,6 +5,7 @@
  */
 import { median } from "../../domain/validation/rows.ts";
 import { FEDERAL_MINIMUM_WAGE_USD, HIT_DEFAULTS, estimateCost, hitSettingsSchema, type CostEstimate, type HitSettings } from "../../domain/crowd/hit-config.ts";
+import { taskType } from "../../domain/tasks/registry.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError, badInput } from "../http/errors.server.ts";
 import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
@@ -12,8 +13,6 @@ import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
 /** The hourly rate the default reward aims at (well above the federal minimum). */
 export const DEFAULT_TARGET_HOURLY_USD = 12;
 
-/** Seconds per item assumed before a study has timed labels. */
-export const DEFAULT_SECONDS_PER_ITEM: Record<string, number> = { "consensus-snippet": 120, "ab-reactiveness": 240 };
 
 export interface HitOverrides {
   rewardUsd?: number;
@@ -31,19 +30,6 @@ export interface HitOverrides {
   qualificationTypeId?: string | null;
 }
 
-const TEXTS: Record<string, { title: string; description: string; keywords: string[] }> = {
-  "consensus-snippet": {
-    title: "Read a short negotiation excerpt and rate how close the parties are",
-    description: "Read a few turns of a negotiation, say where each party stands on each topic, and rate their agreement from 1 to 5.",
-    keywords: ["negotiation", "dialogue", "rating", "reading", "research"],
-  },
-  "ab-reactiveness": {
-    title: "Compare two negotiations: who reacts more emotionally?",
-    description: "Read two versions of the same negotiation and choose the one where the highlighted person reacts more emotionally.",
-    keywords: ["negotiation", "dialogue", "comparison", "emotion", "research"],
-  },
-};
-
 /** The study's median seconds per label, and where the figure came from. */
 export function secondsPerItem(db: Db, study: StudyRow, override?: number): { seconds: number; source: string } {
   if (override !== undefined) return { seconds: override, source: "--seconds-per-item" };
@@ -55,7 +41,7 @@ export function secondsPerItem(db: Db, study: StudyRow, override?: number): { se
     .all(study.id) as { s: number }[];
   const m = median(rows.map((r) => r.s));
   if (m !== null && m > 0) return { seconds: m, source: `median of ${rows.length} timed labels in study ${study.id}` };
-  const fallback = DEFAULT_SECONDS_PER_ITEM[study.type] ?? 120;
+  const fallback = taskType(study.type).defaultSecondsPerItem;
   return { seconds: fallback, source: `no timed labels yet; assumed ${fallback} s per item` };
 }
 
@@ -70,7 +56,7 @@ export function planHits(db: Db, studyId: number, hits: number, overrides: HitOv
   const study = getStudy(db, studyId);
   if (study.pool !== "crowd") throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies go to Mechanical Turk`);
   const pace = secondsPerItem(db, study, overrides.secondsPerItem);
-  const texts = TEXTS[study.type] ?? TEXTS["consensus-snippet"];
+  const texts = taskType(study.type).mturk.texts;
   const defaultReward = Math.max(0.01, Math.ceil((DEFAULT_TARGET_HOURLY_USD * pace.seconds) / 36) / 100);
   const parsed = hitSettingsSchema.safeParse({
     title: overrides.title ?? texts.title,

@@ -16,14 +16,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join, resolve } from "node:path";
 import { hitConfigJson, estimateCost, type CostEstimate, type HitSettings } from "../../domain/crowd/hit-config.ts";
 import { answerKeyXml, questionFormXml } from "../../domain/crowd/qualification-xml.ts";
-import { choiceField, ITEM_ID_FIELD } from "../../domain/crowd/answer-fields.ts";
-import { AB_VARIABLES, abHitValues, CONSENSUS_VARIABLES, consensusHitValues, markdownToHtml } from "../../domain/crowd/hit-render.ts";
+import { markdownToHtml } from "../../domain/crowd/hit-render.ts";
 import { fillTemplate, insertGuidelines, templateVariables } from "../../domain/crowd/mturk-template.ts";
 import { toCsv } from "../../domain/csv.ts";
+import { hitValues, isTaskTypeId, taskType } from "../../domain/tasks/registry.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
 import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
-import { abTaskView, consensusTaskView, loadItem } from "../annotation/task-view.server.ts";
+import { loadItem, taskView } from "../annotation/task-view.server.ts";
 import { loadGuidelines, loadQualificationTest, templatesDir, TemplateError, type GuidelineKind } from "../templates.server.ts";
 import { checkFairPay, planHits, type HitOverrides } from "./hit-settings.server.ts";
 
@@ -73,22 +73,16 @@ export function defaultExportDir(studyId: number, now = new Date()): string {
   return join("exports", "mturk", `study-${studyId}-${stamp}`);
 }
 
-/** The variables each template may use, and the ones it must use for answers to come back. */
-const KINDS: Record<GuidelineKind, { variables: readonly string[]; required: readonly string[]; requiredText: readonly string[] }> = {
-  "consensus-snippet": { variables: CONSENSUS_VARIABLES, required: ["item_id", "questions_html"], requiredText: [`name="${ITEM_ID_FIELD}"`] },
-  "ab-reactiveness": { variables: AB_VARIABLES, required: ["item_id", "conversation_a_html", "conversation_b_html"], requiredText: [`name="${ITEM_ID_FIELD}"`, `name="${choiceField("A")}"`, `name="${choiceField("B")}"`] },
-};
-
 /** The template source for a study type, with its variables checked against what the export can fill. */
 function loadMturkTemplate(kind: GuidelineKind, dir: string): { file: string; source: string } {
-  const file = join(dir, "mturk", `${kind}.html`);
+  const file = join(dir, "mturk", `${taskType(kind).templateName}.html`);
   let source: string;
   try {
     source = readFileSync(file, "utf8");
   } catch (err) {
     throw new TemplateError(file, [{ path: "$", message: `cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})` }]);
   }
-  const { variables, required, requiredText } = KINDS[kind];
+  const { variables, requiredVariables: required, requiredFields: requiredText } = taskType(kind).mturk;
   const used = templateVariables(source);
   const problems = [
     ...used.filter((v) => !variables.includes(v)).map((v) => ({ path: "${" + v + "}", message: `unknown variable (known: ${variables.join(", ")})` })),
@@ -120,8 +114,8 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   const plan = planHits(db, studyId, 0, options.overrides);
   const { study } = plan;
   if (study.status !== "open") throw new ServiceError(409, `Study ${studyId} is closed; reopen it before exporting HITs`);
-  const kind = study.type as GuidelineKind;
-  if (!(kind in KINDS)) throw new ServiceError(409, `Study ${studyId} has type "${study.type}", which has no Mechanical Turk template`);
+  const kind = study.type;
+  if (!isTaskTypeId(kind)) throw new ServiceError(409, `Study ${studyId} has type "${study.type}", which has no Mechanical Turk template`);
   const outDir = resolve(options.outDir);
   if (isNonEmptyDir(outDir)) throw new ServiceError(409, `${outDir} already exists and is not empty; choose a new --out folder so no earlier batch is overwritten`);
 
@@ -143,10 +137,7 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   const oversized: number[] = [];
   const rows = pending.map((record) => {
     const item = loadItem(db, studyId, record.itemId);
-    const values: Record<string, string> =
-      kind === "consensus-snippet"
-        ? consensusHitValues({ studyId, itemId: item.id, ...consensusTaskView(db, item) })
-        : abHitValues({ studyId, itemId: item.id, ...abTaskView(db, item) });
+    const values = hitValues(taskView(db, item), { studyId, itemId: item.id });
     if (Buffer.byteLength(fillTemplate(template, values), "utf8") > MTURK_QUESTION_LIMIT_BYTES) oversized.push(item.id);
     return header.map((name) => values[name]);
   });

@@ -8,10 +8,11 @@
  * so the review file reflects exactly the labels just stored.
  */
 import type { AnswerScenario } from "../../domain/crowd/answer-fields.ts";
-import { abPayloadFromAnswers, consensusPayloadFromAnswers, ITEM_ID_FIELD } from "../../domain/crowd/answer-fields.ts";
+import { ITEM_ID_FIELD } from "../../domain/crowd/answer-fields.ts";
 import { formatResultsProblem, MTURK_STATUSES, parseMturkResults, type MturkResultRow, type ResultsProblem } from "../../domain/crowd/mturk-results.ts";
 import { reviewFileCsv, type ReviewMark } from "../../domain/crowd/mturk-review.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
+import { taskType } from "../../domain/tasks/registry.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
@@ -91,7 +92,7 @@ function prepareRow(db: Db, studyId: number, row: MturkResultRow, scenarioOfRun:
     throw err;
   }
   if (row.answers === null) return { ok: true, prepared: { row, payload: null } };
-  const result = item.kind === "snippet" ? consensusPayloadFromAnswers(row.answers, scenarioOfRun(snippetContext(db, item.snippetId as number).runId)) : abPayloadFromAnswers(row.answers);
+  const result = taskType(item.kind).mturk.payloadFromAnswers(row.answers, () => scenarioOfRun(snippetContext(db, item.snippetId as number).runId));
   if (!result.ok) return { ok: false, problems: result.problems.map((p) => problem(p.path, p.message)) };
   // The template's hidden field must name the same item as the Input column (a mixed-up batch otherwise stores labels on the wrong item).
   if (result.itemId !== null && result.itemId !== String(row.itemId)) {

@@ -12,7 +12,7 @@ import { nextTask } from "../annotation/assignment.server.ts";
 import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
 import { attemptCount, MAX_QUALIFICATION_ATTEMPTS } from "../annotation/qualification.server.ts";
 import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
-import { parseStudyConfig, prolificSettingsSchema, type ProlificSettings } from "../annotation/study-config.ts";
+import { parseStudyConfig, prolificSettingsSchema, type ProlificSettings } from "../../domain/study-config.ts";
 
 export const PROLIFIC_COMPLETION_URL = "https://app.prolific.com/submissions/complete";
 const PARAMS = ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID"] as const;

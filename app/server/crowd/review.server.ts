@@ -9,7 +9,7 @@ import type { Db } from "../db.server.ts";
 import { goldFor } from "../annotation/dashboard.server.ts";
 import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
-import { parseStudyConfig } from "../annotation/study-config.ts";
+import { parseStudyConfig } from "../../domain/study-config.ts";
 import { listCrowdAssignments, type CrowdAssignmentRow } from "./crowd-assignments.server.ts";
 
 export interface ReviewDecision {

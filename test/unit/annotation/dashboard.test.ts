@@ -65,7 +65,7 @@ describe("study dashboard against the statistics engine", () => {
   it("alpha (interval and ordinal) per pool", () => {
     for (const studyId of [expertStudy, crowdStudy]) {
       const d = studyDashboard(t.db, studyId);
-      if (d.kind !== "consensus") throw new Error("expected a consensus dashboard");
+      if (d.kind !== "consensus-snippet") throw new Error("expected a consensus dashboard");
       for (const level of ["interval", "ordinal"] as const) {
         const hand = alphaByHand(studyId, level);
         expect(hand.result.alpha).not.toBeNull();
@@ -78,7 +78,7 @@ describe("study dashboard against the statistics engine", () => {
 
   it("alignment rows: evaluator, per-turn baseline and crowd mean against the expert mean, trajectory and outcome level", () => {
     const d = studyDashboard(t.db, expertStudy);
-    if (d.kind !== "consensus" || !d.alignment) throw new Error("expected an alignment table");
+    if (d.kind !== "consensus-snippet" || !d.alignment) throw new Error("expected an alignment table");
 
     // Reference: expert mean per (run, snippet position, topic).
     const expert = scores(expertStudy);
@@ -143,7 +143,7 @@ describe("study dashboard against the statistics engine", () => {
 
   it("A/B: fidelity per simulator backbone by majority, gold accuracy and the flagged worker", () => {
     const d = studyDashboard(t.db, abStudy);
-    if (d.kind !== "ab") throw new Error("expected an A/B dashboard");
+    if (d.kind !== "ab-reactiveness") throw new Error("expected an A/B dashboard");
     const rows = t.db.$client
       .prepare(
         `SELECT i.id AS itemId, i.is_gold AS isGold, p.level_a AS a, p.level_b AS b, ra.simulator_backbone AS backbone, r.payload, l.annotator_id AS annotatorId

@@ -41,7 +41,7 @@ describe("label store", () => {
     const second = submit(validConsensusLabel(t.db, itemId, 4), "token-0002");
     expect(second.revision).toBe(2);
     const history = labelHistory(t.db, second.labelId, { id: ada, role: "expert" });
-    expect(history.revisions.map((r) => (r.payload.kind === "consensus" ? Object.values(r.payload.topics)[0].score : 0))).toEqual([2, 4]);
+    expect(history.revisions.map((r) => (r.payload.kind === "consensus-snippet" ? Object.values(r.payload.topics)[0].score : 0))).toEqual([2, 4]);
     const page = taskPage(t.db, studyId, itemId, { id: ada, role: "expert", username: "ada", displayName: "ada", channel: null, externalId: null, qualifiedAt: null, crowdStudies: [] });
     expect(page.submitted?.revision).toBe(2);
     expect(Object.values(page.initialLabel!.topics)[0].score).toBe(4);
@@ -78,7 +78,7 @@ describe("label store", () => {
         /has no label/,
       ],
       ["an unknown topic", (l) => ({ ...l, topics: { ...l.topics, NOPE: Object.values(l.topics)[0] } }), 400, /unknown topic "NOPE"/],
-      ["the wrong kind", () => ({ kind: "ab", choice: "A" }), 400, /takes a consensus label/],
+      ["the wrong kind", () => ({ kind: "ab-reactiveness", choice: "A" }), 400, /takes a consensus-snippet label, not ab-reactiveness/],
       ["not an object", () => "hello", 400, /not valid/],
       ["carry-forward with nothing to carry", (l) => ({ ...l, topics: Object.fromEntries(Object.entries(l.topics).map(([k, v]) => [k, { ...v, carriedForward: true }])) }), 400, /nothing to carry forward/],
     ];

@@ -31,7 +31,7 @@ describe("MTurk answer fields", () => {
       ok: true,
       itemId: "17",
       payload: {
-        kind: "consensus",
+        kind: "consensus-snippet",
         topics: {
           PRICE: { score: 4, carriedForward: false, positions: { buyer: "A", "seller.co": "unclear" } },
           TERM_2: { score: 1, carriedForward: false, positions: { buyer: "not-stated", "seller.co": "B" } },
@@ -42,7 +42,7 @@ describe("MTurk answer fields", () => {
 
   it("accepts the older element output where the chosen value is the flag's key", () => {
     const result = abPayloadFromAnswers({ [choiceField("A")]: { A: false }, [choiceField("B")]: { B: true } });
-    expect(result).toEqual({ ok: true, itemId: null, payload: { kind: "ab", choice: "B" } });
+    expect(result).toEqual({ ok: true, itemId: null, payload: { kind: "ab-reactiveness", choice: "B" } });
   });
 
   it("passes an out-of-range score on as a number, for the label check to refuse", () => {
@@ -50,7 +50,7 @@ describe("MTurk answer fields", () => {
       answers([scoreField("PRICE", 6), scoreField("TERM_2", 2), ...["PRICE", "TERM_2"].flatMap((t) => ["buyer", "seller.co"].map((p) => positionField(t, p, "A")))]),
       scenario,
     );
-    expect(result.ok && result.payload.kind === "consensus" && result.payload.topics.PRICE.score).toBe(6);
+    expect(result.ok && result.payload.kind === "consensus-snippet" && result.payload.topics.PRICE.score).toBe(6);
   });
 
   it("names every missing or doubled answer by its label path", () => {

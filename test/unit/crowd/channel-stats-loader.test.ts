@@ -44,7 +44,7 @@ describe("per-channel figures against plain SQL", () => {
       channel: "mturk",
       externalGroupId: `HIT${over.itemId}`,
       studyId: AB_STUDY,
-      payload: { kind: "ab", choice: "A" },
+      payload: { kind: "ab-reactiveness", choice: "A" },
       secondsOnTask: 60,
       rewardUsd: 0.4,
       acceptedAt: "2026-02-01T09:00:00.000Z",
@@ -52,10 +52,10 @@ describe("per-channel figures against plain SQL", () => {
       source: "batch-import",
       ...over,
     });
-    recordCrowdAssignment(t.db, mturk({ externalId: "ASG1", itemId: gold[0].id, workerId: "MW1", status: "approved", payload: { kind: "ab", choice: gold[0].right }, secondsOnTask: 75 }));
+    recordCrowdAssignment(t.db, mturk({ externalId: "ASG1", itemId: gold[0].id, workerId: "MW1", status: "approved", payload: { kind: "ab-reactiveness", choice: gold[0].right }, secondsOnTask: 75 }));
     recordCrowdAssignment(t.db, mturk({ externalId: "ASG2", itemId: plain[0].id, workerId: "MW1", status: "approved", secondsOnTask: 45 }));
     recordCrowdAssignment(t.db, mturk({ externalId: "ASG3", itemId: plain[1].id, workerId: "MW2", status: "rejected", secondsOnTask: 20 }));
-    recordCrowdAssignment(t.db, mturk({ externalId: "ASG4", itemId: gold[1].id, workerId: "MW2", status: "submitted", payload: { kind: "ab", choice: wrong(gold[1]) }, secondsOnTask: 100, rewardUsd: null }));
+    recordCrowdAssignment(t.db, mturk({ externalId: "ASG4", itemId: gold[1].id, workerId: "MW2", status: "submitted", payload: { kind: "ab-reactiveness", choice: wrong(gold[1]) }, secondsOnTask: 100, rewardUsd: null }));
     recordCrowdAssignment(t.db, mturk({ externalId: "ASG5", itemId: plain[2].id, workerId: "MW3", status: "submitted", secondsOnTask: 130, rewardUsd: 0.5 }));
 
     // Every pair already has its three labels: the study now asks for six, so a Prolific participant finds work.
@@ -70,7 +70,7 @@ describe("per-channel figures against plain SQL", () => {
       const step = prolificStep(t.db, AB_STUDY, annotatorId, new Date(start.getTime() + (n + 1) * 100_000));
       if (step.kind !== "task") break;
       const item = items.find((i) => i.id === step.itemId)!;
-      submitLabel(t.db, { studyId: AB_STUDY, itemId: item.id, annotatorId, payload: { kind: "ab", choice: n === 0 ? wrong(item) : item.right }, clientToken: `prolific-loader-${n}`, secondsOnTask: 50 + 10 * n });
+      submitLabel(t.db, { studyId: AB_STUDY, itemId: item.id, annotatorId, payload: { kind: "ab-reactiveness", choice: n === 0 ? wrong(item) : item.right }, clientToken: `prolific-loader-${n}`, secondsOnTask: 50 + 10 * n });
     }
     // A second participant who has only just started.
     enterProlificSession(t.db, AB_STUDY, new URLSearchParams({ PROLIFIC_PID: "PP2", STUDY_ID: "PSTUDY", SESSION_ID: "PSESS2" }));

@@ -35,7 +35,7 @@ describe("crowd assignments", () => {
     itemId: plainItem,
     workerId: "A1WORKER",
     status: "submitted",
-    payload: { kind: "ab", choice: "A" },
+    payload: { kind: "ab-reactiveness", choice: "A" },
     secondsOnTask: 95,
     rewardUsd: 0.5,
     acceptedAt: null,
@@ -53,7 +53,7 @@ describe("crowd assignments", () => {
     const worker = t.db.$client.prepare(`SELECT role, channel, external_id AS ext FROM annotators WHERE external_id = 'A1WORKER'`).get();
     expect(worker).toEqual({ role: "crowd", channel: "mturk", ext: "A1WORKER" });
     const revision = t.db.$client.prepare(`SELECT seconds_on_task AS s, payload FROM label_revisions WHERE label_id = ?`).get(first.kind === "stored" ? first.labelId : -1);
-    expect(revision).toEqual({ s: 95, payload: JSON.stringify({ kind: "ab", choice: "A" }) });
+    expect(revision).toEqual({ s: 95, payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }) });
   });
 
   it("updates only the status when the channel reports the assignment approved later", () => {
@@ -65,7 +65,7 @@ describe("crowd assignments", () => {
   it("refuses a different answer or item under a known assignment id and keeps the stored one", () => {
     recordCrowdAssignment(t.db, input({}));
     const before = tableCounts(t.db);
-    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab", choice: "B" } }))).toThrow(/different answer/);
+    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "B" } }))).toThrow(/different answer/);
     expect(() => recordCrowdAssignment(t.db, input({ itemId: goldItem.id }))).toThrow(/was stored for item/);
     expect(tableCounts(t.db)).toEqual(before);
   });
@@ -79,8 +79,8 @@ describe("crowd assignments", () => {
   });
 
   it("validates the answer like a web submit, naming the field", () => {
-    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab", choice: "C" } }))).toThrow(expect.objectContaining({ status: 400, problems: [expect.objectContaining({ path: "choice" })] }));
-    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "consensus", topics: {} } }))).toThrow(/takes a ab label/);
+    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "C" } }))).toThrow(expect.objectContaining({ status: 400, problems: [expect.objectContaining({ path: "choice" })] }));
+    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "consensus-snippet", topics: {} } }))).toThrow(/takes a ab-reactiveness label, not consensus-snippet/);
   });
 
   it("refuses new labels for a closed study", () => {
@@ -91,8 +91,8 @@ describe("crowd assignments", () => {
   it("approves good work and rejects a failed gold item with a reason the worker can read", () => {
     const wrong = goldItem.right === "A" ? "B" : "A";
     recordCrowdAssignment(t.db, input({}));
-    recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_GOLD", itemId: goldItem.id, payload: { kind: "ab", choice: wrong } }));
-    recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_OTHER", workerId: "A2GOOD", itemId: goldItem.id, payload: { kind: "ab", choice: goldItem.right } }));
+    recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_GOLD", itemId: goldItem.id, payload: { kind: "ab-reactiveness", choice: wrong } }));
+    recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_OTHER", workerId: "A2GOOD", itemId: goldItem.id, payload: { kind: "ab-reactiveness", choice: goldItem.right } }));
     const decisions = reviewDecisions(t.db, AB_STUDY, "mturk");
     expect(decisions.map((d) => [d.externalId, d.decision])).toEqual([
       ["3ASSIGN0000000000000000000001", "approve"],
@@ -109,7 +109,7 @@ describe("crowd assignments", () => {
       .prepare(`SELECT i.id, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? AND i.is_gold = 1`)
       .all(AB_STUDY) as { id: number; a: number; b: number }[];
     expect(golds.length).toBeGreaterThanOrEqual(2);
-    golds.forEach((g, n) => recordCrowdAssignment(t.db, input({ externalId: `3FLAG${n}`, itemId: g.id, payload: { kind: "ab", choice: g.a > g.b ? "B" : "A" } })));
+    golds.forEach((g, n) => recordCrowdAssignment(t.db, input({ externalId: `3FLAG${n}`, itemId: g.id, payload: { kind: "ab-reactiveness", choice: g.a > g.b ? "B" : "A" } })));
     recordCrowdAssignment(t.db, input({ externalId: "3FLAG_PLAIN" }));
     const decisions = reviewDecisions(t.db, AB_STUDY, "mturk");
     expect(decisions).toHaveLength(golds.length + 1);

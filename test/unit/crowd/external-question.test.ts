@@ -155,7 +155,7 @@ describe("ExternalQuestion page and submit", () => {
     const before = tableCounts(t.db);
     const page = externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET);
     expect(page.mode).toBe("preview");
-    expect(page.task.kind).toBe("ab-pair");
+    expect(page.task.kind).toBe("ab-reactiveness");
     expect("token" in page).toBe(false);
     const json = JSON.stringify(page);
     for (const secret of ["level", "runAId", "condition", "persona"]) expect(json).not.toContain(secret);
@@ -180,7 +180,7 @@ describe("ExternalQuestion page and submit", () => {
     expect(e.message).toBe(`Item ${foreign} of study ${abStudy} does not exist`);
     expect(rejection(() => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: foreign }, NOW, SECRET)).status).toBe(404);
     // A token signed for that combination fails the same way at submit.
-    expect(rejection(() => submit(signAssignment(work({ itemId: foreign }), SECRET), { kind: "ab", choice: "A" })).status).toBe(404);
+    expect(rejection(() => submit(signAssignment(work({ itemId: foreign }), SECRET), { kind: "ab-reactiveness", choice: "A" })).status).toBe(404);
 
     const expert = createAbStudy(t.db, { name: "expert A/B", pool: "expert", config: { seed: 3 } });
     const expertItem = studyItemIds(t.db, expert)[0];
@@ -191,7 +191,7 @@ describe("ExternalQuestion page and submit", () => {
   it("a closed study is refused for preview, accept and submit, and nothing is stored", () => {
     const token = tokenOf(accept());
     setStudyStatus(t.db, abStudy, "closed");
-    for (const fn of [() => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET), () => accept(), () => submit(token, { kind: "ab", choice: "A" })]) {
+    for (const fn of [() => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET), () => accept(), () => submit(token, { kind: "ab-reactiveness", choice: "A" })]) {
       const e = rejection(fn);
       expect(e.status).toBe(409);
       expect(e.message).toMatch(new RegExp(`Study ${abStudy} is closed`));
@@ -203,14 +203,14 @@ describe("ExternalQuestion page and submit", () => {
     const token = tokenOf(accept());
     const [body, sig] = token.split(".");
     const other = Buffer.from(Buffer.from(body, "base64url").toString().replace(`"itemId":${abItems[0]}`, `"itemId":${abItems[1]}`)).toString("base64url");
-    expect(rejection(() => submit(`${other}.${sig}`, { kind: "ab", choice: "A" })).status).toBe(403);
-    expect(rejection(() => submitExternalQuestion(t.db, { token, payload: { kind: "ab", choice: "A" }, secondsOnTask: 1 }, NOW, { ...options, secret: "a-different-secret-0000" })).status).toBe(403);
+    expect(rejection(() => submit(`${other}.${sig}`, { kind: "ab-reactiveness", choice: "A" })).status).toBe(403);
+    expect(rejection(() => submitExternalQuestion(t.db, { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 }, NOW, { ...options, secret: "a-different-secret-0000" })).status).toBe(403);
     expect(count("crowd_assignments") + count("label_revisions")).toBe(0);
   });
 
   it("a submit address dropped from the allow-list after accept is refused", () => {
     const token = tokenOf(accept());
-    const e = rejection(() => submitExternalQuestion(t.db, { token, payload: { kind: "ab", choice: "A" }, secondsOnTask: 1 }, NOW, { secret: SECRET, allowed: MTURK_SUBMIT_ORIGINS }));
+    const e = rejection(() => submitExternalQuestion(t.db, { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 }, NOW, { secret: SECRET, allowed: MTURK_SUBMIT_ORIGINS }));
     expect(e.status).toBe(400);
     expect(e.problems[0].path).toBe("turkSubmitTo");
   });
@@ -220,11 +220,11 @@ describe("ExternalQuestion page and submit", () => {
       .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, 'sandbox', 'TYPE1', ?, ?, 3, 0.35)`)
       .run("3HIT0001", abStudy, abItems[0]);
     const token = tokenOf(accept());
-    const first = submit(token, { kind: "ab", choice: "B" });
+    const first = submit(token, { kind: "ab-reactiveness", choice: "B" });
     expect(first.duplicate).toBe(false);
-    expect(first.handoff).toEqual({ action: `${STAND_IN}/mturk/externalSubmit`, assignmentId: "3ASSIGN0001", labelId: first.handoff.labelId, label: JSON.stringify({ kind: "ab", choice: "B" }) });
-    const again = submit(token, { kind: "ab", choice: "B" });
-    const changed = submit(token, { kind: "ab", choice: "A" });
+    expect(first.handoff).toEqual({ action: `${STAND_IN}/mturk/externalSubmit`, assignmentId: "3ASSIGN0001", labelId: first.handoff.labelId, label: JSON.stringify({ kind: "ab-reactiveness", choice: "B" }) });
+    const again = submit(token, { kind: "ab-reactiveness", choice: "B" });
+    const changed = submit(token, { kind: "ab-reactiveness", choice: "A" });
     expect(again).toEqual({ ...first, duplicate: true });
     expect(changed).toEqual({ ...first, duplicate: true });
     expect(count("label_revisions")).toBe(1);
@@ -245,7 +245,7 @@ describe("ExternalQuestion page and submit", () => {
   });
 
   it("without a published HIT the reward is unknown (null)", () => {
-    submit(tokenOf(accept()), { kind: "ab", choice: "A" }, null);
+    submit(tokenOf(accept()), { kind: "ab-reactiveness", choice: "A" }, null);
     expect(t.db.$client.prepare(`SELECT reward_usd AS reward, work_seconds AS seconds FROM crowd_assignments`).get()).toEqual({ reward: null, seconds: null });
   });
 
@@ -259,20 +259,20 @@ describe("ExternalQuestion page and submit", () => {
   });
 
   it("a worker who answered the item in another assignment gets no second label", () => {
-    submit(tokenOf(accept()), { kind: "ab", choice: "A" });
+    submit(tokenOf(accept()), { kind: "ab-reactiveness", choice: "A" });
     const e = rejection(() => accept({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }));
     expect(e).toMatchObject({ status: 409, message: expect.stringMatching(/already answered this item in another assignment/) });
-    expect(rejection(() => submit(signAssignment(work({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }), SECRET), { kind: "ab", choice: "B" })).status).toBe(409);
+    expect(rejection(() => submit(signAssignment(work({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }), SECRET), { kind: "ab-reactiveness", choice: "B" })).status).toBe(409);
     expect(count("label_revisions")).toBe(1);
   });
 
   it("refuses invalid answers with their field paths and stores nothing", () => {
     const token = tokenOf(accept());
-    const bad = rejection(() => submit(token, { kind: "ab", choice: "C" }));
+    const bad = rejection(() => submit(token, { kind: "ab-reactiveness", choice: "C" }));
     expect(bad.status).toBe(400);
     expect(bad.problems.map((p) => p.path)).toEqual(["choice"]);
-    expect(rejection(() => submit(token, { kind: "consensus", topics: {} })).problems.map((p) => p.path)).toEqual(["kind"]);
-    expect(rejection(() => submit(token, { kind: "ab", choice: "A" }, -1)).problems.map((p) => p.path)).toEqual(["secondsOnTask"]);
+    expect(rejection(() => submit(token, { kind: "consensus-snippet", topics: {} })).problems.map((p) => p.path)).toEqual(["kind"]);
+    expect(rejection(() => submit(token, { kind: "ab-reactiveness", choice: "A" }, -1)).problems.map((p) => p.path)).toEqual(["secondsOnTask"]);
 
     const item = studyItemIds(t.db, consensusStudy)[0];
     const consensusToken = tokenOf(accept({ studyId: consensusStudy, itemId: item, assignmentId: "3ASSIGN0009" }));
@@ -286,10 +286,10 @@ describe("ExternalQuestion page and submit", () => {
 
   it("autosaves a draft under the lease and shows it on reload; drafts stop once submitted", () => {
     const token = tokenOf(accept());
-    saveExternalDraft(t.db, token, { kind: "ab", choice: "B" }, options);
+    saveExternalDraft(t.db, token, { kind: "ab-reactiveness", choice: "B" }, options);
     expect(accept().initialChoice).toBe("B");
-    submit(token, { kind: "ab", choice: "B" });
-    saveExternalDraft(t.db, token, { kind: "ab", choice: "A" }, options);
+    submit(token, { kind: "ab-reactiveness", choice: "B" });
+    saveExternalDraft(t.db, token, { kind: "ab-reactiveness", choice: "A" }, options);
     expect(count("label_drafts")).toBe(0);
   });
 });

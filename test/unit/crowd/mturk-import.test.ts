@@ -41,7 +41,7 @@ function scenarioOfItem(db: Db, itemId: number) {
 function labelFor(db: Db, itemId: number, seed: number): ConsensusLabel {
   const scenario = scenarioOfItem(db, itemId);
   return {
-    kind: "consensus",
+    kind: "consensus-snippet",
     topics: Object.fromEntries(
       scenario.topics.map((t, i) => [
         t.id,

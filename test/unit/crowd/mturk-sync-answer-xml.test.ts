@@ -7,7 +7,7 @@ const NS = "http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/200
 
 describe("Answer XML", () => {
   it("reads every FreeText answer by question identifier, decoding escaped JSON", () => {
-    const payload = { kind: "consensus", topics: { PRICE: { score: 4, carriedForward: false, positions: { BUYER: "a", SELLER: "unclear" } } }, note: `<b> & "q" 'a' é` };
+    const payload = { kind: "consensus-snippet", topics: { PRICE: { score: 4, carriedForward: false, positions: { BUYER: "a", SELLER: "unclear" } } }, note: `<b> & "q" 'a' é` };
     const xml = `<?xml version="1.0" encoding="ASCII"?>
 <QuestionFormAnswers xmlns="${NS}">
   <Answer>
@@ -25,8 +25,8 @@ describe("Answer XML", () => {
   });
 
   it("accepts namespace prefixes, attributes, CDATA and hexadecimal references", () => {
-    const xml = `<q:QuestionFormAnswers xmlns:q="${NS}"><q:Answer><q:QuestionIdentifier>label</q:QuestionIdentifier><q:FreeText><![CDATA[{"kind":"ab",]]>&#x22;choice&#x22;:"B"}</q:FreeText></q:Answer></q:QuestionFormAnswers>`;
-    expect(labelFromAnswerXml(xml)).toEqual({ ok: true, payload: { kind: "ab", choice: "B" } });
+    const xml = `<q:QuestionFormAnswers xmlns:q="${NS}"><q:Answer><q:QuestionIdentifier>label</q:QuestionIdentifier><q:FreeText><![CDATA[{"kind":"ab-reactiveness",]]>&#x22;choice&#x22;:"B"}</q:FreeText></q:Answer></q:QuestionFormAnswers>`;
+    expect(labelFromAnswerXml(xml)).toEqual({ ok: true, payload: { kind: "ab-reactiveness", choice: "B" } });
     expect(decodeXmlText("a &lt;&amp;&gt; <![CDATA[<&>]]> &#65;")).toBe("a <&> <&> A");
   });
 

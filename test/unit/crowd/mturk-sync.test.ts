@@ -128,7 +128,7 @@ describe("mturk sync (mocked MTurk client)", () => {
       itemId: s.goldItem,
       workerId: "AGOODWORKER1",
       status: "submitted",
-      payload: { kind: "ab", choice: s.goldChoice },
+      payload: { kind: "ab-reactiveness", choice: s.goldChoice },
       secondsOnTask: 200,
       rewardUsd: 0.8,
       acceptedAt: null,
@@ -143,7 +143,7 @@ describe("mturk sync (mocked MTurk client)", () => {
       itemId: s.goldItem,
       workerId: "AAUTOWORKER3",
       status: "submitted",
-      payload: { kind: "ab", choice: s.goldChoice },
+      payload: { kind: "ab-reactiveness", choice: s.goldChoice },
       secondsOnTask: 100,
       rewardUsd: 0.8,
       acceptedAt: null,
@@ -151,10 +151,10 @@ describe("mturk sync (mocked MTurk client)", () => {
       source: "external-question",
     });
     fakeMturk([
-      assignment("ASG-GOOD-GOLD", "HITGOLD", "AGOODWORKER1", "Submitted", labelAnswer({ kind: "ab", choice: s.goldChoice })),
-      assignment("ASG-CARELESS-GOLD", "HITGOLD", "ACARELESS2", "Submitted", labelAnswer({ kind: "ab", choice: wrong })),
-      assignment("ASG-AUTO", "HITGOLD", "AAUTOWORKER3", "Approved", labelAnswer({ kind: "ab", choice: s.goldChoice })),
-      assignment("ASG-GOOD-REG", "HITREG", "AGOODWORKER1", "Submitted", labelAnswer({ kind: "ab", choice: "B" })),
+      assignment("ASG-GOOD-GOLD", "HITGOLD", "AGOODWORKER1", "Submitted", labelAnswer({ kind: "ab-reactiveness", choice: s.goldChoice })),
+      assignment("ASG-CARELESS-GOLD", "HITGOLD", "ACARELESS2", "Submitted", labelAnswer({ kind: "ab-reactiveness", choice: wrong })),
+      assignment("ASG-AUTO", "HITGOLD", "AAUTOWORKER3", "Approved", labelAnswer({ kind: "ab-reactiveness", choice: s.goldChoice })),
+      assignment("ASG-GOOD-REG", "HITREG", "AGOODWORKER1", "Submitted", labelAnswer({ kind: "ab-reactiveness", choice: "B" })),
       assignment("ASG-GARBLED", "HITREG", "AGARBLED4", "Submitted", answerXml({ label: "{not json" })),
     ]);
   }
@@ -183,7 +183,7 @@ describe("mturk sync (mocked MTurk client)", () => {
     const imported = row("ASG-GOOD-REG")!;
     expect(imported).toMatchObject({ status: "approved", source: "sync", decision: "approve", reason: null });
     const payload = t.db.$client.prepare(`SELECT payload FROM label_revisions WHERE label_id = ? ORDER BY revision DESC LIMIT 1`).get(imported.labelId) as { payload: string };
-    expect(JSON.parse(payload.payload)).toEqual({ kind: "ab", choice: "B" });
+    expect(JSON.parse(payload.payload)).toEqual({ kind: "ab-reactiveness", choice: "B" });
     expect(row("ASG-GOOD-GOLD")).toMatchObject({ status: "approved", source: "external-question", decision: "approve" });
     // MTurk approved this one itself: the status follows, and no call is made for it.
     expect(row("ASG-AUTO")).toMatchObject({ status: "approved", decision: null });
@@ -263,7 +263,7 @@ describe("mturk sync (mocked MTurk client)", () => {
   });
 
   it("syncs only the production HITs with --production, on the production endpoint", async () => {
-    fakeMturk([assignment("ASG-PROD", "HITPROD", "APRODWORKER", "Submitted", labelAnswer({ kind: "ab", choice: "A" }))]);
+    fakeMturk([assignment("ASG-PROD", "HITPROD", "APRODWORKER", "Submitted", labelAnswer({ kind: "ab-reactiveness", choice: "A" }))]);
     const summary = await run({ study: s.abStudy, production: true });
     expect(mturk.commandCalls(ListAssignmentsForHITCommand).map((c) => c.args[0].input.HITId)).toEqual(["HITPROD"]);
     expect(summary).toMatchObject({ environment: "production", hits: 1, imported: 1, approved: 1 });

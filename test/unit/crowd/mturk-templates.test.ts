@@ -194,8 +194,8 @@ describe("MTurk templates on exported batches", () => {
       const result = consensusPayloadFromAnswers(answers, body);
       if (!result.ok) throw new Error(JSON.stringify(result.problems));
       expect(result.itemId).toBe(row.item_id);
-      expect(result.payload.kind).toBe("consensus");
-      if (result.payload.kind !== "consensus") continue;
+      expect(result.payload.kind).toBe("consensus-snippet");
+      if (result.payload.kind !== "consensus-snippet") continue;
       expect(checkConsensusLabel(result.payload, body, null)).toEqual([]);
       // One group per topic for the score and one per topic × party for positions.
       expect(picks.size).toBe(body.topics.length * (body.parties.length + 1));
@@ -211,7 +211,7 @@ describe("MTurk templates on exported batches", () => {
         const answers = simulateWorker(filled, (names) => names.indexOf(`choice|${side}`));
         expect(answers[ITEM_ID_FIELD]).toBe(row.item_id);
         const result = abPayloadFromAnswers(answers);
-        expect(result).toEqual({ ok: true, payload: { kind: "ab", choice: side }, itemId: row.item_id });
+        expect(result).toEqual({ ok: true, payload: { kind: "ab-reactiveness", choice: side }, itemId: row.item_id });
       }
     }
   });

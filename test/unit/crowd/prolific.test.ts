@@ -8,7 +8,7 @@ import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.ser
 import { submitLabel } from "../../../app/server/annotation/labels.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/annotation/qualification.server.ts";
 import { getStudy, setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
-import { parseStudyConfig } from "../../../app/server/annotation/study-config.ts";
+import { parseStudyConfig } from "../../../app/domain/study-config.ts";
 import {
   enterProlificSession,
   NOT_SET_UP_MESSAGE,

@@ -39,7 +39,7 @@ describe("consensus form state", () => {
     ]);
     expect(consensusFormProblems(state)[0].message).toBe("Choose Wren Halloway's position on Annual rent.");
     expect(toConsensusLabel(state)).toBeNull();
-    expect(toConsensusDraft(state)).toEqual({ kind: "consensus", topics: { RENT: { carriedForward: false, positions: {} }, TERM: { carriedForward: false, positions: {} } } });
+    expect(toConsensusDraft(state)).toEqual({ kind: "consensus-snippet", topics: { RENT: { carriedForward: false, positions: {} }, TERM: { carriedForward: false, positions: {} } } });
   });
 
   it("builds a label the server schema and checks accept once everything is set", () => {
@@ -54,7 +54,7 @@ describe("consensus form state", () => {
     );
     const label = toConsensusLabel(state);
     expect(label).toEqual({
-      kind: "consensus",
+      kind: "consensus-snippet",
       topics: {
         RENT: { score: 4, carriedForward: false, positions: { OWNER: "C", COOP: "C" } },
         TERM: { score: 1, carriedForward: false, positions: { OWNER: "unclear", COOP: "not-stated" } },
@@ -78,7 +78,7 @@ describe("consensus form state", () => {
 
   it("loads a saved draft, dropping what no longer fits, and focuses the first unfinished topic", () => {
     const state = initConsensusForm(config, {
-      kind: "consensus",
+      kind: "consensus-snippet",
       topics: {
         RENT: { score: 3, carriedForward: false, positions: { OWNER: "A", COOP: "B" } },
         TERM: { score: 9, carriedForward: false, positions: { OWNER: "Z", COOP: "A" } },
@@ -139,7 +139,7 @@ describe("consensus keyboard", () => {
   it("labels a whole snippet from the keyboard: letters for positions, digits for scores, j to move on", () => {
     const state = press(initConsensusForm(config, null), ["c", "c", "4", "j", "u", "n", "1"]);
     expect(toConsensusLabel(state)).toEqual({
-      kind: "consensus",
+      kind: "consensus-snippet",
       topics: {
         RENT: { score: 4, carriedForward: false, positions: { OWNER: "C", COOP: "C" } },
         TERM: { score: 1, carriedForward: false, positions: { OWNER: "unclear", COOP: "not-stated" } },

@@ -1,6 +1,6 @@
 /** A small fictional scenario and turns shared by the task UI tests. */
 import type { ConsensusLabel } from "../../../app/domain/labels.ts";
-import type { TaskScenario, TaskTurn } from "../../../app/components/tasks/types.ts";
+import type { TaskScenario, TaskTurn } from "../../../app/domain/tasks/task-view.ts";
 
 export const scenario: TaskScenario = {
   title: "Orchard lease renewal",
@@ -49,7 +49,7 @@ export const snippet: TaskTurn[] = [
 ];
 
 export const previousLabel: ConsensusLabel = {
-  kind: "consensus",
+  kind: "consensus-snippet",
   topics: {
     RENT: { score: 2, carriedForward: false, positions: { OWNER: "B", COOP: "A" } },
     TERM: { score: 4, carriedForward: false, positions: { OWNER: "B", COOP: "not-stated" } },

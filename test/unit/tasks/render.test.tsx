@@ -6,7 +6,7 @@ import { CONSENSUS_SHORTCUTS, ConsensusTask, type ConsensusTaskProps } from "../
 import { Markdown } from "../../../app/components/tasks/Markdown.tsx";
 import { ShortcutCheatSheet } from "../../../app/components/tasks/ShortcutCheatSheet.tsx";
 import { TaskProgress } from "../../../app/components/tasks/TaskProgress.tsx";
-import type { TaskTurn } from "../../../app/components/tasks/types.ts";
+import type { TaskTurn } from "../../../app/domain/tasks/task-view.ts";
 import { AGREEMENT_RUBRIC } from "../../../app/domain/rubric.ts";
 import { previousLabel, previousSnippet, scenario, snippet } from "./fixtures.ts";
 
@@ -113,7 +113,7 @@ describe("ConsensusTask markup", () => {
   });
 
   it("restores a saved label into the controls", () => {
-    const html = renderToString(<ConsensusTask {...consensusProps({ initialLabel: { kind: "consensus", topics: { RENT: { score: 3, carriedForward: false, positions: { OWNER: "C" } } } } })} />);
+    const html = renderToString(<ConsensusTask {...consensusProps({ initialLabel: { kind: "consensus-snippet", topics: { RENT: { score: 3, carriedForward: false, positions: { OWNER: "C" } } } } })} />);
     const rent = topicCard(html, "RENT");
     expect(rent).toMatch(/aria-checked="true"[^>]*data-state="checked"[^>]*aria-label="3: /);
     expect(rent).toMatch(/aria-checked="true"[^>]*data-state="checked"[^>]*aria-label="Option C: /);

@@ -13,7 +13,7 @@ const items: AbItem[] = [
   { itemId: 5, pairId: "p5", backbone: "gpt", levelA: 1, levelB: 0, isGold: false }, // nobody labelled it
   { itemId: 9, pairId: "g1", backbone: "gpt", levelA: 1, levelB: 0, isGold: true },
 ];
-const l = (itemId: number, annotatorId: string, choice: "A" | "B"): AbLabelRow => ({ itemId, annotatorId, payload: { kind: "ab", choice } });
+const l = (itemId: number, annotatorId: string, choice: "A" | "B"): AbLabelRow => ({ itemId, annotatorId, payload: { kind: "ab-reactiveness", choice } });
 const labels = [
   l(1, "u1", "A"),
   l(1, "u2", "A"),
@@ -85,7 +85,7 @@ describe("abSummary", () => {
     expect(s.overall.fidelity).toBeNull();
     expect(s.nominal.result.alpha).toBeNull();
     expect(() =>
-      abSummary(items, [{ itemId: 1, annotatorId: "u1", payload: { kind: "consensus", topics: {} } } as unknown as AbLabelRow]),
+      abSummary(items, [{ itemId: 1, annotatorId: "u1", payload: { kind: "consensus-snippet", topics: {} } } as unknown as AbLabelRow]),
     ).toThrow(/labels\[0\] \(annotator u1, item 1\): expected an A\/B label/);
   });
 });

@@ -144,7 +144,7 @@ describe("dashboard components", () => {
       { itemId: 2, pairId: "p2", backbone: "gpt", levelA: 0, levelB: 1, isGold: false },
       { itemId: 3, pairId: "p3", backbone: "gpt", levelA: 0, levelB: 1, isGold: false },
     ];
-    const ab = (itemId: number, annotatorId: string, choice: "A" | "B") => ({ itemId, annotatorId, payload: { kind: "ab" as const, choice } });
+    const ab = (itemId: number, annotatorId: string, choice: "A" | "B") => ({ itemId, annotatorId, payload: { kind: "ab-reactiveness" as const, choice } });
     const summary = abSummary(abItems, [ab(1, "u1", "A"), ab(1, "u2", "A"), ab(2, "u1", "B"), ab(2, "u2", "A")], { draws: 100 });
     const t = text(renderToStaticMarkup(<FidelityTable summary={summary} />));
     expect(t).toContain("ds 1 1 0 2 100%");

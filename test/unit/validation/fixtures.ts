@@ -6,7 +6,7 @@ import type { AlignmentItem, ConsensusLabelRow, Pool } from "../../../app/domain
 export function consensusPayload(scores: Record<string, number>): ConsensusLabel {
   const topics: ConsensusLabel["topics"] = {};
   for (const [topicId, score] of Object.entries(scores)) topics[topicId] = { score, carriedForward: false, positions: {} };
-  return { kind: "consensus", topics };
+  return { kind: "consensus-snippet", topics };
 }
 
 export function label(itemId: number, annotatorId: string, pool: Pool, scores: Record<string, number>, secondsOnTask: number | null = null): ConsensusLabelRow {

@@ -4,7 +4,7 @@ import { flagAnnotators, goldAccuracy, goldChecks, parseConsensusGold, type Gold
 import { consensusPayload } from "./fixtures.ts";
 
 const c = (itemId: number, annotatorId: string, scores: Record<string, number>): GoldLabel => ({ itemId, annotatorId, payload: consensusPayload(scores) });
-const ab = (itemId: number, annotatorId: string, choice: "A" | "B"): GoldLabel => ({ itemId, annotatorId, payload: { kind: "ab", choice } });
+const ab = (itemId: number, annotatorId: string, choice: "A" | "B"): GoldLabel => ({ itemId, annotatorId, payload: { kind: "ab-reactiveness", choice } });
 
 const gold = {
   consensus: [{ itemId: 1, reference: { T1: 3, T2: 1 } }],
@@ -46,8 +46,8 @@ describe("goldChecks", () => {
   });
 
   it("rejects a label of the wrong kind and an A/B gold item with equal levels", () => {
-    expect(() => goldChecks(gold, [ab(1, "a", "A")])).toThrow(/labels\[0\] \(annotator a, item 1\): a consensus gold item has a "ab" label/);
-    expect(() => goldChecks(gold, [c(2, "a", { T1: 3 })])).toThrow(/an A\/B gold item has a "consensus" label/);
+    expect(() => goldChecks(gold, [ab(1, "a", "A")])).toThrow(/labels\[0\] \(annotator a, item 1\): a consensus gold item has a "ab-reactiveness" label/);
+    expect(() => goldChecks(gold, [c(2, "a", { T1: 3 })])).toThrow(/an A\/B gold item has a "consensus-snippet" label/);
     expect(() => goldChecks({ ab: [{ itemId: 5, levelA: 1, levelB: 1 }] }, [])).toThrow(/two different finite levels/);
   });
 });

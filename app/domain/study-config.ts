@@ -1,8 +1,10 @@
 /** A study's settings (stored as JSON on the study): every default from the spec, all configurable. */
 import { z } from "zod";
+import { TASK_TYPE_IDS, type TaskTypeId } from "./tasks/ids.ts";
 
-export const STUDY_TYPES = ["consensus-snippet", "ab-reactiveness"] as const;
-export type StudyType = (typeof STUDY_TYPES)[number];
+/** A study's type is its task type (app/domain/tasks). */
+export const STUDY_TYPES = TASK_TYPE_IDS;
+export type StudyType = TaskTypeId;
 export const POOLS = ["expert", "crowd"] as const;
 export type Pool = (typeof POOLS)[number];
 

@@ -1,0 +1,29 @@
+/** A/B reactiveness: two versions of one negotiation; which one shows the target party reacting more emotionally. */
+import { abPayloadFromAnswers, choiceField, ITEM_ID_FIELD } from "../crowd/answer-fields.ts";
+import { AB_VARIABLES, abHitValues } from "../crowd/hit-render.ts";
+import { abLabelSchema } from "../labels.ts";
+import { AB_REACTIVENESS } from "./ids.ts";
+import type { TaskTypeDefinition } from "./task-type.ts";
+
+export const abReactiveness: TaskTypeDefinition<typeof AB_REACTIVENESS> = {
+  id: AB_REACTIVENESS,
+  displayName: "A/B reactiveness",
+  shortName: "A/B",
+  labelSchema: abLabelSchema,
+  // The schema is the whole check: a choice of A or B needs nothing from the item.
+  checkLabel: () => [],
+  defaultSecondsPerItem: 240,
+  templateName: AB_REACTIVENESS,
+  mturk: {
+    variables: AB_VARIABLES,
+    requiredVariables: ["item_id", "conversation_a_html", "conversation_b_html"],
+    requiredFields: [`name="${ITEM_ID_FIELD}"`, `name="${choiceField("A")}"`, `name="${choiceField("B")}"`],
+    texts: {
+      title: "Compare two negotiations: who reacts more emotionally?",
+      description: "Read two versions of the same negotiation and choose the one where the highlighted person reacts more emotionally.",
+      keywords: ["negotiation", "dialogue", "comparison", "emotion", "research"],
+    },
+    hitValues: abHitValues,
+    payloadFromAnswers: (answers) => abPayloadFromAnswers(answers),
+  },
+};

@@ -1,0 +1,28 @@
+/** Snippet consensus: per snippet of a conversation, each party's position and a 1–5 agreement score per topic. */
+import { consensusPayloadFromAnswers, ITEM_ID_FIELD } from "../crowd/answer-fields.ts";
+import { CONSENSUS_VARIABLES, consensusHitValues } from "../crowd/hit-render.ts";
+import { checkConsensusLabel, consensusLabelSchema } from "../labels.ts";
+import { CONSENSUS_SNIPPET } from "./ids.ts";
+import type { TaskTypeDefinition } from "./task-type.ts";
+
+export const consensusSnippet: TaskTypeDefinition<typeof CONSENSUS_SNIPPET> = {
+  id: CONSENSUS_SNIPPET,
+  displayName: "Snippet consensus",
+  shortName: "Snippet",
+  labelSchema: consensusLabelSchema,
+  checkLabel: (label, context) => checkConsensusLabel(label, context.scenario(), context.previousLabel()),
+  defaultSecondsPerItem: 120,
+  templateName: CONSENSUS_SNIPPET,
+  mturk: {
+    variables: CONSENSUS_VARIABLES,
+    requiredVariables: ["item_id", "questions_html"],
+    requiredFields: [`name="${ITEM_ID_FIELD}"`],
+    texts: {
+      title: "Read a short negotiation excerpt and rate how close the parties are",
+      description: "Read a few turns of a negotiation, say where each party stands on each topic, and rate their agreement from 1 to 5.",
+      keywords: ["negotiation", "dialogue", "rating", "reading", "research"],
+    },
+    hitValues: consensusHitValues,
+    payloadFromAnswers: (answers, scenario) => consensusPayloadFromAnswers(answers, scenario()),
+  },
+};
