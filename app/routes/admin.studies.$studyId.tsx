@@ -4,6 +4,7 @@ import { AgreementPanel, AlignmentTable, AnnotatorTable, FidelityTable, Progress
 import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
 import { summarizeAgreement } from "../domain/validation/index.ts";
+import { taskTypeName } from "../domain/tasks/registry.ts";
 import { studyDashboard } from "../server/annotation/dashboard.server.ts";
 import { orResponse } from "../server/http/responses.server.ts";
 import { setStudyStatus } from "../server/annotation/studies.server.ts";
@@ -98,7 +99,7 @@ export default function StudyDashboard() {
       <header className="dash-header">
         <h1>{d.study.name}</h1>
         <p className="muted">
-          {d.study.type === "consensus-snippet" ? "Snippet consensus" : "A/B reactiveness"} · {d.study.pool} pool · {d.study.labelsPerItem} labels per item ·{" "}
+          {taskTypeName(d.study.type)} · {d.study.pool} pool · {d.study.labelsPerItem} labels per item ·{" "}
           <strong data-testid="study-status" className={`status-chip status-${d.study.status}`}>
             {d.study.status}
           </strong>

@@ -4,8 +4,9 @@ import { useState } from "react";
 import { actionResult, type ActionFailure } from "../server/http/responses.server.ts";
 import { createAbStudy, createConsensusStudy, listStudies } from "../server/annotation/studies.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
+import { taskTypeName } from "../domain/tasks/registry.ts";
 import { getDb } from "../server/db.server.ts";
-import { loadGuidelines } from "../server/templates.server.ts";
+import { defaultGuidelines } from "../server/templates.server.ts";
 import { BundleImportError, importBundleFiles } from "../server/bundle-store.server.ts";
 
 /** The A/B pair ids a (just imported, hence valid) bundle carries. */
@@ -30,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     studies: listStudies(db).map((s) => ({ ...s, labels: labels.get(s.id) ?? 0 })),
     available: { trajectories: trajectories.n, pairs: pairs.n },
-    defaultGuidelines: { "consensus-snippet": loadGuidelines("consensus-snippet"), "ab-reactiveness": loadGuidelines("ab-reactiveness") },
+    defaultGuidelines: defaultGuidelines(),
   });
 }
 
@@ -87,8 +88,6 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
-const TYPE_NAMES: Record<string, string> = { "consensus-snippet": "Snippet consensus", "ab-reactiveness": "A/B reactiveness" };
-
 export default function Studies() {
   const { studies, available, defaultGuidelines } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>() as ActionFailure | undefined;
@@ -122,7 +121,7 @@ export default function Studies() {
                 <td>
                   <Link to={`/admin/studies/${s.id}`}>{s.name}</Link>
                 </td>
-                <td>{TYPE_NAMES[s.type] ?? s.type}</td>
+                <td>{taskTypeName(s.type)}</td>
                 <td>{s.pool}</td>
                 <td className="num">{s.items}</td>
                 <td className="num">{s.labelsPerItem}</td>

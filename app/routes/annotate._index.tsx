@@ -5,6 +5,7 @@ import { listStudies } from "../server/annotation/studies.server.ts";
 import { annotatorProgress } from "../server/annotation/tasks.server.ts";
 import { hasWorkFor } from "../server/annotation/assignment.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
+import { taskTypeName } from "../domain/tasks/registry.ts";
 import { getDb } from "../server/db.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "My tasks · SoCRATES Studio" }];
@@ -17,8 +18,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     .map((s) => ({ id: s.id, name: s.name, type: s.type, hasWork: hasWorkFor(db, s.id, user.id), ...annotatorProgress(db, s.id, user.id) }));
   return json({ name: user.displayName, studies, mustQualify: needsQualification(user) });
 }
-
-const TYPE_NAMES: Record<string, string> = { "consensus-snippet": "Snippet consensus", "ab-reactiveness": "A/B reactiveness" };
 
 export default function MyTasks() {
   const { name, studies, mustQualify } = useLoaderData<typeof loader>();
@@ -44,7 +43,7 @@ export default function MyTasks() {
           {studies.map((s) => (
             <li key={s.id} className="card task-card">
               <h2>{s.name}</h2>
-              <p className="muted task-card-type">{TYPE_NAMES[s.type] ?? s.type}</p>
+              <p className="muted task-card-type">{taskTypeName(s.type)}</p>
               <div className="progress" aria-label={`${s.done} of ${s.total} items labelled`}>
                 <div className="progress-fill" style={{ width: `${s.total ? (100 * s.done) / s.total : 0}%` }} />
               </div>
