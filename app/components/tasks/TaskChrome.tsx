@@ -1,6 +1,7 @@
-/** The frame both task kinds share: the header (kind, title, progress, shortcuts button) and the live regions. */
+/** The frame both task kinds share: the header (kind, title, progress, shortcuts button), the live regions and the submit row. */
 import type { ReactNode } from "react";
 import { Markdown } from "./Markdown.tsx";
+import { displayKey } from "./shortcuts.ts";
 import { TaskProgress } from "./TaskProgress.tsx";
 import type { FieldProblem, TaskProgressValue } from "../../domain/tasks/task-view.ts";
 
@@ -57,5 +58,32 @@ export function TaskGuidelines({ id, open, onToggle, label, shortcut, source }: 
         <Markdown source={source} />
       </div>
     </section>
+  );
+}
+
+/** The submit button (with its shortcut) and whatever status the task shows beside it. */
+export function TaskSubmit({
+  submitting,
+  disabled,
+  text,
+  shortcut,
+  ariaKeyshortcuts,
+  children,
+}: {
+  submitting: boolean;
+  disabled: boolean;
+  /** Defaults to "Submit and next". */
+  text?: string;
+  shortcut: string;
+  ariaKeyshortcuts: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="task-submit">
+      <button type="submit" className="button-primary" disabled={submitting || disabled} aria-keyshortcuts={ariaKeyshortcuts}>
+        {submitting ? "Saving…" : (text ?? "Submit and next")} <kbd>{displayKey(shortcut)}</kbd>
+      </button>
+      {children}
+    </div>
   );
 }

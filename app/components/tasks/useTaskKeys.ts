@@ -1,0 +1,38 @@
+/**
+ * The document-level keyboard handling both task kinds share: keys already handled by a focused
+ * control or typed into a text field are left alone (Mod+Enter still counts), and while the
+ * shortcut list is open only closing it does anything. `onKey` sees every other key event and
+ * is read through a ref, so the listener is registered once.
+ */
+import { useEffect, useRef } from "react";
+import { handledElsewhere, isTypingTarget, keyName } from "./shortcuts.ts";
+
+export interface TaskKeyOptions {
+  cheatSheetOpen: boolean;
+  /** True when the event closes or toggles the shortcut list (the only keys while it is open). */
+  closesCheatSheet: (event: KeyboardEvent) => boolean;
+  closeCheatSheet: () => void;
+  onKey: (event: KeyboardEvent) => void;
+}
+
+export function useTaskKeys(options: TaskKeyOptions): void {
+  const latest = useRef(options);
+  latest.current = options;
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (handledElsewhere(event)) return;
+      if (isTypingTarget(event.target) && keyName(event) !== "Mod+Enter") return;
+      const now = latest.current;
+      if (now.cheatSheetOpen) {
+        if (now.closesCheatSheet(event)) {
+          event.preventDefault();
+          now.closeCheatSheet();
+        }
+        return;
+      }
+      now.onKey(event);
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, []);
+}
