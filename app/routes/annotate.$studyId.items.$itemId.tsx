@@ -1,8 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
-import { ItemTask } from "../components/tasks/ItemTask.tsx";
-import { useTaskPosting } from "../components/tasks/useTaskPosting.ts";
+import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
 import { studyForWorker } from "../server/annotation/access.server.ts";
 import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
 import { saveDraft, submitLabel } from "../server/annotation/labels.server.ts";
@@ -55,42 +54,25 @@ function newClientToken(): string {
 export default function TaskPage() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
   // One token per page load: a double click or a resent form is stored once.
   const clientToken = useMemo(() => newClientToken(), [data.itemId, data.submitted?.revision]);
-  const failure = result && !result.ok ? (result as ActionFailure) : null;
+  const fields = useMemo(() => ({ clientToken }), [clientToken]);
   // Every post names its item explicitly, so work on one item can never land on another.
   const itemPath = `/annotate/${data.study.id}/items/${data.itemId}`;
-  const submitting = navigation.state === "submitting";
-
-  const fields = useMemo(() => ({ clientToken }), [clientToken]);
-  const { setDraftValue, send } = useTaskPosting({ action: itemPath, itemId: data.itemId, draftsEnabled: data.study.open, fields });
-
   return (
-    <section className="task-page" data-testid="task-page" data-item={data.itemId}>
-      <nav className="muted task-crumbs" aria-label="Task">
-        <Link to="/annotate">My tasks</Link> · {data.study.name} · <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link>
-        {data.submitted ? <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span> : null}
-        {!data.study.open ? <span className="badge"> This study is closed: your answers can be read but not changed</span> : null}
-      </nav>
-      {failure && failure.problems.length === 0 ? (
-        <div className="form-error" role="alert" data-testid="task-error">
-          {failure.message}
-        </div>
-      ) : null}
-      <ItemTask
-        itemId={data.itemId}
-        task={data.task}
-        previousLabel={data.previousLabel}
-        initialLabel={data.initialLabel}
-        initialChoice={data.initialChoice}
-        guidelinesMarkdown={data.study.guidelines}
-        progress={data.progress}
-        submitting={submitting}
-        errors={failure?.problems ?? []}
-        onDraftChange={setDraftValue}
-        onSubmit={send}
-      />
-    </section>
+    <TaskPageShell
+      testId="task-page"
+      item={data}
+      progress={data.progress}
+      posting={{ action: itemPath, draftsEnabled: data.study.open, fields }}
+      failure={result && !result.ok ? (result as ActionFailure) : null}
+      header={
+        <nav className="muted task-crumbs" aria-label="Task">
+          <Link to="/annotate">My tasks</Link> · {data.study.name} · <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link>
+          {data.submitted ? <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span> : null}
+          {!data.study.open ? <span className="badge"> This study is closed: your answers can be read but not changed</span> : null}
+        </nav>
+      }
+    />
   );
 }

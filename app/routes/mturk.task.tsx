@@ -6,10 +6,9 @@
  * page posts the assignment id and label to `<turkSubmitTo>/mturk/externalSubmit`.
  */
 import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
-import { ItemTask } from "../components/tasks/ItemTask.tsx";
-import { useTaskPosting } from "../components/tasks/useTaskPosting.ts";
+import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
 import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
 import {
   externalTaskPage,
@@ -83,65 +82,37 @@ function HandOff({ handoff, auto }: { handoff: ExternalSubmitForm; auto: boolean
 export default function MturkTask() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
   const location = useLocation();
-  // Posts name this page with its MTurk parameters; the token inside says which assignment it is.
-  const pagePath = `/mturk/task${location.search}`;
   const token = data.mode === "preview" ? "" : data.token;
-  const failure = result && !result.ok ? (result as ActionFailure) : null;
+  const fields = useMemo(() => ({ token }), [token]);
   const justStored = result && result.ok && "handoff" in result ? result.handoff : null;
   const handoff = justStored ?? (data.mode === "submitted" ? data.handoff : null);
   const readOnly = data.mode !== "work";
-  const submitting = navigation.state === "submitting";
-
-  const fields = useMemo(() => ({ token }), [token]);
-  const { setDraftValue, send } = useTaskPosting({ action: pagePath, itemId: data.itemId, draftsEnabled: !readOnly, fields });
-
-  const progress = { done: handoff ? 1 : 0, total: 1 };
-  const submitText = "Submit to Mechanical Turk";
   return (
-    <section className="task-page" data-testid="mturk-task" data-item={data.itemId} data-mode={handoff ? "submitted" : data.mode}>
-      {data.mode === "preview" ? (
-        <div className="notice notice-warning" role="note" data-testid="mturk-preview">
-          <p>
-            <strong>Preview.</strong> Accept the HIT to start: you can read the task now, but not answer it.
-          </p>
-        </div>
-      ) : null}
-      {failure ? (
-        <div className="form-error" role="alert" data-testid="task-error">
-          <p>{failure.message}</p>
-          {failure.problems.length > 0 ? (
-            <ul>
-              {failure.problems.map((p, i) => (
-                <li key={i}>
-                  <code>{p.path || "label"}</code> {p.message}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
-      {handoff ? (
-        <HandOff handoff={handoff} auto={justStored !== null} />
-      ) : (
-        <ItemTask
-          itemId={data.itemId}
-          task={data.task}
-          previousLabel={data.previousLabel}
-          initialLabel={data.initialLabel}
-          initialChoice={data.initialChoice}
-          guidelinesMarkdown={data.study.guidelines}
-          progress={progress}
-          submitting={submitting}
-          errors={failure?.problems ?? []}
-          contextOpen
-          readOnly={readOnly}
-          submitText={submitText}
-          onDraftChange={setDraftValue}
-          onSubmit={send}
-        />
-      )}
-    </section>
+    <TaskPageShell
+      testId="mturk-task"
+      item={data}
+      mode={handoff ? "submitted" : data.mode}
+      progress={{ done: handoff ? 1 : 0, total: 1 }}
+      // Posts name this page with its MTurk parameters; the token inside says which assignment it is.
+      posting={{ action: `/mturk/task${location.search}`, draftsEnabled: !readOnly, fields }}
+      failure={result && !result.ok ? (result as ActionFailure) : null}
+      listProblems
+      header={data.mode === "preview" ? <PreviewNotice /> : null}
+      replacement={handoff ? <HandOff handoff={handoff} auto={justStored !== null} /> : undefined}
+      contextOpen
+      readOnly={readOnly}
+      submitText="Submit to Mechanical Turk"
+    />
+  );
+}
+
+function PreviewNotice() {
+  return (
+    <div className="notice notice-warning" role="note" data-testid="mturk-preview">
+      <p>
+        <strong>Preview.</strong> Accept the HIT to start: you can read the task now, but not answer it.
+      </p>
+    </div>
   );
 }

@@ -1,0 +1,97 @@
+/**
+ * The page around one item's task, shared by the annotator's task page and the MTurk
+ * ExternalQuestion page: the page frame (with the item on screen as `data-item`), what the page
+ * shows above the task, the action's error, and the task itself wired to the page's action.
+ * The two pages differ only in what they pass in.
+ */
+import { useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import type { ConsensusLabel } from "../../domain/labels.ts";
+import type { FieldProblem, TaskProgressValue, TaskView } from "../../domain/tasks/task-view.ts";
+import type { AbChoice } from "./ab-task-state.ts";
+import type { ConsensusDraft } from "./consensus-form-state.ts";
+import { ItemTask } from "./ItemTask.tsx";
+import { useTaskPosting, type TaskPostingOptions } from "./useTaskPosting.ts";
+
+/** What the page's loader gives for the item. */
+export interface TaskPageItem {
+  itemId: number;
+  task: TaskView;
+  previousLabel: ConsensusLabel | null;
+  initialLabel: ConsensusDraft | null;
+  initialChoice: AbChoice | null;
+  study: { guidelines: string };
+}
+
+export interface TaskFailure {
+  message: string;
+  problems: FieldProblem[];
+}
+
+export interface TaskPageShellProps {
+  testId: string;
+  item: TaskPageItem;
+  progress: TaskProgressValue;
+  posting: Omit<TaskPostingOptions, "itemId">;
+  failure: TaskFailure | null;
+  /** List field problems in the page's error too (the annotator page marks them at the fields only). */
+  listProblems?: boolean;
+  /** Extra attributes on the page frame, e.g. `data-mode`. */
+  mode?: string;
+  /** Shown above the task: crumbs, notices. */
+  header?: ReactNode;
+  /** Shown instead of the task (e.g. the MTurk hand-off once the answer is stored). */
+  replacement?: ReactNode;
+  contextOpen?: boolean;
+  readOnly?: boolean;
+  submitText?: string;
+}
+
+export function TaskPageShell(props: TaskPageShellProps) {
+  const { item, failure } = props;
+  const submitting = useNavigation().state === "submitting";
+  const { setDraftValue, send } = useTaskPosting({ ...props.posting, itemId: item.itemId });
+  return (
+    <section className="task-page" data-testid={props.testId} data-item={item.itemId} data-mode={props.mode}>
+      {props.header}
+      <TaskError failure={failure} listProblems={props.listProblems ?? false} />
+      {props.replacement ?? (
+        <ItemTask
+          itemId={item.itemId}
+          task={item.task}
+          previousLabel={item.previousLabel}
+          initialLabel={item.initialLabel}
+          initialChoice={item.initialChoice}
+          guidelinesMarkdown={item.study.guidelines}
+          progress={props.progress}
+          submitting={submitting}
+          errors={failure?.problems ?? []}
+          contextOpen={props.contextOpen}
+          readOnly={props.readOnly}
+          submitText={props.submitText}
+          onDraftChange={setDraftValue}
+          onSubmit={send}
+        />
+      )}
+    </section>
+  );
+}
+
+/** The action's refusal. Field problems are shown at their fields; listed here only when asked. */
+function TaskError({ failure, listProblems }: { failure: TaskFailure | null; listProblems: boolean }) {
+  if (!failure || (!listProblems && failure.problems.length > 0)) return null;
+  return (
+    <div className="form-error" role="alert" data-testid="task-error">
+      <p>{failure.message}</p>
+      {listProblems && failure.problems.length > 0 ? (
+        <ul>
+          {failure.problems.map((p, i) => (
+            <li key={i}>
+              <code>{p.path || "label"}</code> {p.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

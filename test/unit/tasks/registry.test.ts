@@ -1,0 +1,68 @@
+/** The task-type registry: one definition per id, and every part of the app that differs by task type reads it. */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { templateVariables } from "../../../app/domain/crowd/mturk-template.ts";
+import { labelPayloadSchema } from "../../../app/domain/labels.ts";
+import { STUDY_TYPES } from "../../../app/domain/study-config.ts";
+import { TASK_TYPE_IDS, TASK_TYPES, UnknownTaskTypeError, checkLabel, taskType, taskTypeName } from "../../../app/domain/tasks/registry.ts";
+import { TASK_COMPONENTS } from "../../../app/components/tasks/registry.tsx";
+import { GUIDELINE_KINDS } from "../../../app/server/templates.server.ts";
+
+const TEMPLATES = resolve("annotation-templates");
+
+describe("task-type registry", () => {
+  it("holds one definition per id, under its own id, with a component for each", () => {
+    expect(Object.keys(TASK_TYPES).sort()).toEqual([...TASK_TYPE_IDS].sort());
+    for (const id of TASK_TYPE_IDS) {
+      expect(TASK_TYPES[id].id).toBe(id);
+      expect(taskType(id)).toBe(TASK_TYPES[id]);
+      expect(typeof TASK_COMPONENTS[id]).toBe("function");
+    }
+    expect(Object.keys(TASK_COMPONENTS).sort()).toEqual([...TASK_TYPE_IDS].sort());
+    expect(new Set(TASK_TYPE_IDS.map((id) => TASK_TYPES[id].displayName)).size).toBe(TASK_TYPE_IDS.length);
+  });
+
+  it("uses the id as study type, template name and label kind", () => {
+    expect([...STUDY_TYPES]).toEqual([...TASK_TYPE_IDS]);
+    expect([...GUIDELINE_KINDS]).toEqual([...TASK_TYPE_IDS]);
+    expect(labelPayloadSchema.options.map((o) => o.shape.kind.value).sort()).toEqual([...TASK_TYPE_IDS].sort());
+    for (const id of TASK_TYPE_IDS) expect(TASK_TYPES[id].templateName).toBe(id);
+  });
+
+  it("refuses an unknown id by name, and shows a stranger's raw string", () => {
+    expect(() => taskType("snippet")).toThrow(UnknownTaskTypeError);
+    expect(() => taskType("snippet")).toThrow(/unknown task type "snippet" \(known: consensus-snippet, ab-reactiveness\)/);
+    expect(taskTypeName("consensus-snippet")).toBe("Snippet consensus");
+    expect(taskTypeName("ab-reactiveness")).toBe("A/B reactiveness");
+    expect(taskTypeName("other")).toBe("other");
+  });
+
+  it("has shipped guidelines and an MTurk template that uses only the type's variables and all its required ones", () => {
+    for (const id of TASK_TYPE_IDS) {
+      const { mturk, templateName } = TASK_TYPES[id];
+      expect(existsSync(join(TEMPLATES, "guidelines", `${templateName}.md`))).toBe(true);
+      const source = readFileSync(join(TEMPLATES, "mturk", `${templateName}.html`), "utf8");
+      const used = templateVariables(source);
+      expect(used.filter((v) => !mturk.variables.includes(v))).toEqual([]);
+      for (const required of mturk.requiredVariables) expect(used).toContain(required);
+      for (const field of mturk.requiredFields) expect(source).toContain(field);
+      expect(TASK_TYPES[id].defaultSecondsPerItem).toBeGreaterThan(0);
+      expect(mturk.texts.title.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("checks a label with its own type's check", () => {
+    const scenario = { topics: [{ id: "T", name: "T", description: "", options: [{ label: "A", description: "" }] }], parties: [{ id: "P" }] };
+    const context = { scenario: () => scenario, previousLabel: () => null };
+    expect(checkLabel({ kind: "ab-reactiveness", choice: "A" }, context)).toEqual([]);
+    expect(checkLabel({ kind: "consensus-snippet", topics: {} }, context)).toEqual([{ path: "topics.T", message: 'topic "T" (T) has no label' }]);
+  });
+
+  it("parses an A/B answer without reading the scenario", () => {
+    const result = taskType("ab-reactiveness").mturk.payloadFromAnswers({ "choice|B": { on: true } }, () => {
+      throw new Error("not needed");
+    });
+    expect(result).toEqual({ ok: true, payload: { kind: "ab-reactiveness", choice: "B" }, itemId: null });
+  });
+});
