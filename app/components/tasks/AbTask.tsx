@@ -11,7 +11,7 @@ import { AB_SHORTCUTS, abCommandFor, abProblems, type AbChoice } from "./ab-task
 import { FieldErrors, problemsElsewhere } from "./FieldErrors.tsx";
 import { ShortcutCheatSheet } from "./ShortcutCheatSheet.tsx";
 import { speakersInOrder, TaskDialogue } from "./TaskDialogue.tsx";
-import { TaskAnnouncements, TaskGuidelines, TaskSubmit, TaskTop } from "./TaskChrome.tsx";
+import { TaskAnnouncements, TaskForm, TaskGuidelines, TaskSubmit, TaskTop } from "./TaskChrome.tsx";
 import { useTaskKeys } from "./useTaskKeys.ts";
 import type { FieldProblem, TaskProgressValue, TaskTurn } from "../../domain/tasks/task-view.ts";
 
@@ -166,15 +166,7 @@ function AbChoiceForm({
 }) {
   const choiceInvalid = problems.some((p) => p.path === "choice");
   return (
-    <form
-      className="ab-form"
-      noValidate
-      aria-label="Reactiveness choice"
-      onSubmit={(e) => {
-        e.preventDefault();
-        task.submit();
-      }}
-    >
+    <TaskForm className="ab-form" label="Reactiveness choice" onSubmit={task.submit}>
       <span id={`${base}-choice-label`} className="score-label">
         In which conversation is {targetName} more reactive?
       </span>
@@ -197,6 +189,6 @@ function AbChoiceForm({
       </RadioGroup.Root>
       <FieldErrors id={`${base}-choice-error`} problems={problems} path="choice" />
       <TaskSubmit submitting={submitting} disabled={readOnly} text={submitText} shortcut="Enter" ariaKeyshortcuts="Enter Control+Enter Meta+Enter" />
-    </form>
+    </TaskForm>
   );
 }

@@ -11,7 +11,7 @@ import { TopicCard } from "./ConsensusTopicCard.tsx";
 import { problemsElsewhere } from "./FieldErrors.tsx";
 import { ShortcutCheatSheet } from "./ShortcutCheatSheet.tsx";
 import { TaskDialogue } from "./TaskDialogue.tsx";
-import { TaskAnnouncements, TaskGuidelines, TaskSubmit, TaskTop } from "./TaskChrome.tsx";
+import { TaskAnnouncements, TaskForm, TaskGuidelines, TaskSubmit, TaskTop } from "./TaskChrome.tsx";
 import { useConsensusTask } from "./useConsensusTask.ts";
 import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "../../domain/tasks/task-view.ts";
 
@@ -78,15 +78,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
 
       <div className="task-layout">
         <SnippetConversation base={base} scenario={scenario} previousSnippet={props.previousSnippet} snippet={props.snippet} />
-        <form
-          className="task-form"
-          noValidate
-          aria-label="Consensus label"
-          onSubmit={(e) => {
-            e.preventDefault();
-            task.submit();
-          }}
-        >
+        <TaskForm className="task-form" label="Consensus label" onSubmit={task.submit}>
           {scenario.topics.map((topic, topicIndex) => (
             <TopicCard
               key={topic.id}
@@ -109,7 +101,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
               {completeCount} of {config.topics.length} topics complete
             </span>
           </TaskSubmit>
-        </form>
+        </TaskForm>
       </div>
 
       <ShortcutCheatSheet

@@ -87,3 +87,20 @@ export function TaskSubmit({
     </div>
   );
 }
+
+/** The task's answer form: the browser's own validation and submit are replaced by the task's check. */
+export function TaskForm({ className, label, onSubmit, children }: { className: string; label: string; onSubmit: () => void; children: ReactNode }) {
+  return (
+    <form
+      className={className}
+      noValidate
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
