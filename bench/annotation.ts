@@ -16,7 +16,7 @@ import type { ConsensusLabel } from "../app/domain/labels.ts";
 import { createRng, randomInt } from "../app/domain/stats/rng.ts";
 import { nextTask } from "../app/server/annotation/assignment.server.ts";
 import { studyDashboard } from "../app/server/annotation/dashboard.server.ts";
-import { submitLabel } from "../app/server/annotation/labels.server.ts";
+import { submitLabel } from "../app/server/annotation/submit.server.ts";
 import { createConsensusStudy } from "../app/server/annotation/studies.server.ts";
 import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";
 import { importBundleFiles } from "../app/server/bundle-store.server.ts";

@@ -10,8 +10,8 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { databasePath, getDb } from "../app/server/db.server.ts";
-import { isEmpty, seedDemo } from "../app/server/demo.server.ts";
-import { DEMO_ACCOUNTS, seedDemoStudies } from "../app/server/annotation/demo-studies.server.ts";
+import { isEmpty, seedDemo } from "../db/demo/seed.ts";
+import { DEMO_ACCOUNTS, seedDemoStudies } from "../db/demo/studies.ts";
 import { authenticate } from "../app/server/annotation/accounts.server.ts";
 import { computeMetrics } from "../app/server/pipeline/metrics-runner.server.ts";
 

@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
 import { studyForWorker } from "../server/annotation/access.server.ts";
 import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
-import { saveDraft, submitLabel } from "../server/annotation/labels.server.ts";
+import { saveDraft, submitLabel } from "../server/annotation/submit.server.ts";
 import { taskPage } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";

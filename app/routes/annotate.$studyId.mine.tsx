@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { studyForWorker } from "../server/annotation/access.server.ts";
 import { orResponse } from "../server/http/responses.server.ts";
-import { ownLabels } from "../server/annotation/labels.server.ts";
+import { ownLabels } from "../server/models/label.server.ts";
 import { formatUtc } from "../domain/format-time.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";

@@ -5,7 +5,7 @@ import { studyForWorker } from "../server/annotation/access.server.ts";
 import { orResponse } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { MAX_QUALIFICATION_ATTEMPTS } from "../server/annotation/qualification.server.ts";
-import { prolificStep, prolificStepPath } from "../server/crowd/prolific.server.ts";
+import { channelOfWorker } from "../server/crowd/channels/registry.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 
@@ -15,20 +15,21 @@ export const meta: MetaFunction = () => [{ title: "Thank you · SoCRATES Studio"
 const REDIRECT_SECONDS = 5;
 
 /**
- * The end of a Prolific session: the completion code and the way back to Prolific, or — after
+ * The end of a session on a channel with a completion code (Prolific): the code and the way back, or — after
  * failing the reading test — a request to return the study. Anyone with work left is sent to it.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["crowd"]);
   const studyId = parseId(new URL(request.url).searchParams.get("study") ?? undefined, "study");
-  // Other channels have no completion code; their end of work is the usual page.
-  if (user.channel !== "prolific") throw redirect(`/annotate/${studyId}/next`);
+  // Channels without a completion code end on the usual page.
+  const finish = channelOfWorker(user.channel)?.completion.finish;
+  if (!finish) throw redirect(`/annotate/${studyId}/next`);
   const db = getDb();
   const study = orResponse(() => studyForWorker(db, studyId, user));
-  const step = orResponse(() => prolificStep(db, studyId, user.id));
-  if (step.kind === "task" || step.kind === "qualify") throw redirect(prolificStepPath(studyId, step));
+  const step = orResponse(() => finish(db, studyId, user.id));
+  if (step.kind === "task" || step.kind === "qualify") throw redirect(step.path);
   if (step.kind === "not-qualified") return json({ state: "not-qualified" as const, name: study.name, attempts: MAX_QUALIFICATION_ATTEMPTS });
-  const { code, url, labels } = step.completion;
+  const { code, url, labels } = step;
   return json({ state: "complete" as const, name: study.name, code, url, labels });
 }
 

@@ -2,6 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, recordQualificationAttempt } from "../server/annotation/qualification.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
+import { channelOfWorker } from "../server/crowd/channels/registry.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { loadQualificationTest } from "../server/templates.server.ts";
 import { QualificationAnswerError, withoutAnswers } from "../domain/qualification.ts";
@@ -18,10 +19,11 @@ function nextPath(request: Request): string {
   return study ? `/annotate/${study}/next` : "/annotate";
 }
 
-/** A Prolific participant out of attempts goes to the page that asks them to return the study. */
+/** A worker out of attempts goes where their channel sends them (Prolific: the page that asks them to return the study). */
 function lockedRedirect(request: Request, user: { channel: string | null }): void {
   const study = studyParam(request);
-  if (user.channel === "prolific" && study) throw redirect(`/crowd/done?study=${study}`);
+  const path = study ? channelOfWorker(user.channel)?.completion.lockedOutPath(Number(study)) : null;
+  if (path) throw redirect(path);
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {

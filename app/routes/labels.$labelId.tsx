@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { loader as rootLoader } from "../root.tsx";
 import { orResponse } from "../server/http/responses.server.ts";
-import { labelHistory } from "../server/annotation/labels.server.ts";
+import { labelHistory } from "../server/annotation/label-history.server.ts";
 import { formatUtc } from "../domain/format-time.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";

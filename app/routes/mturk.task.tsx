@@ -10,14 +10,8 @@ import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
 import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
-import {
-  externalTaskPage,
-  frameAncestorsPolicy,
-  parseExternalQuestionParams,
-  saveExternalDraft,
-  submitExternalQuestion,
-  type ExternalSubmitForm,
-} from "../server/crowd/external-question.server.ts";
+import { mturkExternalChannel as channel } from "../server/crowd/channels/mturk-external.server.ts";
+import type { ExternalSubmitForm } from "../server/crowd/external-question.server.ts";
 import { getDb } from "../server/db.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Task"} · SoCRATES Studio` }];
@@ -26,12 +20,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 export const handle = { framed: true };
 
 /** MTurk shows this page in an iframe: allow MTurk (and configured stand-ins) to frame it. */
-export const headers: HeadersFunction = () => ({ "Content-Security-Policy": frameAncestorsPolicy() });
+export const headers: HeadersFunction = () => ({ "Content-Security-Policy": channel.framePolicy() });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
-  const db = getDb();
-  return json(orResponse(() => externalTaskPage(db, parseExternalQuestionParams(params))));
+  return json(orResponse(() => channel.page(getDb(), params)));
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -42,12 +35,12 @@ export async function action({ request }: ActionFunctionArgs) {
   return actionResult(() => {
     const payload = formJson(form, "payload");
     if (intent === "draft") {
-      saveExternalDraft(db, token, payload);
+      channel.saveDraft(db, token, payload);
       return json({ ok: true as const, saved: "draft" as const });
     }
     if (intent !== "submit") return json<ActionFailure>({ ok: false, message: `Unknown action "${String(intent)}"`, problems: [] }, { status: 400 });
     if (payload === undefined) return json<ActionFailure>({ ok: false, message: "The label is not valid JSON", problems: [{ path: "payload", message: "not JSON" }] }, { status: 400 });
-    const result = submitExternalQuestion(db, { token, payload, secondsOnTask: formSeconds(form) });
+    const result = channel.submit(db, { token, payload, secondsOnTask: formSeconds(form) });
     return json({ ok: true as const, saved: "label" as const, ...result });
   });
 }

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { BundleImportError, exportBundle, importBundleFiles, type ImportSummary } from "../../app/server/bundle-store.server.ts";
 import { databasePath, openDatabase } from "../../app/server/db.server.ts";
-import { readBundleDir, seedDemo } from "../../app/server/demo.server.ts";
+import { readBundleDir, seedDemo } from "../../db/demo/seed.ts";
 import { printJson, UserError } from "../cli-kit.ts";
 
 /** How each record kind reads in a summary line. */

@@ -8,7 +8,8 @@ import Database from "better-sqlite3";
 import { createServer, type Server } from "node:http";
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PREVIEW_ASSIGNMENT_ID, signAssignment } from "../../app/server/crowd/external-question.server.ts";
+import { PREVIEW_ASSIGNMENT_ID } from "../../app/server/crowd/external-question-params.server.ts";
+import { signAssignment } from "../../app/server/crowd/external-question-token.server.ts";
 import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
 

@@ -12,7 +12,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../db/schema.ts";
 import { createAccount } from "../../app/server/annotation/accounts.server.ts";
-import { seedDemo } from "../../app/server/demo.server.ts";
+import { seedDemo } from "../../db/demo/seed.ts";
 import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import type { CliResult } from "../helpers/cli.ts";
 import { loginCookie } from "../helpers/login.ts";

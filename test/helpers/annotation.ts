@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import type { ConsensusLabel } from "../../app/domain/labels.ts";
 import type { Db } from "../../app/server/db.server.ts";
-import { seedDemo } from "../../app/server/demo.server.ts";
+import { seedDemo } from "../../db/demo/seed.ts";
 import { playedScenarioOfRun, snippetContext } from "../../app/server/annotation/task-view.server.ts";
 
 export { seedDemo };

@@ -139,7 +139,7 @@ describe("the demo A/B reactiveness bundle", () => {
   const GRID = [0, 1 / 3, 2 / 3, 1];
 
   it("holds 8 consistent pairs: 4 per simulator backbone, two 0-vs-1 items each, levels matching the runs' config", async () => {
-    const { seedDemo } = await import("../../app/server/demo.server.ts");
+    const { seedDemo } = await import("../../db/demo/seed.ts");
     const t = tempDb();
     try {
       expect(seedDemo(t.db).inserted.ab_pairs).toBe(8);

@@ -93,7 +93,7 @@ describe("bundle import and export", () => {
 
 describe("the demo study", () => {
   it("seeds idempotently and survives export → import → export unchanged", async () => {
-    const { seedDemo } = await import("../../app/server/demo.server.ts");
+    const { seedDemo } = await import("../../db/demo/seed.ts");
     const a = tempDb();
     const b = tempDb();
     try {
@@ -112,7 +112,7 @@ describe("the demo study", () => {
   });
 
   it("has believable runs: 16–30 turns, private thoughts on every party turn, a three-party scenario", async () => {
-    const { seedDemo } = await import("../../app/server/demo.server.ts");
+    const { seedDemo } = await import("../../db/demo/seed.ts");
     const t = tempDb();
     try {
       seedDemo(t.db);

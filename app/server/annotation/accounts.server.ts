@@ -1,5 +1,5 @@
 /** Annotator accounts: admins and experts log in with a password; crowd workers are keyed by channel and worker id. */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
@@ -79,4 +79,14 @@ export function listAnnotators(db: Db) {
 
 export function setActive(db: Db, annotatorId: number, active: boolean): void {
   db.update(schema.annotators).set({ active }).where(eq(schema.annotators.id, annotatorId)).run();
+}
+
+/** How many crowd annotators a channel has brought in. */
+export function crowdWorkerCount(db: Db, channel: CrowdChannel): number {
+  return db.select({ n: sql<number>`count(*)` }).from(schema.annotators).where(eq(schema.annotators.channel, channel)).get()!.n;
+}
+
+/** When the annotator passed the qualification test (null until then). */
+export function qualifiedAt(db: Db, annotatorId: number): string | null {
+  return db.select({ q: schema.annotators.qualifiedAt }).from(schema.annotators).where(eq(schema.annotators.id, annotatorId)).get()?.q ?? null;
 }

@@ -5,6 +5,8 @@
  * write lock and can never over-assign. Annotators get items in study order, which keeps a
  * trajectory's snippets in sequence.
  */
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { forbidden, notFound } from "../http/errors.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
@@ -105,4 +107,65 @@ export function assignmentFor(db: Db, itemId: number, annotatorId: number): { id
   return db.$client
     .prepare(`SELECT id, status, lease_expires_at AS leaseExpiresAt FROM assignments WHERE study_item_id = ? AND annotator_id = ?`)
     .get(itemId, annotatorId) as { id: number; status: AssignmentStatus; leaseExpiresAt: string } | undefined;
+}
+
+// ---------- assignment rows written by label submits and crowd channels ----------
+
+/** Slots of an item taken by a lease or a submitted label. */
+export function takenSlots(db: Db, itemId: number): number {
+  return db
+    .select({ n: sql<number>`count(*)` })
+    .from(schema.assignments)
+    .where(and(eq(schema.assignments.studyItemId, itemId), ne(schema.assignments.status, "released")))
+    .get()!.n;
+}
+
+/** Marks an assignment submitted (its first submit time is kept). */
+export function markSubmitted(db: Db, assignmentId: number, at: string): void {
+  db.update(schema.assignments)
+    .set({ status: "submitted", submittedAt: sql`coalesce(${schema.assignments.submittedAt}, ${at})` })
+    .where(eq(schema.assignments.id, assignmentId))
+    .run();
+}
+
+/** Marks the annotator's assignment on the item submitted, creating it when a channel handed out the work. */
+export function upsertSubmitted(db: Db, itemId: number, annotatorId: number, at: string): void {
+  db.insert(schema.assignments)
+    .values({ studyItemId: itemId, annotatorId, status: "submitted", leasedAt: at, leaseExpiresAt: at, submittedAt: at })
+    .onConflictDoUpdate({
+      target: [schema.assignments.studyItemId, schema.assignments.annotatorId],
+      set: { status: "submitted", submittedAt: sql`coalesce(${schema.assignments.submittedAt}, excluded.submitted_at)` },
+    })
+    .run();
+}
+
+/** Leases a fixed item to the annotator unless they hold an assignment on it (a released one is renewed). */
+export function leaseFixedItem(db: Db, itemId: number, annotatorId: number, leasedAt: string, leaseExpiresAt: string): void {
+  db.insert(schema.assignments)
+    .values({ studyItemId: itemId, annotatorId, status: "leased", leasedAt, leaseExpiresAt })
+    .onConflictDoUpdate({
+      target: [schema.assignments.studyItemId, schema.assignments.annotatorId],
+      set: { status: "leased", leasedAt: sql`excluded.leased_at`, leaseExpiresAt: sql`excluded.lease_expires_at` },
+      where: eq(schema.assignments.status, "released"),
+    })
+    .run();
+}
+
+/** When the annotator's assignment on the item was leased, if they have one. */
+export function leasedAt(db: Db, itemId: number, annotatorId: number): string | null {
+  const row = db
+    .select({ leasedAt: schema.assignments.leasedAt })
+    .from(schema.assignments)
+    .where(and(eq(schema.assignments.studyItemId, itemId), eq(schema.assignments.annotatorId, annotatorId)))
+    .get();
+  return row?.leasedAt ?? null;
+}
+
+/** Frees every item the annotator still holds in the study. */
+export function releaseLeasesOf(db: Db, studyId: number, annotatorId: number): void {
+  const items = db.select({ id: schema.studyItems.id }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId));
+  db.update(schema.assignments)
+    .set({ status: "released" })
+    .where(and(eq(schema.assignments.annotatorId, annotatorId), eq(schema.assignments.status, "leased"), inArray(schema.assignments.studyItemId, items)))
+    .run();
 }

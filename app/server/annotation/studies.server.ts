@@ -200,3 +200,8 @@ export function setStudyStatus(db: Db, studyId: number, status: "open" | "closed
 export function studyItemIds(db: Db, studyId: number): number[] {
   return db.select({ id: schema.studyItems.id }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).orderBy(asc(schema.studyItems.position)).all().map((r) => r.id);
 }
+
+/** Replaces a study's config (the caller has validated it). */
+export function setStudyConfig(db: Db, studyId: number, config: Record<string, unknown>): void {
+  db.update(schema.studies).set({ config }).where(eq(schema.studies.id, studyId)).run();
+}

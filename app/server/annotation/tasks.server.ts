@@ -5,7 +5,7 @@ import type { Db } from "../db.server.ts";
 import { studyForWorker } from "./access.server.ts";
 import { assignmentFor } from "./assignment.server.ts";
 import { forbidden } from "../http/errors.server.ts";
-import { latestOwnLabel, loadDraft } from "./labels.server.ts";
+import { latestOwnLabel, loadDraft } from "../models/label.server.ts";
 import { abTaskView, consensusTaskView, loadItem, previousOwnLabel } from "./task-view.server.ts";
 
 export function annotatorProgress(db: Db, studyId: number, annotatorId: number) {

@@ -9,17 +9,10 @@ import type { Db } from "../db.server.ts";
 import { goldFor } from "../annotation/dashboard.server.ts";
 import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
-import { listCrowdAssignments } from "./crowd-assignments.server.ts";
+import { annotatorChannelsOfStudy, listCrowdAssignments } from "../models/crowd-assignment.server.ts";
 
 function channelsOf(db: Db, studyId: number): Map<string, Channel> {
-  const rows = db.$client
-    .prepare(
-      `SELECT a.id, a.channel FROM annotators a
-       WHERE a.id IN (SELECT l.annotator_id FROM labels l JOIN study_items i ON i.id = l.study_item_id WHERE i.study_id = ?)
-          OR a.id IN (SELECT c.annotator_id FROM crowd_assignments c WHERE c.study_id = ?)`,
-    )
-    .all(studyId, studyId) as { id: number; channel: string | null }[];
-  return new Map(rows.map((r) => [String(r.id), (r.channel ?? "web") as Channel]));
+  return new Map(annotatorChannelsOfStudy(db, studyId).map((r) => [String(r.id), (r.channel ?? "web") as Channel]));
 }
 
 /** Per-channel figures for a study; pass the dashboard's gold accuracy to avoid computing it twice. */

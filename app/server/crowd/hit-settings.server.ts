@@ -9,6 +9,7 @@ import { taskType } from "../../domain/tasks/registry.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError, badInput } from "../http/errors.server.ts";
 import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
+import { timedLabelSeconds } from "../models/label.server.ts";
 
 /** The hourly rate the default reward aims at (well above the federal minimum). */
 export const DEFAULT_TARGET_HOURLY_USD = 12;
@@ -33,14 +34,9 @@ export interface HitOverrides {
 /** The study's median seconds per label, and where the figure came from. */
 export function secondsPerItem(db: Db, study: StudyRow, override?: number): { seconds: number; source: string } {
   if (override !== undefined) return { seconds: override, source: "--seconds-per-item" };
-  const rows = db.$client
-    .prepare(
-      `SELECT sum(r.seconds_on_task) AS s FROM labels l JOIN study_items i ON i.id = l.study_item_id JOIN label_revisions r ON r.label_id = l.id
-       WHERE i.study_id = ? GROUP BY l.id HAVING s IS NOT NULL`,
-    )
-    .all(study.id) as { s: number }[];
-  const m = median(rows.map((r) => r.s));
-  if (m !== null && m > 0) return { seconds: m, source: `median of ${rows.length} timed labels in study ${study.id}` };
+  const timed = timedLabelSeconds(db, study.id);
+  const m = median(timed);
+  if (m !== null && m > 0) return { seconds: m, source: `median of ${timed.length} timed labels in study ${study.id}` };
   const fallback = taskType(study.type).defaultSecondsPerItem;
   return { seconds: fallback, source: `no timed labels yet; assumed ${fallback} s per item` };
 }

@@ -17,10 +17,12 @@ import { writeTransaction, type Db } from "../db.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
 import { loadItem, playedScenarioOfRun, snippetContext, type ItemRow } from "../annotation/task-view.server.ts";
-import { listCrowdAssignments, recordCrowdAssignment, type CrowdAssignmentStatus } from "./crowd-assignments.server.ts";
+import { crowdWorkerCount } from "../annotation/accounts.server.ts";
+import { findCrowdAssignment, listCrowdAssignments } from "../models/crowd-assignment.server.ts";
+import { recordCrowdAssignment } from "./record-assignment.server.ts";
 import { recordDecisions, reviewDecisions, type ReviewDecision } from "./review.server.ts";
 
-const CHANNEL = "mturk";
+const CHANNEL = "mturk" as const;
 
 export interface MturkImportOptions {
   /** The results file's text. */
@@ -101,19 +103,10 @@ function prepareRow(db: Db, studyId: number, row: MturkResultRow, scenarioOfRun:
   return { ok: true, prepared: { row, payload: result.payload } };
 }
 
-function countWorkers(db: Db): number {
-  return (db.$client.prepare(`SELECT count(*) AS n FROM annotators WHERE channel = ?`).get(CHANNEL) as { n: number }).n;
-}
-
-function storedStatus(db: Db, assignmentId: string): CrowdAssignmentStatus | null {
-  const row = db.$client.prepare(`SELECT status FROM crowd_assignments WHERE channel = ? AND external_id = ?`).get(CHANNEL, assignmentId) as { status: CrowdAssignmentStatus } | undefined;
-  return row?.status ?? null;
-}
-
 /** An older download still says Submitted for work since approved or rejected; the later status stands. */
 function statusToRecord(db: Db, row: MturkResultRow): "submitted" | "approved" | "rejected" {
   const fromFile = MTURK_STATUSES[row.status];
-  const stored = storedStatus(db, row.assignmentId);
+  const stored = findCrowdAssignment(db, CHANNEL, row.assignmentId)?.status;
   return fromFile === "submitted" && (stored === "approved" || stored === "rejected") ? stored : fromFile;
 }
 
@@ -154,7 +147,7 @@ export function importMturkResults(db: Db, studyId: number, options: MturkImport
   return writeTransaction(
     db,
     (): MturkImportResult => {
-    const workersBefore = countWorkers(db);
+    const workersBefore = crowdWorkerCount(db, CHANNEL);
     const summary: MturkImportSummary = { dryRun: Boolean(options.dryRun), rows: parsed.rows.length, stored: 0, revised: 0, unchanged: 0, rejectedSkipped: 0, statusUpdated: 0, workersCreated: 0 };
     for (const { row, payload } of prepared) {
       try {
@@ -188,7 +181,7 @@ export function importMturkResults(db: Db, studyId: number, options: MturkImport
       }
     }
     if (problems.length) throw new MturkImportError(options.fileName, [...problems].sort((a, b) => a.line - b.line));
-    summary.workersCreated = countWorkers(db) - workersBefore;
+    summary.workersCreated = crowdWorkerCount(db, CHANNEL) - workersBefore;
 
     const inFile = new Set(parsed.rows.map((r) => r.assignmentId));
     const decisions = reviewDecisions(db, studyId, CHANNEL).filter((d) => inFile.has(d.externalId));

@@ -15,14 +15,14 @@ import {
   ListQualificationTypesCommand,
   type MTurkClient,
 } from "@aws-sdk/client-mturk";
-import { and, eq } from "drizzle-orm";
-import * as schema from "../../../db/schema.ts";
 import { qualificationRequirements, type CostEstimate, type HitSettings, type QualificationRequirement } from "../../domain/crowd/hit-config.ts";
 import { answerKeyXml, externalQuestionXml, questionFormXml } from "../../domain/crowd/qualification-xml.ts";
 import { qualificationKey, type QualificationTest } from "../../domain/qualification.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError, badInput } from "../http/errors.server.ts";
-import { getStudy } from "../annotation/studies.server.ts";
+import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
+import { itemPublishStates, storeHit, type ItemPublishState } from "../models/mturk-hit.server.ts";
+import { storedQualificationType, storeQualificationType } from "../models/mturk-qualification-type.server.ts";
 import { loadQualificationTest } from "../templates.server.ts";
 import { checkFairPay, planHits, type HitOverrides } from "./hit-settings.server.ts";
 import { assertEnvironment, checkedSend, environmentOf, hitGroupUrl, MTURK_WORKER_SITES, type MturkEnvironment } from "./mturk-client.server.ts";
@@ -117,45 +117,8 @@ export function qualificationTypeName(test: QualificationTest): string {
   return `SoCRATES reading test (${qualificationKey(test)})`;
 }
 
-interface ItemState {
-  itemId: number;
-  labels: number;
-  /** Every HIT stored for the item here (numbers the next batch's request token). */
-  storedHits: number;
-  /** Stored HITs not yet expired (or of unknown expiry): the item is on offer. */
-  liveHits: number;
-}
-
-/**
- * Every item of the study with its label count (labels from assignments rejected on MTurk do
- * not count) and the HITs stored for it in this environment.
- */
-function itemStates(db: Db, studyId: number, environment: MturkEnvironment, now: Date): ItemState[] {
-  return db.$client
-    .prepare(
-      `SELECT i.id AS itemId,
-              (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id
-                 AND NOT EXISTS (SELECT 1 FROM crowd_assignments c WHERE c.label_id = l.id AND c.status = 'rejected')) AS labels,
-              (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = @environment) AS storedHits,
-              (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = @environment
-                 AND (h.expires_at IS NULL OR h.expires_at > @now)) AS liveHits
-       FROM study_items i WHERE i.study_id = @studyId ORDER BY i.position`,
-    )
-    .all({ environment, studyId, now: now.toISOString() }) as ItemState[];
-}
-
 function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-}
-
-/** The stored qualification type of this test in this environment, if any. */
-function storedQualificationType(db: Db, environment: MturkEnvironment, testKey: string): string | null {
-  const row = db
-    .select({ id: schema.mturkQualificationTypes.qualificationTypeId })
-    .from(schema.mturkQualificationTypes)
-    .where(and(eq(schema.mturkQualificationTypes.environment, environment), eq(schema.mturkQualificationTypes.testKey, testKey)))
-    .get();
-  return row?.id ?? null;
 }
 
 /** Our qualification type by its exact name among the requester's own (a lost create, or another database on the same account). */
@@ -210,7 +173,7 @@ async function ensureQualificationType(
     id = found;
     source = "found on MTurk";
   }
-  db.insert(schema.mturkQualificationTypes).values({ qualificationTypeId: id, environment, testKey, name }).onConflictDoNothing().run();
+  storeQualificationType(db, { qualificationTypeId: id, environment, testKey, name });
   return { id, source };
 }
 
@@ -226,17 +189,28 @@ async function findHitByToken(client: MTurkClient, production: boolean, token: s
   return null;
 }
 
-/** Creates the HITs still missing for the study (or, in a dry run, says which it would create). */
-export async function publishStudy(db: Db, client: MTurkClient | null, options: PublishOptions): Promise<PublishSummary> {
+/** What a publish works from: the study's plan, its items on offer, and the summary so far. */
+interface PublishPlan {
+  environment: MturkEnvironment;
+  baseUrl: string;
+  frameHeight: number;
+  test: QualificationTest;
+  settings: HitSettings;
+  study: StudyRow;
+  toPublish: ItemPublishState[];
+  summary: PublishSummary;
+}
+
+/** Checks the options and the study, and works out which items need a HIT and what it costs. */
+function planPublish(db: Db, options: PublishOptions): PublishPlan {
   const { studyId, production } = options;
   const environment = environmentOf(production);
-  const dryRun = options.dryRun === true;
   const baseUrl = normaliseBaseUrl(options.baseUrl);
   const frameHeight = options.frameHeight ?? 0;
   if (!Number.isInteger(frameHeight) || frameHeight < 0 || frameHeight > 10_000) throw badInput(`The frame height must be a whole number of pixels from 0 to 10000, got ${frameHeight}`);
 
   const labelsPerItem = getStudy(db, studyId).labelsPerItem;
-  const states = itemStates(db, studyId, environment, options.now ?? new Date());
+  const states = itemPublishStates(db, studyId, environment, options.now ?? new Date());
   const needing = states.filter((s) => s.labels < labelsPerItem);
   // An item whose HIT is still on offer waits for it; one whose HIT expired short of labels gets a new batch.
   const toPublish = needing.filter((s) => s.liveHits === 0);
@@ -246,10 +220,9 @@ export async function publishStudy(db: Db, client: MTurkClient | null, options: 
   if (study.status !== "open") throw new ServiceError(409, `Study ${studyId} is closed; reopen it before publishing HITs`);
   const fairPayWarning = checkFairPay(estimate, options.force === true);
   const test = loadQualificationTest();
-
   const summary: PublishSummary = {
     environment,
-    dryRun,
+    dryRun: options.dryRun === true,
     studyId,
     studyName: study.name,
     itemsTotal: states.length,
@@ -267,38 +240,39 @@ export async function publishStudy(db: Db, client: MTurkClient | null, options: 
     previewUrl: null,
     workerSite: MTURK_WORKER_SITES[environment],
   };
-  const hitFor = (s: ItemState): PublishedHit => ({
-    itemId: s.itemId,
+  return { environment, baseUrl, frameHeight, test, settings: plan.settings, study, toPublish, summary };
+}
+
+/** The HIT an item would get (no HIT id yet). */
+function plannedHit(plan: PublishPlan, state: ItemPublishState): PublishedHit {
+  return {
+    itemId: state.itemId,
     hitId: null,
-    url: taskUrl(baseUrl, studyId, s.itemId),
-    uniqueRequestToken: hitRequestToken(environment, study, s.itemId, s.storedHits),
+    url: taskUrl(plan.baseUrl, plan.study.id, state.itemId),
+    uniqueRequestToken: hitRequestToken(plan.environment, plan.study, state.itemId, state.storedHits),
     recovered: false,
-  });
+  };
+}
 
-  if (toPublish.length === 0) return summary;
-  if (dryRun) {
-    if (!summary.qualificationTypeId) {
-      const stored = storedQualificationType(db, environment, summary.qualificationTestKey);
-      if (stored) Object.assign(summary, { qualificationTypeId: stored, qualificationTypeSource: "stored" });
-    }
-    summary.settings = { ...plan.settings, qualificationTypeId: summary.qualificationTypeId };
-    summary.qualificationRequirements = qualificationRequirements(summary.settings);
-    summary.hits = toPublish.map(hitFor);
-    return summary;
-  }
+/** Settles the summary's qualification type and the requirements that follow from it. */
+function withQualificationType(plan: PublishPlan, id: string | null, source: PublishSummary["qualificationTypeSource"]): HitSettings {
+  const settings: HitSettings = { ...plan.settings, qualificationTypeId: id };
+  Object.assign(plan.summary, { qualificationTypeId: id, qualificationTypeSource: source, settings, qualificationRequirements: qualificationRequirements(settings) });
+  return settings;
+}
 
-  if (!client) throw new Error("publishStudy needs an MTurk client unless it is a dry run");
-  await assertEnvironment(client, production);
-  if (!summary.qualificationTypeId) {
-    const qualification = await ensureQualificationType(db, client, production, test);
-    summary.qualificationTypeId = qualification.id;
-    summary.qualificationTypeSource = qualification.source;
-  }
-  const settings: HitSettings = { ...plan.settings, qualificationTypeId: summary.qualificationTypeId };
-  summary.settings = settings;
-  summary.qualificationRequirements = qualificationRequirements(settings);
+/** A dry run: which HITs would be created, with the stored qualification type if there is one. */
+function dryRunSummary(db: Db, plan: PublishPlan): PublishSummary {
+  const { summary } = plan;
+  const stored = summary.qualificationTypeId ? null : storedQualificationType(db, plan.environment, summary.qualificationTestKey);
+  if (stored) withQualificationType(plan, stored, "stored");
+  else withQualificationType(plan, summary.qualificationTypeId, summary.qualificationTypeSource);
+  summary.hits = plan.toPublish.map((s) => plannedHit(plan, s));
+  return summary;
+}
 
-  // MTurk returns the same HIT type for the same properties, so a rerun gets the same id.
+/** MTurk returns the same HIT type for the same properties, so a rerun gets the same id. */
+async function createHitType(client: MTurkClient, production: boolean, settings: HitSettings, requirements: QualificationRequirement[]): Promise<string> {
   const hitType = await checkedSend(client, production, (c) =>
     c.send(
       new CreateHITTypeCommand({
@@ -308,58 +282,85 @@ export async function publishStudy(db: Db, client: MTurkClient | null, options: 
         Reward: settings.rewardUsd.toFixed(2),
         AssignmentDurationInSeconds: settings.assignmentDurationSeconds,
         AutoApprovalDelayInSeconds: settings.autoApprovalDelaySeconds,
-        QualificationRequirements: summary.qualificationRequirements,
+        QualificationRequirements: requirements,
       }),
     ),
   );
-  const hitTypeId = hitType.HITTypeId;
-  if (!hitTypeId) throw new Error("CreateHITType returned no HITTypeId");
+  if (!hitType.HITTypeId) throw new Error("CreateHITType returned no HITTypeId");
+  return hitType.HITTypeId;
+}
+
+interface CreatedHit {
+  hitId: string;
+  hitTypeId: string;
+  groupId?: string;
+  expiresAt?: Date;
+  recovered: boolean;
+}
+
+/** Creates one item's HIT, or finds the one an interrupted publish created with the same token. */
+async function createHit(client: MTurkClient, production: boolean, plan: PublishPlan, settings: HitSettings, hitTypeId: string, state: ItemPublishState, hit: PublishedHit): Promise<CreatedHit> {
+  const annotation = `SoCRATES study ${plan.study.id} item ${state.itemId} batch ${state.storedHits} [${hit.uniqueRequestToken}]`;
+  try {
+    const created = await checkedSend(client, production, (c) =>
+      c.send(
+        new CreateHITWithHITTypeCommand({
+          HITTypeId: hitTypeId,
+          MaxAssignments: settings.assignmentsPerHit,
+          LifetimeInSeconds: settings.lifetimeSeconds,
+          Question: externalQuestionXml(hit.url, plan.frameHeight),
+          RequesterAnnotation: annotation,
+          UniqueRequestToken: hit.uniqueRequestToken,
+        }),
+      ),
+    );
+    const hitId = created.HIT?.HITId;
+    if (!hitId) throw new Error(`CreateHITWithHITType returned no HITId for item ${state.itemId}`);
+    return { hitId, hitTypeId, groupId: created.HIT?.HITGroupId, expiresAt: created.HIT?.Expiration, recovered: false };
+  } catch (err) {
+    // The token was used before: the HIT exists but was not recorded (an interrupted publish).
+    if (!(err instanceof Error) || !/already ?exists/i.test(`${err.name} ${err.message}`)) {
+      throw new PublishInterruptedError(`Creating the HIT for item ${state.itemId} failed (${errorText(err)}); ${plan.summary.hits.length} HIT(s) created before it are stored, and running publish again continues from here`, plan.summary, err);
+    }
+    const found = await findHitByToken(client, production, hit.uniqueRequestToken);
+    if (!found) throw new PublishInterruptedError(`MTurk says the HIT for item ${state.itemId} exists, but no HIT of this account carries its token ${hit.uniqueRequestToken}`, plan.summary, err);
+    return { hitId: found.hitId, hitTypeId: found.hitTypeId, groupId: found.hitGroupId, expiresAt: found.expiresAt, recovered: true };
+  }
+}
+
+/** Creates the HITs still missing for the study (or, in a dry run, says which it would create). */
+export async function publishStudy(db: Db, client: MTurkClient | null, options: PublishOptions): Promise<PublishSummary> {
+  const { production } = options;
+  const plan = planPublish(db, options);
+  const { summary, environment } = plan;
+  if (plan.toPublish.length === 0) return summary;
+  if (summary.dryRun) return dryRunSummary(db, plan);
+
+  if (!client) throw new Error("publishStudy needs an MTurk client unless it is a dry run");
+  await assertEnvironment(client, production);
+  let settings = withQualificationType(plan, summary.qualificationTypeId, summary.qualificationTypeSource);
+  if (!summary.qualificationTypeId) {
+    const qualification = await ensureQualificationType(db, client, production, plan.test);
+    settings = withQualificationType(plan, qualification.id, qualification.source);
+  }
+  const hitTypeId = await createHitType(client, production, settings, summary.qualificationRequirements);
   summary.hitTypeId = hitTypeId;
 
-  const store = db.$client.prepare(
-    `INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (hit_id) DO NOTHING`,
-  );
-  for (const state of toPublish) {
-    const hit = hitFor(state);
-    const annotation = `SoCRATES study ${studyId} item ${state.itemId} batch ${state.storedHits} [${hit.uniqueRequestToken}]`;
-    let hitId: string | undefined;
-    let groupId: string | undefined;
-    let expiresAt: Date | undefined;
-    let storedTypeId = hitTypeId;
-    try {
-      const created = await checkedSend(client, production, (c) =>
-        c.send(
-          new CreateHITWithHITTypeCommand({
-            HITTypeId: hitTypeId,
-            MaxAssignments: settings.assignmentsPerHit,
-            LifetimeInSeconds: settings.lifetimeSeconds,
-            Question: externalQuestionXml(hit.url, frameHeight),
-            RequesterAnnotation: annotation,
-            UniqueRequestToken: hit.uniqueRequestToken,
-          }),
-        ),
-      );
-      hitId = created.HIT?.HITId;
-      groupId = created.HIT?.HITGroupId;
-      expiresAt = created.HIT?.Expiration;
-      if (!hitId) throw new Error(`CreateHITWithHITType returned no HITId for item ${state.itemId}`);
-    } catch (err) {
-      // The token was used before: the HIT exists but was not recorded (an interrupted publish).
-      if (!(err instanceof Error) || !/already ?exists/i.test(`${err.name} ${err.message}`)) {
-        throw new PublishInterruptedError(`Creating the HIT for item ${state.itemId} failed (${errorText(err)}); ${summary.hits.length} HIT(s) created before it are stored, and running publish again continues from here`, summary, err);
-      }
-      const found = await findHitByToken(client, production, hit.uniqueRequestToken);
-      if (!found) throw new PublishInterruptedError(`MTurk says the HIT for item ${state.itemId} exists, but no HIT of this account carries its token ${hit.uniqueRequestToken}`, summary, err);
-      hitId = found.hitId;
-      groupId = found.hitGroupId;
-      expiresAt = found.expiresAt;
-      storedTypeId = found.hitTypeId;
-      hit.recovered = true;
-    }
-    store.run(hitId, environment, storedTypeId, studyId, state.itemId, settings.assignmentsPerHit, settings.rewardUsd, expiresAt?.toISOString() ?? null);
-    if (groupId && !summary.previewUrl) summary.previewUrl = hitGroupUrl(environment, groupId);
-    summary.hits.push({ ...hit, hitId });
+  for (const state of plan.toPublish) {
+    const hit = plannedHit(plan, state);
+    const created = await createHit(client, production, plan, settings, hitTypeId, state, hit);
+    storeHit(db, {
+      hitId: created.hitId,
+      environment,
+      hitTypeId: created.hitTypeId,
+      studyId: plan.study.id,
+      studyItemId: state.itemId,
+      maxAssignments: settings.assignmentsPerHit,
+      rewardUsd: settings.rewardUsd,
+      expiresAt: created.expiresAt?.toISOString() ?? null,
+    });
+    if (created.groupId && !summary.previewUrl) summary.previewUrl = hitGroupUrl(environment, created.groupId);
+    summary.hits.push({ ...hit, hitId: created.hitId, recovered: created.recovered });
   }
   return summary;
 }

@@ -11,7 +11,9 @@ import { writeTransaction, type Db } from "../db.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
 import { MTURK_STATUSES } from "../../domain/crowd/mturk-results.ts";
-import { findCrowdAssignment, recordCrowdAssignment, setCrowdAssignmentStatus, type CrowdAssignmentStatus } from "./crowd-assignments.server.ts";
+import { findCrowdAssignment, setCrowdAssignmentStatus, type CrowdAssignmentStatus } from "../models/crowd-assignment.server.ts";
+import { hitsOfStudy, type StoredHit } from "../models/mturk-hit.server.ts";
+import { recordCrowdAssignment } from "./record-assignment.server.ts";
 import { assertEnvironment, checkedSend, environmentOf, isMissingCredentials, MturkEndpointError, type MturkEnvironment } from "./mturk-client.server.ts";
 import { recordDecisions, reviewDecisions, type ReviewDecision } from "./review.server.ts";
 
@@ -55,24 +57,12 @@ export interface SyncSummary {
   failed: number;
 }
 
-interface StoredHit {
-  hitId: string;
-  itemId: number;
-  rewardUsd: number;
-}
-
 interface Listed {
   hit: StoredHit;
   assignment: Assignment;
 }
 
 const STATUS_OF: Record<string, Exclude<CrowdAssignmentStatus, "accepted">> = MTURK_STATUSES;
-
-function storedHits(db: Db, studyId: number, environment: MturkEnvironment): StoredHit[] {
-  return db.$client
-    .prepare(`SELECT hit_id AS hitId, study_item_id AS itemId, reward_usd AS rewardUsd FROM mturk_hits WHERE study_id = ? AND environment = ? ORDER BY created_at, hit_id`)
-    .all(studyId, environment) as StoredHit[];
-}
 
 async function listAssignments(client: MTurkClient, production: boolean, hit: StoredHit): Promise<Assignment[]> {
   const all: Assignment[] = [];
@@ -94,7 +84,6 @@ function workSeconds(a: Assignment): number | null {
   const seconds = (a.SubmitTime.getTime() - a.AcceptTime.getTime()) / 1000;
   return seconds >= 0 && seconds <= 86_400 ? seconds : null;
 }
-
 
 function describe(err: unknown): string {
   if (err instanceof ServiceError && err.problems.length) return `${err.message}: ${err.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`;
@@ -155,7 +144,7 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
   const environment = environmentOf(production);
   const dryRun = options.dryRun === true;
   getStudy(db, studyId);
-  const hits = storedHits(db, studyId, environment);
+  const hits = hitsOfStudy(db, studyId, environment);
   const summary: SyncSummary = {
     environment,
     dryRun,
@@ -211,10 +200,10 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
       summary.failed++;
       continue;
     }
-    db.$client.transaction(() => {
+    writeTransaction(db, () => {
       recordDecisions(db, [decision]);
       setCrowdAssignmentStatus(db, decision.crowdAssignmentId, decision.decision === "approve" ? "approved" : "rejected");
-    })();
+    });
     result.sent = true;
     if (decision.decision === "approve") summary.approved++;
     else summary.rejected++;

@@ -6,13 +6,17 @@
  * then they get the completion code and go back to Prolific's completion URL.
  */
 import { z } from "zod";
-import type { Db } from "../db.server.ts";
-import { findOrCreateCrowdWorker } from "../annotation/accounts.server.ts";
-import { nextTask } from "../annotation/assignment.server.ts";
+import { writeTransaction, type Db } from "../db.server.ts";
+import { findOrCreateCrowdWorker, qualifiedAt } from "../annotation/accounts.server.ts";
+import { nextTask, releaseLeasesOf } from "../annotation/assignment.server.ts";
 import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
 import { attemptCount, MAX_QUALIFICATION_ATTEMPTS } from "../annotation/qualification.server.ts";
-import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
+import { getStudy, setStudyConfig, type StudyRow } from "../annotation/studies.server.ts";
+import { findSession, insertCrowdAssignment, latestSession, markSessionSubmitted } from "../models/crowd-assignment.server.ts";
+import { labelCountInStudy } from "../models/label.server.ts";
 import { parseStudyConfig, prolificSettingsSchema, type ProlificSettings } from "../../domain/study-config.ts";
+
+const CHANNEL = "prolific";
 
 export const PROLIFIC_COMPLETION_URL = "https://app.prolific.com/submissions/complete";
 const PARAMS = ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID"] as const;
@@ -67,8 +71,7 @@ function settingsOrRefuse(study: StudyRow): ProlificSettings {
 
 /** Where a crowd worker goes before any task: the reading test, or the end once its attempts are used up. */
 function qualificationPath(db: Db, studyId: number, annotatorId: number): string | null {
-  const row = db.$client.prepare(`SELECT qualified_at AS q FROM annotators WHERE id = ?`).get(annotatorId) as { q: string | null } | undefined;
-  if (row?.q) return null;
+  if (qualifiedAt(db, annotatorId)) return null;
   return attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS ? `/crowd/done?study=${studyId}` : `/crowd/qualify?study=${studyId}`;
 }
 
@@ -82,15 +85,6 @@ export interface ProlificEntry {
   next: string;
 }
 
-interface SessionRow {
-  id: number;
-  studyId: number;
-  annotatorId: number;
-  externalGroupId: string | null;
-  status: string;
-  acceptedAt: string | null;
-}
-
 /**
  * Identifies the participant and records the session (status accepted). Refuses a bad link
  * (400), a study without Prolific settings or a closed one (409), and a SESSION_ID already used
@@ -101,40 +95,35 @@ export function enterProlificSession(db: Db, studyId: number, params: URLSearchP
   const ids = parseProlificParams(params);
   const settings = settingsOrRefuse(study);
   if (study.status !== "open") throw new ServiceError(409, "This study is closed and takes no more answers. Please return your place in it on Prolific.");
-  const sqlite = db.$client;
-  const enter = sqlite.transaction((): Omit<ProlificEntry, "next"> => {
-    const annotatorId = findOrCreateCrowdWorker(db, "prolific", ids.PROLIFIC_PID);
-    const stored = sqlite
-      .prepare(
-        `SELECT id, study_id AS studyId, annotator_id AS annotatorId, external_group_id AS externalGroupId, status, accepted_at AS acceptedAt
-         FROM crowd_assignments WHERE channel = 'prolific' AND external_id = ?`,
-      )
-      .get(ids.SESSION_ID) as SessionRow | undefined;
+  const entry = writeTransaction(db, (): Omit<ProlificEntry, "next"> => {
+    const annotatorId = findOrCreateCrowdWorker(db, CHANNEL, ids.PROLIFIC_PID);
+    const stored = findSession(db, CHANNEL, ids.SESSION_ID);
     if (stored) {
       if (stored.annotatorId !== annotatorId || stored.studyId !== studyId || stored.externalGroupId !== ids.STUDY_ID) {
         throw new ServiceError(409, `The Prolific session ${ids.SESSION_ID} belongs to another participant or study. Please open the study from Prolific again.`);
       }
       return { annotatorId, sessionRowId: stored.id, revisit: true };
     }
-    const row = sqlite
-      .prepare(
-        `INSERT INTO crowd_assignments (channel, external_id, external_group_id, study_id, study_item_id, annotator_id, status, reward_usd, accepted_at, source)
-         VALUES ('prolific', ?, ?, ?, NULL, ?, 'accepted', ?, ?, 'prolific') RETURNING id`,
-      )
-      .get(ids.SESSION_ID, ids.STUDY_ID, studyId, annotatorId, settings.rewardUsd ?? null, now.toISOString()) as { id: number };
-    return { annotatorId, sessionRowId: row.id, revisit: false };
+    const sessionRowId = insertCrowdAssignment(db, {
+      channel: CHANNEL,
+      externalId: ids.SESSION_ID,
+      externalGroupId: ids.STUDY_ID,
+      studyId,
+      studyItemId: null,
+      annotatorId,
+      status: "accepted",
+      rewardUsd: settings.rewardUsd ?? null,
+      acceptedAt: now.toISOString(),
+      source: "prolific",
+    });
+    return { annotatorId, sessionRowId, revisit: false };
   });
-  const entry = enter.immediate();
   return { ...entry, next: qualificationPath(db, studyId, entry.annotatorId) ?? `/annotate/${studyId}/next` };
 }
 
 /** Labels the participant has in the study (one per item; revisions do not count twice). */
 export function prolificLabelCount(db: Db, studyId: number, annotatorId: number): number {
-  return (
-    db.$client
-      .prepare(`SELECT count(*) AS n FROM labels l JOIN study_items i ON i.id = l.study_item_id WHERE i.study_id = ? AND l.annotator_id = ?`)
-      .get(studyId, annotatorId) as { n: number }
-  ).n;
+  return labelCountInStudy(db, studyId, annotatorId);
 }
 
 export interface ProlificCompletion {
@@ -156,30 +145,19 @@ export type ProlificStep =
 
 /** Marks the participant's latest session in the study submitted (once) and frees any item they still hold. */
 function completeSession(db: Db, studyId: number, annotatorId: number, settings: ProlificSettings, labels: number, now: Date): ProlificCompletion {
-  const sqlite = db.$client;
-  const finish = sqlite.transaction((): ProlificCompletion => {
-    const session = sqlite
-      .prepare(
-        `SELECT id, status, accepted_at AS acceptedAt, work_seconds AS workSeconds FROM crowd_assignments
-         WHERE channel = 'prolific' AND study_id = ? AND annotator_id = ? ORDER BY id DESC LIMIT 1`,
-      )
-      .get(studyId, annotatorId) as { id: number; status: string; acceptedAt: string | null; workSeconds: number | null } | undefined;
+  return writeTransaction(db, (): ProlificCompletion => {
+    const session = latestSession(db, CHANNEL, studyId, annotatorId);
     if (!session) throw forbidden("Please open this study through the Prolific link you were given.");
     let workSeconds = session.workSeconds;
     if (session.status === "accepted") {
       const at = now.toISOString();
       workSeconds = session.acceptedAt ? Math.max(0, (now.getTime() - Date.parse(session.acceptedAt)) / 1000) : null;
-      sqlite
-        .prepare(`UPDATE crowd_assignments SET status = 'submitted', submitted_at = ?, work_seconds = ?, reward_usd = coalesce(reward_usd, ?) WHERE id = ?`)
-        .run(at, workSeconds, settings.rewardUsd ?? null, session.id);
+      markSessionSubmitted(db, session.id, at, workSeconds, settings.rewardUsd ?? null);
     }
     // A finished participant keeps no lease: the item goes back to the pool at once.
-    sqlite
-      .prepare(`UPDATE assignments SET status = 'released' WHERE annotator_id = ? AND status = 'leased' AND study_item_id IN (SELECT id FROM study_items WHERE study_id = ?)`)
-      .run(annotatorId, studyId);
+    releaseLeasesOf(db, studyId, annotatorId);
     return { code: settings.completionCode, url: prolificCompletionUrl(settings.completionCode), labels, target: settings.itemsPerSession, workSeconds };
   });
-  return finish.immediate();
 }
 
 /**
@@ -242,6 +220,6 @@ export function updateProlificSettings(db: Db, studyId: number, input: Record<st
   }
   const prolific: ProlificSettings = { completionCode: parsed.data.completionCode, itemsPerSession: parsed.data.itemsPerSession, ...(parsed.data.rewardUsd === undefined ? {} : { rewardUsd: parsed.data.rewardUsd }) };
   const config = parseStudyConfig({ ...parseStudyConfig(study.config), prolific });
-  db.$client.prepare(`UPDATE studies SET config = ? WHERE id = ?`).run(JSON.stringify(config), studyId);
+  setStudyConfig(db, studyId, config);
   return prolific;
 }

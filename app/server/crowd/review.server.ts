@@ -5,12 +5,12 @@
  * approved. The reason is what the worker reads on MTurk, so it says what went wrong.
  */
 import { flagAnnotators, goldAccuracy, goldChecks } from "../../domain/validation/index.ts";
-import type { Db } from "../db.server.ts";
+import { writeTransaction, type Db } from "../db.server.ts";
 import { goldFor } from "../annotation/dashboard.server.ts";
 import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
-import { listCrowdAssignments, type CrowdAssignmentRow } from "./crowd-assignments.server.ts";
+import { listCrowdAssignments, setCrowdAssignmentDecision, type CrowdAssignmentRow } from "../models/crowd-assignment.server.ts";
 
 export interface ReviewDecision {
   crowdAssignmentId: number;
@@ -61,8 +61,7 @@ export function reviewDecisions(db: Db, studyId: number, channel: string, option
 
 /** Records decisions on the assignments (what was decided, why, and when). */
 export function recordDecisions(db: Db, decisions: readonly ReviewDecision[], at = new Date()): void {
-  const update = db.$client.prepare(`UPDATE crowd_assignments SET decision = ?, decision_reason = ?, decided_at = ? WHERE id = ?`);
-  db.$client.transaction(() => {
-    for (const d of decisions) update.run(d.decision, d.reason, at.toISOString(), d.crowdAssignmentId);
-  })();
+  writeTransaction(db, () => {
+    for (const d of decisions) setCrowdAssignmentDecision(db, d.crowdAssignmentId, d.decision, d.reason, at.toISOString());
+  });
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { krippendorffAlpha, pearson } from "../../../app/domain/stats/index.ts";
-import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
+import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
 import { seedDemo } from "../../helpers/annotation.ts";
 import { tempDb } from "../../helpers/temp-db.ts";

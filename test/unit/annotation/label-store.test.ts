@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { nextTask, releaseExpiredLeases } from "../../../app/server/annotation/assignment.server.ts";
-import { labelHistory, submitLabel } from "../../../app/server/annotation/labels.server.ts";
+import { labelHistory } from "../../../app/server/annotation/label-history.server.ts";
+import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { taskPage } from "../../../app/server/annotation/tasks.server.ts";
 import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { nextTask } from "../../../app/server/annotation/assignment.server.ts";
-import { submitLabel } from "../../../app/server/annotation/labels.server.ts";
+import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { createAbStudy, createConsensusStudy, setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
 import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";

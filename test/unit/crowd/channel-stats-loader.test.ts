@@ -4,12 +4,12 @@
  * independent of the loaders and of the pure function.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
+import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
-import { submitLabel } from "../../../app/server/annotation/labels.server.ts";
+import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/annotation/qualification.server.ts";
 import { studyChannelStats } from "../../../app/server/crowd/channel-stats.server.ts";
-import { recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/crowd-assignments.server.ts";
+import { recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
 import { enterProlificSession, prolificStep, updateProlificSettings } from "../../../app/server/crowd/prolific.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { seedDemo } from "../../helpers/annotation.ts";

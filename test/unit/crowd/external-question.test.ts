@@ -10,15 +10,12 @@ import {
   MTURK_SUBMIT_ORIGINS,
   PREVIEW_ASSIGNMENT_ID,
   allowedSubmitOrigins,
-  externalTaskPage,
   frameAncestorsPolicy,
   parseExternalQuestionParams,
-  saveExternalDraft,
-  signAssignment,
-  submitExternalQuestion,
-  verifyAssignmentToken,
   type ExternalAssignment,
-} from "../../../app/server/crowd/external-question.server.ts";
+} from "../../../app/server/crowd/external-question-params.server.ts";
+import { signAssignment, verifyAssignmentToken } from "../../../app/server/crowd/external-question-token.server.ts";
+import { externalTaskPage, saveExternalDraft, submitExternalQuestion } from "../../../app/server/crowd/external-question.server.ts";
 import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 

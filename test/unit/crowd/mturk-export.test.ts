@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { estimateCost, FEDERAL_MINIMUM_WAGE_USD } from "../../../app/domain/crowd/hit-config.ts";
 import { ANSWER_KEY_NS, QUESTION_FORM_NS } from "../../../app/domain/crowd/qualification-xml.ts";
 import { parseCsv } from "../../../app/domain/csv.ts";
-import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
+import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { defaultExportDir, EXPORT_FILES, exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";

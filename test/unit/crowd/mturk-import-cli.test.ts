@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "../../../app/domain/csv.ts";
-import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
+import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { playedScenarioOfRun, snippetContext } from "../../../app/server/annotation/task-view.server.ts";
 import { exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
 import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";

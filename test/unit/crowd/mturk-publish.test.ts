@@ -19,7 +19,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SYSTEM_QUALIFICATIONS } from "../../../app/domain/crowd/hit-config.ts";
 import { answerKeyXml, questionFormXml } from "../../../app/domain/crowd/qualification-xml.ts";
 import { qualificationKey } from "../../../app/domain/qualification.ts";
-import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
+import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { MISSING_CREDENTIALS_HELP, MTURK_ENDPOINTS, MturkEndpointError, mturkClient } from "../../../app/server/crowd/mturk-client.server.ts";
 import { hitRequestToken, publishStudy } from "../../../app/server/crowd/mturk-publish.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";

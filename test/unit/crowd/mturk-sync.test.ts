@@ -15,8 +15,8 @@ import {
 import { mockClient } from "aws-sdk-client-mock";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { xmlEscape } from "../../../app/domain/crowd/qualification-xml.ts";
-import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
-import { recordCrowdAssignment } from "../../../app/server/crowd/crowd-assignments.server.ts";
+import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignment.server.ts";
 import { MTURK_ENDPOINTS, mturkClient } from "../../../app/server/crowd/mturk-client.server.ts";
 import { syncAction } from "../../../scripts/commands/mturk/sync.ts";
 import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";

@@ -13,7 +13,7 @@ import { escapeHtml, markdownToHtml } from "../../../app/domain/crowd/hit-render
 import { fillTemplate, GUIDELINES_MARKER, insertGuidelines, templateVariables, TemplateFillError } from "../../../app/domain/crowd/mturk-template.ts";
 import { csvObjects, parseCsv } from "../../../app/domain/csv.ts";
 import { checkConsensusLabel } from "../../../app/domain/labels.ts";
-import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
+import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { createAbStudy } from "../../../app/server/annotation/studies.server.ts";
 import { playedScenarioOfRun, snippetContext } from "../../../app/server/annotation/task-view.server.ts";
 import { exportBatch, type ExportSummary } from "../../../app/server/crowd/mturk-export.server.ts";

@@ -4,8 +4,8 @@
  * after the configured number of labels or when no work is left.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
-import { submitLabel } from "../../../app/server/annotation/labels.server.ts";
+import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/annotation/qualification.server.ts";
 import { getStudy, setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { parseStudyConfig } from "../../../app/domain/study-config.ts";

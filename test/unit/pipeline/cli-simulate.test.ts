@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
-import { seedDemo } from "../../../app/server/demo.server.ts";
+import { seedDemo } from "../../../db/demo/seed.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { tableCounts, tempDir } from "../../helpers/temp-db.ts";
 import { MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson } from "./helpers.ts";

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { seedDemo } from "../../../app/server/demo.server.ts";
+import { seedDemo } from "../../../db/demo/seed.ts";
 import * as schema from "../../../db/schema.ts";
 import { runCli, type CliResult } from "../../helpers/cli.ts";
 import { tempDb } from "../../helpers/temp-db.ts";

@@ -1,5 +1,5 @@
 /** Shared set-up for the evaluator tests: the demo study in a temp database, the mock judges, the real client. */
-import { seedDemo } from "../../../app/server/demo.server.ts";
+import { seedDemo } from "../../../db/demo/seed.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import type { Llm } from "../../../app/server/llm/types.ts";

@@ -16,7 +16,7 @@ import {
 import { exportBundle } from "../../../app/server/bundle-store.server.ts";
 import { getRunView } from "../../../app/server/catalog.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
-import { seedDemo } from "../../../app/server/demo.server.ts";
+import { seedDemo } from "../../../db/demo/seed.ts";
 import { computeMetrics, DEFAULT_METRIC_PARAMS, getRunMetrics, MetricParamsError, parseMetricParams } from "../../../app/server/pipeline/metrics-runner.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { MEDIATED, PAIR, UNMEDIATED } from "./evaluation-helpers.ts";

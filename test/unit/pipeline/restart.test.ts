@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
-import { seedDemo } from "../../../app/server/demo.server.ts";
+import { seedDemo } from "../../../db/demo/seed.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 import { tempDir } from "../../helpers/temp-db.ts";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runSchema, type Run } from "../../../app/domain/bundle.ts";
 import { outcomeAfter, runSeed } from "../../../app/domain/simulation.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
-import { seedDemo } from "../../../app/server/demo.server.ts";
+import { seedDemo } from "../../../db/demo/seed.ts";
 import { estimateBatch, planBatch, simulateBatch, SimulationInputError } from "../../../app/server/pipeline/simulate.server.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm, type Responder } from "../../mock-llm/server.ts";

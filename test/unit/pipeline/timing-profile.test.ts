@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timingProfile } from "../../../app/domain/metrics/index.ts";
-import { seedDemo } from "../../../app/server/demo.server.ts";
+import { seedDemo } from "../../../db/demo/seed.ts";
 import { computeMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
 import { timingProfiles } from "../../../app/server/pipeline/timing-profile.server.ts";
 import { runCli } from "../../helpers/cli.ts";

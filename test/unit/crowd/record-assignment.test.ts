@@ -1,8 +1,9 @@
 /** The crowd assignment store and the gold-based review, on a real SQLite file with the demo studies. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../app/server/annotation/demo-studies.server.ts";
+import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
-import { listCrowdAssignments, recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/crowd-assignments.server.ts";
+import { listCrowdAssignments } from "../../../app/server/models/crowd-assignment.server.ts";
+import { recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
 import { recordDecisions, reviewDecisions } from "../../../app/server/crowd/review.server.ts";
 import { seedDemo } from "../../helpers/annotation.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";

@@ -1,9 +1,9 @@
 /** The demo study shipped in db/demo/: fictional data written for this project. */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import * as schema from "../../db/schema.ts";
-import { importBundleFiles, type BundleFile, type ImportSummary } from "./bundle-store.server.ts";
-import type { Db } from "./db.server.ts";
+import * as schema from "../schema.ts";
+import { importBundleFiles, type BundleFile, type ImportSummary } from "../../app/server/bundle-store.server.ts";
+import type { Db } from "../../app/server/db.server.ts";
 
 export const DEMO_DIR = resolve(process.cwd(), "db/demo");
 

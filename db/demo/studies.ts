@@ -11,17 +11,17 @@
  * allocation and validation as a real submit.
  */
 import { and, asc, eq, lte } from "drizzle-orm";
-import * as schema from "../../../db/schema.ts";
-import { POSITION_NOT_STATED, type ConsensusLabel } from "../../domain/labels.ts";
-import { createRng } from "../../domain/stats/index.ts";
-import type { Db } from "../db.server.ts";
-import { createAccount, findOrCreateCrowdWorker } from "./accounts.server.ts";
-import { nextTask } from "./assignment.server.ts";
-import { submitLabel } from "./labels.server.ts";
-import { createAbStudy, createConsensusStudy } from "./studies.server.ts";
-import { playedScenarioOfRun, snippetContext } from "./task-view.server.ts";
-import { loadGuidelines } from "../templates.server.ts";
-import { recordCrowdAssignment } from "../crowd/crowd-assignments.server.ts";
+import * as schema from "../schema.ts";
+import { POSITION_NOT_STATED, type ConsensusLabel } from "../../app/domain/labels.ts";
+import { createRng } from "../../app/domain/stats/index.ts";
+import type { Db } from "../../app/server/db.server.ts";
+import { createAccount, findOrCreateCrowdWorker } from "../../app/server/annotation/accounts.server.ts";
+import { nextTask } from "../../app/server/annotation/assignment.server.ts";
+import { submitLabel } from "../../app/server/annotation/submit.server.ts";
+import { createAbStudy, createConsensusStudy } from "../../app/server/annotation/studies.server.ts";
+import { playedScenarioOfRun, snippetContext } from "../../app/server/annotation/task-view.server.ts";
+import { loadGuidelines } from "../../app/server/templates.server.ts";
+import { recordCrowdAssignment } from "../../app/server/crowd/record-assignment.server.ts";
 
 export const DEMO_ACCOUNTS = [
   { username: "admin", displayName: "Demo Admin", role: "admin" as const, password: "demo-admin-pass" },

@@ -1,0 +1,95 @@
+/**
+ * The submit service. Labels are append-only revisions: a submit adds revision n+1 and the latest
+ * counts; a repeated submit with the same client token is stored once. Every submit is checked
+ * here against the item it labels, whatever the browser checked: load the item's context, run
+ * the pure checks from app/domain, then write through the label store.
+ */
+import { z } from "zod";
+import { labelPayloadSchema, type LabelPayload } from "../../domain/labels.ts";
+import { checkLabel } from "../../domain/tasks/registry.ts";
+import { writeTransaction, type Db } from "../db.server.ts";
+import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
+import { revisionByClientToken, upsertDraft, writeLabelRevision } from "../models/label.server.ts";
+import { assignmentFor, markSubmitted, takenSlots } from "./assignment.server.ts";
+import { getStudy } from "./studies.server.ts";
+import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem } from "./task-view.server.ts";
+
+export interface SubmitInput {
+  studyId: number;
+  itemId: number;
+  annotatorId: number;
+  payload: unknown;
+  clientToken: string;
+  secondsOnTask: number | null;
+}
+
+export interface SubmitResult {
+  labelId: number;
+  revision: number;
+  /** True when this client token had already been stored: nothing new was written. */
+  duplicate: boolean;
+}
+
+const clientTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "a client token is 8–64 letters, digits, '_' or '-'");
+
+function formatZodProblems(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+}
+
+/** Checks a payload against the item; returns it parsed, or throws a 400 listing every problem. */
+export function validatePayload(db: Db, itemId: number, studyId: number, annotatorId: number, payload: unknown): LabelPayload {
+  const item = loadItem(db, studyId, itemId);
+  const parsed = labelPayloadSchema.safeParse(payload);
+  if (!parsed.success) throw badInput("The label is not valid", formatZodProblems(parsed.error));
+  const label = parsed.data;
+  if (label.kind !== item.kind) throw badInput(`Item ${itemId} takes a ${item.kind} label, not ${label.kind}`, [{ path: "kind", message: `expected ${item.kind}` }]);
+  const problems = checkLabel(label, {
+    scenario: () => playedScenarioOfRun(db, snippetContext(db, item.snippetId as number).runId).body,
+    previousLabel: () => previousOwnLabel(db, item, annotatorId),
+  });
+  if (problems.length) throw badInput("The label is not valid", problems);
+  return label;
+}
+
+/** Refuses a time on task outside 0–86400 seconds (null means not measured). */
+export function checkSecondsOnTask(seconds: number | null): void {
+  if (seconds !== null && (!Number.isFinite(seconds) || seconds < 0 || seconds > 86_400)) {
+    throw badInput("Time on task is out of range", [{ path: "secondsOnTask", message: "0 to 86400 seconds" }]);
+  }
+}
+
+function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
+  const repeated = revisionByClientToken(db, input.clientToken);
+  if (repeated) {
+    if (repeated.annotatorId !== input.annotatorId || repeated.itemId !== input.itemId) throw new ServiceError(409, "This client token was already used for another submission");
+    return { labelId: repeated.labelId, revision: repeated.revision, duplicate: true };
+  }
+  const study = getStudy(db, input.studyId);
+  if (study.status !== "open") throw new ServiceError(409, `Study ${input.studyId} is closed; labels can no longer be changed`);
+  const payload = validatePayload(db, input.itemId, input.studyId, input.annotatorId, input.payload);
+
+  const assignment = assignmentFor(db, input.itemId, input.annotatorId);
+  if (!assignment) throw forbidden(`Item ${input.itemId} is not assigned to you`);
+  // The lease lapsed: the work still counts if the item has a free slot.
+  if (assignment.status === "released" && takenSlots(db, input.itemId) >= study.labelsPerItem) {
+    throw new ServiceError(409, "Your time on this item ran out and it went to another annotator; your answer was not stored");
+  }
+  markSubmitted(db, assignment.id, new Date().toISOString());
+  return { ...writeLabelRevision(db, input.itemId, input.annotatorId, payload, input.clientToken, input.secondsOnTask), duplicate: false };
+}
+
+export function submitLabel(db: Db, input: SubmitInput): SubmitResult {
+  const token = clientTokenSchema.safeParse(input.clientToken);
+  if (!token.success) throw badInput("The submission has no valid client token", [{ path: "clientToken", message: token.error.issues[0].message }]);
+  checkSecondsOnTask(input.secondsOnTask);
+  return writeTransaction(db, () => storeSubmit(db, input));
+}
+
+/** Autosaved work in progress: checked for size and shape only, replaced on every save. */
+export function saveDraft(db: Db, studyId: number, itemId: number, annotatorId: number, payload: unknown): void {
+  loadItem(db, studyId, itemId);
+  const json = JSON.stringify(payload ?? null);
+  if (json.length > 50_000) throw badInput("The draft is too large");
+  if (!assignmentFor(db, itemId, annotatorId)) throw forbidden(`Item ${itemId} is not assigned to you`);
+  upsertDraft(db, itemId, annotatorId, json, new Date().toISOString());
+}

@@ -1,0 +1,75 @@
+/**
+ * The crowd-channel seam. A channel is one way paid crowd work reaches a study (a signed link,
+ * an MTurk batch, MTurk ExternalQuestion HITs, Prolific). Each is one object carrying: how a
+ * worker enters and which parameters that takes, how the worker is identified, what ends their
+ * work and what they get back, its per-study settings, and the row of the dashboard's
+ * per-channel figures it counts under. The crowd routes dispatch through the registry
+ * (registry.server.ts); adding a channel is one implementation file and one registry line.
+ */
+import type { Channel } from "../../../domain/crowd/channel-stats.ts";
+import type { CrowdChannel as WorkerChannel } from "../../annotation/accounts.server.ts";
+import type { StudyRow } from "../../annotation/studies.server.ts";
+import type { Db } from "../../db.server.ts";
+
+export type CrowdChannelId = "link" | "mturk-batch" | "mturk-external" | "prolific";
+
+/** What entering at /crowd/start led to. */
+export type EntryOutcome =
+  /** Identified: log the worker in for this study and send them to `next`. */
+  | { kind: "session"; annotatorId: number; next: string }
+  /** A preview before the worker accepted the work: show the study, start nothing. */
+  | { kind: "preview" }
+  /** Refused on a page that tells the worker what to do, with its HTTP status. */
+  | { kind: "refused"; status: number; message: string }
+  /** A broken link: an error response. */
+  | { kind: "invalid"; status: 400 | 403; message: string };
+
+/** Where a channel's workers come in. */
+export type ChannelEntry =
+  /** Through /crowd/start: the parameters that mark the channel, and entering with them. */
+  | { path: "/crowd/start"; params: readonly string[]; matches(params: URLSearchParams): boolean; enter(db: Db, study: StudyRow, params: URLSearchParams): EntryOutcome }
+  /** Through a route of its own (e.g. /mturk/task), or none at all (a results file): see `describe`. */
+  | { path: string | null; describe: string };
+
+/** What the worker is shown at the end of their work in a study. */
+export type CompletionStep =
+  | { kind: "task"; path: string }
+  | { kind: "qualify"; path: string }
+  /** The reading test's attempts are used up: no code; the worker should return the study. */
+  | { kind: "not-qualified" }
+  | { kind: "complete"; code: string; url: string; labels: number };
+
+export interface ChannelCompletion {
+  /** What ends a worker's work on this channel and what they get back, in words. */
+  describe: string;
+  /** The channel's own end-of-work step (a completion code); null: the usual end of work page. */
+  finish: ((db: Db, studyId: number, annotatorId: number) => CompletionStep) | null;
+  /** Where a worker whose reading-test attempts are used up goes; null: they stay on the test page. */
+  lockedOutPath(studyId: number): string | null;
+}
+
+/** Per-study settings a channel needs before workers may start (validated when set). */
+export interface ChannelSettings<T = unknown> {
+  read(study: Pick<StudyRow, "config">): T | null;
+  update(db: Db, studyId: number, input: Record<string, unknown>): T;
+}
+
+export interface CrowdChannel {
+  id: CrowdChannelId;
+  title: string;
+  entry: ChannelEntry;
+  identity: {
+    /** The namespace workers are stored under (annotators.channel, e.g. `mturk:<WorkerId>`). */
+    workerChannel: WorkerChannel;
+    /** How the worker id is vouched for. */
+    verifiedBy: string;
+  };
+  completion: ChannelCompletion;
+  /** Null when the channel needs nothing set per study. */
+  settings: ChannelSettings | null;
+  /** The row of the dashboard's per-channel figures its workers count under. */
+  dashboard: { channel: Channel };
+}
+
+/** The usual end for channels without a completion code: work until nothing is left. */
+export const NO_COMPLETION_CODE = { finish: null, lockedOutPath: () => null } as const;

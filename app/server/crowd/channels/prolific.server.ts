@@ -1,0 +1,41 @@
+/**
+ * Prolific: participants arrive at /crowd/start with PROLIFIC_PID, STUDY_ID and SESSION_ID and
+ * leave with the study's completion code (app/server/crowd/prolific.server.ts does the work).
+ */
+import { ServiceError } from "../../http/errors.server.ts";
+import { enterProlificSession, isProlificEntry, prolificSettingsOf, prolificStep, prolificStepPath, updateProlificSettings } from "../prolific.server.ts";
+import type { CompletionStep, CrowdChannel } from "./channel.server.ts";
+
+export const prolificChannel: CrowdChannel = {
+  id: "prolific",
+  title: "Prolific",
+  entry: {
+    path: "/crowd/start",
+    params: ["study", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"],
+    matches: isProlificEntry,
+    enter(db, study, params) {
+      try {
+        const entry = enterProlificSession(db, study.id, params);
+        return { kind: "session", annotatorId: entry.annotatorId, next: entry.next };
+      } catch (err) {
+        // Participants get a page in plain words (with the status), not an error screen.
+        if (err instanceof ServiceError) return { kind: "refused", status: err.status, message: err.message };
+        throw err;
+      }
+    },
+  },
+  identity: { workerChannel: "prolific", verifiedBy: "Prolific's PROLIFIC_PID; each SESSION_ID is recorded once" },
+  completion: {
+    describe: "The session ends after the study's items per session (or when nothing is left); the participant gets the completion code and goes back to Prolific.",
+    finish(db, studyId, annotatorId): CompletionStep {
+      const step = prolificStep(db, studyId, annotatorId);
+      if (step.kind === "task" || step.kind === "qualify") return { kind: step.kind, path: prolificStepPath(studyId, step) };
+      if (step.kind === "not-qualified") return step;
+      const { code, url, labels } = step.completion;
+      return { kind: "complete", code, url, labels };
+    },
+    lockedOutPath: (studyId) => `/crowd/done?study=${studyId}`,
+  },
+  settings: { read: prolificSettingsOf, update: updateProlificSettings },
+  dashboard: { channel: "prolific" },
+};

@@ -1,0 +1,167 @@
+/**
+ * The crowd assignment store: one row per unit of paid crowd work as its channel reports it (an
+ * MTurk assignment, a Prolific session), keyed by (channel, external id). Data access only; the
+ * services in app/server/crowd decide what is recorded.
+ */
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+
+const { crowdAssignments, annotators } = schema;
+
+export const CROWD_ASSIGNMENT_STATUSES = ["accepted", "submitted", "approved", "rejected"] as const;
+export type CrowdAssignmentStatus = (typeof CROWD_ASSIGNMENT_STATUSES)[number];
+export type CrowdSource = "batch-import" | "external-question" | "sync" | "prolific";
+
+/** What is stored for one channel assignment: enough to check a resubmit against it. */
+export interface StoredCrowdAssignment {
+  id: number;
+  studyId: number;
+  studyItemId: number | null;
+  annotatorId: number;
+  labelId: number | null;
+  payloadHash: string | null;
+  status: CrowdAssignmentStatus;
+}
+
+export function findCrowdAssignment(db: Db, channel: string, externalId: string): StoredCrowdAssignment | undefined {
+  const row = db
+    .select({
+      id: crowdAssignments.id,
+      studyId: crowdAssignments.studyId,
+      studyItemId: crowdAssignments.studyItemId,
+      annotatorId: crowdAssignments.annotatorId,
+      labelId: crowdAssignments.labelId,
+      payloadHash: crowdAssignments.payloadHash,
+      status: crowdAssignments.status,
+    })
+    .from(crowdAssignments)
+    .where(and(eq(crowdAssignments.channel, channel), eq(crowdAssignments.externalId, externalId)))
+    .get();
+  return row as StoredCrowdAssignment | undefined;
+}
+
+export type NewCrowdAssignment = typeof crowdAssignments.$inferInsert;
+
+/** Inserts a crowd assignment; returns its row id. */
+export function insertCrowdAssignment(db: Db, values: NewCrowdAssignment): number {
+  return db.insert(crowdAssignments).values(values).returning({ id: crowdAssignments.id }).get().id;
+}
+
+/** Records the status the channel now reports (e.g. approved after a sync). */
+export function setCrowdAssignmentStatus(db: Db, id: number, status: CrowdAssignmentStatus): void {
+  db.update(crowdAssignments).set({ status }).where(eq(crowdAssignments.id, id)).run();
+}
+
+/** Attaches the label an assignment produced (a reversed rejection brings its label late). */
+export function setCrowdAssignmentLabel(db: Db, id: number, labelId: number, payloadHash: string): void {
+  db.update(crowdAssignments).set({ labelId, payloadHash }).where(eq(crowdAssignments.id, id)).run();
+}
+
+/** Our review decision on an assignment and when it was made. */
+export function setCrowdAssignmentDecision(db: Db, id: number, decision: "approve" | "reject", reason: string | null, at: string): void {
+  db.update(crowdAssignments).set({ decision, decisionReason: reason, decidedAt: at }).where(eq(crowdAssignments.id, id)).run();
+}
+
+export interface CrowdAssignmentRow {
+  id: number;
+  channel: string;
+  externalId: string;
+  externalGroupId: string | null;
+  studyItemId: number | null;
+  annotatorId: number;
+  workerId: string;
+  labelId: number | null;
+  status: CrowdAssignmentStatus;
+  rewardUsd: number | null;
+  workSeconds: number | null;
+  decision: "approve" | "reject" | null;
+  decisionReason: string | null;
+}
+
+export function listCrowdAssignments(db: Db, studyId: number, channel?: string): CrowdAssignmentRow[] {
+  return db
+    .select({
+      id: crowdAssignments.id,
+      channel: crowdAssignments.channel,
+      externalId: crowdAssignments.externalId,
+      externalGroupId: crowdAssignments.externalGroupId,
+      studyItemId: crowdAssignments.studyItemId,
+      annotatorId: crowdAssignments.annotatorId,
+      workerId: annotators.externalId,
+      labelId: crowdAssignments.labelId,
+      status: crowdAssignments.status,
+      rewardUsd: crowdAssignments.rewardUsd,
+      workSeconds: crowdAssignments.workSeconds,
+      decision: crowdAssignments.decision,
+      decisionReason: crowdAssignments.decisionReason,
+    })
+    .from(crowdAssignments)
+    .innerJoin(annotators, eq(annotators.id, crowdAssignments.annotatorId))
+    .where(and(eq(crowdAssignments.studyId, studyId), channel === undefined ? undefined : eq(crowdAssignments.channel, channel)))
+    .orderBy(asc(crowdAssignments.id))
+    .all() as CrowdAssignmentRow[];
+}
+
+/** A channel session (Prolific) as stored. */
+export interface SessionRow {
+  id: number;
+  studyId: number;
+  annotatorId: number;
+  externalGroupId: string | null;
+  status: string;
+  acceptedAt: string | null;
+  workSeconds: number | null;
+}
+
+const sessionColumns = {
+  id: crowdAssignments.id,
+  studyId: crowdAssignments.studyId,
+  annotatorId: crowdAssignments.annotatorId,
+  externalGroupId: crowdAssignments.externalGroupId,
+  status: crowdAssignments.status,
+  acceptedAt: crowdAssignments.acceptedAt,
+  workSeconds: crowdAssignments.workSeconds,
+};
+
+export function findSession(db: Db, channel: string, externalId: string): SessionRow | undefined {
+  return db
+    .select(sessionColumns)
+    .from(crowdAssignments)
+    .where(and(eq(crowdAssignments.channel, channel), eq(crowdAssignments.externalId, externalId)))
+    .get();
+}
+
+/** The annotator's latest session on a channel in a study. */
+export function latestSession(db: Db, channel: string, studyId: number, annotatorId: number): SessionRow | undefined {
+  return db
+    .select(sessionColumns)
+    .from(crowdAssignments)
+    .where(and(eq(crowdAssignments.channel, channel), eq(crowdAssignments.studyId, studyId), eq(crowdAssignments.annotatorId, annotatorId)))
+    .orderBy(desc(crowdAssignments.id))
+    .limit(1)
+    .get();
+}
+
+/** Closes a session: submitted now, with its work time; a reward already set is kept. */
+export function markSessionSubmitted(db: Db, id: number, at: string, workSeconds: number | null, rewardUsd: number | null): void {
+  db.update(crowdAssignments)
+    .set({ status: "submitted", submittedAt: at, workSeconds, rewardUsd: sql`coalesce(${crowdAssignments.rewardUsd}, ${rewardUsd})` })
+    .where(eq(crowdAssignments.id, id))
+    .run();
+}
+
+/** The channel of every annotator with a label or a crowd assignment in the study (null for accounts of our own). */
+export function annotatorChannelsOfStudy(db: Db, studyId: number): { id: number; channel: string | null }[] {
+  const labelled = db
+    .select({ id: schema.labels.annotatorId })
+    .from(schema.labels)
+    .innerJoin(schema.studyItems, eq(schema.studyItems.id, schema.labels.studyItemId))
+    .where(eq(schema.studyItems.studyId, studyId));
+  const assigned = db.select({ id: crowdAssignments.annotatorId }).from(crowdAssignments).where(eq(crowdAssignments.studyId, studyId));
+  return db
+    .select({ id: annotators.id, channel: annotators.channel })
+    .from(annotators)
+    .where(or(inArray(annotators.id, labelled), inArray(annotators.id, assigned)))
+    .all();
+}

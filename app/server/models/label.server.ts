@@ -1,0 +1,175 @@
+/**
+ * The label store: labels, their append-only revisions and autosaved drafts. Data access only;
+ * what may be written is decided by the submit service (annotation/submit.server.ts).
+ */
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { LabelPayload } from "../../domain/labels.ts";
+import type { Db } from "../db.server.ts";
+
+const { labels, labelRevisions, labelDrafts, studyItems } = schema;
+
+/** The revision a client token was stored with, and whose label it is. */
+export function revisionByClientToken(db: Db, clientToken: string): { labelId: number; revision: number; annotatorId: number; itemId: number } | undefined {
+  return db
+    .select({ labelId: labelRevisions.labelId, revision: labelRevisions.revision, annotatorId: labels.annotatorId, itemId: labels.studyItemId })
+    .from(labelRevisions)
+    .innerJoin(labels, eq(labels.id, labelRevisions.labelId))
+    .where(eq(labelRevisions.clientToken, clientToken))
+    .get();
+}
+
+/**
+ * Appends a revision to the annotator's label on the item (creating the label on first submit)
+ * and clears their draft. Call inside a transaction, after validating the payload.
+ */
+export function writeLabelRevision(db: Db, itemId: number, annotatorId: number, payload: LabelPayload, clientToken: string | null, secondsOnTask: number | null): { labelId: number; revision: number } {
+  const { labelId } = db
+    .insert(labels)
+    .values({ studyItemId: itemId, annotatorId })
+    .onConflictDoUpdate({ target: [labels.studyItemId, labels.annotatorId], set: { annotatorId: sql`excluded.annotator_id` } })
+    .returning({ labelId: labels.id })
+    .get();
+  const { next } = db
+    .select({ next: sql<number>`coalesce(max(${labelRevisions.revision}), 0) + 1` })
+    .from(labelRevisions)
+    .where(eq(labelRevisions.labelId, labelId))
+    .get()!;
+  db.insert(labelRevisions).values({ labelId, revision: next, payload, clientToken, secondsOnTask }).run();
+  deleteDraft(db, itemId, annotatorId);
+  return { labelId, revision: next };
+}
+
+/** The payload of a label's latest revision, as stored (JSON text). */
+export function latestPayloadJson(db: Db, labelId: number): string | undefined {
+  const row = db
+    .select({ payload: sql<string>`${labelRevisions.payload}` })
+    .from(labelRevisions)
+    .where(eq(labelRevisions.labelId, labelId))
+    .orderBy(desc(labelRevisions.revision))
+    .limit(1)
+    .get();
+  return row?.payload;
+}
+
+export interface LabelRevisionView {
+  labelId: number;
+  itemId: number;
+  studyId: number;
+  annotatorId: number;
+  revision: number;
+  payload: LabelPayload;
+  secondsOnTask: number | null;
+  createdAt: string;
+}
+
+/** Latest revision of one annotator's label on an item, or null. */
+export function latestOwnLabel(db: Db, itemId: number, annotatorId: number): LabelRevisionView | null {
+  const row = db
+    .select({
+      labelId: labels.id,
+      itemId: labels.studyItemId,
+      studyId: studyItems.studyId,
+      annotatorId: labels.annotatorId,
+      revision: labelRevisions.revision,
+      payload: labelRevisions.payload,
+      secondsOnTask: labelRevisions.secondsOnTask,
+      createdAt: labelRevisions.createdAt,
+    })
+    .from(labels)
+    .innerJoin(labelRevisions, eq(labelRevisions.labelId, labels.id))
+    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+    .where(and(eq(labels.studyItemId, itemId), eq(labels.annotatorId, annotatorId)))
+    .orderBy(desc(labelRevisions.revision))
+    .limit(1)
+    .get();
+  return row ? { ...row, payload: row.payload as LabelPayload } : null;
+}
+
+/** A label with its item, study and author; undefined when there is none. */
+export function findLabel(db: Db, labelId: number): { id: number; itemId: number; annotatorId: number; studyId: number } | undefined {
+  return db
+    .select({ id: labels.id, itemId: labels.studyItemId, annotatorId: labels.annotatorId, studyId: studyItems.studyId })
+    .from(labels)
+    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+    .where(eq(labels.id, labelId))
+    .get();
+}
+
+/** Every revision of a label, oldest first. */
+export function labelRevisionsOf(db: Db, labelId: number): { revision: number; payload: LabelPayload; secondsOnTask: number | null; createdAt: string }[] {
+  return db
+    .select({ revision: labelRevisions.revision, payload: labelRevisions.payload, secondsOnTask: labelRevisions.secondsOnTask, createdAt: labelRevisions.createdAt })
+    .from(labelRevisions)
+    .where(eq(labelRevisions.labelId, labelId))
+    .orderBy(asc(labelRevisions.revision))
+    .all()
+    .map((r) => ({ ...r, payload: r.payload as LabelPayload }));
+}
+
+/** The annotator's own labels in a study (for revisiting), latest revision each, in study order. */
+export function ownLabels(db: Db, studyId: number, annotatorId: number): { labelId: number; itemId: number; position: number; revisions: number; updatedAt: string }[] {
+  return db
+    .select({
+      labelId: labels.id,
+      itemId: studyItems.id,
+      position: studyItems.position,
+      revisions: sql<number>`max(${labelRevisions.revision})`,
+      updatedAt: sql<string>`max(${labelRevisions.createdAt})`,
+    })
+    .from(labels)
+    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+    .innerJoin(labelRevisions, eq(labelRevisions.labelId, labels.id))
+    .where(and(eq(studyItems.studyId, studyId), eq(labels.annotatorId, annotatorId)))
+    .groupBy(labels.id)
+    .orderBy(asc(studyItems.position))
+    .all();
+}
+
+/** Labels the annotator has in the study (one per item; revisions do not count twice). */
+export function labelCountInStudy(db: Db, studyId: number, annotatorId: number): number {
+  return db
+    .select({ n: sql<number>`count(*)` })
+    .from(labels)
+    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+    .where(and(eq(studyItems.studyId, studyId), eq(labels.annotatorId, annotatorId)))
+    .get()!.n;
+}
+
+/** Each timed label's seconds in a study, summed over its revisions. */
+export function timedLabelSeconds(db: Db, studyId: number): number[] {
+  const total = sql<number | null>`sum(${labelRevisions.secondsOnTask})`;
+  return db
+    .select({ s: total })
+    .from(labels)
+    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+    .innerJoin(labelRevisions, eq(labelRevisions.labelId, labels.id))
+    .where(eq(studyItems.studyId, studyId))
+    .groupBy(labels.id)
+    .having(sql`${total} IS NOT NULL`)
+    .all()
+    .map((r) => r.s as number);
+}
+
+// ---------- drafts ----------
+
+/** Stores (or replaces) the annotator's draft on an item; `json` is the payload already serialised. */
+export function upsertDraft(db: Db, itemId: number, annotatorId: number, json: string, at: string): void {
+  db.insert(labelDrafts)
+    .values({ studyItemId: itemId, annotatorId, payload: sql`${json}`, updatedAt: at })
+    .onConflictDoUpdate({ target: [labelDrafts.studyItemId, labelDrafts.annotatorId], set: { payload: sql`excluded.payload`, updatedAt: sql`excluded.updated_at` } })
+    .run();
+}
+
+export function loadDraft(db: Db, itemId: number, annotatorId: number): unknown {
+  const row = db
+    .select({ payload: labelDrafts.payload })
+    .from(labelDrafts)
+    .where(and(eq(labelDrafts.studyItemId, itemId), eq(labelDrafts.annotatorId, annotatorId)))
+    .get();
+  return row ? row.payload : null;
+}
+
+function deleteDraft(db: Db, itemId: number, annotatorId: number): void {
+  db.delete(labelDrafts).where(and(eq(labelDrafts.studyItemId, itemId), eq(labelDrafts.annotatorId, annotatorId))).run();
+}

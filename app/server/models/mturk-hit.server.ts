@@ -1,0 +1,58 @@
+/** HITs created through the MTurk API (`mturk publish`), one per study item and batch. Data access only. */
+import { and, asc, eq, sql } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+
+const { mturkHits } = schema;
+
+export interface StoredHit {
+  hitId: string;
+  studyId: number;
+  itemId: number;
+  rewardUsd: number;
+}
+
+const hitColumns = { hitId: mturkHits.hitId, studyId: mturkHits.studyId, itemId: mturkHits.studyItemId, rewardUsd: mturkHits.rewardUsd };
+
+export function findHit(db: Db, hitId: string): StoredHit | undefined {
+  return db.select(hitColumns).from(mturkHits).where(eq(mturkHits.hitId, hitId)).get();
+}
+
+/** The study's HITs in one environment, oldest first. */
+export function hitsOfStudy(db: Db, studyId: number, environment: string): StoredHit[] {
+  return db
+    .select(hitColumns)
+    .from(mturkHits)
+    .where(and(eq(mturkHits.studyId, studyId), eq(mturkHits.environment, environment)))
+    .orderBy(asc(mturkHits.createdAt), asc(mturkHits.hitId))
+    .all();
+}
+
+/** Stores a HIT MTurk returned; a HIT already stored is left as it is. */
+export function storeHit(db: Db, values: typeof mturkHits.$inferInsert): void {
+  db.insert(mturkHits).values(values).onConflictDoNothing({ target: mturkHits.hitId }).run();
+}
+
+export interface ItemPublishState {
+  itemId: number;
+  labels: number;
+  /** Every HIT stored for the item here (numbers the next batch's request token). */
+  storedHits: number;
+  /** Stored HITs not yet expired (or of unknown expiry): the item is on offer. */
+  liveHits: number;
+}
+
+/**
+ * Every item of the study with its label count (labels from assignments rejected on MTurk do
+ * not count) and the HITs stored for it in this environment.
+ */
+export function itemPublishStates(db: Db, studyId: number, environment: string, now: Date): ItemPublishState[] {
+  return db.all<ItemPublishState>(sql`
+    SELECT i.id AS itemId,
+           (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id
+              AND NOT EXISTS (SELECT 1 FROM crowd_assignments c WHERE c.label_id = l.id AND c.status = 'rejected')) AS labels,
+           (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = ${environment}) AS storedHits,
+           (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = ${environment}
+              AND (h.expires_at IS NULL OR h.expires_at > ${now.toISOString()})) AS liveHits
+    FROM study_items i WHERE i.study_id = ${studyId} ORDER BY i.position`);
+}

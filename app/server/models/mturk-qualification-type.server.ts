@@ -1,0 +1,20 @@
+/** Qualification types created on MTurk, one per environment and test version. Data access only. */
+import { and, eq } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+
+const { mturkQualificationTypes } = schema;
+
+/** The stored qualification type of this test in this environment, if any. */
+export function storedQualificationType(db: Db, environment: string, testKey: string): string | null {
+  const row = db
+    .select({ id: mturkQualificationTypes.qualificationTypeId })
+    .from(mturkQualificationTypes)
+    .where(and(eq(mturkQualificationTypes.environment, environment), eq(mturkQualificationTypes.testKey, testKey)))
+    .get();
+  return row?.id ?? null;
+}
+
+export function storeQualificationType(db: Db, values: typeof mturkQualificationTypes.$inferInsert): void {
+  db.insert(mturkQualificationTypes).values(values).onConflictDoNothing().run();
+}
