@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
 
 const { crowdAssignments, annotators } = schema;
 
@@ -24,8 +25,8 @@ export interface StoredCrowdAssignment {
   status: CrowdAssignmentStatus;
 }
 
-export function findCrowdAssignment(db: Db, channel: string, externalId: string): StoredCrowdAssignment | undefined {
-  const row = db
+const findQuery = preparedOnce((db) =>
+  db
     .select({
       id: crowdAssignments.id,
       studyId: crowdAssignments.studyId,
@@ -36,9 +37,12 @@ export function findCrowdAssignment(db: Db, channel: string, externalId: string)
       status: crowdAssignments.status,
     })
     .from(crowdAssignments)
-    .where(and(eq(crowdAssignments.channel, channel), eq(crowdAssignments.externalId, externalId)))
-    .get();
-  return row as StoredCrowdAssignment | undefined;
+    .where(and(eq(crowdAssignments.channel, sql.placeholder("channel")), eq(crowdAssignments.externalId, sql.placeholder("externalId"))))
+    .prepare(),
+);
+
+export function findCrowdAssignment(db: Db, channel: string, externalId: string): StoredCrowdAssignment | undefined {
+  return findQuery(db).get({ channel, externalId }) as StoredCrowdAssignment | undefined;
 }
 
 export type NewCrowdAssignment = typeof crowdAssignments.$inferInsert;

@@ -6,6 +6,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
 import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
 
 const { labels, labelRevisions, labelDrafts, studyItems } = schema;
 
@@ -19,24 +20,44 @@ export function revisionByClientToken(db: Db, clientToken: string): { labelId: n
     .get();
 }
 
+const revisionQueries = preparedOnce((db) => ({
+  upsertLabel: db
+    .insert(labels)
+    .values({ studyItemId: sql.placeholder("itemId"), annotatorId: sql.placeholder("annotatorId") })
+    .onConflictDoUpdate({ target: [labels.studyItemId, labels.annotatorId], set: { annotatorId: sql`excluded.annotator_id` } })
+    .returning({ labelId: labels.id })
+    .prepare(),
+  nextRevision: db
+    .select({ next: sql<number>`coalesce(max(${labelRevisions.revision}), 0) + 1` })
+    .from(labelRevisions)
+    .where(eq(labelRevisions.labelId, sql.placeholder("labelId")))
+    .prepare(),
+  insertRevision: db
+    .insert(labelRevisions)
+    .values({
+      labelId: sql.placeholder("labelId"),
+      revision: sql.placeholder("revision"),
+      payload: sql`${sql.placeholder("payload")}`,
+      clientToken: sql.placeholder("clientToken"),
+      secondsOnTask: sql.placeholder("secondsOnTask"),
+    })
+    .prepare(),
+  deleteDraft: db
+    .delete(labelDrafts)
+    .where(and(eq(labelDrafts.studyItemId, sql.placeholder("itemId")), eq(labelDrafts.annotatorId, sql.placeholder("annotatorId"))))
+    .prepare(),
+}));
+
 /**
  * Appends a revision to the annotator's label on the item (creating the label on first submit)
  * and clears their draft. Call inside a transaction, after validating the payload.
  */
 export function writeLabelRevision(db: Db, itemId: number, annotatorId: number, payload: LabelPayload, clientToken: string | null, secondsOnTask: number | null): { labelId: number; revision: number } {
-  const { labelId } = db
-    .insert(labels)
-    .values({ studyItemId: itemId, annotatorId })
-    .onConflictDoUpdate({ target: [labels.studyItemId, labels.annotatorId], set: { annotatorId: sql`excluded.annotator_id` } })
-    .returning({ labelId: labels.id })
-    .get();
-  const { next } = db
-    .select({ next: sql<number>`coalesce(max(${labelRevisions.revision}), 0) + 1` })
-    .from(labelRevisions)
-    .where(eq(labelRevisions.labelId, labelId))
-    .get()!;
-  db.insert(labelRevisions).values({ labelId, revision: next, payload, clientToken, secondsOnTask }).run();
-  deleteDraft(db, itemId, annotatorId);
+  const q = revisionQueries(db);
+  const { labelId } = q.upsertLabel.get({ itemId, annotatorId })!;
+  const { next } = q.nextRevision.get({ labelId })!;
+  q.insertRevision.run({ labelId, revision: next, payload: JSON.stringify(payload), clientToken, secondsOnTask });
+  q.deleteDraft.run({ itemId, annotatorId });
   return { labelId, revision: next };
 }
 
@@ -168,8 +189,4 @@ export function loadDraft(db: Db, itemId: number, annotatorId: number): unknown 
     .where(and(eq(labelDrafts.studyItemId, itemId), eq(labelDrafts.annotatorId, annotatorId)))
     .get();
   return row ? row.payload : null;
-}
-
-function deleteDraft(db: Db, itemId: number, annotatorId: number): void {
-  db.delete(labelDrafts).where(and(eq(labelDrafts.studyItemId, itemId), eq(labelDrafts.annotatorId, annotatorId))).run();
 }

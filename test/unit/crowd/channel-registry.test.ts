@@ -1,0 +1,52 @@
+/**
+ * The crowd-channel registry: every channel is complete and distinct, /crowd/start finds the
+ * channel by its parameters (Prolific's first), and a worker's identity namespace leads back to
+ * the channel's completion.
+ */
+import { describe, expect, it } from "vitest";
+import { CHANNELS } from "../../../app/domain/crowd/channel-stats.ts";
+import { CROWD_CHANNELS as WORKER_CHANNELS } from "../../../app/server/annotation/accounts.server.ts";
+import { CROWD_CHANNELS, channelForEntry, channelOfWorker, crowdChannel } from "../../../app/server/crowd/channels/registry.server.ts";
+
+const params = (query: string) => new URLSearchParams(query);
+
+describe("crowd channel registry", () => {
+  it("holds the four channels once each, each counted on the dashboard and stored under a known worker namespace", () => {
+    expect(CROWD_CHANNELS.map((c) => c.id).sort()).toEqual(["link", "mturk-batch", "mturk-external", "prolific"]);
+    for (const channel of CROWD_CHANNELS) {
+      expect(crowdChannel(channel.id)).toBe(channel);
+      expect(CHANNELS).toContain(channel.dashboard.channel);
+      expect(WORKER_CHANNELS).toContain(channel.identity.workerChannel);
+      expect(channel.title).not.toBe("");
+      expect(channel.completion.describe).not.toBe("");
+    }
+    expect(() => crowdChannel("nope" as never)).toThrow(/No crowd channel "nope"/);
+  });
+
+  it("finds the /crowd/start channel by its parameters, Prolific's first", () => {
+    expect(channelForEntry(params("study=1&worker=w1&sig=abc"))?.id).toBe("link");
+    expect(channelForEntry(params("study=1&assignmentId=A&hitId=H&workerId=W"))?.id).toBe("mturk-batch");
+    expect(channelForEntry(params("study=1&PROLIFIC_PID=p&STUDY_ID=s&SESSION_ID=x"))?.id).toBe("prolific");
+    expect(channelForEntry(params("study=1&PROLIFIC_PID=p&sig=abc"))?.id).toBe("prolific");
+    expect(channelForEntry(params("study=1"))).toBeNull();
+    // ExternalQuestion HITs come in through their own route, never /crowd/start.
+    expect(crowdChannel("mturk-external").entry.path).toBe("/mturk/task");
+  });
+
+  it("gives a completion code step only on Prolific, and sends only Prolific's locked-out workers away", () => {
+    expect(channelOfWorker("prolific")?.completion.finish).not.toBeNull();
+    expect(channelOfWorker("prolific")?.completion.lockedOutPath(3)).toBe("/crowd/done?study=3");
+    for (const worker of ["link", "mturk"]) {
+      expect(channelOfWorker(worker)?.completion.finish).toBeNull();
+      expect(channelOfWorker(worker)?.completion.lockedOutPath(3)).toBeNull();
+    }
+    expect(channelOfWorker(null)).toBeNull();
+  });
+
+  it("validates Prolific's settings through the channel", () => {
+    const settings = crowdChannel("prolific").settings;
+    expect(settings?.read({ config: { prolific: { completionCode: "C0DE1234", itemsPerSession: 5 } } })).toMatchObject({ completionCode: "C0DE1234", itemsPerSession: 5 });
+    expect(settings?.read({ config: {} })).toBeNull();
+    expect(crowdChannel("link").settings).toBeNull();
+  });
+});
