@@ -9,3 +9,4 @@ export * from "./gold.ts";
 export * from "./progress.ts";
 export * from "./ab-summary.ts";
 export * from "./agreement-summary.ts";
+export * from "./gold-items.ts";

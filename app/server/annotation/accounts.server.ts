@@ -1,10 +1,9 @@
 /** Annotator accounts: admins and experts log in with a password; crowd workers are keyed by channel and worker id. */
-import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { hashPassword, verifyPassword } from "../auth/password.server.ts";
 import { badInput } from "../http/errors.server.ts";
+import { findAnnotatorByUsername, findCrowdWorker, insertAnnotator, insertAnnotatorIfNew, listAnnotatorRows, updateAnnotator } from "../models/annotator.server.ts";
 
 export const CROWD_CHANNELS = ["link", "mturk", "prolific"] as const;
 export type CrowdChannel = (typeof CROWD_CHANNELS)[number];
@@ -22,21 +21,20 @@ export async function createAccount(db: Db, input: z.input<typeof newAccountSche
     throw badInput("The account is not valid", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
   }
   const { username, displayName, role, password } = parsed.data;
-  const exists = db.select({ id: schema.annotators.id }).from(schema.annotators).where(eq(schema.annotators.username, username)).get();
-  if (exists) throw badInput(`The username "${username}" is taken`, [{ path: "username", message: "already taken" }]);
+  if (findAnnotatorByUsername(db, username)) throw badInput(`The username "${username}" is taken`, [{ path: "username", message: "already taken" }]);
   const passwordHash = await hashPassword(password);
-  return db.insert(schema.annotators).values({ username, displayName, role, passwordHash }).returning({ id: schema.annotators.id }).get().id;
+  return insertAnnotator(db, { username, displayName, role, passwordHash });
 }
 
 export async function setPassword(db: Db, annotatorId: number, password: string): Promise<void> {
   const parsed = newAccountSchema.shape.password.safeParse(password);
   if (!parsed.success) throw badInput("The password is not valid", [{ path: "password", message: parsed.error.issues[0].message }]);
-  db.update(schema.annotators).set({ passwordHash: await hashPassword(password) }).where(eq(schema.annotators.id, annotatorId)).run();
+  updateAnnotator(db, annotatorId, { passwordHash: await hashPassword(password) });
 }
 
 /** The account id when username and password match an active admin or expert; null otherwise (never says which was wrong). */
 export async function authenticate(db: Db, username: string, password: string): Promise<{ id: number; role: string } | null> {
-  const row = db.select().from(schema.annotators).where(eq(schema.annotators.username, username.trim().toLowerCase())).get();
+  const row = findAnnotatorByUsername(db, username.trim().toLowerCase());
   const ok = await verifyPassword(password, row?.passwordHash ?? null);
   if (!row || !ok || !row.active || row.role === "crowd") return null;
   return { id: row.id, role: row.role };
@@ -46,47 +44,21 @@ export async function authenticate(db: Db, username: string, password: string): 
 export function findOrCreateCrowdWorker(db: Db, channel: CrowdChannel, workerId: string): number {
   const cleaned = workerId.trim();
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(cleaned)) throw badInput("A worker id is 1–64 letters, digits, '_' or '-'", [{ path: "workerId", message: "not a valid worker id" }]);
-  const existing = db
-    .select({ id: schema.annotators.id })
-    .from(schema.annotators)
-    .where(and(eq(schema.annotators.channel, channel), eq(schema.annotators.externalId, cleaned)))
-    .get();
-  if (existing) return existing.id;
-  return db
-    .insert(schema.annotators)
-    .values({ username: `${channel}:${cleaned}`, displayName: `${channel} worker ${cleaned}`, role: "crowd", channel, externalId: cleaned })
-    .onConflictDoNothing()
-    .returning({ id: schema.annotators.id })
-    .get()?.id ?? findOrCreateCrowdWorker(db, channel, cleaned);
+  const existing = findCrowdWorker(db, channel, cleaned);
+  if (existing !== undefined) return existing;
+  // A concurrent first arrival may win the insert; then the stored row is the answer.
+  return (
+    insertAnnotatorIfNew(db, { username: `${channel}:${cleaned}`, displayName: `${channel} worker ${cleaned}`, role: "crowd", channel, externalId: cleaned }) ??
+    findOrCreateCrowdWorker(db, channel, cleaned)
+  );
 }
 
 export function listAnnotators(db: Db) {
-  return db
-    .select({
-      id: schema.annotators.id,
-      username: schema.annotators.username,
-      displayName: schema.annotators.displayName,
-      role: schema.annotators.role,
-      channel: schema.annotators.channel,
-      active: schema.annotators.active,
-      qualifiedAt: schema.annotators.qualifiedAt,
-      createdAt: schema.annotators.createdAt,
-    })
-    .from(schema.annotators)
-    .orderBy(asc(schema.annotators.role), asc(schema.annotators.username))
-    .all();
+  return listAnnotatorRows(db);
 }
 
 export function setActive(db: Db, annotatorId: number, active: boolean): void {
-  db.update(schema.annotators).set({ active }).where(eq(schema.annotators.id, annotatorId)).run();
+  updateAnnotator(db, annotatorId, { active });
 }
 
-/** How many crowd annotators a channel has brought in. */
-export function crowdWorkerCount(db: Db, channel: CrowdChannel): number {
-  return db.select({ n: sql<number>`count(*)` }).from(schema.annotators).where(eq(schema.annotators.channel, channel)).get()!.n;
-}
-
-/** When the annotator passed the qualification test (null until then). */
-export function qualifiedAt(db: Db, annotatorId: number): string | null {
-  return db.select({ q: schema.annotators.qualifiedAt }).from(schema.annotators).where(eq(schema.annotators.id, annotatorId)).get()?.q ?? null;
-}
+export { crowdWorkerCount, qualifiedAt } from "../models/annotator.server.ts";

@@ -5,6 +5,10 @@
  */
 import type { LabelPayload } from "../../domain/labels.ts";
 import type { Db } from "../db.server.ts";
+import { activeLeases } from "../models/assignment.server.ts";
+import { scoreRows } from "../models/evaluation.server.ts";
+import { latestLabelRows } from "../models/label-report.server.ts";
+import { itemsWithContext } from "../models/study.server.ts";
 import { playedScenarioOfRun } from "./task-view.server.ts";
 
 export interface ItemRecord {
@@ -42,63 +46,15 @@ export interface LabelRecord {
 }
 
 export function loadItems(db: Db, studyIds: readonly number[]): ItemRecord[] {
-  if (studyIds.length === 0) return [];
-  const rows = db.$client
-    .prepare(
-      `SELECT i.id AS itemId, i.study_id AS studyId, i.kind, i.position, i.is_gold AS isGold, i.gold, i.snippet_id AS snippetId,
-              coalesce(s.run_id, i.run_id) AS runId, s.position AS snippetPosition, s.start_turn AS startTurn, s.end_turn AS endTurn, s.is_last AS isLast,
-              p.id AS pairId, p.level_a AS levelA, p.level_b AS levelB, p.target_party AS targetParty, ra.simulator_backbone AS backbone
-       FROM study_items i
-       LEFT JOIN snippets s ON s.id = i.snippet_id
-       LEFT JOIN ab_pairs p ON p.id = i.ab_pair_id
-       LEFT JOIN runs ra ON ra.id = p.run_a_id
-       WHERE i.study_id IN (${studyIds.map(() => "?").join(",")})
-       ORDER BY i.study_id, i.position`,
-    )
-    .all(...studyIds) as (Omit<ItemRecord, "isGold" | "isLastSnippet" | "gold"> & { isGold: number; isLast: number | null; gold: string | null })[];
-  return rows.map(({ isLast, ...r }) => ({ ...r, isGold: r.isGold === 1, isLastSnippet: isLast === 1, gold: r.gold === null ? null : JSON.parse(r.gold) }));
+  return itemsWithContext(db, studyIds).map(({ isLast, ...r }) => ({ ...r, kind: r.kind as ItemRecord["kind"], isLastSnippet: isLast === true, gold: r.gold ?? null }));
 }
 
 export function loadLatestLabels(db: Db, studyIds: readonly number[]): LabelRecord[] {
-  if (studyIds.length === 0) return [];
-  const rows = db.$client
-    .prepare(
-      `SELECT l.id AS labelId, l.study_item_id AS itemId, i.study_id AS studyId, l.annotator_id AS annotatorId, a.display_name AS annotatorName,
-              a.role AS pool, r.revision, r.payload, r.created_at AS submittedAt,
-              (SELECT sum(x.seconds_on_task) FROM label_revisions x WHERE x.label_id = l.id) AS secondsOnTask
-       FROM labels l
-       JOIN study_items i ON i.id = l.study_item_id
-       JOIN annotators a ON a.id = l.annotator_id
-       JOIN label_revisions r ON r.label_id = l.id AND r.revision = (SELECT max(revision) FROM label_revisions WHERE label_id = l.id)
-       WHERE i.study_id IN (${studyIds.map(() => "?").join(",")})
-       ORDER BY i.study_id, i.position, l.annotator_id`,
-    )
-    .all(...studyIds) as (Omit<LabelRecord, "payload" | "annotatorId"> & { payload: string; annotatorId: number })[];
-  return rows.map((r) => ({ ...r, annotatorId: String(r.annotatorId), payload: JSON.parse(r.payload) as LabelPayload }));
+  return latestLabelRows(db, studyIds).map((r) => ({ ...r, annotatorId: String(r.annotatorId), pool: r.pool as LabelRecord["pool"], payload: r.payload as LabelPayload }));
 }
 
 export function loadActiveLeases(db: Db, studyId: number, now = new Date()) {
-  return (
-    db.$client
-      .prepare(
-        `SELECT a.study_item_id AS itemId, a.annotator_id AS annotatorId FROM assignments a JOIN study_items i ON i.id = a.study_item_id
-         WHERE i.study_id = ? AND a.status = 'leased' AND a.lease_expires_at > ?`,
-      )
-      .all(studyId, now.toISOString()) as { itemId: number; annotatorId: number }[]
-  ).map((l) => ({ itemId: l.itemId, annotatorId: String(l.annotatorId) }));
-}
-
-/** Other consensus studies of the crowd pool that show any of these snippets: the non-expert baseline. */
-export function crowdStudiesOnSameSnippets(db: Db, studyId: number): number[] {
-  return (
-    db.$client
-      .prepare(
-        `SELECT DISTINCT o.study_id AS id FROM study_items o JOIN studies s ON s.id = o.study_id
-         WHERE s.pool = 'crowd' AND s.type = 'consensus-snippet' AND o.study_id <> ?
-           AND o.snippet_id IN (SELECT snippet_id FROM study_items WHERE study_id = ? AND snippet_id IS NOT NULL)`,
-      )
-      .all(studyId, studyId) as { id: number }[]
-  ).map((r) => r.id);
+  return activeLeases(db, studyId, now.toISOString()).map((l) => ({ itemId: l.itemId, annotatorId: String(l.annotatorId) }));
 }
 
 /** Topic ids per run (as played), cached per call. */
@@ -119,15 +75,7 @@ export interface ScoreSeries {
 
 /** Stored per-topic series of every evaluation of `method` on the given runs. */
 export function loadSeries(db: Db, runIds: readonly string[], method: "topic-localized" | "per-turn"): ScoreSeries[] {
-  if (runIds.length === 0) return [];
-  const rows = db.$client
-    .prepare(
-      `SELECT e.id AS evaluationId, e.backbone, e.run_id AS runId, s.topic_id AS topicId, s.turn_id AS turnId, s.score
-       FROM evaluations e JOIN evaluation_scores s ON s.evaluation_id = e.id
-       WHERE e.method = ? AND e.run_id IN (${runIds.map(() => "?").join(",")})
-       ORDER BY e.id, s.topic_id, s.turn_id`,
-    )
-    .all(method, ...runIds) as { evaluationId: string; backbone: string; runId: string; topicId: string; turnId: number; score: number }[];
+  const rows = scoreRows(db, runIds, method);
   const series = new Map<string, ScoreSeries>();
   for (const r of rows) {
     const key = `${r.evaluationId}\u0000${r.topicId}`;

@@ -11,7 +11,7 @@ import {
   consensusTrend,
   flagAnnotators,
   goldAccuracy,
-  parseConsensusGold,
+  goldFor,
   seriesLookup,
   studyProgress,
   type AlignmentItem,
@@ -22,7 +22,9 @@ import {
 } from "../../domain/validation/index.ts";
 import type { AbLabelPayload, ConsensusLabel } from "../../domain/labels.ts";
 import type { Db } from "../db.server.ts";
-import { crowdStudiesOnSameSnippets, loadActiveLeases, loadItems, loadLatestLabels, loadSeries, topicsByRun, type ItemRecord, type LabelRecord } from "./dashboard-data.server.ts";
+import { assignedAnnotators } from "../models/assignment.server.ts";
+import { crowdStudiesOnSameSnippets } from "../models/study.server.ts";
+import { loadActiveLeases, loadItems, loadLatestLabels, loadSeries, topicsByRun, type ItemRecord, type LabelRecord } from "./dashboard-data.server.ts";
 import { getStudy } from "./studies.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
 
@@ -43,14 +45,6 @@ function consensusItems(items: readonly ItemRecord[], topics: Map<string, string
 const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
   labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, pool: l.pool, payload: l.payload as ConsensusLabel, secondsOnTask: l.secondsOnTask }));
 
-export function goldFor(items: readonly ItemRecord[]) {
-  const gold = items.filter((i) => i.isGold);
-  return {
-    consensus: gold.filter((i) => i.kind === "consensus-snippet").map((i) => ({ itemId: i.itemId, reference: parseConsensusGold(i.gold, i.itemId).topics })),
-    ab: gold.filter((i) => i.kind === "ab-reactiveness").map((i) => ({ itemId: i.itemId, levelA: i.levelA as number, levelB: i.levelB as number })),
-  };
-}
-
 export interface DashboardOptions {
   /** Leave annotators flagged on gold items out of agreement and alignment. */
   excludeFlagged?: boolean;
@@ -63,13 +57,7 @@ export function studyDashboard(db: Db, studyId: number, options: DashboardOption
   const labels = loadLatestLabels(db, [studyId]);
   // Everyone who holds or held an item here, labelled or not, is shown by name.
   const names = Object.fromEntries(
-    (
-      db.$client
-        .prepare(
-          `SELECT DISTINCT a.id, a.display_name AS name FROM annotators a JOIN assignments s ON s.annotator_id = a.id JOIN study_items i ON i.id = s.study_item_id WHERE i.study_id = ?`,
-        )
-        .all(studyId) as { id: number; name: string }[]
-    )
+    assignedAnnotators(db, studyId)
       .map((r) => [String(r.id), r.name])
       .concat(labels.map((l) => [l.annotatorId, l.annotatorName])),
   );

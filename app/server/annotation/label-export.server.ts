@@ -5,6 +5,7 @@
  */
 import { toCsv } from "../../domain/csv.ts";
 import type { Db } from "../db.server.ts";
+import { revisionsOf } from "../models/label-report.server.ts";
 import { loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import { getStudy } from "./studies.server.ts";
 
@@ -38,13 +39,12 @@ export function labelsJsonl(db: Db, studyId: number): string {
   getStudy(db, studyId);
   const items = new Map(loadItems(db, [studyId]).map((i) => [i.itemId, i]));
   const labels = loadLatestLabels(db, [studyId]);
-  const revisions = db.$client.prepare(`SELECT revision, payload, seconds_on_task AS secondsOnTask, created_at AS createdAt FROM label_revisions WHERE label_id = ? ORDER BY revision`);
   return labels
     .map((l) => {
       const item = items.get(l.itemId)!;
-      const history = (revisions.all(l.labelId) as { revision: number; payload: string; secondsOnTask: number | null; createdAt: string }[]).map((r) => ({
+      const history = revisionsOf(db, l.labelId).map((r) => ({
         revision: r.revision,
-        payload: JSON.parse(r.payload),
+        payload: r.payload,
         seconds_on_task: r.secondsOnTask,
         created_at: r.createdAt,
       }));

@@ -1,16 +1,14 @@
 /** Recording qualification attempts; a pass marks the crowd worker qualified for every crowd study. */
-import { eq } from "drizzle-orm";
-import * as schema from "../../../db/schema.ts";
 import { qualificationKey, scoreQualification, type QualificationTest } from "../../domain/qualification.ts";
-import type { Db } from "../db.server.ts";
+import { writeTransaction, type Db } from "../db.server.ts";
+import { updateAnnotator } from "../models/annotator.server.ts";
+import { countQualificationAttempts, insertQualificationAttempt } from "../models/qualification-attempt.server.ts";
 
 export function recordQualificationAttempt(db: Db, annotatorId: number, test: QualificationTest, answers: Record<string, string>) {
   const score = scoreQualification(test, answers);
-  db.transaction((tx) => {
-    tx.insert(schema.qualificationAttempts)
-      .values({ annotatorId, testId: qualificationKey(test), answers, correct: score.correct, total: score.total, passed: score.passed })
-      .run();
-    if (score.passed) tx.update(schema.annotators).set({ qualifiedAt: new Date().toISOString() }).where(eq(schema.annotators.id, annotatorId)).run();
+  writeTransaction(db, () => {
+    insertQualificationAttempt(db, { annotatorId, testId: qualificationKey(test), answers, correct: score.correct, total: score.total, passed: score.passed });
+    if (score.passed) updateAnnotator(db, annotatorId, { qualifiedAt: new Date().toISOString() });
   });
   return score;
 }
@@ -19,5 +17,5 @@ export function recordQualificationAttempt(db: Db, annotatorId: number, test: Qu
 export const MAX_QUALIFICATION_ATTEMPTS = 3;
 
 export function attemptCount(db: Db, annotatorId: number): number {
-  return db.select({ id: schema.qualificationAttempts.id }).from(schema.qualificationAttempts).where(eq(schema.qualificationAttempts.annotatorId, annotatorId)).all().length;
+  return countQualificationAttempts(db, annotatorId);
 }

@@ -3,14 +3,16 @@
  * domain × mediator) and takes all their snippets in order; an A/B study takes reactiveness pairs.
  * Gold items (known answers) are mixed in at the study's rate and never revealed as such.
  */
-import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import * as schema from "../../../db/schema.ts";
 import { meanOf } from "../../domain/metrics/alignmentValues.ts";
 import { mixGold, stratifiedSample } from "../../domain/validation/index.ts";
 import { loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import type { Db } from "../db.server.ts";
 import { badInput, notFound } from "../http/errors.server.ts";
+import { listAbPairs, type AbPairRow } from "../models/ab-pair.server.ts";
+import { evaluatedTrajectories } from "../models/run.server.ts";
+import { snippetsOfRun } from "../models/snippet.server.ts";
+import { findStudy, insertStudyWithItems, itemCounts, listStudyRows, updateStudyStatus, type NewStudyItem, type StudyRow } from "../models/study.server.ts";
 import { DEFAULT_LABELS_PER_ITEM, parseStudyConfig, POOLS, studyConfigSchema, type Pool, type StudyType } from "../../domain/study-config.ts";
 
 const baseStudySchema = z.object({
@@ -40,62 +42,17 @@ function parseOrThrow<T>(schemaToUse: z.ZodType<T, z.ZodTypeDef, unknown>, input
   return parsed.data;
 }
 
-interface NewItem {
-  kind: "consensus-snippet" | "ab-reactiveness";
-  snippetId?: number;
-  runId?: string;
-  abPairId?: string;
-  isGold: boolean;
-  gold?: unknown;
-}
+type NewItem = NewStudyItem & { kind: "consensus-snippet" | "ab-reactiveness"; isGold: boolean };
 
 function insertStudy(db: Db, type: StudyType, base: z.infer<typeof baseStudySchema>, items: NewItem[], extraConfig: Record<string, unknown>): number {
   const config = parseStudyConfig({ ...base.config, ...extraConfig });
-  return db.transaction((tx) => {
-    const studyId = tx
-      .insert(schema.studies)
-      .values({
-        name: base.name,
-        type,
-        pool: base.pool,
-        labelsPerItem: base.labelsPerItem ?? DEFAULT_LABELS_PER_ITEM[base.pool as Pool],
-        guidelines: base.guidelines,
-        status: "open",
-        config,
-      })
-      .returning({ id: schema.studies.id })
-      .get().id;
-    items.forEach((item, position) => {
-      tx.insert(schema.studyItems)
-        .values({ studyId, position, kind: item.kind, snippetId: item.snippetId, runId: item.runId, abPairId: item.abPairId, isGold: item.isGold, gold: item.gold ?? null })
-        .run();
-    });
-    return studyId;
-  });
-}
-
-/** Trajectories eligible for consensus annotation: evaluated runs with snippets, with their stratum. */
-function trajectoryPool(db: Db) {
-  return db
-    .select({ runId: schema.runs.id, domain: schema.scenarios.domain, mediator: sql<string>`coalesce(${schema.runs.mediatorBackbone}, 'none')` })
-    .from(schema.runs)
-    .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
-    // Validation compares labels with evaluators, so only evaluated runs with snippets qualify.
-    .where(
-      sql`exists (select 1 from ${schema.snippets} where ${schema.snippets.runId} = ${schema.runs.id})
-          and exists (select 1 from ${schema.evaluations} where ${schema.evaluations.runId} = ${schema.runs.id})`,
-    )
-    .orderBy(asc(schema.runs.id))
-    .all();
-}
-
-function snippetsOf(db: Db, runId: string) {
-  return db.select().from(schema.snippets).where(eq(schema.snippets.runId, runId)).orderBy(asc(schema.snippets.position)).all();
+  const labelsPerItem = base.labelsPerItem ?? DEFAULT_LABELS_PER_ITEM[base.pool as Pool];
+  return insertStudyWithItems(db, { name: base.name, type, pool: base.pool, labelsPerItem, guidelines: base.guidelines, status: "open", config }, items);
 }
 
 /** Gold candidates: snippets fully labelled in another consensus study; reference = rounded expert mean per topic. */
 function goldSnippets(db: Db, fromStudyId: number, exclude: Set<number>): NewItem[] {
-  const source = db.select().from(schema.studies).where(eq(schema.studies.id, fromStudyId)).get();
+  const source = findStudy(db, fromStudyId);
   if (!source || source.type !== "consensus-snippet") throw badInput(`Gold source study ${fromStudyId} is not a consensus study`, [{ path: "goldFromStudyId", message: "not a consensus study" }]);
   // The source study's items and latest labels, as the dashboard reads them.
   const items = new Map(loadItems(db, [fromStudyId]).map((i) => [i.itemId, i]));
@@ -120,12 +77,12 @@ function goldSnippets(db: Db, fromStudyId: number, exclude: Set<number>): NewIte
 export function createConsensusStudy(db: Db, input: z.input<typeof consensusStudySchema>): number {
   const data = parseOrThrow(consensusStudySchema, input);
   const config = parseStudyConfig(data.config);
-  const pool = trajectoryPool(db);
+  const pool = evaluatedTrajectories(db);
   if (data.trajectories > pool.length) {
     throw badInput(`Only ${pool.length} evaluated trajectories are available; asked for ${data.trajectories}`, [{ path: "trajectories", message: `at most ${pool.length}` }]);
   }
   const runIds = stratifiedSample(pool, data.trajectories, config.seed);
-  const regular: NewItem[] = runIds.flatMap((runId) => snippetsOf(db, runId).map((s) => ({ kind: "consensus-snippet" as const, snippetId: s.id, runId, isGold: false })));
+  const regular: NewItem[] = runIds.flatMap((runId) => snippetsOfRun(db, runId).map((s) => ({ kind: "consensus-snippet" as const, snippetId: s.id, runId, isGold: false })));
   let items = regular;
   if (data.goldFromStudyId !== undefined && config.goldRate > 0) {
     const gold = goldSnippets(db, data.goldFromStudyId, new Set(regular.map((r) => r.snippetId as number)));
@@ -137,7 +94,7 @@ export function createConsensusStudy(db: Db, input: z.input<typeof consensusStud
 export function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): number {
   const data = parseOrThrow(abStudySchema, input);
   const config = parseStudyConfig(data.config);
-  const all = db.select().from(schema.abPairs).orderBy(asc(schema.abPairs.id)).all();
+  const all = listAbPairs(db);
   let pairs = all;
   if (data.pairIds) {
     const known = new Set(all.map((p) => p.id));
@@ -147,14 +104,14 @@ export function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): num
     pairs = all.filter((p) => wanted.has(p.id));
   }
   if (pairs.length === 0) throw badInput("There are no A/B pairs to label: import a bundle with ab_pairs first", [{ path: "pairIds", message: "no pairs" }]);
-  const asItem = (p: (typeof all)[number], isGold: boolean): NewItem => ({
+  const asItem = (p: AbPairRow, isGold: boolean): NewItem => ({
     kind: "ab-reactiveness",
     abPairId: p.id,
     isGold,
     gold: isGold ? { choice: p.levelA > p.levelB ? "A" : "B" } : undefined,
   });
   // Pairs at the grid's extremes (0 against 1) have an unmistakable answer: the gold candidates.
-  const isExtreme = (p: (typeof all)[number]) => Math.min(p.levelA, p.levelB) === 0 && Math.max(p.levelA, p.levelB) === 1;
+  const isExtreme = (p: AbPairRow) => Math.min(p.levelA, p.levelB) === 0 && Math.max(p.levelA, p.levelB) === 1;
   const candidates = pairs.filter(isExtreme);
   const regular = pairs.filter((p) => !isExtreme(p));
   const mixed = mixGold(regular, candidates, config.goldRate, config.seed);
@@ -165,43 +122,22 @@ export function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): num
   return insertStudy(db, "ab-reactiveness", data, items, {});
 }
 
-export type StudyRow = typeof schema.studies.$inferSelect;
+export type { StudyRow };
 
 export function getStudy(db: Db, studyId: number): StudyRow {
-  const study = db.select().from(schema.studies).where(eq(schema.studies.id, studyId)).get();
+  const study = findStudy(db, studyId);
   if (!study) throw notFound(`Study ${studyId}`);
   return study;
 }
 
 export function listStudies(db: Db, filter: { pool?: Pool } = {}) {
-  const counts = db
-    .select({
-      studyId: schema.studyItems.studyId,
-      items: sql<number>`count(*)`,
-    })
-    .from(schema.studyItems)
-    .groupBy(schema.studyItems.studyId)
-    .all();
-  const itemCount = new Map(counts.map((c) => [c.studyId, c.items]));
-  const rows = db
-    .select()
-    .from(schema.studies)
-    .where(filter.pool ? eq(schema.studies.pool, filter.pool) : undefined)
-    .orderBy(asc(schema.studies.id))
-    .all();
-  return rows.map((s) => ({ ...s, items: itemCount.get(s.id) ?? 0 }));
+  const counts = itemCounts(db);
+  return listStudyRows(db, filter).map((s) => ({ ...s, items: counts.get(s.id) ?? 0 }));
 }
 
 export function setStudyStatus(db: Db, studyId: number, status: "open" | "closed"): void {
   getStudy(db, studyId);
-  db.update(schema.studies).set({ status }).where(eq(schema.studies.id, studyId)).run();
+  updateStudyStatus(db, studyId, status);
 }
 
-export function studyItemIds(db: Db, studyId: number): number[] {
-  return db.select({ id: schema.studyItems.id }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).orderBy(asc(schema.studyItems.position)).all().map((r) => r.id);
-}
-
-/** Replaces a study's config (the caller has validated it). */
-export function setStudyConfig(db: Db, studyId: number, config: Record<string, unknown>): void {
-  db.update(schema.studies).set({ config }).where(eq(schema.studies.id, studyId)).run();
-}
+export { setStudyConfig, studyItemIds } from "../models/study.server.ts";

@@ -3,36 +3,31 @@
  * fields listed below leave the server — never run or condition ids, model names, reactiveness
  * levels, evaluator output, private thoughts or profiles, or anyone else's labels.
  */
-import { and, asc, eq, gte, lte } from "drizzle-orm";
-import * as schema from "../../../db/schema.ts";
 import { MEDIATOR_ID, type ScenarioBody } from "../../domain/bundle.ts";
 import type { ConsensusLabel } from "../../domain/labels.ts";
 import type { AbTaskView, ConsensusTaskView, TaskScenario, TaskTurn, TaskView } from "../../domain/tasks/task-view.ts";
 import type { TaskTypeId } from "../../domain/tasks/ids.ts";
 import type { Db } from "../db.server.ts";
 import { notFound } from "../http/errors.server.ts";
+import { findAbPair } from "../models/ab-pair.server.ts";
+import { ownLabelOnSnippet } from "../models/label-report.server.ts";
+import { playedScenarioRow, turnsInRange } from "../models/run.server.ts";
+import { findSnippet, snippetAt } from "../models/snippet.server.ts";
+import { findItem, type ItemRow } from "../models/study.server.ts";
 
-export type { AbTaskView, ConsensusTaskView, TaskScenario, TaskTurn, TaskView };
-
-export type ItemRow = typeof schema.studyItems.$inferSelect;
+export type { AbTaskView, ConsensusTaskView, ItemRow, TaskScenario, TaskTurn, TaskView };
 
 export function loadItem(db: Db, studyId: number, itemId: number): ItemRow {
-  const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get();
+  const item = findItem(db, itemId);
   if (!item || item.studyId !== studyId) throw notFound(`Item ${itemId} of study ${studyId}`);
   return item;
 }
 
 /** The scenario as played in a run (a condition's expanded scenario, else the base), with its title. */
 export function playedScenarioOfRun(db: Db, runId: string): { title: string; body: ScenarioBody } {
-  const row = db
-    .select({ title: schema.scenarios.title, background: schema.scenarios.background, topics: schema.scenarios.topics, parties: schema.scenarios.parties, expanded: schema.conditions.expanded })
-    .from(schema.runs)
-    .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
-    .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
-    .where(eq(schema.runs.id, runId))
-    .get();
-  if (!row) throw notFound(`Run ${runId}`);
-  return { title: row.title, body: row.expanded ?? { background: row.background, topics: row.topics, parties: row.parties } };
+  const played = playedScenarioRow(db, runId);
+  if (!played) throw notFound(`Run ${runId}`);
+  return played;
 }
 
 function blindScenario(title: string, body: ScenarioBody): TaskScenario {
@@ -46,13 +41,7 @@ function blindScenario(title: string, body: ScenarioBody): TaskScenario {
 }
 
 function turnsBetween(db: Db, runId: string, startTurn: number, endTurn: number, names: Map<string, string>): TaskTurn[] {
-  return db
-    .select({ turnId: schema.turns.turnId, speaker: schema.turns.speaker, role: schema.turns.role, utterance: schema.turns.utterance })
-    .from(schema.turns)
-    .where(and(eq(schema.turns.runId, runId), gte(schema.turns.turnId, startTurn), lte(schema.turns.turnId, endTurn)))
-    .orderBy(asc(schema.turns.turnId))
-    .all()
-    .map((t) => ({
+  return turnsInRange(db, runId, startTurn, endTurn).map((t) => ({
       turnId: t.turnId,
       speakerId: t.speaker,
       speakerName: t.speaker === MEDIATOR_ID ? "Mediator" : (names.get(t.speaker) ?? t.speaker),
@@ -70,14 +59,16 @@ export interface SnippetContext {
 }
 
 export function snippetContext(db: Db, snippetId: number): SnippetContext {
-  const snippet = db.select().from(schema.snippets).where(eq(schema.snippets.id, snippetId)).get();
+  const snippet = findSnippet(db, snippetId);
   if (!snippet) throw notFound(`Snippet ${snippetId}`);
-  const previous = db
-    .select({ startTurn: schema.snippets.startTurn, endTurn: schema.snippets.endTurn })
-    .from(schema.snippets)
-    .where(and(eq(schema.snippets.runId, snippet.runId), eq(schema.snippets.position, snippet.position - 1)))
-    .get();
-  return { runId: snippet.runId, position: snippet.position, startTurn: snippet.startTurn, endTurn: snippet.endTurn, previous: previous ?? null };
+  const previous = snippetAt(db, snippet.runId, snippet.position - 1);
+  return {
+    runId: snippet.runId,
+    position: snippet.position,
+    startTurn: snippet.startTurn,
+    endTurn: snippet.endTurn,
+    previous: previous ? { startTurn: previous.startTurn, endTurn: previous.endTurn } : null,
+  };
 }
 
 export function consensusTaskView(db: Db, item: ItemRow): ConsensusTaskView {
@@ -93,7 +84,7 @@ export function consensusTaskView(db: Db, item: ItemRow): ConsensusTaskView {
 }
 
 export function abTaskView(db: Db, item: ItemRow): AbTaskView {
-  const pair = db.select().from(schema.abPairs).where(eq(schema.abPairs.id, item.abPairId as string)).get();
+  const pair = findAbPair(db, item.abPairId as string);
   if (!pair) throw notFound(`A/B pair of item ${item.id}`);
   const { title, body } = playedScenarioOfRun(db, pair.runAId);
   const names = new Map(body.parties.map((p) => [p.id, p.name]));
@@ -123,15 +114,6 @@ export function previousOwnLabel(db: Db, item: ItemRow, annotatorId: number): Co
   if (item.kind !== "consensus-snippet" || item.snippetId === null) return null;
   const context = snippetContext(db, item.snippetId);
   if (context.position <= 1) return null;
-  const row = db.$client
-    .prepare(
-      `SELECT r.payload FROM study_items i
-       JOIN snippets s ON s.id = i.snippet_id
-       JOIN labels l ON l.study_item_id = i.id AND l.annotator_id = ?
-       JOIN label_revisions r ON r.label_id = l.id
-       WHERE i.study_id = ? AND s.run_id = ? AND s.position = ?
-       ORDER BY r.revision DESC LIMIT 1`,
-    )
-    .get(annotatorId, item.studyId, context.runId, context.position - 1) as { payload: string } | undefined;
-  return row ? (JSON.parse(row.payload) as ConsensusLabel) : null;
+  const payload = ownLabelOnSnippet(db, item.studyId, annotatorId, context.runId, context.position - 1);
+  return payload === undefined ? null : (payload as ConsensusLabel);
 }

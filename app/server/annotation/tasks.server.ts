@@ -5,18 +5,13 @@ import type { Db } from "../db.server.ts";
 import { studyForWorker } from "./access.server.ts";
 import { assignmentFor } from "./assignment.server.ts";
 import { forbidden } from "../http/errors.server.ts";
+import { submittedCount } from "../models/assignment.server.ts";
+import { itemCount } from "../models/study.server.ts";
 import { latestOwnLabel, loadDraft } from "../models/label.server.ts";
 import { abTaskView, consensusTaskView, loadItem, previousOwnLabel } from "./task-view.server.ts";
 
-export function annotatorProgress(db: Db, studyId: number, annotatorId: number) {
-  const row = db.$client
-    .prepare(
-      `SELECT (SELECT count(*) FROM study_items WHERE study_id = @studyId) AS total,
-              (SELECT count(*) FROM assignments a JOIN study_items i ON i.id = a.study_item_id
-               WHERE i.study_id = @studyId AND a.annotator_id = @annotatorId AND a.status = 'submitted') AS done`,
-    )
-    .get({ studyId, annotatorId }) as { total: number; done: number };
-  return row;
+export function annotatorProgress(db: Db, studyId: number, annotatorId: number): { total: number; done: number } {
+  return { total: itemCount(db, studyId), done: submittedCount(db, studyId, annotatorId) };
 }
 
 export function taskPage(db: Db, studyId: number, itemId: number, user: SessionUser) {

@@ -4,13 +4,12 @@
  * annotation services.
  */
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
-import { eq } from "drizzle-orm";
-import * as schema from "../../../db/schema.ts";
 import { getDb } from "../db.server.ts";
+import { findAnnotator, type AnnotatorRow } from "../models/annotator.server.ts";
 import { appSecret } from "./secret.server.ts";
 
 export type Role = "admin" | "expert" | "crowd";
-export type SessionUser = Pick<typeof schema.annotators.$inferSelect, "id" | "username" | "displayName" | "role" | "channel" | "externalId" | "qualifiedAt"> & {
+export type SessionUser = Pick<AnnotatorRow, "id" | "username" | "displayName" | "role" | "channel" | "externalId" | "qualifiedAt"> & {
   role: Role;
   /** Crowd workers: the studies they entered through a link in this session (the only ones they may work on). */
   crowdStudies: number[];
@@ -44,23 +43,10 @@ export async function currentUser(request: Request): Promise<SessionUser | null>
   const id = session.get("annotatorId");
   if (typeof id !== "number") return null;
   const crowdStudies = session.get("crowdStudies");
-  const row = getDb()
-    .select({
-      id: schema.annotators.id,
-      username: schema.annotators.username,
-      displayName: schema.annotators.displayName,
-      role: schema.annotators.role,
-      channel: schema.annotators.channel,
-      externalId: schema.annotators.externalId,
-      qualifiedAt: schema.annotators.qualifiedAt,
-      active: schema.annotators.active,
-    })
-    .from(schema.annotators)
-    .where(eq(schema.annotators.id, id))
-    .get();
+  const row = findAnnotator(getDb(), id);
   if (!row || !row.active) return null;
-  const { active: _active, ...user } = row;
-  return { ...user, role: user.role as Role, crowdStudies: Array.isArray(crowdStudies) ? crowdStudies : [] };
+  const { username, displayName, role, channel, externalId, qualifiedAt } = row;
+  return { id, username, displayName, role: role as Role, channel, externalId, qualifiedAt, crowdStudies: Array.isArray(crowdStudies) ? crowdStudies : [] };
 }
 
 /** The signed-in user with one of `roles`; otherwise a redirect to log in (anonymous) or 403 (wrong role). */

@@ -6,7 +6,7 @@
 import { channelStats, type Channel, type ChannelStats } from "../../domain/crowd/channel-stats.ts";
 import { goldAccuracy, type GoldAccuracy } from "../../domain/validation/index.ts";
 import type { Db } from "../db.server.ts";
-import { goldFor } from "../annotation/dashboard.server.ts";
+import { goldFor } from "../../domain/validation/gold-items.ts";
 import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
 import { annotatorChannelsOfStudy, listCrowdAssignments } from "../models/crowd-assignment.server.ts";

@@ -6,7 +6,7 @@
  */
 import { flagAnnotators, goldAccuracy, goldChecks } from "../../domain/validation/index.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
-import { goldFor } from "../annotation/dashboard.server.ts";
+import { goldFor } from "../../domain/validation/gold-items.ts";
 import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
 import { getStudy } from "../annotation/studies.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";

@@ -1,0 +1,21 @@
+/** The gold items of a study, split by task type into the shapes goldAccuracy expects. */
+import type { TaskTypeId } from "../tasks/ids.ts";
+import { parseConsensusGold, type AbGoldItem, type ConsensusGoldItem } from "./gold.ts";
+
+/** What goldFor reads of a study item. */
+export interface GoldItemSource {
+  itemId: number;
+  kind: TaskTypeId;
+  isGold: boolean;
+  gold: unknown;
+  levelA: number | null;
+  levelB: number | null;
+}
+
+export function goldFor(items: readonly GoldItemSource[]): { consensus: ConsensusGoldItem[]; ab: AbGoldItem[] } {
+  const gold = items.filter((i) => i.isGold);
+  return {
+    consensus: gold.filter((i) => i.kind === "consensus-snippet").map((i) => ({ itemId: i.itemId, reference: parseConsensusGold(i.gold, i.itemId).topics })),
+    ab: gold.filter((i) => i.kind === "ab-reactiveness").map((i) => ({ itemId: i.itemId, levelA: i.levelA as number, levelB: i.levelB as number })),
+  };
+}

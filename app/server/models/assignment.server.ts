@@ -1,0 +1,189 @@
+/** Data access for assignments: leases and submitted slots of annotators on study items. */
+import { and, asc, count, eq, exists, gt, inArray, lte, ne, notExists, or, sql } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+
+const { assignments, studyItems, studies, annotators } = schema;
+
+export type AssignmentStatus = "leased" | "submitted" | "released";
+
+const itemsOfStudy = (db: Db, studyId: number) => db.select({ id: studyItems.id }).from(studyItems).where(eq(studyItems.studyId, studyId));
+
+/** Marks the study's leases that ended by `now` as released; returns how many. */
+export function releaseLeasesEndedBy(db: Db, studyId: number, now: string): number {
+  return db
+    .update(assignments)
+    .set({ status: "released" })
+    .where(and(eq(assignments.status, "leased"), lte(assignments.leaseExpiresAt, now), inArray(assignments.studyItemId, itemsOfStudy(db, studyId))))
+    .run().changes;
+}
+
+/** The annotator's first leased item in the study (by position), if any. */
+export function heldLease(db: Db, studyId: number, annotatorId: number) {
+  return db
+    .select({ assignmentId: assignments.id, itemId: assignments.studyItemId, leaseExpiresAt: assignments.leaseExpiresAt })
+    .from(assignments)
+    .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
+    .where(and(eq(studyItems.studyId, studyId), eq(assignments.annotatorId, annotatorId), eq(assignments.status, "leased")))
+    .orderBy(asc(studyItems.position))
+    .limit(1)
+    .get();
+}
+
+/** The first item (by position) the annotator has no live slot on and that has fewer than k live slots. */
+export function firstOpenItem(db: Db, studyId: number, annotatorId: number, k: number): number | undefined {
+  const mine = db
+    .select({ one: sql`1` })
+    .from(assignments)
+    .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, annotatorId), ne(assignments.status, "released")));
+  const taken = db
+    .select({ n: count() })
+    .from(assignments)
+    .where(and(eq(assignments.studyItemId, studyItems.id), ne(assignments.status, "released")));
+  return db
+    .select({ id: studyItems.id })
+    .from(studyItems)
+    .where(and(eq(studyItems.studyId, studyId), notExists(mine), sql`${taken} < ${k}`))
+    .orderBy(asc(studyItems.position))
+    .limit(1)
+    .get()?.id;
+}
+
+/** Leases an item; an annotator whose lease on it lapsed takes the same row again. Returns the assignment id. */
+export function upsertLease(db: Db, itemId: number, annotatorId: number, leasedAt: string, leaseExpiresAt: string): number {
+  return db
+    .insert(assignments)
+    .values({ studyItemId: itemId, annotatorId, status: "leased", leasedAt, leaseExpiresAt })
+    .onConflictDoUpdate({
+      target: [assignments.studyItemId, assignments.annotatorId],
+      set: { status: "leased", leasedAt: sql`excluded.leased_at`, leaseExpiresAt: sql`excluded.lease_expires_at` },
+    })
+    .returning({ id: assignments.id })
+    .get().id;
+}
+
+/** Whether the annotator holds a live lease in the study, or an item still has a free slot for them (read-only). */
+export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: string): boolean {
+  const live = (a: typeof assignments) => or(eq(a.status, "submitted"), and(eq(a.status, "leased"), gt(a.leaseExpiresAt, now)));
+  const holds = db
+    .select({ one: sql`1` })
+    .from(assignments)
+    .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
+    .where(and(eq(studyItems.studyId, studyId), eq(assignments.annotatorId, annotatorId), eq(assignments.status, "leased"), gt(assignments.leaseExpiresAt, now)));
+  const mine = db
+    .select({ one: sql`1` })
+    .from(assignments)
+    .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, annotatorId), live(assignments)));
+  const taken = db
+    .select({ n: count() })
+    .from(assignments)
+    .where(and(eq(assignments.studyItemId, studyItems.id), live(assignments)));
+  const open = db
+    .select({ one: sql`1` })
+    .from(studyItems)
+    .innerJoin(studies, eq(studies.id, studyItems.studyId))
+    .where(and(eq(studyItems.studyId, studyId), notExists(mine), sql`${taken} < ${studies.labelsPerItem}`));
+  return db.get<{ work: number }>(sql`select ${or(exists(holds), exists(open))} as work`).work === 1;
+}
+
+export function findAssignment(db: Db, itemId: number, annotatorId: number): { id: number; status: AssignmentStatus; leaseExpiresAt: string } | undefined {
+  const row = db
+    .select({ id: assignments.id, status: assignments.status, leaseExpiresAt: assignments.leaseExpiresAt })
+    .from(assignments)
+    .where(and(eq(assignments.studyItemId, itemId), eq(assignments.annotatorId, annotatorId)))
+    .get();
+  return row as { id: number; status: AssignmentStatus; leaseExpiresAt: string } | undefined;
+}
+
+/** Leases in the study still running at `now`. */
+export function activeLeases(db: Db, studyId: number, now: string): { itemId: number; annotatorId: number }[] {
+  return db
+    .select({ itemId: assignments.studyItemId, annotatorId: assignments.annotatorId })
+    .from(assignments)
+    .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
+    .where(and(eq(studyItems.studyId, studyId), eq(assignments.status, "leased"), gt(assignments.leaseExpiresAt, now)))
+    .all();
+}
+
+/** How many of the study's items the annotator has submitted. */
+export function submittedCount(db: Db, studyId: number, annotatorId: number): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(assignments)
+      .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
+      .where(and(eq(studyItems.studyId, studyId), eq(assignments.annotatorId, annotatorId), eq(assignments.status, "submitted")))
+      .get()?.n ?? 0
+  );
+}
+
+/** Everyone who holds or held an item in the study, with their display name. */
+export function assignedAnnotators(db: Db, studyId: number): { id: number; name: string }[] {
+  return db
+    .selectDistinct({ id: annotators.id, name: annotators.displayName })
+    .from(annotators)
+    .innerJoin(assignments, eq(assignments.annotatorId, annotators.id))
+    .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
+    .where(eq(studyItems.studyId, studyId))
+    .all();
+}
+
+
+/** Slots of an item taken by a lease or a submitted label. */
+export function takenSlots(db: Db, itemId: number): number {
+  return db
+    .select({ n: sql<number>`count(*)` })
+    .from(assignments)
+    .where(and(eq(assignments.studyItemId, itemId), ne(assignments.status, "released")))
+    .get()!.n;
+}
+
+/** Marks an assignment submitted (its first submit time is kept). */
+export function markSubmitted(db: Db, assignmentId: number, at: string): void {
+  db.update(assignments)
+    .set({ status: "submitted", submittedAt: sql`coalesce(${assignments.submittedAt}, ${at})` })
+    .where(eq(assignments.id, assignmentId))
+    .run();
+}
+
+/** Marks the annotator's assignment on the item submitted, creating it when a channel handed out the work. */
+export function upsertSubmitted(db: Db, itemId: number, annotatorId: number, at: string): void {
+  db.insert(assignments)
+    .values({ studyItemId: itemId, annotatorId, status: "submitted", leasedAt: at, leaseExpiresAt: at, submittedAt: at })
+    .onConflictDoUpdate({
+      target: [assignments.studyItemId, assignments.annotatorId],
+      set: { status: "submitted", submittedAt: sql`coalesce(${assignments.submittedAt}, excluded.submitted_at)` },
+    })
+    .run();
+}
+
+/** Leases a fixed item to the annotator unless they hold an assignment on it (a released one is renewed). */
+export function leaseFixedItem(db: Db, itemId: number, annotatorId: number, leasedAt: string, leaseExpiresAt: string): void {
+  db.insert(assignments)
+    .values({ studyItemId: itemId, annotatorId, status: "leased", leasedAt, leaseExpiresAt })
+    .onConflictDoUpdate({
+      target: [assignments.studyItemId, assignments.annotatorId],
+      set: { status: "leased", leasedAt: sql`excluded.leased_at`, leaseExpiresAt: sql`excluded.lease_expires_at` },
+      where: eq(assignments.status, "released"),
+    })
+    .run();
+}
+
+/** When the annotator's assignment on the item was leased, if they have one. */
+export function leasedAt(db: Db, itemId: number, annotatorId: number): string | null {
+  const row = db
+    .select({ leasedAt: assignments.leasedAt })
+    .from(assignments)
+    .where(and(eq(assignments.studyItemId, itemId), eq(assignments.annotatorId, annotatorId)))
+    .get();
+  return row?.leasedAt ?? null;
+}
+
+/** Frees every item the annotator still holds in the study. */
+export function releaseLeasesOf(db: Db, studyId: number, annotatorId: number): void {
+  const items = db.select({ id: studyItems.id }).from(studyItems).where(eq(studyItems.studyId, studyId));
+  db.update(assignments)
+    .set({ status: "released" })
+    .where(and(eq(assignments.annotatorId, annotatorId), eq(assignments.status, "leased"), inArray(assignments.studyItemId, items)))
+    .run();
+}

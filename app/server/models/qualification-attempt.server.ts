@@ -1,0 +1,14 @@
+/** Data access for crowd workers' qualification-test attempts. */
+import { count, eq } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+
+const { qualificationAttempts } = schema;
+
+export function insertQualificationAttempt(db: Db, attempt: typeof qualificationAttempts.$inferInsert): void {
+  db.insert(qualificationAttempts).values(attempt).run();
+}
+
+export function countQualificationAttempts(db: Db, annotatorId: number): number {
+  return db.select({ n: count() }).from(qualificationAttempts).where(eq(qualificationAttempts.annotatorId, annotatorId)).get()?.n ?? 0;
+}

@@ -1,0 +1,115 @@
+/** Data access for studies and their items (study_items). */
+import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+
+const { studies, studyItems, snippets, abPairs, runs } = schema;
+
+export type StudyRow = typeof studies.$inferSelect;
+export type NewStudy = typeof studies.$inferInsert;
+export type ItemRow = typeof studyItems.$inferSelect;
+export type NewStudyItem = Omit<typeof studyItems.$inferInsert, "id" | "studyId" | "position">;
+
+export function findStudy(db: Db, studyId: number): StudyRow | undefined {
+  return db.select().from(studies).where(eq(studies.id, studyId)).get();
+}
+
+export function listStudyRows(db: Db, filter: { pool?: string } = {}): StudyRow[] {
+  return db
+    .select()
+    .from(studies)
+    .where(filter.pool ? eq(studies.pool, filter.pool) : undefined)
+    .orderBy(asc(studies.id))
+    .all();
+}
+
+export function updateStudyStatus(db: Db, studyId: number, status: "open" | "closed"): void {
+  db.update(studies).set({ status }).where(eq(studies.id, studyId)).run();
+}
+
+/** Inserts a study and its items (positions in the order given) in one transaction; returns the study id. */
+export function insertStudyWithItems(db: Db, study: NewStudy, items: readonly NewStudyItem[]): number {
+  return db.transaction((tx) => {
+    const studyId = tx.insert(studies).values(study).returning({ id: studies.id }).get().id;
+    items.forEach((item, position) => {
+      tx.insert(studyItems)
+        .values({ ...item, studyId, position })
+        .run();
+    });
+    return studyId;
+  });
+}
+
+/** Item count per study id. */
+export function itemCounts(db: Db): Map<number, number> {
+  const rows = db
+    .select({ studyId: studyItems.studyId, items: sql<number>`count(*)` })
+    .from(studyItems)
+    .groupBy(studyItems.studyId)
+    .all();
+  return new Map(rows.map((r) => [r.studyId, r.items]));
+}
+
+export function itemCount(db: Db, studyId: number): number {
+  return db.select({ n: sql<number>`count(*)` }).from(studyItems).where(eq(studyItems.studyId, studyId)).get()?.n ?? 0;
+}
+
+export function findItem(db: Db, itemId: number): ItemRow | undefined {
+  return db.select().from(studyItems).where(eq(studyItems.id, itemId)).get();
+}
+
+export function studyItemIds(db: Db, studyId: number): number[] {
+  return db.select({ id: studyItems.id }).from(studyItems).where(eq(studyItems.studyId, studyId)).orderBy(asc(studyItems.position)).all().map((r) => r.id);
+}
+
+/** Items of the given studies with their snippet or A/B pair context, in study order. */
+export function itemsWithContext(db: Db, studyIds: readonly number[]) {
+  if (studyIds.length === 0) return [];
+  return db
+    .select({
+      itemId: studyItems.id,
+      studyId: studyItems.studyId,
+      kind: studyItems.kind,
+      position: studyItems.position,
+      isGold: studyItems.isGold,
+      gold: studyItems.gold,
+      snippetId: studyItems.snippetId,
+      runId: sql<string | null>`coalesce(${snippets.runId}, ${studyItems.runId})`,
+      snippetPosition: snippets.position,
+      startTurn: snippets.startTurn,
+      endTurn: snippets.endTurn,
+      isLast: snippets.isLast,
+      pairId: abPairs.id,
+      levelA: abPairs.levelA,
+      levelB: abPairs.levelB,
+      targetParty: abPairs.targetParty,
+      backbone: runs.simulatorBackbone,
+    })
+    .from(studyItems)
+    .leftJoin(snippets, eq(snippets.id, studyItems.snippetId))
+    .leftJoin(abPairs, eq(abPairs.id, studyItems.abPairId))
+    .leftJoin(runs, eq(runs.id, abPairs.runAId))
+    .where(inArray(studyItems.studyId, [...studyIds]))
+    .orderBy(asc(studyItems.studyId), asc(studyItems.position))
+    .all();
+}
+
+/** Other consensus studies of the crowd pool that show any of this study's snippets. */
+export function crowdStudiesOnSameSnippets(db: Db, studyId: number): number[] {
+  const ownSnippets = db
+    .select({ id: studyItems.snippetId })
+    .from(studyItems)
+    .where(and(eq(studyItems.studyId, studyId), isNotNull(studyItems.snippetId)));
+  return db
+    .selectDistinct({ id: studyItems.studyId })
+    .from(studyItems)
+    .innerJoin(studies, eq(studies.id, studyItems.studyId))
+    .where(and(eq(studies.pool, "crowd"), eq(studies.type, "consensus-snippet"), ne(studyItems.studyId, studyId), inArray(studyItems.snippetId, ownSnippets)))
+    .all()
+    .map((r) => r.id);
+}
+
+/** Replaces a study's config (the caller has validated it). */
+export function setStudyConfig(db: Db, studyId: number, config: Record<string, unknown>): void {
+  db.update(studies).set({ config }).where(eq(studies.id, studyId)).run();
+}
