@@ -1,41 +1,55 @@
 /** Data access for assignments: leases and submitted slots of annotators on study items. */
 import { and, asc, count, eq, exists, gt, inArray, lte, ne, notExists, or, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
-import type { Db } from "../db.server.ts";
+import { preparedQuery, type Db } from "../db.server.ts";
 
 const { assignments, studyItems, studies, annotators } = schema;
 
 export type AssignmentStatus = "leased" | "submitted" | "released";
 
-const itemsOfStudy = (db: Db, studyId: number) => db.select({ id: studyItems.id }).from(studyItems).where(eq(studyItems.studyId, studyId));
+// Allocation runs on every task request, so its queries are prepared once per connection.
+const p = sql.placeholder;
+
+const releaseEnded = preparedQuery((db) =>
+  db
+    .update(assignments)
+    .set({ status: "released" })
+    .where(
+      and(
+        eq(assignments.status, "leased"),
+        lte(assignments.leaseExpiresAt, p("now")),
+        inArray(assignments.studyItemId, db.select({ id: studyItems.id }).from(studyItems).where(eq(studyItems.studyId, p("studyId")))),
+      ),
+    )
+    .prepare(),
+);
 
 /** Marks the study's leases that ended by `now` as released; returns how many. */
 export function releaseLeasesEndedBy(db: Db, studyId: number, now: string): number {
-  return db
-    .update(assignments)
-    .set({ status: "released" })
-    .where(and(eq(assignments.status, "leased"), lte(assignments.leaseExpiresAt, now), inArray(assignments.studyItemId, itemsOfStudy(db, studyId))))
-    .run().changes;
+  return releaseEnded(db).run({ studyId, now }).changes;
 }
 
-/** The annotator's first leased item in the study (by position), if any. */
-export function heldLease(db: Db, studyId: number, annotatorId: number) {
-  return db
+const held = preparedQuery((db) =>
+  db
     .select({ assignmentId: assignments.id, itemId: assignments.studyItemId, leaseExpiresAt: assignments.leaseExpiresAt })
     .from(assignments)
     .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
-    .where(and(eq(studyItems.studyId, studyId), eq(assignments.annotatorId, annotatorId), eq(assignments.status, "leased")))
+    .where(and(eq(studyItems.studyId, p("studyId")), eq(assignments.annotatorId, p("annotatorId")), eq(assignments.status, "leased")))
     .orderBy(asc(studyItems.position))
     .limit(1)
-    .get();
+    .prepare(),
+);
+
+/** The annotator's first leased item in the study (by position), if any. */
+export function heldLease(db: Db, studyId: number, annotatorId: number) {
+  return held(db).get({ studyId, annotatorId });
 }
 
-/** The first item (by position) the annotator has no live slot on and that has fewer than k live slots. */
-export function firstOpenItem(db: Db, studyId: number, annotatorId: number, k: number): number | undefined {
+const firstOpen = preparedQuery((db) => {
   const mine = db
     .select({ one: sql`1` })
     .from(assignments)
-    .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, annotatorId), ne(assignments.status, "released")));
+    .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, p("annotatorId")), ne(assignments.status, "released")));
   const taken = db
     .select({ n: count() })
     .from(assignments)
@@ -43,23 +57,32 @@ export function firstOpenItem(db: Db, studyId: number, annotatorId: number, k: n
   return db
     .select({ id: studyItems.id })
     .from(studyItems)
-    .where(and(eq(studyItems.studyId, studyId), notExists(mine), sql`${taken} < ${k}`))
+    .where(and(eq(studyItems.studyId, p("studyId")), notExists(mine), sql`${taken} < ${p("k")}`))
     .orderBy(asc(studyItems.position))
     .limit(1)
-    .get()?.id;
+    .prepare();
+});
+
+/** The first item (by position) the annotator has no live slot on and that has fewer than k live slots. */
+export function firstOpenItem(db: Db, studyId: number, annotatorId: number, k: number): number | undefined {
+  return firstOpen(db).get({ studyId, annotatorId, k })?.id;
 }
 
-/** Leases an item; an annotator whose lease on it lapsed takes the same row again. Returns the assignment id. */
-export function upsertLease(db: Db, itemId: number, annotatorId: number, leasedAt: string, leaseExpiresAt: string): number {
-  return db
+const lease = preparedQuery((db) =>
+  db
     .insert(assignments)
-    .values({ studyItemId: itemId, annotatorId, status: "leased", leasedAt, leaseExpiresAt })
+    .values({ studyItemId: p("itemId"), annotatorId: p("annotatorId"), status: "leased", leasedAt: p("leasedAt"), leaseExpiresAt: p("leaseExpiresAt") })
     .onConflictDoUpdate({
       target: [assignments.studyItemId, assignments.annotatorId],
       set: { status: "leased", leasedAt: sql`excluded.leased_at`, leaseExpiresAt: sql`excluded.lease_expires_at` },
     })
     .returning({ id: assignments.id })
-    .get().id;
+    .prepare(),
+);
+
+/** Leases an item; an annotator whose lease on it lapsed takes the same row again. Returns the assignment id. */
+export function upsertLease(db: Db, itemId: number, annotatorId: number, leasedAt: string, leaseExpiresAt: string): number {
+  return lease(db).get({ itemId, annotatorId, leasedAt, leaseExpiresAt })!.id;
 }
 
 /** Whether the annotator holds a live lease in the study, or an item still has a free slot for them (read-only). */
@@ -86,12 +109,16 @@ export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: s
   return db.get<{ work: number }>(sql`select ${or(exists(holds), exists(open))} as work`).work === 1;
 }
 
-export function findAssignment(db: Db, itemId: number, annotatorId: number): { id: number; status: AssignmentStatus; leaseExpiresAt: string } | undefined {
-  const row = db
+const byItemAndAnnotator = preparedQuery((db) =>
+  db
     .select({ id: assignments.id, status: assignments.status, leaseExpiresAt: assignments.leaseExpiresAt })
     .from(assignments)
-    .where(and(eq(assignments.studyItemId, itemId), eq(assignments.annotatorId, annotatorId)))
-    .get();
+    .where(and(eq(assignments.studyItemId, p("itemId")), eq(assignments.annotatorId, p("annotatorId"))))
+    .prepare(),
+);
+
+export function findAssignment(db: Db, itemId: number, annotatorId: number): { id: number; status: AssignmentStatus; leaseExpiresAt: string } | undefined {
+  const row = byItemAndAnnotator(db).get({ itemId, annotatorId });
   return row as { id: number; status: AssignmentStatus; leaseExpiresAt: string } | undefined;
 }
 

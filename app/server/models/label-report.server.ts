@@ -5,7 +5,7 @@
  */
 import { and, asc, countDistinct, desc, eq, inArray, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
-import type { Db } from "../db.server.ts";
+import { preparedQuery, type Db } from "../db.server.ts";
 
 const { labels, labelRevisions, studyItems, annotators, snippets } = schema;
 
@@ -58,14 +58,20 @@ export function labelCountsByStudy(db: Db): Map<number, number> {
 
 /** The payload of the annotator's latest revision on the study's item showing a run's snippet at `position`. */
 export function ownLabelOnSnippet(db: Db, studyId: number, annotatorId: number, runId: string, position: number): unknown {
+  return ownOnSnippet(db).get({ studyId, annotatorId, runId, position })?.payload;
+}
+
+// Read on every consensus submit (carry-forward check): prepared once per connection.
+const ownOnSnippet = preparedQuery((db) => {
+  const p = sql.placeholder;
   return db
     .select({ payload: labelRevisions.payload })
     .from(studyItems)
     .innerJoin(snippets, eq(snippets.id, studyItems.snippetId))
-    .innerJoin(labels, and(eq(labels.studyItemId, studyItems.id), eq(labels.annotatorId, annotatorId)))
+    .innerJoin(labels, and(eq(labels.studyItemId, studyItems.id), eq(labels.annotatorId, p("annotatorId"))))
     .innerJoin(labelRevisions, eq(labelRevisions.labelId, labels.id))
-    .where(and(eq(studyItems.studyId, studyId), eq(snippets.runId, runId), eq(snippets.position, position)))
+    .where(and(eq(studyItems.studyId, p("studyId")), eq(snippets.runId, p("runId")), eq(snippets.position, p("position"))))
     .orderBy(desc(labelRevisions.revision))
     .limit(1)
-    .get()?.payload;
-}
+    .prepare();
+});

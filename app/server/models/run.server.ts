@@ -2,30 +2,41 @@
 import { and, asc, countDistinct, eq, exists, gte, lte, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { ScenarioBody } from "../../domain/bundle.ts";
-import type { Db } from "../db.server.ts";
+import { preparedQuery, type Db } from "../db.server.ts";
 
 const { runs, conditions, scenarios, turns, snippets, evaluations } = schema;
 
-/** The scenario a run played (the condition's expanded one, else the base), with its title. */
-export function playedScenarioRow(db: Db, runId: string): { title: string; body: ScenarioBody } | undefined {
-  const row = db
+// Read on every task page and submit: prepared once per connection.
+const p = sql.placeholder;
+
+const played = preparedQuery((db) =>
+  db
     .select({ title: scenarios.title, background: scenarios.background, topics: scenarios.topics, parties: scenarios.parties, expanded: conditions.expanded })
     .from(runs)
     .innerJoin(conditions, eq(conditions.id, runs.conditionId))
     .innerJoin(scenarios, eq(scenarios.id, runs.scenarioId))
-    .where(eq(runs.id, runId))
-    .get();
+    .where(eq(runs.id, p("runId")))
+    .prepare(),
+);
+
+/** The scenario a run played (the condition's expanded one, else the base), with its title. */
+export function playedScenarioRow(db: Db, runId: string): { title: string; body: ScenarioBody } | undefined {
+  const row = played(db).get({ runId });
   return row && { title: row.title, body: row.expanded ?? { background: row.background, topics: row.topics, parties: row.parties } };
 }
 
 /** Public fields of a run's turns startTurn..endTurn, in order. */
-export function turnsInRange(db: Db, runId: string, startTurn: number, endTurn: number) {
-  return db
+const turnRange = preparedQuery((db) =>
+  db
     .select({ turnId: turns.turnId, speaker: turns.speaker, role: turns.role, utterance: turns.utterance })
     .from(turns)
-    .where(and(eq(turns.runId, runId), gte(turns.turnId, startTurn), lte(turns.turnId, endTurn)))
+    .where(and(eq(turns.runId, p("runId")), gte(turns.turnId, p("startTurn")), lte(turns.turnId, p("endTurn"))))
     .orderBy(asc(turns.turnId))
-    .all();
+    .prepare(),
+);
+
+export function turnsInRange(db: Db, runId: string, startTurn: number, endTurn: number) {
+  return turnRange(db).all({ runId, startTurn, endTurn });
 }
 
 const hasSnippets = (db: Db) => exists(db.select({ one: sql`1` }).from(snippets).where(eq(snippets.runId, runs.id)));

@@ -1,7 +1,7 @@
 /** Data access for studies and their items (study_items). */
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
-import type { Db } from "../db.server.ts";
+import { preparedQuery, type Db } from "../db.server.ts";
 
 const { studies, studyItems, snippets, abPairs, runs } = schema;
 
@@ -10,8 +10,12 @@ export type NewStudy = typeof studies.$inferInsert;
 export type ItemRow = typeof studyItems.$inferSelect;
 export type NewStudyItem = Omit<typeof studyItems.$inferInsert, "id" | "studyId" | "position">;
 
+// Read on every task request and submit: prepared once per connection.
+const byId = preparedQuery((db) => db.select().from(studies).where(eq(studies.id, sql.placeholder("id"))).prepare());
+const itemById = preparedQuery((db) => db.select().from(studyItems).where(eq(studyItems.id, sql.placeholder("id"))).prepare());
+
 export function findStudy(db: Db, studyId: number): StudyRow | undefined {
-  return db.select().from(studies).where(eq(studies.id, studyId)).get();
+  return byId(db).get({ id: studyId });
 }
 
 export function listStudyRows(db: Db, filter: { pool?: string } = {}): StudyRow[] {
@@ -55,7 +59,7 @@ export function itemCount(db: Db, studyId: number): number {
 }
 
 export function findItem(db: Db, itemId: number): ItemRow | undefined {
-  return db.select().from(studyItems).where(eq(studyItems.id, itemId)).get();
+  return itemById(db).get({ id: itemId });
 }
 
 export function studyItemIds(db: Db, studyId: number): number[] {
