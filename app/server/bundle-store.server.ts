@@ -4,7 +4,7 @@
  * stored with the same content is left alone (so importing twice changes nothing), and one
  * stored with different content is an error, never an overwrite.
  */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { ZodError } from "zod";
 import * as schema from "../../db/schema.ts";
 import {
@@ -23,7 +23,7 @@ import { checkBundleReferences, playedScenario, summariseRun, type RecordLookup,
 import { formatJsonPath } from "../domain/judge-problems.ts";
 import { segmentSnippets } from "../domain/snippets.ts";
 import { deriveEvaluationScores } from "../domain/evaluation-scores.ts";
-import { writeTransaction, type Db } from "./db.server.ts";
+import { preparedQuery, writeTransaction, type Db } from "./db.server.ts";
 
 export interface FileProblem {
   file: string;
@@ -283,10 +283,13 @@ function insertRun(db: Db, run: Run, lookup: RecordLookup): void {
       recordedAt: run.created_at ?? null,
     })
     .run();
-  const statements = bulkStatements(db);
-  for (const t of run.turns) statements.turn.run(run.id, t.turn_id, t.speaker, t.role, t.utterance, t.thought ?? null, t.signal ?? null);
+  const turn = insertTurn(db);
+  for (const t of run.turns) {
+    turn.run({ runId: run.id, turnId: t.turn_id, speaker: t.speaker, role: t.role, utterance: t.utterance, thought: t.thought ?? null, signal: t.signal ?? null });
+  }
   const spans = segmentSnippets(run.turns.map((t) => ({ turnId: t.turn_id, role: t.role, speaker: t.speaker })), run.party_order);
-  for (const s of spans) statements.snippet.run(run.id, s.position, s.startTurn, s.endTurn, s.isLast ? 1 : 0, s.isPartial ? 1 : 0);
+  const snippet = insertSnippet(db);
+  for (const s of spans) snippet.run({ runId: run.id, position: s.position, startTurn: s.startTurn, endTurn: s.endTurn, isLast: s.isLast, isPartial: s.isPartial });
 }
 
 function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup): void {
@@ -300,29 +303,38 @@ function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup):
     partyIds: played.parties.map((p) => p.id),
     speakers: run.speakers,
   });
-  const { score } = bulkStatements(db);
-  for (const r of rows) score.run(evaluation.id, r.topicId, r.turnId, r.score, r.located ? 1 : 0, r.stances ? JSON.stringify(r.stances) : null);
+  const score = insertScore(db);
+  for (const r of rows) {
+    score.run({ evaluationId: evaluation.id, topicId: r.topicId, turnId: r.turnId, score: r.score, located: r.located, stances: r.stances ? JSON.stringify(r.stances) : null });
+  }
 }
 
-/**
- * Prepared statements for the high-volume rows (turns, snippets, derived scores): a real
- * benchmark imports over a million of them, and building each through the query builder
- * costs several times the insert itself. Column lists mirror db/schema.ts.
+/*
+ * The high-volume rows (turns, snippets, derived scores): a real benchmark imports over a
+ * million of them, so each insert is a drizzle prepared query built once per connection;
+ * building each through the query builder would cost several times the insert itself.
  */
-const bulkCache = new WeakMap<Db, ReturnType<typeof prepareBulk>>();
-function prepareBulk(db: Db) {
-  const sqlite = db.$client;
-  return {
-    turn: sqlite.prepare("INSERT INTO turns (run_id, turn_id, speaker, role, utterance, thought, signal) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-    snippet: sqlite.prepare("INSERT INTO snippets (run_id, position, start_turn, end_turn, is_last, is_partial) VALUES (?, ?, ?, ?, ?, ?)"),
-    score: sqlite.prepare("INSERT INTO evaluation_scores (evaluation_id, topic_id, turn_id, score, located, stances) VALUES (?, ?, ?, ?, ?, ?)"),
-  };
-}
-function bulkStatements(db: Db): ReturnType<typeof prepareBulk> {
-  let statements = bulkCache.get(db);
-  if (!statements) bulkCache.set(db, (statements = prepareBulk(db)));
-  return statements;
-}
+const p = sql.placeholder;
+const { turns, snippets, evaluationScores } = schema;
+const insertTurn = preparedQuery((db) =>
+  db
+    .insert(turns)
+    .values({ runId: p("runId"), turnId: p("turnId"), speaker: p("speaker"), role: p("role"), utterance: p("utterance"), thought: p("thought"), signal: p("signal") })
+    .prepare(),
+);
+const insertSnippet = preparedQuery((db) =>
+  db
+    .insert(snippets)
+    .values({ runId: p("runId"), position: p("position"), startTurn: p("startTurn"), endTurn: p("endTurn"), isLast: p("isLast"), isPartial: p("isPartial") })
+    .prepare(),
+);
+const insertScore = preparedQuery((db) =>
+  db
+    .insert(evaluationScores)
+    // Stances go in as JSON text or NULL: a bare placeholder skips the JSON column's encoder, which would store null as the text "null".
+    .values({ evaluationId: p("evaluationId"), topicId: p("topicId"), turnId: p("turnId"), score: p("score"), located: p("located"), stances: sql`${p("stances")}` })
+    .prepare(),
+);
 
 /**
  * Imports bundle files all-or-nothing. Throws BundleImportError listing every problem found
