@@ -2,10 +2,8 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
-import { studyForWorker } from "../server/annotation/access.server.ts";
 import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
-import { saveDraft, submitLabel } from "../server/annotation/submit.server.ts";
-import { taskPage } from "../server/annotation/tasks.server.ts";
+import { saveTaskWork, taskPage } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
@@ -23,26 +21,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
   const itemId = parseId(params.itemId, "item");
-  const db = getDb();
   const form = await request.formData();
-  const intent = form.get("intent");
+  const post = { intent: form.get("intent"), payload: formJson(form, "payload"), clientToken: String(form.get("clientToken") ?? ""), secondsOnTask: formSeconds(form) };
   return actionResult(() => {
-    studyForWorker(db, studyId, user);
-    const payload = formJson(form, "payload");
-    if (intent === "draft") {
-      saveDraft(db, studyId, itemId, user.id, payload);
-      return json({ ok: true as const, saved: "draft" as const });
-    }
-    if (intent !== "submit") return json<ActionFailure>({ ok: false, message: `Unknown action "${String(intent)}"`, problems: [] }, { status: 400 });
-    if (payload === undefined) return json<ActionFailure>({ ok: false, message: "The label is not valid JSON", problems: [{ path: "payload", message: "not JSON" }] }, { status: 400 });
-    submitLabel(db, {
-      studyId,
-      itemId,
-      annotatorId: user.id,
-      payload,
-      clientToken: String(form.get("clientToken") ?? ""),
-      secondsOnTask: formSeconds(form),
-    });
+    const saved = saveTaskWork(getDb(), studyId, itemId, user, post);
+    if (saved === "draft") return json({ ok: true as const, saved: "draft" as const });
     return form.get("then") === "stay" ? json({ ok: true as const, saved: "label" as const }) : redirect(`/annotate/${studyId}/next`);
   });
 }

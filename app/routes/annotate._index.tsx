@@ -1,9 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { needsQualification } from "../server/annotation/access.server.ts";
-import { listStudies } from "../server/annotation/studies.server.ts";
-import { annotatorProgress } from "../server/annotation/tasks.server.ts";
-import { hasWorkFor } from "../server/annotation/assignment.server.ts";
+import { annotatorHome } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { taskTypeName } from "../domain/tasks/registry.ts";
 import { getDb } from "../server/db.server.ts";
@@ -12,11 +9,7 @@ export const meta: MetaFunction = () => [{ title: "My tasks · SoCRATES Studio" 
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
-  const db = getDb();
-  const studies = listStudies(db, { pool: user.role as "expert" | "crowd" })
-    .filter((s) => s.status === "open" && (user.role !== "crowd" || user.crowdStudies.includes(s.id)))
-    .map((s) => ({ id: s.id, name: s.name, type: s.type, hasWork: hasWorkFor(db, s.id, user.id), ...annotatorProgress(db, s.id, user.id) }));
-  return json({ name: user.displayName, studies, mustQualify: needsQualification(user) });
+  return json(annotatorHome(getDb(), user));
 }
 
 export default function MyTasks() {

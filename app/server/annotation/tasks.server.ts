@@ -2,16 +2,26 @@
 import type { ConsensusLabel } from "../../domain/labels.ts";
 import type { SessionUser } from "../auth/session.server.ts";
 import type { Db } from "../db.server.ts";
-import { studyForWorker } from "./access.server.ts";
-import { assignmentFor } from "./assignment.server.ts";
-import { forbidden } from "../http/errors.server.ts";
+import { needsQualification, studyForWorker } from "./access.server.ts";
+import { assignmentFor, hasWorkFor } from "./assignment.server.ts";
+import { badInput, forbidden } from "../http/errors.server.ts";
 import { submittedCount } from "../models/assignment.server.ts";
 import { itemCount } from "../models/study.server.ts";
 import { latestOwnLabel, loadDraft } from "../models/label.server.ts";
+import { listStudies } from "./studies.server.ts";
+import { saveDraft, submitLabel } from "./submit.server.ts";
 import { abTaskView, consensusTaskView, loadItem, previousOwnLabel } from "./task-view.server.ts";
 
 export function annotatorProgress(db: Db, studyId: number, annotatorId: number): { total: number; done: number } {
   return { total: itemCount(db, studyId), done: submittedCount(db, studyId, annotatorId) };
+}
+
+/** The annotator's home: the open studies of their pool (crowd: the ones they entered), with progress. */
+export function annotatorHome(db: Db, user: SessionUser) {
+  const studies = listStudies(db, { pool: user.role as "expert" | "crowd" })
+    .filter((s) => s.status === "open" && (user.role !== "crowd" || user.crowdStudies.includes(s.id)))
+    .map((s) => ({ id: s.id, name: s.name, type: s.type, hasWork: hasWorkFor(db, s.id, user.id), ...annotatorProgress(db, s.id, user.id) }));
+  return { name: user.displayName, studies, mustQualify: needsQualification(user) };
 }
 
 export function taskPage(db: Db, studyId: number, itemId: number, user: SessionUser) {
@@ -45,4 +55,25 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
     initialLabel: null,
     initialChoice: draftChoice ?? (latest?.payload.kind === "ab-reactiveness" ? latest.payload.choice : null),
   };
+}
+
+export interface TaskPost {
+  intent: unknown;
+  /** The parsed payload field; undefined when it was not JSON. */
+  payload: unknown;
+  clientToken: string;
+  secondsOnTask: number | null;
+}
+
+/** Stores what the task page posted on an item: an autosaved draft or a label; says which. */
+export function saveTaskWork(db: Db, studyId: number, itemId: number, user: SessionUser, post: TaskPost): "draft" | "label" {
+  studyForWorker(db, studyId, user);
+  if (post.intent === "draft") {
+    saveDraft(db, studyId, itemId, user.id, post.payload);
+    return "draft";
+  }
+  if (post.intent !== "submit") throw badInput(`Unknown action "${String(post.intent)}"`);
+  if (post.payload === undefined) throw badInput("The label is not valid JSON", [{ path: "payload", message: "not JSON" }]);
+  submitLabel(db, { studyId, itemId, annotatorId: user.id, payload: post.payload, clientToken: post.clientToken, secondsOnTask: post.secondsOnTask });
+  return "label";
 }

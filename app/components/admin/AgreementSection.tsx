@@ -1,0 +1,30 @@
+import { Link } from "@remix-run/react";
+import type { ComponentProps } from "react";
+import type { TaskTypeId } from "../../domain/tasks/ids.ts";
+import { AgreementPanel } from "../dashboard/AgreementPanel.tsx";
+
+export interface AgreementSectionProps extends ComponentProps<typeof AgreementPanel> {
+  studyId: number;
+  kind: TaskTypeId;
+  flaggedCount: number;
+  goldThreshold: number;
+  /** Whether flagged annotators are excluded right now (the switch offers the other state). */
+  excluding: boolean;
+}
+
+/** Agreement between annotators, with the switch that leaves annotators below the gold threshold out. */
+export function AgreementSection({ studyId, kind, flaggedCount, goldThreshold, excluding, agreement, withoutFlagged }: AgreementSectionProps) {
+  const base = `/admin/studies/${studyId}`;
+  return (
+    <section className="dash-section">
+      <h2>Agreement between annotators</h2>
+      {flaggedCount ? (
+        <p className="notice notice-warning">
+          {flaggedCount} annotator{flaggedCount > 1 ? "s are" : " is"} below the gold threshold ({Math.round(goldThreshold * 100)}%).{" "}
+          {excluding ? <Link to={base}>Include them again</Link> : <Link to={`${base}?exclude=flagged`}>Exclude them from {kind === "ab-reactiveness" ? "fidelity" : "alignment"}</Link>}
+        </p>
+      ) : null}
+      <AgreementPanel agreement={agreement} withoutFlagged={withoutFlagged} />
+    </section>
+  );
+}

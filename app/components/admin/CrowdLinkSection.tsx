@@ -1,0 +1,28 @@
+import { Form } from "@remix-run/react";
+
+/** Crowd studies: how to reach MTurk workers, and a form that makes one worker's signed link. */
+export function CrowdLinkSection({ studyId, link, error }: { studyId: number; link: string | null; error: string | null }) {
+  return (
+    <section className="dash-section">
+      <h2>Crowd links</h2>
+      <p className="muted">
+        A signed link lets one worker into this study. For Mechanical Turk, export a batch for the requester site with{" "}
+        <code>npx socrates mturk export --study {studyId}</code>, or publish HITs that frame this app with{" "}
+        <code>npx socrates mturk publish --study {studyId} --base-url https://…</code>; <code>docs/crowd.md</code> walks through both.
+      </p>
+      <Form method="post" className="inline-form link-form">
+        <input type="hidden" name="intent" value="link" />
+        <label>
+          Worker id <input name="workerId" required pattern="[A-Za-z0-9_\-]{1,64}" />
+        </label>{" "}
+        <button type="submit">Make link</button>
+      </Form>
+      {link ? (
+        <p className="link-output">
+          <code data-testid="crowd-link">{link}</code>
+        </p>
+      ) : null}
+      {error ? <p className="form-error">{error}</p> : null}
+    </section>
+  );
+}

@@ -1,0 +1,36 @@
+import { Form } from "@remix-run/react";
+import { taskTypeName } from "../../domain/tasks/registry.ts";
+
+export interface StudyHeaderProps {
+  study: { id: number; name: string; type: string; pool: string; labelsPerItem: number; status: string };
+}
+
+/** The dashboard's title line: type, pool, status, the close/reopen switch and the label exports. */
+export function StudyHeader({ study }: StudyHeaderProps) {
+  const base = `/admin/studies/${study.id}`;
+  const open = study.status === "open";
+  return (
+    <header className="dash-header">
+      <h1>{study.name}</h1>
+      <p className="muted">
+        {taskTypeName(study.type)} · {study.pool} pool · {study.labelsPerItem} labels per item ·{" "}
+        <strong data-testid="study-status" className={`status-chip status-${study.status}`}>
+          {study.status}
+        </strong>
+      </p>
+      <div className="actions">
+        <Form method="post" className="inline-form">
+          <button type="submit" name="intent" value={open ? "close" : "reopen"} className="button-secondary">
+            {open ? "Close study" : "Reopen study"}
+          </button>
+        </Form>
+        <a href={`${base}/labels.csv`} download>
+          Export labels (CSV)
+        </a>
+        <a href={`${base}/labels.jsonl`} download>
+          Export labels (JSONL)
+        </a>
+      </div>
+    </header>
+  );
+}
