@@ -9,6 +9,9 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { count } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import * as schema from "../db/schema.ts";
 import { createRng, randomInt } from "../app/domain/stats/rng.ts";
 import { syntheticBundle } from "./synthetic-bundle.ts";
 import { exportBundle, importBundleFiles } from "../app/server/bundle-store.server.ts";
@@ -32,20 +35,20 @@ try {
   const [summary, importSeconds] = time(() => importBundleFiles(db, [{ file: "synthetic.json", text }]));
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   const size = statSync(join(dir, "bench.db")).size;
-  const runIds = (db.$client.prepare("SELECT id FROM runs").all() as { id: string }[]).map((r) => r.id);
+  const runIds = db.select({ id: schema.runs.id }).from(schema.runs).all().map((r) => r.id);
   const sample = Array.from({ length: 200 }, () => runIds[randomInt(rng, runIds.length)]);
   const [, viewSeconds] = time(() => sample.forEach((id) => getRunView(db, id)));
   const [, listSeconds] = time(() => listRuns(db, { scenarioId: "bench-0" }));
   const [, reimportSeconds] = time(() => importBundleFiles(db, [{ file: "synthetic.json", text }]));
   const [, exportSeconds] = time(() => exportBundle(db));
-  const rows = (table: string) => (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const rows = (table: SQLiteTable) => db.select({ n: count() }).from(table).get()!.n;
   console.log(`Synthetic benchmark database (scale ${SCALE})`);
   console.table({
     runs: { value: summary.inserted.runs },
-    turns: { value: rows("turns") },
-    snippets: { value: rows("snippets") },
+    turns: { value: rows(schema.turns) },
+    snippets: { value: rows(schema.snippets) },
     evaluations: { value: summary.inserted.evaluations },
-    "evaluation_scores rows": { value: rows("evaluation_scores") },
+    "evaluation_scores rows": { value: rows(schema.evaluationScores) },
     "bundle size (MB)": { value: +(text.length / 1e6).toFixed(1) },
     "database size (MB)": { value: +(size / 1e6).toFixed(1) },
     "generate bundle (s)": { value: +genSeconds.toFixed(2) },
