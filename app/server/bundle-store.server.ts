@@ -23,7 +23,8 @@ import { checkBundleReferences, playedScenario, summariseRun, type RecordLookup,
 import { formatJsonPath } from "../domain/judge-problems.ts";
 import { segmentSnippets } from "../domain/snippets.ts";
 import { deriveEvaluationScores } from "../domain/evaluation-scores.ts";
-import { preparedQuery, writeTransaction, type Db } from "./db.server.ts";
+import { writeTransaction, type Db } from "./db.server.ts";
+import { preparedOnce } from "./models/prepared.server.ts";
 
 export interface FileProblem {
   file: string;
@@ -316,19 +317,19 @@ function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup):
  */
 const p = sql.placeholder;
 const { turns, snippets, evaluationScores } = schema;
-const insertTurn = preparedQuery((db) =>
+const insertTurn = preparedOnce((db) =>
   db
     .insert(turns)
     .values({ runId: p("runId"), turnId: p("turnId"), speaker: p("speaker"), role: p("role"), utterance: p("utterance"), thought: p("thought"), signal: p("signal") })
     .prepare(),
 );
-const insertSnippet = preparedQuery((db) =>
+const insertSnippet = preparedOnce((db) =>
   db
     .insert(snippets)
     .values({ runId: p("runId"), position: p("position"), startTurn: p("startTurn"), endTurn: p("endTurn"), isLast: p("isLast"), isPartial: p("isPartial") })
     .prepare(),
 );
-const insertScore = preparedQuery((db) =>
+const insertScore = preparedOnce((db) =>
   db
     .insert(evaluationScores)
     // Stances go in as JSON text or NULL: a bare placeholder skips the JSON column's encoder, which would store null as the text "null".

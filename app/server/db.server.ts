@@ -65,16 +65,3 @@ export function writeTransaction<T>(db: Db, work: () => T, options: { dryRun?: b
     throw err;
   }
 }
-
-/**
- * A query prepared once per connection and reused: `build` makes a drizzle prepared query
- * (`….prepare()` with `sql.placeholder`s), so hot paths skip rebuilding and recompiling the SQL.
- */
-export function preparedQuery<Q>(build: (db: Db) => Q): (db: Db) => Q {
-  const cache = new WeakMap<Db, Q>();
-  return (db) => {
-    let query = cache.get(db);
-    if (query === undefined) cache.set(db, (query = build(db)));
-    return query;
-  };
-}

@@ -7,7 +7,7 @@ import type { LabelPayload } from "../../domain/labels.ts";
 import type { Db } from "../db.server.ts";
 import { activeLeases } from "../models/assignment.server.ts";
 import { scoreRows } from "../models/evaluation.server.ts";
-import { latestLabelRows } from "../models/label-report.server.ts";
+import { latestLabelRows } from "../models/label.server.ts";
 import { itemsWithContext } from "../models/study.server.ts";
 import { playedScenarioOfRun } from "./task-view.server.ts";
 

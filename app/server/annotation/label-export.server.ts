@@ -5,7 +5,7 @@
  */
 import { toCsv } from "../../domain/csv.ts";
 import type { Db } from "../db.server.ts";
-import { revisionsOf } from "../models/label-report.server.ts";
+import { labelRevisionsOf } from "../models/label.server.ts";
 import { loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import { getStudy } from "./studies.server.ts";
 
@@ -42,7 +42,7 @@ export function labelsJsonl(db: Db, studyId: number): string {
   return labels
     .map((l) => {
       const item = items.get(l.itemId)!;
-      const history = revisionsOf(db, l.labelId).map((r) => ({
+      const history = labelRevisionsOf(db, l.labelId).map((r) => ({
         revision: r.revision,
         payload: r.payload,
         seconds_on_task: r.secondsOnTask,

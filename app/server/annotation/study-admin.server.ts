@@ -6,7 +6,7 @@ import type { Db } from "../db.server.ts";
 import { BundleImportError, importBundleFiles } from "../bundle-store.server.ts";
 import { badInput } from "../http/errors.server.ts";
 import { abPairCount } from "../models/ab-pair.server.ts";
-import { labelCountsByStudy } from "../models/label-report.server.ts";
+import { labelCountsByStudy } from "../models/label.server.ts";
 import { evaluatedTrajectoryCount } from "../models/run.server.ts";
 import { defaultGuidelines } from "../templates.server.ts";
 import { createAbStudy, createConsensusStudy, listStudies } from "./studies.server.ts";

@@ -10,7 +10,7 @@ import type { TaskTypeId } from "../../domain/tasks/ids.ts";
 import type { Db } from "../db.server.ts";
 import { notFound } from "../http/errors.server.ts";
 import { findAbPair } from "../models/ab-pair.server.ts";
-import { ownLabelOnSnippet } from "../models/label-report.server.ts";
+import { ownLabelOnSnippet } from "../models/label.server.ts";
 import { playedScenarioRow, turnsInRange } from "../models/run.server.ts";
 import { findSnippet, snippetAt } from "../models/snippet.server.ts";
 import { findItem, type ItemRow } from "../models/study.server.ts";

@@ -1,7 +1,8 @@
 /** Data access for assignments: leases and submitted slots of annotators on study items. */
 import { and, asc, count, eq, exists, gt, inArray, lte, ne, notExists, or, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
-import { preparedQuery, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
 
 const { assignments, studyItems, studies, annotators } = schema;
 
@@ -10,7 +11,7 @@ export type AssignmentStatus = "leased" | "submitted" | "released";
 // Allocation runs on every task request, so its queries are prepared once per connection.
 const p = sql.placeholder;
 
-const releaseEnded = preparedQuery((db) =>
+const releaseEnded = preparedOnce((db) =>
   db
     .update(assignments)
     .set({ status: "released" })
@@ -29,7 +30,7 @@ export function releaseLeasesEndedBy(db: Db, studyId: number, now: string): numb
   return releaseEnded(db).run({ studyId, now }).changes;
 }
 
-const held = preparedQuery((db) =>
+const held = preparedOnce((db) =>
   db
     .select({ assignmentId: assignments.id, itemId: assignments.studyItemId, leaseExpiresAt: assignments.leaseExpiresAt })
     .from(assignments)
@@ -45,7 +46,7 @@ export function heldLease(db: Db, studyId: number, annotatorId: number) {
   return held(db).get({ studyId, annotatorId });
 }
 
-const firstOpen = preparedQuery((db) => {
+const firstOpen = preparedOnce((db) => {
   const mine = db
     .select({ one: sql`1` })
     .from(assignments)
@@ -68,7 +69,7 @@ export function firstOpenItem(db: Db, studyId: number, annotatorId: number, k: n
   return firstOpen(db).get({ studyId, annotatorId, k })?.id;
 }
 
-const lease = preparedQuery((db) =>
+const lease = preparedOnce((db) =>
   db
     .insert(assignments)
     .values({ studyItemId: p("itemId"), annotatorId: p("annotatorId"), status: "leased", leasedAt: p("leasedAt"), leaseExpiresAt: p("leaseExpiresAt") })
@@ -109,7 +110,7 @@ export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: s
   return db.get<{ work: number }>(sql`select ${or(exists(holds), exists(open))} as work`).work === 1;
 }
 
-const byItemAndAnnotator = preparedQuery((db) =>
+const byItemAndAnnotator = preparedOnce((db) =>
   db
     .select({ id: assignments.id, status: assignments.status, leaseExpiresAt: assignments.leaseExpiresAt })
     .from(assignments)

@@ -1,14 +1,15 @@
 /**
- * The label store: labels, their append-only revisions and autosaved drafts. Data access only;
- * what may be written is decided by the submit service (annotation/submit.server.ts).
+ * The label store: labels, their append-only revisions and autosaved drafts, and the label reads of
+ * the dashboard and exports. Data access only; what may be written is decided by the submit service
+ * (annotation/submit.server.ts).
  */
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, countDistinct, desc, eq, inArray, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
-const { labels, labelRevisions, labelDrafts, studyItems } = schema;
+const { labels, labelRevisions, labelDrafts, studyItems, annotators, snippets } = schema;
 
 /** The revision a client token was stored with, and whose label it is. */
 export function revisionByClientToken(db: Db, clientToken: string): { labelId: number; revision: number; annotatorId: number; itemId: number } | undefined {
@@ -190,3 +191,62 @@ export function loadDraft(db: Db, itemId: number, annotatorId: number): unknown 
     .get();
   return row ? row.payload : null;
 }
+
+// ---------- reads for the dashboard, exports and carry-forward ----------
+
+/** Latest revision of every label in the given studies, with its annotator and summed time on task. */
+export function latestLabelRows(db: Db, studyIds: readonly number[]) {
+  if (studyIds.length === 0) return [];
+  const latest = db.select({ n: sql`max(${labelRevisions.revision})` }).from(labelRevisions).where(eq(labelRevisions.labelId, labels.id));
+  return db
+    .select({
+      labelId: labels.id,
+      itemId: labels.studyItemId,
+      studyId: studyItems.studyId,
+      annotatorId: labels.annotatorId,
+      annotatorName: annotators.displayName,
+      pool: annotators.role,
+      revision: labelRevisions.revision,
+      payload: labelRevisions.payload,
+      submittedAt: labelRevisions.createdAt,
+      secondsOnTask: sql<number | null>`(select sum(x.seconds_on_task) from ${labelRevisions} x where x.label_id = ${labels.id})`,
+    })
+    .from(labels)
+    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+    .innerJoin(annotators, eq(annotators.id, labels.annotatorId))
+    .innerJoin(labelRevisions, and(eq(labelRevisions.labelId, labels.id), eq(labelRevisions.revision, latest)))
+    .where(inArray(studyItems.studyId, [...studyIds]))
+    .orderBy(asc(studyItems.studyId), asc(studyItems.position), asc(labels.annotatorId))
+    .all();
+}
+
+/** Labels per study id (studies without labels are absent). */
+export function labelCountsByStudy(db: Db): Map<number, number> {
+  const rows = db
+    .select({ studyId: studyItems.studyId, labels: countDistinct(labels.id) })
+    .from(studyItems)
+    .leftJoin(labels, eq(labels.studyItemId, studyItems.id))
+    .groupBy(studyItems.studyId)
+    .all();
+  return new Map(rows.map((r) => [r.studyId, r.labels]));
+}
+
+/** The payload of the annotator's latest revision on the study's item showing a run's snippet at `position`. */
+export function ownLabelOnSnippet(db: Db, studyId: number, annotatorId: number, runId: string, position: number): unknown {
+  return ownOnSnippet(db).get({ studyId, annotatorId, runId, position })?.payload;
+}
+
+// Read on every consensus submit (carry-forward check): prepared once per connection.
+const ownOnSnippet = preparedOnce((db) => {
+  const p = sql.placeholder;
+  return db
+    .select({ payload: labelRevisions.payload })
+    .from(studyItems)
+    .innerJoin(snippets, eq(snippets.id, studyItems.snippetId))
+    .innerJoin(labels, and(eq(labels.studyItemId, studyItems.id), eq(labels.annotatorId, p("annotatorId"))))
+    .innerJoin(labelRevisions, eq(labelRevisions.labelId, labels.id))
+    .where(and(eq(studyItems.studyId, p("studyId")), eq(snippets.runId, p("runId")), eq(snippets.position, p("position"))))
+    .orderBy(desc(labelRevisions.revision))
+    .limit(1)
+    .prepare();
+});

@@ -2,14 +2,15 @@
 import { and, asc, countDistinct, eq, exists, gte, lte, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { ScenarioBody } from "../../domain/bundle.ts";
-import { preparedQuery, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
 
 const { runs, conditions, scenarios, turns, snippets, evaluations } = schema;
 
 // Read on every task page and submit: prepared once per connection.
 const p = sql.placeholder;
 
-const played = preparedQuery((db) =>
+const played = preparedOnce((db) =>
   db
     .select({ title: scenarios.title, background: scenarios.background, topics: scenarios.topics, parties: scenarios.parties, expanded: conditions.expanded })
     .from(runs)
@@ -26,7 +27,7 @@ export function playedScenarioRow(db: Db, runId: string): { title: string; body:
 }
 
 /** Public fields of a run's turns startTurn..endTurn, in order. */
-const turnRange = preparedQuery((db) =>
+const turnRange = preparedOnce((db) =>
   db
     .select({ turnId: turns.turnId, speaker: turns.speaker, role: turns.role, utterance: turns.utterance })
     .from(turns)

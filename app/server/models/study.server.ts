@@ -1,7 +1,8 @@
 /** Data access for studies and their items (study_items). */
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
-import { preparedQuery, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
 
 const { studies, studyItems, snippets, abPairs, runs } = schema;
 
@@ -11,8 +12,8 @@ export type ItemRow = typeof studyItems.$inferSelect;
 export type NewStudyItem = Omit<typeof studyItems.$inferInsert, "id" | "studyId" | "position">;
 
 // Read on every task request and submit: prepared once per connection.
-const byId = preparedQuery((db) => db.select().from(studies).where(eq(studies.id, sql.placeholder("id"))).prepare());
-const itemById = preparedQuery((db) => db.select().from(studyItems).where(eq(studyItems.id, sql.placeholder("id"))).prepare());
+const byId = preparedOnce((db) => db.select().from(studies).where(eq(studies.id, sql.placeholder("id"))).prepare());
+const itemById = preparedOnce((db) => db.select().from(studyItems).where(eq(studyItems.id, sql.placeholder("id"))).prepare());
 
 export function findStudy(db: Db, studyId: number): StudyRow | undefined {
   return byId(db).get({ id: studyId });
