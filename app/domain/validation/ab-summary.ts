@@ -3,7 +3,7 @@
  * simulator backbone from the majority of labels per pair, and nominal Krippendorff's alpha
  * over the labels with a seeded bootstrap 95% CI. Gold items are left out of both.
  */
-import { abLabelMatrix, personaFidelity, type AbChoice, type AbPair, type BackboneFidelity } from "../metrics/personaFidelity.ts";
+import { abLabelMatrix, personaFidelity, type AbChoice, type AbPair, type BackboneFidelity } from "../metrics/persona-fidelity.ts";
 import { bootstrapAlpha, krippendorffAlpha, DEFAULT_DRAWS, DEFAULT_SEED } from "../stats/index.ts";
 import type { LevelAgreement } from "./consensus-agreement.ts";
 import { checkLabelRows, compareIds, compareStrings, indexItems, labelName } from "./rows.ts";

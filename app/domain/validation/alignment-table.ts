@@ -7,7 +7,7 @@
  * studies that show the same snippet (an expert study and a crowd study) share their units.
  */
 import { alignment, type AlignmentResult, type AlignmentUnit } from "../metrics/alignment.ts";
-import { baselineValueAt, evaluatorValueAt, meanOf } from "../metrics/alignmentValues.ts";
+import { baselineValueAt, evaluatorValueAt, meanOf } from "../metrics/alignment-values.ts";
 import { checkLabelRows, checkPools, compareStrings, forEachScore, indexItems, labelName } from "./rows.ts";
 import type { ConsensusItem, ConsensusLabelRow } from "./types.ts";
 

@@ -4,7 +4,7 @@
  * Gold items (known answers) are mixed in at the study's rate and never revealed as such.
  */
 import { z } from "zod";
-import { meanOf } from "../../domain/metrics/alignmentValues.ts";
+import { meanOf } from "../../domain/metrics/alignment-values.ts";
 import { mixGold, stratifiedSample } from "../../domain/validation/index.ts";
 import { loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import type { Db } from "../db.server.ts";

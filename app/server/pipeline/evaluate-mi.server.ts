@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import * as schema from "../../../db/schema.ts";
 import { MEDIATOR_ID } from "../../domain/bundle.ts";
-import { NOT_APPLICABLE } from "../../domain/metrics/mediatorIntelligence.ts";
+import { NOT_APPLICABLE } from "../../domain/metrics/mediator-intelligence.ts";
 import type { Db } from "../db.server.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import { describeParties, describeTopics, transcript, type ContextTurn, type EvaluationContext } from "./evaluation-context.server.ts";

@@ -3,7 +3,7 @@
 // p-values come from the stats module and are only checked to 1e-6 here (their accuracy is its job).
 import { describe, expect, it } from "vitest";
 import { alignment, type AlignmentUnit } from "../../../app/domain/metrics/alignment.ts";
-import { baselineValueAt, evaluatorValueAt, meanOf } from "../../../app/domain/metrics/alignmentValues.ts";
+import { baselineValueAt, evaluatorValueAt, meanOf } from "../../../app/domain/metrics/alignment-values.ts";
 import * as metrics from "../../../app/domain/metrics/index.ts";
 
 const unit = (

@@ -1,12 +1,12 @@
 // Hand-worked checks of the ProMediate baseline metrics on G[0..T] and per-topic G_k[0..T].
 import { describe, expect, it } from "vitest";
-import { consensusChange } from "../../../app/domain/metrics/consensusChange.ts";
-import { toFivePointScale } from "../../../app/domain/metrics/fivePointScale.ts";
-import { leastSquaresSlope } from "../../../app/domain/metrics/leastSquaresSlope.ts";
-import { mediatorEffectiveness } from "../../../app/domain/metrics/mediatorEffectiveness.ts";
-import { mediatorIntelligence } from "../../../app/domain/metrics/mediatorIntelligence.ts";
-import { responseLatency } from "../../../app/domain/metrics/responseLatency.ts";
-import { topicLevelEfficiency } from "../../../app/domain/metrics/topicLevelEfficiency.ts";
+import { consensusChange } from "../../../app/domain/metrics/consensus-change.ts";
+import { toFivePointScale } from "../../../app/domain/metrics/five-point-scale.ts";
+import { leastSquaresSlope } from "../../../app/domain/metrics/least-squares-slope.ts";
+import { mediatorEffectiveness } from "../../../app/domain/metrics/mediator-effectiveness.ts";
+import { mediatorIntelligence } from "../../../app/domain/metrics/mediator-intelligence.ts";
+import { responseLatency } from "../../../app/domain/metrics/response-latency.ts";
+import { topicLevelEfficiency } from "../../../app/domain/metrics/topic-level-efficiency.ts";
 
 describe("consensusChange", () => {
   it("uses w = ⌊T/2⌋ when T is small, over turns 1..T only", () => {

@@ -1,13 +1,13 @@
 // Property tests for invariants that hold for every input.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { consensusGain } from "../../../app/domain/metrics/consensusGain.ts";
-import { interventionEffectiveness } from "../../../app/domain/metrics/interventionEffectiveness.ts";
-import { interventionTimeliness } from "../../../app/domain/metrics/interventionTimeliness.ts";
-import { leastSquaresSlope } from "../../../app/domain/metrics/leastSquaresSlope.ts";
-import { timingBinIndex } from "../../../app/domain/metrics/timingProfile.ts";
-import { consensusChange } from "../../../app/domain/metrics/consensusChange.ts";
-import { responseLatency } from "../../../app/domain/metrics/responseLatency.ts";
+import { consensusGain } from "../../../app/domain/metrics/consensus-gain.ts";
+import { interventionEffectiveness } from "../../../app/domain/metrics/intervention-effectiveness.ts";
+import { interventionTimeliness } from "../../../app/domain/metrics/intervention-timeliness.ts";
+import { leastSquaresSlope } from "../../../app/domain/metrics/least-squares-slope.ts";
+import { timingBinIndex } from "../../../app/domain/metrics/timing-profile.ts";
+import { consensusChange } from "../../../app/domain/metrics/consensus-change.ts";
+import { responseLatency } from "../../../app/domain/metrics/response-latency.ts";
 
 /** A consensus series on the quarter-step grid (means of 1..5 scores remapped), plus sorted mediator turns. */
 const runArbitrary = fc

@@ -2,7 +2,7 @@
 // Expected correlations are from scipy.stats.spearmanr / kendalltau (tau-b) on the same numbers;
 // p-values come from the stats module and are only checked to 1e-6 here (their accuracy is its job).
 import { describe, expect, it } from "vitest";
-import { averageRanksDescending, rankingAgreement } from "../../../app/domain/metrics/rankingAgreement.ts";
+import { averageRanksDescending, rankingAgreement } from "../../../app/domain/metrics/ranking-agreement.ts";
 
 describe("averageRanksDescending", () => {
   it("ranks the highest score 1 and shares ranks between ties", () => {

@@ -1,11 +1,11 @@
 // Hand-worked checks of the SoCRATES metrics on C[0..T] (turns 1..T, C[0] = before any turn).
 import { describe, expect, it } from "vitest";
-import { aggregateCell } from "../../../app/domain/metrics/aggregateCell.ts";
-import { consensusGain } from "../../../app/domain/metrics/consensusGain.ts";
-import { interventionEffectiveness } from "../../../app/domain/metrics/interventionEffectiveness.ts";
-import { firstIntervention, interventionFrequency } from "../../../app/domain/metrics/interventionFrequency.ts";
-import { interventionTimeliness } from "../../../app/domain/metrics/interventionTimeliness.ts";
-import { timingBinIndex, timingProfile } from "../../../app/domain/metrics/timingProfile.ts";
+import { aggregateCell } from "../../../app/domain/metrics/aggregate-cell.ts";
+import { consensusGain } from "../../../app/domain/metrics/consensus-gain.ts";
+import { interventionEffectiveness } from "../../../app/domain/metrics/intervention-effectiveness.ts";
+import { firstIntervention, interventionFrequency } from "../../../app/domain/metrics/intervention-frequency.ts";
+import { interventionTimeliness } from "../../../app/domain/metrics/intervention-timeliness.ts";
+import { timingBinIndex, timingProfile } from "../../../app/domain/metrics/timing-profile.ts";
 
 describe("interventionTimeliness", () => {
   it("has no value (not 0) when consensus never drops", () => {

@@ -1,6 +1,6 @@
 // A/B study summary: fidelity per backbone and nominal alpha, the same as the metric and engine give.
 import { describe, expect, it } from "vitest";
-import { personaFidelity } from "../../../app/domain/metrics/personaFidelity.ts";
+import { personaFidelity } from "../../../app/domain/metrics/persona-fidelity.ts";
 import { bootstrapAlpha, krippendorffAlpha } from "../../../app/domain/stats/index.ts";
 import { abSummary, type AbItem, type AbLabelRow } from "../../../app/domain/validation/index.ts";
 import { naiveAlpha } from "../stats/helpers.ts";

@@ -1,6 +1,6 @@
 // Per-unit values for human-validation alignment; a unit is a (snippet, topic) pair.
 import { assertFiniteNumber, meanOrNull, seriesLastTurn } from "./numeric.ts";
-import { toFivePointScale } from "./fivePointScale.ts";
+import { toFivePointScale } from "./five-point-scale.ts";
 
 function assertSnippetEnd(tEnd: number, lastTurn: number): void {
   if (!Number.isInteger(tEnd) || tEnd < 1 || tEnd > lastTurn) {

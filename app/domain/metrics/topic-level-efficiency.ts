@@ -1,6 +1,6 @@
 // Topic-Level Efficiency (TLE), ProMediate conversation-level metric on per-topic consensus G_k.
 import { assertTurnList, meanOrNull } from "./numeric.ts";
-import { topicSeriesLastTurn } from "./topicSeries.ts";
+import { topicSeriesLastTurn } from "./topic-series.ts";
 
 export interface TopicEfficiency {
   topicId: string;

@@ -1,7 +1,7 @@
 // Mediator Effectiveness (ME), ProMediate mediator-level metric on per-topic consensus G_k[0..T].
 import { assertPositiveInteger, meanOrNull } from "./numeric.ts";
-import { leastSquaresSlope } from "./leastSquaresSlope.ts";
-import { topicSeriesLastTurn } from "./topicSeries.ts";
+import { leastSquaresSlope } from "./least-squares-slope.ts";
+import { topicSeriesLastTurn } from "./topic-series.ts";
 
 export interface TargetedIntervention {
   /** Mediator turn m (1..T). */
