@@ -38,3 +38,27 @@ export function parseIntOption(name: string, raw: string, min: number, max = Num
   }
   return n;
 }
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** Runs a step of a command, turning the errors its input can cause into UserErrors. */
+export interface UserErrorGuard {
+  <T>(fn: () => T): T;
+  async<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** A guard for one command: errors of the listed classes (bad input, bad configuration) exit with code 2 and their message. */
+export function guardUserErrors(...inputErrors: ErrorClass[]): UserErrorGuard {
+  const translate = (err: unknown): never => {
+    if (inputErrors.some((E) => err instanceof E)) throw new UserError((err as Error).message);
+    throw err;
+  };
+  const guard = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      return translate(err);
+    }
+  };
+  return Object.assign(guard, { async: <T>(fn: () => Promise<T>): Promise<T> => fn().catch(translate) });
+}

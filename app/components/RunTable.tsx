@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { RunListItem } from "../server/catalog.server.ts";
+import type { RunListItem } from "../domain/catalog-views.ts";
 
 export function RunTable({ runs, showScenario = true }: { runs: RunListItem[]; showScenario?: boolean }) {
   if (runs.length === 0) return <p className="empty-state">No runs yet.</p>;

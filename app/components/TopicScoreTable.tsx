@@ -1,6 +1,6 @@
 /** Per topic: the turns the judge located, the 1–5 score there, each party's stance, and why. */
 import type { Party, Topic } from "../domain/bundle.ts";
-import type { EvaluationView } from "../server/catalog.server.ts";
+import type { EvaluationView } from "../domain/catalog-views.ts";
 
 export function TopicScoreTable({ evaluation, topics, parties }: { evaluation: Pick<EvaluationView, "backbone" | "topics" | "reasons">; topics: Topic[]; parties: Party[] }) {
   return (

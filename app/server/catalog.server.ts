@@ -1,8 +1,10 @@
-/** Read-side queries for the scenario and run pages. */
+/** Read-side queries for the scenario and run pages (the shapes they return are in app/domain/catalog-views.ts). */
 import { and, asc, count, desc, eq, or, sql } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import type { Party, Topic } from "../domain/bundle.ts";
-import { consensusSeries, topicSeries, type EvaluationMethod, type TopicSeries } from "../domain/series.ts";
+import type { EvaluationView, MetricView, RunListItem, RunMetrics } from "../domain/catalog-views.ts";
+import { readsEvaluation } from "../domain/metrics/registry.ts";
+import { consensusSeries, topicSeries, type EvaluationMethod } from "../domain/series.ts";
 import type { Db } from "./db.server.ts";
 
 export function overview(db: Db) {
@@ -46,9 +48,7 @@ const runListColumns = {
   evaluations: sql<number>`(SELECT count(*) FROM ${schema.evaluations} WHERE ${schema.evaluations.runId} = ${schema.runs.id})`,
 };
 
-export type RunListItem = Awaited<ReturnType<typeof listRuns>>[number];
-
-export function listRuns(db: Db, filter: { scenarioId?: string; limit?: number } = {}) {
+export function listRuns(db: Db, filter: { scenarioId?: string; limit?: number } = {}): RunListItem[] {
   const query = db
     .select(runListColumns)
     .from(schema.runs)
@@ -65,17 +65,6 @@ export function getScenario(db: Db, id: string) {
   if (!scenario) return null;
   const conditions = db.select().from(schema.conditions).where(eq(schema.conditions.scenarioId, id)).orderBy(asc(schema.conditions.axis), asc(schema.conditions.variant)).all();
   return { scenario, conditions: conditions.map((c) => ({ id: c.id, axis: c.axis, variant: c.variant })), runs: listRuns(db, { scenarioId: id }) };
-}
-
-export interface EvaluationView {
-  id: string;
-  method: EvaluationMethod;
-  backbone: string;
-  errors: { topic_id?: string; message: string }[];
-  consensus: number[];
-  topics: TopicSeries[];
-  /** The judge's reason at each located turn, per topic (topic-localized only). */
-  reasons: Record<string, Record<number, string>>;
 }
 
 export function getRunView(db: Db, id: string) {
@@ -143,26 +132,6 @@ export function getRunView(db: Db, id: string) {
 
 export type RunView = NonNullable<ReturnType<typeof getRunView>>;
 
-export interface MetricView {
-  metric: string;
-  value: number | null;
-  detail: Record<string, unknown>;
-  params: Record<string, unknown>;
-  computedAt: string;
-}
-
-export interface RunMetrics {
-  /** Metrics of the run itself (IF, FI). */
-  run: MetricView[];
-  /** Metrics computed from each evaluation, by evaluation id. */
-  evaluations: Record<string, MetricView[]>;
-  /** MI, one per judge backbone (the backbone is in detail). */
-  mi: MetricView[];
-  /** CG of the matched pair the run belongs to, one per evaluator backbone (in detail). */
-  pair: { id: string; cg: MetricView[] } | null;
-  computedAt: string | null;
-}
-
 /** The stored metric values of one run and its matched pair (written by `socrates metrics`). */
 export function getRunMetrics(db: Db, runId: string): RunMetrics {
   const toView = (r: typeof schema.metricValues.$inferSelect): MetricView => ({
@@ -178,12 +147,10 @@ export function getRunMetrics(db: Db, runId: string): RunMetrics {
     .where(and(eq(schema.metricValues.subjectKind, "run"), eq(schema.metricValues.subjectId, runId)))
     .orderBy(asc(schema.metricValues.evaluationId), asc(schema.metricValues.metric))
     .all();
-  const result: RunMetrics = { run: [], evaluations: {}, mi: [], pair: null, computedAt: null };
+  const result: RunMetrics = { run: [], evaluations: {}, pair: null, computedAt: null };
   for (const row of rows) {
-    const view = toView(row);
-    if (row.metric === "MI") result.mi.push(view);
-    else if (row.evaluationId === "") result.run.push(view);
-    else (result.evaluations[row.evaluationId] ??= []).push(view);
+    if (readsEvaluation(row.metric)) (result.evaluations[row.evaluationId] ??= []).push(toView(row));
+    else result.run.push(toView(row));
   }
   const pair = db
     .select({ id: schema.matchedPairs.id })
@@ -191,14 +158,14 @@ export function getRunMetrics(db: Db, runId: string): RunMetrics {
     .where(or(eq(schema.matchedPairs.mediatedRunId, runId), eq(schema.matchedPairs.unmediatedRunId, runId)))
     .get();
   if (pair) {
-    const cg = db
+    const pairRows = db
       .select()
       .from(schema.metricValues)
-      .where(and(eq(schema.metricValues.subjectKind, "pair"), eq(schema.metricValues.subjectId, pair.id), eq(schema.metricValues.metric, "CG")))
-      .orderBy(asc(schema.metricValues.evaluationId))
+      .where(and(eq(schema.metricValues.subjectKind, "pair"), eq(schema.metricValues.subjectId, pair.id)))
+      .orderBy(asc(schema.metricValues.evaluationId), asc(schema.metricValues.metric))
       .all();
-    result.pair = { id: pair.id, cg: cg.map(toView) };
-    rows.push(...cg);
+    result.pair = { id: pair.id, rows: pairRows.map(toView) };
+    rows.push(...pairRows);
   }
   result.computedAt = rows.reduce<string | null>((latest, r) => (latest === null || r.computedAt > latest ? r.computedAt : latest), null);
   return result;

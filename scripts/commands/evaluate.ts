@@ -6,9 +6,13 @@ import { LlmConfigError, loadLlmConfig, resolveConfigPath } from "../../app/serv
 import { formatTable, UsageTally } from "../../app/server/llm/usage.server.ts";
 import { RunNotFoundError } from "../../app/server/pipeline/evaluation-context.server.ts";
 import { EVALUATE_METHODS, evaluateRuns, selectRunIds, type EvaluateMethod, type EvaluateSummary } from "../../app/server/pipeline/evaluate-runs.server.ts";
-import { formatMetricValue } from "../../app/server/pipeline/metric-format.ts";
-import { computeMetrics, MetricParamsError, METRIC_NAMES, type MetricRow, type MetricsSummary } from "../../app/server/pipeline/metrics-runner.server.ts";
-import { parseIntOption, UserError } from "../cli-kit.ts";
+import { METRIC_UNITS } from "../../app/domain/metrics/descriptor.ts";
+import { formatMetricValue, formatParamsInline, listIds, metricIdsIn } from "../../app/domain/metrics/metric-format.ts";
+import { MetricParamsError, PARAM_SPECS } from "../../app/domain/metrics/metric-params.ts";
+import type { MetricRow } from "../../app/domain/metrics/metric-rows.ts";
+import { METRIC_IDS } from "../../app/domain/metrics/registry.ts";
+import { computeMetrics, type MetricsSummary } from "../../app/server/pipeline/metrics-runner.server.ts";
+import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
 import { createProgress } from "../progress.ts";
 import { timingProfiles, type TimingProfileCell } from "../../app/server/pipeline/timing-profile.server.ts";
 
@@ -23,24 +27,7 @@ interface EvaluateOptions {
 }
 
 /** Input and configuration errors become UserErrors (exit code 2 with the message). */
-function asUserError<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof LlmConfigError || err instanceof RunNotFoundError || err instanceof MetricParamsError) throw new UserError(err.message);
-    throw err;
-  }
-}
-
-async function asUserErrorAsync<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    return asUserError(() => {
-      throw err;
-    });
-  }
-}
+const asUserError = guardUserErrors(LlmConfigError, RunNotFoundError, MetricParamsError);
 
 function describeEvaluation(summary: EvaluateSummary, tally: UsageTally): string {
   const count = (status: string) => summary.runs.filter((r) => r.status === status).length;
@@ -73,8 +60,8 @@ function metricsTable(summary: MetricsSummary): string {
     cells.set(row.metric, formatMetricValue(row.metric, row.value));
     lines.set(key, cells);
   }
-  const header = ["subject", "basis", ...METRIC_NAMES];
-  const rows = [...lines].map(([key, cells]) => [...key.split("\t"), ...METRIC_NAMES.map((m) => cells.get(m) ?? "")]);
+  const header = ["subject", "basis", ...METRIC_IDS];
+  const rows = [...lines].map(([key, cells]) => [...key.split("\t"), ...METRIC_IDS.map((m) => cells.get(m) ?? "")]);
   return formatTable(header, rows);
 }
 
@@ -118,7 +105,7 @@ export function registerEvaluateCommands(program: Command): void {
       const job = { llm, method, runIds, backbone: opts.backbone, concurrency };
 
       if (opts.dryRun) {
-        const plan = await asUserErrorAsync(() => evaluateRuns(db, { ...job, dryRun: true }));
+        const plan = await asUserError.async(() => evaluateRuns(db, { ...job, dryRun: true }));
         const planned = plan.runs.filter((r) => r.status === "planned").length;
         console.log(`${method} with ${plan.backbone}: ${planned} run${planned === 1 ? "" : "s"} to evaluate, ${plan.runs.length - planned} skipped (already done or nothing to judge)`);
         console.log(`${plan.calls} LLM calls, before repair retries; cached calls cost nothing`);
@@ -127,7 +114,7 @@ export function registerEvaluateCommands(program: Command): void {
 
       const progress = createProgress(`evaluate ${method}`, runIds.length);
       try {
-        const summary = await asUserErrorAsync(() =>
+        const summary = await asUserError.async(() =>
           evaluateRuns(db, {
             ...job,
             onRun: (r) => {
@@ -147,9 +134,9 @@ export function registerEvaluateCommands(program: Command): void {
 
   program
     .command("metrics")
-    .description("compute IT, IE, IF, FI, CC, TLE, RL, ME, MI and CG from stored evaluations and store them (metric_values)")
+    .description(`compute ${listIds(METRIC_IDS)} from stored evaluations and store them (metric_values)`)
     .option("--run <id>", "one run and its matched pair (default: every run and pair)")
-    .option("--params <json>", 'parameter overrides, e.g. \'{"delta":0.1,"W":8}\' (keys: s0, delta, W, h, wMax, tau, rlWindow, meSpan)')
+    .option("--params <json>", `parameter overrides, e.g. '{"delta":0.1,"W":8}' (keys: ${[...PARAM_SPECS.keys()].join(", ")})`)
     .option("--timing", "also print the timing profile: mean IE ×100 by how far into the run each intervention came, per mediator × condition")
     .option("--bins <n>", "timing profile bins", "5")
     .action((opts: { run?: string; params?: string; timing?: boolean; bins: string }) => {
@@ -168,9 +155,8 @@ export function registerEvaluateCommands(program: Command): void {
         return computeMetrics(db, { runId: opts.run, params });
       });
       console.log(metricsTable(summary));
-      const p = summary.params;
-      console.log(`\n${summary.rows.length} values stored for ${summary.runs} runs and ${summary.pairs} matched pairs (IT, IE, IF, FI, CG ×100).`);
-      console.log(`params: s0=${p.s0} δ=${p.delta} W=${p.W} h=${p.h} wMax=${p.wMax} τ=${p.tau} rlWindow=${p.rlWindow} meSpan=${p.meSpan}`);
+      console.log(`\n${summary.rows.length} values stored for ${summary.runs} runs and ${summary.pairs} matched pairs (${metricIdsIn(METRIC_UNITS.percent).join(", ")} ×100).`);
+      console.log(`params: ${formatParamsInline(summary.params)}`);
       if (opts.timing) {
         console.log(`\nTiming profile (mean IE ×100 per progress bin p = m/T, with the number of interventions; ${bins} bins):`);
         console.log(timingTable(timingProfiles(db, bins), bins));

@@ -5,7 +5,7 @@ import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
 import { estimateBatch, planBatch, simulateBatch, SimulationInputError, type BatchSummary } from "../../app/server/pipeline/simulate.server.ts";
 import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET } from "../../app/domain/simulation.ts";
-import { parseIntOption, UserError } from "../cli-kit.ts";
+import { guardUserErrors, parseIntOption } from "../cli-kit.ts";
 import { createProgress } from "../progress.ts";
 
 interface SimulateOptions {
@@ -22,14 +22,7 @@ interface SimulateOptions {
 }
 
 /** Input and configuration errors become UserErrors (exit code 2 with the message). */
-function asUserError<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof SimulationInputError || err instanceof LlmConfigError) throw new UserError(err.message);
-    throw err;
-  }
-}
+const asUserError = guardUserErrors(SimulationInputError, LlmConfigError);
 
 function describeSummary(summary: BatchSummary): string {
   const { calls } = summary;

@@ -8,7 +8,8 @@ import * as schema from "../../../db/schema.ts";
 import { MEDIATOR_ID, type Party, type Topic } from "../../domain/bundle.ts";
 import type { Db } from "../db.server.ts";
 
-export type EvaluationMethod = "topic-localized" | "per-turn";
+export type { EvaluationMethod } from "../../domain/series.ts";
+export { backboneSlug, evaluationId } from "../../domain/evaluation-ids.ts";
 
 export interface ContextTurn {
   turnId: number;
@@ -49,30 +50,6 @@ export function loadEvaluationContext(db: Db, runId: string): EvaluationContext 
     .all()
     .map((t) => ({ ...t, role: t.role as ContextTurn["role"] }));
   return { runId, mediated: run.mediated, background: played.background, topics: played.topics, parties: played.parties, partyOrder: run.partyOrder, turns };
-}
-
-/** Record ids allow letters, digits and `. _ : -` only, up to 120 characters (bundle.ts). */
-const ID_MAX = 120;
-
-/** Makes a model name usable inside a record id ("org/model v2" → "org_model_v2"). */
-export function backboneSlug(backbone: string): string {
-  return backbone.replace(/[^A-Za-z0-9._:-]/g, "_");
-}
-
-function shortHash(text: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return (h >>> 0).toString(16).padStart(8, "0");
-}
-
-/**
- * `${runId}:${method}:${backbone}`, deterministic so a repeated `evaluate` finds its earlier
- * work. An id that would be too long keeps its start and gets a hash of the full id instead.
- */
-export function evaluationId(runId: string, method: EvaluationMethod, backbone: string): string {
-  const full = `${runId}:${method}:${backboneSlug(backbone)}`;
-  if (full.length <= ID_MAX) return full;
-  return `${full.slice(0, ID_MAX - 9)}-${shortHash(full)}`;
 }
 
 export function describeTopic(topic: Topic): string {

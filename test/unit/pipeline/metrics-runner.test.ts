@@ -17,7 +17,8 @@ import { exportBundle } from "../../../app/server/bundle-store.server.ts";
 import { getRunView } from "../../../app/server/catalog.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
-import { computeMetrics, DEFAULT_METRIC_PARAMS, getRunMetrics, MetricParamsError, parseMetricParams } from "../../../app/server/pipeline/metrics-runner.server.ts";
+import { DEFAULT_METRIC_PARAMS, MetricParamsError, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
+import { computeMetrics, getRunMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { MEDIATED, PAIR, UNMEDIATED } from "./evaluation-helpers.ts";
 
@@ -155,17 +156,17 @@ describe("metrics runner", () => {
 
   it("gives the run page its metrics, the matched pair's CG included", () => {
     const db = demoDb();
-    expect(getRunMetrics(db, MEDIATED)).toEqual({ run: [], evaluations: {}, mi: [], pair: { id: PAIR, cg: [] }, computedAt: null });
+    expect(getRunMetrics(db, MEDIATED)).toEqual({ run: [], evaluations: {}, pair: { id: PAIR, rows: [] }, computedAt: null });
     computeMetrics(db, { runId: MEDIATED, now: new Date("2025-05-06T07:08:09Z") });
     for (const runId of [MEDIATED, UNMEDIATED]) {
       const metrics = getRunMetrics(db, runId);
-      expect(metrics.pair?.cg.map((m) => m.detail.backbone)).toEqual(["demo-judge"]);
+      expect(metrics.pair?.rows.map((m) => m.detail.backbone)).toEqual(["demo-judge"]);
     }
     const metrics = getRunMetrics(db, MEDIATED);
     expect(metrics.run.map((m) => m.metric).sort()).toEqual(["FI", "IF"]);
     expect(metrics.evaluations[`${MEDIATED}:topic-localized:demo-judge`].map((m) => m.metric).sort()).toEqual(["IE", "IT"]);
     expect(metrics.evaluations[`${MEDIATED}:per-turn:demo-judge`].map((m) => m.metric).sort()).toEqual(["CC", "ME", "RL", "TLE"]);
     expect(metrics.computedAt).toBe("2025-05-06T07:08:09.000Z");
-    expect(metrics.pair!.cg[0].value).toBe(stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG").value);
+    expect(metrics.pair!.rows[0].value).toBe(stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG").value);
   });
 });

@@ -1,0 +1,60 @@
+import type { EvaluationView, MetricView, RunMetrics } from "../domain/catalog-views.ts";
+import { explainMetric, formatMetricValue, formatParams, metricLabel, unitsNote } from "../domain/metrics/metric-format.ts";
+import { runMetricTables } from "../domain/metrics/run-metric-tables.ts";
+
+function MetricTable({ title, rows }: { title: string; rows: MetricView[] }) {
+  const params = formatParams(rows.map((r) => r.params));
+  return (
+    <div className="topic">
+      <h3>{title}</h3>
+      <table className="mini-table">
+        <tbody>
+          {rows.map((m, i) => (
+            <tr key={`${m.metric}-${i}`} data-metric={m.metric}>
+              <th scope="row" title={metricLabel(m.metric)}>
+                {m.metric}
+              </th>
+              <td className="num">
+                <strong>{formatMetricValue(m.metric, m.value)}</strong>
+              </td>
+              <td className="muted">{explainMetric(m)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {params ? (
+        <p className="muted">
+          <small>{params}</small>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The stored metrics of a run, one table per evaluation and one for the run itself (tables and rows from the metric registry). */
+export function MetricsPanel({ run, metrics, evaluations }: { run: { id: string; mediated: boolean }; metrics: RunMetrics; evaluations: Pick<EvaluationView, "id" | "method" | "backbone">[] }) {
+  if (metrics.computedAt === null) {
+    return (
+      <section data-testid="metrics">
+        <h2>Metrics</h2>
+        <p className="empty-state">
+          No metrics computed for this run yet. Compute them with <code>npx socrates metrics --run {run.id}</code>.
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section data-testid="metrics">
+      <h2>Metrics</h2>
+      <div className="topics">
+        {runMetricTables(run, metrics, evaluations).map((t) => (
+          <MetricTable key={t.key} title={t.title} rows={t.rows} />
+        ))}
+      </div>
+      <p className="muted">
+        {unitsNote()} “—” marks a metric that is undefined for this run, with the reason. Computed {metrics.computedAt.slice(0, 16).replace("T", " ")} UTC with{" "}
+        <code>npx socrates metrics</code>.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { defineMetric, detailNumber, METRIC_UNITS, reasonOf } from "../descriptor.ts";
+import { mediatorEffectiveness } from "../mediator-effectiveness.ts";
+import { evaluationQuality } from "./shared-params.ts";
+
+/** Mediator effectiveness: slope of G_k after minus before each intervention (spec: "ProMediate per-turn baseline"). */
+export const me = defineMetric({
+  id: "ME",
+  label: "Mediator effectiveness",
+  unit: METRIC_UNITS.agreementChange,
+  level: "intervention",
+  input: "per-turn",
+  params: {
+    meSpan: { schema: z.number().int().min(1).default(5), symbol: "ME span", doc: "turns on each side of an intervention for the slopes" },
+  },
+  compute({ run, evaluation, trajectory }, params) {
+    const T = run.speakers.length;
+    if (T === 0) return null;
+    const targets = trajectory.mediatorTargets.map((m) => ({ turn: m.turn, targetTopics: m.topics }));
+    const me = mediatorEffectiveness(trajectory.topicConsensus, targets, T, { span: params.meSpan });
+    return {
+      value: me.me,
+      detail: {
+        interventions: me.interventions,
+        interventionsUsed: me.interventionsUsed,
+        interventionsSkipped: me.interventionsSkipped,
+        topicPairs: me.topicPairs,
+        topicPairsSkipped: me.topicPairsSkipped,
+        perIntervention: me.perIntervention.map((p) => ({ turn: p.turn, me: p.me, topics: p.topics })),
+        ...evaluationQuality(evaluation.errors),
+        ...reasonOf(me.me, me.reason),
+      },
+    };
+  },
+  explain: (d) => (detailNumber(d.interventions) ? [`${d.interventionsUsed} of ${d.interventions} interventions with slopes on both sides`] : []),
+});

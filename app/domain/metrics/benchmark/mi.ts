@@ -1,0 +1,32 @@
+import { defineMetric, METRIC_UNITS, reasonOf } from "../descriptor.ts";
+import { mediatorIntelligence } from "../mediator-intelligence.ts";
+
+/** Mediator intelligence: a judge's mean applicable 1–5 score over the interventions (spec: "ProMediate per-turn baseline"). */
+export const mi = defineMetric({
+  id: "MI",
+  label: "Mediator intelligence (1–5)",
+  unit: METRIC_UNITS.fivePoint,
+  level: "intervention",
+  input: "mi-judgments",
+  params: {},
+  compute({ run, backbone, judgments }) {
+    const mi = mediatorIntelligence(judgments.map((j) => [j.perceptionAlignment, j.emotionalDynamics, j.cognitiveChallenges, j.communicationBreakdowns]));
+    return {
+      value: mi.mi,
+      detail: {
+        backbone,
+        interventions: mi.interventions,
+        mediatorTurns: run.mediatorTurns.length,
+        unjudged: run.mediatorTurns.filter((m) => !judgments.some((j) => j.turnId === m)).length,
+        applicableScores: mi.applicableScores,
+        notApplicableScores: mi.notApplicableScores,
+        interventionsWithoutScores: mi.interventionsWithoutScores,
+        perDimension: mi.perDimension,
+        ...reasonOf(mi.mi, mi.reason),
+      },
+    };
+  },
+  explain: (d) =>
+    d.interventions === undefined ? [] : [`${d.interventions} of ${d.mediatorTurns} interventions judged by ${d.backbone}; ${d.notApplicableScores} scores not applicable`],
+  placeholder: (run) => (run.mediated ? `not judged yet (npx socrates evaluate --method mi --run ${run.id}, then npx socrates metrics)` : null),
+});

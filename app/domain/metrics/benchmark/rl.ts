@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { defineMetric, detailNumber, detailPercent, METRIC_UNITS, reasonOf } from "../descriptor.ts";
+import { responseLatency } from "../response-latency.ts";
+import { evaluationQuality } from "./shared-params.ts";
+
+/** Response latency: turns from a fall of G to the mediator's next turn (spec: "ProMediate per-turn baseline"). */
+export const rl = defineMetric({
+  id: "RL",
+  label: "Response latency (turns)",
+  unit: METRIC_UNITS.turns,
+  level: "run",
+  input: "per-turn",
+  params: {
+    tau: { schema: z.number().min(0).max(1).default(0.1), symbol: "τ", doc: "G must fall by more than τ …" },
+    rlWindow: { schema: z.number().int().min(1).default(10), symbol: "RL window", doc: "… within this many turns" },
+  },
+  compute({ run, evaluation, trajectory }, params) {
+    const rl = responseLatency(trajectory.consensus, run.mediatorTurns, { tau: params.tau, window: params.rlWindow }, run.decisionSeconds);
+    return {
+      value: rl.meanLatency,
+      detail: {
+        events: rl.eventCount,
+        responded: rl.responded,
+        unresponded: rl.unresponded,
+        unrespondedShare: rl.unrespondedShare,
+        meanDecisionSeconds: rl.meanDecisionSeconds,
+        decisionSamples: rl.decisionSamples,
+        // JSON has no Infinity: an event the mediator never answered has latency null.
+        perEvent: rl.events.map((e) => ({ t: e.t, latency: Number.isFinite(e.latency) ? e.latency : null })),
+        ...evaluationQuality(evaluation.errors),
+        ...reasonOf(rl.meanLatency, rl.reason),
+      },
+    };
+  },
+  explain(d) {
+    const seconds = detailNumber(d.meanDecisionSeconds);
+    return [`${d.events} drop events, ${detailPercent(d.unrespondedShare)} unanswered`, ...(seconds !== null ? [`decisions take ${seconds.toFixed(1)} s on average`] : [])];
+  },
+});

@@ -1,0 +1,126 @@
+/**
+ * What a metric is computed from. The runner loads a run's stored facts (RunData) and this module
+ * turns them into inputs, each series built once and shared by every metric that reads it:
+ * - run: the run itself (its turns and mediator decisions), evaluation id "";
+ * - topic-localized / per-turn: one stored evaluation with its consensus series;
+ * - mi-judgments: one judge backbone's intervention judgments, evaluation id `${runId}:mi:${backbone}`;
+ * - matched-pair: both runs of a pair scored by the same topic-localized judge, subject the pair.
+ */
+import { perTurnTrajectory, type PerTurnTrajectory } from "../baseline.ts";
+import type { PerTurnOutput, TopicJudgeOutput } from "../bundle.ts";
+import { topicLocalizedTrajectory } from "../consensus.ts";
+import { miEvaluationId } from "../evaluation-ids.ts";
+
+export interface StoredEvaluation {
+  id: string;
+  method: string;
+  backbone: string;
+  output: unknown;
+  errors: { topic_id?: string; message: string }[];
+}
+
+export interface StoredJudgment {
+  backbone: string;
+  turnId: number;
+  perceptionAlignment: number;
+  emotionalDynamics: number;
+  cognitiveChallenges: number;
+  communicationBreakdowns: number;
+}
+
+export interface RunData {
+  runId: string;
+  mediated: boolean;
+  topicIds: string[];
+  partyIds: string[];
+  /** speakers[t - 1] spoke turn t. */
+  speakers: string[];
+  partyTurns: number;
+  mediatorTurns: number[];
+  decisionSeconds: number[];
+  evaluations: StoredEvaluation[];
+  judgments: StoredJudgment[];
+}
+
+export interface PairData {
+  id: string;
+  mediated: RunData;
+  unmediated: RunData;
+}
+
+export interface TopicLocalizedInput {
+  run: RunData;
+  evaluation: StoredEvaluation;
+  /** C[t], t = 0..T. */
+  consensus: number[];
+  /** Topics whose judge pass failed (left at s0). */
+  failedTopics: string[];
+}
+
+export interface MetricInputs {
+  run: { run: RunData };
+  "topic-localized": TopicLocalizedInput;
+  "per-turn": { run: RunData; evaluation: StoredEvaluation; trajectory: PerTurnTrajectory };
+  "mi-judgments": { run: RunData; backbone: string; judgments: StoredJudgment[] };
+  "matched-pair": { pair: PairData; backbone: string; mediated: TopicLocalizedInput; unmediated: TopicLocalizedInput };
+}
+export type MetricInputKind = keyof MetricInputs;
+
+/** Where a row is stored. */
+export interface MetricSubject {
+  subjectKind: "run" | "pair";
+  subjectId: string;
+  evaluationId: string;
+}
+
+export type MetricInputItem = { [K in MetricInputKind]: { kind: K; subject: MetricSubject; input: MetricInputs[K] } }[MetricInputKind];
+
+/** C[t] of a topic-localized evaluation, with the topics whose judge pass failed. */
+export function topicConsensus(data: Pick<RunData, "topicIds" | "speakers">, evaluation: StoredEvaluation, s0: number) {
+  const trajectory = topicLocalizedTrajectory(evaluation.output as Record<string, TopicJudgeOutput>, data.topicIds, data.speakers.length, s0);
+  const failedTopics = data.topicIds.filter((id) => !(id in (evaluation.output as Record<string, unknown>)));
+  return { consensus: trajectory.consensus, failedTopics };
+}
+
+function topicInput(run: RunData, evaluation: StoredEvaluation, s0: number): TopicLocalizedInput {
+  return { run, evaluation, ...topicConsensus(run, evaluation, s0) };
+}
+
+function evaluationInput(run: RunData, evaluation: StoredEvaluation, s0: number): MetricInputItem | null {
+  const subject: MetricSubject = { subjectKind: "run", subjectId: run.runId, evaluationId: evaluation.id };
+  if (evaluation.method === "topic-localized") return { kind: "topic-localized", subject, input: topicInput(run, evaluation, s0) };
+  if (evaluation.method === "per-turn") {
+    const trajectory = perTurnTrajectory(evaluation.output as PerTurnOutput, { topicIds: run.topicIds, partyIds: run.partyIds, speakers: run.speakers });
+    return { kind: "per-turn", subject, input: { run, evaluation, trajectory } };
+  }
+  return null;
+}
+
+function judgeInputs(run: RunData): MetricInputItem[] {
+  const byBackbone = new Map<string, StoredJudgment[]>();
+  for (const j of run.judgments) byBackbone.set(j.backbone, [...(byBackbone.get(j.backbone) ?? []), j]);
+  return [...byBackbone].map(([backbone, judgments]) => ({
+    kind: "mi-judgments",
+    subject: { subjectKind: "run", subjectId: run.runId, evaluationId: miEvaluationId(run.runId, backbone) },
+    input: { run, backbone, judgments },
+  }));
+}
+
+/** A run's inputs in row order: the run itself, its evaluations (by id), its MI judges. */
+export function runInputs(run: RunData, s0: number): MetricInputItem[] {
+  const own: MetricInputItem = { kind: "run", subject: { subjectKind: "run", subjectId: run.runId, evaluationId: "" }, input: { run } };
+  const evaluations = run.evaluations.flatMap((e) => evaluationInput(run, e, s0) ?? []);
+  return [own, ...evaluations, ...judgeInputs(run)];
+}
+
+/** One input per topic-localized judge that scored both runs of the pair, under the mediated run's evaluation id. */
+export function pairInputs(pair: PairData, s0: number): MetricInputItem[] {
+  const topicOnly = (data: RunData) => data.evaluations.filter((e) => e.method === "topic-localized");
+  return topicOnly(pair.mediated).flatMap((mediatedEval): MetricInputItem[] => {
+    const unmediatedEval = topicOnly(pair.unmediated).find((e) => e.backbone === mediatedEval.backbone);
+    if (!unmediatedEval) return [];
+    const mediated = topicInput(pair.mediated, mediatedEval, s0);
+    const unmediated = topicInput(pair.unmediated, unmediatedEval, s0);
+    return [{ kind: "matched-pair", subject: { subjectKind: "pair", subjectId: pair.id, evaluationId: mediatedEval.id }, input: { pair, backbone: mediatedEval.backbone, mediated, unmediated } }];
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * The parameters of all registered metrics as one schema (`socrates metrics --params`), derived
+ * from the descriptors; a parameter several metrics share (s0) is declared once and appears once.
+ */
+import { z, type ZodTypeAny } from "zod";
+import type { ParamSpec, ParamValues } from "./descriptor.ts";
+import { formatJsonPath } from "../judge-problems.ts";
+import { METRICS, type RegisteredMetric } from "./registry.ts";
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type AllParamSpecs = UnionToIntersection<RegisteredMetric["params"]>;
+export type MetricParams = ParamValues<AllParamSpecs & Record<never, ParamSpec>>;
+
+/** Every parameter by key, in the order the registry first declares it. */
+export const PARAM_SPECS: ReadonlyMap<string, ParamSpec> = (() => {
+  const specs = new Map<string, ParamSpec>();
+  for (const metric of METRICS) {
+    for (const [key, spec] of Object.entries(metric.params) as [string, ParamSpec][]) {
+      const known = specs.get(key);
+      if (known && known !== spec) throw new Error(`metric ${metric.id} declares parameter "${key}" differently from an earlier metric`);
+      specs.set(key, spec);
+    }
+  }
+  return specs;
+})();
+
+export const metricParamsSchema = z
+  .object(Object.fromEntries([...PARAM_SPECS].map(([key, spec]) => [key, spec.schema])) as Record<string, ZodTypeAny>)
+  .strict() as unknown as z.ZodType<MetricParams, z.ZodTypeDef, unknown>;
+
+export const DEFAULT_METRIC_PARAMS: MetricParams = metricParamsSchema.parse({});
+
+export class MetricParamsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MetricParamsError";
+  }
+}
+
+/** Parses user-supplied overrides; unknown keys and bad values are errors naming the key. */
+export function parseMetricParams(value: unknown, source = "params"): MetricParams {
+  const result = metricParamsSchema.safeParse(value ?? {});
+  if (!result.success) {
+    throw new MetricParamsError(result.error.issues.map((i) => `${source}: ${formatJsonPath(i.path)}: ${i.message}`).join("\n"));
+  }
+  return result.data;
+}
+
+/** The values of the parameters one metric declares, in its order: what its rows record. */
+export function paramsOf(metric: { params: Record<string, ParamSpec> }, params: MetricParams): Record<string, unknown> {
+  const all = params as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(metric.params).map((key) => [key, all[key]]));
+}

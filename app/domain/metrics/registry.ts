@@ -1,0 +1,41 @@
+/**
+ * Every benchmark metric, in display order (CLI table columns, rows on the run page). Adding a
+ * metric: a descriptor file in benchmark/, its test, and one line here.
+ */
+import { cc } from "./benchmark/cc.ts";
+import { cg } from "./benchmark/cg.ts";
+import { fi } from "./benchmark/fi.ts";
+import { ie } from "./benchmark/ie.ts";
+import { ifMetric } from "./benchmark/if.ts";
+import { it } from "./benchmark/it.ts";
+import { me } from "./benchmark/me.ts";
+import { mi } from "./benchmark/mi.ts";
+import { rl } from "./benchmark/rl.ts";
+import { tle } from "./benchmark/tle.ts";
+import type { MetricDescriptor } from "./descriptor.ts";
+
+export const METRICS = [it, ie, ifMetric, fi, cc, tle, rl, me, mi, cg] as const;
+
+export type RegisteredMetric = (typeof METRICS)[number];
+export type MetricId = RegisteredMetric["id"];
+
+export const METRIC_IDS: readonly MetricId[] = METRICS.map((m) => m.id);
+
+const byId = new Map<string, MetricDescriptor>(METRICS.map((m) => [m.id, m]));
+
+/** The descriptor of a stored metric id, or undefined for an id no longer registered. */
+export function metricById(id: string): MetricDescriptor | undefined {
+  return byId.get(id);
+}
+
+/** Display position of a metric id; unknown ids sort last. */
+export function metricOrder(id: string): number {
+  const index = METRIC_IDS.indexOf(id as MetricId);
+  return index === -1 ? METRICS.length : index;
+}
+
+/** Whether a metric's rows are stored under one of the run's evaluations (rather than the run, a judge or a pair). */
+export function readsEvaluation(id: string): boolean {
+  const input = metricById(id)?.input;
+  return input === "topic-localized" || input === "per-turn";
+}
