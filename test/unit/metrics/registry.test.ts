@@ -1,0 +1,75 @@
+/** The metric registry: every descriptor is complete and consistent, and what is derived from it holds. */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { explainMetric, formatMetricValue, formatParams, formatParamsInline, metricLabel, unitsNote } from "../../../app/domain/metrics/metric-format.ts";
+import { DEFAULT_METRIC_PARAMS, PARAM_SPECS, paramsOf, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
+/** The benchmark's metrics as the spec lists them; a metric added later may sit anywhere among them. */
+const SPEC_METRICS = ["IT", "IE", "IF", "FI", "CC", "TLE", "RL", "ME", "MI", "CG"];
+const inSpec = (ids: readonly string[]) => ids.filter((id) => SPEC_METRICS.includes(id));
+
+import { METRIC_IDS, metricById, metricOrder, METRICS, readsEvaluation } from "../../../app/domain/metrics/registry.ts";
+
+describe("metric registry", () => {
+  it("lists each metric once, with an id, a label and a known input", () => {
+    expect(new Set(METRIC_IDS).size).toBe(METRICS.length);
+    for (const m of METRICS) {
+      expect(m.id).toMatch(/^[A-Z]{2,4}$/);
+      expect(m.label.length).toBeGreaterThan(0);
+      expect(["run", "topic-localized", "per-turn", "mi-judgments", "matched-pair"]).toContain(m.input);
+      expect(["run", "pair", "intervention"]).toContain(m.level);
+      expect(metricById(m.id)).toBe(m);
+      expect(metricLabel(m.id)).toBe(m.label);
+    }
+    expect(metricById("nope")).toBeUndefined();
+  });
+
+  it("keeps the display order the CLI table and the run page show", () => {
+    expect(inSpec(METRIC_IDS)).toEqual(SPEC_METRICS);
+    expect(metricOrder("IE")).toBeLessThan(metricOrder("CG"));
+    expect(metricOrder("unknown")).toBe(METRICS.length);
+  });
+
+  it("pair metrics read matched pairs and only those", () => {
+    for (const m of METRICS) expect(m.level === "pair").toBe(m.input === "matched-pair");
+    expect(inSpec(METRICS.filter((m) => readsEvaluation(m.id)).map((m) => m.id))).toEqual(["IT", "IE", "CC", "TLE", "RL", "ME"]);
+  });
+
+  it("derives one parameter schema; every default parses and each metric records its own keys in order", () => {
+    expect([...PARAM_SPECS.keys()].slice(0, 8)).toEqual(["s0", "delta", "W", "h", "wMax", "tau", "rlWindow", "meSpan"]);
+    expect(DEFAULT_METRIC_PARAMS).toMatchObject({ s0: 1, delta: 0.05, W: 10, h: 5, wMax: 10, tau: 0.1, rlWindow: 10, meSpan: 5 });
+    expect(parseMetricParams({ h: 3 }).h).toBe(3);
+    for (const m of METRICS) {
+      for (const [key, spec] of Object.entries(m.params)) {
+        expect(PARAM_SPECS.get(key)).toBe(spec);
+        expect(spec.symbol.length).toBeGreaterThan(0);
+        expect(() => (spec.schema as z.ZodTypeAny).parse(undefined)).not.toThrow();
+      }
+    }
+    expect(Object.keys(paramsOf(metricById("IT")!, DEFAULT_METRIC_PARAMS))).toEqual(["s0", "delta", "W"]);
+    expect(paramsOf(metricById("CG")!, DEFAULT_METRIC_PARAMS)).toEqual({ s0: 1 });
+  });
+
+  it("formats values by unit, parameters by symbol, and units in one sentence", () => {
+    expect(formatMetricValue("IT", 0.1234)).toBe("12.3");
+    expect(formatMetricValue("CC", 0.1234)).toBe("0.123");
+    expect(formatMetricValue("RL", 2)).toBe("2.00");
+    expect(formatMetricValue("MI", 3.25)).toBe("3.25");
+    expect(formatMetricValue("IE", null)).toBe("—");
+    expect(formatMetricValue("unregistered", 0.5)).toBe("0.500");
+    expect(formatParams([{ s0: 1, delta: 0.05 }, { s0: 1, wMax: 10 }])).toBe("s0 = 1 · δ = 0.05 · w max = 10");
+    expect(formatParamsInline(DEFAULT_METRIC_PARAMS)).toMatch(/^s0=1 δ=0.05 W=10 h=5 wMax=10 τ=0.1 rlWindow=10 meSpan=5\b/);
+    // One clause per unit, in registry order, naming every metric once.
+    const clauses = unitsNote().replace(/\.$/, "").split("; ");
+    expect(clauses[0]).toMatch(/^IT, IE, IF, FI\b.*\bCG\b.* are shown ×100$/);
+    expect(clauses).toContain("MI is on the judge's 1–5 scale");
+    expect(clauses.join(" ").match(/\b[A-Z]{2,4}\b/g)!.sort()).toEqual([...METRIC_IDS].sort());
+  });
+
+  it("explains a value with its reason, the metric's counts and the judge's errors", () => {
+    expect(explainMetric({ metric: "IT", value: null, detail: { reason: "no drop events", counted: 0, events: 0, censored: 0, evaluationErrors: 2 } })).toBe(
+      "no drop events; 0 of 0 drop events counted, 0 censored; the judge recorded 2 errors",
+    );
+    expect(explainMetric({ metric: "MI", value: null, detail: { reason: "not judged yet" } })).toBe("not judged yet");
+    expect(metricById("MI")!.placeholder!({ id: "r", mediated: false })).toBeNull();
+  });
+});
