@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { seedDemo } from "../../../db/demo/seed.ts";
+import { METRIC_IDS } from "../../../app/domain/metrics/registry.ts";
 import * as schema from "../../../db/schema.ts";
 import { runCli, type CliResult } from "../../helpers/cli.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
@@ -82,7 +83,9 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const lines = result.stdout.split("\n");
-    expect(lines[0]).toMatch(/^subject\s+basis\s+IT\s+IE\s+IF\s+FI\s+CC\s+TLE\s+RL\s+ME\s+MI\s+CG$/);
+    expect(lines[0]).toMatch(/^subject\s+basis\s+IT\s+IE\s+IF\s+FI\s+CC\s+TLE\s+RL\s+ME\s+MI\s+CG\b/);
+    // One column per registered metric, in registry order.
+    expect(lines[0].trim().split(/\s+/)).toEqual(["subject", "basis", ...METRIC_IDS]);
     expect(lines.some((l) => l.startsWith(`${MEDIATED} `) && l.includes("topic-localized:demo-judge"))).toBe(true);
     expect(lines.some((l) => l.startsWith("pair demo-transactional-1:general:pair"))).toBe(true);
     expect(result.stdout).toContain("params: s0=1 δ=0.05 W=10 h=3");

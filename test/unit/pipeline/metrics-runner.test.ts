@@ -17,6 +17,7 @@ import { exportBundle } from "../../../app/server/bundle-store.server.ts";
 import { getRunView } from "../../../app/server/catalog.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
+import { METRICS } from "../../../app/domain/metrics/registry.ts";
 import { DEFAULT_METRIC_PARAMS, MetricParamsError, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
 import { computeMetrics, getRunMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
@@ -163,9 +164,14 @@ describe("metrics runner", () => {
       expect(metrics.pair?.rows.map((m) => m.detail.backbone)).toEqual(["demo-judge"]);
     }
     const metrics = getRunMetrics(db, MEDIATED);
-    expect(metrics.run.map((m) => m.metric).sort()).toEqual(["FI", "IF"]);
-    expect(metrics.evaluations[`${MEDIATED}:topic-localized:demo-judge`].map((m) => m.metric).sort()).toEqual(["IE", "IT"]);
-    expect(metrics.evaluations[`${MEDIATED}:per-turn:demo-judge`].map((m) => m.metric).sort()).toEqual(["CC", "ME", "RL", "TLE"]);
+    // Every registered metric of each input kind (no MI judgments here): IF, FI; IT, IE; CC, TLE, RL, ME.
+    const reading = (input: string) => METRICS.filter((m) => m.input === input).map((m) => m.id).sort();
+    expect(reading("run")).toEqual(expect.arrayContaining(["FI", "IF"]));
+    expect(metrics.run.map((m) => m.metric).sort()).toEqual(reading("run"));
+    expect(metrics.evaluations[`${MEDIATED}:topic-localized:demo-judge`].map((m) => m.metric).sort()).toEqual(reading("topic-localized"));
+    expect(reading("topic-localized")).toEqual(expect.arrayContaining(["IE", "IT"]));
+    expect(metrics.evaluations[`${MEDIATED}:per-turn:demo-judge`].map((m) => m.metric).sort()).toEqual(reading("per-turn"));
+    expect(reading("per-turn")).toEqual(expect.arrayContaining(["CC", "ME", "RL", "TLE"]));
     expect(metrics.computedAt).toBe("2025-05-06T07:08:09.000Z");
     expect(metrics.pair!.rows[0].value).toBe(stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG").value);
   });
