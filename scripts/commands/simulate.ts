@@ -4,7 +4,7 @@ import { openDatabase } from "../../app/server/db.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
 import { estimateBatch, planBatch, simulateBatch, SimulationInputError, type BatchSummary } from "../../app/server/pipeline/simulate.server.ts";
-import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET } from "../../app/domain/simulation.ts";
+import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET } from "../../app/domain/simulation/schedule.ts";
 import { guardUserErrors, parseIntOption } from "../cli-kit.ts";
 import { createProgress } from "../progress.ts";
 

@@ -1,6 +1,6 @@
 /** An LLM configuration pointing every role at one mock server, for tests and benchmarks. */
 import { parseLlmConfig, type EndpointConfig, type LlmConfig } from "../../app/server/llm/config.server.ts";
-import { LLM_ROLES } from "../../app/server/llm/types.ts";
+import { LLM_ROLES } from "../../app/domain/llm/types.ts";
 
 export interface MockConfigOptions {
   endpoint?: Partial<EndpointConfig>;

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { llmCalls } from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
-import type { ChatMessage } from "./types.ts";
+import type { ChatMessage } from "../../domain/llm/types.ts";
 
 /** Everything that determines a model's reply; the reply's schema is deliberately left out. */
 export interface CacheKeyParts {

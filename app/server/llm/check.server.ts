@@ -5,7 +5,7 @@
 import OpenAI from "openai";
 import { apiKeyFor, LlmConfigError, type Env, type LlmConfig } from "./config.server.ts";
 import { describeError } from "./client.server.ts";
-import { LLM_ROLES, type LlmRole } from "./types.ts";
+import { LLM_ROLES, type LlmRole } from "../../domain/llm/types.ts";
 
 export interface RoleCheck {
   role: LlmRole;

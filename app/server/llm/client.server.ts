@@ -7,7 +7,7 @@ import OpenAI, { APIConnectionTimeoutError, APIError } from "openai";
 import type { Db } from "../db.server.ts";
 import { cacheKey, findOkCall, recordCall, type CacheKeyParts } from "./cache-store.server.ts";
 import { apiKeyFor, costUsd, endpointFor, roleConfig, type EndpointConfig, type Env, type LlmConfig } from "./config.server.ts";
-import { parseReply, repairMessage } from "./reply-parsing.ts";
+import { parseReply, repairMessage } from "../../domain/llm/reply-parsing.ts";
 import {
   backoffMs,
   DEFAULT_BACKOFF,
@@ -15,9 +15,9 @@ import {
   MAX_RETRY_AFTER_MS,
   retryAfterMs,
   type BackoffOptions,
-} from "./retry-policy.ts";
-import { Semaphore } from "./semaphore.ts";
-import type { ChatMessage, Llm, LlmRequest, LlmResult, LlmRole, LlmUsage } from "./types.ts";
+} from "../../domain/llm/retry-policy.ts";
+import { Semaphore } from "../../domain/llm/semaphore.ts";
+import type { ChatMessage, Llm, LlmRequest, LlmResult, LlmRole, LlmUsage } from "../../domain/llm/types.ts";
 
 /** One finished `call`, for progress output and in-process tallies (see UsageTally). */
 export interface LlmCallEvent {

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { formatJsonPath } from "../../domain/judge-problems.ts";
-import { LLM_ROLES, type LlmRole } from "./types.ts";
+import { LLM_ROLES, type LlmRole } from "../../domain/llm/types.ts";
 
 /** Environment variables (process.env by default; tests pass their own). */
 export type Env = Record<string, string | undefined>;

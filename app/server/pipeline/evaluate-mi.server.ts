@@ -9,7 +9,7 @@ import * as schema from "../../../db/schema.ts";
 import { MEDIATOR_ID } from "../../domain/bundle.ts";
 import { NOT_APPLICABLE } from "../../domain/metrics/mediator-intelligence.ts";
 import type { Db } from "../db.server.ts";
-import type { ChatMessage } from "../llm/types.ts";
+import type { ChatMessage } from "../../domain/llm/types.ts";
 import { describeParties, describeTopics, transcript, type ContextTurn, type EvaluationContext } from "./evaluation-context.server.ts";
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";

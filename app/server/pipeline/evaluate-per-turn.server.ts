@@ -28,7 +28,7 @@ import {
   type EvaluationError,
   type PerTurnOutput,
 } from "../../domain/bundle.ts";
-import type { ChatMessage, LlmResult } from "../llm/types.ts";
+import type { ChatMessage, LlmResult } from "../../domain/llm/types.ts";
 import { describeTopics, evaluationId, transcript, turnLine, type ContextTurn, type EvaluationContext } from "./evaluation-context.server.ts";
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";

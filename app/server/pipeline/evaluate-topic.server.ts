@@ -7,7 +7,7 @@ import { z } from "zod";
 import { judgeEntrySchema, type Evaluation, type EvaluationError, type Topic, type TopicJudgeOutput } from "../../domain/bundle.ts";
 import { checkTopicJudgeOutput } from "../../domain/consensus.ts";
 import { formatJsonPath } from "../../domain/judge-problems.ts";
-import type { ChatMessage, Llm } from "../llm/types.ts";
+import type { ChatMessage, Llm } from "../../domain/llm/types.ts";
 import { describeParties, describeTopic, evaluationId, transcript, type EvaluationContext } from "./evaluation-context.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 

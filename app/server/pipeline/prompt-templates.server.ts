@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { ChatMessage } from "../llm/types.ts";
+import type { ChatMessage } from "../../domain/llm/types.ts";
 
 export const PROMPT_DIR = resolve(import.meta.dirname, "prompts");
 

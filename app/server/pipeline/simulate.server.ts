@@ -17,14 +17,14 @@ import {
   sanitiseId,
   simulationRunId,
   type CallEstimate,
-} from "../../domain/simulation.ts";
+} from "../../domain/simulation/schedule.ts";
 import type { PlayedScenario } from "../../domain/visibility.ts";
 import { importBundleFiles } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
-import type { Llm } from "../llm/types.ts";
+import type { Llm } from "../../domain/llm/types.ts";
 import { templateVersion } from "./prompt-templates.server.ts";
-import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "./simulate-run.server.ts";
-import { SIMULATION_TEMPLATES } from "./simulation-prompts.server.ts";
+import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
+import { SIMULATION_TEMPLATES, simulationPrompts } from "./simulation-prompts.server.ts";
 
 /** Bad batch input (unknown scenario, a condition of another scenario…): the CLI shows the message. */
 export class SimulationInputError extends Error {
@@ -274,7 +274,7 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
         onProgress?.({ type: "aborted", runId: next.runId });
         continue;
       }
-      const attempt = await simulateRun(llm, runSetup(plan, next, promptVersion), { signal });
+      const attempt = await simulateRun(llm, simulationPrompts, runSetup(plan, next, promptVersion), { signal });
       addStats(summary.calls, attempt.stats);
       if (!attempt.ok) {
         if (attempt.aborted) {

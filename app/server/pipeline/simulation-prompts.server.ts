@@ -3,24 +3,12 @@
  * app/domain/visibility.ts and the templates in ./prompts. Everything here is a pure function of
  * the view, so replaying a run reproduces every request byte for byte (and hits the LLM cache).
  */
-import { z } from "zod";
-import { SIGNALS } from "../../domain/bundle.ts";
 import type { MediatorView, PartyView, SharedView, VisibleTopic } from "../../domain/visibility.ts";
-import type { ChatMessage } from "../llm/types.ts";
+import type { ChatMessage } from "../../domain/llm/types.ts";
+import type { SimulationPrompts } from "../../domain/simulation/simulate-run.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 
 export const SIMULATION_TEMPLATES = ["party", "mediator-when", "mediator-how"] as const;
-
-const said = z.string().trim().min(1, "must not be empty");
-
-export const partyReplySchema = z.object({ thought: said, utterance: said, signal: z.enum(SIGNALS) });
-export type PartyReply = z.infer<typeof partyReplySchema>;
-
-export const mediatorWhenReplySchema = z.object({ should_engage: z.boolean(), thought: said });
-export type MediatorWhenReply = z.infer<typeof mediatorWhenReplySchema>;
-
-export const mediatorHowReplySchema = z.object({ utterance: said });
-export type MediatorHowReply = z.infer<typeof mediatorHowReplySchema>;
 
 function formatTopics(topics: VisibleTopic[]): string {
   return topics
@@ -87,3 +75,6 @@ export function mediatorWhenMessages(view: MediatorView): ChatMessage[] {
 export function mediatorHowMessages(view: MediatorView, reason: string): ChatMessage[] {
   return renderMessages("mediator-how", { ...sharedValues(view), dialogue: formatDialogue(view), reason });
 }
+
+/** The message builders simulateRun is given, rendered from the templates on disk. */
+export const simulationPrompts: SimulationPrompts = { party: partyMessages, mediatorWhen: mediatorWhenMessages, mediatorHow: mediatorHowMessages };

@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
-import { LLM_ROLES } from "../../../app/server/llm/types.ts";
+import { LLM_ROLES } from "../../../app/domain/llm/types.ts";
 import { runCli, type CliResult } from "../../helpers/cli.ts";
 import { tempDb, tempDir } from "../../helpers/temp-db.ts";
 import { mockConfig, mockConfigJson } from "../../mock-llm/config.ts";

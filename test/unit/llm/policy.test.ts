@@ -2,9 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { cacheKey, canonicalJson } from "../../../app/server/llm/cache-store.server.ts";
-import { extractJsonText, parseReply } from "../../../app/server/llm/reply-parsing.ts";
-import { backoffMs, isRetryableStatus, retryAfterMs } from "../../../app/server/llm/retry-policy.ts";
-import { Semaphore } from "../../../app/server/llm/semaphore.ts";
+import { extractJsonText, parseReply } from "../../../app/domain/llm/reply-parsing.ts";
+import { backoffMs, isRetryableStatus, retryAfterMs } from "../../../app/domain/llm/retry-policy.ts";
+import { Semaphore } from "../../../app/domain/llm/semaphore.ts";
 
 const headers = (values: Record<string, string>) => new Headers(values);
 

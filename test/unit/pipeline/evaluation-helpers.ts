@@ -2,7 +2,7 @@
 import { seedDemo } from "../../../db/demo/seed.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
-import type { Llm } from "../../../app/server/llm/types.ts";
+import type { Llm } from "../../../app/domain/llm/types.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { evaluationResponder, type EvaluationSabotage } from "../../mock-llm/responders/evaluation.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";

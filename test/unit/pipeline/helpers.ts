@@ -2,7 +2,7 @@
 import type { Db } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
-import type { Llm } from "../../../app/server/llm/types.ts";
+import type { Llm } from "../../../app/domain/llm/types.ts";
 import type { MockLlm, RecordedRequest } from "../../mock-llm/server.ts";
 
 export const PARTY_MODEL = "sim-party";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { runSchema, type Run } from "../../../app/domain/bundle.ts";
-import { outcomeAfter, runSeed } from "../../../app/domain/simulation.ts";
+import { outcomeAfter, runSeed } from "../../../app/domain/simulation/schedule.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
 import { estimateBatch, planBatch, simulateBatch, SimulationInputError } from "../../../app/server/pipeline/simulate.server.ts";

@@ -9,7 +9,7 @@ import {
   runSeed,
   sanitiseId,
   simulationRunId,
-} from "../../../app/domain/simulation.ts";
+} from "../../../app/domain/simulation/schedule.ts";
 import { fillTemplate, placeholders, PromptTemplateError, renderMessages, splitMessages } from "../../../app/server/pipeline/prompt-templates.server.ts";
 
 const party = (speaker: string, signal: Turn["signal"]): Pick<Turn, "role" | "speaker" | "signal"> => ({ role: "party", speaker, signal });

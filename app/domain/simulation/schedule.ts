@@ -2,7 +2,7 @@
  * Pure turn logic of a simulated run (spec: "Trajectory"): who speaks next, when a run ends,
  * run ids and seeds. No I/O; the engine in app/server/pipeline/simulate.server.ts drives it.
  */
-import type { Outcome, Signal, Turn } from "./bundle.ts";
+import type { Outcome, Signal, Turn } from "../bundle.ts";
 
 export const DEFAULT_TURN_BUDGET = 30;
 export const DEFAULT_BASE_SEED = 1;

@@ -1,6 +1,6 @@
 /** Turning a model's reply text into a validated value, or a short description of what is wrong. */
 import type { ZodType } from "zod";
-import { formatJsonPath } from "../../domain/judge-problems.ts";
+import { formatJsonPath } from "../judge-problems.ts";
 
 export type ParsedReply<T> = { ok: true; value: T } | { ok: false; error: string };
 

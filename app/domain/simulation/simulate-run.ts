@@ -7,18 +7,18 @@
  * earlier replies, so replaying an interrupted run sends identical requests and the LLM cache
  * answers them without a new call.
  */
-import { MEDIATOR_ID, type Outcome, type Run, type Turn } from "../../domain/bundle.ts";
-import { callSeed, countPartyTurns, outcomeAfter, partyForTurn } from "../../domain/simulation.ts";
-import { mediatorView, partyView, type PlayedScenario } from "../../domain/visibility.ts";
-import type { Llm, LlmRequest, LlmResult } from "../llm/types.ts";
-import {
-  mediatorHowMessages,
-  mediatorHowReplySchema,
-  mediatorWhenMessages,
-  mediatorWhenReplySchema,
-  partyMessages,
-  partyReplySchema,
-} from "./simulation-prompts.server.ts";
+import { MEDIATOR_ID, type Outcome, type Run, type Turn } from "../bundle.ts";
+import { callSeed, countPartyTurns, outcomeAfter, partyForTurn } from "./schedule.ts";
+import { mediatorView, partyView, type MediatorView, type PartyView, type PlayedScenario } from "../visibility.ts";
+import type { ChatMessage, Llm, LlmRequest, LlmResult } from "../llm/types.ts";
+import { mediatorHowReplySchema, mediatorWhenReplySchema, partyReplySchema } from "./replies.ts";
+
+/** The chat messages of each kind of call, built from what that speaker may see (injected: templates live on disk). */
+export interface SimulationPrompts {
+  party(view: PartyView): ChatMessage[];
+  mediatorWhen(view: MediatorView): ChatMessage[];
+  mediatorHow(view: MediatorView, reason: string): ChatMessage[];
+}
 
 export interface RunSetup {
   runId: string;
@@ -71,7 +71,7 @@ class Abandon extends Error {
   }
 }
 
-export async function simulateRun(llm: Llm, setup: RunSetup, options: { signal?: AbortSignal } = {}): Promise<RunAttempt> {
+export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: RunSetup, options: { signal?: AbortSignal } = {}): Promise<RunAttempt> {
   const stats = emptyStats();
   const turns: Turn[] = [];
   const decisions: NonNullable<Run["mediator_decisions"]> = [];
@@ -102,7 +102,7 @@ export async function simulateRun(llm: Llm, setup: RunSetup, options: { signal?:
       const reply = await call(`turn ${turns.length + 1} (${speaker})`, {
         role: "party",
         model: setup.simulatorModel,
-        messages: partyMessages(partyView(setup.scenario, speaker, turns)),
+        messages: prompts.party(partyView(setup.scenario, speaker, turns)),
         schema: partyReplySchema,
         seed: callSeed(setup.seed, "party", partyTurns),
       });
@@ -117,7 +117,7 @@ export async function simulateRun(llm: Llm, setup: RunSetup, options: { signal?:
       const decision = await call(`mediator decision after turn ${afterTurn}`, {
         role: "mediator",
         model: setup.mediatorModel,
-        messages: mediatorWhenMessages(view),
+        messages: prompts.mediatorWhen(view),
         schema: mediatorWhenReplySchema,
         seed: callSeed(setup.seed, "mediator-when", partyTurns + 1),
       });
@@ -127,7 +127,7 @@ export async function simulateRun(llm: Llm, setup: RunSetup, options: { signal?:
       const spoken = await call(`mediator turn ${afterTurn + 1}`, {
         role: "mediator",
         model: setup.mediatorModel,
-        messages: mediatorHowMessages(view, decision.thought),
+        messages: prompts.mediatorHow(view, decision.thought),
         schema: mediatorHowReplySchema,
         seed: callSeed(setup.seed, "mediator-how", partyTurns + 1),
       });
