@@ -29,7 +29,8 @@ import {
   type PerTurnOutput,
 } from "../../domain/bundle.ts";
 import type { ChatMessage, LlmResult } from "../../domain/llm/types.ts";
-import { describeTopics, evaluationId, transcript, turnLine, type ContextTurn, type EvaluationContext } from "./evaluation-context.server.ts";
+import { evaluationId } from "../../domain/evaluation-ids.ts";
+import { describeTopics, transcript, turnLine, type ContextTurn, type EvaluationContext } from "./evaluation-context.server.ts";
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 

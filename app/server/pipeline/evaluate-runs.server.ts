@@ -15,7 +15,8 @@ import type { Llm } from "../../domain/llm/types.ts";
 import { evaluateTopicLocalized, plannedTopicCalls, TOPIC_METHOD } from "./evaluate-topic.server.ts";
 import { evaluatePerTurn, PER_TURN_METHOD, plannedPerTurnCalls } from "./evaluate-per-turn.server.ts";
 import { judgeInterventions, storeJudgments, unjudgedMediatorTurns } from "./evaluate-mi.server.ts";
-import { evaluationId, loadEvaluationContext, RunNotFoundError } from "./evaluation-context.server.ts";
+import { evaluationId } from "../../domain/evaluation-ids.ts";
+import { loadEvaluationContext, RunNotFoundError } from "./evaluation-context.server.ts";
 
 export const EVALUATE_METHODS = ["topic", "per-turn", "mi"] as const;
 export type EvaluateMethod = (typeof EVALUATE_METHODS)[number];

@@ -8,8 +8,6 @@ import * as schema from "../../../db/schema.ts";
 import { MEDIATOR_ID, type Party, type Topic } from "../../domain/bundle.ts";
 import type { Db } from "../db.server.ts";
 
-export type { EvaluationMethod } from "../../domain/series.ts";
-export { backboneSlug, evaluationId } from "../../domain/evaluation-ids.ts";
 
 export interface ContextTurn {
   turnId: number;

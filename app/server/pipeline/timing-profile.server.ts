@@ -3,7 +3,10 @@
  * interventions, with their progress p = m / T, binned into equal bins and averaged per bin.
  * Read from metric_values, so it reflects the parameters `socrates metrics` last used.
  */
-import { timingProfile, DEFAULT_TIMING_BINS, type TimingProfileResult } from "../../domain/metrics/index.ts";
+import { and, asc, eq, sql } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import { ie } from "../../domain/metrics/benchmark/ie.ts";
+import { DEFAULT_TIMING_BINS, timingProfile, type TimingProfileResult } from "../../domain/metrics/timing-profile.ts";
 import type { Db } from "../db.server.ts";
 
 export interface TimingProfileCell {
@@ -22,23 +25,23 @@ interface IeDetail {
 }
 
 export function timingProfiles(db: Db, bins = DEFAULT_TIMING_BINS): TimingProfileCell[] {
-  const rows = db.$client
-    .prepare(
-      `SELECT m.detail, r.mediator_backbone AS mediator, c.axis || ':' || c.variant AS condition, e.backbone AS judge
-       FROM metric_values m
-       JOIN runs r ON r.id = m.subject_id
-       JOIN conditions c ON c.id = r.condition_id
-       JOIN evaluations e ON e.id = m.evaluation_id
-       WHERE m.subject_kind = 'run' AND m.metric = 'IE' AND r.mediated = 1
-       ORDER BY mediator, condition, judge, r.id`,
-    )
-    .all() as { detail: string; mediator: string; condition: string; judge: string }[];
+  const condition = sql<string>`${schema.conditions.axis} || ':' || ${schema.conditions.variant}`;
+  const rows = db
+    .select({ detail: schema.metricValues.detail, mediator: schema.runs.mediatorBackbone, condition, judge: schema.evaluations.backbone })
+    .from(schema.metricValues)
+    .innerJoin(schema.runs, eq(schema.runs.id, schema.metricValues.subjectId))
+    .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
+    .innerJoin(schema.evaluations, eq(schema.evaluations.id, schema.metricValues.evaluationId))
+    .where(and(eq(schema.metricValues.subjectKind, "run"), eq(schema.metricValues.metric, ie.id), eq(schema.runs.mediated, true)))
+    .orderBy(asc(schema.runs.mediatorBackbone), asc(condition), asc(schema.evaluations.backbone), asc(schema.runs.id))
+    .all();
   const cells = new Map<string, { mediator: string; condition: string; judge: string; runs: number; interventions: { progress: number; ie: number }[] }>();
   for (const row of rows) {
-    const key = `${row.mediator}\u0000${row.condition}\u0000${row.judge}`;
-    const cell = cells.get(key) ?? { mediator: row.mediator, condition: row.condition, judge: row.judge, runs: 0, interventions: [] };
+    const mediator = row.mediator ?? "";
+    const key = `${mediator}\u0000${row.condition}\u0000${row.judge}`;
+    const cell = cells.get(key) ?? { mediator, condition: row.condition, judge: row.judge, runs: 0, interventions: [] };
     cell.runs++;
-    const detail = JSON.parse(row.detail) as IeDetail;
+    const detail = (row.detail ?? {}) as IeDetail;
     for (const i of detail.perIntervention ?? []) cell.interventions.push({ progress: i.progress, ie: i.ie });
     cells.set(key, cell);
   }

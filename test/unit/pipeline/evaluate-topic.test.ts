@@ -3,7 +3,7 @@ import { evaluationSchema, type Run } from "../../../app/domain/bundle.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { getRunView } from "../../../app/server/catalog.server.ts";
 import { evaluateRuns } from "../../../app/server/pipeline/evaluate-runs.server.ts";
-import { evaluationId } from "../../../app/server/pipeline/evaluation-context.server.ts";
+import { evaluationId } from "../../../app/domain/evaluation-ids.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { chatRequests } from "./helpers.ts";
 import { evaluationSetup, JUDGE_MODEL, MEDIATED, prompts, UNMEDIATED } from "./evaluation-helpers.ts";
