@@ -78,21 +78,32 @@ function planFor(config: LlmConfig, request: LlmRequest<unknown>): Plan {
   return { ...parts, key: cacheKey(parts) };
 }
 
-export function createLlm(options: CreateLlmOptions): Llm {
-  const { db, config, onCall } = options;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const random = options.random ?? Math.random;
-  const backoff = options.backoff ?? DEFAULT_BACKOFF;
-  const endpoints = new Map<string, Endpoint>();
-  const inFlight = new Map<string, Promise<LlmResult<unknown>>>();
+/** How a failed request is retried (test seams: how to wait, the jitter source, the backoff curve). */
+interface RetrySettings {
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  backoff: BackoffOptions;
+}
 
-  function endpointOf(role: LlmRole): Endpoint {
+/** What every call of one client shares. */
+interface ClientContext {
+  db: Db;
+  config: LlmConfig;
+  onCall?: (event: LlmCallEvent) => void;
+  endpointOf: (role: LlmRole) => Endpoint;
+  retry: RetrySettings;
+}
+
+/** One OpenAI client and one concurrency limit per configured endpoint, made on first use. */
+function endpointPool(config: LlmConfig, env: Env | undefined): (role: LlmRole) => Endpoint {
+  const endpoints = new Map<string, Endpoint>();
+  return (role) => {
     const { name, endpoint } = endpointFor(config, role);
     let found = endpoints.get(name);
     if (!found) {
       const client = new OpenAI({
         baseURL: endpoint.baseUrl,
-        apiKey: apiKeyFor(config, name, options.env),
+        apiKey: apiKeyFor(config, name, env),
         maxRetries: 0, // retries are ours: backoff with jitter, Retry-After, and a record of attempts
         timeout: endpoint.timeoutMs,
       });
@@ -100,171 +111,163 @@ export function createLlm(options: CreateLlmOptions): Llm {
       endpoints.set(name, found);
     }
     return found;
-  }
+  };
+}
 
-  /** One chat completion with retries on rate limits, server errors, network errors and timeouts. */
-  async function complete(endpoint: Endpoint, body: OpenAI.ChatCompletionCreateParamsNonStreaming): Promise<Completion> {
-    const where = `${endpoint.config.baseUrl} (endpoint "${endpoint.name}")`;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const reply = await endpoint.limit.run(() => endpoint.client.chat.completions.create(body));
+/** One chat completion with retries on rate limits, server errors, network errors and timeouts. */
+async function complete(endpoint: Endpoint, body: OpenAI.ChatCompletionCreateParamsNonStreaming, retry: RetrySettings): Promise<Completion> {
+  const where = `${endpoint.config.baseUrl} (endpoint "${endpoint.name}")`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const reply = await endpoint.limit.run(() => endpoint.client.chat.completions.create(body));
+      return {
+        ok: true,
+        text: reply.choices?.[0]?.message?.content ?? "",
+        promptTokens: reply.usage?.prompt_tokens ?? 0,
+        completionTokens: reply.usage?.completion_tokens ?? 0,
+        attempts: attempt,
+      };
+    } catch (err) {
+      const status = err instanceof APIError ? err.status : undefined;
+      const problem = describeError(err, endpoint.config.timeoutMs);
+      if (!(err instanceof APIError) || !isRetryableStatus(status)) {
+        return { ok: false, error: `${problem} from ${where}; not retried`, attempts: attempt };
+      }
+      if (attempt > endpoint.config.maxRetries) {
+        return { ok: false, error: `${problem} from ${where}; gave up after ${attempt} attempts`, attempts: attempt };
+      }
+      const asked = retryAfterMs(err.headers, Date.now());
+      if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+        const wait = Math.round(asked / 1000);
         return {
-          ok: true,
-          text: reply.choices?.[0]?.message?.content ?? "",
-          promptTokens: reply.usage?.prompt_tokens ?? 0,
-          completionTokens: reply.usage?.completion_tokens ?? 0,
+          ok: false,
+          error: `${problem} from ${where}; the server asked to wait ${wait} s, over the ${MAX_RETRY_AFTER_MS / 1000} s limit`,
           attempts: attempt,
         };
-      } catch (err) {
-        const status = err instanceof APIError ? err.status : undefined;
-        const problem = describeError(err, endpoint.config.timeoutMs);
-        if (!(err instanceof APIError) || !isRetryableStatus(status)) {
-          return { ok: false, error: `${problem} from ${where}; not retried`, attempts: attempt };
-        }
-        if (attempt > endpoint.config.maxRetries) {
-          return { ok: false, error: `${problem} from ${where}; gave up after ${attempt} attempts`, attempts: attempt };
-        }
-        const asked = retryAfterMs(err.headers, Date.now());
-        if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
-          const wait = Math.round(asked / 1000);
-          return {
-            ok: false,
-            error: `${problem} from ${where}; the server asked to wait ${wait} s, over the ${MAX_RETRY_AFTER_MS / 1000} s limit`,
-            attempts: attempt,
-          };
-        }
-        await sleep(asked ?? backoffMs(attempt - 1, random, backoff));
       }
+      await retry.sleep(asked ?? backoffMs(attempt - 1, retry.random, retry.backoff));
     }
   }
+}
 
-  async function execute<T>(request: LlmRequest<T>, plan: Plan): Promise<LlmResult<T>> {
-    const started = Date.now();
-    const { key, model } = plan;
-    const endpoint = endpointOf(request.role);
-    const params = {
-      temperature: plan.temperature,
-      max_tokens: plan.maxTokens,
-      seed: plan.seed,
-      ...(plan.jsonMode ? { response_format: { type: "json_object" as const } } : {}),
-    };
+/** The request parameters sent besides model and messages. */
+function sentParams(plan: Plan) {
+  return {
+    temperature: plan.temperature,
+    max_tokens: plan.maxTokens,
+    seed: plan.seed,
+    ...(plan.jsonMode ? { response_format: { type: "json_object" as const } } : {}),
+  };
+}
 
-    let messages: ChatMessage[] = request.messages;
-    let attempts = 0;
-    let promptTokens = 0;
-    let completionTokens = 0;
-    let reply: string | null = null;
-    let outcome: { ok: true; value: T } | { ok: false; error: string } = { ok: false, error: "no reply" };
+interface Answer<T> {
+  outcome: { ok: true; value: T } | { ok: false; error: string };
+  /** The last reply text, recorded with the call. */
+  reply: string | null;
+  attempts: number;
+  promptTokens: number;
+  completionTokens: number;
+}
 
-    // The first round asks; the second, only when the first reply is unusable, shows the model its error.
-    for (let round = 0; round < 2; round++) {
-      const completion = await complete(endpoint, { model, messages, ...params });
-      attempts += completion.attempts;
-      if (!completion.ok) {
-        outcome = { ok: false, error: round === 0 ? completion.error : `repair request failed: ${completion.error}` };
-        break;
-      }
-      promptTokens += completion.promptTokens;
-      completionTokens += completion.completionTokens;
-      reply = completion.text;
-      const parsed = parseReply(reply, request.schema);
-      if (parsed.ok) {
-        outcome = parsed;
-        break;
-      }
-      outcome = { ok: false, error: round === 0 ? parsed.error : `invalid reply after one repair: ${parsed.error}` };
-      messages = [
-        ...request.messages,
-        { role: "assistant", content: reply },
-        { role: "user", content: repairMessage(parsed.error) },
-      ];
+/** The first round asks; the second, only when the first reply is unusable, shows the model its error. */
+async function askWithRepair<T>(endpoint: Endpoint, request: LlmRequest<T>, plan: Plan, retry: RetrySettings): Promise<Answer<T>> {
+  const answer: Answer<T> = { outcome: { ok: false, error: "no reply" }, reply: null, attempts: 0, promptTokens: 0, completionTokens: 0 };
+  let messages: ChatMessage[] = request.messages;
+  for (let round = 0; round < 2; round++) {
+    const completion = await complete(endpoint, { model: plan.model, messages, ...sentParams(plan) }, retry);
+    answer.attempts += completion.attempts;
+    if (!completion.ok) {
+      answer.outcome = { ok: false, error: round === 0 ? completion.error : `repair request failed: ${completion.error}` };
+      break;
     }
-
-    const usage = { promptTokens, completionTokens, costUsd: costUsd(config, model, promptTokens, completionTokens) };
-    const latencyMs = Date.now() - started;
-    recordCall(options.db, {
-      cacheKey: key,
-      role: request.role,
-      baseUrl: endpoint.config.baseUrl,
-      model,
-      request: { messages: request.messages, ...params },
-      response: reply,
-      parsed: outcome.ok ? (outcome.value as unknown) : null,
-      status: outcome.ok ? "ok" : "failed",
-      error: outcome.ok ? null : outcome.error,
-      promptTokens,
-      completionTokens,
-      costUsd: usage.costUsd,
-      attempts,
-      latencyMs,
-      subject: request.subject ?? null,
-    });
-    onCall?.({
-      role: request.role,
-      model,
-      baseUrl: endpoint.config.baseUrl,
-      subject: request.subject,
-      ok: outcome.ok,
-      cached: false,
-      error: outcome.ok ? undefined : outcome.error,
-      attempts,
-      latencyMs,
-      usage,
-    });
-    return outcome.ok
-      ? { ok: true, value: outcome.value, cached: false, usage, model }
-      : { ok: false, error: outcome.error, cached: false, usage, model };
+    answer.promptTokens += completion.promptTokens;
+    answer.completionTokens += completion.completionTokens;
+    answer.reply = completion.text;
+    const parsed = parseReply(completion.text, request.schema);
+    if (parsed.ok) {
+      answer.outcome = parsed;
+      break;
+    }
+    answer.outcome = { ok: false, error: round === 0 ? parsed.error : `invalid reply after one repair: ${parsed.error}` };
+    messages = [...request.messages, { role: "assistant", content: completion.text }, { role: "user", content: repairMessage(parsed.error) }];
   }
+  return answer;
+}
 
-  /** A stored ok reply for this key that also satisfies this request's schema. */
-  function fromCache<T>(request: LlmRequest<T>, key: string, model: string): LlmResult<T> | undefined {
-    const row = findOkCall(db, key);
-    if (!row || row.response === null) return undefined;
-    const parsed = parseReply(row.response, request.schema);
-    if (!parsed.ok) return undefined; // same prompt, stricter schema: ask again
-    const usage = { promptTokens: row.promptTokens, completionTokens: row.completionTokens, costUsd: row.costUsd };
-    onCall?.({
-      role: request.role,
-      model,
-      baseUrl: row.baseUrl,
-      subject: request.subject,
-      ok: true,
-      cached: true,
-      attempts: 0,
-      latencyMs: 0,
-      usage,
-    });
-    return { ok: true, value: parsed.value, cached: true, usage, model };
-  }
+/** Asks the endpoint, then records the call (cache and accounting) and reports it. */
+async function execute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): Promise<LlmResult<T>> {
+  const started = Date.now();
+  const { key, model } = plan;
+  const endpoint = ctx.endpointOf(request.role);
+  const { outcome, reply, attempts, promptTokens, completionTokens } = await askWithRepair(endpoint, request, plan, ctx.retry);
+  const usage = { promptTokens, completionTokens, costUsd: costUsd(ctx.config, model, promptTokens, completionTokens) };
+  const latencyMs = Date.now() - started;
+  const error = outcome.ok ? null : outcome.error;
+  recordCall(ctx.db, {
+    cacheKey: key,
+    role: request.role,
+    baseUrl: endpoint.config.baseUrl,
+    model,
+    request: { messages: request.messages, ...sentParams(plan) },
+    response: reply,
+    parsed: outcome.ok ? (outcome.value as unknown) : null,
+    status: outcome.ok ? "ok" : "failed",
+    error,
+    promptTokens,
+    completionTokens,
+    costUsd: usage.costUsd,
+    attempts,
+    latencyMs,
+    subject: request.subject ?? null,
+  });
+  const event = { role: request.role, model, baseUrl: endpoint.config.baseUrl, subject: request.subject, ok: outcome.ok, cached: false };
+  ctx.onCall?.({ ...event, error: error ?? undefined, attempts, latencyMs, usage });
+  return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model } : { ok: false, error: outcome.error, cached: false, usage, model };
+}
+
+/** A stored ok reply for this key that also satisfies this request's schema. */
+function fromCache<T>(ctx: ClientContext, request: LlmRequest<T>, key: string, model: string): LlmResult<T> | undefined {
+  const row = findOkCall(ctx.db, key);
+  if (!row || row.response === null) return undefined;
+  const parsed = parseReply(row.response, request.schema);
+  if (!parsed.ok) return undefined; // same prompt, stricter schema: ask again
+  const usage = { promptTokens: row.promptTokens, completionTokens: row.completionTokens, costUsd: row.costUsd };
+  ctx.onCall?.({ role: request.role, model, baseUrl: row.baseUrl, subject: request.subject, ok: true, cached: true, attempts: 0, latencyMs: 0, usage });
+  return { ok: true, value: parsed.value, cached: true, usage, model };
+}
+
+export function createLlm(options: CreateLlmOptions): Llm {
+  const { config } = options;
+  const ctx: ClientContext = {
+    db: options.db,
+    config,
+    onCall: options.onCall,
+    endpointOf: endpointPool(config, options.env),
+    retry: {
+      sleep: options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+      random: options.random ?? Math.random,
+      backoff: options.backoff ?? DEFAULT_BACKOFF,
+    },
+  };
+  const inFlight = new Map<string, Promise<LlmResult<unknown>>>();
 
   async function call<T>(request: LlmRequest<T>): Promise<LlmResult<T>> {
     const plan = planFor(config, request);
     const { key, model } = plan;
 
-    const hit = fromCache(request, key, model);
+    const hit = fromCache(ctx, request, key, model);
     if (hit) return hit;
 
     // An identical request is already on its way: wait for it rather than pay twice.
     const pending = inFlight.get(key);
     if (pending) {
       const first = await pending;
-      if (first.ok) return fromCache(request, key, model) ?? call(request);
-      onCall?.({
-        role: request.role,
-        model,
-        baseUrl: plan.baseUrl,
-        subject: request.subject,
-        ok: false,
-        cached: false,
-        error: first.error,
-        attempts: 0,
-        latencyMs: 0,
-        usage: ZERO_USAGE,
-      });
+      if (first.ok) return fromCache(ctx, request, key, model) ?? call(request);
+      ctx.onCall?.({ role: request.role, model, baseUrl: plan.baseUrl, subject: request.subject, ok: false, cached: false, error: first.error, attempts: 0, latencyMs: 0, usage: ZERO_USAGE });
       return { ok: false, error: first.error, cached: false, usage: ZERO_USAGE, model };
     }
 
-    const running = execute(request, plan);
+    const running = execute(ctx, request, plan);
     inFlight.set(key, running);
     try {
       return await running;
