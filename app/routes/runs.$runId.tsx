@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { ConsensusChart, type ChartSeries } from "../components/ConsensusChart.tsx";
@@ -7,8 +7,7 @@ import { ScenarioDetails } from "../components/ScenarioDetails.tsx";
 import { TopicScoreTable } from "../components/TopicScoreTable.tsx";
 import { DEFAULT_S0 } from "../domain/consensus.ts";
 import { MetricsPanel } from "../components/MetricsPanel.tsx";
-import type { EvaluationView } from "../domain/catalog-views.ts";
-import { getRunMetrics, getRunView, type RunView } from "../server/catalog.server.ts";
+import { getRunMetrics, getRunView } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 
@@ -21,20 +20,12 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   return json({ ...view, metrics: getRunMetrics(getDb(), view.run.id) });
 }
 
+type Loaded = SerializeFrom<typeof loader>;
+
 const PALETTE = { "topic-localized": ["#1f6feb", "#0b7a75", "#6f42c1"], "per-turn": ["#d9480f", "#b08800", "#cf222e"] };
 
 export default function RunViewer() {
   const view = useLoaderData<typeof loader>();
-  const [showThoughts, setShowThoughts] = useState(false);
-  const mediatorTurns = view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
-  const used = { "topic-localized": 0, "per-turn": 0 };
-  const series: ChartSeries[] = view.evaluations.map((e) => ({
-    label: `${e.method === "topic-localized" ? "C[t] topic-localized" : "G[t] per-turn baseline"} · ${e.backbone}`,
-    values: e.consensus,
-    color: PALETTE[e.method][used[e.method]++ % 3],
-    dashed: e.method === "per-turn",
-  }));
-  const final = (values: number[]) => `${(values[values.length - 1] * 100).toFixed(1)}%`;
   return (
     <>
       <p className="crumbs">
@@ -43,100 +34,138 @@ export default function RunViewer() {
       <h1>
         {view.run.mediated ? "Mediated run" : "Unmediated run"} <code className="run-id">{view.run.id}</code>
       </h1>
-      <dl className="facts">
-        <div>
-          <dt>Outcome</dt>
-          <dd>
-            <span className={`outcome outcome-${view.run.outcome}`}>{view.run.outcome}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Condition</dt>
-          <dd>
-            {view.condition.axis}
-            {view.condition.variant !== "default" ? ` · ${view.condition.variant}` : ""}
-          </dd>
-        </div>
-        <div>
-          <dt>Mediator</dt>
-          <dd>{view.run.mediatorBackbone ?? "none"}</dd>
-        </div>
-        <div>
-          <dt>Simulator</dt>
-          <dd>{view.run.simulatorBackbone}</dd>
-        </div>
-        <div>
-          <dt>Turns</dt>
-          <dd>
-            {view.run.totalTurns} ({view.run.partyTurns} party, {view.run.mediatorTurns} mediator)
-          </dd>
-        </div>
-        {view.counterpartId ? (
-          <div>
-            <dt>Matched run</dt>
-            <dd>
-              <Link to={`/runs/${encodeURIComponent(view.counterpartId)}`}>{view.run.mediated ? "without mediator" : "with mediator"}</Link>
-            </dd>
-          </div>
-        ) : null}
-      </dl>
-
+      <RunFacts view={view} />
       <ScenarioDetails background={view.played.background} topics={view.played.topics} parties={view.played.parties} collapsible />
-
-      <section>
-        <h2>Consensus over the run</h2>
-        {series.length === 0 ? (
-          <p className="empty-state">
-            This run has no evaluations yet. Score it with <code>npx socrates evaluate --run {view.run.id}</code> or import an evaluation bundle.
-          </p>
-        ) : (
-          <>
-            <ConsensusChart series={series} totalTurns={view.run.totalTurns} mediatorTurns={mediatorTurns} title={`Consensus by turn for run ${view.run.id}`} />
-            <p className="muted">
-              Final consensus: {view.evaluations.map((e, i) => `${series[i].label} ${final(e.consensus)}`).join(" · ")}.
-              C[t] averages each topic's latest located 1–5 score, remapped to 0–100 % (starting score s0 = {DEFAULT_S0});
-              G[t] averages pairwise agreement over party pairs and topics.
-            </p>
-          </>
-        )}
-        {view.evaluations
-          .filter((e) => e.errors.length > 0)
-          .map((e) => (
-            <div key={e.id} className="callout warning">
-              <strong>{e.backbone} recorded errors:</strong>
-              <ul>
-                {e.errors.map((err, i) => (
-                  <li key={i}>
-                    {err.topic_id ? <code>{err.topic_id}</code> : null} {err.message}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))}
-      </section>
-
+      <ConsensusSection view={view} />
       <MetricsPanel run={view.run} metrics={view.metrics} evaluations={view.evaluations} />
-
       <section className="run-layout">
-        <div>
-          <div className="section-head">
-            <h2>Dialogue</h2>
-            <label className="toggle">
-              <input type="checkbox" checked={showThoughts} onChange={(e) => setShowThoughts(e.target.checked)} /> Show private thoughts
-            </label>
-          </div>
-          <Dialogue turns={view.turns} parties={view.played.parties} showThoughts={showThoughts} snippets={view.snippets} />
-        </div>
-        <div>
-          <h2>Scores and stances by topic</h2>
-          {view.evaluations
-            .filter((e) => e.method === "topic-localized")
-            .map((e) => (
-              <TopicScoreTable key={e.id} evaluation={e} topics={view.played.topics} parties={view.played.parties} />
-            ))}
-          {view.evaluations.some((e) => e.method === "topic-localized") ? null : <p className="muted">No topic-localized evaluation for this run.</p>}
-        </div>
+        <DialogueColumn view={view} />
+        <TopicScoresColumn view={view} />
       </section>
     </>
+  );
+}
+
+function RunFacts({ view }: { view: Loaded }) {
+  return (
+    <dl className="facts">
+      <div>
+        <dt>Outcome</dt>
+        <dd>
+          <span className={`outcome outcome-${view.run.outcome}`}>{view.run.outcome}</span>
+        </dd>
+      </div>
+      <div>
+        <dt>Condition</dt>
+        <dd>
+          {view.condition.axis}
+          {view.condition.variant !== "default" ? ` · ${view.condition.variant}` : ""}
+        </dd>
+      </div>
+      <div>
+        <dt>Mediator</dt>
+        <dd>{view.run.mediatorBackbone ?? "none"}</dd>
+      </div>
+      <div>
+        <dt>Simulator</dt>
+        <dd>{view.run.simulatorBackbone}</dd>
+      </div>
+      <div>
+        <dt>Turns</dt>
+        <dd>
+          {view.run.totalTurns} ({view.run.partyTurns} party, {view.run.mediatorTurns} mediator)
+        </dd>
+      </div>
+      {view.counterpartId ? (
+        <div>
+          <dt>Matched run</dt>
+          <dd>
+            <Link to={`/runs/${encodeURIComponent(view.counterpartId)}`}>{view.run.mediated ? "without mediator" : "with mediator"}</Link>
+          </dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+/** One chart line per evaluation, colored by method (dashed: the per-turn baseline). */
+function chartSeries(evaluations: Loaded["evaluations"]): ChartSeries[] {
+  const used = { "topic-localized": 0, "per-turn": 0 };
+  return evaluations.map((e) => ({
+    label: `${e.method === "topic-localized" ? "C[t] topic-localized" : "G[t] per-turn baseline"} · ${e.backbone}`,
+    values: e.consensus,
+    color: PALETTE[e.method][used[e.method]++ % 3],
+    dashed: e.method === "per-turn",
+  }));
+}
+
+function ConsensusSection({ view }: { view: Loaded }) {
+  const series = chartSeries(view.evaluations);
+  const mediatorTurns = view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
+  const final = (values: number[]) => `${(values[values.length - 1] * 100).toFixed(1)}%`;
+  return (
+    <section>
+      <h2>Consensus over the run</h2>
+      {series.length === 0 ? (
+        <p className="empty-state">
+          This run has no evaluations yet. Score it with <code>npx socrates evaluate --run {view.run.id}</code> or import an evaluation bundle.
+        </p>
+      ) : (
+        <>
+          <ConsensusChart series={series} totalTurns={view.run.totalTurns} mediatorTurns={mediatorTurns} title={`Consensus by turn for run ${view.run.id}`} />
+          <p className="muted">
+            Final consensus: {view.evaluations.map((e, i) => `${series[i].label} ${final(e.consensus)}`).join(" · ")}.
+            C[t] averages each topic's latest located 1–5 score, remapped to 0–100 % (starting score s0 = {DEFAULT_S0});
+            G[t] averages pairwise agreement over party pairs and topics.
+          </p>
+        </>
+      )}
+      <EvaluationErrors evaluations={view.evaluations} />
+    </section>
+  );
+}
+
+function EvaluationErrors({ evaluations }: { evaluations: Loaded["evaluations"] }) {
+  return evaluations
+    .filter((e) => e.errors.length > 0)
+    .map((e) => (
+      <div key={e.id} className="callout warning">
+        <strong>{e.backbone} recorded errors:</strong>
+        <ul>
+          {e.errors.map((err, i) => (
+            <li key={i}>
+              {err.topic_id ? <code>{err.topic_id}</code> : null} {err.message}
+            </li>
+          ))}
+        </ul>
+      </div>
+    ));
+}
+
+function DialogueColumn({ view }: { view: Loaded }) {
+  const [showThoughts, setShowThoughts] = useState(false);
+  return (
+    <div>
+      <div className="section-head">
+        <h2>Dialogue</h2>
+        <label className="toggle">
+          <input type="checkbox" checked={showThoughts} onChange={(e) => setShowThoughts(e.target.checked)} /> Show private thoughts
+        </label>
+      </div>
+      <Dialogue turns={view.turns} parties={view.played.parties} showThoughts={showThoughts} snippets={view.snippets} />
+    </div>
+  );
+}
+
+function TopicScoresColumn({ view }: { view: Loaded }) {
+  const topicLocalized = view.evaluations.filter((e) => e.method === "topic-localized");
+  return (
+    <div>
+      <h2>Scores and stances by topic</h2>
+      {topicLocalized.map((e) => (
+        <TopicScoreTable key={e.id} evaluation={e} topics={view.played.topics} parties={view.played.parties} />
+      ))}
+      {topicLocalized.length > 0 ? null : <p className="muted">No topic-localized evaluation for this run.</p>}
+    </div>
   );
 }
