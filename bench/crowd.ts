@@ -19,6 +19,7 @@ import { studyChannelStats } from "../app/server/crowd/channel-stats.server.ts";
 import { exportBatch } from "../app/server/crowd/mturk-export.server.ts";
 import { importMturkResults } from "../app/server/crowd/mturk-import.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
+import { findItem } from "../app/server/models/study.server.ts";
 import { consensusAnswers, mturkResultsCsv, type WorkerAssignment } from "../test/helpers/mturk-results.ts";
 import { syntheticBundle } from "./synthetic-bundle.ts";
 
@@ -51,7 +52,7 @@ try {
   const assignments: WorkerAssignment[] = [];
   input.records.forEach((record, hit) => {
     const itemId = Number(record.fields[itemColumn]);
-    const { runId } = snippetContext(db, db.$client.prepare(`SELECT snippet_id AS s FROM study_items WHERE id = ?`).pluck().get(itemId) as number);
+    const { runId } = snippetContext(db, findItem(db, itemId)!.snippetId!);
     const { body } = playedScenarioOfRun(db, runId);
     const first = randomInt(rng, WORKERS);
     for (let j = 0; j < K; j++) {

@@ -1,0 +1,82 @@
+/**
+ * The house rules of docs/architecture.md, checked on the source text so they stay true: the
+ * layers import only downwards, SQL stays in the server's repositories, no import cycles, one
+ * import style, one file-naming style, no function over 100 lines.
+ */
+import { basename } from "node:path";
+import { describe, expect, it } from "vitest";
+import { importCycles, importSpecifiers, longFunctions, readSource, resolveImport, sourceFiles } from "../helpers/source-tree.ts";
+
+const APP_AND_TOOLS = sourceFiles("app", "scripts", "db", "bench");
+
+/** Files of a folder and what each imports, resolved to root-relative paths where relative. */
+function importsOf(folder: string) {
+  return sourceFiles(folder).map((file) => ({
+    file,
+    specifiers: importSpecifiers(readSource(file)),
+    targets: importSpecifiers(readSource(file)).map((s) => resolveImport(file, s) ?? s),
+  }));
+}
+
+function offenders(folder: string, forbidden: (target: string) => boolean): string[] {
+  return importsOf(folder).flatMap(({ file, targets }) => targets.filter(forbidden).map((t) => `${file} imports ${t}`));
+}
+
+describe("layers", () => {
+  it("app/domain is pure: nothing from the server, the database, node:*, React, Remix or components", () => {
+    const impure = (t: string) => /^(app\/server|app\/components|app\/routes|db)\//.test(t) || /^(node:|react|@remix-run|better-sqlite3|drizzle-orm)/.test(t);
+    expect(offenders("app/domain", impure)).toEqual([]);
+  });
+
+  it("app/server imports nothing from components or routes", () => {
+    expect(offenders("app/server", (t) => /^app\/(components|routes)\//.test(t))).toEqual([]);
+  });
+
+  it("components import nothing from the server", () => {
+    expect(offenders("app/components", (t) => t.startsWith("app/server/"))).toEqual([]);
+  });
+
+  it("routes hold no SQL: no drizzle, schema or raw connection", () => {
+    const sqlInRoutes = sourceFiles("app/routes").filter((f) => /drizzle-orm|db\/schema\.ts|\$client|\bsql`/.test(readSource(f)));
+    expect(sqlInRoutes).toEqual([]);
+  });
+
+  it("no raw better-sqlite3 statements outside the connection module: data access goes through drizzle", () => {
+    const raw = APP_AND_TOOLS.filter((f) => f !== "app/server/db.server.ts" && /\$client\s*\.\s*(prepare|exec)\(/.test(readSource(f)));
+    expect(raw).toEqual([]);
+  });
+
+  it("every module in app/server is server-only (*.server.ts)", () => {
+    expect(sourceFiles("app/server").filter((f) => !f.endsWith(".server.ts"))).toEqual([]);
+  });
+
+  it("the import graph has no cycles", () => {
+    expect(importCycles(sourceFiles("app", "scripts", "db"))).toEqual([]);
+  });
+});
+
+describe("style", () => {
+  it("one import style: relative specifiers carry their .ts/.tsx extension; no ~ alias", () => {
+    const bad = [...APP_AND_TOOLS, ...sourceFiles("test")].flatMap((file) =>
+      importSpecifiers(readSource(file))
+        .filter((s) => s.startsWith("~") || (s.startsWith(".") && !/\.(tsx?|css\?url|json|mjs)$/.test(s)))
+        .map((s) => `${file}: "${s}"`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it("one file-naming style: kebab-case modules, PascalCase components, useX hooks, Remix route names", () => {
+    const ok = (file: string) => {
+      const name = basename(file).replace(/\.(server\.)?tsx?$/, "");
+      if (file.startsWith("app/routes/")) return true; // Remix's own convention ($param, dots, [.])
+      if (file.endsWith(".tsx") && /^[A-Z][A-Za-z0-9]*$/.test(name)) return true;
+      if (/^use[A-Z][A-Za-z0-9]*$/.test(name)) return true;
+      return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(name);
+    };
+    expect(APP_AND_TOOLS.filter((f) => !ok(f))).toEqual([]);
+  });
+
+  it("no function over 100 lines in the app, the CLI or the database code", () => {
+    expect(sourceFiles("app", "scripts", "db").flatMap((f) => longFunctions(f, 100))).toEqual([]);
+  });
+});
