@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, recordQualificationAttempt } from "../server/annotation/qualification.server.ts";
+import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, recordQualificationAttempt } from "../server/crowd/qualification.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { channelOfWorker } from "../server/crowd/channels/registry.server.ts";
 import { getDb } from "../server/db.server.ts";

@@ -1,12 +1,9 @@
-/** Annotator accounts: admins and experts log in with a password; crowd workers are keyed by channel and worker id. */
+/** Annotator accounts: admins and experts log in with a password (crowd workers: app/server/crowd/workers.server.ts). */
 import { z } from "zod";
 import type { Db } from "../db.server.ts";
 import { hashPassword, verifyPassword } from "../auth/password.server.ts";
 import { badInput } from "../http/errors.server.ts";
-import { findAnnotatorByUsername, findCrowdWorker, insertAnnotator, insertAnnotatorIfNew, listAnnotatorRows, updateAnnotator } from "../models/annotator.server.ts";
-
-export const CROWD_CHANNELS = ["link", "mturk", "prolific"] as const;
-export type CrowdChannel = (typeof CROWD_CHANNELS)[number];
+import { findAnnotatorByUsername, insertAnnotator, listAnnotatorRows, updateAnnotator } from "../models/annotator.server.ts";
 
 export const newAccountSchema = z.object({
   username: z.string().trim().regex(/^[a-z0-9][a-z0-9._-]{1,31}$/, "2–32 lower-case letters, digits, '.', '_' or '-'"),
@@ -40,19 +37,6 @@ export async function authenticate(db: Db, username: string, password: string): 
   return { id: row.id, role: row.role };
 }
 
-/** The crowd annotator for a worker id on a channel, created on first arrival. */
-export function findOrCreateCrowdWorker(db: Db, channel: CrowdChannel, workerId: string): number {
-  const cleaned = workerId.trim();
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cleaned)) throw badInput("A worker id is 1–64 letters, digits, '_' or '-'", [{ path: "workerId", message: "not a valid worker id" }]);
-  const existing = findCrowdWorker(db, channel, cleaned);
-  if (existing !== undefined) return existing;
-  // A concurrent first arrival may win the insert; then the stored row is the answer.
-  return (
-    insertAnnotatorIfNew(db, { username: `${channel}:${cleaned}`, displayName: `${channel} worker ${cleaned}`, role: "crowd", channel, externalId: cleaned }) ??
-    findOrCreateCrowdWorker(db, channel, cleaned)
-  );
-}
-
 export function listAnnotators(db: Db) {
   return listAnnotatorRows(db);
 }
@@ -60,5 +44,3 @@ export function listAnnotators(db: Db) {
 export function setActive(db: Db, annotatorId: number, active: boolean): void {
   updateAnnotator(db, annotatorId, { active });
 }
-
-export { crowdWorkerCount, qualifiedAt } from "../models/annotator.server.ts";

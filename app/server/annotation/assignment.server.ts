@@ -58,6 +58,3 @@ export function hasWorkFor(db: Db, studyId: number, annotatorId: number, now = n
 export function assignmentFor(db: Db, itemId: number, annotatorId: number): { id: number; status: AssignmentStatus; leaseExpiresAt: string } | undefined {
   return findAssignment(db, itemId, annotatorId);
 }
-
-// Written by label submits and crowd channels.
-export { leasedAt, leaseFixedItem, markSubmitted, releaseLeasesOf, takenSlots, upsertSubmitted } from "../models/assignment.server.ts";

@@ -139,5 +139,3 @@ export function setStudyStatus(db: Db, studyId: number, status: "open" | "closed
   getStudy(db, studyId);
   updateStudyStatus(db, studyId, status);
 }
-
-export { setStudyConfig, studyItemIds } from "../models/study.server.ts";

@@ -10,7 +10,8 @@ import { checkLabel } from "../../domain/tasks/registry.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
 import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
 import { revisionByClientToken, upsertDraft, writeLabelRevision } from "../models/label.server.ts";
-import { assignmentFor, markSubmitted, takenSlots } from "./assignment.server.ts";
+import { assignmentFor } from "./assignment.server.ts";
+import { markSubmitted, takenSlots } from "../models/assignment.server.ts";
 import { getStudy } from "./studies.server.ts";
 import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem } from "./task-view.server.ts";
 

@@ -8,7 +8,7 @@ import { goldAccuracy, type GoldAccuracy } from "../../domain/validation/index.t
 import type { Db } from "../db.server.ts";
 import { goldFor } from "../../domain/validation/gold-items.ts";
 import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
-import { getStudy } from "../annotation/studies.server.ts";
+import { studyOrNotFound } from "./crowd-study.server.ts";
 import { annotatorChannelsOfStudy, listCrowdAssignments } from "../models/crowd-assignment.server.ts";
 
 function channelsOf(db: Db, studyId: number): Map<string, Channel> {
@@ -17,7 +17,7 @@ function channelsOf(db: Db, studyId: number): Map<string, Channel> {
 
 /** Per-channel figures for a study; pass the dashboard's gold accuracy to avoid computing it twice. */
 export function studyChannelStats(db: Db, studyId: number, gold?: readonly GoldAccuracy[]): ChannelStats[] {
-  getStudy(db, studyId);
+  studyOrNotFound(db, studyId);
   const labels = loadLatestLabels(db, [studyId]);
   const channels = channelsOf(db, studyId);
   const channelOf = (annotatorId: string) => channels.get(annotatorId) ?? "web";

@@ -9,24 +9,25 @@
 import type { ConsensusLabel } from "../../domain/labels.ts";
 import { appSecret } from "../auth/secret.server.ts";
 import type { Db } from "../db.server.ts";
-import { findOrCreateCrowdWorker } from "../annotation/accounts.server.ts";
-import { leaseFixedItem, leasedAt } from "../annotation/assignment.server.ts";
 import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
 import { checkSecondsOnTask, saveDraft } from "../annotation/submit.server.ts";
-import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
-import { abTaskView, consensusTaskView, loadItem, previousOwnLabel, type AbTaskView, type ConsensusTaskView, type ItemRow } from "../annotation/task-view.server.ts";
+import { abTaskView, consensusTaskView, loadItem, previousOwnLabel, type AbTaskView, type ConsensusTaskView } from "../annotation/task-view.server.ts";
+import { leaseFixedItem, leasedAt } from "../models/assignment.server.ts";
 import { findCrowdAssignment } from "../models/crowd-assignment.server.ts";
 import { latestOwnLabel, latestPayloadJson, loadDraft } from "../models/label.server.ts";
 import { findHit, type StoredHit } from "../models/mturk-hit.server.ts";
+import type { ItemRow, StudyRow } from "../models/study.server.ts";
+import { studyOrNotFound } from "./crowd-study.server.ts";
 import { allowedSubmitOrigins, submitOriginOf, type ExternalAssignment, type ExternalQuestionRequest } from "./external-question-params.server.ts";
 import { signAssignment, verifyAssignmentToken } from "./external-question-token.server.ts";
 import { recordCrowdAssignment } from "./record-assignment.server.ts";
+import { findOrCreateCrowdWorker } from "./workers.server.ts";
 
 // ---------- checks shared by the page and the submit ----------
 
 function openCrowdStudy(db: Db, studyId: number): StudyRow {
-  const study = getStudy(db, studyId);
+  const study = studyOrNotFound(db, studyId);
   if (study.pool !== "crowd") throw forbidden(`Study ${studyId} is not a crowd study`);
   if (study.status !== "open") throw new ServiceError(409, `Study ${studyId} is closed and takes no more answers. Please return this HIT.`);
   return study;

@@ -8,7 +8,8 @@ import { FEDERAL_MINIMUM_WAGE_USD, HIT_DEFAULTS, estimateCost, hitSettingsSchema
 import { taskType } from "../../domain/tasks/registry.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError, badInput } from "../http/errors.server.ts";
-import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
+import type { StudyRow } from "../models/study.server.ts";
+import { studyOrNotFound } from "./crowd-study.server.ts";
 import { timedLabelSeconds } from "../models/label.server.ts";
 
 /** The hourly rate the default reward aims at (well above the federal minimum). */
@@ -49,7 +50,7 @@ export interface StudyHitPlan {
 
 /** Settings and cost for `hits` HITs of the study; refuses non-crowd studies and invalid values. */
 export function planHits(db: Db, studyId: number, hits: number, overrides: HitOverrides = {}): StudyHitPlan {
-  const study = getStudy(db, studyId);
+  const study = studyOrNotFound(db, studyId);
   if (study.pool !== "crowd") throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies go to Mechanical Turk`);
   const pace = secondsPerItem(db, study, overrides.secondsPerItem);
   const texts = taskType(study.type).mturk.texts;

@@ -22,8 +22,9 @@ import { toCsv } from "../../domain/csv.ts";
 import { hitValues, isTaskTypeId, taskType } from "../../domain/tasks/registry.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
-import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
 import { loadItem, taskView } from "../annotation/task-view.server.ts";
+import { latestLabelRows } from "../models/label.server.ts";
+import { studyItemIds } from "../models/study.server.ts";
 import { loadGuidelines, loadQualificationTest, templatesDir, TemplateError, type GuidelineKind } from "../templates.server.ts";
 import { checkFairPay, planHits, type HitOverrides } from "./hit-settings.server.ts";
 
@@ -100,7 +101,7 @@ function isNonEmptyDir(dir: string): boolean {
 /** Latest labels per item: one per annotator. */
 function labelCounts(db: Db, studyId: number): Map<number, number> {
   const counts = new Map<number, number>();
-  for (const label of loadLatestLabels(db, [studyId])) counts.set(label.itemId, (counts.get(label.itemId) ?? 0) + 1);
+  for (const label of latestLabelRows(db, [studyId])) counts.set(label.itemId, (counts.get(label.itemId) ?? 0) + 1);
   return counts;
 }
 
@@ -127,16 +128,15 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   const test = loadQualificationTest(undefined, dir);
 
   const counts = labelCounts(db, studyId);
-  const items = loadItems(db, [studyId]);
-  const pending = items.filter((i) => (counts.get(i.itemId) ?? 0) < study.labelsPerItem);
+  const items = studyItemIds(db, studyId);
+  const pending = items.filter((itemId) => (counts.get(itemId) ?? 0) < study.labelsPerItem).map((itemId) => loadItem(db, studyId, itemId));
   if (pending.length === 0) {
     throw new ServiceError(409, `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} labels`);
   }
 
   const warnings: string[] = [];
   const oversized: number[] = [];
-  const rows = pending.map((record) => {
-    const item = loadItem(db, studyId, record.itemId);
+  const rows = pending.map((item) => {
     const values = hitValues(taskView(db, item), { studyId, itemId: item.id });
     if (Buffer.byteLength(fillTemplate(template, values), "utf8") > MTURK_QUESTION_LIMIT_BYTES) oversized.push(item.id);
     return header.map((name) => values[name]);

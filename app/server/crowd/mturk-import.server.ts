@@ -15,10 +15,11 @@ import type { LabelPayload } from "../../domain/labels.ts";
 import { taskType } from "../../domain/tasks/registry.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
-import { getStudy } from "../annotation/studies.server.ts";
-import { loadItem, playedScenarioOfRun, snippetContext, type ItemRow } from "../annotation/task-view.server.ts";
-import { crowdWorkerCount } from "../annotation/accounts.server.ts";
+import { loadItem, playedScenarioOfRun, snippetContext } from "../annotation/task-view.server.ts";
+import { crowdWorkerCount } from "../models/annotator.server.ts";
 import { findCrowdAssignment, listCrowdAssignments } from "../models/crowd-assignment.server.ts";
+import type { ItemRow } from "../models/study.server.ts";
+import { studyOrNotFound } from "./crowd-study.server.ts";
 import { recordCrowdAssignment } from "./record-assignment.server.ts";
 import { recordDecisions, reviewDecisions, type ReviewDecision } from "./review.server.ts";
 
@@ -127,7 +128,7 @@ function reviewMarks(rows: readonly MturkResultRow[], decisions: ReadonlyMap<str
 }
 
 export function importMturkResults(db: Db, studyId: number, options: MturkImportOptions): MturkImportResult {
-  const study = getStudy(db, studyId);
+  const study = studyOrNotFound(db, studyId);
   if (study.pool !== "crowd") throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies take MTurk results`);
   const parsed = parseMturkResults(options.text, studyId);
   const problems: ResultsProblem[] = [...parsed.problems];

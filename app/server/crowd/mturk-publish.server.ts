@@ -20,7 +20,8 @@ import { answerKeyXml, externalQuestionXml, questionFormXml } from "../../domain
 import { qualificationKey, type QualificationTest } from "../../domain/qualification.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError, badInput } from "../http/errors.server.ts";
-import { getStudy, type StudyRow } from "../annotation/studies.server.ts";
+import type { StudyRow } from "../models/study.server.ts";
+import { studyOrNotFound } from "./crowd-study.server.ts";
 import { itemPublishStates, storeHit, type ItemPublishState } from "../models/mturk-hit.server.ts";
 import { storedQualificationType, storeQualificationType } from "../models/mturk-qualification-type.server.ts";
 import { loadQualificationTest } from "../templates.server.ts";
@@ -209,7 +210,7 @@ function planPublish(db: Db, options: PublishOptions): PublishPlan {
   const frameHeight = options.frameHeight ?? 0;
   if (!Number.isInteger(frameHeight) || frameHeight < 0 || frameHeight > 10_000) throw badInput(`The frame height must be a whole number of pixels from 0 to 10000, got ${frameHeight}`);
 
-  const labelsPerItem = getStudy(db, studyId).labelsPerItem;
+  const labelsPerItem = studyOrNotFound(db, studyId).labelsPerItem;
   const states = itemPublishStates(db, studyId, environment, options.now ?? new Date());
   const needing = states.filter((s) => s.labels < labelsPerItem);
   // An item whose HIT is still on offer waits for it; one whose HIT expired short of labels gets a new batch.

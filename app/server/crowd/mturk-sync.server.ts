@@ -9,7 +9,7 @@ import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, RejectAssignmen
 import { labelFromAnswerXml } from "../../domain/crowd/answer-xml.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
-import { getStudy } from "../annotation/studies.server.ts";
+import { studyOrNotFound } from "./crowd-study.server.ts";
 import { MTURK_STATUSES } from "../../domain/crowd/mturk-results.ts";
 import { findCrowdAssignment, setCrowdAssignmentStatus, type CrowdAssignmentStatus } from "../models/crowd-assignment.server.ts";
 import { hitsOfStudy, type StoredHit } from "../models/mturk-hit.server.ts";
@@ -143,7 +143,7 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
   const { studyId, production } = options;
   const environment = environmentOf(production);
   const dryRun = options.dryRun === true;
-  getStudy(db, studyId);
+  studyOrNotFound(db, studyId);
   const hits = hitsOfStudy(db, studyId, environment);
   const summary: SyncSummary = {
     environment,

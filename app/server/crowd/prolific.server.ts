@@ -7,13 +7,15 @@
  */
 import { z } from "zod";
 import { writeTransaction, type Db } from "../db.server.ts";
-import { findOrCreateCrowdWorker, qualifiedAt } from "../annotation/accounts.server.ts";
-import { nextTask, releaseLeasesOf } from "../annotation/assignment.server.ts";
+import { nextTask } from "../annotation/assignment.server.ts";
 import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
-import { attemptCount, MAX_QUALIFICATION_ATTEMPTS } from "../annotation/qualification.server.ts";
-import { getStudy, setStudyConfig, type StudyRow } from "../annotation/studies.server.ts";
+import { releaseLeasesOf } from "../models/assignment.server.ts";
 import { findSession, insertCrowdAssignment, latestSession, markSessionSubmitted } from "../models/crowd-assignment.server.ts";
 import { labelCountInStudy } from "../models/label.server.ts";
+import { setStudyConfig, type StudyRow } from "../models/study.server.ts";
+import { studyOrNotFound } from "./crowd-study.server.ts";
+import { qualificationState } from "./qualification.server.ts";
+import { findOrCreateCrowdWorker } from "./workers.server.ts";
 import { parseStudyConfig, prolificSettingsSchema, type ProlificSettings } from "../../domain/study-config.ts";
 
 const CHANNEL = "prolific";
@@ -71,8 +73,9 @@ function settingsOrRefuse(study: StudyRow): ProlificSettings {
 
 /** Where a crowd worker goes before any task: the reading test, or the end once its attempts are used up. */
 function qualificationPath(db: Db, studyId: number, annotatorId: number): string | null {
-  if (qualifiedAt(db, annotatorId)) return null;
-  return attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS ? `/crowd/done?study=${studyId}` : `/crowd/qualify?study=${studyId}`;
+  const state = qualificationState(db, annotatorId);
+  if (state === "qualified") return null;
+  return state === "locked" ? `/crowd/done?study=${studyId}` : `/crowd/qualify?study=${studyId}`;
 }
 
 export interface ProlificEntry {
@@ -91,7 +94,7 @@ export interface ProlificEntry {
  * by another participant or study (409).
  */
 export function enterProlificSession(db: Db, studyId: number, params: URLSearchParams, now = new Date()): ProlificEntry {
-  const study = getStudy(db, studyId);
+  const study = studyOrNotFound(db, studyId);
   const ids = parseProlificParams(params);
   const settings = settingsOrRefuse(study);
   if (study.status !== "open") throw new ServiceError(409, "This study is closed and takes no more answers. Please return your place in it on Prolific.");
@@ -165,7 +168,7 @@ function completeSession(db: Db, studyId: number, annotatorId: number, settings:
  * have `itemsPerSession` labels, or there is nothing left for them — the completion code.
  */
 export function prolificStep(db: Db, studyId: number, annotatorId: number, now = new Date()): ProlificStep {
-  const study = getStudy(db, studyId);
+  const study = studyOrNotFound(db, studyId);
   const settings = settingsOrRefuse(study);
   const before = qualificationPath(db, studyId, annotatorId);
   if (before) return before.startsWith("/crowd/done") ? { kind: "not-qualified" } : { kind: "qualify", path: before };
@@ -212,7 +215,7 @@ export const prolificSettingsFormSchema = z.object({
 
 /** Sets a crowd study's Prolific settings; other config keys are kept. Throws 400 with field problems. */
 export function updateProlificSettings(db: Db, studyId: number, input: Record<string, unknown>): ProlificSettings {
-  const study = getStudy(db, studyId);
+  const study = studyOrNotFound(db, studyId);
   if (study.pool !== "crowd") throw badInput("Prolific settings are for crowd studies; this is an expert study", [{ path: "pool", message: "not a crowd study" }]);
   const parsed = prolificSettingsFormSchema.safeParse(input);
   if (!parsed.success) {

@@ -7,11 +7,9 @@
  */
 import { createHash } from "node:crypto";
 import { writeTransaction, type Db } from "../db.server.ts";
-import { findOrCreateCrowdWorker, type CrowdChannel } from "../annotation/accounts.server.ts";
-import { upsertSubmitted } from "../annotation/assignment.server.ts";
-import { getStudy } from "../annotation/studies.server.ts";
 import { validatePayload } from "../annotation/submit.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
+import { upsertSubmitted } from "../models/assignment.server.ts";
 import { writeLabelRevision } from "../models/label.server.ts";
 import {
   findCrowdAssignment,
@@ -23,9 +21,11 @@ import {
   type StoredCrowdAssignment,
 } from "../models/crowd-assignment.server.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
+import { studyOrNotFound } from "./crowd-study.server.ts";
+import { findOrCreateCrowdWorker, type WorkerChannel } from "./workers.server.ts";
 
 export interface CrowdAssignmentInput {
-  channel: Exclude<CrowdChannel, "link">;
+  channel: Exclude<WorkerChannel, "link">;
   /** MTurk AssignmentId. */
   externalId: string;
   /** MTurk HITId. */
@@ -110,7 +110,7 @@ function recordNew(db: Db, input: CrowdAssignmentInput, annotatorId: number, pay
  */
 export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): CrowdAssignmentOutcome {
   return writeTransaction(db, (): CrowdAssignmentOutcome => {
-    const studyOpen = getStudy(db, input.studyId).status === "open";
+    const studyOpen = studyOrNotFound(db, input.studyId).status === "open";
     const stored = findCrowdAssignment(db, input.channel, input.externalId);
     if (stored && stored.studyItemId !== input.itemId) {
       throw new ServiceError(409, `Assignment ${input.externalId} was stored for item ${stored.studyItemId}, not item ${input.itemId}`);

@@ -8,7 +8,7 @@ import { flagAnnotators, goldAccuracy, goldChecks } from "../../domain/validatio
 import { writeTransaction, type Db } from "../db.server.ts";
 import { goldFor } from "../../domain/validation/gold-items.ts";
 import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
-import { getStudy } from "../annotation/studies.server.ts";
+import { studyOrNotFound } from "./crowd-study.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
 import { listCrowdAssignments, setCrowdAssignmentDecision, type CrowdAssignmentRow } from "../models/crowd-assignment.server.ts";
 
@@ -33,7 +33,7 @@ function flaggedReason(passed: number, attempted: number, threshold: number): st
  * for review (status submitted) are decided; the channel has already settled the others.
  */
 export function reviewDecisions(db: Db, studyId: number, channel: string, options: { includeReviewed?: boolean } = {}): ReviewDecision[] {
-  const study = getStudy(db, studyId);
+  const study = studyOrNotFound(db, studyId);
   const config = parseStudyConfig(study.config);
   const items = loadItems(db, [studyId]);
   const labels = loadLatestLabels(db, [studyId]);

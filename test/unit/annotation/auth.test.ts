@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "../../../app/server/auth/password.server.ts";
 import { crowdLinkSignature, verifyCrowdLink } from "../../../app/server/auth/crowd-link.server.ts";
-import { authenticate, createAccount, findOrCreateCrowdWorker } from "../../../app/server/annotation/accounts.server.ts";
+import { authenticate, createAccount } from "../../../app/server/annotation/accounts.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 
 describe("passwords", () => {
@@ -31,10 +31,6 @@ describe("passwords", () => {
       });
       t.db.$client.prepare(`UPDATE annotators SET active = 0 WHERE username = 'ada'`).run();
       expect(await authenticate(t.db, "ada", "long enough pass")).toBeNull();
-      const worker = findOrCreateCrowdWorker(t.db, "mturk", "A1B2C3");
-      expect(findOrCreateCrowdWorker(t.db, "mturk", "A1B2C3")).toBe(worker);
-      expect(findOrCreateCrowdWorker(t.db, "link", "A1B2C3")).not.toBe(worker);
-      expect(() => findOrCreateCrowdWorker(t.db, "mturk", "<script>")).toThrow(/worker id/);
     } finally {
       t.cleanup();
     }

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { CHANNELS } from "../../../app/domain/crowd/channel-stats.ts";
-import { CROWD_CHANNELS as WORKER_CHANNELS } from "../../../app/server/annotation/accounts.server.ts";
 import { CROWD_CHANNELS, channelForEntry, channelOfWorker, crowdChannel } from "../../../app/server/crowd/channels/registry.server.ts";
+import { WORKER_CHANNELS } from "../../../app/server/crowd/workers.server.ts";
 
 const params = (query: string) => new URLSearchParams(query);
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
-import { recordQualificationAttempt } from "../../../app/server/annotation/qualification.server.ts";
+import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
 import { studyChannelStats } from "../../../app/server/crowd/channel-stats.server.ts";
 import { recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
 import { enterProlificSession, prolificStep, updateProlificSettings } from "../../../app/server/crowd/prolific.server.ts";

@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ServiceError } from "../../../app/server/http/errors.server.ts";
-import { createAbStudy, createConsensusStudy, setStudyStatus, studyItemIds } from "../../../app/server/annotation/studies.server.ts";
+import { createAbStudy, createConsensusStudy, setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
+import { studyItemIds } from "../../../app/server/models/study.server.ts";
 import {
   MTURK_SUBMIT_ORIGINS,
   PREVIEW_ASSIGNMENT_ID,

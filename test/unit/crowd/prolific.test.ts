@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
-import { recordQualificationAttempt } from "../../../app/server/annotation/qualification.server.ts";
+import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
 import { getStudy, setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { parseStudyConfig } from "../../../app/domain/study-config.ts";
 import {

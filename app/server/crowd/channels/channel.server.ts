@@ -7,9 +7,9 @@
  * (registry.server.ts); adding a channel is one implementation file and one registry line.
  */
 import type { Channel } from "../../../domain/crowd/channel-stats.ts";
-import type { CrowdChannel as WorkerChannel } from "../../annotation/accounts.server.ts";
-import type { StudyRow } from "../../annotation/studies.server.ts";
 import type { Db } from "../../db.server.ts";
+import type { StudyRow } from "../../models/study.server.ts";
+import type { WorkerChannel } from "../workers.server.ts";
 
 export type CrowdChannelId = "link" | "mturk-batch" | "mturk-external" | "prolific";
 

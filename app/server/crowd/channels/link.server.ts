@@ -1,8 +1,8 @@
 /** Signed per-worker links: the dashboard makes a link whose signature binds a worker id to the study. */
-import { findOrCreateCrowdWorker } from "../../annotation/accounts.server.ts";
 import { verifyCrowdLink } from "../../auth/crowd-link.server.ts";
 import { NO_COMPLETION_CODE, type CrowdChannel } from "./channel.server.ts";
 import { crowdSession } from "./session-entry.server.ts";
+import { findOrCreateCrowdWorker } from "../workers.server.ts";
 
 export const linkChannel: CrowdChannel = {
   id: "link",

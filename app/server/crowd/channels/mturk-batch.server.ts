@@ -3,10 +3,10 @@
  * in MTurk's own page, and `mturk import` reads the results file back (mturk-import.server.ts).
  * A HIT may instead link out to /crowd/start with MTurk's parameters; that entry is here too.
  */
-import { findOrCreateCrowdWorker } from "../../annotation/accounts.server.ts";
 import { PREVIEW_ASSIGNMENT_ID } from "../external-question-params.server.ts";
 import { NO_COMPLETION_CODE, type CrowdChannel } from "./channel.server.ts";
 import { crowdSession } from "./session-entry.server.ts";
+import { findOrCreateCrowdWorker } from "../workers.server.ts";
 
 export const mturkBatchChannel: CrowdChannel = {
   id: "mturk-batch",

@@ -1,7 +1,7 @@
-/** Recording qualification attempts; a pass marks the crowd worker qualified for every crowd study. */
+/** The crowd reading test: attempts are recorded; a pass marks the worker qualified for every crowd study. */
 import { qualificationKey, scoreQualification, type QualificationTest } from "../../domain/qualification.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
-import { updateAnnotator } from "../models/annotator.server.ts";
+import { qualifiedAt, updateAnnotator } from "../models/annotator.server.ts";
 import { countQualificationAttempts, insertQualificationAttempt } from "../models/qualification-attempt.server.ts";
 
 export function recordQualificationAttempt(db: Db, annotatorId: number, test: QualificationTest, answers: Record<string, string>) {
@@ -18,4 +18,10 @@ export const MAX_QUALIFICATION_ATTEMPTS = 3;
 
 export function attemptCount(db: Db, annotatorId: number): number {
   return countQualificationAttempts(db, annotatorId);
+}
+
+/** Where a worker stands with the test: passed, still to take it, or out of attempts. */
+export function qualificationState(db: Db, annotatorId: number): "qualified" | "test" | "locked" {
+  if (qualifiedAt(db, annotatorId)) return "qualified";
+  return attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS ? "locked" : "test";
 }

@@ -1,0 +1,21 @@
+/** Crowd workers: annotator accounts keyed by the channel namespace they came through and their id there. */
+import type { Db } from "../db.server.ts";
+import { badInput } from "../http/errors.server.ts";
+import { findCrowdWorker, insertAnnotatorIfNew } from "../models/annotator.server.ts";
+
+/** The namespaces crowd workers are stored under (annotators.channel); MTurk's two channels share one. */
+export const WORKER_CHANNELS = ["link", "mturk", "prolific"] as const;
+export type WorkerChannel = (typeof WORKER_CHANNELS)[number];
+
+/** The crowd annotator for a worker id on a channel, created on first arrival. */
+export function findOrCreateCrowdWorker(db: Db, channel: WorkerChannel, workerId: string): number {
+  const cleaned = workerId.trim();
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cleaned)) throw badInput("A worker id is 1–64 letters, digits, '_' or '-'", [{ path: "workerId", message: "not a valid worker id" }]);
+  const existing = findCrowdWorker(db, channel, cleaned);
+  if (existing !== undefined) return existing;
+  // A concurrent first arrival may win the insert; then the stored row is the answer.
+  return (
+    insertAnnotatorIfNew(db, { username: `${channel}:${cleaned}`, displayName: `${channel} worker ${cleaned}`, role: "crowd", channel, externalId: cleaned }) ??
+    findOrCreateCrowdWorker(db, channel, cleaned)
+  );
+}
