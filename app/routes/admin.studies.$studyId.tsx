@@ -9,10 +9,9 @@ import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
 import { studyDashboardView } from "../server/annotation/dashboard-view.server.ts";
 import { orResponse } from "../server/http/responses.server.ts";
 import { setStudyStatus } from "../server/annotation/studies.server.ts";
-import { ServiceError } from "../server/http/errors.server.ts";
-import { crowdLinkPath } from "../server/auth/crowd-link.server.ts";
 import { studyChannelStats } from "../server/crowd/channel-stats.server.ts";
-import { prolificStudyUrl, updateProlificSettings } from "../server/crowd/prolific.server.ts";
+import { crowdDashboardAction, NO_ACTION_DATA } from "../server/crowd/dashboard-actions.server.ts";
+import { prolificStudyUrl } from "../server/crowd/prolific.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
@@ -33,29 +32,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request, ["admin"]);
   const studyId = parseId(params.studyId, "study");
   const form = await request.formData();
-  const intent = form.get("intent");
+  const intent = String(form.get("intent"));
   const db = getDb();
-  const none = { link: null, error: null, prolific: null };
   if (intent === "close" || intent === "reopen") {
     orResponse(() => setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
-    return json(none);
+    return json(NO_ACTION_DATA);
   }
-  if (intent === "link") {
-    const workerId = String(form.get("workerId") ?? "").trim();
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(workerId)) return json({ ...none, error: "A worker id is 1–64 letters, digits, '_' or '-'" }, { status: 400 });
-    return json({ ...none, link: new URL(crowdLinkPath(studyId, workerId), request.url).toString() });
-  }
-  if (intent === "prolific") {
-    try {
-      updateProlificSettings(db, studyId, { completionCode: form.get("completionCode"), itemsPerSession: form.get("itemsPerSession"), rewardUsd: form.get("rewardUsd") });
-      return json({ ...none, prolific: { ok: true as const } });
-    } catch (err) {
-      if (!(err instanceof ServiceError)) throw err;
-      if (err.status === 404) throw new Response(err.message, { status: 404, statusText: "Not Found" });
-      return json({ ...none, prolific: { ok: false as const, message: err.message, problems: err.problems } }, { status: err.status });
-    }
-  }
-  return json({ ...none, error: `Unknown action "${String(intent)}"` }, { status: 400 });
+  const reply = orResponse(() => crowdDashboardAction(db, studyId, intent, form, request.url));
+  return json(reply.data, { status: reply.status });
 }
 
 export default function StudyDashboard() {

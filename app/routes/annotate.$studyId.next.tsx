@@ -4,7 +4,7 @@ import { needsQualification, studyForWorker } from "../server/annotation/access.
 import { nextTask } from "../server/annotation/assignment.server.ts";
 import { orResponse } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
-import { prolificStep, prolificStepPath } from "../server/crowd/prolific.server.ts";
+import { channelNextPath } from "../server/crowd/channels/registry.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 
@@ -15,8 +15,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const studyId = parseId(params.studyId, "study");
   const db = getDb();
   const study = orResponse(() => studyForWorker(db, studyId, user));
-  // Prolific participants work in sessions that end with a completion code, not this page.
-  if (user.channel === "prolific") throw redirect(prolificStepPath(studyId, orResponse(() => prolificStep(db, studyId, user.id))));
+  // Channels whose sessions end with a completion code (Prolific) decide the next step, not this page.
+  const channelNext = orResponse(() => channelNextPath(db, studyId, user));
+  if (channelNext) throw redirect(channelNext);
   if (needsQualification(user)) throw redirect(`/crowd/qualify?study=${studyId}`);
   const lease = orResponse(() => nextTask(db, studyId, user.id));
   if (lease) throw redirect(`/annotate/${studyId}/items/${lease.itemId}`);

@@ -7,10 +7,15 @@ import { findCrowdWorker, insertAnnotatorIfNew } from "../models/annotator.serve
 export const WORKER_CHANNELS = ["link", "mturk", "prolific"] as const;
 export type WorkerChannel = (typeof WORKER_CHANNELS)[number];
 
+/** 1–64 letters, digits, '_' or '-': what every channel's worker ids look like. */
+export function isWorkerId(value: string): boolean {
+  return /^[A-Za-z0-9_-]{1,64}$/.test(value);
+}
+
 /** The crowd annotator for a worker id on a channel, created on first arrival. */
 export function findOrCreateCrowdWorker(db: Db, channel: WorkerChannel, workerId: string): number {
   const cleaned = workerId.trim();
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cleaned)) throw badInput("A worker id is 1–64 letters, digits, '_' or '-'", [{ path: "workerId", message: "not a valid worker id" }]);
+  if (!isWorkerId(cleaned)) throw badInput("A worker id is 1–64 letters, digits, '_' or '-'", [{ path: "workerId", message: "not a valid worker id" }]);
   const existing = findCrowdWorker(db, channel, cleaned);
   if (existing !== undefined) return existing;
   // A concurrent first arrival may win the insert; then the stored row is the answer.

@@ -2,6 +2,7 @@
  * Every crowd channel, in the order /crowd/start tries their entry parameters (Prolific first:
  * its parameters, once present, must all be valid). Add a channel here.
  */
+import type { Db } from "../../db.server.ts";
 import type { CrowdChannel, CrowdChannelId } from "./channel.server.ts";
 import { linkChannel } from "./link.server.ts";
 import { mturkBatchChannel } from "./mturk-batch.server.ts";
@@ -31,4 +32,15 @@ export function channelForEntry(params: URLSearchParams): (CrowdChannel & { entr
  */
 export function channelOfWorker(workerChannel: string | null): CrowdChannel | null {
   return CROWD_CHANNELS.find((c) => c.identity.workerChannel === workerChannel) ?? null;
+}
+
+/**
+ * Where a worker goes next when their channel ends work its own way (Prolific's completion code):
+ * the step's page, or the end page. Null when the channel has no such step (the usual allocation).
+ */
+export function channelNextPath(db: Db, studyId: number, worker: { id: number; channel: string | null }): string | null {
+  const finish = channelOfWorker(worker.channel)?.completion.finish;
+  if (!finish) return null;
+  const step = finish(db, studyId, worker.id);
+  return step.kind === "task" || step.kind === "qualify" ? step.path : `/crowd/done?study=${studyId}`;
 }

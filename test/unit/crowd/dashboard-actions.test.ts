@@ -1,0 +1,76 @@
+/**
+ * The crowd side of the study dashboard's posts and the channel's say over a worker's next step,
+ * on a real SQLite file with the demo studies: links, Prolific's settings through its channel,
+ * and where a worker goes from /annotate/:study/next.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { channelNextPath } from "../../../app/server/crowd/channels/registry.server.ts";
+import { crowdDashboardAction } from "../../../app/server/crowd/dashboard-actions.server.ts";
+import { enterProlificSession } from "../../../app/server/crowd/prolific.server.ts";
+import { findOrCreateCrowdWorker } from "../../../app/server/crowd/workers.server.ts";
+import { findStudy } from "../../../app/server/models/study.server.ts";
+import { seedDemo } from "../../helpers/annotation.ts";
+import { expectServiceError } from "../../helpers/expect-service-error.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+
+const CONSENSUS_CROWD = 2;
+const URL_BASE = "https://studio.example.org/admin/studies/2";
+
+const form = (fields: Record<string, string>) => {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.set(k, v);
+  return f;
+};
+
+describe("crowd dashboard actions", () => {
+  let t: ReturnType<typeof tempDb>;
+  beforeEach(async () => {
+    t = tempDb();
+    seedDemo(t.db);
+    await seedDemoStudies(t.db);
+  });
+  afterEach(() => t.cleanup());
+
+  it("makes a signed link for a valid worker id and refuses a bad one", () => {
+    const ok = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: " W42 " }), URL_BASE);
+    expect(ok.status).toBe(200);
+    expect(ok.data.link).toMatch(/^https:\/\/studio\.example\.org\/crowd\/start\?study=2&worker=W42&sig=/);
+    const bad = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: "<w>" }), URL_BASE);
+    expect(bad).toEqual({ status: 400, data: { link: null, prolific: null, error: "A worker id is 1–64 letters, digits, '_' or '-'" } });
+  });
+
+  it("saves Prolific's settings through the channel, returns field problems with their status, and throws for a missing study", () => {
+    const saved = crowdDashboardAction(t.db, CONSENSUS_CROWD, "prolific", form({ intent: "prolific", completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "" }), URL_BASE);
+    expect(saved).toEqual({ status: 200, data: { link: null, error: null, prolific: { ok: true } } });
+    expect((findStudy(t.db, CONSENSUS_CROWD)?.config as { prolific?: unknown }).prolific).toEqual({ completionCode: "C0DE42", itemsPerSession: 2 });
+    const refused = crowdDashboardAction(t.db, CONSENSUS_CROWD, "prolific", form({ completionCode: "", itemsPerSession: "0" }), URL_BASE);
+    expect(refused.status).toBe(400);
+    expect(refused.data.prolific).toMatchObject({ ok: false, message: "The Prolific settings are not valid" });
+    expectServiceError(() => crowdDashboardAction(t.db, 999, "prolific", form({ completionCode: "C0DE42", itemsPerSession: "2" }), URL_BASE), 404, /Study 999/);
+  });
+
+  it("answers an unknown intent with a 400", () => {
+    expect(crowdDashboardAction(t.db, CONSENSUS_CROWD, "nope", form({}), URL_BASE)).toMatchObject({ status: 400, data: { error: 'Unknown action "nope"' } });
+  });
+});
+
+describe("a channel's next step", () => {
+  let t: ReturnType<typeof tempDb>;
+  beforeEach(async () => {
+    t = tempDb();
+    seedDemo(t.db);
+    await seedDemoStudies(t.db);
+  });
+  afterEach(() => t.cleanup());
+
+  it("is the channel's own for Prolific participants and none for experts and other crowd workers", () => {
+    crowdDashboardAction(t.db, CONSENSUS_CROWD, "prolific", form({ completionCode: "C0DE42", itemsPerSession: "2" }), URL_BASE);
+    const params = new URLSearchParams({ PROLIFIC_PID: "p1", STUDY_ID: "s1", SESSION_ID: "x1" });
+    const { annotatorId } = enterProlificSession(t.db, CONSENSUS_CROWD, params);
+    expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: annotatorId, channel: "prolific" })).toBe(`/crowd/qualify?study=${CONSENSUS_CROWD}`);
+    const mturk = findOrCreateCrowdWorker(t.db, "mturk", "A1");
+    expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: mturk, channel: "mturk" })).toBeNull();
+    expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: 1, channel: null })).toBeNull();
+  });
+});
