@@ -10,10 +10,11 @@ import { writeTransaction, type Db } from "../db.server.ts";
 import { validatePayload } from "../annotation/submit.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
 import { upsertSubmitted } from "../models/assignment.server.ts";
-import { writeLabelRevision } from "../models/label.server.ts";
+import { channelRevisionPayloads, writeLabelRevision } from "../models/label.server.ts";
 import {
   findCrowdAssignment,
   insertCrowdAssignment,
+  setCrowdAssignmentHash,
   setCrowdAssignmentLabel,
   setCrowdAssignmentStatus,
   type CrowdAssignmentStatus,
@@ -64,9 +65,24 @@ function storeLabel(db: Db, input: CrowdAssignmentInput, annotatorId: number, pa
   return writeLabelRevision(db, input.itemId, annotatorId, payload, null, input.secondsOnTask);
 }
 
+/**
+ * The hash of the answer stored for an assignment. Migration 0005 cleared the hashes (SQL cannot
+ * recompute sha256 after renaming the payload kinds); such a row gets its hash back from the
+ * label revision the assignment wrote, one of the label's crowd-written revisions: the one with
+ * the incoming answer if there is one (then it is saved), else the latest, which then differs.
+ */
+function storedHash(db: Db, stored: StoredCrowdAssignment, hash: string | null): string | null {
+  if (stored.payloadHash || stored.labelId === null || hash === null) return stored.payloadHash;
+  const written = channelRevisionPayloads(db, stored.labelId).map(payloadHash);
+  if (!written.includes(hash)) return written.at(-1) ?? null;
+  setCrowdAssignmentHash(db, stored.id, hash);
+  return hash;
+}
+
 /** An assignment seen before: the same answer changes at most the status; a different one is refused. */
 function updateStored(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAssignment, payload: LabelPayload | null, hash: string | null, studyOpen: boolean): CrowdAssignmentOutcome {
-  if (hash && stored.payloadHash && hash !== stored.payloadHash) {
+  const storedAnswer = storedHash(db, stored, hash);
+  if (hash && storedAnswer && hash !== storedAnswer) {
     throw new ServiceError(409, `Assignment ${input.externalId} was imported before with a different answer; the stored answer is kept`);
   }
   const statusChanged = stored.status !== input.status;

@@ -62,6 +62,11 @@ export function setCrowdAssignmentLabel(db: Db, id: number, labelId: number, pay
   db.update(crowdAssignments).set({ labelId, payloadHash }).where(eq(crowdAssignments.id, id)).run();
 }
 
+/** Restores the hash of an assignment's stored answer (cleared by migration 0005). */
+export function setCrowdAssignmentHash(db: Db, id: number, payloadHash: string): void {
+  db.update(crowdAssignments).set({ payloadHash }).where(eq(crowdAssignments.id, id)).run();
+}
+
 /** Our review decision on an assignment and when it was made. */
 export function setCrowdAssignmentDecision(db: Db, id: number, decision: "approve" | "reject", reason: string | null, at: string): void {
   db.update(crowdAssignments).set({ decision, decisionReason: reason, decidedAt: at }).where(eq(crowdAssignments.id, id)).run();

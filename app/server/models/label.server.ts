@@ -3,7 +3,7 @@
  * the dashboard and exports. Data access only; what may be written is decided by the submit service
  * (annotation/submit.server.ts).
  */
-import { and, asc, countDistinct, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, countDistinct, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
 import type { Db } from "../db.server.ts";
@@ -72,6 +72,17 @@ export function latestPayloadJson(db: Db, labelId: number): string | undefined {
     .limit(1)
     .get();
   return row?.payload;
+}
+
+/** Payloads of a label's revisions a crowd channel wrote (stored without a client token; web submits always carry one), oldest first. */
+export function channelRevisionPayloads(db: Db, labelId: number): unknown[] {
+  return db
+    .select({ payload: labelRevisions.payload })
+    .from(labelRevisions)
+    .where(and(eq(labelRevisions.labelId, labelId), isNull(labelRevisions.clientToken)))
+    .orderBy(asc(labelRevisions.revision))
+    .all()
+    .map((r) => r.payload);
 }
 
 export interface LabelRevisionView {
