@@ -4,15 +4,14 @@
  * and where a worker goes from /annotate/:study/next.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { channelNextPath } from "../../../app/server/crowd/channels/registry.server.ts";
 import { crowdDashboardAction } from "../../../app/server/crowd/dashboard-actions.server.ts";
 import { enterProlificSession } from "../../../app/server/crowd/prolific.server.ts";
 import { findOrCreateCrowdWorker } from "../../../app/server/crowd/workers.server.ts";
 import { findStudy } from "../../../app/server/models/study.server.ts";
-import { seedDemo } from "../../helpers/annotation.ts";
+import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import type { tempDb } from "../../helpers/temp-db.ts";
 
 const CONSENSUS_CROWD = 2;
 const URL_BASE = "https://studio.example.org/admin/studies/2";
@@ -23,12 +22,10 @@ const form = (fields: Record<string, string>) => {
   return f;
 };
 
-describe("crowd dashboard actions", () => {
+describe("crowd dashboard actions and a channel's next step", () => {
   let t: ReturnType<typeof tempDb>;
   beforeEach(async () => {
-    t = tempDb();
-    seedDemo(t.db);
-    await seedDemoStudies(t.db);
+    t = await demoStudiesDb();
   });
   afterEach(() => t.cleanup());
 
@@ -53,18 +50,8 @@ describe("crowd dashboard actions", () => {
   it("answers an unknown intent with a 400", () => {
     expect(crowdDashboardAction(t.db, CONSENSUS_CROWD, "nope", form({}), URL_BASE)).toMatchObject({ status: 400, data: { error: 'Unknown action "nope"' } });
   });
-});
 
-describe("a channel's next step", () => {
-  let t: ReturnType<typeof tempDb>;
-  beforeEach(async () => {
-    t = tempDb();
-    seedDemo(t.db);
-    await seedDemoStudies(t.db);
-  });
-  afterEach(() => t.cleanup());
-
-  it("is the channel's own for Prolific participants and none for experts and other crowd workers", () => {
+  it("a channel's next step is its own for Prolific participants and none for experts and other crowd workers", () => {
     crowdDashboardAction(t.db, CONSENSUS_CROWD, "prolific", form({ completionCode: "C0DE42", itemsPerSession: "2" }), URL_BASE);
     const params = new URLSearchParams({ PROLIFIC_PID: "p1", STUDY_ID: "s1", SESSION_ID: "x1" });
     const { annotatorId } = enterProlificSession(t.db, CONSENSUS_CROWD, params);

@@ -1,11 +1,14 @@
-/** The crowd assignment store and the gold-based review, on a real SQLite file with the demo studies. */
+/** The crowd assignment store (also after migration 0005) and the gold-based review, on a real SQLite file with the demo studies. */
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { listCrowdAssignments } from "../../../app/server/models/crowd-assignment.server.ts";
-import { recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
+import { payloadHash, recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
+import { writeLabelRevision } from "../../../app/server/models/label.server.ts";
 import { recordDecisions, reviewDecisions } from "../../../app/server/crowd/review.server.ts";
 import { seedDemo } from "../../helpers/annotation.ts";
+import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 
 const AB_STUDY = 3;
@@ -116,5 +119,66 @@ describe("crowd assignments", () => {
     expect(decisions).toHaveLength(golds.length + 1);
     expect(decisions.every((d) => d.decision === "reject")).toBe(true);
     expect(decisions.find((d) => d.externalId === "3FLAG_PLAIN")!.reason).toMatch(new RegExp(`matched 0 of ${golds.length} check questions`));
+  });
+
+  /**
+   * Migration 0005 cleared the stored answer hashes (SQL cannot recompute sha256 after renaming
+   * the payload kinds). A re-import must still tell the same answer (unchanged, its hash restored)
+   * from a different one (refused with 409, nothing written).
+   */
+  describe("after migration 0005 cleared the answer hashes", () => {
+    const A = { kind: "ab-reactiveness", choice: "A" } as const;
+    const B = { kind: "ab-reactiveness", choice: "B" } as const;
+    const FIRST = input({}).externalId;
+
+    /** Puts the stored payloads back to the old kind, then runs migration 0005 itself over them. */
+    function migrateFromOldKinds(): void {
+      t.db.$client.exec(`UPDATE label_revisions SET payload = json_set(payload, '$.kind', 'ab') WHERE json_extract(payload, '$.kind') = 'ab-reactiveness'`);
+      t.db.$client.exec(readFileSync("db/migrations/0005_task_type_ids.sql", "utf8").replaceAll("--> statement-breakpoint", ""));
+    }
+
+    const hashOf = (externalId: string) => (t.db.$client.prepare(`SELECT payload_hash AS h FROM crowd_assignments WHERE external_id = ?`).get(externalId) as { h: string | null }).h;
+    const snapshot = () => ({
+      counts: tableCounts(t.db),
+      assignments: t.db.$client.prepare(`SELECT * FROM crowd_assignments ORDER BY id`).all(),
+      revisions: t.db.$client.prepare(`SELECT * FROM label_revisions ORDER BY id`).all(),
+    });
+
+    it("takes the same answer as unchanged and restores its hash", () => {
+      recordCrowdAssignment(t.db, input({}));
+      migrateFromOldKinds();
+      expect(hashOf(FIRST)).toBeNull();
+      const counts = tableCounts(t.db);
+      expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({ kind: "unchanged", statusChanged: true });
+      expect(tableCounts(t.db)).toEqual(counts);
+      expect(hashOf(FIRST)).toBe(payloadHash(A));
+    });
+
+    it("refuses a different answer with 409 and leaves the database as it was", () => {
+      recordCrowdAssignment(t.db, input({}));
+      migrateFromOldKinds();
+      const before = snapshot();
+      expectServiceError(() => recordCrowdAssignment(t.db, input({ payload: B })), 409, /imported before with a different answer/);
+      expect(snapshot()).toEqual(before);
+      expect(hashOf(FIRST)).toBeNull();
+    });
+
+    it("recognises each of a worker's assignments on the item by its own revision", () => {
+      recordCrowdAssignment(t.db, input({}));
+      recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_SECOND", externalGroupId: "3HIT2", payload: B }));
+      migrateFromOldKinds();
+      // The whole file again: both answers are the ones stored, though only the second is the latest revision.
+      expect(recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
+      expect(recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_SECOND", externalGroupId: "3HIT2", payload: B }))).toEqual({ kind: "unchanged", statusChanged: false });
+    });
+
+    it("never takes a later revision from the web task for the assignment's answer", () => {
+      recordCrowdAssignment(t.db, input({}));
+      const annotatorId = (t.db.$client.prepare(`SELECT annotator_id AS a FROM crowd_assignments WHERE external_id = ?`).get(FIRST) as { a: number }).a;
+      writeLabelRevision(t.db, plainItem, annotatorId, B, "web-token-0001", 30);
+      migrateFromOldKinds();
+      expectServiceError(() => recordCrowdAssignment(t.db, input({ payload: B })), 409, /different answer/);
+      expect(recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
+    });
   });
 });
