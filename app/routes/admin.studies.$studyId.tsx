@@ -3,7 +3,7 @@ import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react"
 import { AgreementSection } from "../components/admin/AgreementSection.tsx";
 import { CrowdLinkSection } from "../components/admin/CrowdLinkSection.tsx";
 import { StudyHeader } from "../components/admin/StudyHeader.tsx";
-import { AlignmentTable, AnnotatorTable, FidelityTable, ProgressPanel, TrendChart } from "../components/dashboard/index.ts";
+import { AnnotatorTable, ProgressPanel, TypeFiguresSection } from "../components/dashboard/index.ts";
 import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
 import { studyDashboardView } from "../server/annotation/dashboard-view.server.ts";
@@ -60,24 +60,7 @@ export default function StudyDashboard() {
         withoutFlagged={d.agreementWithoutFlagged}
       />
 
-      {d.kind === "consensus-snippet" ? (
-        <section className="dash-section">
-          <h2>Does the evaluator agree with the experts?</h2>
-          {d.alignment ? (
-            <>
-              <AlignmentTable table={d.alignment} />
-              {d.trend ? <TrendChart trend={d.trend} /> : null}
-            </>
-          ) : (
-            <p className="empty-state">Alignment is measured against expert labels; this is a {d.study.pool} study. Open the expert study on the same snippets to see it.</p>
-          )}
-        </section>
-      ) : (
-        <section className="dash-section">
-          <h2>Persona fidelity per simulator backbone</h2>
-          {d.fidelity ? <FidelityTable summary={d.fidelity} /> : null}
-        </section>
-      )}
+      <TypeFiguresSection kind={d.kind} pool={d.study.pool} alignment={d.alignment} trend={d.trend} fidelity={d.fidelity} />
 
       <section className="dash-section">
         <h2>Annotators</h2>

@@ -12,7 +12,8 @@
  */
 import { and, asc, eq, lte } from "drizzle-orm";
 import * as schema from "../schema.ts";
-import { POSITION_NOT_STATED, type ConsensusLabel } from "../../app/domain/labels.ts";
+import { POSITION_NOT_STATED, type ConsensusLabel, type LabelPayload } from "../../app/domain/labels.ts";
+import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../app/domain/tasks/ids.ts";
 import { createRng } from "../../app/domain/stats/index.ts";
 import type { Db } from "../../app/server/db.server.ts";
 import { createAccount } from "../../app/server/annotation/accounts.server.ts";
@@ -81,12 +82,15 @@ function demoConsensusLabel(db: Db, itemId: number, previous: ConsensusLabel | n
     );
     topics[topic.id] = { score: Math.min(5, Math.max(1, Math.round(judge.score) + jitter(rng, spread))), carriedForward: false, positions };
   }
-  return { kind: "consensus-snippet", topics };
+  return { kind: CONSENSUS_SNIPPET, topics };
 }
 
-/** Labels `count` items of a study as one annotator, through allocation and validation like a real session. */
-function labelAs(db: Db, studyId: number, annotatorId: number, count: number, rng: Rng, make: (itemId: number, previous: ConsensusLabel | null) => unknown): void {
-  let previous: ConsensusLabel | null = null;
+/**
+ * Labels `count` items of a study as one annotator, through allocation and validation like a real
+ * session. `make` gets the annotator's previous label in the same conversation (for carry-forward).
+ */
+function labelAs<P extends LabelPayload>(db: Db, studyId: number, annotatorId: number, count: number, rng: Rng, make: (itemId: number, previous: P | null) => P): void {
+  let previous: P | null = null;
   let previousRun: string | null = null;
   for (let i = 0; i < count; i++) {
     const lease = nextTask(db, studyId, annotatorId);
@@ -95,7 +99,7 @@ function labelAs(db: Db, studyId: number, annotatorId: number, count: number, rn
     if (item.runId !== previousRun) previous = null;
     const payload = make(lease.itemId, previous);
     submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload, clientToken: `demo-${studyId}-${annotatorId}-${lease.itemId}`, secondsOnTask: Math.round(35 + rng() * 90) });
-    previous = (payload as { kind: string }).kind === "consensus-snippet" ? (payload as ConsensusLabel) : null;
+    previous = payload;
     previousRun = item.runId;
   }
 }
@@ -159,15 +163,15 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
   const ids: Record<string, number> = {};
   for (const account of DEMO_ACCOUNTS) ids[account.username] = (await createAccount(db, account)).valueOf();
 
-  const consensusGuidelines = loadGuidelines("consensus-snippet");
+  const consensusGuidelines = loadGuidelines(CONSENSUS_SNIPPET);
   const expertStudy = createConsensusStudy(db, { name: "Demo: expert snippet consensus", pool: "expert", trajectories: 4, guidelines: consensusGuidelines, config: { seed: 7 } });
   const items = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, expertStudy)).orderBy(asc(schema.studyItems.position)).all();
   const runsInOrder = [...new Set(items.map((i) => i.runId))];
   const itemsOfFirst = (n: number) => items.filter((i) => runsInOrder.indexOf(i.runId) < n).length;
   // Ada has finished three trajectories, Ben two and half of the third: the study is part-way.
   const third = items.filter((i) => i.runId === runsInOrder[2]).length;
-  labelAs(db, expertStudy, ids.ada, itemsOfFirst(3), createRng(101), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(1000 + itemId), 1));
-  labelAs(db, expertStudy, ids.ben, itemsOfFirst(2) + Math.floor(third / 2), createRng(202), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(2000 + itemId), 1));
+  labelAs<ConsensusLabel>(db, expertStudy, ids.ada, itemsOfFirst(3), createRng(101), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(1000 + itemId), 1));
+  labelAs<ConsensusLabel>(db, expertStudy, ids.ben, itemsOfFirst(2) + Math.floor(third / 2), createRng(202), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(2000 + itemId), 1));
 
   const crowdIds = DEMO_CROWD.map((w) => findOrCreateCrowdWorker(db, "link", w));
   const now = new Date().toISOString();
@@ -176,14 +180,14 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
   // Same seed and size as the expert study, so it samples the same trajectories: the non-expert baseline.
   const crowdConsensus = createConsensusStudy(db, { name: "Demo: crowd snippet consensus", pool: "crowd", trajectories: 4, guidelines: consensusGuidelines, config: { seed: 7 } });
   crowdIds.slice(0, 3).forEach((id, w) =>
-    labelAs(db, crowdConsensus, id, itemsOfFirst(2), createRng(300 + w), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(3000 + 97 * w + itemId), 2)),
+    labelAs<ConsensusLabel>(db, crowdConsensus, id, itemsOfFirst(2), createRng(300 + w), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(3000 + 97 * w + itemId), 2)),
   );
 
   seedDemoMturkBatch(db, crowdConsensus, items.length - itemsOfFirst(2));
 
   const pairs = db.select({ id: schema.abPairs.id }).from(schema.abPairs).limit(1).get();
   if (pairs) {
-    const abStudy = createAbStudy(db, { name: "Demo: crowd A/B reactiveness", pool: "crowd", guidelines: loadGuidelines("ab-reactiveness"), config: { seed: 11, goldRate: 0.5 } });
+    const abStudy = createAbStudy(db, { name: "Demo: crowd A/B reactiveness", pool: "crowd", guidelines: loadGuidelines(AB_REACTIVENESS), config: { seed: 11, goldRate: 0.5 } });
     const abItems = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, abStudy)).all();
     crowdIds.forEach((id, w) => {
       const rng = createRng(400 + w);
@@ -200,7 +204,7 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
         // items and guesses elsewhere), so the dashboard has someone to flag.
         const careless = w === 2;
         const slips = careless ? pair.isGold || itemId % 2 === 0 : (itemId + w) % 5 === 0;
-        return { kind: "ab-reactiveness", choice: slips ? wrong : right };
+        return { kind: AB_REACTIVENESS, choice: slips ? wrong : right };
       });
     });
   }

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ComponentProps } from "react";
 import type { TaskTypeId } from "../../domain/tasks/ids.ts";
+import { TASK_TYPES } from "../../domain/tasks/registry.ts";
 import { AgreementPanel } from "../dashboard/AgreementPanel.tsx";
 
 export interface AgreementSectionProps extends ComponentProps<typeof AgreementPanel> {
@@ -21,7 +22,7 @@ export function AgreementSection({ studyId, kind, flaggedCount, goldThreshold, e
       {flaggedCount ? (
         <p className="notice notice-warning">
           {flaggedCount} annotator{flaggedCount > 1 ? "s are" : " is"} below the gold threshold ({Math.round(goldThreshold * 100)}%).{" "}
-          {excluding ? <Link to={base}>Include them again</Link> : <Link to={`${base}?exclude=flagged`}>Exclude them from {kind === "ab-reactiveness" ? "fidelity" : "alignment"}</Link>}
+          {excluding ? <Link to={base}>Include them again</Link> : <Link to={`${base}?exclude=flagged`}>Exclude them from {TASK_TYPES[kind].dashboard.flaggedExcludedFrom}</Link>}
         </p>
       ) : null}
       <AgreementPanel agreement={agreement} withoutFlagged={withoutFlagged} />

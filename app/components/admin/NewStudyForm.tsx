@@ -1,67 +1,35 @@
 import { Form } from "@remix-run/react";
 import { useState } from "react";
-
-type StudyType = "consensus-snippet" | "ab-reactiveness";
+import { TASK_TYPE_IDS, type TaskTypeId } from "../../domain/tasks/ids.ts";
+import { TASK_TYPES } from "../../domain/tasks/registry.ts";
+import { FieldError, STUDY_TYPE_FORMS } from "./StudyTypeFields.tsx";
 
 export interface NewStudyFormProps {
-  available: { trajectories: number; pairs: number };
-  defaultGuidelines: Record<StudyType, string>;
+  /** Per task type: how many units a new study can draw on. */
+  available: Record<TaskTypeId, number>;
+  defaultGuidelines: Record<TaskTypeId, string>;
   failure: { message: string; problems: { path: string; message: string }[] } | undefined;
   busy: boolean;
   /** Changes after each created study, so the form starts empty again. */
   formKey: number;
 }
 
-const FieldError = ({ message }: { message: string | undefined }) => (message ? <span className="field-error">{message}</span> : null);
-
-/** Fields only a consensus study has: how many trajectories to sample, and where gold comes from. */
-function ConsensusFields({ trajectories, problem }: { trajectories: number; problem: (path: string) => string | undefined }) {
-  return (
-    <>
-      <label>
-        Trajectories to sample (stratified over domain × mediator) <input name="trajectories" type="number" min={1} max={trajectories} required />
-        <FieldError message={problem("trajectories")} />
-      </label>
-      <label>
-        Gold snippets from study (id, optional) <input name="goldFromStudyId" type="number" min={1} />
-      </label>
-    </>
-  );
-}
-
-/** Fields only an A/B study has: a bundle to import pairs from, or pair ids. */
-function AbFields({ problem }: { problem: (path: string) => string | undefined }) {
-  return (
-    <>
-      <label>
-        Import pairs from a bundle (JSON with <code>ab_pairs</code>, optional) <input name="bundle" type="file" accept=".json,application/json" />
-        <FieldError message={problem("bundle")} />
-      </label>
-      <label>
-        Pair ids (blank = the uploaded bundle's pairs, or all stored pairs) <textarea name="pairIds" rows={2} />
-        <FieldError message={problem("pairIds")} />
-      </label>
-    </>
-  );
-}
-
 /** The "New study" form: type, name, pool, the type's own fields, sampling and guidelines. */
 export function NewStudyForm({ available, defaultGuidelines, failure, busy, formKey }: NewStudyFormProps) {
-  const [type, setType] = useState<StudyType>("consensus-snippet");
+  const [type, setType] = useState<TaskTypeId>(TASK_TYPE_IDS[0]);
   const [pool, setPool] = useState<"expert" | "crowd">("expert");
   const problem = (path: string) => failure?.problems.find((p) => p.path === path)?.message;
+  const { Fields } = STUDY_TYPE_FORMS[type];
   return (
     <Form method="post" encType="multipart/form-data" className="stack-form wide" key={formKey}>
       <fieldset className="inline-choices">
         <legend>Type</legend>
-        <label>
-          <input type="radio" name="type" value="consensus-snippet" checked={type === "consensus-snippet"} onChange={() => setType("consensus-snippet")} /> Snippet
-          consensus ({available.trajectories} evaluated trajectories available)
-        </label>
-        <label>
-          <input type="radio" name="type" value="ab-reactiveness" checked={type === "ab-reactiveness"} onChange={() => setType("ab-reactiveness")} /> A/B
-          reactiveness ({available.pairs} pairs available)
-        </label>
+        {TASK_TYPE_IDS.map((id) => (
+          <label key={id}>
+            <input type="radio" name="type" value={id} checked={type === id} onChange={() => setType(id)} />
+            {` ${TASK_TYPES[id].displayName} (${STUDY_TYPE_FORMS[id].availability(available[id])})`}
+          </label>
+        ))}
       </fieldset>
       <label>
         Name <input name="name" required />
@@ -79,7 +47,7 @@ export function NewStudyForm({ available, defaultGuidelines, failure, busy, form
       <label>
         Labels per item <input name="labelsPerItem" type="number" min={1} max={20} placeholder={pool === "expert" ? "2" : "3"} />
       </label>
-      {type === "consensus-snippet" ? <ConsensusFields trajectories={available.trajectories} problem={problem} /> : <AbFields problem={problem} />}
+      <Fields available={available[type]} problem={problem} />
       <label>
         Gold rate (gold items per regular item) <input name="goldRate" type="number" step="0.05" min={0} max={1} placeholder="0" />
       </label>

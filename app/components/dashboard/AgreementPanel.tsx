@@ -2,6 +2,7 @@
  * Inter-annotator agreement: Krippendorff's alpha per level with its bootstrap 95% CI, and the
  * same without the flagged annotators side by side when any were left out.
  */
+import { TASK_TYPES } from "../../domain/tasks/registry.ts";
 import type { AgreementSummary, LevelFigures } from "../../domain/validation/index.ts";
 import { formatCi, formatCoefficient } from "./format.ts";
 
@@ -85,7 +86,7 @@ export function AgreementPanel({ agreement, withoutFlagged }: Props) {
         </tbody>
       </table>
       <p className="dash-note">
-        {agreement.kind === "consensus-snippet" ? `Units: (snippet, topic) pairs; raters: the ${agreement.pool ?? ""} pool. ` : "Units: A/B pairs; choices compared as categories. "}
+        {TASK_TYPES[agreement.kind].dashboard.agreementUnits(agreement.pool)}
         CI: bootstrap over units, {boot.draws} draws, seed {boot.seed}
         {agreement.levels.some((l) => l.undefinedDraws > 0) ? `; draws where α is undefined are left out (${agreement.levels.map((l) => `${l.level} ${l.undefinedDraws}`).join(", ")})` : ""}.
         {compare ? ` Without flagged: ${compare.excluded.join(", ")} left out.` : ""}

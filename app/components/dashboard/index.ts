@@ -5,4 +5,5 @@ export { AlignmentTable } from "./AlignmentTable.tsx";
 export { TrendChart } from "./TrendChart.tsx";
 export { AnnotatorTable } from "./AnnotatorTable.tsx";
 export { FidelityTable } from "./FidelityTable.tsx";
+export { TypeFiguresSection } from "./TypeFiguresSection.tsx";
 export * from "./format.ts";

@@ -5,11 +5,12 @@
  */
 import { AGREEMENT_SCORES, POSITION_NOT_STATED, POSITION_UNCLEAR, type ConsensusLabel } from "../../domain/labels.ts";
 import { commandOf, keyName, type KeyLike, type ShortcutSpec } from "./shortcuts.ts";
+import { CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
 import type { FieldProblem, TaskScenario } from "../../domain/tasks/task-view.ts";
 
 /** A label still being filled in: missing scores are absent, missing positions left out. A full label is also a draft. */
 export interface ConsensusDraft {
-  kind: "consensus-snippet";
+  kind: typeof CONSENSUS_SNIPPET;
   topics: Record<string, { score?: number; carriedForward: boolean; positions: Record<string, string> }>;
 }
 
@@ -204,7 +205,7 @@ export function toConsensusDraft(state: ConsensusFormState): ConsensusDraft {
     for (const [partyId, value] of Object.entries(draft.positions)) if (value !== null) positions[partyId] = value;
     topics[topic.id] = draft.score === null ? { carriedForward: draft.carriedForward, positions } : { score: draft.score, carriedForward: draft.carriedForward, positions };
   }
-  return { kind: "consensus-snippet", topics };
+  return { kind: CONSENSUS_SNIPPET, topics };
 }
 
 /** The label to submit, or null while anything is missing. */

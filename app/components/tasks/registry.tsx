@@ -4,7 +4,7 @@
  */
 import type { ReactElement } from "react";
 import type { AbLabelPayload, ConsensusLabel } from "../../domain/labels.ts";
-import { AB_REACTIVENESS } from "../../domain/tasks/ids.ts";
+import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
 import type { TaskTypeId } from "../../domain/tasks/registry.ts";
 import type { FieldProblem, TaskProgressValue, TaskView } from "../../domain/tasks/task-view.ts";
 import { AbTask } from "./AbTask.tsx";
@@ -35,7 +35,7 @@ export interface TaskComponentProps<View extends TaskView = TaskView> {
 type TaskComponents = { [Id in TaskTypeId]: (props: TaskComponentProps<Extract<TaskView, { kind: Id }>>) => ReactElement };
 
 export const TASK_COMPONENTS: TaskComponents = {
-  "consensus-snippet": ({ task, ...props }) => (
+  [CONSENSUS_SNIPPET]: ({ task, ...props }) => (
     <ConsensusTask
       {...props}
       scenario={task.scenario}
@@ -44,7 +44,7 @@ export const TASK_COMPONENTS: TaskComponents = {
       backgroundInitiallyOpen={props.contextOpen}
     />
   ),
-  "ab-reactiveness": ({ task, ...props }) => (
+  [AB_REACTIVENESS]: ({ task, ...props }) => (
     <AbTask
       {...props}
       conversationA={task.conversationA}

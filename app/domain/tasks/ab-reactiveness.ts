@@ -3,6 +3,7 @@ import { abPayloadFromAnswers, choiceField, ITEM_ID_FIELD } from "../crowd/answe
 import { AB_VARIABLES, abHitValues } from "../crowd/hit-render.ts";
 import { abLabelSchema } from "../labels.ts";
 import { AB_REACTIVENESS } from "./ids.ts";
+import { ofKind } from "./resume.ts";
 import type { TaskTypeDefinition } from "./task-type.ts";
 
 export const abReactiveness: TaskTypeDefinition<typeof AB_REACTIVENESS> = {
@@ -25,5 +26,14 @@ export const abReactiveness: TaskTypeDefinition<typeof AB_REACTIVENESS> = {
     },
     hitValues: abHitValues,
     payloadFromAnswers: (answers) => abPayloadFromAnswers(answers),
+  },
+  // An A/B draft is read by its choice alone (a choice of A or B is the whole answer).
+  resume: (draft, latest) => {
+    const choice = draft !== null && typeof draft === "object" ? (draft as { choice?: unknown }).choice : undefined;
+    return choice === "A" || choice === "B" ? { kind: AB_REACTIVENESS, choice } : ofKind(AB_REACTIVENESS, latest);
+  },
+  dashboard: {
+    flaggedExcludedFrom: "fidelity",
+    agreementUnits: () => "Units: A/B pairs; choices compared as categories. ",
   },
 };

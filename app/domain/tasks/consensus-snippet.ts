@@ -3,6 +3,7 @@ import { consensusPayloadFromAnswers, ITEM_ID_FIELD } from "../crowd/answer-fiel
 import { CONSENSUS_VARIABLES, consensusHitValues } from "../crowd/hit-render.ts";
 import { checkConsensusLabel, consensusLabelSchema } from "../labels.ts";
 import { CONSENSUS_SNIPPET } from "./ids.ts";
+import { ofKind } from "./resume.ts";
 import type { TaskTypeDefinition } from "./task-type.ts";
 
 export const consensusSnippet: TaskTypeDefinition<typeof CONSENSUS_SNIPPET> = {
@@ -24,5 +25,10 @@ export const consensusSnippet: TaskTypeDefinition<typeof CONSENSUS_SNIPPET> = {
     },
     hitValues: consensusHitValues,
     payloadFromAnswers: (answers, scenario) => consensusPayloadFromAnswers(answers, scenario()),
+  },
+  resume: (draft, latest) => ofKind(CONSENSUS_SNIPPET, draft) ?? ofKind(CONSENSUS_SNIPPET, latest),
+  dashboard: {
+    flaggedExcludedFrom: "alignment",
+    agreementUnits: (pool) => `Units: (snippet, topic) pairs; raters: the ${pool ?? ""} pool. `,
   },
 };

@@ -4,8 +4,8 @@
  * Kept apart from the registry so the label schemas and answer parsers can name their kind
  * without importing the definitions that import them.
  */
-export const CONSENSUS_SNIPPET = "consensus-snippet";
-export const AB_REACTIVENESS = "ab-reactiveness";
+export const CONSENSUS_SNIPPET = "consensus-snippet" as const;
+export const AB_REACTIVENESS = "ab-reactiveness" as const;
 
 export const TASK_TYPE_IDS = [CONSENSUS_SNIPPET, AB_REACTIVENESS] as const;
 export type TaskTypeId = (typeof TASK_TYPE_IDS)[number];

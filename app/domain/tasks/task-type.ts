@@ -43,6 +43,14 @@ export interface MturkTemplateSpec<Id extends TaskTypeId> {
   payloadFromAnswers: (answers: Record<string, unknown>, scenario: () => AnswerScenario) => AnswerResult;
 }
 
+/** How the study dashboard words this type's figures. */
+export interface DashboardTexts {
+  /** What leaving flagged annotators out changes besides agreement: "alignment", "fidelity". */
+  flaggedExcludedFrom: string;
+  /** The agreement note's first sentence: what a unit is and who the raters are. */
+  agreementUnits: (pool: string | null) => string;
+}
+
 export interface TaskTypeDefinition<Id extends TaskTypeId = TaskTypeId> {
   /** The one name: study type, study item kind and label payload kind. */
   id: Id;
@@ -59,4 +67,10 @@ export interface TaskTypeDefinition<Id extends TaskTypeId = TaskTypeId> {
   /** File names under annotation-templates/: guidelines/<file>.md and mturk/<file>.html. */
   templateName: Id;
   mturk: MturkTemplateSpec<Id>;
+  /**
+   * What a task page reopens with: the autosaved draft when it is one of this type's (drafts are
+   * stored unchecked, and may be incomplete), else the latest submitted label when it is.
+   */
+  resume: (draft: unknown, latest: LabelPayload | null) => LabelOf<Id> | null;
+  dashboard: DashboardTexts;
 }

@@ -2,6 +2,7 @@
  * A slim, serializable view of an agreement result (consensus or A/B) for the dashboard: the
  * figures without the rating matrix, so a page does not ship every label to the browser.
  */
+import { AB_REACTIVENESS, CONSENSUS_SNIPPET, type TaskTypeId } from "../tasks/ids.ts";
 import type { AbSummary } from "./ab-summary.ts";
 import type { ConsensusAgreement, LevelAgreement } from "./consensus-agreement.ts";
 
@@ -19,7 +20,7 @@ export interface LevelFigures {
 
 export interface AgreementSummary {
   /** consensus-snippet → interval and ordinal; ab-reactiveness → nominal. */
-  kind: "consensus-snippet" | "ab-reactiveness";
+  kind: TaskTypeId;
   pool: "expert" | "crowd" | null;
   raters: number;
   units: number;
@@ -43,7 +44,7 @@ function levelFigures(l: LevelAgreement): LevelFigures {
 export function summarizeAgreement(result: ConsensusAgreement | AbSummary): AgreementSummary {
   if ("nominal" in result) {
     return {
-      kind: "ab-reactiveness",
+      kind: AB_REACTIVENESS,
       pool: null,
       raters: result.raters.length,
       units: result.pairIds.length,
@@ -53,7 +54,7 @@ export function summarizeAgreement(result: ConsensusAgreement | AbSummary): Agre
     };
   }
   return {
-    kind: "consensus-snippet",
+    kind: CONSENSUS_SNIPPET,
     pool: result.pool,
     raters: result.raters.length,
     units: result.units.length,

@@ -4,6 +4,7 @@
  * validation analytics (app/domain/validation) expect.
  */
 import type { LabelPayload } from "../../domain/labels.ts";
+import type { TaskTypeId } from "../../domain/tasks/ids.ts";
 import type { Db } from "../db.server.ts";
 import { activeLeases } from "../models/assignment.server.ts";
 import { scoreRows } from "../models/evaluation.server.ts";
@@ -14,7 +15,7 @@ import { playedScenarioOfRun } from "./task-view.server.ts";
 export interface ItemRecord {
   itemId: number;
   studyId: number;
-  kind: "consensus-snippet" | "ab-reactiveness";
+  kind: TaskTypeId;
   position: number;
   isGold: boolean;
   gold: unknown;
@@ -46,7 +47,7 @@ export interface LabelRecord {
 }
 
 export function loadItems(db: Db, studyIds: readonly number[]): ItemRecord[] {
-  return itemsWithContext(db, studyIds).map(({ isLast, ...r }) => ({ ...r, kind: r.kind as ItemRecord["kind"], isLastSnippet: isLast === true, gold: r.gold ?? null }));
+  return itemsWithContext(db, studyIds).map(({ isLast, ...r }) => ({ ...r, isLastSnippet: isLast === true, gold: r.gold ?? null }));
 }
 
 export function loadLatestLabels(db: Db, studyIds: readonly number[]): LabelRecord[] {

@@ -1,12 +1,13 @@
 /**
- * What an annotator may see of an item. Blinding is enforced here, by construction: only the
+ * What an annotator may see of an item, per task type (the type's server handler in task-types/
+ * names its builder here; taskView there picks it by the item's type). Blinding is enforced here, by construction: only the
  * fields listed below leave the server — never run or condition ids, model names, reactiveness
  * levels, evaluator output, private thoughts or profiles, or anyone else's labels.
  */
 import { MEDIATOR_ID, type ScenarioBody } from "../../domain/bundle.ts";
 import type { ConsensusLabel } from "../../domain/labels.ts";
 import type { AbTaskView, ConsensusTaskView, TaskScenario, TaskTurn, TaskView } from "../../domain/tasks/task-view.ts";
-import type { TaskTypeId } from "../../domain/tasks/ids.ts";
+import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
 import type { Db } from "../db.server.ts";
 import { notFound } from "../http/errors.server.ts";
 import { findAbPair } from "../models/ab-pair.server.ts";
@@ -76,7 +77,7 @@ export function consensusTaskView(db: Db, item: ItemRow): ConsensusTaskView {
   const { title, body } = playedScenarioOfRun(db, context.runId);
   const names = new Map(body.parties.map((p) => [p.id, p.name]));
   return {
-    kind: "consensus-snippet",
+    kind: CONSENSUS_SNIPPET,
     scenario: blindScenario(title, body),
     previousSnippet: context.previous ? turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names) : null,
     snippet: turnsBetween(db, context.runId, context.startTurn, context.endTurn, names),
@@ -90,7 +91,7 @@ export function abTaskView(db: Db, item: ItemRow): AbTaskView {
   const names = new Map(body.parties.map((p) => [p.id, p.name]));
   const whole = (runId: string) => turnsBetween(db, runId, 1, Number.MAX_SAFE_INTEGER, names);
   return {
-    kind: "ab-reactiveness",
+    kind: AB_REACTIVENESS,
     scenario: blindScenario(title, body),
     conversationA: whole(pair.runAId),
     conversationB: whole(pair.runBId),
@@ -98,20 +99,9 @@ export function abTaskView(db: Db, item: ItemRow): AbTaskView {
   };
 }
 
-/** How each task type's blinded view is read from the database. */
-const TASK_VIEWS: { [Id in TaskTypeId]: (db: Db, item: ItemRow) => Extract<TaskView, { kind: Id }> } = {
-  "consensus-snippet": consensusTaskView,
-  "ab-reactiveness": abTaskView,
-};
-
-/** The blinded view of an item, whichever its task type. */
-export function taskView(db: Db, item: ItemRow): TaskView {
-  return TASK_VIEWS[item.kind](db, item);
-}
-
 /** The annotator's own latest label on the snippet before this one in the same study, for carry-forward. */
 export function previousOwnLabel(db: Db, item: ItemRow, annotatorId: number): ConsensusLabel | null {
-  if (item.kind !== "consensus-snippet" || item.snippetId === null) return null;
+  if (item.kind !== CONSENSUS_SNIPPET || item.snippetId === null) return null;
   const context = snippetContext(db, item.snippetId);
   if (context.position <= 1) return null;
   const payload = ownLabelOnSnippet(db, item.studyId, annotatorId, context.runId, context.position - 1);

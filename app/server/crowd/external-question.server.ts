@@ -6,13 +6,13 @@
  * stored once per AssignmentId through recordCrowdAssignment, like a batch import; the page then
  * hands it back to MTurk.
  */
-import type { ConsensusLabel } from "../../domain/labels.ts";
 import { appSecret } from "../auth/secret.server.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
 import { checkSecondsOnTask, saveDraft } from "../annotation/submit.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
-import { abTaskView, consensusTaskView, loadItem, previousOwnLabel, type AbTaskView, type ConsensusTaskView } from "../annotation/task-view.server.ts";
+import { loadItem } from "../annotation/task-view.server.ts";
+import { TASK_SERVERS, type TaskPart } from "../annotation/task-types/registry.server.ts";
 import { leaseFixedItem, leasedAt } from "../models/assignment.server.ts";
 import { findCrowdAssignment } from "../models/crowd-assignment.server.ts";
 import { latestOwnLabel, latestPayloadJson, loadDraft } from "../models/label.server.ts";
@@ -92,10 +92,6 @@ interface PageCommon {
   itemId: number;
 }
 
-type TaskPart =
-  | { task: ConsensusTaskView; previousLabel: ConsensusLabel | null; initialLabel: ConsensusLabel | null; initialChoice: null }
-  | { task: AbTaskView; previousLabel: null; initialLabel: null; initialChoice: "A" | "B" | null };
-
 export type ExternalTaskPage = PageCommon &
   TaskPart &
   (
@@ -106,18 +102,10 @@ export type ExternalTaskPage = PageCommon &
     | { mode: "submitted"; token: string; assignmentId: string; handoff: ExternalSubmitForm }
   );
 
+/** The item's typed part; the form starts from the worker's draft only (never a label from another channel). */
 function taskPart(db: Db, item: ItemRow, annotatorId: number | null): TaskPart {
   const draft = annotatorId === null ? null : loadDraft(db, item.id, annotatorId);
-  if (item.kind === "consensus-snippet") {
-    return {
-      task: consensusTaskView(db, item),
-      previousLabel: annotatorId === null ? null : previousOwnLabel(db, item, annotatorId),
-      initialLabel: draft && typeof draft === "object" && (draft as { kind?: unknown }).kind === "consensus-snippet" ? (draft as ConsensusLabel) : null,
-      initialChoice: null,
-    };
-  }
-  const choice = draft && typeof draft === "object" && "choice" in draft ? (draft as { choice: unknown }).choice : null;
-  return { task: abTaskView(db, item), previousLabel: null, initialLabel: null, initialChoice: choice === "A" || choice === "B" ? choice : null };
+  return TASK_SERVERS[item.kind].taskPart(db, item, annotatorId, { draft, latest: null });
 }
 
 /**

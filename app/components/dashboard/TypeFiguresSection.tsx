@@ -1,0 +1,46 @@
+/**
+ * The dashboard section that differs by task type, keyed by task-type id (app/domain/tasks):
+ * consensus studies compare the evaluator with the experts, A/B studies show persona fidelity.
+ * The mapped type makes a new task type a compile error here until its section is added.
+ */
+import type { ReactElement } from "react";
+import { AB_REACTIVENESS, CONSENSUS_SNIPPET, type TaskTypeId } from "../../domain/tasks/ids.ts";
+import type { AbSummary, AlignmentTable as AlignmentTableData, ConsensusTrend } from "../../domain/validation/index.ts";
+import { AlignmentTable } from "./AlignmentTable.tsx";
+import { FidelityTable } from "./FidelityTable.tsx";
+import { TrendChart } from "./TrendChart.tsx";
+
+/** The type-specific figures of the dashboard view; each type fills its own and leaves the others null. */
+export interface TypeFigures {
+  pool: string;
+  alignment: AlignmentTableData | null;
+  trend: ConsensusTrend | null;
+  fidelity: Pick<AbSummary, "fidelity" | "overall" | "unlabelledPairs"> | null;
+}
+
+const TYPE_SECTIONS: { [Id in TaskTypeId]: (figures: TypeFigures) => ReactElement } = {
+  [CONSENSUS_SNIPPET]: ({ pool, alignment, trend }) => (
+    <section className="dash-section">
+      <h2>Does the evaluator agree with the experts?</h2>
+      {alignment ? (
+        <>
+          <AlignmentTable table={alignment} />
+          {trend ? <TrendChart trend={trend} /> : null}
+        </>
+      ) : (
+        <p className="empty-state">Alignment is measured against expert labels; this is a {pool} study. Open the expert study on the same snippets to see it.</p>
+      )}
+    </section>
+  ),
+  [AB_REACTIVENESS]: ({ fidelity }) => (
+    <section className="dash-section">
+      <h2>Persona fidelity per simulator backbone</h2>
+      {fidelity ? <FidelityTable summary={fidelity} /> : null}
+    </section>
+  ),
+};
+
+export function TypeFiguresSection({ kind, ...figures }: TypeFigures & { kind: TaskTypeId }) {
+  const Section = TYPE_SECTIONS[kind];
+  return <Section {...figures} />;
+}

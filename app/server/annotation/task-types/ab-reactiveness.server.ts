@@ -1,0 +1,134 @@
+/**
+ * A/B reactiveness on the server: a study takes stored reactiveness pairs (the 0-against-1 pairs
+ * are the gold candidates), the New-study form may upload a bundle of pairs, and the dashboard
+ * shows agreement on the choices and fidelity per simulator backbone.
+ */
+import { z } from "zod";
+import type { AbLabelPayload } from "../../../domain/labels.ts";
+import { parseStudyConfig } from "../../../domain/study-config.ts";
+import { AB_REACTIVENESS } from "../../../domain/tasks/ids.ts";
+import { taskType } from "../../../domain/tasks/registry.ts";
+import { ofKind } from "../../../domain/tasks/resume.ts";
+import { abSummary, mixGold, summarizeAgreement, type AbItem, type AbLabelRow } from "../../../domain/validation/index.ts";
+import { BundleImportError, importBundleFiles } from "../../bundle-store.server.ts";
+import type { Db } from "../../db.server.ts";
+import { badInput } from "../../http/errors.server.ts";
+import { abPairCount, listAbPairs, type AbPairRow } from "../../models/ab-pair.server.ts";
+import { abTaskView } from "../task-view.server.ts";
+import type { DashboardContext, TaskTypeServer } from "./handler.server.ts";
+import { baseStudySchema, insertStudy, parseOrThrow, type NewItem } from "./new-study.server.ts";
+
+export const abStudySchema = baseStudySchema.extend({
+  /** The pairs to label; all stored pairs when omitted. */
+  pairIds: z.array(z.string()).optional(),
+});
+
+/** The stored pairs with the given ids (all when none are given); refuses unknown ids and an empty result. */
+function chosenPairs(db: Db, pairIds: string[] | undefined): AbPairRow[] {
+  const all = listAbPairs(db);
+  let pairs = all;
+  if (pairIds) {
+    const known = new Set(all.map((p) => p.id));
+    const unknown = pairIds.filter((id) => !known.has(id));
+    if (unknown.length) throw badInput(`Unknown A/B pair ids: ${unknown.join(", ")}`, [{ path: "pairIds", message: "unknown pair" }]);
+    const wanted = new Set(pairIds);
+    pairs = all.filter((p) => wanted.has(p.id));
+  }
+  if (pairs.length === 0) throw badInput("There are no A/B pairs to label: import a bundle with ab_pairs first", [{ path: "pairIds", message: "no pairs" }]);
+  return pairs;
+}
+
+export function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): number {
+  const data = parseOrThrow(abStudySchema, input);
+  const config = parseStudyConfig(data.config);
+  const pairs = chosenPairs(db, data.pairIds);
+  const asItem = (p: AbPairRow, isGold: boolean): NewItem<typeof AB_REACTIVENESS> => ({
+    kind: AB_REACTIVENESS,
+    abPairId: p.id,
+    isGold,
+    gold: isGold ? { choice: p.levelA > p.levelB ? "A" : "B" } : undefined,
+  });
+  // Pairs at the grid's extremes (0 against 1) have an unmistakable answer: the gold candidates.
+  const isExtreme = (p: AbPairRow) => Math.min(p.levelA, p.levelB) === 0 && Math.max(p.levelA, p.levelB) === 1;
+  const candidates = pairs.filter(isExtreme);
+  const regular = pairs.filter((p) => !isExtreme(p));
+  const mixed = mixGold(regular, candidates, config.goldRate, config.seed);
+  const chosenGold = new Set(mixed.filter((m) => m.isGold).map((m) => m.item.id));
+  const items = mixed.map(({ item, isGold }) => asItem(item, isGold));
+  // Extreme pairs not drawn as gold are still real data.
+  for (const p of candidates) if (!chosenGold.has(p.id)) items.push(asItem(p, false));
+  return insertStudy(db, AB_REACTIVENESS, data, items, {});
+}
+
+/** Imports an uploaded bundle (all or nothing) and returns the A/B pair ids it carries. */
+function importUploadedPairs(db: Db, file: { name: string; text: string }): string[] {
+  try {
+    importBundleFiles(db, [{ file: file.name || "upload.json", text: file.text }]);
+  } catch (err) {
+    if (!(err instanceof BundleImportError)) throw err;
+    throw badInput(
+      `The bundle was not imported (${err.problems.length} problems)`,
+      err.problems.slice(0, 20).map((p) => ({ path: `${p.file}: ${p.path}`, message: p.message })),
+    );
+  }
+  // Just imported, hence valid JSON with valid records.
+  const pairIds = ((JSON.parse(file.text) as { ab_pairs?: { id: string }[] }).ab_pairs ?? []).map((p) => p.id);
+  if (pairIds.length === 0) throw badInput("The uploaded bundle has no ab_pairs", [{ path: "bundle", message: "no A/B pairs" }]);
+  return pairIds;
+}
+
+/** The form's pair ids, with those of a bundle uploaded beside them (imported first). */
+async function formPairIds(db: Db, form: FormData): Promise<string[]> {
+  const pairIds = String(form.get("pairIds") ?? "")
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  const upload = form.get("bundle");
+  if (!(upload instanceof File) || upload.size === 0) return pairIds;
+  const bundlePairs = importUploadedPairs(db, { name: upload.name, text: await upload.text() });
+  return [...new Set([...pairIds, ...bundlePairs])];
+}
+
+function abDashboard({ items, labels, flagged, boot }: DashboardContext) {
+  const abItems: AbItem[] = items.map((i) => ({ itemId: i.itemId, pairId: i.pairId as string, backbone: i.backbone as string, levelA: i.levelA as number, levelB: i.levelB as number, isGold: i.isGold }));
+  const abLabels: AbLabelRow[] = labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, payload: l.payload as AbLabelPayload }));
+  return {
+    kind: AB_REACTIVENESS,
+    ab: abSummary(abItems, abLabels, boot),
+    abWithoutFlagged: flagged.length ? abSummary(abItems, abLabels, { ...boot, exclude: flagged }) : null,
+  };
+}
+
+const definition = taskType(AB_REACTIVENESS);
+
+export const abReactivenessServer = {
+  view: abTaskView,
+  available: abPairCount,
+  createFromForm: async (db, form, common) => {
+    const pairIds = await formPairIds(db, form);
+    return createAbStudy(db, { ...common, pairIds: pairIds.length ? pairIds : undefined });
+  },
+  dashboard: abDashboard,
+  dashboardView: (d, { excludeFlagged, named }) => {
+    // Fidelity follows the exclusion switch, like alignment does for consensus studies.
+    const { fidelity, overall, unlabelledPairs } = excludeFlagged && d.abWithoutFlagged ? d.abWithoutFlagged : d.ab;
+    return {
+      kind: AB_REACTIVENESS,
+      agreement: named(summarizeAgreement(d.ab)),
+      agreementWithoutFlagged: d.abWithoutFlagged ? named(summarizeAgreement(d.abWithoutFlagged)) : null,
+      fidelity: { fidelity, overall, unlabelledPairs },
+      alignment: null,
+      trend: null,
+    };
+  },
+  csv: {
+    header: ["pair_id", "simulator_backbone", "target_party", "level_a", "level_b", "choice"],
+    rows: (label, item) => [[item.pairId, item.backbone, item.targetParty, item.levelA, item.levelB, ofKind(AB_REACTIVENESS, label.payload)?.choice ?? ""]],
+  },
+  jsonItemFields: (item) => ({ pair_id: item.pairId, simulator_backbone: item.backbone, target_party: item.targetParty, level_a: item.levelA, level_b: item.levelB }),
+  taskPart: (db, item, _annotatorId, saved) => ({
+    task: abTaskView(db, item),
+    previousLabel: null,
+    initialLabel: null,
+    initialChoice: definition.resume(saved.draft, saved.latest)?.choice ?? null,
+  }),
+} satisfies TaskTypeServer<typeof AB_REACTIVENESS, ReturnType<typeof abDashboard>>;

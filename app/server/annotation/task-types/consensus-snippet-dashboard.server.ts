@@ -1,0 +1,80 @@
+/**
+ * A consensus study's dashboard figures: alpha (interval and ordinal) with and without the
+ * flagged annotators, and — for an expert study — alignment of the evaluators, the per-turn
+ * baseline and any crowd study on the same snippets with the expert mean, and its trend.
+ */
+import type { ConsensusLabel } from "../../../domain/labels.ts";
+import { CONSENSUS_SNIPPET } from "../../../domain/tasks/ids.ts";
+import {
+  alignmentTable,
+  baselineLookup,
+  consensusAgreement,
+  consensusTrend,
+  seriesLookup,
+  type AlignmentItem,
+  type ConsensusLabelRow,
+  type EvaluatorSource,
+} from "../../../domain/validation/index.ts";
+import type { Db } from "../../db.server.ts";
+import { crowdStudiesOnSameSnippets } from "../../models/study.server.ts";
+import { loadItems, loadLatestLabels, loadSeries, topicsByRun, type ItemRecord, type LabelRecord } from "../dashboard-data.server.ts";
+import type { DashboardContext } from "./handler.server.ts";
+
+function consensusItems(items: readonly ItemRecord[], topics: Map<string, string[]>): AlignmentItem[] {
+  return items
+    .filter((i) => i.kind === CONSENSUS_SNIPPET && i.runId !== null)
+    .map((i) => ({
+      itemId: i.itemId,
+      runId: i.runId as string,
+      snippetPosition: i.snippetPosition as number,
+      isLastSnippet: i.isLastSnippet,
+      endTurn: i.endTurn as number,
+      topicIds: topics.get(i.runId as string) ?? [],
+      isGold: i.isGold,
+    }));
+}
+
+const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
+  labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, pool: l.pool, payload: l.payload as ConsensusLabel, secondsOnTask: l.secondsOnTask }));
+
+/** Every evaluator's series, and the per-turn baseline's, on the study's runs. */
+function evaluatorSources(db: Db, runIds: string[]) {
+  const evaluatorSeries = loadSeries(db, runIds, "topic-localized");
+  const evaluators: EvaluatorSource[] = [...new Set(evaluatorSeries.map((s) => s.backbone))].sort().map((backbone) => ({
+    backbone,
+    valueAt: seriesLookup(evaluatorSeries.filter((s) => s.backbone === backbone)),
+  }));
+  const baselineSeries = loadSeries(db, runIds, "per-turn");
+  const baselineBackbone = [...new Set(baselineSeries.map((s) => s.backbone))].sort()[0];
+  // Stored per-turn rows hold the topic's mean over pairs, so one "pair" series gives 1 + 4·mean A.
+  const baseline = baselineBackbone
+    ? { backbone: baselineBackbone, valueAt: baselineLookup(baselineSeries.filter((s) => s.backbone === baselineBackbone).map((s) => ({ runId: s.runId, topicId: s.topicId, pairSeries: [s.values] }))) }
+    : null;
+  return { evaluators, baseline };
+}
+
+export function consensusDashboard({ db, study, items, labels, flagged, exclude, boot }: DashboardContext) {
+  const runIds = [...new Set(items.map((i) => i.runId).filter((r): r is string => r !== null))];
+  const topics = topicsByRun(db, runIds);
+  const ownItems = consensusItems(items, topics);
+  const ownLabels = consensusRows(labels);
+  const pool = study.pool as "expert" | "crowd";
+  const agreement = consensusAgreement(ownItems, ownLabels, { pool, ...boot });
+  const agreementWithoutFlagged = flagged.length ? consensusAgreement(ownItems, ownLabels, { pool, exclude: flagged, ...boot }) : null;
+
+  // Alignment is against the expert mean; a crowd study on the same snippets adds the non-expert row.
+  const crowdStudies = pool === "expert" ? crowdStudiesOnSameSnippets(db, study.id) : [];
+  const crowdItems = consensusItems(loadItems(db, crowdStudies), topics).filter((i) => topics.has(i.runId));
+  const crowdItemIds = new Set(crowdItems.map((i) => i.itemId));
+  const crowdLabels = consensusRows(loadLatestLabels(db, crowdStudies)).filter((l) => crowdItemIds.has(l.itemId));
+  const expertLabels = pool === "expert" ? ownLabels.filter((l) => !exclude.includes(l.annotatorId)) : [];
+  const table = pool === "expert" ? alignmentTable([...ownItems, ...crowdItems], [...expertLabels, ...crowdLabels], evaluatorSources(db, runIds)) : null;
+  return {
+    kind: CONSENSUS_SNIPPET,
+    agreement,
+    agreementWithoutFlagged,
+    alignment: table,
+    trend: table ? consensusTrend(table) : null,
+    crowdStudies,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Snippet consensus on the server: a study samples N trajectories (seeded, stratified over
+ * domain × mediator) and takes all their snippets in order, with gold snippets from a finished
+ * expert study; its dashboard shows alpha per pool, alignment with the evaluator and the trend.
+ */
+import { z } from "zod";
+import { meanOf } from "../../../domain/metrics/alignment-values.ts";
+import { parseStudyConfig } from "../../../domain/study-config.ts";
+import { CONSENSUS_SNIPPET } from "../../../domain/tasks/ids.ts";
+import { taskType } from "../../../domain/tasks/registry.ts";
+import { ofKind } from "../../../domain/tasks/resume.ts";
+import { mixGold, stratifiedSample, summarizeAgreement } from "../../../domain/validation/index.ts";
+import type { Db } from "../../db.server.ts";
+import { badInput } from "../../http/errors.server.ts";
+import { evaluatedTrajectories, evaluatedTrajectoryCount } from "../../models/run.server.ts";
+import { snippetsOfRun } from "../../models/snippet.server.ts";
+import { findStudy } from "../../models/study.server.ts";
+import { loadItems, loadLatestLabels } from "../dashboard-data.server.ts";
+import { consensusTaskView, previousOwnLabel } from "../task-view.server.ts";
+import { consensusDashboard } from "./consensus-snippet-dashboard.server.ts";
+import type { TaskTypeServer } from "./handler.server.ts";
+import { baseStudySchema, formNumber, insertStudy, parseOrThrow, type NewItem } from "./new-study.server.ts";
+
+export const consensusStudySchema = baseStudySchema.extend({
+  trajectories: z.number().int().min(1, "at least one trajectory"),
+  /** Gold snippets come from a finished study's expert labels (reference = rounded expert mean per topic). */
+  goldFromStudyId: z.number().int().optional(),
+});
+
+/** Gold candidates: snippets fully labelled in another consensus study; reference = rounded expert mean per topic. */
+function goldSnippets(db: Db, fromStudyId: number, exclude: Set<number>): NewItem<typeof CONSENSUS_SNIPPET>[] {
+  const source = findStudy(db, fromStudyId);
+  if (!source || source.type !== CONSENSUS_SNIPPET) throw badInput(`Gold source study ${fromStudyId} is not a consensus study`, [{ path: "goldFromStudyId", message: "not a consensus study" }]);
+  // The source study's items and latest labels, as the dashboard reads them.
+  const items = new Map(loadItems(db, [fromStudyId]).map((i) => [i.itemId, i]));
+  const scoresByItem = new Map<number, Record<string, number[]>>();
+  for (const label of loadLatestLabels(db, [fromStudyId])) {
+    const item = items.get(label.itemId);
+    const payload = ofKind(CONSENSUS_SNIPPET, label.payload);
+    if (!item || item.isGold || item.snippetId === null || !payload) continue;
+    const scores = scoresByItem.get(label.itemId) ?? {};
+    for (const [topicId, t] of Object.entries(payload.topics)) (scores[topicId] ??= []).push(t.score);
+    scoresByItem.set(label.itemId, scores);
+  }
+  const gold: NewItem<typeof CONSENSUS_SNIPPET>[] = [];
+  for (const [itemId, scores] of scoresByItem) {
+    const item = items.get(itemId)!;
+    if (exclude.has(item.snippetId!) || !Object.values(scores).every((s) => s.length >= source.labelsPerItem)) continue;
+    const topics = Object.fromEntries(Object.entries(scores).map(([k, s]) => [k, Math.round(meanOf(s) as number)]));
+    gold.push({ kind: CONSENSUS_SNIPPET, snippetId: item.snippetId!, runId: item.runId!, isGold: true, gold: { topics } });
+  }
+  return gold;
+}
+
+export function createConsensusStudy(db: Db, input: z.input<typeof consensusStudySchema>): number {
+  const data = parseOrThrow(consensusStudySchema, input);
+  const config = parseStudyConfig(data.config);
+  const pool = evaluatedTrajectories(db);
+  if (data.trajectories > pool.length) {
+    throw badInput(`Only ${pool.length} evaluated trajectories are available; asked for ${data.trajectories}`, [{ path: "trajectories", message: `at most ${pool.length}` }]);
+  }
+  const runIds = stratifiedSample(pool, data.trajectories, config.seed);
+  const regular = runIds.flatMap((runId) => snippetsOfRun(db, runId).map((s): NewItem<typeof CONSENSUS_SNIPPET> => ({ kind: CONSENSUS_SNIPPET, snippetId: s.id, runId, isGold: false })));
+  let items = regular;
+  if (data.goldFromStudyId !== undefined && config.goldRate > 0) {
+    const gold = goldSnippets(db, data.goldFromStudyId, new Set(regular.map((r) => r.snippetId as number)));
+    items = mixGold(regular, gold, config.goldRate, config.seed).map(({ item }) => item);
+  }
+  return insertStudy(db, CONSENSUS_SNIPPET, data, items, { trajectories: data.trajectories });
+}
+
+const definition = taskType(CONSENSUS_SNIPPET);
+
+export const consensusSnippetServer = {
+  view: consensusTaskView,
+  available: evaluatedTrajectoryCount,
+  createFromForm: async (db, form, common) =>
+    createConsensusStudy(db, { ...common, trajectories: formNumber(form, "trajectories") ?? Number.NaN, goldFromStudyId: formNumber(form, "goldFromStudyId") }),
+  dashboard: consensusDashboard,
+  dashboardView: (d, { named }) => ({
+    kind: CONSENSUS_SNIPPET,
+    agreement: named(summarizeAgreement(d.agreement)),
+    agreementWithoutFlagged: d.agreementWithoutFlagged ? named(summarizeAgreement(d.agreementWithoutFlagged)) : null,
+    fidelity: null,
+    alignment: d.alignment,
+    trend: d.trend,
+  }),
+  // One row per topic of each label, topics in id order.
+  csv: {
+    header: ["run_id", "snippet_position", "start_turn", "end_turn", "topic_id", "score", "carried_forward", "positions"],
+    rows: (label, item) =>
+      Object.entries(ofKind(CONSENSUS_SNIPPET, label.payload)?.topics ?? {})
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([topicId, t]) => [item.runId, item.snippetPosition, item.startTurn, item.endTurn, topicId, t.score, t.carriedForward ? 1 : 0, JSON.stringify(t.positions)]),
+  },
+  jsonItemFields: (item) => ({ run_id: item.runId, snippet_position: item.snippetPosition, start_turn: item.startTurn, end_turn: item.endTurn }),
+  taskPart: (db, item, annotatorId, saved) => ({
+    task: consensusTaskView(db, item),
+    previousLabel: annotatorId === null ? null : previousOwnLabel(db, item, annotatorId),
+    initialLabel: definition.resume(saved.draft, saved.latest),
+    initialChoice: null,
+  }),
+} satisfies TaskTypeServer<typeof CONSENSUS_SNIPPET, ReturnType<typeof consensusDashboard>>;
