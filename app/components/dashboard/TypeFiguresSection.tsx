@@ -18,7 +18,7 @@ export interface TypeFigures {
   fidelity: Pick<AbSummary, "fidelity" | "overall" | "unlabelledPairs"> | null;
 }
 
-const TYPE_SECTIONS: { [Id in TaskTypeId]: (figures: TypeFigures) => ReactElement } = {
+export const TYPE_SECTIONS: { [Id in TaskTypeId]: (figures: TypeFigures) => ReactElement } = {
   [CONSENSUS_SNIPPET]: ({ pool, alignment, trend }) => (
     <section className="dash-section">
       <h2>Does the evaluator agree with the experts?</h2>

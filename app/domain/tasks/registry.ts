@@ -1,8 +1,21 @@
 /**
  * The task-type registry: every task type's definition, keyed by its id. Code that differs by
- * task type looks the definition up here instead of branching on the type's name. Adding a task
- * type = its id in ids.ts, its definition file, one line below, its component line in
- * app/components/tasks/registry.ts, and its templates in annotation-templates/.
+ * task type looks the definition up here (or in the per-type maps below, all keyed by id and
+ * typed so that a missing entry does not compile) instead of branching on the type's name.
+ *
+ * Adding a task type `x`:
+ * - app/domain/tasks/ids.ts: its id constant, and the id in TASK_TYPE_IDS;
+ * - app/domain/labels.ts: its payload schema in labelPayloadSchema; app/domain/tasks/task-view.ts:
+ *   its blinded view in TaskView (with a builder in app/server/annotation/task-view.server.ts);
+ * - app/domain/tasks/x.ts: its definition (label check, MTurk spec, resume, dashboard wording),
+ *   and one line in TASK_TYPES below;
+ * - app/server/annotation/task-types/x.server.ts: its server handlers (view, study creation and
+ *   form fields, dashboard figures and view, export columns, task-page part), and one line in
+ *   TASK_SERVERS (task-types/registry.server.ts);
+ * - app/components/tasks/registry.tsx: its task component (TASK_COMPONENTS);
+ *   app/components/admin/StudyTypeFields.tsx: its New-study fields (STUDY_TYPE_FORMS);
+ *   app/components/dashboard/TypeFiguresSection.tsx: its dashboard section (TYPE_SECTIONS);
+ * - annotation-templates/guidelines/x.md and annotation-templates/mturk/x.html.
  */
 import { abReactiveness } from "./ab-reactiveness.ts";
 import { consensusSnippet } from "./consensus-snippet.ts";

@@ -5,6 +5,7 @@
  */
 import { abLabelMatrix, personaFidelity, type AbChoice, type AbPair, type BackboneFidelity } from "../metrics/persona-fidelity.ts";
 import { bootstrapAlpha, krippendorffAlpha, DEFAULT_DRAWS, DEFAULT_SEED } from "../stats/index.ts";
+import { AB_REACTIVENESS } from "../tasks/ids.ts";
 import type { LevelAgreement } from "./consensus-agreement.ts";
 import { checkLabelRows, compareIds, compareStrings, indexItems, labelName } from "./rows.ts";
 import type { AbItem, AbLabelRow } from "./types.ts";
@@ -47,7 +48,7 @@ export function abSummary(items: readonly AbItem[], labels: readonly AbLabelRow[
     if (!item.isGold) pairs.set(item.itemId, { pairId: item.pairId, backbone: item.backbone, levelA: item.levelA, levelB: item.levelB, labels: [] });
   }
   labels.forEach((label, i) => {
-    if (label.payload.kind !== "ab-reactiveness") throw new RangeError(`${labelName(i, label)}: expected an A/B label, got "${label.payload.kind}"`);
+    if (label.payload.kind !== AB_REACTIVENESS) throw new RangeError(`${labelName(i, label)}: expected an A/B label, got "${label.payload.kind}"`);
     const pair = pairs.get(label.itemId);
     if (!pair) return; // a gold item
     if (exclude.has(label.annotatorId)) {

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { LabelPayload } from "../labels.ts";
+import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../tasks/ids.ts";
 import { compareStrings, indexItems, labelName } from "./rows.ts";
 import type { ItemId } from "./types.ts";
 
@@ -90,7 +91,7 @@ export function goldChecks(
     const c = consensus.get(label.itemId);
     const p = ab.get(label.itemId);
     if (c) {
-      if (label.payload.kind !== "consensus-snippet") throw new RangeError(`${where}: a consensus gold item has a "${label.payload.kind}" label`);
+      if (label.payload.kind !== CONSENSUS_SNIPPET) throw new RangeError(`${where}: a consensus gold item has a "${label.payload.kind}" label`);
       const topics = label.payload.topics;
       const passed = Object.entries(c.reference).every(([topicId, ref]) => {
         const entry = topics[topicId];
@@ -98,7 +99,7 @@ export function goldChecks(
       });
       checks.push({ itemId: label.itemId, annotatorId: label.annotatorId, passed });
     } else if (p) {
-      if (label.payload.kind !== "ab-reactiveness") throw new RangeError(`${where}: an A/B gold item has a "${label.payload.kind}" label`);
+      if (label.payload.kind !== AB_REACTIVENESS) throw new RangeError(`${where}: an A/B gold item has a "${label.payload.kind}" label`);
       const higher = p.levelA > p.levelB ? "A" : "B";
       checks.push({ itemId: label.itemId, annotatorId: label.annotatorId, passed: label.payload.choice === higher });
     }

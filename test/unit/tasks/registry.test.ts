@@ -8,6 +8,9 @@ import { STUDY_TYPES } from "../../../app/domain/study-config.ts";
 import { TASK_TYPE_IDS, TASK_TYPES, UnknownTaskTypeError, checkLabel, taskType, taskTypeName } from "../../../app/domain/tasks/registry.ts";
 import { TASK_COMPONENTS } from "../../../app/components/tasks/registry.tsx";
 import { GUIDELINE_KINDS } from "../../../app/server/templates.server.ts";
+import { TASK_SERVERS } from "../../../app/server/annotation/task-types/registry.server.ts";
+import { STUDY_TYPE_FORMS } from "../../../app/components/admin/StudyTypeFields.tsx";
+import { TYPE_SECTIONS } from "../../../app/components/dashboard/TypeFiguresSection.tsx";
 
 const TEMPLATES = resolve("annotation-templates");
 
@@ -57,6 +60,36 @@ describe("task-type registry", () => {
     const context = { scenario: () => scenario, previousLabel: () => null };
     expect(checkLabel({ kind: "ab-reactiveness", choice: "A" }, context)).toEqual([]);
     expect(checkLabel({ kind: "consensus-snippet", topics: {} }, context)).toEqual([{ path: "topics.T", message: 'topic "T" (T) has no label' }]);
+  });
+
+  it("has every per-type handler for every type: server, New-study form, dashboard wording", () => {
+    const serverHandlers = ["view", "available", "createFromForm", "dashboard", "dashboardView", "jsonItemFields", "taskPart"] as const;
+    expect(Object.keys(TASK_SERVERS).sort()).toEqual([...TASK_TYPE_IDS].sort());
+    expect(Object.keys(STUDY_TYPE_FORMS).sort()).toEqual([...TASK_TYPE_IDS].sort());
+    expect(Object.keys(TYPE_SECTIONS).sort()).toEqual([...TASK_TYPE_IDS].sort());
+    for (const id of TASK_TYPE_IDS) {
+      for (const handler of serverHandlers) expect(typeof TASK_SERVERS[id][handler], `${id} ${handler}`).toBe("function");
+      expect(TASK_SERVERS[id].csv.header.length, `${id} csv`).toBeGreaterThan(0);
+      expect(typeof TASK_SERVERS[id].csv.rows).toBe("function");
+      expect(typeof STUDY_TYPE_FORMS[id].Fields).toBe("function");
+      expect(STUDY_TYPE_FORMS[id].availability(3)).toContain("3");
+      const { dashboard, resume } = TASK_TYPES[id];
+      expect(dashboard.flaggedExcludedFrom.length).toBeGreaterThan(0);
+      expect(dashboard.agreementUnits("expert")).toMatch(/^Units: /);
+      expect(typeof resume).toBe("function");
+    }
+  });
+
+  it("resumes a task from its own type's draft, else its own latest label, never another type's", () => {
+    const consensus = { kind: "consensus-snippet" as const, topics: {} };
+    const ab = { kind: "ab-reactiveness" as const, choice: "B" as const };
+    expect(taskType("consensus-snippet").resume(consensus, null)).toBe(consensus);
+    expect(taskType("consensus-snippet").resume(null, consensus)).toBe(consensus);
+    expect(taskType("consensus-snippet").resume(ab, ab)).toBeNull();
+    expect(taskType("consensus-snippet").resume({ topics: {} }, null)).toBeNull();
+    expect(taskType("ab-reactiveness").resume({ choice: "A" }, ab)).toEqual({ kind: "ab-reactiveness", choice: "A" });
+    expect(taskType("ab-reactiveness").resume({ choice: "C" }, ab)).toBe(ab);
+    expect(taskType("ab-reactiveness").resume(null, consensus)).toBeNull();
   });
 
   it("parses an A/B answer without reading the scenario", () => {
