@@ -1,6 +1,7 @@
 /** Data access for studies and their items (study_items). */
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
+import { CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
@@ -109,7 +110,7 @@ export function crowdStudiesOnSameSnippets(db: Db, studyId: number): number[] {
     .selectDistinct({ id: studyItems.studyId })
     .from(studyItems)
     .innerJoin(studies, eq(studies.id, studyItems.studyId))
-    .where(and(eq(studies.pool, "crowd"), eq(studies.type, "consensus-snippet"), ne(studyItems.studyId, studyId), inArray(studyItems.snippetId, ownSnippets)))
+    .where(and(eq(studies.pool, "crowd"), eq(studies.type, CONSENSUS_SNIPPET), ne(studyItems.studyId, studyId), inArray(studyItems.snippetId, ownSnippets)))
     .all()
     .map((r) => r.id);
 }
