@@ -5,7 +5,8 @@
  */
 import OpenAI, { APIConnectionTimeoutError, APIError } from "openai";
 import type { Db } from "../db.server.ts";
-import { cacheKey, findOkCall, recordCall, type CacheKeyParts } from "./cache-store.server.ts";
+import { findOkCall, recordCall } from "../models/llm-call.server.ts";
+import { cacheKey, type CacheKeyParts } from "./cache-key.server.ts";
 import { apiKeyFor, costUsd, endpointFor, roleConfig, type EndpointConfig, type Env, type LlmConfig } from "./config.server.ts";
 import { parseReply, repairMessage } from "../../domain/llm/reply-parsing.ts";
 import {

@@ -3,9 +3,8 @@
  * request, with its spend over all tries); `UsageTally` counts one process's calls as they happen,
  * including cache hits, which the database does not record.
  */
-import { eq, sql } from "drizzle-orm";
-import { llmCalls } from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
+import { usageByRole } from "../models/llm-call.server.ts";
 import type { LlmCallEvent } from "./client.server.ts";
 
 export interface RoleUsage {
@@ -23,23 +22,7 @@ export interface RoleUsage {
 
 /** Per-role totals from llm_calls, optionally for one subject (a run or scenario id); sorted by role. */
 export function summariseUsage(db: Db, options: { subject?: string } = {}): RoleUsage[] {
-  const rows = db
-    .select({
-      role: llmCalls.role,
-      calls: sql<number>`count(*)`,
-      ok: sql<number>`sum(${llmCalls.status} = 'ok')`,
-      failed: sql<number>`sum(${llmCalls.status} = 'failed')`,
-      attempts: sql<number>`sum(${llmCalls.attempts})`,
-      promptTokens: sql<number>`sum(${llmCalls.promptTokens})`,
-      completionTokens: sql<number>`sum(${llmCalls.completionTokens})`,
-      costUsd: sql<number>`sum(${llmCalls.costUsd})`,
-    })
-    .from(llmCalls)
-    .where(options.subject === undefined ? undefined : eq(llmCalls.subject, options.subject))
-    .groupBy(llmCalls.role)
-    .orderBy(llmCalls.role)
-    .all();
-  return rows.map((r) => ({ ...r, costUsd: Number(r.costUsd) }));
+  return usageByRole(db, options.subject).map((r) => ({ ...r, costUsd: Number(r.costUsd) }));
 }
 
 export interface TallyRow {

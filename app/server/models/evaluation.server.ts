@@ -1,9 +1,59 @@
-/** Data access for evaluations and their derived per-topic, per-turn scores. */
-import { and, asc, eq, inArray } from "drizzle-orm";
+/**
+ * Data access for evaluations, their derived per-topic, per-turn scores, and the MI judge's
+ * intervention judgments.
+ */
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
 
-const { evaluations, evaluationScores } = schema;
+const { evaluations, evaluationScores, interventionJudgments } = schema;
+
+export type EvaluationRow = typeof evaluations.$inferSelect;
+export type JudgmentRow = typeof interventionJudgments.$inferSelect;
+export type NewJudgment = Omit<typeof interventionJudgments.$inferInsert, "createdAt">;
+
+// Read once per run by the metrics runner: prepared once per connection.
+const p = sql.placeholder;
+const byId = preparedOnce((db) => db.select().from(evaluations).where(eq(evaluations.id, p("id"))).prepare());
+const ofRun = preparedOnce((db) => db.select().from(evaluations).where(eq(evaluations.runId, p("runId"))).orderBy(asc(evaluations.id)).prepare());
+const judgmentsOf = preparedOnce((db) =>
+  db
+    .select()
+    .from(interventionJudgments)
+    .where(eq(interventionJudgments.runId, p("runId")))
+    .orderBy(asc(interventionJudgments.backbone), asc(interventionJudgments.turnId))
+    .prepare(),
+);
+
+export function findEvaluation(db: Db, id: string): EvaluationRow | undefined {
+  return byId(db).get({ id });
+}
+
+/** A run's evaluations, in id order. */
+export function evaluationsOfRun(db: Db, runId: string): EvaluationRow[] {
+  return ofRun(db).all({ runId });
+}
+
+/** A run's intervention judgments, by backbone and turn. */
+export function judgmentsOfRun(db: Db, runId: string): JudgmentRow[] {
+  return judgmentsOf(db).all({ runId });
+}
+
+/** The turns of a run this backbone has judged. */
+export function judgedTurnIds(db: Db, runId: string, backbone: string): Set<number> {
+  const rows = db
+    .select({ turnId: interventionJudgments.turnId })
+    .from(interventionJudgments)
+    .where(and(eq(interventionJudgments.runId, runId), eq(interventionJudgments.backbone, backbone)))
+    .all();
+  return new Set(rows.map((r) => r.turnId));
+}
+
+/** Stores a judgment unless one is stored for its (run, turn, backbone); true when it was stored. */
+export function insertJudgment(db: Db, judgment: NewJudgment): boolean {
+  return db.insert(interventionJudgments).values(judgment).onConflictDoNothing().run().changes > 0;
+}
 
 /** Score rows of every evaluation of `method` on the given runs, by evaluation, topic and turn. */
 export function scoreRows(db: Db, runIds: readonly string[], method: string) {

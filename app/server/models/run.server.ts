@@ -1,5 +1,9 @@
-/** Data access for runs as annotation reads them: the scenario as played, turn ranges, trajectories to sample. */
-import { and, asc, countDistinct, eq, exists, gte, lte, sql } from "drizzle-orm";
+/**
+ * Data access for runs and their turns: single runs and their turns for the pipeline, the bundle
+ * store and the run page; the scenario as played, turn ranges and trajectories to sample for
+ * annotation.
+ */
+import { and, asc, countDistinct, eq, exists, gte, inArray, lte, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { ScenarioBody } from "../../domain/bundle.ts";
 import type { Db } from "../db.server.ts";
@@ -7,8 +11,60 @@ import { preparedOnce } from "./prepared.server.ts";
 
 const { runs, conditions, scenarios, turns, snippets, evaluations } = schema;
 
-// Read on every task page and submit: prepared once per connection.
+export type RunRow = typeof runs.$inferSelect;
+export type TurnRow = typeof turns.$inferSelect;
+
+// Read on every task page and submit, and once per run by the pipeline: prepared once per connection.
 const p = sql.placeholder;
+
+const byId = preparedOnce((db) => db.select().from(runs).where(eq(runs.id, p("id"))).prepare());
+
+export function findRun(db: Db, id: string): RunRow | undefined {
+  return byId(db).get({ id });
+}
+
+/** Every run id, in id order. */
+export function runIds(db: Db): string[] {
+  return db.select({ id: runs.id }).from(runs).orderBy(asc(runs.id)).all().map((r) => r.id);
+}
+
+/** Which of these run ids are stored. */
+export function storedRunIds(db: Db, ids: readonly string[]): Set<string> {
+  if (ids.length === 0) return new Set();
+  return new Set(db.select({ id: runs.id }).from(runs).where(inArray(runs.id, [...ids])).all().map((r) => r.id));
+}
+
+/** The simulator and mediator backbones of those of these runs that are stored, by run id. */
+export function runBackbones(db: Db, ids: readonly string[]): Map<string, { simulator: string; mediator: string | null }> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .select({ id: runs.id, simulator: runs.simulatorBackbone, mediator: runs.mediatorBackbone })
+    .from(runs)
+    .where(inArray(runs.id, [...ids]))
+    .all();
+  return new Map(rows.map((r) => [r.id, { simulator: r.simulator, mediator: r.mediator }]));
+}
+
+const turnRowsOf = preparedOnce((db) => db.select().from(turns).where(eq(turns.runId, p("runId"))).orderBy(asc(turns.turnId)).prepare());
+/** A turn's public fields: what was said aloud, by whom. */
+const publicTurnColumns = { turnId: turns.turnId, speaker: turns.speaker, role: turns.role, utterance: turns.utterance };
+const publicTurnsOf = preparedOnce((db) => db.select(publicTurnColumns).from(turns).where(eq(turns.runId, p("runId"))).orderBy(asc(turns.turnId)).prepare());
+const speakersOf = preparedOnce((db) => db.select({ speaker: turns.speaker }).from(turns).where(eq(turns.runId, p("runId"))).orderBy(asc(turns.turnId)).prepare());
+
+/** Every column of a run's turns, in order (private thoughts included). */
+export function runTurnRows(db: Db, runId: string): TurnRow[] {
+  return turnRowsOf(db).all({ runId });
+}
+
+/** What was said aloud in a run, in order: no private thoughts or signals. */
+export function publicTurns(db: Db, runId: string) {
+  return publicTurnsOf(db).all({ runId });
+}
+
+/** Who spoke each turn of a run, in order. */
+export function runSpeakers(db: Db, runId: string): string[] {
+  return speakersOf(db).all({ runId }).map((t) => t.speaker);
+}
 
 const played = preparedOnce((db) =>
   db
@@ -29,7 +85,7 @@ export function playedScenarioRow(db: Db, runId: string): { title: string; body:
 /** Public fields of a run's turns startTurn..endTurn, in order. */
 const turnRange = preparedOnce((db) =>
   db
-    .select({ turnId: turns.turnId, speaker: turns.speaker, role: turns.role, utterance: turns.utterance })
+    .select(publicTurnColumns)
     .from(turns)
     .where(and(eq(turns.runId, p("runId")), gte(turns.turnId, p("startTurn")), lte(turns.turnId, p("endTurn"))))
     .orderBy(asc(turns.turnId))

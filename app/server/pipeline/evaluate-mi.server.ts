@@ -3,12 +3,11 @@
  * sees the conversation before the intervention and the intervention itself, and scores it 1–5
  * on four dimensions (−1 = the problem was not present). Judgments go to intervention_judgments.
  */
-import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import * as schema from "../../../db/schema.ts";
 import { MEDIATOR_ID } from "../../domain/bundle.ts";
 import { NOT_APPLICABLE } from "../../domain/metrics/mediator-intelligence.ts";
 import type { Db } from "../db.server.ts";
+import { insertJudgment, judgedTurnIds } from "../models/evaluation.server.ts";
 import type { ChatMessage } from "../../domain/llm/types.ts";
 import { describeParties, describeTopics, transcript, type ContextTurn, type EvaluationContext } from "./evaluation-context.server.ts";
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
@@ -43,14 +42,7 @@ export function miMessages(ctx: EvaluationContext, turn: ContextTurn): ChatMessa
 
 /** Mediator turns of the run that this backbone has not judged yet. */
 export function unjudgedMediatorTurns(db: Db, ctx: EvaluationContext, backbone: string): ContextTurn[] {
-  const judged = new Set(
-    db
-      .select({ turnId: schema.interventionJudgments.turnId })
-      .from(schema.interventionJudgments)
-      .where(and(eq(schema.interventionJudgments.runId, ctx.runId), eq(schema.interventionJudgments.backbone, backbone)))
-      .all()
-      .map((r) => r.turnId),
-  );
+  const judged = judgedTurnIds(db, ctx.runId, backbone);
   return ctx.turns.filter((t) => t.speaker === MEDIATOR_ID && !judged.has(t.turnId));
 }
 
@@ -83,23 +75,19 @@ export async function judgeInterventions(ctx: EvaluationContext, turns: ContextT
 /** Stores judgments in one transaction; a judgment already stored for (run, turn, backbone) is kept. */
 export function storeJudgments(db: Db, runId: string, outcome: MiOutcome): number {
   let inserted = 0;
-  db.transaction((tx) => {
+  db.transaction(() => {
     for (const { turnId, reply } of outcome.judgments) {
-      const result = tx
-        .insert(schema.interventionJudgments)
-        .values({
-          runId,
-          turnId,
-          backbone: outcome.backbone,
-          perceptionAlignment: reply.perception_alignment,
-          emotionalDynamics: reply.emotional_dynamics,
-          cognitiveChallenges: reply.cognitive_challenges,
-          communicationBreakdowns: reply.communication_breakdowns,
-          reason: reply.reason,
-        })
-        .onConflictDoNothing()
-        .run();
-      inserted += result.changes;
+      const stored = insertJudgment(db, {
+        runId,
+        turnId,
+        backbone: outcome.backbone,
+        perceptionAlignment: reply.perception_alignment,
+        emotionalDynamics: reply.emotional_dynamics,
+        cognitiveChallenges: reply.cognitive_challenges,
+        communicationBreakdowns: reply.communication_breakdowns,
+        reason: reply.reason,
+      });
+      if (stored) inserted++;
     }
   });
   return inserted;

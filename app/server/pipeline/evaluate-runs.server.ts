@@ -5,11 +5,11 @@
  * through the bundle importer (the same checks as any imported evaluation); MI judgments go to
  * intervention_judgments.
  */
-import { asc, eq } from "drizzle-orm";
-import * as schema from "../../../db/schema.ts";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, MEDIATOR_ID, type Evaluation } from "../../domain/bundle.ts";
 import { importBundleFiles } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
+import { findEvaluation } from "../models/evaluation.server.ts";
+import { findRun, runIds } from "../models/run.server.ts";
 import { Semaphore } from "../../domain/llm/semaphore.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { evaluateTopicLocalized, plannedTopicCalls, TOPIC_METHOD } from "./evaluate-topic.server.ts";
@@ -29,12 +29,12 @@ export interface RunSelection {
 /** The run ids a selection names, in id order; an unknown run id is an error. */
 export function selectRunIds(db: Db, selection: RunSelection): string[] {
   if (selection.runId !== undefined) {
-    const found = db.select({ id: schema.runs.id }).from(schema.runs).where(eq(schema.runs.id, selection.runId)).get();
+    const found = findRun(db, selection.runId);
     if (!found) throw new RunNotFoundError(selection.runId);
     return [found.id];
   }
   if (!selection.all) throw new Error("name a run or ask for all runs");
-  return db.select({ id: schema.runs.id }).from(schema.runs).orderBy(asc(schema.runs.id)).all().map((r) => r.id);
+  return runIds(db);
 }
 
 export type RunStatus =
@@ -73,7 +73,7 @@ function storeEvaluation(db: Db, evaluation: Evaluation): void {
 }
 
 function storedBackbone(db: Db, id: string): string | undefined {
-  return db.select({ backbone: schema.evaluations.backbone }).from(schema.evaluations).where(eq(schema.evaluations.id, id)).get()?.backbone;
+  return findEvaluation(db, id)?.backbone;
 }
 
 async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: string): Promise<RunStatus> {

@@ -3,11 +3,11 @@
  * turns, and text renderings of both for judge prompts. Judges only ever see what was said
  * aloud, so the renderings leave out private thoughts and the parties' private briefs.
  */
-import { asc, eq } from "drizzle-orm";
-import * as schema from "../../../db/schema.ts";
 import { MEDIATOR_ID, type Party, type Topic } from "../../domain/bundle.ts";
 import type { Db } from "../db.server.ts";
-
+import { findCondition } from "../models/condition.server.ts";
+import { findRun, publicTurns } from "../models/run.server.ts";
+import { findScenario } from "../models/scenario.server.ts";
 
 export interface ContextTurn {
   turnId: number;
@@ -35,18 +35,12 @@ export class RunNotFoundError extends Error {
 }
 
 export function loadEvaluationContext(db: Db, runId: string): EvaluationContext {
-  const run = db.select().from(schema.runs).where(eq(schema.runs.id, runId)).get();
+  const run = findRun(db, runId);
   if (!run) throw new RunNotFoundError(runId);
-  const condition = db.select().from(schema.conditions).where(eq(schema.conditions.id, run.conditionId)).get()!;
-  const scenario = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, run.scenarioId)).get()!;
+  const condition = findCondition(db, run.conditionId)!;
+  const scenario = findScenario(db, run.scenarioId)!;
   const played = condition.expanded ?? scenario;
-  const turns = db
-    .select({ turnId: schema.turns.turnId, speaker: schema.turns.speaker, role: schema.turns.role, utterance: schema.turns.utterance })
-    .from(schema.turns)
-    .where(eq(schema.turns.runId, runId))
-    .orderBy(asc(schema.turns.turnId))
-    .all()
-    .map((t) => ({ ...t, role: t.role as ContextTurn["role"] }));
+  const turns = publicTurns(db, runId).map((t) => ({ ...t, role: t.role as ContextTurn["role"] }));
   return { runId, mediated: run.mediated, background: played.background, topics: played.topics, parties: played.parties, partyOrder: run.partyOrder, turns };
 }
 

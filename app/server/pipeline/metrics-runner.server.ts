@@ -4,39 +4,26 @@
  * how each row is built lives in app/domain/metrics (registry.ts and the descriptors); this module
  * only loads each run's stored facts and writes the rows.
  */
-import { asc, eq, or } from "drizzle-orm";
-import * as schema from "../../../db/schema.ts";
 import { MEDIATOR_ID } from "../../domain/bundle.ts";
 import type { RunData } from "../../domain/metrics/metric-inputs.ts";
 import { parseMetricParams, type MetricParams } from "../../domain/metrics/metric-params.ts";
 import { pairMetricRows, runMetricRows, type MetricRow } from "../../domain/metrics/metric-rows.ts";
 import type { Db } from "../db.server.ts";
+import { findCondition } from "../models/condition.server.ts";
+import { evaluationsOfRun, judgmentsOfRun } from "../models/evaluation.server.ts";
+import { allMatchedPairs, matchedPairsOfRun } from "../models/matched-pair.server.ts";
+import { upsertMetricValue } from "../models/metric-value.server.ts";
+import { findRun, runIds as allRunIds, runSpeakers } from "../models/run.server.ts";
+import { findScenario } from "../models/scenario.server.ts";
 
 function loadRunData(db: Db, runId: string): RunData {
-  const run = db.select().from(schema.runs).where(eq(schema.runs.id, runId)).get();
+  const run = findRun(db, runId);
   if (!run) throw new Error(`there is no run "${runId}"`);
-  const condition = db.select().from(schema.conditions).where(eq(schema.conditions.id, run.conditionId)).get()!;
-  const played = condition.expanded ?? db.select().from(schema.scenarios).where(eq(schema.scenarios.id, run.scenarioId)).get()!;
-  const speakers = db
-    .select({ speaker: schema.turns.speaker })
-    .from(schema.turns)
-    .where(eq(schema.turns.runId, runId))
-    .orderBy(asc(schema.turns.turnId))
-    .all()
-    .map((t) => t.speaker);
-  const evaluations = db
-    .select()
-    .from(schema.evaluations)
-    .where(eq(schema.evaluations.runId, runId))
-    .orderBy(asc(schema.evaluations.id))
-    .all()
-    .map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
-  const judgments = db
-    .select()
-    .from(schema.interventionJudgments)
-    .where(eq(schema.interventionJudgments.runId, runId))
-    .orderBy(asc(schema.interventionJudgments.backbone), asc(schema.interventionJudgments.turnId))
-    .all();
+  const condition = findCondition(db, run.conditionId)!;
+  const played = condition.expanded ?? findScenario(db, run.scenarioId)!;
+  const speakers = runSpeakers(db, runId);
+  const evaluations = evaluationsOfRun(db, runId).map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
+  const judgments = judgmentsOfRun(db, runId);
   return {
     runId,
     mediated: run.mediated,
@@ -71,33 +58,16 @@ export interface MetricsSummary {
 }
 
 function upsert(db: Db, rows: MetricRow[], computedAt: string): void {
-  db.transaction((tx) => {
-    for (const row of rows) {
-      const values = { ...row, computedAt };
-      tx.insert(schema.metricValues)
-        .values(values)
-        .onConflictDoUpdate({
-          target: [schema.metricValues.subjectKind, schema.metricValues.subjectId, schema.metricValues.evaluationId, schema.metricValues.metric],
-          set: { value: row.value, detail: row.detail, params: row.params, computedAt },
-        })
-        .run();
-    }
+  db.transaction(() => {
+    for (const row of rows) upsertMetricValue(db, { ...row, computedAt });
   });
 }
 
 export function computeMetrics(db: Db, request: MetricsRequest = {}): MetricsSummary {
   const params = parseMetricParams(request.params ?? {});
   const computedAt = (request.now ?? new Date()).toISOString();
-  const runIds =
-    request.runId !== undefined
-      ? [loadRunData(db, request.runId).runId]
-      : db.select({ id: schema.runs.id }).from(schema.runs).orderBy(asc(schema.runs.id)).all().map((r) => r.id);
-  const pairs = db
-    .select()
-    .from(schema.matchedPairs)
-    .where(request.runId !== undefined ? or(eq(schema.matchedPairs.mediatedRunId, request.runId), eq(schema.matchedPairs.unmediatedRunId, request.runId)) : undefined)
-    .orderBy(asc(schema.matchedPairs.id))
-    .all();
+  const runIds = request.runId !== undefined ? [loadRunData(db, request.runId).runId] : allRunIds(db);
+  const pairs = request.runId !== undefined ? matchedPairsOfRun(db, request.runId) : allMatchedPairs(db);
 
   const cache = new Map<string, RunData>();
   const dataOf = (id: string) => {

@@ -5,8 +5,6 @@
  * interrupted batch leaves no half run; restarting it skips what is stored, and the LLM cache
  * replays the interrupted runs without new calls.
  */
-import { and, eq, inArray } from "drizzle-orm";
-import * as schema from "../../../db/schema.ts";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleInput, type Condition, type MatchedPair, type Run, type Scenario } from "../../domain/bundle.ts";
 import {
   DEFAULT_BASE_SEED,
@@ -21,6 +19,10 @@ import {
 import type { PlayedScenario } from "../../domain/visibility.ts";
 import { importBundleFiles } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
+import { findCondition, generalCondition, type ConditionRow } from "../models/condition.server.ts";
+import { storedMatchedPairIds } from "../models/matched-pair.server.ts";
+import { runBackbones, storedRunIds } from "../models/run.server.ts";
+import { findScenario } from "../models/scenario.server.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { templateVersion } from "./prompt-templates.server.ts";
 import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
@@ -100,13 +102,13 @@ export interface BatchSummary {
 }
 
 function loadScenario(db: Db, id: string): Scenario {
-  const row = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, id)).get();
+  const row = findScenario(db, id);
   if (!row) throw new SimulationInputError(`unknown scenario "${id}"`);
   return { id: row.id, domain: row.domain as Scenario["domain"], title: row.title, background: row.background, topics: row.topics, parties: row.parties, source: row.source };
 }
 
 function resolveCondition(db: Db, scenario: Scenario, conditionId: string | undefined): { condition: Condition; isNew: boolean } {
-  const toCondition = (row: typeof schema.conditions.$inferSelect): Condition => ({
+  const toCondition = (row: ConditionRow): Condition => ({
     id: row.id,
     scenario_id: row.scenarioId,
     axis: row.axis as Condition["axis"],
@@ -114,33 +116,14 @@ function resolveCondition(db: Db, scenario: Scenario, conditionId: string | unde
     ...(row.expanded ? { expanded: row.expanded } : {}),
   });
   if (conditionId !== undefined) {
-    const row = db.select().from(schema.conditions).where(eq(schema.conditions.id, conditionId)).get();
+    const row = findCondition(db, conditionId);
     if (!row) throw new SimulationInputError(`unknown condition "${conditionId}"`);
     if (row.scenarioId !== scenario.id) throw new SimulationInputError(`condition "${conditionId}" belongs to scenario "${row.scenarioId}", not "${scenario.id}"`);
     return { condition: toCondition(row), isNew: false };
   }
-  const general = db
-    .select()
-    .from(schema.conditions)
-    .where(and(eq(schema.conditions.scenarioId, scenario.id), eq(schema.conditions.axis, "general")))
-    .get();
+  const general = generalCondition(db, scenario.id);
   if (general) return { condition: toCondition(general), isNew: false };
   return { condition: { id: sanitiseId(`${scenario.id}:general`), scenario_id: scenario.id, axis: "general", variant: "default" }, isNew: true };
-}
-
-function storedIds(db: Db, table: typeof schema.runs | typeof schema.matchedPairs, ids: string[]): Set<string> {
-  if (ids.length === 0) return new Set();
-  return new Set(db.select({ id: table.id }).from(table).where(inArray(table.id, ids)).all().map((r) => r.id));
-}
-
-function storedRunBackbones(db: Db, ids: string[]): Map<string, { simulator: string; mediator: string | null }> {
-  if (ids.length === 0) return new Map();
-  const rows = db
-    .select({ id: schema.runs.id, simulator: schema.runs.simulatorBackbone, mediator: schema.runs.mediatorBackbone })
-    .from(schema.runs)
-    .where(inArray(schema.runs.id, ids))
-    .all();
-  return new Map(rows.map((r) => [r.id, { simulator: r.simulator, mediator: r.mediator }]));
 }
 
 /** Works out the batch's run ids and which are already stored. Reads the database, calls nothing. */
@@ -172,8 +155,8 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
     }
     if (withUnmediated) runs.push({ runId: unmediatedId, index, mediated: false, stored: false });
   }
-  const storedRuns = storedRunBackbones(db, runs.map((r) => r.runId));
-  const storedPairs = storedIds(db, schema.matchedPairs, pairs.map((p) => p.id));
+  const storedRuns = runBackbones(db, runs.map((r) => r.runId));
+  const storedPairs = storedMatchedPairIds(db, pairs.map((p) => p.id));
   for (const r of runs) {
     const stored = storedRuns.get(r.runId);
     r.stored = stored !== undefined;
@@ -241,7 +224,7 @@ function storeBundle(db: Db, plan: BatchPlan, records: { runs?: Run[]; matched_p
 function storeReadyPairs(db: Db, plan: BatchPlan, summary: BatchSummary): void {
   const pending = plan.pairs.filter((p) => !p.stored);
   if (pending.length === 0) return;
-  const stored = storedIds(db, schema.runs, pending.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]));
+  const stored = storedRunIds(db, pending.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]));
   const ready = pending.filter((p) => stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
   if (ready.length === 0) return;
   storeBundle(db, plan, {

@@ -3,11 +3,10 @@
  * interventions, with their progress p = m / T, binned into equal bins and averaged per bin.
  * Read from metric_values, so it reflects the parameters `socrates metrics` last used.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
-import * as schema from "../../../db/schema.ts";
 import { ie } from "../../domain/metrics/benchmark/ie.ts";
 import { DEFAULT_TIMING_BINS, timingProfile, type TimingProfileResult } from "../../domain/metrics/timing-profile.ts";
 import type { Db } from "../db.server.ts";
+import { mediatedRunValues } from "../models/metric-value.server.ts";
 
 export interface TimingProfileCell {
   mediator: string;
@@ -25,16 +24,7 @@ interface IeDetail {
 }
 
 export function timingProfiles(db: Db, bins = DEFAULT_TIMING_BINS): TimingProfileCell[] {
-  const condition = sql<string>`${schema.conditions.axis} || ':' || ${schema.conditions.variant}`;
-  const rows = db
-    .select({ detail: schema.metricValues.detail, mediator: schema.runs.mediatorBackbone, condition, judge: schema.evaluations.backbone })
-    .from(schema.metricValues)
-    .innerJoin(schema.runs, eq(schema.runs.id, schema.metricValues.subjectId))
-    .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
-    .innerJoin(schema.evaluations, eq(schema.evaluations.id, schema.metricValues.evaluationId))
-    .where(and(eq(schema.metricValues.subjectKind, "run"), eq(schema.metricValues.metric, ie.id), eq(schema.runs.mediated, true)))
-    .orderBy(asc(schema.runs.mediatorBackbone), asc(condition), asc(schema.evaluations.backbone), asc(schema.runs.id))
-    .all();
+  const rows = mediatedRunValues(db, ie.id);
   const cells = new Map<string, { mediator: string; condition: string; judge: string; runs: number; interventions: { progress: number; ie: number }[] }>();
   for (const row of rows) {
     const mediator = row.mediator ?? "";

@@ -1,7 +1,7 @@
 /** The pure helpers under the client: Retry-After parsing, backoff, the semaphore, reply extraction, cache keys. */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { cacheKey, canonicalJson } from "../../../app/server/llm/cache-store.server.ts";
+import { cacheKey, canonicalJson } from "../../../app/server/llm/cache-key.server.ts";
 import { extractJsonText, parseReply } from "../../../app/domain/llm/reply-parsing.ts";
 import { backoffMs, isRetryableStatus, retryAfterMs } from "../../../app/domain/llm/retry-policy.ts";
 import { Semaphore } from "../../../app/domain/llm/semaphore.ts";

@@ -1,0 +1,41 @@
+/**
+ * The LLM cache key: a hash of everything that determines a model's reply, so an identical
+ * request finds its stored reply in llm_calls (app/server/models/llm-call.server.ts).
+ */
+import { createHash } from "node:crypto";
+import type { ChatMessage } from "../../domain/llm/types.ts";
+
+/** Everything that determines a model's reply; the reply's schema is deliberately left out. */
+export interface CacheKeyParts {
+  baseUrl: string;
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  seed?: number;
+  jsonMode: boolean;
+}
+
+/** JSON with object keys sorted at every level and undefined dropped, so equal values hash equally. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}
+
+export function cacheKey(parts: CacheKeyParts): string {
+  const { baseUrl, model, messages, temperature, maxTokens, seed, jsonMode } = parts;
+  const normalised = {
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    model,
+    messages: messages.map(({ role, content }) => ({ role, content })),
+    temperature,
+    maxTokens,
+    seed,
+    jsonMode,
+  };
+  return createHash("sha256").update(canonicalJson(normalised)).digest("hex");
+}

@@ -1,0 +1,25 @@
+/** Data access for conditions (a scenario's variants along one axis). */
+import { and, eq, sql } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
+
+const { conditions } = schema;
+
+export type ConditionRow = typeof conditions.$inferSelect;
+
+// Read once per run by the metrics runner and the evaluators: prepared once per connection.
+const byId = preparedOnce((db) => db.select().from(conditions).where(eq(conditions.id, sql.placeholder("id"))).prepare());
+
+export function findCondition(db: Db, id: string): ConditionRow | undefined {
+  return byId(db).get({ id });
+}
+
+/** The scenario's condition on the "general" axis, if it has one. */
+export function generalCondition(db: Db, scenarioId: string): ConditionRow | undefined {
+  return db
+    .select()
+    .from(conditions)
+    .where(and(eq(conditions.scenarioId, scenarioId), eq(conditions.axis, "general")))
+    .get();
+}

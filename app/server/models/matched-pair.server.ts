@@ -1,0 +1,29 @@
+/** Data access for matched pairs (a mediated run and its unmediated twin). */
+import { asc, eq, inArray, or } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+
+const { matchedPairs } = schema;
+
+export type MatchedPairRow = typeof matchedPairs.$inferSelect;
+
+/** Every matched pair, in id order. */
+export function allMatchedPairs(db: Db): MatchedPairRow[] {
+  return db.select().from(matchedPairs).orderBy(asc(matchedPairs.id)).all();
+}
+
+/** The pairs a run belongs to (as the mediated or the unmediated run), in id order. */
+export function matchedPairsOfRun(db: Db, runId: string): MatchedPairRow[] {
+  return db
+    .select()
+    .from(matchedPairs)
+    .where(or(eq(matchedPairs.mediatedRunId, runId), eq(matchedPairs.unmediatedRunId, runId)))
+    .orderBy(asc(matchedPairs.id))
+    .all();
+}
+
+/** Which of these pair ids are stored. */
+export function storedMatchedPairIds(db: Db, ids: readonly string[]): Set<string> {
+  if (ids.length === 0) return new Set();
+  return new Set(db.select({ id: matchedPairs.id }).from(matchedPairs).where(inArray(matchedPairs.id, [...ids])).all().map((r) => r.id));
+}

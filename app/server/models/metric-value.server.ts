@@ -1,0 +1,74 @@
+/** Data access for metric_values: one row per (subject, evaluation, metric), written by the metrics runner. */
+import { and, asc, eq, sql } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
+
+const { metricValues, runs, conditions, evaluations } = schema;
+
+export type MetricValueRow = typeof metricValues.$inferSelect;
+
+export type NewMetricValue = {
+  subjectKind: "run" | "pair";
+  subjectId: string;
+  evaluationId: string;
+  metric: string;
+  value: number | null;
+  detail: Record<string, unknown>;
+  params: Record<string, unknown>;
+  computedAt: string;
+};
+
+// Written thousands of times by one `socrates metrics`: prepared once per connection.
+const p = sql.placeholder;
+const upsert = preparedOnce((db) =>
+  db
+    .insert(metricValues)
+    .values({
+      subjectKind: p("subjectKind"),
+      subjectId: p("subjectId"),
+      evaluationId: p("evaluationId"),
+      metric: p("metric"),
+      value: p("value"),
+      detail: p("detail"),
+      params: p("params"),
+      computedAt: p("computedAt"),
+    })
+    .onConflictDoUpdate({
+      target: [metricValues.subjectKind, metricValues.subjectId, metricValues.evaluationId, metricValues.metric],
+      set: { value: sql`excluded.value`, detail: sql`excluded.detail`, params: sql`excluded.params`, computedAt: sql`excluded.computed_at` },
+    })
+    .prepare(),
+);
+
+/** Stores a value, replacing the one stored for the same subject, evaluation and metric. */
+export function upsertMetricValue(db: Db, row: NewMetricValue): void {
+  upsert(db).run(row);
+}
+
+/** The stored values of one subject, by evaluation and metric. */
+export function metricValuesOf(db: Db, subjectKind: "run" | "pair", subjectId: string): MetricValueRow[] {
+  return db
+    .select()
+    .from(metricValues)
+    .where(and(eq(metricValues.subjectKind, subjectKind), eq(metricValues.subjectId, subjectId)))
+    .orderBy(asc(metricValues.evaluationId), asc(metricValues.metric))
+    .all();
+}
+
+/**
+ * Run-level values of one metric on mediated runs, with the run's mediator, its condition
+ * (axis:variant) and the backbone of the evaluation they came from; by mediator, condition, judge, run.
+ */
+export function mediatedRunValues(db: Db, metric: string) {
+  const condition = sql<string>`${conditions.axis} || ':' || ${conditions.variant}`;
+  return db
+    .select({ detail: metricValues.detail, mediator: runs.mediatorBackbone, condition, judge: evaluations.backbone })
+    .from(metricValues)
+    .innerJoin(runs, eq(runs.id, metricValues.subjectId))
+    .innerJoin(conditions, eq(conditions.id, runs.conditionId))
+    .innerJoin(evaluations, eq(evaluations.id, metricValues.evaluationId))
+    .where(and(eq(metricValues.subjectKind, "run"), eq(metricValues.metric, metric), eq(runs.mediated, true)))
+    .orderBy(asc(runs.mediatorBackbone), asc(condition), asc(evaluations.backbone), asc(runs.id))
+    .all();
+}

@@ -1,0 +1,21 @@
+/** Data access for scenarios (the base disputes runs play). */
+import { asc, eq, sql } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
+
+const { scenarios } = schema;
+
+export type ScenarioRow = typeof scenarios.$inferSelect;
+
+// Read once per run by the metrics runner and the evaluators: prepared once per connection.
+const byId = preparedOnce((db) => db.select().from(scenarios).where(eq(scenarios.id, sql.placeholder("id"))).prepare());
+
+export function findScenario(db: Db, id: string): ScenarioRow | undefined {
+  return byId(db).get({ id });
+}
+
+/** Every scenario id, in id order. */
+export function scenarioIds(db: Db): string[] {
+  return db.select({ id: scenarios.id }).from(scenarios).orderBy(asc(scenarios.id)).all().map((s) => s.id);
+}
