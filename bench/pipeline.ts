@@ -19,6 +19,7 @@ import { seedDemo } from "../db/demo/seed.ts";
 import { createLlm } from "../app/server/llm/client.server.ts";
 import { parseLlmConfig, type LlmConfig } from "../app/server/llm/config.server.ts";
 import { formatTable } from "../app/server/llm/usage.server.ts";
+import { scenarioIds } from "../app/server/models/scenario.server.ts";
 import { evaluateRuns, type EvaluateMethod } from "../app/server/pipeline/evaluate-runs.server.ts";
 import { computeMetrics } from "../app/server/pipeline/metrics-runner.server.ts";
 import { simulateBatch } from "../app/server/pipeline/simulate.server.ts";
@@ -214,8 +215,7 @@ try {
   const db = openDatabase(join(dir, "bench.db"));
   seedDemo(db);
   const config = parseLlmConfig(mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY, timeoutMs: 60_000 } }), "bench config");
-  const scenarioIds = db.select({ id: schema.scenarios.id }).from(schema.scenarios).orderBy(schema.scenarios.id).all().map((s) => s.id);
-  const batches = spread(scenarioIds, PAIRS);
+  const batches = spread(scenarioIds(db), PAIRS);
   console.log(
     `${2 * PAIRS} simulations (${PAIRS} matched pairs over ${batches.length} demo scenarios, mediator "${MEDIATOR_MODEL}") + ${METHODS.join(" and ")} evaluations; ` +
       `mock latency uniform ${LATENCY.min}–${LATENCY.max} ms; endpoint concurrency ${CONCURRENCY}`,

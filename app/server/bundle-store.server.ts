@@ -24,7 +24,12 @@ import { formatJsonPath } from "../domain/judge-problems.ts";
 import { segmentSnippets } from "../domain/snippets.ts";
 import { deriveEvaluationScores } from "../domain/evaluation-scores.ts";
 import { writeTransaction, type Db } from "./db.server.ts";
+import { findCondition } from "./models/condition.server.ts";
+import { findEvaluation } from "./models/evaluation.server.ts";
+import { allMatchedPairs } from "./models/matched-pair.server.ts";
 import { preparedOnce } from "./models/prepared.server.ts";
+import { findRun, runSpeakers, runTurnRows } from "./models/run.server.ts";
+import { findScenario } from "./models/scenario.server.ts";
 
 export interface FileProblem {
   file: string;
@@ -132,21 +137,19 @@ function evaluationRecord(row: typeof schema.evaluations.$inferSelect): Evaluati
 }
 
 function loadRun(db: Db, id: string): Run | undefined {
-  const row = db.select().from(schema.runs).where(eq(schema.runs.id, id)).get();
-  if (!row) return undefined;
-  const turnRows = db.select().from(schema.turns).where(eq(schema.turns.runId, id)).orderBy(asc(schema.turns.turnId)).all();
-  return runRecord(row, turnRows);
+  const row = findRun(db, id);
+  return row && runRecord(row, runTurnRows(db, id));
 }
 
 /** Each record kind's stored version, in bundle shape, by id. */
 function storedRecord(db: Db, kind: RecordKind, id: string): unknown {
   switch (kind) {
     case "scenarios": {
-      const row = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, id)).get();
+      const row = findScenario(db, id);
       return row && scenarioRecord(row);
     }
     case "conditions": {
-      const row = db.select().from(schema.conditions).where(eq(schema.conditions.id, id)).get();
+      const row = findCondition(db, id);
       return row && conditionRecord(row);
     }
     case "runs":
@@ -160,7 +163,7 @@ function storedRecord(db: Db, kind: RecordKind, id: string): unknown {
       return row && abPairRecord(row);
     }
     case "evaluations": {
-      const row = db.select().from(schema.evaluations).where(eq(schema.evaluations.id, id)).get();
+      const row = findEvaluation(db, id);
       return row && evaluationRecord(row);
     }
   }
@@ -207,22 +210,20 @@ function combinedLookup(db: Db, bundles: Bundle[]): RecordLookup {
     scenario: (id) =>
       scenarios.get(id) ??
       remember(storedScenarios, id, () => {
-        const row = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, id)).get();
+        const row = findScenario(db, id);
         return row && scenarioRecord(row);
       }),
     condition: (id) =>
       conditions.get(id) ??
       remember(storedConditions, id, () => {
-        const row = db.select().from(schema.conditions).where(eq(schema.conditions.id, id)).get();
+        const row = findCondition(db, id);
         return row && { id: row.id, scenarioId: row.scenarioId, expanded: row.expanded ?? null };
       }),
     run: (id) =>
       runs.get(id) ??
       remember(storedRuns, id, () => {
-        const row = db.select().from(schema.runs).where(eq(schema.runs.id, id)).get();
-        if (!row) return undefined;
-        const speakers = db.select({ speaker: schema.turns.speaker }).from(schema.turns).where(eq(schema.turns.runId, id)).orderBy(asc(schema.turns.turnId)).all();
-        return { id: row.id, conditionId: row.conditionId, mediated: row.mediated, simulatorBackbone: row.simulatorBackbone, speakers: speakers.map((s) => s.speaker) };
+        const row = findRun(db, id);
+        return row && { id: row.id, conditionId: row.conditionId, mediated: row.mediated, simulatorBackbone: row.simulatorBackbone, speakers: runSpeakers(db, id) };
       }),
   };
 }
@@ -408,7 +409,7 @@ export function exportBundle(db: Db): Bundle {
     scenarios: db.select().from(schema.scenarios).orderBy(asc(schema.scenarios.id)).all().map(scenarioRecord),
     conditions: db.select().from(schema.conditions).orderBy(asc(schema.conditions.id)).all().map(conditionRecord),
     runs: db.select().from(schema.runs).orderBy(asc(schema.runs.id)).all().map((r) => runRecord(r, turnsByRun.get(r.id) ?? [])),
-    matched_pairs: db.select().from(schema.matchedPairs).orderBy(asc(schema.matchedPairs.id)).all().map(pairRecord),
+    matched_pairs: allMatchedPairs(db).map(pairRecord),
     ab_pairs: db.select().from(schema.abPairs).orderBy(asc(schema.abPairs.id)).all().map(abPairRecord),
     evaluations: db.select().from(schema.evaluations).orderBy(asc(schema.evaluations.id)).all().map(evaluationRecord),
   };

@@ -1,11 +1,15 @@
 /** Read-side queries for the scenario and run pages (the shapes they return are in app/domain/catalog-views.ts). */
-import { and, asc, count, desc, eq, or, sql } from "drizzle-orm";
+import { asc, count, desc, eq, or, sql } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import type { Party, Topic } from "../domain/bundle.ts";
 import type { EvaluationView, MetricView, RunListItem, RunMetrics } from "../domain/catalog-views.ts";
 import { readsEvaluation } from "../domain/metrics/registry.ts";
 import { consensusSeries, topicSeries, type EvaluationMethod } from "../domain/series.ts";
 import type { Db } from "./db.server.ts";
+import { findCondition } from "./models/condition.server.ts";
+import { metricValuesOf, type MetricValueRow } from "./models/metric-value.server.ts";
+import { findRun, runTurnRows } from "./models/run.server.ts";
+import { findScenario } from "./models/scenario.server.ts";
 
 export function overview(db: Db) {
   const [scenarioCount] = db.select({ n: count() }).from(schema.scenarios).all();
@@ -61,19 +65,19 @@ export function listRuns(db: Db, filter: { scenarioId?: string; limit?: number }
 }
 
 export function getScenario(db: Db, id: string) {
-  const scenario = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, id)).get();
+  const scenario = findScenario(db, id);
   if (!scenario) return null;
   const conditions = db.select().from(schema.conditions).where(eq(schema.conditions.scenarioId, id)).orderBy(asc(schema.conditions.axis), asc(schema.conditions.variant)).all();
   return { scenario, conditions: conditions.map((c) => ({ id: c.id, axis: c.axis, variant: c.variant })), runs: listRuns(db, { scenarioId: id }) };
 }
 
 export function getRunView(db: Db, id: string) {
-  const run = db.select().from(schema.runs).where(eq(schema.runs.id, id)).get();
+  const run = findRun(db, id);
   if (!run) return null;
-  const condition = db.select().from(schema.conditions).where(eq(schema.conditions.id, run.conditionId)).get()!;
-  const scenario = db.select().from(schema.scenarios).where(eq(schema.scenarios.id, run.scenarioId)).get()!;
+  const condition = findCondition(db, run.conditionId)!;
+  const scenario = findScenario(db, run.scenarioId)!;
   const played: { background: string; topics: Topic[]; parties: Party[] } = condition.expanded ?? scenario;
-  const turns = db.select().from(schema.turns).where(eq(schema.turns.runId, id)).orderBy(asc(schema.turns.turnId)).all();
+  const turns = runTurnRows(db, id);
   const topicIds = played.topics.map((t) => t.id);
   const evaluations: EvaluationView[] = db
     .select()
@@ -134,19 +138,14 @@ export type RunView = NonNullable<ReturnType<typeof getRunView>>;
 
 /** The stored metric values of one run and its matched pair (written by `socrates metrics`). */
 export function getRunMetrics(db: Db, runId: string): RunMetrics {
-  const toView = (r: typeof schema.metricValues.$inferSelect): MetricView => ({
+  const toView = (r: MetricValueRow): MetricView => ({
     metric: r.metric,
     value: r.value,
     detail: (r.detail ?? {}) as Record<string, unknown>,
     params: r.params,
     computedAt: r.computedAt,
   });
-  const rows = db
-    .select()
-    .from(schema.metricValues)
-    .where(and(eq(schema.metricValues.subjectKind, "run"), eq(schema.metricValues.subjectId, runId)))
-    .orderBy(asc(schema.metricValues.evaluationId), asc(schema.metricValues.metric))
-    .all();
+  const rows = metricValuesOf(db, "run", runId);
   const result: RunMetrics = { run: [], evaluations: {}, pair: null, computedAt: null };
   for (const row of rows) {
     if (readsEvaluation(row.metric)) (result.evaluations[row.evaluationId] ??= []).push(toView(row));
@@ -158,12 +157,7 @@ export function getRunMetrics(db: Db, runId: string): RunMetrics {
     .where(or(eq(schema.matchedPairs.mediatedRunId, runId), eq(schema.matchedPairs.unmediatedRunId, runId)))
     .get();
   if (pair) {
-    const pairRows = db
-      .select()
-      .from(schema.metricValues)
-      .where(and(eq(schema.metricValues.subjectKind, "pair"), eq(schema.metricValues.subjectId, pair.id)))
-      .orderBy(asc(schema.metricValues.evaluationId), asc(schema.metricValues.metric))
-      .all();
+    const pairRows = metricValuesOf(db, "pair", pair.id);
     result.pair = { id: pair.id, rows: pairRows.map(toView) };
     rows.push(...pairRows);
   }

@@ -1,0 +1,61 @@
+/** The llm_calls repository: a failed row is no cache hit, and spend adds up over tries of one request. */
+import { afterEach, describe, expect, it } from "vitest";
+import { findOkCall, recordCall, usageByRole, type NewLlmCallRow } from "../../../app/server/models/llm-call.server.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function emptyDb() {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  return t.db;
+}
+
+const call = (over: Partial<NewLlmCallRow> = {}): NewLlmCallRow => ({
+  cacheKey: "k1",
+  role: "mediator",
+  baseUrl: "http://mock/v1",
+  model: "m",
+  request: { messages: [] },
+  status: "ok",
+  response: '{"echo":"hi"}',
+  parsed: { echo: "hi" },
+  promptTokens: 10,
+  completionTokens: 5,
+  costUsd: 0.25,
+  attempts: 1,
+  latencyMs: 30,
+  subject: "run-1",
+  ...over,
+});
+
+describe("llm calls", () => {
+  it("finds a stored ok call by key, never a failed one", () => {
+    const db = emptyDb();
+    recordCall(db, call({ status: "failed", response: null, parsed: null, error: "timeout" }));
+    expect(findOkCall(db, "k1")).toBeUndefined();
+    expect(findOkCall(db, "other")).toBeUndefined();
+  });
+
+  it("a later outcome replaces the earlier one, adding up tokens, cost and attempts", () => {
+    const db = emptyDb();
+    recordCall(db, call({ status: "failed", response: null, parsed: null, error: "timeout", attempts: 3, promptTokens: 7, completionTokens: 0, costUsd: 0.5 }));
+    recordCall(db, call());
+    expect(findOkCall(db, "k1")).toMatchObject({ status: "ok", error: null, parsed: { echo: "hi" }, attempts: 4, promptTokens: 17, completionTokens: 5, costUsd: 0.75 });
+  });
+
+  it("sums usage per role, optionally of one subject", () => {
+    const db = emptyDb();
+    recordCall(db, call());
+    recordCall(db, call({ cacheKey: "k2", status: "failed", response: null, parsed: null, subject: "run-2" }));
+    recordCall(db, call({ cacheKey: "k3", role: "party" }));
+    expect(usageByRole(db)).toEqual([
+      { role: "mediator", calls: 2, ok: 1, failed: 1, attempts: 2, promptTokens: 20, completionTokens: 10, costUsd: 0.5 },
+      { role: "party", calls: 1, ok: 1, failed: 0, attempts: 1, promptTokens: 10, completionTokens: 5, costUsd: 0.25 },
+    ]);
+    expect(usageByRole(db, "run-2")).toEqual([{ role: "mediator", calls: 1, ok: 0, failed: 1, attempts: 1, promptTokens: 10, completionTokens: 5, costUsd: 0.25 }]);
+  });
+});

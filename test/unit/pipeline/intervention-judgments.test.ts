@@ -1,0 +1,50 @@
+/** The intervention-judgment part of the evaluation repository: one judgment per (run, turn, backbone), the first kept. */
+import { afterEach, describe, expect, it } from "vitest";
+import { insertJudgment, judgedTurnIds, judgmentsOfRun, type NewJudgment } from "../../../app/server/models/evaluation.server.ts";
+import { seedDemo } from "../../../db/demo/seed.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+import { MEDIATED } from "./evaluation-helpers.ts";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function demoDb() {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  seedDemo(t.db);
+  return t.db;
+}
+
+const judgment = (turnId: number, backbone: string, score = 3): NewJudgment => ({
+  runId: MEDIATED,
+  turnId,
+  backbone,
+  perceptionAlignment: score,
+  emotionalDynamics: score,
+  cognitiveChallenges: score,
+  communicationBreakdowns: -1,
+  reason: `score ${score}`,
+});
+
+describe("intervention judgments", () => {
+  it("stores a judgment once: a second one for the same run, turn and backbone is not stored and changes nothing", () => {
+    const db = demoDb();
+    expect(insertJudgment(db, judgment(2, "judge-a", 3))).toBe(true);
+    expect(insertJudgment(db, judgment(2, "judge-a", 5))).toBe(false);
+    expect(judgmentsOfRun(db, MEDIATED)).toMatchObject([{ turnId: 2, backbone: "judge-a", perceptionAlignment: 3, reason: "score 3" }]);
+  });
+
+  it("reads a run's judgments by backbone and turn, and the turns one backbone judged", () => {
+    const db = demoDb();
+    for (const j of [judgment(4, "judge-b"), judgment(2, "judge-b"), judgment(4, "judge-a")]) insertJudgment(db, j);
+    expect(judgmentsOfRun(db, MEDIATED).map((j) => [j.backbone, j.turnId])).toEqual([
+      ["judge-a", 4],
+      ["judge-b", 2],
+      ["judge-b", 4],
+    ]);
+    expect(judgedTurnIds(db, MEDIATED, "judge-b")).toEqual(new Set([2, 4]));
+    expect(judgedTurnIds(db, MEDIATED, "judge-c")).toEqual(new Set());
+  });
+});

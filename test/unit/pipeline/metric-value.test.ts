@@ -1,0 +1,59 @@
+/** The metric_values repository: the upsert keeps one row per (subject, evaluation, metric). */
+import { afterEach, describe, expect, it } from "vitest";
+import { metricValuesOf, upsertMetricValue, type NewMetricValue } from "../../../app/server/models/metric-value.server.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function emptyDb() {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  return t.db;
+}
+
+const row = (over: Partial<NewMetricValue> = {}): NewMetricValue => ({
+  subjectKind: "run",
+  subjectId: "r1",
+  evaluationId: "e1",
+  metric: "cg",
+  value: 0.5,
+  detail: { backbone: "judge", perTopic: { t1: 0.5 } },
+  params: { s0: 0 },
+  computedAt: "2025-01-01T00:00:00.000Z",
+  ...over,
+});
+
+describe("metric values", () => {
+  it("stores a new row with its detail and params as JSON", () => {
+    const db = emptyDb();
+    upsertMetricValue(db, row());
+    expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, ...row() }]);
+    const [raw] = db.$client.prepare("SELECT detail, params FROM metric_values").all() as { detail: string; params: string }[];
+    expect(raw).toEqual({ detail: JSON.stringify(row().detail), params: JSON.stringify(row().params) });
+  });
+
+  it("replaces value, detail, params and time of the same subject, evaluation and metric; keeps the row", () => {
+    const db = emptyDb();
+    upsertMetricValue(db, row());
+    const later = row({ value: null, detail: { undefinedBecause: "no drop" }, params: { s0: 1 }, computedAt: "2025-02-01T00:00:00.000Z" });
+    upsertMetricValue(db, later);
+    expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, ...later }]);
+  });
+
+  it("keeps rows of another subject kind, evaluation or metric apart; reads them by evaluation and metric", () => {
+    const db = emptyDb();
+    upsertMetricValue(db, row({ metric: "it" }));
+    upsertMetricValue(db, row({ evaluationId: "" }));
+    upsertMetricValue(db, row());
+    upsertMetricValue(db, row({ subjectKind: "pair" }));
+    expect(metricValuesOf(db, "run", "r1").map((r) => [r.evaluationId, r.metric])).toEqual([
+      ["", "cg"],
+      ["e1", "cg"],
+      ["e1", "it"],
+    ]);
+    expect(metricValuesOf(db, "pair", "r1")).toHaveLength(1);
+  });
+});
