@@ -1,18 +1,9 @@
 /** The llm_calls repository: a failed row is no cache hit, and spend adds up over tries of one request. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findOkCall, recordCall, usageByRole, type NewLlmCallRow } from "../../../app/server/models/llm-call.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { databasePerTest } from "../pipeline/test-db.ts";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-function emptyDb() {
-  const t = tempDb();
-  cleanups.push(t.cleanup);
-  return t.db;
-}
+const emptyDb = databasePerTest();
 
 const call = (over: Partial<NewLlmCallRow> = {}): NewLlmCallRow => ({
   cacheKey: "k1",

@@ -1,21 +1,11 @@
 /** The intervention-judgment part of the evaluation repository: one judgment per (run, turn, backbone), the first kept. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { insertJudgment, judgedTurnIds, judgmentsOfRun, type NewJudgment } from "../../../app/server/models/evaluation.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { databasePerTest } from "./test-db.ts";
 import { MEDIATED } from "./evaluation-helpers.ts";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-function demoDb() {
-  const t = tempDb();
-  cleanups.push(t.cleanup);
-  seedDemo(t.db);
-  return t.db;
-}
+const demoDb = databasePerTest(seedDemo);
 
 const judgment = (turnId: number, backbone: string, score = 3): NewJudgment => ({
   runId: MEDIATED,

@@ -1,18 +1,9 @@
 /** The metric_values repository: the upsert keeps one row per (subject, evaluation, metric). */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { metricValuesOf, upsertMetricValue, type NewMetricValue } from "../../../app/server/models/metric-value.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { databasePerTest } from "./test-db.ts";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-function emptyDb() {
-  const t = tempDb();
-  cleanups.push(t.cleanup);
-  return t.db;
-}
+const emptyDb = databasePerTest();
 
 const row = (over: Partial<NewMetricValue> = {}): NewMetricValue => ({
   subjectKind: "run",

@@ -1,0 +1,17 @@
+/** A fresh database file per test, closed and removed after it; optionally seeded. */
+import { afterEach } from "vitest";
+import type { Db } from "../../../app/server/db.server.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+
+export function databasePerTest(seed?: (db: Db) => void): () => Db {
+  const cleanups: (() => void)[] = [];
+  afterEach(() => {
+    for (const c of cleanups.splice(0)) c();
+  });
+  return () => {
+    const t = tempDb();
+    cleanups.push(t.cleanup);
+    seed?.(t.db);
+    return t.db;
+  };
+}
