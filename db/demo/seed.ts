@@ -1,9 +1,9 @@
 /** The demo study shipped in db/demo/: fictional data written for this project. */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import * as schema from "../schema.ts";
 import { importBundleFiles, type BundleFile, type ImportSummary } from "../../app/server/bundle-store.server.ts";
 import type { Db } from "../../app/server/db.server.ts";
+import { scenarioIds } from "../../app/server/models/scenario.server.ts";
 
 export const DEMO_DIR = resolve(process.cwd(), "db/demo");
 
@@ -20,5 +20,5 @@ export function seedDemo(db: Db): ImportSummary {
 }
 
 export function isEmpty(db: Db): boolean {
-  return db.select({ id: schema.scenarios.id }).from(schema.scenarios).limit(1).all().length === 0;
+  return scenarioIds(db).length === 0;
 }

@@ -10,8 +10,6 @@
  * A/B choices name the more reactive side except on about one pair in five (one careless worker fails the gold pairs and half the others). All of it goes through the same
  * allocation and validation as a real submit.
  */
-import { and, asc, eq, lte } from "drizzle-orm";
-import * as schema from "../schema.ts";
 import { POSITION_NOT_STATED, type ConsensusLabel, type LabelPayload } from "../../app/domain/labels.ts";
 import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../app/domain/tasks/ids.ts";
 import { createRng } from "../../app/domain/stats/index.ts";
@@ -24,6 +22,10 @@ import { createAbStudy, createConsensusStudy } from "../../app/server/annotation
 import { playedScenarioOfRun, snippetContext } from "../../app/server/annotation/task-view.server.ts";
 import { loadGuidelines } from "../../app/server/templates.server.ts";
 import { recordCrowdAssignment } from "../../app/server/crowd/record-assignment.server.ts";
+import { abPairCount, findAbPair } from "../../app/server/models/ab-pair.server.ts";
+import { listAnnotatorRows, updateAnnotator } from "../../app/server/models/annotator.server.ts";
+import { evaluationsOfRun, topicScoresUpTo } from "../../app/server/models/evaluation.server.ts";
+import { findItem, itemsOfStudy, listStudyRows } from "../../app/server/models/study.server.ts";
 
 export const DEMO_ACCOUNTS = [
   { username: "admin", displayName: "Demo Admin", role: "admin" as const, password: "demo-admin-pass" },
@@ -43,25 +45,16 @@ function jitter(rng: Rng, spread: 1 | 2): number {
 
 /** The demo judge's score and stances for a topic at turn tEnd (carried forward from s0 = 1). */
 function judgeAt(db: Db, runId: string, topicId: string, tEnd: number) {
-  const evaluation = db
-    .select({ id: schema.evaluations.id })
-    .from(schema.evaluations)
-    .where(and(eq(schema.evaluations.runId, runId), eq(schema.evaluations.method, "topic-localized"), eq(schema.evaluations.backbone, DEMO_JUDGE)))
-    .get();
+  const evaluation = evaluationsOfRun(db, runId).find((e) => e.method === "topic-localized" && e.backbone === DEMO_JUDGE);
   if (!evaluation) return { score: 1, stances: null as Record<string, string> | null, locatedIn: [] as number[] };
-  const rows = db
-    .select()
-    .from(schema.evaluationScores)
-    .where(and(eq(schema.evaluationScores.evaluationId, evaluation.id), eq(schema.evaluationScores.topicId, topicId), lte(schema.evaluationScores.turnId, tEnd)))
-    .orderBy(asc(schema.evaluationScores.turnId))
-    .all();
+  const rows = topicScoresUpTo(db, evaluation.id, topicId, tEnd);
   const located = rows.filter((r) => r.located);
   const last = located.at(-1);
   return { score: rows.at(-1)?.score ?? 1, stances: last?.stances ?? null, locatedIn: located.map((r) => r.turnId) };
 }
 
 function demoConsensusLabel(db: Db, itemId: number, previous: ConsensusLabel | null, rng: Rng, spread: 1 | 2): ConsensusLabel {
-  const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get()!;
+  const item = findItem(db, itemId)!;
   const context = snippetContext(db, item.snippetId!);
   const { body } = playedScenarioOfRun(db, context.runId);
   const topics: ConsensusLabel["topics"] = {};
@@ -95,7 +88,7 @@ function labelAs<P extends LabelPayload>(db: Db, studyId: number, annotatorId: n
   for (let i = 0; i < count; i++) {
     const lease = nextTask(db, studyId, annotatorId);
     if (!lease) return;
-    const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, lease.itemId)).get()!;
+    const item = findItem(db, lease.itemId)!;
     if (item.runId !== previousRun) previous = null;
     const payload = make(lease.itemId, previous);
     submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload, clientToken: `demo-${studyId}-${annotatorId}-${lease.itemId}`, secondsOnTask: Math.round(35 + rng() * 90) });
@@ -114,14 +107,7 @@ const DEMO_MTURK = ["A1DEMOTURKER01", "A2DEMOTURKER02", "A3DEMOTURKER03"];
  * was rejected on MTurk (recorded, its answer not used). Stored as a results import would store it.
  */
 function seedDemoMturkBatch(db: Db, studyId: number, untouched: number): void {
-  const open = db
-    .select({ id: schema.studyItems.id })
-    .from(schema.studyItems)
-    .where(eq(schema.studyItems.studyId, studyId))
-    .orderBy(asc(schema.studyItems.position))
-    .all()
-    .slice(-untouched)
-    .slice(0, 8);
+  const open = itemsOfStudy(db, studyId).slice(-untouched).slice(0, 8);
   const rng = createRng(500);
   const start = Date.parse("2026-11-20T15:00:00.000Z");
   let n = 0;
@@ -157,15 +143,13 @@ export interface DemoStudiesSummary {
 
 /** Creates the demo accounts and studies on a database that has none (idempotent: does nothing otherwise). */
 export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
-  const anyone = db.select({ id: schema.annotators.id }).from(schema.annotators).limit(1).get();
-  const anyStudy = db.select({ id: schema.studies.id }).from(schema.studies).limit(1).get();
-  if (anyone || anyStudy) return { created: false, accounts: DEMO_ACCOUNTS };
+  if (listAnnotatorRows(db).length > 0 || listStudyRows(db).length > 0) return { created: false, accounts: DEMO_ACCOUNTS };
   const ids: Record<string, number> = {};
   for (const account of DEMO_ACCOUNTS) ids[account.username] = (await createAccount(db, account)).valueOf();
 
   const consensusGuidelines = loadGuidelines(CONSENSUS_SNIPPET);
   const expertStudy = createConsensusStudy(db, { name: "Demo: expert snippet consensus", pool: "expert", trajectories: 4, guidelines: consensusGuidelines, config: { seed: 7 } });
-  const items = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, expertStudy)).orderBy(asc(schema.studyItems.position)).all();
+  const items = itemsOfStudy(db, expertStudy);
   const runsInOrder = [...new Set(items.map((i) => i.runId))];
   const itemsOfFirst = (n: number) => items.filter((i) => runsInOrder.indexOf(i.runId) < n).length;
   // Ada has finished three trajectories, Ben two and half of the third: the study is part-way.
@@ -175,7 +159,7 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
 
   const crowdIds = DEMO_CROWD.map((w) => findOrCreateCrowdWorker(db, "link", w));
   const now = new Date().toISOString();
-  for (const id of crowdIds) db.update(schema.annotators).set({ qualifiedAt: now }).where(eq(schema.annotators.id, id)).run();
+  for (const id of crowdIds) updateAnnotator(db, id, { qualifiedAt: now });
 
   // Same seed and size as the expert study, so it samples the same trajectories: the non-expert baseline.
   const crowdConsensus = createConsensusStudy(db, { name: "Demo: crowd snippet consensus", pool: "crowd", trajectories: 4, guidelines: consensusGuidelines, config: { seed: 7 } });
@@ -185,25 +169,20 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
 
   seedDemoMturkBatch(db, crowdConsensus, items.length - itemsOfFirst(2));
 
-  const pairs = db.select({ id: schema.abPairs.id }).from(schema.abPairs).limit(1).get();
-  if (pairs) {
+  if (abPairCount(db) > 0) {
     const abStudy = createAbStudy(db, { name: "Demo: crowd A/B reactiveness", pool: "crowd", guidelines: loadGuidelines(AB_REACTIVENESS), config: { seed: 11, goldRate: 0.5 } });
-    const abItems = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, abStudy)).all();
+    const abItems = itemsOfStudy(db, abStudy);
     crowdIds.forEach((id, w) => {
       const rng = createRng(400 + w);
       labelAs(db, abStudy, id, w === 3 ? Math.ceil(abItems.length / 2) : abItems.length, rng, (itemId) => {
-        const pair = db
-          .select({ levelA: schema.abPairs.levelA, levelB: schema.abPairs.levelB, isGold: schema.studyItems.isGold })
-          .from(schema.studyItems)
-          .innerJoin(schema.abPairs, eq(schema.abPairs.id, schema.studyItems.abPairId))
-          .where(eq(schema.studyItems.id, itemId))
-          .get()!;
+        const item = findItem(db, itemId)!;
+        const pair = findAbPair(db, item.abPairId!)!;
         const right = pair.levelA > pair.levelB ? "A" : "B";
         const wrong = right === "A" ? "B" : "A";
         // Careful workers slip on about one pair in five; the third worker is careless (fails gold
         // items and guesses elsewhere), so the dashboard has someone to flag.
         const careless = w === 2;
-        const slips = careless ? pair.isGold || itemId % 2 === 0 : (itemId + w) % 5 === 0;
+        const slips = careless ? item.isGold || itemId % 2 === 0 : (itemId + w) % 5 === 0;
         return { kind: AB_REACTIVENESS, choice: slips ? wrong : right };
       });
     });

@@ -46,6 +46,15 @@ describe("layers", () => {
     expect(raw).toEqual([]);
   });
 
+  it("queries are built only in the repositories (app/server/models), the bundle store and the research read model", () => {
+    // bundle-store: bulk import/export of the whole bundle; catalog: joined read views for the research pages.
+    const allowed = (f: string) => f.startsWith("app/server/models/") || ["app/server/db.server.ts", "app/server/bundle-store.server.ts", "app/server/catalog.server.ts"].includes(f);
+    const building = sourceFiles("app", "db/demo", "scripts").filter(
+      (f) => !allowed(f) && importSpecifiers(readSource(f)).some((s) => s.startsWith("drizzle-orm") || s.endsWith("db/schema.ts") || s.endsWith("/schema.ts")),
+    );
+    expect(building).toEqual([]);
+  });
+
   it("every module in app/server is server-only (*.server.ts)", () => {
     expect(sourceFiles("app/server").filter((f) => !f.endsWith(".server.ts"))).toEqual([]);
   });

@@ -2,7 +2,7 @@
  * Data access for evaluations, their derived per-topic, per-turn scores, and the MI judge's
  * intervention judgments.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
@@ -71,5 +71,15 @@ export function scoreRows(db: Db, runIds: readonly string[], method: string) {
     .innerJoin(evaluationScores, eq(evaluationScores.evaluationId, evaluations.id))
     .where(and(eq(evaluations.method, method), inArray(evaluations.runId, [...runIds])))
     .orderBy(asc(evaluations.id), asc(evaluationScores.topicId), asc(evaluationScores.turnId))
+    .all();
+}
+
+/** One topic's stored score rows of an evaluation up to turn `tEnd`, in turn order. */
+export function topicScoresUpTo(db: Db, evaluationId: string, topicId: string, tEnd: number) {
+  return db
+    .select()
+    .from(evaluationScores)
+    .where(and(eq(evaluationScores.evaluationId, evaluationId), eq(evaluationScores.topicId, topicId), lte(evaluationScores.turnId, tEnd)))
+    .orderBy(asc(evaluationScores.turnId))
     .all();
 }

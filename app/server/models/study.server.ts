@@ -64,6 +64,11 @@ export function findItem(db: Db, itemId: number): ItemRow | undefined {
   return itemById(db).get({ id: itemId });
 }
 
+/** A study's items in study order. */
+export function itemsOfStudy(db: Db, studyId: number): ItemRow[] {
+  return db.select().from(studyItems).where(eq(studyItems.studyId, studyId)).orderBy(asc(studyItems.position)).all();
+}
+
 export function studyItemIds(db: Db, studyId: number): number[] {
   return db.select({ id: studyItems.id }).from(studyItems).where(eq(studyItems.studyId, studyId)).orderBy(asc(studyItems.position)).all().map((r) => r.id);
 }
