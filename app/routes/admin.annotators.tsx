@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { createAccount, listAnnotators, setActive, setPassword } from "../server/annotation/accounts.server.ts";
-import { actionResult, type ActionFailure } from "../server/http/responses.server.ts";
+import { accountAction, listAnnotators } from "../server/annotation/accounts.server.ts";
+import { actionResult } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
 
@@ -15,30 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireUser(request, ["admin"]);
   const form = await request.formData();
-  const db = getDb();
-  const intent = form.get("intent");
-  return actionResult(async () => {
-    const id = Number(form.get("id"));
-    if (intent === "create") {
-      await createAccount(db, {
-        username: String(form.get("username") ?? ""),
-        displayName: String(form.get("displayName") ?? ""),
-        role: String(form.get("role") ?? "") as "admin" | "expert",
-        password: String(form.get("password") ?? ""),
-      });
-      return json({ ok: true as const, message: "Account created." });
-    }
-    if (intent === "deactivate" || intent === "activate") {
-      if (id === admin.id) return json<ActionFailure>({ ok: false, message: "You cannot deactivate your own account", problems: [] }, { status: 400 });
-      setActive(db, id, intent === "activate");
-      return json({ ok: true as const, message: intent === "activate" ? "Account activated." : "Account deactivated." });
-    }
-    if (intent === "password") {
-      await setPassword(db, id, String(form.get("password") ?? ""));
-      return json({ ok: true as const, message: "Password changed." });
-    }
-    return json<ActionFailure>({ ok: false, message: `Unknown action "${String(intent)}"`, problems: [] }, { status: 400 });
-  });
+  return actionResult(async () => json({ ok: true as const, message: await accountAction(getDb(), admin.id, form) }));
 }
 
 export default function Annotators() {

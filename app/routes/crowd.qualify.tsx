@@ -1,11 +1,11 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, recordQualificationAttempt } from "../server/crowd/qualification.server.ts";
+import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, takeQualificationTest } from "../server/crowd/qualification.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { channelOfWorker } from "../server/crowd/channels/registry.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { loadQualificationTest } from "../server/templates.server.ts";
-import { QualificationAnswerError, withoutAnswers } from "../domain/qualification.ts";
+import { withoutAnswers } from "../domain/qualification.ts";
 
 export const meta: MetaFunction = () => [{ title: "Reading test · SoCRATES Studio" }];
 
@@ -45,28 +45,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, ["crowd"]);
-  const db = getDb();
-  if (attemptCount(db, user.id) >= MAX_QUALIFICATION_ATTEMPTS) {
-    lockedRedirect(request, user);
-    return json({ passed: false, correct: 0, total: 0, locked: true, error: null }, { status: 403 });
-  }
-  const test = loadQualificationTest();
-  const form = await request.formData();
-  const answers: Record<string, string> = {};
-  for (const q of test.questions) {
-    const value = form.get(q.id);
-    if (typeof value === "string") answers[q.id] = value;
-  }
-  let score;
-  try {
-    score = recordQualificationAttempt(db, user.id, test, answers);
-  } catch (err) {
-    if (err instanceof QualificationAnswerError) return json({ passed: false, correct: 0, total: test.questions.length, locked: false, error: err.message }, { status: 400 });
-    throw err;
-  }
-  if (score.passed) throw redirect(nextPath(request));
-  if (attemptCount(db, user.id) >= MAX_QUALIFICATION_ATTEMPTS) lockedRedirect(request, user);
-  return json({ passed: false, correct: score.correct, total: score.total, locked: attemptCount(db, user.id) >= MAX_QUALIFICATION_ATTEMPTS, error: null });
+  const { reply, status } = takeQualificationTest(getDb(), user.id, await request.formData());
+  if (reply.passed) throw redirect(nextPath(request));
+  if (reply.locked) lockedRedirect(request, user);
+  return json(reply, { status });
 }
 
 export default function Qualify() {

@@ -44,3 +44,24 @@ export function listAnnotators(db: Db) {
 export function setActive(db: Db, annotatorId: number, active: boolean): void {
   updateAnnotator(db, annotatorId, { active });
 }
+
+/** The annotators page's form posts (create, activate/deactivate, password); returns the message to show. */
+export async function accountAction(db: Db, adminId: number, form: FormData): Promise<string> {
+  const intent = String(form.get("intent"));
+  const id = Number(form.get("id"));
+  const field = (name: string) => String(form.get(name) ?? "");
+  if (intent === "create") {
+    await createAccount(db, { username: field("username"), displayName: field("displayName"), role: field("role") as "admin" | "expert", password: field("password") });
+    return "Account created.";
+  }
+  if (intent === "deactivate" || intent === "activate") {
+    if (id === adminId) throw badInput("You cannot deactivate your own account");
+    setActive(db, id, intent === "activate");
+    return intent === "activate" ? "Account activated." : "Account deactivated.";
+  }
+  if (intent === "password") {
+    await setPassword(db, id, field("password"));
+    return "Password changed.";
+  }
+  throw badInput(`Unknown action "${intent}"`);
+}
