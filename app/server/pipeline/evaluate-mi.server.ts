@@ -9,7 +9,7 @@ import { NOT_APPLICABLE } from "../../domain/metrics/mediator-intelligence.ts";
 import type { Db } from "../db.server.ts";
 import { insertJudgment, judgedTurnIds } from "../models/evaluation.server.ts";
 import type { ChatMessage } from "../../domain/llm/types.ts";
-import { describeParties, describeTopics, transcript, type ContextTurn, type EvaluationContext } from "./evaluation-context.server.ts";
+import { describeParties, describeTopics, transcript, type ContextTurn, type EvaluationContext } from "../../domain/prompts/transcript.ts";
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 

@@ -30,7 +30,7 @@ import {
 } from "../../domain/bundle.ts";
 import type { ChatMessage, LlmResult } from "../../domain/llm/types.ts";
 import { evaluationId } from "../../domain/evaluation-ids.ts";
-import { describeTopics, transcript, turnLine, type ContextTurn, type EvaluationContext } from "./evaluation-context.server.ts";
+import { describeTopics, transcript, turnLine, type ContextTurn, type EvaluationContext } from "../../domain/prompts/transcript.ts";
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 

@@ -9,7 +9,7 @@ import { checkTopicJudgeOutput } from "../../domain/consensus.ts";
 import { formatJsonPath } from "../../domain/judge-problems.ts";
 import type { ChatMessage, Llm } from "../../domain/llm/types.ts";
 import { evaluationId } from "../../domain/evaluation-ids.ts";
-import { describeParties, describeTopic, transcript, type EvaluationContext } from "./evaluation-context.server.ts";
+import { describeParties, describeTopic, transcript, type EvaluationContext } from "../../domain/prompts/transcript.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 
 export const TOPIC_JUDGE_TEMPLATE = "topic-judge";

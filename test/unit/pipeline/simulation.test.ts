@@ -10,7 +10,7 @@ import {
   sanitiseId,
   simulationRunId,
 } from "../../../app/domain/simulation/schedule.ts";
-import { fillTemplate, placeholders, PromptTemplateError, renderMessages, splitMessages } from "../../../app/server/pipeline/prompt-templates.server.ts";
+import { renderMessages } from "../../../app/server/pipeline/prompt-templates.server.ts";
 
 const party = (speaker: string, signal: Turn["signal"]): Pick<Turn, "role" | "speaker" | "signal"> => ({ role: "party", speaker, signal });
 const mediator: Pick<Turn, "role" | "speaker" | "signal"> = { role: "mediator", speaker: "MEDIATOR" };
@@ -90,20 +90,6 @@ describe("call estimate", () => {
 });
 
 describe("prompt templates", () => {
-  it("fills every placeholder in one pass and fails loudly on a missing one", () => {
-    expect(placeholders("{{a}} and {{ b }} and {{a}}")).toEqual(["a", "b"]);
-    expect(fillTemplate("say {{a}}", { a: "{{b}}" })).toBe("say {{b}}");
-    expect(() => fillTemplate("{{a}} {{b}} {{c}}", { a: "x" }, "t.md")).toThrow(PromptTemplateError);
-    expect(() => fillTemplate("{{a}} {{b}} {{c}}", { a: "x" }, "t.md")).toThrow("t.md: no value for {{b}}, {{c}}");
-  });
-  it("splits at message markers and drops the note before the first", () => {
-    const messages = splitMessages("note\n<!-- system -->\nrules\n<!-- user -->\nquestion\n");
-    expect(messages).toEqual([
-      { role: "system", content: "rules" },
-      { role: "user", content: "question" },
-    ]);
-    expect(splitMessages("just a prompt\n")).toEqual([{ role: "user", content: "just a prompt" }]);
-  });
   it("loads the shipped templates from disk and names the template when a value is missing", () => {
     const values = { background: "B", participants: "P", topics: "T", dialogue: "D", last_speaker: "X" };
     const messages = renderMessages("mediator-when", values);
