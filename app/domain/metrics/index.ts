@@ -1,4 +1,4 @@
-// Benchmark and validation metrics: pure functions over plain arrays (see shared/spec/metrics.md).
+// Benchmark and validation metrics: pure functions over plain arrays (definitions: docs/metrics.md).
 export * from "./numeric.ts";
 export * from "./intervention-timeliness.ts";
 export * from "./intervention-effectiveness.ts";
