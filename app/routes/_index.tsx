@@ -77,7 +77,8 @@ export default function Home() {
         <h2>How it fits together</h2>
         <ol>
           <li>
-            <strong>Curate and probe.</strong> Scenarios from eight conflict domains, each expanded into 15 socio-cognitive conditions.
+            <strong>Import scenarios.</strong> Scenarios, their conditions and runs arrive as bundles (<code>socrates import</code>); the
+            demo ships four. Agentic curation and probing into the 15 socio-cognitive conditions are not built yet.
           </li>
           <li>
             <strong>Simulate.</strong> Parties negotiate in turn; a mediator may speak between party turns.
