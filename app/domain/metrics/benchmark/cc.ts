@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { consensusChange } from "../consensus-change.ts";
+import { consensusChange, DEFAULT_CC_MAX_WINDOW } from "../consensus-change.ts";
 import { defineMetric, METRIC_UNITS, reasonOf } from "../descriptor.ts";
 import { evaluationQuality } from "./shared-params.ts";
 
@@ -11,7 +11,7 @@ export const cc = defineMetric({
   level: "run",
   input: "per-turn",
   params: {
-    wMax: { schema: z.number().int().min(1).default(10), symbol: "w max", doc: "upper bound on the window, w = min(wMax, ⌊T/2⌋)" },
+    wMax: { schema: z.number().int().min(1).default(DEFAULT_CC_MAX_WINDOW), symbol: "w max", doc: "upper bound on the window, w = min(wMax, ⌊T/2⌋)" },
   },
   compute({ evaluation, trajectory }, params) {
     const cc = consensusChange(trajectory.consensus, { maxWindow: params.wMax });

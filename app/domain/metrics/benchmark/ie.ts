@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineMetric, detailNumber, METRIC_UNITS, reasonOf } from "../descriptor.ts";
-import { interventionEffectiveness } from "../intervention-effectiveness.ts";
+import { DEFAULT_EFFECTIVENESS_HORIZON, interventionEffectiveness } from "../intervention-effectiveness.ts";
 import { evaluationQuality, s0Param } from "./shared-params.ts";
 
 /** Intervention effectiveness: the normalized lift of C after each mediator turn (spec: "SoCRATES metrics"). */
@@ -12,7 +12,7 @@ export const ie = defineMetric({
   input: "topic-localized",
   params: {
     s0: s0Param,
-    h: { schema: z.number().int().min(1).default(5), symbol: "h", doc: "horizon in turns" },
+    h: { schema: z.number().int().min(1).default(DEFAULT_EFFECTIVENESS_HORIZON), symbol: "h", doc: "horizon in turns" },
   },
   compute({ run, evaluation, consensus, failedTopics }, params) {
     const T = run.speakers.length;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineMetric, METRIC_UNITS, reasonOf } from "../descriptor.ts";
-import { interventionTimeliness } from "../intervention-timeliness.ts";
+import { DEFAULT_TIMELINESS_DELTA, DEFAULT_TIMELINESS_WINDOW, interventionTimeliness } from "../intervention-timeliness.ts";
 import { evaluationQuality, s0Param } from "./shared-params.ts";
 
 /** Intervention timeliness: how soon the mediator answers a fall of C (spec: "SoCRATES metrics"). */
@@ -12,8 +12,8 @@ export const it = defineMetric({
   input: "topic-localized",
   params: {
     s0: s0Param,
-    delta: { schema: z.number().min(0).max(1).default(0.05), symbol: "δ", doc: "minimum fall of C that makes a drop event" },
-    W: { schema: z.number().int().min(1).default(10), symbol: "W", doc: "response window in turns" },
+    delta: { schema: z.number().min(0).max(1).default(DEFAULT_TIMELINESS_DELTA), symbol: "δ", doc: "minimum fall of C that makes a drop event" },
+    W: { schema: z.number().int().min(1).default(DEFAULT_TIMELINESS_WINDOW), symbol: "W", doc: "response window in turns" },
   },
   compute({ run, evaluation, consensus, failedTopics }, params) {
     const it = interventionTimeliness(consensus, run.mediatorTurns, { delta: params.delta, window: params.W });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineMetric, detailNumber, METRIC_UNITS, reasonOf } from "../descriptor.ts";
-import { mediatorEffectiveness } from "../mediator-effectiveness.ts";
+import { DEFAULT_ME_SPAN, mediatorEffectiveness } from "../mediator-effectiveness.ts";
 import { evaluationQuality } from "./shared-params.ts";
 
 /** Mediator effectiveness: slope of G_k after minus before each intervention (spec: "ProMediate per-turn baseline"). */
@@ -11,7 +11,7 @@ export const me = defineMetric({
   level: "intervention",
   input: "per-turn",
   params: {
-    meSpan: { schema: z.number().int().min(1).default(5), symbol: "ME span", doc: "turns on each side of an intervention for the slopes" },
+    meSpan: { schema: z.number().int().min(1).default(DEFAULT_ME_SPAN), symbol: "ME span", doc: "turns on each side of an intervention for the slopes" },
   },
   compute({ run, evaluation, trajectory }, params) {
     const T = run.speakers.length;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineMetric, detailNumber, detailPercent, METRIC_UNITS, reasonOf } from "../descriptor.ts";
-import { responseLatency } from "../response-latency.ts";
+import { DEFAULT_RL_TAU, DEFAULT_RL_WINDOW, responseLatency } from "../response-latency.ts";
 import { evaluationQuality } from "./shared-params.ts";
 
 /** Response latency: turns from a fall of G to the mediator's next turn (spec: "ProMediate per-turn baseline"). */
@@ -11,8 +11,8 @@ export const rl = defineMetric({
   level: "run",
   input: "per-turn",
   params: {
-    tau: { schema: z.number().min(0).max(1).default(0.1), symbol: "τ", doc: "G must fall by more than τ …" },
-    rlWindow: { schema: z.number().int().min(1).default(10), symbol: "RL window", doc: "… within this many turns" },
+    tau: { schema: z.number().min(0).max(1).default(DEFAULT_RL_TAU), symbol: "τ", doc: "G must fall by more than τ …" },
+    rlWindow: { schema: z.number().int().min(1).default(DEFAULT_RL_WINDOW), symbol: "RL window", doc: "… within this many turns" },
   },
   compute({ run, evaluation, trajectory }, params) {
     const rl = responseLatency(trajectory.consensus, run.mediatorTurns, { tau: params.tau, window: params.rlWindow }, run.decisionSeconds);
