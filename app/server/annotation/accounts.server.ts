@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Db } from "../db.server.ts";
 import { hashPassword, verifyPassword } from "../auth/password.server.ts";
-import { badInput } from "../http/errors.server.ts";
+import { badInput, zodProblems } from "../http/errors.server.ts";
 import { findAnnotatorByUsername, insertAnnotator, listAnnotatorRows, updateAnnotator } from "../models/annotator.server.ts";
 
 export const newAccountSchema = z.object({
@@ -15,7 +15,7 @@ export const newAccountSchema = z.object({
 export async function createAccount(db: Db, input: z.input<typeof newAccountSchema>): Promise<number> {
   const parsed = newAccountSchema.safeParse(input);
   if (!parsed.success) {
-    throw badInput("The account is not valid", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+    throw badInput("The account is not valid", zodProblems(parsed.error));
   }
   const { username, displayName, role, password } = parsed.data;
   if (findAnnotatorByUsername(db, username)) throw badInput(`The username "${username}" is taken`, [{ path: "username", message: "already taken" }]);

@@ -7,7 +7,7 @@
  */
 import { writeTransaction, type Db } from "../db.server.ts";
 import { forbidden, notFound } from "../http/errors.server.ts";
-import { findAssignment, firstOpenItem, hasOpenWork, heldLease, releaseLeasesEndedBy, upsertLease, type AssignmentStatus } from "../models/assignment.server.ts";
+import { firstOpenItem, hasOpenWork, heldLease, releaseLeasesEndedBy, upsertLease, type AssignmentStatus } from "../models/assignment.server.ts";
 import { findStudy } from "../models/study.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
 
@@ -52,9 +52,4 @@ export function nextTask(db: Db, studyId: number, annotatorId: number, now = new
 /** Whether the annotator holds a lease or could get an item now (read-only: leases nothing). */
 export function hasWorkFor(db: Db, studyId: number, annotatorId: number, now = new Date()): boolean {
   return hasOpenWork(db, studyId, annotatorId, now.toISOString());
-}
-
-/** The annotator's assignment on an item, if any. */
-export function assignmentFor(db: Db, itemId: number, annotatorId: number): { id: number; status: AssignmentStatus; leaseExpiresAt: string } | undefined {
-  return findAssignment(db, itemId, annotatorId);
 }

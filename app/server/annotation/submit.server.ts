@@ -8,10 +8,9 @@ import { z } from "zod";
 import { labelPayloadSchema, type LabelPayload } from "../../domain/labels.ts";
 import { checkLabel } from "../../domain/tasks/registry.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
-import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
+import { ServiceError, badInput, forbidden, zodProblems } from "../http/errors.server.ts";
 import { revisionByClientToken, upsertDraft, writeLabelRevision } from "../models/label.server.ts";
-import { assignmentFor } from "./assignment.server.ts";
-import { markSubmitted, takenSlots } from "../models/assignment.server.ts";
+import { findAssignment, markSubmitted, takenSlots } from "../models/assignment.server.ts";
 import { getStudy } from "./studies.server.ts";
 import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem } from "./task-view.server.ts";
 
@@ -33,15 +32,11 @@ export interface SubmitResult {
 
 const clientTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "a client token is 8–64 letters, digits, '_' or '-'");
 
-function formatZodProblems(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-}
-
 /** Checks a payload against the item; returns it parsed, or throws a 400 listing every problem. */
 export function validatePayload(db: Db, itemId: number, studyId: number, annotatorId: number, payload: unknown): LabelPayload {
   const item = loadItem(db, studyId, itemId);
   const parsed = labelPayloadSchema.safeParse(payload);
-  if (!parsed.success) throw badInput("The label is not valid", formatZodProblems(parsed.error));
+  if (!parsed.success) throw badInput("The label is not valid", zodProblems(parsed.error));
   const label = parsed.data;
   if (label.kind !== item.kind) throw badInput(`Item ${itemId} takes a ${item.kind} label, not ${label.kind}`, [{ path: "kind", message: `expected ${item.kind}` }]);
   const problems = checkLabel(label, {
@@ -69,7 +64,7 @@ function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
   if (study.status !== "open") throw new ServiceError(409, `Study ${input.studyId} is closed; labels can no longer be changed`);
   const payload = validatePayload(db, input.itemId, input.studyId, input.annotatorId, input.payload);
 
-  const assignment = assignmentFor(db, input.itemId, input.annotatorId);
+  const assignment = findAssignment(db, input.itemId, input.annotatorId);
   if (!assignment) throw forbidden(`Item ${input.itemId} is not assigned to you`);
   // The lease lapsed: the work still counts if the item has a free slot.
   if (assignment.status === "released" && takenSlots(db, input.itemId) >= study.labelsPerItem) {
@@ -91,6 +86,6 @@ export function saveDraft(db: Db, studyId: number, itemId: number, annotatorId: 
   loadItem(db, studyId, itemId);
   const json = JSON.stringify(payload ?? null);
   if (json.length > 50_000) throw badInput("The draft is too large");
-  if (!assignmentFor(db, itemId, annotatorId)) throw forbidden(`Item ${itemId} is not assigned to you`);
+  if (!findAssignment(db, itemId, annotatorId)) throw forbidden(`Item ${itemId} is not assigned to you`);
   upsertDraft(db, itemId, annotatorId, json, new Date().toISOString());
 }

@@ -2,7 +2,8 @@
 import type { SessionUser } from "../auth/session.server.ts";
 import type { Db } from "../db.server.ts";
 import { needsQualification, studyForWorker } from "./access.server.ts";
-import { assignmentFor, hasWorkFor } from "./assignment.server.ts";
+import { hasWorkFor } from "./assignment.server.ts";
+import { findAssignment } from "../models/assignment.server.ts";
 import { badInput, forbidden } from "../http/errors.server.ts";
 import { submittedCount } from "../models/assignment.server.ts";
 import { itemCount } from "../models/study.server.ts";
@@ -27,7 +28,7 @@ export function annotatorHome(db: Db, user: SessionUser) {
 export function taskPage(db: Db, studyId: number, itemId: number, user: SessionUser) {
   const study = studyForWorker(db, studyId, user);
   const item = loadItem(db, studyId, itemId);
-  const assignment = assignmentFor(db, itemId, user.id);
+  const assignment = findAssignment(db, itemId, user.id);
   if (!assignment) throw forbidden(`Item ${itemId} is not assigned to you`);
   const latest = latestOwnLabel(db, itemId, user.id);
   const draft = loadDraft(db, itemId, user.id);

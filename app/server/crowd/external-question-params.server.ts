@@ -4,7 +4,7 @@
  * addresses, and the frame-ancestors policy that lets MTurk frame the page.
  */
 import { z } from "zod";
-import { ServiceError, badInput } from "../http/errors.server.ts";
+import { ServiceError, badInput, zodProblems } from "../http/errors.server.ts";
 
 /** The assignment id MTurk sends while a worker only previews a HIT. */
 export const PREVIEW_ASSIGNMENT_ID = "ASSIGNMENT_ID_NOT_AVAILABLE";
@@ -97,7 +97,7 @@ export function parseExternalQuestionParams(params: URLSearchParams, allowed: re
     if (value !== null && value !== "") raw[key] = value.trim();
   }
   const parsed = paramsSchema.safeParse(raw);
-  if (!parsed.success) throw invalidLink(parsed.error.issues.map((i) => ({ path: i.path.join(".") || "query", message: i.message })));
+  if (!parsed.success) throw invalidLink(zodProblems(parsed.error, "query"));
   const p = parsed.data;
   // A present submit address is checked even in preview, so a bad HIT shows up before anyone works on it.
   const origin = p.turkSubmitTo === undefined ? null : submitOriginOf(p.turkSubmitTo, allowed);

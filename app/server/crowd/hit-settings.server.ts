@@ -7,7 +7,7 @@ import { median } from "../../domain/validation/rows.ts";
 import { FEDERAL_MINIMUM_WAGE_USD, HIT_DEFAULTS, estimateCost, hitSettingsSchema, type CostEstimate, type HitSettings } from "../../domain/crowd/hit-config.ts";
 import { taskType } from "../../domain/tasks/registry.ts";
 import type { Db } from "../db.server.ts";
-import { ServiceError, badInput } from "../http/errors.server.ts";
+import { ServiceError, badInput, zodProblems } from "../http/errors.server.ts";
 import type { StudyRow } from "../models/study.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
 import { timedLabelSeconds } from "../models/label.server.ts";
@@ -70,7 +70,7 @@ export function planHits(db: Db, studyId: number, hits: number, overrides: HitOv
     minQualificationScore: overrides.minQualificationScore ?? HIT_DEFAULTS.minQualificationScore,
     qualificationTypeId: overrides.qualificationTypeId ?? null,
   });
-  if (!parsed.success) throw badInput("The HIT settings are not valid", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  if (!parsed.success) throw badInput("The HIT settings are not valid", zodProblems(parsed.error));
   return { study, settings: parsed.data, estimate: estimateCost(hits, parsed.data, pace.seconds, pace.source) };
 }
 

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { writeTransaction, type Db } from "../db.server.ts";
 import { nextTask } from "../annotation/assignment.server.ts";
-import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
+import { ServiceError, badInput, forbidden, zodProblems } from "../http/errors.server.ts";
 import { releaseLeasesOf } from "../models/assignment.server.ts";
 import { findSession, insertCrowdAssignment, latestSession, markSessionSubmitted } from "../models/crowd-assignment.server.ts";
 import { labelCountInStudy } from "../models/label.server.ts";
@@ -55,7 +55,7 @@ export type ProlificParams = z.infer<typeof prolificParamsSchema>;
 export function parseProlificParams(params: URLSearchParams): ProlificParams {
   const parsed = prolificParamsSchema.safeParse(Object.fromEntries(PARAMS.filter((p) => params.has(p)).map((p) => [p, params.get(p)])));
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+  const problems = zodProblems(parsed.error);
   throw badInput(`This Prolific link is not valid: ${problems.map((p) => p.message).join("; ")}. Please open the study from Prolific again.`, problems);
 }
 
@@ -219,7 +219,7 @@ export function updateProlificSettings(db: Db, studyId: number, input: Record<st
   if (study.pool !== "crowd") throw badInput("Prolific settings are for crowd studies; this is an expert study", [{ path: "pool", message: "not a crowd study" }]);
   const parsed = prolificSettingsFormSchema.safeParse(input);
   if (!parsed.success) {
-    throw badInput("The Prolific settings are not valid", parsed.error.issues.map((i) => ({ path: i.path.join(".") || "form", message: i.message })));
+    throw badInput("The Prolific settings are not valid", zodProblems(parsed.error, "form"));
   }
   const prolific: ProlificSettings = { completionCode: parsed.data.completionCode, itemsPerSession: parsed.data.itemsPerSession, ...(parsed.data.rewardUsd === undefined ? {} : { rewardUsd: parsed.data.rewardUsd }) };
   const config = parseStudyConfig({ ...parseStudyConfig(study.config), prolific });

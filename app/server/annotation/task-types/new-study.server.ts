@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DEFAULT_LABELS_PER_ITEM, parseStudyConfig, POOLS, studyConfigSchema, type Pool } from "../../../domain/study-config.ts";
 import type { TaskTypeId } from "../../../domain/tasks/ids.ts";
 import type { Db } from "../../db.server.ts";
-import { badInput } from "../../http/errors.server.ts";
+import { badInput, zodProblems } from "../../http/errors.server.ts";
 import { insertStudyWithItems, type NewStudyItem } from "../../models/study.server.ts";
 
 export const baseStudySchema = z.object({
@@ -20,7 +20,7 @@ export type CommonStudyInput = z.input<typeof baseStudySchema>;
 export function parseOrThrow<T>(schemaToUse: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown): T {
   const parsed = schemaToUse.safeParse(input);
   if (!parsed.success) {
-    throw badInput("The study is not valid", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+    throw badInput("The study is not valid", zodProblems(parsed.error));
   }
   return parsed.data;
 }
