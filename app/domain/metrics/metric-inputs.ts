@@ -98,7 +98,11 @@ function evaluationInput(run: RunData, evaluation: StoredEvaluation, s0: number)
 
 function judgeInputs(run: RunData): MetricInputItem[] {
   const byBackbone = new Map<string, StoredJudgment[]>();
-  for (const j of run.judgments) byBackbone.set(j.backbone, [...(byBackbone.get(j.backbone) ?? []), j]);
+  for (const j of run.judgments) {
+    const list = byBackbone.get(j.backbone);
+    if (list) list.push(j);
+    else byBackbone.set(j.backbone, [j]);
+  }
   return [...byBackbone].map(([backbone, judgments]) => ({
     kind: "mi-judgments",
     subject: { subjectKind: "run", subjectId: run.runId, evaluationId: miEvaluationId(run.runId, backbone) },
