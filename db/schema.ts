@@ -14,6 +14,7 @@ import type {
   ScenarioBody,
   Topic,
 } from "../app/domain/bundle.ts";
+import type { LabelStatus } from "../app/domain/label-status.ts";
 import type { TaskTypeId } from "../app/domain/tasks/ids.ts";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
@@ -262,11 +263,17 @@ export const labels = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     studyItemId: integer("study_item_id").notNull().references(() => studyItems.id, { onDelete: "cascade" }),
     annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
+    /**
+     * counted | pending | surplus (app/domain/label-status.ts). Only counted labels (and surplus
+     * ones when the study opts in) enter statistics; at most k labels per item are counted.
+     */
+    status: text("status").$type<LabelStatus>().notNull().default("counted"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("labels_item_annotator_uq").on(t.studyItemId, t.annotatorId),
     index("labels_annotator_idx").on(t.annotatorId),
+    index("labels_item_status_idx").on(t.studyItemId, t.status),
   ],
 );
 
@@ -311,9 +318,28 @@ export const qualificationAttempts = sqliteTable(
     correct: integer("correct").notNull(),
     total: integer("total").notNull(),
     passed: integer("passed", { mode: "boolean" }).notNull(),
+    /** The study the worker took the test from, and a keyed hash of their network address: attempts are capped per both. */
+    studyId: integer("study_id").references(() => studies.id, { onDelete: "set null" }),
+    network: text("network"),
     createdAt: createdAt(),
   },
-  (t) => [index("qualification_attempts_annotator_idx").on(t.annotatorId)],
+  (t) => [index("qualification_attempts_annotator_idx").on(t.annotatorId), index("qualification_attempts_study_network_idx").on(t.studyId, t.network)],
+);
+
+/**
+ * Server-side login sessions: the cookie carries a random id; only its sha256 is stored, so a
+ * copy of the database holds no live session. Deleting a row ends the session (logout, password change).
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    annotatorId: integer("annotator_id").notNull().references(() => annotators.id, { onDelete: "cascade" }),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("sessions_annotator_idx").on(t.annotatorId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
 // ---------- crowd channels (Mechanical Turk, Prolific) ----------
@@ -353,6 +379,11 @@ export const crowdAssignments = sqliteTable(
     decidedAt: text("decided_at"),
     /** batch-import | external-question | sync | prolific */
     source: text("source").notNull(),
+    /**
+     * When the channel itself confirmed this work (MTurk listed the assignment for this worker and
+     * HIT, a results file held it, or a Prolific export listed the session); null while pending.
+     */
+    confirmedAt: text("confirmed_at"),
     createdAt: createdAt(),
   },
   (t) => [

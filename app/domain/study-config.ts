@@ -36,6 +36,8 @@ export const studyConfigSchema = z
     bootstrapDraws: z.number().int().min(100).max(100_000).default(1000),
     /** Consensus studies: how many trajectories were sampled. */
     trajectories: z.number().int().min(1).optional(),
+    /** Labels stored beyond k on an item (surplus) enter the statistics too; off by default (k is a hard cap). */
+    countSurplus: z.boolean().default(false),
     /** Crowd studies recruited on Prolific: what a participant does in one session, and what ends it. */
     prolific: prolificSettingsSchema.optional(),
   })

@@ -3,13 +3,15 @@
  * leases and evaluator series, loaded with a handful of queries and shaped as the pure
  * validation analytics (app/domain/validation) expect.
  */
+import { statusesInStatistics, type LabelStatus } from "../../domain/label-status.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
+import { parseStudyConfig } from "../../domain/study-config.ts";
 import type { TaskTypeId } from "../../domain/tasks/ids.ts";
 import type { Db } from "../db.server.ts";
 import { activeLeases } from "../models/assignment.server.ts";
 import { scoreRows } from "../models/evaluation.server.ts";
 import { latestLabelRows } from "../models/label.server.ts";
-import { itemsWithContext } from "../models/study.server.ts";
+import { findStudy, itemsWithContext } from "../models/study.server.ts";
 import { playedScenarioOfRun } from "./task-view.server.ts";
 
 export interface ItemRecord {
@@ -37,6 +39,8 @@ export interface LabelRecord {
   itemId: number;
   studyId: number;
   annotatorId: string;
+  /** Only counted labels (and surplus ones when the study opts in) enter statistics. */
+  status: LabelStatus;
   annotatorName: string;
   pool: "expert" | "crowd";
   revision: number;
@@ -50,8 +54,25 @@ export function loadItems(db: Db, studyIds: readonly number[]): ItemRecord[] {
   return itemsWithContext(db, studyIds).map(({ isLast, ...r }) => ({ ...r, isLastSnippet: isLast === true, gold: r.gold ?? null }));
 }
 
-export function loadLatestLabels(db: Db, studyIds: readonly number[]): LabelRecord[] {
-  return latestLabelRows(db, studyIds).map((r) => ({ ...r, annotatorId: String(r.annotatorId), pool: r.pool as LabelRecord["pool"], payload: r.payload as LabelPayload }));
+/**
+ * The latest revision of the studies' labels. `statistics`: only those the statistics may use
+ * (counted, plus surplus where the study opts in); pending and surplus work never reaches alpha,
+ * alignment or fidelity otherwise. `stored`: every label, for exports, review and counts by status.
+ */
+export function loadLatestLabels(db: Db, studyIds: readonly number[], which: "statistics" | "stored"): LabelRecord[] {
+  const rows = latestLabelRows(db, studyIds).map((r) => ({ ...r, annotatorId: String(r.annotatorId), pool: r.pool as LabelRecord["pool"], payload: r.payload as LabelPayload }));
+  return which === "stored" ? rows : forStatistics(db, rows);
+}
+
+/** The labels among `rows` that statistics may use, by each one's study setting. */
+export function forStatistics(db: Db, rows: readonly LabelRecord[]): LabelRecord[] {
+  const allowed = new Map<number, Set<LabelStatus>>();
+  const allowedIn = (studyId: number) => {
+    let set = allowed.get(studyId);
+    if (!set) allowed.set(studyId, (set = new Set(statusesInStatistics(parseStudyConfig(findStudy(db, studyId)?.config).countSurplus))));
+    return set;
+  };
+  return rows.filter((r) => allowedIn(r.studyId).has(r.status));
 }
 
 export function loadActiveLeases(db: Db, studyId: number, now = new Date()) {

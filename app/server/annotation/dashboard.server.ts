@@ -7,7 +7,7 @@
 import { flagAnnotators, goldAccuracy, goldFor, studyProgress } from "../../domain/validation/index.ts";
 import type { Db } from "../db.server.ts";
 import { assignedAnnotators } from "../models/assignment.server.ts";
-import { loadActiveLeases, loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
+import { forStatistics, loadActiveLeases, loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import { getStudy } from "./studies.server.ts";
 import { TASK_SERVERS, type DashboardFigures } from "./task-types/registry.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
@@ -21,7 +21,9 @@ export function studyDashboard(db: Db, studyId: number, options: DashboardOption
   const study = getStudy(db, studyId);
   const config = parseStudyConfig(study.config);
   const items = loadItems(db, [studyId]);
-  const labels = loadLatestLabels(db, [studyId]);
+  const stored = loadLatestLabels(db, [studyId], "stored");
+  // Statistics and progress use the labels that count; gold accuracy judges each worker's own work, pending or not.
+  const labels = forStatistics(db, stored);
   // Everyone who holds or held an item here, labelled or not, is shown by name.
   const names = Object.fromEntries(
     assignedAnnotators(db, studyId)
@@ -35,7 +37,7 @@ export function studyDashboard(db: Db, studyId: number, options: DashboardOption
     loadActiveLeases(db, studyId),
     study.labelsPerItem,
   );
-  const gold = goldAccuracy(goldFor(items), labels);
+  const gold = goldAccuracy(goldFor(items), stored);
   const flagged = flagAnnotators(gold, config.goldThreshold, config.goldMinAttempted);
   const exclude = options.excludeFlagged ? flagged : [];
   const boot = { draws: config.bootstrapDraws, seed: config.seed };

@@ -11,6 +11,8 @@ import { writeTransaction, type Db } from "../db.server.ts";
 import { ServiceError, badInput, forbidden, zodProblems } from "../http/errors.server.ts";
 import { revisionByClientToken, upsertDraft, writeLabelRevision } from "../models/label.server.ts";
 import { findAssignment, markSubmitted, takenSlots } from "../models/assignment.server.ts";
+import { identityConfirmedOnSubmit } from "./identity.server.ts";
+import { statusForNewLabel } from "./label-status.server.ts";
 import { getStudy } from "./studies.server.ts";
 import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem } from "./task-view.server.ts";
 
@@ -71,7 +73,9 @@ function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
     throw new ServiceError(409, "Your time on this item ran out and it went to another annotator; your answer was not stored");
   }
   markSubmitted(db, assignment.id, new Date().toISOString());
-  return { ...writeLabelRevision(db, input.itemId, input.annotatorId, payload, input.clientToken, input.secondsOnTask), duplicate: false };
+  const statusIfNew = statusForNewLabel(db, input.itemId, study.labelsPerItem, identityConfirmedOnSubmit(db, input.annotatorId));
+  const { labelId, revision } = writeLabelRevision(db, { itemId: input.itemId, annotatorId: input.annotatorId, payload, clientToken: input.clientToken, secondsOnTask: input.secondsOnTask, statusIfNew });
+  return { labelId, revision, duplicate: false };
 }
 
 export function submitLabel(db: Db, input: SubmitInput): SubmitResult {

@@ -22,6 +22,7 @@ import {
   type StoredCrowdAssignment,
 } from "../models/crowd-assignment.server.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
+import { statusForNewLabel } from "../annotation/label-status.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
 import { findOrCreateCrowdWorker, type WorkerChannel } from "./workers.server.ts";
 
@@ -59,10 +60,16 @@ export function payloadHash(payload: unknown): string {
 
 const closed = (studyId: number) => new ServiceError(409, `Study ${studyId} is closed; reopen it to add labels`);
 
-/** The label of an accepted assignment, counted as the worker's submitted work on the item. */
+/**
+ * The label of an accepted assignment, as the worker's submitted work on the item.
+ * TODO(issue 12, crowd helper): pending until the channel confirms the assignment; counted or surplus within k after.
+ */
 function storeLabel(db: Db, input: CrowdAssignmentInput, annotatorId: number, payload: LabelPayload) {
   upsertSubmitted(db, input.itemId, annotatorId, input.submittedAt ?? new Date().toISOString());
-  return writeLabelRevision(db, input.itemId, annotatorId, payload, null, input.secondsOnTask);
+  const { labelsPerItem } = studyOrNotFound(db, input.studyId);
+  const statusIfNew = statusForNewLabel(db, input.itemId, labelsPerItem, input.source !== "external-question");
+  const { labelId, revision } = writeLabelRevision(db, { itemId: input.itemId, annotatorId, payload, clientToken: null, secondsOnTask: input.secondsOnTask, statusIfNew });
+  return { labelId, revision };
 }
 
 /**

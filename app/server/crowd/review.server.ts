@@ -36,7 +36,7 @@ export function reviewDecisions(db: Db, studyId: number, channel: string, option
   const study = studyOrNotFound(db, studyId);
   const config = parseStudyConfig(study.config);
   const items = loadItems(db, [studyId]);
-  const labels = loadLatestLabels(db, [studyId]);
+  const labels = loadLatestLabels(db, [studyId], "stored");
   const gold = goldFor(items);
   const checks = goldChecks(gold, labels);
   const failed = new Set(checks.filter((c) => !c.passed).map((c) => `${c.itemId}:${c.annotatorId}`));

@@ -7,6 +7,17 @@ import { findCrowdWorker, insertAnnotatorIfNew } from "../models/annotator.serve
 export const WORKER_CHANNELS = ["link", "mturk", "prolific"] as const;
 export type WorkerChannel = (typeof WORKER_CHANNELS)[number];
 
+/**
+ * Whether a namespace's identity is verified when the worker enters (a signed link), or only when
+ * the channel later confirms their work (MTurk lists the assignment, a Prolific export lists the
+ * session). Labels from the second kind are stored pending until then (annotation/label-status.server.ts).
+ */
+export const CONFIRMED_AT_ENTRY: Record<WorkerChannel, boolean> = { link: true, mturk: false, prolific: false };
+
+export function isWorkerChannel(value: string | null): value is WorkerChannel {
+  return (WORKER_CHANNELS as readonly (string | null)[]).includes(value);
+}
+
 /** 1–64 letters, digits, '_' or '-': what every channel's worker ids look like. */
 export function isWorkerId(value: string): boolean {
   return /^[A-Za-z0-9_-]{1,64}$/.test(value);

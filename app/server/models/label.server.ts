@@ -5,6 +5,7 @@
  */
 import { and, asc, countDistinct, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
+import type { LabelStatus } from "../../domain/label-status.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
@@ -24,9 +25,10 @@ export function revisionByClientToken(db: Db, clientToken: string): { labelId: n
 const revisionQueries = preparedOnce((db) => ({
   upsertLabel: db
     .insert(labels)
-    .values({ studyItemId: sql.placeholder("itemId"), annotatorId: sql.placeholder("annotatorId") })
+    .values({ studyItemId: sql.placeholder("itemId"), annotatorId: sql.placeholder("annotatorId"), status: sql`${sql.placeholder("status")}` })
+    // A revision never changes the label's status (only confirmation does).
     .onConflictDoUpdate({ target: [labels.studyItemId, labels.annotatorId], set: { annotatorId: sql`excluded.annotator_id` } })
-    .returning({ labelId: labels.id })
+    .returning({ labelId: labels.id, status: labels.status })
     .prepare(),
   nextRevision: db
     .select({ next: sql<number>`coalesce(max(${labelRevisions.revision}), 0) + 1` })
@@ -49,17 +51,72 @@ const revisionQueries = preparedOnce((db) => ({
     .prepare(),
 }));
 
+export interface LabelRevisionInput {
+  itemId: number;
+  annotatorId: number;
+  payload: LabelPayload;
+  clientToken: string | null;
+  secondsOnTask: number | null;
+  /** The status a new label is created with (annotation/label-status.server.ts decides it); a revision keeps the label's. */
+  statusIfNew: LabelStatus;
+}
+
 /**
  * Appends a revision to the annotator's label on the item (creating the label on first submit)
  * and clears their draft. Call inside a transaction, after validating the payload.
  */
-export function writeLabelRevision(db: Db, itemId: number, annotatorId: number, payload: LabelPayload, clientToken: string | null, secondsOnTask: number | null): { labelId: number; revision: number } {
+export function writeLabelRevision(db: Db, input: LabelRevisionInput): { labelId: number; revision: number; status: LabelStatus } {
+  const { itemId, annotatorId } = input;
   const q = revisionQueries(db);
-  const { labelId } = q.upsertLabel.get({ itemId, annotatorId })!;
+  const { labelId, status } = q.upsertLabel.get({ itemId, annotatorId, status: input.statusIfNew })!;
   const { next } = q.nextRevision.get({ labelId })!;
-  q.insertRevision.run({ labelId, revision: next, payload: JSON.stringify(payload), clientToken, secondsOnTask });
+  q.insertRevision.run({ labelId, revision: next, payload: JSON.stringify(input.payload), clientToken: input.clientToken, secondsOnTask: input.secondsOnTask });
   q.deleteDraft.run({ itemId, annotatorId });
-  return { labelId, revision: next };
+  return { labelId, revision: next, status };
+}
+
+const statusQueries = preparedOnce((db) => ({
+  countedOnItem: db
+    .select({ n: sql<number>`count(*)` })
+    .from(labels)
+    .where(and(eq(labels.studyItemId, sql.placeholder("itemId")), eq(labels.status, "counted")))
+    .prepare(),
+}));
+
+/** Counted labels on an item (k caps this number). */
+export function countedLabelsOnItem(db: Db, itemId: number): number {
+  return statusQueries(db).countedOnItem.get({ itemId })!.n;
+}
+
+export function labelStatusOf(db: Db, labelId: number): LabelStatus | undefined {
+  return db.select({ status: labels.status }).from(labels).where(eq(labels.id, labelId)).get()?.status;
+}
+
+export function setLabelStatus(db: Db, labelId: number, status: LabelStatus): void {
+  db.update(labels).set({ status }).where(eq(labels.id, labelId)).run();
+}
+
+/** The pending labels one annotator has in a study, oldest first (a confirmed Prolific session counts them). */
+export function pendingLabelsOf(db: Db, studyId: number, annotatorId: number): { labelId: number; itemId: number }[] {
+  return db
+    .select({ labelId: labels.id, itemId: labels.studyItemId })
+    .from(labels)
+    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+    .where(and(eq(studyItems.studyId, studyId), eq(labels.annotatorId, annotatorId), eq(labels.status, "pending")))
+    .orderBy(asc(labels.id))
+    .all();
+}
+
+/** Labels per status in a study (statuses without labels are absent). */
+export function labelStatusCounts(db: Db, studyId: number): Partial<Record<LabelStatus, number>> {
+  const rows = db
+    .select({ status: labels.status, n: sql<number>`count(*)` })
+    .from(labels)
+    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+    .where(eq(studyItems.studyId, studyId))
+    .groupBy(labels.status)
+    .all();
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
 /** The payload of a label's latest revision, as stored (JSON text). */
@@ -205,7 +262,7 @@ export function loadDraft(db: Db, itemId: number, annotatorId: number): unknown 
 
 // ---------- reads for the dashboard, exports and carry-forward ----------
 
-/** Latest revision of every label in the given studies, with its annotator and summed time on task. */
+/** Latest revision of every label in the given studies, with its status, annotator and summed time on task. */
 export function latestLabelRows(db: Db, studyIds: readonly number[]) {
   if (studyIds.length === 0) return [];
   const latest = db.select({ n: sql`max(${labelRevisions.revision})` }).from(labelRevisions).where(eq(labelRevisions.labelId, labels.id));
@@ -215,6 +272,7 @@ export function latestLabelRows(db: Db, studyIds: readonly number[]) {
       itemId: labels.studyItemId,
       studyId: studyItems.studyId,
       annotatorId: labels.annotatorId,
+      status: labels.status,
       annotatorName: annotators.displayName,
       pool: annotators.role,
       revision: labelRevisions.revision,

@@ -175,7 +175,7 @@ describe("crowd assignments", () => {
     it("never takes a later revision from the web task for the assignment's answer", () => {
       recordCrowdAssignment(t.db, input({}));
       const annotatorId = (t.db.$client.prepare(`SELECT annotator_id AS a FROM crowd_assignments WHERE external_id = ?`).get(FIRST) as { a: number }).a;
-      writeLabelRevision(t.db, plainItem, annotatorId, B, "web-token-0001", 30);
+      writeLabelRevision(t.db, { itemId: plainItem, annotatorId, payload: B, clientToken: "web-token-0001", secondsOnTask: 30, statusIfNew: "counted" });
       migrateFromOldKinds();
       expectServiceError(() => recordCrowdAssignment(t.db, input({ payload: B })), 409, /different answer/);
       expect(recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });

@@ -66,7 +66,7 @@ export function consensusDashboard({ db, study, items, labels, flagged, exclude,
   const crowdStudies = pool === "expert" ? crowdStudiesOnSameSnippets(db, study.id) : [];
   const crowdItems = consensusItems(loadItems(db, crowdStudies), topics).filter((i) => topics.has(i.runId));
   const crowdItemIds = new Set(crowdItems.map((i) => i.itemId));
-  const crowdLabels = consensusRows(loadLatestLabels(db, crowdStudies)).filter((l) => crowdItemIds.has(l.itemId));
+  const crowdLabels = consensusRows(loadLatestLabels(db, crowdStudies, "statistics")).filter((l) => crowdItemIds.has(l.itemId));
   const expertLabels = pool === "expert" ? ownLabels.filter((l) => !exclude.includes(l.annotatorId)) : [];
   const table = pool === "expert" ? alignmentTable([...ownItems, ...crowdItems], [...expertLabels, ...crowdLabels], evaluatorSources(db, runIds)) : null;
   return {

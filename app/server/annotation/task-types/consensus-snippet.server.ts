@@ -34,7 +34,7 @@ function goldSnippets(db: Db, fromStudyId: number, exclude: Set<number>): NewIte
   // The source study's items and latest labels, as the dashboard reads them.
   const items = new Map(loadItems(db, [fromStudyId]).map((i) => [i.itemId, i]));
   const scoresByItem = new Map<number, Record<string, number[]>>();
-  for (const label of loadLatestLabels(db, [fromStudyId])) {
+  for (const label of loadLatestLabels(db, [fromStudyId], "statistics")) {
     const item = items.get(label.itemId);
     const payload = ofKind(CONSENSUS_SNIPPET, label.payload);
     if (!item || item.isGold || item.snippetId === null || !payload) continue;
