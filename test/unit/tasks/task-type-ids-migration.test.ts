@@ -3,28 +3,14 @@
  * with old-kind rows (item kinds snippet/ab-pair, label kinds consensus/ab) reads back with the
  * task types' ids after migrating, and everything else in the payloads is untouched.
  */
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
 import { labelPayloadSchema } from "../../../app/domain/labels.ts";
+import { MIGRATIONS, migrationsUpTo } from "../../helpers/migrations.ts";
 import { tempDir } from "../../helpers/temp-db.ts";
-
-const MIGRATIONS = resolve("db/migrations");
-
-/** A copy of the migrations folder whose journal stops at `lastTag`. */
-function migrationsUpTo(dir: string, lastTag: string): string {
-  const folder = join(dir, "migrations");
-  cpSync(MIGRATIONS, folder, { recursive: true });
-  const journalFile = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-  const last = journal.entries.findIndex((e) => e.tag === lastTag);
-  expect(last).toBeGreaterThanOrEqual(0);
-  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }));
-  return folder;
-}
 
 const consensusTopics = { PRICE: { score: 4, carriedForward: false, positions: { BUYER: "A", SELLER: "unclear" } } };
 
