@@ -5,6 +5,7 @@ import { registerDataCommands } from "./commands/data.ts";
 import { registerEvaluateCommands } from "./commands/evaluate.ts";
 import { registerLlmCommands } from "./commands/llm.ts";
 import { registerMturkCommands } from "./commands/mturk.ts";
+import { registerProlificCommands } from "./commands/prolific.ts";
 import { registerSimulateCommands } from "./commands/simulate.ts";
 import { registerStatsCommands } from "./commands/stats.ts";
 
@@ -21,6 +22,7 @@ registerEvaluateCommands(program);
 registerSimulateCommands(program);
 registerLlmCommands(program);
 registerMturkCommands(program);
+registerProlificCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -11,7 +11,7 @@ import { orResponse } from "../server/http/responses.server.ts";
 import { setStudyStatus } from "../server/annotation/studies.server.ts";
 import { studyChannelStats } from "../server/crowd/channel-stats.server.ts";
 import { crowdDashboardAction, NO_ACTION_DATA } from "../server/crowd/dashboard-actions.server.ts";
-import { prolificStudyUrl } from "../server/crowd/prolific.server.ts";
+import { prolificSessionCounts, prolificStudyUrl } from "../server/crowd/prolific.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
@@ -25,7 +25,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const db = getDb();
   const view = orResponse(() => studyDashboardView(db, studyId, { excludeFlagged: url.searchParams.get("exclude") === "flagged" }));
   const prolificUrl = view.study.pool === "crowd" ? prolificStudyUrl(url.origin, studyId) : null;
-  return json({ ...view, channels: studyChannelStats(db, studyId, view.gold), prolificUrl });
+  const prolificSessions = view.study.pool === "crowd" ? prolificSessionCounts(db, studyId) : null;
+  return json({ ...view, channels: studyChannelStats(db, studyId, view.gold), prolificUrl, prolificSessions });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -77,7 +78,7 @@ export default function StudyDashboard() {
       {d.study.pool === "crowd" && d.prolificUrl ? (
         <section className="dash-section">
           <h2>Prolific</h2>
-          <ProlificPanel settings={d.study.config.prolific ?? null} studyUrl={d.prolificUrl} result={result?.prolific ?? null} />
+          <ProlificPanel studyId={d.study.id} settings={d.study.config.prolific ?? null} studyUrl={d.prolificUrl} sessions={d.prolificSessions} result={result?.prolific ?? null} />
         </section>
       ) : null}
     </>

@@ -1,16 +1,33 @@
-/** A crowd study's Prolific settings form and the study URL to paste into Prolific. */
+/**
+ * A crowd study's Prolific settings form, the study URL to paste into Prolific, and how many
+ * sessions an imported Prolific export has confirmed (only their labels count).
+ */
 import { Form } from "@remix-run/react";
 import type { ProlificSettings } from "../../domain/study-config.ts";
 
 interface Props {
+  studyId: number;
   settings: ProlificSettings | null;
   /** The study URL with Prolific's {{%…%}} placeholders. */
   studyUrl: string;
+  /** The study's Prolific sessions: confirmed by an imported export, or still pending. */
+  sessions: { confirmed: number; pending: number } | null;
   /** The last save's outcome, when this form was the one posted. */
   result: { ok: true } | { ok: false; message: string; problems: { path: string; message: string }[] } | null;
 }
 
-export function ProlificPanel({ settings, studyUrl, result }: Props) {
+function SessionCounts({ studyId, sessions }: { studyId: number; sessions: { confirmed: number; pending: number } }) {
+  const sessionWord = (n: number) => (n === 1 ? "session" : "sessions");
+  return (
+    <p data-testid="prolific-sessions" data-confirmed={sessions.confirmed} data-pending={sessions.pending}>
+      <strong>{sessions.confirmed}</strong> {sessionWord(sessions.confirmed)} confirmed by Prolific, <strong>{sessions.pending}</strong> pending. A pending session's
+      labels are stored but left out of every statistic until Prolific's submissions export lists it:{" "}
+      <code>npx socrates prolific import --study {studyId} prolific_export.csv</code>
+    </p>
+  );
+}
+
+export function ProlificPanel({ studyId, settings, studyUrl, sessions, result }: Props) {
   const failed = result && !result.ok ? result : null;
   const problem = (path: string) => failed?.problems.find((p) => p.path === path)?.message;
   return (
@@ -25,6 +42,7 @@ export function ProlificPanel({ settings, studyUrl, result }: Props) {
             A participant takes the reading test, labels {settings.itemsPerSession} {settings.itemsPerSession === 1 ? "item" : "items"} (fewer if the study runs out
             of work for them), then sees the completion code <code>{settings.completionCode}</code> and returns to Prolific.
           </p>
+          {sessions ? <SessionCounts studyId={studyId} sessions={sessions} /> : null}
         </>
       ) : (
         <p className="notice notice-warning" data-testid="prolific-not-set-up">

@@ -4,13 +4,17 @@
  * (keyed by SESSION_ID, so reopening the link changes nothing). A session is complete once the
  * participant has labelled the study's `itemsPerSession` items, or nothing is left for them;
  * then they get the completion code and go back to Prolific's completion URL.
+ *
+ * Nothing in the study URL is signed, so a session proves nothing by itself: the participant's
+ * labels are stored pending (annotation/identity.server.ts) until an imported Prolific export
+ * lists the session as submitted with the study's completion code (prolific-import.server.ts).
  */
 import { z } from "zod";
 import { writeTransaction, type Db } from "../db.server.ts";
 import { nextTask } from "../annotation/assignment.server.ts";
 import { ServiceError, badInput, forbidden, zodProblems } from "../http/errors.server.ts";
 import { releaseLeasesOf } from "../models/assignment.server.ts";
-import { findSession, insertCrowdAssignment, latestSession, markSessionSubmitted } from "../models/crowd-assignment.server.ts";
+import { findSession, insertCrowdAssignment, latestSession, markSessionSubmitted, sessionConfirmationCounts } from "../models/crowd-assignment.server.ts";
 import { labelCountInStudy } from "../models/label.server.ts";
 import { setStudyConfig, type StudyRow } from "../models/study.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
@@ -122,6 +126,14 @@ export function enterProlificSession(db: Db, studyId: number, params: URLSearchP
     return { annotatorId, sessionRowId, revisit: false };
   });
   return { ...entry, next: qualificationPath(db, studyId, entry.annotatorId) ?? `/annotate/${studyId}/next` };
+}
+
+/**
+ * The study's Prolific sessions: confirmed by an imported Prolific export (their labels count) or
+ * still pending (their labels are stored but left out of every statistic).
+ */
+export function prolificSessionCounts(db: Db, studyId: number): { confirmed: number; pending: number } {
+  return sessionConfirmationCounts(db, studyId, CHANNEL);
 }
 
 /** Labels the participant has in the study (one per item; revisions do not count twice). */

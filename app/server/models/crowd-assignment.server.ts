@@ -152,6 +152,63 @@ export function latestSession(db: Db, channel: string, studyId: number, annotato
     .get();
 }
 
+/** A channel session with what a channel's own list must match to confirm it. */
+export interface SessionForConfirmation {
+  id: number;
+  sessionId: string;
+  studyId: number;
+  /** The participant id the session was entered with. */
+  participantId: string;
+  annotatorId: number;
+  externalGroupId: string | null;
+  status: CrowdAssignmentStatus;
+  confirmedAt: string | null;
+}
+
+const confirmationQuery = preparedOnce((db) =>
+  db
+    .select({
+      id: crowdAssignments.id,
+      sessionId: crowdAssignments.externalId,
+      studyId: crowdAssignments.studyId,
+      participantId: annotators.externalId,
+      annotatorId: crowdAssignments.annotatorId,
+      externalGroupId: crowdAssignments.externalGroupId,
+      status: crowdAssignments.status,
+      confirmedAt: crowdAssignments.confirmedAt,
+    })
+    .from(crowdAssignments)
+    .innerJoin(annotators, eq(annotators.id, crowdAssignments.annotatorId))
+    .where(and(eq(crowdAssignments.channel, sql.placeholder("channel")), eq(crowdAssignments.externalId, sql.placeholder("externalId"))))
+    .prepare(),
+);
+
+/** The stored session with this external id on a channel, in whatever study (the caller checks). */
+export function sessionForConfirmation(db: Db, channel: string, externalId: string): SessionForConfirmation | undefined {
+  return confirmationQuery(db).get({ channel, externalId }) as SessionForConfirmation | undefined;
+}
+
+/** Records that the channel confirmed the work (only the first time). */
+export function confirmCrowdAssignment(db: Db, id: number, at: string): void {
+  db.update(crowdAssignments)
+    .set({ confirmedAt: sql`coalesce(${crowdAssignments.confirmedAt}, ${at})` })
+    .where(eq(crowdAssignments.id, id))
+    .run();
+}
+
+/** A study's sessions on a channel: how many the channel confirmed and how many await it. */
+export function sessionConfirmationCounts(db: Db, studyId: number, channel: string): { confirmed: number; pending: number } {
+  const row = db
+    .select({
+      confirmed: sql<number>`coalesce(sum(${crowdAssignments.confirmedAt} is not null), 0)`,
+      pending: sql<number>`coalesce(sum(${crowdAssignments.confirmedAt} is null), 0)`,
+    })
+    .from(crowdAssignments)
+    .where(and(eq(crowdAssignments.studyId, studyId), eq(crowdAssignments.channel, channel)))
+    .get();
+  return { confirmed: row?.confirmed ?? 0, pending: row?.pending ?? 0 };
+}
+
 /** Closes a session: submitted now, with its work time; a reward already set is kept. */
 export function markSessionSubmitted(db: Db, id: number, at: string, workSeconds: number | null, rewardUsd: number | null): void {
   db.update(crowdAssignments)

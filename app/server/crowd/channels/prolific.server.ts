@@ -1,6 +1,7 @@
 /**
  * Prolific: participants arrive at /crowd/start with PROLIFIC_PID, STUDY_ID and SESSION_ID and
- * leave with the study's completion code (app/server/crowd/prolific.server.ts does the work).
+ * leave with the study's completion code (app/server/crowd/prolific.server.ts does the work). Their
+ * labels count once the researcher imports Prolific's export (app/server/crowd/prolific-import.server.ts).
  */
 import { ServiceError } from "../../http/errors.server.ts";
 import { enterProlificSession, isProlificEntry, prolificSettingsOf, prolificStep, prolificStepPath, updateProlificSettings } from "../prolific.server.ts";
@@ -24,7 +25,10 @@ export const prolificChannel: CrowdChannel = {
       }
     },
   },
-  identity: { workerChannel: "prolific", verifiedBy: "Prolific's PROLIFIC_PID; each SESSION_ID is recorded once" },
+  identity: {
+    workerChannel: "prolific",
+    verifiedBy: "not on entry (Prolific's study URL is unsigned): each SESSION_ID is recorded once, and its labels stay pending until an imported Prolific export lists the session (socrates prolific import)",
+  },
   completion: {
     describe: "The session ends after the study's items per session (or when nothing is left); the participant gets the completion code and goes back to Prolific.",
     finish(db, studyId, annotatorId): CompletionStep {
