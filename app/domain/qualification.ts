@@ -1,17 +1,13 @@
 /**
  * The crowd qualification test: a short English reading-comprehension quiz a worker passes
- * before labelling. The test (questions and answer key) is a JSON file in
- * annotation-templates/qualification/; this module checks its shape and scores answers.
+ * before labelling. The test (questions and answer key) is a server-only JSON file (the
+ * deployment's QUALIFICATION_TEST_FILE, or the demo test in db/demo/qualification/); this module
+ * checks its shape and scores answers, and `withoutAnswers` is all a browser may be sent.
  * Loading the file is app/server/templates.server.ts's job.
  */
 import { z } from "zod";
 
-/** The test a crowd study uses unless its config names another (file name without .json). */
-export const DEFAULT_QUALIFICATION_TEST_ID = "english-comprehension";
-
-const slug = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9-]*$/, "use lower-case letters, digits and '-' (it is also the file name)");
+const slug = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "use lower-case letters, digits and '-'");
 const shortId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, "use a short lower-case id such as q1 or b");
 const text = z.string().trim().min(1, "must not be empty");
 

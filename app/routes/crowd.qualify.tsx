@@ -1,7 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, takeQualificationTest } from "../server/crowd/qualification.server.ts";
-import { requireUser } from "../server/auth/session.server.ts";
+import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, NETWORK_LIMIT_MESSAGE, networkLimitReached, takeQualificationTest, type AttemptOrigin } from "../server/crowd/qualification.server.ts";
+import { requireUser, type SessionUser } from "../server/auth/session.server.ts";
+import { networkIdentity, type RequestContext } from "../server/http/load-context.server.ts";
 import { channelOfWorker } from "../server/crowd/channels/registry.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { loadQualificationTest } from "../server/templates.server.ts";
@@ -26,36 +27,58 @@ function lockedRedirect(request: Request, user: { channel: string | null }): voi
   if (path) throw redirect(path);
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request, ["crowd"]);
-  if (user.qualifiedAt) throw redirect(nextPath(request));
-  const test = loadQualificationTest();
-  const attempts = attemptCount(getDb(), user.id);
-  if (attempts >= MAX_QUALIFICATION_ATTEMPTS) lockedRedirect(request, user);
-  // The answer key never leaves the server.
-  return json({
-    title: test.title,
-    instructions: test.instructions,
-    questions: withoutAnswers(test).questions,
-    passMark: test.pass_mark,
-    attemptsLeft: Math.max(0, MAX_QUALIFICATION_ATTEMPTS - attempts),
-    maxAttempts: MAX_QUALIFICATION_ATTEMPTS,
-  });
+/**
+ * The study the attempt counts against, with the client's network: one the worker entered by its
+ * link in this session (the one in the URL, else the latest), so a made-up ?study= buys no fresh
+ * network quota.
+ */
+function attemptOrigin(request: Request, user: SessionUser, context: RequestContext): AttemptOrigin {
+  const asked = Number(studyParam(request));
+  const study = user.crowdStudies.includes(asked) ? asked : user.crowdStudies.at(-1);
+  if (study === undefined) {
+    throw new Response("Please open the study from the link you were given; the reading test is taken from there.", { status: 403, statusText: "Forbidden" });
+  }
+  return { studyId: study, network: networkIdentity(context) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["crowd"]);
-  const { reply, status } = takeQualificationTest(getDb(), user.id, await request.formData());
+  if (user.qualifiedAt) throw redirect(nextPath(request));
+  const db = getDb();
+  const test = loadQualificationTest();
+  const attempts = attemptCount(db, user.id);
+  if (attempts >= MAX_QUALIFICATION_ATTEMPTS) lockedRedirect(request, user);
+  const limited = networkLimitReached(db, attemptOrigin(request, user, context));
+  // The answer key never leaves the server: only the questions without it are sent.
+  return json(
+    {
+      title: test.title,
+      instructions: test.instructions,
+      questions: withoutAnswers(test).questions,
+      passMark: test.pass_mark,
+      attemptsLeft: Math.max(0, MAX_QUALIFICATION_ATTEMPTS - attempts),
+      maxAttempts: MAX_QUALIFICATION_ATTEMPTS,
+      networkLimited: limited ? NETWORK_LIMIT_MESSAGE : null,
+    },
+    { status: limited ? 429 : 200 },
+  );
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, ["crowd"]);
+  const origin = attemptOrigin(request, user, context);
+  const { reply, status } = takeQualificationTest(getDb(), user.id, await request.formData(), origin);
   if (reply.passed) throw redirect(nextPath(request));
   if (reply.locked) lockedRedirect(request, user);
   return json(reply, { status });
 }
 
 export default function Qualify() {
-  const { title, instructions, questions, passMark, attemptsLeft, maxAttempts } = useLoaderData<typeof loader>();
+  const { title, instructions, questions, passMark, attemptsLeft, maxAttempts, networkLimited } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const locked = result?.locked || attemptsLeft === 0;
+  const limitMessage = result?.networkLimited ? result.error : networkLimited;
   return (
     <section className="qualify">
       <h1>{title}</h1>
@@ -67,6 +90,17 @@ export default function Qualify() {
         <p className="form-error" role="alert">
           You have used all {maxAttempts} attempts. Thank you for your time.
         </p>
+      ) : limitMessage ? (
+        <>
+          {result && !result.networkLimited && !result.error ? (
+            <p className="form-error" data-testid="qualify-result">
+              You answered {result.correct} of {result.total} correctly, which is not enough yet.
+            </p>
+          ) : null}
+          <p className="form-error" role="alert" data-testid="qualify-network-limit">
+            {limitMessage}
+          </p>
+        </>
       ) : (
         <Form method="post" className="stack-form qualify-form" key={result ? `retry-${result.correct}` : "first"}>
           {questions.map((q, i) => (

@@ -1,14 +1,18 @@
 /**
- * Reads the annotation guidelines and qualification tests shipped in annotation-templates/
- * (relative to the working directory, like db/demo). Every failure names the file, and for a
+ * Reads the annotation guidelines shipped in annotation-templates/ (relative to the working
+ * directory, like db/demo) and the crowd reading test. Every failure names the file, and for a
  * malformed test the JSON path, so a broken template is fixed at its source.
+ *
+ * The reading test holds its answer key, so it is kept apart from the templates workers see: a
+ * deployment points QUALIFICATION_TEST_FILE at its own private test (outside the repository); the
+ * demo test in db/demo/qualification/ is used otherwise, and its key is public.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ZodError } from "zod";
 import { formatJsonPath } from "../domain/judge-problems.ts";
 import { TASK_TYPE_IDS, taskType, type TaskTypeId } from "../domain/tasks/registry.ts";
-import { DEFAULT_QUALIFICATION_TEST_ID, qualificationTestSchema, type QualificationTest } from "../domain/qualification.ts";
+import { qualificationTestSchema, type QualificationTest } from "../domain/qualification.ts";
 
 /** Guidelines and MTurk templates exist per task type, named by its id. */
 export const GUIDELINE_KINDS = TASK_TYPE_IDS;
@@ -52,12 +56,24 @@ export function defaultGuidelines(dir = templatesDir()): Record<TaskTypeId, stri
   return Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, loadGuidelines(id, dir)])) as Record<TaskTypeId, string>;
 }
 
-/** A qualification test by id (its file name without .json), checked against its schema. */
-export function loadQualificationTest(id: string = DEFAULT_QUALIFICATION_TEST_ID, dir = templatesDir()): QualificationTest {
-  const folder = join(dir, "qualification");
-  // The id becomes a file name: refuse anything that could leave the folder.
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) throw new TemplateError(folder, [{ path: "$", message: `"${id}" is not a qualification test id (lower-case letters, digits, '-')` }]);
-  const file = join(folder, `${id}.json`);
+/** The demo reading test: fine for trying the app out, but its key is in the public repository. */
+export const DEMO_QUALIFICATION_TEST = "db/demo/qualification/english-comprehension.json";
+
+let warnedDemoTest = false;
+
+/** QUALIFICATION_TEST_FILE (relative paths from the working directory), else the demo test. */
+export function qualificationTestFile(env: Record<string, string | undefined> = process.env): string {
+  const configured = env.QUALIFICATION_TEST_FILE?.trim();
+  if (configured) return resolve(process.cwd(), configured);
+  if (env.NODE_ENV === "production" && !warnedDemoTest) {
+    warnedDemoTest = true;
+    console.warn(`QUALIFICATION_TEST_FILE is not set: crowd workers take the demo reading test, whose answer key is public (${DEMO_QUALIFICATION_TEST}). Point it at a private test before real crowd work.`);
+  }
+  return resolve(process.cwd(), DEMO_QUALIFICATION_TEST);
+}
+
+/** The crowd reading test (questions and answer key), checked against its schema. Server-only: send the browser `withoutAnswers(test)`. */
+export function loadQualificationTest(file: string = qualificationTestFile()): QualificationTest {
   let json: unknown;
   try {
     json = JSON.parse(readTemplate(file));
@@ -65,13 +81,10 @@ export function loadQualificationTest(id: string = DEFAULT_QUALIFICATION_TEST_ID
     if (err instanceof TemplateError) throw err;
     throw new TemplateError(file, [{ path: "$", message: `invalid JSON: ${(err as Error).message.replace(/\s+/g, " ")}` }]);
   }
-  let test: QualificationTest;
   try {
-    test = qualificationTestSchema.parse(json);
+    return qualificationTestSchema.parse(json);
   } catch (err) {
     if (!(err instanceof ZodError)) throw err;
     throw new TemplateError(file, err.issues.map((issue) => ({ path: formatJsonPath(issue.path), message: issue.message })));
   }
-  if (test.id !== id) throw new TemplateError(file, [{ path: "$.id", message: `the test in ${id}.json must have id "${id}", got "${test.id}"` }]);
-  return test;
 }

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
 import { createCrowdAbStudy, DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { loadQualificationTest } from "../../app/server/templates.server.ts";
 
-const qualification = JSON.parse(readFileSync("annotation-templates/qualification/english-comprehension.json", "utf8")) as {
-  questions: { id: string; answer: string; options: { id: string }[] }[];
-};
+// The test process reads the server's test (the demo one) to answer it; a browser is never sent the key.
+const qualification = loadQualificationTest();
 
 /** Waits until the item in the URL is on screen and its keyboard handler is live ("?" opens the cheat sheet). */
 async function waitForShortcuts(page: Page): Promise<void> {

@@ -4,19 +4,23 @@
  * passes the reading test, labels the configured number of pairs and lands on the completion
  * page, which sends them to Prolific's completion URL (intercepted: the test never leaves the
  * machine); a participant who fails the test is asked to return the study; the dashboard then
- * shows the Prolific channel.
+ * shows the Prolific channel. The participant's labels stay pending until Prolific's export,
+ * imported with `socrates prolific import`, lists the session.
  */
 import Database from "better-sqlite3";
-import { readFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
+import { runCli } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/temp-db.ts";
 import { createCrowdAbStudy, DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { loadQualificationTest } from "../../app/server/templates.server.ts";
 
-const qualification = JSON.parse(readFileSync("annotation-templates/qualification/english-comprehension.json", "utf8")) as {
-  questions: { id: string; answer: string; options: { id: string }[] }[];
-};
+// The test process reads the server's test (the demo one) to answer it; a browser is never sent the key.
+const qualification = loadQualificationTest();
 
 const CODE = "E2EPROLIFIC7";
 const ITEMS_PER_SESSION = 2;
@@ -47,6 +51,13 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
     await browser?.close();
     await server?.stop();
   });
+
+  const labelStatuses = () => {
+    const db = new Database(server.dbPath, { readonly: true });
+    const rows = db.prepare(`SELECT l.status FROM labels l JOIN study_items i ON i.id = l.study_item_id WHERE i.study_id = ? ORDER BY l.id`).all(studyId) as { status: string }[];
+    db.close();
+    return rows.map((r) => r.status);
+  };
 
   const sessions = () => {
     const db = new Database(server.dbPath, { readonly: true });
@@ -189,6 +200,34 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
     expect(cells.slice(0, 7)).toEqual(["Prolific", "2", String(ITEMS_PER_SESSION), "2", "0", "0", "1"]);
     expect(cells[7]).toMatch(/^\d+ s$|^\d+ min \d\d s$/);
     expect(cells[8]).toMatch(/^\$\d+\.\d\d\/h$/);
+    await page.close();
+  });
+
+  it("labels stay pending until Prolific's export, imported with the CLI, confirms the session; the panel shows the counts", async () => {
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.admin);
+    await page.goto(`${server.url}/admin/studies/${studyId}`);
+    const counts = page.getByTestId("prolific-sessions");
+    expect([await counts.getAttribute("data-confirmed"), await counts.getAttribute("data-pending")]).toEqual(["0", "2"]);
+    expect(labelStatuses()).toEqual(Array(ITEMS_PER_SESSION).fill("pending"));
+
+    const dir = tempDir("socrates-prolific-export-");
+    const file = join(dir.dir, "prolific_export.csv");
+    writeFileSync(
+      file,
+      "Submission id,Participant id,Status,Started at,Completed at,Time taken,Completion code\n" +
+        `session-one,5f0000000000000000000001,AWAITING REVIEW,2026-03-02T10:00:00Z,2026-03-02T10:09:00Z,540,${CODE}\n` +
+        "session-two,5f0000000000000000000002,RETURNED,2026-03-02T10:00:00Z,,,\n",
+    );
+    const r = runCli(["prolific", "import", "--study", String(studyId), file], { SOCRATES_DB: server.dbPath });
+    dir.cleanup();
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain(`2 rows read: confirmed 1 session; ${ITEMS_PER_SESSION} labels counted, 0 surplus`);
+    expect(r.stdout).toContain("still pending: 1 RETURNED");
+    expect(labelStatuses()).toEqual(Array(ITEMS_PER_SESSION).fill("counted"));
+
+    await page.reload();
+    expect([await counts.getAttribute("data-confirmed"), await counts.getAttribute("data-pending")]).toEqual(["1", "1"]);
     await page.close();
   });
 });

@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { qualificationKey, scoreQualification } from "../../app/domain/qualification.ts";
 import { AGREEMENT_RUBRIC } from "../../app/domain/rubric.ts";
-import { loadGuidelines, loadQualificationTest, TemplateError } from "../../app/server/templates.server.ts";
+import { DEMO_QUALIFICATION_TEST, loadGuidelines, loadQualificationTest, qualificationTestFile, TemplateError } from "../../app/server/templates.server.ts";
 import { tempDir } from "../helpers/temp-db.ts";
 
 describe("the shipped annotation templates", () => {
@@ -19,6 +19,24 @@ describe("the shipped annotation templates", () => {
     expect(AGREEMENT_RUBRIC.map((r) => r.score)).toEqual([1, 2, 3, 4, 5]);
     const consensus = loadGuidelines("consensus-snippet");
     for (const level of AGREEMENT_RUBRIC) expect(consensus).toContain(`- **${level.score} — ${level.label}.** ${level.description}`);
+  });
+
+  it("keep no qualification test, and so no answer key, among the templates workers see", () => {
+    expect(existsSync("annotation-templates/qualification")).toBe(false);
+    const files = readdirSync("annotation-templates", { recursive: true, encoding: "utf8" });
+    const demo = loadQualificationTest();
+    for (const file of files.filter((f) => /\.(json|html|md)$/.test(f))) {
+      const text = readFileSync(join("annotation-templates", file), "utf8");
+      expect(text, file).not.toMatch(/"answer"\s*:/);
+      // No question of the test is shipped with the templates either.
+      for (const q of demo.questions) expect(text, file).not.toContain(q.passage.slice(0, 60));
+    }
+  });
+
+  it("load the demo qualification test unless QUALIFICATION_TEST_FILE names a private one", () => {
+    expect(qualificationTestFile({})).toBe(resolve(DEMO_QUALIFICATION_TEST));
+    expect(qualificationTestFile({ QUALIFICATION_TEST_FILE: "/srv/private/test.json" })).toBe("/srv/private/test.json");
+    expect(qualificationTestFile({ QUALIFICATION_TEST_FILE: "secrets/test.json" })).toBe(resolve("secrets/test.json"));
   });
 
   it("load the default qualification test: 5 questions with 3–4 options, pass mark 0.8, a key that scores", () => {
@@ -59,23 +77,16 @@ describe("template loading errors", () => {
   it("names the missing file", () => {
     const missing = problemsOf(() => loadGuidelines("ab-reactiveness", tmp.dir));
     expect(missing.message).toBe(`${join(tmp.dir, "guidelines", "ab-reactiveness.md")}: $: cannot read (ENOENT)`);
-    const noTest = problemsOf(() => loadQualificationTest("english-comprehension", tmp.dir));
-    expect(noTest.file).toBe(join(tmp.dir, "qualification", "english-comprehension.json"));
+    const noTest = problemsOf(() => loadQualificationTest(join(tmp.dir, "qualification", "english-comprehension.json")));
+    expect(noTest.message).toBe(`${join(tmp.dir, "qualification", "english-comprehension.json")}: $: cannot read (ENOENT)`);
   });
 
   it("names the file and JSON path of a malformed test", () => {
     const file = join(tmp.dir, "qualification", "broken.json");
     writeFileSync(file, JSON.stringify({ id: "broken", version: 1, title: "T", instructions: "I", questions: [{ id: "q1", passage: "P", question: "Q", options: [{ id: "a", text: "A" }, { id: "b", text: "B" }, { id: "c", text: "C" }], answer: "d" }] }));
-    expect(problemsOf(() => loadQualificationTest("broken", tmp.dir)).message).toBe(`${file}: $.questions[0].answer: the answer "d" is not one of the options (a, b, c)`);
+    expect(problemsOf(() => loadQualificationTest(file)).message).toBe(`${file}: $.questions[0].answer: the answer "d" is not one of the options (a, b, c)`);
     writeFileSync(file, "{ not json");
-    expect(problemsOf(() => loadQualificationTest("broken", tmp.dir)).message).toMatch(/broken\.json: \$: invalid JSON/);
-  });
-
-  it("refuses a test whose id does not match its file, and ids that could leave the folder", () => {
-    const file = join(tmp.dir, "qualification", "renamed.json");
-    writeFileSync(file, JSON.stringify({ id: "original", version: 1, title: "T", instructions: "I", questions: [{ id: "q1", passage: "P", question: "Q", options: [{ id: "a", text: "A" }, { id: "b", text: "B" }, { id: "c", text: "C" }], answer: "a" }] }));
-    expect(problemsOf(() => loadQualificationTest("renamed", tmp.dir)).problems).toEqual([{ path: "$.id", message: 'the test in renamed.json must have id "renamed", got "original"' }]);
-    expect(problemsOf(() => loadQualificationTest("../guidelines/x", tmp.dir)).problems[0].message).toMatch(/is not a qualification test id/);
+    expect(problemsOf(() => loadQualificationTest(file)).message).toMatch(/broken\.json: \$: invalid JSON/);
   });
 
   it("refuses empty guidelines and unknown kinds", () => {

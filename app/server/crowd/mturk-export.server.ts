@@ -126,7 +126,7 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   const guidelines = study.guidelines.trim() ? study.guidelines : loadGuidelines(kind, dir);
   const template = insertGuidelines(source, markdownToHtml(guidelines));
   const header = templateVariables(template);
-  const test = loadQualificationTest(undefined, dir);
+  const test = loadQualificationTest();
 
   const counts = labelCounts(db, studyId);
   const items = studyItemIds(db, studyId);

@@ -1,24 +1,65 @@
-/** The crowd reading test: attempts are recorded; a pass marks the worker qualified for every crowd study. */
-import { QualificationAnswerError, qualificationKey, scoreQualification, type QualificationTest } from "../../domain/qualification.ts";
+/**
+ * The crowd reading test: attempts are recorded; a pass marks the worker qualified for every crowd
+ * study. Attempts are capped per worker (MAX_QUALIFICATION_ATTEMPTS) and, because a made-up
+ * worker id (an unsigned MTurk or Prolific entry) is a fresh worker, also per study per client
+ * network (QUALIFICATION_ATTEMPTS_PER_NETWORK), so one person cannot guess their way through the
+ * test under many ids. The network is stored only as a keyed hash (http/load-context.server.ts).
+ */
+import { QualificationAnswerError, qualificationKey, scoreQualification, type QualificationScore, type QualificationTest } from "../../domain/qualification.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
 import { qualifiedAt, updateAnnotator } from "../models/annotator.server.ts";
-import { countQualificationAttempts, insertQualificationAttempt } from "../models/qualification-attempt.server.ts";
+import { countNetworkAttempts, countQualificationAttempts, insertQualificationAttempt } from "../models/qualification-attempt.server.ts";
 import { loadQualificationTest } from "../templates.server.ts";
-
-export function recordQualificationAttempt(db: Db, annotatorId: number, test: QualificationTest, answers: Record<string, string>) {
-  const score = scoreQualification(test, answers);
-  writeTransaction(db, () => {
-    insertQualificationAttempt(db, { annotatorId, testId: qualificationKey(test), answers, correct: score.correct, total: score.total, passed: score.passed });
-    if (score.passed) updateAnnotator(db, annotatorId, { qualifiedAt: new Date().toISOString() });
-  });
-  return score;
-}
 
 /** Attempts a worker may make before the test locks (a fail shows the score, never the key). */
 export const MAX_QUALIFICATION_ATTEMPTS = 3;
 
+/** Attempts one network may make on one study's test, whoever makes them, unless the environment says otherwise. */
+export const DEFAULT_ATTEMPTS_PER_NETWORK = 6;
+
+/** QUALIFICATION_ATTEMPTS_PER_NETWORK, a whole number ≥ 1 (default 6); anything else is a configuration error. */
+export function attemptsPerNetwork(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.QUALIFICATION_ATTEMPTS_PER_NETWORK?.trim();
+  if (!raw) return DEFAULT_ATTEMPTS_PER_NETWORK;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`QUALIFICATION_ATTEMPTS_PER_NETWORK must be a whole number of at least 1, got "${raw}"`);
+  return n;
+}
+
+/** Where an attempt comes from: the study whose link the worker entered by, and their network's keyed hash. */
+export interface AttemptOrigin {
+  studyId: number;
+  network: string;
+}
+
+export function recordQualificationAttempt(db: Db, annotatorId: number, test: QualificationTest, answers: Record<string, string>, origin?: AttemptOrigin): QualificationScore {
+  const score = scoreQualification(test, answers);
+  writeTransaction(db, () => storeAttempt(db, annotatorId, test, answers, score, origin));
+  return score;
+}
+
+/** Call inside a transaction. */
+function storeAttempt(db: Db, annotatorId: number, test: QualificationTest, answers: Record<string, string>, score: QualificationScore, origin?: AttemptOrigin): void {
+  insertQualificationAttempt(db, {
+    annotatorId,
+    testId: qualificationKey(test),
+    answers,
+    correct: score.correct,
+    total: score.total,
+    passed: score.passed,
+    studyId: origin?.studyId ?? null,
+    network: origin?.network ?? null,
+  });
+  if (score.passed) updateAnnotator(db, annotatorId, { qualifiedAt: new Date().toISOString() });
+}
+
 export function attemptCount(db: Db, annotatorId: number): number {
   return countQualificationAttempts(db, annotatorId);
+}
+
+/** True when the network has used up its attempts on the study's test. */
+export function networkLimitReached(db: Db, origin: AttemptOrigin, env: Record<string, string | undefined> = process.env): boolean {
+  return countNetworkAttempts(db, origin.studyId, origin.network) >= attemptsPerNetwork(env);
 }
 
 /** Where a worker stands with the test: passed, still to take it, or out of attempts. */
@@ -34,24 +75,44 @@ export interface QualificationReply {
   total: number;
   /** No attempts left: the worker's channel decides where they go. */
   locked: boolean;
+  /** The network's attempts on this study are used up: nothing was recorded. */
+  networkLimited: boolean;
   error: string | null;
 }
 
-/** Scores a submitted test form and records the attempt; out of attempts is a 403, an unreadable answer a 400. */
-export function takeQualificationTest(db: Db, annotatorId: number, form: FormData): { reply: QualificationReply; status: 200 | 400 | 403 } {
-  if (attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS) return { reply: { passed: false, correct: 0, total: 0, locked: true, error: null }, status: 403 };
+export const NETWORK_LIMIT_MESSAGE =
+  "Too many reading-test attempts for this study have come from your network, so no more can be taken from it. " +
+  "If you share a network with other participants (a campus, office or café), please contact the researcher.";
+
+const refusal = (over: Partial<QualificationReply>): QualificationReply => ({ passed: false, correct: 0, total: 0, locked: false, networkLimited: false, error: null, ...over });
+
+type Outcome = { reply: QualificationReply; status: 200 | 400 | 403 | 429 };
+
+/**
+ * Scores a submitted test form and records the attempt. Out of attempts is a 403, the network's
+ * cap reached a 429 (both record nothing), an unreadable answer a 400. The caps are checked in the
+ * same transaction as the insert, so concurrent submits cannot slip past them.
+ */
+export function takeQualificationTest(db: Db, annotatorId: number, form: FormData, origin: AttemptOrigin): Outcome {
+  if (attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS) return { reply: refusal({ locked: true }), status: 403 };
   const test = loadQualificationTest();
   const answers: Record<string, string> = {};
   for (const q of test.questions) {
     const value = form.get(q.id);
     if (typeof value === "string") answers[q.id] = value;
   }
+  let score: QualificationScore;
   try {
-    const score = recordQualificationAttempt(db, annotatorId, test, answers);
-    const locked = !score.passed && attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS;
-    return { reply: { passed: score.passed, correct: score.correct, total: score.total, locked, error: null }, status: 200 };
+    score = scoreQualification(test, answers);
   } catch (err) {
     if (!(err instanceof QualificationAnswerError)) throw err;
-    return { reply: { passed: false, correct: 0, total: test.questions.length, locked: false, error: err.message }, status: 400 };
+    return { reply: refusal({ total: test.questions.length, error: err.message }), status: 400 };
   }
+  return writeTransaction(db, (): Outcome => {
+    if (attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS) return { reply: refusal({ locked: true }), status: 403 };
+    if (networkLimitReached(db, origin)) return { reply: refusal({ networkLimited: true, error: NETWORK_LIMIT_MESSAGE }), status: 429 };
+    storeAttempt(db, annotatorId, test, answers, score, origin);
+    const locked = !score.passed && attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS;
+    return { reply: { passed: score.passed, correct: score.correct, total: score.total, locked, networkLimited: false, error: null }, status: 200 };
+  });
 }

@@ -1,5 +1,5 @@
 /** Data access for crowd workers' qualification-test attempts. */
-import { count, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 
@@ -11,4 +11,15 @@ export function insertQualificationAttempt(db: Db, attempt: typeof qualification
 
 export function countQualificationAttempts(db: Db, annotatorId: number): number {
   return db.select({ n: count() }).from(qualificationAttempts).where(eq(qualificationAttempts.annotatorId, annotatorId)).get()?.n ?? 0;
+}
+
+/** Attempts made from one network (its keyed hash) on one study's test, by any worker. */
+export function countNetworkAttempts(db: Db, studyId: number, network: string): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(qualificationAttempts)
+      .where(and(eq(qualificationAttempts.studyId, studyId), eq(qualificationAttempts.network, network)))
+      .get()?.n ?? 0
+  );
 }

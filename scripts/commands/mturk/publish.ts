@@ -133,7 +133,7 @@ AWS_ENDPOINT_URL* variables are ignored.
 
 Each HIT is stored as soon as MTurk creates it, and items that already have a HIT in the
 environment are skipped, so running publish again after an interruption only adds what is
-missing. The qualification test (annotation-templates/qualification/) becomes a qualification
+missing. The reading test (QUALIFICATION_TEST_FILE, else the demo test) becomes a qualification
 type once per environment and test version, then is reused.
 
 Example:
