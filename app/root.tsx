@@ -1,6 +1,7 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { currentUser } from "./server/auth/session.server.ts";
+import { useCspNonce } from "./components/csp-nonce.ts";
 import type { ReactNode } from "react";
 import stylesHref from "./styles.css?url";
 
@@ -61,6 +62,7 @@ function useFramed(): boolean {
 
 export function Layout({ children }: { children: ReactNode }) {
   const framed = useFramed();
+  const nonce = useCspNonce();
   return (
     <html lang="en">
       <head>
@@ -80,8 +82,8 @@ export function Layout({ children }: { children: ReactNode }) {
           </header>
         )}
         <main className="page">{children}</main>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

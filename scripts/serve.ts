@@ -3,7 +3,6 @@
  * database is empty, and prints where to go. `--dev` serves through Vite with hot reload;
  * otherwise it serves the production build in build/ (npm start builds it first).
  */
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
 import { existsSync } from "node:fs";
@@ -14,10 +13,16 @@ import { isEmpty, seedDemo } from "../db/demo/seed.ts";
 import { DEMO_ACCOUNTS, seedDemoStudies } from "../db/demo/studies.ts";
 import { authenticate } from "../app/server/annotation/accounts.server.ts";
 import { computeMetrics } from "../app/server/pipeline/metrics-runner.server.ts";
+import { bodyLimit } from "../app/server/http/body-limit.server.ts";
+import { crossOriginProtection } from "../app/server/http/cross-origin.server.ts";
+import { remixHandler } from "../app/server/http/remix-handler.server.ts";
+import { securityHeaders } from "../app/server/http/security-headers.server.ts";
+import { serverSettings } from "../app/server/http/server-settings.server.ts";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "127.0.0.1";
+const settings = serverSettings();
 
 const db = getDb();
 if (isEmpty(db)) {
@@ -35,6 +40,10 @@ for (const account of DEMO_ACCOUNTS) if (await authenticate(db, account.username
 
 const app = express();
 app.disable("x-powered-by");
+app.set("trust proxy", settings.trustProxy);
+// Before anything answers: headers on every response, then the CSRF check (docs: security).
+app.use(securityHeaders());
+app.use(crossOriginProtection(settings.appOrigin));
 
 let build: ServerBuild | (() => Promise<ServerBuild>);
 if (dev) {
@@ -52,7 +61,7 @@ if (dev) {
   app.use(express.static("build/client", { maxAge: "1h" }));
   build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
 }
-app.all("*", createRequestHandler({ build, mode: dev ? "development" : "production" }));
+app.all("*", bodyLimit(settings.maxBodyBytes), remixHandler({ build, mode: dev ? "development" : "production", appOrigin: settings.appOrigin }));
 
 const server = app.listen(port, host, () => {
   const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}/`;

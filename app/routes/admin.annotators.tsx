@@ -4,6 +4,7 @@ import { accountAction, listAnnotators } from "../server/annotation/accounts.ser
 import { actionResult } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
+import { readForm } from "../server/http/request-body.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Annotators · SoCRATES Studio" }];
 
@@ -14,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireUser(request, ["admin"]);
-  const form = await request.formData();
+  const form = await readForm(request);
   return actionResult(async () => json({ ok: true as const, message: await accountAction(getDb(), admin.id, form) }));
 }
 

@@ -15,6 +15,7 @@ import { prolificSessionCounts, prolificStudyUrl } from "../server/crowd/prolifi
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
+import { readForm } from "../server/http/request-body.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Study"} · Dashboard · SoCRATES Studio` }];
 
@@ -32,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request, ["admin"]);
   const studyId = parseId(params.studyId, "study");
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent"));
   const db = getDb();
   if (intent === "close" || intent === "reopen") {

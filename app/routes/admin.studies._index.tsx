@@ -6,6 +6,7 @@ import { actionResult, type ActionFailure } from "../server/http/responses.serve
 import { createStudyFromForm, studiesOverview } from "../server/annotation/study-admin.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
+import { readForm } from "../server/http/request-body.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Studies · SoCRATES Studio" }];
 
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request, ["admin"]);
-  const form = await request.formData();
+  const form = await readForm(request);
   return actionResult(async () => redirect(`/admin/studies/${await createStudyFromForm(getDb(), form)}`));
 }
 

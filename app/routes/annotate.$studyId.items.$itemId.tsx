@@ -7,6 +7,7 @@ import { saveTaskWork, taskPage } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
+import { readForm } from "../server/http/request-body.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Task"} · SoCRATES Studio` }];
 
@@ -21,7 +22,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
   const itemId = parseId(params.itemId, "item");
-  const form = await request.formData();
+  const form = await readForm(request);
   const post = { intent: form.get("intent"), payload: formJson(form, "payload"), clientToken: String(form.get("clientToken") ?? ""), secondsOnTask: formSeconds(form) };
   return actionResult(() => {
     const saved = saveTaskWork(getDb(), studyId, itemId, user, post);

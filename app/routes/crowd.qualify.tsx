@@ -8,6 +8,7 @@ import { getDb } from "../server/db.server.ts";
 import { orResponse } from "../server/http/responses.server.ts";
 import { loadQualificationTest } from "../server/templates.server.ts";
 import { withoutAnswers } from "../domain/qualification.ts";
+import { readForm } from "../server/http/request-body.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Reading test · SoCRATES Studio" }];
 
@@ -68,7 +69,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, ["crowd"]);
   const origin = attemptOrigin(request, user, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const { reply, status } = orResponse(() => takeQualificationTest(getDb(), user.id, form, origin));
   if (reply.passed) throw redirect(nextPath(request));
   if (reply.locked) lockedRedirect(request, user);

@@ -1,25 +1,31 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import { authenticate } from "../server/annotation/accounts.server.ts";
+import { logIn } from "../server/auth/login.server.ts";
 import { currentUser, homeFor, safeNext, startSession } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
+import { networkIdentity } from "../server/http/load-context.server.ts";
+import { readForm } from "../server/http/request-body.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Log in · SoCRATES Studio" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await currentUser(request);
-  if (user) throw redirect(safeNext(new URL(request.url).searchParams.get("next"), homeFor(user.role)));
+  const url = new URL(request.url);
+  if (user) throw redirect(safeNext(url.searchParams.get("next"), homeFor(user.role), url.origin));
   return null;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const username = String(form.get("username") ?? "");
-  const password = String(form.get("password") ?? "");
-  const db = getDb();
-  const account = username && password ? await authenticate(db, username, password) : null;
-  if (!account) return json({ error: "That username and password do not match an active account." }, { status: 401 });
-  return startSession(request, account.id, safeNext(String(form.get("next") ?? ""), homeFor(account.role)));
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const field = (name: string) => String(form.get(name) ?? "");
+  const outcome = await logIn(getDb(), { username: field("username"), password: field("password"), network: networkIdentity(context) });
+  if (outcome.kind === "limited") {
+    const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
+    const error = `Too many failed logins for this account or from this network. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+    return json({ error }, { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
+  }
+  if (outcome.kind === "refused") return json({ error: "That username and password do not match an active account." }, { status: 401 });
+  return startSession(request, outcome.id, safeNext(field("next"), homeFor(outcome.role), new URL(request.url).origin));
 }
 
 export default function Login() {

@@ -13,6 +13,7 @@ import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } f
 import { mturkExternalChannel as channel } from "../server/crowd/channels/mturk-external.server.ts";
 import type { ExternalSubmitForm } from "../server/crowd/external-question.server.ts";
 import { getDb } from "../server/db.server.ts";
+import { readForm } from "../server/http/request-body.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Task"} · SoCRATES Studio` }];
 
@@ -29,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const db = getDb();
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const token = String(form.get("token") ?? "");
   return actionResult(() => {

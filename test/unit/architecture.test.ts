@@ -41,6 +41,11 @@ describe("layers", () => {
     expect(sqlInRoutes).toEqual([]);
   });
 
+  it("route actions read bodies with readForm (a malformed body is a 400), never request.formData()/json()/text() directly", () => {
+    const direct = sourceFiles("app/routes").filter((f) => /\brequest\s*\.\s*(formData|json|text|arrayBuffer|blob)\s*\(/.test(readSource(f)));
+    expect(direct).toEqual([]);
+  });
+
   it("no raw better-sqlite3 statements outside the connection module: data access goes through drizzle", () => {
     const raw = APP_AND_TOOLS.filter((f) => f !== "app/server/db.server.ts" && /\$client\s*\.\s*(prepare|exec)\(/.test(readSource(f)));
     expect(raw).toEqual([]);

@@ -1,15 +1,20 @@
 /** Annotator accounts: admins and experts log in with a password (crowd workers: app/server/crowd/workers.server.ts). */
 import { z } from "zod";
-import type { Db } from "../db.server.ts";
+import { PASSWORD_MAX_LENGTH, passwordProblem } from "../../domain/password-strength.ts";
+import { writeTransaction, type Db } from "../db.server.ts";
 import { hashPassword, verifyPassword } from "../auth/password.server.ts";
-import { badInput, zodProblems } from "../http/errors.server.ts";
-import { findAnnotatorByUsername, insertAnnotator, listAnnotatorRows, updateAnnotator } from "../models/annotator.server.ts";
+import { badInput, notFound, zodProblems } from "../http/errors.server.ts";
+import { findAnnotator, findAnnotatorByUsername, insertAnnotator, listAnnotatorRows, updateAnnotator, type AnnotatorRow } from "../models/annotator.server.ts";
+import { deleteSessionsOf } from "../models/session.server.ts";
 
 export const newAccountSchema = z.object({
   username: z.string().trim().regex(/^[a-z0-9][a-z0-9._-]{1,31}$/, "2–32 lower-case letters, digits, '.', '_' or '-'"),
   displayName: z.string().trim().min(1, "must not be empty").max(80),
   role: z.enum(["admin", "expert"]),
-  password: z.string().min(10, "at least 10 characters").max(200),
+  password: z.string().max(PASSWORD_MAX_LENGTH),
+}).superRefine((account, ctx) => {
+  const problem = passwordProblem(account.password, { username: account.username });
+  if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["password"], message: problem });
 });
 
 export async function createAccount(db: Db, input: z.input<typeof newAccountSchema>): Promise<number> {
@@ -23,15 +28,34 @@ export async function createAccount(db: Db, input: z.input<typeof newAccountSche
   return insertAnnotator(db, { username, displayName, role, passwordHash });
 }
 
+/** Refuses a weak password (app/domain/password-strength.ts) as a 400 naming the field. */
+function checkPassword(password: string, username: string): void {
+  const problem = passwordProblem(password, { username });
+  if (problem) throw badInput(`The password ${problem}`, [{ path: "password", message: problem }]);
+}
+
+function existingAccount(db: Db, annotatorId: number): AnnotatorRow {
+  const row = Number.isSafeInteger(annotatorId) && annotatorId > 0 ? findAnnotator(db, annotatorId) : undefined;
+  if (!row) throw notFound(`Account ${annotatorId}`);
+  return row;
+}
+
+/** A new password for an admin or expert; every session of that account ends (it logs in again). */
 export async function setPassword(db: Db, annotatorId: number, password: string): Promise<void> {
-  const parsed = newAccountSchema.shape.password.safeParse(password);
-  if (!parsed.success) throw badInput("The password is not valid", [{ path: "password", message: parsed.error.issues[0].message }]);
-  updateAnnotator(db, annotatorId, { passwordHash: await hashPassword(password) });
+  const account = existingAccount(db, annotatorId);
+  if (account.role === "crowd") throw badInput("Crowd workers have no password");
+  checkPassword(password, account.username);
+  const passwordHash = await hashPassword(password);
+  writeTransaction(db, () => {
+    updateAnnotator(db, annotatorId, { passwordHash });
+    deleteSessionsOf(db, annotatorId);
+  });
 }
 
 /** The account id when username and password match an active admin or expert; null otherwise (never says which was wrong). */
 export async function authenticate(db: Db, username: string, password: string): Promise<{ id: number; role: string } | null> {
   const row = findAnnotatorByUsername(db, username.trim().toLowerCase());
+  // An unknown user costs the same scrypt run as a known one (verifyPassword hashes a dummy), so timing says nothing.
   const ok = await verifyPassword(password, row?.passwordHash ?? null);
   if (!row || !ok || !row.active || row.role === "crowd") return null;
   return { id: row.id, role: row.role };
@@ -41,8 +65,13 @@ export function listAnnotators(db: Db) {
   return listAnnotatorRows(db);
 }
 
+/** Activates or deactivates an account; deactivating ends its sessions. */
 export function setActive(db: Db, annotatorId: number, active: boolean): void {
-  updateAnnotator(db, annotatorId, { active });
+  existingAccount(db, annotatorId);
+  writeTransaction(db, () => {
+    updateAnnotator(db, annotatorId, { active });
+    if (!active) deleteSessionsOf(db, annotatorId);
+  });
 }
 
 /** The annotators page's form posts (create, activate/deactivate, password); returns the message to show. */

@@ -20,8 +20,24 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
+let dummy: Promise<string> | undefined;
+
+/** A hash of a random password nobody knows, made once: what an unknown user's password is checked against. */
+function dummyHash(): Promise<string> {
+  dummy ??= hashPassword(randomBytes(18).toString("base64"));
+  return dummy;
+}
+
+/**
+ * Whether `password` matches `stored`. With no stored hash (unknown user, crowd account) it
+ * still runs scrypt once, against a dummy hash, and answers false: the answer takes as long
+ * either way, so response times do not tell which usernames exist.
+ */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  if (!stored) return false;
+  if (!stored) {
+    await verifyPassword(password, await dummyHash());
+    return false;
+  }
   const [scheme, n, r, p, saltB64, keyB64] = stored.split("$");
   if (scheme !== "scrypt" || !saltB64 || !keyB64) return false;
   const expected = Buffer.from(keyB64, "base64");

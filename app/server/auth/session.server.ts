@@ -1,12 +1,13 @@
 /**
- * Sessions in a signed, httpOnly, SameSite=Lax cookie holding only the annotator id. Every
- * loader and action asks `requireUser` for the roles it allows; ownership checks follow in the
- * annotation services.
+ * Login sessions, kept server-side (session-store.server.ts): the httpOnly, SameSite=Lax cookie
+ * holds a random id, the database the rest. Every loader and action asks `requireUser` for the
+ * roles it allows; ownership checks follow in the annotation services.
  */
-import { createCookieSessionStorage, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { getDb } from "../db.server.ts";
 import { findAnnotator, type AnnotatorRow } from "../models/annotator.server.ts";
 import { appSecret } from "./secret.server.ts";
+import { databaseSessionStorage } from "./session-store.server.ts";
 
 export type Role = "admin" | "expert" | "crowd";
 export type SessionUser = Pick<AnnotatorRow, "id" | "username" | "displayName" | "role" | "channel" | "externalId" | "qualifiedAt"> & {
@@ -15,26 +16,10 @@ export type SessionUser = Pick<AnnotatorRow, "id" | "username" | "displayName" |
   crowdStudies: number[];
 };
 
-interface SessionData {
-  annotatorId: number;
-  crowdStudies: number[];
-}
-
-let storage: ReturnType<typeof createCookieSessionStorage<SessionData>> | undefined;
+let storage: ReturnType<typeof databaseSessionStorage> | undefined;
 
 function sessionStorage() {
-  storage ??= createCookieSessionStorage<SessionData>({
-    cookie: {
-      name: "socrates_session",
-      httpOnly: true,
-      sameSite: "lax",
-      path: "/",
-      // Behind TLS set SESSION_COOKIE_SECURE=1; plain-http localhost would otherwise drop the cookie.
-      secure: process.env.SESSION_COOKIE_SECURE === "1",
-      secrets: [appSecret()],
-      maxAge: 60 * 60 * 12,
-    },
-  });
+  storage ??= databaseSessionStorage(getDb, appSecret());
   return storage;
 }
 
@@ -62,25 +47,45 @@ export async function requireUser(request: Request, roles: readonly Role[]): Pro
   return user;
 }
 
+/**
+ * Signs `annotatorId` in and redirects to `to`. The session id is always new (an id planted
+ * before login is never promoted); the same worker keeps the crowd studies of the old session.
+ */
 export async function startSession(request: Request, annotatorId: number, to: string, options: { crowdStudy?: number } = {}): Promise<Response> {
   const store = sessionStorage();
-  const session = await store.getSession(request.headers.get("Cookie"));
-  // A different person on this browser starts from scratch; the same worker keeps earlier studies.
-  const previous = session.get("annotatorId") === annotatorId ? (session.get("crowdStudies") ?? []) : [];
+  const old = await store.getSession(request.headers.get("Cookie"));
+  const previous = old.get("annotatorId") === annotatorId ? (old.get("crowdStudies") ?? []) : [];
+  if (old.id) await store.destroySession(old);
+  const session = await store.getSession();
   session.set("annotatorId", annotatorId);
   session.set("crowdStudies", options.crowdStudy === undefined ? previous : [...new Set([...previous, options.crowdStudy])]);
   return redirect(to, { headers: { "Set-Cookie": await store.commitSession(session) } });
 }
 
+/** Logs out: deletes the session's row (the cookie alone no longer opens anything) and clears the cookie. */
 export async function endSession(request: Request): Promise<Response> {
   const store = sessionStorage();
   const session = await store.getSession(request.headers.get("Cookie"));
   return redirect("/login", { headers: { "Set-Cookie": await store.destroySession(session) } });
 }
 
-/** Only same-site relative paths are followed after login, never another origin. */
-export function safeNext(next: string | null, fallback: string): string {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : fallback;
+/**
+ * Where to go after login: `next` only when it resolves, against this app's own origin, to a
+ * path of that origin (browsers treat "\\", tabs and newlines leniently, so a string check is
+ * not enough); otherwise `fallback`. Returns path, query and fragment.
+ */
+export function safeNext(next: string | null, fallback: string, ownOrigin: string): string {
+  if (!next) return fallback;
+  let url: URL;
+  try {
+    url = new URL(next, ownOrigin);
+  } catch {
+    return fallback;
+  }
+  const target = url.pathname + url.search + url.hash;
+  // "/.//evil" normalises to the path "//evil", which a Location header would read as another host.
+  if (url.origin !== new URL(ownOrigin).origin || !target.startsWith("/") || target.startsWith("//")) return fallback;
+  return target;
 }
 
 /** Where each role lands after logging in. */

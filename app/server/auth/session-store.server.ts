@@ -1,0 +1,59 @@
+/**
+ * Server-side session storage: the cookie carries only a random id (256 bits, signed as well);
+ * the `sessions` table keeps its sha256, the annotator and the session data. Deleting a row ends
+ * the session at once (logout, password change, deactivation); a stolen copy of the database
+ * holds no usable session id. Expired rows are purged whenever a session is created.
+ */
+import { createSessionStorage, type SessionStorage } from "@remix-run/node";
+import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "../db.server.ts";
+import { deleteSession, findLiveSession, insertSession, purgeExpiredSessions, updateSession } from "../models/session.server.ts";
+
+export interface SessionData {
+  annotatorId: number;
+  crowdStudies: number[];
+}
+
+export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 12;
+
+export const sessionIdHash = (id: string) => createHash("sha256").update(id).digest("hex");
+
+const expiryOf = (expires: Date | undefined) => (expires ?? new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000)).toISOString();
+
+/** The session's data without the annotator id, which has its own column. */
+function rowData(data: Partial<SessionData>): Record<string, unknown> {
+  const { annotatorId: _id, ...rest } = data;
+  return rest;
+}
+
+export function databaseSessionStorage(db: () => Db, secret: string): SessionStorage<SessionData> {
+  return createSessionStorage<SessionData>({
+    cookie: {
+      name: "socrates_session",
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      // Behind TLS set SESSION_COOKIE_SECURE=1; plain-http localhost would otherwise drop the cookie.
+      secure: process.env.SESSION_COOKIE_SECURE === "1",
+      secrets: [secret],
+      maxAge: SESSION_MAX_AGE_SECONDS,
+    },
+    async createData(data, expires) {
+      if (typeof data.annotatorId !== "number") throw new Error("a session is only stored for a signed-in annotator");
+      const id = randomBytes(32).toString("base64url");
+      purgeExpiredSessions(db(), new Date().toISOString());
+      insertSession(db(), { idHash: sessionIdHash(id), annotatorId: data.annotatorId, data: rowData(data), expiresAt: expiryOf(expires) });
+      return id;
+    },
+    async readData(id) {
+      const row = findLiveSession(db(), sessionIdHash(id), new Date().toISOString());
+      return row ? ({ ...row.data, annotatorId: row.annotatorId } as SessionData) : null;
+    },
+    async updateData(id, data, expires) {
+      updateSession(db(), sessionIdHash(id), { data: rowData(data), expiresAt: expiryOf(expires) });
+    },
+    async deleteData(id) {
+      deleteSession(db(), sessionIdHash(id));
+    },
+  });
+}

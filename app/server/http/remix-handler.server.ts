@@ -1,0 +1,60 @@
+/**
+ * Serves Remix from express: our own small adapter around @remix-run/node's request handler, so
+ * the request body comes from what bodyLimit (body-limit.server.ts) read within the limit, never
+ * straight from the socket, and every loader and action gets the load context
+ * (load-context.server.ts): the client address and this response's CSP nonce.
+ */
+import { createRequestHandler, writeReadableStreamToWritable, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+
+export interface RemixHandlerOptions {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: string;
+  /** The public origin (APP_ORIGIN) when set: request URLs are built on it instead of the Host header. */
+  appOrigin: string | null;
+}
+
+function loadContext(req: ExpressRequest, res: ExpressResponse): AppLoadContext {
+  // req.ip follows express's "trust proxy" (TRUST_PROXY): the socket's address unless a trusted proxy says otherwise.
+  return { clientAddress: req.ip ?? req.socket.remoteAddress, cspNonce: res.locals.cspNonce as string | undefined };
+}
+
+function fetchRequest(req: ExpressRequest, res: ExpressResponse, appOrigin: string | null): Request {
+  const url = new URL(req.originalUrl, appOrigin ?? `${req.protocol}://${req.get("host") ?? "localhost"}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+  }
+  const controller = new AbortController();
+  // Abort loaders and actions when the client is gone before the response is written.
+  res.on("close", () => res.writableFinished || controller.abort());
+  const read = (res.locals.body as Buffer | undefined) ?? Buffer.alloc(0);
+  const body = req.method === "GET" || req.method === "HEAD" ? undefined : new Uint8Array(read.buffer as ArrayBuffer, read.byteOffset, read.byteLength);
+  return new Request(url.href, { method: req.method, headers, body, signal: controller.signal });
+}
+
+async function sendResponse(res: ExpressResponse, response: Response): Promise<void> {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers) res.append(name, value);
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  else res.end();
+}
+
+export function remixHandler(options: RemixHandlerOptions) {
+  const handle = createRequestHandler(options.build, options.mode);
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> => {
+    let request: Request;
+    try {
+      request = fetchRequest(req, res, options.appOrigin);
+    } catch {
+      res.status(400).type("text/plain").send("Bad request: the Host header does not make a valid URL.");
+      return;
+    }
+    try {
+      await sendResponse(res, await handle(request, loadContext(req, res)));
+    } catch (err) {
+      next(err);
+    }
+  };
+}

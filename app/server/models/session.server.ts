@@ -1,0 +1,39 @@
+/** Data access for server-side login sessions (rows keyed by the sha256 of the cookie's random id). */
+import { and, eq, gt, lte } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+
+const { sessions } = schema;
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+export function insertSession(db: Db, values: { idHash: string; annotatorId: number; data: Record<string, unknown>; expiresAt: string }): void {
+  db.insert(sessions).values(values).run();
+}
+
+/** The session with this id hash, unless it has expired by `now` (ISO time). */
+export function findLiveSession(db: Db, idHash: string, now: string): SessionRow | undefined {
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
+    .get();
+}
+
+export function updateSession(db: Db, idHash: string, set: { data: Record<string, unknown>; expiresAt: string }): void {
+  db.update(sessions).set(set).where(eq(sessions.idHash, idHash)).run();
+}
+
+export function deleteSession(db: Db, idHash: string): void {
+  db.delete(sessions).where(eq(sessions.idHash, idHash)).run();
+}
+
+/** Ends every session of one account (password change, deactivation); returns how many. */
+export function deleteSessionsOf(db: Db, annotatorId: number): number {
+  return db.delete(sessions).where(eq(sessions.annotatorId, annotatorId)).run().changes;
+}
+
+/** Removes sessions that expired by `now` (ISO time). */
+export function purgeExpiredSessions(db: Db, now: string): number {
+  return db.delete(sessions).where(lte(sessions.expiresAt, now)).run().changes;
+}
