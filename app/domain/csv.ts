@@ -1,12 +1,34 @@
-/** RFC 4180 CSV writing: fields with commas, quotes or line breaks are quoted, quotes doubled. */
-export function csvField(value: unknown): string {
+/** A plain decimal number (`-0.5`, `+3`, `1e-3`): a spreadsheet reads it as a number, never a formula. */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * Formula injection guard (docs/formats.md): a cell a spreadsheet would run as a formula
+ * (starting with =, +, -, @, a tab or a carriage return) gets a leading `'`, which spreadsheets
+ * show as text. Plain numbers stay as they are.
+ */
+export function neutraliseFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
+export interface CsvOptions {
+  /**
+   * Write cells exactly as given, without the formula guard: only for files another program
+   * reads as data and shows to people (MTurk's batch input.csv), never for files meant for a
+   * spreadsheet.
+   */
+  verbatim?: boolean;
+}
+
+/** RFC 4180 CSV writing: fields with commas, quotes or line breaks are quoted, quotes doubled; formula-leading text neutralised. */
+export function csvField(value: unknown, options: CsvOptions = {}): string {
   if (value === null || value === undefined) return "";
-  const text = typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
+  const raw = typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
+  const text = options.verbatim ? raw : neutraliseFormula(raw);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  return [header, ...rows].map((row) => row.map(csvField).join(",")).join("\r\n") + "\r\n";
+export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[], options: CsvOptions = {}): string {
+  return [header, ...rows].map((row) => row.map((cell) => csvField(cell, options)).join(",")).join("\r\n") + "\r\n";
 }
 
 /** One parsed record and the 1-based line of the file it starts on (quoted fields may span lines). */

@@ -22,9 +22,10 @@ function stem(lower: string): string {
   return lower.replace(/^[^a-z]+(?=[a-z])/, "").replace(/(?<=[a-z])[^a-z]+$/, "");
 }
 
+const unLeet = (text: string) => [...text].map((c) => LOOK_ALIKES[c] ?? c).join("");
+
 function isCommon(lower: string): boolean {
-  const candidates = [lower, stem(lower), [...lower].map((c) => LOOK_ALIKES[c] ?? c).join("")];
-  candidates.push(stem(candidates[2]));
+  const candidates = [lower, stem(lower), unLeet(stem(lower)), stem(unLeet(lower))];
   return candidates.some((c) => COMMON.has(c) || COMMON.has(c.match(/^(.+?)\1+$/)?.[1] ?? ""));
 }
 

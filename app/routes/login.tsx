@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { logIn } from "../server/auth/login.server.ts";
 import { currentUser, homeFor, safeNext, startSession } from "../server/auth/session.server.ts";
@@ -7,6 +7,12 @@ import { networkIdentity } from "../server/http/load-context.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Log in · SoCRATES Studio" }];
+
+/** A refused login's Retry-After reaches the page response too (Remix takes document headers from here). */
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await currentUser(request);

@@ -4,14 +4,20 @@
  * blank in both stay as they are on MTurk. Pure: the decisions come from the gold review.
  */
 
+import { neutraliseFormula } from "../csv.ts";
+
 export const APPROVE_COLUMN = "Approve";
 export const REJECT_COLUMN = "Reject";
 
 export type ReviewMark = { decision: "approve" } | { decision: "reject"; reason: string };
 
-/** MTurk's own style: every field in quotes, quotes doubled, CRLF between records. */
+/**
+ * MTurk's own style: every field in quotes, quotes doubled, CRLF between records. Worker answers
+ * that would run as spreadsheet formulas get the `'` guard (csv.ts); MTurk's upload reads only the
+ * assignment id and the Approve/Reject columns, so the guard changes nothing it uses.
+ */
 export function quotedCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
+  const quote = (value: string) => `"${neutraliseFormula(value).replace(/"/g, '""')}"`;
   return [header, ...rows].map((row) => row.map(quote).join(",")).join("\r\n") + "\r\n";
 }
 

@@ -156,7 +156,7 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   };
   const contents: Record<keyof typeof EXPORT_FILES, string> = {
     template,
-    inputCsv: toCsv(header, rows),
+    inputCsv: toCsv(header, rows, { verbatim: true }), // MTurk puts these values into the worker's page as they are (docs/formats.md)
     hitConfig: JSON.stringify(config, null, 2) + "\n",
     qualificationTest: questionFormXml(test),
     answerKey: answerKeyXml(test),
