@@ -65,10 +65,11 @@ async function startEvilSite(pages: () => Record<string, string>): Promise<{ ori
 }
 
 /**
- * A raw POST to /login: `declared` as Content-Length without sending it, or (chunked) up to 50 MB
- * in 64 KB chunks until the server answers. Resolves with the answer and the bytes sent by then.
+ * A raw POST to /login that never finishes its body: `declared` as Content-Length without sending
+ * any of it, or (chunked, no length) `chunkedBytes` of data in 64 KB chunks with no end. Resolves
+ * with the server's answer and the bytes sent.
  */
-function rawLoginPost(mode: { declared: number } | { chunked: true }): Promise<{ status: number; body: string; sent: number; headers: IncomingMessage["headers"] }> {
+function rawLoginPost(mode: { declared: number } | { chunkedBytes: number }): Promise<{ status: number; body: string; sent: number; headers: IncomingMessage["headers"] }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
     if ("declared" in mode) headers["Content-Length"] = String(mode.declared);
@@ -88,10 +89,10 @@ function rawLoginPost(mode: { declared: number } | { chunked: true }): Promise<{
       });
     });
     req.flushHeaders();
-    if (!("chunked" in mode)) return;
+    if (!("chunkedBytes" in mode)) return;
     const chunk = Buffer.alloc(64 * 1024, "a");
     const pump = () => {
-      while (!answered && sent < 50 * 1024 * 1024) {
+      while (!answered && sent < mode.chunkedBytes) {
         sent += chunk.length;
         if (!req.write(chunk)) return void req.once("drain", pump);
       }
@@ -140,10 +141,10 @@ describe("request body limit", () => {
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
   });
 
-  it("cuts a chunked body without Content-Length off at the limit with 413", async () => {
-    const res = await rawLoginPost({ chunked: true });
+  it("cuts a chunked body without Content-Length off at the limit with 413, without waiting for its end", async () => {
+    const res = await rawLoginPost({ chunkedBytes: 1024 * 1024 + 64 * 1024 });
     expect(res.status).toBe(413);
-    expect(res.sent).toBeLessThan(50 * 1024 * 1024);
+    expect(res.body).toMatch(/Request body too large/);
     // The server is still fine afterwards.
     expect((await post("/login", new URLSearchParams(DEMO.ada))).status).toBe(302);
   });

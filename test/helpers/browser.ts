@@ -34,8 +34,9 @@ async function watchContext(context: BrowserContext, violations: string[]): Prom
   }, CSP_MARK);
   context.on("console", (message) => {
     const text = message.text();
-    // Chromium reports each refusal on the console too ("Refused to execute inline script …").
-    if (text.startsWith(CSP_MARK) || /^Refused to .*Content Security Policy/.test(text)) violations.push(`${message.page()?.url() ?? "?"}: ${text}`);
+    // Chromium also reports each refusal on the console ("… violates the following Content Security
+    // Policy directive …"; older: "Refused to …"), including framing refusals, which raise no event in the framing page.
+    if (text.startsWith(CSP_MARK) || /Content Security Policy directive/.test(text)) violations.push(`${message.page()?.url() ?? "?"}: ${text}`);
   });
 }
 
