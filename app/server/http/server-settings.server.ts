@@ -26,13 +26,8 @@ function maxBodyBytes(raw: string | undefined): number {
 
 function appOrigin(raw: string | undefined): string | null {
   if (!raw) return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    // reported below
-  }
-  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.origin !== raw.replace(/\/$/, "")) {
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || !["https:", "http:"].includes(url.protocol) || url.origin !== raw.replace(/\/$/, "")) {
     throw new Error(`APP_ORIGIN: "${raw}" is not an origin like https://host[:port] (no path)`);
   }
   return url.origin;
