@@ -16,7 +16,7 @@ import { computeMetrics } from "../app/server/pipeline/metrics-runner.server.ts"
 import { bodyLimit } from "../app/server/http/body-limit.server.ts";
 import { crossOriginProtection } from "../app/server/http/cross-origin.server.ts";
 import { remixHandler } from "../app/server/http/remix-handler.server.ts";
-import { securityHeaders } from "../app/server/http/security-headers.server.ts";
+import { policyOptions, securityHeaders } from "../app/server/http/security-headers.server.ts";
 import { serverSettings } from "../app/server/http/server-settings.server.ts";
 
 const dev = process.argv.includes("--dev");
@@ -42,7 +42,7 @@ const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", settings.trustProxy);
 // Before anything answers: headers on every response, then the CSRF check (docs: security).
-app.use(securityHeaders());
+app.use(securityHeaders(policyOptions(process.env, dev)));
 app.use(crossOriginProtection(settings.appOrigin));
 
 let build: ServerBuild | (() => Promise<ServerBuild>);

@@ -20,10 +20,12 @@ export interface PolicyOptions {
   /** The MTurk page's frame-ancestors directive and the origins its hand-off form posts to. */
   mturkFrameAncestors: string;
   mturkSubmitOrigins: readonly string[];
+  /** `npm run dev` only: Vite's hot-reload socket lives on its own port. */
+  devServer?: boolean;
 }
 
-export function policyOptions(env: Record<string, string | undefined> = process.env): PolicyOptions {
-  return { mturkFrameAncestors: frameAncestorsPolicy(env), mturkSubmitOrigins: allowedSubmitOrigins(env) };
+export function policyOptions(env: Record<string, string | undefined> = process.env, devServer = false): PolicyOptions {
+  return { mturkFrameAncestors: frameAncestorsPolicy(env), mturkSubmitOrigins: allowedSubmitOrigins(env), devServer };
 }
 
 export function contentSecurityPolicy(path: string, nonce: string, options: PolicyOptions): string {
@@ -33,7 +35,7 @@ export function contentSecurityPolicy(path: string, nonce: string, options: Poli
     `script-src 'self' 'nonce-${nonce}'`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
-    "connect-src 'self'",
+    options.devServer ? "connect-src 'self' ws:" : "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     `form-action ${["'self'", ...(framed ? options.mturkSubmitOrigins : [])].join(" ")}`,
