@@ -14,7 +14,8 @@ const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 403: "Forbidde
 
 /**
  * Crowd entry for the channels that come in here (see app/server/crowd/channels): a signed
- * per-worker link, Mechanical Turk style parameters, or Prolific's.
+ * per-worker link or Prolific's parameters. MTurk's bare query parameters (a HIT linking out here)
+ * are recognised only to be refused: they are unsigned, so they never start a session.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
@@ -27,7 +28,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const channel = channelForEntry(params);
   if (!channel) throw new Response("This page needs a study link with a worker id.", { status: 400, statusText: "Bad Request" });
   const outcome = orResponse(() => channel.entry.enter(db, study, params));
-  if (outcome.kind === "preview") return json({ state: "preview" as const, name: study.name });
   if (outcome.kind === "refused") return json({ state: "refused" as const, name: study.name, message: outcome.message }, { status: outcome.status });
   if (outcome.kind === "invalid") throw new Response(outcome.message, { status: outcome.status, statusText: STATUS_TEXT[outcome.status] });
   throw await startSession(request, outcome.annotatorId, outcome.next, { crowdStudy: studyId });
@@ -38,9 +38,7 @@ export default function CrowdStart() {
   return (
     <section className="empty-state">
       <h1>{data.name}</h1>
-      {data.state === "preview" ? (
-        <p>This is a preview. Accept the task to begin: you will read two short conversations or a short exchange and answer one question about it.</p>
-      ) : data.state === "refused" ? (
+      {data.state === "refused" ? (
         <p className="form-error" role="alert" data-testid="crowd-refused">
           {data.message}
         </p>

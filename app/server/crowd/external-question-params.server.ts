@@ -44,6 +44,15 @@ export function frameAncestorsPolicy(env: Record<string, string | undefined> = p
   return `frame-ancestors ${["'self'", ...MTURK_FRAME_SOURCES, ...extra].join(" ")}`;
 }
 
+/**
+ * The MTurk environment an assignment comes from, by where its answer goes: MTurk's production
+ * site is production; its sandbox and any configured stand-in (tests) are the sandbox. A HIT is
+ * accepted only from the environment `mturk publish` created it in.
+ */
+export function environmentOfSubmitOrigin(turkSubmitTo: string): "sandbox" | "production" {
+  return turkSubmitTo === MTURK_SUBMIT_ORIGINS[0] ? "production" : "sandbox";
+}
+
 /** The origin of an allowed `turkSubmitTo` value, or null when it is not one. */
 export function submitOriginOf(turkSubmitTo: string, allowed: readonly string[]): string | null {
   let url: URL;

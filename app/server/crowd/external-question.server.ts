@@ -2,9 +2,12 @@
  * MTurk ExternalQuestion mode: MTurk frames `/mturk/task?study=…&item=…` with its parameters
  * (external-question-params.server.ts); the page carries a signed token
  * (external-question-token.server.ts) that the submit is checked against. Workers here are gated
- * by MTurk's qualification requirement, so there is no in-app qualification step. The answer is
- * stored once per AssignmentId through recordCrowdAssignment, like a batch import; the page then
- * hands it back to MTurk.
+ * by MTurk's qualification requirement, so there is no in-app qualification step. Only HITs this
+ * app published (`mturk_hits`) are served. The answer is stored once per AssignmentId through
+ * recordCrowdAssignment and stays pending — stored, left out of every statistic — because its
+ * worker, HIT and assignment ids come from the worker's browser: `mturk sync` (or a results file)
+ * confirms it once MTurk reports that assignment for that worker and HIT. The page then hands the
+ * answer back to MTurk.
  */
 import { appSecret } from "../auth/secret.server.ts";
 import type { Db } from "../db.server.ts";
@@ -19,7 +22,7 @@ import { latestOwnLabel, latestPayloadJson, loadDraft } from "../models/label.se
 import { findHit, type StoredHit } from "../models/mturk-hit.server.ts";
 import type { ItemRow, StudyRow } from "../models/study.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
-import { allowedSubmitOrigins, submitOriginOf, type ExternalAssignment, type ExternalQuestionRequest } from "./external-question-params.server.ts";
+import { allowedSubmitOrigins, environmentOfSubmitOrigin, submitOriginOf, type ExternalAssignment, type ExternalQuestionRequest } from "./external-question-params.server.ts";
 import { signAssignment, verifyAssignmentToken } from "./external-question-token.server.ts";
 import { recordCrowdAssignment } from "./record-assignment.server.ts";
 import { findOrCreateCrowdWorker } from "./workers.server.ts";
@@ -33,12 +36,20 @@ function openCrowdStudy(db: Db, studyId: number): StudyRow {
   return study;
 }
 
-/** The HIT as `mturk publish` stored it, if it did; it must be for this very item. */
-function checkedHit(db: Db, hitId: string, studyId: number, itemId: number): StoredHit | undefined {
-  const hit = findHit(db, hitId);
-  if (hit && (hit.studyId !== studyId || hit.itemId !== itemId)) {
-    throw new ServiceError(409, `HIT ${hitId} is for item ${hit.itemId} of study ${hit.studyId}, not item ${itemId} of study ${studyId}`);
+/**
+ * The HIT as `mturk publish` stored it: answers are taken only for HITs this app created, for this
+ * very item and in the environment the assignment comes from. Anything else is refused before a
+ * worker is created or a label stored, so an invented HIT id brings nothing in.
+ */
+function checkedHit(db: Db, a: ExternalAssignment): StoredHit {
+  const hit = findHit(db, a.hitId);
+  const returnIt = "Please return this HIT.";
+  if (!hit) throw forbidden(`HIT ${a.hitId} was not published by this study's \`mturk publish\`; answers are taken only for HITs it created. ${returnIt}`);
+  if (hit.studyId !== a.studyId || hit.itemId !== a.itemId) {
+    throw new ServiceError(409, `HIT ${a.hitId} is for item ${hit.itemId} of study ${hit.studyId}, not item ${a.itemId} of study ${a.studyId}`);
   }
+  const environment = environmentOfSubmitOrigin(a.turkSubmitTo);
+  if (hit.environment !== environment) throw forbidden(`HIT ${a.hitId} was published in the MTurk ${hit.environment}, but this assignment comes from the ${environment}. ${returnIt}`);
   return hit;
 }
 
@@ -119,7 +130,7 @@ export function externalTaskPage(db: Db, request: ExternalQuestionRequest, now =
   const common: PageCommon = { study: { id: study.id, name: study.name, guidelines: study.guidelines }, itemId: item.id };
   if (request.mode === "preview") return { ...common, ...taskPart(db, item, null), mode: "preview" };
 
-  checkedHit(db, request.hitId, study.id, item.id);
+  checkedHit(db, { ...request, itemId: item.id });
   const annotatorId = findOrCreateCrowdWorker(db, "mturk", request.workerId);
   const token = signAssignment(request, secret);
   const stored = storedAssignment(db, request.assignmentId);
@@ -167,7 +178,7 @@ export function submitExternalQuestion(db: Db, input: ExternalSubmitInput, now =
   const a = assignmentOfToken(input.token, options);
   const study = openCrowdStudy(db, a.studyId);
   loadItem(db, study.id, a.itemId);
-  const hit = checkedHit(db, a.hitId, study.id, a.itemId);
+  const hit = checkedHit(db, a);
   const annotatorId = findOrCreateCrowdWorker(db, "mturk", a.workerId);
   const before = storedAssignment(db, a.assignmentId);
   if (before) return { handoff: handoffFor(db, a, before, annotatorId), duplicate: true };
@@ -185,7 +196,7 @@ export function submitExternalQuestion(db: Db, input: ExternalSubmitInput, now =
     status: "submitted",
     payload: input.payload,
     secondsOnTask: seconds,
-    rewardUsd: hit?.rewardUsd ?? null,
+    rewardUsd: hit.rewardUsd,
     acceptedAt: leasedAt(db, a.itemId, annotatorId),
     submittedAt: now.toISOString(),
     source: "external-question",

@@ -3,7 +3,7 @@
  *
  *   template.html           the HIT layout (annotation-templates/mturk/<type>.html with the
  *                           study's guidelines rendered in), pasted into the project's source
- *   input.csv               one row per HIT (= study item still short of labels); the header is
+ *   input.csv               one row per HIT (= study item still short of counted labels); the header is
  *                           exactly the template's `${…}` variables
  *   hit-config.json         title, reward, assignments, durations, qualification requirements
  *   qualification-test.xml  the English test as a QuestionForm
@@ -60,7 +60,7 @@ export interface ExportSummary {
   files: Record<keyof typeof EXPORT_FILES, string>;
   /** HITs written (one per item). */
   rows: number;
-  /** Items left out because they already have the study's labels per item. */
+  /** Items left out because they already have the study's labels per item, counted. */
   leftOut: number;
   /** Gold items among the rows (indistinguishable in the files). */
   goldRows: number;
@@ -99,11 +99,19 @@ function isNonEmptyDir(dir: string): boolean {
   return existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0);
 }
 
-/** Latest labels per item: one per annotator. */
-function labelCounts(db: Db, studyId: number): Map<number, number> {
-  const counts = new Map<number, number>();
-  for (const label of latestLabelRows(db, [studyId])) counts.set(label.itemId, (counts.get(label.itemId) ?? 0) + 1);
-  return counts;
+/**
+ * Counted and pending labels per item. An item still needs labels while it has fewer than k
+ * counted ones: a surplus label fills no place, and a pending one may never be confirmed (its
+ * worker id is unverified), so neither keeps an item out of the batch.
+ */
+function labelCounts(db: Db, studyId: number): { counted: Map<number, number>; pending: Set<number> } {
+  const counted = new Map<number, number>();
+  const pending = new Set<number>();
+  for (const label of latestLabelRows(db, [studyId])) {
+    if (label.status === "counted") counted.set(label.itemId, (counted.get(label.itemId) ?? 0) + 1);
+    if (label.status === "pending") pending.add(label.itemId);
+  }
+  return { counted, pending };
 }
 
 /**
@@ -130,12 +138,18 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
 
   const counts = labelCounts(db, studyId);
   const items = studyItemIds(db, studyId);
-  const pending = items.filter((itemId) => (counts.get(itemId) ?? 0) < study.labelsPerItem).map((itemId) => loadItem(db, studyId, itemId));
+  const pending = items.filter((itemId) => (counts.counted.get(itemId) ?? 0) < study.labelsPerItem).map((itemId) => loadItem(db, studyId, itemId));
   if (pending.length === 0) {
-    throw new ServiceError(409, `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} labels`);
+    throw new ServiceError(409, `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} counted labels`);
   }
 
   const warnings: string[] = [];
+  const awaiting = pending.filter((item) => counts.pending.has(item.id)).length;
+  if (awaiting) {
+    warnings.push(
+      `${awaiting} of these items hold answers still pending MTurk's confirmation; run \`socrates mturk sync\` first if they came from published HITs, or the batch may bring surplus labels`,
+    );
+  }
   const oversized: number[] = [];
   const rows = pending.map((item) => {
     const values = hitValues(taskView(db, item), { studyId, itemId: item.id });

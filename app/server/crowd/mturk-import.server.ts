@@ -6,6 +6,11 @@
  * answer, a conflict with what was imported before — is reported with its line and nothing is
  * kept. The same transaction decides the review (gold failures and flagged workers rejected),
  * so the review file reflects exactly the labels just stored.
+ *
+ * The file is MTurk's own record, so its rows are confirmed work: a label counts while its item
+ * has fewer than k counted labels, and is stored as surplus beyond that (counted in the summary).
+ * A pending answer stored from the task page under the same AssignmentId is confirmed when the
+ * row names the same worker and HIT; otherwise it stays pending and is listed as a mismatch.
  */
 import type { AnswerScenario } from "../../domain/crowd/answer-fields.ts";
 import { ITEM_ID_FIELD } from "../../domain/crowd/answer-fields.ts";
@@ -20,7 +25,7 @@ import { crowdWorkerCount } from "../models/annotator.server.ts";
 import { findCrowdAssignment, listCrowdAssignments } from "../models/crowd-assignment.server.ts";
 import type { ItemRow } from "../models/study.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
-import { recordCrowdAssignment } from "./record-assignment.server.ts";
+import { recordCrowdAssignment, type CrowdAssignmentOutcome } from "./record-assignment.server.ts";
 import { recordDecisions, reviewDecisions, type ReviewDecision } from "./review.server.ts";
 
 const CHANNEL = "mturk" as const;
@@ -50,6 +55,15 @@ export interface MturkImportSummary {
   statusUpdated: number;
   /** MTurk workers seen for the first time (new crowd annotators). */
   workersCreated: number;
+  /** Pending answers (stored from the task page) the file confirms for the same worker and HIT. */
+  confirmed: number;
+  /**
+   * New or confirmed labels that found their item's k (labels per item) already counted: stored as
+   * surplus, left out of the statistics unless the study counts surplus.
+   */
+  surplus: number;
+  /** Pending answers the file reports for another worker, HIT, item or answer: left pending, listed. */
+  mismatched: { line: number; assignmentId: string; message: string }[];
 }
 
 export interface MturkReviewFile {
@@ -117,6 +131,28 @@ function problemsOf(err: ServiceError, row: MturkResultRow): ResultsProblem[] {
   return [{ ...at, path: "AssignmentId", message: err.message }];
 }
 
+function emptySummary(dryRun: boolean, rows: number): MturkImportSummary {
+  return { dryRun, rows, stored: 0, revised: 0, unchanged: 0, rejectedSkipped: 0, statusUpdated: 0, workersCreated: 0, confirmed: 0, surplus: 0, mismatched: [] };
+}
+
+/** Counts one row's outcome in the summary. */
+function tally(summary: MturkImportSummary, row: MturkResultRow, outcome: CrowdAssignmentOutcome): void {
+  if (row.status === "Rejected") summary.rejectedSkipped++;
+  if (outcome.kind === "stored") {
+    if (outcome.revision === 1) summary.stored++;
+    else summary.revised++;
+  } else if (outcome.kind === "unchanged") {
+    if (row.status !== "Rejected") summary.unchanged++;
+    if (outcome.statusChanged) summary.statusUpdated++;
+  } else if (outcome.kind === "confirmed") {
+    summary.confirmed++;
+    if (outcome.statusChanged) summary.statusUpdated++;
+  } else if (outcome.kind === "mismatch") {
+    summary.mismatched.push({ line: row.line, assignmentId: row.assignmentId, message: outcome.message });
+  }
+  if ((outcome.kind === "stored" || outcome.kind === "confirmed") && outcome.labelStatus === "surplus") summary.surplus++;
+}
+
 /** Approve/Reject marks for the rows MTurk still has waiting for review, from the study's gold review. */
 function reviewMarks(rows: readonly MturkResultRow[], decisions: ReadonlyMap<string, ReviewDecision>): Map<number, ReviewMark> {
   const marks = new Map<number, ReviewMark>();
@@ -149,7 +185,7 @@ export function importMturkResults(db: Db, studyId: number, options: MturkImport
     db,
     (): MturkImportResult => {
     const workersBefore = crowdWorkerCount(db, CHANNEL);
-    const summary: MturkImportSummary = { dryRun: Boolean(options.dryRun), rows: parsed.rows.length, stored: 0, revised: 0, unchanged: 0, rejectedSkipped: 0, statusUpdated: 0, workersCreated: 0 };
+    const summary = emptySummary(Boolean(options.dryRun), parsed.rows.length);
     for (const { row, payload } of prepared) {
       try {
         const outcome = recordCrowdAssignment(db, {
@@ -167,14 +203,7 @@ export function importMturkResults(db: Db, studyId: number, options: MturkImport
           submittedAt: row.submittedAt,
           source: "batch-import",
         });
-        if (row.status === "Rejected") summary.rejectedSkipped++;
-        if (outcome.kind === "stored") {
-          if (outcome.revision === 1) summary.stored++;
-          else summary.revised++;
-        } else if (outcome.kind === "unchanged") {
-          if (row.status !== "Rejected") summary.unchanged++;
-          if (outcome.statusChanged) summary.statusUpdated++;
-        }
+        tally(summary, row, outcome);
       } catch (err) {
         // Each row is a savepoint: its failure is undone at once, and the rest are still checked.
         if (!(err instanceof ServiceError)) throw err;

@@ -1,8 +1,9 @@
 /**
  * `mturk sync`: brings the assignments of a study's published HITs in line with MTurk and settles
  * the ones waiting for review. An assignment the app never saw (the worker's browser did not
- * reach us, or another database published the HIT) is imported from its Answer XML; statuses
- * follow MTurk's; submitted work is approved, or rejected with a reason when it failed a gold
+ * reach us, or another database published the HIT) is imported from its Answer XML; an answer
+ * the task page stored stays pending until MTurk lists its assignment here for the same worker and
+ * HIT, which confirms it (counted within k, else surplus); statuses follow MTurk's; submitted work is approved, or rejected with a reason when it failed a gold
  * item (review.server.ts decides). A dry run reads from MTurk but writes and decides nothing.
  */
 import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, RejectAssignmentCommand, type Assignment, type MTurkClient } from "@aws-sdk/client-mturk";
@@ -49,6 +50,10 @@ export interface SyncSummary {
   assignmentsSeen: number;
   /** Assignments (and labels) the database did not have yet. */
   imported: number;
+  /** Pending assignments (ExternalQuestion answers) MTurk now lists for the same worker and HIT: confirmed. */
+  confirmed: number;
+  /** Labels imported or confirmed here that found their item's k already counted: stored as surplus. */
+  surplus: number;
   statusesUpdated: number;
   problems: SyncProblem[];
   decisions: SyncDecision[];
@@ -90,11 +95,27 @@ function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+type Taken = "imported" | "confirmed" | "status" | "same";
+
+/** Counts what taking one assignment in did. */
+function tally(summary: SyncSummary, result: { taken: Taken; statusChanged: boolean; surplus: boolean } | SyncProblem): void {
+  if (!("taken" in result)) {
+    summary.problems.push(result);
+    return;
+  }
+  if (result.taken === "imported") summary.imported++;
+  if (result.taken === "confirmed") summary.confirmed++;
+  if (result.taken === "status" || (result.taken === "confirmed" && result.statusChanged)) summary.statusesUpdated++;
+  if (result.surplus) summary.surplus++;
+}
+
 /**
- * Takes one listed assignment in. Returns what changed, or a problem; expected failures (bad
- * answer, conflicting answer) become problems so one bad assignment never stops the rest.
+ * Takes one listed assignment in: MTurk's own report, so what it brings is confirmed, and a
+ * pending assignment stored from the task page is confirmed when MTurk lists it for the same
+ * worker and HIT (another worker or HIT leaves it pending, reported). Expected failures (bad
+ * answer, conflicting answer, mismatch) become problems so one bad assignment never stops the rest.
  */
-function takeIn(db: Db, studyId: number, { hit, assignment: a }: Listed): "imported" | "status" | "same" | SyncProblem {
+function takeIn(db: Db, studyId: number, { hit, assignment: a }: Listed): { taken: Taken; statusChanged: boolean; surplus: boolean } | SyncProblem {
   const assignmentId = a.AssignmentId ?? "";
   const problem = (message: string): SyncProblem => ({ assignmentId, hitId: hit.hitId, itemId: hit.itemId, workerId: a.WorkerId ?? null, message });
   if (!assignmentId || !a.WorkerId) return problem("MTurk listed an assignment without AssignmentId or WorkerId");
@@ -103,16 +124,16 @@ function takeIn(db: Db, studyId: number, { hit, assignment: a }: Listed): "impor
 
   const stored = findCrowdAssignment(db, "mturk", assignmentId);
   if (stored && stored.studyItemId !== hit.itemId) return problem(`stored for item ${stored.studyItemId}, but its HIT is for item ${hit.itemId}; left as it is`);
-  // A stored label, or a rejection, needs nothing from the answer: only the status may change.
-  if (stored && (stored.labelId !== null || status === "rejected")) {
-    if (stored.status === status) return "same";
+  // Confirmed with a stored label, or a rejection, needs nothing from the answer: only the status may change.
+  if (stored && stored.confirmedAt !== null && (stored.labelId !== null || status === "rejected")) {
+    if (stored.status === status) return { taken: "same", statusChanged: false, surplus: false };
     setCrowdAssignmentStatus(db, stored.id, status);
-    return "status";
+    return { taken: "status", statusChanged: true, surplus: false };
   }
   let payload: unknown = null;
   if (status !== "rejected") {
     const label = labelFromAnswerXml(a.Answer);
-    if (!label.ok) return problem(label.message);
+    if (!label.ok) return problem(stored ? `${label.message}; the stored answer stays pending` : label.message);
     payload = label.payload;
   }
   try {
@@ -131,7 +152,12 @@ function takeIn(db: Db, studyId: number, { hit, assignment: a }: Listed): "impor
       submittedAt: iso(a.SubmitTime),
       source: "sync",
     });
-    return stored ? (outcome.kind === "unchanged" && !outcome.statusChanged ? "same" : "status") : "imported";
+    if (outcome.kind === "mismatch") return problem(outcome.message);
+    const surplus = (outcome.kind === "stored" || outcome.kind === "confirmed") && outcome.labelStatus === "surplus";
+    if (!stored) return { taken: "imported", statusChanged: false, surplus };
+    if (outcome.kind === "confirmed") return { taken: "confirmed", statusChanged: outcome.statusChanged, surplus };
+    const changed = !(outcome.kind === "unchanged" && !outcome.statusChanged);
+    return { taken: changed ? "status" : "same", statusChanged: changed, surplus };
   } catch (err) {
     if (err instanceof ServiceError) return problem(`the answer was not stored: ${describe(err)}`);
     throw err;
@@ -152,6 +178,8 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
     hits: hits.length,
     assignmentsSeen: 0,
     imported: 0,
+    confirmed: 0,
+    surplus: 0,
     statusesUpdated: 0,
     problems: [],
     decisions: [],
@@ -171,12 +199,7 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
   const pending = writeTransaction(
     db,
     (): ReviewDecision[] => {
-      for (const entry of listed) {
-        const result = takeIn(db, studyId, entry);
-        if (result === "imported") summary.imported++;
-        else if (result === "status") summary.statusesUpdated++;
-        else if (typeof result === "object") summary.problems.push(result);
-      }
+      for (const entry of listed) tally(summary, takeIn(db, studyId, entry));
       // Only this environment's assignments: a batch imported from the requester site is not ours to settle here.
       return reviewDecisions(db, studyId, "mturk").filter((d) => itemOf.has(d.externalId));
     },

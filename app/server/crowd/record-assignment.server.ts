@@ -15,6 +15,7 @@ import {
   findCrowdAssignment,
   insertCrowdAssignment,
   setCrowdAssignmentHash,
+  setCrowdAssignmentConfirmed,
   setCrowdAssignmentLabel,
   setCrowdAssignmentStatus,
   type CrowdAssignmentStatus,
@@ -22,7 +23,9 @@ import {
   type StoredCrowdAssignment,
 } from "../models/crowd-assignment.server.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
-import { statusForNewLabel } from "../annotation/label-status.server.ts";
+import type { LabelStatus } from "../../domain/label-status.ts";
+import { confirmLabel, statusForNewLabel } from "../annotation/label-status.server.ts";
+import { findCrowdWorker } from "../models/annotator.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
 import { findOrCreateCrowdWorker, type WorkerChannel } from "./workers.server.ts";
 
@@ -47,12 +50,26 @@ export interface CrowdAssignmentInput {
 }
 
 export type CrowdAssignmentOutcome =
-  /** A new label (or a new revision of the worker's label on this item). */
-  | { kind: "stored"; labelId: number; revision: number }
+  /** A new label (or a new revision of the worker's label on this item), with the status the label now holds. */
+  | { kind: "stored"; labelId: number; revision: number; labelStatus: LabelStatus }
   /** Rejected on the channel: recorded and counted, its answer not used. */
   | { kind: "rejected" }
   /** Seen before with the same answer; only a changed status was written, if any. */
-  | { kind: "unchanged"; statusChanged: boolean };
+  | { kind: "unchanged"; statusChanged: boolean }
+  /** Seen before pending (an ExternalQuestion answer), now confirmed by MTurk: its label is counted or surplus. */
+  | { kind: "confirmed"; labelId: number | null; labelStatus: LabelStatus | null; statusChanged: boolean }
+  /** Seen before pending, but MTurk reports another worker or HIT for the AssignmentId: left pending, nothing written. */
+  | { kind: "mismatch"; message: string };
+
+/**
+ * Sources that speak for MTurk itself: a results file downloaded from the requester site and the
+ * API's ListAssignmentsForHIT (`mturk sync`). What they report is confirmed; an ExternalQuestion
+ * submit (the worker's browser, carrying MTurk's query parameters) stays pending until one of them
+ * reports the same AssignmentId for the same worker and HIT.
+ */
+const CONFIRMING_SOURCES: ReadonlySet<CrowdSource> = new Set(["batch-import", "sync"]);
+
+export const confirmsAssignment = (source: CrowdSource): boolean => CONFIRMING_SOURCES.has(source);
 
 export function payloadHash(payload: unknown): string {
   return createHash("sha256").update(JSON.stringify(payload)).digest("hex");
@@ -61,17 +78,20 @@ export function payloadHash(payload: unknown): string {
 const closed = (studyId: number) => new ServiceError(409, `Study ${studyId} is closed; reopen it to add labels`);
 
 /**
- * The label of an accepted assignment, as the worker's submitted work on the item.
- * TODO(issue 12, crowd helper): pending until the channel confirms the assignment; counted or surplus within k after.
+ * The label of an accepted assignment, as the worker's submitted work on the item: pending when
+ * its source does not confirm the assignment, else counted or surplus within k. A confirming
+ * source that adds a revision to a label still pending (the worker's own unconfirmed answer)
+ * confirms that label too: its latest revision is now the confirmed one.
  */
 function storeLabel(db: Db, input: CrowdAssignmentInput, annotatorId: number, payload: LabelPayload) {
   upsertSubmitted(db, input.itemId, annotatorId, input.submittedAt ?? new Date().toISOString());
   const { labelsPerItem } = studyOrNotFound(db, input.studyId);
-  const statusIfNew = statusForNewLabel(db, input.itemId, labelsPerItem, input.source !== "external-question");
-  const { labelId, revision } = writeLabelRevision(db, { itemId: input.itemId, annotatorId, payload, clientToken: null, secondsOnTask: input.secondsOnTask, statusIfNew });
-  return { labelId, revision };
+  const confirmed = confirmsAssignment(input.source);
+  const statusIfNew = statusForNewLabel(db, input.itemId, labelsPerItem, confirmed);
+  const written = writeLabelRevision(db, { itemId: input.itemId, annotatorId, payload, clientToken: null, secondsOnTask: input.secondsOnTask, statusIfNew });
+  const labelStatus = confirmed ? confirmLabel(db, written.labelId, input.itemId, labelsPerItem) : written.status;
+  return { labelId: written.labelId, revision: written.revision, labelStatus };
 }
-
 /**
  * The hash of the answer stored for an assignment. Migration 0005 cleared the hashes (SQL cannot
  * recompute sha256 after renaming the payload kinds); such a row gets its hash back from the
@@ -86,8 +106,34 @@ function storedHash(db: Db, stored: StoredCrowdAssignment, hash: string | null):
   return hash;
 }
 
-/** An assignment seen before: the same answer changes at most the status; a different one is refused. */
+/**
+ * Why a confirming source's report does not match a pending assignment stored from the task page
+ * (another worker, HIT, item or answer under the same AssignmentId), or null when it matches.
+ */
+function mismatchOf(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAssignment, hash: string | null): string | null {
+  const differs: string[] = [];
+  if (findCrowdWorker(db, input.channel, input.workerId.trim()) !== stored.annotatorId) differs.push(`worker ${input.workerId}`);
+  if (stored.externalGroupId !== input.externalGroupId) differs.push(`HIT ${input.externalGroupId ?? "(none)"}, not ${stored.externalGroupId ?? "(none)"}`);
+  if (stored.studyItemId !== input.itemId) differs.push(`item ${input.itemId}, not ${stored.studyItemId}`);
+  if (hash && stored.payloadHash && hash !== stored.payloadHash) differs.push("a different answer");
+  if (differs.length === 0) return null;
+  return `Assignment ${input.externalId} was stored pending from the task page, but MTurk reports ${differs.join(", ")}; it stays pending and is not counted`;
+}
+
+/** A pending assignment a confirming source now reports: it is confirmed, and its label counted or surplus unless MTurk rejected the work. */
+function confirmStored(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAssignment, statusChanged: boolean): CrowdAssignmentOutcome {
+  setCrowdAssignmentConfirmed(db, stored.id, new Date().toISOString());
+  if (stored.labelId === null || input.status === "rejected") return { kind: "confirmed", labelId: stored.labelId, labelStatus: null, statusChanged };
+  const labelStatus = confirmLabel(db, stored.labelId, input.itemId, studyOrNotFound(db, input.studyId).labelsPerItem);
+  return { kind: "confirmed", labelId: stored.labelId, labelStatus, statusChanged };
+}
+
+/**
+ * An assignment seen before: the same answer changes at most the status (and confirms a pending
+ * one a confirming source reports); a different one is refused.
+ */
 function updateStored(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAssignment, payload: LabelPayload | null, hash: string | null, studyOpen: boolean): CrowdAssignmentOutcome {
+  const confirming = isPendingReport(input, stored);
   const storedAnswer = storedHash(db, stored, hash);
   if (hash && storedAnswer && hash !== storedAnswer) {
     throw new ServiceError(409, `Assignment ${input.externalId} was imported before with a different answer; the stored answer is kept`);
@@ -99,10 +145,15 @@ function updateStored(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAs
     if (!studyOpen) throw closed(input.studyId);
     const written = storeLabel(db, input, stored.annotatorId, payload);
     setCrowdAssignmentLabel(db, stored.id, written.labelId, hash);
+    if (confirming) setCrowdAssignmentConfirmed(db, stored.id, new Date().toISOString());
     return { kind: "stored", ...written };
   }
-  return { kind: "unchanged", statusChanged };
+  return confirming ? confirmStored(db, input, stored, statusChanged) : { kind: "unchanged", statusChanged };
 }
+
+/** A confirming source reporting an assignment stored pending (from the task page). */
+const isPendingReport = (input: CrowdAssignmentInput, stored: StoredCrowdAssignment | undefined): boolean =>
+  stored !== undefined && stored.confirmedAt === null && confirmsAssignment(input.source);
 
 function recordNew(db: Db, input: CrowdAssignmentInput, annotatorId: number, payload: LabelPayload | null, hash: string | null, studyOpen: boolean): CrowdAssignmentOutcome {
   if (!studyOpen) throw closed(input.studyId);
@@ -122,6 +173,7 @@ function recordNew(db: Db, input: CrowdAssignmentInput, annotatorId: number, pay
     acceptedAt: input.acceptedAt,
     submittedAt: input.submittedAt,
     source: input.source,
+    confirmedAt: confirmsAssignment(input.source) ? new Date().toISOString() : null,
   });
   return written ? { kind: "stored", ...written } : { kind: "rejected" };
 }
@@ -129,19 +181,31 @@ function recordNew(db: Db, input: CrowdAssignmentInput, annotatorId: number, pay
 /**
  * Stores one crowd assignment and its label. Idempotent on (channel, externalId): the same
  * answer again changes at most the status; a different answer or item is refused (409), never
- * overwritten. Runs in its own transaction, or as a savepoint inside the caller's.
+ * overwritten. A confirming source (results file, sync) stores confirmed work and confirms a
+ * pending assignment it reports for the same worker and HIT; another worker or HIT is a
+ * "mismatch" and changes nothing. Runs in its own transaction, or as a savepoint inside the caller's.
  */
 export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): CrowdAssignmentOutcome {
   return writeTransaction(db, (): CrowdAssignmentOutcome => {
     const studyOpen = studyOrNotFound(db, input.studyId).status === "open";
     const stored = findCrowdAssignment(db, input.channel, input.externalId);
-    if (stored && stored.studyItemId !== input.itemId) {
+    const pending = isPendingReport(input, stored) ? stored : undefined;
+    if (stored && !pending && stored.studyItemId !== input.itemId) {
       throw new ServiceError(409, `Assignment ${input.externalId} was stored for item ${stored.studyItemId}, not item ${input.itemId}`);
+    }
+    // A pending assignment reported for another worker, HIT or item is left as it is; the worker is not even created.
+    if (pending) {
+      const mismatch = mismatchOf(db, input, pending, null);
+      if (mismatch) return { kind: "mismatch", message: mismatch };
     }
     const annotatorId = stored?.annotatorId ?? findOrCreateCrowdWorker(db, input.channel, input.workerId);
     // A rejected assignment's answer is never used, so it need not be valid.
     const payload = input.status === "rejected" ? null : validatePayload(db, input.itemId, input.studyId, annotatorId, input.payload);
     const hash = payload ? payloadHash(payload) : null;
+    if (pending) {
+      const mismatch = mismatchOf(db, input, pending, hash);
+      if (mismatch) return { kind: "mismatch", message: mismatch };
+    }
     return stored ? updateStored(db, input, stored, payload, hash, studyOpen) : recordNew(db, input, annotatorId, payload, hash, studyOpen);
   });
 }

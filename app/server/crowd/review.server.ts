@@ -2,7 +2,9 @@
  * Which crowd assignments to approve and which to reject, decided from gold items: an assignment
  * on a gold item the worker got wrong is rejected, and so is every assignment of a worker the
  * study flags (gold accuracy below its threshold over enough gold items). Everything else is
- * approved. The reason is what the worker reads on MTurk, so it says what went wrong.
+ * approved. The reason is what the worker reads on MTurk, so it says what went wrong. Only work
+ * MTurk has confirmed is judged or decided: a pending answer (its worker id unverified) could be
+ * anyone's, so it neither earns nor costs the worker it names anything.
  */
 import { flagAnnotators, goldAccuracy, goldChecks } from "../../domain/validation/index.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
@@ -29,14 +31,14 @@ function flaggedReason(passed: number, attempted: number, threshold: number): st
 }
 
 /**
- * Decisions for the study's assignments on a channel. By default only assignments still waiting
- * for review (status submitted) are decided; the channel has already settled the others.
+ * Decisions for the study's confirmed assignments on a channel. By default only assignments still
+ * waiting for review (status submitted) are decided; the channel has already settled the others.
  */
 export function reviewDecisions(db: Db, studyId: number, channel: string, options: { includeReviewed?: boolean } = {}): ReviewDecision[] {
   const study = studyOrNotFound(db, studyId);
   const config = parseStudyConfig(study.config);
   const items = loadItems(db, [studyId]);
-  const labels = loadLatestLabels(db, [studyId], "stored");
+  const labels = loadLatestLabels(db, [studyId], "stored").filter((l) => l.status !== "pending");
   const gold = goldFor(items);
   const checks = goldChecks(gold, labels);
   const failed = new Set(checks.filter((c) => !c.passed).map((c) => `${c.itemId}:${c.annotatorId}`));
@@ -55,7 +57,7 @@ export function reviewDecisions(db: Db, studyId: number, channel: string, option
     return { ...base, decision: "approve", reason: null };
   };
   return listCrowdAssignments(db, studyId, channel)
-    .filter((row) => options.includeReviewed || row.status === "submitted")
+    .filter((row) => row.confirmedAt !== null && (options.includeReviewed || row.status === "submitted"))
     .map(decide);
 }
 

@@ -20,9 +20,13 @@ export interface StoredCrowdAssignment {
   studyId: number;
   studyItemId: number | null;
   annotatorId: number;
+  /** MTurk HITId (Prolific STUDY_ID). */
+  externalGroupId: string | null;
   labelId: number | null;
   payloadHash: string | null;
   status: CrowdAssignmentStatus;
+  /** When the channel confirmed the work; null while pending. */
+  confirmedAt: string | null;
 }
 
 const findQuery = preparedOnce((db) =>
@@ -32,9 +36,11 @@ const findQuery = preparedOnce((db) =>
       studyId: crowdAssignments.studyId,
       studyItemId: crowdAssignments.studyItemId,
       annotatorId: crowdAssignments.annotatorId,
+      externalGroupId: crowdAssignments.externalGroupId,
       labelId: crowdAssignments.labelId,
       payloadHash: crowdAssignments.payloadHash,
       status: crowdAssignments.status,
+      confirmedAt: crowdAssignments.confirmedAt,
     })
     .from(crowdAssignments)
     .where(and(eq(crowdAssignments.channel, sql.placeholder("channel")), eq(crowdAssignments.externalId, sql.placeholder("externalId"))))
@@ -55,6 +61,11 @@ export function insertCrowdAssignment(db: Db, values: NewCrowdAssignment): numbe
 /** Records the status the channel now reports (e.g. approved after a sync). */
 export function setCrowdAssignmentStatus(db: Db, id: number, status: CrowdAssignmentStatus): void {
   db.update(crowdAssignments).set({ status }).where(eq(crowdAssignments.id, id)).run();
+}
+
+/** Records that the channel itself confirmed the work (MTurk listed the assignment for this worker and HIT). */
+export function setCrowdAssignmentConfirmed(db: Db, id: number, at: string): void {
+  db.update(crowdAssignments).set({ confirmedAt: at }).where(eq(crowdAssignments.id, id)).run();
 }
 
 /** Attaches the label an assignment produced (a reversed rejection brings its label late). */
@@ -86,6 +97,8 @@ export interface CrowdAssignmentRow {
   workSeconds: number | null;
   decision: "approve" | "reject" | null;
   decisionReason: string | null;
+  /** Null while the channel has not confirmed the work. */
+  confirmedAt: string | null;
 }
 
 export function listCrowdAssignments(db: Db, studyId: number, channel?: string): CrowdAssignmentRow[] {
@@ -104,6 +117,7 @@ export function listCrowdAssignments(db: Db, studyId: number, channel?: string):
       workSeconds: crowdAssignments.workSeconds,
       decision: crowdAssignments.decision,
       decisionReason: crowdAssignments.decisionReason,
+      confirmedAt: crowdAssignments.confirmedAt,
     })
     .from(crowdAssignments)
     .innerJoin(annotators, eq(annotators.id, crowdAssignments.annotatorId))

@@ -10,9 +10,11 @@ export interface StoredHit {
   studyId: number;
   itemId: number;
   rewardUsd: number;
+  /** sandbox | production */
+  environment: string;
 }
 
-const hitColumns = { hitId: mturkHits.hitId, studyId: mturkHits.studyId, itemId: mturkHits.studyItemId, rewardUsd: mturkHits.rewardUsd };
+const hitColumns = { hitId: mturkHits.hitId, environment: mturkHits.environment, studyId: mturkHits.studyId, itemId: mturkHits.studyItemId, rewardUsd: mturkHits.rewardUsd };
 
 export function findHit(db: Db, hitId: string): StoredHit | undefined {
   return db.select(hitColumns).from(mturkHits).where(eq(mturkHits.hitId, hitId)).get();
@@ -43,13 +45,14 @@ export interface ItemPublishState {
 }
 
 /**
- * Every item of the study with its label count (labels from assignments rejected on MTurk do
- * not count) and the HITs stored for it in this environment.
+ * Every item of the study with its count of counted labels (pending and surplus labels do not
+ * fill one of the item's k places, nor do labels from assignments rejected on MTurk) and the HITs
+ * stored for it in this environment.
  */
 export function itemPublishStates(db: Db, studyId: number, environment: string, now: Date): ItemPublishState[] {
   return db.all<ItemPublishState>(sql`
     SELECT i.id AS itemId,
-           (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id
+           (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id AND l.status = 'counted'
               AND NOT EXISTS (SELECT 1 FROM crowd_assignments c WHERE c.label_id = l.id AND c.status = 'rejected')) AS labels,
            (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = ${environment}) AS storedHits,
            (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = ${environment}

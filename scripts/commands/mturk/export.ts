@@ -29,7 +29,7 @@ function describe(summary: ExportSummary): string {
   const where = shown(summary.outDir);
   const lines = [
     `study ${summary.studyId} (${summary.studyType}, "${summary.studyName}"): wrote ${summary.rows} HIT${summary.rows === 1 ? "" : "s"} to ${where}/`,
-    `left out ${summary.leftOut} item${summary.leftOut === 1 ? "" : "s"} that already have ${summary.settings.assignmentsPerHit} label${summary.settings.assignmentsPerHit === 1 ? "" : "s"}`,
+    `left out ${summary.leftOut} item${summary.leftOut === 1 ? "" : "s"} that already have ${summary.settings.assignmentsPerHit} counted label${summary.settings.assignmentsPerHit === 1 ? "" : "s"}`,
     "files:",
     ...(Object.keys(FILE_NOTES) as (keyof typeof FILE_NOTES)[]).map((k) => `  ${shown(summary.files[k]).padEnd(where.length + 24)} ${FILE_NOTES[k]}`),
     `estimated cost: ${e.assignments} assignments (${e.hits} HITs × ${summary.settings.assignmentsPerHit}) × ${usd(e.rewardUsd)} = ${usd(e.rewardsTotalUsd)} rewards + ${usd(e.feesTotalUsd)} MTurk fees = ${usd(e.totalUsd)} total`,

@@ -15,12 +15,20 @@ export function defaultReviewPath(file: string): string {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-function describe({ summary: s }: MturkImportResult): string {
+export function describeImport({ summary: s }: MturkImportResult): string[] {
   const verb = s.dryRun ? "would store" : "stored";
-  return [
-    `${plural(s.rows, "assignment")} read: ${verb} ${plural(s.stored, "new label")} and ${plural(s.revised, "revision")}; ${s.unchanged} already imported and unchanged;`,
-    `${s.rejectedSkipped} rejected on MTurk (recorded, answers not used); ${plural(s.statusUpdated, "assignment")} with a new status; ${plural(s.workersCreated, "new worker")}`,
-  ].join(" ");
+  const lines = [
+    [
+      `${plural(s.rows, "assignment")} read: ${verb} ${plural(s.stored, "new label")} and ${plural(s.revised, "revision")}; ${s.unchanged} already imported and unchanged;`,
+      `${s.rejectedSkipped} rejected on MTurk (recorded, answers not used); ${plural(s.statusUpdated, "assignment")} with a new status; ${plural(s.workersCreated, "new worker")}`,
+    ].join(" "),
+  ];
+  if (s.confirmed) lines.push(`confirmed: ${plural(s.confirmed, "pending answer")} from the task page, now reported by MTurk for the same worker and HIT`);
+  if (s.surplus) {
+    lines.push(`surplus: ${plural(s.surplus, "label")} beyond the item's labels per item (k) ${s.dryRun ? "would be" : "were"} stored as surplus, left out of the statistics unless the study counts surplus`);
+  }
+  for (const m of s.mismatched) lines.push(`not confirmed: line ${m.line}: ${m.message}`);
+  return lines;
 }
 
 export function registerMturkImport(mturk: Command): void {
@@ -38,6 +46,9 @@ Each row is one assignment. Workers become crowd annotators keyed by WorkerId; R
 assignments are recorded but their answers are not used; time on task is WorkTimeInSeconds.
 A bad row (unknown item, missing or malformed Answer.taskAnswers, an answer the task would
 refuse) is reported with its line number and nothing is imported; the exit code is then 2.
+The study's labels per item (k) is a hard cap: a row for an item that already has k counted
+labels is stored as surplus, counted in the output and left out of the statistics unless the
+study counts surplus (the dashboard's "Label status" panel).
 
 The review file is the results file with Approve ("x") or Reject (the reason the worker reads)
 filled in for assignments still waiting for review: work that failed a gold item, or by a worker
@@ -59,7 +70,7 @@ flagged on gold items, is rejected. Upload it under Manage → Results → Uploa
         if (err instanceof ServiceError) throw new UserError(err.message);
         throw err;
       }
-      console.log(describe(result));
+      for (const line of describeImport(result)) console.log(line);
       const { review } = result;
       const counts = `${plural(review.approvals, "approval")}, ${plural(review.rejections, "rejection")}, ${review.untouched} already reviewed on MTurk`;
       if (opts.dryRun) {

@@ -19,7 +19,11 @@ export function describeSync(summary: SyncSummary): string[] {
     lines.push(`no ${s.environment} HITs are stored for this study; publish them first with \`socrates mturk publish\``);
     return lines;
   }
-  lines.push(`HITs: ${s.hits}; assignments on MTurk: ${s.assignmentsSeen}; ${s.dryRun ? "would import" : "imported"} ${s.imported}; statuses updated ${s.statusesUpdated}`);
+  lines.push(
+    `HITs: ${s.hits}; assignments on MTurk: ${s.assignmentsSeen}; ${s.dryRun ? "would import" : "imported"} ${s.imported}; ` +
+      `${s.dryRun ? "would confirm" : "confirmed"} ${s.confirmed} pending; statuses updated ${s.statusesUpdated}`,
+  );
+  if (s.surplus) lines.push(`surplus: ${s.surplus} label(s) beyond the item's labels per item (k), stored but left out of the statistics`);
   for (const p of s.problems) lines.push(`  not taken in: assignment ${p.assignmentId} (HIT ${p.hitId}, item ${p.itemId}, worker ${p.workerId ?? "?"}): ${p.message}`);
   const approve = s.decisions.filter((d) => d.decision === "approve").length;
   const reject = s.decisions.length - approve;
@@ -63,6 +67,10 @@ Submitted work is approved, except on a gold item the worker got wrong, or from 
 study flags for low gold accuracy: those are rejected, and the worker reads the reason on MTurk.
 Assignments the app never received (their answer is in MTurk's Answer XML, field "label") are
 imported; an answer that cannot be read or is not a valid label is listed, not stored.
+Answers the task page stored are pending (left out of every statistic) until sync sees their
+assignment on MTurk for the same worker and HIT; then they count, up to the study's labels per
+item (k); beyond k a label is stored as surplus. An assignment MTurk lists for another worker or
+HIT than the page stored stays pending and is listed.
 Credentials come from the usual AWS places (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY,
 AWS_PROFILE, ~/.aws/credentials); the endpoint is fixed by the command.
 

@@ -125,12 +125,21 @@ describe("ExternalQuestion page and submit", () => {
   let consensusStudy: number;
   const NOW = new Date("2025-03-01T10:00:00.000Z");
 
+  /** A HIT as `mturk publish` stores it. */
+  const publishHit = (hitId: string, studyId: number, itemId: number, environment = "sandbox") =>
+    t.db.$client
+      .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, ?, 'TYPE1', ?, ?, 3, 0.35)`)
+      .run(hitId, environment, studyId, itemId);
+
   beforeEach(() => {
     t = tempDb();
     seedDemo(t.db);
     abStudy = createAbStudy(t.db, { name: "crowd A/B", pool: "crowd", config: { seed: 3, leaseMinutes: 45 } });
     abItems = studyItemIds(t.db, abStudy);
     consensusStudy = createConsensusStudy(t.db, { name: "crowd consensus", pool: "crowd", trajectories: 1, config: { seed: 1 } });
+    publishHit("3HIT0001", abStudy, abItems[0]);
+    publishHit("3HIT0002", abStudy, abItems[0]);
+    publishHit("3HITC001", consensusStudy, studyItemIds(t.db, consensusStudy)[0]);
   });
   afterEach(() => t.cleanup());
 
@@ -214,9 +223,6 @@ describe("ExternalQuestion page and submit", () => {
   });
 
   it("stores the answer once: a double submit, a different answer and a reload all return the stored label", () => {
-    t.db.$client
-      .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, 'sandbox', 'TYPE1', ?, ?, 3, 0.35)`)
-      .run("3HIT0001", abStudy, abItems[0]);
     const token = tokenOf(accept());
     const first = submit(token, { kind: "ab-reactiveness", choice: "B" });
     expect(first.duplicate).toBe(false);
@@ -242,18 +248,16 @@ describe("ExternalQuestion page and submit", () => {
     expect(count("label_revisions")).toBe(1);
   });
 
-  it("without a published HIT the reward is unknown (null)", () => {
+  it("a submit without a work time stores none", () => {
     submit(tokenOf(accept()), { kind: "ab-reactiveness", choice: "A" }, null);
-    expect(t.db.$client.prepare(`SELECT reward_usd AS reward, work_seconds AS seconds FROM crowd_assignments`).get()).toEqual({ reward: null, seconds: null });
+    expect(t.db.$client.prepare(`SELECT reward_usd AS reward, work_seconds AS seconds FROM crowd_assignments`).get()).toEqual({ reward: 0.35, seconds: null });
   });
 
   it("a HIT published for another item is refused", () => {
-    t.db.$client
-      .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES ('3HIT0001', 'sandbox', 'TYPE1', ?, ?, 3, 0.35)`)
-      .run(abStudy, abItems[1]);
-    const e = rejection(() => accept());
+    publishHit("3HITOTHER", abStudy, abItems[1]);
+    const e = rejection(() => accept({ hitId: "3HITOTHER" }));
     expect(e.status).toBe(409);
-    expect(e.message).toBe(`HIT 3HIT0001 is for item ${abItems[1]} of study ${abStudy}, not item ${abItems[0]} of study ${abStudy}`);
+    expect(e.message).toBe(`HIT 3HITOTHER is for item ${abItems[1]} of study ${abStudy}, not item ${abItems[0]} of study ${abStudy}`);
   });
 
   it("a worker who answered the item in another assignment gets no second label", () => {
@@ -273,7 +277,7 @@ describe("ExternalQuestion page and submit", () => {
     expect(rejection(() => submit(token, { kind: "ab-reactiveness", choice: "A" }, -1)).problems.map((p) => p.path)).toEqual(["secondsOnTask"]);
 
     const item = studyItemIds(t.db, consensusStudy)[0];
-    const consensusToken = tokenOf(accept({ studyId: consensusStudy, itemId: item, assignmentId: "3ASSIGN0009" }));
+    const consensusToken = tokenOf(accept({ studyId: consensusStudy, itemId: item, assignmentId: "3ASSIGN0009", hitId: "3HITC001" }));
     const label = validConsensusLabel(t.db, item);
     const [topic] = Object.keys(label.topics);
     const outOfRange = rejection(() => submit(consensusToken, { ...label, topics: { ...label.topics, [topic]: { ...label.topics[topic], score: 6 } } }));

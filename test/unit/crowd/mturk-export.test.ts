@@ -119,7 +119,7 @@ describe("mturk export", () => {
     }
     // The demo's A/B study is fully labelled.
     expect(labelCounts(studies.crowdAb).every((i) => i.labels >= 3)).toBe(true);
-    expect(refused(studies.crowdAb).message).toMatch(/Nothing to export: all 8 items of study \d+ already have 3 labels/);
+    expect(refused(studies.crowdAb).message).toMatch(/Nothing to export: all 8 items of study \d+ already have 3 counted labels/);
     expect(refused(999).status).toBe(404);
   });
 
@@ -162,7 +162,7 @@ describe("mturk export", () => {
       const pending = labelCounts(studies.crowdConsensus).filter((i) => i.labels < 3).length;
       const estimate = JSON.parse(readFileSync(join(dir, "hit-config.json"), "utf8")).Estimate;
       expect(result.stdout).toContain(`wrote ${pending} HITs to ${dir}/`);
-      expect(result.stdout).toMatch(/left out \d+ items that already have 3 labels/);
+      expect(result.stdout).toMatch(/left out \d+ items that already have 3 counted labels/);
       for (const file of Object.values(EXPORT_FILES)) expect(result.stdout).toContain(join(dir, file));
       expect(result.stdout).toContain(
         `estimated cost: ${pending * 3} assignments (${pending} HITs × 3) × $0.40 = $${estimate.rewardsTotalUsd.toFixed(2)} rewards + $${estimate.feesTotalUsd.toFixed(2)} MTurk fees = $${estimate.totalUsd.toFixed(2)} total`,

@@ -141,7 +141,18 @@ describe("mturk import", () => {
 
     const before = tableCounts(t.db);
     const { summary } = importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_1_batch_results.csv" });
-    expect(summary).toEqual({ dryRun: false, rows: 6, stored: 5, revised: 0, unchanged: 0, rejectedSkipped: 1, statusUpdated: 0, workersCreated: 3 });
+    // Each exported item already held two counted labels (the demo batch) of k = 3: the first new
+    // label on each is counted, the other three are surplus.
+    expect(summary).toEqual({ dryRun: false, rows: 6, stored: 5, revised: 0, unchanged: 0, rejectedSkipped: 1, statusUpdated: 0, workersCreated: 3, confirmed: 0, surplus: 3, mismatched: [] });
+    const statuses = t.db.$client
+      .prepare(`SELECT study_item_id AS itemId, status, count(*) AS n FROM labels WHERE study_item_id IN (?, ?) GROUP BY study_item_id, status ORDER BY study_item_id, status`)
+      .all(items[0], items[1]);
+    expect(statuses).toEqual([
+      { itemId: items[0], status: "counted", n: 3 },
+      { itemId: items[0], status: "surplus", n: 2 },
+      { itemId: items[1], status: "counted", n: 3 },
+      { itemId: items[1], status: "surplus", n: 1 },
+    ]);
 
     const after = tableCounts(t.db);
     expect(after.labels - before.labels).toBe(5);
@@ -181,7 +192,7 @@ describe("mturk import", () => {
     // The same file again: nothing new anywhere.
     const revisions = revisionCount(t.db);
     const again = importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_1_batch_results.csv" });
-    expect(again.summary).toEqual({ dryRun: false, rows: 6, stored: 0, revised: 0, unchanged: 5, rejectedSkipped: 1, statusUpdated: 0, workersCreated: 0 });
+    expect(again.summary).toEqual({ dryRun: false, rows: 6, stored: 0, revised: 0, unchanged: 5, rejectedSkipped: 1, statusUpdated: 0, workersCreated: 0, confirmed: 0, surplus: 0, mismatched: [] });
     expect(tableCounts(t.db)).toEqual(after);
     expect(revisionCount(t.db)).toBe(revisions);
   });

@@ -17,8 +17,6 @@ export type CrowdChannelId = "link" | "mturk-batch" | "mturk-external" | "prolif
 export type EntryOutcome =
   /** Identified: log the worker in for this study and send them to `next`. */
   | { kind: "session"; annotatorId: number; next: string }
-  /** A preview before the worker accepted the work: show the study, start nothing. */
-  | { kind: "preview" }
   /** Refused on a page that tells the worker what to do, with its HTTP status. */
   | { kind: "refused"; status: number; message: string }
   /** A broken link: an error response. */
