@@ -3,12 +3,13 @@ import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react"
 import { AgreementSection } from "../components/admin/AgreementSection.tsx";
 import { CrowdLinkSection } from "../components/admin/CrowdLinkSection.tsx";
 import { StudyHeader } from "../components/admin/StudyHeader.tsx";
-import { AnnotatorTable, ProgressPanel, TypeFiguresSection } from "../components/dashboard/index.ts";
+import { AnnotatorTable, LabelStatusPanel, ProgressPanel, TypeFiguresSection } from "../components/dashboard/index.ts";
 import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
 import { studyDashboardView } from "../server/annotation/dashboard-view.server.ts";
 import { orResponse } from "../server/http/responses.server.ts";
-import { setStudyStatus } from "../server/annotation/studies.server.ts";
+import { setCountSurplus } from "../server/annotation/dashboard-settings.server.ts";
+import { getStudy, setStudyStatus } from "../server/annotation/studies.server.ts";
 import { studyChannelStats } from "../server/crowd/channel-stats.server.ts";
 import { crowdDashboardAction, NO_ACTION_DATA } from "../server/crowd/dashboard-actions.server.ts";
 import { prolificSessionCounts, prolificStudyUrl } from "../server/crowd/prolific.server.ts";
@@ -36,8 +37,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = String(form.get("intent"));
   const db = getDb();
+  // Every intent is for an existing study: an unknown id is a 404 before anything else.
+  orResponse(() => getStudy(db, studyId));
   if (intent === "close" || intent === "reopen") {
     orResponse(() => setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
+    return json(NO_ACTION_DATA);
+  }
+  if (intent === "count-surplus") {
+    orResponse(() => setCountSurplus(db, studyId, form.get("countSurplus")));
     return json(NO_ACTION_DATA);
   }
   const reply = orResponse(() => crowdDashboardAction(db, studyId, intent, form, request.url));
@@ -67,6 +74,11 @@ export default function StudyDashboard() {
       <section className="dash-section">
         <h2>Annotators</h2>
         <AnnotatorTable progress={d.progress} gold={d.gold} flagged={d.flagged} names={d.names} />
+      </section>
+
+      <section className="dash-section" data-testid="label-status">
+        <h2>Label status</h2>
+        <LabelStatusPanel counts={d.labelStatus} labelsPerItem={d.study.labelsPerItem} countSurplus={d.study.config.countSurplus} />
       </section>
 
       <section className="dash-section">

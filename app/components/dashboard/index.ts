@@ -6,4 +6,5 @@ export { TrendChart } from "./TrendChart.tsx";
 export { AnnotatorTable } from "./AnnotatorTable.tsx";
 export { FidelityTable } from "./FidelityTable.tsx";
 export { TypeFiguresSection } from "./TypeFiguresSection.tsx";
+export { LabelStatusPanel } from "./LabelStatusPanel.tsx";
 export * from "./format.ts";

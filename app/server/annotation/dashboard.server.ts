@@ -7,10 +7,12 @@
 import { flagAnnotators, goldAccuracy, goldFor, studyProgress } from "../../domain/validation/index.ts";
 import type { Db } from "../db.server.ts";
 import { assignedAnnotators } from "../models/assignment.server.ts";
+import { labelStatusCounts } from "../models/label.server.ts";
 import { forStatistics, loadActiveLeases, loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import { getStudy } from "./studies.server.ts";
 import { TASK_SERVERS, type DashboardFigures } from "./task-types/registry.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
+import { LABEL_STATUSES, type LabelStatus } from "../../domain/label-status.ts";
 
 export interface DashboardOptions {
   /** Leave annotators flagged on gold items out of agreement and alignment. */
@@ -49,8 +51,15 @@ export function studyDashboard(db: Db, studyId: number, options: DashboardOption
     gold,
     flagged,
     excludeFlagged: Boolean(options.excludeFlagged),
+    labelStatus: labelStatusOf(db, studyId),
     ...figures,
   };
+}
+
+/** Every stored label of the study by status (counted, pending, surplus), zero where none. */
+function labelStatusOf(db: Db, studyId: number): Record<LabelStatus, number> {
+  const counts = labelStatusCounts(db, studyId);
+  return Object.fromEntries(LABEL_STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<LabelStatus, number>;
 }
 
 export type StudyDashboard = ReturnType<typeof studyDashboard>;

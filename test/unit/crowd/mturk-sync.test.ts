@@ -1,73 +1,18 @@
 /**
- * `mturk sync` against a mocked MTurk client on a seeded demo database. The mock keeps each
- * assignment's status and flips it when ApproveAssignment or RejectAssignment arrives, so a
- * second sync sees what MTurk would report. HITs are recorded as `mturk publish` stores them.
+ * `mturk sync` against a mocked MTurk client (test/helpers/mturk-api-fake.ts) on a seeded demo
+ * database. HITs are recorded as `mturk publish` stores them.
  */
-import {
-  ApproveAssignmentCommand,
-  ListAssignmentsForHITCommand,
-  MTurkClient,
-  RejectAssignmentCommand,
-  RequestError,
-  type Assignment,
-  type ListAssignmentsForHITCommandInput,
-} from "@aws-sdk/client-mturk";
-import { mockClient } from "aws-sdk-client-mock";
+import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, MTurkClient, RejectAssignmentCommand, RequestError } from "@aws-sdk/client-mturk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { xmlEscape } from "../../../app/domain/crowd/qualification-xml.ts";
 import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignment.server.ts";
 import { MTURK_ENDPOINTS, mturkClient } from "../../../app/server/crowd/mturk-client.server.ts";
 import { syncAction } from "../../../scripts/commands/mturk/sync.ts";
 import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { answerXml, assignment, fakeMturk, labelAnswer, mturkMock as mturk } from "../../helpers/mturk-api-fake.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 
 const SANDBOX_HOST = new URL(MTURK_ENDPOINTS.sandbox).hostname;
-const mturk = mockClient(MTurkClient);
-
-/** An Answer as MTurk reports an ExternalQuestion submit of our task page. */
-function answerXml(fields: Record<string, string>): string {
-  const answers = Object.entries(fields)
-    .map(([id, text]) => `<Answer><QuestionIdentifier>${id}</QuestionIdentifier><FreeText>${xmlEscape(text)}</FreeText></Answer>`)
-    .join("\n");
-  return `<?xml version="1.0" encoding="ASCII"?>
-<QuestionFormAnswers xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd">
-${answers}
-</QuestionFormAnswers>`;
-}
-
-const labelAnswer = (payload: unknown) => answerXml({ labelId: "", label: JSON.stringify(payload) });
-
-/** A tiny MTurk: assignments per HIT, paged two at a time, whose status follows approvals and rejections. */
-function fakeMturk(assignments: Assignment[]): void {
-  const byId = new Map(assignments.map((a) => [a.AssignmentId!, { ...a }]));
-  mturk.on(ListAssignmentsForHITCommand).callsFake((input: ListAssignmentsForHITCommandInput) => {
-    const all = [...byId.values()].filter((a) => a.HITId === input.HITId && input.AssignmentStatuses!.includes(a.AssignmentStatus!));
-    const start = Number(input.NextToken ?? 0);
-    const page = all.slice(start, start + 2);
-    return { Assignments: page, NumResults: page.length, NextToken: start + 2 < all.length ? String(start + 2) : undefined };
-  });
-  const settle = (status: "Approved" | "Rejected") => (input: { AssignmentId: string }) => {
-    const a = byId.get(input.AssignmentId);
-    if (!a || a.AssignmentStatus !== "Submitted") throw new RequestError({ message: `This operation can be called with a status of: Submitted`, $metadata: {} });
-    a.AssignmentStatus = status;
-    return {};
-  };
-  mturk.on(ApproveAssignmentCommand).callsFake(settle("Approved"));
-  mturk.on(RejectAssignmentCommand).callsFake(settle("Rejected"));
-}
-
-function assignment(id: string, hitId: string, workerId: string, status: string, answer: string | undefined): Assignment {
-  return {
-    AssignmentId: id,
-    HITId: hitId,
-    WorkerId: workerId,
-    AssignmentStatus: status as Assignment["AssignmentStatus"],
-    AcceptTime: new Date("2025-03-01T10:00:00Z"),
-    SubmitTime: new Date("2025-03-01T10:04:00Z"),
-    Answer: answer,
-  };
-}
 
 interface Setup {
   db: ReturnType<typeof tempDb>["db"];
@@ -189,7 +134,9 @@ describe("mturk sync (mocked MTurk client)", () => {
     expect(row("ASG-AUTO")).toMatchObject({ status: "approved", decision: null });
     expect(row("ASG-GARBLED")).toBeUndefined();
 
-    expect(summary).toMatchObject({ hits: 2, assignmentsSeen: 5, imported: 2, statusesUpdated: 1, approved: 2, rejected: 1, failed: 0 });
+    // The two answers our page stored were pending; MTurk lists both for the same worker and HIT, which confirms them.
+    expect(summary).toMatchObject({ hits: 2, assignmentsSeen: 5, imported: 2, confirmed: 2, statusesUpdated: 1, approved: 2, rejected: 1, failed: 0 });
+    expect(t.db.$client.prepare(`SELECT count(*) AS n FROM crowd_assignments WHERE channel = 'mturk' AND external_id LIKE 'ASG-%' AND confirmed_at IS NULL`).get()).toEqual({ n: 0 });
     expect(summary.problems).toEqual([
       expect.objectContaining({ assignmentId: "ASG-GARBLED", hitId: "HITREG", itemId: s.regularItem, workerId: "AGARBLED4", message: expect.stringMatching(/"label" field is not valid JSON/) }),
     ]);
