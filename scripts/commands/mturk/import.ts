@@ -25,7 +25,7 @@ export function describeImport({ summary: s }: MturkImportResult): string[] {
   ];
   if (s.confirmed) lines.push(`confirmed: ${plural(s.confirmed, "pending answer")} from the task page, now reported by MTurk for the same worker and HIT`);
   if (s.surplus) {
-    lines.push(`surplus: ${plural(s.surplus, "label")} beyond the item's labels per item (k) ${s.dryRun ? "would be" : "were"} stored as surplus, left out of the statistics unless the study counts surplus`);
+    lines.push(`surplus: ${plural(s.surplus, "label")} beyond the item's labels per item (k) ${s.dryRun ? "would be" : s.surplus === 1 ? "was" : "were"} stored as surplus, left out of the statistics unless the study counts surplus`);
   }
   for (const m of s.mismatched) lines.push(`not confirmed: line ${m.line}: ${m.message}`);
   return lines;

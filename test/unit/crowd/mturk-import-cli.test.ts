@@ -70,6 +70,8 @@ describe("socrates mturk import", () => {
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("would store 3 new labels");
+    // The first HIT's item already holds two counted labels (k = 3): its second new label is surplus.
+    expect(r.stdout).toContain("surplus: 1 label beyond the item's labels per item (k) would be stored as surplus, left out of the statistics unless the study counts surplus");
     expect(r.stdout).toContain("dry run: nothing was written; the review file would hold 3 approvals, 0 rejections, 1 already reviewed on MTurk");
     expect(tableCounts(t.db)).toEqual(before);
     expect(existsSync(join(t.dir, "Batch_dry_batch_results.review.csv"))).toBe(false);
@@ -84,6 +86,7 @@ describe("socrates mturk import", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("4 assignments read: stored 3 new labels and 0 revisions; 0 already imported and unchanged;");
     expect(r.stdout).toContain("1 rejected on MTurk (recorded, answers not used); 0 assignments with a new status; 2 new workers");
+    expect(r.stdout).toContain("surplus: 1 label beyond the item's labels per item (k) was stored as surplus");
     const reviewPath = join(t.dir, "Batch_42_batch_results.review.csv");
     expect(r.stdout).toContain(`review file: ${reviewPath} (3 approvals, 0 rejections, 1 already reviewed on MTurk)`);
     const after = tableCounts(t.db);

@@ -9,6 +9,7 @@ import { playedScenarioOfRun, snippetContext } from "../../../app/server/annotat
 import { listCrowdAssignments } from "../../../app/server/models/crowd-assignment.server.ts";
 import { exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
 import { importMturkResults, MturkImportError } from "../../../app/server/crowd/mturk-import.server.ts";
+import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignment.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../helpers/annotation.ts";
 import { abAnswers, consensusAnswers, mturkId, mturkResultsCsv, type InputCsv, type WorkerAssignment } from "../../helpers/mturk-results.ts";
@@ -380,5 +381,58 @@ describe("mturk import", () => {
     expect(again.review.csv).toBe(review.csv);
     expect(t.db.$client.prepare(`SELECT decided_at FROM crowd_assignments WHERE decided_at IS NOT NULL ORDER BY id`).all()).toEqual(stamps);
     expect(tableCounts(t.db)).toEqual(counts);
+  });
+
+  it("confirms a pending answer from the task page when the file names the same worker and HIT, lists a mismatch, and stores rows past k as surplus", () => {
+    const item = (t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? AND is_gold = 0 ORDER BY position LIMIT 1`).get(AB_STUDY) as { id: number }).id;
+    const counted = () => t.db.$client.prepare(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`).get(item);
+    expect(counted()).toEqual({ n: 3 });
+    const hitId = mturkId("3HIT", "0");
+    const pendingFromPage = (workerId: string, assignmentId: string, choice: "A" | "B") =>
+      recordCrowdAssignment(t.db, {
+        channel: "mturk",
+        externalId: assignmentId,
+        externalGroupId: hitId,
+        studyId: AB_STUDY,
+        itemId: item,
+        workerId,
+        status: "submitted",
+        payload: { kind: "ab-reactiveness", choice },
+        secondsOnTask: 40,
+        rewardUsd: 0.5,
+        acceptedAt: null,
+        submittedAt: null,
+        source: "external-question",
+      });
+    const realId = mturkId("3ASG", "0XAPENDING1");
+    const forgedId = mturkId("3ASG", "0XAIMPOSTOR");
+    pendingFromPage("APENDING1", realId, "A");
+    pendingFromPage("AIMPOSTOR", forgedId, "B");
+
+    const text = mturkResultsCsv(inputCsv(AB_STUDY, [item]), [
+      { hit: 0, workerId: "APENDING1", answers: abAnswers(item, "A") },
+      // MTurk has this AssignmentId, but for another worker.
+      { hit: 0, workerId: "AOTHER", assignmentId: forgedId, answers: abAnswers(item, "B") },
+      { hit: 0, workerId: "ANEWCOMER", answers: abAnswers(item, "B") },
+    ]);
+    const { summary, review } = importMturkResults(t.db, AB_STUDY, { text, fileName: "ab.csv" });
+    expect(summary).toMatchObject({ rows: 3, stored: 1, confirmed: 1, surplus: 2, workersCreated: 1 });
+    expect(summary.mismatched).toEqual([{ line: lineOf(text, forgedId), assignmentId: forgedId, message: expect.stringMatching(/stored pending from the task page, but MTurk reports worker AOTHER; it stays pending/) }]);
+
+    const rows = t.db.$client
+      .prepare(
+        `SELECT a.external_id AS worker, l.status, c.confirmed_at IS NOT NULL AS confirmed FROM crowd_assignments c
+         JOIN annotators a ON a.id = c.annotator_id JOIN labels l ON l.id = c.label_id WHERE c.study_item_id = ? AND c.channel = 'mturk' ORDER BY a.external_id`,
+      )
+      .all(item);
+    expect(rows).toEqual([
+      { worker: "AIMPOSTOR", status: "pending", confirmed: 0 },
+      { worker: "ANEWCOMER", status: "surplus", confirmed: 1 },
+      { worker: "APENDING1", status: "surplus", confirmed: 1 },
+    ]);
+    expect(counted()).toEqual({ n: 3 });
+    expect(t.db.$client.prepare(`SELECT count(*) AS n FROM annotators WHERE external_id = 'AOTHER'`).get()).toEqual({ n: 0 });
+    // The unconfirmed assignment gets no approve or reject mark.
+    expect(review).toMatchObject({ approvals: 2, rejections: 0, untouched: 1 });
   });
 });
