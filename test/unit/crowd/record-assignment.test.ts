@@ -60,6 +60,36 @@ describe("crowd assignments", () => {
     expect(revision).toEqual({ s: 95, payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }) });
   });
 
+  it("stores a results file's or sync's work confirmed, a task-page answer pending until a confirming source reports the same worker and HIT", () => {
+    const state = (externalId: string) =>
+      t.db.$client
+        .prepare(`SELECT c.confirmed_at IS NOT NULL AS confirmed, l.status FROM crowd_assignments c JOIN labels l ON l.id = c.label_id WHERE c.external_id = ?`)
+        .get(externalId);
+    recordCrowdAssignment(t.db, input({ externalId: "3FROMFILE", workerId: "A1FILE" }));
+    recordCrowdAssignment(t.db, input({ externalId: "3FROMSYNC", workerId: "A2SYNC", source: "sync" }));
+    const page = recordCrowdAssignment(t.db, input({ externalId: "3FROMPAGE", workerId: "A3PAGE", source: "external-question" }));
+    expect(page).toMatchObject({ kind: "stored", labelStatus: "pending" });
+    // The demo item already holds three counted labels (k = 3): confirmed work past k is surplus.
+    expect([state("3FROMFILE"), state("3FROMSYNC"), state("3FROMPAGE")]).toEqual([
+      { confirmed: 1, status: "surplus" },
+      { confirmed: 1, status: "surplus" },
+      { confirmed: 0, status: "pending" },
+    ]);
+    // The same AssignmentId reported for another HIT confirms nothing and writes nothing.
+    const before = tableCounts(t.db);
+    expect(recordCrowdAssignment(t.db, input({ externalId: "3FROMPAGE", workerId: "A3PAGE", externalGroupId: "3OTHERHIT", source: "sync" }))).toMatchObject({ kind: "mismatch" });
+    expect(tableCounts(t.db)).toEqual(before);
+    expect(state("3FROMPAGE")).toEqual({ confirmed: 0, status: "pending" });
+    // Reported as it was stored: confirmed.
+    expect(recordCrowdAssignment(t.db, input({ externalId: "3FROMPAGE", workerId: "A3PAGE", status: "approved", source: "sync" }))).toEqual({
+      kind: "confirmed",
+      labelId: page.kind === "stored" ? page.labelId : -1,
+      labelStatus: "surplus",
+      statusChanged: true,
+    });
+    expect(state("3FROMPAGE")).toEqual({ confirmed: 1, status: "surplus" });
+  });
+
   it("updates only the status when the channel reports the assignment approved later", () => {
     recordCrowdAssignment(t.db, input({}));
     expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({ kind: "unchanged", statusChanged: true });
