@@ -2,7 +2,10 @@
  * MTurk ExternalQuestion mode in Chromium, through the real production server on a fresh demo
  * database. A local stand-in plays MTurk's worker site: it frames `/mturk/task` (first as a
  * preview, then accepted) and records what arrives at its `/mturk/externalSubmit`. The worker
- * answers the demo's crowd A/B study; the label is stored once, however often it is sent.
+ * answers the demo's crowd A/B study on a HIT stored as `mturk publish` stores it; the label is
+ * stored once, however often it is sent, and stays pending until `mturk sync` (run here against
+ * the aws-sdk-client-mock stand-in of the MTurk API, on the server's database) confirms it.
+ * MTurk parameters on /crowd/start, and HITs the app never published, are refused.
  */
 import Database from "better-sqlite3";
 import { createServer, type Server } from "node:http";
@@ -10,8 +13,13 @@ import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PREVIEW_ASSIGNMENT_ID } from "../../app/server/crowd/external-question-params.server.ts";
 import { signAssignment } from "../../app/server/crowd/external-question-token.server.ts";
+import { mturkClient } from "../../app/server/crowd/mturk-client.server.ts";
+import { syncStudy } from "../../app/server/crowd/mturk-sync.server.ts";
+import { openDatabase } from "../../app/server/db.server.ts";
 import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
+import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { assignment, fakeMturk, labelAnswer, mturkMock } from "../helpers/mturk-api-fake.ts";
 
 const SECRET = "e2e-secret-for-the-mturk-external-question-test";
 
@@ -98,7 +106,7 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
   const crowdRows = (assignmentId: string) =>
     query(
       server.dbPath,
-      `SELECT c.study_id AS studyId, c.study_item_id AS itemId, c.label_id AS labelId, c.status, c.source, c.work_seconds AS seconds, a.external_id AS workerId
+      `SELECT c.study_id AS studyId, c.study_item_id AS itemId, c.label_id AS labelId, c.status, c.source, c.work_seconds AS seconds, a.external_id AS workerId, c.confirmed_at IS NOT NULL AS confirmed
        FROM crowd_assignments c JOIN annotators a ON a.id = c.annotator_id WHERE c.channel = 'mturk' AND c.external_id = ?`,
       assignmentId,
     );
@@ -111,6 +119,15 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     const [study] = query(server.dbPath, `SELECT id FROM studies WHERE pool = 'crowd' AND type = 'ab-reactiveness' AND status = 'open' ORDER BY id LIMIT 1`);
     studyId = study.id as number;
     itemId = query(server.dbPath, `SELECT id FROM study_items WHERE study_id = ? ORDER BY position LIMIT 1`, studyId)[0].id as number;
+    // The HIT as `mturk publish` stores it (the stand-in worker site counts as the sandbox).
+    const sqlite = new Database(server.dbPath);
+    try {
+      sqlite
+        .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, 'sandbox', 'E2ETYPE', ?, ?, 3, 0.5)`)
+        .run(worker.hitId, studyId, itemId);
+    } finally {
+      sqlite.close();
+    }
   });
   afterAll(async () => {
     await browser?.close();
@@ -176,7 +193,9 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
 
     const rows = crowdRows(worker.assignmentId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ studyId, itemId, labelId: Number(sent.labelId), status: "submitted", source: "external-question", workerId: worker.workerId });
+    expect(rows[0]).toMatchObject({ studyId, itemId, labelId: Number(sent.labelId), status: "submitted", source: "external-question", workerId: worker.workerId, confirmed: 0 });
+    // Stored, but pending: nothing MTurk has confirmed yet.
+    expect(query(server.dbPath, `SELECT status FROM labels WHERE id = ?`, Number(sent.labelId))).toEqual([{ status: "pending" }]);
     expect(rows[0].seconds).toBeGreaterThan(0);
     expect(revisionsOf(worker.assignmentId)).toBe(1);
     await page.close();
@@ -239,5 +258,71 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain("token is not valid");
     expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE external_id = 'AE2EWORKER3'`)[0].n).toBe(0);
+  });
+
+  it("MTurk's bare parameters on /crowd/start start no session: a page says this link type is not accepted", async () => {
+    const res = await fetch(`${server.url}/crowd/start?${new URLSearchParams({ study: String(studyId), assignmentId: "3FORGED01", hitId: "3ANYHIT", workerId: "A1DEMOTURKER01" })}`, { redirect: "manual" });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(await res.text()).toContain("This kind of Mechanical Turk link is not accepted");
+    // The worker named in the link is the demo's, untouched; and no new worker was made.
+    expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE external_id IN ('3FORGED01', 'A1DEMOTURKER01') AND channel = 'mturk'`)[0].n).toBe(1);
+  });
+
+  it("a HIT the app never published is refused on page load with a clear message, and nothing is stored", async () => {
+    const page = await browser.newPage();
+    const invented = { assignmentId: "3E2EINVENTED01", hitId: "3E2ENEVERMADE", workerId: "AE2EINVENTED" };
+    const frame = await page.goto(accepted(invented));
+    expect(frame?.status()).toBe(403);
+    expect(await page.textContent("body")).toContain("HIT 3E2ENEVERMADE was not published by this study");
+    expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE external_id = 'AE2EINVENTED'`)[0].n).toBe(0);
+    expect(crowdRows(invented.assignmentId)).toHaveLength(0);
+    await page.close();
+  });
+
+  it("the dashboard shows the answers pending; mturk sync confirms them (surplus past k) and the admin can count surplus", async () => {
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.admin);
+    const statusCount = async (status: string) => Number(await page.locator(`[data-testid="label-status-table"] tr[data-status="${status}"] td.num`).textContent());
+    await page.goto(`${server.url}/admin/studies/${studyId}`);
+    const before = { pending: await statusCount("pending"), surplus: await statusCount("surplus"), counted: await statusCount("counted") };
+    expect(before.pending).toBe(2);
+
+    // MTurk lists both assignments for the workers and HIT the page stored: sync confirms them.
+    const labelOf = (assignmentId: string) => standIn.submissions.find((s) => s.assignmentId === assignmentId)!.label;
+    mturkMock.reset();
+    fakeMturk(
+      [worker, { assignmentId: "3E2EASSIGNMENT02", hitId: worker.hitId, workerId: "AE2EWORKER2" }].map((w) => assignment(w.assignmentId, w.hitId, w.workerId, "Submitted", labelAnswer(JSON.parse(labelOf(w.assignmentId))))),
+    );
+    const db = openDatabase(server.dbPath);
+    try {
+      const summary = await syncStudy(db, mturkClient(), { studyId, production: false });
+      // The demo's A/B items already hold k = 3 counted labels: both confirmed answers are surplus.
+      expect(summary).toMatchObject({ confirmed: 2, surplus: 2, problems: [] });
+    } finally {
+      db.$client.close();
+    }
+    expect(query(server.dbPath, `SELECT count(*) AS n FROM crowd_assignments WHERE channel = 'mturk' AND study_id = ? AND confirmed_at IS NULL`, studyId)[0].n).toBe(0);
+    expect(query(server.dbPath, `SELECT l.status FROM crowd_assignments c JOIN labels l ON l.id = c.label_id WHERE c.external_id = ?`, worker.assignmentId)).toEqual([{ status: "surplus" }]);
+
+    await page.reload();
+    expect({ pending: await statusCount("pending"), surplus: await statusCount("surplus"), counted: await statusCount("counted") }).toEqual({
+      pending: 0,
+      surplus: before.surplus + 2,
+      counted: before.counted,
+    });
+    expect(await page.getByTestId("count-surplus-state").textContent()).toContain("left out of the statistics");
+    await page.getByRole("button", { name: "Count surplus labels too" }).click();
+    await page.getByRole("button", { name: "Leave surplus labels out" }).waitFor();
+    expect(await page.getByTestId("count-surplus-state").textContent()).toContain("counted in the statistics");
+    expect(JSON.parse(query(server.dbPath, `SELECT config FROM studies WHERE id = ?`, studyId)[0].config as string).countSurplus).toBe(true);
+    await page.close();
+
+    // The switch is checked on the server: a bad value is 400, an unknown study 404.
+    const cookie = await loginCookie(server.url, DEMO.admin);
+    const post = (id: number, value: string) =>
+      fetch(`${server.url}/admin/studies/${id}`, { method: "POST", headers: { cookie }, body: new URLSearchParams({ intent: "count-surplus", countSurplus: value }), redirect: "manual" });
+    expect((await post(studyId, "maybe")).status).toBe(400);
+    expect((await post(999_999, "true")).status).toBe(404);
   });
 });
