@@ -91,7 +91,7 @@ export interface ExternalAssignment {
   turkSubmitTo: string;
 }
 
-export type ExternalQuestionRequest = { mode: "preview"; studyId: number; itemId: number } | ({ mode: "work" } & ExternalAssignment);
+export type ExternalQuestionRequest = { mode: "preview"; studyId: number; itemId: number; hitId?: string } | ({ mode: "work" } & ExternalAssignment);
 
 function invalidLink(problems: { path: string; message: string }[]): ServiceError {
   // The message names each parameter too: a loader's error page shows only the message.
@@ -113,7 +113,7 @@ export function parseExternalQuestionParams(params: URLSearchParams, allowed: re
   if (p.turkSubmitTo !== undefined && origin === null) {
     throw invalidLink([{ path: "turkSubmitTo", message: `"${p.turkSubmitTo}" is not an MTurk submit address (allowed: ${allowed.join(", ")})` }]);
   }
-  if (p.assignmentId === PREVIEW_ASSIGNMENT_ID) return { mode: "preview", studyId: p.study, itemId: p.item };
+  if (p.assignmentId === PREVIEW_ASSIGNMENT_ID) return { mode: "preview", studyId: p.study, itemId: p.item, ...(p.hitId === undefined ? {} : { hitId: p.hitId }) };
   const missing = (["hitId", "workerId", "turkSubmitTo"] as const).filter((k) => p[k] === undefined);
   if (missing.length) throw invalidLink(missing.map((k) => ({ path: k, message: "required once the HIT is accepted" })));
   return { mode: "work", studyId: p.study, itemId: p.item, assignmentId: p.assignmentId, hitId: p.hitId!, workerId: p.workerId!, turkSubmitTo: origin! };

@@ -36,20 +36,27 @@ function openCrowdStudy(db: Db, studyId: number): StudyRow {
   return study;
 }
 
+const RETURN_IT = "Please return this HIT.";
+
+/** The HIT as `mturk publish` stored it, for this very item; a HIT the app never created is refused. */
+function publishedHit(db: Db, hitId: string, studyId: number, itemId: number): StoredHit {
+  const hit = findHit(db, hitId);
+  if (!hit) throw forbidden(`HIT ${hitId} was not published by this study's \`mturk publish\`; answers are taken only for HITs it created. ${RETURN_IT}`);
+  if (hit.studyId !== studyId || hit.itemId !== itemId) {
+    throw new ServiceError(409, `HIT ${hitId} is for item ${hit.itemId} of study ${hit.studyId}, not item ${itemId} of study ${studyId}`);
+  }
+  return hit;
+}
+
 /**
- * The HIT as `mturk publish` stored it: answers are taken only for HITs this app created, for this
- * very item and in the environment the assignment comes from. Anything else is refused before a
- * worker is created or a label stored, so an invented HIT id brings nothing in.
+ * An accepted assignment's HIT: published by this app for this item, in the environment the
+ * assignment comes from. Anything else is refused before a worker is created or a label stored,
+ * so an invented HIT id brings nothing in.
  */
 function checkedHit(db: Db, a: ExternalAssignment): StoredHit {
-  const hit = findHit(db, a.hitId);
-  const returnIt = "Please return this HIT.";
-  if (!hit) throw forbidden(`HIT ${a.hitId} was not published by this study's \`mturk publish\`; answers are taken only for HITs it created. ${returnIt}`);
-  if (hit.studyId !== a.studyId || hit.itemId !== a.itemId) {
-    throw new ServiceError(409, `HIT ${a.hitId} is for item ${hit.itemId} of study ${hit.studyId}, not item ${a.itemId} of study ${a.studyId}`);
-  }
+  const hit = publishedHit(db, a.hitId, a.studyId, a.itemId);
   const environment = environmentOfSubmitOrigin(a.turkSubmitTo);
-  if (hit.environment !== environment) throw forbidden(`HIT ${a.hitId} was published in the MTurk ${hit.environment}, but this assignment comes from the ${environment}. ${returnIt}`);
+  if (hit.environment !== environment) throw forbidden(`HIT ${a.hitId} was published in the MTurk ${hit.environment}, but this assignment comes from the ${environment}. ${RETURN_IT}`);
   return hit;
 }
 
@@ -128,7 +135,11 @@ export function externalTaskPage(db: Db, request: ExternalQuestionRequest, now =
   const study = openCrowdStudy(db, request.studyId);
   const item = loadItem(db, request.studyId, request.itemId);
   const common: PageCommon = { study: { id: study.id, name: study.name, guidelines: study.guidelines }, itemId: item.id };
-  if (request.mode === "preview") return { ...common, ...taskPart(db, item, null), mode: "preview" };
+  if (request.mode === "preview") {
+    // MTurk names the HIT in a preview too: one the app never published is refused before anyone accepts it.
+    if (request.hitId !== undefined) publishedHit(db, request.hitId, study.id, item.id);
+    return { ...common, ...taskPart(db, item, null), mode: "preview" };
+  }
 
   checkedHit(db, { ...request, itemId: item.id });
   const annotatorId = findOrCreateCrowdWorker(db, "mturk", request.workerId);

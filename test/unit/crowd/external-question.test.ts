@@ -45,6 +45,7 @@ describe("MTurk parameters", () => {
       mode: "preview",
       studyId: 3,
       itemId: 17,
+      hitId: "3HIT0001",
     });
   });
 

@@ -101,6 +101,7 @@ describe("MTurk label integrity", () => {
     const before = tableCounts(t.db);
     const work = { studyId: AB_CROWD, itemId: item, assignmentId: "3ASSIGNX", workerId: "AINVENTED09", turkSubmitTo: SANDBOX };
     expectServiceError(() => externalTaskPage(t.db, { mode: "work", ...work, hitId: "3HITNEVERMADE" }, NOW, SECRET), 403, /HIT 3HITNEVERMADE was not published by this study's `mturk publish`.*return this HIT/);
+    expectServiceError(() => externalTaskPage(t.db, { mode: "preview", studyId: AB_CROWD, itemId: item, hitId: "3HITNEVERMADE" }, NOW, SECRET), 403, /not published/);
     // A token the server signed itself (as if handed out before) is no better at submit.
     const token = signAssignment({ ...work, hitId: "3HITNEVERMADE" }, SECRET);
     expectServiceError(() => submitExternalQuestion(t.db, { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 3 }, NOW, options), 403, /not published/);
