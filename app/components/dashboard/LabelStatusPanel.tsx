@@ -8,7 +8,7 @@ const ROWS: { status: LabelStatus; name: string; meaning: string }[] = [
     status: "pending",
     name: "Pending",
     meaning:
-      "from a crowd worker whose work the platform has not confirmed yet (MTurk: until mturk sync or a results file lists the assignment; Prolific: until the completion is confirmed); left out of every statistic",
+      "from a crowd worker whose work the platform has not confirmed yet (MTurk: until mturk sync or a results file lists the assignment; Prolific: until its submissions export is imported); left out of every statistic",
   },
   { status: "surplus", name: "Surplus", meaning: "confirmed, but the item already had its labels per item counted; kept, and left out of the statistics unless counted below" },
 ];

@@ -15,7 +15,7 @@ import {
   findCrowdAssignment,
   insertCrowdAssignment,
   setCrowdAssignmentHash,
-  setCrowdAssignmentConfirmed,
+  confirmCrowdAssignment,
   setCrowdAssignmentLabel,
   setCrowdAssignmentStatus,
   type CrowdAssignmentStatus,
@@ -122,7 +122,7 @@ function mismatchOf(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAssi
 
 /** A pending assignment a confirming source now reports: it is confirmed, and its label counted or surplus unless MTurk rejected the work. */
 function confirmStored(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAssignment, statusChanged: boolean): CrowdAssignmentOutcome {
-  setCrowdAssignmentConfirmed(db, stored.id, new Date().toISOString());
+  confirmCrowdAssignment(db, stored.id, new Date().toISOString());
   if (stored.labelId === null || input.status === "rejected") return { kind: "confirmed", labelId: stored.labelId, labelStatus: null, statusChanged };
   const labelStatus = confirmLabel(db, stored.labelId, input.itemId, studyOrNotFound(db, input.studyId).labelsPerItem);
   return { kind: "confirmed", labelId: stored.labelId, labelStatus, statusChanged };
@@ -145,7 +145,7 @@ function updateStored(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAs
     if (!studyOpen) throw closed(input.studyId);
     const written = storeLabel(db, input, stored.annotatorId, payload);
     setCrowdAssignmentLabel(db, stored.id, written.labelId, hash);
-    if (confirming) setCrowdAssignmentConfirmed(db, stored.id, new Date().toISOString());
+    if (confirming) confirmCrowdAssignment(db, stored.id, new Date().toISOString());
     return { kind: "stored", ...written };
   }
   return confirming ? confirmStored(db, input, stored, statusChanged) : { kind: "unchanged", statusChanged };

@@ -63,11 +63,6 @@ export function setCrowdAssignmentStatus(db: Db, id: number, status: CrowdAssign
   db.update(crowdAssignments).set({ status }).where(eq(crowdAssignments.id, id)).run();
 }
 
-/** Records that the channel itself confirmed the work (MTurk listed the assignment for this worker and HIT). */
-export function setCrowdAssignmentConfirmed(db: Db, id: number, at: string): void {
-  db.update(crowdAssignments).set({ confirmedAt: at }).where(eq(crowdAssignments.id, id)).run();
-}
-
 /** Attaches the label an assignment produced (a reversed rejection brings its label late). */
 export function setCrowdAssignmentLabel(db: Db, id: number, labelId: number, payloadHash: string): void {
   db.update(crowdAssignments).set({ labelId, payloadHash }).where(eq(crowdAssignments.id, id)).run();
