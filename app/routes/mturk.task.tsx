@@ -5,7 +5,7 @@
  * the task read-only; after accept the worker answers, the action stores the label once, and the
  * page posts the assignment id and label to `<turkSubmitTo>/mturk/externalSubmit`.
  */
-import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
@@ -20,8 +20,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 /** Inside MTurk's frame the worker needs the task only, not the site's navigation. */
 export const handle = { framed: true };
 
-/** MTurk shows this page in an iframe: allow MTurk (and configured stand-ins) to frame it. */
-export const headers: HeadersFunction = () => ({ "Content-Security-Policy": channel.framePolicy() });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;

@@ -38,10 +38,13 @@ export function allowedSubmitOrigins(env: Record<string, string | undefined> = p
   return [...MTURK_SUBMIT_ORIGINS, ...extra.map((v) => v.replace(/\/$/, ""))];
 }
 
-/** The Content-Security-Policy for the task page: MTurk (and the configured stand-ins) may frame it, nobody else. */
+/**
+ * The CSP frame-ancestors directive for the task page (set centrally by the server's security
+ * headers): MTurk (and the configured stand-ins) may frame it, nobody else, not even this site.
+ */
 export function frameAncestorsPolicy(env: Record<string, string | undefined> = process.env): string {
   const extra = allowedSubmitOrigins(env).filter((o) => !MTURK_SUBMIT_ORIGINS.includes(o));
-  return `frame-ancestors ${["'self'", ...MTURK_FRAME_SOURCES, ...extra].join(" ")}`;
+  return `frame-ancestors ${[...MTURK_FRAME_SOURCES, ...extra].join(" ")}`;
 }
 
 /**

@@ -95,8 +95,8 @@ describe("MTurk parameters", () => {
   });
 
   it("lets MTurk and the configured stand-ins frame the page", () => {
-    expect(frameAncestorsPolicy({})).toBe("frame-ancestors 'self' https://*.mturk.com");
-    expect(frameAncestorsPolicy({ MTURK_SUBMIT_ORIGINS: STAND_IN })).toBe(`frame-ancestors 'self' https://*.mturk.com ${STAND_IN}`);
+    expect(frameAncestorsPolicy({})).toBe("frame-ancestors https://*.mturk.com");
+    expect(frameAncestorsPolicy({ MTURK_SUBMIT_ORIGINS: STAND_IN })).toBe(`frame-ancestors https://*.mturk.com ${STAND_IN}`);
   });
 });
 

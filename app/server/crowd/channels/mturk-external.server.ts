@@ -2,7 +2,7 @@
  * Mechanical Turk ExternalQuestion HITs (`mturk publish`): MTurk frames /mturk/task, whose route
  * dispatches here. The worker is identified by MTurk's parameters, bound into a signed token.
  */
-import { frameAncestorsPolicy, parseExternalQuestionParams } from "../external-question-params.server.ts";
+import { parseExternalQuestionParams } from "../external-question-params.server.ts";
 import { externalTaskPage, saveExternalDraft, submitExternalQuestion } from "../external-question.server.ts";
 import { NO_COMPLETION_CODE, type CrowdChannel } from "./channel.server.ts";
 
@@ -22,6 +22,4 @@ export const mturkExternalChannel = {
   page: (db: Parameters<typeof externalTaskPage>[0], params: URLSearchParams) => externalTaskPage(db, parseExternalQuestionParams(params)),
   submit: submitExternalQuestion,
   saveDraft: saveExternalDraft,
-  /** The Content-Security-Policy that lets MTurk frame the page. */
-  framePolicy: frameAncestorsPolicy,
 } satisfies CrowdChannel & Record<string, unknown>;
