@@ -1,0 +1,134 @@
+/**
+ * Annotators as HTTP clients (node fetch, a cookie jar each, no browser) against the real
+ * server: log in, then loop — next task, the item page, now and then a draft save, a submit with
+ * the form fields the task page sends. Every request is timed and its status recorded; a 503
+ * (the server's "busy, retry") is retried after its Retry-After with the same client token, as
+ * a resent form would be. Used by bench:load and the import-under-load test.
+ */
+import type { ConsensusLabel } from "../app/domain/labels.ts";
+import type { Account } from "./load-fixture.ts";
+
+export type RequestKind = "login" | "next" | "item" | "draft" | "submit";
+
+export interface Sample {
+  kind: RequestKind;
+  /** performance.now() when the request started. */
+  at: number;
+  ms: number;
+  status: number;
+  /** False for an answer the client did not expect (any 5xx, a 4xx, a wrong redirect). */
+  ok: boolean;
+}
+
+/** What all clients saw: every request, and the client tokens of the labels the server acknowledged. */
+export class LoadRecord {
+  readonly samples: Sample[] = [];
+  readonly acknowledged: string[] = [];
+  readonly failures: string[] = [];
+
+  add(sample: Sample, detail?: string): void {
+    this.samples.push(sample);
+    if (!sample.ok && this.failures.length < 20) this.failures.push(`${sample.kind} ${sample.status}${detail ? `: ${detail.slice(0, 200)}` : ""}`);
+  }
+}
+
+/** A minimal cookie jar: name=value pairs from Set-Cookie, sent back on every request. */
+class CookieJar {
+  private cookies = new Map<string, string>();
+
+  store(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (value === "" || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  studyId: number;
+  account: Account;
+  label: ConsensusLabel;
+  /** Checked before each task: true ends the loop. */
+  stop: () => boolean;
+  /** One task in this many saves a draft first. */
+  draftEvery: number;
+  record: LoadRecord;
+}
+
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+const MAX_RETRIES = 20;
+
+/** One annotator's session: logs in, then takes and submits tasks until `stop()` or no task is left. */
+export async function runAnnotatorClient(o: ClientOptions): Promise<number> {
+  const jar = new CookieJar();
+  const request = async (kind: RequestKind, path: string, init: RequestInit, expect: (res: Response) => boolean): Promise<Response> => {
+    for (let attempt = 0; ; attempt++) {
+      const at = performance.now();
+      const res = await fetch(o.baseUrl + path, { ...init, redirect: "manual", headers: { Cookie: jar.header(), ...(init.headers ?? {}) } });
+      const body = await res.text();
+      const ms = performance.now() - at;
+      jar.store(res);
+      const ok = expect(res);
+      o.record.add({ kind, at, ms, status: res.status, ok }, ok ? undefined : `${path} ${body}`);
+      if (res.status === 503 && attempt < MAX_RETRIES) {
+        await sleep(1000 * Number(res.headers.get("retry-after") ?? 1));
+        continue;
+      }
+      return res;
+    }
+  };
+  const form = (fields: Record<string, string>): RequestInit => ({ method: "POST", body: new URLSearchParams(fields) });
+  const redirectTo = (res: Response, pattern: RegExp) => res.status === 302 && pattern.test(res.headers.get("location") ?? "");
+
+  const login = await request("login", "/login", form({ username: o.account.username, password: o.account.password }), (r) => redirectTo(r, /^\/annotate/));
+  if (login.status !== 302) throw new Error(`login as ${o.account.username} failed: ${login.status}`);
+
+  const taskPath = new RegExp(`^/annotate/${o.studyId}/items/(\\d+)$`);
+  let submitted = 0;
+  while (!o.stop()) {
+    const next = await request("next", `/annotate/${o.studyId}/next`, {}, (r) => r.status === 200 || redirectTo(r, taskPath));
+    if (next.status !== 302) break; // 200: nothing left for this annotator
+    const itemPath = next.headers.get("location")!;
+    await request("item", itemPath, {}, (r) => r.status === 200);
+    const payload = JSON.stringify(o.label);
+    const clientToken = crypto.randomUUID().replace(/-/g, "");
+    if (submitted % o.draftEvery === 0) await request("draft", itemPath, form({ clientToken, intent: "draft", payload }), (r) => r.status === 200);
+    const res = await request("submit", itemPath, form({ clientToken, intent: "submit", payload, secondsOnTask: "12.5" }), (r) => redirectTo(r, /\/next$/));
+    if (!redirectTo(res, /\/next$/)) continue;
+    o.record.acknowledged.push(clientToken);
+    submitted++;
+  }
+  return submitted;
+}
+
+/** p-th percentile (0–100) of a list of numbers, nearest rank. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** A table of count and p50/p95/p99/max latency per request kind, plus unexpected answers by status. */
+export function latencyReport(samples: Sample[]): string {
+  const kinds: RequestKind[] = ["login", "next", "item", "draft", "submit"];
+  const lines = [`  ${"request".padEnd(8)} ${"count".padStart(7)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`];
+  for (const kind of kinds) {
+    const ms = samples.filter((s) => s.kind === kind).map((s) => s.ms);
+    if (ms.length === 0) continue;
+    const cell = (v: number) => v.toFixed(1).padStart(8);
+    lines.push(`  ${kind.padEnd(8)} ${String(ms.length).padStart(7)} ${cell(percentile(ms, 50))} ${cell(percentile(ms, 95))} ${cell(percentile(ms, 99))} ${cell(Math.max(...ms))}`);
+  }
+  const errors = new Map<string, number>();
+  for (const s of samples) if (!s.ok) errors.set(`${s.kind} ${s.status}`, (errors.get(`${s.kind} ${s.status}`) ?? 0) + 1);
+  lines.push(`  unexpected answers: ${errors.size === 0 ? "none" : [...errors].map(([k, n]) => `${k} × ${n}`).join(", ")}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,80 @@
+/**
+ * The database behind the HTTP load runs (bench:load and the import-under-load test): a synthetic
+ * bundle, one expert consensus study with k = 3, and password accounts made through the account
+ * service (the same path as the admin page). Also the end-of-run check that every label the
+ * server acknowledged is stored and no item holds more than k counted labels.
+ */
+import { and, count, eq, inArray } from "drizzle-orm";
+import * as schema from "../db/schema.ts";
+import type { ConsensusLabel } from "../app/domain/labels.ts";
+import { createAccount } from "../app/server/annotation/accounts.server.ts";
+import { createConsensusStudy } from "../app/server/annotation/studies.server.ts";
+import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";
+import { importBundleFiles } from "../app/server/bundle-store.server.ts";
+import { openDatabase } from "../app/server/db.server.ts";
+import { syntheticBundle } from "./synthetic-bundle.ts";
+
+export const LOAD_K = 3;
+
+export interface Account {
+  username: string;
+  password: string;
+}
+
+export interface LoadFixture {
+  studyId: number;
+  items: number;
+  accounts: Account[];
+  /** A valid label for every item of the study (synthetic scenarios share topics and parties). */
+  label: ConsensusLabel;
+}
+
+/** Fills a fresh database file at `dbPath` and closes it, ready for the server to open. */
+export async function prepareLoadDatabase(dbPath: string, options: { annotators: number; trajectories: number }): Promise<LoadFixture> {
+  const db = openDatabase(dbPath);
+  try {
+    importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(options.trajectories / 135))) }]);
+    const studyId = createConsensusStudy(db, { name: "load", pool: "expert", trajectories: options.trajectories, labelsPerItem: LOAD_K, config: { seed: 1 } });
+    const items = db.select({ id: schema.studyItems.id, snippetId: schema.studyItems.snippetId }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).all();
+    const accounts = Array.from({ length: options.annotators }, (_, i) => ({ username: `load-expert-${i}`, password: `load-${i}-Kx7q!pass-word` }));
+    for (const a of accounts) await createAccount(db, { username: a.username, displayName: a.username, role: "expert", password: a.password });
+    const { body } = playedScenarioOfRun(db, snippetContext(db, items[0].snippetId!).runId);
+    const label: ConsensusLabel = {
+      kind: "consensus-snippet",
+      topics: Object.fromEntries(body.topics.map((t) => [t.id, { score: 3, carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])) }])),
+    };
+    return { studyId, items: items.length, accounts, label };
+  } finally {
+    db.$client.close();
+  }
+}
+
+export interface StoredCheck {
+  acknowledged: number;
+  missing: string[];
+  /** Items holding more counted labels than k (must be none). */
+  overK: number;
+}
+
+/** Every acknowledged client token has a stored revision; no item is past k counted labels. */
+export function checkStored(dbPath: string, studyId: number, acknowledgedTokens: string[]): StoredCheck {
+  const db = openDatabase(dbPath);
+  try {
+    const found = new Set<string>();
+    for (let i = 0; i < acknowledgedTokens.length; i += 500) {
+      const chunk = acknowledgedTokens.slice(i, i + 500);
+      const rows = db.select({ token: schema.labelRevisions.clientToken }).from(schema.labelRevisions).where(inArray(schema.labelRevisions.clientToken, chunk)).all();
+      for (const r of rows) if (r.token) found.add(r.token);
+    }
+    const perItem = db
+      .select({ itemId: schema.labels.studyItemId, n: count() })
+      .from(schema.labels)
+      .innerJoin(schema.studyItems, eq(schema.studyItems.id, schema.labels.studyItemId))
+      .where(and(eq(schema.studyItems.studyId, studyId), eq(schema.labels.status, "counted")))
+      .groupBy(schema.labels.studyItemId)
+      .all();
+    return { acknowledged: acknowledgedTokens.length, missing: acknowledgedTokens.filter((t) => !found.has(t)), overK: perItem.filter((r) => r.n > LOAD_K).length };
+  } finally {
+    db.$client.close();
+  }
+}

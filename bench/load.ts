@@ -1,0 +1,63 @@
+/**
+ * The web server under 50 concurrent annotators, over HTTP: the real server (scripts/serve.ts on
+ * the production build, its own temporary database), 50 expert accounts on a consensus study
+ * with k = 3, and 50 clients that log in and loop next task → item page → (draft) → submit.
+ * Prints submits per second, p50/p95/p99 latency per request type and unexpected answers by
+ * status (expected: none), then checks in the database that every acknowledged label is stored.
+ * Figures only, no pass/fail; the exit code is 1 when a label is missing or an answer was an error.
+ *
+ *   npm run bench:load        (SECONDS=20 ANNOTATORS=50; REBUILD=1 rebuilds build/ first)
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { startAppServer } from "../test/helpers/app-server.ts";
+import { tempDir } from "../test/helpers/temp-db.ts";
+import { latencyReport, LoadRecord, runAnnotatorClient } from "./load-clients.ts";
+import { checkStored, prepareLoadDatabase } from "./load-fixture.ts";
+
+const SECONDS = Number(process.env.SECONDS ?? 30);
+const ANNOTATORS = Number(process.env.ANNOTATORS ?? 50);
+const ROOT = resolve(import.meta.dirname, "..");
+
+/** Builds the app unless a production build is already there (REBUILD=1 forces it). */
+function ensureBuild(): void {
+  if (existsSync(join(ROOT, "build/server/index.js")) && process.env.REBUILD !== "1") return;
+  console.log("Building the app (remix vite:build)…");
+  const result = spawnSync(process.execPath, [join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build", "--logLevel", "warn"], { cwd: ROOT, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+ensureBuild();
+const tmp = tempDir("socrates-bench-load-");
+const dbPath = join(tmp.dir, "load.db");
+try {
+  // 100 trajectories ≈ 1,500 items × k = 3: more labels than the run can submit.
+  const fixture = await prepareLoadDatabase(dbPath, { annotators: ANNOTATORS, trajectories: 100 });
+  const server = await startAppServer({ dbPath });
+  const record = new LoadRecord();
+  let stopping = false;
+  const start = performance.now();
+  const timer = setTimeout(() => (stopping = true), SECONDS * 1000);
+  try {
+    await Promise.all(
+      fixture.accounts.map((account) => runAnnotatorClient({ baseUrl: server.url, studyId: fixture.studyId, account, label: fixture.label, stop: () => stopping, draftEvery: 5, record })),
+    );
+  } finally {
+    clearTimeout(timer);
+    await server.stop();
+  }
+  const elapsed = (performance.now() - start) / 1000;
+  const stored = checkStored(dbPath, fixture.studyId, record.acknowledged);
+  const errors = record.samples.filter((s) => !s.ok).length;
+  console.log(`Web server under load: ${ANNOTATORS} annotators over HTTP for ${elapsed.toFixed(1)} s (${fixture.items} items, k = 3)`);
+  console.log(`  submits acknowledged  ${record.acknowledged.length}`);
+  console.log(`  submits per second    ${(record.acknowledged.length / elapsed).toFixed(1)}`);
+  console.log(`  requests              ${record.samples.length}`);
+  console.log(latencyReport(record.samples));
+  console.log(`  stored in database    ${stored.acknowledged - stored.missing.length} of ${stored.acknowledged} acknowledged labels; items past k: ${stored.overK}`);
+  for (const f of record.failures) console.log(`  ! ${f}`);
+  if (stored.missing.length > 0 || stored.overK > 0 || errors > 0) process.exitCode = 1;
+} finally {
+  tmp.cleanup();
+}
