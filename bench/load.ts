@@ -4,9 +4,11 @@
  * with k = 3, and 50 clients that log in and loop next task → item page → (draft) → submit.
  * Prints submits per second, p50/p95/p99 latency per request type and unexpected answers by
  * status (expected: none), then checks in the database that every acknowledged label is stored.
+ * With IMPORT_MB set, a `socrates import` of a synthetic bundle that large runs from the fifth
+ * second on, and the latency while it runs is printed separately.
  * Figures only, no pass/fail; the exit code is 1 when a label is missing or an answer was an error.
  *
- *   npm run bench:load        (SECONDS=20 ANNOTATORS=50; REBUILD=1 rebuilds build/ first)
+ *   npm run bench:load        (DURATION=30 seconds, ANNOTATORS=50, IMPORT_MB=46; REBUILD=1 rebuilds build/ first)
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -15,9 +17,11 @@ import { startAppServer } from "../test/helpers/app-server.ts";
 import { tempDir } from "../test/helpers/temp-db.ts";
 import { latencyReport, LoadRecord, runAnnotatorClient } from "./load-clients.ts";
 import { checkStored, prepareLoadDatabase } from "./load-fixture.ts";
+import { largeBundleFile, startCliImport } from "./load-import.ts";
 
-const SECONDS = Number(process.env.SECONDS ?? 30);
+const SECONDS = Number(process.env.DURATION ?? 30);
 const ANNOTATORS = Number(process.env.ANNOTATORS ?? 50);
+const IMPORT_MB = Number(process.env.IMPORT_MB ?? 0);
 const ROOT = resolve(import.meta.dirname, "..");
 
 /** Builds the app unless a production build is already there (REBUILD=1 forces it). */
@@ -34,15 +38,25 @@ const dbPath = join(tmp.dir, "load.db");
 try {
   // 100 trajectories ≈ 1,500 items × k = 3: more labels than the run can submit.
   const fixture = await prepareLoadDatabase(dbPath, { annotators: ANNOTATORS, trajectories: 100 });
+  const bundle = IMPORT_MB > 0 ? largeBundleFile(tmp.dir, IMPORT_MB) : null;
   const server = await startAppServer({ dbPath });
   const record = new LoadRecord();
   let stopping = false;
   const start = performance.now();
   const timer = setTimeout(() => (stopping = true), SECONDS * 1000);
+  const importRun = new Promise<{ startedAt: number; endedAt: number; code: number | null; output: string } | null>((ok) => {
+    if (!bundle) return ok(null);
+    setTimeout(() => {
+      const run = startCliImport(bundle, dbPath);
+      void run.done.then((result) => ok({ startedAt: run.startedAt, ...result }));
+    }, 5000);
+  });
+  let imported;
   try {
     await Promise.all(
       fixture.accounts.map((account) => runAnnotatorClient({ baseUrl: server.url, studyId: fixture.studyId, account, label: fixture.label, stop: () => stopping, draftEvery: 5, record })),
     );
+    imported = await importRun;
   } finally {
     clearTimeout(timer);
     await server.stop();
@@ -56,6 +70,12 @@ try {
   console.log(`  requests              ${record.samples.length}`);
   console.log(latencyReport(record.samples));
   console.log(`  stored in database    ${stored.acknowledged - stored.missing.length} of ${stored.acknowledged} acknowledged labels; items past k: ${stored.overK}`);
+  if (imported) {
+    const during = record.samples.filter((x) => x.at >= imported.startedAt && x.at <= imported.endedAt);
+    console.log(`While \`socrates import\` of a ${IMPORT_MB} MB bundle ran (${((imported.endedAt - imported.startedAt) / 1000).toFixed(1)} s, exit ${imported.code}):`);
+    console.log(latencyReport(during));
+    if (imported.code !== 0) console.log(imported.output);
+  }
   for (const f of record.failures) console.log(`  ! ${f}`);
   if (stored.missing.length > 0 || stored.overK > 0 || errors > 0) process.exitCode = 1;
 } finally {

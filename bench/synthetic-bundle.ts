@@ -11,8 +11,8 @@ const TURNS = 30;
 const TOPICS = ["T1", "T2", "T3", "T4"];
 const rng = createRng(2024);
 
-/** `scenarios` scenarios, each with every condition and mediator setting. */
-export function syntheticBundle(scenarios: number): BundleInput {
+/** `scenarios` scenarios, each with every condition and mediator setting; ids start with `idPrefix`. */
+export function syntheticBundle(scenarios: number, idPrefix = "bench"): BundleInput {
   const bundle: Required<Pick<BundleInput, "scenarios" | "conditions" | "runs" | "matched_pairs" | "evaluations">> & BundleInput = {
     format: "socrates-bundle", version: 1, scenarios: [], conditions: [], runs: [], matched_pairs: [], evaluations: [],
   };
@@ -23,7 +23,7 @@ export function syntheticBundle(scenarios: number): BundleInput {
       topics: TOPICS.map((id) => ({ id, name: `Topic ${id}`, description: "What is at stake.", options: ["A", "B", "C"].map((label) => ({ label, description: `Option ${label}` })) })),
       parties: ["P1", "P2"].map((id, i) => ({ id, name: `Party ${id}`, role: "Objective.", relation: "Rival.", preferences: Object.fromEntries(TOPICS.map((t) => [t, "A stance."])), weights: i === 0 ? { T1: 4, T2: 3, T3: 2, T4: 1 } : { T1: 1, T2: 2, T3: 3, T4: 4 } })),
     };
-    const scenarioId = `bench-${s}`;
+    const scenarioId = `${idPrefix}-${s}`;
     bundle.scenarios.push({ id: scenarioId, domain: DOMAINS[s % DOMAINS.length], title: `Bench scenario ${s}`, ...body, source: { kind: "manual" } });
     for (const { axis, variant } of conditionList) {
       const conditionId = `${scenarioId}:${axis}:${variant}`;

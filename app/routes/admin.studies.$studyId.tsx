@@ -7,7 +7,7 @@ import { AnnotatorTable, LabelStatusPanel, ProgressPanel, TypeFiguresSection } f
 import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
 import { studyDashboardView } from "../server/annotation/dashboard-view.server.ts";
-import { orResponse } from "../server/http/responses.server.ts";
+import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { setCountSurplus } from "../server/annotation/dashboard-settings.server.ts";
 import { getStudy, setStudyStatus } from "../server/annotation/studies.server.ts";
 import { studyChannelStats } from "../server/crowd/channel-stats.server.ts";
@@ -40,14 +40,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // Every intent is for an existing study: an unknown id is a 404 before anything else.
   orResponse(() => getStudy(db, studyId));
   if (intent === "close" || intent === "reopen") {
-    orResponse(() => setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
+    await orResponseWrite(() => setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
     return json(NO_ACTION_DATA);
   }
   if (intent === "count-surplus") {
-    orResponse(() => setCountSurplus(db, studyId, form.get("countSurplus")));
+    await orResponseWrite(() => setCountSurplus(db, studyId, form.get("countSurplus")));
     return json(NO_ACTION_DATA);
   }
-  const reply = orResponse(() => crowdDashboardAction(db, studyId, intent, form, request.url));
+  const reply = await orResponseWrite(() => crowdDashboardAction(db, studyId, intent, form, request.url));
   return json(reply.data, { status: reply.status });
 }
 

@@ -2,7 +2,7 @@ import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@rem
 import { Link, useLoaderData } from "@remix-run/react";
 import { needsQualification, studyForWorker } from "../server/annotation/access.server.ts";
 import { nextTask } from "../server/annotation/assignment.server.ts";
-import { orResponse } from "../server/http/responses.server.ts";
+import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { channelNextPath } from "../server/crowd/channels/registry.server.ts";
 import { getDb } from "../server/db.server.ts";
@@ -16,10 +16,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const db = getDb();
   const study = orResponse(() => studyForWorker(db, studyId, user));
   // Channels whose sessions end with a completion code (Prolific) decide the next step, not this page.
-  const channelNext = orResponse(() => channelNextPath(db, studyId, user));
+  const channelNext = await orResponseWrite(() => channelNextPath(db, studyId, user));
   if (channelNext) throw redirect(channelNext);
   if (needsQualification(user)) throw redirect(`/crowd/qualify?study=${studyId}`);
-  const lease = orResponse(() => nextTask(db, studyId, user.id));
+  const lease = await orResponseWrite(() => nextTask(db, studyId, user.id));
   if (lease) throw redirect(`/annotate/${studyId}/items/${lease.itemId}`);
   return json({ studyId, name: study.name });
 }

@@ -2,7 +2,7 @@ import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@rem
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { studyForWorker } from "../server/annotation/access.server.ts";
-import { orResponse } from "../server/http/responses.server.ts";
+import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { channelOfWorker } from "../server/crowd/channels/registry.server.ts";
 import { MAX_QUALIFICATION_ATTEMPTS } from "../server/crowd/qualification.server.ts";
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!finish) throw redirect(`/annotate/${studyId}/next`);
   const db = getDb();
   const study = orResponse(() => studyForWorker(db, studyId, user));
-  const step = orResponse(() => finish(db, studyId, user.id));
+  const step = await orResponseWrite(() => finish(db, studyId, user.id));
   if (step.kind === "task" || step.kind === "qualify") throw redirect(step.path);
   if (step.kind === "not-qualified") return json({ state: "not-qualified" as const, name: study.name, attempts: MAX_QUALIFICATION_ATTEMPTS });
   const { code, url, labels } = step;

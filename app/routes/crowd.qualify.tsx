@@ -5,7 +5,7 @@ import { requireUser, type SessionUser } from "../server/auth/session.server.ts"
 import { networkIdentity, type RequestContext } from "../server/http/load-context.server.ts";
 import { channelOfWorker } from "../server/crowd/channels/registry.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { orResponse } from "../server/http/responses.server.ts";
+import { orResponseWrite } from "../server/http/responses.server.ts";
 import { loadQualificationTest } from "../server/templates.server.ts";
 import { withoutAnswers } from "../domain/qualification.ts";
 import { readForm } from "../server/http/request-body.server.ts";
@@ -70,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, ["crowd"]);
   const origin = attemptOrigin(request, user, context);
   const form = await readForm(request);
-  const { reply, status } = orResponse(() => takeQualificationTest(getDb(), user.id, form, origin));
+  const { reply, status } = await orResponseWrite(() => takeQualificationTest(getDb(), user.id, form, origin));
   if (reply.passed) throw redirect(nextPath(request));
   if (reply.locked) lockedRedirect(request, user);
   return json(reply, { status });

@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { orResponse } from "../server/http/responses.server.ts";
+import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { getStudy } from "../server/annotation/studies.server.ts";
 import { startSession } from "../server/auth/session.server.ts";
 import { channelForEntry } from "../server/crowd/channels/registry.server.ts";
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   const channel = channelForEntry(params);
   if (!channel) throw new Response("This page needs a study link with a worker id.", { status: 400, statusText: "Bad Request" });
-  const outcome = orResponse(() => channel.entry.enter(db, study, params));
+  const outcome = await orResponseWrite(() => channel.entry.enter(db, study, params));
   if (outcome.kind === "refused") return json({ state: "refused" as const, name: study.name, message: outcome.message }, { status: outcome.status });
   if (outcome.kind === "invalid") throw new Response(outcome.message, { status: outcome.status, statusText: STATUS_TEXT[outcome.status] });
   throw await startSession(request, outcome.annotatorId, outcome.next, { crowdStudy: studyId });

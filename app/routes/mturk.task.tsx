@@ -9,7 +9,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
-import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
+import { actionResult, formJson, formSeconds, orResponseWrite, type ActionFailure } from "../server/http/responses.server.ts";
 import { mturkExternalChannel as channel } from "../server/crowd/channels/mturk-external.server.ts";
 import type { ExternalSubmitForm } from "../server/crowd/external-question.server.ts";
 import { getDb } from "../server/db.server.ts";
@@ -23,7 +23,7 @@ export const handle = { framed: true };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
-  return json(orResponse(() => channel.page(getDb(), params)));
+  return json(await orResponseWrite(() => channel.page(getDb(), params)));
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,6 +1,9 @@
 /**
  * The embedded SQLite database: one connection per process, WAL journal, foreign keys on,
- * a busy timeout so concurrent writers wait instead of failing, migrations applied on open.
+ * migrations applied on open. The CLI's connection has a busy timeout, so it waits for another
+ * process's write lock inside SQLite; the web server's has none, because that wait would block
+ * its event loop: its writes take the lock through app/server/http/write-lock.server.ts, which
+ * waits asynchronously.
  */
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
@@ -12,6 +15,8 @@ import * as schema from "../../db/schema.ts";
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 export const DEFAULT_DB_PATH = "data/socrates.db";
+/** How long the CLI (and tests) wait inside SQLite for another process's write lock. */
+const CLI_BUSY_TIMEOUT_MS = 5000;
 const MIGRATIONS_DIR = resolve(process.cwd(), "db/migrations");
 
 export function databasePath(): string {
@@ -24,7 +29,7 @@ export function openDatabase(path: string = databasePath()): Db {
   const sqlite = new Database(path);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma(`busy_timeout = ${CLI_BUSY_TIMEOUT_MS}`);
   sqlite.pragma("synchronous = NORMAL");
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
@@ -33,10 +38,53 @@ export function openDatabase(path: string = databasePath()): Db {
 
 const cache = globalThis as unknown as { __socratesDb?: Db };
 
-/** The process-wide connection used by the web app (kept across dev-server reloads). */
+/**
+ * The process-wide connection used by the web app (kept across dev-server reloads). Opening
+ * and migrating may wait for the lock like the CLI; after that SQLite never waits (busy
+ * timeout 0): a write finding the lock taken fails at once with SQLITE_BUSY, and
+ * `withWriteLock` retries it after an asynchronous pause.
+ */
 export function getDb(): Db {
-  cache.__socratesDb ??= openDatabase();
+  if (!cache.__socratesDb) {
+    const db = openDatabase();
+    db.$client.pragma("busy_timeout = 0");
+    cache.__socratesDb = db;
+  }
   return cache.__socratesDb;
+}
+
+/** True for SQLite's "database is locked" answers (SQLITE_BUSY and its extended codes). */
+export function isBusyError(err: unknown): boolean {
+  return err instanceof Database.SqliteError && err.code.startsWith("SQLITE_BUSY");
+}
+
+/**
+ * Takes the write lock now (BEGIN IMMEDIATE) and says so, or returns false when another
+ * connection holds it (after no more than this connection's busy timeout).
+ */
+export function tryBeginWrite(db: Db): boolean {
+  try {
+    db.$client.exec("BEGIN IMMEDIATE");
+    return true;
+  } catch (err) {
+    if (isBusyError(err)) return false;
+    throw err;
+  }
+}
+
+/** Ends the transaction `tryBeginWrite` opened: COMMIT, or ROLLBACK when `commit` is false. */
+export function endWrite(db: Db, commit: boolean): void {
+  if (!db.$client.inTransaction) return; // SQLite already rolled back (e.g. after a disk error)
+  try {
+    db.$client.exec(commit ? "COMMIT" : "ROLLBACK");
+  } finally {
+    if (db.$client.inTransaction) db.$client.exec("ROLLBACK");
+  }
+}
+
+/** True while this connection is inside a transaction (a nested write joins it as a savepoint). */
+export function inTransaction(db: Db): boolean {
+  return db.$client.inTransaction;
 }
 
 /** Carries a dry run's result out of the transaction it rolls back. */

@@ -1,16 +1,40 @@
-/** Turns service errors into HTTP responses, so every route reports them the same way. */
+/**
+ * Turns service errors into HTTP responses, so every route reports them the same way, and runs
+ * the routes' writes under the write lock (app/server/http/write-lock.server.ts): a route writes
+ * only inside `actionResult` or `orResponseWrite`. A database lock that cannot be had answers
+ * 503 with Retry-After, never 500.
+ */
 import { json } from "@remix-run/node";
+import { getDb, type Db } from "../db.server.ts";
 import { ServiceError } from "./errors.server.ts";
+import { DatabaseBusyError, isDatabaseBusy, RETRY_AFTER_SECONDS, withWriteLock } from "./write-lock.server.ts";
 
 const STATUS_TEXT: Record<ServiceError["status"], string> = { 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict" };
+const BUSY_HEADERS = { "Retry-After": String(RETRY_AFTER_SECONDS) };
+const BUSY_MESSAGE = new DatabaseBusyError().message;
 
-/** For loaders: rethrows service errors as responses the error boundary shows (403, 404, …). */
+/** The response a loader throws for a service refusal or a busy database; null for anything else (a bug: 500). */
+function errorResponse(err: unknown): Response | null {
+  if (err instanceof ServiceError) return new Response(err.message, { status: err.status, statusText: STATUS_TEXT[err.status] });
+  if (isDatabaseBusy(err)) return new Response(BUSY_MESSAGE, { status: 503, statusText: "Service Unavailable", headers: BUSY_HEADERS });
+  return null;
+}
+
+/** For loaders that only read: rethrows service errors as responses the error boundary shows (403, 404, …). */
 export function orResponse<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof ServiceError) throw new Response(err.message, { status: err.status, statusText: STATUS_TEXT[err.status] });
-    throw err;
+    throw errorResponse(err) ?? err;
+  }
+}
+
+/** For loaders that write (a lease, a crowd entry): `orResponse` run under the write lock, waited for without blocking. */
+export async function orResponseWrite<T>(fn: () => T, db: Db = getDb()): Promise<Awaited<T>> {
+  try {
+    return await withWriteLock(db, fn);
+  } catch (err) {
+    throw errorResponse(err) ?? err;
   }
 }
 
@@ -20,14 +44,19 @@ export interface ActionFailure {
   problems: { path: string; message: string }[];
 }
 
-/** For actions: service errors become a JSON body with the message and field problems, with their status. */
-export async function actionResult<T>(fn: () => T | Promise<T>) {
+/**
+ * For actions: runs `fn` under the write lock; service errors become a JSON body with the
+ * message and field problems, with their status, and a busy database a 503 with Retry-After.
+ * Keep `fn` synchronous: an async `fn` has only its start inside the lock (see withWriteLock).
+ */
+export async function actionResult<T>(fn: () => T | Promise<T>, db: Db = getDb()) {
   try {
-    return await fn();
+    return await withWriteLock(db, fn);
   } catch (err) {
     if (err instanceof ServiceError) {
       return json<ActionFailure>({ ok: false, message: err.message, problems: err.problems }, { status: err.status });
     }
+    if (isDatabaseBusy(err)) return json<ActionFailure>({ ok: false, message: BUSY_MESSAGE, problems: [] }, { status: 503, headers: BUSY_HEADERS });
     throw err;
   }
 }
