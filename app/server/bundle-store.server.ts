@@ -354,6 +354,9 @@ export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun
   if (problems.length > 0) throw new BundleImportError(problems);
 
   const summary: ImportSummary = { files: files.map((f) => f.file), dryRun: Boolean(options.dryRun), inserted: zeroCounts(), unchanged: zeroCounts() };
+  // Everything that needs no database is worked out before the write lock is taken: while the
+  // lock is held, the web server's writes wait.
+  const plan = planRecords(parsed);
   writeTransaction(
     db,
     () => {
@@ -362,30 +365,20 @@ export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun
         for (const p of checkBundleReferences(bundle, lookup)) problems.push({ file, path: formatJsonPath(p.path), message: p.message });
       }
       if (problems.length > 0) throw new BundleImportError(problems);
-
-      // Kinds in dependency order, across all files, so a file may refer to another's records.
-      const firstSeen = new Map<string, { file: string; content: string }>();
-      for (const kind of KINDS) {
-        for (const { file, bundle } of parsed) {
-          (bundle[kind] as { id: string }[]).forEach((record, i) => {
-            const content = canonical(record);
-            const key = `${kind}/${record.id}`;
-            const earlier = firstSeen.get(key);
-            if (earlier) {
-              if (earlier.content !== content) problems.push({ file, path: formatJsonPath([kind, i]), message: `"${record.id}" differs from the record with the same id in ${earlier.file}` });
-              return;
-            }
-            firstSeen.set(key, { file, content });
-            const stored = storedRecord(db, kind, record.id);
-            if (stored === undefined) {
-              insertRecord(db, kind, record, lookup);
-              summary.inserted[kind] += 1;
-            } else if (canonical(stored) === content) {
-              summary.unchanged[kind] += 1;
-            } else {
-              problems.push({ file, path: formatJsonPath([kind, i]), message: `"${record.id}" is already stored with different content; nothing was changed (use a new id to keep both)` });
-            }
-          });
+      for (const step of plan) {
+        if ("problem" in step) {
+          problems.push(step.problem);
+          continue;
+        }
+        const { kind, record, content, file, index } = step;
+        const stored = storedRecord(db, kind, record.id);
+        if (stored === undefined) {
+          insertRecord(db, kind, record, lookup);
+          summary.inserted[kind] += 1;
+        } else if (canonical(stored) === content) {
+          summary.unchanged[kind] += 1;
+        } else {
+          problems.push({ file, path: formatJsonPath([kind, index]), message: `"${record.id}" is already stored with different content; nothing was changed (use a new id to keep both)` });
         }
       }
       if (problems.length > 0) throw new BundleImportError(problems);
@@ -393,6 +386,34 @@ export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun
     { dryRun: options.dryRun },
   );
   return summary;
+}
+
+type PlanStep = { problem: FileProblem } | { kind: RecordKind; record: { id: string }; content: string; file: string; index: number };
+
+/**
+ * The records to store, kinds in dependency order across all files (so a file may refer to
+ * another's records), each with its canonical content; a record repeated with the same content
+ * is listed once, one repeated with other content becomes a problem in its place.
+ */
+function planRecords(parsed: { file: string; bundle: Bundle }[]): PlanStep[] {
+  const plan: PlanStep[] = [];
+  const firstSeen = new Map<string, { file: string; content: string }>();
+  for (const kind of KINDS) {
+    for (const { file, bundle } of parsed) {
+      (bundle[kind] as { id: string }[]).forEach((record, index) => {
+        const content = canonical(record);
+        const key = `${kind}/${record.id}`;
+        const earlier = firstSeen.get(key);
+        if (!earlier) {
+          firstSeen.set(key, { file, content });
+          plan.push({ kind, record, content, file, index });
+        } else if (earlier.content !== content) {
+          plan.push({ problem: { file, path: formatJsonPath([kind, index]), message: `"${record.id}" differs from the record with the same id in ${earlier.file}` } });
+        }
+      });
+    }
+  }
+  return plan;
 }
 
 /** Every bundle record in the database, ordered by id so the output is reproducible. */
