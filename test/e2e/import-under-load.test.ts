@@ -43,8 +43,11 @@ describe("a large CLI import while annotators submit", () => {
     const clients = fixture.accounts.map((account) =>
       runAnnotatorClient({ baseUrl: server.url, studyId: fixture.studyId, account, label: fixture.label, stop: () => importDone, draftEvery: 4, record }),
     );
-    // Let every client log in and get going before the import takes the lock.
-    while (record.acknowledged.length < ANNOTATORS) await new Promise((ok) => setTimeout(ok, 50));
+    // Let the clients log in and get going before the import takes the lock (a client that fails ends the wait).
+    const warmedUp = async () => {
+      while (record.acknowledged.length < ANNOTATORS) await new Promise((ok) => setTimeout(ok, 50));
+    };
+    await Promise.race([warmedUp(), Promise.all(clients)]);
     const run = startCliImport(bundle, dbPath);
     const imported = await run.done;
     importDone = true;
