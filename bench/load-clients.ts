@@ -8,7 +8,7 @@
 import type { ConsensusLabel } from "../app/domain/labels.ts";
 import type { Account } from "./load-fixture.ts";
 
-export type RequestKind = "login" | "next" | "item" | "draft" | "submit";
+export type RequestKind = "login" | "logout" | "next" | "item" | "draft" | "submit";
 
 export interface Sample {
   kind: RequestKind;
@@ -67,18 +67,20 @@ export interface ClientOptions {
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 const MAX_RETRIES = 20;
 
-/** One annotator's session: logs in, then takes and submits tasks until `stop()` or no task is left. */
-export async function runAnnotatorClient(o: ClientOptions): Promise<number> {
+type Requester = (kind: RequestKind, path: string, init: RequestInit, expect: (res: Response) => boolean) => Promise<Response>;
+
+/** A browser-less client with its own cookie jar: every request timed and recorded, a 503 retried after its Retry-After. */
+function requester(baseUrl: string, record: LoadRecord): Requester {
   const jar = new CookieJar();
-  const request = async (kind: RequestKind, path: string, init: RequestInit, expect: (res: Response) => boolean): Promise<Response> => {
+  return async (kind, path, init, expect) => {
     for (let attempt = 0; ; attempt++) {
       const at = performance.now();
-      const res = await fetch(o.baseUrl + path, { ...init, redirect: "manual", headers: { Cookie: jar.header(), ...(init.headers ?? {}) } });
+      const res = await fetch(baseUrl + path, { ...init, redirect: "manual", headers: { Cookie: jar.header(), ...(init.headers ?? {}) } });
       const body = await res.text();
       const ms = performance.now() - at;
       jar.store(res);
       const ok = expect(res);
-      o.record.add({ kind, at, ms, status: res.status, ok }, ok ? undefined : `${path} ${body}`);
+      record.add({ kind, at, ms, status: res.status, ok }, ok ? undefined : `${path} ${body}`);
       if (res.status === 503 && attempt < MAX_RETRIES) {
         await sleep(1000 * Number(res.headers.get("retry-after") ?? 1));
         continue;
@@ -86,11 +88,33 @@ export async function runAnnotatorClient(o: ClientOptions): Promise<number> {
       return res;
     }
   };
-  const form = (fields: Record<string, string>): RequestInit => ({ method: "POST", body: new URLSearchParams(fields) });
-  const redirectTo = (res: Response, pattern: RegExp) => res.status === 302 && pattern.test(res.headers.get("location") ?? "");
+}
 
-  const login = await request("login", "/login", form({ username: o.account.username, password: o.account.password }), (r) => redirectTo(r, /^\/annotate/));
-  if (login.status !== 302) throw new Error(`login as ${o.account.username} failed: ${login.status}`);
+const form = (fields: Record<string, string>): RequestInit => ({ method: "POST", body: new URLSearchParams(fields) });
+const redirectTo = (res: Response, pattern: RegExp) => res.status === 302 && pattern.test(res.headers.get("location") ?? "");
+
+async function logIn(request: Requester, account: Account): Promise<void> {
+  const res = await request("login", "/login", form({ username: account.username, password: account.password }), (r) => redirectTo(r, /^\/annotate/));
+  if (res.status !== 302) throw new Error(`login as ${account.username} failed: ${res.status}`);
+}
+
+/** Logs `account` in and out again, a round every quarter second or so, until `stop()` (returns how many rounds). */
+export async function runSessionClient(o: Pick<ClientOptions, "baseUrl" | "account" | "stop" | "record">): Promise<number> {
+  const request = requester(o.baseUrl, o.record);
+  let rounds = 0;
+  while (!o.stop()) {
+    await logIn(request, o.account);
+    await request("logout", "/logout", form({}), (r) => redirectTo(r, /^\/login/));
+    rounds++;
+    await sleep(250);
+  }
+  return rounds;
+}
+
+/** One annotator's session: logs in, then takes and submits tasks until `stop()` or no task is left. */
+export async function runAnnotatorClient(o: ClientOptions): Promise<number> {
+  const request = requester(o.baseUrl, o.record);
+  await logIn(request, o.account);
 
   const taskPath = new RegExp(`^/annotate/${o.studyId}/items/(\\d+)$`);
   let submitted = 0;
@@ -119,7 +143,7 @@ export function percentile(values: number[], p: number): number {
 
 /** A table of count and p50/p95/p99/max latency per request kind, plus unexpected answers by status. */
 export function latencyReport(samples: Sample[]): string {
-  const kinds: RequestKind[] = ["login", "next", "item", "draft", "submit"];
+  const kinds: RequestKind[] = ["login", "logout", "next", "item", "draft", "submit"];
   const lines = [`  ${"request".padEnd(8)} ${"count".padStart(7)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`];
   for (const kind of kinds) {
     const ms = samples.filter((s) => s.kind === kind).map((s) => s.ms);
