@@ -13,6 +13,7 @@ import { abSummary, mixGold, summarizeAgreement, type AbItem, type AbLabelRow } 
 import { BundleImportError, importBundleFiles } from "../../bundle-store.server.ts";
 import type { Db } from "../../db.server.ts";
 import { badInput } from "../../http/errors.server.ts";
+import { withWriteLock } from "../../http/write-lock.server.ts";
 import { abPairCount, listAbPairs, type AbPairRow } from "../../models/ab-pair.server.ts";
 import { abTaskView } from "../task-view.server.ts";
 import type { DashboardContext, TaskTypeServer } from "./handler.server.ts";
@@ -84,7 +85,9 @@ async function formPairIds(db: Db, form: FormData): Promise<string[]> {
     .filter(Boolean);
   const upload = form.get("bundle");
   if (!(upload instanceof File) || upload.size === 0) return pairIds;
-  const bundlePairs = importUploadedPairs(db, { name: upload.name, text: await upload.text() });
+  const text = await upload.text();
+  // After an await the route's write lock is gone: take it again (see http/write-lock).
+  const bundlePairs = await withWriteLock(db, () => importUploadedPairs(db, { name: upload.name, text }));
   return [...new Set([...pairIds, ...bundlePairs])];
 }
 
@@ -105,7 +108,7 @@ export const abReactivenessServer = {
   available: abPairCount,
   createFromForm: async (db, form, common) => {
     const pairIds = await formPairIds(db, form);
-    return createAbStudy(db, { ...common, pairIds: pairIds.length ? pairIds : undefined });
+    return withWriteLock(db, () => createAbStudy(db, { ...common, pairIds: pairIds.length ? pairIds : undefined }));
   },
   dashboard: abDashboard,
   dashboardView: (d, { excludeFlagged, named }) => {
