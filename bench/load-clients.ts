@@ -75,8 +75,18 @@ function requester(baseUrl: string, record: LoadRecord): Requester {
   return async (kind, path, init, expect) => {
     for (let attempt = 0; ; attempt++) {
       const at = performance.now();
-      const res = await fetch(baseUrl + path, { ...init, redirect: "manual", headers: { Cookie: jar.header(), ...(init.headers ?? {}) } });
-      const body = await res.text();
+      let res: Response;
+      let body: string;
+      try {
+        res = await fetch(baseUrl + path, { ...init, redirect: "manual", headers: { Cookie: jar.header(), ...(init.headers ?? {}) } });
+        body = await res.text();
+      } catch (err) {
+        // No answer at all (a connection reset): an error, recorded as status 0; resent like a 503.
+        record.add({ kind, at, ms: performance.now() - at, status: 0, ok: false }, `${path} ${String((err as Error).cause ?? err)}`);
+        if (attempt >= MAX_RETRIES) throw err;
+        await sleep(1000);
+        continue;
+      }
       const ms = performance.now() - at;
       jar.store(res);
       const ok = expect(res);
@@ -93,9 +103,22 @@ function requester(baseUrl: string, record: LoadRecord): Requester {
 const form = (fields: Record<string, string>): RequestInit => ({ method: "POST", body: new URLSearchParams(fields) });
 const redirectTo = (res: Response, pattern: RegExp) => res.status === 302 && pattern.test(res.headers.get("location") ?? "");
 
+/**
+ * Logins wait their turn, a few at a time: the login limiter counts each attempt from this one
+ * address as a failure until its password check succeeds, so 50 at once would look like guessing.
+ */
+const LOGINS_AT_ONCE = 8;
+let loginsUnderWay = 0;
+
 async function logIn(request: Requester, account: Account): Promise<void> {
-  const res = await request("login", "/login", form({ username: account.username, password: account.password }), (r) => redirectTo(r, /^\/annotate/));
-  if (res.status !== 302) throw new Error(`login as ${account.username} failed: ${res.status}`);
+  while (loginsUnderWay >= LOGINS_AT_ONCE) await sleep(20);
+  loginsUnderWay++;
+  try {
+    const res = await request("login", "/login", form({ username: account.username, password: account.password }), (r) => redirectTo(r, /^\/annotate/));
+    if (res.status !== 302) throw new Error(`login as ${account.username} failed: ${res.status}`);
+  } finally {
+    loginsUnderWay--;
+  }
 }
 
 /** Logs `account` in and out again, a round every quarter second or so, until `stop()` (returns how many rounds). */
