@@ -176,6 +176,6 @@ export function latencyReport(samples: Sample[]): string {
   }
   const errors = new Map<string, number>();
   for (const s of samples) if (!s.ok) errors.set(`${s.kind} ${s.status}`, (errors.get(`${s.kind} ${s.status}`) ?? 0) + 1);
-  lines.push(`  unexpected answers: ${errors.size === 0 ? "none" : [...errors].map(([k, n]) => `${k} × ${n}`).join(", ")}`);
+  lines.push(`  unexpected answers (status 0 = no answer, connection reset): ${errors.size === 0 ? "none" : [...errors].map(([k, n]) => `${k} × ${n}`).join(", ")}`);
   return lines.join("\n");
 }
