@@ -11,6 +11,8 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { CspNonceContext } from "./components/csp-nonce.ts";
 
+export { noteServerError as handleError } from "./server/http/write-busy-answer.server.ts";
+
 const ABORT_DELAY = 5_000;
 
 export default function handleRequest(request: Request, status: number, headers: Headers, remixContext: EntryContext, loadContext: AppLoadContext) {

@@ -4,6 +4,7 @@ import { PASSWORD_MAX_LENGTH, passwordProblem } from "../../domain/password-stre
 import { writeTransaction, type Db } from "../db.server.ts";
 import { hashPassword, verifyPassword } from "../auth/password.server.ts";
 import { badInput, notFound, zodProblems } from "../http/errors.server.ts";
+import { withWriteLock } from "../http/write-lock.server.ts";
 import { findAnnotator, findAnnotatorByUsername, insertAnnotator, listAnnotatorRows, updateAnnotator, type AnnotatorRow } from "../models/annotator.server.ts";
 import { deleteSessionsOf } from "../models/session.server.ts";
 
@@ -25,7 +26,7 @@ export async function createAccount(db: Db, input: z.input<typeof newAccountSche
   const { username, displayName, role, password } = parsed.data;
   if (findAnnotatorByUsername(db, username)) throw badInput(`The username "${username}" is taken`, [{ path: "username", message: "already taken" }]);
   const passwordHash = await hashPassword(password);
-  return insertAnnotator(db, { username, displayName, role, passwordHash });
+  return withWriteLock(db, () => insertAnnotator(db, { username, displayName, role, passwordHash }));
 }
 
 /** Refuses a weak password (app/domain/password-strength.ts) as a 400 naming the field. */
@@ -46,10 +47,12 @@ export async function setPassword(db: Db, annotatorId: number, password: string)
   if (account.role === "crowd") throw badInput("Crowd workers have no password");
   checkPassword(password, account.username);
   const passwordHash = await hashPassword(password);
-  writeTransaction(db, () => {
-    updateAnnotator(db, annotatorId, { passwordHash });
-    deleteSessionsOf(db, annotatorId);
-  });
+  await withWriteLock(db, () =>
+    writeTransaction(db, () => {
+      updateAnnotator(db, annotatorId, { passwordHash });
+      deleteSessionsOf(db, annotatorId);
+    }),
+  );
 }
 
 /** The account id when username and password match an active admin or expert; null otherwise (never says which was wrong). */

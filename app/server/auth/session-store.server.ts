@@ -7,6 +7,7 @@
 import { createSessionStorage, type SessionStorage } from "@remix-run/node";
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db.server.ts";
+import { withWriteLock } from "../http/write-lock.server.ts";
 import { deleteSession, findLiveSession, insertSession, purgeExpiredSessions, updateSession } from "../models/session.server.ts";
 
 export interface SessionData {
@@ -39,10 +40,13 @@ export function databaseSessionStorage(db: () => Db, secret: string): SessionSto
       maxAge: SESSION_MAX_AGE_SECONDS,
     },
     async createData(data, expires) {
-      if (typeof data.annotatorId !== "number") throw new Error("a session is only stored for a signed-in annotator");
+      const annotatorId = data.annotatorId;
+      if (typeof annotatorId !== "number") throw new Error("a session is only stored for a signed-in annotator");
       const id = randomBytes(32).toString("base64url");
-      purgeExpiredSessions(db(), new Date().toISOString());
-      insertSession(db(), { idHash: sessionIdHash(id), annotatorId: data.annotatorId, data: rowData(data), expiresAt: expiryOf(expires) });
+      await withWriteLock(db(), () => {
+        purgeExpiredSessions(db(), new Date().toISOString());
+        insertSession(db(), { idHash: sessionIdHash(id), annotatorId, data: rowData(data), expiresAt: expiryOf(expires) });
+      });
       return id;
     },
     async readData(id) {
@@ -50,10 +54,10 @@ export function databaseSessionStorage(db: () => Db, secret: string): SessionSto
       return row ? ({ ...row.data, annotatorId: row.annotatorId } as SessionData) : null;
     },
     async updateData(id, data, expires) {
-      updateSession(db(), sessionIdHash(id), { data: rowData(data), expiresAt: expiryOf(expires) });
+      await withWriteLock(db(), () => updateSession(db(), sessionIdHash(id), { data: rowData(data), expiresAt: expiryOf(expires) }));
     },
     async deleteData(id) {
-      deleteSession(db(), sessionIdHash(id));
+      await withWriteLock(db(), () => deleteSession(db(), sessionIdHash(id)));
     },
   });
 }

@@ -5,6 +5,7 @@
  * (load-context.server.ts): the client address and this response's CSP nonce.
  */
 import { createRequestHandler, writeReadableStreamToWritable, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import { busyAnswer } from "./write-busy-answer.server.ts";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 
 export interface RemixHandlerOptions {
@@ -52,7 +53,8 @@ export function remixHandler(options: RemixHandlerOptions) {
       return;
     }
     try {
-      await sendResponse(res, await handle(request, loadContext(req, res)));
+      const context = loadContext(req, res);
+      await sendResponse(res, busyAnswer(await handle(request, context), context));
     } catch (err) {
       next(err);
     }
