@@ -4,27 +4,17 @@
  * reads back with the first k confirmed labels counted, the rest surplus, and unconfirmed crowd
  * work pending; crowd work a channel already reported is marked confirmed.
  */
-import { join } from "node:path";
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
-import { MIGRATIONS, migrationsUpTo } from "../../helpers/migrations.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { databaseAt } from "../../helpers/migrations.ts";
 
 describe("migration 0006: label status", () => {
   let cleanup = () => {};
   afterEach(() => cleanup());
 
   it("counts the first k confirmed labels per item, marks the rest surplus and unconfirmed crowd work pending", () => {
-    const tmp = tempDir();
-    const sqlite = new Database(join(tmp.dir, "old.db"));
-    cleanup = () => {
-      sqlite.close();
-      tmp.cleanup();
-    };
-    const db = drizzle(sqlite);
-    migrate(db, { migrationsFolder: migrationsUpTo(tmp.dir, "0005_task_type_ids") });
+    const old = databaseAt("0005_task_type_ids");
+    cleanup = old.cleanup;
+    const { sqlite } = old;
     sqlite.exec(`
       INSERT INTO studies (id, name, type, pool, labels_per_item) VALUES (1, 'crowd', 'ab-reactiveness', 'crowd', 2);
       INSERT INTO study_items (id, study_id, position, kind) VALUES (1, 1, 1, 'ab-reactiveness'), (2, 1, 2, 'ab-reactiveness');
@@ -40,7 +30,7 @@ describe("migration 0006: label status", () => {
         ('prolific', 'S1', 'P-STUDY', 1, NULL, 5, NULL, 'submitted', 'prolific');
     `);
 
-    migrate(db, { migrationsFolder: MIGRATIONS });
+    old.migrateToLatest();
 
     expect(sqlite.prepare(`SELECT id, status FROM labels ORDER BY id`).all()).toEqual([
       { id: 1, status: "counted" },

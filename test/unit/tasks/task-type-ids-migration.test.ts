@@ -3,14 +3,9 @@
  * with old-kind rows (item kinds snippet/ab-pair, label kinds consensus/ab) reads back with the
  * task types' ids after migrating, and everything else in the payloads is untouched.
  */
-import { join } from "node:path";
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
 import { labelPayloadSchema } from "../../../app/domain/labels.ts";
-import { MIGRATIONS, migrationsUpTo } from "../../helpers/migrations.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { databaseAt } from "../../helpers/migrations.ts";
 
 const consensusTopics = { PRICE: { score: 4, carriedForward: false, positions: { BUYER: "A", SELLER: "unclear" } } };
 
@@ -19,14 +14,9 @@ describe("migration 0005: one id per task type", () => {
   afterEach(() => cleanup());
 
   it("rewrites item kinds, label revisions and drafts, and clears crowd payload hashes", () => {
-    const tmp = tempDir();
-    const sqlite = new Database(join(tmp.dir, "old.db"));
-    cleanup = () => {
-      sqlite.close();
-      tmp.cleanup();
-    };
-    const db = drizzle(sqlite);
-    migrate(db, { migrationsFolder: migrationsUpTo(tmp.dir, "0004_mturk_hit_expiry") });
+    const old = databaseAt("0004_mturk_hit_expiry");
+    cleanup = old.cleanup;
+    const { sqlite } = old;
 
     // Only the columns the migration reads matter; the rows' references are left dangling.
     sqlite.pragma("foreign_keys = OFF");
@@ -46,7 +36,7 @@ describe("migration 0005: one id per task type", () => {
       .prepare(`INSERT INTO crowd_assignments (channel, external_id, study_id, study_item_id, annotator_id, label_id, payload_hash, status, source) VALUES ('mturk', 'A1', 2, 2, 7, 2, 'abc', 'submitted', 'import')`)
       .run();
 
-    migrate(db, { migrationsFolder: MIGRATIONS });
+    old.migrateToLatest();
 
     expect(sqlite.prepare(`SELECT id, kind FROM study_items ORDER BY id`).all()).toEqual([
       { id: 1, kind: "consensus-snippet" },
