@@ -454,6 +454,8 @@ export const llmCalls = sqliteTable(
     latencyMs: integer("latency_ms").notNull().default(0),
     /** What the call was for: a run id being simulated or evaluated, a scenario being curated. */
     subject: text("subject"),
+    /** How the JSON was found in the reply (app/domain/llm/reply-parsing.ts): json | fenced | prose | think | structured. */
+    replyForm: text("reply_form"),
     createdAt: createdAt(),
   },
   (t) => [index("llm_calls_role_idx").on(t.role), index("llm_calls_subject_idx").on(t.subject)],
@@ -497,4 +499,54 @@ export const interventionJudgments = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.turnId, t.backbone] })],
+);
+
+// ---------- scenario curation (searcher → writer → rejection by unmediated simulation) ----------
+
+/**
+ * A seed report: a real dispute the searcher found, with its sources and how it was found.
+ * De-duplicated by a normalised key, so the same dispute is never recast twice.
+ */
+export const seeds = sqliteTable(
+  "seeds",
+  {
+    id: text("id").primaryKey(),
+    domain: text("domain").notNull(),
+    title: text("title").notNull(),
+    /** The report (app/domain/curation/seed.ts): parties, contested issues, timeline, tensions, status, summary. */
+    report: text("report", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** The sources it cites: [{ url, title? }]. */
+    sources: text("sources", { mode: "json" }).$type<{ url: string; title?: string }[]>().notNull(),
+    /** web-research | search-tools | files */
+    sourceKind: text("source_kind").notNull(),
+    /** How it was found: the query, the model, the search backend or the file path. */
+    provenance: text("provenance", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    dedupeKey: text("dedupe_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("seeds_dedupe_key_uq").on(t.dedupeKey), index("seeds_domain_idx").on(t.domain)],
+);
+
+/** One scenario written from a seed, and what became of it: accepted (a scenario) or rejected with its reason. */
+export const curationCandidates = sqliteTable(
+  "curation_candidates",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    seedId: text("seed_id").notNull().references(() => seeds.id),
+    domain: text("domain").notNull(),
+    /** accepted | rejected */
+    status: text("status").notNull(),
+    /** Rejected: invalid (the writer's scenario failed the checks after one repair) | resolved (an unmediated replay resolved). */
+    rejection: text("rejection"),
+    /** In words, naming the rule or the replay. */
+    reason: text("reason"),
+    /** The scenario as written (null when the writer produced nothing usable). */
+    candidate: text("candidate", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** The unmediated replays: [{ replay, outcome, runId? }] (accepted candidates keep theirs as runs). */
+    replays: text("replays", { mode: "json" }).$type<{ replay: number; outcome: string; runId?: string }[]>().notNull().default([]),
+    /** The scenario an accepted candidate became. */
+    scenarioId: text("scenario_id").references(() => scenarios.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("curation_candidates_seed_uq").on(t.seedId), index("curation_candidates_domain_idx").on(t.domain, t.status)],
 );

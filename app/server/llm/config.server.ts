@@ -62,6 +62,8 @@ const configSchema = z
     endpoints: z.record(z.string().min(1), endpointSchema),
     roles: z.object(roleShape).strict(),
     prices: z.record(z.string().min(1), priceSchema).default({}),
+    /** Scenario curation's own settings (search sources, quotas); validated by app/server/curation. */
+    curation: z.record(z.string(), z.unknown()).optional(),
   })
   .strict()
   .superRefine((config, ctx) => {
