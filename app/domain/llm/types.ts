@@ -27,7 +27,47 @@ export interface LlmRequest<T> {
   seed?: number;
   /** Overrides the role's configured model (e.g. `--backbone` on evaluate, `--mediator` on simulate). */
   model?: string;
+  /**
+   * Send the schema as a structured-output JSON schema (`response_format: json_schema`); overrides
+   * the role's `structuredOutput`. Refused by the endpoint → the call is retried without it.
+   */
+  structured?: boolean;
 }
+
+/** How the JSON object was found in a reply (stored in llm_calls.reply_form). */
+export const REPLY_FORMS = ["json", "fenced", "prose", "think", "structured"] as const;
+export type ReplyForm = (typeof REPLY_FORMS)[number];
+
+/** A function the model may call in `callWithTools` (OpenAI `tools`, type "function"). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ToolRequest<T> extends LlmRequest<T> {
+  tools: ToolSpec[];
+  /**
+   * Runs one tool call and returns its result as text for the model. A thrown error is shown to
+   * the model as the tool's result ("error: …"), so it can try something else.
+   */
+  runTool: (name: string, args: Record<string, unknown>) => Promise<string>;
+  /** Model turns before the final answer is forced (default 6); the last turn offers no tools. */
+  maxSteps?: number;
+}
+
+export interface WebResearchRequest<T> extends LlmRequest<T> {
+  /** The Responses API's built-in web search tool. */
+  tool?: "web_search_preview";
+}
+
+export interface Citation {
+  url: string;
+  title?: string;
+}
+
+export type WebResearchResult<T> = LlmResult<T> & { citations: Citation[] };
 
 export interface LlmUsage {
   promptTokens: number;
@@ -42,6 +82,16 @@ export type LlmResult<T> =
 
 export interface Llm {
   call<T>(request: LlmRequest<T>): Promise<LlmResult<T>>;
+  /**
+   * The chat tool-call loop: the model calls `tools` (answered by `runTool`) until it replies with
+   * the final JSON, parsed with the schema. Each HTTP step is cached and recorded like `call`.
+   */
+  callWithTools<T>(request: ToolRequest<T>): Promise<LlmResult<T>>;
+  /**
+   * One OpenAI Responses API request with the built-in web search tool; the reply's JSON parsed
+   * with the schema, and the url citations it carries. Cached and recorded like `call`.
+   */
+  webResearch<T>(request: WebResearchRequest<T>): Promise<WebResearchResult<T>>;
   /** The model a role resolves to (after an override), for recording on runs and evaluations. */
   modelFor(role: LlmRole, override?: string): string;
 }

@@ -279,6 +279,8 @@ export function createLlm(options: CreateLlmOptions): Llm {
 
   return {
     call,
+    callWithTools: async (request) => ({ ok: false, error: "callWithTools: not implemented yet", cached: false, usage: ZERO_USAGE, model: planFor(config, request).model }),
+    webResearch: async (request) => ({ ok: false, error: "webResearch: not implemented yet", cached: false, usage: ZERO_USAGE, model: planFor(config, request).model, citations: [] }),
     modelFor: (role, override) => override ?? roleConfig(config, role).model,
   };
 }
