@@ -14,6 +14,13 @@ export interface CacheKeyParts {
   maxTokens?: number;
   seed?: number;
   jsonMode: boolean;
+  /** Structured output asked for (absent when not, so older keys stay valid). */
+  structured?: boolean;
+  /** The tools offered (callWithTools), and the turns after `messages` so far: tool calls and results. */
+  tools?: unknown;
+  continuation?: unknown[];
+  /** "responses" for the Responses API (webResearch), with its built-in tool; absent for chat completions. */
+  api?: string;
 }
 
 /** JSON with object keys sorted at every level and undefined dropped, so equal values hash equally. */
@@ -27,8 +34,12 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function cacheKey(parts: CacheKeyParts): string {
-  const { baseUrl, model, messages, temperature, maxTokens, seed, jsonMode } = parts;
+  const { baseUrl, model, messages, temperature, maxTokens, seed, jsonMode, structured, tools, continuation, api } = parts;
   const normalised = {
+    structured: structured || undefined,
+    tools,
+    continuation,
+    api,
     baseUrl: baseUrl.replace(/\/+$/, ""),
     model,
     messages: messages.map(({ role, content }) => ({ role, content })),

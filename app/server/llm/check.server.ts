@@ -4,7 +4,7 @@
  */
 import OpenAI from "openai";
 import { apiKeyFor, LlmConfigError, type Env, type LlmConfig } from "./config.server.ts";
-import { describeError } from "./client.server.ts";
+import { describeError } from "./endpoints.server.ts";
 import { LLM_ROLES, type LlmRole } from "../../domain/llm/types.ts";
 
 export interface RoleCheck {

@@ -46,6 +46,11 @@ const roleSchema = z
     seed: z.number().int().optional(),
     /** Ask the server for a JSON object (`response_format: json_object`); off for servers without it. */
     jsonMode: z.boolean().default(true),
+    /**
+     * Send the reply's schema as `response_format: json_schema` (structured outputs: OpenAI, vLLM,
+     * SGLang, Ollama); a server that refuses it gets the call again without. Off by default.
+     */
+    structuredOutput: z.boolean().default(false),
   })
   .strict();
 

@@ -3,6 +3,9 @@
  * by its cache key). An ok row is a cache hit for every later identical request; a failed row is
  * not, and the next try overwrites it. Tokens, cost and attempts add up over every try of the
  * same request, so the table keeps what was spent even on replies later superseded.
+ * `reply_form` says how the JSON was found in the reply (json | fenced | prose | think |
+ * structured); it is null for a failed call and for an intermediate tool-call step, whose
+ * `parsed` holds `{ toolCalls }`. A web-research row's `parsed` holds `{ value, citations }`.
  */
 import { eq, sql } from "drizzle-orm";
 import { llmCalls } from "../../../db/schema.ts";
@@ -37,6 +40,7 @@ export function recordCall(db: Db, row: NewLlmCallRow): void {
         error: row.error ?? null,
         latencyMs: row.latencyMs,
         subject: row.subject ?? null,
+        replyForm: row.replyForm ?? null,
         promptTokens: sql`llm_calls.prompt_tokens + excluded.prompt_tokens`,
         completionTokens: sql`llm_calls.completion_tokens + excluded.completion_tokens`,
         costUsd: sql`llm_calls.cost_usd + excluded.cost_usd`,

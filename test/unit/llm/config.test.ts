@@ -43,7 +43,7 @@ describe("LLM configuration", () => {
       timeoutMs: 60_000,
       maxRetries: 5,
     });
-    expect(config.roles.party).toEqual({ endpoint: "mock", model: "mock-model", temperature: 0, jsonMode: true });
+    expect(config.roles.party).toEqual({ endpoint: "mock", model: "mock-model", temperature: 0, jsonMode: true, structuredOutput: false });
     expect(config.source).toBe("socrates.config.json");
   });
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { cacheKey, canonicalJson } from "../../../app/server/llm/cache-key.server.ts";
-import { extractJsonText, parseReply } from "../../../app/domain/llm/reply-parsing.ts";
+import { parseReply } from "../../../app/domain/llm/reply-parsing.ts";
 import { backoffMs, isRetryableStatus, retryAfterMs } from "../../../app/domain/llm/retry-policy.ts";
 import { Semaphore } from "../../../app/domain/llm/semaphore.ts";
 
@@ -62,10 +62,9 @@ describe("semaphore", () => {
 describe("reply parsing", () => {
   const schema = z.object({ a: z.number() });
   it("takes JSON bare, fenced, or fenced inside prose", () => {
-    expect(extractJsonText(' {"a": 1} ')).toBe('{"a": 1}');
-    expect(extractJsonText('```json\n{"a": 1}\n```')).toBe('{"a": 1}');
-    expect(extractJsonText('Here you go:\n```\n{"a": 1}\n```\nThanks')).toBe('{"a": 1}');
-    expect(parseReply('```json\n{"a": 1}\n```', schema)).toEqual({ ok: true, value: { a: 1 } });
+    expect(parseReply(' {"a": 1} ', schema)).toEqual({ ok: true, value: { a: 1 }, form: "json" });
+    expect(parseReply('```json\n{"a": 1}\n```', schema)).toEqual({ ok: true, value: { a: 1 }, form: "fenced" });
+    expect(parseReply('Here you go:\n```\n{"a": 1}\n```\nThanks', schema)).toEqual({ ok: true, value: { a: 1 }, form: "fenced" });
   });
 
   it("describes problems with JSON paths", () => {

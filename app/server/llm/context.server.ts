@@ -1,0 +1,86 @@
+/**
+ * What every call of one LLM client shares (configuration, database, endpoints, retry settings),
+ * how a request is planned (the role's configuration applied, its cache key), and how a finished
+ * HTTP step is recorded: a row in llm_calls (cache and accounting) and an `onCall` event.
+ */
+import type { Db } from "../db.server.ts";
+import { recordCall, type NewLlmCallRow } from "../models/llm-call.server.ts";
+import { cacheKey, type CacheKeyParts } from "./cache-key.server.ts";
+import { costUsd, endpointFor, roleConfig, type LlmConfig } from "./config.server.ts";
+import type { Endpoint, RetrySettings } from "./endpoints.server.ts";
+import type { LlmRequest, LlmRole, LlmUsage } from "../../domain/llm/types.ts";
+
+/** One finished `call` (or one step of a tool loop), for progress output and in-process tallies (see UsageTally). */
+export interface LlmCallEvent {
+  role: LlmRole;
+  model: string;
+  baseUrl: string;
+  subject?: string;
+  ok: boolean;
+  cached: boolean;
+  error?: string;
+  /** HTTP requests made by this call (0 when cached). */
+  attempts: number;
+  latencyMs: number;
+  usage: LlmUsage;
+}
+
+export interface ClientContext {
+  db: Db;
+  config: LlmConfig;
+  onCall?: (event: LlmCallEvent) => void;
+  endpointOf: (role: LlmRole) => Endpoint;
+  retry: RetrySettings;
+}
+
+export const ZERO_USAGE: LlmUsage = { promptTokens: 0, completionTokens: 0, costUsd: 0 };
+
+export function addUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, costUsd: a.costUsd + b.costUsd };
+}
+
+/** A request with the role's configuration applied: what is sent, and the cache key it is stored under. */
+export interface Plan extends CacheKeyParts {
+  key: string;
+  /** Whether structured output is asked for (the request's `structured`, else the role's `structuredOutput`). */
+  structured: boolean;
+}
+
+export function planFor(config: LlmConfig, request: LlmRequest<unknown>, extra: Partial<CacheKeyParts> = {}): Plan {
+  const role = roleConfig(config, request.role);
+  const structured = request.structured ?? role.structuredOutput;
+  const parts: CacheKeyParts = {
+    baseUrl: endpointFor(config, request.role).endpoint.baseUrl,
+    model: request.model ?? role.model,
+    messages: request.messages,
+    temperature: request.temperature ?? role.temperature,
+    maxTokens: request.maxTokens ?? role.maxTokens,
+    seed: request.seed ?? role.seed,
+    jsonMode: role.jsonMode,
+    structured,
+    ...extra,
+  };
+  return { ...parts, structured, key: cacheKey(parts) };
+}
+
+/** What one HTTP step (with its retries and repair) spent and produced, to be recorded. */
+export type StepRecord = Omit<NewLlmCallRow, "cacheKey" | "role" | "baseUrl" | "model" | "costUsd" | "subject" | "latencyMs"> & {
+  promptTokens: number;
+  completionTokens: number;
+  attempts: number;
+};
+
+/** Records a step under the plan's key, reports it, and returns what it cost. */
+export function recordStep(ctx: ClientContext, request: LlmRequest<unknown>, plan: Plan, step: StepRecord, started: number): LlmUsage {
+  const usage = { promptTokens: step.promptTokens, completionTokens: step.completionTokens, costUsd: costUsd(ctx.config, plan.model, step.promptTokens, step.completionTokens) };
+  const latencyMs = Date.now() - started;
+  recordCall(ctx.db, { ...step, cacheKey: plan.key, role: request.role, baseUrl: plan.baseUrl, model: plan.model, costUsd: usage.costUsd, latencyMs, subject: request.subject ?? null });
+  const ok = step.status === "ok";
+  ctx.onCall?.({ role: request.role, model: plan.model, baseUrl: plan.baseUrl, subject: request.subject, ok, cached: false, error: step.error ?? undefined, attempts: step.attempts, latencyMs, usage });
+  return usage;
+}
+
+/** Reports a cache hit (the database keeps no row for it). */
+export function reportCached(ctx: ClientContext, request: LlmRequest<unknown>, plan: Plan, usage: LlmUsage): void {
+  ctx.onCall?.({ role: request.role, model: plan.model, baseUrl: plan.baseUrl, subject: request.subject, ok: true, cached: true, attempts: 0, latencyMs: 0, usage });
+}

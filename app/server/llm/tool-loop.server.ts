@@ -1,0 +1,145 @@
+/**
+ * `Llm.callWithTools`: the chat tool-call loop (OpenAI `tools` / `tool_calls`). Each model turn is
+ * one cached, recorded step keyed by the transcript so far, so a rerun replays the turns from the
+ * cache (running the tools again, which are the caller's) and pays only for turns not yet made.
+ * The final turn offers no tools; its reply is parsed with the schema and repaired once, as in
+ * `call`.
+ */
+import type OpenAI from "openai";
+import { findOkCall } from "../models/llm-call.server.ts";
+import { chatStep, sentParams, tokensOf } from "./chat-step.server.ts";
+import { addUsage, planFor, recordStep, reportCached, ZERO_USAGE, type ClientContext, type Plan } from "./context.server.ts";
+import { parseReply, repairMessage } from "../../domain/llm/reply-parsing.ts";
+import type { LlmResult, LlmUsage, ReplyForm, ToolRequest } from "../../domain/llm/types.ts";
+
+type WireMessage = OpenAI.ChatCompletionMessageParam;
+
+export const DEFAULT_MAX_STEPS = 6;
+
+/** A tool call as stored in llm_calls.parsed of a tool step: `{ content, toolCalls }`. */
+interface StoredToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+type Turn<T> =
+  | { kind: "tools"; content: string | null; toolCalls: StoredToolCall[]; usage: LlmUsage; cached: boolean }
+  | { kind: "answer"; value: T; usage: LlmUsage; cached: boolean }
+  | { kind: "failed"; error: string; usage: LlmUsage };
+
+/** The assistant message of a tool-call turn, built the same way live and from the cache so keys match on a rerun. */
+function assistantTurn(content: string | null, toolCalls: StoredToolCall[]): WireMessage {
+  return {
+    role: "assistant",
+    content,
+    tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })),
+  };
+}
+
+/** Runs one tool call; every problem becomes the tool's result, for the model to read. */
+async function runToolCall<T>(request: ToolRequest<T>, call: StoredToolCall): Promise<string> {
+  if (!request.tools.some((t) => t.name === call.name)) return `error: there is no tool named "${call.name}"`;
+  let args: unknown;
+  try {
+    args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+  } catch {
+    return "error: the arguments are not valid JSON";
+  }
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return "error: the arguments must be a JSON object";
+  try {
+    return await request.runTool(call.name, args as Record<string, unknown>);
+  } catch (err) {
+    return `error: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+function cachedTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan): Turn<T> | undefined {
+  const row = findOkCall(ctx.db, plan.key);
+  if (!row) return undefined;
+  const usage = { promptTokens: row.promptTokens, completionTokens: row.completionTokens, costUsd: row.costUsd };
+  const stored = row.parsed as { content?: string | null; toolCalls?: StoredToolCall[] } | null;
+  let turn: Turn<T> | undefined;
+  if (row.replyForm === null && Array.isArray(stored?.toolCalls)) {
+    turn = { kind: "tools", content: stored.content ?? null, toolCalls: stored.toolCalls, usage, cached: true };
+  } else if (row.response !== null) {
+    const parsed = parseReply(row.response, request.schema, row.replyForm === "structured");
+    if (parsed.ok) turn = { kind: "answer", value: parsed.value, usage, cached: true };
+  }
+  if (turn) reportCached(ctx, request, plan, usage);
+  return turn;
+}
+
+/** Asks for the next turn; a text reply that does not parse is repaired once. Records the step. */
+async function liveTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan, messages: WireMessage[], offerTools: boolean): Promise<Turn<T>> {
+  const started = Date.now();
+  const endpoint = ctx.endpointOf(request.role);
+  const tools = request.tools.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  const toolParams = offerTools ? { tools, tool_choice: "auto" as const } : {};
+  let sent = messages;
+  let attempts = 0, promptTokens = 0, completionTokens = 0;
+  let reply: string | null = null;
+  let outcome: { ok: true; value: T; form: ReplyForm } | { ok: false; error: string } = { ok: false, error: "no reply" };
+  let toolCalls: StoredToolCall[] | undefined;
+  let last: Awaited<ReturnType<typeof chatStep>> | undefined;
+  for (let round = 0; round < 2; round++) {
+    last = await chatStep(ctx, endpoint, plan, request.schema, { messages: sent, ...(round === 0 ? toolParams : {}) });
+    attempts += last.sent.attempts;
+    if (!last.sent.ok) {
+      outcome = { ok: false, error: round === 0 ? last.sent.error : `repair request failed: ${last.sent.error}` };
+      break;
+    }
+    ({ promptTokens, completionTokens } = addTokens({ promptTokens, completionTokens }, tokensOf(last.sent.value)));
+    const message = last.sent.value.choices?.[0]?.message;
+    reply = message?.content ?? null;
+    const calls = (message?.tool_calls ?? []).filter((c) => c.type === "function");
+    if (round === 0 && offerTools && calls.length > 0) {
+      toolCalls = calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+      break;
+    }
+    const parsed = parseReply(reply ?? "", request.schema, last.outcome === "sent");
+    outcome = parsed.ok ? parsed : { ok: false, error: round === 0 ? parsed.error : `invalid reply after one repair: ${parsed.error}` };
+    if (parsed.ok) break;
+    sent = [...messages, { role: "assistant", content: reply ?? "" }, { role: "user", content: repairMessage(parsed.error) }];
+  }
+  const usage = recordStep(ctx, request, plan, {
+    request: { messages, ...toolParams, ...sentParams(plan), ...last?.params, structuredOutput: last?.outcome },
+    response: toolCalls ? JSON.stringify({ content: reply, toolCalls }) : reply,
+    parsed: toolCalls ? { content: reply, toolCalls } : outcome.ok ? (outcome.value as unknown) : null,
+    replyForm: !toolCalls && outcome.ok ? outcome.form : null,
+    status: toolCalls || outcome.ok ? "ok" : "failed",
+    error: toolCalls || outcome.ok ? null : outcome.error,
+    promptTokens,
+    completionTokens,
+    attempts,
+  }, started);
+  if (toolCalls) return { kind: "tools", content: reply, toolCalls, usage, cached: false };
+  return outcome.ok ? { kind: "answer", value: outcome.value, usage, cached: false } : { kind: "failed", error: outcome.error, usage };
+}
+
+function addTokens(a: { promptTokens: number; completionTokens: number }, b: { promptTokens: number; completionTokens: number }) {
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens };
+}
+
+/** `Llm.callWithTools` for a client context. */
+export function toolCaller(ctx: ClientContext): <T>(request: ToolRequest<T>) => Promise<LlmResult<T>> {
+  return async function callWithTools<T>(request: ToolRequest<T>): Promise<LlmResult<T>> {
+    const maxSteps = Math.max(1, request.maxSteps ?? DEFAULT_MAX_STEPS);
+    const continuation: WireMessage[] = [];
+    let usage = ZERO_USAGE;
+    let cached = true;
+    for (let step = 0; ; step++) {
+      const offerTools = step < maxSteps - 1;
+      const plan = planFor(ctx.config, request, { tools: { offered: offerTools, tools: request.tools }, continuation: [...continuation] });
+      const turn = cachedTurn(ctx, request, plan) ?? (await liveTurn(ctx, request, plan, [...request.messages, ...continuation], offerTools));
+      usage = addUsage(usage, turn.usage);
+      if (turn.kind === "failed") return { ok: false, error: `step ${step + 1}: ${turn.error}`, cached: false, usage, model: plan.model };
+      cached &&= turn.cached;
+      if (turn.kind === "answer") return { ok: true, value: turn.value, cached, usage, model: plan.model };
+      continuation.push(assistantTurn(turn.content, turn.toolCalls));
+      for (const call of turn.toolCalls) {
+        continuation.push({ role: "tool", tool_call_id: call.id, content: await runToolCall(request, call) });
+      }
+    }
+  };
+}
