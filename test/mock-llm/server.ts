@@ -1,18 +1,34 @@
 /**
  * A local OpenAI-compatible server for tests and benchmarks — a stand-in endpoint, never a
- * model. It answers POST /v1/chat/completions from a pluggable responder, GET /v1/models, adds
- * latency, injects faults (429 with Retry-After, 5xx bursts, slow replies, malformed or truncated
- * JSON, connection resets, any other status) and records every request with timestamps and the
- * peak number of requests in flight.
+ * model. It answers POST /v1/chat/completions (plain replies, or `tool_calls` when the responder
+ * returns `{ toolCalls }`) and POST /v1/responses (the Responses API, with url citations) from
+ * pluggable responders, GET /v1/models, adds latency, injects faults (429 with Retry-After, 5xx
+ * bursts, slow replies, malformed or truncated JSON, replies wrapped in prose or after a <think>
+ * block, a refusal of structured output, connection resets, any other status) and records every
+ * request with timestamps and the peak number of requests in flight.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { createRng } from "../../app/domain/stats/rng.ts";
+import { chatCompletionBody, chatRequestOf, disguise, researchReplyIn, responsesBody, responsesRequestOf, toolCallsIn } from "./wire.ts";
 
 export interface MockMessage {
   role: string;
   content: string;
+  /** The tool calls of an assistant turn in a tool loop. */
+  toolCalls?: MockToolCall[];
+}
+
+/** A tool call as a responder asks for it; `arguments` may be an object (sent as its JSON). */
+export interface MockToolCall {
+  name: string;
+  arguments: string | object;
+}
+
+export interface MockCitation {
+  url: string;
+  title?: string;
 }
 
 /** What a responder sees: the useful fields of the request body, and the body itself. */
@@ -23,10 +39,21 @@ export interface MockChatRequest {
   seed?: number;
   maxTokens?: number;
   jsonMode: boolean;
+  /** Which endpoint was asked: chat completions, or the Responses API (web research). */
+  api: "chat" | "responses";
+  /** A JSON schema was sent (structured output), and the schema itself. */
+  structured: boolean;
+  jsonSchema?: unknown;
+  /** The tools offered: function names (chat), or built-in tool types such as web_search_preview (responses). */
+  tools: string[];
   body: Record<string, unknown>;
 }
 
-/** Returns the reply content: a string as is, anything else as its JSON. */
+/**
+ * Returns the reply content: a string as is, anything else as its JSON — except two shapes:
+ * `{ toolCalls: [{ name, arguments }] }` answers a chat request with tool calls, and
+ * `{ text, citations: [{ url, title? }] }` answers a Responses request with url citations.
+ */
 export type Responder = (request: MockChatRequest) => string | object;
 
 export type Fault =
@@ -36,7 +63,13 @@ export type Fault =
   | { kind: "malformed" }
   | { kind: "truncated" }
   | { kind: "reset" }
-  | { kind: "status"; status: number; message?: string };
+  | { kind: "status"; status: number; message?: string }
+  /** The reply wrapped in prose ("Sure — here is my answer. {…} Let me know…"). */
+  | { kind: "prose" }
+  /** The reply after a <think> block whose reasoning contains braces. */
+  | { kind: "think" }
+  /** HTTP 400 naming response_format, as servers without structured output answer; only requests that send a JSON schema match. */
+  | { kind: "refuse-structured" };
 
 export interface FaultRule {
   fault: Fault;
@@ -60,10 +93,14 @@ export interface RecordedRequest {
   respondedAt?: number;
   status?: number;
   fault?: Fault["kind"];
+  /** The reply format asked for: response_format.type (chat) or text.format.type (responses). */
+  responseFormat?: string;
 }
 
 export interface MockLlmOptions {
   respond?: Responder;
+  /** Answers POST /v1/responses; `respond` when absent. */
+  respondResponses?: Responder;
   /** Fixed delay before every reply, or uniform in [min, max] from a seeded generator. */
   latencyMs?: number | { min: number; max: number };
   seed?: number;
@@ -117,16 +154,12 @@ function matches(pattern: string | RegExp | undefined, value: string): boolean {
   return typeof pattern === "string" ? pattern === value : pattern.test(value);
 }
 
-/** Rough token counts (4 characters a token): enough for accounting tests, not a tokenizer. */
-function tokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
 const now = () => performance.timeOrigin + performance.now();
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLlm> {
   const respond = options.respond ?? ((req) => ({ echo: req.messages.at(-1)?.content ?? "" }));
+  const respondResponses = options.respondResponses ?? respond;
   const rng = createRng(options.seed ?? 1);
   const models = options.models ?? ["mock-model"];
   const requests: RecordedRequest[] = [];
@@ -150,6 +183,8 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
         left > 0 &&
         record.index >= (rule.fromRequest ?? 1) &&
         matches(rule.model, chat.model) &&
+        // A refusal of structured output only answers requests that send a JSON schema.
+        (rule.fault.kind !== "refuse-structured" || chat.structured) &&
         (rule.match === undefined || chat.messages.some((m) => rule.match!.test(m.content)))
     );
     if (!found) return undefined;
@@ -173,21 +208,12 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 
   const errorBody = (message: string, type: string) => ({ error: { message, type, code: null, param: null } });
 
-  async function chat(req: IncomingMessage, res: ServerResponse, record: RecordedRequest) {
-    const body = record.body as Record<string, unknown> | undefined;
-    if (!body || typeof body !== "object" || typeof body.model !== "string" || !Array.isArray(body.messages)) {
-      return send(res, record, 400, errorBody("mock-llm: expected a JSON body with model and messages", "invalid_request_error"));
-    }
-    const chatRequest: MockChatRequest = {
-      model: body.model,
-      messages: (body.messages as MockMessage[]).map((m) => ({ role: String(m.role), content: String(m.content ?? "") })),
-      temperature: body.temperature as number | undefined,
-      seed: body.seed as number | undefined,
-      maxTokens: body.max_tokens as number | undefined,
-      jsonMode: (body.response_format as { type?: string } | undefined)?.type === "json_object",
-      body,
-    };
-    const fault = takeFault(record, chatRequest);
+  /** Answers one chat or Responses request: its fault if any, else the responder's reply in that API's shape. */
+  async function answer(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, api: "chat" | "responses") {
+    const request = api === "chat" ? chatRequestOf(record.body) : responsesRequestOf(record.body);
+    if (typeof request === "string") return send(res, record, 400, errorBody(request, "invalid_request_error"));
+    record.responseFormat = (api === "chat" ? (request.body.response_format as { type?: string } | undefined) : (request.body.text as { format?: { type?: string } } | undefined)?.format)?.type;
+    const fault = takeFault(record, request);
     record.fault = fault?.kind;
     await wait(latency());
 
@@ -205,12 +231,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       case "5xx":
         return send(res, record, fault.status ?? 500, errorBody("mock-llm: injected server error", "server_error"));
       case "status":
-        return send(
-          res,
-          record,
-          fault.status,
-          errorBody(fault.message ?? `mock-llm: injected HTTP ${fault.status}`, "invalid_request_error")
-        );
+        return send(res, record, fault.status, errorBody(fault.message ?? `mock-llm: injected HTTP ${fault.status}`, "invalid_request_error"));
+      case "refuse-structured":
+        return send(res, record, 400, errorBody("mock-llm: response_format json_schema is not supported by this stand-in (injected refuse-structured)", "invalid_request_error"));
       case "slow":
         await wait(fault.delayMs);
         break;
@@ -218,32 +241,19 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 
     let reply: string | object;
     try {
-      reply = respond(chatRequest);
+      reply = api === "chat" ? respond(request) : respondResponses(request);
     } catch (err) {
       const status = err instanceof NoScriptedReply ? 400 : 500;
       return send(res, record, status, errorBody((err as Error).message, "mock_responder_error"));
     }
-    let content = typeof reply === "string" ? reply : JSON.stringify(reply);
-    if (fault?.kind === "malformed") content = `Here is my answer: {${content.replace(/[{}]/g, "")}`;
-    if (fault?.kind === "truncated") content = content.slice(0, Math.max(1, Math.floor(content.length / 2)));
-
-    const promptTokens = chatRequest.messages.reduce((n, m) => n + tokens(m.content), 0);
-    const completionTokens = tokens(content);
-    send(res, record, 200, {
-      id: `chatcmpl-mock-${record.index}`,
-      object: "chat.completion",
-      created: Math.floor(Date.now() / 1000),
-      model: chatRequest.model,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", content },
-          finish_reason: fault?.kind === "truncated" ? "length" : "stop",
-          logprobs: null,
-        },
-      ],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
-    });
+    if (api === "responses") {
+      const { content, citations } = researchReplyIn(reply);
+      return send(res, record, 200, responsesBody(request, disguise(content, fault?.kind), citations, record.index));
+    }
+    const toolCalls = toolCallsIn(reply);
+    const content = typeof reply === "string" ? reply : JSON.stringify(reply);
+    const shaped = toolCalls && request.tools.length > 0 ? { toolCalls } : { content: disguise(content, fault?.kind) };
+    send(res, record, 200, chatCompletionBody(request, shaped, record.index, fault?.kind === "truncated"));
   }
 
   const server = createServer((req, res) => {
@@ -267,13 +277,12 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
           data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "mock-llm" })),
         });
       }
-      if (req.method !== "POST" || path !== "/v1/chat/completions") {
-        return send(res, record, 404, errorBody(`mock-llm: no route ${req.method} ${path}`, "not_found"));
-      }
+      const api = req.method !== "POST" ? undefined : path === "/v1/chat/completions" ? "chat" : path === "/v1/responses" ? "responses" : undefined;
+      if (!api) return send(res, record, 404, errorBody(`mock-llm: no route ${req.method} ${path}`, "not_found"));
       inFlight++;
       peak = Math.max(peak, inFlight);
       res.on("close", () => inFlight--);
-      chat(req, res, record).catch((err) => send(res, record, 500, errorBody(String(err), "mock_error")));
+      answer(req, res, record, api).catch((err) => send(res, record, 500, errorBody(String(err), "mock_error")));
     });
   });
 
