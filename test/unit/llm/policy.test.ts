@@ -89,8 +89,14 @@ describe("cache keys", () => {
       { jsonMode: false },
       { model: "n" },
       { messages: [{ role: "system" as const, content: "x" }] },
+      { structured: true },
+      { tools: [{ name: "web_search" }] },
+      { continuation: [{ role: "tool", content: "r" }] },
+      { api: "responses" },
     ];
     const keys = new Set([cacheKey(base), ...variants.map((v) => cacheKey({ ...base, ...v }))]);
     expect(keys.size).toBe(variants.length + 1);
+    // Structured output off is the key of before it existed, so earlier caches stay valid.
+    expect(cacheKey({ ...base, structured: false })).toBe(cacheKey(base));
   });
 });
