@@ -4,7 +4,7 @@
  * HTTP step is recorded: a row in llm_calls (cache and accounting) and an `onCall` event.
  */
 import type { Db } from "../db.server.ts";
-import { recordCall, type NewLlmCallRow } from "../models/llm-call.server.ts";
+import { recordCall, type LlmCallRow, type NewLlmCallRow } from "../models/llm-call.server.ts";
 import { cacheKey, type CacheKeyParts } from "./cache-key.server.ts";
 import { costUsd, endpointFor, roleConfig, type LlmConfig } from "./config.server.ts";
 import type { Endpoint, RetrySettings } from "./endpoints.server.ts";
@@ -78,6 +78,11 @@ export function recordStep(ctx: ClientContext, request: LlmRequest<unknown>, pla
   const ok = step.status === "ok";
   ctx.onCall?.({ role: request.role, model: plan.model, baseUrl: plan.baseUrl, subject: request.subject, ok, cached: false, error: step.error ?? undefined, attempts: step.attempts, latencyMs, usage });
   return usage;
+}
+
+/** What a stored call cost when it was made. */
+export function storedUsage(row: LlmCallRow): LlmUsage {
+  return { promptTokens: row.promptTokens, completionTokens: row.completionTokens, costUsd: row.costUsd };
 }
 
 /** Reports a cache hit (the database keeps no row for it). */

@@ -5,23 +5,13 @@
  * The final turn offers no tools; its reply is parsed with the schema and repaired once, as in
  * `call`.
  */
-import type OpenAI from "openai";
 import { findOkCall } from "../models/llm-call.server.ts";
-import { chatStep, sentParams, tokensOf } from "./chat-step.server.ts";
-import { addUsage, planFor, recordStep, reportCached, ZERO_USAGE, type ClientContext, type Plan } from "./context.server.ts";
-import { parseReply, repairMessage } from "../../domain/llm/reply-parsing.ts";
-import type { LlmResult, LlmUsage, ReplyForm, ToolRequest } from "../../domain/llm/types.ts";
-
-type WireMessage = OpenAI.ChatCompletionMessageParam;
+import { askWithRepair, sentParams, type StoredToolCall, type WireMessage } from "./chat-step.server.ts";
+import { addUsage, type ClientContext, type Plan, planFor, recordStep, reportCached, storedUsage, ZERO_USAGE } from "./context.server.ts";
+import { parseReply } from "../../domain/llm/reply-parsing.ts";
+import type { LlmResult, LlmUsage, ToolRequest } from "../../domain/llm/types.ts";
 
 export const DEFAULT_MAX_STEPS = 6;
-
-/** A tool call as stored in llm_calls.parsed of a tool step: `{ content, toolCalls }`. */
-interface StoredToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
 
 type Turn<T> =
   | { kind: "tools"; content: string | null; toolCalls: StoredToolCall[]; usage: LlmUsage; cached: boolean }
@@ -57,7 +47,7 @@ async function runToolCall<T>(request: ToolRequest<T>, call: StoredToolCall): Pr
 function cachedTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan): Turn<T> | undefined {
   const row = findOkCall(ctx.db, plan.key);
   if (!row) return undefined;
-  const usage = { promptTokens: row.promptTokens, completionTokens: row.completionTokens, costUsd: row.costUsd };
+  const usage = storedUsage(row);
   const stored = row.parsed as { content?: string | null; toolCalls?: StoredToolCall[] } | null;
   let turn: Turn<T> | undefined;
   if (row.replyForm === null && Array.isArray(stored?.toolCalls)) {
@@ -70,55 +60,26 @@ function cachedTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan):
   return turn;
 }
 
-/** Asks for the next turn; a text reply that does not parse is repaired once. Records the step. */
+/** Asks for the next turn (tool calls, or the answer repaired once) and records it as one step. */
 async function liveTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan, messages: WireMessage[], offerTools: boolean): Promise<Turn<T>> {
   const started = Date.now();
-  const endpoint = ctx.endpointOf(request.role);
   const tools = request.tools.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
   const toolParams = offerTools ? { tools, tool_choice: "auto" as const } : {};
-  let sent = messages;
-  let attempts = 0, promptTokens = 0, completionTokens = 0;
-  let reply: string | null = null;
-  let outcome: { ok: true; value: T; form: ReplyForm } | { ok: false; error: string } = { ok: false, error: "no reply" };
-  let toolCalls: StoredToolCall[] | undefined;
-  let last: Awaited<ReturnType<typeof chatStep>> | undefined;
-  for (let round = 0; round < 2; round++) {
-    last = await chatStep(ctx, endpoint, plan, request.schema, { messages: sent, ...(round === 0 ? toolParams : {}) });
-    attempts += last.sent.attempts;
-    if (!last.sent.ok) {
-      outcome = { ok: false, error: round === 0 ? last.sent.error : `repair request failed: ${last.sent.error}` };
-      break;
-    }
-    ({ promptTokens, completionTokens } = addTokens({ promptTokens, completionTokens }, tokensOf(last.sent.value)));
-    const message = last.sent.value.choices?.[0]?.message;
-    reply = message?.content ?? null;
-    const calls = (message?.tool_calls ?? []).filter((c) => c.type === "function");
-    if (round === 0 && offerTools && calls.length > 0) {
-      toolCalls = calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
-      break;
-    }
-    const parsed = parseReply(reply ?? "", request.schema, last.outcome === "sent");
-    outcome = parsed.ok ? parsed : { ok: false, error: round === 0 ? parsed.error : `invalid reply after one repair: ${parsed.error}` };
-    if (parsed.ok) break;
-    sent = [...messages, { role: "assistant", content: reply ?? "" }, { role: "user", content: repairMessage(parsed.error) }];
-  }
+  const answer = await askWithRepair(ctx, ctx.endpointOf(request.role), plan, request.schema, messages, toolParams);
+  const { outcome, reply, toolCalls } = answer;
   const usage = recordStep(ctx, request, plan, {
-    request: { messages, ...toolParams, ...sentParams(plan), ...last?.params, structuredOutput: last?.outcome },
+    request: { messages, ...toolParams, ...sentParams(plan), ...answer.format, structuredOutput: answer.structured },
     response: toolCalls ? JSON.stringify({ content: reply, toolCalls }) : reply,
     parsed: toolCalls ? { content: reply, toolCalls } : outcome.ok ? (outcome.value as unknown) : null,
     replyForm: !toolCalls && outcome.ok ? outcome.form : null,
     status: toolCalls || outcome.ok ? "ok" : "failed",
     error: toolCalls || outcome.ok ? null : outcome.error,
-    promptTokens,
-    completionTokens,
-    attempts,
+    promptTokens: answer.promptTokens,
+    completionTokens: answer.completionTokens,
+    attempts: answer.attempts,
   }, started);
   if (toolCalls) return { kind: "tools", content: reply, toolCalls, usage, cached: false };
   return outcome.ok ? { kind: "answer", value: outcome.value, usage, cached: false } : { kind: "failed", error: outcome.error, usage };
-}
-
-function addTokens(a: { promptTokens: number; completionTokens: number }, b: { promptTokens: number; completionTokens: number }) {
-  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens };
 }
 
 /** `Llm.callWithTools` for a client context. */

@@ -7,7 +7,7 @@
 import type OpenAI from "openai";
 import type { ZodType } from "zod";
 import { findOkCall } from "../models/llm-call.server.ts";
-import { planFor, recordStep, reportCached, type ClientContext, type Plan } from "./context.server.ts";
+import { type ClientContext, type Plan, planFor, recordStep, reportCached, storedUsage } from "./context.server.ts";
 import { sendWithRetries, type Endpoint } from "./endpoints.server.ts";
 import { sendStructured, structuredRefused, structuredTextFormat, type ChosenFormat, type StructuredOutcome } from "./structured.server.ts";
 import { parseReply, repairMessage, type ParsedReply } from "../../domain/llm/reply-parsing.ts";
@@ -104,7 +104,7 @@ export function webResearcher(ctx: ClientContext): <T>(request: WebResearchReque
     if (row?.response != null) {
       const parsed = parseReply(row.response, request.schema, row.replyForm === "structured");
       if (parsed.ok) {
-        const usage = { promptTokens: row.promptTokens, completionTokens: row.completionTokens, costUsd: row.costUsd };
+        const usage = storedUsage(row);
         reportCached(ctx, request, plan, usage);
         const citations = (row.parsed as { citations?: Citation[] } | null)?.citations ?? [];
         return { ok: true, value: parsed.value, cached: true, usage, model, citations };
