@@ -1,10 +1,12 @@
 /** An LLM configuration pointing every role at one mock server, for tests and benchmarks. */
 import { parseLlmConfig, type EndpointConfig, type LlmConfig } from "../../app/server/llm/config.server.ts";
-import { LLM_ROLES } from "../../app/domain/llm/types.ts";
+import { LLM_ROLES, type LlmRole } from "../../app/domain/llm/types.ts";
 
 export interface MockConfigOptions {
   endpoint?: Partial<EndpointConfig>;
   model?: string;
+  /** Extra settings of some roles, e.g. `{ writer: { structuredOutput: true } }`. */
+  roles?: Partial<Record<LlmRole, Record<string, unknown>>>;
   prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }>;
 }
 
@@ -13,7 +15,7 @@ export function mockConfigJson(url: string, options: MockConfigOptions = {}): Re
   return {
     endpoints: { mock: { baseUrl: url, ...options.endpoint } },
     roles: Object.fromEntries(
-      LLM_ROLES.map((role) => [role, { endpoint: "mock", model: options.model ?? "mock-model", temperature: 0 }])
+      LLM_ROLES.map((role) => [role, { endpoint: "mock", model: options.model ?? "mock-model", temperature: 0, ...options.roles?.[role] }])
     ),
     prices: options.prices ?? {},
   };

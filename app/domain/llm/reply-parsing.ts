@@ -62,11 +62,14 @@ function balancedEnd(text: string, start: number): number {
   return -1;
 }
 
+/** Opening braces tried at most, so a long reply full of stray braces cannot take quadratic time. */
+const MAX_STARTS = 1000;
+
 /** Every top-level {…} in the text that parses as JSON, in reading order. */
 export function scanJsonObjects(text: string): unknown[] {
   const found: unknown[] = [];
   let i = text.indexOf("{");
-  while (i !== -1) {
+  for (let starts = 0; i !== -1 && starts < MAX_STARTS; starts++) {
     const end = balancedEnd(text, i);
     const parsed = end === -1 ? { ok: false as const } : tryJson(text.slice(i, end));
     if (parsed.ok) found.push(parsed.value);

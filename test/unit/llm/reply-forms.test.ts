@@ -3,9 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { llmCalls } from "../../../db/schema.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
-import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
-import { mockConfig, mockConfigJson } from "../../mock-llm/config.ts";
+import { mockConfig } from "../../mock-llm/config.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 
 const schema = z.object({ echo: z.string() });
@@ -28,11 +27,7 @@ type Body = { response_format?: { type: string; json_schema?: { name: string; st
 const bodyOf = (i: number) => mock.requests[i].body as Body;
 
 /** A configuration whose writer role asks for structured output. */
-function structuredConfig(url: string, structuredOutput = true) {
-  const json = mockConfigJson(url) as { roles: Record<string, Record<string, unknown>> };
-  json.roles.writer = { ...json.roles.writer, structuredOutput };
-  return parseLlmConfig(json, "test config");
-}
+const structuredConfig = (url: string) => mockConfig(url, { roles: { writer: { structuredOutput: true } } });
 
 describe("reply forms over HTTP", () => {
   it("a reply wrapped in prose twice in a row loses no run: both calls succeed without a repair", async () => {

@@ -65,3 +65,11 @@ describe("reply extraction", () => {
     expect(extractJson(answer, true)).toEqual({ ok: true, candidates: [{ value, form: "structured" }] });
   });
 });
+
+describe("reply extraction on long replies", () => {
+  it("stays fast on a long reply of stray braces and still finds a later object", () => {
+    const noise = "{ ".repeat(20_000);
+    expect(scanJsonObjects(`${noise}`)).toEqual([]);
+    expect(parseReply(`${"{x} ".repeat(500)}${answer}`, schema)).toMatchObject({ ok: true, value });
+  });
+});
