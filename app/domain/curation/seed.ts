@@ -52,7 +52,7 @@ export function normaliseWords(value: string): string {
 }
 
 /** One key per dispute: the normalised title and the sorted, normalised party names. */
-export function dedupeKeyOf(report: Pick<SeedReport, "title" | "parties">): string {
+export function dedupeKeyOf(report: { title: string; parties: readonly { name: string }[] }): string {
   const parties = report.parties.map((party) => normaliseWords(party.name)).filter((name) => name !== "");
   return `${normaliseWords(report.title)}|${[...new Set(parties)].sort().join(";")}`;
 }

@@ -1,0 +1,99 @@
+/**
+ * The searcher: finds ONE new seed for a domain from the configured source, stores it with its
+ * provenance and returns it. The same dispute is never stored twice (dedupeKeyOf): when the
+ * source returns one already stored, it is asked again with that dispute excluded, a few times.
+ *
+ * Deterministic for (domain, attempt): the prompt is a function of them and the exclusions, so a
+ * rerun gets the same replies from the LLM cache; and a seed already stored for (domain, attempt)
+ * is returned as is, without a call, so a resumed curation picks up the seed it had.
+ */
+import type { Domain } from "../../domain/bundle.ts";
+import { disputeLabel } from "../../domain/curation/search-prompt.ts";
+import { dedupeKeyOf } from "../../domain/curation/seed.ts";
+import type { Llm } from "../../domain/llm/types.ts";
+import type { Db } from "../db.server.ts";
+import type { Env } from "../llm/config.server.ts";
+import { insertSeed, seedOfAttempt, seedOfFile, type SeedProvenance, type StoredSeed } from "../models/seed.server.ts";
+import type { CurationConfig } from "./curation-config.server.ts";
+import { readSeedFiles, reportOfFile } from "./search/files-source.server.ts";
+import { askWebResearch, askWithTools, type AskRequest, type Found } from "./search/web-sources.server.ts";
+
+export type { StoredSeed } from "../models/seed.server.ts";
+export type { CurationConfig } from "./curation-config.server.ts";
+
+export interface SearcherContext {
+  db: Db;
+  llm: Llm;
+  config: CurationConfig;
+  fetch?: typeof fetch;
+  /** Where search backend keys are read (process.env by default). */
+  env?: Env;
+}
+
+export interface FindSeedOptions {
+  /** Disputes not to return: titles (as "title (A vs B)" or plain) or dedupe keys. */
+  exclude?: string[];
+  /** Which search this is for the domain (0, 1, 2, …); the same attempt finds the same seed. */
+  attempt: number;
+}
+
+/** The source could not produce a usable report (the LLM's reply failed after its repair, a backend error). */
+export class SeedSearchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SeedSearchError";
+  }
+}
+
+/** One new, stored, de-duplicated seed for the domain, or null when the source is exhausted. */
+export async function findSeed(ctx: SearcherContext, domain: Domain, options: FindSeedOptions): Promise<StoredSeed | null> {
+  const earlier = seedOfAttempt(ctx.db, domain, options.attempt);
+  if (earlier) return publicSeed(earlier);
+  return ctx.config.source.kind === "files" ? findFileSeed(ctx, ctx.config.source.dir, domain, options) : searchWeb(ctx, domain, options);
+}
+
+function publicSeed(seed: StoredSeed): StoredSeed {
+  const { id, domain, title, report, sources, sourceKind } = seed;
+  return { id, domain, title, report, sources, sourceKind };
+}
+
+/** Asks the web source, then again with each duplicate excluded, up to `maxDuplicateRetries` times. */
+async function searchWeb(ctx: SearcherContext, domain: Domain, options: FindSeedOptions): Promise<StoredSeed | null> {
+  const source = ctx.config.source;
+  const excluded = [...(options.exclude ?? [])];
+  const ask = { llm: ctx.llm, fetch: ctx.fetch ?? fetch, env: ctx.env, configFile: ctx.config.configFile };
+  for (let retry = 0; retry <= ctx.config.maxDuplicateRetries; retry++) {
+    const request: AskRequest = { domain, attempt: options.attempt, excluded };
+    let found: Found;
+    try {
+      found = source.kind === "search-tools" ? await askWithTools(ask, source, request) : await askWebResearch(ask, source as Extract<typeof source, { kind: "web-research" }>, request);
+    } catch (err) {
+      throw new SeedSearchError(`searcher (${domain}, attempt ${options.attempt}): ${(err as Error).message}`);
+    }
+    if (!found.ok) throw new SeedSearchError(`searcher (${domain}, attempt ${options.attempt}): ${found.error}`);
+    const provenance: SeedProvenance = { ...found.provenance, attempt: options.attempt, retry };
+    const outcome = excludedBy(found.report, options.exclude) ? undefined : insertSeed(ctx.db, { domain, report: found.report, sourceKind: source.kind, provenance });
+    if (outcome && "stored" in outcome) return publicSeed(outcome.stored);
+    excluded.push(disputeLabel(found.report));
+  }
+  return null;
+}
+
+/** The caller excluded this dispute (by label, title or dedupe key). */
+function excludedBy(report: { title: string; parties: { name: string }[] }, exclude: readonly string[] = []): boolean {
+  const names = new Set([disputeLabel(report), report.title, dedupeKeyOf(report)]);
+  return exclude.some((e) => names.has(e));
+}
+
+/** The first file for the domain not yet stored (nor a duplicate of a stored dispute, nor excluded). */
+async function findFileSeed(ctx: SearcherContext, dir: string, domain: Domain, options: FindSeedOptions): Promise<StoredSeed | null> {
+  for (const entry of readSeedFiles(dir)) {
+    if (entry.parsed.domain !== domain || seedOfFile(ctx.db, entry.path)) continue;
+    const { report, model } = await reportOfFile(ctx.llm, entry, domain);
+    if (excludedBy(report, options.exclude)) continue;
+    const provenance: SeedProvenance = { attempt: options.attempt, file: entry.path, ...(model ? { model } : {}) };
+    const outcome = insertSeed(ctx.db, { domain, report, sourceKind: "files", provenance });
+    if ("stored" in outcome) return publicSeed(outcome.stored);
+  }
+  return null;
+}

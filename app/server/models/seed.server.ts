@@ -1,0 +1,127 @@
+/**
+ * Data access for seeds: the seed reports the searcher found, with their provenance (query,
+ * model, backend or file) and a unique de-duplication key, so one dispute is stored once.
+ */
+import { createHash } from "node:crypto";
+import { and, asc, eq, sql } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import type { Domain } from "../../domain/bundle.ts";
+import { dedupeKeyOf, seedReportSchema, type SeedReport, type SeedSource } from "../../domain/curation/seed.ts";
+import type { Db } from "../db.server.ts";
+
+const { seeds } = schema;
+
+export type SeedSourceKind = "web-research" | "search-tools" | "files";
+
+/** How a seed was found. `attempt` makes a resumed curation find the same seed again without asking. */
+export interface SeedProvenance {
+  attempt: number;
+  /** Extra requests made because the searcher returned disputes already stored. */
+  retry?: number;
+  model?: string;
+  /** The searches the model ran (search-tools) or the prompt's query (web-research). */
+  queries?: string[];
+  backend?: string;
+  backendUrl?: string;
+  /** Pages the model read (search-tools). */
+  pages?: string[];
+  file?: string;
+  [key: string]: unknown;
+}
+
+export interface StoredSeed {
+  id: string;
+  domain: Domain;
+  title: string;
+  report: SeedReport;
+  sources: SeedSource[];
+  sourceKind: SeedSourceKind;
+}
+
+export interface StoredSeedWithProvenance extends StoredSeed {
+  provenance: SeedProvenance;
+  dedupeKey: string;
+}
+
+type SeedRow = typeof seeds.$inferSelect;
+
+function toStored(row: SeedRow): StoredSeedWithProvenance {
+  return {
+    id: row.id,
+    domain: row.domain as Domain,
+    title: row.title,
+    report: seedReportSchema.parse(row.report),
+    sources: row.sources,
+    sourceKind: row.sourceKind as SeedSourceKind,
+    provenance: row.provenance as SeedProvenance,
+    dedupeKey: row.dedupeKey,
+  };
+}
+
+/** A seed's id: a function of its dedupe key, so the same dispute gets the same id in every database. */
+export function seedIdOf(domain: Domain, dedupeKey: string): string {
+  return `seed-${domain}-${createHash("sha256").update(dedupeKey).digest("hex").slice(0, 12)}`;
+}
+
+export function getSeed(db: Db, id: string): StoredSeedWithProvenance | undefined {
+  const row = db.select().from(seeds).where(eq(seeds.id, id)).get();
+  return row && toStored(row);
+}
+
+export function seedWithKey(db: Db, dedupeKey: string): StoredSeedWithProvenance | undefined {
+  const row = db.select().from(seeds).where(eq(seeds.dedupeKey, dedupeKey)).get();
+  return row && toStored(row);
+}
+
+/** The seed an earlier search for (domain, attempt) stored, if any. */
+export function seedOfAttempt(db: Db, domain: Domain, attempt: number): StoredSeedWithProvenance | undefined {
+  const row = db
+    .select()
+    .from(seeds)
+    .where(and(eq(seeds.domain, domain), sql`json_extract(${seeds.provenance}, '$.attempt') = ${attempt}`))
+    .get();
+  return row && toStored(row);
+}
+
+/** The seed read from a file (the `files` source), if any. */
+export function seedOfFile(db: Db, file: string): StoredSeedWithProvenance | undefined {
+  const row = db.select().from(seeds).where(sql`json_extract(${seeds.provenance}, '$.file') = ${file}`).get();
+  return row && toStored(row);
+}
+
+export function seedsOfDomain(db: Db, domain: Domain): StoredSeedWithProvenance[] {
+  return db.select().from(seeds).where(eq(seeds.domain, domain)).orderBy(asc(seeds.createdAt), asc(seeds.id)).all().map(toStored);
+}
+
+export interface NewSeed {
+  domain: Domain;
+  report: SeedReport;
+  sourceKind: SeedSourceKind;
+  provenance: SeedProvenance;
+}
+
+/**
+ * Stores a seed unless its dispute is already stored: then returns `{ duplicateOf }`, the stored
+ * seed with the same key (the unique index decides, so two writers cannot both store it).
+ */
+export function insertSeed(db: Db, seed: NewSeed): { stored: StoredSeed } | { duplicateOf: StoredSeed } {
+  const dedupeKey = dedupeKeyOf(seed.report);
+  const id = seedIdOf(seed.domain, dedupeKey);
+  const inserted = db
+    .insert(seeds)
+    .values({
+      id,
+      domain: seed.domain,
+      title: seed.report.title,
+      report: seed.report,
+      sources: seed.report.sources,
+      sourceKind: seed.sourceKind,
+      provenance: seed.provenance,
+      dedupeKey,
+    })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  if (inserted) return { stored: toStored(inserted) };
+  return { duplicateOf: seedWithKey(db, dedupeKey) ?? getSeed(db, id)! };
+}
