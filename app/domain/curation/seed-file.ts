@@ -1,6 +1,6 @@
 /**
  * Seed reports a researcher collected by hand, one file each (Markdown or text), for the `files`
- * source. The format (docs/llm.md):
+ * source. The format (docs/curation-search.md):
  *
  *   ---
  *   domain: healthcare            (or put the file in a folder named after the domain)

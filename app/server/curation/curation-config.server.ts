@@ -2,7 +2,7 @@
  * The `curation` section of socrates.config.json: where seeds come from (the evidence source) and
  * the quotas. Validated here, not by the LLM configuration, so errors name the file and the JSON
  * path under `curation`. Keys for search backends come from environment variables the section
- * names, never from the file. Format: docs/llm.md, example: socrates.config.example.json.
+ * names, never from the file. Format: docs/curation-search.md, example: socrates.config.example.json.
  */
 import { z } from "zod";
 import { DOMAINS, type Domain } from "../../domain/bundle.ts";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { DOMAINS } from "../../../app/domain/bundle.ts";
 import { curationConfigOf, parseCurationConfig } from "../../../app/server/curation/curation-config.server.ts";
-import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
+import { loadLlmConfig, parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 
 describe("curation config", () => {
   it("fills the defaults: 5 per domain, 3 replays, all eight domains", () => {
@@ -35,5 +35,13 @@ describe("curation config", () => {
     const llm = parseLlmConfig({ ...base, curation: { source: { kind: "files", dir: "x" } } }, "socrates.config.json");
     expect(curationConfigOf(llm).source).toEqual({ kind: "files", dir: "x" });
     expect(() => curationConfigOf(parseLlmConfig(base, "socrates.config.json"))).toThrow(/socrates\.config\.json: \$\.curation: no curation section/);
+  });
+});
+
+describe("the example configuration", () => {
+  it("has a valid curation section", () => {
+    const config = curationConfigOf(loadLlmConfig("socrates.config.example.json"));
+    expect(config.source).toMatchObject({ kind: "search-tools", backend: "searxng" });
+    expect(config.perDomain).toBe(5);
   });
 });
