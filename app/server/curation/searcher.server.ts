@@ -57,23 +57,33 @@ function publicSeed(seed: StoredSeed): StoredSeed {
   return { id, domain, title, report, sources, sourceKind };
 }
 
+/** Asks the configured web source once; a failure is a SeedSearchError. */
+async function askWeb(ctx: SearcherContext, request: AskRequest): Promise<Extract<Found, { ok: true }>> {
+  const source = ctx.config.source;
+  const ask = { llm: ctx.llm, fetch: ctx.fetch ?? fetch, env: ctx.env, configFile: ctx.config.configFile };
+  const where = `searcher (${request.domain}, attempt ${request.attempt})`;
+  let found: Found;
+  try {
+    if (source.kind === "search-tools") found = await askWithTools(ask, source, request);
+    else if (source.kind === "web-research") found = await askWebResearch(ask, source, request);
+    else throw new Error(`the ${source.kind} source is not a web source`);
+  } catch (err) {
+    throw new SeedSearchError(`${where}: ${(err as Error).message}`);
+  }
+  if (!found.ok) throw new SeedSearchError(`${where}: ${found.error}`);
+  return found;
+}
+
 /** Asks the web source, then again with each duplicate excluded, up to `maxDuplicateRetries` times. */
 async function searchWeb(ctx: SearcherContext, domain: Domain, options: FindSeedOptions): Promise<StoredSeed | null> {
-  const source = ctx.config.source;
   const excluded = [...(options.exclude ?? [])];
-  const ask = { llm: ctx.llm, fetch: ctx.fetch ?? fetch, env: ctx.env, configFile: ctx.config.configFile };
   for (let retry = 0; retry <= ctx.config.maxDuplicateRetries; retry++) {
-    const request: AskRequest = { domain, attempt: options.attempt, excluded };
-    let found: Found;
-    try {
-      found = source.kind === "search-tools" ? await askWithTools(ask, source, request) : await askWebResearch(ask, source as Extract<typeof source, { kind: "web-research" }>, request);
-    } catch (err) {
-      throw new SeedSearchError(`searcher (${domain}, attempt ${options.attempt}): ${(err as Error).message}`);
+    const found = await askWeb(ctx, { domain, attempt: options.attempt, excluded });
+    if (!excludedBy(found.report, options.exclude)) {
+      const provenance: SeedProvenance = { ...found.provenance, attempt: options.attempt, retry };
+      const outcome = insertSeed(ctx.db, { domain, report: found.report, sourceKind: ctx.config.source.kind, provenance });
+      if ("stored" in outcome) return publicSeed(outcome.stored);
     }
-    if (!found.ok) throw new SeedSearchError(`searcher (${domain}, attempt ${options.attempt}): ${found.error}`);
-    const provenance: SeedProvenance = { ...found.provenance, attempt: options.attempt, retry };
-    const outcome = excludedBy(found.report, options.exclude) ? undefined : insertSeed(ctx.db, { domain, report: found.report, sourceKind: source.kind, provenance });
-    if (outcome && "stored" in outcome) return publicSeed(outcome.stored);
     excluded.push(disputeLabel(found.report));
   }
   return null;

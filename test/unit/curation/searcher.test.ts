@@ -103,12 +103,14 @@ describe("findSeed with a chat model and a search backend", () => {
     expect(seed!.title).not.toBe("Alder Bay fishing rights dispute");
   });
 
-  it("reports a search that fails as a SeedSearchError", async () => {
+  it("reports a failed search as a SeedSearchError and stores nothing", async () => {
     const db = newDb();
-    const ctx = searcher(db, { kind: "search-tools", backend: "searxng", url: mock.url.replace(/\/v1$/, "/nowhere") });
-    mock.setFaults([{ fault: { kind: "status", status: 400, message: "bad request" }, times: 2 }]);
-    await expect(findSeed(ctx, "legal", { attempt: 0 })).rejects.toBeInstanceOf(SeedSearchError);
-    mock.setFaults([]);
+    const ctx = searcher(db, searxng());
+    mock.setFaults([{ fault: { kind: "status", status: 400, message: "bad request" } }]);
+    const failed = findSeed(ctx, "legal", { attempt: 0 });
+    await expect(failed).rejects.toBeInstanceOf(SeedSearchError);
+    await expect(failed).rejects.toThrow(/searcher \(legal, attempt 0\): .*400/);
+    expect(seedsOfDomain(db, "legal")).toEqual([]);
   });
 });
 
