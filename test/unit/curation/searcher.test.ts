@@ -14,7 +14,8 @@ import { SeedFileError } from "../../../app/server/curation/search/files-source.
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { getSeed, seedsOfDomain } from "../../../app/server/models/seed.server.ts";
 import { mockConfig } from "../../mock-llm/config.ts";
-import { curationSearchReply } from "../../mock-llm/responders/curation-search.ts";
+import { curationSearchReply, reportOf } from "../../mock-llm/responders/curation-search.ts";
+import { disputesFor } from "../../mock-llm/search-corpus.ts";
 import { startSearchServer, type StandInSearch } from "../../mock-llm/search-server.ts";
 import { startMockLlm, type MockLlm, type MockChatRequest } from "../../mock-llm/server.ts";
 import { databasePerTest } from "../pipeline/test-db.ts";
@@ -111,6 +112,31 @@ describe("findSeed with a chat model and a search backend", () => {
     await expect(failed).rejects.toBeInstanceOf(SeedSearchError);
     await expect(failed).rejects.toThrow(/searcher \(legal, attempt 0\): .*400/);
     expect(seedsOfDomain(db, "legal")).toEqual([]);
+  });
+});
+
+describe("the fetch_page tool", () => {
+  it("reads only pages a search returned, and tells the model so", async () => {
+    const seen: string[] = [];
+    const rogue = await startMockLlm({
+      respond: (request) => {
+        const tool = request.messages.find((m) => m.role === "tool");
+        if (!tool) return { toolCalls: [{ name: "fetch_page", arguments: { url: "http://169.254.169.254/latest/meta-data" } }] };
+        seen.push(tool.content);
+        return reportOf(disputesFor("legal")[0], "https://news.example.org/legal-1");
+      },
+    });
+    try {
+      const db = newDb();
+      const config = parseCurationConfig({ source: searxng() }, "test.json");
+      const seed = await findSeed({ db, llm: createLlm({ db, config: mockConfig(rogue.url) }), config }, "legal", { attempt: 0 });
+      expect(seed!.title).toBe(disputesFor("legal")[0].title);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatch(/fetch_page reads only pages that web_search returned/);
+      expect(search.requests.some((r) => r.path.includes("meta-data"))).toBe(false);
+    } finally {
+      await rogue.close();
+    }
   });
 });
 

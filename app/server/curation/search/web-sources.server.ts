@@ -49,16 +49,21 @@ export async function askWithTools(ctx: AskContext, source: SearchToolsConfig, r
   const backend = searchBackendFor(source, { fetch: ctx.fetch, timeoutMs: source.pages.timeoutMs }, ctx.env, ctx.configFile);
   const queries: string[] = [];
   const pages: string[] = [];
+  // Only pages a search returned may be fetched: a page's text must not steer the searcher into
+  // reading arbitrary (e.g. internal) addresses.
+  const found = new Set<string>();
   const runTool = async (name: string, args: Record<string, unknown>): Promise<string> => {
     if (name === WEB_SEARCH_TOOL) {
       const query = String(args.query ?? "").trim();
       if (!query) throw new Error("web_search needs a query");
       queries.push(query);
       const results = await backend.search(query, source.maxResults);
+      for (const r of results) found.add(r.url);
       return results.length === 0 ? "No results." : JSON.stringify(results, null, 1);
     }
     if (name === FETCH_PAGE_TOOL) {
       const url = String(args.url ?? "").trim();
+      if (!found.has(url)) throw new Error(`${FETCH_PAGE_TOOL} reads only pages that ${WEB_SEARCH_TOOL} returned; ${url} was not among them`);
       pages.push(url);
       const page = await fetchPage(url, source.pages, ctx.fetch);
       return `${page.title ? `Title: ${page.title}\n` : ""}URL: ${page.url}\n\n${page.text}`;
