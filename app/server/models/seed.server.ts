@@ -25,6 +25,8 @@ export interface SeedProvenance {
   backendUrl?: string;
   /** Pages the model read (search-tools). */
   pages?: string[];
+  /** Sources the report cites that no search returned (search-tools): for the researcher to check. */
+  unverifiedSources?: string[];
   file?: string;
   [key: string]: unknown;
 }

@@ -62,6 +62,7 @@ describe("findSeed with a chat model and a search backend", () => {
       queries: ["healthcare dispute negotiation stalled"],
       pages: [`${search.url}/pages/healthcare-1`],
     });
+    expect(stored.provenance.unverifiedSources).toBeUndefined();
     // The page was fetched from the search server, and the model saw its reduced text.
     expect(search.requests.some((r) => r.path === "/pages/healthcare-1")).toBe(true);
     const toolTurn = mock.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)!.body as { messages: { role: string; content: string }[] };
@@ -131,6 +132,8 @@ describe("the fetch_page tool", () => {
       const config = parseCurationConfig({ source: searxng() }, "test.json");
       const seed = await findSeed({ db, llm: createLlm({ db, config: mockConfig(rogue.url) }), config }, "legal", { attempt: 0 });
       expect(seed!.title).toBe(disputesFor("legal")[0].title);
+      // It cited a page no search returned: kept, and named for the researcher.
+      expect(getSeed(db, seed!.id)!.provenance.unverifiedSources).toEqual(["https://news.example.org/legal-1"]);
       expect(seen).toHaveLength(1);
       expect(seen[0]).toMatch(/fetch_page reads only pages that web_search returned/);
       expect(search.requests.some((r) => r.path.includes("meta-data"))).toBe(false);

@@ -80,7 +80,10 @@ export async function askWithTools(ctx: AskContext, source: SearchToolsConfig, r
     maxSteps: source.maxSteps,
   });
   if (!result.ok) return { ok: false, error: result.error };
-  return { ok: true, report: result.value, provenance: { model: result.model, backend: backend.name, backendUrl: backend.url, queries, pages } };
+  // Sources no search returned: kept, but named in the provenance for the researcher to check.
+  const unverifiedSources = result.value.sources.map((s) => s.url).filter((url) => !found.has(url));
+  const provenance = { model: result.model, backend: backend.name, backendUrl: backend.url, queries, pages, ...(unverifiedSources.length ? { unverifiedSources } : {}) };
+  return { ok: true, report: result.value, provenance };
 }
 
 /** The report's own sources, then any citation it left out (same url once). */
