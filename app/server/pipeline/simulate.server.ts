@@ -195,7 +195,10 @@ export function estimateBatch(plan: BatchPlan): CallEstimate {
   });
 }
 
-function runSetup(plan: BatchPlan, planned: PlannedRun, promptVersion: string): RunSetup {
+/** The settings of one planned run (also used by curation's unmediated replays). */
+export type RunPlanSettings = Pick<BatchPlan, "condition" | "played" | "partyOrder" | "simulatorModel" | "mediatorModel" | "budget" | "baseSeed">;
+
+export function runSetup(plan: RunPlanSettings, planned: Pick<PlannedRun, "runId" | "index" | "mediated">, promptVersion: string): RunSetup {
   return {
     runId: planned.runId,
     conditionId: plan.condition.id,

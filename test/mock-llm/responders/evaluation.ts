@@ -6,7 +6,9 @@
  *
  * The shapes are valid by default, and the numbers have structure a test can check: topic
  * scores rise over the run and dip on the turn before each mediator turn (drop events the
- * mediator answers), agreement rises with the turn number. `EvaluationSabotage` turns chosen
+ * mediator answers) — up to 5 in a run that ended in a deal, at most 3 in one that did not, so
+ * mediated and unmediated runs of a pair differ in final consensus —, and agreement rises with
+ * the turn number. `EvaluationSabotage` turns chosen
  * replies invalid, to test how the evaluators record bad output.
  *
  * The judge is recognised from the system prompt of our templates in app/server/pipeline/prompts.
@@ -54,6 +56,12 @@ function transcriptLines(text: string): Line[] {
   return [...text.matchAll(/^\[(\d+)\] ([A-Z][A-Z0-9_]*): /gm)].map((m) => ({ turn: Number(m[1]), speaker: m[2] }));
 }
 
+/** The stand-in parties close a deal with "We have a deal." (responders/simulation.ts); look at the last turn only. */
+function endedInDeal(text: string): boolean {
+  const turns = text.split("\n").filter((l) => /^\[\d+\] [A-Z][A-Z0-9_]*: /.test(l));
+  return /We have a deal\./.test(turns.at(-1) ?? "");
+}
+
 function listAfter(text: string, pattern: RegExp): string[] {
   const found = pattern.exec(text)?.[1];
   if (!found) throw new Error(`mock evaluation responder: the prompt has no ${pattern}`);
@@ -72,12 +80,15 @@ function topicJudgeReply(request: MockChatRequest, sabotage: EvaluationSabotage)
   const partyIds = listAfter(text, /Party ids: (.+)$/m);
   const lines = transcriptLines(text);
   const T = lines.length;
+  // A run that ended without a deal (impasse, or the budget ran out) never gets past "partial
+  // agreement": its final consensus is lower than a resolved run's, so CG is not always 0.
+  const ceiling = endedInDeal(text) ? 5 : 3;
   const relevant = lines
     .filter((l) => l.turn === T || hashOf(`${topicId}:${l.turn}`) % 3 !== 0)
     .map((l) => l.turn);
   const entries = relevant.map((t) => {
     // Rising towards 5 at the end, one or two points lower just before the mediator steps in.
-    const rising = 1 + Math.floor((4 * t) / T);
+    const rising = Math.min(ceiling, 1 + Math.floor((4 * t) / T));
     const beforeMediator = lines[t]?.speaker === "MEDIATOR";
     const score = beforeMediator ? Math.max(1, rising - 2) : rising;
     const party_stances = Object.fromEntries(partyIds.map((p, i) => [p, score >= 4 ? "(B)" : `(${String.fromCharCode(65 + ((i + t) % 3))})`]));

@@ -1,0 +1,81 @@
+/**
+ * The scenario writer's two calls for one seed: recast the seed into a scenario, then weigh
+ * each party's topics. Each reply is checked against the curation rules and the bundle's
+ * scenario checks; a reply with problems gets one repair request naming them, and a reply still
+ * broken after that makes the candidate invalid, with the rules it breaks as the reason.
+ *
+ * Every prompt is a pure function of the seed and the earlier replies, so a resumed curation
+ * sends identical requests and the LLM cache answers them.
+ */
+import type { Domain, Scenario } from "../../domain/bundle.ts";
+import { checkWeightsReply, checkWriterReply, describeProblems, type CurationProblem } from "../../domain/curation/writer-checks.ts";
+import { weightsValues, writerValues } from "../../domain/curation/writer-values.ts";
+import { assembleScenario, curatedScenarioId, weightsReplySchema, writerReplySchema, type WeightsReply, type WriterReply } from "../../domain/curation/writer.ts";
+import type { SeedReport } from "../../domain/curation/seed.ts";
+import type { ChatMessage, Llm } from "../../domain/llm/types.ts";
+import type { ZodType } from "zod";
+import { renderMessages } from "../pipeline/prompt-templates.server.ts";
+
+export const WRITER_TEMPLATES = ["curation-writer", "curation-writer-weights", "curation-writer-repair"] as const;
+
+/** The part of a stored seed the writer reads. */
+export interface WriterSeed {
+  id: string;
+  domain: Domain;
+  title: string;
+  report: SeedReport;
+}
+
+export type WriteOutcome =
+  | { ok: true; scenario: Scenario; reply: WriterReply }
+  /** The writer's output broke a rule after its one repair: a rejected candidate. */
+  | { ok: false; invalid: true; reason: string; candidate: Record<string, unknown> | null }
+  /** A call failed (network, endpoint, interrupted): nothing is recorded, a later run retries from the cache. */
+  | { ok: false; invalid: false; reason: string };
+
+type Step<T> = { ok: true; value: T } | { ok: false; invalid: boolean; reason: string; value?: T };
+
+/** A reply that is not JSON of the expected shape even after the LLM layer's own repair counts as invalid output. */
+const isInvalidReply = (error: string) => /invalid reply/i.test(error);
+
+/** One call, checked; with problems, one repair request naming them. */
+async function checkedCall<T>(
+  llm: Llm,
+  what: string,
+  subject: string,
+  messages: ChatMessage[],
+  schema: ZodType<T>,
+  check: (value: T) => CurationProblem[],
+): Promise<Step<T>> {
+  const first = await llm.call({ role: "writer", messages, schema, subject });
+  if (!first.ok) return { ok: false, invalid: isInvalidReply(first.error), reason: `${what}: ${first.error}` };
+  const problems = check(first.value);
+  if (problems.length === 0) return { ok: true, value: first.value };
+
+  const repairPrompt = renderMessages("curation-writer-repair", { problems: problems.map((p) => `- rule ${p.rule}: ${p.message}`).join("\n") });
+  const retry = [...messages, { role: "assistant" as const, content: JSON.stringify(first.value) }, ...repairPrompt];
+  const second = await llm.call({ role: "writer", messages: retry, schema, subject });
+  if (!second.ok) return { ok: false, invalid: isInvalidReply(second.error), reason: `${what} (repair): ${second.error}`, value: first.value };
+  const left = check(second.value);
+  if (left.length === 0) return { ok: true, value: second.value };
+  return { ok: false, invalid: true, reason: `${what} after one repair: ${describeProblems(left)}`, value: second.value };
+}
+
+export async function writeScenario(llm: Llm, seed: WriterSeed): Promise<WriteOutcome> {
+  const subject = `seed:${seed.id}`;
+  const written = await checkedCall(llm, "scenario", subject, renderMessages("curation-writer", writerValues(seed.domain, seed.report)), writerReplySchema, (reply) =>
+    checkWriterReply(reply, seed.report, seed.domain),
+  );
+  if (!written.ok) return written.invalid ? { ok: false, invalid: true, reason: written.reason, candidate: written.value ?? null } : { ok: false, invalid: false, reason: written.reason };
+  const reply = written.value;
+
+  const weighed = await checkedCall<WeightsReply>(llm, "weights", subject, renderMessages("curation-writer-weights", weightsValues(reply)), weightsReplySchema, (w) =>
+    checkWeightsReply(w, reply),
+  );
+  if (!weighed.ok) {
+    if (!weighed.invalid) return { ok: false, invalid: false, reason: weighed.reason };
+    return { ok: false, invalid: true, reason: weighed.reason, candidate: { ...reply, weights: weighed.value?.weights ?? null } };
+  }
+  const scenario = assembleScenario({ id: curatedScenarioId(seed.domain, seed.id), domain: seed.domain, seedTitle: seed.title, reply, weights: weighed.value });
+  return { ok: true, scenario, reply };
+}
