@@ -1,6 +1,7 @@
 /** The `socrates` command line: one program, one module per command group under scripts/commands/. */
 import { Command, CommanderError } from "commander";
 import { EXIT_BAD_INPUT, UserError } from "./cli-kit.ts";
+import { registerCurateCommands } from "./commands/curate.ts";
 import { registerDataCommands } from "./commands/data.ts";
 import { registerEvaluateCommands } from "./commands/evaluate.ts";
 import { registerLlmCommands } from "./commands/llm.ts";
@@ -20,6 +21,7 @@ registerDataCommands(program);
 registerStatsCommands(program);
 registerEvaluateCommands(program);
 registerSimulateCommands(program);
+registerCurateCommands(program);
 registerLlmCommands(program);
 registerMturkCommands(program);
 registerProlificCommands(program);

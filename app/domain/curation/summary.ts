@@ -38,8 +38,8 @@ export function summariseDomain(domain: string, seedCount: number, candidates: C
 }
 
 export function describeDomainSummary(s: DomainSummary): string {
-  const resolved = Object.entries(s.rejectedResolved).map(([r, n]) => `${n} resolved on replay ${r}`);
-  const rejected = [`${s.rejectedInvalid} invalid scenario`, ...resolved].join(", ");
+  const resolved = Object.entries(s.rejectedResolved).map(([r, n]) => `resolved on replay ${r}: ${n}`);
+  const rejected = [`invalid scenario: ${s.rejectedInvalid}`, ...resolved].join(", ");
   const rate = s.acceptanceRate === null ? "n/a" : `${Math.round(s.acceptanceRate * 100)}%`;
   return `${s.domain}: seeds ${s.seeds}, candidates ${s.candidates}, accepted ${s.accepted}, rejected (${rejected}), acceptance rate ${rate}`;
 }

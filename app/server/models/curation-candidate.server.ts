@@ -6,8 +6,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { curationCandidates, seeds } from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
-import type { Domain } from "../../domain/bundle.ts";
-import { seedReportSchema, type SeedReport } from "../../domain/curation/seed.ts";
 
 export type CandidateRow = typeof curationCandidates.$inferSelect;
 export type NewCandidate = Omit<typeof curationCandidates.$inferInsert, "id" | "createdAt">;
@@ -34,16 +32,4 @@ export function seedsWithoutCandidate(db: Db, domain: string): string[] {
     .orderBy(asc(seeds.createdAt), asc(seeds.id))
     .all()
     .map((r) => r.id);
-}
-
-/** Every seed of a domain, oldest first (their titles are what the searcher is told to skip). */
-export function seedsOfDomain(db: Db, domain: string): { id: string; title: string }[] {
-  return db.select({ id: seeds.id, title: seeds.title }).from(seeds).where(eq(seeds.domain, domain)).orderBy(asc(seeds.createdAt), asc(seeds.id)).all();
-}
-
-/** A stored seed as the writer reads it (its report checked against the seed contract). */
-export function seedForWriter(db: Db, id: string): { id: string; domain: Domain; title: string; report: SeedReport } | undefined {
-  const row = db.select().from(seeds).where(eq(seeds.id, id)).get();
-  if (!row) return undefined;
-  return { id: row.id, domain: row.domain as Domain, title: row.title, report: seedReportSchema.parse(row.report) };
 }

@@ -1,0 +1,151 @@
+/** `socrates curate`: searcher → scenario writer → rejection by unmediated replays, per domain, resumable. */
+import type { Command } from "commander";
+import { DOMAINS, type Domain } from "../../app/domain/bundle.ts";
+import { progressLine } from "../../app/domain/curation/progress.ts";
+import { describeDomainSummary } from "../../app/domain/curation/summary.ts";
+import { curate, planCuration, type CurateEvent } from "../../app/server/curation/curate.server.ts";
+import { parseCurationConfig, type CurationConfig } from "../../app/server/curation/curation-config.server.ts";
+import { openDatabase } from "../../app/server/db.server.ts";
+import { createLlm } from "../../app/server/llm/client.server.ts";
+import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig, type LlmConfig } from "../../app/server/llm/config.server.ts";
+import { candidatesOfDomain } from "../../app/server/models/curation-candidate.server.ts";
+import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
+
+interface CurateOptions {
+  domains?: string;
+  perDomain?: string;
+  replays?: string;
+  source?: string[];
+  maxCost?: string;
+  config?: string;
+  dryRun?: boolean;
+}
+
+const asUserError = guardUserErrors(LlmConfigError);
+
+export function parseDomains(raw: string): Domain[] {
+  if (raw === "all") return [...DOMAINS];
+  const names = raw.split(",").map((d) => d.trim()).filter(Boolean);
+  const unknown = names.filter((d) => !(DOMAINS as readonly string[]).includes(d));
+  if (unknown.length > 0 || names.length === 0) throw new UserError(`--domains: unknown domain ${unknown.join(", ") || "(none)"}; use "all" or a comma-separated list of ${DOMAINS.join(", ")}`);
+  return [...new Set(names)] as Domain[];
+}
+
+/** The file's curation section, with `--source files DIR` or `--source web` applied. */
+function curationConfig(config: LlmConfig, source: string[] | undefined): CurationConfig {
+  const section = (config.curation ?? {}) as Record<string, unknown>;
+  if (source === undefined) return asUserError(() => parseCurationConfig(config.curation, config.source));
+  const [kind, dir, ...rest] = source;
+  if (kind === "files" && dir && rest.length === 0) return asUserError(() => parseCurationConfig({ ...section, source: { kind: "files", dir } }, config.source));
+  if (kind === "web" && dir === undefined) {
+    const parsed = asUserError(() => parseCurationConfig(config.curation, config.source));
+    if (parsed.source.kind === "files") throw new UserError(`--source web: ${config.source} configures curation.source as a folder of files; configure web-research or search-tools there`);
+    return parsed;
+  }
+  throw new UserError('--source takes "web" or "files DIR"');
+}
+
+function parseCost(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new UserError(`--max-cost: expected an amount in USD above 0, got "${raw}"`);
+  return value;
+}
+
+function describeEvent(e: CurateEvent): string | null {
+  switch (e.type) {
+    case "seed":
+      return `${e.domain}: seed "${e.title}"${e.resumed ? " (found earlier, not yet written)" : ""}`;
+    case "candidate":
+      return `${e.domain}: candidate for seed ${e.candidate.seedId}: ${e.candidate.status}${e.candidate.reason ? ` (${e.candidate.rejection}: ${e.candidate.reason})` : ""}`;
+    case "exhausted":
+      return `${e.domain}: ${e.reason}`;
+    case "failed":
+      return `${e.domain}: seed ${e.seedId} failed, left for a later run: ${e.reason}`;
+    default:
+      return null;
+  }
+}
+
+export function registerCurateCommands(program: Command): void {
+  program
+    .command("curate")
+    .description("curate scenarios from real disputes: find a seed, recast it, keep it only if no unmediated replay resolves; resumable")
+    .option("--domains <list>", 'domains: "all" or a comma-separated list (default: the configuration\'s, else all)')
+    .option("--per-domain <n>", "accepted scenarios wanted per domain (default: the configuration's, else 5)")
+    .option("--replays <n>", "unmediated replays per candidate (default: the configuration's, else 3)")
+    .option("--source <source...>", 'where seeds come from: "web" (the configured web-research or search-tools source) or "files DIR"')
+    .option("--max-cost <usd>", "stop cleanly once new calls have cost this much (cached calls cost nothing)")
+    .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
+    .option("--dry-run", "print what each domain still needs; call nothing")
+    .action(async (opts: CurateOptions) => {
+      const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
+      const curation = curationConfig(config, opts.source);
+      const domains = opts.domains ? parseDomains(opts.domains) : curation.domains;
+      const perDomain = opts.perDomain ? parseIntOption("per-domain", opts.perDomain, 1, 10_000) : curation.perDomain;
+      const replays = opts.replays ? parseIntOption("replays", opts.replays, 1, 20) : curation.replays;
+      const maxCost = parseCost(opts.maxCost);
+      for (const role of ["writer", "party"] as const) asUserError(() => roleConfig(config, role));
+      const db = openDatabase();
+
+      if (opts.dryRun) {
+        for (const p of planCuration(db, domains, perDomain)) {
+          console.log(`${p.domain}: ${p.accepted}/${perDomain} accepted, ${p.needed} still wanted${p.pendingSeeds > 0 ? `, ${p.pendingSeeds} seeds found earlier and not yet written` : ""}`);
+        }
+        console.log(`each candidate: 2 writer calls (+1 per repair), then up to ${replays} unmediated replays; seeds from ${curation.source.kind}; nothing was called`);
+        return;
+      }
+
+      const controller = new AbortController();
+      const tally = { made: 0, cached: 0, failed: 0, costUsd: 0 };
+      const llm = asUserError(() =>
+        createLlm({
+          db,
+          config,
+          onCall: (e) => {
+            if (e.cached) tally.cached += 1;
+            else if (e.ok) tally.made += 1;
+            else tally.failed += 1;
+            tally.costUsd += e.cached ? 0 : e.usage.costUsd;
+            if (maxCost !== null && tally.costUsd >= maxCost) controller.abort();
+          },
+        }),
+      );
+      const onSigint = () => controller.abort();
+      process.once("SIGINT", onSigint);
+      const started = Date.now();
+      const startAccepted = planCuration(db, domains, perDomain);
+      let acceptedThisRun = 0;
+      const show = (domain: Domain, accepted: number) => {
+        const remaining = startAccepted.reduce((n, p) => n + p.needed, 0) - acceptedThisRun;
+        const candidates = candidatesOfDomain(db, domain).length;
+        process.stderr.write(`curate ${progressLine({ domain, accepted, perDomain, candidates, costUsd: tally.costUsd, maxCostUsd: maxCost, elapsedMs: Date.now() - started, acceptedThisRun, remaining })}\n`);
+      };
+      try {
+        const result = await curate({
+          db,
+          llm,
+          config: curation,
+          domains,
+          perDomain,
+          replays,
+          signal: controller.signal,
+          onEvent: (e) => {
+            const line = describeEvent(e);
+            if (line) process.stderr.write(`curate ${line}\n`);
+            if (e.type === "candidate" && e.candidate.status === "accepted") acceptedThisRun += 1;
+            if (e.type === "domain" || e.type === "candidate") show(e.domain, e.accepted);
+          },
+        });
+        const capped = maxCost !== null && tally.costUsd >= maxCost;
+        if (result.stopped) console.log(capped ? `stopped at the cost cap ($${tally.costUsd.toFixed(4)} of $${maxCost!.toFixed(2)}); run again to continue` : "interrupted; run again to continue");
+        console.log(`LLM calls: ${tally.made} made, ${tally.cached} from cache${tally.failed > 0 ? `, ${tally.failed} failed` : ""}; cost $${tally.costUsd.toFixed(4)}`);
+        for (const s of result.summaries) console.log(describeDomainSummary(s));
+        const seeds = result.summaries.reduce((n, s) => n + s.seeds, 0);
+        console.log(`total: seeds found ${seeds}, candidates ${result.summaries.reduce((n, s) => n + s.candidates, 0)}, accepted ${result.summaries.reduce((n, s) => n + s.accepted, 0)}`);
+        if (result.failed.length > 0 || (result.stopped && !capped)) process.exitCode = 1;
+      } finally {
+        process.off("SIGINT", onSigint);
+      }
+    });
+}
