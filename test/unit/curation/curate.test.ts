@@ -9,10 +9,12 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
+import { curationSearchReply } from "../../mock-llm/responders/curation-search.ts";
 import { curationWriterResponder } from "../../mock-llm/responders/curation-writer.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { mockConfigJson } from "../../mock-llm/config.ts";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { startSearchServer } from "../../mock-llm/search-server.ts";
+import { startMockLlm, type Responder } from "../../mock-llm/server.ts";
 import { tempDir } from "../../helpers/temp-db.ts";
 import { duplicates, servedBodies } from "../pipeline/helpers.ts";
 import { startCli, until, writeSeedFolder } from "./curate-helpers.ts";
@@ -23,29 +25,36 @@ afterEach(async () => {
 });
 
 const DOMAINS = ["healthcare", "legal"] as const;
+const WEB_DOMAINS = ["transactional", "legal"] as const;
 
-async function setup(prices = false) {
+/** The stand-in answering the searcher, the writer and the parties. */
+const standIn: Responder = (request) => curationSearchReply(request) ?? curationWriterResponder(simulationResponder)(request);
+
+async function setup(options: { prices?: boolean; source?: "files" | "searxng"; domains?: readonly string[] } = {}) {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "curate.db");
   openDatabase(dbPath).$client.close(); // migrated
   const seedsDir = join(dir, "seeds");
   writeSeedFolder(seedsDir, [...DOMAINS], 12, { "healthcare/2": "[writer:equal-weights-stubborn]", "legal/1": "[writer:weights-sum-9]", "legal/2": "[writer:stance-off-options]" });
-  const mock = await startMockLlm({ respond: curationWriterResponder(simulationResponder) });
+  const mock = await startMockLlm({ respond: standIn });
   cleanups.push(() => mock.close());
+  const search = await startSearchServer();
+  cleanups.push(() => search.close());
+  const source = options.source === "searxng" ? { kind: "search-tools", backend: "searxng", url: search.url } : { kind: "files", dir: seedsDir };
   const configPath = join(dir, "socrates.config.json");
   const price = { "mock-model": { inputPerMillion: 100, outputPerMillion: 100 } };
-  writeFileSync(configPath, JSON.stringify({ ...mockConfigJson(mock.url, prices ? { prices: price } : {}), curation: { source: { kind: "files", dir: seedsDir } } }));
+  writeFileSync(configPath, JSON.stringify({ ...mockConfigJson(mock.url, options.prices ? { prices: price } : {}), curation: { source } }));
   const reader = new Database(dbPath, { readonly: true });
   cleanups.push(() => reader.close());
   const all = <T>(sql: string, ...params: unknown[]) => reader.prepare(sql).all(...params) as T[];
-  const args = ["curate", "--domains", DOMAINS.join(","), "--per-domain", "2", "--config", configPath];
+  const args = ["curate", "--domains", (options.domains ?? DOMAINS).join(","), "--per-domain", "2", "--config", configPath];
   const run = (extra: string[] = []) => {
     const child = startCli([...args, ...extra], { SOCRATES_DB: dbPath });
     cleanups.push(child.kill);
     return child;
   };
-  return { dir, dbPath, seedsDir, mock, reader, all, run };
+  return { dir, dbPath, seedsDir, mock, search, reader, all, run };
 }
 
 interface CandidateRow {
@@ -61,7 +70,8 @@ interface CandidateRow {
 function checkStored(t: Awaited<ReturnType<typeof setup>>) {
   const candidates = t.all<CandidateRow>("SELECT * FROM curation_candidates ORDER BY id");
   const seeds = t.all<{ id: string; domain: string }>("SELECT id, domain FROM seeds");
-  for (const d of DOMAINS) expect(candidates.filter((c) => c.domain === d && c.status === "accepted")).toHaveLength(2);
+  for (const d of new Set(candidates.map((c) => c.domain))) expect(candidates.filter((c) => c.domain === d && c.status === "accepted")).toHaveLength(2);
+  expect(new Set(candidates.map((c) => c.domain)).size).toBe(2);
   // Every seed found became exactly one candidate.
   expect(candidates.map((c) => c.seed_id).sort()).toEqual(seeds.map((s) => s.id).sort());
   const curated = t.all<{ id: string }>("SELECT id FROM scenarios WHERE json_extract(source, '$.kind') = 'curated'");
@@ -113,6 +123,31 @@ describe("socrates curate", { timeout: 240_000 }, () => {
     expect(t.all("SELECT id FROM curation_candidates")).toHaveLength(candidates.length);
   });
 
+  it("curates 2 domains × 2 scenarios from web search through a SearXNG-style server, and asks nothing on a second run", async () => {
+    // The stand-in search server knows four disputes a domain; the stand-in's outcomes are a
+    // function of the prompts, and in these two domains two of the four are accepted.
+    const t = await setup({ source: "searxng", domains: WEB_DOMAINS });
+    const first = await t.run().exited;
+    expect(first.code, first.stderr).toBe(0);
+    const { candidates } = checkStored(t);
+    expect(t.search.requests.some((r) => r.path === "/search" && r.query.format === "json")).toBe(true);
+    const seeds = t.all<{ source_kind: string; sources: string }>("SELECT source_kind, sources FROM seeds");
+    for (const s of seeds) {
+      expect(s.source_kind).toBe("search-tools");
+      expect(JSON.parse(s.sources)[0].url).toContain(t.search.url);
+    }
+    const rejected = candidates.filter((c) => c.status === "rejected");
+    expect(rejected.length).toBeGreaterThan(0);
+    for (const c of rejected) expect(c.reason).toMatch(/^resolved on replay [123]$|after one repair: rule /);
+
+    const llmBefore = t.mock.requests.length;
+    const searchBefore = t.search.requests.length;
+    const second = await t.run().exited;
+    expect(second.code, second.stderr).toBe(0);
+    expect(t.mock.requests.length).toBe(llmBefore);
+    expect(t.search.requests.length).toBe(searchBefore);
+  });
+
   it("finishes after a kill -9 mid-curation with no question asked twice and no scenario stored twice", async () => {
     const t = await setup();
     const recorded = () => (t.reader.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'").get() as { n: number }).n;
@@ -138,7 +173,7 @@ describe("socrates curate", { timeout: 240_000 }, () => {
   });
 
   it("stops cleanly at the cost cap and continues from there on the next run", async () => {
-    const t = await setup(true);
+    const t = await setup({ prices: true });
     const capped = await t.run(["--max-cost", "1"]).exited;
     expect(capped.code, capped.stderr).toBe(0);
     // The call that crossed the cap is the last one: at most one call's cost over it.
@@ -166,4 +201,3 @@ describe("socrates curate", { timeout: 240_000 }, () => {
   });
 });
 
-export type { MockLlm };
