@@ -1,37 +1,7 @@
-/** The real `socrates curate` in a child process against the stand-in endpoint, and seed folders to curate from. */
-import { spawn } from "node:child_process";
+/** Seed folders for the `socrates curate` tests. */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Domain } from "../../../app/domain/bundle.ts";
-
-const ROOT = resolve(import.meta.dirname, "../../..");
-const ENTRY = join(ROOT, "scripts/socrates.mjs");
-
-export interface Child {
-  pid: number;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-  kill(): void;
-}
-
-export function startCli(args: string[], env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [ENTRY, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((done) =>
-    child.on("close", (code, signal) => done({ code, signal, stdout, stderr })),
-  );
-  return { pid: child.pid!, exited, kill: () => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL") };
-}
-
-export async function until(check: () => boolean, what: string, timeoutMs = 90_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 const TOPICS = ["ward closures", "shift pay", "land access", "water quotas", "late delivery", "a licence renewal", "data sharing", "a merger vote", "rent arrears", "a recall", "border tolls", "noise limits"];
 

@@ -17,7 +17,8 @@ import { startSearchServer } from "../../mock-llm/search-server.ts";
 import { startMockLlm, type Responder } from "../../mock-llm/server.ts";
 import { tempDir } from "../../helpers/temp-db.ts";
 import { duplicates, servedBodies } from "../pipeline/helpers.ts";
-import { startCli, until, writeSeedFolder } from "./curate-helpers.ts";
+import { writeSeedFolder } from "./curate-helpers.ts";
+import { spawnCli as startCli, until } from "../../helpers/cli.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

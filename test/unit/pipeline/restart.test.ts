@@ -4,50 +4,27 @@
  * skipped and the interrupted ones replay their earlier calls from the LLM cache.
  */
 import Database from "better-sqlite3";
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 import { tempDir } from "../../helpers/temp-db.ts";
+import { spawnCli, until, type CliChild } from "../../helpers/cli.ts";
 import { chatRequests, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies, simulationConfigJson } from "./helpers.ts";
-
-const ROOT = resolve(import.meta.dirname, "../../..");
-const ENTRY = join(ROOT, "scripts/socrates.mjs");
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-interface Child {
-  pid: number;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-}
-
-/** The real CLI in a child process, asynchronously: the mock endpoint lives in this process. */
-function startCli(args: string[], env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [ENTRY, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((done) =>
-    child.on("close", (code, signal) => done({ code, signal, stdout, stderr })), // after exit and the end of its output
-  );
-  cleanups.push(() => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"));
-  return { pid: child.pid!, exited };
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+/** The real CLI in a child process, killed at the end of the test if still running. */
+function startCli(args: string[], env: Record<string, string>): CliChild {
+  const child = spawnCli(args, env);
+  cleanups.push(child.kill);
+  return child;
 }
 
 // Three CLI processes, each compiling TypeScript on start: more time than the default.
