@@ -3,10 +3,10 @@ import type { Command } from "commander";
 import { DOMAINS, type Domain } from "../../app/domain/bundle.ts";
 import { progressLine } from "../../app/domain/curation/progress.ts";
 import { describeDomainSummary } from "../../app/domain/curation/summary.ts";
-import { curate, planCuration, type CurateEvent } from "../../app/server/curation/curate.server.ts";
+import { curate, planCuration, type CurateEvent, type CurateResult, type DomainPlan } from "../../app/server/curation/curate.server.ts";
 import { parseCurationConfig, type CurationConfig } from "../../app/server/curation/curation-config.server.ts";
-import { openDatabase } from "../../app/server/db.server.ts";
-import { createLlm } from "../../app/server/llm/client.server.ts";
+import { openDatabase, type Db } from "../../app/server/db.server.ts";
+import { createLlm, type LlmCallEvent } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig, type LlmConfig } from "../../app/server/llm/config.server.ts";
 import { candidatesOfDomain } from "../../app/server/models/curation-candidate.server.ts";
 import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
@@ -67,6 +67,55 @@ function describeEvent(e: CurateEvent): string | null {
   }
 }
 
+interface Tally {
+  made: number;
+  cached: number;
+  failed: number;
+  costUsd: number;
+}
+
+/** Counts one call; new calls' cost against the cap, which stops the curation cleanly once reached. */
+function countCall(tally: Tally, e: LlmCallEvent, maxCost: number | null, controller: AbortController): void {
+  if (e.cached) tally.cached += 1;
+  else if (e.ok) tally.made += 1;
+  else tally.failed += 1;
+  tally.costUsd += e.cached ? 0 : e.usage.costUsd;
+  if (maxCost !== null && tally.costUsd >= maxCost) controller.abort();
+}
+
+/** Prints each seed and candidate, and after each the domain's progress line with cost and ETA. */
+function progressReporter(db: Db, plan: DomainPlan[], perDomain: number, maxCost: number | null, tally: Tally): (e: CurateEvent) => void {
+  const started = Date.now();
+  const wanted = plan.reduce((n, p) => n + p.needed, 0);
+  let acceptedThisRun = 0;
+  return (e) => {
+    const line = describeEvent(e);
+    if (line) process.stderr.write(`curate ${line}\n`);
+    if (e.type === "candidate" && e.candidate.status === "accepted") acceptedThisRun += 1;
+    if (e.type !== "domain" && e.type !== "candidate") return;
+    const progress = {
+      domain: e.domain,
+      accepted: e.accepted,
+      perDomain,
+      candidates: candidatesOfDomain(db, e.domain).length,
+      costUsd: tally.costUsd,
+      maxCostUsd: maxCost,
+      elapsedMs: Date.now() - started,
+      acceptedThisRun,
+      remaining: wanted - acceptedThisRun,
+    };
+    process.stderr.write(`curate ${progressLine(progress)}\n`);
+  };
+}
+
+function printSummary(result: CurateResult, tally: Tally): void {
+  console.log(`LLM calls: ${tally.made} made, ${tally.cached} from cache${tally.failed > 0 ? `, ${tally.failed} failed` : ""}; cost $${tally.costUsd.toFixed(4)}`);
+  for (const s of result.summaries) console.log(describeDomainSummary(s));
+  const total = (key: "seeds" | "candidates" | "accepted") => result.summaries.reduce((n, s) => n + s[key], 0);
+  console.log(`total: seeds found ${total("seeds")}, candidates ${total("candidates")}, accepted ${total("accepted")}`);
+  for (const f of result.failed) console.log(`failed (${f.domain}${f.seedId ? `, seed ${f.seedId}` : ""}): ${f.reason}`);
+}
+
 export function registerCurateCommands(program: Command): void {
   program
     .command("curate")
@@ -85,7 +134,8 @@ export function registerCurateCommands(program: Command): void {
       const perDomain = opts.perDomain ? parseIntOption("per-domain", opts.perDomain, 1, 10_000) : curation.perDomain;
       const replays = opts.replays ? parseIntOption("replays", opts.replays, 1, 20) : curation.replays;
       const maxCost = parseCost(opts.maxCost);
-      for (const role of ["writer", "party"] as const) asUserError(() => roleConfig(config, role));
+      const roles = curation.source.kind === "files" ? (["writer", "party"] as const) : (["searcher", "writer", "party"] as const);
+      for (const role of roles) asUserError(() => roleConfig(config, role));
       const db = openDatabase();
 
       if (opts.dryRun) {
@@ -98,51 +148,15 @@ export function registerCurateCommands(program: Command): void {
 
       const controller = new AbortController();
       const tally = { made: 0, cached: 0, failed: 0, costUsd: 0 };
-      const llm = asUserError(() =>
-        createLlm({
-          db,
-          config,
-          onCall: (e) => {
-            if (e.cached) tally.cached += 1;
-            else if (e.ok) tally.made += 1;
-            else tally.failed += 1;
-            tally.costUsd += e.cached ? 0 : e.usage.costUsd;
-            if (maxCost !== null && tally.costUsd >= maxCost) controller.abort();
-          },
-        }),
-      );
+      const llm = asUserError(() => createLlm({ db, config, onCall: (e) => countCall(tally, e, maxCost, controller) }));
       const onSigint = () => controller.abort();
       process.once("SIGINT", onSigint);
-      const started = Date.now();
-      const startAccepted = planCuration(db, domains, perDomain);
-      let acceptedThisRun = 0;
-      const show = (domain: Domain, accepted: number) => {
-        const remaining = startAccepted.reduce((n, p) => n + p.needed, 0) - acceptedThisRun;
-        const candidates = candidatesOfDomain(db, domain).length;
-        process.stderr.write(`curate ${progressLine({ domain, accepted, perDomain, candidates, costUsd: tally.costUsd, maxCostUsd: maxCost, elapsedMs: Date.now() - started, acceptedThisRun, remaining })}\n`);
-      };
+      const report = progressReporter(db, planCuration(db, domains, perDomain), perDomain, maxCost, tally);
       try {
-        const result = await curate({
-          db,
-          llm,
-          config: curation,
-          domains,
-          perDomain,
-          replays,
-          signal: controller.signal,
-          onEvent: (e) => {
-            const line = describeEvent(e);
-            if (line) process.stderr.write(`curate ${line}\n`);
-            if (e.type === "candidate" && e.candidate.status === "accepted") acceptedThisRun += 1;
-            if (e.type === "domain" || e.type === "candidate") show(e.domain, e.accepted);
-          },
-        });
+        const result = await curate({ db, llm, config: curation, domains, perDomain, replays, signal: controller.signal, onEvent: report });
         const capped = maxCost !== null && tally.costUsd >= maxCost;
         if (result.stopped) console.log(capped ? `stopped at the cost cap ($${tally.costUsd.toFixed(4)} of $${maxCost!.toFixed(2)}); run again to continue` : "interrupted; run again to continue");
-        console.log(`LLM calls: ${tally.made} made, ${tally.cached} from cache${tally.failed > 0 ? `, ${tally.failed} failed` : ""}; cost $${tally.costUsd.toFixed(4)}`);
-        for (const s of result.summaries) console.log(describeDomainSummary(s));
-        const seeds = result.summaries.reduce((n, s) => n + s.seeds, 0);
-        console.log(`total: seeds found ${seeds}, candidates ${result.summaries.reduce((n, s) => n + s.candidates, 0)}, accepted ${result.summaries.reduce((n, s) => n + s.accepted, 0)}`);
+        printSummary(result, tally);
         if (result.failed.length > 0 || (result.stopped && !capped)) process.exitCode = 1;
       } finally {
         process.off("SIGINT", onSigint);
