@@ -46,9 +46,14 @@ export async function curateSeed(db: Db, llm: Llm, seed: WriterSeed, replays: nu
   }
 
   const bundle: BundleInput = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [scenario], conditions: [played.condition], runs: played.runs };
-  writeTransaction(db, () => {
-    importBundleFiles(db, [{ file: `<curate ${seed.id}>`, text: JSON.stringify(bundle) }]);
-    insertCandidate(db, { ...base, status: "accepted", candidate: scenario, replays: played.records, scenarioId: scenario.id });
-  });
+  try {
+    writeTransaction(db, () => {
+      importBundleFiles(db, [{ file: `<curate ${seed.id}>`, text: JSON.stringify(bundle) }]);
+      insertCandidate(db, { ...base, status: "accepted", candidate: scenario, replays: played.records, scenarioId: scenario.id });
+    });
+  } catch (err) {
+    // E.g. a scenario of that id imported by hand with other content: report it, store nothing.
+    return { kind: "failed", reason: `could not store the accepted scenario ${scenario.id}: ${(err as Error).message}`, aborted: false };
+  }
   return recorded(db, seed.id, false);
 }
