@@ -31,6 +31,7 @@ export function writerSeed(title: string, domain: Domain = "healthcare") {
   return { id: `seed-${title.replace(/[^a-z0-9]+/gi, "-")}`, domain, title, report: seedReport(title) };
 }
 
-export function curationLlm(db: Db, mock: MockLlm): Llm {
-  return createLlm({ db, config: parseLlmConfig(mockConfigJson(mock.url), "test config"), sleep: async () => {} });
+export function curationLlm(db: Db, mock: MockLlm, options: { structuredWriter?: boolean } = {}): Llm {
+  const roles = options.structuredWriter ? { writer: { structuredOutput: true } } : undefined;
+  return createLlm({ db, config: parseLlmConfig(mockConfigJson(mock.url, { roles }), "test config"), sleep: async () => {} });
 }

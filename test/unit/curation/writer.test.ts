@@ -11,14 +11,14 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(respond: Responder = curationWriterResponder()) {
+async function setup(respond: Responder = curationWriterResponder(), options: { structuredWriter?: boolean } = {}) {
   const t = tempDb();
   cleanups.push(t.cleanup);
   const mock = await startMockLlm({ respond });
   cleanups.push(() => mock.close());
   const userMessages = () =>
     mock.requests.map((r) => (r.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === "user").map((m) => m.content));
-  return { ...t, mock, llm: curationLlm(t.db, mock), userMessages };
+  return { ...t, mock, llm: curationLlm(t.db, mock, options), userMessages };
 }
 
 describe("the scenario writer", () => {
@@ -91,6 +91,14 @@ describe("the scenario writer", () => {
     const weighed = await writeScenario(t2.llm, writerSeed("Weights off [writer:valid]"));
     if (weighed.ok || !weighed.invalid) throw new Error("expected an invalid candidate");
     expect(weighed.reason).toBe("weights after one repair: rule weights-sum-to-10: FIRST_SIDE's weights sum to 9, not 10");
+  });
+
+  it("asks for structured output where the writer is configured for it, and still repairs", async () => {
+    const t = await setup(curationWriterResponder(), { structuredWriter: true });
+    const outcome = await writeScenario(t.llm, writerSeed("Structured [writer:weights-sum-9]"));
+    expect(outcome.ok).toBe(true);
+    const formats = t.mock.requests.map((r) => (r.body as { response_format?: { type: string } }).response_format?.type);
+    expect(formats).toEqual(["json_schema", "json_schema", "json_schema"]);
   });
 
   it("sends the same requests for the same seed, so a second run is answered from the cache", async () => {
