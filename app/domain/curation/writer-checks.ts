@@ -40,9 +40,17 @@ export function describeProblems(problems: CurationProblem[]): string {
   return problems.map((p) => `rule ${p.rule}: ${p.message}`).join("; ");
 }
 
-/** Seed names and dates long enough to be identifying (short tokens like "EU" would match anywhere). */
+/** Seed dates long enough to be identifying (a bare year or "May" would match anywhere). */
 function identifying(values: string[]): string[] {
   return [...new Set(values.map((v) => v.trim()).filter((v) => v.length >= 5))];
+}
+
+/**
+ * Seed party names that are proper names: two or more capitalised words ("Northwind Regional
+ * Health"). A generic description such as "Local residents" may rightly appear in a scenario.
+ */
+function properNames(values: string[]): string[] {
+  return identifying(values).filter((v) => v.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).length >= 2);
 }
 
 function scenarioText(reply: WriterReply): string {
@@ -84,7 +92,7 @@ function checkTopicsAndStances(reply: WriterReply, problems: CurationProblem[]):
 
 function checkFictional(reply: WriterReply, seed: SeedReport, problems: CurationProblem[]): void {
   const text = scenarioText(reply);
-  for (const name of identifying(seed.parties.map((p) => p.name))) {
+  for (const name of properNames(seed.parties.map((p) => p.name))) {
     if (text.includes(name.toLowerCase())) problems.push({ rule: "fictional-names", message: `the real name "${name}" appears; replace it with a fictional one` });
   }
   for (const date of identifying(seed.timeline.map((e) => e.date))) {

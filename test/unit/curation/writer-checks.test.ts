@@ -31,6 +31,11 @@ describe("the curation rules", () => {
     const r = reply();
     r.background = "Northwind Regional Health announced the closure in March 2023.";
     expect(rules(r)).toEqual(["fictional-names", "fictional-dates"]);
+    // A generic description of a party is not a name.
+    const seed = seedReport("Hospital");
+    seed.parties[1].name = "Local residents";
+    r.background = "Local residents protested against the closure.";
+    expect(checkWriterReply(r, seed, "healthcare")).toEqual([]);
   });
 
   it("need diverging stances, a provocative topic and two parties", () => {
