@@ -1,5 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { AcceptanceRecord } from "../components/curation/AcceptanceRecord.tsx";
+import { SeedReport } from "../components/curation/SeedReport.tsx";
 import { RunTable } from "../components/RunTable.tsx";
 import { ScenarioDetails } from "../components/ScenarioDetails.tsx";
 import { getScenario } from "../server/catalog.server.ts";
@@ -16,7 +18,8 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
 }
 
 export default function ScenarioPage() {
-  const { scenario, conditions, runs } = useLoaderData<typeof loader>();
+  const { scenario, conditions, runs, curation } = useLoaderData<typeof loader>();
+  const details = <ScenarioDetails background={scenario.background} topics={scenario.topics} parties={scenario.parties} />;
   return (
     <>
       <p className="crumbs">
@@ -24,11 +27,20 @@ export default function ScenarioPage() {
       </p>
       <h1>
         {scenario.title} {scenario.source.kind === "demo" ? <span className="badge">demo data</span> : null}
+        {scenario.source.kind === "curated" ? <span className="badge">curated</span> : null}
       </h1>
       <p className="muted">
         <span className="domain">{scenario.domain}</span> · {conditions.length} condition{conditions.length === 1 ? "" : "s"}
       </p>
-      <ScenarioDetails background={scenario.background} topics={scenario.topics} parties={scenario.parties} />
+      {curation ? (
+        <div className="curation-layout">
+          <div>{details}</div>
+          <SeedReport seed={curation.seed} />
+        </div>
+      ) : (
+        details
+      )}
+      {curation ? <AcceptanceRecord replays={curation.replays} /> : null}
       <h2>Runs</h2>
       <RunTable runs={runs} showScenario={false} />
     </>

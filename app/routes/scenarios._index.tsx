@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { listScenarios } from "../server/catalog.server.ts";
+import { CurationSummary } from "../components/curation/CurationSummary.tsx";
+import { curationOverview, listScenarios } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 
@@ -8,11 +9,12 @@ export const meta: MetaFunction = () => [{ title: "Scenarios · SoCRATES Studio"
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
-  return json({ scenarios: listScenarios(getDb()) });
+  const db = getDb();
+  return json({ scenarios: listScenarios(db), curation: curationOverview(db) });
 }
 
 export default function Scenarios() {
-  const { scenarios } = useLoaderData<typeof loader>();
+  const { scenarios, curation } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Scenarios</h1>
@@ -36,6 +38,7 @@ export default function Scenarios() {
               <tr key={s.id}>
                 <td>
                   <Link to={`/scenarios/${encodeURIComponent(s.id)}`}>{s.title}</Link> {s.demo ? <span className="badge">demo</span> : null}
+                  {s.curated ? <span className="badge">curated</span> : null}
                 </td>
                 <td>
                   <span className="domain">{s.domain}</span>
@@ -48,6 +51,7 @@ export default function Scenarios() {
           </tbody>
         </table>
       )}
+      <CurationSummary domains={curation} />
     </>
   );
 }

@@ -6,7 +6,9 @@ import type { EvaluationView, MetricView, RunListItem, RunMetrics } from "../dom
 import { readsEvaluation } from "../domain/metrics/registry.ts";
 import { consensusSeries, topicSeries, type EvaluationMethod } from "../domain/series.ts";
 import type { Db } from "./db.server.ts";
+import { curationSummary, replayViews, seedReportView, sourceLinks, type CurationDomainSummary, type CurationRecordView } from "../domain/curation/record-view.ts";
 import { findCondition } from "./models/condition.server.ts";
+import { candidateOutcomes, curationOfScenario } from "./models/curation-record.server.ts";
 import { metricValuesOf, type MetricValueRow } from "./models/metric-value.server.ts";
 import { findRun, runTurnRows } from "./models/run.server.ts";
 import { findScenario } from "./models/scenario.server.ts";
@@ -33,7 +35,7 @@ export function listScenarios(db: Db) {
     .from(schema.scenarios)
     .orderBy(asc(schema.scenarios.domain), asc(schema.scenarios.title))
     .all()
-    .map((s) => ({ id: s.id, domain: s.domain, title: s.title, demo: s.source.kind === "demo", parties: s.parties.length, topics: s.topics.length, runs: s.runs }));
+    .map((s) => ({ id: s.id, domain: s.domain, title: s.title, demo: s.source.kind === "demo", curated: s.source.kind === "curated", parties: s.parties.length, topics: s.topics.length, runs: s.runs }));
 }
 
 const runListColumns = {
@@ -68,7 +70,29 @@ export function getScenario(db: Db, id: string) {
   const scenario = findScenario(db, id);
   if (!scenario) return null;
   const conditions = db.select().from(schema.conditions).where(eq(schema.conditions.scenarioId, id)).orderBy(asc(schema.conditions.axis), asc(schema.conditions.variant)).all();
-  return { scenario, conditions: conditions.map((c) => ({ id: c.id, axis: c.axis, variant: c.variant })), runs: listRuns(db, { scenarioId: id }) };
+  return {
+    scenario,
+    conditions: conditions.map((c) => ({ id: c.id, axis: c.axis, variant: c.variant })),
+    runs: listRuns(db, { scenarioId: id }),
+    curation: scenario.source.kind === "curated" ? curationRecord(db, id) : null,
+  };
+}
+
+/** A curated scenario's seed report, sources and acceptance record (null when this database has no record of it). */
+export function curationRecord(db: Db, scenarioId: string): CurationRecordView | null {
+  const found = curationOfScenario(db, scenarioId);
+  if (!found) return null;
+  const { candidate, seed } = found;
+  return {
+    seed: { id: seed.id, title: seed.title, sourceKind: seed.sourceKind, report: seedReportView(seed.report, seed.title), sources: sourceLinks(seed.sources) },
+    status: candidate.status,
+    replays: replayViews(candidate.replays),
+  };
+}
+
+/** Accepted and rejected candidates per domain, for the scenarios page. */
+export function curationOverview(db: Db): CurationDomainSummary[] {
+  return curationSummary(candidateOutcomes(db));
 }
 
 export function getRunView(db: Db, id: string) {

@@ -1,0 +1,165 @@
+/**
+ * The curation record on the research pages, in Chromium against the real server: a curated
+ * scenario shows the seed report and sources it recasts beside it, and its acceptance record
+ * (each unmediated replay, its outcome, a link to the run); a demo scenario shows neither; the
+ * scenarios page sums up accepted and rejected candidates per domain. The database is prepared
+ * as a curation would leave it: the curated scenario and its replays imported as a bundle, its
+ * seed and candidates (one accepted, two rejected) as rows.
+ */
+import { readFileSync } from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as schema from "../../db/schema.ts";
+import { seedDemo } from "../../db/demo/seed.ts";
+import { createAccount } from "../../app/server/annotation/accounts.server.ts";
+import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
+import type { Db } from "../../app/server/db.server.ts";
+import { startAppServer, type AppServer } from "../helpers/app-server.ts";
+import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
+import { loginInBrowser } from "../helpers/login.ts";
+import { tempDb } from "../helpers/temp-db.ts";
+
+const ADMIN = { username: "admin", password: "test-admin-pass" };
+const CURATED = "curated-transactional-1";
+const runIdOf = (replay: number) => `${CURATED}:general:unmediated:r${replay}`;
+
+/** The demo transactional scenario as if curated: its general condition and three unmediated replays ending in impasse. */
+function curatedBundle() {
+  const demo = JSON.parse(readFileSync("db/demo/demo-transactional.json", "utf8"));
+  const scenario = { ...demo.scenarios[0], id: CURATED, title: "A Curated Oven Dispute", source: { kind: "curated" } };
+  const condition = { id: `${CURATED}:general`, scenario_id: CURATED, axis: "general", variant: "default" };
+  const unmediated = demo.runs.find((r: { mediated: boolean }) => !r.mediated);
+  const runs = [1, 2, 3].map((replay) => ({ ...unmediated, id: runIdOf(replay), condition_id: condition.id }));
+  return { format: "socrates-bundle", version: 1, scenarios: [scenario], conditions: [condition], runs, matched_pairs: [], evaluations: [] };
+}
+
+const REPORT = {
+  title: "Bakery v. oven refurbisher over a failed trial",
+  summary: "A bakery and a refurbisher disagree over price and warranty after a trial oven failed.",
+  parties: [
+    { name: "The bakery", description: "A six-person bakery with a wholesale contract" },
+    { name: "The refurbisher", description: "A kitchen equipment refurbisher" },
+  ],
+  issues: ["Price after the failed trial", "Warranty length"],
+  timeline: [
+    { date: "2023-03-03", event: "Deposit paid" },
+    { date: "2023-03-20", event: "Trial oven fails" },
+  ],
+  tensions: ["Small-business dependence on a single supplier"],
+  status: "Unresolved; small-claims filing threatened",
+};
+const SOURCES = [
+  { url: "https://news.example.org/bakery-oven", title: "Local news: the bakery's oven" },
+  { url: "javascript:alert(1)", title: "A source with an unsafe address" },
+];
+
+function insertCurationRecord(db: Db) {
+  const seed = (id: string, domain: string, title: string, report: Record<string, unknown>, sources: { url: string; title?: string }[]) =>
+    db.insert(schema.seeds).values({ id, domain, title, report, sources, sourceKind: "search-tools", provenance: { query: title }, dedupeKey: id }).run();
+  seed("seed-accepted", "transactional", REPORT.title, REPORT, SOURCES);
+  seed("seed-invalid", "healthcare", "Clinic merger dispute", { title: "Clinic merger dispute" }, [{ url: "https://example.org/clinic" }]);
+  seed("seed-resolved", "healthcare", "Nurse rota dispute", { title: "Nurse rota dispute" }, [{ url: "https://example.org/rota" }]);
+  const replays = [1, 2, 3].map((replay) => ({ replay, outcome: "impasse", runId: runIdOf(replay) }));
+  db.insert(schema.curationCandidates).values({ seedId: "seed-accepted", domain: "transactional", status: "accepted", candidate: {}, replays, scenarioId: CURATED }).run();
+  db.insert(schema.curationCandidates)
+    .values({ seedId: "seed-invalid", domain: "healthcare", status: "rejected", rejection: "invalid", reason: "the topics: at most 4 topics, got 5" })
+    .run();
+  db.insert(schema.curationCandidates)
+    .values({
+      seedId: "seed-resolved",
+      domain: "healthcare",
+      status: "rejected",
+      rejection: "resolved",
+      reason: "resolved on replay 2",
+      candidate: {},
+      replays: [
+        { replay: 1, outcome: "impasse" },
+        { replay: 2, outcome: "resolved" },
+      ],
+    })
+    .run();
+}
+
+describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chromium", { timeout: 120_000 }, () => {
+  const cleanups: (() => unknown)[] = [];
+  let server: AppServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    const t = tempDb();
+    cleanups.push(t.cleanup);
+    seedDemo(t.db);
+    importBundleFiles(t.db, [{ file: "curated.json", text: JSON.stringify(curatedBundle()) }]);
+    insertCurationRecord(t.db);
+    await createAccount(t.db, { username: ADMIN.username, displayName: "Admin", role: "admin", password: ADMIN.password });
+    server = await startAppServer({ dbPath: t.path });
+    cleanups.push(() => server.stop());
+    browser = await launchChromium();
+    cleanups.push(() => browser.close()); // fails the suite if any page broke the CSP
+    context = await browser.newContext();
+    page = await context.newPage();
+    await loginInBrowser(page, server.url, ADMIN);
+  });
+  afterAll(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  it("shows a curated scenario's seed report beside it, with its sources as safe links", async () => {
+    await page.goto(`${server.url}/scenarios/${CURATED}`);
+    await page.getByRole("heading", { name: "A Curated Oven Dispute" }).waitFor();
+    const report = page.locator(".seed-report");
+    await expect(report.getByRole("heading", { name: "Seed report" }).isVisible()).resolves.toBe(true);
+    const text = await report.innerText();
+    for (const expected of [REPORT.title, REPORT.summary, REPORT.status, ...REPORT.issues, ...REPORT.tensions, "The bakery: A six-person bakery", "2023-03-20", "Trial oven fails"])
+      expect(text).toContain(expected);
+    // Beside the scenario: both in the one two-column layout.
+    await expect(page.locator(".curation-layout .background").count()).resolves.toBe(1);
+
+    const link = report.getByRole("link", { name: SOURCES[0].title });
+    await expect(link.getAttribute("href")).resolves.toBe(SOURCES[0].url);
+    await expect(link.getAttribute("rel")).resolves.toBe("noopener noreferrer");
+    // The unsafe address is shown as text, never as a link.
+    await expect(report.getByText(SOURCES[1].title).isVisible()).resolves.toBe(true);
+    await expect(report.getByRole("link", { name: SOURCES[1].title }).count()).resolves.toBe(0);
+    await expect(page.locator('a[href^="javascript:"]').count()).resolves.toBe(0);
+  });
+
+  it("shows its acceptance record: each unmediated replay, its outcome and a link to its run", async () => {
+    await page.goto(`${server.url}/scenarios/${CURATED}`);
+    const rows = page.locator(".acceptance-table tbody tr");
+    await rows.first().waitFor();
+    await expect(rows.count()).resolves.toBe(3);
+    for (const replay of [1, 2, 3]) {
+      const row = rows.nth(replay - 1);
+      await expect(row.locator("td").first().innerText()).resolves.toBe(String(replay));
+      await expect(row.locator(".outcome").innerText()).resolves.toBe("impasse");
+      await expect(row.getByRole("link").getAttribute("href")).resolves.toBe(`/runs/${encodeURIComponent(runIdOf(replay))}`);
+    }
+    await rows.nth(1).getByRole("link").click();
+    await page.waitForURL((url) => url.pathname === `/runs/${encodeURIComponent(runIdOf(2))}`);
+    await page.getByRole("heading", { name: new RegExp(`Unmediated run ${runIdOf(2)}`) }).waitFor();
+  });
+
+  it("shows neither for a scenario that was not curated", async () => {
+    await page.goto(`${server.url}/scenarios/demo-healthcare-1`);
+    await page.locator(".background").waitFor();
+    await expect(page.getByRole("heading", { name: "Seed report" }).count()).resolves.toBe(0);
+    await expect(page.getByRole("heading", { name: "Acceptance record" }).count()).resolves.toBe(0);
+    await expect(page.locator(".curation-layout").count()).resolves.toBe(0);
+  });
+
+  it("sums up curation per domain on the scenarios page, rejected candidates by reason", async () => {
+    await page.goto(`${server.url}/scenarios`);
+    const summary = page.locator(".curation-summary");
+    await summary.waitFor();
+    const cells = async (domain: string) => summary.locator("tr", { has: page.locator(".domain", { hasText: domain }) }).locator("td").allInnerTexts();
+    await expect(cells("transactional")).resolves.toEqual(["transactional", "1", "0", "0", "100%"]);
+    await expect(cells("healthcare")).resolves.toEqual(["healthcare", "0", "1", "1", "0%"]);
+    await page.getByText("Rejected candidates (2)").click();
+    const rejected = await page.locator(".rejected-candidates").innerText();
+    expect(rejected).toContain("Clinic merger dispute — invalid scenario: the topics: at most 4 topics, got 5");
+    expect(rejected).toContain("Nurse rota dispute — resolved on replay: resolved on replay 2");
+  });
+});
