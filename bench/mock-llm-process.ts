@@ -6,8 +6,7 @@
  * Protocol (IPC messages): on start it sends { type: "ready", url }; { type: "stats" } is answered
  * with MockStats for the chat requests since the last "stats"; { type: "close" } stops it.
  */
-import { evaluationResponder } from "../test/mock-llm/responders/evaluation.ts";
-import { simulationResponder } from "../test/mock-llm/responders/simulation.ts";
+import { standInResponder } from "../test/mock-llm/responders/index.ts";
 import { startMockLlm } from "../test/mock-llm/server.ts";
 
 export interface MockStats {
@@ -23,8 +22,7 @@ export interface MockStats {
 
 const latency = { min: Number(process.env.MOCK_LATENCY_MIN ?? 200), max: Number(process.env.MOCK_LATENCY_MAX ?? 400) };
 const mock = await startMockLlm({
-  // Judges first; anything that is not a judge prompt goes to the simulation's parties and mediator.
-  respond: evaluationResponder({}, simulationResponder),
+  respond: standInResponder, // the one `socrates mock-llm` serves
   latencyMs: latency,
   seed: Number(process.env.MOCK_SEED ?? 7),
 });

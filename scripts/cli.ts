@@ -5,6 +5,7 @@ import { registerCurateCommands } from "./commands/curate.ts";
 import { registerDataCommands } from "./commands/data.ts";
 import { registerEvaluateCommands } from "./commands/evaluate.ts";
 import { registerLlmCommands } from "./commands/llm.ts";
+import { registerMockLlmCommands } from "./commands/mock-llm.ts";
 import { registerMturkCommands } from "./commands/mturk.ts";
 import { registerProlificCommands } from "./commands/prolific.ts";
 import { registerSimulateCommands } from "./commands/simulate.ts";
@@ -23,6 +24,7 @@ registerEvaluateCommands(program);
 registerSimulateCommands(program);
 registerCurateCommands(program);
 registerLlmCommands(program);
+registerMockLlmCommands(program);
 registerMturkCommands(program);
 registerProlificCommands(program);
 

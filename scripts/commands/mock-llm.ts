@@ -1,0 +1,82 @@
+/**
+ * `socrates mock-llm`: the local OpenAI-compatible stand-in (test/mock-llm/server.ts) for trying
+ * the whole pipeline without a key. It answers every role with canned, deterministic replies made
+ * from the prompt: a stand-in, never a model, so nothing measured against it means anything.
+ */
+import { writeFileSync } from "node:fs";
+import type { Command } from "commander";
+import { mockConfigJson } from "../../test/mock-llm/config.ts";
+import { STAND_IN_ROLES, standInResponder } from "../../test/mock-llm/responders/index.ts";
+import { startMockLlm } from "../../test/mock-llm/server.ts";
+import { parseIntOption, UserError } from "../cli-kit.ts";
+
+/** The model name every role is configured with: what runs and calls record as their backbone. */
+export const STAND_IN_MODEL = "stand-in";
+const DEFAULT_PORT = "8808";
+
+interface MockLlmOptions {
+  port: string;
+  writeConfig?: string;
+}
+
+/** A socrates.config.json pointing every role at the stand-in. */
+function standInConfig(url: string): Record<string, unknown> {
+  return {
+    $comment: "STAND-IN endpoint from `npx socrates mock-llm`: canned replies, never a model. Replace before measuring anything.",
+    ...mockConfigJson(url, { model: STAND_IN_MODEL }),
+  };
+}
+
+async function listen(port: number) {
+  try {
+    return await startMockLlm({ respond: standInResponder, port, models: [STAND_IN_MODEL] });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new UserError(`port ${port} is in use; pick another with --port N (0 picks a free one)`);
+    throw err;
+  }
+}
+
+/** Resolves on the first Ctrl-C (SIGINT) or SIGTERM. */
+function untilStopped(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => () => resolve(signal);
+    process.once("SIGINT", stop("SIGINT"));
+    process.once("SIGTERM", stop("SIGTERM"));
+  });
+}
+
+async function runMockLlm(opts: MockLlmOptions): Promise<void> {
+  const port = parseIntOption("port", opts.port, 0, 65_535);
+  const mock = await listen(port);
+  const config = JSON.stringify(standInConfig(mock.url), null, 2);
+  console.log(`STAND-IN LLM endpoint (canned replies, not a model): ${mock.url}`);
+  console.log(`It answers these roles with deterministic text made from the prompt: ${STAND_IN_ROLES.join(", ")}.`);
+  console.log(`Use it to try the pipeline without a key; never report figures measured against it.`);
+  if (opts.writeConfig) {
+    writeFileSync(opts.writeConfig, config + "\n");
+    console.log(`\nWrote the configuration to ${opts.writeConfig}; pass it with --config ${opts.writeConfig} (or SOCRATES_CONFIG).`);
+  } else {
+    console.log(`\nSave this as socrates.config.json (or run with --write-config FILE):\n${config}`);
+  }
+  console.log(`\nServing until Ctrl-C.`);
+  const signal = await untilStopped();
+  await mock.close();
+  console.log(`Stopped (${signal}).`);
+}
+
+export function registerMockLlmCommands(program: Command): void {
+  program
+    .command("mock-llm")
+    .description("start a local OpenAI-compatible STAND-IN endpoint (canned replies, never a model) for the pipeline's roles, to run it without a key")
+    .option("--port <n>", "port to listen on, on 127.0.0.1 (0 picks a free one)", DEFAULT_PORT)
+    .option("--write-config <file>", "write a socrates.config.json pointing every role at the stand-in to FILE instead of printing it")
+    .addHelpText(
+      "after",
+      `
+Walkthrough: docs/pipeline.md. Example:
+  npx socrates mock-llm --write-config socrates.config.json
+  npx socrates simulate --scenario demo-transactional-1 --mediator stand-in --runs 1   (in another terminal)`
+    )
+    .action((opts: MockLlmOptions) => runMockLlm(opts));
+}

@@ -1,0 +1,29 @@
+/**
+ * The stand-in's one responder for every role the pipeline configures, as `socrates mock-llm`
+ * and the pipeline benchmark serve it: judges first, then the simulation's parties and mediator.
+ * A responder for more roles (the curation's searcher and writer) joins the chain in ROLES.
+ * Every reply is a deterministic function of the request: canned text, never a model.
+ */
+import type { LlmRole } from "../../../app/domain/llm/types.ts";
+import type { MockChatRequest, Responder } from "../server.ts";
+import { evaluationResponder } from "./evaluation.ts";
+import { simulationReply } from "./simulation.ts";
+
+/** Answers the prompts of its own roles and returns null for any other. */
+type RoleResponder = (request: MockChatRequest) => string | object | null;
+
+const ROLES: RoleResponder[] = [simulationReply];
+
+/** The roles the chain answers (what `socrates mock-llm` tells its user). */
+export const STAND_IN_ROLES: readonly LlmRole[] = ["party", "mediator", "evaluator", "baseline-judge", "mi-judge"];
+
+function otherRoles(request: MockChatRequest): string | object {
+  for (const respond of ROLES) {
+    const reply = respond(request);
+    if (reply !== null) return reply;
+  }
+  const system = request.messages.find((m) => m.role === "system")?.content ?? "";
+  throw new Error(`stand-in: no canned reply for this prompt (model "${request.model}", system prompt ${JSON.stringify(system.slice(0, 80))})`);
+}
+
+export const standInResponder: Responder = evaluationResponder({}, otherRoles);
