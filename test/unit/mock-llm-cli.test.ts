@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadLlmConfig } from "../../app/server/llm/config.server.ts";
+import { runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/temp-db.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -41,6 +42,11 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
       const config = loadLlmConfig(configPath);
       expect(Object.values(config.roles).map((r) => [r?.endpoint, r?.model])).toEqual(Array(7).fill(["mock", "stand-in"]));
       expect(config.endpoints.mock.baseUrl).toBe(url);
+
+      // `llm check` passes for every role (the mock runs in the child, so this blocking call is fine).
+      const check = runCli(["llm", "check", "--config", configPath]);
+      expect(check.stdout.match(/ ok  stand-in @ /g), check.stdout + check.stderr).toHaveLength(7);
+      expect(check.status).toBe(0);
 
       const models = await (await fetch(`${url}/models`)).json();
       expect(models.data.map((m: { id: string }) => m.id)).toEqual(["stand-in"]);

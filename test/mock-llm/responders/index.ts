@@ -12,7 +12,11 @@ import { simulationReply } from "./simulation.ts";
 /** Answers the prompts of its own roles and returns null for any other. */
 type RoleResponder = (request: MockChatRequest) => string | object | null;
 
-const ROLES: RoleResponder[] = [simulationReply];
+/** `socrates llm check` (app/server/llm/check.server.ts) asks every role for one word. */
+const connectionCheck: RoleResponder = (request) =>
+  request.messages.length === 1 && /^Reply with the word ok\.?$/.test(request.messages[0].content.trim()) ? "ok" : null;
+
+const ROLES: RoleResponder[] = [connectionCheck, simulationReply];
 
 /** The roles the chain answers (what `socrates mock-llm` tells its user). */
 export const STAND_IN_ROLES: readonly LlmRole[] = ["party", "mediator", "evaluator", "baseline-judge", "mi-judge"];
