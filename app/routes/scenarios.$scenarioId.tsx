@@ -41,6 +41,9 @@ export default function ScenarioPage() {
         details
       )}
       {curation ? <AcceptanceRecord replays={curation.replays} /> : null}
+      {scenario.source.kind === "curated" && !curation ? (
+        <p className="muted">Curated elsewhere: this database holds no seed report or acceptance record for it (imported from a bundle?).</p>
+      ) : null}
       <h2>Runs</h2>
       <RunTable runs={runs} showScenario={false} />
     </>

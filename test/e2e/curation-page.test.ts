@@ -21,6 +21,7 @@ import { tempDb } from "../helpers/temp-db.ts";
 
 const ADMIN = { username: "admin", password: "test-admin-pass" };
 const CURATED = "curated-transactional-1";
+const ORPHAN = "curated-transactional-2";
 const runIdOf = (replay: number) => `${CURATED}:general:unmediated:r${replay}`;
 
 /** The demo transactional scenario as if curated: its general condition and three unmediated replays ending in impasse. */
@@ -30,7 +31,9 @@ function curatedBundle() {
   const condition = { id: `${CURATED}:general`, scenario_id: CURATED, axis: "general", variant: "default" };
   const unmediated = demo.runs.find((r: { mediated: boolean }) => !r.mediated);
   const runs = [1, 2, 3].map((replay) => ({ ...unmediated, id: runIdOf(replay), condition_id: condition.id }));
-  return { format: "socrates-bundle", version: 1, scenarios: [scenario], conditions: [condition], runs, matched_pairs: [], evaluations: [] };
+  // Curated elsewhere and imported: no seed or candidate in this database.
+  const orphan = { ...scenario, id: ORPHAN, title: "A Curated Scenario Without Its Record" };
+  return { format: "socrates-bundle", version: 1, scenarios: [scenario, orphan], conditions: [condition], runs, matched_pairs: [], evaluations: [] };
 }
 
 const REPORT = {
@@ -148,6 +151,13 @@ describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chrom
     await expect(page.getByRole("heading", { name: "Seed report" }).count()).resolves.toBe(0);
     await expect(page.getByRole("heading", { name: "Acceptance record" }).count()).resolves.toBe(0);
     await expect(page.locator(".curation-layout").count()).resolves.toBe(0);
+    await expect(page.getByText(/Curated elsewhere/).count()).resolves.toBe(0);
+  });
+
+  it("says so, without failing, for a curated scenario whose record this database does not hold", async () => {
+    await page.goto(`${server.url}/scenarios/${ORPHAN}`);
+    await page.getByText(/Curated elsewhere: this database holds no seed report or acceptance record/).waitFor();
+    await expect(page.getByRole("heading", { name: "Seed report" }).count()).resolves.toBe(0);
   });
 
   it("sums up curation per domain on the scenarios page, rejected candidates by reason", async () => {
