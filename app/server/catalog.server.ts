@@ -30,9 +30,12 @@ export function listScenarios(db: Db) {
       source: schema.scenarios.source,
       parties: schema.scenarios.parties,
       topics: schema.scenarios.topics,
-      runs: sql<number>`(SELECT count(*) FROM ${schema.runs} WHERE ${schema.runs.scenarioId} = ${schema.scenarios.id})`,
+      // A join, not a correlated subquery: drizzle leaves a single-table query's columns unqualified.
+      runs: count(schema.runs.id),
     })
     .from(schema.scenarios)
+    .leftJoin(schema.runs, eq(schema.runs.scenarioId, schema.scenarios.id))
+    .groupBy(schema.scenarios.id)
     .orderBy(asc(schema.scenarios.domain), asc(schema.scenarios.title))
     .all()
     .map((s) => ({ id: s.id, domain: s.domain, title: s.title, demo: s.source.kind === "demo", curated: s.source.kind === "curated", parties: s.parties.length, topics: s.topics.length, runs: s.runs }));

@@ -162,6 +162,9 @@ describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chrom
 
   it("sums up curation per domain on the scenarios page, rejected candidates by reason", async () => {
     await page.goto(`${server.url}/scenarios`);
+    const runsOf = (title: string) => page.locator("tr", { has: page.getByRole("link", { name: title, exact: true }) }).locator("td").last().innerText();
+    await expect(runsOf("A Curated Oven Dispute")).resolves.toBe("3");
+    await expect(runsOf("A Curated Scenario Without Its Record")).resolves.toBe("0");
     const summary = page.locator(".curation-summary");
     await summary.waitFor();
     const cells = async (domain: string) => summary.locator("tr", { has: page.locator(".domain", { hasText: domain }) }).locator("td").allInnerTexts();
