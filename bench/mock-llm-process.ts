@@ -22,7 +22,7 @@ export interface MockStats {
 
 const latency = { min: Number(process.env.MOCK_LATENCY_MIN ?? 200), max: Number(process.env.MOCK_LATENCY_MAX ?? 400) };
 const mock = await startMockLlm({
-  respond: standInResponder, // the one `socrates mock-llm` serves
+  respond: standInResponder(), // the one `socrates mock-llm` serves
   latencyMs: latency,
   seed: Number(process.env.MOCK_SEED ?? 7),
 });

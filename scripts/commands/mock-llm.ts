@@ -29,7 +29,7 @@ function standInConfig(url: string): Record<string, unknown> {
 
 async function listen(port: number) {
   try {
-    return await startMockLlm({ respond: standInResponder, port, models: [STAND_IN_MODEL] });
+    return await startMockLlm({ respond: standInResponder(), port, models: [STAND_IN_MODEL] });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") throw new UserError(`port ${port} is in use; pick another with --port N (0 picks a free one)`);

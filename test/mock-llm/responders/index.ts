@@ -1,7 +1,7 @@
 /**
  * The stand-in's one responder for every role the pipeline configures, as `socrates mock-llm`
  * and the pipeline benchmark serve it: judges first, then the simulation's parties and mediator.
- * A responder for more roles (the curation's searcher and writer) joins the chain in ROLES.
+ * A responder for more roles (the curation's searcher and writer) joins the chain in roleResponders.
  * Every reply is a deterministic function of the request: canned text, never a model.
  */
 import type { LlmRole } from "../../../app/domain/llm/types.ts";
@@ -16,18 +16,28 @@ type RoleResponder = (request: MockChatRequest) => string | object | null;
 const connectionCheck: RoleResponder = (request) =>
   request.messages.length === 1 && /^Reply with the word ok\.?$/.test(request.messages[0].content.trim()) ? "ok" : null;
 
-const ROLES: RoleResponder[] = [connectionCheck, simulationReply];
+export interface StandInOptions {
+  /** The stand-in search server's base URL, where the searcher's citations point. */
+  searchUrl?: string;
+}
+
+function roleResponders(_options: StandInOptions): RoleResponder[] {
+  return [connectionCheck, simulationReply];
+}
 
 /** The roles the chain answers (what `socrates mock-llm` tells its user). */
 export const STAND_IN_ROLES: readonly LlmRole[] = ["party", "mediator", "evaluator", "baseline-judge", "mi-judge"];
 
-function otherRoles(request: MockChatRequest): string | object {
-  for (const respond of ROLES) {
-    const reply = respond(request);
-    if (reply !== null) return reply;
-  }
-  const system = request.messages.find((m) => m.role === "system")?.content ?? "";
-  throw new Error(`stand-in: no canned reply for this prompt (model "${request.model}", system prompt ${JSON.stringify(system.slice(0, 80))})`);
+/** The responder for every role: the judges, else the first role responder that recognises the prompt. */
+export function standInResponder(options: StandInOptions = {}): Responder {
+  const roles = roleResponders(options);
+  const otherRoles: Responder = (request) => {
+    for (const respond of roles) {
+      const reply = respond(request);
+      if (reply !== null) return reply;
+    }
+    const system = request.messages.find((m) => m.role === "system")?.content ?? "";
+    throw new Error(`stand-in: no canned reply for this prompt (model "${request.model}", system prompt ${JSON.stringify(system.slice(0, 80))})`);
+  };
+  return evaluationResponder({}, otherRoles);
 }
-
-export const standInResponder: Responder = evaluationResponder({}, otherRoles);
