@@ -7,32 +7,37 @@ import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { mockConfigJson } from "../../test/mock-llm/config.ts";
 import { STAND_IN_ROLES, standInResponder } from "../../test/mock-llm/responders/index.ts";
+import { startSearchServer } from "../../test/mock-llm/search-server.ts";
 import { startMockLlm } from "../../test/mock-llm/server.ts";
 import { parseIntOption, UserError } from "../cli-kit.ts";
 
 /** The model name every role is configured with: what runs and calls record as their backbone. */
 export const STAND_IN_MODEL = "stand-in";
 const DEFAULT_PORT = "8808";
+const DEFAULT_SEARCH_PORT = "8809";
 
 interface MockLlmOptions {
   port: string;
+  searchPort: string;
   writeConfig?: string;
 }
 
-/** A socrates.config.json pointing every role at the stand-in. */
-function standInConfig(url: string): Record<string, unknown> {
+/** A socrates.config.json pointing every role at the stand-in, and curation's searches at the stand-in search server. */
+function standInConfig(url: string, searchUrl: string): Record<string, unknown> {
   return {
-    $comment: "STAND-IN endpoint from `npx socrates mock-llm`: canned replies, never a model. Replace before measuring anything.",
+    $comment: "STAND-IN endpoints from `npx socrates mock-llm`: canned replies and invented disputes, never a model or a search engine. Replace before measuring anything.",
     ...mockConfigJson(url, { model: STAND_IN_MODEL }),
+    curation: { source: { kind: "search-tools", backend: "searxng", url: searchUrl } },
   };
 }
 
-async function listen(port: number) {
+/** Starts a server, turning a taken port into a message naming the option to change. */
+async function listen<T>(start: () => Promise<T>, option: string, port: number): Promise<T> {
   try {
-    return await startMockLlm({ respond: standInResponder(), port, models: [STAND_IN_MODEL] });
+    return await start();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") throw new UserError(`port ${port} is in use; pick another with --port N (0 picks a free one)`);
+    if (code === "EADDRINUSE") throw new UserError(`port ${port} is in use; pick another with ${option} N (0 picks a free one)`);
     throw err;
   }
 }
@@ -48,9 +53,17 @@ function untilStopped(): Promise<string> {
 
 async function runMockLlm(opts: MockLlmOptions): Promise<void> {
   const port = parseIntOption("port", opts.port, 0, 65_535);
-  const mock = await listen(port);
-  const config = JSON.stringify(standInConfig(mock.url), null, 2);
+  const searchPort = parseIntOption("search-port", opts.searchPort, 0, 65_535);
+  // The search server first: the searcher's web-research citations point at its pages.
+  const search = await listen(() => startSearchServer({ port: searchPort }), "--search-port", searchPort);
+  const respond = standInResponder({ searchUrl: search.url });
+  const mock = await listen(() => startMockLlm({ respond, port, models: [STAND_IN_MODEL] }), "--port", port).catch(async (err) => {
+    await search.close();
+    throw err;
+  });
+  const config = JSON.stringify(standInConfig(mock.url, search.url), null, 2);
   console.log(`STAND-IN LLM endpoint (canned replies, not a model): ${mock.url}`);
+  console.log(`STAND-IN search server (SearXNG-style, invented disputes, not a search engine): ${search.url}`);
   console.log(`It answers these roles with deterministic text made from the prompt: ${STAND_IN_ROLES.join(", ")}.`);
   console.log(`Use it to try the pipeline without a key; never report figures measured against it.`);
   if (opts.writeConfig) {
@@ -61,7 +74,7 @@ async function runMockLlm(opts: MockLlmOptions): Promise<void> {
   }
   console.log(`\nServing until Ctrl-C.`);
   const signal = await untilStopped();
-  await mock.close();
+  await Promise.all([mock.close(), search.close()]);
   console.log(`Stopped (${signal}).`);
 }
 
@@ -70,6 +83,7 @@ export function registerMockLlmCommands(program: Command): void {
     .command("mock-llm")
     .description("start a local OpenAI-compatible STAND-IN endpoint (canned replies, never a model) for the pipeline's roles, to run it without a key")
     .option("--port <n>", "port to listen on, on 127.0.0.1 (0 picks a free one)", DEFAULT_PORT)
+    .option("--search-port <n>", "port of the stand-in search server (SearXNG's JSON API) for curation's searcher (0 picks a free one)", DEFAULT_SEARCH_PORT)
     .option("--write-config <file>", "write a socrates.config.json pointing every role at the stand-in to FILE instead of printing it")
     .addHelpText(
       "after",

@@ -1,10 +1,12 @@
 /**
  * `socrates mock-llm` in a child process: it says it is a stand-in, writes a configuration the
- * LLM layer accepts, answers /v1/models and a chat completion over HTTP, and stops on SIGTERM.
+ * LLM layer and curation accept, answers /v1/models and a chat completion over HTTP, serves the
+ * stand-in search server, and stops on SIGTERM.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { curationConfigOf } from "../../app/server/curation/curation-config.server.ts";
 import { loadLlmConfig } from "../../app/server/llm/config.server.ts";
 import { runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/temp-db.ts";
@@ -32,7 +34,7 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
 
   it("serves a labelled stand-in with a ready configuration, answers over HTTP, and exits on SIGTERM", async () => {
     const configPath = join(tmp.dir, "socrates.config.json");
-    const { child, output } = await startMockLlmCommand(["--port", "0", "--write-config", configPath]);
+    const { child, output } = await startMockLlmCommand(["--port", "0", "--search-port", "0", "--write-config", configPath]);
     const exited = new Promise<number | null>((done) => child.once("exit", done));
     try {
       const url = /STAND-IN LLM endpoint \(canned replies, not a model\): (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(output())?.[1];
@@ -42,6 +44,13 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
       const config = loadLlmConfig(configPath);
       expect(Object.values(config.roles).map((r) => [r?.endpoint, r?.model])).toEqual(Array(7).fill(["mock", "stand-in"]));
       expect(config.endpoints.mock.baseUrl).toBe(url);
+
+      // Curation searches the stand-in search server, which answers SearXNG's JSON API.
+      const searchUrl = /STAND-IN search server \(SearXNG-style, invented disputes, not a search engine\): (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
+      expect(curationConfigOf(config).source).toMatchObject({ kind: "search-tools", backend: "searxng", url: searchUrl });
+      const found = await (await fetch(`${searchUrl}/search?q=transactional&format=json`)).json();
+      expect(found.results.length).toBeGreaterThan(0);
+      expect(found.results[0].url).toMatch(new RegExp(`^${searchUrl}/pages/`));
 
       // `llm check` passes for every role (the mock runs in the child, so this blocking call is fine).
       const check = runCli(["llm", "check", "--config", configPath]);

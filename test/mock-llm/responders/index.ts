@@ -1,11 +1,13 @@
 /**
  * The stand-in's one responder for every role the pipeline configures, as `socrates mock-llm`
- * and the pipeline benchmark serve it: judges first, then the simulation's parties and mediator.
- * A responder for more roles (the curation's searcher and writer) joins the chain in roleResponders.
+ * and the pipeline benchmark serve it: the judges first, then the curation's searcher and writer,
+ * then the simulation's parties and mediator. A responder for a new role joins roleResponders.
  * Every reply is a deterministic function of the request: canned text, never a model.
  */
 import type { LlmRole } from "../../../app/domain/llm/types.ts";
 import type { MockChatRequest, Responder } from "../server.ts";
+import { curationSearchReply } from "./curation-search.ts";
+import { curationWriterReply } from "./curation-writer.ts";
 import { evaluationResponder } from "./evaluation.ts";
 import { simulationReply } from "./simulation.ts";
 
@@ -21,12 +23,12 @@ export interface StandInOptions {
   searchUrl?: string;
 }
 
-function roleResponders(_options: StandInOptions): RoleResponder[] {
-  return [connectionCheck, simulationReply];
+function roleResponders(options: StandInOptions): RoleResponder[] {
+  return [connectionCheck, (request) => curationSearchReply(request, { pagesBaseUrl: options.searchUrl }), curationWriterReply, simulationReply];
 }
 
 /** The roles the chain answers (what `socrates mock-llm` tells its user). */
-export const STAND_IN_ROLES: readonly LlmRole[] = ["party", "mediator", "evaluator", "baseline-judge", "mi-judge"];
+export const STAND_IN_ROLES: readonly LlmRole[] = ["searcher", "writer", "party", "mediator", "evaluator", "baseline-judge", "mi-judge"];
 
 /** The responder for every role: the judges, else the first role responder that recognises the prompt. */
 export function standInResponder(options: StandInOptions = {}): Responder {
