@@ -4,16 +4,19 @@
  * (each unmediated replay, its outcome, a link to the run); a demo scenario shows neither; the
  * scenarios page sums up accepted and rejected candidates per domain. The database is prepared
  * as a curation would leave it: the curated scenario and its replays imported as a bundle, its
- * seed and candidates (one accepted, two rejected) as rows.
+ * seed and candidates (one accepted, two rejected) stored through the curation's repositories.
  */
 import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as schema from "../../db/schema.ts";
 import { seedDemo } from "../../db/demo/seed.ts";
 import { createAccount } from "../../app/server/annotation/accounts.server.ts";
 import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import type { Db } from "../../app/server/db.server.ts";
+import { insertCandidate } from "../../app/server/models/curation-candidate.server.ts";
+import { insertSeed } from "../../app/server/models/seed.server.ts";
+import type { Domain } from "../../app/domain/bundle.ts";
+import type { SeedReport } from "../../app/domain/curation/seed.ts";
 import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
 import { loginInBrowser } from "../helpers/login.ts";
@@ -56,31 +59,28 @@ const SOURCES = [
   { url: "javascript:alert(1)", title: "A source with an unsafe address" },
 ];
 
+/** A valid seed report for a rejected candidate: only its title matters here. */
+function briefReport(title: string) {
+  return { ...REPORT, title, parties: [{ name: `${title}: one side`, description: "a party" }, { name: `${title}: other side`, description: "a party" }], sources: [{ url: "https://example.org/" }] };
+}
+
+/** Seeds and candidates through the curation's own repositories, as `socrates curate` stores them. */
 function insertCurationRecord(db: Db) {
-  const seed = (id: string, domain: string, title: string, report: Record<string, unknown>, sources: { url: string; title?: string }[]) =>
-    db.insert(schema.seeds).values({ id, domain, title, report, sources, sourceKind: "search-tools", provenance: { query: title }, dedupeKey: id }).run();
-  seed("seed-accepted", "transactional", REPORT.title, REPORT, SOURCES);
-  seed("seed-invalid", "healthcare", "Clinic merger dispute", { title: "Clinic merger dispute" }, [{ url: "https://example.org/clinic" }]);
-  seed("seed-resolved", "healthcare", "Nurse rota dispute", { title: "Nurse rota dispute" }, [{ url: "https://example.org/rota" }]);
+  const seedId = (domain: Domain, report: SeedReport) => {
+    const result = insertSeed(db, { domain, report, sourceKind: "search-tools", provenance: { attempt: 0 } });
+    if (!("stored" in result)) throw new Error(`seed "${report.title}" was already stored`);
+    return result.stored.id;
+  };
   const replays = [1, 2, 3].map((replay) => ({ replay, outcome: "impasse", runId: runIdOf(replay) }));
-  db.insert(schema.curationCandidates).values({ seedId: "seed-accepted", domain: "transactional", status: "accepted", candidate: {}, replays, scenarioId: CURATED }).run();
-  db.insert(schema.curationCandidates)
-    .values({ seedId: "seed-invalid", domain: "healthcare", status: "rejected", rejection: "invalid", reason: "the topics: at most 4 topics, got 5" })
-    .run();
-  db.insert(schema.curationCandidates)
-    .values({
-      seedId: "seed-resolved",
-      domain: "healthcare",
-      status: "rejected",
-      rejection: "resolved",
-      reason: "resolved on replay 2",
-      candidate: {},
-      replays: [
-        { replay: 1, outcome: "impasse" },
-        { replay: 2, outcome: "resolved" },
-      ],
-    })
-    .run();
+  insertCandidate(db, { seedId: seedId("transactional", { ...REPORT, sources: SOURCES }), domain: "transactional", status: "accepted", candidate: {}, replays, scenarioId: CURATED });
+  const invalid = seedId("healthcare", briefReport("Clinic merger dispute"));
+  insertCandidate(db, { seedId: invalid, domain: "healthcare", status: "rejected", rejection: "invalid", reason: "the topics: at most 4 topics, got 5" });
+  const resolved = seedId("healthcare", briefReport("Nurse rota dispute"));
+  const resolvedReplays = [
+    { replay: 1, outcome: "impasse" },
+    { replay: 2, outcome: "resolved" },
+  ];
+  insertCandidate(db, { seedId: resolved, domain: "healthcare", status: "rejected", rejection: "resolved", reason: "resolved on replay 2", candidate: {}, replays: resolvedReplays });
 }
 
 describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chromium", { timeout: 120_000 }, () => {
