@@ -77,8 +77,9 @@ export default function Home() {
         <h2>How it fits together</h2>
         <ol>
           <li>
-            <strong>Import scenarios.</strong> Scenarios, their conditions and runs arrive as bundles (<code>socrates import</code>); the
-            demo ships four. Agentic curation and probing into the 15 socio-cognitive conditions are not built yet.
+            <strong>Curate or import scenarios.</strong> <code>socrates curate</code> finds real disputes, recasts them into
+            scenarios and keeps those that unmediated replays cannot resolve; scenarios, conditions and runs also arrive as bundles
+            (<code>socrates import</code>), and the demo ships four. Probing into the 15 socio-cognitive conditions is not built yet.
           </li>
           <li>
             <strong>Simulate.</strong> Parties negotiate in turn; a mediator may speak between party turns.
