@@ -27,7 +27,8 @@ function standInConfig(url: string, searchUrl: string): Record<string, unknown> 
   return {
     $comment: "STAND-IN endpoints from `npx socrates mock-llm`: canned replies and invented disputes, never a model or a search engine. Replace before measuring anything.",
     ...mockConfigJson(url, { model: STAND_IN_MODEL }),
-    curation: { source: { kind: "search-tools", backend: "searxng", url: searchUrl } },
+    // The stand-in knows twelve disputes per domain; asking for all of them lets a walkthrough curate several per domain.
+    curation: { source: { kind: "search-tools", backend: "searxng", url: searchUrl, maxResults: 12 } },
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The stand-in search server's disputes: invented, deterministic, four a domain, so searches in
+ * The stand-in search server's disputes: invented, deterministic, twelve a domain, so searches in
  * different domains and rounds find different disputes. Shared by the search server (which
  * serves them as results and pages) and the searcher responder (which reports them). These are
  * stand-in data, not real events.
@@ -18,7 +18,7 @@ export interface StandInDispute {
   status: string;
 }
 
-const PLACES = ["Alder Bay", "Birchfield", "Cedar Falls", "Dunmore"];
+const PLACES = ["Alder Bay", "Birchfield", "Cedar Falls", "Dunmore", "Elmstead", "Fernhill", "Glenrock", "Harrow Point", "Ivydale", "Juniper Ridge", "Kestrel Cove", "Larchmont"];
 
 /** Per domain: the dispute's subject, the two sides, the contested issues and the tension behind it. */
 const SHAPES: Record<Domain, { subject: string; a: string; b: string; issues: string[]; tension: string }> = {
@@ -35,7 +35,8 @@ const SHAPES: Record<Domain, { subject: string; a: string; b: string; issues: st
 function dispute(domain: Domain, index: number): StandInDispute {
   const shape = SHAPES[domain];
   const place = PLACES[index];
-  const year = 2019 + index;
+  // 2019–2022 for the first four, then 2011–2018: every dispute starts in the past.
+  const year = index < 4 ? 2019 + index : 2007 + index;
   return {
     domain,
     slug: `${domain}-${index + 1}`,

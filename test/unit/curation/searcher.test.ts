@@ -87,15 +87,17 @@ describe("findSeed with a chat model and a search backend", () => {
     const db = newDb();
     const ctx = searcher(db, searxng());
     const first = await findSeed(ctx, "transactional", { attempt: 0 });
-    // Round 4 picks the first dispute again: a duplicate, so the searcher is asked once more without it.
-    const fresh = await findSeed(ctx, "transactional", { attempt: 4 });
+    // A search returns five results (maxResults' default), so round 5 picks the first dispute again:
+    // a duplicate, and the searcher is asked once more without it.
+    const n = 5;
+    const fresh = await findSeed(ctx, "transactional", { attempt: n });
     expect(fresh!.id).not.toBe(first!.id);
-    expect(getSeed(db, fresh!.id)!.provenance).toMatchObject({ attempt: 4, retry: 1 });
+    expect(getSeed(db, fresh!.id)!.provenance).toMatchObject({ attempt: n, retry: 1 });
     const lastAsk = mock.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)!.body as { messages: { role: string; content: string }[] };
     expect(lastAsk.messages[1].content).toContain(`- ${first!.title} (`);
-    for (const attempt of [1, 2, 3]) await findSeed(ctx, "transactional", { attempt });
-    expect(seedsOfDomain(db, "transactional")).toHaveLength(4);
-    expect(await findSeed(ctx, "transactional", { attempt: 5 })).toBeNull();
+    for (let attempt = 1; attempt < n; attempt++) await findSeed(ctx, "transactional", { attempt });
+    expect(seedsOfDomain(db, "transactional")).toHaveLength(n);
+    expect(await findSeed(ctx, "transactional", { attempt: n + 1 })).toBeNull();
   });
 
   it("never returns a dispute the caller excluded", async () => {
