@@ -5,18 +5,10 @@
  * stand-in data, not real events.
  */
 import { DOMAINS, type Domain } from "../../app/domain/bundle.ts";
+import type { SeedReport } from "../../app/domain/curation/seed.ts";
 
-export interface StandInDispute {
-  domain: Domain;
-  slug: string;
-  title: string;
-  summary: string;
-  parties: { name: string; description: string }[];
-  issues: string[];
-  timeline: { date: string; event: string }[];
-  tensions: string[];
-  status: string;
-}
+/** A seed report without its sources (the server adds its own page), with where it belongs. */
+export type StandInDispute = Omit<SeedReport, "sources"> & { domain: Domain; slug: string };
 
 const PLACES = ["Alder Bay", "Birchfield", "Cedar Falls", "Dunmore", "Elmstead", "Fernhill", "Glenrock", "Harrow Point", "Ivydale", "Juniper Ridge", "Kestrel Cove", "Larchmont"];
 

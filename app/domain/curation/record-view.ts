@@ -4,16 +4,10 @@
  * tolerant of reports written by an older searcher (a missing field shows as empty, never breaks
  * the page); the types are what the components read.
  */
+import type { SeedReport } from "./seed.ts";
 
-export interface SeedReportView {
-  title: string;
-  summary: string;
-  parties: { name: string; description: string }[];
-  issues: string[];
-  timeline: { date: string; event: string }[];
-  tensions: string[];
-  status: string;
-}
+/** The report as shown: every field of a seed report except its sources, which are shown as links. */
+export type SeedReportView = Omit<SeedReport, "sources">;
 
 /** A cited source; `href` is null when the stored URL is not http(s) and must not become a link. */
 export interface SourceLinkView {
