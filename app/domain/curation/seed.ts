@@ -28,6 +28,12 @@ export const seedReportSchema = z.object({
 });
 export type SeedReport = z.infer<typeof seedReportSchema>;
 
+/**
+ * The searcher's other honest answer: every dispute it can find is already collected (or none
+ * fits). The curate loop then reports the domain's source as exhausted instead of failing.
+ */
+export const noNewDisputeSchema = z.object({ noNewDispute: text }).strict();
+
 /** A seed found on the web must cite at least one source. */
 export const webSeedReportSchema = seedReportSchema.extend({
   sources: z.array(seedSourceSchema).min(1, "cite at least one source URL"),

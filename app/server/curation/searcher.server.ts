@@ -57,8 +57,8 @@ function publicSeed(seed: StoredSeed): StoredSeed {
   return { id, domain, title, report, sources, sourceKind };
 }
 
-/** Asks the configured web source once; a failure is a SeedSearchError. */
-async function askWeb(ctx: SearcherContext, request: AskRequest): Promise<Extract<Found, { ok: true }>> {
+/** Asks the configured web source once: a report, or null when it found nothing new; a failure is a SeedSearchError. */
+async function askWeb(ctx: SearcherContext, request: AskRequest): Promise<Extract<Found, { ok: true }> | null> {
   const source = ctx.config.source;
   const ask = { llm: ctx.llm, fetch: ctx.fetch ?? fetch, env: ctx.env, configFile: ctx.config.configFile };
   const where = `searcher (${request.domain}, attempt ${request.attempt})`;
@@ -70,8 +70,8 @@ async function askWeb(ctx: SearcherContext, request: AskRequest): Promise<Extrac
   } catch (err) {
     throw new SeedSearchError(`${where}: ${(err as Error).message}`);
   }
-  if (!found.ok) throw new SeedSearchError(`${where}: ${found.error}`);
-  return found;
+  if (found.ok === false) throw new SeedSearchError(`${where}: ${found.error}`);
+  return found.ok === "exhausted" ? null : found;
 }
 
 /** Asks the web source, then again with each duplicate excluded, up to `maxDuplicateRetries` times. */
@@ -79,6 +79,7 @@ async function searchWeb(ctx: SearcherContext, domain: Domain, options: FindSeed
   const excluded = [...(options.exclude ?? [])];
   for (let retry = 0; retry <= ctx.config.maxDuplicateRetries; retry++) {
     const found = await askWeb(ctx, { domain, attempt: options.attempt, excluded });
+    if (found === null) return null;
     if (!excludedBy(found.report, options.exclude)) {
       const provenance: SeedProvenance = { ...found.provenance, attempt: options.attempt, retry };
       const outcome = insertSeed(ctx.db, { domain, report: found.report, sourceKind: ctx.config.source.kind, provenance });

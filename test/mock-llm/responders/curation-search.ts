@@ -78,7 +78,7 @@ function toolLoopReply(messages: MockMessage[]): string | ToolCallsReply {
     }
     const bySlug = results.flatMap((r) => STAND_IN_DISPUTES.filter((d) => r.url.endsWith(pagePath(d))).map((d) => ({ d, url: r.url })));
     const chosen = pick(bySlug.map((x) => x.d), ask);
-    if (!chosen) return JSON.stringify({ error: "no new dispute found" });
+    if (!chosen) return JSON.stringify({ noNewDispute: "every dispute the search returned is already collected" });
     return { toolCalls: [{ name: FETCH_PAGE_TOOL, arguments: { url: bySlug.find((x) => x.d === chosen)!.url } }] };
   }
   const url = /^URL: (\S+)$/m.exec(toolAnswers.at(-1)!)?.[1] ?? "";
@@ -137,7 +137,7 @@ export function curationWebResearchReply(
   if (searcherPrompt(messages) !== "search") return null;
   const ask = searchAsk(messages);
   const chosen = pick(disputesFor(ask.domain), ask);
-  if (!chosen) return { text: JSON.stringify({ error: "no new dispute found" }), citations: [] };
+  if (!chosen) return { text: JSON.stringify({ noNewDispute: "every dispute found is already collected" }), citations: [] };
   const url = `${pagesBaseUrl.replace(/\/+$/, "")}${pagePath(chosen)}`;
   const { sources, ...rest } = reportOf(chosen, url);
   // The report lists no sources itself: they come as the reply's url citations, as from a real model.

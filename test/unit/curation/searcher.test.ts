@@ -100,6 +100,17 @@ describe("findSeed with a chat model and a search backend", () => {
     expect(await findSeed(ctx, "transactional", { attempt: n + 1 })).toBeNull();
   });
 
+  it("answers null, not an error, when the searcher replies that it found nothing new", async () => {
+    const db = newDb();
+    const ctx = searcher(db, searxng());
+    // The search returns five disputes; with all five excluded the stand-in says so ({"noNewDispute": …}).
+    const exclude = disputesFor("legal").slice(0, 5).map((d) => d.title);
+    expect(await findSeed(ctx, "legal", { attempt: 0, exclude })).toBeNull();
+    expect(seedsOfDomain(db, "legal")).toEqual([]);
+    // It was asked (nothing was decided without the model), and its answer is stored as a call like any other.
+    expect(mock.requests.filter((r) => r.path === "/v1/chat/completions").length).toBeGreaterThan(0);
+  });
+
   it("never returns a dispute the caller excluded", async () => {
     const db = newDb();
     const ctx = searcher(db, searxng());

@@ -6,7 +6,8 @@
  */
 import type { Domain } from "../../../domain/bundle.ts";
 import { FETCH_PAGE_TOOL, SEARCH_TOOLS, WEB_SEARCH_TOOL, DOMAIN_HINTS, exclusionsText } from "../../../domain/curation/search-prompt.ts";
-import { seedReportSchema, webSeedReportSchema, type SeedReport, type SeedSource } from "../../../domain/curation/seed.ts";
+import { z } from "zod";
+import { noNewDisputeSchema, seedReportSchema, webSeedReportSchema, type SeedReport, type SeedSource } from "../../../domain/curation/seed.ts";
 import type { ChatMessage, Llm } from "../../../domain/llm/types.ts";
 import type { Env } from "../../llm/config.server.ts";
 import { renderMessages } from "../../pipeline/prompt-templates.server.ts";
@@ -29,7 +30,15 @@ export interface AskRequest {
   excluded: readonly string[];
 }
 
-export type Found = { ok: true; report: SeedReport; provenance: Omit<SeedProvenance, "attempt"> } | { ok: false; error: string };
+export type Found =
+  | { ok: true; report: SeedReport; provenance: Omit<SeedProvenance, "attempt"> }
+  /** The searcher found nothing new: every dispute it found is already collected. */
+  | { ok: "exhausted"; reason: string }
+  | { ok: false; error: string };
+
+/** A reply is a seed report or the searcher's "nothing new" (noNewDisputeSchema). */
+const replyOr = <T extends z.ZodTypeAny>(report: T) => z.union([report, noNewDisputeSchema]);
+const isNothingNew = (value: object): value is z.infer<typeof noNewDisputeSchema> => "noNewDispute" in value;
 
 /** The searcher prompt for one (domain, attempt, exclusions), with the source's search instructions. */
 export function searchMessages(request: AskRequest, how: "curation-search-tools" | "curation-search-web"): ChatMessage[] {
@@ -73,13 +82,14 @@ export async function askWithTools(ctx: AskContext, source: SearchToolsConfig, r
   const result = await ctx.llm.callWithTools({
     role: "searcher",
     messages: searchMessages(request, "curation-search-tools"),
-    schema: webSeedReportSchema,
+    schema: replyOr(webSeedReportSchema),
     subject: subjectOf(request),
     tools: SEARCH_TOOLS,
     runTool,
     maxSteps: source.maxSteps,
   });
   if (!result.ok) return { ok: false, error: result.error };
+  if (isNothingNew(result.value)) return { ok: "exhausted", reason: result.value.noNewDispute };
   // Sources no search returned: kept, but named in the provenance for the researcher to check.
   const unverifiedSources = result.value.sources.map((s) => s.url).filter((url) => !found.has(url));
   const provenance = { model: result.model, backend: backend.name, backendUrl: backend.url, queries, pages, ...(unverifiedSources.length ? { unverifiedSources } : {}) };
@@ -96,8 +106,9 @@ function withCitations(sources: SeedSource[], citations: SeedSource[]): SeedSour
 export async function askWebResearch(ctx: AskContext, source: Extract<SourceConfig, { kind: "web-research" }>, request: AskRequest): Promise<Found> {
   const messages = searchMessages(request, "curation-search-web");
   // The sources may come as the reply's url citations only, so the reply itself may list none.
-  const result = await ctx.llm.webResearch({ role: "searcher", messages, schema: seedReportSchema, subject: subjectOf(request), tool: source.tool });
+  const result = await ctx.llm.webResearch({ role: "searcher", messages, schema: replyOr(seedReportSchema), subject: subjectOf(request), tool: source.tool });
   if (!result.ok) return { ok: false, error: result.error };
+  if (isNothingNew(result.value)) return { ok: "exhausted", reason: result.value.noNewDispute };
   const checked = webSeedReportSchema.safeParse({ ...result.value, sources: withCitations(result.value.sources, result.citations) });
   if (!checked.success) return { ok: false, error: `the web research reply cites no source (${checked.error.issues[0].message})` };
   return { ok: true, report: checked.data, provenance: { model: result.model, backend: `openai-responses:${source.tool}`, queries: [messages.at(-1)!.content] } };
