@@ -47,7 +47,8 @@ interface SeedView {
 }
 
 function section(text: string, heading: string): string[] {
-  const body = new RegExp(`^## ${heading}\\n([\\s\\S]*?)(?=\\n## |$)`, "m").exec(text)?.[1] ?? "";
+  // Up to the next heading or the end of the text (not of the line: the "m" flag makes $ match there).
+  const body = new RegExp(`^## ${heading}\\n([\\s\\S]*?)(?=\\n## |(?![\\s\\S]))`, "m").exec(text)?.[1] ?? "";
   return body.split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2));
 }
 
