@@ -26,6 +26,7 @@ import type { LabelPayload } from "../../domain/labels.ts";
 import type { LabelStatus } from "../../domain/label-status.ts";
 import { confirmLabel, statusForNewLabel } from "../annotation/label-status.server.ts";
 import { findCrowdWorker } from "../models/annotator.server.ts";
+import type { StudyRow } from "../models/study.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
 import { findOrCreateCrowdWorker, type WorkerChannel } from "./workers.server.ts";
 
@@ -75,6 +76,9 @@ export function payloadHash(payload: unknown): string {
   return createHash("sha256").update(JSON.stringify(payload)).digest("hex");
 }
 
+/** What the writers below need of the study, loaded once per assignment. */
+type StudyFacts = Pick<StudyRow, "status" | "labelsPerItem">;
+
 const closed = (studyId: number) => new ServiceError(409, `Study ${studyId} is closed; reopen it to add labels`);
 
 /**
@@ -83,9 +87,8 @@ const closed = (studyId: number) => new ServiceError(409, `Study ${studyId} is c
  * source that adds a revision to a label still pending (the worker's own unconfirmed answer)
  * confirms that label too: its latest revision is now the confirmed one.
  */
-function storeLabel(db: Db, input: CrowdAssignmentInput, annotatorId: number, payload: LabelPayload) {
+function storeLabel(db: Db, input: CrowdAssignmentInput, { labelsPerItem }: StudyFacts, annotatorId: number, payload: LabelPayload) {
   upsertSubmitted(db, input.itemId, annotatorId, input.submittedAt ?? new Date().toISOString());
-  const { labelsPerItem } = studyOrNotFound(db, input.studyId);
   const confirmed = confirmsAssignment(input.source);
   const statusIfNew = statusForNewLabel(db, input.itemId, labelsPerItem, confirmed);
   const written = writeLabelRevision(db, { itemId: input.itemId, annotatorId, payload, clientToken: null, secondsOnTask: input.secondsOnTask, statusIfNew });
@@ -121,10 +124,10 @@ function mismatchOf(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAssi
 }
 
 /** A pending assignment a confirming source now reports: it is confirmed, and its label counted or surplus unless MTurk rejected the work. */
-function confirmStored(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAssignment, statusChanged: boolean): CrowdAssignmentOutcome {
+function confirmStored(db: Db, input: CrowdAssignmentInput, study: StudyFacts, stored: StoredCrowdAssignment, statusChanged: boolean): CrowdAssignmentOutcome {
   confirmCrowdAssignment(db, stored.id, new Date().toISOString());
   if (stored.labelId === null || input.status === "rejected") return { kind: "confirmed", labelId: stored.labelId, labelStatus: null, statusChanged };
-  const labelStatus = confirmLabel(db, stored.labelId, input.itemId, studyOrNotFound(db, input.studyId).labelsPerItem);
+  const labelStatus = confirmLabel(db, stored.labelId, input.itemId, study.labelsPerItem);
   return { kind: "confirmed", labelId: stored.labelId, labelStatus, statusChanged };
 }
 
@@ -132,7 +135,7 @@ function confirmStored(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdA
  * An assignment seen before: the same answer changes at most the status (and confirms a pending
  * one a confirming source reports); a different one is refused.
  */
-function updateStored(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAssignment, payload: LabelPayload | null, hash: string | null, studyOpen: boolean): CrowdAssignmentOutcome {
+function updateStored(db: Db, input: CrowdAssignmentInput, study: StudyFacts, stored: StoredCrowdAssignment, payload: LabelPayload | null, hash: string | null): CrowdAssignmentOutcome {
   const confirming = isPendingReport(input, stored);
   const storedAnswer = storedHash(db, stored, hash);
   if (hash && storedAnswer && hash !== storedAnswer) {
@@ -142,22 +145,22 @@ function updateStored(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAs
   if (statusChanged) setCrowdAssignmentStatus(db, stored.id, input.status);
   // An assignment first seen rejected and later approved (a reversed rejection) now brings its label.
   if (payload && hash && stored.labelId === null) {
-    if (!studyOpen) throw closed(input.studyId);
-    const written = storeLabel(db, input, stored.annotatorId, payload);
+    if (study.status !== "open") throw closed(input.studyId);
+    const written = storeLabel(db, input, study, stored.annotatorId, payload);
     setCrowdAssignmentLabel(db, stored.id, written.labelId, hash);
     if (confirming) confirmCrowdAssignment(db, stored.id, new Date().toISOString());
     return { kind: "stored", ...written };
   }
-  return confirming ? confirmStored(db, input, stored, statusChanged) : { kind: "unchanged", statusChanged };
+  return confirming ? confirmStored(db, input, study, stored, statusChanged) : { kind: "unchanged", statusChanged };
 }
 
 /** A confirming source reporting an assignment stored pending (from the task page). */
 const isPendingReport = (input: CrowdAssignmentInput, stored: StoredCrowdAssignment | undefined): boolean =>
   stored !== undefined && stored.confirmedAt === null && confirmsAssignment(input.source);
 
-function recordNew(db: Db, input: CrowdAssignmentInput, annotatorId: number, payload: LabelPayload | null, hash: string | null, studyOpen: boolean): CrowdAssignmentOutcome {
-  if (!studyOpen) throw closed(input.studyId);
-  const written = payload ? storeLabel(db, input, annotatorId, payload) : null;
+function recordNew(db: Db, input: CrowdAssignmentInput, study: StudyFacts, annotatorId: number, payload: LabelPayload | null, hash: string | null): CrowdAssignmentOutcome {
+  if (study.status !== "open") throw closed(input.studyId);
+  const written = payload ? storeLabel(db, input, study, annotatorId, payload) : null;
   insertCrowdAssignment(db, {
     channel: input.channel,
     externalId: input.externalId,
@@ -187,7 +190,7 @@ function recordNew(db: Db, input: CrowdAssignmentInput, annotatorId: number, pay
  */
 export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): CrowdAssignmentOutcome {
   return writeTransaction(db, (): CrowdAssignmentOutcome => {
-    const studyOpen = studyOrNotFound(db, input.studyId).status === "open";
+    const study = studyOrNotFound(db, input.studyId);
     const stored = findCrowdAssignment(db, input.channel, input.externalId);
     const pending = isPendingReport(input, stored) ? stored : undefined;
     if (stored && !pending && stored.studyItemId !== input.itemId) {
@@ -206,6 +209,6 @@ export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): Crow
       const mismatch = mismatchOf(db, input, pending, hash);
       if (mismatch) return { kind: "mismatch", message: mismatch };
     }
-    return stored ? updateStored(db, input, stored, payload, hash, studyOpen) : recordNew(db, input, annotatorId, payload, hash, studyOpen);
+    return stored ? updateStored(db, input, study, stored, payload, hash) : recordNew(db, input, study, annotatorId, payload, hash);
   });
 }
