@@ -30,6 +30,15 @@ export function clientAddress(context: RequestContext | undefined): string {
  */
 export function networkIdentity(context: RequestContext | undefined, secret = appSecret()): string {
   const address = clientAddress(context).replace(/^::ffff:/, "");
-  const network = address.includes(":") ? address.split(":").slice(0, 4).join(":") : address;
+  const network = address.includes(":") ? ipv6Groups(address).slice(0, 4).join(":") : address;
   return createHmac("sha256", secret).update(`network:${network}`).digest("base64url").slice(0, 22);
+}
+
+/** The eight groups of an IPv6 address, "::" expanded and leading zeros dropped, so a /64 reads the same however it was written. */
+function ipv6Groups(address: string): string[] {
+  const [head, tail] = address.split("%")[0].toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const zeros = tail === undefined ? [] : Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0");
+  return [...left, ...zeros, ...right].map((g) => g.replace(/^0+(?=.)/, ""));
 }

@@ -51,6 +51,9 @@ describe("reading-test attempt caps", () => {
     expect(campus.network).not.toContain("203.0.113");
     // IPv6: one /64 is one network.
     expect(networkIdentity({ clientAddress: "2001:db8:1:2:aaaa::1" })).toBe(networkIdentity({ clientAddress: "2001:db8:1:2:bbbb::9" }));
+    // The same /64 written compressed or in full, and another /64, whatever the spelling.
+    expect(networkIdentity({ clientAddress: "2001:db8::1" })).toBe(networkIdentity({ clientAddress: "2001:0db8:0000:0000:ffff::2" }));
+    expect(networkIdentity({ clientAddress: "2001:db8::1" })).not.toBe(networkIdentity({ clientAddress: "2001:db8:0:1::1" }));
   });
 
   it("many made-up worker ids from one network: after the cap every further attempt is refused (429) and nothing is stored", () => {
