@@ -12,6 +12,7 @@ import type {
   EvaluationError,
   Party,
   ScenarioBody,
+  ConditionProvenance,
   Topic,
 } from "../app/domain/bundle.ts";
 import type { LabelStatus } from "../app/domain/label-status.ts";
@@ -43,6 +44,8 @@ export const conditions = sqliteTable(
     variant: text("variant").notNull(),
     /** The expanded scenario; null for the general condition, which plays the base scenario. */
     expanded: text("expanded", { mode: "json" }).$type<ScenarioBody>(),
+    /** How the condition was produced (app/domain/bundle.ts conditionProvenanceSchema); null for hand-written ones. */
+    provenance: text("provenance", { mode: "json" }).$type<ConditionProvenance>(),
   },
   (t) => [uniqueIndex("conditions_scenario_axis_variant_uq").on(t.scenarioId, t.axis, t.variant)],
 );

@@ -4,9 +4,11 @@
  * from the bundle being imported or from the database; the caller supplies both through
  * `RecordLookup`.
  */
-import type { AbPairRecord, Bundle, Run, Scenario, ScenarioBody } from "./bundle.ts";
+import type { AbPairRecord, Bundle, Condition, Run, Scenario, ScenarioBody } from "./bundle.ts";
 import { checkPerTurnOutput } from "./baseline.ts";
 import { checkTopicJudgeOutput } from "./consensus.ts";
+import { personaAssignment } from "./probing/conditions.ts";
+import { cultureStatement, reactivenessStatement } from "./probing/personas.ts";
 
 export interface BundleProblem {
   /** JSON path from the bundle's root. */
@@ -66,6 +68,7 @@ export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): Bun
     if (!lookup.scenario(condition.scenario_id)) {
       problems.push({ path: ["conditions", i, "scenario_id"], message: `unknown scenario "${condition.scenario_id}"` });
     }
+    problems.push(...checkConditionPersonas(condition, i));
   });
 
   bundle.runs.forEach((run, i) => {
@@ -162,5 +165,36 @@ function checkAbPair(pair: AbPairRecord, i: number, lookup: RecordLookup): Bundl
   if (a && b && a.id !== b.id && a.simulatorBackbone !== b.simulatorBackbone) {
     at("run_b_id", `both runs need the same simulator backbone: run "${a.id}" uses "${a.simulatorBackbone}", run "${b.id}" uses "${b.simulatorBackbone}"`);
   }
+  return problems;
+}
+
+/**
+ * A persona-setting condition (emotion, culture, fidelity) must give each party the level or
+ * identity its variant names, as a structured field and as the matching statement in its persona.
+ */
+export function checkConditionPersonas(condition: Condition, i: number): BundleProblem[] {
+  const parties = condition.expanded?.parties;
+  if (!parties) return [];
+  const assignment = personaAssignment(condition.axis, condition.variant, parties.map((p) => p.id));
+  if (condition.axis === "fidelity" && !assignment) {
+    return [{ path: ["conditions", i, "variant"], message: `the target of "${condition.variant}" is not a party of the condition (${parties.map((p) => p.id).join(", ")})` }];
+  }
+  if (!assignment) return [];
+  const problems: BundleProblem[] = [];
+  parties.forEach((party, j) => {
+    const at = (field: string, message: string) => problems.push({ path: ["conditions", i, "expanded", "parties", j, field], message });
+    const want = assignment.get(party.id) ?? {};
+    if (want.reactiveness !== undefined) {
+      if (party.reactiveness === undefined || Math.abs(party.reactiveness - want.reactiveness) > 1e-9) {
+        at("reactiveness", `"${condition.variant}" sets ${party.id}'s reactiveness to ${want.reactiveness}, got ${party.reactiveness ?? "none"}`);
+      } else if (!party.persona?.includes(reactivenessStatement(want.reactiveness))) {
+        at("persona", `${party.id}'s persona lacks the reactiveness statement for level ${want.reactiveness}`);
+      }
+    }
+    if (want.culture !== undefined) {
+      if (party.culture !== want.culture) at("culture", `"${condition.variant}" sets ${party.id}'s culture to ${want.culture}, got ${party.culture ?? "none"}`);
+      else if (!party.persona?.includes(cultureStatement(want.culture))) at("persona", `${party.id}'s persona lacks the ${want.culture} culture statement`);
+    }
+  });
   return problems;
 }

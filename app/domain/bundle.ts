@@ -64,6 +64,10 @@ export const topicSchema = z
     });
   });
 
+/** The cultural identities a party can be anchored to (spec: "Scenario conventions"). */
+export const CULTURES = ["US", "CN", "KR"] as const;
+export type Culture = (typeof CULTURES)[number];
+
 export const partySchema = z
   .object({
     id: code.refine((v) => v !== MEDIATOR_ID, `"${MEDIATOR_ID}" is reserved for the mediator`),
@@ -74,8 +78,13 @@ export const partySchema = z
     weights: z.record(z.string(), z.number().int("a weight is a whole number").positive("a weight is positive")),
     /** Persona instructions appended by a condition (reactiveness, culture); absent in the general condition. */
     persona: text.optional(),
+    /** The reactiveness level a condition set (0 = composed, 1 = reactive); its statement is in `persona`. */
+    reactiveness: z.number().min(0, "reactiveness is in [0, 1]").max(1, "reactiveness is in [0, 1]").optional(),
+    /** The cultural identity a condition set (Hofstede profile); its statement is in `persona`. */
+    culture: z.enum(CULTURES).optional(),
   })
   .strict();
+
 
 const topicsSchema = z.array(topicSchema).min(1).max(4, "a scenario has at most four topics");
 const partiesSchema = z.array(partySchema).min(2, "a scenario needs at least two parties").max(6);
@@ -143,22 +152,62 @@ export const CONDITION_VARIANTS = {
   emotion: ["CC", "CR", "RR"],
   culture: ["US-US", "CN-CN", "KR-KR", "US-CN", "US-KR", "CN-KR"],
 } as const;
+/** The axes of the 15 benchmark conditions (the paper's Table 5). */
 export type ConditionAxis = keyof typeof CONDITION_VARIANTS;
 export const CONDITION_AXES = Object.keys(CONDITION_VARIANTS) as ConditionAxis[];
+
+/**
+ * Persona-fidelity conditions (not among the 15): one party ("target") at one grid level, every
+ * other party at a reference level. Variant "<TARGET>-<k>of3-ref<j>of3": levels k/3 and j/3.
+ */
+export const FIDELITY_AXIS = "fidelity" as const;
+export const FIDELITY_VARIANT = /^([A-Z][A-Z0-9_]{0,15})-([0-3])of3-ref([0-3])of3$/;
+export type StoredConditionAxis = ConditionAxis | typeof FIDELITY_AXIS;
+const STORED_AXES: [StoredConditionAxis, ...StoredConditionAxis[]] = ["general", ...CONDITION_AXES.filter((a) => a !== "general"), FIDELITY_AXIS];
+
+/** How a condition was produced, so a result can be traced to the prompt and model behind it. */
+export const conditionProvenanceSchema = z
+  .object({
+    /** template: fixed text, no LLM call; writer: the scenario writer rewrote it. */
+    method: z.enum(["template", "writer"]),
+    /** A short hash of the template text or writer prompts used. */
+    prompt_version: z.string().min(1),
+    /** The writer's model (writer conditions). */
+    writer_model: z.string().min(1).optional(),
+    /** The seed report the writer read (writer conditions); null when it worked from the background. */
+    seed_id: id.nullable().optional(),
+    /** History conditions: expanded background length / original background length, in characters. */
+    length_ratio: z.number().positive().optional(),
+    /** True when the writer's first reply broke a rule and its repair was kept. */
+    repaired: z.boolean().optional(),
+    note: text.optional(),
+  })
+  .strict();
+export type ConditionProvenance = z.infer<typeof conditionProvenanceSchema>;
 
 export const conditionSchema = z
   .object({
     id,
     scenario_id: id,
-    axis: z.enum(CONDITION_AXES as [ConditionAxis, ...ConditionAxis[]]),
+    axis: z.enum(STORED_AXES),
     variant: z.string(),
     /** The scenario as this condition expanded it; omitted for the general condition (= the base scenario). */
     expanded: scenarioBodySchema.optional(),
+    provenance: conditionProvenanceSchema.optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
-    const variants: readonly string[] = CONDITION_VARIANTS[c.axis];
-    if (!variants.includes(c.variant)) {
+    if (c.axis === FIDELITY_AXIS) {
+      const m = FIDELITY_VARIANT.exec(c.variant);
+      if (!m || m[2] === m[3]) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["variant"],
+          message: `a fidelity variant is "<TARGET>-<k>of3-ref<j>of3" with k ≠ j in 0–3 (e.g. "ANN-1of3-ref2of3"); got "${c.variant}"`,
+        });
+      }
+    } else if (!(CONDITION_VARIANTS[c.axis] as readonly string[]).includes(c.variant)) {
+      const variants: readonly string[] = CONDITION_VARIANTS[c.axis];
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         path: ["variant"],

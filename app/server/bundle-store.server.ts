@@ -80,6 +80,7 @@ function conditionRecord(row: typeof schema.conditions.$inferSelect): Condition 
     axis: row.axis as Condition["axis"],
     variant: row.variant,
     ...(row.expanded ? { expanded: row.expanded } : {}),
+    ...(row.provenance ? { provenance: row.provenance } : {}),
   };
 }
 
@@ -239,7 +240,7 @@ function insertRecord(db: Db, kind: RecordKind, record: unknown, lookup: RecordL
     }
     case "conditions": {
       const c = record as Condition;
-      db.insert(schema.conditions).values({ id: c.id, scenarioId: c.scenario_id, axis: c.axis, variant: c.variant, expanded: c.expanded ?? null }).run();
+      db.insert(schema.conditions).values({ id: c.id, scenarioId: c.scenario_id, axis: c.axis, variant: c.variant, expanded: c.expanded ?? null, provenance: c.provenance ?? null }).run();
       return;
     }
     case "runs":

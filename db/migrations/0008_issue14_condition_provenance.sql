@@ -1,0 +1,1 @@
+ALTER TABLE `conditions` ADD `provenance` text;
