@@ -1,5 +1,5 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { RunTable } from "../components/RunTable.tsx";
 import { listRuns } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
@@ -9,14 +9,21 @@ export const meta: MetaFunction = () => [{ title: "Runs · SoCRATES Studio" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
-  return json({ runs: listRuns(getDb()) });
+  // ?condition=<id>: the runs of one condition (the scenario page links here).
+  const condition = new URL(request.url).searchParams.get("condition") || null;
+  return json({ condition, runs: listRuns(getDb(), condition ? { conditionId: condition } : {}) });
 }
 
 export default function Runs() {
-  const { runs } = useLoaderData<typeof loader>();
+  const { condition, runs } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Runs</h1>
+      {condition ? (
+        <p className="muted">
+          Condition <code>{condition}</code> only · <Link to="/runs">all runs</Link>
+        </p>
+      ) : null}
       <RunTable runs={runs} />
     </>
   );

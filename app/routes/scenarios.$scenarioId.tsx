@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { AcceptanceRecord } from "../components/curation/AcceptanceRecord.tsx";
 import { SeedReport } from "../components/curation/SeedReport.tsx";
+import { ConditionList } from "../components/probing/ConditionList.tsx";
 import { RunTable } from "../components/RunTable.tsx";
 import { ScenarioDetails } from "../components/ScenarioDetails.tsx";
 import { getScenario } from "../server/catalog.server.ts";
@@ -18,7 +19,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
 }
 
 export default function ScenarioPage() {
-  const { scenario, conditions, runs, curation } = useLoaderData<typeof loader>();
+  const { scenario, conditionCount, conditions, runs, curation } = useLoaderData<typeof loader>();
   const details = <ScenarioDetails background={scenario.background} topics={scenario.topics} parties={scenario.parties} />;
   return (
     <>
@@ -30,7 +31,7 @@ export default function ScenarioPage() {
         {scenario.source.kind === "curated" ? <span className="badge">curated</span> : null}
       </h1>
       <p className="muted">
-        <span className="domain">{scenario.domain}</span> · {conditions.length} condition{conditions.length === 1 ? "" : "s"}
+        <span className="domain">{scenario.domain}</span> · {conditionCount} condition{conditionCount === 1 ? "" : "s"}
       </p>
       {curation ? (
         <div className="curation-layout">
@@ -44,6 +45,7 @@ export default function ScenarioPage() {
       {scenario.source.kind === "curated" && !curation ? (
         <p className="muted">Curated elsewhere: this database holds no seed report or acceptance record for it (imported from a bundle?).</p>
       ) : null}
+      <ConditionList listing={conditions} />
       <h2>Runs</h2>
       <RunTable runs={runs} showScenario={false} />
     </>

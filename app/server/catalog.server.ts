@@ -4,6 +4,7 @@ import * as schema from "../../db/schema.ts";
 import type { Party, Topic } from "../domain/bundle.ts";
 import type { EvaluationView, MetricView, RunListItem, RunMetrics } from "../domain/catalog-views.ts";
 import { readsEvaluation } from "../domain/metrics/registry.ts";
+import { conditionListing } from "../domain/probing/condition-listing.ts";
 import { consensusSeries, topicSeries, type EvaluationMethod } from "../domain/series.ts";
 import type { Db } from "./db.server.ts";
 import { curationSummary, replayViews, seedReportView, sourceLinks, type CurationDomainSummary, type CurationRecordView } from "../domain/curation/record-view.ts";
@@ -57,7 +58,7 @@ const runListColumns = {
   evaluations: sql<number>`(SELECT count(*) FROM ${schema.evaluations} WHERE ${schema.evaluations.runId} = ${schema.runs.id})`,
 };
 
-export function listRuns(db: Db, filter: { scenarioId?: string; limit?: number } = {}): RunListItem[] {
+export function listRuns(db: Db, filter: { scenarioId?: string; conditionId?: string; limit?: number } = {}): RunListItem[] {
   const query = db
     .select(runListColumns)
     .from(schema.runs)
@@ -66,6 +67,7 @@ export function listRuns(db: Db, filter: { scenarioId?: string; limit?: number }
     .orderBy(asc(schema.scenarios.title), asc(schema.conditions.axis), asc(schema.conditions.variant), desc(schema.runs.mediated), asc(schema.runs.id))
     .$dynamic();
   if (filter.scenarioId) query.where(eq(schema.runs.scenarioId, filter.scenarioId));
+  else if (filter.conditionId) query.where(eq(schema.runs.conditionId, filter.conditionId));
   return query.limit(filter.limit ?? 500).all();
 }
 
@@ -73,9 +75,14 @@ export function getScenario(db: Db, id: string) {
   const scenario = findScenario(db, id);
   if (!scenario) return null;
   const conditions = db.select().from(schema.conditions).where(eq(schema.conditions.scenarioId, id)).orderBy(asc(schema.conditions.axis), asc(schema.conditions.variant)).all();
+  const runCounts = new Map(
+    db.select({ conditionId: schema.runs.conditionId, n: count() }).from(schema.runs).where(eq(schema.runs.scenarioId, id)).groupBy(schema.runs.conditionId).all().map((r) => [r.conditionId, r.n]),
+  );
+  const stored = conditions.map((c) => ({ id: c.id, axis: c.axis, variant: c.variant, expanded: c.expanded, provenance: c.provenance, runs: runCounts.get(c.id) ?? 0 }));
   return {
     scenario,
-    conditions: conditions.map((c) => ({ id: c.id, axis: c.axis, variant: c.variant })),
+    conditionCount: conditions.length,
+    conditions: conditionListing(id, scenario, stored),
     runs: listRuns(db, { scenarioId: id }),
     curation: scenario.source.kind === "curated" ? curationRecord(db, id) : null,
   };
