@@ -5,9 +5,9 @@
  */
 import type { ReactElement } from "react";
 import { AB_REACTIVENESS, CONSENSUS_SNIPPET, type TaskTypeId } from "../../domain/tasks/ids.ts";
-import type { AbSummary, AlignmentTable as AlignmentTableData, ConsensusTrend } from "../../domain/validation/index.ts";
+import type { AlignmentTable as AlignmentTableData, ConsensusTrend } from "../../domain/validation/index.ts";
 import { AlignmentTable } from "./AlignmentTable.tsx";
-import { FidelityTable } from "./FidelityTable.tsx";
+import { FidelityTable, type FidelitySummary } from "./FidelityTable.tsx";
 import { TrendChart } from "./TrendChart.tsx";
 
 /** The type-specific figures of the dashboard view; each type fills its own and leaves the others null. */
@@ -15,7 +15,7 @@ export interface TypeFigures {
   pool: string;
   alignment: AlignmentTableData | null;
   trend: ConsensusTrend | null;
-  fidelity: Pick<AbSummary, "fidelity" | "overall" | "unlabelledPairs"> | null;
+  fidelity: FidelitySummary | null;
 }
 
 export const TYPE_SECTIONS: { [Id in TaskTypeId]: (figures: TypeFigures) => ReactElement } = {

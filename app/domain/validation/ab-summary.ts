@@ -1,7 +1,8 @@
 /**
  * A/B reactiveness study summary (spec: "Human validation → Persona fidelity"): fidelity per
  * simulator backbone from the majority of labels per pair, and nominal Krippendorff's alpha
- * over the labels with a seeded bootstrap 95% CI. Gold items are left out of both.
+ * over the labels with a seeded bootstrap 95% CI, over all pairs and per backbone (the paper's
+ * Table 1 layout). Gold items are left out of both.
  */
 import { abLabelMatrix, personaFidelity, type AbChoice, type AbPair, type BackboneFidelity } from "../metrics/persona-fidelity.ts";
 import { bootstrapAlpha, krippendorffAlpha, DEFAULT_DRAWS, DEFAULT_SEED } from "../stats/index.ts";
@@ -15,6 +16,14 @@ export interface AbSummaryOptions {
   exclude?: Iterable<string>;
   draws?: number;
   seed?: number;
+}
+
+/** Nominal alpha over one simulator backbone's pairs. */
+export interface BackboneAlpha {
+  backbone: string;
+  /** That backbone's pairs with two or more labels (the only ones alpha uses). */
+  pairableUnits: number;
+  nominal: LevelAgreement;
 }
 
 export interface AbSummary {
@@ -32,6 +41,8 @@ export interface AbSummary {
   /** Pairs with two or more labels (the only ones alpha uses). */
   pairableUnits: number;
   nominal: LevelAgreement;
+  /** Per backbone, in the order of `fidelity`: alpha over that backbone's labelled pairs only. */
+  alphaByBackbone: BackboneAlpha[];
   /** The requested exclusions that matched an annotator with labels, sorted. */
   excluded: string[];
 }
@@ -63,6 +74,12 @@ export function abSummary(items: readonly AbItem[], labels: readonly AbLabelRow[
   const matrix = abLabelMatrix(labelled);
   const boot = { draws: options.draws ?? DEFAULT_DRAWS, seed: options.seed ?? DEFAULT_SEED };
   const result = krippendorffAlpha(matrix.values, "nominal");
+  const alphaByBackbone = fidelity.map(({ backbone }): BackboneAlpha => {
+    // The backbone's own columns, in the same item id order as the overall matrix.
+    const own = abLabelMatrix(labelled.filter((p) => p.backbone === backbone)).values;
+    const alpha = krippendorffAlpha(own, "nominal");
+    return { backbone, pairableUnits: alpha.units, nominal: { result: alpha, bootstrap: bootstrapAlpha(own, "nominal", boot) } };
+  });
   const sum = (key: "pairs" | "correct" | "noMajority" | "labels") => fidelity.reduce((s, f) => s + f[key], 0);
 
   return {
@@ -80,6 +97,7 @@ export function abSummary(items: readonly AbItem[], labels: readonly AbLabelRow[
     matrix: matrix.values,
     pairableUnits: result.units,
     nominal: { result, bootstrap: bootstrapAlpha(matrix.values, "nominal", boot) },
+    alphaByBackbone,
     excluded: [...excluded].sort(compareStrings),
   };
 }

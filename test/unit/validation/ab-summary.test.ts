@@ -1,5 +1,6 @@
 // A/B study summary: fidelity per backbone and nominal alpha, the same as the metric and engine give.
 import { describe, expect, it } from "vitest";
+import { alpha as npmAlpha } from "krippendorff";
 import { personaFidelity } from "../../../app/domain/metrics/persona-fidelity.ts";
 import { bootstrapAlpha, krippendorffAlpha } from "../../../app/domain/stats/index.ts";
 import { abSummary, type AbItem, type AbLabelRow } from "../../../app/domain/validation/index.ts";
@@ -87,5 +88,66 @@ describe("abSummary", () => {
     expect(() =>
       abSummary(items, [{ itemId: 1, annotatorId: "u1", payload: { kind: "consensus-snippet", topics: {} } } as unknown as AbLabelRow]),
     ).toThrow(/labels\[0\] \(annotator u1, item 1\): expected an A\/B label/);
+  });
+});
+
+describe("abSummary: nominal alpha per simulator backbone (Table 1 layout)", () => {
+  // Two backbones with disagreement in each; "sim-b" also has a pair with a single label (not pairable).
+  const twoBackbones: AbItem[] = [
+    ...[1, 2, 3, 4].map((i) => ({ itemId: i, pairId: `a${i}`, backbone: "sim-a", levelA: i % 2 ? 1 : 0, levelB: i % 2 ? 0 : 1, isGold: false })),
+    ...[5, 6, 7, 8, 9].map((i) => ({ itemId: i, pairId: `b${i}`, backbone: "sim-b", levelA: 2 / 3, levelB: 1 / 3, isGold: false })),
+  ];
+  const choices: [number, string, "A" | "B"][] = [
+    [1, "u1", "A"], [1, "u2", "A"], [1, "u3", "B"],
+    [2, "u1", "B"], [2, "u2", "B"],
+    [3, "u1", "A"], [3, "u3", "A"],
+    [4, "u2", "A"], [4, "u3", "B"],
+    [5, "u1", "A"], [5, "u4", "A"],
+    [6, "u1", "B"], [6, "u2", "A"], [6, "u4", "B"],
+    [7, "u2", "B"], [7, "u4", "B"],
+    [8, "u1", "A"], [8, "u2", "B"],
+    [9, "u3", "A"], // one label: not pairable
+  ];
+  const rows = choices.map(([itemId, annotatorId, choice]) => l(itemId, annotatorId, choice));
+  // Independently written raters × pairs matrices (undefined = no label), as the krippendorff package takes them.
+  const u = undefined;
+  const simA = [
+    ["A", "B", "A", u], // u1 on a1..a4
+    ["A", "B", u, "A"], // u2
+    ["B", u, "A", "B"], // u3
+  ];
+  const simB = [
+    ["A", "B", u, "A", u], // u1 on b5..b9
+    [u, "A", "B", "B", u], // u2
+    [u, u, u, u, "A"], // u3
+    ["A", "B", "B", u, u], // u4
+  ];
+
+  it("matches the krippendorff package on each backbone's own labels to 1e-9", () => {
+    const s = abSummary(twoBackbones, rows, { draws: 200, seed: 9 });
+    expect(s.alphaByBackbone.map((a) => [a.backbone, a.pairableUnits])).toEqual([
+      ["sim-a", 4],
+      ["sim-b", 4],
+    ]);
+    const [a, b] = s.alphaByBackbone;
+    expect(a.nominal.result.alpha).not.toBeNull();
+    expect(b.nominal.result.alpha).not.toBeNull();
+    expect(Math.abs((a.nominal.result.alpha as number) - npmAlpha(simA))).toBeLessThan(1e-9);
+    expect(Math.abs((b.nominal.result.alpha as number) - npmAlpha(simB))).toBeLessThan(1e-9);
+    // Each backbone's CI is the seeded bootstrap over its own pairs only.
+    const asMatrix = (m: (string | undefined)[][]) => m.map((r) => r.map((v) => v ?? null));
+    expect(a.nominal.bootstrap).toEqual(bootstrapAlpha(asMatrix(simA), "nominal", { draws: 200, seed: 9 }));
+    expect(b.nominal.bootstrap).toEqual(bootstrapAlpha(asMatrix(simB), "nominal", { draws: 200, seed: 9 }));
+    // Per-backbone alphas are not the overall one, which pools every pair.
+    const overall = simA.map((row, r) => [...row, ...simB[r]]).concat([[u, u, u, u, ...simB[3]]]);
+    expect(Math.abs((s.nominal.result.alpha as number) - npmAlpha(overall))).toBeLessThan(1e-9);
+  });
+
+  it("follows the exclusion of annotators, and drops a backbone with no labels left", () => {
+    const s = abSummary(twoBackbones, rows.filter((r) => r.itemId <= 4), { draws: 50 });
+    expect(s.alphaByBackbone.map((a) => a.backbone)).toEqual(["sim-a"]);
+    const without = abSummary(twoBackbones, rows, { exclude: ["u3"], draws: 50 });
+    const simAWithout = simA.slice(0, 2);
+    expect(Math.abs((without.alphaByBackbone[0].nominal.result.alpha as number) - npmAlpha(simAWithout))).toBeLessThan(1e-9);
   });
 });

@@ -151,6 +151,11 @@ describe("dashboard components", () => {
     expect(t).toContain("gpt 1 0 1 2 0%");
     expect(t).toContain("All backbones 2 1 1 4 50%");
     expect(t).toContain("1 pair without labels yet");
+    // Table 1 layout: nominal alpha with its CI and pairable units per backbone. ds: one unit, both
+    // labels A (no variation: undefined); gpt: one unit split A/B (alpha 0).
+    expect(t).toContain("Fidelity Nominal α 95% CI n units");
+    expect(t).toContain("ds 1 1 0 2 100% — — 1");
+    expect(t).toContain("gpt 1 0 1 2 0% 0.000 [0.000, 0.000] 1");
     const agreement = text(renderToStaticMarkup(<AgreementPanel agreement={summarizeAgreement(summary)} />));
     expect(agreement).toContain("nominal");
     expect(agreement).toContain("Units: A/B pairs");

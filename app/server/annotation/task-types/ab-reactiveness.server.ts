@@ -113,12 +113,12 @@ export const abReactivenessServer = {
   dashboard: abDashboard,
   dashboardView: (d, { excludeFlagged, named }) => {
     // Fidelity follows the exclusion switch, like alignment does for consensus studies.
-    const { fidelity, overall, unlabelledPairs } = excludeFlagged && d.abWithoutFlagged ? d.abWithoutFlagged : d.ab;
+    const { fidelity, overall, unlabelledPairs, alphaByBackbone, nominal, pairableUnits } = excludeFlagged && d.abWithoutFlagged ? d.abWithoutFlagged : d.ab;
     return {
       kind: AB_REACTIVENESS,
       agreement: named(summarizeAgreement(d.ab)),
       agreementWithoutFlagged: d.abWithoutFlagged ? named(summarizeAgreement(d.abWithoutFlagged)) : null,
-      fidelity: { fidelity, overall, unlabelledPairs },
+      fidelity: { fidelity, overall, unlabelledPairs, alphaByBackbone, nominal, pairableUnits },
       alignment: null,
       trend: null,
     };
