@@ -144,7 +144,7 @@ describe("abSummary: nominal alpha per simulator backbone (Table 1 layout)", () 
   });
 
   it("follows the exclusion of annotators, and drops a backbone with no labels left", () => {
-    const s = abSummary(twoBackbones, rows.filter((r) => r.itemId <= 4), { draws: 50 });
+    const s = abSummary(twoBackbones, rows.filter((r) => Number(r.itemId) <= 4), { draws: 50 });
     expect(s.alphaByBackbone.map((a) => a.backbone)).toEqual(["sim-a"]);
     const without = abSummary(twoBackbones, rows, { exclude: ["u3"], draws: 50 });
     const simAWithout = simA.slice(0, 2);
