@@ -22,7 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Studies() {
-  const { studies, available, defaultGuidelines } = useLoaderData<typeof loader>();
+  const { studies, available, choices, defaultGuidelines } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>() as ActionFailure | undefined;
   const busy = useNavigation().state !== "idle";
   return (
@@ -30,7 +30,7 @@ export default function Studies() {
       <h1>Studies</h1>
       <StudyList studies={studies} />
       <h2>New study</h2>
-      <NewStudyForm available={available} defaultGuidelines={defaultGuidelines} failure={failure} busy={busy} formKey={studies.length} />
+      <NewStudyForm available={available} choices={choices} defaultGuidelines={defaultGuidelines} failure={failure} busy={busy} formKey={studies.length} />
     </>
   );
 }

@@ -2,11 +2,14 @@ import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { TASK_TYPE_IDS, type TaskTypeId } from "../../domain/tasks/ids.ts";
 import { TASK_TYPES } from "../../domain/tasks/registry.ts";
+import type { StudyFormChoices } from "../../domain/tasks/study-form.ts";
 import { FieldError, STUDY_TYPE_FORMS } from "./StudyTypeFields.tsx";
 
 export interface NewStudyFormProps {
   /** Per task type: how many units a new study can draw on. */
   available: Record<TaskTypeId, number>;
+  /** Per task type: what its own fields offer to choose from. */
+  choices: Record<TaskTypeId, StudyFormChoices>;
   defaultGuidelines: Record<TaskTypeId, string>;
   failure: { message: string; problems: { path: string; message: string }[] } | undefined;
   busy: boolean;
@@ -15,7 +18,7 @@ export interface NewStudyFormProps {
 }
 
 /** The "New study" form: type, name, pool, the type's own fields, sampling and guidelines. */
-export function NewStudyForm({ available, defaultGuidelines, failure, busy, formKey }: NewStudyFormProps) {
+export function NewStudyForm({ available, choices, defaultGuidelines, failure, busy, formKey }: NewStudyFormProps) {
   const [type, setType] = useState<TaskTypeId>(TASK_TYPE_IDS[0]);
   const [pool, setPool] = useState<"expert" | "crowd">("expert");
   const problem = (path: string) => failure?.problems.find((p) => p.path === path)?.message;
@@ -47,7 +50,7 @@ export function NewStudyForm({ available, defaultGuidelines, failure, busy, form
       <label>
         Labels per item <input name="labelsPerItem" type="number" min={1} max={20} placeholder={pool === "expert" ? "2" : "3"} />
       </label>
-      <Fields available={available[type]} problem={problem} />
+      <Fields available={available[type]} choices={choices[type]} problem={problem} />
       <label>
         Gold rate (gold items per regular item) <input name="goldRate" type="number" step="0.05" min={0} max={1} placeholder="0" />
       </label>

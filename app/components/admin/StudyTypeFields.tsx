@@ -5,12 +5,15 @@
  */
 import type { ReactElement } from "react";
 import { AB_REACTIVENESS, CONSENSUS_SNIPPET, type TaskTypeId } from "../../domain/tasks/ids.ts";
+import type { StudyFormChoices } from "../../domain/tasks/study-form.ts";
 
 export const FieldError = ({ message }: { message: string | undefined }) => (message ? <span className="field-error">{message}</span> : null);
 
 export interface StudyTypeFieldsProps {
   /** How many units a study of this type can draw on (the server's count for this type). */
   available: number;
+  /** What the server offers this type to choose from (an A/B study's simulator backbones). */
+  choices: StudyFormChoices;
   problem: (path: string) => string | undefined;
 }
 
@@ -35,10 +38,28 @@ function ConsensusFields({ available, problem }: StudyTypeFieldsProps) {
   );
 }
 
-/** Fields only an A/B study has: a bundle to import pairs from, or pair ids. */
-function AbFields({ problem }: StudyTypeFieldsProps) {
+/** One checkbox per simulator backbone with its pair count; none ticked = every backbone. */
+function BackboneChoices({ choices, problem }: Pick<StudyTypeFieldsProps, "choices" | "problem">) {
+  const backbones = choices.backbones ?? [];
+  if (backbones.length === 0) return null;
+  return (
+    <fieldset className="inline-choices backbone-choices">
+      <legend>Simulator backbones (none ticked = all; the dashboard shows fidelity and alpha per backbone)</legend>
+      {backbones.map((b) => (
+        <label key={b.backbone}>
+          <input type="checkbox" name="backbones" value={b.backbone} /> {b.backbone} ({b.pairs} pair{b.pairs === 1 ? "" : "s"})
+        </label>
+      ))}
+      <FieldError message={problem("backbones")} />
+    </fieldset>
+  );
+}
+
+/** Fields only an A/B study has: the simulator backbones, a bundle to import pairs from, or pair ids. */
+function AbFields({ choices, problem }: StudyTypeFieldsProps) {
   return (
     <>
+      <BackboneChoices choices={choices} problem={problem} />
       <label>
         Import pairs from a bundle (JSON with <code>ab_pairs</code>, optional) <input name="bundle" type="file" accept=".json,application/json" />
         <FieldError message={problem("bundle")} />

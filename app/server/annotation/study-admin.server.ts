@@ -3,13 +3,20 @@
  * form into a new study (each type reads its own fields: task-types/<id>.server.ts).
  */
 import { TASK_TYPE_IDS, isTaskTypeId, type TaskTypeId } from "../../domain/tasks/ids.ts";
+import type { StudyFormChoices } from "../../domain/tasks/study-form.ts";
 import type { Db } from "../db.server.ts";
 import { badInput } from "../http/errors.server.ts";
 import { labelCountsByStudy } from "../models/label.server.ts";
 import { defaultGuidelines } from "../templates.server.ts";
 import { listStudies } from "./studies.server.ts";
 import { formNumber } from "./task-types/new-study.server.ts";
+import type { TaskTypeServer } from "./task-types/handler.server.ts";
 import { TASK_SERVERS } from "./task-types/registry.server.ts";
+
+function formChoicesOf(db: Db, id: TaskTypeId): StudyFormChoices {
+  const server: TaskTypeServer<TaskTypeId> = TASK_SERVERS[id];
+  return server.formChoices?.(db) ?? {};
+}
 
 /** Every study with its label count, what new studies of each type can draw on, and the default guidelines per type. */
 export function studiesOverview(db: Db) {
@@ -17,6 +24,7 @@ export function studiesOverview(db: Db) {
   return {
     studies: listStudies(db).map((s) => ({ ...s, labels: labels.get(s.id) ?? 0 })),
     available: Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, TASK_SERVERS[id].available(db)])) as Record<TaskTypeId, number>,
+    choices: Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, formChoicesOf(db, id)])) as Record<TaskTypeId, StudyFormChoices>,
     defaultGuidelines: defaultGuidelines(),
   };
 }

@@ -1,9 +1,10 @@
 /** Data access for A/B reactiveness pairs. */
 import { asc, count, eq } from "drizzle-orm";
+import type { BackboneCount } from "../../domain/tasks/study-form.ts";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 
-const { abPairs } = schema;
+const { abPairs, runs } = schema;
 
 export type AbPairRow = typeof abPairs.$inferSelect;
 
@@ -17,4 +18,28 @@ export function listAbPairs(db: Db): AbPairRow[] {
 
 export function abPairCount(db: Db): number {
   return db.select({ n: count() }).from(abPairs).get()?.n ?? 0;
+}
+
+/** A pair with the simulator backbone that played it (its runs share one; the import checks that). */
+export type AbPairWithBackbone = AbPairRow & { backbone: string };
+
+export function listAbPairsWithBackbone(db: Db): AbPairWithBackbone[] {
+  return db
+    .select({ pair: abPairs, backbone: runs.simulatorBackbone })
+    .from(abPairs)
+    .innerJoin(runs, eq(runs.id, abPairs.runAId))
+    .orderBy(asc(abPairs.id))
+    .all()
+    .map((r) => ({ ...r.pair, backbone: r.backbone }));
+}
+
+/** How many stored pairs each simulator backbone played, by backbone name. */
+export function abPairCountsByBackbone(db: Db): BackboneCount[] {
+  return db
+    .select({ backbone: runs.simulatorBackbone, pairs: count() })
+    .from(abPairs)
+    .innerJoin(runs, eq(runs.id, abPairs.runAId))
+    .groupBy(runs.simulatorBackbone)
+    .orderBy(asc(runs.simulatorBackbone))
+    .all();
 }

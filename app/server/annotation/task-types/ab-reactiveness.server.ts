@@ -14,7 +14,7 @@ import { BundleImportError, importBundleFiles } from "../../bundle-store.server.
 import type { Db } from "../../db.server.ts";
 import { badInput } from "../../http/errors.server.ts";
 import { withWriteLock } from "../../http/write-lock.server.ts";
-import { abPairCount, listAbPairs, type AbPairRow } from "../../models/ab-pair.server.ts";
+import { abPairCount, abPairCountsByBackbone, listAbPairsWithBackbone, type AbPairRow, type AbPairWithBackbone } from "../../models/ab-pair.server.ts";
 import { abTaskView } from "../task-view.server.ts";
 import type { DashboardContext, TaskTypeServer } from "./handler.server.ts";
 import { baseStudySchema, insertStudy, parseOrThrow, type NewItem } from "./new-study.server.ts";
@@ -22,27 +22,48 @@ import { baseStudySchema, insertStudy, parseOrThrow, type NewItem } from "./new-
 export const abStudySchema = baseStudySchema.extend({
   /** The pairs to label; all stored pairs when omitted. */
   pairIds: z.array(z.string()).optional(),
+  /** Only pairs whose runs these simulator backbones played (the Table 1 layout: one row each). */
+  backbones: z.array(z.string().min(1)).min(1, "choose at least one simulator backbone").optional(),
 });
 
-/** The stored pairs with the given ids (all when none are given); refuses unknown ids and an empty result. */
-function chosenPairs(db: Db, pairIds: string[] | undefined): AbPairRow[] {
-  const all = listAbPairs(db);
-  let pairs = all;
-  if (pairIds) {
-    const known = new Set(all.map((p) => p.id));
-    const unknown = pairIds.filter((id) => !known.has(id));
-    if (unknown.length) throw badInput(`Unknown A/B pair ids: ${unknown.join(", ")}`, [{ path: "pairIds", message: "unknown pair" }]);
-    const wanted = new Set(pairIds);
-    pairs = all.filter((p) => wanted.has(p.id));
+/** The pairs with the given ids (all when none are given); refuses unknown ids. */
+function pairsById(all: AbPairWithBackbone[], pairIds: string[] | undefined): AbPairWithBackbone[] {
+  if (!pairIds) return all;
+  const known = new Set(all.map((p) => p.id));
+  const unknown = pairIds.filter((id) => !known.has(id));
+  if (unknown.length) throw badInput(`Unknown A/B pair ids: ${unknown.join(", ")}`, [{ path: "pairIds", message: "unknown pair" }]);
+  const wanted = new Set(pairIds);
+  return all.filter((p) => wanted.has(p.id));
+}
+
+/** The pairs the given simulator backbones played (all when none are given); refuses a backbone no stored pair has. */
+function pairsByBackbone(pairs: AbPairWithBackbone[], all: AbPairWithBackbone[], backbones: string[] | undefined): AbPairWithBackbone[] {
+  if (!backbones) return pairs;
+  const known = [...new Set(all.map((p) => p.backbone))].sort();
+  const unknown = backbones.filter((b) => !known.includes(b));
+  if (unknown.length) {
+    const message = `no stored A/B pair was simulated by ${unknown.map((b) => `"${b}"`).join(", ")}`;
+    throw badInput(`Unknown simulator backbone: ${message} (stored: ${known.join(", ") || "none"})`, [{ path: "backbones", message }]);
   }
-  if (pairs.length === 0) throw badInput("There are no A/B pairs to label: import a bundle with ab_pairs first", [{ path: "pairIds", message: "no pairs" }]);
+  const wanted = new Set(backbones);
+  return pairs.filter((p) => wanted.has(p.backbone));
+}
+
+/** The stored pairs chosen by id and by backbone (both when both are given); refuses an empty result. */
+function chosenPairs(db: Db, pairIds: string[] | undefined, backbones: string[] | undefined): AbPairRow[] {
+  const all = listAbPairsWithBackbone(db);
+  const pairs = pairsByBackbone(pairsById(all, pairIds), all, backbones);
+  if (pairs.length === 0) {
+    const path = backbones ? "backbones" : "pairIds";
+    throw badInput(backbones ? "None of the chosen pairs was simulated by the chosen backbones" : "There are no A/B pairs to label: import a bundle with ab_pairs first", [{ path, message: "no pairs" }]);
+  }
   return pairs;
 }
 
 export function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): number {
   const data = parseOrThrow(abStudySchema, input);
   const config = parseStudyConfig(data.config);
-  const pairs = chosenPairs(db, data.pairIds);
+  const pairs = chosenPairs(db, data.pairIds, data.backbones);
   const asItem = (p: AbPairRow, isGold: boolean): NewItem<typeof AB_REACTIVENESS> => ({
     kind: AB_REACTIVENESS,
     abPairId: p.id,
@@ -106,9 +127,11 @@ const definition = taskType(AB_REACTIVENESS);
 export const abReactivenessServer = {
   view: abTaskView,
   available: abPairCount,
+  formChoices: (db) => ({ backbones: abPairCountsByBackbone(db) }),
   createFromForm: async (db, form, common) => {
     const pairIds = await formPairIds(db, form);
-    return withWriteLock(db, () => createAbStudy(db, { ...common, pairIds: pairIds.length ? pairIds : undefined }));
+    const backbones = form.getAll("backbones").map(String).filter(Boolean);
+    return withWriteLock(db, () => createAbStudy(db, { ...common, pairIds: pairIds.length ? pairIds : undefined, backbones: backbones.length ? backbones : undefined }));
   },
   dashboard: abDashboard,
   dashboardView: (d, { excludeFlagged, named }) => {

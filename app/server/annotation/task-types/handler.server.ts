@@ -6,6 +6,7 @@
 import type { AgreementSummary } from "../../../domain/validation/index.ts";
 import type { LabelPayload } from "../../../domain/labels.ts";
 import type { TaskTypeId } from "../../../domain/tasks/ids.ts";
+import type { StudyFormChoices } from "../../../domain/tasks/study-form.ts";
 import type { ViewOf } from "../../../domain/tasks/task-type.ts";
 import type { Db } from "../../db.server.ts";
 import type { ItemRow, StudyRow } from "../../models/study.server.ts";
@@ -54,6 +55,8 @@ export interface TaskTypeServer<Id extends TaskTypeId, Figures extends { kind: I
   view(db: Db, item: ItemRow): ViewOf<Id>;
   /** How many units a new study of this type could draw on now (the New-study form shows it). */
   available(db: Db): number;
+  /** What the New-study form offers to choose from beyond the count (e.g. an A/B study's simulator backbones). */
+  formChoices?(db: Db): StudyFormChoices;
   /** Creates a study of this type from the New-study form: its own fields, plus the common ones already read. */
   createFromForm(db: Db, form: FormData, common: CommonStudyInput): Promise<number>;
   /** The type's own dashboard figures. */
