@@ -7,22 +7,20 @@
  * seed and candidates (one accepted, two rejected) stored through the curation's repositories.
  */
 import { readFileSync } from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../db/demo/seed.ts";
-import { createAccount } from "../../app/server/annotation/accounts.server.ts";
 import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import type { Db } from "../../app/server/db.server.ts";
 import { insertCandidate } from "../../app/server/models/curation-candidate.server.ts";
 import { insertSeed } from "../../app/server/models/seed.server.ts";
 import type { Domain } from "../../app/domain/bundle.ts";
 import type { SeedReport } from "../../app/domain/curation/seed.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { loginInBrowser } from "../helpers/login.ts";
+import { openAsAdmin } from "../helpers/admin-browser.ts";
+import type { AppServer } from "../helpers/app-server.ts";
+import { runBrowserTests } from "../helpers/browser.ts";
 import { tempDb } from "../helpers/temp-db.ts";
 
-const ADMIN = { username: "admin", password: "test-admin-pass" };
 const CURATED = "curated-transactional-1";
 const ORPHAN = "curated-transactional-2";
 const runIdOf = (replay: number) => `${CURATED}:general:unmediated:r${replay}`;
@@ -86,8 +84,6 @@ function insertCurationRecord(db: Db) {
 describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chromium", { timeout: 120_000 }, () => {
   const cleanups: (() => unknown)[] = [];
   let server: AppServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
@@ -96,14 +92,7 @@ describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chrom
     seedDemo(t.db);
     importBundleFiles(t.db, [{ file: "curated.json", text: JSON.stringify(curatedBundle()) }]);
     insertCurationRecord(t.db);
-    await createAccount(t.db, { username: ADMIN.username, displayName: "Admin", role: "admin", password: ADMIN.password });
-    server = await startAppServer({ dbPath: t.path });
-    cleanups.push(() => server.stop());
-    browser = await launchChromium();
-    cleanups.push(() => browser.close()); // fails the suite if any page broke the CSP
-    context = await browser.newContext();
-    page = await context.newPage();
-    await loginInBrowser(page, server.url, ADMIN);
+    ({ server, page } = await openAsAdmin(t, cleanups));
   });
   afterAll(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();

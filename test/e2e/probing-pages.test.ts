@@ -5,43 +5,32 @@
  * New-study form, and once annotators have labelled it the dashboard shows fidelity and nominal
  * alpha per backbone. The data is the test's own (test/fixtures/probing-fixture.ts), not the demo.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount } from "../../app/server/annotation/accounts.server.ts";
 import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { reactivenessStatement } from "../../app/domain/probing/personas.ts";
 import { fidelityPairsBundle, HISTORY_TEXT, PROBE_FX, probingBundle } from "../fixtures/probing-fixture.ts";
 import { addAnnotator } from "../helpers/annotation.ts";
 import { imperfectChooser, labelAbStudy } from "../helpers/ab-labelling.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { loginInBrowser } from "../helpers/login.ts";
+import { openAsAdmin } from "../helpers/admin-browser.ts";
+import type { AppServer } from "../helpers/app-server.ts";
+import { runBrowserTests } from "../helpers/browser.ts";
 import { tempDb } from "../helpers/temp-db.ts";
-
-const ADMIN = { username: "admin", password: "test-admin-pass" };
 
 describe.runIf(runBrowserTests)("probing on the scenario page and A/B studies by backbone, in Chromium", { timeout: 120_000 }, () => {
   const cleanups: (() => unknown)[] = [];
-  const t = tempDb();
+  let t: ReturnType<typeof tempDb>;
   let server: AppServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
+    t = tempDb();
     cleanups.push(t.cleanup);
     importBundleFiles(t.db, [
       { file: "probe.json", text: JSON.stringify(probingBundle()) },
       { file: "ab.json", text: JSON.stringify(fidelityPairsBundle(["sim-a", "sim-b", "sim-c"], 4)) },
     ]);
-    await createAccount(t.db, { username: ADMIN.username, displayName: "Admin", role: "admin", password: ADMIN.password });
-    server = await startAppServer({ dbPath: t.path });
-    cleanups.push(() => server.stop());
-    browser = await launchChromium();
-    cleanups.push(() => browser.close()); // fails the suite if any page broke the CSP
-    context = await browser.newContext();
-    page = await context.newPage();
-    await loginInBrowser(page, server.url, ADMIN);
+    ({ server, page } = await openAsAdmin(t, cleanups));
   });
   afterAll(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();

@@ -29,12 +29,12 @@ function RunsLink({ entry }: { entry: ConditionEntry }) {
 function ConditionItem({ entry, probeCommand }: { entry: ConditionEntry; probeCommand: string }) {
   const chips = entry.diff ? [...new Set(entry.diff.parties.flatMap((p) => p.chips.map((c) => `${p.id} ${c}`)))] : [];
   return (
-    <li className="condition-item" data-condition={entry.id}>
+    <li className={entry.stored ? "condition-item" : "condition-item condition-missing"} data-condition={entry.id}>
       <div className="condition-head">
         <span className="condition-axis">{entry.axis}</span> <strong>{entry.variant}</strong>{" "}
         {entry.stored ? (
           <>
-            <PersonaChips chips={chips} /> <Provenance entry={entry} /> · <RunsLink entry={entry} />
+            <PersonaChips chips={chips} /> <Provenance entry={entry} /> <RunsLink entry={entry} />
           </>
         ) : (
           <span className="muted">
