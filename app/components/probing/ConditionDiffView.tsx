@@ -1,5 +1,6 @@
 /** What one condition changed against the general scenario: background text, topics, and each party. */
 import type { ConditionDiff, FieldChange, PartyDiff, TextDiff } from "../../domain/probing/condition-diff.ts";
+import { formatLevel } from "../../domain/probing/personas.ts";
 
 /** Text with the condition's additions as <ins> and its removals as <del>. */
 export function TextDiffView({ diff }: { diff: TextDiff }) {
@@ -27,7 +28,8 @@ export function PersonaChips({ chips }: { chips: string[] }) {
   ));
 }
 
-const show = (v: string | number | null) => (v === null ? "—" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(3) : String(v));
+/** A field's value as people read it: reactiveness levels as 0, 1/3, 2/3, 1; absent as a dash. */
+const show = (field: FieldChange["field"], v: string | number | null) => (v === null ? "—" : field === "reactiveness" && typeof v === "number" ? formatLevel(v) : String(v));
 
 /** The changed fields other than persona text (shown as a diff below them). */
 function FieldChanges({ changes }: { changes: FieldChange[] }) {
@@ -38,7 +40,7 @@ function FieldChanges({ changes }: { changes: FieldChange[] }) {
       {shown.map((c) => (
         <li key={`${c.field}:${c.topic ?? ""}`}>
           {c.field}
-          {c.topic ? <code> {c.topic}</code> : null}: <del>{show(c.before)}</del> → <ins>{show(c.after)}</ins>
+          {c.topic ? <code> {c.topic}</code> : null}: <del>{show(c.field, c.before)}</del> → <ins>{show(c.field, c.after)}</ins>
         </li>
       ))}
     </ul>
