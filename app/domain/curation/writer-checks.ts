@@ -36,7 +36,7 @@ export const MAX_OPTIONS = 4;
 const MAX_TOPICS = 4;
 
 /** "rule x: message; rule y: message" — the text of a repair request or a rejection reason. */
-export function describeProblems(problems: CurationProblem[]): string {
+export function describeProblems(problems: readonly { rule: string; message: string }[]): string {
   return problems.map((p) => `rule ${p.rule}: ${p.message}`).join("; ");
 }
 
@@ -91,13 +91,21 @@ function checkTopicsAndStances(reply: WriterReply, problems: CurationProblem[]):
 }
 
 function checkFictional(reply: WriterReply, seed: SeedReport, problems: CurationProblem[]): void {
-  const text = scenarioText(reply);
-  for (const name of properNames(seed.parties.map((p) => p.name))) {
-    if (text.includes(name.toLowerCase())) problems.push({ rule: "fictional-names", message: `the real name "${name}" appears; replace it with a fictional one` });
-  }
+  const text = scenarioText(reply).toLowerCase();
+  problems.push(...fictionalNameProblems(text, seed));
   for (const date of identifying(seed.timeline.map((e) => e.date))) {
     if (text.includes(date.toLowerCase())) problems.push({ rule: "fictional-dates", message: `the real date "${date}" appears; replace it with a fictional one` });
   }
+}
+
+/** The seed's real party names (proper names only) that appear in a written text. */
+export function fictionalNameProblems(written: string, seed: SeedReport): CurationProblem[] {
+  const text = written.toLowerCase();
+  const problems: CurationProblem[] = [];
+  for (const name of properNames(seed.parties.map((p) => p.name))) {
+    if (text.includes(name.toLowerCase())) problems.push({ rule: "fictional-names", message: `the real name "${name}" appears; replace it with a fictional one` });
+  }
+  return problems;
 }
 
 /** Valid stand-in weights (not all equal, summing to 10) so the body can be checked before the weights call. */

@@ -8,12 +8,12 @@
  * sends identical requests and the LLM cache answers them.
  */
 import type { Domain, Scenario } from "../../domain/bundle.ts";
-import { checkWeightsReply, checkWriterReply, describeProblems, type CurationProblem } from "../../domain/curation/writer-checks.ts";
+import { checkWeightsReply, checkWriterReply } from "../../domain/curation/writer-checks.ts";
 import { weightsValues, writerValues } from "../../domain/curation/writer-values.ts";
 import { assembleScenario, curatedScenarioId, weightsReplySchema, writerReplySchema, type WeightsReply, type WriterReply } from "../../domain/curation/writer.ts";
 import type { SeedReport } from "../../domain/curation/seed.ts";
-import type { ChatMessage, Llm } from "../../domain/llm/types.ts";
-import type { ZodType } from "zod";
+import type { Llm } from "../../domain/llm/types.ts";
+import { checkedCall } from "../llm/checked-call.server.ts";
 import { renderMessages } from "../pipeline/prompt-templates.server.ts";
 
 export const WRITER_TEMPLATES = ["curation-writer", "curation-writer-weights", "curation-writer-repair"] as const;
@@ -33,45 +33,29 @@ export type WriteOutcome =
   /** A call failed (network, endpoint, interrupted): nothing is recorded, a later run retries from the cache. */
   | { ok: false; invalid: false; reason: string };
 
-type Step<T> = { ok: true; value: T } | { ok: false; invalid: boolean; reason: string; value?: T };
-
-/** A reply that is not JSON of the expected shape even after the LLM layer's own repair counts as invalid output. */
-const isInvalidReply = (error: string) => /invalid reply/i.test(error);
-
-/** One call, checked; with problems, one repair request naming them. */
-async function checkedCall<T>(
-  llm: Llm,
-  what: string,
-  subject: string,
-  messages: ChatMessage[],
-  schema: ZodType<T>,
-  check: (value: T) => CurationProblem[],
-): Promise<Step<T>> {
-  const first = await llm.call({ role: "writer", messages, schema, subject });
-  if (!first.ok) return { ok: false, invalid: isInvalidReply(first.error), reason: `${what}: ${first.error}` };
-  const problems = check(first.value);
-  if (problems.length === 0) return { ok: true, value: first.value };
-
-  const repairPrompt = renderMessages("curation-writer-repair", { problems: problems.map((p) => `- rule ${p.rule}: ${p.message}`).join("\n") });
-  const retry = [...messages, { role: "assistant" as const, content: JSON.stringify(first.value) }, ...repairPrompt];
-  const second = await llm.call({ role: "writer", messages: retry, schema, subject });
-  if (!second.ok) return { ok: false, invalid: isInvalidReply(second.error), reason: `${what} (repair): ${second.error}`, value: first.value };
-  const left = check(second.value);
-  if (left.length === 0) return { ok: true, value: second.value };
-  return { ok: false, invalid: true, reason: `${what} after one repair: ${describeProblems(left)}`, value: second.value };
-}
+const REPAIR_TEMPLATE = "curation-writer-repair";
 
 export async function writeScenario(llm: Llm, seed: WriterSeed): Promise<WriteOutcome> {
   const subject = `seed:${seed.id}`;
-  const written = await checkedCall(llm, "scenario", subject, renderMessages("curation-writer", writerValues(seed.domain, seed.report)), writerReplySchema, (reply) =>
-    checkWriterReply(reply, seed.report, seed.domain),
-  );
+  const written = await checkedCall(llm, {
+    what: "scenario",
+    subject,
+    messages: renderMessages("curation-writer", writerValues(seed.domain, seed.report)),
+    schema: writerReplySchema,
+    check: (reply) => checkWriterReply(reply, seed.report, seed.domain),
+    repairTemplate: REPAIR_TEMPLATE,
+  });
   if (!written.ok) return written.invalid ? { ok: false, invalid: true, reason: written.reason, candidate: written.value ?? null } : { ok: false, invalid: false, reason: written.reason };
   const reply = written.value;
 
-  const weighed = await checkedCall<WeightsReply>(llm, "weights", subject, renderMessages("curation-writer-weights", weightsValues(reply)), weightsReplySchema, (w) =>
-    checkWeightsReply(w, reply),
-  );
+  const weighed = await checkedCall<WeightsReply>(llm, {
+    what: "weights",
+    subject,
+    messages: renderMessages("curation-writer-weights", weightsValues(reply)),
+    schema: weightsReplySchema,
+    check: (w) => checkWeightsReply(w, reply),
+    repairTemplate: REPAIR_TEMPLATE,
+  });
   if (!weighed.ok) {
     if (!weighed.invalid) return { ok: false, invalid: false, reason: weighed.reason };
     return { ok: false, invalid: true, reason: weighed.reason, candidate: { ...reply, weights: weighed.value?.weights ?? null } };
