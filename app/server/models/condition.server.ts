@@ -1,5 +1,5 @@
 /** Data access for conditions (a scenario's variants along one axis). */
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
@@ -22,4 +22,9 @@ export function generalCondition(db: Db, scenarioId: string): ConditionRow | und
     .from(conditions)
     .where(and(eq(conditions.scenarioId, scenarioId), eq(conditions.axis, "general")))
     .get();
+}
+
+/** Every stored condition of a scenario, in id order. */
+export function conditionsOfScenario(db: Db, scenarioId: string): ConditionRow[] {
+  return db.select().from(conditions).where(eq(conditions.scenarioId, scenarioId)).orderBy(asc(conditions.id)).all();
 }

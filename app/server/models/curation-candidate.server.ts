@@ -18,6 +18,15 @@ export function candidateForSeed(db: Db, seedId: string): CandidateRow | undefin
   return db.select().from(curationCandidates).where(eq(curationCandidates.seedId, seedId)).get();
 }
 
+/** The accepted candidate that became this scenario (a curated scenario's link to its seed), if any. */
+export function acceptedCandidateOfScenario(db: Db, scenarioId: string): CandidateRow | undefined {
+  return db
+    .select()
+    .from(curationCandidates)
+    .where(and(eq(curationCandidates.scenarioId, scenarioId), eq(curationCandidates.status, "accepted")))
+    .get();
+}
+
 export function candidatesOfDomain(db: Db, domain: string): CandidateRow[] {
   return db.select().from(curationCandidates).where(eq(curationCandidates.domain, domain)).orderBy(asc(curationCandidates.id)).all();
 }

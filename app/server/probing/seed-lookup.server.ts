@@ -1,0 +1,11 @@
+/** The seed report a scenario was curated from: the seed of the accepted candidate that became it, or null. */
+import type { Db } from "../db.server.ts";
+import { acceptedCandidateOfScenario } from "../models/curation-candidate.server.ts";
+import { getSeed } from "../models/seed.server.ts";
+import type { ProbeSeed } from "./writer.server.ts";
+
+export function seedOfScenario(db: Db, scenarioId: string): ProbeSeed | null {
+  const candidate = acceptedCandidateOfScenario(db, scenarioId);
+  const seed = candidate ? getSeed(db, candidate.seedId) : undefined;
+  return seed ? { id: seed.id, report: seed.report } : null;
+}
