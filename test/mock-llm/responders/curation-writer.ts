@@ -18,10 +18,10 @@ export type WriterFlaw = (typeof WRITER_FLAWS)[number];
 type Request = Pick<MockChatRequest, "messages">;
 export type WriterCall = "scenario" | "weights";
 
-const hashOf = (text: string) => createHash("sha256").update(text).digest().readUInt32BE(0);
-const system = (r: Request) => r.messages.find((m) => m.role === "system")?.content ?? "";
-const firstUser = (r: Request) => r.messages.find((m) => m.role === "user")?.content ?? "";
-const isRepair = (r: Request) => r.messages.filter((m) => m.role === "user").length > 1;
+export const hashOf = (text: string) => createHash("sha256").update(text).digest().readUInt32BE(0);
+export const system = (r: Request) => r.messages.find((m) => m.role === "system")?.content ?? "";
+export const firstUser = (r: Request) => r.messages.find((m) => m.role === "user")?.content ?? "";
+export const isRepair = (r: Request) => r.messages.filter((m) => m.role === "user").length > 1;
 
 export function writerCall(request: Request): WriterCall | null {
   const text = system(request);
@@ -46,7 +46,7 @@ interface SeedView {
   dates: string[];
 }
 
-function section(text: string, heading: string): string[] {
+export function section(text: string, heading: string): string[] {
   // Up to the next heading or the end of the text (not of the line: the "m" flag makes $ match there).
   const body = new RegExp(`^## ${heading}\\n([\\s\\S]*?)(?=\\n## |(?![\\s\\S]))`, "m").exec(text)?.[1] ?? "";
   return body.split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2));
@@ -62,7 +62,7 @@ function seedView(text: string): SeedView {
   };
 }
 
-const FIRST = ["Corvane", "Halden", "Mirelle", "Ostrava", "Pellham", "Quillon", "Sarnow", "Tavrin"];
+export const FIRST = ["Corvane", "Halden", "Mirelle", "Ostrava", "Pellham", "Quillon", "Sarnow", "Tavrin"];
 const SECOND = ["Holdings", "Trust", "Council", "Guild", "Partners", "Authority", "Collective", "Works"];
 
 /** Real names and dates replaced, so the stand-in's scenarios pass the fictional-names rules. */
@@ -110,7 +110,7 @@ function scenarioReply(request: Request, flaw: WriterFlaw | null): object {
   };
 }
 
-const SPREADS: Record<number, number[]> = { 1: [10], 2: [7, 3], 3: [5, 3, 2], 4: [4, 3, 2, 1], 5: [3, 3, 2, 1, 1] };
+export const SPREADS: Record<number, number[]> = { 1: [10], 2: [7, 3], 3: [5, 3, 2], 4: [4, 3, 2, 1], 5: [3, 3, 2, 1, 1] };
 
 function weightsReply(request: Request): object {
   const text = firstUser(request);

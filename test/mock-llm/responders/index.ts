@@ -9,6 +9,7 @@ import type { MockChatRequest, Responder } from "../server.ts";
 import { curationSearchReply } from "./curation-search.ts";
 import { curationWriterReply } from "./curation-writer.ts";
 import { evaluationResponder } from "./evaluation.ts";
+import { probeWriterReply } from "./probe-writer.ts";
 import { simulationReply } from "./simulation.ts";
 
 /** Answers the prompts of its own roles and returns null for any other. */
@@ -24,7 +25,7 @@ export interface StandInOptions {
 }
 
 function roleResponders(options: StandInOptions): RoleResponder[] {
-  return [connectionCheck, (request) => curationSearchReply(request, { pagesBaseUrl: options.searchUrl }), curationWriterReply, simulationReply];
+  return [connectionCheck, (request) => curationSearchReply(request, { pagesBaseUrl: options.searchUrl }), curationWriterReply, probeWriterReply, simulationReply];
 }
 
 /** The roles the chain answers (what `socrates mock-llm` tells its user). */
