@@ -145,7 +145,7 @@ describe("socrates probe", () => {
 
   it("works from the scenario's seed report when it was curated, records the seed and keeps its real names out", async () => {
     const t = await setup();
-    const stored = insertSeed(t.db, { domain: "environmental", report: seedReport("Valley water"), sourceKind: "files", provenance: { file: "x.json" } });
+    const stored = insertSeed(t.db, { domain: "environmental", report: seedReport("Valley water"), sourceKind: "files", provenance: { attempt: 1, file: "x.json" } });
     if (!("stored" in stored)) throw new Error("seed not stored");
     insertCandidate(t.db, { seedId: stored.stored.id, domain: "environmental", status: "accepted", replays: [], scenarioId: "valley" });
     await runProbe(t.db, t.llm, ["valley"], ["history", "parties"]);
