@@ -6,9 +6,11 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Party, type Scenario, type Turn } from "../../../app/domain/bundle.ts";
+import { cultureStatement, reactivenessStatement } from "../../../app/domain/probing/personas.ts";
 import { mediatorView, partyView } from "../../../app/domain/visibility.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
+import { planProbe, probe } from "../../../app/server/probing/probe.server.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
@@ -160,5 +162,50 @@ describe("visibility over a simulated batch, at the endpoint", () => {
       expect([...text.matchAll(/weight (\d+) of 10/g)].map((m) => Number(m[1]))).toEqual([WEIGHTS[self!].WATER, WEIGHTS[self!].ROAD]);
     }
     expect([...seen].sort()).toEqual([...PARTY_IDS].sort());
+  });
+});
+
+describe("persona statements in emotion and culture runs, at the endpoint", () => {
+  // Two parties, so each party's statement differs from the other's (with three, two would share one).
+  const pair: Scenario = { ...scenario, id: "canary-pair", parties: scenario.parties.slice(0, 2) };
+  const cases = [
+    { condition: "canary-pair:emotion:CR", statements: { ORCH: reactivenessStatement(0), MILL: reactivenessStatement(1) } },
+    { condition: "canary-pair:culture:US-CN", statements: { ORCH: cultureStatement("US"), MILL: cultureStatement("CN") } },
+  ];
+
+  it("gives every party its own statement and not the other's, and the mediator none", async () => {
+    const t = tempDb();
+    cleanups.push(t.cleanup);
+    importBundleFiles(t.db, [{ file: "pair.json", text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [pair] }) }]);
+    await probe({ db: t.db, llm: null, plan: planProbe(t.db, [pair.id], ["emotion", "culture"]) });
+    const mock = await startMockLlm({ respond: simulationResponder });
+    cleanups.push(() => mock.close());
+    const names = new Map(pair.parties.map((p) => [p.name, p.id]));
+
+    for (const { condition, statements } of cases) {
+      const before = chatRequests(mock).length;
+      const summary = await simulateBatch({ db: t.db, llm: testLlm(t.db, mock), scenarioId: pair.id, conditionId: condition, mediator: MEDIATOR_MODEL, runs: 1, budget: 10, seed: 5 });
+      expect(summary.failed).toEqual([]);
+      const requests = chatRequests(mock).slice(before);
+      const all = Object.values(statements);
+      const mediatorRequests = requests.filter((r) => r.body.model === MEDIATOR_MODEL);
+      expect(mediatorRequests.length).toBeGreaterThan(0);
+      for (const request of mediatorRequests) {
+        const text = request.body.messages.map((m) => m.content).join("\n");
+        expect(found(text, all)).toEqual([]);
+        expect(text).not.toMatch(/Emotional reactiveness|Cultural background|Hofstede/);
+      }
+      const seen = new Set<string>();
+      for (const request of requests.filter((r) => r.body.model === PARTY_MODEL)) {
+        const text = request.body.messages.map((m) => m.content).join("\n");
+        const self = names.get(/^You are playing (.+) in a simulated negotiation/m.exec(text)?.[1] ?? "") as keyof typeof statements;
+        expect(self).toBeDefined();
+        seen.add(self);
+        expect(text).toContain(statements[self]);
+        const other = self === "ORCH" ? "MILL" : "ORCH";
+        expect(text).not.toContain(statements[other]);
+      }
+      expect([...seen].sort(), condition).toEqual(["MILL", "ORCH"]);
+    }
   });
 });
