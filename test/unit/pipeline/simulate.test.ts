@@ -201,6 +201,8 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
   it("plays a condition's expanded scenario, with its added party in the cycle", async () => {
     const { db, mock, llm } = await setup();
     const base = exportBundle(db).scenarios.find((sc) => sc.id === SCENARIO)!;
+    // A copy of the demo scenario: the demo already stores a three-party condition of its own.
+    const copy = "oven-landlord";
     const landlord = {
       id: "LANDLORD",
       name: "Eddington Market Properties",
@@ -215,10 +217,11 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
         text: JSON.stringify({
           format: "socrates-bundle",
           version: 1,
+          scenarios: [{ ...base, id: copy }],
           conditions: [
             {
-              id: `${SCENARIO}:three-party`,
-              scenario_id: SCENARIO,
+              id: `${copy}:three-party`,
+              scenario_id: copy,
               axis: "parties",
               variant: "three-party",
               expanded: { background: base.background, topics: base.topics, parties: [...base.parties, landlord] },
@@ -227,12 +230,12 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
         }),
       },
     ]);
-    const summary = await simulateBatch({ db, llm, scenarioId: SCENARIO, conditionId: `${SCENARIO}:three-party`, mediator: MEDIATOR_MODEL, runs: 1, budget: 9 });
+    const summary = await simulateBatch({ db, llm, scenarioId: copy, conditionId: `${copy}:three-party`, mediator: MEDIATOR_MODEL, runs: 1, budget: 9 });
     expect(summary.failed).toEqual([]);
     const runs = simulatedRuns(db);
     expect(runs).toHaveLength(2);
     for (const run of runs) {
-      expect(run.condition_id).toBe(`${SCENARIO}:three-party`);
+      expect(run.condition_id).toBe(`${copy}:three-party`);
       expect(run.party_order).toEqual(["BAKERY", "VENDOR", "LANDLORD"]);
       checkTrajectory(run, 9);
     }
