@@ -5,12 +5,14 @@
  * Every prompt is a pure function of the scenario and its seed, so a resumed probe is answered
  * from the LLM cache.
  */
+import type { ZodType } from "zod";
 import type { Condition, ConditionProvenance } from "../../domain/bundle.ts";
 import type { SeedReport } from "../../domain/curation/seed.ts";
 import { weightsReplySchema } from "../../domain/curation/writer.ts";
 import { describeProblems } from "../../domain/curation/writer-checks.ts";
 import type { Llm } from "../../domain/llm/types.ts";
-import { expandedCondition, type WriterAxis } from "../../domain/probing/expand.ts";
+import type { TemplateValues } from "../../domain/prompts/template.ts";
+import { expandedCondition, type ProbeProblem, type WriterAxis } from "../../domain/probing/expand.ts";
 import { historyValues, partyWeightsValues, threePartyValues, type ProbeScenario } from "../../domain/probing/expand-values.ts";
 import { assembleHistory, checkHistoryBody, checkHistoryReply, historyReplySchema, lengthRatio, roundRatio } from "../../domain/probing/history.ts";
 import { assembleThreeParty, checkNewPartyReply, checkNewPartyWeights, checkThreePartyBody, newPartyReplySchema } from "../../domain/probing/three-party.ts";
@@ -40,26 +42,19 @@ function provenance(axis: WriterAxis, model: string, seed: ProbeSeed | null, rep
   return { method: "writer", prompt_version: templateVersion(PROBE_TEMPLATES[axis]), writer_model: model, seed_id: seed?.id ?? null, ...(repaired ? { repaired } : {}) };
 }
 
+/** One checked writer call for a scenario: its template, filled, with the shared repair prompt. */
+function writerCall<T>(llm: Llm, s: ProbeScenario, what: string, template: string, values: TemplateValues, schema: ZodType<T>, check: (value: T) => ProbeProblem[]) {
+  return checkedCall(llm, { what, subject: subjectOf(s), messages: renderMessages(template, values), schema, check, repairTemplate: REPAIR_TEMPLATE });
+}
+
 export async function writeThreeParty(llm: Llm, s: ProbeScenario, seed: ProbeSeed | null): Promise<WriterOutcome> {
   const report = seed?.report ?? null;
-  const party = await checkedCall(llm, {
-    what: "new party",
-    subject: subjectOf(s),
-    messages: renderMessages("probe-three-party", threePartyValues(s, report)),
-    schema: newPartyReplySchema,
-    check: (reply) => checkNewPartyReply(reply, s, report),
-    repairTemplate: REPAIR_TEMPLATE,
-  });
+  const party = await writerCall(llm, s, "new party", "probe-three-party", threePartyValues(s, report), newPartyReplySchema, (reply) => checkNewPartyReply(reply, s, report));
   if (!party.ok) return party;
   const { party: newParty, introduction } = party.value;
-  const weights = await checkedCall(llm, {
-    what: "new party's weights",
-    subject: subjectOf(s),
-    messages: renderMessages("probe-party-weights", partyWeightsValues(s, newParty, introduction)),
-    schema: weightsReplySchema,
-    check: (w) => checkNewPartyWeights(w, s, newParty),
-    repairTemplate: REPAIR_TEMPLATE,
-  });
+  const weights = await writerCall(llm, s, "new party's weights", "probe-party-weights", partyWeightsValues(s, newParty, introduction), weightsReplySchema, (w) =>
+    checkNewPartyWeights(w, s, newParty),
+  );
   if (!weights.ok) return weights;
   const body = assembleThreeParty(s, party.value, weights.value);
   const problems = checkThreePartyBody(s, body);
@@ -69,14 +64,7 @@ export async function writeThreeParty(llm: Llm, s: ProbeScenario, seed: ProbeSee
 
 export async function writeHistory(llm: Llm, s: ProbeScenario, seed: ProbeSeed | null): Promise<WriterOutcome> {
   const report = seed?.report ?? null;
-  const history = await checkedCall(llm, {
-    what: "history",
-    subject: subjectOf(s),
-    messages: renderMessages("probe-history", historyValues(s, report)),
-    schema: historyReplySchema,
-    check: (reply) => checkHistoryReply(reply, s, report),
-    repairTemplate: REPAIR_TEMPLATE,
-  });
+  const history = await writerCall(llm, s, "history", "probe-history", historyValues(s, report), historyReplySchema, (reply) => checkHistoryReply(reply, s, report));
   if (!history.ok) return history;
   const body = assembleHistory(s, history.value);
   const problems = checkHistoryBody(s, body);
