@@ -4,6 +4,7 @@
  * database and annotation benchmarks.
  */
 import { BASELINE_DIMENSIONS, CONDITION_VARIANTS, DOMAINS, type BundleInput, type ConditionAxis } from "../app/domain/bundle.ts";
+import { templateBody } from "../app/domain/probing/expand.ts";
 import { createRng, randomInt } from "../app/domain/stats/rng.ts";
 
 const MEDIATORS = ["none", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8"];
@@ -27,7 +28,9 @@ export function syntheticBundle(scenarios: number, idPrefix = "bench"): BundleIn
     bundle.scenarios.push({ id: scenarioId, domain: DOMAINS[s % DOMAINS.length], title: `Bench scenario ${s}`, ...body, source: { kind: "manual" } });
     for (const { axis, variant } of conditionList) {
       const conditionId = `${scenarioId}:${axis}:${variant}`;
-      bundle.conditions.push({ id: conditionId, scenario_id: scenarioId, axis, variant, ...(axis === "general" ? {} : { expanded: body }) });
+      // Persona axes must set each party's level or identity (the import checks it): the probe's own template does.
+      const expanded = axis === "emotion" || axis === "culture" ? templateBody({ id: scenarioId, ...body }, axis, variant) : body;
+      bundle.conditions.push({ id: conditionId, scenario_id: scenarioId, axis, variant, ...(axis === "general" ? {} : { expanded }) });
       for (const mediator of MEDIATORS) {
         const runId = `${conditionId}:${mediator}`;
         const mediated = mediator !== "none";
