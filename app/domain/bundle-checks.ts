@@ -4,11 +4,11 @@
  * from the bundle being imported or from the database; the caller supplies both through
  * `RecordLookup`.
  */
-import type { AbPairRecord, Bundle, Condition, Run, Scenario, ScenarioBody } from "./bundle.ts";
+import type { AbPairRecord, Bundle, Condition, Party, Run, Scenario, ScenarioBody } from "./bundle.ts";
 import { checkPerTurnOutput } from "./baseline.ts";
 import { checkTopicJudgeOutput } from "./consensus.ts";
 import { personaAssignment } from "./probing/conditions.ts";
-import { cultureStatement, reactivenessStatement } from "./probing/personas.ts";
+import { cultureStatement, formatLevel, reactivenessStatement } from "./probing/personas.ts";
 
 export interface BundleProblem {
   /** JSON path from the bundle's root. */
@@ -22,10 +22,15 @@ export interface RunSummary {
   mediated: boolean;
   simulatorBackbone: string;
   speakers: string[];
+  /** What else an A/B pair compares between its two runs. */
+  mediatorBackbone: string | null;
+  partyOrder: string[];
+  seed: number | null;
+  config: Record<string, unknown>;
 }
 
 export interface RecordLookup {
-  scenario(id: string): Pick<Scenario, "id" | "topics" | "parties"> | undefined;
+  scenario(id: string): Pick<Scenario, "id" | "background" | "topics" | "parties"> | undefined;
   condition(id: string): { id: string; scenarioId: string; expanded: ScenarioBody | null } | undefined;
   run(id: string): RunSummary | undefined;
 }
@@ -37,11 +42,24 @@ export function summariseRun(run: Run): RunSummary {
     mediated: run.mediated,
     simulatorBackbone: run.simulator_backbone,
     speakers: run.turns.map((t) => t.speaker),
+    mediatorBackbone: run.mediator_backbone,
+    partyOrder: run.party_order,
+    seed: run.seed,
+    config: run.config,
   };
 }
 
+/** Stable JSON for content comparison: object keys sorted, so key order never matters. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 /** The scenario a condition plays: its expansion, or the base scenario for the general condition. */
-export function playedScenario(lookup: RecordLookup, conditionId: string): Pick<ScenarioBody, "topics" | "parties"> | undefined {
+export function playedScenario(lookup: RecordLookup, conditionId: string): ScenarioBody | undefined {
   const condition = lookup.condition(conditionId);
   if (!condition) return undefined;
   return condition.expanded ?? lookup.scenario(condition.scenarioId);
@@ -164,8 +182,67 @@ function checkAbPair(pair: AbPairRecord, i: number, lookup: RecordLookup): Bundl
   const [a, b] = runs;
   if (a && b && a.id !== b.id && a.simulatorBackbone !== b.simulatorBackbone) {
     at("run_b_id", `both runs need the same simulator backbone: run "${a.id}" uses "${a.simulatorBackbone}", run "${b.id}" uses "${b.simulatorBackbone}"`);
+  } else if (a && b && a.id !== b.id && problems.length === 0) {
+    problems.push(...checkAbLevels(pair, i, lookup, [a, b]));
   }
   return problems;
+}
+
+/**
+ * The levels an A/B pair declares must be the ones its runs played (the stored personas), and
+ * the two runs must be the same conversation setting but for the target's level.
+ */
+function checkAbLevels(pair: AbPairRecord, i: number, lookup: RecordLookup, runs: [RunSummary, RunSummary]): BundleProblem[] {
+  const problems: BundleProblem[] = [];
+  const at = (field: string, message: string) => problems.push({ path: ["ab_pairs", i, field], message });
+  const bodies = runs.map((r) => playedScenario(lookup, r.conditionId));
+  const [bodyA, bodyB] = bodies;
+  if (!bodyA || !bodyB) return problems; // reported with the runs
+  const levelOf = (p: Party | undefined) => (p?.reactiveness === undefined ? "none" : formatLevel(p.reactiveness));
+  const same = (x: number | undefined, y: number) => x !== undefined && Math.abs(x - y) <= 1e-9;
+  (["level_a", "level_b"] as const).forEach((field, k) => {
+    const target = bodies[k]!.parties.find((p) => p.id === pair.target_party);
+    if (!same(target?.reactiveness, pair[field])) {
+      at(field, `run "${runs[k].id}" plays ${pair.target_party} at reactiveness ${levelOf(target)} (condition "${runs[k].conditionId}"), not the declared ${field} ${formatLevel(pair[field])}`);
+    }
+  });
+  if (pair.opponent_level !== undefined) {
+    const off = bodies.flatMap((body, k) => body!.parties.filter((p) => p.id !== pair.target_party && !same(p.reactiveness, pair.opponent_level!)).map((p) => ({ run: runs[k], p })));
+    if (off.length > 0) {
+      at("opponent_level", `run "${off[0].run.id}" plays ${off[0].p.id} at reactiveness ${levelOf(off[0].p)}, not the declared opponent_level ${formatLevel(pair.opponent_level)}`);
+    }
+  }
+  const difference = firstDifference(pair.target_party, runs, [bodyA, bodyB]);
+  if (difference) at("run_b_id", `runs "${runs[0].id}" and "${runs[1].id}" differ in more than ${pair.target_party}'s level: ${difference}`);
+  return problems;
+}
+
+/** The target party as compared: its level and that level's statement taken out. */
+function withoutLevel(party: Party): Party {
+  const { reactiveness, ...rest } = party;
+  if (reactiveness === undefined || !rest.persona) return rest;
+  return { ...rest, persona: rest.persona.replace(reactivenessStatement(reactiveness), "") };
+}
+
+/** What first differs between an A/B pair's two runs besides the target's level, or null. */
+function firstDifference(target: string, runs: [RunSummary, RunSummary], bodies: [ScenarioBody, ScenarioBody]): string | null {
+  const [a, b] = runs;
+  const differs = (x: unknown, y: unknown) => canonicalJson(x) !== canonicalJson(y);
+  if (bodies[0].background !== bodies[1].background) return "the background";
+  if (differs(bodies[0].topics, bodies[1].topics)) return "the topics";
+  const ids = bodies.map((body) => body.parties.map((p) => p.id).join(","));
+  if (ids[0] !== ids[1]) return `the parties (${ids[0]} vs ${ids[1]})`;
+  for (const [j, party] of bodies[0].parties.entries()) {
+    const other = bodies[1].parties[j];
+    const [x, y] = party.id === target ? [withoutLevel(party), withoutLevel(other)] : [party, other];
+    const field = (Object.keys({ ...x, ...y }) as (keyof Party)[]).sort().find((key) => differs(x[key], y[key]));
+    if (field) return `party ${party.id}'s ${field}`;
+  }
+  if (differs(a.partyOrder, b.partyOrder)) return "party_order";
+  if (a.mediatorBackbone !== b.mediatorBackbone) return "the mediator";
+  if (a.seed !== b.seed) return `the seed (${a.seed} vs ${b.seed})`;
+  if (differs(a.config, b.config)) return "the config";
+  return null;
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   type Run,
   type Scenario,
 } from "../domain/bundle.ts";
-import { checkBundleReferences, playedScenario, summariseRun, type RecordLookup, type RunSummary } from "../domain/bundle-checks.ts";
+import { canonicalJson, checkBundleReferences, playedScenario, summariseRun, type RecordLookup, type RunSummary } from "../domain/bundle-checks.ts";
 import { formatJsonPath } from "../domain/judge-problems.ts";
 import { segmentSnippets } from "../domain/snippets.ts";
 import { deriveEvaluationScores } from "../domain/evaluation-scores.ts";
@@ -58,14 +58,6 @@ export interface ImportSummary {
 
 const zeroCounts = (): RecordCounts => ({ scenarios: 0, conditions: 0, runs: 0, matched_pairs: 0, ab_pairs: 0, evaluations: 0 });
 
-/** Stable JSON for content comparison: object keys sorted, so key order never matters. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
 
 // ---------- reading records back into bundle shape ----------
 
@@ -224,7 +216,19 @@ function combinedLookup(db: Db, bundles: Bundle[]): RecordLookup {
       runs.get(id) ??
       remember(storedRuns, id, () => {
         const row = findRun(db, id);
-        return row && { id: row.id, conditionId: row.conditionId, mediated: row.mediated, simulatorBackbone: row.simulatorBackbone, speakers: runSpeakers(db, id) };
+        return (
+          row && {
+            id: row.id,
+            conditionId: row.conditionId,
+            mediated: row.mediated,
+            simulatorBackbone: row.simulatorBackbone,
+            speakers: runSpeakers(db, id),
+            mediatorBackbone: row.mediatorBackbone,
+            partyOrder: row.partyOrder,
+            seed: row.seed,
+            config: row.config,
+          }
+        );
       }),
   };
 }
@@ -376,7 +380,7 @@ export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun
         if (stored === undefined) {
           insertRecord(db, kind, record, lookup);
           summary.inserted[kind] += 1;
-        } else if (canonical(stored) === content) {
+        } else if (canonicalJson(stored) === content) {
           summary.unchanged[kind] += 1;
         } else {
           problems.push({ file, path: formatJsonPath([kind, index]), message: `"${record.id}" is already stored with different content; nothing was changed (use a new id to keep both)` });
@@ -402,7 +406,7 @@ function planRecords(parsed: { file: string; bundle: Bundle }[]): PlanStep[] {
   for (const kind of KINDS) {
     for (const { file, bundle } of parsed) {
       (bundle[kind] as { id: string }[]).forEach((record, index) => {
-        const content = canonical(record);
+        const content = canonicalJson(record);
         const key = `${kind}/${record.id}`;
         const earlier = firstSeen.get(key);
         if (!earlier) {

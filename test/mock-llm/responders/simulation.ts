@@ -6,7 +6,9 @@
  * until the budget runs out — and a mediator's intervention turns a stalling run towards
  * consensus, so mediated and unmediated runs differ. A party's thought quotes its own private
  * stance (so the visibility tests can see whether thoughts leak); its utterance quotes nothing
- * private, only topic names and option letters.
+ * private, only topic names and option letters. A party whose profile carries an "Emotional
+ * reactiveness: <level>" line lets it show: its utterances open with a tone that grows more
+ * heated with the level (and nothing changes for a profile without that line).
  *
  * The role is recognised from the prompt (our templates in app/server/pipeline/prompts), with
  * the model name as a fallback: a model name containing "mediator" or "party".
@@ -64,6 +66,18 @@ function dialogueLines(user: string): string[] {
 
 type Fate = "agree" | "walk" | "stall";
 
+/** The opening of an utterance for the party's own reactiveness level (0 calm … 1 heated), or null without one. */
+export function reactiveTone(system: string): string | null {
+  const m = /Emotional reactiveness: (\d+\/\d+|\d+(?:\.\d+)?) on a scale/.exec(system);
+  if (!m) return null;
+  const [num, den] = m[1].split("/").map(Number);
+  const level = den ? num / den : num;
+  if (level < 1 / 6) return "Calmly, and with respect for everyone here:";
+  if (level < 1 / 2) return "Frankly, my patience is wearing a little thin.";
+  if (level < 5 / 6) return "I am frustrated, and I will not be pushed around!";
+  return "This is outrageous! I am sick of these games and I will not stand for it!";
+}
+
 function partyReply(body: ChatRequestBody): object {
   const system = text(body, "system");
   const user = text(body, "user");
@@ -89,6 +103,7 @@ function partyReply(body: ChatRequestBody): object {
   if (fate === "walk" && turn >= when && firstMediation < 0) signal = "walk-away";
   if (partyTurnsSinceMediation >= 2) signal = "consensus"; // the mediator's proposal lands
 
+  const tone = reactiveTone(system);
   const stance = /weight \d+ of 10: (.+)$/m.exec(system.slice(system.indexOf(`(${topic.id}), weight`) - 1))?.[1] ?? "my brief";
   const utterances = {
     continue: `On ${topic.name}, I can consider option ${option}, but only if the other points move too.`,
@@ -97,7 +112,7 @@ function partyReply(body: ChatRequestBody): object {
   };
   return {
     thought: `As ${name}, I keep my brief in mind (${stance}) while ${topic.name} is in play.`,
-    utterance: utterances[signal],
+    utterance: tone ? `${tone} ${utterances[signal]}` : utterances[signal],
     signal,
   };
 }
