@@ -1,20 +1,13 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AbPairRecord, BundleInput } from "../../app/domain/bundle.ts";
 import { BundleImportError, exportBundle, importBundleFiles } from "../../app/server/bundle-store.server.ts";
-import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
+import { fixtureAbBundle } from "../fixtures/bundle-fixture.ts";
 import { tableCounts, tempDb } from "../helpers/temp-db.ts";
 
 const asFile = (value: unknown, file = "ab.json") => [{ file, text: JSON.stringify(value) }];
 
-/** The fixture plus two short unmediated runs at different BUY levels and the pair comparing them. */
-function abBundle() {
-  const base = fixtureBundle();
-  const unmediated = base.runs[1];
-  const levelRun = (id: string, level: number) => ({ ...unmediated, id, outcome: "budget" as const, turns: unmediated.turns.map((t) => ({ ...t, signal: "continue" as const })), config: { reactiveness: { BUY: level, SELL: 0.5 }, turn_budget: 2 }, seed: null });
-  const pair: AbPairRecord = { id: "fx-1:ab", scenario_id: "fx-1", run_a_id: "fx-1:ab:a", run_b_id: "fx-1:ab:b", target_party: "BUY", level_a: 0, level_b: 1, opponent_level: 0.5 };
-  return { ...base, runs: [...base.runs, levelRun("fx-1:ab:a", 0), levelRun("fx-1:ab:b", 1)], ab_pairs: [pair] } satisfies BundleInput;
-}
+/** The fixture plus two short unmediated fidelity runs at BUY levels 0 and 1 (SELL at 1/3) and the pair comparing them. */
+const abBundle = () => fixtureAbBundle();
 
 function problemsOf(run: () => unknown): { file: string; path: string; message: string }[] {
   try {
@@ -35,9 +28,9 @@ describe("A/B reactiveness pairs in bundles", () => {
 
   it("imports a pair, stores its columns, and a second import changes nothing", () => {
     const first = importBundleFiles(t.db, asFile(abBundle()));
-    expect(first.inserted).toEqual({ scenarios: 1, conditions: 1, runs: 4, matched_pairs: 1, ab_pairs: 1, evaluations: 2 });
+    expect(first.inserted).toEqual({ scenarios: 1, conditions: 3, runs: 4, matched_pairs: 1, ab_pairs: 1, evaluations: 2 });
     const row = t.db.$client.prepare("SELECT * FROM ab_pairs").get();
-    expect(row).toEqual({ id: "fx-1:ab", scenario_id: "fx-1", run_a_id: "fx-1:ab:a", run_b_id: "fx-1:ab:b", target_party: "BUY", level_a: 0, level_b: 1, opponent_level: 0.5 });
+    expect(row).toEqual({ id: "fx-1:ab", scenario_id: "fx-1", run_a_id: "fx-1:ab:a", run_b_id: "fx-1:ab:b", target_party: "BUY", level_a: 0, level_b: 1, opponent_level: 1 / 3 });
 
     const counts = tableCounts(t.db);
     const second = importBundleFiles(t.db, asFile(abBundle()));
@@ -59,7 +52,7 @@ describe("A/B reactiveness pairs in bundles", () => {
     importBundleFiles(t.db, asFile(abBundle()));
     const before = tableCounts(t.db);
     const changed = abBundle();
-    changed.ab_pairs[0].level_b = 2 / 3;
+    delete changed.ab_pairs[0].opponent_level; // still true to the runs, but not what is stored
     expect(problemsOf(() => importBundleFiles(t.db, asFile(changed, "edited.json")))).toEqual([
       { file: "edited.json", path: "$.ab_pairs[0]", message: '"fx-1:ab" is already stored with different content; nothing was changed (use a new id to keep both)' },
     ]);
@@ -84,6 +77,22 @@ describe("A/B reactiveness pairs in bundles", () => {
       edit: (b) => void b.ab_pairs.push({ ...b.ab_pairs[0], level_a: 1 / 3 }),
       path: "$.ab_pairs[1].id",
       message: /duplicate id "fx-1:ab" in this bundle/,
+    },
+    { name: "a level_b its run does not play", edit: (b) => void (b.ab_pairs[0].level_b = 2 / 3), path: "$.ab_pairs[0].level_b", message: /^run "fx-1:ab:b" plays BUY at reactiveness 1 \(condition "fx-1:fidelity:BUY-3of3-ref1of3"\), not the declared level_b 2\/3$/ },
+    { name: "an opponent_level the runs do not play", edit: (b) => void (b.ab_pairs[0].opponent_level = 2 / 3), path: "$.ab_pairs[0].opponent_level", message: /^run "fx-1:ab:a" plays SELL at reactiveness 1\/3, not the declared opponent_level 2\/3$/ },
+    {
+      name: "runs whose conditions differ in another party's stance",
+      edit: (b) => void (b.conditions[2].expanded!.parties[1].preferences.PRICE = "A fair price."),
+      path: "$.ab_pairs[0].run_b_id",
+      message: /^runs "fx-1:ab:a" and "fx-1:ab:b" differ in more than BUY's level: party SELL's preferences$/,
+    },
+    { name: "runs with different seeds", edit: (b) => void (b.runs[3].seed = 12), path: "$.ab_pairs[0].run_b_id", message: /differ in more than BUY's level: the seed \(11 vs 12\)$/ },
+    { name: "runs with different configs", edit: (b) => void (b.runs[3].config = { ...b.runs[3].config, turn_budget: 3 }), path: "$.ab_pairs[0].run_b_id", message: /differ in more than BUY's level: the config$/ },
+    {
+      name: "runs without personas (the general condition)",
+      edit: (b) => void (b.runs[2].condition_id = b.runs[3].condition_id = "fx-1:general"),
+      path: "$.ab_pairs[0].level_a",
+      message: /^run "fx-1:ab:a" plays BUY at reactiveness none \(condition "fx-1:general"\), not the declared level_a 0$/,
     },
     { name: "a level above 1", edit: (b) => void (b.ab_pairs[0].level_a = 1.5), path: "$.ab_pairs[0].level_a", message: /a reactiveness level is in \[0, 1\]/ },
     { name: "a negative opponent level", edit: (b) => void (b.ab_pairs[0].opponent_level = -0.1), path: "$.ab_pairs[0].opponent_level", message: /a reactiveness level is in \[0, 1\]/ },
@@ -119,7 +128,10 @@ describe("A/B reactiveness pairs in bundles", () => {
 
   it("export → import into an empty database → export gives identical JSON, pairs ordered by id", () => {
     const b = abBundle();
-    b.ab_pairs.unshift({ ...b.ab_pairs[0], id: "fx-1:ab:z", level_a: 2 / 3, level_b: 1 / 3 });
+    const thirds = fixtureAbBundle({ pairId: "fx-1:ab:z", runIds: ["fx-1:ab:z:a", "fx-1:ab:z:b"], levels: [2, 1], opponent: 0 });
+    b.conditions.push(...thirds.conditions.slice(1));
+    b.runs.push(...thirds.runs.slice(2));
+    b.ab_pairs.unshift(thirds.ab_pairs[0]);
     importBundleFiles(t.db, asFile(b));
     const first = exportBundle(t.db);
     expect(first.ab_pairs.map((p) => p.id)).toEqual(["fx-1:ab", "fx-1:ab:z"]);
@@ -138,51 +150,55 @@ describe("A/B reactiveness pairs in bundles", () => {
 describe("the demo A/B reactiveness bundle", () => {
   const GRID = [0, 1 / 3, 2 / 3, 1];
 
-  it("holds 8 consistent pairs: 4 per simulator backbone, two 0-vs-1 items each, levels matching the runs' config", async () => {
+  it("holds 16 generated pairs: 8 per simulator backbone, balanced sides, three 0-vs-1 items each, levels tied to the runs' personas", async () => {
     const { seedDemo } = await import("../../db/demo/seed.ts");
     const t = tempDb();
     try {
-      expect(seedDemo(t.db).inserted.ab_pairs).toBe(8);
+      expect(seedDemo(t.db).inserted.ab_pairs).toBe(16);
       const bundle = exportBundle(t.db);
       const runs = new Map(bundle.runs.map((r) => [r.id, r]));
+      const conditions = new Map(bundle.conditions.map((c) => [c.id, c]));
       const byBackbone = new Map<string, typeof bundle.ab_pairs>();
       for (const pair of bundle.ab_pairs) {
         const [a, b] = [runs.get(pair.run_a_id)!, runs.get(pair.run_b_id)!];
         const backbone = a.simulator_backbone;
+        expect(b.simulator_backbone, pair.id).toBe(backbone);
         byBackbone.set(backbone, [...(byBackbone.get(backbone) ?? []), pair]);
         for (const level of [pair.level_a, pair.level_b, pair.opponent_level]) expect(GRID, pair.id).toContain(level);
         expect([pair.level_a, pair.level_b], pair.id).not.toContain(pair.opponent_level);
         for (const [run, level] of [[a, pair.level_a], [b, pair.level_b]] as const) {
           expect(run.mediated, run.id).toBe(false);
-          expect(run.turns.length, run.id).toBeGreaterThanOrEqual(6);
-          expect(run.turns.length, run.id).toBeLessThanOrEqual(10);
-          expect(run.party_order, run.id).toHaveLength(2);
-          const opponent = run.party_order.find((p) => p !== pair.target_party)!;
-          expect(run.config.reactiveness, run.id).toEqual({ [pair.target_party]: level, [opponent]: pair.opponent_level });
+          expect(run.turns.length, run.id).toBeLessThanOrEqual(6);
+          const condition = conditions.get(run.condition_id)!;
+          expect(condition.axis, run.id).toBe("fidelity");
+          for (const party of condition.expanded!.parties) expect(party.reactiveness, `${run.id} ${party.id}`).toBe(party.id === pair.target_party ? level : pair.opponent_level);
         }
-        // Only the target's level differs between the two runs' settings.
-        const { reactiveness: _a, ...restA } = a.config;
-        const { reactiveness: _b, ...restB } = b.config;
-        expect(restA, pair.id).toEqual(restB);
+        // Same seed and settings; the target's first words show its level.
+        expect([a.seed, a.config], pair.id).toEqual([b.seed, b.config]);
+        const opening = (run: typeof a) => run.turns.find((turn) => turn.speaker === pair.target_party)!.utterance;
+        expect(opening(a), pair.id).not.toBe(opening(b));
       }
       expect([...byBackbone.keys()].sort()).toEqual(["demo-sim-alpha", "demo-sim-beta"]);
       for (const [backbone, pairs] of byBackbone) {
-        expect(pairs, backbone).toHaveLength(4);
+        expect(pairs, backbone).toHaveLength(8);
         const extremes = pairs.filter((p) => Math.min(p.level_a, p.level_b) === 0 && Math.max(p.level_a, p.level_b) === 1);
-        expect(extremes.length, backbone).toBeGreaterThanOrEqual(2);
+        expect(extremes.length, backbone).toBe(3);
+        // The more reactive side is A in half the pairs, so position is no cue.
+        expect(pairs.filter((p) => p.level_a > p.level_b).length, backbone).toBe(4);
+        expect(new Set(pairs.map((p) => p.scenario_id)).size, backbone).toBe(4);
       }
-      // The more reactive side is A in some pairs and B in others, so position is no cue.
-      const higherIsA = bundle.ab_pairs.filter((p) => p.level_a > p.level_b).length;
-      expect(higherIsA).toBe(4);
     } finally {
       t.cleanup();
     }
   });
 
-  it("is fictional demo data that reuses the demo scenarios rather than redefining them", () => {
-    const file = JSON.parse(readFileSync("db/demo/demo-ab-reactiveness.json", "utf8"));
+  it("is demo data recorded from the stand-in, reuses the demo scenarios, and is exactly what its recording script writes", async () => {
+    const text = readFileSync("db/demo/demo-ab-reactiveness.json", "utf8");
+    const file = JSON.parse(text);
     expect(file.description).toMatch(/fictional/);
+    expect(file.description).toMatch(/offline stand-in endpoint \(canned, deterministic replies, not a model\)/);
     expect(file.scenarios ?? []).toEqual([]);
-    expect(file.runs.every((r: { config: { demo?: boolean } }) => r.config.demo === true)).toBe(true);
+    const { demoAbText, recordFidelityPairs } = await import("../../db/demo/authoring/record-fidelity-pairs.ts");
+    expect(demoAbText(await recordFidelityPairs())).toBe(text);
   });
 });
