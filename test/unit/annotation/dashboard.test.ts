@@ -165,10 +165,10 @@ describe("study dashboard against the statistics engine", () => {
       tally.set(labels[0].backbone, entry);
     }
     expect(d.ab.fidelity.map((f) => [f.backbone, f.pairs, f.correct])).toEqual([...tally.entries()].sort().map(([b, e]) => [b, e.pairs, e.correct]));
-    // The careless demo worker fails both gold pairs and is the one flagged.
+    // The careless demo worker fails all five gold pairs and is the one flagged.
     const careless = String((t.db.$client.prepare(`SELECT id FROM annotators WHERE external_id = 'DEMOW3'`).get() as { id: number }).id);
     expect(d.flagged).toEqual([careless]);
-    expect(d.gold.find((g) => g.annotatorId === careless)).toMatchObject({ attempted: 2, passed: 0 });
+    expect(d.gold.find((g) => g.annotatorId === careless)).toMatchObject({ attempted: 5, passed: 0 });
     expect(d.abWithoutFlagged?.raters).not.toContain(careless);
   });
 });

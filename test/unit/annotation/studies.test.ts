@@ -88,13 +88,14 @@ describe("studies", () => {
   it("A/B gold items are the 0-versus-1 pairs, answered by the more reactive side", () => {
     const study = createAbStudy(t.db, { name: "ab", pool: "crowd", config: { seed: 4, goldRate: 0.5 } });
     const all = items(study);
-    expect(all).toHaveLength(8);
+    expect(all).toHaveLength(16);
     for (const item of all.filter((i) => i.isGold)) {
       const pair = t.db.$client.prepare(`SELECT level_a AS a, level_b AS b FROM ab_pairs WHERE id = ?`).get(item.pairId) as { a: number; b: number };
       expect([pair.a, pair.b].sort()).toEqual([0, 1]);
       expect(JSON.parse(item.gold as string)).toEqual({ choice: pair.a > pair.b ? "A" : "B" });
     }
-    expect(all.filter((i) => i.isGold)).toHaveLength(2);
+    // 6 extreme pairs among 16: half a gold item per regular one gives 5.
+    expect(all.filter((i) => i.isGold)).toHaveLength(5);
   });
 
   it("a closed study hands out no task and takes no label; reopened, it does again", () => {

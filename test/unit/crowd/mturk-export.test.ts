@@ -119,7 +119,7 @@ describe("mturk export", () => {
     }
     // The demo's A/B study is fully labelled.
     expect(labelCounts(studies.crowdAb).every((i) => i.labels >= 3)).toBe(true);
-    expect(refused(studies.crowdAb).message).toMatch(/Nothing to export: all 8 items of study \d+ already have 3 counted labels/);
+    expect(refused(studies.crowdAb).message).toMatch(/Nothing to export: all 16 items of study \d+ already have 3 counted labels/);
     expect(refused(999).status).toBe(404);
   });
 
