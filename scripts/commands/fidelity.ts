@@ -1,0 +1,128 @@
+/** `socrates fidelity pairs`: persona-fidelity A/B pairs simulated with one simulator backbone, stored as they complete. */
+import type { Command } from "commander";
+import { etaMs, formatDuration } from "../../app/domain/curation/progress.ts";
+import { formatLevel } from "../../app/domain/probing/personas.ts";
+import { DEFAULT_TURN_BUDGET } from "../../app/domain/simulation/schedule.ts";
+import { openDatabase } from "../../app/server/db.server.ts";
+import { generateFidelityPairs, type FidelityEvent, type FidelitySummary } from "../../app/server/fidelity/generate.server.ts";
+import { DEFAULT_FIDELITY_SEED, estimateFidelity, FidelityInputError, pendingRuns, planFidelity, type FidelityPlan } from "../../app/server/fidelity/plan.server.ts";
+import { createLlm } from "../../app/server/llm/client.server.ts";
+import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
+import { guardUserErrors, parseIntOption } from "../cli-kit.ts";
+import { createProgress, type Progress } from "../progress.ts";
+
+interface PairsOptions {
+  simulator: string;
+  pairs: string;
+  scenarios?: string;
+  seed: string;
+  budget: string;
+  concurrency: string;
+  config?: string;
+  dryRun?: boolean;
+}
+
+const asUserError = guardUserErrors(FidelityInputError, LlmConfigError);
+
+/** How many pairs show the higher level on side A and on side B, and how far apart their levels are. */
+function describeLevels(plan: FidelityPlan): string[] {
+  const records = plan.pairs.filter((p) => p.stored).map((p) => p.record);
+  const aHigher = records.filter((r) => r.level_a > r.level_b).length;
+  const gaps = new Map<string, number>();
+  for (const r of records) {
+    const gap = formatLevel(Math.abs(r.level_a - r.level_b));
+    gaps.set(gap, (gaps.get(gap) ?? 0) + 1);
+  }
+  const spread = [...gaps].sort(([a], [b]) => (a < b ? -1 : 1)).map(([gap, n]) => `${gap} × ${n}`).join(", ");
+  return [`balance: A higher in ${aHigher}, B higher in ${records.length - aHigher}`, `level differences: ${spread || "none"}`];
+}
+
+function describeSummary(summary: FidelitySummary): string {
+  const { calls } = summary;
+  const lines = [
+    `pairs: ${summary.pairsStored.length} stored, ${summary.pairsAlreadyStored.length} already stored, ${summary.pairsFailed.length} failed`,
+    `runs: ${summary.runsStored.length} stored, ${summary.failed.length} failed${summary.aborted.length > 0 ? `, ${summary.aborted.length} interrupted` : ""}; fidelity conditions created: ${summary.conditionsCreated}`,
+    ...describeLevels(summary.plan),
+    `LLM calls: ${calls.made} made, ${calls.cached} from cache${calls.failed > 0 ? `, ${calls.failed} failed` : ""}; cost $${calls.costUsd.toFixed(4)}`,
+  ];
+  for (const f of summary.failed) lines.push(`failed ${f.runId}: ${f.reason}`);
+  return lines.join("\n");
+}
+
+function printDryRun(plan: FidelityPlan): void {
+  const pending = pendingRuns(plan);
+  const estimate = estimateFidelity(plan);
+  console.log(`simulator ${plan.simulatorModel}; seed ${plan.seed}; turn budget ${plan.budget}`);
+  console.log(`pairs: ${plan.pairs.filter((p) => !p.stored).length} to store, ${plan.pairs.filter((p) => p.stored).length} already stored; fidelity conditions to create: ${plan.newConditions.length}`);
+  for (const p of plan.pairs.filter((p) => !p.stored)) {
+    const r = p.record;
+    console.log(`  ${r.id}: ${r.scenario_id} ${r.target_party} A ${formatLevel(r.level_a)} vs B ${formatLevel(r.level_b)}, others ${formatLevel(r.opponent_level!)}`);
+  }
+  console.log(`runs: ${pending.length} to simulate; at most ${estimate.total} LLM calls before retries; cached calls cost nothing`);
+}
+
+/** Ticks the bar per run with the cost so far and an ETA at this batch's pace. */
+function progressHandler(progress: Progress, toSimulate: number): (e: FidelityEvent) => void {
+  const started = Date.now();
+  let simulated = 0;
+  const status = (costUsd: number) => {
+    const eta = etaMs({ elapsedMs: Date.now() - started, acceptedThisRun: simulated, remaining: toSimulate - simulated });
+    return `cost $${costUsd.toFixed(4)}; ETA ${eta === null ? "unknown yet" : formatDuration(eta)}`;
+  };
+  return (e) => {
+    if (e.type === "pair") return;
+    if (e.type === "skipped") return progress.tick(`${e.runId}: already stored`);
+    if (e.type === "aborted") return progress.fail(`${e.runId}: interrupted`);
+    simulated += 1;
+    if (e.type === "failed") return progress.fail(`${e.runId}: ${e.reason}`);
+    progress.tick(`${e.runId}: ${e.outcome} after ${e.turns} turns; ${status(e.calls.costUsd)}`);
+  };
+}
+
+export function registerFidelityCommands(program: Command): void {
+  const fidelity = program.command("fidelity").description("persona fidelity: A/B pairs of runs that differ only in one party's reactiveness level");
+  fidelity
+    .command("pairs")
+    .description("draw persona-fidelity pairs (same scenario, target, opponents and topics; two target levels from {0, 1/3, 2/3, 1}; the others at a reference level), simulate both runs with one simulator backbone and store them as A/B pairs; resumable")
+    .requiredOption("--simulator <model>", "the simulator backbone: the model every party plays (overrides the configured party model)")
+    .requiredOption("--pairs <n>", "pairs to draw (pair i is the same for any larger n)")
+    .option("--scenarios <ids>", "comma-separated scenario ids to draw from (default: every stored scenario)")
+    .option("--seed <n>", "seed of the draw", String(DEFAULT_FIDELITY_SEED))
+    .option("--budget <n>", "party-turn budget per run", String(DEFAULT_TURN_BUDGET))
+    .option("--concurrency <n>", "runs simulated at once (requests per endpoint are limited by the configuration)", "4")
+    .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
+    .option("--dry-run", "print the pairs that would be drawn and the most LLM calls their runs could make; call nothing, store nothing")
+    .action(async (opts: PairsOptions) => {
+      const batch = {
+        simulator: opts.simulator,
+        pairs: parseIntOption("pairs", opts.pairs, 1, 10_000),
+        scenarios: opts.scenarios?.split(",").map((s) => s.trim()).filter(Boolean),
+        seed: parseIntOption("seed", opts.seed, 0),
+        budget: parseIntOption("budget", opts.budget, 1, 1_000),
+        concurrency: parseIntOption("concurrency", opts.concurrency, 1, 256),
+      };
+      const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
+      asUserError(() => roleConfig(config, "party"));
+      const db = openDatabase();
+      const llm = asUserError(() => createLlm({ db, config }));
+      const plan = asUserError(() => planFidelity({ db, llm, ...batch }));
+      if (opts.dryRun) return printDryRun(plan);
+
+      // Ctrl-C stops cleanly: runs in progress are abandoned (never half stored) and resume from the cache next time.
+      const controller = new AbortController();
+      const onSigint = () => controller.abort();
+      process.once("SIGINT", onSigint);
+      const progress = createProgress("fidelity", plan.pairs.length * 2);
+      try {
+        const summary = await asUserError.async(() =>
+          generateFidelityPairs({ db, llm, ...batch, signal: controller.signal, onEvent: progressHandler(progress, pendingRuns(plan).length) }),
+        );
+        progress.done();
+        console.log(describeSummary(summary));
+        if (summary.pairsFailed.length > 0) process.exitCode = 1;
+      } finally {
+        progress.done();
+        process.off("SIGINT", onSigint);
+      }
+    });
+}
