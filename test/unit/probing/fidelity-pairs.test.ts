@@ -68,6 +68,7 @@ describe("socrates fidelity pairs (server)", () => {
     const summary = await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 6, seed: 3, budget: 4, concurrency: 2 });
     expect(summary.pairsStored).toHaveLength(6);
     expect(summary.failed).toEqual([]);
+    expect(chatRequests(mock).filter((r) => r.status === 503)).toHaveLength(2);
     checkPairs(db, 6);
     expect(new Set(chatRequests(mock).map((r) => r.body.model))).toEqual(new Set([SIMULATOR]));
     // Each party prompt holds exactly one reactiveness statement: the speaker's own.
