@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { etaMs, formatDuration } from "../../app/domain/curation/progress.ts";
 import { formatLevel } from "../../app/domain/probing/personas.ts";
 import { DEFAULT_TURN_BUDGET } from "../../app/domain/simulation/schedule.ts";
+import { BundleImportError } from "../../app/server/bundle-store.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { generateFidelityPairs, type FidelityEvent, type FidelitySummary } from "../../app/server/fidelity/generate.server.ts";
 import { DEFAULT_FIDELITY_SEED, estimateFidelity, FidelityInputError, pendingRuns, planFidelity, type FidelityPlan } from "../../app/server/fidelity/plan.server.ts";
@@ -22,7 +23,8 @@ interface PairsOptions {
   dryRun?: boolean;
 }
 
-const asUserError = guardUserErrors(FidelityInputError, LlmConfigError);
+/** Bad input, configuration, or a stored record in the way (a fidelity condition stored with other content) exit with code 2. */
+const asUserError = guardUserErrors(FidelityInputError, LlmConfigError, BundleImportError);
 
 /** How many pairs show the higher level on side A and on side B, and how far apart their levels are. */
 function describeLevels(plan: FidelityPlan): string[] {
