@@ -153,7 +153,8 @@ export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): Bun
 
 /**
  * An A/B pair must compare two different runs of its scenario, at two different levels of a
- * party of that scenario, simulated by one backbone (fidelity is reported per simulator backbone).
+ * party of that scenario, simulated by one backbone (fidelity is reported per simulator backbone);
+ * once that holds, its levels must be the ones the runs played (checkAbLevels).
  */
 function checkAbPair(pair: AbPairRecord, i: number, lookup: RecordLookup): BundleProblem[] {
   const problems: BundleProblem[] = [];
