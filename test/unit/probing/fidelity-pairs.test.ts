@@ -15,7 +15,8 @@ import { openDatabase } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm, type FaultRule, type MockLlm } from "../../mock-llm/server.ts";
-import { spawnCli } from "../../helpers/cli.ts";
+import Database from "better-sqlite3";
+import { spawnCli, until } from "../../helpers/cli.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 import { chatRequests, duplicates, servedBodies, simulationConfigJson, testLlm } from "../pipeline/helpers.ts";
 
@@ -182,5 +183,47 @@ describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
     const bad = await spawnCli(["fidelity", "pairs", "--simulator", SIMULATOR, "--pairs", "0", "--config", configPath], env).exited;
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--pairs must be a whole number from 1 to 10000, got "0"');
+  });
+
+  it("resumes after the process is killed mid-batch: each pair stored once, each request answered once", async () => {
+    const t = tempDb();
+    cleanups.push(t.cleanup);
+    seedDemo(t.db);
+    const mock = await startMockLlm({ respond: simulationResponder, latencyMs: 5 });
+    cleanups.push(() => mock.close());
+    const configPath = join(t.dir, "socrates.config.json");
+    writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));
+    const env = { SOCRATES_DB: t.path };
+    const args = ["fidelity", "pairs", "--simulator", SIMULATOR, "--pairs", "2", "--seed", "4", "--budget", "6", "--concurrency", "2", "--config", configPath];
+    const reader = new Database(t.path, { readonly: true });
+    cleanups.push(() => reader.close());
+    const count = (sql: string) => (reader.prepare(sql).get(`%${SIMULATOR}%`) as { n: number }).n;
+    const storedRuns = () => count("SELECT count(*) AS n FROM runs WHERE id LIKE ?");
+    const storedPairs = () => count("SELECT count(*) AS n FROM ab_pairs WHERE id LIKE ?");
+    const answeredForUnstored = () => count("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok' AND subject LIKE ? AND subject NOT IN (SELECT id FROM runs)");
+    const recorded = () => (reader.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'").get() as { n: number }).n;
+
+    // Kill once a run is stored and another is half done, after the child recorded every reply it got.
+    const first = spawnCli(args, env);
+    cleanups.push(first.kill);
+    await until(() => storedRuns() >= 1 && answeredForUnstored() >= 1, "a stored run and a run half done");
+    mock.setFaults([{ fault: { kind: "slow", delayMs: 3_000 }, times: 1_000_000 }]);
+    // Every request but the frozen ones answered, and every answer recorded: nothing is lost in transit.
+    const settled = () => chatRequests(mock).every((r) => r.status !== undefined || r.fault === "slow");
+    await until(() => chatRequests(mock).some((r) => r.fault === "slow") && settled() && recorded() === servedBodies(mock).length, "the child to record every reply");
+    process.kill(first.pid, "SIGKILL");
+    await first.exited;
+    const pairsAtKill = storedPairs();
+    const answeredAtKill = answeredForUnstored();
+    expect(storedRuns()).toBeLessThan(4);
+
+    mock.setFaults([]);
+    const second = await spawnCli(args, env).exited;
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain(`pairs: ${2 - pairsAtKill} stored, ${pairsAtKill} already stored, 0 failed`);
+    const cached = /LLM calls: \d+ made, (\d+) from cache/.exec(second.stdout)?.[1];
+    expect(Number(cached)).toBe(answeredAtKill); // the interrupted runs replay every call answered before the kill
+    expect(duplicates(servedBodies(mock))).toEqual([]);
+    expect([storedRuns(), storedPairs()]).toEqual([4, 2]);
   });
 });
