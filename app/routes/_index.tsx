@@ -79,7 +79,9 @@ export default function Home() {
           <li>
             <strong>Curate or import scenarios.</strong> <code>socrates curate</code> finds real disputes, recasts them into
             scenarios and keeps those that unmediated replays cannot resolve; scenarios, conditions and runs also arrive as bundles
-            (<code>socrates import</code>), and the demo ships four. Probing into the 15 socio-cognitive conditions is not built yet.
+            (<code>socrates import</code>), and the demo ships four. <code>socrates probe</code> expands each scenario into the 15
+            socio-cognitive conditions (strategy, three parties, extended history, emotion, culture), listed with their changes on the
+            scenario's page.
           </li>
           <li>
             <strong>Simulate.</strong> Parties negotiate in turn; a mediator may speak between party turns.
