@@ -1,5 +1,7 @@
 /** Shared helpers for CLI commands: user-facing errors, JSON output, file reading. */
 import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { DEFAULT_TURN_BUDGET } from "../app/domain/simulation/schedule.ts";
 
 /** An error caused by the user's input. The CLI prints its message and exits with code 2. */
 export class UserError extends Error {
@@ -61,4 +63,12 @@ export function guardUserErrors(...inputErrors: ErrorClass[]): UserErrorGuard {
     }
   };
   return Object.assign(guard, { async: <T>(fn: () => Promise<T>): Promise<T> => fn().catch(translate) });
+}
+
+/** The options every simulating command shares: the turn budget, how many runs at once, the LLM configuration. */
+export function withSimulationOptions(command: Command): Command {
+  return command
+    .option("--budget <n>", "party-turn budget per run", String(DEFAULT_TURN_BUDGET))
+    .option("--concurrency <n>", "runs simulated at once (requests per endpoint are limited by the configuration)", "4")
+    .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)");
 }

@@ -2,14 +2,13 @@
 import type { Command } from "commander";
 import { etaMs, formatDuration } from "../../app/domain/curation/progress.ts";
 import { formatLevel } from "../../app/domain/probing/personas.ts";
-import { DEFAULT_TURN_BUDGET } from "../../app/domain/simulation/schedule.ts";
 import { BundleImportError } from "../../app/server/bundle-store.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { generateFidelityPairs, type FidelityEvent, type FidelitySummary } from "../../app/server/fidelity/generate.server.ts";
 import { DEFAULT_FIDELITY_SEED, estimateFidelity, FidelityInputError, pendingRuns, planFidelity, type FidelityPlan } from "../../app/server/fidelity/plan.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
-import { guardUserErrors, parseIntOption } from "../cli-kit.ts";
+import { guardUserErrors, parseIntOption, withSimulationOptions } from "../cli-kit.ts";
 import { createProgress, type Progress } from "../progress.ts";
 
 interface PairsOptions {
@@ -83,16 +82,15 @@ function progressHandler(progress: Progress, toSimulate: number): (e: FidelityEv
 
 export function registerFidelityCommands(program: Command): void {
   const fidelity = program.command("fidelity").description("persona fidelity: A/B pairs of runs that differ only in one party's reactiveness level");
-  fidelity
-    .command("pairs")
-    .description("draw persona-fidelity pairs (same scenario, target, opponents and topics; two target levels from {0, 1/3, 2/3, 1}; the others at a reference level), simulate both runs with one simulator backbone and store them as A/B pairs; resumable")
-    .requiredOption("--simulator <model>", "the simulator backbone: the model every party plays (overrides the configured party model)")
-    .requiredOption("--pairs <n>", "pairs to draw (pair i is the same for any larger n)")
-    .option("--scenarios <ids>", "comma-separated scenario ids to draw from (default: every stored scenario)")
-    .option("--seed <n>", "seed of the draw", String(DEFAULT_FIDELITY_SEED))
-    .option("--budget <n>", "party-turn budget per run", String(DEFAULT_TURN_BUDGET))
-    .option("--concurrency <n>", "runs simulated at once (requests per endpoint are limited by the configuration)", "4")
-    .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
+  withSimulationOptions(
+    fidelity
+      .command("pairs")
+      .description("draw persona-fidelity pairs (same scenario, target, opponents and topics; two target levels from {0, 1/3, 2/3, 1}; the others at a reference level), simulate both runs with one simulator backbone and store them as A/B pairs; resumable")
+      .requiredOption("--simulator <model>", "the simulator backbone: the model every party plays (overrides the configured party model)")
+      .requiredOption("--pairs <n>", "pairs to draw (pair i is the same for any larger n)")
+      .option("--scenarios <ids>", "comma-separated scenario ids to draw from (default: every stored scenario)")
+      .option("--seed <n>", "seed of the draw", String(DEFAULT_FIDELITY_SEED)),
+  )
     .option("--dry-run", "print the pairs that would be drawn and the most LLM calls their runs could make; call nothing, store nothing")
     .action(async (opts: PairsOptions) => {
       const batch = {

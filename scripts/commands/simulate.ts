@@ -4,8 +4,8 @@ import { openDatabase } from "../../app/server/db.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
 import { estimateBatch, planBatch, simulateBatch, SimulationInputError, type BatchSummary } from "../../app/server/pipeline/simulate.server.ts";
-import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET } from "../../app/domain/simulation/schedule.ts";
-import { guardUserErrors, parseIntOption } from "../cli-kit.ts";
+import { DEFAULT_BASE_SEED } from "../../app/domain/simulation/schedule.ts";
+import { guardUserErrors, parseIntOption, withSimulationOptions } from "../cli-kit.ts";
 import { createProgress } from "../progress.ts";
 
 interface SimulateOptions {
@@ -38,19 +38,18 @@ function describeSummary(summary: BatchSummary): string {
 }
 
 export function registerSimulateCommands(program: Command): void {
-  program
-    .command("simulate")
-    .description("simulate runs of a scenario-condition (parties in a fixed cycle, optional mediator) and store each complete run")
-    .requiredOption("--scenario <id>", "scenario id")
-    .option("--condition <id>", "condition id (default: the scenario's general condition)")
-    .requiredOption("--mediator <model>", 'mediator model (overrides the configured mediator model), or "none"')
-    .option("--runs <n>", "runs per setting", "1")
-    .option("--with-unmediated", "with a mediator model: also simulate each matched unmediated run and store the pair (default)")
-    .option("--no-with-unmediated", "with a mediator model: simulate mediated runs only")
-    .option("--budget <n>", "party-turn budget per run", String(DEFAULT_TURN_BUDGET))
-    .option("--seed <n>", "base seed; each run's seed derives from it and the run index", String(DEFAULT_BASE_SEED))
-    .option("--concurrency <n>", "runs simulated at once (requests per endpoint are limited by the configuration)", "4")
-    .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
+  withSimulationOptions(
+    program
+      .command("simulate")
+      .description("simulate runs of a scenario-condition (parties in a fixed cycle, optional mediator) and store each complete run")
+      .requiredOption("--scenario <id>", "scenario id")
+      .option("--condition <id>", "condition id (default: the scenario's general condition)")
+      .requiredOption("--mediator <model>", 'mediator model (overrides the configured mediator model), or "none"')
+      .option("--runs <n>", "runs per setting", "1")
+      .option("--with-unmediated", "with a mediator model: also simulate each matched unmediated run and store the pair (default)")
+      .option("--no-with-unmediated", "with a mediator model: simulate mediated runs only")
+      .option("--seed <n>", "base seed; each run's seed derives from it and the run index", String(DEFAULT_BASE_SEED)),
+  )
     .option("--dry-run", "print the runs that would be simulated and the most LLM calls they could make; call nothing")
     .action(async (opts: SimulateOptions) => {
       const runs = parseIntOption("runs", opts.runs, 1, 10_000);
