@@ -29,12 +29,15 @@ const asUserError = guardUserErrors(FidelityInputError, LlmConfigError, BundleIm
 function describeLevels(plan: FidelityPlan): string[] {
   const records = plan.pairs.filter((p) => p.stored).map((p) => p.record);
   const aHigher = records.filter((r) => r.level_a > r.level_b).length;
-  const gaps = new Map<string, number>();
+  const gaps = new Map<number, number>();
   for (const r of records) {
-    const gap = formatLevel(Math.abs(r.level_a - r.level_b));
+    const gap = Math.round(Math.abs(r.level_a - r.level_b) * 3); // in thirds: 1, 2 or 3
     gaps.set(gap, (gaps.get(gap) ?? 0) + 1);
   }
-  const spread = [...gaps].sort(([a], [b]) => (a < b ? -1 : 1)).map(([gap, n]) => `${gap} × ${n}`).join(", ");
+  const spread = [...gaps]
+    .sort(([a], [b]) => a - b)
+    .map(([gap, n]) => `${formatLevel(gap / 3)} apart in ${n} pair${n === 1 ? "" : "s"}`)
+    .join(", ");
   return [`balance: A higher in ${aHigher}, B higher in ${records.length - aHigher}`, `level differences: ${spread || "none"}`];
 }
 
