@@ -4,6 +4,7 @@
  * loaders and of the validation analytics — and fed straight to krippendorffAlpha and pearson.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alpha as npmAlpha } from "krippendorff";
 import { krippendorffAlpha, pearson } from "../../../app/domain/stats/index.ts";
 import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
@@ -165,6 +166,21 @@ describe("study dashboard against the statistics engine", () => {
       tally.set(labels[0].backbone, entry);
     }
     expect(d.ab.fidelity.map((f) => [f.backbone, f.pairs, f.correct])).toEqual([...tally.entries()].sort().map(([b, e]) => [b, e.pairs, e.correct]));
+    // Nominal alpha per backbone (the Table 1 layout), against the krippendorff package on a raters × pairs matrix built from the SQL rows.
+    const backbones = [...tally.keys()].sort();
+    expect(backbones).toEqual(["demo-sim-alpha", "demo-sim-beta"]);
+    for (const backbone of backbones) {
+      const own = rows.filter((r) => r.backbone === backbone && !r.isGold);
+      const items = [...new Set(own.map((r) => r.itemId))];
+      const raters = [...new Set(own.map((r) => r.annotatorId))];
+      const choiceOf = (item: number, rater: number) => {
+        const row = own.find((r) => r.itemId === item && r.annotatorId === rater);
+        return row ? (JSON.parse(row.payload) as { choice: string }).choice : undefined;
+      };
+      const matrix = raters.map((rater) => items.map((item) => choiceOf(item, rater)));
+      const shown = d.ab.alphaByBackbone.find((a) => a.backbone === backbone)!;
+      expect(Math.abs((shown.nominal.result.alpha as number) - npmAlpha(matrix))).toBeLessThan(1e-9);
+    }
     // The careless demo worker fails all five gold pairs and is the one flagged.
     const careless = String((t.db.$client.prepare(`SELECT id FROM annotators WHERE external_id = 'DEMOW3'`).get() as { id: number }).id);
     expect(d.flagged).toEqual([careless]);
