@@ -247,16 +247,34 @@ export const assignments = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     studyItemId: integer("study_item_id").notNull().references(() => studyItems.id, { onDelete: "cascade" }),
     annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
-    /** leased | submitted | released */
+    /** leased | submitted | released | skipped (the annotator passed on it: never offered to them again, open to others) */
     status: text("status").notNull(),
     leasedAt: text("leased_at").notNull(),
     leaseExpiresAt: text("lease_expires_at").notNull(),
     submittedAt: text("submitted_at"),
+    /** When the annotator skipped the item, and why (optional, their words). */
+    skippedAt: text("skipped_at"),
+    skipReason: text("skip_reason"),
   },
   (t) => [
     uniqueIndex("assignments_item_annotator_uq").on(t.studyItemId, t.annotatorId),
     index("assignments_annotator_status_idx").on(t.annotatorId, t.status),
   ],
+);
+
+/** An annotator's flag on an item ("this snippet is broken", "unclear"), with their comment, for admins to review. */
+export const itemFlags = sqliteTable(
+  "item_flags",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    studyItemId: integer("study_item_id").notNull().references(() => studyItems.id, { onDelete: "cascade" }),
+    annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
+    comment: text("comment").notNull(),
+    createdAt: createdAt(),
+    /** Set when an admin marks the flag as dealt with. */
+    resolvedAt: text("resolved_at"),
+  },
+  (t) => [index("item_flags_item_idx").on(t.studyItemId)],
 );
 
 /** One annotator's label on one item; its content lives in append-only revisions. */

@@ -6,7 +6,7 @@ import { preparedOnce } from "./prepared.server.ts";
 
 const { assignments, studyItems, studies, annotators } = schema;
 
-export type AssignmentStatus = "leased" | "submitted" | "released";
+export type AssignmentStatus = "leased" | "submitted" | "released" | "skipped";
 
 // Allocation runs on every task request, so its queries are prepared once per connection.
 const p = sql.placeholder;
