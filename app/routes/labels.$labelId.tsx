@@ -1,11 +1,10 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import type { loader as rootLoader } from "../root.tsx";
-import { orResponse } from "../server/http/responses.server.ts";
+import { Link, useLoaderData } from "@remix-run/react";
+import { RevisionCard } from "../components/labels/RevisionCard.tsx";
 import { labelHistory } from "../server/annotation/label-history.server.ts";
-import { formatUtc } from "../domain/format-time.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Label history · SoCRATES Studio" }];
@@ -18,30 +17,29 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export default function LabelHistory() {
   const label = useLoaderData<typeof loader>();
-  const admin = useRouteLoaderData<typeof rootLoader>("root")?.user?.role === "admin";
+  const versions = label.revisions.length;
   return (
     <>
       <nav className="crumbs" aria-label="Breadcrumb">
-        {admin ? (
-          <Link to={`/admin/studies/${label.studyId}`}>Study dashboard</Link>
-        ) : (
+        {label.own ? (
           <>
-            <Link to="/annotate">My tasks</Link> · <Link to={`/annotate/${label.studyId}/mine`}>My labels</Link> ·{" "}
-            <Link to={`/annotate/${label.studyId}/items/${label.itemId}`}>Open this item</Link>
+            <Link to="/annotate">My tasks</Link> · <Link to={`/annotate/${label.studyId}/mine`}>Back to My labels</Link> ·{" "}
+            <Link to={`/annotate/${label.studyId}/items/${label.itemId}?from=mine`}>Open this item to revise</Link>
           </>
+        ) : (
+          <Link to={`/admin/studies/${label.studyId}`}>Study dashboard</Link>
         )}
       </nav>
-      <h1>Label {label.id}: every revision</h1>
-      <p className="muted">Revisions are never overwritten; the latest one counts.</p>
-      <ol className="revision-list" data-testid="revisions">
+      <h1>
+        {label.own ? "Your label" : `${label.author}’s label`}: {label.scenario}
+      </h1>
+      <p className="muted">
+        {label.place} · study “{label.studyName}” · {versions} {versions === 1 ? "version" : "versions"}, newest first. Versions are never
+        overwritten; the latest one counts.
+      </p>
+      <ol className="revision-list" data-testid="revisions" reversed>
         {label.revisions.map((r) => (
-          <li key={r.revision}>
-            <p className="revision-head">
-              <strong>Revision {r.revision}</strong> · {formatUtc(r.createdAt)}
-              {r.secondsOnTask !== null ? ` · ${Math.round(r.secondsOnTask)} s on task` : ""}
-            </p>
-            <pre>{JSON.stringify(r.payload, null, 2)}</pre>
-          </li>
+          <RevisionCard key={r.revision} revision={r} />
         ))}
       </ol>
     </>

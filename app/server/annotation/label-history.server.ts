@@ -1,11 +1,29 @@
-/** A label with all its revisions; only its author and admins may read it. */
+/** A label with all its revisions, in words; only its author and admins may read it. */
+import { historyRevisions, type LabelHistoryView } from "../../domain/label-review/history.ts";
 import type { Db } from "../db.server.ts";
 import { forbidden, notFound } from "../http/errors.server.ts";
+import { findAnnotator } from "../models/annotator.server.ts";
 import { findLabel, labelRevisionsOf } from "../models/label.server.ts";
+import { getStudy } from "./studies.server.ts";
+import { itemWordsOfStudy } from "./label-context.server.ts";
 
-export function labelHistory(db: Db, labelId: number, viewer: { id: number; role: string }) {
+export function labelHistory(db: Db, labelId: number, viewer: { id: number; role: string }): LabelHistoryView {
   const label = findLabel(db, labelId);
   if (!label) throw notFound(`Label ${labelId}`);
   if (viewer.role !== "admin" && viewer.id !== label.annotatorId) throw forbidden("This label belongs to another annotator");
-  return { ...label, revisions: labelRevisionsOf(db, labelId) };
+  const own = viewer.id === label.annotatorId;
+  const author = own ? "You" : (findAnnotator(db, label.annotatorId)?.displayName ?? "Unknown annotator");
+  const item = itemWordsOfStudy(db, label.studyId).get(label.itemId)!;
+  const stored = labelRevisionsOf(db, labelId).map(({ payload, ...r }) => ({ ...r, summary: item.summarise(payload) }));
+  return {
+    labelId,
+    studyId: label.studyId,
+    studyName: getStudy(db, label.studyId).name,
+    itemId: label.itemId,
+    scenario: item.scenario,
+    place: item.place,
+    author,
+    own,
+    revisions: historyRevisions(stored, author),
+  };
 }

@@ -186,34 +186,36 @@ export function findLabel(db: Db, labelId: number): { id: number; itemId: number
     .get();
 }
 
-/** Every revision of a label, oldest first. */
-export function labelRevisionsOf(db: Db, labelId: number): { revision: number; payload: LabelPayload; secondsOnTask: number | null; createdAt: string }[] {
+/** Every revision of a label, oldest first; `fromSite` is false for revisions a crowd channel wrote (they carry no client token). */
+export function labelRevisionsOf(db: Db, labelId: number): { revision: number; payload: LabelPayload; secondsOnTask: number | null; createdAt: string; fromSite: boolean }[] {
   return db
-    .select({ revision: labelRevisions.revision, payload: labelRevisions.payload, secondsOnTask: labelRevisions.secondsOnTask, createdAt: labelRevisions.createdAt })
+    .select({
+      revision: labelRevisions.revision,
+      payload: labelRevisions.payload,
+      secondsOnTask: labelRevisions.secondsOnTask,
+      createdAt: labelRevisions.createdAt,
+      clientToken: labelRevisions.clientToken,
+    })
     .from(labelRevisions)
     .where(eq(labelRevisions.labelId, labelId))
     .orderBy(asc(labelRevisions.revision))
     .all()
-    .map((r) => ({ ...r, payload: r.payload as LabelPayload }));
+    .map(({ clientToken, ...r }) => ({ ...r, payload: r.payload as LabelPayload, fromSite: clientToken !== null }));
 }
 
-/** The annotator's own labels in a study (for revisiting), latest revision each, in study order. */
-export function ownLabels(db: Db, studyId: number, annotatorId: number): { labelId: number; itemId: number; position: number; revisions: number; updatedAt: string }[] {
+/** The annotator's own labels in a study with their latest revision, the most recently saved first (My labels). */
+export function ownLabels(db: Db, studyId: number, annotatorId: number): { labelId: number; itemId: number; revisions: number; updatedAt: string; payload: LabelPayload }[] {
+  const latest = db.select({ n: sql`max(${labelRevisions.revision})` }).from(labelRevisions).where(eq(labelRevisions.labelId, labels.id));
   return db
-    .select({
-      labelId: labels.id,
-      itemId: studyItems.id,
-      position: studyItems.position,
-      revisions: sql<number>`max(${labelRevisions.revision})`,
-      updatedAt: sql<string>`max(${labelRevisions.createdAt})`,
-    })
+    .select({ labelId: labels.id, itemId: labels.studyItemId, revisions: labelRevisions.revision, updatedAt: labelRevisions.createdAt, payload: labelRevisions.payload })
     .from(labels)
     .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
-    .innerJoin(labelRevisions, eq(labelRevisions.labelId, labels.id))
+    .innerJoin(labelRevisions, and(eq(labelRevisions.labelId, labels.id), eq(labelRevisions.revision, latest)))
     .where(and(eq(studyItems.studyId, studyId), eq(labels.annotatorId, annotatorId)))
-    .groupBy(labels.id)
-    .orderBy(asc(studyItems.position))
-    .all();
+    // Revision rows are numbered as they are written: the highest is the most recently saved.
+    .orderBy(desc(labelRevisions.id))
+    .all()
+    .map((r) => ({ ...r, payload: r.payload as LabelPayload }));
 }
 
 /** Labels the annotator has in the study (one per item; revisions do not count twice). */

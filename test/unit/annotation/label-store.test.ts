@@ -42,7 +42,8 @@ describe("label store", () => {
     const second = submit(validConsensusLabel(t.db, itemId, 4), "token-0002");
     expect(second.revision).toBe(2);
     const history = labelHistory(t.db, second.labelId, { id: ada, role: "expert" });
-    expect(history.revisions.map((r) => (r.payload.kind === "consensus-snippet" ? Object.values(r.payload.topics)[0].score : 0))).toEqual([2, 4]);
+    // The history lists revisions newest first, in words.
+    expect(history.revisions.map((r) => (r.summary.kind === "consensus-snippet" ? r.summary.topics[0].score : 0))).toEqual([4, 2]);
     const page = taskPage(t.db, studyId, itemId, { id: ada, role: "expert", username: "ada", displayName: "ada", channel: null, externalId: null, qualifiedAt: null, crowdStudies: [] });
     expect(page.submitted?.revision).toBe(2);
     expect(Object.values(page.initialLabel!.topics)[0].score).toBe(4);

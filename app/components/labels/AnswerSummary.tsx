@@ -1,0 +1,38 @@
+/** A label's answer in words: per topic its score and each party's position (consensus), or the A/B choice. */
+import type { AnswerSummary as Summary, TopicSummary } from "../../domain/label-review/summary.ts";
+
+/** `changed` holds the payload paths that differ from the revision before; those answers are marked. */
+export function AnswerSummary({ summary, changed = [] }: { summary: Summary; changed?: readonly string[] }) {
+  if (summary.kind === "ab-reactiveness") {
+    return <p className={`answer-summary${changed.includes("choice") ? " changed" : ""}`}>{summary.text}</p>;
+  }
+  return (
+    <ul className="answer-summary">
+      {summary.topics.map((topic) => (
+        <TopicLine key={topic.topicId} topic={topic} changed={changed} />
+      ))}
+    </ul>
+  );
+}
+
+function TopicLine({ topic, changed }: { topic: TopicSummary; changed: readonly string[] }) {
+  const base = `topics.${topic.topicId}`;
+  const mark = (path: string) => (changed.includes(path) ? " changed" : "");
+  return (
+    <li>
+      <strong className="answer-topic">{topic.name}</strong>{" "}
+      <span className={`answer-score${mark(`${base}.score`)}`}>
+        score {topic.score}
+        {topic.scoreLabel ? ` (${topic.scoreLabel})` : ""}
+      </span>
+      {topic.carriedForward ? <span className={`chip answer-carried${mark(`${base}.carriedForward`)}`}>carried forward</span> : null}
+      <ul className="answer-positions">
+        {topic.positions.map((p) => (
+          <li key={p.partyId} className={`answer-position${mark(`${base}.positions.${p.partyId}`)}`}>
+            <span className="answer-party">{p.party}:</span> {p.letter ? <b className="answer-letter">{p.letter}</b> : null} {p.text}
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}

@@ -1,0 +1,31 @@
+/** My labels: an annotator's own labels in a study, in words, newest first, filtered as the query asks. */
+import { filterMyLabels, scenarioChoices, type MyLabelRow, type MyLabelsFilter } from "../../domain/label-review/my-labels.ts";
+import type { SessionUser } from "../auth/session.server.ts";
+import type { Db } from "../db.server.ts";
+import { ownLabels } from "../models/label.server.ts";
+import { studyForWorker } from "./access.server.ts";
+import { itemWordsOfStudy } from "./label-context.server.ts";
+
+export function myLabels(db: Db, studyId: number, user: SessionUser, filter: MyLabelsFilter) {
+  const study = studyForWorker(db, studyId, user);
+  const words = itemWordsOfStudy(db, studyId);
+  const rows: MyLabelRow[] = ownLabels(db, studyId, user.id).map((label) => {
+    const item = words.get(label.itemId)!;
+    return {
+      labelId: label.labelId,
+      itemId: label.itemId,
+      scenario: item.scenario,
+      place: item.place,
+      summary: item.summarise(label.payload),
+      updatedAt: label.updatedAt,
+      revisions: label.revisions,
+    };
+  });
+  return {
+    study: { id: study.id, name: study.name, open: study.status === "open" },
+    filter,
+    scenarios: scenarioChoices(rows),
+    total: rows.length,
+    rows: filterMyLabels(rows, filter),
+  };
+}
