@@ -23,7 +23,8 @@ interface Fixture {
   /** Item ids in labelling order: the first and second snippet of one trajectory. */
   items: [number, number];
   title: string;
-  topics: { id: string; name: string; optionA: string }[];
+  /** Option A's text in full and as a list shortens it. */
+  topics: { id: string; name: string; optionA: string; optionAShort: string }[];
 }
 
 /**
@@ -47,7 +48,7 @@ function labelTwoSnippets(dbPath: string): Fixture {
       submitLabel(db, { studyId, itemId, annotatorId: ada, payload: { kind: "consensus-snippet", topics }, clientToken: `my-labels-e2e-${n}`, secondsOnTask: 20 });
       items.push(itemId);
     }
-    const topics = body!.body.topics.map((t) => ({ id: t.id, name: t.name, optionA: shorten(t.options[0].description) }));
+    const topics = body!.body.topics.map((t) => ({ id: t.id, name: t.name, optionA: t.options[0].description, optionAShort: shorten(t.options[0].description) }));
     return { studyId, items: items as [number, number], title: body!.title, topics };
   } finally {
     db.$client.close();
@@ -85,7 +86,7 @@ describe.runIf(runBrowserTests)("My labels and label history in Chromium", { tim
     expect(older).toMatch(/Trajectory 1 · snippet 1 of \d+/);
     for (const topic of fx.topics) {
       expect(newest).toContain(topic.name);
-      expect(newest).toContain(topic.optionA);
+      expect(newest).toContain(topic.optionAShort);
     }
     expect(newest).toMatch(/score 3/);
     expect(newest).not.toMatch(/[{}]|#1\b/);

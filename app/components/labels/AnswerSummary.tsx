@@ -1,21 +1,24 @@
 /** A label's answer in words: per topic its score and each party's position (consensus), or the A/B choice. */
 import type { AnswerSummary as Summary, TopicSummary } from "../../domain/label-review/summary.ts";
 
-/** `changed` holds the payload paths that differ from the revision before; those answers are marked. */
-export function AnswerSummary({ summary, changed = [] }: { summary: Summary; changed?: readonly string[] }) {
+/**
+ * `changed` holds the payload paths that differ from the revision before; those answers are marked.
+ * `full` shows each option's whole text instead of its shortened form.
+ */
+export function AnswerSummary({ summary, changed = [], full = false }: { summary: Summary; changed?: readonly string[]; full?: boolean }) {
   if (summary.kind === "ab-reactiveness") {
     return <p className={`answer-summary${changed.includes("choice") ? " changed" : ""}`}>{summary.text}</p>;
   }
   return (
     <ul className="answer-summary">
       {summary.topics.map((topic) => (
-        <TopicLine key={topic.topicId} topic={topic} changed={changed} />
+        <TopicLine key={topic.topicId} topic={topic} changed={changed} full={full} />
       ))}
     </ul>
   );
 }
 
-function TopicLine({ topic, changed }: { topic: TopicSummary; changed: readonly string[] }) {
+function TopicLine({ topic, changed, full }: { topic: TopicSummary; changed: readonly string[]; full: boolean }) {
   const base = `topics.${topic.topicId}`;
   const mark = (path: string) => (changed.includes(path) ? " changed" : "");
   return (
@@ -29,7 +32,7 @@ function TopicLine({ topic, changed }: { topic: TopicSummary; changed: readonly 
       <ul className="answer-positions">
         {topic.positions.map((p) => (
           <li key={p.partyId} className={`answer-position${mark(`${base}.positions.${p.partyId}`)}`}>
-            <span className="answer-party">{p.party}:</span> {p.letter ? <b className="answer-letter">{p.letter}</b> : null} {p.text}
+            <span className="answer-party">{p.party}:</span> {p.letter ? <b className="answer-letter">{p.letter}</b> : null} {full ? p.fullText : p.text}
           </li>
         ))}
       </ul>

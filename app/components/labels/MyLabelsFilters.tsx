@@ -1,11 +1,12 @@
 /** The My labels filters: a plain GET form, so a filtered list is a link that can be shared or bookmarked. */
 import { Form, Link } from "@remix-run/react";
-import type { MyLabelsFilter } from "../../domain/label-review/my-labels.ts";
+import { myLabelsQuery, type MyLabelsFilter } from "../../domain/label-review/my-labels.ts";
 
 export function MyLabelsFilters({ filter, scenarios, listPath }: { filter: MyLabelsFilter; scenarios: string[]; listPath: string }) {
   const filtering = filter.scenario !== null || filter.revised !== null;
   return (
-    <Form method="get" className="my-labels-filters" aria-label="Filter my labels">
+    // Keyed by the filter, so the choices follow the URL after a client-side navigation (back, "Show all").
+    <Form key={myLabelsQuery(filter)} method="get" className="my-labels-filters" aria-label="Filter my labels">
       <label>
         Scenario{" "}
         <select name="scenario" defaultValue={filter.scenario ?? ""}>

@@ -13,7 +13,7 @@ export function RevisionCard({ revision }: { revision: RevisionView }) {
         {revision.secondsOnTask !== null ? ` · ${Math.round(revision.secondsOnTask)} s on task` : ""}
       </p>
       {revision.revision > 1 ? <Changes revision={revision} /> : null}
-      <AnswerSummary summary={revision.summary} changed={changed} />
+      <AnswerSummary summary={revision.summary} changed={changed} full />
     </li>
   );
 }

@@ -20,6 +20,8 @@ export interface PositionSummary {
   letter: string | null;
   /** The option's text, shortened for a list. */
   text: string;
+  /** The option's whole text, for a page with room for it. */
+  fullText: string;
 }
 
 export interface TopicSummary {
@@ -60,11 +62,14 @@ export function shorten(text: string, limit = OPTION_TEXT_LIMIT): string {
   return `${(space > limit / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.–—-]+$/, "")}…`;
 }
 
-function positionSummary(position: string | undefined, options: SummaryScenario["topics"][number]["options"]): Pick<PositionSummary, "letter" | "text"> {
-  if (position === undefined) return { letter: null, text: "No answer" };
-  if (SPECIAL_TEXT[position]) return { letter: null, text: SPECIAL_TEXT[position] };
+type PositionWords = Pick<PositionSummary, "letter" | "text" | "fullText">;
+
+function positionSummary(position: string | undefined, options: SummaryScenario["topics"][number]["options"]): PositionWords {
+  const plain = (letter: string | null, text: string): PositionWords => ({ letter, text, fullText: text });
+  if (position === undefined) return plain(null, "No answer");
+  if (SPECIAL_TEXT[position]) return plain(null, SPECIAL_TEXT[position]);
   const option = options.find((o) => o.label === position);
-  return { letter: position, text: option ? shorten(option.description) : "Unknown option" };
+  return option ? { letter: position, text: shorten(option.description), fullText: option.description } : plain(position, "Unknown option");
 }
 
 /** A consensus or A/B label in words; `targetParty` names the A/B pair's party (unused for consensus). */

@@ -14,6 +14,7 @@ describe("answer summary", () => {
     const rent = summary.topics[0].positions.map((p) => `${p.party}: ${positionText(p)}`);
     expect(rent[0]).toBe("Tenant Ada: A · Keep the rent where it is");
     expect(rent[1]).toMatch(/^Owner Ben: B · Raise the rent by five percent.*…$/);
+    expect(summary.topics[0].positions[1].fullText).toBe("Raise the rent by five percent from next spring onwards, in two steps");
     expect(summary.topics[1].positions.map(positionText)).toEqual(["Unclear", "Not stated"]);
   });
 
