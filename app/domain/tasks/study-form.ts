@@ -6,7 +6,16 @@ export interface BackboneCount {
   pairs: number;
 }
 
+/** A study gold items can be drawn from. */
+export interface GoldSourceChoice {
+  id: number;
+  name: string;
+  pool: string;
+}
+
 export interface StudyFormChoices {
+  /** Consensus studies: the consensus studies gold snippets can come from. */
+  goldSources?: GoldSourceChoice[];
   /** A/B studies: the stored pairs' simulator backbones, to choose from. */
   backbones?: BackboneCount[];
 }

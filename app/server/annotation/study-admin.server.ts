@@ -4,9 +4,11 @@
  */
 import { TASK_TYPE_IDS, isTaskTypeId, type TaskTypeId } from "../../domain/tasks/ids.ts";
 import type { StudyFormChoices } from "../../domain/tasks/study-form.ts";
-import type { Db } from "../db.server.ts";
-import { badInput } from "../http/errors.server.ts";
-import { labelCountsByStudy } from "../models/label.server.ts";
+import { writeTransaction, type Db } from "../db.server.ts";
+import { badInput, ServiceError, type FieldProblem } from "../http/errors.server.ts";
+import { itemsOfStudy } from "../models/study.server.ts";
+import { matchesText, parseSort, sortRows } from "../../domain/table-sort.ts";
+import { labelCountsByStudy, labelStatusCounts } from "../models/label.server.ts";
 import { defaultGuidelines } from "../templates.server.ts";
 import { listStudies } from "./studies.server.ts";
 import { formNumber } from "./task-types/new-study.server.ts";
@@ -18,11 +20,28 @@ function formChoicesOf(db: Db, id: TaskTypeId): StudyFormChoices {
   return server.formChoices?.(db) ?? {};
 }
 
-/** Every study with its label count, what new studies of each type can draw on, and the default guidelines per type. */
-export function studiesOverview(db: Db) {
+export const STUDY_SORT_KEYS = ["id", "name", "type", "pool", "items", "labelsPerItem", "labels", "progress", "status"] as const;
+export type StudySortKey = (typeof STUDY_SORT_KEYS)[number];
+
+/** The studies with their label counts and progress (counted labels of the items × k needed), filtered and sorted as the query string asks. */
+function studyRows(db: Db, params: URLSearchParams) {
   const labels = labelCountsByStudy(db);
+  const sort = parseSort(params, STUDY_SORT_KEYS, { key: "id", dir: "asc" });
+  const filter = { q: params.get("q") ?? "", type: params.get("type") ?? "", status: params.get("status") ?? "" };
+  const rows = listStudies(db)
+    .filter((s) => matchesText(filter.q, s.name, String(s.id)) && (!filter.type || s.type === filter.type) && (!filter.status || s.status === filter.status))
+    .map((s) => {
+      const needed = s.items * s.labelsPerItem;
+      const done = labelStatusCounts(db, s.id).counted ?? 0;
+      return { ...s, labels: labels.get(s.id) ?? 0, done, needed, progress: needed ? done / needed : 0 };
+    });
+  return { studies: sortRows(rows, sort, (row, key) => row[key]), sort, filter };
+}
+
+/** The study list (filtered and sorted by `params`), what new studies of each type can draw on, and the default guidelines per type. */
+export function studiesOverview(db: Db, params = new URLSearchParams()) {
   return {
-    studies: listStudies(db).map((s) => ({ ...s, labels: labels.get(s.id) ?? 0 })),
+    ...studyRows(db, params),
     available: Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, TASK_SERVERS[id].available(db)])) as Record<TaskTypeId, number>,
     choices: Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, formChoicesOf(db, id)])) as Record<TaskTypeId, StudyFormChoices>,
     defaultGuidelines: defaultGuidelines(),
@@ -45,10 +64,48 @@ function commonFields(form: FormData) {
   };
 }
 
+/** A problem's path as the form names its field (the schema keeps the settings under `config`). */
+const asFormField = (problem: FieldProblem): FieldProblem => ({ ...problem, path: problem.path.replace(/^config\./, "") });
+
+/** Runs a creation, reporting its field problems under the form's field names. */
+async function withFormFields<T>(create: () => T | Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (err) {
+    if (err instanceof ServiceError) throw new ServiceError(err.status, err.message, err.problems.map(asFormField));
+    throw err;
+  }
+}
+
+function formType(form: FormData): TaskTypeId {
+  const type = form.get("type");
+  if (!isTaskTypeId(type)) throw badInput("Choose a study type", [{ path: "type", message: "choose a study type" }]);
+  return type;
+}
+
 /** Creates the study the "New study" form describes; returns its id or throws a 400 naming the field. */
 export async function createStudyFromForm(db: Db, form: FormData): Promise<number> {
-  const type = form.get("type");
-  const common = commonFields(form);
-  if (!isTaskTypeId(type)) throw badInput("Choose a study type", [{ path: "type", message: "required" }]);
-  return TASK_SERVERS[type].createFromForm(db, form, common);
+  return withFormFields(() => TASK_SERVERS[formType(form)].createFromForm(db, form, commonFields(form)));
+}
+
+export interface StudyPreview {
+  items: number;
+  gold: number;
+  /** A/B studies: an uploaded bundle's pairs are only counted once the study is created (the preview imports nothing). */
+  uploadIgnored: boolean;
+}
+
+/** How many items (and gold items) the form's study would have: the real creation, rolled back. */
+export async function previewStudyFromForm(db: Db, form: FormData): Promise<StudyPreview> {
+  const upload = form.get("bundle");
+  return withFormFields(() =>
+    writeTransaction(
+      db,
+      () => {
+        const items = itemsOfStudy(db, TASK_SERVERS[formType(form)].createFromFields(db, form, commonFields(form)));
+        return { items: items.length, gold: items.filter((i) => i.isGold).length, uploadIgnored: upload instanceof File && upload.size > 0 };
+      },
+      { dryRun: true },
+    ),
+  );
 }

@@ -35,7 +35,8 @@ describe("A/B studies by simulator backbone", () => {
         { backbone: "sim-c", pairs: 6 },
       ],
     });
-    expect(studiesOverview(t.db).choices["consensus-snippet"]).toEqual({});
+    // No consensus study yet: nothing to draw gold snippets from.
+    expect(studiesOverview(t.db).choices["consensus-snippet"]).toEqual({ goldSources: [] });
   });
 
   it("takes only the chosen backbones' pairs, and every pair when none is chosen", () => {

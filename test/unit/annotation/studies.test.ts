@@ -48,7 +48,7 @@ describe("studies", () => {
     try {
       createConsensusStudy(t.db, { name: "", pool: "expert", trajectories: 1 });
     } catch (err) {
-      expect((err as ServiceError).problems).toContainEqual({ path: "name", message: "must not be empty" });
+      expect((err as ServiceError).problems).toContainEqual({ path: "name", message: "give the study a name" });
     }
   });
 

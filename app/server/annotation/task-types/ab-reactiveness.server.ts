@@ -17,7 +17,7 @@ import { withWriteLock } from "../../http/write-lock.server.ts";
 import { abPairCount, abPairCountsByBackbone, listAbPairsWithBackbone, type AbPairRow, type AbPairWithBackbone } from "../../models/ab-pair.server.ts";
 import { abTaskView } from "../task-view.server.ts";
 import type { DashboardContext, TaskTypeServer } from "./handler.server.ts";
-import { baseStudySchema, insertStudy, parseOrThrow, type NewItem } from "./new-study.server.ts";
+import { baseStudySchema, insertStudy, parseOrThrow, type CommonStudyInput, type NewItem } from "./new-study.server.ts";
 
 export const abStudySchema = baseStudySchema.extend({
   /** The pairs to label; all stored pairs when omitted. */
@@ -99,11 +99,21 @@ function importUploadedPairs(db: Db, file: { name: string; text: string }): stri
   return pairIds;
 }
 
-/** The form's pair ids, with those of a bundle uploaded beside them (imported first). */
-async function formPairIds(db: Db, form: FormData): Promise<string[]> {
-  const pairIds = String(form.get("pairIds") ?? "")
+/** The pair ids typed into the form. */
+const typedPairIds = (form: FormData) =>
+  String(form.get("pairIds") ?? "")
     .split(/[\s,]+/)
     .filter(Boolean);
+
+/** The study the form's fields describe, with `pairIds` (typed, or typed and uploaded). */
+function abFromFields(db: Db, form: FormData, common: CommonStudyInput, pairIds = typedPairIds(form)): number {
+  const backbones = form.getAll("backbones").map(String).filter(Boolean);
+  return createAbStudy(db, { ...common, pairIds: pairIds.length ? pairIds : undefined, backbones: backbones.length ? backbones : undefined });
+}
+
+/** The form's pair ids, with those of a bundle uploaded beside them (imported first). */
+async function formPairIds(db: Db, form: FormData): Promise<string[]> {
+  const pairIds = typedPairIds(form);
   const upload = form.get("bundle");
   if (!(upload instanceof File) || upload.size === 0) return pairIds;
   const text = await upload.text();
@@ -130,9 +140,9 @@ export const abReactivenessServer = {
   formChoices: (db) => ({ backbones: abPairCountsByBackbone(db) }),
   createFromForm: async (db, form, common) => {
     const pairIds = await formPairIds(db, form);
-    const backbones = form.getAll("backbones").map(String).filter(Boolean);
-    return withWriteLock(db, () => createAbStudy(db, { ...common, pairIds: pairIds.length ? pairIds : undefined, backbones: backbones.length ? backbones : undefined }));
+    return withWriteLock(db, () => abFromFields(db, form, common, pairIds));
   },
+  createFromFields: (db, form, common) => abFromFields(db, form, common),
   dashboard: abDashboard,
   dashboardView: (d, { excludeFlagged, named }) => {
     // Fidelity follows the exclusion switch, like alignment does for consensus studies.

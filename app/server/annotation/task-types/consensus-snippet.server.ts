@@ -7,19 +7,19 @@ import { z } from "zod";
 import { meanOf } from "../../../domain/metrics/alignment-values.ts";
 import { parseStudyConfig } from "../../../domain/study-config.ts";
 import { CONSENSUS_SNIPPET } from "../../../domain/tasks/ids.ts";
-import { taskType } from "../../../domain/tasks/registry.ts";
+import { taskType, taskTypeName } from "../../../domain/tasks/registry.ts";
 import { ofKind } from "../../../domain/tasks/resume.ts";
 import { mixGold, stratifiedSample, summarizeAgreement } from "../../../domain/validation/index.ts";
 import type { Db } from "../../db.server.ts";
 import { badInput } from "../../http/errors.server.ts";
 import { evaluatedTrajectories, evaluatedTrajectoryCount } from "../../models/run.server.ts";
 import { snippetsOfRun } from "../../models/snippet.server.ts";
-import { findStudy } from "../../models/study.server.ts";
+import { findStudy, listStudyRows, type StudyRow } from "../../models/study.server.ts";
 import { loadItems, loadLatestLabels } from "../dashboard-data.server.ts";
 import { consensusTaskView, previousOwnLabel } from "../task-view.server.ts";
 import { consensusDashboard } from "./consensus-snippet-dashboard.server.ts";
 import type { TaskTypeServer } from "./handler.server.ts";
-import { baseStudySchema, formNumber, insertStudy, parseOrThrow, type NewItem } from "./new-study.server.ts";
+import { baseStudySchema, formNumber, insertStudy, parseOrThrow, type CommonStudyInput, type NewItem } from "./new-study.server.ts";
 
 export const consensusStudySchema = baseStudySchema.extend({
   trajectories: z.number().int().min(1, "at least one trajectory"),
@@ -27,10 +27,20 @@ export const consensusStudySchema = baseStudySchema.extend({
   goldFromStudyId: z.number().int().optional(),
 });
 
-/** Gold candidates: snippets fully labelled in another consensus study; reference = rounded expert mean per topic. */
-function goldSnippets(db: Db, fromStudyId: number, exclude: Set<number>): NewItem<typeof CONSENSUS_SNIPPET>[] {
+/** The study gold snippets are to come from: refused, in the form's terms, when it does not exist or is not a consensus study (whatever the gold rate). */
+function goldSource(db: Db, fromStudyId: number): StudyRow {
   const source = findStudy(db, fromStudyId);
-  if (!source || source.type !== CONSENSUS_SNIPPET) throw badInput(`Gold source study ${fromStudyId} is not a consensus study`, [{ path: "goldFromStudyId", message: "not a consensus study" }]);
+  const refuse = (message: string) => badInput(message, [{ path: "goldFromStudyId", message }]);
+  if (!source) throw refuse(`Study ${fromStudyId} does not exist`);
+  if (source.type !== CONSENSUS_SNIPPET) throw refuse(`Study ${fromStudyId} is ${withArticle(taskTypeName(source.type))} study; gold snippets come from a consensus study`);
+  return source;
+}
+
+const withArticle = (name: string) => (/^[aeiou]/i.test(name) && !/^(one|uni)/i.test(name) ? "an " : "a ") + name;
+
+/** Gold candidates: snippets fully labelled in another consensus study; reference = rounded expert mean per topic. */
+function goldSnippets(db: Db, source: StudyRow, exclude: Set<number>): NewItem<typeof CONSENSUS_SNIPPET>[] {
+  const fromStudyId = source.id;
   // The source study's items and latest labels, as the dashboard reads them.
   const items = new Map(loadItems(db, [fromStudyId]).map((i) => [i.itemId, i]));
   const scoresByItem = new Map<number, Record<string, number[]>>();
@@ -57,16 +67,21 @@ export function createConsensusStudy(db: Db, input: z.input<typeof consensusStud
   const config = parseStudyConfig(data.config);
   const pool = evaluatedTrajectories(db);
   if (data.trajectories > pool.length) {
-    throw badInput(`Only ${pool.length} evaluated trajectories are available; asked for ${data.trajectories}`, [{ path: "trajectories", message: `at most ${pool.length}` }]);
+    throw badInput(`Only ${pool.length} evaluated trajectories are available; you asked for ${data.trajectories}`, [{ path: "trajectories", message: `at most ${pool.length}` }]);
   }
+  const source = data.goldFromStudyId === undefined ? null : goldSource(db, data.goldFromStudyId);
   const runIds = stratifiedSample(pool, data.trajectories, config.seed);
   const regular = runIds.flatMap((runId) => snippetsOfRun(db, runId).map((s): NewItem<typeof CONSENSUS_SNIPPET> => ({ kind: CONSENSUS_SNIPPET, snippetId: s.id, runId, isGold: false })));
   let items = regular;
-  if (data.goldFromStudyId !== undefined && config.goldRate > 0) {
-    const gold = goldSnippets(db, data.goldFromStudyId, new Set(regular.map((r) => r.snippetId as number)));
+  if (source && config.goldRate > 0) {
+    const gold = goldSnippets(db, source, new Set(regular.map((r) => r.snippetId as number)));
     items = mixGold(regular, gold, config.goldRate, config.seed).map(({ item }) => item);
   }
   return insertStudy(db, CONSENSUS_SNIPPET, data, items, { trajectories: data.trajectories });
+}
+
+function consensusFromFields(db: Db, form: FormData, common: CommonStudyInput): number {
+  return createConsensusStudy(db, { ...common, trajectories: formNumber(form, "trajectories") ?? Number.NaN, goldFromStudyId: formNumber(form, "goldFromStudyId") });
 }
 
 const definition = taskType(CONSENSUS_SNIPPET);
@@ -74,8 +89,9 @@ const definition = taskType(CONSENSUS_SNIPPET);
 export const consensusSnippetServer = {
   view: consensusTaskView,
   available: evaluatedTrajectoryCount,
-  createFromForm: async (db, form, common) =>
-    createConsensusStudy(db, { ...common, trajectories: formNumber(form, "trajectories") ?? Number.NaN, goldFromStudyId: formNumber(form, "goldFromStudyId") }),
+  formChoices: (db) => ({ goldSources: listStudyRows(db).filter((s) => s.type === CONSENSUS_SNIPPET).map((s) => ({ id: s.id, name: s.name, pool: s.pool })) }),
+  createFromForm: async (db, form, common) => consensusFromFields(db, form, common),
+  createFromFields: consensusFromFields,
   dashboard: consensusDashboard,
   dashboardView: (d, { named }) => ({
     kind: CONSENSUS_SNIPPET,

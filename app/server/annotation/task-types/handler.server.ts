@@ -59,6 +59,8 @@ export interface TaskTypeServer<Id extends TaskTypeId, Figures extends { kind: I
   formChoices?(db: Db): StudyFormChoices;
   /** Creates a study of this type from the New-study form: its own fields, plus the common ones already read. */
   createFromForm(db: Db, form: FormData, common: CommonStudyInput): Promise<number>;
+  /** The same from the form's typed fields only (no upload), synchronously: the item-count preview runs it in a rolled-back transaction. */
+  createFromFields(db: Db, form: FormData, common: CommonStudyInput): number;
   /** The type's own dashboard figures. */
   dashboard(context: DashboardContext): Figures;
   /** Those figures as the dashboard page shows them (no rating matrices). */

@@ -7,9 +7,9 @@ import { badInput, zodProblems } from "../../http/errors.server.ts";
 import { insertStudyWithItems, type NewStudyItem } from "../../models/study.server.ts";
 
 export const baseStudySchema = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(120),
-  pool: z.enum(POOLS),
-  labelsPerItem: z.number().int().min(1, "at least 1").max(20).optional(),
+  name: z.string().trim().min(1, "give the study a name").max(120, "at most 120 characters"),
+  pool: z.enum(POOLS, { errorMap: () => ({ message: "choose Expert or Crowd" }) }),
+  labelsPerItem: z.number().int().min(1).max(20).optional(),
   guidelines: z.string().max(100_000).default(""),
   config: studyConfigSchema.partial().default({}),
 });
@@ -17,10 +17,24 @@ export const baseStudySchema = z.object({
 /** The New-study form's fields every type shares, as the type's own schema takes them. */
 export type CommonStudyInput = z.input<typeof baseStudySchema>;
 
+/** zod's messages in the form's terms, where a schema gives none of its own (a blank or non-numeric number field arrives as NaN). */
+const formErrorMap: z.ZodErrorMap = (issue, ctx) => {
+  if (issue.code === z.ZodIssueCode.invalid_type) {
+    if (issue.expected === "integer") return { message: "enter a whole number" };
+    if (issue.expected === "number") return { message: "enter a number" };
+    if (issue.received === "undefined") return { message: "required" };
+  }
+  if (issue.code === z.ZodIssueCode.too_small && issue.type === "number") return { message: `at least ${issue.minimum}` };
+  if (issue.code === z.ZodIssueCode.too_big && issue.type === "number") return { message: `at most ${issue.maximum}` };
+  if (issue.code === z.ZodIssueCode.too_big && issue.type === "string") return { message: `at most ${issue.maximum} characters` };
+  return { message: ctx.defaultError };
+};
+
 export function parseOrThrow<T>(schemaToUse: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown): T {
-  const parsed = schemaToUse.safeParse(input);
+  const parsed = schemaToUse.safeParse(input, { errorMap: formErrorMap });
   if (!parsed.success) {
-    throw badInput("The study is not valid", zodProblems(parsed.error));
+    const problems = zodProblems(parsed.error);
+    throw badInput(`The study was not created: ${problems.length === 1 ? "one field needs" : `${problems.length} fields need`} attention`, problems);
   }
   return parsed.data;
 }
