@@ -5,7 +5,11 @@ import { useCspNonce } from "./components/csp-nonce.ts";
 import type { ReactNode } from "react";
 import stylesHref from "./styles.css?url";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesHref }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesHref },
+  // public/favicon.svg: without it every page asks for /favicon.ico and logs a 404.
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 export const meta: MetaFunction = () => [{ title: "SoCRATES Studio" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {

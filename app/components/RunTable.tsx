@@ -1,20 +1,29 @@
 import { Link } from "@remix-run/react";
 import type { RunListItem } from "../domain/catalog-views.ts";
+import type { SortState } from "../domain/table-sort.ts";
+import { SortHeader } from "./SortHeader.tsx";
 
-export function RunTable({ runs, showScenario = true }: { runs: RunListItem[]; showScenario?: boolean }) {
-  if (runs.length === 0) return <p className="empty-state">No runs yet.</p>;
+/** A column header: a sort link when the page sorts (`sort` given), plain text otherwise. */
+function Header({ label, sortKey, sort, numeric = false }: { label: string; sortKey: string; sort?: SortState; numeric?: boolean }) {
+  if (sort) return <SortHeader label={label} sortKey={sortKey} sort={sort} numeric={numeric} />;
+  return <th className={numeric ? "num" : undefined}>{label}</th>;
+}
+
+/** The runs table; given `sort`, its headers sort it through the query string (the runs page). */
+export function RunTable({ runs, showScenario = true, sort }: { runs: RunListItem[]; showScenario?: boolean; sort?: SortState }) {
+  if (runs.length === 0) return <p className="empty-state">{sort ? "No run matches." : "No runs yet."}</p>;
   return (
-    <table className="data-table">
+    <table className="data-table" data-testid="run-table">
       <thead>
         <tr>
-          <th>Run</th>
-          {showScenario ? <th>Scenario</th> : null}
-          <th>Condition</th>
-          <th>Mediator</th>
-          <th>Outcome</th>
-          <th className="num">Turns</th>
-          <th className="num">Mediator turns</th>
-          <th className="num">Evaluations</th>
+          <Header label="Run" sortKey="id" sort={sort} />
+          {showScenario ? <Header label="Scenario" sortKey="scenario" sort={sort} /> : null}
+          <Header label="Condition" sortKey="condition" sort={sort} />
+          <Header label="Mediator" sortKey="mediator" sort={sort} />
+          <Header label="Outcome" sortKey="outcome" sort={sort} />
+          <Header label="Turns" sortKey="turns" sort={sort} numeric />
+          <Header label="Mediator turns" sortKey="mediatorTurns" sort={sort} numeric />
+          <Header label="Evaluations" sortKey="evaluations" sort={sort} numeric />
         </tr>
       </thead>
       <tbody>

@@ -19,6 +19,25 @@ export async function action({ request }: ActionFunctionArgs) {
   return actionResult(async () => json({ ok: true as const, message: await accountAction(getDb(), admin.id, form) }));
 }
 
+/** Activate at once; deactivate only after a confirm step, which works without script (a disclosure holding the real button). */
+function ActiveSwitch({ id, username, active }: { id: number; username: string; active: boolean }) {
+  const form = (intent: string, label: string, className: string) => (
+    <Form method="post" className="inline-form">
+      <input type="hidden" name="id" value={id} />
+      <button type="submit" name="intent" value={intent} className={className}>
+        {label}
+      </button>
+    </Form>
+  );
+  if (!active) return form("activate", "Activate", "link-button");
+  return (
+    <details className="confirm-step">
+      <summary className="link-button">Deactivate…</summary>
+      <span>{username} is signed out and cannot sign in until reactivated.</span> {form("deactivate", `Yes, deactivate ${username}`, "button-danger")}
+    </details>
+  );
+}
+
 export default function Annotators() {
   const { annotators, selfId } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as { ok: boolean; message: string; problems?: { path: string; message: string }[] } | undefined;
@@ -61,12 +80,7 @@ export default function Annotators() {
                 {a.id === selfId ? (
                   <span className="muted">you</span>
                 ) : (
-                  <Form method="post" className="inline-form">
-                    <input type="hidden" name="id" value={a.id} />
-                    <button type="submit" name="intent" value={a.active ? "deactivate" : "activate"} className="link-button">
-                      {a.active ? "Deactivate" : "Activate"}
-                    </button>
-                  </Form>
+                  <ActiveSwitch id={a.id} username={a.username} active={a.active} />
                 )}
                 {a.role !== "crowd" ? (
                   <Form method="post" className="inline-form">

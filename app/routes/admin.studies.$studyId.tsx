@@ -5,9 +5,11 @@ import { CrowdLinkSection } from "../components/admin/CrowdLinkSection.tsx";
 import { StudyHeader } from "../components/admin/StudyHeader.tsx";
 import { AnnotatorTable, LabelStatusPanel, ProgressPanel, TypeFiguresSection } from "../components/dashboard/index.ts";
 import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
+import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
 import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
 import { studyDashboardView } from "../server/annotation/dashboard-view.server.ts";
-import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
+import { actionResult, orResponse, orResponseWrite } from "../server/http/responses.server.ts";
+import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
 import { setCountSurplus } from "../server/annotation/dashboard-settings.server.ts";
 import { getStudy, setStudyStatus } from "../server/annotation/studies.server.ts";
 import { studyChannelStats } from "../server/crowd/channel-stats.server.ts";
@@ -28,7 +30,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const view = orResponse(() => studyDashboardView(db, studyId, { excludeFlagged: url.searchParams.get("exclude") === "flagged" }));
   const prolificUrl = view.study.pool === "crowd" ? prolificStudyUrl(url.origin, studyId) : null;
   const prolificSessions = view.study.pool === "crowd" ? prolificSessionCounts(db, studyId) : null;
-  return json({ ...view, channels: studyChannelStats(db, studyId, view.gold), prolificUrl, prolificSessions });
+  const flags = studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
+  return json({ ...view, channels: studyChannelStats(db, studyId, view.gold), prolificUrl, prolificSessions, flags });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -43,6 +46,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     await orResponseWrite(() => setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
     return json(NO_ACTION_DATA);
   }
+  if (intent === "resolve-flag") {
+    return actionResult(() => {
+      resolveStudyFlag(db, studyId, form.get("flagId"));
+      return json(NO_ACTION_DATA);
+    }, db);
+  }
   if (intent === "count-surplus") {
     await orResponseWrite(() => setCountSurplus(db, studyId, form.get("countSurplus")));
     return json(NO_ACTION_DATA);
@@ -53,7 +62,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function StudyDashboard() {
   const d = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const reply = useActionData<typeof action>();
+  // A refused flag resolution answers an ActionFailure; every other intent the dashboard's action data.
+  const result = reply && "link" in reply ? reply : null;
+  const failure = reply && "ok" in reply && reply.ok === false ? reply : null;
   const [params] = useSearchParams();
   return (
     <>
@@ -75,6 +87,8 @@ export default function StudyDashboard() {
         <h2>Annotators</h2>
         <AnnotatorTable progress={d.progress} gold={d.gold} flagged={d.flagged} names={d.names} />
       </section>
+
+      <FlagsPanel data={d.flags} error={failure?.message ?? null} />
 
       <section className="dash-section" data-testid="label-status">
         <h2>Label status</h2>

@@ -1,7 +1,9 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { RunFilter } from "../components/RunFilter.tsx";
 import { RunTable } from "../components/RunTable.tsx";
-import { listRuns } from "../server/catalog.server.ts";
+import { parseSort } from "../domain/table-sort.ts";
+import { listRuns, RUN_SORT_KEYS, runOutcomes } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 
@@ -9,13 +11,25 @@ export const meta: MetaFunction = () => [{ title: "Runs · SoCRATES Studio" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
-  // ?condition=<id>: the runs of one condition (the scenario page links here).
-  const condition = new URL(request.url).searchParams.get("condition") || null;
-  return json({ condition, runs: listRuns(getDb(), condition ? { conditionId: condition } : {}) });
+  const params = new URL(request.url).searchParams;
+  // ?condition=<id>: the runs of one condition (the scenario page links here); ?q, ?outcome, ?mediated filter; ?sort&dir sort.
+  const condition = params.get("condition") || null;
+  const filter = { q: params.get("q") ?? "", outcome: params.get("outcome") ?? "", mediated: params.get("mediated") ?? "" };
+  const sort = parseSort(params, RUN_SORT_KEYS, { key: "scenario", dir: "asc" });
+  const db = getDb();
+  const runs = listRuns(db, {
+    conditionId: condition ?? undefined,
+    text: filter.q,
+    outcome: filter.outcome || undefined,
+    mediated: filter.mediated === "" ? undefined : filter.mediated === "yes",
+    // Without ?sort the scenario/condition order of the catalogue.
+    sort: params.has("sort") ? sort : undefined,
+  });
+  return json({ condition, runs, filter, sort, outcomes: runOutcomes(db) });
 }
 
 export default function Runs() {
-  const { condition, runs } = useLoaderData<typeof loader>();
+  const { condition, runs, filter, sort, outcomes } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Runs</h1>
@@ -24,7 +38,8 @@ export default function Runs() {
           Condition <code>{condition}</code> only · <Link to="/runs">all runs</Link>
         </p>
       ) : null}
-      <RunTable runs={runs} />
+      <RunFilter filter={filter} sort={sort} condition={condition} outcomes={outcomes} />
+      <RunTable runs={runs} sort={sort} />
     </>
   );
 }

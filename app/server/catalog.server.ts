@@ -1,11 +1,12 @@
 /** Read-side queries for the scenario and run pages (the shapes they return are in app/domain/catalog-views.ts). */
-import { asc, count, desc, eq, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import type { Party, Topic } from "../domain/bundle.ts";
 import type { EvaluationView, MetricView, RunListItem, RunMetrics } from "../domain/catalog-views.ts";
 import { readsEvaluation } from "../domain/metrics/registry.ts";
 import { conditionListing } from "../domain/probing/condition-listing.ts";
 import { consensusSeries, topicSeries, type EvaluationMethod } from "../domain/series.ts";
+import type { SortState } from "../domain/table-sort.ts";
 import type { Db } from "./db.server.ts";
 import { curationSummary, replayViews, seedReportView, sourceLinks, type CurationDomainSummary, type CurationRecordView } from "../domain/curation/record-view.ts";
 import { findCondition } from "./models/condition.server.ts";
@@ -58,17 +59,65 @@ const runListColumns = {
   evaluations: sql<number>`(SELECT count(*) FROM ${schema.evaluations} WHERE ${schema.evaluations.runId} = ${schema.runs.id})`,
 };
 
-export function listRuns(db: Db, filter: { scenarioId?: string; conditionId?: string; limit?: number } = {}): RunListItem[] {
-  const query = db
+export const RUN_SORT_KEYS = ["id", "scenario", "condition", "mediator", "outcome", "turns", "mediatorTurns", "evaluations"] as const;
+export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
+
+/** What each sort key orders by (the run id breaks ties, so the order is total). */
+const RUN_SORT_COLUMNS: Record<RunSortKey, SQL | AnyColumn> = {
+  id: schema.runs.id,
+  scenario: schema.scenarios.title,
+  condition: sql`${schema.conditions.axis} || ' ' || ${schema.conditions.variant}`,
+  mediator: schema.runs.mediatorBackbone,
+  outcome: schema.runs.outcome,
+  turns: schema.runs.totalTurns,
+  mediatorTurns: schema.runs.mediatorTurns,
+  evaluations: runListColumns.evaluations,
+};
+
+export interface RunListFilter {
+  scenarioId?: string;
+  conditionId?: string;
+  /** Words that must each appear in the run id, scenario title, condition or a backbone. */
+  text?: string;
+  outcome?: string;
+  mediated?: boolean;
+  sort?: SortState<RunSortKey>;
+  limit?: number;
+}
+
+function runConditions(filter: RunListFilter): SQL | undefined {
+  const words = (filter.text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const searched = sql`lower(${schema.runs.id} || ' ' || ${schema.scenarios.title} || ' ' || ${schema.conditions.axis} || ' ' || ${schema.conditions.variant} || ' ' || coalesce(${schema.runs.mediatorBackbone}, '') || ' ' || ${schema.runs.simulatorBackbone})`;
+  return and(
+    filter.scenarioId ? eq(schema.runs.scenarioId, filter.scenarioId) : undefined,
+    filter.conditionId ? eq(schema.runs.conditionId, filter.conditionId) : undefined,
+    filter.outcome ? eq(schema.runs.outcome, filter.outcome) : undefined,
+    filter.mediated === undefined ? undefined : eq(schema.runs.mediated, filter.mediated),
+    // instr, not LIKE: the words are data, never patterns.
+    ...words.map((w) => sql`instr(${searched}, ${w}) > 0`),
+  );
+}
+
+/** The runs, filtered and sorted (by default: scenario, condition, mediated first), up to `limit`. */
+export function listRuns(db: Db, filter: RunListFilter = {}): RunListItem[] {
+  const sort = filter.sort;
+  const order = sort
+    ? [(sort.dir === "desc" ? desc : asc)(RUN_SORT_COLUMNS[sort.key]), asc(schema.runs.id)]
+    : [asc(schema.scenarios.title), asc(schema.conditions.axis), asc(schema.conditions.variant), desc(schema.runs.mediated), asc(schema.runs.id)];
+  return db
     .select(runListColumns)
     .from(schema.runs)
     .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
     .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
-    .orderBy(asc(schema.scenarios.title), asc(schema.conditions.axis), asc(schema.conditions.variant), desc(schema.runs.mediated), asc(schema.runs.id))
-    .$dynamic();
-  if (filter.scenarioId) query.where(eq(schema.runs.scenarioId, filter.scenarioId));
-  else if (filter.conditionId) query.where(eq(schema.runs.conditionId, filter.conditionId));
-  return query.limit(filter.limit ?? 500).all();
+    .where(runConditions(filter))
+    .orderBy(...order)
+    .limit(filter.limit ?? 500)
+    .all();
+}
+
+/** The outcomes stored runs have, for the runs page's filter. */
+export function runOutcomes(db: Db): string[] {
+  return db.selectDistinct({ outcome: schema.runs.outcome }).from(schema.runs).orderBy(asc(schema.runs.outcome)).all().map((r) => r.outcome);
 }
 
 export function getScenario(db: Db, id: string) {

@@ -1,7 +1,10 @@
 import { Form } from "@remix-run/react";
+import { useRef } from "react";
+import { CopyButton } from "./CopyButton.tsx";
 
 /** Crowd studies: how to reach MTurk workers, and a form that makes one worker's signed link. */
 export function CrowdLinkSection({ studyId, link, error }: { studyId: number; link: string | null; error: string | null }) {
+  const linkRef = useRef<HTMLElement>(null);
   return (
     <section className="dash-section">
       <h2>Crowd links</h2>
@@ -19,7 +22,10 @@ export function CrowdLinkSection({ studyId, link, error }: { studyId: number; li
       </Form>
       {link ? (
         <p className="link-output">
-          <code data-testid="crowd-link">{link}</code>
+          <code data-testid="crowd-link" ref={linkRef} className="selectable">
+            {link}
+          </code>{" "}
+          <CopyButton target={linkRef} label="Copy link" />
         </p>
       ) : null}
       {error ? <p className="form-error">{error}</p> : null}

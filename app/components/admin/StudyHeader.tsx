@@ -19,11 +19,24 @@ export function StudyHeader({ study }: StudyHeaderProps) {
         </strong>
       </p>
       <div className="actions">
-        <Form method="post" className="inline-form">
-          <button type="submit" name="intent" value={open ? "close" : "reopen"} className="button-secondary">
-            {open ? "Close study" : "Reopen study"}
-          </button>
-        </Form>
+        {open ? (
+          // A confirm step without script: the button that closes sits inside a disclosure.
+          <details className="confirm-step">
+            <summary className="button-secondary">Close study…</summary>
+            <Form method="post" className="inline-form">
+              <span>Annotators can no longer take items or change labels until it is reopened.</span>{" "}
+              <button type="submit" name="intent" value="close" className="button-danger">
+                Yes, close the study
+              </button>
+            </Form>
+          </details>
+        ) : (
+          <Form method="post" className="inline-form">
+            <button type="submit" name="intent" value="reopen" className="button-secondary">
+              Reopen study
+            </button>
+          </Form>
+        )}
         <a href={`${base}/labels.csv`} download>
           Export labels (CSV)
         </a>
