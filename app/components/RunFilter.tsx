@@ -14,9 +14,9 @@ export function RunFilter({ filter, sort, condition, outcomes }: { filter: RunFi
       <label>
         Find <input name="q" type="search" defaultValue={filter.q} placeholder="run, scenario, condition or model" />
       </label>{" "}
-      <label>
-        Outcome{" "}
-        <select name="outcome" defaultValue={filter.outcome}>
+      <span className="filter-field">
+        <label htmlFor="run-filter-outcome">Outcome</label>{" "}
+        <select name="outcome" id="run-filter-outcome" defaultValue={filter.outcome}>
           <option value="">all</option>
           {outcomes.map((o) => (
             <option key={o} value={o}>
@@ -24,15 +24,15 @@ export function RunFilter({ filter, sort, condition, outcomes }: { filter: RunFi
             </option>
           ))}
         </select>
-      </label>{" "}
-      <label>
-        Mediated{" "}
-        <select name="mediated" defaultValue={filter.mediated}>
+      </span>{" "}
+      <span className="filter-field">
+        <label htmlFor="run-filter-mediated">Mediated</label>{" "}
+        <select name="mediated" id="run-filter-mediated" defaultValue={filter.mediated}>
           <option value="">all</option>
           <option value="yes">mediated</option>
           <option value="no">unmediated</option>
         </select>
-      </label>{" "}
+      </span>{" "}
       {condition ? <input type="hidden" name="condition" value={condition} /> : null}
       <input type="hidden" name="sort" value={sort.key} />
       <input type="hidden" name="dir" value={sort.dir} />

@@ -48,9 +48,9 @@ function StudyFilter({
           placeholder="name or id"
         />
       </label>{" "}
-      <label>
-        Type{" "}
-        <select name="type" defaultValue={filter.type}>
+      <span className="filter-field">
+        <label htmlFor="study-filter-type">Type</label>{" "}
+        <select name="type" id="study-filter-type" defaultValue={filter.type}>
           <option value="">all</option>
           {TASK_TYPE_IDS.map((id) => (
             <option key={id} value={id}>
@@ -58,15 +58,15 @@ function StudyFilter({
             </option>
           ))}
         </select>
-      </label>{" "}
-      <label>
-        Status{" "}
-        <select name="status" defaultValue={filter.status}>
+      </span>{" "}
+      <span className="filter-field">
+        <label htmlFor="study-filter-status">Status</label>{" "}
+        <select name="status" id="study-filter-status" defaultValue={filter.status}>
           <option value="">all</option>
           <option value="open">open</option>
           <option value="closed">closed</option>
         </select>
-      </label>{" "}
+      </span>{" "}
       <input type="hidden" name="sort" value={sort.key} />
       <input type="hidden" name="dir" value={sort.dir} />
       <button type="submit" className="button-secondary">

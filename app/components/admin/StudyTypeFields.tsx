@@ -39,8 +39,9 @@ function GoldSourceChoice({ choices, problem, posted }: Pick<StudyTypeFieldsProp
   // A posted id the list no longer offers (a study since removed) stays shown, so its error reads against it.
   const stale = chosen !== "" && !sources.some((s) => String(s.id) === chosen);
   return (
-    <label>
-      Gold snippets from (used when the gold rate is above 0){" "}
+    // The label names the select alone (wrapped, it would read out every option).
+    <div className="field-block">
+      <label htmlFor="field-goldFromStudyId">Gold snippets from (used when the gold rate is above 0)</label>
       <select name="goldFromStudyId" id="field-goldFromStudyId" defaultValue={chosen}>
         <option value="">none</option>
         {sources.map((s) => (
@@ -51,7 +52,7 @@ function GoldSourceChoice({ choices, problem, posted }: Pick<StudyTypeFieldsProp
         {stale ? <option value={chosen}>study {chosen}</option> : null}
       </select>
       <FieldError message={problem("goldFromStudyId")} />
-    </label>
+    </div>
   );
 }
 

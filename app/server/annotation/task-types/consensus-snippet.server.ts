@@ -11,7 +11,7 @@ import { taskType, taskTypeName } from "../../../domain/tasks/registry.ts";
 import { ofKind } from "../../../domain/tasks/resume.ts";
 import { mixGold, stratifiedSample, summarizeAgreement } from "../../../domain/validation/index.ts";
 import type { Db } from "../../db.server.ts";
-import { badInput } from "../../http/errors.server.ts";
+import { badInput, type FieldProblem } from "../../http/errors.server.ts";
 import { evaluatedTrajectories, evaluatedTrajectoryCount } from "../../models/run.server.ts";
 import { snippetsOfRun } from "../../models/snippet.server.ts";
 import { findStudy, listStudyRows, type StudyRow } from "../../models/study.server.ts";
@@ -27,13 +27,12 @@ export const consensusStudySchema = baseStudySchema.extend({
   goldFromStudyId: z.number().int().optional(),
 });
 
-/** The study gold snippets are to come from: refused, in the form's terms, when it does not exist or is not a consensus study (whatever the gold rate). */
-function goldSource(db: Db, fromStudyId: number): StudyRow {
-  const source = findStudy(db, fromStudyId);
-  const refuse = (message: string) => badInput(message, [{ path: "goldFromStudyId", message }]);
-  if (!source) throw refuse(`Study ${fromStudyId} does not exist`);
-  if (source.type !== CONSENSUS_SNIPPET) throw refuse(`Study ${fromStudyId} is ${withArticle(taskTypeName(source.type))} study; gold snippets come from a consensus study`);
-  return source;
+/** What is wrong with the study gold snippets are to come from (whatever the gold rate), in the form's terms; null when it is a consensus study. */
+function goldSourceProblem(db: Db, fromStudyId: number): FieldProblem | null {
+  const source = Number.isInteger(fromStudyId) ? findStudy(db, fromStudyId) : undefined;
+  if (!source) return { path: "goldFromStudyId", message: `Study ${fromStudyId} does not exist` };
+  if (source.type !== CONSENSUS_SNIPPET) return { path: "goldFromStudyId", message: `Study ${fromStudyId} is ${withArticle(taskTypeName(source.type))} study; gold snippets come from a consensus study` };
+  return null;
 }
 
 const withArticle = (name: string) => (/^[aeiou]/i.test(name) && !/^(one|uni)/i.test(name) ? "an " : "a ") + name;
@@ -63,13 +62,14 @@ function goldSnippets(db: Db, source: StudyRow, exclude: Set<number>): NewItem<t
 }
 
 export function createConsensusStudy(db: Db, input: z.input<typeof consensusStudySchema>): number {
-  const data = parseOrThrow(consensusStudySchema, input);
+  const goldProblem = input.goldFromStudyId === undefined ? null : goldSourceProblem(db, input.goldFromStudyId);
+  const data = parseOrThrow(consensusStudySchema, input, goldProblem ? [goldProblem] : []);
   const config = parseStudyConfig(data.config);
   const pool = evaluatedTrajectories(db);
   if (data.trajectories > pool.length) {
     throw badInput(`Only ${pool.length} evaluated trajectories are available; you asked for ${data.trajectories}`, [{ path: "trajectories", message: `at most ${pool.length}` }]);
   }
-  const source = data.goldFromStudyId === undefined ? null : goldSource(db, data.goldFromStudyId);
+  const source = data.goldFromStudyId === undefined ? null : (findStudy(db, data.goldFromStudyId) ?? null);
   const runIds = stratifiedSample(pool, data.trajectories, config.seed);
   const regular = runIds.flatMap((runId) => snippetsOfRun(db, runId).map((s): NewItem<typeof CONSENSUS_SNIPPET> => ({ kind: CONSENSUS_SNIPPET, snippetId: s.id, runId, isGold: false })));
   let items = regular;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DEFAULT_LABELS_PER_ITEM, parseStudyConfig, POOLS, studyConfigSchema, type Pool } from "../../../domain/study-config.ts";
 import type { TaskTypeId } from "../../../domain/tasks/ids.ts";
 import type { Db } from "../../db.server.ts";
-import { badInput, zodProblems } from "../../http/errors.server.ts";
+import { badInput, zodProblems, type FieldProblem } from "../../http/errors.server.ts";
 import { insertStudyWithItems, type NewStudyItem } from "../../models/study.server.ts";
 
 export const baseStudySchema = z.object({
@@ -30,10 +30,11 @@ const formErrorMap: z.ZodErrorMap = (issue, ctx) => {
   return { message: ctx.defaultError };
 };
 
-export function parseOrThrow<T>(schemaToUse: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown): T {
+/** The input parsed by the schema, or a 400 listing the schema's problems with `found` (problems checked outside it, e.g. against the database), all at once. */
+export function parseOrThrow<T>(schemaToUse: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown, found: FieldProblem[] = []): T {
   const parsed = schemaToUse.safeParse(input, { errorMap: formErrorMap });
-  if (!parsed.success) {
-    const problems = zodProblems(parsed.error);
+  if (!parsed.success || found.length) {
+    const problems = [...(parsed.success ? [] : zodProblems(parsed.error)), ...found];
     throw badInput(`The study was not created: ${problems.length === 1 ? "one field needs" : `${problems.length} fields need`} attention`, problems);
   }
   return parsed.data;
