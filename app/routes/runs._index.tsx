@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { RunFilter } from "../components/RunFilter.tsx";
 import { RunTable } from "../components/RunTable.tsx";
+import { TableFilter } from "../components/TableFilter.tsx";
 import { parseSort } from "../domain/table-sort.ts";
 import { listRuns, RUN_SORT_KEYS, runOutcomes } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
@@ -28,6 +28,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ condition, runs, filter, sort, outcomes: runOutcomes(db) });
 }
 
+const MEDIATED = [
+  { value: "yes", label: "mediated" },
+  { value: "no", label: "unmediated" },
+];
+
 export default function Runs() {
   const { condition, runs, filter, sort, outcomes } = useLoaderData<typeof loader>();
   return (
@@ -38,7 +43,16 @@ export default function Runs() {
           Condition <code>{condition}</code> only · <Link to="/runs">all runs</Link>
         </p>
       ) : null}
-      <RunFilter filter={filter} sort={sort} condition={condition} outcomes={outcomes} />
+      <TableFilter
+        label="Filter runs"
+        text={{ value: filter.q, placeholder: "run, scenario, condition or model" }}
+        selects={[
+          { name: "outcome", label: "Outcome", value: filter.outcome, options: outcomes.map((o) => ({ value: o, label: o })) },
+          { name: "mediated", label: "Mediated", value: filter.mediated, options: MEDIATED },
+        ]}
+        sort={sort}
+        keep={condition ? { condition } : {}}
+      />
       <RunTable runs={runs} sort={sort} />
     </>
   );

@@ -1,8 +1,9 @@
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import type { SortState } from "../../domain/table-sort.ts";
 import { TASK_TYPE_IDS } from "../../domain/tasks/ids.ts";
 import { taskTypeName } from "../../domain/tasks/registry.ts";
 import { SortHeader } from "../SortHeader.tsx";
+import { TableFilter } from "../TableFilter.tsx";
 
 export interface StudyListRow {
   id: number;
@@ -24,55 +25,20 @@ export interface StudyListFilter {
   status: string;
 }
 
-/** The list's filter: a GET form, so the filtered list is a link; the sort rides along. */
-function StudyFilter({
-  filter,
-  sort,
-}: {
-  filter: StudyListFilter;
-  sort: SortState;
-}) {
+/** The list's filter: words in the name or id, the type, the status. */
+function StudyFilter({ filter, sort }: { filter: StudyListFilter; sort: SortState }) {
+  const types = TASK_TYPE_IDS.map((id) => ({ value: id, label: taskTypeName(id) }));
+  const statuses = ["open", "closed"].map((v) => ({ value: v, label: v }));
   return (
-    <Form
-      method="get"
-      className="inline-form table-filter"
-      role="search"
-      aria-label="Filter studies"
-    >
-      <label>
-        Find{" "}
-        <input
-          name="q"
-          type="search"
-          defaultValue={filter.q}
-          placeholder="name or id"
-        />
-      </label>{" "}
-      <span className="filter-field">
-        <label htmlFor="study-filter-type">Type</label>{" "}
-        <select name="type" id="study-filter-type" defaultValue={filter.type}>
-          <option value="">all</option>
-          {TASK_TYPE_IDS.map((id) => (
-            <option key={id} value={id}>
-              {taskTypeName(id)}
-            </option>
-          ))}
-        </select>
-      </span>{" "}
-      <span className="filter-field">
-        <label htmlFor="study-filter-status">Status</label>{" "}
-        <select name="status" id="study-filter-status" defaultValue={filter.status}>
-          <option value="">all</option>
-          <option value="open">open</option>
-          <option value="closed">closed</option>
-        </select>
-      </span>{" "}
-      <input type="hidden" name="sort" value={sort.key} />
-      <input type="hidden" name="dir" value={sort.dir} />
-      <button type="submit" className="button-secondary">
-        Filter
-      </button>
-    </Form>
+    <TableFilter
+      label="Filter studies"
+      text={{ value: filter.q, placeholder: "name or id" }}
+      selects={[
+        { name: "type", label: "Type", value: filter.type, options: types },
+        { name: "status", label: "Status", value: filter.status, options: statuses },
+      ]}
+      sort={sort}
+    />
   );
 }
 
