@@ -1,5 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useMemo } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
 import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
@@ -23,11 +23,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const studyId = parseId(params.studyId, "study");
   const itemId = parseId(params.itemId, "item");
   const form = await readForm(request);
-  const post = { intent: form.get("intent"), payload: formJson(form, "payload"), clientToken: String(form.get("clientToken") ?? ""), secondsOnTask: formSeconds(form) };
+  const post = { intent: form.get("intent"), note: form.get("note"), payload: formJson(form, "payload"), clientToken: String(form.get("clientToken") ?? ""), secondsOnTask: formSeconds(form) };
+  // Opened from My labels: a submit goes back there, not on to the next unlabelled item.
+  const fromMine = new URL(request.url).searchParams.get("from") === "mine";
   return actionResult(() => {
-    const saved = saveTaskWork(getDb(), studyId, itemId, user, post);
-    if (saved === "draft") return json({ ok: true as const, saved: "draft" as const });
-    return form.get("then") === "stay" ? json({ ok: true as const, saved: "label" as const }) : redirect(`/annotate/${studyId}/next`);
+    const result = saveTaskWork(getDb(), studyId, itemId, user, post);
+    switch (result.done) {
+      case "draft":
+      case "flagged":
+        return json({ ok: true as const, saved: result.done });
+      case "undo":
+        return redirect(`/annotate/${studyId}/items/${result.itemId}`);
+      case "skipped":
+        return redirect(`/annotate/${studyId}/next`);
+      case "label":
+        if (form.get("then") === "stay") return json({ ok: true as const, saved: "label" as const });
+        return redirect(fromMine ? `/annotate/${studyId}/mine` : `/annotate/${studyId}/next`);
+    }
   });
 }
 
@@ -41,20 +53,31 @@ export default function TaskPage() {
   // One token per page load: a double click or a resent form is stored once.
   const clientToken = useMemo(() => newClientToken(), [data.itemId, data.submitted?.revision]);
   const fields = useMemo(() => ({ clientToken }), [clientToken]);
-  // Every post names its item explicitly, so work on one item can never land on another.
-  const itemPath = `/annotate/${data.study.id}/items/${data.itemId}`;
+  // Every post names its item explicitly, so work on one item can never land on another;
+  // `?from=mine` rides along so the action knows where to go after the submit.
+  const fromMine = new URLSearchParams(useLocation().search).get("from") === "mine";
+  const itemPath = `/annotate/${data.study.id}/items/${data.itemId}${fromMine ? "?from=mine" : ""}`;
+  const open = data.study.open && !data.skipped;
+  const itemActions = useMemo(
+    () => ({ action: itemPath, fields, allowed: { skip: open && !data.submitted, flag: data.study.open, undo: data.study.open && data.canUndo } }),
+    [itemPath, fields, open, data.submitted, data.study.open, data.canUndo],
+  );
   return (
     <TaskPageShell
       testId="task-page"
       item={data}
       progress={data.progress}
-      posting={{ action: itemPath, draftsEnabled: data.study.open, fields }}
+      posting={{ action: itemPath, draftsEnabled: open, fields }}
+      loadsNextItem
+      itemActions={itemActions}
+      readOnly={data.skipped}
       failure={result && !result.ok ? (result as ActionFailure) : null}
       header={
         <nav className="muted task-crumbs" aria-label="Task">
           <Link to="/annotate">My tasks</Link> · {data.study.name} · <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link>
           {data.submitted ? <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span> : null}
           {!data.study.open ? <span className="badge"> This study is closed: your answers can be read but not changed</span> : null}
+          {data.skipped ? <span className="badge"> You skipped this item: it has gone to other annotators</span> : null}
         </nav>
       }
     />

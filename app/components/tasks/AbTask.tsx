@@ -13,6 +13,7 @@ import { ShortcutCheatSheet } from "./ShortcutCheatSheet.tsx";
 import { speakersInOrder, TaskDialogue } from "./TaskDialogue.tsx";
 import { TaskAnnouncements, TaskForm, TaskGuidelines, TaskSubmit, TaskTop } from "./TaskChrome.tsx";
 import { useTaskKeys } from "./useTaskKeys.ts";
+import type { PageShortcut } from "./shortcuts.ts";
 import type { FieldProblem, TaskProgressValue, TaskTurn } from "../../domain/tasks/task-view.ts";
 
 export { AB_SHORTCUTS, type AbChoice };
@@ -37,6 +38,8 @@ export interface AbTaskProps {
   readOnly?: boolean;
   /** The submit button's text; defaults to "Submit and next". */
   submitText?: string;
+  /** The page's shortcuts (skip, flag, undo). */
+  pageShortcuts?: readonly PageShortcut[];
 }
 
 export function AbTask(props: AbTaskProps) {
@@ -83,7 +86,7 @@ export function AbTask(props: AbTaskProps) {
       <ShortcutCheatSheet
         open={task.cheatSheetOpen}
         onClose={() => task.setCheatSheetOpen(false)}
-        shortcuts={guidelines ? AB_SHORTCUTS : AB_SHORTCUTS.filter((s) => s.command !== "toggleGuidelines")}
+        shortcuts={[...(guidelines ? AB_SHORTCUTS : AB_SHORTCUTS.filter((s) => s.command !== "toggleGuidelines")), ...(props.pageShortcuts ?? [])]}
         notes={["Enter on a button or link keeps its usual meaning; anywhere else it submits."]}
       />
     </div>
@@ -132,6 +135,7 @@ function useAbTask(props: AbTaskProps, readOnly: boolean) {
     cheatSheetOpen,
     closesCheatSheet: (event) => ["closeOverlay", "toggleCheatSheet"].includes(abCommandFor(event) ?? ""),
     closeCheatSheet: () => setCheatSheetOpen(false),
+    pageShortcuts: props.pageShortcuts,
     onKey: (event) => {
       const command = abCommandFor(event);
       if (!command || command === "closeOverlay") return;

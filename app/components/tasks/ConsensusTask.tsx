@@ -13,6 +13,7 @@ import { ShortcutCheatSheet } from "./ShortcutCheatSheet.tsx";
 import { TaskDialogue } from "./TaskDialogue.tsx";
 import { TaskAnnouncements, TaskForm, TaskGuidelines, TaskSubmit, TaskTop } from "./TaskChrome.tsx";
 import { useConsensusTask } from "./useConsensusTask.ts";
+import type { PageShortcut } from "./shortcuts.ts";
 import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "../../domain/tasks/task-view.ts";
 
 export { CONSENSUS_SHORTCUTS, type ConsensusDraft };
@@ -39,6 +40,8 @@ export interface ConsensusTaskProps {
   readOnly?: boolean;
   /** The submit button's text; defaults to "Submit and next". */
   submitText?: string;
+  /** The page's shortcuts (skip, flag, undo). */
+  pageShortcuts?: readonly PageShortcut[];
 }
 
 const CHEAT_SHEET_NOTES = [
@@ -62,6 +65,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
     guidelinesPresent: guidelines !== "",
     onDraftChange: props.onDraftChange,
     onSubmit: props.onSubmit,
+    pageShortcuts: props.pageShortcuts,
   });
   const { config, state } = task;
   const base = useId();
@@ -89,6 +93,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
               state={state}
               problems={problems}
               previousLabel={previousLabel}
+              firstSnippet={props.previousSnippet === null}
               readOnly={readOnly}
               dispatch={task.dispatch}
               cardRef={(el) => {
@@ -107,11 +112,16 @@ export function ConsensusTask(props: ConsensusTaskProps) {
       <ShortcutCheatSheet
         open={task.cheatSheetOpen}
         onClose={() => task.setCheatSheetOpen(false)}
-        shortcuts={guidelines ? CONSENSUS_SHORTCUTS : CONSENSUS_SHORTCUTS.filter((s) => s.command !== "toggleGuidelines")}
+        shortcuts={[...shortcutsFor(guidelines !== "", props.previousSnippet !== null), ...(props.pageShortcuts ?? [])]}
         notes={CHEAT_SHEET_NOTES}
       />
     </div>
   );
+}
+
+/** The task's shortcuts as listed: without guidelines no "m", on a first snippet no carry-forward. */
+function shortcutsFor(hasGuidelines: boolean, hasPreviousSnippet: boolean) {
+  return CONSENSUS_SHORTCUTS.filter((s) => (hasGuidelines || s.command !== "toggleGuidelines") && (hasPreviousSnippet || s.command !== "carryForward"));
 }
 
 /** Every payload path a field on screen shows problems for; the rest go to the alert. */

@@ -16,6 +16,8 @@ export interface TopicCardProps {
   state: ConsensusFormState;
   problems: FieldProblem[];
   previousLabel: ConsensusLabel | null;
+  /** The conversation's first snippet: nothing before it, so no carry-forward is offered. */
+  firstSnippet: boolean;
   readOnly: boolean;
   dispatch: (action: ConsensusFormAction) => void;
   cardRef: (element: HTMLFieldSetElement | null) => void;
@@ -75,7 +77,7 @@ export function TopicCard(props: TopicCardProps) {
         disabled={readOnly}
         onChange={(score) => dispatch({ type: "setScore", topicId: topic.id, score })}
       />
-      <CarryForward {...props} idFor={idFor} />
+      {props.firstSnippet ? null : <CarryForward {...props} idFor={idFor} />}
     </fieldset>
   );
 }
@@ -101,7 +103,7 @@ function PositionRow({
       <span className="position-cursor" aria-hidden="true">
         {active ? "▸" : ""}
       </span>
-      <span className={`party-chip party-${partyIndex}`} aria-hidden="true" title={party.name}>
+      <span className={`party-chip party-${partyIndex}`} aria-hidden="true">
         {party.name}
       </span>
       <RadioGroup.Root

@@ -10,7 +10,9 @@ import type { ConsensusLabel } from "../../domain/labels.ts";
 import type { FieldProblem, TaskProgressValue, TaskView } from "../../domain/tasks/task-view.ts";
 import type { AbChoice } from "./ab-task-state.ts";
 import type { ConsensusDraft } from "./consensus-form-state.ts";
+import { useItemActions, type ItemActionsConfig } from "./ItemActions.tsx";
 import { ItemTask } from "./ItemTask.tsx";
+import { useKeysWhileLoading } from "./useKeysWhileLoading.ts";
 import { useTaskPosting, type TaskPostingOptions } from "./useTaskPosting.ts";
 
 /** What the page's loader gives for the item. */
@@ -45,17 +47,29 @@ export interface TaskPageShellProps {
   contextOpen?: boolean;
   readOnly?: boolean;
   submitText?: string;
+  /** A submit leads to another item: keys typed until it is on screen are held for it (useKeysWhileLoading). */
+  loadsNextItem?: boolean;
+  /** Skip, flag and undo-last (the annotator's page only). */
+  itemActions?: ItemActionsConfig;
 }
 
 export function TaskPageShell(props: TaskPageShellProps) {
   const { item, failure } = props;
   const submitting = useNavigation().state === "submitting";
   const { setDraftValue, send } = useTaskPosting({ ...props.posting, itemId: item.itemId });
+  const loading = useKeysWhileLoading(item.itemId);
+  const hold = props.loadsNextItem ? loading.hold : noop;
+  const actions = useItemActions(props.itemActions, hold);
+  const busy = props.loadsNextItem === true && loading.busy;
   return (
-    <section className="task-page" data-testid={props.testId} data-item={item.itemId} data-mode={props.mode}>
+    <section className="task-page" data-testid={props.testId} data-item={item.itemId} data-mode={props.mode} data-busy={busy || undefined} aria-busy={busy || undefined}>
       {props.header}
       <TaskError failure={failure} listProblems={props.listProblems ?? false} />
+      <LoadingNotice busy={busy} dropped={props.loadsNextItem ? loading.dropped : 0} />
       {props.replacement ?? (
+        // While the next item loads the old one takes no input (inert: no clicks, no focus).
+        <div className="task-page-body" {...(busy ? { inert: "" } : {})}>
+          {actions.panel}
         <ItemTask
           itemId={item.itemId}
           task={item.task}
@@ -69,11 +83,28 @@ export function TaskPageShell(props: TaskPageShellProps) {
           contextOpen={props.contextOpen}
           readOnly={props.readOnly}
           submitText={props.submitText}
+          pageShortcuts={actions.shortcuts}
           onDraftChange={setDraftValue}
-          onSubmit={send}
+          onSubmit={(payload) => {
+            hold();
+            send(payload);
+          }}
         />
+        </div>
       )}
     </section>
+  );
+}
+
+const noop = () => {};
+
+/** Says the next item is on its way, or that keys typed after a refused submit were not applied. */
+function LoadingNotice({ busy, dropped }: { busy: boolean; dropped: number }) {
+  return (
+    <div className="task-loading" role="status" data-testid="task-loading">
+      {busy ? <p>Saving and loading the next item… keys you type now are kept for it.</p> : null}
+      {!busy && dropped > 0 ? <p>{dropped === 1 ? "The key" : `The ${dropped} keys`} typed after submitting were not applied, because this item is still open.</p> : null}
+    </div>
   );
 }
 

@@ -7,6 +7,7 @@ import type { AbLabelPayload, ConsensusLabel } from "../../domain/labels.ts";
 import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
 import type { TaskTypeId } from "../../domain/tasks/registry.ts";
 import type { FieldProblem, TaskProgressValue, TaskView } from "../../domain/tasks/task-view.ts";
+import type { PageShortcut } from "./shortcuts.ts";
 import { AbTask } from "./AbTask.tsx";
 import type { AbChoice } from "./ab-task-state.ts";
 import { ConsensusTask } from "./ConsensusTask.tsx";
@@ -27,6 +28,8 @@ export interface TaskComponentProps<View extends TaskView = TaskView> {
   contextOpen?: boolean;
   readOnly?: boolean;
   submitText?: string;
+  /** The page's shortcuts (skip, flag, undo), added to the task's keys and cheat sheet. */
+  pageShortcuts?: readonly PageShortcut[];
   /** The work in progress, for drafts: a consensus draft, or an A/B label once a side is chosen. */
   onDraftChange: (draft: unknown) => void;
   onSubmit: (payload: ConsensusLabel | AbLabelPayload) => void;

@@ -11,6 +11,18 @@ export interface ShortcutSpec<Command extends string = string> {
   group: string;
 }
 
+/** A shortcut the page adds to a task (skip, flag, undo): listed in the task's cheat sheet, run by its key handler. */
+export interface PageShortcut extends ShortcutSpec {
+  run: () => void;
+}
+
+/** The page shortcut bound to a key, if any. */
+export function pageShortcutOf(shortcuts: readonly PageShortcut[] | undefined, event: KeyLike): PageShortcut | null {
+  if (!shortcuts?.length) return null;
+  const name = keyName(event);
+  return shortcuts.find((s) => s.keys.includes(name)) ?? null;
+}
+
 /** The parts of a KeyboardEvent the shortcut code reads; plain objects work in tests. */
 export interface KeyLike {
   key: string;

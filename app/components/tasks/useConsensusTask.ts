@@ -18,6 +18,7 @@ import {
   type ConsensusFormState,
 } from "./consensus-form-state.ts";
 import { useTaskKeys } from "./useTaskKeys.ts";
+import type { PageShortcut } from "./shortcuts.ts";
 
 export interface ConsensusTaskInput {
   scenario: TaskScenario;
@@ -31,6 +32,7 @@ export interface ConsensusTaskInput {
   guidelinesPresent: boolean;
   onDraftChange: (draft: ConsensusDraft) => void;
   onSubmit: (label: ConsensusLabel) => void;
+  pageShortcuts?: readonly PageShortcut[];
 }
 
 export function useConsensusTask(input: ConsensusTaskInput) {
@@ -83,6 +85,7 @@ export function useConsensusTask(input: ConsensusTaskInput) {
       return result?.kind === "ui" && (result.command === "closeOverlay" || result.command === "toggleCheatSheet");
     },
     closeCheatSheet: () => setCheatSheetOpen(false),
+    pageShortcuts: input.pageShortcuts,
     onKey: (event) => {
       const { state: now, input: props } = latest.current;
       const result = consensusKeyResult(now, event, props.previousLabel);

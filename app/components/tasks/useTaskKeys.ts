@@ -1,11 +1,11 @@
 /**
  * The document-level keyboard handling both task kinds share: keys already handled by a focused
  * control or typed into a text field are left alone (Mod+Enter still counts), and while the
- * shortcut list is open only closing it does anything. `onKey` sees every other key event and
+ * shortcut list is open only closing it does anything. The page's shortcuts come next; `onKey` sees every other key event and
  * is read through a ref, so the listener is registered once.
  */
 import { useEffect, useRef } from "react";
-import { handledElsewhere, isTypingTarget, keyName } from "./shortcuts.ts";
+import { handledElsewhere, isTypingTarget, keyName, pageShortcutOf, type PageShortcut } from "./shortcuts.ts";
 
 export interface TaskKeyOptions {
   cheatSheetOpen: boolean;
@@ -13,6 +13,8 @@ export interface TaskKeyOptions {
   closesCheatSheet: (event: KeyboardEvent) => boolean;
   closeCheatSheet: () => void;
   onKey: (event: KeyboardEvent) => void;
+  /** The page's own shortcuts (skip, flag, undo); they win over the task's keys. */
+  pageShortcuts?: readonly PageShortcut[];
 }
 
 export function useTaskKeys(options: TaskKeyOptions): void {
@@ -28,6 +30,12 @@ export function useTaskKeys(options: TaskKeyOptions): void {
           event.preventDefault();
           now.closeCheatSheet();
         }
+        return;
+      }
+      const page = pageShortcutOf(now.pageShortcuts, event);
+      if (page) {
+        event.preventDefault();
+        page.run();
         return;
       }
       now.onKey(event);

@@ -1,6 +1,7 @@
 /**
  * Task allocation. Each item gets exactly k distinct annotators: an active lease or a submitted
- * assignment takes a slot; an expired lease is released back to the pool. Allocation runs in one
+ * assignment takes a slot; an expired lease is released back to the pool; a skip takes no slot
+ * but the item is never offered to the skipper again (models/assignment.server.ts). Allocation runs in one
  * IMMEDIATE transaction, so concurrent requests (threads or processes) serialise on SQLite's
  * write lock and can never over-assign. Annotators get items in study order, which keeps a
  * trajectory's snippets in sequence.

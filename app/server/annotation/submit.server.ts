@@ -14,7 +14,8 @@ import { findAssignment, markSubmitted, takenSlots } from "../models/assignment.
 import { identityConfirmedOnSubmit } from "./identity.server.ts";
 import { statusForNewLabel } from "./label-status.server.ts";
 import { getStudy } from "./studies.server.ts";
-import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem } from "./task-view.server.ts";
+import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem, type ItemRow } from "./task-view.server.ts";
+import { CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
 
 export interface SubmitInput {
   studyId: number;
@@ -41,12 +42,22 @@ export function validatePayload(db: Db, itemId: number, studyId: number, annotat
   if (!parsed.success) throw badInput("The label is not valid", zodProblems(parsed.error));
   const label = parsed.data;
   if (label.kind !== item.kind) throw badInput(`Item ${itemId} takes a ${item.kind} label, not ${label.kind}`, [{ path: "kind", message: `expected ${item.kind}` }]);
+  refuseCarryOnFirstSnippet(db, item, label);
   const problems = checkLabel(label, {
     scenario: () => playedScenarioOfRun(db, snippetContext(db, item.snippetId as number).runId).body,
     previousLabel: () => previousOwnLabel(db, item, annotatorId),
   });
   if (problems.length) throw badInput("The label is not valid", problems);
   return label;
+}
+
+/** A trajectory's first snippet has nothing before it: carry-forward there is refused in the annotator's terms. */
+function refuseCarryOnFirstSnippet(db: Db, item: ItemRow, label: LabelPayload): void {
+  if (label.kind !== CONSENSUS_SNIPPET || item.snippetId === null) return;
+  const carried = Object.keys(label.topics).filter((id) => label.topics[id].carriedForward);
+  if (carried.length === 0 || snippetContext(db, item.snippetId).position > 1) return;
+  const message = "this is the first snippet of the conversation, so there is nothing to carry forward: give a score and positions";
+  throw badInput("Carry-forward is not possible on a conversation's first snippet", carried.map((id) => ({ path: `topics.${id}.carriedForward`, message })));
 }
 
 /** Refuses a time on task outside 0–86400 seconds (null means not measured). */
@@ -68,6 +79,7 @@ function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
 
   const assignment = findAssignment(db, input.itemId, input.annotatorId);
   if (!assignment) throw forbidden(`Item ${input.itemId} is not assigned to you`);
+  if (assignment.status === "skipped") throw new ServiceError(409, "You skipped this item, so it went back to the pool for others; your answer was not stored");
   // The lease lapsed: the work still counts if the item has a free slot.
   if (assignment.status === "released" && takenSlots(db, input.itemId) >= study.labelsPerItem) {
     throw new ServiceError(409, "Your time on this item ran out and it went to another annotator; your answer was not stored");

@@ -10,6 +10,7 @@ import { itemCount } from "../models/study.server.ts";
 import { latestOwnLabel, loadDraft } from "../models/label.server.ts";
 import { listStudies } from "./studies.server.ts";
 import { saveDraft, submitLabel } from "./submit.server.ts";
+import { canUndoFrom, flagItem, skipItem, undoTarget } from "./item-actions.server.ts";
 import { loadItem } from "./task-view.server.ts";
 import { TASK_SERVERS } from "./task-types/registry.server.ts";
 
@@ -38,6 +39,9 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
     progress: annotatorProgress(db, studyId, user.id),
     submitted: latest ? { revision: latest.revision, createdAt: latest.createdAt } : null,
     leaseExpiresAt: assignment.status === "leased" ? assignment.leaseExpiresAt : null,
+    /** The annotator passed on this item: it can be read, not answered. */
+    skipped: assignment.status === "skipped",
+    canUndo: canUndoFrom(db, studyId, itemId, user.id),
     // The form starts from the draft, else from the annotator's latest submitted label.
     ...TASK_SERVERS[item.kind].taskPart(db, item, user.id, { draft, latest: latest?.payload ?? null }),
   };
@@ -45,15 +49,35 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
 
 export interface TaskPost {
   intent: unknown;
+  /** Skip reason or flag comment. */
+  note?: unknown;
   /** The parsed payload field; undefined when it was not JSON. */
   payload: unknown;
   clientToken: string;
   secondsOnTask: number | null;
 }
 
-/** Stores what the task page posted on an item: an autosaved draft or a label; says which. */
-export function saveTaskWork(db: Db, studyId: number, itemId: number, user: SessionUser, post: TaskPost): "draft" | "label" {
+/** What the task page's action did: the route turns it into a response. */
+export type TaskWorkResult = { done: "draft" | "label" | "skipped" | "flagged" } | { done: "undo"; itemId: number };
+
+/** Carries out what the task page posted on an item: a draft, a label, a skip, a flag or an undo. */
+export function saveTaskWork(db: Db, studyId: number, itemId: number, user: SessionUser, post: TaskPost): TaskWorkResult {
   studyForWorker(db, studyId, user);
+  switch (post.intent) {
+    case "skip":
+      skipItem(db, studyId, itemId, user, post.note);
+      return { done: "skipped" };
+    case "flag":
+      flagItem(db, studyId, itemId, user, post.note);
+      return { done: "flagged" };
+    case "undo":
+      return { done: "undo", itemId: undoTarget(db, studyId, itemId, user) };
+    default:
+      return { done: saveAnswer(db, studyId, itemId, user, post) };
+  }
+}
+
+function saveAnswer(db: Db, studyId: number, itemId: number, user: SessionUser, post: TaskPost): "draft" | "label" {
   if (post.intent === "draft") {
     saveDraft(db, studyId, itemId, user.id, post.payload);
     return "draft";

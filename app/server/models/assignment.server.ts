@@ -1,5 +1,9 @@
-/** Data access for assignments: leases and submitted slots of annotators on study items. */
-import { and, asc, count, eq, exists, gt, inArray, lte, ne, notExists, or, sql } from "drizzle-orm";
+/**
+ * Data access for assignments: leases and submitted slots of annotators on study items. A
+ * "skipped" row is the annotator passing on the item: it is no slot (others may take the item)
+ * and, being unique per (item, annotator), it keeps the item from being offered to them again.
+ */
+import { and, asc, count, desc, eq, exists, gt, inArray, isNotNull, lt, lte, ne, notExists, notInArray, or, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
@@ -7,6 +11,9 @@ import { preparedOnce } from "./prepared.server.ts";
 const { assignments, studyItems, studies, annotators } = schema;
 
 export type AssignmentStatus = "leased" | "submitted" | "released" | "skipped";
+
+/** Statuses that hold none of an item's k slots. */
+const NO_SLOT: AssignmentStatus[] = ["released", "skipped"];
 
 // Allocation runs on every task request, so its queries are prepared once per connection.
 const p = sql.placeholder;
@@ -54,7 +61,7 @@ const firstOpen = preparedOnce((db) => {
   const taken = db
     .select({ n: count() })
     .from(assignments)
-    .where(and(eq(assignments.studyItemId, studyItems.id), ne(assignments.status, "released")));
+    .where(and(eq(assignments.studyItemId, studyItems.id), notInArray(assignments.status, NO_SLOT)));
   return db
     .select({ id: studyItems.id })
     .from(studyItems)
@@ -64,7 +71,7 @@ const firstOpen = preparedOnce((db) => {
     .prepare();
 });
 
-/** The first item (by position) the annotator has no live slot on and that has fewer than k live slots. */
+/** The first item (by position) the annotator has no live or skipped row on and that has fewer than k live slots. */
 export function firstOpenItem(db: Db, studyId: number, annotatorId: number, k: number): number | undefined {
   return firstOpen(db).get({ studyId, annotatorId, k })?.id;
 }
@@ -97,7 +104,7 @@ export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: s
   const mine = db
     .select({ one: sql`1` })
     .from(assignments)
-    .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, annotatorId), live(assignments)));
+    .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, annotatorId), or(live(assignments), eq(assignments.status, "skipped"))));
   const taken = db
     .select({ n: count() })
     .from(assignments)
@@ -112,15 +119,21 @@ export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: s
 
 const byItemAndAnnotator = preparedOnce((db) =>
   db
-    .select({ id: assignments.id, status: assignments.status, leaseExpiresAt: assignments.leaseExpiresAt })
+    .select({ id: assignments.id, status: assignments.status, leaseExpiresAt: assignments.leaseExpiresAt, submittedAt: assignments.submittedAt })
     .from(assignments)
     .where(and(eq(assignments.studyItemId, p("itemId")), eq(assignments.annotatorId, p("annotatorId"))))
     .prepare(),
 );
 
-export function findAssignment(db: Db, itemId: number, annotatorId: number): { id: number; status: AssignmentStatus; leaseExpiresAt: string } | undefined {
-  const row = byItemAndAnnotator(db).get({ itemId, annotatorId });
-  return row as { id: number; status: AssignmentStatus; leaseExpiresAt: string } | undefined;
+export interface AssignmentRow {
+  id: number;
+  status: AssignmentStatus;
+  leaseExpiresAt: string;
+  submittedAt: string | null;
+}
+
+export function findAssignment(db: Db, itemId: number, annotatorId: number): AssignmentRow | undefined {
+  return byItemAndAnnotator(db).get({ itemId, annotatorId }) as AssignmentRow | undefined;
 }
 
 /** Leases in the study still running at `now`. */
@@ -157,13 +170,41 @@ export function assignedAnnotators(db: Db, studyId: number): { id: number; name:
 }
 
 
-/** Slots of an item taken by a lease or a submitted label. */
+/** Slots of an item taken by a lease or a submitted label (a skip takes none). */
 export function takenSlots(db: Db, itemId: number): number {
   return db
     .select({ n: sql<number>`count(*)` })
     .from(assignments)
-    .where(and(eq(assignments.studyItemId, itemId), ne(assignments.status, "released")))
+    .where(and(eq(assignments.studyItemId, itemId), notInArray(assignments.status, NO_SLOT)))
     .get()!.n;
+}
+
+/** Marks an assignment skipped, with when and the annotator's optional reason. */
+export function markSkipped(db: Db, assignmentId: number, at: string, reason: string | null): void {
+  db.update(assignments).set({ status: "skipped", skippedAt: at, skipReason: reason }).where(eq(assignments.id, assignmentId)).run();
+}
+
+/**
+ * The annotator's submitted item in the study submitted (first) most recently before `before`
+ * (an ISO time; none: the latest of all). Repeated undo walks back through their work this way.
+ */
+export function submittedItemBefore(db: Db, studyId: number, annotatorId: number, before: string | null): number | undefined {
+  return db
+    .select({ itemId: assignments.studyItemId })
+    .from(assignments)
+    .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
+    .where(
+      and(
+        eq(studyItems.studyId, studyId),
+        eq(assignments.annotatorId, annotatorId),
+        eq(assignments.status, "submitted"),
+        isNotNull(assignments.submittedAt),
+        before === null ? undefined : lt(assignments.submittedAt, before),
+      ),
+    )
+    .orderBy(desc(assignments.submittedAt), desc(assignments.id))
+    .limit(1)
+    .get()?.itemId;
 }
 
 /** Marks an assignment submitted (its first submit time is kept). */

@@ -1,0 +1,79 @@
+/**
+ * What an annotator may do on an item besides labelling it: skip it (with an optional reason),
+ * flag it with a comment for the admins, and undo their last submit (reopen the previous item for
+ * revision). Each checks who asks and that the item is theirs, whatever the page allowed.
+ */
+import { z } from "zod";
+import type { SessionUser } from "../auth/session.server.ts";
+import { writeTransaction, type Db } from "../db.server.ts";
+import { ServiceError, badInput, forbidden, zodProblems } from "../http/errors.server.ts";
+import { findAssignment, markSkipped, submittedItemBefore, type AssignmentRow } from "../models/assignment.server.ts";
+import { insertItemFlag } from "../models/item-flag.server.ts";
+import { studyForWorker } from "./access.server.ts";
+import { loadItem } from "./task-view.server.ts";
+
+export const SKIP_REASON_MAX = 500;
+export const FLAG_COMMENT_MAX = 1000;
+
+const skipReasonSchema = z.string().trim().max(SKIP_REASON_MAX, `at most ${SKIP_REASON_MAX} characters`);
+const flagCommentSchema = z.string().trim().min(1, "say what is wrong with this item").max(FLAG_COMMENT_MAX, `at most ${FLAG_COMMENT_MAX} characters`);
+
+/** The open study, the item in it and the asker's own assignment on it; refuses anything else. */
+function ownItem(db: Db, studyId: number, itemId: number, user: SessionUser): AssignmentRow {
+  const study = studyForWorker(db, studyId, user);
+  if (study.status !== "open") throw new ServiceError(409, `Study ${studyId} is closed; its items can no longer be skipped or flagged`);
+  loadItem(db, studyId, itemId);
+  const assignment = findAssignment(db, itemId, user.id);
+  if (!assignment) throw forbidden(`Item ${itemId} is not assigned to you`);
+  return assignment;
+}
+
+function parsed<T>(schema: z.ZodType<T>, value: unknown, path: string, message: string): T {
+  const result = schema.safeParse(typeof value === "string" ? value : "");
+  if (!result.success) throw badInput(message, zodProblems(result.error, path));
+  return result.data;
+}
+
+/** Skips the item: it goes back to the pool for others and is never offered to this annotator again. */
+export function skipItem(db: Db, studyId: number, itemId: number, user: SessionUser, reason: unknown): void {
+  const text = parsed(skipReasonSchema, reason ?? "", "reason", "The skip reason is too long");
+  writeTransaction(db, () => {
+    const assignment = ownItem(db, studyId, itemId, user);
+    if (assignment.status === "submitted") throw new ServiceError(409, "You have already labelled this item, so it cannot be skipped; you can revise your label instead");
+    if (assignment.status === "skipped") return;
+    markSkipped(db, assignment.id, new Date().toISOString(), text === "" ? null : text);
+  });
+}
+
+/** Stores the annotator's flag on an item (it neither skips nor submits); returns the flag id. */
+export function flagItem(db: Db, studyId: number, itemId: number, user: SessionUser, comment: unknown): number {
+  const text = parsed(flagCommentSchema, comment, "comment", "The flag needs a comment");
+  return writeTransaction(db, () => {
+    ownItem(db, studyId, itemId, user);
+    return insertItemFlag(db, { studyItemId: itemId, annotatorId: user.id, comment: text });
+  });
+}
+
+/**
+ * The item to reopen for "undo last": the annotator's item submitted most recently before the one
+ * they are on (any submitted one when the current item is not submitted yet). Nothing is deleted:
+ * the item page shows the stored label and a new submit adds a revision.
+ */
+export function undoTarget(db: Db, studyId: number, currentItemId: number, user: SessionUser): number {
+  studyForWorker(db, studyId, user);
+  loadItem(db, studyId, currentItemId);
+  const { itemId, before } = previousSubmitted(db, studyId, currentItemId, user.id);
+  if (itemId === undefined) throw new ServiceError(409, before ? "There is no earlier item of yours to reopen" : "You have not submitted any item in this study yet: there is nothing to undo");
+  return itemId;
+}
+
+/** Whether undo-last has an item to reopen from this one (the task page offers it only then). */
+export function canUndoFrom(db: Db, studyId: number, currentItemId: number, annotatorId: number): boolean {
+  return previousSubmitted(db, studyId, currentItemId, annotatorId).itemId !== undefined;
+}
+
+function previousSubmitted(db: Db, studyId: number, currentItemId: number, annotatorId: number) {
+  const current = findAssignment(db, currentItemId, annotatorId);
+  const before = current?.status === "submitted" ? current.submittedAt : null;
+  return { itemId: submittedItemBefore(db, studyId, annotatorId, before), before };
+}
