@@ -74,6 +74,6 @@ export function canUndoFrom(db: Db, studyId: number, currentItemId: number, anno
 
 function previousSubmitted(db: Db, studyId: number, currentItemId: number, annotatorId: number) {
   const current = findAssignment(db, currentItemId, annotatorId);
-  const before = current?.status === "submitted" ? current.submittedAt : null;
+  const before = current?.status === "submitted" && current.submittedAt !== null ? { submittedAt: current.submittedAt, id: current.id } : null;
   return { itemId: submittedItemBefore(db, studyId, annotatorId, before), before };
 }

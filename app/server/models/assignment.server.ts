@@ -185,10 +185,11 @@ export function markSkipped(db: Db, assignmentId: number, at: string, reason: st
 }
 
 /**
- * The annotator's submitted item in the study submitted (first) most recently before `before`
- * (an ISO time; none: the latest of all). Repeated undo walks back through their work this way.
+ * The annotator's submitted item in the study submitted (first) most recently before the
+ * assignment `before` (its first submit time, then its id for submits in the same millisecond;
+ * null: the latest of all). Repeated undo walks back through their work this way.
  */
-export function submittedItemBefore(db: Db, studyId: number, annotatorId: number, before: string | null): number | undefined {
+export function submittedItemBefore(db: Db, studyId: number, annotatorId: number, before: { submittedAt: string; id: number } | null): number | undefined {
   return db
     .select({ itemId: assignments.studyItemId })
     .from(assignments)
@@ -199,7 +200,7 @@ export function submittedItemBefore(db: Db, studyId: number, annotatorId: number
         eq(assignments.annotatorId, annotatorId),
         eq(assignments.status, "submitted"),
         isNotNull(assignments.submittedAt),
-        before === null ? undefined : lt(assignments.submittedAt, before),
+        before === null ? undefined : or(lt(assignments.submittedAt, before.submittedAt), and(eq(assignments.submittedAt, before.submittedAt), lt(assignments.id, before.id))),
       ),
     )
     .orderBy(desc(assignments.submittedAt), desc(assignments.id))
