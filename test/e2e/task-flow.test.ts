@@ -1,0 +1,207 @@
+/**
+ * The task page's flow in Chromium through the real server: keys typed at machine speed across
+ * ten items all land on the right item (none lost while the next one loads); skip, flag and
+ * undo-last with their shortcuts; `?from=mine` returns to My labels; the first snippet offers no
+ * carry-forward; party names are shown whole. Results are read back from the database.
+ */
+import Database from "better-sqlite3";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAbStudy, createConsensusStudy } from "../../app/server/annotation/studies.server.ts";
+import { openDatabase } from "../../app/server/db.server.ts";
+import { validConsensusLabel } from "../helpers/annotation.ts";
+import { startAppServer, type AppServer } from "../helpers/app-server.ts";
+import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
+import { DEMO, loginInBrowser } from "../helpers/login.ts";
+
+type Stored = { itemId: number; revision: number; payload: { topics?: Record<string, { score: number; positions: Record<string, string> }>; choice?: string } };
+
+describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000 }, () => {
+  let server: AppServer;
+  let browser: Browser;
+  let rapidStudy = 0;
+  let actionStudy = 0;
+  let abStudy = 0;
+  const shapes = new Map<number, { topics: string[]; parties: string[] }>();
+
+  const read = <T>(sql: string, ...args: unknown[]): T[] => {
+    const db = new Database(server.dbPath, { readonly: true });
+    try {
+      return db.prepare(sql).all(...args) as T[];
+    } finally {
+      db.close();
+    }
+  };
+  const itemsOf = (studyId: number) => read<{ id: number }>(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`, studyId).map((r) => r.id);
+  const latestLabels = (studyId: number, username: string): Stored[] =>
+    read<{ itemId: number; revision: number; payload: string }>(
+      `SELECT l.study_item_id AS itemId, r.revision, r.payload FROM labels l JOIN study_items i ON i.id = l.study_item_id JOIN annotators a ON a.id = l.annotator_id
+       JOIN label_revisions r ON r.label_id = l.id AND r.revision = (SELECT max(revision) FROM label_revisions WHERE label_id = l.id)
+       WHERE i.study_id = ? AND a.username = ? ORDER BY r.id`,
+      studyId,
+      username,
+    ).map((r) => ({ ...r, payload: JSON.parse(r.payload) }));
+  const itemOnScreen = (page: Page) => page.locator('[data-testid="task-page"]:not([data-busy])').getAttribute("data-item").then(Number);
+  const waitForItem = async (page: Page, itemId: number) => {
+    await page.locator(`[data-testid="task-page"][data-item="${itemId}"]:not([data-busy])`).waitFor();
+    await page.waitForLoadState("networkidle");
+  };
+  /** After a full page load: the item is on screen and its keyboard handler is live ("?" opens the cheat sheet). */
+  const waitForKeys = async (page: Page, itemId: number) => {
+    await waitForItem(page, itemId);
+    await page.keyboard.press("?");
+    await page.getByRole("dialog").waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+  };
+
+  beforeAll(async () => {
+    server = await startAppServer();
+    browser = await launchChromium();
+    const db = openDatabase(server.dbPath);
+    rapidStudy = createConsensusStudy(db, { name: "Rapid typing", pool: "expert", trajectories: 4, config: { seed: 11 } });
+    actionStudy = createConsensusStudy(db, { name: "Skip flag undo", pool: "expert", trajectories: 1, labelsPerItem: 1, config: { seed: 12 } });
+    abStudy = createAbStudy(db, { name: "A/B actions", pool: "expert" });
+    for (const id of [...itemsOf(rapidStudy), ...itemsOf(actionStudy)]) {
+      const label = validConsensusLabel(db, id);
+      shapes.set(id, { topics: Object.keys(label.topics), parties: Object.keys(Object.values(label.topics)[0].positions) });
+    }
+    db.$client.close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** Every key that labels an item: per topic one option letter per party (the cursor advances), the score, "j". */
+  const keysFor = (itemId: number, option: string, score: number) => shapes.get(itemId)!.topics.flatMap(() => [...shapes.get(itemId)!.parties.map(() => option), String(score), "j"]);
+
+  it("keys typed at machine speed across ten items, with no pause after Ctrl+Enter, all land on the right item", async () => {
+    const items = itemsOf(rapidStudy);
+    expect(items.length).toBeGreaterThan(10);
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.ada);
+    await page.goto(`${server.url}/annotate/${rapidStudy}/next`);
+    await waitForKeys(page, items[0]);
+    const plan = items.slice(0, 10).map((itemId, i) => ({ itemId, option: i % 2 === 0 ? "a" : "b", score: (i % 5) + 1 }));
+    // One burst: the next item's keys follow each Ctrl+Enter at once, while that item is still loading.
+    for (const step of plan) {
+      for (const key of keysFor(step.itemId, step.option, step.score)) await page.keyboard.press(key);
+      await page.keyboard.press("Control+Enter");
+    }
+    await waitForItem(page, items[10]);
+    const stored = latestLabels(rapidStudy, "ada");
+    expect(stored.map((s) => s.itemId)).toEqual(plan.map((p) => p.itemId));
+    for (const [i, label] of stored.entries()) {
+      expect(label.revision).toBe(1);
+      for (const topic of Object.values(label.payload.topics!)) {
+        expect(topic.score).toBe(plan[i].score);
+        expect(Object.values(topic.positions)).toEqual(shapes.get(label.itemId)!.parties.map(() => plan[i].option.toUpperCase()));
+      }
+    }
+    await page.close();
+  });
+
+  it("skip returns the item to the pool for another annotator, never for the skipper; the shortcut help lists skip, flag and undo", async () => {
+    const [first, second] = itemsOf(actionStudy);
+    const ben = await browser.newPage();
+    await loginInBrowser(ben, server.url, DEMO.ben);
+    await ben.goto(`${server.url}/annotate/${actionStudy}/next`);
+    await waitForItem(ben, first);
+    await ben.keyboard.press("?");
+    const help = ben.getByRole("dialog");
+    for (const text of ["Skip this item", "Flag this item", "Undo last"]) await help.getByText(text, { exact: false }).first().waitFor();
+    await ben.keyboard.press("Escape");
+    await help.waitFor({ state: "detached" });
+
+    await ben.keyboard.press("s");
+    await ben.getByLabel(/Why are you skipping it/).fill("I cannot read this dialect");
+    await ben.keyboard.press("Enter");
+    await waitForItem(ben, second);
+    expect(read(`SELECT a.status, a.skip_reason AS reason FROM assignments a JOIN annotators n ON n.id = a.annotator_id WHERE a.study_item_id = ? AND n.username = 'ben'`, first)).toEqual([
+      { status: "skipped", reason: "I cannot read this dialect" },
+    ]);
+    // The skipper's own page for that item can be read, not answered.
+    await ben.goto(`${server.url}/annotate/${actionStudy}/items/${first}`);
+    await ben.getByText("You skipped this item").waitFor();
+
+    const ada = await browser.newPage();
+    await loginInBrowser(ada, server.url, DEMO.ada);
+    await ada.goto(`${server.url}/annotate/${actionStudy}/next`);
+    await waitForItem(ada, first);
+    await ada.close();
+    // k = 1: with ada's lease on it the item is full; ben, back to work, gets his own next item.
+    await ben.goto(`${server.url}/annotate/${actionStudy}/next`);
+    expect(await itemOnScreen(ben)).toBe(second);
+    await ben.close();
+  });
+
+  it("flag stores the comment and leaves the item open; undo reopens the previous item and stores a revision; ?from=mine returns to My labels", async () => {
+    const [, second, third] = itemsOf(actionStudy);
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.ben);
+    await page.goto(`${server.url}/annotate/${actionStudy}/next`);
+    await waitForKeys(page, second);
+
+    await page.keyboard.press("!");
+    await page.getByLabel(/What is wrong with this item/).fill("Turn 4 repeats turn 3 word for word.");
+    await page.keyboard.press("Control+Enter");
+    await page.getByTestId("flag-status").getByText("Flag sent").waitFor();
+    expect(read(`SELECT f.study_item_id AS itemId, f.comment FROM item_flags f JOIN annotators n ON n.id = f.annotator_id WHERE n.username = 'ben'`)).toEqual([
+      { itemId: second, comment: "Turn 4 repeats turn 3 word for word." },
+    ]);
+    expect(await itemOnScreen(page)).toBe(second);
+
+    for (const key of keysFor(second, "a", 2)) await page.keyboard.press(key);
+    await page.keyboard.press("Control+Enter");
+    await waitForItem(page, third);
+    await page.keyboard.press("Control+z");
+    await waitForItem(page, second);
+    await page.getByText("Submitted (revision 1)").waitFor();
+    await page.keyboard.press("4"); // the first topic's score (every topic is complete, so the first has focus)
+    await page.keyboard.press("Control+Enter");
+    await waitForItem(page, third);
+    const revised = latestLabels(actionStudy, "ben").find((l) => l.itemId === second)!;
+    expect(revised.revision).toBe(2);
+    expect(Object.values(revised.payload.topics!)[0].score).toBe(4);
+    expect(read(`SELECT count(*) AS n FROM label_revisions r JOIN labels l ON l.id = r.label_id WHERE l.study_item_id = ?`, second)).toEqual([{ n: 2 }]);
+
+    await page.goto(`${server.url}/annotate/${actionStudy}/items/${second}?from=mine`);
+    await waitForKeys(page, second);
+    await page.keyboard.press("5");
+    await page.keyboard.press("Control+Enter");
+    await page.waitForURL(`${server.url}/annotate/${actionStudy}/mine`);
+    await page.close();
+  });
+
+  it("the first snippet offers no carry-forward, the second does; party names are shown whole", async () => {
+    const [first, second] = itemsOf(rapidStudy);
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginInBrowser(page, server.url, DEMO.ada);
+    await page.goto(`${server.url}/annotate/${rapidStudy}/items/${first}`);
+    await waitForItem(page, first);
+    expect(await page.getByRole("button", { name: /carry forward/ }).count()).toBe(0);
+    const cut = await page.locator(".position-row .party-chip").evaluateAll((chips) => chips.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent));
+    expect(cut).toEqual([]);
+    await page.goto(`${server.url}/annotate/${rapidStudy}/items/${second}`);
+    await waitForItem(page, second);
+    expect(await page.getByRole("button", { name: /carry forward/ }).count()).toBe(shapes.get(second)!.topics.length);
+    await page.close();
+  });
+
+  it("the A/B task offers skip, flag and undo too; a flag there is stored", async () => {
+    const [pair] = itemsOf(abStudy);
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.ada);
+    await page.goto(`${server.url}/annotate/${abStudy}/next`);
+    await waitForKeys(page, pair);
+    await page.getByRole("button", { name: /^Skip/ }).waitFor();
+    await page.keyboard.press("!");
+    await page.getByLabel(/What is wrong with this item/).fill("Both conversations are the same.");
+    await page.getByRole("button", { name: /Send flag/ }).click();
+    await page.getByTestId("flag-status").getByText("Flag sent").waitFor();
+    expect(read(`SELECT comment FROM item_flags WHERE study_item_id = ?`, pair)).toEqual([{ comment: "Both conversations are the same." }]);
+    await page.close();
+  });
+});
