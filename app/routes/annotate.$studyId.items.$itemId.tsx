@@ -60,7 +60,7 @@ export default function TaskPage() {
   const open = data.study.open && !data.skipped;
   const itemActions = useMemo(
     () => ({ action: itemPath, fields, allowed: { skip: open && !data.submitted, flag: data.study.open, undo: data.study.open && data.canUndo } }),
-    [itemPath, fields, open, data.submitted, data.study.open, data.canUndo],
+    [itemPath, fields, open, data.submitted, data.study.open, data.canUndo]
   );
   return (
     <TaskPageShell

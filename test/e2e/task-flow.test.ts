@@ -39,7 +39,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
        JOIN label_revisions r ON r.label_id = l.id AND r.revision = (SELECT max(revision) FROM label_revisions WHERE label_id = l.id)
        WHERE i.study_id = ? AND a.username = ? ORDER BY r.id`,
       studyId,
-      username,
+      username
     ).map((r) => ({ ...r, payload: JSON.parse(r.payload) }));
   const itemOnScreen = (page: Page) => page.locator('[data-testid="task-page"]:not([data-busy])').getAttribute("data-item").then(Number);
   const waitForItem = async (page: Page, itemId: number) => {

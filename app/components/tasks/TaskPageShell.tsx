@@ -70,26 +70,26 @@ export function TaskPageShell(props: TaskPageShellProps) {
         // While the next item loads the old one takes no input (inert: no clicks, no focus).
         <div className="task-page-body" {...(busy ? { inert: "" } : {})}>
           {actions.panel}
-        <ItemTask
-          itemId={item.itemId}
-          task={item.task}
-          previousLabel={item.previousLabel}
-          initialLabel={item.initialLabel}
-          initialChoice={item.initialChoice}
-          guidelinesMarkdown={item.study.guidelines}
-          progress={props.progress}
-          submitting={submitting}
-          errors={failure?.problems ?? []}
-          contextOpen={props.contextOpen}
-          readOnly={props.readOnly}
-          submitText={props.submitText}
-          pageShortcuts={actions.shortcuts}
-          onDraftChange={setDraftValue}
-          onSubmit={(payload) => {
-            hold();
-            send(payload);
-          }}
-        />
+          <ItemTask
+            itemId={item.itemId}
+            task={item.task}
+            previousLabel={item.previousLabel}
+            initialLabel={item.initialLabel}
+            initialChoice={item.initialChoice}
+            guidelinesMarkdown={item.study.guidelines}
+            progress={props.progress}
+            submitting={submitting}
+            errors={failure?.problems ?? []}
+            contextOpen={props.contextOpen}
+            readOnly={props.readOnly}
+            submitText={props.submitText}
+            pageShortcuts={actions.shortcuts}
+            onDraftChange={setDraftValue}
+            onSubmit={(payload) => {
+              hold();
+              send(payload);
+            }}
+          />
         </div>
       )}
     </section>

@@ -17,7 +17,16 @@ import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annot
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 
-const userOf = (id: number, role: "expert" | "crowd" = "expert"): SessionUser => ({ id, role, username: `u${id}`, displayName: `u${id}`, channel: null, externalId: null, qualifiedAt: null, crowdStudies: [] });
+const userOf = (id: number, role: "expert" | "crowd" = "expert"): SessionUser => ({
+  id,
+  role,
+  username: `u${id}`,
+  displayName: `u${id}`,
+  channel: null,
+  externalId: null,
+  qualifiedAt: null,
+  crowdStudies: [],
+});
 
 describe("skip, flag and undo-last", () => {
   let t: ReturnType<typeof tempDb>;
@@ -51,14 +60,22 @@ describe("skip, flag and undo-last", () => {
     const first = nextTask(t.db, studyId, a.id)!.itemId;
     skipItem(t.db, studyId, first, a, "  the snippet is cut off  ");
     expect(takenSlots(t.db, first)).toBe(0);
-    const row = t.db.$client.prepare(`SELECT status, skip_reason AS reason, skipped_at AS at FROM assignments WHERE study_item_id = ? AND annotator_id = ?`).get(first, a.id) as { status: string; reason: string; at: string };
+    const row = t.db.$client.prepare(`SELECT status, skip_reason AS reason, skipped_at AS at FROM assignments WHERE study_item_id = ? AND annotator_id = ?`).get(first, a.id) as {
+      status: string;
+      reason: string;
+      at: string;
+    };
     expect(row).toMatchObject({ status: "skipped", reason: "the snippet is cut off" });
     expect(row.at).toBeTruthy();
 
     // The skipper goes on with the other items and never meets the skipped one again.
     const rest = allOf(a);
     expect(rest).not.toContain(first);
-    expect(rest.sort()).toEqual(items().filter((i) => i !== first).sort());
+    expect(rest.sort()).toEqual(
+      items()
+        .filter((i) => i !== first)
+        .sort()
+    );
     expect(hasWorkFor(t.db, studyId, a.id)).toBe(false);
     expect(nextTask(t.db, studyId, a.id)).toBeNull();
 
@@ -134,7 +151,7 @@ describe("skip, flag and undo-last", () => {
       () => submitLabel(t.db, { studyId, itemId: first, annotatorId: a.id, payload: label, clientToken: "token-first-carry", secondsOnTask: 1 }),
       400,
       /first snippet of the conversation, so there is nothing to carry forward/,
-      `topics.${topic}.carriedForward`,
+      `topics.${topic}.carriedForward`
     );
   });
 });
