@@ -157,12 +157,17 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     for (const key of keysFor(second, "a", 2)) await page.keyboard.press(key);
     await page.keyboard.press("Control+Enter");
     await waitForItem(page, third);
+    await page.keyboard.press("3"); // work begun on the third item: a draft not yet saved (autosave waits for a pause)
     await page.keyboard.press("?");
     await page.getByRole("dialog").getByText("Undo last").waitFor();
     await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
     await page.keyboard.press("Control+z");
     await waitForItem(page, second);
     await page.getByText("Submitted (revision 1)").waitFor();
+    // That draft is saved on its own item before the undo leaves it, never on the reopened one.
+    const drafts = () => read<{ itemId: number }>(`SELECT d.study_item_id AS itemId FROM label_drafts d JOIN annotators n ON n.id = d.annotator_id WHERE n.username = 'ben'`);
+    await expect.poll(drafts).toEqual([{ itemId: third }]);
     await page.keyboard.press("4"); // the first topic's score (every topic is complete, so the first has focus)
     await page.keyboard.press("Control+Enter");
     await waitForItem(page, third);

@@ -56,10 +56,13 @@ export interface TaskPageShellProps {
 export function TaskPageShell(props: TaskPageShellProps) {
   const { item, failure } = props;
   const submitting = useNavigation().state === "submitting";
-  const { setDraftValue, send } = useTaskPosting({ ...props.posting, itemId: item.itemId });
+  const { setDraftValue, send, flushDraft } = useTaskPosting({ ...props.posting, itemId: item.itemId });
   const loading = useKeysWhileLoading(item.itemId);
   const hold = props.loadsNextItem ? loading.hold : noop;
-  const actions = useItemActions(props.itemActions, hold);
+  const actions = useItemActions(props.itemActions, () => {
+    flushDraft();
+    hold();
+  });
   const busy = props.loadsNextItem === true && loading.busy;
   return (
     <section className="task-page" data-testid={props.testId} data-item={item.itemId} data-mode={props.mode} data-busy={busy || undefined} aria-busy={busy || undefined}>
