@@ -18,7 +18,7 @@ type HeldKey = Pick<KeyboardEventInit, "key" | "code" | "location" | "repeat" | 
 const MODIFIERS = new Set(["Shift", "Control", "Meta", "Alt", "AltGraph", "CapsLock"]);
 
 export interface KeysWhileLoading {
-  /** True from a post that leads to another item until that item is on screen. */
+  /** True from a post that leads to another item until that item is on screen (other navigations: false). */
   busy: boolean;
   /** Call just before posting something that loads another item. */
   hold: () => void;
@@ -81,5 +81,5 @@ export function useKeysWhileLoading(itemId: number): KeysWhileLoading {
     setDropped(0);
   }, []);
 
-  return { busy: holding || navigation.state !== "idle", hold, dropped };
+  return { busy: holding, hold, dropped };
 }
