@@ -5,7 +5,7 @@ import { needsQualification, studyForWorker } from "./access.server.ts";
 import { hasWorkFor } from "./assignment.server.ts";
 import { findAssignment } from "../models/assignment.server.ts";
 import { badInput, forbidden } from "../http/errors.server.ts";
-import { submittedCount } from "../models/assignment.server.ts";
+import { skippedCount, submittedCount } from "../models/assignment.server.ts";
 import { itemCount } from "../models/study.server.ts";
 import { latestOwnLabel, loadDraft } from "../models/label.server.ts";
 import { listStudies } from "./studies.server.ts";
@@ -15,7 +15,8 @@ import { loadItem } from "./task-view.server.ts";
 import { TASK_SERVERS } from "./task-types/registry.server.ts";
 
 export function annotatorProgress(db: Db, studyId: number, annotatorId: number): { total: number; done: number } {
-  return { total: itemCount(db, studyId), done: submittedCount(db, studyId, annotatorId) };
+  // Skipped items are no longer the annotator's to do, so they leave the total.
+  return { total: itemCount(db, studyId) - skippedCount(db, studyId, annotatorId), done: submittedCount(db, studyId, annotatorId) };
 }
 
 /** The annotator's home: the open studies of their pool (crowd: the ones they entered), with progress. */

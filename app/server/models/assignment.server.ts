@@ -146,16 +146,25 @@ export function activeLeases(db: Db, studyId: number, now: string): { itemId: nu
     .all();
 }
 
-/** How many of the study's items the annotator has submitted. */
-export function submittedCount(db: Db, studyId: number, annotatorId: number): number {
+function countWithStatus(db: Db, studyId: number, annotatorId: number, status: AssignmentStatus): number {
   return (
     db
       .select({ n: count() })
       .from(assignments)
       .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
-      .where(and(eq(studyItems.studyId, studyId), eq(assignments.annotatorId, annotatorId), eq(assignments.status, "submitted")))
+      .where(and(eq(studyItems.studyId, studyId), eq(assignments.annotatorId, annotatorId), eq(assignments.status, status)))
       .get()?.n ?? 0
   );
+}
+
+/** How many of the study's items the annotator has submitted. */
+export function submittedCount(db: Db, studyId: number, annotatorId: number): number {
+  return countWithStatus(db, studyId, annotatorId, "submitted");
+}
+
+/** How many of the study's items the annotator skipped (they are not theirs to do any more). */
+export function skippedCount(db: Db, studyId: number, annotatorId: number): number {
+  return countWithStatus(db, studyId, annotatorId, "skipped");
 }
 
 /** Everyone who holds or held an item in the study, with their display name. */
