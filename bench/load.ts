@@ -8,13 +8,13 @@
  * second on, and the latency while it runs is printed separately.
  * Figures only, no pass/fail; the exit code is 1 when a label is missing or an answer was an error.
  *
- *   npm run bench:load        (DURATION=30 seconds, ANNOTATORS=50, IMPORT_MB=46; REBUILD=1 rebuilds build/ first)
+ *   npm run bench:load        (DURATION=30 seconds, ANNOTATORS=50, IMPORT_MB=46; REBUILD=1 rebuilds build-test/ first)
  */
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startAppServer } from "../test/helpers/app-server.ts";
 import { tempDir } from "../test/helpers/temp-db.ts";
+import { buildApp, TEST_BUILD_DIR } from "../test/helpers/test-build.ts";
 import { latencyReport, LoadRecord, runAnnotatorClient } from "./load-clients.ts";
 import { checkStored, prepareLoadDatabase } from "./load-fixture.ts";
 import { largeBundleFile, startCliImport } from "./load-import.ts";
@@ -24,12 +24,11 @@ const ANNOTATORS = Number(process.env.ANNOTATORS ?? 50);
 const IMPORT_MB = Number(process.env.IMPORT_MB ?? 0);
 const ROOT = resolve(import.meta.dirname, "..");
 
-/** Builds the app unless a production build is already there (REBUILD=1 forces it). */
+/** Builds the tests' build-test/ unless it is already there (REBUILD=1 forces it); never build/. */
 function ensureBuild(): void {
-  if (existsSync(join(ROOT, "build/server/index.js")) && process.env.REBUILD !== "1") return;
-  console.log("Building the app (remix vite:build)…");
-  const result = spawnSync(process.execPath, [join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build", "--logLevel", "warn"], { cwd: ROOT, stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  if (existsSync(join(ROOT, TEST_BUILD_DIR, "server/index.js")) && process.env.REBUILD !== "1") return;
+  console.log(`Building the app (remix vite:build into ${TEST_BUILD_DIR}/)…`);
+  buildApp();
 }
 
 ensureBuild();

@@ -1,12 +1,13 @@
 /**
  * Serves the web app. On start it migrates the database, seeds the demo study when the
  * database is empty, and prints where to go. `--dev` serves through Vite with hot reload;
- * otherwise it serves the production build in build/ (npm start builds it first).
+ * otherwise it serves the production build in build/ (npm start builds it first), or in
+ * $SOCRATES_BUILD_DIR when set (the tests serve their own build-test/; scripts/build-dir.ts).
  */
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { databasePath, getDb } from "../app/server/db.server.ts";
 import { isEmpty, seedDemo } from "../db/demo/seed.ts";
@@ -18,6 +19,7 @@ import { crossOriginProtection } from "../app/server/http/cross-origin.server.ts
 import { remixHandler } from "../app/server/http/remix-handler.server.ts";
 import { policyOptions, securityHeaders } from "../app/server/http/security-headers.server.ts";
 import { serverSettings } from "../app/server/http/server-settings.server.ts";
+import { buildDirectory } from "./build-dir.ts";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
@@ -52,13 +54,14 @@ if (dev) {
   app.use(viteServer.middlewares);
   build = () => viteServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
 } else {
-  const serverBuild = resolve("build/server/index.js");
+  const dir = buildDirectory();
+  const serverBuild = resolve(dir, "server/index.js");
   if (!existsSync(serverBuild)) {
-    console.error("No production build in build/. Run `npm run build` first, or use `npm start`, which builds.");
+    console.error(`No production build in ${dir}/. Run \`npm run build\` first, or use \`npm start\`, which builds.`);
     process.exit(1);
   }
-  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("build/client", { maxAge: "1h" }));
+  app.use("/assets", express.static(join(dir, "client/assets"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(join(dir, "client"), { maxAge: "1h" }));
   build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
 }
 app.all("*", bodyLimit(settings.maxBodyBytes), remixHandler({ build, mode: dev ? "development" : "production", appOrigin: settings.appOrigin }));

@@ -1,5 +1,6 @@
 /**
- * Starts the real web server (scripts/serve.ts, production build) on a free port, with its own
+ * Starts the real web server (scripts/serve.ts, the tests' production build in build-test/ unless
+ * `env.SOCRATES_BUILD_DIR` says otherwise) on a free port, with its own
  * database in a temporary directory or, given `dbPath`, on a database the test prepared (which
  * `stop` leaves in place).
  */
@@ -7,8 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { tempDir } from "./temp-db.ts";
-
-const ROOT = resolve(import.meta.dirname, "../..");
+import { ROOT, TEST_BUILD_DIR } from "./test-build.ts";
 
 function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -31,7 +31,7 @@ export interface AppServer {
 export interface AppServerOptions {
   /** Serve this database file instead of a fresh one; the caller owns it. */
   dbPath?: string;
-  /** Extra environment for the server process (e.g. MTURK_SUBMIT_ORIGINS). */
+  /** Extra environment for the server process (e.g. MTURK_SUBMIT_ORIGINS, SOCRATES_BUILD_DIR). */
   env?: Record<string, string>;
 }
 
@@ -41,7 +41,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const port = await freePort();
   const child: ChildProcess = spawn(resolve(ROOT, "node_modules/.bin/tsx"), ["scripts/serve.ts"], {
     cwd: ROOT,
-    env: { ...process.env, ...options.env, SOCRATES_DB: dbPath, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
+    env: { ...process.env, SOCRATES_BUILD_DIR: TEST_BUILD_DIR, ...options.env, SOCRATES_DB: dbPath, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
