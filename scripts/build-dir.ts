@@ -6,6 +6,6 @@
  */
 export const DEFAULT_BUILD_DIR = "build";
 
-export function buildDirectory(env: NodeJS.ProcessEnv = process.env): string {
+export function buildDirectory(env: Record<string, string | undefined> = process.env): string {
   return env.SOCRATES_BUILD_DIR?.trim() || DEFAULT_BUILD_DIR;
 }

@@ -4,6 +4,7 @@ import { orResponse, orResponseWrite } from "../server/http/responses.server.ts"
 import { getStudy } from "../server/annotation/studies.server.ts";
 import { startSession } from "../server/auth/session.server.ts";
 import { channelForEntry } from "../server/crowd/channels/registry.server.ts";
+import { NO_WORK_MESSAGE, noWorkForEntrant } from "../server/crowd/entry-gate.server.ts";
 import { isProlificEntry } from "../server/crowd/prolific.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
@@ -27,6 +28,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   const channel = channelForEntry(params);
   if (!channel) throw new Response("This page needs a study link with a worker id.", { status: 400, statusText: "Bad Request" });
+  // Before any reading test or stored row: a full study says so at once.
+  if (noWorkForEntrant(db, studyId, channel, params)) return json({ state: "no-work" as const, name: study.name, message: NO_WORK_MESSAGE, prolific: isProlificEntry(params) });
   const outcome = await orResponseWrite(() => channel.entry.enter(db, study, params));
   if (outcome.kind === "refused") return json({ state: "refused" as const, name: study.name, message: outcome.message }, { status: outcome.status });
   if (outcome.kind === "invalid") throw new Response(outcome.message, { status: outcome.status, statusText: STATUS_TEXT[outcome.status] });
@@ -41,6 +44,11 @@ export default function CrowdStart() {
       {data.state === "refused" ? (
         <p className="form-error" role="alert" data-testid="crowd-refused">
           {data.message}
+        </p>
+      ) : data.state === "no-work" ? (
+        <p data-testid="crowd-no-work">
+          {data.message}
+          {data.prolific ? " Please return your place in the study on Prolific." : " Thank you for your interest."}
         </p>
       ) : (
         <p>

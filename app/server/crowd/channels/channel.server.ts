@@ -25,7 +25,14 @@ export type EntryOutcome =
 /** Where a channel's workers come in. */
 export type ChannelEntry =
   /** Through /crowd/start: the parameters that mark the channel, and entering with them. */
-  | { path: "/crowd/start"; params: readonly string[]; matches(params: URLSearchParams): boolean; enter(db: Db, study: StudyRow, params: URLSearchParams): EntryOutcome }
+  | {
+      path: "/crowd/start";
+      params: readonly string[];
+      /** The parameter carrying the worker's id, when entry may start a session (checked for open work first). */
+      workerParam: string | null;
+      matches(params: URLSearchParams): boolean;
+      enter(db: Db, study: StudyRow, params: URLSearchParams): EntryOutcome;
+    }
   /** Through a route of its own (e.g. /mturk/task), or none at all (a results file): see `describe`. */
   | { path: string | null; describe: string };
 

@@ -10,6 +10,7 @@ export const linkChannel: CrowdChannel = {
   entry: {
     path: "/crowd/start",
     params: ["study", "worker", "sig"],
+    workerParam: "worker",
     matches: (params) => params.has("sig"),
     enter(db, study, params) {
       const workerId = params.get("worker") ?? "";

@@ -26,6 +26,7 @@ export const mturkBatchChannel: CrowdChannel = {
     path: "/crowd/start",
     // Recognised only to be refused with a clear page; the batch itself needs no entry URL.
     params: ["study", "assignmentId", "hitId", "workerId"],
+    workerParam: null,
     matches: (params) => params.has("assignmentId") || params.has("hitId") || params.has("workerId"),
     enter: () => refused,
   },

@@ -13,6 +13,7 @@ export const prolificChannel: CrowdChannel = {
   entry: {
     path: "/crowd/start",
     params: ["study", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"],
+    workerParam: "PROLIFIC_PID",
     matches: isProlificEntry,
     enter(db, study, params) {
       try {
