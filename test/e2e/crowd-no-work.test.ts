@@ -1,0 +1,96 @@
+/**
+ * A crowd worker learns that a study has no work left before anything else: the entry link
+ * answers with a page saying so instead of the reading test, and stores nothing (no worker, no
+ * session, no Prolific session row). Over HTTP against the real server, on the demo's crowd study
+ * with every item filled to k by submitted assignments.
+ */
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crowdLinkSignature } from "../../app/server/auth/crowd-link.server.ts";
+import { startAppServer, type AppServer } from "../helpers/app-server.ts";
+import { demoStudiesDb } from "../helpers/demo-studies-db.ts";
+
+const STUDY = 2; // the demo's crowd consensus study
+const SECRET = "crowd-no-work-test-secret";
+
+/** Gives every item of the study k live assignments, from fresh annotators (what a finished study looks like). */
+function fillStudy(dbPath: string): void {
+  const db = new Database(dbPath);
+  const { k } = db.prepare("SELECT labels_per_item AS k FROM studies WHERE id = ?").get(STUDY) as { k: number };
+  const now = new Date().toISOString();
+  for (let i = 1; i <= k; i++) {
+    const { lastInsertRowid } = db
+      .prepare("INSERT INTO annotators (username, display_name, role, active, created_at) VALUES (?, ?, 'expert', 1, ?)")
+      .run(`filler${i}`, `Filler ${i}`, now);
+    db.prepare(
+      `INSERT OR IGNORE INTO assignments (study_item_id, annotator_id, status, leased_at, lease_expires_at, submitted_at)
+       SELECT id, ?, 'submitted', ?, ?, ? FROM study_items WHERE study_id = ?`,
+    ).run(lastInsertRowid, now, now, now, STUDY);
+  }
+  db.close();
+}
+
+function linkUrl(base: string, worker: string): string {
+  return `${base}/crowd/start?${new URLSearchParams({ study: String(STUDY), worker, sig: crowdLinkSignature(STUDY, worker, SECRET) })}`;
+}
+
+describe("crowd entry on a study with no work left", () => {
+  let server: AppServer;
+  let cleanup: () => void;
+
+  beforeAll(async () => {
+    const t = await demoStudiesDb();
+    t.db.$client.close();
+    cleanup = t.cleanup;
+    server = await startAppServer({ dbPath: t.path, env: { SESSION_SECRET: SECRET } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    cleanup?.();
+  });
+
+  const counts = () => {
+    const db = new Database(server.dbPath, { readonly: true });
+    const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[];
+    const result = Object.fromEntries(rows.map(({ name }) => [name, (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]));
+    db.close();
+    return result;
+  };
+
+  it("sends a new worker to the reading test while the study has work", async () => {
+    const res = await fetch(linkUrl(server.url, "W_EARLY_1"), { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`/crowd/qualify?study=${STUDY}`);
+  });
+
+  it("tells a new link worker there is no work left, before any test, and stores nothing", async () => {
+    fillStudy(server.dbPath);
+    const before = counts();
+    const res = await fetch(linkUrl(server.url, "W_LATE_1"), { redirect: "manual" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    const html = await res.text();
+    expect(html).toContain("There is no work left in this study");
+    expect(html).toContain('data-testid="crowd-no-work"');
+    expect(html).not.toContain("Reading test");
+    expect(counts()).toEqual(before);
+  });
+
+  it("tells a Prolific participant the same and asks them to return their place; no session row is stored", async () => {
+    const before = counts();
+    const params = new URLSearchParams({ study: String(STUDY), PROLIFIC_PID: "latecomer1", STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: "late-session-1" });
+    const res = await fetch(`${server.url}/crowd/start?${params}`, { redirect: "manual" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    const html = await res.text();
+    expect(html).toContain("There is no work left in this study");
+    expect(html).toContain("Please return your place in the study on Prolific.");
+    expect(counts()).toEqual(before);
+  });
+
+  it("also stops a worker who entered earlier but has not passed the test (they would face it for nothing)", async () => {
+    const res = await fetch(linkUrl(server.url, "W_EARLY_1"), { redirect: "manual" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("There is no work left in this study");
+  });
+});
