@@ -5,6 +5,8 @@
  * `Reject`. Built from an input CSV (the export's) and the workers' answers.
  */
 import { choiceField, CROWD_SPECIAL_POSITIONS, ITEM_ID_FIELD, positionField, scoreField } from "../../app/domain/crowd/answer-fields.ts";
+import { readFileSync } from "node:fs";
+import { parseCsv } from "../../app/domain/csv.ts";
 import { AGREEMENT_SCORES, type ConsensusLabel } from "../../app/domain/labels.ts";
 
 export const MTURK_FIXED_COLUMNS = [
@@ -41,6 +43,19 @@ export interface InputCsv {
   header: string[];
   /** One row per HIT, in header order. */
   rows: string[][];
+}
+
+/**
+ * Every HIT row of an export, from all its input CSVs (one per number of assignments), put back
+ * in study order (`itemOrder`: the study's item ids by position).
+ */
+export function exportedInput(batches: readonly { file: string }[], itemOrder: readonly number[]): InputCsv {
+  const parsed = batches.map((b) => parseCsv(readFileSync(b.file, "utf8")));
+  const header = parsed[0].header;
+  const at = header.indexOf("item_id");
+  const position = new Map(itemOrder.map((id, i) => [id, i]));
+  const rows = parsed.flatMap((p) => p.records.map((r) => r.fields)).sort((a, b) => position.get(Number(a[at]))! - position.get(Number(b[at]))!);
+  return { header, rows };
 }
 
 export interface WorkerAssignment {

@@ -107,16 +107,27 @@ export function hourlyWage(rewardUsd: number, secondsPerAssignment: number): num
 
 /** Cost of a batch, computed in whole cents so totals add up exactly. */
 export function estimateCost(hits: number, settings: Pick<HitSettings, "rewardUsd" | "assignmentsPerHit">, secondsPerAssignment: number, secondsSource: string): CostEstimate {
-  const assignments = hits * settings.assignmentsPerHit;
-  const rewardCents = cents(settings.rewardUsd) * assignments;
-  const feeTotal = feeCents(settings.rewardUsd, settings.assignmentsPerHit) * assignments;
+  return estimateBatchesCost([{ hits, assignmentsPerHit: settings.assignmentsPerHit }], settings.rewardUsd, secondsPerAssignment, secondsSource);
+}
+
+/** Cost of several batches at one reward whose HITs take different numbers of assignments (the fee rate depends on it). */
+export function estimateBatchesCost(batches: readonly { hits: number; assignmentsPerHit: number }[], rewardUsd: number, secondsPerAssignment: number, secondsSource: string): CostEstimate {
+  let hits = 0;
+  let assignments = 0;
+  let feeTotal = 0;
+  for (const batch of batches) {
+    hits += batch.hits;
+    assignments += batch.hits * batch.assignmentsPerHit;
+    feeTotal += feeCents(rewardUsd, batch.assignmentsPerHit) * batch.hits * batch.assignmentsPerHit;
+  }
+  const rewardCents = cents(rewardUsd) * assignments;
   return {
     hits,
     assignments,
-    rewardUsd: settings.rewardUsd,
+    rewardUsd,
     secondsPerAssignment,
     secondsSource,
-    hourlyWageUsd: hourlyWage(settings.rewardUsd, secondsPerAssignment),
+    hourlyWageUsd: hourlyWage(rewardUsd, secondsPerAssignment),
     rewardsTotalUsd: rewardCents / 100,
     feesTotalUsd: feeTotal / 100,
     totalUsd: (rewardCents + feeTotal) / 100,

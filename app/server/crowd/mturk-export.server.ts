@@ -3,8 +3,11 @@
  *
  *   template.html           the HIT layout (annotation-templates/mturk/<type>.html with the
  *                           study's guidelines rendered in), pasted into the project's source
- *   input.csv               one row per HIT (= study item still short of counted labels); the header is
- *                           exactly the template's `${…}` variables
+ *   input.csv               one row per HIT (= study item still missing labels); the header is
+ *                           exactly the template's `${…}` variables. Items missing different
+ *                           numbers of labels go to one file per number instead
+ *                           (input-<n>-assignments.csv, one requester-site batch each), since a
+ *                           batch has one "assignments per task" for all its rows
  *   hit-config.json         title, reward, assignments, durations, qualification requirements
  *   qualification-test.xml  the English test as a QuestionForm
  *   answer-key.xml          its AnswerKey (MTurk scores the test itself)
@@ -14,7 +17,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { hitConfigJson, estimateCost, type CostEstimate, type HitSettings } from "../../domain/crowd/hit-config.ts";
+import { hitConfigJson, estimateBatchesCost, type CostEstimate, type HitSettings } from "../../domain/crowd/hit-config.ts";
+import { describeLabelOrder, planLabelOrder, type ItemLabelCounts, type LabelOrder, type OrderGroup } from "../../domain/crowd/missing-labels.ts";
 import { answerKeyXml, questionFormXml } from "../../domain/crowd/qualification-xml.ts";
 import { markdownToHtml } from "../../domain/crowd/hit-render.ts";
 import { fillTemplate, insertGuidelines, templateVariables } from "../../domain/crowd/mturk-template.ts";
@@ -58,10 +62,14 @@ export interface ExportSummary {
   outDir: string;
   /** Absolute paths of the files written, by role. */
   files: Record<keyof typeof EXPORT_FILES, string>;
-  /** HITs written (one per item). */
+  /** HITs written (one per item missing labels). */
   rows: number;
-  /** Items left out because they already have the study's labels per item, counted. */
+  /** Items left out: already complete, or waiting only on pending labels. */
   leftOut: number;
+  /** How many labels were ordered for which items, and what was left out (app/domain/crowd/missing-labels.ts). */
+  order: LabelOrder;
+  /** The input CSVs: one per number of assignments per HIT (largest first; `files.inputCsv` is the first). */
+  batches: { file: string; assignmentsPerHit: number; rows: number }[];
   /** Gold items among the rows (indistinguishable in the files). */
   goldRows: number;
   settings: HitSettings;
@@ -99,19 +107,32 @@ function isNonEmptyDir(dir: string): boolean {
   return existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0);
 }
 
-/**
- * Counted and pending labels per item. An item still needs labels while it has fewer than k
- * counted ones: a surplus label fills no place, and a pending one may never be confirmed (its
- * worker id is unverified), so neither keeps an item out of the batch.
- */
-function labelCounts(db: Db, studyId: number): { counted: Map<number, number>; pending: Set<number> } {
-  const counted = new Map<number, number>();
-  const pending = new Set<number>();
+/** Counted and pending labels per item of the study (surplus labels fill no place). */
+function labelCounts(db: Db, studyId: number, itemIds: readonly number[]): ItemLabelCounts[] {
+  const counts = new Map(itemIds.map((itemId) => [itemId, { itemId, counted: 0, pending: 0 }]));
   for (const label of latestLabelRows(db, [studyId])) {
-    if (label.status === "counted") counted.set(label.itemId, (counted.get(label.itemId) ?? 0) + 1);
-    if (label.status === "pending") pending.add(label.itemId);
+    const item = counts.get(label.itemId);
+    if (item && label.status === "counted") item.counted++;
+    if (item && label.status === "pending") item.pending++;
   }
-  return { counted, pending };
+  return [...counts.values()];
+}
+
+/** `input.csv` for a single batch; with several, each is named after its assignments per HIT. */
+function inputFileName(group: OrderGroup, order: LabelOrder): string {
+  return order.groups.length === 1 ? EXPORT_FILES.inputCsv : `input-${group.assignments}-assignments.csv`;
+}
+
+/** Items in study order within each group, so a trajectory's snippets stay in sequence. */
+function orderedGroups(order: LabelOrder, itemIds: readonly number[]): OrderGroup[] {
+  const position = new Map(itemIds.map((id, i) => [id, i]));
+  return order.groups.map((g) => ({ ...g, itemIds: [...g.itemIds].sort((a, b) => position.get(a)! - position.get(b)!) }));
+}
+
+function orderWarnings(order: LabelOrder): string[] {
+  if (!order.awaiting) return [];
+  const items = `${order.awaiting} item${order.awaiting === 1 ? "" : "s"}`;
+  return [`${items} short of counted labels hold pending answers that fill the gap and were left out; once \`socrates mturk sync\` (or the Prolific import) confirms or refuses them, export again for whatever is still missing`];
 }
 
 /**
@@ -136,64 +157,70 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   const header = templateVariables(template);
   const test = loadQualificationTest();
 
-  const counts = labelCounts(db, studyId);
   const items = studyItemIds(db, studyId);
-  const pending = items.filter((itemId) => (counts.counted.get(itemId) ?? 0) < study.labelsPerItem).map((itemId) => loadItem(db, studyId, itemId));
-  if (pending.length === 0) {
-    throw new ServiceError(409, `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} counted labels`);
+  const order = planLabelOrder(labelCounts(db, studyId, items), study.labelsPerItem);
+  if (order.items === 0) {
+    throw new ServiceError(409, `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} counted labels or pending ones that fill the gap`);
   }
-
-  const warnings: string[] = [];
-  const awaiting = pending.filter((item) => counts.pending.has(item.id)).length;
-  if (awaiting) {
-    warnings.push(
-      `${awaiting} of these items hold answers still pending MTurk's confirmation; run \`socrates mturk sync\` first if they came from published HITs, or the batch may bring surplus labels`,
-    );
-  }
+  const groups = orderedGroups(order, items).map((g) => ({ ...g, items: g.itemIds.map((itemId) => loadItem(db, studyId, itemId)) }));
+  const warnings = orderWarnings(order);
   const oversized: number[] = [];
-  const rows = pending.map((item) => {
-    const values = hitValues(taskView(db, item), { studyId, itemId: item.id });
-    if (Buffer.byteLength(fillTemplate(template, values), "utf8") > MTURK_QUESTION_LIMIT_BYTES) oversized.push(item.id);
-    return header.map((name) => values[name]);
+  const csvs = groups.map((group) => {
+    const rows = group.items.map((item) => {
+      const values = hitValues(taskView(db, item), { studyId, itemId: item.id });
+      if (Buffer.byteLength(fillTemplate(template, values), "utf8") > MTURK_QUESTION_LIMIT_BYTES) oversized.push(item.id);
+      return header.map((name) => values[name]);
+    });
+    // MTurk puts these values into the worker's page as they are (docs/formats.md).
+    return { name: inputFileName(group, order), assignmentsPerHit: group.assignments, rows: rows.length, text: toCsv(header, rows, { verbatim: true }) };
   });
   if (oversized.length) {
     warnings.push(`${oversized.length} HIT${oversized.length === 1 ? " is" : "s are"} larger than MTurk's 64 KB question limit and may be refused (item ids ${oversized.join(", ")})`);
   }
 
-  const estimate = estimateCost(rows.length, plan.settings, plan.estimate.secondsPerAssignment, plan.estimate.secondsSource);
+  const estimate = estimateBatchesCost(csvs.map((c) => ({ hits: c.rows, assignmentsPerHit: c.assignmentsPerHit })), plan.settings.rewardUsd, plan.estimate.secondsPerAssignment, plan.estimate.secondsSource);
   const payWarning = checkFairPay(estimate, options.force ?? false);
   if (payWarning) warnings.unshift(`${payWarning} (forced)`);
+  const settings = { ...plan.settings, assignmentsPerHit: csvs[0].assignmentsPerHit };
+  const leftOut = order.complete + order.awaiting;
 
   const config = {
-    ...hitConfigJson(plan.settings, estimate),
-    Batch: { StudyId: studyId, StudyType: kind, ExportedAt: (options.now ?? new Date()).toISOString(), Rows: rows.length, LeftOut: items.length - pending.length },
+    ...hitConfigJson(settings, estimate),
+    Batch: {
+      StudyId: studyId,
+      StudyType: kind,
+      ExportedAt: (options.now ?? new Date()).toISOString(),
+      Rows: order.items,
+      LeftOut: leftOut,
+      Order: describeLabelOrder(order),
+      InputFiles: csvs.map((c) => ({ File: c.name, MaxAssignments: c.assignmentsPerHit, Rows: c.rows })),
+    },
   };
-  const contents: Record<keyof typeof EXPORT_FILES, string> = {
-    template,
-    inputCsv: toCsv(header, rows, { verbatim: true }), // MTurk puts these values into the worker's page as they are (docs/formats.md)
-    hitConfig: JSON.stringify(config, null, 2) + "\n",
-    qualificationTest: questionFormXml(test),
-    answerKey: answerKeyXml(test),
+  const contents: Record<string, string> = {
+    [EXPORT_FILES.template]: template,
+    ...Object.fromEntries(csvs.map((c) => [c.name, c.text])),
+    [EXPORT_FILES.hitConfig]: JSON.stringify(config, null, 2) + "\n",
+    [EXPORT_FILES.qualificationTest]: questionFormXml(test),
+    [EXPORT_FILES.answerKey]: answerKeyXml(test),
   };
   // Everything is built before the first write, so a refusal above leaves no half batch behind.
   mkdirSync(outDir, { recursive: true });
-  const files = {} as Record<keyof typeof EXPORT_FILES, string>;
-  for (const key of Object.keys(EXPORT_FILES) as (keyof typeof EXPORT_FILES)[]) {
-    files[key] = join(outDir, EXPORT_FILES[key]);
-    writeFileSync(files[key], contents[key], { flag: "wx" });
-  }
+  for (const [name, text] of Object.entries(contents)) writeFileSync(join(outDir, name), text, { flag: "wx" });
+  const files = Object.fromEntries((Object.keys(EXPORT_FILES) as (keyof typeof EXPORT_FILES)[]).map((key) => [key, join(outDir, EXPORT_FILES[key])])) as ExportSummary["files"];
+  files.inputCsv = join(outDir, csvs[0].name);
   return {
     studyId,
     studyType: kind,
     studyName: study.name,
     outDir,
     files,
-    rows: rows.length,
-    leftOut: items.length - pending.length,
-    goldRows: pending.filter((i) => i.isGold).length,
-    settings: plan.settings,
+    rows: order.items,
+    leftOut,
+    order,
+    batches: csvs.map((c) => ({ file: join(outDir, c.name), assignmentsPerHit: c.assignmentsPerHit, rows: c.rows })),
+    goldRows: groups.reduce((n, g) => n + g.items.filter((i) => i.isGold).length, 0),
+    settings,
     estimate,
     warnings,
   };
 }
-

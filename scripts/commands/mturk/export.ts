@@ -4,6 +4,7 @@ import { isAbsolute, relative } from "node:path";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { defaultExportDir, exportBatch, type ExportSummary } from "../../../app/server/crowd/mturk-export.server.ts";
+import { describeLabelOrder } from "../../../app/domain/crowd/missing-labels.ts";
 import { TemplateError } from "../../../app/server/templates.server.ts";
 import { parseIntOption, UserError } from "../../cli-kit.ts";
 import { addHitOptions, hitOverrides, type HitOptionValues } from "./hit-options.ts";
@@ -24,15 +25,25 @@ function shown(path: string): string {
   return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? path : rel;
 }
 
-function describe(summary: ExportSummary): string {
+/** One line per input CSV: what to upload with how many assignments per task. */
+function batchLines(summary: ExportSummary, width: number): string[] {
+  return summary.batches.map(
+    (b) => `  ${shown(b.file).padEnd(width)} ${b.rows} HIT${b.rows === 1 ? "" : "s"}: upload as one batch with ${b.assignmentsPerHit} assignment${b.assignmentsPerHit === 1 ? "" : "s"} per task`,
+  );
+}
+
+export function describeExport(summary: ExportSummary): string {
   const e = summary.estimate;
   const where = shown(summary.outDir);
+  const width = where.length + 30;
+  const others = (Object.keys(FILE_NOTES) as (keyof typeof FILE_NOTES)[]).filter((k) => k !== "inputCsv");
   const lines = [
     `study ${summary.studyId} (${summary.studyType}, "${summary.studyName}"): wrote ${summary.rows} HIT${summary.rows === 1 ? "" : "s"} to ${where}/`,
-    `left out ${summary.leftOut} item${summary.leftOut === 1 ? "" : "s"} that already have ${summary.settings.assignmentsPerHit} counted label${summary.settings.assignmentsPerHit === 1 ? "" : "s"}`,
+    `left out ${summary.leftOut} item${summary.leftOut === 1 ? "" : "s"}: ${summary.order.complete} already hold ${summary.settings.assignmentsPerHit === 1 ? "their" : "all"} counted labels${summary.order.awaiting ? `, ${summary.order.awaiting} wait only on pending labels` : ""}`,
     "files:",
-    ...(Object.keys(FILE_NOTES) as (keyof typeof FILE_NOTES)[]).map((k) => `  ${shown(summary.files[k]).padEnd(where.length + 24)} ${FILE_NOTES[k]}`),
-    `estimated cost: ${e.assignments} assignments (${e.hits} HITs × ${summary.settings.assignmentsPerHit}) × ${usd(e.rewardUsd)} = ${usd(e.rewardsTotalUsd)} rewards + ${usd(e.feesTotalUsd)} MTurk fees = ${usd(e.totalUsd)} total`,
+    ...others.map((k) => `  ${shown(summary.files[k]).padEnd(width)} ${FILE_NOTES[k]}`),
+    ...batchLines(summary, width),
+    `estimated cost: ${describeLabelOrder(summary.order)}: ${e.assignments} × ${usd(e.rewardUsd)} = ${usd(e.rewardsTotalUsd)} rewards + ${usd(e.feesTotalUsd)} MTurk fees = ${usd(e.totalUsd)} total`,
     `implied hourly wage: ${usd(e.hourlyWageUsd)}/h at ${Math.round(e.secondsPerAssignment)} s per assignment (${e.secondsSource})`,
   ];
   return lines.join("\n");
@@ -48,9 +59,12 @@ export function registerMturkExport(mturk: Command): void {
   command.addHelpText(
     "after",
     `
-One row of input.csv per study item that still has fewer latest labels than the study's labels
-per item (the HIT's assignments); gold items are included and look like any other item. The
-header is exactly the template's \${variable}s; every value is HTML built with all text escaped.
+One row of input.csv per study item still missing labels, ordering only what is missing: the
+study's labels per item (k) minus the item's counted labels and its pending ones (answers whose
+worker MTurk or Prolific has not confirmed yet). Items already at k are left out. When items miss
+different numbers of labels, each number gets its own file, input-<n>-assignments.csv, to upload
+as its own batch with n assignments per task. Gold items are included and look like any other
+item. The header is exactly the template's \${variable}s; every value is HTML with text escaped.
 
 The cost estimate uses the study's median seconds per label (or --seconds-per-item) and MTurk's
 fees; a reward below the U.S. federal minimum wage at that pace is refused unless --force.
@@ -74,7 +88,7 @@ Example:
       if (err instanceof TemplateError) throw new UserError(`mturk export refused, nothing was written: a template is broken:\n${err.message}`);
       throw err;
     }
-    console.log(describe(summary));
+    console.log(describeExport(summary));
     for (const warning of summary.warnings) process.stderr.write(`warning: ${warning}\n`);
   });
 }

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { estimateCost, FEDERAL_MINIMUM_WAGE_USD } from "../../../app/domain/crowd/hit-config.ts";
+import { FEDERAL_MINIMUM_WAGE_USD } from "../../../app/domain/crowd/hit-config.ts";
 import { ANSWER_KEY_NS, QUESTION_FORM_NS } from "../../../app/domain/crowd/qualification-xml.ts";
 import { parseCsv } from "../../../app/domain/csv.ts";
 import { seedDemoStudies } from "../../../db/demo/studies.ts";
@@ -45,30 +45,47 @@ describe("mturk export", () => {
       .all(studyId) as { id: number; isGold: number; labels: number }[];
   }
 
-  it("writes one row per item still short of labels and leaves the others out", () => {
+  it("orders only the missing labels per item (k minus those held), one input file per number, and leaves complete items out", () => {
     const studyId = studies.crowdConsensus;
     const perItem = (t.db.$client.prepare(`SELECT labels_per_item AS k FROM studies WHERE id = ?`).get(studyId) as { k: number }).k;
     const items = labelCounts(studyId);
     const done = items.filter((i) => i.labels >= perItem);
-    const pending = items.filter((i) => i.labels < perItem);
-    // The demo labels some snippets fully and leaves others untouched: both cases occur.
+    const short = items.filter((i) => i.labels < perItem);
+    const missing = new Map(short.map((i) => [i.id, perItem - i.labels]));
+    // The demo labels some snippets fully, some partly and leaves others untouched: every case occurs.
     expect(done.length).toBeGreaterThan(0);
-    expect(pending.length).toBeGreaterThan(0);
+    expect(new Set(missing.values()).size).toBeGreaterThan(1);
 
     const dir = freshDir();
     const summary = exportBatch(t.db, studyId, { outDir: dir, now: new Date("2030-01-02T03:04:05Z") });
-    expect(readdirSync(dir).sort()).toEqual(Object.values(EXPORT_FILES).sort());
-    expect(summary).toMatchObject({ studyId, studyType: "consensus-snippet", rows: pending.length, leftOut: done.length, warnings: [] });
+    const needs = [...new Set(missing.values())].sort((a, b) => b - a);
+    const inputFiles = needs.map((need) => `input-${need}-assignments.csv`);
+    const otherFiles = Object.values(EXPORT_FILES).filter((f) => f !== EXPORT_FILES.inputCsv);
+    expect(readdirSync(dir).sort()).toEqual([...otherFiles, ...inputFiles].sort());
+    expect(summary).toMatchObject({ studyId, studyType: "consensus-snippet", rows: short.length, leftOut: done.length, warnings: [] });
+    expect(summary.order).toMatchObject({ items: short.length, complete: done.length, awaiting: 0 });
 
-    const csv = parseCsv(readFileSync(summary.files.inputCsv, "utf8"));
-    const itemColumn = csv.header.indexOf("item_id");
-    expect(csv.records.map((r) => Number(r.fields[itemColumn]))).toEqual(pending.map((i) => i.id));
+    // Each file holds exactly the items missing its number of labels, in study order.
+    for (const batch of summary.batches) {
+      const csv = parseCsv(readFileSync(batch.file, "utf8"));
+      const itemColumn = csv.header.indexOf("item_id");
+      const expected = short.filter((i) => missing.get(i.id) === batch.assignmentsPerHit).map((i) => i.id);
+      expect(csv.records.map((r) => Number(r.fields[itemColumn])), batch.file).toEqual(expected);
+      expect(batch.rows).toBe(expected.length);
+    }
+    expect(summary.batches.map((b) => b.assignmentsPerHit)).toEqual(needs);
+    expect(summary.files.inputCsv).toBe(summary.batches[0].file);
 
+    const assignments = [...missing.values()].reduce((a, b) => a + b, 0);
+    expect(summary.estimate.assignments).toBe(assignments);
+    expect(summary.estimate.assignments).toBeLessThan(short.length * perItem);
     const config = JSON.parse(readFileSync(summary.files.hitConfig, "utf8"));
-    expect(config).toMatchObject({ MaxAssignments: perItem, Reward: summary.settings.rewardUsd.toFixed(2), Batch: { StudyId: studyId, Rows: pending.length, LeftOut: done.length, ExportedAt: "2030-01-02T03:04:05.000Z" } });
+    expect(config).toMatchObject({ MaxAssignments: needs[0], Reward: summary.settings.rewardUsd.toFixed(2), Batch: { StudyId: studyId, Rows: short.length, LeftOut: done.length, ExportedAt: "2030-01-02T03:04:05.000Z" } });
+    expect(config.Batch.InputFiles).toEqual(summary.batches.map((b) => ({ File: b.file.slice(dir.length + 1), MaxAssignments: b.assignmentsPerHit, Rows: b.rows })));
+    expect(config.Batch.Order).toBe(`${assignments} assignments for ${short.length} items missing labels; ${done.length} items already complete`);
     expect(config.QualificationRequirements.map((q: { QualificationTypeId: string }) => q.QualificationTypeId)).toEqual(["000000000000000000L0", "00000000000000000040", "00000000000000000071"]);
-    expect(config.Estimate).toEqual(estimateCost(pending.length, summary.settings, summary.estimate.secondsPerAssignment, summary.estimate.secondsSource));
-    expect(summary.estimate.assignments).toBe(pending.length * perItem);
+    expect(config.Estimate).toEqual(summary.estimate);
+    expect(summary.estimate.rewardsTotalUsd).toBeCloseTo(assignments * summary.settings.rewardUsd, 6);
     expect(summary.estimate.hourlyWageUsd).toBeGreaterThanOrEqual(FEDERAL_MINIMUM_WAGE_USD);
 
     const test = loadQualificationTest();
@@ -159,13 +176,16 @@ describe("mturk export", () => {
       const result = runCli(["mturk", "export", "--study", String(studies.crowdConsensus), "--out", dir, "--reward", "0.40"], env());
       expect(result.stderr).not.toMatch(/error|warning/);
       expect(result.status).toBe(0);
-      const pending = labelCounts(studies.crowdConsensus).filter((i) => i.labels < 3).length;
+      const short = labelCounts(studies.crowdConsensus).filter((i) => i.labels < 3);
+      const complete = labelCounts(studies.crowdConsensus).length - short.length;
+      const missing = short.reduce((n, i) => n + 3 - i.labels, 0);
       const estimate = JSON.parse(readFileSync(join(dir, "hit-config.json"), "utf8")).Estimate;
-      expect(result.stdout).toContain(`wrote ${pending} HITs to ${dir}/`);
-      expect(result.stdout).toMatch(/left out \d+ items that already have 3 counted labels/);
-      for (const file of Object.values(EXPORT_FILES)) expect(result.stdout).toContain(join(dir, file));
+      expect(result.stdout).toContain(`wrote ${short.length} HITs to ${dir}/`);
+      expect(result.stdout).toContain(`left out ${complete} items: ${complete} already hold all counted labels`);
+      for (const file of Object.values(EXPORT_FILES).filter((f) => f !== EXPORT_FILES.inputCsv)) expect(result.stdout).toContain(join(dir, file));
+      expect(result.stdout).toMatch(new RegExp(`${join(dir, "input-3-assignments.csv")} +\\d+ HITs: upload as one batch with 3 assignments per task`));
       expect(result.stdout).toContain(
-        `estimated cost: ${pending * 3} assignments (${pending} HITs × 3) × $0.40 = $${estimate.rewardsTotalUsd.toFixed(2)} rewards + $${estimate.feesTotalUsd.toFixed(2)} MTurk fees = $${estimate.totalUsd.toFixed(2)} total`,
+        `estimated cost: ${missing} assignments for ${short.length} items missing labels; ${complete} items already complete: ${missing} × $0.40 = $${estimate.rewardsTotalUsd.toFixed(2)} rewards + $${estimate.feesTotalUsd.toFixed(2)} MTurk fees = $${estimate.totalUsd.toFixed(2)} total`,
       );
       expect(result.stdout).toMatch(new RegExp(`implied hourly wage: \\$${estimate.hourlyWageUsd.toFixed(2)}/h at \\d+ s per assignment \\(median of \\d+ timed labels in study ${studies.crowdConsensus}\\)`));
     });
@@ -180,7 +200,7 @@ describe("mturk export", () => {
       const forced = runCli(["mturk", "export", "--study", String(studies.crowdConsensus), "--out", dir, "--reward", "0.02", "--force"], env());
       expect(forced.status).toBe(0);
       expect(forced.stderr).toMatch(/warning: .*below the U\.S\. federal minimum wage .*\(forced\)/);
-      expect(readdirSync(dir).sort()).toEqual(Object.values(EXPORT_FILES).sort());
+      expect(readdirSync(dir)).toEqual(expect.arrayContaining([EXPORT_FILES.hitConfig, EXPORT_FILES.template, "input-3-assignments.csv"]));
 
       const cases: [string[], RegExp][] = [
         [["--study", String(studies.expert)], /expert study/],

@@ -8,7 +8,8 @@ import { playedScenarioOfRun, snippetContext } from "../../../app/server/annotat
 import { exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
 import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
 import { runCli } from "../../helpers/cli.ts";
-import { consensusAnswers, mturkResultsCsv, type InputCsv, type WorkerAssignment } from "../../helpers/mturk-results.ts";
+import { studyItemIds } from "../../../app/server/models/study.server.ts";
+import { consensusAnswers, exportedInput, mturkResultsCsv, type InputCsv, type WorkerAssignment } from "../../helpers/mturk-results.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 
 const STUDY = 2;
@@ -24,8 +25,7 @@ describe("socrates mturk import", () => {
     seedDemo(t.db);
     await seedDemoStudies(t.db);
     const batch = exportBatch(t.db, STUDY, { outDir: join(t.dir, "batch") });
-    const parsed = parseCsv(readFileSync(batch.files.inputCsv, "utf8"));
-    input = { header: parsed.header, rows: parsed.records.map((r) => r.fields) };
+    input = exportedInput(batch.batches, studyItemIds(t.db, STUDY));
     const itemAt = input.header.indexOf("item_id");
     assignments = [0, 1].flatMap((hit) => {
       const itemId = Number(input.rows[hit][itemAt]);

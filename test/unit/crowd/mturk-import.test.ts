@@ -12,7 +12,8 @@ import { importMturkResults, MturkImportError } from "../../../app/server/crowd/
 import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignment.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../helpers/annotation.ts";
-import { abAnswers, consensusAnswers, mturkId, mturkResultsCsv, type InputCsv, type WorkerAssignment } from "../../helpers/mturk-results.ts";
+import { studyItemIds } from "../../../app/server/models/study.server.ts";
+import { abAnswers, consensusAnswers, exportedInput as allExportedRows, mturkId, mturkResultsCsv, type InputCsv, type WorkerAssignment } from "../../helpers/mturk-results.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
 
 const CONSENSUS_STUDY = 2;
@@ -97,8 +98,7 @@ describe("mturk import", () => {
   /** The input CSV `mturk export` writes for the crowd consensus study (one row per HIT). */
   function exportedInput(): InputCsv & { template: string } {
     const batch = exportBatch(t.db, CONSENSUS_STUDY, { outDir: join(t.dir, "batch") });
-    const parsed = parseCsv(readFileSync(batch.files.inputCsv, "utf8"));
-    return { header: parsed.header, rows: parsed.records.map((r) => r.fields), template: readFileSync(batch.files.template, "utf8") };
+    return { ...allExportedRows(batch.batches, studyItemIds(t.db, CONSENSUS_STUDY)), template: readFileSync(batch.files.template, "utf8") };
   }
 
   const itemIdsOf = (input: InputCsv) => input.rows.map((r) => Number(r[input.header.indexOf("item_id")]));
