@@ -1,6 +1,7 @@
 /** Per topic: the turns the judge located, the 1–5 score there, each party's stance, and why. */
 import type { Party, Topic } from "../domain/bundle.ts";
 import type { EvaluationView } from "../domain/catalog-views.ts";
+import { ScrollX } from "./ScrollX.tsx";
 
 export function TopicScoreTable({ evaluation, topics, parties }: { evaluation: Pick<EvaluationView, "backbone" | "topics" | "reasons">; topics: Topic[]; parties: Party[] }) {
   return (
@@ -17,34 +18,36 @@ export function TopicScoreTable({ evaluation, topics, parties }: { evaluation: P
             {locatedTurns.length === 0 ? (
               <p className="muted">The judge located no turn for this topic: it stays at its starting score.</p>
             ) : (
-              <table className="mini-table">
-                <thead>
-                  <tr>
-                    <th>Turn</th>
-                    <th className="num">Score</th>
-                    {parties.map((p) => (
-                      <th key={p.id}>{p.id}</th>
-                    ))}
-                    <th>Reason</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {locatedTurns.map((t) => (
-                    <tr key={t}>
-                      <td>
-                        <a href={`#turn-${t}`}>{t}</a>
-                      </td>
-                      <td className="num">
-                        <span className={`score score-${series.values[t]}`}>{series.values[t]}</span>
-                      </td>
+              <ScrollX label={`Scores and stances for ${series.topicId}`}>
+                <table className="mini-table">
+                  <thead>
+                    <tr>
+                      <th>Turn</th>
+                      <th className="num">Score</th>
                       {parties.map((p) => (
-                        <td key={p.id}>{series.stances[t]?.[p.id] ?? "—"}</td>
+                        <th key={p.id}>{p.id}</th>
                       ))}
-                      <td>{evaluation.reasons[series.topicId]?.[t] ?? ""}</td>
+                      <th>Reason</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {locatedTurns.map((t) => (
+                      <tr key={t}>
+                        <td>
+                          <a href={`#turn-${t}`}>{t}</a>
+                        </td>
+                        <td className="num">
+                          <span className={`score score-${series.values[t]}`}>{series.values[t]}</span>
+                        </td>
+                        {parties.map((p) => (
+                          <td key={p.id}>{series.stances[t]?.[p.id] ?? "—"}</td>
+                        ))}
+                        <td>{evaluation.reasons[series.topicId]?.[t] ?? ""}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </ScrollX>
             )}
           </details>
         );

@@ -4,6 +4,7 @@ import { CurationSummary } from "../components/curation/CurationSummary.tsx";
 import { curationOverview, listScenarios } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
+import { ScrollX } from "../components/ScrollX.tsx";
 
 export const meta: MetaFunction = () => [{ title: "Scenarios · SoCRATES Studio" }];
 
@@ -23,33 +24,35 @@ export default function Scenarios() {
           No scenarios yet. Run <code>npx socrates seed-demo</code> or <code>npx socrates import bundle.json</code>.
         </p>
       ) : (
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th>Title</th>
-              <th>Domain</th>
-              <th className="num">Parties</th>
-              <th className="num">Topics</th>
-              <th className="num">Runs</th>
-            </tr>
-          </thead>
-          <tbody>
-            {scenarios.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <Link to={`/scenarios/${encodeURIComponent(s.id)}`}>{s.title}</Link> {s.demo ? <span className="badge">demo</span> : null}
-                  {s.curated ? <span className="badge">curated</span> : null}
-                </td>
-                <td>
-                  <span className="domain">{s.domain}</span>
-                </td>
-                <td className="num">{s.parties}</td>
-                <td className="num">{s.topics}</td>
-                <td className="num">{s.runs}</td>
+        <ScrollX label="Scenarios">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th>Title</th>
+                <th>Domain</th>
+                <th className="num">Parties</th>
+                <th className="num">Topics</th>
+                <th className="num">Runs</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {scenarios.map((s) => (
+                <tr key={s.id}>
+                  <td>
+                    <Link to={`/scenarios/${encodeURIComponent(s.id)}`}>{s.title}</Link> {s.demo ? <span className="badge">demo</span> : null}
+                    {s.curated ? <span className="badge">curated</span> : null}
+                  </td>
+                  <td>
+                    <span className="domain">{s.domain}</span>
+                  </td>
+                  <td className="num">{s.parties}</td>
+                  <td className="num">{s.topics}</td>
+                  <td className="num">{s.runs}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollX>
       )}
       <CurationSummary domains={curation} />
     </>

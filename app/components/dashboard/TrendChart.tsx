@@ -4,6 +4,7 @@
  */
 import type { ConsensusTrend, TrendSeries } from "../../domain/validation/index.ts";
 import { PercentGrid } from "../PercentGrid.tsx";
+import { ScrollX } from "../ScrollX.tsx";
 
 const WIDTH = 760;
 const HEIGHT = 300;
@@ -55,44 +56,46 @@ export function TrendChart({ trend, title = "Consensus by snippet position" }: {
   const look = styles(trend.series);
   return (
     <figure className="chart" data-testid="trend-chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={title}>
-        <title>{title}</title>
-        <PercentGrid y={y} left={PAD.left} right={WIDTH - PAD.right} />
-        {ticks.map((p) => (
-          <text key={p} x={x(p)} y={HEIGHT - PAD.bottom + 16} textAnchor="middle" className="tick">
-            {p}
+      <ScrollX label={title}>
+        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={title}>
+          <title>{title}</title>
+          <PercentGrid y={y} left={PAD.left} right={WIDTH - PAD.right} />
+          {ticks.map((p) => (
+            <text key={p} x={x(p)} y={HEIGHT - PAD.bottom + 16} textAnchor="middle" className="tick">
+              {p}
+            </text>
+          ))}
+          <text x={PAD.left + innerW / 2} y={HEIGHT - 6} textAnchor="middle" className="axis-label">
+            snippet position
           </text>
-        ))}
-        <text x={PAD.left + innerW / 2} y={HEIGHT - 6} textAnchor="middle" className="axis-label">
-          snippet position
-        </text>
-        <text x={14} y={PAD.top + innerH / 2} textAnchor="middle" className="axis-label" transform={`rotate(-90 14 ${PAD.top + innerH / 2})`}>
-          consensus, (score − 1) / 4
-        </text>
-        {trend.series.map((s, i) => (
-          <g key={s.key} data-series={s.key}>
-            {segments(s)
-              .filter((seg) => seg.length > 1) // a lone point is drawn as its circle only
-              .map((seg) => (
-              <polyline
-                key={seg[0].position}
-                fill="none"
-                stroke={look[i].color}
-                strokeWidth={look[i].width}
-                strokeDasharray={look[i].dash}
-                points={seg.map((p) => `${x(p.position)},${y(p.mean)}`).join(" ")}
-              />
-            ))}
-            {s.points.map((p) =>
-              p.mean === null ? null : (
-                <circle key={p.position} cx={x(p.position)} cy={y(p.mean)} r={3} fill={look[i].color}>
-                  <title>{`${s.label}, snippet ${p.position}: ${(p.mean * 100).toFixed(1)}% (${p.n} unit${p.n === 1 ? "" : "s"})`}</title>
-                </circle>
-              ),
-            )}
-          </g>
-        ))}
-      </svg>
+          <text x={14} y={PAD.top + innerH / 2} textAnchor="middle" className="axis-label" transform={`rotate(-90 14 ${PAD.top + innerH / 2})`}>
+            consensus, (score − 1) / 4
+          </text>
+          {trend.series.map((s, i) => (
+            <g key={s.key} data-series={s.key}>
+              {segments(s)
+                .filter((seg) => seg.length > 1) // a lone point is drawn as its circle only
+                .map((seg) => (
+                <polyline
+                  key={seg[0].position}
+                  fill="none"
+                  stroke={look[i].color}
+                  strokeWidth={look[i].width}
+                  strokeDasharray={look[i].dash}
+                  points={seg.map((p) => `${x(p.position)},${y(p.mean)}`).join(" ")}
+                />
+              ))}
+              {s.points.map((p) =>
+                p.mean === null ? null : (
+                  <circle key={p.position} cx={x(p.position)} cy={y(p.mean)} r={3} fill={look[i].color}>
+                    <title>{`${s.label}, snippet ${p.position}: ${(p.mean * 100).toFixed(1)}% (${p.n} unit${p.n === 1 ? "" : "s"})`}</title>
+                  </circle>
+                ),
+              )}
+            </g>
+          ))}
+        </svg>
+      </ScrollX>
       <figcaption className="legend">
         {trend.series.map((s, i) => (
           <span key={s.key}>
