@@ -15,14 +15,18 @@ import type { ExternalSubmitForm } from "../server/crowd/external-question.serve
 import { getDb } from "../server/db.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Task"} · SoCRATES Studio` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data && "study" in data ? data.study.name : "Task"} · SoCRATES Studio` }];
 
 /** Inside MTurk's frame the worker needs the task only, not the site's navigation. */
 export const handle = { framed: true };
 
 
+/** MTurk's and our parameters: with none of them, someone opened the bare URL (not a HIT). */
+const TASK_PARAMS = ["study", "item", "assignmentId", "hitId", "workerId", "turkSubmitTo"];
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
+  if (!TASK_PARAMS.some((p) => params.has(p))) return json({ mode: "about" as const }, { status: 400 });
   return json(await orResponseWrite(() => channel.page(getDb(), params)));
 }
 
@@ -71,8 +75,33 @@ function HandOff({ handoff, auto }: { handoff: ExternalSubmitForm; auto: boolean
   );
 }
 
+/** What this URL is for, for whoever opens it without a HIT's parameters. */
+function AboutTaskPage() {
+  return (
+    <section className="empty-state" data-testid="mturk-task-about">
+      <h1>Mechanical Turk task page</h1>
+      <p>
+        This page shows one annotation task inside a Mechanical Turk HIT. MTurk opens it with the HIT&apos;s details in the address (study, item, assignment and worker),
+        so on its own it has nothing to show.
+      </p>
+      <p>
+        <strong>Workers:</strong> open the task from the HIT on Mechanical Turk.
+      </p>
+      <p>
+        <strong>Researchers:</strong> HITs that show this page are created with <code>npx socrates mturk publish --study &lt;id&gt; --base-url https://…</code>; see{" "}
+        <code>docs/crowd.md</code>.
+      </p>
+    </section>
+  );
+}
+
 export default function MturkTask() {
   const data = useLoaderData<typeof loader>();
+  if (data.mode === "about") return <AboutTaskPage />;
+  return <MturkTaskPage data={data} />;
+}
+
+function MturkTaskPage({ data }: { data: Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { mode: "about" }> }) {
   const result = useActionData<typeof action>();
   const location = useLocation();
   const token = data.mode === "preview" ? "" : data.token;

@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useRef } from "react";
 import { CopyButton } from "./CopyButton.tsx";
+import { WORKER_ID_FORMAT, WORKER_ID_PATTERN } from "../../domain/crowd/worker-id.ts";
 
 /** Crowd studies: how to reach MTurk workers, and a form that makes one worker's signed link. */
 export function CrowdLinkSection({ studyId, link, error }: { studyId: number; link: string | null; error: string | null }) {
@@ -16,7 +17,16 @@ export function CrowdLinkSection({ studyId, link, error }: { studyId: number; li
       <Form method="post" className="inline-form link-form">
         <input type="hidden" name="intent" value="link" />
         <label>
-          Worker id <input name="workerId" required pattern="[A-Za-z0-9_\-]{1,64}" />
+          Worker id{" "}
+          <input
+            name="workerId"
+            required
+            pattern={WORKER_ID_PATTERN}
+            title={`A worker id is ${WORKER_ID_FORMAT}`}
+            // The browser's own bubble says only "match the requested format"; say which.
+            onInvalid={(e) => e.currentTarget.setCustomValidity(e.currentTarget.validity.valueMissing ? "Enter the worker's id." : `A worker id is ${WORKER_ID_FORMAT}.`)}
+            onInput={(e) => e.currentTarget.setCustomValidity("")}
+          />
         </label>{" "}
         <button type="submit">Make link</button>
       </Form>

@@ -5,6 +5,7 @@ import { ServiceError } from "../http/errors.server.ts";
 import type { ActionFailure } from "../http/responses.server.ts";
 import { crowdChannel } from "./channels/registry.server.ts";
 import { isWorkerId } from "./workers.server.ts";
+import { WORKER_ID_FORMAT } from "../../domain/crowd/worker-id.ts";
 
 export interface DashboardActionData {
   /** The signed link just made. */
@@ -23,7 +24,10 @@ export interface DashboardActionReply {
 
 function signedLink(studyId: number, form: FormData, requestUrl: string): DashboardActionReply {
   const workerId = String(form.get("workerId") ?? "").trim();
-  if (!isWorkerId(workerId)) return { data: { ...NO_ACTION_DATA, error: "A worker id is 1–64 letters, digits, '_' or '-'" }, status: 400 };
+  if (!isWorkerId(workerId)) {
+    const given = workerId ? `"${workerId.slice(0, 80)}" is not a worker id: ` : "A worker id is needed: ";
+    return { data: { ...NO_ACTION_DATA, error: `${given}a worker id is ${WORKER_ID_FORMAT}.` }, status: 400 };
+  }
   return { data: { ...NO_ACTION_DATA, link: new URL(crowdLinkPath(studyId, workerId), requestUrl).toString() }, status: 200 };
 }
 

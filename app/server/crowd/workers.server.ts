@@ -2,6 +2,9 @@
 import type { Db } from "../db.server.ts";
 import { badInput } from "../http/errors.server.ts";
 import { findCrowdWorker, insertAnnotatorIfNew } from "../models/annotator.server.ts";
+import { isWorkerId, WORKER_ID_FORMAT } from "../../domain/crowd/worker-id.ts";
+
+export { isWorkerId };
 
 /** The namespaces crowd workers are stored under (annotators.channel); MTurk's two channels share one. */
 export const WORKER_CHANNELS = ["link", "mturk", "prolific"] as const;
@@ -18,15 +21,10 @@ export function isWorkerChannel(value: string | null): value is WorkerChannel {
   return (WORKER_CHANNELS as readonly (string | null)[]).includes(value);
 }
 
-/** 1–64 letters, digits, '_' or '-': what every channel's worker ids look like. */
-export function isWorkerId(value: string): boolean {
-  return /^[A-Za-z0-9_-]{1,64}$/.test(value);
-}
-
 /** The crowd annotator for a worker id on a channel, created on first arrival. */
 export function findOrCreateCrowdWorker(db: Db, channel: WorkerChannel, workerId: string): number {
   const cleaned = workerId.trim();
-  if (!isWorkerId(cleaned)) throw badInput("A worker id is 1–64 letters, digits, '_' or '-'", [{ path: "workerId", message: "not a valid worker id" }]);
+  if (!isWorkerId(cleaned)) throw badInput(`A worker id is ${WORKER_ID_FORMAT}`, [{ path: "workerId", message: WORKER_ID_FORMAT }]);
   const existing = findCrowdWorker(db, channel, cleaned);
   if (existing !== undefined) return existing;
   // A concurrent first arrival may win the insert; then the stored row is the answer.

@@ -34,7 +34,10 @@ describe("crowd dashboard actions and a channel's next step", () => {
     expect(ok.status).toBe(200);
     expect(ok.data.link).toMatch(/^https:\/\/studio\.example\.org\/crowd\/start\?study=2&worker=W42&sig=/);
     const bad = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: "<w>" }), URL_BASE);
-    expect(bad).toEqual({ status: 400, data: { link: null, prolific: null, error: "A worker id is 1–64 letters, digits, '_' or '-'" } });
+    // The message says what was wrong and what a worker id looks like.
+    expect(bad).toEqual({ status: 400, data: { link: null, prolific: null, error: `"<w>" is not a worker id: a worker id is 1–64 letters, digits, '_' or '-' (no spaces), e.g. A1B2C3D4E5F6G7.` } });
+    const empty = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: "  " }), URL_BASE);
+    expect(empty.data.error).toBe("A worker id is needed: a worker id is 1–64 letters, digits, '_' or '-' (no spaces), e.g. A1B2C3D4E5F6G7.");
   });
 
   it("saves Prolific's settings through the channel, returns field problems with their status, and throws for a missing study", () => {

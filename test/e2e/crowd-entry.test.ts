@@ -1,13 +1,16 @@
 /**
- * A crowd worker learns that a study has no work left before anything else: the entry link
- * answers with a page saying so instead of the reading test, and stores nothing (no worker, no
- * session, no Prolific session row). Over HTTP against the real server, on the demo's crowd study
- * with every item filled to k by submitted assignments.
+ * Crowd entry pages against the real server. A crowd worker learns that a study has no work left
+ * before anything else: the entry link answers with a page saying so instead of the reading test,
+ * and stores nothing (no worker, no session, no Prolific session row) — on the demo's crowd study
+ * with every item filled to k by submitted assignments. The bare /mturk/task URL explains what it
+ * is for, and the dashboard's worker-id field says what a worker id looks like.
  */
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crowdLinkSignature } from "../../app/server/auth/crowd-link.server.ts";
 import { startAppServer, type AppServer } from "../helpers/app-server.ts";
+import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
+import { DEMO, loginInBrowser } from "../helpers/login.ts";
 import { demoStudiesDb } from "../helpers/demo-studies-db.ts";
 
 const STUDY = 2; // the demo's crowd consensus study
@@ -92,5 +95,33 @@ describe("crowd entry on a study with no work left", () => {
     const res = await fetch(linkUrl(server.url, "W_EARLY_1"), { redirect: "manual" });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("There is no work left in this study");
+  });
+
+  it("explains the bare /mturk/task URL in words instead of printing validation text", async () => {
+    const res = await fetch(`${server.url}/mturk/task`);
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain('data-testid="mturk-task-about"');
+    expect(html).toContain("This page shows one annotation task inside a Mechanical Turk HIT");
+    expect(html).toContain("open the task from the HIT on Mechanical Turk");
+    expect(html).not.toContain("not valid");
+    // A HIT's parameters still get the task page's own checks.
+    expect((await fetch(`${server.url}/mturk/task?study=oops`)).status).toBe(400);
+  });
+
+  it.skipIf(!runBrowserTests)("says what a worker id looks like when the dashboard's link form gets a bad one", async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await loginInBrowser(page, server.url, DEMO.admin);
+      await page.goto(`${server.url}/admin/studies/${STUDY}`);
+      const field = page.getByLabel("Worker id");
+      await field.fill("worker 7!");
+      await page.getByRole("button", { name: "Make link" }).click();
+      const message = await field.evaluate((el) => (el as HTMLInputElement).validationMessage);
+      expect(message).toContain("1–64 letters, digits, '_' or '-'");
+    } finally {
+      await browser.close();
+    }
   });
 });
