@@ -84,7 +84,8 @@ export default function Home() {
             scenario's page.
           </li>
           <li>
-            <strong>Simulate.</strong> Parties negotiate in turn; a mediator may speak between party turns.
+            <strong>Simulate.</strong> Parties negotiate in turn; a mediator may speak between party turns.{" "}
+            <code>socrates fidelity pairs</code> plays one party at two levels of the reactiveness grid, for A/B studies of persona fidelity.
           </li>
           <li>
             <strong>Evaluate.</strong> A topic-localized judge scores only the turns that move each topic; a per-turn baseline scores
