@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { RunListItem } from "../domain/catalog-views.ts";
 import type { SortState } from "../domain/table-sort.ts";
 import { SortHeader } from "./SortHeader.tsx";
+import { ScrollX } from "./ScrollX.tsx";
 
 /** A column header: a sort link when the page sorts (`sort` given), plain text otherwise. */
 function Header({ label, sortKey, sort, numeric = false }: { label: string; sortKey: string; sort?: SortState; numeric?: boolean }) {
@@ -13,40 +14,42 @@ function Header({ label, sortKey, sort, numeric = false }: { label: string; sort
 export function RunTable({ runs, showScenario = true, sort }: { runs: RunListItem[]; showScenario?: boolean; sort?: SortState }) {
   if (runs.length === 0) return <p className="empty-state">{sort ? "No run matches." : "No runs yet."}</p>;
   return (
-    <table className="data-table" data-testid="run-table">
-      <thead>
-        <tr>
-          <Header label="Run" sortKey="id" sort={sort} />
-          {showScenario ? <Header label="Scenario" sortKey="scenario" sort={sort} /> : null}
-          <Header label="Condition" sortKey="condition" sort={sort} />
-          <Header label="Mediator" sortKey="mediator" sort={sort} />
-          <Header label="Outcome" sortKey="outcome" sort={sort} />
-          <Header label="Turns" sortKey="turns" sort={sort} numeric />
-          <Header label="Mediator turns" sortKey="mediatorTurns" sort={sort} numeric />
-          <Header label="Evaluations" sortKey="evaluations" sort={sort} numeric />
-        </tr>
-      </thead>
-      <tbody>
-        {runs.map((r) => (
-          <tr key={r.id}>
-            <td>
-              <Link to={`/runs/${encodeURIComponent(r.id)}`}>{r.id}</Link>
-            </td>
-            {showScenario ? <td>{r.scenarioTitle}</td> : null}
-            <td>
-              {r.axis}
-              {r.variant !== "default" ? ` · ${r.variant}` : ""}
-            </td>
-            <td>{r.mediated ? r.mediatorBackbone : <span className="muted">none</span>}</td>
-            <td>
-              <span className={`outcome outcome-${r.outcome}`}>{r.outcome}</span>
-            </td>
-            <td className="num">{r.totalTurns}</td>
-            <td className="num">{r.mediatorTurns}</td>
-            <td className="num">{r.evaluations}</td>
+    <ScrollX label="Runs">
+      <table className="data-table" data-testid="run-table">
+        <thead>
+          <tr>
+            <Header label="Run" sortKey="id" sort={sort} />
+            {showScenario ? <Header label="Scenario" sortKey="scenario" sort={sort} /> : null}
+            <Header label="Condition" sortKey="condition" sort={sort} />
+            <Header label="Mediator" sortKey="mediator" sort={sort} />
+            <Header label="Outcome" sortKey="outcome" sort={sort} />
+            <Header label="Turns" sortKey="turns" sort={sort} numeric />
+            <Header label="Mediator turns" sortKey="mediatorTurns" sort={sort} numeric />
+            <Header label="Evaluations" sortKey="evaluations" sort={sort} numeric />
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.id}>
+              <td>
+                <Link to={`/runs/${encodeURIComponent(r.id)}`}>{r.id}</Link>
+              </td>
+              {showScenario ? <td>{r.scenarioTitle}</td> : null}
+              <td>
+                {r.axis}
+                {r.variant !== "default" ? ` · ${r.variant}` : ""}
+              </td>
+              <td>{r.mediated ? r.mediatorBackbone : <span className="muted">none</span>}</td>
+              <td>
+                <span className={`outcome outcome-${r.outcome}`}>{r.outcome}</span>
+              </td>
+              <td className="num">{r.totalTurns}</td>
+              <td className="num">{r.mediatorTurns}</td>
+              <td className="num">{r.evaluations}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollX>
   );
 }

@@ -5,6 +5,7 @@
 import { TASK_TYPES } from "../../domain/tasks/registry.ts";
 import type { AgreementSummary, LevelFigures } from "../../domain/validation/index.ts";
 import { formatCi, formatCoefficient } from "./format.ts";
+import { ScrollX } from "../ScrollX.tsx";
 
 interface Props {
   agreement: AgreementSummary;
@@ -39,52 +40,54 @@ export function AgreementPanel({ agreement, withoutFlagged }: Props) {
   const boot = agreement.levels[0];
   return (
     <section className="dash-panel" data-testid="agreement-panel">
-      <table className="data-table">
-        <thead>
-          <tr>
-            <th rowSpan={compare ? 2 : 1}>Level</th>
+      <ScrollX label="Agreement between annotators">
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th rowSpan={compare ? 2 : 1}>Level</th>
+              {compare ? (
+                <>
+                  <th colSpan={2}>All annotators</th>
+                  <th colSpan={2}>Without flagged</th>
+                </>
+              ) : (
+                <>
+                  <th className="num">α</th>
+                  <th className="num">95% CI</th>
+                </>
+              )}
+            </tr>
             {compare ? (
-              <>
-                <th colSpan={2}>All annotators</th>
-                <th colSpan={2}>Without flagged</th>
-              </>
-            ) : (
-              <>
+              <tr>
                 <th className="num">α</th>
                 <th className="num">95% CI</th>
-              </>
-            )}
-          </tr>
-          {compare ? (
-            <tr>
-              <th className="num">α</th>
-              <th className="num">95% CI</th>
-              <th className="num">α</th>
-              <th className="num">95% CI</th>
-            </tr>
-          ) : null}
-        </thead>
-        <tbody>
-          {agreement.levels.map((figures) => (
-            <tr key={figures.level}>
-              <td>{figures.level}</td>
-              <AlphaCells figures={figures} />
-              {compare ? <AlphaCells figures={compare.levels.find((l) => l.level === figures.level)} /> : null}
-            </tr>
-          ))}
-          <tr className="muted">
-            <td>raters · units (pairable)</td>
-            <td colSpan={2} className="num">
-              {agreement.raters} · {agreement.units} ({agreement.pairableUnits})
-            </td>
-            {compare ? (
-              <td colSpan={2} className="num">
-                {compare.raters} · {compare.units} ({compare.pairableUnits})
-              </td>
+                <th className="num">α</th>
+                <th className="num">95% CI</th>
+              </tr>
             ) : null}
-          </tr>
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {agreement.levels.map((figures) => (
+              <tr key={figures.level}>
+                <td>{figures.level}</td>
+                <AlphaCells figures={figures} />
+                {compare ? <AlphaCells figures={compare.levels.find((l) => l.level === figures.level)} /> : null}
+              </tr>
+            ))}
+            <tr className="muted">
+              <td>raters · units (pairable)</td>
+              <td colSpan={2} className="num">
+                {agreement.raters} · {agreement.units} ({agreement.pairableUnits})
+              </td>
+              {compare ? (
+                <td colSpan={2} className="num">
+                  {compare.raters} · {compare.units} ({compare.pairableUnits})
+                </td>
+              ) : null}
+            </tr>
+          </tbody>
+        </table>
+      </ScrollX>
       <p className="dash-note">
         {TASK_TYPES[agreement.kind].dashboard.agreementUnits(agreement.pool)}
         CI: bootstrap over units, {boot.draws} draws, seed {boot.seed}

@@ -2,6 +2,7 @@
 import type { PearsonResult } from "../../domain/stats/index.ts";
 import type { AlignmentTable as AlignmentTableData } from "../../domain/validation/index.ts";
 import { formatCi, formatCoefficient, formatP } from "./format.ts";
+import { ScrollX } from "../ScrollX.tsx";
 
 function PearsonCells({ result }: { result: PearsonResult }) {
   if (result.r === null) {
@@ -36,32 +37,34 @@ export function AlignmentTable({ table }: { table: AlignmentTableData }) {
   }
   return (
     <section className="dash-panel" data-testid="alignment-table">
-      <table className="data-table">
-        <thead>
-          <tr>
-            <th rowSpan={2}>Method</th>
-            <th colSpan={4}>Trajectory (all units)</th>
-            <th colSpan={4}>Outcome (final snippets)</th>
-          </tr>
-          <tr>
-            {[0, 1].map((i) => (
-              <Headers key={i} />
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {table.rows.map((row) => (
-            <tr key={row.key} className={`method-${row.method}`}>
-              <td>
-                {row.label}
-                {row.skippedNoValue > 0 ? <span className="reason"> {row.skippedNoValue} of {row.units} units without a value</span> : null}
-              </td>
-              <PearsonCells result={row.trajectory} />
-              <PearsonCells result={row.outcome} />
+      <ScrollX label="Alignment with the expert mean">
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th rowSpan={2}>Method</th>
+              <th colSpan={4}>Trajectory (all units)</th>
+              <th colSpan={4}>Outcome (final snippets)</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+            <tr>
+              {[0, 1].map((i) => (
+                <Headers key={i} />
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {table.rows.map((row) => (
+              <tr key={row.key} className={`method-${row.method}`}>
+                <td>
+                  {row.label}
+                  {row.skippedNoValue > 0 ? <span className="reason"> {row.skippedNoValue} of {row.units} units without a value</span> : null}
+                </td>
+                <PearsonCells result={row.trajectory} />
+                <PearsonCells result={row.outcome} />
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollX>
       <p className="dash-note">
         Reference: mean expert score per (snippet, topic), units with at least {table.minExpertLabels} expert label
         {table.minExpertLabels === 1 ? "" : "s"} ({table.units.length} units). Evaluator: s[k] at the snippet's last turn; per-turn baseline: 1 + 4 · mean pair agreement

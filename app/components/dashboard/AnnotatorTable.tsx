@@ -1,6 +1,7 @@
 /** Per annotator: labels, time per item, gold accuracy, and a badge when flagged. */
 import type { GoldAccuracy, StudyProgress } from "../../domain/validation/index.ts";
 import { formatPercent, formatSeconds } from "./format.ts";
+import { ScrollX } from "../ScrollX.tsx";
 
 interface Props {
   progress: StudyProgress;
@@ -23,37 +24,39 @@ export function AnnotatorTable({ progress, gold, flagged, names = {} }: Props) {
   }
   const flaggedSet = new Set(flagged);
   return (
-    <table className="data-table dash-table" data-testid="annotator-table">
-      <thead>
-        <tr>
-          <th>Annotator</th>
-          <th className="num">Labels</th>
-          <th className="num">Gold labels</th>
-          <th className="num">Open leases</th>
-          <th className="num">Median time per item</th>
-          <th className="num">Gold accuracy</th>
-        </tr>
-      </thead>
-      <tbody>
-        {ids.map((id) => {
-          const p = progress.annotators.find((a) => a.annotatorId === id);
-          const g = gold.find((a) => a.annotatorId === id);
-          return (
-            <tr key={id} className={flaggedSet.has(id) ? "flagged" : undefined}>
-              <td>
-                {names[id] ?? id} {flaggedSet.has(id) ? <span className="badge badge-flag">flagged</span> : null}
-              </td>
-              <td className="num">{p?.labels ?? 0}</td>
-              <td className="num">{p?.goldLabels ?? 0}</td>
-              <td className="num">{p?.activeLeases ?? 0}</td>
-              <td className="num" title={p ? `${p.timedLabels} timed labels` : undefined}>
-                {formatSeconds(p?.medianSeconds)}
-              </td>
-              <td className="num">{g ? `${formatPercent(g.accuracy)} (${g.passed}/${g.attempted})` : <span className="muted">no gold yet</span>}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <ScrollX label="Annotators">
+      <table className="data-table dash-table" data-testid="annotator-table">
+        <thead>
+          <tr>
+            <th>Annotator</th>
+            <th className="num">Labels</th>
+            <th className="num">Gold labels</th>
+            <th className="num">Open leases</th>
+            <th className="num">Median time per item</th>
+            <th className="num">Gold accuracy</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ids.map((id) => {
+            const p = progress.annotators.find((a) => a.annotatorId === id);
+            const g = gold.find((a) => a.annotatorId === id);
+            return (
+              <tr key={id} className={flaggedSet.has(id) ? "flagged" : undefined}>
+                <td>
+                  {names[id] ?? id} {flaggedSet.has(id) ? <span className="badge badge-flag">flagged</span> : null}
+                </td>
+                <td className="num">{p?.labels ?? 0}</td>
+                <td className="num">{p?.goldLabels ?? 0}</td>
+                <td className="num">{p?.activeLeases ?? 0}</td>
+                <td className="num" title={p ? `${p.timedLabels} timed labels` : undefined}>
+                  {formatSeconds(p?.medianSeconds)}
+                </td>
+                <td className="num">{g ? `${formatPercent(g.accuracy)} (${g.passed}/${g.attempted})` : <span className="muted">no gold yet</span>}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </ScrollX>
   );
 }

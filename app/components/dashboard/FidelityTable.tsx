@@ -5,6 +5,7 @@
 import type { AbSummary } from "../../domain/validation/index.ts";
 import type { LevelAgreement } from "../../domain/validation/consensus-agreement.ts";
 import { formatCi, formatCoefficient, formatPercent } from "./format.ts";
+import { ScrollX } from "../ScrollX.tsx";
 
 export type FidelitySummary = Pick<AbSummary, "fidelity" | "overall" | "unlabelledPairs" | "alphaByBackbone" | "nominal" | "pairableUnits">;
 
@@ -26,49 +27,51 @@ export function FidelityTable({ summary }: { summary: FidelitySummary }) {
   }
   return (
     <section className="dash-panel" data-testid="fidelity-table">
-      <table className="data-table">
-        <thead>
-          <tr>
-            <th>Simulator backbone</th>
-            <th className="num">Pairs</th>
-            <th className="num">Correct</th>
-            <th className="num">No majority</th>
-            <th className="num">Labels</th>
-            <th className="num">Fidelity</th>
-            <th className="num">Nominal α</th>
-            <th className="num">95% CI</th>
-            <th className="num">n units</th>
-          </tr>
-        </thead>
-        <tbody>
-          {summary.fidelity.map((f) => (
-            <tr key={f.backbone}>
-              <td>{f.backbone}</td>
-              <td className="num">{f.pairs}</td>
-              <td className="num">{f.correct}</td>
-              <td className="num">{f.noMajority}</td>
-              <td className="num">{f.labels}</td>
-              <td className="num">
-                <strong>{formatPercent(f.fidelity)}</strong>
-              </td>
-              <AlphaCells nominal={alphaOf.get(f.backbone)?.nominal} units={alphaOf.get(f.backbone)?.pairableUnits ?? 0} />
+      <ScrollX label="Persona fidelity per simulator backbone">
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th>Simulator backbone</th>
+              <th className="num">Pairs</th>
+              <th className="num">Correct</th>
+              <th className="num">No majority</th>
+              <th className="num">Labels</th>
+              <th className="num">Fidelity</th>
+              <th className="num">Nominal α</th>
+              <th className="num">95% CI</th>
+              <th className="num">n units</th>
             </tr>
-          ))}
-          {summary.fidelity.length > 1 ? (
-            <tr className="total-row">
-              <td>All backbones</td>
-              <td className="num">{summary.overall.pairs}</td>
-              <td className="num">{summary.overall.correct}</td>
-              <td className="num">{summary.overall.noMajority}</td>
-              <td className="num">{summary.overall.labels}</td>
-              <td className="num">
-                <strong>{formatPercent(summary.overall.fidelity)}</strong>
-              </td>
-              <AlphaCells nominal={summary.nominal} units={summary.pairableUnits} />
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {summary.fidelity.map((f) => (
+              <tr key={f.backbone}>
+                <td>{f.backbone}</td>
+                <td className="num">{f.pairs}</td>
+                <td className="num">{f.correct}</td>
+                <td className="num">{f.noMajority}</td>
+                <td className="num">{f.labels}</td>
+                <td className="num">
+                  <strong>{formatPercent(f.fidelity)}</strong>
+                </td>
+                <AlphaCells nominal={alphaOf.get(f.backbone)?.nominal} units={alphaOf.get(f.backbone)?.pairableUnits ?? 0} />
+              </tr>
+            ))}
+            {summary.fidelity.length > 1 ? (
+              <tr className="total-row">
+                <td>All backbones</td>
+                <td className="num">{summary.overall.pairs}</td>
+                <td className="num">{summary.overall.correct}</td>
+                <td className="num">{summary.overall.noMajority}</td>
+                <td className="num">{summary.overall.labels}</td>
+                <td className="num">
+                  <strong>{formatPercent(summary.overall.fidelity)}</strong>
+                </td>
+                <AlphaCells nominal={summary.nominal} units={summary.pairableUnits} />
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </ScrollX>
       <p className="dash-note">
         Correct: the majority choice names the conversation with the higher reactiveness level; a tie counts as not correct. Nominal α: agreement
         on the choices over that backbone's pairs with two or more labels (n units), with its bootstrap 95% CI.

@@ -1,5 +1,6 @@
 import { Form, Link, useSearchParams } from "@remix-run/react";
 import type { FlagsPanelData, FlagView } from "../../domain/flag-view.ts";
+import { ScrollX } from "../ScrollX.tsx";
 
 /** "2026-11-24 12:03" from a stored ISO time (UTC, as stored: the same on server and browser). */
 const when = (iso: string) => iso.slice(0, 16).replace("T", " ");
@@ -64,24 +65,26 @@ export function FlagsPanel({ data, error }: { data: FlagsPanelData; error: strin
         </p>
       ) : null}
       {data.flags.length ? (
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th>Item</th>
-              <th>Annotator</th>
-              <th>Comment</th>
-              <th>When (UTC)</th>
-              <th>
-                <span className="visually-hidden">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.flags.map((f) => (
-              <FlagRow key={f.id} flag={f} />
-            ))}
-          </tbody>
-        </table>
+        <ScrollX label="Flags">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th>Item</th>
+                <th>Annotator</th>
+                <th>Comment</th>
+                <th>When (UTC)</th>
+                <th>
+                  <span className="visually-hidden">Action</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.flags.map((f) => (
+                <FlagRow key={f.id} flag={f} />
+              ))}
+            </tbody>
+          </table>
+        </ScrollX>
       ) : (
         <p className="empty-state">No open flags: annotators flag an item with a comment when it is broken or unclear.</p>
       )}

@@ -1,6 +1,7 @@
 /** Stored labels by status (counted / pending / surplus), what each means, and the switch that lets surplus labels count. */
 import { Form } from "@remix-run/react";
 import type { LabelStatus } from "../../domain/label-status.ts";
+import { ScrollX } from "../ScrollX.tsx";
 
 const ROWS: { status: LabelStatus; name: string; meaning: string }[] = [
   { status: "counted", name: "Counted", meaning: "from a confirmed annotator, within the item's labels per item; the statistics use these" },
@@ -22,24 +23,26 @@ export interface LabelStatusPanelProps {
 export function LabelStatusPanel({ counts, labelsPerItem, countSurplus }: LabelStatusPanelProps) {
   return (
     <>
-      <table className="data-table dash-table" data-testid="label-status-table">
-        <thead>
-          <tr>
-            <th>Status</th>
-            <th className="num">Labels</th>
-            <th>Meaning</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ROWS.map((row) => (
-            <tr key={row.status} data-status={row.status}>
-              <td>{row.name}</td>
-              <td className="num">{counts[row.status]}</td>
-              <td className="muted">{row.meaning}</td>
+      <ScrollX label="Label status">
+        <table className="data-table dash-table" data-testid="label-status-table">
+          <thead>
+            <tr>
+              <th>Status</th>
+              <th className="num">Labels</th>
+              <th>Meaning</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {ROWS.map((row) => (
+              <tr key={row.status} data-status={row.status}>
+                <td>{row.name}</td>
+                <td className="num">{counts[row.status]}</td>
+                <td className="muted">{row.meaning}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollX>
       <p className="dash-note">
         At most {labelsPerItem} labels per item are counted, whatever way they came in (first confirmed, first counted). Agreement, alignment, fidelity and
         progress use counted labels{countSurplus ? " and, as this study is set, surplus ones" : " only"}; exports carry every label with its status.
