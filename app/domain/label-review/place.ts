@@ -22,7 +22,8 @@ export interface PlaceItem {
  */
 export function itemPlaces(items: readonly PlaceItem[], snippetCounts: ReadonlyMap<string, number>): Map<number, string> {
   const trajectories = new Map<string, number>();
-  const pairs = items.filter((item) => item.kind === AB_REACTIVENESS);
+  const pairCount = items.filter((item) => item.kind === AB_REACTIVENESS).length;
+  let pairNumber = 0;
   const places = new Map<number, string>();
   for (const item of items) {
     if (item.kind === CONSENSUS_SNIPPET && item.runId !== null) {
@@ -31,7 +32,8 @@ export function itemPlaces(items: readonly PlaceItem[], snippetCounts: ReadonlyM
       places.set(item.itemId, `Trajectory ${trajectories.get(item.runId)} · snippet ${item.snippetPosition ?? "?"}${of ? ` of ${of}` : ""}`);
     } else if (item.kind === AB_REACTIVENESS) {
       const about = item.targetName ? ` · about ${item.targetName}` : "";
-      places.set(item.itemId, `Pair ${pairs.indexOf(item) + 1} of ${pairs.length}${about}`);
+      pairNumber += 1;
+      places.set(item.itemId, `Pair ${pairNumber} of ${pairCount}${about}`);
     }
   }
   return places;

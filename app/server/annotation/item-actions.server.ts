@@ -62,18 +62,17 @@ export function flagItem(db: Db, studyId: number, itemId: number, user: SessionU
 export function undoTarget(db: Db, studyId: number, currentItemId: number, user: SessionUser): number {
   studyForWorker(db, studyId, user);
   loadItem(db, studyId, currentItemId);
-  const { itemId, before } = previousSubmitted(db, studyId, currentItemId, user.id);
+  const { itemId, before } = previousSubmitted(db, studyId, findAssignment(db, currentItemId, user.id), user.id);
   if (itemId === undefined) throw new ServiceError(409, before ? "There is no earlier item of yours to reopen" : "You have not submitted any item in this study yet: there is nothing to undo");
   return itemId;
 }
 
-/** Whether undo-last has an item to reopen from this one (the task page offers it only then). */
-export function canUndoFrom(db: Db, studyId: number, currentItemId: number, annotatorId: number): boolean {
-  return previousSubmitted(db, studyId, currentItemId, annotatorId).itemId !== undefined;
+/** Whether undo-last has an item to reopen from the one whose assignment is `current` (the task page offers it only then). */
+export function canUndoFrom(db: Db, studyId: number, current: AssignmentRow | undefined, annotatorId: number): boolean {
+  return previousSubmitted(db, studyId, current, annotatorId).itemId !== undefined;
 }
 
-function previousSubmitted(db: Db, studyId: number, currentItemId: number, annotatorId: number) {
-  const current = findAssignment(db, currentItemId, annotatorId);
+function previousSubmitted(db: Db, studyId: number, current: AssignmentRow | undefined, annotatorId: number) {
   const before = current?.status === "submitted" && current.submittedAt !== null ? { submittedAt: current.submittedAt, id: current.id } : null;
   return { itemId: submittedItemBefore(db, studyId, annotatorId, before), before };
 }

@@ -20,28 +20,33 @@ export interface ItemWords {
   summarise: (payload: LabelPayload) => AnswerSummary;
 }
 
-/** The words of every item of a study, by item id. */
-export function itemWordsOfStudy(db: Db, studyId: number): Map<number, ItemWords> {
+/**
+ * The words of the study's items in `wanted`, by item id. Places are numbered over the whole study
+ * (one query), but scenarios and snippet counts are read only for the wanted items.
+ */
+export function itemWordsOfStudy(db: Db, studyId: number, wanted: ReadonlySet<number>): Map<number, ItemWords> {
   const played = new Map<string, { title: string; body: ScenarioBody }>();
   const scenarioOf = (runId: string) => played.get(runId) ?? played.set(runId, playedScenarioOfRun(db, runId)).get(runId)!;
   const items = itemsWithContext(db, [studyId]).map((item) => {
     // A/B items read the scenario from conversation A, as the task page does.
-    const runId = item.pairId ? (findAbPair(db, item.pairId)?.runAId ?? null) : item.runId;
+    const runId = !wanted.has(item.itemId) ? null : item.pairId ? (findAbPair(db, item.pairId)?.runAId ?? null) : item.runId;
     const scenario = runId ? scenarioOf(runId) : null;
     const targetName = item.targetParty ? (scenario?.body.parties.find((p) => p.id === item.targetParty)?.name ?? null) : null;
     return { itemId: item.itemId, kind: item.kind, runId: item.pairId ? null : item.runId, snippetPosition: item.snippetPosition, targetName, scenario };
   });
-  const runs = [...new Set(items.flatMap((i) => (i.runId ? [i.runId] : [])))];
-  const places = itemPlaces(items satisfies PlaceItem[], new Map(runs.map((runId) => [runId, snippetsOfRun(db, runId).length])));
+  const wantedRuns = [...new Set(items.flatMap((i) => (i.runId && wanted.has(i.itemId) ? [i.runId] : [])))];
+  const places = itemPlaces(items satisfies PlaceItem[], new Map(wantedRuns.map((runId) => [runId, snippetsOfRun(db, runId).length])));
   const empty: ScenarioBody = { background: "", topics: [], parties: [] };
   return new Map(
-    items.map((item) => [
-      item.itemId,
-      {
-        scenario: item.scenario?.title ?? "Unknown scenario",
-        place: places.get(item.itemId) ?? "",
-        summarise: (payload: LabelPayload) => summariseAnswer(payload, item.scenario?.body ?? empty, item.targetName ?? undefined),
-      },
-    ]),
+    items
+      .filter((item) => wanted.has(item.itemId))
+      .map((item) => [
+        item.itemId,
+        {
+          scenario: item.scenario?.title ?? "Unknown scenario",
+          place: places.get(item.itemId) ?? "",
+          summarise: (payload: LabelPayload) => summariseAnswer(payload, item.scenario?.body ?? empty, item.targetName ?? undefined),
+        },
+      ]),
   );
 }

@@ -13,7 +13,7 @@ export function labelHistory(db: Db, labelId: number, viewer: { id: number; role
   if (viewer.role !== "admin" && viewer.id !== label.annotatorId) throw forbidden("This label belongs to another annotator");
   const own = viewer.id === label.annotatorId;
   const author = own ? "You" : (findAnnotator(db, label.annotatorId)?.displayName ?? "Unknown annotator");
-  const item = itemWordsOfStudy(db, label.studyId).get(label.itemId)!;
+  const item = itemWordsOfStudy(db, label.studyId, new Set([label.itemId])).get(label.itemId)!;
   const stored = labelRevisionsOf(db, labelId).map(({ payload, ...r }) => ({ ...r, summary: item.summarise(payload) }));
   return {
     labelId,

@@ -8,8 +8,9 @@ import { itemWordsOfStudy } from "./label-context.server.ts";
 
 export function myLabels(db: Db, studyId: number, user: SessionUser, filter: MyLabelsFilter) {
   const study = studyForWorker(db, studyId, user);
-  const words = itemWordsOfStudy(db, studyId);
-  const rows: MyLabelRow[] = ownLabels(db, studyId, user.id).map((label) => {
+  const labels = ownLabels(db, studyId, user.id);
+  const words = itemWordsOfStudy(db, studyId, new Set(labels.map((l) => l.itemId)));
+  const rows: MyLabelRow[] = labels.map((label) => {
     const item = words.get(label.itemId)!;
     return {
       labelId: label.labelId,

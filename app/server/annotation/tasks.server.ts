@@ -5,7 +5,7 @@ import { needsQualification, studyForWorker } from "./access.server.ts";
 import { hasWorkFor } from "./assignment.server.ts";
 import { findAssignment } from "../models/assignment.server.ts";
 import { badInput, forbidden } from "../http/errors.server.ts";
-import { skippedCount, submittedCount } from "../models/assignment.server.ts";
+import { statusCounts } from "../models/assignment.server.ts";
 import { itemCount } from "../models/study.server.ts";
 import { latestOwnLabel, loadDraft } from "../models/label.server.ts";
 import { listStudies } from "./studies.server.ts";
@@ -15,8 +15,9 @@ import { loadItem } from "./task-view.server.ts";
 import { TASK_SERVERS } from "./task-types/registry.server.ts";
 
 export function annotatorProgress(db: Db, studyId: number, annotatorId: number): { total: number; done: number } {
+  const counts = statusCounts(db, studyId, annotatorId);
   // Skipped items are no longer the annotator's to do, so they leave the total.
-  return { total: itemCount(db, studyId) - skippedCount(db, studyId, annotatorId), done: submittedCount(db, studyId, annotatorId) };
+  return { total: itemCount(db, studyId) - counts.skipped, done: counts.submitted };
 }
 
 /** The annotator's home: the open studies of their pool (crowd: the ones they entered), with progress. */
@@ -42,7 +43,7 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
     leaseExpiresAt: assignment.status === "leased" ? assignment.leaseExpiresAt : null,
     /** The annotator passed on this item: it can be read, not answered. */
     skipped: assignment.status === "skipped",
-    canUndo: canUndoFrom(db, studyId, itemId, user.id),
+    canUndo: canUndoFrom(db, studyId, assignment, user.id),
     // The form starts from the draft, else from the annotator's latest submitted label.
     ...TASK_SERVERS[item.kind].taskPart(db, item, user.id, { draft, latest: latest?.payload ?? null }),
   };

@@ -7,7 +7,6 @@
  * share seed and config and differ only in the target's level; a run id names its condition,
  * simulator and index, so the same run is never simulated twice whatever --seed draws.
  */
-import { createHash } from "node:crypto";
 import { REACTIVENESS_GRID, reactivenessStatement } from "../../domain/probing/personas.ts";
 import { drawFidelityPairs, type FidelityDraw } from "../../domain/probing/fidelity-draw.ts";
 import { fidelityCondition } from "../../domain/probing/fidelity.ts";
@@ -19,6 +18,7 @@ import { findAbPair } from "../models/ab-pair.server.ts";
 import { findCondition } from "../models/condition.server.ts";
 import { findRun } from "../models/run.server.ts";
 import { findScenario, scenarioIds } from "../models/scenario.server.ts";
+import { textVersion } from "../pipeline/prompt-templates.server.ts";
 import type { RunPlanSettings } from "../pipeline/simulate.server.ts";
 
 /** Bad batch input (unknown scenario, a run stored with other settings…): the CLI shows the message. */
@@ -70,9 +70,7 @@ export const DEFAULT_FIDELITY_SEED = 1;
 
 /** A short hash of the statement texts of the grid: a fidelity condition's template version. */
 export function fidelityTemplateVersion(): string {
-  const hash = createHash("sha256");
-  for (const level of REACTIVENESS_GRID) hash.update(`${reactivenessStatement(level)}\n`);
-  return hash.digest("hex").slice(0, 12);
+  return textVersion(REACTIVENESS_GRID.map((level) => `${reactivenessStatement(level)}\n`).join(""));
 }
 
 export function fidelityPairId(simulatorModel: string, seed: number, index: number): string {
@@ -133,17 +131,18 @@ export function planFidelity(options: FidelityOptions): FidelityPlan {
       planned.stored = checkStoredRun(db, planned, simulatorModel, budget);
       return planned;
     };
+    const [runA, runB] = [run(a), run(b)];
     const record: AbPairRecord = {
       id: fidelityPairId(simulatorModel, seed, draw.index),
       scenario_id: draw.scenarioId,
-      run_a_id: simulationRunId(a.id, null, simulatorModel, draw.index),
-      run_b_id: simulationRunId(b.id, null, simulatorModel, draw.index),
+      run_a_id: runA.runId,
+      run_b_id: runB.runId,
       target_party: draw.target,
       level_a: REACTIVENESS_GRID[draw.levelA],
       level_b: REACTIVENESS_GRID[draw.levelB],
       opponent_level: REACTIVENESS_GRID[draw.reference],
     };
-    return { draw, record, runA: run(a), runB: run(b), stored: findAbPair(db, record.id) !== undefined };
+    return { draw, record, runA, runB, stored: findAbPair(db, record.id) !== undefined };
   });
   const newConditions = [...conditions.values()].filter((c) => !findCondition(db, c.id));
   return { simulatorModel, seed, budget, conditions, newConditions, pairs };

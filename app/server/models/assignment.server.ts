@@ -146,25 +146,18 @@ export function activeLeases(db: Db, studyId: number, now: string): { itemId: nu
     .all();
 }
 
-function countWithStatus(db: Db, studyId: number, annotatorId: number, status: AssignmentStatus): number {
-  return (
-    db
-      .select({ n: count() })
-      .from(assignments)
-      .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
-      .where(and(eq(studyItems.studyId, studyId), eq(assignments.annotatorId, annotatorId), eq(assignments.status, status)))
-      .get()?.n ?? 0
-  );
-}
-
-/** How many of the study's items the annotator has submitted. */
-export function submittedCount(db: Db, studyId: number, annotatorId: number): number {
-  return countWithStatus(db, studyId, annotatorId, "submitted");
-}
-
-/** How many of the study's items the annotator skipped (they are not theirs to do any more). */
-export function skippedCount(db: Db, studyId: number, annotatorId: number): number {
-  return countWithStatus(db, studyId, annotatorId, "skipped");
+/** How many of the study's items the annotator holds in each status (one query: the task page asks on every item). */
+export function statusCounts(db: Db, studyId: number, annotatorId: number): Record<AssignmentStatus, number> {
+  const counts: Record<AssignmentStatus, number> = { leased: 0, submitted: 0, released: 0, skipped: 0 };
+  const rows = db
+    .select({ status: assignments.status, n: count() })
+    .from(assignments)
+    .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
+    .where(and(eq(studyItems.studyId, studyId), eq(assignments.annotatorId, annotatorId)))
+    .groupBy(assignments.status)
+    .all();
+  for (const { status, n } of rows) counts[status as AssignmentStatus] = n;
+  return counts;
 }
 
 /** Everyone who holds or held an item in the study, with their display name. */

@@ -35,9 +35,12 @@ export function renderMessages(name: string, values: TemplateValues): ChatMessag
   return splitMessages(renderTemplate(name, values), `prompt template ${name}.md`);
 }
 
+/** A short, stable version string for a text: the first 12 hex digits of its SHA-256. */
+export function textVersion(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 12);
+}
+
 /** A short hash of the named templates' text, recorded with results so a prompt change shows. */
 export function templateVersion(names: readonly string[] = readdirSync(PROMPT_DIR).filter((f) => f.endsWith(".md")).map((f) => f.slice(0, -3)).sort()): string {
-  const hash = createHash("sha256");
-  for (const name of names) hash.update(`${name}\n${loadTemplate(name)}\n`);
-  return hash.digest("hex").slice(0, 12);
+  return textVersion(names.map((name) => `${name}\n${loadTemplate(name)}\n`).join(""));
 }

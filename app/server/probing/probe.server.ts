@@ -4,7 +4,6 @@
  * it stopped and a re-run changes nothing. Strategy, emotion and culture are fixed templates (no
  * LLM); three-party and history go through the writer (writer.server.ts).
  */
-import { createHash } from "node:crypto";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Condition, type ConditionAxis } from "../../domain/bundle.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { conditionId, PROBE_CONDITIONS, type ConditionKey } from "../../domain/probing/conditions.ts";
@@ -14,6 +13,7 @@ import { BundleImportError, importBundleFiles } from "../bundle-store.server.ts"
 import type { Db } from "../db.server.ts";
 import { conditionsOfScenario } from "../models/condition.server.ts";
 import { findScenario } from "../models/scenario.server.ts";
+import { textVersion } from "../pipeline/prompt-templates.server.ts";
 import { seedOfScenario } from "./seed-lookup.server.ts";
 import { writeHistory, writeThreeParty, type WriterOutcome } from "./writer.server.ts";
 
@@ -70,7 +70,7 @@ function probeScenario(db: Db, scenarioId: string): ProbeScenario {
 
 /** The prompt_version of a template condition: a short hash of the fixed texts it appends. */
 export function templateVersionOf(texts: readonly string[]): string {
-  return createHash("sha256").update(texts.join("\n\n")).digest("hex").slice(0, 12);
+  return textVersion(texts.join("\n\n"));
 }
 
 export function expandTemplate(s: ProbeScenario, axis: TemplateAxis, variant: string): Condition {
