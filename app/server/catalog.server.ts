@@ -9,7 +9,7 @@ import { consensusSeries, topicSeries, type EvaluationMethod } from "../domain/s
 import type { SortState } from "../domain/table-sort.ts";
 import type { Db } from "./db.server.ts";
 import { curationSummary, replayViews, seedReportView, sourceLinks, type CurationDomainSummary, type CurationRecordView } from "../domain/curation/record-view.ts";
-import { findCondition } from "./models/condition.server.ts";
+import { conditionsOfScenario, findCondition } from "./models/condition.server.ts";
 import { candidateOutcomes, curationOfScenario } from "./models/curation-record.server.ts";
 import { metricValuesOf, type MetricValueRow } from "./models/metric-value.server.ts";
 import { findRun, runTurnRows } from "./models/run.server.ts";
@@ -123,7 +123,7 @@ export function runOutcomes(db: Db): string[] {
 export function getScenario(db: Db, id: string) {
   const scenario = findScenario(db, id);
   if (!scenario) return null;
-  const conditions = db.select().from(schema.conditions).where(eq(schema.conditions.scenarioId, id)).orderBy(asc(schema.conditions.axis), asc(schema.conditions.variant)).all();
+  const conditions = conditionsOfScenario(db, id);
   const runCounts = new Map(
     db.select({ conditionId: schema.runs.conditionId, n: count() }).from(schema.runs).where(eq(schema.runs.scenarioId, id)).groupBy(schema.runs.conditionId).all().map((r) => [r.conditionId, r.n]),
   );

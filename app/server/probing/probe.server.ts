@@ -11,7 +11,7 @@ import { generalCondition, isTemplateAxis, isWriterAxis, templateCondition, temp
 import type { ProbeScenario } from "../../domain/probing/expand-values.ts";
 import { BundleImportError, importBundleFiles } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
-import { conditionsOfScenario } from "../models/condition.server.ts";
+import { conditionsOfScenario, generalCondition as storedGeneralCondition } from "../models/condition.server.ts";
 import { findScenario } from "../models/scenario.server.ts";
 import { textVersion } from "../pipeline/prompt-templates.server.ts";
 import { seedOfScenario } from "./seed-lookup.server.ts";
@@ -88,7 +88,7 @@ async function expandOne(db: Db, llm: Llm | null, planned: PlannedCondition): Pr
 
 /** Stores one condition (and the scenario's general condition when it has none), all-or-nothing. */
 function store(db: Db, condition: Condition): void {
-  const hasGeneral = conditionsOfScenario(db, condition.scenario_id).some((c) => c.axis === "general");
+  const hasGeneral = storedGeneralCondition(db, condition.scenario_id) !== undefined;
   const conditions = hasGeneral || condition.axis === "general" ? [condition] : [generalCondition(condition.scenario_id), condition];
   importBundleFiles(db, [{ file: `probe:${condition.id}`, text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, conditions }) }]);
 }
