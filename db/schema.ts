@@ -571,3 +571,30 @@ export const curationCandidates = sqliteTable(
   },
   (t) => [uniqueIndex("curation_candidates_seed_uq").on(t.seedId), index("curation_candidates_domain_idx").on(t.domain, t.status)],
 );
+
+/**
+ * A benchmark plan as `benchmark run` last saw it (app/domain/benchmark/plan.ts), keyed by the
+ * hash of its canonical JSON: the Benchmark page and `report` rebuild the grid from it.
+ */
+export const benchmarkPlans = sqliteTable("benchmark_plans", {
+  hash: text("hash").primaryKey(),
+  name: text("name").notNull(),
+  /** The validated plan, defaults filled. */
+  plan: text("plan", { mode: "json" }).$type<unknown>().notNull(),
+  /** The file it was read from, as given on the command line. */
+  source: text("source").notNull(),
+  createdAt: createdAt(),
+  /** When `benchmark run` last worked on it (any shard). */
+  lastRunAt: text("last_run_at"),
+});
+
+/**
+ * Project-wide settings that outlive one command, one row per key; e.g. `metric-params`: the
+ * metric parameters `socrates metrics --params` (or a plan's `params`) last computed with, which
+ * every page and report that recomputes a consensus series must use and print.
+ */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value", { mode: "json" }).$type<unknown>().notNull(),
+  updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
+});

@@ -12,7 +12,7 @@ import type { LlmRequest, LlmResult } from "../../domain/llm/types.ts";
 /** Asks the endpoint, then records the call (cache and accounting) and reports it. */
 async function execute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): Promise<LlmResult<T>> {
   const started = Date.now();
-  const endpoint = ctx.endpointOf(request.role);
+  const endpoint = ctx.endpointOf(request.role, request.endpoint);
   const { outcome, reply, attempts, promptTokens, completionTokens, structured, format } = await askWithRepair(ctx, endpoint, plan, request.schema, request.messages);
   const usage = recordStep(ctx, request, plan, {
     request: { messages: request.messages, ...sentParams(plan), ...format, structuredOutput: structured },

@@ -136,10 +136,18 @@ export function roleConfig(config: LlmConfig, role: LlmRole): RoleConfig {
   return found;
 }
 
-/** The role's endpoint, with its name (the role's endpoint was checked to exist at load). */
-export function endpointFor(config: LlmConfig, role: LlmRole): { name: string; endpoint: EndpointConfig } {
-  const name = roleConfig(config, role).endpoint;
-  return { name, endpoint: config.endpoints[name] };
+/**
+ * The role's endpoint, with its name (the role's endpoint was checked to exist at load), or the
+ * named endpoint a request asks for instead.
+ */
+export function endpointFor(config: LlmConfig, role: LlmRole, override?: string): { name: string; endpoint: EndpointConfig } {
+  const name = override ?? roleConfig(config, role).endpoint;
+  const endpoint = config.endpoints[name];
+  if (!endpoint) {
+    const known = Object.keys(config.endpoints).map((n) => `"${n}"`).join(", ") || "none";
+    throw new LlmConfigError(`${config.source}: ${formatJsonPath(["endpoints", name])}: unknown endpoint "${name}" (defined: ${known})`);
+  }
+  return { name, endpoint };
 }
 
 /**

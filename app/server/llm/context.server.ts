@@ -29,7 +29,8 @@ export interface ClientContext {
   db: Db;
   config: LlmConfig;
   onCall?: (event: LlmCallEvent) => void;
-  endpointOf: (role: LlmRole) => Endpoint;
+  /** The role's endpoint, or the named one a request asks for (one client and one limit per endpoint, shared by every role). */
+  endpointOf: (role: LlmRole, override?: string) => Endpoint;
   retry: RetrySettings;
 }
 
@@ -50,7 +51,7 @@ export function planFor(config: LlmConfig, request: LlmRequest<unknown>, extra: 
   const role = roleConfig(config, request.role);
   const structured = request.structured ?? role.structuredOutput;
   const parts: CacheKeyParts = {
-    baseUrl: endpointFor(config, request.role).endpoint.baseUrl,
+    baseUrl: endpointFor(config, request.role, request.endpoint).endpoint.baseUrl,
     model: request.model ?? role.model,
     messages: request.messages,
     temperature: request.temperature ?? role.temperature,

@@ -29,10 +29,10 @@ export type Sent<R> =
   | { ok: false; error: string; attempts: number; status?: number; message?: string };
 
 /** One OpenAI client and one concurrency limit per configured endpoint, made on first use. */
-export function endpointPool(config: LlmConfig, env: Env | undefined): (role: LlmRole) => Endpoint {
+export function endpointPool(config: LlmConfig, env: Env | undefined): (role: LlmRole, override?: string) => Endpoint {
   const endpoints = new Map<string, Endpoint>();
-  return (role) => {
-    const { name, endpoint } = endpointFor(config, role);
+  return (role, override) => {
+    const { name, endpoint } = endpointFor(config, role, override);
     let found = endpoints.get(name);
     if (!found) {
       const client = new OpenAI({

@@ -65,7 +65,7 @@ async function liveTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Pl
   const started = Date.now();
   const tools = request.tools.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
   const toolParams = offerTools ? { tools, tool_choice: "auto" as const } : {};
-  const answer = await askWithRepair(ctx, ctx.endpointOf(request.role), plan, request.schema, messages, toolParams);
+  const answer = await askWithRepair(ctx, ctx.endpointOf(request.role, request.endpoint), plan, request.schema, messages, toolParams);
   const { outcome, reply, toolCalls } = answer;
   const usage = recordStep(ctx, request, plan, {
     request: { messages, ...toolParams, ...sentParams(plan), ...answer.format, structuredOutput: answer.structured },

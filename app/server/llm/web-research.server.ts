@@ -69,7 +69,7 @@ interface Research<T> {
 }
 
 async function research<T>(ctx: ClientContext, request: WebResearchRequest<T>, plan: Plan, tool: string): Promise<Research<T>> {
-  const endpoint = ctx.endpointOf(request.role);
+  const endpoint = ctx.endpointOf(request.role, request.endpoint);
   const done: Research<T> = { outcome: { ok: false, error: "no reply" }, reply: null, citations: [], attempts: 0, promptTokens: 0, completionTokens: 0, structured: "off" };
   let input: ChatMessage[] = request.messages;
   for (let round = 0; round < 2; round++) {

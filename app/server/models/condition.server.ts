@@ -28,3 +28,8 @@ export function generalCondition(db: Db, scenarioId: string): ConditionRow | und
 export function conditionsOfScenario(db: Db, scenarioId: string): ConditionRow[] {
   return db.select().from(conditions).where(eq(conditions.scenarioId, scenarioId)).orderBy(asc(conditions.id)).all();
 }
+
+/** Every condition's identity (no bodies), in id order: what a benchmark plan's grid is built from. */
+export function conditionCatalog(db: Db): { id: string; scenarioId: string; axis: string; variant: string }[] {
+  return db.select({ id: conditions.id, scenarioId: conditions.scenarioId, axis: conditions.axis, variant: conditions.variant }).from(conditions).orderBy(asc(conditions.id)).all();
+}

@@ -19,3 +19,8 @@ export function findScenario(db: Db, id: string): ScenarioRow | undefined {
 export function scenarioIds(db: Db): string[] {
   return db.select({ id: scenarios.id }).from(scenarios).orderBy(asc(scenarios.id)).all().map((s) => s.id);
 }
+
+/** Every scenario's id and domain, in id order: what a benchmark plan's grid is built from. */
+export function scenarioCatalog(db: Db): { id: string; domain: string }[] {
+  return db.select({ id: scenarios.id, domain: scenarios.domain }).from(scenarios).orderBy(asc(scenarios.id)).all();
+}

@@ -1,0 +1,48 @@
+/**
+ * A benchmark plan from its file or from the database: read, validated (app/domain/benchmark/plan.ts),
+ * hashed, and expanded into its grid over the stored scenarios and conditions.
+ */
+import { readFileSync } from "node:fs";
+import { expandGrid, type BenchmarkGrid } from "../../domain/benchmark/grid.ts";
+import { BenchmarkPlanError, canonicalPlanJson, parseBenchmarkPlan, parseBenchmarkPlanText, type BenchmarkPlan } from "../../domain/benchmark/plan.ts";
+import type { Db } from "../db.server.ts";
+import { findBenchmarkPlan } from "../models/benchmark-plan.server.ts";
+import { conditionCatalog } from "../models/condition.server.ts";
+import { scenarioCatalog } from "../models/scenario.server.ts";
+import { textVersion } from "../pipeline/prompt-templates.server.ts";
+
+export interface LoadedPlan {
+  plan: BenchmarkPlan;
+  /** Short hash of the canonical plan: the same plan written differently has the same hash. */
+  hash: string;
+  /** Where it came from (a file path, or `database`). */
+  source: string;
+}
+
+export function planHash(plan: BenchmarkPlan): string {
+  return textVersion(canonicalPlanJson(plan));
+}
+
+export function loadPlanFile(path: string): LoadedPlan {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new BenchmarkPlanError(`${path}: cannot read the benchmark plan (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const plan = parseBenchmarkPlanText(text, path);
+  return { plan, hash: planHash(plan), source: path };
+}
+
+/** A plan `benchmark run` recorded, by hash, or undefined. */
+export function loadStoredPlan(db: Db, hash: string): LoadedPlan | undefined {
+  const row = findBenchmarkPlan(db, hash);
+  if (!row) return undefined;
+  const plan = parseBenchmarkPlan(row.plan, `benchmark plan ${hash} in the database`);
+  return { plan, hash: row.hash, source: row.source };
+}
+
+/** The plan's grid over what the database holds now. */
+export function planGrid(db: Db, plan: BenchmarkPlan): BenchmarkGrid {
+  return expandGrid(plan, { scenarios: scenarioCatalog(db), conditions: conditionCatalog(db) });
+}

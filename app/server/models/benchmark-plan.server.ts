@@ -1,0 +1,27 @@
+/**
+ * Data access for benchmark_plans: each plan `benchmark run` has worked on, under the hash of its
+ * canonical JSON, so the Benchmark page and `report` can rebuild its grid from the database.
+ */
+import { desc, eq, sql } from "drizzle-orm";
+import { benchmarkPlans } from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+
+export type BenchmarkPlanRow = typeof benchmarkPlans.$inferSelect;
+
+/** Records a plan (once per hash) and marks it as just run. */
+export function touchBenchmarkPlan(db: Db, row: { hash: string; name: string; plan: unknown; source: string }): void {
+  const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+  db.insert(benchmarkPlans)
+    .values({ ...row, lastRunAt: now })
+    .onConflictDoUpdate({ target: benchmarkPlans.hash, set: { name: row.name, source: row.source, lastRunAt: now } })
+    .run();
+}
+
+export function findBenchmarkPlan(db: Db, hash: string): BenchmarkPlanRow | undefined {
+  return db.select().from(benchmarkPlans).where(eq(benchmarkPlans.hash, hash)).get();
+}
+
+/** Every recorded plan, the most recently run first. */
+export function benchmarkPlanList(db: Db): BenchmarkPlanRow[] {
+  return db.select().from(benchmarkPlans).orderBy(desc(benchmarkPlans.lastRunAt), benchmarkPlans.name).all();
+}

@@ -1,0 +1,19 @@
+/**
+ * Data access for settings: one JSON value per key, for what outlives one command (the metric
+ * parameters last computed with, under `metric-params`).
+ */
+import { eq, sql } from "drizzle-orm";
+import { settings } from "../../../db/schema.ts";
+import type { Db } from "../db.server.ts";
+
+export const SETTING_KEYS = { metricParams: "metric-params" } as const;
+export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
+
+export function readSetting(db: Db, key: SettingKey): unknown {
+  return db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).get()?.value;
+}
+
+export function writeSetting(db: Db, key: SettingKey, value: unknown): void {
+  const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+  db.insert(settings).values({ key, value, updatedAt: now }).onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } }).run();
+}
