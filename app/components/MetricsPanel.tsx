@@ -1,5 +1,5 @@
 import type { EvaluationView, MetricView, RunMetrics } from "../domain/catalog-views.ts";
-import { explainMetric, formatMetricValue, formatParams, metricLabel, unitsNote } from "../domain/metrics/metric-format.ts";
+import { explainMetric, formatMetricValue, formatParams, metricLabel, unitsNote, unmediatedNote } from "../domain/metrics/metric-format.ts";
 import { runMetricTables } from "../domain/metrics/run-metric-tables.ts";
 
 function MetricTable({ title, rows }: { title: string; rows: MetricView[] }) {
@@ -52,6 +52,7 @@ export function MetricsPanel({ run, metrics, evaluations }: { run: { id: string;
         ))}
       </div>
       <p className="muted">
+        {run.mediated ? null : <>{unmediatedNote()} </>}
         {unitsNote()} “—” marks a metric that is undefined for this run, with the reason. Computed {metrics.computedAt.slice(0, 16).replace("T", " ")} UTC with{" "}
         <code>npx socrates metrics</code>.
       </p>

@@ -7,7 +7,7 @@ import { formatTable, UsageTally } from "../../app/server/llm/usage.server.ts";
 import { RunNotFoundError } from "../../app/server/pipeline/evaluation-context.server.ts";
 import { EVALUATE_METHODS, evaluateRuns, selectRunIds, type EvaluateMethod, type EvaluateSummary } from "../../app/server/pipeline/evaluate-runs.server.ts";
 import { METRIC_UNITS } from "../../app/domain/metrics/descriptor.ts";
-import { formatMetricValue, formatParamsInline, listIds, metricIdsIn } from "../../app/domain/metrics/metric-format.ts";
+import { formatMetricValue, formatParamsInline, listIds, metricIdsIn, unmediatedNote } from "../../app/domain/metrics/metric-format.ts";
 import { MetricParamsError, PARAM_SPECS } from "../../app/domain/metrics/metric-params.ts";
 import type { MetricRow } from "../../app/domain/metrics/metric-rows.ts";
 import { METRIC_IDS } from "../../app/domain/metrics/registry.ts";
@@ -157,6 +157,7 @@ export function registerEvaluateCommands(program: Command): void {
       console.log(metricsTable(summary));
       console.log(`\n${summary.rows.length} values stored for ${summary.runs} runs and ${summary.pairs} matched pairs (${metricIdsIn(METRIC_UNITS.percent).join(", ")} ×100).`);
       console.log(`params: ${formatParamsInline(summary.params)}`);
+      console.log(`${unmediatedNote()} A value "—" is undefined or incomplete (a judge reply failed); the stored detail says which.`);
       if (opts.timing) {
         console.log(`\nTiming profile (mean IE ×100 per progress bin p = m/T, with the number of interventions; ${bins} bins):`);
         console.log(timingTable(timingProfiles(db, bins), bins));

@@ -138,7 +138,9 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
       .all();
     const metricsOf = (runId: string) => new Set(rows.filter((r) => r.subjectId === runId).map((r) => r.metric));
     // The run's own metrics, the topic-localized ones and the per-turn ones, for each run.
-    for (const runId of [mediated, unmediated]) for (const metric of ["IF", "IT", "CC", "TLE"]) expect(metricsOf(runId)).toContain(metric);
+    for (const metric of ["IF", "IT", "CC", "TLE"]) expect(metricsOf(mediated)).toContain(metric);
+    // Mediator metrics belong to mediated runs: the unmediated run has CC and TLE only.
+    expect([...metricsOf(unmediated)].sort()).toEqual(["CC", "TLE"]);
     const pairId = t.db.select().from(schema.matchedPairs).where(eq(schema.matchedPairs.mediatedRunId, mediated)).get()!.id;
     const cg = t.db.select().from(schema.metricValues).where(and(eq(schema.metricValues.subjectId, pairId), eq(schema.metricValues.metric, "CG"))).all();
     expect(cg.length).toBeGreaterThan(0);
@@ -177,7 +179,8 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
         expect(page).toContain('data-testid="consensus-chart"');
         expect(page).toContain('data-testid="metrics"');
         expect(page).not.toContain("No metrics computed for this run yet");
-        for (const metric of ["IF", "IT", "CC"]) expect(page).toContain(`data-metric="${metric}"`);
+        for (const metric of runId === mediated ? ["IF", "IT", "CC"] : ["CC", "CG"]) expect(page).toContain(`data-metric="${metric}"`);
+        if (runId === unmediated) expect(page).not.toContain('data-metric="IT"');
         // One metrics table per evaluation of this run.
         expect(page).toContain(`<h3>Topic-localized C[t] · ${MODEL}</h3>`);
         expect(page).toContain(`<h3>Per-turn baseline G[t] · ${MODEL}</h3>`);

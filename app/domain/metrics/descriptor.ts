@@ -54,6 +54,11 @@ export interface MetricDescriptor<Id extends string = string, K extends MetricIn
   level: MetricLevel;
   /** What it is computed from; the runner hands it one input of this kind at a time. */
   input: K;
+  /**
+   * A mediator metric: an unmediated run stores no row of it at all (not 0, not null). Spec:
+   * "Decisions on readings", mediator metrics belong to mediated runs.
+   */
+  mediatedOnly?: true;
   /** Its parameters, recorded with each row in this order (shared ones, like s0, are the same object). */
   params: P;
   /** The row's value and detail, or null when the input does not give this metric a row at all. */

@@ -38,9 +38,21 @@ export function explainMetric(m: { metric: string; value: number | null; detail:
   const d = m.detail;
   const parts: string[] = [];
   if (m.value === null && typeof d.reason === "string") parts.push(d.reason);
+  // An incomplete row was never computed: its reason already names the judge's errors.
+  if (d.incomplete === true) return parts.join("; ");
   parts.push(...(metricById(m.metric)?.explain(d, m.value) ?? []));
   if (detailNumber(d.evaluationErrors)) parts.push(`the judge recorded ${d.evaluationErrors} errors`);
   return parts.join("; ");
+}
+
+/** The mediator metrics, which an unmediated run does not have ("IT, IE, IF, FI, RL, ME and MI"). */
+export function mediatorMetricIds(): string[] {
+  return METRICS.filter((m) => "mediatedOnly" in m && m.mediatedOnly).map((m) => m.id);
+}
+
+/** The note shown for an unmediated run on the run page and under the CLI table. */
+export function unmediatedNote(): string {
+  return `${listIds(mediatorMetricIds())} are mediator metrics: unmediated runs have none.`;
 }
 
 /** "IT, IE and CG". */

@@ -5,11 +5,14 @@
  * - topic-localized / per-turn: one stored evaluation with its consensus series;
  * - mi-judgments: one judge backbone's intervention judgments, evaluation id `${runId}:mi:${backbone}`;
  * - matched-pair: both runs of a pair scored by the same topic-localized judge, subject the pair.
+ * An input built on an incomplete evaluation carries `incomplete` (see incomplete-input.ts): its
+ * metrics store null with that detail instead of being computed.
  */
 import { perTurnTrajectory, type PerTurnTrajectory } from "../baseline.ts";
 import type { PerTurnOutput, TopicJudgeOutput } from "../bundle.ts";
 import { topicLocalizedTrajectory } from "../consensus.ts";
 import { miEvaluationId } from "../evaluation-ids.ts";
+import { incompleteEvaluation, incompletePair, type IncompleteDetail } from "./incomplete-input.ts";
 
 export interface StoredEvaluation {
   id: string;
@@ -53,8 +56,8 @@ export interface TopicLocalizedInput {
   evaluation: StoredEvaluation;
   /** C[t], t = 0..T. */
   consensus: number[];
-  /** Topics whose judge pass failed (left at s0). */
-  failedTopics: string[];
+  /** Null when every topic's judge pass succeeded; otherwise C is not used. */
+  incomplete: IncompleteDetail | null;
 }
 
 export interface MetricInputs {
@@ -73,25 +76,25 @@ export interface MetricSubject {
   evaluationId: string;
 }
 
-export type MetricInputItem = { [K in MetricInputKind]: { kind: K; subject: MetricSubject; input: MetricInputs[K] } }[MetricInputKind];
-
-/** C[t] of a topic-localized evaluation, with the topics whose judge pass failed. */
-export function topicConsensus(data: Pick<RunData, "topicIds" | "speakers">, evaluation: StoredEvaluation, s0: number) {
-  const trajectory = topicLocalizedTrajectory(evaluation.output as Record<string, TopicJudgeOutput>, data.topicIds, data.speakers.length, s0);
-  const failedTopics = data.topicIds.filter((id) => !(id in (evaluation.output as Record<string, unknown>)));
-  return { consensus: trajectory.consensus, failedTopics };
-}
+/** `incomplete`: every metric of this input stores null with this detail (the input is not computed on). */
+export type MetricInputItem = {
+  [K in MetricInputKind]: { kind: K; subject: MetricSubject; input: MetricInputs[K]; incomplete?: IncompleteDetail | null };
+}[MetricInputKind];
 
 function topicInput(run: RunData, evaluation: StoredEvaluation, s0: number): TopicLocalizedInput {
-  return { run, evaluation, ...topicConsensus(run, evaluation, s0) };
+  const trajectory = topicLocalizedTrajectory(evaluation.output as Record<string, TopicJudgeOutput>, run.topicIds, run.speakers.length, s0);
+  return { run, evaluation, consensus: trajectory.consensus, incomplete: incompleteEvaluation(run.runId, evaluation, run.topicIds) };
 }
 
 function evaluationInput(run: RunData, evaluation: StoredEvaluation, s0: number): MetricInputItem | null {
   const subject: MetricSubject = { subjectKind: "run", subjectId: run.runId, evaluationId: evaluation.id };
-  if (evaluation.method === "topic-localized") return { kind: "topic-localized", subject, input: topicInput(run, evaluation, s0) };
+  if (evaluation.method === "topic-localized") {
+    const input = topicInput(run, evaluation, s0);
+    return { kind: "topic-localized", subject, input, incomplete: input.incomplete };
+  }
   if (evaluation.method === "per-turn") {
     const trajectory = perTurnTrajectory(evaluation.output as PerTurnOutput, { topicIds: run.topicIds, partyIds: run.partyIds, speakers: run.speakers });
-    return { kind: "per-turn", subject, input: { run, evaluation, trajectory } };
+    return { kind: "per-turn", subject, input: { run, evaluation, trajectory }, incomplete: incompleteEvaluation(run.runId, evaluation) };
   }
   return null;
 }
@@ -125,6 +128,16 @@ export function pairInputs(pair: PairData, s0: number): MetricInputItem[] {
     if (!unmediatedEval) return [];
     const mediated = topicInput(pair.mediated, mediatedEval, s0);
     const unmediated = topicInput(pair.unmediated, unmediatedEval, s0);
-    return [{ kind: "matched-pair", subject: { subjectKind: "pair", subjectId: pair.id, evaluationId: mediatedEval.id }, input: { pair, backbone: mediatedEval.backbone, mediated, unmediated } }];
+    const incomplete = incompletePair(mediated.incomplete, unmediated.incomplete);
+    // An incomplete pair's row still names its runs and evaluations (the run page files CG by backbone).
+    const identity = { backbone: mediatedEval.backbone, mediatedRunId: pair.mediated.runId, unmediatedRunId: pair.unmediated.runId, mediatedEvaluationId: mediatedEval.id, unmediatedEvaluationId: unmediatedEval.id };
+    return [
+      {
+        kind: "matched-pair",
+        subject: { subjectKind: "pair", subjectId: pair.id, evaluationId: mediatedEval.id },
+        input: { pair, backbone: mediatedEval.backbone, mediated, unmediated },
+        incomplete: incomplete && { ...identity, ...incomplete },
+      },
+    ];
   });
 }

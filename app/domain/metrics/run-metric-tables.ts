@@ -27,6 +27,7 @@ function pairRowsOf(metrics: RunMetrics, e: Pick<EvaluationView, "method" | "bac
 function placeholders(run: { id: string; mediated: boolean }, present: MetricView[]): MetricView[] {
   return METRICS.flatMap((m): MetricView[] => {
     if (!m.placeholder || present.some((r) => r.metric === m.id)) return [];
+    if ("mediatedOnly" in m && m.mediatedOnly && !run.mediated) return [];
     const reason = m.placeholder(run);
     return reason === null ? [] : [{ metric: m.id, value: null, detail: { reason }, params: {}, computedAt: "" }];
   });

@@ -20,6 +20,7 @@ export interface TimingProfileCell {
 
 interface IeDetail {
   backbone?: string;
+  incomplete?: boolean;
   perIntervention?: { progress: number; ie: number }[];
 }
 
@@ -29,9 +30,10 @@ export function timingProfiles(db: Db, bins = DEFAULT_TIMING_BINS): TimingProfil
   for (const row of rows) {
     const mediator = row.mediator ?? "";
     const key = `${mediator}\u0000${row.condition}\u0000${row.judge}`;
+    const detail = (row.detail ?? {}) as IeDetail;
+    if (detail.incomplete) continue; // no C to place its interventions on
     const cell = cells.get(key) ?? { mediator, condition: row.condition, judge: row.judge, runs: 0, interventions: [] };
     cell.runs++;
-    const detail = (row.detail ?? {}) as IeDetail;
     for (const i of detail.perIntervention ?? []) cell.interventions.push({ progress: i.progress, ie: i.ie });
     cells.set(key, cell);
   }

@@ -29,7 +29,11 @@ describe("MetricsPanel", () => {
   it("shows a placeholder for a mediated run not judged yet, and a hint when nothing is computed", () => {
     const metrics: RunMetrics = { run: [view("IF")], evaluations: {}, pair: null, computedAt: "2025-01-01T00:00:00Z" };
     expect(renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: true }} metrics={metrics} evaluations={[]} />)).toContain("not judged yet");
-    expect(renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: false }} metrics={metrics} evaluations={[]} />)).not.toContain("not judged yet");
+    const unmediated = renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: false }} metrics={{ ...metrics, run: [] }} evaluations={[]} />);
+    expect(unmediated).not.toContain("not judged yet");
+    expect(unmediated).not.toContain('data-metric="MI"');
+    expect(unmediated).toContain("IT, IE, IF, FI, RL, ME and MI are mediator metrics: unmediated runs have none.");
+    expect(renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: true }} metrics={metrics} evaluations={[]} />)).not.toContain("mediator metrics:");
     const empty = renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: true }} metrics={{ run: [], evaluations: {}, pair: null, computedAt: null }} evaluations={[]} />);
     expect(empty).toContain("No metrics computed for this run yet");
   });

@@ -1,7 +1,7 @@
 /** The metric registry: every descriptor is complete and consistent, and what is derived from it holds. */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { explainMetric, formatMetricValue, formatParams, formatParamsInline, metricLabel, unitsNote } from "../../../app/domain/metrics/metric-format.ts";
+import { explainMetric, formatMetricValue, formatParams, formatParamsInline, metricLabel, mediatorMetricIds, unitsNote, unmediatedNote } from "../../../app/domain/metrics/metric-format.ts";
 import { DEFAULT_METRIC_PARAMS, PARAM_SPECS, paramsOf, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
 /** The benchmark's metrics as the spec lists them; a metric added later may sit anywhere among them. */
 const SPEC_METRICS = ["IT", "IE", "IF", "FI", "CC", "TLE", "RL", "ME", "MI", "CG"];
@@ -70,6 +70,14 @@ describe("metric registry", () => {
       "no drop events; 0 of 0 drop events counted, 0 censored; the judge recorded 2 errors",
     );
     expect(explainMetric({ metric: "MI", value: null, detail: { reason: "not judged yet" } })).toBe("not judged yet");
-    expect(metricById("MI")!.placeholder!({ id: "r", mediated: false })).toBeNull();
+    expect(explainMetric({ metric: "IT", value: null, detail: { incomplete: true, reason: "incomplete judge output (1 recorded error; failed topics: k2)", evaluationErrors: 1 } })).toBe(
+      "incomplete judge output (1 recorded error; failed topics: k2)",
+    );
+  });
+
+  it("declares the mediator metrics, which unmediated runs do not have", () => {
+    expect(mediatorMetricIds()).toEqual(["IT", "IE", "IF", "FI", "RL", "ME", "MI"]);
+    expect(METRICS.filter((m) => !("mediatedOnly" in m)).map((m) => m.id)).toEqual(["CC", "TLE", "CG"]);
+    expect(unmediatedNote()).toBe("IT, IE, IF, FI, RL, ME and MI are mediator metrics: unmediated runs have none.");
   });
 });

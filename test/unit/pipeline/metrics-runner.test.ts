@@ -56,15 +56,24 @@ describe("metrics runner", () => {
     expect(summary.runs).toBe(bundle.runs.length);
     expect(summary.pairs).toBe(bundle.matched_pairs.length);
 
+    expect(bundle.runs.filter((r) => !r.mediated).length).toBeGreaterThan(0);
     for (const run of bundle.runs) {
       // Series rebuilt from the derived rows the run viewer reads, not from the judge output the runner reads.
       const view = getRunView(db, run.id)!;
       const mediatorTurns = view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
       const T = view.run.totalTurns;
-      expectSame(stored(db, run.id, "", "IF").value, interventionFrequency(view.run.mediatorTurns, view.run.partyTurns).frequency);
-      expectSame(stored(db, run.id, "", "FI").value, firstIntervention(mediatorTurns, T).fi);
+      const metricsOf = new Set(db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, run.id)).all().map((r) => r.metric));
+      if (!run.mediated) {
+        // Mediator metrics belong to mediated runs: an unmediated run has no row of them, not 0 or null.
+        for (const metric of ["IT", "IE", "IF", "FI", "RL", "ME", "MI"]) expect(metricsOf.has(metric), `${metric} of ${run.id}`).toBe(false);
+        if (view.evaluations.some((e) => e.method === "per-turn")) expect([...metricsOf].sort()).toEqual(["CC", "TLE"]);
+      } else {
+        expectSame(stored(db, run.id, "", "IF").value, interventionFrequency(view.run.mediatorTurns, view.run.partyTurns).frequency);
+        expectSame(stored(db, run.id, "", "FI").value, firstIntervention(mediatorTurns, T).fi);
+      }
 
       for (const evaluation of view.evaluations) {
+        if (!run.mediated && evaluation.method === "topic-localized") continue;
         if (evaluation.method === "topic-localized") {
           const it = stored(db, run.id, evaluation.id, "IT");
           expectSame(it.value, interventionTimeliness(evaluation.consensus, mediatorTurns).it);
@@ -86,6 +95,7 @@ describe("metrics runner", () => {
 
           expectSame(stored(db, run.id, evaluation.id, "CC").value, consensusChange(G).cc);
           expectSame(stored(db, run.id, evaluation.id, "TLE").value, topicLevelEfficiency(byTopic, mentions).tle);
+          if (!run.mediated) continue;
           const rl = stored(db, run.id, evaluation.id, "RL");
           const expectedRl = responseLatency(G, mediatorTurns, {}, seconds);
           expectSame(rl.value, expectedRl.meanLatency);
@@ -129,23 +139,53 @@ describe("metrics runner", () => {
 
   it("records undefined metrics as null with a reason, and upserts with the parameters used", () => {
     const db = demoDb();
-    computeMetrics(db, { runId: UNMEDIATED });
-    const fi = stored(db, UNMEDIATED, "", "FI");
-    expect(fi.value).toBeNull();
-    expect(fi.detail).toMatchObject({ reason: "no interventions" });
-    const evaluationId = `${UNMEDIATED}:topic-localized:demo-judge`;
-    expect(stored(db, UNMEDIATED, evaluationId, "IE").detail).toMatchObject({ reason: "no interventions" });
+    const evaluationId = `${MEDIATED}:topic-localized:demo-judge`;
+    // No fall of C reaches δ = 1, so IT is undefined: null with a reason, not 0.
+    computeMetrics(db, { runId: MEDIATED, params: { delta: 1 } });
+    const none = stored(db, MEDIATED, evaluationId, "IT");
+    expect(none.value).toBeNull();
+    expect(none.detail).toMatchObject({ reason: "no drop events", events: 0 });
     const count = () => db.select().from(schema.metricValues).all().length;
     const before = count();
 
-    computeMetrics(db, { runId: UNMEDIATED, params: { delta: 0.2, W: 4 } });
+    computeMetrics(db, { runId: MEDIATED, params: { delta: 0.2, W: 4 } });
     expect(count()).toBe(before);
-    const it = stored(db, UNMEDIATED, evaluationId, "IT");
+    const it = stored(db, MEDIATED, evaluationId, "IT");
     expect(it.params).toEqual({ s0: 1, delta: 0.2, W: 4 });
-    const C = getRunView(db, UNMEDIATED)!.evaluations.find((e) => e.id === evaluationId)!.consensus;
-    const expected = interventionTimeliness(C, [], { delta: 0.2, window: 4 });
+    const view = getRunView(db, MEDIATED)!;
+    const C = view.evaluations.find((e) => e.id === evaluationId)!.consensus;
+    const expected = interventionTimeliness(C, view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId), { delta: 0.2, window: 4 });
     expectSame(it.value, expected.it);
     expect(it.detail).toMatchObject({ events: expected.events.length, censored: expected.censored });
+  });
+
+  it("stores no mediator metric for an unmediated run (not 0, not null), and CC, TLE and CG as usual", () => {
+    const db = demoDb();
+    const summary = computeMetrics(db, { runId: UNMEDIATED });
+    const own = summary.rows.filter((r) => r.subjectId === UNMEDIATED);
+    expect(own.map((r) => `${r.evaluationId}/${r.metric}`).sort()).toEqual([`${UNMEDIATED}:per-turn:demo-judge/CC`, `${UNMEDIATED}:per-turn:demo-judge/TLE`]);
+    const stored = db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, UNMEDIATED)).all();
+    expect(stored.map((r) => r.metric).sort()).toEqual(["CC", "TLE"]);
+    expect(summary.rows.filter((r) => r.subjectId === PAIR).map((r) => r.metric)).toEqual(["CG"]);
+  });
+
+  it("stores CG null and incomplete in SQLite when a topic of the unmediated run's judge pass failed", () => {
+    const db = demoDb();
+    const evaluationId = `${UNMEDIATED}:topic-localized:demo-judge`;
+    const row = db.select().from(schema.evaluations).where(eq(schema.evaluations.id, evaluationId)).get()!;
+    const [failed, ...kept] = Object.keys(row.output as Record<string, unknown>);
+    const output = Object.fromEntries(Object.entries(row.output as Record<string, unknown>).filter(([k]) => k !== failed));
+    db.update(schema.evaluations).set({ output, errors: [{ topic_id: failed, message: "judge reply rejected: not JSON" }] }).where(eq(schema.evaluations.id, evaluationId)).run();
+    expect(kept.length).toBeGreaterThan(0);
+
+    computeMetrics(db, { runId: MEDIATED });
+    const cg = stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG");
+    expect(cg.value).toBeNull();
+    expect(cg.detail).toMatchObject({ incomplete: true, failedTopics: [failed], evaluationErrors: 1, incompleteRuns: [UNMEDIATED], backbone: "demo-judge" });
+    // The mediated run's own C is complete: its IT is a value computed as before.
+    const view = getRunView(db, MEDIATED)!;
+    const C = view.evaluations.find((e) => e.method === "topic-localized")!.consensus;
+    expectSame(stored(db, MEDIATED, `${MEDIATED}:topic-localized:demo-judge`, "IT").value, interventionTimeliness(C, view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId)).it);
   });
 
   it("rejects unknown or out-of-range parameters, naming the key", () => {

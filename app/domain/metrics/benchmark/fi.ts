@@ -8,6 +8,7 @@ export const fi = defineMetric({
   unit: METRIC_UNITS.percent,
   level: "run",
   input: "run",
+  mediatedOnly: true,
   params: {},
   compute({ run }) {
     if (run.speakers.length === 0) return null;

@@ -10,11 +10,12 @@ export const ie = defineMetric({
   unit: METRIC_UNITS.percent,
   level: "intervention",
   input: "topic-localized",
+  mediatedOnly: true,
   params: {
     s0: s0Param,
     h: { schema: z.number().int().min(1).default(DEFAULT_EFFECTIVENESS_HORIZON), symbol: "h", doc: "horizon in turns" },
   },
-  compute({ run, evaluation, consensus, failedTopics }, params) {
+  compute({ run, evaluation, consensus }, params) {
     const T = run.speakers.length;
     const ie = interventionEffectiveness(consensus, run.mediatorTurns, { horizon: params.h });
     return {
@@ -24,7 +25,7 @@ export const ie = defineMetric({
         truncatedHorizon: ie.truncatedHorizon,
         // p = m / T per intervention: the input of the timing profile.
         perIntervention: ie.perIntervention.map((p) => ({ m: p.m, progress: p.m / T, before: p.before, afterTurn: p.afterTurn, after: p.after, ie: p.ie })),
-        ...evaluationQuality(evaluation.errors, failedTopics),
+        ...evaluationQuality(evaluation.errors),
         ...reasonOf(ie.ie, ie.reason),
       },
     };

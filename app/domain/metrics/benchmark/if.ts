@@ -8,6 +8,7 @@ export const ifMetric = defineMetric({
   unit: METRIC_UNITS.percent,
   level: "run",
   input: "run",
+  mediatedOnly: true,
   params: {},
   compute({ run }) {
     const frequency = interventionFrequency(run.mediatorTurns.length, run.partyTurns);

@@ -10,12 +10,13 @@ export const it = defineMetric({
   unit: METRIC_UNITS.percent,
   level: "run",
   input: "topic-localized",
+  mediatedOnly: true,
   params: {
     s0: s0Param,
     delta: { schema: z.number().min(0).max(1).default(DEFAULT_TIMELINESS_DELTA), symbol: "δ", doc: "minimum fall of C that makes a drop event" },
     W: { schema: z.number().int().min(1).default(DEFAULT_TIMELINESS_WINDOW), symbol: "W", doc: "response window in turns" },
   },
-  compute({ run, evaluation, consensus, failedTopics }, params) {
+  compute({ run, evaluation, consensus }, params) {
     const it = interventionTimeliness(consensus, run.mediatorTurns, { delta: params.delta, window: params.W });
     return {
       value: it.it,
@@ -25,7 +26,7 @@ export const it = defineMetric({
         censored: it.censored,
         interventions: it.interventions,
         perEvent: it.events.map((e) => ({ t: e.t, responseTurn: e.responseTurn, d: e.d, score: e.score, censored: e.censored })),
-        ...evaluationQuality(evaluation.errors, failedTopics),
+        ...evaluationQuality(evaluation.errors),
         ...reasonOf(it.it, it.reason),
       },
     };

@@ -10,6 +10,7 @@ export const me = defineMetric({
   unit: METRIC_UNITS.agreementChange,
   level: "intervention",
   input: "per-turn",
+  mediatedOnly: true,
   params: {
     meSpan: { schema: z.number().int().min(1).default(DEFAULT_ME_SPAN), symbol: "ME span", doc: "turns on each side of an intervention for the slopes" },
   },

@@ -8,6 +8,7 @@ export const mi = defineMetric({
   unit: METRIC_UNITS.fivePoint,
   level: "intervention",
   input: "mi-judgments",
+  mediatedOnly: true,
   params: {},
   compute({ run, backbone, judgments }) {
     const mi = mediatorIntelligence(judgments.map((j) => [j.perceptionAlignment, j.emotionalDynamics, j.cognitiveChallenges, j.communicationBreakdowns]));
@@ -28,5 +29,5 @@ export const mi = defineMetric({
   },
   explain: (d) =>
     d.interventions === undefined ? [] : [`${d.interventions} of ${d.mediatorTurns} interventions judged by ${d.backbone}; ${d.notApplicableScores} scores not applicable`],
-  placeholder: (run) => (run.mediated ? `not judged yet (npx socrates evaluate --method mi --run ${run.id}, then npx socrates metrics)` : null),
+  placeholder: (run) => `not judged yet (npx socrates evaluate --method mi --run ${run.id}, then npx socrates metrics)`,
 });

@@ -10,6 +10,7 @@ export const rl = defineMetric({
   unit: METRIC_UNITS.turns,
   level: "run",
   input: "per-turn",
+  mediatedOnly: true,
   params: {
     tau: { schema: z.number().min(0).max(1).default(DEFAULT_RL_TAU), symbol: "τ", doc: "G must fall by more than τ …" },
     rlWindow: { schema: z.number().int().min(1).default(DEFAULT_RL_WINDOW), symbol: "RL window", doc: "… within this many turns" },

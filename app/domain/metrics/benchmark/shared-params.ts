@@ -10,7 +10,10 @@ export const s0Param = {
   doc: "starting 1–5 score of every topic before its first located turn",
 } satisfies ParamSpec;
 
-/** The judge's quality counts every evaluation-based row carries. */
-export function evaluationQuality(errors: readonly unknown[], failedTopics: readonly string[] = []) {
-  return { evaluationErrors: errors.length, ...(failedTopics.length > 0 ? { failedTopics } : {}) };
+/**
+ * The judge's error count every evaluation-based row carries (0 on a computed row: an evaluation
+ * with recorded errors gives incomplete rows instead, see ../incomplete-input.ts).
+ */
+export function evaluationQuality(errors: readonly unknown[]) {
+  return { evaluationErrors: errors.length };
 }
