@@ -77,10 +77,15 @@ export interface LlmUsage {
   costUsd: number;
 }
 
+/**
+ * `latencyMs`: how long the endpoint took to answer, as recorded in llm_calls.latency_ms — the
+ * original call's latency also when the reply comes from the cache, so a resumed run times its
+ * calls as the first run did (a tool loop: the sum over its steps).
+ */
 export type LlmResult<T> =
-  | { ok: true; value: T; cached: boolean; usage: LlmUsage; model: string }
+  | { ok: true; value: T; cached: boolean; usage: LlmUsage; model: string; latencyMs: number }
   /** A failed call is recorded and returned, never thrown, so one bad reply does not stop a batch. */
-  | { ok: false; error: string; cached: boolean; usage: LlmUsage; model: string };
+  | { ok: false; error: string; cached: boolean; usage: LlmUsage; model: string; latencyMs: number };
 
 export interface Llm {
   call<T>(request: LlmRequest<T>): Promise<LlmResult<T>>;

@@ -76,7 +76,8 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
   const turns: Turn[] = [];
   const decisions: NonNullable<Run["mediator_decisions"]> = [];
 
-  async function call<T>(what: string, request: LlmRequest<T>): Promise<T> {
+  /** The successful result (with its recorded latency), or the run is abandoned. */
+  async function ask<T>(what: string, request: LlmRequest<T>): Promise<Extract<LlmResult<T>, { ok: true }>> {
     if (options.signal?.aborted) throw new Abandon("aborted", true);
     const result: LlmResult<T> = await llm.call({ ...request, subject: setup.runId });
     if (result.cached) stats.cached += 1;
@@ -91,8 +92,9 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
       stats.failed += 1;
       throw new Abandon(`${what}: ${result.error}`);
     }
-    return result.value;
+    return result;
   }
+  const call = async <T>(what: string, request: LlmRequest<T>): Promise<T> => (await ask(what, request)).value;
 
   try {
     let outcome: Outcome | null = null;
@@ -113,15 +115,16 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
       // The mediator's gap after this party turn: decide, then maybe speak once.
       const afterTurn = turns.length;
       const view = mediatorView(setup.scenario, turns);
-      const started = performance.now();
-      const decision = await call(`mediator decision after turn ${afterTurn}`, {
+      const decided = await ask(`mediator decision after turn ${afterTurn}`, {
         role: "mediator",
         model: setup.mediatorModel,
         messages: prompts.mediatorWhen(view),
         schema: mediatorWhenReplySchema,
         seed: callSeed(setup.seed, "mediator-when", partyTurns + 1),
       });
-      const seconds = Math.round((performance.now() - started)) / 1000;
+      const decision = decided.value;
+      // RL's decision seconds: the original call's recorded latency, also when the cache answers (a resumed run).
+      const seconds = decided.latencyMs / 1000;
       decisions.push({ after_turn: afterTurn, engage: decision.should_engage, thought: decision.thought, seconds });
       if (!decision.should_engage) continue;
       const spoken = await call(`mediator turn ${afterTurn + 1}`, {

@@ -5,7 +5,7 @@
  */
 import { findOkCall } from "../models/llm-call.server.ts";
 import { askWithRepair, sentParams } from "./chat-step.server.ts";
-import { type ClientContext, type Plan, planFor, recordStep, reportCached, storedUsage, ZERO_USAGE } from "./context.server.ts";
+import { type ClientContext, type Plan, planFor, recordStep, reportCached, storedCost, ZERO_USAGE } from "./context.server.ts";
 import { parseReply } from "../../domain/llm/reply-parsing.ts";
 import type { LlmRequest, LlmResult } from "../../domain/llm/types.ts";
 
@@ -14,7 +14,7 @@ async function execute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan
   const started = Date.now();
   const endpoint = ctx.endpointOf(request.role, request.endpoint);
   const { outcome, reply, attempts, promptTokens, completionTokens, structured, format } = await askWithRepair(ctx, endpoint, plan, request.schema, request.messages);
-  const usage = recordStep(ctx, request, plan, {
+  const { usage, latencyMs } = recordStep(ctx, request, plan, {
     request: { messages: request.messages, ...sentParams(plan), ...format, structuredOutput: structured },
     response: reply,
     parsed: outcome.ok ? (outcome.value as unknown) : null,
@@ -26,7 +26,7 @@ async function execute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan
     attempts,
   }, started);
   const model = plan.model;
-  return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model } : { ok: false, error: outcome.error, cached: false, usage, model };
+  return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model, latencyMs } : { ok: false, error: outcome.error, cached: false, usage, model, latencyMs };
 }
 
 /** A stored ok reply for this key that also satisfies this request's schema. */
@@ -35,9 +35,9 @@ function fromCache<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): L
   if (!row || row.response === null) return undefined;
   const parsed = parseReply(row.response, request.schema, row.replyForm === "structured");
   if (!parsed.ok) return undefined; // same prompt, stricter schema: ask again
-  const usage = storedUsage(row);
+  const { usage, latencyMs } = storedCost(row);
   reportCached(ctx, request, { ...plan, baseUrl: row.baseUrl }, usage);
-  return { ok: true, value: parsed.value, cached: true, usage, model: plan.model };
+  return { ok: true, value: parsed.value, cached: true, usage, model: plan.model, latencyMs };
 }
 
 /** `Llm.call` for a client context. */
@@ -56,7 +56,8 @@ export function chatCaller(ctx: ClientContext): <T>(request: LlmRequest<T>) => P
       if (first.ok) return fromCache(ctx, request, plan) ?? call(request);
       const { role, subject } = request;
       ctx.onCall?.({ role, model: plan.model, baseUrl: plan.baseUrl, subject, ok: false, cached: false, error: first.error, attempts: 0, latencyMs: 0, usage: ZERO_USAGE });
-      return { ok: false, error: first.error, cached: false, usage: ZERO_USAGE, model: plan.model };
+      // The failure was the first request's; its latency is recorded there, this one waited.
+      return { ok: false, error: first.error, cached: false, usage: ZERO_USAGE, model: plan.model, latencyMs: first.latencyMs };
     }
 
     const running = execute(ctx, request, plan);

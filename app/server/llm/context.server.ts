@@ -71,19 +71,30 @@ export type StepRecord = Omit<NewLlmCallRow, "cacheKey" | "role" | "baseUrl" | "
   attempts: number;
 };
 
-/** Records a step under the plan's key, reports it, and returns what it cost. */
-export function recordStep(ctx: ClientContext, request: LlmRequest<unknown>, plan: Plan, step: StepRecord, started: number): LlmUsage {
+/** What a recorded step cost and how long it took (the latency stored with it). */
+export interface StepCost {
+  usage: LlmUsage;
+  latencyMs: number;
+}
+
+/** Records a step under the plan's key, reports it, and returns what it cost and took. */
+export function recordStep(ctx: ClientContext, request: LlmRequest<unknown>, plan: Plan, step: StepRecord, started: number): StepCost {
   const usage = { promptTokens: step.promptTokens, completionTokens: step.completionTokens, costUsd: costUsd(ctx.config, plan.model, step.promptTokens, step.completionTokens) };
   const latencyMs = Date.now() - started;
   recordCall(ctx.db, { ...step, cacheKey: plan.key, role: request.role, baseUrl: plan.baseUrl, model: plan.model, costUsd: usage.costUsd, latencyMs, subject: request.subject ?? null });
   const ok = step.status === "ok";
   ctx.onCall?.({ role: request.role, model: plan.model, baseUrl: plan.baseUrl, subject: request.subject, ok, cached: false, error: step.error ?? undefined, attempts: step.attempts, latencyMs, usage });
-  return usage;
+  return { usage, latencyMs };
 }
 
 /** What a stored call cost when it was made. */
-export function storedUsage(row: LlmCallRow): LlmUsage {
+function storedUsage(row: LlmCallRow): LlmUsage {
   return { promptTokens: row.promptTokens, completionTokens: row.completionTokens, costUsd: row.costUsd };
+}
+
+/** What a stored call cost and took when it was made: a cache hit reports the original call's latency. */
+export function storedCost(row: LlmCallRow): StepCost {
+  return { usage: storedUsage(row), latencyMs: row.latencyMs };
 }
 
 /** Reports a cache hit (the database keeps no row for it). */

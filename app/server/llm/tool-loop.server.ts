@@ -7,16 +7,19 @@
  */
 import { findOkCall } from "../models/llm-call.server.ts";
 import { askWithRepair, sentParams, type StoredToolCall, type WireMessage } from "./chat-step.server.ts";
-import { addUsage, type ClientContext, type Plan, planFor, recordStep, reportCached, storedUsage, ZERO_USAGE } from "./context.server.ts";
+import { addUsage, type ClientContext, type Plan, planFor, recordStep, reportCached, type StepCost, storedCost, ZERO_USAGE } from "./context.server.ts";
 import { parseReply } from "../../domain/llm/reply-parsing.ts";
-import type { LlmResult, LlmUsage, ToolRequest } from "../../domain/llm/types.ts";
+import type { LlmResult, ToolRequest } from "../../domain/llm/types.ts";
 
 export const DEFAULT_MAX_STEPS = 6;
 
-type Turn<T> =
-  | { kind: "tools"; content: string | null; toolCalls: StoredToolCall[]; usage: LlmUsage; cached: boolean }
-  | { kind: "answer"; value: T; usage: LlmUsage; cached: boolean }
-  | { kind: "failed"; error: string; usage: LlmUsage };
+/** Each turn carries its step's cost and latency (the stored one when cached). */
+type Turn<T> = StepCost &
+  (
+    | { kind: "tools"; content: string | null; toolCalls: StoredToolCall[]; cached: boolean }
+    | { kind: "answer"; value: T; cached: boolean }
+    | { kind: "failed"; error: string }
+  );
 
 /** The assistant message of a tool-call turn, built the same way live and from the cache so keys match on a rerun. */
 function assistantTurn(content: string | null, toolCalls: StoredToolCall[]): WireMessage {
@@ -47,16 +50,16 @@ async function runToolCall<T>(request: ToolRequest<T>, call: StoredToolCall): Pr
 function cachedTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan): Turn<T> | undefined {
   const row = findOkCall(ctx.db, plan.key);
   if (!row) return undefined;
-  const usage = storedUsage(row);
+  const cost = storedCost(row);
   const stored = row.parsed as { content?: string | null; toolCalls?: StoredToolCall[] } | null;
   let turn: Turn<T> | undefined;
   if (row.replyForm === null && Array.isArray(stored?.toolCalls)) {
-    turn = { kind: "tools", content: stored.content ?? null, toolCalls: stored.toolCalls, usage, cached: true };
+    turn = { kind: "tools", content: stored.content ?? null, toolCalls: stored.toolCalls, ...cost, cached: true };
   } else if (row.response !== null) {
     const parsed = parseReply(row.response, request.schema, row.replyForm === "structured");
-    if (parsed.ok) turn = { kind: "answer", value: parsed.value, usage, cached: true };
+    if (parsed.ok) turn = { kind: "answer", value: parsed.value, ...cost, cached: true };
   }
-  if (turn) reportCached(ctx, request, plan, usage);
+  if (turn) reportCached(ctx, request, plan, cost.usage);
   return turn;
 }
 
@@ -67,7 +70,7 @@ async function liveTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Pl
   const toolParams = offerTools ? { tools, tool_choice: "auto" as const } : {};
   const answer = await askWithRepair(ctx, ctx.endpointOf(request.role, request.endpoint), plan, request.schema, messages, toolParams);
   const { outcome, reply, toolCalls } = answer;
-  const usage = recordStep(ctx, request, plan, {
+  const cost = recordStep(ctx, request, plan, {
     request: { messages, ...toolParams, ...sentParams(plan), ...answer.format, structuredOutput: answer.structured },
     response: toolCalls ? JSON.stringify({ content: reply, toolCalls }) : reply,
     parsed: toolCalls ? { content: reply, toolCalls } : outcome.ok ? (outcome.value as unknown) : null,
@@ -78,8 +81,8 @@ async function liveTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Pl
     completionTokens: answer.completionTokens,
     attempts: answer.attempts,
   }, started);
-  if (toolCalls) return { kind: "tools", content: reply, toolCalls, usage, cached: false };
-  return outcome.ok ? { kind: "answer", value: outcome.value, usage, cached: false } : { kind: "failed", error: outcome.error, usage };
+  if (toolCalls) return { kind: "tools", content: reply, toolCalls, ...cost, cached: false };
+  return outcome.ok ? { kind: "answer", value: outcome.value, ...cost, cached: false } : { kind: "failed", error: outcome.error, ...cost };
 }
 
 /** `Llm.callWithTools` for a client context. */
@@ -88,15 +91,17 @@ export function toolCaller(ctx: ClientContext): <T>(request: ToolRequest<T>) => 
     const maxSteps = Math.max(1, request.maxSteps ?? DEFAULT_MAX_STEPS);
     const continuation: WireMessage[] = [];
     let usage = ZERO_USAGE;
+    let latencyMs = 0;
     let cached = true;
     for (let step = 0; ; step++) {
       const offerTools = step < maxSteps - 1;
       const plan = planFor(ctx.config, request, { tools: { offered: offerTools, tools: request.tools }, continuation: [...continuation] });
       const turn = cachedTurn(ctx, request, plan) ?? (await liveTurn(ctx, request, plan, [...request.messages, ...continuation], offerTools));
       usage = addUsage(usage, turn.usage);
-      if (turn.kind === "failed") return { ok: false, error: `step ${step + 1}: ${turn.error}`, cached: false, usage, model: plan.model };
+      latencyMs += turn.latencyMs;
+      if (turn.kind === "failed") return { ok: false, error: `step ${step + 1}: ${turn.error}`, cached: false, usage, model: plan.model, latencyMs };
       cached &&= turn.cached;
-      if (turn.kind === "answer") return { ok: true, value: turn.value, cached, usage, model: plan.model };
+      if (turn.kind === "answer") return { ok: true, value: turn.value, cached, usage, model: plan.model, latencyMs };
       continuation.push(assistantTurn(turn.content, turn.toolCalls));
       for (const call of turn.toolCalls) {
         continuation.push({ role: "tool", tool_call_id: call.id, content: await runToolCall(request, call) });

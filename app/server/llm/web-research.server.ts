@@ -7,7 +7,7 @@
 import type OpenAI from "openai";
 import type { ZodType } from "zod";
 import { findOkCall } from "../models/llm-call.server.ts";
-import { type ClientContext, type Plan, planFor, recordStep, reportCached, storedUsage } from "./context.server.ts";
+import { type ClientContext, type Plan, planFor, recordStep, reportCached, storedCost } from "./context.server.ts";
 import { sendWithRetries, type Endpoint } from "./endpoints.server.ts";
 import { sendStructured, structuredRefused, structuredTextFormat, type ChosenFormat, type StructuredOutcome } from "./structured.server.ts";
 import { parseReply, repairMessage, type ParsedReply } from "../../domain/llm/reply-parsing.ts";
@@ -104,17 +104,17 @@ export function webResearcher(ctx: ClientContext): <T>(request: WebResearchReque
     if (row?.response != null) {
       const parsed = parseReply(row.response, request.schema, row.replyForm === "structured");
       if (parsed.ok) {
-        const usage = storedUsage(row);
+        const { usage, latencyMs } = storedCost(row);
         reportCached(ctx, request, plan, usage);
         const citations = (row.parsed as { citations?: Citation[] } | null)?.citations ?? [];
-        return { ok: true, value: parsed.value, cached: true, usage, model, citations };
+        return { ok: true, value: parsed.value, cached: true, usage, model, citations, latencyMs };
       }
     }
 
     const started = Date.now();
     const done = await research(ctx, request, plan, tool);
     const { outcome, citations } = done;
-    const usage = recordStep(ctx, request, plan, {
+    const { usage, latencyMs } = recordStep(ctx, request, plan, {
       request: { input: request.messages, tools: [{ type: tool }], temperature: plan.temperature, max_output_tokens: plan.maxTokens, structuredOutput: done.structured },
       response: done.reply,
       parsed: outcome.ok ? { value: outcome.value as unknown, citations } : null,
@@ -125,6 +125,6 @@ export function webResearcher(ctx: ClientContext): <T>(request: WebResearchReque
       completionTokens: done.completionTokens,
       attempts: done.attempts,
     }, started);
-    return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model, citations } : { ok: false, error: outcome.error, cached: false, usage, model, citations };
+    return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model, citations, latencyMs } : { ok: false, error: outcome.error, cached: false, usage, model, citations, latencyMs };
   };
 }
