@@ -67,7 +67,14 @@ export function AlignmentTable({ table }: { table: AlignmentTableData }) {
       </ScrollX>
       <p className="dash-note">
         Reference: mean expert score per (snippet, topic), units with at least {table.minExpertLabels} expert label
-        {table.minExpertLabels === 1 ? "" : "s"} ({table.units.length} units). Evaluator: s[k] at the snippet's last turn; per-turn baseline: 1 + 4 · mean pair agreement
+        {table.minExpertLabels === 1 ? "" : "s"} ({table.units.length} units). Evaluator: s[k] at the snippet's last turn
+        {table.s0 !== undefined ? (
+          <>
+            {" "}
+            (<span data-testid="alignment-s0">s0 = {table.s0}</span> before a topic's first located turn, as in <code>socrates metrics</code>)
+          </>
+        ) : null}
+        ; per-turn baseline: 1 + 4 · mean pair agreement
         there; both on 1–5. Pearson r with two-sided p and a Fisher-z 95% CI.
       </p>
     </section>

@@ -8,6 +8,16 @@ function assertSnippetEnd(tEnd: number, lastTurn: number): void {
   }
 }
 
+/**
+ * s[k][0..T] with the starting score s0: turns before the topic's first located turn read s0
+ * (stored series were derived with the default s0; `socrates metrics --params` may set another).
+ */
+export function withStartingScore(scoreSeries: readonly number[], located: readonly boolean[], s0: number): number[] {
+  const first = located.indexOf(true);
+  const before = first === -1 ? scoreSeries.length : first;
+  return scoreSeries.map((score, t) => (t < before ? s0 : score));
+}
+
 /** Evaluator value: the carried-forward score s[k][t_end] of the topic at the snippet's last turn. */
 export function evaluatorValueAt(scoreSeries: readonly number[], tEnd: number): number {
   assertSnippetEnd(tEnd, seriesLastTurn(scoreSeries, "score series"));

@@ -7,7 +7,7 @@
  * studies that show the same snippet (an expert study and a crowd study) share their units.
  */
 import { alignment, type AlignmentResult, type AlignmentUnit } from "../metrics/alignment.ts";
-import { baselineValueAt, evaluatorValueAt, meanOf } from "../metrics/alignment-values.ts";
+import { baselineValueAt, evaluatorValueAt, meanOf, withStartingScore } from "../metrics/alignment-values.ts";
 import { checkLabelRows, checkPools, compareStrings, forEachScore, indexItems, labelName } from "./rows.ts";
 import type { ConsensusItem, ConsensusLabelRow } from "./types.ts";
 
@@ -40,6 +40,8 @@ export interface AlignmentOptions {
    * reference averages over disagreement.
    */
   minExpertLabels?: number;
+  /** The starting score the evaluator values were read with (see seriesLookup), shown beside the figures. */
+  s0?: number;
 }
 
 export interface ReferenceUnit {
@@ -70,6 +72,8 @@ export interface AlignmentRow extends AlignmentResult {
 
 export interface AlignmentTable {
   minExpertLabels: number;
+  /** The evaluators' starting score s0, when the caller gave it. */
+  s0?: number;
   /** Sorted by run, snippet position, topic. */
   units: ReferenceUnit[];
   /** Evaluators (in the order given), then the baseline, then the crowd when it has labels on these units. */
@@ -122,7 +126,7 @@ export function alignmentTable(
   if (units.some((u) => u.crowd !== null)) {
     rows.push({ key: "crowd", method: "crowd", label: "Non-expert pool (crowd mean)", ...methodRow(units, (u) => u.crowd) });
   }
-  return { minExpertLabels, units, rows };
+  return { minExpertLabels, ...(options.s0 !== undefined ? { s0: options.s0 } : {}), units, rows };
 }
 
 function methodRow(
@@ -209,9 +213,13 @@ function checkSnippetsConsistent(items: readonly AlignmentItem[]): void {
 // ---------------------------------------------------------------------------------------------
 // Lookups built from stored series, so the caller only has to load rows.
 
-/** Evaluator lookup from carried-forward score series s[k][0..T] per (run, topic). */
-export function seriesLookup(series: readonly { runId: string; topicId: string; values: readonly number[] }[]): ValueLookup {
-  const byKey = new Map(series.map((s) => [`${s.runId}\u0000${s.topicId}`, s.values]));
+/**
+ * Evaluator lookup from carried-forward score series s[k][0..T] per (run, topic). With `s0` (and
+ * each series' `located` turns), a topic reads s0 before its first located turn.
+ */
+export function seriesLookup(series: readonly { runId: string; topicId: string; values: readonly number[]; located?: readonly boolean[] }[], s0?: number): ValueLookup {
+  const valuesOf = (s: (typeof series)[number]) => (s0 !== undefined && s.located ? withStartingScore(s.values, s.located, s0) : s.values);
+  const byKey = new Map(series.map((s) => [`${s.runId}\u0000${s.topicId}`, valuesOf(s)]));
   return (runId, topicId, tEnd) => {
     const values = byKey.get(`${runId}\u0000${topicId}`);
     return values === undefined ? null : evaluatorValueAt(values, tEnd);

@@ -93,6 +93,8 @@ export interface ScoreSeries {
   topicId: string;
   /** values[t] for t = 0..T (carried forward; the per-turn baseline's topic mean in [0, 1]). */
   values: number[];
+  /** located[t]: the judge scored (topic-localized) or mentioned (per-turn) the topic at turn t. */
+  located: boolean[];
 }
 
 /** Stored per-topic series of every evaluation of `method` on the given runs. */
@@ -101,11 +103,15 @@ export function loadSeries(db: Db, runIds: readonly string[], method: "topic-loc
   const series = new Map<string, ScoreSeries>();
   for (const r of rows) {
     const key = `${r.evaluationId}\u0000${r.topicId}`;
-    const s = series.get(key) ?? { evaluationId: r.evaluationId, backbone: r.backbone, runId: r.runId, topicId: r.topicId, values: [] };
+    const s = series.get(key) ?? { evaluationId: r.evaluationId, backbone: r.backbone, runId: r.runId, topicId: r.topicId, values: [], located: [] };
     s.values[r.turnId] = r.score;
+    s.located[r.turnId] = r.located;
     series.set(key, s);
   }
   // Rows exist for every turn; a gap would mean a broken import, so carry forward defensively.
-  for (const s of series.values()) for (let t = 1; t < s.values.length; t++) s.values[t] ??= s.values[t - 1];
+  for (const s of series.values()) {
+    for (let t = 1; t < s.values.length; t++) s.values[t] ??= s.values[t - 1];
+    for (let t = 0; t < s.values.length; t++) s.located[t] ??= false;
+  }
   return [...series.values()];
 }

@@ -66,6 +66,7 @@ export function scoreRows(db: Db, runIds: readonly string[], method: string) {
       topicId: evaluationScores.topicId,
       turnId: evaluationScores.turnId,
       score: evaluationScores.score,
+      located: evaluationScores.located,
     })
     .from(evaluations)
     .innerJoin(evaluationScores, eq(evaluationScores.evaluationId, evaluations.id))

@@ -15,6 +15,7 @@ import { allMatchedPairs, matchedPairsOfRun } from "../models/matched-pair.serve
 import { upsertMetricValue } from "../models/metric-value.server.ts";
 import { findRun, runIds as allRunIds, runSpeakers } from "../models/run.server.ts";
 import { findScenario } from "../models/scenario.server.ts";
+import { recordMetricParams } from "./metric-settings.server.ts";
 
 function loadRunData(db: Db, runId: string): RunData {
   const run = findRun(db, runId);
@@ -57,9 +58,11 @@ export interface MetricsSummary {
   computedAt: string;
 }
 
-function upsert(db: Db, rows: MetricRow[], computedAt: string): void {
+/** Stores the rows and the parameters they were computed with, together. */
+function upsert(db: Db, rows: MetricRow[], params: MetricParams, computedAt: string): void {
   db.transaction(() => {
     for (const row of rows) upsertMetricValue(db, { ...row, computedAt });
+    recordMetricParams(db, params);
   });
 }
 
@@ -80,7 +83,7 @@ export function computeMetrics(db: Db, request: MetricsRequest = {}): MetricsSum
   for (const pair of pairs) {
     rows.push(...pairMetricRows({ id: pair.id, mediated: dataOf(pair.mediatedRunId), unmediated: dataOf(pair.unmediatedRunId) }, params));
   }
-  upsert(db, rows, computedAt);
+  upsert(db, rows, params, computedAt);
   return { runs: runIds.length, pairs: pairs.length, rows, params, computedAt };
 }
 

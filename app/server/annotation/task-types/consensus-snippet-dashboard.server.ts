@@ -17,6 +17,7 @@ import {
 } from "../../../domain/validation/index.ts";
 import type { Db } from "../../db.server.ts";
 import { crowdStudiesOnSameSnippets } from "../../models/study.server.ts";
+import { currentMetricParams } from "../../pipeline/metric-settings.server.ts";
 import { loadItems, loadLatestLabels, loadSeries, topicsByRun, type ItemRecord, type LabelRecord } from "../dashboard-data.server.ts";
 import type { DashboardContext } from "./handler.server.ts";
 
@@ -37,12 +38,13 @@ function consensusItems(items: readonly ItemRecord[], topics: Map<string, string
 const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
   labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, pool: l.pool, payload: l.payload as ConsensusLabel, secondsOnTask: l.secondsOnTask }));
 
-/** Every evaluator's series, and the per-turn baseline's, on the study's runs. */
+/** Every evaluator's series (read with the s0 `socrates metrics` last used), and the per-turn baseline's, on the study's runs. */
 function evaluatorSources(db: Db, runIds: string[]) {
+  const { s0 } = currentMetricParams(db);
   const evaluatorSeries = loadSeries(db, runIds, "topic-localized");
   const evaluators: EvaluatorSource[] = [...new Set(evaluatorSeries.map((s) => s.backbone))].sort().map((backbone) => ({
     backbone,
-    valueAt: seriesLookup(evaluatorSeries.filter((s) => s.backbone === backbone)),
+    valueAt: seriesLookup(evaluatorSeries.filter((s) => s.backbone === backbone), s0),
   }));
   const baselineSeries = loadSeries(db, runIds, "per-turn");
   const baselineBackbone = [...new Set(baselineSeries.map((s) => s.backbone))].sort()[0];
@@ -50,7 +52,7 @@ function evaluatorSources(db: Db, runIds: string[]) {
   const baseline = baselineBackbone
     ? { backbone: baselineBackbone, valueAt: baselineLookup(baselineSeries.filter((s) => s.backbone === baselineBackbone).map((s) => ({ runId: s.runId, topicId: s.topicId, pairSeries: [s.values] }))) }
     : null;
-  return { evaluators, baseline };
+  return { evaluators, baseline, s0 };
 }
 
 export function consensusDashboard({ db, study, items, labels, flagged, exclude, boot }: DashboardContext) {

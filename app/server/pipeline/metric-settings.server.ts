@@ -1,0 +1,19 @@
+/**
+ * The metric parameters `socrates metrics` last computed with, kept in the settings table
+ * (key `metric-params`), so what reads stored results beside the metric rows — the dashboard's
+ * alignment, which needs s0 — uses the same constants and can show them.
+ */
+import { DEFAULT_METRIC_PARAMS, parseMetricParams, type MetricParams } from "../../domain/metrics/metric-params.ts";
+import type { Db } from "../db.server.ts";
+import { readSetting, SETTING_KEYS, writeSetting } from "../models/setting.server.ts";
+
+/** The recorded parameters, or the defaults when `socrates metrics` has not run yet. */
+export function currentMetricParams(db: Db): MetricParams {
+  const stored = readSetting(db, SETTING_KEYS.metricParams);
+  if (stored === undefined) return DEFAULT_METRIC_PARAMS;
+  return parseMetricParams(stored, `settings "${SETTING_KEYS.metricParams}"`);
+}
+
+export function recordMetricParams(db: Db, params: MetricParams): void {
+  writeSetting(db, SETTING_KEYS.metricParams, params);
+}
