@@ -3,6 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { seedDemo } from "../../../db/demo/seed.ts";
+import { currentMetricParams } from "../../../app/server/pipeline/metric-settings.server.ts";
+import { DEFAULT_METRIC_PARAMS } from "../../../app/domain/metrics/metric-params.ts";
 import { METRIC_IDS } from "../../../app/domain/metrics/registry.ts";
 import * as schema from "../../../db/schema.ts";
 import { runCli, type CliResult } from "../../helpers/cli.ts";
@@ -91,6 +93,9 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(result.stdout).toContain("params: s0=1 δ=0.05 W=10 h=3");
     const stored = t.db.select().from(schema.metricValues).all();
     expect(stored.find((r) => r.metric === "IE")!.params).toEqual({ s0: 1, h: 3 });
+    // The parameters are recorded for what reads results later (the dashboard's alignment reads s0).
+    expect(currentMetricParams(t.db)).toEqual({ ...DEFAULT_METRIC_PARAMS, h: 3 });
+    expect(result.stdout).toContain("IT, IE, IF, FI, RL, ME and MI are mediator metrics: unmediated runs have none.");
 
     const bad = runCli(["metrics", "--params", '{"window":3}'], { SOCRATES_DB: t.path });
     expect(bad.status).toBe(2);
