@@ -72,4 +72,19 @@ describe("alignment with the recorded s0", () => {
     const html = renderToStaticMarkup(<AlignmentTable table={view.alignment} />);
     expect(html).toContain('<span data-testid="alignment-s0">s0 = 3</span>');
   });
+
+  it("gives no evaluator value to the units of a topic whose judge pass failed", () => {
+    const before = evaluatorRow();
+    const { runId, topicId } = before.table.units[0];
+    const id = `${runId}:topic-localized:demo-judge`;
+    const row = t.db.$client.prepare("SELECT output FROM evaluations WHERE id = ?").get(id) as { output: string };
+    const output = JSON.parse(row.output) as Record<string, unknown>;
+    delete output[topicId];
+    t.db.$client.prepare("UPDATE evaluations SET output = ?, errors = ? WHERE id = ?").run(JSON.stringify(output), JSON.stringify([{ topic_id: topicId, message: "judge reply rejected" }]), id);
+
+    const after = evaluatorRow();
+    const hit = (u: { runId: string; topicId: string }) => u.runId === runId && u.topicId === topicId;
+    after.table.units.forEach((u, i) => expect(after.row.values[i], `${u.runId} ${u.topicId}`).toBe(hit(u) ? null : before.row.values[i]));
+    expect(after.row.skippedNoValue).toBe(after.table.units.filter(hit).length);
+  });
 });

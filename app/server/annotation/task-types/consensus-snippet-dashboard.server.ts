@@ -16,9 +16,11 @@ import {
   type EvaluatorSource,
 } from "../../../domain/validation/index.ts";
 import type { Db } from "../../db.server.ts";
+import { failedTopicsOf } from "../../../domain/metrics/incomplete-input.ts";
+import { findEvaluation } from "../../models/evaluation.server.ts";
 import { crowdStudiesOnSameSnippets } from "../../models/study.server.ts";
 import { currentMetricParams } from "../../pipeline/metric-settings.server.ts";
-import { loadItems, loadLatestLabels, loadSeries, topicsByRun, type ItemRecord, type LabelRecord } from "../dashboard-data.server.ts";
+import { loadItems, loadLatestLabels, loadSeries, topicsByRun, type ItemRecord, type LabelRecord, type ScoreSeries } from "../dashboard-data.server.ts";
 import type { DashboardContext } from "./handler.server.ts";
 
 function consensusItems(items: readonly ItemRecord[], topics: Map<string, string[]>): AlignmentItem[] {
@@ -38,10 +40,27 @@ function consensusItems(items: readonly ItemRecord[], topics: Map<string, string
 const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
   labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, pool: l.pool, payload: l.payload as ConsensusLabel, secondsOnTask: l.secondsOnTask }));
 
+/**
+ * A topic whose judge pass failed has no s[k] of its own (its stored rows sit at s0): its units
+ * get no evaluator value rather than a made-up one (spec: invalid output is never silently used).
+ */
+function withoutFailedTopics(db: Db, series: ScoreSeries[], topics: Map<string, string[]>): ScoreSeries[] {
+  const failed = new Map<string, Set<string>>();
+  const failedOf = (evaluationId: string, runId: string) => {
+    let set = failed.get(evaluationId);
+    if (!set) {
+      const e = findEvaluation(db, evaluationId)!;
+      failed.set(evaluationId, (set = new Set(failedTopicsOf(topics.get(runId) ?? [], { id: e.id, output: e.output, errors: e.errors ?? [] }))));
+    }
+    return set;
+  };
+  return series.filter((s) => !failedOf(s.evaluationId, s.runId).has(s.topicId));
+}
+
 /** Every evaluator's series (read with the s0 `socrates metrics` last used), and the per-turn baseline's, on the study's runs. */
-function evaluatorSources(db: Db, runIds: string[]) {
+function evaluatorSources(db: Db, runIds: string[], topics: Map<string, string[]>) {
   const { s0 } = currentMetricParams(db);
-  const evaluatorSeries = loadSeries(db, runIds, "topic-localized");
+  const evaluatorSeries = withoutFailedTopics(db, loadSeries(db, runIds, "topic-localized"), topics);
   const evaluators: EvaluatorSource[] = [...new Set(evaluatorSeries.map((s) => s.backbone))].sort().map((backbone) => ({
     backbone,
     valueAt: seriesLookup(evaluatorSeries.filter((s) => s.backbone === backbone), s0),
@@ -70,7 +89,7 @@ export function consensusDashboard({ db, study, items, labels, flagged, exclude,
   const crowdItemIds = new Set(crowdItems.map((i) => i.itemId));
   const crowdLabels = consensusRows(loadLatestLabels(db, crowdStudies, "statistics")).filter((l) => crowdItemIds.has(l.itemId));
   const expertLabels = pool === "expert" ? ownLabels.filter((l) => !exclude.includes(l.annotatorId)) : [];
-  const table = pool === "expert" ? alignmentTable([...ownItems, ...crowdItems], [...expertLabels, ...crowdLabels], evaluatorSources(db, runIds)) : null;
+  const table = pool === "expert" ? alignmentTable([...ownItems, ...crowdItems], [...expertLabels, ...crowdLabels], evaluatorSources(db, runIds, topics)) : null;
   return {
     kind: CONSENSUS_SNIPPET,
     agreement,
