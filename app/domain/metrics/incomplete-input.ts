@@ -6,8 +6,6 @@
  * value with the failed topic held at s0. The input builder decides this once per input; the
  * row builder applies it to every metric of that input.
  */
-import type { MetricDetail } from "./descriptor.ts";
-
 export interface StoredEvaluationErrors {
   id: string;
   output: unknown;
@@ -15,7 +13,7 @@ export interface StoredEvaluationErrors {
 }
 
 /** What the stored detail of an incomplete row says. */
-export interface IncompleteDetail extends MetricDetail {
+export interface IncompleteDetail extends Record<string, unknown> {
   incomplete: true;
   reason: string;
   failedTopics: string[];
