@@ -4,7 +4,7 @@
  */
 import { detailNumber, type MetricDetail, type MetricUnit } from "./descriptor.ts";
 import { PARAM_SPECS } from "./metric-params.ts";
-import { metricById, METRICS } from "./registry.ts";
+import { MEDIATOR_METRIC_IDS, metricById, METRICS } from "./registry.ts";
 
 /** The shown value, or "—" when the metric is undefined for its subject. */
 export function formatMetricValue(metric: string, value: number | null): string {
@@ -45,14 +45,9 @@ export function explainMetric(m: { metric: string; value: number | null; detail:
   return parts.join("; ");
 }
 
-/** The mediator metrics, which an unmediated run does not have ("IT, IE, IF, FI, RL, ME and MI"). */
-export function mediatorMetricIds(): string[] {
-  return METRICS.filter((m) => "mediatedOnly" in m && m.mediatedOnly).map((m) => m.id);
-}
-
 /** The note shown for an unmediated run on the run page and under the CLI table. */
 export function unmediatedNote(): string {
-  return `${listIds(mediatorMetricIds())} are mediator metrics: unmediated runs have none.`;
+  return `${listIds(MEDIATOR_METRIC_IDS)} are mediator metrics: unmediated runs have none.`;
 }
 
 /** "IT, IE and CG". */

@@ -4,7 +4,7 @@
  * a placeholder row for a registered metric that says why a run has none yet.
  */
 import type { EvaluationView, MetricView, RunMetrics } from "../catalog-views.ts";
-import { metricOrder, METRICS } from "./registry.ts";
+import { MEDIATOR_METRIC_IDS, metricOrder, METRICS } from "./registry.ts";
 
 export interface MetricTable {
   key: string;
@@ -27,7 +27,7 @@ function pairRowsOf(metrics: RunMetrics, e: Pick<EvaluationView, "method" | "bac
 function placeholders(run: { id: string; mediated: boolean }, present: MetricView[]): MetricView[] {
   return METRICS.flatMap((m): MetricView[] => {
     if (!m.placeholder || present.some((r) => r.metric === m.id)) return [];
-    if ("mediatedOnly" in m && m.mediatedOnly && !run.mediated) return [];
+    if (!run.mediated && MEDIATOR_METRIC_IDS.includes(m.id)) return [];
     const reason = m.placeholder(run);
     return reason === null ? [] : [{ metric: m.id, value: null, detail: { reason }, params: {}, computedAt: "" }];
   });

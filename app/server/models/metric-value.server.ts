@@ -1,5 +1,5 @@
 /** Data access for metric_values: one row per (subject, evaluation, metric), written by the metrics runner. */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
@@ -44,6 +44,15 @@ const upsert = preparedOnce((db) =>
 /** Stores a value, replacing the one stored for the same subject, evaluation and metric. */
 export function upsertMetricValue(db: Db, row: NewMetricValue): void {
   upsert(db).run(row);
+}
+
+/** Removes a subject's values of these metrics (under every evaluation); returns how many went. */
+export function deleteMetricValues(db: Db, subjectKind: "run" | "pair", subjectId: string, metrics: readonly string[]): number {
+  if (metrics.length === 0) return 0;
+  return db
+    .delete(metricValues)
+    .where(and(eq(metricValues.subjectKind, subjectKind), eq(metricValues.subjectId, subjectId), inArray(metricValues.metric, [...metrics])))
+    .run().changes;
 }
 
 /** The stored values of one subject, by evaluation and metric. */

@@ -8,11 +8,12 @@ import { MEDIATOR_ID } from "../../domain/bundle.ts";
 import type { RunData } from "../../domain/metrics/metric-inputs.ts";
 import { parseMetricParams, type MetricParams } from "../../domain/metrics/metric-params.ts";
 import { pairMetricRows, runMetricRows, type MetricRow } from "../../domain/metrics/metric-rows.ts";
+import { MEDIATOR_METRIC_IDS } from "../../domain/metrics/registry.ts";
 import type { Db } from "../db.server.ts";
 import { findCondition } from "../models/condition.server.ts";
 import { evaluationsOfRun, judgmentsOfRun } from "../models/evaluation.server.ts";
 import { allMatchedPairs, matchedPairsOfRun } from "../models/matched-pair.server.ts";
-import { upsertMetricValue } from "../models/metric-value.server.ts";
+import { deleteMetricValues, upsertMetricValue } from "../models/metric-value.server.ts";
 import { findRun, runIds as allRunIds, runSpeakers } from "../models/run.server.ts";
 import { findScenario } from "../models/scenario.server.ts";
 import { recordMetricParams } from "./metric-settings.server.ts";
@@ -58,9 +59,13 @@ export interface MetricsSummary {
   computedAt: string;
 }
 
-/** Stores the rows and the parameters they were computed with, together. */
-function upsert(db: Db, rows: MetricRow[], params: MetricParams, computedAt: string): void {
+/**
+ * Stores the rows and the parameters they were computed with, together. Unmediated runs lose any
+ * mediator metric an earlier version stored for them (IT = 0, IF = 0): they have none.
+ */
+function store(db: Db, rows: MetricRow[], unmediatedRuns: string[], params: MetricParams, computedAt: string): void {
   db.transaction(() => {
+    for (const runId of unmediatedRuns) deleteMetricValues(db, "run", runId, MEDIATOR_METRIC_IDS);
     for (const row of rows) upsertMetricValue(db, { ...row, computedAt });
     recordMetricParams(db, params);
   });
@@ -83,7 +88,7 @@ export function computeMetrics(db: Db, request: MetricsRequest = {}): MetricsSum
   for (const pair of pairs) {
     rows.push(...pairMetricRows({ id: pair.id, mediated: dataOf(pair.mediatedRunId), unmediated: dataOf(pair.unmediatedRunId) }, params));
   }
-  upsert(db, rows, params, computedAt);
+  store(db, rows, runIds.filter((id) => !dataOf(id).mediated), params, computedAt);
   return { runs: runIds.length, pairs: pairs.length, rows, params, computedAt };
 }
 

@@ -1,13 +1,13 @@
 /** The metric registry: every descriptor is complete and consistent, and what is derived from it holds. */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { explainMetric, formatMetricValue, formatParams, formatParamsInline, metricLabel, mediatorMetricIds, unitsNote, unmediatedNote } from "../../../app/domain/metrics/metric-format.ts";
+import { explainMetric, formatMetricValue, formatParams, formatParamsInline, metricLabel, unitsNote, unmediatedNote } from "../../../app/domain/metrics/metric-format.ts";
 import { DEFAULT_METRIC_PARAMS, PARAM_SPECS, paramsOf, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
 /** The benchmark's metrics as the spec lists them; a metric added later may sit anywhere among them. */
 const SPEC_METRICS = ["IT", "IE", "IF", "FI", "CC", "TLE", "RL", "ME", "MI", "CG"];
 const inSpec = (ids: readonly string[]) => ids.filter((id) => SPEC_METRICS.includes(id));
 
-import { METRIC_IDS, metricById, metricOrder, METRICS, readsEvaluation } from "../../../app/domain/metrics/registry.ts";
+import { MEDIATOR_METRIC_IDS, METRIC_IDS, metricById, metricOrder, METRICS, readsEvaluation } from "../../../app/domain/metrics/registry.ts";
 
 describe("metric registry", () => {
   it("lists each metric once, with an id, a label and a known input", () => {
@@ -76,7 +76,7 @@ describe("metric registry", () => {
   });
 
   it("declares the mediator metrics, which unmediated runs do not have", () => {
-    expect(mediatorMetricIds()).toEqual(["IT", "IE", "IF", "FI", "RL", "ME", "MI"]);
+    expect(MEDIATOR_METRIC_IDS).toEqual(["IT", "IE", "IF", "FI", "RL", "ME", "MI"]);
     expect(METRICS.filter((m) => !("mediatedOnly" in m)).map((m) => m.id)).toEqual(["CC", "TLE", "CG"]);
     expect(unmediatedNote()).toBe("IT, IE, IF, FI, RL, ME and MI are mediator metrics: unmediated runs have none.");
   });

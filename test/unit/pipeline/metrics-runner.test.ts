@@ -20,6 +20,7 @@ import { seedDemo } from "../../../db/demo/seed.ts";
 import { METRICS } from "../../../app/domain/metrics/registry.ts";
 import { DEFAULT_METRIC_PARAMS, MetricParamsError, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
 import { computeMetrics, getRunMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
+import { upsertMetricValue } from "../../../app/server/models/metric-value.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { MEDIATED, PAIR, UNMEDIATED } from "./evaluation-helpers.ts";
 
@@ -161,6 +162,10 @@ describe("metrics runner", () => {
 
   it("stores no mediator metric for an unmediated run (not 0, not null), and CC, TLE and CG as usual", () => {
     const db = demoDb();
+    // What an earlier version stored for it (IT = 0, IF = 0) goes.
+    const stale = { subjectKind: "run" as const, subjectId: UNMEDIATED, value: 0, detail: {}, params: {}, computedAt: "2025-01-01T00:00:00.000Z" };
+    upsertMetricValue(db, { ...stale, evaluationId: "", metric: "IF" });
+    upsertMetricValue(db, { ...stale, evaluationId: `${UNMEDIATED}:topic-localized:demo-judge`, metric: "IT" });
     const summary = computeMetrics(db, { runId: UNMEDIATED });
     const own = summary.rows.filter((r) => r.subjectId === UNMEDIATED);
     expect(own.map((r) => `${r.evaluationId}/${r.metric}`).sort()).toEqual([`${UNMEDIATED}:per-turn:demo-judge/CC`, `${UNMEDIATED}:per-turn:demo-judge/TLE`]);
