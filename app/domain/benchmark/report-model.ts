@@ -19,6 +19,8 @@ export interface ReportCell {
   ci: [number, number] | null;
   /** The mediated runs behind the cell (for a pair metric, each pair's mediated run): the page links the cell to them. */
   runIds: string[];
+  /** Runs of the cell that did not enter it (no value): `missing` of them. */
+  missingRunIds?: string[];
 }
 
 /** A cell that is not a mean: a rank correlation, a median ± half-range, a count. */

@@ -81,3 +81,15 @@ export function mediatedRunValues(db: Db, metric: string) {
     .orderBy(asc(runs.mediatorBackbone), asc(condition), asc(evaluations.backbone), asc(runs.id))
     .all();
 }
+
+/**
+ * Every stored value of these metrics on one kind of subject, in one query (the report reads a
+ * grid of thousands of runs; the caller keeps the subjects it wants).
+ */
+export function metricRowsOfMetrics(db: Db, subjectKind: "run" | "pair", metrics: readonly string[]) {
+  return db
+    .select({ subjectId: metricValues.subjectId, evaluationId: metricValues.evaluationId, metric: metricValues.metric, value: metricValues.value, detail: metricValues.detail, params: metricValues.params })
+    .from(metricValues)
+    .where(and(eq(metricValues.subjectKind, subjectKind), inArray(metricValues.metric, [...metrics])))
+    .all();
+}

@@ -1,0 +1,86 @@
+/** Pure text forms of the report: cell strings, the markdown document and the csv files. */
+import { isReportCell, type BenchmarkReport, type ReportFigure, type ReportTable, type ReportValue } from "../report-model.ts";
+
+/** "61.2 (n 40)" for a percent cell; the CI as "[55.0, 67.1]" when `withCi`. */
+export function formatValue(value: ReportValue | undefined, scale: ReportTable["scale"], withCi = true): string {
+  if (value === undefined) return "";
+  if (!isReportCell(value)) return value.text;
+  const num = (v: number) => (scale === "percent" ? (v * 100).toFixed(1) : v.toFixed(3));
+  if (value.mean === null) return `– (n 0${value.missing > 0 ? `, ${value.missing} missing` : ""})`;
+  const missing = value.missing > 0 ? `, ${value.missing} missing` : "";
+  const ci = withCi && value.ci ? ` [${num(value.ci[0])}, ${num(value.ci[1])}]` : "";
+  return `${num(value.mean)} (n ${value.n}${missing})${ci}`;
+}
+
+export function reportHeader(report: BenchmarkReport): string[] {
+  const { constants: c, coverage: cov } = report;
+  const params = Object.entries(c.params).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(", ") || "none stored";
+  return [
+    `Plan: ${report.planName} (hash ${report.planHash})`,
+    `Evaluator: ${report.evaluator}; simulator: ${report.simulator}`,
+    `Constants: ${params}; timing bins = ${c.bins}`,
+    `Bootstrap: ${c.bootstrap.draws} draws resampling scenarios, seed ${c.bootstrap.seed}, ${Math.round(c.bootstrap.level * 100)}% percentile interval`,
+    `Coverage: ${cov.storedRuns} of ${cov.plannedRuns} planned runs stored, ${cov.evaluatedRuns} evaluated by the main evaluator, ${cov.incompleteRuns} with incomplete judge output`,
+    `Generated: ${report.generatedAt}`,
+  ];
+}
+
+const mdEscape = (s: string) => s.replace(/\|/g, "\\|");
+
+export function tableMarkdown(table: ReportTable): string {
+  const header = table.columns.map((c) => mdEscape(c.group ? `${c.group} ${c.label}` : c.label));
+  const lines = [`## ${table.title}`, "", table.caption, "", `| Mediator | ${header.join(" | ")} |`, `|---|${table.columns.map(() => "---").join("|")}|`];
+  let group: string | undefined;
+  for (const row of table.rows) {
+    if (row.group && row.group !== group) lines.push(`| **${mdEscape(row.group)}** |${table.columns.map(() => " ").join("|")}|`);
+    group = row.group;
+    lines.push(`| ${mdEscape(row.label)} | ${table.columns.map((c) => mdEscape(formatValue(row.cells[c.key], table.scale))).join(" | ")} |`);
+  }
+  lines.push("", ...table.notes.map((n) => `- ${n}`));
+  return lines.join("\n");
+}
+
+export function reportMarkdown(report: BenchmarkReport, figureFile: (figure: ReportFigure) => string | null): string {
+  const out = [`# Benchmark report: ${report.planName}`, "", ...reportHeader(report).map((l) => `- ${l}`), ""];
+  if (report.warnings.length > 0) out.push("## Warnings", "", ...report.warnings.map((w) => `- ${w}`), "");
+  for (const table of report.tables) out.push(tableMarkdown(table), "");
+  for (const figure of report.figures) {
+    const file = figureFile(figure);
+    out.push(`## ${figure.title}`, "", figure.caption, "", ...(file ? [`![${figure.title}](${file})`, ""] : []));
+  }
+  return out.join("\n");
+}
+
+const csvField = (v: unknown) => {
+  const s = v === null || v === undefined ? "" : String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+export const csvLine = (fields: unknown[]) => fields.map(csvField).join(",");
+
+/** Long format: one line per cell, means on the metric's own scale. */
+export function tableCsv(table: ReportTable): string {
+  const lines = [csvLine(["table", "row", "column", "mean", "median", "n", "missing", "ci_low", "ci_high", "text"])];
+  for (const row of table.rows) {
+    for (const col of table.columns) {
+      const v = row.cells[col.key];
+      if (v === undefined) continue;
+      const column = col.group ? `${col.group}|${col.label}` : col.label;
+      if (isReportCell(v)) lines.push(csvLine([table.id, row.label, column, v.mean, v.median, v.n, v.missing, v.ci?.[0], v.ci?.[1], ""]));
+      else lines.push(csvLine([table.id, row.label, column, v.value, "", "", "", "", "", v.text]));
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** The figure's inline data rows. */
+export function figureCsv(figure: ReportFigure): string {
+  const rows = figureRows(figure);
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  return [csvLine(["figure", ...keys]), ...rows.map((r) => csvLine([figure.id, ...keys.map((k) => r[k])]))].join("\n") + "\n";
+}
+
+export function figureRows(figure: ReportFigure): Record<string, unknown>[] {
+  const data = (figure.spec as { data?: { values?: unknown } }).data;
+  return Array.isArray(data?.values) ? (data.values as Record<string, unknown>[]) : [];
+}

@@ -1,0 +1,40 @@
+/** Helpers the table builders share: mediator rows grouped by mode, labels, text cells. */
+import type { ReportText } from "../report-model.ts";
+import type { ReportInput } from "./input.ts";
+
+const MODE_LABEL: Record<string, string> = { generic: "generic mediator", social: "socially intelligent mediator" };
+
+/** The plan's mediators, generic ones first (the table's row groups), in plan order within a group. */
+export function mediatorRows(input: ReportInput): { key: string; label: string; group: string }[] {
+  const order = ["generic", "social"];
+  return [...input.mediators]
+    .sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode))
+    .map((m) => ({ key: m.name, label: m.name, group: MODE_LABEL[m.mode] ?? m.mode }));
+}
+
+export function text(value: number | null, formatted: string): ReportText {
+  return { text: formatted, value };
+}
+
+/** ×100 with one decimal, "–" for none. */
+export function pct(value: number | null): string {
+  return value === null ? "–" : (value * 100).toFixed(1);
+}
+
+/** A correlation with its p ("0.71 (p 0.03)"), "–" when undefined. */
+export function withP(r: number | null, p: number | null): string {
+  if (r === null || Number.isNaN(r)) return "–";
+  return `${r.toFixed(3)} (p ${p === null || Number.isNaN(p) ? "–" : p < 0.001 ? "<0.001" : p.toFixed(3)})`;
+}
+
+/** Groups items by a key, keeping first-seen order. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}

@@ -1,0 +1,110 @@
+/**
+ * The report's input from the database: one subject per mediated run of the plan's grid with
+ * its stored metric rows — IT and IE under `evaluationId(run, "topic-localized", backbone)`, CG of
+ * its matched pair under the same id, IF and FI under "" — for every evaluator of the plan. Two
+ * queries per subject kind, whatever the grid's size. A missing row or a null value is missing.
+ */
+import { planEvaluators, selectedConditionKeys, type BenchmarkGrid } from "../../domain/benchmark/grid.ts";
+import type { JudgedValues, ReportInput, ReportSubject } from "../../domain/benchmark/report/input.ts";
+import { evaluationId } from "../../domain/evaluation-ids.ts";
+import type { Db } from "../db.server.ts";
+import { metricRowsOfMetrics } from "../models/metric-value.server.ts";
+import { runIds } from "../models/run.server.ts";
+import type { LoadedPlan } from "./plan-file.server.ts";
+
+type StoredRow = ReturnType<typeof metricRowsOfMetrics>[number];
+
+export interface ReportData {
+  input: Omit<ReportInput, "bootstrap" | "bins">;
+  /** Each metric parameter with every distinct value (JSON) found on the rows used. */
+  params: Map<string, Set<string>>;
+  coverage: { plannedRuns: number; storedRuns: number; evaluatedRuns: number; incompleteRuns: number };
+}
+
+const rowKey = (subjectId: string, evaluation: string, metric: string) => `${subjectId}\u0000${evaluation}\u0000${metric}`;
+
+function indexRows(rows: readonly StoredRow[]): Map<string, StoredRow> {
+  return new Map(rows.map((r) => [rowKey(r.subjectId, r.evaluationId, r.metric), r]));
+}
+
+const isIncomplete = (row: StoredRow | undefined) => Boolean(row && (row.detail as { incomplete?: unknown } | null)?.incomplete === true);
+
+function interventionsOf(row: StoredRow | undefined): JudgedValues["interventions"] {
+  const list = (row?.detail as { perIntervention?: { progress?: unknown; ie?: unknown }[] } | null)?.perIntervention ?? [];
+  return list.flatMap((p) => (typeof p.progress === "number" && typeof p.ie === "number" && p.progress > 0 && p.progress <= 1 ? [{ progress: p.progress, ie: p.ie }] : []));
+}
+
+export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid): ReportData {
+  const { plan } = loaded;
+  const evaluators = planEvaluators(plan).map((e) => e.model);
+  const runRows = indexRows(metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI"]));
+  const pairRows = indexRows(metricRowsOfMetrics(db, "pair", ["CG"]));
+  const stored = new Set(runIds(db));
+  const params = new Map<string, Set<string>>();
+  const use = (row: StoredRow | undefined): number | null => {
+    if (!row) return null;
+    for (const [k, v] of Object.entries(row.params ?? {})) {
+      const set = params.get(k) ?? new Set<string>();
+      set.add(JSON.stringify(v));
+      params.set(k, set);
+    }
+    return row.value;
+  };
+
+  const subjects: ReportSubject[] = [];
+  let plannedRuns = 0;
+  let storedRuns = 0;
+  let evaluatedRuns = 0;
+  let incompleteRuns = 0;
+  for (const unit of grid.units) {
+    plannedRuns += 1 + unit.mediated.length;
+    if (stored.has(unit.unmediatedRunId)) storedRuns += 1;
+    for (const m of unit.mediated) {
+      if (!stored.has(m.runId)) continue;
+      storedRuns += 1;
+      const judged: Record<string, JudgedValues> = {};
+      for (const evaluator of evaluators) {
+        const id = evaluationId(m.runId, "topic-localized", evaluator);
+        const it = runRows.get(rowKey(m.runId, id, "IT"));
+        const ie = runRows.get(rowKey(m.runId, id, "IE"));
+        const cg = pairRows.get(rowKey(m.pairId, id, "CG"));
+        if (!it && !ie && !cg) continue;
+        if (evaluator === evaluators[0]) {
+          evaluatedRuns += 1;
+          if (isIncomplete(it) || isIncomplete(ie) || isIncomplete(cg)) incompleteRuns += 1;
+        }
+        judged[evaluator] = { IT: use(it), IE: use(ie), CG: use(cg), interventions: ie?.value === null ? [] : interventionsOf(ie) };
+      }
+      subjects.push({
+        runId: m.runId,
+        mediator: m.mediator,
+        scenarioId: unit.scenarioId,
+        domain: unit.domain,
+        conditionKey: unit.conditionKey,
+        axis: unit.axis,
+        variant: unit.variant,
+        part: unit.part,
+        simulator: unit.simulator.model,
+        runIndex: unit.runIndex,
+        IF: use(runRows.get(rowKey(m.runId, "", "IF"))),
+        FI: use(runRows.get(rowKey(m.runId, "", "FI"))),
+        judged,
+      });
+    }
+  }
+  const repeats = plan.ablations.repeats;
+  return {
+    input: {
+      planName: plan.name,
+      planHash: loaded.hash,
+      evaluators,
+      simulator: plan.simulator.model,
+      ablationSimulators: plan.ablations.simulators.map((s) => ({ model: s.model, mediators: s.mediators })),
+      mediators: plan.mediators.map((m) => ({ name: m.name, mode: m.mode })),
+      ...(repeats ? { repeats: { runs: repeats.runs, conditionKeys: selectedConditionKeys(repeats.conditions) } } : {}),
+      subjects,
+    },
+    params,
+    coverage: { plannedRuns, storedRuns, evaluatedRuns, incompleteRuns },
+  };
+}

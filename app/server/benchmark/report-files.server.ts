@@ -1,0 +1,60 @@
+/**
+ * Writes a built report as files: `report.md`, one csv per table and figure, one svg per figure
+ * (drawn by Vega from the figure's spec) and `report.html`, one self-contained page with the
+ * tables and the inline SVGs and no script.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { figureCsv, formatValue, reportHeader, reportMarkdown, tableCsv } from "../../domain/benchmark/report/format.ts";
+import type { BenchmarkReport, ReportTable } from "../../domain/benchmark/report-model.ts";
+import { renderChartSvg } from "../charts/render.server.ts";
+
+export const REPORT_FORMATS = ["md", "csv", "svg", "html"] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+function tableHtml(table: ReportTable): string {
+  const head = table.columns.map((c) => `<th>${esc(c.group ? `${c.group} ${c.label}` : c.label)}</th>`).join("");
+  const body = table.rows
+    .map((r) => `<tr><th scope="row">${esc(r.group ? `${r.label}` : r.label)}</th>${table.columns.map((c) => `<td>${esc(formatValue(r.cells[c.key], table.scale))}</td>`).join("")}</tr>`)
+    .join("\n");
+  return `<section><h2>${esc(table.title)}</h2><p>${esc(table.caption)}</p><table><thead><tr><th></th>${head}</tr></thead><tbody>\n${body}\n</tbody></table><ul>${table.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul></section>`;
+}
+
+export function reportHtml(report: BenchmarkReport, svgs: ReadonlyMap<string, string>): string {
+  const figures = report.figures.map((f) => `<section><h2>${esc(f.title)}</h2><p>${esc(f.caption)}</p>${svgs.get(f.id) ?? ""}</section>`).join("\n");
+  const warnings = report.warnings.length > 0 ? `<h2>Warnings</h2><ul>${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>` : "";
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(`Benchmark report: ${report.planName}`)}</title>
+<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:110em}table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}th[scope=row]{text-align:left}svg{max-width:100%;height:auto}</style>
+</head><body><h1>${esc(`Benchmark report: ${report.planName}`)}</h1>
+<ul>${reportHeader(report).map((l) => `<li>${esc(l)}</li>`).join("")}</ul>${warnings}
+${report.tables.map(tableHtml).join("\n")}
+${figures}
+</body></html>
+`;
+}
+
+/** Writes the chosen formats into outDir (created) and returns the paths written. */
+export async function writeReportFiles(report: BenchmarkReport, outDir: string, formats: readonly ReportFormat[] = REPORT_FORMATS): Promise<string[]> {
+  mkdirSync(outDir, { recursive: true });
+  const written: string[] = [];
+  const write = (name: string, content: string) => {
+    const path = join(outDir, name);
+    writeFileSync(path, content);
+    written.push(path);
+  };
+  const svgs = new Map<string, string>();
+  if (formats.includes("svg") || formats.includes("html")) {
+    for (const figure of report.figures) svgs.set(figure.id, await renderChartSvg(figure.spec));
+  }
+  if (formats.includes("md")) write("report.md", reportMarkdown(report, (f) => (formats.includes("svg") ? `${f.id}.svg` : null)));
+  if (formats.includes("csv")) {
+    for (const table of report.tables) write(`${table.id}.csv`, tableCsv(table));
+    for (const figure of report.figures) write(`${figure.id}.csv`, figureCsv(figure));
+  }
+  if (formats.includes("svg")) for (const figure of report.figures) write(`${figure.id}.svg`, svgs.get(figure.id)!);
+  if (formats.includes("html")) write("report.html", reportHtml(report, svgs));
+  return written;
+}
