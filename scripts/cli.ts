@@ -10,6 +10,7 @@ import { registerMockLlmCommands } from "./commands/mock-llm.ts";
 import { registerMturkCommands } from "./commands/mturk.ts";
 import { registerProbeCommands } from "./commands/probe.ts";
 import { registerProlificCommands } from "./commands/prolific.ts";
+import { registerReportCommand } from "./commands/report.ts";
 import { registerSimulateCommands } from "./commands/simulate.ts";
 import { registerStatsCommands } from "./commands/stats.ts";
 
@@ -31,6 +32,7 @@ registerLlmCommands(program);
 registerMockLlmCommands(program);
 registerMturkCommands(program);
 registerProlificCommands(program);
+registerReportCommand(program);
 
 try {
   await program.parseAsync(process.argv);

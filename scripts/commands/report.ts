@@ -1,0 +1,58 @@
+/** `socrates report`: the paper's tables and figures for a benchmark plan, from the stored metric rows. */
+import { join } from "node:path";
+import type { Command } from "commander";
+import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
+import { loadPlanFile, loadStoredPlan, type LoadedPlan } from "../../app/server/benchmark/plan-file.server.ts";
+import { buildBenchmarkReport, EmptyReportError } from "../../app/server/benchmark/report.server.ts";
+import { REPORT_FORMATS, writeReportFiles, type ReportFormat } from "../../app/server/benchmark/report-files.server.ts";
+import { openDatabase, type Db } from "../../app/server/db.server.ts";
+import { guardUserErrors, UserError } from "../cli-kit.ts";
+
+interface ReportOptions {
+  plan?: string;
+  hash?: string;
+  out?: string;
+  format: string;
+}
+
+const asUserError = guardUserErrors(BenchmarkPlanError, EmptyReportError);
+
+function parseFormats(raw: string): ReportFormat[] {
+  const formats = raw.split(",").map((f) => f.trim()).filter(Boolean);
+  const unknown = formats.filter((f) => !(REPORT_FORMATS as readonly string[]).includes(f));
+  if (unknown.length > 0 || formats.length === 0) throw new UserError(`--format: expected a comma-separated list of ${REPORT_FORMATS.join(", ")}; got "${raw}"`);
+  return formats as ReportFormat[];
+}
+
+function loadPlan(db: Db, opts: ReportOptions): LoadedPlan {
+  if (opts.plan && opts.hash) throw new UserError("give --plan or --hash, not both");
+  if (opts.plan) return asUserError(() => loadPlanFile(opts.plan!));
+  if (!opts.hash) throw new UserError("--plan FILE (or --hash H of a plan `benchmark run` recorded) is required");
+  const stored = asUserError(() => loadStoredPlan(db, opts.hash!));
+  if (!stored) throw new UserError(`--hash: no benchmark plan ${opts.hash} is recorded in the database`);
+  return stored;
+}
+
+export function registerReportCommand(program: Command): void {
+  program
+    .command("report")
+    .description("regenerate the paper's Tables 3, 7, 8, 9 and Figures 2, 3, 4, 6 for a benchmark plan from the stored metric rows")
+    .option("--plan <file>", "the benchmark plan (benchmark.json)")
+    .option("--hash <hash>", "a plan `benchmark run` recorded in the database, by its hash, instead of --plan")
+    .option("--out <dir>", "output directory (default exports/report-<plan name>)")
+    .option("--format <list>", `comma-separated: ${REPORT_FORMATS.join(",")}`, REPORT_FORMATS.join(","))
+    .addHelpText("after", "\nCells are means ×100 with their count, missing values and a 95% bootstrap CI over scenarios; see docs/report.md.")
+    .action(async (opts: ReportOptions) => {
+      const formats = parseFormats(opts.format);
+      const started = performance.now();
+      const db = openDatabase();
+      const loaded = loadPlan(db, opts);
+      const report = asUserError(() => buildBenchmarkReport(db, loaded));
+      const built = performance.now();
+      const outDir = opts.out ?? join("exports", `report-${loaded.plan.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
+      const files = await writeReportFiles(report, outDir, formats);
+      for (const w of report.warnings) console.log(`warning: ${w}`);
+      for (const f of files) console.log(`wrote ${f}`);
+      console.log(`report built in ${((built - started) / 1000).toFixed(2)} s, files written in ${((performance.now() - built) / 1000).toFixed(2)} s`);
+    });
+}

@@ -1,0 +1,133 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import * as schema from "../../../../db/schema.ts";
+import { DOMAINS } from "../../../../app/domain/bundle.ts";
+import { planGrid } from "../../../../app/server/benchmark/plan-file.server.ts";
+import { buildBenchmarkReport, EmptyReportError } from "../../../../app/server/benchmark/report.server.ts";
+import { writeReportFiles } from "../../../../app/server/benchmark/report-files.server.ts";
+import type { Db } from "../../../../app/server/db.server.ts";
+import { evaluationId } from "../../../../app/domain/evaluation-ids.ts";
+import { isReportCell, type ReportCell, type ReportTable, type ReportValue } from "../../../../app/domain/benchmark/report-model.ts";
+import { tempDb, tempDir } from "../../../helpers/temp-db.ts";
+import { ALT_JUDGE, fixturePlan, MAIN_JUDGE, seedGrid } from "./fixture.ts";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function freshDb(): Db {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  return t.db;
+}
+
+const loaded = fixturePlan();
+
+/** The run skipped from the grid (never simulated): it must not enter any cell. */
+function skippedRun(db: Db): string {
+  return planGrid(db, loaded.plan).units.find((u) => u.domain === "healthcare" && u.conditionKey === "emotion:CR" && u.part === "main")!.mediated[1].runId;
+}
+
+function seeded(): { db: Db; skipped: string } {
+  const db = freshDb();
+  // The grid needs the catalogue to name the skipped run: seed a throwaway copy first.
+  const probe = freshDb();
+  seedGrid(probe, loaded);
+  const skipped = skippedRun(probe);
+  seedGrid(db, loaded, new Set([skipped]));
+  return { db, skipped };
+}
+
+/** The metric_values rows, read straight from the table. */
+function storedValues(db: Db) {
+  const rows = db.select().from(schema.metricValues).all();
+  return (subjectId: string, evaluation: string, metric: string): { found: boolean; value: number | null } => {
+    const row = rows.find((r) => r.subjectId === subjectId && r.evaluationId === evaluation && r.metric === metric);
+    return { found: row !== undefined, value: row?.value ?? null };
+  };
+}
+
+function cell(table: ReportTable, row: string, column: string): ReportCell {
+  const v: ReportValue | undefined = table.rows.find((r) => r.key === row)?.cells[column];
+  if (!isReportCell(v)) throw new Error(`${table.id}: no cell ${row} / ${column}`);
+  return v;
+}
+
+/** Plain loops over the stored rows: mean, n, missing of a set of (subject, evaluation) values. */
+function expected(values: (number | null)[]) {
+  let sum = 0;
+  let n = 0;
+  for (const v of values) if (v !== null) (sum += v), n++;
+  return { mean: n === 0 ? null : sum / n, n, missing: values.length - n };
+}
+
+function expectCell(actual: ReportCell, values: (number | null)[]) {
+  const e = expected(values);
+  expect(actual.n).toBe(e.n);
+  expect(actual.missing).toBe(e.missing);
+  expect(actual.runIds.length).toBe(e.n);
+  if (e.mean === null) expect(actual.mean).toBeNull();
+  else expect(actual.mean).toBeCloseTo(e.mean, 12);
+}
+
+describe("benchmark report", () => {
+  it("Tables 3 and 7 equal a recomputation from the stored metric rows; counts are the runs that entered", () => {
+    const { db, skipped } = seeded();
+    const report = buildBenchmarkReport(db, loaded, { now: new Date("2026-01-02T00:00:00Z") });
+    const stored = storedValues(db);
+    const table3 = report.tables.find((t) => t.id === "table3")!;
+    const table7 = report.tables.find((t) => t.id === "table7")!;
+    const units = planGrid(db, loaded.plan).units.filter((u) => u.part === "main");
+    const runsOf = (mediator: string | null, domain: string | null) =>
+      units.flatMap((u) => (domain === null || u.domain === domain ? u.mediated.filter((m) => (mediator === null || m.mediator === mediator) && m.runId !== skipped) : []));
+
+    const domains = DOMAINS.filter((d) => units.some((u) => u.domain === d));
+    expect(domains).toEqual(["transactional", "healthcare"]);
+    let nonNull = 0;
+    for (const mediator of ["alpha", "beta", "gamma", null]) {
+      for (const domain of [...domains, null]) {
+        const runs = runsOf(mediator, domain);
+        const tl = (runId: string) => evaluationId(runId, "topic-localized", MAIN_JUDGE);
+        const column = (metric: string) => `${metric}|${domain ?? "avg"}`;
+        const row = mediator ?? "avg";
+        expectCell(cell(table3, row, column("IT")), runs.map((r) => stored(r.runId, tl(r.runId), "IT").value));
+        expectCell(cell(table3, row, column("IE")), runs.map((r) => stored(r.runId, tl(r.runId), "IE").value));
+        const cg = runs.map((r) => stored(r.pairId, tl(r.runId), "CG"));
+        expect(cg.every((c) => c.found)).toBe(true);
+        expectCell(cell(table3, row, column("CG")), cg.map((c) => c.value));
+        nonNull += cg.filter((c) => c.value !== null).length;
+        if (mediator !== null && domain === null) {
+          expectCell(cell(table7, mediator, "IF"), runs.map((r) => stored(r.runId, "", "IF").value));
+          expectCell(cell(table7, mediator, "FI"), runs.map((r) => stored(r.runId, "", "FI").value));
+          expect(cell(table3, mediator, "CG|avg").runIds.sort()).toEqual(runs.filter((r) => stored(r.pairId, tl(r.runId), "CG").value !== null).map((r) => r.runId).sort());
+        }
+      }
+    }
+    expect(nonNull).toBeGreaterThan(0);
+    // beta lost one healthcare run: 2 scenarios × 3 conditions × 2 runs − 1.
+    const betaRuns = cell(table3, "beta", "IE|avg");
+    expect(betaRuns.n + betaRuns.missing).toBe(11);
+    expect(report.coverage.plannedRuns).toBe(planGrid(db, loaded.plan).units.reduce((s, u) => s + 1 + u.mediated.length, 0));
+    expect(report.coverage.storedRuns).toBe(report.coverage.plannedRuns - 1);
+    expect(report.constants.params).toMatchObject({ s0: 1, h: 5, delta: 0.05, W: 10 });
+    expect(report.warnings.some((w) => w.includes("Figure 6"))).toBe(true);
+    expect(report.warnings.some((w) => /different values/.test(w))).toBe(false);
+  });
+
+  it("bootstrap CIs resample scenarios reproducibly and contain the mean", () => {
+    const { db } = seeded();
+    const a = buildBenchmarkReport(db, loaded);
+    const b = buildBenchmarkReport(db, loaded);
+    const cellA = cell(a.tables[0], "alpha", "CG|avg");
+    expect(cellA.ci).not.toBeNull();
+    expect(cellA.ci).toEqual(cell(b.tables[0], "alpha", "CG|avg").ci);
+    expect(cellA.ci![0]).toBeLessThanOrEqual(cellA.mean!);
+    expect(cellA.ci![1]).toBeGreaterThanOrEqual(cellA.mean!);
+    // One scenario per domain column: no interval.
+    expect(cell(a.tables[0], "alpha", "CG|healthcare").ci).toBeNull();
+    const other = buildBenchmarkReport(db, loaded, { bootstrap: { seed: 99 } });
+    expect(cell(other.tables[0], "alpha", "CG|avg").mean).toBe(cellA.mean);
+  });
+});
