@@ -59,6 +59,8 @@ export interface ReportTable {
   columns: ReportColumn[];
   rows: ReportRow[];
   notes: string[];
+  /** The header of the row-label column (default "Mediator"). */
+  rowLabel?: string;
 }
 
 export interface ReportFigure {
@@ -86,7 +88,15 @@ export interface BenchmarkReport {
   generatedAt: string;
   constants: ReportConstants;
   /** Runs the grid plans, runs stored, and the grid's pairs whose metrics are incomplete. */
-  coverage: { plannedRuns: number; storedRuns: number; evaluatedRuns: number; incompleteRuns: number };
+  coverage: {
+    plannedRuns: number;
+    storedRuns: number;
+    evaluatedRuns: number;
+    incompleteRuns: number;
+    /** Of the runs above, the mediated ones (every table cell is about these). */
+    plannedMediatedRuns?: number;
+    storedMediatedRuns?: number;
+  };
   tables: ReportTable[];
   figures: ReportFigure[];
   /** Things the reader must know (a missing ablation, mixed parameters, …). */

@@ -5,6 +5,7 @@
  * queries per subject kind, whatever the grid's size. A missing row or a null value is missing.
  */
 import { planEvaluators, selectedConditionKeys, type BenchmarkGrid } from "../../domain/benchmark/grid.ts";
+import type { BenchmarkReport } from "../../domain/benchmark/report-model.ts";
 import type { JudgedValues, ReportInput, ReportSubject } from "../../domain/benchmark/report/input.ts";
 import { evaluationId } from "../../domain/evaluation-ids.ts";
 import type { Db } from "../db.server.ts";
@@ -18,7 +19,7 @@ export interface ReportData {
   input: Omit<ReportInput, "bootstrap" | "bins">;
   /** Each metric parameter with every distinct value (JSON) found on the rows used. */
   params: Map<string, Set<string>>;
-  coverage: { plannedRuns: number; storedRuns: number; evaluatedRuns: number; incompleteRuns: number };
+  coverage: BenchmarkReport["coverage"];
 }
 
 const rowKey = (subjectId: string, evaluation: string, metric: string) => `${subjectId}\u0000${evaluation}\u0000${metric}`;
@@ -54,11 +55,13 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
   const subjects: ReportSubject[] = [];
   let plannedRuns = 0;
   let storedRuns = 0;
+  let plannedMediatedRuns = 0;
   let evaluatedRuns = 0;
   let incompleteRuns = 0;
   for (const unit of grid.units) {
     plannedRuns += 1 + unit.mediated.length;
     if (stored.has(unit.unmediatedRunId)) storedRuns += 1;
+    plannedMediatedRuns += unit.mediated.length;
     for (const m of unit.mediated) {
       if (!stored.has(m.runId)) continue;
       storedRuns += 1;
@@ -105,6 +108,6 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
       subjects,
     },
     params,
-    coverage: { plannedRuns, storedRuns, evaluatedRuns, incompleteRuns },
+    coverage: { plannedRuns, storedRuns, evaluatedRuns, incompleteRuns, plannedMediatedRuns, storedMediatedRuns: subjects.length },
   };
 }

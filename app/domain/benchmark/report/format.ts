@@ -20,7 +20,7 @@ export function reportHeader(report: BenchmarkReport): string[] {
     `Evaluator: ${report.evaluator}; simulator: ${report.simulator}`,
     `Constants: ${params}; timing bins = ${c.bins}`,
     `Bootstrap: ${c.bootstrap.draws} draws resampling scenarios, seed ${c.bootstrap.seed}, ${Math.round(c.bootstrap.level * 100)}% percentile interval`,
-    `Coverage: ${cov.storedRuns} of ${cov.plannedRuns} planned runs stored, ${cov.evaluatedRuns} evaluated by the main evaluator, ${cov.incompleteRuns} with incomplete judge output`,
+    `Coverage: ${cov.storedRuns} of ${cov.plannedRuns} planned runs stored (mediated: ${cov.storedMediatedRuns ?? "?"} of ${cov.plannedMediatedRuns ?? "?"}); ${cov.evaluatedRuns} mediated runs with metrics under the main evaluator, ${cov.incompleteRuns} of them with incomplete judge output`,
     `Generated: ${report.generatedAt}`,
   ];
 }
@@ -29,7 +29,7 @@ const mdEscape = (s: string) => s.replace(/\|/g, "\\|");
 
 export function tableMarkdown(table: ReportTable): string {
   const header = table.columns.map((c) => mdEscape(c.group ? `${c.group} ${c.label}` : c.label));
-  const lines = [`## ${table.title}`, "", table.caption, "", `| Mediator | ${header.join(" | ")} |`, `|---|${table.columns.map(() => "---").join("|")}|`];
+  const lines = [`## ${table.title}`, "", table.caption, "", `| ${table.rowLabel ?? "Mediator"} | ${header.join(" | ")} |`, `|---|${table.columns.map(() => "---").join("|")}|`];
   let group: string | undefined;
   for (const row of table.rows) {
     if (row.group && row.group !== group) lines.push(`| **${mdEscape(row.group)}** |${table.columns.map(() => " ").join("|")}|`);

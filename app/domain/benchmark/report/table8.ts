@@ -46,6 +46,7 @@ export function buildTable8(input: ReportInput): ReportTable | null {
     title: "Table 8: evaluator swap",
     caption: `The same main-grid runs judged by each evaluator backbone: the mean over every mediator's runs, and the agreement of the mediator rankings (by mean) under ${main} and each other evaluator.`,
     scale: "percent",
+    rowLabel: "Evaluator",
     columns: TOPIC_METRICS.map((metric) => ({ key: metric, label: metric })),
     rows,
     notes: [
