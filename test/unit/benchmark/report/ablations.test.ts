@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it } from "vitest";
+import * as schema from "../../../../db/schema.ts";
+import { isReportCell, type BenchmarkReport, type ReportTable } from "../../../../app/domain/benchmark/report-model.ts";
+import { evaluationId } from "../../../../app/domain/evaluation-ids.ts";
+import { planGrid, type LoadedPlan } from "../../../../app/server/benchmark/plan-file.server.ts";
+import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";
+import type { Db } from "../../../../app/server/db.server.ts";
+import { tempDb } from "../../../helpers/temp-db.ts";
+import { ALT_JUDGE, fixturePlan, MAIN_JUDGE, seedGrid } from "./fixture.ts";
+import { handKendallTauB, handSpearman, plainMean } from "./hand-stats.ts";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function seeded(loaded: LoadedPlan): Db {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  seedGrid(t.db, loaded);
+  return t.db;
+}
+
+const MEDIATORS = ["alpha", "beta", "gamma"];
+const withSimulator = fixturePlan({
+  ablations: { evaluators: [{ model: ALT_JUDGE }], repeats: { runs: 3 }, simulators: [{ model: "sim-alt", mediators: ["alpha", "beta"] }] },
+});
+
+/** Stored value of a run's (or pair's) metric, straight from metric_values. */
+function reader(db: Db) {
+  const rows = db.select().from(schema.metricValues).all();
+  const byKey = new Map(rows.map((r) => [`${r.subjectId}|${r.evaluationId}|${r.metric}`, r]));
+  return {
+    value: (subject: string, evaluation: string, metric: string) => byKey.get(`${subject}|${evaluation}|${metric}`)?.value ?? null,
+    detail: (subject: string, evaluation: string, metric: string) => byKey.get(`${subject}|${evaluation}|${metric}`)?.detail,
+  };
+}
+
+/** The grid's mediated runs with their unit, filtered. */
+function gridRuns(db: Db, loaded: LoadedPlan, keep: (u: ReturnType<typeof planGrid>["units"][number]) => boolean) {
+  return planGrid(db, loaded.plan).units.filter(keep).flatMap((u) => u.mediated.map((m) => ({ ...m, unit: u })));
+}
+
+function valueOf(metric: string, db: Db, judge: string) {
+  const r = reader(db);
+  return (run: { runId: string; pairId: string }) => {
+    const id = evaluationId(run.runId, "topic-localized", judge);
+    return metric === "CG" ? r.value(run.pairId, id, "CG") : r.value(run.runId, id, metric);
+  };
+}
+
+const table = (report: BenchmarkReport, id: string): ReportTable => report.tables.find((t) => t.id === id)!;
+const figureRows = (report: BenchmarkReport, id: string) => (report.figures.find((f) => f.id === id)!.spec as { data: { values: Record<string, unknown>[] } }).data.values;
+
+describe("benchmark report: ablations and figures", () => {
+  it("Table 8 gives each evaluator's mean and the rank agreement of the mediator rankings, computed by hand", () => {
+    const db = seeded(withSimulator);
+    const report = buildBenchmarkReport(db, withSimulator);
+    const t8 = table(report, "table8");
+    const main = gridRuns(db, withSimulator, (u) => u.part === "main");
+    for (const metric of ["IT", "IE", "CG"]) {
+      const scores = (judge: string) => MEDIATORS.map((m) => plainMean(main.filter((r) => r.mediator === m).map(valueOf(metric, db, judge)))!);
+      for (const judge of [MAIN_JUDGE, ALT_JUDGE]) {
+        const c = t8.rows.find((r) => r.key === judge)!.cells[metric];
+        expect(isReportCell(c) && c.mean).toBeCloseTo(plainMean(main.map(valueOf(metric, db, judge)))!, 12);
+      }
+      const rho = t8.rows.find((r) => r.key === `spearman|${ALT_JUDGE}`)!.cells[metric];
+      const tau = t8.rows.find((r) => r.key === `kendall|${ALT_JUDGE}`)!.cells[metric];
+      expect(!isReportCell(rho) && rho.value).toBeCloseTo(handSpearman(scores(MAIN_JUDGE), scores(ALT_JUDGE)), 12);
+      expect(!isReportCell(tau) && tau.value).toBeCloseTo(handKendallTauB(scores(MAIN_JUDGE), scores(ALT_JUDGE)), 12);
+      expect(!isReportCell(rho) && rho.text).toMatch(/^-?\d\.\d{3} \(p (<0\.001|[01]\.\d{3})\)$/);
+    }
+  });
+
+  it("Table 9 gives the median ± half-range of the per-run means and Kendall τ-b between runs", () => {
+    const db = seeded(withSimulator);
+    const t9 = table(buildBenchmarkReport(db, withSimulator), "table9");
+    const general = gridRuns(db, withSimulator, (u) => u.conditionKey === "general" && u.simulator.model === "sim-main");
+    for (const metric of ["IT", "IE", "CG"]) {
+      const perRun = (m: string) => [0, 1, 2].map((i) => plainMean(general.filter((r) => r.mediator === m && r.unit.runIndex === i).map(valueOf(metric, db, MAIN_JUDGE)))!);
+      for (const m of MEDIATORS) {
+        const sorted = [...perRun(m)].sort((a, b) => a - b);
+        const cell = t9.rows.find((r) => r.key === m)!.cells[metric];
+        expect(!isReportCell(cell) && cell.value).toBeCloseTo(sorted[1], 12);
+        expect(!isReportCell(cell) && cell.text).toBe(`${(sorted[1] * 100).toFixed(1)} ± ${(((sorted[2] - sorted[0]) / 2) * 100).toFixed(1)}`);
+      }
+      const taus: number[] = [];
+      for (const [i, j] of [[0, 1], [0, 2], [1, 2]]) {
+        const expected = handKendallTauB(MEDIATORS.map((m) => perRun(m)[i]), MEDIATORS.map((m) => perRun(m)[j]));
+        taus.push(expected);
+        const cell = t9.rows.find((r) => r.key === `kendall|${i}|${j}`)!.cells[metric];
+        expect(!isReportCell(cell) && cell.value).toBeCloseTo(expected, 12);
+      }
+      const mean = t9.rows.find((r) => r.key === "kendall|mean")!.cells[metric];
+      expect(!isReportCell(mean) && mean.value).toBeCloseTo(taus.reduce((s, t) => s + t, 0) / 3, 12);
+    }
+  });
+
+  it("Figures 2, 3, 4 and 6 carry the expected data rows", () => {
+    const db = seeded(withSimulator);
+    const report = buildBenchmarkReport(db, withSimulator);
+    const main = gridRuns(db, withSimulator, (u) => u.part === "main");
+    const cg = valueOf("CG", db, MAIN_JUDGE);
+    const cgMean = (runs: typeof main) => plainMean(runs.map(cg))!;
+    const x100 = (v: number) => Math.round(v * 1e4) / 100;
+
+    const fig2 = figureRows(report, "figure2");
+    expect(fig2).toHaveLength(MEDIATORS.length * 3);
+    for (const row of fig2) {
+      const runs = main.filter((r) => r.mediator === row.mediator && r.unit.axis === row.axis);
+      expect(row.cg).toBe(x100(cgMean(runs)));
+      expect(row.n).toBe(runs.filter((r) => cg(r) !== null).length);
+    }
+
+    const fig3 = figureRows(report, "figure3");
+    expect(fig3.map((r) => `${r.mediator}|${r.axis}|${r.variant}`).sort()).toEqual(MEDIATORS.flatMap((m) => [`${m}|emotion|CR`, `${m}|strategy|competing`]).sort());
+    for (const row of fig3) {
+      const own = main.filter((r) => r.mediator === row.mediator);
+      const shift = cgMean(own.filter((r) => r.unit.conditionKey === `${row.axis}:${row.variant}`)) - cgMean(own.filter((r) => r.unit.axis === "general"));
+      expect(row.shift).toBe(x100(shift));
+    }
+
+    const fig4 = figureRows(report, "figure4");
+    expect(fig4).toHaveLength(3 * MEDIATORS.length * 5);
+    const r = reader(db);
+    for (const row of fig4.filter((x) => x.count !== 0)) {
+      const lifts = main
+        .filter((run) => run.mediator === row.mediator && run.unit.axis === row.group)
+        .flatMap((run) => (r.detail(run.runId, evaluationId(run.runId, "topic-localized", MAIN_JUDGE), "IE") as { perIntervention: { progress: number; ie: number }[] }).perIntervention)
+        .filter((p) => Math.min(4, Math.floor(p.progress * 5 + 1e-9)) === row.bin_index);
+      expect(row.count).toBe(lifts.length);
+      expect(row.ie).toBe(x100(lifts.reduce((s, p) => s + p.ie, 0) / lifts.length));
+    }
+
+    const fig6 = figureRows(report, "figure6");
+    expect(new Set(fig6.map((x) => x.simulator))).toEqual(new Set(["sim-main", "sim-alt"]));
+    expect(fig6.filter((x) => x.simulator === "sim-alt")).toHaveLength(2 * 3);
+    const alt = gridRuns(db, withSimulator, (u) => u.part === "simulator");
+    for (const row of fig6.filter((x) => x.simulator === "sim-alt")) {
+      expect(row.cg).toBe(x100(cgMean(alt.filter((a) => a.mediator === row.mediator && a.unit.axis === row.axis))));
+    }
+    expect(report.warnings).toEqual([]);
+  });
+
+  it("a plan without ablations gives warnings, not a crash, and leaves out Tables 8 and 9 and Figure 6", () => {
+    const plain = fixturePlan({ ablations: {} });
+    const db = seeded(plain);
+    const report = buildBenchmarkReport(db, plain);
+    expect(report.tables.map((t) => t.id)).toEqual(["table3", "table7"]);
+    expect(report.figures.map((f) => f.id)).toEqual(["figure2", "figure3", "figure4"]);
+    expect(report.warnings.filter((w) => /^(Table 8|Table 9|Figure 6) omitted/.test(w))).toHaveLength(3);
+  });
+});
