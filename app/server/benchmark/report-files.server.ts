@@ -15,7 +15,7 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 function tableHtml(table: ReportTable): string {
-  const head = table.columns.map((c) => `<th>${esc(c.group ? `${c.group} ${c.label}` : c.label)}</th>`).join("");
+  const head = table.columns.map((c) => `<th scope="col">${esc(c.group ? `${c.group} ${c.label}` : c.label)}</th>`).join("");
   let group: string | undefined;
   const body = table.rows
     .map((r) => {
@@ -24,13 +24,13 @@ function tableHtml(table: ReportTable): string {
       return `${header}<tr><th scope="row">${esc(r.label)}</th>${table.columns.map((c) => `<td>${esc(formatValue(r.cells[c.key], table.scale))}</td>`).join("")}</tr>`;
     })
     .join("\n");
-  return `<section><h2>${esc(table.title)}</h2><p>${esc(table.caption)}</p><table><thead><tr><th>${esc(table.rowLabel ?? "Mediator")}</th>${head}</tr></thead><tbody>\n${body}\n</tbody></table><ul>${table.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul></section>`;
+  return `<section><h2>${esc(table.title)}</h2><p>${esc(table.caption)}</p><table><thead><tr><th scope="col">${esc(table.rowLabel ?? "Mediator")}</th>${head}</tr></thead><tbody>\n${body}\n</tbody></table><ul>${table.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul></section>`;
 }
 
 export function reportHtml(report: BenchmarkReport, svgs: ReadonlyMap<string, string>): string {
   const figures = report.figures.map((f) => `<section><h2>${esc(f.title)}</h2><p>${esc(f.caption)}</p>${svgs.get(f.id) ?? ""}</section>`).join("\n");
   const warnings = report.warnings.length > 0 ? `<h2>Warnings</h2><ul>${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>` : "";
-  return `<!doctype html>
+  return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(`Benchmark report: ${report.planName}`)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em;max-width:110em}table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}th[scope=row],th[scope=rowgroup]{text-align:left}svg{max-width:100%;height:auto}</style>
 </head><body><h1>${esc(`Benchmark report: ${report.planName}`)}</h1>

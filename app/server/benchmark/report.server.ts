@@ -42,8 +42,10 @@ function constantsOf(params: Map<string, Set<string>>): { params: Record<string,
 export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: ReportOptions = {}): BenchmarkReport {
   const grid = planGrid(db, loaded.plan);
   const data = loadReportData(db, loaded, grid);
-  if (data.coverage.storedRuns === 0) {
-    throw new EmptyReportError(`${loaded.source}: no run of the plan "${loaded.plan.name}" is stored (${data.coverage.plannedRuns} planned); run \`socrates benchmark run --plan ${loaded.source}\` first`);
+  if (data.input.subjects.length === 0) {
+    throw new EmptyReportError(
+      `${loaded.source}: no mediated run of the plan "${loaded.plan.name}" is stored (${data.coverage.plannedMediatedRuns} planned, ${data.coverage.storedRuns} runs of the grid stored); run \`socrates benchmark run --plan ${loaded.source}\` first`,
+    );
   }
   const bootstrap = { ...DEFAULT_BOOTSTRAP, ...options.bootstrap };
   const bins = options.bins ?? DEFAULT_TIMING_BINS;
