@@ -11,13 +11,19 @@ import { DEFAULT_TIMING_BINS } from "../../domain/metrics/timing-profile.ts";
 import type { Db } from "../db.server.ts";
 import { planGrid, type LoadedPlan } from "./plan-file.server.ts";
 import { loadReportData } from "./report-data.server.ts";
+import { loadStudyResults } from "./report-studies.server.ts";
+import { buildAlignmentTables, buildTable1 } from "../../domain/benchmark/report/studies.ts";
 
 export interface ReportOptions {
   bootstrap?: Partial<BootstrapSettings>;
   bins?: number;
   /** Timestamp printed in the report (defaults to now). */
   now?: Date;
+  /** Add Tables 1, 2 and 6 from the validation studies the database holds (default true). */
+  studies?: boolean;
 }
+
+const tableNumber = (id: string) => Number(id.replace(/\D/g, ""));
 
 /** Thrown when the plan's grid has no stored run: there is nothing to report. */
 export class EmptyReportError extends Error {
@@ -51,6 +57,8 @@ export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: Report
   const bins = options.bins ?? DEFAULT_TIMING_BINS;
   const parts = buildReportParts({ ...data.input, bootstrap, bins });
   const constants = constantsOf(data.params);
+  const studies = options.studies === false ? null : loadStudyResults(db);
+  const studyTables = studies ? [buildTable1(studies), ...buildAlignmentTables(studies, data.input.evaluators[0])].filter((t) => t !== null) : [];
   const warnings = [...constants.warnings, ...parts.warnings];
   if (grid.missing.length > 0) warnings.push(`${grid.missing.length} scenario-conditions of the plan are not stored (run \`socrates probe\`), e.g. ${grid.missing[0].scenarioId} ${grid.missing[0].conditionKey}.`);
   if (grid.unknownScenarios.length > 0) warnings.push(`Scenarios the plan names but the database lacks: ${grid.unknownScenarios.join(", ")}.`);
@@ -63,7 +71,7 @@ export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: Report
     generatedAt: (options.now ?? new Date()).toISOString(),
     constants: { params: constants.params, bins, bootstrap },
     coverage: data.coverage,
-    tables: parts.tables,
+    tables: [...parts.tables, ...studyTables].sort((a, b) => tableNumber(a.id) - tableNumber(b.id)),
     figures: parts.figures,
     warnings,
   };

@@ -49,7 +49,8 @@ export function facetedBars(o: FacetedBarsOptions): TopLevelSpec {
     data: { values: o.rows },
     facet: { field: o.facet.field, type: "nominal", title: o.facet.title, ...(o.facet.order ? { sort: o.facet.order } : {}) },
     ...(o.facet.columns ? { columns: o.facet.columns } : {}),
-    spec: { width: 180, height: 140, layer },
+    // Side-by-side bars need a width per bar (a fixed panel width squeezes them to hairlines).
+    spec: { width: o.offset ? { step: 14 } : 180, height: 140, layer },
     ...(o.x.independent ? { resolve: { scale: { x: "independent" } } } : {}),
   } as TopLevelSpec;
 }

@@ -10,16 +10,15 @@ export function timingLines(o: { title: string; rows: ChartRow[]; groups: string
     facet: { field: "group", type: "nominal", title: "condition", sort: o.groups },
     columns: 3,
     spec: {
-      width: 180,
+      width: 200,
       height: 140,
       mark: { type: "line", point: true },
       encoding: {
-        x: { field: "bin", type: "ordinal", title: "conversation progress p = m/T", sort: o.bins, axis: { labelAngle: -30 } },
+        x: { field: "bin", type: "ordinal", title: "progress p = m/T", sort: o.bins, axis: { labelAngle: -30 } },
         y: { field: "ie", type: "quantitative", title: "intervention effectiveness ×100" },
         color: { field: "mediator", type: "nominal", title: "mediator", sort: o.mediators, scale: colorScale },
         tooltip: [{ field: "mediator" }, { field: "bin" }, { field: "ie", format: ".1f" }, { field: "count" }],
       },
     },
-    resolve: { scale: { y: "independent" } },
   } as TopLevelSpec;
 }

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { isReportCell, type ReportTable } from "../../../../app/domain/benchmark/report-model.ts";
+import { studyDashboard } from "../../../../app/server/annotation/dashboard.server.ts";
+import { listStudies } from "../../../../app/server/annotation/studies.server.ts";
+import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";
+import { demoStudiesDb } from "../../../helpers/demo-studies-db.ts";
+import { tempDb } from "../../../helpers/temp-db.ts";
+import { fixturePlan, seedGrid } from "./fixture.ts";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+const valueAt = (table: ReportTable, rowLabel: string, column: string) => {
+  const v = table.rows.find((r) => r.label === rowLabel)?.cells[column];
+  if (!v || isReportCell(v)) throw new Error(`${table.id}: no text cell ${rowLabel} / ${column}`);
+  return v.value;
+};
+
+describe("benchmark report: the validation studies' tables", () => {
+  it("adds Table 1 (fidelity per simulator) and Tables 2 and 6 (alignment per evaluator) from the study dashboards", async () => {
+    const t = await demoStudiesDb();
+    cleanups.push(t.cleanup);
+    const loaded = fixturePlan({ ablations: {} });
+    seedGrid(t.db, loaded);
+    const report = buildBenchmarkReport(t.db, loaded);
+    expect(report.tables.map((x) => x.id)).toEqual(["table1", "table2", "table3", "table6", "table7"]);
+
+    const dashboards = listStudies(t.db).map((s) => studyDashboard(t.db, s.id));
+    const ab = dashboards.flatMap((d) => ("ab" in d ? [d.ab] : []))[0];
+    const table1 = report.tables.find((x) => x.id === "table1")!;
+    for (const f of ab.fidelity) expect(valueAt(table1, f.backbone, "fidelity")).toBe(f.fidelity);
+
+    const alignment = dashboards.flatMap((d) => ("alignment" in d && d.alignment ? [d.alignment] : []))[0];
+    // The demo studies were judged by demo-judge, not the plan's evaluator: it lands in Table 6.
+    const table2 = report.tables.find((x) => x.id === "table2")!;
+    const table6 = report.tables.find((x) => x.id === "table6")!;
+    for (const row of alignment.rows) {
+      const table = row.method === "evaluator" ? table6 : table2;
+      expect(valueAt(table, row.label, "trajectory")).toBe(row.trajectory.r);
+      expect(valueAt(table, row.label, "outcome")).toBe(row.outcome.r);
+      expect(valueAt(table, row.label, "trajectoryN")).toBe(row.trajectory.n);
+    }
+    expect(table6.rows.map((r) => r.label)).toEqual(alignment.rows.filter((r) => r.method === "evaluator").map((r) => r.label));
+  });
+
+  it("leaves Tables 1, 2 and 6 out when no study exists", () => {
+    const t = tempDb();
+    cleanups.push(t.cleanup);
+    const loaded = fixturePlan({ ablations: {} });
+    seedGrid(t.db, loaded);
+    expect(buildBenchmarkReport(t.db, loaded).tables.map((x) => x.id)).toEqual(["table3", "table7"]);
+  });
+});
