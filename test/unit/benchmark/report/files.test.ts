@@ -6,6 +6,7 @@ import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.se
 import { writeReportFiles } from "../../../../app/server/benchmark/report-files.server.ts";
 import { figureRows } from "../../../../app/domain/benchmark/report/format.ts";
 import { openDatabase } from "../../../../app/server/db.server.ts";
+import { touchBenchmarkPlan } from "../../../../app/server/models/benchmark-plan.server.ts";
 import { runCli } from "../../../helpers/cli.ts";
 import { tempDir } from "../../../helpers/temp-db.ts";
 import { ALT_JUDGE, fixturePlan, seedGrid } from "./fixture.ts";
@@ -24,6 +25,8 @@ function seededFile(): { dir: string; dbPath: string } {
   const dbPath = join(dir, "bench.db");
   const db = openDatabase(dbPath);
   seedGrid(db, loaded);
+  // As `benchmark run` records it, so `report --hash` finds it.
+  touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "benchmark.json" });
   db.$client.close();
   return { dir, dbPath };
 }
@@ -84,6 +87,13 @@ describe("report files", () => {
     expect(ok.stdout).toMatch(/report built in \d+\.\d\d s/);
     expect(readdirSync(out)).toContain("table3.csv");
     expect(readdirSync(out).some((f) => f.endsWith(".svg"))).toBe(false);
+
+    const byHash = runCli(["report", "--hash", loaded.hash, "--out", join(dir, "by-hash"), "--format", "md"], { SOCRATES_DB: dbPath });
+    expect(byHash.status).toBe(0);
+    expect(readFileSync(join(dir, "by-hash", "report.md"), "utf8")).toContain(`hash ${loaded.hash}`);
+    const unknownHash = runCli(["report", "--hash", "nope"], { SOCRATES_DB: dbPath });
+    expect(unknownHash.status).toBe(2);
+    expect(unknownHash.stderr).toContain("no benchmark plan nope is recorded");
 
     const badPath = join(dir, "bad.json");
     writeFileSync(badPath, JSON.stringify({ ...loaded.plan, runs: 0 }));

@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../../db/schema.ts";
 import { DOMAINS } from "../../../../app/domain/bundle.ts";
@@ -129,5 +130,23 @@ describe("benchmark report", () => {
     expect(cell(a.tables[0], "alpha", "CG|healthcare").ci).toBeNull();
     const other = buildBenchmarkReport(db, loaded, { bootstrap: { seed: 99 } });
     expect(cell(other.tables[0], "alpha", "CG|avg").mean).toBe(cellA.mean);
+  });
+
+  it("a run whose judge output was incomplete (null value, detail.incomplete) counts as missing and in coverage", () => {
+    const { db } = seeded();
+    const before = buildBenchmarkReport(db, loaded);
+    const alpha = cell(before.tables[0], "alpha", "IE|avg");
+    const runId = alpha.runIds[0];
+    const id = evaluationId(runId, "topic-localized", MAIN_JUDGE);
+    db.update(schema.metricValues)
+      .set({ value: null, detail: { incomplete: true, failedTopics: ["PRICE"] } })
+      .where(and(eq(schema.metricValues.subjectId, runId), eq(schema.metricValues.evaluationId, id), eq(schema.metricValues.metric, "IE")))
+      .run();
+    const after = buildBenchmarkReport(db, loaded);
+    const changed = cell(after.tables[0], "alpha", "IE|avg");
+    expect(changed.n).toBe(alpha.n - 1);
+    expect(changed.missing).toBe(alpha.missing + 1);
+    expect(changed.missingRunIds).toContain(runId);
+    expect(after.coverage.incompleteRuns).toBe(before.coverage.incompleteRuns + 1);
   });
 });
