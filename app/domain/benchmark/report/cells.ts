@@ -4,7 +4,9 @@
  * enters the draw, so runs of one scenario are never treated as independent.
  */
 import { aggregateCell } from "../../metrics/aggregate-cell.ts";
+import { quantileSorted } from "../../stats/bootstrap.ts";
 import { createRng, randomInt } from "../../stats/rng.ts";
+import { median } from "../../validation/rows.ts";
 import type { ReportCell } from "../report-model.ts";
 import type { BootstrapSettings } from "./input.ts";
 
@@ -15,21 +17,6 @@ export interface CellSample {
 }
 
 export const DEFAULT_BOOTSTRAP: BootstrapSettings = { draws: 1000, seed: 1, level: 0.95 };
-
-export function medianOf(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** Percentile with linear interpolation between order statistics. */
-function quantile(sorted: readonly number[], q: number): number {
-  const h = (sorted.length - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
-}
 
 /**
  * Percentile CI of the pooled mean when scenarios are drawn with replacement. Each cell starts
@@ -60,7 +47,7 @@ export function scenarioBootstrapCi(samples: readonly CellSample[], settings: Bo
   }
   means.sort((a, b) => a - b);
   const tail = (1 - settings.level) / 2;
-  return [quantile(means, tail), quantile(means, 1 - tail)];
+  return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
 }
 
 export function buildCell(samples: readonly CellSample[], settings: BootstrapSettings): ReportCell {
@@ -68,7 +55,7 @@ export function buildCell(samples: readonly CellSample[], settings: BootstrapSet
   const present = samples.flatMap((s) => (s.value === null ? [] : [s.value]));
   return {
     mean: aggregate.mean,
-    median: medianOf(present),
+    median: median(present),
     n: aggregate.used,
     missing: aggregate.skipped,
     ci: scenarioBootstrapCi(samples, settings),

@@ -1,5 +1,4 @@
-/** Mediator rankings compared with rankingAgreement: Spearman ρ and Kendall τ-b, each with its p. */
-import { rankingAgreement, type RankingAgreementResult } from "../../metrics/ranking-agreement.ts";
+/** A mediator's score for a ranking (compared with rankingAgreement: Spearman ρ and Kendall τ-b, each with its p). */
 import { meanOf } from "./cells.ts";
 
 /** Mean score per mediator; mediators with no value are left out of the ranking. */
@@ -10,8 +9,4 @@ export function mediatorScores(values: ReadonlyMap<string, readonly (number | nu
     if (mean !== null) out[mediator] = mean;
   }
   return out;
-}
-
-export function agreement(first: Record<string, number>, second: Record<string, number>): RankingAgreementResult {
-  return rankingAgreement(first, second);
 }

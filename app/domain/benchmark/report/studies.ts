@@ -5,23 +5,14 @@
  * plan's evaluator (with the per-turn baseline and the crowd), Table 6 for every other backbone.
  * The numbers are the study dashboards' own; this only lays them out.
  */
+import type { BackboneFidelity } from "../../metrics/persona-fidelity.ts";
+import type { PearsonResult } from "../../stats/correlation.ts";
 import type { ReportRow, ReportTable } from "../report-model.ts";
 import { text, withP } from "./rows.ts";
 
-export interface FidelityRow {
-  backbone: string;
-  pairs: number;
-  correct: number;
-  noMajority: number;
-  fidelity: number;
-  labels: number;
-}
-
-export interface Correlation {
-  n: number;
-  r: number | null;
-  p: number | null;
-}
+/** Each study's fidelity rows and alignment correlations, in the dashboards' own types. */
+export type FidelityRow = BackboneFidelity;
+export type Correlation = Pick<PearsonResult, "n" | "r" | "p">;
 
 export interface AlignmentLine {
   method: "evaluator" | "baseline" | "crowd";

@@ -6,7 +6,8 @@
 import type { ReportRow, ReportTable } from "../report-model.ts";
 import { buildCell } from "./cells.ts";
 import { judgedValue, mainSubjects, TOPIC_METRICS, type ReportInput, type ReportSubject } from "./input.ts";
-import { agreement, mediatorScores } from "./rankings.ts";
+import { rankingAgreement as agreement } from "../../metrics/ranking-agreement.ts";
+import { mediatorScores } from "./rankings.ts";
 import { groupBy, text, withP } from "./rows.ts";
 
 function scoresUnder(subjects: readonly ReportSubject[], evaluator: string, metric: (typeof TOPIC_METRICS)[number]): Record<string, number> {

@@ -4,9 +4,10 @@
  * τ-b between the mediator rankings of every two run indices, and their mean.
  */
 import type { ReportRow, ReportTable } from "../report-model.ts";
-import { meanOf, medianOf } from "./cells.ts";
+import { median } from "../../validation/rows.ts";
+import { meanOf } from "./cells.ts";
 import { judgedValue, TOPIC_METRICS, type ReportInput, type ReportSubject, type TopicMetric } from "./input.ts";
-import { agreement } from "./rankings.ts";
+import { rankingAgreement as agreement } from "../../metrics/ranking-agreement.ts";
 import { mediatorRows, pct, text, withP } from "./rows.ts";
 
 /** Mean of a metric per mediator per run index: means[mediator][index] (null where none). */
@@ -24,7 +25,7 @@ export function runIndexMeans(input: ReportInput, subjects: readonly ReportSubje
 export function medianHalfRange(values: readonly (number | null)[]): { median: number | null; halfRange: number | null } {
   const present = values.filter((v): v is number => v !== null);
   if (present.length === 0) return { median: null, halfRange: null };
-  return { median: medianOf(present), halfRange: (Math.max(...present) - Math.min(...present)) / 2 };
+  return { median: median(present), halfRange: (Math.max(...present) - Math.min(...present)) / 2 };
 }
 
 function scoresAt(means: Map<string, (number | null)[]>, index: number): Record<string, number> {
