@@ -96,7 +96,7 @@ export function buildFigure6(input: ReportInput): ReportFigure | null {
   const main = mainSubjects(input);
   const rows = axisRows(input, main, mediators, { simulator: input.simulator });
   for (const alt of input.ablationSimulators) {
-    const subjects = input.subjects.filter((s) => s.simulator === alt.model && s.runIndex >= 0 && s.part === "simulator");
+    const subjects = input.subjects.filter((s) => s.simulator === alt.model && s.part === "simulator");
     rows.push(...axisRows(input, subjects, alt.mediators, { simulator: alt.model }));
   }
   const simulators = [input.simulator, ...input.ablationSimulators.map((a) => a.model)];
