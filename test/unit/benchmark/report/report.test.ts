@@ -1,17 +1,15 @@
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../../db/schema.ts";
 import { DOMAINS } from "../../../../app/domain/bundle.ts";
 import { planGrid } from "../../../../app/server/benchmark/plan-file.server.ts";
-import { buildBenchmarkReport, EmptyReportError } from "../../../../app/server/benchmark/report.server.ts";
-import { writeReportFiles } from "../../../../app/server/benchmark/report-files.server.ts";
+import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";
 import type { Db } from "../../../../app/server/db.server.ts";
 import { evaluationId } from "../../../../app/domain/evaluation-ids.ts";
 import { isReportCell, type ReportCell, type ReportTable, type ReportValue } from "../../../../app/domain/benchmark/report-model.ts";
-import { tempDb, tempDir } from "../../../helpers/temp-db.ts";
-import { ALT_JUDGE, fixturePlan, MAIN_JUDGE, seedGrid } from "./fixture.ts";
+import { computeMetrics } from "../../../../app/server/pipeline/metrics-runner.server.ts";
+import { tempDb } from "../../../helpers/temp-db.ts";
+import { fixturePlan, MAIN_JUDGE, seedGrid } from "./fixture.ts";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -148,5 +146,14 @@ describe("benchmark report", () => {
     expect(changed.missing).toBe(alpha.missing + 1);
     expect(changed.missingRunIds).toContain(runId);
     expect(after.coverage.incompleteRuns).toBe(before.coverage.incompleteRuns + 1);
+  });
+
+  it("warns, naming the parameter and its values, when the stored rows were computed with different parameters", () => {
+    const { db } = seeded();
+    const one = cell(buildBenchmarkReport(db, loaded).tables[0], "alpha", "IE|avg").runIds[0];
+    computeMetrics(db, { runId: one, params: { h: 3 } });
+    const report = buildBenchmarkReport(db, loaded);
+    expect(report.warnings).toContainEqual(expect.stringMatching(/different values of h: 5, 3|different values of h: 3, 5/));
+    expect(report.constants.params.h).toEqual(expect.arrayContaining([3, 5]));
   });
 });
