@@ -17,6 +17,7 @@ export function loadStudyResults(db: Db): StudyResults {
     if ("alignment" in dashboard && dashboard.alignment && dashboard.alignment.rows.length > 0) {
       results.alignment.push({
         study: name,
+        ...(dashboard.alignment.s0 !== undefined ? { s0: dashboard.alignment.s0 } : {}),
         rows: dashboard.alignment.rows.map((r) => ({ method: r.method, label: r.label, ...(r.backbone ? { backbone: r.backbone } : {}), trajectory: r.trajectory, outcome: r.outcome })),
       });
     }

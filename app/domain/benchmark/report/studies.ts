@@ -24,7 +24,8 @@ export interface AlignmentLine {
 
 export interface StudyResults {
   fidelity: { study: string; rows: FidelityRow[] }[];
-  alignment: { study: string; rows: AlignmentLine[] }[];
+  /** s0: the starting score the dashboard read the evaluators' series with, when it says. */
+  alignment: { study: string; s0?: number; rows: AlignmentLine[] }[];
 }
 
 export function buildTable1(results: StudyResults): ReportTable | null {
@@ -75,7 +76,7 @@ function alignmentRows(results: StudyResults, keep: (line: AlignmentLine) => boo
   );
 }
 
-function alignmentTable(id: string, title: string, caption: string, rows: ReportRow[]): ReportTable {
+function alignmentTable(id: string, title: string, caption: string, rows: ReportRow[], s0: string): ReportTable {
   return {
     id,
     title,
@@ -91,7 +92,7 @@ function alignmentTable(id: string, title: string, caption: string, rows: Report
     rows,
     notes: [
       "Trajectory level: every (snippet, topic) unit; outcome level: the final snippet of each trajectory. Against the mean expert score.",
-      "Computed as the study's dashboard computes it (its constants, including s0, are the dashboard's).",
+      `Computed as each study's dashboard computes it; the evaluators' series start every topic at s0 = ${s0}.`,
     ],
   };
 }
@@ -99,13 +100,14 @@ function alignmentTable(id: string, title: string, caption: string, rows: Report
 /** Table 2 (the plan's evaluator, the baseline, the crowd) and Table 6 (every other evaluator backbone). */
 export function buildAlignmentTables(results: StudyResults, evaluator: string): ReportTable[] {
   if (results.alignment.length === 0) return [];
+  const s0 = [...new Set(results.alignment.map((a) => (a.s0 === undefined ? "the dashboard's default" : String(a.s0))))].join(" / ");
   const main = alignmentRows(results, (l) => l.method !== "evaluator" || l.backbone === evaluator);
   const others = alignmentRows(results, (l) => l.method === "evaluator" && l.backbone !== evaluator);
   const tables = [
-    alignmentTable("table2", "Table 2: evaluator alignment with experts", `Pearson correlation of ${evaluator}'s consensus score, the per-turn baseline's and the crowd's with the expert mean, per expert consensus study.`, main),
+    alignmentTable("table2", "Table 2: evaluator alignment with experts", `Pearson correlation of ${evaluator}'s consensus score, the per-turn baseline's and the crowd's with the expert mean, per expert consensus study.`, main, s0),
   ];
   if (others.length > 0) {
-    tables.push(alignmentTable("table6", "Table 6: alignment of the other evaluator backbones", "The same alignment for every other evaluator backbone that judged the study's trajectories.", others));
+    tables.push(alignmentTable("table6", "Table 6: alignment of the other evaluator backbones", "The same alignment for every other evaluator backbone that judged the study's trajectories.", others, s0));
   }
   return tables;
 }

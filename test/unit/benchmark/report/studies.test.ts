@@ -42,6 +42,7 @@ describe("benchmark report: the validation studies' tables", () => {
       expect(valueAt(table, row.label, "outcome")).toBe(row.outcome.r);
       expect(valueAt(table, row.label, "trajectoryN")).toBe(row.trajectory.n);
     }
+    expect(table2.notes.join(" ")).toContain(`s0 = ${alignment.s0}`);
     expect(table6.rows.map((r) => r.label)).toEqual(alignment.rows.filter((r) => r.method === "evaluator").map((r) => r.label));
   });
 
