@@ -1,6 +1,7 @@
 /** The `socrates` command line: one program, one module per command group under scripts/commands/. */
 import { Command, CommanderError } from "commander";
 import { EXIT_BAD_INPUT, UserError } from "./cli-kit.ts";
+import { registerBenchmarkCommands } from "./commands/benchmark.ts";
 import { registerCurateCommands } from "./commands/curate.ts";
 import { registerDataCommands } from "./commands/data.ts";
 import { registerEvaluateCommands } from "./commands/evaluate.ts";
@@ -28,6 +29,7 @@ registerSimulateCommands(program);
 registerFidelityCommands(program);
 registerCurateCommands(program);
 registerProbeCommands(program);
+registerBenchmarkCommands(program);
 registerLlmCommands(program);
 registerMockLlmCommands(program);
 registerMturkCommands(program);

@@ -101,13 +101,13 @@ export interface BatchSummary {
   calls: CallStats;
 }
 
-function loadScenario(db: Db, id: string): Scenario {
+export function loadScenario(db: Db, id: string): Scenario {
   const row = findScenario(db, id);
   if (!row) throw new SimulationInputError(`unknown scenario "${id}"`);
   return { id: row.id, domain: row.domain as Scenario["domain"], title: row.title, background: row.background, topics: row.topics, parties: row.parties, source: row.source };
 }
 
-function resolveCondition(db: Db, scenario: Scenario, conditionId: string | undefined): { condition: Condition; isNew: boolean } {
+export function resolveCondition(db: Db, scenario: Scenario, conditionId: string | undefined): { condition: Condition; isNew: boolean } {
   const toCondition = (row: ConditionRow): Condition => ({
     id: row.id,
     scenario_id: row.scenarioId,

@@ -1,26 +1,39 @@
 /**
  * Chat messages for the simulation's three kinds of call: the values built from the views by
- * app/domain/prompts/simulation-values.ts, rendered into the templates in ./prompts.
+ * app/domain/prompts/simulation-values.ts, rendered into the templates in ./prompts. The mediator
+ * has a mode: `generic` (mediator-when/mediator-how) or `social`, a socially intelligent mediator
+ * after ProMediate (mediator-when-social/mediator-how-social: same placeholders, same replies).
  */
 import type { MediatorView, PartyView } from "../../domain/visibility.ts";
 import type { ChatMessage } from "../../domain/llm/types.ts";
+import type { MediatorMode } from "../../domain/benchmark/plan.ts";
 import { mediatorHowValues, mediatorWhenValues, partyValues } from "../../domain/prompts/simulation-values.ts";
 import type { SimulationPrompts } from "../../domain/simulation/simulate-run.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 
 export const SIMULATION_TEMPLATES = ["party", "mediator-when", "mediator-how"] as const;
 
+/** The templates a run with a mediator of this mode renders (its prompt_version hashes them). */
+export function simulationTemplatesFor(mode: MediatorMode): readonly string[] {
+  return mode === "generic" ? SIMULATION_TEMPLATES : ["party", `mediator-when-${mode}`, `mediator-how-${mode}`];
+}
+
 export function partyMessages(view: PartyView): ChatMessage[] {
   return renderMessages("party", partyValues(view));
 }
 
-export function mediatorWhenMessages(view: MediatorView): ChatMessage[] {
-  return renderMessages("mediator-when", mediatorWhenValues(view));
+export function mediatorWhenMessages(view: MediatorView, mode: MediatorMode = "generic"): ChatMessage[] {
+  return renderMessages(simulationTemplatesFor(mode)[1], mediatorWhenValues(view));
 }
 
-export function mediatorHowMessages(view: MediatorView, reason: string): ChatMessage[] {
-  return renderMessages("mediator-how", mediatorHowValues(view, reason));
+export function mediatorHowMessages(view: MediatorView, reason: string, mode: MediatorMode = "generic"): ChatMessage[] {
+  return renderMessages(simulationTemplatesFor(mode)[2], mediatorHowValues(view, reason));
 }
 
-/** The message builders simulateRun is given, rendered from the templates on disk. */
-export const simulationPrompts: SimulationPrompts = { party: partyMessages, mediatorWhen: mediatorWhenMessages, mediatorHow: mediatorHowMessages };
+/** The message builders simulateRun is given for a mediator mode, rendered from the templates on disk. */
+export function simulationPromptsFor(mode: MediatorMode): SimulationPrompts {
+  return { party: partyMessages, mediatorWhen: (view) => mediatorWhenMessages(view, mode), mediatorHow: (view, reason) => mediatorHowMessages(view, reason, mode) };
+}
+
+/** The generic mediator's builders (what `simulate`, fidelity and curation replays use). */
+export const simulationPrompts: SimulationPrompts = simulationPromptsFor("generic");

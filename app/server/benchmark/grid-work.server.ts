@@ -1,0 +1,146 @@
+/**
+ * What a benchmark grid still needs, read from the database: for each unit of the shard, which of
+ * its runs are stored, which matched pairs are stored, and which topic-localized evaluations each
+ * run still lacks. Shared by the runner, `--dry-run` and `benchmark status`; reads only.
+ */
+import { inShard, planEvaluators, type GridPart, type GridUnit } from "../../domain/benchmark/grid.ts";
+import type { BenchmarkPlan, PlanBackbone, PlanMediator } from "../../domain/benchmark/plan.ts";
+import { estimateGridCost, type GridCostEstimate, type RunGroup } from "../../domain/benchmark/cost.ts";
+import type { Condition } from "../../domain/bundle.ts";
+import { evaluationId } from "../../domain/evaluation-ids.ts";
+import type { PlayedScenario } from "../../domain/visibility.ts";
+import type { Db } from "../db.server.ts";
+import type { LlmConfig } from "../llm/config.server.ts";
+import { findEvaluation } from "../models/evaluation.server.ts";
+import { storedMatchedPairIds } from "../models/matched-pair.server.ts";
+import { storedRunIds } from "../models/run.server.ts";
+import { TOPIC_METHOD } from "../pipeline/evaluate-topic.server.ts";
+import { loadScenario, resolveCondition } from "../pipeline/simulate.server.ts";
+import { planGrid, type LoadedPlan } from "./plan-file.server.ts";
+import { checkGridComplete } from "./plan-check.server.ts";
+
+export interface RunWork {
+  runId: string;
+  /** The plan's mediator, or null for the unit's shared unmediated run. */
+  mediator: PlanMediator | null;
+  stored: boolean;
+  /** Evaluator backbones whose topic-localized evaluation of this run is not stored yet. */
+  pendingEvaluators: PlanBackbone[];
+}
+
+export interface PairWork {
+  id: string;
+  mediatedRunId: string;
+  unmediatedRunId: string;
+  stored: boolean;
+}
+
+export interface UnitWork {
+  unit: GridUnit;
+  runs: RunWork[];
+  pairs: PairWork[];
+  evaluators: PlanBackbone[];
+}
+
+/** A played scenario-condition: what a run of it needs to be simulated. */
+export interface PlayedCondition {
+  condition: Condition;
+  played: PlayedScenario;
+}
+
+/** Loads each scenario-condition once per command. */
+export function playedConditions(db: Db): (unit: Pick<GridUnit, "scenarioId" | "conditionId">) => PlayedCondition {
+  const cache = new Map<string, PlayedCondition>();
+  return (unit) => {
+    let found = cache.get(unit.conditionId);
+    if (!found) {
+      const scenario = loadScenario(db, unit.scenarioId);
+      const { condition } = resolveCondition(db, scenario, unit.conditionId);
+      const body = condition.expanded ?? scenario;
+      found = { condition, played: { background: body.background, topics: body.topics, parties: body.parties } };
+      cache.set(unit.conditionId, found);
+    }
+    return found;
+  };
+}
+
+/** The judges of a unit: Table 8's ablation evaluators judge the main grid only. */
+export function unitEvaluators(plan: BenchmarkPlan, part: GridPart): PlanBackbone[] {
+  return part === "main" ? planEvaluators(plan) : [plan.evaluator];
+}
+
+export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork {
+  const mediators = new Map(plan.mediators.map((m) => [m.name, m]));
+  const evaluators = unitEvaluators(plan, unit.part);
+  const runIds = [unit.unmediatedRunId, ...unit.mediated.map((m) => m.runId)];
+  const stored = storedRunIds(db, runIds);
+  const pairsStored = storedMatchedPairIds(db, unit.mediated.map((m) => m.pairId));
+  const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || findEvaluation(db, evaluationId(runId, TOPIC_METHOD, e.model))?.backbone !== e.model);
+  const runs: RunWork[] = [
+    { runId: unit.unmediatedRunId, mediator: null, stored: stored.has(unit.unmediatedRunId), pendingEvaluators: pending(unit.unmediatedRunId) },
+    ...unit.mediated.map((m) => ({ runId: m.runId, mediator: mediators.get(m.mediator)!, stored: stored.has(m.runId), pendingEvaluators: pending(m.runId) })),
+  ];
+  const pairs = unit.mediated.map((m) => ({ id: m.pairId, mediatedRunId: m.runId, unmediatedRunId: unit.unmediatedRunId, stored: pairsStored.has(m.pairId) }));
+  return { unit, runs, pairs, evaluators };
+}
+
+export interface ShardWork {
+  /** Units of the whole grid, and of this shard. */
+  gridUnits: number;
+  units: UnitWork[];
+}
+
+/** The shard's units and what each still needs; refuses a grid with missing conditions or unknown scenarios. */
+export function shardWork(db: Db, loaded: LoadedPlan, shard?: { index: number; count: number }): ShardWork {
+  const grid = planGrid(db, loaded.plan);
+  checkGridComplete(grid, loaded.source);
+  const units = shard ? grid.units.filter((u) => inShard(u, shard)) : grid.units;
+  return { gridUnits: grid.units.length, units: units.map((u) => unitWork(db, loaded.plan, u)) };
+}
+
+export interface PartCounts {
+  units: number;
+  runs: number;
+  runsStored: number;
+  evaluations: number;
+  evaluationsPending: number;
+}
+
+/** Counts per part of the grid (main, repeat, simulator). */
+export function countsByPart(work: readonly UnitWork[]): Record<string, PartCounts> {
+  const out: Record<string, PartCounts> = {};
+  for (const w of work) {
+    const c = (out[w.unit.part] ??= { units: 0, runs: 0, runsStored: 0, evaluations: 0, evaluationsPending: 0 });
+    c.units += 1;
+    c.runs += w.runs.length;
+    c.runsStored += w.runs.filter((r) => r.stored).length;
+    c.evaluations += w.runs.length * w.evaluators.length;
+    c.evaluationsPending += w.runs.reduce((n, r) => n + r.pendingEvaluators.length, 0);
+  }
+  return out;
+}
+
+/** The estimated calls and dollars of what is still pending, at the configured prices. */
+export function estimateShardCost(db: Db, plan: BenchmarkPlan, config: LlmConfig, work: readonly UnitWork[]): GridCostEstimate {
+  const playedOf = playedConditions(db);
+  const groups: RunGroup[] = [];
+  for (const w of work) {
+    const { played } = playedOf(w.unit);
+    const scenarioChars = JSON.stringify(played).length;
+    for (const r of w.runs) {
+      const judges: Record<string, number> = {};
+      for (const e of r.pendingEvaluators) judges[e.model] = (judges[e.model] ?? 0) + 1;
+      groups.push({
+        mediated: r.mediator !== null,
+        runs: r.stored ? 0 : 1,
+        simulatorModel: w.unit.simulator.model,
+        mediatorModel: r.mediator?.model ?? null,
+        judges,
+        scenarioChars,
+        topics: played.topics.length,
+        budget: plan.budget,
+      });
+    }
+  }
+  return estimateGridCost(groups, config.prices);
+}

@@ -1,0 +1,248 @@
+/**
+ * `benchmark run` as a library: the grid of a plan (one shard of it), simulated, judged and
+ * measured. Units are worked on concurrently by a pool large enough that the endpoints' own
+ * concurrency limits decide what waits; inside a unit the shared unmediated run and every
+ * mediator's run go at once, each run is stored whole the moment it is complete, its matched
+ * pairs as soon as both their runs are stored, and its evaluations start right away, then its
+ * metrics. A killed command resumes with nothing lost: stored runs and evaluations are skipped,
+ * and interrupted runs replay their calls from the LLM cache.
+ */
+import type { BenchmarkPlan } from "../../domain/benchmark/plan.ts";
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleInput } from "../../domain/bundle.ts";
+import type { Llm } from "../../domain/llm/types.ts";
+import { parseMetricParams } from "../../domain/metrics/metric-params.ts";
+import { runSeed } from "../../domain/simulation/schedule.ts";
+import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
+import { importBundleFiles } from "../bundle-store.server.ts";
+import type { Db } from "../db.server.ts";
+import type { LlmConfig } from "../llm/config.server.ts";
+import { touchBenchmarkPlan } from "../models/benchmark-plan.server.ts";
+import { metricValuesOf } from "../models/metric-value.server.ts";
+import { SETTING_KEYS, writeSetting } from "../models/setting.server.ts";
+import { evaluateRuns } from "../pipeline/evaluate-runs.server.ts";
+import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
+import { templateVersion } from "../pipeline/prompt-templates.server.ts";
+import { simulationPromptsFor, simulationTemplatesFor } from "../pipeline/simulation-prompts.server.ts";
+import { playedConditions, shardWork, type PlayedCondition, type RunWork, type UnitWork } from "./grid-work.server.ts";
+import type { LoadedPlan } from "./plan-file.server.ts";
+import { checkPlanAgainstConfig } from "./plan-check.server.ts";
+import { BenchmarkStopped, routedLlm, spendGuard, type SpendGuard } from "./spend-cap.server.ts";
+
+export type GridEvent =
+  | { type: "simulated" | "evaluated"; id: string; note?: string }
+  | { type: "skipped"; steps: number }
+  | { type: "failed"; id: string; reason: string };
+
+export interface GridRunOptions {
+  db: Db;
+  llm: Llm;
+  config: LlmConfig;
+  loaded: LoadedPlan;
+  shard?: { index: number; count: number };
+  maxCostUsd?: number;
+  /** Units in flight at once (default: the plan's endpoints' concurrency limits added up). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Called once with the number of steps (runs + evaluations of the shard) and a reader of the dollars spent so far. */
+  onStart?: (steps: number, spentUsd: () => number) => void;
+  onProgress?: (event: GridEvent) => void;
+}
+
+export interface GridSummary {
+  units: number;
+  runs: { stored: number; skipped: number };
+  evaluations: { stored: number; skipped: number };
+  pairsStored: number;
+  metricRuns: number;
+  failures: { id: string; reason: string }[];
+  /** Why the command stopped before the end: the spending cap, or a signal (Ctrl-C). */
+  stopped: "cap" | "signal" | null;
+  spentUsd: number;
+  calls: CallStats;
+}
+
+interface Ctx {
+  db: Db;
+  plan: BenchmarkPlan;
+  guard: SpendGuard;
+  signal?: AbortSignal;
+  params: ReturnType<typeof parseMetricParams>;
+  playedOf: (unit: UnitWork["unit"]) => PlayedCondition;
+  summary: GridSummary;
+  onProgress?: (event: GridEvent) => void;
+}
+
+/** The default pool size: enough units that every endpoint the plan uses can be kept full. */
+export function defaultConcurrency(plan: BenchmarkPlan, config: LlmConfig): number {
+  const names = new Set<string>();
+  const add = (endpoint: string | undefined, role: "party" | "mediator" | "evaluator") => names.add(endpoint ?? config.roles[role]?.endpoint ?? "");
+  for (const m of plan.mediators) add(m.endpoint, "mediator");
+  add(plan.simulator.endpoint, "party");
+  add(plan.evaluator.endpoint, "evaluator");
+  const total = [...names].reduce((n, name) => n + (config.endpoints[name]?.concurrency ?? 0), 0);
+  return Math.max(2, total);
+}
+
+function storeBundle(db: Db, what: string, bundle: Omit<BundleInput, "format" | "version">): void {
+  importBundleFiles(db, [{ file: `<benchmark ${what}>`, text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...bundle }) }]);
+}
+
+/** Stores each pair of the unit whose two runs are stored; returns the run ids whose pairs are new. */
+function storeReadyPairs(ctx: Ctx, work: UnitWork): string[] {
+  const stored = new Set(work.runs.filter((r) => r.stored).map((r) => r.runId));
+  const ready = work.pairs.filter((p) => !p.stored && stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
+  if (ready.length === 0) return [];
+  const conditionId = work.unit.conditionId;
+  storeBundle(ctx.db, `pairs of ${conditionId}`, {
+    matched_pairs: ready.map((p) => ({ id: p.id, condition_id: conditionId, mediated_run_id: p.mediatedRunId, unmediated_run_id: p.unmediatedRunId })),
+  });
+  for (const p of ready) p.stored = true;
+  ctx.summary.pairsStored += ready.length;
+  return ready.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]);
+}
+
+function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): RunSetup {
+  const { unit } = work;
+  const { condition, played } = ctx.playedOf(unit);
+  const mode = run.mediator?.mode ?? "generic";
+  const config: Record<string, unknown> = {
+    turn_budget: ctx.plan.budget,
+    base_seed: ctx.plan.seed,
+    run_index: unit.runIndex,
+    prompt_version: templateVersion(simulationTemplatesFor(mode)),
+    ...(run.mediator ? { mediator_mode: mode } : {}),
+  };
+  return {
+    runId: run.runId,
+    conditionId: condition.id,
+    scenario: played,
+    partyOrder: played.parties.map((p) => p.id),
+    simulatorModel: unit.simulator.model,
+    mediatorModel: run.mediator?.model ?? null,
+    budget: ctx.plan.budget,
+    seed: runSeed(ctx.plan.seed, unit.runIndex),
+    config,
+  };
+}
+
+/** The reason a step did not finish, unless the runner was stopped (then it is not a failure). */
+function recordFailure(ctx: Ctx, id: string, reason: string): void {
+  if (ctx.guard.capReached() || ctx.signal?.aborted) return;
+  ctx.summary.failures.push({ id, reason });
+  ctx.onProgress?.({ type: "failed", id, reason });
+}
+
+async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean> {
+  const llm = routedLlm(ctx.guard.llm, { party: work.unit.simulator.endpoint, mediator: run.mediator?.endpoint });
+  const attempt = await simulateRun(llm, simulationPromptsFor(run.mediator?.mode ?? "generic"), setupOf(ctx, work, run), { signal: ctx.signal });
+  addStats(ctx.summary.calls, attempt.stats);
+  if (!attempt.ok) {
+    if (!attempt.aborted) recordFailure(ctx, run.runId, attempt.reason);
+    return false;
+  }
+  try {
+    storeBundle(ctx.db, run.runId, { runs: [attempt.run] });
+  } catch (err) {
+    recordFailure(ctx, run.runId, `could not store the run: ${(err as Error).message}`);
+    return false;
+  }
+  run.stored = true;
+  ctx.summary.runs.stored += 1;
+  ctx.onProgress?.({ type: "simulated", id: run.runId, note: `${attempt.run.outcome} after ${attempt.run.turns.length} turns` });
+  return true;
+}
+
+/** Every pending evaluation of the run; true when at least one was stored. */
+async function evaluate(ctx: Ctx, run: RunWork): Promise<boolean> {
+  let storedAny = false;
+  for (const evaluator of [...run.pendingEvaluators]) {
+    if (ctx.guard.capReached() || ctx.signal?.aborted) return storedAny;
+    const llm = routedLlm(ctx.guard.llm, { evaluator: evaluator.endpoint });
+    const result = await evaluateRuns(ctx.db, { llm, method: "topic", runIds: [run.runId], backbone: evaluator.model, concurrency: 1 });
+    const status = result.runs[0];
+    if (status.status === "stored" || status.status === "skipped") {
+      run.pendingEvaluators = run.pendingEvaluators.filter((e) => e !== evaluator);
+      ctx.summary.evaluations.stored += 1;
+      storedAny = true;
+      ctx.onProgress?.({ type: "evaluated", id: `${run.runId} by ${evaluator.model}`, note: status.status === "stored" && status.errors > 0 ? `${status.errors} topic(s) unjudged` : undefined });
+    } else if (status.status === "failed") recordFailure(ctx, `${run.runId} by ${evaluator.model}`, status.message);
+  }
+  return storedAny;
+}
+
+async function runOne(ctx: Ctx, work: UnitWork, run: RunWork): Promise<void> {
+  let fresh = false;
+  if (!run.stored) {
+    if (!(await simulate(ctx, work, run))) return;
+    fresh = true;
+  }
+  const pairedRuns = storeReadyPairs(ctx, work);
+  const evaluated = await evaluate(ctx, run);
+  if (run.pendingEvaluators.length > 0 && !evaluated) return;
+  // Metrics of the run and of its pairs; the last of a pair's runs to finish computes the pair with both.
+  if (fresh || evaluated || pairedRuns.length > 0 || metricValuesOf(ctx.db, "run", run.runId).length === 0) {
+    computeMetrics(ctx.db, { runId: run.runId, params: ctx.params });
+    ctx.summary.metricRuns += 1;
+  }
+}
+
+async function runUnit(ctx: Ctx, work: UnitWork): Promise<void> {
+  storeReadyPairs(ctx, work); // pairs whose runs an interrupted command stored
+  await Promise.all(work.runs.map((run) => runOne(ctx, work, run)));
+}
+
+/** Throws BenchmarkPlanError for a plan the configuration or the database cannot serve. */
+export function prepareGridRun(options: Pick<GridRunOptions, "db" | "config" | "loaded" | "shard">) {
+  const { db, config, loaded, shard } = options;
+  checkPlanAgainstConfig(loaded.plan, loaded.source, config);
+  return shardWork(db, loaded, shard);
+}
+
+export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
+  const { db, config, loaded, signal } = options;
+  const { plan } = loaded;
+  const work = prepareGridRun(options);
+  const params = parseMetricParams(plan.params);
+  touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
+  writeSetting(db, SETTING_KEYS.metricParams, params); // TODO(integrator): recordMetricParams (H1) once on main
+
+  const guard = spendGuard({ llm: options.llm, db, config, maxCostUsd: options.maxCostUsd, signal });
+  const summary: GridSummary = {
+    units: work.units.length,
+    runs: { stored: 0, skipped: 0 },
+    evaluations: { stored: 0, skipped: 0 },
+    pairsStored: 0,
+    metricRuns: 0,
+    failures: [],
+    stopped: null,
+    spentUsd: 0,
+    calls: emptyStats(),
+  };
+  const ctx: Ctx = { db, plan, guard, signal, params, playedOf: playedConditions(db), summary, onProgress: options.onProgress };
+
+  const steps = work.units.reduce((n, w) => n + w.runs.length * (1 + w.evaluators.length), 0);
+  options.onStart?.(steps, guard.spentUsd);
+  for (const w of work.units) {
+    for (const r of w.runs) {
+      const done = (r.stored ? 1 : 0) + (w.evaluators.length - r.pendingEvaluators.length);
+      summary.runs.skipped += r.stored ? 1 : 0;
+      summary.evaluations.skipped += w.evaluators.length - r.pendingEvaluators.length;
+      if (done > 0) options.onProgress?.({ type: "skipped", steps: done });
+    }
+  }
+
+  const queue = [...work.units];
+  const stopped = () => guard.capReached() || Boolean(signal?.aborted);
+  async function worker(): Promise<void> {
+    for (let next = queue.shift(); next && !stopped(); next = queue.shift()) await runUnit(ctx, next);
+  }
+  const size = Math.min(options.concurrency ?? defaultConcurrency(plan, config), Math.max(1, queue.length));
+  try {
+    await Promise.all(Array.from({ length: size }, worker));
+  } catch (err) {
+    if (!(err instanceof BenchmarkStopped)) throw err;
+  }
+  summary.stopped = guard.capReached() ? "cap" : signal?.aborted ? "signal" : null;
+  summary.spentUsd = guard.spentUsd();
+  return summary;
+}

@@ -1,0 +1,90 @@
+/**
+ * The `--max-cost` guard, and the stop switch, as a wrapper around the `Llm` contract. Before a
+ * call goes out it asks the LLM cache whether the request is already answered (free: passed
+ * through); otherwise, when the dollars spent plus those reserved by calls in flight plus this
+ * call's expected cost would pass the cap, no call is started: the wrapper throws
+ * `BenchmarkStopped`, which abandons the run or evaluation in progress (both are stored whole or
+ * not at all). A stop signal (Ctrl-C) throws the same way, for calls not yet started.
+ */
+import { expectedCallUsd, type CallKind } from "../../domain/benchmark/cost.ts";
+import type { Llm, LlmRequest, LlmRole } from "../../domain/llm/types.ts";
+import type { Db } from "../db.server.ts";
+import type { LlmConfig } from "../llm/config.server.ts";
+import { planFor } from "../llm/context.server.ts";
+import { findOkCall } from "../models/llm-call.server.ts";
+
+export class BenchmarkStopped extends Error {
+  constructor(readonly why: "cap" | "signal") {
+    super(why === "cap" ? "the spending cap was reached" : "stopped");
+    this.name = "BenchmarkStopped";
+  }
+}
+
+export interface SpendGuard {
+  llm: Llm;
+  /** Dollars the endpoint reported for calls made through this wrapper (cached calls count 0). */
+  spentUsd(): number;
+  /** Set once a call was refused for the cap. */
+  capReached(): boolean;
+}
+
+const KIND_OF: Partial<Record<LlmRole, CallKind>> = { party: "party", mediator: "mediator-how", evaluator: "judge" };
+
+export function spendGuard(options: { llm: Llm; db: Db; config: LlmConfig; maxCostUsd?: number; signal?: AbortSignal }): SpendGuard {
+  const { llm, db, config, maxCostUsd, signal } = options;
+  let spent = 0;
+  let reserved = 0;
+  let reached = false;
+
+  /** The call's expected dollars if it must go to the endpoint, or 0 when the cache answers it. */
+  function expected(request: LlmRequest<unknown>): number {
+    if (maxCostUsd === undefined) return 0;
+    const plan = planFor(config, request);
+    if (findOkCall(db, plan.key)) return 0;
+    const chars = request.messages.reduce((n, m) => n + m.content.length, 0);
+    return expectedCallUsd(config.prices[plan.model], chars, KIND_OF[request.role] ?? "judge");
+  }
+
+  async function guarded<R extends { cached: boolean; usage: { costUsd: number } }>(request: LlmRequest<unknown>, send: () => Promise<R>): Promise<R> {
+    if (signal?.aborted) throw new BenchmarkStopped("signal");
+    if (reached) throw new BenchmarkStopped("cap");
+    const cost = expected(request);
+    if (maxCostUsd !== undefined && cost > 0 && spent + reserved + cost > maxCostUsd) {
+      reached = true;
+      throw new BenchmarkStopped("cap");
+    }
+    reserved += cost;
+    try {
+      const result = await send();
+      if (!result.cached) spent += result.usage.costUsd;
+      return result;
+    } finally {
+      reserved -= cost;
+    }
+  }
+
+  return {
+    llm: {
+      call: (request) => guarded(request, () => llm.call(request)),
+      callWithTools: (request) => guarded(request, () => llm.callWithTools(request)),
+      webResearch: (request) => guarded(request, () => llm.webResearch(request)),
+      modelFor: (role, override) => llm.modelFor(role, override),
+    },
+    spentUsd: () => spent,
+    capReached: () => reached,
+  };
+}
+
+/** An `Llm` whose requests of some roles go to a named endpoint (a plan's backbone on its own endpoint). */
+export function routedLlm(llm: Llm, endpoints: Partial<Record<LlmRole, string | undefined>>): Llm {
+  const route = <T extends LlmRequest<unknown>>(request: T): T => {
+    const endpoint = request.endpoint ?? endpoints[request.role];
+    return endpoint === undefined ? request : { ...request, endpoint };
+  };
+  return {
+    call: (request) => llm.call(route(request)),
+    callWithTools: (request) => llm.callWithTools(route(request)),
+    webResearch: (request) => llm.webResearch(route(request)),
+    modelFor: (role, override) => llm.modelFor(role, override),
+  };
+}

@@ -1,0 +1,158 @@
+/** `socrates benchmark`: run a benchmark plan's grid (simulation, topic-localized evaluation, metrics), or show how far it is. */
+import type { Command } from "commander";
+import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
+import { parseShard } from "../../app/domain/benchmark/grid.ts";
+import { openDatabase } from "../../app/server/db.server.ts";
+import { createLlm } from "../../app/server/llm/client.server.ts";
+import { LlmConfigError, loadLlmConfig, resolveConfigPath } from "../../app/server/llm/config.server.ts";
+import { countsByPart, estimateShardCost, shardWork, type ShardWork } from "../../app/server/benchmark/grid-work.server.ts";
+import { loadPlanFile } from "../../app/server/benchmark/plan-file.server.ts";
+import { defaultConcurrency, prepareGridRun, runGrid, type GridSummary } from "../../app/server/benchmark/run-grid.server.ts";
+import type { GridCostEstimate } from "../../app/domain/benchmark/cost.ts";
+import { SimulationInputError } from "../../app/server/pipeline/simulate.server.ts";
+import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
+import { createProgress, type Progress } from "../progress.ts";
+
+interface RunOptions {
+  plan: string;
+  maxCost?: string;
+  shard?: string;
+  dryRun?: boolean;
+  concurrency?: string;
+  config?: string;
+}
+
+const asUserError = guardUserErrors(BenchmarkPlanError, LlmConfigError, SimulationInputError);
+
+function parseMaxCost(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UserError(`--max-cost must be a number of dollars ≥ 0, got "${raw}"`);
+  return n;
+}
+
+function describeWork(work: ShardWork, shard: string | undefined): string {
+  const lines = [`grid: ${work.gridUnits} units${shard ? `; shard ${shard}: ${work.units.length} units` : ""}`];
+  for (const [part, c] of Object.entries(countsByPart(work.units))) {
+    lines.push(
+      `  ${part}: ${c.units} units, ${c.runs} runs (${c.runs - c.runsStored} to simulate, ${c.runsStored} stored), ` +
+        `${c.evaluations} evaluations (${c.evaluationsPending} pending)`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function describeEstimate(e: GridCostEstimate): string {
+  const c = e.calls;
+  const lines = [
+    `estimate: at most ${c.all} LLM calls (${c.partyCalls} party turns, ${c.mediatorWhenCalls} mediator decisions, ${c.mediatorHowCalls} mediator turns, ${c.judgeCalls} judge calls), before retries; cached calls cost nothing`,
+    `estimated cost: $${e.usd.total.toFixed(2)} (parties $${e.usd.party.toFixed(2)}, mediators $${e.usd.mediator.toFixed(2)}, evaluators $${e.usd.evaluator.toFixed(2)}); tokens estimated from prompt sizes (docs/benchmark.md)`,
+  ];
+  if (e.unpriced.length > 0) lines.push(`no price configured for ${e.unpriced.join(", ")}: counted as $0`);
+  return lines.join("\n");
+}
+
+function describeSummary(s: GridSummary): string {
+  const lines = [
+    `units: ${s.units}; runs: ${s.runs.stored} simulated, ${s.runs.skipped} already stored; evaluations: ${s.evaluations.stored} stored, ${s.evaluations.skipped} already stored; matched pairs stored: ${s.pairsStored}; metrics computed for ${s.metricRuns} runs`,
+    `LLM calls: ${s.calls.made} made, ${s.calls.cached} from cache (simulation); spent $${s.spentUsd.toFixed(4)}`,
+  ];
+  for (const f of s.failures.slice(0, 20)) lines.push(`failed ${f.id}: ${f.reason}`);
+  if (s.failures.length > 20) lines.push(`… and ${s.failures.length - 20} more failures`);
+  return lines.join("\n");
+}
+
+function progressFor(progress: () => Progress | undefined) {
+  return (e: Parameters<NonNullable<Parameters<typeof runGrid>[0]["onProgress"]>>[0]) => {
+    const bar = progress();
+    if (!bar) return;
+    if (e.type === "skipped") bar.skip(e.steps);
+    else if (e.type === "failed") bar.fail(`${e.id}: ${e.reason}`);
+    else bar.tick(`${e.id}${e.note ? `: ${e.note}` : ""}`);
+  };
+}
+
+async function runCommand(opts: RunOptions): Promise<void> {
+  const maxCostUsd = parseMaxCost(opts.maxCost);
+  const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+  if (typeof shard === "string") throw new UserError(`--shard: ${shard}`);
+  const loaded = asUserError(() => loadPlanFile(opts.plan));
+  const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
+  const concurrency = opts.concurrency === undefined ? defaultConcurrency(loaded.plan, config) : parseIntOption("concurrency", opts.concurrency, 1, 4096);
+  const db = openDatabase();
+  const work = asUserError(() => prepareGridRun({ db, config, loaded, shard }));
+  console.log(`plan "${loaded.plan.name}" (${loaded.hash}) from ${loaded.source}`);
+  console.log(describeWork(work, opts.shard));
+  console.log(describeEstimate(estimateShardCost(db, loaded.plan, config, work.units)));
+  if (maxCostUsd !== undefined) console.log(`spending cap: $${maxCostUsd.toFixed(2)} (--max-cost)`);
+  if (opts.dryRun) return;
+
+  const llm = asUserError(() => createLlm({ db, config }));
+  // Ctrl-C stops cleanly: no new call starts, runs in progress are abandoned (never half stored) and resume from the cache.
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  let bar: Progress | undefined;
+  try {
+    const summary = await runGrid({
+      db,
+      llm,
+      config,
+      loaded,
+      shard,
+      maxCostUsd,
+      concurrency,
+      signal: controller.signal,
+      onStart: (steps, spent) => {
+        bar = createProgress("benchmark", steps, { eta: true, status: () => `$${spent().toFixed(2)} spent` });
+      },
+      onProgress: progressFor(() => bar),
+    });
+    bar?.done();
+    console.log(describeSummary(summary));
+    const again = `npx socrates benchmark run --plan ${opts.plan}${opts.shard ? ` --shard ${opts.shard}` : ""}`;
+    if (summary.stopped === "cap") {
+      console.error(`stopped: the spending cap of $${maxCostUsd!.toFixed(2)} was reached; nothing half done was stored. Resume with a higher --max-cost: ${again} --max-cost <USD>`);
+      process.exitCode = 1;
+    } else if (summary.stopped === "signal") {
+      console.error(`interrupted; resume with: ${again}`);
+      process.exitCode = 130;
+    } else if (summary.failures.length > 0) {
+      console.error(`${summary.failures.length} step(s) failed; run the same command again to retry them: ${again}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    bar?.done();
+    process.off("SIGINT", onSigint);
+  }
+}
+
+function statusCommand(opts: { plan: string; shard?: string }): void {
+  const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+  if (typeof shard === "string") throw new UserError(`--shard: ${shard}`);
+  const loaded = asUserError(() => loadPlanFile(opts.plan));
+  const db = openDatabase();
+  const work = asUserError(() => shardWork(db, loaded, shard));
+  console.log(`plan "${loaded.plan.name}" (${loaded.hash})`);
+  console.log(describeWork(work, opts.shard));
+}
+
+export function registerBenchmarkCommands(program: Command): void {
+  const benchmark = program.command("benchmark").description("run a benchmark plan's grid of scenarios × conditions × mediators (docs/benchmark.md)");
+  benchmark
+    .command("run")
+    .description("simulate, evaluate (topic-localized) and measure every run of the plan's grid; skips what is stored, so it resumes after a kill")
+    .requiredOption("--plan <file>", "the benchmark plan (benchmark.json; see benchmark.example.json)")
+    .option("--max-cost <usd>", "stop before a new call would take the spend past this many dollars (cached calls are free)")
+    .option("--shard <i/n>", "run only shard i of n (by a hash of each unit: the same on every machine); merge databases with export/import")
+    .option("--dry-run", "print the grid, what is stored and pending, and the call and cost estimate; call and store nothing")
+    .option("--concurrency <n>", "grid units worked on at once (default: the concurrency limits of the plan's endpoints added up)")
+    .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
+    .action(runCommand);
+  benchmark
+    .command("status")
+    .description("count the plan's runs and evaluations stored and pending, per part of the grid; calls nothing")
+    .requiredOption("--plan <file>", "the benchmark plan")
+    .option("--shard <i/n>", "only shard i of n")
+    .action(statusCommand);
+}
