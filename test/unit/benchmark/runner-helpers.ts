@@ -1,0 +1,71 @@
+/** Shared set-up for the benchmark runner tests: a catalogue of synthetic scenarios, a small plan, a configuration naming the stand-in. */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { syntheticCatalog } from "../../../bench/synthetic-bundle.ts";
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../../../app/domain/bundle.ts";
+import { importBundleFiles } from "../../../app/server/bundle-store.server.ts";
+import { openDatabase } from "../../../app/server/db.server.ts";
+
+export const PARTY_MODEL = "bench-party";
+export const MEDIATOR_MODEL = "bench-mediator";
+export const JUDGE_MODEL = "bench-judge";
+
+/** 2 scenarios × 3 conditions × 2 mediators (generic and social) × 2 runs, 6 party turns each. */
+export const SMALL_PLAN = {
+  name: "small test grid",
+  scenarios: { ids: ["t-0", "t-1"] },
+  conditions: { keys: ["general", "strategy:competing", "emotion:CR"] },
+  mediators: [
+    { name: "Generic", model: MEDIATOR_MODEL },
+    { name: "Social", model: MEDIATOR_MODEL, mode: "social" },
+  ],
+  simulator: { model: PARTY_MODEL },
+  evaluator: { model: JUDGE_MODEL },
+  runs: 2,
+  budget: 6,
+};
+
+/** The benchmark's roles on one stand-in endpoint; `prices` per model. */
+export function benchmarkConfigJson(url: string, prices: Record<string, { inputPerMillion: number; outputPerMillion: number }> = {}): object {
+  return {
+    endpoints: { mock: { baseUrl: url, maxRetries: 2, timeoutMs: 10_000, concurrency: 8 } },
+    roles: {
+      party: { endpoint: "mock", model: PARTY_MODEL, temperature: 0.7 },
+      mediator: { endpoint: "mock", model: MEDIATOR_MODEL, temperature: 0.2 },
+      evaluator: { endpoint: "mock", model: JUDGE_MODEL, temperature: 0 },
+    },
+    prices,
+  };
+}
+
+/** A database file holding the synthetic catalogue `t-0`, `t-1` (every condition), and the plan and config files beside it. */
+export function benchmarkFiles(dir: string, url: string, options: { plan?: object; prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }>; name?: string } = {}) {
+  const dbPath = join(dir, `${options.name ?? "bench"}.db`);
+  const db = openDatabase(dbPath);
+  importBundleFiles(db, [{ file: "catalog", text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...syntheticCatalog(2, "t") }) }]);
+  db.$client.close();
+  const planPath = join(dir, "plan.json");
+  writeFileSync(planPath, JSON.stringify(options.plan ?? SMALL_PLAN, null, 2));
+  const configPath = join(dir, "socrates.config.json");
+  writeFileSync(configPath, JSON.stringify(benchmarkConfigJson(url, options.prices)));
+  return { dbPath, planPath, configPath };
+}
+
+export function count(dbPath: string, sql: string, ...params: unknown[]): number {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return (db.prepare(sql).get(...params) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+export function column(dbPath: string, sql: string, ...params: unknown[]): string[] {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return (db.prepare(sql).all(...params) as Record<string, string>[]).map((r) => Object.values(r)[0]);
+  } finally {
+    db.close();
+  }
+}
