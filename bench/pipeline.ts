@@ -8,10 +8,9 @@
  *
  *   npx tsx bench/pipeline.ts        (SCALE=0.1 for a quick look: 20 simulations)
  */
-import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { inArray } from "drizzle-orm";
 import * as schema from "../db/schema.ts";
 import { openDatabase, type Db } from "../app/server/db.server.ts";
@@ -25,7 +24,7 @@ import { computeMetrics } from "../app/server/pipeline/metrics-runner.server.ts"
 import { simulateBatch } from "../app/server/pipeline/simulate.server.ts";
 import { createProgress } from "../scripts/progress.ts";
 import { mockConfigJson } from "../test/mock-llm/config.ts";
-import type { MockStats } from "./mock-llm-process.ts";
+import { startMockProcess } from "./mock-llm-client.ts";
 
 const SCALE = Number(process.env.SCALE ?? 1);
 if (!(SCALE > 0)) {
@@ -38,49 +37,6 @@ const LATENCY = { min: 200, max: 400 };
 const MEDIATOR_MODEL = "bench-mediator";
 const METHODS: EvaluateMethod[] = ["topic", "per-turn"];
 const TARGET_RATIO = 1.25;
-
-// ---------- the mock endpoint, in a child process ----------
-
-interface MockProcess {
-  url: string;
-  /** Figures for the requests since the previous call. */
-  stats(): Promise<MockStats>;
-  close(): Promise<void>;
-}
-
-async function startMockProcess(): Promise<MockProcess> {
-  const child: ChildProcess = fork(resolve(import.meta.dirname, "mock-llm-process.ts"), {
-    execArgv: ["--import", "tsx"],
-    env: { ...process.env, MOCK_LATENCY_MIN: String(LATENCY.min), MOCK_LATENCY_MAX: String(LATENCY.max), MOCK_SEED: "7" },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const next = <T>(type: string): Promise<T> =>
-    new Promise((ok, fail) => {
-      const onMessage = (m: { type: string }) => {
-        if (m.type !== type) return;
-        child.off("message", onMessage);
-        child.off("exit", onExit);
-        ok(m as T);
-      };
-      const onExit = (code: number | null) => fail(new Error(`the mock LLM process exited with code ${code}`));
-      child.on("message", onMessage);
-      child.once("exit", onExit);
-    });
-  const { url } = await next<{ url: string }>("ready");
-  return {
-    url,
-    stats: async () => {
-      const reply = next<{ stats: MockStats }>("stats");
-      child.send({ type: "stats" });
-      return (await reply).stats;
-    },
-    close: async () => {
-      const exited = new Promise((ok) => child.once("exit", ok));
-      child.send({ type: "close" });
-      await exited;
-    },
-  };
-}
 
 // ---------- the job ----------
 
@@ -210,7 +166,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
 
 const dir = mkdtempSync(join(tmpdir(), "socrates-bench-pipeline-"));
-const mock = await startMockProcess();
+const mock = await startMockProcess(LATENCY);
 try {
   const db = openDatabase(join(dir, "bench.db"));
   seedDemo(db);
