@@ -1,0 +1,114 @@
+/**
+ * The paper-size benchmark grid through the runner: 40 synthetic scenarios × 15 conditions × 8
+ * mediators + the shared unmediated run (≈ 5,400 runs of 30 party turns), simulated, judged and
+ * measured against the stand-in (in its own process, 50 ms latency) on one endpoint limited to 64
+ * requests at once. Prints the wall time against the ideal (Σ latency / 64, from the stand-in's own
+ * records), calls per second, the database size and the time to build the report. The stand-in
+ * is not a model: the numbers in the database mean nothing; the timings are the point.
+ * Figures only; it exits 0 whether or not the target (wall ≤ 1.15 × ideal) is met.
+ *
+ *   npm run bench:benchmark          (SCALE=0.05 for a quick look: 2 scenarios, 270 runs)
+ */
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../app/domain/bundle.ts";
+import { importBundleFiles } from "../app/server/bundle-store.server.ts";
+import { openDatabase } from "../app/server/db.server.ts";
+import { createLlm } from "../app/server/llm/client.server.ts";
+import { parseLlmConfig } from "../app/server/llm/config.server.ts";
+import { loadPlanFile } from "../app/server/benchmark/plan-file.server.ts";
+import { runGrid } from "../app/server/benchmark/run-grid.server.ts";
+import { createProgress, formatDuration, type Progress } from "../scripts/progress.ts";
+import { mockConfigJson } from "../test/mock-llm/config.ts";
+import { startMockProcess } from "./mock-llm-client.ts";
+import { syntheticCatalog } from "./synthetic-bundle.ts";
+
+const SCALE = Number(process.env.SCALE ?? 1);
+if (!(SCALE > 0 && SCALE <= 1)) {
+  console.error(`SCALE must be a number in (0, 1] (e.g. 0.05), got "${process.env.SCALE}"`);
+  process.exit(2);
+}
+const SCENARIOS = Math.max(1, Math.round(40 * SCALE));
+const CONCURRENCY = 64;
+const LATENCY_MS = 50;
+const TARGET_RATIO = 1.15;
+
+const dir = mkdtempSync(join(tmpdir(), "socrates-bench-benchmark-"));
+const dbPath = join(dir, "benchmark.db");
+const mock = await startMockProcess({ min: LATENCY_MS, max: LATENCY_MS });
+try {
+  const db = openDatabase(dbPath);
+  importBundleFiles(db, [{ file: "synthetic catalogue", text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...syntheticCatalog(SCENARIOS, "bench") }) }]);
+  const planPath = join(dir, "benchmark.json");
+  writeFileSync(
+    planPath,
+    JSON.stringify({
+      name: `bench ${SCENARIOS} scenarios`,
+      scenarios: "all",
+      conditions: "all",
+      // Eight mediators: four stand-in "models", each generic and social.
+      mediators: [1, 2, 3, 4].flatMap((i) => [
+        { name: `M${i}`, model: `bench-mediator-${i}` },
+        { name: `M${i} social`, model: `bench-mediator-${i}`, mode: "social" },
+      ]),
+      simulator: { model: "bench-party" },
+      evaluator: { model: "bench-judge" },
+      runs: 1,
+      budget: 30,
+    }),
+  );
+  const config = parseLlmConfig(mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY, timeoutMs: 120_000 } }), "bench config");
+  const loaded = loadPlanFile(planPath);
+  let calls = 0;
+  const llm = createLlm({ db, config, onCall: () => void calls++ });
+  console.log(`# bench:benchmark — ${SCENARIOS} scenarios × 15 conditions × (8 mediators + unmediated); stand-in latency ${LATENCY_MS} ms; endpoint concurrency ${CONCURRENCY}`);
+
+  let bar: Progress | undefined;
+  const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
+  const summary = await runGrid({
+    db,
+    llm,
+    config,
+    loaded,
+    onStart: (steps) => (bar = createProgress("benchmark", steps, { eta: true })),
+    onProgress: (e) => (e.type === "skipped" ? bar?.skip(e.steps) : e.type === "failed" ? bar?.fail(`${e.id}: ${e.reason}`) : bar?.tick()),
+  });
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuAtStart);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  bar?.done();
+  const stats = await mock.stats();
+  const idealMs = stats.latencySumMs / CONCURRENCY;
+  db.$client.pragma("wal_checkpoint(TRUNCATE)");
+  const sizeMb = statSync(dbPath).size / 1e6;
+  // No schedule beats the longest chain of calls that cannot overlap: one run's turns, then its judges.
+  const chain = db.$client.prepare("SELECT max(n) AS n FROM (SELECT count(*) AS n FROM llm_calls WHERE role != 'evaluator' GROUP BY subject)").get() as { n: number | null };
+  const chainMs = ((chain.n ?? 0) + 1) * LATENCY_MS;
+
+  const rows: [string, string][] = [
+    ["runs stored / evaluations stored / pairs", `${summary.runs.stored} / ${summary.evaluations.stored} / ${summary.pairsStored}`],
+    ["failures", String(summary.failures.length)],
+    ["requests at the stand-in (errors)", `${stats.requests} (${stats.errors})`],
+    ["LLM calls (client)", String(calls)],
+    ["peak / mean requests in flight", `${stats.maxInFlight} / ${(stats.latencySumMs / wallMs).toFixed(1)}`],
+    ["wall time", formatDuration(wallMs)],
+    [`ideal = Σ latency / ${CONCURRENCY}`, formatDuration(idealMs)],
+    ["wall / ideal", `${(wallMs / idealMs).toFixed(2)}× (target ≤ ${TARGET_RATIO}×)`],
+    [`longest chain of calls × ${LATENCY_MS} ms (a lower bound too)`, formatDuration(chainMs)],
+    ["wall / max(ideal, chain)", `${(wallMs / Math.max(idealMs, chainMs)).toFixed(2)}×`],
+    ["runner CPU time (main thread busy)", `${formatDuration(cpuMs)} (${((cpuMs / wallMs) * 100).toFixed(0)}% of wall)`],
+    ["calls per second", (stats.requests / (wallMs / 1000)).toFixed(1)],
+    ["database size", `${sizeMb.toFixed(1)} MB`],
+    // TODO(integrator): time buildBenchmarkReport (H3's report builder) over this database here, e.g.
+    // `const t = performance.now(); buildBenchmarkReport(db, loaded); rows.push(["report build", ...])` — target < 10 s.
+    ["report build", "not measured (the report builder is not on this branch)"],
+  ];
+  for (const [k, v] of rows) console.log(`${k.padEnd(44)} ${v}`);
+  for (const f of summary.failures.slice(0, 5)) console.log(`failed ${f.id}: ${f.reason}`);
+  db.$client.close();
+} finally {
+  await mock.close();
+  rmSync(dir, { recursive: true, force: true });
+}
