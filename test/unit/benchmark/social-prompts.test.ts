@@ -1,0 +1,34 @@
+/** The social mediator's templates: the generic ones' placeholders and replies, its own words, and the stand-in answers them. */
+import { describe, expect, it } from "vitest";
+import { loadTemplate } from "../../../app/server/pipeline/prompt-templates.server.ts";
+import { simulationPromptsFor, simulationTemplatesFor } from "../../../app/server/pipeline/simulation-prompts.server.ts";
+import { syntheticCatalog } from "../../../bench/synthetic-bundle.ts";
+import { mediatorView } from "../../../app/domain/visibility.ts";
+import { simulationRole } from "../../mock-llm/responders/simulation.ts";
+
+const placeholders = (name: string) => [...new Set(loadTemplate(name).match(/\{\{\w+\}\}/g))].sort();
+
+describe("social mediator prompts", () => {
+  it("use the generic templates' placeholders and reply shapes in their own words", () => {
+    expect(simulationTemplatesFor("social")).toEqual(["party", "mediator-when-social", "mediator-how-social"]);
+    for (const kind of ["when", "how"]) {
+      expect(placeholders(`mediator-${kind}-social`)).toEqual(placeholders(`mediator-${kind}`));
+      expect(loadTemplate(`mediator-${kind}-social`)).not.toBe(loadTemplate(`mediator-${kind}`));
+    }
+    expect(loadTemplate("mediator-when-social")).toContain('{"should_engage": true | false');
+    expect(loadTemplate("mediator-how-social")).toContain('{"utterance":');
+  });
+
+  it("are recognised by the stand-in whatever the model is called", () => {
+    const scenario = syntheticCatalog(1, "s").scenarios[0];
+    const view = mediatorView({ background: scenario.background, topics: scenario.topics, parties: scenario.parties }, [
+      { turn_id: 1, speaker: "P1", role: "party", utterance: "We want option A on everything.", thought: "private", signal: "continue" },
+    ]);
+    const prompts = simulationPromptsFor("social");
+    const when = prompts.mediatorWhen(view);
+    const how = prompts.mediatorHow(view, "tempers are rising");
+    expect(when[0].content).toContain("four kinds of trouble");
+    expect(simulationRole({ model: "any-model", messages: when })).toBe("mediator-when");
+    expect(simulationRole({ model: "any-model", messages: how })).toBe("mediator-how");
+  });
+});
