@@ -61,7 +61,16 @@ try {
   const config = parseLlmConfig(mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY, timeoutMs: 120_000 } }), "bench config");
   const loaded = loadPlanFile(planPath);
   let calls = 0;
-  const llm = createLlm({ db, config, onCall: () => void calls++ });
+  // Calls of each run that cannot overlap (its turns, one after another): the longest such chain bounds any schedule.
+  const sequential = new Map<string, number>();
+  const llm = createLlm({
+    db,
+    config,
+    onCall: (e) => {
+      calls++;
+      if (!e.cached && e.role !== "evaluator" && e.subject) sequential.set(e.subject, (sequential.get(e.subject) ?? 0) + 1);
+    },
+  });
   console.log(`# bench:benchmark — ${SCENARIOS} scenarios × 15 conditions × (8 mediators + unmediated); stand-in latency ${LATENCY_MS} ms; endpoint concurrency ${CONCURRENCY}`);
 
   let bar: Progress | undefined;
@@ -83,9 +92,8 @@ try {
   const idealMs = stats.latencySumMs / CONCURRENCY;
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   const sizeMb = statSync(dbPath).size / 1e6;
-  // No schedule beats the longest chain of calls that cannot overlap: one run's turns, then its judges.
-  const chain = db.$client.prepare("SELECT max(n) AS n FROM (SELECT count(*) AS n FROM llm_calls WHERE role != 'evaluator' GROUP BY subject)").get() as { n: number | null };
-  const chainMs = ((chain.n ?? 0) + 1) * LATENCY_MS;
+  // No schedule beats the longest chain of calls that cannot overlap: one run's turns, then its judges (one round).
+  const chainMs = (Math.max(0, ...sequential.values()) + 1) * LATENCY_MS;
 
   const rows: [string, string][] = [
     ["runs stored / evaluations stored / pairs", `${summary.runs.stored} / ${summary.evaluations.stored} / ${summary.pairsStored}`],
