@@ -27,11 +27,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function startCli(args: string[], env: Record<string, string>): CliChild {
-  const child = spawnCli(args, env);
-  cleanups.push(child.kill);
-  return child;
-}
+/** The real CLI in a child process, killed at the end of the test if it still runs. */
+const startCli = (args: string[], env: Record<string, string>): CliChild => killedAfterTest(spawnCli(args, env));
+const killedAfterTest = (child: CliChild) => (cleanups.push(child.kill), child);
 
 async function setUp(options: { latencyMs?: number; prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }>; plan?: object } = {}) {
   const { dir, cleanup } = tempDir();
