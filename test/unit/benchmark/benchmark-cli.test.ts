@@ -157,6 +157,25 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
       expect(count(files.dbPath, `SELECT count(*) AS n FROM ${table}`)).toBe(0);
     }
     expect(mock.requests).toHaveLength(0);
+
+    const status = runCli(["benchmark", "status", "--plan", files.planPath], env);
+    expect(status.status).toBe(0);
+    expect(status.stdout).toContain("main: 12 units, 36 runs (36 to simulate, 0 stored), 36 evaluations (36 pending)");
+  });
+
+  it("stops cleanly on Ctrl-C (SIGINT) and resumes", async () => {
+    const { mock, files, args, env } = await setUp({ latencyMs: 15 });
+    const child = startCli(args(), env);
+    await until(() => count(files.dbPath, "SELECT count(*) AS n FROM runs") >= 1, "a stored run");
+    process.kill(child.pid, "SIGINT");
+    const stopped = await child.exited;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain("interrupted; resume with: npx socrates benchmark run --plan");
+    expect(brokenRuns(files.dbPath)).toEqual([]);
+    const resumed = await startCli(args(), env).exited;
+    expect(resumed.code).toBe(0);
+    expectComplete(files.dbPath);
+    noRequestPaidTwice(files.dbPath, mock);
   });
 
   it("exits 2 naming the plan file and the JSON path of a bad plan, an unknown endpoint or a missing condition", async () => {
