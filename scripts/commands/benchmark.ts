@@ -7,7 +7,7 @@ import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath } from "../../app/server/llm/config.server.ts";
 import { countsByPart, estimateShardCost, shardWork, type ShardWork } from "../../app/server/benchmark/grid-work.server.ts";
 import { loadPlanFile } from "../../app/server/benchmark/plan-file.server.ts";
-import { defaultConcurrency, prepareGridRun, runGrid, type GridSummary } from "../../app/server/benchmark/run-grid.server.ts";
+import { defaultConcurrency, prepareGridRun, runGrid, type GridEvent, type GridSummary } from "../../app/server/benchmark/run-grid.server.ts";
 import type { GridCostEstimate } from "../../app/domain/benchmark/cost.ts";
 import { SimulationInputError } from "../../app/server/pipeline/simulate.server.ts";
 import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
@@ -63,7 +63,7 @@ function describeSummary(s: GridSummary): string {
 }
 
 function progressFor(progress: () => Progress | undefined) {
-  return (e: Parameters<NonNullable<Parameters<typeof runGrid>[0]["onProgress"]>>[0]) => {
+  return (e: GridEvent) => {
     const bar = progress();
     if (!bar) return;
     if (e.type === "skipped") bar.skip(e.steps);
