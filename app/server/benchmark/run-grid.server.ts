@@ -18,8 +18,8 @@ import type { Db } from "../db.server.ts";
 import type { LlmConfig } from "../llm/config.server.ts";
 import { touchBenchmarkPlan } from "../models/benchmark-plan.server.ts";
 import { metricValuesOf } from "../models/metric-value.server.ts";
-import { SETTING_KEYS, writeSetting } from "../models/setting.server.ts";
 import { evaluateRuns } from "../pipeline/evaluate-runs.server.ts";
+import { recordMetricParams } from "../pipeline/metric-settings.server.ts";
 import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
 import { templateVersion } from "../pipeline/prompt-templates.server.ts";
 import { simulationPromptsFor, simulationTemplatesFor } from "../pipeline/simulation-prompts.server.ts";
@@ -204,7 +204,7 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
   const work = prepareGridRun(options);
   const params = parseMetricParams(plan.params);
   touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
-  writeSetting(db, SETTING_KEYS.metricParams, params); // TODO(integrator): recordMetricParams (H1) once on main
+  recordMetricParams(db, params);
 
   const guard = spendGuard({ llm: options.llm, db, config, maxCostUsd: options.maxCostUsd, signal });
   const summary: GridSummary = {
