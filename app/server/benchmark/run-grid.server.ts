@@ -170,6 +170,12 @@ async function evaluate(ctx: Ctx, run: RunWork): Promise<boolean> {
   return storedAny;
 }
 
+/** Whether an earlier command computed the run's metrics: its own rows, or for an unmediated run (which has none) its pairs'. */
+function hasMetrics(db: Db, work: UnitWork, run: RunWork): boolean {
+  if (run.mediator) return metricValuesOf(db, "run", run.runId).length > 0;
+  return work.pairs.every((p) => !p.stored || metricValuesOf(db, "pair", p.id).length > 0);
+}
+
 async function runOne(ctx: Ctx, work: UnitWork, run: RunWork): Promise<void> {
   let fresh = false;
   if (!run.stored) {
@@ -180,7 +186,7 @@ async function runOne(ctx: Ctx, work: UnitWork, run: RunWork): Promise<void> {
   const evaluated = await evaluate(ctx, run);
   if (run.pendingEvaluators.length > 0 && !evaluated) return;
   // Metrics of the run and of its pairs; the last of a pair's runs to finish computes the pair with both.
-  if (fresh || evaluated || pairedRuns.length > 0 || metricValuesOf(ctx.db, "run", run.runId).length === 0) {
+  if (fresh || evaluated || pairedRuns.length > 0 || !hasMetrics(ctx.db, work, run)) {
     computeMetrics(ctx.db, { runId: run.runId, params: ctx.params });
     ctx.summary.metricRuns += 1;
   }

@@ -55,7 +55,8 @@ function expectComplete(dbPath: string): void {
   expect(count(dbPath, "SELECT count(*) AS n FROM runs")).toBe(RUNS);
   expect(count(dbPath, "SELECT count(*) AS n FROM matched_pairs")).toBe((RUNS / 3) * 2);
   expect(count(dbPath, "SELECT count(*) AS n FROM evaluations WHERE method = 'topic-localized' AND backbone = ?", JUDGE_MODEL)).toBe(RUNS);
-  expect(count(dbPath, "SELECT count(DISTINCT subject_id) AS n FROM metric_values WHERE subject_kind = 'run'")).toBe(RUNS);
+  expect(count(dbPath, "SELECT count(DISTINCT subject_id) AS n FROM metric_values WHERE subject_kind = 'run'")).toBe((RUNS / 3) * 2); // mediated runs
+  expect(count(dbPath, "SELECT count(DISTINCT subject_id) AS n FROM metric_values WHERE subject_kind = 'pair'")).toBe((RUNS / 3) * 2);
   expect(brokenRuns(dbPath)).toEqual([]);
 }
 

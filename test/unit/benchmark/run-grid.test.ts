@@ -55,8 +55,12 @@ describe("benchmark run", { timeout: 60_000 }, () => {
     }
     for (const runId of runIds) {
       expect(count(files.dbPath, "SELECT count(*) AS n FROM evaluations WHERE id = ?", evaluationId(runId, "topic-localized", JUDGE_MODEL))).toBe(1);
+    }
+    // Mediator metrics belong to mediated runs only; an unmediated run enters its pairs' rows.
+    for (const runId of units.flatMap((u) => u.mediated.map((m) => m.runId))) {
       expect(count(files.dbPath, "SELECT count(*) AS n FROM metric_values WHERE subject_kind = 'run' AND subject_id = ?", runId)).toBeGreaterThan(0);
     }
+    expect(count(files.dbPath, "SELECT count(*) AS n FROM metric_values WHERE subject_kind = 'run' AND subject_id IN (SELECT id FROM runs WHERE mediated = 0)")).toBe(0);
     for (const pairId of units.flatMap((u) => u.mediated.map((m) => m.pairId))) {
       expect(count(files.dbPath, "SELECT count(*) AS n FROM metric_values WHERE subject_kind = 'pair' AND subject_id = ?", pairId)).toBeGreaterThan(0);
     }
