@@ -60,6 +60,15 @@ function expectComplete(dbPath: string): void {
   expect(brokenRuns(dbPath)).toEqual([]);
 }
 
+/** The same command again runs the grid to completion, and across all processes no request was paid twice. */
+async function resumesToCompletion(setup: Pick<Awaited<ReturnType<typeof setUp>>, "mock" | "files" | "args" | "env">): Promise<{ stdout: string; stderr: string }> {
+  const resumed = await startCli(setup.args(), setup.env).exited;
+  expect(resumed.code).toBe(0);
+  expectComplete(setup.files.dbPath);
+  noRequestPaidTwice(setup.files.dbPath, setup.mock);
+  return resumed;
+}
+
 // Several CLI processes, each compiling TypeScript on start: more time than the default.
 describe("socrates benchmark run", { timeout: 120_000 }, () => {
   it("resumes after a kill with no request paid twice", async () => {
@@ -83,13 +92,10 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(brokenRuns(files.dbPath)).toEqual([]);
 
     mock.setFaults([]);
-    const second = await startCli(args(), env).exited;
+    const second = await resumesToCompletion({ mock, files, args, env });
     expect(second.stderr).not.toMatch(/failed|error/i);
-    expect(second.code).toBe(0);
     expect(second.stdout).toContain(`runs: ${RUNS - storedAtKill} simulated, ${storedAtKill} already stored`);
     expect(second.stderr).toMatch(/benchmark \d+\/\d+.*ETA|benchmark 144\/144/);
-    expectComplete(files.dbPath);
-    noRequestPaidTwice(files.dbPath, mock);
   });
 
   it("splits the grid into shards whose merged databases equal one unsharded run", async () => {
@@ -142,10 +148,7 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(count(files.dbPath, "SELECT count(*) AS n FROM runs")).toBeLessThan(RUNS);
     expect(brokenRuns(files.dbPath)).toEqual([]);
 
-    const resumed = await startCli(args(), env).exited;
-    expect(resumed.code).toBe(0);
-    expectComplete(files.dbPath);
-    noRequestPaidTwice(files.dbPath, mock);
+    await resumesToCompletion({ mock, files, args, env });
   });
 
   it("--dry-run prints the grid and the estimate and stores nothing", async () => {
@@ -173,10 +176,7 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toContain("interrupted; resume with: npx socrates benchmark run --plan");
     expect(brokenRuns(files.dbPath)).toEqual([]);
-    const resumed = await startCli(args(), env).exited;
-    expect(resumed.code).toBe(0);
-    expectComplete(files.dbPath);
-    noRequestPaidTwice(files.dbPath, mock);
+    await resumesToCompletion({ mock, files, args, env });
   });
 
   it("exits 2 naming the plan file and the JSON path of a bad plan, an unknown endpoint or a missing condition", async () => {
