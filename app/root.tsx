@@ -34,6 +34,7 @@ function MainNav() {
           <NavLink to="/admin/annotators">Annotators</NavLink>
           <NavLink to="/scenarios">Scenarios</NavLink>
           <NavLink to="/runs">Runs</NavLink>
+          <NavLink to="/benchmark">Benchmark</NavLink>
         </>
       ) : null}
       {user && user.role !== "admin" ? <NavLink to="/annotate">My tasks</NavLink> : null}

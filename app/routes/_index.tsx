@@ -65,6 +65,10 @@ export default function Home() {
             <h2>Runs</h2>
             <p>Every simulated negotiation, mediated or not, with its outcome and evaluations.</p>
           </Link>
+          <Link to="/benchmark" className="card">
+            <h2>Benchmark</h2>
+            <p>Mediators over scenarios × conditions: the leaderboard, the domain table as a heat map, axis profiles and timing.</p>
+          </Link>
           {data.exampleRunId ? (
             <Link to={`/runs/${encodeURIComponent(data.exampleRunId)}`} className="card">
               <h2>See a mediated run</h2>

@@ -6,6 +6,8 @@ import { parseSort } from "../domain/table-sort.ts";
 import { listRuns, RUN_SORT_KEYS, runOutcomes } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
+import { cellRunIds } from "../server/benchmark/page.server.ts";
+import { orResponseAsync } from "../server/http/responses.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Runs · SoCRATES Studio" }];
 
@@ -14,10 +16,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   // ?condition=<id>: the runs of one condition (the scenario page links here); ?q, ?outcome, ?mediated filter; ?sort&dir sort.
   const condition = params.get("condition") || null;
+  // ?plan&table&row&column: the runs behind one cell of a benchmark report (the Benchmark page links here).
+  const cell = await benchmarkCell(params);
   const filter = { q: params.get("q") ?? "", outcome: params.get("outcome") ?? "", mediated: params.get("mediated") ?? "" };
   const sort = parseSort(params, RUN_SORT_KEYS, { key: "scenario", dir: "asc" });
   const db = getDb();
   const runs = listRuns(db, {
+    ids: cell?.runIds,
     conditionId: condition ?? undefined,
     text: filter.q,
     outcome: filter.outcome || undefined,
@@ -25,7 +30,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // Without ?sort the scenario/condition order of the catalogue.
     sort: params.has("sort") ? sort : undefined,
   });
-  return json({ condition, runs, filter, sort, outcomes: runOutcomes(db) });
+  const keep = cell ? { plan: cell.plan, table: cell.table, row: cell.row, column: cell.column } : condition ? { condition } : {};
+  return json({ condition, cell: cell ? { label: cell.label, plan: cell.plan } : null, keep, runs, filter, sort, outcomes: runOutcomes(db) });
+}
+
+async function benchmarkCell(params: URLSearchParams) {
+  const [plan, table, row, column] = ["plan", "table", "row", "column"].map((k) => params.get(k) ?? "");
+  if (!plan) return null;
+  const found = await orResponseAsync(() => cellRunIds(getDb(), plan, { table, row, column }));
+  return { plan, table, row, column, label: found.label, runIds: found.runIds };
 }
 
 const MEDIATED = [
@@ -34,10 +47,15 @@ const MEDIATED = [
 ];
 
 export default function Runs() {
-  const { condition, runs, filter, sort, outcomes } = useLoaderData<typeof loader>();
+  const { condition, cell, keep, runs, filter, sort, outcomes } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Runs</h1>
+      {cell ? (
+        <p className="muted" data-testid="cell-runs">
+          The runs behind {cell.label} · <Link to={`/benchmark/${cell.plan}`}>back to the report</Link> · <Link to="/runs">all runs</Link>
+        </p>
+      ) : null}
       {condition ? (
         <p className="muted">
           Condition <code>{condition}</code> only · <Link to="/runs">all runs</Link>
@@ -51,7 +69,7 @@ export default function Runs() {
           { name: "mediated", label: "Mediated", value: filter.mediated, options: MEDIATED },
         ]}
         sort={sort}
-        keep={condition ? { condition } : {}}
+        keep={keep}
       />
       <RunTable runs={runs} sort={sort} />
     </>

@@ -1,5 +1,5 @@
 /** Read-side queries for the scenario and run pages (the shapes they return are in app/domain/catalog-views.ts). */
-import { and, asc, count, desc, eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import type { Party, Topic } from "../domain/bundle.ts";
 import type { EvaluationView, MetricView, RunListItem, RunMetrics } from "../domain/catalog-views.ts";
@@ -75,6 +75,8 @@ const RUN_SORT_COLUMNS: Record<RunSortKey, SQL | AnyColumn> = {
 };
 
 export interface RunListFilter {
+  /** Only these runs (a benchmark cell's). */
+  ids?: readonly string[];
   scenarioId?: string;
   conditionId?: string;
   /** Words that must each appear in the run id, scenario title, condition or a backbone. */
@@ -89,6 +91,7 @@ function runConditions(filter: RunListFilter): SQL | undefined {
   const words = (filter.text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const searched = sql`lower(${schema.runs.id} || ' ' || ${schema.scenarios.title} || ' ' || ${schema.conditions.axis} || ' ' || ${schema.conditions.variant} || ' ' || coalesce(${schema.runs.mediatorBackbone}, '') || ' ' || ${schema.runs.simulatorBackbone})`;
   return and(
+    filter.ids ? inArray(schema.runs.id, [...filter.ids]) : undefined,
     filter.scenarioId ? eq(schema.runs.scenarioId, filter.scenarioId) : undefined,
     filter.conditionId ? eq(schema.runs.conditionId, filter.conditionId) : undefined,
     filter.outcome ? eq(schema.runs.outcome, filter.outcome) : undefined,

@@ -1,0 +1,96 @@
+/**
+ * How a report cell reads on the page and in the files: the mean ×100 (or as it is), the count,
+ * the interval; the heat-map colour of a cell within its column group; the leaderboard taken
+ * from Table 3. Pure, so the page, the CLI's renderers and the tests share one wording.
+ */
+import { isReportCell, type ReportCell, type ReportTable, type ReportValue } from "./report-model.ts";
+
+export function formatMean(mean: number | null, scale: ReportTable["scale"]): string {
+  if (mean === null) return "—";
+  return scale === "percent" ? (mean * 100).toFixed(1) : mean.toFixed(3);
+}
+
+/** "95% CI 12.0 to 30.5 over scenarios", or null without an interval. */
+export function describeInterval(cell: ReportCell, scale: ReportTable["scale"]): string | null {
+  return cell.ci ? `95% CI ${formatMean(cell.ci[0], scale)} to ${formatMean(cell.ci[1], scale)} over scenarios` : null;
+}
+
+/** A cell's hover text: every number behind it. */
+export function cellTitle(value: ReportValue, scale: ReportTable["scale"]): string {
+  if (!isReportCell(value)) return value.text;
+  const parts = [
+    `mean ${formatMean(value.mean, scale)} over ${value.n}`,
+    value.median !== null ? `median ${formatMean(value.median, scale)}` : null,
+    describeInterval(value, scale),
+    value.missing > 0 ? `${value.missing} without a value (incomplete or undefined), left out` : null,
+  ];
+  return parts.filter((p) => p !== null).join(" · ");
+}
+
+/** The column groups of a table (Table 3: IT, IE, CG), each shaded on its own range. */
+function groupOf(table: ReportTable, columnKey: string): string {
+  return table.columns.find((c) => c.key === columnKey)?.group ?? "";
+}
+
+/** Per column group, the lowest and highest mean among the table's cells. */
+export function heatRanges(table: ReportTable): Map<string, { min: number; max: number }> {
+  const ranges = new Map<string, { min: number; max: number }>();
+  for (const row of table.rows) {
+    for (const [key, value] of Object.entries(row.cells)) {
+      if (!isReportCell(value) || value.mean === null) continue;
+      const group = groupOf(table, key);
+      const r = ranges.get(group);
+      if (!r) ranges.set(group, { min: value.mean, max: value.mean });
+      else {
+        r.min = Math.min(r.min, value.mean);
+        r.max = Math.max(r.max, value.mean);
+      }
+    }
+  }
+  return ranges;
+}
+
+/**
+ * A cell's background on a light-to-dark blue ramp within its group's range, and a text colour
+ * that keeps the number readable on it (single-hue, so it reads without colour vision too).
+ */
+export function heatStyle(table: ReportTable, ranges: Map<string, { min: number; max: number }>, columnKey: string, value: ReportValue | undefined): { background: string; color: string } | null {
+  if (!isReportCell(value) || value.mean === null) return null;
+  const range = ranges.get(groupOf(table, columnKey));
+  if (!range) return null;
+  const share = range.max > range.min ? (value.mean - range.min) / (range.max - range.min) : 0.5;
+  const lightness = Math.round(95 - share * 55); // 95% (pale) … 40% (deep)
+  return { background: `hsl(212 65% ${lightness}%)`, color: lightness < 60 ? "#fff" : "#1b1f24" };
+}
+
+export interface LeaderboardRow {
+  rank: number;
+  mediator: string;
+  group?: string;
+  /** The average over domains of each metric, by metric key (IT, IE, CG). */
+  cells: Record<string, ReportCell | undefined>;
+}
+
+/**
+ * The leaderboard: Table 3's mediators ranked by their average consensus gain (ties share a
+ * rank; a mediator with no value ranks last). `averageColumn(metric)` names Table 3's average
+ * column of a metric.
+ */
+export function leaderboard(table: ReportTable, metrics: readonly string[], averageColumn: (metric: string) => string, rankBy: string): LeaderboardRow[] {
+  const rows = table.rows
+    .filter((r) => r.key !== "average")
+    .map((r) => ({
+      mediator: r.label,
+      group: r.group,
+      cells: Object.fromEntries(metrics.map((m) => [m, asCell(r.cells[averageColumn(m)])])) as Record<string, ReportCell | undefined>,
+    }));
+  const score = (r: (typeof rows)[number]) => r.cells[rankBy]?.mean ?? null;
+  rows.sort((a, b) => (score(b) ?? -Infinity) - (score(a) ?? -Infinity) || a.mediator.localeCompare(b.mediator));
+  let rank = 0;
+  return rows.map((r, i) => {
+    if (i === 0 || score(r) !== score(rows[i - 1])) rank = i + 1;
+    return { rank, ...r };
+  });
+}
+
+const asCell = (v: ReportValue | undefined): ReportCell | undefined => (isReportCell(v) ? v : undefined);

@@ -1,0 +1,88 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Leaderboard } from "../components/benchmark/Leaderboard.tsx";
+import { ReportFigureView } from "../components/benchmark/ReportFigureView.tsx";
+import { ReportTableView } from "../components/benchmark/ReportTableView.tsx";
+import { leaderboard } from "../domain/benchmark/report-view.ts";
+import type { ReportTable } from "../domain/benchmark/report-model.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { benchmarkPage } from "../server/benchmark/page.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { orResponseAsync } from "../server/http/responses.server.ts";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.report.planName ?? "Benchmark"} · Benchmark · SoCRATES Studio` }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request, ["admin"]); // researchers only: mediator models and their scores
+  return json(await orResponseAsync(() => benchmarkPage(getDb(), params.planHash ?? "")));
+}
+
+const LEADERBOARD_METRICS = [
+  { key: "CG", label: "Consensus gain" },
+  { key: "IE", label: "Effectiveness" },
+  { key: "IT", label: "Timeliness" },
+];
+
+/** Table 3's average column of a metric (the one column of the metric's group that is not a domain). */
+function averageColumn(table: ReportTable, metric: string): string {
+  return table.columns.find((c) => c.group === metric && /avg|average/i.test(`${c.key} ${c.label}`))?.key ?? "";
+}
+
+/** The tables the page shows in full after the heat map, in the paper's order. */
+const OTHER_TABLES = ["table7", "table8", "table9", "table1", "table2", "table6"];
+const FIRST_FIGURES = ["figure2", "figure3", "figure4"];
+
+export default function BenchmarkReportPage() {
+  const { report, svgs } = useLoaderData<typeof loader>();
+  const cellHref = (table: string) => (row: string, column: string) =>
+    `/runs?${new URLSearchParams({ plan: report.planHash, table, row, column }).toString()}`;
+  const table3 = report.tables.find((t) => t.id === "table3");
+  const figures = (ids: string[]) => report.figures.filter((f) => ids.includes(f.id));
+  const later = report.figures.filter((f) => !FIRST_FIGURES.includes(f.id));
+  const { params, bins, bootstrap } = report.constants;
+  return (
+    <>
+      <p className="muted">
+        <Link to="/benchmark">Benchmark</Link> ›
+      </p>
+      <h1>{report.planName}</h1>
+      <p className="muted" data-testid="report-constants">
+        Plan <code>{report.planHash}</code> · evaluator {report.evaluator} · simulator {report.simulator} ·{" "}
+        {Object.entries(params)
+          .map(([k, v]) => `${k} = ${String(v)}`)
+          .join(", ")}
+        , {bins} timing bins · 95% CIs from {bootstrap.draws} bootstrap draws over scenarios (seed {bootstrap.seed}) ·{" "}
+        {report.coverage.storedRuns} of {report.coverage.plannedRuns} runs stored, {report.coverage.evaluatedRuns} evaluated
+        {report.coverage.incompleteRuns > 0 ? `, ${report.coverage.incompleteRuns} with incomplete judge output (left out)` : ""}
+      </p>
+      {report.warnings.length > 0 ? (
+        <ul className="notice" data-testid="report-warnings">
+          {report.warnings.map((w, i) => (
+            <li key={i}>{w}</li>
+          ))}
+        </ul>
+      ) : null}
+      {table3 ? (
+        <>
+          <h2>Leaderboard</h2>
+          <Leaderboard rows={leaderboard(table3, LEADERBOARD_METRICS.map((m) => m.key), (m) => averageColumn(table3, m), "CG")} metrics={LEADERBOARD_METRICS} />
+          <h2>{table3.title}</h2>
+          <p className="muted">Each cell: mean ×100 (runs or pairs in brackets), shaded within its metric. Click a cell for the runs behind it.</p>
+          <ReportTableView table={table3} cellHref={cellHref(table3.id)} heat />
+        </>
+      ) : null}
+      {figures(FIRST_FIGURES).map((f) => (
+        <ReportFigureView key={f.id} figure={f} svg={svgs[f.id] ?? ""} />
+      ))}
+      {OTHER_TABLES.flatMap((id) => report.tables.filter((t) => t.id === id)).map((t) => (
+        <section key={t.id}>
+          <h2>{t.title}</h2>
+          <ReportTableView table={t} cellHref={cellHref(t.id)} />
+        </section>
+      ))}
+      {later.map((f) => (
+        <ReportFigureView key={f.id} figure={f} svg={svgs[f.id] ?? ""} />
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The Benchmark page's data: the plans `benchmark run` recorded, and one plan's report (the same
+ * BenchmarkReport the CLI writes) with its figures drawn to SVG, its leaderboard, and the runs
+ * behind any cell.
+ */
+import { planGrid, loadStoredPlan } from "./plan-file.server.ts";
+import { buildBenchmarkReport } from "./report.server.ts";
+import { renderChartSvg } from "../charts/render.server.ts";
+import type { Db } from "../db.server.ts";
+import { benchmarkPlanList } from "../models/benchmark-plan.server.ts";
+import { storedRunIds } from "../models/run.server.ts";
+import { isReportCell, type BenchmarkReport } from "../../domain/benchmark/report-model.ts";
+import { ServiceError } from "../http/errors.server.ts";
+
+export interface PlanSummary {
+  hash: string;
+  name: string;
+  source: string;
+  lastRunAt: string | null;
+  mediators: number;
+  plannedRuns: number;
+  storedRuns: number;
+}
+
+/** Every recorded plan with how much of its grid is stored. */
+export function benchmarkPlans(db: Db): PlanSummary[] {
+  return benchmarkPlanList(db).map((row) => {
+    const loaded = loadStoredPlan(db, row.hash)!;
+    const runIds = planGrid(db, loaded.plan).units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
+    return {
+      hash: row.hash,
+      name: row.name,
+      source: row.source,
+      lastRunAt: row.lastRunAt,
+      mediators: loaded.plan.mediators.length,
+      plannedRuns: runIds.length,
+      storedRuns: storedRunIds(db, runIds).size,
+    };
+  });
+}
+
+function reportOf(db: Db, hash: string): Promise<BenchmarkReport> {
+  const loaded = loadStoredPlan(db, hash);
+  if (!loaded) throw new ServiceError(404, `No benchmark plan has the hash "${hash}". The Benchmark page lists the plans that were run.`);
+  return Promise.resolve(buildBenchmarkReport(db, loaded));
+}
+
+export interface BenchmarkPageData {
+  report: BenchmarkReport;
+  /** Each figure's SVG, by figure id. */
+  svgs: Record<string, string>;
+}
+
+export async function benchmarkPage(db: Db, hash: string): Promise<BenchmarkPageData> {
+  const report = await reportOf(db, hash);
+  const svgs: Record<string, string> = {};
+  for (const figure of report.figures) svgs[figure.id] = await renderChartSvg(figure.spec);
+  return { report, svgs };
+}
+
+/** The runs that entered one cell of one table, or a 404 naming what was not found. */
+export async function cellRunIds(db: Db, hash: string, cell: { table: string; row: string; column: string }): Promise<{ report: BenchmarkReport; label: string; runIds: string[] }> {
+  const report = await reportOf(db, hash);
+  const table = report.tables.find((t) => t.id === cell.table);
+  const row = table?.rows.find((r) => r.key === cell.row);
+  const column = table?.columns.find((c) => c.key === cell.column);
+  const value = row?.cells[cell.column];
+  if (!table || !row || !column || !isReportCell(value)) throw new ServiceError(404, `The report of plan ${hash} has no cell ${cell.table} / ${cell.row} / ${cell.column}.`);
+  const label = `${table.title}: ${row.label}, ${column.group ? `${column.group} ` : ""}${column.label}`;
+  return { report, label, runIds: value.runIds };
+}
