@@ -4,7 +4,7 @@ import { Leaderboard } from "../components/benchmark/Leaderboard.tsx";
 import { ReportFigureView } from "../components/benchmark/ReportFigureView.tsx";
 import { ReportTableView } from "../components/benchmark/ReportTableView.tsx";
 import { leaderboard } from "../domain/benchmark/report-view.ts";
-import type { ReportTable } from "../domain/benchmark/report-model.ts";
+import { AVG } from "../domain/benchmark/report/table3.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { benchmarkPage } from "../server/benchmark/page.server.ts";
 import { getDb } from "../server/db.server.ts";
@@ -23,10 +23,8 @@ const LEADERBOARD_METRICS = [
   { key: "IT", label: "Timeliness" },
 ];
 
-/** Table 3's average column of a metric (the one column of the metric's group that is not a domain). */
-function averageColumn(table: ReportTable, metric: string): string {
-  return table.columns.find((c) => c.group === metric && /avg|average/i.test(`${c.key} ${c.label}`))?.key ?? "";
-}
+/** Table 3's keys: columns `<metric>|<domain>`, the average column and row AVG. */
+const averageColumn = (metric: string) => `${metric}|${AVG}`;
 
 /** The tables the page shows in full after the heat map, in the paper's order. */
 const OTHER_TABLES = ["table7", "table8", "table9", "table1", "table2", "table6"];
@@ -65,7 +63,7 @@ export default function BenchmarkReportPage() {
       {table3 ? (
         <>
           <h2>Leaderboard</h2>
-          <Leaderboard rows={leaderboard(table3, LEADERBOARD_METRICS.map((m) => m.key), (m) => averageColumn(table3, m), "CG")} metrics={LEADERBOARD_METRICS} />
+          <Leaderboard rows={leaderboard(table3, LEADERBOARD_METRICS.map((m) => m.key), averageColumn, "CG", AVG)} metrics={LEADERBOARD_METRICS} />
           <h2>{table3.title}</h2>
           <p className="muted">Each cell: mean ×100 (runs or pairs in brackets), shaded within its metric. Click a cell for the runs behind it.</p>
           <ReportTableView table={table3} cellHref={cellHref(table3.id)} heat />

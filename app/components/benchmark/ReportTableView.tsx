@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { isReportCell, type ReportTable, type ReportValue } from "../../domain/benchmark/report-model.ts";
+import { AVG } from "../../domain/benchmark/report/table3.ts";
 import { cellTitle, formatMean, heatRanges, heatStyle } from "../../domain/benchmark/report-view.ts";
 import { ScrollX } from "../ScrollX.tsx";
 
@@ -63,7 +64,7 @@ export function ReportTableView({ table, cellHref, heat = false }: Props) {
         </thead>
         <tbody>
           {table.rows.map((row) => (
-            <tr key={row.key} className={row.key === "average" ? "total-row" : undefined}>
+            <tr key={row.key} className={row.key === AVG ? "total-row" : undefined}>
               <th scope="row">
                 {row.label}
                 {row.group ? <small className="muted"> · {row.group}</small> : null}

@@ -4,11 +4,9 @@
  * from Table 3. Pure, so the page, the CLI's renderers and the tests share one wording.
  */
 import { isReportCell, type ReportCell, type ReportTable, type ReportValue } from "./report-model.ts";
+import { formatMean } from "./report/format.ts";
 
-export function formatMean(mean: number | null, scale: ReportTable["scale"]): string {
-  if (mean === null) return "—";
-  return scale === "percent" ? (mean * 100).toFixed(1) : mean.toFixed(3);
-}
+export { formatMean };
 
 /** "95% CI 12.0 to 30.5 over scenarios", or null without an interval. */
 export function describeInterval(cell: ReportCell, scale: ReportTable["scale"]): string | null {
@@ -74,11 +72,11 @@ export interface LeaderboardRow {
 /**
  * The leaderboard: Table 3's mediators ranked by their average consensus gain (ties share a
  * rank; a mediator with no value ranks last). `averageColumn(metric)` names Table 3's average
- * column of a metric.
+ * column of a metric; the row `averageRow` (all mediators pooled) is left out.
  */
-export function leaderboard(table: ReportTable, metrics: readonly string[], averageColumn: (metric: string) => string, rankBy: string): LeaderboardRow[] {
+export function leaderboard(table: ReportTable, metrics: readonly string[], averageColumn: (metric: string) => string, rankBy: string, averageRow: string): LeaderboardRow[] {
   const rows = table.rows
-    .filter((r) => r.key !== "average")
+    .filter((r) => r.key !== averageRow)
     .map((r) => ({
       mediator: r.label,
       group: r.group,

@@ -1,11 +1,17 @@
 /** Pure text forms of the report: cell strings, the markdown document and the csv files. */
 import { isReportCell, type BenchmarkReport, type ReportFigure, type ReportTable, type ReportValue } from "../report-model.ts";
 
+/** A mean as reported: ×100 with one decimal for percent tables, three decimals otherwise; "—" for none. */
+export function formatMean(mean: number | null, scale: ReportTable["scale"]): string {
+  if (mean === null) return "—";
+  return scale === "percent" ? (mean * 100).toFixed(1) : mean.toFixed(3);
+}
+
 /** "61.2 (n 40)" for a percent cell; the CI as "[55.0, 67.1]" when `withCi`. */
 export function formatValue(value: ReportValue | undefined, scale: ReportTable["scale"], withCi = true): string {
   if (value === undefined) return "";
   if (!isReportCell(value)) return value.text;
-  const num = (v: number) => (scale === "percent" ? (v * 100).toFixed(1) : v.toFixed(3));
+  const num = (v: number) => formatMean(v, scale);
   if (value.mean === null) return `– (n 0${value.missing > 0 ? `, ${value.missing} missing` : ""})`;
   const missing = value.missing > 0 ? `, ${value.missing} missing` : "";
   const ci = withCi && value.ci ? ` [${num(value.ci[0])}, ${num(value.ci[1])}]` : "";
