@@ -1,7 +1,8 @@
 /**
  * `socrates benchmark run` as a real child process against the stand-in in the test process (so
  * the endpoint outlives a killed child and sees every request of both processes): kill and
- * resume with no request paid twice, shards merged by export/import, the spending cap, the dry
+ * resume with no request paid twice, then the report's Tables 3 and 7 checked against the stored
+ * metric rows; shards merged by export/import, the spending cap, the dry
  * run, and user errors that name the plan file and the JSON path.
  */
 import { writeFileSync } from "node:fs";
@@ -13,11 +14,13 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { loadLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { loadPlanFile } from "../../../app/server/benchmark/plan-file.server.ts";
 import { runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
+import { buildBenchmarkReport } from "../../../app/server/benchmark/report.server.ts";
 import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 import { runCli, spawnCli, until, type CliChild } from "../../helpers/cli.ts";
 import { tempDir } from "../../helpers/temp-db.ts";
 import { chatRequests, duplicates, servedBodies } from "../pipeline/helpers.ts";
+import { expectTables3And7MatchStoredRows } from "./report/recompute.ts";
 import { benchmarkFiles, column, count, JUDGE_MODEL, MEDIATOR_MODEL, PARTY_MODEL, SMALL_PLAN } from "./runner-helpers.ts";
 
 const RUNS = 2 * 3 * 2 * 3; // units × (unmediated + 2 mediators)
@@ -96,6 +99,12 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(second.stderr).not.toMatch(/failed|error/i);
     expect(second.stdout).toContain(`runs: ${RUNS - storedAtKill} simulated, ${storedAtKill} already stored`);
     expect(second.stderr).toMatch(/benchmark \d+\/\d+.*ETA|benchmark 144\/144/);
+
+    // The report over the resumed grid: Tables 3 and 7 equal a recomputation from the stored rows.
+    const db = openDatabase(files.dbPath);
+    cleanups.push(() => db.$client.close());
+    const loaded = loadPlanFile(files.planPath);
+    expect(expectTables3And7MatchStoredRows(db, loaded, buildBenchmarkReport(db, loaded))).toBeGreaterThan(0);
   });
 
   it("splits the grid into shards whose merged databases equal one unsharded run", async () => {

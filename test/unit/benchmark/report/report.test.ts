@@ -6,10 +6,10 @@ import { planGrid } from "../../../../app/server/benchmark/plan-file.server.ts";
 import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";
 import type { Db } from "../../../../app/server/db.server.ts";
 import { evaluationId } from "../../../../app/domain/evaluation-ids.ts";
-import { isReportCell, type ReportCell, type ReportTable, type ReportValue } from "../../../../app/domain/benchmark/report-model.ts";
 import { computeMetrics } from "../../../../app/server/pipeline/metrics-runner.server.ts";
 import { tempDb } from "../../../helpers/temp-db.ts";
 import { fixturePlan, MAIN_JUDGE, seedGrid } from "./fixture.ts";
+import { expectTables3And7MatchStoredRows, reportCell } from "./recompute.ts";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -39,71 +39,16 @@ function seeded(): { db: Db; skipped: string } {
   return { db, skipped };
 }
 
-/** The metric_values rows, read straight from the table. */
-function storedValues(db: Db) {
-  const rows = db.select().from(schema.metricValues).all();
-  return (subjectId: string, evaluation: string, metric: string): { found: boolean; value: number | null } => {
-    const row = rows.find((r) => r.subjectId === subjectId && r.evaluationId === evaluation && r.metric === metric);
-    return { found: row !== undefined, value: row?.value ?? null };
-  };
-}
-
-function cell(table: ReportTable, row: string, column: string): ReportCell {
-  const v: ReportValue | undefined = table.rows.find((r) => r.key === row)?.cells[column];
-  if (!isReportCell(v)) throw new Error(`${table.id}: no cell ${row} / ${column}`);
-  return v;
-}
-
-/** Plain loops over the stored rows: mean, n, missing of a set of (subject, evaluation) values. */
-function expected(values: (number | null)[]) {
-  let sum = 0;
-  let n = 0;
-  for (const v of values) if (v !== null) (sum += v), n++;
-  return { mean: n === 0 ? null : sum / n, n, missing: values.length - n };
-}
-
-function expectCell(actual: ReportCell, values: (number | null)[]) {
-  const e = expected(values);
-  expect(actual.n).toBe(e.n);
-  expect(actual.missing).toBe(e.missing);
-  expect(actual.runIds.length).toBe(e.n);
-  if (e.mean === null) expect(actual.mean).toBeNull();
-  else expect(actual.mean).toBeCloseTo(e.mean, 12);
-}
+const cell = reportCell;
 
 describe("benchmark report", () => {
   it("Tables 3 and 7 equal a recomputation from the stored metric rows; counts are the runs that entered", () => {
     const { db, skipped } = seeded();
     const report = buildBenchmarkReport(db, loaded, { now: new Date("2026-01-02T00:00:00Z") });
-    const stored = storedValues(db);
     const table3 = report.tables.find((t) => t.id === "table3")!;
-    const table7 = report.tables.find((t) => t.id === "table7")!;
     const units = planGrid(db, loaded.plan).units.filter((u) => u.part === "main");
-    const runsOf = (mediator: string | null, domain: string | null) =>
-      units.flatMap((u) => (domain === null || u.domain === domain ? u.mediated.filter((m) => (mediator === null || m.mediator === mediator) && m.runId !== skipped) : []));
-
-    const domains = DOMAINS.filter((d) => units.some((u) => u.domain === d));
-    expect(domains).toEqual(["transactional", "healthcare"]);
-    let nonNull = 0;
-    for (const mediator of ["alpha", "beta", "gamma", null]) {
-      for (const domain of [...domains, null]) {
-        const runs = runsOf(mediator, domain);
-        const tl = (runId: string) => evaluationId(runId, "topic-localized", MAIN_JUDGE);
-        const column = (metric: string) => `${metric}|${domain ?? "avg"}`;
-        const row = mediator ?? "avg";
-        expectCell(cell(table3, row, column("IT")), runs.map((r) => stored(r.runId, tl(r.runId), "IT").value));
-        expectCell(cell(table3, row, column("IE")), runs.map((r) => stored(r.runId, tl(r.runId), "IE").value));
-        const cg = runs.map((r) => stored(r.pairId, tl(r.runId), "CG"));
-        expect(cg.every((c) => c.found)).toBe(true);
-        expectCell(cell(table3, row, column("CG")), cg.map((c) => c.value));
-        nonNull += cg.filter((c) => c.value !== null).length;
-        if (mediator !== null && domain === null) {
-          expectCell(cell(table7, mediator, "IF"), runs.map((r) => stored(r.runId, "", "IF").value));
-          expectCell(cell(table7, mediator, "FI"), runs.map((r) => stored(r.runId, "", "FI").value));
-          expect(cell(table3, mediator, "CG|avg").runIds.sort()).toEqual(runs.filter((r) => stored(r.pairId, tl(r.runId), "CG").value !== null).map((r) => r.runId).sort());
-        }
-      }
-    }
+    expect(DOMAINS.filter((d) => units.some((u) => u.domain === d))).toEqual(["transactional", "healthcare"]);
+    const nonNull = expectTables3And7MatchStoredRows(db, loaded, report, new Set([skipped]));
     expect(nonNull).toBeGreaterThan(0);
     // beta lost one healthcare run: 2 scenarios × 3 conditions × 2 runs − 1.
     const betaRuns = cell(table3, "beta", "IE|avg");
