@@ -96,6 +96,10 @@ export default function Home() {
             every topic at every turn.
           </li>
           <li>
+            <strong>Benchmark.</strong> <code>socrates benchmark run</code> plays a plan's grid of scenarios × conditions × mediators
+            and measures every run; <code>socrates report</code> and the Benchmark page turn it into the paper's tables and charts.
+          </li>
+          <li>
             <strong>Validate.</strong> Experts and crowdworkers label snippets; agreement and alignment tell you whether to trust the
             judge.
           </li>
