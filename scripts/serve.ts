@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { databasePath, getDb } from "../app/server/db.server.ts";
 import { isEmpty, seedDemo } from "../db/demo/seed.ts";
 import { DEMO_ACCOUNTS, seedDemoStudies } from "../db/demo/studies.ts";
+import { seedDemoBenchmark } from "../db/demo/benchmark/seed.ts";
 import { authenticate } from "../app/server/annotation/accounts.server.ts";
 import { computeMetrics } from "../app/server/pipeline/metrics-runner.server.ts";
 import { bodyLimit } from "../app/server/http/body-limit.server.ts";
@@ -35,6 +36,9 @@ if (isEmpty(db)) {
   console.log(`Computed ${metrics.rows.length} metric values for the demo runs and pairs.`);
   const studies = await seedDemoStudies(db);
   if (studies.created) console.log("Seeded the demo annotation studies: an expert consensus study partly labelled by two experts, a crowd consensus study (link workers and a small imported MTurk batch) and a crowd A/B study.");
+  // After the studies, which sample the hand-written runs: the benchmark's stand-in runs stay out of them.
+  const bench = seedDemoBenchmark(db);
+  console.log(`Seeded the demo benchmark "${bench.plan.plan.name}": ${bench.imported.inserted.runs} runs, ${bench.imported.inserted.evaluations} evaluations (stand-in output, not model output).`);
 }
 // Print a demo login only while its demo password still works (never once someone changed it).
 const workingDemoLogins: (typeof DEMO_ACCOUNTS)[number][] = [];

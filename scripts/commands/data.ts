@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { BundleImportError, exportBundle, importBundleFiles, type ImportSummary } from "../../app/server/bundle-store.server.ts";
 import { databasePath, openDatabase } from "../../app/server/db.server.ts";
+import { seedDemoBenchmark } from "../../db/demo/benchmark/seed.ts";
 import { readBundleDir, seedDemo } from "../../db/demo/seed.ts";
 import { printJson, UserError } from "../cli-kit.ts";
 
@@ -78,9 +79,11 @@ export function registerDataCommands(program: Command): void {
 
   program
     .command("seed-demo")
-    .description("import the demo study from db/demo (fictional data written for this project); safe to repeat")
+    .description("import the demo study and the demo benchmark from db/demo (fictional data written for this project); safe to repeat")
     .action(() => {
-      const summary = importOrExplain(() => seedDemo(openDatabase()));
-      console.log(describeSummary(summary));
+      const db = openDatabase();
+      console.log(describeSummary(importOrExplain(() => seedDemo(db))));
+      const bench = seedDemoBenchmark(db);
+      console.log(`demo benchmark "${bench.plan.plan.name}" (stand-in output): ${describeSummary(bench.imported)}; ${bench.metricRows} metric values computed`);
     });
 }

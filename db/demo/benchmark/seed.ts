@@ -1,0 +1,46 @@
+/**
+ * The demo benchmark: the plan in demo-plan.json and its grid's runs, pairs and evaluations in
+ * demo-benchmark.json (recorded from the stand-in by db/demo/authoring/record-benchmark.ts).
+ * Kept out of db/demo's top level so seedDemo does not import it: the demo annotation studies
+ * sample the hand-written runs, so serve.ts seeds the benchmark after them.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadPlanFile, planGrid, type LoadedPlan } from "../../../app/server/benchmark/plan-file.server.ts";
+import { importBundleFiles, type ImportSummary } from "../../../app/server/bundle-store.server.ts";
+import type { Db } from "../../../app/server/db.server.ts";
+import { parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
+import { touchBenchmarkPlan } from "../../../app/server/models/benchmark-plan.server.ts";
+import { computeMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
+import { DEMO_DIR } from "../seed.ts";
+
+export const DEMO_PLAN_SOURCE = "db/demo/benchmark/demo-plan.json";
+export const DEMO_BENCHMARK_BUNDLE = join(DEMO_DIR, "benchmark/demo-benchmark.json");
+
+/** The demo plan, its source named as the repository path (not this machine's). */
+export function loadDemoPlan(): LoadedPlan {
+  return { ...loadPlanFile(join(DEMO_DIR, "benchmark/demo-plan.json")), source: DEMO_PLAN_SOURCE };
+}
+
+export interface DemoBenchmarkSummary {
+  plan: LoadedPlan;
+  imported: ImportSummary;
+  metricRows: number;
+}
+
+/**
+ * Imports the demo benchmark's records, records its plan and computes the metrics of its runs
+ * and pairs with the plan's params, as `benchmark run` would. Idempotent: present records are
+ * kept and the metric rows recomputed to the same values.
+ */
+export function seedDemoBenchmark(db: Db): DemoBenchmarkSummary {
+  const imported = importBundleFiles(db, [{ file: DEMO_BENCHMARK_BUNDLE, text: readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8") }]);
+  const plan = loadDemoPlan();
+  touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: plan.source });
+  const params = parseMetricParams(plan.plan.params);
+  let metricRows = 0;
+  for (const unit of planGrid(db, plan.plan).units) {
+    for (const { runId } of unit.mediated) metricRows += computeMetrics(db, { runId, params }).rows.length;
+  }
+  return { plan, imported, metricRows };
+}
