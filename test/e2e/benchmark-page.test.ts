@@ -1,0 +1,139 @@
+/**
+ * The Benchmark page in Chromium on the real server's seeded demo database: the demo plan is
+ * listed, its report shows the leaderboard, Table 3 as a heat map and the figures as inline SVG
+ * with no console error, and a Table 3 cell leads to exactly the runs that entered it (checked
+ * against the database file) and on to the run viewer. Annotators get no access; an unknown plan
+ * is the 404 page; the cell links are reached with the keyboard.
+ */
+import Database from "better-sqlite3";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../helpers/app-server.ts";
+import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
+import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+
+const PLAN_NAME = "Demo benchmark (stand-in output)";
+const MEDIATOR = "demo-mediator-a"; // the generic mode; "demo-mediator-a (social)" is another row
+const DOMAIN = "environmental";
+
+interface RunFacts {
+  mediated: number;
+  mediator: string | null;
+  config: string;
+  domain: string;
+}
+
+describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
+  let server: AppServer;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+  const runFacts = (id: string): RunFacts | undefined => {
+    const db = new Database(server.dbPath, { readonly: true });
+    try {
+      return db
+        .prepare("SELECT r.mediated, r.mediator_backbone AS mediator, r.config, s.domain FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE r.id = ?")
+        .get(id) as RunFacts | undefined;
+    } finally {
+      db.close();
+    }
+  };
+
+  beforeAll(async () => {
+    server = await startAppServer();
+    browser = await launchChromium();
+    page = await (await browser.newContext()).newPage();
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`${page.url()}: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`${page.url()}: ${e.message}`));
+    await loginInBrowser(page, server.url, DEMO.admin);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** Opens the demo plan's report from the plan list; returns its hash. */
+  async function openReport(): Promise<string> {
+    await page.goto(`${server.url}/benchmark`);
+    const plans = page.getByTestId("benchmark-plans");
+    await expect(plans.textContent()).resolves.toContain("db/demo/benchmark/demo-plan.json");
+    await plans.getByRole("link", { name: PLAN_NAME }).click();
+    await page.waitForURL(/\/benchmark\/[0-9a-f]+$/);
+    await page.getByTestId("report-table3").waitFor();
+    return new URL(page.url()).pathname.split("/").pop()!;
+  }
+
+  const table3Cell = () =>
+    page
+      .getByTestId("report-table3")
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${MEDIATOR} · generic mediator$`) }) })
+      .locator(`a.cell-link[href*="column=CG%7C${DOMAIN}"]`);
+
+  it("lists the demo plan, shows its report, and follows a Table 3 cell to its runs and one run", async () => {
+    await openReport();
+    await expect(page.locator("h1").textContent()).resolves.toBe(PLAN_NAME);
+    expect(await page.getByTestId("leaderboard").locator("tbody tr").count()).toBe(3);
+    for (const id of ["figure2", "figure3", "figure4"]) {
+      expect(await page.getByTestId(`report-${id}`).locator("svg").count(), id).toBeGreaterThan(0);
+    }
+    // The heat map shades the cells that have a mean.
+    expect(await page.getByTestId("report-table3").locator("td[style*='background']").count()).toBeGreaterThan(0);
+
+    const cell = table3Cell();
+    expect(await cell.count()).toBe(1);
+    const n = Number(/\((\d+)\)/.exec((await cell.locator(".cell-n").textContent()) ?? "")![1]);
+    expect(n).toBeGreaterThan(0);
+    await cell.click();
+    await page.waitForURL(/\/runs\?/);
+    await expect(page.getByTestId("cell-runs").textContent()).resolves.toContain(`Table 3: mediator performance by domain: ${MEDIATOR}, CG ${DOMAIN}`);
+
+    const links = page.getByTestId("run-table").locator("tbody tr td:first-child a");
+    const ids = await links.allTextContents();
+    expect(ids).toHaveLength(n);
+    for (const id of ids) {
+      const facts = runFacts(id);
+      expect(facts, id).toBeDefined();
+      expect({ mediated: facts!.mediated, mediator: facts!.mediator, mode: JSON.parse(facts!.config).mediator_mode, domain: facts!.domain }, id).toEqual({
+        mediated: 1,
+        mediator: MEDIATOR,
+        mode: "generic",
+        domain: DOMAIN,
+      });
+    }
+
+    await links.first().click();
+    await page.waitForURL((url) => url.pathname === `/runs/${encodeURIComponent(ids[0])}`);
+    await expect(page.locator("h1 .run-id").textContent()).resolves.toBe(ids[0]);
+    expect(problems).toEqual([]);
+  });
+
+  it("reaches a Table 3 cell link with the keyboard and follows it with Enter", async () => {
+    await openReport();
+    const href = await table3Cell().getAttribute("href");
+    let focused: string | null = null;
+    for (let i = 0; i < 200 && focused !== href; i++) {
+      await page.keyboard.press("Tab");
+      focused = await page.evaluate(() => (document.activeElement instanceof HTMLAnchorElement ? document.activeElement.getAttribute("href") : null));
+    }
+    expect(focused).toBe(href);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/runs\?/);
+    await page.getByTestId("cell-runs").waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it("gives annotators no access, and an unknown plan the 404 page", async () => {
+    const expert = { headers: { cookie: await loginCookie(server.url, DEMO.ada) } };
+    expect((await fetch(`${server.url}/benchmark`, expert)).status).toBe(403);
+    await openReport();
+    expect((await fetch(page.url(), expert)).status).toBe(403);
+
+    const res = await page.goto(`${server.url}/benchmark/000000000000`);
+    expect(res?.status()).toBe(404);
+    await expect(page.locator("h1").textContent()).resolves.toBe("404 Not found");
+    await expect(page.locator(".error-page").textContent()).resolves.toContain('No benchmark plan has the hash "000000000000"');
+  });
+});
