@@ -1,6 +1,6 @@
 /**
- * `npm run screenshots`: the run viewer, a study dashboard and both task pages (consensus snippet,
- * A/B reactiveness) at 1280 px and 390 px, from the real server on a fresh demo database in
+ * `npm run screenshots`: the run viewer, a study dashboard, both task pages (consensus snippet,
+ * A/B reactiveness) and the demo benchmark's report at 1280 px and 390 px, from the real server on a fresh demo database in
  * Chromium, into exports/screenshots/ (git-ignored). Builds into build-screenshots/ so neither a
  * running `npm start` (build/) nor a test run (build-test/) is disturbed.
  */
@@ -47,6 +47,15 @@ const SHOTS: Shot[] = [
       await loginInBrowser(page, server.url, DEMO.admin);
       await page.goto(`${server.url}/admin/studies/${DASHBOARD_STUDY}`);
       await page.locator("h1").first().waitFor();
+    },
+  },
+  {
+    name: "benchmark-report",
+    open: async (page, server) => {
+      await loginInBrowser(page, server.url, DEMO.admin);
+      await page.goto(`${server.url}/benchmark`);
+      await page.getByTestId("benchmark-plans").getByRole("link").first().click();
+      await page.getByTestId("report-figure4").locator("svg").waitFor();
     },
   },
   {

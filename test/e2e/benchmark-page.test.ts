@@ -69,7 +69,7 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     page
       .getByTestId("report-table3")
       .locator("tbody tr")
-      .filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${MEDIATOR} · generic mediator$`) }) })
+      .filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${MEDIATOR}\\s*generic mediator$`) }) })
       .locator(`a.cell-link[href*="column=CG%7C${DOMAIN}"]`);
 
   it("lists the demo plan, shows its report, and follows a Table 3 cell to its runs and one run", async () => {

@@ -47,49 +47,58 @@ function CellContent({ value, scale }: { value: ReportValue; scale: ReportTable[
 /** A report table as an HTML table: every mean with its count, the numbers behind it on hover, each cell linked to its runs. */
 export function ReportTableView({ table, cellHref, heat = false }: Props) {
   const ranges = heat ? heatRanges(table) : null;
+  // The caption and notes are shown outside the scrolling box, so they wrap to the screen rather
+  // than to the table's width; the table keeps its caption for screen readers.
   return (
-    <ScrollX label={table.title}>
-      <table className="data-table report-table" data-testid={`report-${table.id}`}>
-        <caption>{table.caption}</caption>
-        <thead>
-          <GroupHeader table={table} />
-          <tr>
-            <th scope="col">{table.rows.some((r) => r.group) ? "Mediator" : ""}</th>
-            {table.columns.map((c) => (
-              <th key={c.key} scope="col" className="num">
-                {c.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {table.rows.map((row) => (
-            <tr key={row.key} className={row.key === AVG ? "total-row" : undefined}>
-              <th scope="row">
-                {row.label}
-                {row.group ? <small className="muted"> · {row.group}</small> : null}
-              </th>
-              {table.columns.map((c) => {
-                const value = row.cells[c.key];
-                if (value === undefined) return <td key={c.key} className="num muted">—</td>;
-                const href = isReportCell(value) && value.runIds.length > 0 ? cellHref?.(row.key, c.key) ?? null : null;
-                const style = ranges ? heatStyle(table, ranges, c.key, value) ?? undefined : undefined;
-                return (
-                  <td key={c.key} className="num" style={style} title={cellTitle(value, table.scale)}>
-                    {href ? (
-                      <Link to={href} className="cell-link" style={style ? { color: style.color } : undefined}>
-                        <CellContent value={value} scale={table.scale} />
-                      </Link>
-                    ) : (
-                      <CellContent value={value} scale={table.scale} />
-                    )}
-                  </td>
-                );
-              })}
+    <>
+      {table.caption ? (
+        <p className="report-caption muted" aria-hidden="true">
+          {table.caption}
+        </p>
+      ) : null}
+      <ScrollX label={table.title}>
+        <table className="data-table report-table" data-testid={`report-${table.id}`}>
+          <caption className="visually-hidden">{table.caption}</caption>
+          <thead>
+            <GroupHeader table={table} />
+            <tr>
+              <th scope="col">{table.rows.some((r) => r.group) ? "Mediator" : ""}</th>
+              {table.columns.map((c) => (
+                <th key={c.key} scope="col" className="num">
+                  {c.label}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {table.rows.map((row) => (
+              <tr key={row.key} className={row.key === AVG ? "total-row" : undefined}>
+                <th scope="row">
+                  {row.label}
+                  {row.group ? <small className="muted row-group">{row.group}</small> : null}
+                </th>
+                {table.columns.map((c) => {
+                  const value = row.cells[c.key];
+                  if (value === undefined) return <td key={c.key} className="num muted">—</td>;
+                  const href = isReportCell(value) && value.runIds.length > 0 ? cellHref?.(row.key, c.key) ?? null : null;
+                  const style = ranges ? heatStyle(table, ranges, c.key, value) ?? undefined : undefined;
+                  return (
+                    <td key={c.key} className="num" style={style} title={cellTitle(value, table.scale)}>
+                      {href ? (
+                        <Link to={href} className="cell-link" style={style ? { color: style.color } : undefined}>
+                          <CellContent value={value} scale={table.scale} />
+                        </Link>
+                      ) : (
+                        <CellContent value={value} scale={table.scale} />
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollX>
       {table.notes.length > 0 ? (
         <ul className="report-notes muted">
           {table.notes.map((n, i) => (
@@ -97,6 +106,6 @@ export function ReportTableView({ table, cellHref, heat = false }: Props) {
           ))}
         </ul>
       ) : null}
-    </ScrollX>
+    </>
   );
 }

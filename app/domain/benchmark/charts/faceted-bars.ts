@@ -11,7 +11,7 @@ export interface FacetedBarsOptions {
   rows: ChartRow[];
   facet: { field: string; title: string; columns?: number; order?: string[] };
   x: { field: string; title: string; order: string[]; independent?: boolean };
-  y: { field: string; title: string };
+  y: { field: string; title: string | string[] }; // an array: one line each (a long title on a short panel)
   color: { field: string; title: string; order: string[] };
   /** Side-by-side bars within one x (else the bars are coloured by x itself). */
   offset?: boolean;

@@ -15,7 +15,7 @@ export function timingLines(o: { title: string; rows: ChartRow[]; groups: string
       mark: { type: "line", point: true },
       encoding: {
         x: { field: "bin", type: "ordinal", title: "progress p = m/T", sort: o.bins, axis: { labelAngle: -30 } },
-        y: { field: "ie", type: "quantitative", title: "intervention effectiveness ×100" },
+        y: { field: "ie", type: "quantitative", title: ["intervention", "effectiveness ×100"] },
         color: { field: "mediator", type: "nominal", title: "mediator", sort: o.mediators, scale: colorScale },
         tooltip: [{ field: "mediator" }, { field: "bin" }, { field: "ie", format: ".1f" }, { field: "count" }],
       },

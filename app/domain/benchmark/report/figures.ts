@@ -82,7 +82,7 @@ export function buildFigure3(input: ReportInput): ReportFigure {
       rows,
       facet: { field: "axis", title: "axis", columns: 3, order: [...SHIFT_AXES] },
       x: { field: "variant", title: "variant", order: variantOrder, independent: true },
-      y: { field: "shift", title: "consensus gain shift ×100 (variant − general)" },
+      y: { field: "shift", title: ["CG shift ×100", "(variant − general)"] },
       color: { field: "mediator", title: "mediator", order: mediators },
       offset: true,
     }),
