@@ -1,0 +1,59 @@
+/**
+ * The demo benchmark (db/demo/benchmark): stand-in output that says so, exactly what its
+ * recording script writes, and seeded with its plan and the metrics of every run and pair of its
+ * grid — idempotently, since `npm start` and `socrates seed-demo` may seed it again.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { benchmarkPlans } from "../../app/server/benchmark/page.server.ts";
+import { planGrid } from "../../app/server/benchmark/plan-file.server.ts";
+import { seedDemoBenchmark, DEMO_BENCHMARK_BUNDLE, DEMO_PLAN_SOURCE, loadDemoPlan } from "../../db/demo/benchmark/seed.ts";
+import { seedDemo } from "../../db/demo/seed.ts";
+import { tableCounts, tempDb } from "../helpers/temp-db.ts";
+
+const metricRowsOf = (db: ReturnType<typeof tempDb>["db"], kind: "run" | "pair", id: string) =>
+  (db.$client.prepare("SELECT count(*) AS n FROM metric_values WHERE subject_kind = ? AND subject_id = ?").get(kind, id) as { n: number }).n;
+
+describe("the demo benchmark", () => {
+  it("names only demo- backbones and is stand-in output that says so", () => {
+    const { plan } = loadDemoPlan();
+    const models = [...plan.mediators.map((m) => m.model), plan.simulator.model, plan.evaluator.model, ...plan.ablations.evaluators.map((e) => e.model)];
+    for (const model of models) expect(model).toMatch(/^demo-/);
+    const file = JSON.parse(readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8"));
+    expect(file.description).toMatch(/offline stand-in endpoint \(canned, deterministic replies, not a model\)/);
+    expect(file.scenarios ?? []).toEqual([]);
+    expect(file.conditions ?? []).toEqual([]);
+  });
+
+  it("is exactly what its recording script writes", { timeout: 120_000 }, async () => {
+    const { demoBenchmarkText, recordDemoBenchmark } = await import("../../db/demo/authoring/record-benchmark.ts");
+    expect(demoBenchmarkText(await recordDemoBenchmark())).toBe(readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8"));
+  });
+
+  it("seeds its plan, its whole grid and the metrics of every mediated run and pair, and seeding again changes nothing", () => {
+    const t = tempDb();
+    try {
+      seedDemo(t.db);
+      const first = seedDemoBenchmark(t.db);
+      const [listed] = benchmarkPlans(t.db);
+      expect(listed).toMatchObject({ hash: first.plan.hash, source: DEMO_PLAN_SOURCE, mediators: 3 });
+      expect(listed.storedRuns).toBe(listed.plannedRuns);
+      expect(first.imported.inserted).toMatchObject({ runs: listed.plannedRuns, matched_pairs: 72, evaluations: 160 });
+
+      const units = planGrid(t.db, first.plan.plan).units;
+      for (const { runId, pairId } of units.flatMap((u) => u.mediated)) {
+        expect(metricRowsOf(t.db, "run", runId), runId).toBeGreaterThan(0);
+        expect(metricRowsOf(t.db, "pair", pairId), pairId).toBeGreaterThan(0);
+      }
+      for (const unit of units) expect(metricRowsOf(t.db, "run", unit.unmediatedRunId)).toBe(0); // mediator metrics: mediated runs only
+
+      const counts = tableCounts(t.db);
+      const again = seedDemoBenchmark(t.db);
+      expect(Object.values(again.imported.inserted).every((n) => n === 0)).toBe(true);
+      expect(again.metricRows).toBe(first.metricRows);
+      expect(tableCounts(t.db)).toEqual(counts);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
