@@ -3,7 +3,8 @@
  * listed, its report shows the leaderboard, Table 3 as a heat map and the figures as inline SVG
  * with no console error, and a Table 3 cell leads to exactly the runs that entered it (checked
  * against the database file) and on to the run viewer. Annotators get no access; an unknown plan
- * is the 404 page; the cell links are reached with the keyboard.
+ * is the 404 page; the cell links are reached with the keyboard; on a phone and a laptop the page
+ * never scrolls sideways and the figures' text is drawn at 11 px or more.
  */
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
@@ -123,6 +124,31 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     await page.waitForURL(/\/runs\?/);
     await page.getByTestId("cell-runs").waitFor();
     expect(problems).toEqual([]);
+  });
+
+  it("fits a phone and a laptop: no sideways page scroll, figure text drawn at 11 px or more", async () => {
+    const href = `${server.url}/benchmark/${await openReport()}`;
+    for (const width of [390, 1280]) {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const sized = await context.newPage();
+      await loginInBrowser(sized, server.url, DEMO.admin);
+      await sized.goto(href);
+      await sized.getByTestId("report-figure4").locator("svg").waitFor();
+      const sizes = await sized.evaluate(() => ({
+        scroll: document.scrollingElement!.scrollWidth,
+        viewport: window.innerWidth,
+        // Font size × the scale each SVG is drawn at.
+        smallest: Math.min(
+          ...[...document.querySelectorAll(".report-svg svg text")].map((t) => {
+            const svg = (t as SVGTextElement).ownerSVGElement!;
+            return (parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width) / svg.width.baseVal.value;
+          }),
+        ),
+      }));
+      expect(sizes.scroll, `${width} px`).toBeLessThanOrEqual(sizes.viewport);
+      expect(sizes.smallest, `${width} px`).toBeGreaterThanOrEqual(11);
+      await context.close();
+    }
   });
 
   it("gives annotators no access, and an unknown plan the 404 page", async () => {
