@@ -8,21 +8,18 @@
  * db/demo/benchmark/demo-benchmark.json. Deterministic: re-running writes the same bytes.
  *   npx tsx db/demo/authoring/record-benchmark.ts
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Bundle } from "../../../app/domain/bundle.ts";
 import { planGrid } from "../../../app/server/benchmark/plan-file.server.ts";
 import { runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
 import { exportBundle } from "../../../app/server/bundle-store.server.ts";
-import { openDatabase } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { standInResponder } from "../../../test/mock-llm/responders/index.ts";
-import { startMockLlm } from "../../../test/mock-llm/server.ts";
 import { DEMO_BENCHMARK_BUNDLE, loadDemoPlan } from "../benchmark/seed.ts";
 import { seedDemo } from "../seed.ts";
+import { withScratchStandIn } from "./scratch.ts";
 
 const DECISION_SECONDS = 0.05;
 
@@ -67,13 +64,10 @@ function gridBundle(all: Bundle, runIds: Set<string>, pairIds: Set<string>): Bun
 
 /** Plays, judges and exports the demo plan's grid in a scratch database. */
 export async function recordDemoBenchmark(): Promise<Bundle> {
-  const dir = mkdtempSync(join(tmpdir(), "socrates-benchmark-demo-"));
-  const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
-  const db = openDatabase(join(dir, "demo.db"));
-  try {
+  return withScratchStandIn("socrates-benchmark-demo-", standInResponder(), async (db, url) => {
     seedDemo(db);
     const loaded = loadDemoPlan();
-    const config = standInConfig(mock.url);
+    const config = standInConfig(url);
     // One unit at a time: the cache and the stored order do not depend on scheduling.
     const summary = await runGrid({ db, llm: createLlm({ db, config, sleep: async () => {} }), config, loaded, concurrency: 1 });
     if (summary.failures.length > 0) throw new Error(`demo benchmark incomplete: ${summary.failures.map((f) => `${f.id}: ${f.reason}`).join("; ")}`);
@@ -81,11 +75,7 @@ export async function recordDemoBenchmark(): Promise<Bundle> {
     const runIds = new Set(units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]));
     const pairIds = new Set(units.flatMap((u) => u.mediated.map((m) => m.pairId)));
     return gridBundle(exportBundle(db), runIds, pairIds);
-  } finally {
-    db.$client.close();
-    await mock.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 export function demoBenchmarkText(bundle: Bundle): string {

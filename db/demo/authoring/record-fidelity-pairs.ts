@@ -8,19 +8,17 @@
  * db/demo/demo-ab-reactiveness.json. Deterministic: re-running writes the same bytes.
  *   npx tsx db/demo/authoring/record-fidelity-pairs.ts
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, FIDELITY_AXIS, type Bundle } from "../../../app/domain/bundle.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
-import { openDatabase } from "../../../app/server/db.server.ts";
 import { generateFidelityPairs } from "../../../app/server/fidelity/generate.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { simulationResponder } from "../../../test/mock-llm/responders/simulation.ts";
-import { startMockLlm } from "../../../test/mock-llm/server.ts";
 import { DEMO_DIR, readBundleDir } from "../seed.ts";
+import { withScratchStandIn } from "./scratch.ts";
 
 export const AB_DEMO_FILE = "demo-ab-reactiveness.json";
 export const DEMO_SIMULATORS = ["demo-sim-alpha", "demo-sim-beta"] as const;
@@ -38,13 +36,10 @@ const DESCRIPTION =
 
 /** Records the pairs in a scratch database and returns them as a bundle (conditions, runs, pairs). */
 export async function recordFidelityPairs(): Promise<Bundle> {
-  const dir = mkdtempSync(join(tmpdir(), "socrates-fidelity-demo-"));
-  const mock = await startMockLlm({ respond: simulationResponder });
-  const db = openDatabase(join(dir, "demo.db"));
-  try {
+  return withScratchStandIn("socrates-fidelity-demo-", simulationResponder, async (db, url) => {
     importBundleFiles(db, readBundleDir(DEMO_DIR).filter((f) => !f.file.endsWith(AB_DEMO_FILE)));
     const config = parseLlmConfig(
-      { endpoints: { standin: { baseUrl: mock.url, concurrency: 4 } }, roles: { party: { endpoint: "standin", model: DEMO_SIMULATORS[0], temperature: 0.7 } } },
+      { endpoints: { standin: { baseUrl: url, concurrency: 4 } }, roles: { party: { endpoint: "standin", model: DEMO_SIMULATORS[0], temperature: 0.7 } } },
       "demo recording",
     );
     const llm = createLlm({ db, config });
@@ -58,11 +53,7 @@ export async function recordFidelityPairs(): Promise<Bundle> {
     // No timestamps: re-recording gives the same bytes.
     const runs = all.runs.filter((r) => ids.has(r.condition_id)).map(({ created_at: _dropped, ...run }) => run);
     return { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, description: DESCRIPTION, scenarios: [], conditions, runs, matched_pairs: [], ab_pairs: all.ab_pairs, evaluations: [] };
-  } finally {
-    db.$client.close();
-    await mock.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 export function demoAbText(bundle: Bundle): string {
