@@ -50,7 +50,7 @@ export default function BenchmarkReportPage() {
           .map(([k, v]) => `${k} = ${String(v)}`)
           .join(", ")}
         , {bins} timing bins · 95% CIs from {bootstrap.draws} bootstrap draws over scenarios (seed {bootstrap.seed}) ·{" "}
-        {report.coverage.storedRuns} of {report.coverage.plannedRuns} runs stored, {report.coverage.evaluatedRuns} evaluated
+        {report.coverage.storedRuns} of {report.coverage.plannedRuns} runs stored, {report.coverage.evaluatedRuns} mediated runs with metrics
         {report.coverage.incompleteRuns > 0 ? `, ${report.coverage.incompleteRuns} with incomplete judge output (left out)` : ""}
       </p>
       {report.warnings.length > 0 ? (

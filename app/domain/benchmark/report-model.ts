@@ -87,11 +87,13 @@ export interface BenchmarkReport {
   simulator: string;
   generatedAt: string;
   constants: ReportConstants;
-  /** Runs the grid plans, runs stored, and the grid's pairs whose metrics are incomplete. */
+  /** How much of the grid the report stands on. */
   coverage: {
     plannedRuns: number;
     storedRuns: number;
+    /** Mediated runs with metric rows under the main evaluator. */
     evaluatedRuns: number;
+    /** Of those, the runs whose judge output was incomplete (their metrics are null and counted as missing). */
     incompleteRuns: number;
     /** Of the runs above, the mediated ones (every table cell is about these). */
     plannedMediatedRuns?: number;
