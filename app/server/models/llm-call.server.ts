@@ -24,31 +24,52 @@ export function findOkCall(db: Db, key: string): LlmCallRow | undefined {
   return row?.status === "ok" ? row : undefined;
 }
 
+/*
+ * Every LLM call is recorded before its result is used, so this insert runs once per call: a
+ * statement prepared once per connection (building the drizzle upsert each time cost more than
+ * running it). The conflict clause takes every column from the new row (`excluded`) except the
+ * spend, which adds up, and refreshes created_at.
+ */
+const upsert = preparedOnce((db) =>
+  db.$client.prepare(`
+    INSERT INTO llm_calls (cache_key, role, base_url, model, request, response, parsed, status, error,
+      prompt_tokens, completion_tokens, cost_usd, attempts, latency_ms, subject, reply_form)
+    VALUES (@cacheKey, @role, @baseUrl, @model, @request, @response, @parsed, @status, @error,
+      @promptTokens, @completionTokens, @costUsd, @attempts, @latencyMs, @subject, @replyForm)
+    ON CONFLICT (cache_key) DO UPDATE SET
+      role = excluded.role, model = excluded.model, request = excluded.request, response = excluded.response,
+      parsed = excluded.parsed, status = excluded.status, error = excluded.error, latency_ms = excluded.latency_ms,
+      subject = excluded.subject, reply_form = excluded.reply_form,
+      prompt_tokens = llm_calls.prompt_tokens + excluded.prompt_tokens,
+      completion_tokens = llm_calls.completion_tokens + excluded.completion_tokens,
+      cost_usd = llm_calls.cost_usd + excluded.cost_usd,
+      attempts = llm_calls.attempts + excluded.attempts,
+      created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`),
+);
+
+/** JSON text for a json-mode column, as drizzle would store it (null stays NULL). */
+const jsonText = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+
 /** Stores a call's outcome, replacing an earlier outcome for the same key but adding up its spend. */
 export function recordCall(db: Db, row: NewLlmCallRow): void {
-  db.insert(llmCalls)
-    .values(row)
-    .onConflictDoUpdate({
-      target: llmCalls.cacheKey,
-      set: {
-        role: row.role,
-        model: row.model,
-        request: row.request,
-        response: row.response ?? null,
-        parsed: row.parsed ?? null,
-        status: row.status,
-        error: row.error ?? null,
-        latencyMs: row.latencyMs,
-        subject: row.subject ?? null,
-        replyForm: row.replyForm ?? null,
-        promptTokens: sql`llm_calls.prompt_tokens + excluded.prompt_tokens`,
-        completionTokens: sql`llm_calls.completion_tokens + excluded.completion_tokens`,
-        costUsd: sql`llm_calls.cost_usd + excluded.cost_usd`,
-        attempts: sql`llm_calls.attempts + excluded.attempts`,
-        createdAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`,
-      },
-    })
-    .run();
+  upsert(db).run({
+    cacheKey: row.cacheKey,
+    role: row.role,
+    baseUrl: row.baseUrl,
+    model: row.model,
+    request: JSON.stringify(row.request),
+    response: row.response ?? null,
+    parsed: jsonText(row.parsed),
+    status: row.status,
+    error: row.error ?? null,
+    promptTokens: row.promptTokens ?? 0,
+    completionTokens: row.completionTokens ?? 0,
+    costUsd: row.costUsd ?? 0,
+    attempts: row.attempts ?? 1,
+    latencyMs: row.latencyMs ?? 0,
+    subject: row.subject ?? null,
+    replyForm: row.replyForm ?? null,
+  });
 }
 
 /** Per-role sums over the recorded calls, optionally of one subject; sorted by role. */
