@@ -3,7 +3,6 @@
  * repair round that shows the model its error; cached in llm_calls, identical concurrent requests
  * sent once.
  */
-import { findOkCall } from "../models/llm-call.server.ts";
 import { askWithRepair, sentParams } from "./chat-step.server.ts";
 import { type ClientContext, type Plan, planFor, recordStep, reportCached, storedCost, ZERO_USAGE } from "./context.server.ts";
 import { parseReply } from "../../domain/llm/reply-parsing.ts";
@@ -31,7 +30,7 @@ async function execute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan
 
 /** A stored ok reply for this key that also satisfies this request's schema. */
 function fromCache<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): LlmResult<T> | undefined {
-  const row = findOkCall(ctx.db, plan.key);
+  const row = ctx.replies.find(plan.key);
   if (!row || row.response === null) return undefined;
   const parsed = parseReply(row.response, request.schema, row.replyForm === "structured");
   if (!parsed.ok) return undefined; // same prompt, stricter schema: ask again

@@ -11,6 +11,7 @@ import { chatCaller } from "./chat-call.server.ts";
 import { roleConfig, type Env, type LlmConfig } from "./config.server.ts";
 import type { ClientContext, LlmCallEvent } from "./context.server.ts";
 import { endpointPool } from "./endpoints.server.ts";
+import { replyMemory } from "./reply-memory.server.ts";
 import { toolCaller } from "./tool-loop.server.ts";
 import { webResearcher } from "./web-research.server.ts";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "../../domain/llm/retry-policy.ts";
@@ -42,6 +43,7 @@ export function createLlm(options: CreateLlmOptions): Llm {
       random: options.random ?? Math.random,
       backoff: options.backoff ?? DEFAULT_BACKOFF,
     },
+    replies: replyMemory(options.db),
   };
   return {
     call: chatCaller(ctx),

@@ -4,10 +4,11 @@
  * HTTP step is recorded: a row in llm_calls (cache and accounting) and an `onCall` event.
  */
 import type { Db } from "../db.server.ts";
-import { recordCall, type LlmCallRow, type NewLlmCallRow } from "../models/llm-call.server.ts";
+import { recordCall, type NewLlmCallRow, type OkReply } from "../models/llm-call.server.ts";
 import { cacheKey, type CacheKeyParts } from "./cache-key.server.ts";
 import { costUsd, endpointFor, roleConfig, type LlmConfig } from "./config.server.ts";
 import type { Endpoint, RetrySettings } from "./endpoints.server.ts";
+import type { ReplyMemory } from "./reply-memory.server.ts";
 import type { LlmRequest, LlmRole, LlmUsage } from "../../domain/llm/types.ts";
 
 /** One finished `call` (or one step of a tool loop), for progress output and in-process tallies (see UsageTally). */
@@ -32,6 +33,8 @@ export interface ClientContext {
   /** The role's endpoint, or the named one a request asks for (one client and one limit per endpoint, shared by every role). */
   endpointOf: (role: LlmRole, override?: string) => Endpoint;
   retry: RetrySettings;
+  /** Ok replies already read from llm_calls, by cache key (the chat cache's fast path). */
+  replies: ReplyMemory;
 }
 
 export const ZERO_USAGE: LlmUsage = { promptTokens: 0, completionTokens: 0, costUsd: 0 };
@@ -81,6 +84,7 @@ export interface StepCost {
 export function recordStep(ctx: ClientContext, request: LlmRequest<unknown>, plan: Plan, step: StepRecord, started: number): StepCost {
   const usage = { promptTokens: step.promptTokens, completionTokens: step.completionTokens, costUsd: costUsd(ctx.config, plan.model, step.promptTokens, step.completionTokens) };
   const latencyMs = Date.now() - started;
+  ctx.replies.forget(plan.key);
   recordCall(ctx.db, { ...step, cacheKey: plan.key, role: request.role, baseUrl: plan.baseUrl, model: plan.model, costUsd: usage.costUsd, latencyMs, subject: request.subject ?? null });
   const ok = step.status === "ok";
   ctx.onCall?.({ role: request.role, model: plan.model, baseUrl: plan.baseUrl, subject: request.subject, ok, cached: false, error: step.error ?? undefined, attempts: step.attempts, latencyMs, usage });
@@ -88,12 +92,12 @@ export function recordStep(ctx: ClientContext, request: LlmRequest<unknown>, pla
 }
 
 /** What a stored call cost when it was made. */
-function storedUsage(row: LlmCallRow): LlmUsage {
+function storedUsage(row: Pick<OkReply, "promptTokens" | "completionTokens" | "costUsd">): LlmUsage {
   return { promptTokens: row.promptTokens, completionTokens: row.completionTokens, costUsd: row.costUsd };
 }
 
 /** What a stored call cost and took when it was made: a cache hit reports the original call's latency. */
-export function storedCost(row: LlmCallRow): StepCost {
+export function storedCost(row: Pick<OkReply, "promptTokens" | "completionTokens" | "costUsd" | "latencyMs">): StepCost {
   return { usage: storedUsage(row), latencyMs: row.latencyMs };
 }
 

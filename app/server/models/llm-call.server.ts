@@ -7,7 +7,7 @@
  * structured); it is null for a failed call and for an intermediate tool-call step, whose
  * `parsed` holds `{ toolCalls }`. A web-research row's `parsed` holds `{ value, citations }`.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { llmCalls } from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
@@ -22,6 +22,30 @@ const byKey = preparedOnce((db) => db.select().from(llmCalls).where(eq(llmCalls.
 export function findOkCall(db: Db, key: string): LlmCallRow | undefined {
   const row = byKey(db).get({ key });
   return row?.status === "ok" ? row : undefined;
+}
+
+/** What a cache hit needs of a stored ok call: not its request, the largest column. */
+export type OkReply = Pick<LlmCallRow, "response" | "replyForm" | "baseUrl" | "promptTokens" | "completionTokens" | "costUsd" | "latencyMs">;
+
+const okReplyByKey = preparedOnce((db) =>
+  db
+    .select({
+      response: llmCalls.response,
+      replyForm: llmCalls.replyForm,
+      baseUrl: llmCalls.baseUrl,
+      promptTokens: llmCalls.promptTokens,
+      completionTokens: llmCalls.completionTokens,
+      costUsd: llmCalls.costUsd,
+      latencyMs: llmCalls.latencyMs,
+    })
+    .from(llmCalls)
+    .where(and(eq(llmCalls.cacheKey, sql.placeholder("key")), eq(llmCalls.status, "ok")))
+    .prepare(),
+);
+
+/** The reply of the stored successful call for this key, if any (the chat cache's lookup). */
+export function findOkReply(db: Db, key: string): OkReply | undefined {
+  return okReplyByKey(db).get({ key });
 }
 
 /*
