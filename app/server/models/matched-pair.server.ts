@@ -1,5 +1,5 @@
 /** Data access for matched pairs (a mediated run and its unmediated twin). */
-import { asc, eq, inArray, or } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 
@@ -12,12 +12,17 @@ export function allMatchedPairs(db: Db): MatchedPairRow[] {
   return db.select().from(matchedPairs).orderBy(asc(matchedPairs.id)).all();
 }
 
-/** The pairs a run belongs to (as the mediated or the unmediated run), in id order. */
+/**
+ * The pairs a run belongs to (as the mediated or the unmediated run), in id order. A pair's runs
+ * are of its condition (the import checks it), so the search starts from the run's condition:
+ * unmediated_run_id has no index, and the benchmark asks this once per run.
+ */
 export function matchedPairsOfRun(db: Db, runId: string): MatchedPairRow[] {
+  const conditionOfRun = sql`(select ${schema.runs.conditionId} from ${schema.runs} where ${schema.runs.id} = ${runId})`;
   return db
     .select()
     .from(matchedPairs)
-    .where(or(eq(matchedPairs.mediatedRunId, runId), eq(matchedPairs.unmediatedRunId, runId)))
+    .where(and(eq(matchedPairs.conditionId, conditionOfRun), or(eq(matchedPairs.mediatedRunId, runId), eq(matchedPairs.unmediatedRunId, runId))))
     .orderBy(asc(matchedPairs.id))
     .all();
 }
