@@ -13,6 +13,7 @@ import {
   bundleSchema,
   type AbPairRecord,
   type Bundle,
+  type BundleInput,
   type Condition,
   type Evaluation,
   type MatchedPair,
@@ -176,12 +177,16 @@ function parseFile(input: BundleFile): { bundle?: Bundle; problems: FileProblem[
   } catch (err) {
     return { problems: [{ file: input.file, path: "$", message: `invalid JSON: ${(err as Error).message.replace(/\s+/g, " ")}` }] };
   }
+  return parseBundleValue(input.file, json);
+}
+
+function parseBundleValue(file: string, json: unknown): { bundle?: Bundle; problems: FileProblem[] } {
   try {
     return { bundle: bundleSchema.parse(json), problems: [] };
   } catch (err) {
     if (!(err instanceof ZodError)) throw err;
     return {
-      problems: err.issues.map((issue) => ({ file: input.file, path: formatJsonPath(issue.path), message: issue.message })),
+      problems: err.issues.map((issue) => ({ file, path: formatJsonPath(issue.path), message: issue.message })),
     };
   }
 }
@@ -271,25 +276,23 @@ function insertRecord(db: Db, kind: RecordKind, record: unknown, lookup: RecordL
 function insertRun(db: Db, run: Run, lookup: RecordLookup): void {
   const condition = lookup.condition(run.condition_id)!;
   const mediatorTurns = run.turns.filter((t) => t.role === "mediator").length;
-  db.insert(schema.runs)
-    .values({
-      id: run.id,
-      conditionId: run.condition_id,
-      scenarioId: condition.scenarioId,
-      mediated: run.mediated,
-      mediatorBackbone: run.mediator_backbone,
-      simulatorBackbone: run.simulator_backbone,
-      outcome: run.outcome,
-      partyOrder: run.party_order,
-      totalTurns: run.turns.length,
-      partyTurns: run.turns.length - mediatorTurns,
-      mediatorTurns,
-      mediatorDecisions: run.mediator_decisions ?? null,
-      config: run.config,
-      seed: run.seed,
-      recordedAt: run.created_at ?? null,
-    })
-    .run();
+  insertRunRow(db).run({
+    id: run.id,
+    conditionId: run.condition_id,
+    scenarioId: condition.scenarioId,
+    mediated: run.mediated ? 1 : 0,
+    mediatorBackbone: run.mediator_backbone,
+    simulatorBackbone: run.simulator_backbone,
+    outcome: run.outcome,
+    partyOrder: JSON.stringify(run.party_order),
+    totalTurns: run.turns.length,
+    partyTurns: run.turns.length - mediatorTurns,
+    mediatorTurns,
+    mediatorDecisions: run.mediator_decisions ? JSON.stringify(run.mediator_decisions) : null,
+    config: JSON.stringify(run.config),
+    seed: run.seed,
+    recordedAt: run.created_at ?? null,
+  });
   const turn = insertTurn(db);
   for (const t of run.turns) {
     turn.run({ runId: run.id, turnId: t.turn_id, speaker: t.speaker, role: t.role, utterance: t.utterance, thought: t.thought ?? null, signal: t.signal ?? null });
@@ -302,9 +305,15 @@ function insertRun(db: Db, run: Run, lookup: RecordLookup): void {
 function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup): void {
   const run = lookup.run(evaluation.run_id)!;
   const played = playedScenario(lookup, run.conditionId)!;
-  db.insert(schema.evaluations)
-    .values({ id: evaluation.id, runId: evaluation.run_id, method: evaluation.method, backbone: evaluation.backbone, output: evaluation.output, errors: evaluation.errors ?? null, recordedAt: evaluation.created_at ?? null })
-    .run();
+  insertEvaluationRow(db).run({
+    id: evaluation.id,
+    runId: evaluation.run_id,
+    method: evaluation.method,
+    backbone: evaluation.backbone,
+    output: JSON.stringify(evaluation.output),
+    errors: evaluation.errors ? JSON.stringify(evaluation.errors) : null,
+    recordedAt: evaluation.created_at ?? null,
+  });
   const rows = deriveEvaluationScores(evaluation, {
     topicIds: played.topics.map((t) => t.id),
     partyIds: played.parties.map((p) => p.id),
@@ -317,14 +326,42 @@ function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup):
 }
 
 /*
- * The high-volume rows (turns, snippets, derived scores): a real benchmark imports over a
- * million of them, so each insert is a drizzle prepared query built once per connection. Its
- * values are bare placeholders (`sql\`${…}\``) given as driver values (booleans as 0/1, stances
- * as JSON text or NULL): a column-typed placeholder runs drizzle's per-value encoder lookup,
+ * The high-volume rows (runs, evaluations, turns, snippets, derived scores): a real benchmark
+ * imports over a million of them, so each insert is a drizzle prepared query built once per connection. Its
+ * values are bare placeholders (`sql\`${…}\``) given as driver values (booleans as 0/1, JSON
+ * columns as JSON text or NULL): a column-typed placeholder runs drizzle's per-value encoder lookup,
  * which made the whole import about 5% slower (bench:db).
  */
 const raw = (name: string) => sql`${sql.placeholder(name)}`;
-const { turns, snippets, evaluationScores } = schema;
+const { runs, evaluations, turns, snippets, evaluationScores } = schema;
+const insertRunRow = preparedOnce((db) =>
+  db
+    .insert(runs)
+    .values({
+      id: raw("id"),
+      conditionId: raw("conditionId"),
+      scenarioId: raw("scenarioId"),
+      mediated: raw("mediated"),
+      mediatorBackbone: raw("mediatorBackbone"),
+      simulatorBackbone: raw("simulatorBackbone"),
+      outcome: raw("outcome"),
+      partyOrder: raw("partyOrder"),
+      totalTurns: raw("totalTurns"),
+      partyTurns: raw("partyTurns"),
+      mediatorTurns: raw("mediatorTurns"),
+      mediatorDecisions: raw("mediatorDecisions"),
+      config: raw("config"),
+      seed: raw("seed"),
+      recordedAt: raw("recordedAt"),
+    })
+    .prepare(),
+);
+const insertEvaluationRow = preparedOnce((db) =>
+  db
+    .insert(evaluations)
+    .values({ id: raw("id"), runId: raw("runId"), method: raw("method"), backbone: raw("backbone"), output: raw("output"), errors: raw("errors"), recordedAt: raw("recordedAt") })
+    .prepare(),
+);
 const insertTurn = preparedOnce((db) =>
   db
     .insert(turns)
@@ -349,16 +386,28 @@ const insertScore = preparedOnce((db) =>
  * (file, JSON path, message) and leaves the database unchanged.
  */
 export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun?: boolean } = {}): ImportSummary {
+  return importParsed(db, files.map((f) => ({ file: f.file, parsed: parseFile(f) })), options);
+}
+
+/**
+ * Imports records this process built (the benchmark runner's runs, pairs and evaluations) exactly
+ * as importBundleFiles would import them as a file named `label` — the same schema, checks, rows
+ * and all-or-nothing transaction — without writing them out as JSON text and reading them back.
+ */
+export function importBundleRecords(db: Db, label: string, records: Omit<BundleInput, "format" | "version">): ImportSummary {
+  return importParsed(db, [{ file: label, parsed: parseBundleValue(label, { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...records }) }], {});
+}
+
+function importParsed(db: Db, inputs: { file: string; parsed: { bundle?: Bundle; problems: FileProblem[] } }[], options: { dryRun?: boolean }): ImportSummary {
   const problems: FileProblem[] = [];
   const parsed: { file: string; bundle: Bundle }[] = [];
-  for (const input of files) {
-    const result = parseFile(input);
+  for (const { file, parsed: result } of inputs) {
     problems.push(...result.problems);
-    if (result.bundle) parsed.push({ file: input.file, bundle: result.bundle });
+    if (result.bundle) parsed.push({ file, bundle: result.bundle });
   }
   if (problems.length > 0) throw new BundleImportError(problems);
 
-  const summary: ImportSummary = { files: files.map((f) => f.file), dryRun: Boolean(options.dryRun), inserted: zeroCounts(), unchanged: zeroCounts() };
+  const summary: ImportSummary = { files: inputs.map((f) => f.file), dryRun: Boolean(options.dryRun), inserted: zeroCounts(), unchanged: zeroCounts() };
   // Everything that needs no database is worked out before the write lock is taken: while the
   // lock is held, the web server's writes wait.
   const plan = planRecords(parsed);

@@ -8,12 +8,12 @@
  * and interrupted runs replay their calls from the LLM cache.
  */
 import type { BenchmarkPlan } from "../../domain/benchmark/plan.ts";
-import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleInput } from "../../domain/bundle.ts";
+import type { BundleInput } from "../../domain/bundle.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { parseMetricParams } from "../../domain/metrics/metric-params.ts";
 import { runSeed } from "../../domain/simulation/schedule.ts";
 import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
-import { importBundleFiles } from "../bundle-store.server.ts";
+import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import type { LlmConfig } from "../llm/config.server.ts";
 import { touchBenchmarkPlan } from "../models/benchmark-plan.server.ts";
@@ -84,7 +84,7 @@ export function defaultConcurrency(plan: BenchmarkPlan, config: LlmConfig): numb
 }
 
 function storeBundle(db: Db, what: string, bundle: Omit<BundleInput, "format" | "version">): void {
-  importBundleFiles(db, [{ file: `<benchmark ${what}>`, text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...bundle }) }]);
+  importBundleRecords(db, `<benchmark ${what}>`, bundle);
 }
 
 /** Stores each pair of the unit whose two runs are stored; returns the run ids whose pairs are new. */

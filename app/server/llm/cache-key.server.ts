@@ -23,14 +23,30 @@ export interface CacheKeyParts {
   api?: string;
 }
 
+/** A part already in canonical JSON, written as it is. */
+class CanonicalText {
+  constructor(readonly text: string) {}
+}
+
 /** JSON with object keys sorted at every level and undefined dropped, so equal values hash equally. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (value instanceof CanonicalText) return value.text;
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}
+
+/**
+ * The messages as canonicalJson writes them, by one JSON.stringify when every role and content is
+ * a string (keys in sorted order: content, role); the prompts are most of what a key hashes.
+ */
+function canonicalMessages(messages: ChatMessage[]): CanonicalText | { role: unknown; content: unknown }[] {
+  const plain = messages.map(({ role, content }) => ({ content, role }));
+  if (!plain.every((m) => typeof m.content === "string" && typeof m.role === "string")) return plain;
+  return new CanonicalText(JSON.stringify(plain));
 }
 
 export function cacheKey(parts: CacheKeyParts): string {
@@ -42,7 +58,7 @@ export function cacheKey(parts: CacheKeyParts): string {
     api,
     baseUrl: baseUrl.replace(/\/+$/, ""),
     model,
-    messages: messages.map(({ role, content }) => ({ role, content })),
+    messages: canonicalMessages(messages),
     temperature,
     maxTokens,
     seed,

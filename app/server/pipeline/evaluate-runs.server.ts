@@ -5,8 +5,8 @@
  * through the bundle importer (the same checks as any imported evaluation); MI judgments go to
  * intervention_judgments.
  */
-import { BUNDLE_FORMAT, BUNDLE_VERSION, MEDIATOR_ID, type Evaluation } from "../../domain/bundle.ts";
-import { importBundleFiles } from "../bundle-store.server.ts";
+import { MEDIATOR_ID, type Evaluation } from "../../domain/bundle.ts";
+import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { findEvaluation } from "../models/evaluation.server.ts";
 import { findRun, runIds } from "../models/run.server.ts";
@@ -68,8 +68,7 @@ export interface EvaluateSummary {
 const ROLE_OF: Record<EvaluateMethod, "evaluator" | "baseline-judge" | "mi-judge"> = { topic: "evaluator", "per-turn": "baseline-judge", mi: "mi-judge" };
 
 function storeEvaluation(db: Db, evaluation: Evaluation): void {
-  const bundle = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, evaluations: [evaluation] };
-  importBundleFiles(db, [{ file: `<evaluate ${evaluation.id}>`, text: JSON.stringify(bundle) }]);
+  importBundleRecords(db, `<evaluate ${evaluation.id}>`, { evaluations: [evaluation] });
 }
 
 function storedBackbone(db: Db, id: string): string | undefined {

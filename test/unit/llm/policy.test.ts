@@ -99,4 +99,13 @@ describe("cache keys", () => {
     // Structured output off is the key of before it existed, so earlier caches stay valid.
     expect(cacheKey({ ...base, structured: false })).toBe(cacheKey(base));
   });
+
+  it("are the keys stored caches were written under (pinned: the messages' fast path changes no byte)", () => {
+    const messages = [
+      { role: "system" as const, content: 'Be "brief" ✓\n' },
+      { role: "user" as const, content: '{"a":1} \u2028 é' },
+    ];
+    const parts = { baseUrl: "http://h/v1/", model: "m", messages, temperature: 0.2, maxTokens: 100, seed: 7, jsonMode: false, structured: true };
+    expect(cacheKey(parts)).toBe("6e03c46c38fc13a57d24b9527b4dc4e06426c43e3419b3a4ce9dd5f4fd699df0");
+  });
 });
