@@ -9,8 +9,8 @@
  *
  *   npm run bench:benchmark          (SCALE=0.05 for a quick look: 2 scenarios, 270 runs)
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../app/domain/bundle.ts";
 import { importBundleFiles } from "../app/server/bundle-store.server.ts";
@@ -20,7 +20,7 @@ import { parseLlmConfig } from "../app/server/llm/config.server.ts";
 import { loadPlanFile } from "../app/server/benchmark/plan-file.server.ts";
 import { buildBenchmarkReport } from "../app/server/benchmark/report.server.ts";
 import { runGrid } from "../app/server/benchmark/run-grid.server.ts";
-import { createProgress, formatDuration, type Progress } from "../scripts/progress.ts";
+import { createProgress, type Progress } from "../scripts/progress.ts";
 import { mockConfigJson } from "../test/mock-llm/config.ts";
 import { startMockProcess } from "./mock-llm-client.ts";
 import { syntheticCatalog } from "./synthetic-bundle.ts";
@@ -35,8 +35,22 @@ const CONCURRENCY = 64;
 const LATENCY_MS = 50;
 const TARGET_RATIO = 1.15;
 
+/** Seconds with one decimal: the ratios are read off these. */
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+/** CPU seconds of this process's finished children (Linux /proc; undefined elsewhere): the stand-in once it has exited. */
+function childrenCpuMs(): number | undefined {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[13]) + Number(fields[14])) / 100) * 1000; // cutime + cstime, in clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+const loadAtStart = loadavg()[0];
+
 const dir = mkdtempSync(join(tmpdir(), "socrates-bench-benchmark-"));
 const dbPath = join(dir, "benchmark.db");
+let mockClosed = false;
 const mock = await startMockProcess({ min: LATENCY_MS, max: LATENCY_MS });
 try {
   const db = openDatabase(dbPath);
@@ -102,22 +116,27 @@ try {
     ["requests at the stand-in (errors)", `${stats.requests} (${stats.errors})`],
     ["LLM calls (client)", String(calls)],
     ["peak / mean requests in flight", `${stats.maxInFlight} / ${(stats.latencySumMs / wallMs).toFixed(1)}`],
-    ["wall time", formatDuration(wallMs)],
-    [`ideal = Σ latency / ${CONCURRENCY}`, formatDuration(idealMs)],
+    ["wall time", seconds(wallMs)],
+    [`ideal = Σ latency / ${CONCURRENCY}`, seconds(idealMs)],
     ["wall / ideal", `${(wallMs / idealMs).toFixed(2)}× (target ≤ ${TARGET_RATIO}×)`],
-    [`longest chain of calls × ${LATENCY_MS} ms (a lower bound too)`, formatDuration(chainMs)],
+    [`longest chain of calls × ${LATENCY_MS} ms (a lower bound too)`, seconds(chainMs)],
     ["wall / max(ideal, chain)", `${(wallMs / Math.max(idealMs, chainMs)).toFixed(2)}×`],
-    ["runner CPU time (main thread busy)", `${formatDuration(cpuMs)} (${((cpuMs / wallMs) * 100).toFixed(0)}% of wall)`],
+    ["runner CPU time (all its threads)", `${seconds(cpuMs)} (${((cpuMs / wallMs) * 100).toFixed(0)}% of wall; ${((cpuMs / calls) * 1000).toFixed(0)} µs per client call)`],
     ["calls per second", (stats.requests / (wallMs / 1000)).toFixed(1)],
     ["database size", `${sizeMb.toFixed(1)} MB`],
   ];
   const reportStarted = performance.now();
   const report = buildBenchmarkReport(db, loaded);
   rows.push([`report build (${report.tables.length} tables, ${report.figures.length} figures)`, `${((performance.now() - reportStarted) / 1000).toFixed(2)} s (target < 10 s)`]);
+  rows.push(["load average (1 min) at start / end", `${loadAtStart.toFixed(2)} / ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`]);
+  db.$client.close();
+  await mock.close();
+  mockClosed = true;
+  const mockCpuMs = childrenCpuMs();
+  if (mockCpuMs !== undefined) rows.push(["stand-in CPU time (its own process)", `${seconds(mockCpuMs)} (${((mockCpuMs / wallMs) * 100).toFixed(0)}% of wall)`]);
   for (const [k, v] of rows) console.log(`${k.padEnd(44)} ${v}`);
   for (const f of summary.failures.slice(0, 5)) console.log(`failed ${f.id}: ${f.reason}`);
-  db.$client.close();
 } finally {
-  await mock.close();
+  if (!mockClosed) await mock.close();
   rmSync(dir, { recursive: true, force: true });
 }
