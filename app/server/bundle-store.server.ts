@@ -288,7 +288,7 @@ function insertRun(db: Db, run: Run, lookup: RecordLookup): void {
     totalTurns: run.turns.length,
     partyTurns: run.turns.length - mediatorTurns,
     mediatorTurns,
-    mediatorDecisions: run.mediator_decisions ? JSON.stringify(run.mediator_decisions) : null,
+    mediatorDecisions: jsonOrNull(run.mediator_decisions),
     config: JSON.stringify(run.config),
     seed: run.seed,
     recordedAt: run.created_at ?? null,
@@ -311,7 +311,7 @@ function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup):
     method: evaluation.method,
     backbone: evaluation.backbone,
     output: JSON.stringify(evaluation.output),
-    errors: evaluation.errors ? JSON.stringify(evaluation.errors) : null,
+    errors: jsonOrNull(evaluation.errors),
     recordedAt: evaluation.created_at ?? null,
   });
   const rows = deriveEvaluationScores(evaluation, {
@@ -327,12 +327,14 @@ function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup):
 
 /*
  * The high-volume rows (runs, evaluations, turns, snippets, derived scores): a real benchmark
- * imports over a million of them, so each insert is a drizzle prepared query built once per connection. Its
- * values are bare placeholders (`sql\`${…}\``) given as driver values (booleans as 0/1, JSON
- * columns as JSON text or NULL): a column-typed placeholder runs drizzle's per-value encoder lookup,
- * which made the whole import about 5% slower (bench:db).
+ * imports over a million of them, so each insert is a drizzle prepared query built once per
+ * connection. Its values are bare placeholders (`sql\`${…}\``) given as driver values (booleans
+ * as 0/1, JSON columns as JSON text or NULL): a column-typed placeholder runs drizzle's per-value
+ * encoder lookup, which made the whole import about 5% slower (bench:db).
  */
 const raw = (name: string) => sql`${sql.placeholder(name)}`;
+/** A json-mode column's driver value: JSON text, or NULL for an absent value. */
+const jsonOrNull = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
 const { runs, evaluations, turns, snippets, evaluationScores } = schema;
 const insertRunRow = preparedOnce((db) =>
   db
