@@ -3,7 +3,8 @@
  * mediators + the shared unmediated run (≈ 5,400 runs of 30 party turns), simulated, judged and
  * measured against the stand-in (in its own process, 50 ms latency) on one endpoint limited to 64
  * requests at once. Prints the wall time against the ideal (Σ latency / 64, from the stand-in's own
- * records), calls per second, the database size and the time to build the report (buildBenchmarkReport). The stand-in
+ * records), the runner's CPU time (per client call too), calls per second, the database size, the time to build the
+ * report (buildBenchmarkReport), the load average and the stand-in's CPU time (docs/benchmark.md has figures). The stand-in
  * is not a model: the numbers in the database mean nothing; the timings are the point.
  * Figures only; it exits 0 whether or not the target (wall ≤ 1.15 × ideal) is met.
  *

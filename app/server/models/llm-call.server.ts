@@ -49,26 +49,56 @@ export function findOkReply(db: Db, key: string): OkReply | undefined {
 }
 
 /*
- * Every LLM call is recorded before its result is used, so this insert runs once per call: a
- * statement prepared once per connection (building the drizzle upsert each time cost more than
- * running it). The conflict clause takes every column from the new row (`excluded`) except the
- * spend, which adds up, and refreshes created_at.
+ * Every LLM call is recorded before its result is used, so this upsert runs once per call: a
+ * drizzle prepared query built once per connection (building the upsert each time cost more than
+ * running it). Values are bare placeholders given as driver values (JSON columns as JSON text),
+ * as for the bundle importer's high-volume rows. On conflict every column takes the new row's
+ * value (`excluded`) except the spend, which adds up; created_at is refreshed.
  */
+const raw = (name: keyof NewLlmCallRow) => sql`${sql.placeholder(name)}`;
+const excluded = (column: string) => sql.raw(`excluded.${column}`);
 const upsert = preparedOnce((db) =>
-  db.$client.prepare(`
-    INSERT INTO llm_calls (cache_key, role, base_url, model, request, response, parsed, status, error,
-      prompt_tokens, completion_tokens, cost_usd, attempts, latency_ms, subject, reply_form)
-    VALUES (@cacheKey, @role, @baseUrl, @model, @request, @response, @parsed, @status, @error,
-      @promptTokens, @completionTokens, @costUsd, @attempts, @latencyMs, @subject, @replyForm)
-    ON CONFLICT (cache_key) DO UPDATE SET
-      role = excluded.role, model = excluded.model, request = excluded.request, response = excluded.response,
-      parsed = excluded.parsed, status = excluded.status, error = excluded.error, latency_ms = excluded.latency_ms,
-      subject = excluded.subject, reply_form = excluded.reply_form,
-      prompt_tokens = llm_calls.prompt_tokens + excluded.prompt_tokens,
-      completion_tokens = llm_calls.completion_tokens + excluded.completion_tokens,
-      cost_usd = llm_calls.cost_usd + excluded.cost_usd,
-      attempts = llm_calls.attempts + excluded.attempts,
-      created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`),
+  db
+    .insert(llmCalls)
+    .values({
+      cacheKey: raw("cacheKey"),
+      role: raw("role"),
+      baseUrl: raw("baseUrl"),
+      model: raw("model"),
+      request: raw("request"),
+      response: raw("response"),
+      parsed: raw("parsed"),
+      status: raw("status"),
+      error: raw("error"),
+      promptTokens: raw("promptTokens"),
+      completionTokens: raw("completionTokens"),
+      costUsd: raw("costUsd"),
+      attempts: raw("attempts"),
+      latencyMs: raw("latencyMs"),
+      subject: raw("subject"),
+      replyForm: raw("replyForm"),
+    })
+    .onConflictDoUpdate({
+      target: llmCalls.cacheKey,
+      set: {
+        role: excluded("role"),
+        model: excluded("model"),
+        request: excluded("request"),
+        response: excluded("response"),
+        parsed: excluded("parsed"),
+        status: excluded("status"),
+        error: excluded("error"),
+        latencyMs: excluded("latency_ms"),
+        subject: excluded("subject"),
+        replyForm: excluded("reply_form"),
+        promptTokens: sql`llm_calls.prompt_tokens + excluded.prompt_tokens`,
+        completionTokens: sql`llm_calls.completion_tokens + excluded.completion_tokens`,
+        costUsd: sql`llm_calls.cost_usd + excluded.cost_usd`,
+        attempts: sql`llm_calls.attempts + excluded.attempts`,
+        createdAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`,
+      },
+    })
+    .prepare(),
 );
 
 /** JSON text for a json-mode column, as drizzle would store it (null stays NULL). */
