@@ -87,7 +87,10 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     await until(() => n("SELECT count(*) AS n FROM runs") >= 3 && answeredForUnstoredRuns() >= 1, "stored runs and a run half done");
     mock.setFaults([{ fault: { kind: "slow", delayMs: 3_000 }, times: 1_000_000 }]);
     await until(() => chatRequests(mock).some((r) => r.status === undefined && r.fault === "slow"), "a request in flight at the kill");
-    await until(() => n("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'") === servedBodies(mock).length, "the child to record every reply");
+    // Every request the endpoint did not freeze must be answered first: one still in its latency at
+    // the kill would be answered to the dead child, and rightly asked again by the resumed one.
+    const answeredOrFrozen = () => chatRequests(mock).every((r) => r.status !== undefined || r.fault === "slow");
+    await until(() => answeredOrFrozen() && n("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'") === servedBodies(mock).length, "the child to record every reply");
     process.kill(first.pid, "SIGKILL");
     expect((await first.exited).signal).toBe("SIGKILL");
     const storedAtKill = n("SELECT count(*) AS n FROM runs");
