@@ -8,11 +8,18 @@
  * is not a model: the numbers in the database mean nothing; the timings are the point.
  * Figures only; it exits 0 whether or not the target (wall ≤ 1.15 × ideal) is met.
  *
- *   npm run bench:benchmark          (SCALE=0.05 for a quick look: 2 scenarios, 270 runs)
+ * SHARDS=n plays the grid as `socrates benchmark run --shard i/n` in n processes on the same
+ * database (each with 64/n of the endpoint's slots, so the endpoint still sees at most 64), the
+ * way several cores or machines share one endpoint; the runner's CPU is then spread over n cores.
+ *
+ *   npm run bench:benchmark          (SCALE=0.05 for a quick look: 2 scenarios, 270 runs; SHARDS=2)
  */
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { count } from "drizzle-orm";
+import * as schema from "../db/schema.ts";
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../app/domain/bundle.ts";
 import { importBundleFiles } from "../app/server/bundle-store.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
@@ -32,6 +39,11 @@ if (!(SCALE > 0 && SCALE <= 1)) {
   process.exit(2);
 }
 const SCENARIOS = Math.max(1, Math.round(40 * SCALE));
+const SHARDS = Number(process.env.SHARDS ?? 1);
+if (!Number.isInteger(SHARDS) || SHARDS < 1 || 64 % SHARDS !== 0) {
+  console.error(`SHARDS must be a divisor of 64 (1, 2, 4, …), got "${process.env.SHARDS}"`);
+  process.exit(2);
+}
 const CONCURRENCY = 64;
 const LATENCY_MS = 50;
 const TARGET_RATIO = 1.15;
@@ -87,23 +99,53 @@ try {
       if (!e.cached && e.role !== "evaluator" && e.subject) sequential.set(e.subject, (sequential.get(e.subject) ?? 0) + 1);
     },
   });
-  console.log(`# bench:benchmark — ${SCENARIOS} scenarios × 15 conditions × (8 mediators + unmediated); stand-in latency ${LATENCY_MS} ms; endpoint concurrency ${CONCURRENCY}`);
+  console.log(
+    `# bench:benchmark — ${SCENARIOS} scenarios × 15 conditions × (8 mediators + unmediated); stand-in latency ${LATENCY_MS} ms; endpoint concurrency ${CONCURRENCY}` +
+      (SHARDS > 1 ? `; ${SHARDS} shard processes` : ""),
+  );
 
-  let bar: Progress | undefined;
   const started = performance.now();
   const cpuAtStart = process.cpuUsage();
-  const summary = await runGrid({
-    db,
-    llm,
-    config,
-    loaded,
-    onStart: (steps) => (bar = createProgress("benchmark", steps, { eta: true })),
-    onProgress: (e) => (e.type === "skipped" ? bar?.skip(e.steps) : e.type === "failed" ? bar?.fail(`${e.id}: ${e.reason}`) : bar?.tick()),
-  });
+  const summary = SHARDS === 1 ? await inProcess() : await inShards();
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuAtStart);
-  const cpuMs = (cpu.user + cpu.system) / 1000;
-  bar?.done();
+  // In shards the runner's CPU is the shard processes' (reaped, so counted as children; the stand-in still runs).
+  const cpuMs = SHARDS === 1 ? (cpu.user + cpu.system) / 1000 : childrenCpuMs() ?? NaN;
+
+  async function inProcess() {
+    let bar: Progress | undefined;
+    const result = await runGrid({
+      db,
+      llm,
+      config,
+      loaded,
+      onStart: (steps) => (bar = createProgress("benchmark", steps, { eta: true })),
+      onProgress: (e) => (e.type === "skipped" ? bar?.skip(e.steps) : e.type === "failed" ? bar?.fail(`${e.id}: ${e.reason}`) : bar?.tick()),
+    });
+    bar?.done();
+    return { stored: `${result.runs.stored} / ${result.evaluations.stored} / ${result.pairsStored}`, failures: result.failures.map((f) => `${f.id}: ${f.reason}`) };
+  }
+
+  /** `socrates benchmark run --shard i/n` in n processes on this database, each with 64/n of the endpoint's slots. */
+  async function inShards() {
+    const shardConfig = join(dir, "shard-config.json");
+    writeFileSync(shardConfig, JSON.stringify(mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY / SHARDS, timeoutMs: 120_000 } })));
+    const cli = resolve(import.meta.dirname, "../scripts/socrates.mjs");
+    const exits = await Promise.all(
+      Array.from({ length: SHARDS }, (_, i) => {
+        const child = spawn(process.execPath, [cli, "benchmark", "run", "--plan", planPath, "--config", shardConfig, "--shard", `${i + 1}/${SHARDS}`], {
+          env: { ...process.env, SOCRATES_DB: dbPath },
+          stdio: ["ignore", "ignore", "pipe"],
+        });
+        let stderr = "";
+        child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+        return new Promise<string | null>((ok) => child.on("exit", (code) => ok(code === 0 ? null : `shard ${i + 1}/${SHARDS} exited ${code}: ${stderr.trim().split("\n").at(-1)}`)));
+      }),
+    );
+    const n = (table: typeof schema.runs | typeof schema.evaluations | typeof schema.matchedPairs) => db.select({ n: count() }).from(table).get()!.n;
+    const stored = `${n(schema.runs)} / ${n(schema.evaluations)} / ${n(schema.matchedPairs)}`;
+    return { stored, failures: exits.filter((e): e is string => e !== null) };
+  }
   const stats = await mock.stats();
   const idealMs = stats.latencySumMs / CONCURRENCY;
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
@@ -112,17 +154,20 @@ try {
   const chainMs = (Math.max(0, ...sequential.values()) + 1) * LATENCY_MS;
 
   const rows: [string, string][] = [
-    ["runs stored / evaluations stored / pairs", `${summary.runs.stored} / ${summary.evaluations.stored} / ${summary.pairsStored}`],
+    ["runs stored / evaluations stored / pairs", summary.stored],
     ["failures", String(summary.failures.length)],
     ["requests at the stand-in (errors)", `${stats.requests} (${stats.errors})`],
-    ["LLM calls (client)", String(calls)],
+    ["LLM calls (client)", SHARDS === 1 ? String(calls) : `(counted in the ${SHARDS} shard processes)`],
     ["peak / mean requests in flight", `${stats.maxInFlight} / ${(stats.latencySumMs / wallMs).toFixed(1)}`],
     ["wall time", seconds(wallMs)],
     [`ideal = Σ latency / ${CONCURRENCY}`, seconds(idealMs)],
     ["wall / ideal", `${(wallMs / idealMs).toFixed(2)}× (target ≤ ${TARGET_RATIO}×)`],
     [`longest chain of calls × ${LATENCY_MS} ms (a lower bound too)`, seconds(chainMs)],
     ["wall / max(ideal, chain)", `${(wallMs / Math.max(idealMs, chainMs)).toFixed(2)}×`],
-    ["runner CPU time (all its threads)", `${seconds(cpuMs)} (${((cpuMs / wallMs) * 100).toFixed(0)}% of wall; ${((cpuMs / calls) * 1000).toFixed(0)} µs per client call)`],
+    [
+      SHARDS === 1 ? "runner CPU time (all its threads)" : `runner CPU time (${SHARDS} shard processes)`,
+      `${seconds(cpuMs)} (${((cpuMs / wallMs) * 100).toFixed(0)}% of wall${SHARDS === 1 ? `; ${((cpuMs / calls) * 1000).toFixed(0)} µs per client call` : ""})`,
+    ],
     ["calls per second", (stats.requests / (wallMs / 1000)).toFixed(1)],
     ["database size", `${sizeMb.toFixed(1)} MB`],
   ];
@@ -133,10 +178,10 @@ try {
   db.$client.close();
   await mock.close();
   mockClosed = true;
-  const mockCpuMs = childrenCpuMs();
+  const mockCpuMs = SHARDS === 1 ? childrenCpuMs() : (childrenCpuMs() ?? NaN) - cpuMs;
   if (mockCpuMs !== undefined) rows.push(["stand-in CPU time (its own process)", `${seconds(mockCpuMs)} (${((mockCpuMs / wallMs) * 100).toFixed(0)}% of wall)`]);
   for (const [k, v] of rows) console.log(`${k.padEnd(44)} ${v}`);
-  for (const f of summary.failures.slice(0, 5)) console.log(`failed ${f.id}: ${f.reason}`);
+  for (const f of summary.failures.slice(0, 5)) console.log(`failed ${f}`);
 } finally {
   if (!mockClosed) await mock.close();
   rmSync(dir, { recursive: true, force: true });
