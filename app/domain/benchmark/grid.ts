@@ -32,7 +32,7 @@ export interface GridMediatedRun {
 }
 
 export interface GridUnit {
-  /** Stable across machines and catalogues: what `--shard` hashes. */
+  /** Stable across machines and catalogues (unique in the grid). */
   key: string;
   part: GridPart;
   scenarioId: string;
@@ -147,9 +147,14 @@ export function expandGrid(plan: BenchmarkPlan, catalog: { scenarios: readonly C
   return { units: [...units.values()], missing, unknownScenarios: unknown };
 }
 
-/** `--shard i/n`: whether a unit is shard i's (1-based). By hash of the unit key, so it holds on any machine. */
-export function inShard(unit: Pick<GridUnit, "key">, shard: { index: number; count: number }): boolean {
-  return fnv1a(unit.key) % shard.count === shard.index - 1;
+/**
+ * `--shard i/n`: whether a unit is shard i's (1-based). By a hash of its scenario and simulator, so
+ * it holds on any machine, and every condition and run index of a scenario falls in one shard:
+ * conditions of a scenario share requests (a party the condition leaves unchanged opens the same
+ * way), which one process asks once and two machines would each pay for.
+ */
+export function inShard(unit: Pick<GridUnit, "scenarioId" | "simulator">, shard: { index: number; count: number }): boolean {
+  return fnv1a(`${unit.scenarioId}|${unit.simulator.model}`) % shard.count === shard.index - 1;
 }
 
 /** Parses `i/n` (1 ≤ i ≤ n), or returns a message saying what is wrong. */
