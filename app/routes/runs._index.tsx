@@ -7,7 +7,7 @@ import { listRuns, RUN_SORT_KEYS, runOutcomes } from "../server/catalog.server.t
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { cellRunIds } from "../server/benchmark/page.server.ts";
-import { orResponseAsync } from "../server/http/responses.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Runs · SoCRATES Studio" }];
 
@@ -17,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // ?condition=<id>: the runs of one condition (the scenario page links here); ?q, ?outcome, ?mediated filter; ?sort&dir sort.
   const condition = params.get("condition") || null;
   // ?plan&table&row&column: the runs behind one cell of a benchmark report (the Benchmark page links here).
-  const cell = await benchmarkCell(params);
+  const cell = benchmarkCell(params);
   const filter = { q: params.get("q") ?? "", outcome: params.get("outcome") ?? "", mediated: params.get("mediated") ?? "" };
   const sort = parseSort(params, RUN_SORT_KEYS, { key: "scenario", dir: "asc" });
   const db = getDb();
@@ -34,10 +34,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ condition, cell: cell ? { label: cell.label, plan: cell.plan } : null, keep, runs, filter, sort, outcomes: runOutcomes(db) });
 }
 
-async function benchmarkCell(params: URLSearchParams) {
+function benchmarkCell(params: URLSearchParams) {
   const [plan, table, row, column] = ["plan", "table", "row", "column"].map((k) => params.get(k) ?? "");
   if (!plan) return null;
-  const found = await orResponseAsync(() => cellRunIds(getDb(), plan, { table, row, column }));
+  const found = orResponse(() => cellRunIds(getDb(), plan, { table, row, column }));
   return { plan, table, row, column, label: found.label, runIds: found.runIds };
 }
 

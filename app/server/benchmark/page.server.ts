@@ -3,8 +3,8 @@
  * BenchmarkReport the CLI writes) with its figures drawn to SVG, its leaderboard, and the runs
  * behind any cell.
  */
-import { planGrid, loadStoredPlan } from "./plan-file.server.ts";
-import { buildBenchmarkReport } from "./report.server.ts";
+import { planGrid, loadStoredPlan, type LoadedPlan } from "./plan-file.server.ts";
+import { buildBenchmarkReport, EmptyReportError, type ReportOptions } from "./report.server.ts";
 import { renderChartSvg } from "../charts/render.server.ts";
 import type { Db } from "../db.server.ts";
 import { benchmarkPlanList } from "../models/benchmark-plan.server.ts";
@@ -39,11 +39,24 @@ export function benchmarkPlans(db: Db): PlanSummary[] {
   });
 }
 
-function reportOf(db: Db, hash: string): Promise<BenchmarkReport> {
+function loadedPlan(db: Db, hash: string): LoadedPlan {
   const loaded = loadStoredPlan(db, hash);
   if (!loaded) throw new ServiceError(404, `No benchmark plan has the hash "${hash}". The Benchmark page lists the plans that were run.`);
-  return Promise.resolve(buildBenchmarkReport(db, loaded));
+  return loaded;
 }
+
+/** The plan's report; a plan with no stored run yet gets the error page with the command that fills it. */
+function reportOf(db: Db, hash: string, options: ReportOptions = {}): BenchmarkReport {
+  try {
+    return buildBenchmarkReport(db, loadedPlan(db, hash), options);
+  } catch (err) {
+    if (err instanceof EmptyReportError) throw new ServiceError(404, err.message);
+    throw err;
+  }
+}
+
+/** The tables built from the validation studies rather than the grid. */
+const STUDY_TABLES = ["table1", "table2", "table6"];
 
 export interface BenchmarkPageData {
   report: BenchmarkReport;
@@ -52,20 +65,21 @@ export interface BenchmarkPageData {
 }
 
 export async function benchmarkPage(db: Db, hash: string): Promise<BenchmarkPageData> {
-  const report = await reportOf(db, hash);
+  const report = reportOf(db, hash);
   const svgs: Record<string, string> = {};
   for (const figure of report.figures) svgs[figure.id] = await renderChartSvg(figure.spec);
   return { report, svgs };
 }
 
 /** The runs that entered one cell of one table, or a 404 naming what was not found. */
-export async function cellRunIds(db: Db, hash: string, cell: { table: string; row: string; column: string }): Promise<{ report: BenchmarkReport; label: string; runIds: string[] }> {
-  const report = await reportOf(db, hash);
+export function cellRunIds(db: Db, hash: string, cell: { table: string; row: string; column: string }): { label: string; runIds: string[] } {
+  // The study tables read every study's dashboard: build them only when the cell is one of theirs.
+  const report = reportOf(db, hash, { studies: STUDY_TABLES.includes(cell.table) });
   const table = report.tables.find((t) => t.id === cell.table);
   const row = table?.rows.find((r) => r.key === cell.row);
   const column = table?.columns.find((c) => c.key === cell.column);
   const value = row?.cells[cell.column];
   if (!table || !row || !column || !isReportCell(value)) throw new ServiceError(404, `The report of plan ${hash} has no cell ${cell.table} / ${cell.row} / ${cell.column}.`);
   const label = `${table.title}: ${row.label}, ${column.group ? `${column.group} ` : ""}${column.label}`;
-  return { report, label, runIds: value.runIds };
+  return { label, runIds: value.runIds };
 }

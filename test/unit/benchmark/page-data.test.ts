@@ -1,0 +1,68 @@
+/**
+ * The Benchmark page's data on a real database: the plan list with its stored share, the runs
+ * behind a cell (exactly the cell's runIds), and clear 404s for an unknown hash, an unknown cell,
+ * and a recorded plan with no stored run yet.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { benchmarkPage, benchmarkPlans, cellRunIds } from "../../../app/server/benchmark/page.server.ts";
+import { buildBenchmarkReport } from "../../../app/server/benchmark/report.server.ts";
+import { ServiceError } from "../../../app/server/http/errors.server.ts";
+import { touchBenchmarkPlan } from "../../../app/server/models/benchmark-plan.server.ts";
+import type { Db } from "../../../app/server/db.server.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+import { fixturePlan, seedGrid } from "./report/fixture.ts";
+import { reportCell } from "./report/recompute.ts";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function freshDb(): Db {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  return t.db;
+}
+
+const loaded = fixturePlan();
+const record = (db: Db) => touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "plan.json" });
+
+function status(fn: () => unknown): number | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return err instanceof ServiceError ? err.status : undefined;
+  }
+  return 200;
+}
+
+describe("the Benchmark page's data", () => {
+  it("lists a plan with its stored runs and gives each cell exactly the runs that entered it", async () => {
+    const db = freshDb();
+    seedGrid(db, loaded);
+    record(db);
+    const [plan] = benchmarkPlans(db);
+    expect(plan).toMatchObject({ hash: loaded.hash, name: "report-test", mediators: 3 });
+    expect(plan.storedRuns).toBe(plan.plannedRuns);
+
+    const report = buildBenchmarkReport(db, loaded);
+    const expected = reportCell(report.tables.find((t) => t.id === "table3")!, "alpha", "CG|healthcare");
+    const found = cellRunIds(db, loaded.hash, { table: "table3", row: "alpha", column: "CG|healthcare" });
+    expect(found.runIds).toEqual(expected.runIds);
+    expect(found.runIds.length).toBe(expected.n);
+    expect(found.label).toContain("alpha, CG healthcare");
+
+    const page = await benchmarkPage(db, loaded.hash);
+    expect(Object.keys(page.svgs).sort()).toEqual(page.report.figures.map((f) => f.id).sort());
+    expect(Object.values(page.svgs).every((svg) => svg.startsWith("<svg"))).toBe(true);
+  });
+
+  it("answers 404 for an unknown plan or cell, and for a plan with no stored run yet", async () => {
+    const db = freshDb();
+    expect(status(() => cellRunIds(db, "000000000000", { table: "table3", row: "alpha", column: "CG|avg" }))).toBe(404);
+    record(db);
+    await expect(benchmarkPage(db, loaded.hash)).rejects.toMatchObject({ status: 404, message: expect.stringContaining("run `socrates benchmark run") });
+    seedGrid(db, loaded);
+    expect(status(() => cellRunIds(db, loaded.hash, { table: "table3", row: "nobody", column: "CG|avg" }))).toBe(404);
+  });
+});
