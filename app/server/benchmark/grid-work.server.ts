@@ -11,7 +11,7 @@ import { evaluationId } from "../../domain/evaluation-ids.ts";
 import type { PlayedScenario } from "../../domain/visibility.ts";
 import type { Db } from "../db.server.ts";
 import type { LlmConfig } from "../llm/config.server.ts";
-import { findEvaluation } from "../models/evaluation.server.ts";
+import { evaluationBackbones } from "../models/evaluation.server.ts";
 import { storedMatchedPairIds } from "../models/matched-pair.server.ts";
 import { storedRunIds } from "../models/run.server.ts";
 import { TOPIC_METHOD } from "../pipeline/evaluate-topic.server.ts";
@@ -75,7 +75,9 @@ export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork 
   const runIds = [unit.unmediatedRunId, ...unit.mediated.map((m) => m.runId)];
   const stored = storedRunIds(db, runIds);
   const pairsStored = storedMatchedPairIds(db, unit.mediated.map((m) => m.pairId));
-  const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || findEvaluation(db, evaluationId(runId, TOPIC_METHOD, e.model))?.backbone !== e.model);
+  // One query for the unit's evaluations, reading their backbones only (not the judge outputs).
+  const judged = evaluationBackbones(db, runIds.flatMap((runId) => evaluators.map((e) => evaluationId(runId, TOPIC_METHOD, e.model))));
+  const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || judged.get(evaluationId(runId, TOPIC_METHOD, e.model)) !== e.model);
   const runs: RunWork[] = [
     { runId: unit.unmediatedRunId, mediator: null, stored: stored.has(unit.unmediatedRunId), pendingEvaluators: pending(unit.unmediatedRunId) },
     ...unit.mediated.map((m) => ({ runId: m.runId, mediator: mediators.get(m.mediator)!, stored: stored.has(m.runId), pendingEvaluators: pending(m.runId) })),

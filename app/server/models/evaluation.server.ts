@@ -30,6 +30,13 @@ export function findEvaluation(db: Db, id: string): EvaluationRow | undefined {
   return byId(db).get({ id });
 }
 
+/** The backbone of each stored evaluation among `ids` (id → backbone), without reading their outputs. */
+export function evaluationBackbones(db: Db, ids: readonly string[]): Map<string, string> {
+  if (ids.length === 0) return new Map();
+  const rows = db.select({ id: evaluations.id, backbone: evaluations.backbone }).from(evaluations).where(inArray(evaluations.id, [...ids])).all();
+  return new Map(rows.map((r) => [r.id, r.backbone]));
+}
+
 /** A run's evaluations, in id order. */
 export function evaluationsOfRun(db: Db, runId: string): EvaluationRow[] {
   return ofRun(db).all({ runId });

@@ -8,7 +8,7 @@
 import { MEDIATOR_ID, type Evaluation } from "../../domain/bundle.ts";
 import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
-import { findEvaluation } from "../models/evaluation.server.ts";
+import { evaluationBackbones } from "../models/evaluation.server.ts";
 import { findRun, runIds } from "../models/run.server.ts";
 import { Semaphore } from "../../domain/llm/semaphore.ts";
 import type { Llm } from "../../domain/llm/types.ts";
@@ -72,7 +72,7 @@ function storeEvaluation(db: Db, evaluation: Evaluation): void {
 }
 
 function storedBackbone(db: Db, id: string): string | undefined {
-  return findEvaluation(db, id)?.backbone;
+  return evaluationBackbones(db, [id]).get(id);
 }
 
 async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: string): Promise<RunStatus> {

@@ -3,26 +3,17 @@
  * behind a cell (exactly the cell's runIds), and clear 404s for an unknown hash, an unknown cell,
  * and a recorded plan with no stored run yet.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { benchmarkPage, benchmarkPlans, cellRunIds } from "../../../app/server/benchmark/page.server.ts";
 import { buildBenchmarkReport } from "../../../app/server/benchmark/report.server.ts";
 import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { touchBenchmarkPlan } from "../../../app/server/models/benchmark-plan.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { databasePerTest } from "../pipeline/test-db.ts";
 import { fixturePlan, seedGrid } from "./report/fixture.ts";
 import { reportCell } from "./report/recompute.ts";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-function freshDb(): Db {
-  const t = tempDb();
-  cleanups.push(t.cleanup);
-  return t.db;
-}
+const freshDb = databasePerTest();
 
 const loaded = fixturePlan();
 const record = (db: Db) => touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "plan.json" });

@@ -1,24 +1,20 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as schema from "../../../../db/schema.ts";
 import { isReportCell, type BenchmarkReport, type ReportTable } from "../../../../app/domain/benchmark/report-model.ts";
 import { evaluationId } from "../../../../app/domain/evaluation-ids.ts";
 import { planGrid, type LoadedPlan } from "../../../../app/server/benchmark/plan-file.server.ts";
 import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";
 import type { Db } from "../../../../app/server/db.server.ts";
-import { tempDb } from "../../../helpers/temp-db.ts";
+import { databasePerTest } from "../../pipeline/test-db.ts";
 import { ALT_JUDGE, fixturePlan, MAIN_JUDGE, seedGrid } from "./fixture.ts";
 import { handKendallTauB, handSpearman, plainMean } from "./hand-stats.ts";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
+const freshDb = databasePerTest();
 
 function seeded(loaded: LoadedPlan): Db {
-  const t = tempDb();
-  cleanups.push(t.cleanup);
-  seedGrid(t.db, loaded);
-  return t.db;
+  const db = freshDb();
+  seedGrid(db, loaded);
+  return db;
 }
 
 const MEDIATORS = ["alpha", "beta", "gamma"];

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as schema from "../../../../db/schema.ts";
 import { DOMAINS } from "../../../../app/domain/bundle.ts";
 import { planGrid } from "../../../../app/server/benchmark/plan-file.server.ts";
@@ -7,20 +7,11 @@ import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.se
 import type { Db } from "../../../../app/server/db.server.ts";
 import { evaluationId } from "../../../../app/domain/evaluation-ids.ts";
 import { computeMetrics } from "../../../../app/server/pipeline/metrics-runner.server.ts";
-import { tempDb } from "../../../helpers/temp-db.ts";
+import { databasePerTest } from "../../pipeline/test-db.ts";
 import { fixturePlan, MAIN_JUDGE, seedGrid } from "./fixture.ts";
 import { expectTables3And7MatchStoredRows, reportCell } from "./recompute.ts";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-function freshDb(): Db {
-  const t = tempDb();
-  cleanups.push(t.cleanup);
-  return t.db;
-}
+const freshDb = databasePerTest();
 
 const loaded = fixturePlan();
 
