@@ -29,3 +29,11 @@ export {
 } from "./correlation.ts";
 export { createRng, randomInt } from "./rng.ts";
 export { StatsInputError } from "./errors.ts";
+export {
+  williamsT,
+  zouOverlappingCi,
+  DEFAULT_CI_LEVEL,
+  type OverlappingCorrelations,
+  type WilliamsResult,
+  type DifferenceInterval,
+} from "./dependent-correlation.ts";
