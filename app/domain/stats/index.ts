@@ -37,3 +37,10 @@ export {
   type WilliamsResult,
   type DifferenceInterval,
 } from "./dependent-correlation.ts";
+export {
+  pairedDifferenceBootstrap,
+  pairedDifferenceSamples,
+  type ClusteredTriple,
+  type PairedDifferenceBootstrap,
+  type PairedBootstrapOptions,
+} from "./paired-bootstrap.ts";
