@@ -44,6 +44,10 @@ function bruteForceDraws(units: ClusteredTriple[], seed: number, draws: number):
   return out;
 }
 
+function t(cluster: string, reference: number, a: number, b: number): ClusteredTriple {
+  return { cluster, reference, a, b };
+}
+
 function fullSampleDifference(units: ClusteredTriple[]): number {
   const ref = units.map((u) => u.reference);
   return pearson(ref, units.map((u) => u.a)).r! - pearson(ref, units.map((u) => u.b)).r!;
@@ -130,13 +134,7 @@ describe("undefined draws", () => {
   it("draws that are constant in a variable are counted and left out", () => {
     // Each trajectory is constant in every variable (one value per trajectory), so a draw that
     // picks one trajectory only is constant. With 2 trajectories about half the draws are.
-    const units: ClusteredTriple[] = [
-      { cluster: "x", reference: 1, a: 1, b: 2 },
-      { cluster: "x", reference: 1, a: 1, b: 2 },
-      { cluster: "y", reference: 3, a: 2, b: 1 },
-      { cluster: "y", reference: 3, a: 2, b: 1 },
-      { cluster: "y", reference: 3, a: 2, b: 1 },
-    ];
+    const units = [t("x", 1, 1, 2), t("x", 1, 1, 2), t("y", 3, 2, 1), t("y", 3, 2, 1), t("y", 3, 2, 1)];
     const res = pairedDifferenceBootstrap(units, { draws: 400, seed: 5 });
     const slow = bruteForceDraws(units, 5, 400);
     const undefinedBySlow = slow.filter((d) => d === null).length;
@@ -150,12 +148,7 @@ describe("undefined draws", () => {
   });
 
   it("only one method constant within a draw still makes it undefined", () => {
-    const units: ClusteredTriple[] = [
-      { cluster: "x", reference: 1, a: 5, b: 1 },
-      { cluster: "x", reference: 2, a: 5, b: 3 },
-      { cluster: "y", reference: 4, a: 5, b: 2 },
-      { cluster: "y", reference: 3, a: 6, b: 4 },
-    ];
+    const units = [t("x", 1, 5, 1), t("x", 2, 5, 3), t("y", 4, 5, 2), t("y", 3, 6, 4)];
     const samples = pairedDifferenceSamples(units, { draws: 200, seed: 9 });
     const slow = bruteForceDraws(units, 9, 200);
     expect(samples.map((d) => d === null)).toEqual(slow.map((d) => d === null));
@@ -164,10 +157,7 @@ describe("undefined draws", () => {
   });
 
   it("no defined draw at all, or no unit: null interval and share, every draw counted", () => {
-    const constant: ClusteredTriple[] = [
-      { cluster: "x", reference: 1, a: 1, b: 2 },
-      { cluster: "x", reference: 1, a: 3, b: 2 },
-    ];
+    const constant = [t("x", 1, 1, 2), t("x", 1, 3, 2)];
     for (const units of [constant, []]) {
       const res = pairedDifferenceBootstrap(units, { draws: 50 });
       expect(res).toEqual({ draws: 50, seed: 1, level: 0.95, ci: null, undefinedDraws: 50, shareAtLeastZero: null });
@@ -176,7 +166,7 @@ describe("undefined draws", () => {
 });
 
 describe("invalid input", () => {
-  const ok: ClusteredTriple[] = [{ cluster: "x", reference: 1, a: 2, b: 3 }];
+  const ok = [t("x", 1, 2, 3)];
   it("throws StatsInputError naming the unit and field", () => {
     expect(() => pairedDifferenceBootstrap([...ok, { cluster: "y", reference: Number.NaN, a: 1, b: 1 }])).toThrow(/units\[1\]\.reference/);
     expect(() => pairedDifferenceBootstrap([{ cluster: "y", reference: 1, a: Infinity, b: 1 }])).toThrow(/units\[0\]\.a/);
