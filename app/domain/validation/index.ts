@@ -10,3 +10,4 @@ export * from "./progress.ts";
 export * from "./ab-summary.ts";
 export * from "./agreement-summary.ts";
 export * from "./gold-items.ts";
+export * from "./backbone-comparison.ts";
