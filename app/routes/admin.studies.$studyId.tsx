@@ -8,6 +8,7 @@ import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
 import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
 import { studyDashboardView } from "../server/annotation/dashboard-view.server.ts";
+import { trendChartSvg } from "../server/annotation/task-types/consensus-snippet-dashboard.server.ts";
 import { actionResult, orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
 import { setCountSurplus } from "../server/annotation/dashboard-settings.server.ts";
@@ -31,7 +32,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const prolificUrl = view.study.pool === "crowd" ? prolificStudyUrl(url.origin, studyId) : null;
   const prolificSessions = view.study.pool === "crowd" ? prolificSessionCounts(db, studyId) : null;
   const flags = studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
-  return json({ ...view, channels: studyChannelStats(db, studyId, view.gold), prolificUrl, prolificSessions, flags });
+  const trendSvg = await trendChartSvg(view.trend);
+  return json({ ...view, trendSvg, channels: studyChannelStats(db, studyId, view.gold), prolificUrl, prolificSessions, flags });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -81,7 +83,7 @@ export default function StudyDashboard() {
         withoutFlagged={d.agreementWithoutFlagged}
       />
 
-      <TypeFiguresSection kind={d.kind} pool={d.study.pool} alignment={d.alignment} trend={d.trend} fidelity={d.fidelity} />
+      <TypeFiguresSection kind={d.kind} pool={d.study.pool} alignment={d.alignment} trendSvg={d.trendSvg} fidelity={d.fidelity} />
 
       <section className="dash-section">
         <h2>Annotators</h2>

@@ -23,10 +23,14 @@ const PAGES = [
 /** How wide the document scrolls, and the viewport. */
 const widths = (page: Page) => page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, viewport: window.innerWidth }));
 
-/** Every axis text of a chart: its computed font size and the size it is drawn at (font size × the SVG's scale). */
+/**
+ * Every axis text of a chart: its computed font size and the size it is drawn at (font size × the
+ * SVG's scale). Hand-drawn charts mark theirs `.tick`/`.axis-label`; server-drawn Vega SVGs group
+ * them under `.role-axis-label`/`.role-axis-title`.
+ */
 function axisText(page: Page, testId: string) {
   return page.getByTestId(testId).evaluate((figure) =>
-    [...figure.querySelectorAll("text.tick, text.axis-label")].map((t) => {
+    [...figure.querySelectorAll("text.tick, text.axis-label, .role-axis-label text, .role-axis-title text")].map((t) => {
       const svg = (t as SVGTextElement).ownerSVGElement!;
       const computed = parseFloat(getComputedStyle(t).fontSize);
       return { text: t.textContent, computed, drawn: (computed * svg.getBoundingClientRect().width) / svg.viewBox.baseVal.width };

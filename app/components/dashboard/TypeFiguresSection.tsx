@@ -5,7 +5,7 @@
  */
 import type { ReactElement } from "react";
 import { AB_REACTIVENESS, CONSENSUS_SNIPPET, type TaskTypeId } from "../../domain/tasks/ids.ts";
-import type { AlignmentTable as AlignmentTableData, ConsensusTrend } from "../../domain/validation/index.ts";
+import type { AlignmentTable as AlignmentTableData } from "../../domain/validation/index.ts";
 import { AlignmentTable } from "./AlignmentTable.tsx";
 import { FidelityTable, type FidelitySummary } from "./FidelityTable.tsx";
 import { TrendChart } from "./TrendChart.tsx";
@@ -14,18 +14,19 @@ import { TrendChart } from "./TrendChart.tsx";
 export interface TypeFigures {
   pool: string;
   alignment: AlignmentTableData | null;
-  trend: ConsensusTrend | null;
+  /** Figure 5 drawn by the server (null: no expert scores yet). */
+  trendSvg: string | null;
   fidelity: FidelitySummary | null;
 }
 
 export const TYPE_SECTIONS: { [Id in TaskTypeId]: (figures: TypeFigures) => ReactElement } = {
-  [CONSENSUS_SNIPPET]: ({ pool, alignment, trend }) => (
+  [CONSENSUS_SNIPPET]: ({ pool, alignment, trendSvg }) => (
     <section className="dash-section">
       <h2>Does the evaluator agree with the experts?</h2>
       {alignment ? (
         <>
           <AlignmentTable table={alignment} />
-          {trend ? <TrendChart trend={trend} /> : null}
+          <TrendChart svg={trendSvg} />
         </>
       ) : (
         <p className="empty-state">Alignment is measured against expert labels; this is a {pool} study. Open the expert study on the same snippets to see it.</p>

@@ -25,6 +25,7 @@ import {
   summarizeAgreement,
   type AbItem,
 } from "../../../app/domain/validation/index.ts";
+import { trendChartSvg } from "../../../app/server/annotation/task-types/consensus-snippet-dashboard.server.ts";
 import { item, label } from "./fixtures.ts";
 
 const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
@@ -115,15 +116,19 @@ describe("dashboard components", () => {
     expect(renderToStaticMarkup(<AlignmentTable table={alignmentTable(items, [], { evaluators: [] })} />)).toContain("No expert labels yet");
   });
 
-  it("TrendChart draws a line per series with a legend and axis labels", () => {
+  it("TrendChart inlines Figure 5 as the server draws it, every series named, or an empty state", async () => {
     const table = alignmentTable(items, labels, { evaluators: [{ backbone: "gpt-x", valueAt: seriesLookup(series) }] });
-    const html = renderToStaticMarkup(<TrendChart trend={consensusTrend(table)} />);
-    expect(html.match(/<polyline/g)).toHaveLength(2); // expert and evaluator; the crowd has a single point
-    expect(html).toContain('data-series="crowd"');
+    const svg = await trendChartSvg(consensusTrend(table));
+    const html = renderToStaticMarkup(<TrendChart svg={svg} />);
+    expect(html).toContain('data-testid="trend-chart"');
+    expect(html).toContain("<svg");
+    expect(html).not.toContain("<script");
+    // One line per series: expert mean, evaluator, crowd (its single point is a line of one).
+    expect(html.match(/class="mark-line role-mark/g)).toHaveLength(3);
+    for (const name of ["Expert mean", "Topic-localized evaluator (gpt-x)", "Non-expert pool (crowd mean)"]) expect(text(html)).toContain(name);
     expect(text(html)).toContain("snippet position");
-    expect(text(html)).toContain("Expert mean");
-    expect(text(html)).toContain("Topic-localized evaluator (gpt-x)");
-    expect(renderToStaticMarkup(<TrendChart trend={consensusTrend(alignmentTable(items, [], { evaluators: [] }))} />)).toContain("No labels yet");
+    expect(await trendChartSvg(consensusTrend(alignmentTable(items, [], { evaluators: [] })))).toBeNull();
+    expect(renderToStaticMarkup(<TrendChart svg={null} />)).toContain("No labels yet");
   });
 
   it("AnnotatorTable shows counts, median time, gold accuracy and a flag", () => {

@@ -13,8 +13,11 @@ import {
   seriesLookup,
   type AlignmentItem,
   type ConsensusLabelRow,
+  type ConsensusTrend,
   type EvaluatorSource,
 } from "../../../domain/validation/index.ts";
+import { trendChartSpec } from "../../../domain/validation/trend-chart.ts";
+import { renderChartSvg } from "../../charts/render.server.ts";
 import type { Db } from "../../db.server.ts";
 import { failedTopicsOf } from "../../../domain/metrics/incomplete-input.ts";
 import { findEvaluation } from "../../models/evaluation.server.ts";
@@ -98,4 +101,9 @@ export function consensusDashboard({ db, study, items, labels, flagged, exclude,
     trend: table ? consensusTrend(table) : null,
     crowdStudies,
   };
+}
+
+/** The trend as the page inlines it: Figure 5's SVG, or null while no expert has scored a snippet. */
+export async function trendChartSvg(trend: ConsensusTrend | null): Promise<string | null> {
+  return trend && trend.positions.length > 0 ? renderChartSvg(trendChartSpec(trend)) : null;
 }
