@@ -28,7 +28,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const studyId = parseId(params.studyId, "study");
   const url = new URL(request.url);
   const db = getDb();
-  const view = orResponse(() => studyDashboardView(db, studyId, { excludeFlagged: url.searchParams.get("exclude") === "flagged" }));
+  const excludeFlagged = url.searchParams.get("exclude") === "flagged";
+  const view = orResponse(() => studyDashboardView(db, studyId, { excludeFlagged, reference: url.searchParams.get("reference") || null }));
   const prolificUrl = view.study.pool === "crowd" ? prolificStudyUrl(url.origin, studyId) : null;
   const prolificSessions = view.study.pool === "crowd" ? prolificSessionCounts(db, studyId) : null;
   const flags = studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
@@ -69,6 +70,7 @@ export default function StudyDashboard() {
   const result = reply && "link" in reply ? reply : null;
   const failure = reply && "ok" in reply && reply.ok === false ? reply : null;
   const [params] = useSearchParams();
+  const referenceHref = (backbone: string) => `?${new URLSearchParams([...params].filter(([k]) => k !== "reference").concat([["reference", backbone]]))}`;
   return (
     <>
       <StudyHeader study={d.study} />
@@ -83,7 +85,7 @@ export default function StudyDashboard() {
         withoutFlagged={d.agreementWithoutFlagged}
       />
 
-      <TypeFiguresSection kind={d.kind} pool={d.study.pool} alignment={d.alignment} trendSvg={d.trendSvg} fidelity={d.fidelity} />
+      <TypeFiguresSection kind={d.kind} pool={d.study.pool} alignment={d.alignment} trendSvg={d.trendSvg} comparison={d.comparison} referenceHref={referenceHref} fidelity={d.fidelity} />
 
       <section className="dash-section">
         <h2>Annotators</h2>

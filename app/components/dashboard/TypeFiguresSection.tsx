@@ -6,7 +6,9 @@
 import type { ReactElement } from "react";
 import { AB_REACTIVENESS, CONSENSUS_SNIPPET, type TaskTypeId } from "../../domain/tasks/ids.ts";
 import type { AlignmentTable as AlignmentTableData } from "../../domain/validation/index.ts";
+import type { ComparisonPanel } from "../../domain/validation/comparison-panel.ts";
 import { AlignmentTable } from "./AlignmentTable.tsx";
+import { BackboneComparisonPanel } from "./BackboneComparisonPanel.tsx";
 import { FidelityTable, type FidelitySummary } from "./FidelityTable.tsx";
 import { TrendChart } from "./TrendChart.tsx";
 
@@ -16,16 +18,21 @@ export interface TypeFigures {
   alignment: AlignmentTableData | null;
   /** Figure 5 drawn by the server (null: no expert scores yet). */
   trendSvg: string | null;
+  /** Every evaluator backbone against the chosen reference (null without alignment). */
+  comparison: ComparisonPanel | null;
+  /** The page's address with another reference backbone chosen. */
+  referenceHref: (backbone: string) => string;
   fidelity: FidelitySummary | null;
 }
 
 export const TYPE_SECTIONS: { [Id in TaskTypeId]: (figures: TypeFigures) => ReactElement } = {
-  [CONSENSUS_SNIPPET]: ({ pool, alignment, trendSvg }) => (
+  [CONSENSUS_SNIPPET]: ({ pool, alignment, trendSvg, comparison, referenceHref }) => (
     <section className="dash-section">
       <h2>Does the evaluator agree with the experts?</h2>
       {alignment ? (
         <>
           <AlignmentTable table={alignment} />
+          {comparison ? <BackboneComparisonPanel panel={comparison} hrefFor={referenceHref} /> : null}
           <TrendChart svg={trendSvg} />
         </>
       ) : (

@@ -13,9 +13,9 @@ function typeView(figures: DashboardFigures, options: DashboardViewOptions): Das
   return server.dashboardView(figures, options) as DashboardView;
 }
 
-export function studyDashboardView(db: Db, studyId: number, options: { excludeFlagged: boolean }) {
+export function studyDashboardView(db: Db, studyId: number, options: { excludeFlagged: boolean; reference?: string | null }) {
   const d = studyDashboard(db, studyId, options);
   const named = <T extends { excluded: string[] }>(summary: T): T => ({ ...summary, excluded: summary.excluded.map((id) => d.names[id] ?? id) });
   const common = { study: d.study, names: d.names, progress: d.progress, gold: d.gold, flagged: d.flagged, excludeFlagged: d.excludeFlagged, labelStatus: d.labelStatus };
-  return { ...common, ...typeView(d, { excludeFlagged: options.excludeFlagged, named }) };
+  return { ...common, ...typeView(d, { excludeFlagged: options.excludeFlagged, reference: options.reference, named }) };
 }

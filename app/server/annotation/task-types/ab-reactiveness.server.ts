@@ -154,6 +154,7 @@ export const abReactivenessServer = {
       fidelity: { fidelity, overall, unlabelledPairs, alphaByBackbone, nominal, pairableUnits },
       alignment: null,
       trend: null,
+      comparison: null,
     };
   },
   csv: {

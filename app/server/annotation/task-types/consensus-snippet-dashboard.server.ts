@@ -100,6 +100,8 @@ export function consensusDashboard({ db, study, items, labels, flagged, exclude,
     alignment: table,
     trend: table ? consensusTrend(table) : null,
     crowdStudies,
+    /** The study's bootstrap settings, for the backbone comparison the view runs. */
+    boot,
   };
 }
 

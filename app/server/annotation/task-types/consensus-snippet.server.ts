@@ -10,6 +10,7 @@ import { CONSENSUS_SNIPPET } from "../../../domain/tasks/ids.ts";
 import { taskType, taskTypeName } from "../../../domain/tasks/registry.ts";
 import { ofKind } from "../../../domain/tasks/resume.ts";
 import { mixGold, stratifiedSample, summarizeAgreement } from "../../../domain/validation/index.ts";
+import { comparisonPanel } from "../../../domain/validation/comparison-panel.ts";
 import type { Db } from "../../db.server.ts";
 import { badInput, type FieldProblem } from "../../http/errors.server.ts";
 import { evaluatedTrajectories, evaluatedTrajectoryCount } from "../../models/run.server.ts";
@@ -93,13 +94,15 @@ export const consensusSnippetServer = {
   createFromForm: async (db, form, common) => consensusFromFields(db, form, common),
   createFromFields: consensusFromFields,
   dashboard: consensusDashboard,
-  dashboardView: (d, { named }) => ({
+  dashboardView: (d, { named, reference }) => ({
     kind: CONSENSUS_SNIPPET,
     agreement: named(summarizeAgreement(d.agreement)),
     agreementWithoutFlagged: d.agreementWithoutFlagged ? named(summarizeAgreement(d.agreementWithoutFlagged)) : null,
     fidelity: null,
     alignment: d.alignment,
     trend: d.trend,
+    // The reference is the page's choice, so the difference tests are run for the view.
+    comparison: d.alignment ? comparisonPanel(d.alignment, reference ?? null, d.boot) : null,
   }),
   // One row per topic of each label, topics in id order.
   csv: {

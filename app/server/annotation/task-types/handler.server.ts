@@ -28,6 +28,8 @@ export interface DashboardContext {
 
 export interface DashboardViewOptions {
   excludeFlagged: boolean;
+  /** The backbone the page asked to compare the others against (`?reference=`), if any. */
+  reference?: string | null;
   /** The summary with its excluded annotators by name. */
   named: <T extends { excluded: string[] }>(summary: T) => T;
 }
@@ -40,6 +42,7 @@ export interface DashboardViewPart<Id extends TaskTypeId> {
   fidelity: unknown;
   alignment: unknown;
   trend: unknown;
+  comparison: unknown;
 }
 
 /** The task page's part that depends on the type: the blinded view and what the form starts from. */
