@@ -11,6 +11,9 @@ import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
 import { createCrowdAbStudy, DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
 import { loadQualificationTest } from "../../app/server/templates.server.ts";
+import { importBundleRecords } from "../../app/server/bundle-store.server.ts";
+import { openDatabase } from "../../app/server/db.server.ts";
+import type { TopicJudgeOutput } from "../../app/domain/bundle.ts";
 
 // The test process reads the server's test (the demo one) to answer it; a browser is never sent the key.
 const qualification = loadQualificationTest();
@@ -52,6 +55,21 @@ async function labelSnippetByKeyboard(page: Page, option: string, score: number,
 
 async function checkedScore(page: Page, topic: string): Promise<string | null> {
   return page.locator(`fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="1:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="2:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="3:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="4:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="5:"]`).first().getAttribute("aria-label");
+}
+
+/** Stores a copy of demo-judge's topic-localized evaluations of study 1's runs under `backbone`, every score s as 6 − s. */
+function storeReversedJudge(dbPath: string, backbone: string): void {
+  const db = openDatabase(dbPath);
+  const sql = "SELECT id, run_id, output FROM evaluations WHERE method = 'topic-localized' AND backbone = 'demo-judge' AND run_id IN (SELECT run_id FROM study_items WHERE study_id = 1)";
+  const rows = db.$client.prepare(sql).all() as { id: string; run_id: string; output: string }[];
+  const evaluations = rows.map((r) => {
+    const output = JSON.parse(r.output) as Record<string, TopicJudgeOutput>;
+    for (const topic of Object.values(output)) for (const a of topic.agreement_score) a.score = 6 - a.score;
+    return { id: `${r.run_id}:topic-localized:${backbone}`, run_id: r.run_id, method: "topic-localized" as const, backbone, output };
+  });
+  expect(evaluations.length).toBeGreaterThan(0);
+  importBundleRecords(db, "<reversed judge>", { evaluations });
+  db.$client.close();
 }
 
 describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 120_000 }, () => {
@@ -173,6 +191,38 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
     expect(perTurnEvaluations(1)).toBeGreaterThan(0);
     await page.goto(`${server.url}/admin/studies/1`);
     expect(await page.getByTestId("alignment-table").textContent()).toContain("Per-turn baseline (demo-judge)");
+    await page.close();
+  });
+
+  it("the dashboard tests every stored backbone against a reference chosen by ?reference=", async () => {
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.admin);
+    await page.goto(`${server.url}/admin/studies/1`);
+    const panel = page.getByTestId("backbone-comparison");
+    expect(await panel.textContent()).toContain("Only demo-judge has evaluated these runs");
+
+    // A second backbone on the demo expert study's runs: demo-judge's replies with every score
+    // reversed (s → 6 − s), stored as an evaluate run would store them.
+    storeReversedJudge(server.dbPath, "reversed-judge");
+    await page.goto(`${server.url}/admin/studies/1`);
+    expect(await page.getByTestId("alignment-table").textContent()).toContain("Topic-localized evaluator (reversed-judge)");
+    expect(await page.getByTestId("comparison-reference").textContent()).toBe("demo-judge");
+    const reversed = panel.locator('tr[data-backbone="reversed-judge"][data-level="trajectory"]');
+    expect(await reversed.textContent()).toContain("significantly below the reference");
+    expect(await page.getByTestId("comparison-constants").textContent()).toMatch(/\d+ draws, seed \d+/);
+
+    // Switching the reference is a plain GET link; the exclusion switch in the address stays.
+    await page.goto(`${server.url}/admin/studies/1?exclude=flagged`);
+    await panel.locator('a[data-reference="reversed-judge"]').click();
+    await page.waitForURL((u) => u.searchParams.get("reference") === "reversed-judge");
+    expect(new URL(page.url()).searchParams.get("exclude")).toBe("flagged");
+    await expect.poll(() => page.getByTestId("comparison-reference").textContent()).toBe("reversed-judge");
+    expect(await panel.locator('tr[data-backbone="demo-judge"][data-level="trajectory"]').textContent()).toContain("significantly above the reference");
+
+    // An unknown backbone is no error: the default is used, and the page says so.
+    const res = await page.goto(`${server.url}/admin/studies/1?reference=no-such-judge`);
+    expect(res?.status()).toBe(200);
+    expect(await panel.textContent()).toContain("No stored backbone is called “no-such-judge”; comparing against the default, demo-judge, instead.");
     await page.close();
   });
 

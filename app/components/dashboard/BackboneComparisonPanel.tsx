@@ -8,7 +8,8 @@ import type { BackboneComparison, DifferenceTest } from "../../domain/validation
 import { formatCi, formatCoefficient, formatP } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";
 
-const VERDICTS: Record<DifferenceTest["verdict"], string> = {
+/** The verdict in words, as the panel shows it. */
+export const VERDICT_TEXT: Record<DifferenceTest["verdict"], string> = {
   worse: "significantly below the reference",
   better: "significantly above the reference",
   "no difference": "no significant difference",
@@ -16,29 +17,29 @@ const VERDICTS: Record<DifferenceTest["verdict"], string> = {
 };
 
 const LEVELS = [
-  ["trajectory", "Trajectory (all units)"],
-  ["outcome", "Outcome (final snippets)"],
+  ["trajectory", "Trajectory", "all units"],
+  ["outcome", "Outcome", "final snippets only"],
 ] as const;
 
 function TestCells({ test }: { test: DifferenceTest }) {
   const { williams, zou, bootstrap } = test;
   return (
     <>
-      <td className="num">{formatCoefficient(test.rCandidate)}</td>
-      <td className="num">{formatCoefficient(test.rReference)}</td>
+      <td className={`verdict verdict-${test.verdict.replace(" ", "-")}`}>
+        {VERDICT_TEXT[test.verdict]}
+        {test.reason ?? williams.reason ? <span className="reason"> {test.reason ?? williams.reason}</span> : null}
+      </td>
       <td className="num">
         <strong>{formatCoefficient(test.difference)}</strong>
       </td>
+      <td className="num">{formatCoefficient(test.rCandidate)}</td>
+      <td className="num">{formatCoefficient(test.rReference)}</td>
       <td className="num">{williams.t === null ? "—" : `${formatCoefficient(williams.t)} (${williams.df})`}</td>
       <td className="num">{formatP(williams.p)}</td>
       <td className="num">{formatCi(zou.ci)}</td>
       <td className="num">{formatCi(bootstrap.ci)}</td>
       <td className="num">
         {test.n} / {test.trajectories}
-      </td>
-      <td className={`verdict verdict-${test.verdict.replace(" ", "-")}`}>
-        {VERDICTS[test.verdict]}
-        {test.reason ?? williams.reason ? <span className="reason"> {test.reason ?? williams.reason}</span> : null}
       </td>
     </>
   );
@@ -47,10 +48,10 @@ function TestCells({ test }: { test: DifferenceTest }) {
 function ComparisonRows({ comparison }: { comparison: BackboneComparison }) {
   return (
     <>
-      {LEVELS.map(([level, label], i) => (
+      {LEVELS.map(([level, label, units], i) => (
         <tr key={level} data-backbone={comparison.candidate} data-level={level}>
           {i === 0 ? <th rowSpan={2} scope="rowgroup">{comparison.candidate}</th> : null}
-          <td>{label}</td>
+          <td title={units}>{label}</td>
           <TestCells test={comparison[level]} />
         </tr>
       ))}
@@ -84,7 +85,7 @@ function Constants({ panel }: { panel: ComparisonPanel }) {
   const { s0, minExpertLabels } = panel.constants;
   return (
     <p className="dash-note" data-testid="comparison-constants">
-      Same units for both backbones: those where the expert mean and both have a value (at least {minExpertLabels} expert label{minExpertLabels === 1 ? "" : "s"} per
+      Trajectory: all units; outcome: final snippets only. Same units for both backbones: those where the expert mean and both have a value (at least {minExpertLabels} expert label{minExpertLabels === 1 ? "" : "s"} per
       unit{s0 !== undefined ? `; s0 = ${s0}` : ""}). Δr = r(backbone) − r(reference) against the expert mean; Williams' t (Steiger 1980, eq. 7, df = n − 3) with two-sided p;
       Zou's (2007) {Math.round(first.trajectory.zou.level * 100)}% CI of Δr from Fisher-z intervals; a paired percentile bootstrap over trajectories (
       {first.trajectory.bootstrap.draws} draws, seed {first.trajectory.bootstrap.seed}, {Math.round(first.trajectory.bootstrap.level * 100)}%) as a check. Verdict:
@@ -118,15 +119,15 @@ export function BackboneComparisonPanel({ panel, hrefFor }: { panel: ComparisonP
                 <tr>
                   <th scope="col">Backbone</th>
                   <th scope="col">Level</th>
+                  <th scope="col">Verdict</th>
+                  <th className="num" scope="col">Δr</th>
                   <th className="num" scope="col">r</th>
                   <th className="num" scope="col">r ref.</th>
-                  <th className="num" scope="col">Δr</th>
                   <th className="num" scope="col">Williams' t (df)</th>
                   <th className="num" scope="col">p</th>
                   <th className="num" scope="col">Zou 95% CI</th>
                   <th className="num" scope="col">Bootstrap CI</th>
                   <th className="num" scope="col">Units / traj.</th>
-                  <th scope="col">Verdict</th>
                 </tr>
               </thead>
               <tbody>

@@ -3,6 +3,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { BackboneComparisonPanel, formatCi, formatCoefficient, formatP } from "../../../app/components/dashboard/index.ts";
+import { VERDICT_TEXT } from "../../../app/components/dashboard/BackboneComparisonPanel.tsx";
 import { alignmentTable, type ValueLookup } from "../../../app/domain/validation/index.ts";
 import { compareBackbones } from "../../../app/domain/validation/backbone-comparison.ts";
 import { comparisonPanel } from "../../../app/domain/validation/comparison-panel.ts";
@@ -70,11 +71,11 @@ describe("BackboneComparisonPanel", () => {
     expect(noisy.trajectory.verdict).toBe("worse");
     const tr = noisy.trajectory;
     expect(t).toContain(
-      `noisy Trajectory (all units) ${formatCoefficient(tr.rCandidate)} ${formatCoefficient(tr.rReference)} ${formatCoefficient(tr.difference)} ` +
-        `${formatCoefficient(tr.williams.t)} (${tr.williams.df}) ${formatP(tr.williams.p)} ${formatCi(tr.zou.ci)} ${formatCi(tr.bootstrap.ci)} ${tr.n} / ${tr.trajectories} significantly below the reference`,
+      `noisy Trajectory significantly below the reference ${formatCoefficient(tr.difference)} ${formatCoefficient(tr.rCandidate)} ${formatCoefficient(tr.rReference)} ` +
+        `${formatCoefficient(tr.williams.t)} (${tr.williams.df}) ${formatP(tr.williams.p)} ${formatCi(tr.zou.ci)} ${formatCi(tr.bootstrap.ci)} ${tr.n} / ${tr.trajectories}`,
     );
     const out = noisy.outcome;
-    expect(t).toContain(`Outcome (final snippets) ${formatCoefficient(out.rCandidate)} ${formatCoefficient(out.rReference)} ${formatCoefficient(out.difference)}`);
+    expect(t).toContain(`Outcome ${VERDICT_TEXT[out.verdict]} ${formatCoefficient(out.difference)} ${formatCoefficient(out.rCandidate)} ${formatCoefficient(out.rReference)}`);
     expect(tr.n).toBe(24);
     expect(tr.trajectories).toBe(4);
     expect(t).toContain("Difference from the reference backbone: exact");
