@@ -21,6 +21,21 @@ const LEVELS = [
   ["outcome", "Outcome", "final snippets only"],
 ] as const;
 
+/** Column headings; true for the numeric ones. Verdict first, so a phone shows it without scrolling. */
+const COLUMNS: [string, boolean][] = [
+  ["Backbone", false],
+  ["Level", false],
+  ["Verdict", false],
+  ["Δr", true],
+  ["r", true],
+  ["r ref.", true],
+  ["Williams' t (df)", true],
+  ["p", true],
+  ["Zou 95% CI", true],
+  ["Bootstrap CI", true],
+  ["Units / traj.", true],
+];
+
 function TestCells({ test }: { test: DifferenceTest }) {
   const { williams, zou, bootstrap } = test;
   return (
@@ -117,17 +132,11 @@ export function BackboneComparisonPanel({ panel, hrefFor }: { panel: ComparisonP
             <table className="data-table">
               <thead>
                 <tr>
-                  <th scope="col">Backbone</th>
-                  <th scope="col">Level</th>
-                  <th scope="col">Verdict</th>
-                  <th className="num" scope="col">Δr</th>
-                  <th className="num" scope="col">r</th>
-                  <th className="num" scope="col">r ref.</th>
-                  <th className="num" scope="col">Williams' t (df)</th>
-                  <th className="num" scope="col">p</th>
-                  <th className="num" scope="col">Zou 95% CI</th>
-                  <th className="num" scope="col">Bootstrap CI</th>
-                  <th className="num" scope="col">Units / traj.</th>
+                  {COLUMNS.map(([name, numeric]) => (
+                    <th key={name} scope="col" className={numeric ? "num" : undefined}>
+                      {name}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>

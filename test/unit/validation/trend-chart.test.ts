@@ -5,22 +5,14 @@ import { alignmentTable, consensusTrend } from "../../../app/domain/validation/i
 import { trendChartSpec } from "../../../app/domain/validation/trend-chart.ts";
 import { item, label } from "./fixtures.ts";
 
-// Two runs; r1 has snippets 1–2, r2 snippets 1–3. Topics T1, T2.
-const items = [
-  item(1, "r1", 1, { endTurn: 2 }),
-  item(2, "r1", 2, { endTurn: 4, last: true }),
-  item(3, "r2", 1, { endTurn: 2 }),
-  item(4, "r2", 2, { endTurn: 4 }),
-  item(5, "r2", 3, { endTurn: 6, last: true }),
-];
-const labels = [
-  label(1, "e1", "expert", { T1: 1, T2: 3 }),
-  label(2, "e1", "expert", { T1: 5, T2: 3 }),
-  label(3, "e1", "expert", { T1: 3, T2: 3 }),
-  label(4, "e1", "expert", { T1: 4, T2: 2 }),
-  label(5, "e1", "expert", { T1: 5, T2: 5 }),
-  label(1, "c1", "crowd", { T1: 2, T2: 2 }),
-];
+// Two runs: items 1–2 are r1's snippets 1–2, items 3–5 r2's snippets 1–3. One expert's scores (T1, T2):
+const scores: Record<number, [number, number]> = { 1: [1, 3], 2: [5, 3], 3: [3, 3], 4: [4, 2], 5: [5, 5] };
+const items = Object.keys(scores).map((key) => {
+  const id = Number(key);
+  const [runId, position] = id <= 2 ? ["r1", id] : ["r2", id - 2];
+  return item(id, runId, position, { endTurn: position * 2, last: id === 2 || id === 5 });
+});
+const labels = [...Object.entries(scores).map(([id, [T1, T2]]) => label(Number(id), "e1", "expert", { T1, T2 })), label(1, "c1", "crowd", { T1: 2, T2: 2 })];
 // "gpt" scores 3 everywhere; "llama" has no evaluation of r2, so nothing at position 3.
 const table = alignmentTable(items, labels, {
   evaluators: [
