@@ -3,8 +3,8 @@
  * Table 6 question: is the new judge's alignment with the experts significantly worse?). One row
  * per backbone and level; the reference is switched by a plain GET link (`?reference=`).
  */
+import type { BackboneComparison, DifferenceTest } from "../../domain/validation/index.ts";
 import type { ComparisonPanel } from "../../domain/validation/comparison-panel.ts";
-import type { BackboneComparison, DifferenceTest } from "../../domain/validation/backbone-comparison.ts";
 import { formatCi, formatCoefficient, formatP } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";
 
@@ -51,7 +51,7 @@ function TestCells({ test }: { test: DifferenceTest }) {
       <td className="num">{formatCoefficient(test.rReference)}</td>
       <td className="num">{williams.t === null ? "—" : `${formatCoefficient(williams.t)} (${williams.df})`}</td>
       <td className="num">{formatP(williams.p)}</td>
-      <td className="num">{formatCi(zou.ci)}</td>
+      <td className="num">{formatCi(zou?.ci)}</td>
       <td className="num">{formatCi(bootstrap.ci)}</td>
       <td className="num">
         {test.n} / {test.trajectories}
@@ -102,7 +102,7 @@ function Constants({ panel }: { panel: ComparisonPanel }) {
     <p className="dash-note" data-testid="comparison-constants">
       Trajectory: all units; outcome: final snippets only. Same units for both backbones: those where the expert mean and both have a value (at least {minExpertLabels} expert label{minExpertLabels === 1 ? "" : "s"} per
       unit{s0 !== undefined ? `; s0 = ${s0}` : ""}). Δr = r(backbone) − r(reference) against the expert mean; Williams' t (Steiger 1980, eq. 7, df = n − 3) with two-sided p;
-      Zou's (2007) {Math.round(first.trajectory.zou.level * 100)}% CI of Δr from Fisher-z intervals; a paired percentile bootstrap over trajectories (
+      Zou's (2007) 95% CI of Δr from Fisher-z intervals; a paired percentile bootstrap over trajectories (
       {first.trajectory.bootstrap.draws} draws, seed {first.trajectory.bootstrap.seed}, {Math.round(first.trajectory.bootstrap.level * 100)}%) as a check. Verdict:
       Williams' p &lt; α = {first.alpha}.
     </p>

@@ -4,8 +4,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { BackboneComparisonPanel, formatCi, formatCoefficient, formatP } from "../../../app/components/dashboard/index.ts";
 import { VERDICT_TEXT } from "../../../app/components/dashboard/BackboneComparisonPanel.tsx";
-import { alignmentTable, type ValueLookup } from "../../../app/domain/validation/index.ts";
-import { compareBackbones } from "../../../app/domain/validation/backbone-comparison.ts";
+import { alignmentTable, compareBackbones, type ValueLookup } from "../../../app/domain/validation/index.ts";
 import { comparisonPanel } from "../../../app/domain/validation/comparison-panel.ts";
 import { item, label } from "./fixtures.ts";
 
@@ -72,7 +71,7 @@ describe("BackboneComparisonPanel", () => {
     const tr = noisy.trajectory;
     expect(t).toContain(
       `noisy Trajectory significantly below the reference ${formatCoefficient(tr.difference)} ${formatCoefficient(tr.rCandidate)} ${formatCoefficient(tr.rReference)} ` +
-        `${formatCoefficient(tr.williams.t)} (${tr.williams.df}) ${formatP(tr.williams.p)} ${formatCi(tr.zou.ci)} ${formatCi(tr.bootstrap.ci)} ${tr.n} / ${tr.trajectories}`,
+        `${formatCoefficient(tr.williams.t)} (${tr.williams.df}) ${formatP(tr.williams.p)} ${formatCi(tr.zou?.ci)} ${formatCi(tr.bootstrap.ci)} ${tr.n} / ${tr.trajectories}`,
     );
     const out = noisy.outcome;
     expect(t).toContain(`Outcome ${VERDICT_TEXT[out.verdict]} ${formatCoefficient(out.difference)} ${formatCoefficient(out.rCandidate)} ${formatCoefficient(out.rReference)}`);
@@ -96,5 +95,17 @@ describe("BackboneComparisonPanel", () => {
     const alone = text(renderToStaticMarkup(<BackboneComparisonPanel panel={comparisonPanel(single, null, boot)!} hrefFor={href} />));
     expect(alone).toContain("Only exact has evaluated these runs");
     expect(alone).not.toContain("Williams");
+  });
+
+  it("says a level is not testable, and why, when the shared units are too few", () => {
+    // "partial" evaluated r1 only: 6 units at trajectory level, 2 final-snippet units.
+    const partial: ValueLookup = (runId, topicId, tEnd) => (runId === "r1" ? close(runId, topicId, tEnd) : null);
+    const two = alignmentTable(items, labels, { evaluators: [{ backbone: "exact", valueAt: exact }, { backbone: "partial", valueAt: partial }] });
+    const panel = comparisonPanel(two, "exact", boot)!;
+    const outcome = panel.comparisons[0].outcome;
+    expect(outcome.n).toBe(2);
+    expect(outcome.verdict).toBe("undefined");
+    const row = text(renderToStaticMarkup(<BackboneComparisonPanel panel={panel} hrefFor={href} />));
+    expect(row).toContain(`Outcome not testable ${outcome.reason}`);
   });
 });
