@@ -30,6 +30,8 @@ export interface PairedDifferenceBootstrap {
   undefinedDraws: number;
   /** Share of defined draws with r(ref,a) − r(ref,b) ≥ 0 (a one-sided bootstrap reading), null when none. */
   shareAtLeastZero: number | null;
+  /** Why there is no interval: no defined draw, or a single cluster (every draw repeats it, so the spread would read as zero). */
+  reason?: string;
 }
 export interface PairedBootstrapOptions {
   draws?: number;
@@ -55,7 +57,10 @@ export function pairedDifferenceBootstrap(
   }
   const samples = pairedDifferenceSamples(units, { draws, seed });
   const defined = samples.filter((d): d is number => d !== null).sort((x, y) => x - y);
-  if (defined.length === 0) return { draws, seed, level, ci: null, undefinedDraws: draws, shareAtLeastZero: null };
+  if (defined.length === 0) return { draws, seed, level, ci: null, undefinedDraws: draws, shareAtLeastZero: null, reason: "no draw has a defined difference" };
+  if (new Set(units.map((u) => u.cluster)).size < 2) {
+    return { draws, seed, level, ci: null, undefinedDraws: draws - defined.length, shareAtLeastZero: null, reason: "one cluster: resampling clusters needs at least two" };
+  }
   let atLeastZero = 0;
   for (const d of defined) if (d >= 0) atLeastZero++;
   return {

@@ -111,10 +111,14 @@ export function compareBackbones(table: AlignmentTable, candidate: string, refer
   };
 }
 
-/** The evaluator backbone with the highest trajectory-level r (ties: name order), optionally excluding one. */
+/**
+ * The default reference: among the evaluator backbones that scored the most units, the one with
+ * the highest trajectory-level r (ties: name order), optionally excluding one. Coverage comes
+ * first so that a backbone which judged one trajectory cannot win on a handful of units.
+ */
 export function bestBackbone(table: AlignmentTable, exclude?: string): string | null {
   const candidates = table.rows
     .filter((r) => r.method === "evaluator" && r.backbone !== undefined && r.backbone !== exclude && r.trajectory.r !== null)
-    .sort((x, y) => (y.trajectory.r as number) - (x.trajectory.r as number) || (x.backbone! < y.backbone! ? -1 : 1));
+    .sort((x, y) => y.trajectory.n - x.trajectory.n || (y.trajectory.r as number) - (x.trajectory.r as number) || (x.backbone! < y.backbone! ? -1 : 1));
   return candidates[0]?.backbone ?? null;
 }

@@ -160,8 +160,14 @@ describe("undefined draws", () => {
     const constant = [t("x", 1, 1, 2), t("x", 1, 3, 2)];
     for (const units of [constant, []]) {
       const res = pairedDifferenceBootstrap(units, { draws: 50 });
-      expect(res).toEqual({ draws: 50, seed: 1, level: 0.95, ci: null, undefinedDraws: 50, shareAtLeastZero: null });
+      expect(res).toEqual({ draws: 50, seed: 1, level: 0.95, ci: null, undefinedDraws: 50, shareAtLeastZero: null, reason: "no draw has a defined difference" });
     }
+  });
+
+  it("one cluster: no interval, since every draw repeats it and the spread would read as zero", () => {
+    const one = [t("x", 1, 1, 2), t("x", 2, 3, 2), t("x", 3, 2, 5), t("x", 4, 5, 4)];
+    const res = pairedDifferenceBootstrap(one, { draws: 20 });
+    expect(res).toEqual({ draws: 20, seed: 1, level: 0.95, ci: null, undefinedDraws: 0, shareAtLeastZero: null, reason: "one cluster: resampling clusters needs at least two" });
   });
 });
 

@@ -18,7 +18,7 @@ const labels: ConsensusLabelRow[] = items.map((i) => {
 // "close" tracks the experts; "noisy" is hash-like noise around them; "gappy" has no value on r6.
 const noise = [2, -1, 0, 1, -2, 1, 0, -1, 2, 1, -2, 0, 1, -1, 2, 0, -2, 1, 0, 2, -1, 1, -2, 0];
 const valueOf: Record<string, (r: number, position: number) => number | null> = {
-  close: (r, p) => expert(r, p) + (p === 2 ? 0.5 : 0),
+  close: (r, p) => expert(r, p) + (p === 2 ? 1 : 0),
   noisy: (r, p) => Math.max(1, Math.min(5, expert(r, p) + noise[r * 4 + p - 1])),
   gappy: (r, p) => (r === 5 ? null : expert(r, p) - (p === 3 ? 0.5 : 0)),
 };
@@ -70,11 +70,17 @@ describe("compareBackbones", () => {
 });
 
 describe("bestBackbone", () => {
-  it("is the backbone with the highest trajectory-level r, leaving one out when asked", () => {
-    const rs = Object.fromEntries(table.rows.map((r) => [r.backbone, r.trajectory.r!]));
-    const order = Object.keys(rs).sort((x, y) => rs[y] - rs[x]);
-    expect(bestBackbone(table)).toBe(order[0]);
-    expect(bestBackbone(table, order[0])).toBe(order[1]);
+  it("is the best aligned of the backbones that scored the most units, leaving one out when asked", () => {
+    const row = (b: string) => table.rows.find((r) => r.backbone === b)!.trajectory;
+    // "gappy" is the best aligned but scored 20 units; "close" and "noisy" scored all 24.
+    expect(row("gappy").r!).toBeGreaterThan(row("close").r!);
+    expect(row("close").r!).toBeGreaterThan(row("noisy").r!);
+    expect(bestBackbone(table)).toBe("close");
+    expect(bestBackbone(table, "close")).toBe("noisy");
+    expect(bestBackbone(table, "noisy")).toBe("close");
+    const onlyGappy = { ...table, rows: table.rows.filter((r) => r.backbone === "gappy") };
+    expect(bestBackbone(onlyGappy)).toBe("gappy");
+    expect(bestBackbone(onlyGappy, "gappy")).toBeNull();
     expect(bestBackbone({ ...table, rows: [] })).toBeNull();
   });
 });
