@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { figureCsv, formatValue, reportHeader, reportMarkdown, tableCsv } from "../../domain/benchmark/report/format.ts";
+import { benchmarkDocument, documentMarkdown, figureCsv, formatValue, tableCsv, type ReportDocument } from "../../domain/benchmark/report/format.ts";
 import type { BenchmarkReport, ReportTable } from "../../domain/benchmark/report-model.ts";
 import { renderChartSvg } from "../charts/render.server.ts";
 
@@ -27,22 +27,27 @@ function tableHtml(table: ReportTable): string {
   return `<section><h2>${esc(table.title)}</h2><p>${esc(table.caption)}</p><table><thead><tr><th scope="col">${esc(table.rowLabel ?? "Mediator")}</th>${head}</tr></thead><tbody>\n${body}\n</tbody></table><ul>${table.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul></section>`;
 }
 
-export function reportHtml(report: BenchmarkReport, svgs: ReadonlyMap<string, string>): string {
+export function reportHtml(report: ReportDocument, svgs: ReadonlyMap<string, string>): string {
   const figures = report.figures.map((f) => `<section><h2>${esc(f.title)}</h2><p>${esc(f.caption)}</p>${svgs.get(f.id) ?? ""}</section>`).join("\n");
   const warnings = report.warnings.length > 0 ? `<h2>Warnings</h2><ul>${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>` : "";
   return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>${esc(`Benchmark report: ${report.planName}`)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(report.title)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em;max-width:110em}table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}th[scope=row],th[scope=rowgroup]{text-align:left}svg{max-width:100%;height:auto}</style>
-</head><body><h1>${esc(`Benchmark report: ${report.planName}`)}</h1>
-<ul>${reportHeader(report).map((l) => `<li>${esc(l)}</li>`).join("")}</ul>${warnings}
+</head><body><h1>${esc(report.title)}</h1>
+<ul>${report.header.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>${warnings}
 ${report.tables.map(tableHtml).join("\n")}
 ${figures}
 </body></html>
 `;
 }
 
-/** Writes the chosen formats into outDir (created) and returns the paths written. */
-export async function writeReportFiles(report: BenchmarkReport, outDir: string, formats: readonly ReportFormat[] = REPORT_FORMATS): Promise<string[]> {
+/** Writes the benchmark report's chosen formats into outDir (created) and returns the paths written. */
+export function writeReportFiles(report: BenchmarkReport, outDir: string, formats: readonly ReportFormat[] = REPORT_FORMATS): Promise<string[]> {
+  return writeDocumentFiles(benchmarkDocument(report), outDir, formats);
+}
+
+/** Writes any report document: `report.md`, a csv per table and figure, an svg per figure, `report.html`. */
+export async function writeDocumentFiles(report: ReportDocument, outDir: string, formats: readonly ReportFormat[] = REPORT_FORMATS): Promise<string[]> {
   mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   const write = (name: string, content: string) => {
@@ -54,7 +59,7 @@ export async function writeReportFiles(report: BenchmarkReport, outDir: string, 
   if (formats.includes("svg") || formats.includes("html")) {
     for (const figure of report.figures) svgs.set(figure.id, await renderChartSvg(figure.spec));
   }
-  if (formats.includes("md")) write("report.md", reportMarkdown(report, (f) => (formats.includes("svg") ? `${f.id}.svg` : null)));
+  if (formats.includes("md")) write("report.md", documentMarkdown(report, (f) => (formats.includes("svg") ? `${f.id}.svg` : null)));
   if (formats.includes("csv")) {
     for (const table of report.tables) write(`${table.id}.csv`, tableCsv(table));
     for (const figure of report.figures) write(`${figure.id}.csv`, figureCsv(figure));

@@ -46,15 +46,33 @@ export function tableMarkdown(table: ReportTable): string {
   return lines.join("\n");
 }
 
-export function reportMarkdown(report: BenchmarkReport, figureFile: (figure: ReportFigure) => string | null): string {
-  const out = [`# Benchmark report: ${report.planName}`, "", ...reportHeader(report).map((l) => `- ${l}`), ""];
-  if (report.warnings.length > 0) out.push("## Warnings", "", ...report.warnings.map((w) => `- ${w}`), "");
-  for (const table of report.tables) out.push(tableMarkdown(table), "");
-  for (const figure of report.figures) {
+/** What a report file shows, whatever built it: the benchmark report, or an evaluator validation. */
+export interface ReportDocument {
+  title: string;
+  /** Lines under the title (plan, constants, coverage, verdict…). */
+  header: string[];
+  warnings: string[];
+  tables: ReportTable[];
+  figures: ReportFigure[];
+}
+
+export function benchmarkDocument(report: BenchmarkReport): ReportDocument {
+  return { title: `Benchmark report: ${report.planName}`, header: reportHeader(report), warnings: report.warnings, tables: report.tables, figures: report.figures };
+}
+
+export function documentMarkdown(doc: ReportDocument, figureFile: (figure: ReportFigure) => string | null): string {
+  const out = [`# ${doc.title}`, "", ...doc.header.map((l) => `- ${l}`), ""];
+  if (doc.warnings.length > 0) out.push("## Warnings", "", ...doc.warnings.map((w) => `- ${w}`), "");
+  for (const table of doc.tables) out.push(tableMarkdown(table), "");
+  for (const figure of doc.figures) {
     const file = figureFile(figure);
     out.push(`## ${figure.title}`, "", figure.caption, "", ...(file ? [`![${figure.title}](${file})`, ""] : []));
   }
   return out.join("\n");
+}
+
+export function reportMarkdown(report: BenchmarkReport, figureFile: (figure: ReportFigure) => string | null): string {
+  return documentMarkdown(benchmarkDocument(report), figureFile);
 }
 
 const csvField = (v: unknown) => {
