@@ -11,6 +11,10 @@
  * the turn number. `EvaluationSabotage` turns chosen
  * replies invalid, to test how the evaluators record bad output.
  *
+ * A judge model whose name contains "noisy" (e.g. `standin-noisy`) is a deliberately worse topic
+ * judge: on about three turns in five its score is a hash-drawn 1–5 instead of the structured one,
+ * so validating it against expert labels (`socrates validate-evaluator`) has something to find.
+ *
  * The judge is recognised from the system prompt of our templates in app/server/pipeline/prompts.
  */
 import { createHash } from "node:crypto";
@@ -94,6 +98,12 @@ function topicJudgeReply(request: MockChatRequest, sabotage: EvaluationSabotage)
     const party_stances = Object.fromEntries(partyIds.map((p, i) => [p, score >= 4 ? "(B)" : `(${String.fromCharCode(65 + ((i + t) % 3))})`]));
     return { turn_id: t, reason: `mock: turn ${t} moves ${topicId}`, score, party_stances };
   });
+  if (/noisy/i.test(request.model)) {
+    for (const e of entries) {
+      const h = hashOf(`${request.model}:${topicId}:${e.turn_id}`);
+      if (h % 5 < 3) e.score = 1 + ((h >>> 8) % 5);
+    }
+  }
   const mode = sabotage.topicJudge?.[topicId];
   if (mode === "score" && entries.length > 0) entries[0].score = 7;
   if (mode === "turn" && entries.length > 0) entries[entries.length - 1].turn_id = T + 3;
