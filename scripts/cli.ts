@@ -14,6 +14,7 @@ import { registerProlificCommands } from "./commands/prolific.ts";
 import { registerReportCommand } from "./commands/report.ts";
 import { registerSimulateCommands } from "./commands/simulate.ts";
 import { registerStatsCommands } from "./commands/stats.ts";
+import { registerValidateEvaluatorCommand } from "./commands/validate-evaluator.ts";
 
 const program = new Command();
 program
@@ -35,6 +36,7 @@ registerMockLlmCommands(program);
 registerMturkCommands(program);
 registerProlificCommands(program);
 registerReportCommand(program);
+registerValidateEvaluatorCommand(program);
 
 try {
   await program.parseAsync(process.argv);

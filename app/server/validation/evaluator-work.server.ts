@@ -1,0 +1,80 @@
+/**
+ * What `validate-evaluator` must judge before it can report: the trajectories of the expert
+ * study (and, with a benchmark plan, the stored runs of the plan's main grid), which of them a
+ * backbone has not judged yet, and what judging them is expected to cost. Reads only.
+ */
+import type { BenchmarkPlan } from "../../domain/benchmark/plan.ts";
+import { expectedCallUsd } from "../../domain/benchmark/cost.ts";
+import { evaluationId } from "../../domain/evaluation-ids.ts";
+import { CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
+import type { Db } from "../db.server.ts";
+import type { LlmConfig } from "../llm/config.server.ts";
+import { evaluationBackbones } from "../models/evaluation.server.ts";
+import { findStudy, itemsOfStudy, type StudyRow } from "../models/study.server.ts";
+import { storedRunIds } from "../models/run.server.ts";
+import { loadEvaluationContext } from "../pipeline/evaluation-context.server.ts";
+import { TOPIC_METHOD, topicJudgeMessages } from "../pipeline/evaluate-topic.server.ts";
+import { planGrid } from "../benchmark/plan-file.server.ts";
+
+/** A study or plan that cannot be validated against, with the reason in words. */
+export class ValidationInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ValidationInputError";
+  }
+}
+
+/** The expert consensus study a backbone is validated on. */
+export function expertStudy(db: Db, studyId: number): StudyRow {
+  const study = findStudy(db, studyId);
+  if (!study) throw new ValidationInputError(`study ${studyId} does not exist (see the Studies page or \`socrates data\`)`);
+  if (study.type !== CONSENSUS_SNIPPET || study.pool !== "expert") {
+    throw new ValidationInputError(`study ${studyId} ("${study.name}") is a ${study.pool} ${study.type} study; validation needs an expert snippet-consensus study`);
+  }
+  return study;
+}
+
+/** The study's trajectories (runs of its snippets), in id order. */
+export function studyRunIds(db: Db, studyId: number): string[] {
+  return [...new Set(itemsOfStudy(db, studyId).flatMap((i) => (i.runId ? [i.runId] : [])))].sort();
+}
+
+/** Stored runs of the plan's main grid under its main simulator: each mediated run and the unmediated run it is paired with. */
+export function benchmarkRunIds(db: Db, plan: BenchmarkPlan): { runIds: string[]; mediatedRunIds: string[] } {
+  const units = planGrid(db, plan).units.filter((u) => u.part === "main");
+  const all = units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
+  const stored = storedRunIds(db, all);
+  const mediated = units.flatMap((u) => u.mediated.map((m) => m.runId)).filter((id) => stored.has(id));
+  return { runIds: all.filter((id) => stored.has(id)), mediatedRunIds: mediated };
+}
+
+export interface PendingJudging {
+  backbone: string;
+  runIds: string[];
+  /** Runs the backbone has not judged yet. */
+  pending: string[];
+  /** One judge call per topic of each pending run, before repair retries. */
+  calls: number;
+  /** Dollars at the configured price (cached calls cost nothing); 0 without a price. */
+  usd: number;
+  priced: boolean;
+}
+
+/** Which of `runIds` the backbone has not judged (topic-localized), and the calls and dollars judging them takes. */
+export function pendingJudging(db: Db, config: LlmConfig, backbone: string, runIds: readonly string[]): PendingJudging {
+  const ids = new Map(runIds.map((r) => [r, evaluationId(r, TOPIC_METHOD, backbone)]));
+  const judged = evaluationBackbones(db, [...ids.values()]);
+  const pending = runIds.filter((r) => judged.get(ids.get(r)!) !== backbone);
+  const price = config.prices[backbone];
+  let calls = 0;
+  let usd = 0;
+  for (const runId of pending) {
+    const ctx = loadEvaluationContext(db, runId);
+    for (const topic of ctx.topics) {
+      calls += 1;
+      const chars = topicJudgeMessages(ctx, topic).reduce((n, m) => n + m.content.length, 0);
+      usd += expectedCallUsd(price, chars, "judge");
+    }
+  }
+  return { backbone, runIds: [...runIds], pending, calls, usd, priced: price !== undefined };
+}
