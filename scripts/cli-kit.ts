@@ -72,3 +72,15 @@ export function withSimulationOptions(command: Command): Command {
     .option("--concurrency <n>", "runs simulated at once (requests per endpoint are limited by the configuration)", "4")
     .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)");
 }
+
+/**
+ * Ctrl-C as a stop request: while held, SIGINT aborts `controller` instead of killing the
+ * process, so a long command stops starting calls and stores nothing half done. Call `release()`
+ * when the work is over (in a `finally`).
+ */
+export function interruptible(): { controller: AbortController; release: () => void } {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  return { controller, release: () => void process.off("SIGINT", onSigint) };
+}

@@ -10,7 +10,7 @@ import { loadPlanFile } from "../../app/server/benchmark/plan-file.server.ts";
 import { defaultConcurrency, prepareGridRun, runGrid, type GridEvent, type GridSummary } from "../../app/server/benchmark/run-grid.server.ts";
 import type { GridCostEstimate } from "../../app/domain/benchmark/cost.ts";
 import { SimulationInputError } from "../../app/server/pipeline/simulate.server.ts";
-import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
+import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
 import { createProgress, type Progress } from "../progress.ts";
 
 interface RunOptions {
@@ -89,9 +89,7 @@ async function runCommand(opts: RunOptions): Promise<void> {
 
   const llm = asUserError(() => createLlm({ db, config }));
   // Ctrl-C stops cleanly: no new call starts, runs in progress are abandoned (never half stored) and resume from the cache.
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
+  const { controller, release } = interruptible();
   let bar: Progress | undefined;
   try {
     const summary = await runGrid({
@@ -123,7 +121,7 @@ async function runCommand(opts: RunOptions): Promise<void> {
     }
   } finally {
     bar?.done();
-    process.off("SIGINT", onSigint);
+    release();
   }
 }
 

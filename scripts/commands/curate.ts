@@ -9,7 +9,7 @@ import { openDatabase, type Db } from "../../app/server/db.server.ts";
 import { createLlm, type LlmCallEvent } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig, type LlmConfig } from "../../app/server/llm/config.server.ts";
 import { candidatesOfDomain } from "../../app/server/models/curation-candidate.server.ts";
-import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
+import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
 
 interface CurateOptions {
   domains?: string;
@@ -146,11 +146,9 @@ export function registerCurateCommands(program: Command): void {
         return;
       }
 
-      const controller = new AbortController();
+      const { controller, release } = interruptible();
       const tally = { made: 0, cached: 0, failed: 0, costUsd: 0 };
       const llm = asUserError(() => createLlm({ db, config, onCall: (e) => countCall(tally, e, maxCost, controller) }));
-      const onSigint = () => controller.abort();
-      process.once("SIGINT", onSigint);
       const report = progressReporter(db, planCuration(db, domains, perDomain), perDomain, maxCost, tally);
       try {
         const result = await curate({ db, llm, config: curation, domains, perDomain, replays, signal: controller.signal, onEvent: report });
@@ -159,7 +157,7 @@ export function registerCurateCommands(program: Command): void {
         printSummary(result, tally);
         if (result.failed.length > 0 || (result.stopped && !capped)) process.exitCode = 1;
       } finally {
-        process.off("SIGINT", onSigint);
+        release();
       }
     });
 }

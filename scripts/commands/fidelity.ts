@@ -8,7 +8,7 @@ import { generateFidelityPairs, type FidelityEvent, type FidelitySummary } from 
 import { DEFAULT_FIDELITY_SEED, estimateFidelity, FidelityInputError, pendingRuns, planFidelity, type FidelityPlan } from "../../app/server/fidelity/plan.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
-import { guardUserErrors, parseIntOption, withSimulationOptions } from "../cli-kit.ts";
+import { guardUserErrors, interruptible, parseIntOption, withSimulationOptions } from "../cli-kit.ts";
 import { createProgress, type Progress } from "../progress.ts";
 
 interface PairsOptions {
@@ -112,9 +112,7 @@ export function registerFidelityCommands(program: Command): void {
       if (opts.dryRun) return printDryRun(plan);
 
       // Ctrl-C stops cleanly: runs in progress are abandoned (never half stored) and resume from the cache next time.
-      const controller = new AbortController();
-      const onSigint = () => controller.abort();
-      process.once("SIGINT", onSigint);
+      const { controller, release } = interruptible();
       const progress = createProgress("fidelity", plan.pairs.length * 2);
       try {
         const summary = await asUserError.async(() =>
@@ -125,7 +123,7 @@ export function registerFidelityCommands(program: Command): void {
         if (summary.pairsFailed.length > 0) process.exitCode = 1;
       } finally {
         progress.done();
-        process.off("SIGINT", onSigint);
+        release();
       }
     });
 }

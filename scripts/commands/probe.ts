@@ -8,7 +8,7 @@ import { createLlm, type LlmCallEvent } from "../../app/server/llm/client.server
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
 import { scenarioIds } from "../../app/server/models/scenario.server.ts";
 import { planProbe, probe, ProbeInputError, type PlannedCondition, type ProbeEvent, type ProbeSummary } from "../../app/server/probing/probe.server.ts";
-import { guardUserErrors, UserError } from "../cli-kit.ts";
+import { guardUserErrors, interruptible, UserError } from "../cli-kit.ts";
 import { createProgress } from "../progress.ts";
 
 interface ProbeOptions {
@@ -122,9 +122,7 @@ export function registerProbeCommands(program: Command): void {
 
       const tally: Tally = { made: 0, cached: 0, failed: 0, costUsd: 0 };
       const llm = writerLlm(db, plan, opts.config, (e) => countCall(tally, e));
-      const controller = new AbortController();
-      const onSigint = () => controller.abort();
-      process.once("SIGINT", onSigint);
+      const { controller, release } = interruptible();
       const report = reporter(plan.length, tally);
       try {
         const summary = await asUserError.async(() => probe({ db, llm, plan, onEvent: report.onEvent, signal: controller.signal }));
@@ -133,7 +131,7 @@ export function registerProbeCommands(program: Command): void {
         printSummary(summary, tally);
         if (summary.failed.length > 0 || summary.stopped) process.exitCode = 1;
       } finally {
-        process.off("SIGINT", onSigint);
+        release();
       }
     });
 }

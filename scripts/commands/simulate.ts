@@ -5,7 +5,7 @@ import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
 import { estimateBatch, planBatch, simulateBatch, SimulationInputError, type BatchSummary } from "../../app/server/pipeline/simulate.server.ts";
 import { DEFAULT_BASE_SEED } from "../../app/domain/simulation/schedule.ts";
-import { guardUserErrors, parseIntOption, withSimulationOptions } from "../cli-kit.ts";
+import { guardUserErrors, interruptible, parseIntOption, withSimulationOptions } from "../cli-kit.ts";
 import { createProgress } from "../progress.ts";
 
 interface SimulateOptions {
@@ -89,9 +89,7 @@ export function registerSimulateCommands(program: Command): void {
       }
 
       // Ctrl-C stops cleanly: runs in progress are abandoned (never half stored) and resume from the cache next time.
-      const controller = new AbortController();
-      const onSigint = () => controller.abort();
-      process.once("SIGINT", onSigint);
+      const { controller, release } = interruptible();
       const progress = createProgress("simulate", plan.runs.length);
       try {
         const summary = await simulateBatch({
@@ -109,7 +107,7 @@ export function registerSimulateCommands(program: Command): void {
         if (summary.failed.length > 0 || summary.aborted.length > 0) process.exitCode = 1;
       } finally {
         progress.done();
-        process.off("SIGINT", onSigint);
+        release();
       }
     });
 }

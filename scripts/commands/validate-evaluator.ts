@@ -11,7 +11,7 @@ import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath } from "../../app/server/llm/config.server.ts";
 import { ValidationInputError } from "../../app/server/validation/evaluator-work.server.ts";
 import { planValidation, validateEvaluator, type ValidationWork } from "../../app/server/validation/validate-evaluator.server.ts";
-import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
+import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
 import { createProgress, type Progress } from "../progress.ts";
 
 /** The exit code when the candidate's trajectory-level r is below --min-r (a pipeline gate). */
@@ -75,9 +75,7 @@ async function run(opts: Options): Promise<void> {
   if (opts.dryRun) return;
 
   const llm = asUserError(() => createLlm({ db, config }));
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
+  const { controller, release } = interruptible();
   let bar: Progress | undefined;
   try {
     const outcome = await asUserError.async(() =>
@@ -121,7 +119,7 @@ async function run(opts: Options): Promise<void> {
     else if (outcome.failures.length > 0) process.exitCode = 1;
   } finally {
     bar?.done();
-    process.off("SIGINT", onSigint);
+    release();
   }
 }
 
