@@ -109,11 +109,11 @@ async function run(opts: Options): Promise<void> {
     for (const f of outcome.failures.slice(0, 20)) console.error(`failed ${f.runId} by ${f.backbone}: ${f.message}`);
     const report = outcome.report!;
     const outDir = opts.out ?? join("exports", `validate-${opts.backbone.replace(/[^A-Za-z0-9._-]+/g, "_")}-study${studyId}`);
-    const files = await writeDocumentFiles(report, outDir, ["md", "csv", "svg"]);
+    const files = await writeDocumentFiles(report, outDir);
     console.log(`judged: ${outcome.evaluationsStored} evaluations stored; metrics computed for ${outcome.metricRuns} benchmark runs; spent $${outcome.spentUsd.toFixed(4)}`);
     for (const table of report.tables.slice(0, 2)) console.log(`\n${tableMarkdown(table)}`);
     for (const w of report.warnings) console.log(`warning: ${w}`);
-    console.log(`\nwrote ${files.length} files to ${outDir} (report.md, csv per table, figure5.svg)`);
+    console.log(`\nwrote ${files.length} files to ${outDir} (report.md, report.html, a csv per table, figure5.svg)`);
     console.log(report.verdict.line);
     if (!report.verdict.passes) process.exitCode = EXIT_BELOW_MIN_R;
     else if (outcome.failures.length > 0) process.exitCode = 1;

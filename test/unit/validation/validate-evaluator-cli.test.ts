@@ -87,6 +87,7 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
     expect(table8).toMatch(new RegExp(`Spearman ρ, demo-judge vs ${CANDIDATE}`));
     expect(table8).toMatch(new RegExp(`Kendall τ-b, demo-judge vs ${CANDIDATE}`));
     expect(readFileSync(join(out, "report.md"), "utf8")).toContain(verdict);
+    expect(readFileSync(join(out, "report.html"), "utf8")).toMatch(/<h1>Evaluator validation: standin-noisy on study \d+<\/h1>[\s\S]*<svg/);
 
     // Every request the stand-in answered is stored once in the LLM cache, so nothing is paid twice.
     expect(count(t.path, "SELECT count(*) AS n FROM llm_calls WHERE status = 'ok' AND model = ?", CANDIDATE)).toBe(requests);
