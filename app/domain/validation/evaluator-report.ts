@@ -9,7 +9,7 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { ReportFigure, ReportRow, ReportTable, ReportText } from "../benchmark/report-model.ts";
 import type { ReportDocument } from "../benchmark/report/format.ts";
-import { text, withP } from "../benchmark/report/rows.ts";
+import { pValue, text, withP } from "../benchmark/report/rows.ts";
 import type { PearsonResult } from "../stats/correlation.ts";
 import type { AlignmentRow, AlignmentTable } from "./alignment-table.ts";
 import type { BackboneComparison, DifferenceTest } from "./backbone-comparison.ts";
@@ -49,7 +49,6 @@ export interface EvaluatorValidationReport extends ReportDocument {
 
 const fmt = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? "–" : v.toFixed(digits));
 const ci = (c: readonly [number, number] | null | undefined) => (c ? `[${fmt(c[0])}, ${fmt(c[1])}]` : "–");
-const pText = (p: number | null) => (p === null ? "–" : p < 0.001 ? "<0.001" : p.toFixed(3));
 
 function roleOf(row: AlignmentRow, input: EvaluatorReportInput): string {
   if (row.method !== "evaluator") return "baselines";
@@ -98,7 +97,7 @@ function differenceCells(t: DifferenceTest): Record<string, ReportText> {
     rReference: text(t.rReference, fmt(t.rReference)),
     rBetween: text(t.rBetween, fmt(t.rBetween)),
     difference: text(t.difference, fmt(t.difference)),
-    williams: text(t.williams.t, t.williams.t === null ? `– (${t.williams.reason ?? "undefined"})` : `t(${t.williams.df}) = ${fmt(t.williams.t, 2)}, p ${pText(t.williams.p)}`),
+    williams: text(t.williams.t, t.williams.t === null ? `– (${t.williams.reason ?? "undefined"})` : `t(${t.williams.df}) = ${fmt(t.williams.t, 2)}, p ${pValue(t.williams.p)}`),
     zou: text(t.zou?.ci?.[0] ?? null, ci(t.zou?.ci)),
     bootstrap: text(t.bootstrap.ci?.[0] ?? null, t.bootstrap.ci ? ci(t.bootstrap.ci) : `– (${t.bootstrap.reason ?? "undefined"})`),
     verdict: text(null, t.verdict),
@@ -176,7 +175,7 @@ export function evaluatorVerdict(input: Pick<EvaluatorReportInput, "candidate" |
   if (t && input.reference) {
     const how = t.verdict === "worse" ? "significantly below" : t.verdict === "better" ? "significantly above" : t.verdict === "no difference" ? "not significantly different from" : "not comparable with";
     parts.push(
-      `${how} ${input.reference} (r = ${fmt(t.rReference)} on the same ${t.n} units; Δr = ${fmt(t.difference)}, Williams p ${pText(t.williams.p)}, Zou 95% CI ${ci(t.zou?.ci)})`,
+      `${how} ${input.reference} (r = ${fmt(t.rReference)} on the same ${t.n} units; Δr = ${fmt(t.difference)}, Williams p ${pValue(t.williams.p)}, Zou 95% CI ${ci(t.zou?.ci)})`,
     );
   } else parts.push("no other backbone judged this study to compare with");
   if (input.minR !== undefined) parts.push(passes ? `meets --min-r ${input.minR}` : `below --min-r ${input.minR}`);

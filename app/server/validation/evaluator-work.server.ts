@@ -70,8 +70,10 @@ export function pendingJudging(db: Db, config: LlmConfig, backbone: string, runI
   let usd = 0;
   for (const runId of pending) {
     const ctx = loadEvaluationContext(db, runId);
+    calls += ctx.topics.length;
+    // Rendering every prompt is only worth it when there is a price to apply to its length.
+    if (price === undefined) continue;
     for (const topic of ctx.topics) {
-      calls += 1;
       const chars = topicJudgeMessages(ctx, topic).reduce((n, m) => n + m.content.length, 0);
       usd += expectedCallUsd(price, chars, "judge");
     }

@@ -62,7 +62,8 @@ export function planValidation(db: Db, config: LlmConfig, target: ValidationTarg
     if (plan.evaluator.model === target.candidate) throw new ValidationInputError(`${target.candidate} is already the evaluator of the plan "${plan.name}"`);
     const bench = benchmarkRunIds(db, plan);
     if (bench.mediatedRunIds.length === 0) throw new ValidationInputError(`no mediated run of the plan "${plan.name}" is stored; run \`socrates benchmark run --plan ${target.benchmark.source}\` first`);
-    jobs.push({ ...pendingJudging(db, config, target.candidate, bench.runIds.filter((r) => !runs.includes(r))), scope: "benchmark runs" });
+    const studyRuns = new Set(runs);
+    jobs.push({ ...pendingJudging(db, config, target.candidate, bench.runIds.filter((r) => !studyRuns.has(r))), scope: "benchmark runs" });
     benchmarkMediatedRunIds = bench.mediatedRunIds;
   }
   return { studyName: study.name, jobs, benchmarkMediatedRunIds };

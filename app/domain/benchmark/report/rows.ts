@@ -21,10 +21,15 @@ export function pct(value: number | null): string {
   return value === null ? "–" : (value * 100).toFixed(1);
 }
 
+/** A p-value as the reports print it: three decimals, "<0.001" below that, "–" when undefined. */
+export function pValue(p: number | null): string {
+  return p === null || Number.isNaN(p) ? "–" : p < 0.001 ? "<0.001" : p.toFixed(3);
+}
+
 /** A correlation with its p ("0.71 (p 0.03)"), "–" when undefined. */
 export function withP(r: number | null, p: number | null): string {
   if (r === null || Number.isNaN(r)) return "–";
-  return `${r.toFixed(3)} (p ${p === null || Number.isNaN(p) ? "–" : p < 0.001 ? "<0.001" : p.toFixed(3)})`;
+  return `${r.toFixed(3)} (p ${pValue(p)})`;
 }
 
 /** Groups items by a key, keeping first-seen order. */
