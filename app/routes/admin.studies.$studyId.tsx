@@ -33,8 +33,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const prolificUrl = view.study.pool === "crowd" ? prolificStudyUrl(url.origin, studyId) : null;
   const prolificSessions = view.study.pool === "crowd" ? prolificSessionCounts(db, studyId) : null;
   const flags = studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
-  const trendSvg = await trendChartSvg(view.trend);
-  return json({ ...view, trendSvg, channels: studyChannelStats(db, studyId, view.gold), prolificUrl, prolificSessions, flags });
+  // The page shows the trend as the server-drawn SVG only, so its data stays on the server.
+  const { trend, ...shown } = view;
+  const trendSvg = await trendChartSvg(trend);
+  return json({ ...shown, trendSvg, channels: studyChannelStats(db, studyId, view.gold), prolificUrl, prolificSessions, flags });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
