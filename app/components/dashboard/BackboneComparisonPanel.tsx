@@ -88,7 +88,7 @@ function ReferenceSwitch({ panel, hrefFor }: { panel: ComparisonPanel; hrefFor: 
               {b}
             </a>
           )}
-          {b === panel.defaultReference ? " (best r)" : null}
+          {b === panel.defaultReference ? " (default)" : null}
         </span>
       ))}
     </nav>

@@ -11,7 +11,7 @@ export interface ComparisonPanel {
   backbones: string[];
   /** The backbone the others are tested against. */
   reference: string;
-  /** The default reference: the highest trajectory-level r (the first backbone when none has an r). */
+  /** The default reference: bestBackbone (the best r among those that scored the most units; the first backbone when none has an r). */
   defaultReference: string;
   /** The reference asked for when it names no stored backbone (the default is used instead), else null. */
   unknownReference: string | null;
