@@ -91,6 +91,10 @@ export const turns = sqliteTable(
     utterance: text("utterance").notNull(),
     thought: text("thought"),
     signal: text("signal"),
+    /** Party turns of a run simulated with emotion: the party's self-reported 0–100 score (higher = calmer, more open). Private like the thought. */
+    emotion: integer("emotion"),
+    /** Why the party reported that score (private like the thought). */
+    emotionReason: text("emotion_reason"),
   },
   (t) => [primaryKey({ columns: [t.runId, t.turnId] })],
 );

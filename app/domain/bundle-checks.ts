@@ -7,6 +7,7 @@
 import type { AbPairRecord, Bundle, Condition, Party, Run, Scenario, ScenarioBody } from "./bundle.ts";
 import { checkPerTurnOutput } from "./baseline.ts";
 import { checkTopicJudgeOutput } from "./consensus.ts";
+import { checkEmotionJudgeOutput } from "./emotion/judge-output.ts";
 import { personaAssignment } from "./probing/conditions.ts";
 import { cultureStatement, formatLevel, reactivenessStatement } from "./probing/personas.ts";
 
@@ -130,6 +131,9 @@ export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): Bun
       if (error.topic_id && !topicIds.includes(error.topic_id)) {
         problems.push({ path: ["evaluations", i, "errors", j, "topic_id"], message: `unknown topic id "${error.topic_id}"` });
       }
+      if (error.party_id && !partyIds.includes(error.party_id)) {
+        problems.push({ path: ["evaluations", i, "errors", j, "party_id"], message: `unknown party id "${error.party_id}"` });
+      }
     });
     const outputPath = ["evaluations", i, "output"];
     if (evaluation.method === "topic-localized") {
@@ -142,9 +146,19 @@ export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): Bun
           problems.push({ path: outputPath, message: `no judge output for topic "${topicId}" (if the judge failed on it, record an error with that topic_id)` });
         }
       }
-    } else {
+    } else if (evaluation.method === "per-turn") {
       for (const p of checkPerTurnOutput(evaluation.output, { topicIds, partyIds, speakers: run.speakers })) {
         problems.push({ path: [...outputPath, ...p.path], message: p.message });
+      }
+    } else {
+      for (const p of checkEmotionJudgeOutput(evaluation.output, { partyIds, speakers: run.speakers })) {
+        problems.push({ path: [...outputPath, ...p.path], message: p.message });
+      }
+      const failedParties = new Set((evaluation.errors ?? []).map((e) => e.party_id));
+      for (const partyId of partyIds) {
+        if (!(partyId in evaluation.output) && !failedParties.has(partyId)) {
+          problems.push({ path: outputPath, message: `no emotion-judge output for party "${partyId}" (if the judge failed on it, record an error with that party_id)` });
+        }
       }
     }
   });

@@ -220,6 +220,9 @@ export const conditionSchema = z
   });
 
 export const SIGNALS = ["continue", "consensus", "walk-away"] as const;
+
+/** An emotion score: a whole number from 0 (distressed, hostile) to 100 (calm, open). */
+export const emotionScore = z.number().int("an emotion score is a whole number").min(0, "an emotion score is from 0 to 100").max(100, "an emotion score is from 0 to 100");
 export type Signal = (typeof SIGNALS)[number];
 
 export const turnSchema = z
@@ -230,6 +233,13 @@ export const turnSchema = z
     utterance: text,
     thought: text.optional(),
     signal: z.enum(SIGNALS).optional(),
+    /**
+     * A party's self-reported emotion after this turn, 0–100 (higher = calmer and more open; the
+     * anchors are in app/domain/emotion/scale.ts). Private like the thought. Runs simulated
+     * without emotion have none; a run that has it has it on every party turn.
+     */
+    emotion: emotionScore.optional(),
+    emotion_reason: text.optional(),
   })
   .strict();
 
@@ -279,6 +289,7 @@ export const runSchema = z
         if (!run.mediated) issue(["turns", i, "role"], "an unmediated run has no mediator turns");
         if (previousRole === "mediator") issue(["turns", i, "role"], "the mediator speaks at most once between two party turns");
         if (turn.signal) issue(["turns", i, "signal"], "only parties signal");
+        if (turn.emotion !== undefined) issue(["turns", i, "emotion"], "only parties report an emotion");
       } else {
         const expected = run.party_order[partyTurns % run.party_order.length];
         if (turn.speaker !== expected) {
@@ -286,8 +297,16 @@ export const runSchema = z
         }
         partyTurns += 1;
       }
+      if (turn.emotion_reason !== undefined && turn.emotion === undefined) issue(["turns", i, "emotion_reason"], "an emotion_reason goes with an emotion score");
       previousRole = turn.role;
     });
+    // Self-reported emotion is all or nothing, so every metric on it reads a whole trajectory.
+    const spoken = run.turns.filter((t) => t.role === "party");
+    const reported = spoken.filter((t) => t.emotion !== undefined).length;
+    if (reported > 0 && reported < spoken.length) {
+      const first = run.turns.findIndex((t) => t.role === "party" && t.emotion === undefined);
+      issue(["turns", first, "emotion"], `a run with self-reported emotion has it on every party turn (${reported} of ${spoken.length} have it)`);
+    }
     // The outcome must be what the signals say (spec: "Trajectory").
     const signalled = (signal: Signal) => new Set(run.turns.filter((t) => t.signal === signal).map((t) => t.speaker));
     if (run.outcome === "impasse" && signalled("walk-away").size === 0) {
@@ -358,7 +377,16 @@ export const perTurnOutputSchema = z
   .strict();
 export type PerTurnOutput = z.infer<typeof perTurnOutputSchema>;
 
-export const evaluationErrorSchema = z.object({ topic_id: code.optional(), message: text }).strict();
+/** One emotion-judge pass over one party: a score and reason at each of that party's turns. */
+export const emotionJudgeOutputSchema = z
+  .object({
+    scores: z.array(z.object({ turn_id: z.number().int(), score: emotionScore, reason: z.string() }).strict()),
+  })
+  .strict();
+export type EmotionJudgeOutput = z.infer<typeof emotionJudgeOutputSchema>;
+
+/** A judge failure: on one topic (topic-localized), on one party (emotion), or on the whole run. */
+export const evaluationErrorSchema = z.object({ topic_id: code.optional(), party_id: code.optional(), message: text }).strict();
 
 const evaluationBase = {
   id,
@@ -382,6 +410,14 @@ export const evaluationSchema = z.discriminatedUnion("method", [
       ...evaluationBase,
       method: z.literal("per-turn"),
       output: perTurnOutputSchema,
+    })
+    .strict(),
+  z
+    .object({
+      ...evaluationBase,
+      method: z.literal("emotion"),
+      /** The post-hoc emotion judge: one pass per party, keyed by party id. */
+      output: z.record(z.string(), emotionJudgeOutputSchema),
     })
     .strict(),
 ]);

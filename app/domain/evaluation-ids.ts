@@ -19,7 +19,7 @@ function shortHash(text: string): string {
  * `${runId}:${method}:${backbone}`, deterministic so a repeated `evaluate` finds its earlier
  * work. An id that would be too long keeps its start and gets a hash of the full id instead.
  */
-export function evaluationId(runId: string, method: EvaluationMethod, backbone: string): string {
+export function evaluationId(runId: string, method: EvaluationMethod | "emotion", backbone: string): string {
   const full = `${runId}:${method}:${backboneSlug(backbone)}`;
   if (full.length <= ID_MAX) return full;
   return `${full.slice(0, ID_MAX - 9)}-${shortHash(full)}`;

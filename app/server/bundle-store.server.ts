@@ -93,6 +93,8 @@ function runRecord(row: typeof schema.runs.$inferSelect, turnRows: (typeof schem
       utterance: t.utterance,
       ...(t.thought !== null ? { thought: t.thought } : {}),
       ...(t.signal !== null ? { signal: t.signal as NonNullable<Run["turns"][number]["signal"]> } : {}),
+      ...(t.emotion !== null ? { emotion: t.emotion } : {}),
+      ...(t.emotionReason !== null ? { emotion_reason: t.emotionReason } : {}),
     })),
     ...(row.mediatorDecisions ? { mediator_decisions: row.mediatorDecisions } : {}),
     config: row.config,
@@ -295,7 +297,7 @@ function insertRun(db: Db, run: Run, lookup: RecordLookup): void {
   });
   const turn = insertTurn(db);
   for (const t of run.turns) {
-    turn.run({ runId: run.id, turnId: t.turn_id, speaker: t.speaker, role: t.role, utterance: t.utterance, thought: t.thought ?? null, signal: t.signal ?? null });
+    turn.run({ runId: run.id, turnId: t.turn_id, speaker: t.speaker, role: t.role, utterance: t.utterance, thought: t.thought ?? null, signal: t.signal ?? null, emotion: t.emotion ?? null, emotionReason: t.emotion_reason ?? null });
   }
   const spans = segmentSnippets(run.turns.map((t) => ({ turnId: t.turn_id, role: t.role, speaker: t.speaker })), run.party_order);
   const snippet = insertSnippet(db);
@@ -367,7 +369,7 @@ const insertEvaluationRow = preparedOnce((db) =>
 const insertTurn = preparedOnce((db) =>
   db
     .insert(turns)
-    .values({ runId: raw("runId"), turnId: raw("turnId"), speaker: raw("speaker"), role: raw("role"), utterance: raw("utterance"), thought: raw("thought"), signal: raw("signal") })
+    .values({ runId: raw("runId"), turnId: raw("turnId"), speaker: raw("speaker"), role: raw("role"), utterance: raw("utterance"), thought: raw("thought"), signal: raw("signal"), emotion: raw("emotion"), emotionReason: raw("emotionReason") })
     .prepare(),
 );
 const insertSnippet = preparedOnce((db) =>

@@ -70,6 +70,16 @@ export const benchmarkPlanSchema = z
     budget: z.number().int().min(1).max(1000).default(30),
     /** Base seed; each run's seed derives from it and the run index. */
     seed: z.number().int().min(0).default(1),
+    /**
+     * Emotion trajectories (docs/metrics-emotion.md). `selfReport`: the parties report their
+     * emotion every turn as they play (the party prompt asks for it, so these runs differ from
+     * runs without it). `judge`: the post-hoc emotion judge scores every run of the grid that has
+     * no self-report. Absent: neither (and the plan's hash is what it was before emotions existed).
+     */
+    emotion: z
+      .object({ selfReport: z.boolean().default(true), judge: backboneSchema.optional() })
+      .strict()
+      .optional(),
     /** Metric parameters (δ, W, h, s0, τ, …) overriding the defaults; checked against the metric registry by the runner. */
     params: z.record(z.string(), z.unknown()).default({}),
     ablations: z

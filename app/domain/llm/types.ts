@@ -6,7 +6,7 @@
 import type { ZodType } from "zod";
 
 /** Every role the benchmark configures a model for. */
-export const LLM_ROLES = ["searcher", "writer", "party", "mediator", "evaluator", "baseline-judge", "mi-judge"] as const;
+export const LLM_ROLES = ["searcher", "writer", "party", "mediator", "evaluator", "baseline-judge", "mi-judge", "emotion-judge"] as const;
 export type LlmRole = (typeof LLM_ROLES)[number];
 
 export interface ChatMessage {

@@ -20,6 +20,8 @@ export const METRIC_UNITS = {
   agreementChange: { format: (v: number) => v.toFixed(3), note: "changes in pairwise agreement (0–1)" },
   turns: { format: (v: number) => v.toFixed(2), note: "in turns" },
   fivePoint: { format: (v: number) => v.toFixed(2), note: "on the judge's 1–5 scale" },
+  /** A correlation coefficient in [−1, 1], as it is. */
+  correlation: { format: (v: number) => v.toFixed(2), note: "correlations (−1 to 1)" },
 } satisfies Record<string, MetricUnit>;
 
 /**

@@ -13,6 +13,8 @@ import type { PerTurnOutput, TopicJudgeOutput } from "../bundle.ts";
 import { topicLocalizedTrajectory } from "../consensus.ts";
 import { miEvaluationId } from "../evaluation-ids.ts";
 import { incompleteEvaluation, incompletePair, type IncompleteDetail } from "./incomplete-input.ts";
+import type { NullableSeries } from "../emotion/series.ts";
+import type { EmotionTrajectory } from "../emotion/trajectory.ts";
 
 export interface StoredEvaluation {
   id: string;
@@ -43,6 +45,8 @@ export interface RunData {
   decisionSeconds: number[];
   evaluations: StoredEvaluation[];
   judgments: StoredJudgment[];
+  /** The run's emotion trajectories (self-report first, then each emotion judge): app/domain/emotion/trajectory.ts. */
+  emotions: EmotionTrajectory[];
 }
 
 export interface PairData {
@@ -66,6 +70,10 @@ export interface MetricInputs {
   "per-turn": { run: RunData; evaluation: StoredEvaluation; trajectory: PerTurnTrajectory };
   "mi-judgments": { run: RunData; backbone: string; judgments: StoredJudgment[] };
   "matched-pair": { pair: PairData; backbone: string; mediated: TopicLocalizedInput; unmediated: TopicLocalizedInput };
+  /** One emotion trajectory with its group series Ē[t]; rows under emotionSubjectId(run, source). */
+  emotion: { run: RunData; trajectory: EmotionTrajectory; group: NullableSeries };
+  /** One emotion trajectory beside one topic-localized evaluation's C[t]; rows under emotionConsensusSubjectId. */
+  "emotion-consensus": { run: RunData; trajectory: EmotionTrajectory; group: NullableSeries; topic: TopicLocalizedInput };
 }
 export type MetricInputKind = keyof MetricInputs;
 

@@ -6,6 +6,7 @@
 import { and, asc, countDistinct, eq, exists, gte, inArray, lte, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { ScenarioBody } from "../../domain/bundle.ts";
+import type { EmotionTurn } from "../../domain/emotion/trajectory.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
@@ -64,6 +65,14 @@ export function publicTurns(db: Db, runId: string) {
 /** Who spoke each turn of a run, in order. */
 export function runSpeakers(db: Db, runId: string): string[] {
   return speakersOf(db).all({ runId }).map((t) => t.speaker);
+}
+
+const emotionTurnColumns = { turnId: turns.turnId, speaker: turns.speaker, role: turns.role, emotion: turns.emotion, emotionReason: turns.emotionReason };
+const emotionTurnsOf = preparedOnce((db) => db.select(emotionTurnColumns).from(turns).where(eq(turns.runId, p("runId"))).orderBy(asc(turns.turnId)).prepare());
+
+/** Each turn's speaker with the party's self-reported emotion (null when the run was simulated without it). */
+export function emotionTurns(db: Db, runId: string): EmotionTurn[] {
+  return emotionTurnsOf(db).all({ runId });
 }
 
 const played = preparedOnce((db) =>

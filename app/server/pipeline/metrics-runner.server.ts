@@ -14,7 +14,8 @@ import { findCondition } from "../models/condition.server.ts";
 import { evaluationsOfRun, judgmentsOfRun } from "../models/evaluation.server.ts";
 import { allMatchedPairs, matchedPairsOfRun } from "../models/matched-pair.server.ts";
 import { deleteMetricValues, upsertMetricValue } from "../models/metric-value.server.ts";
-import { findRun, runIds as allRunIds, runSpeakers } from "../models/run.server.ts";
+import { emotionTurns, findRun, runIds as allRunIds, runSpeakers } from "../models/run.server.ts";
+import { runEmotionTrajectories } from "../../domain/emotion/trajectory.ts";
 import { findScenario } from "../models/scenario.server.ts";
 import { recordMetricParams } from "./metric-settings.server.ts";
 
@@ -26,17 +27,19 @@ function loadRunData(db: Db, runId: string): RunData {
   const speakers = runSpeakers(db, runId);
   const evaluations = evaluationsOfRun(db, runId).map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
   const judgments = judgmentsOfRun(db, runId);
+  const partyIds = played.parties.map((p) => p.id);
   return {
     runId,
     mediated: run.mediated,
     topicIds: played.topics.map((t) => t.id),
-    partyIds: played.parties.map((p) => p.id),
+    partyIds,
     speakers,
     partyTurns: speakers.filter((s) => s !== MEDIATOR_ID).length,
     mediatorTurns: speakers.flatMap((s, i) => (s === MEDIATOR_ID ? [i + 1] : [])),
     decisionSeconds: (run.mediatorDecisions ?? []).flatMap((d) => (d.seconds === undefined ? [] : [d.seconds])),
     evaluations,
     judgments,
+    emotions: runEmotionTrajectories(emotionTurns(db, runId), evaluations, partyIds),
   };
 }
 

@@ -16,6 +16,7 @@ export function runData(overrides: Partial<RunData> = {}): RunData {
     decisionSeconds: [],
     evaluations: [],
     judgments: [],
+    emotions: [],
     ...overrides,
   };
 }
