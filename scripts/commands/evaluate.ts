@@ -82,14 +82,25 @@ function timingTable(cells: TimingProfileCell[], bins: number): string {
 export function registerEvaluateCommands(program: Command): void {
   program
     .command("evaluate")
-    .description("judge stored runs: topic-localized evaluator, per-turn baseline, or mediator-intelligence judge (skips work already stored)")
+    .description("judge stored runs: topic-localized evaluator, per-turn baseline, mediator-intelligence judge, or post-hoc emotion judge (skips work already stored)")
     .option("--run <id>", "one run")
     .option("--all", "every run in the database")
     .requiredOption("--method <method>", `${EVALUATE_METHODS.join(" | ")}`)
-    .option("--backbone <model>", "judge model (overrides the configured evaluator, baseline-judge or mi-judge model)")
+    .option("--backbone <model>", "judge model (overrides the configured evaluator, baseline-judge, mi-judge or emotion-judge model)")
     .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
     .option("--concurrency <n>", "runs evaluated at once (requests per endpoint are limited by the configuration)", "4")
     .option("--dry-run", "print how many LLM calls the evaluation would make; call nothing")
+    .addHelpText(
+      "after",
+      `
+Methods (LLM role in parentheses):
+  topic      topic-localized consensus, one call per topic (evaluator)
+  per-turn   the per-turn attitude and agreement baseline (baseline-judge)
+  mi         mediator intelligence, one call per mediator turn (mi-judge)
+  emotion    each party's emotion 0-100 after each of its turns, one call per party, seeing
+             that party's own private thoughts (emotion-judge); runs whose parties reported
+             their emotion while playing are skipped ("has self-reported emotion")`
+    )
     .action(async (opts: EvaluateOptions) => {
       if (Boolean(opts.run) === Boolean(opts.all)) throw new UserError("give either --run <id> or --all");
       if (!(EVALUATE_METHODS as readonly string[]).includes(opts.method)) {

@@ -1,9 +1,10 @@
 /**
  * `socrates evaluate` as a library: picks the runs, skips work already stored, runs one
  * evaluator per run (a few runs at a time), and stores each result as soon as it is done, so an
- * interrupted job keeps what it finished. Topic-localized and per-turn evaluations are stored
- * through the bundle importer (the same checks as any imported evaluation); MI judgments go to
- * intervention_judgments.
+ * interrupted job keeps what it finished. Topic-localized, per-turn and emotion-judge evaluations
+ * are stored through the bundle importer (the same checks as any imported evaluation); MI
+ * judgments go to intervention_judgments. The emotion judge skips runs whose parties reported
+ * their own emotion.
  */
 import { MEDIATOR_ID, type Evaluation } from "../../domain/bundle.ts";
 import { importBundleRecords } from "../bundle-store.server.ts";
@@ -11,14 +12,17 @@ import type { Db } from "../db.server.ts";
 import { evaluationBackbones } from "../models/evaluation.server.ts";
 import { findRun, runIds } from "../models/run.server.ts";
 import { Semaphore } from "../../domain/llm/semaphore.ts";
-import type { Llm } from "../../domain/llm/types.ts";
-import { evaluateTopicLocalized, plannedTopicCalls, TOPIC_METHOD } from "./evaluate-topic.server.ts";
+import type { Llm, LlmRole } from "../../domain/llm/types.ts";
+import { evaluateTopicLocalized, plannedTopicCalls, TOPIC_METHOD, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { evaluatePerTurn, PER_TURN_METHOD, plannedPerTurnCalls } from "./evaluate-per-turn.server.ts";
 import { judgeInterventions, storeJudgments, unjudgedMediatorTurns } from "./evaluate-mi.server.ts";
 import { evaluationId } from "../../domain/evaluation-ids.ts";
-import { loadEvaluationContext, RunNotFoundError } from "./evaluation-context.server.ts";
+import type { EvaluationContext } from "../../domain/prompts/transcript.ts";
+import { evaluateEmotion, plannedEmotionCalls } from "./evaluate-emotion.server.ts";
+import { EMOTION_METHOD } from "../../domain/emotion/trajectory.ts";
+import { hasSelfReportedEmotion, loadEvaluationContext, loadPartyThoughts, RunNotFoundError } from "./evaluation-context.server.ts";
 
-export const EVALUATE_METHODS = ["topic", "per-turn", "mi"] as const;
+export const EVALUATE_METHODS = ["topic", "per-turn", "mi", "emotion"] as const;
 export type EvaluateMethod = (typeof EVALUATE_METHODS)[number];
 
 export interface RunSelection {
@@ -65,7 +69,24 @@ export interface EvaluateSummary {
   calls: number;
 }
 
-const ROLE_OF: Record<EvaluateMethod, "evaluator" | "baseline-judge" | "mi-judge"> = { topic: "evaluator", "per-turn": "baseline-judge", mi: "mi-judge" };
+export const ROLE_OF = { topic: "evaluator", "per-turn": "baseline-judge", mi: "mi-judge", emotion: "emotion-judge" } as const satisfies Record<EvaluateMethod, LlmRole>;
+
+/** The methods stored as one evaluation record per run and backbone: what it is called, its planned calls, how it is made. */
+interface RecordEvaluator {
+  method: Parameters<typeof evaluationId>[1];
+  planned(ctx: EvaluationContext): number;
+  run(db: Db, ctx: EvaluationContext, options: EvaluatorOptions): Promise<Evaluation>;
+}
+
+const RECORD_EVALUATORS: Record<Exclude<EvaluateMethod, "mi">, RecordEvaluator> = {
+  topic: { method: TOPIC_METHOD, planned: plannedTopicCalls, run: (_db, ctx, options) => evaluateTopicLocalized(ctx, options) },
+  "per-turn": { method: PER_TURN_METHOD, planned: plannedPerTurnCalls, run: (_db, ctx, options) => evaluatePerTurn(ctx, options) },
+  emotion: {
+    method: EMOTION_METHOD,
+    planned: plannedEmotionCalls,
+    run: (db, ctx, options) => evaluateEmotion({ ...ctx, thoughts: loadPartyThoughts(db, ctx.runId) }, options),
+  },
+};
 
 function storeEvaluation(db: Db, evaluation: Evaluation): void {
   importBundleRecords(db, `<evaluate ${evaluation.id}>`, { evaluations: [evaluation] });
@@ -92,17 +113,17 @@ async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: st
     return { runId, status: "stored", calls: pending.length, errors: outcome.failures.length };
   }
 
-  const method = job.method === "topic" ? TOPIC_METHOD : PER_TURN_METHOD;
-  const id = evaluationId(runId, method, backbone);
+  if (job.method === "emotion" && hasSelfReportedEmotion(db, runId)) return { runId, status: "skipped", reason: "has self-reported emotion" };
+  const evaluator = RECORD_EVALUATORS[job.method];
+  const id = evaluationId(runId, evaluator.method, backbone);
   const existing = storedBackbone(db, id);
   if (existing === backbone) return { runId, status: "skipped", reason: `evaluation ${id} already stored` };
   // Two model names that differ only in characters an id cannot hold ("a/b", "a_b") share an id.
   if (existing !== undefined) return { runId, status: "failed", calls: 0, message: `evaluation ${id} is already stored for backbone "${existing}"` };
-  const calls = job.method === "topic" ? plannedTopicCalls(ctx) : plannedPerTurnCalls(ctx);
+  const calls = evaluator.planned(ctx);
   if (job.dryRun) return { runId, status: "planned", calls };
   try {
-    const options = { llm: job.llm, backbone: job.backbone };
-    const evaluation = job.method === "topic" ? await evaluateTopicLocalized(ctx, options) : await evaluatePerTurn(ctx, options);
+    const evaluation = await evaluator.run(db, ctx, { llm: job.llm, backbone: job.backbone });
     storeEvaluation(db, evaluation);
     return { runId, status: "stored", evaluationId: id, calls, errors: evaluation.errors?.length ?? 0 };
   } catch (err) {

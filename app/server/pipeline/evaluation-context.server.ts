@@ -1,12 +1,12 @@
 /**
  * Loads what an evaluator needs to know about one stored run: the scenario its condition played
- * and its public turns. The text renderings for judge prompts are pure:
- * app/domain/prompts/transcript.ts.
+ * and its public turns; apart from that, each party's private thoughts for the emotion judge.
+ * The text renderings for judge prompts are pure: app/domain/prompts/transcript.ts.
  */
 import type { ContextTurn, EvaluationContext } from "../../domain/prompts/transcript.ts";
 import type { Db } from "../db.server.ts";
 import { findCondition } from "../models/condition.server.ts";
-import { findRun, publicTurns } from "../models/run.server.ts";
+import { emotionTurns, findRun, publicTurns, runTurnRows } from "../models/run.server.ts";
 import { findScenario } from "../models/scenario.server.ts";
 
 export class RunNotFoundError extends Error {
@@ -24,4 +24,30 @@ export function loadEvaluationContext(db: Db, runId: string): EvaluationContext 
   const played = condition.expanded ?? scenario;
   const turns = publicTurns(db, runId).map((t) => ({ ...t, role: t.role as ContextTurn["role"] }));
   return { runId, mediated: run.mediated, background: played.background, topics: played.topics, parties: played.parties, partyOrder: run.partyOrder, turns };
+}
+
+/** One private thought of a party, at the turn it spoke. */
+export interface PartyThought {
+  turnId: number;
+  thought: string;
+}
+
+/**
+ * Each party's private thoughts, by party id — for the emotion judge only, which shows a party
+ * its own thoughts and nobody else's. Kept apart from the context above, which stays thought-free.
+ */
+export function loadPartyThoughts(db: Db, runId: string): Map<string, PartyThought[]> {
+  const byParty = new Map<string, PartyThought[]>();
+  for (const turn of runTurnRows(db, runId)) {
+    if (turn.role !== "party" || !turn.thought) continue;
+    const list = byParty.get(turn.speaker) ?? [];
+    list.push({ turnId: turn.turnId, thought: turn.thought });
+    byParty.set(turn.speaker, list);
+  }
+  return byParty;
+}
+
+/** Whether the run's parties reported their own emotion as they played (then no judge is needed). */
+export function hasSelfReportedEmotion(db: Db, runId: string): boolean {
+  return emotionTurns(db, runId).some((t) => t.emotion !== null);
 }

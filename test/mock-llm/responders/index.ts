@@ -29,7 +29,7 @@ function roleResponders(options: StandInOptions): RoleResponder[] {
 }
 
 /** The roles the chain answers (what `socrates mock-llm` tells its user). */
-export const STAND_IN_ROLES: readonly LlmRole[] = ["searcher", "writer", "party", "mediator", "evaluator", "baseline-judge", "mi-judge"];
+export const STAND_IN_ROLES: readonly LlmRole[] = ["searcher", "writer", "party", "mediator", "evaluator", "baseline-judge", "mi-judge", "emotion-judge"];
 
 /** The responder for every role: the judges, else the first role responder that recognises the prompt. */
 export function standInResponder(options: StandInOptions = {}): Responder {

@@ -12,6 +12,7 @@ import { chatRequests } from "./helpers.ts";
 export const JUDGE_MODEL = "mock-judge";
 export const BASELINE_MODEL = "mock-baseline";
 export const MI_MODEL = "mock-mi";
+export const EMOTION_MODEL = "mock-emotion";
 
 export const UNMEDIATED = "demo-transactional-1:general:unmediated";
 export const MEDIATED = "demo-transactional-1:general:mediated";
@@ -24,6 +25,7 @@ export function evaluationConfigJson(url: string): object {
       evaluator: { endpoint: "mock", model: JUDGE_MODEL, temperature: 0 },
       "baseline-judge": { endpoint: "mock", model: BASELINE_MODEL, temperature: 0 },
       "mi-judge": { endpoint: "mock", model: MI_MODEL, temperature: 0 },
+      "emotion-judge": { endpoint: "mock", model: EMOTION_MODEL, temperature: 0 },
     },
   };
 }
