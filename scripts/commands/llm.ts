@@ -30,7 +30,8 @@ export function registerLlmCommands(program: Command): void {
 Example output:
   searcher        ok  gpt-4o-mini @ https://api.openai.com/v1 (412 ms)
   party           FAILED  qwen2.5-7b @ http://127.0.0.1:8000/v1: connect ECONNREFUSED 127.0.0.1:8000
-  mi-judge        -  not configured`
+  mi-judge        ok  gpt-4o-mini @ https://api.openai.com/v1 (380 ms)
+  emotion-judge   -  not configured`
     )
     .action(async (opts: { config?: string; timeout: string }) => {
       const config = loadConfigOrExplain(opts.config);

@@ -148,6 +148,7 @@ describe("LLM configuration", () => {
     const config = loadLlmConfig(join(import.meta.dirname, "../../../socrates.config.example.json"));
     expect(Object.keys(config.roles).sort()).toEqual([
       "baseline-judge",
+      "emotion-judge",
       "evaluator",
       "mediator",
       "mi-judge",

@@ -12,7 +12,7 @@ import { tempDb } from "../../helpers/temp-db.ts";
 import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 import { chatRequests } from "./helpers.ts";
-import { evaluationConfigJson, JUDGE_MODEL, MEDIATED } from "./evaluation-helpers.ts";
+import { EMOTION_MODEL, evaluationConfigJson, JUDGE_MODEL, MEDIATED } from "./evaluation-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -64,6 +64,25 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(again.stdout).toMatch(/1 skipped \(already done or nothing to judge\)/);
   });
 
+  it("stores the emotion judge's evaluation of a run, and a second call asks nothing", async () => {
+    const { db, mock, env } = await setup();
+    const real = await runCliAsync(["evaluate", "--run", MEDIATED, "--method", "emotion"], env);
+    expect(real.status).toBe(0);
+    expect(real.stdout).toContain(`emotion with ${EMOTION_MODEL}: 1 stored, 0 skipped, 0 failed`);
+    expect(real.stdout).toMatch(/LLM calls: 2 made, 0 from cache/);
+    const stored = db.select().from(schema.evaluations).all().filter((e) => e.method === "emotion");
+    expect(stored.map((e) => e.id)).toEqual([`${MEDIATED}:emotion:${EMOTION_MODEL}`]);
+    expect(Object.keys(stored[0].output as object).sort()).toEqual(["BAKERY", "VENDOR"]);
+
+    const again = await runCliAsync(["evaluate", "--run", MEDIATED, "--method", "emotion"], env);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain(`emotion with ${EMOTION_MODEL}: 0 stored, 1 skipped, 0 failed`);
+    expect(chatRequests(mock)).toHaveLength(2);
+
+    const help = runCli(["evaluate", "--help"], env);
+    expect(help.stdout).toContain("emotion    each party's emotion 0-100");
+  });
+
   it("refuses bad input with exit code 2 and a message", () => {
     const env = { SOCRATES_CONFIG: "/nonexistent/socrates.config.json" };
     const neither = runCli(["evaluate", "--method", "topic"], env);
@@ -71,7 +90,7 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(neither.stderr).toContain("give either --run <id> or --all");
     const method = runCli(["evaluate", "--all", "--method", "judge"], env);
     expect(method.status).toBe(2);
-    expect(method.stderr).toContain('--method must be one of topic, per-turn, mi, got "judge"');
+    expect(method.stderr).toContain('--method must be one of topic, per-turn, mi, emotion, got "judge"');
     const config = runCli(["evaluate", "--all", "--method", "mi"], env);
     expect(config.status).toBe(2);
     expect(config.stderr).toContain("/nonexistent/socrates.config.json: cannot read the LLM configuration");
