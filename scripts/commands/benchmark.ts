@@ -36,7 +36,8 @@ function describeWork(work: ShardWork, shard: string | undefined): string {
   for (const [part, c] of Object.entries(countsByPart(work.units))) {
     lines.push(
       `  ${part}: ${c.units} units, ${c.runs} runs (${c.runs - c.runsStored} to simulate, ${c.runsStored} stored), ` +
-        `${c.evaluations} evaluations (${c.evaluationsPending} pending)`,
+        `${c.evaluations} evaluations (${c.evaluationsPending} pending)` +
+        (c.emotionEvaluations > 0 ? `, ${c.emotionEvaluations} emotion-judge evaluations (${c.emotionPending} pending)` : ""),
     );
   }
   return lines.join("\n");
@@ -146,6 +147,17 @@ export function registerBenchmarkCommands(program: Command): void {
     .option("--dry-run", "print the grid, what is stored and pending, and the call and cost estimate; call and store nothing")
     .option("--concurrency <n>", "grid units worked on at once (default: the concurrency limits of the plan's endpoints added up)")
     .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
+    .addHelpText(
+      "after",
+      `
+Emotion trajectories (optional plan field "emotion", docs/benchmark.md):
+  "emotion": { "selfReport": true }
+      the parties report their emotion (0-100) every turn as they play
+  "emotion": { "selfReport": false, "judge": { "model": "gpt-4o-mini", "endpoint": "openai" } }
+      the post-hoc emotion judge (role emotion-judge; one call per party) scores every run of
+      the grid that has no self-report, after its topic-localized evaluation; its calls are in
+      the estimate. Without the field, runs carry no emotion.`
+    )
     .action(runCommand);
   benchmark
     .command("status")

@@ -43,6 +43,10 @@ export interface RunGroup {
   mediatorModel: string | null;
   /** Topic-localized evaluations still to make, by judge model (each = one judge call per topic). */
   judges: Record<string, number>;
+  /** Emotion-judge evaluations still to make, by judge model (each = one judge call per party). */
+  emotionJudges?: Record<string, number>;
+  /** Parties of the played scenario (the emotion judge's calls per evaluation). */
+  parties?: number;
   /** Average characters of the played scenario (background, parties, topics) and of a template. */
   scenarioChars: number;
   topics: number;
@@ -85,8 +89,11 @@ export function estimateGridCost(groups: readonly RunGroup[], prices: Record<str
     }
     // A judge reads the whole transcript: the full budget of turns.
     const judgePrompt = tokensOfText(TEMPLATE_CHARS + g.scenarioChars) + g.budget * DIALOGUE_TOKENS_PER_TURN;
-    for (const [model, evaluations] of Object.entries(g.judges)) {
-      const n = evaluations * g.topics;
+    const judgeCalls: [string, number][] = [
+      ...Object.entries(g.judges).map(([model, evaluations]): [string, number] => [model, evaluations * g.topics]),
+      ...Object.entries(g.emotionJudges ?? {}).map(([model, evaluations]): [string, number] => [model, evaluations * (g.parties ?? 0)]),
+    ];
+    for (const [model, n] of judgeCalls) {
       calls.judgeCalls += n;
       usd.evaluator += n * priceOf(priced(model), judgePrompt, COMPLETION_TOKENS.judge);
     }

@@ -1,12 +1,14 @@
 /**
  * What a benchmark grid still needs, read from the database: for each unit of the shard, which of
- * its runs are stored, which matched pairs are stored, and which topic-localized evaluations each
- * run still lacks. Shared by the runner, `--dry-run` and `benchmark status`; reads only.
+ * its runs are stored, which matched pairs are stored, which topic-localized evaluations each run
+ * still lacks, and (with the plan's emotion judge) whether its emotion-judge evaluation is
+ * pending. Shared by the runner, `--dry-run` and `benchmark status`; reads only.
  */
 import { inShard, planEvaluators, type GridPart, type GridUnit } from "../../domain/benchmark/grid.ts";
 import type { BenchmarkPlan, PlanBackbone, PlanMediator } from "../../domain/benchmark/plan.ts";
 import { estimateGridCost, type GridCostEstimate, type RunGroup } from "../../domain/benchmark/cost.ts";
 import type { Condition } from "../../domain/bundle.ts";
+import { emotionEvaluationId } from "../../domain/emotion/trajectory.ts";
 import { evaluationId } from "../../domain/evaluation-ids.ts";
 import type { PlayedScenario } from "../../domain/visibility.ts";
 import type { Db } from "../db.server.ts";
@@ -15,6 +17,7 @@ import { evaluationBackbones } from "../models/evaluation.server.ts";
 import { storedMatchedPairIds } from "../models/matched-pair.server.ts";
 import { storedRunIds } from "../models/run.server.ts";
 import { TOPIC_METHOD } from "../pipeline/evaluate-topic.server.ts";
+import { hasSelfReportedEmotion } from "../pipeline/evaluation-context.server.ts";
 import { loadScenario, resolveCondition } from "../pipeline/simulate.server.ts";
 import { planGrid, type LoadedPlan } from "./plan-file.server.ts";
 import { checkGridComplete } from "./plan-check.server.ts";
@@ -26,7 +29,14 @@ export interface RunWork {
   stored: boolean;
   /** Evaluator backbones whose topic-localized evaluation of this run is not stored yet. */
   pendingEvaluators: PlanBackbone[];
+  /**
+   * The plan's emotion judge on this run: "none" without a judge or when the parties report
+   * their own emotion, else whether its evaluation is still "pending" or "done".
+   */
+  emotionJudge: EmotionJudgeWork;
 }
+
+export type EmotionJudgeWork = "none" | "pending" | "done";
 
 export interface PairWork {
   id: string;
@@ -69,6 +79,18 @@ export function unitEvaluators(plan: BenchmarkPlan, part: GridPart): PlanBackbon
   return part === "main" ? planEvaluators(plan) : [plan.evaluator];
 }
 
+/** Whether each run still needs the plan's emotion judge; a run not simulated yet will self-report when the plan says so. */
+function emotionJudgeWork(db: Db, plan: BenchmarkPlan, runIds: readonly string[], stored: ReadonlySet<string>): (runId: string) => EmotionJudgeWork {
+  const judge = plan.emotion?.judge;
+  if (!judge) return () => "none";
+  const judged = evaluationBackbones(db, runIds.map((runId) => emotionEvaluationId(runId, judge.model)));
+  return (runId) => {
+    if (judged.get(emotionEvaluationId(runId, judge.model)) === judge.model) return "done";
+    const selfReported = stored.has(runId) ? hasSelfReportedEmotion(db, runId) : plan.emotion!.selfReport;
+    return selfReported ? "none" : "pending";
+  };
+}
+
 export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork {
   const mediators = new Map(plan.mediators.map((m) => [m.name, m]));
   const evaluators = unitEvaluators(plan, unit.part);
@@ -78,10 +100,15 @@ export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork 
   // One query for the unit's evaluations, reading their backbones only (not the judge outputs).
   const judged = evaluationBackbones(db, runIds.flatMap((runId) => evaluators.map((e) => evaluationId(runId, TOPIC_METHOD, e.model))));
   const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || judged.get(evaluationId(runId, TOPIC_METHOD, e.model)) !== e.model);
-  const runs: RunWork[] = [
-    { runId: unit.unmediatedRunId, mediator: null, stored: stored.has(unit.unmediatedRunId), pendingEvaluators: pending(unit.unmediatedRunId) },
-    ...unit.mediated.map((m) => ({ runId: m.runId, mediator: mediators.get(m.mediator)!, stored: stored.has(m.runId), pendingEvaluators: pending(m.runId) })),
-  ];
+  const emotionJudge = emotionJudgeWork(db, plan, runIds, stored);
+  const runWork = (runId: string, mediator: PlanMediator | null): RunWork => ({
+    runId,
+    mediator,
+    stored: stored.has(runId),
+    pendingEvaluators: pending(runId),
+    emotionJudge: emotionJudge(runId),
+  });
+  const runs: RunWork[] = [runWork(unit.unmediatedRunId, null), ...unit.mediated.map((m) => runWork(m.runId, mediators.get(m.mediator)!))];
   const pairs = unit.mediated.map((m) => ({ id: m.pairId, mediatedRunId: m.runId, unmediatedRunId: unit.unmediatedRunId, stored: pairsStored.has(m.pairId) }));
   return { unit, runs, pairs, evaluators };
 }
@@ -106,18 +133,23 @@ export interface PartCounts {
   runsStored: number;
   evaluations: number;
   evaluationsPending: number;
+  /** Emotion-judge evaluations the plan asks for (runs without self-report), and how many are pending. */
+  emotionEvaluations: number;
+  emotionPending: number;
 }
 
 /** Counts per part of the grid (main, repeat, simulator). */
 export function countsByPart(work: readonly UnitWork[]): Record<string, PartCounts> {
   const out: Record<string, PartCounts> = {};
   for (const w of work) {
-    const c = (out[w.unit.part] ??= { units: 0, runs: 0, runsStored: 0, evaluations: 0, evaluationsPending: 0 });
+    const c = (out[w.unit.part] ??= { units: 0, runs: 0, runsStored: 0, evaluations: 0, evaluationsPending: 0, emotionEvaluations: 0, emotionPending: 0 });
     c.units += 1;
     c.runs += w.runs.length;
     c.runsStored += w.runs.filter((r) => r.stored).length;
     c.evaluations += w.runs.length * w.evaluators.length;
     c.evaluationsPending += w.runs.reduce((n, r) => n + r.pendingEvaluators.length, 0);
+    c.emotionEvaluations += w.runs.filter((r) => r.emotionJudge !== "none").length;
+    c.emotionPending += w.runs.filter((r) => r.emotionJudge === "pending").length;
   }
   return out;
 }
@@ -132,7 +164,10 @@ export function estimateShardCost(db: Db, plan: BenchmarkPlan, config: LlmConfig
     for (const r of w.runs) {
       const judges: Record<string, number> = {};
       for (const e of r.pendingEvaluators) judges[e.model] = (judges[e.model] ?? 0) + 1;
+      const emotionJudge = plan.emotion?.judge;
       groups.push({
+        emotionJudges: emotionJudge && r.emotionJudge === "pending" ? { [emotionJudge.model]: 1 } : {},
+        parties: played.parties.length,
         mediated: r.mediator !== null,
         runs: r.stored ? 0 : 1,
         simulatorModel: w.unit.simulator.model,

@@ -1,6 +1,7 @@
 /**
  * Checks made before a benchmark calls anything: the plan against the LLM configuration (every
- * endpoint it names exists, the roles it plays are configured, its metric parameters are valid)
+ * endpoint it names exists, the roles it plays are configured — the emotion judge's too when the
+ * plan has one —, its metric parameters are valid)
  * and its grid against the database (no missing condition, no unknown scenario). Each problem is
  * a BenchmarkPlanError naming the plan file and the JSON path.
  */
@@ -20,6 +21,7 @@ function backbonePaths(plan: BenchmarkPlan): { path: (string | number)[]; endpoi
     { path: ["evaluator", "endpoint"], endpoint: plan.evaluator.endpoint },
     ...plan.ablations.evaluators.map((e, i) => ({ path: ["ablations", "evaluators", i, "endpoint"], endpoint: e.endpoint })),
     ...plan.ablations.simulators.map((s, i) => ({ path: ["ablations", "simulators", i, "endpoint"], endpoint: s.endpoint })),
+    ...(plan.emotion?.judge ? [{ path: ["emotion", "judge", "endpoint"], endpoint: plan.emotion.judge.endpoint }] : []),
   ];
 }
 
@@ -31,7 +33,7 @@ export function checkPlanAgainstConfig(plan: BenchmarkPlan, source: string, conf
       problems.push(`${source}: ${formatJsonPath(path)}: unknown endpoint "${endpoint}" (${config.source} defines ${known})`);
     }
   }
-  for (const role of BENCHMARK_ROLES) {
+  for (const role of [...BENCHMARK_ROLES, ...(plan.emotion?.judge ? (["emotion-judge"] as const) : [])]) {
     if (!config.roles[role]) problems.push(`${source}: the benchmark needs role "${role}", which ${config.source} does not configure (${formatJsonPath(["roles", role])})`);
   }
   try {

@@ -3,13 +3,14 @@
  * measured. Units are worked on concurrently by a pool large enough that the endpoints' own
  * concurrency limits decide what waits; inside a unit the shared unmediated run and every
  * mediator's run go at once, each run is stored whole the moment it is complete, its matched
- * pairs as soon as both their runs are stored, and its evaluations start right away, then its
- * metrics. A killed command resumes with nothing lost: stored runs and evaluations are skipped,
+ * pairs as soon as both their runs are stored, and its evaluations start right away (the
+ * topic-localized judges, then the plan's emotion judge on runs without self-reported emotion),
+ * then its metrics. A killed command resumes with nothing lost: stored runs and evaluations are skipped,
  * and interrupted runs replay their calls from the LLM cache.
  */
 import type { BenchmarkPlan } from "../../domain/benchmark/plan.ts";
 import type { BundleInput } from "../../domain/bundle.ts";
-import type { Llm } from "../../domain/llm/types.ts";
+import type { Llm, LlmRole } from "../../domain/llm/types.ts";
 import { parseMetricParams } from "../../domain/metrics/metric-params.ts";
 import { runSeed } from "../../domain/simulation/schedule.ts";
 import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
@@ -75,10 +76,11 @@ interface Ctx {
 /** The default pool size: enough units that every endpoint the plan uses can be kept full. */
 export function defaultConcurrency(plan: BenchmarkPlan, config: LlmConfig): number {
   const names = new Set<string>();
-  const add = (endpoint: string | undefined, role: "party" | "mediator" | "evaluator") => names.add(endpoint ?? config.roles[role]?.endpoint ?? "");
+  const add = (endpoint: string | undefined, role: LlmRole) => names.add(endpoint ?? config.roles[role]?.endpoint ?? "");
   for (const m of plan.mediators) add(m.endpoint, "mediator");
   add(plan.simulator.endpoint, "party");
   add(plan.evaluator.endpoint, "evaluator");
+  if (plan.emotion?.judge) add(plan.emotion.judge.endpoint, "emotion-judge");
   const total = [...names].reduce((n, name) => n + (config.endpoints[name]?.concurrency ?? 0), 0);
   return Math.max(2, total);
 }
@@ -101,7 +103,20 @@ function storeReadyPairs(ctx: Ctx, work: UnitWork): string[] {
   return ready.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]);
 }
 
-function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): RunSetup {
+/**
+ * The setup with the plan's emotion switch. TODO(integration, H1): RunSetup gains `emotion?:
+ * boolean`; then this type is RunSetup itself, and the prompts follow the switch:
+ * `simulationPromptsFor(mode, { emotion })` in simulate() and `simulationTemplatesFor(mode, { emotion })`
+ * for the prompt_version below, with `emotion = selfReportOf(ctx.plan) ?? false`.
+ */
+type EmotionAwareSetup = RunSetup & { emotion?: boolean };
+
+/** Whether the plan asks the parties to report their emotion; undefined (not false) when it says nothing about emotion, so old plans' runs stay as they were. */
+function selfReportOf(plan: BenchmarkPlan): boolean | undefined {
+  return plan.emotion?.selfReport;
+}
+
+function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): EmotionAwareSetup {
   const { unit } = work;
   const { condition, played } = ctx.playedOf(unit);
   const mode = run.mediator?.mode ?? "generic";
@@ -122,6 +137,7 @@ function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): RunSetup {
     budget: ctx.plan.budget,
     seed: runSeed(ctx.plan.seed, unit.runIndex),
     config,
+    ...(ctx.plan.emotion ? { emotion: selfReportOf(ctx.plan) ?? false } : {}),
   };
 }
 
@@ -170,6 +186,27 @@ async function evaluate(ctx: Ctx, run: RunWork): Promise<boolean> {
   return storedAny;
 }
 
+/** The plan's emotion judge on the run, when it is pending; true when its evaluation was stored. */
+async function judgeEmotion(ctx: Ctx, run: RunWork): Promise<boolean> {
+  const judge = ctx.plan.emotion?.judge;
+  if (!judge || run.emotionJudge !== "pending" || ctx.guard.capReached() || ctx.signal?.aborted) return false;
+  const id = `${run.runId} emotion by ${judge.model}`;
+  const llm = routedLlm(ctx.guard.llm, { "emotion-judge": judge.endpoint });
+  const status = (await evaluateRuns(ctx.db, { llm, method: "emotion", runIds: [run.runId], backbone: judge.model, concurrency: 1 })).runs[0];
+  if (status.status === "failed") {
+    recordFailure(ctx, id, status.message);
+    return false;
+  }
+  run.emotionJudge = "done";
+  if (status.status !== "stored") {
+    ctx.onProgress?.({ type: "evaluated", id, note: status.status === "skipped" ? status.reason : undefined });
+    return false;
+  }
+  ctx.summary.evaluations.stored += 1;
+  ctx.onProgress?.({ type: "evaluated", id, note: status.errors > 0 ? `${status.errors} part${status.errors === 1 ? "y" : "ies"} unjudged` : undefined });
+  return true;
+}
+
 /** Whether an earlier command computed the run's metrics: its own rows, or for an unmediated run (which has none) its pairs'. */
 function hasMetrics(db: Db, work: UnitWork, run: RunWork): boolean {
   if (run.mediator) return metricValuesOf(db, "run", run.runId).length > 0;
@@ -184,9 +221,10 @@ async function runOne(ctx: Ctx, work: UnitWork, run: RunWork): Promise<void> {
   }
   const pairedRuns = storeReadyPairs(ctx, work);
   const evaluated = await evaluate(ctx, run);
+  const emotionJudged = await judgeEmotion(ctx, run);
   if (run.pendingEvaluators.length > 0 && !evaluated) return;
   // Metrics of the run and of its pairs; the last of a pair's runs to finish computes the pair with both.
-  if (fresh || evaluated || pairedRuns.length > 0 || !hasMetrics(ctx.db, work, run)) {
+  if (fresh || evaluated || emotionJudged || pairedRuns.length > 0 || !hasMetrics(ctx.db, work, run)) {
     computeMetrics(ctx.db, { runId: run.runId, params: ctx.params });
     ctx.summary.metricRuns += 1;
   }
@@ -226,13 +264,15 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
   };
   const ctx: Ctx = { db, plan, guard, signal, params, playedOf: playedConditions(db), summary, onProgress: options.onProgress };
 
-  const steps = work.units.reduce((n, w) => n + w.runs.length * (1 + w.evaluators.length), 0);
+  const emotionSteps = (r: RunWork) => (r.emotionJudge === "none" ? 0 : 1);
+  const steps = work.units.reduce((n, w) => n + w.runs.reduce((m, r) => m + 1 + w.evaluators.length + emotionSteps(r), 0), 0);
   options.onStart?.(steps, guard.spentUsd);
   for (const w of work.units) {
     for (const r of w.runs) {
-      const done = (r.stored ? 1 : 0) + (w.evaluators.length - r.pendingEvaluators.length);
+      const emotionDone = r.emotionJudge === "done" ? 1 : 0;
+      const done = (r.stored ? 1 : 0) + (w.evaluators.length - r.pendingEvaluators.length) + emotionDone;
       summary.runs.skipped += r.stored ? 1 : 0;
-      summary.evaluations.skipped += w.evaluators.length - r.pendingEvaluators.length;
+      summary.evaluations.skipped += w.evaluators.length - r.pendingEvaluators.length + emotionDone;
       if (done > 0) options.onProgress?.({ type: "skipped", steps: done });
     }
   }

@@ -10,6 +10,7 @@ import { openDatabase } from "../../../app/server/db.server.ts";
 export const PARTY_MODEL = "bench-party";
 export const MEDIATOR_MODEL = "bench-mediator";
 export const JUDGE_MODEL = "bench-judge";
+export const EMOTION_JUDGE_MODEL = "bench-emotion";
 
 /** 2 scenarios × 3 conditions × 2 mediators (generic and social) × 2 runs, 6 party turns each. */
 export const SMALL_PLAN = {
@@ -34,6 +35,7 @@ export function benchmarkConfigJson(url: string, prices: Record<string, { inputP
       party: { endpoint: "mock", model: PARTY_MODEL, temperature: 0.7 },
       mediator: { endpoint: "mock", model: MEDIATOR_MODEL, temperature: 0.2 },
       evaluator: { endpoint: "mock", model: JUDGE_MODEL, temperature: 0 },
+      "emotion-judge": { endpoint: "mock", model: EMOTION_JUDGE_MODEL, temperature: 0 },
     },
     prices,
   };

@@ -1,0 +1,92 @@
+/**
+ * The benchmark runner with the plan's emotion judge, over real HTTP against the stand-in: every
+ * run of a tiny grid without self-report gets one emotion-judge evaluation (one call per party),
+ * the estimate counts those calls, and a second pass asks nothing.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { emotionEvaluationId } from "../../../app/domain/emotion/trajectory.ts";
+import { openDatabase } from "../../../app/server/db.server.ts";
+import { createLlm } from "../../../app/server/llm/client.server.ts";
+import { loadLlmConfig, parseLlmConfig } from "../../../app/server/llm/config.server.ts";
+import { estimateShardCost } from "../../../app/server/benchmark/grid-work.server.ts";
+import { loadPlanFile } from "../../../app/server/benchmark/plan-file.server.ts";
+import { prepareGridRun, runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
+import { BenchmarkPlanError, parseBenchmarkPlan } from "../../../app/domain/benchmark/plan.ts";
+import { checkPlanAgainstConfig } from "../../../app/server/benchmark/plan-check.server.ts";
+import { standInResponder } from "../../mock-llm/responders/index.ts";
+import { startMockLlm } from "../../mock-llm/server.ts";
+import { tempDir } from "../../helpers/temp-db.ts";
+import { benchmarkConfigJson, benchmarkFiles, column, MEDIATOR_MODEL, PARTY_MODEL, JUDGE_MODEL } from "./runner-helpers.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const JUDGE = "standin-emotion";
+
+/** One scenario-condition, one mediator, one run: a unit of two runs, judged for emotion. */
+const EMOTION_PLAN = {
+  name: "emotion judge grid",
+  scenarios: { ids: ["t-0"] },
+  conditions: { keys: ["general"] },
+  mediators: [{ name: "Generic", model: MEDIATOR_MODEL }],
+  simulator: { model: PARTY_MODEL },
+  evaluator: { model: JUDGE_MODEL },
+  runs: 1,
+  budget: 6,
+  emotion: { selfReport: false, judge: { model: JUDGE } },
+};
+
+const emotionRequests = (bodies: string[]) => bodies.filter((b) => b.includes("You read a finished negotiation from the side of one party"));
+
+describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
+  it("judges every run without self-report once per party, counts it in the estimate, and a re-run asks nothing", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
+    cleanups.push(() => mock.close());
+    const files = benchmarkFiles(dir, mock.url, { plan: EMOTION_PLAN });
+    const db = openDatabase(files.dbPath);
+    cleanups.push(() => db.$client.close());
+    const config = loadLlmConfig(files.configPath);
+    const loaded = loadPlanFile(files.planPath);
+
+    // The estimate: per run, one topic-judge call per topic (4) and one emotion-judge call per party (2).
+    const work = prepareGridRun({ db, config, loaded });
+    const runIds = work.units.flatMap((w) => w.runs.map((r) => r.runId));
+    expect(runIds).toHaveLength(2);
+    expect(work.units[0].runs.map((r) => r.emotionJudge)).toEqual(["pending", "pending"]);
+    expect(estimateShardCost(db, loaded.plan, config, work.units).calls.judgeCalls).toBe(2 * (4 + 2));
+
+    const steps: number[] = [];
+    const summary = await runGrid({ db, llm: createLlm({ db, config, sleep: async () => {} }), config, loaded, onStart: (n) => steps.push(n) });
+    expect(summary.failures).toEqual([]);
+    expect(steps).toEqual([2 * 3]); // each run simulated, topic-judged and emotion-judged
+    expect(summary.evaluations).toEqual({ stored: 4, skipped: 0 });
+
+    const bodies = mock.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => JSON.stringify(r.body));
+    expect(emotionRequests(bodies)).toHaveLength(2 * 2);
+    for (const body of emotionRequests(bodies)) expect(JSON.parse(body).model).toBe(JUDGE);
+    expect(column(files.dbPath, "SELECT id FROM evaluations WHERE method = 'emotion' ORDER BY id")).toEqual(runIds.map((id) => emotionEvaluationId(id, JUDGE)).sort());
+    expect(column(files.dbPath, "SELECT count(*) FROM evaluations WHERE method = 'emotion' AND errors IS NOT NULL AND errors != '[]'")).toEqual([0]);
+
+    // A second pass finds everything stored, plans nothing for the judge, and asks nothing.
+    const before = mock.requests.length;
+    const again = prepareGridRun({ db, config, loaded });
+    expect(again.units[0].runs.map((r) => r.emotionJudge)).toEqual(["done", "done"]);
+    expect(estimateShardCost(db, loaded.plan, config, again.units).calls.judgeCalls).toBe(0);
+    const second = await runGrid({ db, llm: createLlm({ db, config }), config, loaded });
+    expect(second.evaluations).toEqual({ stored: 0, skipped: 4 });
+    expect(mock.requests.length).toBe(before);
+  });
+
+  it("refuses a plan with an emotion judge when the configuration has no emotion-judge role", () => {
+    const json = benchmarkConfigJson("http://127.0.0.1:9/v1") as { roles: Record<string, unknown> };
+    delete json.roles["emotion-judge"];
+    const config = parseLlmConfig(json, "socrates.config.json");
+    const plan = parseBenchmarkPlan(EMOTION_PLAN, "plan.json");
+    expect(() => checkPlanAgainstConfig(plan, "plan.json", config)).toThrow(BenchmarkPlanError);
+    expect(() => checkPlanAgainstConfig(plan, "plan.json", config)).toThrow(/needs role "emotion-judge"/);
+  });
+});
