@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { curationConfigOf } from "../../app/server/curation/curation-config.server.ts";
+import { LLM_ROLES } from "../../app/domain/llm/types.ts";
 import { loadLlmConfig } from "../../app/server/llm/config.server.ts";
 import { runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/temp-db.ts";
@@ -42,7 +43,7 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
       expect(output()).toContain(`Wrote the configuration to ${configPath}`);
 
       const config = loadLlmConfig(configPath);
-      expect(Object.values(config.roles).map((r) => [r?.endpoint, r?.model])).toEqual(Array(7).fill(["mock", "stand-in"]));
+      expect(Object.values(config.roles).map((r) => [r?.endpoint, r?.model])).toEqual(Array(LLM_ROLES.length).fill(["mock", "stand-in"]));
       expect(config.endpoints.mock.baseUrl).toBe(url);
 
       // Curation searches the stand-in search server, which answers SearXNG's JSON API.
@@ -54,7 +55,7 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
 
       // `llm check` passes for every role (the mock runs in the child, so this blocking call is fine).
       const check = runCli(["llm", "check", "--config", configPath]);
-      expect(check.stdout.match(/ ok  stand-in @ /g), check.stdout + check.stderr).toHaveLength(7);
+      expect(check.stdout.match(/ ok  stand-in @ /g), check.stdout + check.stderr).toHaveLength(LLM_ROLES.length);
       expect(check.status).toBe(0);
 
       const models = await (await fetch(`${url}/models`)).json();
