@@ -69,7 +69,7 @@ export interface EvaluateSummary {
   calls: number;
 }
 
-export const ROLE_OF = { topic: "evaluator", "per-turn": "baseline-judge", mi: "mi-judge", emotion: "emotion-judge" } as const satisfies Record<EvaluateMethod, LlmRole>;
+const ROLE_OF = { topic: "evaluator", "per-turn": "baseline-judge", mi: "mi-judge", emotion: "emotion-judge" } as const satisfies Record<EvaluateMethod, LlmRole>;
 
 /** The methods stored as one evaluation record per run and backbone: what it is called, its planned calls, how it is made. */
 interface RecordEvaluator {
