@@ -1,9 +1,10 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Leaderboard } from "../components/benchmark/Leaderboard.tsx";
+import { Leaderboard, type LeaderboardMetric } from "../components/benchmark/Leaderboard.tsx";
 import { ReportFigureView } from "../components/benchmark/ReportFigureView.tsx";
 import { ReportTableView } from "../components/benchmark/ReportTableView.tsx";
-import { leaderboard } from "../domain/benchmark/report-view.ts";
+import { leaderboard, withLeaderboardColumn } from "../domain/benchmark/report-view.ts";
+import { ALL_CONDITIONS, EMOTION_FIGURE_ID, EMOTION_TABLE_IDS } from "../domain/benchmark/report/emotion.ts";
 import { AVG } from "../domain/benchmark/report/table3.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { benchmarkPage } from "../server/benchmark/page.server.ts";
@@ -17,18 +18,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json(await orResponseAsync(() => benchmarkPage(getDb(), params.planHash ?? "")));
 }
 
+/** Table 3's averages (CG ranks). */
 const LEADERBOARD_METRICS = [
   { key: "CG", label: "Consensus gain" },
   { key: "IE", label: "Effectiveness" },
   { key: "IT", label: "Timeliness" },
 ];
+/** From the emotional-repair table's all-conditions column. */
+const REPAIR_METRIC: LeaderboardMetric = {
+  key: "ER",
+  label: "Emotional repair",
+  missingTitle: "No emotion data: set the plan's emotion field or run `socrates evaluate --method emotion`, then `socrates metrics`.",
+};
 
 /** Table 3's keys: columns `<metric>|<domain>`, the average column and row AVG. */
 const averageColumn = (metric: string) => `${metric}|${AVG}`;
 
-/** The tables the page shows in full after the heat map, in the paper's order. */
-const OTHER_TABLES = ["table7", "table8", "table9", "table1", "table2", "table6"];
+/** The tables the page shows in full after the heat map, in the paper's order; then the emotion part. */
+const OTHER_TABLES = ["table7", "table8", "table9", "table1", "table1proxy", "table2", "table6"];
 const FIRST_FIGURES = ["figure2", "figure3", "figure4"];
+const EMOTION_FIGURES = [EMOTION_FIGURE_ID];
 
 export default function BenchmarkReportPage() {
   const { report, svgs } = useLoaderData<typeof loader>();
@@ -36,7 +45,15 @@ export default function BenchmarkReportPage() {
     `/runs?${new URLSearchParams({ plan: report.planHash, table, row, column }).toString()}`;
   const table3 = report.tables.find((t) => t.id === "table3");
   const figures = (ids: string[]) => report.figures.filter((f) => ids.includes(f.id));
-  const later = report.figures.filter((f) => !FIRST_FIGURES.includes(f.id));
+  const later = report.figures.filter((f) => !FIRST_FIGURES.includes(f.id) && !EMOTION_FIGURES.includes(f.id));
+  const section = (t: (typeof report.tables)[number]) => (
+    <section key={t.id}>
+      <h2>{t.title}</h2>
+      <ReportTableView table={t} cellHref={cellHref(t.id)} />
+    </section>
+  );
+  const ranked = table3 ? leaderboard(table3, LEADERBOARD_METRICS.map((m) => m.key), averageColumn, "CG", AVG) : [];
+  const board = withLeaderboardColumn(ranked, report.tables.find((t) => t.id === EMOTION_TABLE_IDS[0]), REPAIR_METRIC.key, ALL_CONDITIONS);
   const { params, bins, bootstrap } = report.constants;
   return (
     <>
@@ -63,7 +80,7 @@ export default function BenchmarkReportPage() {
       {table3 ? (
         <>
           <h2>Leaderboard</h2>
-          <Leaderboard rows={leaderboard(table3, LEADERBOARD_METRICS.map((m) => m.key), averageColumn, "CG", AVG)} metrics={LEADERBOARD_METRICS} />
+          <Leaderboard rows={board} metrics={[...LEADERBOARD_METRICS, REPAIR_METRIC]} />
           <h2>{table3.title}</h2>
           <p className="muted">Each cell: mean ×100 (runs or pairs in brackets), shaded within its metric. Click a cell for the runs behind it.</p>
           <ReportTableView table={table3} cellHref={cellHref(table3.id)} heat />
@@ -72,11 +89,10 @@ export default function BenchmarkReportPage() {
       {figures(FIRST_FIGURES).map((f) => (
         <ReportFigureView key={f.id} figure={f} svg={svgs[f.id] ?? ""} />
       ))}
-      {OTHER_TABLES.flatMap((id) => report.tables.filter((t) => t.id === id)).map((t) => (
-        <section key={t.id}>
-          <h2>{t.title}</h2>
-          <ReportTableView table={t} cellHref={cellHref(t.id)} />
-        </section>
+      {OTHER_TABLES.flatMap((id) => report.tables.filter((t) => t.id === id)).map(section)}
+      {EMOTION_TABLE_IDS.flatMap((id) => report.tables.filter((t) => t.id === id)).map(section)}
+      {figures(EMOTION_FIGURES).map((f) => (
+        <ReportFigureView key={f.id} figure={f} svg={svgs[f.id] ?? ""} />
       ))}
       {later.map((f) => (
         <ReportFigureView key={f.id} figure={f} svg={svgs[f.id] ?? ""} />

@@ -2,8 +2,15 @@ import type { LeaderboardRow } from "../../domain/benchmark/report-view.ts";
 import { cellTitle, formatMean } from "../../domain/benchmark/report-view.ts";
 import { ScrollX } from "../ScrollX.tsx";
 
-/** Mediators ranked by average consensus gain, with timeliness and effectiveness beside it (all ×100, count in brackets). */
-export function Leaderboard({ rows, metrics }: { rows: LeaderboardRow[]; metrics: { key: string; label: string }[] }) {
+export interface LeaderboardMetric {
+  key: string;
+  label: string;
+  /** The hover text of a cell without data (e.g. how to get emotion data). */
+  missingTitle?: string;
+}
+
+/** Mediators ranked by average consensus gain, with timeliness, effectiveness and emotional repair beside it (all ×100, count in brackets). */
+export function Leaderboard({ rows, metrics }: { rows: LeaderboardRow[]; metrics: LeaderboardMetric[] }) {
   if (rows.length === 0) return <p className="empty-state">No mediator has a stored result yet.</p>;
   return (
     <ScrollX label="Leaderboard">
@@ -14,7 +21,7 @@ export function Leaderboard({ rows, metrics }: { rows: LeaderboardRow[]; metrics
             <th>Mediator</th>
             {metrics.map((m) => (
               <th key={m.key} className="num">
-                {/* The metric's short name (its key: CG, IE, IT) stands in on a phone. */}
+                {/* The metric's short name (its key: CG, IE, IT, ER) stands in on a phone. */}
                 <span className="metric-long">{m.label}</span>
                 <abbr className="metric-short" title={m.label}>
                   {m.key}
@@ -34,7 +41,7 @@ export function Leaderboard({ rows, metrics }: { rows: LeaderboardRow[]; metrics
               {metrics.map((m) => {
                 const cell = r.cells[m.key];
                 return (
-                  <td key={m.key} className="num" title={cell ? cellTitle(cell, "percent") : undefined}>
+                  <td key={m.key} className="num" data-metric={m.key} title={cell ? cellTitle(cell, "percent") : m.missingTitle}>
                     {cell ? formatMean(cell.mean, "percent") : "—"}
                     {cell ? <small className="cell-n"> ({cell.n})</small> : null}
                   </td>

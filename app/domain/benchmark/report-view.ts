@@ -92,3 +92,13 @@ export function leaderboard(table: ReportTable, metrics: readonly string[], aver
 }
 
 const asCell = (v: ReportValue | undefined): ReportCell | undefined => (isReportCell(v) ? v : undefined);
+
+/**
+ * The leaderboard with one more column taken from another table (the emotional-repair table's
+ * all-conditions column), matched by mediator; a mediator the table lacks, or a missing table,
+ * leaves the cell empty. The ranking stays by consensus gain.
+ */
+export function withLeaderboardColumn(rows: readonly LeaderboardRow[], table: ReportTable | undefined, metric: string, column: string): LeaderboardRow[] {
+  const byMediator = new Map((table?.rows ?? []).map((r) => [r.label, asCell(r.cells[column])]));
+  return rows.map((r) => ({ ...r, cells: { ...r.cells, [metric]: byMediator.get(r.mediator) } }));
+}

@@ -3,15 +3,20 @@
  * its stored metric rows — IT and IE under `evaluationId(run, "topic-localized", backbone)`, CG of
  * its matched pair under the same id, IF and FI under "" — for every evaluator of the plan. Two
  * queries per subject kind, whatever the grid's size. A missing row or a null value is missing.
+ * Each stored run of the grid (mediated or not) also carries its emotion metrics — ER, EF, EV
+ * under `emotionSubjectId` and EC under `emotionConsensusSubjectId` of its preferred trajectory
+ * (run-emotion.server.ts; a few queries per run, since the source depends on the run's records).
  */
 import { planEvaluators, selectedConditionKeys, type BenchmarkGrid } from "../../domain/benchmark/grid.ts";
 import type { BenchmarkReport } from "../../domain/benchmark/report-model.ts";
-import type { JudgedValues, ReportInput, ReportSubject } from "../../domain/benchmark/report/input.ts";
+import type { JudgedValues, ReportInput, ReportSubject, RunEmotion, RunPlace } from "../../domain/benchmark/report/input.ts";
+import { emotionConsensusSubjectId, emotionSourceLabel, emotionSubjectId } from "../../domain/emotion/trajectory.ts";
 import { evaluationId } from "../../domain/evaluation-ids.ts";
 import type { Db } from "../db.server.ts";
 import { metricRowsOfMetrics } from "../models/metric-value.server.ts";
 import { runIds } from "../models/run.server.ts";
 import type { LoadedPlan } from "./plan-file.server.ts";
+import { preferredRunTrajectory } from "./run-emotion.server.ts";
 
 type StoredRow = ReturnType<typeof metricRowsOfMetrics>[number];
 
@@ -35,10 +40,40 @@ function interventionsOf(row: StoredRow | undefined): JudgedValues["intervention
   return list.flatMap((p) => (typeof p.progress === "number" && typeof p.ie === "number" && p.progress > 0 && p.progress <= 1 ? [{ progress: p.progress, ie: p.ie }] : []));
 }
 
+/** ER's per-intervention repairs (detail.perIntervention[].{progress, er}) with a progress in (0, 1]. */
+function repairsOf(row: StoredRow | undefined): RunEmotion["interventions"] {
+  const list = (row?.detail as { perIntervention?: { progress?: unknown; er?: unknown }[] } | null)?.perIntervention ?? [];
+  return list.flatMap((p) => (typeof p.progress === "number" && typeof p.er === "number" && p.progress > 0 && p.progress <= 1 ? [{ progress: p.progress, er: p.er }] : []));
+}
+
+export const EMOTION_METRICS = ["ER", "EF", "EV", "EC"] as const;
+
+/**
+ * Reads a run's emotion metrics from its preferred trajectory: rows keyed by (run, the
+ * trajectory's subject id, metric); EC under the main evaluator's topic-localized evaluation.
+ */
+function emotionReader(db: Db, rows: Map<string, StoredRow>, evaluator: string, judge: string | undefined, use: (row: StoredRow | undefined) => number | null) {
+  return (runId: string): RunEmotion | null => {
+    const trajectory = preferredRunTrajectory(db, runId, judge);
+    if (!trajectory) return null;
+    const id = emotionSubjectId(runId, trajectory.source);
+    const er = rows.get(rowKey(runId, id, "ER"));
+    const ecId = emotionConsensusSubjectId(runId, trajectory.source, evaluationId(runId, "topic-localized", evaluator));
+    return {
+      source: emotionSourceLabel(trajectory.source),
+      ER: use(er),
+      EF: use(rows.get(rowKey(runId, id, "EF"))),
+      EV: use(rows.get(rowKey(runId, id, "EV"))),
+      EC: use(rows.get(rowKey(runId, ecId, "EC"))),
+      interventions: er?.value === null ? [] : repairsOf(er),
+    };
+  };
+}
+
 export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid): ReportData {
   const { plan } = loaded;
   const evaluators = planEvaluators(plan).map((e) => e.model);
-  const runRows = indexRows(metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI"]));
+  const runRows = indexRows(metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]));
   const pairRows = indexRows(metricRowsOfMetrics(db, "pair", ["CG"]));
   const stored = new Set(runIds(db));
   const params = new Map<string, Set<string>>();
@@ -52,7 +87,9 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
     return row.value;
   };
 
+  const emotionOf = emotionReader(db, runRows, evaluators[0], plan.emotion?.judge?.model, use);
   const subjects: ReportSubject[] = [];
+  const unmediated: RunPlace[] = [];
   let plannedRuns = 0;
   let storedRuns = 0;
   let plannedMediatedRuns = 0;
@@ -60,7 +97,11 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
   let incompleteRuns = 0;
   for (const unit of grid.units) {
     plannedRuns += 1 + unit.mediated.length;
-    if (stored.has(unit.unmediatedRunId)) storedRuns += 1;
+    const place = { scenarioId: unit.scenarioId, domain: unit.domain, conditionKey: unit.conditionKey, axis: unit.axis, variant: unit.variant, part: unit.part, simulator: unit.simulator.model, runIndex: unit.runIndex };
+    if (stored.has(unit.unmediatedRunId)) {
+      storedRuns += 1;
+      unmediated.push({ runId: unit.unmediatedRunId, ...place, emotion: emotionOf(unit.unmediatedRunId) });
+    }
     plannedMediatedRuns += unit.mediated.length;
     for (const m of unit.mediated) {
       if (!stored.has(m.runId)) continue;
@@ -81,14 +122,8 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
       subjects.push({
         runId: m.runId,
         mediator: m.mediator,
-        scenarioId: unit.scenarioId,
-        domain: unit.domain,
-        conditionKey: unit.conditionKey,
-        axis: unit.axis,
-        variant: unit.variant,
-        part: unit.part,
-        simulator: unit.simulator.model,
-        runIndex: unit.runIndex,
+        ...place,
+        emotion: emotionOf(m.runId),
         IF: use(runRows.get(rowKey(m.runId, "", "IF"))),
         FI: use(runRows.get(rowKey(m.runId, "", "FI"))),
         judged,
@@ -106,6 +141,7 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
       mediators: plan.mediators.map((m) => ({ name: m.name, mode: m.mode })),
       ...(repeats ? { repeats: { runs: repeats.runs, conditionKeys: selectedConditionKeys(repeats.conditions) } } : {}),
       subjects,
+      unmediated,
     },
     params,
     coverage: { plannedRuns, storedRuns, evaluatedRuns, incompleteRuns, plannedMediatedRuns, storedMediatedRuns: subjects.length },

@@ -1,14 +1,44 @@
 /**
  * The validation studies' results for Tables 1, 2 and 6, read through each study's dashboard
- * (read-only): fidelity from A/B reactiveness studies, alignment from expert consensus studies.
+ * (read-only): fidelity from A/B reactiveness studies, alignment from expert consensus studies;
+ * and Table 1's automatic proxy from the stored A/B pairs' emotion trajectories.
  */
 import type { StudyResults } from "../../domain/benchmark/report/studies.ts";
+import { fidelityProxy, type BackboneProxy } from "../../domain/emotion/fidelity-proxy.ts";
+import { partyVolatility } from "../../domain/emotion/measures.ts";
+import type { EmotionTrajectory } from "../../domain/emotion/trajectory.ts";
 import { studyDashboard } from "../annotation/dashboard.server.ts";
 import { listStudies } from "../annotation/studies.server.ts";
 import type { Db } from "../db.server.ts";
+import { listAbPairsWithBackbone } from "../models/ab-pair.server.ts";
+import { preferredRunTrajectory } from "./run-emotion.server.ts";
 
-export function loadStudyResults(db: Db): StudyResults {
-  const results: StudyResults = { fidelity: [], alignment: [] };
+/**
+ * The proxy over every stored A/B pair (backbone = the runs' simulator backbone), the target
+ * party's volatility read from each run's preferred trajectory; an incomplete judged trajectory
+ * gives no volatility (as the emotion metrics are null on it).
+ */
+export function loadFidelityProxy(db: Db, judgeBackbone?: string): BackboneProxy[] {
+  const pairs = listAbPairsWithBackbone(db);
+  if (pairs.length === 0) return [];
+  const trajectories = new Map<string, EmotionTrajectory | null>();
+  const trajectoryOf = (runId: string) => {
+    if (!trajectories.has(runId)) trajectories.set(runId, preferredRunTrajectory(db, runId, judgeBackbone));
+    return trajectories.get(runId)!;
+  };
+  const volatilityOf = (runId: string, partyId: string) => {
+    const trajectory = trajectoryOf(runId);
+    if (!trajectory || trajectory.failedParties.length > 0) return null;
+    return partyVolatility(trajectory.parties[partyId] ?? []);
+  };
+  return fidelityProxy(
+    pairs.map((p) => ({ pairId: p.id, backbone: p.backbone, runA: p.runAId, runB: p.runBId, targetParty: p.targetParty, levelA: p.levelA, levelB: p.levelB })),
+    volatilityOf,
+  );
+}
+
+export function loadStudyResults(db: Db, judgeBackbone?: string): StudyResults {
+  const results: StudyResults = { fidelity: [], alignment: [], proxy: loadFidelityProxy(db, judgeBackbone) };
   for (const study of listStudies(db)) {
     if (study.items === 0) continue;
     const dashboard = studyDashboard(db, study.id);

@@ -12,18 +12,22 @@ import type { Db } from "../db.server.ts";
 import { planGrid, type LoadedPlan } from "./plan-file.server.ts";
 import { loadReportData } from "./report-data.server.ts";
 import { loadStudyResults } from "./report-studies.server.ts";
-import { buildAlignmentTables, buildTable1 } from "../../domain/benchmark/report/studies.ts";
+import { buildAlignmentTables, buildTable1, buildTable1Proxy } from "../../domain/benchmark/report/studies.ts";
 
 export interface ReportOptions {
   bootstrap?: Partial<BootstrapSettings>;
   bins?: number;
   /** Timestamp printed in the report (defaults to now). */
   now?: Date;
-  /** Add Tables 1, 2 and 6 from the validation studies the database holds (default true). */
+  /** Add Tables 1 (with its automatic proxy), 2 and 6 from the validation studies and A/B pairs the database holds (default true). */
   studies?: boolean;
 }
 
-const tableNumber = (id: string) => Number(id.replace(/\D/g, ""));
+/**
+ * The paper's number of a table id (`table1proxy` → 1); tables without one (the emotion tables)
+ * go after the numbered ones. The sort is stable, so Table 1's proxy stays right after Table 1.
+ */
+const tableNumber = (id: string) => Number(/^table(\d+)/.exec(id)?.[1] ?? Number.MAX_SAFE_INTEGER);
 
 /** Thrown when the plan's grid has no stored run: there is nothing to report. */
 export class EmptyReportError extends Error {
@@ -57,8 +61,8 @@ export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: Report
   const bins = options.bins ?? DEFAULT_TIMING_BINS;
   const parts = buildReportParts({ ...data.input, bootstrap, bins });
   const constants = constantsOf(data.params);
-  const studies = options.studies === false ? null : loadStudyResults(db);
-  const studyTables = studies ? [buildTable1(studies), ...buildAlignmentTables(studies, data.input.evaluators[0])].filter((t) => t !== null) : [];
+  const studies = options.studies === false ? null : loadStudyResults(db, loaded.plan.emotion?.judge?.model);
+  const studyTables = studies ? [buildTable1(studies), buildTable1Proxy(studies), ...buildAlignmentTables(studies, data.input.evaluators[0])].filter((t) => t !== null) : [];
   const warnings = [...constants.warnings, ...parts.warnings];
   if (grid.missing.length > 0) warnings.push(`${grid.missing.length} scenario-conditions of the plan are not stored (run \`socrates probe\`), e.g. ${grid.missing[0].scenarioId} ${grid.missing[0].conditionKey}.`);
   if (grid.unknownScenarios.length > 0) warnings.push(`Scenarios the plan names but the database lacks: ${grid.unknownScenarios.join(", ")}.`);

@@ -15,10 +15,26 @@ export interface JudgedValues {
   interventions: { progress: number; ie: number }[];
 }
 
-export interface ReportSubject {
-  /** The mediated run (for CG, the pair's mediated run): what a cell links to. */
+/**
+ * A run's emotion metrics from its preferred trajectory (app/domain/emotion/trajectory.ts
+ * preferredTrajectory: the self-report, else the plan's emotion judge, else the first judge).
+ * null values: no stored row, undefined, or incomplete judge output. Unmediated runs have ER null.
+ */
+export interface RunEmotion {
+  /** emotionSourceLabel of the trajectory: "self-report" or "judge <backbone>". */
+  source: string;
+  ER: number | null;
+  EF: number | null;
+  EV: number | null;
+  /** Under the plan's main evaluator's topic-localized evaluation. */
+  EC: number | null;
+  /** ER's per-intervention repairs with their progress p = m/T. */
+  interventions: { progress: number; er: number }[];
+}
+
+/** Where a run sits in the grid. */
+export interface RunPlace {
   runId: string;
-  mediator: string;
   scenarioId: string;
   domain: string;
   /** `general` or `<axis>:<variant>`. */
@@ -28,6 +44,14 @@ export interface ReportSubject {
   part: GridPart;
   simulator: string;
   runIndex: number;
+  /** null: the run has no emotion trajectory. */
+  emotion: RunEmotion | null;
+}
+
+export interface ReportSubject extends RunPlace {
+  /** The mediated run (for CG, the pair's mediated run): what a cell links to. */
+  runId: string;
+  mediator: string;
   IF: number | null;
   FI: number | null;
   /** By evaluator backbone; an evaluator without stored rows for this run is absent. */
@@ -52,6 +76,8 @@ export interface ReportInput {
   /** Table 9: run indices 0..runs−1 on these condition keys; absent without the ablation. */
   repeats?: { runs: number; conditionKeys: string[] };
   subjects: ReportSubject[];
+  /** The grid's stored unmediated runs: the emotion tables' baseline (EF, EV, EC without a mediator). */
+  unmediated: RunPlace[];
   bootstrap: BootstrapSettings;
   bins: number;
 }
@@ -62,6 +88,11 @@ export type TopicMetric = (typeof TOPIC_METRICS)[number];
 /** The subjects of the main table: the main grid under the main simulator. */
 export function mainSubjects(input: ReportInput): ReportSubject[] {
   return input.subjects.filter((s) => s.part === "main" && s.simulator === input.simulator);
+}
+
+/** The main grid's unmediated runs under the main simulator. */
+export function mainUnmediated(input: ReportInput): RunPlace[] {
+  return input.unmediated.filter((s) => s.part === "main" && s.simulator === input.simulator);
 }
 
 /** One subject's value of a topic-localized metric under a judge (null when not stored or undefined). */

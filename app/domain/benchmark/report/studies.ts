@@ -3,12 +3,15 @@
  * per simulator backbone (A/B reactiveness studies), and each evaluator's alignment with the
  * expert mean at trajectory and outcome level (expert consensus studies) — Table 2 for the
  * plan's evaluator (with the per-turn baseline and the crowd), Table 6 for every other backbone.
- * The numbers are the study dashboards' own; this only lays them out.
+ * The numbers are the study dashboards' own; this only lays them out. Beside Table 1, its
+ * automatic proxy (app/domain/emotion/fidelity-proxy.ts): the generated A/B pairs' measured
+ * emotional volatility against their assigned reactiveness, with no annotator.
  */
+import type { BackboneProxy } from "../../emotion/fidelity-proxy.ts";
 import type { BackboneFidelity } from "../../metrics/persona-fidelity.ts";
 import type { PearsonResult } from "../../stats/correlation.ts";
 import type { ReportRow, ReportTable } from "../report-model.ts";
-import { text, withP } from "./rows.ts";
+import { pct, text, withP } from "./rows.ts";
 
 /** Each study's fidelity rows and alignment correlations, in the dashboards' own types. */
 export type FidelityRow = BackboneFidelity;
@@ -26,6 +29,8 @@ export interface StudyResults {
   fidelity: { study: string; rows: FidelityRow[] }[];
   /** s0: the starting score the dashboard read the evaluators' series with, when it says. */
   alignment: { study: string; s0?: number; rows: AlignmentLine[] }[];
+  /** The automatic fidelity proxy per simulator backbone over the database's A/B pairs (empty without pairs). */
+  proxy: BackboneProxy[];
 }
 
 export function buildTable1(results: StudyResults): ReportTable | null {
@@ -57,6 +62,49 @@ export function buildTable1(results: StudyResults): ReportTable | null {
     ],
     rows,
     notes: ["A pair without a strict majority counts as not correct. Studies' own dashboards show the agreement behind these."],
+  };
+}
+
+/**
+ * "Table 1 (automatic)": per simulator backbone, the pairs whose target party has a measured
+ * volatility on both sides, the share of them whose more reactive side is the more volatile,
+ * and Pearson r of level against volatility. Null when no pair has a measured side.
+ */
+export function buildTable1Proxy(results: StudyResults): ReportTable | null {
+  if (!results.proxy.some((b) => b.observations > 0)) return null;
+  const rows: ReportRow[] = results.proxy.map((b) => ({
+    key: b.backbone,
+    label: b.backbone,
+    cells: {
+      measured: text(b.measuredPairs, `${b.measuredPairs} of ${b.pairs}`),
+      agreement: text(b.agreement, b.agreement === null ? "–" : `${pct(b.agreement)}%`),
+      ties: text(b.ties, String(b.ties)),
+      r: text(b.r, withP(b.r, b.p)),
+      observations: text(b.observations, String(b.observations)),
+    },
+  }));
+  const alone = results.fidelity.length === 0;
+  return {
+    id: "table1proxy",
+    title: "Table 1 (automatic): persona fidelity measured from emotional volatility",
+    caption: "Per simulator backbone, over the stored A/B reactiveness pairs: does the target party's measured emotional volatility follow its assigned reactiveness level? A free, automatic counterpart of the crowd's Table 1.",
+    scale: "raw",
+    rowLabel: "Simulator",
+    columns: [
+      { key: "measured", label: "measured pairs" },
+      { key: "agreement", label: "agreement" },
+      { key: "ties", label: "ties" },
+      { key: "r", label: "Pearson r (p)" },
+      { key: "observations", label: "observations" },
+    ],
+    rows,
+    notes: [
+      "Measured pair: the target party has a volatility (mean absolute turn-to-turn change of its emotion, ≥ 2 reports) in both runs, read from each run's preferred trajectory (self-report, else the plan's emotion judge, else the first judge).",
+      "Agreement: share of measured pairs whose more reactive side is strictly more volatile (a tie counts as not ordered). r: level against volatility over the distinct (run, target party) observations.",
+      alone
+        ? "No A/B study has crowd labels yet, so this proxy stands alone: it checks that the simulator acts out reactiveness, not that people perceive it."
+        : "Read beside Table 1: the crowd's fidelity says whether people perceive the reactiveness this measures.",
+    ],
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as schema from "../../../../db/schema.ts";
 import { isReportCell, type BenchmarkReport, type ReportTable } from "../../../../app/domain/benchmark/report-model.ts";
 import { evaluationId } from "../../../../app/domain/evaluation-ids.ts";
+import { NO_EMOTION_WARNING } from "../../../../app/domain/benchmark/report/emotion.ts";
 import { planGrid, type LoadedPlan } from "../../../../app/server/benchmark/plan-file.server.ts";
 import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";
 import type { Db } from "../../../../app/server/db.server.ts";
@@ -135,7 +136,8 @@ describe("benchmark report: ablations and figures", () => {
     for (const row of fig6.filter((x) => x.simulator === "sim-alt")) {
       expect(row.cg).toBe(x100(cgMean(alt.filter((a) => a.mediator === row.mediator && a.unit.axis === row.axis))));
     }
-    expect(report.warnings).toEqual([]);
+    // The fixture's runs carry no emotion: the one warning says how to get the emotion tables.
+    expect(report.warnings).toEqual([NO_EMOTION_WARNING]);
   });
 
   it("a plan without ablations gives warnings, not a crash, and leaves out Tables 8 and 9 and Figure 6", () => {
