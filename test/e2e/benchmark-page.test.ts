@@ -1,6 +1,6 @@
 /**
  * The Benchmark page in Chromium on the real server's seeded demo database: the demo plan is
- * listed, its report shows the leaderboard, Table 3 as a heat map and the figures as inline SVG
+ * listed, its report shows the leaderboard (with its Emotional repair column), Table 3 as a heat map and the figures as inline SVG
  * with no console error, and a Table 3 cell leads to exactly the runs that entered it (checked
  * against the database file) and on to the run viewer. Annotators get no access; an unknown plan
  * is the 404 page; the cell links are reached with the keyboard; on a phone and a laptop the page
@@ -77,6 +77,19 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     await openReport();
     await expect(page.locator("h1").textContent()).resolves.toBe(PLAN_NAME);
     expect(await page.getByTestId("leaderboard").locator("tbody tr").count()).toBe(3);
+    // The Emotional repair column: the repair table's all-conditions mean, or "—" saying how to get emotion data.
+    await expect(page.getByTestId("leaderboard").locator("thead").textContent()).resolves.toContain("Emotional repair");
+    const repairCells = page.getByTestId("leaderboard").locator('td[data-metric="ER"]');
+    expect(await repairCells.count()).toBe(3);
+    if ((await page.getByTestId("report-emotion-repair").count()) === 0) {
+      await expect(page.getByTestId("report-warnings").textContent()).resolves.toContain("socrates evaluate --method emotion");
+      for (const cell of await repairCells.all()) {
+        await expect(cell.textContent()).resolves.toBe("—");
+        await expect(cell.getAttribute("title")).resolves.toContain("socrates evaluate --method emotion");
+      }
+    } else {
+      await expect(repairCells.first().textContent()).resolves.toMatch(/\(\d+\)$/);
+    }
     for (const id of ["figure2", "figure3", "figure4"]) {
       expect(await page.getByTestId(`report-${id}`).locator("svg").count(), id).toBeGreaterThan(0);
     }
