@@ -11,6 +11,7 @@ import { facetedBars } from "../charts/faceted-bars.ts";
 import type { ChartRow } from "../charts/style.ts";
 import type { ReportCell, ReportColumn, ReportFigure, ReportRow, ReportTable, ReportText } from "../report-model.ts";
 import { buildCell, type CellSample } from "./cells.ts";
+import { cellFields } from "./figures.ts";
 import { mainSubjects, mainUnmediated, type ReportInput, type RunPlace } from "./input.ts";
 import { mediatorRows, text } from "./rows.ts";
 import { AVG } from "./table3.ts";
@@ -120,8 +121,6 @@ export function buildEmotionSummaryTable(input: ReportInput): ReportTable {
   };
 }
 
-const x100 = (v: number | null) => (v === null ? null : Math.round(v * 1e4) / 100);
-
 /** ER per mediator on the emotion axis's variants; null when the grid has no emotion-axis run with emotion. */
 export function buildEmotionRepairFigure(input: ReportInput): ReportFigure | null {
   const subjects = mainSubjects(input).filter((s) => s.axis === EMOTION_AXIS && s.emotion !== null);
@@ -132,7 +131,7 @@ export function buildEmotionRepairFigure(input: ReportInput): ReportFigure | nul
     variants.flatMap((variant) => {
       const cell = buildCell(samples(subjects.filter((s) => s.mediator === mediator && s.variant === variant), "ER"), input.bootstrap);
       if (cell.n === 0) return [];
-      return [{ mediator, variant, er: x100(cell.mean), n: cell.n, missing: cell.missing, ci_low: x100(cell.ci?.[0] ?? null), ci_high: x100(cell.ci?.[1] ?? null) }];
+      return [{ mediator, variant, ...cellFields("er", cell) }];
     }),
   );
   return {

@@ -6,12 +6,17 @@
 import { CONDITION_AXES } from "../../bundle.ts";
 import { facetedBars } from "../charts/faceted-bars.ts";
 import type { ChartRow } from "../charts/style.ts";
-import type { ReportFigure } from "../report-model.ts";
+import type { ReportCell, ReportFigure } from "../report-model.ts";
 import { buildCell } from "./cells.ts";
 import { judgedValue, mainSubjects, type ReportInput, type ReportSubject } from "./input.ts";
 
 const CG_TITLE = "consensus gain ×100";
 const x100 = (v: number | null) => (v === null ? null : Math.round(v * 1e4) / 100);
+
+/** A cell as a figure's data fields: `{[field]: mean ×100, n, missing, ci_low, ci_high}`. */
+export function cellFields(field: string, cell: ReportCell): ChartRow {
+  return { [field]: x100(cell.mean), n: cell.n, missing: cell.missing, ci_low: x100(cell.ci?.[0] ?? null), ci_high: x100(cell.ci?.[1] ?? null) };
+}
 
 function cgCell(input: ReportInput, subjects: readonly ReportSubject[]) {
   return buildCell(subjects.map((s) => ({ value: judgedValue(s, input.evaluators[0], "CG"), scenarioId: s.scenarioId, runId: s.runId })), input.bootstrap);
@@ -28,7 +33,7 @@ function axisRows(input: ReportInput, subjects: readonly ReportSubject[], mediat
     axesOf(subjects).flatMap((axis) => {
       const cell = cgCell(input, subjects.filter((s) => s.mediator === mediator && s.axis === axis));
       if (cell.n === 0) return [];
-      return [{ mediator, axis, ...extra, cg: x100(cell.mean), n: cell.n, missing: cell.missing, ci_low: x100(cell.ci?.[0] ?? null), ci_high: x100(cell.ci?.[1] ?? null) }];
+      return [{ mediator, axis, ...extra, ...cellFields("cg", cell) }];
     }),
   );
 }
