@@ -79,11 +79,15 @@ export function buildEmotionRepairTable(input: ReportInput): ReportTable {
   };
 }
 
-/** EC is a correlation, not a share: its mean is printed as r with n and CI rather than ×100. */
+/** Two decimals, never "-0.00". */
+const r2 = (v: number) => (Math.abs(v) < 0.005 ? 0 : v).toFixed(2);
+
+/** EC is a correlation, not a share: its mean is printed as r with CI and n (and missing) rather than ×100. */
 function correlationText(cell: ReportCell): ReportText {
-  if (cell.mean === null) return text(null, cell.missing > 0 ? `– (${cell.missing} missing)` : "–");
-  const ci = cell.ci ? ` [${cell.ci[0].toFixed(2)}, ${cell.ci[1].toFixed(2)}]` : "";
-  return text(cell.mean, `${cell.mean.toFixed(2)}${ci} (${cell.n})`);
+  const missing = cell.missing > 0 ? `${cell.missing} missing` : "";
+  if (cell.mean === null) return text(null, missing ? `– (${missing})` : "–");
+  const ci = cell.ci ? ` [${r2(cell.ci[0])}, ${r2(cell.ci[1])}]` : "";
+  return text(cell.mean, `${r2(cell.mean)}${ci} (${[String(cell.n), missing].filter(Boolean).join(", ")})`);
 }
 
 function summaryCells(input: ReportInput, runs: readonly RunPlace[], mediated: boolean): ReportRow["cells"] {
@@ -115,7 +119,7 @@ export function buildEmotionSummaryTable(input: ReportInput): ReportTable {
     ],
     rows,
     notes: [
-      "ER, EF, EV: mean ×100 over runs with n and 95% scenario-bootstrap CI; EF higher = calmer at the end, EV lower = steadier. EC: mean Pearson r over runs [CI] (n).",
+      "ER, EF, EV: mean ×100 over runs with n and 95% scenario-bootstrap CI; EF higher = calmer at the end, EV lower = steadier. EC: mean Pearson r over runs [CI] (n, missing).",
       "The unmediated row has no ER (no mediator turn): compare a mediator's EF and EV with it.",
     ],
   };

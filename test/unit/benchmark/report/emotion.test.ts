@@ -83,6 +83,7 @@ const textValue = (v: ReportValue | undefined) => {
   if (v === undefined || isReportCell(v)) throw new Error("expected a text cell");
   return v.value;
 };
+const textOf = (v: ReportValue | undefined) => (v && !isReportCell(v) ? v.text : "");
 const close = (actual: number | null, expected: number) => expect(actual).toBeCloseTo(expected, 12);
 
 describe("the report's emotion tables and figure", () => {
@@ -117,7 +118,7 @@ describe("the report's emotion tables and figure", () => {
     close(reportCell(table, "alpha", "EF").mean, (0.6 + 0.8 + 0.4 + 0.7) / 4);
     close(reportCell(table, "alpha", "EV").mean, (0.1 + 0.3 + 0.2 + 0) / 4);
     close(textValue(table.rows[0].cells.EC), (0.5 + 0.3 + 0.1) / 3);
-    expect(table.rows[0].cells.EC).toMatchObject({ text: expect.stringMatching(/^0\.30 \[.*\] \(3\)$/) });
+    expect(textOf(table.rows[0].cells.EC)).toMatch(/^0\.30 \[.*\] \(3, 2 missing\)$/);
 
     const base = table.rows[2];
     expect(base.cells.ER).toEqual({ text: "n/a", value: null });
@@ -125,6 +126,9 @@ describe("the report's emotion tables and figure", () => {
     close(reportCell(table, UNMEDIATED_ROW, "EV").mean, 0.4);
     expect(reportCell(table, UNMEDIATED_ROW, "EF").n).toBe(2);
     close(textValue(base.cells.EC), 0.3);
+    // alpha's EC: 0.5, 0.3, null, null (RR s2 has no value), 0.1 → "0.30 [lo, hi] (3, 1 missing)"; beta's −0.2, 0 → −0.10,
+    // both in scenario s1, so no interval.
+    expect(textOf(table.rows[1].cells.EC)).toBe("-0.10 (2)");
   });
 
   it("the figure shows ER ×100 on the emotion axis per mediator, with n", () => {
