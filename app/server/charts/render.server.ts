@@ -2,7 +2,8 @@
  * Draws a Vega-Lite chart (a spec from app/domain/benchmark/charts) to an SVG document with the
  * Vega runtime, headless: the CLI writes it to a file and the Benchmark page inlines the very
  * same markup, so a chart looks the same in a report and in the browser. A mark with an `href`
- * encoding becomes a link in the SVG.
+ * encoding becomes a link in the SVG; a mark with a `tooltip` gets a native `<title>` per item,
+ * so hovering shows the tooltip without any client-side Vega (see withHoverTitles).
  */
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
@@ -21,8 +22,47 @@ export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
   const compiled = compile({ ...spec, config: { ...CHART_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: "none" });
   try {
-    return await view.toSVG();
+    return withHoverTitles(await view.toSVG(), tooltipMarkNames(compiled));
   } finally {
     view.finalize();
   }
+}
+
+/** Marks drawn as one element for many data: their single label names only the first datum, so they get no title. */
+const MULTI_DATUM_MARKS = new Set(["line", "area", "trail", "group"]);
+
+interface VegaMarkLike {
+  name?: string;
+  type?: string;
+  encode?: Record<string, Record<string, unknown> | undefined>;
+  marks?: VegaMarkLike[];
+}
+
+/** The names of the compiled spec's one-element-per-datum marks that encode a tooltip (at any depth, e.g. inside facets). */
+export function tooltipMarkNames(spec: { marks?: VegaMarkLike[] }): Set<string> {
+  const names = new Set<string>();
+  const walk = (marks: VegaMarkLike[] = []) => {
+    for (const mark of marks) {
+      const encodes = Object.values(mark.encode ?? {});
+      if (mark.name && !MULTI_DATUM_MARKS.has(mark.type ?? "") && encodes.some((e) => e && "tooltip" in e)) names.add(mark.name);
+      walk(mark.marks);
+    }
+  };
+  walk(spec.marks);
+  return names;
+}
+
+/**
+ * Gives every item of the named marks a `<title>` child carrying its aria-label — Vega fills
+ * that label from the tooltip fields and has already escaped it for an attribute (`&`, `<`,
+ * `>`, `"`), which is equally safe as element text. A browser shows a `<title>` on hover.
+ */
+export function withHoverTitles(svg: string, markNames: ReadonlySet<string>): string {
+  if (markNames.size === 0) return svg;
+  // A non-group mark's container holds only its items, each one empty element.
+  return svg.replace(/(<g class="mark-[\w-]+ role-mark ([^"]*)"[^>]*>)([^]*?)(<\/g>)/g, (whole, open: string, classes: string, items: string, close: string) => {
+    if (!classes.split(" ").some((c) => markNames.has(c))) return whole;
+    const titled = items.replace(/<(\w+)((?:\s[^<>]*?)?\saria-label="([^"]*)"[^<>]*?)\/>/g, (_item, tag: string, attrs: string, label: string) => `<${tag}${attrs}><title>${label}</title></${tag}>`);
+    return open + titled + close;
+  });
 }
