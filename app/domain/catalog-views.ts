@@ -45,3 +45,14 @@ export interface RunMetrics {
   pair: { id: string; rows: MetricView[] } | null;
   computedAt: string | null;
 }
+
+/** One emotion trajectory of a run as the run page shows it: its server-drawn chart and who the judge failed on. */
+export interface EmotionChartView {
+  /** "self", or the judge's evaluation id. */
+  key: string;
+  /** "self-report" or "judge <backbone>". */
+  label: string;
+  svg: string;
+  /** Names of the parties the judge failed on (no line drawn for them). */
+  failedParties: string[];
+}

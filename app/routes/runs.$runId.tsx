@@ -3,11 +3,12 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { ConsensusChart, type ChartSeries } from "../components/ConsensusChart.tsx";
 import { Dialogue } from "../components/Dialogue.tsx";
+import { EmotionSection } from "../components/EmotionChart.tsx";
 import { ScenarioDetails } from "../components/ScenarioDetails.tsx";
 import { TopicScoreTable } from "../components/TopicScoreTable.tsx";
 import { DEFAULT_S0 } from "../domain/consensus.ts";
 import { MetricsPanel } from "../components/MetricsPanel.tsx";
-import { getRunMetrics, getRunView } from "../server/catalog.server.ts";
+import { getRunEmotion, getRunMetrics, getRunView } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 
@@ -17,7 +18,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
   const view = getRunView(getDb(), params.runId ?? "");
   if (!view) throw new Response(`There is no run "${params.runId}".`, { status: 404, statusText: "Not Found" });
-  return json({ ...view, metrics: getRunMetrics(getDb(), view.run.id) });
+  return json({ ...view, metrics: getRunMetrics(getDb(), view.run.id), emotion: await getRunEmotion(getDb(), view) });
 }
 
 type Loaded = SerializeFrom<typeof loader>;
@@ -37,6 +38,7 @@ export default function RunViewer() {
       <RunFacts view={view} />
       <ScenarioDetails background={view.played.background} topics={view.played.topics} parties={view.played.parties} collapsible />
       <ConsensusSection view={view} />
+      <EmotionSection runId={view.run.id} charts={view.emotion} />
       <MetricsPanel run={view.run} metrics={view.metrics} evaluations={view.evaluations} />
       <section className="run-layout">
         <DialogueColumn view={view} />

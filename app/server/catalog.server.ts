@@ -1,13 +1,17 @@
 /** Read-side queries for the scenario and run pages (the shapes they return are in app/domain/catalog-views.ts). */
-import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import type { Party, Topic } from "../domain/bundle.ts";
-import type { EvaluationView, MetricView, RunListItem, RunMetrics } from "../domain/catalog-views.ts";
+import type { EmotionChartView, EvaluationView, MetricView, RunListItem, RunMetrics } from "../domain/catalog-views.ts";
+import { emotionChartSpec } from "../domain/emotion/chart.ts";
 import { readsEvaluation } from "../domain/metrics/registry.ts";
+import { EMOTION_METHOD, emotionSourceLabel } from "../domain/emotion/trajectory.ts";
 import { conditionListing } from "../domain/probing/condition-listing.ts";
 import { consensusSeries, topicSeries, type EvaluationMethod } from "../domain/series.ts";
 import type { SortState } from "../domain/table-sort.ts";
+import { renderChartSvg } from "./charts/render.server.ts";
 import type { Db } from "./db.server.ts";
+import { storedEmotionTrajectories } from "./emotion-trajectories.server.ts";
 import { curationSummary, replayViews, seedReportView, sourceLinks, type CurationDomainSummary, type CurationRecordView } from "../domain/curation/record-view.ts";
 import { conditionsOfScenario, findCondition } from "./models/condition.server.ts";
 import { candidateOutcomes, curationOfScenario } from "./models/curation-record.server.ts";
@@ -168,7 +172,8 @@ export function getRunView(db: Db, id: string) {
   const evaluations: EvaluationView[] = db
     .select()
     .from(schema.evaluations)
-    .where(eq(schema.evaluations.runId, id))
+    // Emotion-judge evaluations are no consensus series: the run page reads them through getRunEmotion.
+    .where(and(eq(schema.evaluations.runId, id), ne(schema.evaluations.method, EMOTION_METHOD)))
     // "topic-localized" sorts after "per-turn"; show the evaluator under validation first.
     .orderBy(desc(schema.evaluations.method), asc(schema.evaluations.backbone))
     .all()
@@ -221,6 +226,22 @@ export function getRunView(db: Db, id: string) {
 }
 
 export type RunView = NonNullable<ReturnType<typeof getRunView>>;
+
+/** Each emotion trajectory of the run (self-report first, then each judge), drawn on the server for the run page. */
+export async function getRunEmotion(db: Db, view: RunView): Promise<EmotionChartView[]> {
+  const parties = view.played.parties.map((p) => ({ id: p.id, name: p.name }));
+  const nameOf = new Map(parties.map((p) => [p.id, p.name]));
+  const mediatorTurns = view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
+  const trajectories = storedEmotionTrajectories(db, view.run.id, parties.map((p) => p.id));
+  return Promise.all(
+    trajectories.map(async (trajectory) => ({
+      key: trajectory.source.kind === "self" ? "self" : trajectory.source.evaluationId,
+      label: emotionSourceLabel(trajectory.source),
+      svg: await renderChartSvg(emotionChartSpec({ trajectory, totalTurns: view.run.totalTurns, mediatorTurns, parties })),
+      failedParties: trajectory.failedParties.map((id) => nameOf.get(id) ?? id),
+    })),
+  );
+}
 
 /** The stored metric values of one run and its matched pair (written by `socrates metrics`). */
 export function getRunMetrics(db: Db, runId: string): RunMetrics {
