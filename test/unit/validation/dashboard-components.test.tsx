@@ -151,7 +151,12 @@ describe("dashboard components", () => {
     ];
     const ab = (itemId: number, annotatorId: string, choice: "A" | "B") => ({ itemId, annotatorId, payload: { kind: "ab-reactiveness" as const, choice } });
     const summary = abSummary(abItems, [ab(1, "u1", "A"), ab(1, "u2", "A"), ab(2, "u1", "B"), ab(2, "u2", "A")], { draws: 100 });
-    const t = text(renderToStaticMarkup(<FidelityTable summary={summary} />));
+    // The automatic proxy beside it: ds's runs carry no emotion; gpt's both pairs are measured.
+    const proxyRow = (backbone: string, pairs: number, measuredPairs: number, ordered: number, r: number | null, p: number | null) => ({
+      backbone, pairs, measuredPairs, ordered, ties: 0, agreement: measuredPairs ? ordered / measuredPairs : null, observations: measuredPairs * 2, r, p,
+    });
+    const proxy = { byBackbone: [proxyRow("ds", 1, 0, 0, null, null), proxyRow("gpt", 2, 2, 1, 0.8, 0.2)], overall: proxyRow("all", 3, 2, 1, 0.8, 0.2) };
+    const t = text(renderToStaticMarkup(<FidelityTable summary={{ ...summary, proxy }} />));
     expect(t).toContain("ds 1 1 0 2 100%");
     expect(t).toContain("gpt 1 0 1 2 0%");
     expect(t).toContain("All backbones 2 1 1 4 50%");
@@ -161,9 +166,19 @@ describe("dashboard components", () => {
     expect(t).toContain("Fidelity Nominal α 95% CI n units");
     expect(t).toContain("ds 1 1 0 2 100% — — 1");
     expect(t).toContain("gpt 1 0 1 2 0% 0.000 [0.000, 0.000] 1");
+    expect(t).toContain("n units Measured pairs Auto agreement Auto r (p)");
+    expect(t).toContain("ds 1 1 0 2 100% — — 1 0 of 1 — —");
+    expect(t).toContain("gpt 1 0 1 2 0% 0.000 [0.000, 0.000] 1 2 of 2 50% 0.800 (0.200)");
+    expect(t).toContain("Auto agreement: the share of measured pairs");
+    expect(t).not.toContain("carries emotion yet");
     const agreement = text(renderToStaticMarkup(<AgreementPanel agreement={summarizeAgreement(summary)} />));
     expect(agreement).toContain("nominal");
     expect(agreement).toContain("Units: A/B pairs");
-    expect(renderToStaticMarkup(<FidelityTable summary={abSummary(abItems, [], { draws: 100 })} />)).toContain("No A/B labels yet");
+    // No crowd choices yet: the proxy alone; and where no run carries emotion, the note says how to get it.
+    const unlabelled = text(renderToStaticMarkup(<FidelityTable summary={{ ...abSummary(abItems, [], { draws: 100 }), proxy }} />));
+    expect(unlabelled).toContain("No A/B labels yet");
+    expect(unlabelled).toContain("gpt 2 of 2 50% 0.800 (0.200)");
+    const unmeasured = { byBackbone: [proxyRow("ds", 1, 0, 0, null, null)], overall: proxyRow("all", 1, 0, 0, null, null) };
+    expect(text(renderToStaticMarkup(<FidelityTable summary={{ ...summary, proxy: unmeasured }} />))).toContain("runs carries emotion yet, hence the dashes");
   });
 });

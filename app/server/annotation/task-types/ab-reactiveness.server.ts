@@ -1,9 +1,11 @@
 /**
  * A/B reactiveness on the server: a study takes stored reactiveness pairs (the 0-against-1 pairs
  * are the gold candidates), the New-study form may upload a bundle of pairs, and the dashboard
- * shows agreement on the choices and fidelity per simulator backbone.
+ * shows agreement on the choices and fidelity per simulator backbone — the crowd's, and beside
+ * it the automatic proxy from the runs' emotion (app/domain/emotion/fidelity-proxy.ts).
  */
 import { z } from "zod";
+import { fidelityProxy, type BackboneProxy, type ProxyPair } from "../../../domain/emotion/fidelity-proxy.ts";
 import type { AbLabelPayload } from "../../../domain/labels.ts";
 import { parseStudyConfig } from "../../../domain/study-config.ts";
 import { AB_REACTIVENESS } from "../../../domain/tasks/ids.ts";
@@ -13,6 +15,7 @@ import { abSummary, mixGold, summarizeAgreement, type AbItem, type AbLabelRow } 
 import { BundleImportError, importBundleFiles } from "../../bundle-store.server.ts";
 import type { Db } from "../../db.server.ts";
 import { badInput } from "../../http/errors.server.ts";
+import { preferredVolatilityReader } from "../../emotion-trajectories.server.ts";
 import { withWriteLock } from "../../http/write-lock.server.ts";
 import { abPairCount, abPairCountsByBackbone, listAbPairsWithBackbone, type AbPairRow, type AbPairWithBackbone } from "../../models/ab-pair.server.ts";
 import { abTaskView } from "../task-view.server.ts";
@@ -122,13 +125,34 @@ async function formPairIds(db: Db, form: FormData): Promise<string[]> {
   return [...new Set([...pairIds, ...bundlePairs])];
 }
 
-function abDashboard({ items, labels, flagged, boot }: DashboardContext) {
+/** The proxy's per-backbone rows and its pooled row (every backbone's pairs together). */
+export interface StudyProxy {
+  byBackbone: BackboneProxy[];
+  overall: BackboneProxy | null;
+}
+
+/**
+ * The automatic fidelity proxy over the study's pairs (gold ones too: they are real pairs):
+ * the target party's volatility in each run's preferred emotion trajectory against its level.
+ */
+export function studyProxy(db: Db, pairIds: readonly string[]): StudyProxy {
+  const wanted = new Set(pairIds);
+  const pairs: ProxyPair[] = listAbPairsWithBackbone(db)
+    .filter((p) => wanted.has(p.id))
+    .map((p) => ({ pairId: p.id, backbone: p.backbone, runA: p.runAId, runB: p.runBId, targetParty: p.targetParty, levelA: p.levelA, levelB: p.levelB }));
+  const volatilityOf = preferredVolatilityReader(db);
+  const [overall = null] = fidelityProxy(pairs.map((p) => ({ ...p, backbone: "all" })), volatilityOf);
+  return { byBackbone: fidelityProxy(pairs, volatilityOf), overall };
+}
+
+function abDashboard({ db, items, labels, flagged, boot }: DashboardContext) {
   const abItems: AbItem[] = items.map((i) => ({ itemId: i.itemId, pairId: i.pairId as string, backbone: i.backbone as string, levelA: i.levelA as number, levelB: i.levelB as number, isGold: i.isGold }));
   const abLabels: AbLabelRow[] = labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, payload: l.payload as AbLabelPayload }));
   return {
     kind: AB_REACTIVENESS,
     ab: abSummary(abItems, abLabels, boot),
     abWithoutFlagged: flagged.length ? abSummary(abItems, abLabels, { ...boot, exclude: flagged }) : null,
+    proxy: studyProxy(db, abItems.map((i) => i.pairId)),
   };
 }
 
@@ -151,7 +175,8 @@ export const abReactivenessServer = {
       kind: AB_REACTIVENESS,
       agreement: named(summarizeAgreement(d.ab)),
       agreementWithoutFlagged: d.abWithoutFlagged ? named(summarizeAgreement(d.abWithoutFlagged)) : null,
-      fidelity: { fidelity, overall, unlabelledPairs, alphaByBackbone, nominal, pairableUnits },
+      // The proxy reads no labels, so the exclusion switch leaves it as it is.
+      fidelity: { fidelity, overall, unlabelledPairs, alphaByBackbone, nominal, pairableUnits, proxy: d.proxy },
       alignment: null,
       trend: null,
       comparison: null,
