@@ -3,7 +3,8 @@
  * read through the repositories — for the run page and the A/B dashboard's automatic proxy.
  */
 import { partyVolatility } from "../domain/emotion/measures.ts";
-import { EMOTION_METHOD, preferredTrajectory, runEmotionTrajectories, type EmotionTrajectory } from "../domain/emotion/trajectory.ts";
+import { EMOTION_METHOD, runEmotionTrajectories, type EmotionTrajectory } from "../domain/emotion/trajectory.ts";
+import { preferredRunTrajectory } from "./benchmark/run-emotion.server.ts";
 import type { Db } from "./db.server.ts";
 import { evaluationsOfRun } from "./models/evaluation.server.ts";
 import { emotionTurns, playedScenarioRow } from "./models/run.server.ts";
@@ -20,13 +21,15 @@ export function storedEmotionTrajectories(db: Db, runId: string, partyIds?: read
 /**
  * `volatilityOf(runId, partyId)` for the fidelity proxy: the party's volatility in the run's
  * preferred trajectory (the self-report, else `judgeBackbone`'s, else the first judge's), null
- * when the run has no emotion or too few scores of that party. Reads each run once.
+ * when the run has no emotion, too few scores of that party, or an incomplete judged trajectory
+ * (as the emotion metrics and the report's proxy treat it). Reads each run once.
  */
 export function preferredVolatilityReader(db: Db, judgeBackbone?: string): (runId: string, partyId: string) => number | null {
   const preferred = new Map<string, EmotionTrajectory | null>();
   return (runId, partyId) => {
-    if (!preferred.has(runId)) preferred.set(runId, preferredTrajectory(storedEmotionTrajectories(db, runId), judgeBackbone));
-    const points = preferred.get(runId)?.parties[partyId];
-    return points ? partyVolatility(points) : null;
+    if (!preferred.has(runId)) preferred.set(runId, preferredRunTrajectory(db, runId, judgeBackbone));
+    const trajectory = preferred.get(runId);
+    if (!trajectory || trajectory.failedParties.length > 0) return null;
+    return partyVolatility(trajectory.parties[partyId] ?? []);
   };
 }
