@@ -12,6 +12,9 @@ export interface StoredEvaluationErrors {
   errors: readonly { topic_id?: string; message: string }[];
 }
 
+/** What every incomplete row's detail has: the flag and a reason (evaluation, pair and emotion details add their own fields). */
+export type IncompleteRowDetail = Record<string, unknown> & { incomplete: true; reason: string };
+
 /** What the stored detail of an incomplete row says. */
 export interface IncompleteDetail extends Record<string, unknown> {
   incomplete: true;
@@ -53,4 +56,27 @@ export function incompletePair(...parts: (IncompleteDetail | null)[]): Incomplet
   const errors = present.reduce((n, p) => n + p.evaluationErrors, 0);
   const runs = present.flatMap((p) => p.incompleteRuns);
   return { incomplete: true, reason: reasonFor(failedTopics, errors, runs), failedTopics, evaluationErrors: errors, incompleteRuns: runs };
+}
+
+/**
+ * The emotion counterpart: a judged emotion trajectory with failed parties (a recorded error
+ * naming the party, a run-wide error, or a party missing from the output) gives every emotion
+ * metric of that trajectory null with this detail, never a value over the remaining parties.
+ */
+export interface IncompleteEmotionDetail extends Record<string, unknown> {
+  incomplete: true;
+  reason: string;
+  failedParties: string[];
+}
+
+export function incompleteTrajectory(failedParties: readonly string[]): IncompleteEmotionDetail | null {
+  if (failedParties.length === 0) return null;
+  return { incomplete: true, reason: `incomplete emotion-judge output (failed parties: ${failedParties.join(", ")})`, failedParties: [...failedParties] };
+}
+
+/** EC reads both an emotion trajectory and a topic-localized C[t]: incomplete when either is; the detail adds up both. */
+export function incompleteEmotionConsensus(emotion: IncompleteEmotionDetail | null, topic: IncompleteDetail | null): IncompleteRowDetail | null {
+  if (!emotion) return topic;
+  if (!topic) return emotion;
+  return { ...topic, ...emotion, reason: `${emotion.reason}; ${topic.reason}` };
 }

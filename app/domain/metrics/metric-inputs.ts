@@ -4,17 +4,23 @@
  * - run: the run itself (its turns and mediator decisions), evaluation id "";
  * - topic-localized / per-turn: one stored evaluation with its consensus series;
  * - mi-judgments: one judge backbone's intervention judgments, evaluation id `${runId}:mi:${backbone}`;
- * - matched-pair: both runs of a pair scored by the same topic-localized judge, subject the pair.
- * An input built on an incomplete evaluation carries `incomplete` (see incomplete-input.ts): its
- * metrics store null with that detail instead of being computed.
+ * - matched-pair: both runs of a pair scored by the same topic-localized judge, subject the pair;
+ * - emotion: one emotion trajectory (self-report or one emotion judge) with its group series Ē[t],
+ *   evaluation id emotionSubjectId(run, source);
+ * - emotion-consensus: one emotion trajectory beside one topic-localized C[t], evaluation id
+ *   emotionConsensusSubjectId(run, source, topic evaluation).
+ * An input built on an incomplete evaluation or a judged emotion trajectory with failed parties
+ * carries `incomplete` (see incomplete-input.ts): its metrics store null with that detail instead
+ * of being computed.
  */
 import { perTurnTrajectory, type PerTurnTrajectory } from "../baseline.ts";
 import type { PerTurnOutput, TopicJudgeOutput } from "../bundle.ts";
 import { topicLocalizedTrajectory } from "../consensus.ts";
 import { miEvaluationId } from "../evaluation-ids.ts";
-import { incompleteEvaluation, incompletePair, type IncompleteDetail } from "./incomplete-input.ts";
-import type { NullableSeries } from "../emotion/series.ts";
-import type { EmotionTrajectory } from "../emotion/trajectory.ts";
+import { groupEmotionSeries, type NullableSeries } from "../emotion/series.ts";
+import { emotionConsensusSubjectId, emotionSubjectId, type EmotionTrajectory } from "../emotion/trajectory.ts";
+import { emotionSourceDetail } from "./benchmark/emotion-detail.ts";
+import { incompleteEmotionConsensus, incompleteEvaluation, incompletePair, incompleteTrajectory, type IncompleteDetail, type IncompleteRowDetail } from "./incomplete-input.ts";
 
 export interface StoredEvaluation {
   id: string;
@@ -86,7 +92,7 @@ export interface MetricSubject {
 
 /** `incomplete`: every metric of this input stores null with this detail (the input is not computed on). */
 export type MetricInputItem = {
-  [K in MetricInputKind]: { kind: K; subject: MetricSubject; input: MetricInputs[K]; incomplete?: IncompleteDetail | null };
+  [K in MetricInputKind]: { kind: K; subject: MetricSubject; input: MetricInputs[K]; incomplete?: IncompleteRowDetail | null };
 }[MetricInputKind];
 
 function topicInput(run: RunData, evaluation: StoredEvaluation, s0: number): TopicLocalizedInput {
@@ -121,11 +127,37 @@ function judgeInputs(run: RunData): MetricInputItem[] {
   }));
 }
 
-/** A run's inputs in row order: the run itself, its evaluations (by id), its MI judges. */
+/**
+ * Per emotion trajectory: its own input, then one beside each topic-localized evaluation. An
+ * incomplete row still names its source (and EC its topic judge): the run page groups by them.
+ */
+function emotionInputs(run: RunData, topics: readonly TopicLocalizedInput[]): MetricInputItem[] {
+  const T = run.speakers.length;
+  return run.emotions.flatMap((trajectory): MetricInputItem[] => {
+    const group = groupEmotionSeries(trajectory, T);
+    const identity = emotionSourceDetail(trajectory.source);
+    const failed = incompleteTrajectory(trajectory.failedParties);
+    const subject = (evaluationId: string): MetricSubject => ({ subjectKind: "run", subjectId: run.runId, evaluationId });
+    const consensus = topics.map((topic): MetricInputItem => {
+      const incomplete = incompleteEmotionConsensus(failed, topic.incomplete);
+      return {
+        kind: "emotion-consensus",
+        subject: subject(emotionConsensusSubjectId(run.runId, trajectory.source, topic.evaluation.id)),
+        input: { run, trajectory, group, topic },
+        incomplete: incomplete && { ...identity, topicBackbone: topic.evaluation.backbone, ...incomplete },
+      };
+    });
+    const own: MetricInputItem = { kind: "emotion", subject: subject(emotionSubjectId(run.runId, trajectory.source)), input: { run, trajectory, group }, incomplete: failed && { ...identity, ...failed } };
+    return [own, ...consensus];
+  });
+}
+
+/** A run's inputs in row order: the run itself, its evaluations (by id), its MI judges, its emotion trajectories. */
 export function runInputs(run: RunData, s0: number): MetricInputItem[] {
   const own: MetricInputItem = { kind: "run", subject: { subjectKind: "run", subjectId: run.runId, evaluationId: "" }, input: { run } };
   const evaluations = run.evaluations.flatMap((e) => evaluationInput(run, e, s0) ?? []);
-  return [own, ...evaluations, ...judgeInputs(run)];
+  const topics = evaluations.flatMap((item) => (item.kind === "topic-localized" ? [item.input] : []));
+  return [own, ...evaluations, ...judgeInputs(run), ...emotionInputs(run, topics)];
 }
 
 /** One input per topic-localized judge that scored both runs of the pair, under the mediated run's evaluation id. */

@@ -4,6 +4,10 @@
  */
 import { cc } from "./benchmark/cc.ts";
 import { cg } from "./benchmark/cg.ts";
+import { ec } from "./benchmark/ec.ts";
+import { ef } from "./benchmark/ef.ts";
+import { er } from "./benchmark/er.ts";
+import { ev } from "./benchmark/ev.ts";
 import { fi } from "./benchmark/fi.ts";
 import { ie } from "./benchmark/ie.ts";
 import { ifMetric } from "./benchmark/if.ts";
@@ -14,7 +18,7 @@ import { rl } from "./benchmark/rl.ts";
 import { tle } from "./benchmark/tle.ts";
 import type { MetricDescriptor } from "./descriptor.ts";
 
-export const METRICS = [it, ie, ifMetric, fi, cc, tle, rl, me, mi, cg] as const;
+export const METRICS = [it, ie, ifMetric, fi, cc, tle, rl, me, mi, cg, er, ef, ev, ec] as const;
 
 export type RegisteredMetric = (typeof METRICS)[number];
 export type MetricId = RegisteredMetric["id"];
@@ -37,8 +41,17 @@ export function metricOrder(id: string): number {
   return index === -1 ? METRICS.length : index;
 }
 
-/** Whether a metric's rows are stored under one of the run's evaluations (rather than the run, a judge or a pair). */
+/**
+ * Whether a metric's rows are stored under one of the run's evaluations (rather than the run, a
+ * judge, a pair or an emotion trajectory).
+ */
 export function readsEvaluation(id: string): boolean {
   const input = metricById(id)?.input;
   return input === "topic-localized" || input === "per-turn";
+}
+
+/** Whether a metric reads an emotion trajectory (its rows carry `detail.source`, the run page groups them by it). */
+export function readsEmotion(id: string): boolean {
+  const input = metricById(id)?.input;
+  return input === "emotion" || input === "emotion-consensus";
 }

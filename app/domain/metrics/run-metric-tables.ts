@@ -1,10 +1,12 @@
 /**
  * The run page's metric tables: one per evaluation (its own rows, plus the matched pair's rows
- * from the same topic-localized judge) and one for the run itself, each in registry order, with
- * a placeholder row for a registered metric that says why a run has none yet.
+ * and the emotion–consensus rows (EC) read against the same topic-localized judge), one per
+ * emotion source (ER, EF, EV) and one for the run itself, each in registry order, with a
+ * placeholder row for a registered metric that says why a run has none yet.
  */
 import type { EvaluationView, MetricView, RunMetrics } from "../catalog-views.ts";
-import { MEDIATOR_METRIC_IDS, metricOrder, METRICS } from "./registry.ts";
+import { detailSourceLabel } from "./benchmark/emotion-detail.ts";
+import { MEDIATOR_METRIC_IDS, metricOrder, METRICS, readsEmotion } from "./registry.ts";
 
 export interface MetricTable {
   key: string;
@@ -24,6 +26,21 @@ function pairRowsOf(metrics: RunMetrics, e: Pick<EvaluationView, "method" | "bac
   return metrics.pair?.rows.filter((m) => m.detail.backbone === e.backbone) ?? [];
 }
 
+/** EC rows carry their topic judge's backbone; the other emotion rows belong to their source's table. */
+function ecRowsOf(rows: MetricView[], e: Pick<EvaluationView, "method" | "backbone">): MetricView[] {
+  if (e.method !== "topic-localized") return [];
+  return rows.filter((m) => m.detail.topicBackbone === e.backbone);
+}
+
+function emotionTables(rows: MetricView[]): MetricTable[] {
+  const bySource = new Map<string, MetricView[]>();
+  for (const row of rows) {
+    const label = detailSourceLabel(row.detail) ?? "unknown source";
+    bySource.set(label, [...(bySource.get(label) ?? []), row]);
+  }
+  return [...bySource].map(([label, list]) => ({ key: `(emotion) ${label}`, title: `Emotion · ${label}`, rows: list.sort(byOrder) }));
+}
+
 function placeholders(run: { id: string; mediated: boolean }, present: MetricView[]): MetricView[] {
   return METRICS.flatMap((m): MetricView[] => {
     if (!m.placeholder || present.some((r) => r.metric === m.id)) return [];
@@ -38,7 +55,15 @@ export function runMetricTables(
   metrics: RunMetrics,
   evaluations: Pick<EvaluationView, "id" | "method" | "backbone">[],
 ): MetricTable[] {
-  const tables = evaluations.map((e) => ({ key: e.id, title: evaluationTitle(e), rows: [...(metrics.evaluations[e.id] ?? []), ...pairRowsOf(metrics, e)].sort(byOrder) }));
-  const runRows = [...metrics.run, ...placeholders(run, metrics.run)].sort(byOrder);
-  return [...tables, { key: "(run)", title: "The run itself", rows: runRows }].filter((t) => t.rows.length > 0);
+  const emotion = metrics.run.filter((m) => readsEmotion(m.metric));
+  const own = metrics.run.filter((m) => !readsEmotion(m.metric));
+  const topicBackbones = new Set(evaluations.filter((e) => e.method === "topic-localized").map((e) => e.backbone));
+  const filedWithJudge = (m: MetricView) => typeof m.detail.topicBackbone === "string" && topicBackbones.has(m.detail.topicBackbone);
+  const tables = evaluations.map((e) => ({
+    key: e.id,
+    title: evaluationTitle(e),
+    rows: [...(metrics.evaluations[e.id] ?? []), ...pairRowsOf(metrics, e), ...ecRowsOf(emotion, e)].sort(byOrder),
+  }));
+  const runRows = [...own, ...placeholders(run, own)].sort(byOrder);
+  return [...tables, ...emotionTables(emotion.filter((m) => !filedWithJudge(m))), { key: "(run)", title: "The run itself", rows: runRows }].filter((t) => t.rows.length > 0);
 }
