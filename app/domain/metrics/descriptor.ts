@@ -21,7 +21,7 @@ export const METRIC_UNITS = {
   turns: { format: (v: number) => v.toFixed(2), note: "in turns" },
   fivePoint: { format: (v: number) => v.toFixed(2), note: "on the judge's 1–5 scale" },
   /** A correlation coefficient in [−1, 1], as it is. */
-  correlation: { format: (v: number) => v.toFixed(2), note: "correlations (−1 to 1)" },
+  correlation: { format: (v: number) => v.toFixed(2), note: "on the correlation scale (−1 to 1)" },
 } satisfies Record<string, MetricUnit>;
 
 /**

@@ -32,7 +32,7 @@ describe("MetricsPanel", () => {
     const unmediated = renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: false }} metrics={{ ...metrics, run: [] }} evaluations={[]} />);
     expect(unmediated).not.toContain("not judged yet");
     expect(unmediated).not.toContain('data-metric="MI"');
-    expect(unmediated).toContain("IT, IE, IF, FI, RL, ME and MI are mediator metrics: unmediated runs have none.");
+    expect(unmediated).toContain("IT, IE, IF, FI, RL, ME, MI and ER are mediator metrics: unmediated runs have none.");
     expect(renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: true }} metrics={metrics} evaluations={[]} />)).not.toContain("mediator metrics:");
     const empty = renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: true }} metrics={{ run: [], evaluations: {}, pair: null, computedAt: null }} evaluations={[]} />);
     expect(empty).toContain("No metrics computed for this run yet");

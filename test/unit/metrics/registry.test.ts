@@ -7,7 +7,7 @@ import { DEFAULT_METRIC_PARAMS, PARAM_SPECS, paramsOf, parseMetricParams } from 
 const SPEC_METRICS = ["IT", "IE", "IF", "FI", "CC", "TLE", "RL", "ME", "MI", "CG"];
 const inSpec = (ids: readonly string[]) => ids.filter((id) => SPEC_METRICS.includes(id));
 
-import { MEDIATOR_METRIC_IDS, METRIC_IDS, metricById, metricOrder, METRICS, readsEvaluation } from "../../../app/domain/metrics/registry.ts";
+import { MEDIATOR_METRIC_IDS, METRIC_IDS, metricById, metricOrder, METRICS, readsEmotion, readsEvaluation } from "../../../app/domain/metrics/registry.ts";
 
 describe("metric registry", () => {
   it("lists each metric once, with an id, a label and a known input", () => {
@@ -15,7 +15,7 @@ describe("metric registry", () => {
     for (const m of METRICS) {
       expect(m.id).toMatch(/^[A-Z]{2,4}$/);
       expect(m.label.length).toBeGreaterThan(0);
-      expect(["run", "topic-localized", "per-turn", "mi-judgments", "matched-pair"]).toContain(m.input);
+      expect(["run", "topic-localized", "per-turn", "mi-judgments", "matched-pair", "emotion", "emotion-consensus"]).toContain(m.input);
       expect(["run", "pair", "intervention"]).toContain(m.level);
       expect(metricById(m.id)).toBe(m);
       expect(metricLabel(m.id)).toBe(m.label);
@@ -25,6 +25,8 @@ describe("metric registry", () => {
 
   it("keeps the display order the CLI table and the run page show", () => {
     expect(inSpec(METRIC_IDS)).toEqual(SPEC_METRICS);
+    // Issue 18's emotion metrics come after CG, in this order.
+    expect(METRIC_IDS.slice(METRIC_IDS.indexOf("CG"))).toEqual(["CG", "ER", "EF", "EV", "EC"]);
     expect(metricOrder("IE")).toBeLessThan(metricOrder("CG"));
     expect(metricOrder("unknown")).toBe(METRICS.length);
   });
@@ -32,6 +34,9 @@ describe("metric registry", () => {
   it("pair metrics read matched pairs and only those", () => {
     for (const m of METRICS) expect(m.level === "pair").toBe(m.input === "matched-pair");
     expect(inSpec(METRICS.filter((m) => readsEvaluation(m.id)).map((m) => m.id))).toEqual(["IT", "IE", "CC", "TLE", "RL", "ME"]);
+    // Emotion rows are stored under their trajectory, not an evaluation of the topic judges.
+    expect(METRICS.filter((m) => readsEmotion(m.id)).map((m) => m.id)).toEqual(["ER", "EF", "EV", "EC"]);
+    expect(METRICS.filter((m) => readsEmotion(m.id) && readsEvaluation(m.id))).toEqual([]);
   });
 
   it("derives one parameter schema; every default parses and each metric records its own keys in order", () => {
@@ -47,6 +52,10 @@ describe("metric registry", () => {
     }
     expect(Object.keys(paramsOf(metricById("IT")!, DEFAULT_METRIC_PARAMS))).toEqual(["s0", "delta", "W"]);
     expect(paramsOf(metricById("CG")!, DEFAULT_METRIC_PARAMS)).toEqual({ s0: 1 });
+    // ER has its own horizon h_E (not IE's h); EC records the s0 its C[t] was built with.
+    expect(paramsOf(metricById("ER")!, DEFAULT_METRIC_PARAMS)).toEqual({ hE: 5 });
+    expect(paramsOf(metricById("EC")!, DEFAULT_METRIC_PARAMS)).toEqual({ s0: 1 });
+    expect(paramsOf(metricById("EF")!, DEFAULT_METRIC_PARAMS)).toEqual({});
   });
 
   it("formats values by unit, parameters by symbol, and units in one sentence", () => {
@@ -62,6 +71,8 @@ describe("metric registry", () => {
     const clauses = unitsNote().replace(/\.$/, "").split("; ");
     expect(clauses[0]).toMatch(/^IT, IE, IF, FI\b.*\bCG\b.* are shown ×100$/);
     expect(clauses).toContain("MI is on the judge's 1–5 scale");
+    expect(clauses).toContain("EC is on the correlation scale (−1 to 1)");
+    expect(formatMetricValue("EC", -0.456)).toBe("-0.46");
     expect(clauses.join(" ").match(/\b[A-Z]{2,4}\b/g)!.sort()).toEqual([...METRIC_IDS].sort());
   });
 
@@ -76,8 +87,8 @@ describe("metric registry", () => {
   });
 
   it("declares the mediator metrics, which unmediated runs do not have", () => {
-    expect(MEDIATOR_METRIC_IDS).toEqual(["IT", "IE", "IF", "FI", "RL", "ME", "MI"]);
-    expect(METRICS.filter((m) => !("mediatedOnly" in m)).map((m) => m.id)).toEqual(["CC", "TLE", "CG"]);
-    expect(unmediatedNote()).toBe("IT, IE, IF, FI, RL, ME and MI are mediator metrics: unmediated runs have none.");
+    expect(MEDIATOR_METRIC_IDS).toEqual(["IT", "IE", "IF", "FI", "RL", "ME", "MI", "ER"]);
+    expect(METRICS.filter((m) => !("mediatedOnly" in m)).map((m) => m.id)).toEqual(["CC", "TLE", "CG", "EF", "EV", "EC"]);
+    expect(unmediatedNote()).toBe("IT, IE, IF, FI, RL, ME, MI and ER are mediator metrics: unmediated runs have none.");
   });
 });
