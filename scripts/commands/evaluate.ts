@@ -10,7 +10,7 @@ import { METRIC_UNITS } from "../../app/domain/metrics/descriptor.ts";
 import { formatMetricValue, formatParamsInline, listIds, metricIdsIn, unmediatedNote } from "../../app/domain/metrics/metric-format.ts";
 import { MetricParamsError, PARAM_SPECS } from "../../app/domain/metrics/metric-params.ts";
 import type { MetricRow } from "../../app/domain/metrics/metric-rows.ts";
-import { METRIC_IDS } from "../../app/domain/metrics/registry.ts";
+import { METRIC_IDS, readsEmotion } from "../../app/domain/metrics/registry.ts";
 import { computeMetrics, type MetricsSummary } from "../../app/server/pipeline/metrics-runner.server.ts";
 import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
 import { createProgress } from "../progress.ts";
@@ -45,9 +45,17 @@ function describeEvaluation(summary: EvaluateSummary, tally: UsageTally): string
   return lines.join("\n");
 }
 
+/** An emotion row's basis: "emotion:self" or "emotion:judge:<model>", EC adding "+topic-localized:<judge>". */
+function emotionBasis(row: MetricRow): string {
+  const source = row.detail.source === "judge" ? `judge:${String(row.detail.backbone)}` : String(row.detail.source);
+  const topic = typeof row.detail.topicBackbone === "string" ? `+topic-localized:${row.detail.topicBackbone}` : "";
+  return `emotion:${source}${topic}`;
+}
+
 /** "topic-localized:demo-judge" for an evaluation of the subject, "(run)" for the run's own metrics. */
 function basisLabel(row: MetricRow): string {
   if (row.evaluationId === "") return "(run)";
+  if (readsEmotion(row.metric)) return emotionBasis(row);
   if (row.subjectKind === "pair") return `topic-localized:${String(row.detail.backbone)}`;
   return row.evaluationId.startsWith(`${row.subjectId}:`) ? row.evaluationId.slice(row.subjectId.length + 1) : row.evaluationId;
 }
@@ -166,7 +174,8 @@ Methods (LLM role in parentheses):
         return computeMetrics(db, { runId: opts.run, params });
       });
       console.log(metricsTable(summary));
-      console.log(`\n${summary.rows.length} values stored for ${summary.runs} runs and ${summary.pairs} matched pairs (${metricIdsIn(METRIC_UNITS.percent).join(", ")} ×100).`);
+      const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} of them incomplete (null: a judge reply failed)` : "";
+      console.log(`\n${summary.rows.length} values stored for ${summary.runs} runs and ${summary.pairs} matched pairs${incomplete} (${metricIdsIn(METRIC_UNITS.percent).join(", ")} ×100).`);
       console.log(`params: ${formatParamsInline(summary.params)}`);
       console.log(`${unmediatedNote()} A value "—" is undefined or incomplete (a judge reply failed); the stored detail says which.`);
       if (opts.timing) {

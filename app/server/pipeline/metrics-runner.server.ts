@@ -58,6 +58,8 @@ export interface MetricsSummary {
   runs: number;
   pairs: number;
   rows: MetricRow[];
+  /** Rows stored null because their input was incomplete (`detail.incomplete`: a judge reply failed). */
+  incomplete: number;
   params: MetricParams;
   computedAt: string;
 }
@@ -92,7 +94,8 @@ export function computeMetrics(db: Db, request: MetricsRequest = {}): MetricsSum
     rows.push(...pairMetricRows({ id: pair.id, mediated: dataOf(pair.mediatedRunId), unmediated: dataOf(pair.unmediatedRunId) }, params));
   }
   store(db, rows, runIds.filter((id) => !dataOf(id).mediated), params, computedAt);
-  return { runs: runIds.length, pairs: pairs.length, rows, params, computedAt };
+  const incomplete = rows.filter((r) => r.detail.incomplete === true).length;
+  return { runs: runIds.length, pairs: pairs.length, rows, incomplete, params, computedAt };
 }
 
 /** The page-side reader, re-exported so CLI and tests find the writer and reader together. */

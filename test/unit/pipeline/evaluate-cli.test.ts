@@ -114,7 +114,7 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(stored.find((r) => r.metric === "IE")!.params).toEqual({ s0: 1, h: 3 });
     // The parameters are recorded for what reads results later (the dashboard's alignment reads s0).
     expect(currentMetricParams(t.db)).toEqual({ ...DEFAULT_METRIC_PARAMS, h: 3 });
-    expect(result.stdout).toContain("IT, IE, IF, FI, RL, ME and MI are mediator metrics: unmediated runs have none.");
+    expect(result.stdout).toContain("IT, IE, IF, FI, RL, ME, MI and ER are mediator metrics: unmediated runs have none.");
 
     const bad = runCli(["metrics", "--params", '{"window":3}'], { SOCRATES_DB: t.path });
     expect(bad.status).toBe(2);
