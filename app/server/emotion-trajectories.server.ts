@@ -1,10 +1,11 @@
 /**
- * A run's stored emotion trajectories (the parties' self-report, then each emotion judge's),
- * read through the repositories — for the run page and the A/B dashboard's automatic proxy.
+ * A run's stored emotion trajectories (the parties' self-report, then each emotion judge's), read
+ * through the repositories: the run page shows them all; the report's emotion tables and both
+ * places the automatic persona-fidelity proxy appears (the report's Table 1 and the A/B
+ * dashboard) read each run's preferred one.
  */
 import { partyVolatility } from "../domain/emotion/measures.ts";
-import { EMOTION_METHOD, runEmotionTrajectories, type EmotionTrajectory } from "../domain/emotion/trajectory.ts";
-import { preferredRunTrajectory } from "./benchmark/run-emotion.server.ts";
+import { EMOTION_METHOD, preferredTrajectory, runEmotionTrajectories, type EmotionTrajectory } from "../domain/emotion/trajectory.ts";
 import type { Db } from "./db.server.ts";
 import { evaluationsOfRun } from "./models/evaluation.server.ts";
 import { emotionTurns, playedScenarioRow } from "./models/run.server.ts";
@@ -18,11 +19,15 @@ export function storedEmotionTrajectories(db: Db, runId: string, partyIds?: read
   return runEmotionTrajectories(emotionTurns(db, runId), evaluations, parties);
 }
 
+/** The run's preferred trajectory: the self-report, else `judgeBackbone`'s, else the first judge's; null without emotion. */
+export function preferredRunTrajectory(db: Db, runId: string, judgeBackbone?: string): EmotionTrajectory | null {
+  return preferredTrajectory(storedEmotionTrajectories(db, runId), judgeBackbone);
+}
+
 /**
  * `volatilityOf(runId, partyId)` for the fidelity proxy: the party's volatility in the run's
- * preferred trajectory (the self-report, else `judgeBackbone`'s, else the first judge's), null
- * when the run has no emotion, too few scores of that party, or an incomplete judged trajectory
- * (as the emotion metrics and the report's proxy treat it). Reads each run once.
+ * preferred trajectory, null when the run has no emotion, too few scores of that party, or an
+ * incomplete judged trajectory (the emotion metrics are null on it too). Reads each run once.
  */
 export function preferredVolatilityReader(db: Db, judgeBackbone?: string): (runId: string, partyId: string) => number | null {
   const preferred = new Map<string, EmotionTrajectory | null>();

@@ -5,7 +5,7 @@
  * queries per subject kind, whatever the grid's size. A missing row or a null value is missing.
  * Each stored run of the grid (mediated or not) also carries its emotion metrics — ER, EF, EV
  * under `emotionSubjectId` and EC under `emotionConsensusSubjectId` of its preferred trajectory
- * (run-emotion.server.ts; a few queries per run, since the source depends on the run's records).
+ * (app/server/emotion-trajectories.server.ts; a few queries per run, since the source depends on the run's records).
  */
 import { planEvaluators, selectedConditionKeys, type BenchmarkGrid } from "../../domain/benchmark/grid.ts";
 import type { BenchmarkReport } from "../../domain/benchmark/report-model.ts";
@@ -16,7 +16,7 @@ import type { Db } from "../db.server.ts";
 import { metricRowsOfMetrics } from "../models/metric-value.server.ts";
 import { runIds } from "../models/run.server.ts";
 import type { LoadedPlan } from "./plan-file.server.ts";
-import { preferredRunTrajectory } from "./run-emotion.server.ts";
+import { preferredRunTrajectory } from "../emotion-trajectories.server.ts";
 
 type StoredRow = ReturnType<typeof metricRowsOfMetrics>[number];
 

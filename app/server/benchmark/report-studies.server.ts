@@ -5,13 +5,11 @@
  */
 import type { StudyResults } from "../../domain/benchmark/report/studies.ts";
 import { fidelityProxy, type BackboneProxy } from "../../domain/emotion/fidelity-proxy.ts";
-import { partyVolatility } from "../../domain/emotion/measures.ts";
-import type { EmotionTrajectory } from "../../domain/emotion/trajectory.ts";
 import { studyDashboard } from "../annotation/dashboard.server.ts";
 import { listStudies } from "../annotation/studies.server.ts";
 import type { Db } from "../db.server.ts";
 import { listAbPairsWithBackbone } from "../models/ab-pair.server.ts";
-import { preferredRunTrajectory } from "./run-emotion.server.ts";
+import { preferredVolatilityReader } from "../emotion-trajectories.server.ts";
 
 /**
  * The proxy over every stored A/B pair (backbone = the runs' simulator backbone), the target
@@ -21,19 +19,9 @@ import { preferredRunTrajectory } from "./run-emotion.server.ts";
 export function loadFidelityProxy(db: Db, judgeBackbone?: string): BackboneProxy[] {
   const pairs = listAbPairsWithBackbone(db);
   if (pairs.length === 0) return [];
-  const trajectories = new Map<string, EmotionTrajectory | null>();
-  const trajectoryOf = (runId: string) => {
-    if (!trajectories.has(runId)) trajectories.set(runId, preferredRunTrajectory(db, runId, judgeBackbone));
-    return trajectories.get(runId)!;
-  };
-  const volatilityOf = (runId: string, partyId: string) => {
-    const trajectory = trajectoryOf(runId);
-    if (!trajectory || trajectory.failedParties.length > 0) return null;
-    return partyVolatility(trajectory.parties[partyId] ?? []);
-  };
   return fidelityProxy(
     pairs.map((p) => ({ pairId: p.id, backbone: p.backbone, runA: p.runAId, runB: p.runBId, targetParty: p.targetParty, levelA: p.levelA, levelB: p.levelB })),
-    volatilityOf,
+    preferredVolatilityReader(db, judgeBackbone),
   );
 }
 
