@@ -5,8 +5,10 @@
  * - Shared input, visible to all: the background, the topics with their options, who takes
  *   part (ids and names), and the utterances spoken so far.
  * - A party also sees its own private profile (role with objective and fallback, relation,
- *   per-topic stances, weights, persona) and its own earlier thoughts. Never another party's.
- * - The mediator sees the shared input only: no thoughts, profiles, weights, personas or signals.
+ *   per-topic stances, weights, persona), its own earlier thoughts and its own earlier
+ *   self-reported emotion scores with their reasons. Never another party's.
+ * - The mediator sees the shared input only: no thoughts, emotions, profiles, weights, personas
+ *   or signals.
  */
 import { MEDIATOR_ID, type Party, type Topic, type Turn } from "./bundle.ts";
 
@@ -60,6 +62,8 @@ export interface PartyView extends SharedView {
   self: PrivateProfile;
   /** This party's own earlier thoughts, by the turn they went with. */
   ownThoughts: { turnId: number; thought: string }[];
+  /** This party's own earlier self-reported emotion (runs simulated with emotion), by turn. */
+  ownEmotions: { turnId: number; emotion: number; reason: string }[];
 }
 
 export const MEDIATOR_NAME = "Mediator";
@@ -112,5 +116,8 @@ export function partyView(scenario: PlayedScenario, partyId: string, turns: read
     ownThoughts: turns
       .filter((t) => t.role === "party" && t.speaker === partyId && t.thought)
       .map((t) => ({ turnId: t.turn_id, thought: t.thought! })),
+    ownEmotions: turns
+      .filter((t) => t.role === "party" && t.speaker === partyId && t.emotion !== undefined)
+      .map((t) => ({ turnId: t.turn_id, emotion: t.emotion!, reason: t.emotion_reason ?? "" })),
   };
 }

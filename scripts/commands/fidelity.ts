@@ -19,6 +19,7 @@ interface PairsOptions {
   budget: string;
   concurrency: string;
   config?: string;
+  emotion?: boolean;
   dryRun?: boolean;
 }
 
@@ -56,7 +57,7 @@ function describeSummary(summary: FidelitySummary): string {
 function printDryRun(plan: FidelityPlan): void {
   const pending = pendingRuns(plan);
   const estimate = estimateFidelity(plan);
-  console.log(`simulator ${plan.simulatorModel}; seed ${plan.seed}; turn budget ${plan.budget}`);
+  console.log(`simulator ${plan.simulatorModel}; seed ${plan.seed}; turn budget ${plan.budget}${plan.emotion ? "; self-reported emotion" : ""}`);
   console.log(`pairs: ${plan.pairs.filter((p) => !p.stored).length} to store, ${plan.pairs.filter((p) => p.stored).length} already stored; fidelity conditions to create: ${plan.newConditions.length}`);
   for (const p of plan.pairs.filter((p) => !p.stored)) {
     const r = p.record;
@@ -94,6 +95,7 @@ export function registerFidelityCommands(program: Command): void {
       .option("--scenarios <ids>", "comma-separated scenario ids to draw from (default: every stored scenario)")
       .option("--seed <n>", "seed of the draw", String(DEFAULT_FIDELITY_SEED)),
   )
+    .option("--emotion", "parties also rate how they feel each turn (0–100) with a private reason, so the automatic fidelity proxy can read the runs' self-reported emotion without the emotion judge")
     .option("--dry-run", "print the pairs that would be drawn and the most LLM calls their runs could make; call nothing, store nothing")
     .action(async (opts: PairsOptions) => {
       const batch = {
@@ -103,6 +105,7 @@ export function registerFidelityCommands(program: Command): void {
         seed: parseIntOption("seed", opts.seed, 0),
         budget: parseIntOption("budget", opts.budget, 1, 1_000),
         concurrency: parseIntOption("concurrency", opts.concurrency, 1, 256),
+        emotion: opts.emotion ?? false,
       };
       const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
       asUserError(() => roleConfig(config, "party"));

@@ -18,6 +18,7 @@ interface SimulateOptions {
   seed: string;
   concurrency: string;
   config?: string;
+  emotion?: boolean;
   dryRun?: boolean;
 }
 
@@ -50,6 +51,7 @@ export function registerSimulateCommands(program: Command): void {
       .option("--no-with-unmediated", "with a mediator model: simulate mediated runs only")
       .option("--seed <n>", "base seed; each run's seed derives from it and the run index", String(DEFAULT_BASE_SEED)),
   )
+    .option("--emotion", "parties also rate how they feel each turn (0–100, higher = calmer) with a private reason, stored on the turn (the party-emotion prompt)")
     .option("--dry-run", "print the runs that would be simulated and the most LLM calls they could make; call nothing")
     .action(async (opts: SimulateOptions) => {
       const runs = parseIntOption("runs", opts.runs, 1, 10_000);
@@ -72,6 +74,7 @@ export function registerSimulateCommands(program: Command): void {
         withUnmediated: opts.withUnmediated ?? true,
         budget,
         seed,
+        emotion: opts.emotion ?? false,
         concurrency,
       };
 
@@ -79,7 +82,7 @@ export function registerSimulateCommands(program: Command): void {
       const pending = plan.runs.filter((r) => !r.stored);
       if (opts.dryRun) {
         const estimate = estimateBatch(plan);
-        console.log(`condition ${plan.condition.id}${plan.conditionIsNew ? " (would be created)" : ""}; simulator ${plan.simulatorModel}; mediator ${plan.mediatorModel ?? "none"}`);
+        console.log(`condition ${plan.condition.id}${plan.conditionIsNew ? " (would be created)" : ""}; simulator ${plan.simulatorModel}; mediator ${plan.mediatorModel ?? "none"}${plan.emotion ? "; self-reported emotion" : ""}`);
         console.log(`runs: ${pending.length} to simulate, ${plan.runs.length - pending.length} already stored`);
         for (const r of pending) console.log(`  ${r.runId}`);
         console.log(

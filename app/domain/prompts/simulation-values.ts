@@ -1,9 +1,10 @@
 /**
- * The values the simulation's three prompt templates (party, mediator-when, mediator-how) are
- * filled with, built only from the views in app/domain/visibility.ts. Each is a pure function
+ * The values the simulation's prompt templates (party or party-emotion, mediator-when,
+ * mediator-how) are filled with, built only from the views in app/domain/visibility.ts. Each is a pure function
  * of the view, so replaying a run reproduces every request byte for byte (and hits the LLM
  * cache). The server renders them into the templates on disk.
  */
+import { emotionScaleText } from "../emotion/scale.ts";
 import type { MediatorView, PartyView, SharedView, VisibleTopic } from "../visibility.ts";
 
 function formatTopics(topics: VisibleTopic[]): string {
@@ -27,15 +28,24 @@ function formatDialogue(view: SharedView): string {
   return view.dialogue.map((l) => `[${l.turnId}] ${l.speakerName}: ${l.utterance}`).join("\n\n");
 }
 
-/** The party's transcript: its own lines marked as its own, each with the thought it had then. */
+/**
+ * The party's transcript: its own lines marked as its own, each with the thought it had then and,
+ * in a run with emotion, how it felt then (a run without emotion has none, so its text is unchanged).
+ */
 function formatPartyDialogue(view: PartyView): string {
   if (view.dialogue.length === 0) return `${NOTHING_SAID} You open the negotiation.`;
   const thoughts = new Map(view.ownThoughts.map((t) => [t.turnId, t.thought]));
+  const emotions = new Map(view.ownEmotions.map((e) => [e.turnId, e]));
   return view.dialogue
     .map((l) => {
       if (l.speakerId !== view.self.id) return `[${l.turnId}] ${l.speakerName}: ${l.utterance}`;
       const thought = thoughts.get(l.turnId);
-      return `[${l.turnId}] You: ${l.utterance}${thought ? `\n(Your private thought then: ${thought})` : ""}`;
+      const felt = emotions.get(l.turnId);
+      return [
+        `[${l.turnId}] You: ${l.utterance}`,
+        ...(thought ? [`(Your private thought then: ${thought})`] : []),
+        ...(felt ? [`(How you felt then, privately: ${felt.emotion} of 100 — ${felt.reason})`] : []),
+      ].join("\n");
     })
     .join("\n\n");
 }
@@ -61,6 +71,11 @@ export function partyValues(view: PartyView): Record<string, string> {
     profile: formatProfile(view),
     dialogue: formatPartyDialogue(view),
   };
+}
+
+/** The values of the `party-emotion` template: the party's values plus the shared emotion scale. */
+export function partyEmotionValues(view: PartyView): Record<string, string> {
+  return { ...partyValues(view), emotion_scale: emotionScaleText() };
 }
 
 /** The values of the `mediator-when` template: the shared view and who spoke last. */

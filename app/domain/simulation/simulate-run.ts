@@ -3,6 +3,9 @@
  * end the run, the mediator (if any) decides whether to step in ("when") and, if so, speaks
  * once ("how"). The run is returned whole or not at all: any failed call abandons it.
  *
+ * With `emotion` on, every party turn also reports the party's emotion (0–100) and its reason,
+ * stored on the turn and shown back only to that party (app/domain/visibility.ts).
+ *
  * Every request is a pure function of (run setup, turns so far), and the turns so far come from
  * earlier replies, so replaying an interrupted run sends identical requests and the LLM cache
  * answers them without a new call.
@@ -11,11 +14,13 @@ import { MEDIATOR_ID, type Outcome, type Run, type Turn } from "../bundle.ts";
 import { callSeed, countPartyTurns, outcomeAfter, partyForTurn } from "./schedule.ts";
 import { mediatorView, partyView, type MediatorView, type PartyView, type PlayedScenario } from "../visibility.ts";
 import type { ChatMessage, Llm, LlmRequest, LlmResult } from "../llm/types.ts";
-import { mediatorHowReplySchema, mediatorWhenReplySchema, partyReplySchema } from "./replies.ts";
+import { mediatorHowReplySchema, mediatorWhenReplySchema, partyEmotionReplySchema, partyReplySchema } from "./replies.ts";
 
 /** The chat messages of each kind of call, built from what that speaker may see (injected: templates live on disk). */
 export interface SimulationPrompts {
   party(view: PartyView): ChatMessage[];
+  /** The party's messages in a run with emotion (RunSetup.emotion): it also rates how it feels. */
+  partyEmotion(view: PartyView): ChatMessage[];
   mediatorWhen(view: MediatorView): ChatMessage[];
   mediatorHow(view: MediatorView, reason: string): ChatMessage[];
 }
@@ -31,6 +36,8 @@ export interface RunSetup {
   budget: number;
   /** The run seed; per-call seeds derive from it. */
   seed: number;
+  /** Parties self-report their emotion every turn (default off: the requests of runs without it are unchanged). */
+  emotion?: boolean;
   /** Recorded on the run as its `config`. */
   config: Record<string, unknown>;
 }
@@ -96,19 +103,26 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
   }
   const call = async <T>(what: string, request: LlmRequest<T>): Promise<T> => (await ask(what, request)).value;
 
+  /** One party turn; with emotion, the reply also carries the party's emotion and its reason. */
+  async function partyTurn(speaker: string, partyTurns: number): Promise<Turn> {
+    const what = `turn ${turns.length + 1} (${speaker})`;
+    const view = partyView(setup.scenario, speaker, turns);
+    const request = { role: "party" as const, model: setup.simulatorModel, seed: callSeed(setup.seed, "party", partyTurns) };
+    const turn = { turn_id: turns.length + 1, speaker, role: "party" as const };
+    if (!setup.emotion) {
+      const reply = await call(what, { ...request, messages: prompts.party(view), schema: partyReplySchema });
+      return { ...turn, utterance: reply.utterance, thought: reply.thought, signal: reply.signal };
+    }
+    const reply = await call(what, { ...request, messages: prompts.partyEmotion(view), schema: partyEmotionReplySchema });
+    return { ...turn, utterance: reply.utterance, thought: reply.thought, signal: reply.signal, emotion: reply.emotion, emotion_reason: reply.emotion_reason };
+  }
+
   try {
     let outcome: Outcome | null = null;
     while (outcome === null) {
       const partyTurns = countPartyTurns(turns);
       const speaker = partyForTurn(setup.partyOrder, partyTurns);
-      const reply = await call(`turn ${turns.length + 1} (${speaker})`, {
-        role: "party",
-        model: setup.simulatorModel,
-        messages: prompts.party(partyView(setup.scenario, speaker, turns)),
-        schema: partyReplySchema,
-        seed: callSeed(setup.seed, "party", partyTurns),
-      });
-      turns.push({ turn_id: turns.length + 1, speaker, role: "party", utterance: reply.utterance, thought: reply.thought, signal: reply.signal });
+      turns.push(await partyTurn(speaker, partyTurns));
       outcome = outcomeAfter(setup.partyOrder, turns, setup.budget);
       if (outcome !== null || setup.mediatorModel === null) continue;
 

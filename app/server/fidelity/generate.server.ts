@@ -10,9 +10,8 @@ import { addStats, emptyStats, simulateRun, type CallStats } from "../../domain/
 import { importBundleFiles } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { storedRunIds } from "../models/run.server.ts";
-import { templateVersion } from "../pipeline/prompt-templates.server.ts";
-import { runSetup } from "../pipeline/simulate.server.ts";
-import { SIMULATION_TEMPLATES, simulationPrompts } from "../pipeline/simulation-prompts.server.ts";
+import { runSetup, simulationPromptVersion } from "../pipeline/simulate.server.ts";
+import { simulationPrompts } from "../pipeline/simulation-prompts.server.ts";
 import { pendingRuns, planFidelity, runSettings, type FidelityOptions, type FidelityPlan } from "./plan.server.ts";
 
 export type FidelityEvent =
@@ -79,7 +78,7 @@ export async function generateFidelityPairs(options: GenerateOptions): Promise<F
   for (const r of plan.pairs.flatMap((p) => [p.runA, p.runB]).filter((r) => r.stored)) onEvent?.({ type: "skipped", runId: r.runId });
   storeReadyPairs(db, plan, summary, onEvent); // pairs whose runs an interrupted batch stored
 
-  const promptVersion = templateVersion(SIMULATION_TEMPLATES);
+  const promptVersion = simulationPromptVersion(plan.emotion);
   const queue = pendingRuns(plan);
   async function worker(): Promise<void> {
     for (let next = queue.shift(); next; next = queue.shift()) {

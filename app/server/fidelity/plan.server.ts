@@ -39,6 +39,8 @@ export interface FidelityOptions {
   scenarios?: string[];
   seed?: number;
   budget?: number;
+  /** The runs' parties self-report their emotion each turn, so the automatic fidelity proxy can read it (default false). */
+  emotion?: boolean;
 }
 
 export interface FidelityRun {
@@ -60,6 +62,7 @@ export interface FidelityPlan {
   simulatorModel: string;
   seed: number;
   budget: number;
+  emotion: boolean;
   /** Every condition the pairs play (by id), and those not yet stored. */
   conditions: Map<string, Condition>;
   newConditions: Condition[];
@@ -93,14 +96,17 @@ function generalBodies(db: Db, ids: readonly string[]): Map<string, ScenarioBody
 }
 
 /** A stored run under a planned id must be the run this batch would simulate (same backbone and settings). */
-function checkStoredRun(db: Db, run: FidelityRun, simulatorModel: string, budget: number): boolean {
+function checkStoredRun(db: Db, run: FidelityRun, simulatorModel: string, budget: number, emotion: boolean): boolean {
   const row = findRun(db, run.runId);
   if (!row) return false;
-  const config = row.config as { turn_budget?: unknown; base_seed?: unknown };
+  const config = row.config as { turn_budget?: unknown; base_seed?: unknown; emotion?: unknown };
   if (row.simulatorBackbone !== simulatorModel || row.mediated || config.turn_budget !== budget || config.base_seed !== DEFAULT_BASE_SEED) {
     throw new FidelityInputError(
       `run "${run.runId}" is already stored with other settings (simulator "${row.simulatorBackbone}", turn budget ${String(config.turn_budget)}); use the budget it was made with`,
     );
+  }
+  if ((config.emotion === true) !== emotion) {
+    throw new FidelityInputError(`run "${run.runId}" is already stored ${emotion ? "without" : "with"} self-reported emotion; ${emotion ? "drop" : "add"} --emotion to match it`);
   }
   return true;
 }
@@ -109,6 +115,7 @@ export function planFidelity(options: FidelityOptions): FidelityPlan {
   const { db, llm } = options;
   const seed = options.seed ?? DEFAULT_FIDELITY_SEED;
   const budget = options.budget ?? DEFAULT_TURN_BUDGET;
+  const emotion = options.emotion ?? false;
   wholeNumber("the number of pairs", options.pairs, 1);
   wholeNumber("the seed", seed, 0);
   wholeNumber("the turn budget", budget, 1);
@@ -128,7 +135,7 @@ export function planFidelity(options: FidelityOptions): FidelityPlan {
     const [a, b] = [sideCondition(draw, draw.levelA), sideCondition(draw, draw.levelB)];
     const run = (c: Condition): FidelityRun => {
       const planned = { runId: simulationRunId(c.id, null, simulatorModel, draw.index), conditionId: c.id, index: draw.index, stored: false };
-      planned.stored = checkStoredRun(db, planned, simulatorModel, budget);
+      planned.stored = checkStoredRun(db, planned, simulatorModel, budget, emotion);
       return planned;
     };
     const [runA, runB] = [run(a), run(b)];
@@ -145,7 +152,7 @@ export function planFidelity(options: FidelityOptions): FidelityPlan {
     return { draw, record, runA, runB, stored: findAbPair(db, record.id) !== undefined };
   });
   const newConditions = [...conditions.values()].filter((c) => !findCondition(db, c.id));
-  return { simulatorModel, seed, budget, conditions, newConditions, pairs };
+  return { simulatorModel, seed, budget, emotion, conditions, newConditions, pairs };
 }
 
 /** The runs still to simulate (pair i's runs have index i, so no two pairs share one). */
@@ -165,6 +172,7 @@ export function runSettings(plan: FidelityPlan, run: FidelityRun): RunPlanSettin
     mediatorModel: null,
     budget: plan.budget,
     baseSeed: DEFAULT_BASE_SEED,
+    emotion: plan.emotion,
   };
 }
 

@@ -21,12 +21,12 @@ import { importBundleFiles } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { findCondition, generalCondition, type ConditionRow } from "../models/condition.server.ts";
 import { storedMatchedPairIds } from "../models/matched-pair.server.ts";
-import { runBackbones, storedRunIds } from "../models/run.server.ts";
+import { findRun, runBackbones, storedRunIds } from "../models/run.server.ts";
 import { findScenario } from "../models/scenario.server.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { templateVersion } from "./prompt-templates.server.ts";
 import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
-import { SIMULATION_TEMPLATES, simulationPrompts } from "./simulation-prompts.server.ts";
+import { simulationPrompts, simulationTemplatesFor } from "./simulation-prompts.server.ts";
 
 /** Bad batch input (unknown scenario, a condition of another scenario…): the CLI shows the message. */
 export class SimulationInputError extends Error {
@@ -49,6 +49,8 @@ export interface BatchOptions {
   withUnmediated?: boolean;
   budget?: number;
   seed?: number;
+  /** Parties self-report their emotion (0–100 and a reason) on every turn (default false). */
+  emotion?: boolean;
   /** Runs simulated at once; the LLM client limits requests per endpoint on its own. */
   concurrency?: number;
   signal?: AbortSignal;
@@ -81,6 +83,8 @@ export interface BatchPlan {
   mediatorModel: string | null;
   budget: number;
   baseSeed: number;
+  /** The runs' parties self-report their emotion (recorded as `emotion: true` in each run's config). */
+  emotion: boolean;
   runs: PlannedRun[];
   pairs: PlannedPair[];
 }
@@ -168,6 +172,8 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
       );
     }
   }
+  const emotion = options.emotion ?? false;
+  for (const r of runs.filter((r) => r.stored)) checkStoredEmotion(db, r.runId, emotion);
   for (const p of pairs) p.stored = storedPairs.has(p.id);
 
   return {
@@ -180,9 +186,22 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
     mediatorModel,
     budget,
     baseSeed,
+    emotion,
     runs,
     pairs,
   };
+}
+
+/** Whether a stored run was simulated with self-reported emotion (its config says so). */
+export function storedWithEmotion(db: Db, runId: string): boolean {
+  return (findRun(db, runId)?.config as { emotion?: unknown } | undefined)?.emotion === true;
+}
+
+/** A stored run is skipped, so it must have been simulated with the emotion setting asked for now. */
+function checkStoredEmotion(db: Db, runId: string, emotion: boolean): void {
+  if (storedWithEmotion(db, runId) === emotion) return;
+  const was = emotion ? "without" : "with";
+  throw new SimulationInputError(`run id "${runId}" is already stored ${was} self-reported emotion; use another --seed (or ${emotion ? "drop" : "add"} --emotion)`);
 }
 
 /** The most LLM calls the runs still to simulate could make (for `--dry-run`). */
@@ -196,7 +215,12 @@ export function estimateBatch(plan: BatchPlan): CallEstimate {
 }
 
 /** The settings of one planned run (also used by curation's unmediated replays). */
-export type RunPlanSettings = Pick<BatchPlan, "condition" | "played" | "partyOrder" | "simulatorModel" | "mediatorModel" | "budget" | "baseSeed">;
+export type RunPlanSettings = Pick<BatchPlan, "condition" | "played" | "partyOrder" | "simulatorModel" | "mediatorModel" | "budget" | "baseSeed"> & Partial<Pick<BatchPlan, "emotion">>;
+
+/** The prompt_version of the runs of a plan: a hash of the templates they render (party-emotion with emotion). */
+export function simulationPromptVersion(emotion = false): string {
+  return templateVersion(simulationTemplatesFor("generic", { emotion }));
+}
 
 export function runSetup(plan: RunPlanSettings, planned: Pick<PlannedRun, "runId" | "index" | "mediated">, promptVersion: string): RunSetup {
   return {
@@ -208,7 +232,9 @@ export function runSetup(plan: RunPlanSettings, planned: Pick<PlannedRun, "runId
     mediatorModel: planned.mediated ? plan.mediatorModel : null,
     budget: plan.budget,
     seed: runSeed(plan.baseSeed, planned.index),
-    config: { turn_budget: plan.budget, base_seed: plan.baseSeed, run_index: planned.index, prompt_version: promptVersion },
+    // A run without emotion keeps today's config (and requests) exactly.
+    ...(plan.emotion ? { emotion: true } : {}),
+    config: { turn_budget: plan.budget, base_seed: plan.baseSeed, run_index: planned.index, prompt_version: promptVersion, ...(plan.emotion ? { emotion: true } : {}) },
   };
 }
 
@@ -243,7 +269,7 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
   const plan = planBatch(options);
   const { db, llm, signal, onProgress } = options;
   const concurrency = Math.max(1, options.concurrency ?? 4);
-  const promptVersion = templateVersion(SIMULATION_TEMPLATES);
+  const promptVersion = simulationPromptVersion(plan.emotion);
   const summary: BatchSummary = { plan, stored: [], skipped: [], failed: [], aborted: [], pairsStored: [], calls: emptyStats() };
 
   for (const r of plan.runs.filter((r) => r.stored)) {

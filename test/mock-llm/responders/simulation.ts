@@ -10,6 +10,17 @@
  * reactiveness: <level>" line lets it show: its utterances open with a tone that grows more
  * heated with the level (and nothing changes for a profile without that line).
  *
+ * Emotion (only when the prompt asks for it: the party-emotion template's `"emotion_reason"`
+ * reply field): the party reports a whole number 0–100 and a reason naming itself. With r its
+ * reactiveness level (1/3 without the line), it starts at 70 − 30·r; then, from the score its
+ * transcript shows for its previous turn, it rises by 10 + 5·r when a mediator spoke since,
+ * falls by 3 + 9·r for each other party's line since that sounds hostile or stalls (a heated
+ * tone, "only if the other points move too", "going round in circles", "leaving the table"),
+ * rises by 5 when another party just accepted a deal, and always moves by a hash-drawn jitter of
+ * up to ±(2 + 10·r). So higher levels start lower and jump more (volatility grows with r, which
+ * the fidelity proxy finds), stalling runs drift down, and a mediator's turn lifts the next
+ * scores (emotional repair is positive on average in mediated runs).
+ *
  * The role is recognised from the prompt (our templates in app/server/pipeline/prompts), with
  * the model name as a fallback: a model name containing "mediator" or "party".
  */
@@ -66,16 +77,51 @@ function dialogueLines(user: string): string[] {
 
 type Fate = "agree" | "walk" | "stall";
 
-/** The opening of an utterance for the party's own reactiveness level (0 calm … 1 heated), or null without one. */
-export function reactiveTone(system: string): string | null {
+/** The party's own reactiveness level from its profile (0 calm … 1 heated), or null without the line. */
+function reactivenessLevel(system: string): number | null {
   const m = /Emotional reactiveness: (\d+\/\d+|\d+(?:\.\d+)?) on a scale/.exec(system);
   if (!m) return null;
   const [num, den] = m[1].split("/").map(Number);
-  const level = den ? num / den : num;
+  return den ? num / den : num;
+}
+
+/** The opening of an utterance for the party's own reactiveness level (0 calm … 1 heated), or null without one. */
+export function reactiveTone(system: string): string | null {
+  const level = reactivenessLevel(system);
+  if (level === null) return null;
   if (level < 1 / 6) return "Calmly, and with respect for everyone here:";
   if (level < 1 / 2) return "Frankly, my patience is wearing a little thin.";
   if (level < 5 / 6) return "I am frustrated, and I will not be pushed around!";
   return "This is outrageous! I am sick of these games and I will not stand for it!";
+}
+
+const HOSTILE = /patience|frustrated|outrageous|only if the other points move too|going round in circles|leaving the table/;
+
+/** The party's emotion now and why (the rule is in the header comment). */
+function partyEmotion(body: ChatRequestBody, name: string): { emotion: number; emotion_reason: string } {
+  const r = reactivenessLevel(text(body, "system")) ?? 1 / 3;
+  const lines = text(body, "user").split("\n");
+  const previous = [...text(body, "user").matchAll(/\(How you felt then, privately: (\d+) of 100/g)].at(-1);
+  const lastOwn = lines.map((l) => /^\[\d+\] You: /.test(l)).lastIndexOf(true);
+  const since = lines.slice(lastOwn + 1).filter((l) => /^\[\d+\] /.test(l) && !/^\[\d+\] You: /.test(l));
+  const mediated = since.some((l) => /^\[\d+\] Mediator: /.test(l));
+  const hostile = since.filter((l) => !/^\[\d+\] Mediator: /.test(l) && HOSTILE.test(l)).length;
+  const deal = since.some((l) => /We have a deal\./.test(l));
+  const jitter = ((hashOf(body) % 2001) / 1000 - 1) * (2 + 10 * r);
+  let score = previous ? Number(previous[1]) : 70 - 30 * r;
+  const why: string[] = [];
+  if (!previous) why.push("this is how I come to the table");
+  const moves: [boolean, number, string][] = [
+    [mediated, 10 + 5 * r, "the mediator's suggestion gives me some hope"],
+    [hostile > 0, -hostile * (3 + 9 * r), "the others keep stalling and it wears on me"],
+    [deal, 5, "someone has accepted a deal"],
+  ];
+  for (const [, change, reason] of moves.filter(([happened]) => happened)) {
+    score += change;
+    why.push(reason);
+  }
+  if (why.length === 0) why.push("nothing much has changed since my last turn");
+  return { emotion: Math.max(0, Math.min(100, Math.round(score + jitter))), emotion_reason: `${name} privately: ${why.join("; ")}.` };
 }
 
 function partyReply(body: ChatRequestBody): object {
@@ -111,6 +157,7 @@ function partyReply(body: ChatRequestBody): object {
     "walk-away": `We are going round in circles on ${topic.name}. I am leaving the table.`,
   };
   return {
+    ...(/"emotion_reason"/.test(system) ? partyEmotion(body, name) : {}),
     thought: `As ${name}, I keep my brief in mind (${stance}) while ${topic.name} is in play.`,
     utterance: tone ? `${tone} ${utterances[signal]}` : utterances[signal],
     signal,
