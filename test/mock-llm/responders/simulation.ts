@@ -16,8 +16,8 @@
  * transcript shows for its previous turn, it rises by 10 + 5·r when a mediator spoke since,
  * falls by 3 + 9·r for each other party's line since that sounds hostile or stalls (a heated
  * tone, "only if the other points move too", "going round in circles", "leaving the table"),
- * rises by 5 when another party just accepted a deal, and always moves by a hash-drawn jitter of
- * up to ±(2 + 10·r). So higher levels start lower and jump more (volatility grows with r, which
+ * rises by 5 when another party just accepted a deal, and always moves up or down by a hash-drawn
+ * jitter of between half and all of 2 + 10·r. So higher levels start lower and jump more (volatility grows with r, which
  * the fidelity proxy finds), stalling runs drift down, and a mediator's turn lifts the next
  * scores (emotional repair is positive on average in mediated runs).
  *
@@ -107,7 +107,9 @@ function partyEmotion(body: ChatRequestBody, name: string): { emotion: number; e
   const mediated = since.some((l) => /^\[\d+\] Mediator: /.test(l));
   const hostile = since.filter((l) => !/^\[\d+\] Mediator: /.test(l) && HOSTILE.test(l)).length;
   const deal = since.some((l) => /We have a deal\./.test(l));
-  const jitter = ((hashOf(body) % 2001) / 1000 - 1) * (2 + 10 * r);
+  // Jitter of size between half and all of 2 + 10·r, up or down: reactive parties always jump more.
+  const h = hashOf(body);
+  const jitter = (h % 2 === 0 ? 1 : -1) * (0.5 + ((h >>> 1) % 501) / 1000) * (2 + 10 * r);
   let score = previous ? Number(previous[1]) : 70 - 30 * r;
   const why: string[] = [];
   if (!previous) why.push("this is how I come to the table");

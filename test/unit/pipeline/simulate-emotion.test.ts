@@ -1,0 +1,130 @@
+/**
+ * Self-reported emotion in simulation, over real HTTP against the stand-in endpoint: with
+ * `emotion` on, every party turn stores a whole-number score 0–100 and a reason (the database
+ * rows), mediator turns none, the run's config says so and its prompt_version hashes the
+ * party-emotion template; without it, nothing changes — no emotion stored, and every party
+ * request is exactly the `party` template with its values. A run stored with one setting is not
+ * silently skipped by a batch asking for the other.
+ */
+import { asc, eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Run } from "../../../app/domain/bundle.ts";
+import { emotionScaleText } from "../../../app/domain/emotion/scale.ts";
+import { emotionalRepair } from "../../../app/domain/emotion/measures.ts";
+import { groupEmotionSeries } from "../../../app/domain/emotion/series.ts";
+import { selfReportedTrajectory } from "../../../app/domain/emotion/trajectory.ts";
+import { partyView } from "../../../app/domain/visibility.ts";
+import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
+import type { Db } from "../../../app/server/db.server.ts";
+import { templateVersion } from "../../../app/server/pipeline/prompt-templates.server.ts";
+import { planBatch, simulateBatch, SimulationInputError } from "../../../app/server/pipeline/simulate.server.ts";
+import { partyMessages, SIMULATION_TEMPLATES, simulationTemplatesFor } from "../../../app/server/pipeline/simulation-prompts.server.ts";
+import { turns as turnsTable } from "../../../db/schema.ts";
+import { seedDemo } from "../../../db/demo/seed.ts";
+import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
+import { startMockLlm } from "../../mock-llm/server.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+import { chatRequests, MEDIATOR_MODEL, PARTY_MODEL, testLlm } from "./helpers.ts";
+
+const SCENARIO = "demo-transactional-1";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup() {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  seedDemo(t.db);
+  const mock = await startMockLlm({ respond: simulationResponder });
+  cleanups.push(() => mock.close());
+  return { ...t, mock, llm: testLlm(t.db, mock) };
+}
+
+const simulatedRuns = (db: Db): Run[] => exportBundle(db).runs.filter((r) => r.simulator_backbone === PARTY_MODEL);
+const turnRows = (db: Db, runId: string) => db.select().from(turnsTable).where(eq(turnsTable.runId, runId)).orderBy(asc(turnsTable.turnId)).all();
+const textOf = (body: { messages: { content: string }[] }) => body.messages.map((m) => m.content).join("\n");
+
+describe("simulation with self-reported emotion", () => {
+  it("stores a 0–100 score and a reason on every party turn and none on mediator turns, and round-trips through a bundle", async () => {
+    const { db, mock, llm } = await setup();
+    const summary = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 4, budget: 12, seed: 7, emotion: true });
+    expect(summary.failed).toEqual([]);
+    const runs = simulatedRuns(db);
+    expect(runs).toHaveLength(8);
+    const emotionVersion = templateVersion(simulationTemplatesFor("generic", { emotion: true }));
+    expect(emotionVersion).not.toBe(templateVersion(SIMULATION_TEMPLATES));
+
+    for (const run of runs) {
+      expect(run.config).toMatchObject({ emotion: true, prompt_version: emotionVersion });
+      const rows = turnRows(db, run.id);
+      expect(rows.length).toBe(run.turns.length);
+      for (const row of rows) {
+        if (row.role === "party") {
+          expect(Number.isInteger(row.emotion), `${run.id} turn ${row.turnId}`).toBe(true);
+          expect(row.emotion).toBeGreaterThanOrEqual(0);
+          expect(row.emotion).toBeLessThanOrEqual(100);
+          expect(row.emotionReason?.trim()).toBeTruthy();
+        } else {
+          expect([row.emotion, row.emotionReason]).toEqual([null, null]);
+        }
+      }
+    }
+    expect(runs.some((r) => r.turns.some((t) => t.role === "mediator"))).toBe(true);
+
+    // Every party request asked for emotion on the shared scale; no mediator request mentions it.
+    const requests = chatRequests(mock);
+    for (const r of requests.filter((r) => r.body.model === PARTY_MODEL)) expect(textOf(r.body)).toContain(emotionScaleText());
+    for (const r of requests.filter((r) => r.body.model === MEDIATOR_MODEL)) expect(textOf(r.body)).not.toMatch(/emotion|of 100|felt then/i);
+
+    // The stand-in's rule gives emotional repair something real to find: positive on average.
+    const lifts = runs
+      .filter((r) => r.mediated)
+      .flatMap((r) => {
+        const turns = turnRows(db, r.id);
+        const trajectory = selfReportedTrajectory(turns, r.party_order)!;
+        const mediatorTurns = turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
+        return emotionalRepair(groupEmotionSeries(trajectory, turns.length), mediatorTurns).perIntervention.map((p) => p.er);
+      });
+    expect(lifts.length).toBeGreaterThan(0);
+    expect(lifts.reduce((a, b) => a + b, 0) / lifts.length).toBeGreaterThan(0);
+
+    // Export and re-import elsewhere: the emotion fields come back unchanged.
+    const exported = exportBundle(db);
+    const fresh = tempDb();
+    cleanups.push(fresh.cleanup);
+    importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(exported) }]);
+    expect(simulatedRuns(fresh.db).map((r) => r.turns)).toEqual(runs.map((r) => r.turns));
+    expect(runs.flatMap((r) => r.turns).filter((t) => t.emotion !== undefined).length).toBeGreaterThan(0);
+  });
+
+  it("without emotion stores none and sends exactly the `party` template's requests", async () => {
+    const { db, mock, llm } = await setup();
+    const summary = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 2, budget: 10, seed: 3 });
+    expect(summary.failed).toEqual([]);
+    const runs = simulatedRuns(db);
+    const partyBodies = new Set(chatRequests(mock).filter((r) => r.body.model === PARTY_MODEL).map((r) => JSON.stringify(r.body.messages)));
+    const played = planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1 }).played;
+    for (const run of runs) {
+      expect(run.config).not.toHaveProperty("emotion");
+      expect(run.config.prompt_version).toBe(templateVersion(SIMULATION_TEMPLATES));
+      expect(turnRows(db, run.id).filter((t) => t.emotion !== null || t.emotionReason !== null)).toEqual([]);
+      // Each party turn's request, rebuilt from the unchanged `party` builder, is one the endpoint received.
+      run.turns.forEach((t, i) => {
+        if (t.role !== "party") return;
+        const messages = partyMessages(partyView(played, t.speaker, run.turns.slice(0, i)));
+        expect(partyBodies.has(JSON.stringify(messages)), `${run.id} turn ${t.turn_id}`).toBe(true);
+      });
+    }
+    for (const body of partyBodies) expect(body).not.toMatch(/emotion|felt then/i);
+  });
+
+  it("refuses to skip a stored run simulated with the other emotion setting", async () => {
+    const { db, llm } = await setup();
+    await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 });
+    expect(() => planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true })).toThrow(SimulationInputError);
+    expect(() => planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true })).toThrow(/already stored without self-reported emotion/);
+    expect(planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 }).runs[0].stored).toBe(true);
+  });
+});
