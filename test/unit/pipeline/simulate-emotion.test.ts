@@ -22,7 +22,7 @@ import { partyMessages, SIMULATION_TEMPLATES, simulationTemplatesFor } from "../
 import { turns as turnsTable } from "../../../db/schema.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm, type Responder } from "../../mock-llm/server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { chatRequests, MEDIATOR_MODEL, PARTY_MODEL, testLlm } from "./helpers.ts";
 
@@ -33,11 +33,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup() {
+async function setup(respond: Responder = simulationResponder) {
   const t = tempDb();
   cleanups.push(t.cleanup);
   seedDemo(t.db);
-  const mock = await startMockLlm({ respond: simulationResponder });
+  const mock = await startMockLlm({ respond });
   cleanups.push(() => mock.close());
   return { ...t, mock, llm: testLlm(t.db, mock) };
 }
@@ -126,5 +126,20 @@ describe("simulation with self-reported emotion", () => {
     expect(() => planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true })).toThrow(SimulationInputError);
     expect(() => planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true })).toThrow(/already stored without self-reported emotion/);
     expect(planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 }).runs[0].stored).toBe(true);
+  });
+
+  it("abandons a run whose party keeps reporting an emotion off the scale, after one repair retry, and stores nothing", async () => {
+    // The stand-in party, but its emotion is 140: the reply fails the schema every time.
+    const offScale: Responder = (request) => {
+      const reply = JSON.parse(simulationResponder(request) as string) as Record<string, unknown>;
+      return JSON.stringify("emotion" in reply ? { ...reply, emotion: 140 } : reply);
+    };
+    const { db, mock, llm } = await setup(offScale);
+    const summary = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 2, emotion: true });
+    expect(summary.stored).toEqual([]);
+    expect(summary.failed).toHaveLength(1);
+    expect(summary.failed[0].reason).toMatch(/turn 1 .*emotion/);
+    expect(chatRequests(mock)).toHaveLength(2); // the call and its repair retry
+    expect(simulatedRuns(db)).toEqual([]);
   });
 });

@@ -2,19 +2,26 @@
  * Private information must never reach an agent that may not see it. Every private field of
  * every party carries a unique canary string; the parties' thoughts quote their private stances
  * (the mock responder does that on purpose), so a leaked thought carries canaries too. The check
- * runs on the requests the mock endpoint actually received over a whole simulated batch.
+ * runs on the requests the mock endpoint actually received over a whole simulated batch. With
+ * self-reported emotion on, a party's scores and reasons reach only that party's own later
+ * prompts: never another party's, the mediator's, or any judge's.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Party, type Scenario, type Turn } from "../../../app/domain/bundle.ts";
 import { cultureStatement, reactivenessStatement } from "../../../app/domain/probing/personas.ts";
 import { mediatorView, partyView } from "../../../app/domain/visibility.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
+import { createLlm } from "../../../app/server/llm/client.server.ts";
+import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
+import { evaluateRuns } from "../../../app/server/pipeline/evaluate-runs.server.ts";
 import { simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
+import { standInResponder } from "../../mock-llm/responders/index.ts";
+import { evaluationConfigJson } from "./evaluation-helpers.ts";
 import { planProbe, probe } from "../../../app/server/probing/probe.server.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
-import { chatRequests, MEDIATOR_MODEL, PARTY_MODEL, testLlm } from "./helpers.ts";
+import { chatRequests, MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson, testLlm } from "./helpers.ts";
 
 const PARTY_IDS = ["ORCH", "MILL", "TOWN"] as const;
 const WEIGHTS: Record<string, Record<string, number>> = {
@@ -106,6 +113,19 @@ describe("visibility views", () => {
     expect(text).not.toContain("secret-thought-ORCH");
     expect(view.self.weights).toEqual(WEIGHTS.MILL);
     expect(() => partyView(scenario, "NOBODY", turns)).toThrow(/unknown party "NOBODY"/);
+  });
+
+  it("gives a party its own self-reported emotion only, and the mediator none", () => {
+    const felt: Turn[] = [
+      { ...turns[0], emotion: 31, emotion_reason: "secret-reason-ORCH" },
+      { ...turns[1], emotion: 77, emotion_reason: "secret-reason-MILL" },
+      turns[2],
+    ];
+    expect(partyView(scenario, "MILL", felt).ownEmotions).toEqual([{ turnId: 2, emotion: 77, reason: "secret-reason-MILL" }]);
+    expect(JSON.stringify(partyView(scenario, "MILL", felt))).not.toContain("secret-reason-ORCH");
+    expect(partyView(scenario, "TOWN", felt).ownEmotions).toEqual([]);
+    const mediator = JSON.stringify(mediatorView(scenario, felt));
+    expect(mediator).not.toMatch(/secret-reason|31|77|emotion/);
   });
 });
 
@@ -207,5 +227,69 @@ describe("persona statements in emotion and culture runs, at the endpoint", () =
       }
       expect([...seen].sort(), condition).toEqual(["MILL", "ORCH"]);
     }
+  });
+});
+
+describe("self-reported emotion over a simulated batch and its judges, at the endpoint", () => {
+  /** Every "how you felt" line of a party prompt, with the reason it carries. */
+  const feltLines = (text: string) => [...text.matchAll(/\(How you felt then, privately: (\d+) of 100 — (.+)\)$/gm)].map((m) => ({ score: Number(m[1]), reason: m[2] }));
+
+  it("shows a party its own earlier scores and reasons, and nobody else's; the mediator and the judges see none", async () => {
+    const t = tempDb();
+    cleanups.push(t.cleanup);
+    importBundleFiles(t.db, [
+      { file: "canary.json", text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [scenario], conditions: [{ id: "canary-valley:general", scenario_id: scenario.id, axis: "general", variant: "default" }] }) },
+    ]);
+    const mock = await startMockLlm({ respond: standInResponder() });
+    cleanups.push(() => mock.close());
+    const simulation = simulationConfigJson(mock.url) as { endpoints: object; roles: object };
+    const judges = evaluationConfigJson(mock.url) as { roles: object };
+    const llm = createLlm({ db: t.db, config: parseLlmConfig({ endpoints: simulation.endpoints, roles: { ...simulation.roles, ...judges.roles } }, "test config"), sleep: async () => {} });
+    const summary = await simulateBatch({ db: t.db, llm, scenarioId: scenario.id, mediator: MEDIATOR_MODEL, runs: 4, budget: 12, seed: 11, emotion: true });
+    expect(summary.failed).toEqual([]);
+
+    const runs = exportBundle(t.db).runs;
+    const reported = runs.flatMap((r) => r.turns.filter((turn) => turn.emotion !== undefined).map((turn) => ({ speaker: turn.speaker, score: turn.emotion!, reason: turn.emotion_reason! })));
+    expect(reported.length).toBe(runs.flatMap((r) => r.turns).filter((turn) => turn.role === "party").length);
+    // The stand-in's reasons name their party, so one party's reason is distinct from every other's.
+    for (const { speaker, reason } of reported) expect(reason.startsWith(`${scenario.parties.find((p) => p.id === speaker)!.name} privately:`)).toBe(true);
+
+    const requests = chatRequests(mock);
+    const names = new Map(scenario.parties.map((p) => [p.name, p.id]));
+    let ownSeen = 0;
+    for (const request of requests.filter((r) => r.body.model === PARTY_MODEL)) {
+      const text = request.body.messages.map((m) => m.content).join("\n");
+      const selfName = /^You are playing (.+) in a simulated negotiation/m.exec(text)![1];
+      const self = names.get(selfName)!;
+      expect(reported.filter((e) => e.speaker !== self && text.includes(e.reason))).toEqual([]);
+      // Every earlier feeling shown is the party's own, as it reported it.
+      for (const line of feltLines(text)) {
+        expect(line.reason.startsWith(`${selfName} privately:`)).toBe(true);
+        expect(reported.some((e) => e.speaker === self && e.score === line.score && e.reason === line.reason)).toBe(true);
+        ownSeen += 1;
+      }
+    }
+    expect(ownSeen).toBeGreaterThan(0); // positive control: a party does see its own earlier emotion
+
+    const noEmotion = (texts: string[]) => {
+      for (const text of texts) {
+        expect(reported.filter((e) => text.includes(e.reason))).toEqual([]);
+        expect(text).not.toMatch(/privately:|felt then|of 100/);
+      }
+    };
+    const mediatorTexts = requests.filter((r) => r.body.model === MEDIATOR_MODEL).map((r) => r.body.messages.map((m) => m.content).join("\n"));
+    expect(mediatorTexts.length).toBeGreaterThan(0);
+    noEmotion(mediatorTexts);
+
+    // The topic judge, the per-turn baseline and the MI judge read the transcripts without any emotion.
+    const simulated = requests.length;
+    const runIds = runs.map((r) => r.id);
+    for (const method of ["topic", "per-turn", "mi"] as const) {
+      const judged = await evaluateRuns(t.db, { llm, method, runIds });
+      expect(judged.runs.filter((r) => r.status === "stored").length, method).toBe(method === "mi" ? runs.filter((r) => r.turns.some((turn) => turn.role === "mediator")).length : runs.length);
+    }
+    const judgeTexts = chatRequests(mock).slice(simulated).map((r) => r.body.messages.map((m) => m.content).join("\n"));
+    expect(judgeTexts.length).toBeGreaterThan(runIds.length * 3);
+    noEmotion(judgeTexts);
   });
 });

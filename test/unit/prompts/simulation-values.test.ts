@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Turn } from "../../../app/domain/bundle.ts";
-import { mediatorHowValues, mediatorWhenValues, partyValues } from "../../../app/domain/prompts/simulation-values.ts";
+import { emotionScaleText } from "../../../app/domain/emotion/scale.ts";
+import { mediatorHowValues, mediatorWhenValues, partyEmotionValues, partyValues } from "../../../app/domain/prompts/simulation-values.ts";
+import { partyEmotionReplySchema } from "../../../app/domain/simulation/replies.ts";
+import { renderMessages } from "../../../app/server/pipeline/prompt-templates.server.ts";
 import { mediatorView, partyView, type PlayedScenario } from "../../../app/domain/visibility.ts";
 
 const scenario: PlayedScenario = {
@@ -60,5 +63,25 @@ describe("simulation template values", () => {
     expect(mediatorHowValues(view, "they are stuck")).toEqual({ ...shared, reason: "they are stuck" });
     expect(mediatorHowValues(mediatorView(scenario, []), "r").dialogue).toBe("(Nothing has been said yet.)");
     expect(() => mediatorWhenValues(mediatorView(scenario, []))).toThrow("the mediator decides only after a party has spoken");
+  });
+
+  it("in a run with emotion, gives a party the scale and its own earlier feelings, never the other's", () => {
+    const felt: Turn[] = [
+      { ...turns[0], emotion: 42, emotion_reason: "Bob will not budge." },
+      { ...turns[1], emotion: 18, emotion_reason: "Bob's secret feeling." },
+    ];
+    const values = partyEmotionValues(partyView(scenario, "ANN", felt));
+    expect(values).toEqual({
+      ...partyValues(partyView(scenario, "ANN", [turns[0], turns[1]])),
+      dialogue: "[1] You: I need the mornings.\n(Your private thought then: Hold firm.)\n(How you felt then, privately: 42 of 100 — Bob will not budge.)\n\n[2] Bob: So do I.",
+      emotion_scale: emotionScaleText(),
+    });
+    expect(JSON.stringify(values)).not.toMatch(/secret feeling|18 of 100/);
+    // Without emotion the transcript is the same as ever, whatever the turns carry.
+    expect(partyValues(partyView(scenario, "ANN", turns)).dialogue).toBe("[1] You: I need the mornings.\n(Your private thought then: Hold firm.)\n\n[2] Bob: So do I.");
+    // The party-emotion template takes exactly these values and asks for the reply its schema checks.
+    const [system] = renderMessages("party-emotion", values);
+    expect(system.content).toContain(emotionScaleText());
+    for (const key of Object.keys(partyEmotionReplySchema.shape)) expect(system.content).toContain(`"${key}"`);
   });
 });
