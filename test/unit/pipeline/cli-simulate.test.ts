@@ -1,16 +1,18 @@
-/** `socrates simulate` input handling and --dry-run, through the real CLI (no endpoint is contacted). */
+/** `socrates simulate` input handling and --dry-run through the real CLI (no endpoint contacted), and --emotion against the stand-in. */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
-import { runCli } from "../../helpers/cli.ts";
+import { runCli, spawnCli } from "../../helpers/cli.ts";
+import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
+import { startMockLlm } from "../../mock-llm/server.ts";
 import { tableCounts, tempDir } from "../../helpers/temp-db.ts";
 import { MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson } from "./helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0).reverse()) c();
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 function setup() {
@@ -78,5 +80,23 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     cleanups.push(() => db.$client.close());
     const after = tableCounts(db);
     expect({ ...after, llm_calls: 0 }).toEqual({ ...counts, llm_calls: 0 }); // only the failed call is on record
+  });
+
+  it("--emotion stores each party turn's self-reported emotion, and --help says so", async () => {
+    const { configPath, env, dbPath } = setup();
+    const mock = await startMockLlm({ respond: simulationResponder });
+    cleanups.push(() => mock.close());
+    writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));
+    const run = await spawnCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--budget", "4", "--emotion", "--config", configPath], env).exited;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("runs: 1 stored");
+    const db = openDatabase(dbPath);
+    cleanups.push(() => db.$client.close());
+    const rows = db.$client.prepare("SELECT emotion, emotion_reason AS reason FROM turns WHERE run_id = ?").all("demo-transactional-1:general:none:sim-party:r0") as { emotion: number | null; reason: string | null }[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(Number.isInteger(row.emotion) && !!row.reason).toBe(true);
+
+    expect(runCli(["simulate", "--help"]).stdout).toMatch(/--emotion +parties also rate how they feel each turn/);
+    expect(runCli(["fidelity", "pairs", "--help"]).stdout).toMatch(/--emotion +parties also rate how they feel each turn/);
   });
 });
