@@ -16,10 +16,11 @@
  * transcript shows for its previous turn, it rises by 10 + 5·r when a mediator spoke since,
  * falls by 3 + 9·r for each other party's line since that sounds hostile or stalls (a heated
  * tone, "only if the other points move too", "going round in circles", "leaving the table"),
- * rises by 5 when another party just accepted a deal, and always moves up or down by a hash-drawn
- * jitter of between half and all of 2 + 10·r. So higher levels start lower and jump more (volatility grows with r, which
- * the fidelity proxy finds), stalling runs drift down, and a mediator's turn lifts the next
- * scores (emotional repair is positive on average in mediated runs).
+ * rises by 5 when another party just accepted a deal, and always moves up or down by a
+ * hash-drawn jitter of between half and all of 2 + 10·r; the result is rounded and kept in
+ * 0–100. So higher levels start lower and jump more (volatility grows with r, which the
+ * fidelity proxy finds), stalling runs drift down, and a mediator's turn lifts the next scores
+ * (emotional repair is positive on average in mediated runs).
  *
  * The role is recognised from the prompt (our templates in app/server/pipeline/prompts), with
  * the model name as a fallback: a model name containing "mediator" or "party".
