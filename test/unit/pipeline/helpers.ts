@@ -3,7 +3,10 @@ import type { Db } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import type { Llm } from "../../../app/domain/llm/types.ts";
-import type { MockLlm, RecordedRequest } from "../../mock-llm/server.ts";
+import { seedDemo } from "../../../db/demo/seed.ts";
+import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
+import { startMockLlm, type MockLlm, type RecordedRequest, type Responder } from "../../mock-llm/server.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
 
 export const PARTY_MODEL = "sim-party";
 export const MEDIATOR_MODEL = "sim-mediator";
@@ -21,6 +24,16 @@ export function simulationConfigJson(url: string): object {
 
 export function testLlm(db: Db, mock: MockLlm): Llm {
   return createLlm({ db, config: parseLlmConfig(simulationConfigJson(mock.url), "test config"), sleep: async () => {} });
+}
+
+/** The demo study in a temp database, a stand-in endpoint (the simulation's by default) and the client for it; `cleanups` undoes them. */
+export async function demoSimulationSetup(cleanups: (() => unknown)[], respond: Responder = simulationResponder) {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  seedDemo(t.db);
+  const mock = await startMockLlm({ respond });
+  cleanups.push(() => mock.close());
+  return { ...t, mock, llm: testLlm(t.db, mock) };
 }
 
 export interface ChatBody {

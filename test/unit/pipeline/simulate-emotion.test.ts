@@ -20,11 +20,10 @@ import { templateVersion } from "../../../app/server/pipeline/prompt-templates.s
 import { planBatch, simulateBatch, SimulationInputError } from "../../../app/server/pipeline/simulate.server.ts";
 import { partyMessages, SIMULATION_TEMPLATES, simulationTemplatesFor } from "../../../app/server/pipeline/simulation-prompts.server.ts";
 import { turns as turnsTable } from "../../../db/schema.ts";
-import { seedDemo } from "../../../db/demo/seed.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm, type Responder } from "../../mock-llm/server.ts";
+import type { Responder } from "../../mock-llm/server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
-import { chatRequests, MEDIATOR_MODEL, PARTY_MODEL, testLlm } from "./helpers.ts";
+import { chatRequests, demoSimulationSetup, MEDIATOR_MODEL, PARTY_MODEL } from "./helpers.ts";
 
 const SCENARIO = "demo-transactional-1";
 
@@ -33,14 +32,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(respond: Responder = simulationResponder) {
-  const t = tempDb();
-  cleanups.push(t.cleanup);
-  seedDemo(t.db);
-  const mock = await startMockLlm({ respond });
-  cleanups.push(() => mock.close());
-  return { ...t, mock, llm: testLlm(t.db, mock) };
-}
+const setup = (respond?: Responder) => demoSimulationSetup(cleanups, respond);
 
 const simulatedRuns = (db: Db): Run[] => exportBundle(db).runs.filter((r) => r.simulator_backbone === PARTY_MODEL);
 const turnRows = (db: Db, runId: string) => db.select().from(turnsTable).where(eq(turnsTable.runId, runId)).orderBy(asc(turnsTable.turnId)).all();

@@ -2,12 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runSchema, type Run } from "../../../app/domain/bundle.ts";
 import { outcomeAfter, runSeed } from "../../../app/domain/simulation/schedule.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
-import { seedDemo } from "../../../db/demo/seed.ts";
 import { estimateBatch, planBatch, simulateBatch, SimulationInputError } from "../../../app/server/pipeline/simulate.server.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm, type Responder } from "../../mock-llm/server.ts";
+import type { Responder } from "../../mock-llm/server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
-import { chatRequests, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies, testLlm } from "./helpers.ts";
+import { chatRequests, demoSimulationSetup, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies } from "./helpers.ts";
 
 const SCENARIO = "demo-transactional-1";
 const CONDITION = "demo-transactional-1:general";
@@ -17,14 +16,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(respond: Responder = simulationResponder) {
-  const t = tempDb();
-  cleanups.push(t.cleanup);
-  seedDemo(t.db);
-  const mock = await startMockLlm({ respond });
-  cleanups.push(() => mock.close());
-  return { ...t, mock, llm: testLlm(t.db, mock) };
-}
+const setup = (respond?: Responder) => demoSimulationSetup(cleanups, respond);
 
 function simulatedRuns(db: Parameters<typeof exportBundle>[0]): Run[] {
   return exportBundle(db).runs.filter((r) => r.simulator_backbone === PARTY_MODEL);

@@ -10,11 +10,7 @@ import { partyVolatility } from "../../../app/domain/emotion/measures.ts";
 import { exportBundle } from "../../../app/server/bundle-store.server.ts";
 import { generateFidelityPairs } from "../../../app/server/fidelity/generate.server.ts";
 import { planFidelity } from "../../../app/server/fidelity/plan.server.ts";
-import { seedDemo } from "../../../db/demo/seed.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
-import { testLlm } from "../pipeline/helpers.ts";
+import { demoSimulationSetup } from "../pipeline/helpers.ts";
 
 const SIMULATOR = "sim-emotion";
 
@@ -25,12 +21,7 @@ afterEach(async () => {
 
 describe("fidelity pairs with self-reported emotion", () => {
   it("stores emotion on every party turn, and the proxy finds volatility rising with the level", async () => {
-    const t = tempDb();
-    cleanups.push(t.cleanup);
-    seedDemo(t.db);
-    const mock = await startMockLlm({ respond: simulationResponder });
-    cleanups.push(() => mock.close());
-    const llm = testLlm(t.db, mock);
+    const { llm, ...t } = await demoSimulationSetup(cleanups);
     const summary = await generateFidelityPairs({ db: t.db, llm, simulator: SIMULATOR, pairs: 8, seed: 3, budget: 8, emotion: true });
     expect(summary.pairsStored).toHaveLength(8);
 
