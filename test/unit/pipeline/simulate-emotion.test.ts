@@ -47,6 +47,8 @@ describe("simulation with self-reported emotion", () => {
     expect(runs).toHaveLength(8);
     const emotionVersion = templateVersion(simulationTemplatesFor("generic", { emotion: true }));
     expect(emotionVersion).not.toBe(templateVersion(SIMULATION_TEMPLATES));
+    expect(simulationTemplatesFor("generic")).toEqual(SIMULATION_TEMPLATES);
+    expect(simulationTemplatesFor("social", { emotion: true })).toEqual(["party-emotion", "mediator-when-social", "mediator-how-social"]);
 
     for (const run of runs) {
       expect(run.config).toMatchObject({ emotion: true, prompt_version: emotionVersion });
