@@ -1,8 +1,8 @@
 /**
  * The values the simulation's prompt templates (party or party-emotion, mediator-when,
- * mediator-how) are filled with, built only from the views in app/domain/visibility.ts. Each is a pure function
- * of the view, so replaying a run reproduces every request byte for byte (and hits the LLM
- * cache). The server renders them into the templates on disk.
+ * mediator-how) are filled with, built only from the views in app/domain/visibility.ts. Each is
+ * a pure function of the view, so replaying a run reproduces every request byte for byte (and
+ * hits the LLM cache). The server renders them into the templates on disk.
  */
 import { emotionScaleText } from "../emotion/scale.ts";
 import type { MediatorView, PartyView, SharedView, VisibleTopic } from "../visibility.ts";
@@ -44,7 +44,7 @@ function formatPartyDialogue(view: PartyView): string {
       return [
         `[${l.turnId}] You: ${l.utterance}`,
         ...(thought ? [`(Your private thought then: ${thought})`] : []),
-        ...(felt ? [`(How you felt then, privately: ${felt.emotion} of 100 — ${felt.reason})`] : []),
+        ...(felt ? [`(How you felt then, privately: ${felt.emotion} of 100${felt.reason ? ` — ${felt.reason}` : ""})`] : []),
       ].join("\n");
     })
     .join("\n\n");

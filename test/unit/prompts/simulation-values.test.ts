@@ -77,6 +77,9 @@ describe("simulation template values", () => {
       emotion_scale: emotionScaleText(),
     });
     expect(JSON.stringify(values)).not.toMatch(/secret feeling|18 of 100/);
+    // An imported run may keep a score without its reason: the line then shows the score alone.
+    const bare = partyEmotionValues(partyView(scenario, "ANN", [{ ...turns[0], emotion: 42 }]));
+    expect(bare.dialogue).toBe("[1] You: I need the mornings.\n(Your private thought then: Hold firm.)\n(How you felt then, privately: 42 of 100)");
     // Without emotion the transcript is the same as ever, whatever the turns carry.
     expect(partyValues(partyView(scenario, "ANN", turns)).dialogue).toBe("[1] You: I need the mornings.\n(Your private thought then: Hold firm.)\n\n[2] Bob: So do I.");
     // The party-emotion template takes exactly these values and asks for the reply its schema checks.
