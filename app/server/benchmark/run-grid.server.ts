@@ -103,29 +103,24 @@ function storeReadyPairs(ctx: Ctx, work: UnitWork): string[] {
   return ready.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]);
 }
 
-/**
- * The setup with the plan's emotion switch. TODO(integration, H1): RunSetup gains `emotion?:
- * boolean`; then this type is RunSetup itself, and the prompts follow the switch:
- * `simulationPromptsFor(mode, { emotion })` in simulate() and `simulationTemplatesFor(mode, { emotion })`
- * for the prompt_version below, with `emotion = selfReportOf(ctx.plan) ?? false`.
- */
-type EmotionAwareSetup = RunSetup & { emotion?: boolean };
-
-/** Whether the plan asks the parties to report their emotion; undefined (not false) when it says nothing about emotion, so old plans' runs stay as they were. */
-function selfReportOf(plan: BenchmarkPlan): boolean | undefined {
-  return plan.emotion?.selfReport;
+/** Whether the plan asks the parties to report their emotion as they play (its `emotion.selfReport`). */
+function selfReportOf(plan: BenchmarkPlan): boolean {
+  return plan.emotion?.selfReport ?? false;
 }
 
-function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): EmotionAwareSetup {
+function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): RunSetup {
   const { unit } = work;
   const { condition, played } = ctx.playedOf(unit);
   const mode = run.mediator?.mode ?? "generic";
+  const emotion = selfReportOf(ctx.plan);
+  // A run without emotion keeps the config (and requests) it had before emotions existed.
   const config: Record<string, unknown> = {
     turn_budget: ctx.plan.budget,
     base_seed: ctx.plan.seed,
     run_index: unit.runIndex,
-    prompt_version: templateVersion(simulationTemplatesFor(mode)),
+    prompt_version: templateVersion(simulationTemplatesFor(mode, { emotion })),
     ...(run.mediator ? { mediator_mode: mode } : {}),
+    ...(emotion ? { emotion: true } : {}),
   };
   return {
     runId: run.runId,
@@ -137,7 +132,7 @@ function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): EmotionAwareSetup {
     budget: ctx.plan.budget,
     seed: runSeed(ctx.plan.seed, unit.runIndex),
     config,
-    ...(ctx.plan.emotion ? { emotion: selfReportOf(ctx.plan) ?? false } : {}),
+    ...(emotion ? { emotion: true } : {}),
   };
 }
 
@@ -150,7 +145,7 @@ function recordFailure(ctx: Ctx, id: string, reason: string): void {
 
 async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean> {
   const llm = routedLlm(ctx.guard.llm, { party: work.unit.simulator.endpoint, mediator: run.mediator?.endpoint });
-  const attempt = await simulateRun(llm, simulationPromptsFor(run.mediator?.mode ?? "generic"), setupOf(ctx, work, run), { signal: ctx.signal });
+  const attempt = await simulateRun(llm, simulationPromptsFor(run.mediator?.mode ?? "generic", { emotion: selfReportOf(ctx.plan) }), setupOf(ctx, work, run), { signal: ctx.signal });
   addStats(ctx.summary.calls, attempt.stats);
   if (!attempt.ok) {
     if (!attempt.aborted) recordFailure(ctx, run.runId, attempt.reason);

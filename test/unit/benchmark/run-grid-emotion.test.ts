@@ -81,6 +81,28 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     expect(mock.requests.length).toBe(before);
   });
 
+  it("with selfReport, the parties report their emotion every turn, the judge is not needed, and the emotion metrics are stored", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
+    cleanups.push(() => mock.close());
+    const files = benchmarkFiles(dir, mock.url, { plan: { ...EMOTION_PLAN, emotion: { selfReport: true, judge: { model: JUDGE } } } });
+    const db = openDatabase(files.dbPath);
+    cleanups.push(() => db.$client.close());
+    const config = loadLlmConfig(files.configPath);
+    const loaded = loadPlanFile(files.planPath);
+
+    const summary = await runGrid({ db, llm: createLlm({ db, config, sleep: async () => {} }), config, loaded });
+    expect(summary.failures).toEqual([]);
+    const bodies = mock.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => JSON.stringify(r.body));
+    expect(emotionRequests(bodies)).toEqual([]); // self-reported runs need no judge
+    expect(column(files.dbPath, "SELECT count(*) FROM turns WHERE role = 'party' AND (emotion IS NULL OR emotion_reason IS NULL)")).toEqual([0]);
+    expect(column(files.dbPath, "SELECT count(*) FROM turns WHERE role = 'mediator' AND emotion IS NOT NULL")).toEqual([0]);
+    expect(column(files.dbPath, "SELECT DISTINCT json_extract(config, '$.emotion') FROM runs")).toEqual([1]);
+    // Final emotion and volatility for both runs, emotional repair for the mediated one only.
+    expect(column(files.dbPath, "SELECT metric || ':' || (subject_id LIKE '%none%') FROM metric_values WHERE metric IN ('ER', 'EF', 'EV') ORDER BY 1")).toEqual(["EF:0", "EF:1", "ER:0", "EV:0", "EV:1"]);
+  });
+
   it("refuses a plan with an emotion judge when the configuration has no emotion-judge role", () => {
     const json = benchmarkConfigJson("http://127.0.0.1:9/v1") as { roles: Record<string, unknown> };
     delete json.roles["emotion-judge"];
