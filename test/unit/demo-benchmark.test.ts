@@ -38,14 +38,17 @@ describe("the demo benchmark", () => {
       const [listed] = benchmarkPlans(t.db);
       expect(listed).toMatchObject({ hash: first.plan.hash, source: DEMO_PLAN_SOURCE, mediators: 3 });
       expect(listed.storedRuns).toBe(listed.plannedRuns);
-      expect(first.imported.inserted).toMatchObject({ runs: listed.plannedRuns, matched_pairs: 72, evaluations: 160 });
+      expect(first.imported.inserted).toMatchObject({ runs: listed.plannedRuns, matched_pairs: 96, evaluations: 224 });
 
       const units = planGrid(t.db, first.plan.plan).units;
       for (const { runId, pairId } of units.flatMap((u) => u.mediated)) {
         expect(metricRowsOf(t.db, "run", runId), runId).toBeGreaterThan(0);
         expect(metricRowsOf(t.db, "pair", pairId), pairId).toBeGreaterThan(0);
       }
-      for (const unit of units) expect(metricRowsOf(t.db, "run", unit.unmediatedRunId)).toBe(0); // mediator metrics: mediated runs only
+      // Unmediated runs: the emotion metrics every run has (the parties self-report), no mediator metric.
+      const metricsOf = (runId: string) => (t.db.$client.prepare("SELECT DISTINCT metric FROM metric_values WHERE subject_id = ? ORDER BY metric").all(runId) as { metric: string }[]).map((r) => r.metric);
+      for (const unit of units) expect(metricsOf(unit.unmediatedRunId)).toEqual(["EC", "EF", "EV"]);
+      for (const { runId } of units.flatMap((u) => u.mediated)) expect(metricsOf(runId)).toContain("ER");
 
       const counts = tableCounts(t.db);
       const again = seedDemoBenchmark(t.db);

@@ -31,7 +31,7 @@ const DESCRIPTION =
   "Demo data written for SoCRATES Studio — fictional, not from the SoCRATES paper or any real case. Persona-fidelity A/B pairs " +
   `recorded by db/demo/authoring/record-fidelity-pairs.ts from the offline stand-in endpoint (canned, deterministic replies, not a model) ` +
   `for two simulator backbone names (${DEMO_SIMULATORS.join(", ")}): ${PAIRS_PER_SIMULATOR} pairs each over the demo scenarios, ` +
-  `unmediated runs of at most ${TURN_BUDGET} party turns. In each pair the two runs play fidelity conditions that differ only in the ` +
+  `unmediated runs of at most ${TURN_BUDGET} party turns, the parties reporting their emotion every turn. In each pair the two runs play fidelity conditions that differ only in the ` +
   "target party's reactiveness level; every other party stays at the reference level (opponent_level).";
 
 /** Records the pairs in a scratch database and returns them as a bundle (conditions, runs, pairs). */
@@ -44,7 +44,7 @@ export async function recordFidelityPairs(): Promise<Bundle> {
     );
     const llm = createLlm({ db, config });
     for (const simulator of DEMO_SIMULATORS) {
-      const summary = await generateFidelityPairs({ db, llm, simulator, pairs: PAIRS_PER_SIMULATOR, seed: SEED, budget: TURN_BUDGET, concurrency: 1 });
+      const summary = await generateFidelityPairs({ db, llm, simulator, pairs: PAIRS_PER_SIMULATOR, seed: SEED, budget: TURN_BUDGET, emotion: true, concurrency: 1 });
       if (summary.pairsFailed.length > 0) throw new Error(`${simulator}: pairs not stored: ${summary.failed.map((f) => f.reason).join("; ")}`);
     }
     const all = exportBundle(db);

@@ -30,8 +30,9 @@ export interface DemoBenchmarkSummary {
 
 /**
  * Imports the demo benchmark's records, records its plan and computes the metrics of its runs
- * and pairs with the plan's params, as `benchmark run` would. Idempotent: present records are
- * kept and the metric rows recomputed to the same values.
+ * (mediated and unmediated: the emotion metrics EF, EV and EC are for both) and pairs with the
+ * plan's params, as `benchmark run` would. Idempotent: present records are kept and the metric
+ * rows recomputed to the same values.
  */
 export function seedDemoBenchmark(db: Db): DemoBenchmarkSummary {
   const imported = importBundleFiles(db, [{ file: DEMO_BENCHMARK_BUNDLE, text: readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8") }]);
@@ -40,7 +41,7 @@ export function seedDemoBenchmark(db: Db): DemoBenchmarkSummary {
   const params = parseMetricParams(plan.plan.params);
   let metricRows = 0;
   for (const unit of planGrid(db, plan.plan).units) {
-    for (const { runId } of unit.mediated) metricRows += computeMetrics(db, { runId, params }).rows.length;
+    for (const runId of [unit.unmediatedRunId, ...unit.mediated.map((m) => m.runId)]) metricRows += computeMetrics(db, { runId, params }).rows.length;
   }
   return { plan, imported, metricRows };
 }

@@ -18,7 +18,7 @@ import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 
 const CANDIDATE = "standin-noisy";
-const DEMO_PLAN_HASH = "c3fae8472d40";
+const DEMO_PLAN_HASH = "bd0d546c80ec";
 
 let mock: MockLlm;
 let t: Awaited<ReturnType<typeof demoStudiesDb>>;

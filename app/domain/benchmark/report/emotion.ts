@@ -42,7 +42,7 @@ export function emotionConditionColumns(runs: readonly RunPlace[]): ReportColumn
   const axes = ["general", ...Object.keys(CONDITION_VARIANTS).filter((a) => a !== "general" && a !== EMOTION_AXIS)] as (keyof typeof CONDITION_VARIANTS)[];
   const first = EMOTION_VARIANTS.map((v) => ({ key: `${EMOTION_AXIS}:${v}`, label: v, group: "emotion axis" }));
   const rest = axes.flatMap((axis) =>
-    CONDITION_VARIANTS[axis].map((v) => (axis === "general" ? { key: "general", label: "general", group: "general" } : { key: `${axis}:${v}`, label: v, group: axis })),
+    CONDITION_VARIANTS[axis].map((v) => (axis === "general" ? { key: "general", label: "general" } : { key: `${axis}:${v}`, label: v, group: axis })),
   );
   return [...first, ...rest].filter((c) => present.has(c.key));
 }
@@ -56,7 +56,7 @@ function sourcesOf(runs: readonly RunPlace[]): string {
 export function buildEmotionRepairTable(input: ReportInput): ReportTable {
   const subjects = mainSubjects(input);
   const conditions = emotionConditionColumns(subjects);
-  const columns: ReportColumn[] = [...conditions, { key: ALL_CONDITIONS, label: "All", group: "all conditions" }];
+  const columns: ReportColumn[] = [...conditions, { key: ALL_CONDITIONS, label: "all conditions" }];
   const rowOf = (key: string, label: string, group: string | undefined, chosen: readonly RunPlace[]): ReportRow => {
     const cells: ReportRow["cells"] = {};
     for (const c of conditions) cells[c.key] = buildCell(samples(chosen.filter((s) => s.conditionKey === c.key), "ER"), input.bootstrap);

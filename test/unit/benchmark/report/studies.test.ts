@@ -25,7 +25,8 @@ describe("benchmark report: the validation studies' tables", () => {
     const loaded = fixturePlan({ ablations: {} });
     seedGrid(t.db, loaded);
     const report = buildBenchmarkReport(t.db, loaded);
-    expect(report.tables.map((x) => x.id)).toEqual(["table1", "table2", "table3", "table6", "table7"]);
+    // The demo's A/B runs carry self-reported emotion, so Table 1's automatic proxy stands beside it.
+    expect(report.tables.map((x) => x.id)).toEqual(["table1", "table1proxy", "table2", "table3", "table6", "table7"]);
 
     const dashboards = listStudies(t.db).map((s) => studyDashboard(t.db, s.id));
     const ab = dashboards.flatMap((d) => ("ab" in d ? [d.ab] : []))[0];
