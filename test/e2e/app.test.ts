@@ -25,7 +25,7 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
 
   it("seeds the demo study on first start and says so", () => {
     expect(server.output()).toMatch(/Seeded the demo study: 4 scenarios, 40 runs, 16 evaluations/);
-    expect(server.output()).toMatch(/Seeded the demo benchmark "Demo benchmark \(stand-in output\)": 96 runs, 160 evaluations \(stand-in output, not model output\)/);
+    expect(server.output()).toMatch(/Seeded the demo benchmark "Demo benchmark \(stand-in output\)": 128 runs, 224 evaluations \(stand-in output, not model output\)/);
     expect(server.output()).toMatch(/is running at http:\/\/127\.0\.0\.1:\d+\//);
     expect(server.output()).toMatch(/admin +admin +password: demo-admin-pass/);
     expect(server.output()).toMatch(/expert +ada +password: demo-ada-pass/);
@@ -56,8 +56,8 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
     const html = await res.text();
     expect(html).toContain("SoCRATES Studio");
     expect(html).toMatch(/<strong>4<\/strong> scenarios/);
-    // 8 runs in matched pairs + 32 short runs in the A/B reactiveness pairs + the demo benchmark's 96.
-    expect(html).toMatch(/<strong>136<\/strong> runs/);
+    // 8 runs in matched pairs + 32 short runs in the A/B reactiveness pairs + the demo benchmark's 128.
+    expect(html).toMatch(/<strong>168<\/strong> runs/);
   });
 
   it("lists the demo scenarios from four domains", async () => {

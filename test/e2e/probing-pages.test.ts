@@ -106,12 +106,15 @@ describe.runIf(runBrowserTests)("probing on the scenario page and A/B studies by
     await page.reload();
     const table = page.getByTestId("fidelity-table");
     await table.waitFor();
-    await expect(table.locator("thead th").allInnerTexts()).resolves.toEqual(["Simulator backbone", "Pairs", "Correct", "No majority", "Labels", "Fidelity", "Nominal α", "95% CI", "n units"]);
+    await expect(table.locator("thead th").allInnerTexts()).resolves.toEqual(["Simulator backbone", "Pairs", "Correct", "No majority", "Labels", "Fidelity", "Nominal α", "95% CI", "n units", "Measured pairs", "Auto agreement", "Auto r (p)"]);
     const rows = await table.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => (td as HTMLElement).innerText.trim())));
     expect(rows.map((r) => r[0])).toEqual(["sim-a", "sim-c", "All backbones"]);
     for (const row of rows) {
       expect(row[6]).toMatch(/^−?\d\.\d{3}$/); // alpha
       expect(row[7]).toMatch(/^\[−?\d\.\d{3}, −?\d\.\d{3}\]$/); // its CI
+      // These runs were simulated without emotion: the automatic proxy has nothing to measure.
+      expect(row[9]).toMatch(/^0 of \d+$/);
+      expect(row[11]).toBe("—");
     }
     expect(rows.map((r) => [r[1], r[8]])).toEqual([
       ["4", "4"],
