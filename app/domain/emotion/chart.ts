@@ -43,7 +43,7 @@ export function emotionChartTitle(trajectory: EmotionTrajectory): string {
 export function emotionChartSpec(input: EmotionChartInput): TopLevelSpec {
   const domain = input.parties.map((p) => p.name);
   const x = { field: "turn", type: "quantitative", title: "turn", scale: { domain: [0, input.totalTurns], nice: false, zero: true }, axis: { tickMinStep: 1, format: "d" } } as const;
-  const color = { field: "party", type: "nominal", title: "party", sort: domain, scale: { domain, range: OKABE_ITO } } as const;
+  const color = { field: "party", type: "nominal", title: "party", sort: domain, scale: { domain, range: OKABE_ITO }, legend: { orient: "bottom", labelLimit: 320 } } as const;
   return {
     ...CHART_BASE,
     title: { text: emotionChartTitle(input.trajectory), subtitle: "0–100, higher = calmer and more open; grey rules: mediator turns" },
@@ -60,7 +60,8 @@ export function emotionChartSpec(input: EmotionChartInput): TopLevelSpec {
         data: { values: emotionChartRows(input.trajectory, input.parties) },
         encoding: { x, y: { field: "score", type: "quantitative", title: "emotion (0–100)", scale: { domain: [EMOTION_MIN, EMOTION_MAX] } }, color },
         layer: [
-          { name: EMOTION_CHART_MARKS.lines, mark: { type: "line", strokeWidth: 2.5 } },
+          // Steps, not slopes: a score holds until the party reports again (the metrics carry it forward).
+          { name: EMOTION_CHART_MARKS.lines, mark: { type: "line", strokeWidth: 2.5, interpolate: "step-after" } },
           {
             name: EMOTION_CHART_MARKS.points,
             mark: { type: "point", filled: true, size: 60 },
