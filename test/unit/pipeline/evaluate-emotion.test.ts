@@ -5,6 +5,7 @@ import type { Db } from "../../../app/server/db.server.ts";
 import { exportBundle, importBundleFiles, importBundleRecords } from "../../../app/server/bundle-store.server.ts";
 import { emotionTurns, runSpeakers } from "../../../app/server/models/run.server.ts";
 import { evaluateRuns } from "../../../app/server/pipeline/evaluate-runs.server.ts";
+import { computeMetrics, getRunMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { chatRequests, servedBodies } from "./helpers.ts";
 import { EMOTION_MODEL, evaluationSetup, MEDIATED, prompts, UNMEDIATED } from "./evaluation-helpers.ts";
@@ -122,6 +123,13 @@ describe("post-hoc emotion judge over HTTP", () => {
     // The trajectory knows it is incomplete, so the metrics are null rather than imputed.
     const [trajectory] = runEmotionTrajectories(emotionTurns(db, MEDIATED), [{ ...evaluation, errors: evaluation.errors ?? [] }], PARTIES);
     expect(trajectory.failedParties).toEqual(["BAKERY"]);
+    computeMetrics(db, { runId: MEDIATED });
+    const rows = getRunMetrics(db, MEDIATED).run.filter((r) => ["ER", "EF", "EV"].includes(r.metric));
+    expect(rows.map((r) => r.metric).sort()).toEqual(["EF", "ER", "EV"]);
+    for (const row of rows) {
+      expect(row.value).toBeNull();
+      expect(row.detail).toMatchObject({ source: "judge", backbone: "standin-broken", incomplete: true, failedParties: ["BAKERY"] });
+    }
   });
 
   it("skips a run whose parties reported their own emotion", async () => {
