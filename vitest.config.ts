@@ -7,6 +7,9 @@ export default defineConfig({
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 180_000,
+    // expect.poll waits for the app to catch up (a draft posted in the background, a page that
+    // re-renders); 1 s, the default, is too short on a loaded 2-core CI machine. A wait, not a timing target.
+    expect: { poll: { timeout: 10_000 } },
     pool: "forks",
     reporters: ["default", "./test/plain-summary-reporter.ts"],
   },
