@@ -7,15 +7,13 @@
 import { partyVolatility } from "../domain/emotion/measures.ts";
 import { EMOTION_METHOD, preferredTrajectory, runEmotionTrajectories, type EmotionTrajectory } from "../domain/emotion/trajectory.ts";
 import type { Db } from "./db.server.ts";
-import { evaluationsOfRun } from "./models/evaluation.server.ts";
+import { evaluationsOfRunByMethod } from "./models/evaluation.server.ts";
 import { emotionTurns, playedScenarioRow } from "./models/run.server.ts";
 
 /** Every emotion trajectory of the run; `partyIds` in the run's party order (read from the played scenario when omitted). */
 export function storedEmotionTrajectories(db: Db, runId: string, partyIds?: readonly string[]): EmotionTrajectory[] {
   const parties = partyIds ?? playedScenarioRow(db, runId)?.body.parties.map((p) => p.id) ?? [];
-  const evaluations = evaluationsOfRun(db, runId)
-    .filter((e) => e.method === EMOTION_METHOD)
-    .map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
+  const evaluations = evaluationsOfRunByMethod(db, runId, EMOTION_METHOD).map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
   return runEmotionTrajectories(emotionTurns(db, runId), evaluations, parties);
 }
 

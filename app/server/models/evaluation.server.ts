@@ -17,6 +17,9 @@ export type NewJudgment = Omit<typeof interventionJudgments.$inferInsert, "creat
 const p = sql.placeholder;
 const byId = preparedOnce((db) => db.select().from(evaluations).where(eq(evaluations.id, p("id"))).prepare());
 const ofRun = preparedOnce((db) => db.select().from(evaluations).where(eq(evaluations.runId, p("runId"))).orderBy(asc(evaluations.id)).prepare());
+const ofRunByMethod = preparedOnce((db) =>
+  db.select().from(evaluations).where(and(eq(evaluations.runId, p("runId")), eq(evaluations.method, p("method")))).orderBy(asc(evaluations.id)).prepare(),
+);
 const judgmentsOf = preparedOnce((db) =>
   db
     .select()
@@ -40,6 +43,11 @@ export function evaluationBackbones(db: Db, ids: readonly string[]): Map<string,
 /** A run's evaluations, in id order. */
 export function evaluationsOfRun(db: Db, runId: string): EvaluationRow[] {
   return ofRun(db).all({ runId });
+}
+
+/** A run's evaluations of one method (e.g. its emotion judges), without reading the others' output. */
+export function evaluationsOfRunByMethod(db: Db, runId: string, method: string): EvaluationRow[] {
+  return ofRunByMethod(db).all({ runId, method });
 }
 
 /** A run's intervention judgments, by backbone and turn. */
