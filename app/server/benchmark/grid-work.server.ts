@@ -34,6 +34,11 @@ export interface RunWork {
    * their own emotion, else whether its evaluation is still "pending" or "done".
    */
   emotionJudge: EmotionJudgeWork;
+  /**
+   * The plan asks the parties to self-report, but this run was stored without it (an earlier
+   * plan's run under the same id): it is reused as it is, so the command says so.
+   */
+  storedWithoutSelfReport: boolean;
 }
 
 export type EmotionJudgeWork = "none" | "pending" | "done";
@@ -101,12 +106,14 @@ export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork 
   const judged = evaluationBackbones(db, runIds.flatMap((runId) => evaluators.map((e) => evaluationId(runId, TOPIC_METHOD, e.model))));
   const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || judged.get(evaluationId(runId, TOPIC_METHOD, e.model)) !== e.model);
   const emotionJudge = emotionJudgeWork(db, plan, runIds, stored);
+  const wantsSelfReport = plan.emotion?.selfReport === true;
   const runWork = (runId: string, mediator: PlanMediator | null): RunWork => ({
     runId,
     mediator,
     stored: stored.has(runId),
     pendingEvaluators: pending(runId),
     emotionJudge: emotionJudge(runId),
+    storedWithoutSelfReport: wantsSelfReport && stored.has(runId) && !hasSelfReportedEmotion(db, runId),
   });
   const runs: RunWork[] = [runWork(unit.unmediatedRunId, null), ...unit.mediated.map((m) => runWork(m.runId, mediators.get(m.mediator)!))];
   const pairs = unit.mediated.map((m) => ({ id: m.pairId, mediatedRunId: m.runId, unmediatedRunId: unit.unmediatedRunId, stored: pairsStored.has(m.pairId) }));
@@ -136,13 +143,15 @@ export interface PartCounts {
   /** Emotion-judge evaluations the plan asks for (runs without self-report), and how many are pending. */
   emotionEvaluations: number;
   emotionPending: number;
+  /** Stored runs reused without the self-reported emotion the plan asks for. */
+  storedWithoutSelfReport: number;
 }
 
 /** Counts per part of the grid (main, repeat, simulator). */
 export function countsByPart(work: readonly UnitWork[]): Record<string, PartCounts> {
   const out: Record<string, PartCounts> = {};
   for (const w of work) {
-    const c = (out[w.unit.part] ??= { units: 0, runs: 0, runsStored: 0, evaluations: 0, evaluationsPending: 0, emotionEvaluations: 0, emotionPending: 0 });
+    const c = (out[w.unit.part] ??= { units: 0, runs: 0, runsStored: 0, evaluations: 0, evaluationsPending: 0, emotionEvaluations: 0, emotionPending: 0, storedWithoutSelfReport: 0 });
     c.units += 1;
     c.runs += w.runs.length;
     c.runsStored += w.runs.filter((r) => r.stored).length;
@@ -150,6 +159,7 @@ export function countsByPart(work: readonly UnitWork[]): Record<string, PartCoun
     c.evaluationsPending += w.runs.reduce((n, r) => n + r.pendingEvaluators.length, 0);
     c.emotionEvaluations += w.runs.filter((r) => r.emotionJudge !== "none").length;
     c.emotionPending += w.runs.filter((r) => r.emotionJudge === "pending").length;
+    c.storedWithoutSelfReport += w.runs.filter((r) => r.storedWithoutSelfReport).length;
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { emotionEvaluationId } from "../../../app/domain/emotion/trajectory.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { loadLlmConfig, parseLlmConfig } from "../../../app/server/llm/config.server.ts";
-import { estimateShardCost } from "../../../app/server/benchmark/grid-work.server.ts";
+import { countsByPart, estimateShardCost } from "../../../app/server/benchmark/grid-work.server.ts";
 import { loadPlanFile } from "../../../app/server/benchmark/plan-file.server.ts";
 import { prepareGridRun, runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
 import { BenchmarkPlanError, parseBenchmarkPlan } from "../../../app/domain/benchmark/plan.ts";
@@ -79,6 +79,12 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     const second = await runGrid({ db, llm: createLlm({ db, config }), config, loaded });
     expect(second.evaluations).toEqual({ stored: 0, skipped: 4 });
     expect(mock.requests.length).toBe(before);
+
+    // The same grid under a plan that now asks for self-report: the stored runs are reused as
+    // they are, and the work summary counts them (the command prints a note).
+    const selfReporting = { ...loaded, plan: { ...loaded.plan, emotion: { selfReport: true, judge: { model: JUDGE } } } };
+    const reused = prepareGridRun({ db, config, loaded: selfReporting });
+    expect(countsByPart(reused.units).main).toMatchObject({ runsStored: 2, storedWithoutSelfReport: 2, emotionPending: 0 });
   });
 
   it("with selfReport, the parties report their emotion every turn, the judge is not needed, and the emotion metrics are stored", async () => {
