@@ -15,9 +15,8 @@ import type { Db } from "../db.server.ts";
 import type { LlmConfig } from "../llm/config.server.ts";
 import { evaluationBackbones } from "../models/evaluation.server.ts";
 import { storedMatchedPairIds } from "../models/matched-pair.server.ts";
-import { storedRunIds } from "../models/run.server.ts";
+import { selfReportedRunIds, storedRunIds } from "../models/run.server.ts";
 import { TOPIC_METHOD } from "../pipeline/evaluate-topic.server.ts";
-import { hasSelfReportedEmotion } from "../pipeline/evaluation-context.server.ts";
 import { loadScenario, resolveCondition } from "../pipeline/simulate.server.ts";
 import { planGrid, type LoadedPlan } from "./plan-file.server.ts";
 import { checkGridComplete } from "./plan-check.server.ts";
@@ -85,14 +84,14 @@ export function unitEvaluators(plan: BenchmarkPlan, part: GridPart): PlanBackbon
 }
 
 /** Whether each run still needs the plan's emotion judge; a run not simulated yet will self-report when the plan says so. */
-function emotionJudgeWork(db: Db, plan: BenchmarkPlan, runIds: readonly string[], stored: ReadonlySet<string>): (runId: string) => EmotionJudgeWork {
+function emotionJudgeWork(db: Db, plan: BenchmarkPlan, runIds: readonly string[], stored: ReadonlySet<string>, selfReported: ReadonlySet<string>): (runId: string) => EmotionJudgeWork {
   const judge = plan.emotion?.judge;
   if (!judge) return () => "none";
   const judged = evaluationBackbones(db, runIds.map((runId) => emotionEvaluationId(runId, judge.model)));
   return (runId) => {
     if (judged.get(emotionEvaluationId(runId, judge.model)) === judge.model) return "done";
-    const selfReported = stored.has(runId) ? hasSelfReportedEmotion(db, runId) : plan.emotion!.selfReport;
-    return selfReported ? "none" : "pending";
+    const willSelfReport = stored.has(runId) ? selfReported.has(runId) : plan.emotion!.selfReport;
+    return willSelfReport ? "none" : "pending";
   };
 }
 
@@ -105,7 +104,9 @@ export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork 
   // One query for the unit's evaluations, reading their backbones only (not the judge outputs).
   const judged = evaluationBackbones(db, runIds.flatMap((runId) => evaluators.map((e) => evaluationId(runId, TOPIC_METHOD, e.model))));
   const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || judged.get(evaluationId(runId, TOPIC_METHOD, e.model)) !== e.model);
-  const emotionJudge = emotionJudgeWork(db, plan, runIds, stored);
+  // One query for which stored runs self-reported (only a plan with `emotion` asks).
+  const selfReported = plan.emotion ? selfReportedRunIds(db, [...stored]) : new Set<string>();
+  const emotionJudge = emotionJudgeWork(db, plan, runIds, stored, selfReported);
   const wantsSelfReport = plan.emotion?.selfReport === true;
   const runWork = (runId: string, mediator: PlanMediator | null): RunWork => ({
     runId,
@@ -113,7 +114,7 @@ export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork 
     stored: stored.has(runId),
     pendingEvaluators: pending(runId),
     emotionJudge: emotionJudge(runId),
-    storedWithoutSelfReport: wantsSelfReport && stored.has(runId) && !hasSelfReportedEmotion(db, runId),
+    storedWithoutSelfReport: wantsSelfReport && stored.has(runId) && !selfReported.has(runId),
   });
   const runs: RunWork[] = [runWork(unit.unmediatedRunId, null), ...unit.mediated.map((m) => runWork(m.runId, mediators.get(m.mediator)!))];
   const pairs = unit.mediated.map((m) => ({ id: m.pairId, mediatedRunId: m.runId, unmediatedRunId: unit.unmediatedRunId, stored: pairsStored.has(m.pairId) }));

@@ -145,7 +145,7 @@ function recordFailure(ctx: Ctx, id: string, reason: string): void {
 
 async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean> {
   const llm = routedLlm(ctx.guard.llm, { party: work.unit.simulator.endpoint, mediator: run.mediator?.endpoint });
-  const attempt = await simulateRun(llm, simulationPromptsFor(run.mediator?.mode ?? "generic", { emotion: selfReportOf(ctx.plan) }), setupOf(ctx, work, run), { signal: ctx.signal });
+  const attempt = await simulateRun(llm, simulationPromptsFor(run.mediator?.mode ?? "generic"), setupOf(ctx, work, run), { signal: ctx.signal });
   addStats(ctx.summary.calls, attempt.stats);
   if (!attempt.ok) {
     if (!attempt.aborted) recordFailure(ctx, run.runId, attempt.reason);

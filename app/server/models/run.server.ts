@@ -3,7 +3,7 @@
  * store and the run page; the scenario as played, turn ranges and trajectories to sample for
  * annotation.
  */
-import { and, asc, countDistinct, eq, exists, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, countDistinct, eq, exists, gte, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { ScenarioBody } from "../../domain/bundle.ts";
 import type { EmotionTurn } from "../../domain/emotion/trajectory.ts";
@@ -69,6 +69,18 @@ export function runSpeakers(db: Db, runId: string): string[] {
 
 const emotionTurnColumns = { turnId: turns.turnId, speaker: turns.speaker, role: turns.role, emotion: turns.emotion, emotionReason: turns.emotionReason };
 const emotionTurnsOf = preparedOnce((db) => db.select(emotionTurnColumns).from(turns).where(eq(turns.runId, p("runId"))).orderBy(asc(turns.turnId)).prepare());
+
+/** Which of these runs carry the parties' self-reported emotion (a run has it on every party turn or on none). */
+export function selfReportedRunIds(db: Db, ids: readonly string[]): Set<string> {
+  if (ids.length === 0) return new Set();
+  const rows = db.selectDistinct({ runId: turns.runId }).from(turns).where(and(inArray(turns.runId, [...ids]), isNotNull(turns.emotion))).all();
+  return new Set(rows.map((r) => r.runId));
+}
+
+/** Whether the run's parties reported their own emotion as they played (then no emotion judge is needed). */
+export function hasSelfReportedEmotion(db: Db, runId: string): boolean {
+  return selfReportedRunIds(db, [runId]).has(runId);
+}
 
 /** Each turn's speaker with the party's self-reported emotion (null when the run was simulated without it). */
 export function emotionTurns(db: Db, runId: string): EmotionTurn[] {

@@ -10,7 +10,7 @@ import { MEDIATOR_ID, type Evaluation } from "../../domain/bundle.ts";
 import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { evaluationBackbones } from "../models/evaluation.server.ts";
-import { findRun, runIds } from "../models/run.server.ts";
+import { findRun, hasSelfReportedEmotion, runIds } from "../models/run.server.ts";
 import { Semaphore } from "../../domain/llm/semaphore.ts";
 import type { Llm, LlmRole } from "../../domain/llm/types.ts";
 import { evaluateTopicLocalized, plannedTopicCalls, TOPIC_METHOD, type EvaluatorOptions } from "./evaluate-topic.server.ts";
@@ -20,7 +20,7 @@ import { evaluationId } from "../../domain/evaluation-ids.ts";
 import type { EvaluationContext } from "../../domain/prompts/transcript.ts";
 import { evaluateEmotion, plannedEmotionCalls } from "./evaluate-emotion.server.ts";
 import { EMOTION_METHOD } from "../../domain/emotion/trajectory.ts";
-import { hasSelfReportedEmotion, loadEvaluationContext, loadPartyThoughts, RunNotFoundError } from "./evaluation-context.server.ts";
+import { loadEvaluationContext, loadPartyThoughts, RunNotFoundError } from "./evaluation-context.server.ts";
 
 export const EVALUATE_METHODS = ["topic", "per-turn", "mi", "emotion"] as const;
 export type EvaluateMethod = (typeof EVALUATE_METHODS)[number];

@@ -6,7 +6,7 @@
 import type { ContextTurn, EvaluationContext } from "../../domain/prompts/transcript.ts";
 import type { Db } from "../db.server.ts";
 import { findCondition } from "../models/condition.server.ts";
-import { emotionTurns, findRun, publicTurns, runTurnRows } from "../models/run.server.ts";
+import { findRun, publicTurns, runTurnRows } from "../models/run.server.ts";
 import { findScenario } from "../models/scenario.server.ts";
 
 export class RunNotFoundError extends Error {
@@ -45,9 +45,4 @@ export function loadPartyThoughts(db: Db, runId: string): Map<string, PartyThoug
     byParty.set(turn.speaker, list);
   }
   return byParty;
-}
-
-/** Whether the run's parties reported their own emotion as they played (then no judge is needed). */
-export function hasSelfReportedEmotion(db: Db, runId: string): boolean {
-  return emotionTurns(db, runId).some((t) => t.emotion !== null);
 }

@@ -21,7 +21,7 @@ import { importBundleFiles } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { findCondition, generalCondition, type ConditionRow } from "../models/condition.server.ts";
 import { storedMatchedPairIds } from "../models/matched-pair.server.ts";
-import { findRun, runBackbones, storedRunIds } from "../models/run.server.ts";
+import { runBackbones, selfReportedRunIds, storedRunIds } from "../models/run.server.ts";
 import { findScenario } from "../models/scenario.server.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { templateVersion } from "./prompt-templates.server.ts";
@@ -173,7 +173,9 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
     }
   }
   const emotion = options.emotion ?? false;
-  for (const r of runs.filter((r) => r.stored)) checkStoredEmotion(db, r.runId, emotion);
+  const storedIds = runs.filter((r) => r.stored).map((r) => r.runId);
+  const selfReported = selfReportedRunIds(db, storedIds);
+  for (const runId of storedIds) checkStoredEmotion(runId, selfReported.has(runId), emotion);
   for (const p of pairs) p.stored = storedPairs.has(p.id);
 
   return {
@@ -192,14 +194,9 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
   };
 }
 
-/** Whether a stored run was simulated with self-reported emotion (its config says so). */
-export function storedWithEmotion(db: Db, runId: string): boolean {
-  return (findRun(db, runId)?.config as { emotion?: unknown } | undefined)?.emotion === true;
-}
-
 /** A stored run is skipped, so it must have been simulated with the emotion setting asked for now. */
-function checkStoredEmotion(db: Db, runId: string, emotion: boolean): void {
-  if (storedWithEmotion(db, runId) === emotion) return;
+function checkStoredEmotion(runId: string, storedWithEmotion: boolean, emotion: boolean): void {
+  if (storedWithEmotion === emotion) return;
   const was = emotion ? "without" : "with";
   throw new SimulationInputError(`run id "${runId}" is already stored ${was} self-reported emotion; use another --seed (or ${emotion ? "drop" : "add"} --emotion)`);
 }

@@ -44,10 +44,9 @@ export function mediatorHowMessages(view: MediatorView, reason: string, mode: Me
 
 /**
  * The message builders simulateRun is given for a mediator mode, rendered from the templates on
- * disk. They cover both party templates; simulateRun picks one by RunSetup.emotion, so the options
- * only say what the caller intends (the same options as simulationTemplatesFor, for symmetry).
+ * disk; they cover both party templates, and simulateRun picks one by RunSetup.emotion.
  */
-export function simulationPromptsFor(mode: MediatorMode, _options: SimulationOptions = {}): SimulationPrompts {
+export function simulationPromptsFor(mode: MediatorMode): SimulationPrompts {
   return {
     party: partyMessages,
     partyEmotion: partyEmotionMessages,
