@@ -4,9 +4,11 @@
  * places the automatic persona-fidelity proxy appears (the report's Table 1 and the A/B
  * dashboard) read each run's preferred one.
  */
+import { fidelityProxy, type BackboneProxy, type ProxyPair } from "../domain/emotion/fidelity-proxy.ts";
 import { partyVolatility } from "../domain/emotion/measures.ts";
 import { EMOTION_METHOD, preferredTrajectory, runEmotionTrajectories, type EmotionTrajectory } from "../domain/emotion/trajectory.ts";
 import type { Db } from "./db.server.ts";
+import { listAbPairsWithBackbone } from "./models/ab-pair.server.ts";
 import { evaluationsOfRunByMethod } from "./models/evaluation.server.ts";
 import { emotionTurns, playedScenarioRow } from "./models/run.server.ts";
 
@@ -35,4 +37,16 @@ export function preferredVolatilityReader(db: Db, judgeBackbone?: string): (runI
     if (!trajectory || trajectory.failedParties.length > 0) return null;
     return partyVolatility(trajectory.parties[partyId] ?? []);
   };
+}
+
+/** The stored A/B pairs (those named, else all) as the proxy reads them: backbone = the runs' simulator backbone. */
+export function storedProxyPairs(db: Db, pairIds?: ReadonlySet<string>): ProxyPair[] {
+  return listAbPairsWithBackbone(db)
+    .filter((p) => !pairIds || pairIds.has(p.id))
+    .map((p) => ({ pairId: p.id, backbone: p.backbone, runA: p.runAId, runB: p.runBId, targetParty: p.targetParty, levelA: p.levelA, levelB: p.levelB }));
+}
+
+/** The automatic persona-fidelity proxy over these pairs, each run read through its preferred trajectory. */
+export function storedFidelityProxy(db: Db, pairs: readonly ProxyPair[], judgeBackbone?: string): BackboneProxy[] {
+  return pairs.length === 0 ? [] : fidelityProxy(pairs, preferredVolatilityReader(db, judgeBackbone));
 }

@@ -4,12 +4,11 @@
  * and Table 1's automatic proxy from the stored A/B pairs' emotion trajectories.
  */
 import type { StudyResults } from "../../domain/benchmark/report/studies.ts";
-import { fidelityProxy, type BackboneProxy } from "../../domain/emotion/fidelity-proxy.ts";
+import type { BackboneProxy } from "../../domain/emotion/fidelity-proxy.ts";
 import { studyDashboard } from "../annotation/dashboard.server.ts";
 import { listStudies } from "../annotation/studies.server.ts";
 import type { Db } from "../db.server.ts";
-import { listAbPairsWithBackbone } from "../models/ab-pair.server.ts";
-import { preferredVolatilityReader } from "../emotion-trajectories.server.ts";
+import { storedFidelityProxy, storedProxyPairs } from "../emotion-trajectories.server.ts";
 
 /**
  * The proxy over every stored A/B pair (backbone = the runs' simulator backbone), the target
@@ -17,12 +16,7 @@ import { preferredVolatilityReader } from "../emotion-trajectories.server.ts";
  * gives no volatility (as the emotion metrics are null on it).
  */
 export function loadFidelityProxy(db: Db, judgeBackbone?: string): BackboneProxy[] {
-  const pairs = listAbPairsWithBackbone(db);
-  if (pairs.length === 0) return [];
-  return fidelityProxy(
-    pairs.map((p) => ({ pairId: p.id, backbone: p.backbone, runA: p.runAId, runB: p.runBId, targetParty: p.targetParty, levelA: p.levelA, levelB: p.levelB })),
-    preferredVolatilityReader(db, judgeBackbone),
-  );
+  return storedFidelityProxy(db, storedProxyPairs(db), judgeBackbone);
 }
 
 export function loadStudyResults(db: Db, judgeBackbone?: string): StudyResults {

@@ -5,7 +5,7 @@
  * it the automatic proxy from the runs' emotion (app/domain/emotion/fidelity-proxy.ts).
  */
 import { z } from "zod";
-import { fidelityProxy, type BackboneProxy, type ProxyPair } from "../../../domain/emotion/fidelity-proxy.ts";
+import { fidelityProxy, type BackboneProxy } from "../../../domain/emotion/fidelity-proxy.ts";
 import type { AbLabelPayload } from "../../../domain/labels.ts";
 import { parseStudyConfig } from "../../../domain/study-config.ts";
 import { AB_REACTIVENESS } from "../../../domain/tasks/ids.ts";
@@ -15,7 +15,7 @@ import { abSummary, mixGold, summarizeAgreement, type AbItem, type AbLabelRow } 
 import { BundleImportError, importBundleFiles } from "../../bundle-store.server.ts";
 import type { Db } from "../../db.server.ts";
 import { badInput } from "../../http/errors.server.ts";
-import { preferredVolatilityReader } from "../../emotion-trajectories.server.ts";
+import { preferredVolatilityReader, storedProxyPairs } from "../../emotion-trajectories.server.ts";
 import { withWriteLock } from "../../http/write-lock.server.ts";
 import { abPairCount, abPairCountsByBackbone, listAbPairsWithBackbone, type AbPairRow, type AbPairWithBackbone } from "../../models/ab-pair.server.ts";
 import { abTaskView } from "../task-view.server.ts";
@@ -136,11 +136,8 @@ export interface StudyProxy {
  * the target party's volatility in each run's preferred emotion trajectory against its level.
  */
 export function studyProxy(db: Db, pairIds: readonly string[]): StudyProxy {
-  const wanted = new Set(pairIds);
-  const pairs: ProxyPair[] = listAbPairsWithBackbone(db)
-    .filter((p) => wanted.has(p.id))
-    .map((p) => ({ pairId: p.id, backbone: p.backbone, runA: p.runAId, runB: p.runBId, targetParty: p.targetParty, levelA: p.levelA, levelB: p.levelB }));
-  const volatilityOf = preferredVolatilityReader(db);
+  const pairs = storedProxyPairs(db, new Set(pairIds));
+  const volatilityOf = preferredVolatilityReader(db); // shared, so each run is read once for both
   const [overall = null] = fidelityProxy(pairs.map((p) => ({ ...p, backbone: "all" })), volatilityOf);
   return { byBackbone: fidelityProxy(pairs, volatilityOf), overall };
 }
