@@ -10,6 +10,7 @@ interface Case {
   label: string;
   target: number; // seconds
   run: () => unknown;
+  repeats?: number; // timed runs (default 5)
 }
 
 /** Raters agree with a unit's "true" value with probability `agree`, otherwise pick at random. */
@@ -51,6 +52,11 @@ const ordinalData = ratings(11, 2, 1_000_000, [1, 2, 3, 4, 5], 0.7, 0);
 const nominalData = ratings(12, 3, 300_000, [1, 2, 3, 4, 5, 6, 7, 8], 0.7, 0.1);
 const intervalValues = Array.from({ length: 40 }, (_, i) => i * 0.25);
 const intervalData = ratings(13, 2, 10_000, intervalValues, 0.6, 0);
+// Many distinct values: the case where the ratio level's expected disagreement is O(V²).
+const manyValues = Array.from({ length: 10_000 }, (_, i) => 1 + i);
+const manyData = ratings(14, 2, 1_000_000, manyValues, 0.6, 0);
+const ratioBootValues = Array.from({ length: 1_000 }, (_, i) => 1 + i);
+const ratioBootData = ratings(15, 2, 100_000, ratioBootValues, 0.6, 0);
 
 const cases: Case[] = [
   { label: "(a) alpha ordinal, 2 raters x 1,000,000 units", target: 0.2, run: () => krippendorffAlpha(ordinalData, "ordinal") },
@@ -60,10 +66,20 @@ const cases: Case[] = [
     target: 1,
     run: () => bootstrapAlpha(intervalData, "interval", { draws: 1000, seed: 1 }),
   },
+  { label: "(d) alpha interval, 2 x 1,000,000 units, 10,000 values", target: 1, run: () => krippendorffAlpha(manyData, "interval") },
+  // Target for (e): within 2x of (d), checked in the printout below.
+  { label: "(e) alpha ratio, 2 x 1,000,000 units, 10,000 values", target: 2, run: () => krippendorffAlpha(manyData, "ratio") },
+  {
+    label: "(f) bootstrap 1000 draws, ratio, 2 x 100,000, 1,000 values",
+    target: 5,
+    run: () => bootstrapAlpha(ratioBootData, "ratio", { draws: 1000, seed: 1 }),
+    repeats: 1,
+  },
 ];
 
-const rows = cases.map((c) => {
-  const s = time(c.run);
+const only = process.env.CASES?.split(",").map((x) => x.trim());
+const rows = cases.filter((c) => !only || only.some((o) => c.label.startsWith(`(${o})`))).map((c) => {
+  const s = time(c.run, c.repeats);
   return { case: c.label, seconds: s.toFixed(4), target: c.target.toFixed(2), ok: s <= c.target ? "yes" : "NO" };
 });
 
@@ -73,7 +89,13 @@ const widths = Object.keys(header).map((k) =>
 );
 const line = (r: typeof header) =>
   (Object.keys(header) as (keyof typeof header)[]).map((k, i) => r[k].padEnd(widths[i])).join("  ");
-console.log(`node ${process.version}, median of 5 after one warm-up`);
+console.log(`node ${process.version}, median of 5 timed runs (1 for (f)) after one warm-up`);
 console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const r of rows) console.log(line(r));
+const secondsOf = (tag: string) => rows.find((r) => r.case.startsWith(`(${tag})`))?.seconds;
+const [intervalS, ratioS] = [secondsOf("d"), secondsOf("e")];
+if (intervalS && ratioS) {
+  const factor = Number(ratioS) / Number(intervalS);
+  console.log(`ratio / interval at 10,000 values: ${factor.toFixed(2)}x (target: within 2x) ${factor <= 2 ? "yes" : "NO"}`);
+}
