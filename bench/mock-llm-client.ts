@@ -4,14 +4,16 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
-import type { MockStats } from "./mock-llm-process.ts";
+import type { MockStats, ServiceRecord } from "./mock-llm-process.ts";
 
-export type { MockStats };
+export type { MockStats, ServiceRecord };
 
 export interface MockProcess {
   url: string;
   /** Figures for the requests since the previous call. */
   stats(): Promise<MockStats>;
+  /** Every chat request since the previous call, with its key and service time (bench/dependent-chain.ts). */
+  services(): Promise<ServiceRecord[]>;
   close(): Promise<void>;
 }
 
@@ -34,14 +36,16 @@ export async function startMockProcess(latency: { min: number; max: number }): P
       child.on("message", onMessage);
       child.once("exit", onExit);
     });
+  const ask = <T>(type: string): Promise<T> => {
+    const reply = next<T>(type);
+    child.send({ type });
+    return reply;
+  };
   const { url } = await next<{ url: string }>("ready");
   return {
     url,
-    stats: async () => {
-      const reply = next<{ stats: MockStats }>("stats");
-      child.send({ type: "stats" });
-      return (await reply).stats;
-    },
+    stats: async () => (await ask<{ stats: MockStats }>("stats")).stats,
+    services: async () => (await ask<{ services: ServiceRecord[] }>("services")).services,
     close: async () => {
       const exited = new Promise((ok) => child.once("exit", ok));
       child.send({ type: "close" });

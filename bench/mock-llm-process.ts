@@ -4,10 +4,13 @@
  * writes and JSON work, and both the wall time and the latencies it records would be skewed.
  *
  * Protocol (IPC messages): on start it sends { type: "ready", url }; { type: "stats" } is answered
- * with MockStats for the chat requests since the last "stats"; { type: "close" } stops it.
+ * with MockStats for the chat requests since the last "stats"; { type: "services" } is answered
+ * with a ServiceRecord per chat request since the last "services" (its own cursor), for
+ * bench/dependent-chain.ts; { type: "close" } stops it.
  */
 import { standInResponder } from "../test/mock-llm/responders/index.ts";
-import { startMockLlm } from "../test/mock-llm/server.ts";
+import { startMockLlm, type RecordedRequest } from "../test/mock-llm/server.ts";
+import { recordedKeys } from "./chain-key.ts";
 
 export interface MockStats {
   /** Chat completion requests received. */
@@ -20,6 +23,17 @@ export interface MockStats {
   maxInFlight: number;
 }
 
+/** One chat request as served: its key (bench/chain-key.ts), the request it repairs if any, and its service time. */
+export interface ServiceRecord {
+  key: string;
+  repairOf?: string;
+  /** responded − received, in ms. */
+  ms: number;
+}
+
+const isChat = (r: RecordedRequest) => r.path === "/v1/chat/completions";
+const serviceMs = (r: RecordedRequest) => (r.respondedAt ?? r.receivedAt) - r.receivedAt;
+
 const latency = { min: Number(process.env.MOCK_LATENCY_MIN ?? 200), max: Number(process.env.MOCK_LATENCY_MAX ?? 400) };
 const mock = await startMockLlm({
   respond: standInResponder(), // the one `socrates mock-llm` serves
@@ -28,17 +42,26 @@ const mock = await startMockLlm({
 });
 
 let seen = 0;
+let served = 0;
 process.on("message", async (message: { type: string }) => {
   if (message.type === "stats") {
-    const chats = mock.requests.slice(seen).filter((r) => r.path === "/v1/chat/completions");
+    const chats = mock.requests.slice(seen).filter(isChat);
     seen = mock.requests.length;
     const stats: MockStats = {
       requests: chats.length,
       errors: chats.filter((r) => r.status !== 200).length,
-      latencySumMs: chats.reduce((sum, r) => sum + ((r.respondedAt ?? r.receivedAt) - r.receivedAt), 0),
+      latencySumMs: chats.reduce((sum, r) => sum + serviceMs(r), 0),
       maxInFlight: mock.maxInFlight(),
     };
     process.send!({ type: "stats", stats });
+  } else if (message.type === "services") {
+    const chats = mock.requests.slice(served).filter(isChat);
+    served = mock.requests.length;
+    const services: ServiceRecord[] = chats.flatMap((r) => {
+      const keys = recordedKeys(r.body);
+      return keys ? [{ ...keys, ms: serviceMs(r) }] : [];
+    });
+    process.send!({ type: "services", services });
   } else if (message.type === "close") {
     await mock.close();
     process.exit(0);
