@@ -5,6 +5,7 @@
  * client sends, so the same request gets the same key on both sides.
  */
 import { createHash } from "node:crypto";
+import type { RecordedRequest } from "../test/mock-llm/server.ts";
 
 export interface KeyedRequest {
   model: string;
@@ -19,8 +20,25 @@ export function requestKey(r: KeyedRequest): string {
   return createHash("sha1").update(text).digest("base64");
 }
 
+/** One chat request as the stand-in served it: its key, the request it repairs if any, and its service time. */
+export interface ServiceRecord {
+  key: string;
+  repairOf?: string;
+  /** responded − received, in ms. */
+  ms: number;
+}
+
+/** The service time the stand-in recorded for a request (responded − received, in ms). */
+export const serviceMs = (r: RecordedRequest) => (r.respondedAt ?? r.receivedAt) - r.receivedAt;
+
+/** A chat completion request as served; undefined for anything else. */
+export function serviceRecordOf(r: RecordedRequest): ServiceRecord | undefined {
+  const keys = r.path === "/v1/chat/completions" ? recordedKeys(r.body) : undefined;
+  return keys && { ...keys, ms: serviceMs(r) };
+}
+
 /** The key of a request body as the stand-in recorded it (chat completions), and of the request it repairs, if it is a repair round. */
-export function recordedKeys(body: unknown): { key: string; repairOf?: string } | undefined {
+function recordedKeys(body: unknown): { key: string; repairOf?: string } | undefined {
   const b = body as { model?: string; seed?: number; temperature?: number; max_tokens?: number; messages?: { role: string; content: unknown }[] } | undefined;
   if (!b || typeof b.model !== "string" || !Array.isArray(b.messages)) return undefined;
   const base = { model: b.model, seed: b.seed, temperature: b.temperature, maxTokens: b.max_tokens };

@@ -10,7 +10,9 @@
  */
 import { standInResponder } from "../test/mock-llm/responders/index.ts";
 import { startMockLlm, type RecordedRequest } from "../test/mock-llm/server.ts";
-import { recordedKeys } from "./chain-key.ts";
+import { serviceMs, serviceRecordOf, type ServiceRecord } from "./chain-key.ts";
+
+export type { ServiceRecord };
 
 export interface MockStats {
   /** Chat completion requests received. */
@@ -23,16 +25,7 @@ export interface MockStats {
   maxInFlight: number;
 }
 
-/** One chat request as served: its key (bench/chain-key.ts), the request it repairs if any, and its service time. */
-export interface ServiceRecord {
-  key: string;
-  repairOf?: string;
-  /** responded − received, in ms. */
-  ms: number;
-}
-
 const isChat = (r: RecordedRequest) => r.path === "/v1/chat/completions";
-const serviceMs = (r: RecordedRequest) => (r.respondedAt ?? r.receivedAt) - r.receivedAt;
 
 const latency = { min: Number(process.env.MOCK_LATENCY_MIN ?? 200), max: Number(process.env.MOCK_LATENCY_MAX ?? 400) };
 const mock = await startMockLlm({
@@ -55,12 +48,8 @@ process.on("message", async (message: { type: string }) => {
     };
     process.send!({ type: "stats", stats });
   } else if (message.type === "services") {
-    const chats = mock.requests.slice(served).filter(isChat);
+    const services = mock.requests.slice(served).flatMap((r) => serviceRecordOf(r) ?? []);
     served = mock.requests.length;
-    const services: ServiceRecord[] = chats.flatMap((r) => {
-      const keys = recordedKeys(r.body);
-      return keys ? [{ ...keys, ms: serviceMs(r) }] : [];
-    });
     process.send!({ type: "services", services });
   } else if (message.type === "close") {
     await mock.close();
