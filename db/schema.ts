@@ -602,3 +602,14 @@ export const settings = sqliteTable("settings", {
   value: text("value", { mode: "json" }).$type<unknown>().notNull(),
   updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
 });
+
+/**
+ * High-water marks of the data the study dashboard reads, one row per scope (`study:<id>`, or
+ * `global` for runs, evaluations, annotators and the other shared tables), each bumped by SQLite
+ * triggers (migration 0012) on every insert, update or delete, so a write by any process
+ * changes the mark the dashboard cache is keyed by (app/server/annotation/dashboard-cache.server.ts).
+ */
+export const dataVersions = sqliteTable("data_versions", {
+  scope: text("scope").primaryKey(),
+  version: integer("version").notNull(),
+});

@@ -7,13 +7,11 @@ import { AnnotatorTable, LabelStatusPanel, ProgressPanel, TypeFiguresSection } f
 import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
 import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
-import { studyDashboardView } from "../server/annotation/dashboard-view.server.ts";
-import { trendChartSvg } from "../server/annotation/task-types/consensus-snippet-dashboard.server.ts";
+import { dashboardPage } from "../server/annotation/dashboard-cache.server.ts";
 import { actionResult, orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
 import { setCountSurplus } from "../server/annotation/dashboard-settings.server.ts";
 import { getStudy, setStudyStatus } from "../server/annotation/studies.server.ts";
-import { studyChannelStats } from "../server/crowd/channel-stats.server.ts";
 import { crowdDashboardAction, NO_ACTION_DATA } from "../server/crowd/dashboard-actions.server.ts";
 import { prolificSessionCounts, prolificStudyUrl } from "../server/crowd/prolific.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
@@ -29,14 +27,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const db = getDb();
   const excludeFlagged = url.searchParams.get("exclude") === "flagged";
-  const view = orResponse(() => studyDashboardView(db, studyId, { excludeFlagged, reference: url.searchParams.get("reference") || null }));
+  // Cached per study and parameters until the study's data changes (dashboard-cache.server.ts).
+  const page = orResponse(() => dashboardPage(db, studyId, { excludeFlagged, reference: url.searchParams.get("reference") || null }));
+  const view = page.view;
   const prolificUrl = view.study.pool === "crowd" ? prolificStudyUrl(url.origin, studyId) : null;
   const prolificSessions = view.study.pool === "crowd" ? prolificSessionCounts(db, studyId) : null;
   const flags = studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
   // The page shows the trend as the server-drawn SVG only, so its data stays on the server.
-  const { trend, ...shown } = view;
-  const trendSvg = await trendChartSvg(trend);
-  return json({ ...shown, trendSvg, channels: studyChannelStats(db, studyId, view.gold), prolificUrl, prolificSessions, flags });
+  const { trend: _trend, ...shown } = view;
+  const trendSvg = await page.trendSvg;
+  return json({ ...shown, trendSvg, channels: page.channels, prolificUrl, prolificSessions, flags });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -2,9 +2,11 @@
  * The study dashboard: progress, agreement (with and without flagged annotators), gold accuracy,
  * and the type's own figures (consensus: the alignment table and trend; A/B: fidelity), from its
  * handler in task-types/. Every figure comes from the pure analytics in app/domain/validation on
- * rows loaded here.
+ * rows loaded here. The figures that depend only on stored labels and data (`dashboardAnalytics`)
+ * are what dashboard-cache.server.ts keeps; those that depend on assignment leases (progress, the
+ * names of everyone holding an item) are added fresh on each request (`withLeaseParts`).
  */
-import { flagAnnotators, goldAccuracy, goldFor, studyProgress } from "../../domain/validation/index.ts";
+import { flagAnnotators, goldAccuracy, goldFor, studyProgress, type ProgressItem, type ProgressLabel } from "../../domain/validation/index.ts";
 import type { Db } from "../db.server.ts";
 import { assignedAnnotators } from "../models/assignment.server.ts";
 import { labelStatusCounts } from "../models/label.server.ts";
@@ -19,26 +21,14 @@ export interface DashboardOptions {
   excludeFlagged?: boolean;
 }
 
-export function studyDashboard(db: Db, studyId: number, options: DashboardOptions = {}) {
+/** Everything on the dashboard that assignment leases do not change, with what progress is computed from. */
+export function dashboardAnalytics(db: Db, studyId: number, options: DashboardOptions = {}) {
   const study = getStudy(db, studyId);
   const config = parseStudyConfig(study.config);
   const items = loadItems(db, [studyId]);
   const stored = loadLatestLabels(db, [studyId], "stored");
   // Statistics and progress use the labels that count; gold accuracy judges each worker's own work, pending or not.
   const labels = forStatistics(db, stored);
-  // Everyone who holds or held an item here, labelled or not, is shown by name.
-  const names = Object.fromEntries(
-    assignedAnnotators(db, studyId)
-      .map((r) => [String(r.id), r.name])
-      .concat(labels.map((l) => [l.annotatorId, l.annotatorName])),
-  );
-
-  const progress = studyProgress(
-    items.map((i) => ({ itemId: i.itemId, isGold: i.isGold })),
-    labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, secondsOnTask: l.secondsOnTask })),
-    loadActiveLeases(db, studyId),
-    study.labelsPerItem,
-  );
   const gold = goldAccuracy(goldFor(items), stored);
   const flagged = flagAnnotators(gold, config.goldThreshold, config.goldMinAttempted);
   const exclude = options.excludeFlagged ? flagged : [];
@@ -46,14 +36,36 @@ export function studyDashboard(db: Db, studyId: number, options: DashboardOption
   const figures: DashboardFigures = TASK_SERVERS[study.type].dashboard({ db, study, items, labels, flagged, exclude, boot });
   return {
     study: { id: study.id, name: study.name, type: study.type, pool: study.pool, status: study.status, labelsPerItem: study.labelsPerItem, config },
-    names,
-    progress,
+    labelNames: labels.map((l): [string, string] => [l.annotatorId, l.annotatorName]),
+    progressItems: items.map((i): ProgressItem => ({ itemId: i.itemId, isGold: i.isGold })),
+    progressLabels: labels.map((l): ProgressLabel => ({ itemId: l.itemId, annotatorId: l.annotatorId, secondsOnTask: l.secondsOnTask })),
     gold,
     flagged,
     excludeFlagged: Boolean(options.excludeFlagged),
     labelStatus: labelStatusOf(db, studyId),
-    ...figures,
+    figures,
   };
+}
+
+export type DashboardAnalytics = ReturnType<typeof dashboardAnalytics>;
+
+/** The dashboard from its analytics plus what leases change, read now: progress and everyone's name. */
+export function withLeaseParts(db: Db, a: DashboardAnalytics) {
+  const studyId = a.study.id;
+  // Everyone who holds or held an item here, labelled or not, is shown by name.
+  const names = Object.fromEntries(
+    assignedAnnotators(db, studyId)
+      .map((r): [string, string] => [String(r.id), r.name])
+      .concat(a.labelNames),
+  );
+  const progress = studyProgress(a.progressItems, a.progressLabels, loadActiveLeases(db, studyId), a.study.labelsPerItem);
+  const { study, gold, flagged, excludeFlagged, labelStatus, figures } = a;
+  return { study, names, progress, gold, flagged, excludeFlagged, labelStatus, ...figures };
+}
+
+/** The dashboard computed now, uncached (the CLI, reports and tests; the page reads it through the cache). */
+export function studyDashboard(db: Db, studyId: number, options: DashboardOptions = {}) {
+  return withLeaseParts(db, dashboardAnalytics(db, studyId, options));
 }
 
 /** Every stored label of the study by status (counted, pending, surplus), zero where none. */

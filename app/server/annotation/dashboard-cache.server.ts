@@ -1,0 +1,132 @@
+/**
+ * The dashboard page's figures, computed once per (study, parameter set) and served from an
+ * in-process LRU until the study's data mark (models/data-version.server.ts, kept by SQLite
+ * triggers) moves: any new or revised label, exclusion, gold or config change, evaluation, run or
+ * annotator change, by this process or another. The mark and the figures are read in one read
+ * transaction, so a cached value always belongs to its mark. Leases are not in the mark: progress
+ * and names are read fresh on each request (dashboard.server.ts `withLeaseParts`). The bootstrap
+ * is seeded from the study config, so a cached value equals a fresh computation.
+ * `SOCRATES_DASHBOARD_CACHE=off` computes every request afresh (bench/dashboard.ts's "before").
+ */
+import type { ChannelStats } from "../../domain/crowd/channel-stats.ts";
+import type { ConsensusTrend } from "../../domain/validation/index.ts";
+import { studyChannelStats } from "../crowd/channel-stats.server.ts";
+import { inTransaction, type Db } from "../db.server.ts";
+import { dashboardMark, inReadSnapshot } from "../models/data-version.server.ts";
+import { dashboardAnalytics, withLeaseParts, type DashboardAnalytics } from "./dashboard.server.ts";
+import { figuresView, namedView, studyDashboardView, type StudyDashboardView, type ViewOptions } from "./dashboard-view.server.ts";
+import { trendChartSvg } from "./task-types/consensus-snippet-dashboard.server.ts";
+import type { DashboardView } from "./task-types/registry.server.ts";
+
+/** Entries per database connection: a figures entry per (study, exclusion), a view entry per reference too. */
+export const DASHBOARD_CACHE_ENTRIES = 32;
+
+/** A bounded map that forgets its least recently used entry when full (a Map keeps insertion order). */
+class Lru<V> {
+  private readonly entries = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
+
+/** What the page needs beyond the view: per-channel figures and the trend drawn as SVG (rendered once per entry). */
+interface Figures {
+  analytics: DashboardAnalytics;
+  channels: ChannelStats[];
+  trendSvg?: Promise<string | null>;
+}
+
+interface Entry {
+  mark: string;
+  value: unknown;
+}
+
+interface Cache {
+  lru: Lru<Entry>;
+  hits: number;
+  misses: number;
+}
+
+const caches = new WeakMap<Db, Cache>();
+
+function cacheOf(db: Db): Cache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = { lru: new Lru(DASHBOARD_CACHE_ENTRIES), hits: 0, misses: 0 }));
+  return cache;
+}
+
+/** Hits and misses so far on this connection (tests check that a write made the next request recompute). */
+export function dashboardCacheStats(db: Db): { hits: number; misses: number } {
+  const { hits, misses } = cacheOf(db);
+  return { hits, misses };
+}
+
+function cached<V>(cache: Cache, key: string, mark: string, compute: () => V): V {
+  const hit = cache.lru.get(key);
+  if (hit && hit.mark === mark) {
+    cache.hits++;
+    return hit.value as V;
+  }
+  cache.misses++;
+  const value = compute();
+  cache.lru.set(key, { mark, value });
+  return value;
+}
+
+export interface DashboardPage {
+  view: StudyDashboardView;
+  channels: ChannelStats[];
+  trendSvg: Promise<string | null>;
+}
+
+const cacheEnabled = () => process.env.SOCRATES_DASHBOARD_CACHE !== "off";
+
+/** The dashboard page's data, from the cache while the study's mark stands. */
+export function dashboardPage(db: Db, studyId: number, options: ViewOptions): DashboardPage {
+  // Inside a caller's transaction the mark may belong to writes not yet committed (or about to be rolled back).
+  if (!cacheEnabled() || inTransaction(db)) return freshPage(db, studyId, options);
+  return inReadSnapshot(db, () => {
+    const cache = cacheOf(db);
+    const mark = dashboardMark(db, studyId);
+    const params = `${studyId}:${options.excludeFlagged ? "excluding" : "all"}`;
+    const figures = cached(cache, `figures:${params}`, mark, (): Figures => {
+      const analytics = dashboardAnalytics(db, studyId, options);
+      return { analytics, channels: studyChannelStats(db, studyId, analytics.gold) };
+    });
+    const part = cached(cache, `view:${params}:${options.reference ?? ""}`, mark, () => figuresView(figures.analytics.figures, options));
+    const view = namedView(withLeaseParts(db, figures.analytics), part);
+    return { view, channels: figures.channels, trendSvg: trendSvgOf(figures, part) };
+  });
+}
+
+/** The page's data computed now, uncached. */
+export function freshPage(db: Db, studyId: number, options: ViewOptions): DashboardPage {
+  const view = studyDashboardView(db, studyId, options);
+  return { view, channels: studyChannelStats(db, studyId, view.gold), trendSvg: trendChartSvg(view.trend) };
+}
+
+/** The trend's SVG, drawn once per figures entry (Vega's rendering costs more than the rest of a cached page). */
+function trendSvgOf(figures: Figures, part: DashboardView): Promise<string | null> {
+  if (!figures.trendSvg) {
+    const svg = trendChartSvg(part.trend as ConsensusTrend | null);
+    figures.trendSvg = svg;
+    // A failed rendering is not kept: the next request tries again.
+    svg.catch(() => {
+      if (figures.trendSvg === svg) figures.trendSvg = undefined;
+    });
+  }
+  return figures.trendSvg;
+}
