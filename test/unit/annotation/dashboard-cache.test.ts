@@ -1,0 +1,175 @@
+/**
+ * The cached dashboard page equals a fresh computation to 1e-12 (consensus and A/B studies, with
+ * and without the flagged annotators), and every write the figures depend on — a new label, a
+ * revised label, an exclusion, a gold change, a write by another connection — makes the next
+ * request recompute and serve the new figures. Real SQLite files; no timings.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import * as schema from "../../../db/schema.ts";
+import { nextTask } from "../../../app/server/annotation/assignment.server.ts";
+import { dashboardCacheStats, dashboardPage, freshPage, type DashboardPage } from "../../../app/server/annotation/dashboard-cache.server.ts";
+import { setCountSurplus } from "../../../app/server/annotation/dashboard-settings.server.ts";
+import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
+import { openDatabase } from "../../../app/server/db.server.ts";
+import { dashboardMark } from "../../../app/server/models/data-version.server.ts";
+import { addAnnotator, validConsensusLabel } from "../../helpers/annotation.ts";
+import { differences } from "../../helpers/close-to.ts";
+import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
+
+const EXACT = 1e-12;
+
+describe("dashboard cache", () => {
+  let t: Awaited<ReturnType<typeof demoStudiesDb>>;
+  let expert = 0;
+  let crowd = 0;
+  let ab = 0;
+
+  beforeAll(async () => {
+    t = await demoStudiesDb();
+    const studies = t.db.select().from(schema.studies).all();
+    expert = studies.find((s) => s.type === "consensus-snippet" && s.pool === "expert")!.id;
+    crowd = studies.find((s) => s.type === "consensus-snippet" && s.pool === "crowd")!.id;
+    ab = studies.find((s) => s.type === "ab-reactiveness")!.id;
+  });
+  afterAll(() => t.cleanup());
+
+  const data = (page: DashboardPage) => ({ view: page.view, channels: page.channels });
+  const options = (excludeFlagged: boolean, reference: string | null = null) => ({ excludeFlagged, reference });
+
+  /** The page served now (from the cache when the mark stands) and whether it was a hit. */
+  function served(studyId: number, excludeFlagged = false) {
+    const before = dashboardCacheStats(t.db);
+    const page = dashboardPage(t.db, studyId, options(excludeFlagged));
+    const after = dashboardCacheStats(t.db);
+    return { page, recomputed: after.misses > before.misses };
+  }
+
+  function expectFresh(studyId: number, excludeFlagged = false) {
+    const cached = served(studyId, excludeFlagged).page;
+    expect(differences(data(cached), data(freshPage(t.db, studyId, options(excludeFlagged))), EXACT)).toEqual([]);
+    return cached;
+  }
+
+  it("serves every study, both ways of treating flagged annotators, equal to a fresh computation, and from the cache the second time", async () => {
+    for (const studyId of [expert, crowd, ab]) {
+      for (const excludeFlagged of [false, true]) {
+        const first = served(studyId, excludeFlagged);
+        const second = served(studyId, excludeFlagged);
+        expect(second.recomputed).toBe(false);
+        expect(differences(data(second.page), data(first.page), 0)).toEqual([]);
+        expect(differences(data(second.page), data(freshPage(t.db, studyId, options(excludeFlagged))), EXACT)).toEqual([]);
+      }
+    }
+    expect(await served(expert).page.trendSvg).toBe(await freshPage(t.db, expert, options(false)).trendSvg);
+    expect(await served(expert).page.trendSvg).toMatch(/^<svg/);
+  });
+
+  it("keeps the flagged-annotators switch as its own entry", () => {
+    served(ab, false);
+    served(ab, true);
+    expect(served(ab, false).recomputed).toBe(false);
+    expect(served(ab, true).recomputed).toBe(false);
+    const all = served(ab, false).page.view;
+    const without = served(ab, true).page.view;
+    expect(all.flagged.length).toBeGreaterThan(0);
+    expect(without.excludeFlagged).toBe(true);
+    expect(differences(all.fidelity, without.fidelity, EXACT)).not.toEqual([]);
+  });
+
+  it("a backbone comparison reference is a view entry of its own over the same figures", () => {
+    const backbones = (served(expert).page.view.alignment as { rows: { backbone: string }[] } | null)?.rows.map((r) => r.backbone) ?? [];
+    for (const reference of backbones.slice(0, 2)) {
+      const page = dashboardPage(t.db, expert, options(false, reference));
+      expect(differences(data(page), data(freshPage(t.db, expert, options(false, reference))), EXACT)).toEqual([]);
+    }
+  });
+
+  describe("invalidation", () => {
+    let ada = 0;
+    let item = 0;
+    const submit = (score: number, token: string) =>
+      submitLabel(t.db, { studyId: expert, itemId: item, annotatorId: ada, payload: validConsensusLabel(t.db, item, score), clientToken: token, secondsOnTask: 12 });
+
+    beforeAll(() => {
+      ada = addAnnotator(t.db, "cache-expert", "expert");
+      item = nextTask(t.db, expert, ada)!.itemId;
+    });
+
+    it("a new label changes the served agreement", () => {
+      const before = served(expert).page;
+      submit(1, "cache-token-0001");
+      const after = served(expert);
+      expect(after.recomputed).toBe(true);
+      expect(differences(after.page.view.agreement, before.view.agreement, EXACT)).not.toEqual([]);
+      expectFresh(expert);
+    });
+
+    it("a revised label changes it again", () => {
+      const before = served(expert).page;
+      submit(5, "cache-token-0002");
+      const after = served(expert);
+      expect(after.recomputed).toBe(true);
+      expect(differences(after.page.view.agreement, before.view.agreement, EXACT)).not.toEqual([]);
+      expectFresh(expert);
+    });
+
+    it("a gold change (an item taken out of the gold set) moves gold accuracy", () => {
+      const goldItem = t.db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, ab)).all().find((i) => i.isGold)!;
+      const before = served(ab).page;
+      // An A/B gold answer follows the pair's levels, so the change is the item leaving the gold set.
+      t.db.update(schema.studyItems).set({ isGold: false }).where(eq(schema.studyItems.id, goldItem.id)).run();
+      const after = served(ab);
+      expect(after.recomputed).toBe(true);
+      expect(differences(after.page.view.gold, before.view.gold, EXACT)).not.toEqual([]);
+      expectFresh(ab);
+    });
+
+    it("an exclusion written by another connection (a label taken out of the statistics as surplus), then counting surplus again", () => {
+      const before = served(crowd).page;
+      const other = openDatabase(t.path);
+      try {
+        const labelId = (other.$client.prepare(`SELECT l.id FROM labels l JOIN study_items i ON i.id = l.study_item_id WHERE i.study_id = ? AND l.status = 'counted' AND i.is_gold = 0 ORDER BY l.id LIMIT 1`).get(crowd) as { id: number }).id;
+        other.$client.prepare(`UPDATE labels SET status = 'surplus' WHERE id = ?`).run(labelId);
+      } finally {
+        other.$client.close();
+      }
+      const excluded = served(crowd);
+      expect(excluded.recomputed).toBe(true);
+      expect(excluded.page.view.labelStatus.surplus).toBe(before.view.labelStatus.surplus + 1);
+      expect(differences(excluded.page.view.agreement, before.view.agreement, EXACT)).not.toEqual([]);
+      expectFresh(crowd);
+
+      setCountSurplus(t.db, crowd, "true");
+      const counted = served(crowd);
+      expect(counted.recomputed).toBe(true);
+      expect(differences(counted.page.view.agreement, before.view.agreement, EXACT)).toEqual([]);
+      expectFresh(crowd);
+    });
+
+    it("a crowd label on the same snippets moves the expert study's mark (its alignment reads them); a lease does not", () => {
+      const mark = dashboardMark(t.db, expert);
+      const worker = addAnnotator(t.db, "cache-crowd", "crowd");
+      expect(dashboardMark(t.db, expert)).not.toBe(mark); // a new account: names are global
+      const afterAccount = dashboardMark(t.db, expert);
+      const crowdMark = dashboardMark(t.db, crowd);
+      const lease = nextTask(t.db, crowd, worker)!;
+      expect(dashboardMark(t.db, expert)).toBe(afterAccount);
+      expect(dashboardMark(t.db, crowd)).toBe(crowdMark);
+      submitLabel(t.db, { studyId: crowd, itemId: lease.itemId, annotatorId: worker, payload: validConsensusLabel(t.db, lease.itemId, 2), clientToken: "cache-token-0003", secondsOnTask: 20 });
+      expect(dashboardMark(t.db, expert)).not.toBe(afterAccount);
+      expectFresh(expert);
+    });
+
+    it("leases are read fresh: progress follows a new lease while the figures stay cached", () => {
+      served(expert);
+      const reader = addAnnotator(t.db, "cache-reader", "expert");
+      served(expert); // the new account moved the global mark
+      nextTask(t.db, expert, reader);
+      const after = served(expert);
+      expect(after.recomputed).toBe(false);
+      expect(after.page.view.names[String(reader)]).toBe("cache-reader");
+      expectFresh(expert);
+    });
+  });
+});
