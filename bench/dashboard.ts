@@ -1,0 +1,142 @@
+/**
+ * The study dashboard at scale, uncached against cached: a consensus study of 100 trajectories
+ * (about 1,300 snippets × 4 topics ≈ 5,200 alpha units) labelled k = 3 by 30 experts, then
+ *   (a) in process: the uncached page data (alpha at two levels with their 1,000-draw bootstraps,
+ *       alignment, trend and its SVG, gold, channels) against N cached calls;
+ *   (b) over HTTP against the real server (build-test/): the first request, then N document and
+ *       N `.data` (client navigation) requests, once with the cache off
+ *       (SOCRATES_DASHBOARD_CACHE=off, the "before") and once on.
+ * Prints p50/p95/p99 in ms beside the target (p95 < 30 ms cached). Figures only, no pass/fail.
+ *
+ *   npm run bench:dashboard     (N=200 cached requests, UNCACHED=10 requests with the cache off,
+ *                                SCALE=1 for 100 trajectories, HTTP=0 to skip (b),
+ *                                REBUILD=1 rebuilds build-test/ first)
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import * as schema from "../db/schema.ts";
+import type { ConsensusLabel } from "../app/domain/labels.ts";
+import { createRng, randomInt } from "../app/domain/stats/rng.ts";
+import { createAccount } from "../app/server/annotation/accounts.server.ts";
+import { nextTask } from "../app/server/annotation/assignment.server.ts";
+import { dashboardPage, freshPage } from "../app/server/annotation/dashboard-cache.server.ts";
+import { submitLabel } from "../app/server/annotation/submit.server.ts";
+import { createConsensusStudy } from "../app/server/annotation/studies.server.ts";
+import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";
+import { importBundleFiles } from "../app/server/bundle-store.server.ts";
+import { openDatabase, type Db } from "../app/server/db.server.ts";
+import { startAppServer } from "../test/helpers/app-server.ts";
+import { loginCookie } from "../test/helpers/login.ts";
+import { tempDir } from "../test/helpers/temp-db.ts";
+import { buildApp, ROOT, TEST_BUILD_DIR } from "../test/helpers/test-build.ts";
+import { percentile } from "./load-clients.ts";
+import { syntheticBundle } from "./synthetic-bundle.ts";
+
+const N = Number(process.env.N ?? 200);
+const UNCACHED = Number(process.env.UNCACHED ?? 10);
+const SCALE = Number(process.env.SCALE ?? 1);
+const TRAJECTORIES = Math.max(2, Math.round(100 * SCALE));
+const EXPERTS = 30;
+const K = 3;
+const ADMIN = { username: "bench-admin", password: "bench-admin-Kx7q!pass" };
+const TARGET = "target: p95 < 30 ms cached";
+
+/** A label with the scenario's topics scored at random (the figures are about speed, not agreement). */
+function labelMaker(db: Db, studyId: number): () => ConsensusLabel {
+  const first = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).get()!;
+  const { body } = playedScenarioOfRun(db, snippetContext(db, first.snippetId!).runId);
+  const rng = createRng(5);
+  return () => ({
+    kind: "consensus-snippet",
+    topics: Object.fromEntries(body.topics.map((t) => [t.id, { score: 1 + randomInt(rng, 5), carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "A"])) }])),
+  });
+}
+
+/** The study, fully labelled by 30 experts taking turns, and an admin account; returns the study id. */
+async function prepare(db: Db): Promise<number> {
+  importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(TRAJECTORIES / 135))) }]);
+  const studyId = createConsensusStudy(db, { name: "bench", pool: "expert", trajectories: TRAJECTORIES, labelsPerItem: K, config: { seed: 1 } });
+  const experts = Array.from({ length: EXPERTS }, (_, i) =>
+    db.insert(schema.annotators).values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" }).returning({ id: schema.annotators.id }).get().id,
+  );
+  const label = labelMaker(db, studyId);
+  const active = new Set(experts);
+  while (active.size > 0) {
+    for (const annotatorId of [...active]) {
+      const lease = nextTask(db, studyId, annotatorId);
+      if (!lease) active.delete(annotatorId);
+      else submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload: label(), clientToken: `bench-${annotatorId}-${lease.itemId}`, secondsOnTask: 30 });
+    }
+  }
+  await createAccount(db, { username: ADMIN.username, displayName: "Bench admin", role: "admin", password: ADMIN.password });
+  return studyId;
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+async function times(n: number, run: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(await timed(run));
+  return out;
+}
+
+const ms = (x: number) => x.toFixed(1).padStart(8);
+function line(name: string, values: number[]): string {
+  return `  ${name.padEnd(34)} n=${String(values.length).padStart(4)} p50 ${ms(percentile(values, 50))} p95 ${ms(percentile(values, 95))} p99 ${ms(percentile(values, 99))} ms`;
+}
+
+async function inProcess(dbPath: string, studyId: number): Promise<void> {
+  const db = openDatabase(dbPath);
+  try {
+    const options = { excludeFlagged: false, reference: null };
+    const page = freshPage(db, studyId, options);
+    const { agreement } = page.view;
+    console.log(`(a) in process — alpha ${agreement.units} units × ${agreement.raters} raters`);
+    console.log(line("uncached page data (+ SVG)", await times(UNCACHED, async () => await freshPage(db, studyId, options).trendSvg)));
+    console.log(line("first cached call (computes)", [await timed(async () => await dashboardPage(db, studyId, options).trendSvg)]));
+    console.log(`${line("cached calls", await times(N, async () => await dashboardPage(db, studyId, options).trendSvg))}   (${TARGET})`);
+  } finally {
+    db.$client.close();
+  }
+}
+
+async function overHttp(dbPath: string, studyId: number, cache: "on" | "off"): Promise<void> {
+  const server = await startAppServer({ dbPath, env: { SOCRATES_DASHBOARD_CACHE: cache } });
+  try {
+    const cookie = await loginCookie(server.url, ADMIN);
+    const get = (path: string) => async () => {
+      const res = await fetch(server.url + path, { headers: { cookie } });
+      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+      await res.arrayBuffer();
+    };
+    const n = cache === "on" ? N : UNCACHED;
+    console.log(`(b) over HTTP, cache ${cache}`);
+    console.log(line("first document request", [await timed(get(`/admin/studies/${studyId}`))]));
+    console.log(`${line("document requests", await times(n, get(`/admin/studies/${studyId}`)))}${cache === "on" ? `   (${TARGET})` : ""}`);
+    console.log(`${line(".data requests", await times(n, get(`/admin/studies/${studyId}.data`)))}${cache === "on" ? `   (${TARGET})` : ""}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+const tmp = tempDir("socrates-bench-dashboard-");
+try {
+  const dbPath = join(tmp.dir, "dashboard.db");
+  const db = openDatabase(dbPath);
+  const studyId = await prepare(db);
+  db.$client.close();
+  console.log(`Study dashboard at scale (${TRAJECTORIES} trajectories, ${EXPERTS} experts, k = ${K})`);
+  await inProcess(dbPath, studyId);
+  if (process.env.HTTP !== "0") {
+    if (!existsSync(join(ROOT, TEST_BUILD_DIR, "server/index.js")) || process.env.REBUILD === "1") buildApp();
+    await overHttp(dbPath, studyId, "off");
+    await overHttp(dbPath, studyId, "on");
+  }
+} finally {
+  tmp.cleanup();
+}
