@@ -14,64 +14,20 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
-import * as schema from "../db/schema.ts";
-import type { ConsensusLabel } from "../app/domain/labels.ts";
-import { createRng, randomInt } from "../app/domain/stats/rng.ts";
-import { createAccount } from "../app/server/annotation/accounts.server.ts";
-import { nextTask } from "../app/server/annotation/assignment.server.ts";
 import { dashboardPage, freshPage } from "../app/server/annotation/dashboard-cache.server.ts";
-import { submitLabel } from "../app/server/annotation/submit.server.ts";
-import { createConsensusStudy } from "../app/server/annotation/studies.server.ts";
-import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";
-import { importBundleFiles } from "../app/server/bundle-store.server.ts";
-import { openDatabase, type Db } from "../app/server/db.server.ts";
+import { openDatabase } from "../app/server/db.server.ts";
+import { ADMIN, EXPERTS, K, prepareDashboardStudy } from "./dashboard-fixture.ts";
 import { startAppServer } from "../test/helpers/app-server.ts";
 import { loginCookie } from "../test/helpers/login.ts";
 import { tempDir } from "../test/helpers/temp-db.ts";
 import { buildApp, ROOT, TEST_BUILD_DIR } from "../test/helpers/test-build.ts";
 import { percentile } from "./load-clients.ts";
-import { syntheticBundle } from "./synthetic-bundle.ts";
 
 const N = Number(process.env.N ?? 200);
 const UNCACHED = Number(process.env.UNCACHED ?? 10);
 const SCALE = Number(process.env.SCALE ?? 1);
 const TRAJECTORIES = Math.max(2, Math.round(100 * SCALE));
-const EXPERTS = 30;
-const K = 3;
-const ADMIN = { username: "bench-admin", password: "bench-admin-Kx7q!pass" };
 const TARGET = "target: p95 < 30 ms cached";
-
-/** A label with the scenario's topics scored at random (the figures are about speed, not agreement). */
-function labelMaker(db: Db, studyId: number): () => ConsensusLabel {
-  const first = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).get()!;
-  const { body } = playedScenarioOfRun(db, snippetContext(db, first.snippetId!).runId);
-  const rng = createRng(5);
-  return () => ({
-    kind: "consensus-snippet",
-    topics: Object.fromEntries(body.topics.map((t) => [t.id, { score: 1 + randomInt(rng, 5), carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "A"])) }])),
-  });
-}
-
-/** The study, fully labelled by 30 experts taking turns, and an admin account; returns the study id. */
-async function prepare(db: Db): Promise<number> {
-  importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(TRAJECTORIES / 135))) }]);
-  const studyId = createConsensusStudy(db, { name: "bench", pool: "expert", trajectories: TRAJECTORIES, labelsPerItem: K, config: { seed: 1 } });
-  const experts = Array.from({ length: EXPERTS }, (_, i) =>
-    db.insert(schema.annotators).values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" }).returning({ id: schema.annotators.id }).get().id,
-  );
-  const label = labelMaker(db, studyId);
-  const active = new Set(experts);
-  while (active.size > 0) {
-    for (const annotatorId of [...active]) {
-      const lease = nextTask(db, studyId, annotatorId);
-      if (!lease) active.delete(annotatorId);
-      else submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload: label(), clientToken: `bench-${annotatorId}-${lease.itemId}`, secondsOnTask: 30 });
-    }
-  }
-  await createAccount(db, { username: ADMIN.username, displayName: "Bench admin", role: "admin", password: ADMIN.password });
-  return studyId;
-}
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
@@ -128,7 +84,7 @@ const tmp = tempDir("socrates-bench-dashboard-");
 try {
   const dbPath = join(tmp.dir, "dashboard.db");
   const db = openDatabase(dbPath);
-  const studyId = await prepare(db);
+  const studyId = await prepareDashboardStudy(db, TRAJECTORIES);
   db.$client.close();
   console.log(`Study dashboard at scale (${TRAJECTORIES} trajectories, ${EXPERTS} experts, k = ${K})`);
   await inProcess(dbPath, studyId);

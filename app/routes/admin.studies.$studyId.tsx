@@ -8,6 +8,7 @@ import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
 import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
 import { dashboardPage } from "../server/annotation/dashboard-cache.server.ts";
+import { alignmentSummary } from "../domain/validation/alignment-summary.ts";
 import { actionResult, orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
 import { setCountSurplus } from "../server/annotation/dashboard-settings.server.ts";
@@ -33,10 +34,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const prolificUrl = view.study.pool === "crowd" ? prolificStudyUrl(url.origin, studyId) : null;
   const prolificSessions = view.study.pool === "crowd" ? prolificSessionCounts(db, studyId) : null;
   const flags = studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
-  // The page shows the trend as the server-drawn SVG only, so its data stays on the server.
-  const { trend: _trend, ...shown } = view;
+  // The page shows the trend as the server-drawn SVG only and the alignment's figures without its per-unit values, so those stay on the server.
+  const { trend: _trend, alignment, ...shown } = view;
   const trendSvg = await page.trendSvg;
-  return json({ ...shown, trendSvg, channels: page.channels, prolificUrl, prolificSessions, flags });
+  return json({ ...shown, alignment: alignment ? alignmentSummary(alignment) : null, trendSvg, channels: page.channels, prolificUrl, prolificSessions, flags });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,6 +1,6 @@
 /** Alignment with the expert mean: one row per method, Pearson r at trajectory and outcome level. */
 import type { PearsonResult } from "../../domain/stats/index.ts";
-import type { AlignmentTable as AlignmentTableData } from "../../domain/validation/index.ts";
+import type { AlignmentSummary } from "../../domain/validation/alignment-summary.ts";
 import { formatCi, formatCoefficient, formatP } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";
 
@@ -28,12 +28,12 @@ function PearsonCells({ result }: { result: PearsonResult }) {
   );
 }
 
-export function AlignmentTable({ table }: { table: AlignmentTableData }) {
-  if (table.units.length === 0) {
+export function AlignmentTable({ table }: { table: AlignmentSummary }) {
+  if (table.unitCount === 0) {
     return <p className="empty-state">No expert labels yet — alignment is measured against the mean expert score on each (snippet, topic).</p>;
   }
   if (table.rows.length === 0) {
-    return <p className="empty-state">No evaluations of these runs yet — there is nothing to align with the {table.units.length} expert-scored units.</p>;
+    return <p className="empty-state">No evaluations of these runs yet — there is nothing to align with the {table.unitCount} expert-scored units.</p>;
   }
   return (
     <section className="dash-panel" data-testid="alignment-table">
@@ -67,7 +67,7 @@ export function AlignmentTable({ table }: { table: AlignmentTableData }) {
       </ScrollX>
       <p className="dash-note">
         Reference: mean expert score per (snippet, topic), units with at least {table.minExpertLabels} expert label
-        {table.minExpertLabels === 1 ? "" : "s"} ({table.units.length} units). Evaluator: s[k] at the snippet's last turn
+        {table.minExpertLabels === 1 ? "" : "s"} ({table.unitCount} units). Evaluator: s[k] at the snippet's last turn
         {table.s0 !== undefined ? (
           <>
             {" "}

@@ -5,7 +5,7 @@
  */
 import type { ReactElement } from "react";
 import { AB_REACTIVENESS, CONSENSUS_SNIPPET, type TaskTypeId } from "../../domain/tasks/ids.ts";
-import type { AlignmentTable as AlignmentTableData } from "../../domain/validation/index.ts";
+import type { AlignmentSummary } from "../../domain/validation/alignment-summary.ts";
 import type { ComparisonPanel } from "../../domain/validation/comparison-panel.ts";
 import { AlignmentTable } from "./AlignmentTable.tsx";
 import { BackboneComparisonPanel } from "./BackboneComparisonPanel.tsx";
@@ -15,7 +15,7 @@ import { TrendChart } from "./TrendChart.tsx";
 /** The type-specific figures of the dashboard view; each type fills its own and leaves the others null. */
 export interface TypeFigures {
   pool: string;
-  alignment: AlignmentTableData | null;
+  alignment: AlignmentSummary | null;
   /** Figure 5 drawn by the server (null: no expert scores yet). */
   trendSvg: string | null;
   /** Every evaluator backbone against the chosen reference (null without alignment). */

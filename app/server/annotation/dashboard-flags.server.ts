@@ -12,7 +12,8 @@ import { itemsWithContext } from "../models/study.server.ts";
 export function studyFlagsPanel(db: Db, studyId: number, options: { showResolved: boolean }): FlagsPanelData {
   const all = flagsOfStudy(db, studyId);
   const flaggedIds = new Set(all.map((f) => f.itemId));
-  const items = new Map(itemsWithContext(db, [studyId]).filter((i) => flaggedIds.has(i.itemId)).map((i) => [i.itemId, i]));
+  // Most studies have no flags: then the study's items (thousands) are not read at all.
+  const items = new Map(flaggedIds.size === 0 ? [] : itemsWithContext(db, [studyId]).filter((i) => flaggedIds.has(i.itemId)).map((i) => [i.itemId, i]));
   const linksOf = (itemId: number) => {
     const item = items.get(itemId);
     if (!item) return [];

@@ -7,6 +7,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AlignmentTable } from "../../../app/components/dashboard/AlignmentTable.tsx";
+import { alignmentSummary } from "../../../app/domain/validation/alignment-summary.ts";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
 import { studyDashboardView } from "../../../app/server/annotation/dashboard-view.server.ts";
 import { currentMetricParams } from "../../../app/server/pipeline/metric-settings.server.ts";
@@ -69,7 +70,7 @@ describe("alignment with the recorded s0", () => {
     const view = studyDashboardView(t.db, expertStudy, { excludeFlagged: false });
     if (!("alignment" in view) || !view.alignment) throw new Error("expected an alignment table in the view");
     expect(view.alignment.s0).toBe(3);
-    const html = renderToStaticMarkup(<AlignmentTable table={view.alignment} />);
+    const html = renderToStaticMarkup(<AlignmentTable table={alignmentSummary(view.alignment)} />);
     expect(html).toContain('<span data-testid="alignment-s0">s0 = 3</span>');
   });
 

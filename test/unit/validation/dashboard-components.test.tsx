@@ -27,6 +27,7 @@ import {
 } from "../../../app/domain/validation/index.ts";
 import { trendChartSvg } from "../../../app/server/annotation/task-types/consensus-snippet-dashboard.server.ts";
 import { item, label } from "./fixtures.ts";
+import { alignmentSummary } from "../../../app/domain/validation/alignment-summary.ts";
 
 const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 
@@ -103,7 +104,7 @@ describe("dashboard components", () => {
 
   it("AlignmentTable shows r, p, n and CI per row, and — with the reason when r is undefined", () => {
     const table = alignmentTable(items, labels, { evaluators: [{ backbone: "gpt-x", valueAt: seriesLookup(series) }] });
-    const html = renderToStaticMarkup(<AlignmentTable table={table} />);
+    const html = renderToStaticMarkup(<AlignmentTable table={alignmentSummary(table)} />);
     const t = text(html);
     const [evaluator, crowd] = table.rows;
     expect(evaluator.trajectory.r).not.toBeNull();
@@ -113,7 +114,7 @@ describe("dashboard components", () => {
     // The crowd labelled one snippet: two units, too few for r.
     expect(crowd.trajectory.r).toBeNull();
     expect(t).toContain("Non-expert pool (crowd mean) 6 of 8 units without a value — n = 2: at least 3 pairs are needed");
-    expect(renderToStaticMarkup(<AlignmentTable table={alignmentTable(items, [], { evaluators: [] })} />)).toContain("No expert labels yet");
+    expect(renderToStaticMarkup(<AlignmentTable table={alignmentSummary(alignmentTable(items, [], { evaluators: [] }))} />)).toContain("No expert labels yet");
   });
 
   it("TrendChart inlines Figure 5 as the server draws it, every series named, or an empty state", async () => {

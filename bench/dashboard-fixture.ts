@@ -1,0 +1,52 @@
+/**
+ * bench/dashboard.ts's study: a synthetic bundle, an expert consensus study of `trajectories`
+ * trajectories labelled k = 3 by 30 experts taking turns (through allocation and submit, as on a
+ * server), and an admin account with a password for the HTTP part.
+ */
+import { eq } from "drizzle-orm";
+import * as schema from "../db/schema.ts";
+import type { ConsensusLabel } from "../app/domain/labels.ts";
+import { createRng, randomInt } from "../app/domain/stats/rng.ts";
+import { createAccount } from "../app/server/annotation/accounts.server.ts";
+import { nextTask } from "../app/server/annotation/assignment.server.ts";
+import { submitLabel } from "../app/server/annotation/submit.server.ts";
+import { createConsensusStudy } from "../app/server/annotation/studies.server.ts";
+import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";
+import { importBundleFiles } from "../app/server/bundle-store.server.ts";
+import type { Db } from "../app/server/db.server.ts";
+import { syntheticBundle } from "./synthetic-bundle.ts";
+
+export const EXPERTS = 30;
+export const K = 3;
+export const ADMIN = { username: "bench-admin", password: "bench-admin-Kx7q!pass" };
+
+/** A label with the scenario's topics scored at random (the figures are about speed, not agreement). */
+function labelMaker(db: Db, studyId: number): () => ConsensusLabel {
+  const first = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).get()!;
+  const { body } = playedScenarioOfRun(db, snippetContext(db, first.snippetId!).runId);
+  const rng = createRng(5);
+  return () => ({
+    kind: "consensus-snippet",
+    topics: Object.fromEntries(body.topics.map((t) => [t.id, { score: 1 + randomInt(rng, 5), carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "A"])) }])),
+  });
+}
+
+/** The study, fully labelled by 30 experts taking turns, and an admin account; returns the study id. */
+export async function prepareDashboardStudy(db: Db, trajectories: number): Promise<number> {
+  importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(trajectories / 135))) }]);
+  const studyId = createConsensusStudy(db, { name: "bench", pool: "expert", trajectories: trajectories, labelsPerItem: K, config: { seed: 1 } });
+  const experts = Array.from({ length: EXPERTS }, (_, i) =>
+    db.insert(schema.annotators).values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" }).returning({ id: schema.annotators.id }).get().id,
+  );
+  const label = labelMaker(db, studyId);
+  const active = new Set(experts);
+  while (active.size > 0) {
+    for (const annotatorId of [...active]) {
+      const lease = nextTask(db, studyId, annotatorId);
+      if (!lease) active.delete(annotatorId);
+      else submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload: label(), clientToken: `bench-${annotatorId}-${lease.itemId}`, secondsOnTask: 30 });
+    }
+  }
+  await createAccount(db, { username: ADMIN.username, displayName: "Bench admin", role: "admin", password: ADMIN.password });
+  return studyId;
+}
