@@ -96,33 +96,28 @@ describe("dashboard cache", () => {
       item = nextTask(t.db, expert, ada)!.itemId;
     });
 
-    it("a new label changes the served agreement", () => {
-      const before = served(expert).page;
-      submit(1, "cache-token-0001");
-      const after = served(expert);
+    /** After `write`, the next request recomputes, `figure` of the served view changed, and it equals a fresh computation. */
+    function expectChange(studyId: number, write: () => void, figure: (view: DashboardPage["view"]) => unknown) {
+      const before = served(studyId).page;
+      write();
+      const after = served(studyId);
       expect(after.recomputed).toBe(true);
-      expect(differences(after.page.view.agreement, before.view.agreement, EXACT)).not.toEqual([]);
-      expectFresh(expert);
+      expect(differences(figure(after.page.view), figure(before.view), EXACT)).not.toEqual([]);
+      expectFresh(studyId);
+    }
+
+    it("a new label changes the served agreement", () => {
+      expectChange(expert, () => submit(1, "cache-token-0001"), (v) => v.agreement);
     });
 
     it("a revised label changes it again", () => {
-      const before = served(expert).page;
-      submit(5, "cache-token-0002");
-      const after = served(expert);
-      expect(after.recomputed).toBe(true);
-      expect(differences(after.page.view.agreement, before.view.agreement, EXACT)).not.toEqual([]);
-      expectFresh(expert);
+      expectChange(expert, () => submit(5, "cache-token-0002"), (v) => v.agreement);
     });
 
     it("a gold change (an item taken out of the gold set) moves gold accuracy", () => {
       const goldItem = t.db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, ab)).all().find((i) => i.isGold)!;
-      const before = served(ab).page;
       // An A/B gold answer follows the pair's levels, so the change is the item leaving the gold set.
-      t.db.update(schema.studyItems).set({ isGold: false }).where(eq(schema.studyItems.id, goldItem.id)).run();
-      const after = served(ab);
-      expect(after.recomputed).toBe(true);
-      expect(differences(after.page.view.gold, before.view.gold, EXACT)).not.toEqual([]);
-      expectFresh(ab);
+      expectChange(ab, () => t.db.update(schema.studyItems).set({ isGold: false }).where(eq(schema.studyItems.id, goldItem.id)).run(), (v) => v.gold);
     });
 
     it("an exclusion written by another connection (a label taken out of the statistics as surplus), then counting surplus again", () => {
