@@ -14,7 +14,7 @@ import { findAssignment, markSubmitted, takenSlots } from "../models/assignment.
 import { identityConfirmedOnSubmit } from "./identity.server.ts";
 import { statusForNewLabel } from "./label-status.server.ts";
 import { getStudy } from "./studies.server.ts";
-import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem, type ItemRow } from "./task-view.server.ts";
+import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem, type ItemRow, type SnippetContext } from "./task-view.server.ts";
 import { CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
 
 export interface SubmitInput {
@@ -42,20 +42,23 @@ export function validatePayload(db: Db, itemId: number, studyId: number, annotat
   if (!parsed.success) throw badInput("The label is not valid", zodProblems(parsed.error));
   const label = parsed.data;
   if (label.kind !== item.kind) throw badInput(`Item ${itemId} takes a ${item.kind} label, not ${label.kind}`, [{ path: "kind", message: `expected ${item.kind}` }]);
-  refuseCarryOnFirstSnippet(db, item, label);
+  // The snippet's place in its run is read once, and only when a check needs it.
+  let known: SnippetContext | undefined;
+  const context = () => (known ??= snippetContext(db, item.snippetId as number));
+  refuseCarryOnFirstSnippet(item, label, context);
   const problems = checkLabel(label, {
-    scenario: () => playedScenarioOfRun(db, snippetContext(db, item.snippetId as number).runId).body,
-    previousLabel: () => previousOwnLabel(db, item, annotatorId),
+    scenario: () => playedScenarioOfRun(db, context().runId).body,
+    previousLabel: () => previousOwnLabel(db, item, annotatorId, item.snippetId === null ? undefined : context()),
   });
   if (problems.length) throw badInput("The label is not valid", problems);
   return label;
 }
 
 /** A trajectory's first snippet has nothing before it: carry-forward there is refused in the annotator's terms. */
-function refuseCarryOnFirstSnippet(db: Db, item: ItemRow, label: LabelPayload): void {
+function refuseCarryOnFirstSnippet(item: ItemRow, label: LabelPayload, context: () => SnippetContext): void {
   if (label.kind !== CONSENSUS_SNIPPET || item.snippetId === null) return;
   const carried = Object.keys(label.topics).filter((id) => label.topics[id].carriedForward);
-  if (carried.length === 0 || snippetContext(db, item.snippetId).position > 1) return;
+  if (carried.length === 0 || context().position > 1) return;
   const message = "this is the first snippet of the conversation, so there is nothing to carry forward: give a score and positions";
   throw badInput("Carry-forward is not possible on a conversation's first snippet", carried.map((id) => ({ path: `topics.${id}.carriedForward`, message })));
 }

@@ -100,9 +100,9 @@ export function abTaskView(db: Db, item: ItemRow): AbTaskView {
 }
 
 /** The annotator's own latest label on the snippet before this one in the same study, for carry-forward. */
-export function previousOwnLabel(db: Db, item: ItemRow, annotatorId: number): ConsensusLabel | null {
+export function previousOwnLabel(db: Db, item: ItemRow, annotatorId: number, known?: SnippetContext): ConsensusLabel | null {
   if (item.kind !== CONSENSUS_SNIPPET || item.snippetId === null) return null;
-  const context = snippetContext(db, item.snippetId);
+  const context = known ?? snippetContext(db, item.snippetId);
   if (context.position <= 1) return null;
   const payload = ownLabelOnSnippet(db, item.studyId, annotatorId, context.runId, context.position - 1);
   return payload === undefined ? null : (payload as ConsensusLabel);

@@ -1,14 +1,18 @@
 /** Data access for annotator accounts (admins, experts, crowd workers). */
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
 
 const { annotators } = schema;
 
 export type AnnotatorRow = typeof annotators.$inferSelect;
 
+// Read on every submit and session check: prepared once per connection.
+const byId = preparedOnce((db) => db.select().from(annotators).where(eq(annotators.id, sql.placeholder("id"))).prepare());
+
 export function findAnnotator(db: Db, annotatorId: number): AnnotatorRow | undefined {
-  return db.select().from(annotators).where(eq(annotators.id, annotatorId)).get();
+  return byId(db).get({ id: annotatorId });
 }
 
 export function findAnnotatorByUsername(db: Db, username: string): AnnotatorRow | undefined {

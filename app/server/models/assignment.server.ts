@@ -18,6 +18,9 @@ const NO_SLOT: AssignmentStatus[] = ["released", "skipped"];
 // Allocation runs on every task request, so its queries are prepared once per connection.
 const p = sql.placeholder;
 
+// Driven by the status and expiry of the assignment rows, not by the study's items: a scan of
+// the study's items cost one index seek per item (0.25 ms at 1,300 items) on every task request.
+// A partial index on lease_expires_at WHERE status = 'leased' makes this a range read.
 const releaseEnded = preparedOnce((db) =>
   db
     .update(assignments)
@@ -26,7 +29,7 @@ const releaseEnded = preparedOnce((db) =>
       and(
         eq(assignments.status, "leased"),
         lte(assignments.leaseExpiresAt, p("now")),
-        inArray(assignments.studyItemId, db.select({ id: studyItems.id }).from(studyItems).where(eq(studyItems.studyId, p("studyId")))),
+        exists(db.select({ one: sql`1` }).from(studyItems).where(and(eq(studyItems.id, assignments.studyItemId), eq(studyItems.studyId, p("studyId"))))),
       ),
     )
     .prepare(),
@@ -43,7 +46,9 @@ const held = preparedOnce((db) =>
     .from(assignments)
     .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
     .where(and(eq(studyItems.studyId, p("studyId")), eq(assignments.annotatorId, p("annotatorId")), eq(assignments.status, "leased")))
-    .orderBy(asc(studyItems.position))
+    // "+position": ordering by the bare column made SQLite walk every item of the study in
+    // order; as an expression, it starts from the annotator's few leased rows instead.
+    .orderBy(sql`+${studyItems.position}`)
     .limit(1)
     .prepare(),
 );
@@ -211,11 +216,16 @@ export function submittedItemBefore(db: Db, studyId: number, annotatorId: number
 }
 
 /** Marks an assignment submitted (its first submit time is kept). */
+const submitted = preparedOnce((db) =>
+  db
+    .update(assignments)
+    .set({ status: "submitted", submittedAt: sql`coalesce(${assignments.submittedAt}, ${p("at")})` })
+    .where(eq(assignments.id, p("assignmentId")))
+    .prepare(),
+);
+
 export function markSubmitted(db: Db, assignmentId: number, at: string): void {
-  db.update(assignments)
-    .set({ status: "submitted", submittedAt: sql`coalesce(${assignments.submittedAt}, ${at})` })
-    .where(eq(assignments.id, assignmentId))
-    .run();
+  submitted(db).run({ assignmentId, at });
 }
 
 /** Marks the annotator's assignment on the item submitted, creating it when a channel handed out the work. */

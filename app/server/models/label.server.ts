@@ -12,14 +12,19 @@ import { preparedOnce } from "./prepared.server.ts";
 
 const { labels, labelRevisions, labelDrafts, studyItems, annotators, snippets } = schema;
 
-/** The revision a client token was stored with, and whose label it is. */
-export function revisionByClientToken(db: Db, clientToken: string): { labelId: number; revision: number; annotatorId: number; itemId: number } | undefined {
-  return db
+// Read on every submit (idempotency): prepared once per connection.
+const byClientToken = preparedOnce((db) =>
+  db
     .select({ labelId: labelRevisions.labelId, revision: labelRevisions.revision, annotatorId: labels.annotatorId, itemId: labels.studyItemId })
     .from(labelRevisions)
     .innerJoin(labels, eq(labels.id, labelRevisions.labelId))
-    .where(eq(labelRevisions.clientToken, clientToken))
-    .get();
+    .where(eq(labelRevisions.clientToken, sql.placeholder("clientToken")))
+    .prepare(),
+);
+
+/** The revision a client token was stored with, and whose label it is. */
+export function revisionByClientToken(db: Db, clientToken: string): { labelId: number; revision: number; annotatorId: number; itemId: number } | undefined {
+  return byClientToken(db).get({ clientToken });
 }
 
 const revisionQueries = preparedOnce((db) => ({
