@@ -1,14 +1,20 @@
 /**
  * Annotators as HTTP clients (node fetch, a cookie jar each, no browser) against the real
- * server: log in, then loop — next task, the item page, now and then a draft save, a submit with
- * the form fields the task page sends. Every request is timed and its status recorded; a 503
- * (the server's "busy, retry") is retried after its Retry-After with the same client token, as
- * a resent form would be. Used by bench:load and the import-under-load test.
+ * server: log in, then loop — next task, the item, now and then a draft save, a submit with the
+ * form fields the task page sends. Two ways to move between items:
+ *   - "document": full page loads, as without JavaScript (bench:load, the import-under-load test);
+ *   - "browser": what Chromium sends once the app runs (recorded by bench/load-browser-cycle.ts):
+ *     Remix single-fetch `.data` requests — the submit posts to `<item>.data` (202 → /next), then
+ *     `next.data` (202 → the next item), the route manifest for the new item's path, `<item>.data`;
+ *     a draft is a POST to `<item>.data` followed by the page's revalidation GET of it.
+ * Every request is timed and its status recorded; a 503 (the server's "busy, retry") is retried
+ * after its Retry-After with the same client token, as a resent form would be.
  */
 import type { ConsensusLabel } from "../app/domain/labels.ts";
 import type { Account } from "./load-fixture.ts";
 
-export type RequestKind = "login" | "logout" | "next" | "item" | "draft" | "submit";
+export type RequestKind = "login" | "logout" | "next" | "item" | "draft" | "revalidate" | "manifest" | "submit";
+export type ClientMode = "document" | "browser";
 
 export interface Sample {
   kind: RequestKind;
@@ -62,23 +68,30 @@ export interface ClientOptions {
   /** One task in this many saves a draft first. */
   draftEvery: number;
   record: LoadRecord;
+  /** Full page loads (default) or the browser's single-fetch `.data` requests. */
+  mode?: ClientMode;
+  /** Milliseconds an annotator spends on an item before submitting (default: none, flat out). */
+  thinkMs?: () => number;
 }
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 const MAX_RETRIES = 20;
 
-type Requester = (kind: RequestKind, path: string, init: RequestInit, expect: (res: Response) => boolean) => Promise<Response>;
+type Requester = (kind: RequestKind, path: string, init: RequestInit, expect: (res: Response) => boolean) => Promise<Response & { bodyText: string }>;
 
 /** A browser-less client with its own cookie jar: every request timed and recorded, a 503 retried after its Retry-After. */
-function requester(baseUrl: string, record: LoadRecord): Requester {
+function requester(baseUrl: string, record: LoadRecord, mode: ClientMode = "document"): Requester {
   const jar = new CookieJar();
+  // A browser names the request's site (and, on a POST, its origin): the CSRF check sees what it sees from Chromium.
+  const browserHeaders = (init: RequestInit): Record<string, string> =>
+    mode === "browser" ? { "Sec-Fetch-Site": "same-origin", ...(init.method === "POST" ? { Origin: baseUrl } : {}) } : {};
   return async (kind, path, init, expect) => {
     for (let attempt = 0; ; attempt++) {
       const at = performance.now();
       let res: Response;
       let body: string;
       try {
-        res = await fetch(baseUrl + path, { ...init, redirect: "manual", headers: { Cookie: jar.header(), ...(init.headers ?? {}) } });
+        res = await fetch(baseUrl + path, { ...init, redirect: "manual", headers: { Cookie: jar.header(), ...browserHeaders(init), ...(init.headers ?? {}) } });
         body = await res.text();
       } catch (err) {
         // No answer at all (a connection reset): an error, recorded as status 0; resent like a 503.
@@ -95,7 +108,7 @@ function requester(baseUrl: string, record: LoadRecord): Requester {
         await sleep(1000 * Number(res.headers.get("retry-after") ?? 1));
         continue;
       }
-      return res;
+      return Object.assign(res, { bodyText: body });
     }
   };
 }
@@ -134,27 +147,92 @@ export async function runSessionClient(o: Pick<ClientOptions, "baseUrl" | "accou
   return rounds;
 }
 
-/** One annotator's session: logs in, then takes and submits tasks until `stop()` or no task is left. */
+/** One annotator's session: logs in, then takes and submits tasks until `stop()` or no task is left; returns how many it submitted. */
 export async function runAnnotatorClient(o: ClientOptions): Promise<number> {
-  const request = requester(o.baseUrl, o.record);
+  const request = requester(o.baseUrl, o.record, o.mode);
   await logIn(request, o.account);
-
-  const taskPath = new RegExp(`^/annotate/${o.studyId}/items/(\\d+)$`);
+  const session = o.mode === "browser" ? browserSession(request, o) : documentSession(request, o);
+  let itemPath = await session.firstItem();
   let submitted = 0;
-  while (!o.stop()) {
-    const next = await request("next", `/annotate/${o.studyId}/next`, {}, (r) => r.status === 200 || redirectTo(r, taskPath));
-    if (next.status !== 302) break; // 200: nothing left for this annotator
-    const itemPath = next.headers.get("location")!;
-    await request("item", itemPath, {}, (r) => r.status === 200);
+  while (itemPath !== null && !o.stop()) {
+    const think = o.thinkMs?.() ?? 0;
+    if (think > 0) await sleepUnless(think, o.stop);
+    if (o.stop()) break;
     const payload = JSON.stringify(o.label);
     const clientToken = crypto.randomUUID().replace(/-/g, "");
-    if (submitted % o.draftEvery === 0) await request("draft", itemPath, form({ clientToken, intent: "draft", payload }), (r) => r.status === 200);
-    const res = await request("submit", itemPath, form({ clientToken, intent: "submit", payload, secondsOnTask: "12.5" }), (r) => redirectTo(r, /\/next$/));
-    if (!redirectTo(res, /\/next$/)) continue;
-    o.record.acknowledged.push(clientToken);
-    submitted++;
+    if (submitted % o.draftEvery === 0) await session.draft(itemPath, { clientToken, intent: "draft", payload });
+    if (await session.submit(itemPath, { clientToken, intent: "submit", payload, secondsOnTask: "12.5" })) {
+      o.record.acknowledged.push(clientToken);
+      submitted++;
+    }
+    itemPath = await session.nextItem();
   }
   return submitted;
+}
+
+interface Session {
+  /** The first item's path (null: nothing to do). */
+  firstItem(): Promise<string | null>;
+  draft(itemPath: string, fields: Record<string, string>): Promise<void>;
+  /** True when the server acknowledged the label. */
+  submit(itemPath: string, fields: Record<string, string>): Promise<boolean>;
+  nextItem(): Promise<string | null>;
+}
+
+/** Without JavaScript: every step a full document (next redirects to the item page, the form posts redirect to next). */
+function documentSession(request: Requester, o: ClientOptions): Session {
+  const taskPath = new RegExp(`^/annotate/${o.studyId}/items/(\\d+)$`);
+  const nextItem = async () => {
+    const next = await request("next", `/annotate/${o.studyId}/next`, {}, (r) => r.status === 200 || redirectTo(r, taskPath));
+    if (next.status !== 302) return null; // 200: nothing left for this annotator
+    const itemPath = next.headers.get("location")!;
+    await request("item", itemPath, {}, (r) => r.status === 200);
+    return itemPath;
+  };
+  return {
+    firstItem: nextItem,
+    nextItem,
+    draft: async (itemPath, fields) => void (await request("draft", itemPath, form(fields), (r) => r.status === 200)),
+    submit: async (itemPath, fields) => redirectTo(await request("submit", itemPath, form(fields), (r) => redirectTo(r, /\/next$/)), /\/next$/),
+  };
+}
+
+/** A single-fetch redirect: status 202 with the target in Location. */
+const dataRedirectTo = (res: Response, pattern: RegExp) => res.status === 202 && pattern.test(res.headers.get("location") ?? "");
+
+/** With JavaScript, as recorded in Chromium: the first item as a document, then `.data` requests and a route manifest per new item path. */
+function browserSession(request: Requester, o: ClientOptions): Session {
+  const taskPath = new RegExp(`^/annotate/${o.studyId}/items/(\\d+)$`);
+  let version = "";
+  return {
+    async firstItem() {
+      const next = await request("next", `/annotate/${o.studyId}/next`, {}, (r) => r.status === 200 || redirectTo(r, taskPath));
+      if (next.status !== 302) return null;
+      const itemPath = next.headers.get("location")!;
+      const page = await request("item", itemPath, {}, (r) => r.status === 200);
+      version = /"version":\s*"([0-9a-f]+)"/.exec(page.bodyText)?.[1] ?? "";
+      return itemPath;
+    },
+    async draft(itemPath, fields) {
+      await request("draft", `${itemPath}.data`, form(fields), (r) => r.status === 200);
+      await request("revalidate", `${itemPath}.data`, {}, (r) => r.status === 200);
+    },
+    submit: async (itemPath, fields) => dataRedirectTo(await request("submit", `${itemPath}.data`, form(fields), (r) => dataRedirectTo(r, /\/next$/)), /\/next$/),
+    async nextItem() {
+      const next = await request("next", `/annotate/${o.studyId}/next.data`, {}, (r) => r.status === 200 || dataRedirectTo(r, taskPath));
+      if (next.status !== 202) return null;
+      const itemPath = next.headers.get("location")!;
+      await request("manifest", `/__manifest?p=${encodeURIComponent(itemPath)}&version=${version}`, {}, (r) => r.status === 200);
+      await request("item", `${itemPath}.data`, {}, (r) => r.status === 200);
+      return itemPath;
+    },
+  };
+}
+
+/** Sleeps `ms`, waking early (within a quarter second) once `stop()` is true. */
+async function sleepUnless(ms: number, stop: () => boolean): Promise<void> {
+  const until = performance.now() + ms;
+  while (!stop() && performance.now() < until) await sleep(Math.min(250, until - performance.now()));
 }
 
 /** p-th percentile (0–100) of a list of numbers, nearest rank. */
@@ -166,13 +244,13 @@ export function percentile(values: number[], p: number): number {
 
 /** A table of count and p50/p95/p99/max latency per request kind, plus unexpected answers by status. */
 export function latencyReport(samples: Sample[]): string {
-  const kinds: RequestKind[] = ["login", "logout", "next", "item", "draft", "submit"];
-  const lines = [`  ${"request".padEnd(8)} ${"count".padStart(7)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`];
+  const kinds: RequestKind[] = ["login", "logout", "next", "manifest", "item", "draft", "revalidate", "submit"];
+  const lines = [`  ${"request".padEnd(10)} ${"count".padStart(7)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`];
   for (const kind of kinds) {
     const ms = samples.filter((s) => s.kind === kind).map((s) => s.ms);
     if (ms.length === 0) continue;
     const cell = (v: number) => v.toFixed(1).padStart(8);
-    lines.push(`  ${kind.padEnd(8)} ${String(ms.length).padStart(7)} ${cell(percentile(ms, 50))} ${cell(percentile(ms, 95))} ${cell(percentile(ms, 99))} ${cell(Math.max(...ms))}`);
+    lines.push(`  ${kind.padEnd(10)} ${String(ms.length).padStart(7)} ${cell(percentile(ms, 50))} ${cell(percentile(ms, 95))} ${cell(percentile(ms, 99))} ${cell(Math.max(...ms))}`);
   }
   const errors = new Map<string, number>();
   for (const s of samples) if (!s.ok) errors.set(`${s.kind} ${s.status}`, (errors.get(`${s.kind} ${s.status}`) ?? 0) + 1);

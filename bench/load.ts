@@ -10,11 +10,10 @@
  *
  *   npm run bench:load        (DURATION=30 seconds, ANNOTATORS=50, IMPORT_MB=46; REBUILD=1 rebuilds build-test/ first)
  */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startAppServer } from "../test/helpers/app-server.ts";
 import { tempDir } from "../test/helpers/temp-db.ts";
-import { buildApp, TEST_BUILD_DIR } from "../test/helpers/test-build.ts";
+import { ensureTestBuild } from "./load-build.ts";
 import { latencyReport, LoadRecord, runAnnotatorClient } from "./load-clients.ts";
 import { checkStored, prepareLoadDatabase } from "./load-fixture.ts";
 import { largeBundleFile, startCliImport } from "./load-import.ts";
@@ -22,16 +21,8 @@ import { largeBundleFile, startCliImport } from "./load-import.ts";
 const SECONDS = Number(process.env.DURATION ?? 30);
 const ANNOTATORS = Number(process.env.ANNOTATORS ?? 50);
 const IMPORT_MB = Number(process.env.IMPORT_MB ?? 0);
-const ROOT = resolve(import.meta.dirname, "..");
 
-/** Builds the tests' build-test/ unless it is already there (REBUILD=1 forces it); never build/. */
-function ensureBuild(): void {
-  if (existsSync(join(ROOT, TEST_BUILD_DIR, "server/index.js")) && process.env.REBUILD !== "1") return;
-  console.log(`Building the app (remix vite:build into ${TEST_BUILD_DIR}/)…`);
-  buildApp();
-}
-
-ensureBuild();
+ensureTestBuild();
 const tmp = tempDir("socrates-bench-load-");
 const dbPath = join(tmp.dir, "load.db");
 try {

@@ -1,0 +1,81 @@
+/**
+ * The submit path over HTTP: 50 annotators against the real server (scripts/serve.ts on the
+ * production build, its own temporary database: a consensus study with k = 3 and more items
+ * than a run can fill), in two phases —
+ *   - flat out: every annotator submits, takes the next item and submits again without pause;
+ *   - human pace: every annotator spends 20–40 s (uniformly at random) on each item.
+ * Each phase starts a fresh server on a fresh copy of the database. The clients send what
+ * Chromium sends once the app runs (single-fetch `.data` requests and a route manifest per new
+ * item; bench/load-browser-cycle.ts records it) or, in document mode, full page loads as without
+ * JavaScript (as bench:load does). Prints submits per second, p50/p95/p99 per request type,
+ * unexpected answers (target: none) and the check that every acknowledged label is stored, with
+ * the targets beside the figures. Figures only, no pass/fail; the exit code is 1 when a label is
+ * missing, an item is past k or an answer was an error.
+ *
+ *   npm run bench:annotation-http
+ *     MODE=both|browser|document   (both: flat out in each mode, human pace with the browser client)
+ *     ANNOTATORS=50  FLAT_SECONDS=20  HUMAN_SECONDS=90  TRAJECTORIES=300  REBUILD=1 (rebuild build-test/)
+ *     PROFILE=dir    (the server writes a --cpu-prof profile of each phase into dir)
+ */
+import { copyFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { tempDir } from "../test/helpers/temp-db.ts";
+import { latencyReport, percentile, type ClientMode, type RequestKind } from "./load-clients.ts";
+import { ensureTestBuild } from "./load-build.ts";
+import { prepareLoadDatabase, type LoadFixture } from "./load-fixture.ts";
+import { runLoadPhase, type PhaseResult } from "./load-phase.ts";
+
+const MODE = process.env.MODE ?? "both";
+const ANNOTATORS = Number(process.env.ANNOTATORS ?? 50);
+const FLAT_SECONDS = Number(process.env.FLAT_SECONDS ?? 20);
+const HUMAN_SECONDS = Number(process.env.HUMAN_SECONDS ?? 90);
+const TRAJECTORIES = Number(process.env.TRAJECTORIES ?? 300);
+const PROFILE = process.env.PROFILE ? resolve(process.env.PROFILE) : null;
+if (!["both", "browser", "document"].includes(MODE)) {
+  console.error(`MODE must be both, browser or document, got "${MODE}"`);
+  process.exit(2);
+}
+const modes: ClientMode[] = MODE === "both" ? ["browser", "document"] : [MODE as ClientMode];
+
+/** The requests of an annotation cycle (not the logins before it). */
+const CYCLE: RequestKind[] = ["next", "manifest", "item", "draft", "revalidate", "submit"];
+const DESCRIBE: Record<ClientMode, string> = { browser: "browser client (single-fetch .data requests)", document: "document client (full page loads, no JavaScript)" };
+
+function report(title: string, r: PhaseResult, fixture: LoadFixture, targets: string[]): void {
+  console.log(`\n${title}: ${ANNOTATORS} annotators for ${r.seconds.toFixed(1)} s (${fixture.items} items, k = 3)`);
+  console.log(`  submits acknowledged  ${r.record.acknowledged.length}`);
+  console.log(`  submits per second    ${(r.record.acknowledged.length / r.seconds).toFixed(1)}`);
+  console.log(latencyReport(r.record.samples));
+  const cycle = r.record.samples.filter((s) => CYCLE.includes(s.kind)).map((s) => s.ms);
+  console.log(`  p95 over all cycle requests  ${percentile(cycle, 95).toFixed(1)} ms`);
+  console.log(`  errors                ${r.errors}   (target 0)`);
+  console.log(`  stored in database    ${r.stored.acknowledged - r.stored.missing.length} of ${r.stored.acknowledged} acknowledged labels; items past k: ${r.stored.overK}`);
+  for (const t of targets) console.log(`  target: ${t}`);
+  for (const f of r.record.failures) console.log(`  ! ${f}`);
+  if (r.stored.missing.length > 0 || r.stored.overK > 0 || r.errors > 0) process.exitCode = 1;
+}
+
+ensureTestBuild();
+const tmp = tempDir("socrates-bench-annotation-http-");
+try {
+  const fixturePath = join(tmp.dir, "fixture.db");
+  const fixture = await prepareLoadDatabase(fixturePath, { annotators: ANNOTATORS, trajectories: TRAJECTORIES });
+  console.log(`Submit path over HTTP (load average at start: ${loadavg().map((x) => x.toFixed(2)).join(" ")}; the clients share the machine with the server)`);
+  const phase = async (name: string, mode: ClientMode, seconds: number, thinkMs?: () => number) => {
+    const dbPath = join(tmp.dir, `${name}-${mode}.db`);
+    copyFileSync(fixturePath, dbPath);
+    const serverEnv = PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(PROFILE, `${name}-${mode}`)}` } : undefined;
+    return runLoadPhase({ dbPath, fixture, seconds, mode, thinkMs, draftEvery: 5, serverEnv });
+  };
+  for (const mode of modes) {
+    const r = await phase("flat", mode, FLAT_SECONDS);
+    report(`Flat out, ${DESCRIBE[mode]}`, r, fixture, ["≥ 200 submits per second, 0 errors (idle 2-core machine)"]);
+  }
+  if (HUMAN_SECONDS > 0) {
+    const r = await phase("human", modes[0], HUMAN_SECONDS, () => 20_000 + Math.random() * 20_000);
+    report(`Human pace (one submit per 20–40 s each), ${DESCRIBE[modes[0]]}`, r, fixture, ["p95 < 50 ms per request type, 0 errors"]);
+  }
+} finally {
+  tmp.cleanup();
+}
