@@ -15,11 +15,12 @@
  *   npm run bench:annotation-http
  *     MODE=both|browser|document   (both: flat out in each mode, human pace with the browser client)
  *     ANNOTATORS=50  FLAT_SECONDS=20  HUMAN_SECONDS=90  TRAJECTORIES=300  REBUILD=1 (rebuild build-test/)
- *     PROFILE=dir    (the server writes a --cpu-prof profile of each phase into dir)
+ *     PROFILE=dir    (the server writes a CPU profile of each phase into dir/<phase>-<mode>/; bench/load-cpu-profile.mjs)
  */
 import { copyFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { tempDir } from "../test/helpers/temp-db.ts";
 import { latencyReport, percentile, type ClientMode, type RequestKind } from "./load-clients.ts";
 import { ensureTestBuild } from "./load-build.ts";
@@ -32,6 +33,7 @@ const FLAT_SECONDS = Number(process.env.FLAT_SECONDS ?? 20);
 const HUMAN_SECONDS = Number(process.env.HUMAN_SECONDS ?? 90);
 const TRAJECTORIES = Number(process.env.TRAJECTORIES ?? 300);
 const PROFILE = process.env.PROFILE ? resolve(process.env.PROFILE) : null;
+const PROFILE_HOOK = pathToFileURL(resolve(import.meta.dirname, "load-cpu-profile.mjs")).href;
 if (!["both", "browser", "document"].includes(MODE)) {
   console.error(`MODE must be both, browser or document, got "${MODE}"`);
   process.exit(2);
@@ -65,7 +67,7 @@ try {
   const phase = async (name: string, mode: ClientMode, seconds: number, thinkMs?: () => number) => {
     const dbPath = join(tmp.dir, `${name}-${mode}.db`);
     copyFileSync(fixturePath, dbPath);
-    const serverEnv = PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(PROFILE, `${name}-${mode}`)}` } : undefined;
+    const serverEnv = PROFILE ? { NODE_OPTIONS: `--import=${PROFILE_HOOK}`, SOCRATES_CPU_PROFILE_DIR: join(PROFILE, `${name}-${mode}`) } : undefined;
     return runLoadPhase({ dbPath, fixture, seconds, mode, thinkMs, draftEvery: 5, serverEnv });
   };
   for (const mode of modes) {

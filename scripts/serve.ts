@@ -6,7 +6,7 @@
  */
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { databasePath, getDb } from "../app/server/db.server.ts";
@@ -21,6 +21,17 @@ import { remixHandler } from "../app/server/http/remix-handler.server.ts";
 import { policyOptions, securityHeaders } from "../app/server/http/security-headers.server.ts";
 import { serverSettings } from "../app/server/http/server-settings.server.ts";
 import { buildDirectory } from "./build-dir.ts";
+
+/**
+ * The build's top-level client files (favicon and the like), served statically. Only their exact
+ * paths reach express.static: letting it look up every request (each .data request, each page)
+ * cost a failed stat per request, about 8% of the server's time under load.
+ */
+function topLevelFiles(dir: string): express.RequestHandler {
+  const files = new Set(readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `/${e.name}`));
+  const serve = express.static(dir, { maxAge: "1h" });
+  return (req, res, next) => (files.has(req.path) ? serve(req, res, next) : next());
+}
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
@@ -65,7 +76,7 @@ if (dev) {
     process.exit(1);
   }
   app.use("/assets", express.static(join(dir, "client/assets"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(join(dir, "client"), { maxAge: "1h" }));
+  app.use(topLevelFiles(join(dir, "client")));
   build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
 }
 app.all("*", bodyLimit(settings.maxBodyBytes), remixHandler({ build, mode: dev ? "development" : "production", appOrigin: settings.appOrigin }));

@@ -23,7 +23,21 @@ function sessionStorage() {
   return storage;
 }
 
-export async function currentUser(request: Request): Promise<SessionUser | null> {
+/**
+ * The signed-in user, or null. A GET runs the root loader and the page's loader on one Request
+ * and changes no session, so its answer is read once per request; any other method (an action,
+ * which may end sessions) reads it afresh on every call.
+ */
+export function currentUser(request: Request): Promise<SessionUser | null> {
+  if (request.method !== "GET") return readCurrentUser(request);
+  let user = usersOfGets.get(request);
+  if (!user) usersOfGets.set(request, (user = readCurrentUser(request)));
+  return user;
+}
+
+const usersOfGets = new WeakMap<Request, Promise<SessionUser | null>>();
+
+async function readCurrentUser(request: Request): Promise<SessionUser | null> {
   const session = await sessionStorage().getSession(request.headers.get("Cookie"));
   const id = session.get("annotatorId");
   if (typeof id !== "number") return null;

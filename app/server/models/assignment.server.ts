@@ -3,7 +3,7 @@
  * "skipped" row is the annotator passing on the item: it is no slot (others may take the item)
  * and, being unique per (item, annotator), it keeps the item from being offered to them again.
  */
-import { and, asc, count, desc, eq, exists, gt, inArray, isNotNull, lt, lte, ne, notExists, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, gt, inArray, isNotNull, lt, lte, ne, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
@@ -151,16 +151,20 @@ export function activeLeases(db: Db, studyId: number, now: string): { itemId: nu
     .all();
 }
 
-/** How many of the study's items the annotator holds in each status (one query: the task page asks on every item). */
-export function statusCounts(db: Db, studyId: number, annotatorId: number): Record<AssignmentStatus, number> {
-  const counts: Record<AssignmentStatus, number> = { leased: 0, submitted: 0, released: 0, skipped: 0 };
-  const rows = db
+const countsByStatus = preparedOnce((db) =>
+  db
     .select({ status: assignments.status, n: count() })
     .from(assignments)
     .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
-    .where(and(eq(studyItems.studyId, studyId), eq(assignments.annotatorId, annotatorId)))
+    .where(and(eq(studyItems.studyId, p("studyId")), eq(assignments.annotatorId, p("annotatorId"))))
     .groupBy(assignments.status)
-    .all();
+    .prepare(),
+);
+
+/** How many of the study's items the annotator holds in each status (one query: the task page asks on every item). */
+export function statusCounts(db: Db, studyId: number, annotatorId: number): Record<AssignmentStatus, number> {
+  const counts: Record<AssignmentStatus, number> = { leased: 0, submitted: 0, released: 0, skipped: 0 };
+  const rows = countsByStatus(db).all({ studyId, annotatorId });
   for (const { status, n } of rows) counts[status as AssignmentStatus] = n;
   return counts;
 }
@@ -197,23 +201,27 @@ export function markSkipped(db: Db, assignmentId: number, at: string, reason: st
  * null: the latest of all). Repeated undo walks back through their work this way.
  */
 export function submittedItemBefore(db: Db, studyId: number, annotatorId: number, before: { submittedAt: string; id: number } | null): number | undefined {
-  return db
-    .select({ itemId: assignments.studyItemId })
-    .from(assignments)
-    .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
-    .where(
-      and(
-        eq(studyItems.studyId, studyId),
-        eq(assignments.annotatorId, annotatorId),
-        eq(assignments.status, "submitted"),
-        isNotNull(assignments.submittedAt),
-        before === null ? undefined : or(lt(assignments.submittedAt, before.submittedAt), and(eq(assignments.submittedAt, before.submittedAt), lt(assignments.id, before.id))),
-      ),
-    )
-    .orderBy(desc(assignments.submittedAt), desc(assignments.id))
-    .limit(1)
-    .get()?.itemId;
+  const q = submittedBefore(db);
+  return (before === null ? q.latest.get({ studyId, annotatorId }) : q.before.get({ studyId, annotatorId, submittedAt: before.submittedAt, id: before.id }))?.itemId;
 }
+
+// Asked on every task page (can the annotator undo?): prepared once per connection, with and without a bound.
+const submittedBefore = preparedOnce((db) => {
+  const query = (bound: SQL | undefined) =>
+    db
+      .select({ itemId: assignments.studyItemId })
+      .from(assignments)
+      .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
+      .where(and(eq(studyItems.studyId, p("studyId")), eq(assignments.annotatorId, p("annotatorId")), eq(assignments.status, "submitted"), isNotNull(assignments.submittedAt), bound))
+      .orderBy(desc(assignments.submittedAt), desc(assignments.id))
+      .limit(1)
+      .prepare();
+  const at = p("submittedAt");
+  return {
+    latest: query(undefined),
+    before: query(or(lt(assignments.submittedAt, at), and(eq(assignments.submittedAt, at), lt(assignments.id, p("id"))))),
+  };
+});
 
 /** Marks an assignment submitted (its first submit time is kept). */
 const submitted = preparedOnce((db) =>

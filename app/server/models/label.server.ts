@@ -158,9 +158,9 @@ export interface LabelRevisionView {
   createdAt: string;
 }
 
-/** Latest revision of one annotator's label on an item, or null. */
-export function latestOwnLabel(db: Db, itemId: number, annotatorId: number): LabelRevisionView | null {
-  const row = db
+// Read on every task page: prepared once per connection.
+const latestOwn = preparedOnce((db) =>
+  db
     .select({
       labelId: labels.id,
       itemId: labels.studyItemId,
@@ -174,10 +174,15 @@ export function latestOwnLabel(db: Db, itemId: number, annotatorId: number): Lab
     .from(labels)
     .innerJoin(labelRevisions, eq(labelRevisions.labelId, labels.id))
     .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
-    .where(and(eq(labels.studyItemId, itemId), eq(labels.annotatorId, annotatorId)))
+    .where(and(eq(labels.studyItemId, sql.placeholder("itemId")), eq(labels.annotatorId, sql.placeholder("annotatorId"))))
     .orderBy(desc(labelRevisions.revision))
     .limit(1)
-    .get();
+    .prepare(),
+);
+
+/** Latest revision of one annotator's label on an item, or null. */
+export function latestOwnLabel(db: Db, itemId: number, annotatorId: number): LabelRevisionView | null {
+  const row = latestOwn(db).get({ itemId, annotatorId });
   return row ? { ...row, payload: row.payload as LabelPayload } : null;
 }
 
@@ -258,12 +263,16 @@ export function upsertDraft(db: Db, itemId: number, annotatorId: number, json: s
     .run();
 }
 
-export function loadDraft(db: Db, itemId: number, annotatorId: number): unknown {
-  const row = db
+const draftOf = preparedOnce((db) =>
+  db
     .select({ payload: labelDrafts.payload })
     .from(labelDrafts)
-    .where(and(eq(labelDrafts.studyItemId, itemId), eq(labelDrafts.annotatorId, annotatorId)))
-    .get();
+    .where(and(eq(labelDrafts.studyItemId, sql.placeholder("itemId")), eq(labelDrafts.annotatorId, sql.placeholder("annotatorId"))))
+    .prepare(),
+);
+
+export function loadDraft(db: Db, itemId: number, annotatorId: number): unknown {
+  const row = draftOf(db).get({ itemId, annotatorId });
   return row ? row.payload : null;
 }
 

@@ -1,7 +1,8 @@
 /** Data access for server-side login sessions (rows keyed by the sha256 of the cookie's random id). */
-import { and, eq, gt, lte } from "drizzle-orm";
+import { and, eq, gt, lte, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
 
 const { sessions } = schema;
 
@@ -13,12 +14,17 @@ export function insertSession(db: Db, values: { idHash: string; annotatorId: num
 
 /** The session with this id hash, unless it has expired by `now` (ISO time). */
 export function findLiveSession(db: Db, idHash: string, now: string): SessionRow | undefined {
-  return db
+  return liveSession(db).get({ idHash, now });
+}
+
+// Read on every request of a signed-in user: prepared once per connection.
+const liveSession = preparedOnce((db) =>
+  db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
-    .get();
-}
+    .where(and(eq(sessions.idHash, sql.placeholder("idHash")), gt(sessions.expiresAt, sql.placeholder("now"))))
+    .prepare(),
+);
 
 export function updateSession(db: Db, idHash: string, set: { data: Record<string, unknown>; expiresAt: string }): void {
   db.update(sessions).set(set).where(eq(sessions.idHash, idHash)).run();

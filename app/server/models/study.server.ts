@@ -56,8 +56,11 @@ export function itemCounts(db: Db): Map<number, number> {
   return new Map(rows.map((r) => [r.studyId, r.items]));
 }
 
+// Read on every task page (progress): prepared once per connection.
+const countOfItems = preparedOnce((db) => db.select({ n: sql<number>`count(*)` }).from(studyItems).where(eq(studyItems.studyId, sql.placeholder("studyId"))).prepare());
+
 export function itemCount(db: Db, studyId: number): number {
-  return db.select({ n: sql<number>`count(*)` }).from(studyItems).where(eq(studyItems.studyId, studyId)).get()?.n ?? 0;
+  return countOfItems(db).get({ studyId })?.n ?? 0;
 }
 
 export function findItem(db: Db, itemId: number): ItemRow | undefined {

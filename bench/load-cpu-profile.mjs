@@ -1,0 +1,21 @@
+// Preloaded into the server by bench:annotation-http's PROFILE=dir (Node refuses --cpu-prof in
+// NODE_OPTIONS): profiles the process with the inspector and writes dir/<pid>.cpuprofile on exit.
+import { Session } from "node:inspector";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const dir = process.env.SOCRATES_CPU_PROFILE_DIR;
+if (dir) {
+  const session = new Session();
+  session.connect();
+  session.post("Profiler.enable");
+  session.post("Profiler.start");
+  process.on("exit", () => {
+    // The in-process session answers synchronously, so the profile is written before the process ends.
+    session.post("Profiler.stop", (err, result) => {
+      if (err) return;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+    });
+  });
+}
