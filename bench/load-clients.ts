@@ -72,6 +72,8 @@ export interface ClientOptions {
   mode?: ClientMode;
   /** Milliseconds an annotator spends on an item before submitting (default: none, flat out). */
   thinkMs?: () => number;
+  /** Annotators arrive (log in) at a random time within this many milliseconds (default: all at once). */
+  arriveWithinMs?: number;
 }
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
@@ -150,6 +152,7 @@ export async function runSessionClient(o: Pick<ClientOptions, "baseUrl" | "accou
 /** One annotator's session: logs in, then takes and submits tasks until `stop()` or no task is left; returns how many it submitted. */
 export async function runAnnotatorClient(o: ClientOptions): Promise<number> {
   const request = requester(o.baseUrl, o.record, o.mode);
+  if (o.arriveWithinMs) await sleepUnless(Math.random() * o.arriveWithinMs, o.stop);
   await logIn(request, o.account);
   const session = o.mode === "browser" ? browserSession(request, o) : documentSession(request, o);
   let itemPath = await session.firstItem();

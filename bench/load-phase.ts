@@ -15,7 +15,7 @@ export interface PhaseResult {
   errors: number;
 }
 
-export interface PhaseOptions extends Pick<ClientOptions, "mode" | "thinkMs" | "draftEvery"> {
+export interface PhaseOptions extends Pick<ClientOptions, "mode" | "thinkMs" | "draftEvery" | "arriveWithinMs"> {
   dbPath: string;
   fixture: LoadFixture;
   seconds: number;
@@ -32,7 +32,7 @@ export async function runLoadPhase(o: PhaseOptions): Promise<PhaseResult> {
   try {
     await Promise.all(
       o.fixture.accounts.map((account) =>
-        runAnnotatorClient({ baseUrl: server.url, studyId: o.fixture.studyId, account, label: o.fixture.label, stop: () => stopping, draftEvery: o.draftEvery, record, mode: o.mode, thinkMs: o.thinkMs }),
+        runAnnotatorClient({ baseUrl: server.url, studyId: o.fixture.studyId, account, label: o.fixture.label, stop: () => stopping, draftEvery: o.draftEvery, record, mode: o.mode, thinkMs: o.thinkMs, arriveWithinMs: o.arriveWithinMs }),
       ),
     );
   } finally {
