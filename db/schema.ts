@@ -263,6 +263,10 @@ export const assignments = sqliteTable(
   (t) => [
     uniqueIndex("assignments_item_annotator_uq").on(t.studyItemId, t.annotatorId),
     index("assignments_annotator_status_idx").on(t.annotatorId, t.status),
+    // Allocation counts an item's live slots from the index alone (no table row per assignment).
+    index("assignments_item_status_annotator_idx").on(t.studyItemId, t.status, t.annotatorId),
+    // Releasing lapsed leases reads only the leased rows, by expiry.
+    index("assignments_leased_expiry_idx").on(t.leaseExpiresAt).where(sql`status = 'leased'`),
   ],
 );
 

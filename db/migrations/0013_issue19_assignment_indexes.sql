@@ -1,0 +1,2 @@
+CREATE INDEX `assignments_item_status_annotator_idx` ON `assignments` (`study_item_id`,`status`,`annotator_id`);--> statement-breakpoint
+CREATE INDEX `assignments_leased_expiry_idx` ON `assignments` (`lease_expires_at`) WHERE status = 'leased';
