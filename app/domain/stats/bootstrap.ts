@@ -21,7 +21,8 @@ import {
   type AlphaLevel,
   type RatingValue,
 } from "./krippendorff.ts";
-import { createRng, randomInt } from "./rng.ts";
+import { RatioDrawSums } from "./ratio-kernel.ts";
+import { createRng } from "./rng.ts";
 import { StatsInputError } from "./errors.ts";
 
 export interface AlphaBootstrap {
@@ -87,6 +88,7 @@ export function bootstrapAlphaSamples(
   const fixedPos = level === "ordinal" ? null : kernel.positions(new Float64Array(V), V);
   // For levels whose δ² does not depend on the marginals, each pattern's observed sum is fixed.
   const fixedObserved = level === "ordinal" ? null : patternObserved(table, kernel, fixedPos);
+  const ratio = level === "ratio" ? new RatioDrawSums(fixedPos!, fullMarginals(table), V) : null;
 
   const rng = createRng(seed);
   const counts = new Float64Array(patternCount);
@@ -95,22 +97,22 @@ export function bootstrapAlphaSamples(
 
   for (let d = 0; d < draws; d++) {
     counts.fill(0);
-    for (let i = 0; i < P; i++) counts[table.unitPattern[randomInt(rng, P)]] += 1;
+    // randomInt(rng, P) inlined (P ≥ 1 is a length, so its argument check is moot): the hottest loop.
+    for (let i = 0; i < P; i++) counts[table.unitPattern[Math.floor(rng() * P)]] += 1;
 
     marginals.fill(0);
     let nTotal = 0;
+    let observedSum = 0;
     for (let p = 0; p < patternCount; p++) {
       const k = counts[p];
       if (k === 0) continue;
       for (let i = table.valueStart[p]; i < table.valueStart[p + 1]; i++) marginals[table.valueCodes[i]] += k;
       nTotal += k * (table.valueStart[p + 1] - table.valueStart[p]);
+      if (fixedObserved !== null) observedSum += k * fixedObserved[p];
     }
 
     const pos = level === "ordinal" ? kernel.positions(marginals, V) : fixedPos;
-    let observedSum = 0;
-    if (fixedObserved !== null) {
-      for (let p = 0; p < patternCount; p++) if (counts[p] !== 0) observedSum += counts[p] * fixedObserved[p];
-    } else {
+    if (fixedObserved === null) {
       for (let p = 0; p < patternCount; p++) {
         const k = counts[p];
         if (k === 0) continue;
@@ -119,7 +121,7 @@ export function bootstrapAlphaSamples(
         }
       }
     }
-    const expectedSum = kernel.expectedSum(pos, marginals, V, nTotal);
+    const expectedSum = ratio !== null ? ratio.expectedSum(marginals) : kernel.expectedSum(pos, marginals, V, nTotal);
     out[d] = alphaFromSums(level, P, nTotal, countPresent(marginals, V), observedSum, expectedSum).alpha;
   }
   return out;
@@ -197,6 +199,16 @@ function buildPatterns(data: RatingValue[][], level: AlphaLevel): PatternTable {
     pairB: Int32Array.from(pairB),
     pairWeight: Float64Array.from(pairWeight),
   };
+}
+
+/** The marginals of the full data (every pairable unit once): the ratio draws' reference point. */
+function fullMarginals(table: PatternTable): Float64Array {
+  const marginals = new Float64Array(table.V);
+  for (let u = 0; u < table.unitPattern.length; u++) {
+    const p = table.unitPattern[u];
+    for (let i = table.valueStart[p]; i < table.valueStart[p + 1]; i++) marginals[table.valueCodes[i]] += 1;
+  }
+  return marginals;
 }
 
 function patternObserved(table: PatternTable, kernel: MetricKernel, pos: Float64Array | null): Float64Array {

@@ -8,9 +8,13 @@
  * inside a unit u with m_u ≥ 2 ratings, and n_c = Σ_k o_ck is the number of pairable values c.
  *
  * Cost: one pass over the units (rating matrix read once, no per-unit allocation), then work
- * proportional to the distinct values V (O(V²) only for the ratio level).
+ * proportional to the distinct values V (O(V²) only for the ratio level, see ratio-kernel.ts).
+ * Only the ordinal level stores the coincidence matrix: its δ² depends on the marginals, known
+ * at the end. The other levels' δ² is fixed by the values, so the observed sum is added up unit
+ * by unit and only the marginals are kept.
  */
 import { StatsInputError } from "./errors.ts";
+import { ratioExpectedSum } from "./ratio-kernel.ts";
 
 export type AlphaLevel = "nominal" | "ordinal" | "interval" | "ratio";
 export type RatingValue = number | string | null | undefined; // null/undefined = missing
@@ -35,10 +39,13 @@ export function krippendorffAlpha(data: RatingValue[][], level: AlphaLevel): Alp
   assertLevel(level);
   const unitCount = checkShape(data);
   const coder = new ValueCoder(level);
-  const tally = new PairTally();
+  const kernel = new MetricKernel(level, coder.values); // coder.values grows as values are seen
+  const direct = level !== "ordinal";
+  const tally = new PairTally(!direct);
   const codes = new Int32Array(data.length); // reused for every unit
   let units = 0;
   let nTotal = 0;
+  let observedSum = 0;
 
   for (let u = 0; u < unitCount; u++) {
     const m = readUnit(data, u, coder, codes);
@@ -47,13 +54,12 @@ export function krippendorffAlpha(data: RatingValue[][], level: AlphaLevel): Alp
     nTotal += m;
     if (coder.size > tally.capacity) tally.grow(coder.size);
     tally.addUnit(codes, m);
+    if (direct) observedSum += kernel.unitObserved(codes, m);
   }
 
   const V = coder.size;
   if (V > tally.capacity) tally.grow(V); // values seen only in lone ratings still need a (zero) marginal
-  const kernel = new MetricKernel(level, coder.values);
   const pos = kernel.positions(tally.marginals, V);
-  let observedSum = 0;
   tally.forEachPair((a, b, w) => {
     observedSum += 2 * w * kernel.delta(pos, a, b); // each unordered pair stands for (a,b) and (b,a)
   });
@@ -174,13 +180,20 @@ const SPARSE_STRIDE = 2 ** 26;
 
 /**
  * The off-diagonal half of the coincidence matrix (o_ck for c < k; the diagonal never contributes
- * to disagreement) plus the value marginals n_c. Dense typed array while V is small, sparse beyond.
+ * to disagreement) plus the value marginals n_c. Dense typed array while V is small, sparse beyond;
+ * with storePairs = false only the marginals.
  */
 export class PairTally {
   capacity = INITIAL_CAPACITY;
   marginals = new Float64Array(INITIAL_CAPACITY);
-  private dense: Float64Array | null = new Float64Array(INITIAL_CAPACITY * INITIAL_CAPACITY);
+  private dense: Float64Array | null;
   private sparse: Map<number, number> | null = null;
+  private readonly storePairs: boolean;
+
+  constructor(storePairs = true) {
+    this.storePairs = storePairs;
+    this.dense = storePairs ? new Float64Array(INITIAL_CAPACITY * INITIAL_CAPACITY) : null;
+  }
 
   /** Makes room for codes 0..size−1. */
   grow(size: number): void {
@@ -208,7 +221,7 @@ export class PairTally {
         this.sparse = sparse;
         this.dense = null;
       }
-    } else if (size > SPARSE_STRIDE) {
+    } else if (this.storePairs && size > SPARSE_STRIDE) {
       throw new StatsInputError(`too many distinct values (${size})`);
     }
     this.capacity = cap;
@@ -221,6 +234,7 @@ export class PairTally {
     for (let i = 0; i < m; i++) {
       const a = codes[i];
       marginals[a] += 1;
+      if (!this.storePairs) continue;
       for (let j = i + 1; j < m; j++) {
         const b = codes[j];
         if (a !== b) this.addPair(a, b, w);
@@ -250,8 +264,8 @@ export class PairTally {
           if (w !== 0) visit(a, b, w);
         }
       }
-    } else {
-      for (const [key, w] of this.sparse!) {
+    } else if (this.sparse !== null) {
+      for (const [key, w] of this.sparse) {
         const a = Math.floor(key / SPARSE_STRIDE);
         visit(a, key - a * SPARSE_STRIDE, w);
       }
@@ -266,27 +280,23 @@ export class PairTally {
  * expected-disagreement sum a variance, computable in O(V).
  */
 export class MetricKernel {
-  /** Codes sorted by value (numeric levels); the ordinal mid-ranks follow this order. */
-  private readonly order: Int32Array | null;
+  /** Codes sorted by value, for the ordinal mid-ranks; built on first use, once every value is known. */
+  private order: Int32Array | null = null;
 
   constructor(
     readonly level: AlphaLevel,
-    private readonly values: readonly (number | string)[],
-  ) {
-    if (level === "ordinal") {
-      const nums = values as readonly number[];
-      const order = Array.from(values.keys()).sort((a, b) => nums[a] - nums[b]);
-      this.order = Int32Array.from(order);
-    } else {
-      this.order = null;
-    }
-  }
+    private readonly values: readonly (number | string)[], // may still grow until positions() is called
+  ) {}
 
   /** Per-code positions for the metric (null for nominal). Ordinal depends on the marginals. */
   positions(marginals: Float64Array, V: number): Float64Array | null {
     if (this.level === "nominal") return null;
     const pos = new Float64Array(V);
     if (this.level === "ordinal") {
+      if (this.order === null) {
+        const nums = this.values as readonly number[];
+        this.order = Int32Array.from(Array.from(nums.keys()).sort((a, b) => nums[a] - nums[b]));
+      }
       let before = 0;
       for (let i = 0; i < V; i++) {
         const c = this.order![i];
@@ -301,14 +311,24 @@ export class MetricKernel {
 
   /** δ²(a, b) for a ≠ b. */
   delta(pos: Float64Array | null, a: number, b: number): number {
-    if (pos === null) return 1;
-    const pa = pos[a];
-    const pb = pos[b];
-    if (this.level === "ratio") {
-      const s = pa + pb;
-      return s === 0 ? 0 : ((pa - pb) / s) ** 2;
+    return pos === null ? 1 : positionDelta(this.level, pos[a], pos[b]);
+  }
+
+  /**
+   * One unit's share of the observed sum, Σ over ordered pairs of its m ratings of δ² / (m − 1),
+   * for the levels whose δ² is fixed by the values (not ordinal).
+   */
+  unitObserved(codes: Int32Array, m: number): number {
+    let sum = 0;
+    for (let i = 0; i < m; i++) {
+      const a = codes[i];
+      for (let j = i + 1; j < m; j++) {
+        const b = codes[j];
+        if (a === b) continue;
+        sum += this.level === "nominal" ? 1 : positionDelta(this.level, this.values[a] as number, this.values[b] as number);
+      }
     }
-    return (pa - pb) * (pa - pb);
+    return (2 * sum) / (m - 1);
   }
 
   /** Σ_c Σ_k n_c n_k δ²(c, k) over ordered pairs. */
@@ -319,18 +339,7 @@ export class MetricKernel {
       for (let c = 0; c < V; c++) sq += marginals[c] * marginals[c];
       return nTotal * nTotal - sq;
     }
-    if (this.level === "ratio") {
-      let sum = 0;
-      for (let a = 0; a < V; a++) {
-        const na = marginals[a];
-        if (na === 0) continue;
-        for (let b = a + 1; b < V; b++) {
-          const nb = marginals[b];
-          if (nb !== 0) sum += na * nb * this.delta(pos, a, b);
-        }
-      }
-      return 2 * sum;
-    }
+    if (this.level === "ratio") return ratioExpectedSum(pos, marginals, V);
     // Σ Σ n_c n_k (x_c − x_k)² = 2 n.. Σ n_c (x_c − x̄)² − 2 (Σ n_c (x_c − x̄))²; centring keeps it exact-ish.
     let mean = 0;
     for (let c = 0; c < V; c++) mean += marginals[c] * pos[c];
@@ -346,6 +355,15 @@ export class MetricKernel {
     }
     return 2 * nTotal * s2 - 2 * s1 * s1;
   }
+}
+
+/** δ² between two metric positions (interval/ordinal: squared difference; ratio: relative). */
+function positionDelta(level: AlphaLevel, pa: number, pb: number): number {
+  if (level === "ratio") {
+    const s = pa + pb;
+    return s === 0 ? 0 : ((pa - pb) / s) ** 2;
+  }
+  return (pa - pb) * (pa - pb);
 }
 
 export function countPresent(marginals: Float64Array, V: number): number {

@@ -29,13 +29,13 @@ function bruteForceSamples(data: RatingValue[][], level: AlphaLevel, draws: numb
   return out;
 }
 
-function expectSameSamples(fast: (number | null)[], slow: (number | null)[]): void {
+function expectSameSamples(fast: (number | null)[], slow: (number | null)[], tol = 1e-9): void {
   expect(fast.length).toBe(slow.length);
   for (let i = 0; i < fast.length; i++) {
     const a = fast[i];
     const b = slow[i];
     expect(a === null, `draw ${i}`).toBe(b === null);
-    if (a !== null && b !== null) expect(Math.abs(a - b), `draw ${i}`).toBeLessThanOrEqual(1e-9);
+    if (a !== null && b !== null) expect(Math.abs(a - b), `draw ${i}`).toBeLessThanOrEqual(tol);
   }
 }
 
@@ -84,6 +84,19 @@ describe("bootstrapAlpha", () => {
       data[3].push(null, null, null);
       const fast = bootstrapAlphaSamples(data, level, { draws: 200, seed: 11 });
       expectSameSamples(fast, bruteForceSamples(data, level, 200, 11));
+    });
+  }
+
+  // The ratio level's expected sum per draw is incremental or direct (ratio-kernel.ts); these two
+  // data sets take each path (see ratio-kernel.test.ts), zeros included.
+  const ratioCases: [string, RatingValue[][]][] = [
+    ["many distinct values (incremental draws)", randomRatings(8, 3, 500, Array.from({ length: 900 }, (_, i) => i / 3), { agree: 0.3, missing: 0.1 })],
+    ["few values, many units (direct draws)", randomRatings(9, 2, 3000, [0, 1, 2.5, 4, 10], { agree: 0.6 })],
+  ];
+  for (const [name, data] of ratioCases) {
+    it(`ratio, ${name}: equals a brute-force bootstrap draw by draw (1e-12)`, () => {
+      const fast = bootstrapAlphaSamples(data, "ratio", { draws: 60, seed: 4 });
+      expectSameSamples(fast, bruteForceSamples(data, "ratio", 60, 4), 1e-12);
     });
   }
 

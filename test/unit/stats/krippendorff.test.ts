@@ -94,6 +94,13 @@ describe("krippendorffAlpha: many distinct values (sparse coincidence storage)",
     expect(distinct.size).toBeGreaterThan(1024);
     for (const level of LEVELS) close(krippendorffAlpha(data, level).alpha, naiveAlpha(data, level), 1e-9);
   });
+  it("ratio with many distinct values and zeros agrees with the pairwise definition (1e-12)", () => {
+    const values = Array.from({ length: 2000 }, (_, i) => i / 5); // 0 included
+    const data = randomRatings(98, 3, 600, values, { agree: 0.4, missing: 0.1 });
+    for (let u = 0; u < 40; u++) data[u % 3][u] = 0;
+    expect(data.flat().filter((v) => v === 0).length).toBeGreaterThan(20);
+    close(krippendorffAlpha(data, "ratio").alpha, naiveAlpha(data, "ratio"), 1e-12);
+  });
   it("a value seen only in a lone rating does not disturb the result", () => {
     const data: RatingValue[][] = [
       [1, 2, 3, ...Array.from({ length: 40 }, (_, i) => i + 10)],
