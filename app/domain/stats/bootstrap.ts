@@ -7,8 +7,9 @@
  * Speed: alpha depends on a draw only through how often each unit was drawn. Units with the same
  * multiset of ratings ("patterns") contribute identically, so each pattern's share of the
  * coincidence matrix and of the marginals is computed once; a draw then costs one counter
- * increment per drawn unit plus O(patterns + V) to assemble alpha. The result is the same alpha
- * a full recomputation on the resampled matrix gives (up to float summation order).
+ * increment per drawn unit plus O(patterns + V) to assemble alpha — and, at the ratio level, the
+ * quadratic expected sum over the present values, direct or incremental (RatioDrawSums). The result
+ * is the same alpha a full recomputation on the resampled matrix gives (up to float summation order).
  */
 import {
   readUnit,

@@ -65,6 +65,13 @@ describe("ratioExpectedSum", () => {
     expect(ratioExpectedSum(Float64Array.from([7]), Float64Array.from([9]), 1)).toBe(0);
   });
 
+  it("stays exact for positions too small or too large to pair up (1e-12)", () => {
+    const rng = createRng(5);
+    const pos = Float64Array.from({ length: 301 }, (_, i) => (i === 0 ? 1e-200 : i === 1 ? 1e200 : 1 + rng() * 10));
+    const counts = Float64Array.from({ length: 301 }, () => 1 + randomInt(rng, 9));
+    relClose(ratioExpectedSum(pos, counts, 301), bruteExpectedSum(pos, counts), 1e-12);
+  });
+
   it("keeps precision for close values (no 1 − 4xy/(x + y)² cancellation)", () => {
     const pos = Float64Array.from([1e6, 1e6 + 1, 1e6 + 2]);
     const counts = Float64Array.from([2, 3, 4]);
