@@ -81,25 +81,23 @@ describe("ratioExpectedSum", () => {
 });
 
 describe("RatioDrawSums: each path equals a recomputation per draw (1e-12)", () => {
-  it("incremental where few units share a value (most counts stay, few vanish)", () => {
-    const values = Array.from({ length: 900 }, (_, i) => i / 3); // includes 0
-    const data = randomRatings(8, 3, 500, values, { agree: 0.3, missing: 0.1 });
+  /** Runs 60 bootstrap draws of `data` through RatioDrawSums, checks each, returns the paths taken. */
+  function checkDraws(data: RatingValue[][]): RatioDrawSums["paths"] {
     const { pos, units } = pairableUnits(data);
     const sums = new RatioDrawSums(pos, countsOf(units, pos.length), pos.length);
     for (const draw of drawCounts(units, pos.length, 60, 4)) {
       relClose(sums.expectedSum(draw), bruteExpectedSum(pos, draw), 1e-12);
     }
-    expect(sums.paths.incremental).toBeGreaterThan(0);
+    return sums.paths;
+  }
+
+  it("incremental where few units share a value (most counts stay, few vanish)", () => {
+    const values = Array.from({ length: 900 }, (_, i) => i / 3); // includes 0
+    expect(checkDraws(randomRatings(8, 3, 500, values, { agree: 0.3, missing: 0.1 })).incremental).toBeGreaterThan(0);
   });
 
   it("direct where every count changes (few values, many units)", () => {
-    const data = randomRatings(9, 2, 3000, [0, 1, 2.5, 4, 10], { agree: 0.6 });
-    const { pos, units } = pairableUnits(data);
-    const sums = new RatioDrawSums(pos, countsOf(units, pos.length), pos.length);
-    for (const draw of drawCounts(units, pos.length, 60, 4)) {
-      relClose(sums.expectedSum(draw), bruteExpectedSum(pos, draw), 1e-12);
-    }
-    expect(sums.paths.direct).toBeGreaterThan(0);
+    expect(checkDraws(randomRatings(9, 2, 3000, [0, 1, 2.5, 4, 10], { agree: 0.6 })).direct).toBeGreaterThan(0);
   });
 
   it("falls back to the direct sum when the incremental terms cancel", () => {
