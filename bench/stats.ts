@@ -3,6 +3,7 @@
  * Datasets are generated with the seeded RNG, so every run measures the same input.
  * Each case runs once to warm up, then 5 timed runs; the median is reported.
  */
+import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { bootstrapAlpha, createRng, krippendorffAlpha, randomInt, type RatingValue } from "../app/domain/stats/index.ts";
 
@@ -89,7 +90,9 @@ const widths = Object.keys(header).map((k) =>
 );
 const line = (r: typeof header) =>
   (Object.keys(header) as (keyof typeof header)[]).map((k, i) => r[k].padEnd(widths[i])).join("  ");
-console.log(`node ${process.version}, median of 5 timed runs (1 for (f)) after one warm-up`);
+// The load average says whether the figures come from an idle machine (2 cores here: load > 2 inflates them).
+const load = loadavg().map((x) => x.toFixed(2)).join(" ");
+console.log(`node ${process.version}, median of 5 timed runs (1 for (f)) after one warm-up; load average ${load}`);
 console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const r of rows) console.log(line(r));
