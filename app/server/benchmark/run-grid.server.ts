@@ -16,7 +16,7 @@ import { runSeed } from "../../domain/simulation/schedule.ts";
 import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
 import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
-import type { LlmConfig } from "../llm/config.server.ts";
+import { endpointConcurrency, type LlmConfig } from "../llm/config.server.ts";
 import { touchBenchmarkPlan } from "../models/benchmark-plan.server.ts";
 import { metricValuesOf } from "../models/metric-value.server.ts";
 import { evaluateRuns } from "../pipeline/evaluate-runs.server.ts";
@@ -81,7 +81,7 @@ export function defaultConcurrency(plan: BenchmarkPlan, config: LlmConfig): numb
   add(plan.simulator.endpoint, "party");
   add(plan.evaluator.endpoint, "evaluator");
   if (plan.emotion?.judge) add(plan.emotion.judge.endpoint, "emotion-judge");
-  const total = [...names].reduce((n, name) => n + (config.endpoints[name]?.concurrency ?? 0), 0);
+  const total = [...names].reduce((n, name) => n + endpointConcurrency(config.endpoints[name]), 0);
   return Math.max(2, total);
 }
 

@@ -7,6 +7,7 @@ import type { ChatMessage } from "../../domain/llm/types.ts";
 
 /** Everything that determines a model's reply; the reply's schema is deliberately left out. */
 export interface CacheKeyParts {
+  /** The endpoint's address: its baseUrl, or `pool:<name>` for a pool (never the replica that answered). */
   baseUrl: string;
   model: string;
   messages: ChatMessage[];

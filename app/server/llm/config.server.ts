@@ -21,21 +21,61 @@ export class LlmConfigError extends Error {
   }
 }
 
+const apiKeyEnvSchema = z
+  .string()
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    "expected the name of an environment variable, e.g. OPENAI_API_KEY (never the key itself)"
+  );
+const urlSchema = z.string().url("expected a URL such as http://127.0.0.1:8000/v1");
+
+/** One server of a pool; what it leaves out comes from the pool. */
+const replicaSchema = z
+  .object({
+    baseUrl: urlSchema,
+    /** Shown by `llm check` and in errors; default `<pool>#<n>`. */
+    name: z.string().min(1).optional(),
+    apiKeyEnv: apiKeyEnvSchema.optional(),
+    concurrency: z.number().int().min(1).max(1000).optional(),
+    timeoutMs: z.number().int().min(1).optional(),
+    /** Share of the calls relative to the other replicas (least-loaded by in-flight ÷ weight). */
+    weight: z.number().positive().max(1000).default(1),
+  })
+  .strict();
+
+/** When a replica is taken out of rotation and how long before it is probed again. */
+const healthSchema = z
+  .object({
+    /** Consecutive failures (5xx, 429, network errors, timeouts) that take a replica out. */
+    failures: z.number().int().min(1).max(100).default(3),
+    /** The first time out; doubled at each further failed probe, up to maxBackoffMs. */
+    backoffMs: z.number().int().min(1).default(5_000),
+    maxBackoffMs: z.number().int().min(1).default(120_000),
+  })
+  .strict();
+
+/**
+ * An endpoint is one server (`baseUrl`) or a pool of replicas serving the same model
+ * (`replicas`); on a pool, apiKeyEnv, concurrency and timeoutMs are each replica's defaults and
+ * maxRetries bounds one call over all replicas.
+ */
 const endpointSchema = z
   .object({
-    baseUrl: z.string().url("expected a URL such as http://127.0.0.1:8000/v1"),
-    apiKeyEnv: z
-      .string()
-      .regex(
-        /^[A-Za-z_][A-Za-z0-9_]*$/,
-        "expected the name of an environment variable, e.g. OPENAI_API_KEY (never the key itself)"
-      )
-      .optional(),
+    baseUrl: urlSchema.optional(),
+    replicas: z.array(replicaSchema).min(1, "a pool needs at least one replica").optional(),
+    health: healthSchema.optional(),
+    apiKeyEnv: apiKeyEnvSchema.optional(),
     concurrency: z.number().int().min(1).max(1000).default(8),
     timeoutMs: z.number().int().min(1).default(60_000),
     maxRetries: z.number().int().min(0).max(20).default(5),
   })
-  .strict();
+  .strict()
+  .superRefine((endpoint, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    if (endpoint.baseUrl !== undefined && endpoint.replicas !== undefined) issue("replicas", "give either baseUrl (one server) or replicas (a pool), not both");
+    if (endpoint.baseUrl === undefined && endpoint.replicas === undefined) issue("baseUrl", "expected baseUrl (one server) or replicas (a pool of servers)");
+    if (endpoint.health !== undefined && endpoint.replicas === undefined) issue("health", "health applies to a pool (replicas) only");
+  });
 
 const roleSchema = z
   .object({
@@ -89,6 +129,7 @@ const configSchema = z
 
 export type EndpointConfig = z.infer<typeof endpointSchema>;
 export type RoleConfig = z.infer<typeof roleSchema>;
+export type HealthConfig = z.infer<typeof healthSchema>;
 export type ModelPrice = z.infer<typeof priceSchema>;
 export type LlmConfig = z.infer<typeof configSchema> & {
   /** Where the configuration came from, for error messages. */
@@ -151,19 +192,63 @@ export function endpointFor(config: LlmConfig, role: LlmRole, override?: string)
 }
 
 /**
- * The API key of an endpoint, read from the environment. Local servers without `apiKeyEnv` get a
- * placeholder, since the SDK insists on some key.
+ * The API key of an endpoint (or of one replica of a pool, which may name its own variable), read
+ * from the environment. Local servers without `apiKeyEnv` get a placeholder, since the SDK insists
+ * on some key.
  */
-export function apiKeyFor(config: LlmConfig, name: string, env: Env = process.env): string {
-  const variable = config.endpoints[name].apiKeyEnv;
+export function apiKeyFor(config: LlmConfig, name: string, env: Env = process.env, replica?: number): string {
+  const endpoint = config.endpoints[name];
+  const own = replica === undefined ? undefined : endpoint.replicas?.[replica]?.apiKeyEnv;
+  const variable = own ?? endpoint.apiKeyEnv;
   if (variable === undefined) return "not-needed";
   const key = env[variable];
   if (!key) {
-    throw new LlmConfigError(
-      `${config.source}: ${formatJsonPath(["endpoints", name, "apiKeyEnv"])}: environment variable ${variable} is not set`
-    );
+    const path = own !== undefined ? ["endpoints", name, "replicas", replica!, "apiKeyEnv"] : ["endpoints", name, "apiKeyEnv"];
+    throw new LlmConfigError(`${config.source}: ${formatJsonPath(path)}: environment variable ${variable} is not set`);
   }
   return key;
+}
+
+/** One server of an endpoint, with the pool's defaults applied (a plain endpoint is a pool of one). */
+export interface ReplicaConfig {
+  /** The endpoint's name for a plain endpoint; the replica's name (default `<pool>#<n>`) in a pool. */
+  name: string;
+  baseUrl: string;
+  concurrency: number;
+  timeoutMs: number;
+  weight: number;
+}
+
+/** The servers of an endpoint, in configuration order. */
+export function replicasOf(name: string, endpoint: EndpointConfig): ReplicaConfig[] {
+  const { concurrency, timeoutMs } = endpoint;
+  if (!endpoint.replicas) return [{ name, baseUrl: endpoint.baseUrl!, concurrency, timeoutMs, weight: 1 }];
+  return endpoint.replicas.map((r, i) => ({
+    name: r.name ?? `${name}#${i + 1}`,
+    baseUrl: r.baseUrl,
+    concurrency: r.concurrency ?? concurrency,
+    timeoutMs: r.timeoutMs ?? timeoutMs,
+    weight: r.weight,
+  }));
+}
+
+/**
+ * What the cache key and llm_calls record as an endpoint's address: its baseUrl, or `pool:<name>`
+ * for a pool, so a reply is found whichever replica gave it and adding or removing a replica keeps
+ * every cached reply (a pool's replicas serve the same model).
+ */
+export function endpointIdentity(name: string, endpoint: EndpointConfig): string {
+  return endpoint.replicas ? `pool:${name}` : endpoint.baseUrl!;
+}
+
+/** How many requests an endpoint takes at once: the sum over its replicas. */
+export function endpointConcurrency(endpoint: EndpointConfig | undefined): number {
+  return endpoint ? replicasOf("", endpoint).reduce((n, r) => n + r.concurrency, 0) : 0;
+}
+
+/** A pool's health rules with defaults; undefined for a plain endpoint (one server is never taken out). */
+export function healthOf(endpoint: EndpointConfig): HealthConfig | undefined {
+  return endpoint.replicas ? healthSchema.parse(endpoint.health ?? {}) : undefined;
 }
 
 /** Dollar cost of a call from the configured per-million-token prices (0 for unpriced models). */

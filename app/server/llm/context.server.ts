@@ -6,7 +6,7 @@
 import type { Db } from "../db.server.ts";
 import { recordCall, type NewLlmCallRow, type OkReply } from "../models/llm-call.server.ts";
 import { cacheKey, type CacheKeyParts } from "./cache-key.server.ts";
-import { costUsd, endpointFor, roleConfig, type LlmConfig } from "./config.server.ts";
+import { costUsd, endpointFor, endpointIdentity, roleConfig, type LlmConfig } from "./config.server.ts";
 import type { Endpoint, RetrySettings } from "./endpoints.server.ts";
 import type { ReplyMemory } from "./reply-memory.server.ts";
 import type { LlmRequest, LlmRole, LlmUsage } from "../../domain/llm/types.ts";
@@ -53,8 +53,10 @@ export interface Plan extends CacheKeyParts {
 export function planFor(config: LlmConfig, request: LlmRequest<unknown>, extra: Partial<CacheKeyParts> = {}): Plan {
   const role = roleConfig(config, request.role);
   const structured = request.structured ?? role.structuredOutput;
+  const { name, endpoint } = endpointFor(config, request.role, request.endpoint);
   const parts: CacheKeyParts = {
-    baseUrl: endpointFor(config, request.role, request.endpoint).endpoint.baseUrl,
+    // A pool's identity, never the replica that will answer: the key is the same whichever does.
+    baseUrl: endpointIdentity(name, endpoint),
     model: request.model ?? role.model,
     messages: request.messages,
     temperature: request.temperature ?? role.temperature,

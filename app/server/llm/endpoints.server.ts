@@ -1,19 +1,27 @@
 /**
- * The HTTP side of the LLM client: one OpenAI SDK client and one concurrency limit per configured
- * endpoint, and every request sent with our retry policy (backoff with jitter, Retry-After, a
- * count of attempts). Used alike by chat calls, the tool loop and web research.
+ * The HTTP side of the LLM client: per configured endpoint, one OpenAI SDK client and one
+ * concurrency limit per server (a pool's replicas, or the one server), and every request sent
+ * with our retry policy (backoff with jitter, Retry-After, a count of attempts) — on a pool, a
+ * failed attempt goes to another replica in rotation (app/domain/llm/replica-pool.ts). Used alike
+ * by chat calls, the tool loop and web research.
  */
 import OpenAI, { APIConnectionTimeoutError, APIError } from "openai";
-import { apiKeyFor, endpointFor, type EndpointConfig, type Env, type LlmConfig } from "./config.server.ts";
+import { apiKeyFor, endpointFor, healthOf, replicasOf, type EndpointConfig, type Env, type LlmConfig, type ReplicaConfig } from "./config.server.ts";
+import { ReplicaPool } from "../../domain/llm/replica-pool.ts";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, type BackoffOptions } from "../../domain/llm/retry-policy.ts";
-import { Semaphore } from "../../domain/llm/semaphore.ts";
 import type { LlmRole } from "../../domain/llm/types.ts";
+
+export interface Replica {
+  config: ReplicaConfig;
+  client: OpenAI;
+}
 
 export interface Endpoint {
   name: string;
   config: EndpointConfig;
-  client: OpenAI;
-  limit: Semaphore;
+  replicas: Replica[];
+  /** Slots, weights and health of the replicas (one replica for a plain endpoint, never taken out). */
+  pool: ReplicaPool;
 }
 
 /** How a failed request is retried (test seams: how to wait, the jitter source, the backoff curve). */
@@ -28,46 +36,91 @@ export type Sent<R> =
   | { ok: true; value: R; attempts: number }
   | { ok: false; error: string; attempts: number; status?: number; message?: string };
 
-/** One OpenAI client and one concurrency limit per configured endpoint, made on first use. */
+/** One SDK client per server; retries are ours (backoff with jitter, Retry-After, a record of attempts). */
+export function sdkClient(baseUrl: string, apiKey: string, timeoutMs: number): OpenAI {
+  return new OpenAI({ baseURL: baseUrl, apiKey, maxRetries: 0, timeout: timeoutMs });
+}
+
+/** An endpoint's replicas with their clients and their shared pool. */
+export function openEndpoint(config: LlmConfig, name: string, env: Env | undefined): Endpoint {
+  const endpoint = config.endpoints[name];
+  const replicas = replicasOf(name, endpoint).map((r, i) => ({ config: r, client: sdkClient(r.baseUrl, apiKeyFor(config, name, env, i), r.timeoutMs) }));
+  const health = healthOf(endpoint);
+  const policy = health ?? { failures: Infinity, backoffMs: 0, maxBackoffMs: 0 };
+  // A replica back from its time out must first answer GET /models.
+  const probe = async (i: number) => (await listModels(replicas[i].client)).ok;
+  const pool = new ReplicaPool(replicas.map((r) => r.config), policy, health ? { probe } : {});
+  return { name, config: endpoint, replicas, pool };
+}
+
+/** One endpoint (its clients, limits and health) per configured name, made on first use and shared by every role. */
 export function endpointPool(config: LlmConfig, env: Env | undefined): (role: LlmRole, override?: string) => Endpoint {
   const endpoints = new Map<string, Endpoint>();
   return (role, override) => {
-    const { name, endpoint } = endpointFor(config, role, override);
+    const { name } = endpointFor(config, role, override);
     let found = endpoints.get(name);
     if (!found) {
-      const client = new OpenAI({
-        baseURL: endpoint.baseUrl,
-        apiKey: apiKeyFor(config, name, env),
-        maxRetries: 0, // retries are ours: backoff with jitter, Retry-After, and a record of attempts
-        timeout: endpoint.timeoutMs,
-      });
-      found = { name, config: endpoint, client, limit: new Semaphore(endpoint.concurrency) };
+      found = openEndpoint(config, name, env);
       endpoints.set(name, found);
     }
     return found;
   };
 }
 
-/** Sends one request with retries on rate limits, server errors, network errors and timeouts. */
+/** Where a request went, for messages: the server and the endpoint (and replica) it belongs to. */
+function where(endpoint: Endpoint, replica: number): string {
+  const r = endpoint.replicas[replica].config;
+  return endpoint.config.replicas ? `${r.baseUrl} (replica "${r.name}" of pool "${endpoint.name}")` : `${r.baseUrl} (endpoint "${endpoint.name}")`;
+}
+
+/** A pool's replicas and their last errors, for the message of a call that failed on all of them. */
+function poolReport(endpoint: Endpoint): string {
+  if (!endpoint.config.replicas) return "";
+  const lines = endpoint.replicas.map((r, i) => {
+    const s = endpoint.pool.status(i);
+    return `${r.config.name} ${r.config.baseUrl} ${s.inRotation ? "in rotation" : "out of rotation"}${s.lastError ? `: ${s.lastError}` : ""}`;
+  });
+  return `; replicas: ${lines.join("; ")}`;
+}
+
+/**
+ * Sends one request with retries on rate limits, server errors, network errors and timeouts. On a
+ * pool a failed attempt is tried at once on another replica in rotation; when none is left, the
+ * call waits its backoff (or the Retry-After) first. maxRetries bounds the attempts either way.
+ */
 export async function sendWithRetries<R>(endpoint: Endpoint, send: (client: OpenAI) => Promise<R>, retry: RetrySettings): Promise<Sent<R>> {
-  const where = `${endpoint.config.baseUrl} (endpoint "${endpoint.name}")`;
+  const tried = new Set<number>();
   for (let attempt = 1; ; attempt++) {
+    const replica = await endpoint.pool.acquire(tried);
+    tried.add(replica);
+    let outcome: { value: R } | { err: unknown };
     try {
-      const value = await endpoint.limit.run(() => send(endpoint.client));
-      return { ok: true, value, attempts: attempt };
+      outcome = { value: await send(endpoint.replicas[replica].client) };
     } catch (err) {
-      const status = err instanceof APIError ? err.status : undefined;
-      const problem = describeError(err, endpoint.config.timeoutMs);
-      const failed = (error: string) => ({ ok: false as const, error, attempts: attempt, status, message: err instanceof Error ? err.message : String(err) });
-      if (!(err instanceof APIError) || !isRetryableStatus(status)) return failed(`${problem} from ${where}; not retried`);
-      if (attempt > endpoint.config.maxRetries) return failed(`${problem} from ${where}; gave up after ${attempt} attempts`);
-      const asked = retryAfterMs(err.headers, Date.now());
-      if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
-        const wait = Math.round(asked / 1000);
-        return failed(`${problem} from ${where}; the server asked to wait ${wait} s, over the ${MAX_RETRY_AFTER_MS / 1000} s limit`);
-      }
-      await retry.sleep(asked ?? backoffMs(attempt - 1, retry.random, retry.backoff));
+      outcome = { err };
+    } finally {
+      endpoint.pool.release(replica);
     }
+    if ("value" in outcome) {
+      endpoint.pool.succeeded(replica);
+      return { ok: true, value: outcome.value, attempts: attempt };
+    }
+    const { err } = outcome;
+    const status = err instanceof APIError ? err.status : undefined;
+    const problem = describeError(err, endpoint.replicas[replica].config.timeoutMs);
+    const failed = (error: string) => ({ ok: false as const, error, attempts: attempt, status, message: err instanceof Error ? err.message : String(err) });
+    const from = `${problem} from ${where(endpoint, replica)}`;
+    if (!(err instanceof APIError) || !isRetryableStatus(status)) return failed(`${from}; not retried`);
+    const asked = retryAfterMs(err.headers, Date.now());
+    endpoint.pool.failed(replica, problem, asked);
+    if (attempt > endpoint.config.maxRetries) return failed(`${from}; gave up after ${attempt} attempts${poolReport(endpoint)}`);
+    if (endpoint.pool.hasOther(tried)) continue; // another replica in rotation: no need to wait
+    if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+      const wait = Math.round(asked / 1000);
+      return failed(`${from}; the server asked to wait ${wait} s, over the ${MAX_RETRY_AFTER_MS / 1000} s limit${poolReport(endpoint)}`);
+    }
+    tried.clear();
+    await retry.sleep(asked ?? backoffMs(attempt - 1, retry.random, retry.backoff));
   }
 }
 
@@ -85,4 +138,20 @@ export function describeError(err: unknown, timeoutMs?: number): string {
   const message = cause instanceof Error ? cause.message : String(cause);
   // fetch refuses some ports outright (e.g. 9, 25), with a message that does not say so.
   return `network error: ${message === "bad port" ? "bad port (fetch refuses to connect to this port number)" : message}`;
+}
+
+export type ModelListing = { ok: true; models: string[]; latencyMs: number } | { ok: false; error: string; latencyMs: number };
+
+/**
+ * A server's health check: GET {baseUrl}/models, which OpenAI, vLLM and SGLang all serve. A pool
+ * asks it before a replica comes back into rotation; `llm check` reports it.
+ */
+export async function listModels(client: OpenAI, timeoutMs?: number): Promise<ModelListing> {
+  const started = Date.now();
+  try {
+    const page = await client.models.list(timeoutMs === undefined ? undefined : { timeout: timeoutMs });
+    return { ok: true, models: page.data.map((m) => m.id), latencyMs: Date.now() - started };
+  } catch (err) {
+    return { ok: false, error: describeError(err, timeoutMs), latencyMs: Date.now() - started };
+  }
 }
