@@ -21,7 +21,9 @@ export function registerLlmCommands(program: Command): void {
 
   llm
     .command("check")
-    .description("send one 1-token request per configured role and print one line per role; exits 2 if any fails")
+    .description(
+      "send one 1-token request per configured role (per replica for a pool) and print one line per role and replica; exits 2 if a role has no working server"
+    )
     .option("--config <path>", "LLM configuration file (default: $SOCRATES_CONFIG, else ./socrates.config.json)")
     .option("--timeout <ms>", "per-request timeout in milliseconds; a check never retries", "10000")
     .addHelpText(
@@ -31,13 +33,19 @@ Example output:
   searcher        ok  gpt-4o-mini @ https://api.openai.com/v1 (412 ms)
   party           FAILED  qwen2.5-7b @ http://127.0.0.1:8000/v1: connect ECONNREFUSED 127.0.0.1:8000
   mi-judge        ok  gpt-4o-mini @ https://api.openai.com/v1 (380 ms)
-  emotion-judge   -  not configured`
+  emotion-judge   -  not configured
+  evaluator       ok  qwen2.5-72b @ pool "cluster" (2 replicas, 1 out)
+    cluster#1       ok   http://10.0.0.1:8000/v1 (95 ms; model listed)
+    cluster#2       OUT  http://10.0.0.2:8000/v1: HTTP 503 (Service Unavailable); models: HTTP 503 (Service Unavailable)`
     )
     .action(async (opts: { config?: string; timeout: string }) => {
       const config = loadConfigOrExplain(opts.config);
       const timeoutMs = parseIntOption("timeout", opts.timeout, 1, 600_000);
       const checks = await checkRoles(config, { timeoutMs });
-      for (const check of checks) console.log(check.line);
+      for (const check of checks) {
+        console.log(check.line);
+        for (const replica of check.replicas ?? []) console.log(replica.line);
+      }
       const failed = checks.filter((c) => c.status === "failed").length;
       if (checks.every((c) => c.status === "not configured")) throw new UserError(`${config.source}: no role is configured`);
       if (failed > 0)

@@ -24,3 +24,22 @@ export function mockConfigJson(url: string, options: MockConfigOptions = {}): Re
 export function mockConfig(url: string, options: MockConfigOptions = {}): LlmConfig {
   return parseLlmConfig(mockConfigJson(url, options), "mock-config");
 }
+
+export interface MockPoolOptions {
+  /** Per replica, in order (weight, concurrency, name …). */
+  replicas?: Record<string, unknown>[];
+  /** Pool-level settings: maxRetries, concurrency, health … */
+  pool?: Record<string, unknown>;
+}
+
+/** Every role pointed at one pool ("cluster") whose replicas are these stand-in servers. */
+export function mockPoolConfigJson(urls: string[], options: MockPoolOptions = {}): Record<string, unknown> {
+  const json = mockConfigJson(urls[0]);
+  const replicas = urls.map((baseUrl, i) => ({ baseUrl, ...options.replicas?.[i] }));
+  const roles = Object.fromEntries(Object.entries(json.roles as Record<string, object>).map(([role, r]) => [role, { ...r, endpoint: "cluster" }]));
+  return { ...json, endpoints: { ...(json.endpoints as object), cluster: { replicas, ...options.pool } }, roles };
+}
+
+export function mockPoolConfig(urls: string[], options: MockPoolOptions = {}): LlmConfig {
+  return parseLlmConfig(mockPoolConfigJson(urls, options), "mock-pool-config");
+}

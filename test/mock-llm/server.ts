@@ -115,6 +115,8 @@ export interface MockLlm {
   requests: RecordedRequest[];
   /** Replaces the fault rules; each rule is used up after `times` matching requests. */
   setFaults(rules: FaultRule[]): void;
+  /** A whole-server outage: every request, GET /v1/models included, answers this status until called with undefined. */
+  setOutage(status: number | undefined): void;
   /** The most chat requests that were in flight at once. */
   maxInFlight(): number;
   close(): Promise<void>;
@@ -166,6 +168,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
   let rules: { rule: FaultRule; left: number }[] = [];
   let inFlight = 0;
   let peak = 0;
+  let outage: number | undefined;
 
   const setFaults = (next: FaultRule[]) => {
     rules = next.map((rule) => ({ rule, left: rule.times ?? 1 }));
@@ -271,6 +274,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       const record: RecordedRequest = { index: requests.length + 1, method: req.method ?? "GET", path, body, receivedAt: now() };
       requests.push(record);
 
+      if (outage !== undefined) return send(res, record, outage, errorBody(`mock-llm: outage (HTTP ${outage})`, "server_error"));
       if (req.method === "GET" && path === "/v1/models") {
         return send(res, record, 200, {
           object: "list",
@@ -293,6 +297,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     setFaults,
+    setOutage: (status) => void (outage = status),
     maxInFlight: () => peak,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -53,6 +53,8 @@ export class ReplicaPool {
   private readonly states: ReplicaState[];
   private readonly waiting: Waiter[] = [];
   private readonly now: () => number;
+  /** Smooth weighted round robin among equally loaded replicas. */
+  private readonly credit: number[];
 
   constructor(
     private readonly specs: readonly ReplicaSpec[],
@@ -62,6 +64,7 @@ export class ReplicaPool {
     if (specs.length === 0) throw new Error("a replica pool needs at least one replica");
     this.states = specs.map(() => ({ inFlight: 0, failures: 0, outUntil: 0, ejections: 0, probing: false, busyUntil: 0 }));
     this.now = options.now ?? Date.now;
+    this.credit = specs.map(() => 0);
   }
 
   /**
@@ -121,7 +124,10 @@ export class ReplicaPool {
     return replica;
   }
 
-  /** The replica with a free slot and the least load per weight among the candidates, if any. */
+  /**
+   * The replica with a free slot and the least load per weight among the candidates, if any; a tie
+   * (as when calls come one at a time) goes round by weight (smooth weighted round robin).
+   */
   private pick(avoid: ReadonlySet<number>): number | undefined {
     const now = this.now();
     this.startProbes(now);
@@ -129,20 +135,19 @@ export class ReplicaPool {
     const rotating = indices.filter((i) => this.inRotation(this.states[i], now));
     const untried = rotating.filter((i) => !avoid.has(i));
     const candidates = untried.length > 0 ? untried : rotating.length > 0 ? rotating : indices;
-    const availableAt = (i: number) => Math.max(this.states[i].outUntil, this.states[i].busyUntil);
-    let best: number | undefined;
-    for (const i of candidates) {
-      if (this.states[i].inFlight >= this.specs[i].concurrency) continue;
-      if (best === undefined || this.better(i, best, availableAt)) best = i;
-    }
-    return best;
-  }
-
-  private better(a: number, b: number, availableAt: (i: number) => number): boolean {
+    // Out of rotation altogether: the replica available soonest first.
+    const availableAt = (i: number) => (rotating.length > 0 ? 0 : Math.max(this.states[i].outUntil, this.states[i].busyUntil));
     const load = (i: number) => this.states[i].inFlight / this.specs[i].weight;
-    if (load(a) !== load(b)) return load(a) < load(b);
-    if (availableAt(a) !== availableAt(b)) return availableAt(a) < availableAt(b);
-    return this.specs[a].weight > this.specs[b].weight;
+    const free = candidates.filter((i) => this.states[i].inFlight < this.specs[i].concurrency);
+    if (free.length === 0) return undefined;
+    const soonest = Math.min(...free.map(availableAt));
+    const early = free.filter((i) => availableAt(i) === soonest);
+    const least = Math.min(...early.map(load));
+    const tied = early.filter((i) => load(i) === least);
+    for (const i of tied) this.credit[i] += this.specs[i].weight;
+    const best = tied.reduce((a, b) => (this.credit[b] > this.credit[a] ? b : a));
+    this.credit[best] -= tied.reduce((sum, i) => sum + this.specs[i].weight, 0);
+    return best;
   }
 
   /** Replicas whose back-off has ended get a health check; with none configured they simply return. */

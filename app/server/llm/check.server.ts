@@ -1,11 +1,28 @@
 /**
- * `socrates llm check`: one tiny request per configured role, so a wrong URL, model name or key
- * shows up before a long job starts rather than in the middle of it.
+ * `socrates llm check`: one tiny request per configured role (per replica, for a pool), so a
+ * wrong URL, model name or key shows up before a long job starts rather than in the middle of it.
+ * A pool's replicas also get the health check the client uses (GET /models): whether the server
+ * lists the role's model.
  */
-import OpenAI from "openai";
-import { apiKeyFor, LlmConfigError, type Env, type LlmConfig } from "./config.server.ts";
-import { describeError } from "./endpoints.server.ts";
+import { apiKeyFor, endpointFor, LlmConfigError, replicasOf, type Env, type LlmConfig, type ReplicaConfig } from "./config.server.ts";
+import { describeError, listModels, sdkClient } from "./endpoints.server.ts";
 import { LLM_ROLES, type LlmRole } from "../../domain/llm/types.ts";
+
+/** One server answering for a role. */
+interface ServerCheck {
+  ok: boolean;
+  latencyMs?: number;
+  error?: string;
+}
+
+export interface ReplicaCheck extends ServerCheck {
+  name: string;
+  baseUrl: string;
+  /** Whether GET /models lists the role's model (undefined when the listing failed). */
+  modelListed?: boolean;
+  /** The printed line, e.g. `  cluster#2       OUT  http://10.0.0.2:8000/v1: HTTP 503 (…); models: HTTP 503`. */
+  line: string;
+}
 
 export interface RoleCheck {
   role: LlmRole;
@@ -16,6 +33,8 @@ export interface RoleCheck {
   error?: string;
   /** The printed line, e.g. `party  ok  model-x @ http://127.0.0.1:8000/v1 (123 ms)`. */
   line: string;
+  /** A pool's replicas, one line each (absent for a plain endpoint). */
+  replicas?: ReplicaCheck[];
 }
 
 export interface CheckOptions {
@@ -24,38 +43,59 @@ export interface CheckOptions {
   env?: Env;
 }
 
+/** One 1-token chat request: proves the URL, the key and the model name. */
+async function askOnce(config: LlmConfig, endpoint: string, replica: number, server: ReplicaConfig, model: string, options: CheckOptions & { timeoutMs: number }): Promise<ServerCheck> {
+  const started = Date.now();
+  try {
+    const client = sdkClient(server.baseUrl, apiKeyFor(config, endpoint, options.env, replica), options.timeoutMs);
+    await client.chat.completions.create({ model, messages: [{ role: "user", content: "Reply with the word ok." }], max_tokens: 1 });
+    return { ok: true, latencyMs: Date.now() - started };
+  } catch (err) {
+    return { ok: false, error: err instanceof LlmConfigError ? err.message : describeError(err, options.timeoutMs) };
+  }
+}
+
+/** A pool replica: the chat request and the health check (GET /models); a failing replica would be taken out. */
+async function checkReplica(config: LlmConfig, endpoint: string, replica: number, server: ReplicaConfig, model: string, options: CheckOptions & { timeoutMs: number }): Promise<ReplicaCheck> {
+  const asked = await askOnce(config, endpoint, replica, server, model, options);
+  let listing = "models: not asked (no key)";
+  let modelListed: boolean | undefined;
+  try {
+    const models = await listModels(sdkClient(server.baseUrl, apiKeyFor(config, endpoint, options.env, replica), options.timeoutMs), options.timeoutMs);
+    modelListed = models.ok ? models.models.includes(model) : undefined;
+    listing = models.ok ? (modelListed ? "model listed" : "model NOT listed by GET /models") : `models: ${models.error}`;
+  } catch {
+    // the missing key is already the chat request's error
+  }
+  const name = `  ${server.name}`.padEnd(16);
+  const line = asked.ok ? `${name}  ok   ${server.baseUrl} (${asked.latencyMs} ms; ${listing})` : `${name}  OUT  ${server.baseUrl}: ${asked.error}; ${listing}`;
+  return { ...asked, name: server.name, baseUrl: server.baseUrl, modelListed, line };
+}
+
+/** Checks one role: a plain endpoint in one line, a pool with a line per replica. */
+async function checkRole(config: LlmConfig, role: LlmRole, name: string, options: CheckOptions & { timeoutMs: number }): Promise<RoleCheck> {
+  const roleConfig = config.roles[role];
+  if (!roleConfig) return { role, status: "not configured", line: `${name}  -  not configured` };
+  const { model } = roleConfig;
+  const endpoint = endpointFor(config, role);
+  const servers = replicasOf(endpoint.name, endpoint.endpoint);
+  if (!endpoint.endpoint.replicas) {
+    const { baseUrl } = servers[0];
+    const asked = await askOnce(config, endpoint.name, 0, servers[0], model, options);
+    if (asked.ok) return { role, status: "ok", model, baseUrl, latencyMs: asked.latencyMs, line: `${name}  ok  ${model} @ ${baseUrl} (${asked.latencyMs} ms)` };
+    return { role, status: "failed", model, baseUrl, error: asked.error, line: `${name}  FAILED  ${model} @ ${baseUrl}: ${asked.error}` };
+  }
+  const replicas = await Promise.all(servers.map((server, i) => checkReplica(config, endpoint.name, i, server, model, options)));
+  const out = replicas.filter((r) => !r.ok).length;
+  const where = `${model} @ pool "${endpoint.name}" (${replicas.length} replicas, ${out} out)`;
+  if (out < replicas.length) return { role, status: "ok", model, line: `${name}  ok  ${where}`, replicas };
+  const error = `every replica failed`;
+  return { role, status: "failed", model, error, line: `${name}  FAILED  ${where}: ${error}`, replicas };
+}
+
 /** Checks every role at once; the result is in LLM_ROLES order. */
 export async function checkRoles(config: LlmConfig, options: CheckOptions = {}): Promise<RoleCheck[]> {
   const width = Math.max(...LLM_ROLES.map((r) => r.length));
-  const timeout = options.timeoutMs ?? 10_000;
-
-  return Promise.all(
-    LLM_ROLES.map(async (role): Promise<RoleCheck> => {
-      const name = role.padEnd(width);
-      const roleConfig = config.roles[role];
-      if (!roleConfig) return { role, status: "not configured", line: `${name}  -  not configured` };
-      const { baseUrl } = config.endpoints[roleConfig.endpoint];
-      const { model } = roleConfig;
-      const started = Date.now();
-      try {
-        const client = new OpenAI({
-          baseURL: baseUrl,
-          apiKey: apiKeyFor(config, roleConfig.endpoint, options.env),
-          maxRetries: 0,
-          timeout,
-        });
-        // One token is enough to prove the URL, the key and the model name.
-        await client.chat.completions.create({
-          model,
-          messages: [{ role: "user", content: "Reply with the word ok." }],
-          max_tokens: 1,
-        });
-        const latencyMs = Date.now() - started;
-        return { role, status: "ok", model, baseUrl, latencyMs, line: `${name}  ok  ${model} @ ${baseUrl} (${latencyMs} ms)` };
-      } catch (err) {
-        const error = err instanceof LlmConfigError ? err.message : describeError(err, timeout);
-        return { role, status: "failed", model, baseUrl, error, line: `${name}  FAILED  ${model} @ ${baseUrl}: ${error}` };
-      }
-    })
-  );
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  return Promise.all(LLM_ROLES.map((role) => checkRole(config, role, role.padEnd(width), { ...options, timeoutMs })));
 }

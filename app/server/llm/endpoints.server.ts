@@ -83,6 +83,28 @@ function poolReport(endpoint: Endpoint): string {
   return `; replicas: ${lines.join("; ")}`;
 }
 
+type Attempt<R> = { value: R } | { err: unknown; status?: number; asked?: number };
+
+/**
+ * One request on one replica. Its outcome is told to the pool before the slot is released, so a
+ * call waiting for that slot already sees a replica that has just been taken out.
+ */
+async function attemptOn<R>(endpoint: Endpoint, replica: number, send: (client: OpenAI) => Promise<R>): Promise<Attempt<R>> {
+  try {
+    const value = await send(endpoint.replicas[replica].client);
+    endpoint.pool.succeeded(replica);
+    return { value };
+  } catch (err) {
+    const status = err instanceof APIError ? err.status : undefined;
+    const asked = err instanceof APIError ? retryAfterMs(err.headers, Date.now()) : undefined;
+    // Only the server's troubles count against it; a request it rightly refused (4xx) does not.
+    if (err instanceof APIError && isRetryableStatus(status)) endpoint.pool.failed(replica, describeError(err, endpoint.replicas[replica].config.timeoutMs), asked);
+    return { err, status, asked };
+  } finally {
+    endpoint.pool.release(replica);
+  }
+}
+
 /**
  * Sends one request with retries on rate limits, server errors, network errors and timeouts. On a
  * pool a failed attempt is tried at once on another replica in rotation; when none is left, the
@@ -93,26 +115,13 @@ export async function sendWithRetries<R>(endpoint: Endpoint, send: (client: Open
   for (let attempt = 1; ; attempt++) {
     const replica = await endpoint.pool.acquire(tried);
     tried.add(replica);
-    let outcome: { value: R } | { err: unknown };
-    try {
-      outcome = { value: await send(endpoint.replicas[replica].client) };
-    } catch (err) {
-      outcome = { err };
-    } finally {
-      endpoint.pool.release(replica);
-    }
-    if ("value" in outcome) {
-      endpoint.pool.succeeded(replica);
-      return { ok: true, value: outcome.value, attempts: attempt };
-    }
-    const { err } = outcome;
-    const status = err instanceof APIError ? err.status : undefined;
+    const outcome = await attemptOn(endpoint, replica, send);
+    if ("value" in outcome) return { ok: true, value: outcome.value, attempts: attempt };
+    const { err, status, asked } = outcome;
     const problem = describeError(err, endpoint.replicas[replica].config.timeoutMs);
     const failed = (error: string) => ({ ok: false as const, error, attempts: attempt, status, message: err instanceof Error ? err.message : String(err) });
     const from = `${problem} from ${where(endpoint, replica)}`;
     if (!(err instanceof APIError) || !isRetryableStatus(status)) return failed(`${from}; not retried`);
-    const asked = retryAfterMs(err.headers, Date.now());
-    endpoint.pool.failed(replica, problem, asked);
     if (attempt > endpoint.config.maxRetries) return failed(`${from}; gave up after ${attempt} attempts${poolReport(endpoint)}`);
     if (endpoint.pool.hasOther(tried)) continue; // another replica in rotation: no need to wait
     if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
