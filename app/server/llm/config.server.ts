@@ -75,6 +75,12 @@ const endpointSchema = z
     if (endpoint.baseUrl !== undefined && endpoint.replicas !== undefined) issue("replicas", "give either baseUrl (one server) or replicas (a pool), not both");
     if (endpoint.baseUrl === undefined && endpoint.replicas === undefined) issue("baseUrl", "expected baseUrl (one server) or replicas (a pool of servers)");
     if (endpoint.health !== undefined && endpoint.replicas === undefined) issue("health", "health applies to a pool (replicas) only");
+    const names = new Set<string>();
+    endpoint.replicas?.forEach((r, i) => {
+      if (r.name === undefined) return;
+      if (names.has(r.name)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["replicas", i, "name"], message: `replica name "${r.name}" is used twice` });
+      names.add(r.name);
+    });
   });
 
 const roleSchema = z

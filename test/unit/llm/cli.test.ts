@@ -9,7 +9,7 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { LLM_ROLES } from "../../../app/domain/llm/types.ts";
 import { runCli, type CliResult } from "../../helpers/cli.ts";
 import { tempDb, tempDir } from "../../helpers/temp-db.ts";
-import { mockConfig, mockConfigJson } from "../../mock-llm/config.ts";
+import { mockConfig, mockConfigJson, mockPoolConfigJson } from "../../mock-llm/config.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -64,6 +64,22 @@ describe("socrates llm check", () => {
     expect(lines).toHaveLength(LLM_ROLES.length);
     expect(lines[0]).toMatch(new RegExp(`^searcher\\s+ok  mock-model @ ${mock.url.replace(/\./g, "\\.")} \\(\\d+ ms\\)$`));
     expect(mock.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(LLM_ROLES.length);
+  });
+
+  it("lists each replica of a pool: reachable with its latency and whether it lists the model, or out", async () => {
+    const [up, down] = [await startMockLlm({ models: ["mock-model"] }), await startMockLlm()];
+    cleanups.push(() => up.close(), () => down.close());
+    down.setOutage(503);
+    const file = writeConfig(mockPoolConfigJson([up.url, down.url], { replicas: [{ name: "gpu-a" }, { name: "gpu-b" }] }));
+    const result = await runCliAsync(["llm", "check", "--config", file], {});
+
+    expect(result.status).toBe(0); // every role still has a working replica
+    const lines = result.stdout.trim().split("\n");
+    expect(lines).toHaveLength(LLM_ROLES.length * 3);
+    expect(lines[0]).toBe('searcher        ok  mock-model @ pool "cluster" (2 replicas, 1 out)');
+    const escaped = (url: string) => url.replace(/\./g, "\\.");
+    expect(lines[1]).toMatch(new RegExp(`^  gpu-a\\s+ok   ${escaped(up.url)} \\(\\d+ ms; model listed\\)$`));
+    expect(lines[2]).toMatch(new RegExp(`^  gpu-b\\s+OUT  ${escaped(down.url)}: HTTP 503 .*; models: HTTP 503`));
   });
 
   it("explains a bad configuration file with its JSON path and exits 2", () => {

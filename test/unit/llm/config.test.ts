@@ -10,6 +10,9 @@ import {
   parseLlmConfig,
   resolveConfigPath,
   apiKeyFor,
+  endpointConcurrency,
+  endpointIdentity,
+  replicasOf,
 } from "../../../app/server/llm/config.server.ts";
 import { tempDb, tempDir } from "../../helpers/temp-db.ts";
 import { mockConfigJson } from "../../mock-llm/config.ts";
@@ -89,6 +92,46 @@ describe("LLM configuration", () => {
       expected: "socrates.config.json: $.endpoints.mock.concurrency: Expected integer",
     },
     {
+      name: "an endpoint with both a baseUrl and replicas",
+      change: (c) => (c.endpoints.mock.replicas = [{ baseUrl: "http://127.0.0.1:8001/v1" }]),
+      expected: "socrates.config.json: $.endpoints.mock.replicas: give either baseUrl (one server) or replicas (a pool), not both",
+    },
+    {
+      name: "an endpoint with neither",
+      change: (c) => delete c.endpoints.mock.baseUrl,
+      expected: "socrates.config.json: $.endpoints.mock.baseUrl: expected baseUrl (one server) or replicas (a pool of servers)",
+    },
+    {
+      name: "a pool's replica with a bad URL",
+      change: (c) => (c.endpoints.cluster = { replicas: [{ baseUrl: "http://10.0.0.1:8000/v1" }, { baseUrl: "10.0.0.2" }] }),
+      expected: "socrates.config.json: $.endpoints.cluster.replicas[1].baseUrl: expected a URL",
+    },
+    {
+      name: "a replica weight of 0",
+      change: (c) => (c.endpoints.cluster = { replicas: [{ baseUrl: "http://10.0.0.1:8000/v1", weight: 0 }] }),
+      expected: "socrates.config.json: $.endpoints.cluster.replicas[0].weight: Number must be greater than 0",
+    },
+    {
+      name: "an empty pool",
+      change: (c) => (c.endpoints.cluster = { replicas: [] }),
+      expected: "socrates.config.json: $.endpoints.cluster.replicas: a pool needs at least one replica",
+    },
+    {
+      name: "two replicas of one name",
+      change: (c) => (c.endpoints.cluster = { replicas: [{ baseUrl: "http://a/v1", name: "gpu" }, { baseUrl: "http://b/v1", name: "gpu" }] }),
+      expected: 'socrates.config.json: $.endpoints.cluster.replicas[1].name: replica name "gpu" is used twice',
+    },
+    {
+      name: "health rules on a single server",
+      change: (c) => (c.endpoints.mock.health = { failures: 2 }),
+      expected: "socrates.config.json: $.endpoints.mock.health: health applies to a pool (replicas) only",
+    },
+    {
+      name: "a misspelt health rule",
+      change: (c) => (c.endpoints.cluster = { replicas: [{ baseUrl: "http://a/v1" }], health: { failure: 2 } }),
+      expected: "socrates.config.json: $.endpoints.cluster.health: Unrecognized key(s) in object: 'failure'",
+    },
+    {
       name: "a negative price",
       change: (c) => (c.prices = { m: { inputPerMillion: -1, outputPerMillion: 1 } }),
       expected: "socrates.config.json: $.prices.m.inputPerMillion:",
@@ -116,6 +159,29 @@ describe("LLM configuration", () => {
     expect(resolveConfigPath("a.json", { SOCRATES_CONFIG: "b.json" })).toBe("a.json");
     expect(resolveConfigPath(undefined, { SOCRATES_CONFIG: "b.json" })).toBe("b.json");
     expect(resolveConfigPath(undefined, {})).toBe("socrates.config.json");
+  });
+
+  it("reads a pool: replicas take the pool's defaults, the cache knows the pool by its name", () => {
+    const raw = valid();
+    raw.endpoints.cluster = {
+      concurrency: 16,
+      apiKeyEnv: "SHARED_KEY",
+      replicas: [{ baseUrl: "http://10.0.0.1:8000/v1", weight: 2 }, { baseUrl: "http://10.0.0.2:8000/v1", concurrency: 4, name: "small", apiKeyEnv: "OWN_KEY" }],
+    };
+    raw.roles.party.endpoint = "cluster";
+    const config = parseLlmConfig(raw, "socrates.config.json");
+    expect(replicasOf("cluster", config.endpoints.cluster)).toEqual([
+      { name: "cluster#1", baseUrl: "http://10.0.0.1:8000/v1", concurrency: 16, timeoutMs: 60_000, weight: 2 },
+      { name: "small", baseUrl: "http://10.0.0.2:8000/v1", concurrency: 4, timeoutMs: 60_000, weight: 1 },
+    ]);
+    expect(endpointConcurrency(config.endpoints.cluster)).toBe(20);
+    expect(endpointIdentity("cluster", config.endpoints.cluster)).toBe("pool:cluster");
+    expect(endpointIdentity("mock", config.endpoints.mock)).toBe("http://127.0.0.1:8000/v1");
+    const env = { SHARED_KEY: "shared", OWN_KEY: "own" };
+    expect([0, 1].map((i) => apiKeyFor(config, "cluster", env, i))).toEqual(["shared", "own"]);
+    expect(() => apiKeyFor(config, "cluster", { SHARED_KEY: "shared" }, 1)).toThrow(
+      "socrates.config.json: $.endpoints.cluster.replicas[1].apiKeyEnv: environment variable OWN_KEY is not set"
+    );
   });
 
   it("reads API keys from the environment only, naming the variable when it is missing", () => {
