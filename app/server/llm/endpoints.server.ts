@@ -36,6 +36,8 @@ export type Sent<R> =
   | { ok: true; value: R; attempts: number }
   | { ok: false; error: string; attempts: number; status?: number; message?: string };
 
+const PROBE_TIMEOUT_MS = 10_000;
+
 /** One SDK client per server; retries are ours (backoff with jitter, Retry-After, a record of attempts). */
 export function sdkClient(baseUrl: string, apiKey: string, timeoutMs: number): OpenAI {
   return new OpenAI({ baseURL: baseUrl, apiKey, maxRetries: 0, timeout: timeoutMs });
@@ -47,8 +49,8 @@ export function openEndpoint(config: LlmConfig, name: string, env: Env | undefin
   const replicas = replicasOf(name, endpoint).map((r, i) => ({ config: r, client: sdkClient(r.baseUrl, apiKeyFor(config, name, env, i), r.timeoutMs) }));
   const health = healthOf(endpoint);
   const policy = health ?? { failures: Infinity, backoffMs: 0, maxBackoffMs: 0 };
-  // A replica back from its time out must first answer GET /models.
-  const probe = async (i: number) => (await listModels(replicas[i].client)).ok;
+  // A replica back from its time out must first answer GET /models (soon: a probe should not stall).
+  const probe = async (i: number) => (await listModels(replicas[i].client, Math.min(PROBE_TIMEOUT_MS, replicas[i].config.timeoutMs))).ok;
   const pool = new ReplicaPool(replicas.map((r) => r.config), policy, health ? { probe } : {});
   return { name, config: endpoint, replicas, pool };
 }
