@@ -17,6 +17,8 @@ const ask = (text: string) => ({ role: "party" as const, messages: [{ role: "use
 const noWait = async () => {};
 /** A short time out, so a taken-out replica is probed again within a few calls. */
 const quickHealth = { failures: 2, backoffMs: 5, maxBackoffMs: 20 };
+/** A long one, so what a test looks at afterwards is still out. */
+const slowHealth = { failures: 1, backoffMs: 60_000, maxBackoffMs: 60_000 };
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -122,7 +124,7 @@ describe("endpoint pools", () => {
     const [a, b] = [await stand(), await stand()];
     a.setOutage(503);
     b.setOutage(502);
-    const llm = poolLlm(db(), [a, b], { replicas: [{ name: "gpu-a" }, { name: "gpu-b" }], pool: { maxRetries: 3 } });
+    const llm = poolLlm(db(), [a, b], { replicas: [{ name: "gpu-a" }, { name: "gpu-b" }], pool: { maxRetries: 3, health: slowHealth } });
 
     const result = await llm.call(ask("anyone there?"));
 
