@@ -167,9 +167,9 @@ export class ReplicaPool {
     });
   }
 
-  /** Hands freed slots to waiting calls, in arrival order. */
+  /** Hands freed slots to waiting calls, in arrival order (stopping once every slot is taken, so a long queue costs nothing per release). */
   private drain(): void {
-    for (let w = 0; w < this.waiting.length; ) {
+    for (let w = 0; w < this.waiting.length && this.states.some((s, i) => s.inFlight < this.specs[i].concurrency); ) {
       const picked = this.pick(this.waiting[w].avoid);
       if (picked === undefined) {
         w++;
