@@ -333,6 +333,8 @@ function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup):
  * connection. Its values are bare placeholders (`sql\`${…}\``) given as driver values (booleans
  * as 0/1, JSON columns as JSON text or NULL): a column-typed placeholder runs drizzle's per-value
  * encoder lookup, which made the whole import about 5% slower (bench:db).
+ * Turns, snippets and scores are only inserted here, with their run or evaluation: that parent
+ * row's trigger moves the dashboard's data mark, so theirs fire none (migration 0014).
  */
 const raw = (name: string) => sql`${sql.placeholder(name)}`;
 /** A json-mode column's driver value: JSON text, or NULL for an absent value. */

@@ -16,6 +16,9 @@ import { dashboardMark } from "../../../app/server/models/data-version.server.ts
 import { addAnnotator, validConsensusLabel } from "../../helpers/annotation.ts";
 import { differences } from "../../helpers/close-to.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
+import { tempDb } from "../../helpers/temp-db.ts";
+import { importBundleFiles } from "../../../app/server/bundle-store.server.ts";
+import { fixtureBundle } from "../../fixtures/bundle-fixture.ts";
 
 const EXACT = 1e-12;
 
@@ -166,5 +169,21 @@ describe("dashboard cache", () => {
       expect(after.page.view.names[String(reader)]).toBe("cache-reader");
       expectFresh(expert);
     });
+  });
+
+  // Turns, snippets and scores fire no insert trigger (migration 0014): they only ever arrive with
+  // their run or evaluation, whose own trigger moves the mark.
+  it("an imported bundle moves the global mark through its runs and evaluations; a turn's later update moves it too", () => {
+    const fresh = tempDb();
+    try {
+      const marks = [dashboardMark(fresh.db, 1)];
+      importBundleFiles(fresh.db, [{ file: "fixture.json", text: JSON.stringify(fixtureBundle()) }]);
+      marks.push(dashboardMark(fresh.db, 1));
+      fresh.db.update(schema.turns).set({ utterance: "edited" }).where(eq(schema.turns.turnId, 1)).run();
+      marks.push(dashboardMark(fresh.db, 1));
+      expect(new Set(marks).size).toBe(3);
+    } finally {
+      fresh.cleanup();
+    }
   });
 });
