@@ -13,16 +13,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import * as schema from "../db/schema.ts";
-import type { ConsensusLabel } from "../app/domain/labels.ts";
-import { createRng, randomInt } from "../app/domain/stats/rng.ts";
 import { nextTask } from "../app/server/annotation/assignment.server.ts";
 import { studyDashboard } from "../app/server/annotation/dashboard.server.ts";
 import { submitLabel } from "../app/server/annotation/submit.server.ts";
-import { createConsensusStudy } from "../app/server/annotation/studies.server.ts";
-import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";
-import { importBundleFiles } from "../app/server/bundle-store.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
-import { syntheticBundle } from "./synthetic-bundle.ts";
+import { addExperts, createBenchStudy, EXPERTS, importSyntheticRuns, K, labelMaker } from "./study-fixture.ts";
 
 const SCALE = Number(process.env.SCALE ?? 1);
 if (!(SCALE > 0 && SCALE <= 10)) {
@@ -30,38 +25,21 @@ if (!(SCALE > 0 && SCALE <= 10)) {
   process.exit(2);
 }
 const TRAJECTORIES = Math.max(2, Math.round(100 * SCALE));
-const ANNOTATORS = 30;
-const K = 3;
 
 const seconds = (start: number) => (performance.now() - start) / 1000;
 
 const dir = mkdtempSync(join(tmpdir(), "socrates-bench-annotation-"));
 try {
   const db = openDatabase(join(dir, "bench.db"));
-  // One synthetic scenario gives 135 evaluated runs of 30 turns (15 conditions × 9 mediator settings).
-  importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(TRAJECTORIES / 135))) }]);
+  importSyntheticRuns(db, TRAJECTORIES);
 
   let t = performance.now();
-  const studyId = createConsensusStudy(db, { name: "bench", pool: "expert", trajectories: TRAJECTORIES, labelsPerItem: K, config: { seed: 1 } });
+  const studyId = createBenchStudy(db, TRAJECTORIES);
   const createSeconds = seconds(t);
   const items = db.select({ id: schema.studyItems.id }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).all().length;
 
-  const annotators = Array.from({ length: ANNOTATORS }, (_, i) =>
-    db.insert(schema.annotators).values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" }).returning({ id: schema.annotators.id }).get().id,
-  );
-  // Labels: the scenario's topics scored at random (the figures here are about speed, not agreement).
-  const rng = createRng(5);
-  const topicsAndParties = (() => {
-    const first = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).get()!;
-    const { body } = playedScenarioOfRun(db, snippetContext(db, first.snippetId!).runId);
-    return { topics: body.topics.map((x) => x.id), parties: body.parties.map((p) => p.id) };
-  })();
-  const label = (): ConsensusLabel => ({
-    kind: "consensus-snippet",
-    topics: Object.fromEntries(
-      topicsAndParties.topics.map((k) => [k, { score: 1 + randomInt(rng, 5), carriedForward: false, positions: Object.fromEntries(topicsAndParties.parties.map((p) => [p, "A"])) }]),
-    ),
-  });
+  const annotators = addExperts(db);
+  const label = labelMaker(db, studyId);
 
   // Annotators take turns, one task each, as requests would interleave on a server.
   // Each call is timed on its own, so the allocation and the submit costs show separately.
@@ -95,7 +73,7 @@ try {
 
   const rows: [string, string][] = [
     ["trajectories / items", `${TRAJECTORIES} / ${items}`],
-    ["annotators × k", `${ANNOTATORS} × ${K}`],
+    ["annotators × k", `${EXPERTS} × ${K}`],
     ["create study (s)", createSeconds.toFixed(2)],
     ["labels submitted", String(submitted)],
     ["allocate + submit, total (s)", labelSeconds.toFixed(2)],

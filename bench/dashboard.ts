@@ -16,7 +16,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { dashboardPage, freshPage } from "../app/server/annotation/dashboard-cache.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
-import { ADMIN, EXPERTS, K, prepareDashboardStudy } from "./dashboard-fixture.ts";
+import { ADMIN, EXPERTS, K, prepareDashboardStudy } from "./study-fixture.ts";
 import { startAppServer } from "../test/helpers/app-server.ts";
 import { loginCookie } from "../test/helpers/login.ts";
 import { tempDir } from "../test/helpers/temp-db.ts";

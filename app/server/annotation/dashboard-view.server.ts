@@ -9,16 +9,13 @@ import { studyDashboard, type StudyDashboard } from "./dashboard.server.ts";
 import type { DashboardViewOptions, TaskTypeServer } from "./task-types/handler.server.ts";
 import { TASK_SERVERS, type DashboardFigures, type DashboardView } from "./task-types/registry.server.ts";
 
-export interface ViewOptions {
-  excludeFlagged: boolean;
-  reference?: string | null;
-}
+/** What the page asks for: leave flagged annotators out or not, and the reference backbone. */
+export type ViewOptions = DashboardViewOptions;
 
 /** The type's own view of its figures, excluded annotators by id; the handler is looked up by the figures' own kind, so they match. */
 export function figuresView(figures: DashboardFigures, options: ViewOptions): DashboardView {
   const server = TASK_SERVERS[figures.kind] as TaskTypeServer<DashboardFigures["kind"], DashboardFigures>;
-  const byId: DashboardViewOptions["named"] = (summary) => summary;
-  return server.dashboardView(figures, { excludeFlagged: options.excludeFlagged, reference: options.reference, named: byId }) as DashboardView;
+  return server.dashboardView(figures, options) as DashboardView;
 }
 
 /** The page's dashboard: the common parts and the type's view, with excluded annotators by name. */

@@ -165,13 +165,13 @@ export const abReactivenessServer = {
   },
   createFromFields: (db, form, common) => abFromFields(db, form, common),
   dashboard: abDashboard,
-  dashboardView: (d, { excludeFlagged, named }) => {
+  dashboardView: (d, { excludeFlagged }) => {
     // Fidelity follows the exclusion switch, like alignment does for consensus studies.
     const { fidelity, overall, unlabelledPairs, alphaByBackbone, nominal, pairableUnits } = excludeFlagged && d.abWithoutFlagged ? d.abWithoutFlagged : d.ab;
     return {
       kind: AB_REACTIVENESS,
-      agreement: named(summarizeAgreement(d.ab)),
-      agreementWithoutFlagged: d.abWithoutFlagged ? named(summarizeAgreement(d.abWithoutFlagged)) : null,
+      agreement: summarizeAgreement(d.ab),
+      agreementWithoutFlagged: d.abWithoutFlagged ? summarizeAgreement(d.abWithoutFlagged) : null,
       // The proxy reads no labels, so the exclusion switch leaves it as it is.
       fidelity: { fidelity, overall, unlabelledPairs, alphaByBackbone, nominal, pairableUnits, proxy: d.proxy },
       alignment: null,

@@ -94,10 +94,10 @@ export const consensusSnippetServer = {
   createFromForm: async (db, form, common) => consensusFromFields(db, form, common),
   createFromFields: consensusFromFields,
   dashboard: consensusDashboard,
-  dashboardView: (d, { named, reference }) => ({
+  dashboardView: (d, { reference }) => ({
     kind: CONSENSUS_SNIPPET,
-    agreement: named(summarizeAgreement(d.agreement)),
-    agreementWithoutFlagged: d.agreementWithoutFlagged ? named(summarizeAgreement(d.agreementWithoutFlagged)) : null,
+    agreement: summarizeAgreement(d.agreement),
+    agreementWithoutFlagged: d.agreementWithoutFlagged ? summarizeAgreement(d.agreementWithoutFlagged) : null,
     fidelity: null,
     alignment: d.alignment,
     trend: d.trend,

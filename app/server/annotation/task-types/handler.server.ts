@@ -30,8 +30,6 @@ export interface DashboardViewOptions {
   excludeFlagged: boolean;
   /** The backbone the page asked to compare the others against (`?reference=`), if any. */
   reference?: string | null;
-  /** The summary with its excluded annotators by name. */
-  named: <T extends { excluded: string[] }>(summary: T) => T;
 }
 
 /** The figures every type's dashboard page shows; a type fills the sections it has and nulls the others. */

@@ -1,7 +1,8 @@
 /**
- * bench/dashboard.ts's study: a synthetic bundle, an expert consensus study of `trajectories`
- * trajectories labelled k = 3 by 30 experts taking turns (through allocation and submit, as on a
- * server), and an admin account with a password for the HTTP part.
+ * The annotation benches' study: a synthetic bundle, an expert consensus study of `trajectories`
+ * trajectories, 30 experts and random labels (bench/annotation.ts times labelling it;
+ * bench/dashboard.ts has it labelled k = 3 through allocation and submit, as on a server, plus an
+ * admin account with a password for the HTTP part).
  */
 import { eq } from "drizzle-orm";
 import * as schema from "../db/schema.ts";
@@ -21,7 +22,7 @@ export const K = 3;
 export const ADMIN = { username: "bench-admin", password: "bench-admin-Kx7q!pass" };
 
 /** A label with the scenario's topics scored at random (the figures are about speed, not agreement). */
-function labelMaker(db: Db, studyId: number): () => ConsensusLabel {
+export function labelMaker(db: Db, studyId: number): () => ConsensusLabel {
   const first = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).get()!;
   const { body } = playedScenarioOfRun(db, snippetContext(db, first.snippetId!).runId);
   const rng = createRng(5);
@@ -31,13 +32,28 @@ function labelMaker(db: Db, studyId: number): () => ConsensusLabel {
   });
 }
 
-/** The study, fully labelled by 30 experts taking turns, and an admin account; returns the study id. */
-export async function prepareDashboardStudy(db: Db, trajectories: number): Promise<number> {
+/** The synthetic runs for `trajectories` trajectories (one scenario gives 135 evaluated runs of 30 turns). */
+export function importSyntheticRuns(db: Db, trajectories: number): void {
   importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(trajectories / 135))) }]);
-  const studyId = createConsensusStudy(db, { name: "bench", pool: "expert", trajectories: trajectories, labelsPerItem: K, config: { seed: 1 } });
-  const experts = Array.from({ length: EXPERTS }, (_, i) =>
+}
+
+/** The expert consensus study over `trajectories` trajectories with k = 3; returns its id. */
+export function createBenchStudy(db: Db, trajectories: number): number {
+  return createConsensusStudy(db, { name: "bench", pool: "expert", trajectories, labelsPerItem: K, config: { seed: 1 } });
+}
+
+/** `count` expert accounts (no password: labelled in process); returns their ids. */
+export function addExperts(db: Db, count = EXPERTS): number[] {
+  return Array.from({ length: count }, (_, i) =>
     db.insert(schema.annotators).values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" }).returning({ id: schema.annotators.id }).get().id,
   );
+}
+
+/** The study, fully labelled by 30 experts taking turns, and an admin account; returns the study id. */
+export async function prepareDashboardStudy(db: Db, trajectories: number): Promise<number> {
+  importSyntheticRuns(db, trajectories);
+  const studyId = createBenchStudy(db, trajectories);
+  const experts = addExperts(db);
   const label = labelMaker(db, studyId);
   const active = new Set(experts);
   while (active.size > 0) {
