@@ -28,6 +28,8 @@ const apiKeyEnvSchema = z
     "expected the name of an environment variable, e.g. OPENAI_API_KEY (never the key itself)"
   );
 const urlSchema = z.string().url("expected a URL such as http://127.0.0.1:8000/v1");
+const concurrencySchema = z.number().int().min(1).max(1000);
+const timeoutSchema = z.number().int().min(1);
 
 /** One server of a pool; what it leaves out comes from the pool. */
 const replicaSchema = z
@@ -36,8 +38,8 @@ const replicaSchema = z
     /** Shown by `llm check` and in errors; default `<pool>#<n>`. */
     name: z.string().min(1).optional(),
     apiKeyEnv: apiKeyEnvSchema.optional(),
-    concurrency: z.number().int().min(1).max(1000).optional(),
-    timeoutMs: z.number().int().min(1).optional(),
+    concurrency: concurrencySchema.optional(),
+    timeoutMs: timeoutSchema.optional(),
     /** Share of the calls relative to the other replicas (least-loaded by in-flight ÷ weight). */
     weight: z.number().positive().max(1000).default(1),
   })
@@ -65,8 +67,8 @@ const endpointSchema = z
     replicas: z.array(replicaSchema).min(1, "a pool needs at least one replica").optional(),
     health: healthSchema.optional(),
     apiKeyEnv: apiKeyEnvSchema.optional(),
-    concurrency: z.number().int().min(1).max(1000).default(8),
-    timeoutMs: z.number().int().min(1).default(60_000),
+    concurrency: concurrencySchema.default(8),
+    timeoutMs: timeoutSchema.default(60_000),
     maxRetries: z.number().int().min(0).max(20).default(5),
   })
   .strict()
