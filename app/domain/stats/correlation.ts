@@ -1,10 +1,14 @@
 /**
  * Pearson, Spearman and Kendall tau-b correlations with two-sided p-values, matching
- * scipy.stats.pearsonr / spearmanr / kendalltau (defaults). Undefined results are null with a
- * reason, never NaN.
+ * scipy.stats.pearsonr / kendalltau (defaults) and, for Spearman, spearmanr's t approximation or
+ * the exact permutation p (rank-exact-p.ts). Spearman and Kendall results say which p they carry.
+ * Undefined results are null with a reason, never NaN.
  */
 import { normalTwoSidedP, studentTTwoSidedP } from "./distributions.ts";
 import { StatsInputError } from "./errors.ts";
+import { kendallExactApplies, kendallExactP, spearmanExactApplies, spearmanExactP, type PValueMethod } from "./rank-exact-p.ts";
+
+export type { PValueMethod } from "./rank-exact-p.ts";
 
 export interface PearsonResult {
   n: number;
@@ -17,12 +21,16 @@ export interface SpearmanResult {
   n: number;
   rho: number | null;
   p: number | null;
+  /** Where p came from; null when p is. */
+  method: PValueMethod | null;
   reason?: string;
 }
 export interface KendallResult {
   n: number;
   tau: number | null;
   p: number | null;
+  /** Where p came from; null when p is. */
+  method: PValueMethod | null;
   reason?: string;
 }
 
@@ -40,12 +48,24 @@ export function pearson(x: number[], y: number[]): PearsonResult {
   return { n, r, p: correlationP(r, n), ci };
 }
 
+/**
+ * Spearman's ρ (Pearson of the average ranks). p is exact without ties for n ≤ 12 (and for equal
+ * or reversed rankings at any n, see spearmanExactApplies), else spearmanr's t approximation.
+ */
 export function spearman(x: number[], y: number[]): SpearmanResult {
   const n = checkPaired(x, y);
   const bad = undefinedReason(x, y, n);
-  if (bad !== null) return { n, rho: null, p: null, reason: bad };
-  const rho = pearsonR(rankAverage(x), rankAverage(y));
-  return { n, rho, p: correlationP(rho, n) };
+  if (bad !== null) return { n, rho: null, p: null, method: null, reason: bad };
+  const rx = rankAverage(x);
+  const ry = rankAverage(y);
+  const rho = pearsonR(rx, ry);
+  if (!hasTies(x) && !hasTies(y)) {
+    // Without ties the ranks are the integers 1..n, so Σd² is an exact integer.
+    let sumSq = 0;
+    for (let i = 0; i < n; i++) sumSq += (rx[i] - ry[i]) ** 2;
+    if (spearmanExactApplies(n, sumSq)) return { n, rho, p: spearmanExactP(n, sumSq), method: "exact" };
+  }
+  return { n, rho, p: correlationP(rho, n), method: "asymptotic" };
 }
 
 /**
@@ -57,7 +77,7 @@ export function spearman(x: number[], y: number[]): SpearmanResult {
 export function kendallTauB(x: number[], y: number[]): KendallResult {
   const n = checkPaired(x, y);
   const bad = undefinedReason(x, y, n);
-  if (bad !== null) return { n, tau: null, p: null, reason: bad };
+  if (bad !== null) return { n, tau: null, p: null, method: null, reason: bad };
 
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a] - x[b] || y[a] - y[b]);
   const xs = new Float64Array(n);
@@ -85,19 +105,16 @@ export function kendallTauB(x: number[], y: number[]): KendallResult {
   const raw = conMinusDis / Math.sqrt(total - xTies.pairs) / Math.sqrt(total - yTies.pairs);
   const tau = Math.max(-1, Math.min(1, raw));
 
-  let p: number;
   const noTies = xTies.pairs === 0 && yTies.pairs === 0;
-  if (noTies && (n <= 33 || Math.min(discordant, total - discordant) <= 1)) {
-    p = kendallExactP(n, total - discordant);
-  } else {
-    const m = n * (n - 1);
-    const variance =
-      (m * (2 * n + 5) - xTies.v1 - yTies.v1) / 18 +
-      (2 * xTies.pairs * yTies.pairs) / m +
-      (xTies.v0 * yTies.v0) / (9 * m * (n - 2));
-    p = normalTwoSidedP(conMinusDis / Math.sqrt(variance));
+  if (noTies && kendallExactApplies(n, discordant)) {
+    return { n, tau, p: kendallExactP(n, total - discordant), method: "exact" };
   }
-  return { n, tau, p };
+  const m = n * (n - 1);
+  const variance =
+    (m * (2 * n + 5) - xTies.v1 - yTies.v1) / 18 +
+    (2 * xTies.pairs * yTies.pairs) / m +
+    (xTies.v0 * yTies.v0) / (9 * m * (n - 2));
+  return { n, tau, p: normalTwoSidedP(conMinusDis / Math.sqrt(variance)), method: "asymptotic" };
 }
 
 /** Ranks 1..n, tied values sharing the mean of the ranks they span (scipy's 'average'). */
@@ -135,6 +152,11 @@ function checkPaired(x: number[], y: number[]): number {
     checkFinite(y[i], `y[${i}]`);
   }
   return x.length;
+}
+
+function hasTies(values: number[]): boolean {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.some((v, i) => i > 0 && v === sorted[i - 1]);
 }
 
 function undefinedReason(x: number[], y: number[], n: number): string | null {
@@ -227,44 +249,4 @@ function countInversions(a: Float64Array): number {
   }
   if (src !== a) a.set(src);
   return inversions;
-}
-
-/**
- * Exact two-sided p for Kendall's tau without ties: 2·P(C ≤ min(c, total − c)), C = concordant
- * pairs of a uniformly random permutation (the inversion count distribution), clipped to 1.
- */
-function kendallExactP(n: number, concordant: number): number {
-  const total = (n * (n - 1)) / 2;
-  const c = Math.min(concordant, total - concordant);
-  if (c === 0) return clamp1(2 / factorial(n));
-  if (c === 1) return clamp1(2 / factorial(n - 1));
-  if (4 * c === n * (n - 1)) return 1;
-  // dist[k] ∝ number of permutations of j items with k inversions, k ≤ c; scaled by 2/j! as we go
-  // (start at j = 2, where both counts are 1), so the final sum is the two-sided p directly.
-  let dist = new Float64Array(c + 1);
-  dist[0] = 1;
-  dist[1] = 1;
-  for (let j = 3; j <= n; j++) {
-    const next = new Float64Array(c + 1);
-    let run = 0;
-    for (let k = 0; k <= c; k++) {
-      run += dist[k];
-      if (k >= j) run -= dist[k - j]; // a new item adds 0..j−1 inversions
-      next[k] = run / j;
-    }
-    dist = next;
-  }
-  let p = 0;
-  for (let k = 0; k <= c; k++) p += dist[k];
-  return clamp1(p);
-}
-
-function factorial(k: number): number {
-  let f = 1;
-  for (let i = 2; i <= k; i++) f *= i;
-  return f; // Infinity beyond 170!, giving p = 0 as scipy does
-}
-
-function clamp1(p: number): number {
-  return p > 1 ? 1 : p < 0 ? 0 : p;
 }

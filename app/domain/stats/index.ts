@@ -27,6 +27,7 @@ export {
   type SpearmanResult,
   type KendallResult,
 } from "./correlation.ts";
+export { SPEARMAN_EXACT_MAX_N, KENDALL_EXACT_MAX_N, type PValueMethod } from "./rank-exact-p.ts";
 export { createRng, randomInt } from "./rng.ts";
 export { StatsInputError } from "./errors.ts";
 export {

@@ -11,8 +11,8 @@ interface RefCase {
   n: number;
   has_ties: boolean;
   pearson: { r: number | null; p: number | null; ci: [number, number] | null };
-  spearman: { rho: number | null; p: number | null };
-  kendall: { tau: number | null; p: number | null };
+  spearman: { rho: number | null; p: number | null; method: "exact" | "asymptotic" | null };
+  kendall: { tau: number | null; p: number | null; method: "exact" | "asymptotic" | null };
 }
 const reference = JSON.parse(
   readFileSync(new URL("../../fixtures/stats/correlation-reference.json", import.meta.url), "utf8"),
@@ -52,15 +52,17 @@ describe("correlations against scipy.stats (fixtures/stats/correlation-reference
         }
         if (res.r === null) expect(res.reason).toBeTruthy();
       });
-      it("spearmanr: rho 1e-9, p 1e-6 (abs and rel)", () => {
+      it(`spearmanr: rho 1e-9, p 1e-6 (abs and rel), ${c.spearman.method ?? "no"} p`, () => {
         const res = spearman(c.x, c.y);
         close(res.rho, c.spearman.rho, 1e-9, "rho");
         closeP(res.p, c.spearman.p, "p");
+        expect(res.method).toBe(c.spearman.method);
       });
-      it("kendalltau (tau-b): tau 1e-9, p 1e-6 (abs and rel)", () => {
+      it(`kendalltau (tau-b): tau 1e-9, p 1e-6 (abs and rel), ${c.kendall.method ?? "no"} p`, () => {
         const res = kendallTauB(c.x, c.y);
         close(res.tau, c.kendall.tau, 1e-9, "tau");
         closeP(res.p, c.kendall.p, "p");
+        expect(res.method).toBe(c.kendall.method);
       });
     });
   }
