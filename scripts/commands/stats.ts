@@ -6,9 +6,11 @@ import {
   ALPHA_LEVELS,
   bootstrapAlpha,
   kendallTauB,
+  KENDALL_EXACT_MAX_N,
   krippendorffAlpha,
   pearson,
   spearman,
+  SPEARMAN_EXACT_MAX_N,
   StatsInputError,
   type AlphaLevel,
 } from "../../app/domain/stats/index.ts";
@@ -83,7 +85,9 @@ Prints {"alpha", "level", "units", "pairable_values"} plus "reason" when alpha i
 
   stats
     .command("corr")
-    .description("Pearson r (two-sided p, Fisher 95% CI), Spearman rho and Kendall tau-b (two-sided p) for paired samples")
+    .description(
+      "Pearson r (two-sided p, Fisher 95% CI), Spearman rho and Kendall tau-b (two-sided p, exact or asymptotic) for paired samples",
+    )
     .requiredOption("--file <path>", 'JSON file {"x": [...], "y": [...]}: equally long arrays of finite numbers')
     .addHelpText(
       "after",
@@ -92,7 +96,11 @@ Example:
   echo '{"x": [1, 2, 3, 4, 5], "y": [2, 1, 4, 3, 5]}' > p.json
   socrates stats corr --file p.json
 
-Undefined coefficients (n < 3, a constant sample) are null with a "reason"; p-values match SciPy.`,
+Undefined coefficients (n < 3, a constant sample) are null with a "reason"; p-values match SciPy.
+Spearman and Kendall print "method": "exact" (the two-sided p over all n! pairings of the ranks:
+without ties, Spearman up to n = ${SPEARMAN_EXACT_MAX_N}, Kendall up to n = ${KENDALL_EXACT_MAX_N}, and both at any n
+for rankings equal or reversed up to one adjacent swap) or "asymptotic" (Spearman: the t
+approximation, Kendall: the normal one with the tie correction).`,
     )
     .action((opts: { file: string }) => {
       const { x, y } = parseFile(opts.file, corrFile);
@@ -103,8 +111,8 @@ Undefined coefficients (n < 3, a constant sample) are null with a "reason"; p-va
       printJson({
         n: pr.n,
         pearson: withReason({ r: pr.r, p: pr.p, ci: pr.ci }, pr.reason),
-        spearman: withReason({ rho: sr.rho, p: sr.p }, sr.reason),
-        kendall: withReason({ tau: kr.tau, p: kr.p }, kr.reason),
+        spearman: withReason({ rho: sr.rho, p: sr.p, method: sr.method }, sr.reason),
+        kendall: withReason({ tau: kr.tau, p: kr.p, method: kr.method }, kr.reason),
       });
     });
 }

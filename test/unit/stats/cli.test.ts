@@ -115,9 +115,19 @@ describe("socrates stats corr", () => {
     expect(JSON.parse(res.stdout)).toEqual({
       n: 8,
       pearson: { r: pr.r, p: pr.p, ci: pr.ci },
-      spearman: { rho: sr.rho, p: sr.p },
-      kendall: { tau: kr.tau, p: kr.p },
+      spearman: { rho: sr.rho, p: sr.p, method: "asymptotic" }, // y has a tie
+      kendall: { tau: kr.tau, p: kr.p, method: "asymptotic" },
     });
+  });
+
+  it("prints the exact p for x = y = [1, 2, 3] (1/3: 2 of the 6 pairings are as extreme) and names the method", async () => {
+    const res = await socrates("stats", "corr", "--file", file("n3.json", { x: [1, 2, 3], y: [1, 2, 3] }));
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/"spearman": \{[^}]*"p": 0\.3333333333333333,\s*"method": "exact"/);
+    const out = JSON.parse(res.stdout);
+    expect(out.spearman.p).toBeCloseTo(1 / 3, 15);
+    expect(out.kendall).toMatchObject({ p: 1 / 3, method: "exact" });
+    expect(out.pearson.p).toBeLessThan(1e-6); // Pearson's t test is unchanged
   });
 
   it("exits 2 on unequal lengths and non-numbers", async () => {

@@ -26,10 +26,13 @@ export function pValue(p: number | null): string {
   return p === null || Number.isNaN(p) ? "–" : p < 0.001 ? "<0.001" : p.toFixed(3);
 }
 
-/** A correlation with its p ("0.71 (p 0.03)"), "–" when undefined. */
-export function withP(r: number | null, p: number | null): string {
+/**
+ * A correlation with its p ("0.71 (p 0.03)"), "–" when undefined; with the p's method when given
+ * ("1.000 (p 0.333, exact)"), as rank correlations print it.
+ */
+export function withP(r: number | null, p: number | null, method?: string | null): string {
   if (r === null || Number.isNaN(r)) return "–";
-  return `${r.toFixed(3)} (p ${pValue(p)})`;
+  return `${r.toFixed(3)} (p ${pValue(p)}${method ? `, ${method}` : ""})`;
 }
 
 /** Groups items by a key, keeping first-seen order. */

@@ -33,13 +33,13 @@ export function buildTable8(input: ReportInput): ReportTable | null {
       key: `spearman|${other}`,
       label: `Spearman ρ, ${main} vs ${other}`,
       group: "rank agreement",
-      cells: Object.fromEntries(results.map(([metric, r]) => [metric, text(r.spearman.rho, withP(r.spearman.rho, r.spearman.p))])),
+      cells: Object.fromEntries(results.map(([metric, r]) => [metric, text(r.spearman.rho, withP(r.spearman.rho, r.spearman.p, r.spearman.method))])),
     });
     rows.push({
       key: `kendall|${other}`,
       label: `Kendall τ-b, ${main} vs ${other}`,
       group: "rank agreement",
-      cells: Object.fromEntries(results.map(([metric, r]) => [metric, text(r.kendall.tau, withP(r.kendall.tau, r.kendall.p))])),
+      cells: Object.fromEntries(results.map(([metric, r]) => [metric, text(r.kendall.tau, withP(r.kendall.tau, r.kendall.p, r.kendall.method))])),
     });
   }
   return {
@@ -52,7 +52,7 @@ export function buildTable8(input: ReportInput): ReportTable | null {
     rows,
     notes: [
       "Means: ×100 over the runs (CG: pairs) of every mediator, with n and a scenario bootstrap CI.",
-      "Rank agreement over the mediators scored under both evaluators; p two-sided.",
+      "Rank agreement over the mediators scored under both evaluators; p two-sided, exact (all pairings of the rankings) without ties at small n, else asymptotic; each p names its method.",
     ],
   };
 }

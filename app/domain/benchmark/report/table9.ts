@@ -56,7 +56,7 @@ export function buildTable9(input: ReportInput): ReportTable | null {
         TOPIC_METRICS.map((metric) => {
           const k = agreement(scoresAt(means.get(metric)!, i), scoresAt(means.get(metric)!, j)).kendall;
           if (k.tau !== null && !Number.isNaN(k.tau)) taus.get(metric)!.push(k.tau);
-          return [metric, text(k.tau, withP(k.tau, k.p))];
+          return [metric, text(k.tau, withP(k.tau, k.p, k.method))];
         }),
       );
       rows.push({ key: `kendall|${i}|${j}`, label: `Kendall τ-b, run ${i + 1} vs run ${j + 1}`, group: "rank agreement", cells });
@@ -78,6 +78,6 @@ export function buildTable9(input: ReportInput): ReportTable | null {
     scale: "raw",
     columns: TOPIC_METRICS.map((metric) => ({ key: metric, label: metric })),
     rows,
-    notes: ["Run i's mean: over the mediator's runs with run index i on the repeat conditions, under the main evaluator and simulator. Half-range = (max − min) / 2."],
+    notes: ["Run i's mean: over the mediator's runs with run index i on the repeat conditions, under the main evaluator and simulator. Half-range = (max − min) / 2.", "Kendall p two-sided, exact (all pairings of the rankings) without ties up to 33 mediators, else asymptotic; each p names its method."],
   };
 }

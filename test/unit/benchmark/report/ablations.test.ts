@@ -46,6 +46,23 @@ function valueOf(metric: string, db: Db, judge: string) {
   };
 }
 
+/**
+ * Checks a rank-agreement cell over three mediators by hand: of the 6 pairings of two rankings of
+ * 3 without ties, the same order and its reverse are the only ones with |ρ| = |τ| = 1, so such a
+ * value has exact two-sided p 2/6 and any other (|ρ| = 0.5, |τ| = 1/3) has p 1. With a tie the p
+ * is the asymptotic one, so only the method is checked. Returns whether the cell was exact.
+ */
+function expectRankCell(cell: unknown, a: number[], b: number[], coefficient: (a: number[], b: number[]) => number): boolean {
+  const { text } = cell as { text: string };
+  if (new Set(a).size < 3 || new Set(b).size < 3) {
+    expect(text).toMatch(/, asymptotic\)$/);
+    return false;
+  }
+  const r = coefficient(a, b);
+  expect(text).toBe(`${r.toFixed(3)} (p ${Math.abs(r) > 0.99 ? "0.333" : "1.000"}, exact)`);
+  return true;
+}
+
 const table = (report: BenchmarkReport, id: string): ReportTable => report.tables.find((t) => t.id === id)!;
 const figureRows = (report: BenchmarkReport, id: string) => (report.figures.find((f) => f.id === id)!.spec as { data: { values: Record<string, unknown>[] } }).data.values;
 
@@ -55,6 +72,7 @@ describe("benchmark report: ablations and figures", () => {
     const report = buildBenchmarkReport(db, withSimulator);
     const t8 = table(report, "table8");
     const main = gridRuns(db, withSimulator, (u) => u.part === "main");
+    let exactCells = 0;
     for (const metric of ["IT", "IE", "CG"]) {
       const scores = (judge: string) => MEDIATORS.map((m) => plainMean(main.filter((r) => r.mediator === m).map(valueOf(metric, db, judge)))!);
       for (const judge of [MAIN_JUDGE, ALT_JUDGE]) {
@@ -65,8 +83,11 @@ describe("benchmark report: ablations and figures", () => {
       const tau = t8.rows.find((r) => r.key === `kendall|${ALT_JUDGE}`)!.cells[metric];
       expect(!isReportCell(rho) && rho.value).toBeCloseTo(handSpearman(scores(MAIN_JUDGE), scores(ALT_JUDGE)), 12);
       expect(!isReportCell(tau) && tau.value).toBeCloseTo(handKendallTauB(scores(MAIN_JUDGE), scores(ALT_JUDGE)), 12);
-      expect(!isReportCell(rho) && rho.text).toMatch(/^-?\d\.\d{3} \(p (<0\.001|[01]\.\d{3})\)$/);
+      expect(!isReportCell(rho) && rho.text).toMatch(/^-?\d\.\d{3} \(p (<0\.001|[01]\.\d{3}), (exact|asymptotic)\)$/);
+      if (expectRankCell(rho, scores(MAIN_JUDGE), scores(ALT_JUDGE), handSpearman)) exactCells++;
+      if (expectRankCell(tau, scores(MAIN_JUDGE), scores(ALT_JUDGE), handKendallTauB)) exactCells++;
     }
+    expect(exactCells).toBeGreaterThan(0); // the fixture's three mediators score without ties somewhere
   });
 
   it("Table 9 gives the median ± half-range of the per-run means and Kendall τ-b between runs", () => {
@@ -87,6 +108,7 @@ describe("benchmark report: ablations and figures", () => {
         taus.push(expected);
         const cell = t9.rows.find((r) => r.key === `kendall|${i}|${j}`)!.cells[metric];
         expect(!isReportCell(cell) && cell.value).toBeCloseTo(expected, 12);
+        expectRankCell(cell, MEDIATORS.map((m) => perRun(m)[i]), MEDIATORS.map((m) => perRun(m)[j]), handKendallTauB);
       }
       const mean = t9.rows.find((r) => r.key === "kendall|mean")!.cells[metric];
       expect(!isReportCell(mean) && mean.value).toBeCloseTo(taus.reduce((s, t) => s + t, 0) / 3, 12);
