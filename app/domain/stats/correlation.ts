@@ -58,13 +58,16 @@ export function spearman(x: number[], y: number[]): SpearmanResult {
   if (bad !== null) return { n, rho: null, p: null, method: null, reason: bad };
   const rx = rankAverage(x);
   const ry = rankAverage(y);
-  const rho = pearsonR(rx, ry);
   if (!hasTies(x) && !hasTies(y)) {
-    // Without ties the ranks are the integers 1..n, so Σd² is an exact integer.
+    // Without ties the ranks are the integers 1..n, so Σd² is an exact integer, and ρ from it is
+    // exactly ±1 for equal or reversed rankings (the Pearson form can miss by an ulp).
     let sumSq = 0;
     for (let i = 0; i < n; i++) sumSq += (rx[i] - ry[i]) ** 2;
-    if (spearmanExactApplies(n, sumSq)) return { n, rho, p: spearmanExactP(n, sumSq), method: "exact" };
+    const rho = 1 - (6 * sumSq) / (n * (n * n - 1));
+    const exact = spearmanExactApplies(n, sumSq);
+    return { n, rho, p: exact ? spearmanExactP(n, sumSq) : correlationP(rho, n), method: exact ? "exact" : "asymptotic" };
   }
+  const rho = pearsonR(rx, ry);
   return { n, rho, p: correlationP(rho, n), method: "asymptotic" };
 }
 

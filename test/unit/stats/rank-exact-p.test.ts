@@ -99,7 +99,7 @@ describe("exact p without ties, n = 3 … 12, against SciPy", () => {
     });
   }
   it("x = y = [1, 2, 3]: both p are 1/3 (2 of the 6 pairings are as extreme)", () => {
-    expect(spearman([1, 2, 3], [1, 2, 3])).toMatchObject({ n: 3, p: 1 / 3, method: "exact" });
+    expect(spearman([1, 2, 3], [1, 2, 3])).toEqual({ n: 3, rho: 1, p: 1 / 3, method: "exact" });
     expect(kendallTauB([1, 2, 3], [1, 2, 3])).toMatchObject({ p: 1 / 3, method: "exact" });
   });
 });
