@@ -79,6 +79,28 @@ function near(actual: number | null, expected: number, tol: number, what: string
   if (expected !== 0) expect(Math.abs(actual! - expected) / Math.abs(expected), `${what} (relative)`).toBeLessThanOrEqual(Math.max(tol, 1e-12));
 }
 
+interface Expected {
+  rho: number;
+  pRho: number;
+  rhoMethod: PValueMethod;
+  tau: number;
+  pTau: number;
+  tauMethod: PValueMethod;
+}
+
+/** Both coefficients to 1e-12; exact p to 1e-12, asymptotic p to the accuracy of its tail function. */
+function expectBoth(x: number[], y: number[], want: Expected): void {
+  const s = spearman(x, y);
+  expect(s.method).toBe(want.rhoMethod);
+  near(s.rho, want.rho, 1e-12, "rho");
+  // The t tail goes through jstat's incomplete beta, good to ~1e-8 relative (correlation.test.ts).
+  near(s.p, want.pRho, want.rhoMethod === "exact" ? 1e-12 : 1e-7, "Spearman p");
+  const k = kendallTauB(x, y);
+  expect(k.method).toBe(want.tauMethod);
+  near(k.tau, want.tau, 1e-12, "tau");
+  near(k.p, want.pTau, want.tauMethod === "exact" ? 1e-12 : 1e-9, "Kendall p");
+}
+
 describe("exact p without ties, n = 3 … 12, against SciPy", () => {
   it("covers every n from 3 to 12 with a positive, a negative and a zero correlation", () => {
     for (let n = 3; n <= SPEARMAN_EXACT_MAX_N; n++) {
@@ -88,14 +110,7 @@ describe("exact p without ties, n = 3 … 12, against SciPy", () => {
   });
   for (const [name, x, y, rho, pRho, source, tau, pTau] of EXACT) {
     it(`${name}: Spearman p ${pRho} (${source}), Kendall p ${pTau}, both exact to 1e-12`, () => {
-      const s = spearman(x, y);
-      expect(s.method).toBe("exact");
-      near(s.rho, rho, 1e-12, "rho");
-      near(s.p, pRho, 1e-12, "Spearman p");
-      const k = kendallTauB(x, y);
-      expect(k.method).toBe("exact");
-      near(k.tau, tau, 1e-12, "tau");
-      near(k.p, pTau, 1e-12, "Kendall p");
+      expectBoth(x, y, { rho, pRho, rhoMethod: "exact", tau, pTau, tauMethod: "exact" });
     });
   }
   it("x = y = [1, 2, 3]: both p are 1/3 (2 of the 6 pairings are as extreme)", () => {
@@ -107,15 +122,7 @@ describe("exact p without ties, n = 3 … 12, against SciPy", () => {
 describe("asymptotic above the threshold and with ties", () => {
   for (const [name, x, y, rho, pRho, rhoMethod, tau, pTau, tauMethod] of ASYMPTOTIC) {
     it(`${name}: Spearman ${rhoMethod}, Kendall ${tauMethod}`, () => {
-      const s = spearman(x, y);
-      expect(s.method).toBe(rhoMethod);
-      near(s.rho, rho, 1e-12, "rho");
-      // The t tail goes through jstat's incomplete beta, good to ~1e-8 relative (correlation.test.ts).
-      near(s.p, pRho, 1e-7, "Spearman p (t approximation)");
-      const k = kendallTauB(x, y);
-      expect(k.method).toBe(tauMethod);
-      near(k.tau, tau, 1e-12, "tau");
-      near(k.p, pTau, tauMethod === "exact" ? 1e-12 : 1e-9, "Kendall p");
+      expectBoth(x, y, { rho, pRho, rhoMethod, tau, pTau, tauMethod });
     });
   }
   it("a tie switches Spearman and Kendall to the asymptotic p even at n = 3", () => {
@@ -127,14 +134,7 @@ describe("asymptotic above the threshold and with ties", () => {
 describe("exact at any n for rankings equal or reversed up to one adjacent swap", () => {
   for (const [name, x, y, rho, tau, p] of CLOSED_FORM) {
     it(`${name}: p ${p}`, () => {
-      const s = spearman(x, y);
-      expect(s.method).toBe("exact");
-      near(s.rho, rho, 1e-12, "rho");
-      near(s.p, p, 1e-12, "Spearman p");
-      const k = kendallTauB(x, y);
-      expect(k.method).toBe("exact");
-      near(k.tau, tau, 1e-12, "tau");
-      near(k.p, p, 1e-12, "Kendall p");
+      expectBoth(x, y, { rho, pRho: p, rhoMethod: "exact", tau, pTau: p, tauMethod: "exact" });
     });
   }
   it("refuses a full count above n = 12 instead of running out of memory", () => {
