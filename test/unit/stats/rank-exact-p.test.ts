@@ -10,6 +10,8 @@
 //   pairings with exactly the observed ρ miss their tail (at ρ = 0 it gave 0.98 instead of 1).
 // - exact Kendall p: scipy.stats.kendalltau(x, y, method="exact"), equal to its default 'auto'.
 // - asymptotic: scipy.stats.spearmanr(x, y).pvalue (t approximation) and kendalltau(x, y).pvalue.
+// Each n has a positive, a negative and a "zero" pairing (ρ exactly 0 where n allows it; no
+// pairing of 3 has ρ = 0, so n3-zero is the nearest, ρ = −0.5), and n = 8, 10 a weak one.
 import { describe, expect, it } from "vitest";
 import { kendallTauB, spearman, SPEARMAN_EXACT_MAX_N, type PValueMethod } from "../../../app/domain/stats/index.ts";
 import { spearmanExactP } from "../../../app/domain/stats/rank-exact-p.ts";
@@ -19,7 +21,6 @@ type AsymptoticRow = [name: string, x: number[], y: number[], rho: number, pRho:
 /** Beyond n = 12, rankings equal or reversed up to one adjacent swap: the tail is the same n pairings for ρ and τ, so pRho = pTau = SciPy's exact kendalltau p (2/n!, 2/(n−1)!). */
 type ClosedFormRow = [name: string, x: number[], y: number[], rho: number, tau: number, p: number];
 
-// prettier-ignore
 const EXACT: ExactRow[] = [
   ["n3-identical", [1, 2, 3], [1, 2, 3], 1, 0.3333333333333333, "scipy", 1, 0.3333333333333333],
   ["n3-negative", [0.576, 0.253, 0.486], [45.728, 74.513, 28.832], -0.5, 1, "scipy", -0.33333333333333337, 1],
@@ -57,7 +58,6 @@ const EXACT: ExactRow[] = [
   ["n12-zero", [0.002, 0.04, 0.748, 0.202, 0.605, 0.787, 0.295, 0.072, 0.669, 0.393, 0.545, 0.86], [57.19, 25.908, 52.969, 64.452, 82.794, 20.007, 44.407, 74.872, 33.062, 51.183, 43.481, 95.927], 0, 1, "own", -0.0303030303030303, 0.9465592891547753],
 ];
 
-// prettier-ignore
 const ASYMPTOTIC: AsymptoticRow[] = [
   ["n13-asymptotic", [0.182, 0.224, 0.831, 0.342, 0.709, 0.792, 0.344, 0.822, 0.864, 0.385, 0.184, 0.055, 0.725], [-1.552, -1.286, 1.653, -1.446, 0.337, 1.307, -2.134, 1.265, 2.277, -0.502, -1.516, -2.565, 0.795], 0.9340659340659341, 2.9987037500995776e-06, "asymptotic", 0.846153846153846, 5.202487841376731e-06, "exact"],
   ["n20-asymptotic", [0.926, 0.467, 0.059, 0.33, 0.73, 0.281, 0.813, 0.943, 0.823, 0.89, 0.509, 0.887, 0.329, 0.855, 0.39, 0.34, 0.243, 0.272, 0.141, 0.028], [-2.029, 1.084, 1.36, 0.315, -0.227, 0.004, -1.866, -1.34, -2.602, -0.003, 0.624, -1.727, 1.98, -2.2, 2.017, -0.706, 0.731, -0.108, 1.336, 2.544], -0.7383458646616541, 0.0002014294307883675, "asymptotic", -0.5368421052631579, 0.000638160515782914, "exact"],
@@ -65,7 +65,6 @@ const ASYMPTOTIC: AsymptoticRow[] = [
   ["n6-ties", [0.2, 0.5, 0.5, 0.9, 0.1, 0.7], [3, 4, 6, 6, 1, 5], 0.8382352941176471, 0.03713521524526766, "asymptotic", 0.7857142857142858, 0.032284353910766825, "asymptotic"],
 ];
 
-// prettier-ignore
 const CLOSED_FORM: ClosedFormRow[] = [
   ["n13-identical", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], 1, 0.9999999999999998, 3.2118087673643227e-10],
   ["n15-one-swap", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], [1, 2, 3, 4, 5, 6, 8, 7, 9, 10, 11, 12, 13, 14, 15], 0.9964285714285712, 0.980952380952381, 2.294149119545945e-11],
