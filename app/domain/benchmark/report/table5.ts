@@ -82,7 +82,7 @@ function axesOf(keys: readonly string[]): ConditionAxis[] {
   return [...new Set(CONDITIONS.filter((c) => keys.includes(c.key)).map((c) => c.axis))];
 }
 
-/** One note per scenario with a missing condition, naming the keys (the plan's own first) and the command. */
+/** One note per scenario with a missing condition: the keys in Table 5 order (saying which the plan selects) and the probe command. */
 function missingNotes(scenarios: readonly ScenarioConditions[], selected: readonly string[]): string[] {
   const notes: string[] = [];
   for (const s of scenarios) {
