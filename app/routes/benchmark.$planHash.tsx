@@ -35,7 +35,7 @@ const REPAIR_METRIC: LeaderboardMetric = {
 const averageColumn = (metric: string) => `${metric}|${AVG}`;
 
 /** The tables the page shows in full after the heat map, in the paper's order; then the emotion part. */
-const OTHER_TABLES = ["table7", "table8", "table9", "table1", "table1proxy", "table2", "table6"];
+const OTHER_TABLES = ["table5", "table7", "table8", "table9", "table1", "table1proxy", "table2", "table6"];
 const FIRST_FIGURES = ["figure2", "figure3", "figure4"];
 const EMOTION_FIGURES = [EMOTION_FIGURE_ID];
 

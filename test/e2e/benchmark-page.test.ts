@@ -4,7 +4,8 @@
  * with no console error, and a Table 3 cell leads to exactly the runs that entered it (checked
  * against the database file) and on to the run viewer. Annotators get no access; an unknown plan
  * is the 404 page; the cell links are reached with the keyboard; on a phone and a laptop the page
- * never scrolls sideways and the figures' text is drawn at 11 px or more.
+ * never scrolls sideways and the figures' text is drawn at 11 px or more. Table 5 lays out the
+ * demo scenarios × the 15 conditions.
  */
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
@@ -162,6 +163,30 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
       expect(sizes.smallest, `${width} px`).toBeGreaterThanOrEqual(11);
       await context.close();
     }
+  });
+
+  it("shows Table 5: each demo scenario × the 15 conditions under their axes, with the plan's runs counted from the database", async () => {
+    await openReport();
+    const table5 = page.getByTestId("report-table5");
+    await table5.waitFor();
+    const head = table5.locator("thead");
+    for (const axis of ["General", "Strategic posture", "Party composition", "History length", "Emotional reactivity", "Cultural identity"]) {
+      expect(await head.getByRole("columnheader", { name: axis, exact: true }).count(), axis).toBe(1);
+    }
+    const labels = await head.locator("tr").last().locator("th").allTextContents();
+    expect(labels[0]).toBe("Scenario");
+    expect(labels).toHaveLength(1 + 15 + 1);
+    const row = table5.locator("tbody tr").filter({ has: page.getByRole("rowheader", { name: /^demo-healthcare-1/ }) });
+    const cells = await row.locator("td").allTextContents();
+    // The demo plan selects emotion:CR; every run stored on that condition is one of its runs.
+    const db = new Database(server.dbPath, { readonly: true });
+    const runs = (db.prepare("SELECT count(*) AS n FROM runs WHERE condition_id = 'demo-healthcare-1:emotion:CR'").get() as { n: number }).n;
+    db.close();
+    expect(runs).toBeGreaterThan(0);
+    expect(cells[labels.indexOf("Com-React") - 1]).toBe(`✓ ${runs}/${runs} runs`);
+    expect(cells[labels.indexOf("CN-KR") - 1]).toBe("✓"); // stored, not in the plan
+    expect(cells[cells.length - 1]).toBe("15 of 15");
+    expect(problems).toEqual([]);
   });
 
   it("gives annotators no access, and an unknown plan the 404 page", async () => {

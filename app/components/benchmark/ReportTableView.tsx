@@ -62,7 +62,7 @@ export function ReportTableView({ table, cellHref, heat = false }: Props) {
           <thead>
             <GroupHeader table={table} />
             <tr>
-              <th scope="col">{table.rows.some((r) => r.group) ? "Mediator" : ""}</th>
+              <th scope="col">{table.rowLabel ?? (table.rows.some((r) => r.group) ? "Mediator" : "")}</th>
               {table.columns.map((c) => (
                 <th key={c.key} scope="col" className="num">
                   {c.label}

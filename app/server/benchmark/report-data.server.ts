@@ -17,6 +17,7 @@ import { metricRowsOfMetrics } from "../models/metric-value.server.ts";
 import { runIds } from "../models/run.server.ts";
 import type { LoadedPlan } from "./plan-file.server.ts";
 import { preferredRunTrajectory } from "../emotion-trajectories.server.ts";
+import { loadConditionCoverage } from "./report-conditions.server.ts";
 
 type StoredRow = ReturnType<typeof metricRowsOfMetrics>[number];
 
@@ -142,6 +143,7 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
       ...(repeats ? { repeats: { runs: repeats.runs, conditionKeys: selectedConditionKeys(repeats.conditions) } } : {}),
       subjects,
       unmediated,
+      conditions: loadConditionCoverage(db, plan, grid),
     },
     params,
     coverage: { plannedRuns, storedRuns, evaluatedRuns, incompleteRuns, plannedMediatedRuns, storedMediatedRuns: subjects.length },

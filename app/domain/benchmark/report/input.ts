@@ -58,6 +58,24 @@ export interface ReportSubject extends RunPlace {
   judged: Record<string, JudgedValues>;
 }
 
+/** A scenario the plan selects, with what the database holds of its 15 conditions (Table 5). */
+export interface ScenarioConditions {
+  scenarioId: string;
+  /** null: the plan names the scenario but the database does not hold it. */
+  domain: string | null;
+  /** The condition keys stored for it (`general`, `<axis>:<variant>`; the fidelity conditions left out). */
+  stored: string[];
+  /** Runs the plan's grid plans on each of its stored, selected conditions (every part; mediated and unmediated), by condition key. */
+  plannedRuns: Record<string, number>;
+}
+
+/** Table 5's input: the plan's scenarios in the plan's order and the condition keys it selects. */
+export interface ConditionCoverage {
+  /** The keys of the main grid and the repeats, in Table 5 order. */
+  selected: string[];
+  scenarios: ScenarioConditions[];
+}
+
 export interface BootstrapSettings {
   draws: number;
   seed: number;
@@ -78,6 +96,8 @@ export interface ReportInput {
   subjects: ReportSubject[];
   /** The grid's stored unmediated runs: the emotion tables' baseline (EF, EV, EC without a mediator). */
   unmediated: RunPlace[];
+  /** Table 5: which of the 15 conditions each scenario of the plan has. */
+  conditions: ConditionCoverage;
   bootstrap: BootstrapSettings;
   bins: number;
 }

@@ -166,7 +166,7 @@ describe("benchmark report: ablations and figures", () => {
     const plain = fixturePlan({ ablations: {} });
     const db = seeded(plain);
     const report = buildBenchmarkReport(db, plain);
-    expect(report.tables.map((t) => t.id)).toEqual(["table3", "table7"]);
+    expect(report.tables.map((t) => t.id)).toEqual(["table3", "table5", "table7"]);
     expect(report.figures.map((f) => f.id)).toEqual(["figure2", "figure3", "figure4"]);
     expect(report.warnings.filter((w) => /^(Table 8|Table 9|Figure 6) omitted/.test(w))).toHaveLength(3);
   });

@@ -48,6 +48,7 @@ function input(subjects: ReportSubject[], unmediated: RunPlace[]): ReportInput {
     ],
     subjects,
     unmediated,
+    conditions: { selected: [], scenarios: [] },
     bootstrap: DEFAULT_BOOTSTRAP,
     bins: 5,
   };

@@ -26,7 +26,7 @@ describe("benchmark report: the validation studies' tables", () => {
     seedGrid(t.db, loaded);
     const report = buildBenchmarkReport(t.db, loaded);
     // The demo's A/B runs carry self-reported emotion, so Table 1's automatic proxy stands beside it.
-    expect(report.tables.map((x) => x.id)).toEqual(["table1", "table1proxy", "table2", "table3", "table6", "table7"]);
+    expect(report.tables.map((x) => x.id)).toEqual(["table1", "table1proxy", "table2", "table3", "table5", "table6", "table7"]);
 
     const dashboards = listStudies(t.db).map((s) => studyDashboard(t.db, s.id));
     const ab = dashboards.flatMap((d) => ("ab" in d ? [d.ab] : []))[0];
@@ -52,6 +52,6 @@ describe("benchmark report: the validation studies' tables", () => {
     cleanups.push(t.cleanup);
     const loaded = fixturePlan({ ablations: {} });
     seedGrid(t.db, loaded);
-    expect(buildBenchmarkReport(t.db, loaded).tables.map((x) => x.id)).toEqual(["table3", "table7"]);
+    expect(buildBenchmarkReport(t.db, loaded).tables.map((x) => x.id)).toEqual(["table3", "table5", "table7"]);
   });
 });
