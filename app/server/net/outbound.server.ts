@@ -60,8 +60,10 @@ export class OutboundRefusal extends Error {
     readonly requested: string,
     readonly url: string,
     readonly reason: string,
+    /** The refused hop was reached by a redirect. */
+    readonly redirected = false,
   ) {
-    super(`refused ${url}${url === requested ? "" : ` (reached by redirect from ${requested})`}: ${reason}`);
+    super(`refused ${redirected ? `${url} (reached by redirect from ${requested})` : requested}: ${reason}`);
     this.name = "OutboundRefusal";
   }
 }
@@ -96,8 +98,8 @@ export interface OutboundResponse extends OutboundHead {
 }
 
 /** The address to connect to for this hop, or an OutboundRefusal. */
-async function admit(url: URL, policy: OutboundPolicy, requested: string): Promise<ResolvedAddress> {
-  const refuse = (reason: string) => new OutboundRefusal(requested, url.href, reason);
+async function admit(url: URL, policy: OutboundPolicy, requested: string, redirected = false): Promise<ResolvedAddress> {
+  const refuse = (reason: string) => new OutboundRefusal(requested, url.href, reason, redirected);
   const early = refusedUrl(url, policy.allow);
   if (early) throw refuse(early);
   const host = normalHost(url.hostname);
@@ -118,6 +120,11 @@ async function admit(url: URL, policy: OutboundPolicy, requested: string): Promi
     if (why) throw refuse(`${why} (${host} resolves to it)`);
   }
   return addresses[0];
+}
+
+/** Checks a URL as its first hop would be checked, without connecting: an OutboundRefusal, or nothing. */
+export async function checkOutbound(url: string, policy: OutboundPolicy): Promise<void> {
+  await admit(new URL(url), policy, url);
 }
 
 /** node's lookup, answering only the checked address (called with or without `all`). */
@@ -240,7 +247,7 @@ async function followHops(request: OutboundRequest, policy: OutboundPolicy, limi
   let hop: Hop = { method: request.method ?? "GET", headers: request.headers ?? {}, body: request.body };
   const redirects: string[] = [];
   for (;;) {
-    const target = await raced(admit(url, policy, request.url), signal);
+    const target = await raced(admit(url, policy, request.url, redirects.length > 0), signal);
     const res = await send(url, target, hop, signal);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;

@@ -4,10 +4,15 @@
  * test maps it to 127.0.0.1 with its own lookup AND lists it (host:port) in the allow-list: the
  * lookup alone loosens nothing, since its answers are classified like the system resolver's.
  */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../../helpers/temp-db.ts";
 import { outboundFetch, outboundPolicy, OutboundRefusal, type HostLookup, type OutboundLimits } from "../../../app/server/net/outbound.server.ts";
 
 interface Recorded {
@@ -90,6 +95,8 @@ describe("addresses inside the network are refused before any connection", () =>
     for (const url of urls) {
       const err = await refusal(outboundFetch({ url }, policy, limits));
       expect(err.requested).toBe(url);
+      expect(err.redirected).toBe(false);
+      expect(err.message).toBe(`refused ${url}: ${err.reason}`);
       expect(err.reason, url).toMatch(/loopback|localhost is a name inside a network/);
     }
     expect(internal.requests).toEqual([]);
@@ -139,6 +146,7 @@ describe("redirects", () => {
     for (const path of ["/to-literal", "/to-mapped", "/to-mapped-v6", "/to-metadata"]) {
       const err = await refusal(outboundFetch({ url: `http://${host}${path}` }, policy, limits));
       expect(err.requested).toBe(`http://${host}${path}`);
+      expect(err.redirected).toBe(true);
       expect(err.url).not.toBe(err.requested);
       expect(err.message).toContain(`(reached by redirect from http://${host}${path})`);
     }
@@ -196,6 +204,26 @@ describe("the connection goes to the address that was checked", () => {
     expect(got.body.toString()).toBe(`host searx.lab:${site.port}`);
     // A second answer (a rebinding to the metadata service) was never asked for.
     expect(answers).toBe(1);
+  });
+
+  it("speaks TLS to the checked address with the URL's name as server name, and verifies the certificate", async () => {
+    // A self-signed certificate for the name: the client must reject it (verification is on),
+    // after sending the name in its hello to the address the policy checked.
+    const { dir, cleanup } = tempDir();
+    try {
+      const [key, cert] = [join(dir, "key.pem"), join(dir, "cert.pem")];
+      execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=secure.example"], { stdio: "ignore" });
+      const names: string[] = [];
+      const server = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert), SNICallback: (name, done) => (names.push(name), done(null)) }, (_q, res) => res.end("tls"));
+      servers.push(server);
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      const port = (server.address() as AddressInfo).port;
+      const policy = outboundPolicy({ allowPrivateHosts: [`secure.example:${port}`], lookup: fakeDns({ "secure.example": ["127.0.0.1"] }) });
+      await expect(outboundFetch({ url: `https://secure.example:${port}/` }, policy, limits)).rejects.toThrow(/self[- ]signed certificate/);
+      expect(names).toEqual(["secure.example"]);
+    } finally {
+      cleanup();
+    }
   });
 
   it("refuses a listed name that resolves to a metadata address", async () => {

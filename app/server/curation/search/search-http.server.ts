@@ -26,19 +26,15 @@ export interface BackendOptions {
   maxBytes: number;
 }
 
-/** The fix when the operator's own instance is the private host refused. */
-const ALLOW_HINT = (url: string) => {
-  const { hostname, port } = new URL(url);
-  return ` (a search instance on your own network must be listed: "allowPrivateHosts": ["${hostname}${port ? `:${port}` : ""}"] in curation.source)`;
-};
-
 /** One JSON request under the outbound policy; a non-2xx answer is an error naming the backend and status. */
 export async function fetchJson(name: string, url: string, init: JsonRequest, options: BackendOptions): Promise<unknown> {
   let response: OutboundResponse;
   try {
     response = await outboundFetch({ url, ...init }, options.policy, { timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, overflow: "fail" });
   } catch (err) {
-    throw new Error(`${name} search failed: ${(err as Error).message}${err instanceof OutboundRefusal && err.url === url ? ALLOW_HINT(url) : ""}`);
+    // A refusal is the caller's to record; it must not reach the model as a message.
+    if (err instanceof OutboundRefusal) throw err;
+    throw new Error(`${name} search failed: ${(err as Error).message}`);
   }
   const body = response.body.toString("utf8");
   if (response.status < 200 || response.status > 299) throw new Error(`${name} search failed: HTTP ${response.status} ${body.slice(0, 200)}`);

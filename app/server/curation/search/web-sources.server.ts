@@ -14,8 +14,8 @@ import { renderMessages } from "../../pipeline/prompt-templates.server.ts";
 import type { SearchToolsConfig, SourceConfig } from "../curation-config.server.ts";
 import { refusedUrl } from "../../../domain/net/outbound-hosts.ts";
 import type { RefusedFetch, SeedProvenance } from "../../models/seed.server.ts";
-import { outboundPolicy, OutboundRefusal, type HostLookup, type OutboundPolicy } from "../../net/outbound.server.ts";
-import { searchBackendFor, type SearchBackend } from "./backend.server.ts";
+import { checkOutbound, outboundPolicy, OutboundRefusal, type HostLookup, type OutboundPolicy } from "../../net/outbound.server.ts";
+import { searchBackendFor, type SearchBackend, type SearchResult } from "./backend.server.ts";
 import { fetchPage, type FetchedPage } from "./fetch-page.server.ts";
 
 export interface AskContext {
@@ -78,7 +78,15 @@ function searchToolRunner(ctx: AskContext, source: SearchToolsConfig, backend: S
       const query = String(args.query ?? "").trim();
       if (!query) throw new Error("web_search needs a query");
       log.queries.push(query);
-      const results = (await backend.search(query, source.maxResults)).filter((r) => {
+      let results: SearchResult[];
+      try {
+        results = await backend.search(query, source.maxResults);
+      } catch (err) {
+        if (!(err instanceof OutboundRefusal)) throw err;
+        refuse({ url: err.requested, ...(err.redirected ? { redirectedTo: err.url } : {}), reason: err.reason });
+        throw new Error(`${backend.name} search is not available`);
+      }
+      results = results.filter((r) => {
         // Results at internal addresses are dropped before the model sees them.
         const why = URL.canParse(r.url) ? refusedUrl(new URL(r.url), policy.allow) : "not a valid URL";
         if (why) refuse({ url: r.url, reason: why });
@@ -100,7 +108,7 @@ function searchToolRunner(ctx: AskContext, source: SearchToolsConfig, backend: S
           log.pages.push(url);
           throw err;
         }
-        refuse({ url, ...(err.url !== url ? { redirectedTo: err.url } : {}), reason: err.reason });
+        refuse({ url, ...(err.redirected ? { redirectedTo: err.url } : {}), reason: err.reason });
         throw new Error(`cannot fetch ${url}: the page is not available`);
       }
       log.pages.push(url);
@@ -110,10 +118,26 @@ function searchToolRunner(ctx: AskContext, source: SearchToolsConfig, backend: S
   };
 }
 
+/**
+ * The backend's own address, checked before the first model turn: a private instance that is not
+ * listed is a configuration error, reported with the setting to add, and no call is paid for.
+ */
+async function checkBackend(backend: SearchBackend, policy: OutboundPolicy): Promise<void> {
+  try {
+    await checkOutbound(backend.url, policy);
+  } catch (err) {
+    if (!(err instanceof OutboundRefusal)) return; // e.g. a name that does not resolve: the search itself reports it
+    const { hostname, port } = new URL(backend.url);
+    const entry = `${hostname}${port ? `:${port}` : ""}`;
+    throw new Error(`${backend.name} search refused: ${err.message} (a search instance on your own network must be listed: "allowPrivateHosts": ["${entry}"] in curation.source)`);
+  }
+}
+
 /** search-tools: the tool loop, with the backend's results and reduced pages as tool answers. */
 export async function askWithTools(ctx: AskContext, source: SearchToolsConfig, request: AskRequest): Promise<Found> {
   const policy = outboundPolicy({ allowPrivateHosts: source.allowPrivateHosts, lookup: ctx.lookup });
   const backend = searchBackendFor(source, { policy, timeoutMs: source.pages.timeoutMs, maxBytes: source.maxAnswerBytes }, ctx.env, ctx.configFile);
+  await checkBackend(backend, policy);
   const log: ToolLog = { queries: [], pages: [], refused: [], found: new Set() };
   const result = await ctx.llm.callWithTools({
     role: "searcher",
