@@ -62,6 +62,8 @@ function describeEvent(e: CurateEvent): string | null {
       return `${e.domain}: ${e.reason}`;
     case "failed":
       return `${e.domain}: seed ${e.seedId} failed, left for a later run: ${e.reason}`;
+    case "refused":
+      return `${e.domain}: refused ${e.refusal.url}${e.refusal.redirectedTo ? ` (redirected to ${e.refusal.redirectedTo})` : ""}: ${e.refusal.reason}; not fetched, not shown to the searcher`;
     default:
       return null;
   }

@@ -28,7 +28,8 @@ function standInConfig(url: string, searchUrl: string): Record<string, unknown> 
     $comment: "STAND-IN endpoints from `npx socrates mock-llm`: canned replies and invented disputes, never a model or a search engine. Replace before measuring anything.",
     ...mockConfigJson(url, { model: STAND_IN_MODEL }),
     // The stand-in knows twelve disputes per domain; asking for all of them lets a walkthrough curate several per domain.
-    curation: { source: { kind: "search-tools", backend: "searxng", url: searchUrl, maxResults: 12 } },
+    // The stand-in and its pages are on 127.0.0.1, which the outbound policy refuses unless listed.
+    curation: { source: { kind: "search-tools", backend: "searxng", url: searchUrl, maxResults: 12, allowPrivateHosts: [new URL(searchUrl).host] } },
   };
 }
 

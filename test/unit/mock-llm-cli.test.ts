@@ -48,7 +48,8 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
 
       // Curation searches the stand-in search server, which answers SearXNG's JSON API.
       const searchUrl = /STAND-IN search server \(SearXNG-style, invented disputes, not a search engine\): (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
-      expect(curationConfigOf(config).source).toMatchObject({ kind: "search-tools", backend: "searxng", url: searchUrl });
+      // On 127.0.0.1, so listed for the outbound policy: that one host and port only.
+      expect(curationConfigOf(config).source).toMatchObject({ kind: "search-tools", backend: "searxng", url: searchUrl, allowPrivateHosts: [new URL(searchUrl!).host] });
       const found = await (await fetch(`${searchUrl}/search?q=transactional&format=json`)).json();
       expect(found.results.length).toBeGreaterThan(0);
       expect(found.results[0].url).toMatch(new RegExp(`^${searchUrl}/pages/`));

@@ -14,7 +14,8 @@ import { summariseDomain, type DomainSummary } from "../../domain/curation/summa
 import type { Llm } from "../../domain/llm/types.ts";
 import type { Db } from "../db.server.ts";
 import { candidateForSeed, candidatesOfDomain, seedsWithoutCandidate, type CandidateRow } from "../models/curation-candidate.server.ts";
-import { getSeed, seedsOfDomain } from "../models/seed.server.ts";
+import { getSeed, seedsOfDomain, type RefusedFetch } from "../models/seed.server.ts";
+import type { HostLookup } from "../net/outbound.server.ts";
 import type { CurationConfig } from "./curation-config.server.ts";
 import { curateSeed } from "./curate-seed.server.ts";
 import { findSeed } from "./searcher.server.ts";
@@ -27,7 +28,8 @@ export interface CurateOptions {
   domains: Domain[];
   perDomain: number;
   replays: number;
-  fetch?: typeof fetch;
+  /** The resolver the outbound policy checks; the system's by default (tests map their own names). */
+  lookup?: HostLookup;
   /** Stops the curation between steps; calls in flight are abandoned and nothing half done is stored. */
   signal?: AbortSignal;
   onEvent?: (event: CurateEvent) => void;
@@ -38,7 +40,9 @@ export type CurateEvent =
   | { type: "seed"; domain: Domain; seedId: string; title: string; resumed: boolean }
   | { type: "candidate"; domain: Domain; candidate: CandidateRow; accepted: number; perDomain: number }
   | { type: "exhausted"; domain: Domain; reason: string }
-  | { type: "failed"; domain: Domain; seedId: string; reason: string };
+  | { type: "failed"; domain: Domain; seedId: string; reason: string }
+  /** The outbound policy refused a search result or page (docs/security.md). */
+  | { type: "refused"; domain: Domain; refusal: RefusedFetch };
 
 export interface CurateResult {
   /** Why the curation stopped early, if it did. */
@@ -56,7 +60,8 @@ async function nextSeed(options: CurateOptions, domain: Domain): Promise<{ seed:
   const pending = seedsWithoutCandidate(db, domain)[0];
   if (pending) return { seed: getSeed(db, pending)!, resumed: true };
   const known = seedsOfDomain(db, domain);
-  const found = await findSeed({ db, llm: options.llm, config: options.config, fetch: options.fetch }, domain, {
+  const onRefusal = (d: Domain, refusal: RefusedFetch) => options.onEvent?.({ type: "refused", domain: d, refusal });
+  const found = await findSeed({ db, llm: options.llm, config: options.config, lookup: options.lookup, onRefusal }, domain, {
     exclude: known.map((s) => s.title),
     attempt: known.length,
   });

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { DOMAINS, type Domain } from "../../domain/bundle.ts";
 import { formatJsonPath } from "../../domain/judge-problems.ts";
+import { parseAllowEntry } from "../../domain/net/outbound-hosts.ts";
 import { LlmConfigError, type LlmConfig } from "../llm/config.server.ts";
 
 export const DEFAULT_PER_DOMAIN = 5;
@@ -28,6 +29,12 @@ const pagesSchema = z
   })
   .strict();
 
+/** "host" or "host:port" of a private host curation may reach (the lab's search instance). */
+const allowEntry = z.string().superRefine((text, ctx) => {
+  const entry = parseAllowEntry(text);
+  if ("error" in entry) ctx.addIssue({ code: z.ZodIssueCode.custom, message: entry.error });
+});
+
 export const SEARCH_BACKENDS = ["searxng", "tavily", "brave"] as const;
 export type SearchBackendName = (typeof SEARCH_BACKENDS)[number];
 
@@ -43,6 +50,13 @@ const searchToolsSchema = z
     /** Results per search. */
     maxResults: z.number().int().min(1).max(20).default(5),
     pages: pagesSchema.default({}),
+    /** The most bytes read of the backend's own answer; a longer answer is an error. */
+    maxAnswerBytes: z.number().int().min(10_000).default(2_000_000),
+    /**
+     * Hosts admitted although they resolve to private addresses (a SearXNG on the lab network):
+     * every other page or search request must reach a public address (docs/security.md).
+     */
+    allowPrivateHosts: z.array(allowEntry).default([]),
     /** Model turns in the search loop before the answer is forced. */
     maxSteps: z.number().int().min(2).max(30).default(6),
   })

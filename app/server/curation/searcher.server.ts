@@ -13,7 +13,8 @@ import { dedupeKeyOf } from "../../domain/curation/seed.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import type { Db } from "../db.server.ts";
 import type { Env } from "../llm/config.server.ts";
-import { insertSeed, seedOfAttempt, seedOfFile, type SeedProvenance, type StoredSeed } from "../models/seed.server.ts";
+import { insertSeed, seedOfAttempt, seedOfFile, type RefusedFetch, type SeedProvenance, type StoredSeed } from "../models/seed.server.ts";
+import type { HostLookup } from "../net/outbound.server.ts";
 import type { CurationConfig } from "./curation-config.server.ts";
 import { readSeedFiles, reportOfFile } from "./search/files-source.server.ts";
 import { askWebResearch, askWithTools, type AskRequest, type Found } from "./search/web-sources.server.ts";
@@ -25,7 +26,10 @@ export interface SearcherContext {
   db: Db;
   llm: Llm;
   config: CurationConfig;
-  fetch?: typeof fetch;
+  /** The resolver the outbound policy checks (tests map their own names); the system's by default. */
+  lookup?: HostLookup;
+  /** Told of each result or page the outbound policy refused, as it happens. */
+  onRefusal?: (domain: Domain, refusal: RefusedFetch) => void;
   /** Where search backend keys are read (process.env by default). */
   env?: Env;
 }
@@ -60,7 +64,8 @@ function publicSeed(seed: StoredSeed): StoredSeed {
 /** Asks the configured web source once: a report, or null when it found nothing new; a failure is a SeedSearchError. */
 async function askWeb(ctx: SearcherContext, request: AskRequest): Promise<Extract<Found, { ok: true }> | null> {
   const source = ctx.config.source;
-  const ask = { llm: ctx.llm, fetch: ctx.fetch ?? fetch, env: ctx.env, configFile: ctx.config.configFile };
+  const onRefusal = ctx.onRefusal && ((refusal: RefusedFetch) => ctx.onRefusal!(request.domain, refusal));
+  const ask = { llm: ctx.llm, lookup: ctx.lookup, onRefusal, env: ctx.env, configFile: ctx.config.configFile };
   const where = `searcher (${request.domain}, attempt ${request.attempt})`;
   let found: Found;
   try {

@@ -13,6 +13,14 @@ const { seeds } = schema;
 
 export type SeedSourceKind = "web-research" | "search-tools" | "files";
 
+/** A page or search result the outbound policy refused: never fetched, never shown to the model. */
+export interface RefusedFetch {
+  url: string;
+  /** The hop refused, when a redirect led there. */
+  redirectedTo?: string;
+  reason: string;
+}
+
 /** How a seed was found. `attempt` makes a resumed curation find the same seed again without asking. */
 export interface SeedProvenance {
   attempt: number;
@@ -27,6 +35,8 @@ export interface SeedProvenance {
   pages?: string[];
   /** Sources the report cites that no search returned (search-tools): for the researcher to check. */
   unverifiedSources?: string[];
+  /** Results and pages the outbound policy refused (search-tools). */
+  refused?: RefusedFetch[];
   file?: string;
   [key: string]: unknown;
 }

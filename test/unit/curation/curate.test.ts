@@ -42,7 +42,9 @@ async function setup(options: { prices?: boolean; source?: "files" | "searxng"; 
   cleanups.push(() => mock.close());
   const search = await startSearchServer();
   cleanups.push(() => search.close());
-  const source = options.source === "searxng" ? { kind: "search-tools", backend: "searxng", url: search.url } : { kind: "files", dir: seedsDir };
+  // The stand-in is on 127.0.0.1: listed like a lab's own search instance.
+  const searxng = { kind: "search-tools", backend: "searxng", url: search.url, allowPrivateHosts: [new URL(search.url).host] };
+  const source = options.source === "searxng" ? searxng : { kind: "files", dir: seedsDir };
   const configPath = join(dir, "socrates.config.json");
   const price = { "mock-model": { inputPerMillion: 100, outputPerMillion: 100 } };
   writeFileSync(configPath, JSON.stringify({ ...mockConfigJson(mock.url, options.prices ? { prices: price } : {}), curation: { source } }));

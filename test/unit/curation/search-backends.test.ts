@@ -1,10 +1,14 @@
-/** The three search backends and page fetching, over real HTTP against the stand-in search server. */
+/**
+ * The three search backends and page fetching, over real HTTP against the stand-in search server
+ * (on 127.0.0.1, so allow-listed by host and port like a lab's own SearXNG would be).
+ */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCurationConfig, type SearchToolsConfig } from "../../../app/server/curation/curation-config.server.ts";
 import { searchBackendFor } from "../../../app/server/curation/search/backend.server.ts";
 import { fetchPage } from "../../../app/server/curation/search/fetch-page.server.ts";
+import { outboundPolicy } from "../../../app/server/net/outbound.server.ts";
 import { startSearchServer, type StandInSearch } from "../../mock-llm/search-server.ts";
 
 let server: StandInSearch;
@@ -13,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const options = () => ({ fetch, timeoutMs: 5000 });
+const standIn = () => outboundPolicy({ allowPrivateHosts: [new URL(server.url).host] });
+const options = () => ({ policy: standIn(), timeoutMs: 5000, maxBytes: 100_000 });
 function sourceOf(search: Record<string, unknown>): SearchToolsConfig {
   const config = parseCurationConfig({ source: { kind: "search-tools", ...search } }, "test.json");
   return config.source as SearchToolsConfig;
@@ -64,7 +69,7 @@ describe("fetching a cited page", () => {
   const pages = { timeoutMs: 5000, maxBytes: 1_000_000, maxChars: 6000 };
 
   it("reduces the page to its readable text and title", async () => {
-    const page = await fetchPage(`${server.url}/pages/environmental-2`, pages);
+    const page = await fetchPage(`${server.url}/pages/environmental-2`, pages, standIn());
     expect(page.title).toContain("river water allocation");
     expect(page.text).toContain("Birchfield river water allocation dispute");
     expect(page.text).not.toContain("never shown");
@@ -73,7 +78,7 @@ describe("fetching a cited page", () => {
   });
 
   it("cuts text to the character budget and stops reading at the byte cap", async () => {
-    const short = await fetchPage(`${server.url}/pages/environmental-2`, { ...pages, maxChars: 200 });
+    const short = await fetchPage(`${server.url}/pages/environmental-2`, { ...pages, maxChars: 200 }, standIn());
     expect(short.text.length).toBeLessThanOrEqual(200);
     const big = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/plain" });
@@ -81,7 +86,8 @@ describe("fetching a cited page", () => {
     });
     await new Promise<void>((resolve) => big.listen(0, "127.0.0.1", resolve));
     try {
-      const capped = await fetchPage(`http://127.0.0.1:${(big.address() as AddressInfo).port}/`, { ...pages, maxBytes: 2000, maxChars: 100_000 });
+      const host = `127.0.0.1:${(big.address() as AddressInfo).port}`;
+      const capped = await fetchPage(`http://${host}/`, { ...pages, maxBytes: 2000, maxChars: 100_000 }, outboundPolicy({ allowPrivateHosts: [host] }));
       expect(capped.truncated).toBe(true);
       expect(capped.text.length).toBeLessThanOrEqual(2000);
     } finally {
@@ -91,8 +97,8 @@ describe("fetching a cited page", () => {
   });
 
   it("refuses non-http URLs, error statuses and binary content", async () => {
-    await expect(fetchPage("file:///etc/passwd", pages)).rejects.toThrow(/only http and https/);
-    await expect(fetchPage(`${server.url}/pages/nowhere`, pages)).rejects.toThrow(/HTTP 404/);
-    await expect(fetchPage(`${server.url}/search?q=legal&format=json`, pages)).rejects.toThrow(/not a text page/);
+    await expect(fetchPage("file:///etc/passwd", pages, standIn())).rejects.toThrow(/only http and https/);
+    await expect(fetchPage(`${server.url}/pages/nowhere`, pages, standIn())).rejects.toThrow(/HTTP 404/);
+    await expect(fetchPage(`${server.url}/search?q=legal&format=json`, pages, standIn())).rejects.toThrow(/not a text page/);
   });
 });

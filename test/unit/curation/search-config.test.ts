@@ -12,7 +12,7 @@ describe("curation config", () => {
 
   it("reads each source kind with its settings", () => {
     const tools = parseCurationConfig({ source: { kind: "search-tools", backend: "searxng", url: "http://127.0.0.1:8888" }, perDomain: 2 }, "f.json");
-    expect(tools.source).toMatchObject({ kind: "search-tools", backend: "searxng", maxResults: 5, maxSteps: 6, pages: { maxChars: 6000 } });
+    expect(tools.source).toMatchObject({ kind: "search-tools", backend: "searxng", maxResults: 5, maxSteps: 6, pages: { maxChars: 6000 }, maxAnswerBytes: 2_000_000, allowPrivateHosts: [] });
     const web = parseCurationConfig({ source: { kind: "web-research" }, domains: ["legal"] }, "f.json");
     expect(web.source).toEqual({ kind: "web-research", tool: "web_search_preview" });
     expect(web.domains).toEqual(["legal"]);
@@ -28,6 +28,10 @@ describe("curation config", () => {
       /\$\.curation\.source\.apiKeyEnv: expected the name of an environment variable/,
     );
     expect(() => parseCurationConfig({ source: { kind: "carrier-pigeon" } }, "f.json")).toThrow(/f\.json: \$\.curation\.source\.kind:/);
+    const allow = (allowPrivateHosts: unknown) => () => parseCurationConfig({ source: { kind: "search-tools", backend: "searxng", url: "http://searx.lab:8888", allowPrivateHosts } }, "f.json");
+    expect(allow(["searx.lab:8888", "10.0.0.5"])).not.toThrow();
+    expect(allow(["searx.lab", "http://searx.lab:8888/"])).toThrow(/f\.json: \$\.curation\.source\.allowPrivateHosts\[1\]: expected a host name or address, optionally with :port/);
+    expect(allow(["searx.lab:99999"])).toThrow(/\$\.curation\.source\.allowPrivateHosts\[0\]: port 99999 is out of range/);
   });
 
   it("reads the section of a loaded LLM configuration, and says when it is missing", () => {

@@ -42,7 +42,8 @@ function searcher(db: Db, source: Record<string, unknown>, extra: Record<string,
   const config = parseCurationConfig({ source, ...extra }, "test.json");
   return { db, llm: createLlm({ db, config: mockConfig(mock.url) }), config };
 }
-const searxng = () => ({ kind: "search-tools", backend: "searxng", url: search.url });
+// The stand-in and its pages are on 127.0.0.1: listed like a lab's own search instance.
+const searxng = () => ({ kind: "search-tools", backend: "searxng", url: search.url, allowPrivateHosts: [new URL(search.url).host] });
 const llmRequests = () => mock.requests.filter((r) => r.path.startsWith("/v1/")).length;
 
 describe("findSeed with a chat model and a search backend", () => {

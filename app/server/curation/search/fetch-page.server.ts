@@ -1,10 +1,12 @@
 /**
- * Fetches a page the searcher wants to read: http(s) only, a timeout, at most `maxBytes` read
- * (the rest of a long page is never downloaded), then reduced to readable text within
- * `maxChars` (app/domain/curation/search-html.ts). Failures are thrown as short messages the
- * tool loop shows the model.
+ * Fetches a page the searcher wants to read, under the outbound policy
+ * (app/server/net/outbound.server.ts: public addresses only, redirects re-checked, one deadline),
+ * at most `maxBytes` read (the rest of a long page is never downloaded), then reduced to readable
+ * text within `maxChars` (app/domain/curation/search-html.ts). A refusal is thrown as the
+ * policy's OutboundRefusal, other failures as short messages the tool loop shows the model.
  */
 import { cutToBudget, htmlTitle, htmlToText } from "../../../domain/curation/search-html.ts";
+import { outboundFetch, OutboundRefusal, type OutboundHead, type OutboundPolicy } from "../../net/outbound.server.ts";
 import type { PageSettings } from "../curation-config.server.ts";
 
 export interface FetchedPage {
@@ -15,60 +17,36 @@ export interface FetchedPage {
   truncated: boolean;
 }
 
-/** Reads at most `maxBytes` of a body, cancelling the rest. */
-async function readCapped(response: Response, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  const reader = response.body?.getReader();
-  if (!reader) return { bytes: new Uint8Array(), truncated: false };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size >= maxBytes) {
-      truncated = size > maxBytes;
-      await reader.cancel();
-      break;
-    }
-  }
-  const bytes = new Uint8Array(Math.min(size, maxBytes));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.byteLength;
-    if (offset >= bytes.length) break;
-  }
-  return { bytes, truncated };
+/** The page answered, but not with a text page to read. */
+class PageUnreadable extends Error {}
+
+const TEXT_TYPES = /text\/html|text\/plain|application\/xhtml/i;
+
+/** Leaves the body unread unless it is a 2xx text page. */
+function textPageOnly(url: string) {
+  return (head: OutboundHead) => {
+    if (head.status < 200 || head.status > 299) throw new PageUnreadable(`cannot fetch ${url}: HTTP ${head.status}`);
+    const type = String(head.headers["content-type"] ?? "");
+    if (type && !TEXT_TYPES.test(type)) throw new PageUnreadable(`cannot read ${url}: not a text page (${type})`);
+  };
 }
 
-export async function fetchPage(url: string, settings: PageSettings, fetchImpl: typeof fetch = fetch): Promise<FetchedPage> {
-  if (!/^https?:\/\//i.test(url)) throw new Error(`cannot fetch ${url}: only http and https pages`);
-  let response: Response;
+export async function fetchPage(url: string, settings: PageSettings, policy: OutboundPolicy): Promise<FetchedPage> {
+  const request = { url, headers: { accept: "text/html, text/plain;q=0.9" }, inspect: textPageOnly(url) };
+  let response;
   try {
-    response = await fetchImpl(url, { headers: { accept: "text/html, text/plain;q=0.9" }, redirect: "follow", signal: AbortSignal.timeout(settings.timeoutMs) });
+    response = await outboundFetch(request, policy, { timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes, overflow: "truncate" });
   } catch (err) {
-    const why = (err as Error).name === "TimeoutError" ? `no answer within ${settings.timeoutMs} ms` : (err as Error).message;
-    throw new Error(`cannot fetch ${url}: ${why}`);
+    if (err instanceof OutboundRefusal || err instanceof PageUnreadable) throw err;
+    throw new Error(`cannot fetch ${url}: ${(err as Error).message}`);
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new Error(`cannot fetch ${url}: HTTP ${response.status}`);
-  }
-  const type = response.headers.get("content-type") ?? "";
-  if (type && !/text\/html|text\/plain|application\/xhtml/i.test(type)) {
-    await response.body?.cancel();
-    throw new Error(`cannot read ${url}: not a text page (${type})`);
-  }
-  const { bytes, truncated } = await readCapped(response, settings.maxBytes);
-  const raw = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  const type = String(response.headers["content-type"] ?? "");
+  const raw = new TextDecoder("utf-8", { fatal: false }).decode(response.body);
   const html = !/text\/plain/i.test(type);
   return {
     url,
     title: html ? htmlTitle(raw) : undefined,
     text: cutToBudget(html ? htmlToText(raw) : raw.trim(), settings.maxChars),
-    truncated,
+    truncated: response.truncated,
   };
 }

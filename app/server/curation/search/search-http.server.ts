@@ -1,5 +1,8 @@
-/** What the search backends share: the result shape, one JSON request with a timeout, result clean-up. */
+/** What the search backends share: the result shape, one JSON request under the outbound policy, result clean-up. */
 import { htmlToText } from "../../../domain/curation/search-html.ts";
+import { OutboundRefusal, outboundFetch, type OutboundRequest, type OutboundResponse, type OutboundPolicy } from "../../net/outbound.server.ts";
+
+export type JsonRequest = Pick<OutboundRequest, "method" | "headers" | "body">;
 
 export interface SearchResult {
   url: string;
@@ -16,20 +19,25 @@ export interface SearchBackend {
 }
 
 export interface BackendOptions {
-  fetch: typeof fetch;
+  /** The outbound policy every request goes through (app/server/net/outbound.server.ts). */
+  policy: OutboundPolicy;
   timeoutMs: number;
+  /** The most bytes of an answer; past it the search fails rather than parse half a JSON. */
+  maxBytes: number;
 }
 
-/** One JSON request with a timeout; a non-2xx answer is an error naming the backend and status. */
-export async function fetchJson(name: string, url: string, init: RequestInit, options: BackendOptions): Promise<unknown> {
-  let response: Response;
+/** One JSON request under the outbound policy; a non-2xx answer is an error naming the backend and status. */
+export async function fetchJson(name: string, url: string, init: JsonRequest, options: BackendOptions): Promise<unknown> {
+  let response: OutboundResponse;
   try {
-    response = await options.fetch(url, { ...init, signal: AbortSignal.timeout(options.timeoutMs) });
+    response = await outboundFetch({ url, ...init }, options.policy, { timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, overflow: "fail" });
   } catch (err) {
-    throw new Error(`${name} search failed: ${(err as Error).name === "TimeoutError" ? `no answer within ${options.timeoutMs} ms` : (err as Error).message}`);
+    // A refusal is the caller's to record; it must not reach the model as a message.
+    if (err instanceof OutboundRefusal) throw err;
+    throw new Error(`${name} search failed: ${(err as Error).message}`);
   }
-  const body = await response.text();
-  if (!response.ok) throw new Error(`${name} search failed: HTTP ${response.status} ${body.slice(0, 200)}`);
+  const body = response.body.toString("utf8");
+  if (response.status < 200 || response.status > 299) throw new Error(`${name} search failed: HTTP ${response.status} ${body.slice(0, 200)}`);
   try {
     return JSON.parse(body);
   } catch {
