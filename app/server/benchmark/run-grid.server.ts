@@ -18,7 +18,7 @@ import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { endpointConcurrency, type LlmConfig } from "../llm/config.server.ts";
 import { touchBenchmarkPlan } from "../models/benchmark-plan.server.ts";
-import { metricValuesOf } from "../models/metric-value.server.ts";
+import { metricValuesOf, staleMetricValuesOf } from "../models/metric-value.server.ts";
 import { evaluateRuns } from "../pipeline/evaluate-runs.server.ts";
 import { recordMetricParams } from "../pipeline/metric-settings.server.ts";
 import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
@@ -202,10 +202,15 @@ async function judgeEmotion(ctx: Ctx, run: RunWork): Promise<boolean> {
   return true;
 }
 
-/** Whether an earlier command computed the run's metrics: its own rows, or for an unmediated run (which has none) its pairs'. */
+/**
+ * Whether an earlier command computed the run's metrics: its own rows, or for an unmediated run
+ * (which has none) its pairs' — and none of them by an earlier metric definition.
+ */
 function hasMetrics(db: Db, work: UnitWork, run: RunWork): boolean {
+  const pairs = work.pairs.filter((p) => p.stored && (p.mediatedRunId === run.runId || p.unmediatedRunId === run.runId));
+  if (staleMetricValuesOf(db, "run", run.runId).length > 0 || pairs.some((p) => staleMetricValuesOf(db, "pair", p.id).length > 0)) return false;
   if (run.mediator) return metricValuesOf(db, "run", run.runId).length > 0;
-  return work.pairs.every((p) => !p.stored || metricValuesOf(db, "pair", p.id).length > 0);
+  return pairs.every((p) => metricValuesOf(db, "pair", p.id).length > 0);
 }
 
 async function runOne(ctx: Ctx, work: UnitWork, run: RunWork): Promise<void> {
