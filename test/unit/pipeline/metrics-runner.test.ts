@@ -18,6 +18,7 @@ import { getRunView } from "../../../app/server/catalog.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
 import { METRICS } from "../../../app/domain/metrics/registry.ts";
+import { explainMetric } from "../../../app/domain/metrics/metric-format.ts";
 import { DEFAULT_METRIC_PARAMS, MetricParamsError, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
 import { computeMetrics, getRunMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
 import { metricRowsOfMetrics, metricValuesOf, staleMetricValuesOf, upsertMetricValue } from "../../../app/server/models/metric-value.server.ts";
@@ -213,6 +214,7 @@ describe("metrics runner", () => {
     const page = getRunMetrics(db, MEDIATED).evaluations[evaluationId].find((m) => m.metric === "RL")!;
     expect(page.value).toBeNull();
     expect(page.detail).toEqual({ stale: true, reason: "computed by definition v1 of RL, now v2: npx socrates metrics computes it again" });
+    expect(explainMetric(page)).toBe("computed by definition v1 of RL, now v2: npx socrates metrics computes it again");
 
     computeMetrics(db, { runId: MEDIATED });
     const again = stored(db, MEDIATED, evaluationId, "RL");
