@@ -1,8 +1,10 @@
 /**
- * A metric row computed by an earlier definition (issue 28) is not "stored" for the benchmark
- * runner: a pass over a finished plan computes it again, and asks the endpoint for nothing. Real
- * SQLite file, the stand-in over HTTP.
+ * A metric row computed by an earlier definition (issue 28), or with other parameters than the
+ * plan's, is not "stored" for the benchmark runner: a pass over a finished plan computes it again,
+ * and asks the endpoint for nothing. Real SQLite file, the stand-in over HTTP.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { definitionVersion } from "../../../app/domain/metrics/registry.ts";
@@ -35,7 +37,7 @@ const TINY_PLAN = {
 };
 
 describe("benchmark run over stale metric rows", { timeout: 60_000 }, () => {
-  it("computes a row of an earlier definition again, and leaves current rows alone", async () => {
+  it("computes a row of an earlier definition or of other parameters again, and leaves current rows alone", async () => {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
@@ -68,6 +70,16 @@ describe("benchmark run over stale metric rows", { timeout: 60_000 }, () => {
     expect(third.metricRuns).toBe(1);
     expect(itRow()).toEqual(current);
     expect(staleMetricValuesOf(db, "run", runId)).toEqual([]);
+    expect(mock.requests.length).toBe(requests);
+
+    // The same plan with another δ: its stored rows were computed with δ = 0.05, so it measures again.
+    const changedPath = join(dir, "plan-delta.json");
+    writeFileSync(changedPath, JSON.stringify({ ...TINY_PLAN, params: { delta: 0.2 } }));
+    const changed = await runGrid({ db, llm: createLlm({ db, config }), config, loaded: loadPlanFile(changedPath) });
+    expect(changed.runs.stored).toBe(0);
+    expect(changed.metricRuns).toBeGreaterThan(0);
+    const params = raw.prepare("SELECT params FROM metric_values WHERE subject_id = ? AND metric = 'IT'").get(runId) as { params: string };
+    expect(JSON.parse(params.params)).toMatchObject({ delta: 0.2 });
     expect(mock.requests.length).toBe(requests);
   });
 });
