@@ -22,7 +22,7 @@ interface Case {
     CC: number | null;
     TLE: number | null;
     ME: number | null;
-    RL: { value: number | null; unrespondedShare: number | null; events: { t: number; u: number; latency: number | null }[] };
+    RL: { value: number | null; unrespondedShare: number | null; events: { t: number; u: number; starts: number[]; latency: number | null }[] };
   };
 }
 
@@ -53,6 +53,7 @@ describe("CC, TLE, RL and ME against numpy (fixtures/metrics/promediate-referenc
     const events = reference.cases.flatMap((c) => c.expected.RL.events);
     expect(reference.cases).toHaveLength(40);
     expect(events.some((e) => e.latency === null) && events.some((e) => e.latency !== null)).toBe(true);
+    expect(events.some((e) => e.starts.length > 1)).toBe(true);
     expect(reference.cases.filter((c) => c.expected.ME !== null).length).toBeGreaterThan(20);
     expect(reference.cases.some((c) => Object.values(c.mediatorNames).some((names) => names.length > 0))).toBe(true);
   });
@@ -65,8 +66,8 @@ describe("CC, TLE, RL and ME against numpy (fixtures/metrics/promediate-referenc
       const rl = compute("RL", c);
       expectSame(rl.value, c.expected.RL.value, "RL");
       expectSame(rl.detail.unrespondedShare as number | null, c.expected.RL.unrespondedShare, "RL unanswered share");
-      const perEvent = rl.detail.perEvent as { t: number; u: number; latency: number | null }[];
-      expect(perEvent.map(({ t, u, latency }) => ({ t, u, latency }))).toEqual(c.expected.RL.events);
+      const perEvent = rl.detail.perEvent as { t: number; u: number; starts: number[]; latency: number | null }[];
+      expect(perEvent.map(({ t, u, starts, latency }) => ({ t, u, starts, latency }))).toEqual(c.expected.RL.events);
     });
   });
 });
