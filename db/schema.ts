@@ -505,6 +505,8 @@ export const metricValues = sqliteTable(
     value: real("value"),
     detail: text("detail", { mode: "json" }).$type<unknown>(),
     params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** The metric's definition version that computed the value; rows of another version are stale (registry.ts). */
+    definitionVersion: integer("definition_version").notNull().default(1),
     computedAt: text("computed_at").notNull(),
   },
   (t) => [

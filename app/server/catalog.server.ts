@@ -15,7 +15,7 @@ import { storedEmotionTrajectories } from "./emotion-trajectories.server.ts";
 import { curationSummary, replayViews, seedReportView, sourceLinks, type CurationDomainSummary, type CurationRecordView } from "../domain/curation/record-view.ts";
 import { conditionsOfScenario, findCondition } from "./models/condition.server.ts";
 import { candidateOutcomes, curationOfScenario } from "./models/curation-record.server.ts";
-import { metricValuesOf, type MetricValueRow } from "./models/metric-value.server.ts";
+import { metricValuesNotingStale, type MetricValueRow } from "./models/metric-value.server.ts";
 import { findRun, runTurnRows } from "./models/run.server.ts";
 import { findScenario } from "./models/scenario.server.ts";
 
@@ -252,7 +252,7 @@ export function getRunMetrics(db: Db, runId: string): RunMetrics {
     params: r.params,
     computedAt: r.computedAt,
   });
-  const rows = metricValuesOf(db, "run", runId);
+  const rows = metricValuesNotingStale(db, "run", runId);
   const result: RunMetrics = { run: [], evaluations: {}, pair: null, computedAt: null };
   for (const row of rows) {
     if (readsEvaluation(row.metric)) (result.evaluations[row.evaluationId] ??= []).push(toView(row));
@@ -264,7 +264,7 @@ export function getRunMetrics(db: Db, runId: string): RunMetrics {
     .where(or(eq(schema.matchedPairs.mediatedRunId, runId), eq(schema.matchedPairs.unmediatedRunId, runId)))
     .get();
   if (pair) {
-    const pairRows = metricValuesOf(db, "pair", pair.id);
+    const pairRows = metricValuesNotingStale(db, "pair", pair.id);
     result.pair = { id: pair.id, rows: pairRows.map(toView) };
     rows.push(...pairRows);
   }

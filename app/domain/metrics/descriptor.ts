@@ -61,6 +61,12 @@ export interface MetricDescriptor<Id extends string = string, K extends MetricIn
    * "Decisions on readings", mediator metrics belong to mediated runs.
    */
   mediatedOnly?: true;
+  /**
+   * The definition's version (1 when absent), stored with every row: raise it whenever the
+   * arithmetic changes, so rows computed by an earlier definition are never read as this one's
+   * (readers skip them and the benchmark recomputes them).
+   */
+  version?: number;
   /** Its parameters, recorded with each row in this order (shared ones, like s0, are the same object). */
   params: P;
   /** The row's value and detail, or null when the input does not give this metric a row at all. */

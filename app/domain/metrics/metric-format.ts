@@ -38,8 +38,9 @@ export function explainMetric(m: { metric: string; value: number | null; detail:
   const d = m.detail;
   const parts: string[] = [];
   if (m.value === null && typeof d.reason === "string") parts.push(d.reason);
-  // An incomplete row was never computed: its reason already names the judge's errors.
-  if (d.incomplete === true) return parts.join("; ");
+  // An incomplete row was never computed: its reason already names the judge's errors. A stale
+  // row's counts belong to an earlier definition: its reason says so, and nothing else is shown.
+  if (d.incomplete === true || d.stale === true) return parts.join("; ");
   parts.push(...(metricById(m.metric)?.explain(d, m.value) ?? []));
   if (detailNumber(d.evaluationErrors)) parts.push(`the judge recorded ${d.evaluationErrors} errors`);
   return parts.join("; ");

@@ -51,3 +51,15 @@ export function paramsOf(metric: { params: Record<string, ParamSpec> }, params: 
   const all = params as Record<string, unknown>;
   return Object.fromEntries(Object.keys(metric.params).map((key) => [key, all[key]]));
 }
+
+/**
+ * Whether a stored row was computed with the parameters its metric takes from `params` (a row of a
+ * metric no longer registered has none to compare and matches).
+ */
+export function storedWithParams(row: { metric: string; params: Record<string, unknown> }, params: MetricParams): boolean {
+  const metric = METRICS.find((m) => m.id === row.metric);
+  if (!metric) return true;
+  const wanted = paramsOf(metric, params);
+  const keys = Object.keys(wanted);
+  return keys.length === Object.keys(row.params ?? {}).length && keys.every((k) => JSON.stringify(row.params[k]) === JSON.stringify(wanted[k]));
+}

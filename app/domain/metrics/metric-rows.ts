@@ -15,6 +15,8 @@ export interface MetricRow extends MetricSubject {
   value: number | null;
   detail: Record<string, unknown>;
   params: Record<string, unknown>;
+  /** The metric's definition version the value was computed by (descriptor `version`). */
+  definitionVersion: number;
 }
 
 function resultOf(metric: MetricDescriptor, item: MetricInputItem, params: ParamValues<ParamSpecs>): MetricResult | null {
@@ -29,7 +31,7 @@ function rowsOf(items: MetricInputItem[], params: MetricParams, mediated: boolea
       if (metric.input !== item.kind || (metric.mediatedOnly && !mediated)) continue;
       const own = paramsOf(metric, params);
       const result = resultOf(metric, item, own as ParamValues<ParamSpecs>);
-      if (result) rows.push({ ...item.subject, metric: metric.id as MetricId, value: result.value, detail: result.detail, params: own });
+      if (result) rows.push({ ...item.subject, metric: metric.id as MetricId, value: result.value, detail: result.detail, params: own, definitionVersion: metric.version ?? 1 });
     }
   }
   return rows;

@@ -35,6 +35,25 @@ export function metricById(id: string): MetricDescriptor | undefined {
   return byId.get(id);
 }
 
+/**
+ * The current definition version of a metric id (descriptor `version`, 1 when absent); null for
+ * an id no longer registered. A stored row with another version is stale: computed by an earlier
+ * definition, it is not this metric's value.
+ */
+export function definitionVersion(id: string): number | null {
+  const metric = byId.get(id);
+  return metric ? (metric.version ?? 1) : null;
+}
+
+/**
+ * Whether a stored row was computed by its metric's current definition. A row of a metric no
+ * longer registered has no current definition to contradict: it is read as before.
+ */
+export function isCurrentDefinition(row: { metric: string; definitionVersion: number }): boolean {
+  const current = definitionVersion(row.metric);
+  return current === null || current === row.definitionVersion;
+}
+
 /** Display position of a metric id; unknown ids sort last. */
 export function metricOrder(id: string): number {
   const index = METRIC_IDS.indexOf(id as MetricId);

@@ -17,16 +17,20 @@ export interface ResponseLatencyOptions {
 }
 
 export interface LatencyEvent {
-  /** Turn where the drop event starts. */
+  /** Earliest start turn t of the event (every start that shares its drop turn is merged into it). */
   t: number;
-  /** Turns from t to the next mediator turn after t; Infinity when the mediator never speaks again. */
+  /** Drop turn u: the first turn in (t, t + window] with G[u] < G[t] − τ. */
+  u: number;
+  /** Every start turn whose drop turn is u, in order (t is the first). */
+  starts: number[];
+  /** Turns from u to the next mediator turn after u; Infinity when the mediator never speaks after u. */
   latency: number;
 }
 
 export interface ResponseLatencyResult {
   /** Mean of the finite latencies (turns); null when no event was responded to. */
   meanLatency: number | null;
-  /** Share of events with no later mediator turn; null when there are no events. */
+  /** Share of events with no mediator turn after their drop turn; null when there are no events. */
   unrespondedShare: number | null;
   reason?: "no drop events" | "no drop event responded to";
   events: LatencyEvent[];
@@ -43,25 +47,44 @@ export interface ResponseLatencyResult {
 export const DEFAULT_RL_TAU = 0.1;
 export const DEFAULT_RL_WINDOW = 10;
 
+/** One start turn t with its drop turn u. */
+export interface DropStart {
+  t: number;
+  u: number;
+}
+
 /**
- * Every turn t = 1..T−1 whose next `window` turns contain some G[t'] < G[t] − τ starts an event.
- * Consecutive turns can each start an event for the same fall; all are counted, as the
- * definition is per starting turn.
+ * Every turn t = 1..T−1 that starts a drop, with its drop turn u = the first turn in
+ * (t, t + window] (clipped to T) with G[u] < G[t] − τ. Turn 0 is the state before any turn,
+ * not a turn, so it starts nothing (as CC's windows start at G[1]).
  */
-export function dropEventStarts(groupConsensus: readonly number[], tau: number, window: number): number[] {
+export function dropStarts(groupConsensus: readonly number[], tau: number, window: number): DropStart[] {
   const lastTurn = groupConsensus.length - 1;
-  const starts: number[] = [];
+  const starts: DropStart[] = [];
   for (let t = 1; t < lastTurn; t++) {
     const horizon = Math.min(t + window, lastTurn);
-    for (let later = t + 1; later <= horizon; later++) {
+    for (let u = t + 1; u <= horizon; u++) {
       // "More than τ": strict, with a tolerance so a fall of exactly τ is not counted by rounding.
-      if (groupConsensus[t] - groupConsensus[later] > tau + FLOAT_TOLERANCE) {
-        starts.push(t);
+      if (groupConsensus[t] - groupConsensus[u] > tau + FLOAT_TOLERANCE) {
+        starts.push({ t, u });
         break;
       }
     }
   }
   return starts;
+}
+
+/** Starts that share a drop turn are one event, named by the earliest start; events in order of u. */
+export function mergeDropStarts(starts: readonly DropStart[]): { t: number; u: number; starts: number[] }[] {
+  const byDropTurn = new Map<number, number[]>();
+  for (const { t, u } of starts) {
+    const list = byDropTurn.get(u);
+    if (list) list.push(t);
+    else byDropTurn.set(u, [t]);
+  }
+  return [...byDropTurn]
+    .sort(([a], [b]) => a - b)
+    .map(([u, ts]) => ({ t: Math.min(...ts), u, starts: [...ts].sort((a, b) => a - b) }));
 }
 
 export function responseLatency(
@@ -78,9 +101,11 @@ export function responseLatency(
   assertTurnList(mediatorTurns, lastTurn, "mediatorTurns");
   decisionSeconds?.forEach((s, i) => assertNonNegativeNumber(s, `decisionSeconds[${i}]`));
 
-  const events = dropEventStarts(groupConsensus, tau, window).map((t): LatencyEvent => {
-    const m = firstTurnAfter(mediatorTurns, t);
-    return { t, latency: m === null ? Infinity : m - t };
+  // The timer starts at the drop turn u, not at the start t: the mediator cannot answer a fall
+  // before it has happened.
+  const events = mergeDropStarts(dropStarts(groupConsensus, tau, window)).map((e): LatencyEvent => {
+    const m = firstTurnAfter(mediatorTurns, e.u);
+    return { ...e, latency: m === null ? Infinity : m - e.u };
   });
   const finite = events.flatMap((e) => (Number.isFinite(e.latency) ? [e.latency] : []));
   const unresponded = events.length - finite.length;

@@ -20,6 +20,21 @@ export interface TopicLevelEfficiencyResult {
   topicsUnmentioned: number;
 }
 
+/**
+ * n_k counts every turn that mentions k (spec: turns are party and mediator turns together): the
+ * party turns whose attitude on k is not "No Mention", and the mediator turns that name k. A
+ * mediator turn naming no topic mentions none (its "all topics" is ME's targeting rule, not a mention).
+ */
+export function turnsMentioning(
+  partyMentions: Readonly<Record<string, readonly number[]>>,
+  mediatorTopics: readonly { turn: number; topics: readonly string[] }[],
+): Record<string, number[]> {
+  const turns: Record<string, Set<number>> = {};
+  for (const [topic, list] of Object.entries(partyMentions)) turns[topic] = new Set(list);
+  for (const { turn, topics } of mediatorTopics) for (const topic of topics) (turns[topic] ??= new Set()).add(turn);
+  return Object.fromEntries(Object.entries(turns).map(([topic, set]) => [topic, [...set].sort((a, b) => a - b)]));
+}
+
 export function topicLevelEfficiency(
   seriesByTopic: Readonly<Record<string, readonly number[]>>,
   mentionTurnsByTopic: Readonly<Record<string, readonly number[]>>,

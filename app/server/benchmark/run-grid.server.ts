@@ -11,14 +11,14 @@
 import type { BenchmarkPlan } from "../../domain/benchmark/plan.ts";
 import type { BundleInput } from "../../domain/bundle.ts";
 import type { Llm, LlmRole } from "../../domain/llm/types.ts";
-import { parseMetricParams } from "../../domain/metrics/metric-params.ts";
+import { parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";
 import { runSeed } from "../../domain/simulation/schedule.ts";
 import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
 import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { endpointConcurrency, type LlmConfig } from "../llm/config.server.ts";
 import { touchBenchmarkPlan } from "../models/benchmark-plan.server.ts";
-import { metricValuesOf } from "../models/metric-value.server.ts";
+import { metricValuesOf, staleMetricValuesOf } from "../models/metric-value.server.ts";
 import { evaluateRuns } from "../pipeline/evaluate-runs.server.ts";
 import { recordMetricParams } from "../pipeline/metric-settings.server.ts";
 import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
@@ -202,10 +202,19 @@ async function judgeEmotion(ctx: Ctx, run: RunWork): Promise<boolean> {
   return true;
 }
 
-/** Whether an earlier command computed the run's metrics: its own rows, or for an unmediated run (which has none) its pairs'. */
-function hasMetrics(db: Db, work: UnitWork, run: RunWork): boolean {
-  if (run.mediator) return metricValuesOf(db, "run", run.runId).length > 0;
-  return work.pairs.every((p) => !p.stored || metricValuesOf(db, "pair", p.id).length > 0);
+/**
+ * Whether an earlier command computed the run's metrics: its own rows, or for an unmediated run
+ * (which has none) its pairs' — none of them by an earlier metric definition, and all with the
+ * plan's parameters (a plan whose δ changed measures again).
+ */
+function hasMetrics(ctx: Ctx, work: UnitWork, run: RunWork): boolean {
+  const { db, params } = ctx;
+  const pairs = work.pairs.filter((p) => p.stored && (p.mediatedRunId === run.runId || p.unmediatedRunId === run.runId));
+  if (staleMetricValuesOf(db, "run", run.runId).length > 0 || pairs.some((p) => staleMetricValuesOf(db, "pair", p.id).length > 0)) return false;
+  const own = metricValuesOf(db, "run", run.runId);
+  const ofPairs = pairs.map((p) => metricValuesOf(db, "pair", p.id));
+  if (![own, ...ofPairs].every((rows) => rows.every((row) => storedWithParams(row, params)))) return false;
+  return run.mediator ? own.length > 0 : ofPairs.every((rows) => rows.length > 0);
 }
 
 async function runOne(ctx: Ctx, work: UnitWork, run: RunWork): Promise<void> {
@@ -219,7 +228,7 @@ async function runOne(ctx: Ctx, work: UnitWork, run: RunWork): Promise<void> {
   const emotionJudged = await judgeEmotion(ctx, run);
   if (run.pendingEvaluators.length > 0 && !evaluated) return;
   // Metrics of the run and of its pairs; the last of a pair's runs to finish computes the pair with both.
-  if (fresh || evaluated || emotionJudged || pairedRuns.length > 0 || !hasMetrics(ctx.db, work, run)) {
+  if (fresh || evaluated || emotionJudged || pairedRuns.length > 0 || !hasMetrics(ctx, work, run)) {
     computeMetrics(ctx.db, { runId: run.runId, params: ctx.params });
     ctx.summary.metricRuns += 1;
   }

@@ -1,6 +1,11 @@
-/** Data access for metric_values: one row per (subject, evaluation, metric), written by the metrics runner. */
+/**
+ * Data access for metric_values: one row per (subject, evaluation, metric), written by the metrics
+ * runner. Each row records the definition version that computed it; the readers below return only
+ * rows of the metric's current definition (a stale row is never served as the current metric).
+ */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
+import { definitionVersion, isCurrentDefinition } from "../../domain/metrics/registry.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
@@ -16,6 +21,7 @@ export type NewMetricValue = {
   value: number | null;
   detail: Record<string, unknown>;
   params: Record<string, unknown>;
+  definitionVersion: number;
   computedAt: string;
 };
 
@@ -32,11 +38,18 @@ const upsert = preparedOnce((db) =>
       value: p("value"),
       detail: p("detail"),
       params: p("params"),
+      definitionVersion: p("definitionVersion"),
       computedAt: p("computedAt"),
     })
     .onConflictDoUpdate({
       target: [metricValues.subjectKind, metricValues.subjectId, metricValues.evaluationId, metricValues.metric],
-      set: { value: sql`excluded.value`, detail: sql`excluded.detail`, params: sql`excluded.params`, computedAt: sql`excluded.computed_at` },
+      set: {
+        value: sql`excluded.value`,
+        detail: sql`excluded.detail`,
+        params: sql`excluded.params`,
+        definitionVersion: sql`excluded.definition_version`,
+        computedAt: sql`excluded.computed_at`,
+      },
     })
     .prepare(),
 );
@@ -55,14 +68,39 @@ export function deleteMetricValues(db: Db, subjectKind: "run" | "pair", subjectI
     .run().changes;
 }
 
-/** The stored values of one subject, by evaluation and metric. */
-export function metricValuesOf(db: Db, subjectKind: "run" | "pair", subjectId: string): MetricValueRow[] {
+function storedValuesOf(db: Db, subjectKind: "run" | "pair", subjectId: string): MetricValueRow[] {
   return db
     .select()
     .from(metricValues)
     .where(and(eq(metricValues.subjectKind, subjectKind), eq(metricValues.subjectId, subjectId)))
     .orderBy(asc(metricValues.evaluationId), asc(metricValues.metric))
     .all();
+}
+
+/** The stored values of one subject computed by their metric's current definition, by evaluation and metric. */
+export function metricValuesOf(db: Db, subjectKind: "run" | "pair", subjectId: string): MetricValueRow[] {
+  return storedValuesOf(db, subjectKind, subjectId).filter(isCurrentDefinition);
+}
+
+/**
+ * For the run page: the current rows, and each stale row as a row without a value whose reason
+ * says which definition computed it and how to recompute (its old value is not shown).
+ */
+export function metricValuesNotingStale(db: Db, subjectKind: "run" | "pair", subjectId: string): MetricValueRow[] {
+  const stale = staleMetricValuesOf(db, subjectKind, subjectId).map((row): MetricValueRow => ({
+    ...row,
+    value: null,
+    detail: {
+      stale: true,
+      reason: `computed by definition v${row.definitionVersion} of ${row.metric}, now v${definitionVersion(row.metric)}: npx socrates metrics computes it again`,
+    },
+  }));
+  return [...metricValuesOf(db, subjectKind, subjectId), ...stale];
+}
+
+/** The subject's rows computed by an earlier definition of their metric: `socrates metrics` must compute them again. */
+export function staleMetricValuesOf(db: Db, subjectKind: "run" | "pair", subjectId: string): MetricValueRow[] {
+  return storedValuesOf(db, subjectKind, subjectId).filter((row) => !isCurrentDefinition(row));
 }
 
 /**
@@ -72,14 +110,15 @@ export function metricValuesOf(db: Db, subjectKind: "run" | "pair", subjectId: s
 export function mediatedRunValues(db: Db, metric: string) {
   const condition = sql<string>`${conditions.axis} || ':' || ${conditions.variant}`;
   return db
-    .select({ detail: metricValues.detail, mediator: runs.mediatorBackbone, condition, judge: evaluations.backbone })
+    .select({ metric: metricValues.metric, definitionVersion: metricValues.definitionVersion, detail: metricValues.detail, mediator: runs.mediatorBackbone, condition, judge: evaluations.backbone })
     .from(metricValues)
     .innerJoin(runs, eq(runs.id, metricValues.subjectId))
     .innerJoin(conditions, eq(conditions.id, runs.conditionId))
     .innerJoin(evaluations, eq(evaluations.id, metricValues.evaluationId))
     .where(and(eq(metricValues.subjectKind, "run"), eq(metricValues.metric, metric), eq(runs.mediated, true)))
     .orderBy(asc(runs.mediatorBackbone), asc(condition), asc(evaluations.backbone), asc(runs.id))
-    .all();
+    .all()
+    .filter(isCurrentDefinition);
 }
 
 /**
@@ -88,8 +127,17 @@ export function mediatedRunValues(db: Db, metric: string) {
  */
 export function metricRowsOfMetrics(db: Db, subjectKind: "run" | "pair", metrics: readonly string[]) {
   return db
-    .select({ subjectId: metricValues.subjectId, evaluationId: metricValues.evaluationId, metric: metricValues.metric, value: metricValues.value, detail: metricValues.detail, params: metricValues.params })
+    .select({
+      subjectId: metricValues.subjectId,
+      evaluationId: metricValues.evaluationId,
+      metric: metricValues.metric,
+      value: metricValues.value,
+      detail: metricValues.detail,
+      params: metricValues.params,
+      definitionVersion: metricValues.definitionVersion,
+    })
     .from(metricValues)
     .where(and(eq(metricValues.subjectKind, subjectKind), inArray(metricValues.metric, [...metrics])))
-    .all();
+    .all()
+    .filter(isCurrentDefinition);
 }

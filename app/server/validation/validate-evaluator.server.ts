@@ -18,7 +18,7 @@ import { trendChartSpec } from "../../domain/validation/trend-chart.ts";
 import { studyDashboard } from "../annotation/dashboard.server.ts";
 import type { Db } from "../db.server.ts";
 import type { LlmConfig } from "../llm/config.server.ts";
-import { metricValuesOf } from "../models/metric-value.server.ts";
+import { metricValuesOf, staleMetricValuesOf } from "../models/metric-value.server.ts";
 import { evaluateRuns, type RunStatus } from "../pipeline/evaluate-runs.server.ts";
 import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
 import { TOPIC_METHOD } from "../pipeline/evaluate-topic.server.ts";
@@ -123,7 +123,8 @@ function benchmarkMetrics(options: ValidationRunOptions): number {
   let computed = 0;
   for (const runId of work.benchmarkMediatedRunIds) {
     const id = evaluationId(runId, TOPIC_METHOD, target.candidate);
-    if (metricValuesOf(db, "run", runId).some((row) => row.evaluationId === id)) continue;
+    // Stored and current: a row an earlier metric definition computed is recomputed (docs/metrics.md).
+    if (metricValuesOf(db, "run", runId).some((row) => row.evaluationId === id) && staleMetricValuesOf(db, "run", runId).length === 0) continue;
     computeMetrics(db, { runId, params });
     computed += 1;
   }

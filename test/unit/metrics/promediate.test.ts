@@ -6,7 +6,7 @@ import { leastSquaresSlope } from "../../../app/domain/metrics/least-squares-slo
 import { mediatorEffectiveness } from "../../../app/domain/metrics/mediator-effectiveness.ts";
 import { mediatorIntelligence } from "../../../app/domain/metrics/mediator-intelligence.ts";
 import { responseLatency } from "../../../app/domain/metrics/response-latency.ts";
-import { topicLevelEfficiency } from "../../../app/domain/metrics/topic-level-efficiency.ts";
+import { topicLevelEfficiency, turnsMentioning } from "../../../app/domain/metrics/topic-level-efficiency.ts";
 
 describe("consensusChange", () => {
   it("uses w = ⌊T/2⌋ when T is small, over turns 1..T only", () => {
@@ -57,6 +57,23 @@ describe("topicLevelEfficiency", () => {
     });
   });
 
+  it("counts the mediator turns that name a topic among its mentions", () => {
+    // Party mentions price at 1 and 4; the mediator (turns 3 and 6) names price at 3 and nothing at 6.
+    // n_price = |{1, 3, 4}| = 3. Turn 6 names no topic, so it mentions none (not "all": that is ME's targeting).
+    const mentions = turnsMentioning({ price: [1, 4], date: [2] }, [
+      { turn: 3, topics: ["price"] },
+      { turn: 6, topics: [] },
+    ]);
+    expect(mentions).toEqual({ price: [1, 3, 4], date: [2] });
+    // T = 6: price (0.8 − 0.2) / 3 = 0.2, date (0.3 − 0.5) / 1 = −0.2 → TLE 0
+    const result = topicLevelEfficiency({ price: [0, 0.2, 0.2, 0.4, 0.6, 0.6, 0.8], date: [0, 0.5, 0.5, 0.5, 0.4, 0.3, 0.3] }, mentions);
+    expect(result.perTopic.map((p) => [p.topicId, p.mentions])).toEqual([
+      ["price", 3],
+      ["date", 1],
+    ]);
+    expect(result.tle).toBeCloseTo(0, 12);
+  });
+
   it("has no value when no topic is mentioned", () => {
     expect(topicLevelEfficiency({ price: [0, 0.5] }, { price: [] })).toMatchObject({
       tle: null,
@@ -73,42 +90,75 @@ describe("topicLevelEfficiency", () => {
 
 describe("responseLatency", () => {
   // T = 8.  G: t=0 0.5 | 1 0.6 | 2 0.6 | 3 0.55 | 4 0.45 | 5 0.45 | 6 0.8 | 7 0.6 | 8 0.6
-  // Events (τ = 0.1, W = 10): some later G < G[t] − 0.1?
-  //   t = 1: 0.6 → G[4] = 0.45 < 0.5 → event
-  //   t = 2: same → event (overlapping events each count)
-  //   t = 3: 0.55 → needs < 0.45; G[4] = 0.45 is a fall of exactly τ, not more → no event
+  // Starts (τ = 0.1, W = 10): the first later turn u with G[u] < G[t] − 0.1 is the drop turn.
+  //   t = 1: 0.6 → G[4] = 0.45 < 0.5 → u = 4
+  //   t = 2: same → u = 4: shares the drop turn with t = 1, so it is the same event
+  //   t = 3: 0.55 → needs < 0.45; G[4] = 0.45 is a fall of exactly τ, not more → no start
   //          (0.55 − 0.45 = 0.10000000000000003 in floating point: the tolerance keeps it out)
   //   t = 4, 5: 0.45 → needs < 0.35 → no
-  //   t = 6: 0.8 → G[7] = 0.6 < 0.7 → event
+  //   t = 6: 0.8 → G[7] = 0.6 < 0.7 → u = 7
   //   t = 7: 0.6 → G[8] = 0.6 → no
+  // Events: (t 1, u 4, starts 1 and 2) and (t 6, u 7).
   const G = [0.5, 0.6, 0.6, 0.55, 0.45, 0.45, 0.8, 0.6, 0.6];
 
-  it("averages finite latencies and reports the share never answered", () => {
-    // Mediator at 3 only: t = 1 → 2, t = 2 → 1, t = 6 → ∞.
-    //   mean finite = (2 + 1) / 2 = 1.5; unanswered share = 1/3; decision seconds (2 + 4 + 9) / 3 = 5
-    const result = responseLatency(G, [3], {}, [2, 4, 9]);
+  it("times each event from its drop turn u, merges starts that share u, and reports the share never answered", () => {
+    // Mediator at 3 and 5. Turn 3 comes before the drop turn 4, so it answers nothing:
+    //   u = 4 → next mediator turn 5 → latency 1; u = 7 → none after → ∞.
+    //   mean finite = 1; unanswered share = 1/2; decision seconds (2 + 4) / 2 = 3
+    // (Timed from each start, as before issue 28: 3 − 1 = 2, 3 − 2 = 1, ∞ → 1.5.)
+    const result = responseLatency(G, [3, 5], {}, [2, 4]);
     expect(result.events).toEqual([
-      { t: 1, latency: 2 },
-      { t: 2, latency: 1 },
-      { t: 6, latency: Infinity },
+      { t: 1, u: 4, starts: [1, 2], latency: 1 },
+      { t: 6, u: 7, starts: [6], latency: Infinity },
     ]);
     expect(result).toMatchObject({
-      meanLatency: 1.5,
-      unrespondedShare: 1 / 3,
-      eventCount: 3,
-      responded: 2,
+      meanLatency: 1,
+      unrespondedShare: 1 / 2,
+      eventCount: 2,
+      responded: 1,
       unresponded: 1,
-      meanDecisionSeconds: 5,
-      decisionSamples: 3,
+      meanDecisionSeconds: 3,
+      decisionSamples: 2,
       tau: 0.1,
       window: 10,
     });
   });
 
+  it("gives 2 when consensus falls at turn 6 and the mediator speaks at turn 8 (issue 28)", () => {
+    // G is 0.6 through turn 5 and 0.4 from turn 6: every start t = 1..5 has drop turn u = 6, one event.
+    // Latency = 8 − 6 = 2. Timed from each start it was the mean of 7, 6, 5, 4, 3 = 5.
+    const fall = [0.5, 0.6, 0.6, 0.6, 0.6, 0.6, 0.4, 0.4, 0.4, 0.4, 0.4];
+    const result = responseLatency(fall, [8]);
+    expect(result.events).toEqual([{ t: 1, u: 6, starts: [1, 2, 3, 4, 5], latency: 2 }]);
+    expect(result.meanLatency).toBe(2);
+  });
+
+  it("keeps starts with different drop turns apart, each event named by its earliest start", () => {
+    // T = 5.  G: 0 | 0.8 | 0.9 | 0.7 | 0.3 | 0.3
+    //   t = 1: needs < 0.7 → G[3] = 0.7 is not below (a fall of exactly τ) → u = 4
+    //   t = 2: needs < 0.8 → u = 3
+    //   t = 3: needs < 0.6 → u = 4: merges with t = 1 (earliest start 1)
+    //   Events in order of u: (t 2, u 3) and (t 1, u 4). Mediator at 5: latencies 2 and 1 → 1.5.
+    const result = responseLatency([0, 0.8, 0.9, 0.7, 0.3, 0.3], [5]);
+    expect(result.events).toEqual([
+      { t: 2, u: 3, starts: [2], latency: 2 },
+      { t: 1, u: 4, starts: [1, 3], latency: 1 },
+    ]);
+    expect(result.meanLatency).toBe(1.5);
+  });
+
   it("only looks `window` turns ahead", () => {
-    // W = 2: t = 1 sees G[2], G[3] = 0.6, 0.55 (not < 0.5) → no event; t = 2 sees G[4] = 0.45 → event;
-    // t = 6 sees G[7] → event.
-    expect(responseLatency(G, [3], { window: 2 }).events.map((e) => e.t)).toEqual([2, 6]);
+    // W = 2: t = 1 sees G[2], G[3] = 0.6, 0.55 (not < 0.5) → no start; t = 2 sees G[4] = 0.45 → u = 4;
+    // t = 6 sees G[7] → u = 7.
+    expect(responseLatency(G, [3], { window: 2 }).events.map((e) => [e.t, e.u])).toEqual([
+      [2, 4],
+      [6, 7],
+    ]);
+  });
+
+  it("counts only mediator turns strictly after the drop turn", () => {
+    // The first event's drop turn is 4: a mediator turn 4 is not "after u", the next one (8) answers it.
+    expect(responseLatency(G, [4, 8]).events.map((e) => e.latency)).toEqual([4, 1]);
   });
 
   it("has no mean latency when nothing is answered, and no values without events", () => {

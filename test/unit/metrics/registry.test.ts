@@ -2,12 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { explainMetric, formatMetricValue, formatParams, formatParamsInline, metricLabel, unitsNote, unmediatedNote } from "../../../app/domain/metrics/metric-format.ts";
-import { DEFAULT_METRIC_PARAMS, PARAM_SPECS, paramsOf, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
+import { DEFAULT_METRIC_PARAMS, PARAM_SPECS, paramsOf, parseMetricParams, storedWithParams } from "../../../app/domain/metrics/metric-params.ts";
 /** The benchmark's metrics as the spec lists them; a metric added later may sit anywhere among them. */
 const SPEC_METRICS = ["IT", "IE", "IF", "FI", "CC", "TLE", "RL", "ME", "MI", "CG"];
 const inSpec = (ids: readonly string[]) => ids.filter((id) => SPEC_METRICS.includes(id));
 
-import { MEDIATOR_METRIC_IDS, METRIC_IDS, metricById, metricOrder, METRICS, readsEmotion, readsEvaluation } from "../../../app/domain/metrics/registry.ts";
+import { definitionVersion, isCurrentDefinition, MEDIATOR_METRIC_IDS, METRIC_IDS, metricById, metricOrder, METRICS, readsEmotion, readsEvaluation } from "../../../app/domain/metrics/registry.ts";
 
 describe("metric registry", () => {
   it("lists each metric once, with an id, a label and a known input", () => {
@@ -90,5 +90,22 @@ describe("metric registry", () => {
     expect(MEDIATOR_METRIC_IDS).toEqual(["IT", "IE", "IF", "FI", "RL", "ME", "MI", "ER"]);
     expect(METRICS.filter((m) => !("mediatedOnly" in m)).map((m) => m.id)).toEqual(["CC", "TLE", "CG", "EF", "EV", "EC"]);
     expect(unmediatedNote()).toBe("IT, IE, IF, FI, RL, ME, MI and ER are mediator metrics: unmediated runs have none.");
+  });
+
+  it("knows each metric's definition version and whether a stored row is of it", () => {
+    // RL and TLE changed in issue 28 (docs/metrics.md); the others are at their first definition.
+    expect(Object.fromEntries(METRIC_IDS.map((id) => [id, definitionVersion(id)]))).toMatchObject({ RL: 2, TLE: 2, IT: 1, CC: 1, ME: 1, MI: 1 });
+    expect(isCurrentDefinition({ metric: "RL", definitionVersion: 1 })).toBe(false);
+    expect(isCurrentDefinition({ metric: "RL", definitionVersion: 2 })).toBe(true);
+    expect(isCurrentDefinition({ metric: "gone", definitionVersion: 7 })).toBe(true);
+  });
+
+  it("tells a row computed with the given parameters from one computed with others", () => {
+    const itRow = (params: Record<string, unknown>) => ({ metric: "IT", params });
+    expect(storedWithParams(itRow({ s0: 1, delta: 0.05, W: 10 }), DEFAULT_METRIC_PARAMS)).toBe(true);
+    expect(storedWithParams(itRow({ s0: 1, delta: 0.1, W: 10 }), DEFAULT_METRIC_PARAMS)).toBe(false);
+    expect(storedWithParams(itRow({ s0: 1, delta: 0.05 }), DEFAULT_METRIC_PARAMS)).toBe(false);
+    expect(storedWithParams(itRow({ s0: 1, delta: 0.1, W: 10 }), parseMetricParams({ delta: 0.1 }))).toBe(true);
+    expect(storedWithParams({ metric: "gone", params: { x: 1 } }, DEFAULT_METRIC_PARAMS)).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ const row = (over: Partial<NewMetricValue> = {}): NewMetricValue => ({
   value: 0.5,
   detail: { backbone: "judge", perTopic: { t1: 0.5 } },
   params: { s0: 0 },
+  definitionVersion: 1,
   computedAt: "2025-01-01T00:00:00.000Z",
   ...over,
 });
@@ -26,10 +27,11 @@ describe("metric values", () => {
     expect(raw).toEqual({ detail: JSON.stringify(row().detail), params: JSON.stringify(row().params) });
   });
 
-  it("replaces value, detail, params and time of the same subject, evaluation and metric; keeps the row", () => {
+  it("replaces value, detail, params, definition version and time of the same subject, evaluation and metric; keeps the row", () => {
     const db = emptyDb();
     upsertMetricValue(db, row());
-    const later = row({ value: null, detail: { undefinedBecause: "no drop" }, params: { s0: 1 }, computedAt: "2025-02-01T00:00:00.000Z" });
+    // "cg" is no registered id, so any definition version of it is read back.
+    const later = row({ value: null, detail: { undefinedBecause: "no drop" }, params: { s0: 1 }, definitionVersion: 2, computedAt: "2025-02-01T00:00:00.000Z" });
     upsertMetricValue(db, later);
     expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, ...later }]);
   });

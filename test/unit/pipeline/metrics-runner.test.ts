@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../db/schema.ts";
 import type { PerTurnOutput } from "../../../app/domain/bundle.ts";
@@ -18,9 +18,10 @@ import { getRunView } from "../../../app/server/catalog.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
 import { METRICS } from "../../../app/domain/metrics/registry.ts";
+import { explainMetric } from "../../../app/domain/metrics/metric-format.ts";
 import { DEFAULT_METRIC_PARAMS, MetricParamsError, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
 import { computeMetrics, getRunMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
-import { upsertMetricValue } from "../../../app/server/models/metric-value.server.ts";
+import { metricRowsOfMetrics, metricValuesOf, staleMetricValuesOf, upsertMetricValue } from "../../../app/server/models/metric-value.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { MEDIATED, PAIR, UNMEDIATED } from "./evaluation-helpers.ts";
 
@@ -89,9 +90,12 @@ describe("metrics runner", () => {
         } else {
           const G = evaluation.consensus;
           const byTopic = Object.fromEntries(evaluation.topics.map((t) => [t.topicId, t.values]));
-          const mentions = Object.fromEntries(evaluation.topics.map((t) => [t.topicId, t.located.flatMap((l, i) => (l ? [i] : []))]));
           const output = bundle.evaluations.find((e) => e.id === evaluation.id)!.output as PerTurnOutput;
           const targets = output.turns.filter((e) => e.speaker === "MEDIATOR").map((e) => ({ turn: e.turn_id, targetTopics: e.mentioned_topics ?? [] }));
+          // n_k: the party turns located for k, and the mediator turns that name k.
+          const mentions = Object.fromEntries(
+            evaluation.topics.map((t) => [t.topicId, [...t.located.flatMap((l, i) => (l ? [i] : [])), ...targets.filter((m) => m.targetTopics.includes(t.topicId)).map((m) => m.turn)].sort((a, b) => a - b)]),
+          );
           const seconds = (run.mediator_decisions ?? []).flatMap((d) => (d.seconds === undefined ? [] : [d.seconds]));
 
           expectSame(stored(db, run.id, evaluation.id, "CC").value, consensusChange(G).cc);
@@ -163,7 +167,7 @@ describe("metrics runner", () => {
   it("stores no mediator metric for an unmediated run (not 0, not null), and CC, TLE and CG as usual", () => {
     const db = demoDb();
     // What an earlier version stored for it (IT = 0, IF = 0) goes.
-    const stale = { subjectKind: "run" as const, subjectId: UNMEDIATED, value: 0, detail: {}, params: {}, computedAt: "2025-01-01T00:00:00.000Z" };
+    const stale = { subjectKind: "run" as const, subjectId: UNMEDIATED, value: 0, detail: {}, params: {}, definitionVersion: 1, computedAt: "2025-01-01T00:00:00.000Z" };
     upsertMetricValue(db, { ...stale, evaluationId: "", metric: "IF" });
     upsertMetricValue(db, { ...stale, evaluationId: `${UNMEDIATED}:topic-localized:demo-judge`, metric: "IT" });
     const summary = computeMetrics(db, { runId: UNMEDIATED });
@@ -191,6 +195,31 @@ describe("metrics runner", () => {
     const view = getRunView(db, MEDIATED)!;
     const C = view.evaluations.find((e) => e.method === "topic-localized")!.consensus;
     expectSame(stored(db, MEDIATED, `${MEDIATED}:topic-localized:demo-judge`, "IT").value, interventionTimeliness(C, view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId)).it);
+  });
+
+  it("never serves a value an earlier metric definition computed, and computes it again", () => {
+    const db = demoDb();
+    const evaluationId = `${MEDIATED}:per-turn:demo-judge`;
+    computeMetrics(db, { runId: MEDIATED });
+    const current = stored(db, MEDIATED, evaluationId, "RL");
+    expect(current.definitionVersion).toBe(2);
+    // As the first definition left it (latency from each start, before issue 28).
+    const where = (metric: string) => and(eq(schema.metricValues.subjectId, MEDIATED), eq(schema.metricValues.evaluationId, evaluationId), eq(schema.metricValues.metric, metric));
+    db.update(schema.metricValues).set({ definitionVersion: 1, value: 5 }).where(where("RL")).run();
+
+    expect(metricValuesOf(db, "run", MEDIATED).some((r) => r.metric === "RL")).toBe(false);
+    expect(staleMetricValuesOf(db, "run", MEDIATED).map((r) => [r.metric, r.definitionVersion, r.value])).toEqual([["RL", 1, 5]]);
+    expect(metricRowsOfMetrics(db, "run", ["RL"]).some((r) => r.subjectId === MEDIATED)).toBe(false);
+    // The run page says why there is no value, without the old one.
+    const page = getRunMetrics(db, MEDIATED).evaluations[evaluationId].find((m) => m.metric === "RL")!;
+    expect(page.value).toBeNull();
+    expect(page.detail).toEqual({ stale: true, reason: "computed by definition v1 of RL, now v2: npx socrates metrics computes it again" });
+    expect(explainMetric(page)).toBe("computed by definition v1 of RL, now v2: npx socrates metrics computes it again");
+
+    computeMetrics(db, { runId: MEDIATED });
+    const again = stored(db, MEDIATED, evaluationId, "RL");
+    expect([again.definitionVersion, again.value]).toEqual([2, current.value]);
+    expect(staleMetricValuesOf(db, "run", MEDIATED)).toEqual([]);
   });
 
   it("rejects unknown or out-of-range parameters, naming the key", () => {

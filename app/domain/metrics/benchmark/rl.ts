@@ -6,6 +6,8 @@ import { evaluationQuality } from "./shared-params.ts";
 /** Response latency: turns from a fall of G to the mediator's next turn (spec: "ProMediate per-turn baseline"). */
 export const rl = defineMetric({
   id: "RL",
+  // 2 (issue 28): latency from the drop turn u, starts sharing u merged; 1 counted from each start t.
+  version: 2,
   label: "Response latency (turns)",
   unit: METRIC_UNITS.turns,
   level: "run",
@@ -27,7 +29,7 @@ export const rl = defineMetric({
         meanDecisionSeconds: rl.meanDecisionSeconds,
         decisionSamples: rl.decisionSamples,
         // JSON has no Infinity: an event the mediator never answered has latency null.
-        perEvent: rl.events.map((e) => ({ t: e.t, latency: Number.isFinite(e.latency) ? e.latency : null })),
+        perEvent: rl.events.map((e) => ({ t: e.t, u: e.u, starts: e.starts, latency: Number.isFinite(e.latency) ? e.latency : null })),
         ...evaluationQuality(evaluation.errors),
         ...reasonOf(rl.meanLatency, rl.reason),
       },

@@ -52,7 +52,7 @@ function judged(db: Db, runId: string, backbone: string) {
 /** The rows the registry stores for one trajectory of a run (EC under the main evaluator's evaluation). */
 function storeRows(db: Db, runId: string, source: EmotionSource, values: { ER?: number | null; EF: number; EV: number; EC: number }) {
   const row = (evaluation: string, metric: string, value: number | null, params: Record<string, unknown>, detail: Record<string, unknown> = {}) =>
-    upsertMetricValue(db, { subjectKind: "run", subjectId: runId, evaluationId: evaluation, metric, value, detail: { source: source.kind, ...detail }, params, computedAt: "2026-01-01T00:00:00Z" });
+    upsertMetricValue(db, { subjectKind: "run", subjectId: runId, evaluationId: evaluation, metric, value, detail: { source: source.kind, ...detail }, params, definitionVersion: 1, computedAt: "2026-01-01T00:00:00Z" });
   const id = emotionSubjectId(runId, source);
   if (values.ER !== undefined) row(id, "ER", values.ER, { hE: 5 }, { perIntervention: [{ m: 3, progress: 0.25, before: 0.5, afterTurn: 8, after: 0.6, er: values.ER }] });
   row(id, "EF", values.EF, {});

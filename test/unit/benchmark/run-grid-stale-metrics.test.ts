@@ -1,0 +1,85 @@
+/**
+ * A metric row computed by an earlier definition (issue 28), or with other parameters than the
+ * plan's, is not "stored" for the benchmark runner: a pass over a finished plan computes it again,
+ * and asks the endpoint for nothing. Real SQLite file, the stand-in over HTTP.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { definitionVersion } from "../../../app/domain/metrics/registry.ts";
+import { openDatabase } from "../../../app/server/db.server.ts";
+import { createLlm } from "../../../app/server/llm/client.server.ts";
+import { loadLlmConfig } from "../../../app/server/llm/config.server.ts";
+import { loadPlanFile } from "../../../app/server/benchmark/plan-file.server.ts";
+import { runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
+import { metricValuesOf, staleMetricValuesOf } from "../../../app/server/models/metric-value.server.ts";
+import { standInResponder } from "../../mock-llm/responders/index.ts";
+import { startMockLlm } from "../../mock-llm/server.ts";
+import { tempDir } from "../../helpers/temp-db.ts";
+import { benchmarkFiles, MEDIATOR_MODEL, PARTY_MODEL, JUDGE_MODEL } from "./runner-helpers.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** One unit: an unmediated run and one mediated run with its pair. */
+const TINY_PLAN = {
+  name: "one unit",
+  scenarios: { ids: ["t-0"] },
+  conditions: { keys: ["general"] },
+  mediators: [{ name: "Generic", model: MEDIATOR_MODEL }],
+  simulator: { model: PARTY_MODEL },
+  evaluator: { model: JUDGE_MODEL },
+  runs: 1,
+  budget: 4,
+};
+
+describe("benchmark run over stale metric rows", { timeout: 60_000 }, () => {
+  it("computes a row of an earlier definition or of other parameters again, and leaves current rows alone", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
+    cleanups.push(() => mock.close());
+    const files = benchmarkFiles(dir, mock.url, { plan: TINY_PLAN });
+    const db = openDatabase(files.dbPath);
+    cleanups.push(() => db.$client.close());
+    const config = loadLlmConfig(files.configPath);
+    const loaded = loadPlanFile(files.planPath);
+    const first = await runGrid({ db, llm: createLlm({ db, config, sleep: async () => {} }), config, loaded });
+    expect(first.failures).toEqual([]);
+
+    const raw = new Database(files.dbPath);
+    cleanups.push(() => raw.close());
+    const [{ runId }] = raw.prepare("SELECT subject_id AS runId FROM metric_values WHERE subject_kind = 'run' AND metric = 'IT'").all() as { runId: string }[];
+    const itRow = () => raw.prepare("SELECT value, definition_version AS version FROM metric_values WHERE subject_id = ? AND metric = 'IT'").get(runId) as { value: number | null; version: number };
+    const current = itRow();
+    expect(current.version).toBe(definitionVersion("IT"));
+
+    // Current rows: a second pass recomputes nothing.
+    const requests = mock.requests.length;
+    expect((await runGrid({ db, llm: createLlm({ db, config }), config, loaded })).metricRuns).toBe(0);
+
+    // The row as an earlier definition would have left it: another version, another value.
+    raw.prepare("UPDATE metric_values SET definition_version = 0, value = 99 WHERE subject_id = ? AND metric = 'IT'").run(runId);
+    expect(staleMetricValuesOf(db, "run", runId).map((r) => r.metric)).toEqual(["IT"]);
+    expect(metricValuesOf(db, "run", runId).some((r) => r.metric === "IT")).toBe(false);
+
+    const third = await runGrid({ db, llm: createLlm({ db, config }), config, loaded });
+    expect(third.metricRuns).toBe(1);
+    expect(itRow()).toEqual(current);
+    expect(staleMetricValuesOf(db, "run", runId)).toEqual([]);
+    expect(mock.requests.length).toBe(requests);
+
+    // The same plan with another δ: its stored rows were computed with δ = 0.05, so it measures again.
+    const changedPath = join(dir, "plan-delta.json");
+    writeFileSync(changedPath, JSON.stringify({ ...TINY_PLAN, params: { delta: 0.2 } }));
+    const changed = await runGrid({ db, llm: createLlm({ db, config }), config, loaded: loadPlanFile(changedPath) });
+    expect(changed.runs.stored).toBe(0);
+    expect(changed.metricRuns).toBeGreaterThan(0);
+    const params = raw.prepare("SELECT params FROM metric_values WHERE subject_id = ? AND metric = 'IT'").get(runId) as { params: string };
+    expect(JSON.parse(params.params)).toMatchObject({ delta: 0.2 });
+    expect(mock.requests.length).toBe(requests);
+  });
+});
