@@ -243,7 +243,7 @@ export function markSubmitted(db: Db, assignmentId: number, at: string): void {
 const shown = preparedOnce((db) =>
   db
     .update(assignments)
-    .set({ shownAt: p("at") })
+    .set({ shownAt: sql`${p("at")}` })
     .where(and(eq(assignments.id, p("assignmentId")), sql`${assignments.shownAt} is null`))
     .prepare(),
 );
