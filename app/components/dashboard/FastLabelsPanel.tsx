@@ -48,7 +48,7 @@ export function FastLabelsPanel({ fast, excluding, toggleHref, excludedFrom, nam
       <Form method="post" className="inline-form" data-testid="min-seconds-form">
         <input type="hidden" name="intent" value="min-seconds" />
         <label>
-          Minimum seconds on task <input type="number" name="minSecondsOnTask" min={0} max={3600} step={0.5} defaultValue={fast.minSeconds} style={{ width: "6em" }} />
+          Minimum seconds on task <input key={fast.minSeconds} type="number" name="minSecondsOnTask" min={0} max={3600} step="any" defaultValue={fast.minSeconds} style={{ width: "6em" }} />
         </label>{" "}
         <button type="submit" className="button-secondary">
           Set
