@@ -88,14 +88,18 @@ describe("fast labels on the study dashboard", () => {
     expect(all.fast.annotators).toEqual([{ annotatorId: String(quick), fast: items, timed: items, fastestSeconds: 0.5 }]);
     expect(all.fast.labels.every((l) => l.annotatorId === String(quick) && l.secondsOnTask === 0.5)).toBe(true);
     expect(all.excludeFast).toBe(false);
-    expect(all.ab.overall).not.toBeNull();
+    const abOf = (d: typeof all) => {
+      if (d.kind !== "ab-reactiveness") throw new Error(`expected an A/B dashboard, got ${d.kind}`);
+      return d.ab;
+    };
+    expect(abOf(all).overall).not.toBeNull();
 
     const without = studyDashboard(t.db, studyId, { excludeFast: true });
     expect(without.excludeFast).toBe(true);
     // Listed still (the list is what the switch acts on); progress still counts every label.
     expect(without.fast).toEqual(all.fast);
     expect(without.progress).toEqual(all.progress);
-    const nominal = (d: typeof all) => d.ab.nominal.result;
+    const nominal = (d: typeof all) => abOf(d).nominal.result;
     expect(nominal(all).alpha).toBeLessThan(0.5);
     // Two raters who agree on every item: nominal alpha is exactly 1.
     expect(nominal(without).alpha).toBe(1);
