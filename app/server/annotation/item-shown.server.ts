@@ -3,8 +3,8 @@
  * serves an item to answer — the task page (experts, signed links, Prolific) and the MTurk
  * ExternalQuestion page — records it on the annotator's own assignment; a submit from those pages
  * that arrives before it is refused, because an answer to an item its annotator never saw is
- * noise that alpha and alignment would count. Only the existing assignment row is updated: a
- * page view never leases, creates or submits anything here.
+ * noise that alpha and alignment would count. Recording a showing only updates the annotator's
+ * existing assignment row: it never leases, creates or submits anything.
  */
 import type { Db } from "../db.server.ts";
 import { ServiceError, forbidden } from "../http/errors.server.ts";

@@ -108,6 +108,7 @@ export function submitLabel(db: Db, input: SubmitInput): SubmitResult {
  */
 export function submitShownLabel(db: Db, input: SubmitInput, now = new Date()): SubmitResult {
   return writeTransaction(db, () => {
+    loadItem(db, input.studyId, input.itemId); // an item that does not exist is a 404 first, as for any submit
     refuseUnshown(db, input.itemId, input.annotatorId, now);
     return submitLabel(db, input);
   });

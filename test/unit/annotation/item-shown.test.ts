@@ -71,6 +71,8 @@ describe("the first showing of an item, and submits that come before it", () => 
 
     const other = studyItemIds(t.db, studyId).find((id) => id !== itemId)!;
     expectServiceError(() => refuseUnshown(t.db, other, user.id, new Date()), 403, new RegExp(`Item ${other} is not assigned to you`));
+    // An item that does not exist (or not in this study) is a 404, as for any submit.
+    expectServiceError(() => post(999999, "forged-token-1"), 404, /Item 999999 of study \d+ does not exist/);
   });
 
   it("a showing is recorded on the annotator's own existing assignment only: no row for someone else, none without a lease", () => {
