@@ -259,6 +259,8 @@ export const assignments = sqliteTable(
     /** When the annotator skipped the item, and why (optional, their words). */
     skippedAt: text("skipped_at"),
     skipReason: text("skip_reason"),
+    /** When a page first served the item to this annotator (issue 28): a submit from a page that arrives before it is refused. */
+    shownAt: text("shown_at"),
   },
   (t) => [
     uniqueIndex("assignments_item_annotator_uq").on(t.studyItemId, t.annotatorId),

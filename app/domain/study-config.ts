@@ -31,6 +31,8 @@ export const studyConfigSchema = z
     /** Annotators below this gold accuracy are flagged (with at least goldMinAttempted gold items). */
     goldThreshold: z.number().min(0).max(1).default(0.7),
     goldMinAttempted: z.number().int().min(1).default(2),
+    /** Labels given in fewer seconds on task than this are listed on the dashboard, which can leave them out of the statistics (0: none). */
+    minSecondsOnTask: z.number().min(0).max(3600).default(2),
     /** Sampling and bootstrap seed. */
     seed: z.number().int().default(1),
     bootstrapDraws: z.number().int().min(100).max(100_000).default(1000),

@@ -3,15 +3,16 @@ import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react"
 import { AgreementSection } from "../components/admin/AgreementSection.tsx";
 import { CrowdLinkSection } from "../components/admin/CrowdLinkSection.tsx";
 import { StudyHeader } from "../components/admin/StudyHeader.tsx";
-import { AnnotatorTable, LabelStatusPanel, ProgressPanel, TypeFiguresSection } from "../components/dashboard/index.ts";
+import { AnnotatorTable, FastLabelsPanel, LabelStatusPanel, ProgressPanel, TypeFiguresSection } from "../components/dashboard/index.ts";
 import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
 import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
 import { dashboardPage } from "../server/annotation/dashboard-cache.server.ts";
 import { alignmentSummary } from "../domain/validation/alignment-summary.ts";
+import { TASK_TYPES } from "../domain/tasks/registry.ts";
 import { actionResult, orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
-import { setCountSurplus } from "../server/annotation/dashboard-settings.server.ts";
+import { setCountSurplus, setMinSecondsOnTask } from "../server/annotation/dashboard-settings.server.ts";
 import { getStudy, setStudyStatus } from "../server/annotation/studies.server.ts";
 import { crowdDashboardAction, NO_ACTION_DATA } from "../server/crowd/dashboard-actions.server.ts";
 import { prolificSessionCounts, prolificStudyUrl } from "../server/crowd/prolific.server.ts";
@@ -28,8 +29,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const db = getDb();
   const excludeFlagged = url.searchParams.get("exclude") === "flagged";
+  const excludeFast = url.searchParams.get("fast") === "exclude";
   // Cached per study and parameters until the study's data changes (dashboard-cache.server.ts).
-  const page = orResponse(() => dashboardPage(db, studyId, { excludeFlagged, reference: url.searchParams.get("reference") || null }));
+  const page = orResponse(() => dashboardPage(db, studyId, { excludeFlagged, excludeFast, reference: url.searchParams.get("reference") || null }));
   const view = page.view;
   const prolificUrl = view.study.pool === "crowd" ? prolificStudyUrl(url.origin, studyId) : null;
   const prolificSessions = view.study.pool === "crowd" ? prolificSessionCounts(db, studyId) : null;
@@ -62,6 +64,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     await orResponseWrite(() => setCountSurplus(db, studyId, form.get("countSurplus")));
     return json(NO_ACTION_DATA);
   }
+  if (intent === "min-seconds") {
+    return actionResult(() => {
+      setMinSecondsOnTask(db, studyId, form.get("minSecondsOnTask"));
+      return json(NO_ACTION_DATA);
+    }, db);
+  }
   const reply = await orResponseWrite(() => crowdDashboardAction(db, studyId, intent, form, request.url));
   return json(reply.data, { status: reply.status });
 }
@@ -74,6 +82,7 @@ export default function StudyDashboard() {
   const failure = reply && "ok" in reply && reply.ok === false ? reply : null;
   const [params] = useSearchParams();
   const referenceHref = (backbone: string) => `?${new URLSearchParams([...params].filter(([k]) => k !== "reference").concat([["reference", backbone]]))}`;
+  const fastToggleHref = `?${new URLSearchParams([...params].filter(([k]) => k !== "fast").concat(d.excludeFast ? [] : [["fast", "exclude"]]))}`;
   return (
     <>
       <StudyHeader study={d.study} />
@@ -86,13 +95,15 @@ export default function StudyDashboard() {
         excluding={params.get("exclude") === "flagged"}
         agreement={d.agreement}
         withoutFlagged={d.agreementWithoutFlagged}
+        fastLeftOut={d.excludeFast ? { count: d.fast.labels.length, minSeconds: d.fast.minSeconds, includeHref: fastToggleHref } : null}
       />
 
       <TypeFiguresSection kind={d.kind} pool={d.study.pool} alignment={d.alignment} trendSvg={d.trendSvg} comparison={d.comparison} referenceHref={referenceHref} fidelity={d.fidelity} />
 
       <section className="dash-section">
         <h2>Annotators</h2>
-        <AnnotatorTable progress={d.progress} gold={d.gold} flagged={d.flagged} names={d.names} />
+        <AnnotatorTable progress={d.progress} gold={d.gold} flagged={d.flagged} names={d.names} fast={d.fast} />
+        <FastLabelsPanel fast={d.fast} excluding={d.excludeFast} toggleHref={fastToggleHref} excludedFrom={`agreement and ${TASK_TYPES[d.kind].dashboard.flaggedExcludedFrom}`} names={d.names} />
       </section>
 
       <FlagsPanel data={d.flags} error={failure?.message ?? null} />

@@ -2,7 +2,8 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useMemo } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
-import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
+import { actionResult, formJson, formSeconds, orResponse, orResponseWrite, type ActionFailure } from "../server/http/responses.server.ts";
+import { recordItemShown } from "../server/annotation/item-shown.server.ts";
 import { saveTaskWork, taskPage } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
@@ -15,7 +16,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
   const itemId = parseId(params.itemId, "item");
-  return json(orResponse(() => taskPage(getDb(), studyId, itemId, user)));
+  const db = getDb();
+  const { firstShowing, ...page } = orResponse(() => taskPage(db, studyId, itemId, user));
+  // From now on the item is the annotator's to answer: a submit that came before this is refused (issue 28).
+  if (firstShowing) await orResponseWrite(() => recordItemShown(db, itemId, user.id), db);
+  return json(page);
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -306,6 +306,8 @@ describe("CSV formula injection", () => {
 
     const ada = await loginCookie(server.url, DEMO.ada);
     expect((await fetch(`${server.url}/annotate/${studyId}/next`, { headers: { cookie: ada }, redirect: "manual" })).headers.get("location")).toBe(`/annotate/${studyId}/items/${itemId}`);
+    // The item's page first: a submit for an item never shown to its annotator is refused (issue 28).
+    expect((await fetch(`${server.url}/annotate/${studyId}/items/${itemId}`, { headers: { cookie: ada } })).status).toBe(200);
     const label = new URLSearchParams({ intent: "submit", payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }), clientToken: "csv-test-1", then: "stay" });
     expect((await post(`/annotate/${studyId}/items/${itemId}`, label, { cookie: ada })).status).toBe(200);
 

@@ -1,5 +1,5 @@
-/** Per annotator: labels, time per item, gold accuracy, and a badge when flagged. */
-import type { GoldAccuracy, StudyProgress } from "../../domain/validation/index.ts";
+/** Per annotator: labels, time per item, gold accuracy, labels under the minimum seconds on task, and a badge when flagged. */
+import type { FastLabels, GoldAccuracy, StudyProgress } from "../../domain/validation/index.ts";
 import { formatPercent, formatSeconds } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";
 
@@ -9,9 +9,11 @@ interface Props {
   flagged: readonly string[];
   /** Display names by annotator id; the id is shown otherwise. */
   names?: Readonly<Record<string, string>>;
+  /** Labels under the study's minimum seconds on task, counted per annotator beside gold accuracy. */
+  fast?: FastLabels;
 }
 
-export function AnnotatorTable({ progress, gold, flagged, names = {} }: Props) {
+export function AnnotatorTable({ progress, gold, flagged, names = {}, fast }: Props) {
   const ids = [...new Set([...progress.annotators.map((a) => a.annotatorId), ...gold.map((g) => g.annotatorId)])].sort(
     // By name, then id in numeric order ("9" before "10"); plain comparisons, so server and browser agree.
     (a, b) => {
@@ -34,6 +36,7 @@ export function AnnotatorTable({ progress, gold, flagged, names = {} }: Props) {
             <th className="num">Open leases</th>
             <th className="num">Median time per item</th>
             <th className="num">Gold accuracy</th>
+            {fast ? <th className="num">Under {fast.minSeconds} s</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -52,6 +55,7 @@ export function AnnotatorTable({ progress, gold, flagged, names = {} }: Props) {
                   {formatSeconds(p?.medianSeconds)}
                 </td>
                 <td className="num">{g ? `${formatPercent(g.accuracy)} (${g.passed}/${g.attempted})` : <span className="muted">no gold yet</span>}</td>
+                {fast ? <td className="num" data-testid="fast-count">{fast.annotators.find((a) => a.annotatorId === id)?.fast ?? 0}</td> : null}
               </tr>
             );
           })}

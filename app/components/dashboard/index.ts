@@ -8,4 +8,5 @@ export { AnnotatorTable } from "./AnnotatorTable.tsx";
 export { FidelityTable } from "./FidelityTable.tsx";
 export { TypeFiguresSection } from "./TypeFiguresSection.tsx";
 export { LabelStatusPanel } from "./LabelStatusPanel.tsx";
+export { FastLabelsPanel } from "./FastLabelsPanel.tsx";
 export * from "./format.ts";

@@ -12,7 +12,8 @@ import type { AbChoice } from "./ab-task-state.ts";
 import type { ConsensusDraft } from "./consensus-form-state.ts";
 import { useItemActions, type ItemActionsConfig } from "./ItemActions.tsx";
 import { ItemTask } from "./ItemTask.tsx";
-import { useKeysWhileLoading } from "./useKeysWhileLoading.ts";
+import { mayQueueFor } from "./queued-keys.ts";
+import { useKeysWhileLoading, type DroppedKeys } from "./useKeysWhileLoading.ts";
 import { useTaskPosting, type TaskPostingOptions } from "./useTaskPosting.ts";
 
 /** What the page's loader gives for the item. */
@@ -47,7 +48,7 @@ export interface TaskPageShellProps {
   contextOpen?: boolean;
   readOnly?: boolean;
   submitText?: string;
-  /** A submit leads to another item: keys typed until it is on screen are held for it (useKeysWhileLoading). */
+  /** A submit leads to another item: keys typed until it is on screen are held, and only those that answer nothing act on it (useKeysWhileLoading). */
   loadsNextItem?: boolean;
   /** Skip, flag and undo-last (the annotator's page only). */
   itemActions?: ItemActionsConfig;
@@ -57,7 +58,7 @@ export function TaskPageShell(props: TaskPageShellProps) {
   const { item, failure } = props;
   const submitting = useNavigation().state === "submitting";
   const { setDraftValue, send, flushDraft } = useTaskPosting({ ...props.posting, itemId: item.itemId });
-  const loading = useKeysWhileLoading(item.itemId);
+  const loading = useKeysWhileLoading(item.itemId, (key) => mayQueueFor(item.task.kind, key));
   const hold = props.loadsNextItem ? loading.hold : noop;
   const actions = useItemActions(props.itemActions, () => {
     flushDraft();
@@ -68,7 +69,7 @@ export function TaskPageShell(props: TaskPageShellProps) {
     <section className="task-page" data-testid={props.testId} data-item={item.itemId} data-mode={props.mode} data-busy={busy || undefined} aria-busy={busy || undefined}>
       {props.header}
       <TaskError failure={failure} listProblems={props.listProblems ?? false} />
-      <LoadingNotice busy={busy} dropped={props.loadsNextItem ? loading.dropped : 0} />
+      <LoadingNotice busy={busy} dropped={props.loadsNextItem ? loading.dropped : null} />
       {props.replacement ?? (
         // While the next item loads the old one takes no input (inert: no clicks, no focus).
         <div className="task-page-body" {...(busy ? { inert: "" } : {})}>
@@ -101,12 +102,24 @@ export function TaskPageShell(props: TaskPageShellProps) {
 
 const noop = () => {};
 
-/** Says the next item is on its way, or that keys typed after a refused submit were not applied. */
-function LoadingNotice({ busy, dropped }: { busy: boolean; dropped: number }) {
+/** Says the next item is on its way, or that held keys were not applied and why. */
+function LoadingNotice({ busy, dropped }: { busy: boolean; dropped: DroppedKeys | null }) {
+  const count = !busy && dropped ? dropped.count : 0;
+  const keys = count === 1 ? "The key" : `The ${count} keys`;
+  const were = count === 1 ? "was" : "were";
   return (
     <div className="task-loading" role="status" data-testid="task-loading">
-      {busy ? <p>Saving and loading the next item… keys you type now are kept for it.</p> : null}
-      {!busy && dropped > 0 ? <p>{dropped === 1 ? "The key" : `The ${dropped} keys`} typed after submitting were not applied, because this item is still open.</p> : null}
+      {busy ? <p>Saving and loading the next item… keys that move around or open the guidelines are kept for it; answer keys are not, so answer once you can see it.</p> : null}
+      {count > 0 && dropped?.reason === "refused" ? (
+        <p>
+          {keys} typed after submitting {were} not applied, because this item is still open.
+        </p>
+      ) : null}
+      {count > 0 && dropped?.reason === "unseen" ? (
+        <p data-testid="keys-not-applied">
+          {keys} typed before this item appeared {were} not applied: answers count only once you have seen the item.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -11,3 +11,4 @@ export * from "./ab-summary.ts";
 export * from "./agreement-summary.ts";
 export * from "./gold-items.ts";
 export * from "./backbone-comparison.ts";
+export * from "./fast-labels.ts";

@@ -18,7 +18,7 @@ import { figuresView, namedView, studyDashboardView, type StudyDashboardView, ty
 import { trendChartSvg } from "./task-types/consensus-snippet-dashboard.server.ts";
 import type { DashboardView } from "./task-types/registry.server.ts";
 
-/** Entries per database connection: a figures entry per (study, exclusion), a view entry per reference too. */
+/** Entries per database connection: a figures entry per (study, flagged exclusion, fast-label exclusion), a view entry per reference too. */
 export const DASHBOARD_CACHE_ENTRIES = 32;
 
 /** A bounded map that forgets its least recently used entry when full (a Map keeps insertion order). */
@@ -101,7 +101,7 @@ export function dashboardPage(db: Db, studyId: number, options: ViewOptions): Da
   return inReadSnapshot(db, () => {
     const cache = cacheOf(db);
     const mark = dashboardMark(db, studyId);
-    const params = `${studyId}:${options.excludeFlagged ? "excluding" : "all"}`;
+    const params = `${studyId}:${options.excludeFlagged ? "excluding" : "all"}:${options.excludeFast ? "without-fast" : "with-fast"}`;
     const figures = cached(cache, `figures:${params}`, mark, (): Figures => {
       const analytics = dashboardAnalytics(db, studyId, options);
       return { analytics, channels: studyChannelStats(db, studyId, analytics.gold) };

@@ -6,6 +6,7 @@
 import { statusesInStatistics, type LabelStatus } from "../../domain/label-status.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
+import { isFastLabel } from "../../domain/validation/fast-labels.ts";
 import type { TaskTypeId } from "../../domain/tasks/ids.ts";
 import type { Db } from "../db.server.ts";
 import { activeLeases } from "../models/assignment.server.ts";
@@ -73,6 +74,17 @@ export function forStatistics(db: Db, rows: readonly LabelRecord[]): LabelRecord
     return set;
   };
   return rows.filter((r) => allowedIn(r.studyId).has(r.status));
+}
+
+/** The labels among `rows` not faster than each one's study minimum seconds on task (for a type that reads other studies' labels). */
+export function withoutFastLabels(db: Db, rows: readonly LabelRecord[]): LabelRecord[] {
+  const minimum = new Map<number, number>();
+  const minimumOf = (studyId: number) => {
+    let value = minimum.get(studyId);
+    if (value === undefined) minimum.set(studyId, (value = parseStudyConfig(findStudy(db, studyId)?.config).minSecondsOnTask));
+    return value;
+  };
+  return rows.filter((r) => !isFastLabel(r, minimumOf(r.studyId)));
 }
 
 export function loadActiveLeases(db: Db, studyId: number, now = new Date()) {

@@ -1,4 +1,4 @@
-/** Study settings the dashboard changes in place: whether surplus labels (beyond k) enter the statistics. */
+/** Study settings the dashboard changes in place: whether surplus labels (beyond k) enter the statistics, and the minimum seconds on task below which labels are listed as fast. */
 import { parseStudyConfig } from "../../domain/study-config.ts";
 import type { Db } from "../db.server.ts";
 import { badInput } from "../http/errors.server.ts";
@@ -15,4 +15,20 @@ export function setCountSurplus(db: Db, studyId: number, value: unknown): boolea
   const config = parseStudyConfig({ ...parseStudyConfig(study.config), countSurplus: value === "true" });
   setStudyConfig(db, studyId, config);
   return config.countSurplus;
+}
+
+/**
+ * Sets the study's `minSecondsOnTask` (labels faster than it are listed, and can be left out)
+ * from a posted number of seconds, 0–3600; anything else is a 400 naming the field. Returns the
+ * value now stored.
+ */
+export function setMinSecondsOnTask(db: Db, studyId: number, value: unknown): number {
+  const study = getStudy(db, studyId);
+  const seconds = typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) {
+    throw badInput("The minimum seconds on task is a number from 0 to 3600", [{ path: "minSecondsOnTask", message: "a number of seconds from 0 to 3600" }]);
+  }
+  const config = parseStudyConfig({ ...parseStudyConfig(study.config), minSecondsOnTask: seconds });
+  setStudyConfig(db, studyId, config);
+  return config.minSecondsOnTask;
 }

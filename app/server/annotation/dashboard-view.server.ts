@@ -9,8 +9,8 @@ import { studyDashboard, type StudyDashboard } from "./dashboard.server.ts";
 import type { DashboardViewOptions, TaskTypeServer } from "./task-types/handler.server.ts";
 import { TASK_SERVERS, type DashboardFigures, type DashboardView } from "./task-types/registry.server.ts";
 
-/** What the page asks for: leave flagged annotators out or not, and the reference backbone. */
-export type ViewOptions = DashboardViewOptions;
+/** What the page asks for: leave flagged annotators out or not, fast labels out or not, and the reference backbone. */
+export type ViewOptions = DashboardViewOptions & { excludeFast?: boolean };
 
 /** The type's own view of its figures, excluded annotators by id; the handler is looked up by the figures' own kind, so they match. */
 export function figuresView(figures: DashboardFigures, options: ViewOptions): DashboardView {
@@ -21,7 +21,7 @@ export function figuresView(figures: DashboardFigures, options: ViewOptions): Da
 /** The page's dashboard: the common parts and the type's view, with excluded annotators by name. */
 export function namedView(d: Omit<StudyDashboard, keyof DashboardFigures>, part: DashboardView) {
   const named = <T extends { excluded: string[] }>(summary: T): T => ({ ...summary, excluded: summary.excluded.map((id) => d.names[id] ?? id) });
-  const common = { study: d.study, names: d.names, progress: d.progress, gold: d.gold, flagged: d.flagged, excludeFlagged: d.excludeFlagged, labelStatus: d.labelStatus };
+  const common = { study: d.study, names: d.names, progress: d.progress, gold: d.gold, flagged: d.flagged, excludeFlagged: d.excludeFlagged, fast: d.fast, excludeFast: d.excludeFast, labelStatus: d.labelStatus };
   return { ...common, ...part, agreement: named(part.agreement), agreementWithoutFlagged: part.agreementWithoutFlagged ? named(part.agreementWithoutFlagged) : null };
 }
 

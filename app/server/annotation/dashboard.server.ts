@@ -1,12 +1,13 @@
 /**
  * The study dashboard: progress, agreement (with and without flagged annotators), gold accuracy,
+ * the labels faster than the study's minimum seconds on task (left out on request),
  * and the type's own figures (consensus: the alignment table and trend; A/B: fidelity), from its
  * handler in task-types/. Every figure comes from the pure analytics in app/domain/validation on
  * rows loaded here. The figures that depend only on stored labels and data (`dashboardAnalytics`)
  * are what dashboard-cache.server.ts keeps; those that depend on assignment leases (progress, the
  * names of everyone holding an item) are added fresh on each request (`withLeaseParts`).
  */
-import { flagAnnotators, goldAccuracy, goldFor, studyProgress, type ProgressItem, type ProgressLabel } from "../../domain/validation/index.ts";
+import { fastLabels, flagAnnotators, goldAccuracy, goldFor, studyProgress, withoutFast, type ProgressItem, type ProgressLabel } from "../../domain/validation/index.ts";
 import type { Db } from "../db.server.ts";
 import { assignedAnnotators } from "../models/assignment.server.ts";
 import { labelStatusCounts } from "../models/label.server.ts";
@@ -19,6 +20,8 @@ import { LABEL_STATUSES, type LabelStatus } from "../../domain/label-status.ts";
 export interface DashboardOptions {
   /** Leave annotators flagged on gold items out of agreement and alignment. */
   excludeFlagged?: boolean;
+  /** Leave labels faster than the study's minimum seconds on task out of agreement and alignment (issue 28). */
+  excludeFast?: boolean;
 }
 
 /** Everything on the dashboard that assignment leases do not change, with what progress is computed from. */
@@ -33,7 +36,11 @@ export function dashboardAnalytics(db: Db, studyId: number, options: DashboardOp
   const flagged = flagAnnotators(gold, config.goldThreshold, config.goldMinAttempted);
   const exclude = options.excludeFlagged ? flagged : [];
   const boot = { draws: config.bootstrapDraws, seed: config.seed };
-  const figures: DashboardFigures = TASK_SERVERS[study.type].dashboard({ db, study, items, labels, flagged, exclude, boot });
+  // Like gold accuracy, judged on each worker's own stored work; leaving them out touches the statistics only, not progress.
+  const fast = fastLabels(stored, config.minSecondsOnTask);
+  const excludeFast = Boolean(options.excludeFast);
+  const counted = excludeFast ? withoutFast(labels, fast) : labels;
+  const figures: DashboardFigures = TASK_SERVERS[study.type].dashboard({ db, study, items, labels: counted, flagged, exclude, excludeFast, boot });
   return {
     study: { id: study.id, name: study.name, type: study.type, pool: study.pool, status: study.status, labelsPerItem: study.labelsPerItem, config },
     labelNames: labels.map((l): [string, string] => [l.annotatorId, l.annotatorName]),
@@ -42,6 +49,8 @@ export function dashboardAnalytics(db: Db, studyId: number, options: DashboardOp
     gold,
     flagged,
     excludeFlagged: Boolean(options.excludeFlagged),
+    fast,
+    excludeFast,
     labelStatus: labelStatusOf(db, studyId),
     figures,
   };
@@ -59,8 +68,8 @@ export function withLeaseParts(db: Db, a: DashboardAnalytics) {
       .concat(a.labelNames),
   );
   const progress = studyProgress(a.progressItems, a.progressLabels, loadActiveLeases(db, studyId), a.study.labelsPerItem);
-  const { study, gold, flagged, excludeFlagged, labelStatus, figures } = a;
-  return { study, names, progress, gold, flagged, excludeFlagged, labelStatus, ...figures };
+  const { study, gold, flagged, excludeFlagged, fast, excludeFast, labelStatus, figures } = a;
+  return { study, names, progress, gold, flagged, excludeFlagged, fast, excludeFast, labelStatus, ...figures };
 }
 
 /** The dashboard computed now, uncached (the CLI, reports and tests; the page reads it through the cache). */

@@ -12,6 +12,7 @@ import { ServiceError, badInput, forbidden, zodProblems } from "../http/errors.s
 import { revisionByClientToken, upsertDraft, writeLabelRevision } from "../models/label.server.ts";
 import { findAssignment, markSubmitted, takenSlots } from "../models/assignment.server.ts";
 import { identityConfirmedOnSubmit } from "./identity.server.ts";
+import { refuseUnshown } from "./item-shown.server.ts";
 import { statusForNewLabel } from "./label-status.server.ts";
 import { getStudy } from "./studies.server.ts";
 import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem, type ItemRow, type SnippetContext } from "./task-view.server.ts";
@@ -98,6 +99,19 @@ export function submitLabel(db: Db, input: SubmitInput): SubmitResult {
   if (!token.success) throw badInput("The submission has no valid client token", [{ path: "clientToken", message: token.error.issues[0].message }]);
   checkSecondsOnTask(input.secondsOnTask);
   return writeTransaction(db, () => storeSubmit(db, input));
+}
+
+/**
+ * A submit from a page that served the item (the task page; the MTurk page has its own store):
+ * refused unless a page showed the item to this annotator before it arrived
+ * (item-shown.server.ts). Services and seeding that write labels without a page call `submitLabel`.
+ */
+export function submitShownLabel(db: Db, input: SubmitInput, now = new Date()): SubmitResult {
+  return writeTransaction(db, () => {
+    loadItem(db, input.studyId, input.itemId); // an item that does not exist is a 404 first, as for any submit
+    refuseUnshown(db, input.itemId, input.annotatorId, now);
+    return submitLabel(db, input);
+  });
 }
 
 /** Autosaved work in progress: checked for size and shape only, replaced on every save. */

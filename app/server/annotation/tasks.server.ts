@@ -9,7 +9,8 @@ import { statusCounts } from "../models/assignment.server.ts";
 import { itemCount } from "../models/study.server.ts";
 import { latestOwnLabel, loadDraft } from "../models/label.server.ts";
 import { listStudies } from "./studies.server.ts";
-import { saveDraft, submitLabel } from "./submit.server.ts";
+import { awaitsFirstShowing } from "./item-shown.server.ts";
+import { saveDraft, submitShownLabel } from "./submit.server.ts";
 import { canUndoFrom, flagItem, skipItem, undoTarget } from "./item-actions.server.ts";
 import { loadItem } from "./task-view.server.ts";
 import { TASK_SERVERS } from "./task-types/registry.server.ts";
@@ -44,6 +45,8 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
     /** The annotator passed on this item: it can be read, not answered. */
     skipped: assignment.status === "skipped",
     canUndo: canUndoFrom(db, studyId, assignment, user.id),
+    /** No page has shown this item to the annotator yet: the loader records this showing (recordItemShown). */
+    firstShowing: awaitsFirstShowing(assignment),
     // The form starts from the draft, else from the annotator's latest submitted label.
     ...TASK_SERVERS[item.kind].taskPart(db, item, user.id, { draft, latest: latest?.payload ?? null }),
   };
@@ -86,6 +89,6 @@ function saveAnswer(db: Db, studyId: number, itemId: number, user: SessionUser, 
   }
   if (post.intent !== "submit") throw badInput(`Unknown action "${String(post.intent)}"`);
   if (post.payload === undefined) throw badInput("The label is not valid JSON", [{ path: "payload", message: "not JSON" }]);
-  submitLabel(db, { studyId, itemId, annotatorId: user.id, payload: post.payload, clientToken: post.clientToken, secondsOnTask: post.secondsOnTask });
+  submitShownLabel(db, { studyId, itemId, annotatorId: user.id, payload: post.payload, clientToken: post.clientToken, secondsOnTask: post.secondsOnTask });
   return "label";
 }

@@ -14,6 +14,7 @@ import type { Db } from "../db.server.ts";
 import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
 import { checkSecondsOnTask, saveDraft } from "../annotation/submit.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
+import { recordItemShown, refuseUnshown } from "../annotation/item-shown.server.ts";
 import { loadItem } from "../annotation/task-view.server.ts";
 import { TASK_SERVERS, type TaskPart } from "../annotation/task-types/registry.server.ts";
 import { leaseFixedItem, leasedAt } from "../models/assignment.server.ts";
@@ -148,6 +149,8 @@ export function externalTaskPage(db: Db, request: ExternalQuestionRequest, now =
   if (stored) return { ...common, ...taskPart(db, item, annotatorId), mode: "submitted", token, assignmentId: request.assignmentId, handoff: handoffFor(db, request, stored, annotatorId) };
   refuseSecondAssignmentOnItem(db, item.id, annotatorId);
   leaseItem(db, study, item.id, annotatorId, now);
+  // The accepted worker sees the item from now on; a submit before this is refused (issue 28).
+  recordItemShown(db, item.id, annotatorId, now);
   return { ...common, ...taskPart(db, item, annotatorId), mode: "work", token, assignmentId: request.assignmentId };
 }
 
@@ -197,6 +200,7 @@ export function submitExternalQuestion(db: Db, input: ExternalSubmitInput, now =
   const seconds = input.secondsOnTask;
   checkSecondsOnTask(seconds);
   refuseSecondAssignmentOnItem(db, a.itemId, annotatorId);
+  refuseUnshown(db, a.itemId, annotatorId, now);
   const outcome = recordCrowdAssignment(db, {
     channel: "mturk",
     externalId: a.assignmentId,

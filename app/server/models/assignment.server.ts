@@ -125,7 +125,7 @@ export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: s
 
 const byItemAndAnnotator = preparedOnce((db) =>
   db
-    .select({ id: assignments.id, status: assignments.status, leaseExpiresAt: assignments.leaseExpiresAt, submittedAt: assignments.submittedAt })
+    .select({ id: assignments.id, status: assignments.status, leaseExpiresAt: assignments.leaseExpiresAt, submittedAt: assignments.submittedAt, shownAt: assignments.shownAt })
     .from(assignments)
     .where(and(eq(assignments.studyItemId, p("itemId")), eq(assignments.annotatorId, p("annotatorId"))))
     .prepare(),
@@ -136,6 +136,8 @@ export interface AssignmentRow {
   status: AssignmentStatus;
   leaseExpiresAt: string;
   submittedAt: string | null;
+  /** When a page first served the item to the annotator; null: never. */
+  shownAt: string | null;
 }
 
 export function findAssignment(db: Db, itemId: number, annotatorId: number): AssignmentRow | undefined {
@@ -235,6 +237,20 @@ const submitted = preparedOnce((db) =>
 
 export function markSubmitted(db: Db, assignmentId: number, at: string): void {
   submitted(db).run({ assignmentId, at });
+}
+
+// Only the first showing is kept, so a reload or a revisit never moves it.
+const shown = preparedOnce((db) =>
+  db
+    .update(assignments)
+    .set({ shownAt: sql`${p("at")}` })
+    .where(and(eq(assignments.id, p("assignmentId")), sql`${assignments.shownAt} is null`))
+    .prepare(),
+);
+
+/** Records when the item was first on a page served to the assignment's annotator (a later call changes nothing). */
+export function markShown(db: Db, assignmentId: number, at: string): void {
+  shown(db).run({ assignmentId, at });
 }
 
 /** Marks the annotator's assignment on the item submitted, creating it when a channel handed out the work. */

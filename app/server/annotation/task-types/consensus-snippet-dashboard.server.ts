@@ -23,7 +23,7 @@ import { failedTopicsOf } from "../../../domain/metrics/incomplete-input.ts";
 import { findEvaluation } from "../../models/evaluation.server.ts";
 import { crowdStudiesOnSameSnippets } from "../../models/study.server.ts";
 import { currentMetricParams } from "../../pipeline/metric-settings.server.ts";
-import { loadItems, loadLatestLabels, loadSeries, topicsByRun, type ItemRecord, type LabelRecord, type ScoreSeries } from "../dashboard-data.server.ts";
+import { loadItems, loadLatestLabels, loadSeries, topicsByRun, withoutFastLabels, type ItemRecord, type LabelRecord, type ScoreSeries } from "../dashboard-data.server.ts";
 import type { DashboardContext } from "./handler.server.ts";
 
 function consensusItems(items: readonly ItemRecord[], topics: Map<string, string[]>): AlignmentItem[] {
@@ -77,7 +77,7 @@ function evaluatorSources(db: Db, runIds: string[], topics: Map<string, string[]
   return { evaluators, baseline, s0 };
 }
 
-export function consensusDashboard({ db, study, items, labels, flagged, exclude, boot }: DashboardContext) {
+export function consensusDashboard({ db, study, items, labels, flagged, exclude, excludeFast, boot }: DashboardContext) {
   const runIds = [...new Set(items.map((i) => i.runId).filter((r): r is string => r !== null))];
   const topics = topicsByRun(db, runIds);
   const ownItems = consensusItems(items, topics);
@@ -90,7 +90,8 @@ export function consensusDashboard({ db, study, items, labels, flagged, exclude,
   const crowdStudies = pool === "expert" ? crowdStudiesOnSameSnippets(db, study.id) : [];
   const crowdItems = consensusItems(loadItems(db, crowdStudies), topics).filter((i) => topics.has(i.runId));
   const crowdItemIds = new Set(crowdItems.map((i) => i.itemId));
-  const crowdLabels = consensusRows(loadLatestLabels(db, crowdStudies, "statistics")).filter((l) => crowdItemIds.has(l.itemId));
+  const crowdCounted = loadLatestLabels(db, crowdStudies, "statistics");
+  const crowdLabels = consensusRows(excludeFast ? withoutFastLabels(db, crowdCounted) : crowdCounted).filter((l) => crowdItemIds.has(l.itemId));
   const expertLabels = pool === "expert" ? ownLabels.filter((l) => !exclude.includes(l.annotatorId)) : [];
   const table = pool === "expert" ? alignmentTable([...ownItems, ...crowdItems], [...expertLabels, ...crowdLabels], evaluatorSources(db, runIds, topics)) : null;
   return {

@@ -23,6 +23,8 @@ export interface DashboardContext {
   flagged: string[];
   /** The annotators left out: the flagged ones when the admin excludes them, else none. */
   exclude: string[];
+  /** Labels under the minimum seconds on task are left out: `labels` is without this study's; other studies' labels a type reads leave theirs out too (`withoutFastLabels`). */
+  excludeFast: boolean;
   boot: { draws: number; seed: number };
 }
 
