@@ -6,6 +6,7 @@ import { actionResult, formJson, formSeconds, orResponse, orResponseWrite, type 
 import { recordItemShown } from "../server/annotation/item-shown.server.ts";
 import { saveTaskWork, taskPage } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
+import { takeNextStep } from "../server/crowd/next-step.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
@@ -19,6 +20,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const db = getDb();
   const { firstShowing, ...page } = orResponse(() => taskPage(db, studyId, itemId, user));
   // From now on the item is the annotator's to answer: a submit that came before this is refused (issue 28).
+  // The one write a loader makes (test/unit/architecture.test.ts): it stamps the annotator's own
+  // existing assignment once and creates, leases or submits nothing.
   if (firstShowing) await orResponseWrite(() => recordItemShown(db, itemId, user.id), db);
   return json(page);
 }
@@ -31,19 +34,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const post = { intent: form.get("intent"), note: form.get("note"), payload: formJson(form, "payload"), clientToken: String(form.get("clientToken") ?? ""), secondsOnTask: formSeconds(form) };
   // Opened from My labels: a submit goes back there, not on to the next unlabelled item.
   const fromMine = new URL(request.url).searchParams.get("from") === "mine";
+  const db = getDb();
   return actionResult(() => {
-    const result = saveTaskWork(getDb(), studyId, itemId, user, post);
+    const result = saveTaskWork(db, studyId, itemId, user, post);
     switch (result.done) {
       case "draft":
       case "flagged":
         return json({ ok: true as const, saved: result.done });
       case "undo":
         return redirect(`/annotate/${studyId}/items/${result.itemId}`);
+      // The next item is leased here, in the POST, and the browser goes straight to it.
       case "skipped":
-        return redirect(`/annotate/${studyId}/next`);
+        return redirect(takeNextStep(db, studyId, user));
       case "label":
         if (form.get("then") === "stay") return json({ ok: true as const, saved: "label" as const });
-        return redirect(fromMine ? `/annotate/${studyId}/mine` : `/annotate/${studyId}/next`);
+        return redirect(fromMine ? `/annotate/${studyId}/mine` : takeNextStep(db, studyId, user));
     }
   });
 }

@@ -2,7 +2,7 @@ import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@rem
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { studyForWorker } from "../server/annotation/access.server.ts";
-import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { channelOfWorker } from "../server/crowd/channels/registry.server.ts";
 import { MAX_QUALIFICATION_ATTEMPTS } from "../server/crowd/qualification.server.ts";
@@ -16,18 +16,19 @@ const REDIRECT_SECONDS = 5;
 
 /**
  * The end of a session on a channel with a completion code (Prolific): the code and the way back, or — after
- * failing the reading test — a request to return the study. Anyone with work left is sent to it.
+ * failing the reading test — a request to return the study. Anyone whose session goes on is sent to the next page.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["crowd"]);
   const studyId = parseId(new URL(request.url).searchParams.get("study") ?? undefined, "study");
   // Channels without a completion code end on the usual page.
-  const finish = channelOfWorker(user.channel)?.completion.finish;
-  if (!finish) throw redirect(`/annotate/${studyId}/next`);
+  const endView = channelOfWorker(user.channel)?.completion.endView;
+  if (!endView) throw redirect(`/annotate/${studyId}/next`);
   const db = getDb();
   const study = orResponse(() => studyForWorker(db, studyId, user));
-  const step = await orResponseWrite(() => finish(db, studyId, user.id));
-  if (step.kind === "task" || step.kind === "qualify") throw redirect(step.path);
+  // Read-only (issue 29): a session still going is completed, or given its next item, by the next page's POST.
+  const step = orResponse(() => endView(db, studyId, user.id));
+  if (step === null) throw redirect(`/annotate/${studyId}/next`);
   if (step.kind === "not-qualified") return json({ state: "not-qualified" as const, name: study.name, attempts: MAX_QUALIFICATION_ATTEMPTS });
   const { code, url, labels } = step;
   return json({ state: "complete" as const, name: study.name, code, url, labels });

@@ -6,6 +6,8 @@ import { networkIdentity, type RequestContext } from "../server/http/load-contex
 import { channelOfWorker } from "../server/crowd/channels/registry.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { orResponseWrite } from "../server/http/responses.server.ts";
+import { ServiceError } from "../server/http/errors.server.ts";
+import { takeNextStep } from "../server/crowd/next-step.server.ts";
 import { loadQualificationTest } from "../server/templates.server.ts";
 import { withoutAnswers } from "../domain/qualification.ts";
 import { readForm } from "../server/http/request-body.server.ts";
@@ -66,12 +68,30 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
+/** The first item after a pass; null (the next page decides) when the study refuses, so the pass itself is kept. */
+function firstItemPath(request: Request, db: ReturnType<typeof getDb>, user: SessionUser): string | null {
+  const study = Number(studyParam(request));
+  if (!user.crowdStudies.includes(study)) return null;
+  try {
+    return takeNextStep(db, study, user);
+  } catch (err) {
+    if (err instanceof ServiceError) return null;
+    throw err;
+  }
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, ["crowd"]);
   const origin = attemptOrigin(request, user, context);
   const form = await readForm(request);
-  const { reply, status } = await orResponseWrite(() => takeQualificationTest(getDb(), user.id, form, origin));
-  if (reply.passed) throw redirect(nextPath(request));
+  const db = getDb();
+  const { reply, status, next } = await orResponseWrite(() => {
+    const outcome = takeQualificationTest(db, user.id, form, origin);
+    // A pass goes straight to the first item, leased here in the POST (the next page's GET writes nothing).
+    const next = outcome.reply.passed ? firstItemPath(request, db, { ...user, qualifiedAt: new Date().toISOString() }) : null;
+    return { ...outcome, next };
+  }, db);
+  if (reply.passed) throw redirect(next ?? nextPath(request));
   if (reply.locked) lockedRedirect(request, user);
   return json(reply, { status });
 }

@@ -2,14 +2,16 @@
  * MTurk ExternalQuestion page: `/mturk/task?study=…&item=…` plus the parameters MTurk appends.
  * MTurk frames it cross-site, so it works without the login session: the loader signs the
  * assignment into a token and the action checks it. Preview (ASSIGNMENT_ID_NOT_AVAILABLE) shows
- * the task read-only; after accept the worker answers, the action stores the label once, and the
+ * the task read-only; after accept the worker answers (the page itself stores nothing), the action stores the label once, and the
  * page posts the assignment id and label to `<turkSubmitTo>/mturk/externalSubmit`.
  */
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
-import { actionResult, formJson, formSeconds, orResponseWrite, type ActionFailure } from "../server/http/responses.server.ts";
+import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
+import { crowdEntryLimiter, EntryLimited } from "../server/crowd/entry-limiter.server.ts";
+import { networkIdentity } from "../server/http/load-context.server.ts";
 import { mturkExternalChannel as channel } from "../server/crowd/channels/mturk-external.server.ts";
 import type { ExternalSubmitForm } from "../server/crowd/external-question.server.ts";
 import { getDb } from "../server/db.server.ts";
@@ -24,27 +26,34 @@ export const handle = { framed: true };
 /** MTurk's and our parameters: with none of them, someone opened the bare URL (not a HIT). */
 const TASK_PARAMS = ["study", "item", "assignmentId", "hitId", "workerId", "turkSubmitTo"];
 
+// The page only reads: the worker, the lease and the showing are written when the worker posts (issue 29).
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   if (!TASK_PARAMS.some((p) => params.has(p))) return json({ mode: "about" as const }, { status: 400 });
-  return json(await orResponseWrite(() => channel.page(getDb(), params)));
+  return json(orResponse(() => channel.page(getDb(), params)));
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const db = getDb();
   const form = await readForm(request);
   const intent = form.get("intent");
   const token = String(form.get("token") ?? "");
+  const options = { entries: { limiter: crowdEntryLimiter(), network: networkIdentity(context) } };
   return actionResult(() => {
     const payload = formJson(form, "payload");
-    if (intent === "draft") {
-      channel.saveDraft(db, token, payload);
-      return json({ ok: true as const, saved: "draft" as const });
+    try {
+      if (intent === "draft") {
+        channel.saveDraft(db, token, payload, options);
+        return json({ ok: true as const, saved: "draft" as const });
+      }
+      if (intent !== "submit") return json<ActionFailure>({ ok: false, message: `Unknown action "${String(intent)}"`, problems: [] }, { status: 400 });
+      if (payload === undefined) return json<ActionFailure>({ ok: false, message: "The label is not valid JSON", problems: [{ path: "payload", message: "not JSON" }] }, { status: 400 });
+      const result = channel.submit(db, { token, payload, secondsOnTask: formSeconds(form) }, new Date(), options);
+      return json({ ok: true as const, saved: "label" as const, ...result });
+    } catch (err) {
+      if (err instanceof EntryLimited) return json<ActionFailure>({ ok: false, message: err.message, problems: [] }, { status: 429, headers: { "Retry-After": String(err.retryAfterSeconds) } });
+      throw err;
     }
-    if (intent !== "submit") return json<ActionFailure>({ ok: false, message: `Unknown action "${String(intent)}"`, problems: [] }, { status: 400 });
-    if (payload === undefined) return json<ActionFailure>({ ok: false, message: "The label is not valid JSON", problems: [{ path: "payload", message: "not JSON" }] }, { status: 400 });
-    const result = channel.submit(db, { token, payload, secondsOnTask: formSeconds(form) });
-    return json({ ok: true as const, saved: "label" as const, ...result });
   });
 }
 

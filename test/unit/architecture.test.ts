@@ -22,6 +22,15 @@ function offenders(folder: string, forbidden: (target: string) => boolean): stri
   return importsOf(folder).flatMap(({ file, targets }) => targets.filter(forbidden).map((t) => `${file} imports ${t}`));
 }
 
+/** The text of a route module's loader, from its declaration to the next top-level declaration. */
+function loaderBody(source: string): string | null {
+  const start = source.search(/^export (async )?function loader\b|^export const loader\b/m);
+  if (start < 0) return null;
+  const rest = source.slice(start + 1);
+  const end = rest.search(/^(export |function |const |\/\*\*)/m);
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
 describe("layers", () => {
   it("app/domain is pure: nothing from the server, the database, node:*, React, Remix or components", () => {
     const impure = (t: string) => /^(app\/server|app\/components|app\/routes|db)\//.test(t) || /^(node:|react|@remix-run|better-sqlite3|drizzle-orm)/.test(t);
@@ -62,6 +71,20 @@ describe("layers", () => {
 
   it("every module in app/server is server-only (*.server.ts)", () => {
     expect(sourceFiles("app/server").filter((f) => !f.endsWith(".server.ts"))).toEqual([]);
+  });
+
+  it("loaders write nothing (issue 29: a GET changes nothing), save the task page's one documented first-showing stamp", () => {
+    // Every web write runs under the write lock (orResponseWrite/actionResult) or opens a
+    // transaction; these are the services that lease, enter, complete or stamp.
+    const WRITES = /\b(orResponseWrite|actionResult|withWriteLock|writeTransaction|startSession|endSession|nextTask|takeNextStep|recordItemShown|findOrCreateCrowdWorker|saveTaskWork)\s*\(|\.(enter|finish|submit|saveDraft)\s*\(/g;
+    const ALLOWED: Record<string, string[]> = { "app/routes/annotate.$studyId.items.$itemId.tsx": ["orResponseWrite(", "recordItemShown("] };
+    const found: Record<string, string[]> = {};
+    for (const file of sourceFiles("app/routes")) {
+      const body = loaderBody(readSource(file));
+      const calls = body ? [...body.matchAll(WRITES)].map((m) => m[0].replace(/^\./, "").replace(/\s+/g, "")) : [];
+      if (calls.length > 0) found[file] = calls;
+    }
+    expect(found).toEqual(ALLOWED);
   });
 
   it("the import graph has no cycles", () => {

@@ -7,7 +7,7 @@ import { hasWorkFor } from "../annotation/assignment.server.ts";
 import type { Db } from "../db.server.ts";
 import { findCrowdWorker, qualifiedAt } from "../models/annotator.server.ts";
 import type { CrowdChannel } from "./channels/channel.server.ts";
-import type { WorkerChannel } from "./workers.server.ts";
+import { CONFIRMED_AT_ENTRY, type WorkerChannel } from "./workers.server.ts";
 
 /** No annotator has this id: "could a newcomer get an item?" asks about nobody's own rows. */
 const NEWCOMER = -1;
@@ -20,7 +20,8 @@ const NEWCOMER = -1;
 export function noWorkBeforeEntry(db: Db, studyId: number, workerChannel: WorkerChannel, workerId: string | null): boolean {
   const known = workerId ? findCrowdWorker(db, workerChannel, workerId.trim()) : undefined;
   if (known !== undefined && qualifiedAt(db, known)) return false;
-  return !hasWorkFor(db, studyId, known ?? NEWCOMER);
+  // Unverified namespaces (MTurk, Prolific) ask about the places beyond k that they may take.
+  return !hasWorkFor(db, studyId, known ?? NEWCOMER, new Date(), CONFIRMED_AT_ENTRY[workerChannel]);
 }
 
 /** The same check for whoever a /crowd/start link names (channels that start no session are never refused here). */

@@ -13,18 +13,18 @@ import { appSecret } from "../auth/secret.server.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
 import { checkSecondsOnTask, saveDraft } from "../annotation/submit.server.ts";
-import { parseStudyConfig } from "../../domain/study-config.ts";
-import { recordItemShown, refuseUnshown } from "../annotation/item-shown.server.ts";
+import { recordItemShown } from "../annotation/item-shown.server.ts";
 import { loadItem } from "../annotation/task-view.server.ts";
 import { TASK_SERVERS, type TaskPart } from "../annotation/task-types/registry.server.ts";
-import { leaseFixedItem, leasedAt } from "../models/assignment.server.ts";
+import { findCrowdWorker } from "../models/annotator.server.ts";
 import { findCrowdAssignment } from "../models/crowd-assignment.server.ts";
 import { latestOwnLabel, latestPayloadJson, loadDraft } from "../models/label.server.ts";
 import { findHit, type StoredHit } from "../models/mturk-hit.server.ts";
 import type { ItemRow, StudyRow } from "../models/study.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
 import { allowedSubmitOrigins, environmentOfSubmitOrigin, submitOriginOf, type ExternalAssignment, type ExternalQuestionRequest } from "./external-question-params.server.ts";
-import { signAssignment, verifyAssignmentToken } from "./external-question-token.server.ts";
+import { signAssignment, verifyAssignmentToken, type SignedAssignment } from "./external-question-token.server.ts";
+import { EntryLimited, type CrowdEntryLimiter } from "./entry-limiter.server.ts";
 import { recordCrowdAssignment } from "./record-assignment.server.ts";
 import { findOrCreateCrowdWorker } from "./workers.server.ts";
 
@@ -92,16 +92,21 @@ function handoffFor(db: Db, a: ExternalAssignment, stored: StoredAssignment, ann
 }
 
 /** A worker answers an item once: a label of theirs from another assignment (another HIT) is not added to. */
-function refuseSecondAssignmentOnItem(db: Db, itemId: number, annotatorId: number): void {
-  if (latestOwnLabel(db, itemId, annotatorId)) {
+function refuseSecondAssignmentOnItem(db: Db, itemId: number, annotatorId: number | undefined): void {
+  if (annotatorId !== undefined && latestOwnLabel(db, itemId, annotatorId)) {
     throw new ServiceError(409, "You have already answered this item in another assignment. Please return this HIT.");
   }
 }
 
-/** Leases the fixed item to the worker when they hold no assignment on it (a lapsed one is renewed). */
-function leaseItem(db: Db, study: StudyRow, itemId: number, annotatorId: number, now: Date): void {
-  const { leaseMinutes } = parseStudyConfig(study.config);
-  leaseFixedItem(db, itemId, annotatorId, now.toISOString(), new Date(now.getTime() + leaseMinutes * 60_000).toISOString());
+/**
+ * Refuses (409) an answer whose token says the page was served after the answer arrived. The token
+ * is issued only by a served page, so a signed showing time is the item's first showing (issue 28)
+ * without the page writing anything (issue 29: a GET creates nothing).
+ */
+function refuseBeforeShown(a: SignedAssignment, now: Date): void {
+  if (!(Date.parse(a.shownAt) <= now.getTime())) {
+    throw new ServiceError(409, `Item ${a.itemId} had not been shown to you yet when this answer arrived, so it was not stored. Read the item, then answer it.`);
+  }
 }
 
 // ---------- the page ----------
@@ -128,9 +133,11 @@ function taskPart(db: Db, item: ItemRow, annotatorId: number | null): TaskPart {
 }
 
 /**
- * The task page for MTurk's parameters: a read-only preview, the task for an accepted assignment
- * (leasing the item to the worker), or — when this assignment's answer is already stored — the
- * hand-off form again, never a second label.
+ * The task page for MTurk's parameters: a read-only preview, the task for an accepted assignment,
+ * or — when this assignment's answer is already stored — the hand-off form again, never a second
+ * label. It writes nothing (issue 29): no worker, lease or showing is stored until the worker
+ * posts an answer or a draft, so invented worker ids on a published HIT leave no trace and hold
+ * no place. The showing time travels in the signed token instead.
  */
 export function externalTaskPage(db: Db, request: ExternalQuestionRequest, now = new Date(), secret = appSecret()): ExternalTaskPage {
   const study = openCrowdStudy(db, request.studyId);
@@ -143,15 +150,15 @@ export function externalTaskPage(db: Db, request: ExternalQuestionRequest, now =
   }
 
   checkedHit(db, { ...request, itemId: item.id });
-  const annotatorId = findOrCreateCrowdWorker(db, "mturk", request.workerId);
-  const token = signAssignment(request, secret);
+  const annotatorId = findCrowdWorker(db, "mturk", request.workerId.trim());
+  const token = signAssignment({ ...request, shownAt: now.toISOString() }, secret);
   const stored = storedAssignment(db, request.assignmentId);
-  if (stored) return { ...common, ...taskPart(db, item, annotatorId), mode: "submitted", token, assignmentId: request.assignmentId, handoff: handoffFor(db, request, stored, annotatorId) };
+  if (stored) {
+    if (annotatorId === undefined) throw new ServiceError(409, `Assignment ${request.assignmentId} was stored for another item or worker`);
+    return { ...common, ...taskPart(db, item, annotatorId), mode: "submitted", token, assignmentId: request.assignmentId, handoff: handoffFor(db, request, stored, annotatorId) };
+  }
   refuseSecondAssignmentOnItem(db, item.id, annotatorId);
-  leaseItem(db, study, item.id, annotatorId, now);
-  // The accepted worker sees the item from now on; a submit before this is refused (issue 28).
-  recordItemShown(db, item.id, annotatorId, now);
-  return { ...common, ...taskPart(db, item, annotatorId), mode: "work", token, assignmentId: request.assignmentId };
+  return { ...common, ...taskPart(db, item, annotatorId ?? null), mode: "work", token, assignmentId: request.assignmentId };
 }
 
 // ---------- the submit ----------
@@ -172,10 +179,22 @@ export interface ExternalSubmitResult {
 export interface ExternalOptions {
   secret?: string;
   allowed?: readonly string[];
+  /** Limits new assignments and workers per study and client network (the server passes its limiter; tests may leave it out). */
+  entries?: { limiter: CrowdEntryLimiter; network: string };
+}
+
+/** Refuses (429) a new row while the study's entries from this network are used up. */
+function checkEntryLimit(options: ExternalOptions, studyId: number, now: Date): void {
+  const wait = options.entries?.limiter.retryAfter(studyId, options.entries.network, now.getTime()) ?? 0;
+  if (wait > 0) throw new EntryLimited(wait);
+}
+
+function countEntry(options: ExternalOptions, studyId: number, now: Date): void {
+  options.entries?.limiter.record(studyId, options.entries.network, now.getTime());
 }
 
 /** The assignment behind a token, with its submit address still allowed. */
-function assignmentOfToken(token: string, options: ExternalOptions): ExternalAssignment {
+function assignmentOfToken(token: string, options: ExternalOptions): SignedAssignment {
   const a = verifyAssignmentToken(token, options.secret ?? appSecret());
   if (submitOriginOf(a.turkSubmitTo, options.allowed ?? allowedSubmitOrigins()) === null) {
     throw badInput(`turkSubmitTo "${a.turkSubmitTo}" is no longer an allowed MTurk submit address`, [{ path: "turkSubmitTo", message: "not allowed" }]);
@@ -193,14 +212,15 @@ export function submitExternalQuestion(db: Db, input: ExternalSubmitInput, now =
   const study = openCrowdStudy(db, a.studyId);
   loadItem(db, study.id, a.itemId);
   const hit = checkedHit(db, a);
-  const annotatorId = findOrCreateCrowdWorker(db, "mturk", a.workerId);
   const before = storedAssignment(db, a.assignmentId);
-  if (before) return { handoff: handoffFor(db, a, before, annotatorId), duplicate: true };
+  if (before) return { handoff: handoffFor(db, a, before, findOrCreateCrowdWorker(db, "mturk", a.workerId)), duplicate: true };
+  checkEntryLimit(options, study.id, now);
+  const annotatorId = findOrCreateCrowdWorker(db, "mturk", a.workerId);
 
   const seconds = input.secondsOnTask;
   checkSecondsOnTask(seconds);
   refuseSecondAssignmentOnItem(db, a.itemId, annotatorId);
-  refuseUnshown(db, a.itemId, annotatorId, now);
+  refuseBeforeShown(a, now);
   const outcome = recordCrowdAssignment(db, {
     channel: "mturk",
     externalId: a.assignmentId,
@@ -212,21 +232,27 @@ export function submitExternalQuestion(db: Db, input: ExternalSubmitInput, now =
     payload: input.payload,
     secondsOnTask: seconds,
     rewardUsd: hit.rewardUsd,
-    acceptedAt: leasedAt(db, a.itemId, annotatorId),
+    acceptedAt: a.shownAt,
     submittedAt: now.toISOString(),
     source: "external-question",
   });
+  // The page wrote nothing when it served the item; the showing its token carries is recorded now.
+  recordItemShown(db, a.itemId, annotatorId, new Date(a.shownAt));
   const after = storedAssignment(db, a.assignmentId);
   if (!after) throw new Error(`Assignment ${a.assignmentId} was not stored`);
+  if (outcome.kind === "stored") countEntry(options, study.id, now);
   // "unchanged": a concurrent submit of the same answer got there first.
   return { handoff: handoffFor(db, a, after, annotatorId), duplicate: outcome.kind !== "stored" };
 }
 
-/** Autosaves the worker's unfinished answer under the assignment's lease. */
-export function saveExternalDraft(db: Db, token: string, payload: unknown, options: ExternalOptions = {}): void {
+/** Autosaves the worker's unfinished answer; a worker id seen for the first time counts as a new entry. */
+export function saveExternalDraft(db: Db, token: string, payload: unknown, options: ExternalOptions = {}, now = new Date()): void {
   const a = assignmentOfToken(token, options);
   openCrowdStudy(db, a.studyId);
-  const annotatorId = findOrCreateCrowdWorker(db, "mturk", a.workerId);
   if (storedAssignment(db, a.assignmentId)) return; // answered: the draft is no longer needed
+  const known = findCrowdWorker(db, "mturk", a.workerId.trim());
+  if (known === undefined) checkEntryLimit(options, a.studyId, now);
+  const annotatorId = known ?? findOrCreateCrowdWorker(db, "mturk", a.workerId);
   saveDraft(db, a.studyId, a.itemId, annotatorId, payload);
+  if (known === undefined) countEntry(options, a.studyId, now);
 }

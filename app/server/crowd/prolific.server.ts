@@ -16,6 +16,7 @@ import { ServiceError, badInput, forbidden, zodProblems } from "../http/errors.s
 import { releaseLeasesOf } from "../models/assignment.server.ts";
 import { findSession, insertCrowdAssignment, latestSession, markSessionSubmitted, sessionConfirmationCounts } from "../models/crowd-assignment.server.ts";
 import { labelCountInStudy } from "../models/label.server.ts";
+import { findCrowdWorker } from "../models/annotator.server.ts";
 import { setStudyConfig, type StudyRow } from "../models/study.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
 import { qualificationState } from "./qualification.server.ts";
@@ -90,6 +91,23 @@ export interface ProlificEntry {
   revisit: boolean;
   /** Where to send the participant next. */
   next: string;
+}
+
+/**
+ * What entering would refuse, found without writing (the entry page's GET): a bad link (400), a
+ * study without Prolific settings or a closed one (409), a SESSION_ID already used by another
+ * participant or study (409).
+ */
+export function checkProlificEntry(db: Db, studyId: number, params: URLSearchParams): void {
+  const study = studyOrNotFound(db, studyId);
+  const ids = parseProlificParams(params);
+  settingsOrRefuse(study);
+  if (study.status !== "open") throw new ServiceError(409, "This study is closed and takes no more answers. Please return your place in it on Prolific.");
+  const stored = findSession(db, CHANNEL, ids.SESSION_ID);
+  const known = findCrowdWorker(db, CHANNEL, ids.PROLIFIC_PID);
+  if (stored && (stored.annotatorId !== known || stored.studyId !== studyId || stored.externalGroupId !== ids.STUDY_ID)) {
+    throw new ServiceError(409, `The Prolific session ${ids.SESSION_ID} belongs to another participant or study. Please open the study from Prolific again.`);
+  }
 }
 
 /**
@@ -191,6 +209,21 @@ export function prolificStep(db: Db, studyId: number, annotatorId: number, now =
     if (lease) return { kind: "task", itemId: lease.itemId };
   }
   return { kind: "complete", completion: completeSession(db, studyId, annotatorId, settings, labels, now) };
+}
+
+/**
+ * The end page's view, read-only (its GET writes nothing): no code after failing the reading
+ * test, the code once the session has been completed, else null (the session is still going:
+ * the next step, a POST, completes it or leases the next item).
+ */
+export function prolificEndView(db: Db, studyId: number, annotatorId: number): Exclude<ProlificStep, { kind: "task" } | { kind: "qualify" }> | null {
+  const settings = settingsOrRefuse(studyOrNotFound(db, studyId));
+  if (qualificationState(db, annotatorId) === "locked") return { kind: "not-qualified" };
+  const session = latestSession(db, CHANNEL, studyId, annotatorId);
+  if (!session || session.status === "accepted") return null;
+  const labels = prolificLabelCount(db, studyId, annotatorId);
+  const code = settings.completionCode;
+  return { kind: "complete", completion: { code, url: prolificCompletionUrl(code), labels, target: settings.itemsPerSession, workSeconds: session.workSeconds } };
 }
 
 /** Where each step lives in the app. */

@@ -1,9 +1,10 @@
 /**
  * The crowd reading test: attempts are recorded; a pass marks the worker qualified for every crowd
  * study. Attempts are capped per worker (MAX_QUALIFICATION_ATTEMPTS) and, because a made-up
- * worker id (an unsigned MTurk or Prolific entry) is a fresh worker, also per study per client
- * network (QUALIFICATION_ATTEMPTS_PER_NETWORK), so one person cannot guess their way through the
- * test under many ids. The network is stored only as a keyed hash (http/load-context.server.ts).
+ * worker id (an unsigned MTurk or Prolific entry) is a fresh worker, also per client network
+ * (QUALIFICATION_ATTEMPTS_PER_NETWORK), so one person cannot guess their way through the test
+ * under many ids. The network cap is global, like the pass it guards (issue 29): a cap per study
+ * let ids that passed in one study walk into another whose cap was spent. The network is stored only as a keyed hash (http/load-context.server.ts).
  */
 import { QualificationAnswerError, qualificationKey, scoreQualification, type QualificationScore, type QualificationTest } from "../../domain/qualification.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
@@ -14,7 +15,7 @@ import { loadQualificationTest } from "../templates.server.ts";
 /** Attempts a worker may make before the test locks (a fail shows the score, never the key). */
 export const MAX_QUALIFICATION_ATTEMPTS = 3;
 
-/** Attempts one network may make on one study's test, whoever makes them, unless the environment says otherwise. */
+/** Attempts one network may make on the test across all studies, whoever makes them, unless the environment says otherwise. */
 export const DEFAULT_ATTEMPTS_PER_NETWORK = 6;
 
 /** QUALIFICATION_ATTEMPTS_PER_NETWORK, a whole number ≥ 1 (default 6); anything else is a configuration error. */
@@ -57,9 +58,9 @@ export function attemptCount(db: Db, annotatorId: number): number {
   return countQualificationAttempts(db, annotatorId);
 }
 
-/** True when the network has used up its attempts on the study's test. */
+/** True when the network has used up its attempts on the test (in any study: a pass counts everywhere). */
 export function networkLimitReached(db: Db, origin: AttemptOrigin, env: Record<string, string | undefined> = process.env): boolean {
-  return countNetworkAttempts(db, origin.studyId, origin.network) >= attemptsPerNetwork(env);
+  return countNetworkAttempts(db, origin.network) >= attemptsPerNetwork(env);
 }
 
 /** Where a worker stands with the test: passed, still to take it, or out of attempts. */

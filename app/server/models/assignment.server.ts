@@ -3,17 +3,38 @@
  * "skipped" row is the annotator passing on the item: it is no slot (others may take the item)
  * and, being unique per (item, annotator), it keeps the item from being offered to them again.
  */
-import { and, asc, count, desc, eq, exists, gt, inArray, isNotNull, lt, lte, ne, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, gt, inArray, isNotNull, lt, lte, ne, not, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
-const { assignments, studyItems, studies, annotators } = schema;
+const { assignments, studyItems, studies, annotators, labels } = schema;
 
 export type AssignmentStatus = "leased" | "submitted" | "released" | "skipped";
 
 /** Statuses that hold none of an item's k slots. */
 const NO_SLOT: AssignmentStatus[] = ["released", "skipped"];
+
+/**
+ * Whether an assignment row is verified work (issue 29, "no stranger holds a place"): its annotator
+ * is an account or a signed-link worker, or its label on the item has been confirmed (counted or
+ * surplus). Only verified rows hold one of an item's k places; rows of unverified crowd identities
+ * (MTurk ExternalQuestion, Prolific, before their platform confirms the work) are served beyond them.
+ */
+function verifiedRow(db: Db, a: typeof assignments) {
+  const trusted = db
+    .select({ one: sql`1` })
+    .from(annotators)
+    .where(and(eq(annotators.id, a.annotatorId), or(ne(annotators.role, "crowd"), eq(annotators.channel, "link"))));
+  const confirmed = db
+    .select({ one: sql`1` })
+    .from(labels)
+    .where(and(eq(labels.studyItemId, a.studyItemId), eq(labels.annotatorId, a.annotatorId), ne(labels.status, "pending")));
+  return or(exists(trusted), exists(confirmed)) as SQL;
+}
+
+/** Places an item holds for unverified identities beyond its k verified ones, as a multiple of k. */
+export const UNVERIFIED_PLACES_PER_K = 1;
 
 // Allocation runs on every task request, so its queries are prepared once per connection.
 const p = sql.placeholder;
@@ -64,22 +85,31 @@ const firstOpen = preparedOnce((db) => {
     .select({ one: sql`1` })
     .from(assignments)
     .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, p("annotatorId")), ne(assignments.status, "released")));
-  const taken = db
-    .select({ n: count() })
-    .from(assignments)
-    .where(and(eq(assignments.studyItemId, studyItems.id), notInArray(assignments.status, NO_SLOT)));
+  const live = and(eq(assignments.studyItemId, studyItems.id), notInArray(assignments.status, NO_SLOT));
+  const verified = db.select({ n: count() }).from(assignments).where(and(live, verifiedRow(db, assignments)));
+  const unverified = db.select({ n: count() }).from(assignments).where(and(live, not(verifiedRow(db, assignments))));
   return db
     .select({ id: studyItems.id })
     .from(studyItems)
-    .where(and(eq(studyItems.studyId, p("studyId")), notExists(mine), sql`${taken} < ${p("k")}`))
+    .where(and(eq(studyItems.studyId, p("studyId")), notExists(mine), sql`${verified} < ${p("k")}`, sql`${unverified} < ${p("unverifiedCap")}`))
     .orderBy(asc(studyItems.position))
     .limit(1)
     .prepare();
 });
 
-/** The first item (by position) the annotator has no live or skipped row on and that has fewer than k live slots. */
-export function firstOpenItem(db: Db, studyId: number, annotatorId: number, k: number): number | undefined {
-  return firstOpen(db).get({ studyId, annotatorId, k })?.id;
+/**
+ * How many unverified rows an item may hold for an annotator asking: none limit a verified one
+ * (strangers never keep an item from its k verified places); an unverified one shares the item's
+ * separate allowance beyond k, so honest unverified workers still spread over the items.
+ */
+const unverifiedCapFor = (k: number, askerVerified: boolean) => (askerVerified ? Number.MAX_SAFE_INTEGER : k * UNVERIFIED_PLACES_PER_K);
+
+/**
+ * The first item (by position) the annotator has no live or skipped row on, that has fewer than k
+ * verified live rows and, for an unverified annotator, room in the allowance beyond k.
+ */
+export function firstOpenItem(db: Db, studyId: number, annotatorId: number, k: number, askerVerified = true): number | undefined {
+  return firstOpen(db).get({ studyId, annotatorId, k, unverifiedCap: unverifiedCapFor(k, askerVerified) })?.id;
 }
 
 const lease = preparedOnce((db) =>
@@ -99,8 +129,8 @@ export function upsertLease(db: Db, itemId: number, annotatorId: number, leasedA
   return lease(db).get({ itemId, annotatorId, leasedAt, leaseExpiresAt })!.id;
 }
 
-/** Whether the annotator holds a live lease in the study, or an item still has a free slot for them (read-only). */
-export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: string): boolean {
+/** Whether the annotator holds a live lease in the study, or an item still has a free place for them (read-only). */
+export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: string, askerVerified = true): boolean {
   const live = (a: typeof assignments) => or(eq(a.status, "submitted"), and(eq(a.status, "leased"), gt(a.leaseExpiresAt, now)));
   const holds = db
     .select({ one: sql`1` })
@@ -111,15 +141,15 @@ export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: s
     .select({ one: sql`1` })
     .from(assignments)
     .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, annotatorId), or(live(assignments), eq(assignments.status, "skipped"))));
-  const taken = db
-    .select({ n: count() })
-    .from(assignments)
-    .where(and(eq(assignments.studyItemId, studyItems.id), live(assignments)));
+  const onItem = and(eq(assignments.studyItemId, studyItems.id), live(assignments));
+  const verified = db.select({ n: count() }).from(assignments).where(and(onItem, verifiedRow(db, assignments)));
+  const unverified = db.select({ n: count() }).from(assignments).where(and(onItem, not(verifiedRow(db, assignments))));
+  const cap = askerVerified ? sql`${Number.MAX_SAFE_INTEGER}` : sql`${studies.labelsPerItem} * ${UNVERIFIED_PLACES_PER_K}`;
   const open = db
     .select({ one: sql`1` })
     .from(studyItems)
     .innerJoin(studies, eq(studies.id, studyItems.studyId))
-    .where(and(eq(studyItems.studyId, studyId), notExists(mine), sql`${taken} < ${studies.labelsPerItem}`));
+    .where(and(eq(studyItems.studyId, studyId), notExists(mine), sql`${verified} < ${studies.labelsPerItem}`, sql`${unverified} < ${cap}`));
   return db.get<{ work: number }>(sql`select ${or(exists(holds), exists(open))} as work`).work === 1;
 }
 
@@ -184,12 +214,12 @@ export function assignedAnnotators(db: Db, studyId: number): { id: number; name:
 }
 
 
-/** Slots of an item taken by a lease or a submitted label (a skip takes none). */
+/** Places of an item taken by verified work, leased or submitted (a skip takes none; unverified rows sit beyond k). */
 export function takenSlots(db: Db, itemId: number): number {
   return db
     .select({ n: sql<number>`count(*)` })
     .from(assignments)
-    .where(and(eq(assignments.studyItemId, itemId), notInArray(assignments.status, NO_SLOT)))
+    .where(and(eq(assignments.studyItemId, itemId), notInArray(assignments.status, NO_SLOT), verifiedRow(db, assignments)))
     .get()!.n;
 }
 

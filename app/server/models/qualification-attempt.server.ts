@@ -1,5 +1,5 @@
 /** Data access for crowd workers' qualification-test attempts. */
-import { and, count, eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 
@@ -13,13 +13,13 @@ export function countQualificationAttempts(db: Db, annotatorId: number): number 
   return db.select({ n: count() }).from(qualificationAttempts).where(eq(qualificationAttempts.annotatorId, annotatorId)).get()?.n ?? 0;
 }
 
-/** Attempts made from one network (its keyed hash) on one study's test, by any worker. */
-export function countNetworkAttempts(db: Db, studyId: number, network: string): number {
+/** Attempts made from one network (its keyed hash) on the reading test, in any study, by any worker. */
+export function countNetworkAttempts(db: Db, network: string): number {
   return (
     db
       .select({ n: count() })
       .from(qualificationAttempts)
-      .where(and(eq(qualificationAttempts.studyId, studyId), eq(qualificationAttempts.network, network)))
+      .where(eq(qualificationAttempts.network, network))
       .get()?.n ?? 0
   );
 }

@@ -1,6 +1,6 @@
 /**
- * The reading test's attempt caps on a real SQLite file: three per worker, and per study per
- * client network (QUALIFICATION_ATTEMPTS_PER_NETWORK, default 6), checked in the transaction
+ * The reading test's attempt caps on a real SQLite file: three per worker, and per client
+ * network across all studies (QUALIFICATION_ATTEMPTS_PER_NETWORK, default 6), checked in the transaction
  * that records the attempt. A person making up worker ids gets fresh workers, not fresh attempts.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -73,9 +73,10 @@ describe("reading-test attempt caps", () => {
     expect(attempts()).toHaveLength(cap);
     expect(t.db.$client.prepare(`SELECT qualified_at AS q FROM annotators WHERE id = ?`).get(fresh)).toEqual({ q: null });
 
-    // Another network, or the same network on another study, is not affected.
+    // The cap is global, like the pass it guards (issue 29): another study is no way round it; another network is not affected.
+    expect(networkLimitReached(t.db, { ...campus, studyId: 3 })).toBe(true);
+    expect(takeQualificationTest(t.db, fresh, right, { ...campus, studyId: 3 }).status).toBe(429);
     expect(takeQualificationTest(t.db, fresh, right, { ...campus, network: networkIdentity({ clientAddress: "198.51.100.4" }) }).reply.passed).toBe(true);
-    expect(networkLimitReached(t.db, { ...campus, studyId: 3 })).toBe(false);
   });
 
   it("still locks a worker after three attempts, whatever the network", () => {

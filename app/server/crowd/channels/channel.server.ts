@@ -31,7 +31,15 @@ export type ChannelEntry =
       /** The parameter carrying the worker's id, when entry may start a session (checked for open work first). */
       workerParam: string | null;
       matches(params: URLSearchParams): boolean;
-      enter(db: Db, study: StudyRow, params: URLSearchParams): EntryOutcome;
+      /**
+       * The entry page's GET (read-only, issue 29): a refusal it can tell at once (a bad link), or
+       * null when the entrant may start — which happens only by a POST, through `enter`.
+       */
+      check(db: Db, study: StudyRow, params: URLSearchParams): Exclude<EntryOutcome, { kind: "session" }> | null;
+      /** Creates what entering needs (a POST only); `created`: it wrote a new worker or session, which counts against the entry limits. */
+      enter(db: Db, study: StudyRow, params: URLSearchParams): EntryOutcome & { created?: boolean };
+      /** Its ids are unsigned (anyone can type them): new entries are limited per network and study. */
+      unsigned: boolean;
     }
   /** Through a route of its own (e.g. /mturk/task), or none at all (a results file): see `describe`. */
   | { path: string | null; describe: string };
@@ -49,6 +57,8 @@ export interface ChannelCompletion {
   describe: string;
   /** The channel's own end-of-work step (a completion code); null: the usual end of work page. */
   finish: ((db: Db, studyId: number, annotatorId: number) => CompletionStep) | null;
+  /** What the end page shows without writing (its GET): the code or the lock-out, else null while work goes on. */
+  endView: ((db: Db, studyId: number, annotatorId: number) => Extract<CompletionStep, { kind: "complete" } | { kind: "not-qualified" }> | null) | null;
   /** Where a worker whose reading-test attempts are used up goes; null: they stay on the test page. */
   lockedOutPath(studyId: number): string | null;
 }
@@ -77,4 +87,4 @@ export interface CrowdChannel {
 }
 
 /** The usual end for channels without a completion code: work until nothing is left. */
-export const NO_COMPLETION_CODE = { finish: null, lockedOutPath: () => null } as const;
+export const NO_COMPLETION_CODE = { finish: null, endView: null, lockedOutPath: () => null } as const;

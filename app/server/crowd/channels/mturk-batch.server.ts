@@ -28,7 +28,9 @@ export const mturkBatchChannel: CrowdChannel = {
     params: ["study", "assignmentId", "hitId", "workerId"],
     workerParam: null,
     matches: (params) => params.has("assignmentId") || params.has("hitId") || params.has("workerId"),
+    check: () => refused,
     enter: () => refused,
+    unsigned: true,
   },
   identity: { workerChannel: "mturk", verifiedBy: "MTurk's WorkerId in the results file downloaded from the requester site (never from a link's parameters)" },
   completion: {

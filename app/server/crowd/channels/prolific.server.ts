@@ -4,7 +4,7 @@
  * labels count once the researcher imports Prolific's export (app/server/crowd/prolific-import.server.ts).
  */
 import { ServiceError } from "../../http/errors.server.ts";
-import { enterProlificSession, isProlificEntry, prolificSettingsOf, prolificStep, prolificStepPath, updateProlificSettings } from "../prolific.server.ts";
+import { checkProlificEntry, enterProlificSession, isProlificEntry, prolificEndView, prolificSettingsOf, prolificStep, prolificStepPath, updateProlificSettings } from "../prolific.server.ts";
 import type { CompletionStep, CrowdChannel } from "./channel.server.ts";
 
 export const prolificChannel: CrowdChannel = {
@@ -15,16 +15,26 @@ export const prolificChannel: CrowdChannel = {
     params: ["study", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"],
     workerParam: "PROLIFIC_PID",
     matches: isProlificEntry,
+    check(db, study, params) {
+      try {
+        checkProlificEntry(db, study.id, params);
+        return null;
+      } catch (err) {
+        if (err instanceof ServiceError) return { kind: "refused", status: err.status, message: err.message };
+        throw err;
+      }
+    },
     enter(db, study, params) {
       try {
         const entry = enterProlificSession(db, study.id, params);
-        return { kind: "session", annotatorId: entry.annotatorId, next: entry.next };
+        return { kind: "session", annotatorId: entry.annotatorId, next: entry.next, created: !entry.revisit };
       } catch (err) {
         // Participants get a page in plain words (with the status), not an error screen.
         if (err instanceof ServiceError) return { kind: "refused", status: err.status, message: err.message };
         throw err;
       }
     },
+    unsigned: true,
   },
   identity: {
     workerChannel: "prolific",
@@ -37,6 +47,12 @@ export const prolificChannel: CrowdChannel = {
       if (step.kind === "task" || step.kind === "qualify") return { kind: step.kind, path: prolificStepPath(studyId, step) };
       if (step.kind === "not-qualified") return step;
       const { code, url, labels } = step.completion;
+      return { kind: "complete", code, url, labels };
+    },
+    endView(db, studyId, annotatorId) {
+      const view = prolificEndView(db, studyId, annotatorId);
+      if (view === null || view.kind === "not-qualified") return view;
+      const { code, url, labels } = view.completion;
       return { kind: "complete", code, url, labels };
     },
     lockedOutPath: (studyId) => `/crowd/done?study=${studyId}`,
