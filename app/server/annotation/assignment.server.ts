@@ -1,7 +1,7 @@
 /**
  * Task allocation. Each item gets exactly k distinct verified annotators: an active lease or a
  * submitted assignment of an account, a signed-link worker or a confirmed label takes a slot
- * (unverified crowd identities are served beyond the k, models/assignment.server.ts); an expired lease is released back to the pool; a skip takes no slot
+ * (unverified crowd identities never hold one against a verified annotator, models/assignment.server.ts); an expired lease is released back to the pool; a skip takes no slot
  * but the item is never offered to the skipper again (models/assignment.server.ts). Allocation runs in one
  * IMMEDIATE transaction, so concurrent requests (threads or processes) serialise on SQLite's
  * write lock and can never over-assign. Annotators get items in study order, which keeps a
@@ -43,7 +43,7 @@ export function nextTask(db: Db, studyId: number, annotatorId: number, now = new
     const held = heldLease(db, studyId, annotatorId);
     if (held) return { ...held, resumed: true };
 
-    const itemId = firstOpenItem(db, studyId, annotatorId, study.labelsPerItem, identityConfirmedOnSubmit(db, annotatorId));
+    const itemId = firstOpenItem(db, studyId, annotatorId, study.labelsPerItem, identityConfirmedOnSubmit(db, annotatorId), now.toISOString());
     if (itemId === undefined) return null;
     const leaseExpiresAt = addMinutes(now, leaseMinutes);
     // An annotator who let a lease lapse on this item may take it again: the row is reused.

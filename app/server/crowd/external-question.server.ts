@@ -17,6 +17,8 @@ import { recordItemShown } from "../annotation/item-shown.server.ts";
 import { loadItem } from "../annotation/task-view.server.ts";
 import { TASK_SERVERS, type TaskPart } from "../annotation/task-types/registry.server.ts";
 import { findCrowdWorker } from "../models/annotator.server.ts";
+import { leaseFixedItem } from "../models/assignment.server.ts";
+import { parseStudyConfig } from "../../domain/study-config.ts";
 import { findCrowdAssignment } from "../models/crowd-assignment.server.ts";
 import { latestOwnLabel, latestPayloadJson, loadDraft } from "../models/label.server.ts";
 import { findHit, type StoredHit } from "../models/mturk-hit.server.ts";
@@ -253,6 +255,12 @@ export function saveExternalDraft(db: Db, token: string, payload: unknown, optio
   const known = findCrowdWorker(db, "mturk", a.workerId.trim());
   if (known === undefined) checkEntryLimit(options, a.studyId, now);
   const annotatorId = known ?? findOrCreateCrowdWorker(db, "mturk", a.workerId);
+  // A draft needs the worker's assignment: this POST leases the item (an unverified lease holds no
+  // place against verified annotators) and records the showing the token carries.
+  const study = studyOrNotFound(db, a.studyId);
+  const { leaseMinutes } = parseStudyConfig(study.config);
+  leaseFixedItem(db, a.itemId, annotatorId, a.shownAt, new Date(now.getTime() + leaseMinutes * 60_000).toISOString());
+  recordItemShown(db, a.itemId, annotatorId, new Date(a.shownAt));
   saveDraft(db, a.studyId, a.itemId, annotatorId, payload);
   if (known === undefined) countEntry(options, a.studyId, now);
 }

@@ -33,8 +33,17 @@ function verifiedRow(db: Db, a: typeof assignments) {
   return or(exists(trusted), exists(confirmed)) as SQL;
 }
 
-/** Places an item holds for unverified identities beyond its k verified ones, as a multiple of k. */
-export const UNVERIFIED_PLACES_PER_K = 1;
+/** How long an unverified identity's pending label keeps its place among unverified askers (its platform should confirm it by then). */
+export const PENDING_HOLD_HOURS = 24;
+
+/**
+ * An unverified row that still holds a place among unverified askers: a lease (it ends with its
+ * lease time) or a pending label younger than PENDING_HOLD_HOURS. Older pending labels hold
+ * nothing, so forged ids must keep coming to keep an item away, and the entry limits stop that.
+ */
+function heldByUnverified(db: Db, a: typeof assignments, pendingSince: SQL | string | ReturnType<typeof p>) {
+  return and(not(verifiedRow(db, a)), or(eq(a.status, "leased"), gt(a.submittedAt, pendingSince)));
+}
 
 // Allocation runs on every task request, so its queries are prepared once per connection.
 const p = sql.placeholder;
@@ -87,29 +96,26 @@ const firstOpen = preparedOnce((db) => {
     .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, p("annotatorId")), ne(assignments.status, "released")));
   const live = and(eq(assignments.studyItemId, studyItems.id), notInArray(assignments.status, NO_SLOT));
   const verified = db.select({ n: count() }).from(assignments).where(and(live, verifiedRow(db, assignments)));
-  const unverified = db.select({ n: count() }).from(assignments).where(and(live, not(verifiedRow(db, assignments))));
+  const unverified = db.select({ n: count() }).from(assignments).where(and(live, heldByUnverified(db, assignments, p("pendingSince"))));
   return db
     .select({ id: studyItems.id })
     .from(studyItems)
-    .where(and(eq(studyItems.studyId, p("studyId")), notExists(mine), sql`${verified} < ${p("k")}`, sql`${unverified} < ${p("unverifiedCap")}`))
+    .where(and(eq(studyItems.studyId, p("studyId")), notExists(mine), sql`${verified} + ${p("countUnverified")} * ${unverified} < ${p("k")}`))
     .orderBy(asc(studyItems.position))
     .limit(1)
     .prepare();
 });
 
-/**
- * How many unverified rows an item may hold for an annotator asking: none limit a verified one
- * (strangers never keep an item from its k verified places); an unverified one shares the item's
- * separate allowance beyond k, so honest unverified workers still spread over the items.
- */
-const unverifiedCapFor = (k: number, askerVerified: boolean) => (askerVerified ? Number.MAX_SAFE_INTEGER : k * UNVERIFIED_PLACES_PER_K);
+const pendingSinceAt = (now: string) => new Date(Date.parse(now) - PENDING_HOLD_HOURS * 3_600_000).toISOString();
 
 /**
- * The first item (by position) the annotator has no live or skipped row on, that has fewer than k
- * verified live rows and, for an unverified annotator, room in the allowance beyond k.
+ * The first item (by position) the annotator has no live or skipped row on and that still has a
+ * place for them: a verified annotator counts verified rows only, so strangers never keep an item
+ * from its k; an unverified one counts unverified rows that still hold a place too, so honest
+ * unverified workers spread over the items instead of piling onto one.
  */
-export function firstOpenItem(db: Db, studyId: number, annotatorId: number, k: number, askerVerified = true): number | undefined {
-  return firstOpen(db).get({ studyId, annotatorId, k, unverifiedCap: unverifiedCapFor(k, askerVerified) })?.id;
+export function firstOpenItem(db: Db, studyId: number, annotatorId: number, k: number, askerVerified = true, now = new Date().toISOString()): number | undefined {
+  return firstOpen(db).get({ studyId, annotatorId, k, countUnverified: askerVerified ? 0 : 1, pendingSince: pendingSinceAt(now) })?.id;
 }
 
 const lease = preparedOnce((db) =>
@@ -143,13 +149,12 @@ export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: s
     .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, annotatorId), or(live(assignments), eq(assignments.status, "skipped"))));
   const onItem = and(eq(assignments.studyItemId, studyItems.id), live(assignments));
   const verified = db.select({ n: count() }).from(assignments).where(and(onItem, verifiedRow(db, assignments)));
-  const unverified = db.select({ n: count() }).from(assignments).where(and(onItem, not(verifiedRow(db, assignments))));
-  const cap = askerVerified ? sql`${Number.MAX_SAFE_INTEGER}` : sql`${studies.labelsPerItem} * ${UNVERIFIED_PLACES_PER_K}`;
+  const unverified = db.select({ n: count() }).from(assignments).where(and(onItem, heldByUnverified(db, assignments, pendingSinceAt(now))));
   const open = db
     .select({ one: sql`1` })
     .from(studyItems)
     .innerJoin(studies, eq(studies.id, studyItems.studyId))
-    .where(and(eq(studyItems.studyId, studyId), notExists(mine), sql`${verified} < ${studies.labelsPerItem}`, sql`${unverified} < ${cap}`));
+    .where(and(eq(studyItems.studyId, studyId), notExists(mine), sql`${verified} + ${askerVerified ? 0 : 1} * ${unverified} < ${studies.labelsPerItem}`));
   return db.get<{ work: number }>(sql`select ${or(exists(holds), exists(open))} as work`).work === 1;
 }
 

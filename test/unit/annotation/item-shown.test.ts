@@ -99,19 +99,21 @@ describe("the MTurk ExternalQuestion page", () => {
   });
   afterEach(() => t.cleanup());
 
-  it("records the showing when the accepted worker's page is served, and refuses a submit stamped before it", () => {
+  it("signs the showing into the accepted worker's page (which writes nothing), refuses a submit stamped before it, and records it with the answer", () => {
     const studyId = createAbStudy(t.db, { name: "crowd A/B", pool: "crowd", config: { seed: 3 } });
     const itemId = studyItemIds(t.db, studyId)[0];
     t.db.$client.prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES ('3HITB001', 'sandbox', 'TYPE1', ?, ?, 3, 0.35)`).run(studyId, itemId);
     const work = { mode: "work" as const, studyId, itemId, assignmentId: "3ASSIGNB001", hitId: "3HITB001", workerId: "A1QUICK", turkSubmitTo: STAND_IN };
     const page = externalTaskPage(t.db, work, ACCEPTED, SECRET);
     if (page.mode !== "work") throw new Error(`expected the work page, got ${page.mode}`);
-    expect(t.db.$client.prepare(`SELECT shown_at AS shownAt FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({ shownAt: ACCEPTED.toISOString() });
+    // Issue 29: the GET stores nothing, so no row exists until the worker posts.
+    expect(t.db.$client.prepare(`SELECT count(*) AS n FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({ n: 0 });
 
     const early = new Date(ACCEPTED.getTime() - 50);
     expectServiceError(() => submitExternalQuestion(t.db, { token: page.token, payload: CHOICE_B, secondsOnTask: 0 }, early, options), 409, NOT_SHOWN);
     expect(t.db.$client.prepare(`SELECT count(*) AS n FROM crowd_assignments`).get()).toEqual({ n: 0 });
     const stored = submitExternalQuestion(t.db, { token: page.token, payload: CHOICE_B, secondsOnTask: 4 }, new Date(ACCEPTED.getTime() + 4000), options);
     expect(stored.duplicate).toBe(false);
+    expect(t.db.$client.prepare(`SELECT shown_at AS shownAt FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({ shownAt: ACCEPTED.toISOString() });
   });
 });

@@ -103,8 +103,9 @@ describe("MTurk parameters", () => {
 describe("the signed token", () => {
   const a: ExternalAssignment = { studyId: 3, itemId: 17, assignmentId: "3ASSIGN0001", hitId: "3HIT0001", workerId: "A1WORKER", turkSubmitTo: "https://www.mturk.com" };
 
-  it("round-trips the assignment", () => {
-    expect(verifyAssignmentToken(signAssignment(a, SECRET), SECRET)).toEqual(a);
+  it("round-trips the assignment with the time its page showed the item", () => {
+    const shownAt = "2025-03-01T10:15:00.000Z";
+    expect(verifyAssignmentToken(signAssignment({ ...a, shownAt }, SECRET), SECRET)).toEqual({ ...a, shownAt });
   });
 
   it("refuses an altered, re-signed-elsewhere, truncated or empty token with 403", () => {
@@ -170,15 +171,18 @@ describe("ExternalQuestion page and submit", () => {
     expect(tableCounts(t.db)).toEqual(before);
   });
 
-  it("accepting leases the HIT's item to the worker once, for the study's lease time", () => {
+  it("the accepted page writes nothing (issue 29); its token carries the showing, and a draft leases the item for the study's lease time", () => {
+    const before = tableCounts(t.db);
     const page = accept();
     expect(page.mode).toBe("work");
-    expect(verifyAssignmentToken(tokenOf(page), SECRET)).toMatchObject({ studyId: abStudy, itemId: abItems[0], workerId: "A1WORKER", turkSubmitTo: STAND_IN });
+    expect(verifyAssignmentToken(tokenOf(page), SECRET)).toMatchObject({ studyId: abStudy, itemId: abItems[0], workerId: "A1WORKER", turkSubmitTo: STAND_IN, shownAt: NOW.toISOString() });
     accept(); // a reload
+    expect(tableCounts(t.db)).toEqual(before);
+    saveExternalDraft(t.db, tokenOf(page), { kind: "ab-reactiveness", choice: "A" }, options, NOW);
     const rows = t.db.$client
-      .prepare(`SELECT a.study_item_id AS itemId, a.status, a.leased_at AS leasedAt, a.lease_expires_at AS expires, n.channel, n.external_id AS workerId, n.role FROM assignments a JOIN annotators n ON n.id = a.annotator_id`)
+      .prepare(`SELECT a.study_item_id AS itemId, a.status, a.leased_at AS leasedAt, a.lease_expires_at AS expires, a.shown_at AS shownAt, n.channel, n.external_id AS workerId, n.role FROM assignments a JOIN annotators n ON n.id = a.annotator_id`)
       .all();
-    expect(rows).toEqual([{ itemId: abItems[0], status: "leased", leasedAt: NOW.toISOString(), expires: "2025-03-01T10:45:00.000Z", channel: "mturk", workerId: "A1WORKER", role: "crowd" }]);
+    expect(rows).toEqual([{ itemId: abItems[0], status: "leased", leasedAt: NOW.toISOString(), expires: "2025-03-01T10:45:00.000Z", shownAt: NOW.toISOString(), channel: "mturk", workerId: "A1WORKER", role: "crowd" }]);
   });
 
   it("an item of another study is 404; an expert study is 403", () => {
