@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
@@ -60,6 +60,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const other = user && !isSameWorker(user, channel, params) ? user.displayName : null;
   return json({ state: "start" as const, name: study.name, prolific, signedInAs: other });
 }
+
+/** A limited entry's Retry-After reaches the page too, not only data requests. */
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => (actionHeaders.has("Retry-After") ? actionHeaders : loaderHeaders);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const entry = entryOf(request);

@@ -5,7 +5,7 @@
  * the task read-only; after accept the worker answers (the page itself stores nothing), the action stores the label once, and the
  * page posts the assignment id and label to `<turkSubmitTo>/mturk/externalSubmit`.
  */
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
@@ -32,6 +32,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!TASK_PARAMS.some((p) => params.has(p))) return json({ mode: "about" as const }, { status: 400 });
   return json(orResponse(() => channel.page(getDb(), params)));
 }
+
+/** A limited entry's Retry-After reaches the page too, not only data requests. */
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => (actionHeaders.has("Retry-After") ? actionHeaders : loaderHeaders);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const db = getDb();

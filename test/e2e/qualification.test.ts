@@ -59,7 +59,8 @@ describe("the reading test over HTTP", { timeout: 120_000 }, () => {
   async function madeUpParticipant(): Promise<string> {
     made++;
     const ids = { PROLIFIC_PID: `madeup${made}`, STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: `madeup-session-${made}` };
-    const res = await fetch(`${server.url}/crowd/start?${new URLSearchParams({ study: String(STUDY), ...ids })}`, { redirect: "manual" });
+    // Entering is a POST (issue 29: the link's GET stores nothing).
+    const res = await fetch(`${server.url}/crowd/start?${new URLSearchParams({ study: String(STUDY), ...ids })}`, { method: "POST", redirect: "manual" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/crowd/qualify?study=${STUDY}`);
     return res.headers.get("set-cookie")!.split(";")[0];

@@ -71,14 +71,17 @@ export class EntryLimited extends Error {
 }
 
 /**
- * Runs `enter` (synchronous, inside the caller's write transaction) unless the study's entries
- * from this network are used up; counts it when it reports rows created. Check, write and count
- * happen without an await between them, so parallel entries cannot slip past the cap.
+ * Runs `enter` inside the caller's write transaction and counts it when it created rows; an
+ * entry that would create rows past the limit throws EntryLimited, which rolls the transaction
+ * back (write-lock.server.ts), so nothing of it is kept. A returning participant (nothing new)
+ * passes. Write, check and count happen without an await between them, so parallel entries
+ * cannot slip past the cap.
  */
 export function limitedEntry<T>(limiter: CrowdEntryLimiter, studyId: number, network: string, enter: () => { value: T; created: boolean }, now = Date.now()): T {
+  const { value, created } = enter();
+  if (!created) return value;
   const wait = limiter.retryAfter(studyId, network, now);
   if (wait > 0) throw new EntryLimited(wait);
-  const { value, created } = enter();
-  if (created) limiter.record(studyId, network, now);
+  limiter.record(studyId, network, now);
   return value;
 }
