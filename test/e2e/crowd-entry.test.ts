@@ -60,8 +60,13 @@ describe("crowd entry on a study with no work left", () => {
     return result;
   };
 
-  it("sends a new worker to the reading test while the study has work", async () => {
-    const res = await fetch(linkUrl(server.url, "W_EARLY_1"), { redirect: "manual" });
+  it("sends a new worker to the reading test while the study has work (the link's GET offers the start, its POST enters)", async () => {
+    const before = counts();
+    const page = await fetch(linkUrl(server.url, "W_EARLY_1"), { redirect: "manual" });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('data-testid="crowd-start"');
+    expect(counts()).toEqual(before);
+    const res = await fetch(linkUrl(server.url, "W_EARLY_1"), { method: "POST", redirect: "manual" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/crowd/qualify?study=${STUDY}`);
   });

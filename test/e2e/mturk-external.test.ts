@@ -177,9 +177,8 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     const page = await browser.newPage();
     const frame = await openHit(page, accepted());
     expect(await frame.getByTestId("mturk-task").getAttribute("data-mode")).toBe("work");
-    expect(query(server.dbPath, `SELECT a.status FROM assignments a JOIN annotators n ON n.id = a.annotator_id WHERE n.external_id = ? AND a.study_item_id = ?`, worker.workerId, itemId)).toEqual([
-      { status: "leased" },
-    ]);
+    // The page writes nothing (issue 29): no worker and no lease until the worker posts a draft or an answer.
+    expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE external_id = ?`, worker.workerId)).toEqual([{ n: 0 }]);
     await frame.getByRole("radio", { name: /Conversation B/ }).click();
     expect(await frame.getByRole("radio", { name: /Conversation B/ }).getAttribute("aria-checked")).toBe("true");
     await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).click();
