@@ -1,11 +1,12 @@
 /**
  * Annotators as HTTP clients (node fetch, a cookie jar each, no browser) against the real
  * server: log in, then loop — next task, the item, now and then a draft save, a submit with the
- * form fields the task page sends. Two ways to move between items:
+ * form fields the task page sends. Since issue 29 the next item is leased only by a POST: the
+ * first by a POST of /annotate/:study/next, the others by the submit itself. Two ways to move between items:
  *   - "document": full page loads, as without JavaScript (bench:load, the import-under-load test);
  *   - "browser": what Chromium sends once the app runs (recorded by bench/load-browser-cycle.ts):
- *     Remix single-fetch `.data` requests — the submit posts to `<item>.data` (202 → /next), then
- *     `next.data` (202 → the next item), the route manifest for the new item's path, `<item>.data`;
+ *     Remix single-fetch `.data` requests — the submit posts to `<item>.data` (202 → the next item),
+ *     then the route manifest for the new item's path, `<item>.data`;
  *     a draft is a POST to `<item>.data` followed by the page's revalidation GET of it.
  * Every request is timed and its status recorded; a 503 (the server's "busy, retry") is retried
  * after its Retry-After with the same client token, as a resent form would be.
@@ -182,36 +183,51 @@ interface Session {
   nextItem(): Promise<string | null>;
 }
 
-/** Without JavaScript: every step a full document (next redirects to the item page, the form posts redirect to next). */
+/** Where a submit sends the client (issue 29: straight to the next item, leased in the POST, or to the "nothing left" page). */
+const nextStepOf = (studyId: number) => new RegExp(`^/annotate/${studyId}/(items/\\d+|next\\?done=1)$`);
+
+/** Without JavaScript: every step a full document (the next step is a POST that redirects to the item page, as is a submit). */
 function documentSession(request: Requester, o: ClientOptions): Session {
   const taskPath = new RegExp(`^/annotate/${o.studyId}/items/(\\d+)$`);
-  const nextItem = async () => {
-    const next = await request("next", `/annotate/${o.studyId}/next`, {}, (r) => r.status === 200 || redirectTo(r, taskPath));
-    if (next.status !== 302) return null; // 200: nothing left for this annotator
-    const itemPath = next.headers.get("location")!;
-    await request("item", itemPath, {}, (r) => r.status === 200);
-    return itemPath;
+  const nextStep = nextStepOf(o.studyId);
+  let queued: string | undefined;
+  const open = async (location: string) => {
+    if (!taskPath.test(location)) return null; // nothing left for this annotator
+    await request("item", location, {}, (r) => r.status === 200);
+    return location;
   };
+  const takeNext = async () => open((await request("next", `/annotate/${o.studyId}/next`, form({}), (r) => redirectTo(r, nextStep))).headers.get("location") ?? "");
   return {
-    firstItem: nextItem,
-    nextItem,
+    firstItem: takeNext,
+    nextItem: async () => {
+      const location = queued;
+      queued = undefined;
+      return location === undefined ? takeNext() : open(location);
+    },
     draft: async (itemPath, fields) => void (await request("draft", itemPath, form(fields), (r) => r.status === 200)),
-    submit: async (itemPath, fields) => redirectTo(await request("submit", itemPath, form(fields), (r) => redirectTo(r, /\/next$/)), /\/next$/),
+    submit: async (itemPath, fields) => {
+      const res = await request("submit", itemPath, form(fields), (r) => redirectTo(r, nextStep));
+      if (!redirectTo(res, nextStep)) return false;
+      queued = res.headers.get("location")!;
+      return true;
+    },
   };
 }
 
 /** A single-fetch redirect: status 202 with the target in Location. */
 const dataRedirectTo = (res: Response, pattern: RegExp) => res.status === 202 && pattern.test(res.headers.get("location") ?? "");
 
-/** With JavaScript, as recorded in Chromium: the first item as a document, then `.data` requests and a route manifest per new item path. */
+/** With JavaScript, as recorded in Chromium: the first item by a document POST, then `.data` requests and a route manifest per new item path. */
 function browserSession(request: Requester, o: ClientOptions): Session {
   const taskPath = new RegExp(`^/annotate/${o.studyId}/items/(\\d+)$`);
+  const nextStep = nextStepOf(o.studyId);
   let version = "";
+  let queued: string | undefined;
   return {
     async firstItem() {
-      const next = await request("next", `/annotate/${o.studyId}/next`, {}, (r) => r.status === 200 || redirectTo(r, taskPath));
-      if (next.status !== 302) return null;
-      const itemPath = next.headers.get("location")!;
+      const next = await request("next", `/annotate/${o.studyId}/next`, form({}), (r) => redirectTo(r, nextStep));
+      const itemPath = next.headers.get("location") ?? "";
+      if (!taskPath.test(itemPath)) return null;
       const page = await request("item", itemPath, {}, (r) => r.status === 200);
       version = /"version":\s*"([0-9a-f]+)"/.exec(page.bodyText)?.[1] ?? "";
       return itemPath;
@@ -220,11 +236,20 @@ function browserSession(request: Requester, o: ClientOptions): Session {
       await request("draft", `${itemPath}.data`, form(fields), (r) => r.status === 200);
       await request("revalidate", `${itemPath}.data`, {}, (r) => r.status === 200);
     },
-    submit: async (itemPath, fields) => dataRedirectTo(await request("submit", `${itemPath}.data`, form(fields), (r) => dataRedirectTo(r, /\/next$/)), /\/next$/),
+    async submit(itemPath, fields) {
+      const res = await request("submit", `${itemPath}.data`, form(fields), (r) => dataRedirectTo(r, nextStep));
+      if (!dataRedirectTo(res, nextStep)) return false;
+      queued = res.headers.get("location")!;
+      return true;
+    },
     async nextItem() {
-      const next = await request("next", `/annotate/${o.studyId}/next.data`, {}, (r) => r.status === 200 || dataRedirectTo(r, taskPath));
-      if (next.status !== 202) return null;
-      const itemPath = next.headers.get("location")!;
+      let itemPath = queued;
+      queued = undefined;
+      if (itemPath === undefined) {
+        const next = await request("next", `/annotate/${o.studyId}/next.data`, form({}), (r) => dataRedirectTo(r, nextStep));
+        itemPath = next.headers.get("location") ?? "";
+      }
+      if (!taskPath.test(itemPath)) return null;
       await request("manifest", `/__manifest?p=${encodeURIComponent(itemPath)}&version=${version}`, {}, (r) => r.status === 200);
       await request("item", `${itemPath}.data`, {}, (r) => r.status === 200);
       return itemPath;
