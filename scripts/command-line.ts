@@ -39,7 +39,7 @@ export interface CommandLineChange {
 }
 
 /** The command line of `command` as parsed, with `change` applied: `npx socrates …`, shell-quoted. */
-export function commandLine(command: Command, change: CommandLineChange = {}, env: NodeJS.ProcessEnv = process.env): string {
+export function commandLine(command: Command, change: CommandLineChange = {}, env: Record<string, string | undefined> = process.env): string {
   const chain: Command[] = [];
   for (let c: Command | null = command; c; c = c.parent) chain.unshift(c);
   const set = new Map(Object.entries(change.set ?? {}));
@@ -59,4 +59,18 @@ export function commandLine(command: Command, change: CommandLineChange = {}, en
   words.push(...operands);
   const assignments = CARRIED_ENV.filter((name) => env[name] !== undefined && env[name] !== "").map((name) => `${name}=${shellQuote(env[name]!)}`);
   return [...assignments, "npx", chain[0].name(), ...words.map(shellQuote)].join(" ");
+}
+
+/**
+ * The message of a command stopped by its spending cap (`--max-cost`), whose resume command asks
+ * for a cap that covers the estimate of what is left, in whole dollars rounded up, never lower than
+ * the cap given: the cap counts one command's new calls, so the same cap would go on, only slower.
+ */
+export function capStopMessage(command: Command, spend: { capUsd: number; spentUsd: number; leftUsd: number }): string {
+  const next = Math.max(Math.ceil(spend.leftUsd), spend.capUsd);
+  return (
+    `stopped: the spending cap of $${spend.capUsd.toFixed(2)} was reached after $${spend.spentUsd.toFixed(4)}; nothing half done was stored. ` +
+    `What is left is estimated at $${spend.leftUsd.toFixed(2)} (the cap counts this command's new calls only). ` +
+    `Resume with: ${commandLine(command, { set: { "max-cost": String(next) } })}`
+  );
 }

@@ -13,7 +13,7 @@ import { defaultConcurrency, prepareGridRun, runGrid, type GridEvent, type GridS
 import type { GridCostEstimate } from "../../app/domain/benchmark/cost.ts";
 import { SimulationInputError } from "../../app/server/pipeline/simulate.server.ts";
 import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
-import { commandLine } from "../command-line.ts";
+import { capStopMessage, commandLine } from "../command-line.ts";
 import { createProgress, type Progress } from "../progress.ts";
 
 interface RunOptions {
@@ -91,23 +91,15 @@ function progressFor(progress: () => Progress | undefined) {
   };
 }
 
-/**
- * The cap a resumed command needs: the estimate of what is left, rounded up to whole dollars,
- * never below the cap given (the cap counts one command's new calls, so the same cap goes on).
- */
-function resumeCap(db: Db, loaded: LoadedPlan, config: LlmConfig, shard: { index: number; count: number } | undefined, cap: number): { left: number; next: number } {
-  const left = estimateShardCost(db, loaded.plan, config, shardWork(db, loaded, shard).units).usd.total;
-  return { left, next: Math.max(Math.ceil(left), cap) };
+/** The estimated dollars of the shard's work still pending. */
+function costLeft(db: Db, loaded: LoadedPlan, config: LlmConfig, shard: { index: number; count: number } | undefined): number {
+  return estimateShardCost(db, loaded.plan, config, shardWork(db, loaded, shard).units).usd.total;
 }
 
 /** What went wrong, if anything, and the command that resumes: every option as the user gave it. */
-function reportStop(summary: GridSummary, command: Command, resume: () => { left: number; next: number }, maxCostUsd: number | undefined): void {
+function reportStop(summary: GridSummary, command: Command, left: () => number, maxCostUsd: number | undefined): void {
   if (summary.stopped === "cap") {
-    const { left, next } = resume();
-    console.error(
-      `stopped: the spending cap of $${maxCostUsd!.toFixed(2)} was reached after $${summary.spentUsd.toFixed(4)}; nothing half done was stored. ` +
-        `What is left is estimated at $${left.toFixed(2)} (the cap counts this command's new calls only). Resume with: ${commandLine(command, { set: { "max-cost": String(next) } })}`,
-    );
+    console.error(capStopMessage(command, { capUsd: maxCostUsd!, spentUsd: summary.spentUsd, leftUsd: left() }));
     process.exitCode = 1;
   } else if (summary.stopped === "signal") {
     console.error(`interrupted; resume with: ${commandLine(command)}`);
@@ -154,7 +146,7 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
     });
     bar?.done();
     console.log(describeSummary(summary));
-    reportStop(summary, command, () => resumeCap(db, loaded, config, shard, maxCostUsd ?? 0), maxCostUsd);
+    reportStop(summary, command, () => costLeft(db, loaded, config, shard), maxCostUsd);
   } finally {
     bar?.done();
     release();

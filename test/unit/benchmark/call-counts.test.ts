@@ -7,7 +7,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm, type FaultRule } from "../../mock-llm/server.ts";
 import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { runCli, spawnCli } from "../../helpers/cli.ts";
 import { tempDir } from "../../helpers/temp-db.ts";
@@ -73,7 +73,7 @@ function shellWords(line: string): string[] {
   return split.stdout.split("\0").slice(0, -1);
 }
 
-async function setUp(options: { faults?: Parameters<typeof startMockLlm>[0]["faults"]; prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }> } = {}) {
+async function setUp(options: { faults?: FaultRule[]; prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }> } = {}) {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const mock = await startMockLlm({ respond: standInResponder(), faults: options.faults });

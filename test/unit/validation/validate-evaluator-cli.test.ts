@@ -124,7 +124,10 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
       const cap = (estimate * 0.4).toFixed(2);
       const capped = await spawnCli([...args, "--max-cost", cap], { SOCRATES_DB: fresh.path }).exited;
       expect(capped.code).toBe(1);
-      expect(capped.stderr).toMatch(new RegExp(`stopped: the spending cap of \\$${cap.replace(".", "\\.")} was reached after \\$[0-9.]+; run the same command again to resume`));
+      expect(capped.stderr).toMatch(new RegExp(`stopped: the spending cap of \\$${cap.replace(".", "\\.")} was reached after \\$[0-9.]+; nothing half done was stored`));
+      // The resume command repeats every option given, the cap raised to cover what is left.
+      const resume = /Resume with: (.+)$/m.exec(capped.stderr)![1];
+      expect(resume).toContain(`SOCRATES_DB=${fresh.path} npx socrates validate-evaluator --study ${study} --backbone ${CANDIDATE} --out ${join(fresh.dir, "out")} --concurrency 1 --config ${config} --max-cost `);
       expect(capped.stderr).not.toMatch(/failed /);
       const paid = server.requests.length;
       const stored = count(fresh.path, "SELECT count(*) AS n FROM evaluations WHERE backbone = ?", CANDIDATE);
