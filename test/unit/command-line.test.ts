@@ -4,10 +4,10 @@
  * --max-cost can be replaced. The option shapes are the CLI's own: values, flags, a negated flag,
  * a variadic option, values with spaces and quotes.
  */
-import { spawnSync } from "node:child_process";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { capStopMessage, commandLine, shellQuote } from "../../scripts/command-line.ts";
+import { shellWords } from "../helpers/cli.ts";
 
 /** A `socrates`-like program whose `run` action hands back its Command, parsed from `args`. */
 function parsed(args: string[]): Command {
@@ -26,13 +26,6 @@ function parsed(args: string[]): Command {
     .action((_opts, command: Command) => void (seen = command));
   program.parse(args, { from: "user" });
   return seen!;
-}
-
-/** The words a POSIX shell makes of a line. */
-function shellWords(line: string): string[] {
-  const split = spawnSync("sh", ["-c", `printf '%s\\0' ${line}`], { encoding: "utf8" });
-  expect(split.status, split.stderr).toBe(0);
-  return split.stdout.split("\0").slice(0, -1);
 }
 
 describe("commandLine", () => {

@@ -5,11 +5,10 @@
  * all equal the requests the endpoint received and `socrates llm usage`; after a spending-cap
  * stop, the printed resume command, split as a shell splits it, runs to the end.
  */
-import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { startMockLlm, type FaultRule } from "../../mock-llm/server.ts";
 import { standInResponder } from "../../mock-llm/responders/index.ts";
-import { runCli, spawnCli } from "../../helpers/cli.ts";
+import { printedCommand, runCli, spawnCli } from "../../helpers/cli.ts";
 import { tempDir } from "../../helpers/temp-db.ts";
 import { chatRequests } from "../pipeline/helpers.ts";
 import { benchmarkFiles, count, EMOTION_JUDGE_MODEL, JUDGE_MODEL, MEDIATOR_MODEL, PARTY_MODEL, SMALL_PLAN } from "./runner-helpers.ts";
@@ -64,13 +63,6 @@ function endpointCounts(requests: { body: { model: string } }[]): Record<string,
     counts[role] = (counts[role] ?? 0) + 1;
   }
   return counts;
-}
-
-/** The words of a command line as a POSIX shell splits them (quotes and escapes removed). */
-function shellWords(line: string): string[] {
-  const split = spawnSync("sh", ["-c", `printf '%s\\0' ${line}`], { encoding: "utf8" });
-  expect(split.status, split.stderr).toBe(0);
-  return split.stdout.split("\0").slice(0, -1);
 }
 
 async function setUp(options: { faults?: FaultRule[]; prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }> } = {}) {
@@ -139,9 +131,8 @@ describe("benchmark run: calls counted and resume commands", { timeout: 120_000 
 
     const printed = /Resume with: (.+)$/m.exec(capped.stderr)?.[1];
     expect(printed, capped.stderr).toBeDefined();
-    const words = shellWords(printed!);
-    expect(words.slice(0, 3)).toEqual([`SOCRATES_DB=${files.dbPath}`, "npx", "socrates"]);
-    const args = words.slice(3);
+    const { env: printedEnv, args } = printedCommand(printed!);
+    expect(printedEnv).toEqual({ SOCRATES_DB: files.dbPath });
     expect(args.slice(0, 2)).toEqual(["benchmark", "run"]);
     for (const given of [["--plan", files.planPath], ["--config", files.configPath], ["--concurrency", "2"]]) {
       expect(args.join("\n")).toContain(given.join("\n"));
@@ -149,9 +140,9 @@ describe("benchmark run: calls counted and resume commands", { timeout: 120_000 
     const cap = Number(args[args.indexOf("--max-cost") + 1]);
     expect(cap).toBeGreaterThanOrEqual(8);
 
-    // `npx socrates` is this package's bin, scripts/socrates.mjs, which runCli starts; the database comes from the printed assignment.
+    // `npx socrates` is this package's bin, scripts/socrates.mjs, which spawnCli starts; the database comes from the printed assignment.
     const asked = mock.requests.length;
-    const resumed = await spawnCli(args, { SOCRATES_DB: words[0].slice("SOCRATES_DB=".length) }).exited;
+    const resumed = await spawnCli(args, printedEnv).exited;
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(count(files.dbPath, "SELECT count(*) AS n FROM runs")).toBe(6);
     expect(count(files.dbPath, "SELECT count(*) AS n FROM evaluations")).toBe(12);
