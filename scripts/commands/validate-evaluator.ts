@@ -120,7 +120,8 @@ async function run(opts: Options, command: Command): Promise<void> {
     const report = outcome.report!;
     const outDir = opts.out ?? join("exports", `validate-${opts.backbone.replace(/[^A-Za-z0-9._-]+/g, "_")}-study${studyId}`);
     const files = await writeDocumentFiles(report, outDir);
-    console.log(`judged: ${outcome.evaluationsStored} evaluations stored; metrics computed for ${outcome.metricRuns} benchmark runs; spent $${outcome.spentUsd.toFixed(4)}`);
+    const c = outcome.calls;
+    console.log(`judged: ${outcome.evaluationsStored} evaluations stored; metrics computed for ${outcome.metricRuns} benchmark runs; LLM calls: ${c.calls} (${c.requests} HTTP requests), ${c.cached} from cache; spent $${outcome.spentUsd.toFixed(4)}`);
     for (const table of report.tables.slice(0, 2)) console.log(`\n${tableMarkdown(table)}`);
     for (const w of report.warnings) console.log(`warning: ${w}`);
     console.log(`\nwrote ${files.length} files to ${outDir} (report.md, report.html, a csv per table, figure5.svg)`);

@@ -57,6 +57,8 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
     // Every judge call went to the candidate's model name, and is cached.
     const models = new Set(mock.requests.map((r) => (r.body as { model?: string }).model));
     expect([...models]).toEqual([CANDIDATE]);
+    // The summary counts what the endpoint received (no retry here: one request a call).
+    expect(first.stdout).toMatch(new RegExp(`LLM calls: ${requests} \\(${requests} HTTP requests\\), \\d+ from cache; spent`));
 
     const verdict = first.stdout.split("\n").find((l) => l.startsWith("verdict:"))!;
     expect(verdict).toMatch(new RegExp(`^verdict: ${CANDIDATE}: trajectory r = [0-9.-]+ .*significantly below demo-judge .*below --min-r 0\\.6$`));
@@ -98,6 +100,7 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
     expect(second.code).toBe(3);
     expect(mock.requests.length).toBe(requests);
     expect(second.stdout).toContain(verdict);
+    expect(second.stdout).toContain("LLM calls: 0 (0 HTTP requests)");
     expect(readFileSync(join(again, "difference.csv"), "utf8")).toBe(difference);
 
     // Without --min-r the same verdict is not a failure.
