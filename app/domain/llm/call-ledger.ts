@@ -54,15 +54,8 @@ export function callLedger(): CallLedger {
     rows: () => [...byRole.values()].sort((a, b) => (a.role < b.role ? -1 : a.role > b.role ? 1 : 0)),
     totals() {
       const t = empty();
-      for (const r of byRole.values()) {
-        t.calls += r.calls;
-        t.failed += r.failed;
-        t.requests += r.requests;
-        t.cached += r.cached;
-        t.promptTokens += r.promptTokens;
-        t.completionTokens += r.completionTokens;
-        t.costUsd += r.costUsd;
-      }
+      const keys = Object.keys(t) as (keyof LedgerTotals)[];
+      for (const r of byRole.values()) for (const k of keys) t[k] += r[k];
       return t;
     },
   };
