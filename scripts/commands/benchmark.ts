@@ -1,16 +1,19 @@
 /** `socrates benchmark`: run a benchmark plan's grid (simulation, topic-localized evaluation, metrics), or show how far it is. */
 import type { Command } from "commander";
+import type { Db } from "../../app/server/db.server.ts";
 import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
 import { parseShard } from "../../app/domain/benchmark/grid.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
-import { LlmConfigError, loadLlmConfig, resolveConfigPath } from "../../app/server/llm/config.server.ts";
+import { LlmConfigError, loadLlmConfig, resolveConfigPath, type LlmConfig } from "../../app/server/llm/config.server.ts";
+import { formatCallLedger } from "../../app/server/llm/usage.server.ts";
 import { countsByPart, estimateShardCost, shardWork, type ShardWork } from "../../app/server/benchmark/grid-work.server.ts";
-import { loadPlanFile } from "../../app/server/benchmark/plan-file.server.ts";
+import { loadPlanFile, type LoadedPlan } from "../../app/server/benchmark/plan-file.server.ts";
 import { defaultConcurrency, prepareGridRun, runGrid, type GridEvent, type GridSummary } from "../../app/server/benchmark/run-grid.server.ts";
 import type { GridCostEstimate } from "../../app/domain/benchmark/cost.ts";
 import { SimulationInputError } from "../../app/server/pipeline/simulate.server.ts";
 import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
+import { capStopMessage, commandLine } from "../command-line.ts";
 import { createProgress, type Progress } from "../progress.ts";
 
 interface RunOptions {
@@ -57,10 +60,21 @@ function describeEstimate(e: GridCostEstimate): string {
   return lines.join("\n");
 }
 
+/** The calls of this command by role, from the ledger whose dollars the spending cap adds up. */
+function describeCalls(s: GridSummary): string[] {
+  const t = s.calls.total;
+  if (s.calls.byRole.length === 0) return ["LLM calls: none (everything was stored); spent $0.0000"];
+  return [
+    `LLM calls of this command by role (calls = requests answered by the endpoint, as \`socrates llm usage\` counts them; from cache = answered free by the LLM cache):`,
+    formatCallLedger(s.calls.byRole, t),
+    `spent $${s.spentUsd.toFixed(4)} on ${t.calls} calls (${t.requests} HTTP requests); ${t.cached} from cache`,
+  ];
+}
+
 function describeSummary(s: GridSummary): string {
   const lines = [
     `units: ${s.units}; runs: ${s.runs.stored} simulated, ${s.runs.skipped} already stored; evaluations: ${s.evaluations.stored} stored, ${s.evaluations.skipped} already stored; matched pairs stored: ${s.pairsStored}; metrics computed for ${s.metricRuns} runs`,
-    `LLM calls: ${s.calls.made} made, ${s.calls.cached} from cache (simulation); spent $${s.spentUsd.toFixed(4)}`,
+    ...describeCalls(s),
   ];
   for (const f of s.failures.slice(0, 20)) lines.push(`failed ${f.id}: ${f.reason}`);
   if (s.failures.length > 20) lines.push(`… and ${s.failures.length - 20} more failures`);
@@ -77,7 +91,26 @@ function progressFor(progress: () => Progress | undefined) {
   };
 }
 
-async function runCommand(opts: RunOptions): Promise<void> {
+/** The estimated dollars of the shard's work still pending. */
+function costLeft(db: Db, loaded: LoadedPlan, config: LlmConfig, shard: { index: number; count: number } | undefined): number {
+  return estimateShardCost(db, loaded.plan, config, shardWork(db, loaded, shard).units).usd.total;
+}
+
+/** What went wrong, if anything, and the command that resumes: every option as the user gave it. */
+function reportStop(summary: GridSummary, command: Command, left: () => number, maxCostUsd: number | undefined): void {
+  if (summary.stopped === "cap") {
+    console.error(capStopMessage(command, { capUsd: maxCostUsd!, spentUsd: summary.spentUsd, leftUsd: left() }));
+    process.exitCode = 1;
+  } else if (summary.stopped === "signal") {
+    console.error(`interrupted; resume with: ${commandLine(command)}`);
+    process.exitCode = 130;
+  } else if (summary.failures.length > 0) {
+    console.error(`${summary.failures.length} step(s) failed; run the same command again to retry them: ${commandLine(command)}`);
+    process.exitCode = 1;
+  }
+}
+
+async function runCommand(opts: RunOptions, command: Command): Promise<void> {
   const maxCostUsd = parseMaxCost(opts.maxCost);
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (typeof shard === "string") throw new UserError(`--shard: ${shard}`);
@@ -113,17 +146,7 @@ async function runCommand(opts: RunOptions): Promise<void> {
     });
     bar?.done();
     console.log(describeSummary(summary));
-    const again = `npx socrates benchmark run --plan ${opts.plan}${opts.shard ? ` --shard ${opts.shard}` : ""}`;
-    if (summary.stopped === "cap") {
-      console.error(`stopped: the spending cap of $${maxCostUsd!.toFixed(2)} was reached; nothing half done was stored. Resume with a higher --max-cost: ${again} --max-cost <USD>`);
-      process.exitCode = 1;
-    } else if (summary.stopped === "signal") {
-      console.error(`interrupted; resume with: ${again}`);
-      process.exitCode = 130;
-    } else if (summary.failures.length > 0) {
-      console.error(`${summary.failures.length} step(s) failed; run the same command again to retry them: ${again}`);
-      process.exitCode = 1;
-    }
+    reportStop(summary, command, () => costLeft(db, loaded, config, shard), maxCostUsd);
   } finally {
     bar?.done();
     release();

@@ -13,7 +13,8 @@ import type { BundleInput } from "../../domain/bundle.ts";
 import type { Llm, LlmRole } from "../../domain/llm/types.ts";
 import { parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";
 import { runSeed } from "../../domain/simulation/schedule.ts";
-import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
+import { simulateRun, type RunSetup } from "../../domain/simulation/simulate-run.ts";
+import type { LedgerTotals, RoleCalls } from "../../domain/llm/call-ledger.ts";
 import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { endpointConcurrency, type LlmConfig } from "../llm/config.server.ts";
@@ -58,8 +59,10 @@ export interface GridSummary {
   failures: { id: string; reason: string }[];
   /** Why the command stopped before the end: the spending cap, or a signal (Ctrl-C). */
   stopped: "cap" | "signal" | null;
+  /** The spend guard's ledger: the dollars above are its total cost. */
   spentUsd: number;
-  calls: CallStats;
+  /** Every LLM call of this command by role (simulation, mediators, each judge), and their sum; cached calls apart. */
+  calls: { byRole: RoleCalls[]; total: LedgerTotals };
 }
 
 interface Ctx {
@@ -146,7 +149,6 @@ function recordFailure(ctx: Ctx, id: string, reason: string): void {
 async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean> {
   const llm = routedLlm(ctx.guard.llm, { party: work.unit.simulator.endpoint, mediator: run.mediator?.endpoint });
   const attempt = await simulateRun(llm, simulationPromptsFor(run.mediator?.mode ?? "generic"), setupOf(ctx, work, run), { signal: ctx.signal });
-  addStats(ctx.summary.calls, attempt.stats);
   if (!attempt.ok) {
     if (!attempt.aborted) recordFailure(ctx, run.runId, attempt.reason);
     return false;
@@ -264,7 +266,7 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
     failures: [],
     stopped: null,
     spentUsd: 0,
-    calls: emptyStats(),
+    calls: { byRole: [], total: guard.ledger.totals() },
   };
   const ctx: Ctx = { db, plan, guard, signal, params, playedOf: playedConditions(db), summary, onProgress: options.onProgress };
 
@@ -294,5 +296,6 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
   }
   summary.stopped = guard.capReached() ? "cap" : signal?.aborted ? "signal" : null;
   summary.spentUsd = guard.spentUsd();
+  summary.calls = { byRole: guard.ledger.rows(), total: guard.ledger.totals() };
   return summary;
 }

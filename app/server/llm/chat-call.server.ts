@@ -25,7 +25,8 @@ async function execute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan
     attempts,
   }, started);
   const model = plan.model;
-  return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model, latencyMs } : { ok: false, error: outcome.error, cached: false, usage, model, latencyMs };
+  const requests = attempts;
+  return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model, latencyMs, requests } : { ok: false, error: outcome.error, cached: false, usage, model, latencyMs, requests };
 }
 
 /** A stored ok reply for this key that also satisfies this request's schema. */
@@ -36,7 +37,7 @@ function fromCache<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): L
   if (!parsed.ok) return undefined; // same prompt, stricter schema: ask again
   const { usage, latencyMs } = storedCost(row);
   reportCached(ctx, request, { ...plan, baseUrl: row.baseUrl }, usage);
-  return { ok: true, value: parsed.value, cached: true, usage, model: plan.model, latencyMs };
+  return { ok: true, value: parsed.value, cached: true, usage, model: plan.model, latencyMs, requests: 0 };
 }
 
 /** `Llm.call` for a client context. */
@@ -56,7 +57,7 @@ export function chatCaller(ctx: ClientContext): <T>(request: LlmRequest<T>) => P
       const { role, subject } = request;
       ctx.onCall?.({ role, model: plan.model, baseUrl: plan.baseUrl, subject, ok: false, cached: false, error: first.error, attempts: 0, latencyMs: 0, usage: ZERO_USAGE });
       // The failure was the first request's; its latency is recorded there, this one waited.
-      return { ok: false, error: first.error, cached: false, usage: ZERO_USAGE, model: plan.model, latencyMs: first.latencyMs };
+      return { ok: false, error: first.error, cached: false, usage: ZERO_USAGE, model: plan.model, latencyMs: first.latencyMs, requests: 0 };
     }
 
     const running = execute(ctx, request, plan);

@@ -24,6 +24,7 @@ import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
 import { TOPIC_METHOD } from "../pipeline/evaluate-topic.server.ts";
 import { planGrid, type LoadedPlan } from "../benchmark/plan-file.server.ts";
 import { loadReportData } from "../benchmark/report-data.server.ts";
+import type { LedgerTotals } from "../../domain/llm/call-ledger.ts";
 import { routedLlm, spendGuard } from "../benchmark/spend-cap.server.ts";
 import { benchmarkRunIds, expertStudy, pendingJudging, studyRunIds, ValidationInputError, type PendingJudging } from "./evaluator-work.server.ts";
 
@@ -91,6 +92,8 @@ export interface ValidationOutcome {
   stopped: "cap" | "signal" | null;
   failures: { runId: string; backbone: string; message: string }[];
   spentUsd: number;
+  /** The judge calls of this command, from the ledger the dollars come from. */
+  calls: LedgerTotals;
   evaluationsStored: number;
   metricRuns: number;
 }
@@ -170,11 +173,12 @@ export async function validateEvaluator(options: ValidationRunOptions): Promise<
   const { db, config, target, signal } = options;
   const guard = spendGuard({ llm: options.llm, db, config, maxCostUsd: options.maxCostUsd, signal });
   const llm = routedLlm(guard.llm, { evaluator: target.endpoint });
-  const outcome: ValidationOutcome = { report: null, stopped: null, failures: [], spentUsd: 0, evaluationsStored: 0, metricRuns: 0 };
+  const outcome: ValidationOutcome = { report: null, stopped: null, failures: [], spentUsd: 0, calls: guard.ledger.totals(), evaluationsStored: 0, metricRuns: 0 };
   options.onStart?.(options.work.jobs.reduce((n, j) => n + j.pending.length, 0), guard.spentUsd);
   const stopped = () => guard.capReached() || Boolean(signal?.aborted);
   await judgeAll(options, llm, outcome, stopped);
   outcome.spentUsd = guard.spentUsd();
+  outcome.calls = guard.ledger.totals();
   outcome.stopped = guard.capReached() ? "cap" : signal?.aborted ? "signal" : null;
   if (outcome.stopped) {
     outcome.failures = [];
