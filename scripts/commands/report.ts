@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
 import { loadPlanFile, loadStoredPlan, type LoadedPlan } from "../../app/server/benchmark/plan-file.server.ts";
 import { buildBenchmarkReport, EmptyReportError } from "../../app/server/benchmark/report.server.ts";
+import { StudyScopeError } from "../../app/server/benchmark/report-studies.server.ts";
 import { REPORT_FORMATS, writeReportFiles, type ReportFormat } from "../../app/server/benchmark/report-files.server.ts";
 import { openDatabase, type Db } from "../../app/server/db.server.ts";
 import { guardUserErrors, UserError } from "../cli-kit.ts";
@@ -13,9 +14,19 @@ interface ReportOptions {
   hash?: string;
   out?: string;
   format: string;
+  study?: string[];
 }
 
-const asUserError = guardUserErrors(BenchmarkPlanError, EmptyReportError);
+const asUserError = guardUserErrors(BenchmarkPlanError, EmptyReportError, StudyScopeError);
+
+/** `--study 3 4` or `--study 3,4`: study ids, each a whole number ≥ 1. */
+export function parseStudyIds(raw: readonly string[] | undefined): number[] | undefined {
+  if (raw === undefined) return undefined;
+  const parts = raw.flatMap((r) => r.split(",")).map((p) => p.trim()).filter(Boolean);
+  const bad = parts.find((p) => !/^\d+$/.test(p) || Number(p) < 1);
+  if (bad !== undefined || parts.length === 0) throw new UserError(`--study: expected study ids (whole numbers ≥ 1), got "${raw.join(" ")}"`);
+  return parts.map(Number);
+}
 
 function parseFormats(raw: string): ReportFormat[] {
   const formats = raw.split(",").map((f) => f.trim()).filter(Boolean);
@@ -41,13 +52,15 @@ export function registerReportCommand(program: Command): void {
     .option("--hash <hash>", "a plan `benchmark run` recorded in the database, by its hash, instead of --plan")
     .option("--out <dir>", "output directory (default exports/report-<plan name>)")
     .option("--format <list>", `comma-separated: ${REPORT_FORMATS.join(",")}`, REPORT_FORMATS.join(","))
+    .option("--study <ids...>", "the validation studies Tables 1, 2 and 6 read, instead of the plan's `studies` (A/B reactiveness and expert consensus study ids)")
     .addHelpText("after", "\nCells are means ×100 with their count, missing values and a 95% bootstrap CI over scenarios; see docs/report.md.")
     .action(async (opts: ReportOptions) => {
       const formats = parseFormats(opts.format);
+      const studyIds = parseStudyIds(opts.study);
       const started = performance.now();
       const db = openDatabase();
       const loaded = loadPlan(db, opts);
-      const report = asUserError(() => buildBenchmarkReport(db, loaded));
+      const report = asUserError(() => buildBenchmarkReport(db, loaded, studyIds ? { studyIds } : {}));
       const built = performance.now();
       const outDir = opts.out ?? join("exports", `report-${loaded.plan.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
       const files = await writeReportFiles(report, outDir, formats);
