@@ -12,6 +12,8 @@ import { studyDashboard } from "../../../../app/server/annotation/dashboard.serv
 import { submitLabel } from "../../../../app/server/annotation/submit.server.ts";
 import { createConsensusStudy } from "../../../../app/server/annotation/studies.server.ts";
 import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";
+import { benchmarkPage } from "../../../../app/server/benchmark/page.server.ts";
+import { touchBenchmarkPlan } from "../../../../app/server/models/benchmark-plan.server.ts";
 import type { Db } from "../../../../app/server/db.server.ts";
 import { addAnnotator, validConsensusLabel } from "../../../helpers/annotation.ts";
 import { runCli } from "../../../helpers/cli.ts";
@@ -100,6 +102,12 @@ describe("report scope: the studies a plan names", () => {
     expect(judged.trajectory.n).toBeGreaterThan(0);
     expect(textOf(tableOf(b, "table2")!, judged.label, secondName, "trajectory").value).toBe(judged.trajectory.r);
     expect(textOf(tableOf(b, "table2")!, judged.label, secondName, "trajectoryN").value).toBe(judged.trajectory.n);
+
+    // The Benchmark page renders the recorded plan's report: the same scope.
+    for (const plan of [planA, planB]) touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: "plan.json" });
+    const page = await benchmarkPage(db, planB.hash);
+    expect(page.report.studyIds).toEqual([second]);
+    expect(groupsOf(tableOf(page.report, "table2"))).toEqual([secondName]);
 
     // `--study` overrides the plan: plan B's report on study 1 reads study 1 only.
     const overridden = buildBenchmarkReport(db, planB, { studyIds: [EXPERT] });
