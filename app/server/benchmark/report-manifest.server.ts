@@ -133,6 +133,7 @@ export function verifyReport(db: Db, dir: string): Verification {
   const loaded = { plan, hash, source: manifest.plan.source };
   const report = buildBenchmarkReport(db, loaded, {
     studyIds: manifest.studyIds,
+    studyIdsSource: `${join(dir, MANIFEST_FILE)}: $.studyIds`,
     bins: manifest.options.bins,
     bootstrap: manifest.options.bootstrap,
     now: new Date(manifest.generatedAt),

@@ -19,8 +19,8 @@ export interface StudyTables {
 }
 
 /** The named studies and where each name came from. */
-export function studyScopeOf(loaded: LoadedPlan, override?: readonly number[]): StudyScope {
-  if (override !== undefined) return { ids: override, where: () => "--study" };
+export function studyScopeOf(loaded: LoadedPlan, override?: readonly number[], overrideSource = "--study"): StudyScope {
+  if (override !== undefined) return { ids: override, where: (i) => (overrideSource === "--study" ? overrideSource : `${overrideSource}[${i}]`) };
   return { ids: loaded.plan.studies ?? [], where: (i) => `${loaded.source}: studies[${i}]` };
 }
 
@@ -34,8 +34,8 @@ function nameableStudies(db: Db): number[] {
 const noneNamed = (ids: number[]) =>
   `Tables 1, 2 and 6 omitted: the plan names no validation study (the database has ${ids.length === 1 ? "study" : "studies"} ${ids.join(", ")}). Add \`"studies": [<id>, …]\` to the plan or pass \`--study <id>…\`.`;
 
-export function studyTablesOf(db: Db, loaded: LoadedPlan, options: { studies?: boolean; studyIds?: readonly number[] }): StudyTables {
-  const scope = studyScopeOf(loaded, options.studyIds);
+export function studyTablesOf(db: Db, loaded: LoadedPlan, options: { studies?: boolean; studyIds?: readonly number[]; studyIdsSource?: string }): StudyTables {
+  const scope = studyScopeOf(loaded, options.studyIds, options.studyIdsSource);
   const ids = [...new Set(scope.ids)];
   if (options.studies === false) return { ids, tables: [], warnings: [] };
   const { plan } = loaded;

@@ -22,6 +22,8 @@ export interface ReportOptions {
   studies?: boolean;
   /** The studies Tables 1, 2 and 6 read, instead of the plan's `studies` (`report --study`). */
   studyIds?: readonly number[];
+  /** Where studyIds were named, for error messages (default "--study"). */
+  studyIdsSource?: string;
 }
 
 /**

@@ -118,6 +118,11 @@ describe("report manifest and --verify", () => {
     expect(tampered.status).toBe(2);
     expect(tampered.stderr).toMatch(/manifest\.json: \$\.plan\.definition: the plan hashes to [0-9a-f]+, not the recorded [0-9a-f]+: the manifest was edited/);
 
+    writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...JSON.parse(text), studyIds: [1, 99] }));
+    const gone = runCli(["report", "--verify", out], env);
+    expect(gone.status).toBe(2);
+    expect(gone.stderr).toContain(`${join(out, "manifest.json")}: $.studyIds[1]: study 99 does not exist`);
+
     writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...JSON.parse(text), numbers: [{ table: "t" }] }));
     const bad = runCli(["report", "--verify", out], env);
     expect(bad.status).toBe(2);
