@@ -84,6 +84,6 @@ export function registerDataCommands(program: Command): void {
       const db = openDatabase();
       console.log(describeSummary(importOrExplain(() => seedDemo(db))));
       const bench = seedDemoBenchmark(db);
-      console.log(`demo benchmark "${bench.plan.plan.name}" (stand-in output): ${describeSummary(bench.imported)}; ${bench.metricRows} metric values computed`);
+      console.log(`demo benchmark "${bench.plan.plan.name}" (stand-in output): ${describeSummary(bench.imported)}; ${bench.metricRows > 0 ? `${bench.metricRows} metric values computed` : "every run's metrics already stored: nothing recomputed"}`);
     });
 }

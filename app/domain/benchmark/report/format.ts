@@ -24,6 +24,7 @@ export function reportHeader(report: BenchmarkReport): string[] {
   return [
     `Plan: ${report.planName} (hash ${report.planHash})`,
     `Evaluator: ${report.evaluator}; simulator: ${report.simulator}`,
+    `Studies (Tables 1, 2, 6): ${report.studyIds.length > 0 ? report.studyIds.join(", ") : "none named"}`,
     `Constants: ${params}; timing bins = ${c.bins}`,
     `Bootstrap: ${c.bootstrap.draws} draws resampling scenarios, seed ${c.bootstrap.seed}, ${Math.round(c.bootstrap.level * 100)}% percentile interval`,
     `Coverage: ${cov.storedRuns} of ${cov.plannedRuns} planned runs stored (mediated: ${cov.storedMediatedRuns ?? "?"} of ${cov.plannedMediatedRuns ?? "?"}); ${cov.evaluatedRuns} mediated runs with metrics under the main evaluator, ${cov.incompleteRuns} of them with incomplete judge output`,
