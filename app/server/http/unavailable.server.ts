@@ -37,7 +37,15 @@ export function unavailableReason(err: unknown): Unavailable | null {
   return null;
 }
 
-const requestNotes = new AsyncLocalStorage<{ reason: Unavailable | null }>();
+/**
+ * One store per process, kept on globalThis: the routes' copy of this module lives in the Remix
+ * server build, the adapter's (scripts/serve.ts) is loaded from source, and a note written through
+ * one copy must be read through the other.
+ */
+type Notes = AsyncLocalStorage<{ reason: Unavailable | null }>;
+const NOTES_KEY = Symbol.for("socrates.unavailable-notes");
+const shared = globalThis as unknown as Record<symbol, Notes | undefined>;
+const requestNotes: Notes = (shared[NOTES_KEY] ??= new AsyncLocalStorage());
 
 /** Records, for the request being answered, that it could not save and why (a no-op outside a request). */
 export function noteUnavailable(reason: Unavailable): void {
