@@ -25,6 +25,8 @@ export function diskFullMessage(err: unknown, dbPath: string = databasePath()): 
     const cap = limit === null ? [] : [`SOCRATES_DB_MAX_PAGES caps it at ${limit} pages`];
     return `database or disk is full on ${where(dbPath, `database ${dbPath}`, ...cap)}: free space and rerun; nothing was changed by the write that failed`;
   }
-  // ENOSPC or EDQUOT from a write that did not go through writeOutputFile: no path to name.
+  // ENOSPC or EDQUOT from outside writeOutputFile: mkdir and open name their path, a plain write does not.
+  const path = (err as NodeJS.ErrnoException).path;
+  if (path) return `disk is full on ${where(path)}: could not write ${path}; free space and rerun`;
   return `disk is full (${code}): a file could not be written; free space and rerun`;
 }

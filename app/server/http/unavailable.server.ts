@@ -47,10 +47,19 @@ const NOTES_KEY = Symbol.for("socrates.unavailable-notes");
 const shared = globalThis as unknown as Record<symbol, Notes | undefined>;
 const requestNotes: Notes = (shared[NOTES_KEY] ??= new AsyncLocalStorage());
 
+/** How often a full disk is written to the server's log (every refused write would flood it). */
+const FULL_LOG_EVERY_MS = 60_000;
+let lastFullLog = -Infinity;
+
 /** Records, for the request being answered, that it could not save and why (a no-op outside a request). */
 export function noteUnavailable(reason: Unavailable): void {
   const note = requestNotes.getStore();
   if (note) note.reason = reason;
+  // A lock wait passes by itself; a full disk needs the operator, who reads the log.
+  if (reason.kind === "full" && performance.now() - lastFullLog >= FULL_LOG_EVERY_MS) {
+    lastFullLog = performance.now();
+    console.error("The database or its disk is full: writes answer 503 until space is freed on the file system holding the database.");
+  }
 }
 
 /** The headers of a 503 answer for `reason`. */
