@@ -19,6 +19,9 @@ import { fillToPageLimit } from "../helpers/full-db.ts";
 import { tableCounts, tempDir } from "../helpers/temp-db.ts";
 import { mountTinyTmpfs, tmpfsUnavailable, type TinyTmpfs } from "../helpers/tmpfs.ts";
 
+/** Each case runs the real CLI several times (seconds each on a loaded machine): a wait, not a timing target. */
+const CLI_CASE = { timeout: 180_000 };
+
 let tmp: ReturnType<typeof tempDir>;
 let bundleFile: string;
 
@@ -51,7 +54,7 @@ function expectCleanFailure(result: { status: number | null; stderr: string }, m
 }
 
 describe("socrates import into a database at its page cap (SOCRATES_DB_MAX_PAGES)", () => {
-  it("exits 2 naming the cause and the file system, changes nothing, and imports once space is freed", () => {
+  it("exits 2 naming the cause and the file system, changes nothing, and imports once space is freed", CLI_CASE, () => {
     const dbPath = join(tmp.dir, "capped.db");
     const conn = openDatabase(dbPath).$client;
     const filled = fillToPageLimit(conn, 50);
@@ -86,7 +89,7 @@ describe("socrates import into a database at its page cap (SOCRATES_DB_MAX_PAGES
 });
 
 describe.skipIf(!existsSync("/dev/full"))("socrates export onto a device with no space (/dev/full)", () => {
-  it("exits 2 naming the file it could not write and its file system, without a stack trace", () => {
+  it("exits 2 naming the file it could not write and its file system, without a stack trace", CLI_CASE, () => {
     const dbPath = join(tmp.dir, "export.db");
     expect(runCli(["import", bundleFile], { SOCRATES_DB: dbPath }).status).toBe(0);
     const result = runCli(["export", "/dev/full"], { SOCRATES_DB: dbPath });
@@ -101,7 +104,7 @@ describe.skipIf(tmpfsUnavailable() !== null)("on a real full file system (a tmpf
     fs = null;
   });
 
-  it("import and export exit 2 naming the tmpfs with 0 B free; both work once the filler is deleted", (ctx) => {
+  it("import and export exit 2 naming the tmpfs with 0 B free; both work once the filler is deleted", CLI_CASE, (ctx) => {
     fs = mountTinyTmpfs(8 * 1024 * 1024);
     if (!fs) return ctx.skip(); // root, but this system does not allow the mount
     const dbPath = join(fs.dir, "app.db");
@@ -128,7 +131,7 @@ describe.skipIf(tmpfsUnavailable() !== null)("on a real full file system (a tmpf
 });
 
 describe("the write-ahead log after an import", () => {
-  it("is checkpointed and truncated to zero bytes although the web server's connection keeps the database open", () => {
+  it("is checkpointed and truncated to zero bytes although the web server's connection keeps the database open", CLI_CASE, () => {
     const dbPath = join(tmp.dir, "wal.db");
     const big = join(tmp.dir, "big.json");
     writeFileSync(big, JSON.stringify(syntheticBundle(1, "wal")));
