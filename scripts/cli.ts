@@ -1,6 +1,7 @@
 /** The `socrates` command line: one program, one module per command group under scripts/commands/. */
 import { Command, CommanderError } from "commander";
 import { EXIT_BAD_INPUT, UserError } from "./cli-kit.ts";
+import { diskFullMessage } from "./disk-full.ts";
 import { registerBenchmarkCommands } from "./commands/benchmark.ts";
 import { registerCurateCommands } from "./commands/curate.ts";
 import { registerDataCommands } from "./commands/data.ts";
@@ -41,11 +42,16 @@ registerValidateEvaluatorCommand(program);
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
+  const diskFull = diskFullMessage(err);
   if (err instanceof CommanderError) {
     // Help and version exit cleanly; usage errors are bad input.
     process.exitCode = err.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
   } else if (err instanceof UserError) {
     process.stderr.write(`error: ${err.message}\n`);
+    process.exitCode = EXIT_BAD_INPUT;
+  } else if (diskFull !== null) {
+    // A full disk is the environment, not a bug: name it and the file system to free, no stack trace.
+    process.stderr.write(`error: ${diskFull}\n`);
     process.exitCode = EXIT_BAD_INPUT;
   } else {
     process.stderr.write(`unexpected error: ${(err as Error).stack ?? String(err)}\n`);

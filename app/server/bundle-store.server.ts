@@ -24,7 +24,7 @@ import { canonicalJson, checkBundleReferences, playedScenario, summariseRun, typ
 import { formatJsonPath } from "../domain/judge-problems.ts";
 import { segmentSnippets } from "../domain/snippets.ts";
 import { deriveEvaluationScores } from "../domain/evaluation-scores.ts";
-import { writeTransaction, type Db } from "./db.server.ts";
+import { checkpointWal, writeTransaction, type Db } from "./db.server.ts";
 import { findCondition } from "./models/condition.server.ts";
 import { findEvaluation } from "./models/evaluation.server.ts";
 import { allMatchedPairs } from "./models/matched-pair.server.ts";
@@ -392,7 +392,10 @@ const insertScore = preparedOnce((db) =>
  * (file, JSON path, message) and leaves the database unchanged.
  */
 export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun?: boolean } = {}): ImportSummary {
-  return importParsed(db, files.map((f) => ({ file: f.file, parsed: parseFile(f) })), options);
+  const summary = importParsed(db, files.map((f) => ({ file: f.file, parsed: parseFile(f) })), options);
+  // After the commit, hand back the write-ahead log's disk space (no-op inside a caller's transaction).
+  if (!summary.dryRun) checkpointWal(db);
+  return summary;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { ServiceError } from "../../app/server/http/errors.server.ts";
 import { importProlificExport, ProlificImportError, type ProlificImportSummary } from "../../app/server/crowd/prolific-import.server.ts";
-import { openDatabase } from "../../app/server/db.server.ts";
+import { checkpointWal, openDatabase } from "../../app/server/db.server.ts";
 import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -54,7 +54,10 @@ with its row and column named, and nothing is written; the exit code is then 2.`
         throw new UserError(`${file}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
       }
       const guard = guardUserErrors(ProlificImportError, ServiceError);
-      const summary = guard(() => importProlificExport(openDatabase(), studyId, { text, fileName: file, dryRun: opts.dryRun, prolificStudy: opts.prolificStudy }));
+      const db = openDatabase();
+      const summary = guard(() => importProlificExport(db, studyId, { text, fileName: file, dryRun: opts.dryRun, prolificStudy: opts.prolificStudy }));
+      // A bulk import: hand back the write-ahead log's space (best effort).
+      if (!opts.dryRun) checkpointWal(db);
       console.log(describeProlificImport(summary));
     });
 }

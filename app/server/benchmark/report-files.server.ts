@@ -3,11 +3,12 @@
  * (drawn by Vega from the figure's spec) and `report.html`, one self-contained page with the
  * tables and the inline SVGs and no script.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { benchmarkDocument, documentMarkdown, figureCsv, formatValue, tableCsv, type ReportDocument } from "../../domain/benchmark/report/format.ts";
 import type { BenchmarkReport, ReportTable } from "../../domain/benchmark/report-model.ts";
 import { renderChartSvg } from "../charts/render.server.ts";
+import { writeOutputFile } from "../storage-full.server.ts";
 
 export const REPORT_FORMATS = ["md", "csv", "svg", "html"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -52,7 +53,7 @@ export async function writeDocumentFiles(report: ReportDocument, outDir: string,
   const written: string[] = [];
   const write = (name: string, content: string) => {
     const path = join(outDir, name);
-    writeFileSync(path, content);
+    writeOutputFile(path, content);
     written.push(path);
   };
   const svgs = new Map<string, string>();

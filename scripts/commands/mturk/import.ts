@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { importMturkResults, MturkImportError, type MturkImportResult } from "../../../app/server/crowd/mturk-import.server.ts";
-import { openDatabase } from "../../../app/server/db.server.ts";
+import { checkpointWal, openDatabase } from "../../../app/server/db.server.ts";
 import { parseIntOption, UserError } from "../../cli-kit.ts";
 
 /** `Batch_123_batch_results.csv` → `Batch_123_batch_results.review.csv`, in the same folder. */
@@ -63,13 +63,16 @@ flagged on gold items, is rejected. Upload it under Manage → Results → Uploa
         throw new UserError(`${opts.file}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
       }
       let result: MturkImportResult;
+      const db = openDatabase();
       try {
-        result = importMturkResults(openDatabase(), studyId, { text, fileName: opts.file, dryRun: opts.dryRun });
+        result = importMturkResults(db, studyId, { text, fileName: opts.file, dryRun: opts.dryRun });
       } catch (err) {
         if (err instanceof MturkImportError) throw new UserError(err.message);
         if (err instanceof ServiceError) throw new UserError(err.message);
         throw err;
       }
+      // A bulk import: hand back the write-ahead log's space (best effort).
+      if (!opts.dryRun) checkpointWal(db);
       for (const line of describeImport(result)) console.log(line);
       const { review } = result;
       const counts = `${plural(review.approvals, "approval")}, ${plural(review.rejections, "rejection")}, ${review.untouched} already reviewed on MTurk`;
