@@ -5,7 +5,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { writeOutputFile } from "../storage-full.server.ts";
 import { basename, join, resolve } from "node:path";
 import { parseBenchmarkPlan } from "../../domain/benchmark/plan.ts";
 import {
@@ -102,7 +103,7 @@ export function buildManifest(db: Db, { loaded, report, configPath, files }: Man
 
 export function writeManifest(outDir: string, manifest: ReportManifest): string {
   const path = join(outDir, MANIFEST_FILE);
-  writeFileSync(path, `${JSON.stringify(manifest, null, 1)}\n`);
+  writeOutputFile(path, `${JSON.stringify(manifest, null, 1)}\n`);
   return path;
 }
 
