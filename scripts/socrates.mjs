@@ -9,6 +9,8 @@ import { CLI_ENTRY, cliBuildIsFresh } from "./cli-bundle.mjs";
 
 let cli;
 if (process.env.SOCRATES_CLI_SOURCE !== "1" && cliBuildIsFresh()) {
+  // Stack traces of unexpected errors name the TypeScript lines (costs little: maps are read per chunk loaded).
+  process.setSourceMapsEnabled(true);
   cli = await import(CLI_ENTRY);
 } else {
   if (process.env.SOCRATES_CLI_SOURCE !== "1" && process.stderr.isTTY) {
