@@ -2,9 +2,9 @@
 /**
  * Builds the `socrates` CLI ahead of time into dist/cli/ with esbuild, so a command starts without
  * compiling TypeScript (tsx took seconds on every call). Run by `npm install` (prepare), `npm
- * start`, `npm run build` and the test suite's global setup; it does nothing when the build is
- * fresh (scripts/cli-bundle.mjs) unless given --force. Plain JavaScript so it runs before anything
- * else is built.
+ * start`, `npm run build` and the test suite's global setup, and by the `socrates` bin when the
+ * sources changed since; it does nothing when the build is fresh (scripts/cli-bundle.mjs) unless
+ * given --force. Plain JavaScript so it runs before anything else is built.
  *
  * The bundle is ESM split by command module (scripts/cli.ts imports each on demand); every
  * package stays external, so native and heavy dependencies (better-sqlite3, the AWS SDK, openai,
@@ -61,6 +61,19 @@ async function bundle(outdir) {
   return Object.keys(result.metafile.inputs).filter((f) => !f.includes("node_modules/"));
 }
 
+/** Moves the finished build `tmp` to dist/cli/, the previous build out of the way and then away. */
+async function putInPlace(tmp) {
+  const old = `${CLI_DIR}.old-${randomBytes(4).toString("hex")}`;
+  await rename(CLI_DIR, old).catch((err) => {
+    if (err.code !== "ENOENT") throw err;
+  });
+  await rename(tmp, CLI_DIR).catch((err) => {
+    // Two stale `socrates` calls at once both rebuild; the first to finish stands.
+    if (err.code !== "ENOTEMPTY" && err.code !== "EEXIST") throw err;
+  });
+  await rm(old, { recursive: true, force: true });
+}
+
 /** Builds into a fresh folder and then puts it in place of dist/cli/, so a reader never sees half a build. */
 export async function buildCli() {
   const startedAt = Date.now();
@@ -71,12 +84,7 @@ export async function buildCli() {
     await writeFile(join(tmp, "commands.json"), JSON.stringify(await describeCommands(), null, 1) + "\n");
     const info = { startedAt, inputs: [...inputs, SELF].sort() };
     await writeFile(join(tmp, relative(CLI_DIR, BUILD_INFO)), JSON.stringify(info, null, 1) + "\n");
-    const old = `${CLI_DIR}.old-${randomBytes(4).toString("hex")}`;
-    await rename(CLI_DIR, old).catch((err) => {
-      if (err.code !== "ENOENT") throw err;
-    });
-    await rename(tmp, CLI_DIR);
-    await rm(old, { recursive: true, force: true });
+    await putInPlace(tmp);
     return info.inputs.length;
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -3,14 +3,15 @@
  * call, so it stays plain JavaScript with nothing but node: imports. The build
  * (scripts/build-cli.mjs) records the time it started and every source file it read; the bundle
  * is fresh while each of those files still exists and is no newer than that time (an edit, a
- * checkout or a pull makes it stale, as with make).
+ * checkout or a pull makes it stale, as with make). It must stay inside the checkout: the bundle
+ * finds its packages in node_modules/ from where it lies.
  */
 import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dirname, "..");
-/** Git-ignored; replaced whole by each build. */
-export const CLI_DIR = join(ROOT, "dist", "cli");
+/** Git-ignored; replaced whole by each build. SOCRATES_CLI_DIR puts it elsewhere inside the checkout (a test's own build). */
+export const CLI_DIR = resolve(ROOT, process.env.SOCRATES_CLI_DIR || join("dist", "cli"));
 export const CLI_ENTRY = join(CLI_DIR, "cli.mjs");
 export const BUILD_INFO = join(CLI_DIR, "build-info.json");
 

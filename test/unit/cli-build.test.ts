@@ -1,10 +1,10 @@
 /**
  * The `socrates` CLI as built ahead into dist/cli/ (scripts/build-cli.mjs; the global setup builds
  * it): it answers as the sources do, its top-level help loads no command module, and the bin
- * knows when the build is older than its sources.
+ * knows when the build is older than its sources and builds it then.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -55,6 +55,24 @@ describe("the built CLI", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/alpha \[options\]/);
     expect(result.stdout).toMatch(/corr \[options\]/);
+  });
+});
+
+describe("the bin without a fresh build", () => {
+  // A build of its own (SOCRATES_CLI_DIR), inside the checkout so the bundle finds node_modules.
+  const dir = join(ROOT, "dist", `cli-test-${process.pid}`);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("builds the CLI first, then runs it", () => {
+    expect(existsSync(dir)).toBe(false);
+    const first = runCli(["stats", "--help"], { SOCRATES_CLI_DIR: dir });
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/corr \[options\]/);
+    expect(first.stderr).toBe("");
+    expect(existsSync(join(dir, "commands.json"))).toBe(true);
+    const builtAt = statSync(join(dir, "build-info.json")).mtimeMs;
+    expect(runCli(["stats", "--help"], { SOCRATES_CLI_DIR: dir }).stdout).toBe(first.stdout);
+    expect(statSync(join(dir, "build-info.json")).mtimeMs).toBe(builtAt); // fresh: not built again
   });
 });
 
