@@ -31,7 +31,7 @@ function parseMaxCost(raw: string | undefined): number | undefined {
   return n;
 }
 
-function describeWork(work: ShardWork, shard: string | undefined, judge: string | undefined): string {
+function describeWork(work: ShardWork, shard: string | undefined): string {
   const lines = [`grid: ${work.gridUnits} units${shard ? `; shard ${shard}: ${work.units.length} units` : ""}`];
   for (const [part, c] of Object.entries(countsByPart(work.units))) {
     lines.push(
@@ -39,10 +39,6 @@ function describeWork(work: ShardWork, shard: string | undefined, judge: string 
         `${c.evaluations} evaluations (${c.evaluationsPending} pending)` +
         (c.emotionEvaluations > 0 ? `, ${c.emotionEvaluations} emotion-judge evaluations (${c.emotionPending} pending)` : ""),
     );
-    if (c.storedWithoutSelfReport > 0) {
-      const then = judge ? `the emotion judge ${judge} scores them` : "without an emotion judge in the plan they get no emotion metrics";
-      lines.push(`  note: ${c.storedWithoutSelfReport} stored runs of ${part} were simulated without self-reported emotion and are reused as they are; ${then}`);
-    }
   }
   return lines.join("\n");
 }
@@ -87,7 +83,7 @@ async function runCommand(opts: RunOptions): Promise<void> {
   const db = openDatabase();
   const work = asUserError(() => prepareGridRun({ db, config, loaded, shard }));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash}) from ${loaded.source}`);
-  console.log(describeWork(work, opts.shard, loaded.plan.emotion?.judge?.model));
+  console.log(describeWork(work, opts.shard));
   console.log(describeEstimate(estimateShardCost(db, loaded.plan, config, work.units)));
   if (maxCostUsd !== undefined) console.log(`spending cap: $${maxCostUsd.toFixed(2)} (--max-cost)`);
   if (opts.dryRun) return;
@@ -137,7 +133,7 @@ function statusCommand(opts: { plan: string; shard?: string }): void {
   const db = openDatabase();
   const work = asUserError(() => shardWork(db, loaded, shard));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash})`);
-  console.log(describeWork(work, opts.shard, loaded.plan.emotion?.judge?.model));
+  console.log(describeWork(work, opts.shard));
 }
 
 export function registerBenchmarkCommands(program: Command): void {
