@@ -31,8 +31,7 @@ export function runIds(db: Db): string[] {
 
 /** Which of these run ids are stored. */
 export function storedRunIds(db: Db, ids: readonly string[]): Set<string> {
-  if (ids.length === 0) return new Set();
-  return new Set(db.select({ id: runs.id }).from(runs).where(inArray(runs.id, [...ids])).all().map((r) => r.id));
+  return new Set(inChunks(ids, (chunk) => db.select({ id: runs.id }).from(runs).where(inArray(runs.id, chunk)).all()).map((r) => r.id));
 }
 
 /** The simulator and mediator backbones of those of these runs that are stored, by run id. */
