@@ -1,4 +1,5 @@
 /** `socrates benchmark`: run a benchmark plan's grid (simulation, topic-localized evaluation, metrics), or show how far it is. */
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
 import { parseShard } from "../../app/domain/benchmark/grid.ts";
@@ -126,13 +127,17 @@ async function runCommand(opts: RunOptions): Promise<void> {
   }
 }
 
-function statusCommand(opts: { plan: string; shard?: string }): void {
+function statusCommand(opts: { plan: string; shard?: string; config?: string }): void {
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (typeof shard === "string") throw new UserError(`--shard: ${shard}`);
   const loaded = asUserError(() => loadPlanFile(opts.plan));
+  // The roles' sampling is part of a run's identity: with the configuration, status counts what `run` would.
+  const configPath = resolveConfigPath(opts.config);
+  const config = opts.config !== undefined || existsSync(configPath) ? asUserError(() => loadLlmConfig(configPath)) : undefined;
   const db = openDatabase();
-  const work = asUserError(() => shardWork(db, loaded, shard));
+  const work = asUserError(() => shardWork(db, loaded, shard, config));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash})`);
+  if (!config) console.log(`no LLM configuration (${configPath}): runs are matched on every setting but the roles' sampling`);
   console.log(describeWork(work, opts.shard));
 }
 
@@ -164,5 +169,6 @@ Emotion trajectories (optional plan field "emotion", docs/benchmark.md):
     .description("count the plan's runs and evaluations stored and pending, per part of the grid; calls nothing")
     .requiredOption("--plan <file>", "the benchmark plan")
     .option("--shard <i/n>", "only shard i of n")
+    .option("--config <path>", "LLM configuration, whose roles' sampling is part of each run's identity (default: SOCRATES_CONFIG or ./socrates.config.json when present)")
     .action(statusCommand);
 }
