@@ -1,7 +1,8 @@
 /**
  * Batches of simulated runs for one scenario-condition: plan each run's settings (its identity,
- * app/domain/simulation/run-identity.ts), skip the runs whose settings are already stored, simulate the rest a few at a time, and store each run (and its matched pair) the
- * moment it is complete. A run is stored whole through importBundleFiles or not at all, so an
+ * app/domain/simulation/run-identity.ts), skip the runs whose settings are already stored,
+ * simulate the rest a few at a time, and store each run (and its matched pair) the moment it is
+ * complete. A run is stored whole through importBundleFiles or not at all, so an
  * interrupted batch leaves no half run; restarting it skips what is stored, and the LLM cache
  * replays the interrupted runs without new calls.
  */
