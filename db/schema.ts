@@ -73,11 +73,20 @@ export const runs = sqliteTable(
     /** As given in the bundle (null when it gave none), so exports reproduce imports. */
     recordedAt: text("recorded_at"),
     createdAt: createdAt(),
+    /**
+     * The run's identity (app/domain/simulation/run-identity.ts): the hash of the settings it
+     * recorded, and of those settings without sampling. Planners find stored runs by these, never
+     * by id. Null only between opening an older database and its backfill (db.server.ts).
+     */
+    settingsHash: text("settings_hash"),
+    settingsKey: text("settings_key"),
   },
   (t) => [
     index("runs_condition_idx").on(t.conditionId),
     index("runs_scenario_idx").on(t.scenarioId),
     index("runs_mediator_idx").on(t.mediatorBackbone),
+    index("runs_settings_hash_idx").on(t.settingsHash),
+    index("runs_settings_key_idx").on(t.settingsKey),
   ],
 );
 

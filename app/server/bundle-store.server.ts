@@ -23,6 +23,7 @@ import {
 import { canonicalJson, checkBundleReferences, playedScenario, summariseRun, type RecordLookup, type RunSummary } from "../domain/bundle-checks.ts";
 import { formatJsonPath } from "../domain/judge-problems.ts";
 import { segmentSnippets } from "../domain/snippets.ts";
+import { recordedIdentity } from "../domain/simulation/run-identity.ts";
 import { deriveEvaluationScores } from "../domain/evaluation-scores.ts";
 import { checkpointWal, writeTransaction, type Db } from "./db.server.ts";
 import { findCondition } from "./models/condition.server.ts";
@@ -294,6 +295,8 @@ function insertRun(db: Db, run: Run, lookup: RecordLookup): void {
     config: JSON.stringify(run.config),
     seed: run.seed,
     recordedAt: run.created_at ?? null,
+    // The run's identity, from what it records: planners find it by these (run-identity.ts).
+    ...recordedIdentity(run),
   });
   const turn = insertTurn(db);
   for (const t of run.turns) {
@@ -359,6 +362,8 @@ const insertRunRow = preparedOnce((db) =>
       config: raw("config"),
       seed: raw("seed"),
       recordedAt: raw("recordedAt"),
+      settingsHash: raw("settingsHash"),
+      settingsKey: raw("settingsKey"),
     })
     .prepare(),
 );

@@ -10,7 +10,9 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { eq, isNull } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
+import { recordedIdentity } from "../domain/simulation/run-identity.ts";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -53,7 +55,31 @@ export function openDatabase(path: string = databasePath()): Db {
   if (pageLimit !== null) sqlite.pragma(`max_page_count = ${pageLimit}`);
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  backfillRunIdentity(db);
   return db;
+}
+
+/**
+ * Runs stored before runs had an identity (migration 0015) get it from the settings they
+ * recorded — the same function the bundle store applies to every new run — so they are found
+ * and reused, never re-simulated. Idempotent: only rows without a hash are touched, so after the
+ * first open this is one indexed query that finds nothing.
+ */
+export function backfillRunIdentity(db: Db): number {
+  const { runs } = schema;
+  const pending = db
+    .select({ id: runs.id, conditionId: runs.conditionId, simulator: runs.simulatorBackbone, mediator: runs.mediatorBackbone, config: runs.config, seed: runs.seed })
+    .from(runs)
+    .where(isNull(runs.settingsHash))
+    .all();
+  if (pending.length === 0) return 0;
+  db.transaction((tx) => {
+    for (const r of pending) {
+      const identity = recordedIdentity({ condition_id: r.conditionId, simulator_backbone: r.simulator, mediator_backbone: r.mediator, config: r.config, seed: r.seed });
+      tx.update(runs).set(identity).where(eq(runs.id, r.id)).run();
+    }
+  });
+  return pending.length;
 }
 
 const cache = globalThis as unknown as { __socratesDb?: Db };

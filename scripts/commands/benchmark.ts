@@ -1,4 +1,5 @@
 /** `socrates benchmark`: run a benchmark plan's grid (simulation, topic-localized evaluation, metrics), or show how far it is. */
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import type { Db } from "../../app/server/db.server.ts";
 import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
@@ -34,7 +35,7 @@ function parseMaxCost(raw: string | undefined): number | undefined {
   return n;
 }
 
-function describeWork(work: ShardWork, shard: string | undefined, judge: string | undefined): string {
+function describeWork(work: ShardWork, shard: string | undefined): string {
   const lines = [`grid: ${work.gridUnits} units${shard ? `; shard ${shard}: ${work.units.length} units` : ""}`];
   for (const [part, c] of Object.entries(countsByPart(work.units))) {
     lines.push(
@@ -42,10 +43,6 @@ function describeWork(work: ShardWork, shard: string | undefined, judge: string 
         `${c.evaluations} evaluations (${c.evaluationsPending} pending)` +
         (c.emotionEvaluations > 0 ? `, ${c.emotionEvaluations} emotion-judge evaluations (${c.emotionPending} pending)` : ""),
     );
-    if (c.storedWithoutSelfReport > 0) {
-      const then = judge ? `the emotion judge ${judge} scores them` : "without an emotion judge in the plan they get no emotion metrics";
-      lines.push(`  note: ${c.storedWithoutSelfReport} stored runs of ${part} were simulated without self-reported emotion and are reused as they are; ${then}`);
-    }
   }
   return lines.join("\n");
 }
@@ -120,7 +117,7 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
   const db = openDatabase();
   const work = asUserError(() => prepareGridRun({ db, config, loaded, shard }));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash}) from ${loaded.source}`);
-  console.log(describeWork(work, opts.shard, loaded.plan.emotion?.judge?.model));
+  console.log(describeWork(work, opts.shard));
   console.log(describeEstimate(estimateShardCost(db, loaded.plan, config, work.units)));
   if (maxCostUsd !== undefined) console.log(`spending cap: $${maxCostUsd.toFixed(2)} (--max-cost)`);
   if (opts.dryRun) return;
@@ -153,14 +150,18 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
   }
 }
 
-function statusCommand(opts: { plan: string; shard?: string }): void {
+function statusCommand(opts: { plan: string; shard?: string; config?: string }): void {
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (typeof shard === "string") throw new UserError(`--shard: ${shard}`);
   const loaded = asUserError(() => loadPlanFile(opts.plan));
+  // The roles' sampling is part of a run's identity: with the configuration, status counts what `run` would.
+  const configPath = resolveConfigPath(opts.config);
+  const config = opts.config !== undefined || existsSync(configPath) ? asUserError(() => loadLlmConfig(configPath)) : undefined;
   const db = openDatabase();
-  const work = asUserError(() => shardWork(db, loaded, shard));
+  const work = asUserError(() => shardWork(db, loaded, shard, config));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash})`);
-  console.log(describeWork(work, opts.shard, loaded.plan.emotion?.judge?.model));
+  if (!config) console.log(`no LLM configuration (${configPath}): runs are matched on every setting but the roles' sampling`);
+  console.log(describeWork(work, opts.shard));
 }
 
 export function registerBenchmarkCommands(program: Command): void {
@@ -191,5 +192,6 @@ Emotion trajectories (optional plan field "emotion", docs/benchmark.md):
     .description("count the plan's runs and evaluations stored and pending, per part of the grid; calls nothing")
     .requiredOption("--plan <file>", "the benchmark plan")
     .option("--shard <i/n>", "only shard i of n")
+    .option("--config <path>", "LLM configuration, whose roles' sampling is part of each run's identity (default: SOCRATES_CONFIG or ./socrates.config.json when present)")
     .action(statusCommand);
 }

@@ -103,4 +103,6 @@ export interface Llm {
   webResearch<T>(request: WebResearchRequest<T>): Promise<WebResearchResult<T>>;
   /** The model a role resolves to (after an override), for recording on runs and evaluations. */
   modelFor(role: LlmRole, override?: string): string;
+  /** The sampling parameters a role's calls are sent with (null: the server's default), recorded on simulated runs. */
+  samplingFor(role: LlmRole): { temperature: number | null; max_tokens: number | null };
 }

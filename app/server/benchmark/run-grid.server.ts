@@ -15,6 +15,7 @@ import { parseMetricParams, storedWithParams } from "../../domain/metrics/metric
 import { runSeed } from "../../domain/simulation/schedule.ts";
 import { simulateRun, type RunSetup } from "../../domain/simulation/simulate-run.ts";
 import type { LedgerTotals, RoleCalls } from "../../domain/llm/call-ledger.ts";
+import { runConfigOf } from "../../domain/simulation/run-identity.ts";
 import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { endpointConcurrency, type LlmConfig } from "../llm/config.server.ts";
@@ -23,8 +24,7 @@ import { metricValuesOf, staleMetricValuesOf } from "../models/metric-value.serv
 import { evaluateRuns } from "../pipeline/evaluate-runs.server.ts";
 import { recordMetricParams } from "../pipeline/metric-settings.server.ts";
 import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
-import { templateVersion } from "../pipeline/prompt-templates.server.ts";
-import { simulationPromptsFor, simulationTemplatesFor } from "../pipeline/simulation-prompts.server.ts";
+import { simulationPromptsFor } from "../pipeline/simulation-prompts.server.ts";
 import { playedConditions, shardWork, type PlayedCondition, type RunWork, type UnitWork } from "./grid-work.server.ts";
 import type { LoadedPlan } from "./plan-file.server.ts";
 import { checkPlanAgainstConfig } from "./plan-check.server.ts";
@@ -114,17 +114,9 @@ function selfReportOf(plan: BenchmarkPlan): boolean {
 function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): RunSetup {
   const { unit } = work;
   const { condition, played } = ctx.playedOf(unit);
-  const mode = run.mediator?.mode ?? "generic";
   const emotion = selfReportOf(ctx.plan);
-  // A run without emotion keeps the config (and requests) it had before emotions existed.
-  const config: Record<string, unknown> = {
-    turn_budget: ctx.plan.budget,
-    base_seed: ctx.plan.seed,
-    run_index: unit.runIndex,
-    prompt_version: templateVersion(simulationTemplatesFor(mode, { emotion })),
-    ...(run.mediator ? { mediator_mode: mode } : {}),
-    ...(emotion ? { emotion: true } : {}),
-  };
+  // The run records its settings, so it is found by them again (run-identity.ts).
+  const config = runConfigOf(run.settings);
   return {
     runId: run.runId,
     conditionId: condition.id,
@@ -245,7 +237,7 @@ async function runUnit(ctx: Ctx, work: UnitWork): Promise<void> {
 export function prepareGridRun(options: Pick<GridRunOptions, "db" | "config" | "loaded" | "shard">) {
   const { db, config, loaded, shard } = options;
   checkPlanAgainstConfig(loaded.plan, loaded.source, config);
-  return shardWork(db, loaded, shard);
+  return shardWork(db, loaded, shard, config);
 }
 
 export async function runGrid(options: GridRunOptions): Promise<GridSummary> {

@@ -75,6 +75,7 @@ export function spendGuard(options: { llm: Llm; db: Db; config: LlmConfig; maxCo
       callWithTools: (request) => guarded(request, () => llm.callWithTools(request)),
       webResearch: (request) => guarded(request, () => llm.webResearch(request)),
       modelFor: (role, override) => llm.modelFor(role, override),
+      samplingFor: (role) => llm.samplingFor(role),
     },
     spentUsd: spent,
     ledger,
@@ -93,5 +94,6 @@ export function routedLlm(llm: Llm, endpoints: Partial<Record<LlmRole, string | 
     callWithTools: (request) => llm.callWithTools(route(request)),
     webResearch: (request) => llm.webResearch(route(request)),
     modelFor: (role, override) => llm.modelFor(role, override),
+    samplingFor: (role) => llm.samplingFor(role),
   };
 }

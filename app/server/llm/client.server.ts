@@ -8,7 +8,7 @@
  */
 import type { Db } from "../db.server.ts";
 import { chatCaller } from "./chat-call.server.ts";
-import { roleConfig, type Env, type LlmConfig } from "./config.server.ts";
+import { roleConfig, roleSampling, type Env, type LlmConfig } from "./config.server.ts";
 import type { ClientContext, LlmCallEvent } from "./context.server.ts";
 import { endpointPool } from "./endpoints.server.ts";
 import { replyMemory } from "./reply-memory.server.ts";
@@ -50,5 +50,6 @@ export function createLlm(options: CreateLlmOptions): Llm {
     callWithTools: toolCaller(ctx),
     webResearch: webResearcher(ctx),
     modelFor: (role, override) => override ?? roleConfig(config, role).model,
+    samplingFor: (role) => roleSampling(config, role),
   };
 }

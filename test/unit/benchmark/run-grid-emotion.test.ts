@@ -80,11 +80,12 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     expect(second.evaluations).toEqual({ stored: 0, skipped: 4 });
     expect(mock.requests.length).toBe(before);
 
-    // The same grid under a plan that now asks for self-report: the stored runs are reused as
-    // they are, and the work summary counts them (the command prints a note).
+    // The same grid under a plan that now asks for self-report: self-report is part of a run's
+    // identity, so none of the stored runs is taken for it; its runs are new and need no judge.
     const selfReporting = { ...loaded, plan: { ...loaded.plan, emotion: { selfReport: true, judge: { model: JUDGE } } } };
-    const reused = prepareGridRun({ db, config, loaded: selfReporting });
-    expect(countsByPart(reused.units).main).toMatchObject({ runsStored: 2, storedWithoutSelfReport: 2, emotionPending: 0 });
+    const fresh = prepareGridRun({ db, config, loaded: selfReporting });
+    expect(countsByPart(fresh.units).main).toMatchObject({ runs: 2, runsStored: 0, emotionPending: 0 });
+    for (const r of fresh.units[0].runs) expect(runIds).not.toContain(r.runId);
   });
 
   it("with selfReport, the parties report their emotion every turn, the judge is not needed, and the emotion metrics are stored", async () => {

@@ -75,7 +75,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     const result = runCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--budget", "4", "--config", configPath], env);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("runs: 0 stored, 0 already stored (skipped), 1 failed");
-    expect(result.stdout).toMatch(/failed demo-transactional-1:general:none:sim-party:r0: turn 1 \(BAKERY\): .*127\.0\.0\.1:9/);
+    expect(result.stdout).toMatch(/failed demo-transactional-1:general:none:sim-party:r0:[0-9a-f]{10}: turn 1 \(BAKERY\): .*127\.0\.0\.1:9/);
     const db = openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
     const after = tableCounts(db);
@@ -116,7 +116,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     expect(run.stdout).toContain("runs: 1 stored");
     const db = openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
-    const rows = db.$client.prepare("SELECT emotion, emotion_reason AS reason FROM turns WHERE run_id = ?").all("demo-transactional-1:general:none:sim-party:r0") as { emotion: number | null; reason: string | null }[];
+    const rows = db.$client.prepare("SELECT emotion, emotion_reason AS reason FROM turns WHERE run_id LIKE ?").all("demo-transactional-1:general:none:sim-party:r0:%") as { emotion: number | null; reason: string | null }[];
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(Number.isInteger(row.emotion) && !!row.reason).toBe(true);
 
