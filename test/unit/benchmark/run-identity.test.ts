@@ -77,8 +77,8 @@ describe("benchmark plans find their runs by settings", { timeout: 90_000 }, () 
     expect(second.runs).toEqual({ stored: 4, skipped: 0 });
     // The stand-in's runs end (consensus or walk-away) before turn 12, and no prompt shows the
     // budget, so the new runs ask what the 12-turn runs asked: the LLM cache answers every call.
-    expect(second.calls).toMatchObject({ made: 0 });
-    expect(second.calls.cached).toBeGreaterThan(0);
+    expect(second.calls.total).toMatchObject({ calls: 0, requests: 0 });
+    expect(second.calls.total.cached).toBeGreaterThan(0);
     expect(mock.requests.length).toBe(before);
     expect(db.$client.prepare("SELECT count(*) AS n FROM runs WHERE simulator_backbone = ?").get(PARTY_MODEL)).toEqual({ n: 8 });
 
