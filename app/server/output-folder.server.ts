@@ -39,6 +39,10 @@ export function checkOutputFolder(dir: string): void {
   }
 }
 
+/** A full disk's error with the file named (Node's ENOSPC does not carry the path), as writeOutputFile does. */
+const asFull = (err: unknown, path: string): unknown =>
+  isStorageFull(err) && !(err instanceof FileSystemFullError) ? new FileSystemFullError(resolve(path), (err as NodeJS.ErrnoException).code ?? "ENOSPC") : err;
+
 /**
  * Writes a file in a checked folder, refusing a symbolic link (O_NOFOLLOW) or a file with other
  * hard links (writing would change them too); a full disk names the file, as writeOutputFile does.
@@ -49,7 +53,7 @@ export function writeFileInFolder(path: string, content: string): void {
     fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ELOOP") throw new OutputFolderError(`${resolve(path)} is a symbolic link; refusing to write through it`);
-    throw err;
+    throw asFull(err, path);
   }
   try {
     const stat = fstatSync(fd);
@@ -59,8 +63,7 @@ export function writeFileInFolder(path: string, content: string): void {
     const data = Buffer.from(content, "utf8");
     for (let written = 0; written < data.length; ) written += writeSync(fd, data, written, data.length - written);
   } catch (err) {
-    if (isStorageFull(err) && !(err instanceof FileSystemFullError)) throw new FileSystemFullError(resolve(path), (err as NodeJS.ErrnoException).code ?? "ENOSPC");
-    throw err;
+    throw asFull(err, path);
   } finally {
     closeSync(fd);
   }
