@@ -1,4 +1,5 @@
 /** Pure text forms of the report: cell strings, the markdown document and the csv files. */
+import { csvField } from "../../csv.ts";
 import { isReportCell, type BenchmarkReport, type ReportFigure, type ReportTable, type ReportValue } from "../report-model.ts";
 
 /** A mean as reported: ×100 with one decimal for percent tables, three decimals otherwise; "—" for none. */
@@ -111,12 +112,8 @@ export function reportMarkdown(report: BenchmarkReport, figureFile: (figure: Rep
   return documentMarkdown(benchmarkDocument(report), figureFile);
 }
 
-const csvField = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-export const csvLine = (fields: unknown[]) => fields.map(csvField).join(",");
+/** The app's CSV field (csv.ts): quoted as RFC 4180 says, and a name starting like a formula (`=HYPERLINK(…)`) neutralised for spreadsheets. */
+export const csvLine = (fields: unknown[]) => fields.map((f) => csvField(f)).join(",");
 
 /** Long format: one line per cell, means on the metric's own scale. */
 export function tableCsv(table: ReportTable): string {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";
 import { writeReportFiles } from "../../../../app/server/benchmark/report-files.server.ts";
-import { mdCell, mdNote, mdText } from "../../../../app/domain/benchmark/report/format.ts";
+import { csvLine, mdCell, mdNote, mdText } from "../../../../app/domain/benchmark/report/format.ts";
 import { openDatabase } from "../../../../app/server/db.server.ts";
 import { touchBenchmarkPlan } from "../../../../app/server/models/benchmark-plan.server.ts";
 import { OutputFolderError, writeFileInFolder } from "../../../../app/server/output-folder.server.ts";
@@ -64,6 +64,10 @@ describe("report text from a plan or the database is escaped", () => {
     // Our commands in code spans stay; the text around them is escaped.
     expect(mdNote("fill <x> with `npx socrates probe --scenario a_b`.")).toBe("fill &lt;x&gt; with `npx socrates probe --scenario a_b`.");
     expect(mdNote("odd ` backtick <b>")).toBe("odd \\` backtick &lt;b&gt;");
+  });
+
+  it("csv: a name that starts like a formula is neutralised as in every other CSV export; numbers stay numbers", () => {
+    expect(csvLine(['=HYPERLINK("http://x")', -0.5, "a,b", "line\r\nbreak", null])).toBe(`"'=HYPERLINK(""http://x"")",-0.5,"a,b","line\r\nbreak",`);
   });
 
   it("report.md and report.html carry the mediator and plan names escaped, never as markup", async () => {
