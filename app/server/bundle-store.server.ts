@@ -21,10 +21,12 @@ import {
   type Scenario,
 } from "../domain/bundle.ts";
 import { canonicalJson, checkBundleReferences, playedScenario, summariseRun, type RecordLookup, type RunSummary } from "../domain/bundle-checks.ts";
+import { checkJsonShape, decodeUtf8 } from "../domain/bundle-input.ts";
 import { formatJsonPath } from "../domain/judge-problems.ts";
 import { segmentSnippets } from "../domain/snippets.ts";
 import { recordedIdentity } from "../domain/simulation/run-identity.ts";
 import { deriveEvaluationScores } from "../domain/evaluation-scores.ts";
+import { uniqueKeyProblems } from "./bundle-constraints.server.ts";
 import { checkpointWal, writeTransaction, type Db } from "./db.server.ts";
 import { findCondition } from "./models/condition.server.ts";
 import { findEvaluation } from "./models/evaluation.server.ts";
@@ -168,15 +170,19 @@ function storedRecord(db: Db, kind: RecordKind, id: string): unknown {
 
 // ---------- parsing ----------
 
-export interface BundleFile {
-  file: string;
-  text: string;
-}
+/** A bundle file as read from disk or an upload (bytes, decoded strictly here) or built in memory (text). */
+export type BundleFile = { file: string; text: string } | { file: string; bytes: Uint8Array };
 
 function parseFile(input: BundleFile): { bundle?: Bundle; problems: FileProblem[] } {
+  let text: string;
+  if ("bytes" in input) {
+    const decoded = decodeUtf8(input.bytes);
+    if ("failure" in decoded) return { problems: [{ file: input.file, path: "$", message: decoded.failure.message }] };
+    text = decoded.text;
+  } else text = input.text;
   let json: unknown;
   try {
-    json = JSON.parse(input.text);
+    json = JSON.parse(text);
   } catch (err) {
     return { problems: [{ file: input.file, path: "$", message: `invalid JSON: ${(err as Error).message.replace(/\s+/g, " ")}` }] };
   }
@@ -184,6 +190,9 @@ function parseFile(input: BundleFile): { bundle?: Bundle; problems: FileProblem[
 }
 
 function parseBundleValue(file: string, json: unknown): { bundle?: Bundle; problems: FileProblem[] } {
+  // Depth and well-formed strings first: everything after this recurses into the records.
+  const shape = checkJsonShape(json);
+  if (shape.length > 0) return { problems: shape.map((p) => ({ file, path: formatJsonPath(p.path), message: p.message })) };
   try {
     return { bundle: bundleSchema.parse(json), problems: [] };
   } catch (err) {
@@ -432,6 +441,7 @@ function importParsed(db: Db, inputs: { file: string; parsed: { bundle?: Bundle;
       for (const { file, bundle } of parsed) {
         for (const p of checkBundleReferences(bundle, lookup)) problems.push({ file, path: formatJsonPath(p.path), message: p.message });
       }
+      for (const p of uniqueKeyProblems(db, parsed)) problems.push({ file: p.file, path: formatJsonPath(p.path), message: p.message });
       if (problems.length > 0) throw new BundleImportError(problems);
       for (const step of plan) {
         if ("problem" in step) {

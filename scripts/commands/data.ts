@@ -58,7 +58,7 @@ export function registerDataCommands(program: Command): void {
     .action((path: string, opts: { dryRun?: boolean }) => {
       let files;
       try {
-        files = statSync(path).isDirectory() ? readBundleDir(path) : [{ file: path, text: readFileSync(path, "utf8") }];
+        files = statSync(path).isDirectory() ? readBundleDir(path) : [{ file: path, bytes: readFileSync(path) }];
       } catch (err) {
         throw new UserError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
       }

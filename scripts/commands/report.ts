@@ -11,6 +11,7 @@ import { describeDifference } from "../../app/domain/benchmark/provenance/number
 import { resolveConfigPath } from "../../app/server/llm/config.server.ts";
 import { REPORT_FORMATS, writeReportFiles, type ReportFormat } from "../../app/server/benchmark/report-files.server.ts";
 import { openDatabase, type Db } from "../../app/server/db.server.ts";
+import { OutputFolderError } from "../../app/server/output-folder.server.ts";
 import { guardUserErrors, UserError } from "../cli-kit.ts";
 
 interface ReportOptions {
@@ -23,7 +24,7 @@ interface ReportOptions {
   config?: string;
 }
 
-const asUserError = guardUserErrors(BenchmarkPlanError, EmptyReportError, StudyScopeError, ManifestError);
+const asUserError = guardUserErrors(BenchmarkPlanError, EmptyReportError, StudyScopeError, ManifestError, OutputFolderError);
 
 /** `--study 3 4` or `--study 3,4`: study ids, each a whole number ≥ 1. */
 export function parseStudyIds(raw: readonly string[] | undefined): number[] | undefined {
@@ -91,8 +92,8 @@ export function registerReportCommand(program: Command): void {
       const report = asUserError(() => buildBenchmarkReport(db, loaded, studyIds ? { studyIds } : {}));
       const built = performance.now();
       const outDir = opts.out ?? join("exports", `report-${loaded.plan.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
-      const files = await writeReportFiles(report, outDir, formats);
-      files.push(writeManifest(outDir, buildManifest(db, { loaded, report, configPath: resolveConfigPath(opts.config), files })));
+      const files = await asUserError.async(() => writeReportFiles(report, outDir, formats));
+      files.push(asUserError(() => writeManifest(outDir, buildManifest(db, { loaded, report, configPath: resolveConfigPath(opts.config), files }))));
       for (const w of report.warnings) console.log(`warning: ${w}`);
       for (const f of files) console.log(`wrote ${f}`);
       console.log(`report built in ${((built - started) / 1000).toFixed(2)} s, files written in ${((performance.now() - built) / 1000).toFixed(2)} s`);

@@ -11,6 +11,7 @@ import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, type LlmConfig } from "../../app/server/llm/config.server.ts";
 import { ValidationInputError } from "../../app/server/validation/evaluator-work.server.ts";
 import { planValidation, validateEvaluator, type ValidationWork } from "../../app/server/validation/validate-evaluator.server.ts";
+import { OutputFolderError } from "../../app/server/output-folder.server.ts";
 import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
 import { capStopMessage, commandLine } from "../command-line.ts";
 import { createProgress, type Progress } from "../progress.ts";
@@ -32,7 +33,7 @@ interface Options {
   dryRun?: boolean;
 }
 
-const asUserError = guardUserErrors(ValidationInputError, BenchmarkPlanError, LlmConfigError);
+const asUserError = guardUserErrors(ValidationInputError, BenchmarkPlanError, LlmConfigError, OutputFolderError);
 
 function parseNumber(name: string, raw: string | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -119,7 +120,7 @@ async function run(opts: Options, command: Command): Promise<void> {
     if (outcome.failures.length > 0) console.error(`run again to retry the failed evaluations: ${commandLine(command)}`);
     const report = outcome.report!;
     const outDir = opts.out ?? join("exports", `validate-${opts.backbone.replace(/[^A-Za-z0-9._-]+/g, "_")}-study${studyId}`);
-    const files = await writeDocumentFiles(report, outDir);
+    const files = await asUserError.async(() => writeDocumentFiles(report, outDir));
     const c = outcome.calls;
     console.log(`judged: ${outcome.evaluationsStored} evaluations stored; metrics computed for ${outcome.metricRuns} benchmark runs; LLM calls: ${c.calls} (${c.requests} HTTP requests), ${c.cached} from cache; spent $${outcome.spentUsd.toFixed(4)}`);
     for (const table of report.tables.slice(0, 2)) console.log(`\n${tableMarkdown(table)}`);

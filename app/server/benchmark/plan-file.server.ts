@@ -3,6 +3,7 @@
  * hashed, and expanded into its grid over the stored scenarios and conditions.
  */
 import { readFileSync } from "node:fs";
+import { decodeUtf8 } from "../../domain/bundle-input.ts";
 import { expandGrid, type BenchmarkGrid, type GridIdentity } from "../../domain/benchmark/grid.ts";
 import { matchedPairId } from "../../domain/simulation/schedule.ts";
 import { BenchmarkPlanError, canonicalPlanJson, parseBenchmarkPlan, parseBenchmarkPlanText, type BenchmarkPlan } from "../../domain/benchmark/plan.ts";
@@ -28,13 +29,16 @@ export function planHash(plan: BenchmarkPlan): string {
 }
 
 export function loadPlanFile(path: string): LoadedPlan {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (err) {
     throw new BenchmarkPlanError(`${path}: cannot read the benchmark plan (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  const plan = parseBenchmarkPlanText(text, path);
+  // Strictly: a mediator name in Latin-1 is an error naming the byte, not a U+FFFD in every report.
+  const decoded = decodeUtf8(bytes);
+  if ("failure" in decoded) throw new BenchmarkPlanError(`${path}: ${decoded.failure.message}`);
+  const plan = parseBenchmarkPlanText(decoded.text, path);
   return { plan, hash: planHash(plan), source: path };
 }
 

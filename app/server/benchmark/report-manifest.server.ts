@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { writeOutputFile } from "../storage-full.server.ts";
+import { writeFileInFolder } from "../output-folder.server.ts";
 import { basename, join, resolve } from "node:path";
 import { parseBenchmarkPlan } from "../../domain/benchmark/plan.ts";
 import {
@@ -103,7 +103,8 @@ export function buildManifest(db: Db, { loaded, report, configPath, files }: Man
 
 export function writeManifest(outDir: string, manifest: ReportManifest): string {
   const path = join(outDir, MANIFEST_FILE);
-  writeOutputFile(path, `${JSON.stringify(manifest, null, 1)}\n`);
+  // Like the report's files: never through a symbolic link planted in the folder.
+  writeFileInFolder(path, `${JSON.stringify(manifest, null, 1)}\n`);
   return path;
 }
 

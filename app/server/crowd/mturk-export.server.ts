@@ -26,6 +26,7 @@ import { toCsv } from "../../domain/csv.ts";
 import { hitValues, isTaskTypeId, taskType } from "../../domain/tasks/registry.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
+import { checkOutputFolder, OutputFolderError } from "../output-folder.server.ts";
 import { writeOutputFile } from "../storage-full.server.ts";
 import { loadItem } from "../annotation/task-view.server.ts";
 import { taskView } from "../annotation/task-types/registry.server.ts";
@@ -104,6 +105,16 @@ function loadMturkTemplate(kind: GuidelineKind, dir: string): { file: string; so
   return { file, source };
 }
 
+/** A symbolically linked --out folder would send the batch elsewhere, even when empty (the same check as `report --out`). */
+function refuseLinkedFolder(dir: string): void {
+  try {
+    checkOutputFolder(dir);
+  } catch (err) {
+    if (err instanceof OutputFolderError) throw new ServiceError(409, err.message);
+    throw err;
+  }
+}
+
 function isNonEmptyDir(dir: string): boolean {
   return existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0);
 }
@@ -149,6 +160,7 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   const kind = study.type;
   if (!isTaskTypeId(kind)) throw new ServiceError(409, `Study ${studyId} has type "${study.type}", which has no Mechanical Turk template`);
   const outDir = resolve(options.outDir);
+  refuseLinkedFolder(outDir);
   if (isNonEmptyDir(outDir)) throw new ServiceError(409, `${outDir} already exists and is not empty; choose a new --out folder so no earlier batch is overwritten`);
 
   const dir = options.templatesDir ?? templatesDir();

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoBenchmark } from "../../../db/demo/benchmark/seed.ts";
+import { mdNote } from "../../../app/domain/benchmark/report/format.ts";
 import { listStudyRows } from "../../../app/server/models/study.server.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
 import { spawnCli } from "../../helpers/cli.ts";
@@ -88,7 +89,8 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
     const table8 = readFileSync(join(out, "table8.csv"), "utf8");
     expect(table8).toMatch(new RegExp(`Spearman ρ, demo-judge vs ${CANDIDATE}`));
     expect(table8).toMatch(new RegExp(`Kendall τ-b, demo-judge vs ${CANDIDATE}`));
-    expect(readFileSync(join(out, "report.md"), "utf8")).toContain(verdict);
+    // report.md escapes what it shows ("<0.001" as "&lt;0.001", issue 29).
+    expect(readFileSync(join(out, "report.md"), "utf8")).toContain(mdNote(verdict));
     expect(readFileSync(join(out, "report.html"), "utf8")).toMatch(/<h1>Evaluator validation: standin-noisy on study \d+<\/h1>[\s\S]*<svg/);
 
     // Every request the stand-in answered is stored once in the LLM cache, so nothing is paid twice.
