@@ -630,3 +630,15 @@ export const dataVersions = sqliteTable("data_versions", {
   scope: text("scope").primaryKey(),
   version: integer("version").notNull(),
 });
+
+/**
+ * Leases on benchmark work shared by several `benchmark run` processes on one database
+ * (app/server/models/work-lease.server.ts): `unit:<run id>` for a grid unit, `call:<cache key>`
+ * for an LLM request in flight. A lease whose holder stops renewing it lapses at `expires_at`
+ * (epoch milliseconds) and may be taken over.
+ */
+export const workLeases = sqliteTable("work_leases", {
+  workKey: text("work_key").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});

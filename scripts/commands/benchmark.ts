@@ -10,6 +10,7 @@ import { LlmConfigError, loadLlmConfig, resolveConfigPath, type LlmConfig } from
 import { formatCallLedger } from "../../app/server/llm/usage.server.ts";
 import { countsByPart, estimateShardCost, shardWork, type ShardWork } from "../../app/server/benchmark/grid-work.server.ts";
 import { loadPlanFile, type LoadedPlan } from "../../app/server/benchmark/plan-file.server.ts";
+import { workerLeases } from "../../app/server/benchmark/work-leases.server.ts";
 import { defaultConcurrency, prepareGridRun, runGrid, type GridEvent, type GridSummary } from "../../app/server/benchmark/run-grid.server.ts";
 import type { GridCostEstimate } from "../../app/domain/benchmark/cost.ts";
 import { SimulationInputError } from "../../app/server/pipeline/simulate.server.ts";
@@ -122,7 +123,9 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
   if (maxCostUsd !== undefined) console.log(`spending cap: $${maxCostUsd.toFixed(2)} (--max-cost)`);
   if (opts.dryRun) return;
 
-  const llm = asUserError(() => createLlm({ db, config }));
+  // Other `benchmark run` processes on this database share the work through leases (docs/benchmark.md).
+  const leases = workerLeases(db);
+  const llm = asUserError(() => createLlm({ db, config, shared: leases }));
   // Ctrl-C stops cleanly: no new call starts, runs in progress are abandoned (never half stored) and resume from the cache.
   const { controller, release } = interruptible();
   let bar: Progress | undefined;
@@ -135,6 +138,7 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
       shard,
       maxCostUsd,
       concurrency,
+      leases,
       signal: controller.signal,
       onStart: (steps, spent) => {
         bar = createProgress("benchmark", steps, { eta: true, status: () => `$${spent().toFixed(2)} spent` });
@@ -147,6 +151,7 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
   } finally {
     bar?.done();
     release();
+    leases.close();
   }
 }
 

@@ -25,9 +25,10 @@ import { evaluateRuns } from "../pipeline/evaluate-runs.server.ts";
 import { recordMetricParams } from "../pipeline/metric-settings.server.ts";
 import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
 import { simulationPromptsFor } from "../pipeline/simulation-prompts.server.ts";
-import { playedConditions, shardWork, type PlayedCondition, type RunWork, type UnitWork } from "./grid-work.server.ts";
+import { playedConditions, shardWork, unitWork, type PlayedCondition, type RunWork, type UnitWork } from "./grid-work.server.ts";
 import type { LoadedPlan } from "./plan-file.server.ts";
 import { checkPlanAgainstConfig } from "./plan-check.server.ts";
+import { leasedQueue, type WorkerLeases } from "./work-leases.server.ts";
 import { BenchmarkStopped, routedLlm, spendGuard, type SpendGuard } from "./spend-cap.server.ts";
 
 export type GridEvent =
@@ -45,6 +46,8 @@ export interface GridRunOptions {
   /** Units in flight at once (default: the plan's endpoints' concurrency limits added up). */
   concurrency?: number;
   signal?: AbortSignal;
+  /** Leases shared with other `benchmark run` processes on the database (work-leases.server.ts); without, this process assumes it is alone. */
+  leases?: WorkerLeases;
   /** Called once with the number of steps (runs + evaluations of the shard) and a reader of the dollars spent so far. */
   onStart?: (steps: number, spentUsd: () => number) => void;
   onProgress?: (event: GridEvent) => void;
@@ -233,6 +236,22 @@ async function runUnit(ctx: Ctx, work: UnitWork): Promise<void> {
   await Promise.all(work.runs.map((run) => runOne(ctx, work, run)));
 }
 
+/** The lease a unit is worked under: its runs share their opening requests, so one worker does them all. */
+const unitLeaseKey = (w: UnitWork) => `unit:${w.unit.unmediatedRunId}`;
+
+/** Steps of a unit already done: stored runs, their evaluations, emotion judgments. */
+function doneSteps(w: UnitWork): number {
+  return w.runs.reduce((n, r) => n + (r.stored ? 1 : 0) + (w.evaluators.length - r.pendingEvaluators.length) + (r.emotionJudge === "done" ? 1 : 0), 0);
+}
+
+/** A unit's work as the database now has it: another worker may have done some or all of it since the command started. */
+function reread(ctx: Ctx, w: UnitWork): UnitWork {
+  const now = unitWork(ctx.db, ctx.plan, w.unit);
+  const more = doneSteps(now) - doneSteps(w);
+  if (more > 0) ctx.onProgress?.({ type: "skipped", steps: more });
+  return now;
+}
+
 /** Throws BenchmarkPlanError for a plan the configuration or the database cannot serve. */
 export function prepareGridRun(options: Pick<GridRunOptions, "db" | "config" | "loaded" | "shard">) {
   const { db, config, loaded, shard } = options;
@@ -275,12 +294,18 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
     }
   }
 
-  const queue = [...work.units];
   const stopped = () => guard.capReached() || Boolean(signal?.aborted);
+  const queue = leasedQueue(work.units, unitLeaseKey, options.leases, stopped);
   async function worker(): Promise<void> {
-    for (let next = queue.shift(); next && !stopped(); next = queue.shift()) await runUnit(ctx, next);
+    for (let next = await queue.next(); next; next = await queue.next()) {
+      try {
+        await runUnit(ctx, options.leases ? reread(ctx, next) : next);
+      } finally {
+        queue.done(next);
+      }
+    }
   }
-  const size = Math.min(options.concurrency ?? defaultConcurrency(plan, config), Math.max(1, queue.length));
+  const size = Math.min(options.concurrency ?? defaultConcurrency(plan, config), Math.max(1, work.units.length));
   try {
     await Promise.all(Array.from({ length: size }, worker));
   } catch (err) {

@@ -7,7 +7,7 @@
  */
 import { findOkCall } from "../models/llm-call.server.ts";
 import { askWithRepair, sentParams, type StoredToolCall, type WireMessage } from "./chat-step.server.ts";
-import { addUsage, type ClientContext, type Plan, planFor, recordStep, reportCached, type StepCost, storedCost, ZERO_USAGE } from "./context.server.ts";
+import { addUsage, type ClientContext, holdRequest, type Plan, planFor, recordStep, reportCached, type StepCost, storedCost, ZERO_USAGE } from "./context.server.ts";
 import { parseReply } from "../../domain/llm/reply-parsing.ts";
 import type { LlmResult, ToolRequest } from "../../domain/llm/types.ts";
 
@@ -86,6 +86,19 @@ async function liveTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Pl
   return outcome.ok ? { kind: "answer", value: outcome.value, ...cost, cached: false } : { kind: "failed", error: outcome.error, ...cost };
 }
 
+/** The live turn, unless another process on the database is asking it: then its stored turn. */
+async function sharedTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan, messages: WireMessage[], offerTools: boolean): Promise<Turn<T>> {
+  if (!(await holdRequest(ctx, plan.key))) {
+    const stored = cachedTurn(ctx, request, plan);
+    if (stored) return stored;
+  }
+  try {
+    return await liveTurn(ctx, request, plan, messages, offerTools);
+  } finally {
+    ctx.shared?.releaseRequest(plan.key);
+  }
+}
+
 /** `Llm.callWithTools` for a client context. */
 export function toolCaller(ctx: ClientContext): <T>(request: ToolRequest<T>) => Promise<LlmResult<T>> {
   return async function callWithTools<T>(request: ToolRequest<T>): Promise<LlmResult<T>> {
@@ -98,7 +111,7 @@ export function toolCaller(ctx: ClientContext): <T>(request: ToolRequest<T>) => 
     for (let step = 0; ; step++) {
       const offerTools = step < maxSteps - 1;
       const plan = planFor(ctx.config, request, { tools: { offered: offerTools, tools: request.tools }, continuation: [...continuation] });
-      const turn = cachedTurn(ctx, request, plan) ?? (await liveTurn(ctx, request, plan, [...request.messages, ...continuation], offerTools));
+      const turn = cachedTurn(ctx, request, plan) ?? (await sharedTurn(ctx, request, plan, [...request.messages, ...continuation], offerTools));
       usage = addUsage(usage, turn.usage);
       latencyMs += turn.latencyMs;
       requests += turn.requests;
