@@ -2,7 +2,7 @@
  * Leases on shared benchmark work (work_leases), between two connections to one SQLite file as
  * two processes would hold them: a claim is exclusive while the lease lives, renewal keeps it,
  * a lapsed lease is taken over, release frees it, and a lease of a process of this machine that
- * has ended is taken over at once.
+ * has ended is taken over at once. Two LLM clients sharing leases send an identical request once.
  */
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
@@ -11,11 +11,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "../../../app/server/db.server.ts";
 import { leasedQueue, workerLeases } from "../../../app/server/benchmark/work-leases.server.ts";
 import { claimLease, heldByOther, releaseLease, renewLeases } from "../../../app/server/models/work-lease.server.ts";
+import { z } from "zod";
+import { createLlm } from "../../../app/server/llm/client.server.ts";
+import { until } from "../../helpers/cli.ts";
 import { tempDir } from "../../helpers/temp-db.ts";
+import { mockConfig } from "../../mock-llm/config.ts";
+import { startMockLlm } from "../../mock-llm/server.ts";
 
 const cleanups: (() => unknown)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0).reverse()) c();
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 function twoConnections(): [Db, Db] {
@@ -78,5 +83,48 @@ describe("work leases", () => {
     for (const item of ["1", "2", "3"]) queue.done(item);
     expect(await queue.next()).toBeUndefined();
     expect(a.$client.prepare("SELECT count(*) AS n FROM work_leases").get()).toEqual({ n: 0 });
+  });
+});
+
+describe("requests in flight shared between two clients on one database", () => {
+  const schema = z.object({ echo: z.string() });
+  const ask = (text: string) => ({ role: "mediator" as const, messages: [{ role: "user" as const, content: text }], schema });
+
+  it("the second client waits for the first one's stored reply instead of sending the request", async () => {
+    const mock = await startMockLlm({ latencyMs: 150 }); // the default responder echoes the last message
+    cleanups.push(() => mock.close());
+    const [a, b] = twoConnections();
+    const leasesA = workerLeases(a);
+    const leasesB = workerLeases(b);
+    cleanups.push(() => leasesA.close(), () => leasesB.close());
+    const first = createLlm({ db: a, config: mockConfig(mock.url), shared: leasesA });
+    const second = createLlm({ db: b, config: mockConfig(mock.url), shared: leasesB });
+
+    const asked = first.call(ask("one question"));
+    await until(() => mock.requests.length === 1, "the first client's request to arrive");
+    const [one, two] = await Promise.all([asked, second.call(ask("one question"))]);
+    expect(one).toMatchObject({ ok: true, cached: false, value: { echo: "one question" } });
+    expect(two).toMatchObject({ ok: true, cached: true, value: { echo: "one question" }, requests: 0 });
+    expect(mock.requests).toHaveLength(1);
+    // Nothing is left held once the call is recorded.
+    expect(a.$client.prepare("SELECT count(*) AS n FROM work_leases").get()).toEqual({ n: 0 });
+  });
+
+  it("a request whose sender failed is sent by the one that waited", async () => {
+    const mock = await startMockLlm({ latencyMs: 100, faults: [{ fault: { kind: "status", status: 400 }, times: 1 }] });
+    cleanups.push(() => mock.close());
+    const [a, b] = twoConnections();
+    const leasesA = workerLeases(a);
+    const leasesB = workerLeases(b);
+    cleanups.push(() => leasesA.close(), () => leasesB.close());
+    const first = createLlm({ db: a, config: mockConfig(mock.url), shared: leasesA });
+    const second = createLlm({ db: b, config: mockConfig(mock.url), shared: leasesB });
+
+    const asked = first.call(ask("asked twice"));
+    await until(() => mock.requests.length === 1, "the first client's request to arrive");
+    const [one, two] = await Promise.all([asked, second.call(ask("asked twice"))]);
+    expect(one.ok).toBe(false);
+    expect(two).toMatchObject({ ok: true, cached: false, value: { echo: "asked twice" } });
+    expect(mock.requests).toHaveLength(2);
   });
 });
