@@ -248,7 +248,12 @@ function doneSteps(w: UnitWork): number {
 function reread(ctx: Ctx, w: UnitWork): UnitWork {
   const now = unitWork(ctx.db, ctx.plan, w.unit);
   const more = doneSteps(now) - doneSteps(w);
-  if (more > 0) ctx.onProgress?.({ type: "skipped", steps: more });
+  if (more <= 0) return now;
+  // Done by another worker: counted as skipped, as an earlier command's work is.
+  const runsMore = now.runs.filter((r) => r.stored).length - w.runs.filter((r) => r.stored).length;
+  ctx.summary.runs.skipped += runsMore;
+  ctx.summary.evaluations.skipped += more - runsMore;
+  ctx.onProgress?.({ type: "skipped", steps: more });
   return now;
 }
 

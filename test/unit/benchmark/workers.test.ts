@@ -60,6 +60,13 @@ async function baseline(): Promise<{ requests: number; result: ReturnType<typeof
   return { requests: chatRequests(mock).length, result: stored(files.dbPath) };
 }
 
+/** The summary's runs simulated by this process and found stored. */
+function runCounts(stdout: string): { simulated: number; skipped: number } {
+  const m = /runs: (\d+) simulated, (\d+) already stored/.exec(stdout);
+  expect(m, stdout).not.toBeNull();
+  return { simulated: Number(m![1]), skipped: Number(m![2]) };
+}
+
 function bodies(mock: MockLlm): string[] {
   return chatRequests(mock).map((r) => JSON.stringify(r.body));
 }
@@ -76,6 +83,10 @@ describe("benchmark run: workers sharing one database", { timeout: 240_000 }, ()
     expect(b.code, b.stderr).toBe(0);
     expect(duplicates(bodies(mock))).toEqual([]);
     expect(chatRequests(mock).length).toBeLessThanOrEqual(one.requests);
+    // Each run was simulated by one of the two; the other counts it as already stored.
+    const [ra, rb] = [a, b].map((r) => runCounts(r.stdout));
+    expect(ra.simulated + rb.simulated).toBe(12);
+    expect([ra.simulated + ra.skipped, rb.simulated + rb.skipped]).toEqual([12, 12]);
     // Every lease was given up at the end, and the grid is the one a single process makes.
     expect(stored(files.dbPath)).toEqual(one.result);
   });
