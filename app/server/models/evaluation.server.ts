@@ -40,6 +40,25 @@ export function evaluationBackbones(db: Db, ids: readonly string[]): Map<string,
   return new Map(rows.map((r) => [r.id, r.backbone]));
 }
 
+/** One stored evaluation's identity: which run, judge and prompt version it belongs to. */
+export interface EvaluationIdentityRow {
+  id: string;
+  runId: string;
+  backbone: string;
+  promptVersion: string | null;
+}
+
+/** The identities of every evaluation of `method` by `backbone` on the given runs (outputs not read). */
+export function evaluationIdentities(db: Db, runIds: readonly string[], method: string, backbone: string): EvaluationIdentityRow[] {
+  if (runIds.length === 0) return [];
+  return db
+    .select({ id: evaluations.id, runId: evaluations.runId, backbone: evaluations.backbone, promptVersion: evaluations.promptVersion })
+    .from(evaluations)
+    .where(and(inArray(evaluations.runId, [...runIds]), eq(evaluations.method, method), eq(evaluations.backbone, backbone)))
+    .orderBy(asc(evaluations.id))
+    .all();
+}
+
 /** A run's evaluations, in id order. */
 export function evaluationsOfRun(db: Db, runId: string): EvaluationRow[] {
   return ofRun(db).all({ runId });
@@ -78,6 +97,8 @@ export function scoreRows(db: Db, runIds: readonly string[], method: string) {
       evaluationId: evaluations.id,
       backbone: evaluations.backbone,
       runId: evaluations.runId,
+      method: evaluations.method,
+      promptVersion: evaluations.promptVersion,
       topicId: evaluationScores.topicId,
       turnId: evaluationScores.turnId,
       score: evaluationScores.score,
