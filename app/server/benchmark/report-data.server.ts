@@ -28,14 +28,21 @@ export interface ReportData {
   input: Omit<ReportInput, "bootstrap" | "bins">;
   /** Each metric parameter with every distinct value (JSON) found on the rows used. */
   params: Map<string, Set<string>>;
+  /** Stored rows of the grid's runs and pairs computed with other parameters than the plan's: not used. */
+  otherParams: { rows: number; example: string | null };
   coverage: BenchmarkReport["coverage"];
 }
 
 const rowKey = (subjectId: string, evaluation: string, metric: string) => `${subjectId}\u0000${evaluation}\u0000${metric}`;
 
-/** The rows computed with the plan's parameters, by key; a row of other parameters is missing. */
-function indexRows(rows: readonly StoredRow[], params: MetricParams): Map<string, StoredRow> {
-  return new Map(rows.filter((r) => storedWithParams(r, params)).map((r) => [rowKey(r.subjectId, r.evaluationId, r.metric), r]));
+/** The rows computed with the plan's parameters, by key; a row of other parameters is missing (and, when of the grid, listed in `other`). */
+function indexRows(rows: readonly StoredRow[], params: MetricParams, grid: ReadonlySet<string>, other: StoredRow[]): Map<string, StoredRow> {
+  const kept = rows.filter((r) => {
+    const ok = storedWithParams(r, params);
+    if (!ok && grid.has(r.subjectId)) other.push(r);
+    return ok;
+  });
+  return new Map(kept.map((r) => [rowKey(r.subjectId, r.evaluationId, r.metric), r]));
 }
 
 const isIncomplete = (row: StoredRow | undefined) => Boolean(row && (row.detail as { incomplete?: unknown } | null)?.incomplete === true);
@@ -79,9 +86,10 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
   const { plan } = loaded;
   const evaluators = planEvaluators(plan).map((e) => e.model);
   const planParams = parseMetricParams(plan.params);
-  const runRows = indexRows(metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]), planParams);
-  const pairRows = indexRows(metricRowsOfMetrics(db, "pair", ["CG"]), planParams);
   const gridRunIds = grid.units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
+  const other: StoredRow[] = [];
+  const runRows = indexRows(metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]), planParams, new Set(gridRunIds), other);
+  const pairRows = indexRows(metricRowsOfMetrics(db, "pair", ["CG"]), planParams, new Set(grid.units.flatMap((u) => u.mediated.map((m) => m.pairId))), other);
   // The evaluation each evaluator's rows are read under, per run (one query per evaluator).
   const topicIds = new Map(evaluators.map((e) => [e, currentEvaluationIds(db, gridRunIds, "topic-localized", e)]));
   const stored = new Set(runIds(db));
@@ -154,6 +162,7 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
       conditions: loadConditionCoverage(db, plan, grid),
     },
     params,
+    otherParams: { rows: other.length, example: other.length > 0 ? `${other[0].metric} of ${other[0].subjectId} with ${JSON.stringify(other[0].params)}` : null },
     coverage: { plannedRuns, storedRuns, evaluatedRuns, incompleteRuns, plannedMediatedRuns, storedMediatedRuns: subjects.length },
   };
 }
