@@ -50,13 +50,20 @@ export interface EvaluationIdentityRow {
 
 /** The identities of every evaluation of `method` by `backbone` on the given runs (outputs not read). */
 export function evaluationIdentities(db: Db, runIds: readonly string[], method: string, backbone: string): EvaluationIdentityRow[] {
-  if (runIds.length === 0) return [];
-  return db
-    .select({ id: evaluations.id, runId: evaluations.runId, backbone: evaluations.backbone, promptVersion: evaluations.promptVersion })
-    .from(evaluations)
-    .where(and(inArray(evaluations.runId, [...runIds]), eq(evaluations.method, method), eq(evaluations.backbone, backbone)))
-    .orderBy(asc(evaluations.id))
-    .all();
+  const out: EvaluationIdentityRow[] = [];
+  // In chunks: a report's grid can name more runs than one statement may bind.
+  for (let i = 0; i < runIds.length; i += 500) {
+    const chunk = runIds.slice(i, i + 500);
+    out.push(
+      ...db
+        .select({ id: evaluations.id, runId: evaluations.runId, backbone: evaluations.backbone, promptVersion: evaluations.promptVersion })
+        .from(evaluations)
+        .where(and(inArray(evaluations.runId, chunk), eq(evaluations.method, method), eq(evaluations.backbone, backbone)))
+        .orderBy(asc(evaluations.id))
+        .all(),
+    );
+  }
+  return out;
 }
 
 /** A run's evaluations, in id order. */
