@@ -132,12 +132,15 @@ export const evaluations = sqliteTable(
     /** The judge's raw output as given (per topic for topic-localized; the per-turn record otherwise). */
     output: text("output", { mode: "json" }).$type<unknown>().notNull(),
     errors: text("errors", { mode: "json" }).$type<EvaluationError[]>(),
+    /** The judge's prompt-template version; null = recorded before versions (matches any version). */
+    promptVersion: text("prompt_version"),
     recordedAt: text("recorded_at"),
     createdAt: createdAt(),
   },
   (t) => [
     index("evaluations_run_idx").on(t.runId),
     index("evaluations_method_backbone_idx").on(t.method, t.backbone),
+    index("evaluations_run_method_idx").on(t.runId, t.method),
   ],
 );
 

@@ -130,6 +130,7 @@ function evaluationRecord(row: typeof schema.evaluations.$inferSelect): Evaluati
     method: row.method,
     backbone: row.backbone,
     output: row.output,
+    ...(row.promptVersion ? { prompt_version: row.promptVersion } : {}),
     ...(row.errors ? { errors: row.errors } : {}),
     ...(row.recordedAt ? { created_at: row.recordedAt } : {}),
   } as Evaluation;
@@ -326,6 +327,7 @@ function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup):
     backbone: evaluation.backbone,
     output: JSON.stringify(evaluation.output),
     errors: jsonOrNull(evaluation.errors),
+    promptVersion: evaluation.prompt_version ?? null,
     recordedAt: evaluation.created_at ?? null,
   });
   const rows = deriveEvaluationScores(evaluation, {
@@ -379,7 +381,7 @@ const insertRunRow = preparedOnce((db) =>
 const insertEvaluationRow = preparedOnce((db) =>
   db
     .insert(evaluations)
-    .values({ id: raw("id"), runId: raw("runId"), method: raw("method"), backbone: raw("backbone"), output: raw("output"), errors: raw("errors"), recordedAt: raw("recordedAt") })
+    .values({ id: raw("id"), runId: raw("runId"), method: raw("method"), backbone: raw("backbone"), output: raw("output"), errors: raw("errors"), promptVersion: raw("promptVersion"), recordedAt: raw("recordedAt") })
     .prepare(),
 );
 const insertTurn = preparedOnce((db) =>

@@ -8,13 +8,12 @@ import { inShard, planEvaluators, type GridPart, type GridUnit } from "../../dom
 import type { BenchmarkPlan, PlanBackbone, PlanMediator } from "../../domain/benchmark/plan.ts";
 import { estimateGridCost, type GridCostEstimate, type RunGroup } from "../../domain/benchmark/cost.ts";
 import type { Condition } from "../../domain/bundle.ts";
-import { emotionEvaluationId } from "../../domain/emotion/trajectory.ts";
-import { evaluationId } from "../../domain/evaluation-ids.ts";
+import { EMOTION_METHOD } from "../../domain/emotion/trajectory.ts";
+import { resolveEvaluationIds } from "../pipeline/evaluation-identity.server.ts";
 import type { RunSettings } from "../../domain/simulation/run-identity.ts";
 import type { PlayedScenario } from "../../domain/visibility.ts";
 import type { Db } from "../db.server.ts";
 import type { LlmConfig } from "../llm/config.server.ts";
-import { evaluationBackbones } from "../models/evaluation.server.ts";
 import { storedMatchedPairIds } from "../models/matched-pair.server.ts";
 import { selfReportedRunIds, storedRunIds } from "../models/run.server.ts";
 import { TOPIC_METHOD } from "../pipeline/evaluate-topic.server.ts";
@@ -85,9 +84,9 @@ export function unitEvaluators(plan: BenchmarkPlan, part: GridPart): PlanBackbon
 function emotionJudgeWork(db: Db, plan: BenchmarkPlan, runIds: readonly string[], stored: ReadonlySet<string>, selfReported: ReadonlySet<string>): (runId: string) => EmotionJudgeWork {
   const judge = plan.emotion?.judge;
   if (!judge) return () => "none";
-  const judged = evaluationBackbones(db, runIds.map((runId) => emotionEvaluationId(runId, judge.model)));
+  const judged = resolveEvaluationIds(db, runIds, EMOTION_METHOD, judge.model);
   return (runId) => {
-    if (judged.get(emotionEvaluationId(runId, judge.model)) === judge.model) return "done";
+    if (judged.has(runId)) return "done";
     const willSelfReport = stored.has(runId) ? selfReported.has(runId) : plan.emotion!.selfReport;
     return willSelfReport ? "none" : "pending";
   };
@@ -100,8 +99,8 @@ export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork 
   const stored = storedRunIds(db, runIds);
   const pairsStored = storedMatchedPairIds(db, unit.mediated.map((m) => m.pairId));
   // One query for the unit's evaluations, reading their backbones only (not the judge outputs).
-  const judged = evaluationBackbones(db, runIds.flatMap((runId) => evaluators.map((e) => evaluationId(runId, TOPIC_METHOD, e.model))));
-  const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || judged.get(evaluationId(runId, TOPIC_METHOD, e.model)) !== e.model);
+  const judged = new Map(evaluators.map((e) => [e.model, resolveEvaluationIds(db, runIds, TOPIC_METHOD, e.model)]));
+  const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || !judged.get(e.model)!.has(runId));
   // One query for which stored runs self-reported (only a plan with `emotion` asks).
   const selfReported = plan.emotion ? selfReportedRunIds(db, [...stored]) : new Set<string>();
   const emotionJudge = emotionJudgeWork(db, plan, runIds, stored, selfReported);

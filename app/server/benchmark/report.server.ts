@@ -68,6 +68,11 @@ export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: Report
   const warnings = [...constants.warnings, ...parts.warnings, ...studies.warnings];
   if (grid.missing.length > 0) warnings.push(`${grid.missing.length} scenario-conditions of the plan are not stored (run \`socrates probe\`), e.g. ${grid.missing[0].scenarioId} ${grid.missing[0].conditionKey}.`);
   if (grid.unknownScenarios.length > 0) warnings.push(`Scenarios the plan names but the database lacks: ${grid.unknownScenarios.join(", ")}.`);
+  if (data.otherParams.rows > 0) {
+    warnings.push(
+      `${data.otherParams.rows} stored metric rows of the plan's runs were computed with other parameters than the plan's (e.g. ${data.otherParams.example}) and are left out; run \`socrates benchmark run --plan ${loaded.source}\` to recompute them with the plan's.`,
+    );
+  }
   if (data.coverage.storedRuns < data.coverage.plannedRuns) warnings.push(`Only ${data.coverage.storedRuns} of ${data.coverage.plannedRuns} planned runs are stored: the tables cover what is.`);
   return {
     planName: loaded.plan.name,

@@ -8,10 +8,9 @@
 import { buildTable8 } from "../../domain/benchmark/report/table8.ts";
 import { DEFAULT_BOOTSTRAP } from "../../domain/benchmark/report/cells.ts";
 import { DEFAULT_TIMING_BINS } from "../../domain/metrics/timing-profile.ts";
-import { parseMetricParams } from "../../domain/metrics/metric-params.ts";
+import { parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";
 import type { ReportTable } from "../../domain/benchmark/report-model.ts";
 import type { Llm } from "../../domain/llm/types.ts";
-import { evaluationId } from "../../domain/evaluation-ids.ts";
 import { bestBackbone, compareBackbones } from "../../domain/validation/backbone-comparison.ts";
 import { buildEvaluatorReport, type EvaluatorValidationReport } from "../../domain/validation/evaluator-report.ts";
 import { trendChartSpec } from "../../domain/validation/trend-chart.ts";
@@ -22,6 +21,7 @@ import { metricValuesOf, staleMetricValuesOf } from "../models/metric-value.serv
 import { evaluateRuns, type RunStatus } from "../pipeline/evaluate-runs.server.ts";
 import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
 import { TOPIC_METHOD } from "../pipeline/evaluate-topic.server.ts";
+import { currentEvaluationIds } from "../pipeline/evaluation-identity.server.ts";
 import { planGrid, type LoadedPlan } from "../benchmark/plan-file.server.ts";
 import { loadReportData } from "../benchmark/report-data.server.ts";
 import type { LedgerTotals } from "../../domain/llm/call-ledger.ts";
@@ -124,10 +124,12 @@ function benchmarkMetrics(options: ValidationRunOptions): number {
   const { db, target, work } = options;
   const params = parseMetricParams(target.benchmark!.plan.params);
   let computed = 0;
+  const ids = currentEvaluationIds(db, work.benchmarkMediatedRunIds, TOPIC_METHOD, target.candidate);
   for (const runId of work.benchmarkMediatedRunIds) {
-    const id = evaluationId(runId, TOPIC_METHOD, target.candidate);
-    // Stored and current: a row an earlier metric definition computed is recomputed (docs/metrics.md).
-    if (metricValuesOf(db, "run", runId).some((row) => row.evaluationId === id) && staleMetricValuesOf(db, "run", runId).length === 0) continue;
+    const id = ids.get(runId)!;
+    // Stored, current and of the plan's parameters: otherwise recomputed (docs/metrics.md).
+    const rows = metricValuesOf(db, "run", runId);
+    if (rows.some((row) => row.evaluationId === id) && rows.every((row) => storedWithParams(row, params)) && staleMetricValuesOf(db, "run", runId).length === 0) continue;
     computeMetrics(db, { runId, params });
     computed += 1;
   }

@@ -4,7 +4,7 @@
  * the estimate counts those calls, and a second pass asks nothing.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { emotionEvaluationId } from "../../../app/domain/emotion/trajectory.ts";
+import { newEvaluationId } from "../../../app/server/pipeline/evaluation-identity.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { loadLlmConfig, parseLlmConfig } from "../../../app/server/llm/config.server.ts";
@@ -68,7 +68,7 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     const bodies = mock.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => JSON.stringify(r.body));
     expect(emotionRequests(bodies)).toHaveLength(2 * 2);
     for (const body of emotionRequests(bodies)) expect(JSON.parse(body).model).toBe(JUDGE);
-    expect(column(files.dbPath, "SELECT id FROM evaluations WHERE method = 'emotion' ORDER BY id")).toEqual(runIds.map((id) => emotionEvaluationId(id, JUDGE)).sort());
+    expect(column(files.dbPath, "SELECT id FROM evaluations WHERE method = 'emotion' ORDER BY id")).toEqual(runIds.map((id) => newEvaluationId(id, "emotion", JUDGE)).sort());
     expect(column(files.dbPath, "SELECT count(*) FROM evaluations WHERE method = 'emotion' AND errors IS NOT NULL AND errors != '[]'")).toEqual([0]);
 
     // A second pass finds everything stored, plans nothing for the judge, and asks nothing.
