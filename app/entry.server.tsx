@@ -11,7 +11,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { CspNonceContext } from "./components/csp-nonce.ts";
 
-export { noteServerError as handleError } from "./server/http/write-busy-answer.server.ts";
+export { noteServerError as handleError } from "./server/http/unavailable.server.ts";
 
 const ABORT_DELAY = 5_000;
 

@@ -73,11 +73,20 @@ export const runs = sqliteTable(
     /** As given in the bundle (null when it gave none), so exports reproduce imports. */
     recordedAt: text("recorded_at"),
     createdAt: createdAt(),
+    /**
+     * The run's identity (app/domain/simulation/run-identity.ts): the hash of the settings it
+     * recorded, and of those settings without sampling. Planners find stored runs by these, never
+     * by id. Null only between opening an older database and its backfill (db.server.ts).
+     */
+    settingsHash: text("settings_hash"),
+    settingsKey: text("settings_key"),
   },
   (t) => [
     index("runs_condition_idx").on(t.conditionId),
     index("runs_scenario_idx").on(t.scenarioId),
     index("runs_mediator_idx").on(t.mediatorBackbone),
+    index("runs_settings_hash_idx").on(t.settingsHash),
+    index("runs_settings_key_idx").on(t.settingsKey),
   ],
 );
 
@@ -123,12 +132,15 @@ export const evaluations = sqliteTable(
     /** The judge's raw output as given (per topic for topic-localized; the per-turn record otherwise). */
     output: text("output", { mode: "json" }).$type<unknown>().notNull(),
     errors: text("errors", { mode: "json" }).$type<EvaluationError[]>(),
+    /** The judge's prompt-template version; null = recorded before versions (matches any version). */
+    promptVersion: text("prompt_version"),
     recordedAt: text("recorded_at"),
     createdAt: createdAt(),
   },
   (t) => [
     index("evaluations_run_idx").on(t.runId),
     index("evaluations_method_backbone_idx").on(t.method, t.backbone),
+    index("evaluations_run_method_idx").on(t.runId, t.method),
   ],
 );
 
@@ -620,4 +632,16 @@ export const settings = sqliteTable("settings", {
 export const dataVersions = sqliteTable("data_versions", {
   scope: text("scope").primaryKey(),
   version: integer("version").notNull(),
+});
+
+/**
+ * Leases on benchmark work shared by several `benchmark run` processes on one database
+ * (app/server/models/work-lease.server.ts): `unit:<run id>` for a grid unit, `call:<cache key>`
+ * for an LLM request in flight. A lease whose holder stops renewing it lapses at `expires_at`
+ * (epoch milliseconds) and may be taken over.
+ */
+export const workLeases = sqliteTable("work_leases", {
+  workKey: text("work_key").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: integer("expires_at").notNull(),
 });

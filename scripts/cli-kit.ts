@@ -1,6 +1,7 @@
 /** Shared helpers for CLI commands: user-facing errors, JSON output, file reading. */
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
+import { decodeUtf8 } from "../app/domain/bundle-input.ts";
 import { DEFAULT_TURN_BUDGET } from "../app/domain/simulation/schedule.ts";
 
 /** An error caused by the user's input. The CLI prints its message and exits with code 2. */
@@ -17,14 +18,22 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + "\n");
 }
 
-/** Reads and parses a JSON file, naming the file in any error. */
-export function readJsonFile(path: string): unknown {
-  let text: string;
+/** Reads a UTF-8 text file strictly: bytes that are not UTF-8 are an error naming where, never replaced by U+FFFD. */
+export function readTextFile(path: string): string {
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (err) {
     throw new UserError(`${path}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
+  const decoded = decodeUtf8(bytes);
+  if ("failure" in decoded) throw new UserError(`${path}: ${decoded.failure.message}`);
+  return decoded.text;
+}
+
+/** Reads and parses a JSON file, naming the file in any error. */
+export function readJsonFile(path: string): unknown {
+  const text = readTextFile(path);
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -1,54 +1,130 @@
-/** The `socrates` command line: one program, one module per command group under scripts/commands/. */
-import { Command, CommanderError } from "commander";
+/**
+ * The `socrates` command line: one program, one module per command group under scripts/commands/.
+ * The modules are imported on demand: a command loads only its own module (and what it imports),
+ * so `socrates stats corr` never loads the AWS SDK or vega. The built CLI (scripts/build-cli.mjs)
+ * carries a manifest of every top-level command's name and help line (commands.json), from which
+ * the top-level help and the "unknown command" error are answered without loading any module. From
+ * source (no manifest) every module is loaded, as before.
+ */
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, Help } from "commander";
 import { EXIT_BAD_INPUT, UserError } from "./cli-kit.ts";
-import { registerBenchmarkCommands } from "./commands/benchmark.ts";
-import { registerCurateCommands } from "./commands/curate.ts";
-import { registerDataCommands } from "./commands/data.ts";
-import { registerEvaluateCommands } from "./commands/evaluate.ts";
-import { registerFidelityCommands } from "./commands/fidelity.ts";
-import { registerLlmCommands } from "./commands/llm.ts";
-import { registerMockLlmCommands } from "./commands/mock-llm.ts";
-import { registerMturkCommands } from "./commands/mturk.ts";
-import { registerProbeCommands } from "./commands/probe.ts";
-import { registerProlificCommands } from "./commands/prolific.ts";
-import { registerReportCommand } from "./commands/report.ts";
-import { registerSimulateCommands } from "./commands/simulate.ts";
-import { registerStatsCommands } from "./commands/stats.ts";
-import { registerValidateEvaluatorCommand } from "./commands/validate-evaluator.ts";
 
-const program = new Command();
-program
-  .name("socrates")
-  .description("SoCRATES Studio: validate LLM-mediation evaluators against human labels and run the benchmark")
-  .showHelpAfterError("(run with --help for usage)")
-  .exitOverride();
+type Register = (program: Command) => void;
 
-registerDataCommands(program);
-registerStatsCommands(program);
-registerEvaluateCommands(program);
-registerSimulateCommands(program);
-registerFidelityCommands(program);
-registerCurateCommands(program);
-registerProbeCommands(program);
-registerBenchmarkCommands(program);
-registerLlmCommands(program);
-registerMockLlmCommands(program);
-registerMturkCommands(program);
-registerProlificCommands(program);
-registerReportCommand(program);
-registerValidateEvaluatorCommand(program);
+/** Each module of commands by a short key, loaded when one of its commands runs. */
+const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
+  data: async () => (await import("./commands/data.ts")).registerDataCommands,
+  stats: async () => (await import("./commands/stats.ts")).registerStatsCommands,
+  evaluate: async () => (await import("./commands/evaluate.ts")).registerEvaluateCommands,
+  simulate: async () => (await import("./commands/simulate.ts")).registerSimulateCommands,
+  fidelity: async () => (await import("./commands/fidelity.ts")).registerFidelityCommands,
+  curate: async () => (await import("./commands/curate.ts")).registerCurateCommands,
+  probe: async () => (await import("./commands/probe.ts")).registerProbeCommands,
+  benchmark: async () => (await import("./commands/benchmark.ts")).registerBenchmarkCommands,
+  llm: async () => (await import("./commands/llm.ts")).registerLlmCommands,
+  "mock-llm": async () => (await import("./commands/mock-llm.ts")).registerMockLlmCommands,
+  mturk: async () => (await import("./commands/mturk.ts")).registerMturkCommands,
+  prolific: async () => (await import("./commands/prolific.ts")).registerProlificCommands,
+  report: async () => (await import("./commands/report.ts")).registerReportCommand,
+  "validate-evaluator": async () => (await import("./commands/validate-evaluator.ts")).registerValidateEvaluatorCommand,
+};
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  if (err instanceof CommanderError) {
-    // Help and version exit cleanly; usage errors are bad input.
-    process.exitCode = err.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
-  } else if (err instanceof UserError) {
-    process.stderr.write(`error: ${err.message}\n`);
-    process.exitCode = EXIT_BAD_INPUT;
-  } else {
-    process.stderr.write(`unexpected error: ${(err as Error).stack ?? String(err)}\n`);
-    process.exitCode = 1;
+/** One top-level command as the top-level help lists it, and the module that registers it. */
+export interface CommandEntry {
+  names: string[];
+  module: string;
+  term: string;
+  description: string;
+}
+
+function createProgram(): Command {
+  return new Command()
+    .name("socrates")
+    .description("SoCRATES Studio: validate LLM-mediation evaluators against human labels and run the benchmark")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+}
+
+/** Loads every module and lists its top-level commands (the build writes this as commands.json). */
+export async function describeCommands(): Promise<CommandEntry[]> {
+  const entries: CommandEntry[] = [];
+  for (const [module, load] of Object.entries(COMMAND_MODULES)) {
+    const program = createProgram();
+    (await load())(program);
+    const help = program.createHelp();
+    for (const c of program.commands) {
+      entries.push({ names: [c.name(), ...c.aliases()], module, term: help.subcommandTerm(c), description: help.subcommandDescription(c) });
+    }
+  }
+  return entries;
+}
+
+/** The manifest next to the built CLI; undefined when running from source. */
+function readManifest(): CommandEntry[] | undefined {
+  try {
+    return JSON.parse(readFileSync(new URL("commands.json", import.meta.url), "utf8")) as CommandEntry[];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The command a command line asks for: its first word, or the word after `help`. */
+function requestedCommand(argv: string[]): string | undefined {
+  const [first, second] = argv.slice(2);
+  return first === "help" ? second : first;
+}
+
+/** Stand-ins for the top-level help: each command's name and help line, no options or action. */
+function registerStandIns(program: Command, manifest: CommandEntry[]): void {
+  const terms = new Map(manifest.map((e) => [e.names[0], e.term]));
+  program.configureHelp({
+    subcommandTerm(this: Help, cmd: Command): string {
+      return terms.get(cmd.name()) ?? Help.prototype.subcommandTerm.call(this, cmd);
+    },
+  });
+  for (const entry of manifest) {
+    const [name, ...aliases] = entry.names;
+    program.command(name).aliases(aliases).description(entry.description);
+  }
+}
+
+/** Registers what `argv` needs: the one module it names, or, without a manifest, all of them. */
+async function registerFor(program: Command, argv: string[]): Promise<void> {
+  const manifest = readManifest();
+  const wanted = requestedCommand(argv);
+  const entry = manifest?.find((e) => wanted !== undefined && e.names.includes(wanted));
+  if (entry) return (await COMMAND_MODULES[entry.module]())(program);
+  if (manifest) return registerStandIns(program, manifest);
+  for (const load of Object.values(COMMAND_MODULES)) (await load())(program);
+}
+
+/** The one-line message for a full disk, or null; loaded only on an error (it reads the database settings). */
+async function diskFullAnswer(err: unknown): Promise<string | null> {
+  return (await import("./disk-full.ts")).diskFullMessage(err);
+}
+
+/** Runs the command line `argv` (process.argv shape) and sets the exit code. */
+export async function main(argv: string[]): Promise<void> {
+  const program = createProgram();
+  let diskFull: string | null = null;
+  try {
+    await registerFor(program, argv);
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version exit cleanly; usage errors are bad input.
+      process.exitCode = err.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
+    } else if (err instanceof UserError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      process.exitCode = EXIT_BAD_INPUT;
+    } else if ((diskFull = await diskFullAnswer(err)) !== null) {
+      // A full disk is the environment, not a bug: name it and the file system to free, no stack trace.
+      process.stderr.write(`error: ${diskFull}\n`);
+      process.exitCode = EXIT_BAD_INPUT;
+    } else {
+      process.stderr.write(`unexpected error: ${(err as Error).stack ?? String(err)}\n`);
+      process.exitCode = 1;
+    }
   }
 }

@@ -1,17 +1,28 @@
 /**
- * Builds the web app once per test run, so browser tests exercise the production server. The
- * build goes to build-test/ (test/helpers/test-build.ts), never to the build/ a running
- * `npm start` serves. When the run is filtered to files outside test/e2e (`vitest run
- * test/unit/x`), no test needs the build and it is skipped, which keeps focused runs fast.
+ * Builds what the tests run, once per test run. The `socrates` CLI is built into dist/cli/
+ * (scripts/build-cli.mjs; nothing to do when it is fresh), so the CLI tests, which spawn
+ * scripts/socrates.mjs, run the built CLI and never compile TypeScript per call. The web app is
+ * built so browser tests exercise the production server. Its build goes to build-test/
+ * (test/helpers/test-build.ts), never to the build/ a running `npm start` serves. When the run is
+ * filtered to files outside test/e2e (`vitest run test/unit/x`), no test needs the app build and
+ * it is skipped, which keeps focused runs fast.
  */
-import { buildApp } from "./helpers/test-build.ts";
+import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
+import { buildApp, ROOT } from "./helpers/test-build.ts";
 
 function filters(): string[] {
   const args = process.argv.slice(2).filter((a) => !a.startsWith("-") && a !== "run" && a !== "watch");
   return args.filter((a) => !a.endsWith("vitest") && !a.endsWith("vitest.mjs"));
 }
 
+function buildCli(): void {
+  const result = spawnSync(process.execPath, [resolve(ROOT, "scripts/build-cli.mjs")], { cwd: ROOT, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`building the CLI (scripts/build-cli.mjs) failed:\n${result.stdout}${result.stderr}`);
+}
+
 export default function setup(): void {
+  buildCli();
   const selected = filters();
   if (selected.length > 0 && !selected.some((f) => f.includes("e2e"))) return;
   buildApp();

@@ -392,6 +392,8 @@ const evaluationBase = {
   id,
   run_id: id,
   backbone: z.string().min(1),
+  /** The judge's prompt-template version; absent in bundles recorded before versions. */
+  prompt_version: z.string().min(1).optional(),
   errors: z.array(evaluationErrorSchema).optional(),
   created_at: z.string().datetime({ offset: true }).optional(),
 };

@@ -17,10 +17,14 @@ function shortHash(text: string): string {
 
 /**
  * `${runId}:${method}:${backbone}`, deterministic so a repeated `evaluate` finds its earlier
- * work. An id that would be too long keeps its start and gets a hash of the full id instead.
+ * work; with the judge's prompt version, `…:v<first 8 hex digits>` (evaluations recorded before
+ * versions keep the bare form). An id that would be too long keeps its start and gets a hash of
+ * the full id instead. Readers find an evaluation through the resolver
+ * (app/server/pipeline/evaluation-identity.server.ts), never by this formula alone.
  */
-export function evaluationId(runId: string, method: EvaluationMethod | "emotion", backbone: string): string {
-  const full = `${runId}:${method}:${backboneSlug(backbone)}`;
+export function evaluationId(runId: string, method: EvaluationMethod | "emotion", backbone: string, promptVersion?: string | null): string {
+  const version = promptVersion ? `:v${promptVersion.slice(0, 8)}` : "";
+  const full = `${runId}:${method}:${backboneSlug(backbone)}${version}`;
   if (full.length <= ID_MAX) return full;
   return `${full.slice(0, ID_MAX - 9)}-${shortHash(full)}`;
 }

@@ -62,7 +62,8 @@ export default function BenchmarkReportPage() {
       </p>
       <h1>{report.planName}</h1>
       <p className="muted" data-testid="report-constants">
-        Plan <code>{report.planHash}</code> · evaluator {report.evaluator} · simulator {report.simulator} ·{" "}
+        Plan <code>{report.planHash}</code> · evaluator {report.evaluator} · simulator {report.simulator} · studies (Tables 1, 2, 6){" "}
+        {report.studyIds.length > 0 ? report.studyIds.join(", ") : "none named"} ·{" "}
         {Object.entries(params)
           .map(([k, v]) => `${k} = ${String(v)}`)
           .join(", ")}

@@ -4,6 +4,7 @@ import { logIn } from "../server/auth/login.server.ts";
 import { currentUser, homeFor, safeNext, startSession } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { networkIdentity } from "../server/http/load-context.server.ts";
+import { orUnavailable } from "../server/http/responses.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Log in · SoCRATES Studio" }];
@@ -31,7 +32,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json({ error }, { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
   }
   if (outcome.kind === "refused") return json({ error: "That username and password do not match an active account." }, { status: 401 });
-  return startSession(request, outcome.id, safeNext(field("next"), homeFor(outcome.role), new URL(request.url).origin));
+  // Storing the session row is the login's one write: a busy database or full disk says so on the form (503).
+  return orUnavailable(() => startSession(request, outcome.id, safeNext(field("next"), homeFor(outcome.role), new URL(request.url).origin)));
 }
 
 export default function Login() {

@@ -21,10 +21,13 @@ import {
   type Scenario,
 } from "../domain/bundle.ts";
 import { canonicalJson, checkBundleReferences, playedScenario, summariseRun, type RecordLookup, type RunSummary } from "../domain/bundle-checks.ts";
+import { checkJsonShape, decodeUtf8 } from "../domain/bundle-input.ts";
 import { formatJsonPath } from "../domain/judge-problems.ts";
 import { segmentSnippets } from "../domain/snippets.ts";
+import { recordedIdentity } from "../domain/simulation/run-identity.ts";
 import { deriveEvaluationScores } from "../domain/evaluation-scores.ts";
-import { writeTransaction, type Db } from "./db.server.ts";
+import { uniqueKeyProblems } from "./bundle-constraints.server.ts";
+import { checkpointWal, writeTransaction, type Db } from "./db.server.ts";
 import { findCondition } from "./models/condition.server.ts";
 import { findEvaluation } from "./models/evaluation.server.ts";
 import { allMatchedPairs } from "./models/matched-pair.server.ts";
@@ -127,6 +130,7 @@ function evaluationRecord(row: typeof schema.evaluations.$inferSelect): Evaluati
     method: row.method,
     backbone: row.backbone,
     output: row.output,
+    ...(row.promptVersion ? { prompt_version: row.promptVersion } : {}),
     ...(row.errors ? { errors: row.errors } : {}),
     ...(row.recordedAt ? { created_at: row.recordedAt } : {}),
   } as Evaluation;
@@ -167,15 +171,19 @@ function storedRecord(db: Db, kind: RecordKind, id: string): unknown {
 
 // ---------- parsing ----------
 
-export interface BundleFile {
-  file: string;
-  text: string;
-}
+/** A bundle file as read from disk or an upload (bytes, decoded strictly here) or built in memory (text). */
+export type BundleFile = { file: string; text: string } | { file: string; bytes: Uint8Array };
 
 function parseFile(input: BundleFile): { bundle?: Bundle; problems: FileProblem[] } {
+  let text: string;
+  if ("bytes" in input) {
+    const decoded = decodeUtf8(input.bytes);
+    if ("failure" in decoded) return { problems: [{ file: input.file, path: "$", message: decoded.failure.message }] };
+    text = decoded.text;
+  } else text = input.text;
   let json: unknown;
   try {
-    json = JSON.parse(input.text);
+    json = JSON.parse(text);
   } catch (err) {
     return { problems: [{ file: input.file, path: "$", message: `invalid JSON: ${(err as Error).message.replace(/\s+/g, " ")}` }] };
   }
@@ -183,6 +191,9 @@ function parseFile(input: BundleFile): { bundle?: Bundle; problems: FileProblem[
 }
 
 function parseBundleValue(file: string, json: unknown): { bundle?: Bundle; problems: FileProblem[] } {
+  // Depth and well-formed strings first: everything after this recurses into the records.
+  const shape = checkJsonShape(json);
+  if (shape.length > 0) return { problems: shape.map((p) => ({ file, path: formatJsonPath(p.path), message: p.message })) };
   try {
     return { bundle: bundleSchema.parse(json), problems: [] };
   } catch (err) {
@@ -294,6 +305,8 @@ function insertRun(db: Db, run: Run, lookup: RecordLookup): void {
     config: JSON.stringify(run.config),
     seed: run.seed,
     recordedAt: run.created_at ?? null,
+    // The run's identity, from what it records: planners find it by these (run-identity.ts).
+    ...recordedIdentity(run),
   });
   const turn = insertTurn(db);
   for (const t of run.turns) {
@@ -314,6 +327,7 @@ function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup):
     backbone: evaluation.backbone,
     output: JSON.stringify(evaluation.output),
     errors: jsonOrNull(evaluation.errors),
+    promptVersion: evaluation.prompt_version ?? null,
     recordedAt: evaluation.created_at ?? null,
   });
   const rows = deriveEvaluationScores(evaluation, {
@@ -359,13 +373,15 @@ const insertRunRow = preparedOnce((db) =>
       config: raw("config"),
       seed: raw("seed"),
       recordedAt: raw("recordedAt"),
+      settingsHash: raw("settingsHash"),
+      settingsKey: raw("settingsKey"),
     })
     .prepare(),
 );
 const insertEvaluationRow = preparedOnce((db) =>
   db
     .insert(evaluations)
-    .values({ id: raw("id"), runId: raw("runId"), method: raw("method"), backbone: raw("backbone"), output: raw("output"), errors: raw("errors"), recordedAt: raw("recordedAt") })
+    .values({ id: raw("id"), runId: raw("runId"), method: raw("method"), backbone: raw("backbone"), output: raw("output"), errors: raw("errors"), promptVersion: raw("promptVersion"), recordedAt: raw("recordedAt") })
     .prepare(),
 );
 const insertTurn = preparedOnce((db) =>
@@ -392,7 +408,10 @@ const insertScore = preparedOnce((db) =>
  * (file, JSON path, message) and leaves the database unchanged.
  */
 export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun?: boolean } = {}): ImportSummary {
-  return importParsed(db, files.map((f) => ({ file: f.file, parsed: parseFile(f) })), options);
+  const summary = importParsed(db, files.map((f) => ({ file: f.file, parsed: parseFile(f) })), options);
+  // After the commit, hand back the write-ahead log's disk space (no-op inside a caller's transaction).
+  if (!summary.dryRun) checkpointWal(db);
+  return summary;
 }
 
 /**
@@ -424,6 +443,7 @@ function importParsed(db: Db, inputs: { file: string; parsed: { bundle?: Bundle;
       for (const { file, bundle } of parsed) {
         for (const p of checkBundleReferences(bundle, lookup)) problems.push({ file, path: formatJsonPath(p.path), message: p.message });
       }
+      for (const p of uniqueKeyProblems(db, parsed)) problems.push({ file: p.file, path: formatJsonPath(p.path), message: p.message });
       if (problems.length > 0) throw new BundleImportError(problems);
       for (const step of plan) {
         if ("problem" in step) {

@@ -10,7 +10,9 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { eq, isNull } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
+import { recordedIdentity } from "../domain/simulation/run-identity.ts";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -18,6 +20,23 @@ export const DEFAULT_DB_PATH = "data/socrates.db";
 /** How long the CLI (and tests) wait inside SQLite for another process's write lock. */
 const CLI_BUSY_TIMEOUT_MS = 5000;
 const MIGRATIONS_DIR = resolve(process.cwd(), "db/migrations");
+/**
+ * After a checkpoint resets the write-ahead log, SQLite truncates it to this size: a log grown by
+ * one large write (an import) does not keep its disk space for good.
+ */
+const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * SOCRATES_DB_MAX_PAGES, a setting for tests only: caps the database at that many pages
+ * (PRAGMA max_page_count), so a write past it fails with SQLITE_FULL exactly as on a full disk.
+ */
+export function testPageLimit(env: NodeJS.ProcessEnv = process.env): number | null {
+  const raw = env.SOCRATES_DB_MAX_PAGES;
+  if (raw === undefined || raw === "") return null;
+  const pages = Number(raw);
+  if (!Number.isSafeInteger(pages) || pages < 1) throw new Error(`SOCRATES_DB_MAX_PAGES must be a whole number of pages (at least 1), got "${raw}"`);
+  return pages;
+}
 
 export function databasePath(): string {
   return resolve(process.cwd(), process.env.SOCRATES_DB ?? DEFAULT_DB_PATH);
@@ -31,9 +50,36 @@ export function openDatabase(path: string = databasePath()): Db {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma(`busy_timeout = ${CLI_BUSY_TIMEOUT_MS}`);
   sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  const pageLimit = testPageLimit();
+  if (pageLimit !== null) sqlite.pragma(`max_page_count = ${pageLimit}`);
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  backfillRunIdentity(db);
   return db;
+}
+
+/**
+ * Runs stored before runs had an identity (migration 0015) get it from the settings they
+ * recorded — the same function the bundle store applies to every new run — so they are found
+ * and reused, never re-simulated. Idempotent: only rows without a hash are touched, so after the
+ * first open this is one indexed query that finds nothing.
+ */
+export function backfillRunIdentity(db: Db): number {
+  const { runs } = schema;
+  const pending = db
+    .select({ id: runs.id, conditionId: runs.conditionId, simulator: runs.simulatorBackbone, mediator: runs.mediatorBackbone, config: runs.config, seed: runs.seed })
+    .from(runs)
+    .where(isNull(runs.settingsHash))
+    .all();
+  if (pending.length === 0) return 0;
+  db.transaction((tx) => {
+    for (const r of pending) {
+      const identity = recordedIdentity({ condition_id: r.conditionId, simulator_backbone: r.simulator, mediator_backbone: r.mediator, config: r.config, seed: r.seed });
+      tx.update(runs).set(identity).where(eq(runs.id, r.id)).run();
+    }
+  });
+  return pending.length;
 }
 
 const cache = globalThis as unknown as { __socratesDb?: Db };
@@ -56,6 +102,23 @@ export function getDb(): Db {
 /** True for SQLite's "database is locked" answers (SQLITE_BUSY and its extended codes). */
 export function isBusyError(err: unknown): boolean {
   return err instanceof Database.SqliteError && err.code.startsWith("SQLITE_BUSY");
+}
+
+/**
+ * After a bulk write (an import): copies the write-ahead log into the database and truncates it to
+ * zero bytes, so the log does not keep as much disk as the import wrote (23 MB after a 7.5 MB
+ * bundle, found with the disk full). Best effort, and never inside a transaction: a reader still
+ * on an older snapshot past this connection's busy timeout, or a full disk, leaves the log to
+ * SQLite's own checkpoints. Returns whether the log was emptied.
+ */
+export function checkpointWal(db: Db): boolean {
+  if (db.$client.inTransaction || db.$client.memory) return false;
+  try {
+    const [result] = db.$client.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+    return result?.busy === 0;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -11,11 +11,15 @@ import type { Db } from "./db.server.ts";
 import { listAbPairsWithBackbone } from "./models/ab-pair.server.ts";
 import { evaluationsOfRunByMethod } from "./models/evaluation.server.ts";
 import { emotionTurns, playedScenarioRow } from "./models/run.server.ts";
+import { usableEvaluationIds } from "./pipeline/evaluation-identity.server.ts";
 
 /** Every emotion trajectory of the run; `partyIds` in the run's party order (read from the played scenario when omitted). */
 export function storedEmotionTrajectories(db: Db, runId: string, partyIds?: readonly string[]): EmotionTrajectory[] {
   const parties = partyIds ?? playedScenarioRow(db, runId)?.body.parties.map((p) => p.id) ?? [];
-  const evaluations = evaluationsOfRunByMethod(db, runId, EMOTION_METHOD).map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
+  // Only the evaluations the current judge prompt may use (resolveEvaluationIds): one per backbone.
+  const rows = evaluationsOfRunByMethod(db, runId, EMOTION_METHOD);
+  const usable = usableEvaluationIds(rows);
+  const evaluations = rows.filter((e) => usable.has(e.id)).map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
   return runEmotionTrajectories(emotionTurns(db, runId), evaluations, parties);
 }
 

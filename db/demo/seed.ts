@@ -11,7 +11,7 @@ export function readBundleDir(dir: string): BundleFile[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith(".json"))
     .sort()
-    .map((name) => ({ file: join(dir, name), text: readFileSync(join(dir, name), "utf8") }));
+    .map((name) => ({ file: join(dir, name), bytes: readFileSync(join(dir, name)) }));
 }
 
 /** Imports the demo bundles (idempotent: records already present are left as they are). */

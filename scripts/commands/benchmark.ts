@@ -1,16 +1,21 @@
 /** `socrates benchmark`: run a benchmark plan's grid (simulation, topic-localized evaluation, metrics), or show how far it is. */
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
+import type { Db } from "../../app/server/db.server.ts";
 import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
 import { parseShard } from "../../app/domain/benchmark/grid.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
-import { LlmConfigError, loadLlmConfig, resolveConfigPath } from "../../app/server/llm/config.server.ts";
+import { LlmConfigError, loadLlmConfig, resolveConfigPath, type LlmConfig } from "../../app/server/llm/config.server.ts";
+import { formatCallLedger } from "../../app/server/llm/usage.server.ts";
 import { countsByPart, estimateShardCost, shardWork, type ShardWork } from "../../app/server/benchmark/grid-work.server.ts";
-import { loadPlanFile } from "../../app/server/benchmark/plan-file.server.ts";
+import { loadPlanFile, type LoadedPlan } from "../../app/server/benchmark/plan-file.server.ts";
+import { workerLeases } from "../../app/server/benchmark/work-leases.server.ts";
 import { defaultConcurrency, prepareGridRun, runGrid, type GridEvent, type GridSummary } from "../../app/server/benchmark/run-grid.server.ts";
 import type { GridCostEstimate } from "../../app/domain/benchmark/cost.ts";
 import { SimulationInputError } from "../../app/server/pipeline/simulate.server.ts";
 import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
+import { capStopMessage, commandLine } from "../command-line.ts";
 import { createProgress, type Progress } from "../progress.ts";
 
 interface RunOptions {
@@ -31,7 +36,7 @@ function parseMaxCost(raw: string | undefined): number | undefined {
   return n;
 }
 
-function describeWork(work: ShardWork, shard: string | undefined, judge: string | undefined): string {
+function describeWork(work: ShardWork, shard: string | undefined): string {
   const lines = [`grid: ${work.gridUnits} units${shard ? `; shard ${shard}: ${work.units.length} units` : ""}`];
   for (const [part, c] of Object.entries(countsByPart(work.units))) {
     lines.push(
@@ -39,10 +44,6 @@ function describeWork(work: ShardWork, shard: string | undefined, judge: string 
         `${c.evaluations} evaluations (${c.evaluationsPending} pending)` +
         (c.emotionEvaluations > 0 ? `, ${c.emotionEvaluations} emotion-judge evaluations (${c.emotionPending} pending)` : ""),
     );
-    if (c.storedWithoutSelfReport > 0) {
-      const then = judge ? `the emotion judge ${judge} scores them` : "without an emotion judge in the plan they get no emotion metrics";
-      lines.push(`  note: ${c.storedWithoutSelfReport} stored runs of ${part} were simulated without self-reported emotion and are reused as they are; ${then}`);
-    }
   }
   return lines.join("\n");
 }
@@ -57,10 +58,21 @@ function describeEstimate(e: GridCostEstimate): string {
   return lines.join("\n");
 }
 
+/** The calls of this command by role, from the ledger whose dollars the spending cap adds up. */
+function describeCalls(s: GridSummary): string[] {
+  const t = s.calls.total;
+  if (s.calls.byRole.length === 0) return ["LLM calls: none (everything was stored); spent $0.0000"];
+  return [
+    `LLM calls of this command by role (calls = requests answered by the endpoint, as \`socrates llm usage\` counts them; from cache = answered free by the LLM cache):`,
+    formatCallLedger(s.calls.byRole, t),
+    `spent $${s.spentUsd.toFixed(4)} on ${t.calls} calls (${t.requests} HTTP requests); ${t.cached} from cache`,
+  ];
+}
+
 function describeSummary(s: GridSummary): string {
   const lines = [
     `units: ${s.units}; runs: ${s.runs.stored} simulated, ${s.runs.skipped} already stored; evaluations: ${s.evaluations.stored} stored, ${s.evaluations.skipped} already stored; matched pairs stored: ${s.pairsStored}; metrics computed for ${s.metricRuns} runs`,
-    `LLM calls: ${s.calls.made} made, ${s.calls.cached} from cache (simulation); spent $${s.spentUsd.toFixed(4)}`,
+    ...describeCalls(s),
   ];
   for (const f of s.failures.slice(0, 20)) lines.push(`failed ${f.id}: ${f.reason}`);
   if (s.failures.length > 20) lines.push(`… and ${s.failures.length - 20} more failures`);
@@ -77,7 +89,26 @@ function progressFor(progress: () => Progress | undefined) {
   };
 }
 
-async function runCommand(opts: RunOptions): Promise<void> {
+/** The estimated dollars of the shard's work still pending. */
+function costLeft(db: Db, loaded: LoadedPlan, config: LlmConfig, shard: { index: number; count: number } | undefined): number {
+  return estimateShardCost(db, loaded.plan, config, shardWork(db, loaded, shard).units).usd.total;
+}
+
+/** What went wrong, if anything, and the command that resumes: every option as the user gave it. */
+function reportStop(summary: GridSummary, command: Command, left: () => number, maxCostUsd: number | undefined): void {
+  if (summary.stopped === "cap") {
+    console.error(capStopMessage(command, { capUsd: maxCostUsd!, spentUsd: summary.spentUsd, leftUsd: left() }));
+    process.exitCode = 1;
+  } else if (summary.stopped === "signal") {
+    console.error(`interrupted; resume with: ${commandLine(command)}`);
+    process.exitCode = 130;
+  } else if (summary.failures.length > 0) {
+    console.error(`${summary.failures.length} step(s) failed; run the same command again to retry them: ${commandLine(command)}`);
+    process.exitCode = 1;
+  }
+}
+
+async function runCommand(opts: RunOptions, command: Command): Promise<void> {
   const maxCostUsd = parseMaxCost(opts.maxCost);
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (typeof shard === "string") throw new UserError(`--shard: ${shard}`);
@@ -87,12 +118,14 @@ async function runCommand(opts: RunOptions): Promise<void> {
   const db = openDatabase();
   const work = asUserError(() => prepareGridRun({ db, config, loaded, shard }));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash}) from ${loaded.source}`);
-  console.log(describeWork(work, opts.shard, loaded.plan.emotion?.judge?.model));
+  console.log(describeWork(work, opts.shard));
   console.log(describeEstimate(estimateShardCost(db, loaded.plan, config, work.units)));
   if (maxCostUsd !== undefined) console.log(`spending cap: $${maxCostUsd.toFixed(2)} (--max-cost)`);
   if (opts.dryRun) return;
 
-  const llm = asUserError(() => createLlm({ db, config }));
+  // Other `benchmark run` processes on this database share the work through leases (docs/benchmark.md).
+  const leases = workerLeases(db);
+  const llm = asUserError(() => createLlm({ db, config, shared: leases }));
   // Ctrl-C stops cleanly: no new call starts, runs in progress are abandoned (never half stored) and resume from the cache.
   const { controller, release } = interruptible();
   let bar: Progress | undefined;
@@ -105,6 +138,7 @@ async function runCommand(opts: RunOptions): Promise<void> {
       shard,
       maxCostUsd,
       concurrency,
+      leases,
       signal: controller.signal,
       onStart: (steps, spent) => {
         bar = createProgress("benchmark", steps, { eta: true, status: () => `$${spent().toFixed(2)} spent` });
@@ -113,31 +147,26 @@ async function runCommand(opts: RunOptions): Promise<void> {
     });
     bar?.done();
     console.log(describeSummary(summary));
-    const again = `npx socrates benchmark run --plan ${opts.plan}${opts.shard ? ` --shard ${opts.shard}` : ""}`;
-    if (summary.stopped === "cap") {
-      console.error(`stopped: the spending cap of $${maxCostUsd!.toFixed(2)} was reached; nothing half done was stored. Resume with a higher --max-cost: ${again} --max-cost <USD>`);
-      process.exitCode = 1;
-    } else if (summary.stopped === "signal") {
-      console.error(`interrupted; resume with: ${again}`);
-      process.exitCode = 130;
-    } else if (summary.failures.length > 0) {
-      console.error(`${summary.failures.length} step(s) failed; run the same command again to retry them: ${again}`);
-      process.exitCode = 1;
-    }
+    reportStop(summary, command, () => costLeft(db, loaded, config, shard), maxCostUsd);
   } finally {
     bar?.done();
     release();
+    leases.close();
   }
 }
 
-function statusCommand(opts: { plan: string; shard?: string }): void {
+function statusCommand(opts: { plan: string; shard?: string; config?: string }): void {
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (typeof shard === "string") throw new UserError(`--shard: ${shard}`);
   const loaded = asUserError(() => loadPlanFile(opts.plan));
+  // The roles' sampling is part of a run's identity: with the configuration, status counts what `run` would.
+  const configPath = resolveConfigPath(opts.config);
+  const config = opts.config !== undefined || existsSync(configPath) ? asUserError(() => loadLlmConfig(configPath)) : undefined;
   const db = openDatabase();
-  const work = asUserError(() => shardWork(db, loaded, shard));
+  const work = asUserError(() => shardWork(db, loaded, shard, config));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash})`);
-  console.log(describeWork(work, opts.shard, loaded.plan.emotion?.judge?.model));
+  if (!config) console.log(`no LLM configuration (${configPath}): runs are matched on every setting but the roles' sampling`);
+  console.log(describeWork(work, opts.shard));
 }
 
 export function registerBenchmarkCommands(program: Command): void {
@@ -168,5 +197,6 @@ Emotion trajectories (optional plan field "emotion", docs/benchmark.md):
     .description("count the plan's runs and evaluations stored and pending, per part of the grid; calls nothing")
     .requiredOption("--plan <file>", "the benchmark plan")
     .option("--shard <i/n>", "only shard i of n")
+    .option("--config <path>", "LLM configuration, whose roles' sampling is part of each run's identity (default: SOCRATES_CONFIG or ./socrates.config.json when present)")
     .action(statusCommand);
 }

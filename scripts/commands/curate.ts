@@ -10,6 +10,7 @@ import { createLlm, type LlmCallEvent } from "../../app/server/llm/client.server
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig, type LlmConfig } from "../../app/server/llm/config.server.ts";
 import { candidatesOfDomain } from "../../app/server/models/curation-candidate.server.ts";
 import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
+import { commandLine } from "../command-line.ts";
 
 interface CurateOptions {
   domains?: string;
@@ -129,7 +130,7 @@ export function registerCurateCommands(program: Command): void {
     .option("--max-cost <usd>", "stop cleanly once new calls have cost this much (cached calls cost nothing)")
     .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
     .option("--dry-run", "print what each domain still needs; call nothing")
-    .action(async (opts: CurateOptions) => {
+    .action(async (opts: CurateOptions, command: Command) => {
       const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
       const curation = curationConfig(config, opts.source);
       const domains = opts.domains ? parseDomains(opts.domains) : curation.domains;
@@ -155,8 +156,11 @@ export function registerCurateCommands(program: Command): void {
       try {
         const result = await curate({ db, llm, config: curation, domains, perDomain, replays, signal: controller.signal, onEvent: report });
         const capped = maxCost !== null && tally.costUsd >= maxCost;
-        if (result.stopped) console.log(capped ? `stopped at the cost cap ($${tally.costUsd.toFixed(4)} of $${maxCost!.toFixed(2)}); run again to continue` : "interrupted; run again to continue");
+        // The cap counts one command's new calls, so the same command, cap included, goes on from here.
+        const why = capped ? `stopped at the cost cap ($${tally.costUsd.toFixed(4)} of $${maxCost!.toFixed(2)}); the cap counts this command's new calls only` : "interrupted";
+        if (result.stopped) console.log(`${why}; resume with: ${commandLine(command)}`);
         printSummary(result, tally);
+        if (result.failed.length > 0) console.log(`run again to retry the failed seeds: ${commandLine(command)}`);
         if (result.failed.length > 0 || (result.stopped && !capped)) process.exitCode = 1;
       } finally {
         release();

@@ -1,8 +1,9 @@
 /** Data commands: migrate the database, import and export bundles, seed the demo study. */
 import type { Command } from "commander";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { BundleImportError, exportBundle, importBundleFiles, type ImportSummary } from "../../app/server/bundle-store.server.ts";
 import { databasePath, openDatabase } from "../../app/server/db.server.ts";
+import { writeOutputFile } from "../../app/server/storage-full.server.ts";
 import { seedDemoBenchmark } from "../../db/demo/benchmark/seed.ts";
 import { readBundleDir, seedDemo } from "../../db/demo/seed.ts";
 import { printJson, UserError } from "../cli-kit.ts";
@@ -57,7 +58,7 @@ export function registerDataCommands(program: Command): void {
     .action((path: string, opts: { dryRun?: boolean }) => {
       let files;
       try {
-        files = statSync(path).isDirectory() ? readBundleDir(path) : [{ file: path, text: readFileSync(path, "utf8") }];
+        files = statSync(path).isDirectory() ? readBundleDir(path) : [{ file: path, bytes: readFileSync(path) }];
       } catch (err) {
         throw new UserError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
       }
@@ -73,7 +74,7 @@ export function registerDataCommands(program: Command): void {
     .action((file: string) => {
       const bundle = exportBundle(openDatabase());
       if (file === "-") return printJson(bundle);
-      writeFileSync(file, JSON.stringify(bundle, null, 2) + "\n");
+      writeOutputFile(file, JSON.stringify(bundle, null, 2) + "\n");
       console.error(`wrote ${file}: ${bundle.scenarios.length} scenarios, ${bundle.runs.length} runs, ${bundle.ab_pairs.length} A/B pairs, ${bundle.evaluations.length} evaluations`);
     });
 
@@ -84,6 +85,6 @@ export function registerDataCommands(program: Command): void {
       const db = openDatabase();
       console.log(describeSummary(importOrExplain(() => seedDemo(db))));
       const bench = seedDemoBenchmark(db);
-      console.log(`demo benchmark "${bench.plan.plan.name}" (stand-in output): ${describeSummary(bench.imported)}; ${bench.metricRows} metric values computed`);
+      console.log(`demo benchmark "${bench.plan.plan.name}" (stand-in output): ${describeSummary(bench.imported)}; ${bench.metricRows > 0 ? `${bench.metricRows} metric values computed` : "every run's metrics already stored: nothing recomputed"}`);
     });
 }

@@ -9,6 +9,7 @@ import { DEFAULT_FIDELITY_SEED, estimateFidelity, FidelityInputError, pendingRun
 import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
 import { guardUserErrors, interruptible, parseIntOption, withSimulationOptions } from "../cli-kit.ts";
+import { commandLine } from "../command-line.ts";
 import { createProgress, type Progress } from "../progress.ts";
 
 interface PairsOptions {
@@ -97,7 +98,7 @@ export function registerFidelityCommands(program: Command): void {
   )
     .option("--emotion", "parties also rate how they feel each turn (0–100) with a private reason, so the automatic fidelity proxy can read the runs' self-reported emotion without the emotion judge")
     .option("--dry-run", "print the pairs that would be drawn and the most LLM calls their runs could make; call nothing, store nothing")
-    .action(async (opts: PairsOptions) => {
+    .action(async (opts: PairsOptions, command: Command) => {
       const batch = {
         simulator: opts.simulator,
         pairs: parseIntOption("pairs", opts.pairs, 1, 10_000),
@@ -123,7 +124,11 @@ export function registerFidelityCommands(program: Command): void {
         );
         progress.done();
         console.log(describeSummary(summary));
-        if (summary.pairsFailed.length > 0) process.exitCode = 1;
+        if (summary.pairsFailed.length > 0) {
+          const why = summary.aborted.length > 0 ? "interrupted" : `${summary.pairsFailed.length} pair(s) not stored`;
+          console.error(`${why}; stored runs and pairs are kept. Resume with: ${commandLine(command)}`);
+          process.exitCode = 1;
+        }
       } finally {
         progress.done();
         release();

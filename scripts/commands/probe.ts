@@ -9,6 +9,7 @@ import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "..
 import { scenarioIds } from "../../app/server/models/scenario.server.ts";
 import { planProbe, probe, ProbeInputError, type PlannedCondition, type ProbeEvent, type ProbeSummary } from "../../app/server/probing/probe.server.ts";
 import { guardUserErrors, interruptible, UserError } from "../cli-kit.ts";
+import { commandLine } from "../command-line.ts";
 import { createProgress } from "../progress.ts";
 
 interface ProbeOptions {
@@ -114,7 +115,7 @@ export function registerProbeCommands(program: Command): void {
     .option("--conditions <list>", `axes: "all" or a comma-separated list of ${CONDITION_AXES.join(", ")} (three-party = parties)`, "all")
     .option("--config <path>", "LLM configuration, needed only for parties and history (default: SOCRATES_CONFIG or ./socrates.config.json)")
     .option("--dry-run", "list what would be created and what is stored already; call nothing, store nothing")
-    .action(async (opts: ProbeOptions) => {
+    .action(async (opts: ProbeOptions, command: Command) => {
       const axes = parseAxes(opts.conditions);
       const db = openDatabase();
       const plan = asUserError(() => planProbe(db, scenariosOf(db, opts), axes));
@@ -127,9 +128,11 @@ export function registerProbeCommands(program: Command): void {
       try {
         const summary = await asUserError.async(() => probe({ db, llm, plan, onEvent: report.onEvent, signal: controller.signal }));
         report.done();
-        if (summary.stopped) console.log("interrupted; run again to continue");
         printSummary(summary, tally);
-        if (summary.failed.length > 0 || summary.stopped) process.exitCode = 1;
+        if (summary.failed.length > 0 || summary.stopped) {
+          console.error(`${summary.stopped ? "interrupted" : `${summary.failed.length} condition(s) failed`}; what is stored is kept. Resume with: ${commandLine(command)}`);
+          process.exitCode = 1;
+        }
       } finally {
         release();
       }

@@ -1,10 +1,9 @@
 /** `socrates prolific …`: confirm Prolific sessions from the study's submissions export. */
 import type { Command } from "commander";
-import { readFileSync } from "node:fs";
 import { ServiceError } from "../../app/server/http/errors.server.ts";
 import { importProlificExport, ProlificImportError, type ProlificImportSummary } from "../../app/server/crowd/prolific-import.server.ts";
-import { openDatabase } from "../../app/server/db.server.ts";
-import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
+import { checkpointWal, openDatabase } from "../../app/server/db.server.ts";
+import { guardUserErrors, parseIntOption, readTextFile } from "../cli-kit.ts";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -47,14 +46,12 @@ with its row and column named, and nothing is written; the exit code is then 2.`
     )
     .action((file: string, opts: { study: string; prolificStudy?: string; dryRun?: boolean }) => {
       const studyId = parseIntOption("study", opts.study, 1);
-      let text: string;
-      try {
-        text = readFileSync(file, "utf8");
-      } catch (err) {
-        throw new UserError(`${file}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-      }
+      const text = readTextFile(file);
       const guard = guardUserErrors(ProlificImportError, ServiceError);
-      const summary = guard(() => importProlificExport(openDatabase(), studyId, { text, fileName: file, dryRun: opts.dryRun, prolificStudy: opts.prolificStudy }));
+      const db = openDatabase();
+      const summary = guard(() => importProlificExport(db, studyId, { text, fileName: file, dryRun: opts.dryRun, prolificStudy: opts.prolificStudy }));
+      // A bulk import: hand back the write-ahead log's space (best effort).
+      if (!opts.dryRun) checkpointWal(db);
       console.log(describeProlificImport(summary));
     });
 }

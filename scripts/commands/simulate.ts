@@ -6,6 +6,7 @@ import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "..
 import { estimateBatch, planBatch, simulateBatch, SimulationInputError, type BatchSummary } from "../../app/server/pipeline/simulate.server.ts";
 import { DEFAULT_BASE_SEED } from "../../app/domain/simulation/schedule.ts";
 import { guardUserErrors, interruptible, parseIntOption, withSimulationOptions } from "../cli-kit.ts";
+import { commandLine } from "../command-line.ts";
 import { createProgress } from "../progress.ts";
 
 interface SimulateOptions {
@@ -53,7 +54,7 @@ export function registerSimulateCommands(program: Command): void {
   )
     .option("--emotion", "parties also rate how they feel each turn (0–100, higher = calmer) with a private reason, stored on the turn (the party-emotion prompt)")
     .option("--dry-run", "print the runs that would be simulated and the most LLM calls they could make; call nothing")
-    .action(async (opts: SimulateOptions) => {
+    .action(async (opts: SimulateOptions, command: Command) => {
       const runs = parseIntOption("runs", opts.runs, 1, 10_000);
       const budget = parseIntOption("budget", opts.budget, 1, 1_000);
       const seed = parseIntOption("seed", opts.seed, 0);
@@ -107,7 +108,11 @@ export function registerSimulateCommands(program: Command): void {
         });
         progress.done();
         console.log(describeSummary(summary));
-        if (summary.failed.length > 0 || summary.aborted.length > 0) process.exitCode = 1;
+        if (summary.failed.length > 0 || summary.aborted.length > 0) {
+          const why = summary.aborted.length > 0 ? "interrupted" : `${summary.failed.length} run(s) failed`;
+          console.error(`${why}; stored runs are kept and calls already answered come from the cache. Resume with: ${commandLine(command)}`);
+          process.exitCode = 1;
+        }
       } finally {
         progress.done();
         release();

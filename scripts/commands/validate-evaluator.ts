@@ -8,10 +8,12 @@ import { loadPlanFile, loadStoredPlan, type LoadedPlan } from "../../app/server/
 import { writeDocumentFiles } from "../../app/server/benchmark/report-files.server.ts";
 import { openDatabase, type Db } from "../../app/server/db.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
-import { LlmConfigError, loadLlmConfig, resolveConfigPath } from "../../app/server/llm/config.server.ts";
+import { LlmConfigError, loadLlmConfig, resolveConfigPath, type LlmConfig } from "../../app/server/llm/config.server.ts";
 import { ValidationInputError } from "../../app/server/validation/evaluator-work.server.ts";
 import { planValidation, validateEvaluator, type ValidationWork } from "../../app/server/validation/validate-evaluator.server.ts";
+import { OutputFolderError } from "../../app/server/output-folder.server.ts";
 import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
+import { capStopMessage, commandLine } from "../command-line.ts";
 import { createProgress, type Progress } from "../progress.ts";
 
 /** The exit code when the candidate's trajectory-level r is below --min-r (a pipeline gate). */
@@ -31,7 +33,7 @@ interface Options {
   dryRun?: boolean;
 }
 
-const asUserError = guardUserErrors(ValidationInputError, BenchmarkPlanError, LlmConfigError);
+const asUserError = guardUserErrors(ValidationInputError, BenchmarkPlanError, LlmConfigError, OutputFolderError);
 
 function parseNumber(name: string, raw: string | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -59,7 +61,12 @@ function describeWork(work: ValidationWork): string {
   return lines.join("\n");
 }
 
-async function run(opts: Options): Promise<void> {
+/** The estimated dollars of the judging still pending. */
+function costLeft(db: Db, config: LlmConfig, target: Parameters<typeof planValidation>[2]): number {
+  return planValidation(db, config, target).jobs.reduce((n, j) => n + j.usd, 0);
+}
+
+async function run(opts: Options, command: Command): Promise<void> {
   const studyId = parseIntOption("study", opts.study, 1);
   const minR = parseNumber("min-r", opts.minR, -1, 1);
   const maxCostUsd = parseNumber("max-cost", opts.maxCost, 0, Number.MAX_SAFE_INTEGER);
@@ -99,18 +106,23 @@ async function run(opts: Options): Promise<void> {
       }),
     );
     bar?.done();
-    const again = "run the same command again to resume: nothing judged is lost";
+    if (outcome.stopped === "cap") {
+      console.error(capStopMessage(command, { capUsd: maxCostUsd!, spentUsd: outcome.spentUsd, leftUsd: costLeft(db, config, target) }));
+      process.exitCode = 1;
+      return;
+    }
     if (outcome.stopped) {
-      const why = outcome.stopped === "cap" ? `the spending cap of $${maxCostUsd!.toFixed(2)} was reached after $${outcome.spentUsd.toFixed(4)}` : "interrupted";
-      console.error(`stopped: ${why}; ${again}${outcome.stopped === "cap" ? " (with a higher --max-cost)" : ""}`);
-      process.exitCode = outcome.stopped === "cap" ? 1 : 130;
+      console.error(`stopped: interrupted; nothing judged is lost. Resume with: ${commandLine(command)}`);
+      process.exitCode = 130;
       return;
     }
     for (const f of outcome.failures.slice(0, 20)) console.error(`failed ${f.runId} by ${f.backbone}: ${f.message}`);
+    if (outcome.failures.length > 0) console.error(`run again to retry the failed evaluations: ${commandLine(command)}`);
     const report = outcome.report!;
     const outDir = opts.out ?? join("exports", `validate-${opts.backbone.replace(/[^A-Za-z0-9._-]+/g, "_")}-study${studyId}`);
-    const files = await writeDocumentFiles(report, outDir);
-    console.log(`judged: ${outcome.evaluationsStored} evaluations stored; metrics computed for ${outcome.metricRuns} benchmark runs; spent $${outcome.spentUsd.toFixed(4)}`);
+    const files = await asUserError.async(() => writeDocumentFiles(report, outDir));
+    const c = outcome.calls;
+    console.log(`judged: ${outcome.evaluationsStored} evaluations stored; metrics computed for ${outcome.metricRuns} benchmark runs; LLM calls: ${c.calls} (${c.requests} HTTP requests), ${c.cached} from cache; spent $${outcome.spentUsd.toFixed(4)}`);
     for (const table of report.tables.slice(0, 2)) console.log(`\n${tableMarkdown(table)}`);
     for (const w of report.warnings) console.log(`warning: ${w}`);
     console.log(`\nwrote ${files.length} files to ${outDir} (report.md, report.html, a csv per table, figure5.svg)`);

@@ -49,3 +49,26 @@ export async function until(check: () => boolean, what: string, timeoutMs = 90_0
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/** The words a POSIX shell makes of a printed command line (a real `sh` splits it: quotes and escapes removed). */
+export function shellWords(line: string): string[] {
+  const split = spawnSync("sh", ["-c", `printf '%s\\0' ${line}`], { encoding: "utf8" });
+  if (split.status !== 0) throw new Error(`sh could not split ${JSON.stringify(line)}: ${split.stderr}`);
+  return split.stdout.split("\0").slice(0, -1);
+}
+
+/**
+ * A printed `[NAME=value …] npx socrates …` line as a shell would run it: its environment
+ * assignments and the arguments after `npx socrates` (this package's bin, the entry spawnCli starts).
+ */
+export function printedCommand(line: string): { env: Record<string, string>; args: string[] } {
+  const words = shellWords(line);
+  const env: Record<string, string> = {};
+  let i = 0;
+  for (; i < words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[i]); i++) {
+    const eq = words[i].indexOf("=");
+    env[words[i].slice(0, eq)] = words[i].slice(eq + 1);
+  }
+  if (words[i] !== "npx" || words[i + 1] !== "socrates") throw new Error(`not an "npx socrates" command: ${line}`);
+  return { env, args: words.slice(i + 2) };
+}

@@ -61,6 +61,25 @@ const malformed: { name: string; write: (file: string) => void; expected: RegExp
     },
     expected: /a-duplicate-party-id\.json: \$\.scenarios\[0\]\.parties\[1\]\.id: duplicate party id "BUY"/,
   },
+  {
+    // The seed below stores condition fx-1:general; the same scenario, axis and variant under a new id broke SQLite's unique index (issue 29).
+    name: "a stored condition's key under a new id",
+    write: (file) => writeFileSync(file, JSON.stringify({ format: "socrates-bundle", version: 1, conditions: [{ ...fixtureBundle().conditions[0], id: "fx-1:general-again" }] })),
+    expected: /a-stored-condition's-key-under-a-new-id\.json: \$\.conditions\[0\]\.variant: the stored condition "fx-1:general" already has scenario "fx-1", axis "general", variant "default"/,
+  },
+  {
+    name: "a run config nested 10000 deep",
+    write: (file) => {
+      const b = fixtureBundle();
+      writeFileSync(file, JSON.stringify(b).replace('"config":{', `"config":{"deep":${"[".repeat(10_000)}${"]".repeat(10_000)},`));
+    },
+    expected: /a-run-config-nested-10000-deep\.json: \$\.runs\[0\]\.config\.deep(\[0\]){60}: nested deeper than 64 levels/,
+  },
+  {
+    name: "invalid UTF-8",
+    write: (file) => writeFileSync(file, Buffer.concat([Buffer.from('{"format": "socrates-bundle",\n "version": 1, "description": "caf'), Buffer.from([0xe9]), Buffer.from('"}')])),
+    expected: /invalid-utf-8\.json: \$: invalid UTF-8 at byte 64 \(line 2, byte 35 of the line: e9 22 7d\)/,
+  },
 ];
 
 describe("socrates import (CLI)", () => {

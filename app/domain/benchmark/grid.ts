@@ -1,13 +1,16 @@
 /**
  * A plan over the stored catalogue → the grid: one unit per scenario-condition × simulator × run
  * index, holding the unmediated run every mediator's pair shares and one mediated run (and its
- * matched pair) per mediator. Run ids are the same `simulate` gives, so runs already stored by
- * `simulate` (or by another shard, merged by import) are found and reused. Pure: the caller
- * passes the catalogue.
+ * matched pair) per mediator. Each run carries its settings (its identity, run-identity.ts) and
+ * the id a new run of them gets; the server swaps in the stored run with the same settings, so
+ * runs already stored by `simulate` (or by another shard, merged by import) are found and reused,
+ * and a plan that changes a setting (budget, seed, emotion…) gets new runs. Pure: the caller
+ * passes the catalogue and what identities need from outside (prompt versions, sampling).
  */
-import { matchedPairId, fnv1a, simulationRunId } from "../simulation/schedule.ts";
+import { matchedPairId, fnv1a } from "../simulation/schedule.ts";
+import { identifiedRunId, plannedRunSettings, settingsHash, type RoleSampling, type RunSettings } from "../simulation/run-identity.ts";
 import { PROBE_CONDITIONS } from "../probing/conditions.ts";
-import { CONDITION_KEYS, conditionKeyOf, mediatorRunKey, type BenchmarkPlan, type ConditionSelection, type PlanBackbone, type PlanMediator } from "./plan.ts";
+import { CONDITION_KEYS, conditionKeyOf, type BenchmarkPlan, type ConditionSelection, type MediatorMode, type PlanBackbone, type PlanMediator } from "./plan.ts";
 
 export interface CatalogScenario {
   id: string;
@@ -27,8 +30,21 @@ export type GridPart = "main" | "repeat" | "simulator";
 export interface GridMediatedRun {
   /** The plan's mediator name. */
   mediator: string;
+  /** The stored run of these settings once the server has looked (else the id a new run gets). */
   runId: string;
   pairId: string;
+  settings: RunSettings;
+}
+
+/** What run identities need from outside the plan. */
+export interface GridIdentity {
+  /** The hash of the prompt templates a run under this mediator mode renders (unmediated runs: "generic"). */
+  promptVersion: (mode: MediatorMode) => string;
+  /**
+   * The party and mediator roles' sampling, from the LLM configuration; absent for readers
+   * without one (reports), whose runs are then matched on every other setting.
+   */
+  sampling?: { party: RoleSampling; mediator: RoleSampling };
 }
 
 export interface GridUnit {
@@ -45,6 +61,7 @@ export interface GridUnit {
   simulator: PlanBackbone;
   runIndex: number;
   unmediatedRunId: string;
+  unmediatedSettings: RunSettings;
   mediated: GridMediatedRun[];
 }
 
@@ -85,12 +102,33 @@ interface UnitSpec {
   mediators: readonly PlanMediator[];
 }
 
-function unitOf(spec: UnitSpec): GridUnit {
+/** A grid run's settings from the plan, and the id a new run of them gets. */
+function gridRun(plan: BenchmarkPlan, identity: GridIdentity, spec: UnitSpec, mediator: PlanMediator | null): { runId: string; settings: RunSettings } {
+  const settings = plannedRunSettings({
+    conditionId: spec.condition.id,
+    simulatorModel: spec.simulator.model,
+    simulatorSampling: identity.sampling?.party ?? NO_SAMPLING,
+    mediator: mediator ? { model: mediator.model, mode: mediator.mode, sampling: identity.sampling?.mediator ?? NO_SAMPLING } : null,
+    budget: plan.budget,
+    baseSeed: plan.seed,
+    runIndex: spec.runIndex,
+    promptVersion: identity.promptVersion(mediator?.mode ?? "generic"),
+    emotion: plan.emotion?.selfReport ?? false,
+  });
+  // Without the configuration's sampling the settings leave it out (readers match on the rest).
+  if (!identity.sampling) delete settings.sampling;
+  return { runId: identifiedRunId(settings, settingsHash(settings)), settings };
+}
+
+const NO_SAMPLING: RoleSampling = { temperature: null, max_tokens: null };
+
+function unitOf(plan: BenchmarkPlan, identity: GridIdentity, spec: UnitSpec): GridUnit {
   const { scenario, condition, simulator, runIndex } = spec;
   const mediated = spec.mediators.map((m) => {
-    const runId = simulationRunId(condition.id, mediatorRunKey(m), simulator.model, runIndex);
-    return { mediator: m.name, runId, pairId: matchedPairId(runId) };
+    const run = gridRun(plan, identity, spec, m);
+    return { mediator: m.name, ...run, pairId: matchedPairId(run.runId) };
   });
+  const unmediated = gridRun(plan, identity, spec, null);
   return {
     key: `${condition.id}|${simulator.model}|r${runIndex}`,
     part: spec.part,
@@ -102,7 +140,8 @@ function unitOf(spec: UnitSpec): GridUnit {
     variant: condition.variant,
     simulator,
     runIndex,
-    unmediatedRunId: simulationRunId(condition.id, null, simulator.model, runIndex),
+    unmediatedRunId: unmediated.runId,
+    unmediatedSettings: unmediated.settings,
     mediated,
   };
 }
@@ -112,7 +151,7 @@ function unitOf(spec: UnitSpec): GridUnit {
  * two parts would both create (the same condition, simulator and run index) appears once, under
  * the first part, with the union of their mediators.
  */
-export function expandGrid(plan: BenchmarkPlan, catalog: { scenarios: readonly CatalogScenario[]; conditions: readonly CatalogCondition[] }): BenchmarkGrid {
+export function expandGrid(plan: BenchmarkPlan, catalog: { scenarios: readonly CatalogScenario[]; conditions: readonly CatalogCondition[] }, identity: GridIdentity): BenchmarkGrid {
   const { chosen, unknown } = selectScenarios(plan, catalog.scenarios);
   const conditionAt = new Map(catalog.conditions.map((c) => [`${c.scenarioId}|${conditionKeyOf(c.axis, c.variant)}`, c]));
   const missing: MissingCondition[] = [];
@@ -127,7 +166,7 @@ export function expandGrid(plan: BenchmarkPlan, catalog: { scenarios: readonly C
           continue;
         }
         for (const runIndex of runIndices) {
-          const unit = unitOf({ part, scenario, condition, simulator, runIndex, mediators });
+          const unit = unitOf(plan, identity, { part, scenario, condition, simulator, runIndex, mediators });
           const earlier = units.get(unit.key);
           if (!earlier) units.set(unit.key, unit);
           else for (const m of unit.mediated) if (!earlier.mediated.some((e) => e.mediator === m.mediator)) earlier.mediated.push(m);

@@ -80,6 +80,13 @@ export const benchmarkPlanSchema = z
       .object({ selfReport: z.boolean().default(true), judge: backboneSchema.optional() })
       .strict()
       .optional(),
+    /**
+     * The validation studies (ids in this database) Tables 1, 2 and 6 of the report read: A/B
+     * reactiveness studies and expert snippet-consensus studies. Absent: those tables are left
+     * out (with a warning); `report --study` overrides it. Absent, the plan's hash is what it
+     * was before this field existed; the grid's run ids never depend on it.
+     */
+    studies: z.array(z.number().int().min(1)).min(1).optional(),
     /** Metric parameters (δ, W, h, s0, τ, …) overriding the defaults; checked against the metric registry by the runner. */
     params: z.record(z.string(), z.unknown()).default({}),
     ablations: z

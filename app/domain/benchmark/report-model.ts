@@ -86,6 +86,8 @@ export interface BenchmarkReport {
   evaluator: string;
   simulator: string;
   generatedAt: string;
+  /** The validation studies Tables 1, 2 and 6 read (the plan's `studies`, or `report --study`); empty: none. */
+  studyIds: number[];
   constants: ReportConstants;
   /** How much of the grid the report stands on. */
   coverage: {

@@ -107,7 +107,7 @@ export function emotionConsensusSubjectId(runId: string, source: EmotionSource, 
   return `${emotionSubjectId(runId, source)}|${topicEvaluationId}`;
 }
 
-/** The deterministic id of a run's emotion-judge evaluation by one backbone. */
+/** The id of a run's emotion-judge evaluation by one backbone as recorded before prompt versions (writers use newEvaluationId). */
 export function emotionEvaluationId(runId: string, backbone: string): string {
   return evaluationId(runId, EMOTION_METHOD, backbone);
 }

@@ -80,12 +80,14 @@ export interface LlmUsage {
 /**
  * `latencyMs`: how long the endpoint took to answer, as recorded in llm_calls.latency_ms — the
  * original call's latency also when the reply comes from the cache, so a resumed run times its
- * calls as the first run did (a tool loop: the sum over its steps).
+ * calls as the first run did (a tool loop: the sum over its steps). `requests`: the HTTP requests
+ * this call sent (retries and the repair request included; 0 from the cache, or when it waited on
+ * an identical request in flight), so counts of calls can equal what the endpoint received.
  */
 export type LlmResult<T> =
-  | { ok: true; value: T; cached: boolean; usage: LlmUsage; model: string; latencyMs: number }
+  | { ok: true; value: T; cached: boolean; usage: LlmUsage; model: string; latencyMs: number; requests: number }
   /** A failed call is recorded and returned, never thrown, so one bad reply does not stop a batch. */
-  | { ok: false; error: string; cached: boolean; usage: LlmUsage; model: string; latencyMs: number };
+  | { ok: false; error: string; cached: boolean; usage: LlmUsage; model: string; latencyMs: number; requests: number };
 
 export interface Llm {
   call<T>(request: LlmRequest<T>): Promise<LlmResult<T>>;
@@ -101,4 +103,6 @@ export interface Llm {
   webResearch<T>(request: WebResearchRequest<T>): Promise<WebResearchResult<T>>;
   /** The model a role resolves to (after an override), for recording on runs and evaluations. */
   modelFor(role: LlmRole, override?: string): string;
+  /** The sampling parameters a role's calls are sent with (null: the server's default), recorded on simulated runs. */
+  samplingFor(role: LlmRole): { temperature: number | null; max_tokens: number | null };
 }

@@ -79,10 +79,6 @@ export function sanitiseId(raw: string): string {
   return id;
 }
 
-export function simulationRunId(conditionId: string, mediatorModel: string | null, simulatorModel: string, runIndex: number): string {
-  return sanitiseId(`${conditionId}:${mediatorModel ?? "none"}:${simulatorModel}:r${runIndex}`);
-}
-
 export function matchedPairId(mediatedRunId: string): string {
   return sanitiseId(`${mediatedRunId}:pair`);
 }

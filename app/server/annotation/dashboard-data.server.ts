@@ -11,6 +11,7 @@ import type { TaskTypeId } from "../../domain/tasks/ids.ts";
 import type { Db } from "../db.server.ts";
 import { activeLeases } from "../models/assignment.server.ts";
 import { scoreRows } from "../models/evaluation.server.ts";
+import { usableEvaluationIds } from "../pipeline/evaluation-identity.server.ts";
 import { latestLabelRows } from "../models/label.server.ts";
 import { findStudy, itemsWithContext } from "../models/study.server.ts";
 import { playedScenarioOfRun } from "./task-view.server.ts";
@@ -112,8 +113,11 @@ export interface ScoreSeries {
 /** Stored per-topic series of every evaluation of `method` on the given runs. */
 export function loadSeries(db: Db, runIds: readonly string[], method: "topic-localized" | "per-turn"): ScoreSeries[] {
   const rows = scoreRows(db, runIds, method);
+  // Evaluations of a superseded judge prompt are left out (the identity rule of evaluation-identity.server.ts).
+  const usable = usableEvaluationIds([...new Map(rows.map((r) => [r.evaluationId, { ...r, id: r.evaluationId }])).values()]);
   const series = new Map<string, ScoreSeries>();
   for (const r of rows) {
+    if (!usable.has(r.evaluationId)) continue;
     const key = `${r.evaluationId}\u0000${r.topicId}`;
     const s = series.get(key) ?? { evaluationId: r.evaluationId, backbone: r.backbone, runId: r.runId, topicId: r.topicId, values: [], located: [] };
     s.values[r.turnId] = r.score;

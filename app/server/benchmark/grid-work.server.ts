@@ -8,17 +8,17 @@ import { inShard, planEvaluators, type GridPart, type GridUnit } from "../../dom
 import type { BenchmarkPlan, PlanBackbone, PlanMediator } from "../../domain/benchmark/plan.ts";
 import { estimateGridCost, type GridCostEstimate, type RunGroup } from "../../domain/benchmark/cost.ts";
 import type { Condition } from "../../domain/bundle.ts";
-import { emotionEvaluationId } from "../../domain/emotion/trajectory.ts";
-import { evaluationId } from "../../domain/evaluation-ids.ts";
+import { EMOTION_METHOD } from "../../domain/emotion/trajectory.ts";
+import { resolveEvaluationIds } from "../pipeline/evaluation-identity.server.ts";
+import type { RunSettings } from "../../domain/simulation/run-identity.ts";
 import type { PlayedScenario } from "../../domain/visibility.ts";
 import type { Db } from "../db.server.ts";
 import type { LlmConfig } from "../llm/config.server.ts";
-import { evaluationBackbones } from "../models/evaluation.server.ts";
 import { storedMatchedPairIds } from "../models/matched-pair.server.ts";
 import { selfReportedRunIds, storedRunIds } from "../models/run.server.ts";
 import { TOPIC_METHOD } from "../pipeline/evaluate-topic.server.ts";
 import { loadScenario, resolveCondition } from "../pipeline/simulate.server.ts";
-import { planGrid, type LoadedPlan } from "./plan-file.server.ts";
+import { gridSampling, planGrid, type LoadedPlan } from "./plan-file.server.ts";
 import { checkGridComplete } from "./plan-check.server.ts";
 
 export interface RunWork {
@@ -33,11 +33,8 @@ export interface RunWork {
    * their own emotion, else whether its evaluation is still "pending" or "done".
    */
   emotionJudge: EmotionJudgeWork;
-  /**
-   * The plan asks the parties to self-report, but this run was stored without it (an earlier
-   * plan's run under the same id): it is reused as it is, so the command says so.
-   */
-  storedWithoutSelfReport: boolean;
+  /** The run's identity: what it is (or will be) simulated with. */
+  settings: RunSettings;
 }
 
 export type EmotionJudgeWork = "none" | "pending" | "done";
@@ -87,9 +84,9 @@ export function unitEvaluators(plan: BenchmarkPlan, part: GridPart): PlanBackbon
 function emotionJudgeWork(db: Db, plan: BenchmarkPlan, runIds: readonly string[], stored: ReadonlySet<string>, selfReported: ReadonlySet<string>): (runId: string) => EmotionJudgeWork {
   const judge = plan.emotion?.judge;
   if (!judge) return () => "none";
-  const judged = evaluationBackbones(db, runIds.map((runId) => emotionEvaluationId(runId, judge.model)));
+  const judged = resolveEvaluationIds(db, runIds, EMOTION_METHOD, judge.model);
   return (runId) => {
-    if (judged.get(emotionEvaluationId(runId, judge.model)) === judge.model) return "done";
+    if (judged.has(runId)) return "done";
     const willSelfReport = stored.has(runId) ? selfReported.has(runId) : plan.emotion!.selfReport;
     return willSelfReport ? "none" : "pending";
   };
@@ -102,21 +99,23 @@ export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork 
   const stored = storedRunIds(db, runIds);
   const pairsStored = storedMatchedPairIds(db, unit.mediated.map((m) => m.pairId));
   // One query for the unit's evaluations, reading their backbones only (not the judge outputs).
-  const judged = evaluationBackbones(db, runIds.flatMap((runId) => evaluators.map((e) => evaluationId(runId, TOPIC_METHOD, e.model))));
-  const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || judged.get(evaluationId(runId, TOPIC_METHOD, e.model)) !== e.model);
+  const judged = new Map(evaluators.map((e) => [e.model, resolveEvaluationIds(db, runIds, TOPIC_METHOD, e.model)]));
+  const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || !judged.get(e.model)!.has(runId));
   // One query for which stored runs self-reported (only a plan with `emotion` asks).
   const selfReported = plan.emotion ? selfReportedRunIds(db, [...stored]) : new Set<string>();
   const emotionJudge = emotionJudgeWork(db, plan, runIds, stored, selfReported);
-  const wantsSelfReport = plan.emotion?.selfReport === true;
-  const runWork = (runId: string, mediator: PlanMediator | null): RunWork => ({
+  const runWork = (runId: string, mediator: PlanMediator | null, settings: RunSettings): RunWork => ({
     runId,
     mediator,
     stored: stored.has(runId),
     pendingEvaluators: pending(runId),
     emotionJudge: emotionJudge(runId),
-    storedWithoutSelfReport: wantsSelfReport && stored.has(runId) && !selfReported.has(runId),
+    settings,
   });
-  const runs: RunWork[] = [runWork(unit.unmediatedRunId, null), ...unit.mediated.map((m) => runWork(m.runId, mediators.get(m.mediator)!))];
+  const runs: RunWork[] = [
+    runWork(unit.unmediatedRunId, null, unit.unmediatedSettings),
+    ...unit.mediated.map((m) => runWork(m.runId, mediators.get(m.mediator)!, m.settings)),
+  ];
   const pairs = unit.mediated.map((m) => ({ id: m.pairId, mediatedRunId: m.runId, unmediatedRunId: unit.unmediatedRunId, stored: pairsStored.has(m.pairId) }));
   return { unit, runs, pairs, evaluators };
 }
@@ -127,9 +126,12 @@ export interface ShardWork {
   units: UnitWork[];
 }
 
-/** The shard's units and what each still needs; refuses a grid with missing conditions or unknown scenarios. */
-export function shardWork(db: Db, loaded: LoadedPlan, shard?: { index: number; count: number }): ShardWork {
-  const grid = planGrid(db, loaded.plan);
+/**
+ * The shard's units and what each still needs; refuses a grid with missing conditions or unknown
+ * scenarios. With the LLM configuration, runs are matched on their sampling too (see planGrid).
+ */
+export function shardWork(db: Db, loaded: LoadedPlan, shard?: { index: number; count: number }, config?: LlmConfig): ShardWork {
+  const grid = planGrid(db, loaded.plan, config ? gridSampling(config) : undefined);
   checkGridComplete(grid, loaded.source);
   const units = shard ? grid.units.filter((u) => inShard(u, shard)) : grid.units;
   return { gridUnits: grid.units.length, units: units.map((u) => unitWork(db, loaded.plan, u)) };
@@ -144,15 +146,13 @@ export interface PartCounts {
   /** Emotion-judge evaluations the plan asks for (runs without self-report), and how many are pending. */
   emotionEvaluations: number;
   emotionPending: number;
-  /** Stored runs reused without the self-reported emotion the plan asks for. */
-  storedWithoutSelfReport: number;
 }
 
 /** Counts per part of the grid (main, repeat, simulator). */
 export function countsByPart(work: readonly UnitWork[]): Record<string, PartCounts> {
   const out: Record<string, PartCounts> = {};
   for (const w of work) {
-    const c = (out[w.unit.part] ??= { units: 0, runs: 0, runsStored: 0, evaluations: 0, evaluationsPending: 0, emotionEvaluations: 0, emotionPending: 0, storedWithoutSelfReport: 0 });
+    const c = (out[w.unit.part] ??= { units: 0, runs: 0, runsStored: 0, evaluations: 0, evaluationsPending: 0, emotionEvaluations: 0, emotionPending: 0 });
     c.units += 1;
     c.runs += w.runs.length;
     c.runsStored += w.runs.filter((r) => r.stored).length;
@@ -160,7 +160,6 @@ export function countsByPart(work: readonly UnitWork[]): Record<string, PartCoun
     c.evaluationsPending += w.runs.reduce((n, r) => n + r.pendingEvaluators.length, 0);
     c.emotionEvaluations += w.runs.filter((r) => r.emotionJudge !== "none").length;
     c.emotionPending += w.runs.filter((r) => r.emotionJudge === "pending").length;
-    c.storedWithoutSelfReport += w.runs.filter((r) => r.storedWithoutSelfReport).length;
   }
   return out;
 }

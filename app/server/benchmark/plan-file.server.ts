@@ -3,13 +3,18 @@
  * hashed, and expanded into its grid over the stored scenarios and conditions.
  */
 import { readFileSync } from "node:fs";
-import { expandGrid, type BenchmarkGrid } from "../../domain/benchmark/grid.ts";
+import { decodeUtf8 } from "../../domain/bundle-input.ts";
+import { expandGrid, type BenchmarkGrid, type GridIdentity } from "../../domain/benchmark/grid.ts";
+import { matchedPairId } from "../../domain/simulation/schedule.ts";
 import { BenchmarkPlanError, canonicalPlanJson, parseBenchmarkPlan, parseBenchmarkPlanText, type BenchmarkPlan } from "../../domain/benchmark/plan.ts";
 import type { Db } from "../db.server.ts";
 import { findBenchmarkPlan } from "../models/benchmark-plan.server.ts";
 import { conditionCatalog } from "../models/condition.server.ts";
 import { scenarioCatalog } from "../models/scenario.server.ts";
-import { textVersion } from "../pipeline/prompt-templates.server.ts";
+import { roleSampling, type LlmConfig } from "../llm/config.server.ts";
+import { templateVersion, textVersion } from "../pipeline/prompt-templates.server.ts";
+import { findRunsBySettings, identifyRuns } from "../pipeline/run-identity.server.ts";
+import { simulationTemplatesFor } from "../pipeline/simulation-prompts.server.ts";
 
 export interface LoadedPlan {
   plan: BenchmarkPlan;
@@ -24,13 +29,16 @@ export function planHash(plan: BenchmarkPlan): string {
 }
 
 export function loadPlanFile(path: string): LoadedPlan {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (err) {
     throw new BenchmarkPlanError(`${path}: cannot read the benchmark plan (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  const plan = parseBenchmarkPlanText(text, path);
+  // Strictly: a mediator name in Latin-1 is an error naming the byte, not a U+FFFD in every report.
+  const decoded = decodeUtf8(bytes);
+  if ("failure" in decoded) throw new BenchmarkPlanError(`${path}: ${decoded.failure.message}`);
+  const plan = parseBenchmarkPlanText(decoded.text, path);
   return { plan, hash: planHash(plan), source: path };
 }
 
@@ -42,7 +50,40 @@ export function loadStoredPlan(db: Db, hash: string): LoadedPlan | undefined {
   return { plan, hash: row.hash, source: row.source };
 }
 
-/** The plan's grid over what the database holds now. */
-export function planGrid(db: Db, plan: BenchmarkPlan): BenchmarkGrid {
-  return expandGrid(plan, { scenarios: scenarioCatalog(db), conditions: conditionCatalog(db) });
+/** The sampling of the roles a grid's runs play, from the LLM configuration (part of their identity). */
+export function gridSampling(config: LlmConfig): NonNullable<GridIdentity["sampling"]> {
+  return { party: roleSampling(config, "party"), mediator: roleSampling(config, "mediator") };
+}
+
+/**
+ * The plan's grid over what the database holds now, each run the stored one with its settings.
+ * With the configuration's sampling (the runner, `--dry-run`) a run matches on every setting;
+ * without it (reports, the Benchmark page, `status`) on every setting but sampling.
+ */
+export function planGrid(db: Db, plan: BenchmarkPlan, sampling?: GridIdentity["sampling"]): BenchmarkGrid {
+  const emotion = plan.emotion?.selfReport ?? false;
+  const versions = new Map<string, string>(); // the templates are read once per mode, not per run
+  const promptVersion: GridIdentity["promptVersion"] = (mode) => {
+    if (!versions.has(mode)) versions.set(mode, templateVersion(simulationTemplatesFor(mode, { emotion })));
+    return versions.get(mode)!;
+  };
+  const grid = expandGrid(plan, { scenarios: scenarioCatalog(db), conditions: conditionCatalog(db) }, { promptVersion, sampling });
+  const refs = grid.units.flatMap((u) => [
+    {
+      settings: u.unmediatedSettings,
+      set: (id: string) => {
+        u.unmediatedRunId = id;
+      },
+    },
+    ...u.mediated.map((m) => ({
+      settings: m.settings,
+      set: (id: string) => {
+        m.runId = id;
+        m.pairId = matchedPairId(id);
+      },
+    })),
+  ]);
+  if (sampling) identifyRuns(db, refs.map((r) => r.settings)).forEach((found, i) => refs[i].set(found.runId));
+  else findRunsBySettings(db, refs.map((r) => r.settings)).forEach((found, i) => found !== null && refs[i].set(found));
+  return grid;
 }

@@ -1,8 +1,10 @@
 /**
  * The report's input from the database: one subject per mediated run of the plan's grid with
- * its stored metric rows — IT and IE under `evaluationId(run, "topic-localized", backbone)`, CG of
- * its matched pair under the same id, IF and FI under "" — for every evaluator of the plan. Two
- * queries per subject kind, whatever the grid's size. A missing row or a null value is missing.
+ * its stored metric rows — IT and IE under the run's topic-localized evaluation by each evaluator
+ * that the current judge prompt may use (resolveEvaluationIds), CG of its matched pair under the
+ * same id, IF and FI under "" — for every evaluator of the plan. Two queries per subject kind,
+ * whatever the grid's size. A missing row or a null value is missing, and so is a row computed
+ * with other parameters than the plan's (storedWithParams): it is never shown as the plan's value.
  * Each stored run of the grid (mediated or not) also carries its emotion metrics — ER, EF, EV
  * under `emotionSubjectId` and EC under `emotionConsensusSubjectId` of its preferred trajectory
  * (app/server/emotion-trajectories.server.ts; a few queries per run, since the source depends on the run's records).
@@ -11,7 +13,8 @@ import { planEvaluators, selectedConditionKeys, type BenchmarkGrid } from "../..
 import type { BenchmarkReport } from "../../domain/benchmark/report-model.ts";
 import type { JudgedValues, ReportInput, ReportSubject, RunEmotion, RunPlace } from "../../domain/benchmark/report/input.ts";
 import { emotionConsensusSubjectId, emotionSourceLabel, emotionSubjectId } from "../../domain/emotion/trajectory.ts";
-import { evaluationId } from "../../domain/evaluation-ids.ts";
+import { parseMetricParams, storedWithParams, type MetricParams } from "../../domain/metrics/metric-params.ts";
+import { currentEvaluationIds } from "../pipeline/evaluation-identity.server.ts";
 import type { Db } from "../db.server.ts";
 import { metricRowsOfMetrics } from "../models/metric-value.server.ts";
 import { runIds } from "../models/run.server.ts";
@@ -25,13 +28,21 @@ export interface ReportData {
   input: Omit<ReportInput, "bootstrap" | "bins">;
   /** Each metric parameter with every distinct value (JSON) found on the rows used. */
   params: Map<string, Set<string>>;
+  /** Stored rows of the grid's runs and pairs computed with other parameters than the plan's: not used. */
+  otherParams: { rows: number; example: string | null };
   coverage: BenchmarkReport["coverage"];
 }
 
 const rowKey = (subjectId: string, evaluation: string, metric: string) => `${subjectId}\u0000${evaluation}\u0000${metric}`;
 
-function indexRows(rows: readonly StoredRow[]): Map<string, StoredRow> {
-  return new Map(rows.map((r) => [rowKey(r.subjectId, r.evaluationId, r.metric), r]));
+/** The rows computed with the plan's parameters, by key; a row of other parameters is missing (and, when of the grid, listed in `other`). */
+function indexRows(rows: readonly StoredRow[], params: MetricParams, grid: ReadonlySet<string>, other: StoredRow[]): Map<string, StoredRow> {
+  const kept = rows.filter((r) => {
+    const ok = storedWithParams(r, params);
+    if (!ok && grid.has(r.subjectId)) other.push(r);
+    return ok;
+  });
+  return new Map(kept.map((r) => [rowKey(r.subjectId, r.evaluationId, r.metric), r]));
 }
 
 const isIncomplete = (row: StoredRow | undefined) => Boolean(row && (row.detail as { incomplete?: unknown } | null)?.incomplete === true);
@@ -53,13 +64,13 @@ export const EMOTION_METRICS = ["ER", "EF", "EV", "EC"] as const;
  * Reads a run's emotion metrics from its preferred trajectory: rows keyed by (run, the
  * trajectory's subject id, metric); EC under the main evaluator's topic-localized evaluation.
  */
-function emotionReader(db: Db, rows: Map<string, StoredRow>, evaluator: string, judge: string | undefined, use: (row: StoredRow | undefined) => number | null) {
+function emotionReader(db: Db, rows: Map<string, StoredRow>, topicIds: Map<string, string>, judge: string | undefined, use: (row: StoredRow | undefined) => number | null) {
   return (runId: string): RunEmotion | null => {
     const trajectory = preferredRunTrajectory(db, runId, judge);
     if (!trajectory) return null;
     const id = emotionSubjectId(runId, trajectory.source);
     const er = rows.get(rowKey(runId, id, "ER"));
-    const ecId = emotionConsensusSubjectId(runId, trajectory.source, evaluationId(runId, "topic-localized", evaluator));
+    const ecId = emotionConsensusSubjectId(runId, trajectory.source, topicIds.get(runId)!);
     return {
       source: emotionSourceLabel(trajectory.source),
       ER: use(er),
@@ -74,8 +85,13 @@ function emotionReader(db: Db, rows: Map<string, StoredRow>, evaluator: string, 
 export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid): ReportData {
   const { plan } = loaded;
   const evaluators = planEvaluators(plan).map((e) => e.model);
-  const runRows = indexRows(metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]));
-  const pairRows = indexRows(metricRowsOfMetrics(db, "pair", ["CG"]));
+  const planParams = parseMetricParams(plan.params);
+  const gridRunIds = grid.units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
+  const other: StoredRow[] = [];
+  const runRows = indexRows(metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]), planParams, new Set(gridRunIds), other);
+  const pairRows = indexRows(metricRowsOfMetrics(db, "pair", ["CG"]), planParams, new Set(grid.units.flatMap((u) => u.mediated.map((m) => m.pairId))), other);
+  // The evaluation each evaluator's rows are read under, per run (one query per evaluator).
+  const topicIds = new Map(evaluators.map((e) => [e, currentEvaluationIds(db, gridRunIds, "topic-localized", e)]));
   const stored = new Set(runIds(db));
   const params = new Map<string, Set<string>>();
   const use = (row: StoredRow | undefined): number | null => {
@@ -88,7 +104,7 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
     return row.value;
   };
 
-  const emotionOf = emotionReader(db, runRows, evaluators[0], plan.emotion?.judge?.model, use);
+  const emotionOf = emotionReader(db, runRows, topicIds.get(evaluators[0])!, plan.emotion?.judge?.model, use);
   const subjects: ReportSubject[] = [];
   const unmediated: RunPlace[] = [];
   let plannedRuns = 0;
@@ -109,7 +125,7 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
       storedRuns += 1;
       const judged: Record<string, JudgedValues> = {};
       for (const evaluator of evaluators) {
-        const id = evaluationId(m.runId, "topic-localized", evaluator);
+        const id = topicIds.get(evaluator)!.get(m.runId)!;
         const it = runRows.get(rowKey(m.runId, id, "IT"));
         const ie = runRows.get(rowKey(m.runId, id, "IE"));
         const cg = pairRows.get(rowKey(m.pairId, id, "CG"));
@@ -146,6 +162,7 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
       conditions: loadConditionCoverage(db, plan, grid),
     },
     params,
+    otherParams: { rows: other.length, example: other.length > 0 ? `${other[0].metric} of ${other[0].subjectId} with ${JSON.stringify(other[0].params)}` : null },
     coverage: { plannedRuns, storedRuns, evaluatedRuns, incompleteRuns, plannedMediatedRuns, storedMediatedRuns: subjects.length },
   };
 }

@@ -3,16 +3,18 @@
  * (drawn by Vega from the figure's spec) and `report.html`, one self-contained page with the
  * tables and the inline SVGs and no script.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { benchmarkDocument, documentMarkdown, figureCsv, formatValue, tableCsv, type ReportDocument } from "../../domain/benchmark/report/format.ts";
 import type { BenchmarkReport, ReportTable } from "../../domain/benchmark/report-model.ts";
 import { renderChartSvg } from "../charts/render.server.ts";
+import { checkOutputFolder, writeFileInFolder } from "../output-folder.server.ts";
 
 export const REPORT_FORMATS = ["md", "csv", "svg", "html"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/** Every string interpolated below goes through esc (text and attribute values alike); the SVGs come escaped from Vega's renderer. */
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 function tableHtml(table: ReportTable): string {
   const head = table.columns.map((c) => `<th scope="col">${esc(c.group ? `${c.group} ${c.label}` : c.label)}</th>`).join("");
@@ -46,13 +48,17 @@ export function writeReportFiles(report: BenchmarkReport, outDir: string, format
   return writeDocumentFiles(benchmarkDocument(report), outDir, formats);
 }
 
-/** Writes any report document: `report.md`, a csv per table and figure, an svg per figure, `report.html`. */
+/**
+ * Writes any report document: `report.md`, a csv per table and figure, an svg per figure,
+ * `report.html`. A symbolically linked folder, or links in it, are refused before anything is written.
+ */
 export async function writeDocumentFiles(report: ReportDocument, outDir: string, formats: readonly ReportFormat[] = REPORT_FORMATS): Promise<string[]> {
+  checkOutputFolder(outDir);
   mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   const write = (name: string, content: string) => {
     const path = join(outDir, name);
-    writeFileSync(path, content);
+    writeFileInFolder(path, content);
     written.push(path);
   };
   const svgs = new Map<string, string>();

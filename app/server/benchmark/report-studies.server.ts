@@ -1,14 +1,31 @@
 /**
- * The validation studies' results for Tables 1, 2 and 6, read through each study's dashboard
- * (read-only): fidelity from A/B reactiveness studies, alignment from expert consensus studies;
- * and Table 1's automatic proxy from the stored A/B pairs' emotion trajectories.
+ * The validation studies' results for Tables 1, 2 and 6, read through each named study's
+ * dashboard (read-only): fidelity from A/B reactiveness studies, alignment from expert consensus
+ * studies; and Table 1's automatic proxy from the stored A/B pairs' emotion trajectories. Only the
+ * studies the plan names (or `report --study`) are read: a study the plan never named does not
+ * enter its report.
  */
 import type { StudyResults } from "../../domain/benchmark/report/studies.ts";
 import type { BackboneProxy } from "../../domain/emotion/fidelity-proxy.ts";
+import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
 import { studyDashboard } from "../annotation/dashboard.server.ts";
-import { listStudies } from "../annotation/studies.server.ts";
 import type { Db } from "../db.server.ts";
 import { storedFidelityProxy, storedProxyPairs } from "../emotion-trajectories.server.ts";
+import { findStudy } from "../models/study.server.ts";
+
+/** A named study that does not exist or cannot give Tables 1, 2 or 6; the message names where it was named. */
+export class StudyScopeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StudyScopeError";
+  }
+}
+
+/** The named studies and where each was named (`plan.json: studies[1]`, `--study`), for error messages. */
+export interface StudyScope {
+  ids: readonly number[];
+  where: (index: number) => string;
+}
 
 /**
  * The proxy over every stored A/B pair (backbone = the runs' simulator backbone), the target
@@ -19,20 +36,39 @@ export function loadFidelityProxy(db: Db, judgeBackbone?: string): BackboneProxy
   return storedFidelityProxy(db, storedProxyPairs(db), judgeBackbone);
 }
 
-export function loadStudyResults(db: Db, judgeBackbone?: string): StudyResults {
-  const results: StudyResults = { fidelity: [], alignment: [], proxy: loadFidelityProxy(db, judgeBackbone) };
-  for (const study of listStudies(db)) {
-    if (study.items === 0) continue;
-    const dashboard = studyDashboard(db, study.id);
-    const name = `${study.name} (study ${study.id})`;
-    if ("ab" in dashboard && dashboard.ab.fidelity.length > 0) results.fidelity.push({ study: name, rows: dashboard.ab.fidelity });
-    if ("alignment" in dashboard && dashboard.alignment && dashboard.alignment.rows.length > 0) {
-      results.alignment.push({
-        study: name,
-        ...(dashboard.alignment.s0 !== undefined ? { s0: dashboard.alignment.s0 } : {}),
-        rows: dashboard.alignment.rows.map((r) => ({ method: r.method, label: r.label, ...(r.backbone ? { backbone: r.backbone } : {}), trajectory: r.trajectory, outcome: r.outcome })),
-      });
+/** Each named study, checked: it exists, and is an A/B study or an expert consensus study. */
+function checkedStudies(db: Db, scope: StudyScope) {
+  const seen = new Set<number>();
+  return scope.ids.flatMap((id, i) => {
+    const study = findStudy(db, id);
+    if (!study) throw new StudyScopeError(`${scope.where(i)}: study ${id} does not exist (see the Studies page)`);
+    if (seen.has(id)) return [];
+    seen.add(id);
+    const usable = study.type === AB_REACTIVENESS || (study.type === CONSENSUS_SNIPPET && study.pool === "expert");
+    if (!usable) {
+      const hint = study.type === CONSENSUS_SNIPPET ? "; name the expert study on the same snippets: its Table 2 row brings this crowd study's labels" : "";
+      throw new StudyScopeError(`${scope.where(i)}: study ${id} ("${study.name}") is a ${study.pool} ${study.type} study; Tables 1, 2 and 6 read A/B reactiveness studies and expert snippet-consensus studies${hint}`);
     }
+    return [study];
+  });
+}
+
+export function loadStudyResults(db: Db, scope: StudyScope, judgeBackbone?: string): StudyResults {
+  const results: StudyResults = { fidelity: [], alignment: [], proxy: loadFidelityProxy(db, judgeBackbone) };
+  for (const study of checkedStudies(db, scope)) {
+    const dashboard = studyDashboard(db, study.id);
+    const ref = { studyId: study.id, study: `${study.name} (study ${study.id})` };
+    if (study.type === AB_REACTIVENESS) {
+      results.fidelity.push({ ...ref, rows: "ab" in dashboard ? dashboard.ab.fidelity : [] });
+      continue;
+    }
+    const table = "alignment" in dashboard ? dashboard.alignment : null;
+    results.alignment.push({
+      ...ref,
+      ...(table?.s0 !== undefined ? { s0: table.s0 } : {}),
+      units: table?.units.length ?? 0,
+      rows: (table?.rows ?? []).map((r) => ({ method: r.method, label: r.label, ...(r.backbone ? { backbone: r.backbone } : {}), trajectory: r.trajectory, outcome: r.outcome })),
+    });
   }
   return results;
 }

@@ -11,16 +11,19 @@ import { DEFAULT_TIMING_BINS } from "../../domain/metrics/timing-profile.ts";
 import type { Db } from "../db.server.ts";
 import { planGrid, type LoadedPlan } from "./plan-file.server.ts";
 import { loadReportData } from "./report-data.server.ts";
-import { loadStudyResults } from "./report-studies.server.ts";
-import { buildAlignmentTables, buildTable1, buildTable1Proxy } from "../../domain/benchmark/report/studies.ts";
+import { studyTablesOf } from "./report-scope.server.ts";
 
 export interface ReportOptions {
   bootstrap?: Partial<BootstrapSettings>;
   bins?: number;
   /** Timestamp printed in the report (defaults to now). */
   now?: Date;
-  /** Add Tables 1 (with its automatic proxy), 2 and 6 from the validation studies and A/B pairs the database holds (default true). */
+  /** Add Tables 1 (with its automatic proxy), 2 and 6 from the named validation studies and the stored A/B pairs (default true). */
   studies?: boolean;
+  /** The studies Tables 1, 2 and 6 read, instead of the plan's `studies` (`report --study`). */
+  studyIds?: readonly number[];
+  /** Where studyIds were named, for error messages (default "--study"). */
+  studyIdsSource?: string;
 }
 
 /**
@@ -61,11 +64,15 @@ export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: Report
   const bins = options.bins ?? DEFAULT_TIMING_BINS;
   const parts = buildReportParts({ ...data.input, bootstrap, bins });
   const constants = constantsOf(data.params);
-  const studies = options.studies === false ? null : loadStudyResults(db, loaded.plan.emotion?.judge?.model);
-  const studyTables = studies ? [buildTable1(studies), buildTable1Proxy(studies), ...buildAlignmentTables(studies, data.input.evaluators[0])].filter((t) => t !== null) : [];
-  const warnings = [...constants.warnings, ...parts.warnings];
+  const studies = studyTablesOf(db, loaded, options);
+  const warnings = [...constants.warnings, ...parts.warnings, ...studies.warnings];
   if (grid.missing.length > 0) warnings.push(`${grid.missing.length} scenario-conditions of the plan are not stored (run \`socrates probe\`), e.g. ${grid.missing[0].scenarioId} ${grid.missing[0].conditionKey}.`);
   if (grid.unknownScenarios.length > 0) warnings.push(`Scenarios the plan names but the database lacks: ${grid.unknownScenarios.join(", ")}.`);
+  if (data.otherParams.rows > 0) {
+    warnings.push(
+      `${data.otherParams.rows} stored metric rows of the plan's runs were computed with other parameters than the plan's (e.g. ${data.otherParams.example}) and are left out; run \`socrates benchmark run --plan ${loaded.source}\` to recompute them with the plan's.`,
+    );
+  }
   if (data.coverage.storedRuns < data.coverage.plannedRuns) warnings.push(`Only ${data.coverage.storedRuns} of ${data.coverage.plannedRuns} planned runs are stored: the tables cover what is.`);
   return {
     planName: loaded.plan.name,
@@ -75,7 +82,8 @@ export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: Report
     generatedAt: (options.now ?? new Date()).toISOString(),
     constants: { params: constants.params, bins, bootstrap },
     coverage: data.coverage,
-    tables: [...parts.tables, ...studyTables].sort((a, b) => tableNumber(a.id) - tableNumber(b.id)),
+    studyIds: studies.ids,
+    tables: [...parts.tables, ...studies.tables].sort((a, b) => tableNumber(a.id) - tableNumber(b.id)),
     figures: parts.figures,
     warnings,
   };

@@ -13,7 +13,9 @@ import type { BundleInput } from "../../domain/bundle.ts";
 import type { Llm, LlmRole } from "../../domain/llm/types.ts";
 import { parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";
 import { runSeed } from "../../domain/simulation/schedule.ts";
-import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
+import { simulateRun, type RunSetup } from "../../domain/simulation/simulate-run.ts";
+import type { LedgerTotals, RoleCalls } from "../../domain/llm/call-ledger.ts";
+import { runConfigOf } from "../../domain/simulation/run-identity.ts";
 import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { endpointConcurrency, type LlmConfig } from "../llm/config.server.ts";
@@ -22,11 +24,11 @@ import { metricValuesOf, staleMetricValuesOf } from "../models/metric-value.serv
 import { evaluateRuns } from "../pipeline/evaluate-runs.server.ts";
 import { recordMetricParams } from "../pipeline/metric-settings.server.ts";
 import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
-import { templateVersion } from "../pipeline/prompt-templates.server.ts";
-import { simulationPromptsFor, simulationTemplatesFor } from "../pipeline/simulation-prompts.server.ts";
-import { playedConditions, shardWork, type PlayedCondition, type RunWork, type UnitWork } from "./grid-work.server.ts";
+import { simulationPromptsFor } from "../pipeline/simulation-prompts.server.ts";
+import { playedConditions, shardWork, unitWork, type PlayedCondition, type RunWork, type UnitWork } from "./grid-work.server.ts";
 import type { LoadedPlan } from "./plan-file.server.ts";
 import { checkPlanAgainstConfig } from "./plan-check.server.ts";
+import { leasedQueue, type WorkerLeases } from "./work-leases.server.ts";
 import { BenchmarkStopped, routedLlm, spendGuard, type SpendGuard } from "./spend-cap.server.ts";
 
 export type GridEvent =
@@ -44,6 +46,8 @@ export interface GridRunOptions {
   /** Units in flight at once (default: the plan's endpoints' concurrency limits added up). */
   concurrency?: number;
   signal?: AbortSignal;
+  /** Leases shared with other `benchmark run` processes on the database (work-leases.server.ts); without, this process assumes it is alone. */
+  leases?: WorkerLeases;
   /** Called once with the number of steps (runs + evaluations of the shard) and a reader of the dollars spent so far. */
   onStart?: (steps: number, spentUsd: () => number) => void;
   onProgress?: (event: GridEvent) => void;
@@ -58,8 +62,10 @@ export interface GridSummary {
   failures: { id: string; reason: string }[];
   /** Why the command stopped before the end: the spending cap, or a signal (Ctrl-C). */
   stopped: "cap" | "signal" | null;
+  /** The spend guard's ledger: the dollars above are its total cost. */
   spentUsd: number;
-  calls: CallStats;
+  /** Every LLM call of this command by role (simulation, mediators, each judge), and their sum; cached calls apart. */
+  calls: { byRole: RoleCalls[]; total: LedgerTotals };
 }
 
 interface Ctx {
@@ -111,17 +117,9 @@ function selfReportOf(plan: BenchmarkPlan): boolean {
 function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): RunSetup {
   const { unit } = work;
   const { condition, played } = ctx.playedOf(unit);
-  const mode = run.mediator?.mode ?? "generic";
   const emotion = selfReportOf(ctx.plan);
-  // A run without emotion keeps the config (and requests) it had before emotions existed.
-  const config: Record<string, unknown> = {
-    turn_budget: ctx.plan.budget,
-    base_seed: ctx.plan.seed,
-    run_index: unit.runIndex,
-    prompt_version: templateVersion(simulationTemplatesFor(mode, { emotion })),
-    ...(run.mediator ? { mediator_mode: mode } : {}),
-    ...(emotion ? { emotion: true } : {}),
-  };
+  // The run records its settings, so it is found by them again (run-identity.ts).
+  const config = runConfigOf(run.settings);
   return {
     runId: run.runId,
     conditionId: condition.id,
@@ -146,7 +144,6 @@ function recordFailure(ctx: Ctx, id: string, reason: string): void {
 async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean> {
   const llm = routedLlm(ctx.guard.llm, { party: work.unit.simulator.endpoint, mediator: run.mediator?.endpoint });
   const attempt = await simulateRun(llm, simulationPromptsFor(run.mediator?.mode ?? "generic"), setupOf(ctx, work, run), { signal: ctx.signal });
-  addStats(ctx.summary.calls, attempt.stats);
   if (!attempt.ok) {
     if (!attempt.aborted) recordFailure(ctx, run.runId, attempt.reason);
     return false;
@@ -239,11 +236,32 @@ async function runUnit(ctx: Ctx, work: UnitWork): Promise<void> {
   await Promise.all(work.runs.map((run) => runOne(ctx, work, run)));
 }
 
+/** The lease a unit is worked under: its runs share their opening requests, so one worker does them all. */
+const unitLeaseKey = (w: UnitWork) => `unit:${w.unit.unmediatedRunId}`;
+
+/** Steps of a unit already done: stored runs, their evaluations, emotion judgments. */
+function doneSteps(w: UnitWork): number {
+  return w.runs.reduce((n, r) => n + (r.stored ? 1 : 0) + (w.evaluators.length - r.pendingEvaluators.length) + (r.emotionJudge === "done" ? 1 : 0), 0);
+}
+
+/** A unit's work as the database now has it: another worker may have done some or all of it since the command started. */
+function reread(ctx: Ctx, w: UnitWork): UnitWork {
+  const now = unitWork(ctx.db, ctx.plan, w.unit);
+  const more = doneSteps(now) - doneSteps(w);
+  if (more <= 0) return now;
+  // Done by another worker: counted as skipped, as an earlier command's work is.
+  const runsMore = now.runs.filter((r) => r.stored).length - w.runs.filter((r) => r.stored).length;
+  ctx.summary.runs.skipped += runsMore;
+  ctx.summary.evaluations.skipped += more - runsMore;
+  ctx.onProgress?.({ type: "skipped", steps: more });
+  return now;
+}
+
 /** Throws BenchmarkPlanError for a plan the configuration or the database cannot serve. */
 export function prepareGridRun(options: Pick<GridRunOptions, "db" | "config" | "loaded" | "shard">) {
   const { db, config, loaded, shard } = options;
   checkPlanAgainstConfig(loaded.plan, loaded.source, config);
-  return shardWork(db, loaded, shard);
+  return shardWork(db, loaded, shard, config);
 }
 
 export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
@@ -264,7 +282,7 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
     failures: [],
     stopped: null,
     spentUsd: 0,
-    calls: emptyStats(),
+    calls: { byRole: [], total: guard.ledger.totals() },
   };
   const ctx: Ctx = { db, plan, guard, signal, params, playedOf: playedConditions(db), summary, onProgress: options.onProgress };
 
@@ -281,12 +299,18 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
     }
   }
 
-  const queue = [...work.units];
   const stopped = () => guard.capReached() || Boolean(signal?.aborted);
+  const queue = leasedQueue(work.units, unitLeaseKey, options.leases, stopped);
   async function worker(): Promise<void> {
-    for (let next = queue.shift(); next && !stopped(); next = queue.shift()) await runUnit(ctx, next);
+    for (let next = await queue.next(); next; next = await queue.next()) {
+      try {
+        await runUnit(ctx, options.leases ? reread(ctx, next) : next);
+      } finally {
+        queue.done(next);
+      }
+    }
   }
-  const size = Math.min(options.concurrency ?? defaultConcurrency(plan, config), Math.max(1, queue.length));
+  const size = Math.min(options.concurrency ?? defaultConcurrency(plan, config), Math.max(1, work.units.length));
   try {
     await Promise.all(Array.from({ length: size }, worker));
   } catch (err) {
@@ -294,5 +318,6 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
   }
   summary.stopped = guard.capReached() ? "cap" : signal?.aborted ? "signal" : null;
   summary.spentUsd = guard.spentUsd();
+  summary.calls = { byRole: guard.ledger.rows(), total: guard.ledger.totals() };
   return summary;
 }

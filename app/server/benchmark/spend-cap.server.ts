@@ -4,10 +4,13 @@
  * through); otherwise, when the dollars spent plus those reserved by calls in flight plus this
  * call's expected cost would pass the cap, no call is started: the wrapper throws
  * `BenchmarkStopped`, which abandons the run or evaluation in progress (both are stored whole or
- * not at all). A stop signal (Ctrl-C) throws the same way, for calls not yet started.
+ * not at all). A stop signal (Ctrl-C) throws the same way, for calls not yet started. Every result
+ * goes into one call ledger, by role: the dollars the cap adds up and the calls a summary prints
+ * are read from it, so they count the same calls.
  */
 import { expectedCallUsd, type CallKind } from "../../domain/benchmark/cost.ts";
-import type { Llm, LlmRequest, LlmRole } from "../../domain/llm/types.ts";
+import { callLedger, type CallLedger } from "../../domain/llm/call-ledger.ts";
+import type { Llm, LlmRequest, LlmResult, LlmRole } from "../../domain/llm/types.ts";
 import type { Db } from "../db.server.ts";
 import type { LlmConfig } from "../llm/config.server.ts";
 import { planFor } from "../llm/context.server.ts";
@@ -22,8 +25,10 @@ export class BenchmarkStopped extends Error {
 
 export interface SpendGuard {
   llm: Llm;
-  /** Dollars the endpoint reported for calls made through this wrapper (cached calls count 0). */
+  /** Dollars the endpoint reported for calls made through this wrapper (cached calls count 0): the ledger's total. */
   spentUsd(): number;
+  /** Every call made through this wrapper, by role. */
+  ledger: CallLedger;
   /** Set once a call was refused for the cap. */
   capReached(): boolean;
 }
@@ -32,7 +37,8 @@ const KIND_OF: Partial<Record<LlmRole, CallKind>> = { party: "party", mediator: 
 
 export function spendGuard(options: { llm: Llm; db: Db; config: LlmConfig; maxCostUsd?: number; signal?: AbortSignal }): SpendGuard {
   const { llm, db, config, maxCostUsd, signal } = options;
-  let spent = 0;
+  const ledger = callLedger();
+  const spent = () => ledger.totals().costUsd;
   let reserved = 0;
   let reached = false;
 
@@ -45,18 +51,18 @@ export function spendGuard(options: { llm: Llm; db: Db; config: LlmConfig; maxCo
     return expectedCallUsd(config.prices[plan.model], chars, KIND_OF[request.role] ?? "judge");
   }
 
-  async function guarded<R extends { cached: boolean; usage: { costUsd: number } }>(request: LlmRequest<unknown>, send: () => Promise<R>): Promise<R> {
+  async function guarded<R extends LlmResult<unknown>>(request: LlmRequest<unknown>, send: () => Promise<R>): Promise<R> {
     if (signal?.aborted) throw new BenchmarkStopped("signal");
     if (reached) throw new BenchmarkStopped("cap");
     const cost = expected(request);
-    if (maxCostUsd !== undefined && cost > 0 && spent + reserved + cost > maxCostUsd) {
+    if (maxCostUsd !== undefined && cost > 0 && spent() + reserved + cost > maxCostUsd) {
       reached = true;
       throw new BenchmarkStopped("cap");
     }
     reserved += cost;
     try {
       const result = await send();
-      if (!result.cached) spent += result.usage.costUsd;
+      ledger.record(request.role, result);
       return result;
     } finally {
       reserved -= cost;
@@ -69,8 +75,10 @@ export function spendGuard(options: { llm: Llm; db: Db; config: LlmConfig; maxCo
       callWithTools: (request) => guarded(request, () => llm.callWithTools(request)),
       webResearch: (request) => guarded(request, () => llm.webResearch(request)),
       modelFor: (role, override) => llm.modelFor(role, override),
+      samplingFor: (role) => llm.samplingFor(role),
     },
-    spentUsd: () => spent,
+    spentUsd: spent,
+    ledger,
     capReached: () => reached,
   };
 }
@@ -86,5 +94,6 @@ export function routedLlm(llm: Llm, endpoints: Partial<Record<LlmRole, string | 
     callWithTools: (request) => llm.callWithTools(route(request)),
     webResearch: (request) => llm.webResearch(route(request)),
     modelFor: (role, override) => llm.modelFor(role, override),
+    samplingFor: (role) => llm.samplingFor(role),
   };
 }

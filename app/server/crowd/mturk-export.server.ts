@@ -15,7 +15,7 @@
  * Workers see what the web task shows and no more: the rows are built from the same blinded task
  * views. Gold items go out like any other item.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { hitConfigJson, estimateBatchesCost, type CostEstimate, type HitSettings } from "../../domain/crowd/hit-config.ts";
 import { describeLabelOrder, planLabelOrder, type ItemLabelCounts, type LabelOrder, type OrderGroup } from "../../domain/crowd/missing-labels.ts";
@@ -26,6 +26,8 @@ import { toCsv } from "../../domain/csv.ts";
 import { hitValues, isTaskTypeId, taskType } from "../../domain/tasks/registry.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
+import { checkOutputFolder, OutputFolderError } from "../output-folder.server.ts";
+import { writeOutputFile } from "../storage-full.server.ts";
 import { loadItem } from "../annotation/task-view.server.ts";
 import { taskView } from "../annotation/task-types/registry.server.ts";
 import { latestLabelRows } from "../models/label.server.ts";
@@ -103,6 +105,16 @@ function loadMturkTemplate(kind: GuidelineKind, dir: string): { file: string; so
   return { file, source };
 }
 
+/** A symbolically linked --out folder would send the batch elsewhere, even when empty (the same check as `report --out`). */
+function refuseLinkedFolder(dir: string): void {
+  try {
+    checkOutputFolder(dir);
+  } catch (err) {
+    if (err instanceof OutputFolderError) throw new ServiceError(409, err.message);
+    throw err;
+  }
+}
+
 function isNonEmptyDir(dir: string): boolean {
   return existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0);
 }
@@ -148,6 +160,7 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   const kind = study.type;
   if (!isTaskTypeId(kind)) throw new ServiceError(409, `Study ${studyId} has type "${study.type}", which has no Mechanical Turk template`);
   const outDir = resolve(options.outDir);
+  refuseLinkedFolder(outDir);
   if (isNonEmptyDir(outDir)) throw new ServiceError(409, `${outDir} already exists and is not empty; choose a new --out folder so no earlier batch is overwritten`);
 
   const dir = options.templatesDir ?? templatesDir();
@@ -205,7 +218,7 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   };
   // Everything is built before the first write, so a refusal above leaves no half batch behind.
   mkdirSync(outDir, { recursive: true });
-  for (const [name, text] of Object.entries(contents)) writeFileSync(join(outDir, name), text, { flag: "wx" });
+  for (const [name, text] of Object.entries(contents)) writeOutputFile(join(outDir, name), text, { flag: "wx" });
   const files = Object.fromEntries((Object.keys(EXPORT_FILES) as (keyof typeof EXPORT_FILES)[]).map((key) => [key, join(outDir, EXPORT_FILES[key])])) as ExportSummary["files"];
   files.inputCsv = join(outDir, csvs[0].name);
   return {

@@ -1,17 +1,17 @@
 /**
  * Rejection sampling's replays: a written scenario is played N times without a mediator under
- * its general condition, through the same run setup `socrates simulate` uses (same run ids,
- * seeds and prompts), so an accepted scenario's replays are exactly its unmediated general runs
- * and a later `simulate --mediator none` finds them stored. Replays stop at the first that
+ * its general condition, through the same run setup `socrates simulate` uses (same settings,
+ * hence the same identity, ids, seeds and prompts), so an accepted scenario's replays are exactly
+ * its unmediated general runs and a later `simulate --mediator none` finds them stored. Replays stop at the first that
  * resolves: one is enough to reject the candidate.
  */
 import type { Condition, Run, Scenario } from "../../domain/bundle.ts";
 import type { Llm } from "../../domain/llm/types.ts";
-import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET, sanitiseId, simulationRunId } from "../../domain/simulation/schedule.ts";
+import { identifiedRunId, settingsHash } from "../../domain/simulation/run-identity.ts";
+import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET, sanitiseId } from "../../domain/simulation/schedule.ts";
 import { addStats, emptyStats, simulateRun, type CallStats } from "../../domain/simulation/simulate-run.ts";
-import { templateVersion } from "../pipeline/prompt-templates.server.ts";
-import { runSetup, type RunPlanSettings } from "../pipeline/simulate.server.ts";
-import { SIMULATION_TEMPLATES, simulationPrompts } from "../pipeline/simulation-prompts.server.ts";
+import { plannedSettings, runSetup, type RunPlanSettings } from "../pipeline/simulate.server.ts";
+import { simulationPrompts } from "../pipeline/simulation-prompts.server.ts";
 
 export interface ReplayRecord {
   /** 1-based. */
@@ -39,14 +39,16 @@ export async function replayUnmediated(llm: Llm, scenario: Scenario, replays: nu
     mediatorModel: null,
     budget: DEFAULT_TURN_BUDGET,
     baseSeed: DEFAULT_BASE_SEED,
+    sampling: { party: llm.samplingFor("party"), mediator: null },
   };
-  const promptVersion = templateVersion(SIMULATION_TEMPLATES);
   const stats = emptyStats();
   const runs: Run[] = [];
   const records: ReplayRecord[] = [];
   for (let index = 0; index < replays; index++) {
-    const runId = simulationRunId(condition.id, null, plan.simulatorModel, index);
-    const attempt = await simulateRun(llm, simulationPrompts, runSetup(plan, { runId, index, mediated: false }, promptVersion), { signal });
+    // A new scenario has no stored runs: the id is the one a run of these settings is stored under.
+    const settings = plannedSettings(plan, index, false);
+    const runId = identifiedRunId(settings, settingsHash(settings));
+    const attempt = await simulateRun(llm, simulationPrompts, runSetup(plan, { runId, index, mediated: false }), { signal });
     addStats(stats, attempt.stats);
     if (!attempt.ok) return { ok: false, reason: `replay ${index + 1}: ${attempt.reason}`, aborted: attempt.aborted, stats };
     runs.push(attempt.run);

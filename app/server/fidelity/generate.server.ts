@@ -10,7 +10,7 @@ import { addStats, emptyStats, simulateRun, type CallStats } from "../../domain/
 import { importBundleFiles } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { storedRunIds } from "../models/run.server.ts";
-import { runSetup, simulationPromptVersion } from "../pipeline/simulate.server.ts";
+import { runSetup } from "../pipeline/simulate.server.ts";
 import { simulationPrompts } from "../pipeline/simulation-prompts.server.ts";
 import { pendingRuns, planFidelity, runSettings, type FidelityOptions, type FidelityPlan } from "./plan.server.ts";
 
@@ -78,7 +78,6 @@ export async function generateFidelityPairs(options: GenerateOptions): Promise<F
   for (const r of plan.pairs.flatMap((p) => [p.runA, p.runB]).filter((r) => r.stored)) onEvent?.({ type: "skipped", runId: r.runId });
   storeReadyPairs(db, plan, summary, onEvent); // pairs whose runs an interrupted batch stored
 
-  const promptVersion = simulationPromptVersion(plan.emotion);
   const queue = pendingRuns(plan);
   async function worker(): Promise<void> {
     for (let next = queue.shift(); next; next = queue.shift()) {
@@ -87,7 +86,7 @@ export async function generateFidelityPairs(options: GenerateOptions): Promise<F
         onEvent?.({ type: "aborted", runId: next.runId });
         continue;
       }
-      const attempt = await simulateRun(llm, simulationPrompts, runSetup(runSettings(plan, next), { ...next, mediated: false }, promptVersion), { signal });
+      const attempt = await simulateRun(llm, simulationPrompts, runSetup(runSettings(plan, next), { ...next, mediated: false }), { signal });
       addStats(summary.calls, attempt.stats);
       if (!attempt.ok) {
         if (attempt.aborted) summary.aborted.push(attempt.runId);

@@ -4,22 +4,23 @@
  * Reads the database, calls nothing.
  *
  * Both runs of pair i play at run index i with the simulation's default base seed, so they
- * share seed and config and differ only in the target's level; a run id names its condition,
- * simulator and index, so the same run is never simulated twice whatever --seed draws.
+ * share seed and config and differ only in the target's level. A run is found by its identity
+ * (condition, simulator and sampling, index, budget, emotion, prompts), so the same run is never
+ * simulated twice whatever --seed draws, and a changed budget or emotion setting makes new runs.
  */
 import { REACTIVENESS_GRID, reactivenessStatement } from "../../domain/probing/personas.ts";
 import { drawFidelityPairs, type FidelityDraw } from "../../domain/probing/fidelity-draw.ts";
 import { fidelityCondition } from "../../domain/probing/fidelity.ts";
 import type { AbPairRecord, Condition, ScenarioBody } from "../../domain/bundle.ts";
 import type { Llm } from "../../domain/llm/types.ts";
-import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET, estimateCalls, sanitiseId, simulationRunId, type CallEstimate } from "../../domain/simulation/schedule.ts";
+import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET, estimateCalls, fnv1a, sanitiseId, type CallEstimate } from "../../domain/simulation/schedule.ts";
 import type { Db } from "../db.server.ts";
-import { findAbPair } from "../models/ab-pair.server.ts";
+import { findAbPairByRuns } from "../models/ab-pair.server.ts";
 import { findCondition } from "../models/condition.server.ts";
-import { findRun } from "../models/run.server.ts";
 import { findScenario, scenarioIds } from "../models/scenario.server.ts";
 import { textVersion } from "../pipeline/prompt-templates.server.ts";
-import type { RunPlanSettings } from "../pipeline/simulate.server.ts";
+import { identifyRuns } from "../pipeline/run-identity.server.ts";
+import { plannedSettings, type RunPlanSettings } from "../pipeline/simulate.server.ts";
 
 /** Bad batch input (unknown scenario, a run stored with other settings…): the CLI shows the message. */
 export class FidelityInputError extends Error {
@@ -63,6 +64,7 @@ export interface FidelityPlan {
   seed: number;
   budget: number;
   emotion: boolean;
+  sampling: RunPlanSettings["sampling"];
   /** Every condition the pairs play (by id), and those not yet stored. */
   conditions: Map<string, Condition>;
   newConditions: Condition[];
@@ -76,8 +78,10 @@ export function fidelityTemplateVersion(): string {
   return textVersion(REACTIVENESS_GRID.map((level) => `${reactivenessStatement(level)}\n`).join(""));
 }
 
-export function fidelityPairId(simulatorModel: string, seed: number, index: number): string {
-  return sanitiseId(`fidelity:${simulatorModel}:s${seed}:${index}`);
+/** A new pair's id: its draw, and a hash of its two runs (other run settings, another pair). */
+export function fidelityPairId(simulatorModel: string, seed: number, index: number, runIds: readonly [string, string]): string {
+  const runs = fnv1a(runIds.join("|")).toString(16).padStart(8, "0");
+  return sanitiseId(`fidelity:${simulatorModel}:s${seed}:${index}:${runs}`);
 }
 
 function wholeNumber(name: string, value: number, min: number): void {
@@ -95,22 +99,6 @@ function generalBodies(db: Db, ids: readonly string[]): Map<string, ScenarioBody
   return bodies;
 }
 
-/** A stored run under a planned id must be the run this batch would simulate (same backbone and settings). */
-function checkStoredRun(db: Db, run: FidelityRun, simulatorModel: string, budget: number, emotion: boolean): boolean {
-  const row = findRun(db, run.runId);
-  if (!row) return false;
-  const config = row.config as { turn_budget?: unknown; base_seed?: unknown; emotion?: unknown };
-  if (row.simulatorBackbone !== simulatorModel || row.mediated || config.turn_budget !== budget || config.base_seed !== DEFAULT_BASE_SEED) {
-    throw new FidelityInputError(
-      `run "${run.runId}" is already stored with other settings (simulator "${row.simulatorBackbone}", turn budget ${String(config.turn_budget)}); use the budget it was made with`,
-    );
-  }
-  if ((config.emotion === true) !== emotion) {
-    throw new FidelityInputError(`run "${run.runId}" is already stored ${emotion ? "without" : "with"} self-reported emotion; ${emotion ? "drop" : "add"} --emotion to match it`);
-  }
-  return true;
-}
-
 export function planFidelity(options: FidelityOptions): FidelityPlan {
   const { db, llm } = options;
   const seed = options.seed ?? DEFAULT_FIDELITY_SEED;
@@ -124,6 +112,8 @@ export function planFidelity(options: FidelityOptions): FidelityPlan {
   const bodies = generalBodies(db, options.scenarios ?? scenarioIds(db));
   const pool = [...bodies].map(([id, body]) => ({ id, partyIds: body.parties.map((p) => p.id) }));
   const version = fidelityTemplateVersion();
+  const sampling = { party: llm.samplingFor("party"), mediator: null };
+  const settingsOf = (c: Condition) => runSettings({ simulatorModel, budget, emotion, sampling, conditions: new Map([[c.id, c]]) }, { conditionId: c.id });
 
   const conditions = new Map<string, Condition>();
   const sideCondition = (draw: FidelityDraw, levelIndex: number): Condition => {
@@ -131,16 +121,17 @@ export function planFidelity(options: FidelityOptions): FidelityPlan {
     if (!conditions.has(condition.id)) conditions.set(condition.id, condition);
     return condition;
   };
-  const pairs = drawFidelityPairs(pool, options.pairs, seed).map((draw): FidelityPairPlan => {
-    const [a, b] = [sideCondition(draw, draw.levelA), sideCondition(draw, draw.levelB)];
-    const run = (c: Condition): FidelityRun => {
-      const planned = { runId: simulationRunId(c.id, null, simulatorModel, draw.index), conditionId: c.id, index: draw.index, stored: false };
-      planned.stored = checkStoredRun(db, planned, simulatorModel, budget, emotion);
-      return planned;
-    };
-    const [runA, runB] = [run(a), run(b)];
+  const draws = drawFidelityPairs(pool, options.pairs, seed).map((draw) => ({ draw, sides: [sideCondition(draw, draw.levelA), sideCondition(draw, draw.levelB)] }));
+  const identified = identifyRuns(
+    db,
+    draws.flatMap(({ draw, sides }) => sides.map((c) => plannedSettings(settingsOf(c), draw.index, false))),
+  );
+  const pairs = draws.map(({ draw, sides }, i): FidelityPairPlan => {
+    const [runA, runB] = sides.map((c, side): FidelityRun => ({ conditionId: c.id, index: draw.index, ...identified[2 * i + side] }));
+    // A pair is found by its two runs: pairs stored before keep their ids.
+    const stored = findAbPairByRuns(db, runA.runId, runB.runId);
     const record: AbPairRecord = {
-      id: fidelityPairId(simulatorModel, seed, draw.index),
+      id: stored?.id ?? fidelityPairId(simulatorModel, seed, draw.index, [runA.runId, runB.runId]),
       scenario_id: draw.scenarioId,
       run_a_id: runA.runId,
       run_b_id: runB.runId,
@@ -149,10 +140,10 @@ export function planFidelity(options: FidelityOptions): FidelityPlan {
       level_b: REACTIVENESS_GRID[draw.levelB],
       opponent_level: REACTIVENESS_GRID[draw.reference],
     };
-    return { draw, record, runA, runB, stored: findAbPair(db, record.id) !== undefined };
+    return { draw, record, runA, runB, stored: stored !== undefined };
   });
   const newConditions = [...conditions.values()].filter((c) => !findCondition(db, c.id));
-  return { simulatorModel, seed, budget, emotion, conditions, newConditions, pairs };
+  return { simulatorModel, seed, budget, emotion, sampling, conditions, newConditions, pairs };
 }
 
 /** The runs still to simulate (pair i's runs have index i, so no two pairs share one). */
@@ -161,7 +152,7 @@ export function pendingRuns(plan: FidelityPlan): FidelityRun[] {
 }
 
 /** The settings runSetup needs for one of the plan's runs. */
-export function runSettings(plan: FidelityPlan, run: FidelityRun): RunPlanSettings {
+export function runSettings(plan: Pick<FidelityPlan, "conditions" | "simulatorModel" | "budget" | "emotion" | "sampling">, run: Pick<FidelityRun, "conditionId">): RunPlanSettings {
   const condition = plan.conditions.get(run.conditionId)!;
   const played = condition.expanded!;
   return {
@@ -173,6 +164,7 @@ export function runSettings(plan: FidelityPlan, run: FidelityRun): RunPlanSettin
     budget: plan.budget,
     baseSeed: DEFAULT_BASE_SEED,
     emotion: plan.emotion,
+    sampling: plan.sampling,
   };
 }
 

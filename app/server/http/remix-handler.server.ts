@@ -5,7 +5,7 @@
  * (load-context.server.ts): the client address and this response's CSP nonce.
  */
 import { createRequestHandler, writeReadableStreamToWritable, type AppLoadContext, type ServerBuild } from "@remix-run/node";
-import { busyAnswer } from "./write-busy-answer.server.ts";
+import { answerUnavailable } from "./unavailable.server.ts";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 
 export interface RemixHandlerOptions {
@@ -71,7 +71,8 @@ export function remixHandler(options: RemixHandlerOptions) {
     }
     try {
       const context = loadContext(req, res);
-      await sendResponse(res, busyAnswer(await handle(request, context), context));
+      // A request that could not save (busy database, full disk) answers 503 with Retry-After (unavailable.server.ts).
+      await sendResponse(res, await answerUnavailable(request, () => handle(request, context)));
     } catch (err) {
       next(err);
     }

@@ -1,23 +1,24 @@
 /**
  * Turns service errors into HTTP responses, so every route reports them the same way, and runs
  * the routes' writes under the write lock (app/server/http/write-lock.server.ts): a route writes
- * only inside `actionResult` or `orResponseWrite`. A database lock that cannot be had answers
- * 503 with Retry-After, never 500.
+ * only inside `actionResult` or `orResponseWrite`. A database lock that cannot be had, or a full
+ * disk, answers 503 with Retry-After (unavailable.server.ts), never 500.
  */
 import { json } from "@remix-run/node";
 import { getDb, type Db } from "../db.server.ts";
 import { ServiceError } from "./errors.server.ts";
-import { DatabaseBusyError, isDatabaseBusy, RETRY_AFTER_SECONDS, withWriteLock } from "./write-lock.server.ts";
+import { noteUnavailable, unavailableHeaders, unavailableReason } from "./unavailable.server.ts";
+import { withWriteLock } from "./write-lock.server.ts";
 
 const STATUS_TEXT: Record<ServiceError["status"], string> = { 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict" };
-const BUSY_HEADERS = { "Retry-After": String(RETRY_AFTER_SECONDS) };
-const BUSY_MESSAGE = new DatabaseBusyError().message;
 
-/** The response a loader throws for a service refusal or a busy database; null for anything else (a bug: 500). */
+/** The response a loader throws for a service refusal, a busy database or a full disk; null for anything else (a bug: 500). */
 function errorResponse(err: unknown): Response | null {
   if (err instanceof ServiceError) return new Response(err.message, { status: err.status, statusText: STATUS_TEXT[err.status] });
-  if (isDatabaseBusy(err)) return new Response(BUSY_MESSAGE, { status: 503, statusText: "Service Unavailable", headers: BUSY_HEADERS });
-  return null;
+  const reason = unavailableReason(err);
+  if (!reason) return null;
+  noteUnavailable(reason);
+  return new Response(reason.message, { status: 503, statusText: "Service Unavailable", headers: unavailableHeaders(reason) });
 }
 
 /** For loaders that only read: rethrows service errors as responses the error boundary shows (403, 404, …). */
@@ -55,7 +56,8 @@ export interface ActionFailure {
 
 /**
  * For actions: runs `fn` under the write lock; service errors become a JSON body with the
- * message and field problems, with their status, and a busy database a 503 with Retry-After.
+ * message and field problems, with their status, and a busy database or full disk a 503 with
+ * Retry-After.
  * Keep `fn` synchronous: an async `fn` has only its start inside the lock (see withWriteLock).
  */
 export async function actionResult<T>(fn: () => T | Promise<T>, db: Db = getDb()) {
@@ -65,8 +67,26 @@ export async function actionResult<T>(fn: () => T | Promise<T>, db: Db = getDb()
     if (err instanceof ServiceError) {
       return json<ActionFailure>({ ok: false, message: err.message, problems: err.problems }, { status: err.status });
     }
-    if (isDatabaseBusy(err)) return json<ActionFailure>({ ok: false, message: BUSY_MESSAGE, problems: [] }, { status: 503, headers: BUSY_HEADERS });
-    throw err;
+    const reason = unavailableReason(err);
+    if (!reason) throw err;
+    noteUnavailable(reason);
+    return json<ActionFailure>({ ok: false, message: reason.message, problems: [] }, { status: 503, headers: unavailableHeaders(reason) });
+  }
+}
+
+/**
+ * For an action that writes after an await (a login: the password check, then the session row),
+ * outside `actionResult`: a busy database or full disk becomes `{ error }` with 503 and
+ * Retry-After, for the form to show; anything else is rethrown.
+ */
+export async function orUnavailable<T>(fn: () => Promise<T>) {
+  try {
+    return await fn();
+  } catch (err) {
+    const reason = unavailableReason(err);
+    if (!reason) throw err;
+    noteUnavailable(reason);
+    return json({ error: reason.message }, { status: 503, headers: unavailableHeaders(reason) });
   }
 }
 

@@ -4,7 +4,7 @@
  * sent once.
  */
 import { askWithRepair, sentParams } from "./chat-step.server.ts";
-import { type ClientContext, type Plan, planFor, recordStep, reportCached, storedCost, ZERO_USAGE } from "./context.server.ts";
+import { type ClientContext, holdRequest, type Plan, planFor, recordStep, reportCached, storedCost, ZERO_USAGE } from "./context.server.ts";
 import { parseReply } from "../../domain/llm/reply-parsing.ts";
 import type { LlmRequest, LlmResult } from "../../domain/llm/types.ts";
 
@@ -25,7 +25,21 @@ async function execute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan
     attempts,
   }, started);
   const model = plan.model;
-  return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model, latencyMs } : { ok: false, error: outcome.error, cached: false, usage, model, latencyMs };
+  const requests = attempts;
+  return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model, latencyMs, requests } : { ok: false, error: outcome.error, cached: false, usage, model, latencyMs, requests };
+}
+
+/** Sends the request unless another process on the database is sending it: then its stored reply is the answer. */
+async function executeShared<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): Promise<LlmResult<T>> {
+  if (!(await holdRequest(ctx, plan.key))) {
+    const hit = fromCache(ctx, request, plan);
+    if (hit) return hit;
+  }
+  try {
+    return await execute(ctx, request, plan);
+  } finally {
+    ctx.shared?.releaseRequest(plan.key);
+  }
 }
 
 /** A stored ok reply for this key that also satisfies this request's schema. */
@@ -36,7 +50,7 @@ function fromCache<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): L
   if (!parsed.ok) return undefined; // same prompt, stricter schema: ask again
   const { usage, latencyMs } = storedCost(row);
   reportCached(ctx, request, { ...plan, baseUrl: row.baseUrl }, usage);
-  return { ok: true, value: parsed.value, cached: true, usage, model: plan.model, latencyMs };
+  return { ok: true, value: parsed.value, cached: true, usage, model: plan.model, latencyMs, requests: 0 };
 }
 
 /** `Llm.call` for a client context. */
@@ -56,10 +70,10 @@ export function chatCaller(ctx: ClientContext): <T>(request: LlmRequest<T>) => P
       const { role, subject } = request;
       ctx.onCall?.({ role, model: plan.model, baseUrl: plan.baseUrl, subject, ok: false, cached: false, error: first.error, attempts: 0, latencyMs: 0, usage: ZERO_USAGE });
       // The failure was the first request's; its latency is recorded there, this one waited.
-      return { ok: false, error: first.error, cached: false, usage: ZERO_USAGE, model: plan.model, latencyMs: first.latencyMs };
+      return { ok: false, error: first.error, cached: false, usage: ZERO_USAGE, model: plan.model, latencyMs: first.latencyMs, requests: 0 };
     }
 
-    const running = execute(ctx, request, plan);
+    const running = executeShared(ctx, request, plan);
     inFlight.set(plan.key, running);
     try {
       return await running;

@@ -8,8 +8,8 @@
  */
 import type { Db } from "../db.server.ts";
 import { chatCaller } from "./chat-call.server.ts";
-import { roleConfig, type Env, type LlmConfig } from "./config.server.ts";
-import type { ClientContext, LlmCallEvent } from "./context.server.ts";
+import { roleConfig, roleSampling, type Env, type LlmConfig } from "./config.server.ts";
+import type { ClientContext, LlmCallEvent, SharedRequests } from "./context.server.ts";
 import { endpointPool } from "./endpoints.server.ts";
 import { replyMemory } from "./reply-memory.server.ts";
 import { toolCaller } from "./tool-loop.server.ts";
@@ -29,6 +29,8 @@ export interface CreateLlmOptions {
   random?: () => number;
   backoff?: BackoffOptions;
   env?: Env;
+  /** Leases on requests in flight shared with other processes (benchmark workers on one database). */
+  shared?: SharedRequests;
 }
 
 export function createLlm(options: CreateLlmOptions): Llm {
@@ -44,11 +46,13 @@ export function createLlm(options: CreateLlmOptions): Llm {
       backoff: options.backoff ?? DEFAULT_BACKOFF,
     },
     replies: replyMemory(options.db),
+    shared: options.shared,
   };
   return {
     call: chatCaller(ctx),
     callWithTools: toolCaller(ctx),
     webResearch: webResearcher(ctx),
     modelFor: (role, override) => override ?? roleConfig(config, role).model,
+    samplingFor: (role) => roleSampling(config, role),
   };
 }

@@ -185,6 +185,12 @@ export function roleConfig(config: LlmConfig, role: LlmRole): RoleConfig {
   return found;
 }
 
+/** The sampling parameters a role's calls are sent with (part of a simulated run's identity). */
+export function roleSampling(config: LlmConfig, role: LlmRole): { temperature: number | null; max_tokens: number | null } {
+  const found = roleConfig(config, role);
+  return { temperature: found.temperature ?? null, max_tokens: found.maxTokens ?? null };
+}
+
 /**
  * The role's endpoint, with its name (the role's endpoint was checked to exist at load), or the
  * named endpoint a request asks for instead.

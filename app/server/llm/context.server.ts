@@ -35,6 +35,35 @@ export interface ClientContext {
   retry: RetrySettings;
   /** Ok replies already read from llm_calls, by cache key (the chat cache's fast path). */
   replies: ReplyMemory;
+  /** Requests in flight shared with other processes on the database (benchmark workers), when there are any. */
+  shared?: SharedRequests;
+}
+
+/** Leases on requests in flight, by cache key, held among processes (app/server/benchmark/work-leases.server.ts). */
+export interface SharedRequests {
+  /** True when this process now holds the request (nobody else is sending it). */
+  claimRequest(key: string): boolean;
+  releaseRequest(key: string): void;
+  pause(): Promise<void>;
+}
+
+/**
+ * Waits while another process has the identical request in flight; true when this process now
+ * holds it (send it, then release it), false when that process's reply was stored meanwhile.
+ */
+export async function holdRequest(ctx: ClientContext, key: string): Promise<boolean> {
+  const { shared } = ctx;
+  if (!shared) return true;
+  for (;;) {
+    if (ctx.replies.find(key)) return false;
+    if (shared.claimRequest(key)) {
+      // Stored between the look-up and the claim: nothing to send.
+      if (!ctx.replies.find(key)) return true;
+      shared.releaseRequest(key);
+      return false;
+    }
+    await shared.pause();
+  }
 }
 
 export const ZERO_USAGE: LlmUsage = { promptTokens: 0, completionTokens: 0, costUsd: 0 };

@@ -7,14 +7,14 @@
  */
 import { findOkCall } from "../models/llm-call.server.ts";
 import { askWithRepair, sentParams, type StoredToolCall, type WireMessage } from "./chat-step.server.ts";
-import { addUsage, type ClientContext, type Plan, planFor, recordStep, reportCached, type StepCost, storedCost, ZERO_USAGE } from "./context.server.ts";
+import { addUsage, type ClientContext, holdRequest, type Plan, planFor, recordStep, reportCached, type StepCost, storedCost, ZERO_USAGE } from "./context.server.ts";
 import { parseReply } from "../../domain/llm/reply-parsing.ts";
 import type { LlmResult, ToolRequest } from "../../domain/llm/types.ts";
 
 export const DEFAULT_MAX_STEPS = 6;
 
-/** Each turn carries its step's cost and latency (the stored one when cached). */
-type Turn<T> = StepCost &
+/** Each turn carries its step's cost and latency (the stored one when cached), and the HTTP requests it sent. */
+type Turn<T> = StepCost & { requests: number } &
   (
     | { kind: "tools"; content: string | null; toolCalls: StoredToolCall[]; cached: boolean }
     | { kind: "answer"; value: T; cached: boolean }
@@ -50,7 +50,7 @@ async function runToolCall<T>(request: ToolRequest<T>, call: StoredToolCall): Pr
 function cachedTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan): Turn<T> | undefined {
   const row = findOkCall(ctx.db, plan.key);
   if (!row) return undefined;
-  const cost = storedCost(row);
+  const cost = { ...storedCost(row), requests: 0 };
   const stored = row.parsed as { content?: string | null; toolCalls?: StoredToolCall[] } | null;
   let turn: Turn<T> | undefined;
   if (row.replyForm === null && Array.isArray(stored?.toolCalls)) {
@@ -70,7 +70,7 @@ async function liveTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Pl
   const toolParams = offerTools ? { tools, tool_choice: "auto" as const } : {};
   const answer = await askWithRepair(ctx, ctx.endpointOf(request.role, request.endpoint), plan, request.schema, messages, toolParams);
   const { outcome, reply, toolCalls } = answer;
-  const cost = recordStep(ctx, request, plan, {
+  const recorded = recordStep(ctx, request, plan, {
     request: { messages, ...toolParams, ...sentParams(plan), ...answer.format, structuredOutput: answer.structured },
     response: toolCalls ? JSON.stringify({ content: reply, toolCalls }) : reply,
     parsed: toolCalls ? { content: reply, toolCalls } : outcome.ok ? (outcome.value as unknown) : null,
@@ -81,8 +81,22 @@ async function liveTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Pl
     completionTokens: answer.completionTokens,
     attempts: answer.attempts,
   }, started);
+  const cost = { ...recorded, requests: answer.attempts };
   if (toolCalls) return { kind: "tools", content: reply, toolCalls, ...cost, cached: false };
   return outcome.ok ? { kind: "answer", value: outcome.value, ...cost, cached: false } : { kind: "failed", error: outcome.error, ...cost };
+}
+
+/** The live turn, unless another process on the database is asking it: then its stored turn. */
+async function sharedTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan, messages: WireMessage[], offerTools: boolean): Promise<Turn<T>> {
+  if (!(await holdRequest(ctx, plan.key))) {
+    const stored = cachedTurn(ctx, request, plan);
+    if (stored) return stored;
+  }
+  try {
+    return await liveTurn(ctx, request, plan, messages, offerTools);
+  } finally {
+    ctx.shared?.releaseRequest(plan.key);
+  }
 }
 
 /** `Llm.callWithTools` for a client context. */
@@ -92,16 +106,18 @@ export function toolCaller(ctx: ClientContext): <T>(request: ToolRequest<T>) => 
     const continuation: WireMessage[] = [];
     let usage = ZERO_USAGE;
     let latencyMs = 0;
+    let requests = 0;
     let cached = true;
     for (let step = 0; ; step++) {
       const offerTools = step < maxSteps - 1;
       const plan = planFor(ctx.config, request, { tools: { offered: offerTools, tools: request.tools }, continuation: [...continuation] });
-      const turn = cachedTurn(ctx, request, plan) ?? (await liveTurn(ctx, request, plan, [...request.messages, ...continuation], offerTools));
+      const turn = cachedTurn(ctx, request, plan) ?? (await sharedTurn(ctx, request, plan, [...request.messages, ...continuation], offerTools));
       usage = addUsage(usage, turn.usage);
       latencyMs += turn.latencyMs;
-      if (turn.kind === "failed") return { ok: false, error: `step ${step + 1}: ${turn.error}`, cached: false, usage, model: plan.model, latencyMs };
+      requests += turn.requests;
+      if (turn.kind === "failed") return { ok: false, error: `step ${step + 1}: ${turn.error}`, cached: false, usage, model: plan.model, latencyMs, requests };
       cached &&= turn.cached;
-      if (turn.kind === "answer") return { ok: true, value: turn.value, cached, usage, model: plan.model, latencyMs };
+      if (turn.kind === "answer") return { ok: true, value: turn.value, cached, usage, model: plan.model, latencyMs, requests };
       continuation.push(assistantTurn(turn.content, turn.toolCalls));
       for (const call of turn.toolCalls) {
         continuation.push({ role: "tool", tool_call_id: call.id, content: await runToolCall(request, call) });

@@ -3,6 +3,7 @@
  * request, with its spend over all tries); `UsageTally` counts one process's calls as they happen,
  * including cache hits, which the database does not record.
  */
+import type { LedgerTotals, RoleCalls } from "../../domain/llm/call-ledger.ts";
 import type { Db } from "../db.server.ts";
 import { usageByRole } from "../models/llm-call.server.ts";
 import type { LlmCallEvent } from "./client.server.ts";
@@ -98,5 +99,17 @@ export function formatUsage(rows: RoleUsage[]): string {
   return formatTable(
     ["role", "calls", "ok", "failed", "http requests", "prompt tokens", "completion tokens", "cost"],
     [...rows.map((r) => line(r.role, r)), line("total", total)]
+  );
+}
+
+/**
+ * One command's calls by role (a `CallLedger`), in the columns of `formatUsage`, so each row can be
+ * set beside `socrates llm usage`: after a command on a fresh database the two agree row by row.
+ */
+export function formatCallLedger(rows: RoleCalls[], total: LedgerTotals): string {
+  const line = (role: string, r: LedgerTotals) => [role, r.calls, r.failed, r.requests, r.cached, r.promptTokens, r.completionTokens, `$${r.costUsd.toFixed(4)}`];
+  return formatTable(
+    ["role", "calls", "failed", "http requests", "from cache", "prompt tokens", "completion tokens", "cost"],
+    [...rows.map((r) => line(r.role, r)), line("total", total)],
   );
 }

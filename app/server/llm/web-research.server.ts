@@ -107,7 +107,7 @@ export function webResearcher(ctx: ClientContext): <T>(request: WebResearchReque
         const { usage, latencyMs } = storedCost(row);
         reportCached(ctx, request, plan, usage);
         const citations = (row.parsed as { citations?: Citation[] } | null)?.citations ?? [];
-        return { ok: true, value: parsed.value, cached: true, usage, model, citations, latencyMs };
+        return { ok: true, value: parsed.value, cached: true, usage, model, citations, latencyMs, requests: 0 };
       }
     }
 
@@ -125,6 +125,7 @@ export function webResearcher(ctx: ClientContext): <T>(request: WebResearchReque
       completionTokens: done.completionTokens,
       attempts: done.attempts,
     }, started);
-    return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model, citations, latencyMs } : { ok: false, error: outcome.error, cached: false, usage, model, citations, latencyMs };
+    const requests = done.attempts;
+    return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model, citations, latencyMs, requests } : { ok: false, error: outcome.error, cached: false, usage, model, citations, latencyMs, requests };
   };
 }

@@ -1,5 +1,5 @@
 /** Data access for A/B reactiveness pairs. */
-import { asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import type { BackboneCount } from "../../domain/tasks/study-form.ts";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
@@ -10,6 +10,11 @@ export type AbPairRow = typeof abPairs.$inferSelect;
 
 export function findAbPair(db: Db, pairId: string): AbPairRow | undefined {
   return db.select().from(abPairs).where(eq(abPairs.id, pairId)).get();
+}
+
+/** The stored pair of these two runs (a pair's identity is its runs, whatever its id). */
+export function findAbPairByRuns(db: Db, runAId: string, runBId: string): AbPairRow | undefined {
+  return db.select().from(abPairs).where(and(eq(abPairs.runAId, runAId), eq(abPairs.runBId, runBId))).orderBy(asc(abPairs.id)).get();
 }
 
 export function listAbPairs(db: Db): AbPairRow[] {

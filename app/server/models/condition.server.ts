@@ -15,6 +15,20 @@ export function findCondition(db: Db, id: string): ConditionRow | undefined {
   return byId(db).get({ id });
 }
 
+// The import asks once per condition it brings (conditions_scenario_axis_variant_uq).
+const byKey = preparedOnce((db) =>
+  db
+    .select({ id: conditions.id })
+    .from(conditions)
+    .where(and(eq(conditions.scenarioId, sql.placeholder("scenarioId")), eq(conditions.axis, sql.placeholder("axis")), eq(conditions.variant, sql.placeholder("variant"))))
+    .prepare(),
+);
+
+/** The id of the stored condition with this scenario, axis and variant (they are unique together). */
+export function conditionIdWithKey(db: Db, scenarioId: string, axis: string, variant: string): string | undefined {
+  return byKey(db).get({ scenarioId, axis, variant })?.id;
+}
+
 /** The scenario's condition on the "general" axis, if it has one. */
 export function generalCondition(db: Db, scenarioId: string): ConditionRow | undefined {
   return db

@@ -40,6 +40,32 @@ export function evaluationBackbones(db: Db, ids: readonly string[]): Map<string,
   return new Map(rows.map((r) => [r.id, r.backbone]));
 }
 
+/** One stored evaluation's identity: which run, judge and prompt version it belongs to. */
+export interface EvaluationIdentityRow {
+  id: string;
+  runId: string;
+  backbone: string;
+  promptVersion: string | null;
+}
+
+/** The identities of every evaluation of `method` by `backbone` on the given runs (outputs not read). */
+export function evaluationIdentities(db: Db, runIds: readonly string[], method: string, backbone: string): EvaluationIdentityRow[] {
+  const out: EvaluationIdentityRow[] = [];
+  // In chunks: a report's grid can name more runs than one statement may bind.
+  for (let i = 0; i < runIds.length; i += 500) {
+    const chunk = runIds.slice(i, i + 500);
+    out.push(
+      ...db
+        .select({ id: evaluations.id, runId: evaluations.runId, backbone: evaluations.backbone, promptVersion: evaluations.promptVersion })
+        .from(evaluations)
+        .where(and(inArray(evaluations.runId, chunk), eq(evaluations.method, method), eq(evaluations.backbone, backbone)))
+        .orderBy(asc(evaluations.id))
+        .all(),
+    );
+  }
+  return out;
+}
+
 /** A run's evaluations, in id order. */
 export function evaluationsOfRun(db: Db, runId: string): EvaluationRow[] {
   return ofRun(db).all({ runId });
@@ -78,6 +104,8 @@ export function scoreRows(db: Db, runIds: readonly string[], method: string) {
       evaluationId: evaluations.id,
       backbone: evaluations.backbone,
       runId: evaluations.runId,
+      method: evaluations.method,
+      promptVersion: evaluations.promptVersion,
       topicId: evaluationScores.topicId,
       turnId: evaluationScores.turnId,
       score: evaluationScores.score,

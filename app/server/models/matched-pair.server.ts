@@ -2,6 +2,7 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
+import { preparedOnce } from "./prepared.server.ts";
 
 const { matchedPairs } = schema;
 
@@ -31,4 +32,12 @@ export function matchedPairsOfRun(db: Db, runId: string): MatchedPairRow[] {
 export function storedMatchedPairIds(db: Db, ids: readonly string[]): Set<string> {
   if (ids.length === 0) return new Set();
   return new Set(db.select({ id: matchedPairs.id }).from(matchedPairs).where(inArray(matchedPairs.id, [...ids])).all().map((r) => r.id));
+}
+
+// The import asks once per matched pair it brings (matched_pairs_mediated_uq).
+const byMediatedRun = preparedOnce((db) => db.select({ id: matchedPairs.id }).from(matchedPairs).where(eq(matchedPairs.mediatedRunId, sql.placeholder("runId"))).prepare());
+
+/** The id of the stored pair whose mediated run this is (one pair per mediated run). */
+export function matchedPairIdOfMediatedRun(db: Db, runId: string): string | undefined {
+  return byMediatedRun(db).get({ runId })?.id;
 }

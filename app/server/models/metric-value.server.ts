@@ -105,12 +105,20 @@ export function staleMetricValuesOf(db: Db, subjectKind: "run" | "pair", subject
 
 /**
  * Run-level values of one metric on mediated runs, with the run's mediator, its condition
- * (axis:variant) and the backbone of the evaluation they came from; by mediator, condition, judge, run.
+ * (axis:variant) and the evaluation they came from (its backbone as `judge`); by mediator, condition, judge, run.
  */
 export function mediatedRunValues(db: Db, metric: string) {
   const condition = sql<string>`${conditions.axis} || ':' || ${conditions.variant}`;
   return db
-    .select({ metric: metricValues.metric, definitionVersion: metricValues.definitionVersion, detail: metricValues.detail, mediator: runs.mediatorBackbone, condition, judge: evaluations.backbone })
+    .select({
+      metric: metricValues.metric,
+      definitionVersion: metricValues.definitionVersion,
+      detail: metricValues.detail,
+      mediator: runs.mediatorBackbone,
+      condition,
+      judge: evaluations.backbone,
+      evaluation: { id: evaluations.id, runId: evaluations.runId, method: evaluations.method, backbone: evaluations.backbone, promptVersion: evaluations.promptVersion },
+    })
     .from(metricValues)
     .innerJoin(runs, eq(runs.id, metricValues.subjectId))
     .innerJoin(conditions, eq(conditions.id, runs.conditionId))

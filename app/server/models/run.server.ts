@@ -31,8 +31,7 @@ export function runIds(db: Db): string[] {
 
 /** Which of these run ids are stored. */
 export function storedRunIds(db: Db, ids: readonly string[]): Set<string> {
-  if (ids.length === 0) return new Set();
-  return new Set(db.select({ id: runs.id }).from(runs).where(inArray(runs.id, [...ids])).all().map((r) => r.id));
+  return new Set(inChunks(ids, (chunk) => db.select({ id: runs.id }).from(runs).where(inArray(runs.id, chunk)).all()).map((r) => r.id));
 }
 
 /** The simulator and mediator backbones of those of these runs that are stored, by run id. */
@@ -44,6 +43,39 @@ export function runBackbones(db: Db, ids: readonly string[]): Map<string, { simu
     .where(inArray(runs.id, [...ids]))
     .all();
   return new Map(rows.map((r) => [r.id, { simulator: r.simulator, mediator: r.mediator }]));
+}
+
+/** A query over distinct values, a few thousand at a time (SQLite bounds a statement's parameters). */
+function inChunks<T>(values: readonly string[], query: (chunk: string[]) => T[]): T[] {
+  const distinct = [...new Set(values)];
+  const out: T[] = [];
+  for (let i = 0; i < distinct.length; i += 5000) out.push(...query(distinct.slice(i, i + 5000)));
+  return out;
+}
+
+/** Stored run ids by settings hash (runs.settings_hash), for the hashes given. */
+export function runIdsBySettingsHash(db: Db, hashes: readonly string[]): Map<string, string> {
+  const rows = inChunks(hashes, (chunk) => db.select({ id: runs.id, hash: runs.settingsHash }).from(runs).where(inArray(runs.settingsHash, chunk)).orderBy(asc(runs.id)).all());
+  const out = new Map<string, string>();
+  for (const r of rows) if (r.hash !== null && !out.has(r.hash)) out.set(r.hash, r.id);
+  return out;
+}
+
+/**
+ * Stored run ids by their settings without sampling (runs.settings_key), for readers that have
+ * no LLM configuration (reports, the Benchmark page). Of runs that differ only in sampling, the
+ * one stored last.
+ */
+export function runIdsBySettingsKey(db: Db, keys: readonly string[]): Map<string, string> {
+  const rows = inChunks(keys, (chunk) =>
+    db
+      .select({ id: runs.id, key: runs.settingsKey })
+      .from(runs)
+      .where(inArray(runs.settingsKey, chunk))
+      .orderBy(asc(runs.createdAt), asc(sql`rowid`))
+      .all(),
+  );
+  return new Map(rows.flatMap((r) => (r.key === null ? [] : [[r.key, r.id] as const])));
 }
 
 const turnRowsOf = preparedOnce((db) => db.select().from(turns).where(eq(turns.runId, p("runId"))).orderBy(asc(turns.turnId)).prepare());

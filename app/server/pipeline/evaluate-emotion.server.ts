@@ -9,7 +9,8 @@ import { z } from "zod";
 import type { EmotionJudgeOutput, Evaluation, EvaluationError, Party } from "../../domain/bundle.ts";
 import { checkEmotionJudgeOutput, partyTurnIds } from "../../domain/emotion/judge-output.ts";
 import { emotionScaleText } from "../../domain/emotion/scale.ts";
-import { EMOTION_METHOD, emotionEvaluationId } from "../../domain/emotion/trajectory.ts";
+import { EMOTION_METHOD } from "../../domain/emotion/trajectory.ts";
+import { judgePromptVersion, newEvaluationId } from "./evaluation-identity.server.ts";
 import { formatJsonPath } from "../../domain/judge-problems.ts";
 import type { ChatMessage } from "../../domain/llm/types.ts";
 import { describeParties, describeTopics, transcript, type EvaluationContext } from "../../domain/prompts/transcript.ts";
@@ -105,10 +106,11 @@ export async function evaluateEmotion(ctx: EmotionJudgeContext, options: Evaluat
     else if (result.ok) output[party.id] = result.value;
   });
   return {
-    id: emotionEvaluationId(ctx.runId, backbone),
+    id: newEvaluationId(ctx.runId, EMOTION_METHOD, backbone),
     run_id: ctx.runId,
     method: EMOTION_METHOD,
     backbone,
+    prompt_version: judgePromptVersion(EMOTION_METHOD),
     output,
     ...(errors.length > 0 ? { errors } : {}),
   };

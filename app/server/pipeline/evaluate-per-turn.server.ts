@@ -29,7 +29,7 @@ import {
   type PerTurnOutput,
 } from "../../domain/bundle.ts";
 import type { ChatMessage, LlmResult } from "../../domain/llm/types.ts";
-import { evaluationId } from "../../domain/evaluation-ids.ts";
+import { judgePromptVersion, newEvaluationId } from "./evaluation-identity.server.ts";
 import { describeTopics, transcript, turnLine, type ContextTurn, type EvaluationContext } from "../../domain/prompts/transcript.ts";
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
@@ -185,10 +185,11 @@ export async function evaluatePerTurn(ctx: EvaluationContext, options: Evaluator
   });
 
   return {
-    id: evaluationId(ctx.runId, PER_TURN_METHOD, backbone),
+    id: newEvaluationId(ctx.runId, PER_TURN_METHOD, backbone),
     run_id: ctx.runId,
     method: PER_TURN_METHOD,
     backbone,
+    prompt_version: judgePromptVersion(PER_TURN_METHOD),
     output: { initial, turns },
     ...(errors.length > 0 ? { errors } : {}),
   };

@@ -16,7 +16,7 @@ import type { Llm, LlmRole } from "../../domain/llm/types.ts";
 import { evaluateTopicLocalized, plannedTopicCalls, TOPIC_METHOD, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { evaluatePerTurn, PER_TURN_METHOD, plannedPerTurnCalls } from "./evaluate-per-turn.server.ts";
 import { judgeInterventions, storeJudgments, unjudgedMediatorTurns } from "./evaluate-mi.server.ts";
-import { evaluationId } from "../../domain/evaluation-ids.ts";
+import { newEvaluationId, resolveEvaluationId, type JudgedMethod } from "./evaluation-identity.server.ts";
 import type { EvaluationContext } from "../../domain/prompts/transcript.ts";
 import { evaluateEmotion, plannedEmotionCalls } from "./evaluate-emotion.server.ts";
 import { EMOTION_METHOD } from "../../domain/emotion/trajectory.ts";
@@ -73,7 +73,7 @@ const ROLE_OF = { topic: "evaluator", "per-turn": "baseline-judge", mi: "mi-judg
 
 /** The methods stored as one evaluation record per run and backbone: what it is called, its planned calls, how it is made. */
 interface RecordEvaluator {
-  method: Parameters<typeof evaluationId>[1];
+  method: JudgedMethod;
   planned(ctx: EvaluationContext): number;
   run(db: Db, ctx: EvaluationContext, options: EvaluatorOptions): Promise<Evaluation>;
 }
@@ -115,9 +115,10 @@ async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: st
 
   if (job.method === "emotion" && hasSelfReportedEmotion(db, runId)) return { runId, status: "skipped", reason: "has self-reported emotion" };
   const evaluator = RECORD_EVALUATORS[job.method];
-  const id = evaluationId(runId, evaluator.method, backbone);
+  const found = resolveEvaluationId(db, runId, evaluator.method, backbone);
+  if (found !== undefined) return { runId, status: "skipped", reason: `evaluation ${found} already stored` };
+  const id = newEvaluationId(runId, evaluator.method, backbone);
   const existing = storedBackbone(db, id);
-  if (existing === backbone) return { runId, status: "skipped", reason: `evaluation ${id} already stored` };
   // Two model names that differ only in characters an id cannot hold ("a/b", "a_b") share an id.
   if (existing !== undefined) return { runId, status: "failed", calls: 0, message: `evaluation ${id} is already stored for backbone "${existing}"` };
   const calls = evaluator.planned(ctx);

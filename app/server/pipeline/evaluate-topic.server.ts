@@ -8,7 +8,7 @@ import { judgeEntrySchema, type Evaluation, type EvaluationError, type Topic, ty
 import { checkTopicJudgeOutput } from "../../domain/consensus.ts";
 import { formatJsonPath } from "../../domain/judge-problems.ts";
 import type { ChatMessage, Llm } from "../../domain/llm/types.ts";
-import { evaluationId } from "../../domain/evaluation-ids.ts";
+import { judgePromptVersion, newEvaluationId } from "./evaluation-identity.server.ts";
 import { describeParties, describeTopic, transcript, type EvaluationContext } from "../../domain/prompts/transcript.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 
@@ -91,10 +91,11 @@ export async function evaluateTopicLocalized(ctx: EvaluationContext, options: Ev
     output[topic.id] = result.value;
   });
   return {
-    id: evaluationId(ctx.runId, TOPIC_METHOD, backbone),
+    id: newEvaluationId(ctx.runId, TOPIC_METHOD, backbone),
     run_id: ctx.runId,
     method: TOPIC_METHOD,
     backbone,
+    prompt_version: judgePromptVersion(TOPIC_METHOD),
     output,
     ...(errors.length > 0 ? { errors } : {}),
   };

@@ -18,6 +18,7 @@ import { emotionTurns, findRun, runIds as allRunIds, runSpeakers } from "../mode
 import { runEmotionTrajectories } from "../../domain/emotion/trajectory.ts";
 import { findScenario } from "../models/scenario.server.ts";
 import { recordMetricParams } from "./metric-settings.server.ts";
+import { usableEvaluationIds } from "./evaluation-identity.server.ts";
 
 function loadRunData(db: Db, runId: string): RunData {
   const run = findRun(db, runId);
@@ -25,7 +26,10 @@ function loadRunData(db: Db, runId: string): RunData {
   const condition = findCondition(db, run.conditionId)!;
   const played = condition.expanded ?? findScenario(db, run.scenarioId)!;
   const speakers = runSpeakers(db, runId);
-  const evaluations = evaluationsOfRun(db, runId).map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
+  // Only evaluations the current judge prompts may use: a superseded prompt version's are not measured.
+  const stored = evaluationsOfRun(db, runId);
+  const usable = usableEvaluationIds(stored);
+  const evaluations = stored.filter((e) => usable.has(e.id)).map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
   const judgments = judgmentsOfRun(db, runId);
   const partyIds = played.parties.map((p) => p.id);
   return {

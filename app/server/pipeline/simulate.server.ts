@@ -1,32 +1,26 @@
 /**
- * Batches of simulated runs for one scenario-condition: plan the run ids, skip those already
- * stored, simulate the rest a few at a time, and store each run (and its matched pair) the
- * moment it is complete. A run is stored whole through importBundleFiles or not at all, so an
+ * Batches of simulated runs for one scenario-condition: plan each run's settings (its identity,
+ * app/domain/simulation/run-identity.ts), skip the runs whose settings are already stored,
+ * simulate the rest a few at a time, and store each run (and its matched pair) the moment it is
+ * complete. A run is stored whole through importBundleFiles or not at all, so an
  * interrupted batch leaves no half run; restarting it skips what is stored, and the LLM cache
  * replays the interrupted runs without new calls.
  */
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleInput, type Condition, type MatchedPair, type Run, type Scenario } from "../../domain/bundle.ts";
-import {
-  DEFAULT_BASE_SEED,
-  DEFAULT_TURN_BUDGET,
-  estimateCalls,
-  matchedPairId,
-  runSeed,
-  sanitiseId,
-  simulationRunId,
-  type CallEstimate,
-} from "../../domain/simulation/schedule.ts";
+import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET, estimateCalls, matchedPairId, runSeed, sanitiseId, type CallEstimate } from "../../domain/simulation/schedule.ts";
+import { plannedRunSettings, runConfigOf, type RoleSampling, type RunSettings } from "../../domain/simulation/run-identity.ts";
 import type { PlayedScenario } from "../../domain/visibility.ts";
 import { importBundleFiles } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { findCondition, generalCondition, type ConditionRow } from "../models/condition.server.ts";
 import { storedMatchedPairIds } from "../models/matched-pair.server.ts";
-import { runBackbones, selfReportedRunIds, storedRunIds } from "../models/run.server.ts";
+import { storedRunIds } from "../models/run.server.ts";
 import { findScenario } from "../models/scenario.server.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { templateVersion } from "./prompt-templates.server.ts";
 import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
 import { simulationPrompts, simulationTemplatesFor } from "./simulation-prompts.server.ts";
+import { identifyRuns } from "./run-identity.server.ts";
 
 /** Bad batch input (unknown scenario, a condition of another scenario…): the CLI shows the message. */
 export class SimulationInputError extends Error {
@@ -58,6 +52,7 @@ export interface BatchOptions {
 }
 
 export interface PlannedRun {
+  /** The stored run with these settings (whatever its id), else the id the new run gets. */
   runId: string;
   index: number;
   mediated: boolean;
@@ -85,6 +80,8 @@ export interface BatchPlan {
   baseSeed: number;
   /** The runs' parties self-report their emotion (recorded as `emotion: true` in each run's config). */
   emotion: boolean;
+  /** The party and mediator roles' sampling parameters (part of each run's identity). */
+  sampling: { party: RoleSampling; mediator: RoleSampling | null };
   runs: PlannedRun[];
   pairs: PlannedPair[];
 }
@@ -148,34 +145,27 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
   const mediatorModel = options.mediator === "none" ? null : llm.modelFor("mediator", options.mediator);
   const withUnmediated = mediatorModel === null || (options.withUnmediated ?? true);
 
-  const runs: PlannedRun[] = [];
-  const pairs: PlannedPair[] = [];
-  for (let index = 0; index < count; index++) {
-    const unmediatedId = simulationRunId(condition.id, null, simulatorModel, index);
-    if (mediatorModel !== null) {
-      const mediatedId = simulationRunId(condition.id, mediatorModel, simulatorModel, index);
-      runs.push({ runId: mediatedId, index, mediated: true, stored: false });
-      if (withUnmediated) pairs.push({ id: matchedPairId(mediatedId), index, mediatedRunId: mediatedId, unmediatedRunId: unmediatedId, stored: false });
-    }
-    if (withUnmediated) runs.push({ runId: unmediatedId, index, mediated: false, stored: false });
-  }
-  const storedRuns = runBackbones(db, runs.map((r) => r.runId));
-  const storedPairs = storedMatchedPairIds(db, pairs.map((p) => p.id));
-  for (const r of runs) {
-    const stored = storedRuns.get(r.runId);
-    r.stored = stored !== undefined;
-    // Sanitising model names can map two names to one id ("a/b", "a-b"): never mistake one for the other.
-    const expected = { simulator: simulatorModel, mediator: r.mediated ? mediatorModel : null };
-    if (stored && (stored.simulator !== expected.simulator || stored.mediator !== expected.mediator)) {
-      throw new SimulationInputError(
-        `run id "${r.runId}" is already stored for simulator "${stored.simulator}" and mediator "${stored.mediator ?? "none"}", not "${expected.simulator}" and "${expected.mediator ?? "none"}"`,
-      );
-    }
-  }
   const emotion = options.emotion ?? false;
-  const storedIds = runs.filter((r) => r.stored).map((r) => r.runId);
-  const selfReported = selfReportedRunIds(db, storedIds);
-  for (const runId of storedIds) checkStoredEmotion(runId, selfReported.has(runId), emotion);
+  const sampling = { party: llm.samplingFor("party"), mediator: mediatorModel === null ? null : llm.samplingFor("mediator") };
+  const partyOrder = played.parties.map((p) => p.id);
+  const settings: RunPlanSettings = { condition, played, partyOrder, simulatorModel, mediatorModel, budget, baseSeed, emotion, sampling };
+  const slots: { index: number; mediated: boolean }[] = [];
+  for (let index = 0; index < count; index++) {
+    if (mediatorModel !== null) slots.push({ index, mediated: true });
+    if (withUnmediated) slots.push({ index, mediated: false });
+  }
+  // Every setting is in the identity, so a stored run found here was made exactly as asked.
+  const identified = identifyRuns(db, slots.map((s) => plannedSettings(settings, s.index, s.mediated)));
+  const runs: PlannedRun[] = slots.map((s, i) => ({ ...s, ...identified[i] }));
+  const pairs: PlannedPair[] = [];
+  if (mediatorModel !== null && withUnmediated) {
+    for (let index = 0; index < count; index++) {
+      const mediatedRunId = runs.find((r) => r.index === index && r.mediated)!.runId;
+      const unmediatedRunId = runs.find((r) => r.index === index && !r.mediated)!.runId;
+      pairs.push({ id: matchedPairId(mediatedRunId), index, mediatedRunId, unmediatedRunId, stored: false });
+    }
+  }
+  const storedPairs = storedMatchedPairIds(db, pairs.map((p) => p.id));
   for (const p of pairs) p.stored = storedPairs.has(p.id);
 
   return {
@@ -183,22 +173,16 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
     condition,
     conditionIsNew: isNew,
     played,
-    partyOrder: played.parties.map((p) => p.id),
+    partyOrder,
     simulatorModel,
     mediatorModel,
     budget,
     baseSeed,
     emotion,
+    sampling,
     runs,
     pairs,
   };
-}
-
-/** A stored run is skipped, so it must have been simulated with the emotion setting asked for now. */
-function checkStoredEmotion(runId: string, storedWithEmotion: boolean, emotion: boolean): void {
-  if (storedWithEmotion === emotion) return;
-  const was = emotion ? "without" : "with";
-  throw new SimulationInputError(`run id "${runId}" is already stored ${was} self-reported emotion; use another --seed (or ${emotion ? "drop" : "add"} --emotion)`);
 }
 
 /** The most LLM calls the runs still to simulate could make (for `--dry-run`). */
@@ -211,15 +195,38 @@ export function estimateBatch(plan: BatchPlan): CallEstimate {
   });
 }
 
-/** The settings of one planned run (also used by curation's unmediated replays). */
-export type RunPlanSettings = Pick<BatchPlan, "condition" | "played" | "partyOrder" | "simulatorModel" | "mediatorModel" | "budget" | "baseSeed"> & Partial<Pick<BatchPlan, "emotion">>;
+/** The settings of one planned run (also used by curation's unmediated replays and fidelity pairs). */
+export type RunPlanSettings = Pick<BatchPlan, "condition" | "played" | "partyOrder" | "simulatorModel" | "mediatorModel" | "budget" | "baseSeed" | "sampling"> &
+  Partial<Pick<BatchPlan, "emotion">>;
 
 /** The prompt_version of the runs of a plan: a hash of the templates they render (party-emotion with emotion). */
 export function simulationPromptVersion(emotion = false): string {
   return templateVersion(simulationTemplatesFor("generic", { emotion }));
 }
 
-export function runSetup(plan: RunPlanSettings, planned: Pick<PlannedRun, "runId" | "index" | "mediated">, promptVersion: string): RunSetup {
+/** The identity of one run of a plan: `simulate`'s generic prompts, the plan's settings, this run index. */
+export function plannedSettings(plan: RunPlanSettings, index: number, mediated: boolean): RunSettings {
+  const emotion = plan.emotion ?? false;
+  let mediator = null;
+  if (mediated) {
+    if (plan.mediatorModel === null || plan.sampling.mediator === null) throw new Error("a mediated run needs the mediator's model and sampling");
+    mediator = { model: plan.mediatorModel, mode: "generic", sampling: plan.sampling.mediator };
+  }
+  return plannedRunSettings({
+    conditionId: plan.condition.id,
+    simulatorModel: plan.simulatorModel,
+    simulatorSampling: plan.sampling.party,
+    mediator,
+    budget: plan.budget,
+    baseSeed: plan.baseSeed,
+    runIndex: index,
+    promptVersion: simulationPromptVersion(emotion),
+    emotion,
+  });
+}
+
+/** A run's setup; its recorded config is its settings, so the stored run is found by them again. */
+export function runSetup(plan: RunPlanSettings, planned: Pick<PlannedRun, "runId" | "index" | "mediated">): RunSetup {
   return {
     runId: planned.runId,
     conditionId: plan.condition.id,
@@ -231,7 +238,7 @@ export function runSetup(plan: RunPlanSettings, planned: Pick<PlannedRun, "runId
     seed: runSeed(plan.baseSeed, planned.index),
     // A run without emotion keeps today's config (and requests) exactly.
     ...(plan.emotion ? { emotion: true } : {}),
-    config: { turn_budget: plan.budget, base_seed: plan.baseSeed, run_index: planned.index, prompt_version: promptVersion, ...(plan.emotion ? { emotion: true } : {}) },
+    config: runConfigOf(plannedSettings(plan, planned.index, planned.mediated)),
   };
 }
 
@@ -266,7 +273,6 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
   const plan = planBatch(options);
   const { db, llm, signal, onProgress } = options;
   const concurrency = Math.max(1, options.concurrency ?? 4);
-  const promptVersion = simulationPromptVersion(plan.emotion);
   const summary: BatchSummary = { plan, stored: [], skipped: [], failed: [], aborted: [], pairsStored: [], calls: emptyStats() };
 
   for (const r of plan.runs.filter((r) => r.stored)) {
@@ -283,7 +289,7 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
         onProgress?.({ type: "aborted", runId: next.runId });
         continue;
       }
-      const attempt = await simulateRun(llm, simulationPrompts, runSetup(plan, next, promptVersion), { signal });
+      const attempt = await simulateRun(llm, simulationPrompts, runSetup(plan, next), { signal });
       addStats(summary.calls, attempt.stats);
       if (!attempt.ok) {
         if (attempt.aborted) {

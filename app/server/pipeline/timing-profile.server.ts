@@ -7,6 +7,7 @@ import { ie } from "../../domain/metrics/benchmark/ie.ts";
 import { DEFAULT_TIMING_BINS, timingProfile, type TimingProfileResult } from "../../domain/metrics/timing-profile.ts";
 import type { Db } from "../db.server.ts";
 import { mediatedRunValues } from "../models/metric-value.server.ts";
+import { usableEvaluationIds } from "./evaluation-identity.server.ts";
 
 export interface TimingProfileCell {
   mediator: string;
@@ -25,7 +26,10 @@ interface IeDetail {
 }
 
 export function timingProfiles(db: Db, bins = DEFAULT_TIMING_BINS): TimingProfileCell[] {
-  const rows = mediatedRunValues(db, ie.id);
+  const all = mediatedRunValues(db, ie.id);
+  // Rows of an evaluation a changed judge prompt superseded are not the judge's values now.
+  const usable = usableEvaluationIds(all.map((r) => r.evaluation));
+  const rows = all.filter((r) => usable.has(r.evaluation.id));
   const cells = new Map<string, { mediator: string; condition: string; judge: string; runs: number; interventions: { progress: number; ie: number }[] }>();
   for (const row of rows) {
     const mediator = row.mediator ?? "";

@@ -5,15 +5,14 @@
  */
 import type { BenchmarkPlan } from "../../domain/benchmark/plan.ts";
 import { expectedCallUsd } from "../../domain/benchmark/cost.ts";
-import { evaluationId } from "../../domain/evaluation-ids.ts";
 import { CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
 import type { Db } from "../db.server.ts";
 import type { LlmConfig } from "../llm/config.server.ts";
-import { evaluationBackbones } from "../models/evaluation.server.ts";
 import { findStudy, itemsOfStudy, type StudyRow } from "../models/study.server.ts";
 import { storedRunIds } from "../models/run.server.ts";
 import { loadEvaluationContext } from "../pipeline/evaluation-context.server.ts";
 import { TOPIC_METHOD, topicJudgeMessages } from "../pipeline/evaluate-topic.server.ts";
+import { resolveEvaluationIds } from "../pipeline/evaluation-identity.server.ts";
 import { planGrid } from "../benchmark/plan-file.server.ts";
 
 /** A study or plan that cannot be validated against, with the reason in words. */
@@ -62,9 +61,8 @@ export interface PendingJudging {
 
 /** Which of `runIds` the backbone has not judged (topic-localized), and the calls and dollars judging them takes. */
 export function pendingJudging(db: Db, config: LlmConfig, backbone: string, runIds: readonly string[]): PendingJudging {
-  const ids = new Map(runIds.map((r) => [r, evaluationId(r, TOPIC_METHOD, backbone)]));
-  const judged = evaluationBackbones(db, [...ids.values()]);
-  const pending = runIds.filter((r) => judged.get(ids.get(r)!) !== backbone);
+  const judged = resolveEvaluationIds(db, runIds, TOPIC_METHOD, backbone);
+  const pending = runIds.filter((r) => !judged.has(r));
   const price = config.prices[backbone];
   let calls = 0;
   let usd = 0;

@@ -8,10 +8,9 @@
 import { buildTable8 } from "../../domain/benchmark/report/table8.ts";
 import { DEFAULT_BOOTSTRAP } from "../../domain/benchmark/report/cells.ts";
 import { DEFAULT_TIMING_BINS } from "../../domain/metrics/timing-profile.ts";
-import { parseMetricParams } from "../../domain/metrics/metric-params.ts";
+import { parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";
 import type { ReportTable } from "../../domain/benchmark/report-model.ts";
 import type { Llm } from "../../domain/llm/types.ts";
-import { evaluationId } from "../../domain/evaluation-ids.ts";
 import { bestBackbone, compareBackbones } from "../../domain/validation/backbone-comparison.ts";
 import { buildEvaluatorReport, type EvaluatorValidationReport } from "../../domain/validation/evaluator-report.ts";
 import { trendChartSpec } from "../../domain/validation/trend-chart.ts";
@@ -22,8 +21,10 @@ import { metricValuesOf, staleMetricValuesOf } from "../models/metric-value.serv
 import { evaluateRuns, type RunStatus } from "../pipeline/evaluate-runs.server.ts";
 import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
 import { TOPIC_METHOD } from "../pipeline/evaluate-topic.server.ts";
+import { currentEvaluationIds } from "../pipeline/evaluation-identity.server.ts";
 import { planGrid, type LoadedPlan } from "../benchmark/plan-file.server.ts";
 import { loadReportData } from "../benchmark/report-data.server.ts";
+import type { LedgerTotals } from "../../domain/llm/call-ledger.ts";
 import { routedLlm, spendGuard } from "../benchmark/spend-cap.server.ts";
 import { benchmarkRunIds, expertStudy, pendingJudging, studyRunIds, ValidationInputError, type PendingJudging } from "./evaluator-work.server.ts";
 
@@ -91,6 +92,8 @@ export interface ValidationOutcome {
   stopped: "cap" | "signal" | null;
   failures: { runId: string; backbone: string; message: string }[];
   spentUsd: number;
+  /** The judge calls of this command, from the ledger the dollars come from. */
+  calls: LedgerTotals;
   evaluationsStored: number;
   metricRuns: number;
 }
@@ -121,10 +124,12 @@ function benchmarkMetrics(options: ValidationRunOptions): number {
   const { db, target, work } = options;
   const params = parseMetricParams(target.benchmark!.plan.params);
   let computed = 0;
+  const ids = currentEvaluationIds(db, work.benchmarkMediatedRunIds, TOPIC_METHOD, target.candidate);
   for (const runId of work.benchmarkMediatedRunIds) {
-    const id = evaluationId(runId, TOPIC_METHOD, target.candidate);
-    // Stored and current: a row an earlier metric definition computed is recomputed (docs/metrics.md).
-    if (metricValuesOf(db, "run", runId).some((row) => row.evaluationId === id) && staleMetricValuesOf(db, "run", runId).length === 0) continue;
+    const id = ids.get(runId)!;
+    // Stored, current and of the plan's parameters: otherwise recomputed (docs/metrics.md).
+    const rows = metricValuesOf(db, "run", runId);
+    if (rows.some((row) => row.evaluationId === id) && rows.every((row) => storedWithParams(row, params)) && staleMetricValuesOf(db, "run", runId).length === 0) continue;
     computeMetrics(db, { runId, params });
     computed += 1;
   }
@@ -170,11 +175,12 @@ export async function validateEvaluator(options: ValidationRunOptions): Promise<
   const { db, config, target, signal } = options;
   const guard = spendGuard({ llm: options.llm, db, config, maxCostUsd: options.maxCostUsd, signal });
   const llm = routedLlm(guard.llm, { evaluator: target.endpoint });
-  const outcome: ValidationOutcome = { report: null, stopped: null, failures: [], spentUsd: 0, evaluationsStored: 0, metricRuns: 0 };
+  const outcome: ValidationOutcome = { report: null, stopped: null, failures: [], spentUsd: 0, calls: guard.ledger.totals(), evaluationsStored: 0, metricRuns: 0 };
   options.onStart?.(options.work.jobs.reduce((n, j) => n + j.pending.length, 0), guard.spentUsd);
   const stopped = () => guard.capReached() || Boolean(signal?.aborted);
   await judgeAll(options, llm, outcome, stopped);
   outcome.spentUsd = guard.spentUsd();
+  outcome.calls = guard.ledger.totals();
   outcome.stopped = guard.capReached() ? "cap" : signal?.aborted ? "signal" : null;
   if (outcome.stopped) {
     outcome.failures = [];

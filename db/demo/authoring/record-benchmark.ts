@@ -11,6 +11,7 @@
 import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Bundle } from "../../../app/domain/bundle.ts";
+import { evaluationId } from "../../../app/domain/evaluation-ids.ts";
 import { planGrid } from "../../../app/server/benchmark/plan-file.server.ts";
 import { runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
 import { exportBundle } from "../../../app/server/bundle-store.server.ts";
@@ -58,8 +59,20 @@ function gridBundle(all: Bundle, runIds: Set<string>, pairIds: Set<string>): Bun
       .map(({ created_at: _dropped, ...run }) => ({ ...run, mediator_decisions: run.mediator_decisions?.map((d) => ({ ...d, seconds: DECISION_SECONDS })) })),
     matched_pairs: all.matched_pairs.filter((p) => pairIds.has(p.id)),
     ab_pairs: [],
-    evaluations: all.evaluations.filter((e) => runIds.has(e.run_id)).map(({ created_at: _dropped, ...evaluation }) => evaluation),
+    evaluations: all.evaluations
+      .filter((e) => runIds.has(e.run_id))
+      .map(versionFree)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
   };
+}
+
+/**
+ * An evaluation as recorded before prompt versions (bare id, no prompt_version): the stand-in's
+ * canned replies do not depend on the judge prompt's wording, so the demo's evaluations hold for
+ * any prompt version and a later prompt edit does not leave the seeded demo without them.
+ */
+function versionFree({ created_at: _time, prompt_version: _version, ...evaluation }: Bundle["evaluations"][number]): Bundle["evaluations"][number] {
+  return { ...evaluation, id: evaluationId(evaluation.run_id, evaluation.method, evaluation.backbone) };
 }
 
 /** Plays, judges and exports the demo plan's grid in a scratch database. */

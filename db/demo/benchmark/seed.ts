@@ -10,7 +10,8 @@ import { loadPlanFile, planGrid, type LoadedPlan } from "../../../app/server/ben
 import { importBundleFiles, type ImportSummary } from "../../../app/server/bundle-store.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
 import { parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
-import { touchBenchmarkPlan } from "../../../app/server/models/benchmark-plan.server.ts";
+import { findBenchmarkPlan, touchBenchmarkPlan } from "../../../app/server/models/benchmark-plan.server.ts";
+import { metricValuesOf } from "../../../app/server/models/metric-value.server.ts";
 import { computeMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
 import { DEMO_DIR } from "../seed.ts";
 
@@ -25,23 +26,30 @@ export function loadDemoPlan(): LoadedPlan {
 export interface DemoBenchmarkSummary {
   plan: LoadedPlan;
   imported: ImportSummary;
+  /** Metric rows computed by this call (0 when every run and pair already had its rows). */
   metricRows: number;
 }
 
 /**
  * Imports the demo benchmark's records, records its plan and computes the metrics of its runs
  * (mediated and unmediated: the emotion metrics EF, EV and EC are for both) and pairs with the
- * plan's params, as `benchmark run` would. Idempotent: present records are kept and the metric
- * rows recomputed to the same values.
+ * plan's params, as `benchmark run` would. A no-op on a seeded database: present records are
+ * kept, the plan's row is not touched again, and only a run (or its pair) without any stored
+ * metric row is computed — recomputing would rewrite rows a user may have recomputed with other
+ * parameters since.
  */
 export function seedDemoBenchmark(db: Db): DemoBenchmarkSummary {
   const imported = importBundleFiles(db, [{ file: DEMO_BENCHMARK_BUNDLE, text: readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8") }]);
   const plan = loadDemoPlan();
-  touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: plan.source });
+  if (!findBenchmarkPlan(db, plan.hash)) touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: plan.source });
   const params = parseMetricParams(plan.plan.params);
   let metricRows = 0;
   for (const unit of planGrid(db, plan.plan).units) {
-    for (const runId of [unit.unmediatedRunId, ...unit.mediated.map((m) => m.runId)]) metricRows += computeMetrics(db, { runId, params }).rows.length;
+    const subjects = [{ runId: unit.unmediatedRunId, pairId: null }, ...unit.mediated.map((m) => ({ runId: m.runId, pairId: m.pairId }))];
+    for (const { runId, pairId } of subjects) {
+      const stored = metricValuesOf(db, "run", runId).length > 0 && (pairId === null || metricValuesOf(db, "pair", pairId).length > 0);
+      if (!stored) metricRows += computeMetrics(db, { runId, params }).rows.length;
+    }
   }
   return { plan, imported, metricRows };
 }

@@ -1,11 +1,11 @@
 /** `socrates mturk import`: MTurk's batch results file into labels, and the review file to upload back. */
 import type { Command } from "commander";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { importMturkResults, MturkImportError, type MturkImportResult } from "../../../app/server/crowd/mturk-import.server.ts";
-import { openDatabase } from "../../../app/server/db.server.ts";
-import { parseIntOption, UserError } from "../../cli-kit.ts";
+import { checkpointWal, openDatabase } from "../../../app/server/db.server.ts";
+import { parseIntOption, readTextFile, UserError } from "../../cli-kit.ts";
 
 /** `Batch_123_batch_results.csv` → `Batch_123_batch_results.review.csv`, in the same folder. */
 export function defaultReviewPath(file: string): string {
@@ -56,20 +56,18 @@ flagged on gold items, is rejected. Upload it under Manage → Results → Uploa
     )
     .action((opts: { study: string; file: string; reviewOut?: string; dryRun?: boolean }) => {
       const studyId = parseIntOption("study", opts.study, 1);
-      let text: string;
-      try {
-        text = readFileSync(opts.file, "utf8");
-      } catch (err) {
-        throw new UserError(`${opts.file}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-      }
+      const text = readTextFile(opts.file);
       let result: MturkImportResult;
+      const db = openDatabase();
       try {
-        result = importMturkResults(openDatabase(), studyId, { text, fileName: opts.file, dryRun: opts.dryRun });
+        result = importMturkResults(db, studyId, { text, fileName: opts.file, dryRun: opts.dryRun });
       } catch (err) {
         if (err instanceof MturkImportError) throw new UserError(err.message);
         if (err instanceof ServiceError) throw new UserError(err.message);
         throw err;
       }
+      // A bulk import: hand back the write-ahead log's space (best effort).
+      if (!opts.dryRun) checkpointWal(db);
       for (const line of describeImport(result)) console.log(line);
       const { review } = result;
       const counts = `${plural(review.approvals, "approval")}, ${plural(review.rejections, "rejection")}, ${review.untouched} already reviewed on MTurk`;

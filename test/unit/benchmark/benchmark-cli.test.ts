@@ -174,9 +174,17 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     }
     expect(mock.requests).toHaveLength(0);
 
-    const status = runCli(["benchmark", "status", "--plan", files.planPath], env);
+    // With the configuration, status matches runs on the roles' sampling too, as `run` does.
+    const status = runCli(["benchmark", "status", "--plan", files.planPath, "--config", files.configPath], env);
     expect(status.status).toBe(0);
     expect(status.stdout).toContain("main: 12 units, 36 runs (36 to simulate, 0 stored), 36 evaluations (36 pending)");
+    expect(status.stdout).not.toContain("no LLM configuration");
+    const noConfig = runCli(["benchmark", "status", "--plan", files.planPath], env);
+    expect(noConfig.stdout).toContain("no LLM configuration (");
+    expect(noConfig.stdout).toContain("main: 12 units, 36 runs (36 to simulate, 0 stored)");
+    const withoutConfig = runCli(["benchmark", "status", "--plan", files.planPath, "--config", join(files.configPath, "..", "absent.json")], env);
+    expect(withoutConfig.status).toBe(2);
+    expect(withoutConfig.stderr).toContain("absent.json: cannot read the LLM configuration (ENOENT)");
   });
 
   it("stops cleanly on Ctrl-C (SIGINT) and resumes", async () => {
@@ -186,7 +194,7 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     process.kill(child.pid, "SIGINT");
     const stopped = await child.exited;
     expect(stopped.code).toBe(130);
-    expect(stopped.stderr).toContain("interrupted; resume with: npx socrates benchmark run --plan");
+    expect(stopped.stderr).toContain(`interrupted; resume with: SOCRATES_DB=${files.dbPath} npx socrates benchmark run --plan ${files.planPath} --config ${files.configPath}`);
     expect(brokenRuns(files.dbPath)).toEqual([]);
     await resumesToCompletion({ mock, files, args, env });
   });

@@ -4,7 +4,7 @@
  * the estimate counts those calls, and a second pass asks nothing.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { emotionEvaluationId } from "../../../app/domain/emotion/trajectory.ts";
+import { newEvaluationId } from "../../../app/server/pipeline/evaluation-identity.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { loadLlmConfig, parseLlmConfig } from "../../../app/server/llm/config.server.ts";
@@ -68,7 +68,7 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     const bodies = mock.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => JSON.stringify(r.body));
     expect(emotionRequests(bodies)).toHaveLength(2 * 2);
     for (const body of emotionRequests(bodies)) expect(JSON.parse(body).model).toBe(JUDGE);
-    expect(column(files.dbPath, "SELECT id FROM evaluations WHERE method = 'emotion' ORDER BY id")).toEqual(runIds.map((id) => emotionEvaluationId(id, JUDGE)).sort());
+    expect(column(files.dbPath, "SELECT id FROM evaluations WHERE method = 'emotion' ORDER BY id")).toEqual(runIds.map((id) => newEvaluationId(id, "emotion", JUDGE)).sort());
     expect(column(files.dbPath, "SELECT count(*) FROM evaluations WHERE method = 'emotion' AND errors IS NOT NULL AND errors != '[]'")).toEqual([0]);
 
     // A second pass finds everything stored, plans nothing for the judge, and asks nothing.
@@ -80,11 +80,12 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     expect(second.evaluations).toEqual({ stored: 0, skipped: 4 });
     expect(mock.requests.length).toBe(before);
 
-    // The same grid under a plan that now asks for self-report: the stored runs are reused as
-    // they are, and the work summary counts them (the command prints a note).
+    // The same grid under a plan that now asks for self-report: self-report is part of a run's
+    // identity, so none of the stored runs is taken for it; its runs are new and need no judge.
     const selfReporting = { ...loaded, plan: { ...loaded.plan, emotion: { selfReport: true, judge: { model: JUDGE } } } };
-    const reused = prepareGridRun({ db, config, loaded: selfReporting });
-    expect(countsByPart(reused.units).main).toMatchObject({ runsStored: 2, storedWithoutSelfReport: 2, emotionPending: 0 });
+    const fresh = prepareGridRun({ db, config, loaded: selfReporting });
+    expect(countsByPart(fresh.units).main).toMatchObject({ runs: 2, runsStored: 0, emotionPending: 0 });
+    for (const r of fresh.units[0].runs) expect(runIds).not.toContain(r.runId);
   });
 
   it("with selfReport, the parties report their emotion every turn, the judge is not needed, and the emotion metrics are stored", async () => {

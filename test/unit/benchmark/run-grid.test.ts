@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseBenchmarkPlan } from "../../../app/domain/benchmark/plan.ts";
 import { parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
-import { evaluationId } from "../../../app/domain/evaluation-ids.ts";
+import { newEvaluationId } from "../../../app/server/pipeline/evaluation-identity.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { loadLlmConfig } from "../../../app/server/llm/config.server.ts";
@@ -54,7 +54,7 @@ describe("benchmark run", { timeout: 60_000 }, () => {
       expect(shared).toEqual([unit.unmediatedRunId, unit.unmediatedRunId]);
     }
     for (const runId of runIds) {
-      expect(count(files.dbPath, "SELECT count(*) AS n FROM evaluations WHERE id = ?", evaluationId(runId, "topic-localized", JUDGE_MODEL))).toBe(1);
+      expect(count(files.dbPath, "SELECT count(*) AS n FROM evaluations WHERE id = ?", newEvaluationId(runId, "topic-localized", JUDGE_MODEL))).toBe(1);
     }
     // Mediator metrics belong to mediated runs only; an unmediated run enters its pairs' rows.
     for (const runId of units.flatMap((u) => u.mediated.map((m) => m.runId))) {

@@ -3,7 +3,7 @@
  * the batch files hold, every refusal (expert, closed or finished study, underpaid reward, a
  * folder that already holds files) writing nothing, and the real CLI's output and exit codes.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEDERAL_MINIMUM_WAGE_USD } from "../../../app/domain/crowd/hit-config.ts";
@@ -162,6 +162,14 @@ describe("mturk export", () => {
     const empty = freshDir();
     mkdirSync(empty);
     expect(exportBatch(t.db, studies.crowdConsensus, { outDir: empty }).rows).toBeGreaterThan(0);
+
+    // An empty folder reached through a symbolic link is refused too (issue 29).
+    const target = freshDir();
+    mkdirSync(target);
+    const linked = freshDir();
+    symlinkSync(target, linked);
+    expect(() => exportBatch(t.db, studies.crowdConsensus, { outDir: linked })).toThrowError(/is a symbolic link; refusing to write through it/);
+    expect(readdirSync(target)).toEqual([]);
   });
 
   it("names the default folder after the study and the time (UTC)", () => {

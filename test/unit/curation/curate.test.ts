@@ -183,6 +183,8 @@ describe("socrates curate", { timeout: 240_000 }, () => {
     const spent = Number(/stopped at the cost cap \(\$(\d+\.\d+) of \$1\.00\)/.exec(capped.stdout)?.[1]);
     expect(spent).toBeGreaterThanOrEqual(1);
     expect(spent).toBeLessThan(1.5);
+    // The cap counts one command's new calls: the printed command, every option as given, goes on.
+    expect(capped.stdout).toContain(`resume with: SOCRATES_DB=${t.dbPath} npx socrates curate --domains ${DOMAINS.join(",")} --per-domain 2 --max-cost 1 --config ${join(t.dir, "socrates.config.json")}\n`);
     expect(t.all("SELECT id FROM curation_candidates WHERE status = 'accepted'").length).toBeLessThan(4);
     const done = await t.run().exited;
     expect(done.code, done.stderr).toBe(0);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
-import { runCli, spawnCli } from "../../helpers/cli.ts";
+import { printedCommand, runCli, spawnCli } from "../../helpers/cli.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 import { tableCounts, tempDir } from "../../helpers/temp-db.ts";
@@ -75,11 +75,35 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     const result = runCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--budget", "4", "--config", configPath], env);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("runs: 0 stored, 0 already stored (skipped), 1 failed");
-    expect(result.stdout).toMatch(/failed demo-transactional-1:general:none:sim-party:r0: turn 1 \(BAKERY\): .*127\.0\.0\.1:9/);
+    expect(result.stdout).toMatch(/failed demo-transactional-1:general:none:sim-party:r0:[0-9a-f]{10}: turn 1 \(BAKERY\): .*127\.0\.0\.1:9/);
     const db = openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
     const after = tableCounts(db);
     expect({ ...after, llm_calls: 0 }).toEqual({ ...counts, llm_calls: 0 }); // only the failed call is on record
+  });
+
+  it("prints a resume command with every option given, which runs as printed once the endpoint answers", async () => {
+    const { configPath, env, dbPath } = setup();
+    // In the order the command declares its options, which is the order the printed command keeps.
+    const given = ["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--seed", "11", "--budget", "4", "--config", configPath];
+    const failed = runCli(given, env);
+    expect(failed.status).toBe(1);
+    const printed = /Resume with: (.+)$/m.exec(failed.stderr)?.[1];
+    expect(printed, failed.stderr).toBeDefined();
+    const { env: printedEnv, args } = printedCommand(printed!);
+    expect({ env: printedEnv, args: args.join(" ") }).toEqual({ env: { SOCRATES_DB: dbPath }, args: given.join(" ") });
+
+    const mock = await startMockLlm({ respond: simulationResponder });
+    cleanups.push(() => mock.close());
+    writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));
+    const resumed = await spawnCli(args, printedEnv).exited;
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain("runs: 1 stored");
+    const db = openDatabase(dbPath);
+    cleanups.push(() => db.$client.close());
+    // The options the user gave reached the resumed run: its seed and turn budget.
+    const configs = (db.$client.prepare(`SELECT config FROM runs WHERE config LIKE '%"base_seed":11%'`).all() as { config: string }[]).map((r) => JSON.parse(r.config));
+    expect(configs).toEqual([expect.objectContaining({ base_seed: 11, turn_budget: 4 })]);
   });
 
   it("--emotion stores each party turn's self-reported emotion, and --help says so", async () => {
@@ -92,7 +116,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     expect(run.stdout).toContain("runs: 1 stored");
     const db = openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
-    const rows = db.$client.prepare("SELECT emotion, emotion_reason AS reason FROM turns WHERE run_id = ?").all("demo-transactional-1:general:none:sim-party:r0") as { emotion: number | null; reason: string | null }[];
+    const rows = db.$client.prepare("SELECT emotion, emotion_reason AS reason FROM turns WHERE run_id LIKE ?").all("demo-transactional-1:general:none:sim-party:r0:%") as { emotion: number | null; reason: string | null }[];
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(Number.isInteger(row.emotion) && !!row.reason).toBe(true);
 

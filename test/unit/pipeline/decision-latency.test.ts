@@ -14,23 +14,24 @@ import { seedDemo } from "../../../db/demo/seed.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
-import { MEDIATOR_MODEL, PARTY_MODEL, servedBodies, testLlm } from "./helpers.ts";
+import { MEDIATOR_MODEL, PARTY_MODEL, servedBodies, slotOf, testLlm } from "./helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** The slot of the batch's mediated run (its id adds the settings hash). */
 const MEDIATED = `demo-transactional-1:general:${MEDIATOR_MODEL}:${PARTY_MODEL}:r0`;
 type Db = ReturnType<typeof openDatabase>;
 
-const mediatedRun = (db: Db): Run => exportBundle(db).runs.find((r) => r.id === MEDIATED)!;
+const mediatedRun = (db: Db): Run => exportBundle(db).runs.find((r) => slotOf(r.id) === MEDIATED)!;
 
 /** The recorded latency of each "when" call of the run, in the order they were made. */
 function whenLatencies(db: Db): number[] {
   return db.$client
-    .prepare("SELECT latency_ms AS ms, parsed FROM llm_calls WHERE subject = ? AND role = 'mediator' ORDER BY rowid")
-    .all(MEDIATED)
+    .prepare("SELECT latency_ms AS ms, parsed FROM llm_calls WHERE subject LIKE ? AND role = 'mediator' ORDER BY rowid")
+    .all(`${MEDIATED}:%`)
     .flatMap((r) => {
       const row = r as { ms: number; parsed: string };
       return "should_engage" in JSON.parse(row.parsed) ? [row.ms] : [];

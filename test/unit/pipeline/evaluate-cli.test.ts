@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { newEvaluationId } from "../../../app/server/pipeline/evaluation-identity.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
 import { currentMetricParams } from "../../../app/server/pipeline/metric-settings.server.ts";
 import { DEFAULT_METRIC_PARAMS } from "../../../app/domain/metrics/metric-params.ts";
@@ -58,7 +59,7 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(real.stdout).toContain(`topic with ${JUDGE_MODEL}: 1 stored, 0 skipped, 0 failed`);
     expect(real.stdout).toMatch(/LLM calls: 3 made, 0 from cache/);
     expect(real.stdout).toMatch(/tokens \(new calls\): \d+ prompt \+ \d+ completion; cost \$0\.0000/);
-    expect(db.select().from(schema.evaluations).all().map((e) => e.id)).toContain(`${MEDIATED}:topic-localized:${JUDGE_MODEL}`);
+    expect(db.select().from(schema.evaluations).all().map((e) => e.id)).toContain(newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL));
 
     const again = await runCliAsync(["evaluate", "--all", "--method", "topic", "--dry-run"], env);
     expect(again.stdout).toMatch(/1 skipped \(already done or nothing to judge\)/);
@@ -71,7 +72,7 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(real.stdout).toContain(`emotion with ${EMOTION_MODEL}: 1 stored, 0 skipped, 0 failed`);
     expect(real.stdout).toMatch(/LLM calls: 2 made, 0 from cache/);
     const stored = db.select().from(schema.evaluations).all().filter((e) => e.method === "emotion");
-    expect(stored.map((e) => e.id)).toEqual([`${MEDIATED}:emotion:${EMOTION_MODEL}`]);
+    expect(stored.map((e) => e.id)).toEqual([newEvaluationId(MEDIATED, "emotion", EMOTION_MODEL)]);
     expect(Object.keys(stored[0].output as object).sort()).toEqual(["BAKERY", "VENDOR"]);
 
     const again = await runCliAsync(["evaluate", "--run", MEDIATED, "--method", "emotion"], env);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { newEvaluationId } from "../../../app/server/pipeline/evaluation-identity.server.ts";
 import { evaluationSchema, type Evaluation, type Run } from "../../../app/domain/bundle.ts";
-import { emotionEvaluationId, runEmotionTrajectories } from "../../../app/domain/emotion/trajectory.ts";
+import { runEmotionTrajectories } from "../../../app/domain/emotion/trajectory.ts";
 import type { Db } from "../../../app/server/db.server.ts";
 import { exportBundle, importBundleFiles, importBundleRecords } from "../../../app/server/bundle-store.server.ts";
 import { emotionTurns, runSpeakers } from "../../../app/server/models/run.server.ts";
@@ -22,7 +23,7 @@ function demoRun(db: Db, id: string): Run {
 }
 
 function storedEmotion(db: Db, runId: string, backbone = EMOTION_MODEL): Evaluation | undefined {
-  return exportBundle(db).evaluations.find((e) => e.id === emotionEvaluationId(runId, backbone));
+  return exportBundle(db).evaluations.find((e) => e.id === newEvaluationId(runId, "emotion", backbone));
 }
 
 const partyOf = (user: string) => /^Score party ([A-Z]+) at its turns/m.exec(user)?.[1];
@@ -31,7 +32,7 @@ describe("post-hoc emotion judge over HTTP", () => {
   it("scores every turn of each party with one call per party, and the record passes the bundle checks", async () => {
     const { db, mock, llm } = await evaluationSetup(cleanups);
     const summary = await evaluateRuns(db, { llm, method: "emotion", runIds: [MEDIATED] });
-    const id = emotionEvaluationId(MEDIATED, EMOTION_MODEL);
+    const id = newEvaluationId(MEDIATED, "emotion", EMOTION_MODEL);
     expect(summary.backbone).toBe(EMOTION_MODEL);
     expect(summary.runs).toEqual([{ runId: MEDIATED, status: "stored", evaluationId: id, calls: 2, errors: 0 }]);
     const requests = chatRequests(mock);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { newEvaluationId } from "../../../app/server/pipeline/evaluation-identity.server.ts";
 import { MEDIATOR_ID, NO_MENTION, type PerTurnOutput, type Run } from "../../../app/domain/bundle.ts";
 import { checkPerTurnOutput } from "../../../app/domain/baseline.ts";
 import { exportBundle } from "../../../app/server/bundle-store.server.ts";
@@ -16,7 +17,7 @@ const PARTIES = ["BAKERY", "VENDOR"];
 
 function stored(db: Parameters<typeof exportBundle>[0], runId: string): { output: PerTurnOutput; errors: { message: string }[]; run: Run } {
   const bundle = exportBundle(db);
-  const evaluation = bundle.evaluations.find((e) => e.id === `${runId}:per-turn:${BASELINE_MODEL}`);
+  const evaluation = bundle.evaluations.find((e) => e.id === newEvaluationId(runId, "per-turn", BASELINE_MODEL));
   if (!evaluation || evaluation.method !== "per-turn") throw new Error(`no per-turn evaluation for ${runId}`);
   return { output: evaluation.output, errors: evaluation.errors ?? [], run: bundle.runs.find((r) => r.id === runId)! };
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { newEvaluationId } from "../../../app/server/pipeline/evaluation-identity.server.ts";
 import { evaluationSchema, type Run } from "../../../app/domain/bundle.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { getRunView } from "../../../app/server/catalog.server.ts";
@@ -26,8 +27,8 @@ describe("topic-localized evaluator over HTTP", () => {
 
     expect(summary.backbone).toBe(JUDGE_MODEL);
     expect(summary.runs).toEqual([
-      { runId: UNMEDIATED, status: "stored", evaluationId: `${UNMEDIATED}:topic-localized:${JUDGE_MODEL}`, calls: 3, errors: 0 },
-      { runId: MEDIATED, status: "stored", evaluationId: `${MEDIATED}:topic-localized:${JUDGE_MODEL}`, calls: 3, errors: 0 },
+      { runId: UNMEDIATED, status: "stored", evaluationId: newEvaluationId(UNMEDIATED, "topic-localized", JUDGE_MODEL), calls: 3, errors: 0 },
+      { runId: MEDIATED, status: "stored", evaluationId: newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL), calls: 3, errors: 0 },
     ]);
     // One call per topic and run; every request names the configured judge model.
     const requests = chatRequests(mock);
@@ -36,7 +37,7 @@ describe("topic-localized evaluator over HTTP", () => {
 
     const bundle = exportBundle(db);
     const stored = bundle.evaluations.filter((e) => e.backbone === JUDGE_MODEL);
-    expect(stored.map((e) => e.id).sort()).toEqual([`${MEDIATED}:topic-localized:${JUDGE_MODEL}`, `${UNMEDIATED}:topic-localized:${JUDGE_MODEL}`]);
+    expect(stored.map((e) => e.id).sort()).toEqual([newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL), newEvaluationId(UNMEDIATED, "topic-localized", JUDGE_MODEL)]);
     for (const evaluation of stored) {
       expect(evaluationSchema.safeParse(evaluation).success).toBe(true);
       expect(evaluation.errors).toBeUndefined();
@@ -104,7 +105,7 @@ describe("topic-localized evaluator over HTTP", () => {
     const summary = await evaluateRuns(db, { llm, method: "topic", runIds: [MEDIATED] });
     expect(summary.runs[0]).toMatchObject({ status: "stored", errors: 2 });
 
-    const evaluation = exportBundle(db).evaluations.find((e) => e.id === `${MEDIATED}:topic-localized:${JUDGE_MODEL}`)!;
+    const evaluation = exportBundle(db).evaluations.find((e) => e.id === newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL))!;
     if (evaluation.method !== "topic-localized") throw new Error("wrong method");
     expect(Object.keys(evaluation.output)).toEqual(["WARR"]);
     const errors = evaluation.errors ?? [];

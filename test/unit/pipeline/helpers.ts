@@ -59,3 +59,8 @@ export function duplicates(values: string[]): string[] {
   for (const v of values) (seen.has(v) ? twice : seen).add(v);
   return [...twice];
 }
+
+/** A run id without its settings-hash suffix: what the run plays and by whom, and its index. */
+export function slotOf(runId: string): string {
+  return runId.replace(/:[0-9a-f]{10}$/, "");
+}

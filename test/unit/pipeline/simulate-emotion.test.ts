@@ -17,7 +17,7 @@ import { partyView } from "../../../app/domain/visibility.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
 import { templateVersion } from "../../../app/server/pipeline/prompt-templates.server.ts";
-import { planBatch, simulateBatch, SimulationInputError } from "../../../app/server/pipeline/simulate.server.ts";
+import { planBatch, simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
 import { partyMessages, SIMULATION_TEMPLATES, simulationTemplatesFor } from "../../../app/server/pipeline/simulation-prompts.server.ts";
 import { turns as turnsTable } from "../../../db/schema.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
@@ -114,12 +114,19 @@ describe("simulation with self-reported emotion", () => {
     for (const body of partyBodies) expect(body).not.toMatch(/emotion|felt then/i);
   });
 
-  it("refuses to skip a stored run simulated with the other emotion setting", async () => {
+  it("never skips a stored run simulated with the other emotion setting: emotion is part of the run's identity", async () => {
     const { db, llm } = await setup();
-    await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 });
-    expect(() => planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true })).toThrow(SimulationInputError);
-    expect(() => planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true })).toThrow(/already stored without self-reported emotion/);
-    expect(planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 }).runs[0].stored).toBe(true);
+    const without = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 });
+    const withEmotion = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true });
+    expect(withEmotion.skipped).toEqual([]);
+    expect(withEmotion.stored).toHaveLength(1);
+    expect(withEmotion.stored[0]).not.toBe(without.stored[0]);
+    const runs = new Map(simulatedRuns(db).map((r) => [r.id, r]));
+    expect(runs.get(withEmotion.stored[0])!.turns.every((t) => t.role !== "party" || typeof t.emotion === "number")).toBe(true);
+    expect(runs.get(without.stored[0])!.turns.every((t) => t.emotion === undefined)).toBe(true);
+    // Each setting finds its own run again.
+    expect(planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 }).runs[0]).toMatchObject({ runId: without.stored[0], stored: true });
+    expect(planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true }).runs[0]).toMatchObject({ runId: withEmotion.stored[0], stored: true });
   });
 
   it("abandons a run whose party keeps reporting an emotion off the scale, after one repair retry, and stores nothing", async () => {

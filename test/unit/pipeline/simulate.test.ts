@@ -6,7 +6,7 @@ import { estimateBatch, planBatch, simulateBatch, SimulationInputError } from ".
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import type { Responder } from "../../mock-llm/server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
-import { chatRequests, demoSimulationSetup, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies } from "./helpers.ts";
+import { chatRequests, demoSimulationSetup, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies, slotOf } from "./helpers.ts";
 
 const SCENARIO = "demo-transactional-1";
 const CONDITION = "demo-transactional-1:general";
@@ -72,7 +72,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     expect(progress.filter((p) => p.startsWith("stored:"))).toHaveLength(6);
 
     const runs = simulatedRuns(db);
-    expect(runs.map((r) => r.id).sort()).toEqual(
+    expect(runs.map((r) => slotOf(r.id)).sort()).toEqual(
       [0, 1, 2].flatMap((i) => [`${CONDITION}:${MEDIATOR_MODEL}:${PARTY_MODEL}:r${i}`, `${CONDITION}:none:${PARTY_MODEL}:r${i}`]).sort(),
     );
     for (const run of runs) {
@@ -147,9 +147,9 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     const options = { db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1, budget: 8, concurrency: 1 };
     const first = await simulateBatch(options);
     expect(first.failed).toHaveLength(1);
-    expect(first.failed[0].runId).toBe(`${CONDITION}:${MEDIATOR_MODEL}:${PARTY_MODEL}:r0`);
+    expect(slotOf(first.failed[0].runId)).toBe(`${CONDITION}:${MEDIATOR_MODEL}:${PARTY_MODEL}:r0`);
     expect(first.failed[0].reason).toMatch(/mediator decision after turn 1: HTTP 400/);
-    expect(first.stored).toEqual([`${CONDITION}:none:${PARTY_MODEL}:r0`]);
+    expect(first.stored.map(slotOf)).toEqual([`${CONDITION}:none:${PARTY_MODEL}:r0`]);
     expect(first.pairsStored).toEqual([]);
     expect(simulatedRuns(db).map((r) => r.id)).toEqual(first.stored);
 
@@ -185,7 +185,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
   it("runs unmediated batches alone with --mediator none", async () => {
     const { db, mock, llm } = await setup();
     const summary = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 2, budget: 6 });
-    expect(summary.stored.sort()).toEqual([`${CONDITION}:none:${PARTY_MODEL}:r0`, `${CONDITION}:none:${PARTY_MODEL}:r1`]);
+    expect(summary.stored.map(slotOf).sort()).toEqual([`${CONDITION}:none:${PARTY_MODEL}:r0`, `${CONDITION}:none:${PARTY_MODEL}:r1`]);
     expect(summary.pairsStored).toEqual([]);
     expect(chatRequests(mock).every((r) => r.body.model === PARTY_MODEL)).toBe(true);
   });
@@ -240,12 +240,12 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     const base = exportBundle(db).scenarios.find((sc) => sc.id === SCENARIO)!;
     importBundleFiles(db, [{ file: "bare.json", text: JSON.stringify({ format: "socrates-bundle", version: 1, scenarios: [{ ...base, id: "bare-oven" }] }) }]);
     const summary = await simulateBatch({ db, llm, scenarioId: "bare-oven", mediator: "none", runs: 1, budget: 4 });
-    expect(summary.stored).toEqual([`bare-oven:general:none:${PARTY_MODEL}:r0`]);
+    expect(summary.stored.map(slotOf)).toEqual([`bare-oven:general:none:${PARTY_MODEL}:r0`]);
     expect(exportBundle(db).conditions.find((c) => c.id === "bare-oven:general")).toEqual({ id: "bare-oven:general", scenario_id: "bare-oven", axis: "general", variant: "default" });
     // The second batch finds the condition it made and reuses it.
     const again = await simulateBatch({ db, llm, scenarioId: "bare-oven", mediator: "none", runs: 2, budget: 4 });
     expect(again.plan.conditionIsNew).toBe(false);
-    expect(again.stored).toEqual([`bare-oven:general:none:${PARTY_MODEL}:r1`]);
+    expect(again.stored.map(slotOf)).toEqual([`bare-oven:general:none:${PARTY_MODEL}:r1`]);
   });
 
   it("rejects unknown scenarios and conditions of another scenario, before any call", async () => {
@@ -257,9 +257,12 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     expect(() => planBatch({ ...base, scenarioId: SCENARIO, runs: 0 })).toThrow(/number of runs/);
     await expect(simulateBatch({ ...base, scenarioId: SCENARIO, budget: 0 })).rejects.toThrow(/turn budget/);
     expect(mock.requests).toHaveLength(0);
-    // Two mediator names that sanitise to one run id: the stored run is not taken for the other's.
-    await simulateBatch({ ...base, scenarioId: SCENARIO, mediator: "org/med", budget: 2, withUnmediated: false });
-    expect(() => planBatch({ ...base, scenarioId: SCENARIO, mediator: "org-med" })).toThrow(/already stored for simulator "sim-party" and mediator "org\/med", not "sim-party" and "org-med"/);
+    // Two mediator names that sanitise alike ("org/med", "org-med") are two identities: the stored run is not taken for the other's.
+    const stored = await simulateBatch({ ...base, scenarioId: SCENARIO, mediator: "org/med", budget: 2, withUnmediated: false });
+    const other = planBatch({ ...base, scenarioId: SCENARIO, mediator: "org-med", budget: 2, withUnmediated: false });
+    expect(other.runs.map((r) => r.stored)).toEqual([false]);
+    expect(slotOf(other.runs[0].runId)).toBe(slotOf(stored.stored[0]));
+    expect(other.runs[0].runId).not.toBe(stored.stored[0]);
   });
 
   it("estimates the most calls without calling anything", async () => {

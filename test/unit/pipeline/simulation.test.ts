@@ -8,8 +8,8 @@ import {
   partyForTurn,
   runSeed,
   sanitiseId,
-  simulationRunId,
 } from "../../../app/domain/simulation/schedule.ts";
+import { identifiedRunId } from "../../../app/domain/simulation/run-identity.ts";
 import { renderMessages } from "../../../app/server/pipeline/prompt-templates.server.ts";
 
 const party = (speaker: string, signal: Turn["signal"]): Pick<Turn, "role" | "speaker" | "signal"> => ({ role: "party", speaker, signal });
@@ -53,9 +53,12 @@ describe("termination", () => {
 });
 
 describe("ids and seeds", () => {
-  it("makes run ids from condition, mediator, simulator and index, in the bundle id charset", () => {
-    expect(simulationRunId("sc-1:general", "gpt-4o-mini", "deepseek/v3.2", 3)).toBe("sc-1:general:gpt-4o-mini:deepseek-v3.2:r3");
-    expect(simulationRunId("sc-1:general", null, "sim", 0)).toBe("sc-1:general:none:sim:r0");
+  it("makes run ids from condition, mediator, simulator, index and settings hash, in the bundle id charset", () => {
+    const settings = { condition_id: "sc-1:general", simulator: "deepseek/v3.2", mediator: "gpt-4o-mini", mediator_mode: "generic", turn_budget: 30, base_seed: 1, run_index: 3, seed: 5, prompt_version: "p", emotion: false };
+    const hash = "0123456789abcdef";
+    expect(identifiedRunId(settings, hash)).toBe("sc-1:general:gpt-4o-mini:deepseek-v3.2:r3:0123456789");
+    expect(identifiedRunId({ ...settings, mediator_mode: "social" }, hash)).toBe("sc-1:general:gpt-4o-mini:social:deepseek-v3.2:r3:0123456789");
+    expect(identifiedRunId({ ...settings, mediator: null, mediator_mode: null, simulator: "sim", run_index: 0 }, hash)).toBe("sc-1:general:none:sim:r0:0123456789");
     expect(matchedPairId("sc-1:general:m:sim:r0")).toBe("sc-1:general:m:sim:r0:pair");
   });
   it("keeps long ids within 120 characters and distinct", () => {

@@ -44,7 +44,12 @@ describe("fidelity pairs with self-reported emotion", () => {
     expect(proxy.r).toBeGreaterThan(0);
     expect(proxy.agreement).toBeGreaterThan(0.5);
 
-    // A batch without --emotion does not silently skip runs stored with it.
-    expect(() => planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8 })).toThrow(/already stored with self-reported emotion; add --emotion/);
+    // A batch without --emotion never takes the runs stored with it: its runs and pair are new.
+    const without = planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8 });
+    const first = pairs.find((p) => p.id === planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8, emotion: true }).pairs[0].record.id)!;
+    expect(first).toBeDefined();
+    expect(without.pairs[0]).toMatchObject({ stored: false, runA: { stored: false }, runB: { stored: false } });
+    expect([without.pairs[0].runA.runId, without.pairs[0].runB.runId]).not.toContain(first.run_a_id);
+    expect(without.pairs[0].record.id).not.toBe(first.id);
   });
 });

@@ -137,11 +137,18 @@ describe("socrates fidelity pairs (server)", () => {
     expect(tableCounts(db)).toEqual(counts);
   });
 
-  it("refuses an unknown scenario and a budget other than the stored runs'", async () => {
+  it("refuses an unknown scenario, and plans new runs and a new pair for another budget", async () => {
     const { db, llm } = await setup();
     expect(() => planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, scenarios: ["nope"] })).toThrow(/unknown scenario "nope"/);
-    await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 4 });
-    expect(() => planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 5 })).toThrow(/already stored with other settings .*turn budget 4/);
+    const first = await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 4 });
+    const again = planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 4 });
+    expect(again.pairs[0]).toMatchObject({ stored: true, record: { id: first.pairsStored[0] }, runA: { stored: true }, runB: { stored: true } });
+    const longer = planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 5 });
+    expect(longer.pairs[0]).toMatchObject({ stored: false, runA: { stored: false }, runB: { stored: false } });
+    expect(longer.pairs[0].record.id).not.toBe(first.pairsStored[0]);
+    expect(longer.pairs[0].runA.runId).not.toBe(again.pairs[0].runA.runId);
+    // Both draws are the same pair of conditions: only the runs' settings differ.
+    expect(longer.pairs[0].runA.conditionId).toBe(again.pairs[0].runA.conditionId);
   });
 });
 

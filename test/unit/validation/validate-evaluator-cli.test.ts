@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoBenchmark } from "../../../db/demo/benchmark/seed.ts";
+import { mdNote } from "../../../app/domain/benchmark/report/format.ts";
 import { listStudyRows } from "../../../app/server/models/study.server.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
 import { spawnCli } from "../../helpers/cli.ts";
@@ -57,6 +58,8 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
     // Every judge call went to the candidate's model name, and is cached.
     const models = new Set(mock.requests.map((r) => (r.body as { model?: string }).model));
     expect([...models]).toEqual([CANDIDATE]);
+    // The summary counts what the endpoint received (no retry here: one request a call).
+    expect(first.stdout).toMatch(new RegExp(`LLM calls: ${requests} \\(${requests} HTTP requests\\), \\d+ from cache; spent`));
 
     const verdict = first.stdout.split("\n").find((l) => l.startsWith("verdict:"))!;
     expect(verdict).toMatch(new RegExp(`^verdict: ${CANDIDATE}: trajectory r = [0-9.-]+ .*significantly below demo-judge .*below --min-r 0\\.6$`));
@@ -86,7 +89,8 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
     const table8 = readFileSync(join(out, "table8.csv"), "utf8");
     expect(table8).toMatch(new RegExp(`Spearman ρ, demo-judge vs ${CANDIDATE}`));
     expect(table8).toMatch(new RegExp(`Kendall τ-b, demo-judge vs ${CANDIDATE}`));
-    expect(readFileSync(join(out, "report.md"), "utf8")).toContain(verdict);
+    // report.md escapes what it shows ("<0.001" as "&lt;0.001", issue 29).
+    expect(readFileSync(join(out, "report.md"), "utf8")).toContain(mdNote(verdict));
     expect(readFileSync(join(out, "report.html"), "utf8")).toMatch(/<h1>Evaluator validation: standin-noisy on study \d+<\/h1>[\s\S]*<svg/);
 
     // Every request the stand-in answered is stored once in the LLM cache, so nothing is paid twice.
@@ -98,6 +102,7 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
     expect(second.code).toBe(3);
     expect(mock.requests.length).toBe(requests);
     expect(second.stdout).toContain(verdict);
+    expect(second.stdout).toContain("LLM calls: 0 (0 HTTP requests)");
     expect(readFileSync(join(again, "difference.csv"), "utf8")).toBe(difference);
 
     // Without --min-r the same verdict is not a failure.
@@ -124,7 +129,10 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
       const cap = (estimate * 0.4).toFixed(2);
       const capped = await spawnCli([...args, "--max-cost", cap], { SOCRATES_DB: fresh.path }).exited;
       expect(capped.code).toBe(1);
-      expect(capped.stderr).toMatch(new RegExp(`stopped: the spending cap of \\$${cap.replace(".", "\\.")} was reached after \\$[0-9.]+; run the same command again to resume`));
+      expect(capped.stderr).toMatch(new RegExp(`stopped: the spending cap of \\$${cap.replace(".", "\\.")} was reached after \\$[0-9.]+; nothing half done was stored`));
+      // The resume command repeats every option given, the cap raised to cover what is left.
+      const resume = /Resume with: (.+)$/m.exec(capped.stderr)![1];
+      expect(resume).toContain(`SOCRATES_DB=${fresh.path} npx socrates validate-evaluator --study ${study} --backbone ${CANDIDATE} --out ${join(fresh.dir, "out")} --concurrency 1 --config ${config} --max-cost `);
       expect(capped.stderr).not.toMatch(/failed /);
       const paid = server.requests.length;
       const stored = count(fresh.path, "SELECT count(*) AS n FROM evaluations WHERE backbone = ?", CANDIDATE);

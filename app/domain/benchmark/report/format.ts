@@ -1,4 +1,5 @@
 /** Pure text forms of the report: cell strings, the markdown document and the csv files. */
+import { csvField } from "../../csv.ts";
 import { isReportCell, type BenchmarkReport, type ReportFigure, type ReportTable, type ReportValue } from "../report-model.ts";
 
 /** A mean as reported: ×100 with one decimal for percent tables, three decimals otherwise; "—" for none. */
@@ -24,6 +25,7 @@ export function reportHeader(report: BenchmarkReport): string[] {
   return [
     `Plan: ${report.planName} (hash ${report.planHash})`,
     `Evaluator: ${report.evaluator}; simulator: ${report.simulator}`,
+    `Studies (Tables 1, 2, 6): ${report.studyIds.length > 0 ? report.studyIds.join(", ") : "none named"}`,
     `Constants: ${params}; timing bins = ${c.bins}`,
     `Bootstrap: ${c.bootstrap.draws} draws resampling scenarios, seed ${c.bootstrap.seed}, ${Math.round(c.bootstrap.level * 100)}% percentile interval`,
     `Coverage: ${cov.storedRuns} of ${cov.plannedRuns} planned runs stored (mediated: ${cov.storedMediatedRuns ?? "?"} of ${cov.plannedMediatedRuns ?? "?"}); ${cov.evaluatedRuns} mediated runs with metrics under the main evaluator, ${cov.incompleteRuns} of them with incomplete judge output`,
@@ -31,18 +33,51 @@ export function reportHeader(report: BenchmarkReport): string[] {
   ];
 }
 
-const mdEscape = (s: string) => s.replace(/\|/g, "\\|");
+/**
+ * Text from a plan or the database (names, ids, messages) inside a markdown line, shown as
+ * written: on one line; `<`, `>`, `&` as entities (every renderer honours those, not all honour
+ * a backslash before `<`), so no name becomes HTML; markdown's inline marks and a table's `|`
+ * backslashed; no `](`, `][` or `]:` left to make a link.
+ */
+export function mdCell(s: string): string {
+  return s
+    .replace(/\r\n|\r|\n/g, " ")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/[\\`*_|~]/g, "\\$&")
+    .replace(/\](?=[([:])/g, "\\]");
+}
+
+/** mdCell for text that starts a block (a heading, a list item, a paragraph): a leading `#`, `-`, `+`, `=`, `[` or `1.` stays text. */
+export function mdText(s: string): string {
+  return mdCell(s)
+    .replace(/^(\s*)([#+=[-])/, "$1\\$2")
+    .replace(/^(\s*\d+)([.)])/, "$1\\$2");
+}
+
+/**
+ * A note: our own markdown, whose `code spans` (commands to run) are kept; everything outside
+ * them is escaped as mdText. With an odd number of backticks there is no safe span: all is escaped.
+ */
+export function mdNote(s: string): string {
+  const parts = s.replace(/\r\n|\r|\n/g, " ").split("`");
+  if (parts.length % 2 === 0) return mdText(s);
+  return parts.map((part, i) => (i % 2 === 1 ? part : i === 0 ? mdText(part) : mdCell(part))).join("`");
+}
+
+const mdEscape = mdCell;
 
 export function tableMarkdown(table: ReportTable): string {
   const header = table.columns.map((c) => mdEscape(c.group ? `${c.group} ${c.label}` : c.label));
-  const lines = [`## ${table.title}`, "", table.caption, "", `| ${table.rowLabel ?? "Mediator"} | ${header.join(" | ")} |`, `|---|${table.columns.map(() => "---").join("|")}|`];
+  const lines = [`## ${mdText(table.title)}`, "", mdText(table.caption), "", `| ${mdEscape(table.rowLabel ?? "Mediator")} | ${header.join(" | ")} |`, `|---|${table.columns.map(() => "---").join("|")}|`];
   let group: string | undefined;
   for (const row of table.rows) {
     if (row.group && row.group !== group) lines.push(`| **${mdEscape(row.group)}** |${table.columns.map(() => " ").join("|")}|`);
     group = row.group;
     lines.push(`| ${mdEscape(row.label)} | ${table.columns.map((c) => mdEscape(formatValue(row.cells[c.key], table.scale))).join(" | ")} |`);
   }
-  lines.push("", ...table.notes.map((n) => `- ${n}`));
+  lines.push("", ...table.notes.map((n) => `- ${mdNote(n)}`));
   return lines.join("\n");
 }
 
@@ -61,12 +96,14 @@ export function benchmarkDocument(report: BenchmarkReport): ReportDocument {
 }
 
 export function documentMarkdown(doc: ReportDocument, figureFile: (figure: ReportFigure) => string | null): string {
-  const out = [`# ${doc.title}`, "", ...doc.header.map((l) => `- ${l}`), ""];
-  if (doc.warnings.length > 0) out.push("## Warnings", "", ...doc.warnings.map((w) => `- ${w}`), "");
+  const out = [`# ${mdText(doc.title)}`, "", ...doc.header.map((l) => `- ${mdNote(l)}`), ""];
+  if (doc.warnings.length > 0) out.push("## Warnings", "", ...doc.warnings.map((w) => `- ${mdNote(w)}`), "");
   for (const table of doc.tables) out.push(tableMarkdown(table), "");
   for (const figure of doc.figures) {
     const file = figureFile(figure);
-    out.push(`## ${figure.title}`, "", figure.caption, "", ...(file ? [`![${figure.title}](${file})`, ""] : []));
+    // Inside an image's alt text every bracket is escaped, so the title cannot end it early.
+    const alt = mdCell(figure.title).replace(/(?<!\\)[[\]]/g, "\\$&");
+    out.push(`## ${mdText(figure.title)}`, "", mdText(figure.caption), "", ...(file ? [`![${alt}](${encodeURI(file)})`, ""] : []));
   }
   return out.join("\n");
 }
@@ -75,12 +112,8 @@ export function reportMarkdown(report: BenchmarkReport, figureFile: (figure: Rep
   return documentMarkdown(benchmarkDocument(report), figureFile);
 }
 
-const csvField = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-export const csvLine = (fields: unknown[]) => fields.map(csvField).join(",");
+/** The app's CSV field (csv.ts): quoted as RFC 4180 says, and a name starting like a formula (`=HYPERLINK(…)`) neutralised for spreadsheets. */
+export const csvLine = (fields: unknown[]) => fields.map((f) => csvField(f)).join(",");
 
 /** Long format: one line per cell, means on the metric's own scale. */
 export function tableCsv(table: ReportTable): string {

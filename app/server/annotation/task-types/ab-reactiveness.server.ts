@@ -86,9 +86,9 @@ export function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): num
 }
 
 /** Imports an uploaded bundle (all or nothing) and returns the A/B pair ids it carries. */
-function importUploadedPairs(db: Db, file: { name: string; text: string }): string[] {
+function importUploadedPairs(db: Db, file: { name: string; bytes: Uint8Array }): string[] {
   try {
-    importBundleFiles(db, [{ file: file.name || "upload.json", text: file.text }]);
+    importBundleFiles(db, [{ file: file.name || "upload.json", bytes: file.bytes }]);
   } catch (err) {
     if (!(err instanceof BundleImportError)) throw err;
     throw badInput(
@@ -96,8 +96,8 @@ function importUploadedPairs(db: Db, file: { name: string; text: string }): stri
       err.problems.slice(0, 20).map((p) => ({ path: `${p.file}: ${p.path}`, message: p.message })),
     );
   }
-  // Just imported, hence valid JSON with valid records.
-  const pairIds = ((JSON.parse(file.text) as { ab_pairs?: { id: string }[] }).ab_pairs ?? []).map((p) => p.id);
+  // Just imported, hence valid UTF-8 and JSON with valid records.
+  const pairIds = ((JSON.parse(new TextDecoder().decode(file.bytes)) as { ab_pairs?: { id: string }[] }).ab_pairs ?? []).map((p) => p.id);
   if (pairIds.length === 0) throw badInput("The uploaded bundle has no ab_pairs", [{ path: "bundle", message: "no A/B pairs" }]);
   return pairIds;
 }
@@ -119,9 +119,10 @@ async function formPairIds(db: Db, form: FormData): Promise<string[]> {
   const pairIds = typedPairIds(form);
   const upload = form.get("bundle");
   if (!(upload instanceof File) || upload.size === 0) return pairIds;
-  const text = await upload.text();
+  // Bytes, not upload.text(): that replaces invalid UTF-8 silently; the import names where it is.
+  const bytes = new Uint8Array(await upload.arrayBuffer());
   // After an await the route's write lock is gone: take it again (see http/write-lock).
-  const bundlePairs = await withWriteLock(db, () => importUploadedPairs(db, { name: upload.name, text }));
+  const bundlePairs = await withWriteLock(db, () => importUploadedPairs(db, { name: upload.name, bytes }));
   return [...new Set([...pairIds, ...bundlePairs])];
 }
 

@@ -17,6 +17,7 @@ import {
   type EvaluatorSource,
 } from "../../../domain/validation/index.ts";
 import { trendChartSpec } from "../../../domain/validation/trend-chart.ts";
+import { withoutUnscoredBackbones } from "../../../domain/validation/scored-backbones.ts";
 import { renderChartSvg } from "../../charts/render.server.ts";
 import type { Db } from "../../db.server.ts";
 import { failedTopicsOf } from "../../../domain/metrics/incomplete-input.ts";
@@ -93,7 +94,7 @@ export function consensusDashboard({ db, study, items, labels, flagged, exclude,
   const crowdCounted = loadLatestLabels(db, crowdStudies, "statistics");
   const crowdLabels = consensusRows(excludeFast ? withoutFastLabels(db, crowdCounted) : crowdCounted).filter((l) => crowdItemIds.has(l.itemId));
   const expertLabels = pool === "expert" ? ownLabels.filter((l) => !exclude.includes(l.annotatorId)) : [];
-  const table = pool === "expert" ? alignmentTable([...ownItems, ...crowdItems], [...expertLabels, ...crowdLabels], evaluatorSources(db, runIds, topics)) : null;
+  const table = pool === "expert" ? withoutUnscoredBackbones(alignmentTable([...ownItems, ...crowdItems], [...expertLabels, ...crowdLabels], evaluatorSources(db, runIds, topics))) : null;
   return {
     kind: CONSENSUS_SNIPPET,
     agreement,

@@ -186,7 +186,7 @@ describe("Table 1's automatic proxy", () => {
   });
 
   it("says it is read beside the crowd's Table 1 when a study has one, and is absent without observations", () => {
-    const withCrowd = buildTable1Proxy(results([{ study: "s", rows: [] }]))!;
+    const withCrowd = buildTable1Proxy(results([{ study: "s", studyId: 1, rows: [{ backbone: "sim-a", pairs: 1, correct: 1, noMajority: 0, labels: 3, fidelity: 1 }] }]))!;
     expect(withCrowd.notes.join(" ")).toContain("Read beside Table 1");
     expect(buildTable1Proxy({ fidelity: [], alignment: [], proxy: [{ ...proxy, measuredPairs: 0, observations: 0, agreement: null, r: null, p: null }] })).toBeNull();
     expect(buildTable1Proxy({ fidelity: [], alignment: [], proxy: [] })).toBeNull();

@@ -75,7 +75,7 @@ describe("report files", () => {
     expect(validation.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message}`))).toEqual([]);
   });
 
-  it("the CLI writes the files, prints them and the build time; a bad plan or an empty grid exits 2 with a message", () => {
+  it("the CLI writes the files, prints them and the build time; a bad plan or an empty grid exits 2 with a message", { timeout: 120_000 }, () => {
     const { dir, dbPath } = seededFile();
     const planPath = join(dir, "benchmark.json");
     writeFileSync(planPath, JSON.stringify(loaded.plan));

@@ -6,7 +6,6 @@
 import { expect } from "vitest";
 import * as schema from "../../../../db/schema.ts";
 import { DOMAINS } from "../../../../app/domain/bundle.ts";
-import { evaluationId } from "../../../../app/domain/evaluation-ids.ts";
 import { isReportCell, type BenchmarkReport, type ReportCell, type ReportTable } from "../../../../app/domain/benchmark/report-model.ts";
 import { planGrid, type LoadedPlan } from "../../../../app/server/benchmark/plan-file.server.ts";
 import type { Db } from "../../../../app/server/db.server.ts";
@@ -45,7 +44,13 @@ export function expectTables3And7MatchStoredRows(db: Db, loaded: LoadedPlan, rep
   const table7 = report.tables.find((t) => t.id === "table7")!;
   const units = planGrid(db, loaded.plan).units.filter((u) => u.part === "main");
   const judge = loaded.plan.evaluator.model;
-  const tl = (runId: string) => evaluationId(runId, "topic-localized", judge);
+  // The run's one topic-localized evaluation by the judge, read straight from the table.
+  const evaluations = db.select().from(schema.evaluations).all();
+  const tl = (runId: string) => {
+    const found = evaluations.filter((e) => e.runId === runId && e.method === "topic-localized" && e.backbone === judge);
+    expect(found.length, runId).toBeLessThanOrEqual(1);
+    return found[0]?.id ?? "<not judged>";
+  };
   const runsOf = (mediator: string | null, domain: string | null) =>
     units.flatMap((u) => (domain === null || u.domain === domain ? u.mediated.filter((m) => (mediator === null || m.mediator === mediator) && !notStored.has(m.runId)) : []));
 

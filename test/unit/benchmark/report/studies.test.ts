@@ -19,22 +19,25 @@ const valueAt = (table: ReportTable, rowLabel: string, column: string) => {
 };
 
 describe("benchmark report: the validation studies' tables", () => {
-  it("adds Table 1 (fidelity per simulator) and Tables 2 and 6 (alignment per evaluator) from the study dashboards", async () => {
+  it("adds Table 1 (fidelity per simulator) and Tables 2 and 6 (alignment per evaluator) from the named studies' dashboards", async () => {
     const t = await demoStudiesDb();
     cleanups.push(t.cleanup);
-    const loaded = fixturePlan({ ablations: {} });
+    // The demo studies: 1 expert consensus (judged by demo-judge), 2 crowd consensus, 3 A/B.
+    const loaded = fixturePlan({ ablations: { evaluators: [{ model: "demo-judge" }] }, studies: [1, 3] });
     seedGrid(t.db, loaded);
     const report = buildBenchmarkReport(t.db, loaded);
     // The demo's A/B runs carry self-reported emotion, so Table 1's automatic proxy stands beside it.
-    expect(report.tables.map((x) => x.id)).toEqual(["table1", "table1proxy", "table2", "table3", "table5", "table6", "table7"]);
+    expect(report.tables.map((x) => x.id)).toEqual(["table1", "table1proxy", "table2", "table3", "table5", "table6", "table7", "table8"]);
 
     const dashboards = listStudies(t.db).map((s) => studyDashboard(t.db, s.id));
     const ab = dashboards.flatMap((d) => ("ab" in d ? [d.ab] : []))[0];
     const table1 = report.tables.find((x) => x.id === "table1")!;
     for (const f of ab.fidelity) expect(valueAt(table1, f.backbone, "fidelity")).toBe(f.fidelity);
+    // The plan's simulator has no pair in the A/B study: a "—" row, not silence.
+    expect(valueAt(table1, "sim-main", "fidelity")).toBeNull();
 
     const alignment = dashboards.flatMap((d) => ("alignment" in d && d.alignment ? [d.alignment] : []))[0];
-    // The demo studies were judged by demo-judge, not the plan's evaluator: it lands in Table 6.
+    // The demo study was judged by demo-judge, the plan's ablation evaluator: it lands in Table 6.
     const table2 = report.tables.find((x) => x.id === "table2")!;
     const table6 = report.tables.find((x) => x.id === "table6")!;
     for (const row of alignment.rows) {
@@ -47,7 +50,7 @@ describe("benchmark report: the validation studies' tables", () => {
     expect(table6.rows.map((r) => r.label)).toEqual(alignment.rows.filter((r) => r.method === "evaluator").map((r) => r.label));
   });
 
-  it("leaves Tables 1, 2 and 6 out when no study exists", () => {
+  it("leaves Tables 1, 2 and 6 out when the plan names no study", () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
     const loaded = fixturePlan({ ablations: {} });

@@ -1,0 +1,107 @@
+/**
+ * Several `benchmark run` processes on one database share the work through leases in
+ * work_leases (app/server/models/work-lease.server.ts): a grid unit is worked on by the one
+ * worker holding `unit:<its unmediated run id>`, and an LLM request by the one holding
+ * `call:<its cache key>` (the others wait for its stored reply instead of paying again). A
+ * worker renews its leases while it works; a killed worker's leases lapse after the lease time
+ * and are taken over — at once when the holder was a process on this machine that no longer
+ * exists.
+ */
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { Db } from "../db.server.ts";
+import type { SharedRequests } from "../llm/context.server.ts";
+import { claimLease, heldByOther, releaseLease, renewLeases } from "../models/work-lease.server.ts";
+
+/** How long a lease lasts without renewal: long enough that a busy event loop never lets one lapse. */
+export const DEFAULT_LEASE_MS = 30_000;
+/** How often a worker waiting on another's work looks again. */
+const POLL_MS = 100;
+
+export interface WorkerLeases extends SharedRequests {
+  readonly holder: string;
+  claim(key: string): boolean;
+  release(key: string): void;
+  /** Stops renewing and gives every lease still held up. */
+  close(): void;
+}
+
+export interface WorkerLeaseOptions {
+  ttlMs?: number;
+  now?: () => number;
+}
+
+/** Whether a holder id names a process of this machine that has ended (its leases are void). */
+function deadLocalHolder(holder: string): boolean {
+  const [host, pid] = holder.split("|");
+  if (host !== hostname() || !/^\d+$/.test(pid ?? "")) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+export function workerLeases(db: Db, options: WorkerLeaseOptions = {}): WorkerLeases {
+  const ttlMs = options.ttlMs ?? DEFAULT_LEASE_MS;
+  const now = options.now ?? Date.now;
+  const holder = `${hostname()}|${process.pid}|${randomUUID().slice(0, 8)}`;
+  const held = new Set<string>();
+  const timer = setInterval(() => renewLeases(db, holder, [...held], now(), ttlMs), Math.max(10, Math.floor(ttlMs / 3)));
+  timer.unref();
+
+  function claim(key: string): boolean {
+    const other = heldByOther(db, key, holder, now());
+    // A lease of a process of this machine that no longer runs is taken over without waiting for it to lapse.
+    const at = other && deadLocalHolder(other.holder) ? other.expiresAt : now();
+    if (!claimLease(db, key, holder, at, ttlMs + (now() - at))) return false;
+    held.add(key);
+    return true;
+  }
+  function release(key: string): void {
+    if (!held.delete(key)) return;
+    releaseLease(db, key, holder);
+  }
+  return {
+    holder,
+    claim,
+    release,
+    claimRequest: (key) => claim(`call:${key}`),
+    releaseRequest: (key) => release(`call:${key}`),
+    pause: () => new Promise((resolve) => setTimeout(resolve, POLL_MS)),
+    close() {
+      clearInterval(timer);
+      for (const key of [...held]) release(key);
+    },
+  };
+}
+
+/**
+ * Hands out items one at a time, each only once this worker holds its lease. An item another
+ * live worker holds is set aside and tried again (after a pause) until that worker releases it —
+ * the caller then reads what is left of it from the database — or its lease lapses.
+ */
+export function leasedQueue<T>(items: readonly T[], keyOf: (item: T) => string, leases: WorkerLeases | undefined, stopped: () => boolean) {
+  let ready = [...items];
+  let waiting: T[] = [];
+  return {
+    async next(): Promise<T | undefined> {
+      while (!stopped()) {
+        const item = ready.shift();
+        if (item === undefined) {
+          if (waiting.length === 0) return undefined;
+          [ready, waiting] = [waiting, []];
+          await leases?.pause();
+          continue;
+        }
+        if (!leases || leases.claim(keyOf(item))) return item;
+        waiting.push(item);
+      }
+      return undefined;
+    },
+    done(item: T): void {
+      leases?.release(keyOf(item));
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Data access for work_leases: who holds a piece of shared benchmark work, and until when. A
+ * claim reads and writes in one IMMEDIATE transaction, so two processes can never both see a
+ * key free and both take it; a lapsed lease (its holder stopped renewing: killed, or hung) is
+ * taken over by the next claim.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import { workLeases } from "../../../db/schema.ts";
+import { writeTransaction, type Db } from "../db.server.ts";
+
+export type WorkLeaseRow = typeof workLeases.$inferSelect;
+
+/** Takes the key for `holder` until `now + ttlMs` when it is free, lapsed or already the holder's; true when taken. */
+export function claimLease(db: Db, key: string, holder: string, now: number, ttlMs: number): boolean {
+  return writeTransaction(db, () => {
+    const row = db.select().from(workLeases).where(eq(workLeases.workKey, key)).get();
+    if (row && row.holder !== holder && row.expiresAt > now) return false;
+    const lease = { holder, expiresAt: now + ttlMs };
+    db.insert(workLeases).values({ workKey: key, ...lease }).onConflictDoUpdate({ target: workLeases.workKey, set: lease }).run();
+    return true;
+  });
+}
+
+/** Moves the expiry of the holder's leases among `keys` to `now + ttlMs`; returns how many it still holds. */
+export function renewLeases(db: Db, holder: string, keys: readonly string[], now: number, ttlMs: number): number {
+  if (keys.length === 0) return 0;
+  return db
+    .update(workLeases)
+    .set({ expiresAt: now + ttlMs })
+    .where(and(eq(workLeases.holder, holder), inArray(workLeases.workKey, [...keys])))
+    .run().changes;
+}
+
+/** Gives the key up, if the holder still has it (a lease taken over meanwhile is the new holder's). */
+export function releaseLease(db: Db, key: string, holder: string): void {
+  db.delete(workLeases).where(and(eq(workLeases.workKey, key), eq(workLeases.holder, holder))).run();
+}
+
+/** The live lease on the key, if another holder has one at `now`. */
+export function heldByOther(db: Db, key: string, holder: string, now: number): WorkLeaseRow | undefined {
+  const row = db.select().from(workLeases).where(eq(workLeases.workKey, key)).get();
+  return row && row.holder !== holder && row.expiresAt > now ? row : undefined;
+}

@@ -1,0 +1,130 @@
+/**
+ * Leases on shared benchmark work (work_leases), between two connections to one SQLite file as
+ * two processes would hold them: a claim is exclusive while the lease lives, renewal keeps it,
+ * a lapsed lease is taken over, release frees it, and a lease of a process of this machine that
+ * has ended is taken over at once. Two LLM clients sharing leases send an identical request once.
+ */
+import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "../../../app/server/db.server.ts";
+import { leasedQueue, workerLeases } from "../../../app/server/benchmark/work-leases.server.ts";
+import { claimLease, heldByOther, releaseLease, renewLeases } from "../../../app/server/models/work-lease.server.ts";
+import { z } from "zod";
+import { createLlm } from "../../../app/server/llm/client.server.ts";
+import { until } from "../../helpers/cli.ts";
+import { tempDir } from "../../helpers/temp-db.ts";
+import { mockConfig } from "../../mock-llm/config.ts";
+import { startMockLlm } from "../../mock-llm/server.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function twoConnections(): [Db, Db] {
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
+  const path = join(dir, "leases.db");
+  const a = openDatabase(path);
+  const b = openDatabase(path);
+  cleanups.push(() => a.$client.close(), () => b.$client.close());
+  return [a, b];
+}
+
+describe("work leases", () => {
+  it("are exclusive while alive, renewed by their holder, taken over once lapsed, freed on release", () => {
+    const [a, b] = twoConnections();
+    expect(claimLease(a, "unit:r1", "A", 1_000, 100)).toBe(true);
+    expect(claimLease(b, "unit:r1", "B", 1_050, 100)).toBe(false);
+    expect(heldByOther(b, "unit:r1", "B", 1_050)?.holder).toBe("A");
+    // Renewed at 1 090 until 1 190: still A's at 1 150.
+    expect(renewLeases(a, "A", ["unit:r1"], 1_090, 100)).toBe(1);
+    expect(claimLease(b, "unit:r1", "B", 1_150, 100)).toBe(false);
+    // A stops renewing: at its expiry B takes it over, and A's late renewal no longer holds it.
+    expect(claimLease(b, "unit:r1", "B", 1_190, 100)).toBe(true);
+    expect(renewLeases(a, "A", ["unit:r1"], 1_200, 100)).toBe(0);
+    // A's release of a lease it lost leaves B's in place; B's own release frees it.
+    releaseLease(a, "unit:r1", "A");
+    expect(heldByOther(a, "unit:r1", "A", 1_200)?.holder).toBe("B");
+    releaseLease(b, "unit:r1", "B");
+    expect(claimLease(a, "unit:r1", "A", 1_200, 100)).toBe(true);
+  });
+
+  it("takes a lease of an ended process of this machine at once, never one of a live process", () => {
+    const [a, b] = twoConnections();
+    const ended = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    claimLease(a, "unit:gone", `${hostname()}|${ended}|x`, Date.now(), 60_000);
+    claimLease(a, "unit:live", `${hostname()}|${process.pid}|x`, Date.now(), 60_000);
+    const leases = workerLeases(b);
+    cleanups.push(() => leases.close());
+    expect(leases.claim("unit:gone")).toBe(true);
+    expect(leases.claim("unit:live")).toBe(false);
+    expect(heldByOther(a, "unit:gone", "someone", Date.now())?.holder).toBe(leases.holder);
+    leases.close();
+    expect(heldByOther(a, "unit:gone", "someone", Date.now())).toBeUndefined();
+  });
+
+  it("a queue hands out only what this worker holds, and waits for what another worker holds", async () => {
+    const [a, b] = twoConnections();
+    const mine = workerLeases(a, { ttlMs: 60_000 });
+    const theirs = workerLeases(b, { ttlMs: 60_000 });
+    cleanups.push(() => mine.close(), () => theirs.close());
+    expect(theirs.claim("k:2")).toBe(true);
+    const queue = leasedQueue(["1", "2", "3"], (item) => `k:${item}`, mine, () => false);
+    const order: string[] = [];
+    order.push((await queue.next())!, (await queue.next())!);
+    expect(order).toEqual(["1", "3"]);
+    const third = queue.next();
+    // Item 2 comes once the other worker gives it up.
+    setTimeout(() => theirs.release("k:2"), 50);
+    expect(await third).toBe("2");
+    for (const item of ["1", "2", "3"]) queue.done(item);
+    expect(await queue.next()).toBeUndefined();
+    expect(a.$client.prepare("SELECT count(*) AS n FROM work_leases").get()).toEqual({ n: 0 });
+  });
+});
+
+describe("requests in flight shared between two clients on one database", () => {
+  const schema = z.object({ echo: z.string() });
+  const ask = (text: string) => ({ role: "mediator" as const, messages: [{ role: "user" as const, content: text }], schema });
+
+  it("the second client waits for the first one's stored reply instead of sending the request", async () => {
+    const mock = await startMockLlm({ latencyMs: 150 }); // the default responder echoes the last message
+    cleanups.push(() => mock.close());
+    const [a, b] = twoConnections();
+    const leasesA = workerLeases(a);
+    const leasesB = workerLeases(b);
+    cleanups.push(() => leasesA.close(), () => leasesB.close());
+    const first = createLlm({ db: a, config: mockConfig(mock.url), shared: leasesA });
+    const second = createLlm({ db: b, config: mockConfig(mock.url), shared: leasesB });
+
+    const asked = first.call(ask("one question"));
+    await until(() => mock.requests.length === 1, "the first client's request to arrive");
+    const [one, two] = await Promise.all([asked, second.call(ask("one question"))]);
+    expect(one).toMatchObject({ ok: true, cached: false, value: { echo: "one question" } });
+    expect(two).toMatchObject({ ok: true, cached: true, value: { echo: "one question" }, requests: 0 });
+    expect(mock.requests).toHaveLength(1);
+    // Nothing is left held once the call is recorded.
+    expect(a.$client.prepare("SELECT count(*) AS n FROM work_leases").get()).toEqual({ n: 0 });
+  });
+
+  it("a request whose sender failed is sent by the one that waited", async () => {
+    const mock = await startMockLlm({ latencyMs: 100, faults: [{ fault: { kind: "status", status: 400 }, times: 1 }] });
+    cleanups.push(() => mock.close());
+    const [a, b] = twoConnections();
+    const leasesA = workerLeases(a);
+    const leasesB = workerLeases(b);
+    cleanups.push(() => leasesA.close(), () => leasesB.close());
+    const first = createLlm({ db: a, config: mockConfig(mock.url), shared: leasesA });
+    const second = createLlm({ db: b, config: mockConfig(mock.url), shared: leasesB });
+
+    const asked = first.call(ask("asked twice"));
+    await until(() => mock.requests.length === 1, "the first client's request to arrive");
+    const [one, two] = await Promise.all([asked, second.call(ask("asked twice"))]);
+    expect(one.ok).toBe(false);
+    expect(two).toMatchObject({ ok: true, cached: false, value: { echo: "asked twice" } });
+    expect(mock.requests).toHaveLength(2);
+  });
+});

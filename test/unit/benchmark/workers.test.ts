@@ -1,0 +1,115 @@
+/**
+ * Several `benchmark run` workers on one database, and a worker killed outright: the real CLI in
+ * child processes against the stand-in over HTTP in this process, which counts every request.
+ * Two processes on one plan together send no more requests than one alone, no request body
+ * twice, and store the same runs; after kill -9 and a resume, at most the requests in flight at
+ * the kill are sent again.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { standInResponder } from "../../mock-llm/responders/index.ts";
+import { spawnCli, until, type CliChild } from "../../helpers/cli.ts";
+import { tempDir } from "../../helpers/temp-db.ts";
+import { chatRequests, duplicates, servedBodies } from "../pipeline/helpers.ts";
+import { benchmarkFiles, column, count, SMALL_PLAN } from "./runner-helpers.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** One scenario, two conditions, two mediators, two runs each: 4 units, 12 runs. */
+const PLAN = { ...SMALL_PLAN, name: "shared grid", scenarios: { ids: ["t-0"] }, conditions: { keys: ["general", "emotion:CR"] } };
+/** The stand-in endpoint's concurrency limit in benchmarkConfigJson: the most requests one process has in flight. */
+const ENDPOINT_CONCURRENCY = 8;
+
+async function setUp(name: string) {
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
+  // A little latency, so the processes overlap and requests are in flight when one is killed.
+  const mock = await startMockLlm({ respond: standInResponder(), latencyMs: { min: 5, max: 40 } });
+  cleanups.push(() => mock.close());
+  const files = benchmarkFiles(dir, mock.url, { plan: PLAN, name });
+  const args = ["benchmark", "run", "--plan", files.planPath, "--config", files.configPath];
+  const env = { SOCRATES_DB: files.dbPath };
+  return { mock, files, args, env };
+}
+
+function start(args: string[], env: Record<string, string>): CliChild {
+  const child = spawnCli(args, env);
+  cleanups.push(child.kill);
+  return child;
+}
+
+/** What a finished grid holds: its run ids, and how many evaluations and pairs. */
+function stored(dbPath: string) {
+  return {
+    runs: column(dbPath, "SELECT id FROM runs ORDER BY id"),
+    evaluations: count(dbPath, "SELECT count(*) AS n FROM evaluations"),
+    pairs: count(dbPath, "SELECT count(*) AS n FROM matched_pairs"),
+    leases: count(dbPath, "SELECT count(*) AS n FROM work_leases"),
+  };
+}
+
+/** One process alone on a fresh database: the requests it sends and what it stores. */
+async function baseline(): Promise<{ requests: number; result: ReturnType<typeof stored> }> {
+  const { mock, files, args, env } = await setUp("alone");
+  const alone = await start(args, env).exited;
+  expect(alone.code, alone.stderr).toBe(0);
+  expect(duplicates(servedBodies(mock))).toEqual([]);
+  return { requests: chatRequests(mock).length, result: stored(files.dbPath) };
+}
+
+/** The summary's runs simulated by this process and found stored. */
+function runCounts(stdout: string): { simulated: number; skipped: number } {
+  const m = /runs: (\d+) simulated, (\d+) already stored/.exec(stdout);
+  expect(m, stdout).not.toBeNull();
+  return { simulated: Number(m![1]), skipped: Number(m![2]) };
+}
+
+function bodies(mock: MockLlm): string[] {
+  return chatRequests(mock).map((r) => JSON.stringify(r.body));
+}
+
+describe("benchmark run: workers sharing one database", { timeout: 240_000 }, () => {
+  it("two processes on one plan send no more requests than one alone, and store the same runs", async () => {
+    const one = await baseline();
+    expect(one.result.runs).toHaveLength(12);
+    expect(one.result.leases).toBe(0);
+
+    const { mock, files, args, env } = await setUp("shared");
+    const [a, b] = await Promise.all([start(args, env).exited, start(args, env).exited]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    expect(duplicates(bodies(mock))).toEqual([]);
+    expect(chatRequests(mock).length).toBeLessThanOrEqual(one.requests);
+    // Each run was simulated by one of the two; the other counts it as already stored.
+    const [ra, rb] = [a, b].map((r) => runCounts(r.stdout));
+    expect(ra.simulated + rb.simulated).toBe(12);
+    expect([ra.simulated + ra.skipped, rb.simulated + rb.skipped]).toEqual([12, 12]);
+    // Every lease was given up at the end, and the grid is the one a single process makes.
+    expect(stored(files.dbPath)).toEqual(one.result);
+  });
+
+  it("after kill -9 and a resume, only the requests in flight at the kill are sent again", async () => {
+    const one = await baseline();
+    const { mock, files, args, env } = await setUp("killed");
+    const first = start(args, env);
+    // Killed mid-grid: a run stored, others half done, replies arriving.
+    await until(() => count(files.dbPath, "SELECT count(*) AS n FROM runs") >= 2, "two stored runs");
+    process.kill(first.pid, "SIGKILL");
+    expect((await first.exited).signal).toBe("SIGKILL");
+    const runsAtKill = count(files.dbPath, "SELECT count(*) AS n FROM runs");
+    expect(runsAtKill).toBeLessThan(12);
+    // The dead worker's leases are still in the table: the resume takes them over (the holder's process is gone).
+    expect(count(files.dbPath, "SELECT count(*) AS n FROM work_leases")).toBeGreaterThan(0);
+
+    const resumed = await start(args, env).exited;
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(stored(files.dbPath)).toEqual(one.result);
+    const sent = chatRequests(mock).length;
+    expect(sent).toBeLessThanOrEqual(one.requests + ENDPOINT_CONCURRENCY);
+    // A body sent twice was one in flight at the kill, and there are at most as many as could be.
+    expect(duplicates(bodies(mock)).length).toBeLessThanOrEqual(ENDPOINT_CONCURRENCY);
+  });
+});

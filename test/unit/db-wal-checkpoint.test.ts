@@ -1,0 +1,65 @@
+/**
+ * The write-ahead log after a bulk import (issue 29, finding 10: a 7.5 MB import left a 23 MB log
+ * that refilled the disk). importBundleFiles checkpoints it to zero bytes after its commit; the
+ * checkpoint is best effort: inside a caller's transaction it waits for that transaction's end,
+ * and a reader on an older snapshot makes it give up without failing the import.
+ */
+import Database from "better-sqlite3";
+import { statSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { checkpointWal, writeTransaction } from "../../app/server/db.server.ts";
+import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
+import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
+import { tableCounts, tempDb } from "../helpers/temp-db.ts";
+
+let t: ReturnType<typeof tempDb>;
+let other: Database.Database;
+const walBytes = () => statSync(`${t.path}-wal`).size;
+const bundleFile = () => [{ file: "fixture.json", text: JSON.stringify(fixtureBundle()) }];
+
+beforeEach(() => {
+  t = tempDb();
+  // Another connection on the file (the web server's): with it open, closing ours would not remove the log.
+  other = new Database(t.path);
+});
+
+afterEach(() => {
+  if (other.inTransaction) other.exec("ROLLBACK");
+  other.close();
+  t.cleanup();
+});
+
+describe("checkpointing the write-ahead log after an import", () => {
+  it("leaves a zero-byte log after importBundleFiles commits", () => {
+    importBundleFiles(t.db, bundleFile());
+    expect(tableCounts(t.db).scenarios).toBe(1);
+    expect(walBytes()).toBe(0);
+  });
+
+  it("does nothing inside a caller's transaction (the web upload runs under the write lock), which still commits", () => {
+    writeTransaction(t.db, () => {
+      importBundleFiles(t.db, bundleFile());
+      expect(checkpointWal(t.db)).toBe(false);
+    });
+    expect(walBytes()).toBeGreaterThan(0);
+    expect(tableCounts(t.db).scenarios).toBe(1);
+    expect(checkpointWal(t.db)).toBe(true);
+    expect(walBytes()).toBe(0);
+  });
+
+  it("gives up without failing the import while another reader holds an older snapshot", () => {
+    t.db.$client.pragma("busy_timeout = 0"); // the CLI would wait up to 5 s for the reader first
+    other.exec("BEGIN");
+    other.prepare("SELECT count(*) FROM scenarios").get(); // a read snapshot from before the import
+    importBundleFiles(t.db, bundleFile());
+    expect(tableCounts(t.db).scenarios).toBe(1);
+    expect(walBytes()).toBeGreaterThan(0);
+    other.exec("COMMIT");
+    expect(checkpointWal(t.db)).toBe(true);
+    expect(walBytes()).toBe(0);
+  });
+
+  it("caps the log a later checkpoint resets at 4 MiB (journal_size_limit)", () => {
+    expect(t.db.$client.pragma("journal_size_limit", { simple: true })).toBe(4 * 1024 * 1024);
+  });
+});
