@@ -1,9 +1,37 @@
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig } from "vite";
+import { dirname, relative, resolve, sep } from "node:path";
+import { defineConfig, type Plugin } from "vite";
 import { buildDirectory } from "./scripts/build-dir.ts";
+
+/**
+ * Server files that find their data beside themselves (`import.meta.dirname`: the prompt templates
+ * the run and evaluation identities hash) keep finding it from the server build, which runs from
+ * <build>/server/: the same rewrite scripts/build-cli.mjs makes for the CLI bundle. The dev server
+ * runs the sources on this machine, so there the folder is written out whole.
+ */
+function sourceDirname(): Plugin {
+  let serverOut = "";
+  let dev = false;
+  return {
+    name: "socrates-source-dirname",
+    configResolved(config) {
+      dev = config.command === "serve";
+      serverOut = resolve(config.root, buildDirectory(), "server");
+    },
+    transform(code, id) {
+      if (!code.includes("import.meta.dirname") || id.includes("node_modules")) return undefined;
+      const dir = dirname(id.split("?")[0]);
+      const replacement = dev
+        ? JSON.stringify(dir)
+        : `(import.meta.dirname + ${JSON.stringify(`/${relative(serverOut, dir).split(sep).join("/")}`)})`;
+      return { code: code.replaceAll("import.meta.dirname", replacement), map: null };
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
+    sourceDirname(),
     remix({
       // build/ for `npm start`; the tests build elsewhere (scripts/build-dir.ts).
       buildDirectory: buildDirectory(),

@@ -55,6 +55,8 @@ describe.skipIf(tmpfsUnavailable() !== null)("the web server on a full disk (a t
     expect(leased.status).toBe(302);
     const itemPath = leased.headers.get("location")!;
     expect(itemPath).toMatch(new RegExp(`^/annotate/${study}/items/\\d+$`));
+    // Ada has the item on screen (the server records its first showing), so her submit is one it would take.
+    expect((await get(itemPath, adaCookie)).status).toBe(200);
     const submitFields = { intent: "submit", payload: JSON.stringify(fixture.label), clientToken: "disk-full-submit-1", secondsOnTask: "9" };
 
     fs.fill();
