@@ -8,17 +8,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Evaluation } from "../../../app/domain/bundle.ts";
 import { evaluationId } from "../../../app/domain/evaluation-ids.ts";
 import { buildBenchmarkReport } from "../../../app/server/benchmark/report.server.ts";
-import { loadPlanFile } from "../../../app/server/benchmark/plan-file.server.ts";
 import { prepareGridRun, runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
 import { exportBundle, importBundleRecords } from "../../../app/server/bundle-store.server.ts";
-import { openDatabase } from "../../../app/server/db.server.ts";
-import { createLlm } from "../../../app/server/llm/client.server.ts";
-import { loadLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { newEvaluationId } from "../../../app/server/pipeline/evaluation-identity.server.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
-import { benchmarkFiles, column, JUDGE_MODEL, MEDIATOR_MODEL, PARTY_MODEL } from "./runner-helpers.ts";
+import { column, JUDGE_MODEL, MEDIATOR_MODEL, PARTY_MODEL, gridFixture } from "./runner-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -39,16 +32,7 @@ const EARLIER = "0123456789ab";
 
 describe("benchmark run and the judge's prompt version", { timeout: 60_000 }, () => {
   it("reuses the same version's evaluations with no request, and judges again those of an earlier prompt", async () => {
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
-    cleanups.push(() => mock.close());
-    const files = benchmarkFiles(dir, mock.url, { plan: PLAN });
-    const db = openDatabase(files.dbPath);
-    cleanups.push(() => db.$client.close());
-    const config = loadLlmConfig(files.configPath);
-    const loaded = loadPlanFile(files.planPath);
-    const llm = () => createLlm({ db, config, sleep: async () => {} });
+    const { mock, files, db, config, loaded, llm } = await gridFixture(PLAN, (c) => cleanups.push(c));
     const judgeRequests = () => mock.requests.filter((r) => r.path === "/v1/chat/completions" && (r.body as { model?: string }).model === JUDGE_MODEL).length;
 
     const first = await runGrid({ db, llm: llm(), config, loaded });

@@ -8,16 +8,11 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { definitionVersion } from "../../../app/domain/metrics/registry.ts";
-import { openDatabase } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
-import { loadLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { loadPlanFile } from "../../../app/server/benchmark/plan-file.server.ts";
 import { runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
 import { metricValuesOf, staleMetricValuesOf } from "../../../app/server/models/metric-value.server.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
-import { benchmarkFiles, MEDIATOR_MODEL, PARTY_MODEL, JUDGE_MODEL } from "./runner-helpers.ts";
+import { MEDIATOR_MODEL, PARTY_MODEL, JUDGE_MODEL, gridFixture } from "./runner-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -38,16 +33,8 @@ const TINY_PLAN = {
 
 describe("benchmark run over stale metric rows", { timeout: 60_000 }, () => {
   it("computes a row of an earlier definition or of other parameters again, and leaves current rows alone", async () => {
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
-    cleanups.push(() => mock.close());
-    const files = benchmarkFiles(dir, mock.url, { plan: TINY_PLAN });
-    const db = openDatabase(files.dbPath);
-    cleanups.push(() => db.$client.close());
-    const config = loadLlmConfig(files.configPath);
-    const loaded = loadPlanFile(files.planPath);
-    const first = await runGrid({ db, llm: createLlm({ db, config, sleep: async () => {} }), config, loaded });
+    const { dir, mock, files, db, config, loaded, llm } = await gridFixture(TINY_PLAN, (c) => cleanups.push(c));
+    const first = await runGrid({ db, llm: llm(), config, loaded });
     expect(first.failures).toEqual([]);
 
     const raw = new Database(files.dbPath);

@@ -7,18 +7,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../../app/server/db.server.ts";
-import { createLlm } from "../../../app/server/llm/client.server.ts";
-import { loadLlmConfig } from "../../../app/server/llm/config.server.ts";
+import { type Db } from "../../../app/server/db.server.ts";
 import { countsByPart } from "../../../app/server/benchmark/grid-work.server.ts";
 import { loadPlanFile, planGrid, type LoadedPlan } from "../../../app/server/benchmark/plan-file.server.ts";
 import { loadReportData } from "../../../app/server/benchmark/report-data.server.ts";
 import { buildBenchmarkReport } from "../../../app/server/benchmark/report.server.ts";
 import { prepareGridRun, runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
-import { benchmarkFiles, JUDGE_MODEL, MEDIATOR_MODEL, PARTY_MODEL } from "./runner-helpers.ts";
+import { JUDGE_MODEL, MEDIATOR_MODEL, PARTY_MODEL, gridFixture } from "./runner-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -54,16 +49,7 @@ const planFile = (dir: string, budget: number): LoadedPlan => {
 
 describe("benchmark plans find their runs by settings", { timeout: 90_000 }, () => {
   it("a plan at budget 12, then at 20, makes new runs; each report reads its own budget's runs; a repeat asks nothing", async () => {
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
-    cleanups.push(() => mock.close());
-    const files = benchmarkFiles(dir, mock.url, { plan: PLAN_AT_12 });
-    const db = openDatabase(files.dbPath);
-    cleanups.push(() => db.$client.close());
-    const config = loadLlmConfig(files.configPath);
-    const llm = () => createLlm({ db, config, sleep: async () => {} });
-    const at12 = loadPlanFile(files.planPath);
+    const { dir, mock, db, config, loaded: at12, llm } = await gridFixture(PLAN_AT_12, (c) => cleanups.push(c));
     const first = await runGrid({ db, llm: llm(), config, loaded: at12 });
     expect(first.failures).toEqual([]);
     expect(first.runs).toEqual({ stored: 4, skipped: 0 });

@@ -6,6 +6,12 @@ import { syntheticCatalog } from "../../../bench/synthetic-bundle.ts";
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../../../app/domain/bundle.ts";
 import { importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
+import { loadPlanFile } from "../../../app/server/benchmark/plan-file.server.ts";
+import { createLlm } from "../../../app/server/llm/client.server.ts";
+import { loadLlmConfig } from "../../../app/server/llm/config.server.ts";
+import { standInResponder } from "../../mock-llm/responders/index.ts";
+import { startMockLlm } from "../../mock-llm/server.ts";
+import { tempDir } from "../../helpers/temp-db.ts";
 
 export const PARTY_MODEL = "bench-party";
 export const MEDIATOR_MODEL = "bench-mediator";
@@ -70,4 +76,22 @@ export function column(dbPath: string, sql: string, ...params: unknown[]): strin
   } finally {
     db.close();
   }
+}
+
+/**
+ * A plan's grid ready to run against a fresh stand-in over HTTP: the database, configuration and
+ * plan files, an LLM client factory. `onCleanup` receives what to close, newest first at the end.
+ */
+export async function gridFixture(plan: object, onCleanup: (c: () => unknown) => void) {
+  const { dir, cleanup } = tempDir();
+  onCleanup(cleanup);
+  const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
+  onCleanup(() => mock.close());
+  const files = benchmarkFiles(dir, mock.url, { plan });
+  const db = openDatabase(files.dbPath);
+  onCleanup(() => db.$client.close());
+  const config = loadLlmConfig(files.configPath);
+  const loaded = loadPlanFile(files.planPath);
+  const llm = () => createLlm({ db, config, sleep: async () => {} });
+  return { dir, mock, files, db, config, loaded, llm };
 }
