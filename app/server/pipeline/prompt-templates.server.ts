@@ -40,7 +40,22 @@ export function textVersion(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 12);
 }
 
-/** A short hash of the named templates' text, recorded with results so a prompt change shows. */
-export function templateVersion(names: readonly string[] = readdirSync(PROMPT_DIR).filter((f) => f.endsWith(".md")).map((f) => f.slice(0, -3)).sort()): string {
-  return textVersion(names.map((name) => `${name}\n${loadTemplate(name)}\n`).join(""));
+const versions = new Map<string, string>();
+let allNames: string[] | undefined;
+
+/**
+ * A short hash of the named templates' text (default: every template), recorded with results so a
+ * prompt change shows. Kept per process like the templates themselves: the run and evaluation
+ * identities ask for it once per run of a grid.
+ */
+export function templateVersion(names?: readonly string[]): string {
+  allNames ??= readdirSync(PROMPT_DIR).filter((f) => f.endsWith(".md")).map((f) => f.slice(0, -3)).sort();
+  const list = names ?? allNames;
+  const key = list.join("\n");
+  let version = versions.get(key);
+  if (version === undefined) {
+    version = textVersion(list.map((name) => `${name}\n${loadTemplate(name)}\n`).join(""));
+    versions.set(key, version);
+  }
+  return version;
 }
