@@ -9,6 +9,14 @@ import { importCycles, importSpecifiers, longFunctions, readSource, resolveImpor
 
 const APP_AND_TOOLS = sourceFiles("app", "scripts", "db", "bench");
 
+/** The folders where one extension is one folder (or one file) plus a registry line. */
+const EXTENSION_FOLDERS = ["app/task-types", "app/crowd-channels", "app/llm-roles", "app/report-parts"];
+
+/** What pure code (app/domain, and the pure files of extension folders) may not import. */
+const PURE_FORBIDDEN = (t: string) =>
+  /^(app\/server|app\/components|app\/routes|db)\//.test(t) || /^(node:|react|@remix-run|better-sqlite3|drizzle-orm)/.test(t) ||
+  /\.(server\.ts|tsx)$/.test(t);
+
 /** Files of a folder and what each imports, resolved to root-relative paths where relative. */
 function importsOf(folder: string) {
   return sourceFiles(folder).map((file) => ({
@@ -33,8 +41,7 @@ function loaderBody(source: string): string | null {
 
 describe("layers", () => {
   it("app/domain is pure: nothing from the server, the database, node:*, React, Remix or components", () => {
-    const impure = (t: string) => /^(app\/server|app\/components|app\/routes|db)\//.test(t) || /^(node:|react|@remix-run|better-sqlite3|drizzle-orm)/.test(t);
-    expect(offenders("app/domain", impure)).toEqual([]);
+    expect(offenders("app/domain", PURE_FORBIDDEN)).toEqual([]);
   });
 
   it("app/server imports nothing from components or routes", () => {
@@ -42,7 +49,7 @@ describe("layers", () => {
   });
 
   it("components import nothing from the server", () => {
-    expect(offenders("app/components", (t) => t.startsWith("app/server/"))).toEqual([]);
+    expect(offenders("app/components", (t) => t.startsWith("app/server/") || t.endsWith(".server.ts"))).toEqual([]);
   });
 
   it("routes hold no SQL: no drizzle, schema or raw connection", () => {
@@ -85,6 +92,25 @@ describe("layers", () => {
       if (calls.length > 0) found[file] = calls;
     }
     expect(found).toEqual(ALLOWED);
+  });
+
+  it("extension folders (one folder per task type, crowd channel, LLM role; one file per report part) keep the layers", () => {
+    // Inside app/task-types, app/crowd-channels, app/llm-roles and app/report-parts a file's
+    // suffix says its layer: *.server.ts is server code, *.tsx is a component, anything else is
+    // pure and follows app/domain's rule.
+    const files = sourceFiles(...EXTENSION_FOLDERS);
+    const bad = files.flatMap((file) => {
+      const targets = importSpecifiers(readSource(file)).map((s) => resolveImport(file, s) ?? s);
+      const isServer = file.endsWith(".server.ts");
+      const isComponent = file.endsWith(".tsx");
+      const forbidden = isServer
+        ? (t: string) => /^app\/(components|routes)\//.test(t) || /\.tsx$/.test(t)
+        : isComponent
+          ? (t: string) => t.startsWith("app/server/") || t.endsWith(".server.ts")
+          : PURE_FORBIDDEN;
+      return targets.filter(forbidden).map((t) => `${file} imports ${t}`);
+    });
+    expect(bad).toEqual([]);
   });
 
   it("the import graph has no cycles", () => {
