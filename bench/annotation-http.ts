@@ -21,7 +21,7 @@ import { copyFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { tempDir } from "../test/helpers/temp-db.ts";
+import { tempDir } from "../harness/temp-db.ts";
 import { latencyReport, percentile, type ClientMode, type RequestKind } from "./load-clients.ts";
 import { ensureTestBuild } from "./load-build.ts";
 import { prepareLoadDatabase, type LoadFixture } from "./load-fixture.ts";

@@ -20,7 +20,7 @@ import { exportBatch } from "../app/server/crowd/mturk-export.server.ts";
 import { importMturkResults } from "../app/server/crowd/mturk-import.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
 import { findItem } from "../app/server/models/study.server.ts";
-import { consensusAnswers, mturkResultsCsv, type WorkerAssignment } from "../test/helpers/mturk-results.ts";
+import { consensusAnswers, mturkResultsCsv, type WorkerAssignment } from "../harness/mturk-results.ts";
 import { syntheticBundle } from "./synthetic-bundle.ts";
 
 const SCALE = Number(process.env.SCALE ?? 1);

@@ -17,10 +17,10 @@ import { join } from "node:path";
 import { dashboardPage, freshPage } from "../app/server/annotation/dashboard-cache.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
 import { ADMIN, EXPERTS, K, prepareDashboardStudy } from "./study-fixture.ts";
-import { startAppServer } from "../test/helpers/app-server.ts";
-import { loginCookie } from "../test/helpers/login.ts";
-import { tempDir } from "../test/helpers/temp-db.ts";
-import { buildApp, ROOT, TEST_BUILD_DIR } from "../test/helpers/test-build.ts";
+import { startAppServer } from "../harness/app-server.ts";
+import { loginCookie } from "../harness/login.ts";
+import { tempDir } from "../harness/temp-db.ts";
+import { buildApp, ROOT, TEST_BUILD_DIR } from "../harness/test-build.ts";
 import { percentile } from "./load-clients.ts";
 
 const N = Number(process.env.N ?? 200);

@@ -9,10 +9,10 @@
  */
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { startAppServer } from "../test/helpers/app-server.ts";
-import { launchChromium } from "../test/helpers/browser.ts";
-import { loginInBrowser } from "../test/helpers/login.ts";
-import { tempDir } from "../test/helpers/temp-db.ts";
+import { startAppServer } from "../harness/app-server.ts";
+import { launchChromium } from "../harness/browser.ts";
+import { loginInBrowser } from "../harness/login.ts";
+import { tempDir } from "../harness/temp-db.ts";
 import { ensureTestBuild } from "./load-build.ts";
 import { prepareLoadDatabase } from "./load-fixture.ts";
 

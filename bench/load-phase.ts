@@ -3,7 +3,7 @@
  * the server, run a client per account until the time is up, stop, and check in the database that
  * every acknowledged label is stored and no item is past k. Used by bench:annotation-http.
  */
-import { startAppServer } from "../test/helpers/app-server.ts";
+import { startAppServer } from "../harness/app-server.ts";
 import { LoadRecord, runAnnotatorClient, type ClientOptions } from "./load-clients.ts";
 import { checkStored, type LoadFixture, type StoredCheck } from "./load-fixture.ts";
 

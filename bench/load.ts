@@ -11,8 +11,8 @@
  *   npm run bench:load        (DURATION=30 seconds, ANNOTATORS=50, IMPORT_MB=46; REBUILD=1 rebuilds build-test/ first)
  */
 import { join } from "node:path";
-import { startAppServer } from "../test/helpers/app-server.ts";
-import { tempDir } from "../test/helpers/temp-db.ts";
+import { startAppServer } from "../harness/app-server.ts";
+import { tempDir } from "../harness/temp-db.ts";
 import { ensureTestBuild } from "./load-build.ts";
 import { latencyReport, LoadRecord, runAnnotatorClient } from "./load-clients.ts";
 import { checkStored, prepareLoadDatabase } from "./load-fixture.ts";

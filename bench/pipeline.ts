@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { inArray } from "drizzle-orm";
 import * as schema from "../db/schema.ts";
 import { openDatabase, type Db } from "../app/server/db.server.ts";
-import { seedDemo } from "../db/demo/seed.ts";
+import { seedDemo } from "../demo/seed.ts";
 import { createLlm } from "../app/server/llm/client.server.ts";
 import { parseLlmConfig, type LlmConfig } from "../app/server/llm/config.server.ts";
 import { formatTable } from "../app/server/llm/usage.server.ts";

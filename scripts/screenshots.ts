@@ -12,11 +12,11 @@ import { createAbStudy } from "../app/server/annotation/studies.server.ts";
 import { crowdLinkSignature } from "../app/server/auth/crowd-link.server.ts";
 import { loadGuidelines } from "../app/server/templates.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
-import { addAnnotator } from "../test/helpers/annotation.ts";
-import { startAppServer, type AppServer } from "../test/helpers/app-server.ts";
-import { launchChromium } from "../test/helpers/browser.ts";
-import { DEMO, loginInBrowser } from "../test/helpers/login.ts";
-import { buildApp, ROOT } from "../test/helpers/test-build.ts";
+import { addAnnotator } from "../harness/annotation.ts";
+import { startAppServer, type AppServer } from "../harness/app-server.ts";
+import { launchChromium } from "../harness/browser.ts";
+import { DEMO, loginInBrowser } from "../harness/login.ts";
+import { buildApp, ROOT } from "../harness/test-build.ts";
 
 const BUILD_DIR = "build-screenshots";
 const OUT = join(ROOT, "exports", "screenshots");
@@ -30,7 +30,7 @@ interface Shot {
   open: (page: Page, server: AppServer, abStudy: number) => Promise<void>;
 }
 
-const mediatedRun = (JSON.parse(readFileSync(join(ROOT, "db/demo/demo-transactional.json"), "utf8")) as { runs: { id: string; mediated: boolean }[] }).runs.find((r) => r.mediated)!;
+const mediatedRun = (JSON.parse(readFileSync(join(ROOT, "demo/demo-transactional.json"), "utf8")) as { runs: { id: string; mediated: boolean }[] }).runs.find((r) => r.mediated)!;
 
 const SHOTS: Shot[] = [
   {

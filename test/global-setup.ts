@@ -3,13 +3,13 @@
  * (scripts/build-cli.mjs; nothing to do when it is fresh), so the CLI tests, which spawn
  * scripts/socrates.mjs, run the built CLI and never compile TypeScript per call. The web app is
  * built so browser tests exercise the production server. Its build goes to build-test/
- * (test/helpers/test-build.ts), never to the build/ a running `npm start` serves. When the run is
+ * (harness/test-build.ts), never to the build/ a running `npm start` serves. When the run is
  * filtered to files outside test/e2e (`vitest run test/unit/x`), no test needs the app build and
  * it is skipped, which keeps focused runs fast.
  */
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
-import { buildApp, ROOT } from "./helpers/test-build.ts";
+import { buildApp, ROOT } from "../harness/test-build.ts";
 
 function filters(): string[] {
   const args = process.argv.slice(2).filter((a) => !a.startsWith("-") && a !== "run" && a !== "watch");

@@ -1,7 +1,7 @@
 /**
  * The crowd qualification test: a short English reading-comprehension quiz a worker passes
  * before labelling. The test (questions and answer key) is a server-only JSON file (the
- * deployment's QUALIFICATION_TEST_FILE, or the demo test in db/demo/qualification/); this module
+ * deployment's QUALIFICATION_TEST_FILE, or the demo test in demo/qualification/); this module
  * checks its shape and scores answers, and `withoutAnswers` is all a browser may be sent.
  * Loading the file is app/server/templates.server.ts's job.
  */

@@ -1,11 +1,11 @@
 /**
  * Reads the annotation guidelines shipped in annotation-templates/ (relative to the working
- * directory, like db/demo) and the crowd reading test. Every failure names the file, and for a
+ * directory, like demo/) and the crowd reading test. Every failure names the file, and for a
  * malformed test the JSON path, so a broken template is fixed at its source.
  *
  * The reading test holds its answer key, so it is kept apart from the templates workers see: a
  * deployment points QUALIFICATION_TEST_FILE at its own private test (outside the repository); the
- * demo test in db/demo/qualification/ is used otherwise, and its key is public.
+ * demo test in demo/qualification/ is used otherwise, and its key is public.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -57,7 +57,7 @@ export function defaultGuidelines(dir = templatesDir()): Record<TaskTypeId, stri
 }
 
 /** The demo reading test: fine for trying the app out, but its key is in the public repository. */
-export const DEMO_QUALIFICATION_TEST = "db/demo/qualification/english-comprehension.json";
+export const DEMO_QUALIFICATION_TEST = "demo/qualification/english-comprehension.json";
 
 let warnedDemoTest = false;
 

@@ -4,8 +4,8 @@ import { readFileSync, statSync } from "node:fs";
 import { BundleImportError, exportBundle, importBundleFiles, type ImportSummary } from "../../app/server/bundle-store.server.ts";
 import { databasePath, openDatabase } from "../../app/server/db.server.ts";
 import { writeOutputFile } from "../../app/server/storage-full.server.ts";
-import { seedDemoBenchmark } from "../../db/demo/benchmark/seed.ts";
-import { readBundleDir, seedDemo } from "../../db/demo/seed.ts";
+import { seedDemoBenchmark } from "../../demo/benchmark/seed.ts";
+import { readBundleDir, seedDemo } from "../../demo/seed.ts";
 import { printJson, UserError } from "../cli-kit.ts";
 
 /** How each record kind reads in a summary line. */
@@ -80,7 +80,7 @@ export function registerDataCommands(program: Command): void {
 
   program
     .command("seed-demo")
-    .description("import the demo study and the demo benchmark from db/demo (fictional data written for this project); safe to repeat")
+    .description("import the demo study and the demo benchmark from demo/ (fictional data written for this project); safe to repeat")
     .action(() => {
       const db = openDatabase();
       console.log(describeSummary(importOrExplain(() => seedDemo(db))));

@@ -8,9 +8,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { insertItemFlag } from "../../app/server/models/item-flag.server.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { createCrowdAbStudy, DEMO, loginInBrowser } from "../helpers/login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { createCrowdAbStudy, DEMO, loginInBrowser } from "../../harness/login.ts";
 
 // A long Markdown guideline, as a researcher would paste it.
 const GUIDELINE = Array.from({ length: 60 }, (_, i) => `## Rule ${i + 1}\n\nScore **agreement** on each topic; quote the turn (\`t${i}\`) you relied on.\n`).join("\n");

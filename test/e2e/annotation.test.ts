@@ -7,9 +7,9 @@ import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { createCrowdAbStudy, DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { createCrowdAbStudy, DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
 import { loadQualificationTest } from "../../app/server/templates.server.ts";
 import { importBundleRecords } from "../../app/server/bundle-store.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
@@ -273,7 +273,7 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
 
   it("an admin creates an A/B study from an uploaded bundle; a bad bundle is refused with its JSON path", async () => {
     const cookie = await loginCookie(server.url, DEMO.admin);
-    const demoPairs = JSON.parse(readFileSync("db/demo/demo-ab-reactiveness.json", "utf8")).ab_pairs as { id: string }[];
+    const demoPairs = JSON.parse(readFileSync("demo/demo-ab-reactiveness.json", "utf8")).ab_pairs as { id: string }[];
     const upload = (pairs: unknown[], name: string) => {
       const form = new FormData();
       for (const [k, v] of Object.entries({ type: "ab-reactiveness", name, pool: "crowd", guidelines: "Compare the two conversations." })) form.set(k, v);

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
 
 // The demo's transactional run: its first utterance and a private thought, straight from the shipped bundle.
-const demo = JSON.parse(readFileSync("db/demo/demo-transactional.json", "utf8"));
+const demo = JSON.parse(readFileSync("demo/demo-transactional.json", "utf8"));
 const mediatedRun = demo.runs.find((r: { mediated: boolean }) => r.mediated);
 const firstUtterance: string = mediatedRun.turns[0].utterance;
 const firstThought: string = mediatedRun.turns[0].thought;

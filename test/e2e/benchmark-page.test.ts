@@ -10,9 +10,9 @@
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
 
 const PLAN_NAME = "Demo benchmark (stand-in output)";
 const MEDIATOR = "demo-mediator-a"; // the generic mode; "demo-mediator-a (social)" is another row
@@ -60,7 +60,7 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
   async function openReport(): Promise<string> {
     await page.goto(`${server.url}/benchmark`);
     const plans = page.getByTestId("benchmark-plans");
-    await expect(plans.textContent()).resolves.toContain("db/demo/benchmark/demo-plan.json");
+    await expect(plans.textContent()).resolves.toContain("demo/benchmark/demo-plan.json");
     await plans.getByRole("link", { name: PLAN_NAME }).click();
     await page.waitForURL(/\/benchmark\/[0-9a-f]+$/);
     await page.getByTestId("report-table3").waitFor();

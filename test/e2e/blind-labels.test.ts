@@ -12,10 +12,10 @@ import { nextTask } from "../../app/server/annotation/assignment.server.ts";
 import { createAbStudy } from "../../app/server/annotation/studies.server.ts";
 import { submitLabel } from "../../app/server/annotation/submit.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
-import { addAnnotator } from "../helpers/annotation.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { addAnnotator } from "../../harness/annotation.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
 
 describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { timeout: 180_000 }, () => {
   let server: AppServer;

@@ -12,9 +12,9 @@ import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDirectory, DEFAULT_BUILD_DIR } from "../../scripts/build-dir.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { tempDir } from "../helpers/temp-db.ts";
-import { buildApp, buildAppAsync, ROOT, TEST_BUILD_DIR } from "../helpers/test-build.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { tempDir } from "../../harness/temp-db.ts";
+import { buildApp, buildAppAsync, ROOT, TEST_BUILD_DIR } from "../../harness/test-build.ts";
 
 /** Script and module-preload URLs a page references. */
 function scriptUrls(html: string): string[] {

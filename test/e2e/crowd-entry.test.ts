@@ -8,9 +8,9 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crowdLinkSignature } from "../../app/server/auth/crowd-link.server.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { DEMO, loginInBrowser } from "../helpers/login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { DEMO, loginInBrowser } from "../../harness/login.ts";
 import { demoStudiesDb } from "../helpers/demo-studies-db.ts";
 
 const STUDY = 2; // the demo's crowd consensus study

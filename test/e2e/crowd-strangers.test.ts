@@ -11,9 +11,9 @@ import { createServer, type Server } from "node:http";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crowdLinkSignature } from "../../app/server/auth/crowd-link.server.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
 
 const SECRET = "e2e-secret-for-the-crowd-strangers-test";
 const ENTRIES_PER_NETWORK = 5;
@@ -25,7 +25,7 @@ interface TestQuestion {
   id: string;
   answer: string;
 }
-const demoTest = JSON.parse(readFileSync("db/demo/qualification/english-comprehension.json", "utf8")) as { questions: TestQuestion[] };
+const demoTest = JSON.parse(readFileSync("demo/qualification/english-comprehension.json", "utf8")) as { questions: TestQuestion[] };
 const rightAnswers = new URLSearchParams(demoTest.questions.map((q) => [q.id, q.answer]));
 
 let server: AppServer;

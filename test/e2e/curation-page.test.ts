@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemo } from "../../db/demo/seed.ts";
+import { seedDemo } from "../../demo/seed.ts";
 import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import type { Db } from "../../app/server/db.server.ts";
 import { insertCandidate } from "../../app/server/models/curation-candidate.server.ts";
@@ -17,9 +17,9 @@ import { insertSeed } from "../../app/server/models/seed.server.ts";
 import type { Domain } from "../../app/domain/bundle.ts";
 import type { SeedReport } from "../../app/domain/curation/seed.ts";
 import { openAsAdmin } from "../helpers/admin-browser.ts";
-import type { AppServer } from "../helpers/app-server.ts";
-import { runBrowserTests } from "../helpers/browser.ts";
-import { tempDb } from "../helpers/temp-db.ts";
+import type { AppServer } from "../../harness/app-server.ts";
+import { runBrowserTests } from "../../harness/browser.ts";
+import { tempDb } from "../../harness/temp-db.ts";
 
 const CURATED = "curated-transactional-1";
 const ORPHAN = "curated-transactional-2";
@@ -27,7 +27,7 @@ const runIdOf = (replay: number) => `${CURATED}:general:unmediated:r${replay}`;
 
 /** The demo transactional scenario as if curated: its general condition and three unmediated replays ending in impasse. */
 function curatedBundle() {
-  const demo = JSON.parse(readFileSync("db/demo/demo-transactional.json", "utf8"));
+  const demo = JSON.parse(readFileSync("demo/demo-transactional.json", "utf8"));
   const scenario = { ...demo.scenarios[0], id: CURATED, title: "A Curated Oven Dispute", source: { kind: "curated" } };
   const condition = { id: `${CURATED}:general`, scenario_id: CURATED, axis: "general", variant: "default" };
   const unmediated = demo.runs.find((r: { mediated: boolean }) => !r.mediated);

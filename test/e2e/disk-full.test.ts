@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { prepareLoadDatabase, type LoadFixture } from "../../bench/load-fixture.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { loginCookie } from "../helpers/login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { loginCookie } from "../../harness/login.ts";
 import { mountTinyTmpfs, tmpfsUnavailable, type TinyTmpfs } from "../helpers/tmpfs.ts";
 
 const FULL_WORDS = /temporarily unable to save: the server(&#x27;|'|’)s storage is full\. Nothing was saved/;

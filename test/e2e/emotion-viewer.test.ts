@@ -8,10 +8,10 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../app/server/annotation/accounts.server.ts";
 import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { loginInBrowser } from "../helpers/login.ts";
-import { tempDb } from "../helpers/temp-db.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { loginInBrowser } from "../../harness/login.ts";
+import { tempDb } from "../../harness/temp-db.ts";
 import { emotionFixtureBundle, SELF_REPORTED } from "../fixtures/emotion-fixture.ts";
 
 const ADMIN = { username: "admin", password: "test-admin-pass" };

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { latencyReport, LoadRecord, percentile, runAnnotatorClient, runSessionClient } from "../../bench/load-clients.ts";
 import { checkStored, prepareLoadDatabase, type LoadFixture } from "../../bench/load-fixture.ts";
 import { largeBundleFile, startCliImport } from "../../bench/load-import.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { tableCounts, tempDir } from "../helpers/temp-db.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { tableCounts, tempDir } from "../../harness/temp-db.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
 
 const ANNOTATORS = 20;

@@ -16,9 +16,9 @@ import { signAssignment } from "../../app/server/crowd/external-question-token.s
 import { mturkClient } from "../../app/server/crowd/mturk-client.server.ts";
 import { syncStudy } from "../../app/server/crowd/mturk-sync.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
 import { assignment, fakeMturk, labelAnswer, mturkMock } from "../helpers/mturk-api-fake.ts";
 
 const SECRET = "e2e-secret-for-the-mturk-external-question-test";

@@ -14,9 +14,9 @@ import { createConsensusStudy } from "../../app/server/annotation/studies.server
 import { submitLabel } from "../../app/server/annotation/submit.server.ts";
 import { playedScenarioOfRun, snippetContext } from "../../app/server/annotation/task-view.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { DEMO, loginInBrowser } from "../helpers/login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { DEMO, loginInBrowser } from "../../harness/login.ts";
 
 interface Fixture {
   studyId: number;

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { reactivenessStatement } from "../../app/domain/probing/personas.ts";
 import { fidelityPairsBundle, HISTORY_TEXT, PROBE_FX, probingBundle } from "../fixtures/probing-fixture.ts";
-import { addAnnotator } from "../helpers/annotation.ts";
+import { addAnnotator } from "../../harness/annotation.ts";
 import { imperfectChooser, labelAbStudy } from "../helpers/ab-labelling.ts";
 import { openAsAdmin } from "../helpers/admin-browser.ts";
-import type { AppServer } from "../helpers/app-server.ts";
-import { runBrowserTests } from "../helpers/browser.ts";
-import { tempDb } from "../helpers/temp-db.ts";
+import type { AppServer } from "../../harness/app-server.ts";
+import { runBrowserTests } from "../../harness/browser.ts";
+import { tempDb } from "../../harness/temp-db.ts";
 
 describe.runIf(runBrowserTests)("probing on the scenario page and A/B studies by backbone, in Chromium", { timeout: 120_000 }, () => {
   const cleanups: (() => unknown)[] = [];

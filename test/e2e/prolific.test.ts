@@ -12,11 +12,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { runCli } from "../helpers/cli.ts";
-import { tempDir } from "../helpers/temp-db.ts";
-import { createCrowdAbStudy, DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
+import { tempDir } from "../../harness/temp-db.ts";
+import { createCrowdAbStudy, DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
 import { loadQualificationTest } from "../../app/server/templates.server.ts";
 
 // The test process reads the server's test (the demo one) to answer it; a browser is never sent the key.

@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withoutAnswers, type QualificationTest } from "../../app/domain/qualification.ts";
 import { DEMO_QUALIFICATION_TEST, loadQualificationTest } from "../../app/server/templates.server.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { DEMO, loginCookie } from "../helpers/login.ts";
-import { tempDir } from "../helpers/temp-db.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { DEMO, loginCookie } from "../../harness/login.ts";
+import { tempDir } from "../../harness/temp-db.ts";
 
 const STUDY = 2; // the demo's crowd consensus study
 const CAP = 4;

@@ -4,8 +4,8 @@
  */
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { DEMO, loginCookie } from "../helpers/login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { DEMO, loginCookie } from "../../harness/login.ts";
 
 /** Scenario id → the Runs cell of its row (the last cell), from the page's table. */
 function runsColumn(html: string): Record<string, number> {

@@ -12,11 +12,11 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureAbBundle } from "../fixtures/bundle-fixture.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests, type watchingCsp } from "../helpers/browser.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests, type watchingCsp } from "../../harness/browser.ts";
 import { runCli } from "../helpers/cli.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../helpers/login.ts";
-import { tempDir } from "../helpers/temp-db.ts";
+import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
+import { tempDir } from "../../harness/temp-db.ts";
 
 const LIMITS = { MAX_BODY_BYTES: String(1024 * 1024), LOGIN_MAX_FAILURES_PER_ACCOUNT: "4", LOGIN_MAX_FAILURES_PER_ADDRESS: "40" };
 const CAROL = { username: "carol", password: "violet kettle harbour" };

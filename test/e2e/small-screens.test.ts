@@ -7,11 +7,11 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { DEMO, loginInBrowser } from "../helpers/login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { DEMO, loginInBrowser } from "../../harness/login.ts";
 
-const demo = JSON.parse(readFileSync("db/demo/demo-transactional.json", "utf8")) as { runs: { id: string; mediated: boolean }[] };
+const demo = JSON.parse(readFileSync("demo/demo-transactional.json", "utf8")) as { runs: { id: string; mediated: boolean }[] };
 const runPath = `/runs/${encodeURIComponent(demo.runs.find((r) => r.mediated)!.id)}`;
 const PAGES = [
   { name: "run viewer", path: runPath, chart: "consensus-chart" },

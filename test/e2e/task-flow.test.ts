@@ -10,10 +10,10 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAbStudy, createConsensusStudy } from "../../app/server/annotation/studies.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
-import { validConsensusLabel } from "../helpers/annotation.ts";
-import { startAppServer, type AppServer } from "../helpers/app-server.ts";
-import { launchChromium, runBrowserTests } from "../helpers/browser.ts";
-import { DEMO, loginInBrowser } from "../helpers/login.ts";
+import { validConsensusLabel } from "../../harness/annotation.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { DEMO, loginInBrowser } from "../../harness/login.ts";
 
 type Stored = { itemId: number; revision: number; payload: { topics?: Record<string, { score: number; positions: Record<string, string> }>; choice?: string } };
 

@@ -6,9 +6,9 @@
 import type { Page } from "playwright-core";
 import { createAccount } from "../../app/server/annotation/accounts.server.ts";
 import type { Db } from "../../app/server/db.server.ts";
-import { startAppServer, type AppServer } from "./app-server.ts";
-import { launchChromium } from "./browser.ts";
-import { loginInBrowser } from "./login.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium } from "../../harness/browser.ts";
+import { loginInBrowser } from "../../harness/login.ts";
 
 export const TEST_ADMIN = { username: "admin", password: "test-admin-pass" };
 

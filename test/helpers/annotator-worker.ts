@@ -6,7 +6,7 @@
 import { openDatabase } from "../../app/server/db.server.ts";
 import { nextTask } from "../../app/server/annotation/assignment.server.ts";
 import { submitLabel } from "../../app/server/annotation/submit.server.ts";
-import { validConsensusLabel } from "./annotation.ts";
+import { validConsensusLabel } from "../../harness/annotation.ts";
 
 const [dbPath, studyArg, annotatorArg] = process.argv.slice(2);
 const db = openDatabase(dbPath);

@@ -1,7 +1,7 @@
 /** A fresh SQLite file with the demo bundles, accounts and studies (what most crowd and annotation tests start from). */
-import { seedDemoStudies } from "../../db/demo/studies.ts";
-import { seedDemo } from "./annotation.ts";
-import { tempDb } from "./temp-db.ts";
+import { seedDemoStudies } from "../../demo/studies.ts";
+import { seedDemo } from "../../harness/annotation.ts";
+import { tempDb } from "../../harness/temp-db.ts";
 
 export async function demoStudiesDb(): Promise<ReturnType<typeof tempDb>> {
   const t = tempDb();

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { expect } from "vitest";
-import { tempDir } from "./temp-db.ts";
+import { tempDir } from "../../harness/temp-db.ts";
 
 const MIGRATIONS = resolve("db/migrations");
 

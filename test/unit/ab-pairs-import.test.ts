@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BundleImportError, exportBundle, importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { fixtureAbBundle } from "../fixtures/bundle-fixture.ts";
-import { tableCounts, tempDb } from "../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
 const asFile = (value: unknown, file = "ab.json") => [{ file, text: JSON.stringify(value) }];
 
@@ -151,7 +151,7 @@ describe("the demo A/B reactiveness bundle", () => {
   const GRID = [0, 1 / 3, 2 / 3, 1];
 
   it("holds 16 generated pairs: 8 per simulator backbone, balanced sides, three 0-vs-1 items each, levels tied to the runs' personas", async () => {
-    const { seedDemo } = await import("../../db/demo/seed.ts");
+    const { seedDemo } = await import("../../demo/seed.ts");
     const t = tempDb();
     try {
       expect(seedDemo(t.db).inserted.ab_pairs).toBe(16);
@@ -193,12 +193,12 @@ describe("the demo A/B reactiveness bundle", () => {
   });
 
   it("is demo data recorded from the stand-in, reuses the demo scenarios, and is exactly what its recording script writes", async () => {
-    const text = readFileSync("db/demo/demo-ab-reactiveness.json", "utf8");
+    const text = readFileSync("demo/demo-ab-reactiveness.json", "utf8");
     const file = JSON.parse(text);
     expect(file.description).toMatch(/fictional/);
     expect(file.description).toMatch(/offline stand-in endpoint \(canned, deterministic replies, not a model\)/);
     expect(file.scenarios ?? []).toEqual([]);
-    const { demoAbText, recordFidelityPairs } = await import("../../db/demo/authoring/record-fidelity-pairs.ts");
+    const { demoAbText, recordFidelityPairs } = await import("../../demo/authoring/record-fidelity-pairs.ts");
     expect(demoAbText(await recordFidelityPairs())).toBe(text);
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { qualificationKey, scoreQualification } from "../../app/domain/qualification.ts";
 import { AGREEMENT_RUBRIC } from "../../app/domain/rubric.ts";
 import { DEMO_QUALIFICATION_TEST, loadGuidelines, loadQualificationTest, qualificationTestFile, TemplateError } from "../../app/server/templates.server.ts";
-import { tempDir } from "../helpers/temp-db.ts";
+import { tempDir } from "../../harness/temp-db.ts";
 
 describe("the shipped annotation templates", () => {
   it("load both guidelines", () => {

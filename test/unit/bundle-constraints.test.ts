@@ -8,7 +8,7 @@ import { BundleImportError, importBundleFiles, type BundleFile } from "../../app
 import { abReactivenessServer } from "../../app/server/annotation/task-types/ab-reactiveness.server.ts";
 import { ServiceError } from "../../app/server/http/errors.server.ts";
 import { fixtureAbBundle, fixtureBundle } from "../fixtures/bundle-fixture.ts";
-import { tableCounts, tempDb } from "../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
 const asFile = (value: unknown, file = "bundle.json"): BundleFile => ({ file, text: JSON.stringify(value) });
 const only = (records: Record<string, unknown>) => ({ format: "socrates-bundle", version: 1, ...records });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BundleImportError, exportBundle, importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
-import { tableCounts, tempDb } from "../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
 const asFile = (value: unknown, file = "bundle.json") => [{ file, text: JSON.stringify(value) }];
 
@@ -93,7 +93,7 @@ describe("bundle import and export", () => {
 
 describe("the demo study", () => {
   it("seeds idempotently and survives export → import → export unchanged", async () => {
-    const { seedDemo } = await import("../../db/demo/seed.ts");
+    const { seedDemo } = await import("../../demo/seed.ts");
     const a = tempDb();
     const b = tempDb();
     try {
@@ -113,7 +113,7 @@ describe("the demo study", () => {
   });
 
   it("has believable runs: 16–30 turns, private thoughts on every party turn, a three-party scenario", async () => {
-    const { seedDemo } = await import("../../db/demo/seed.ts");
+    const { seedDemo } = await import("../../demo/seed.ts");
     const t = tempDb();
     try {
       seedDemo(t.db);

@@ -16,7 +16,7 @@ import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
 import { syntheticBundle } from "../../bench/synthetic-bundle.ts";
 import { runCli } from "../helpers/cli.ts";
 import { fillToPageLimit } from "../helpers/full-db.ts";
-import { tableCounts, tempDir } from "../helpers/temp-db.ts";
+import { tableCounts, tempDir } from "../../harness/temp-db.ts";
 import { mountTinyTmpfs, tmpfsUnavailable, type TinyTmpfs } from "../helpers/tmpfs.ts";
 
 /** Each case runs the real CLI several times (seconds each on a loaded machine): a wait, not a timing target. */

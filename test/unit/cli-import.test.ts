@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
 import { runCli } from "../helpers/cli.ts";
-import { tableCounts, tempDir } from "../helpers/temp-db.ts";
+import { tableCounts, tempDir } from "../../harness/temp-db.ts";
 
 // Each malformed bundle: what to break, and the file-and-path message the CLI must print.
 const malformed: { name: string; write: (file: string) => void; expected: RegExp }[] = [

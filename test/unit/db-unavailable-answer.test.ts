@@ -15,7 +15,7 @@ import { answerUnavailable, FULL_RETRY_AFTER_SECONDS, noteServerError } from "..
 import { DatabaseBusyError, RETRY_AFTER_SECONDS } from "../../app/server/http/write-lock.server.ts";
 import { findAnnotatorByUsername, insertAnnotator } from "../../app/server/models/annotator.server.ts";
 import { fillToPageLimit, type FilledDatabase } from "../helpers/full-db.ts";
-import { tableCounts, tempDb } from "../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
 const documentRequest = () => new Request("http://localhost/annotate/1/next");
 const dataRequest = () => new Request("http://localhost/annotate/1/next.data");

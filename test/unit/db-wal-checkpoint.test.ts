@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkpointWal, writeTransaction } from "../../app/server/db.server.ts";
 import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
-import { tableCounts, tempDb } from "../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
 let t: ReturnType<typeof tempDb>;
 let other: Database.Database;

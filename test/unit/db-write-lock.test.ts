@@ -11,7 +11,7 @@ import { ServiceError } from "../../app/server/http/errors.server.ts";
 import { actionResult, orResponse, orResponseWrite } from "../../app/server/http/responses.server.ts";
 import { DatabaseBusyError, withWriteLock } from "../../app/server/http/write-lock.server.ts";
 import { findAnnotatorByUsername, insertAnnotator } from "../../app/server/models/annotator.server.ts";
-import { tempDb } from "../helpers/temp-db.ts";
+import { tempDb } from "../../harness/temp-db.ts";
 
 let t: ReturnType<typeof tempDb>;
 let web: Db;

@@ -1,5 +1,5 @@
 /**
- * The demo benchmark (db/demo/benchmark): stand-in output that says so, exactly what its
+ * The demo benchmark (demo/benchmark): stand-in output that says so, exactly what its
  * recording script writes, and seeded with its plan and the metrics of every run and pair of its
  * grid — idempotently, since `npm start` and `socrates seed-demo` may seed it again.
  */
@@ -7,10 +7,10 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { benchmarkPlans } from "../../app/server/benchmark/page.server.ts";
 import { planGrid } from "../../app/server/benchmark/plan-file.server.ts";
-import { seedDemoBenchmark, DEMO_BENCHMARK_BUNDLE, DEMO_PLAN_SOURCE, loadDemoPlan } from "../../db/demo/benchmark/seed.ts";
-import { seedDemo } from "../../db/demo/seed.ts";
+import { seedDemoBenchmark, DEMO_BENCHMARK_BUNDLE, DEMO_PLAN_SOURCE, loadDemoPlan } from "../../demo/benchmark/seed.ts";
+import { seedDemo } from "../../demo/seed.ts";
 import { tableDigests } from "../helpers/db-digest.ts";
-import { tableCounts, tempDb } from "../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
 const metricRowsOf = (db: ReturnType<typeof tempDb>["db"], kind: "run" | "pair", id: string) =>
   (db.$client.prepare("SELECT count(*) AS n FROM metric_values WHERE subject_kind = ? AND subject_id = ?").get(kind, id) as { n: number }).n;
@@ -27,7 +27,7 @@ describe("the demo benchmark", () => {
   });
 
   it("is exactly what its recording script writes", { timeout: 120_000 }, async () => {
-    const { demoBenchmarkText, recordDemoBenchmark } = await import("../../db/demo/authoring/record-benchmark.ts");
+    const { demoBenchmarkText, recordDemoBenchmark } = await import("../../demo/authoring/record-benchmark.ts");
     expect(demoBenchmarkText(await recordDemoBenchmark())).toBe(readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8"));
   });
 

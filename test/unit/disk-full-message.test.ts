@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FileSystemFullError, fileSystemOf, formatBytes, isStorageFull } from "../../app/server/storage-full.server.ts";
 import { diskFullMessage } from "../../scripts/disk-full.ts";
-import { tempDir } from "../helpers/temp-db.ts";
+import { tempDir } from "../../harness/temp-db.ts";
 
 const errno = (code: string, path?: string) => Object.assign(new Error(`${code}: no space left on device`), { code, ...(path ? { path } : {}) });
 

@@ -10,7 +10,7 @@ import { curationConfigOf } from "../../app/server/curation/curation-config.serv
 import { LLM_ROLES } from "../../app/domain/llm/types.ts";
 import { loadLlmConfig } from "../../app/server/llm/config.server.ts";
 import { runCli } from "../helpers/cli.ts";
-import { tempDir } from "../helpers/temp-db.ts";
+import { tempDir } from "../../harness/temp-db.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { getRunEmotion, getRunView } from "../../app/server/catalog.server.ts";
-import { tempDb } from "../helpers/temp-db.ts";
+import { tempDb } from "../../harness/temp-db.ts";
 import { emotionFixtureBundle, JUDGE_BACKBONE } from "../fixtures/emotion-fixture.ts";
 import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
 

@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { computeMetrics } from "../../app/server/pipeline/metrics-runner.server.ts";
-import { seedDemoBenchmark } from "../../db/demo/benchmark/seed.ts";
-import { seedDemo } from "../../db/demo/seed.ts";
-import { seedDemoStudies } from "../../db/demo/studies.ts";
+import { seedDemoBenchmark } from "../../demo/benchmark/seed.ts";
+import { seedDemo } from "../../demo/seed.ts";
+import { seedDemoStudies } from "../../demo/studies.ts";
 import { runCli } from "../helpers/cli.ts";
 import { tableDigests } from "../helpers/db-digest.ts";
-import { tableCounts, tempDb } from "../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
 function seedOnce(path: string) {
   const first = runCli(["seed-demo"], { SOCRATES_DB: path });

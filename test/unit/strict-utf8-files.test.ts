@@ -10,7 +10,7 @@ import { loadPlanFile } from "../../app/server/benchmark/plan-file.server.ts";
 import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
 import { readJsonFile, readTextFile, UserError } from "../../scripts/cli-kit.ts";
 import { runCli } from "../helpers/cli.ts";
-import { tempDir } from "../helpers/temp-db.ts";
+import { tempDir } from "../../harness/temp-db.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());

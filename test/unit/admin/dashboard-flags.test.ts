@@ -5,9 +5,9 @@ import { resolveStudyFlag, studyFlagsPanel } from "../../../app/server/annotatio
 import { createAbStudy, createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { insertItemFlag } from "../../../app/server/models/item-flag.server.ts";
 import { itemsOfStudy } from "../../../app/server/models/study.server.ts";
-import { addAnnotator, seedDemo } from "../../helpers/annotation.ts";
+import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 describe("dashboard flags", () => {
   const t = tempDb();

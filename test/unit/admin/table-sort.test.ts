@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { matchesText, parseSort, sortRows, sortSearch } from "../../../app/domain/table-sort.ts";
 import { listRuns } from "../../../app/server/catalog.server.ts";
-import { seedDemo } from "../../helpers/annotation.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { seedDemo } from "../../../harness/annotation.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 const KEYS = ["name", "items"] as const;
 

@@ -9,10 +9,10 @@ import { studyDashboardView } from "../../../app/server/annotation/dashboard-vie
 import { importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { withWriteLock } from "../../../app/server/http/write-lock.server.ts";
 import { fidelityPairsBundle, fxPairId, probingBundle } from "../../fixtures/probing-fixture.ts";
-import { addAnnotator } from "../../helpers/annotation.ts";
+import { addAnnotator } from "../../../harness/annotation.ts";
 import { imperfectChooser, labelAbStudy } from "../../helpers/ab-labelling.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 describe("A/B studies by simulator backbone", () => {
   const t = tempDb();

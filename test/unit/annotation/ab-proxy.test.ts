@@ -8,7 +8,7 @@ import { studyDashboardView } from "../../../app/server/annotation/dashboard-vie
 import { createAbStudy } from "../../../app/server/annotation/studies.server.ts";
 import { importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { fidelityPairsBundle, fxPairId, probingBundle } from "../../fixtures/probing-fixture.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 // Pairs per backbone (fidelityPairsBundle): 0: A level 1, B level 0; 1: A 0, B 2/3; 2: A 1, B 2/3.
 // sim-a's runs self-report; the target BUY (turns 1 and 3) drops by d points: volatility d/100.

@@ -7,8 +7,8 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
-import { addAnnotator, seedDemo } from "../../helpers/annotation.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const WORKER = resolve(ROOT, "test/helpers/annotator-worker.ts");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "../../../app/server/auth/password.server.ts";
 import { crowdLinkSignature, verifyCrowdLink } from "../../../app/server/auth/crowd-link.server.ts";
 import { authenticate, createAccount } from "../../../app/server/annotation/accounts.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 describe("passwords", () => {
   it("are stored as salted scrypt hashes, never in clear, and verify only the right password", async () => {

@@ -13,10 +13,10 @@ import { setCountSurplus } from "../../../app/server/annotation/dashboard-settin
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { dashboardMark } from "../../../app/server/models/data-version.server.ts";
-import { addAnnotator, validConsensusLabel } from "../../helpers/annotation.ts";
+import { addAnnotator, validConsensusLabel } from "../../../harness/annotation.ts";
 import { differences } from "../../helpers/close-to.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { fixtureBundle } from "../../fixtures/bundle-fixture.ts";
 

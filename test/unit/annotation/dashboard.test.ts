@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alpha as npmAlpha } from "krippendorff";
 import { krippendorffAlpha, pearson } from "../../../app/domain/stats/index.ts";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
-import { seedDemo } from "../../helpers/annotation.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { seedDemo } from "../../../harness/annotation.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 interface ScoreRow {
   itemId: number;

@@ -14,9 +14,9 @@ import { createAbStudy, getStudy } from "../../../app/server/annotation/studies.
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { parseStudyConfig } from "../../../app/domain/study-config.ts";
 import { fastLabels, withoutFast } from "../../../app/domain/validation/fast-labels.ts";
-import { addAnnotator, seedDemo } from "../../helpers/annotation.ts";
+import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 describe("fastLabels", () => {
   const labels = [

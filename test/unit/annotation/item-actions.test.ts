@@ -13,9 +13,9 @@ import { studyDashboard } from "../../../app/server/annotation/dashboard.server.
 import { takenSlots } from "../../../app/server/models/assignment.server.ts";
 import { flagsOfStudy } from "../../../app/server/models/item-flag.server.ts";
 import type { SessionUser } from "../../../app/server/auth/session.server.ts";
-import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 const userOf = (id: number, role: "expert" | "crowd" = "expert"): SessionUser => ({
   id,

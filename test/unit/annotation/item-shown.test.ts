@@ -14,9 +14,9 @@ import type { SessionUser } from "../../../app/server/auth/session.server.ts";
 import { allowedSubmitOrigins } from "../../../app/server/crowd/external-question-params.server.ts";
 import { externalTaskPage, submitExternalQuestion } from "../../../app/server/crowd/external-question.server.ts";
 import { studyItemIds } from "../../../app/server/models/study.server.ts";
-import { addAnnotator, seedDemo } from "../../helpers/annotation.ts";
+import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const expert = (id: number): SessionUser => ({ id, role: "expert", username: `u${id}`, displayName: `u${id}`, channel: null, externalId: null, qualifiedAt: null, crowdStudies: [] });
 const CHOICE_B = { kind: "ab-reactiveness", choice: "B" };

@@ -4,9 +4,9 @@ import { labelHistory } from "../../../app/server/annotation/label-history.serve
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { taskPage } from "../../../app/server/annotation/tasks.server.ts";
-import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const expectRejected = expectServiceError;
 

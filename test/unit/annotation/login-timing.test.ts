@@ -11,7 +11,7 @@ vi.mock("node:crypto", async (importOriginal) => {
 
 const { scrypt } = await import("node:crypto");
 const { authenticate, createAccount } = await import("../../../app/server/annotation/accounts.server.ts");
-const { tempDb } = await import("../../helpers/temp-db.ts");
+const { tempDb } = await import("../../../harness/temp-db.ts");
 
 const t = tempDb();
 afterAll(() => t.cleanup());

@@ -6,9 +6,9 @@ import { myLabels } from "../../../app/server/annotation/my-labels.server.ts";
 import { createAbStudy, createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import type { SessionUser } from "../../../app/server/auth/session.server.ts";
-import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 const any = { scenario: null, revised: null };
 

@@ -5,8 +5,8 @@ import { createStudyFromForm, previewStudyFromForm, studiesOverview } from "../.
 import { createAbStudy, createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { withWriteLock } from "../../../app/server/http/write-lock.server.ts";
-import { seedDemo } from "../../helpers/annotation.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { seedDemo } from "../../../harness/annotation.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 function form(fields: Record<string, string>): FormData {
   const f = new FormData();

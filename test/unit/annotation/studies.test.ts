@@ -4,8 +4,8 @@ import { nextTask } from "../../../app/server/annotation/assignment.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { createAbStudy, createConsensusStudy, setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
-import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 describe("studies", () => {
   const t = tempDb();

@@ -10,8 +10,8 @@ import { createConsensusStudy } from "../../../app/server/annotation/studies.ser
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { findOrCreateCrowdWorker } from "../../../app/server/crowd/workers.server.ts";
 import { leaseFixedItem, PENDING_HOLD_HOURS, takenSlots } from "../../../app/server/models/assignment.server.ts";
-import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 // Submits stamp the real clock, so the test's times start from it.
 const T0 = new Date();

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { serviceRecordOf, serviceMs } from "../../../bench/chain-key.ts";
 import { longestChain, serviceTimes, tracedLlm } from "../../../bench/dependent-chain.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { mockConfig } from "../../mock-llm/config.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 

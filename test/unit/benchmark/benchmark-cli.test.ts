@@ -18,7 +18,7 @@ import { buildBenchmarkReport } from "../../../app/server/benchmark/report.serve
 import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 import { runCli, spawnCli, until, type CliChild } from "../../helpers/cli.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { tempDir } from "../../../harness/temp-db.ts";
 import { chatRequests, duplicates, servedBodies } from "../pipeline/helpers.ts";
 import { expectTables3And7MatchStoredRows } from "./report/recompute.ts";
 import { benchmarkFiles, column, count, JUDGE_MODEL, MEDIATOR_MODEL, PARTY_MODEL, SMALL_PLAN } from "./runner-helpers.ts";

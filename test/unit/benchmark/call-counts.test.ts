@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startMockLlm, type FaultRule } from "../../mock-llm/server.ts";
 import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { printedCommand, runCli, spawnCli } from "../../helpers/cli.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { tempDir } from "../../../harness/temp-db.ts";
 import { chatRequests } from "../pipeline/helpers.ts";
 import { benchmarkFiles, count, EMOTION_JUDGE_MODEL, JUDGE_MODEL, MEDIATOR_MODEL, PARTY_MODEL, SMALL_PLAN } from "./runner-helpers.ts";
 

@@ -15,7 +15,7 @@ import { BenchmarkPlanError, parseBenchmarkPlan } from "../../../app/domain/benc
 import { checkPlanAgainstConfig } from "../../../app/server/benchmark/plan-check.server.ts";
 import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { tempDir } from "../../../harness/temp-db.ts";
 import { benchmarkConfigJson, benchmarkFiles, column, MEDIATOR_MODEL, PARTY_MODEL, JUDGE_MODEL } from "./runner-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];

@@ -16,7 +16,7 @@ import { runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
 import { readSetting, SETTING_KEYS } from "../../../app/server/models/setting.server.ts";
 import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { tempDir } from "../../../harness/temp-db.ts";
 import { benchmarkFiles, column, count, JUDGE_MODEL, SMALL_PLAN } from "./runner-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];

@@ -11,7 +11,7 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { loadLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { tempDir } from "../../../harness/temp-db.ts";
 
 export const PARTY_MODEL = "bench-party";
 export const MEDIATOR_MODEL = "bench-mediator";

@@ -14,7 +14,7 @@ import { claimLease, heldByOther, releaseLease, renewLeases } from "../../../app
 import { z } from "zod";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { until } from "../../helpers/cli.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { tempDir } from "../../../harness/temp-db.ts";
 import { mockConfig } from "../../mock-llm/config.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 

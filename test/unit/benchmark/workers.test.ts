@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { spawnCli, until, type CliChild } from "../../helpers/cli.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { tempDir } from "../../../harness/temp-db.ts";
 import { chatRequests, duplicates, servedBodies } from "../pipeline/helpers.ts";
 import { benchmarkFiles, column, count, SMALL_PLAN } from "./runner-helpers.ts";
 

@@ -4,7 +4,7 @@
  * independent of the loaders and of the pure function.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
@@ -12,8 +12,8 @@ import { studyChannelStats } from "../../../app/server/crowd/channel-stats.serve
 import { recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
 import { enterProlificSession, prolificStep, updateProlificSettings } from "../../../app/server/crowd/prolific.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
-import { seedDemo } from "../../helpers/annotation.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { seedDemo } from "../../../harness/annotation.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 const AB_STUDY = 3;
 

@@ -11,7 +11,7 @@ import { findOrCreateCrowdWorker } from "../../../app/server/crowd/workers.serve
 import { findStudy } from "../../../app/server/models/study.server.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import type { tempDb } from "../../helpers/temp-db.ts";
+import type { tempDb } from "../../../harness/temp-db.ts";
 
 const CONSENSUS_CROWD = 2;
 const URL_BASE = "https://studio.example.org/admin/studies/2";

@@ -17,8 +17,8 @@ import {
 } from "../../../app/server/crowd/external-question-params.server.ts";
 import { signAssignment, verifyAssignmentToken } from "../../../app/server/crowd/external-question-token.server.ts";
 import { externalTaskPage, saveExternalDraft, submitExternalQuestion } from "../../../app/server/crowd/external-question.server.ts";
-import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const SECRET = "unit-test-secret-for-external-question";
 const STAND_IN = "http://127.0.0.1:8931";

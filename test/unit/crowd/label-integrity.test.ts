@@ -16,11 +16,11 @@ import { externalTaskPage, submitExternalQuestion } from "../../../app/server/cr
 import { mturkClient } from "../../../app/server/crowd/mturk-client.server.ts";
 import { syncStudy } from "../../../app/server/crowd/mturk-sync.server.ts";
 import { findStudy } from "../../../app/server/models/study.server.ts";
-import { validConsensusLabel } from "../../helpers/annotation.ts";
+import { validConsensusLabel } from "../../../harness/annotation.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { assignment, fakeMturk, labelAnswer, mturkMock } from "../../helpers/mturk-api-fake.ts";
-import { tableCounts, type tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 
 const SECRET = "unit-test-secret-for-label-integrity";
 const SANDBOX = MTURK_SUBMIT_ORIGINS[1];

@@ -9,14 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEDERAL_MINIMUM_WAGE_USD } from "../../../app/domain/crowd/hit-config.ts";
 import { ANSWER_KEY_NS, QUESTION_FORM_NS } from "../../../app/domain/crowd/qualification-xml.ts";
 import { parseCsv } from "../../../app/domain/csv.ts";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
 import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { defaultExportDir, EXPORT_FILES, exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
-import { seedDemo } from "../../helpers/annotation.ts";
+import { seedDemo } from "../../../harness/annotation.ts";
 import { runCli } from "../../helpers/cli.ts";
-import { tempDb, tempDir } from "../../helpers/temp-db.ts";
+import { tempDb, tempDir } from "../../../harness/temp-db.ts";
 
 describe("mturk export", () => {
   const t = tempDb();

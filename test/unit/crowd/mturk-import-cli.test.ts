@@ -3,14 +3,14 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "../../../app/domain/csv.ts";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
 import { playedScenarioOfRun, snippetContext } from "../../../app/server/annotation/task-view.server.ts";
 import { exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
-import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { studyItemIds } from "../../../app/server/models/study.server.ts";
-import { consensusAnswers, exportedInput, mturkResultsCsv, type InputCsv, type WorkerAssignment } from "../../helpers/mturk-results.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { consensusAnswers, exportedInput, mturkResultsCsv, type InputCsv, type WorkerAssignment } from "../../../harness/mturk-results.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const STUDY = 2;
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseCsv } from "../../../app/domain/csv.ts";
 import { parseMturkResults, parseMturkTime, parseRewardUsd } from "../../../app/domain/crowd/mturk-results.ts";
 import { quotedCsv, reviewFileCsv } from "../../../app/domain/crowd/mturk-review.ts";
-import { abAnswers, mturkResultsCsv, mturkTime } from "../../helpers/mturk-results.ts";
+import { abAnswers, mturkResultsCsv, mturkTime } from "../../../harness/mturk-results.ts";
 
 describe("MTurk cells", () => {
   it("reads MTurk's times in its U.S. zones, and nothing else", () => {

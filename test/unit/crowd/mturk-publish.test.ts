@@ -19,15 +19,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SYSTEM_QUALIFICATIONS } from "../../../app/domain/crowd/hit-config.ts";
 import { answerKeyXml, questionFormXml } from "../../../app/domain/crowd/qualification-xml.ts";
 import { qualificationKey } from "../../../app/domain/qualification.ts";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
 import { MISSING_CREDENTIALS_HELP, MTURK_ENDPOINTS, MturkEndpointError, mturkClient } from "../../../app/server/crowd/mturk-client.server.ts";
 import { hitRequestToken, publishStudy } from "../../../app/server/crowd/mturk-publish.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { UserError } from "../../../scripts/cli-kit.ts";
 import { publishAction, type PublishOptionValues } from "../../../scripts/commands/mturk/publish.ts";
-import { seedDemo } from "../../helpers/annotation.ts";
+import { seedDemo } from "../../../harness/annotation.ts";
 import { runCli } from "../../helpers/cli.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const SANDBOX_HOST = new URL(MTURK_ENDPOINTS.sandbox).hostname;
 const PRODUCTION_HOST = new URL(MTURK_ENDPOINTS.production).hostname;

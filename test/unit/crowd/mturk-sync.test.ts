@@ -4,13 +4,13 @@
  */
 import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, MTurkClient, RejectAssignmentCommand, RequestError } from "@aws-sdk/client-mturk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
 import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignment.server.ts";
 import { MTURK_ENDPOINTS, mturkClient } from "../../../app/server/crowd/mturk-client.server.ts";
 import { syncAction } from "../../../scripts/commands/mturk/sync.ts";
-import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { answerXml, assignment, fakeMturk, labelAnswer, mturkMock as mturk } from "../../helpers/mturk-api-fake.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const SANDBOX_HOST = new URL(MTURK_ENDPOINTS.sandbox).hostname;
 

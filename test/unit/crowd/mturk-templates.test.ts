@@ -13,12 +13,12 @@ import { escapeHtml, markdownToHtml } from "../../../app/domain/crowd/hit-render
 import { fillTemplate, GUIDELINES_MARKER, insertGuidelines, templateVariables, TemplateFillError } from "../../../app/domain/crowd/mturk-template.ts";
 import { csvObjects, parseCsv } from "../../../app/domain/csv.ts";
 import { checkConsensusLabel } from "../../../app/domain/labels.ts";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
 import { createAbStudy } from "../../../app/server/annotation/studies.server.ts";
 import { playedScenarioOfRun, snippetContext } from "../../../app/server/annotation/task-view.server.ts";
 import { exportBatch, type ExportSummary } from "../../../app/server/crowd/mturk-export.server.ts";
-import { seedDemo } from "../../helpers/annotation.ts";
-import { tempDb, tempDir } from "../../helpers/temp-db.ts";
+import { seedDemo } from "../../../harness/annotation.ts";
+import { tempDb, tempDir } from "../../../harness/temp-db.ts";
 
 const HOSTILE = `<script>alert(1)</script> "quoted" & 'single' \${item_id} </ol>`;
 

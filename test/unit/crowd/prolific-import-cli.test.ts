@@ -2,15 +2,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
 import { enterProlificSession, prolificStep, updateProlificSettings } from "../../../app/server/crowd/prolific.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { toCsv } from "../../../app/domain/csv.ts";
-import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { runCli } from "../../helpers/cli.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const STUDY = 2;
 const PID = "5f1a2b3c4d5e6f7a8b9c0d1e";

@@ -6,7 +6,7 @@
  * under another participant) leaves it pending. The import is all-or-nothing and idempotent.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { statusForNewLabel } from "../../../app/server/annotation/label-status.server.ts";
@@ -17,9 +17,9 @@ import { enterProlificSession, prolificSessionCounts, prolificStep, updateProlif
 import { importProlificExport, ProlificImportError } from "../../../app/server/crowd/prolific-import.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { toCsv } from "../../../app/domain/csv.ts";
-import { addAnnotator, seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const EXPERT = 1;
 const CROWD = 2; // consensus, k = 3, half the items still open

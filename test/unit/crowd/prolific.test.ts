@@ -4,7 +4,7 @@
  * after the configured number of labels or when no work is left.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
 import { getStudy, setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
@@ -20,9 +20,9 @@ import {
   updateProlificSettings,
 } from "../../../app/server/crowd/prolific.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
-import { seedDemo, validConsensusLabel } from "../../helpers/annotation.ts";
+import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const CONSENSUS_CROWD = 2; // 40 snippets, half of them still open
 const AB_CROWD = 3; // 8 pairs, every one with its three labels already

@@ -13,7 +13,7 @@ import { qualificationKey, withoutAnswers, type QualificationTest } from "../../
 import { exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
 import { DEMO_QUALIFICATION_TEST, loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
-import { tempDir, type tempDb } from "../../helpers/temp-db.ts";
+import { tempDir, type tempDb } from "../../../harness/temp-db.ts";
 
 const CROWD_CONSENSUS = 2;
 

@@ -16,7 +16,7 @@ import { findOrCreateCrowdWorker } from "../../../app/server/crowd/workers.serve
 import { networkIdentity } from "../../../app/server/http/load-context.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
-import { tableCounts, type tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 
 const STUDY = 2;
 

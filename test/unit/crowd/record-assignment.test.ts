@@ -1,15 +1,15 @@
 /** The crowd assignment store (also after migration 0005) and the gold-based review, on a real SQLite file with the demo studies. */
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
 import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { listCrowdAssignments } from "../../../app/server/models/crowd-assignment.server.ts";
 import { payloadHash, recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
 import { writeLabelRevision } from "../../../app/server/models/label.server.ts";
 import { recordDecisions, reviewDecisions } from "../../../app/server/crowd/review.server.ts";
-import { seedDemo } from "../../helpers/annotation.ts";
+import { seedDemo } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const AB_STUDY = 3;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { findOrCreateCrowdWorker } from "../../../app/server/crowd/workers.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 describe("crowd workers", () => {
   it("are created once per channel and worker id, and a bad worker id is refused", () => {

@@ -7,7 +7,7 @@ import { exportBundle } from "../../../app/server/bundle-store.server.ts";
 import { curationWriterResponder } from "../../mock-llm/responders/curation-writer.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { curationLlm, writerSeed } from "./writer-helpers.ts";
 import type { Db } from "../../../app/server/db.server.ts";
 

@@ -15,7 +15,7 @@ import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { mockConfigJson } from "../../mock-llm/config.ts";
 import { startSearchServer } from "../../mock-llm/search-server.ts";
 import { startMockLlm, type Responder } from "../../mock-llm/server.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { tempDir } from "../../../harness/temp-db.ts";
 import { duplicates, servedBodies } from "../pipeline/helpers.ts";
 import { writeSeedFolder } from "./curate-helpers.ts";
 import { spawnCli as startCli, until } from "../../helpers/cli.ts";

@@ -18,7 +18,7 @@ import { getSeed, seedsOfDomain, type RefusedFetch } from "../../../app/server/m
 import { openDatabase, type Db } from "../../../app/server/db.server.ts";
 import type { HostLookup } from "../../../app/server/net/outbound.server.ts";
 import { spawnCli } from "../../helpers/cli.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { tempDir } from "../../../harness/temp-db.ts";
 import { mockConfig, mockConfigJson } from "../../mock-llm/config.ts";
 import { curationSearchReply, reportOf } from "../../mock-llm/responders/curation-search.ts";
 import { disputesFor } from "../../mock-llm/search-corpus.ts";

@@ -3,7 +3,7 @@ import { scenarioSchema } from "../../../app/domain/bundle.ts";
 import { writeScenario } from "../../../app/server/curation/writer.server.ts";
 import { curationWriterResponder } from "../../mock-llm/responders/curation-writer.ts";
 import { scripted, startMockLlm, type Responder } from "../../mock-llm/server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { curationLlm, writerSeed } from "./writer-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];

@@ -5,7 +5,7 @@ import { llmCalls } from "../../../db/schema.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { createLlm, type LlmCallEvent } from "../../../app/server/llm/client.server.ts";
 import { summariseUsage, UsageTally } from "../../../app/server/llm/usage.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { mockConfig } from "../../mock-llm/config.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 

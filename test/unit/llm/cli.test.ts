@@ -8,7 +8,7 @@ import { z } from "zod";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { LLM_ROLES } from "../../../app/domain/llm/types.ts";
 import { runCli, type CliResult } from "../../helpers/cli.ts";
-import { tempDb, tempDir } from "../../helpers/temp-db.ts";
+import { tempDb, tempDir } from "../../../harness/temp-db.ts";
 import { mockConfig, mockConfigJson, mockPoolConfigJson } from "../../mock-llm/config.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 

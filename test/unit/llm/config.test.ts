@@ -14,7 +14,7 @@ import {
   endpointIdentity,
   replicasOf,
 } from "../../../app/server/llm/config.server.ts";
-import { tempDb, tempDir } from "../../helpers/temp-db.ts";
+import { tempDb, tempDir } from "../../../harness/temp-db.ts";
 import { mockConfigJson } from "../../mock-llm/config.ts";
 
 const valid = () =>

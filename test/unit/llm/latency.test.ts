@@ -8,7 +8,7 @@ import { z } from "zod";
 import { llmCalls } from "../../../db/schema.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { mockConfig } from "../../mock-llm/config.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 

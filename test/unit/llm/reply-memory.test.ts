@@ -9,7 +9,7 @@ import { openDatabase } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { replyMemory } from "../../../app/server/llm/reply-memory.server.ts";
 import { recordCall } from "../../../app/server/models/llm-call.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { mockConfig } from "../../mock-llm/config.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 

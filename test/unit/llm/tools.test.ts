@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { llmCalls } from "../../../db/schema.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { mockConfig } from "../../mock-llm/config.ts";
 import { startMockLlm, type MockChatRequest, type MockLlm, type MockLlmOptions } from "../../mock-llm/server.ts";
 import type { ToolSpec } from "../../../app/domain/llm/types.ts";

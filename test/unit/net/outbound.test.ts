@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { tempDir } from "../../../harness/temp-db.ts";
 import { outboundFetch, outboundPolicy, OutboundRefusal, type HostLookup, type OutboundLimits } from "../../../app/server/net/outbound.server.ts";
 
 interface Recorded {

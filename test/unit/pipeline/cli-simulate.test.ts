@@ -3,11 +3,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
-import { seedDemo } from "../../../db/demo/seed.ts";
+import { seedDemo } from "../../../demo/seed.ts";
 import { printedCommand, runCli, spawnCli } from "../../helpers/cli.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
-import { tableCounts, tempDir } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDir } from "../../../harness/temp-db.ts";
 import { MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson } from "./helpers.ts";
 
 const cleanups: (() => unknown)[] = [];

@@ -12,7 +12,7 @@ import { importBundleRecords } from "../../../app/server/bundle-store.server.ts"
 import { computeMetrics, getRunMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
 import { fixtureBundle } from "../../fixtures/bundle-fixture.ts";
 import { runCli } from "../../helpers/cli.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

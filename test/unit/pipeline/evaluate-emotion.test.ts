@@ -7,7 +7,7 @@ import { exportBundle, importBundleFiles, importBundleRecords } from "../../../a
 import { emotionTurns, runSpeakers } from "../../../app/server/models/run.server.ts";
 import { evaluateRuns } from "../../../app/server/pipeline/evaluate-runs.server.ts";
 import { computeMetrics, getRunMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests, servedBodies } from "./helpers.ts";
 import { EMOTION_MODEL, evaluationSetup, MEDIATED, prompts, UNMEDIATED } from "./evaluation-helpers.ts";
 

@@ -5,7 +5,7 @@ import { exportBundle, importBundleFiles } from "../../../app/server/bundle-stor
 import { getRunView } from "../../../app/server/catalog.server.ts";
 import { evaluateRuns } from "../../../app/server/pipeline/evaluate-runs.server.ts";
 import { evaluationId } from "../../../app/domain/evaluation-ids.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests } from "./helpers.ts";
 import { evaluationSetup, JUDGE_MODEL, MEDIATED, prompts, UNMEDIATED } from "./evaluation-helpers.ts";
 

@@ -1,9 +1,9 @@
 /** Shared set-up for the evaluator tests: the demo study in a temp database, the mock judges, the real client. */
-import { seedDemo } from "../../../db/demo/seed.ts";
+import { seedDemo } from "../../../demo/seed.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import type { Llm } from "../../../app/domain/llm/types.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { evaluationResponder, type EvaluationSabotage } from "../../mock-llm/responders/evaluation.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 import { chatRequests } from "./helpers.ts";

@@ -26,7 +26,7 @@ import { computeMetrics } from "../../../app/server/pipeline/metrics-runner.serv
 import { templateVersion } from "../../../app/server/pipeline/prompt-templates.server.ts";
 import { metricValuesOf } from "../../../app/server/models/metric-value.server.ts";
 import { databaseAt } from "../../helpers/migrations.ts";
-import { tableCounts } from "../../helpers/temp-db.ts";
+import { tableCounts } from "../../../harness/temp-db.ts";
 import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 import { chatRequests } from "./helpers.ts";

@@ -1,7 +1,7 @@
 /** The intervention-judgment part of the evaluation repository: one judgment per (run, turn, backbone), the first kept. */
 import { describe, expect, it } from "vitest";
 import { insertJudgment, judgedTurnIds, judgmentsOfRun, type NewJudgment } from "../../../app/server/models/evaluation.server.ts";
-import { seedDemo } from "../../../db/demo/seed.ts";
+import { seedDemo } from "../../../demo/seed.ts";
 import { databasePerTest } from "./test-db.ts";
 import { MEDIATED } from "./evaluation-helpers.ts";
 

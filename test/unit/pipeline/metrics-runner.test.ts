@@ -16,13 +16,13 @@ import {
 import { exportBundle } from "../../../app/server/bundle-store.server.ts";
 import { getRunView } from "../../../app/server/catalog.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
-import { seedDemo } from "../../../db/demo/seed.ts";
+import { seedDemo } from "../../../demo/seed.ts";
 import { METRICS } from "../../../app/domain/metrics/registry.ts";
 import { explainMetric } from "../../../app/domain/metrics/metric-format.ts";
 import { DEFAULT_METRIC_PARAMS, MetricParamsError, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
 import { computeMetrics, getRunMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
 import { metricRowsOfMetrics, metricValuesOf, staleMetricValuesOf, upsertMetricValue } from "../../../app/server/models/metric-value.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { MEDIATED, PAIR, UNMEDIATED } from "./evaluation-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];

@@ -8,10 +8,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
-import { seedDemo } from "../../../db/demo/seed.ts";
+import { seedDemo } from "../../../demo/seed.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
-import { tempDir } from "../../helpers/temp-db.ts";
+import { tempDir } from "../../../harness/temp-db.ts";
 import { spawnCli, until, type CliChild } from "../../helpers/cli.ts";
 import { chatRequests, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies, simulationConfigJson, slotOf } from "./helpers.ts";
 

@@ -23,11 +23,11 @@ import { backfillRunIdentity, openDatabase, type Db } from "../../../app/server/
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { planBatch, simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
-import { seedDemo } from "../../../db/demo/seed.ts";
+import { seedDemo } from "../../../demo/seed.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 import { databaseAt } from "../../helpers/migrations.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests, MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson, slotOf, testLlm } from "./helpers.ts";
 
 const SCENARIO = "demo-transactional-1";

@@ -22,7 +22,7 @@ import { partyMessages, SIMULATION_TEMPLATES, simulationTemplatesFor } from "../
 import { turns as turnsTable } from "../../../db/schema.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import type { Responder } from "../../mock-llm/server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests, demoSimulationSetup, MEDIATOR_MODEL, PARTY_MODEL } from "./helpers.ts";
 
 const SCENARIO = "demo-transactional-1";

@@ -5,7 +5,7 @@ import { exportBundle, importBundleFiles } from "../../../app/server/bundle-stor
 import { estimateBatch, planBatch, simulateBatch, SimulationInputError } from "../../../app/server/pipeline/simulate.server.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import type { Responder } from "../../mock-llm/server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests, demoSimulationSetup, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies, slotOf } from "./helpers.ts";
 
 const SCENARIO = "demo-transactional-1";

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { and, eq, like } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
-import { seedDemo } from "../../../db/demo/seed.ts";
+import { seedDemo } from "../../../demo/seed.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
@@ -15,7 +15,7 @@ import { computeMetrics } from "../../../app/server/pipeline/metrics-runner.serv
 import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { evaluationConfigJson } from "./evaluation-helpers.ts";
 import { MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson } from "./helpers.ts";
 

@@ -1,7 +1,7 @@
 /** A fresh database file per test, closed and removed after it; optionally seeded. */
 import { afterEach } from "vitest";
 import type { Db } from "../../../app/server/db.server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 export function databasePerTest(seed?: (db: Db) => void): () => Db {
   const cleanups: (() => void)[] = [];

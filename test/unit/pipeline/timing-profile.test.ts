@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timingProfile } from "../../../app/domain/metrics/index.ts";
-import { seedDemo } from "../../../db/demo/seed.ts";
+import { seedDemo } from "../../../demo/seed.ts";
 import { computeMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
 import { timingProfiles } from "../../../app/server/pipeline/timing-profile.server.ts";
 import { runCli } from "../../helpers/cli.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 describe("timing profile per mediator × condition", () => {
   const t = tempDb();

@@ -20,7 +20,7 @@ import { evaluationConfigJson } from "./evaluation-helpers.ts";
 import { planProbe, probe } from "../../../app/server/probing/probe.server.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests, MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson, testLlm } from "./helpers.ts";
 
 const PARTY_IDS = ["ORCH", "MILL", "TOWN"] as const;

@@ -7,7 +7,7 @@ import { mockConfigJson } from "../../mock-llm/config.ts";
 import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
 import { runCli, spawnCli } from "../../helpers/cli.ts";
-import { tableCounts, tempDir } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDir } from "../../../harness/temp-db.ts";
 import { chatCount, fixtureScenario, importScenario } from "./probe-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];

@@ -5,7 +5,7 @@ import { PROBE_CONDITIONS } from "../../../app/domain/probing/conditions.ts";
 import { importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { getScenario, listRuns } from "../../../app/server/catalog.server.ts";
 import { fidelityPairsBundle, PROBE_FX, probingBundle } from "../../fixtures/probing-fixture.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

@@ -12,12 +12,12 @@ import type { Db } from "../../../app/server/db.server.ts";
 import { generateFidelityPairs } from "../../../app/server/fidelity/generate.server.ts";
 import { planFidelity } from "../../../app/server/fidelity/plan.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
-import { seedDemo } from "../../../db/demo/seed.ts";
+import { seedDemo } from "../../../demo/seed.ts";
 import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
 import { startMockLlm, type FaultRule, type MockLlm } from "../../mock-llm/server.ts";
 import Database from "better-sqlite3";
 import { spawnCli, until } from "../../helpers/cli.ts";
-import { tableCounts, tempDb } from "../../helpers/temp-db.ts";
+import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests, duplicates, servedBodies, simulationConfigJson, testLlm } from "../pipeline/helpers.ts";
 
 const SIMULATOR = "sim-under-test";

@@ -8,7 +8,7 @@ import { insertSeed } from "../../../app/server/models/seed.server.ts";
 import { simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
 import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 import { seedReport } from "../curation/writer-helpers.ts";
 import { chatCount, fixtureScenario, importScenario, probeLlm, runProbe, WRITER_MODEL } from "./probe-helpers.ts";
 

@@ -13,9 +13,9 @@ import { studyDashboardView } from "../../../app/server/annotation/dashboard-vie
 import { currentMetricParams } from "../../../app/server/pipeline/metric-settings.server.ts";
 import { computeMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
 import { DEFAULT_METRIC_PARAMS } from "../../../app/domain/metrics/metric-params.ts";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
-import { seedDemo } from "../../helpers/annotation.ts";
-import { tempDb } from "../../helpers/temp-db.ts";
+import { seedDemoStudies } from "../../../demo/studies.ts";
+import { seedDemo } from "../../../harness/annotation.ts";
+import { tempDb } from "../../../harness/temp-db.ts";
 
 describe("alignment with the recorded s0", () => {
   const t = tempDb();

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoBenchmark } from "../../../db/demo/benchmark/seed.ts";
+import { seedDemoBenchmark } from "../../../demo/benchmark/seed.ts";
 import { mdNote } from "../../../app/domain/benchmark/report/format.ts";
 import { listStudyRows } from "../../../app/server/models/study.server.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";

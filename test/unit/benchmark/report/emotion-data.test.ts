@@ -21,7 +21,7 @@ import { loadFidelityProxy } from "../../../../app/server/benchmark/report-studi
 import type { Db } from "../../../../app/server/db.server.ts";
 import { upsertMetricValue } from "../../../../app/server/models/metric-value.server.ts";
 import { playedScenarioRow, runTurnRows } from "../../../../app/server/models/run.server.ts";
-import { tempDir } from "../../../helpers/temp-db.ts";
+import { tempDir } from "../../../../harness/temp-db.ts";
 import { databasePerTest } from "../../pipeline/test-db.ts";
 import { fixturePlan, MAIN_JUDGE, seedGrid } from "./fixture.ts";
 import { reportCell } from "./recompute.ts";

@@ -8,7 +8,7 @@ import { figureRows } from "../../../../app/domain/benchmark/report/format.ts";
 import { openDatabase } from "../../../../app/server/db.server.ts";
 import { touchBenchmarkPlan } from "../../../../app/server/models/benchmark-plan.server.ts";
 import { runCli } from "../../../helpers/cli.ts";
-import { tempDir } from "../../../helpers/temp-db.ts";
+import { tempDir } from "../../../../harness/temp-db.ts";
 import { ALT_JUDGE, fixturePlan, seedGrid } from "./fixture.ts";
 import { checkSvg } from "./svg-check.ts";
 

@@ -44,7 +44,7 @@ export function fixturePlan(overrides: Record<string, unknown> = {}): LoadedPlan
   return { plan, hash: planHash(plan), source: "test plan" };
 }
 
-const demoBundle = (domain: string) => JSON.parse(readFileSync(`db/demo/demo-${domain}.json`, "utf8")) as BundleInput;
+const demoBundle = (domain: string) => JSON.parse(readFileSync(`demo/demo-${domain}.json`, "utf8")) as BundleInput;
 
 /** The demo's evaluation with each score shifted by −2..+2 (seeded), clamped to 1–5. */
 function shiftedEvaluation(template: Evaluation, runId: string, backbone: string, rng: () => number): Evaluation {
@@ -61,7 +61,7 @@ function shiftedEvaluation(template: Evaluation, runId: string, backbone: string
 
 /** Imports the catalogue and the grid's runs (less `skip`), judged by both judges, then computes the metrics. */
 export function seedGrid(db: Db, loaded: LoadedPlan, skip: ReadonlySet<string> = new Set()): void {
-  const conditions = (JSON.parse(readFileSync("db/demo/demo-conditions.json", "utf8")) as BundleInput).conditions!.filter(
+  const conditions = (JSON.parse(readFileSync("demo/demo-conditions.json", "utf8")) as BundleInput).conditions!.filter(
     (c) => SCENARIOS.includes(c.scenario_id) && CONDITION_KEYS.includes(`${c.axis}:${c.variant}`),
   );
   const catalogue = DEMO.map((d) => ({ ...demoBundle(d), runs: [], evaluations: [], matched_pairs: [] }));

@@ -13,7 +13,7 @@ import { configHash, projectInfo } from "../../../../app/server/benchmark/report
 import { planGrid } from "../../../../app/server/benchmark/plan-file.server.ts";
 import { runCli } from "../../../helpers/cli.ts";
 import { demoStudiesDb } from "../../../helpers/demo-studies-db.ts";
-import { tempDir } from "../../../helpers/temp-db.ts";
+import { tempDir } from "../../../../harness/temp-db.ts";
 import { fixturePlan, MAIN_JUDGE, seedGrid } from "./fixture.ts";
 
 const cleanups: (() => void)[] = [];

@@ -12,7 +12,7 @@ import { openDatabase } from "../../../../app/server/db.server.ts";
 import { touchBenchmarkPlan } from "../../../../app/server/models/benchmark-plan.server.ts";
 import { OutputFolderError, writeFileInFolder } from "../../../../app/server/output-folder.server.ts";
 import { runCli } from "../../../helpers/cli.ts";
-import { tempDir } from "../../../helpers/temp-db.ts";
+import { tempDir } from "../../../../harness/temp-db.ts";
 import { fixturePlan, seedGrid } from "./fixture.ts";
 
 const EVIL_MEDIATOR = "<img src=x onerror=alert(1)>";

@@ -4,7 +4,7 @@ import { studyDashboard } from "../../../../app/server/annotation/dashboard.serv
 import { listStudies } from "../../../../app/server/annotation/studies.server.ts";
 import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";
 import { demoStudiesDb } from "../../../helpers/demo-studies-db.ts";
-import { tempDb } from "../../../helpers/temp-db.ts";
+import { tempDb } from "../../../../harness/temp-db.ts";
 import { fixturePlan, seedGrid } from "./fixture.ts";
 
 const cleanups: (() => void)[] = [];

@@ -15,7 +15,7 @@ import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.se
 import { benchmarkPage } from "../../../../app/server/benchmark/page.server.ts";
 import { touchBenchmarkPlan } from "../../../../app/server/models/benchmark-plan.server.ts";
 import type { Db } from "../../../../app/server/db.server.ts";
-import { addAnnotator, validConsensusLabel } from "../../../helpers/annotation.ts";
+import { addAnnotator, validConsensusLabel } from "../../../../harness/annotation.ts";
 import { runCli } from "../../../helpers/cli.ts";
 import { demoStudiesDb } from "../../../helpers/demo-studies-db.ts";
 import { ALT_JUDGE, fixturePlan, MAIN_JUDGE, seedGrid } from "./fixture.ts";

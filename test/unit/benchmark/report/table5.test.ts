@@ -17,7 +17,7 @@ import { writeReportFiles } from "../../../../app/server/benchmark/report-files.
 import { openDatabase } from "../../../../app/server/db.server.ts";
 import { touchBenchmarkPlan } from "../../../../app/server/models/benchmark-plan.server.ts";
 import { runCli } from "../../../helpers/cli.ts";
-import { tempDir } from "../../../helpers/temp-db.ts";
+import { tempDir } from "../../../../harness/temp-db.ts";
 import { fixturePlan, SCENARIOS, seedGrid } from "./fixture.ts";
 
 /** The 15 keys in the paper's order, written out here rather than read from the code. */

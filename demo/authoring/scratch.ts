@@ -2,9 +2,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Db } from "../../../app/server/db.server.ts";
-import { openDatabase } from "../../../app/server/db.server.ts";
-import { startMockLlm, type Responder } from "../../../test/mock-llm/server.ts";
+import type { Db } from "../../app/server/db.server.ts";
+import { openDatabase } from "../../app/server/db.server.ts";
+import { startMockLlm, type Responder } from "../../test/mock-llm/server.ts";
 
 /** Runs `record` on a fresh database file with the stand-in answering at `url`; removes both after. */
 export async function withScratchStandIn<T>(prefix: string, respond: Responder, record: (db: Db, url: string) => Promise<T>): Promise<T> {

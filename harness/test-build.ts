@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 
-export const ROOT = resolve(import.meta.dirname, "../..");
+export const ROOT = resolve(import.meta.dirname, "..");
 export const TEST_BUILD_DIR = "build-test";
 
 function buildCommand(dir: string) {

@@ -10,22 +10,22 @@
  * A/B choices name the more reactive side except on about one pair in five (one careless worker fails the gold pairs and half the others). All of it goes through the same
  * allocation and validation as a real submit.
  */
-import { POSITION_NOT_STATED, type ConsensusLabel, type LabelPayload } from "../../app/domain/labels.ts";
-import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../app/domain/tasks/ids.ts";
-import { createRng } from "../../app/domain/stats/index.ts";
-import type { Db } from "../../app/server/db.server.ts";
-import { createAccount } from "../../app/server/annotation/accounts.server.ts";
-import { findOrCreateCrowdWorker } from "../../app/server/crowd/workers.server.ts";
-import { nextTask } from "../../app/server/annotation/assignment.server.ts";
-import { submitLabel } from "../../app/server/annotation/submit.server.ts";
-import { createAbStudy, createConsensusStudy } from "../../app/server/annotation/studies.server.ts";
-import { playedScenarioOfRun, snippetContext } from "../../app/server/annotation/task-view.server.ts";
-import { loadGuidelines } from "../../app/server/templates.server.ts";
-import { recordCrowdAssignment } from "../../app/server/crowd/record-assignment.server.ts";
-import { abPairCount, findAbPair } from "../../app/server/models/ab-pair.server.ts";
-import { listAnnotatorRows, updateAnnotator } from "../../app/server/models/annotator.server.ts";
-import { evaluationsOfRun, topicScoresUpTo } from "../../app/server/models/evaluation.server.ts";
-import { findItem, itemsOfStudy, listStudyRows } from "../../app/server/models/study.server.ts";
+import { POSITION_NOT_STATED, type ConsensusLabel, type LabelPayload } from "../app/domain/labels.ts";
+import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../app/domain/tasks/ids.ts";
+import { createRng } from "../app/domain/stats/index.ts";
+import type { Db } from "../app/server/db.server.ts";
+import { createAccount } from "../app/server/annotation/accounts.server.ts";
+import { findOrCreateCrowdWorker } from "../app/server/crowd/workers.server.ts";
+import { nextTask } from "../app/server/annotation/assignment.server.ts";
+import { submitLabel } from "../app/server/annotation/submit.server.ts";
+import { createAbStudy, createConsensusStudy } from "../app/server/annotation/studies.server.ts";
+import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";
+import { loadGuidelines } from "../app/server/templates.server.ts";
+import { recordCrowdAssignment } from "../app/server/crowd/record-assignment.server.ts";
+import { abPairCount, findAbPair } from "../app/server/models/ab-pair.server.ts";
+import { listAnnotatorRows, updateAnnotator } from "../app/server/models/annotator.server.ts";
+import { evaluationsOfRun, topicScoresUpTo } from "../app/server/models/evaluation.server.ts";
+import { findItem, itemsOfStudy, listStudyRows } from "../app/server/models/study.server.ts";
 
 export const DEMO_ACCOUNTS = [
   { username: "admin", displayName: "Demo Admin", role: "admin" as const, password: "demo-admin-pass" },

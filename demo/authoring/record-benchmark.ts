@@ -2,22 +2,22 @@
  * How the demo benchmark's runs were made (demo data, not model output).
  *
  * Runs the benchmark runner (`runGrid`, as `socrates benchmark run` does) over the demo plan
- * db/demo/benchmark/demo-plan.json against the offline stand-in endpoint (test/mock-llm, in
+ * demo/benchmark/demo-plan.json against the offline stand-in endpoint (test/mock-llm, in
  * process: canned, deterministic replies, not a model) on a scratch copy of the demo database,
  * and writes the grid's runs, matched pairs and evaluations to
- * db/demo/benchmark/demo-benchmark.json. Deterministic: re-running writes the same bytes.
- *   npx tsx db/demo/authoring/record-benchmark.ts
+ * demo/benchmark/demo-benchmark.json. Deterministic: re-running writes the same bytes.
+ *   npx tsx demo/authoring/record-benchmark.ts
  */
 import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { BUNDLE_FORMAT, BUNDLE_VERSION, type Bundle } from "../../../app/domain/bundle.ts";
-import { evaluationId } from "../../../app/domain/evaluation-ids.ts";
-import { planGrid } from "../../../app/server/benchmark/plan-file.server.ts";
-import { runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
-import { exportBundle } from "../../../app/server/bundle-store.server.ts";
-import { createLlm } from "../../../app/server/llm/client.server.ts";
-import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
-import { standInResponder } from "../../../test/mock-llm/responders/index.ts";
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type Bundle } from "../../app/domain/bundle.ts";
+import { evaluationId } from "../../app/domain/evaluation-ids.ts";
+import { planGrid } from "../../app/server/benchmark/plan-file.server.ts";
+import { runGrid } from "../../app/server/benchmark/run-grid.server.ts";
+import { exportBundle } from "../../app/server/bundle-store.server.ts";
+import { createLlm } from "../../app/server/llm/client.server.ts";
+import { parseLlmConfig } from "../../app/server/llm/config.server.ts";
+import { standInResponder } from "../../test/mock-llm/responders/index.ts";
 import { DEMO_BENCHMARK_BUNDLE, loadDemoPlan } from "../benchmark/seed.ts";
 import { seedDemo } from "../seed.ts";
 import { withScratchStandIn } from "./scratch.ts";
@@ -26,8 +26,8 @@ const DECISION_SECONDS = 0.05;
 
 const DESCRIPTION =
   "Demo data written for SoCRATES Studio — fictional, not from the SoCRATES paper or any real case. The demo benchmark's runs, " +
-  "matched pairs and topic-localized evaluations, recorded by db/demo/authoring/record-benchmark.ts: `runGrid` over " +
-  "db/demo/benchmark/demo-plan.json against the offline stand-in endpoint (canned, deterministic replies, not a model). " +
+  "matched pairs and topic-localized evaluations, recorded by demo/authoring/record-benchmark.ts: `runGrid` over " +
+  "demo/benchmark/demo-plan.json against the offline stand-in endpoint (canned, deterministic replies, not a model). " +
   "The demo- backbone names are not real models, and the scores mean nothing about mediators. Every mediator decision is " +
   `recorded as taking ${DECISION_SECONDS} s: the stand-in answers in about a millisecond, and its jitter would change the bytes.`;
 

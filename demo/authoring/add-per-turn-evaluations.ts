@@ -9,14 +9,14 @@
  * attributes to per-turn judges (inactive topics inject noise), so the demo's alignment table
  * shows the baseline trailing the topic-localized evaluator for a visible reason.
  *
- * Deterministic (seeded by run id). Rewrites the "per-turn" evaluations in db/demo/*.json:
- *   npx tsx db/demo/authoring/add-per-turn-evaluations.ts
+ * Deterministic (seeded by run id). Rewrites the "per-turn" evaluations in demo/*.json:
+ *   npx tsx demo/authoring/add-per-turn-evaluations.ts
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BASELINE_DIMENSIONS, NO_MENTION, bundleSchema, type Bundle, type PerTurnOutput } from "../../../app/domain/bundle.ts";
-import { topicLocalizedTrajectory } from "../../../app/domain/consensus.ts";
-import { createRng } from "../../../app/domain/stats/rng.ts";
+import { BASELINE_DIMENSIONS, NO_MENTION, bundleSchema, type Bundle, type PerTurnOutput } from "../../app/domain/bundle.ts";
+import { topicLocalizedTrajectory } from "../../app/domain/consensus.ts";
+import { createRng } from "../../app/domain/stats/rng.ts";
 
 const DEMO_DIR = join(import.meta.dirname, "..");
 const BACKBONE = "demo-judge";

@@ -1,21 +1,21 @@
 /**
  * The demo benchmark: the plan in demo-plan.json and its grid's runs, pairs and evaluations in
- * demo-benchmark.json (recorded from the stand-in by db/demo/authoring/record-benchmark.ts).
- * Kept out of db/demo's top level so seedDemo does not import it: the demo annotation studies
+ * demo-benchmark.json (recorded from the stand-in by demo/authoring/record-benchmark.ts).
+ * Kept out of demo/'s top level so seedDemo does not import it: the demo annotation studies
  * sample the hand-written runs, so serve.ts seeds the benchmark after them.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadPlanFile, planGrid, type LoadedPlan } from "../../../app/server/benchmark/plan-file.server.ts";
-import { importBundleFiles, type ImportSummary } from "../../../app/server/bundle-store.server.ts";
-import type { Db } from "../../../app/server/db.server.ts";
-import { parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
-import { findBenchmarkPlan, touchBenchmarkPlan } from "../../../app/server/models/benchmark-plan.server.ts";
-import { metricValuesOf } from "../../../app/server/models/metric-value.server.ts";
-import { computeMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
+import { loadPlanFile, planGrid, type LoadedPlan } from "../../app/server/benchmark/plan-file.server.ts";
+import { importBundleFiles, type ImportSummary } from "../../app/server/bundle-store.server.ts";
+import type { Db } from "../../app/server/db.server.ts";
+import { parseMetricParams } from "../../app/domain/metrics/metric-params.ts";
+import { findBenchmarkPlan, touchBenchmarkPlan } from "../../app/server/models/benchmark-plan.server.ts";
+import { metricValuesOf } from "../../app/server/models/metric-value.server.ts";
+import { computeMetrics } from "../../app/server/pipeline/metrics-runner.server.ts";
 import { DEMO_DIR } from "../seed.ts";
 
-export const DEMO_PLAN_SOURCE = "db/demo/benchmark/demo-plan.json";
+export const DEMO_PLAN_SOURCE = "demo/benchmark/demo-plan.json";
 export const DEMO_BENCHMARK_BUNDLE = join(DEMO_DIR, "benchmark/demo-benchmark.json");
 
 /** The demo plan, its source named as the repository path (not this machine's). */

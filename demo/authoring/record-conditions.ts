@@ -5,21 +5,21 @@
  * culture) are exactly what the probe stores for any user; the three-party and history ones are
  * the stand-in's canned text, so they show the format and the pages, not a model's writing.
  *
- * Deterministic. Rewrites db/demo/demo-conditions.json:
- *   npx tsx db/demo/authoring/record-conditions.ts
+ * Deterministic. Rewrites demo/demo-conditions.json:
+ *   npx tsx demo/authoring/record-conditions.ts
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUNDLE_FORMAT, BUNDLE_VERSION, CONDITION_AXES } from "../../../app/domain/bundle.ts";
-import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
-import { openDatabase } from "../../../app/server/db.server.ts";
-import { createLlm } from "../../../app/server/llm/client.server.ts";
-import { scenarioIds } from "../../../app/server/models/scenario.server.ts";
-import { planProbe, probe } from "../../../app/server/probing/probe.server.ts";
-import { mockConfig } from "../../../test/mock-llm/config.ts";
-import { standInResponder } from "../../../test/mock-llm/responders/index.ts";
-import { startMockLlm } from "../../../test/mock-llm/server.ts";
+import { BUNDLE_FORMAT, BUNDLE_VERSION, CONDITION_AXES } from "../../app/domain/bundle.ts";
+import { exportBundle, importBundleFiles } from "../../app/server/bundle-store.server.ts";
+import { openDatabase } from "../../app/server/db.server.ts";
+import { createLlm } from "../../app/server/llm/client.server.ts";
+import { scenarioIds } from "../../app/server/models/scenario.server.ts";
+import { planProbe, probe } from "../../app/server/probing/probe.server.ts";
+import { mockConfig } from "../../test/mock-llm/config.ts";
+import { standInResponder } from "../../test/mock-llm/responders/index.ts";
+import { startMockLlm } from "../../test/mock-llm/server.ts";
 
 const DEMO_DIR = join(import.meta.dirname, "..");
 const OUT = join(DEMO_DIR, "demo-conditions.json");
@@ -28,7 +28,7 @@ const SCENARIO_FILES = /^demo-(environmental|healthcare|intra-organizational|tra
 const WRITER_MODEL = "stand-in-writer";
 
 const DESCRIPTION =
-  "Demo data for SoCRATES Studio: the 14 expanded conditions (strategy, three-party, history, emotion, culture) of each demo scenario, made by `socrates probe` (db/demo/authoring/record-conditions.ts). The strategy, emotion and culture conditions are the probe's fixed templates; the three-party and history conditions were recorded from the offline stand-in endpoint's canned replies (test/mock-llm), not from a model.";
+  "Demo data for SoCRATES Studio: the 14 expanded conditions (strategy, three-party, history, emotion, culture) of each demo scenario, made by `socrates probe` (demo/authoring/record-conditions.ts). The strategy, emotion and culture conditions are the probe's fixed templates; the three-party and history conditions were recorded from the offline stand-in endpoint's canned replies (test/mock-llm), not from a model.";
 
 const dir = mkdtempSync(join(tmpdir(), "socrates-demo-conditions-"));
 const mock = await startMockLlm({ respond: standInResponder() });

@@ -5,18 +5,18 @@
  * (test/mock-llm, in process: canned, deterministic replies whose tone follows each party's own
  * reactiveness line) for two simulator backbones named demo-sim-alpha and demo-sim-beta, over
  * the demo scenarios, and writes the fidelity conditions, their runs and the pairs to
- * db/demo/demo-ab-reactiveness.json. Deterministic: re-running writes the same bytes.
- *   npx tsx db/demo/authoring/record-fidelity-pairs.ts
+ * demo/demo-ab-reactiveness.json. Deterministic: re-running writes the same bytes.
+ *   npx tsx demo/authoring/record-fidelity-pairs.ts
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BUNDLE_FORMAT, BUNDLE_VERSION, FIDELITY_AXIS, type Bundle } from "../../../app/domain/bundle.ts";
-import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
-import { generateFidelityPairs } from "../../../app/server/fidelity/generate.server.ts";
-import { createLlm } from "../../../app/server/llm/client.server.ts";
-import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
-import { simulationResponder } from "../../../test/mock-llm/responders/simulation.ts";
+import { BUNDLE_FORMAT, BUNDLE_VERSION, FIDELITY_AXIS, type Bundle } from "../../app/domain/bundle.ts";
+import { exportBundle, importBundleFiles } from "../../app/server/bundle-store.server.ts";
+import { generateFidelityPairs } from "../../app/server/fidelity/generate.server.ts";
+import { createLlm } from "../../app/server/llm/client.server.ts";
+import { parseLlmConfig } from "../../app/server/llm/config.server.ts";
+import { simulationResponder } from "../../test/mock-llm/responders/simulation.ts";
 import { DEMO_DIR, readBundleDir } from "../seed.ts";
 import { withScratchStandIn } from "./scratch.ts";
 
@@ -29,7 +29,7 @@ const SEED = 6;
 
 const DESCRIPTION =
   "Demo data written for SoCRATES Studio — fictional, not from the SoCRATES paper or any real case. Persona-fidelity A/B pairs " +
-  `recorded by db/demo/authoring/record-fidelity-pairs.ts from the offline stand-in endpoint (canned, deterministic replies, not a model) ` +
+  `recorded by demo/authoring/record-fidelity-pairs.ts from the offline stand-in endpoint (canned, deterministic replies, not a model) ` +
   `for two simulator backbone names (${DEMO_SIMULATORS.join(", ")}): ${PAIRS_PER_SIMULATOR} pairs each over the demo scenarios, ` +
   `unmediated runs of at most ${TURN_BUDGET} party turns, the parties reporting their emotion every turn. In each pair the two runs play fidelity conditions that differ only in the ` +
   "target party's reactiveness level; every other party stays at the reference level (opponent_level).";

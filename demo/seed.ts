@@ -1,11 +1,11 @@
-/** The demo study shipped in db/demo/: fictional data written for this project. */
+/** The demo study shipped in demo/: fictional data written for this project. */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { importBundleFiles, type BundleFile, type ImportSummary } from "../../app/server/bundle-store.server.ts";
-import type { Db } from "../../app/server/db.server.ts";
-import { scenarioIds } from "../../app/server/models/scenario.server.ts";
+import { importBundleFiles, type BundleFile, type ImportSummary } from "../app/server/bundle-store.server.ts";
+import type { Db } from "../app/server/db.server.ts";
+import { scenarioIds } from "../app/server/models/scenario.server.ts";
 
-export const DEMO_DIR = resolve(process.cwd(), "db/demo");
+export const DEMO_DIR = resolve(process.cwd(), "demo");
 
 export function readBundleDir(dir: string): BundleFile[] {
   return readdirSync(dir)

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type Db } from "../../app/server/db.server.ts";
+import { openDatabase, type Db } from "../app/server/db.server.ts";
 
 export function tempDir(prefix = "socrates-test-"): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
