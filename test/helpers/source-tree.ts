@@ -2,7 +2,7 @@
  * Reads the project's own source as text for the architecture checks: which files exist, what
  * each imports, where the import graph has cycles, which functions are long. No project code runs.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { execFileSync } from "node:child_process";
 import ts from "typescript";
@@ -97,4 +97,13 @@ export function longFunctions(file: string, maxLines: number): string[] {
   };
   visit(source);
   return found;
+}
+
+/** Every tracked (or untracked, not ignored) file under the given folders, of any kind, present in the work tree. */
+export function trackedFiles(...folders: string[]): string[] {
+  const out = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "--", ...folders], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  return out.split("\n").filter((f) => f !== "" && existsSync(resolve(ROOT, f)));
 }

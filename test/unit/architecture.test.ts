@@ -5,9 +5,29 @@
  */
 import { basename } from "node:path";
 import { describe, expect, it } from "vitest";
-import { importCycles, importSpecifiers, longFunctions, readSource, resolveImport, sourceFiles } from "../helpers/source-tree.ts";
+import {
+  importCycles,
+  importSpecifiers,
+  longFunctions,
+  readSource,
+  resolveImport,
+  sourceFiles,
+  trackedFiles,
+} from "../helpers/source-tree.ts";
 
-const APP_AND_TOOLS = sourceFiles("app", "scripts", "db", "bench");
+const APP_AND_TOOLS = sourceFiles("app", "scripts", "db", "demo", "bench");
+
+/**
+ * What tests and benchmarks share (temporary databases, the built app, Chromium, logins). It keeps
+ * the import, naming, cycle and size rules, not the SQL rules: like test/, it reads and writes
+ * databases directly to set up and check them.
+ */
+const HARNESS = sourceFiles("harness");
+
+/** Module files of every kind (TypeScript and the plain-JavaScript entry points) outside test/. */
+const OUTSIDE_TEST = trackedFiles().filter(
+  (f) => !f.startsWith("test/") && /\.(tsx?|mjs|cjs|js)$/.test(f) && !f.endsWith(".d.ts"),
+);
 
 /** The folders where one extension is one folder (or one file) plus a registry line. */
 const EXTENSION_FOLDERS = ["app/task-types", "app/crowd-channels", "app/llm-roles", "app/report-parts"];
@@ -70,7 +90,7 @@ describe("layers", () => {
   it("queries are built only in the repositories (app/server/models), the bundle store and the research read model", () => {
     // bundle-store: bulk import/export of the whole bundle; catalog: joined read views for the research pages.
     const allowed = (f: string) => f.startsWith("app/server/models/") || ["app/server/db.server.ts", "app/server/bundle-store.server.ts", "app/server/catalog.server.ts"].includes(f);
-    const building = sourceFiles("app", "db/demo", "scripts").filter(
+    const building = sourceFiles("app", "demo", "scripts").filter(
       (f) => !allowed(f) && importSpecifiers(readSource(f)).some((s) => s.startsWith("drizzle-orm") || s.endsWith("db/schema.ts") || s.endsWith("/schema.ts")),
     );
     expect(building).toEqual([]);
@@ -114,13 +134,40 @@ describe("layers", () => {
   });
 
   it("the import graph has no cycles", () => {
-    expect(importCycles(sourceFiles("app", "scripts", "db"))).toEqual([]);
+    expect(importCycles(sourceFiles("app", "scripts", "db", "demo", "harness", "bench"))).toEqual([]);
+  });
+});
+
+describe("top-level folders", () => {
+  it("db/ holds only the schema and its migrations (the lowest layer)", () => {
+    expect(trackedFiles("db").filter((f) => f !== "db/schema.ts" && !f.startsWith("db/migrations/"))).toEqual([]);
+  });
+
+  it("demo/ sits at the top: it may import app/ (server included), and nothing in app/ or db/ imports it", () => {
+    const below = [...offenders("app", (t) => t.startsWith("demo/")), ...offenders("db", (t) => t.startsWith("demo/"))];
+    expect(below).toEqual([]);
+    // The demo is data and its seeding: the CLI, the harness and the benchmarks use it, not the reverse.
+    expect(offenders("demo", (t) => /^(scripts|harness|bench)\//.test(t))).toEqual([]);
+  });
+
+  it("no file outside test/ imports from test/: what tests and benchmarks share lives in harness/", () => {
+    // The one exception, test/mock-llm, is the LLM stand-in that issue 30's LLM-roles part moves to
+    // app/server/llm/stand-in; once that part is merged nothing imports test/mock-llm and
+    // PENDING_STAND_IN_MOVE goes.
+    const PENDING_STAND_IN_MOVE = (t: string) => t.startsWith("test/mock-llm/");
+    const fromTest = OUTSIDE_TEST.flatMap((file) =>
+      importSpecifiers(readSource(file))
+        .map((s) => resolveImport(file, s) ?? s)
+        .filter((t) => t.startsWith("test/") && !PENDING_STAND_IN_MOVE(t))
+        .map((t) => `${file} imports ${t}`),
+    );
+    expect(fromTest).toEqual([]);
   });
 });
 
 describe("style", () => {
   it("one import style: relative specifiers carry their .ts/.tsx extension; no ~ alias", () => {
-    const bad = [...APP_AND_TOOLS, ...sourceFiles("test")].flatMap((file) =>
+    const bad = [...APP_AND_TOOLS, ...HARNESS, ...sourceFiles("test")].flatMap((file) =>
       importSpecifiers(readSource(file))
         .filter((s) => s.startsWith("~") || (s.startsWith(".") && !/\.(tsx?|css\?url|json|mjs)$/.test(s)))
         .map((s) => `${file}: "${s}"`),
@@ -136,10 +183,10 @@ describe("style", () => {
       if (/^use[A-Z][A-Za-z0-9]*$/.test(name)) return true;
       return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(name);
     };
-    expect(APP_AND_TOOLS.filter((f) => !ok(f))).toEqual([]);
+    expect([...APP_AND_TOOLS, ...HARNESS].filter((f) => !ok(f))).toEqual([]);
   });
 
-  it("no function over 100 lines in the app, the CLI or the database code", () => {
-    expect(sourceFiles("app", "scripts", "db").flatMap((f) => longFunctions(f, 100))).toEqual([]);
+  it("no function over 100 lines in the app, the CLI, the database code, the demo or the harness", () => {
+    expect(sourceFiles("app", "scripts", "db", "demo", "harness").flatMap((f) => longFunctions(f, 100))).toEqual([]);
   });
 });
