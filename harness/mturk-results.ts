@@ -4,7 +4,13 @@
  * every input-CSV column, `Answer.taskAnswers` (crowd-form's JSON array string), `Approve`,
  * `Reject`. Built from an input CSV (the export's) and the workers' answers.
  */
-import { choiceField, CROWD_SPECIAL_POSITIONS, ITEM_ID_FIELD, positionField, scoreField } from "../app/domain/crowd/answer-fields.ts";
+import {
+  choiceField,
+  CROWD_SPECIAL_POSITIONS,
+  ITEM_ID_FIELD,
+  positionField,
+  scoreField,
+} from "../app/domain/crowd/answer-fields.ts";
 import { readFileSync } from "node:fs";
 import { parseCsv } from "../app/domain/csv.ts";
 import { AGREEMENT_SCORES, type ConsensusLabel } from "../app/domain/labels.ts";

@@ -30,7 +30,10 @@ interface Shot {
   open: (page: Page, server: AppServer, abStudy: number) => Promise<void>;
 }
 
-const mediatedRun = (JSON.parse(readFileSync(join(ROOT, "demo/demo-transactional.json"), "utf8")) as { runs: { id: string; mediated: boolean }[] }).runs.find((r) => r.mediated)!;
+const demoRuns = JSON.parse(readFileSync(join(ROOT, "demo/demo-transactional.json"), "utf8")) as {
+  runs: { id: string; mediated: boolean }[];
+};
+const mediatedRun = demoRuns.runs.find((r) => r.mediated)!;
 
 const SHOTS: Shot[] = [
   {

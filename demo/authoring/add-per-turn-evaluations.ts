@@ -14,7 +14,13 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BASELINE_DIMENSIONS, NO_MENTION, bundleSchema, type Bundle, type PerTurnOutput } from "../../app/domain/bundle.ts";
+import {
+  BASELINE_DIMENSIONS,
+  NO_MENTION,
+  bundleSchema,
+  type Bundle,
+  type PerTurnOutput,
+} from "../../app/domain/bundle.ts";
 import { topicLocalizedTrajectory } from "../../app/domain/consensus.ts";
 import { createRng } from "../../app/domain/stats/rng.ts";
 

@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { DEMO, loginCookie } from "../../harness/login.ts";
 
-const demoCondition = (JSON.parse(readFileSync("demo/demo-transactional.json", "utf8")) as { conditions: { id: string; scenario_id: string; axis: string; variant: string }[] }).conditions[0];
+const demoCondition = (
+  JSON.parse(readFileSync("demo/demo-transactional.json", "utf8")) as {
+    conditions: { id: string; scenario_id: string; axis: string; variant: string }[];
+  }
+).conditions[0];
 
 describe("A/B study bundle upload over HTTP", () => {
   let server: AppServer;

@@ -25,7 +25,9 @@ interface TestQuestion {
   id: string;
   answer: string;
 }
-const demoTest = JSON.parse(readFileSync("demo/qualification/english-comprehension.json", "utf8")) as { questions: TestQuestion[] };
+const demoTest = JSON.parse(readFileSync("demo/qualification/english-comprehension.json", "utf8")) as {
+  questions: TestQuestion[];
+};
 const rightAnswers = new URLSearchParams(demoTest.questions.map((q) => [q.id, q.answer]));
 
 let server: AppServer;

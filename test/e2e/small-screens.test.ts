@@ -11,7 +11,9 @@ import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { DEMO, loginInBrowser } from "../../harness/login.ts";
 
-const demo = JSON.parse(readFileSync("demo/demo-transactional.json", "utf8")) as { runs: { id: string; mediated: boolean }[] };
+const demo = JSON.parse(readFileSync("demo/demo-transactional.json", "utf8")) as {
+  runs: { id: string; mediated: boolean }[];
+};
 const runPath = `/runs/${encodeURIComponent(demo.runs.find((r) => r.mediated)!.id)}`;
 const PAGES = [
   { name: "run viewer", path: runPath, chart: "consensus-chart" },

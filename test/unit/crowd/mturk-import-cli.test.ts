@@ -9,7 +9,13 @@ import { exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
 import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { studyItemIds } from "../../../app/server/models/study.server.ts";
-import { consensusAnswers, exportedInput, mturkResultsCsv, type InputCsv, type WorkerAssignment } from "../../../harness/mturk-results.ts";
+import {
+  consensusAnswers,
+  exportedInput,
+  mturkResultsCsv,
+  type InputCsv,
+  type WorkerAssignment,
+} from "../../../harness/mturk-results.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const STUDY = 2;

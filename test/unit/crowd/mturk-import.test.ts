@@ -13,7 +13,15 @@ import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignme
 import type { Db } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../harness/annotation.ts";
 import { studyItemIds } from "../../../app/server/models/study.server.ts";
-import { abAnswers, consensusAnswers, exportedInput as allExportedRows, mturkId, mturkResultsCsv, type InputCsv, type WorkerAssignment } from "../../../harness/mturk-results.ts";
+import {
+  abAnswers,
+  consensusAnswers,
+  exportedInput as allExportedRows,
+  mturkId,
+  mturkResultsCsv,
+  type InputCsv,
+  type WorkerAssignment,
+} from "../../../harness/mturk-results.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
 const CONSENSUS_STUDY = 2;

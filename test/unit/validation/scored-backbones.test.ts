@@ -25,7 +25,9 @@ const EXPERT_STUDY = 1;
 
 /** The demo judge's evaluation of a run, stored again under another backbone. */
 function judgeAgain(db: Db, runId: string, backbone: string): void {
-  const bundles = ["transactional", "healthcare", "environmental", "intra-organizational"].map((d) => JSON.parse(readFileSync(`demo/demo-${d}.json`, "utf8")) as BundleInput);
+  const bundles = ["transactional", "healthcare", "environmental", "intra-organizational"].map(
+    (d) => JSON.parse(readFileSync(`demo/demo-${d}.json`, "utf8")) as BundleInput,
+  );
   const template = bundles.flatMap((b) => b.evaluations ?? []).find((e) => e.run_id === runId && e.method === "topic-localized") as Evaluation;
   const evaluation = { ...template, id: evaluationId(runId, "topic-localized", backbone), backbone };
   importBundleFiles(db, [{ file: `${backbone}.json`, text: JSON.stringify({ format: "socrates-bundle", version: 1, evaluations: [evaluation] }) }]);
