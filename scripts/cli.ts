@@ -24,8 +24,8 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   benchmark: async () => (await import("./commands/benchmark.ts")).registerBenchmarkCommands,
   llm: async () => (await import("./commands/llm.ts")).registerLlmCommands,
   "mock-llm": async () => (await import("./commands/mock-llm.ts")).registerMockLlmCommands,
-  mturk: async () => (await import("./commands/mturk.ts")).registerMturkCommands,
-  prolific: async () => (await import("./commands/prolific.ts")).registerProlificCommands,
+  mturk: async () => (await import("../app/crowd-channels/mturk/command.server.ts")).registerMturkCommands,
+  prolific: async () => (await import("../app/crowd-channels/prolific/command.server.ts")).registerProlificCommands,
   report: async () => (await import("./commands/report.ts")).registerReportCommand,
   "validate-evaluator": async () => (await import("./commands/validate-evaluator.ts")).registerValidateEvaluatorCommand,
 };

@@ -1,12 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { AgreementSection } from "../components/admin/AgreementSection.tsx";
-import { CrowdLinkSection } from "../components/admin/CrowdLinkSection.tsx";
+import { CrowdLinkSection } from "../crowd-channels/link/CrowdLinkSection.tsx";
 import { StudyHeader } from "../components/admin/StudyHeader.tsx";
 import { AnnotatorTable, FastLabelsPanel, LabelStatusPanel, ProgressPanel, TypeFiguresSection } from "../components/dashboard/index.ts";
 import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
-import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
+import { ProlificPanel } from "../crowd-channels/prolific/ProlificPanel.tsx";
 import { dashboardPage } from "../server/annotation/dashboard-cache.server.ts";
 import { alignmentSummary } from "../domain/validation/alignment-summary.ts";
 import { TASK_TYPES } from "../domain/tasks/registry.ts";
@@ -15,7 +15,7 @@ import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboar
 import { setCountSurplus, setMinSecondsOnTask } from "../server/annotation/dashboard-settings.server.ts";
 import { getStudy, setStudyStatus } from "../server/annotation/studies.server.ts";
 import { crowdDashboardAction, NO_ACTION_DATA } from "../server/crowd/dashboard-actions.server.ts";
-import { prolificSessionCounts, prolificStudyUrl } from "../server/crowd/prolific.server.ts";
+import { prolificSessionCounts, prolificStudyUrl } from "../crowd-channels/prolific/sessions.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { studyForWorker } from "../server/annotation/access.server.ts";
 import { orResponse } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
-import { channelOfWorker } from "../server/crowd/channels/registry.server.ts";
+import { channelOfWorker } from "../crowd-channels/registry.server.ts";
 import { MAX_QUALIFICATION_ATTEMPTS } from "../server/crowd/qualification.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";

@@ -3,7 +3,7 @@ import { crowdLinkPath } from "../auth/crowd-link.server.ts";
 import type { Db } from "../db.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
 import type { ActionFailure } from "../http/responses.server.ts";
-import { crowdChannel } from "./channels/registry.server.ts";
+import { crowdChannel } from "../../crowd-channels/registry.server.ts";
 import { isWorkerId } from "./workers.server.ts";
 import { WORKER_ID_FORMAT } from "../../domain/crowd/worker-id.ts";
 

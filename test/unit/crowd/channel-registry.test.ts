@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CHANNELS } from "../../../app/domain/crowd/channel-stats.ts";
-import { CROWD_CHANNELS, channelForEntry, channelOfWorker, crowdChannel } from "../../../app/server/crowd/channels/registry.server.ts";
+import { CROWD_CHANNELS, channelForEntry, channelOfWorker, crowdChannel } from "../../../app/crowd-channels/registry.server.ts";
 import { WORKER_CHANNELS } from "../../../app/server/crowd/workers.server.ts";
 
 const params = (query: string) => new URLSearchParams(query);

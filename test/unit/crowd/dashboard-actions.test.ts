@@ -4,9 +4,9 @@
  * and where a worker goes from /annotate/:study/next.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { channelNextPath } from "../../../app/server/crowd/channels/registry.server.ts";
+import { channelNextPath } from "../../../app/crowd-channels/registry.server.ts";
 import { crowdDashboardAction } from "../../../app/server/crowd/dashboard-actions.server.ts";
-import { enterProlificSession } from "../../../app/server/crowd/prolific.server.ts";
+import { enterProlificSession } from "../../../app/crowd-channels/prolific/sessions.server.ts";
 import { findOrCreateCrowdWorker } from "../../../app/server/crowd/workers.server.ts";
 import { findStudy } from "../../../app/server/models/study.server.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";

@@ -6,11 +6,11 @@
 import { median } from "../../domain/validation/rows.ts";
 import { FEDERAL_MINIMUM_WAGE_USD, HIT_DEFAULTS, estimateCost, hitSettingsSchema, type CostEstimate, type HitSettings } from "../../domain/crowd/hit-config.ts";
 import { taskType } from "../../domain/tasks/registry.ts";
-import type { Db } from "../db.server.ts";
-import { ServiceError, badInput, zodProblems } from "../http/errors.server.ts";
-import type { StudyRow } from "../models/study.server.ts";
-import { studyOrNotFound } from "./crowd-study.server.ts";
-import { timedLabelSeconds } from "../models/label.server.ts";
+import type { Db } from "../../server/db.server.ts";
+import { ServiceError, badInput, zodProblems } from "../../server/http/errors.server.ts";
+import type { StudyRow } from "../../server/models/study.server.ts";
+import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
+import { timedLabelSeconds } from "../../server/models/label.server.ts";
 
 /** The hourly rate the default reward aims at (well above the federal minimum). */
 export const DEFAULT_TARGET_HOURLY_USD = 12;

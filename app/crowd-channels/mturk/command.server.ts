@@ -1,9 +1,9 @@
 /** `socrates mturk …`: Mechanical Turk batches (export, import) and the API flow (publish, sync). */
 import type { Command } from "commander";
-import { registerMturkExport } from "./mturk/export.ts";
-import { registerMturkImport } from "./mturk/import.ts";
-import { registerMturkPublish } from "./mturk/publish.ts";
-import { registerMturkSync } from "./mturk/sync.ts";
+import { registerMturkExport } from "./command/export.server.ts";
+import { registerMturkImport } from "./command/import.server.ts";
+import { registerMturkPublish } from "./command/publish.server.ts";
+import { registerMturkSync } from "./command/sync.server.ts";
 
 export function registerMturkCommands(program: Command): void {
   const mturk = program

@@ -2,12 +2,12 @@
  * Every crowd channel, in the order /crowd/start tries their entry parameters (Prolific first:
  * its parameters, once present, must all be valid). Add a channel here.
  */
-import type { Db } from "../../db.server.ts";
+import type { Db } from "../server/db.server.ts";
 import type { CrowdChannel, CrowdChannelId } from "./channel.server.ts";
-import { linkChannel } from "./link.server.ts";
-import { mturkBatchChannel } from "./mturk-batch.server.ts";
-import { mturkExternalChannel } from "./mturk-external.server.ts";
-import { prolificChannel } from "./prolific.server.ts";
+import { linkChannel } from "./link/channel.server.ts";
+import { mturkBatchChannel } from "./mturk/batch.server.ts";
+import { mturkExternalChannel } from "./mturk/external.server.ts";
+import { prolificChannel } from "./prolific/channel.server.ts";
 
 export const CROWD_CHANNELS: readonly CrowdChannel[] = [prolificChannel, linkChannel, mturkBatchChannel, mturkExternalChannel];
 

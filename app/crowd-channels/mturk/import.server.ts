@@ -18,15 +18,15 @@ import { formatResultsProblem, MTURK_STATUSES, parseMturkResults, type MturkResu
 import { reviewFileCsv, type ReviewMark } from "../../domain/crowd/mturk-review.ts";
 import type { LabelPayload } from "../../domain/labels.ts";
 import { taskType } from "../../domain/tasks/registry.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
-import { ServiceError } from "../http/errors.server.ts";
-import { loadItem, playedScenarioOfRun, snippetContext } from "../annotation/task-view.server.ts";
-import { crowdWorkerCount } from "../models/annotator.server.ts";
-import { findCrowdAssignment, listCrowdAssignments } from "../models/crowd-assignment.server.ts";
-import type { ItemRow } from "../models/study.server.ts";
-import { studyOrNotFound } from "./crowd-study.server.ts";
-import { recordCrowdAssignment, type CrowdAssignmentOutcome } from "./record-assignment.server.ts";
-import { recordDecisions, reviewDecisions, type ReviewDecision } from "./review.server.ts";
+import { writeTransaction, type Db } from "../../server/db.server.ts";
+import { ServiceError } from "../../server/http/errors.server.ts";
+import { loadItem, playedScenarioOfRun, snippetContext } from "../../server/annotation/task-view.server.ts";
+import { crowdWorkerCount } from "../../server/models/annotator.server.ts";
+import { findCrowdAssignment, listCrowdAssignments } from "../../server/models/crowd-assignment.server.ts";
+import type { ItemRow } from "../../server/models/study.server.ts";
+import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
+import { recordCrowdAssignment, type CrowdAssignmentOutcome } from "../../server/crowd/record-assignment.server.ts";
+import { recordDecisions, reviewDecisions, type ReviewDecision } from "../../server/crowd/review.server.ts";
 
 const CHANNEL = "mturk" as const;
 

@@ -1,13 +1,13 @@
 /** `socrates mturk publish`: create the qualification type, HIT type and HITs of a crowd study through the MTurk API. */
 import type { MTurkClient } from "@aws-sdk/client-mturk";
 import type { Command } from "commander";
-import { ServiceError } from "../../../app/server/http/errors.server.ts";
-import { openDatabase, type Db } from "../../../app/server/db.server.ts";
-import { isMissingCredentials, MISSING_CREDENTIALS_HELP, MturkEndpointError, mturkClient } from "../../../app/server/crowd/mturk-client.server.ts";
-import { publishStudy, PublishInterruptedError, type PublishSummary } from "../../../app/server/crowd/mturk-publish.server.ts";
-import { TemplateError } from "../../../app/server/templates.server.ts";
-import { parseIntOption, UserError } from "../../cli-kit.ts";
-import { addHitOptions, hitOverrides, type HitOptionValues } from "./hit-options.ts";
+import { ServiceError } from "../../../server/http/errors.server.ts";
+import { openDatabase, type Db } from "../../../server/db.server.ts";
+import { isMissingCredentials, MISSING_CREDENTIALS_HELP, MturkEndpointError, mturkClient } from "../client.server.ts";
+import { publishStudy, PublishInterruptedError, type PublishSummary } from "../publish.server.ts";
+import { TemplateError } from "../../../server/templates.server.ts";
+import { parseIntOption, UserError } from "../../../../scripts/cli-kit.ts";
+import { addHitOptions, hitOverrides, type HitOptionValues } from "./hit-options.server.ts";
 
 /** What the mturk API commands use from the outside world; tests pass their own. */
 export interface MturkCommandDeps {

@@ -5,8 +5,8 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { appSecret } from "../auth/secret.server.ts";
-import { forbidden } from "../http/errors.server.ts";
+import { appSecret } from "../../server/auth/secret.server.ts";
+import { forbidden } from "../../server/http/errors.server.ts";
 import { mturkId, type ExternalAssignment } from "./external-question-params.server.ts";
 
 const tokenBodySchema = z.object({

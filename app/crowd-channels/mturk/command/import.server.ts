@@ -2,10 +2,10 @@
 import type { Command } from "commander";
 import { writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
-import { ServiceError } from "../../../app/server/http/errors.server.ts";
-import { importMturkResults, MturkImportError, type MturkImportResult } from "../../../app/server/crowd/mturk-import.server.ts";
-import { checkpointWal, openDatabase } from "../../../app/server/db.server.ts";
-import { parseIntOption, readTextFile, UserError } from "../../cli-kit.ts";
+import { ServiceError } from "../../../server/http/errors.server.ts";
+import { importMturkResults, MturkImportError, type MturkImportResult } from "../import.server.ts";
+import { checkpointWal, openDatabase } from "../../../server/db.server.ts";
+import { parseIntOption, readTextFile, UserError } from "../../../../scripts/cli-kit.ts";
 
 /** `Batch_123_batch_results.csv` → `Batch_123_batch_results.review.csv`, in the same folder. */
 export function defaultReviewPath(file: string): string {

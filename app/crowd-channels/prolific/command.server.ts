@@ -1,9 +1,9 @@
 /** `socrates prolific …`: confirm Prolific sessions from the study's submissions export. */
 import type { Command } from "commander";
-import { ServiceError } from "../../app/server/http/errors.server.ts";
-import { importProlificExport, ProlificImportError, type ProlificImportSummary } from "../../app/server/crowd/prolific-import.server.ts";
-import { checkpointWal, openDatabase } from "../../app/server/db.server.ts";
-import { guardUserErrors, parseIntOption, readTextFile } from "../cli-kit.ts";
+import { ServiceError } from "../../server/http/errors.server.ts";
+import { importProlificExport, ProlificImportError, type ProlificImportSummary } from "./import.server.ts";
+import { checkpointWal, openDatabase } from "../../server/db.server.ts";
+import { guardUserErrors, parseIntOption, readTextFile } from "../../../scripts/cli-kit.ts";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 

@@ -10,17 +10,17 @@
  * lists the session as submitted with the study's completion code (prolific-import.server.ts).
  */
 import { z } from "zod";
-import { writeTransaction, type Db } from "../db.server.ts";
-import { nextTask } from "../annotation/assignment.server.ts";
-import { ServiceError, badInput, forbidden, zodProblems } from "../http/errors.server.ts";
-import { releaseLeasesOf } from "../models/assignment.server.ts";
-import { findSession, insertCrowdAssignment, latestSession, markSessionSubmitted, sessionConfirmationCounts } from "../models/crowd-assignment.server.ts";
-import { labelCountInStudy } from "../models/label.server.ts";
-import { findCrowdWorker } from "../models/annotator.server.ts";
-import { setStudyConfig, type StudyRow } from "../models/study.server.ts";
-import { studyOrNotFound } from "./crowd-study.server.ts";
-import { qualificationState } from "./qualification.server.ts";
-import { findOrCreateCrowdWorker } from "./workers.server.ts";
+import { writeTransaction, type Db } from "../../server/db.server.ts";
+import { nextTask } from "../../server/annotation/assignment.server.ts";
+import { ServiceError, badInput, forbidden, zodProblems } from "../../server/http/errors.server.ts";
+import { releaseLeasesOf } from "../../server/models/assignment.server.ts";
+import { findSession, insertCrowdAssignment, latestSession, markSessionSubmitted, sessionConfirmationCounts } from "../../server/models/crowd-assignment.server.ts";
+import { labelCountInStudy } from "../../server/models/label.server.ts";
+import { findCrowdWorker } from "../../server/models/annotator.server.ts";
+import { setStudyConfig, type StudyRow } from "../../server/models/study.server.ts";
+import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
+import { qualificationState } from "../../server/crowd/qualification.server.ts";
+import { findOrCreateCrowdWorker } from "../../server/crowd/workers.server.ts";
 import { parseStudyConfig, prolificSettingsSchema, type ProlificSettings } from "../../domain/study-config.ts";
 
 const CHANNEL = "prolific";

@@ -1,8 +1,8 @@
 /** Signed per-worker links: the dashboard makes a link whose signature binds a worker id to the study. */
-import { verifyCrowdLink } from "../../auth/crowd-link.server.ts";
-import { NO_COMPLETION_CODE, type CrowdChannel, type EntryOutcome } from "./channel.server.ts";
-import { crowdSession } from "./session-entry.server.ts";
-import { findOrCreateCrowdWorker } from "../workers.server.ts";
+import { verifyCrowdLink } from "../../server/auth/crowd-link.server.ts";
+import { NO_COMPLETION_CODE, type CrowdChannel, type EntryOutcome } from "../channel.server.ts";
+import { crowdSession } from "../session-entry.server.ts";
+import { findOrCreateCrowdWorker } from "../../server/crowd/workers.server.ts";
 
 function badLink(studyId: number, params: URLSearchParams): Extract<EntryOutcome, { kind: "invalid" }> | null {
   const workerId = params.get("worker") ?? "";

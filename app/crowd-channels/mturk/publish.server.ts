@@ -18,15 +18,15 @@ import {
 import { qualificationRequirements, type CostEstimate, type HitSettings, type QualificationRequirement } from "../../domain/crowd/hit-config.ts";
 import { answerKeyXml, externalQuestionXml, questionFormXml } from "../../domain/crowd/qualification-xml.ts";
 import { qualificationKey, type QualificationTest } from "../../domain/qualification.ts";
-import type { Db } from "../db.server.ts";
-import { ServiceError, badInput } from "../http/errors.server.ts";
-import type { StudyRow } from "../models/study.server.ts";
-import { studyOrNotFound } from "./crowd-study.server.ts";
-import { itemPublishStates, storeHit, type ItemPublishState } from "../models/mturk-hit.server.ts";
-import { storedQualificationType, storeQualificationType } from "../models/mturk-qualification-type.server.ts";
-import { loadQualificationTest } from "../templates.server.ts";
+import type { Db } from "../../server/db.server.ts";
+import { ServiceError, badInput } from "../../server/http/errors.server.ts";
+import type { StudyRow } from "../../server/models/study.server.ts";
+import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
+import { itemPublishStates, storeHit, type ItemPublishState } from "../../server/models/mturk-hit.server.ts";
+import { storedQualificationType, storeQualificationType } from "../../server/models/mturk-qualification-type.server.ts";
+import { loadQualificationTest } from "../../server/templates.server.ts";
 import { checkFairPay, planHits, type HitOverrides } from "./hit-settings.server.ts";
-import { assertEnvironment, checkedSend, environmentOf, hitGroupUrl, MTURK_WORKER_SITES, type MturkEnvironment } from "./mturk-client.server.ts";
+import { assertEnvironment, checkedSend, environmentOf, hitGroupUrl, MTURK_WORKER_SITES, type MturkEnvironment } from "./client.server.ts";
 
 /** Time a worker has for the qualification test, and how long before a failed worker may retry. */
 export const QUALIFICATION_TEST_SECONDS = 20 * 60;

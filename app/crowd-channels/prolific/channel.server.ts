@@ -3,9 +3,9 @@
  * leave with the study's completion code (app/server/crowd/prolific.server.ts does the work). Their
  * labels count once the researcher imports Prolific's export (app/server/crowd/prolific-import.server.ts).
  */
-import { ServiceError } from "../../http/errors.server.ts";
-import { checkProlificEntry, enterProlificSession, isProlificEntry, prolificEndView, prolificSettingsOf, prolificStep, prolificStepPath, updateProlificSettings } from "../prolific.server.ts";
-import type { CompletionStep, CrowdChannel } from "./channel.server.ts";
+import { ServiceError } from "../../server/http/errors.server.ts";
+import { checkProlificEntry, enterProlificSession, isProlificEntry, prolificEndView, prolificSettingsOf, prolificStep, prolificStepPath, updateProlificSettings } from "./sessions.server.ts";
+import type { CompletionStep, CrowdChannel } from "../channel.server.ts";
 
 export const prolificChannel: CrowdChannel = {
   id: "prolific",

@@ -1,10 +1,10 @@
 /** `socrates mturk sync`: pull a study's assignments from the MTurk API, store what is missing, approve or reject submitted work. */
 import type { Command } from "commander";
-import { openDatabase } from "../../../app/server/db.server.ts";
-import { mturkClient } from "../../../app/server/crowd/mturk-client.server.ts";
-import { syncStudy, type SyncSummary } from "../../../app/server/crowd/mturk-sync.server.ts";
-import { parseIntOption } from "../../cli-kit.ts";
-import { explainMturkErrors, type MturkCommandDeps } from "./publish.ts";
+import { openDatabase } from "../../../server/db.server.ts";
+import { mturkClient } from "../client.server.ts";
+import { syncStudy, type SyncSummary } from "../sync.server.ts";
+import { parseIntOption } from "../../../../scripts/cli-kit.ts";
+import { explainMturkErrors, type MturkCommandDeps } from "./publish.server.ts";
 
 export interface SyncOptionValues {
   study: string;

@@ -8,13 +8,13 @@
  * counted while its item has room under k, else surplus. All-or-nothing and idempotent.
  */
 import { isConfirmingStatus, parseProlificExport, formatExportProblem, type ExportProblem, type ProlificExportRow } from "../../domain/crowd/prolific-export.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
-import { ServiceError } from "../http/errors.server.ts";
-import { confirmLabel } from "../annotation/label-status.server.ts";
-import { confirmCrowdAssignment, sessionForConfirmation, setCrowdAssignmentStatus, type CrowdAssignmentStatus, type SessionForConfirmation } from "../models/crowd-assignment.server.ts";
-import { pendingLabelsOf } from "../models/label.server.ts";
-import { studyOrNotFound } from "./crowd-study.server.ts";
-import { prolificSettingsOf } from "./prolific.server.ts";
+import { writeTransaction, type Db } from "../../server/db.server.ts";
+import { ServiceError } from "../../server/http/errors.server.ts";
+import { confirmLabel } from "../../server/annotation/label-status.server.ts";
+import { confirmCrowdAssignment, sessionForConfirmation, setCrowdAssignmentStatus, type CrowdAssignmentStatus, type SessionForConfirmation } from "../../server/models/crowd-assignment.server.ts";
+import { pendingLabelsOf } from "../../server/models/label.server.ts";
+import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
+import { prolificSettingsOf } from "./sessions.server.ts";
 
 const CHANNEL = "prolific";
 

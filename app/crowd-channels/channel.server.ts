@@ -6,10 +6,10 @@
  * per-channel figures it counts under. The crowd routes dispatch through the registry
  * (registry.server.ts); adding a channel is one implementation file and one registry line.
  */
-import type { Channel } from "../../../domain/crowd/channel-stats.ts";
-import type { Db } from "../../db.server.ts";
-import type { StudyRow } from "../../models/study.server.ts";
-import type { WorkerChannel } from "../workers.server.ts";
+import type { Channel } from "../domain/crowd/channel-stats.ts";
+import type { Db } from "../server/db.server.ts";
+import type { StudyRow } from "../server/models/study.server.ts";
+import type { WorkerChannel } from "../server/crowd/workers.server.ts";
 
 export type CrowdChannelId = "link" | "mturk-batch" | "mturk-external" | "prolific";
 

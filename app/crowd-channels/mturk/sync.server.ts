@@ -8,15 +8,15 @@
  */
 import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, RejectAssignmentCommand, type Assignment, type MTurkClient } from "@aws-sdk/client-mturk";
 import { labelFromAnswerXml } from "../../domain/crowd/answer-xml.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
-import { ServiceError } from "../http/errors.server.ts";
-import { studyOrNotFound } from "./crowd-study.server.ts";
+import { writeTransaction, type Db } from "../../server/db.server.ts";
+import { ServiceError } from "../../server/http/errors.server.ts";
+import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { MTURK_STATUSES } from "../../domain/crowd/mturk-results.ts";
-import { findCrowdAssignment, setCrowdAssignmentStatus, type CrowdAssignmentStatus } from "../models/crowd-assignment.server.ts";
-import { hitsOfStudy, type StoredHit } from "../models/mturk-hit.server.ts";
-import { recordCrowdAssignment } from "./record-assignment.server.ts";
-import { assertEnvironment, checkedSend, environmentOf, isMissingCredentials, MturkEndpointError, type MturkEnvironment } from "./mturk-client.server.ts";
-import { recordDecisions, reviewDecisions, type ReviewDecision } from "./review.server.ts";
+import { findCrowdAssignment, setCrowdAssignmentStatus, type CrowdAssignmentStatus } from "../../server/models/crowd-assignment.server.ts";
+import { hitsOfStudy, type StoredHit } from "../../server/models/mturk-hit.server.ts";
+import { recordCrowdAssignment } from "../../server/crowd/record-assignment.server.ts";
+import { assertEnvironment, checkedSend, environmentOf, isMissingCredentials, MturkEndpointError, type MturkEnvironment } from "./client.server.ts";
+import { recordDecisions, reviewDecisions, type ReviewDecision } from "../../server/crowd/review.server.ts";
 
 export interface SyncOptions {
   studyId: number;

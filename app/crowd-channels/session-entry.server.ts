@@ -1,6 +1,6 @@
 /** The start shared by channels whose workers take the in-app reading test first. */
-import type { Db } from "../../db.server.ts";
-import { qualifiedAt } from "../../models/annotator.server.ts";
+import type { Db } from "../server/db.server.ts";
+import { qualifiedAt } from "../server/models/annotator.server.ts";
 import type { EntryOutcome } from "./channel.server.ts";
 
 export function crowdSession(db: Db, studyId: number, annotatorId: number): EntryOutcome {

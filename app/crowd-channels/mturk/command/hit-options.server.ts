@@ -1,7 +1,7 @@
 /** The HIT options `mturk export` and `mturk publish` share, and their parsing into overrides. */
 import type { Command } from "commander";
-import type { HitOverrides } from "../../../app/server/crowd/hit-settings.server.ts";
-import { parseIntOption, UserError } from "../../cli-kit.ts";
+import type { HitOverrides } from "../hit-settings.server.ts";
+import { parseIntOption, UserError } from "../../../../scripts/cli-kit.ts";
 
 export interface HitOptionValues {
   reward?: string;

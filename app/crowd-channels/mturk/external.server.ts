@@ -2,9 +2,9 @@
  * Mechanical Turk ExternalQuestion HITs (`mturk publish`): MTurk frames /mturk/task, whose route
  * dispatches here. The worker is identified by MTurk's parameters, bound into a signed token.
  */
-import { parseExternalQuestionParams } from "../external-question-params.server.ts";
-import { externalTaskPage, saveExternalDraft, submitExternalQuestion } from "../external-question.server.ts";
-import { NO_COMPLETION_CODE, type CrowdChannel } from "./channel.server.ts";
+import { parseExternalQuestionParams } from "./external-question-params.server.ts";
+import { externalTaskPage, saveExternalDraft, submitExternalQuestion } from "./external-question.server.ts";
+import { NO_COMPLETION_CODE, type CrowdChannel } from "../channel.server.ts";
 
 export const mturkExternalChannel = {
   id: "mturk-external",

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { useRef } from "react";
-import { CopyButton } from "./CopyButton.tsx";
+import { CopyButton } from "../../components/admin/CopyButton.tsx";
 import { WORKER_ID_FORMAT, WORKER_ID_PATTERN } from "../../domain/crowd/worker-id.ts";
 
 /** Crowd studies: how to reach MTurk workers, and a form that makes one worker's signed link. */

@@ -1,13 +1,13 @@
 /** `socrates mturk export`: write a HIT batch (template, input CSV, HIT settings, qualification test) for MTurk's requester site. */
 import type { Command } from "commander";
 import { isAbsolute, relative } from "node:path";
-import { openDatabase } from "../../../app/server/db.server.ts";
-import { ServiceError } from "../../../app/server/http/errors.server.ts";
-import { defaultExportDir, exportBatch, type ExportSummary } from "../../../app/server/crowd/mturk-export.server.ts";
-import { describeLabelOrder } from "../../../app/domain/crowd/missing-labels.ts";
-import { TemplateError } from "../../../app/server/templates.server.ts";
-import { parseIntOption, UserError } from "../../cli-kit.ts";
-import { addHitOptions, hitOverrides, type HitOptionValues } from "./hit-options.ts";
+import { openDatabase } from "../../../server/db.server.ts";
+import { ServiceError } from "../../../server/http/errors.server.ts";
+import { defaultExportDir, exportBatch, type ExportSummary } from "../export.server.ts";
+import { describeLabelOrder } from "../../../domain/crowd/missing-labels.ts";
+import { TemplateError } from "../../../server/templates.server.ts";
+import { parseIntOption, UserError } from "../../../../scripts/cli-kit.ts";
+import { addHitOptions, hitOverrides, type HitOptionValues } from "./hit-options.server.ts";
 
 const FILE_NOTES: Record<keyof ExportSummary["files"], string> = {
   template: "the HIT layout: paste into the project's Design Layout (Source)",

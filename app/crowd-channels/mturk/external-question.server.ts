@@ -9,26 +9,26 @@
  * confirms it once MTurk reports that assignment for that worker and HIT. The page then hands the
  * answer back to MTurk.
  */
-import { appSecret } from "../auth/secret.server.ts";
-import type { Db } from "../db.server.ts";
-import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
-import { checkSecondsOnTask, saveDraft } from "../annotation/submit.server.ts";
-import { recordItemShown } from "../annotation/item-shown.server.ts";
-import { loadItem } from "../annotation/task-view.server.ts";
-import { TASK_SERVERS, type TaskPart } from "../annotation/task-types/registry.server.ts";
-import { findCrowdWorker } from "../models/annotator.server.ts";
-import { leaseFixedItem } from "../models/assignment.server.ts";
+import { appSecret } from "../../server/auth/secret.server.ts";
+import type { Db } from "../../server/db.server.ts";
+import { ServiceError, badInput, forbidden } from "../../server/http/errors.server.ts";
+import { checkSecondsOnTask, saveDraft } from "../../server/annotation/submit.server.ts";
+import { recordItemShown } from "../../server/annotation/item-shown.server.ts";
+import { loadItem } from "../../server/annotation/task-view.server.ts";
+import { TASK_SERVERS, type TaskPart } from "../../server/annotation/task-types/registry.server.ts";
+import { findCrowdWorker } from "../../server/models/annotator.server.ts";
+import { leaseFixedItem } from "../../server/models/assignment.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
-import { findCrowdAssignment } from "../models/crowd-assignment.server.ts";
-import { latestOwnLabel, latestPayloadJson, loadDraft } from "../models/label.server.ts";
-import { findHit, type StoredHit } from "../models/mturk-hit.server.ts";
-import type { ItemRow, StudyRow } from "../models/study.server.ts";
-import { studyOrNotFound } from "./crowd-study.server.ts";
+import { findCrowdAssignment } from "../../server/models/crowd-assignment.server.ts";
+import { latestOwnLabel, latestPayloadJson, loadDraft } from "../../server/models/label.server.ts";
+import { findHit, type StoredHit } from "../../server/models/mturk-hit.server.ts";
+import type { ItemRow, StudyRow } from "../../server/models/study.server.ts";
+import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { allowedSubmitOrigins, environmentOfSubmitOrigin, submitOriginOf, type ExternalAssignment, type ExternalQuestionRequest } from "./external-question-params.server.ts";
 import { signAssignment, verifyAssignmentToken, type SignedAssignment } from "./external-question-token.server.ts";
-import { EntryLimited, type CrowdEntryLimiter } from "./entry-limiter.server.ts";
-import { recordCrowdAssignment } from "./record-assignment.server.ts";
-import { findOrCreateCrowdWorker } from "./workers.server.ts";
+import { EntryLimited, type CrowdEntryLimiter } from "../../server/crowd/entry-limiter.server.ts";
+import { recordCrowdAssignment } from "../../server/crowd/record-assignment.server.ts";
+import { findOrCreateCrowdWorker } from "../../server/crowd/workers.server.ts";
 
 // ---------- checks shared by the page and the submit ----------
 

@@ -24,15 +24,15 @@ import { markdownToHtml } from "../../domain/crowd/hit-render.ts";
 import { fillTemplate, insertGuidelines, templateVariables } from "../../domain/crowd/mturk-template.ts";
 import { toCsv } from "../../domain/csv.ts";
 import { hitValues, isTaskTypeId, taskType } from "../../domain/tasks/registry.ts";
-import type { Db } from "../db.server.ts";
-import { ServiceError } from "../http/errors.server.ts";
-import { checkOutputFolder, OutputFolderError } from "../output-folder.server.ts";
-import { writeOutputFile } from "../storage-full.server.ts";
-import { loadItem } from "../annotation/task-view.server.ts";
-import { taskView } from "../annotation/task-types/registry.server.ts";
-import { latestLabelRows } from "../models/label.server.ts";
-import { studyItemIds } from "../models/study.server.ts";
-import { loadGuidelines, loadQualificationTest, templatesDir, TemplateError, type GuidelineKind } from "../templates.server.ts";
+import type { Db } from "../../server/db.server.ts";
+import { ServiceError } from "../../server/http/errors.server.ts";
+import { checkOutputFolder, OutputFolderError } from "../../server/output-folder.server.ts";
+import { writeOutputFile } from "../../server/storage-full.server.ts";
+import { loadItem } from "../../server/annotation/task-view.server.ts";
+import { taskView } from "../../server/annotation/task-types/registry.server.ts";
+import { latestLabelRows } from "../../server/models/label.server.ts";
+import { studyItemIds } from "../../server/models/study.server.ts";
+import { loadGuidelines, loadQualificationTest, templatesDir, TemplateError, type GuidelineKind } from "../../server/templates.server.ts";
 import { checkFairPay, planHits, type HitOverrides } from "./hit-settings.server.ts";
 
 /** MTurk refuses a HIT whose question is larger than this (bytes, UTF-8). */
