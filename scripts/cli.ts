@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Help } from "commander";
+import { CHANNEL_FOLDERS } from "../app/crowd-channels/registry.ts";
 import { EXIT_BAD_INPUT, UserError } from "./cli-kit.ts";
 
 type Register = (program: Command) => void;
@@ -24,10 +25,14 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   benchmark: async () => (await import("./commands/benchmark.ts")).registerBenchmarkCommands,
   llm: async () => (await import("./commands/llm.ts")).registerLlmCommands,
   "mock-llm": async () => (await import("./commands/mock-llm.ts")).registerMockLlmCommands,
-  mturk: async () => (await import("../app/crowd-channels/mturk/command.server.ts")).registerMturkCommands,
-  prolific: async () => (await import("../app/crowd-channels/prolific/command.server.ts")).registerProlificCommands,
   report: async () => (await import("./commands/report.ts")).registerReportCommand,
   "validate-evaluator": async () => (await import("./commands/validate-evaluator.ts")).registerValidateEvaluatorCommand,
+  // Each crowd channel folder's command (mturk, prolific): named in its descriptor, loaded through the channel registry.
+  ...Object.fromEntries(
+    CHANNEL_FOLDERS.flatMap((f) =>
+      f.command ? [[f.command.name, async () => (await import("../app/crowd-channels/registry.server.ts")).channelCommand(f.id)]] : [],
+    ),
+  ),
 };
 
 /** One top-level command as the top-level help lists it, and the module that registers it. */

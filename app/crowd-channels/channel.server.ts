@@ -2,16 +2,16 @@
  * The crowd-channel seam. A channel is one way paid crowd work reaches a study (a signed link,
  * an MTurk batch, MTurk ExternalQuestion HITs, Prolific). Each is one object carrying: how a
  * worker enters and which parameters that takes, how the worker is identified, what ends their
- * work and what they get back, its per-study settings, and the row of the dashboard's
- * per-channel figures it counts under. The crowd routes dispatch through the registry
- * (registry.server.ts); adding a channel is one implementation file and one registry line.
+ * work and what they get back, its per-study settings, and its panel on the study dashboard. The
+ * crowd routes and the dashboard dispatch through the registry (registry.server.ts); a channel is
+ * a folder here (see registry.ts for its pure descriptor), registered with one line in each registry.
  */
-import type { Channel } from "../domain/crowd/channel-stats.ts";
+import type { Command } from "commander";
 import type { Db } from "../server/db.server.ts";
 import type { StudyRow } from "../server/models/study.server.ts";
-import type { WorkerChannel } from "../server/crowd/workers.server.ts";
+import type { CrowdChannelId, WorkerChannel } from "./registry.ts";
 
-export type CrowdChannelId = "link" | "mturk-batch" | "mturk-external" | "prolific";
+export type { CrowdChannelId };
 
 /** What entering at /crowd/start led to. */
 export type EntryOutcome =
@@ -40,6 +40,8 @@ export type ChannelEntry =
       enter(db: Db, study: StudyRow, params: URLSearchParams): EntryOutcome & { created?: boolean };
       /** Its ids are unsigned (anyone can type them): new entries are limited per network and study. */
       unsigned: boolean;
+      /** What an entrant is asked to do when the study is closed or has nothing for them (e.g. return their place). */
+      returnNote: string | null;
     }
   /** Through a route of its own (e.g. /mturk/task), or none at all (a results file): see `describe`. */
   | { path: string | null; describe: string };
@@ -63,6 +65,16 @@ export interface ChannelCompletion {
   lockedOutPath(studyId: number): string | null;
 }
 
+/** A channel's panel on a crowd study's dashboard (its component: registry.tsx) and the form post it answers. */
+export interface ChannelDashboard {
+  /** What the panel shows (the loader's part: read-only, JSON). */
+  load(db: Db, study: Pick<StudyRow, "id" | "config">, origin: string): unknown;
+  /** The dashboard form's `intent` the panel posts. */
+  intent: string;
+  /** Answers that post: the panel's `result`, and the HTTP status (a missing study is thrown). */
+  act(db: Db, studyId: number, form: FormData, requestUrl: string): { result: unknown; status: number };
+}
+
 /** Per-study settings a channel needs before workers may start (validated when set). */
 export interface ChannelSettings<T = unknown> {
   read(study: Pick<StudyRow, "config">): T | null;
@@ -82,8 +94,13 @@ export interface CrowdChannel {
   completion: ChannelCompletion;
   /** Null when the channel needs nothing set per study. */
   settings: ChannelSettings | null;
-  /** The row of the dashboard's per-channel figures its workers count under. */
-  dashboard: { channel: Channel };
+  /** Its panel on a crowd study's dashboard; null: none. (Its workers count in the Channels table by namespace.) */
+  dashboard: ChannelDashboard | null;
+  /**
+   * Its folder's `socrates` command group, imported only when it runs (name and help line: the
+   * folder's descriptor.ts); null: none, or another channel of the folder brings it.
+   */
+  command: (() => Promise<(program: Command) => void>) | null;
 }
 
 /** The usual end for channels without a completion code: work until nothing is left. */

@@ -1,19 +1,31 @@
 /**
- * Every crowd channel, in the order /crowd/start tries their entry parameters (Prolific first:
- * its parameters, once present, must all be valid). Add a channel here.
+ * The server half of every crowd channel (one line each; its pure descriptor is in registry.ts),
+ * in the order /crowd/start tries their entry parameters (Prolific first: its parameters, once
+ * present, must all be valid). Typed by the channel ids registry.ts declares, so a declared
+ * channel without its server half does not compile.
  */
+import type { Command } from "commander";
 import type { Db } from "../server/db.server.ts";
+import type { StudyRow } from "../server/models/study.server.ts";
 import type { CrowdChannel, CrowdChannelId } from "./channel.server.ts";
 import { linkChannel } from "./link/channel.server.ts";
 import { mturkBatchChannel } from "./mturk/batch.server.ts";
 import { mturkExternalChannel } from "./mturk/external.server.ts";
+import { NO_ACTION_DATA, type ChannelActionData } from "./panel.ts";
 import { prolificChannel } from "./prolific/channel.server.ts";
 
-export const CROWD_CHANNELS: readonly CrowdChannel[] = [prolificChannel, linkChannel, mturkBatchChannel, mturkExternalChannel];
+const BY_ID: Record<CrowdChannelId, CrowdChannel> = {
+  prolific: prolificChannel,
+  link: linkChannel,
+  "mturk-batch": mturkBatchChannel,
+  "mturk-external": mturkExternalChannel,
+};
+
+export const CROWD_CHANNELS: readonly CrowdChannel[] = Object.values(BY_ID);
 
 export function crowdChannel(id: CrowdChannelId): CrowdChannel {
-  const channel = CROWD_CHANNELS.find((c) => c.id === id);
-  if (!channel) throw new Error(`No crowd channel "${id}"`);
+  const channel = (BY_ID as Partial<Record<string, CrowdChannel>>)[id];
+  if (!channel || channel.id !== id) throw new Error(`No crowd channel "${id}"`);
   return channel;
 }
 
@@ -43,4 +55,24 @@ export function channelNextPath(db: Db, studyId: number, worker: { id: number; c
   if (!finish) return null;
   const step = finish(db, studyId, worker.id);
   return step.kind === "task" || step.kind === "qualify" ? step.path : `/crowd/done?study=${studyId}`;
+}
+
+/** What each channel's dashboard panel shows for a crowd study, by channel id (the loader's part). */
+export function channelPanelData(db: Db, study: Pick<StudyRow, "id" | "config">, origin: string): Record<string, unknown> {
+  return Object.fromEntries(CROWD_CHANNELS.flatMap((c) => (c.dashboard ? [[c.id, c.dashboard.load(db, study, origin)]] : [])));
+}
+
+/** Answers a dashboard form post by the channel panel whose intent it is; an unknown intent is a 400. */
+export function channelPanelAction(db: Db, studyId: number, intent: string, form: FormData, requestUrl: string): { data: ChannelActionData; status: number } {
+  const channel = CROWD_CHANNELS.find((c) => c.dashboard?.intent === intent);
+  if (!channel?.dashboard) return { data: { ...NO_ACTION_DATA, error: `Unknown action "${intent}"` }, status: 400 };
+  const { result, status } = channel.dashboard.act(db, studyId, form, requestUrl);
+  return { data: { panel: { channel: channel.id, result }, error: null }, status };
+}
+
+/** A channel folder's `socrates` command group (scripts/cli.ts asks for it only when it runs). */
+export async function channelCommand(folder: string): Promise<(program: Command) => void> {
+  const load = CROWD_CHANNELS.find((c) => c.identity.workerChannel === folder && c.command)?.command;
+  if (!load) throw new Error(`The crowd channel folder "${folder}" has no command`);
+  return load();
 }

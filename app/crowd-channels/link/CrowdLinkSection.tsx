@@ -2,9 +2,13 @@ import { Form } from "@remix-run/react";
 import { useRef } from "react";
 import { CopyButton } from "../../components/admin/CopyButton.tsx";
 import { WORKER_ID_FORMAT, WORKER_ID_PATTERN } from "../../domain/crowd/worker-id.ts";
+import type { ChannelPanelProps } from "../panel.ts";
+import type { LinkPanelResult } from "./panel.ts";
 
 /** Crowd studies: how to reach MTurk workers, and a form that makes one worker's signed link. */
-export function CrowdLinkSection({ studyId, link, error }: { studyId: number; link: string | null; error: string | null }) {
+export function CrowdLinkSection({ studyId, result }: ChannelPanelProps<unknown, LinkPanelResult>) {
+  const link = result?.link ?? null;
+  const error = result?.error ?? null;
   const linkRef = useRef<HTMLElement>(null);
   return (
     <section className="dash-section">

@@ -2,6 +2,7 @@
 import { verifyCrowdLink } from "../../server/auth/crowd-link.server.ts";
 import { NO_COMPLETION_CODE, type CrowdChannel, type EntryOutcome } from "../channel.server.ts";
 import { crowdSession } from "../session-entry.server.ts";
+import { linkDashboard } from "./panel.server.ts";
 import { findOrCreateCrowdWorker } from "../../server/crowd/workers.server.ts";
 
 function badLink(studyId: number, params: URLSearchParams): Extract<EntryOutcome, { kind: "invalid" }> | null {
@@ -26,9 +27,11 @@ export const linkChannel: CrowdChannel = {
     },
     // The researcher made each link: the signature, not a limit, bounds who enters.
     unsigned: false,
+    returnNote: null,
   },
   identity: { workerChannel: "link", verifiedBy: "an HMAC signature over the study and worker id, made with the app secret" },
   completion: { describe: "Work until nothing is left for the worker; pay is arranged outside the app.", ...NO_COMPLETION_CODE },
   settings: null,
-  dashboard: { channel: "link" },
+  dashboard: linkDashboard,
+  command: null,
 };

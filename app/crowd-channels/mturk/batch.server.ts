@@ -31,6 +31,7 @@ export const mturkBatchChannel: CrowdChannel = {
     check: () => refused,
     enter: () => refused,
     unsigned: true,
+    returnNote: null,
   },
   identity: { workerChannel: "mturk", verifiedBy: "MTurk's WorkerId in the results file downloaded from the requester site (never from a link's parameters)" },
   completion: {
@@ -39,5 +40,8 @@ export const mturkBatchChannel: CrowdChannel = {
   },
   // The HIT settings are given to `mturk export` on the command line (hit-settings.server.ts).
   settings: null,
-  dashboard: { channel: "mturk" },
+  // Its commands, not a dashboard panel, make and read batches.
+  dashboard: null,
+  // The folder's `mturk` command (export and import for batches, publish and sync for HITs).
+  command: async () => (await import("./command.server.ts")).registerMturkCommands,
 };

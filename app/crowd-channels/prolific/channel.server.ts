@@ -1,11 +1,12 @@
 /**
  * Prolific: participants arrive at /crowd/start with PROLIFIC_PID, STUDY_ID and SESSION_ID and
- * leave with the study's completion code (app/server/crowd/prolific.server.ts does the work). Their
- * labels count once the researcher imports Prolific's export (app/server/crowd/prolific-import.server.ts).
+ * leave with the study's completion code (sessions.server.ts does the work). Their
+ * labels count once the researcher imports Prolific's export (import.server.ts).
  */
 import { ServiceError } from "../../server/http/errors.server.ts";
 import { checkProlificEntry, enterProlificSession, isProlificEntry, prolificEndView, prolificSettingsOf, prolificStep, prolificStepPath, updateProlificSettings } from "./sessions.server.ts";
 import type { CompletionStep, CrowdChannel } from "../channel.server.ts";
+import { prolificDashboard } from "./panel.server.ts";
 
 export const prolificChannel: CrowdChannel = {
   id: "prolific",
@@ -35,6 +36,7 @@ export const prolificChannel: CrowdChannel = {
       }
     },
     unsigned: true,
+    returnNote: "Please return your place in the study on Prolific.",
   },
   identity: {
     workerChannel: "prolific",
@@ -58,5 +60,6 @@ export const prolificChannel: CrowdChannel = {
     lockedOutPath: (studyId) => `/crowd/done?study=${studyId}`,
   },
   settings: { read: prolificSettingsOf, update: updateProlificSettings },
-  dashboard: { channel: "prolific" },
+  dashboard: prolificDashboard,
+  command: async () => (await import("./command.server.ts")).registerProlificCommands,
 };

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { ServiceError } from "../../server/http/errors.server.ts";
 import { importProlificExport, ProlificImportError, type ProlificImportSummary } from "./import.server.ts";
 import { checkpointWal, openDatabase } from "../../server/db.server.ts";
+import { PROLIFIC_FOLDER } from "./descriptor.ts";
 import { guardUserErrors, parseIntOption, readTextFile } from "../../../scripts/cli-kit.ts";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -23,7 +24,7 @@ export function describeProlificImport(s: ProlificImportSummary): string {
 }
 
 export function registerProlificCommands(program: Command): void {
-  const prolific = program.command("prolific").description("Prolific: confirm participants' sessions from the study's submissions export");
+  const prolific = program.command(PROLIFIC_FOLDER.command.name).description(PROLIFIC_FOLDER.command.description);
   prolific
     .command("import")
     .description("confirm Prolific sessions listed in the study's submissions export (all-or-nothing; importing the same file again changes nothing)")
