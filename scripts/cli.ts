@@ -1,5 +1,6 @@
 /**
- * The `socrates` command line: one program, one module per command group under scripts/commands/.
+ * The `socrates` command line: one program, one module per command group under scripts/commands/
+ * (a crowd channel's group is its folder's command.server.ts, app/crowd-channels/<id>/).
  * The modules are imported on demand: a command loads only its own module (and what it imports),
  * so `socrates stats corr` never loads the AWS SDK or vega. The built CLI (scripts/build-cli.mjs)
  * carries a manifest of every top-level command's name and help line (commands.json), from which

@@ -1,6 +1,6 @@
 /**
  * Mechanical Turk batches on the requester site: `mturk export` writes the batch, workers answer
- * in MTurk's own page, and `mturk import` reads the results file back (mturk-import.server.ts).
+ * in MTurk's own page, and `mturk import` reads the results file back (import.server.ts).
  * The worker's identity comes from that file, which MTurk itself wrote.
  *
  * A HIT that links out to /crowd/start with MTurk's query parameters is not accepted: those

@@ -7,7 +7,7 @@
  *
  * Nothing in the study URL is signed, so a session proves nothing by itself: the participant's
  * labels are stored pending (annotation/identity.server.ts) until an imported Prolific export
- * lists the session as submitted with the study's completion code (prolific-import.server.ts).
+ * lists the session as submitted with the study's completion code (import.server.ts).
  */
 import { z } from "zod";
 import { writeTransaction, type Db } from "../../server/db.server.ts";

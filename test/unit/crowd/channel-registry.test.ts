@@ -8,10 +8,9 @@ import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { CHANNEL_FOLDERS, CROWD_CHANNEL_IDS } from "../../../app/crowd-channels/registry.ts";
 import { CHANNEL_COMPONENTS } from "../../../app/crowd-channels/registry.tsx";
-import { channelCommand } from "../../../app/crowd-channels/registry.server.ts";
 import { CONFIRMED_AT_ENTRY } from "../../../app/server/crowd/workers.server.ts";
 import { CHANNELS } from "../../../app/domain/crowd/channel-stats.ts";
-import { CROWD_CHANNELS, channelForEntry, channelOfWorker, crowdChannel } from "../../../app/crowd-channels/registry.server.ts";
+import { CROWD_CHANNELS, channelCommand, channelForEntry, channelOfWorker, crowdChannel } from "../../../app/crowd-channels/registry.server.ts";
 import { WORKER_CHANNELS } from "../../../app/server/crowd/workers.server.ts";
 
 const params = (query: string) => new URLSearchParams(query);
