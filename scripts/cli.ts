@@ -9,7 +9,8 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Help } from "commander";
-import { CHANNEL_FOLDERS } from "../app/crowd-channels/registry.ts";
+import { CHANNEL_COMMANDS } from "../app/crowd-channels/commands.server.ts";
+import { CHANNEL_FOLDERS, type CommandFolder } from "../app/crowd-channels/registry.ts";
 import { EXIT_BAD_INPUT, UserError } from "./cli-kit.ts";
 
 type Register = (program: Command) => void;
@@ -28,12 +29,8 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   "mock-llm": async () => (await import("./commands/mock-llm.ts")).registerMockLlmCommands,
   report: async () => (await import("./commands/report.ts")).registerReportCommand,
   "validate-evaluator": async () => (await import("./commands/validate-evaluator.ts")).registerValidateEvaluatorCommand,
-  // Each crowd channel folder's command (mturk, prolific): named in its descriptor, loaded through the channel registry.
-  ...Object.fromEntries(
-    CHANNEL_FOLDERS.flatMap((f) =>
-      f.command ? [[f.command.name, async () => (await import("../app/crowd-channels/registry.server.ts")).channelCommand(f.id)]] : [],
-    ),
-  ),
+  // Each crowd channel folder's command (mturk, prolific), by the name its descriptor gives.
+  ...Object.fromEntries(CHANNEL_FOLDERS.flatMap((f) => (f.command ? [[f.command.name, CHANNEL_COMMANDS[f.id as CommandFolder]]] : []))),
 };
 
 /** One top-level command as the top-level help lists it, and the module that registers it. */

@@ -6,7 +6,6 @@
  * crowd routes and the dashboard dispatch through the registry (registry.server.ts); a channel is
  * a folder here (see registry.ts for its pure descriptor), registered with one line in each registry.
  */
-import type { Command } from "commander";
 import type { Db } from "../server/db.server.ts";
 import type { StudyRow } from "../server/models/study.server.ts";
 import type { CrowdChannelId, WorkerChannel } from "./registry.ts";
@@ -96,11 +95,6 @@ export interface CrowdChannel {
   settings: ChannelSettings | null;
   /** Its panel on a crowd study's dashboard; null: none. (Its workers count in the Channels table by namespace.) */
   dashboard: ChannelDashboard | null;
-  /**
-   * Its folder's `socrates` command group, imported only when it runs (name and help line: the
-   * folder's descriptor.ts); null: none, or another channel of the folder brings it.
-   */
-  command: (() => Promise<(program: Command) => void>) | null;
 }
 
 /** The usual end for channels without a completion code: work until nothing is left. */

@@ -4,7 +4,6 @@
  * present, must all be valid). Typed by the channel ids registry.ts declares, so a declared
  * channel without its server half does not compile.
  */
-import type { Command } from "commander";
 import type { Db } from "../server/db.server.ts";
 import type { StudyRow } from "../server/models/study.server.ts";
 import type { CrowdChannel, CrowdChannelId } from "./channel.server.ts";
@@ -68,11 +67,4 @@ export function channelPanelAction(db: Db, studyId: number, intent: string, form
   if (!channel?.dashboard) return { data: { ...NO_ACTION_DATA, error: `Unknown action "${intent}"` }, status: 400 };
   const { result, status } = channel.dashboard.act(db, studyId, form, requestUrl);
   return { data: { panel: { channel: channel.id, result }, error: null }, status };
-}
-
-/** A channel folder's `socrates` command group (scripts/cli.ts asks for it only when it runs). */
-export async function channelCommand(folder: string): Promise<(program: Command) => void> {
-  const load = CROWD_CHANNELS.find((c) => c.identity.workerChannel === folder && c.command)?.command;
-  if (!load) throw new Error(`The crowd channel folder "${folder}" has no command`);
-  return load();
 }

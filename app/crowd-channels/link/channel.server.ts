@@ -33,5 +33,4 @@ export const linkChannel: CrowdChannel = {
   completion: { describe: "Work until nothing is left for the worker; pay is arranged outside the app.", ...NO_COMPLETION_CODE },
   settings: null,
   dashboard: linkDashboard,
-  command: null,
 };

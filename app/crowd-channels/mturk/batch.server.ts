@@ -42,6 +42,4 @@ export const mturkBatchChannel: CrowdChannel = {
   settings: null,
   // Its commands, not a dashboard panel, make and read batches.
   dashboard: null,
-  // The folder's `mturk` command (export and import for batches, publish and sync for HITs).
-  command: async () => (await import("./command.server.ts")).registerMturkCommands,
 };

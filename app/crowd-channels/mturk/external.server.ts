@@ -18,8 +18,6 @@ export const mturkExternalChannel = {
   // The HIT settings are given to `mturk publish` on the command line (hit-settings.server.ts).
   settings: null,
   dashboard: null,
-  // `mturk publish` and `mturk sync`: the folder's command, which the batch channel brings.
-  command: null,
   /** The task page for MTurk's query parameters. */
   page: (db: Parameters<typeof externalTaskPage>[0], params: URLSearchParams) => externalTaskPage(db, parseExternalQuestionParams(params)),
   submit: submitExternalQuestion,

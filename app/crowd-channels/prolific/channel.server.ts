@@ -61,5 +61,4 @@ export const prolificChannel: CrowdChannel = {
   },
   settings: { read: prolificSettingsOf, update: updateProlificSettings },
   dashboard: prolificDashboard,
-  command: async () => (await import("./command.server.ts")).registerProlificCommands,
 };
