@@ -30,7 +30,9 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   report: async () => (await import("./commands/report.ts")).registerReportCommand,
   "validate-evaluator": async () => (await import("./commands/validate-evaluator.ts")).registerValidateEvaluatorCommand,
   // Each crowd channel folder's command (mturk, prolific), by the name its descriptor gives.
-  ...Object.fromEntries(CHANNEL_FOLDERS.flatMap((f) => (f.command ? [[f.command.name, CHANNEL_COMMANDS[f.id as CommandFolder]]] : []))),
+  ...Object.fromEntries(
+    CHANNEL_FOLDERS.flatMap((f) => (f.command ? [[f.command.name, CHANNEL_COMMANDS[f.id as CommandFolder]]] : [])),
+  ),
 };
 
 /** One top-level command as the top-level help lists it, and the module that registers it. */

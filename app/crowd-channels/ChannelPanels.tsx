@@ -5,7 +5,7 @@ interface Props {
   studyId: number;
   /** What each channel's server half loaded for its panel, by channel id. */
   panels: Record<string, unknown>;
-  /** The dashboard's last action reply, when it came from a channel panel's form (a ChannelActionData as JSON: `result` may be absent). */
+  /** The last reply to a channel panel's form (ChannelActionData as JSON: `result` may be absent). */
   reply: { panel: { channel: string; result?: unknown } | null; error: string | null } | null;
 }
 

@@ -57,12 +57,24 @@ export function channelNextPath(db: Db, studyId: number, worker: { id: number; c
 }
 
 /** What each channel's dashboard panel shows for a crowd study, by channel id (the loader's part). */
-export function channelPanelData(db: Db, study: Pick<StudyRow, "id" | "config">, origin: string): Record<string, unknown> {
-  return Object.fromEntries(CROWD_CHANNELS.flatMap((c) => (c.dashboard ? [[c.id, c.dashboard.load(db, study, origin)]] : [])));
+export function channelPanelData(
+  db: Db,
+  study: Pick<StudyRow, "id" | "config">,
+  origin: string,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    CROWD_CHANNELS.flatMap((c) => (c.dashboard ? [[c.id, c.dashboard.load(db, study, origin)]] : [])),
+  );
 }
 
 /** Answers a dashboard form post by the channel panel whose intent it is; an unknown intent is a 400. */
-export function channelPanelAction(db: Db, studyId: number, intent: string, form: FormData, requestUrl: string): { data: ChannelActionData; status: number } {
+export function channelPanelAction(
+  db: Db,
+  studyId: number,
+  intent: string,
+  form: FormData,
+  requestUrl: string,
+): { data: ChannelActionData; status: number } {
   const channel = CROWD_CHANNELS.find((c) => c.dashboard?.intent === intent);
   if (!channel?.dashboard) return { data: { ...NO_ACTION_DATA, error: `Unknown action "${intent}"` }, status: 400 };
   const { result, status } = channel.dashboard.act(db, studyId, form, requestUrl);

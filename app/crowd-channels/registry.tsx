@@ -16,7 +16,8 @@ export interface ChannelComponents {
 }
 
 /** A panel typed by its own data and reply; the registry meets it with what that channel's server half sent. */
-const panel = <Data, Result>(component: ComponentType<ChannelPanelProps<Data, Result>>) => component as ComponentType<ChannelPanelProps>;
+const panel = <Data, Result>(component: ComponentType<ChannelPanelProps<Data, Result>>) =>
+  component as ComponentType<ChannelPanelProps>;
 
 /** In the dashboard's order. */
 export const CHANNEL_COMPONENTS: Partial<Record<CrowdChannelId, ChannelComponents>> = {

@@ -28,7 +28,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Read-only (issue 29): a session still going is completed, or given its next item, by the next page's POST.
   const step = orResponse(() => endView(db, studyId, user.id));
   if (step === null) throw redirect(`/annotate/${studyId}/next`);
-  if (step.kind === "not-qualified") return json({ channel: channel.id, state: "not-qualified" as const, name: study.name, attempts: MAX_QUALIFICATION_ATTEMPTS });
+  if (step.kind === "not-qualified") {
+    const attempts = MAX_QUALIFICATION_ATTEMPTS;
+    return json({ channel: channel.id, state: "not-qualified" as const, name: study.name, attempts });
+  }
   const { code, url, labels } = step;
   return json({ channel: channel.id, state: "complete" as const, name: study.name, code, url, labels });
 }

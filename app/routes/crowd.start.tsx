@@ -30,7 +30,9 @@ function entryOf(request: Request) {
   if (study.status !== "open") return { ended: json({ state: "closed" as const, name: study.name, returnNote }) };
   if (!channel) throw new Response("This page needs a study link with a worker id.", { status: 400, statusText: "Bad Request" });
   // Before any reading test or stored row: a full study says so at once.
-  if (noWorkForEntrant(db, studyId, channel, params)) return { ended: json({ state: "no-work" as const, name: study.name, message: NO_WORK_MESSAGE, returnNote }) };
+  if (noWorkForEntrant(db, studyId, channel, params)) {
+    return { ended: json({ state: "no-work" as const, name: study.name, message: NO_WORK_MESSAGE, returnNote }) };
+  }
   return { db, params, study, channel, returnNote };
 }
 

@@ -5,7 +5,10 @@ import { formatPercent, formatSeconds } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";
 
 /** Expert accounts, then each crowd channel folder's own row name. */
-const CHANNEL_NAMES = Object.fromEntries([["web", "Web accounts (experts)"], ...CHANNEL_FOLDERS.map((f) => [f.id, f.dashboardName])]) as Record<Channel, string>;
+const CHANNEL_NAMES = Object.fromEntries([
+  ["web", "Web accounts (experts)"],
+  ...CHANNEL_FOLDERS.map((f) => [f.id, f.dashboardName]),
+]) as Record<Channel, string>;
 
 /** US dollars with cents, e.g. "$12.40". */
 export function formatUsd(value: number | null | undefined): string {

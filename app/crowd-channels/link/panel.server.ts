@@ -11,7 +11,10 @@ function signedLink(studyId: number, form: FormData, requestUrl: string): { resu
     const given = workerId ? `"${workerId.slice(0, 80)}" is not a worker id: ` : "A worker id is needed: ";
     return { result: { link: null, error: `${given}a worker id is ${WORKER_ID_FORMAT}.` }, status: 400 };
   }
-  return { result: { link: new URL(crowdLinkPath(studyId, workerId), requestUrl).toString(), error: null }, status: 200 };
+  return {
+    result: { link: new URL(crowdLinkPath(studyId, workerId), requestUrl).toString(), error: null },
+    status: 200,
+  };
 }
 
 export const linkDashboard: ChannelDashboard = {

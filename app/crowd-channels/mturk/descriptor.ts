@@ -14,6 +14,7 @@ export const MTURK_FOLDER = defineChannelFolder({
   confirmedAtEntry: false,
   command: {
     name: "mturk",
-    description: "Mechanical Turk: export HIT batches and import their results, or publish HITs and sync assignments through the API",
+    description:
+      "Mechanical Turk: export HIT batches and import their results, or publish HITs and sync assignments through the API",
   },
 });

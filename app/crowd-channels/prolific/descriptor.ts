@@ -7,5 +7,8 @@ export const PROLIFIC_FOLDER = defineChannelFolder({
   dashboardName: "Prolific",
   // Prolific's study URL is unsigned: a session counts once an imported export lists it.
   confirmedAtEntry: false,
-  command: { name: "prolific", description: "Prolific: confirm participants' sessions from the study's submissions export" },
+  command: {
+    name: "prolific",
+    description: "Prolific: confirm participants' sessions from the study's submissions export",
+  },
 });

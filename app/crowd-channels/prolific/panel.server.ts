@@ -2,7 +2,12 @@
 import { ServiceError } from "../../server/http/errors.server.ts";
 import type { ChannelDashboard } from "../channel.server.ts";
 import type { ProlificPanelData, ProlificPanelResult } from "./panel.ts";
-import { prolificSessionCounts, prolificSettingsOf, prolificStudyUrl, updateProlificSettings } from "./sessions.server.ts";
+import {
+  prolificSessionCounts,
+  prolificSettingsOf,
+  prolificStudyUrl,
+  updateProlificSettings,
+} from "./sessions.server.ts";
 
 export const prolificDashboard: ChannelDashboard = {
   load: (db, study, origin): ProlificPanelData => ({

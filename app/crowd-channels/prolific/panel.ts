@@ -9,4 +9,6 @@ export interface ProlificPanelData {
   sessions: { confirmed: number; pending: number };
 }
 
-export type ProlificPanelResult = { ok: true } | { ok: false; message: string; problems: { path: string; message: string }[] };
+export type ProlificPanelResult =
+  | { ok: true }
+  | { ok: false; message: string; problems: { path: string; message: string }[] };

@@ -14,7 +14,13 @@ export interface DashboardActionReply {
   status: number;
 }
 
-/** Dispatches a crowd intent posted from the study dashboard; an unknown intent is a 400, a missing study a thrown 404. */
-export function crowdDashboardAction(db: Db, studyId: number, intent: string, form: FormData, requestUrl: string): DashboardActionReply {
+/** Dispatches a crowd intent posted from the study dashboard; an unknown intent is a 400, a missing study a 404. */
+export function crowdDashboardAction(
+  db: Db,
+  studyId: number,
+  intent: string,
+  form: FormData,
+  requestUrl: string,
+): DashboardActionReply {
   return channelPanelAction(db, studyId, intent, form, requestUrl);
 }

@@ -3,7 +3,12 @@ import type { Db } from "../db.server.ts";
 import { badInput } from "../http/errors.server.ts";
 import { findCrowdWorker, insertAnnotatorIfNew } from "../models/annotator.server.ts";
 import { isWorkerId, WORKER_ID_FORMAT } from "../../domain/crowd/worker-id.ts";
-import { CHANNEL_FOLDERS, isWorkerChannel, WORKER_CHANNELS, type WorkerChannel } from "../../crowd-channels/registry.ts";
+import {
+  CHANNEL_FOLDERS,
+  isWorkerChannel,
+  WORKER_CHANNELS,
+  type WorkerChannel,
+} from "../../crowd-channels/registry.ts";
 
 export { isWorkerId };
 export { isWorkerChannel, WORKER_CHANNELS, type WorkerChannel };
@@ -14,7 +19,10 @@ export { isWorkerChannel, WORKER_CHANNELS, type WorkerChannel };
  * session). Labels from the second kind are stored pending until then (annotation/label-status.server.ts).
  * Declared by each channel folder (app/crowd-channels/<id>/descriptor.ts).
  */
-export const CONFIRMED_AT_ENTRY = Object.fromEntries(CHANNEL_FOLDERS.map((f) => [f.id, f.confirmedAtEntry])) as Record<WorkerChannel, boolean>;
+export const CONFIRMED_AT_ENTRY = Object.fromEntries(CHANNEL_FOLDERS.map((f) => [f.id, f.confirmedAtEntry])) as Record<
+  WorkerChannel,
+  boolean
+>;
 
 /** The crowd annotator for a worker id on a channel, created on first arrival. */
 export function findOrCreateCrowdWorker(db: Db, channel: WorkerChannel, workerId: string): number {
