@@ -57,10 +57,13 @@ describe("crowd channel registry", () => {
   });
 
   it("derives the id lists from the folders: namespaces, dashboard rows, confirmation at entry", () => {
-    expect(WORKER_CHANNELS).toEqual(["link", "mturk", "prolific"]);
-    expect(CHANNELS).toEqual(["web", "link", "mturk", "prolific"]);
-    expect(CONFIRMED_AT_ENTRY).toEqual({ link: true, mturk: false, prolific: false });
+    expect(WORKER_CHANNELS).toEqual(CHANNEL_FOLDERS.map((f) => f.id));
+    expect(CHANNELS).toEqual(["web", ...WORKER_CHANNELS]);
+    expect(CONFIRMED_AT_ENTRY).toEqual(Object.fromEntries(CHANNEL_FOLDERS.map((f) => [f.id, f.confirmedAtEntry])));
     expect([...CROWD_CHANNEL_IDS].sort()).toEqual(CROWD_CHANNELS.map((c) => c.id).sort());
+    // The values the hand-kept lists had before the registry: the dashboard's order and who is verified at entry.
+    expect(CHANNELS.slice(0, 4)).toEqual(["web", "link", "mturk", "prolific"]);
+    expect(CONFIRMED_AT_ENTRY).toMatchObject({ link: true, mturk: false, prolific: false });
   });
 
   it("keeps each channel in the folder of its namespace, with a component wherever its server half has a panel or an end view", () => {
