@@ -16,8 +16,8 @@ import { createConsensusStudy } from "../app/server/annotation/studies.server.ts
 import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";
 import { importBundleFiles } from "../app/server/bundle-store.server.ts";
 import { studyChannelStats } from "../app/server/crowd/channel-stats.server.ts";
-import { exportBatch } from "../app/server/crowd/mturk-export.server.ts";
-import { importMturkResults } from "../app/server/crowd/mturk-import.server.ts";
+import { exportBatch } from "../app/crowd-channels/mturk/export.server.ts";
+import { importMturkResults } from "../app/crowd-channels/mturk/import.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
 import { findItem } from "../app/server/models/study.server.ts";
 import { consensusAnswers, mturkResultsCsv, type WorkerAssignment } from "../harness/mturk-results.ts";

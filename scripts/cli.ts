@@ -1,5 +1,6 @@
 /**
- * The `socrates` command line: one program, one module per command group under scripts/commands/.
+ * The `socrates` command line: one program, one module per command group under scripts/commands/
+ * (a crowd channel's group is its folder's command.server.ts, app/crowd-channels/<id>/).
  * The modules are imported on demand: a command loads only its own module (and what it imports),
  * so `socrates stats corr` never loads the AWS SDK or vega. The built CLI (scripts/build-cli.mjs)
  * carries a manifest of every top-level command's name and help line (commands.json), from which
@@ -8,6 +9,8 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Help } from "commander";
+import { CHANNEL_COMMANDS } from "../app/crowd-channels/commands.server.ts";
+import { CHANNEL_FOLDERS, type CommandFolder } from "../app/crowd-channels/registry.ts";
 import { EXIT_BAD_INPUT, UserError } from "./cli-kit.ts";
 
 type Register = (program: Command) => void;
@@ -24,10 +27,12 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   benchmark: async () => (await import("./commands/benchmark.ts")).registerBenchmarkCommands,
   llm: async () => (await import("./commands/llm.ts")).registerLlmCommands,
   "mock-llm": async () => (await import("./commands/mock-llm.ts")).registerMockLlmCommands,
-  mturk: async () => (await import("./commands/mturk.ts")).registerMturkCommands,
-  prolific: async () => (await import("./commands/prolific.ts")).registerProlificCommands,
   report: async () => (await import("./commands/report.ts")).registerReportCommand,
   "validate-evaluator": async () => (await import("./commands/validate-evaluator.ts")).registerValidateEvaluatorCommand,
+  // Each crowd channel folder's command (mturk, prolific), by the name its descriptor gives.
+  ...Object.fromEntries(
+    CHANNEL_FOLDERS.flatMap((f) => (f.command ? [[f.command.name, CHANNEL_COMMANDS[f.id as CommandFolder]]] : [])),
+  ),
 };
 
 /** One top-level command as the top-level help lists it, and the module that registers it. */

@@ -1,12 +1,11 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { AgreementSection } from "../components/admin/AgreementSection.tsx";
-import { CrowdLinkSection } from "../components/admin/CrowdLinkSection.tsx";
 import { StudyHeader } from "../components/admin/StudyHeader.tsx";
 import { AnnotatorTable, FastLabelsPanel, LabelStatusPanel, ProgressPanel, TypeFiguresSection } from "../components/dashboard/index.ts";
 import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
-import { ProlificPanel } from "../components/dashboard/ProlificPanel.tsx";
+import { ChannelPanels } from "../crowd-channels/ChannelPanels.tsx";
 import { dashboardPage } from "../server/annotation/dashboard-cache.server.ts";
 import { alignmentSummary } from "../domain/validation/alignment-summary.ts";
 import { TASK_TYPES } from "../domain/tasks/registry.ts";
@@ -15,7 +14,7 @@ import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboar
 import { setCountSurplus, setMinSecondsOnTask } from "../server/annotation/dashboard-settings.server.ts";
 import { getStudy, setStudyStatus } from "../server/annotation/studies.server.ts";
 import { crowdDashboardAction, NO_ACTION_DATA } from "../server/crowd/dashboard-actions.server.ts";
-import { prolificSessionCounts, prolificStudyUrl } from "../server/crowd/prolific.server.ts";
+import { channelPanelData } from "../crowd-channels/registry.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
@@ -33,13 +32,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Cached per study and parameters until the study's data changes (dashboard-cache.server.ts).
   const page = orResponse(() => dashboardPage(db, studyId, { excludeFlagged, excludeFast, reference: url.searchParams.get("reference") || null }));
   const view = page.view;
-  const prolificUrl = view.study.pool === "crowd" ? prolificStudyUrl(url.origin, studyId) : null;
-  const prolificSessions = view.study.pool === "crowd" ? prolificSessionCounts(db, studyId) : null;
+  const channelPanels = view.study.pool === "crowd" ? channelPanelData(db, view.study, url.origin) : null;
   const flags = studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
   // The page shows the trend as the server-drawn SVG only and the alignment's figures without its per-unit values, so those stay on the server.
   const { trend: _trend, alignment, ...shown } = view;
   const trendSvg = await page.trendSvg;
-  return json({ ...shown, alignment: alignment ? alignmentSummary(alignment) : null, trendSvg, channels: page.channels, prolificUrl, prolificSessions, flags });
+  return json({ ...shown, alignment: alignment ? alignmentSummary(alignment) : null, trendSvg, channels: page.channels, channelPanels, flags });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -78,7 +76,7 @@ export default function StudyDashboard() {
   const d = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   // A refused flag resolution answers an ActionFailure; every other intent the dashboard's action data.
-  const result = reply && "link" in reply ? reply : null;
+  const result = reply && "panel" in reply ? reply : null;
   const failure = reply && "ok" in reply && reply.ok === false ? reply : null;
   const [params] = useSearchParams();
   const referenceHref = (backbone: string) => `?${new URLSearchParams([...params].filter(([k]) => k !== "reference").concat([["reference", backbone]]))}`;
@@ -118,14 +116,7 @@ export default function StudyDashboard() {
         <ChannelPanel channels={d.channels} />
       </section>
 
-      {d.study.pool === "crowd" ? <CrowdLinkSection studyId={d.study.id} link={result?.link ?? null} error={result?.error ?? null} /> : null}
-
-      {d.study.pool === "crowd" && d.prolificUrl ? (
-        <section className="dash-section">
-          <h2>Prolific</h2>
-          <ProlificPanel studyId={d.study.id} settings={d.study.config.prolific ?? null} studyUrl={d.prolificUrl} sessions={d.prolificSessions} result={result?.prolific ?? null} />
-        </section>
-      ) : null}
+      {d.channelPanels ? <ChannelPanels studyId={d.study.id} panels={d.channelPanels} reply={result} /> : null}
     </>
   );
 }

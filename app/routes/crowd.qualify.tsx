@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, NETWORK_LIMIT_MESSAGE, networkLimitReached, takeQualificationTest, type AttemptOrigin } from "../server/crowd/qualification.server.ts";
 import { requireUser, type SessionUser } from "../server/auth/session.server.ts";
 import { networkIdentity, type RequestContext } from "../server/http/load-context.server.ts";
-import { channelOfWorker } from "../server/crowd/channels/registry.server.ts";
+import { channelOfWorker } from "../crowd-channels/registry.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { orResponseWrite } from "../server/http/responses.server.ts";
 import { ServiceError } from "../server/http/errors.server.ts";

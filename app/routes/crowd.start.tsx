@@ -4,10 +4,9 @@ import { useEffect, useRef } from "react";
 import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { getStudy } from "../server/annotation/studies.server.ts";
 import { currentUser, startSession, type SessionUser } from "../server/auth/session.server.ts";
-import { channelForEntry } from "../server/crowd/channels/registry.server.ts";
+import { channelForEntry } from "../crowd-channels/registry.server.ts";
 import { NO_WORK_MESSAGE, noWorkForEntrant } from "../server/crowd/entry-gate.server.ts";
 import { crowdEntryLimiter, EntryLimited, limitedEntry } from "../server/crowd/entry-limiter.server.ts";
-import { isProlificEntry } from "../server/crowd/prolific.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { networkIdentity } from "../server/http/load-context.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
@@ -25,13 +24,16 @@ function entryOf(request: Request) {
   const db = getDb();
   const study = orResponse(() => getStudy(db, studyId));
   if (study.pool !== "crowd") throw new Response("This study is not open to crowd workers.", { status: 403, statusText: "Forbidden" });
-  const prolific = isProlificEntry(params);
-  if (study.status !== "open") return { ended: json({ state: "closed" as const, name: study.name, prolific }) };
   const channel = channelForEntry(params);
+  // What the entrant's channel asks of them when there is nothing to do here (Prolific: return their place).
+  const returnNote = channel?.entry.returnNote ?? null;
+  if (study.status !== "open") return { ended: json({ state: "closed" as const, name: study.name, returnNote }) };
   if (!channel) throw new Response("This page needs a study link with a worker id.", { status: 400, statusText: "Bad Request" });
   // Before any reading test or stored row: a full study says so at once.
-  if (noWorkForEntrant(db, studyId, channel, params)) return { ended: json({ state: "no-work" as const, name: study.name, message: NO_WORK_MESSAGE, prolific }) };
-  return { db, params, study, channel, prolific };
+  if (noWorkForEntrant(db, studyId, channel, params)) {
+    return { ended: json({ state: "no-work" as const, name: study.name, message: NO_WORK_MESSAGE, returnNote }) };
+  }
+  return { db, params, study, channel, returnNote };
 }
 
 /** Whether the signed-in user is the very worker this link names (a reload of their own link). */
@@ -41,7 +43,7 @@ function isSameWorker(user: SessionUser, channel: Channel, params: URLSearchPara
 }
 
 /**
- * Crowd entry for the channels that come in here (see app/server/crowd/channels): a signed
+ * Crowd entry for the channels that come in here (see app/crowd-channels): a signed
  * per-worker link or Prolific's parameters. MTurk's bare query parameters (a HIT linking out here)
  * are recognised only to be refused: they are unsigned, so they never start a session.
  *
@@ -52,13 +54,13 @@ function isSameWorker(user: SessionUser, channel: Channel, params: URLSearchPara
 export async function loader({ request }: LoaderFunctionArgs) {
   const entry = entryOf(request);
   if ("ended" in entry) return entry.ended;
-  const { db, params, study, channel, prolific } = entry;
+  const { db, params, study, channel, returnNote } = entry;
   const refusal = orResponse(() => channel.entry.check(db, study, params));
   if (refusal?.kind === "refused") return json({ state: "refused" as const, name: study.name, message: refusal.message }, { status: refusal.status });
   if (refusal) throw new Response(refusal.message, { status: refusal.status, statusText: STATUS_TEXT[refusal.status] });
   const user = await currentUser(request);
   const other = user && !isSameWorker(user, channel, params) ? user.displayName : null;
-  return json({ state: "start" as const, name: study.name, prolific, signedInAs: other });
+  return json({ state: "start" as const, name: study.name, returnNote, signedInAs: other });
 }
 
 /** A limited entry's Retry-After reaches the page too, not only data requests. */
@@ -102,12 +104,12 @@ export default function CrowdStart() {
       ) : data.state === "no-work" ? (
         <p data-testid="crowd-no-work">
           {data.message}
-          {data.prolific ? " Please return your place in the study on Prolific." : " Thank you for your interest."}
+          {data.returnNote ? ` ${data.returnNote}` : " Thank you for your interest."}
         </p>
       ) : (
         <p>
           This study is closed and takes no more answers. Thank you for your interest.
-          {data.state === "closed" && data.prolific ? " Please return your place in the study on Prolific." : ""}
+          {data.state === "closed" && data.returnNote ? ` ${data.returnNote}` : ""}
         </p>
       )}
     </section>

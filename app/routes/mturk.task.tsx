@@ -12,8 +12,8 @@ import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
 import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
 import { crowdEntryLimiter, EntryLimited } from "../server/crowd/entry-limiter.server.ts";
 import { networkIdentity } from "../server/http/load-context.server.ts";
-import { mturkExternalChannel as channel } from "../server/crowd/channels/mturk-external.server.ts";
-import type { ExternalSubmitForm } from "../server/crowd/external-question.server.ts";
+import { mturkExternalChannel as channel } from "../crowd-channels/mturk/external.server.ts";
+import type { ExternalSubmitForm } from "../crowd-channels/mturk/external-question.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
 

@@ -1,14 +1,14 @@
 /** Per channel: workers, labels, paid assignments and their outcome, time per label, hourly pay, gold accuracy. */
 import type { Channel, ChannelStats } from "../../domain/crowd/channel-stats.ts";
+import { CHANNEL_FOLDERS } from "../../crowd-channels/registry.ts";
 import { formatPercent, formatSeconds } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";
 
-const CHANNEL_NAMES: Record<Channel, string> = {
-  web: "Web accounts (experts)",
-  link: "Signed links",
-  mturk: "Mechanical Turk",
-  prolific: "Prolific",
-};
+/** Expert accounts, then each crowd channel folder's own row name. */
+const CHANNEL_NAMES = Object.fromEntries([
+  ["web", "Web accounts (experts)"],
+  ...CHANNEL_FOLDERS.map((f) => [f.id, f.dashboardName]),
+]) as Record<Channel, string>;
 
 /** US dollars with cents, e.g. "$12.40". */
 export function formatUsd(value: number | null | undefined): string {

@@ -5,10 +5,11 @@
  * Pure: the server loads the rows.
  */
 import { median } from "../validation/rows.ts";
+import { WORKER_CHANNELS, type WorkerChannel } from "../../crowd-channels/registry.ts";
 
-/** Expert and admin accounts log in on the web; crowd workers arrive through one of the others. */
-export const CHANNELS = ["web", "link", "mturk", "prolific"] as const;
-export type Channel = (typeof CHANNELS)[number];
+/** Expert and admin accounts log in on the web; crowd workers arrive through a channel (app/crowd-channels). */
+export type Channel = "web" | WorkerChannel;
+export const CHANNELS: readonly Channel[] = ["web", ...WORKER_CHANNELS];
 
 export interface ChannelAssignmentRow {
   channel: Channel;
@@ -59,7 +60,7 @@ const isChannel = (value: unknown): value is Channel => typeof value === "string
 const nonNegative = (value: number | null) => value === null || (Number.isFinite(value) && value >= 0);
 
 /**
- * One row per channel with any label or assignment, in the order web, link, mturk, prolific.
+ * One row per channel with any label or assignment, in the order of CHANNELS (web, then the registry's).
  * Gold rows are attributed through the annotator's channel as the label and assignment rows
  * give it; a worker seen on two channels, or a gold row for an unknown worker, is an error.
  */

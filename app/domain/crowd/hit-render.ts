@@ -2,7 +2,7 @@
  * The HTML that goes into a Mechanical Turk HIT: the study's guidelines, the dialogue and, for a
  * snippet, the questions. MTurk pastes input-CSV values into the template unescaped, so every
  * value here is markup we build, with every piece of dynamic text passed through escapeHtml.
- * Pure; the export (app/server/crowd/mturk-export.server.ts) supplies the blinded task views.
+ * Pure; the export (app/crowd-channels/mturk/export.server.ts) supplies the blinded task views.
  *
  * The radio buttons are named by answer-fields.ts, which the results import reads back.
  */

@@ -1,6 +1,6 @@
 /**
  * MTurk's batch results file ("Download CSV" on the requester site), read into typed rows. Pure:
- * the import (app/server/crowd/mturk-import.server.ts) looks the items up and stores the labels.
+ * the import (app/crowd-channels/mturk/import.server.ts) looks the items up and stores the labels.
  *
  * Of the `Input.*` columns only `Input.study_id` and `Input.item_id` are read: the others are
  * display text for the worker and may change between template versions.

@@ -1,6 +1,6 @@
 /**
  * Prolific's submissions export (the study's "Download demographic data" / submissions CSV), read
- * into typed rows. Pure: the import (app/server/crowd/prolific-import.server.ts) matches the rows
+ * into typed rows. Pure: the import (app/crowd-channels/prolific/import.server.ts) matches the rows
  * against the stored sessions.
  *
  * Prolific has renamed its columns over the years ("Submission id" today, "session_id" in older

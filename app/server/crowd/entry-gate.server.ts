@@ -6,7 +6,7 @@
 import { hasWorkFor } from "../annotation/assignment.server.ts";
 import type { Db } from "../db.server.ts";
 import { findCrowdWorker, qualifiedAt } from "../models/annotator.server.ts";
-import type { CrowdChannel } from "./channels/channel.server.ts";
+import type { CrowdChannel } from "../../crowd-channels/channel.server.ts";
 import { CONFIRMED_AT_ENTRY, type WorkerChannel } from "./workers.server.ts";
 
 /** No annotator has this id: "could a newcomer get an item?" asks about nobody's own rows. */

@@ -8,7 +8,7 @@ import { hasWorkFor, nextTask } from "../annotation/assignment.server.ts";
 import type { SessionUser } from "../auth/session.server.ts";
 import type { Db } from "../db.server.ts";
 import { heldLease } from "../models/assignment.server.ts";
-import { channelNextPath, channelOfWorker } from "./channels/registry.server.ts";
+import { channelNextPath, channelOfWorker } from "../../crowd-channels/registry.server.ts";
 
 /** Where the worker lands when nothing is left for them: the read-only page, told not to start again. */
 export const noMoreWorkPath = (studyId: number) => `/annotate/${studyId}/next?done=1`;

@@ -3,23 +3,26 @@ import type { Db } from "../db.server.ts";
 import { badInput } from "../http/errors.server.ts";
 import { findCrowdWorker, insertAnnotatorIfNew } from "../models/annotator.server.ts";
 import { isWorkerId, WORKER_ID_FORMAT } from "../../domain/crowd/worker-id.ts";
+import {
+  CHANNEL_FOLDERS,
+  isWorkerChannel,
+  WORKER_CHANNELS,
+  type WorkerChannel,
+} from "../../crowd-channels/registry.ts";
 
 export { isWorkerId };
-
-/** The namespaces crowd workers are stored under (annotators.channel); MTurk's two channels share one. */
-export const WORKER_CHANNELS = ["link", "mturk", "prolific"] as const;
-export type WorkerChannel = (typeof WORKER_CHANNELS)[number];
+export { isWorkerChannel, WORKER_CHANNELS, type WorkerChannel };
 
 /**
  * Whether a namespace's identity is verified when the worker enters (a signed link), or only when
  * the channel later confirms their work (MTurk lists the assignment, a Prolific export lists the
  * session). Labels from the second kind are stored pending until then (annotation/label-status.server.ts).
+ * Declared by each channel folder (app/crowd-channels/<id>/descriptor.ts).
  */
-export const CONFIRMED_AT_ENTRY: Record<WorkerChannel, boolean> = { link: true, mturk: false, prolific: false };
-
-export function isWorkerChannel(value: string | null): value is WorkerChannel {
-  return (WORKER_CHANNELS as readonly (string | null)[]).includes(value);
-}
+export const CONFIRMED_AT_ENTRY = Object.fromEntries(CHANNEL_FOLDERS.map((f) => [f.id, f.confirmedAtEntry])) as Record<
+  WorkerChannel,
+  boolean
+>;
 
 /** The crowd annotator for a worker id on a channel, created on first arrival. */
 export function findOrCreateCrowdWorker(db: Db, channel: WorkerChannel, workerId: string): number {

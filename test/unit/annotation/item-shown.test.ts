@@ -11,8 +11,8 @@ import { createAbStudy } from "../../../app/server/annotation/studies.server.ts"
 import { submitShownLabel } from "../../../app/server/annotation/submit.server.ts";
 import { saveTaskWork, taskPage } from "../../../app/server/annotation/tasks.server.ts";
 import type { SessionUser } from "../../../app/server/auth/session.server.ts";
-import { allowedSubmitOrigins } from "../../../app/server/crowd/external-question-params.server.ts";
-import { externalTaskPage, submitExternalQuestion } from "../../../app/server/crowd/external-question.server.ts";
+import { allowedSubmitOrigins } from "../../../app/crowd-channels/mturk/external-question-params.server.ts";
+import { externalTaskPage, submitExternalQuestion } from "../../../app/crowd-channels/mturk/external-question.server.ts";
 import { studyItemIds } from "../../../app/server/models/study.server.ts";
 import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";

@@ -10,7 +10,7 @@ import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
 import { studyChannelStats } from "../../../app/server/crowd/channel-stats.server.ts";
 import { recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
-import { enterProlificSession, prolificStep, updateProlificSettings } from "../../../app/server/crowd/prolific.server.ts";
+import { enterProlificSession, prolificStep, updateProlificSettings } from "../../../app/crowd-channels/prolific/sessions.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { seedDemo } from "../../../harness/annotation.ts";
 import { tempDb } from "../../../harness/temp-db.ts";

@@ -14,9 +14,9 @@ import {
   frameAncestorsPolicy,
   parseExternalQuestionParams,
   type ExternalAssignment,
-} from "../../../app/server/crowd/external-question-params.server.ts";
-import { signAssignment, verifyAssignmentToken } from "../../../app/server/crowd/external-question-token.server.ts";
-import { externalTaskPage, saveExternalDraft, submitExternalQuestion } from "../../../app/server/crowd/external-question.server.ts";
+} from "../../../app/crowd-channels/mturk/external-question-params.server.ts";
+import { signAssignment, verifyAssignmentToken } from "../../../app/crowd-channels/mturk/external-question-token.server.ts";
+import { externalTaskPage, saveExternalDraft, submitExternalQuestion } from "../../../app/crowd-channels/mturk/external-question.server.ts";
 import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 

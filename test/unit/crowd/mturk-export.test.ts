@@ -12,7 +12,7 @@ import { parseCsv } from "../../../app/domain/csv.ts";
 import { seedDemoStudies } from "../../../demo/studies.ts";
 import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
-import { defaultExportDir, EXPORT_FILES, exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
+import { defaultExportDir, EXPORT_FILES, exportBatch } from "../../../app/crowd-channels/mturk/export.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { seedDemo } from "../../../harness/annotation.ts";
 import { runCli } from "../../helpers/cli.ts";

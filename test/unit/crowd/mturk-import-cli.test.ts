@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "../../../app/domain/csv.ts";
 import { seedDemoStudies } from "../../../demo/studies.ts";
 import { playedScenarioOfRun, snippetContext } from "../../../app/server/annotation/task-view.server.ts";
-import { exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
+import { exportBatch } from "../../../app/crowd-channels/mturk/export.server.ts";
 import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { studyItemIds } from "../../../app/server/models/study.server.ts";

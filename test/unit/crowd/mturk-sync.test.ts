@@ -6,8 +6,8 @@ import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, MTurkClient, Re
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoStudies } from "../../../demo/studies.ts";
 import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignment.server.ts";
-import { MTURK_ENDPOINTS, mturkClient } from "../../../app/server/crowd/mturk-client.server.ts";
-import { syncAction } from "../../../scripts/commands/mturk/sync.ts";
+import { MTURK_ENDPOINTS, mturkClient } from "../../../app/crowd-channels/mturk/client.server.ts";
+import { syncAction } from "../../../app/crowd-channels/mturk/command/sync.server.ts";
 import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { answerXml, assignment, fakeMturk, labelAnswer, mturkMock as mturk } from "../../helpers/mturk-api-fake.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";

@@ -16,7 +16,7 @@ import { checkConsensusLabel } from "../../../app/domain/labels.ts";
 import { seedDemoStudies } from "../../../demo/studies.ts";
 import { createAbStudy } from "../../../app/server/annotation/studies.server.ts";
 import { playedScenarioOfRun, snippetContext } from "../../../app/server/annotation/task-view.server.ts";
-import { exportBatch, type ExportSummary } from "../../../app/server/crowd/mturk-export.server.ts";
+import { exportBatch, type ExportSummary } from "../../../app/crowd-channels/mturk/export.server.ts";
 import { seedDemo } from "../../../harness/annotation.ts";
 import { tempDb, tempDir } from "../../../harness/temp-db.ts";
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoStudies } from "../../../demo/studies.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
-import { enterProlificSession, prolificStep, updateProlificSettings } from "../../../app/server/crowd/prolific.server.ts";
+import { enterProlificSession, prolificStep, updateProlificSettings } from "../../../app/crowd-channels/prolific/sessions.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { toCsv } from "../../../app/domain/csv.ts";
 import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";

@@ -13,8 +13,8 @@ import { statusForNewLabel } from "../../../app/server/annotation/label-status.s
 import { writeTransaction } from "../../../app/server/db.server.ts";
 import { writeLabelRevision } from "../../../app/server/models/label.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
-import { enterProlificSession, prolificSessionCounts, prolificStep, updateProlificSettings } from "../../../app/server/crowd/prolific.server.ts";
-import { importProlificExport, ProlificImportError } from "../../../app/server/crowd/prolific-import.server.ts";
+import { enterProlificSession, prolificSessionCounts, prolificStep, updateProlificSettings } from "../../../app/crowd-channels/prolific/sessions.server.ts";
+import { importProlificExport, ProlificImportError } from "../../../app/crowd-channels/prolific/import.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { toCsv } from "../../../app/domain/csv.ts";
 import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";

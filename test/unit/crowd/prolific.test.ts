@@ -18,7 +18,7 @@ import {
   prolificStepPath,
   prolificStudyUrl,
   updateProlificSettings,
-} from "../../../app/server/crowd/prolific.server.ts";
+} from "../../../app/crowd-channels/prolific/sessions.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerKeyXml, externalQuestionXml, questionFormXml } from "../../../app/domain/crowd/qualification-xml.ts";
 import { qualificationKey, withoutAnswers, type QualificationTest } from "../../../app/domain/qualification.ts";
-import { exportBatch } from "../../../app/server/crowd/mturk-export.server.ts";
+import { exportBatch } from "../../../app/crowd-channels/mturk/export.server.ts";
 import { DEMO_QUALIFICATION_TEST, loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
 import { tempDir, type tempDb } from "../../../harness/temp-db.ts";

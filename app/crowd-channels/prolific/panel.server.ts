@@ -1,0 +1,29 @@
+/** The Prolific panel of a crowd study's dashboard: its settings, the study URL, the sessions' counts. */
+import { ServiceError } from "../../server/http/errors.server.ts";
+import type { ChannelDashboard } from "../channel.server.ts";
+import type { ProlificPanelData, ProlificPanelResult } from "./panel.ts";
+import {
+  prolificSessionCounts,
+  prolificSettingsOf,
+  prolificStudyUrl,
+  updateProlificSettings,
+} from "./sessions.server.ts";
+
+export const prolificDashboard: ChannelDashboard = {
+  load: (db, study, origin): ProlificPanelData => ({
+    settings: prolificSettingsOf(study),
+    studyUrl: prolificStudyUrl(origin, study.id),
+    sessions: prolificSessionCounts(db, study.id),
+  }),
+  intent: "prolific",
+  /** Saves the settings; field problems go back to the form, a missing study is thrown (404). */
+  act(db, studyId, form): { result: ProlificPanelResult; status: number } {
+    try {
+      updateProlificSettings(db, studyId, Object.fromEntries(form));
+      return { result: { ok: true }, status: 200 };
+    } catch (err) {
+      if (!(err instanceof ServiceError) || err.status === 404) throw err;
+      return { result: { ok: false, message: err.message, problems: err.problems }, status: err.status };
+    }
+  },
+};

@@ -1,8 +1,0 @@
-/** The start shared by channels whose workers take the in-app reading test first. */
-import type { Db } from "../../db.server.ts";
-import { qualifiedAt } from "../../models/annotator.server.ts";
-import type { EntryOutcome } from "./channel.server.ts";
-
-export function crowdSession(db: Db, studyId: number, annotatorId: number): EntryOutcome {
-  return { kind: "session", annotatorId, next: qualifiedAt(db, annotatorId) ? `/annotate/${studyId}/next` : `/crowd/qualify?study=${studyId}` };
-}
