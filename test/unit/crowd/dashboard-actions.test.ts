@@ -43,7 +43,7 @@ describe("crowd dashboard actions and a channel's next step", () => {
   it("saves Prolific's settings through the channel, returns field problems with their status, and throws for a missing study", () => {
     const saved = crowdDashboardAction(t.db, CONSENSUS_CROWD, "prolific", form({ intent: "prolific", completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "" }), URL_BASE);
     expect(saved).toEqual({ status: 200, data: { link: null, error: null, prolific: { ok: true } } });
-    expect((findStudy(t.db, CONSENSUS_CROWD)?.config as { prolific?: unknown }).prolific).toEqual({ completionCode: "C0DE42", itemsPerSession: 2 });
+    expect((findStudy(t.db, CONSENSUS_CROWD)!.config as { prolific?: unknown }).prolific).toEqual({ completionCode: "C0DE42", itemsPerSession: 2 });
     const refused = crowdDashboardAction(t.db, CONSENSUS_CROWD, "prolific", form({ completionCode: "", itemsPerSession: "0" }), URL_BASE);
     expect(refused.status).toBe(400);
     expect(refused.data.prolific).toMatchObject({ ok: false, message: "The Prolific settings are not valid" });
