@@ -41,7 +41,7 @@ try {
       void run.done.then((result) => ok({ startedAt: run.startedAt, ...result }));
     }, 5000);
   });
-  let imported;
+  let imported: Awaited<typeof importRun>;
   try {
     await Promise.all(
       fixture.accounts.map((account) => runAnnotatorClient({ baseUrl: server.url, studyId: fixture.studyId, account, label: fixture.label, stop: () => stopping, draftEvery: 5, record })),

@@ -33,6 +33,7 @@ export function ScrollX({ label, children }: { label: string; children: ReactNod
         </p>
       ) : null}
       {/* Focusable, so keyboard users can scroll it with the arrow keys. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: a scroll box inside a figure, not a page section */}
       <div ref={body} className="scroll-x-body" role="region" aria-label={label} tabIndex={overflowing ? 0 : -1}>
         {children}
       </div>

@@ -36,7 +36,6 @@ export const abLabelSchema = z.object({ kind: z.literal(AB_REACTIVENESS), choice
 
 export const labelPayloadSchema = z.discriminatedUnion("kind", [consensusLabelSchema, abLabelSchema]);
 
-export type ConsensusTopicLabel = z.infer<typeof consensusTopicLabelSchema>;
 export type ConsensusLabel = z.infer<typeof consensusLabelSchema>;
 export type AbLabelPayload = z.infer<typeof abLabelSchema>;
 export type LabelPayload = z.infer<typeof labelPayloadSchema>;

@@ -81,6 +81,7 @@ export function parseMarkdown(source: string): MdBlock[] {
 /** Only absolute http(s) URLs become links; returns the normalised href or null. */
 export function safeHref(raw: string): string | null {
   const candidate = raw.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (!/^https?:\/\//i.test(candidate) || /[\s\u0000-\u001f]/.test(candidate)) return null;
   try {
     const url = new URL(candidate);

@@ -39,10 +39,3 @@ export const AGREEMENT_RUBRIC: readonly RubricLevel[] = [
     description: "Every party has clearly accepted the same terms on this topic.",
   },
 ];
-
-/** The rubric entry for a score; throws on anything but a whole number from 1 to 5. */
-export function rubricLevel(score: number): RubricLevel {
-  const level = AGREEMENT_RUBRIC.find((l) => l.score === score);
-  if (!level) throw new RangeError(`an agreement score is a whole number from 1 to 5, got ${score}`);
-  return level;
-}

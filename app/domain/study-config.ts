@@ -1,10 +1,9 @@
 /** A study's settings (stored as JSON on the study): every default from the spec, all configurable. */
 import { z } from "zod";
-import { TASK_TYPE_IDS, type TaskTypeId } from "./tasks/ids.ts";
+import { TASK_TYPE_IDS } from "./tasks/ids.ts";
 
 /** A study's type is its task type (app/domain/tasks). */
 export const STUDY_TYPES = TASK_TYPE_IDS;
-export type StudyType = TaskTypeId;
 export const POOLS = ["expert", "crowd"] as const;
 export type Pool = (typeof POOLS)[number];
 

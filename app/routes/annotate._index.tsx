@@ -37,7 +37,7 @@ export default function MyTasks() {
             <li key={s.id} className="card task-card">
               <h2>{s.name}</h2>
               <p className="muted task-card-type">{taskTypeName(s.type)}</p>
-              <div className="progress" aria-label={`${s.done} of ${s.total} items labelled`}>
+              <div className="progress" role="img" aria-label={`${s.done} of ${s.total} items labelled`}>
                 <div className="progress-fill" style={{ width: `${s.total ? (100 * s.done) / s.total : 0}%` }} />
               </div>
               <p className="task-card-count">

@@ -118,7 +118,7 @@ function MturkTaskPage({ data }: { data: Exclude<ReturnType<typeof useLoaderData
   const location = useLocation();
   const token = data.mode === "preview" ? "" : data.token;
   const fields = useMemo(() => ({ token }), [token]);
-  const justStored = result && result.ok && "handoff" in result ? result.handoff : null;
+  const justStored = result?.ok && "handoff" in result ? result.handoff : null;
   const handoff = justStored ?? (data.mode === "submitted" ? data.handoff : null);
   const readOnly = data.mode !== "work";
   return (

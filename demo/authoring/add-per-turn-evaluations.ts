@@ -52,7 +52,7 @@ function perTurnFor(bundle: Bundle, runIndex: number): PerTurnOutput {
   const topicIds = scenario.topics.map((t) => t.id);
   const partyIds = scenario.parties.map((p) => p.id);
   const judged = bundle.evaluations.find((e) => e.run_id === run.id && e.method === "topic-localized");
-  if (!judged || judged.method !== "topic-localized") throw new Error(`${run.id}: no topic-localized evaluation to model the baseline on`);
+  if (judged?.method !== "topic-localized") throw new Error(`${run.id}: no topic-localized evaluation to model the baseline on`);
   const trajectory = topicLocalizedTrajectory(judged.output, topicIds, run.turns.length);
   const rng = createRng(hashSeed(run.id));
 

@@ -56,7 +56,7 @@ export function registerDataCommands(program: Command): void {
     .argument("<path>", "a bundle .json file or a directory of them")
     .option("--dry-run", "check everything and report what would be imported, writing nothing")
     .action((path: string, opts: { dryRun?: boolean }) => {
-      let files;
+      let files: ReturnType<typeof readBundleDir>;
       try {
         files = statSync(path).isDirectory() ? readBundleDir(path) : [{ file: path, bytes: readFileSync(path) }];
       } catch (err) {

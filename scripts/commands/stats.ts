@@ -1,5 +1,5 @@
 /** `socrates stats …`: agreement and correlation statistics on JSON files. */
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { z } from "zod";
 import { parseIntOption, printJson, readJsonFile, UserError } from "../cli-kit.ts";
 import {

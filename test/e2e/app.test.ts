@@ -84,9 +84,11 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
 
   describe.runIf(runBrowserTests)("in Chromium", () => {
     let browser: Browser;
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: its own describe (runIf), which Biome does not see as one
     beforeAll(async () => {
       browser = await launchChromium();
     });
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: as above
     afterAll(async () => {
       await browser?.close();
     });

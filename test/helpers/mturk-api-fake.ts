@@ -44,7 +44,7 @@ export function fakeMturk(assignments: Assignment[]): void {
   });
   const settle = (status: "Approved" | "Rejected") => (input: { AssignmentId: string }) => {
     const a = byId.get(input.AssignmentId);
-    if (!a || a.AssignmentStatus !== "Submitted") throw new RequestError({ message: `This operation can be called with a status of: Submitted`, $metadata: {} });
+    if (a?.AssignmentStatus !== "Submitted") throw new RequestError({ message: `This operation can be called with a status of: Submitted`, $metadata: {} });
     a.AssignmentStatus = status;
     return {};
   };

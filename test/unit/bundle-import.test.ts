@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BundleImportError, exportBundle, importBundleFiles } from "../../app/server/bundle-store.server.ts";
+import { type BundleImportError, exportBundle, importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
 import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 

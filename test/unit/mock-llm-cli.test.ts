@@ -56,7 +56,7 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
 
       // `llm check` passes for every role (the mock runs in the child, so this blocking call is fine).
       const check = runCli(["llm", "check", "--config", configPath]);
-      expect(check.stdout.match(/ ok  stand-in @ /g), check.stdout + check.stderr).toHaveLength(LLM_ROLES.length);
+      expect(check.stdout.match(/ ok {2}stand-in @ /g), check.stdout + check.stderr).toHaveLength(LLM_ROLES.length);
       expect(check.status).toBe(0);
 
       const models = await (await fetch(`${url}/models`)).json();

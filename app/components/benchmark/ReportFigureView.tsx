@@ -9,6 +9,7 @@ export function ReportFigureView({ figure, svg }: { figure: Pick<ReportFigure, "
   return (
     <figure className="report-figure" data-testid={`report-${figure.id}`}>
       <ScrollX label={figure.title}>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data */}
         <div className="report-svg" role="img" aria-label={`${figure.title}. ${figure.caption}`} dangerouslySetInnerHTML={{ __html: svg }} />
       </ScrollX>
       <figcaption>

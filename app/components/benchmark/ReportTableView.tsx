@@ -24,6 +24,7 @@ function GroupHeader({ table }: { table: ReportTable }) {
   }
   return (
     <tr>
+      {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: an empty corner cell; a th is not focusable */}
       <th aria-hidden="true" />
       {spans.map((s, i) => (
         <th key={i} colSpan={s.span} scope="colgroup">

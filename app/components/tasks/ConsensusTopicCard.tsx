@@ -46,7 +46,7 @@ export function TopicCard(props: TopicCardProps) {
         </span>{" "}
         <code>{topic.id}</code> {topic.name}
         {draft.carriedForward ? <span className="badge carried-badge">carried forward</span> : null}
-        {complete ? <span className="done-mark" aria-label="complete">✓</span> : null}
+        {complete ? <span className="done-mark" role="img" aria-label="complete">✓</span> : null}
       </legend>
       <p className="muted topic-description">{topic.description}</p>
       <ol className="options task-options">
@@ -99,6 +99,7 @@ function PositionRow({
   const path = `topics.${topic.id}.positions.${party.id}`;
   const invalid = problemsAt(problems, path).length > 0;
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: focus bubbling up from the row's radios marks the row active
     <div className={`position-row${active ? " active" : ""}`} data-party={party.id} onFocus={() => dispatch({ type: "focusParty", topicIndex, partyIndex })}>
       <span className="position-cursor" aria-hidden="true">
         {active ? "▸" : ""}

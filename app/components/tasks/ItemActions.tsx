@@ -48,6 +48,7 @@ export function useItemActions(config: ItemActionsConfig | undefined, hold: () =
 
   const reply = flagger.state === "idle" ? flagger.data : undefined;
   const panel = (
+    // biome-ignore lint/a11y/useSemanticElements: a row of buttons; a fieldset would bring form styling
     <div className="item-actions" role="group" aria-label="This item">
       {shortcuts.map((s) => (
         <button key={s.command} type="button" className="button-secondary" data-action={s.command} onClick={s.run} aria-keyshortcuts={ariaKeys(s.keys[0])}>
@@ -136,6 +137,7 @@ function NoteDialog(props: { open: boolean; title: string; label: string; maxLen
         }}
       >
         <h2>{props.title}</h2>
+        {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is inside, chosen by `multiline` */}
         <label>
           {props.label}
           {multiline ? (

@@ -2,10 +2,8 @@
  * The task for one item, whichever its type: the type's component from the registry. Shared by
  * the annotator's task page and the MTurk ExternalQuestion page (through TaskPageShell).
  */
-import type { TaskView } from "../../domain/tasks/task-view.ts";
 import { TASK_COMPONENTS, type TaskComponentProps } from "./registry.tsx";
 
-export type ItemTaskView = TaskView;
 export type ItemTaskProps = TaskComponentProps;
 
 export function ItemTask(props: ItemTaskProps) {

@@ -34,6 +34,8 @@ export function ShortcutCheatSheet({
   if (!open) return null;
   const groups = [...new Set(shortcuts.map((s) => s.group))];
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click outside closes it; the keyboard has Escape
+    // biome-ignore lint/a11y/noStaticElementInteractions: as above
     <div className="cheat-sheet-backdrop" onClick={onClose}>
       <div
         className="cheat-sheet"

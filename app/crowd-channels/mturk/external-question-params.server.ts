@@ -4,7 +4,7 @@
  * addresses, and the frame-ancestors policy that lets MTurk frame the page.
  */
 import { z } from "zod";
-import { ServiceError, badInput, zodProblems } from "../../server/http/errors.server.ts";
+import { type ServiceError, badInput, zodProblems } from "../../server/http/errors.server.ts";
 
 /** The assignment id MTurk sends while a worker only previews a HIT. */
 export const PREVIEW_ASSIGNMENT_ID = "ASSIGNMENT_ID_NOT_AVAILABLE";

@@ -130,7 +130,6 @@ export const benchmarkPlanSchema = z
 export type BenchmarkPlan = z.output<typeof benchmarkPlanSchema>;
 export type PlanBackbone = z.output<typeof backboneSchema>;
 export type PlanMediator = z.output<typeof mediatorSchema>;
-export type ScenarioSelection = z.output<typeof scenarioSelection>;
 export type ConditionSelection = z.output<typeof conditionSelection>;
 
 /** A plan that does not validate; the message names the file and each JSON path. */

@@ -20,9 +20,6 @@ export const REQUIRED_COLUMNS = [
   "Answer.taskAnswers",
 ] as const;
 
-/** Columns read when present (MTurk always writes them; a hand-trimmed file may not). */
-export const OPTIONAL_COLUMNS = ["Reward", "AcceptTime", "SubmitTime"] as const;
-
 export const MTURK_STATUSES = { Submitted: "submitted", Approved: "approved", Rejected: "rejected" } as const;
 export type MturkStatus = keyof typeof MTURK_STATUSES;
 

@@ -25,12 +25,6 @@ export function assertPositiveInteger(value: number, what: string): void {
   }
 }
 
-export function assertPositiveNumber(value: number, what: string): void {
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`${what} must be a positive finite number, got ${value}`);
-  }
-}
-
 export function assertNonNegativeNumber(value: number, what: string): void {
   if (!Number.isFinite(value) || value < 0) {
     throw new RangeError(`${what} must be a non-negative finite number, got ${value}`);

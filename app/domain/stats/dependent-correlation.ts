@@ -54,7 +54,7 @@ export function zouOverlappingCi(c: OverlappingCorrelations, level: number = DEF
   if (typeof level !== "number" || !(level > 0 && level < 1)) {
     throw new StatsInputError(`level must be a number strictly between 0 and 1 (got ${String(level)})`);
   }
-  const { rjk, rjh, rkh, n } = c;
+  const { rjk, rjh, n } = c;
   const difference = rjk - rjh;
   const bad = undefinedReason(c);
   if (bad !== null) return { difference, level, ci: null, reason: bad };

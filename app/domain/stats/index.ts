@@ -14,9 +14,7 @@ export {
   quantileSorted,
   DEFAULT_DRAWS,
   DEFAULT_SEED,
-  DEFAULT_THRESHOLDS,
   type AlphaBootstrap,
-  type BootstrapOptions,
 } from "./bootstrap.ts";
 export {
   pearson,
@@ -24,8 +22,6 @@ export {
   kendallTauB,
   rankAverage,
   type PearsonResult,
-  type SpearmanResult,
-  type KendallResult,
 } from "./correlation.ts";
 export { SPEARMAN_EXACT_MAX_N, KENDALL_EXACT_MAX_N, type PValueMethod } from "./rank-exact-p.ts";
 export { createRng, randomInt } from "./rng.ts";
@@ -33,15 +29,10 @@ export { StatsInputError } from "./errors.ts";
 export {
   williamsT,
   zouOverlappingCi,
-  DEFAULT_CI_LEVEL,
   type OverlappingCorrelations,
-  type WilliamsResult,
-  type DifferenceInterval,
 } from "./dependent-correlation.ts";
 export {
   pairedDifferenceBootstrap,
   pairedDifferenceSamples,
   type ClusteredTriple,
-  type PairedDifferenceBootstrap,
-  type PairedBootstrapOptions,
 } from "./paired-bootstrap.ts";

@@ -131,9 +131,9 @@ export function alignmentTable(
 
 function methodRow(
   units: readonly ReferenceUnit[],
-  valueOf: (u: ReferenceUnit) => number | null,
+  valueOfUnit: (u: ReferenceUnit) => number | null,
 ): AlignmentResult & { values: (number | null)[] } {
-  const values = units.map(valueOf);
+  const values = units.map(valueOfUnit);
   const alignmentUnits: AlignmentUnit[] = units.map((u, i) => ({
     runId: u.runId,
     snippetIndex: u.snippetPosition,

@@ -9,12 +9,10 @@
  */
 import { writeTransaction, type Db } from "../db.server.ts";
 import { forbidden, notFound } from "../http/errors.server.ts";
-import { firstOpenItem, hasOpenWork, heldLease, releaseLeasesEndedBy, upsertLease, type AssignmentStatus } from "../models/assignment.server.ts";
+import { firstOpenItem, hasOpenWork, heldLease, releaseLeasesEndedBy, upsertLease } from "../models/assignment.server.ts";
 import { findStudy } from "../models/study.server.ts";
 import { identityConfirmedOnSubmit } from "./identity.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
-
-export type { AssignmentStatus };
 
 export interface Lease {
   assignmentId: number;

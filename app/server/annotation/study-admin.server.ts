@@ -21,7 +21,6 @@ function formChoicesOf(db: Db, id: TaskTypeId): StudyFormChoices {
 }
 
 export const STUDY_SORT_KEYS = ["id", "name", "type", "pool", "items", "labelsPerItem", "labels", "progress", "status"] as const;
-export type StudySortKey = (typeof STUDY_SORT_KEYS)[number];
 
 /** The studies with their label counts and progress (counted labels of the items × k needed), filtered and sorted as the query string asks. */
 function studyRows(db: Db, params: URLSearchParams) {

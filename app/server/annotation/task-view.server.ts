@@ -6,7 +6,7 @@
  */
 import { MEDIATOR_ID, type ScenarioBody } from "../../domain/bundle.ts";
 import type { ConsensusLabel } from "../../domain/labels.ts";
-import type { AbTaskView, ConsensusTaskView, TaskScenario, TaskTurn, TaskView } from "../../domain/tasks/task-view.ts";
+import type { AbTaskView, ConsensusTaskView, TaskScenario, TaskTurn } from "../../domain/tasks/task-view.ts";
 import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
 import type { Db } from "../db.server.ts";
 import { notFound } from "../http/errors.server.ts";
@@ -16,7 +16,7 @@ import { playedScenarioRow, turnsInRange } from "../models/run.server.ts";
 import { findSnippet, snippetAt } from "../models/snippet.server.ts";
 import { findItem, type ItemRow } from "../models/study.server.ts";
 
-export type { AbTaskView, ConsensusTaskView, ItemRow, TaskScenario, TaskTurn, TaskView };
+export type { AbTaskView, ConsensusTaskView, ItemRow, TaskScenario, TaskTurn };
 
 export function loadItem(db: Db, studyId: number, itemId: number): ItemRow {
   const item = findItem(db, itemId);

@@ -43,7 +43,7 @@ async function readCurrentUser(request: Request): Promise<SessionUser | null> {
   if (typeof id !== "number") return null;
   const crowdStudies = session.get("crowdStudies");
   const row = findAnnotator(getDb(), id);
-  if (!row || !row.active) return null;
+  if (!row?.active) return null;
   const { username, displayName, role, channel, externalId, qualifiedAt } = row;
   return { id, username, displayName, role: role as Role, channel, externalId, qualifiedAt, crowdStudies: Array.isArray(crowdStudies) ? crowdStudies : [] };
 }

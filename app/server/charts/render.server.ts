@@ -60,7 +60,7 @@ export function tooltipMarkNames(spec: { marks?: VegaMarkLike[] }): Set<string> 
 export function withHoverTitles(svg: string, markNames: ReadonlySet<string>): string {
   if (markNames.size === 0) return svg;
   // A non-group mark's container holds only its items, each one empty element.
-  return svg.replace(/(<g class="mark-[\w-]+ role-mark ([^"]*)"[^>]*>)([^]*?)(<\/g>)/g, (whole, open: string, classes: string, items: string, close: string) => {
+  return svg.replace(/(<g class="mark-[\w-]+ role-mark ([^"]*)"[^>]*>)([\s\S]*?)(<\/g>)/g, (whole, open: string, classes: string, items: string, close: string) => {
     if (!classes.split(" ").some((c) => markNames.has(c))) return whole;
     const titled = items.replace(/<(\w+)((?:\s[^<>]*?)?\saria-label="([^"]*)"[^<>]*?)\/>/g, (_item, tag: string, attrs: string, label: string) => `<${tag}${attrs}><title>${label}</title></${tag}>`);
     return open + titled + close;

@@ -5,7 +5,7 @@
  * names, never from the file. Format: docs/curation-search.md, example: socrates.config.example.json.
  */
 import { z } from "zod";
-import { DOMAINS, type Domain } from "../../domain/bundle.ts";
+import { DOMAINS } from "../../domain/bundle.ts";
 import { formatJsonPath } from "../../domain/judge-problems.ts";
 import { parseAllowEntry } from "../../domain/net/outbound-hosts.ts";
 import { LlmConfigError, type LlmConfig } from "../llm/config.server.ts";
@@ -36,7 +36,6 @@ const allowEntry = z.string().superRefine((text, ctx) => {
 });
 
 export const SEARCH_BACKENDS = ["searxng", "tavily", "brave"] as const;
-export type SearchBackendName = (typeof SEARCH_BACKENDS)[number];
 
 const searchToolsSchema = z
   .object({
@@ -98,7 +97,6 @@ export type CurationConfig = z.infer<typeof curationSchema> & {
   /** The file it came from, for error messages. */
   configFile?: string;
 };
-export type { Domain };
 
 /** Validates a `curation` section; `source` names the file in errors. */
 export function parseCurationConfig(value: unknown, source: string): CurationConfig {

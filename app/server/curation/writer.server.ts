@@ -16,8 +16,6 @@ import type { Llm } from "../../domain/llm/types.ts";
 import { checkedCall } from "../llm/checked-call.server.ts";
 import { renderMessages } from "../pipeline/prompt-templates.server.ts";
 
-export const WRITER_TEMPLATES = ["curation-writer", "curation-writer-weights", "curation-writer-repair"] as const;
-
 /** The part of a stored seed the writer reads. */
 export interface WriterSeed {
   id: string;

@@ -18,7 +18,6 @@ import { DEFAULT_BACKOFF, type BackoffOptions } from "../../domain/llm/retry-pol
 import type { Llm } from "../../domain/llm/types.ts";
 
 export type { LlmCallEvent } from "./context.server.ts";
-export { describeError } from "./endpoints.server.ts";
 
 export interface CreateLlmOptions {
   db: Db;

@@ -138,7 +138,6 @@ const configSchema = z
 export type EndpointConfig = z.infer<typeof endpointSchema>;
 export type RoleConfig = z.infer<typeof roleSchema>;
 export type HealthConfig = z.infer<typeof healthSchema>;
-export type ModelPrice = z.infer<typeof priceSchema>;
 export type LlmConfig = z.infer<typeof configSchema> & {
   /** Where the configuration came from, for error messages. */
   source: string;

@@ -17,10 +17,6 @@ export function findAbPairByRuns(db: Db, runAId: string, runBId: string): AbPair
   return db.select().from(abPairs).where(and(eq(abPairs.runAId, runAId), eq(abPairs.runBId, runBId))).orderBy(asc(abPairs.id)).get();
 }
 
-export function listAbPairs(db: Db): AbPairRow[] {
-  return db.select().from(abPairs).orderBy(asc(abPairs.id)).all();
-}
-
 export function abPairCount(db: Db): number {
   return db.select({ n: count() }).from(abPairs).get()?.n ?? 0;
 }

@@ -5,8 +5,6 @@ import type { Db } from "../db.server.ts";
 
 const { itemFlags, studyItems, annotators } = schema;
 
-export type ItemFlagRow = typeof itemFlags.$inferSelect;
-
 export function insertItemFlag(db: Db, flag: { studyItemId: number; annotatorId: number; comment: string }): number {
   return db.insert(itemFlags).values(flag).returning({ id: itemFlags.id }).get().id;
 }

@@ -34,17 +34,6 @@ export function storedRunIds(db: Db, ids: readonly string[]): Set<string> {
   return new Set(inChunks(ids, (chunk) => db.select({ id: runs.id }).from(runs).where(inArray(runs.id, chunk)).all()).map((r) => r.id));
 }
 
-/** The simulator and mediator backbones of those of these runs that are stored, by run id. */
-export function runBackbones(db: Db, ids: readonly string[]): Map<string, { simulator: string; mediator: string | null }> {
-  if (ids.length === 0) return new Map();
-  const rows = db
-    .select({ id: runs.id, simulator: runs.simulatorBackbone, mediator: runs.mediatorBackbone })
-    .from(runs)
-    .where(inArray(runs.id, [...ids]))
-    .all();
-  return new Map(rows.map((r) => [r.id, { simulator: r.simulator, mediator: r.mediator }]));
-}
-
 /** A query over distinct values, a few thousand at a time (SQLite bounds a statement's parameters). */
 function inChunks<T>(values: readonly string[], query: (chunk: string[]) => T[]): T[] {
   const distinct = [...new Set(values)];

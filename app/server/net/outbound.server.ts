@@ -171,7 +171,7 @@ const PORTABLE_HEADERS = new Set(["accept", "accept-language", "content-type"]);
 function nextHop(hop: Hop, status: number, sameOrigin: boolean): Hop {
   const headers = sameOrigin ? hop.headers : Object.fromEntries(Object.entries(hop.headers).filter(([k]) => PORTABLE_HEADERS.has(k.toLowerCase())));
   if (status === 303 || ((status === 301 || status === 302) && hop.method === "POST")) {
-    const { ["content-type"]: _dropped, ...rest } = headers;
+    const { "content-type": _dropped, ...rest } = headers;
     return { method: "GET", headers: rest };
   }
   return { ...hop, headers };

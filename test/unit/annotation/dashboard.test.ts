@@ -109,12 +109,12 @@ describe("study dashboard against the statistics engine", () => {
       }],
       ["crowd", (u) => (u.crowd.length ? mean(u.crowd) : null)],
     ];
-    for (const [rowKey, valueOf] of methods) {
+    for (const [rowKey, valueOfUnit] of methods) {
       const row = d.alignment.rows.find((r) => r.key === rowKey);
       expect(row, rowKey).toBeDefined();
       for (const level of ["trajectory", "outcome"] as const) {
-        const chosen = units.filter((u) => (level === "outcome" ? u.isLast === 1 : true)).filter((u) => valueOf(u) !== null);
-        const hand = pearson(chosen.map((u) => mean(u.expert)), chosen.map((u) => valueOf(u) as number));
+        const chosen = units.filter((u) => (level === "outcome" ? u.isLast === 1 : true)).filter((u) => valueOfUnit(u) !== null);
+        const hand = pearson(chosen.map((u) => mean(u.expert)), chosen.map((u) => valueOfUnit(u) as number));
         expect(hand.r, `${rowKey} ${level}`).not.toBeNull();
         expect(row![level].n).toBe(hand.n);
         expect(Math.abs((row![level].r as number) - (hand.r as number))).toBeLessThan(EXACT);

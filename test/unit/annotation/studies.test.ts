@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ServiceError } from "../../../app/server/http/errors.server.ts";
+import type { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { nextTask } from "../../../app/server/annotation/assignment.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { createAbStudy, createConsensusStudy, setStudyStatus } from "../../../app/server/annotation/studies.server.ts";

@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Db } from "../../../app/server/db.server.ts";
+import type { Db } from "../../../app/server/db.server.ts";
 import { countsByPart } from "../../../app/server/benchmark/grid-work.server.ts";
 import { loadPlanFile, planGrid, type LoadedPlan } from "../../../app/server/benchmark/plan-file.server.ts";
 import { loadReportData } from "../../../app/server/benchmark/report-data.server.ts";

@@ -51,7 +51,7 @@ describe("emotionChartSpec", () => {
   it("renders one line per party, a rule per mediator turn and a hover title per point", async () => {
     const svg = await renderChartSvg(emotionChartSpec(input));
     expect(svg.match(/aria-roledescription="line mark"/g)).toHaveLength(2);
-    const rules = svg.match(/role-mark mediator_turns_marks"[^>]*>([^]*?)<\/g>/)![1];
+    const rules = svg.match(/role-mark mediator_turns_marks"[^>]*>([\s\S]*?)<\/g>/)![1];
     expect(rules.match(/<line /g)).toHaveLength(2);
     expect(svg).toContain("<title>Ana, turn 5: 70 — heard at last</title>");
     expect(svg).toContain("<title>mediator, turn 3</title>");

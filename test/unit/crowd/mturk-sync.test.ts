@@ -2,7 +2,7 @@
  * `mturk sync` against a mocked MTurk client (test/helpers/mturk-api-fake.ts) on a seeded demo
  * database. HITs are recorded as `mturk publish` stores them.
  */
-import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, MTurkClient, RejectAssignmentCommand, RequestError } from "@aws-sdk/client-mturk";
+import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, type MTurkClient, RejectAssignmentCommand, RequestError } from "@aws-sdk/client-mturk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoStudies } from "../../../demo/studies.ts";
 import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignment.server.ts";

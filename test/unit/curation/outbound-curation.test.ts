@@ -54,7 +54,7 @@ async function site(handle: (path: string, res: ServerResponse) => void): Promis
 
 /** SearXNG's JSON API answering every query with these result URLs. */
 const searxngWith = (urls: () => string[]) =>
-  site((path, res) => {
+  site((_path, res) => {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ results: urls().map((url, i) => ({ url, title: `Result ${i}`, content: "a dispute" })) }));
   });

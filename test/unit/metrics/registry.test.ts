@@ -1,6 +1,6 @@
 /** The metric registry: every descriptor is complete and consistent, and what is derived from it holds. */
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import type { z } from "zod";
 import { explainMetric, formatMetricValue, formatParams, formatParamsInline, metricLabel, unitsNote, unmediatedNote } from "../../../app/domain/metrics/metric-format.ts";
 import { DEFAULT_METRIC_PARAMS, PARAM_SPECS, paramsOf, parseMetricParams, storedWithParams } from "../../../app/domain/metrics/metric-params.ts";
 /** The benchmark's metrics as the spec lists them; a metric added later may sit anywhere among them. */

@@ -18,7 +18,7 @@ const PARTIES = ["BAKERY", "VENDOR"];
 function stored(db: Parameters<typeof exportBundle>[0], runId: string): { output: PerTurnOutput; errors: { message: string }[]; run: Run } {
   const bundle = exportBundle(db);
   const evaluation = bundle.evaluations.find((e) => e.id === newEvaluationId(runId, "per-turn", BASELINE_MODEL));
-  if (!evaluation || evaluation.method !== "per-turn") throw new Error(`no per-turn evaluation for ${runId}`);
+  if (evaluation?.method !== "per-turn") throw new Error(`no per-turn evaluation for ${runId}`);
   return { output: evaluation.output, errors: evaluation.errors ?? [], run: bundle.runs.find((r) => r.id === runId)! };
 }
 

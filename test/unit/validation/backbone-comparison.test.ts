@@ -17,13 +17,13 @@ const labels: ConsensusLabelRow[] = items.map((i) => {
 });
 // "close" tracks the experts; "noisy" is hash-like noise around them; "gappy" has no value on r6.
 const noise = [2, -1, 0, 1, -2, 1, 0, -1, 2, 1, -2, 0, 1, -1, 2, 0, -2, 1, 0, 2, -1, 1, -2, 0];
-const valueOf: Record<string, (r: number, position: number) => number | null> = {
+const valueByBackbone: Record<string, (r: number, position: number) => number | null> = {
   close: (r, p) => expert(r, p) + (p === 2 ? 1 : 0),
   noisy: (r, p) => Math.max(1, Math.min(5, expert(r, p) + noise[r * 4 + p - 1])),
   gappy: (r, p) => (r === 5 ? null : expert(r, p) - (p === 3 ? 0.5 : 0)),
 };
 const table = alignmentTable(items, labels, {
-  evaluators: Object.entries(valueOf).map(([backbone, f]) => ({ backbone, valueAt: (runId, _topic, tEnd) => f(RUNS.indexOf(runId), tEnd / 2) })),
+  evaluators: Object.entries(valueByBackbone).map(([backbone, f]) => ({ backbone, valueAt: (runId, _topic, tEnd) => f(RUNS.indexOf(runId), tEnd / 2) })),
 });
 
 describe("compareBackbones", () => {

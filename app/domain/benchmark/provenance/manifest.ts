@@ -7,7 +7,6 @@
  */
 import { z } from "zod";
 import { formatJsonPath } from "../../judge-problems.ts";
-import type { ReportNumber } from "./numbers.ts";
 
 export const MANIFEST_FORMAT = "socrates-report-manifest";
 export const MANIFEST_VERSION = 1;
@@ -107,5 +106,3 @@ export function describeSourceChange(c: SourceChange, limit = 5): string {
   ].filter(Boolean);
   return `${c.table}: ${parts.join("; ")}`;
 }
-
-export type { ReportNumber };

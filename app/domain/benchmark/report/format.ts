@@ -108,10 +108,6 @@ export function documentMarkdown(doc: ReportDocument, figureFile: (figure: Repor
   return out.join("\n");
 }
 
-export function reportMarkdown(report: BenchmarkReport, figureFile: (figure: ReportFigure) => string | null): string {
-  return documentMarkdown(benchmarkDocument(report), figureFile);
-}
-
 /** The app's CSV field (csv.ts): quoted as RFC 4180 says, and a name starting like a formula (`=HYPERLINK(…)`) neutralised for spreadsheets. */
 export const csvLine = (fields: unknown[]) => fields.map((f) => csvField(f)).join(",");
 

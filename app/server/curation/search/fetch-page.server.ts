@@ -33,7 +33,7 @@ function textPageOnly(url: string) {
 
 export async function fetchPage(url: string, settings: PageSettings, policy: OutboundPolicy): Promise<FetchedPage> {
   const request = { url, headers: { accept: "text/html, text/plain;q=0.9" }, inspect: textPageOnly(url) };
-  let response;
+  let response: Awaited<ReturnType<typeof outboundFetch>>;
   try {
     response = await outboundFetch(request, policy, { timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes, overflow: "truncate" });
   } catch (err) {

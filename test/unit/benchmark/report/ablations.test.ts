@@ -38,7 +38,7 @@ function gridRuns(db: Db, loaded: LoadedPlan, keep: (u: ReturnType<typeof planGr
   return planGrid(db, loaded.plan).units.filter(keep).flatMap((u) => u.mediated.map((m) => ({ ...m, unit: u })));
 }
 
-function valueOf(metric: string, db: Db, judge: string) {
+function metricValue(metric: string, db: Db, judge: string) {
   const r = reader(db);
   return (run: { runId: string; pairId: string }) => {
     const id = evaluationId(run.runId, "topic-localized", judge);
@@ -74,10 +74,10 @@ describe("benchmark report: ablations and figures", () => {
     const main = gridRuns(db, withSimulator, (u) => u.part === "main");
     let exactCells = 0;
     for (const metric of ["IT", "IE", "CG"]) {
-      const scores = (judge: string) => MEDIATORS.map((m) => plainMean(main.filter((r) => r.mediator === m).map(valueOf(metric, db, judge)))!);
+      const scores = (judge: string) => MEDIATORS.map((m) => plainMean(main.filter((r) => r.mediator === m).map(metricValue(metric, db, judge)))!);
       for (const judge of [MAIN_JUDGE, ALT_JUDGE]) {
         const c = t8.rows.find((r) => r.key === judge)!.cells[metric];
-        expect(isReportCell(c) && c.mean).toBeCloseTo(plainMean(main.map(valueOf(metric, db, judge)))!, 12);
+        expect(isReportCell(c) && c.mean).toBeCloseTo(plainMean(main.map(metricValue(metric, db, judge)))!, 12);
       }
       const rho = t8.rows.find((r) => r.key === `spearman|${ALT_JUDGE}`)!.cells[metric];
       const tau = t8.rows.find((r) => r.key === `kendall|${ALT_JUDGE}`)!.cells[metric];
@@ -95,7 +95,7 @@ describe("benchmark report: ablations and figures", () => {
     const t9 = table(buildBenchmarkReport(db, withSimulator), "table9");
     const general = gridRuns(db, withSimulator, (u) => u.conditionKey === "general" && u.simulator.model === "sim-main");
     for (const metric of ["IT", "IE", "CG"]) {
-      const perRun = (m: string) => [0, 1, 2].map((i) => plainMean(general.filter((r) => r.mediator === m && r.unit.runIndex === i).map(valueOf(metric, db, MAIN_JUDGE)))!);
+      const perRun = (m: string) => [0, 1, 2].map((i) => plainMean(general.filter((r) => r.mediator === m && r.unit.runIndex === i).map(metricValue(metric, db, MAIN_JUDGE)))!);
       for (const m of MEDIATORS) {
         const sorted = [...perRun(m)].sort((a, b) => a - b);
         const cell = t9.rows.find((r) => r.key === m)!.cells[metric];
@@ -119,7 +119,7 @@ describe("benchmark report: ablations and figures", () => {
     const db = seeded(withSimulator);
     const report = buildBenchmarkReport(db, withSimulator);
     const main = gridRuns(db, withSimulator, (u) => u.part === "main");
-    const cg = valueOf("CG", db, MAIN_JUDGE);
+    const cg = metricValue("CG", db, MAIN_JUDGE);
     const cgMean = (runs: typeof main) => plainMean(runs.map(cg))!;
     const x100 = (v: number) => Math.round(v * 1e4) / 100;
 
