@@ -60,11 +60,13 @@ describe("its users", () => {
       rows: [{ key: "r", label: "=evil\rname", cells: { c: { text: "x", value: 1 } } }],
       notes: [],
     });
-    expect(csv).toBe('table,row,column,mean,median,n,missing,ci_low,ci_high,text\nt,"\'=evil\rname","col,1",1,,,,,,x\n');
+    const header = "table,row,column,mean,median,n,missing,ci_low,ci_high,text";
+    expect(csv).toBe(`${header}\nt,"'=evil\rname","col,1",1,,,,,,x\n`);
   });
 
   it("MTurk's review file quotes every field and guards a worker's formula", () => {
-    const csv = reviewFileCsv(["AssignmentId", "Answer.x"], [["A1", "=cmd"]], new Map([[0, { decision: "approve" as const }]]));
+    const marks = new Map([[0, { decision: "approve" as const }]]);
+    const csv = reviewFileCsv(["AssignmentId", "Answer.x"], [["A1", "=cmd"]], marks);
     expect(csv).toBe('"AssignmentId","Answer.x","Approve","Reject"\r\n"A1","\'=cmd","x",""\r\n');
   });
 });
