@@ -171,13 +171,15 @@ describe("a part added to the registry", () => {
     },
   };
 
-  it("reaches report.md, its own csv, report.html and the page, right after Table 9", async () => {
+  it("reaches report.md, its own csv, report.html and the page, after Table 9", async () => {
     const db = freshDb();
     const loaded = fixturePlan();
     seedGrid(db, loaded);
     const report = buildBenchmarkReport(db, loaded, { parts: [...REPORT_PARTS, runsPerScenario], studies: false });
     const order = ids(report.tables);
-    expect(order.indexOf("test-runs-per-scenario")).toBe(order.indexOf("table9") + 1);
+    // After Table 9 (order 90) in the paper section; the emotion tables (another section) would follow.
+    expect(order.indexOf("test-runs-per-scenario")).toBeGreaterThan(order.indexOf("table9"));
+    expect(order.indexOf("table9")).toBeGreaterThan(-1);
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     await writeReportFiles(report, dir, ["md", "csv", "html"]);
