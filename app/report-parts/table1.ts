@@ -61,6 +61,7 @@ export const table1: TablePart = {
   section: "paper",
   order: 10,
   title: TITLE,
+  readsStudies: true,
   // Without studies, or without an A/B study, the report's study scope says why in its warnings.
   build: (input) => (input.studies ? buildTable1(input.studies.results, input.studies.expected) : null),
 };

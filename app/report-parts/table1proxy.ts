@@ -59,5 +59,6 @@ export const table1proxy: TablePart = {
   // Right after Table 1.
   order: 15,
   title: TITLE,
+  readsStudies: true,
   build: (input) => (input.studies ? buildTable1Proxy(input.studies.results) : null),
 };

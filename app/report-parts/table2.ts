@@ -34,5 +34,6 @@ export const table2: TablePart = {
   section: "paper",
   order: 20,
   title: TITLE,
+  readsStudies: true,
   build: (input) => (input.studies ? buildTable2(input.studies.results, input.studies.expected) : null),
 };

@@ -31,5 +31,6 @@ export const table6: TablePart = {
   section: "paper",
   order: 60,
   title: TITLE,
+  readsStudies: true,
   build: (input) => (input.studies ? buildTable6(input.studies.results, input.studies.expected) : null),
 };

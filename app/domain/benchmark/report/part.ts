@@ -33,6 +33,8 @@ interface PartBase {
   title: string;
   /** Why the part is missing when `build` gives null (a report warning); none when its absence is said elsewhere. */
   omitted?: (input: ReportPartInput) => string;
+  /** Built from the validation studies (input.studies): a report that reads no study has none of these. */
+  readsStudies?: boolean;
 }
 
 export interface TablePart extends PartBase {

@@ -141,6 +141,14 @@ describe("the report-part registry", () => {
     expect(html).toContain('data-testid="leaderboard"');
     expect(html.match(/shaded within its metric/g)).toHaveLength(1);
   });
+
+  it("the parts marked readsStudies are exactly those a report without studies lacks", () => {
+    const { studies: _, ...withoutStudies } = fullInput();
+    const built = buildReportParts(withoutStudies, REPORT_PARTS);
+    const missing = ids(REPORT_PARTS).filter((id) => ![...built.tables, ...built.figures].some((p) => p.id === id));
+    expect(missing.sort()).toEqual(ids(REPORT_PARTS.filter((p) => p.readsStudies)).sort());
+    expect(missing.length).toBeGreaterThan(0);
+  });
 });
 
 describe("a part added to the registry", () => {
