@@ -12,7 +12,7 @@ import {
   scoreField,
 } from "../app/domain/crowd/answer-fields.ts";
 import { readFileSync } from "node:fs";
-import { parseCsv } from "../app/domain/csv.ts";
+import { parseCsv, toCsv } from "../app/domain/csv.ts";
 import { AGREEMENT_SCORES, type ConsensusLabel } from "../app/domain/labels.ts";
 
 export const MTURK_FIXED_COLUMNS = [
@@ -93,8 +93,6 @@ export function mturkTime(date: Date): string {
   return `${DAYS[local.getUTCDay()]} ${MONTHS[local.getUTCMonth()]} ${pad(local.getUTCDate())} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())} PST ${local.getUTCFullYear()}`;
 }
 
-const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
-
 /** 30 characters of [0-9A-Z], like MTurk's ids, from a readable seed. */
 export function mturkId(prefix: string, seed: string): string {
   const body = (prefix + seed).toUpperCase().replace(/[^0-9A-Z]/g, "");
@@ -146,7 +144,8 @@ export function mturkResultsCsv(input: InputCsv, assignments: readonly WorkerAss
     const answerCell = typeof a.answers === "string" ? a.answers : JSON.stringify([a.answers]);
     return [...MTURK_FIXED_COLUMNS.map((c) => fixed[c]), ...hitRow, ...(options.withoutTaskAnswers ? [] : [answerCell]), "", ""];
   });
-  return [header, ...rows].map((r) => r.map(quote).join(",")).join("\r\n") + "\r\n";
+  // MTurk's own download: every field quoted, no formula guard (the importer reads what workers typed).
+  return toCsv(header, rows, { quoteAll: true, verbatim: true });
 }
 
 /** Every radio button of a group reported, the chosen one on, as crowd-form does. */

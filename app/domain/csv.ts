@@ -17,18 +17,29 @@ export interface CsvOptions {
    * spreadsheet.
    */
   verbatim?: boolean;
+  /** Quote every field, as MTurk writes its files; otherwise only fields that need it are quoted. */
+  quoteAll?: boolean;
 }
 
-/** RFC 4180 CSV writing: fields with commas, quotes or line breaks are quoted, quotes doubled; formula-leading text neutralised. */
+/**
+ * The one CSV field writer of the app (RFC 4180): fields with commas, quotes or line breaks (`\n`
+ * or `\r`) are quoted, quotes doubled; formula-leading text neutralised. Spaces are kept as they are.
+ */
 export function csvField(value: unknown, options: CsvOptions = {}): string {
   if (value === null || value === undefined) return "";
   const raw = typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
   const text = options.verbatim ? raw : neutraliseFormula(raw);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return options.quoteAll || /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** One record: its fields written by csvField, joined by commas (no line end). */
+export function csvRecord(fields: readonly unknown[], options: CsvOptions = {}): string {
+  return fields.map((field) => csvField(field, options)).join(",");
+}
+
+/** A whole file: the header and the rows as records, each ended by CRLF. */
 export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[], options: CsvOptions = {}): string {
-  return [header, ...rows].map((row) => row.map((cell) => csvField(cell, options)).join(",")).join("\r\n") + "\r\n";
+  return [header, ...rows].map((row) => csvRecord(row, options)).join("\r\n") + "\r\n";
 }
 
 /** One parsed record and the 1-based line of the file it starts on (quoted fields may span lines). */

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { isReportCell, type ReportTable, type ReportValue } from "../../domain/benchmark/report-model.ts";
-import { AVG } from "../../domain/benchmark/report/table3.ts";
+import { AVG } from "../../domain/benchmark/report/rows.ts";
 import { cellTitle, formatMean, heatRanges, heatStyle } from "../../domain/benchmark/report-view.ts";
 import { ScrollX } from "../ScrollX.tsx";
 

@@ -4,7 +4,7 @@
  * blank in both stay as they are on MTurk. Pure: the decisions come from the gold review.
  */
 
-import { neutraliseFormula } from "../csv.ts";
+import { toCsv } from "../csv.ts";
 
 export const APPROVE_COLUMN = "Approve";
 export const REJECT_COLUMN = "Reject";
@@ -17,8 +17,7 @@ export type ReviewMark = { decision: "approve" } | { decision: "reject"; reason:
  * assignment id and the Approve/Reject columns, so the guard changes nothing it uses.
  */
 export function quotedCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const quote = (value: string) => `"${neutraliseFormula(value).replace(/"/g, '""')}"`;
-  return [header, ...rows].map((row) => row.map(quote).join(",")).join("\r\n") + "\r\n";
+  return toCsv(header, rows, { quoteAll: true });
 }
 
 /**

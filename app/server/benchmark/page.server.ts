@@ -11,6 +11,7 @@ import { benchmarkPlanList } from "../models/benchmark-plan.server.ts";
 import { storedRunIds } from "../models/run.server.ts";
 import { isReportCell, type BenchmarkReport } from "../../domain/benchmark/report-model.ts";
 import { ServiceError } from "../http/errors.server.ts";
+import { REPORT_PARTS } from "../../report-parts/registry.ts";
 
 export interface PlanSummary {
   hash: string;
@@ -56,7 +57,7 @@ function reportOf(db: Db, hash: string, options: ReportOptions = {}): BenchmarkR
 }
 
 /** The tables built from the validation studies rather than the grid. */
-const STUDY_TABLES = ["table1", "table2", "table6"];
+const STUDY_TABLES = REPORT_PARTS.filter((p) => p.readsStudies).map((p) => p.id);
 
 export interface BenchmarkPageData {
   report: BenchmarkReport;

@@ -1,11 +1,10 @@
 /**
  * Which studies a report's Tables 1, 2 and 6 read: `report --study ID…` when given, else the
- * plan's `studies`; none named, none read (a warning says how, when the database has studies). Builds those
- * tables (and Table 1's automatic proxy) for the report.
+ * plan's `studies`; none named, none read (a warning says how, when the database has studies). Reads
+ * what those tables (and Table 1's automatic proxy: app/report-parts/table1*.ts, table2, table6) are built from.
  */
 import type { LoadedPlan } from "./plan-file.server.ts";
-import { buildAlignmentTables, buildTable1, buildTable1Proxy } from "../../domain/benchmark/report/studies.ts";
-import type { ReportTable } from "../../domain/benchmark/report-model.ts";
+import type { StudyInput } from "../../domain/benchmark/report/part.ts";
 import type { Db } from "../db.server.ts";
 import { loadStudyResults, type StudyScope } from "./report-studies.server.ts";
 import { listStudyRows } from "../models/study.server.ts";
@@ -14,7 +13,8 @@ import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
 export interface StudyTables {
   /** The study ids the tables read, in the order named (empty: none named). */
   ids: number[];
-  tables: ReportTable[];
+  /** What the study tables read; absent when the report reads no study (`studies: false`). */
+  input?: StudyInput;
   warnings: string[];
 }
 
@@ -37,7 +37,7 @@ const noneNamed = (ids: number[]) =>
 export function studyTablesOf(db: Db, loaded: LoadedPlan, options: { studies?: boolean; studyIds?: readonly number[]; studyIdsSource?: string }): StudyTables {
   const scope = studyScopeOf(loaded, options.studyIds, options.studyIdsSource);
   const ids = [...new Set(scope.ids)];
-  if (options.studies === false) return { ids, tables: [], warnings: [] };
+  if (options.studies === false) return { ids, warnings: [] };
   const { plan } = loaded;
   const results = loadStudyResults(db, scope, plan.emotion?.judge?.model);
   const expected = {
@@ -45,7 +45,6 @@ export function studyTablesOf(db: Db, loaded: LoadedPlan, options: { studies?: b
     evaluator: plan.evaluator.model,
     otherEvaluators: plan.ablations.evaluators.map((e) => e.model),
   };
-  const tables = [buildTable1(results, expected), buildTable1Proxy(results), ...buildAlignmentTables(results, expected)].filter((t): t is ReportTable => t !== null);
   const warnings: string[] = [];
   if (ids.length === 0) {
     // With no study in the database there is nothing to name: no warning.
@@ -55,5 +54,5 @@ export function studyTablesOf(db: Db, loaded: LoadedPlan, options: { studies?: b
     if (results.fidelity.length === 0) warnings.push(`Table 1 omitted: none of the named studies (${ids.join(", ")}) is an A/B reactiveness study.`);
     if (results.alignment.length === 0) warnings.push(`Tables 2 and 6 omitted: none of the named studies (${ids.join(", ")}) is an expert snippet-consensus study.`);
   }
-  return { ids, tables, warnings };
+  return { ids, input: { results, expected }, warnings };
 }

@@ -1,13 +1,15 @@
 /**
  * The benchmark report of a plan: its grid over the stored catalogue, the stored metric rows of
- * the grid's runs and pairs (report-data), and the pure builders of app/domain/benchmark/report.
+ * the grid's runs and pairs (report-data), and the report parts of app/report-parts (its registry).
  * The CLI writes it to files (report-files); the Benchmark page renders the same object.
  */
 import { buildReportParts } from "../../domain/benchmark/report/build.ts";
+import type { ReportPart } from "../../domain/benchmark/report/part.ts";
 import { DEFAULT_BOOTSTRAP } from "../../domain/benchmark/report/cells.ts";
 import type { BootstrapSettings } from "../../domain/benchmark/report/input.ts";
 import type { BenchmarkReport } from "../../domain/benchmark/report-model.ts";
 import { DEFAULT_TIMING_BINS } from "../../domain/metrics/timing-profile.ts";
+import { REPORT_PARTS } from "../../report-parts/registry.ts";
 import type { Db } from "../db.server.ts";
 import { planGrid, type LoadedPlan } from "./plan-file.server.ts";
 import { loadReportData } from "./report-data.server.ts";
@@ -24,13 +26,9 @@ export interface ReportOptions {
   studyIds?: readonly number[];
   /** Where studyIds were named, for error messages (default "--study"). */
   studyIdsSource?: string;
+  /** The tables and figures to build (default: the registry, app/report-parts/registry.ts). */
+  parts?: readonly ReportPart[];
 }
-
-/**
- * The paper's number of a table id (`table1proxy` → 1); tables without one (the emotion tables)
- * go after the numbered ones. The sort is stable, so Table 1's proxy stays right after Table 1.
- */
-const tableNumber = (id: string) => Number(/^table(\d+)/.exec(id)?.[1] ?? Number.MAX_SAFE_INTEGER);
 
 /** Thrown when the plan's grid has no stored run: there is nothing to report. */
 export class EmptyReportError extends Error {
@@ -62,9 +60,10 @@ export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: Report
   }
   const bootstrap = { ...DEFAULT_BOOTSTRAP, ...options.bootstrap };
   const bins = options.bins ?? DEFAULT_TIMING_BINS;
-  const parts = buildReportParts({ ...data.input, bootstrap, bins });
   const constants = constantsOf(data.params);
   const studies = studyTablesOf(db, loaded, options);
+  const input = { ...data.input, bootstrap, bins, studies: studies.input };
+  const parts = buildReportParts(input, options.parts ?? REPORT_PARTS);
   const warnings = [...constants.warnings, ...parts.warnings, ...studies.warnings];
   if (grid.missing.length > 0) warnings.push(`${grid.missing.length} scenario-conditions of the plan are not stored (run \`socrates probe\`), e.g. ${grid.missing[0].scenarioId} ${grid.missing[0].conditionKey}.`);
   if (grid.unknownScenarios.length > 0) warnings.push(`Scenarios the plan names but the database lacks: ${grid.unknownScenarios.join(", ")}.`);
@@ -83,7 +82,7 @@ export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: Report
     constants: { params: constants.params, bins, bootstrap },
     coverage: data.coverage,
     studyIds: studies.ids,
-    tables: [...parts.tables, ...studies.tables].sort((a, b) => tableNumber(a.id) - tableNumber(b.id)),
+    tables: parts.tables,
     figures: parts.figures,
     warnings,
   };

@@ -5,7 +5,7 @@
  * second command makes no call; then builds the report from the study dashboard's own figures
  * and the backbone comparison. The spending cap stops new calls, never half-stores anything.
  */
-import { buildTable8 } from "../../domain/benchmark/report/table8.ts";
+import { buildTable8 } from "../../report-parts/table8.ts";
 import { DEFAULT_BOOTSTRAP } from "../../domain/benchmark/report/cells.ts";
 import { DEFAULT_TIMING_BINS } from "../../domain/metrics/timing-profile.ts";
 import { parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";

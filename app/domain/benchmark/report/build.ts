@@ -1,29 +1,35 @@
-/** Every table and figure of the report from its input, with a warning for each one the plan cannot give. */
+/**
+ * Every table and figure of the report from its input: each registered part (app/report-parts/
+ * registry.ts) in report order, with a warning for each one the plan cannot give. Parts sharing a
+ * reason (the emotion tables and figure) give it once.
+ */
 import type { ReportFigure, ReportTable } from "../report-model.ts";
-import { buildFigure2, buildFigure3, buildFigure6 } from "./figures.ts";
-import { buildEmotionParts, EMOTION_FIGURE_ID, EMOTION_TABLE_IDS } from "./emotion.ts";
-import { buildFigure4 } from "./figure4.ts";
-import type { ReportInput } from "./input.ts";
-import { buildTable3 } from "./table3.ts";
-import { buildTable5 } from "./table5.ts";
-import { buildTable7 } from "./table7.ts";
-import { buildTable8 } from "./table8.ts";
-import { buildTable9 } from "./table9.ts";
+import { inReportOrder, type ReportPart, type ReportPartInput } from "./part.ts";
 
-export const TABLE_IDS = ["table3", "table5", "table7", "table8", "table9", ...EMOTION_TABLE_IDS] as const;
-export const FIGURE_IDS = ["figure2", "figure3", "figure4", "figure6", EMOTION_FIGURE_ID] as const;
+export interface BuiltParts {
+  tables: ReportTable[];
+  figures: ReportFigure[];
+  warnings: string[];
+}
 
-export function buildReportParts(input: ReportInput): { tables: ReportTable[]; figures: ReportFigure[]; warnings: string[] } {
-  const warnings: string[] = [];
-  const table8 = buildTable8(input);
-  if (!table8) warnings.push("Table 8 omitted: the plan has no evaluator ablation (ablations.evaluators).");
-  const table9 = buildTable9(input);
-  if (!table9) warnings.push("Table 9 omitted: the plan has no repeated runs (ablations.repeats).");
-  const figure6 = buildFigure6(input);
-  if (!figure6) warnings.push("Figure 6 omitted: the plan has no simulator ablation (ablations.simulators).");
-  const emotion = buildEmotionParts(input);
-  warnings.push(...emotion.warnings);
-  const tables = [buildTable3(input), buildTable5(input), buildTable7(input), table8, table9, ...emotion.tables].filter((t): t is ReportTable => t !== null);
-  const figures = [buildFigure2(input), buildFigure3(input), buildFigure4(input), figure6, ...emotion.figures].filter((f): f is ReportFigure => f !== null);
-  return { tables, figures, warnings };
+export function buildReportParts(input: ReportPartInput, parts: readonly ReportPart[]): BuiltParts {
+  const out: BuiltParts = { tables: [], figures: [], warnings: [] };
+  const ids = new Set<string>();
+  for (const part of inReportOrder(parts)) {
+    // Ids name files and page anchors: two parts with one id would overwrite each other.
+    if (ids.has(part.id)) throw new Error(`Two report parts have the id "${part.id}"`);
+    ids.add(part.id);
+    const built = part.kind === "table" ? part.build(input) : part.build(input);
+    if (built === null) {
+      const warning = part.omitted?.(input);
+      if (warning && !out.warnings.includes(warning)) out.warnings.push(warning);
+      continue;
+    }
+    if (built.id !== part.id || built.title !== part.title) {
+      throw new Error(`Report part ${part.id} ("${part.title}") built ${built.id} ("${built.title}")`);
+    }
+    if (part.kind === "table") out.tables.push(built as ReportTable);
+    else out.figures.push(built as ReportFigure);
+  }
+  return out;
 }

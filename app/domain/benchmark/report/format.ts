@@ -1,5 +1,5 @@
 /** Pure text forms of the report: cell strings, the markdown document and the csv files. */
-import { csvField } from "../../csv.ts";
+import { csvRecord } from "../../csv.ts";
 import { isReportCell, type BenchmarkReport, type ReportFigure, type ReportTable, type ReportValue } from "../report-model.ts";
 
 /** A mean as reported: ×100 with one decimal for percent tables, three decimals otherwise; "—" for none. */
@@ -108,19 +108,16 @@ export function documentMarkdown(doc: ReportDocument, figureFile: (figure: Repor
   return out.join("\n");
 }
 
-/** The app's CSV field (csv.ts): quoted as RFC 4180 says, and a name starting like a formula (`=HYPERLINK(…)`) neutralised for spreadsheets. */
-export const csvLine = (fields: unknown[]) => fields.map((f) => csvField(f)).join(",");
-
-/** Long format: one line per cell, means on the metric's own scale. */
+/** Long format: one line per cell, means on the metric's own scale; fields written by the app's CSV writer (csv.ts). */
 export function tableCsv(table: ReportTable): string {
-  const lines = [csvLine(["table", "row", "column", "mean", "median", "n", "missing", "ci_low", "ci_high", "text"])];
+  const lines = [csvRecord(["table", "row", "column", "mean", "median", "n", "missing", "ci_low", "ci_high", "text"])];
   for (const row of table.rows) {
     for (const col of table.columns) {
       const v = row.cells[col.key];
       if (v === undefined) continue;
       const column = col.group ? `${col.group}|${col.label}` : col.label;
-      if (isReportCell(v)) lines.push(csvLine([table.id, row.label, column, v.mean, v.median, v.n, v.missing, v.ci?.[0], v.ci?.[1], ""]));
-      else lines.push(csvLine([table.id, row.label, column, v.value, "", "", "", "", "", v.text]));
+      if (isReportCell(v)) lines.push(csvRecord([table.id, row.label, column, v.mean, v.median, v.n, v.missing, v.ci?.[0], v.ci?.[1], ""]));
+      else lines.push(csvRecord([table.id, row.label, column, v.value, "", "", "", "", "", v.text]));
     }
   }
   return lines.join("\n") + "\n";
@@ -130,7 +127,7 @@ export function tableCsv(table: ReportTable): string {
 export function figureCsv(figure: ReportFigure): string {
   const rows = figureRows(figure);
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  return [csvLine(["figure", ...keys]), ...rows.map((r) => csvLine([figure.id, ...keys.map((k) => r[k])]))].join("\n") + "\n";
+  return [csvRecord(["figure", ...keys]), ...rows.map((r) => csvRecord([figure.id, ...keys.map((k) => r[k])]))].join("\n") + "\n";
 }
 
 export function figureRows(figure: ReportFigure): Record<string, unknown>[] {

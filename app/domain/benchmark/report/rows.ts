@@ -2,6 +2,9 @@
 import type { ReportText } from "../report-model.ts";
 import type { ReportInput } from "./input.ts";
 
+/** The average's key: Table 3's (and the emotional-repair table's) Average row and Avg column. */
+export const AVG = "avg";
+
 const MODE_LABEL: Record<string, string> = { generic: "generic mediator", social: "socially intelligent mediator" };
 
 /** The plan's mediators, generic ones first (the table's row groups), in plan order within a group. */

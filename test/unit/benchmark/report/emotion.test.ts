@@ -9,20 +9,21 @@ import { isReportCell, type ReportTable, type ReportValue } from "../../../../ap
 import { leaderboard, withLeaderboardColumn } from "../../../../app/domain/benchmark/report-view.ts";
 import { buildReportParts } from "../../../../app/domain/benchmark/report/build.ts";
 import { DEFAULT_BOOTSTRAP } from "../../../../app/domain/benchmark/report/cells.ts";
-import {
-  ALL_CONDITIONS,
-  buildEmotionParts,
-  buildEmotionRepairFigure,
-  buildEmotionRepairTable,
-  buildEmotionSummaryTable,
-  NO_EMOTION_WARNING,
-  UNMEDIATED_ROW,
-} from "../../../../app/domain/benchmark/report/emotion.ts";
+import { ALL_CONDITIONS, NO_EMOTION_WARNING, UNMEDIATED_ROW } from "../../../../app/domain/benchmark/report/emotion.ts";
 import { figureRows } from "../../../../app/domain/benchmark/report/format.ts";
 import type { ReportInput, ReportSubject, RunEmotion, RunPlace } from "../../../../app/domain/benchmark/report/input.ts";
-import { buildTable1Proxy, type StudyResults } from "../../../../app/domain/benchmark/report/studies.ts";
-import { AVG } from "../../../../app/domain/benchmark/report/table3.ts";
+import { AVG } from "../../../../app/domain/benchmark/report/rows.ts";
+import type { StudyResults } from "../../../../app/domain/benchmark/report/studies.ts";
+import { buildEmotionRepairFigure } from "../../../../app/report-parts/emotion-repair-figure.ts";
+import { buildEmotionRepairTable } from "../../../../app/report-parts/emotion-repair.ts";
+import { buildEmotionSummaryTable } from "../../../../app/report-parts/emotion-summary.ts";
+import { REPORT_PARTS } from "../../../../app/report-parts/registry.ts";
+import { buildTable1Proxy } from "../../../../app/report-parts/table1proxy.ts";
 import { reportCell } from "./recompute.ts";
+
+/** The emotion section of the registry: its tables and figure, built as the report builds them. */
+const buildEmotionParts = (input: ReportInput) =>
+  buildReportParts(input, REPORT_PARTS.filter((p) => p.section === "emotion"));
 
 const emotion = (values: Partial<RunEmotion>): RunEmotion => ({ source: "self-report", ER: null, EF: null, EV: null, EC: null, interventions: [], ...values });
 
@@ -146,7 +147,7 @@ describe("the report's emotion tables and figure", () => {
     const bare = input([subject("alpha", "emotion:CC", "s1", null)], [place("emotion:CC", "s1", null)]);
     expect(buildEmotionParts(bare)).toEqual({ tables: [], figures: [], warnings: [NO_EMOTION_WARNING] });
     expect(NO_EMOTION_WARNING).toMatch(/plan's `emotion` field.*socrates evaluate --method emotion/);
-    const parts = buildReportParts(handInput());
+    const parts = buildReportParts(handInput(), REPORT_PARTS);
     expect(parts.tables.map((t) => t.id)).toContain("emotion-repair");
     expect(parts.figures.map((f) => f.id)).toContain("emotion-repair-figure");
     expect(parts.warnings).not.toContain(NO_EMOTION_WARNING);

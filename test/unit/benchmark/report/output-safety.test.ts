@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";
 import { writeReportFiles } from "../../../../app/server/benchmark/report-files.server.ts";
-import { csvLine, mdCell, mdNote, mdText } from "../../../../app/domain/benchmark/report/format.ts";
+import { mdCell, mdNote, mdText } from "../../../../app/domain/benchmark/report/format.ts";
+import { csvRecord } from "../../../../app/domain/csv.ts";
 import { openDatabase } from "../../../../app/server/db.server.ts";
 import { touchBenchmarkPlan } from "../../../../app/server/models/benchmark-plan.server.ts";
 import { OutputFolderError, writeFileInFolder } from "../../../../app/server/output-folder.server.ts";
@@ -67,7 +68,7 @@ describe("report text from a plan or the database is escaped", () => {
   });
 
   it("csv: a name that starts like a formula is neutralised as in every other CSV export; numbers stay numbers", () => {
-    expect(csvLine(['=HYPERLINK("http://x")', -0.5, "a,b", "line\r\nbreak", null])).toBe(`"'=HYPERLINK(""http://x"")",-0.5,"a,b","line\r\nbreak",`);
+    expect(csvRecord(['=HYPERLINK("http://x")', -0.5, "a,b", "line\r\nbreak", null])).toBe(`"'=HYPERLINK(""http://x"")",-0.5,"a,b","line\r\nbreak",`);
   });
 
   it("report.md and report.html carry the mediator and plan names escaped, never as markup", async () => {

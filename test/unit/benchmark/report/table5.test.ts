@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_BOOTSTRAP } from "../../../../app/domain/benchmark/report/cells.ts";
 import { tableCsv, tableMarkdown } from "../../../../app/domain/benchmark/report/format.ts";
 import type { ReportInput, ReportSubject, RunPlace } from "../../../../app/domain/benchmark/report/input.ts";
-import { buildTable5, TOTAL_COLUMN, TOTAL_ROW } from "../../../../app/domain/benchmark/report/table5.ts";
+import { buildTable5, TOTAL_COLUMN, TOTAL_ROW } from "../../../../app/report-parts/table5.ts";
 import type { ReportTable, ReportText } from "../../../../app/domain/benchmark/report-model.ts";
 import { benchmarkPage } from "../../../../app/server/benchmark/page.server.ts";
 import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";

@@ -3,12 +3,15 @@
  * (general, or one axis) goes into the bin of its progress p = m/T (timingProfile), and each
  * bin shows the mean lift. Read each panel on its own: IE's range differs between conditions.
  */
-import { CONDITION_AXES } from "../../bundle.ts";
-import { timingProfile } from "../../metrics/timing-profile.ts";
-import { timingLines } from "../charts/timing-lines.ts";
-import type { ChartRow } from "../charts/style.ts";
-import type { ReportFigure } from "../report-model.ts";
-import { mainSubjects, type ReportInput } from "./input.ts";
+import { CONDITION_AXES } from "../domain/bundle.ts";
+import { timingProfile } from "../domain/metrics/timing-profile.ts";
+import { timingLines } from "../domain/benchmark/charts/timing-lines.ts";
+import type { ChartRow } from "../domain/benchmark/charts/style.ts";
+import type { ReportFigure } from "../domain/benchmark/report-model.ts";
+import { mainSubjects, type ReportInput } from "../domain/benchmark/report/input.ts";
+import type { FigurePart } from "../domain/benchmark/report/part.ts";
+
+const TITLE = "Figure 4: intervention-effectiveness timing profile";
 
 const binLabel = (lower: number, upper: number) => `${Math.round(lower * 100)}–${Math.round(upper * 100)}%`;
 
@@ -32,8 +35,17 @@ export function buildFigure4(input: ReportInput): ReportFigure {
   }
   return {
     id: "figure4",
-    title: "Figure 4: intervention-effectiveness timing profile",
+    title: TITLE,
     caption: `Mean IE of the interventions made in each of ${input.bins} equal bins of conversation progress p = m/T, per mediator, for the general condition and each axis; under the evaluator ${evaluator}.`,
     spec: timingLines({ title: "Intervention effectiveness by conversation progress", rows, groups, bins, mediators }),
   };
 }
+
+export const figure4: FigurePart = {
+  id: "figure4",
+  kind: "figure",
+  section: "paper",
+  order: 40,
+  title: TITLE,
+  build: buildFigure4,
+};

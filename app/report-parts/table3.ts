@@ -1,11 +1,18 @@
 /** Table 3: IT / IE / CG per mediator × domain (+ Avg), main grid, main evaluator, all conditions. */
-import { DOMAINS } from "../../bundle.ts";
-import type { ReportColumn, ReportRow, ReportTable } from "../report-model.ts";
-import { buildCell, type CellSample } from "./cells.ts";
-import { judgedValue, mainSubjects, TOPIC_METRICS, type ReportInput, type ReportSubject } from "./input.ts";
-import { mediatorRows } from "./rows.ts";
+import { DOMAINS } from "../domain/bundle.ts";
+import type { ReportColumn, ReportRow, ReportTable } from "../domain/benchmark/report-model.ts";
+import { buildCell, type CellSample } from "../domain/benchmark/report/cells.ts";
+import {
+  judgedValue,
+  mainSubjects,
+  TOPIC_METRICS,
+  type ReportInput,
+  type ReportSubject,
+} from "../domain/benchmark/report/input.ts";
+import type { TablePart } from "../domain/benchmark/report/part.ts";
+import { AVG, mediatorRows } from "../domain/benchmark/report/rows.ts";
 
-export const AVG = "avg";
+const TITLE = "Table 3: mediator performance by domain";
 
 /** The domains the grid covers, in the paper's order. */
 export function gridDomains(subjects: readonly ReportSubject[]): string[] {
@@ -37,7 +44,7 @@ export function buildTable3(input: ReportInput): ReportTable {
   const absent = DOMAINS.filter((d) => !domains.includes(d));
   return {
     id: "table3",
-    title: "Table 3: mediator performance by domain",
+    title: TITLE,
     caption: `Intervention timeliness (IT), intervention effectiveness (IE) and consensus gain (CG) of each mediator per domain, under the evaluator ${evaluator}, over every condition of the main grid. Higher is better.`,
     scale: "percent",
     columns,
@@ -49,3 +56,13 @@ export function buildTable3(input: ReportInput): ReportTable {
     ],
   };
 }
+
+export const table3: TablePart = {
+  id: "table3",
+  kind: "table",
+  section: "paper",
+  order: 30,
+  title: TITLE,
+  heat: true,
+  build: buildTable3,
+};

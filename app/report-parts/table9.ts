@@ -3,12 +3,21 @@
  * index's mean IT / IE / CG on the repeat conditions (the paper: general only), then the Kendall
  * τ-b between the mediator rankings of every two run indices, and their mean.
  */
-import type { ReportRow, ReportTable } from "../report-model.ts";
-import { median } from "../../validation/rows.ts";
-import { meanOf } from "./cells.ts";
-import { judgedValue, TOPIC_METRICS, type ReportInput, type ReportSubject, type TopicMetric } from "./input.ts";
-import { rankingAgreement as agreement } from "../../metrics/ranking-agreement.ts";
-import { mediatorRows, pct, text, withP } from "./rows.ts";
+import type { ReportRow, ReportTable } from "../domain/benchmark/report-model.ts";
+import { median } from "../domain/validation/rows.ts";
+import { meanOf } from "../domain/benchmark/report/cells.ts";
+import {
+  judgedValue,
+  TOPIC_METRICS,
+  type ReportInput,
+  type ReportSubject,
+  type TopicMetric,
+} from "../domain/benchmark/report/input.ts";
+import { rankingAgreement as agreement } from "../domain/metrics/ranking-agreement.ts";
+import type { TablePart } from "../domain/benchmark/report/part.ts";
+import { mediatorRows, pct, text, withP } from "../domain/benchmark/report/rows.ts";
+
+const TITLE = "Table 9: repeated runs";
 
 /** Mean of a metric per mediator per run index: means[mediator][index] (null where none). */
 export function runIndexMeans(input: ReportInput, subjects: readonly ReportSubject[], metric: TopicMetric, runs: number): Map<string, (number | null)[]> {
@@ -73,7 +82,7 @@ export function buildTable9(input: ReportInput): ReportTable | null {
   });
   return {
     id: "table9",
-    title: "Table 9: repeated runs",
+    title: TITLE,
     caption: `Each mediator over ${repeats.runs} independent runs on ${repeats.conditionKeys.join(", ")}: the median ± half-range (×100) of the per-run means, and the Kendall τ-b between the mediator rankings of every two runs.`,
     scale: "raw",
     columns: TOPIC_METRICS.map((metric) => ({ key: metric, label: metric })),
@@ -81,3 +90,13 @@ export function buildTable9(input: ReportInput): ReportTable | null {
     notes: ["Run i's mean: over the mediator's runs with run index i on the repeat conditions, under the main evaluator and simulator. Half-range = (max − min) / 2.", "Kendall p two-sided, exact (all pairings of the rankings) without ties up to 33 mediators, else asymptotic; each p names its method."],
   };
 }
+
+export const table9: TablePart = {
+  id: "table9",
+  kind: "table",
+  section: "paper",
+  order: 90,
+  title: TITLE,
+  build: buildTable9,
+  omitted: () => "Table 9 omitted: the plan has no repeated runs (ablations.repeats).",
+};

@@ -6,13 +6,14 @@
  * plan's runs on it are stored. A condition not stored is "—", with a note naming the probe
  * command that makes it.
  */
-import { CONDITION_VARIANTS, DOMAINS, type ConditionAxis } from "../../bundle.ts";
-import { PROBE_CONDITIONS } from "../../probing/conditions.ts";
-import { isWriterAxis } from "../../probing/expand.ts";
-import { conditionKeyOf } from "../plan.ts";
-import type { ReportColumn, ReportRow, ReportTable, ReportText } from "../report-model.ts";
-import type { ReportInput, ScenarioConditions } from "./input.ts";
-import { text } from "./rows.ts";
+import { CONDITION_VARIANTS, DOMAINS, type ConditionAxis } from "../domain/bundle.ts";
+import { PROBE_CONDITIONS } from "../domain/probing/conditions.ts";
+import { isWriterAxis } from "../domain/probing/expand.ts";
+import { conditionKeyOf } from "../domain/benchmark/plan.ts";
+import type { ReportColumn, ReportRow, ReportTable, ReportText } from "../domain/benchmark/report-model.ts";
+import type { ReportInput, ScenarioConditions } from "../domain/benchmark/report/input.ts";
+import type { TablePart } from "../domain/benchmark/report/part.ts";
+import { text } from "../domain/benchmark/report/rows.ts";
 
 type Variant = (typeof CONDITION_VARIANTS)[ConditionAxis][number];
 
@@ -51,6 +52,7 @@ export const MISSING = "—";
 const WRITER_NOTE =
   "Party composition and history length call the scenario writer (an LLM configuration with a writer role: socrates.config.json, or `--config F`); the other axes are fixed templates and call nothing.";
 
+const TITLE = "Table 5: socio-cognitive conditions";
 const CONDITIONS = PROBE_CONDITIONS.map((c) => ({ ...c, key: conditionKeyOf(c.axis, c.variant) }));
 
 /** The plan's stored runs per `scenario|condition key`: its mediated subjects and unmediated runs. */
@@ -128,7 +130,7 @@ export function buildTable5(input: ReportInput): ReportTable {
   const writerMissing = scenarios.some((s) => CONDITIONS.some((c) => isWriterAxis(c.axis) && !s.stored.includes(c.key)));
   return {
     id: "table5",
-    title: "Table 5: socio-cognitive conditions",
+    title: TITLE,
     caption: `The ${CONDITIONS.length} conditions of every scenario of the plan (${perAxis.join(", ")}): which the database holds, and for those the plan selects (${selected.join(", ")}), how many of the plan's runs on them are stored.`,
     scale: "raw",
     rowLabel: "Scenario",
@@ -142,3 +144,12 @@ export function buildTable5(input: ReportInput): ReportTable {
     ],
   };
 }
+
+export const table5: TablePart = {
+  id: "table5",
+  kind: "table",
+  section: "paper",
+  order: 50,
+  title: TITLE,
+  build: buildTable5,
+};

@@ -3,12 +3,21 @@
  * backbone, and how well the mediator ranking under each ablation evaluator agrees with the
  * ranking under the main one (Spearman ρ, Kendall τ-b, each with its p).
  */
-import type { ReportRow, ReportTable } from "../report-model.ts";
-import { buildCell } from "./cells.ts";
-import { judgedValue, mainSubjects, TOPIC_METRICS, type ReportInput, type ReportSubject } from "./input.ts";
-import { rankingAgreement as agreement } from "../../metrics/ranking-agreement.ts";
-import { mediatorScores } from "./rankings.ts";
-import { groupBy, text, withP } from "./rows.ts";
+import type { ReportRow, ReportTable } from "../domain/benchmark/report-model.ts";
+import { buildCell } from "../domain/benchmark/report/cells.ts";
+import {
+  judgedValue,
+  mainSubjects,
+  TOPIC_METRICS,
+  type ReportInput,
+  type ReportSubject,
+} from "../domain/benchmark/report/input.ts";
+import { rankingAgreement as agreement } from "../domain/metrics/ranking-agreement.ts";
+import { mediatorScores } from "../domain/benchmark/report/rankings.ts";
+import type { TablePart } from "../domain/benchmark/report/part.ts";
+import { groupBy, text, withP } from "../domain/benchmark/report/rows.ts";
+
+const TITLE = "Table 8: evaluator swap";
 
 function scoresUnder(subjects: readonly ReportSubject[], evaluator: string, metric: (typeof TOPIC_METRICS)[number]): Record<string, number> {
   const byMediator = groupBy(subjects, (s) => s.mediator);
@@ -44,7 +53,7 @@ export function buildTable8(input: ReportInput): ReportTable | null {
   }
   return {
     id: "table8",
-    title: "Table 8: evaluator swap",
+    title: TITLE,
     caption: `The same main-grid runs judged by each evaluator backbone: the mean over every mediator's runs, and the agreement of the mediator rankings (by mean) under ${main} and each other evaluator.`,
     scale: "percent",
     rowLabel: "Evaluator",
@@ -56,3 +65,13 @@ export function buildTable8(input: ReportInput): ReportTable | null {
     ],
   };
 }
+
+export const table8: TablePart = {
+  id: "table8",
+  kind: "table",
+  section: "paper",
+  order: 80,
+  title: TITLE,
+  build: buildTable8,
+  omitted: () => "Table 8 omitted: the plan has no evaluator ablation (ablations.evaluators).",
+};
