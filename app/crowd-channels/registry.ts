@@ -27,7 +27,3 @@ export type CommandFolder = Extract<Folder, { command: object }>["id"];
 export function isWorkerChannel(value: string | null): value is WorkerChannel {
   return (WORKER_CHANNELS as readonly (string | null)[]).includes(value);
 }
-
-export function channelFolder(id: WorkerChannel): Folder {
-  return CHANNEL_FOLDERS.find((f) => f.id === id)!;
-}
