@@ -16,7 +16,7 @@ import type {
   Topic,
 } from "../app/domain/bundle.ts";
 import type { LabelStatus } from "../app/domain/label-status.ts";
-import type { TaskTypeId } from "../app/domain/tasks/ids.ts";
+import type { TaskTypeId } from "../app/task-types/registry.ts";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
 

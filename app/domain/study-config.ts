@@ -1,6 +1,6 @@
 /** A study's settings (stored as JSON on the study): every default from the spec, all configurable. */
 import { z } from "zod";
-import { TASK_TYPE_IDS, type TaskTypeId } from "./tasks/ids.ts";
+import { TASK_TYPE_IDS, type TaskTypeId } from "../task-types/registry.ts";
 
 /** A study's type is its task type (app/domain/tasks). */
 export const STUDY_TYPES = TASK_TYPE_IDS;

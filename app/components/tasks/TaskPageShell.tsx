@@ -6,10 +6,11 @@
  */
 import { useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { ConsensusLabel } from "../../domain/labels.ts";
-import type { FieldProblem, TaskProgressValue, TaskView } from "../../domain/tasks/task-view.ts";
-import type { AbChoice } from "./ab-task-state.ts";
-import type { ConsensusDraft } from "./consensus-form-state.ts";
+import type { ConsensusLabel } from "../../task-types/consensus-snippet/label.ts";
+import type { FieldProblem, TaskProgressValue } from "../../task-types/task-view.ts";
+import type { TaskView } from "../../task-types/registry.ts";
+import type { AbChoice } from "../../task-types/ab-reactiveness/ab-task-state.ts";
+import type { ConsensusDraft } from "../../task-types/consensus-snippet/consensus-form-state.ts";
 import { useItemActions, type ItemActionsConfig } from "./ItemActions.tsx";
 import { ItemTask } from "./ItemTask.tsx";
 import { mayQueueFor } from "./queued-keys.ts";

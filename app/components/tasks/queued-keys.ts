@@ -6,11 +6,13 @@
  * annotator never saw. A list of what may queue rather than of what may not: a key added to a
  * task later is an answer key (dropped) until someone decides otherwise here.
  */
-import { AB_REACTIVENESS, CONSENSUS_SNIPPET, type TaskTypeId } from "../../domain/tasks/ids.ts";
-import { AB_SHORTCUTS, type AbCommand } from "./ab-task-state.ts";
-import { CONSENSUS_SHORTCUTS, type ConsensusCommand } from "./consensus-form-state.ts";
+import { AB_REACTIVENESS } from "../../task-types/ab-reactiveness/label.ts";
+import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
+import type { TaskTypeId } from "../../task-types/registry.ts";
+import { AB_SHORTCUTS, type AbCommand } from "../../task-types/ab-reactiveness/ab-task-state.ts";
+import { CONSENSUS_SHORTCUTS, type ConsensusCommand } from "../../task-types/consensus-snippet/consensus-form-state.ts";
 import { ITEM_ACTION_SHORTCUTS, type ItemActionCommand } from "./item-action-shortcuts.ts";
-import { commandOf, keyName, type KeyLike, type ShortcutSpec } from "./shortcuts.ts";
+import { commandOf, keyName, type KeyLike, type ShortcutSpec } from "../../domain/shortcuts.ts";
 
 const CONSENSUS_QUEUE: readonly ConsensusCommand[] = ["nextTopic", "prevTopic", "nextParty", "prevParty", "toggleBackground", "toggleGuidelines", "toggleCheatSheet", "closeOverlay"];
 const AB_QUEUE: readonly AbCommand[] = ["toggleGuidelines", "toggleCheatSheet", "closeOverlay"];

@@ -6,7 +6,8 @@
  */
 import { useFetcher, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import type { AbLabelPayload, ConsensusLabel } from "../../domain/labels.ts";
+import type { AbLabelPayload } from "../../task-types/ab-reactiveness/label.ts";
+import type { ConsensusLabel } from "../../task-types/consensus-snippet/label.ts";
 import { useAutosave } from "./useAutosave.ts";
 import { useTimeOnTask } from "./useTimeOnTask.ts";
 

@@ -5,9 +5,13 @@
  * levels, evaluator output, private thoughts or profiles, or anyone else's labels.
  */
 import { MEDIATOR_ID, type ScenarioBody } from "../../domain/bundle.ts";
-import type { ConsensusLabel } from "../../domain/labels.ts";
-import type { AbTaskView, ConsensusTaskView, TaskScenario, TaskTurn, TaskView } from "../../domain/tasks/task-view.ts";
-import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
+import type { ConsensusLabel } from "../../task-types/consensus-snippet/label.ts";
+import type { AbTaskView } from "../../task-types/ab-reactiveness/view.ts";
+import type { ConsensusTaskView } from "../../task-types/consensus-snippet/view.ts";
+import type { TaskScenario, TaskTurn } from "../../task-types/task-view.ts";
+import type { TaskView } from "../../task-types/registry.ts";
+import { AB_REACTIVENESS } from "../../task-types/ab-reactiveness/label.ts";
+import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import { notFound } from "../http/errors.server.ts";
 import { findAbPair } from "../models/ab-pair.server.ts";

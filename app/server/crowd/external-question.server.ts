@@ -15,7 +15,7 @@ import { ServiceError, badInput, forbidden } from "../http/errors.server.ts";
 import { checkSecondsOnTask, saveDraft } from "../annotation/submit.server.ts";
 import { recordItemShown } from "../annotation/item-shown.server.ts";
 import { loadItem } from "../annotation/task-view.server.ts";
-import { TASK_SERVERS, type TaskPart } from "../annotation/task-types/registry.server.ts";
+import { TASK_SERVERS, type TaskPart } from "../../task-types/registry.server.ts";
 import { findCrowdWorker } from "../models/annotator.server.ts";
 import { leaseFixedItem } from "../models/assignment.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
