@@ -200,7 +200,7 @@ export const abPairs = sqliteTable(
 export const studies = sqliteTable("studies", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
-  /** Its task type's id (app/domain/tasks): consensus-snippet | ab-reactiveness. */
+  /** Its task type's id (app/task-types): consensus-snippet | ab-reactiveness. */
   type: text("type").$type<TaskTypeId>().notNull(),
   /** expert | crowd */
   pool: text("pool").notNull(),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { TASK_TYPE_IDS, type TaskTypeId } from "../task-types/registry.ts";
 
-/** A study's type is its task type (app/domain/tasks). */
+/** A study's type is its task type (app/task-types). */
 export const STUDY_TYPES = TASK_TYPE_IDS;
 export type StudyType = TaskTypeId;
 export const POOLS = ["expert", "crowd"] as const;

@@ -36,7 +36,7 @@ export function refuseOnSubmit(item: ItemRow, label: LabelPayload, snippet: () =
 }
 
 /** The dashboard's drawn figure for a type's view (null for a type without one). */
-export function dashboardSvg(view: DashboardView): Promise<string | null> {
+export function dashboardSvg(view: Pick<DashboardView, "kind">): Promise<string | null> {
   const server = TASK_SERVERS[view.kind] as Pick<TaskTypeServer<TaskTypeId>, "dashboardSvg">;
   return server.dashboardSvg ? server.dashboardSvg(view as never) : Promise.resolve(null);
 }

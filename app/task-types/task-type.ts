@@ -8,6 +8,7 @@
 import type { z } from "zod";
 import type { AnswerResult, AnswerScenario } from "../domain/crowd/answer-fields.ts";
 import type { Party, Topic } from "../domain/bundle.ts";
+import type { ShortcutSpec } from "../domain/shortcuts.ts";
 import type { PlaceItem, RevisionChange, SummaryScenario } from "../domain/label-review/words.ts";
 
 export interface LabelProblem {
@@ -119,5 +120,11 @@ export interface TaskTypeDefinition<
   resume: (draft: unknown, latest: { kind: string } | null) => Label | null;
   dashboard: DashboardTexts;
   review: ReviewWords<Label, Summary>;
+  /**
+   * The task's keyboard shortcuts, and the commands among them that may still act on an item when
+   * typed while it loads (components/tasks/queued-keys.ts): only keys that move around or open
+   * reading aids, never an answer.
+   */
+  keys: { shortcuts: readonly ShortcutSpec[]; queue: readonly string[] };
   gold: GoldRules<Label, GoldItem>;
 }

@@ -3,6 +3,7 @@ import { ITEM_ID_FIELD } from "../../domain/crowd/answer-fields.ts";
 import { ofKind } from "../resume.ts";
 import type { TaskTypeDefinition } from "../task-type.ts";
 import { abGold, type AbGoldItem } from "./gold.ts";
+import { AB_SHORTCUTS, type AbCommand } from "./ab-task-state.ts";
 import { abPayloadFromAnswers, choiceField } from "./answer-fields.ts";
 import { AB_VARIABLES, abHitValues } from "./hit-values.ts";
 import { AB_REACTIVENESS, abLabelSchema, type AbLabelPayload } from "./label.ts";
@@ -39,6 +40,7 @@ export const abReactiveness: TaskTypeDefinition<typeof AB_REACTIVENESS, AbLabelP
     flaggedExcludedFrom: "fidelity",
     agreementUnits: () => "Units: A/B pairs; choices compared as categories. ",
   },
+  keys: { shortcuts: AB_SHORTCUTS, queue: ["toggleGuidelines", "toggleCheatSheet", "closeOverlay"] satisfies AbCommand[] },
   review: {
     summarise: (label, _scenario, targetParty) => summariseAb(label, targetParty),
     changes: abChanges,

@@ -4,6 +4,7 @@ import { ofKind } from "../resume.ts";
 import type { TaskTypeDefinition } from "../task-type.ts";
 import { consensusGold, type ConsensusGoldItem } from "./gold.ts";
 import { consensusPayloadFromAnswers } from "./answer-fields.ts";
+import { CONSENSUS_SHORTCUTS, type ConsensusCommand } from "./consensus-form-state.ts";
 import { CONSENSUS_VARIABLES, consensusHitValues } from "./hit-values.ts";
 import { CONSENSUS_SNIPPET, checkConsensusLabel, consensusLabelSchema, type ConsensusLabel } from "./label.ts";
 import { consensusChanges, consensusPlaces, summariseConsensus, type ConsensusSummary } from "./review.ts";
@@ -33,6 +34,10 @@ export const consensusSnippet: TaskTypeDefinition<typeof CONSENSUS_SNIPPET, Cons
   dashboard: {
     flaggedExcludedFrom: "alignment",
     agreementUnits: (pool) => `Units: (snippet, topic) pairs; raters: the ${pool ?? ""} pool. `,
+  },
+  keys: {
+    shortcuts: CONSENSUS_SHORTCUTS,
+    queue: ["nextTopic", "prevTopic", "nextParty", "prevParty", "toggleBackground", "toggleGuidelines", "toggleCheatSheet", "closeOverlay"] satisfies ConsensusCommand[],
   },
   review: {
     summarise: (label, scenario) => summariseConsensus(label, scenario),
