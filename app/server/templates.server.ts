@@ -1,7 +1,8 @@
 /**
  * Reads the annotation guidelines shipped in each task type's folder (app/task-types/<id>/, found
- * beside this file, so the built server and the CLI bundle find them too) and the crowd reading test. Every failure names the file, and for a
- * malformed test the JSON path, so a broken template is fixed at its source.
+ * beside this file, so the built server and the CLI bundle find them too) and the crowd reading
+ * test. Every failure names the file, and for a malformed test the JSON path, so a broken
+ * template is fixed at its source.
  *
  * The reading test holds its answer key, so it is kept apart from the templates workers see: a
  * deployment points QUALIFICATION_TEST_FILE at its own private test (outside the repository); the

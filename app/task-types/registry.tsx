@@ -16,7 +16,9 @@ export const TASK_UIS: { [Id in TaskTypeId]: TaskTypeUi<Id, ViewOf<Id>, Extract<
 };
 
 const byType = <T,>(pick: (ui: TaskTypeUi<TaskTypeId, never, never>) => T) =>
-  Object.fromEntries(Object.entries(TASK_UIS).map(([id, ui]) => [id, pick(ui as TaskTypeUi<TaskTypeId, never, never>)])) as Record<TaskTypeId, T>;
+  Object.fromEntries(
+    Object.entries(TASK_UIS).map(([id, ui]) => [id, pick(ui as TaskTypeUi<TaskTypeId, never, never>)]),
+  ) as Record<TaskTypeId, T>;
 
 /** Each type's task component. */
 export const TASK_COMPONENTS = byType((ui) => ui.Task);

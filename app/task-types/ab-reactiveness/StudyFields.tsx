@@ -11,7 +11,8 @@ function BackboneChoices({ choices, problem, posted }: Pick<StudyTypeFieldsProps
       <legend>Simulator backbones (none ticked = all; the dashboard shows fidelity and alpha per backbone)</legend>
       {backbones.map((b) => (
         <label key={b.backbone}>
-          <input type="checkbox" name="backbones" value={b.backbone} defaultChecked={ticked.has(b.backbone)} /> {b.backbone} ({b.pairs} pair{b.pairs === 1 ? "" : "s"})
+          <input type="checkbox" name="backbones" value={b.backbone} defaultChecked={ticked.has(b.backbone)} />{" "}
+          {b.backbone} ({b.pairs} pair{b.pairs === 1 ? "" : "s"})
         </label>
       ))}
       <FieldError message={problem("backbones")} />
@@ -25,11 +26,13 @@ export function AbFields({ choices, problem, posted }: StudyTypeFieldsProps) {
     <>
       <BackboneChoices choices={choices} problem={problem} posted={posted} />
       <label>
-        Import pairs from a bundle (JSON with <code>ab_pairs</code>, optional) <input name="bundle" id="field-bundle" type="file" accept=".json,application/json" />
+        Import pairs from a bundle (JSON with <code>ab_pairs</code>, optional){" "}
+        <input name="bundle" id="field-bundle" type="file" accept=".json,application/json" />
         <FieldError message={problem("bundle")} />
       </label>
       <label>
-        Pair ids (blank = the uploaded bundle's pairs, or all stored pairs) <textarea name="pairIds" id="field-pairIds" rows={2} defaultValue={posted.value("pairIds")} />
+        Pair ids (blank = the uploaded bundle's pairs, or all stored pairs){" "}
+        <textarea name="pairIds" id="field-pairIds" rows={2} defaultValue={posted.value("pairIds")} />
         <FieldError message={problem("pairIds")} />
       </label>
     </>

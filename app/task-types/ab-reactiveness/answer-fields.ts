@@ -8,8 +8,15 @@ export const choiceField = (side: "A" | "B"): string => buttonName("choice", sid
 export function abPayloadFromAnswers(answers: Record<string, unknown>): AnswerResult<AbLabelPayload> {
   const chosen = chosenButtons(answers, "choice");
   if (chosen.length === 0) return { ok: false, problems: [{ path: "choice", message: "no conversation was chosen" }] };
-  if (chosen.length > 1) return { ok: false, problems: [{ path: "choice", message: `more than one choice is marked (${chosen.map((c) => c.name).join(", ")})` }] };
+  if (chosen.length > 1)
+    return {
+      ok: false,
+      problems: [
+        { path: "choice", message: `more than one choice is marked (${chosen.map((c) => c.name).join(", ")})` },
+      ],
+    };
   const side = chosen[0].parts[0];
-  if (side !== "A" && side !== "B") return { ok: false, problems: [{ path: "choice", message: `"${side}" is not A or B` }] };
+  if (side !== "A" && side !== "B")
+    return { ok: false, problems: [{ path: "choice", message: `"${side}" is not A or B` }] };
   return { ok: true, payload: { kind: AB_REACTIVENESS, choice: side }, itemId: itemIdOf(answers) };
 }

@@ -14,7 +14,9 @@ export const abGold: GoldRules<AbLabelPayload, AbGoldItem> = {
   fromItem: (item) => ({ itemId: item.itemId, levelA: item.levelA as number, levelB: item.levelB as number }),
   checkItem: (item) => {
     if (!Number.isFinite(item.levelA) || !Number.isFinite(item.levelB) || item.levelA === item.levelB) {
-      throw new RangeError(`A/B gold item ${String(item.itemId)} needs two different finite levels, got ${item.levelA} and ${item.levelB}`);
+      throw new RangeError(
+        `A/B gold item ${String(item.itemId)} needs two different finite levels, got ${item.levelA} and ${item.levelB}`,
+      );
     }
   },
   passes: (label, item) => label.choice === (item.levelA > item.levelB ? "A" : "B"),

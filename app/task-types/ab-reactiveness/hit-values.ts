@@ -2,7 +2,13 @@
 import { escapeHtml, renderDialogue, type HitScenario, type HitTurn } from "../../domain/crowd/hit-render.ts";
 
 /** The input-CSV columns of the A/B reactiveness template. */
-export const AB_VARIABLES = ["study_id", "item_id", "target_party", "conversation_a_html", "conversation_b_html"] as const;
+export const AB_VARIABLES = [
+  "study_id",
+  "item_id",
+  "target_party",
+  "conversation_a_html",
+  "conversation_b_html",
+] as const;
 
 export type AbVariable = (typeof AB_VARIABLES)[number];
 
@@ -18,7 +24,8 @@ export interface AbHitInput {
 /** One HIT's values for the A/B template; every value is safe HTML. */
 export function abHitValues(input: AbHitInput): Record<AbVariable, string> {
   const partyOrder = input.scenario.parties.map((p) => p.id);
-  const dialogue = (turns: readonly HitTurn[]) => renderDialogue(turns, { partyOrder, targetPartyId: input.targetParty.id });
+  const dialogue = (turns: readonly HitTurn[]) =>
+    renderDialogue(turns, { partyOrder, targetPartyId: input.targetParty.id });
   return {
     study_id: String(input.studyId),
     item_id: String(input.itemId),

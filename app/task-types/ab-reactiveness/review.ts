@@ -1,4 +1,7 @@
-/** An A/B label in words, what changed between two revisions of one, and where a pair sits ("Pair 4 of 20 · about Bob"). */
+/**
+ * An A/B label in words, what changed between two revisions of one, and where a pair sits
+ * ("Pair 4 of 20 · about Bob").
+ */
 import type { PlaceItem, RevisionChange } from "../../domain/label-review/words.ts";
 import { AB_REACTIVENESS, type AbLabelPayload } from "./label.ts";
 
@@ -11,11 +14,17 @@ export interface AbSummary {
 
 /** The choice in words; `targetParty` names the pair's compared party. */
 export function summariseAb(payload: AbLabelPayload, targetParty: string): AbSummary {
-  return { kind: AB_REACTIVENESS, choice: payload.choice, text: `Conversation ${payload.choice}: ${targetParty} is the more reactive negotiator` };
+  return {
+    kind: AB_REACTIVENESS,
+    choice: payload.choice,
+    text: `Conversation ${payload.choice}: ${targetParty} is the more reactive negotiator`,
+  };
 }
 
 export function abChanges(before: AbSummary, after: AbSummary): RevisionChange[] {
-  return before.choice !== after.choice ? [{ path: "choice", text: `Choice: conversation ${before.choice} → conversation ${after.choice}` }] : [];
+  return before.choice !== after.choice
+    ? [{ path: "choice", text: `Choice: conversation ${before.choice} → conversation ${after.choice}` }]
+    : [];
 }
 
 /** The place of each pair of a study (its A/B items, in study order). */

@@ -1,4 +1,4 @@
-/** What an A/B reactiveness study shows in the browser: its task, New-study fields, dashboard section and answer words. */
+/** What an A/B study shows in the browser: its task, New-study fields, dashboard section and answer words. */
 import type { TaskTypeUi } from "../task-ui.tsx";
 import { AbTask } from "./AbTask.tsx";
 import { AbAnswerSummary } from "./AnswerSummary.tsx";

@@ -22,11 +22,14 @@ function TopicLine({ topic, changed, full }: { topic: TopicSummary; changed: rea
         score {topic.score}
         {topic.scoreLabel ? ` (${topic.scoreLabel})` : ""}
       </span>
-      {topic.carriedForward ? <span className={`chip answer-carried${mark(`${base}.carriedForward`)}`}>carried forward</span> : null}
+      {topic.carriedForward ? (
+        <span className={`chip answer-carried${mark(`${base}.carriedForward`)}`}>carried forward</span>
+      ) : null}
       <ul className="answer-positions">
         {topic.positions.map((p) => (
           <li key={p.partyId} className={`answer-position${mark(`${base}.positions.${p.partyId}`)}`}>
-            <span className="answer-party">{p.party}:</span> {p.letter ? <b className="answer-letter">{p.letter}</b> : null} {full ? p.fullText : p.text}
+            <span className="answer-party">{p.party}:</span>{" "}
+            {p.letter ? <b className="answer-letter">{p.letter}</b> : null} {full ? p.fullText : p.text}
           </li>
         ))}
       </ul>

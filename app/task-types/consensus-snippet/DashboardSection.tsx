@@ -14,7 +14,10 @@ export const ConsensusDashboardSection = ({ pool, alignment, trendSvg, compariso
         <TrendChart svg={trendSvg} />
       </>
     ) : (
-      <p className="empty-state">Alignment is measured against expert labels; this is a {pool} study. Open the expert study on the same snippets to see it.</p>
+      <p className="empty-state">
+        Alignment is measured against expert labels; this is a {pool} study. Open the expert study on the same snippets
+        to see it.
+      </p>
     )}
   </section>
 );

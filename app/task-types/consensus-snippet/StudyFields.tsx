@@ -31,7 +31,15 @@ export function ConsensusFields({ available, choices, problem, posted }: StudyTy
     <>
       <label>
         Trajectories to sample (stratified over domain × mediator){" "}
-        <input name="trajectories" id="field-trajectories" type="number" min={1} max={available} required defaultValue={posted.value("trajectories")} />
+        <input
+          name="trajectories"
+          id="field-trajectories"
+          type="number"
+          min={1}
+          max={available}
+          required
+          defaultValue={posted.value("trajectories")}
+        />
         <FieldError message={problem("trajectories")} />
       </label>
       <GoldSourceChoice choices={choices} problem={problem} posted={posted} />

@@ -10,7 +10,13 @@ import { CONSENSUS_SNIPPET, checkConsensusLabel, consensusLabelSchema, type Cons
 import { consensusChanges, consensusPlaces, summariseConsensus, type ConsensusSummary } from "./review.ts";
 import type { ConsensusTaskView } from "./view.ts";
 
-export const consensusSnippet: TaskTypeDefinition<typeof CONSENSUS_SNIPPET, ConsensusLabel, ConsensusTaskView, ConsensusSummary, ConsensusGoldItem> = {
+export const consensusSnippet: TaskTypeDefinition<
+  typeof CONSENSUS_SNIPPET,
+  ConsensusLabel,
+  ConsensusTaskView,
+  ConsensusSummary,
+  ConsensusGoldItem
+> = {
   id: CONSENSUS_SNIPPET,
   displayName: "Snippet consensus",
   shortName: "Snippet",
@@ -24,20 +30,31 @@ export const consensusSnippet: TaskTypeDefinition<typeof CONSENSUS_SNIPPET, Cons
     requiredFields: [`name="${ITEM_ID_FIELD}"`],
     texts: {
       title: "Read a short negotiation excerpt and rate how close the parties are",
-      description: "Read a few turns of a negotiation, say where each party stands on each topic, and rate their agreement from 1 to 5.",
+      description:
+        "Read a few turns of a negotiation, say where each party stands on each topic, and rate their agreement from 1 to 5.",
       keywords: ["negotiation", "dialogue", "rating", "reading", "research"],
     },
     hitValues: consensusHitValues,
     payloadFromAnswers: (answers, scenario) => consensusPayloadFromAnswers(answers, scenario()),
   },
-  resume: (draft, latest) => ofKind<ConsensusLabel>(CONSENSUS_SNIPPET, draft) ?? ofKind<ConsensusLabel>(CONSENSUS_SNIPPET, latest),
+  resume: (draft, latest) =>
+    ofKind<ConsensusLabel>(CONSENSUS_SNIPPET, draft) ?? ofKind<ConsensusLabel>(CONSENSUS_SNIPPET, latest),
   dashboard: {
     flaggedExcludedFrom: "alignment",
     agreementUnits: (pool) => `Units: (snippet, topic) pairs; raters: the ${pool ?? ""} pool. `,
   },
   keys: {
     shortcuts: CONSENSUS_SHORTCUTS,
-    queue: ["nextTopic", "prevTopic", "nextParty", "prevParty", "toggleBackground", "toggleGuidelines", "toggleCheatSheet", "closeOverlay"] satisfies ConsensusCommand[],
+    queue: [
+      "nextTopic",
+      "prevTopic",
+      "nextParty",
+      "prevParty",
+      "toggleBackground",
+      "toggleGuidelines",
+      "toggleCheatSheet",
+      "closeOverlay",
+    ] satisfies ConsensusCommand[],
   },
   review: {
     summarise: (label, scenario) => summariseConsensus(label, scenario),

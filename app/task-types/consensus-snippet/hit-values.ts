@@ -1,5 +1,13 @@
 /** A snippet consensus HIT's input-CSV values: the scenario, the snippet (and the one before), the questions. */
-import { escapeHtml, renderDialogue, renderParties, renderTopics, textToHtml, type HitScenario, type HitTurn } from "../../domain/crowd/hit-render.ts";
+import {
+  escapeHtml,
+  renderDialogue,
+  renderParties,
+  renderTopics,
+  textToHtml,
+  type HitScenario,
+  type HitTurn,
+} from "../../domain/crowd/hit-render.ts";
 import { AGREEMENT_RUBRIC } from "../../domain/rubric.ts";
 import { CROWD_SPECIAL_POSITIONS, positionField, scoreField } from "./answer-fields.ts";
 import { POSITION_NOT_STATED, POSITION_UNCLEAR } from "./label.ts";
@@ -24,12 +32,23 @@ export function renderConsensusQuestions(scenario: HitScenario): string {
     .map((topic, t) => {
       const positions = scenario.parties.map((party) => {
         const buttons = [
-          ...topic.options.map((o) => radioButton(positionField(topic.id, party.id, o.label), o.label, escapeHtml(o.label), o.description)),
-          ...CROWD_SPECIAL_POSITIONS.map((s) => radioButton(positionField(topic.id, party.id, s), s, SPECIAL_POSITION_TEXT[s])),
+          ...topic.options.map((o) =>
+            radioButton(positionField(topic.id, party.id, o.label), o.label, escapeHtml(o.label), o.description),
+          ),
+          ...CROWD_SPECIAL_POSITIONS.map((s) =>
+            radioButton(positionField(topic.id, party.id, s), s, SPECIAL_POSITION_TEXT[s]),
+          ),
         ];
         return `    <div class="question-row">\n      <p class="question-label">${escapeHtml(party.name)}</p>\n      <crowd-radio-group>\n        ${buttons.join("\n        ")}\n      </crowd-radio-group>\n    </div>`;
       });
-      const scores = AGREEMENT_RUBRIC.map((level) => radioButton(scoreField(topic.id, level.score), String(level.score), `${level.score} — ${escapeHtml(level.label)}`, level.description));
+      const scores = AGREEMENT_RUBRIC.map((level) =>
+        radioButton(
+          scoreField(topic.id, level.score),
+          String(level.score),
+          `${level.score} — ${escapeHtml(level.label)}`,
+          level.description,
+        ),
+      );
       return [
         `<div class="topic-questions">`,
         `  <h3>Topic ${t + 1} of ${scenario.topics.length}: ${escapeHtml(topic.name)}</h3>`,
@@ -46,7 +65,17 @@ export function renderConsensusQuestions(scenario: HitScenario): string {
 }
 
 /** The input-CSV columns of the snippet consensus template. */
-export const CONSENSUS_VARIABLES = ["study_id", "item_id", "scenario_title", "background_html", "parties_html", "topics_html", "previous_html", "snippet_html", "questions_html"] as const;
+export const CONSENSUS_VARIABLES = [
+  "study_id",
+  "item_id",
+  "scenario_title",
+  "background_html",
+  "parties_html",
+  "topics_html",
+  "previous_html",
+  "snippet_html",
+  "questions_html",
+] as const;
 export type ConsensusVariable = (typeof CONSENSUS_VARIABLES)[number];
 
 export interface ConsensusHitInput {

@@ -36,12 +36,17 @@ const SPECIAL_TEXT: Record<string, string> = { [POSITION_UNCLEAR]: "Unclear", [P
 
 type PositionWords = Pick<PositionSummary, "letter" | "text" | "fullText">;
 
-function positionSummary(position: string | undefined, options: SummaryScenario["topics"][number]["options"]): PositionWords {
+function positionSummary(
+  position: string | undefined,
+  options: SummaryScenario["topics"][number]["options"],
+): PositionWords {
   const plain = (letter: string | null, text: string): PositionWords => ({ letter, text, fullText: text });
   if (position === undefined) return plain(null, "No answer");
   if (SPECIAL_TEXT[position]) return plain(null, SPECIAL_TEXT[position]);
   const option = options.find((o) => o.label === position);
-  return option ? { letter: position, text: shorten(option.description), fullText: option.description } : plain(position, "Unknown option");
+  return option
+    ? { letter: position, text: shorten(option.description), fullText: option.description }
+    : plain(position, "Unknown option");
 }
 
 /** A consensus label in words: per topic answered, its score and each party's position. */
@@ -56,7 +61,11 @@ export function summariseConsensus(payload: ConsensusLabel, scenario: SummarySce
         score: entry.score,
         scoreLabel: AGREEMENT_RUBRIC.find((r) => r.score === entry.score)?.label ?? "",
         carriedForward: entry.carriedForward,
-        positions: scenario.parties.map((party) => ({ partyId: party.id, party: party.name, ...positionSummary(entry.positions[party.id], topic.options) })),
+        positions: scenario.parties.map((party) => ({
+          partyId: party.id,
+          party: party.name,
+          ...positionSummary(entry.positions[party.id], topic.options),
+        })),
       };
     });
   return { kind: CONSENSUS_SNIPPET, topics };
@@ -72,15 +81,23 @@ const carried = (yes: boolean) => (yes ? "carried forward" : "not carried forwar
 function topicChanges(before: TopicSummary, after: TopicSummary): RevisionChange[] {
   const base = `topics.${after.topicId}`;
   const changes: RevisionChange[] = [];
-  if (before.score !== after.score) changes.push({ path: `${base}.score`, text: `${after.name}: score ${before.score} → ${after.score}` });
+  if (before.score !== after.score)
+    changes.push({ path: `${base}.score`, text: `${after.name}: score ${before.score} → ${after.score}` });
   if (before.carriedForward !== after.carriedForward) {
-    changes.push({ path: `${base}.carriedForward`, text: `${after.name}: ${carried(before.carriedForward)} → ${carried(after.carriedForward)}` });
+    changes.push({
+      path: `${base}.carriedForward`,
+      text: `${after.name}: ${carried(before.carriedForward)} → ${carried(after.carriedForward)}`,
+    });
   }
   for (const position of after.positions) {
     const old = before.positions.find((p) => p.partyId === position.partyId);
     const from = old ? positionText(old) : "no answer";
     const to = positionText(position);
-    if (from !== to) changes.push({ path: `${base}.positions.${position.partyId}`, text: `${after.name}, ${position.party}: ${from} → ${to}` });
+    if (from !== to)
+      changes.push({
+        path: `${base}.positions.${position.partyId}`,
+        text: `${after.name}, ${position.party}: ${from} → ${to}`,
+      });
   }
   return changes;
 }
@@ -97,14 +114,20 @@ export function consensusChanges(before: ConsensusSummary, after: ConsensusSumma
  * The place of each snippet of a study (its consensus items, in study order). Trajectories are
  * numbered in the order the study first shows them; `snippetCounts` gives each one's snippets.
  */
-export function consensusPlaces(items: readonly PlaceItem[], snippetCounts: ReadonlyMap<string, number>): Map<number, string> {
+export function consensusPlaces(
+  items: readonly PlaceItem[],
+  snippetCounts: ReadonlyMap<string, number>,
+): Map<number, string> {
   const trajectories = new Map<string, number>();
   const places = new Map<number, string>();
   for (const item of items) {
     if (item.runId === null) continue;
     if (!trajectories.has(item.runId)) trajectories.set(item.runId, trajectories.size + 1);
     const of = snippetCounts.get(item.runId);
-    places.set(item.itemId, `Trajectory ${trajectories.get(item.runId)} · snippet ${item.snippetPosition ?? "?"}${of ? ` of ${of}` : ""}`);
+    places.set(
+      item.itemId,
+      `Trajectory ${trajectories.get(item.runId)} · snippet ${item.snippetPosition ?? "?"}${of ? ` of ${of}` : ""}`,
+    );
   }
   return places;
 }

@@ -1,4 +1,4 @@
-/** What a snippet consensus study shows in the browser: its task, New-study fields, dashboard section and answer words. */
+/** What a consensus study shows in the browser: its task, New-study fields, dashboard section and answer words. */
 import type { TaskTypeUi } from "../task-ui.tsx";
 import { ConsensusAnswerSummary } from "./AnswerSummary.tsx";
 import { ConsensusTask } from "./ConsensusTask.tsx";
