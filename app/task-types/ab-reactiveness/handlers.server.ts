@@ -17,9 +17,29 @@ import { badInput } from "../../server/http/errors.server.ts";
 import { preferredVolatilityReader, storedProxyPairs } from "../../server/emotion-trajectories.server.ts";
 import { withWriteLock } from "../../server/http/write-lock.server.ts";
 import { abPairCount, abPairCountsByBackbone, listAbPairsWithBackbone, type AbPairRow, type AbPairWithBackbone } from "../../server/models/ab-pair.server.ts";
-import { abTaskView } from "../../server/annotation/task-view.server.ts";
+import { blindScenario, playedScenarioOfRun, turnsBetween } from "../../server/annotation/task-view.server.ts";
+import { notFound } from "../../server/http/errors.server.ts";
+import { findAbPair } from "../../server/models/ab-pair.server.ts";
+import type { ItemRow } from "../../server/models/study.server.ts";
+import type { AbTaskView } from "./view.ts";
 import type { DashboardContext, TaskTypeServer } from "../handler.server.ts";
 import { baseStudySchema, insertStudy, parseOrThrow, type CommonStudyInput, type NewItem } from "../../server/annotation/new-study.server.ts";
+
+/** The pair's two conversations in full, its scenario blinded, the compared party named. */
+export function abTaskView(db: Db, item: ItemRow): AbTaskView {
+  const pair = findAbPair(db, item.abPairId as string);
+  if (!pair) throw notFound(`A/B pair of item ${item.id}`);
+  const { title, body } = playedScenarioOfRun(db, pair.runAId);
+  const names = new Map(body.parties.map((p) => [p.id, p.name]));
+  const whole = (runId: string) => turnsBetween(db, runId, 1, Number.MAX_SAFE_INTEGER, names);
+  return {
+    kind: AB_REACTIVENESS,
+    scenario: blindScenario(title, body),
+    conversationA: whole(pair.runAId),
+    conversationB: whole(pair.runBId),
+    targetParty: { id: pair.targetParty, name: names.get(pair.targetParty) ?? pair.targetParty },
+  };
+}
 
 export const abStudySchema = baseStudySchema.extend({
   /** The pairs to label; all stored pairs when omitted. */

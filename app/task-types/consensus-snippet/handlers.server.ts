@@ -17,11 +17,32 @@ import { evaluatedTrajectories, evaluatedTrajectoryCount } from "../../server/mo
 import { snippetsOfRun } from "../../server/models/snippet.server.ts";
 import { findStudy, listStudyRows, type StudyRow } from "../../server/models/study.server.ts";
 import { loadItems, loadLatestLabels } from "../../server/annotation/dashboard-data.server.ts";
-import { consensusTaskView, previousOwnLabel, type SnippetContext } from "../../server/annotation/task-view.server.ts";
+import {
+  blindScenario,
+  playedScenarioOfRun,
+  previousOwnLabel,
+  snippetContext,
+  turnsBetween,
+  type SnippetContext,
+} from "../../server/annotation/task-view.server.ts";
+import type { ConsensusTaskView } from "./view.ts";
 import type { ItemRow } from "../../server/models/study.server.ts";
 import { consensusDashboard, trendChartSvg } from "./dashboard.server.ts";
 import type { TaskTypeServer } from "../handler.server.ts";
 import { baseStudySchema, formNumber, insertStudy, parseOrThrow, type CommonStudyInput, type NewItem } from "../../server/annotation/new-study.server.ts";
+
+/** The snippet and (for context) the one before it, its scenario blinded. */
+export function consensusTaskView(db: Db, item: ItemRow): ConsensusTaskView {
+  const context = snippetContext(db, item.snippetId as number);
+  const { title, body } = playedScenarioOfRun(db, context.runId);
+  const names = new Map(body.parties.map((p) => [p.id, p.name]));
+  return {
+    kind: CONSENSUS_SNIPPET,
+    scenario: blindScenario(title, body),
+    previousSnippet: context.previous ? turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names) : null,
+    snippet: turnsBetween(db, context.runId, context.startTurn, context.endTurn, names),
+  };
+}
 
 export const consensusStudySchema = baseStudySchema.extend({
   trajectories: z.number().int().min(1, "at least one trajectory"),
