@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseCsv } from "../app/domain/csv.ts";
-import type { ConsensusLabel } from "../app/domain/labels.ts";
+import type { ConsensusLabel } from "../app/task-types/consensus-snippet/label.ts";
 import { createRng, randomInt } from "../app/domain/stats/rng.ts";
 import { createConsensusStudy } from "../app/server/annotation/studies.server.ts";
 import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";

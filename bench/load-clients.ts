@@ -11,7 +11,7 @@
  * Every request is timed and its status recorded; a 503 (the server's "busy, retry") is retried
  * after its Retry-After with the same client token, as a resent form would be.
  */
-import type { ConsensusLabel } from "../app/domain/labels.ts";
+import type { ConsensusLabel } from "../app/task-types/consensus-snippet/label.ts";
 import type { Account } from "./load-fixture.ts";
 
 export type RequestKind = "login" | "logout" | "next" | "item" | "draft" | "revalidate" | "manifest" | "submit";

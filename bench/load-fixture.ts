@@ -6,7 +6,7 @@
  */
 import { and, count, eq, inArray } from "drizzle-orm";
 import * as schema from "../db/schema.ts";
-import type { ConsensusLabel } from "../app/domain/labels.ts";
+import type { ConsensusLabel } from "../app/task-types/consensus-snippet/label.ts";
 import { createAccount } from "../app/server/annotation/accounts.server.ts";
 import { createConsensusStudy } from "../app/server/annotation/studies.server.ts";
 import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";

@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import * as schema from "../db/schema.ts";
-import type { ConsensusLabel } from "../app/domain/labels.ts";
+import type { ConsensusLabel } from "../app/task-types/consensus-snippet/label.ts";
 import { createRng, randomInt } from "../app/domain/stats/rng.ts";
 import { createAccount } from "../app/server/annotation/accounts.server.ts";
 import { nextTask } from "../app/server/annotation/assignment.server.ts";

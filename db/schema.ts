@@ -16,7 +16,7 @@ import type {
   Topic,
 } from "../app/domain/bundle.ts";
 import type { LabelStatus } from "../app/domain/label-status.ts";
-import type { TaskTypeId } from "../app/domain/tasks/ids.ts";
+import type { TaskTypeId } from "../app/task-types/registry.ts";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
 
@@ -200,7 +200,7 @@ export const abPairs = sqliteTable(
 export const studies = sqliteTable("studies", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
-  /** Its task type's id (app/domain/tasks): consensus-snippet | ab-reactiveness. */
+  /** Its task type's id (app/task-types): consensus-snippet | ab-reactiveness. */
   type: text("type").$type<TaskTypeId>().notNull(),
   /** expert | crowd */
   pool: text("pool").notNull(),

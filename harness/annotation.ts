@@ -1,7 +1,7 @@
 /** Fixtures for annotation tests: a seeded demo database, studies and accounts without password hashing cost. */
 import { eq } from "drizzle-orm";
 import * as schema from "../db/schema.ts";
-import type { ConsensusLabel } from "../app/domain/labels.ts";
+import type { ConsensusLabel } from "../app/task-types/consensus-snippet/label.ts";
 import type { Db } from "../app/server/db.server.ts";
 import { seedDemo } from "../demo/seed.ts";
 import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";

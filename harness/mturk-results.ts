@@ -4,16 +4,12 @@
  * every input-CSV column, `Answer.taskAnswers` (crowd-form's JSON array string), `Approve`,
  * `Reject`. Built from an input CSV (the export's) and the workers' answers.
  */
-import {
-  choiceField,
-  CROWD_SPECIAL_POSITIONS,
-  ITEM_ID_FIELD,
-  positionField,
-  scoreField,
-} from "../app/domain/crowd/answer-fields.ts";
+import { choiceField } from "../app/task-types/ab-reactiveness/answer-fields.ts";
+import { CROWD_SPECIAL_POSITIONS, positionField, scoreField } from "../app/task-types/consensus-snippet/answer-fields.ts";
+import { ITEM_ID_FIELD } from "../app/domain/crowd/answer-fields.ts";
 import { readFileSync } from "node:fs";
 import { parseCsv, toCsv } from "../app/domain/csv.ts";
-import { AGREEMENT_SCORES, type ConsensusLabel } from "../app/domain/labels.ts";
+import { AGREEMENT_SCORES, type ConsensusLabel } from "../app/task-types/consensus-snippet/label.ts";
 
 export const MTURK_FIXED_COLUMNS = [
   "HITId",

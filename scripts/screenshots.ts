@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { AB_REACTIVENESS } from "../app/domain/tasks/ids.ts";
+import { AB_REACTIVENESS } from "../app/task-types/ab-reactiveness/label.ts";
 import { createAbStudy } from "../app/server/annotation/studies.server.ts";
 import { crowdLinkSignature } from "../app/server/auth/crowd-link.server.ts";
 import { loadGuidelines } from "../app/server/templates.server.ts";

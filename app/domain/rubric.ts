@@ -1,6 +1,6 @@
 /**
  * The 1–5 agreement rubric annotators use on each topic of a snippet. The task UI shows it on
- * hover/focus; annotation-templates/guidelines/consensus-snippet.md prints the same text. The
+ * hover/focus; app/task-types/consensus-snippet/guidelines.md prints the same text. The
  * anchors match the topic-localized judge's scale (app/server/pipeline/prompts/topic-judge.md),
  * so experts, crowdworkers and the evaluator rate on one scale.
  */

@@ -1,8 +1,8 @@
 /** A study's settings (stored as JSON on the study): every default from the spec, all configurable. */
 import { z } from "zod";
-import { TASK_TYPE_IDS } from "./tasks/ids.ts";
+import { TASK_TYPE_IDS } from "../task-types/registry.ts";
 
-/** A study's type is its task type (app/domain/tasks). */
+/** A study's type is its task type (app/task-types). */
 export const STUDY_TYPES = TASK_TYPE_IDS;
 export const POOLS = ["expert", "crowd"] as const;
 export type Pool = (typeof POOLS)[number];

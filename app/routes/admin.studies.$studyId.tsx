@@ -8,7 +8,7 @@ import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
 import { ChannelPanels } from "../crowd-channels/ChannelPanels.tsx";
 import { dashboardPage } from "../server/annotation/dashboard-cache.server.ts";
 import { alignmentSummary } from "../domain/validation/alignment-summary.ts";
-import { TASK_TYPES } from "../domain/tasks/registry.ts";
+import { TASK_TYPES } from "../task-types/registry.ts";
 import { actionResult, orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
 import { setCountSurplus, setMinSecondsOnTask } from "../server/annotation/dashboard-settings.server.ts";

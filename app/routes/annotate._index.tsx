@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { annotatorHome } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
-import { taskTypeName } from "../domain/tasks/registry.ts";
+import { taskTypeName } from "../task-types/registry.ts";
 import { getDb } from "../server/db.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "My tasks · SoCRATES Studio" }];

@@ -1,7 +1,8 @@
 /**
- * Reads the annotation guidelines shipped in annotation-templates/ (relative to the working
- * directory, like demo/) and the crowd reading test. Every failure names the file, and for a
- * malformed test the JSON path, so a broken template is fixed at its source.
+ * Reads the annotation guidelines shipped in each task type's folder (app/task-types/<id>/, found
+ * beside this file, so the built server and the CLI bundle find them too) and the crowd reading
+ * test. Every failure names the file, and for a malformed test the JSON path, so a broken
+ * template is fixed at its source.
  *
  * The reading test holds its answer key, so it is kept apart from the templates workers see: a
  * deployment points QUALIFICATION_TEST_FILE at its own private test (outside the repository); the
@@ -11,15 +12,16 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ZodError } from "zod";
 import { formatJsonPath } from "../domain/judge-problems.ts";
-import { TASK_TYPE_IDS, taskType, type TaskTypeId } from "../domain/tasks/registry.ts";
+import { TASK_TYPE_IDS, taskType, type TaskTypeId } from "../task-types/registry.ts";
 import { qualificationTestSchema, type QualificationTest } from "../domain/qualification.ts";
 
 /** Guidelines and MTurk templates exist per task type, named by its id. */
 export const GUIDELINE_KINDS = TASK_TYPE_IDS;
 export type GuidelineKind = TaskTypeId;
 
+/** The task types' folders: <id>/guidelines.md and <id>/mturk.html in each. */
 export function templatesDir(): string {
-  return resolve(process.cwd(), "annotation-templates");
+  return resolve(import.meta.dirname, "../task-types");
 }
 
 export class TemplateError extends Error {
@@ -43,9 +45,10 @@ function readTemplate(file: string): string {
 /** The Markdown guidelines for a task type, as written. */
 export function loadGuidelines(kind: GuidelineKind, dir = templatesDir()): string {
   if (!(GUIDELINE_KINDS as readonly string[]).includes(kind)) {
-    throw new TemplateError(join(dir, "guidelines"), [{ path: "$", message: `unknown guideline kind "${kind}" (${GUIDELINE_KINDS.join(", ")})` }]);
+    const problem = { path: "$", message: `unknown guideline kind "${kind}" (${GUIDELINE_KINDS.join(", ")})` };
+    throw new TemplateError(join(dir, kind), [problem]);
   }
-  const file = join(dir, "guidelines", `${taskType(kind).templateName}.md`);
+  const file = join(dir, taskType(kind).templateName, "guidelines.md");
   const text = readTemplate(file);
   if (text.trim() === "") throw new TemplateError(file, [{ path: "$", message: "the guidelines are empty" }]);
   return text;

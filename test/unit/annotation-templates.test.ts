@@ -3,7 +3,8 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { qualificationKey, scoreQualification } from "../../app/domain/qualification.ts";
 import { AGREEMENT_RUBRIC } from "../../app/domain/rubric.ts";
-import { DEMO_QUALIFICATION_TEST, loadGuidelines, loadQualificationTest, qualificationTestFile, TemplateError } from "../../app/server/templates.server.ts";
+import { DEMO_QUALIFICATION_TEST, loadGuidelines, loadQualificationTest, qualificationTestFile, templatesDir, TemplateError } from "../../app/server/templates.server.ts";
+import { TASK_TYPE_IDS } from "../../app/task-types/registry.ts";
 import { tempDir } from "../../harness/temp-db.ts";
 
 describe("the shipped annotation templates", () => {
@@ -22,11 +23,15 @@ describe("the shipped annotation templates", () => {
   });
 
   it("keep no qualification test, and so no answer key, among the templates workers see", () => {
-    expect(existsSync("annotation-templates/qualification")).toBe(false);
-    const files = readdirSync("annotation-templates", { recursive: true, encoding: "utf8" });
+    expect(existsSync(join(templatesDir(), "qualification"))).toBe(false);
     const demo = loadQualificationTest();
+    // Everything a task type's folder ships besides code: its guidelines and MTurk template.
+    const files = TASK_TYPE_IDS.flatMap((id) =>
+      readdirSync(join(templatesDir(), id), { recursive: true, encoding: "utf8" }).map((f) => join(id, f)),
+    );
+    expect(files.filter((f) => /\.(html|md)$/.test(f))).toHaveLength(2 * TASK_TYPE_IDS.length);
     for (const file of files.filter((f) => /\.(json|html|md)$/.test(f))) {
-      const text = readFileSync(join("annotation-templates", file), "utf8");
+      const text = readFileSync(join(templatesDir(), file), "utf8");
       expect(text, file).not.toMatch(/"answer"\s*:/);
       // No question of the test is shipped with the templates either.
       for (const q of demo.questions) expect(text, file).not.toContain(q.passage.slice(0, 60));
@@ -60,7 +65,7 @@ describe("template loading errors", () => {
   beforeEach(() => {
     tmp = tempDir("socrates-templates-");
     mkdirSync(join(tmp.dir, "qualification"));
-    mkdirSync(join(tmp.dir, "guidelines"));
+    for (const id of TASK_TYPE_IDS) mkdirSync(join(tmp.dir, id));
   });
   afterEach(() => tmp.cleanup());
 
@@ -76,7 +81,7 @@ describe("template loading errors", () => {
 
   it("names the missing file", () => {
     const missing = problemsOf(() => loadGuidelines("ab-reactiveness", tmp.dir));
-    expect(missing.message).toBe(`${join(tmp.dir, "guidelines", "ab-reactiveness.md")}: $: cannot read (ENOENT)`);
+    expect(missing.message).toBe(`${join(tmp.dir, "ab-reactiveness", "guidelines.md")}: $: cannot read (ENOENT)`);
     const noTest = problemsOf(() => loadQualificationTest(join(tmp.dir, "qualification", "english-comprehension.json")));
     expect(noTest.message).toBe(`${join(tmp.dir, "qualification", "english-comprehension.json")}: $: cannot read (ENOENT)`);
   });
@@ -90,7 +95,7 @@ describe("template loading errors", () => {
   });
 
   it("refuses empty guidelines and unknown kinds", () => {
-    writeFileSync(join(tmp.dir, "guidelines", "consensus-snippet.md"), "  \n");
+    writeFileSync(join(tmp.dir, "consensus-snippet", "guidelines.md"), "  \n");
     expect(problemsOf(() => loadGuidelines("consensus-snippet", tmp.dir)).problems).toEqual([{ path: "$", message: "the guidelines are empty" }]);
     expect(problemsOf(() => loadGuidelines("other" as "consensus-snippet", tmp.dir)).problems[0].message).toMatch(/unknown guideline kind "other"/);
   });

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BundleImportError, importBundleFiles, type BundleFile } from "../../app/server/bundle-store.server.ts";
-import { abReactivenessServer } from "../../app/server/annotation/task-types/ab-reactiveness.server.ts";
+import { abReactivenessServer } from "../../app/task-types/ab-reactiveness/handlers.server.ts";
 import { ServiceError } from "../../app/server/http/errors.server.ts";
 import { fixtureAbBundle, fixtureBundle } from "../fixtures/bundle-fixture.ts";
 import { tableCounts, tempDb } from "../../harness/temp-db.ts";

@@ -1,11 +1,12 @@
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { DEFAULT_LABELS_PER_ITEM, POOLS, type Pool } from "../../domain/study-config.ts";
-import { isTaskTypeId, TASK_TYPE_IDS, type TaskTypeId } from "../../domain/tasks/ids.ts";
-import { TASK_TYPES } from "../../domain/tasks/registry.ts";
-import type { StudyFormChoices } from "../../domain/tasks/study-form.ts";
+import { isTaskTypeId, TASK_TYPE_IDS, type TaskTypeId } from "../../task-types/registry.ts";
+import { TASK_TYPES } from "../../task-types/registry.ts";
+import type { StudyFormChoices } from "../../task-types/study-form.ts";
 import { FormErrorSummary, type FormFailure } from "./FormErrorSummary.tsx";
-import { FieldError, STUDY_TYPE_FORMS, type FormValues } from "./StudyTypeFields.tsx";
+import { FieldError, type FormValues } from "./StudyTypeFields.tsx";
+import { STUDY_TYPE_FORMS } from "../../task-types/registry.tsx";
 
 /** What the action answered: a refusal or a preview, each with the values that were posted. */
 export type NewStudyResult =

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { taskTypeName } from "../../domain/tasks/registry.ts";
+import { taskTypeName } from "../../task-types/registry.ts";
 
 export interface StudyHeaderProps {
   study: { id: number; name: string; type: string; pool: string; labelsPerItem: number; status: string };

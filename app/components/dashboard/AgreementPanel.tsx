@@ -2,7 +2,7 @@
  * Inter-annotator agreement: Krippendorff's alpha per level with its bootstrap 95% CI, and the
  * same without the flagged annotators side by side when any were left out.
  */
-import { TASK_TYPES } from "../../domain/tasks/registry.ts";
+import { TASK_TYPES } from "../../task-types/registry.ts";
 import type { AgreementSummary, LevelFigures } from "../../domain/validation/index.ts";
 import { formatCi, formatCoefficient } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";

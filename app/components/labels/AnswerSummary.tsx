@@ -1,41 +1,13 @@
-/** A label's answer in words: per topic its score and each party's position (consensus), or the A/B choice. */
-import type { AnswerSummary as Summary, TopicSummary } from "../../domain/label-review/summary.ts";
+/** A label's answer in words, as its task type words it (the type's AnswerSummary from the registry). */
+import type { AnswerSummary as Summary } from "../../task-types/registry.ts";
+import { TASK_UIS } from "../../task-types/registry.tsx";
+import type { AnswerSummaryProps } from "../../task-types/task-ui.tsx";
 
 /**
  * `changed` holds the payload paths that differ from the revision before; those answers are marked.
  * `full` shows each option's whole text instead of its shortened form.
  */
 export function AnswerSummary({ summary, changed = [], full = false }: { summary: Summary; changed?: readonly string[]; full?: boolean }) {
-  if (summary.kind === "ab-reactiveness") {
-    return <p className={`answer-summary${changed.includes("choice") ? " changed" : ""}`}>{summary.text}</p>;
-  }
-  return (
-    <ul className="answer-summary">
-      {summary.topics.map((topic) => (
-        <TopicLine key={topic.topicId} topic={topic} changed={changed} full={full} />
-      ))}
-    </ul>
-  );
-}
-
-function TopicLine({ topic, changed, full }: { topic: TopicSummary; changed: readonly string[]; full: boolean }) {
-  const base = `topics.${topic.topicId}`;
-  const mark = (path: string) => (changed.includes(path) ? " changed" : "");
-  return (
-    <li>
-      <strong className="answer-topic">{topic.name}</strong>{" "}
-      <span className={`answer-score${mark(`${base}.score`)}`}>
-        score {topic.score}
-        {topic.scoreLabel ? ` (${topic.scoreLabel})` : ""}
-      </span>
-      {topic.carriedForward ? <span className={`chip answer-carried${mark(`${base}.carriedForward`)}`}>carried forward</span> : null}
-      <ul className="answer-positions">
-        {topic.positions.map((p) => (
-          <li key={p.partyId} className={`answer-position${mark(`${base}.positions.${p.partyId}`)}`}>
-            <span className="answer-party">{p.party}:</span> {p.letter ? <b className="answer-letter">{p.letter}</b> : null} {full ? p.fullText : p.text}
-          </li>
-        ))}
-      </ul>
-    </li>
-  );
+  const Words = TASK_UIS[summary.kind].AnswerSummary as (props: AnswerSummaryProps<Summary>) => JSX.Element;
+  return <Words summary={summary} changed={changed} full={full} />;
 }

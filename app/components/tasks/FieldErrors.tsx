@@ -1,5 +1,5 @@
 /** Server or client validation problems shown next to the field their path names. */
-import type { FieldProblem } from "../../domain/tasks/task-view.ts";
+import type { FieldProblem } from "../../task-types/task-view.ts";
 
 /** Problems whose path is exactly `path`. */
 export function problemsAt(problems: readonly FieldProblem[], path: string): FieldProblem[] {

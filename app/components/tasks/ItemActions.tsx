@@ -6,7 +6,7 @@
 import { useFetcher, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { ITEM_ACTION_SHORTCUTS, type ItemActionCommand } from "./item-action-shortcuts.ts";
-import { displayKey, type PageShortcut } from "./shortcuts.ts";
+import { displayKey, type PageShortcut } from "../../domain/shortcuts.ts";
 
 export interface ItemActionsConfig {
   /** Where the page posts (it names the item). */

@@ -2,7 +2,7 @@
 import * as RadioGroup from "@radix-ui/react-radio-group";
 import { useState } from "react";
 import { AGREEMENT_RUBRIC } from "../../domain/rubric.ts";
-import type { FieldProblem } from "../../domain/tasks/task-view.ts";
+import type { FieldProblem } from "../../task-types/task-view.ts";
 import { FieldErrors, problemsAt } from "./FieldErrors.tsx";
 
 /** The 1–5 agreement score with the rubric: the hovered or focused level is described inline, else the chosen one. */

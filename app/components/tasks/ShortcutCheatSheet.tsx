@@ -1,6 +1,6 @@
 /** The keyboard cheat sheet: a modal list built from a task's shortcut table, so docs and handler never drift. */
 import { useEffect, useId, useRef } from "react";
-import { displayKey, type ShortcutSpec } from "./shortcuts.ts";
+import { displayKey, type ShortcutSpec } from "../../domain/shortcuts.ts";
 
 /** "1", "2", …, "5" reads as "1–5"; other key lists stay as they are. */
 export function compactKeys(keys: readonly string[]): string[] {

@@ -1,9 +1,9 @@
 /** The frame both task kinds share: the header (kind, title, progress, shortcuts button), the live regions and the submit row. */
 import type { ReactNode } from "react";
 import { Markdown } from "./Markdown.tsx";
-import { displayKey } from "./shortcuts.ts";
+import { displayKey } from "../../domain/shortcuts.ts";
 import { TaskProgress } from "./TaskProgress.tsx";
-import type { FieldProblem, TaskProgressValue } from "../../domain/tasks/task-view.ts";
+import type { FieldProblem, TaskProgressValue } from "../../task-types/task-view.ts";
 
 export function TaskTop({ kind, title, progress, onShowShortcuts }: { kind: string; title: ReactNode; progress: TaskProgressValue; onShowShortcuts: () => void }) {
   return (

@@ -2,7 +2,7 @@
  * Turns as an annotator sees them: parties colour-coded by their place in the scenario (the same
  * colours as the run viewer), the mediator set apart, and optionally one party marked as the target.
  */
-import type { TaskTurn } from "../../domain/tasks/task-view.ts";
+import type { TaskTurn } from "../../task-types/task-view.ts";
 
 export function TaskDialogue({
   turns,

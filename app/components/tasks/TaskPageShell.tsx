@@ -6,10 +6,8 @@
  */
 import { useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { ConsensusLabel } from "../../domain/labels.ts";
-import type { FieldProblem, TaskProgressValue, TaskView } from "../../domain/tasks/task-view.ts";
-import type { AbChoice } from "./ab-task-state.ts";
-import type { ConsensusDraft } from "./consensus-form-state.ts";
+import type { FieldProblem, TaskProgressValue } from "../../task-types/task-view.ts";
+import type { TaskView } from "../../task-types/registry.ts";
 import { useItemActions, type ItemActionsConfig } from "./ItemActions.tsx";
 import { ItemTask } from "./ItemTask.tsx";
 import { mayQueueFor } from "./queued-keys.ts";
@@ -20,9 +18,10 @@ import { useTaskPosting, type TaskPostingOptions } from "./useTaskPosting.ts";
 export interface TaskPageItem {
   itemId: number;
   task: TaskView;
-  previousLabel: ConsensusLabel | null;
-  initialLabel: ConsensusDraft | null;
-  initialChoice: AbChoice | null;
+  /** What the type's form starts from (its handlers' task-page part; the type's component reads them). */
+  previousLabel: unknown;
+  initialLabel: unknown;
+  initialChoice: unknown;
   study: { guidelines: string };
 }
 

@@ -1,5 +1,5 @@
 /** How far the annotator is through their assignment: a bar and "n of m done". No timer is shown. */
-import type { TaskProgressValue } from "../../domain/tasks/task-view.ts";
+import type { TaskProgressValue } from "../../task-types/task-view.ts";
 
 export function TaskProgress({ progress }: { progress: TaskProgressValue }) {
   const total = Math.max(0, progress.total);

@@ -6,23 +6,14 @@
  * annotator never saw. A list of what may queue rather than of what may not: a key added to a
  * task later is an answer key (dropped) until someone decides otherwise here.
  */
-import { AB_REACTIVENESS, CONSENSUS_SNIPPET, type TaskTypeId } from "../../domain/tasks/ids.ts";
-import { AB_SHORTCUTS, type AbCommand } from "./ab-task-state.ts";
-import { CONSENSUS_SHORTCUTS, type ConsensusCommand } from "./consensus-form-state.ts";
+import { taskType, type TaskTypeId } from "../../task-types/registry.ts";
 import { ITEM_ACTION_SHORTCUTS, type ItemActionCommand } from "./item-action-shortcuts.ts";
-import { commandOf, keyName, type KeyLike, type ShortcutSpec } from "./shortcuts.ts";
+import { commandOf, keyName, type KeyLike } from "../../domain/shortcuts.ts";
 
-const CONSENSUS_QUEUE: readonly ConsensusCommand[] = ["nextTopic", "prevTopic", "nextParty", "prevParty", "toggleBackground", "toggleGuidelines", "toggleCheatSheet", "closeOverlay"];
-const AB_QUEUE: readonly AbCommand[] = ["toggleGuidelines", "toggleCheatSheet", "closeOverlay"];
 /** Undo reopens the annotator's previous item (one they have seen); skip and flag decide about this one. */
 const PAGE_QUEUE: readonly ItemActionCommand[] = ["undo"];
 /** Moving focus answers nothing. */
 const FOCUS_KEYS = new Set(["Tab", "Shift+Tab"]);
-
-const TASK_QUEUE: { [Id in TaskTypeId]: { shortcuts: readonly ShortcutSpec[]; queue: readonly string[] } } = {
-  [CONSENSUS_SNIPPET]: { shortcuts: CONSENSUS_SHORTCUTS, queue: CONSENSUS_QUEUE },
-  [AB_REACTIVENESS]: { shortcuts: AB_SHORTCUTS, queue: AB_QUEUE },
-};
 
 /** True when a key typed before the item of this kind was on screen may act on it once it is. */
 export function mayQueueFor(kind: TaskTypeId, key: KeyLike): boolean {
@@ -30,7 +21,8 @@ export function mayQueueFor(kind: TaskTypeId, key: KeyLike): boolean {
   // The page's shortcuts win over the task's keys (useTaskKeys), so they decide first here too.
   const page = commandOf(ITEM_ACTION_SHORTCUTS, key);
   if (page) return PAGE_QUEUE.includes(page);
-  const { shortcuts, queue } = TASK_QUEUE[kind];
+  // The task's own keys and which of them may queue: its definition's `keys`.
+  const { shortcuts, queue } = taskType(kind as string).keys;
   const command = commandOf(shortcuts, key);
   return command !== null && queue.includes(command);
 }

@@ -5,7 +5,7 @@
  * is read through a ref, so the listener is registered once.
  */
 import { useEffect, useRef } from "react";
-import { handledElsewhere, isTypingTarget, keyName, pageShortcutOf, type PageShortcut } from "./shortcuts.ts";
+import { handledElsewhere, isTypingTarget, keyName, pageShortcutOf, type PageShortcut } from "../../domain/shortcuts.ts";
 
 export interface TaskKeyOptions {
   cheatSheetOpen: boolean;

@@ -6,7 +6,7 @@
  */
 import { useFetcher, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import type { AbLabelPayload, ConsensusLabel } from "../../domain/labels.ts";
+import type { LabelPayload } from "../../task-types/registry.ts";
 import { useAutosave } from "./useAutosave.ts";
 import { useTimeOnTask } from "./useTimeOnTask.ts";
 
@@ -37,7 +37,7 @@ export function useTaskPosting({ action, itemId, draftsEnabled, fields }: TaskPo
   const autosave = useAutosave(draftValue, saveDraftNow);
 
   const send = useCallback(
-    (payload: ConsensusLabel | AbLabelPayload) => {
+    (payload: LabelPayload) => {
       autosave.cancel();
       submit({ ...fields, intent: "submit", payload: JSON.stringify(payload), secondsOnTask: String(Math.round(seconds() * 10) / 10) }, { method: "post", action });
     },

@@ -1,7 +1,7 @@
 /**
  * `socrates mturk export`: a batch for Mechanical Turk's requester site, written to one folder.
  *
- *   template.html           the HIT layout (annotation-templates/mturk/<type>.html with the
+ *   template.html           the HIT layout (app/task-types/<type>/mturk.html with the
  *                           study's guidelines rendered in), pasted into the project's source
  *   input.csv               one row per HIT (= study item still missing labels); the header is
  *                           exactly the template's `${…}` variables. Items missing different
@@ -23,13 +23,13 @@ import { answerKeyXml, questionFormXml } from "../../domain/crowd/qualification-
 import { markdownToHtml } from "../../domain/crowd/hit-render.ts";
 import { fillTemplate, insertGuidelines, templateVariables } from "../../domain/crowd/mturk-template.ts";
 import { toCsv } from "../../domain/csv.ts";
-import { hitValues, isTaskTypeId, taskType } from "../../domain/tasks/registry.ts";
+import { hitValues, isTaskTypeId, taskType } from "../../task-types/registry.ts";
 import type { Db } from "../../server/db.server.ts";
 import { ServiceError } from "../../server/http/errors.server.ts";
 import { checkOutputFolder, OutputFolderError } from "../../server/output-folder.server.ts";
 import { writeOutputFile } from "../../server/storage-full.server.ts";
 import { loadItem } from "../../server/annotation/task-view.server.ts";
-import { taskView } from "../../server/annotation/task-types/registry.server.ts";
+import { taskView } from "../../task-types/registry.server.ts";
 import { latestLabelRows } from "../../server/models/label.server.ts";
 import { studyItemIds } from "../../server/models/study.server.ts";
 import { loadGuidelines, loadQualificationTest, templatesDir, TemplateError, type GuidelineKind } from "../../server/templates.server.ts";
@@ -53,7 +53,7 @@ export interface ExportOptions {
   force?: boolean;
   /** Recorded in hit-config.json; defaults to the current time. */
   now?: Date;
-  /** Where annotation-templates/ lives (default: the working directory's). */
+  /** Where the task types' folders live (default: app/task-types). */
   templatesDir?: string;
 }
 
@@ -87,7 +87,7 @@ export function defaultExportDir(studyId: number, now = new Date()): string {
 
 /** The template source for a study type, with its variables checked against what the export can fill. */
 function loadMturkTemplate(kind: GuidelineKind, dir: string): { file: string; source: string } {
-  const file = join(dir, "mturk", `${taskType(kind).templateName}.html`);
+  const file = join(dir, taskType(kind).templateName, "mturk.html");
   let source: string;
   try {
     source = readFileSync(file, "utf8");

@@ -15,7 +15,7 @@ import { ServiceError, badInput, forbidden } from "../../server/http/errors.serv
 import { checkSecondsOnTask, saveDraft } from "../../server/annotation/submit.server.ts";
 import { recordItemShown } from "../../server/annotation/item-shown.server.ts";
 import { loadItem } from "../../server/annotation/task-view.server.ts";
-import { TASK_SERVERS, type TaskPart } from "../../server/annotation/task-types/registry.server.ts";
+import { TASK_SERVERS, type TaskPart } from "../../task-types/registry.server.ts";
 import { findCrowdWorker } from "../../server/models/annotator.server.ts";
 import { leaseFixedItem } from "../../server/models/assignment.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";

@@ -5,7 +5,7 @@
  */
 import { median } from "../../domain/validation/rows.ts";
 import { FEDERAL_MINIMUM_WAGE_USD, HIT_DEFAULTS, estimateCost, hitSettingsSchema, type CostEstimate, type HitSettings } from "../../domain/crowd/hit-config.ts";
-import { taskType } from "../../domain/tasks/registry.ts";
+import { taskType } from "../../task-types/registry.ts";
 import type { Db } from "../../server/db.server.ts";
 import { ServiceError, badInput, zodProblems } from "../../server/http/errors.server.ts";
 import type { StudyRow } from "../../server/models/study.server.ts";

@@ -4,7 +4,7 @@
  * the CSV is HTML we built ourselves (see hit-render.ts), and the CSV header is read off the
  * template, never written by hand.
  *
- * The template sources in annotation-templates/mturk/ also carry one marker,
+ * The template sources (each task type's app/task-types/<id>/mturk.html) also carry one marker,
  * `<!-- socrates:guidelines -->`, which the export replaces with the study's Markdown guidelines
  * rendered to HTML, so the HIT and the web task show the same instructions.
  */

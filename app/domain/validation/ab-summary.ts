@@ -6,7 +6,7 @@
  */
 import { abLabelMatrix, personaFidelity, type AbChoice, type AbPair, type BackboneFidelity } from "../metrics/persona-fidelity.ts";
 import { bootstrapAlpha, krippendorffAlpha, DEFAULT_DRAWS, DEFAULT_SEED } from "../stats/index.ts";
-import { AB_REACTIVENESS } from "../tasks/ids.ts";
+import { AB_REACTIVENESS } from "../../task-types/ab-reactiveness/label.ts";
 import type { LevelAgreement } from "./consensus-agreement.ts";
 import { checkLabelRows, compareIds, compareStrings, indexItems, labelName } from "./rows.ts";
 import type { AbItem, AbLabelRow } from "./types.ts";

@@ -2,7 +2,9 @@
  * A slim, serializable view of an agreement result (consensus or A/B) for the dashboard: the
  * figures without the rating matrix, so a page does not ship every label to the browser.
  */
-import { AB_REACTIVENESS, CONSENSUS_SNIPPET, type TaskTypeId } from "../tasks/ids.ts";
+import { AB_REACTIVENESS } from "../../task-types/ab-reactiveness/label.ts";
+import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
+import type { TaskTypeId } from "../../task-types/registry.ts";
 import type { AbSummary } from "./ab-summary.ts";
 import type { ConsensusAgreement, LevelAgreement } from "./consensus-agreement.ts";
 

@@ -1,21 +1,13 @@
-/** The gold items of a study, split by task type into the shapes goldAccuracy expects. */
-import { AB_REACTIVENESS, CONSENSUS_SNIPPET, type TaskTypeId } from "../tasks/ids.ts";
-import { parseConsensusGold, type AbGoldItem, type ConsensusGoldItem } from "./gold.ts";
+/** The gold items of a study, by task type, in the shapes goldAccuracy expects (each type's own gold rules). */
+import { TASK_TYPE_IDS, taskType, type TaskTypeId } from "../../task-types/registry.ts";
+import type { GoldItemSource } from "../../task-types/task-type.ts";
+import type { GoldSet } from "./gold.ts";
 
-/** What goldFor reads of a study item. */
-export interface GoldItemSource {
-  itemId: number;
-  kind: TaskTypeId;
-  isGold: boolean;
-  gold: unknown;
-  levelA: number | null;
-  levelB: number | null;
-}
+export type { GoldItemSource };
 
-export function goldFor(items: readonly GoldItemSource[]): { consensus: ConsensusGoldItem[]; ab: AbGoldItem[] } {
+export function goldFor(items: readonly GoldItemSource[]): GoldSet {
   const gold = items.filter((i) => i.isGold);
-  return {
-    consensus: gold.filter((i) => i.kind === CONSENSUS_SNIPPET).map((i) => ({ itemId: i.itemId, reference: parseConsensusGold(i.gold, i.itemId).topics })),
-    ab: gold.filter((i) => i.kind === AB_REACTIVENESS).map((i) => ({ itemId: i.itemId, levelA: i.levelA as number, levelB: i.levelB as number })),
-  };
+  return Object.fromEntries(
+    TASK_TYPE_IDS.map((kind: TaskTypeId) => [kind, gold.filter((i) => i.kind === kind).map((i) => taskType(kind as string).gold.fromItem(i))]),
+  ) as GoldSet;
 }

@@ -3,7 +3,8 @@
  * one row per study item and one per submitted label (its latest revision). Ids are whatever
  * the database uses (integer item ids, annotator ids as strings).
  */
-import type { AbLabelPayload, ConsensusLabel } from "../labels.ts";
+import type { AbLabelPayload } from "../../task-types/ab-reactiveness/label.ts";
+import type { ConsensusLabel } from "../../task-types/consensus-snippet/label.ts";
 
 export type ItemId = number | string;
 export type Pool = "expert" | "crowd";

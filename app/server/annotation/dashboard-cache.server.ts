@@ -9,14 +9,12 @@
  * `SOCRATES_DASHBOARD_CACHE=off` computes every request afresh (bench/dashboard.ts's "before").
  */
 import type { ChannelStats } from "../../domain/crowd/channel-stats.ts";
-import type { ConsensusTrend } from "../../domain/validation/index.ts";
 import { studyChannelStats } from "../crowd/channel-stats.server.ts";
 import { inTransaction, type Db } from "../db.server.ts";
 import { dashboardMark, inReadSnapshot } from "../models/data-version.server.ts";
 import { dashboardAnalytics, withLeaseParts, type DashboardAnalytics } from "./dashboard.server.ts";
 import { figuresView, namedView, studyDashboardView, type StudyDashboardView, type ViewOptions } from "./dashboard-view.server.ts";
-import { trendChartSvg } from "./task-types/consensus-snippet-dashboard.server.ts";
-import type { DashboardView } from "./task-types/registry.server.ts";
+import { dashboardSvg, type DashboardView } from "../../task-types/registry.server.ts";
 
 /** Entries per database connection: a figures entry per (study, flagged exclusion, fast-label exclusion), a view entry per reference too. */
 export const DASHBOARD_CACHE_ENTRIES = 32;
@@ -115,13 +113,13 @@ export function dashboardPage(db: Db, studyId: number, options: ViewOptions): Da
 /** The page's data computed now, uncached. */
 export function freshPage(db: Db, studyId: number, options: ViewOptions): DashboardPage {
   const view = studyDashboardView(db, studyId, options);
-  return { view, channels: studyChannelStats(db, studyId, view.gold), trendSvg: trendChartSvg(view.trend) };
+  return { view, channels: studyChannelStats(db, studyId, view.gold), trendSvg: dashboardSvg(view) };
 }
 
 /** The trend's SVG, drawn once per figures entry (Vega's rendering costs more than the rest of a cached page). */
 function trendSvgOf(figures: Figures, part: DashboardView): Promise<string | null> {
   if (!figures.trendSvg) {
-    const svg = trendChartSvg(part.trend as ConsensusTrend | null);
+    const svg = dashboardSvg(part);
     figures.trendSvg = svg;
     // A failed rendering is not kept: the next request tries again.
     svg.catch(() => {

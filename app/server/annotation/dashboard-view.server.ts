@@ -6,8 +6,8 @@
  */
 import type { Db } from "../db.server.ts";
 import { studyDashboard, type StudyDashboard } from "./dashboard.server.ts";
-import type { DashboardViewOptions, TaskTypeServer } from "./task-types/handler.server.ts";
-import { TASK_SERVERS, type DashboardFigures, type DashboardView } from "./task-types/registry.server.ts";
+import type { DashboardViewOptions, TaskTypeServer } from "../../task-types/handler.server.ts";
+import { TASK_SERVERS, type DashboardFigures, type DashboardView } from "../../task-types/registry.server.ts";
 
 /** What the page asks for: leave flagged annotators out or not, fast labels out or not, and the reference backbone. */
 export type ViewOptions = DashboardViewOptions & { excludeFast?: boolean };

@@ -13,7 +13,7 @@ import { assignedAnnotators } from "../models/assignment.server.ts";
 import { labelStatusCounts } from "../models/label.server.ts";
 import { forStatistics, loadActiveLeases, loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import { getStudy } from "./studies.server.ts";
-import { TASK_SERVERS, type DashboardFigures } from "./task-types/registry.server.ts";
+import { TASK_SERVERS, type DashboardFigures } from "../../task-types/registry.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
 import { LABEL_STATUSES, type LabelStatus } from "../../domain/label-status.ts";
 

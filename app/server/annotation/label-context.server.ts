@@ -6,7 +6,7 @@
 import type { ScenarioBody } from "../../domain/bundle.ts";
 import { itemPlaces, type PlaceItem } from "../../domain/label-review/place.ts";
 import { summariseAnswer, type AnswerSummary } from "../../domain/label-review/summary.ts";
-import type { LabelPayload } from "../../domain/labels.ts";
+import type { LabelPayload } from "../../task-types/registry.ts";
 import type { Db } from "../db.server.ts";
 import { findAbPair } from "../models/ab-pair.server.ts";
 import { snippetsOfRun } from "../models/snippet.server.ts";

@@ -8,7 +8,7 @@ import type { Db } from "../db.server.ts";
 import { labelRevisionsOf } from "../models/label.server.ts";
 import { loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import { getStudy } from "./studies.server.ts";
-import { TASK_SERVERS } from "./task-types/registry.server.ts";
+import { TASK_SERVERS } from "../../task-types/registry.server.ts";
 
 export function labelsCsv(db: Db, studyId: number): string {
   const study = getStudy(db, studyId);

@@ -7,8 +7,8 @@ import { notFound } from "../http/errors.server.ts";
 import { findStudy, itemCounts, listStudyRows, updateStudyStatus, type StudyRow } from "../models/study.server.ts";
 import type { Pool } from "../../domain/study-config.ts";
 
-export { createAbStudy } from "./task-types/ab-reactiveness.server.ts";
-export { createConsensusStudy } from "./task-types/consensus-snippet.server.ts";
+export { createAbStudy } from "../../task-types/ab-reactiveness/handlers.server.ts";
+export { createConsensusStudy } from "../../task-types/consensus-snippet/handlers.server.ts";
 
 export type { StudyRow };
 

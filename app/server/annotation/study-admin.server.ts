@@ -2,8 +2,8 @@
  * The admin's study list and its "New study" form: the overview it shows, and turning the posted
  * form into a new study (each type reads its own fields: task-types/<id>.server.ts).
  */
-import { TASK_TYPE_IDS, isTaskTypeId, type TaskTypeId } from "../../domain/tasks/ids.ts";
-import type { StudyFormChoices } from "../../domain/tasks/study-form.ts";
+import { TASK_TYPE_IDS, isTaskTypeId, type TaskTypeId } from "../../task-types/registry.ts";
+import type { StudyFormChoices } from "../../task-types/study-form.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
 import { badInput, ServiceError, type FieldProblem } from "../http/errors.server.ts";
 import { itemsOfStudy } from "../models/study.server.ts";
@@ -11,9 +11,9 @@ import { matchesText, parseSort, sortRows } from "../../domain/table-sort.ts";
 import { labelCountsByStudy, labelStatusCounts } from "../models/label.server.ts";
 import { defaultGuidelines } from "../templates.server.ts";
 import { listStudies } from "./studies.server.ts";
-import { formNumber } from "./task-types/new-study.server.ts";
-import type { TaskTypeServer } from "./task-types/handler.server.ts";
-import { TASK_SERVERS } from "./task-types/registry.server.ts";
+import { formNumber } from "./new-study.server.ts";
+import type { TaskTypeServer } from "../../task-types/handler.server.ts";
+import { TASK_SERVERS } from "../../task-types/registry.server.ts";
 
 function formChoicesOf(db: Db, id: TaskTypeId): StudyFormChoices {
   const server: TaskTypeServer<TaskTypeId> = TASK_SERVERS[id];

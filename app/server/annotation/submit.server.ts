@@ -5,8 +5,8 @@
  * the pure checks from app/domain, then write through the label store.
  */
 import { z } from "zod";
-import { labelPayloadSchema, type LabelPayload } from "../../domain/labels.ts";
-import { checkLabel } from "../../domain/tasks/registry.ts";
+import { checkLabel, labelPayloadSchema, type LabelPayload } from "../../task-types/registry.ts";
+import { refuseOnSubmit } from "../../task-types/registry.server.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
 import { ServiceError, badInput, forbidden, zodProblems } from "../http/errors.server.ts";
 import { revisionByClientToken, upsertDraft, writeLabelRevision } from "../models/label.server.ts";
@@ -15,8 +15,7 @@ import { identityConfirmedOnSubmit } from "./identity.server.ts";
 import { refuseUnshown } from "./item-shown.server.ts";
 import { statusForNewLabel } from "./label-status.server.ts";
 import { getStudy } from "./studies.server.ts";
-import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem, type ItemRow, type SnippetContext } from "./task-view.server.ts";
-import { CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
+import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem, type SnippetContext } from "./task-view.server.ts";
 
 export interface SubmitInput {
   studyId: number;
@@ -46,22 +45,13 @@ export function validatePayload(db: Db, itemId: number, studyId: number, annotat
   // The snippet's place in its run is read once, and only when a check needs it.
   let known: SnippetContext | undefined;
   const context = () => (known ??= snippetContext(db, item.snippetId as number));
-  refuseCarryOnFirstSnippet(item, label, context);
+  refuseOnSubmit(item, label, context);
   const problems = checkLabel(label, {
     scenario: () => playedScenarioOfRun(db, context().runId).body,
     previousLabel: () => previousOwnLabel(db, item, annotatorId, item.snippetId === null ? undefined : context()),
   });
   if (problems.length) throw badInput("The label is not valid", problems);
   return label;
-}
-
-/** A trajectory's first snippet has nothing before it: carry-forward there is refused in the annotator's terms. */
-function refuseCarryOnFirstSnippet(item: ItemRow, label: LabelPayload, context: () => SnippetContext): void {
-  if (label.kind !== CONSENSUS_SNIPPET || item.snippetId === null) return;
-  const carried = Object.keys(label.topics).filter((id) => label.topics[id].carriedForward);
-  if (carried.length === 0 || context().position > 1) return;
-  const message = "this is the first snippet of the conversation, so there is nothing to carry forward: give a score and positions";
-  throw badInput("Carry-forward is not possible on a conversation's first snippet", carried.map((id) => ({ path: `topics.${id}.carriedForward`, message })));
 }
 
 /** Refuses a time on task outside 0–86400 seconds (null means not measured). */

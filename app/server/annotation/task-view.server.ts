@@ -1,22 +1,23 @@
 /**
- * What an annotator may see of an item, per task type (the type's server handler in task-types/
- * names its builder here; taskView there picks it by the item's type). Blinding is enforced here, by construction: only the
- * fields listed below leave the server — never run or condition ids, model names, reactiveness
- * levels, evaluator output, private thoughts or profiles, or anyone else's labels.
+ * What an annotator may see of an item: the blinded scenario and turns every task type's view is
+ * built from (each type's handlers.server.ts builds its own view from these; taskView in
+ * task-types/registry.server.ts picks it by the item's type). Blinding is enforced here, by
+ * construction: only the fields listed below leave the server — never run or condition ids, model
+ * names, reactiveness levels, evaluator output, private thoughts or profiles, or anyone else's labels.
  */
 import { MEDIATOR_ID, type ScenarioBody } from "../../domain/bundle.ts";
-import type { ConsensusLabel } from "../../domain/labels.ts";
-import type { AbTaskView, ConsensusTaskView, TaskScenario, TaskTurn } from "../../domain/tasks/task-view.ts";
-import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
+import type { ConsensusLabel } from "../../task-types/consensus-snippet/label.ts";
+import type { TaskScenario, TaskTurn } from "../../task-types/task-view.ts";
+import type { TaskView } from "../../task-types/registry.ts";
+import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import { notFound } from "../http/errors.server.ts";
-import { findAbPair } from "../models/ab-pair.server.ts";
 import { ownLabelOnSnippet } from "../models/label.server.ts";
 import { playedScenarioRow, turnsInRange } from "../models/run.server.ts";
 import { findSnippet, snippetAt } from "../models/snippet.server.ts";
 import { findItem, type ItemRow } from "../models/study.server.ts";
 
-export type { AbTaskView, ConsensusTaskView, ItemRow, TaskScenario, TaskTurn };
+export type { ItemRow, TaskScenario, TaskTurn, TaskView };
 
 export function loadItem(db: Db, studyId: number, itemId: number): ItemRow {
   const item = findItem(db, itemId);
@@ -31,7 +32,7 @@ export function playedScenarioOfRun(db: Db, runId: string): { title: string; bod
   return played;
 }
 
-function blindScenario(title: string, body: ScenarioBody): TaskScenario {
+export function blindScenario(title: string, body: ScenarioBody): TaskScenario {
   return {
     title,
     background: body.background,
@@ -41,7 +42,7 @@ function blindScenario(title: string, body: ScenarioBody): TaskScenario {
   };
 }
 
-function turnsBetween(db: Db, runId: string, startTurn: number, endTurn: number, names: Map<string, string>): TaskTurn[] {
+export function turnsBetween(db: Db, runId: string, startTurn: number, endTurn: number, names: Map<string, string>): TaskTurn[] {
   return turnsInRange(db, runId, startTurn, endTurn).map((t) => ({
       turnId: t.turnId,
       speakerId: t.speaker,
@@ -69,33 +70,6 @@ export function snippetContext(db: Db, snippetId: number): SnippetContext {
     startTurn: snippet.startTurn,
     endTurn: snippet.endTurn,
     previous: previous ? { startTurn: previous.startTurn, endTurn: previous.endTurn } : null,
-  };
-}
-
-export function consensusTaskView(db: Db, item: ItemRow): ConsensusTaskView {
-  const context = snippetContext(db, item.snippetId as number);
-  const { title, body } = playedScenarioOfRun(db, context.runId);
-  const names = new Map(body.parties.map((p) => [p.id, p.name]));
-  return {
-    kind: CONSENSUS_SNIPPET,
-    scenario: blindScenario(title, body),
-    previousSnippet: context.previous ? turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names) : null,
-    snippet: turnsBetween(db, context.runId, context.startTurn, context.endTurn, names),
-  };
-}
-
-export function abTaskView(db: Db, item: ItemRow): AbTaskView {
-  const pair = findAbPair(db, item.abPairId as string);
-  if (!pair) throw notFound(`A/B pair of item ${item.id}`);
-  const { title, body } = playedScenarioOfRun(db, pair.runAId);
-  const names = new Map(body.parties.map((p) => [p.id, p.name]));
-  const whole = (runId: string) => turnsBetween(db, runId, 1, Number.MAX_SAFE_INTEGER, names);
-  return {
-    kind: AB_REACTIVENESS,
-    scenario: blindScenario(title, body),
-    conversationA: whole(pair.runAId),
-    conversationB: whole(pair.runBId),
-    targetParty: { id: pair.targetParty, name: names.get(pair.targetParty) ?? pair.targetParty },
   };
 }
 

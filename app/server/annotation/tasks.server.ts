@@ -13,7 +13,7 @@ import { awaitsFirstShowing } from "./item-shown.server.ts";
 import { saveDraft, submitShownLabel } from "./submit.server.ts";
 import { canUndoFrom, flagItem, skipItem, undoTarget } from "./item-actions.server.ts";
 import { loadItem } from "./task-view.server.ts";
-import { TASK_SERVERS } from "./task-types/registry.server.ts";
+import { TASK_SERVERS } from "../../task-types/registry.server.ts";
 
 export function annotatorProgress(db: Db, studyId: number, annotatorId: number): { total: number; done: number } {
   const counts = statusCounts(db, studyId, annotatorId);

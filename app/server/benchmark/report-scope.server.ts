@@ -8,7 +8,8 @@ import type { StudyInput } from "../../domain/benchmark/report/part.ts";
 import type { Db } from "../db.server.ts";
 import { loadStudyResults, type StudyScope } from "./report-studies.server.ts";
 import { listStudyRows } from "../models/study.server.ts";
-import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
+import { AB_REACTIVENESS } from "../../task-types/ab-reactiveness/label.ts";
+import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 
 export interface StudyTables {
   /** The study ids the tables read, in the order named (empty: none named). */

@@ -7,7 +7,8 @@
  */
 import type { StudyResults } from "../../domain/benchmark/report/studies.ts";
 import type { BackboneProxy } from "../../domain/emotion/fidelity-proxy.ts";
-import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
+import { AB_REACTIVENESS } from "../../task-types/ab-reactiveness/label.ts";
+import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import { studyDashboard } from "../annotation/dashboard.server.ts";
 import type { Db } from "../db.server.ts";
 import { storedFidelityProxy, storedProxyPairs } from "../emotion-trajectories.server.ts";

@@ -22,7 +22,7 @@ import {
   type CrowdSource,
   type StoredCrowdAssignment,
 } from "../models/crowd-assignment.server.ts";
-import type { LabelPayload } from "../../domain/labels.ts";
+import type { LabelPayload } from "../../task-types/registry.ts";
 import type { LabelStatus } from "../../domain/label-status.ts";
 import { confirmLabel, statusForNewLabel } from "../annotation/label-status.server.ts";
 import { findCrowdWorker } from "../models/annotator.server.ts";

@@ -1,6 +1,6 @@
 /** Data access for A/B reactiveness pairs. */
 import { and, asc, count, eq } from "drizzle-orm";
-import type { BackboneCount } from "../../domain/tasks/study-form.ts";
+import type { BackboneCount } from "../../task-types/study-form.ts";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 

@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
-import { CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
+import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 

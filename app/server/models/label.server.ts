@@ -6,7 +6,7 @@
 import { and, asc, countDistinct, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { LabelStatus } from "../../domain/label-status.ts";
-import type { LabelPayload } from "../../domain/labels.ts";
+import type { LabelPayload } from "../../task-types/registry.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 

@@ -1,7 +1,7 @@
 /** Data access for studies and their items (study_items). */
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
-import { CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
+import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 

@@ -5,7 +5,7 @@
  */
 import type { BenchmarkPlan } from "../../domain/benchmark/plan.ts";
 import { expectedCallUsd } from "../../domain/benchmark/cost.ts";
-import { CONSENSUS_SNIPPET } from "../../domain/tasks/ids.ts";
+import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import type { LlmConfig } from "../llm/config.server.ts";
 import { findStudy, itemsOfStudy, type StudyRow } from "../models/study.server.ts";

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  abPayloadFromAnswers,
-  choiceField,
-  consensusPayloadFromAnswers,
-  parseTaskAnswers,
-  positionField,
-  scoreField,
-} from "../../../app/domain/crowd/answer-fields.ts";
+import { abPayloadFromAnswers, choiceField } from "../../../app/task-types/ab-reactiveness/answer-fields.ts";
+import { consensusPayloadFromAnswers, positionField, scoreField } from "../../../app/task-types/consensus-snippet/answer-fields.ts";
+import { parseTaskAnswers } from "../../../app/domain/crowd/answer-fields.ts";
 
 const scenario = { topics: [{ id: "PRICE" }, { id: "TERM_2" }], parties: [{ id: "buyer" }, { id: "seller.co" }] };
 

@@ -5,8 +5,8 @@
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { AbTask } from "../../../app/components/tasks/AbTask.tsx";
-import { ConsensusTask } from "../../../app/components/tasks/ConsensusTask.tsx";
+import { AbTask } from "../../../app/task-types/ab-reactiveness/AbTask.tsx";
+import { ConsensusTask } from "../../../app/task-types/consensus-snippet/ConsensusTask.tsx";
 import { previousLabel, previousSnippet, scenario, snippet } from "../tasks/fixtures.ts";
 
 const noop = () => {};

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseCsv } from "../../../app/domain/csv.ts";
-import type { ConsensusLabel } from "../../../app/domain/labels.ts";
+import type { ConsensusLabel } from "../../../app/task-types/consensus-snippet/label.ts";
 import { seedDemoStudies } from "../../../demo/studies.ts";
 import { playedScenarioOfRun, snippetContext } from "../../../app/server/annotation/task-view.server.ts";
 import { listCrowdAssignments } from "../../../app/server/models/crowd-assignment.server.ts";

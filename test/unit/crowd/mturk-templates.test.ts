@@ -8,11 +8,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HtmlValidate } from "html-validate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { abPayloadFromAnswers, consensusPayloadFromAnswers, ITEM_ID_FIELD, parseTaskAnswers } from "../../../app/domain/crowd/answer-fields.ts";
+import { abPayloadFromAnswers } from "../../../app/task-types/ab-reactiveness/answer-fields.ts";
+import { consensusPayloadFromAnswers } from "../../../app/task-types/consensus-snippet/answer-fields.ts";
+import { ITEM_ID_FIELD, parseTaskAnswers } from "../../../app/domain/crowd/answer-fields.ts";
 import { escapeHtml, markdownToHtml } from "../../../app/domain/crowd/hit-render.ts";
 import { fillTemplate, GUIDELINES_MARKER, insertGuidelines, templateVariables, TemplateFillError } from "../../../app/domain/crowd/mturk-template.ts";
 import { csvObjects, parseCsv } from "../../../app/domain/csv.ts";
-import { checkConsensusLabel } from "../../../app/domain/labels.ts";
+import { checkConsensusLabel } from "../../../app/task-types/consensus-snippet/label.ts";
 import { seedDemoStudies } from "../../../demo/studies.ts";
 import { createAbStudy } from "../../../app/server/annotation/studies.server.ts";
 import { playedScenarioOfRun, snippetContext } from "../../../app/server/annotation/task-view.server.ts";
@@ -134,11 +136,11 @@ describe("MTurk templates on exported batches", () => {
     expect(consensus.template).not.toMatch(/<script>alert/);
     expect(consensus.template).not.toContain("javascript:");
     // The A/B study has no guidelines of its own: the shared Markdown file is used, as in the web task.
-    const shared = markdownToHtml(readFileSync("annotation-templates/guidelines/ab-reactiveness.md", "utf8"));
+    const shared = markdownToHtml(readFileSync("app/task-types/ab-reactiveness/guidelines.md", "utf8"));
     expect(ab.template).toContain(shared);
     for (const [kind, source] of [
-      ["consensus-snippet", "annotation-templates/mturk/consensus-snippet.html"],
-      ["ab-reactiveness", "annotation-templates/mturk/ab-reactiveness.html"],
+      ["consensus-snippet", "app/task-types/consensus-snippet/mturk.html"],
+      ["ab-reactiveness", "app/task-types/ab-reactiveness/mturk.html"],
     ]) {
       expect(readFileSync(source, "utf8").split(GUIDELINES_MARKER), kind).toHaveLength(2);
     }

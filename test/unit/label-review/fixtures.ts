@@ -1,5 +1,5 @@
 /** A small blinded scenario and labels on it, for the label-review tests. */
-import type { ConsensusLabel } from "../../../app/domain/labels.ts";
+import type { ConsensusLabel } from "../../../app/task-types/consensus-snippet/label.ts";
 import type { SummaryScenario } from "../../../app/domain/label-review/summary.ts";
 
 export const SCENARIO: SummaryScenario = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { OPTION_TEXT_LIMIT, positionText, shorten, summariseAnswer } from "../../../app/domain/label-review/summary.ts";
+import { OPTION_TEXT_LIMIT, shorten, summariseAnswer } from "../../../app/domain/label-review/summary.ts";
+import { positionText } from "../../../app/task-types/consensus-snippet/review.ts";
 import { consensus, SCENARIO } from "./fixtures.ts";
 
 describe("answer summary", () => {

@@ -10,8 +10,8 @@ import {
   toConsensusLabel,
   type ConsensusFormAction,
   type ConsensusFormState,
-} from "../../../app/components/tasks/consensus-form-state.ts";
-import { checkConsensusLabel, consensusLabelSchema, type ConsensusLabel } from "../../../app/domain/labels.ts";
+} from "../../../app/task-types/consensus-snippet/consensus-form-state.ts";
+import { checkConsensusLabel, consensusLabelSchema, type ConsensusLabel } from "../../../app/task-types/consensus-snippet/label.ts";
 import { previousLabel, scenario, threeParties } from "./fixtures.ts";
 
 const config = formConfigOf(scenario);

@@ -1,6 +1,6 @@
 /** A small fictional scenario and turns shared by the task UI tests. */
-import type { ConsensusLabel } from "../../../app/domain/labels.ts";
-import type { TaskScenario, TaskTurn } from "../../../app/domain/tasks/task-view.ts";
+import type { ConsensusLabel } from "../../../app/task-types/consensus-snippet/label.ts";
+import type { TaskScenario, TaskTurn } from "../../../app/task-types/task-view.ts";
 
 export const scenario: TaskScenario = {
   title: "Orchard lease renewal",

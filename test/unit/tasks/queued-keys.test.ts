@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { mayQueueFor } from "../../../app/components/tasks/queued-keys.ts";
-import { AB_REACTIVENESS, CONSENSUS_SNIPPET } from "../../../app/domain/tasks/ids.ts";
+import { AB_REACTIVENESS } from "../../../app/task-types/ab-reactiveness/label.ts";
+import { CONSENSUS_SNIPPET } from "../../../app/task-types/consensus-snippet/label.ts";
 
 const press = (key: string, mods: { ctrlKey?: boolean; shiftKey?: boolean; metaKey?: boolean } = {}) => ({ key, ...mods });
 

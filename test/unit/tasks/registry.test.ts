@@ -1,18 +1,17 @@
 /** The task-type registry: one definition per id, and every part of the app that differs by task type reads it. */
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { templateVariables } from "../../../app/domain/crowd/mturk-template.ts";
-import { labelPayloadSchema } from "../../../app/domain/labels.ts";
+import { labelPayloadSchema } from "../../../app/task-types/registry.ts";
 import { STUDY_TYPES } from "../../../app/domain/study-config.ts";
-import { TASK_TYPE_IDS, TASK_TYPES, UnknownTaskTypeError, checkLabel, taskType, taskTypeName } from "../../../app/domain/tasks/registry.ts";
-import { TASK_COMPONENTS } from "../../../app/components/tasks/registry.tsx";
-import { GUIDELINE_KINDS } from "../../../app/server/templates.server.ts";
-import { TASK_SERVERS } from "../../../app/server/annotation/task-types/registry.server.ts";
-import { STUDY_TYPE_FORMS } from "../../../app/components/admin/StudyTypeFields.tsx";
-import { TYPE_SECTIONS } from "../../../app/components/dashboard/TypeFiguresSection.tsx";
+import { TASK_TYPE_IDS, TASK_TYPES, UnknownTaskTypeError, checkLabel, taskType, taskTypeName } from "../../../app/task-types/registry.ts";
+import { TASK_COMPONENTS } from "../../../app/task-types/registry.tsx";
+import { GUIDELINE_KINDS, templatesDir } from "../../../app/server/templates.server.ts";
+import { TASK_SERVERS } from "../../../app/task-types/registry.server.ts";
+import { STUDY_TYPE_FORMS, TYPE_SECTIONS } from "../../../app/task-types/registry.tsx";
 
-const TEMPLATES = resolve("annotation-templates");
+const TEMPLATES = templatesDir();
 
 describe("task-type registry", () => {
   it("holds one definition per id, under its own id, with a component for each", () => {
@@ -44,8 +43,8 @@ describe("task-type registry", () => {
   it("has shipped guidelines and an MTurk template that uses only the type's variables and all its required ones", () => {
     for (const id of TASK_TYPE_IDS) {
       const { mturk, templateName } = TASK_TYPES[id];
-      expect(existsSync(join(TEMPLATES, "guidelines", `${templateName}.md`))).toBe(true);
-      const source = readFileSync(join(TEMPLATES, "mturk", `${templateName}.html`), "utf8");
+      expect(existsSync(join(TEMPLATES, templateName, "guidelines.md"))).toBe(true);
+      const source = readFileSync(join(TEMPLATES, templateName, "mturk.html"), "utf8");
       const used = templateVariables(source);
       expect(used.filter((v) => !mturk.variables.includes(v))).toEqual([]);
       for (const required of mturk.requiredVariables) expect(used).toContain(required);

@@ -1,12 +1,12 @@
 import type { ReactElement } from "react";
 import { renderToString as reactRenderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { AbTask } from "../../../app/components/tasks/AbTask.tsx";
-import { CONSENSUS_SHORTCUTS, ConsensusTask, type ConsensusTaskProps } from "../../../app/components/tasks/ConsensusTask.tsx";
+import { AbTask } from "../../../app/task-types/ab-reactiveness/AbTask.tsx";
+import { CONSENSUS_SHORTCUTS, ConsensusTask, type ConsensusTaskProps } from "../../../app/task-types/consensus-snippet/ConsensusTask.tsx";
 import { Markdown } from "../../../app/components/tasks/Markdown.tsx";
 import { ShortcutCheatSheet } from "../../../app/components/tasks/ShortcutCheatSheet.tsx";
 import { TaskProgress } from "../../../app/components/tasks/TaskProgress.tsx";
-import type { TaskTurn } from "../../../app/domain/tasks/task-view.ts";
+import type { TaskTurn } from "../../../app/task-types/task-view.ts";
 import { AGREEMENT_RUBRIC } from "../../../app/domain/rubric.ts";
 import { previousLabel, previousSnippet, scenario, snippet } from "./fixtures.ts";
 

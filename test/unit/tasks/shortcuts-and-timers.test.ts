@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AB_SHORTCUTS, abCommandFor, abProblems } from "../../../app/components/tasks/ab-task-state.ts";
+import { AB_SHORTCUTS, abCommandFor, abProblems } from "../../../app/task-types/ab-reactiveness/ab-task-state.ts";
 import { DebouncedSaver } from "../../../app/components/tasks/autosave.ts";
 import { compactKeys } from "../../../app/components/tasks/ShortcutCheatSheet.tsx";
-import { displayKey, handledElsewhere, isActivatableTarget, isTypingTarget, keyName } from "../../../app/components/tasks/shortcuts.ts";
+import { displayKey, handledElsewhere, isActivatableTarget, isTypingTarget, keyName } from "../../../app/domain/shortcuts.ts";
 import { VisibleClock } from "../../../app/components/tasks/time-on-task.ts";
 
 /** Just enough of a DOM element for the target checks. */

@@ -4,7 +4,7 @@
  * task types' ids after migrating, and everything else in the payloads is untouched.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { labelPayloadSchema } from "../../../app/domain/labels.ts";
+import { labelPayloadSchema } from "../../../app/task-types/registry.ts";
 import { databaseAt } from "../../helpers/migrations.ts";
 
 const consensusTopics = { PRICE: { score: 4, carriedForward: false, positions: { BUYER: "A", SELLER: "unclear" } } };

@@ -25,7 +25,7 @@ import {
   summarizeAgreement,
   type AbItem,
 } from "../../../app/domain/validation/index.ts";
-import { trendChartSvg } from "../../../app/server/annotation/task-types/consensus-snippet-dashboard.server.ts";
+import { trendChartSvg } from "../../../app/task-types/consensus-snippet/dashboard.server.ts";
 import { item, label } from "./fixtures.ts";
 import { alignmentSummary } from "../../../app/domain/validation/alignment-summary.ts";
 
@@ -134,7 +134,7 @@ describe("dashboard components", () => {
 
   it("AnnotatorTable shows counts, median time, gold accuracy and a flag", () => {
     const progress = studyProgress(items, labels, [], 2);
-    const gold = goldAccuracy({ consensus: [{ itemId: 9, reference: { T1: 3, T2: 3 } }] }, labels);
+    const gold = goldAccuracy({ "consensus-snippet": [{ itemId: 9, reference: { T1: 3, T2: 3 } }] }, labels);
     const flagged = flagAnnotators(gold, 0.7, 1);
     expect(flagged).toEqual(["e3"]);
     const t = text(renderToStaticMarkup(<AnnotatorTable progress={progress} gold={gold} flagged={flagged} names={{ e1: "Dr. One" }} />));

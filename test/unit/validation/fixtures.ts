@@ -1,5 +1,5 @@
 /** Small builders for validation tests: label payloads and item rows. */
-import type { ConsensusLabel } from "../../../app/domain/labels.ts";
+import type { ConsensusLabel } from "../../../app/task-types/consensus-snippet/label.ts";
 import type { AlignmentItem, ConsensusLabelRow, Pool } from "../../../app/domain/validation/index.ts";
 
 /** A consensus payload from topic → score (positions are irrelevant to the analytics). */

@@ -11,7 +11,7 @@ describe("goldFor", () => {
       item({ itemId: 3, kind: "ab-reactiveness", isGold: true, levelA: 1, levelB: 0 }),
       item({ itemId: 4, kind: "ab-reactiveness", levelA: 0, levelB: 1 }),
     ]);
-    expect(gold).toEqual({ consensus: [{ itemId: 1, reference: { t1: 4, t2: 2 } }], ab: [{ itemId: 3, levelA: 1, levelB: 0 }] });
+    expect(gold).toEqual({ "consensus-snippet": [{ itemId: 1, reference: { t1: 4, t2: 2 } }], "ab-reactiveness": [{ itemId: 3, levelA: 1, levelB: 0 }] });
   });
 
   it("names the item and path of a malformed consensus gold", () => {
@@ -19,6 +19,6 @@ describe("goldFor", () => {
   });
 
   it("returns empty lists when there is no gold", () => {
-    expect(goldFor([item({})])).toEqual({ consensus: [], ab: [] });
+    expect(goldFor([item({})])).toEqual({ "consensus-snippet": [], "ab-reactiveness": [] });
   });
 });

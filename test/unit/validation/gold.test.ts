@@ -1,14 +1,15 @@
 // Gold items: pass/fail at the ±1 boundary, A/B direction, per-annotator accuracy and flags.
 import { describe, expect, it } from "vitest";
-import { flagAnnotators, goldAccuracy, goldChecks, parseConsensusGold, type GoldLabel } from "../../../app/domain/validation/index.ts";
+import { flagAnnotators, goldAccuracy, goldChecks, type GoldLabel } from "../../../app/domain/validation/index.ts";
+import { parseConsensusGold } from "../../../app/task-types/consensus-snippet/gold.ts";
 import { consensusPayload } from "./fixtures.ts";
 
 const c = (itemId: number, annotatorId: string, scores: Record<string, number>): GoldLabel => ({ itemId, annotatorId, payload: consensusPayload(scores) });
 const ab = (itemId: number, annotatorId: string, choice: "A" | "B"): GoldLabel => ({ itemId, annotatorId, payload: { kind: "ab-reactiveness", choice } });
 
 const gold = {
-  consensus: [{ itemId: 1, reference: { T1: 3, T2: 1 } }],
-  ab: [
+  "consensus-snippet": [{ itemId: 1, reference: { T1: 3, T2: 1 } }],
+  "ab-reactiveness": [
     { itemId: 2, levelA: 1, levelB: 1 / 3 },
     { itemId: 3, levelA: 0, levelB: 2 / 3 },
   ],
@@ -48,7 +49,7 @@ describe("goldChecks", () => {
   it("rejects a label of the wrong kind and an A/B gold item with equal levels", () => {
     expect(() => goldChecks(gold, [ab(1, "a", "A")])).toThrow(/labels\[0\] \(annotator a, item 1\): a consensus gold item has a "ab-reactiveness" label/);
     expect(() => goldChecks(gold, [c(2, "a", { T1: 3 })])).toThrow(/an A\/B gold item has a "consensus-snippet" label/);
-    expect(() => goldChecks({ ab: [{ itemId: 5, levelA: 1, levelB: 1 }] }, [])).toThrow(/two different finite levels/);
+    expect(() => goldChecks({ "ab-reactiveness": [{ itemId: 5, levelA: 1, levelB: 1 }] }, [])).toThrow(/two different finite levels/);
   });
 });
 

@@ -1,0 +1,198 @@
+/**
+ * The A/B reactiveness task: two conversations side by side (stacked on narrow screens) with the
+ * target party's turns marked, and one choice — in which conversation does the target party act
+ * more reactively. Keyboard-first (AB_SHORTCUTS); no data fetching. Key it by item.
+ */
+import * as RadioGroup from "@radix-ui/react-radio-group";
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from "react";
+import type { AbLabelPayload } from "./label.ts";
+import { AB_REACTIVENESS } from "./label.ts";
+import { AB_SHORTCUTS, abCommandFor, abProblems, type AbChoice } from "./ab-task-state.ts";
+import { FieldErrors, problemsElsewhere } from "../../components/tasks/FieldErrors.tsx";
+import { ShortcutCheatSheet } from "../../components/tasks/ShortcutCheatSheet.tsx";
+import { speakersInOrder, TaskDialogue } from "../../components/tasks/TaskDialogue.tsx";
+import { TaskAnnouncements, TaskForm, TaskGuidelines, TaskSubmit, TaskTop } from "../../components/tasks/TaskChrome.tsx";
+import { useTaskKeys } from "../../components/tasks/useTaskKeys.ts";
+import type { PageShortcut } from "../../domain/shortcuts.ts";
+import type { FieldProblem, TaskProgressValue, TaskTurn } from "../task-view.ts";
+
+export { AB_SHORTCUTS, type AbChoice };
+
+export interface AbTaskProps {
+  conversationA: TaskTurn[];
+  conversationB: TaskTurn[];
+  targetParty: { id: string; name: string };
+  guidelinesMarkdown: string;
+  progress: TaskProgressValue;
+  /** The annotator's earlier choice when revisiting, else null. */
+  initialChoice: AbChoice | null;
+  submitting: boolean;
+  /** Server validation problems; the path "choice" is shown at the choice. */
+  errors: FieldProblem[];
+  onSubmit: (payload: AbLabelPayload) => void;
+  /** Called when the choice changes, e.g. to keep a draft. */
+  onChoiceChange?: (choice: AbChoice) => void;
+  /** Guidelines open at first; defaults to open on the annotator's first item only. */
+  guidelinesInitiallyOpen?: boolean;
+  /** A preview (e.g. an MTurk HIT not yet accepted): both conversations can be read, no choice made or submitted. */
+  readOnly?: boolean;
+  /** The submit button's text; defaults to "Submit and next". */
+  submitText?: string;
+  /** The page's shortcuts (skip, flag, undo). */
+  pageShortcuts?: readonly PageShortcut[];
+}
+
+export function AbTask(props: AbTaskProps) {
+  const { conversationA, conversationB, targetParty, progress, errors } = props;
+  const readOnly = props.readOnly ?? false;
+  const guidelines = props.guidelinesMarkdown.trim();
+  const task = useAbTask(props, readOnly);
+  const base = useId();
+  const partyOrder = useMemo(() => speakersInOrder(conversationA, conversationB), [conversationA, conversationB]);
+  const problems: FieldProblem[] = [...errors, ...(task.attempted ? abProblems(task.choice) : [])];
+  const unplaced = problemsElsewhere(errors, new Set(["choice"]));
+
+  return (
+    <div className="task task-ab">
+      <TaskTop kind="Which conversation is more reactive?" title={<>Watch <span className="target-name">{targetParty.name}</span></>} progress={progress} onShowShortcuts={() => task.setCheatSheetOpen(true)} />
+      <TaskAnnouncements announcement={task.announcement} alert={task.alert} unplaced={unplaced} />
+
+      <p className="ab-question">
+        Both conversations come from the same scenario; only the temperament of <strong>{targetParty.name}</strong> differs. Judge how{" "}
+        {targetParty.name} behaves — not who gets the better deal — and choose the conversation in which {targetParty.name} is the more reactive
+        negotiator.
+      </p>
+
+      {guidelines ? (
+        <TaskGuidelines id={`${base}-guidelines`} open={task.guidelinesOpen} onToggle={() => task.setGuidelinesOpen((o) => !o)} label="Guidelines: composed or reactive?" shortcut="g" source={guidelines} />
+      ) : null}
+
+      <div className="ab-columns">
+        {(
+          [
+            ["A", conversationA],
+            ["B", conversationB],
+          ] as const
+        ).map(([side, turns]) => (
+          <section key={side} className={`ab-side${task.choice === side ? " chosen" : ""}`} aria-labelledby={`${base}-side-${side}`} data-side={side}>
+            <h3 id={`${base}-side-${side}`}>Conversation {side}</h3>
+            <TaskDialogue turns={turns} partyOrder={partyOrder} label={`Conversation ${side}`} targetPartyId={targetParty.id} />
+          </section>
+        ))}
+      </div>
+
+      <AbChoiceForm base={base} targetName={targetParty.name} task={task} problems={problems} readOnly={readOnly} submitting={props.submitting} submitText={props.submitText} />
+
+      <ShortcutCheatSheet
+        open={task.cheatSheetOpen}
+        onClose={() => task.setCheatSheetOpen(false)}
+        shortcuts={[...(guidelines ? AB_SHORTCUTS : AB_SHORTCUTS.filter((s) => s.command !== "toggleGuidelines")), ...(props.pageShortcuts ?? [])]}
+        notes={["Enter on a button or link keeps its usual meaning; anywhere else it submits."]}
+      />
+    </div>
+  );
+}
+
+/** The A/B task's behaviour: the choice, its draft reports, the submit check and the keyboard. */
+function useAbTask(props: AbTaskProps, readOnly: boolean) {
+  const [choice, setChoice] = useState<AbChoice | null>(props.initialChoice);
+  const [attempted, setAttempted] = useState(false);
+  const [guidelinesOpen, setGuidelinesOpen] = useState(props.guidelinesInitiallyOpen ?? props.progress.done === 0);
+  const [cheatSheetOpen, setCheatSheetOpen] = useState(false);
+  const [announcement, setAnnouncement] = useState("");
+  const [alert, setAlert] = useState("");
+  const choiceRef = useRef<HTMLDivElement>(null);
+  const latest = useRef({ choice, readOnly, props });
+  latest.current = { choice, readOnly, props };
+
+  const choose = useCallback((value: AbChoice) => {
+    if (latest.current.readOnly) return;
+    setChoice(value);
+    setAnnouncement(`Conversation ${value} chosen.`);
+    latest.current.props.onChoiceChange?.(value);
+  }, []);
+
+  const submit = useCallback(() => {
+    const now = latest.current;
+    if (now.props.submitting || now.readOnly) return;
+    setAttempted(true);
+    if (now.choice === null) {
+      setAlert("Not submitted: choose conversation A or B first (keys 1 or 2).");
+      choiceRef.current?.focus();
+      return;
+    }
+    setAlert("");
+    now.props.onSubmit({ kind: AB_REACTIVENESS, choice: now.choice });
+  }, []);
+
+  const { errors } = props;
+  useEffect(() => {
+    if (errors.length === 0) return;
+    setAlert(`This label was not accepted: ${errors.map((e) => e.message).join(" ")}`);
+  }, [errors]);
+
+  useTaskKeys({
+    cheatSheetOpen,
+    closesCheatSheet: (event) => ["closeOverlay", "toggleCheatSheet"].includes(abCommandFor(event) ?? ""),
+    closeCheatSheet: () => setCheatSheetOpen(false),
+    pageShortcuts: props.pageShortcuts,
+    onKey: (event) => {
+      const command = abCommandFor(event);
+      if (!command || command === "closeOverlay") return;
+      event.preventDefault();
+      if (command === "chooseA" || command === "chooseB") choose(command === "chooseA" ? "A" : "B");
+      else if (command === "submit") submit();
+      else if (command === "toggleGuidelines") setGuidelinesOpen((open) => !open);
+      else if (command === "toggleCheatSheet") setCheatSheetOpen(true);
+    },
+  });
+
+  return { choice, attempted, choose, submit, choiceRef, guidelinesOpen, setGuidelinesOpen, cheatSheetOpen, setCheatSheetOpen, announcement, alert };
+}
+
+/** The question, the A/B radio choice (keys 1 and 2) and the submit row. */
+function AbChoiceForm({
+  base,
+  targetName,
+  task,
+  problems,
+  readOnly,
+  submitting,
+  submitText,
+}: {
+  base: string;
+  targetName: string;
+  task: { choice: AbChoice | null; choose: (value: AbChoice) => void; submit: () => void; choiceRef: RefObject<HTMLDivElement> };
+  problems: FieldProblem[];
+  readOnly: boolean;
+  submitting: boolean;
+  submitText?: string;
+}) {
+  const choiceInvalid = problems.some((p) => p.path === "choice");
+  return (
+    <TaskForm className="ab-form" label="Reactiveness choice" onSubmit={task.submit}>
+      <span id={`${base}-choice-label`} className="score-label">
+        In which conversation is {targetName} more reactive?
+      </span>
+      <RadioGroup.Root
+        ref={task.choiceRef}
+        className="choice-row ab-choice"
+        orientation="horizontal"
+        aria-labelledby={`${base}-choice-label`}
+        aria-invalid={choiceInvalid || undefined}
+        aria-describedby={choiceInvalid ? `${base}-choice-error` : undefined}
+        value={task.choice}
+        disabled={readOnly}
+        onValueChange={(value) => task.choose(value as AbChoice)}
+      >
+        {(["A", "B"] as const).map((side, i) => (
+          <RadioGroup.Item key={side} value={side} className="choice ab-choice-item" aria-keyshortcuts={String(i + 1)}>
+            Conversation {side} <kbd>{i + 1}</kbd>
+          </RadioGroup.Item>
+        ))}
+      </RadioGroup.Root>
+      <FieldErrors id={`${base}-choice-error`} problems={problems} path="choice" />
+      <TaskSubmit submitting={submitting} disabled={readOnly} text={submitText} shortcut="Enter" ariaKeyshortcuts="Enter Control+Enter Meta+Enter" />
+    </TaskForm>
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * The snippet consensus task: per topic, each party's position and a 1–5 agreement score, with
+ * carry-forward for topics the snippet does not mention. Keyboard-first (CONSENSUS_SHORTCUTS);
+ * no data fetching — the page passes data in and gets drafts and the final label back. Key the
+ * component by item so a new item starts from fresh state.
+ */
+import { useId, useMemo } from "react";
+import type { ConsensusLabel } from "./label.ts";
+import { CONSENSUS_SHORTCUTS, consensusFormProblems, isTopicComplete, type ConsensusDraft, type FormConfig } from "./consensus-form-state.ts";
+import { TopicCard } from "./ConsensusTopicCard.tsx";
+import { problemsElsewhere } from "../../components/tasks/FieldErrors.tsx";
+import { ShortcutCheatSheet } from "../../components/tasks/ShortcutCheatSheet.tsx";
+import { TaskDialogue } from "../../components/tasks/TaskDialogue.tsx";
+import { TaskAnnouncements, TaskForm, TaskGuidelines, TaskSubmit, TaskTop } from "../../components/tasks/TaskChrome.tsx";
+import { useConsensusTask } from "./useConsensusTask.tsx";
+import type { PageShortcut } from "../../domain/shortcuts.ts";
+import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "../task-view.ts";
+
+export { CONSENSUS_SHORTCUTS, type ConsensusDraft };
+
+export interface ConsensusTaskProps {
+  scenario: TaskScenario;
+  previousSnippet: TaskTurn[] | null;
+  snippet: TaskTurn[];
+  /** The annotator's own label on the preceding snippet; enables carry-forward. */
+  previousLabel: ConsensusLabel | null;
+  /** A saved draft or the latest revision when revisiting. */
+  initialLabel: ConsensusDraft | null;
+  progress: TaskProgressValue;
+  submitting: boolean;
+  /** Server validation problems; paths like `topics.PRICE.positions.BUYER`. */
+  errors: FieldProblem[];
+  onDraftChange: (draft: ConsensusDraft) => void;
+  onSubmit: (label: ConsensusLabel) => void;
+  /** The study's guidelines (Markdown), shown collapsed; omitted or empty: no guidelines section. */
+  guidelinesMarkdown?: string;
+  /** Scenario background (and guidelines) open at first; defaults to open on the annotator's first item only. */
+  backgroundInitiallyOpen?: boolean;
+  /** A preview (e.g. an MTurk HIT not yet accepted): everything can be read, nothing answered or submitted. */
+  readOnly?: boolean;
+  /** The submit button's text; defaults to "Submit and next". */
+  submitText?: string;
+  /** The page's shortcuts (skip, flag, undo). */
+  pageShortcuts?: readonly PageShortcut[];
+}
+
+const CHEAT_SHEET_NOTES = [
+  "Letter keys set the position of the selected party (marked ▸) in the focused topic, then select the next party.",
+  "When a row of choices has keyboard focus, ← and → move within it; ↑ and ↓ always move between topics.",
+  "Shortcuts are off while you type in a text field; Ctrl/⌘ + Enter still submits.",
+];
+
+export function ConsensusTask(props: ConsensusTaskProps) {
+  const { scenario, previousLabel, progress, errors } = props;
+  const readOnly = props.readOnly ?? false;
+  const guidelines = props.guidelinesMarkdown?.trim() ?? "";
+  const task = useConsensusTask({
+    scenario,
+    previousLabel,
+    initialLabel: props.initialLabel,
+    errors,
+    submitting: props.submitting,
+    readOnly,
+    contextOpen: props.backgroundInitiallyOpen ?? progress.done === 0,
+    guidelinesPresent: guidelines !== "",
+    onDraftChange: props.onDraftChange,
+    onSubmit: props.onSubmit,
+    pageShortcuts: props.pageShortcuts,
+  });
+  const { config, state } = task;
+  const base = useId();
+  const problems: FieldProblem[] = [...errors, ...(state.attempted ? consensusFormProblems(state) : [])];
+  const unplaced = problemsElsewhere(errors, useMemo(() => knownPaths(config), [config]));
+  const completeCount = config.topics.filter((t) => isTopicComplete(state, t.id)).length;
+
+  return (
+    <div className="task task-consensus">
+      <TaskTop kind="Consensus in a snippet" title={scenario.title} progress={progress} onShowShortcuts={() => task.setCheatSheetOpen(true)} />
+      <TaskAnnouncements announcement={task.announcement} alert={task.alert} unplaced={unplaced} />
+      <ScenarioBackground id={`${base}-background`} scenario={scenario} open={task.backgroundOpen} onToggle={task.toggleBackground} />
+      {guidelines ? <TaskGuidelines id={`${base}-guidelines`} open={task.guidelinesOpen} onToggle={task.toggleGuidelines} label="Guidelines" shortcut="m" source={guidelines} /> : null}
+
+      <div className="task-layout">
+        <SnippetConversation base={base} scenario={scenario} previousSnippet={props.previousSnippet} snippet={props.snippet} />
+        <TaskForm className="task-form" label="Consensus label" onSubmit={task.submit}>
+          {scenario.topics.map((topic, topicIndex) => (
+            <TopicCard
+              key={topic.id}
+              base={base}
+              topic={topic}
+              topicIndex={topicIndex}
+              config={config}
+              state={state}
+              problems={problems}
+              previousLabel={previousLabel}
+              firstSnippet={props.previousSnippet === null}
+              readOnly={readOnly}
+              dispatch={task.dispatch}
+              cardRef={(el) => {
+                task.topicRefs.current[topicIndex] = el;
+              }}
+            />
+          ))}
+          <TaskSubmit submitting={props.submitting} disabled={readOnly} text={props.submitText} shortcut="Mod+Enter" ariaKeyshortcuts="Control+Enter Meta+Enter">
+            <span className="muted">
+              {completeCount} of {config.topics.length} topics complete
+            </span>
+          </TaskSubmit>
+        </TaskForm>
+      </div>
+
+      <ShortcutCheatSheet
+        open={task.cheatSheetOpen}
+        onClose={() => task.setCheatSheetOpen(false)}
+        shortcuts={[...shortcutsFor(guidelines !== "", props.previousSnippet !== null), ...(props.pageShortcuts ?? [])]}
+        notes={CHEAT_SHEET_NOTES}
+      />
+    </div>
+  );
+}
+
+/** The task's shortcuts as listed: without guidelines no "m", on a first snippet no carry-forward. */
+function shortcutsFor(hasGuidelines: boolean, hasPreviousSnippet: boolean) {
+  return CONSENSUS_SHORTCUTS.filter((s) => (hasGuidelines || s.command !== "toggleGuidelines") && (hasPreviousSnippet || s.command !== "carryForward"));
+}
+
+/** Every payload path a field on screen shows problems for; the rest go to the alert. */
+function knownPaths(config: FormConfig): Set<string> {
+  const paths = new Set<string>();
+  for (const topic of config.topics) {
+    paths.add(`topics.${topic.id}`).add(`topics.${topic.id}.score`).add(`topics.${topic.id}.carriedForward`);
+    for (const party of config.parties) paths.add(`topics.${topic.id}.positions.${party.id}`);
+  }
+  return paths;
+}
+
+/** The scenario's background and parties behind a disclosure button (shortcut i). */
+function ScenarioBackground({ id, scenario, open, onToggle }: { id: string; scenario: TaskScenario; open: boolean; onToggle: () => void }) {
+  return (
+    <section className="task-background">
+      <h2>
+        <button type="button" className="disclosure" aria-expanded={open} aria-controls={id} onClick={onToggle} aria-keyshortcuts="i">
+          Scenario background <kbd>i</kbd>
+        </button>
+      </h2>
+      <div id={id} hidden={!open}>
+        <p className="background">{scenario.background}</p>
+        <ul className="task-parties">
+          {scenario.parties.map((party, i) => (
+            <li key={party.id}>
+              <span className={`party-chip party-${i}`}>{party.name}</span> {party.role}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+/** The preceding snippet (dimmed, context only) and the snippet to label. */
+function SnippetConversation({ base, scenario, previousSnippet, snippet }: { base: string; scenario: TaskScenario; previousSnippet: TaskTurn[] | null; snippet: TaskTurn[] }) {
+  const partyOrder = useMemo(() => scenario.parties.map((p) => p.id), [scenario]);
+  return (
+    <div className="task-conversation">
+      <section aria-labelledby={`${base}-prev`}>
+        <h2 id={`${base}-prev`} className="task-section-title">
+          Preceding snippet <span className="muted">(context only)</span>
+        </h2>
+        {previousSnippet && previousSnippet.length > 0 ? (
+          <TaskDialogue turns={previousSnippet} partyOrder={partyOrder} label="Preceding snippet (context only)" dimmed />
+        ) : (
+          <p className="muted">This is the start of the conversation: there is no preceding snippet.</p>
+        )}
+      </section>
+      <section aria-labelledby={`${base}-current`}>
+        <h2 id={`${base}-current`} className="task-section-title">
+          Snippet to label
+        </h2>
+        <TaskDialogue turns={snippet} partyOrder={partyOrder} label="Snippet to label" />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+/** A consensus study's dashboard section: does the evaluator agree with the experts (alignment, comparison, trend)? */
+import { AlignmentTable } from "../../components/dashboard/AlignmentTable.tsx";
+import { BackboneComparisonPanel } from "../../components/dashboard/BackboneComparisonPanel.tsx";
+import { TrendChart } from "../../components/dashboard/TrendChart.tsx";
+import type { TypeFigures } from "../../components/dashboard/type-figures.ts";
+
+export const ConsensusDashboardSection = ({ pool, alignment, trendSvg, comparison, referenceHref }: TypeFigures) => (
+  <section className="dash-section">
+    <h2>Does the evaluator agree with the experts?</h2>
+    {alignment ? (
+      <>
+        <AlignmentTable table={alignment} />
+        {comparison ? <BackboneComparisonPanel panel={comparison} hrefFor={referenceHref} /> : null}
+        <TrendChart svg={trendSvg} />
+      </>
+    ) : (
+      <p className="empty-state">
+        Alignment is measured against expert labels; this is a {pool} study. Open the expert study on the same snippets
+        to see it.
+      </p>
+    )}
+  </section>
+);

@@ -1,0 +1,113 @@
+/**
+ * A consensus study's dashboard figures: alpha (interval and ordinal) with and without the
+ * flagged annotators, and — for an expert study — alignment of the evaluators, the per-turn
+ * baseline and any crowd study on the same snippets with the expert mean, and its trend.
+ */
+import type { ConsensusLabel } from "./label.ts";
+import { CONSENSUS_SNIPPET } from "./label.ts";
+import {
+  alignmentTable,
+  baselineLookup,
+  consensusAgreement,
+  consensusTrend,
+  seriesLookup,
+  type AlignmentItem,
+  type ConsensusLabelRow,
+  type ConsensusTrend,
+  type EvaluatorSource,
+} from "../../domain/validation/index.ts";
+import { trendChartSpec } from "../../domain/validation/trend-chart.ts";
+import { withoutUnscoredBackbones } from "../../domain/validation/scored-backbones.ts";
+import { renderChartSvg } from "../../server/charts/render.server.ts";
+import type { Db } from "../../server/db.server.ts";
+import { failedTopicsOf } from "../../domain/metrics/incomplete-input.ts";
+import { findEvaluation } from "../../server/models/evaluation.server.ts";
+import { crowdStudiesOnSameSnippets } from "../../server/models/study.server.ts";
+import { currentMetricParams } from "../../server/pipeline/metric-settings.server.ts";
+import { loadItems, loadLatestLabels, loadSeries, topicsByRun, withoutFastLabels, type ItemRecord, type LabelRecord, type ScoreSeries } from "../../server/annotation/dashboard-data.server.ts";
+import type { DashboardContext } from "../handler.server.ts";
+
+function consensusItems(items: readonly ItemRecord[], topics: Map<string, string[]>): AlignmentItem[] {
+  return items
+    .filter((i) => i.kind === CONSENSUS_SNIPPET && i.runId !== null)
+    .map((i) => ({
+      itemId: i.itemId,
+      runId: i.runId as string,
+      snippetPosition: i.snippetPosition as number,
+      isLastSnippet: i.isLastSnippet,
+      endTurn: i.endTurn as number,
+      topicIds: topics.get(i.runId as string) ?? [],
+      isGold: i.isGold,
+    }));
+}
+
+const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
+  labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, pool: l.pool, payload: l.payload as ConsensusLabel, secondsOnTask: l.secondsOnTask }));
+
+/**
+ * A topic whose judge pass failed has no s[k] of its own (its stored rows sit at s0): its units
+ * get no evaluator value rather than a made-up one (spec: invalid output is never silently used).
+ */
+function withoutFailedTopics(db: Db, series: ScoreSeries[], topics: Map<string, string[]>): ScoreSeries[] {
+  const failed = new Map<string, Set<string>>();
+  const failedOf = (evaluationId: string, runId: string) => {
+    let set = failed.get(evaluationId);
+    if (!set) {
+      const e = findEvaluation(db, evaluationId)!;
+      failed.set(evaluationId, (set = new Set(failedTopicsOf(topics.get(runId) ?? [], { id: e.id, output: e.output, errors: e.errors ?? [] }))));
+    }
+    return set;
+  };
+  return series.filter((s) => !failedOf(s.evaluationId, s.runId).has(s.topicId));
+}
+
+/** Every evaluator's series (read with the s0 `socrates metrics` last used), and the per-turn baseline's, on the study's runs. */
+function evaluatorSources(db: Db, runIds: string[], topics: Map<string, string[]>) {
+  const { s0 } = currentMetricParams(db);
+  const evaluatorSeries = withoutFailedTopics(db, loadSeries(db, runIds, "topic-localized"), topics);
+  const evaluators: EvaluatorSource[] = [...new Set(evaluatorSeries.map((s) => s.backbone))].sort().map((backbone) => ({
+    backbone,
+    valueAt: seriesLookup(evaluatorSeries.filter((s) => s.backbone === backbone), s0),
+  }));
+  const baselineSeries = loadSeries(db, runIds, "per-turn");
+  const baselineBackbone = [...new Set(baselineSeries.map((s) => s.backbone))].sort()[0];
+  // Stored per-turn rows hold the topic's mean over pairs, so one "pair" series gives 1 + 4·mean A.
+  const baseline = baselineBackbone
+    ? { backbone: baselineBackbone, valueAt: baselineLookup(baselineSeries.filter((s) => s.backbone === baselineBackbone).map((s) => ({ runId: s.runId, topicId: s.topicId, pairSeries: [s.values] }))) }
+    : null;
+  return { evaluators, baseline, s0 };
+}
+
+export function consensusDashboard({ db, study, items, labels, flagged, exclude, excludeFast, boot }: DashboardContext) {
+  const runIds = [...new Set(items.map((i) => i.runId).filter((r): r is string => r !== null))];
+  const topics = topicsByRun(db, runIds);
+  const ownItems = consensusItems(items, topics);
+  const ownLabels = consensusRows(labels);
+  const pool = study.pool as "expert" | "crowd";
+  const agreement = consensusAgreement(ownItems, ownLabels, { pool, ...boot });
+  const agreementWithoutFlagged = flagged.length ? consensusAgreement(ownItems, ownLabels, { pool, exclude: flagged, ...boot }) : null;
+
+  // Alignment is against the expert mean; a crowd study on the same snippets adds the non-expert row.
+  const crowdStudies = pool === "expert" ? crowdStudiesOnSameSnippets(db, study.id) : [];
+  const crowdItems = consensusItems(loadItems(db, crowdStudies), topics).filter((i) => topics.has(i.runId));
+  const crowdItemIds = new Set(crowdItems.map((i) => i.itemId));
+  const crowdCounted = loadLatestLabels(db, crowdStudies, "statistics");
+  const crowdLabels = consensusRows(excludeFast ? withoutFastLabels(db, crowdCounted) : crowdCounted).filter((l) => crowdItemIds.has(l.itemId));
+  const expertLabels = pool === "expert" ? ownLabels.filter((l) => !exclude.includes(l.annotatorId)) : [];
+  const table = pool === "expert" ? withoutUnscoredBackbones(alignmentTable([...ownItems, ...crowdItems], [...expertLabels, ...crowdLabels], evaluatorSources(db, runIds, topics))) : null;
+  return {
+    kind: CONSENSUS_SNIPPET,
+    agreement,
+    agreementWithoutFlagged,
+    alignment: table,
+    trend: table ? consensusTrend(table) : null,
+    crowdStudies,
+    /** The study's bootstrap settings, for the backbone comparison the view runs. */
+    boot,
+  };
+}
+
+/** The trend as the page inlines it: Figure 5's SVG, or null while no expert has scored a snippet. */
+export async function trendChartSvg(trend: ConsensusTrend | null): Promise<string | null> {
+  return trend && trend.positions.length > 0 ? renderChartSvg(trendChartSpec(trend)) : null;
+}

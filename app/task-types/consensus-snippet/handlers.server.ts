@@ -1,0 +1,158 @@
+/**
+ * Snippet consensus on the server: a study samples N trajectories (seeded, stratified over
+ * domain × mediator) and takes all their snippets in order, with gold snippets from a finished
+ * expert study; its dashboard shows alpha per pool, alignment with the evaluator and the trend.
+ */
+import { z } from "zod";
+import { meanOf } from "../../domain/metrics/alignment-values.ts";
+import { parseStudyConfig } from "../../domain/study-config.ts";
+import { CONSENSUS_SNIPPET, type ConsensusLabel } from "./label.ts";
+import { taskType, taskTypeName } from "../registry.ts";
+import { ofKind } from "../resume.ts";
+import { mixGold, stratifiedSample, summarizeAgreement, type ConsensusTrend } from "../../domain/validation/index.ts";
+import { comparisonPanel } from "../../domain/validation/comparison-panel.ts";
+import type { Db } from "../../server/db.server.ts";
+import { badInput, type FieldProblem } from "../../server/http/errors.server.ts";
+import { evaluatedTrajectories, evaluatedTrajectoryCount } from "../../server/models/run.server.ts";
+import { snippetsOfRun } from "../../server/models/snippet.server.ts";
+import { findStudy, listStudyRows, type StudyRow } from "../../server/models/study.server.ts";
+import { loadItems, loadLatestLabels } from "../../server/annotation/dashboard-data.server.ts";
+import {
+  blindScenario,
+  playedScenarioOfRun,
+  previousOwnLabel,
+  snippetContext,
+  turnsBetween,
+  type SnippetContext,
+} from "../../server/annotation/task-view.server.ts";
+import type { ConsensusTaskView } from "./view.ts";
+import type { ItemRow } from "../../server/models/study.server.ts";
+import { consensusDashboard, trendChartSvg } from "./dashboard.server.ts";
+import type { TaskTypeServer } from "../handler.server.ts";
+import { baseStudySchema, formNumber, insertStudy, parseOrThrow, type CommonStudyInput, type NewItem } from "../../server/annotation/new-study.server.ts";
+
+/** The snippet and (for context) the one before it, its scenario blinded. */
+export function consensusTaskView(db: Db, item: ItemRow): ConsensusTaskView {
+  const context = snippetContext(db, item.snippetId as number);
+  const { title, body } = playedScenarioOfRun(db, context.runId);
+  const names = new Map(body.parties.map((p) => [p.id, p.name]));
+  return {
+    kind: CONSENSUS_SNIPPET,
+    scenario: blindScenario(title, body),
+    previousSnippet: context.previous ? turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names) : null,
+    snippet: turnsBetween(db, context.runId, context.startTurn, context.endTurn, names),
+  };
+}
+
+export const consensusStudySchema = baseStudySchema.extend({
+  trajectories: z.number().int().min(1, "at least one trajectory"),
+  /** Gold snippets come from a finished study's expert labels (reference = rounded expert mean per topic). */
+  goldFromStudyId: z.number().int().optional(),
+});
+
+/** What is wrong with the study gold snippets are to come from (whatever the gold rate), in the form's terms; null when it is a consensus study. */
+function goldSourceProblem(db: Db, fromStudyId: number): FieldProblem | null {
+  const source = Number.isInteger(fromStudyId) ? findStudy(db, fromStudyId) : undefined;
+  if (!source) return { path: "goldFromStudyId", message: `Study ${fromStudyId} does not exist` };
+  if (source.type !== CONSENSUS_SNIPPET) return { path: "goldFromStudyId", message: `Study ${fromStudyId} is ${withArticle(taskTypeName(source.type))} study; gold snippets come from a consensus study` };
+  return null;
+}
+
+const withArticle = (name: string) => (/^[aeiou]/i.test(name) && !/^(one|uni)/i.test(name) ? "an " : "a ") + name;
+
+/** Gold candidates: snippets fully labelled in another consensus study; reference = rounded expert mean per topic. */
+function goldSnippets(db: Db, source: StudyRow, exclude: Set<number>): NewItem<typeof CONSENSUS_SNIPPET>[] {
+  const fromStudyId = source.id;
+  // The source study's items and latest labels, as the dashboard reads them.
+  const items = new Map(loadItems(db, [fromStudyId]).map((i) => [i.itemId, i]));
+  const scoresByItem = new Map<number, Record<string, number[]>>();
+  for (const label of loadLatestLabels(db, [fromStudyId], "statistics")) {
+    const item = items.get(label.itemId);
+    const payload = ofKind<ConsensusLabel>(CONSENSUS_SNIPPET, label.payload);
+    if (!item || item.isGold || item.snippetId === null || !payload) continue;
+    const scores = scoresByItem.get(label.itemId) ?? {};
+    for (const [topicId, t] of Object.entries(payload.topics)) (scores[topicId] ??= []).push(t.score);
+    scoresByItem.set(label.itemId, scores);
+  }
+  const gold: NewItem<typeof CONSENSUS_SNIPPET>[] = [];
+  for (const [itemId, scores] of scoresByItem) {
+    const item = items.get(itemId)!;
+    if (exclude.has(item.snippetId!) || !Object.values(scores).every((s) => s.length >= source.labelsPerItem)) continue;
+    const topics = Object.fromEntries(Object.entries(scores).map(([k, s]) => [k, Math.round(meanOf(s) as number)]));
+    gold.push({ kind: CONSENSUS_SNIPPET, snippetId: item.snippetId!, runId: item.runId!, isGold: true, gold: { topics } });
+  }
+  return gold;
+}
+
+export function createConsensusStudy(db: Db, input: z.input<typeof consensusStudySchema>): number {
+  const goldProblem = input.goldFromStudyId === undefined ? null : goldSourceProblem(db, input.goldFromStudyId);
+  const data = parseOrThrow(consensusStudySchema, input, goldProblem ? [goldProblem] : []);
+  const config = parseStudyConfig(data.config);
+  const pool = evaluatedTrajectories(db);
+  if (data.trajectories > pool.length) {
+    throw badInput(`Only ${pool.length} evaluated trajectories are available; you asked for ${data.trajectories}`, [{ path: "trajectories", message: `at most ${pool.length}` }]);
+  }
+  const source = data.goldFromStudyId === undefined ? null : (findStudy(db, data.goldFromStudyId) ?? null);
+  const runIds = stratifiedSample(pool, data.trajectories, config.seed);
+  const regular = runIds.flatMap((runId) => snippetsOfRun(db, runId).map((s): NewItem<typeof CONSENSUS_SNIPPET> => ({ kind: CONSENSUS_SNIPPET, snippetId: s.id, runId, isGold: false })));
+  let items = regular;
+  if (source && config.goldRate > 0) {
+    const gold = goldSnippets(db, source, new Set(regular.map((r) => r.snippetId as number)));
+    items = mixGold(regular, gold, config.goldRate, config.seed).map(({ item }) => item);
+  }
+  return insertStudy(db, CONSENSUS_SNIPPET, data, items, { trajectories: data.trajectories });
+}
+
+function consensusFromFields(db: Db, form: FormData, common: CommonStudyInput): number {
+  return createConsensusStudy(db, { ...common, trajectories: formNumber(form, "trajectories") ?? Number.NaN, goldFromStudyId: formNumber(form, "goldFromStudyId") });
+}
+
+/** A trajectory's first snippet has nothing before it: carry-forward there is refused in the annotator's terms. */
+function refuseCarryOnFirstSnippet(item: ItemRow, label: ConsensusLabel, context: () => SnippetContext): void {
+  if (item.snippetId === null) return;
+  const carried = Object.keys(label.topics).filter((id) => label.topics[id].carriedForward);
+  if (carried.length === 0 || context().position > 1) return;
+  const message = "this is the first snippet of the conversation, so there is nothing to carry forward: give a score and positions";
+  const problems = carried.map((id) => ({ path: `topics.${id}.carriedForward`, message }));
+  throw badInput("Carry-forward is not possible on a conversation's first snippet", problems);
+}
+
+const definition = taskType(CONSENSUS_SNIPPET);
+
+export const consensusSnippetServer = {
+  id: CONSENSUS_SNIPPET,
+  view: consensusTaskView,
+  available: evaluatedTrajectoryCount,
+  formChoices: (db) => ({ goldSources: listStudyRows(db).filter((s) => s.type === CONSENSUS_SNIPPET).map((s) => ({ id: s.id, name: s.name, pool: s.pool })) }),
+  createFromForm: async (db, form, common) => consensusFromFields(db, form, common),
+  createFromFields: consensusFromFields,
+  refuseOnSubmit: refuseCarryOnFirstSnippet,
+  dashboard: consensusDashboard,
+  dashboardView: (d, { reference }) => ({
+    kind: CONSENSUS_SNIPPET,
+    agreement: summarizeAgreement(d.agreement),
+    agreementWithoutFlagged: d.agreementWithoutFlagged ? summarizeAgreement(d.agreementWithoutFlagged) : null,
+    fidelity: null,
+    alignment: d.alignment,
+    trend: d.trend,
+    // The reference is the page's choice, so the difference tests are run for the view.
+    comparison: d.alignment ? comparisonPanel(d.alignment, reference ?? null, d.boot) : null,
+  }),
+  // The trend is this type's own (dashboardView above fills it).
+  dashboardSvg: (view) => trendChartSvg(view.trend as ConsensusTrend | null),
+  // One row per topic of each label, topics in id order.
+  csv: {
+    header: ["run_id", "snippet_position", "start_turn", "end_turn", "topic_id", "score", "carried_forward", "positions"],
+    rows: (label, item) =>
+      Object.entries(ofKind<ConsensusLabel>(CONSENSUS_SNIPPET, label.payload)?.topics ?? {})
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([topicId, t]) => [item.runId, item.snippetPosition, item.startTurn, item.endTurn, topicId, t.score, t.carriedForward ? 1 : 0, JSON.stringify(t.positions)]),
+  },
+  jsonItemFields: (item) => ({ run_id: item.runId, snippet_position: item.snippetPosition, start_turn: item.startTurn, end_turn: item.endTurn }),
+  taskPart: (db, item, annotatorId, saved) => ({
+    task: consensusTaskView(db, item),
+    previousLabel: annotatorId === null ? null : previousOwnLabel(db, item, annotatorId),
+    initialLabel: definition.resume(saved.draft, saved.latest),
+    initialChoice: null,
+  }),
+} satisfies TaskTypeServer<typeof CONSENSUS_SNIPPET, ReturnType<typeof consensusDashboard>>;
