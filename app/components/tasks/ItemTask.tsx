@@ -5,7 +5,6 @@
 import type { TaskView } from "../../task-types/registry.ts";
 import { TASK_COMPONENTS, type TaskComponentProps } from "../../task-types/registry.tsx";
 
-export type ItemTaskView = TaskView;
 export type ItemTaskProps = TaskComponentProps<TaskView>;
 
 export function ItemTask(props: ItemTaskProps) {

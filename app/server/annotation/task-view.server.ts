@@ -8,7 +8,6 @@
 import { MEDIATOR_ID, type ScenarioBody } from "../../domain/bundle.ts";
 import type { ConsensusLabel } from "../../task-types/consensus-snippet/label.ts";
 import type { TaskScenario, TaskTurn } from "../../task-types/task-view.ts";
-import type { TaskView } from "../../task-types/registry.ts";
 import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import { notFound } from "../http/errors.server.ts";
@@ -17,7 +16,7 @@ import { playedScenarioRow, turnsInRange } from "../models/run.server.ts";
 import { findSnippet, snippetAt } from "../models/snippet.server.ts";
 import { findItem, type ItemRow } from "../models/study.server.ts";
 
-export type { ItemRow, TaskScenario, TaskTurn, TaskView };
+export type { ItemRow, TaskScenario, TaskTurn };
 
 export function loadItem(db: Db, studyId: number, itemId: number): ItemRow {
   const item = findItem(db, itemId);

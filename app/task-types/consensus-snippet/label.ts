@@ -34,7 +34,6 @@ export const consensusLabelSchema = z
   })
   .strict();
 
-export type ConsensusTopicLabel = z.infer<typeof consensusTopicLabelSchema>;
 export type ConsensusLabel = z.infer<typeof consensusLabelSchema>;
 
 /**
