@@ -304,9 +304,10 @@ export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun
 }
 
 /**
- * Imports records this process built (the benchmark runner's runs, pairs and evaluations) exactly
- * as importBundleFiles would import them as a file named `label` — the same schema, checks, rows
- * and all-or-nothing transaction — without writing them out as JSON text and reading them back.
+ * Imports records this process built exactly as importBundleFiles would import them as a file named
+ * `label` — the same schema, checks, rows and all-or-nothing transaction — without writing them out
+ * as JSON text and reading them back. The pipeline's own records whose id is already stored come
+ * here (pipeline/own-records.server.ts), so an equal one is kept and a different one refused.
  */
 export function importBundleRecords(db: Db, label: string, records: Omit<BundleInput, "format" | "version">): ImportSummary {
   return importParsed(db, [{ file: label, parsed: parseBundleValue(label, { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...records }) }], {});
