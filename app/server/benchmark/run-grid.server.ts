@@ -8,7 +8,8 @@
  * then its metrics. A run this process simulates goes straight on, in memory, to its judges and
  * metrics: it is stored directly with the repositories (own-records.server.ts), not passed through
  * the importer's checks for foreign input, and not read back. A killed command resumes with nothing
- * lost: stored runs and evaluations are skipped, and interrupted runs replay their calls from the LLM cache.
+ * lost: stored runs and evaluations are skipped, and interrupted runs replay their calls from the
+ * LLM cache.
  */
 import type { BenchmarkPlan } from "../../domain/benchmark/plan.ts";
 import type { Llm, LlmRole } from "../../domain/llm/types.ts";
