@@ -4,7 +4,7 @@
  * stored with the same content is left alone (so importing twice changes nothing), and one
  * stored with different content is an error, never an overwrite.
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { ZodError } from "zod";
 import * as schema from "../../db/schema.ts";
 import {
@@ -23,16 +23,12 @@ import {
 import { canonicalJson, checkBundleReferences, playedScenario, summariseRun, type RecordLookup, type RunSummary } from "../domain/bundle-checks.ts";
 import { checkJsonShape, decodeUtf8 } from "../domain/bundle-input.ts";
 import { formatJsonPath } from "../domain/judge-problems.ts";
-import { segmentSnippets } from "../domain/snippets.ts";
-import { recordedIdentity } from "../domain/simulation/run-identity.ts";
-import { deriveEvaluationScores } from "../domain/evaluation-scores.ts";
 import { uniqueKeyProblems } from "./bundle-constraints.server.ts";
 import { checkpointWal, writeTransaction, type Db } from "./db.server.ts";
 import { findCondition } from "./models/condition.server.ts";
-import { findEvaluation } from "./models/evaluation.server.ts";
-import { allMatchedPairs } from "./models/matched-pair.server.ts";
-import { preparedOnce } from "./models/prepared.server.ts";
-import { findRun, runSpeakers, runTurnRows } from "./models/run.server.ts";
+import { findEvaluation, insertEvaluationRecord } from "./models/evaluation.server.ts";
+import { allMatchedPairs, insertMatchedPair } from "./models/matched-pair.server.ts";
+import { findRun, insertRunRecord, runSpeakers, runTurnRows } from "./models/run.server.ts";
 import { findScenario } from "./models/scenario.server.ts";
 
 export interface FileProblem {
@@ -268,11 +264,9 @@ function insertRecord(db: Db, kind: RecordKind, record: unknown, lookup: RecordL
     case "runs":
       insertRun(db, record as Run, lookup);
       return;
-    case "matched_pairs": {
-      const p = record as MatchedPair;
-      db.insert(schema.matchedPairs).values({ id: p.id, conditionId: p.condition_id, mediatedRunId: p.mediated_run_id, unmediatedRunId: p.unmediated_run_id }).run();
+    case "matched_pairs":
+      insertMatchedPair(db, record as MatchedPair);
       return;
-    }
     case "ab_pairs": {
       const p = record as AbPairRecord;
       db.insert(schema.abPairs)
@@ -287,121 +281,16 @@ function insertRecord(db: Db, kind: RecordKind, record: unknown, lookup: RecordL
 }
 
 function insertRun(db: Db, run: Run, lookup: RecordLookup): void {
-  const condition = lookup.condition(run.condition_id)!;
-  const mediatorTurns = run.turns.filter((t) => t.role === "mediator").length;
-  insertRunRow(db).run({
-    id: run.id,
-    conditionId: run.condition_id,
-    scenarioId: condition.scenarioId,
-    mediated: run.mediated ? 1 : 0,
-    mediatorBackbone: run.mediator_backbone,
-    simulatorBackbone: run.simulator_backbone,
-    outcome: run.outcome,
-    partyOrder: JSON.stringify(run.party_order),
-    totalTurns: run.turns.length,
-    partyTurns: run.turns.length - mediatorTurns,
-    mediatorTurns,
-    mediatorDecisions: jsonOrNull(run.mediator_decisions),
-    config: JSON.stringify(run.config),
-    seed: run.seed,
-    recordedAt: run.created_at ?? null,
-    // The run's identity, from what it records: planners find it by these (run-identity.ts).
-    ...recordedIdentity(run),
-  });
-  const turn = insertTurn(db);
-  for (const t of run.turns) {
-    turn.run({ runId: run.id, turnId: t.turn_id, speaker: t.speaker, role: t.role, utterance: t.utterance, thought: t.thought ?? null, signal: t.signal ?? null, emotion: t.emotion ?? null, emotionReason: t.emotion_reason ?? null });
-  }
-  const spans = segmentSnippets(run.turns.map((t) => ({ turnId: t.turn_id, role: t.role, speaker: t.speaker })), run.party_order);
-  const snippet = insertSnippet(db);
-  for (const s of spans) snippet.run({ runId: run.id, position: s.position, startTurn: s.startTurn, endTurn: s.endTurn, isLast: s.isLast ? 1 : 0, isPartial: s.isPartial ? 1 : 0 });
+  insertRunRecord(db, run, lookup.condition(run.condition_id)!.scenarioId);
 }
 
 function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup): void {
   const run = lookup.run(evaluation.run_id)!;
   const played = playedScenario(lookup, run.conditionId)!;
-  insertEvaluationRow(db).run({
-    id: evaluation.id,
-    runId: evaluation.run_id,
-    method: evaluation.method,
-    backbone: evaluation.backbone,
-    output: JSON.stringify(evaluation.output),
-    errors: jsonOrNull(evaluation.errors),
-    promptVersion: evaluation.prompt_version ?? null,
-    recordedAt: evaluation.created_at ?? null,
-  });
-  const rows = deriveEvaluationScores(evaluation, {
-    topicIds: played.topics.map((t) => t.id),
-    partyIds: played.parties.map((p) => p.id),
-    speakers: run.speakers,
-  });
-  const score = insertScore(db);
-  for (const r of rows) {
-    score.run({ evaluationId: evaluation.id, topicId: r.topicId, turnId: r.turnId, score: r.score, located: r.located ? 1 : 0, stances: r.stances ? JSON.stringify(r.stances) : null });
-  }
+  const topicIds = played.topics.map((t) => t.id);
+  const partyIds = played.parties.map((p) => p.id);
+  insertEvaluationRecord(db, evaluation, { topicIds, partyIds, speakers: run.speakers });
 }
-
-/*
- * The high-volume rows (runs, evaluations, turns, snippets, derived scores): a real benchmark
- * imports over a million of them, so each insert is a drizzle prepared query built once per
- * connection. Its values are bare placeholders (`sql\`${…}\``) given as driver values (booleans
- * as 0/1, JSON columns as JSON text or NULL): a column-typed placeholder runs drizzle's per-value
- * encoder lookup, which made the whole import about 5% slower (bench:db).
- * Turns, snippets and scores are only inserted here, with their run or evaluation: that parent
- * row's trigger moves the dashboard's data mark, so theirs fire none (migration 0014).
- */
-const raw = (name: string) => sql`${sql.placeholder(name)}`;
-/** A json-mode column's driver value: JSON text, or NULL for an absent value. */
-const jsonOrNull = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
-const { runs, evaluations, turns, snippets, evaluationScores } = schema;
-const insertRunRow = preparedOnce((db) =>
-  db
-    .insert(runs)
-    .values({
-      id: raw("id"),
-      conditionId: raw("conditionId"),
-      scenarioId: raw("scenarioId"),
-      mediated: raw("mediated"),
-      mediatorBackbone: raw("mediatorBackbone"),
-      simulatorBackbone: raw("simulatorBackbone"),
-      outcome: raw("outcome"),
-      partyOrder: raw("partyOrder"),
-      totalTurns: raw("totalTurns"),
-      partyTurns: raw("partyTurns"),
-      mediatorTurns: raw("mediatorTurns"),
-      mediatorDecisions: raw("mediatorDecisions"),
-      config: raw("config"),
-      seed: raw("seed"),
-      recordedAt: raw("recordedAt"),
-      settingsHash: raw("settingsHash"),
-      settingsKey: raw("settingsKey"),
-    })
-    .prepare(),
-);
-const insertEvaluationRow = preparedOnce((db) =>
-  db
-    .insert(evaluations)
-    .values({ id: raw("id"), runId: raw("runId"), method: raw("method"), backbone: raw("backbone"), output: raw("output"), errors: raw("errors"), promptVersion: raw("promptVersion"), recordedAt: raw("recordedAt") })
-    .prepare(),
-);
-const insertTurn = preparedOnce((db) =>
-  db
-    .insert(turns)
-    .values({ runId: raw("runId"), turnId: raw("turnId"), speaker: raw("speaker"), role: raw("role"), utterance: raw("utterance"), thought: raw("thought"), signal: raw("signal"), emotion: raw("emotion"), emotionReason: raw("emotionReason") })
-    .prepare(),
-);
-const insertSnippet = preparedOnce((db) =>
-  db
-    .insert(snippets)
-    .values({ runId: raw("runId"), position: raw("position"), startTurn: raw("startTurn"), endTurn: raw("endTurn"), isLast: raw("isLast"), isPartial: raw("isPartial") })
-    .prepare(),
-);
-const insertScore = preparedOnce((db) =>
-  db
-    .insert(evaluationScores)
-    .values({ evaluationId: raw("evaluationId"), topicId: raw("topicId"), turnId: raw("turnId"), score: raw("score"), located: raw("located"), stances: raw("stances") })
-    .prepare(),
-);
 
 /**
  * Imports bundle files all-or-nothing. Throws BundleImportError listing every problem found
@@ -415,9 +304,10 @@ export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun
 }
 
 /**
- * Imports records this process built (the benchmark runner's runs, pairs and evaluations) exactly
- * as importBundleFiles would import them as a file named `label` — the same schema, checks, rows
- * and all-or-nothing transaction — without writing them out as JSON text and reading them back.
+ * Imports records this process built exactly as importBundleFiles would import them as a file named
+ * `label` — the same schema, checks, rows and all-or-nothing transaction — without writing them out
+ * as JSON text and reading them back. The pipeline's own records whose id is already stored come
+ * here (pipeline/own-records.server.ts), so an equal one is kept and a different one refused.
  */
 export function importBundleRecords(db: Db, label: string, records: Omit<BundleInput, "format" | "version">): ImportSummary {
   return importParsed(db, [{ file: label, parsed: parseBundleValue(label, { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...records }) }], {});

@@ -136,6 +136,7 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
       config,
       loaded,
       shard,
+      prepared: work, // prepared once, above: the grid and estimate shown are the work the runner does
       maxCostUsd,
       concurrency,
       leases,

@@ -5,27 +5,38 @@
  * mediator's run go at once, each run is stored whole the moment it is complete, its matched
  * pairs as soon as both their runs are stored, and its evaluations start right away (the
  * topic-localized judges, then the plan's emotion judge on runs without self-reported emotion),
- * then its metrics. A killed command resumes with nothing lost: stored runs and evaluations are skipped,
- * and interrupted runs replay their calls from the LLM cache.
+ * then its metrics. A run this process simulates goes straight on, in memory, to its judges and
+ * metrics: it is stored directly with the repositories (own-records.server.ts), not passed through
+ * the importer's checks for foreign input, and not read back. A killed command resumes with nothing
+ * lost: stored runs and evaluations are skipped, and interrupted runs replay their calls from the
+ * LLM cache.
  */
 import type { BenchmarkPlan } from "../../domain/benchmark/plan.ts";
-import type { BundleInput } from "../../domain/bundle.ts";
 import type { Llm, LlmRole } from "../../domain/llm/types.ts";
 import { parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";
 import { runSeed } from "../../domain/simulation/schedule.ts";
 import { simulateRun, type RunSetup } from "../../domain/simulation/simulate-run.ts";
 import type { LedgerTotals, RoleCalls } from "../../domain/llm/call-ledger.ts";
 import { runConfigOf } from "../../domain/simulation/run-identity.ts";
-import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { endpointConcurrency, type LlmConfig } from "../llm/config.server.ts";
 import { touchBenchmarkPlan } from "../models/benchmark-plan.server.ts";
 import { metricValuesOf, staleMetricValuesOf } from "../models/metric-value.server.ts";
-import { evaluateRuns } from "../pipeline/evaluate-runs.server.ts";
+import { evaluateRuns, type EvaluateJob } from "../pipeline/evaluate-runs.server.ts";
 import { recordMetricParams } from "../pipeline/metric-settings.server.ts";
-import { computeMetrics } from "../pipeline/metrics-runner.server.ts";
+import { heldRun, type HeldRun } from "../pipeline/evaluation-context.server.ts";
+import { computeMetrics, runFactsOf, type RunFacts } from "../pipeline/metrics-runner.server.ts";
+import { storeOwnPairs, storeOwnRun } from "../pipeline/own-records.server.ts";
 import { simulationPromptsFor } from "../pipeline/simulation-prompts.server.ts";
-import { playedConditions, shardWork, unitWork, type PlayedCondition, type RunWork, type UnitWork } from "./grid-work.server.ts";
+import {
+  playedConditions,
+  shardWork,
+  unitWork,
+  type PlayedCondition,
+  type RunWork,
+  type ShardWork,
+  type UnitWork,
+} from "./grid-work.server.ts";
 import type { LoadedPlan } from "./plan-file.server.ts";
 import { checkPlanAgainstConfig } from "./plan-check.server.ts";
 import { leasedQueue, type WorkerLeases } from "./work-leases.server.ts";
@@ -42,6 +53,11 @@ export interface GridRunOptions {
   config: LlmConfig;
   loaded: LoadedPlan;
   shard?: { index: number; count: number };
+  /**
+   * The shard's work as prepareGridRun returned it for these db, config, loaded and shard (the CLI
+   * prepares it to show the grid and the estimate first); without, runGrid prepares it.
+   */
+  prepared?: ShardWork;
   maxCostUsd?: number;
   /** Units in flight at once (default: the plan's endpoints' concurrency limits added up). */
   concurrency?: number;
@@ -77,6 +93,8 @@ interface Ctx {
   playedOf: (unit: UnitWork["unit"]) => PlayedCondition;
   summary: GridSummary;
   onProgress?: (event: GridEvent) => void;
+  /** The runs this command simulated, held until their unit is done: their judges and metrics read them from here. */
+  held: { runs: Map<string, HeldRun>; facts: Map<string, RunFacts> };
 }
 
 /** The default pool size: enough units that every endpoint the plan uses can be kept full. */
@@ -91,19 +109,22 @@ export function defaultConcurrency(plan: BenchmarkPlan, config: LlmConfig): numb
   return Math.max(2, total);
 }
 
-function storeBundle(db: Db, what: string, bundle: Omit<BundleInput, "format" | "version">): void {
-  importBundleRecords(db, `<benchmark ${what}>`, bundle);
-}
-
 /** Stores each pair of the unit whose two runs are stored; returns the run ids whose pairs are new. */
 function storeReadyPairs(ctx: Ctx, work: UnitWork): string[] {
   const stored = new Set(work.runs.filter((r) => r.stored).map((r) => r.runId));
   const ready = work.pairs.filter((p) => !p.stored && stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
   if (ready.length === 0) return [];
   const conditionId = work.unit.conditionId;
-  storeBundle(ctx.db, `pairs of ${conditionId}`, {
-    matched_pairs: ready.map((p) => ({ id: p.id, condition_id: conditionId, mediated_run_id: p.mediatedRunId, unmediated_run_id: p.unmediatedRunId })),
-  });
+  storeOwnPairs(
+    ctx.db,
+    `<benchmark pairs of ${conditionId}>`,
+    ready.map((p) => ({
+      id: p.id,
+      condition_id: conditionId,
+      mediated_run_id: p.mediatedRunId,
+      unmediated_run_id: p.unmediatedRunId,
+    })),
+  );
   for (const p of ready) p.stored = true;
   ctx.summary.pairsStored += ready.length;
   return ready.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]);
@@ -148,12 +169,15 @@ async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean
     if (!attempt.aborted) recordFailure(ctx, run.runId, attempt.reason);
     return false;
   }
+  const { condition, played } = ctx.playedOf(work.unit);
   try {
-    storeBundle(ctx.db, run.runId, { runs: [attempt.run] });
+    storeOwnRun(ctx.db, `<benchmark ${run.runId}>`, attempt.run, condition.scenario_id);
   } catch (err) {
     recordFailure(ctx, run.runId, `could not store the run: ${(err as Error).message}`);
     return false;
   }
+  ctx.held.runs.set(run.runId, heldRun(attempt.run, played));
+  ctx.held.facts.set(run.runId, runFactsOf(attempt.run, played));
   run.stored = true;
   ctx.summary.runs.stored += 1;
   ctx.onProgress?.({ type: "simulated", id: run.runId, note: `${attempt.run.outcome} after ${attempt.run.turns.length} turns` });
@@ -166,8 +190,9 @@ async function evaluate(ctx: Ctx, run: RunWork): Promise<boolean> {
   for (const evaluator of [...run.pendingEvaluators]) {
     if (ctx.guard.capReached() || ctx.signal?.aborted) return storedAny;
     const llm = routedLlm(ctx.guard.llm, { evaluator: evaluator.endpoint });
-    const result = await evaluateRuns(ctx.db, { llm, method: "topic", runIds: [run.runId], backbone: evaluator.model, concurrency: 1 });
-    const status = result.runs[0];
+    const held = ctx.held.runs;
+    const job: EvaluateJob = { llm, method: "topic", runIds: [run.runId], backbone: evaluator.model, held };
+    const status = (await evaluateRuns(ctx.db, { ...job, concurrency: 1 })).runs[0];
     if (status.status === "stored" || status.status === "skipped") {
       run.pendingEvaluators = run.pendingEvaluators.filter((e) => e !== evaluator);
       ctx.summary.evaluations.stored += 1;
@@ -184,7 +209,9 @@ async function judgeEmotion(ctx: Ctx, run: RunWork): Promise<boolean> {
   if (!judge || run.emotionJudge !== "pending" || ctx.guard.capReached() || ctx.signal?.aborted) return false;
   const id = `${run.runId} emotion by ${judge.model}`;
   const llm = routedLlm(ctx.guard.llm, { "emotion-judge": judge.endpoint });
-  const status = (await evaluateRuns(ctx.db, { llm, method: "emotion", runIds: [run.runId], backbone: judge.model, concurrency: 1 })).runs[0];
+  const held = ctx.held.runs;
+  const job: EvaluateJob = { llm, method: "emotion", runIds: [run.runId], backbone: judge.model, concurrency: 1, held };
+  const status = (await evaluateRuns(ctx.db, job)).runs[0];
   if (status.status === "failed") {
     recordFailure(ctx, id, status.message);
     return false;
@@ -226,14 +253,21 @@ async function runOne(ctx: Ctx, work: UnitWork, run: RunWork): Promise<void> {
   if (run.pendingEvaluators.length > 0 && !evaluated) return;
   // Metrics of the run and of its pairs; the last of a pair's runs to finish computes the pair with both.
   if (fresh || evaluated || emotionJudged || pairedRuns.length > 0 || !hasMetrics(ctx, work, run)) {
-    computeMetrics(ctx.db, { runId: run.runId, params: ctx.params });
+    computeMetrics(ctx.db, { runId: run.runId, params: ctx.params, held: ctx.held.facts });
     ctx.summary.metricRuns += 1;
   }
 }
 
 async function runUnit(ctx: Ctx, work: UnitWork): Promise<void> {
   storeReadyPairs(ctx, work); // pairs whose runs an interrupted command stored
-  await Promise.all(work.runs.map((run) => runOne(ctx, work, run)));
+  try {
+    await Promise.all(work.runs.map((run) => runOne(ctx, work, run)));
+  } finally {
+    for (const run of work.runs) {
+      ctx.held.runs.delete(run.runId);
+      ctx.held.facts.delete(run.runId);
+    }
+  }
 }
 
 /** The lease a unit is worked under: its runs share their opening requests, so one worker does them all. */
@@ -267,7 +301,7 @@ export function prepareGridRun(options: Pick<GridRunOptions, "db" | "config" | "
 export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
   const { db, config, loaded, signal } = options;
   const { plan } = loaded;
-  const work = prepareGridRun(options);
+  const work = options.prepared ?? prepareGridRun(options);
   const params = parseMetricParams(plan.params);
   touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
   recordMetricParams(db, params);
@@ -284,7 +318,9 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
     spentUsd: 0,
     calls: { byRole: [], total: guard.ledger.totals() },
   };
-  const ctx: Ctx = { db, plan, guard, signal, params, playedOf: playedConditions(db), summary, onProgress: options.onProgress };
+  const held = { runs: new Map<string, HeldRun>(), facts: new Map<string, RunFacts>() };
+  const playedOf = playedConditions(db);
+  const ctx: Ctx = { db, plan, guard, signal, params, playedOf, summary, onProgress: options.onProgress, held };
 
   const emotionSteps = (r: RunWork) => (r.emotionJudge === "none" ? 0 : 1);
   const steps = work.units.reduce((n, w) => n + w.runs.reduce((m, r) => m + 1 + w.evaluators.length + emotionSteps(r), 0), 0);

@@ -4,8 +4,11 @@
  */
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
+import type { RunShape } from "../../domain/baseline.ts";
+import type { Evaluation } from "../../domain/bundle.ts";
+import { deriveEvaluationScores } from "../../domain/evaluation-scores.ts";
 import type { Db } from "../db.server.ts";
-import { preparedOnce } from "./prepared.server.ts";
+import { jsonOrNull, preparedOnce, rawPlaceholder } from "./prepared.server.ts";
 
 const { evaluations, evaluationScores, interventionJudgments } = schema;
 
@@ -126,4 +129,65 @@ export function topicScoresUpTo(db: Db, evaluationId: string, topicId: string, t
     .where(and(eq(evaluationScores.evaluationId, evaluationId), eq(evaluationScores.topicId, topicId), lte(evaluationScores.turnId, tEnd)))
     .orderBy(asc(evaluationScores.turnId))
     .all();
+}
+
+// ---------- writing: the bundle import's evaluations and the ones the pipeline's judges make ----------
+
+const raw = rawPlaceholder;
+const insertEvaluationRow = preparedOnce((db) =>
+  db
+    .insert(evaluations)
+    .values({
+      id: raw("id"),
+      runId: raw("runId"),
+      method: raw("method"),
+      backbone: raw("backbone"),
+      output: raw("output"),
+      errors: raw("errors"),
+      promptVersion: raw("promptVersion"),
+      recordedAt: raw("recordedAt"),
+    })
+    .prepare(),
+);
+const insertScore = preparedOnce((db) =>
+  db
+    .insert(evaluationScores)
+    .values({
+      evaluationId: raw("evaluationId"),
+      topicId: raw("topicId"),
+      turnId: raw("turnId"),
+      score: raw("score"),
+      located: raw("located"),
+      stances: raw("stances"),
+    })
+    .prepare(),
+);
+
+/**
+ * Inserts an evaluation with the per-topic, per-turn score rows derived from it (`run`: the
+ * scenario its run played and who spoke each turn); call inside the caller's transaction. The
+ * scores are only inserted here: the evaluation row's trigger moves the dashboard's data mark.
+ */
+export function insertEvaluationRecord(db: Db, evaluation: Evaluation, run: RunShape): void {
+  insertEvaluationRow(db).run({
+    id: evaluation.id,
+    runId: evaluation.run_id,
+    method: evaluation.method,
+    backbone: evaluation.backbone,
+    output: JSON.stringify(evaluation.output),
+    errors: jsonOrNull(evaluation.errors),
+    promptVersion: evaluation.prompt_version ?? null,
+    recordedAt: evaluation.created_at ?? null,
+  });
+  const score = insertScore(db);
+  for (const r of deriveEvaluationScores(evaluation, run)) {
+    score.run({
+      evaluationId: evaluation.id,
+      topicId: r.topicId,
+      turnId: r.turnId,
+      score: r.score,
+      located: r.located ? 1 : 0,
+      stances: r.stances ? JSON.stringify(r.stances) : null,
+    });
+  }
 }

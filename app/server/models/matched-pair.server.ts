@@ -1,6 +1,7 @@
 /** Data access for matched pairs (a mediated run and its unmediated twin). */
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
+import type { MatchedPair } from "../../domain/bundle.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
@@ -40,4 +41,10 @@ const byMediatedRun = preparedOnce((db) => db.select({ id: matchedPairs.id }).fr
 /** The id of the stored pair whose mediated run this is (one pair per mediated run). */
 export function matchedPairIdOfMediatedRun(db: Db, runId: string): string | undefined {
   return byMediatedRun(db).get({ runId })?.id;
+}
+
+/** Inserts a matched pair (call inside the caller's transaction; its runs must be stored). */
+export function insertMatchedPair(db: Db, pair: MatchedPair): void {
+  const { id, condition_id: conditionId, mediated_run_id: mediatedRunId, unmediated_run_id: unmediatedRunId } = pair;
+  db.insert(matchedPairs).values({ id, conditionId, mediatedRunId, unmediatedRunId }).run();
 }

@@ -1,14 +1,16 @@
 /**
  * Data access for runs and their turns: single runs and their turns for the pipeline, the bundle
  * store and the run page; the scenario as played, turn ranges and trajectories to sample for
- * annotation.
+ * annotation; and the one writer of a run with its turns and snippets.
  */
 import { and, asc, countDistinct, eq, exists, gte, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
-import type { ScenarioBody } from "../../domain/bundle.ts";
+import type { Run, ScenarioBody } from "../../domain/bundle.ts";
 import type { EmotionTurn } from "../../domain/emotion/trajectory.ts";
+import { recordedIdentity } from "../../domain/simulation/run-identity.ts";
+import { segmentSnippets } from "../../domain/snippets.ts";
 import type { Db } from "../db.server.ts";
-import { preparedOnce } from "./prepared.server.ts";
+import { jsonOrNull, preparedOnce, rawPlaceholder } from "./prepared.server.ts";
 
 const { runs, conditions, scenarios, turns, snippets, evaluations } = schema;
 
@@ -156,4 +158,119 @@ export function evaluatedTrajectories(db: Db) {
 export function evaluatedTrajectoryCount(db: Db): number {
   const evaluated = exists(db.select({ one: sql`1` }).from(evaluations).where(eq(evaluations.runId, snippets.runId)));
   return db.select({ n: countDistinct(snippets.runId) }).from(snippets).where(evaluated).get()?.n ?? 0;
+}
+
+// ---------- writing: the bundle import's runs and the runs the pipeline simulates ----------
+
+const raw = rawPlaceholder;
+const insertRunRow = preparedOnce((db) =>
+  db
+    .insert(runs)
+    .values({
+      id: raw("id"),
+      conditionId: raw("conditionId"),
+      scenarioId: raw("scenarioId"),
+      mediated: raw("mediated"),
+      mediatorBackbone: raw("mediatorBackbone"),
+      simulatorBackbone: raw("simulatorBackbone"),
+      outcome: raw("outcome"),
+      partyOrder: raw("partyOrder"),
+      totalTurns: raw("totalTurns"),
+      partyTurns: raw("partyTurns"),
+      mediatorTurns: raw("mediatorTurns"),
+      mediatorDecisions: raw("mediatorDecisions"),
+      config: raw("config"),
+      seed: raw("seed"),
+      recordedAt: raw("recordedAt"),
+      settingsHash: raw("settingsHash"),
+      settingsKey: raw("settingsKey"),
+    })
+    .prepare(),
+);
+const insertTurn = preparedOnce((db) =>
+  db
+    .insert(turns)
+    .values({
+      runId: raw("runId"),
+      turnId: raw("turnId"),
+      speaker: raw("speaker"),
+      role: raw("role"),
+      utterance: raw("utterance"),
+      thought: raw("thought"),
+      signal: raw("signal"),
+      emotion: raw("emotion"),
+      emotionReason: raw("emotionReason"),
+    })
+    .prepare(),
+);
+const insertSnippet = preparedOnce((db) =>
+  db
+    .insert(snippets)
+    .values({
+      runId: raw("runId"),
+      position: raw("position"),
+      startTurn: raw("startTurn"),
+      endTurn: raw("endTurn"),
+      isLast: raw("isLast"),
+      isPartial: raw("isPartial"),
+    })
+    .prepare(),
+);
+
+/**
+ * Inserts a run (a checked bundle record, or one the pipeline just simulated) with its turns and
+ * snippets; call inside the caller's transaction, so the run is stored whole or not at all.
+ * Turns and snippets are only inserted here, with their run: the run row's trigger moves the
+ * dashboard's data mark, so theirs fire none (migration 0014).
+ */
+export function insertRunRecord(db: Db, run: Run, scenarioId: string): void {
+  const mediatorTurns = run.turns.filter((t) => t.role === "mediator").length;
+  insertRunRow(db).run({
+    id: run.id,
+    conditionId: run.condition_id,
+    scenarioId,
+    mediated: run.mediated ? 1 : 0,
+    mediatorBackbone: run.mediator_backbone,
+    simulatorBackbone: run.simulator_backbone,
+    outcome: run.outcome,
+    partyOrder: JSON.stringify(run.party_order),
+    totalTurns: run.turns.length,
+    partyTurns: run.turns.length - mediatorTurns,
+    mediatorTurns,
+    mediatorDecisions: jsonOrNull(run.mediator_decisions),
+    config: JSON.stringify(run.config),
+    seed: run.seed,
+    recordedAt: run.created_at ?? null,
+    // The run's identity, from what it records: planners find it by these (run-identity.ts).
+    ...recordedIdentity(run),
+  });
+  const turn = insertTurn(db);
+  for (const t of run.turns) {
+    turn.run({
+      runId: run.id,
+      turnId: t.turn_id,
+      speaker: t.speaker,
+      role: t.role,
+      utterance: t.utterance,
+      thought: t.thought ?? null,
+      signal: t.signal ?? null,
+      emotion: t.emotion ?? null,
+      emotionReason: t.emotion_reason ?? null,
+    });
+  }
+  const spans = segmentSnippets(
+    run.turns.map((t) => ({ turnId: t.turn_id, role: t.role, speaker: t.speaker })),
+    run.party_order,
+  );
+  const snippet = insertSnippet(db);
+  for (const s of spans) {
+    snippet.run({
+      runId: run.id,
+      position: s.position,
+      startTurn: s.startTurn,
+      endTurn: s.endTurn,
+      isLast: s.isLast ? 1 : 0,
+      isPartial: s.isPartial ? 1 : 0,
+    });
+  }
 }

@@ -2,12 +2,11 @@
  * `socrates evaluate` as a library: picks the runs, skips work already stored, runs one
  * evaluator per run (a few runs at a time), and stores each result as soon as it is done, so an
  * interrupted job keeps what it finished. Topic-localized, per-turn and emotion-judge evaluations
- * are stored through the bundle importer (the same checks as any imported evaluation); MI
- * judgments go to intervention_judgments. The emotion judge skips runs whose parties reported
- * their own emotion.
+ * are stored as the records our judges made (own-records.server.ts: the same rows the importer
+ * would write, without its checks for foreign input); MI judgments go to intervention_judgments.
+ * The emotion judge skips runs whose parties reported their own emotion.
  */
 import { MEDIATOR_ID, type Evaluation } from "../../domain/bundle.ts";
-import { importBundleRecords } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
 import { evaluationBackbones } from "../models/evaluation.server.ts";
 import { findRun, hasSelfReportedEmotion, runIds } from "../models/run.server.ts";
@@ -20,7 +19,13 @@ import { newEvaluationId, resolveEvaluationId, type JudgedMethod } from "./evalu
 import type { EvaluationContext } from "../../domain/prompts/transcript.ts";
 import { evaluateEmotion, plannedEmotionCalls } from "./evaluate-emotion.server.ts";
 import { EMOTION_METHOD } from "../../domain/emotion/trajectory.ts";
-import { loadEvaluationContext, loadPartyThoughts, RunNotFoundError } from "./evaluation-context.server.ts";
+import {
+  loadEvaluationContext,
+  loadPartyThoughts,
+  RunNotFoundError,
+  type HeldRun,
+} from "./evaluation-context.server.ts";
+import { storeOwnEvaluation } from "./own-records.server.ts";
 
 export const EVALUATE_METHODS = ["topic", "per-turn", "mi", "emotion"] as const;
 export type EvaluateMethod = (typeof EVALUATE_METHODS)[number];
@@ -58,6 +63,8 @@ export interface EvaluateJob {
   /** Count the calls that would be made; call nothing and store nothing. */
   dryRun?: boolean;
   onRun?: (status: RunStatus) => void;
+  /** Runs the caller holds in memory (the benchmark runner's just-simulated runs), by id: not read back. */
+  held?: ReadonlyMap<string, HeldRun>;
 }
 
 export interface EvaluateSummary {
@@ -75,7 +82,7 @@ const ROLE_OF = { topic: "evaluator", "per-turn": "baseline-judge", mi: "mi-judg
 interface RecordEvaluator {
   method: JudgedMethod;
   planned(ctx: EvaluationContext): number;
-  run(db: Db, ctx: EvaluationContext, options: EvaluatorOptions): Promise<Evaluation>;
+  run(db: Db, ctx: EvaluationContext, options: EvaluatorOptions, held: HeldRun | undefined): Promise<Evaluation>;
 }
 
 const RECORD_EVALUATORS: Record<Exclude<EvaluateMethod, "mi">, RecordEvaluator> = {
@@ -84,12 +91,17 @@ const RECORD_EVALUATORS: Record<Exclude<EvaluateMethod, "mi">, RecordEvaluator> 
   emotion: {
     method: EMOTION_METHOD,
     planned: plannedEmotionCalls,
-    run: (db, ctx, options) => evaluateEmotion({ ...ctx, thoughts: loadPartyThoughts(db, ctx.runId) }, options),
+    run: (db, ctx, options, held) =>
+      evaluateEmotion({ ...ctx, thoughts: held?.thoughts ?? loadPartyThoughts(db, ctx.runId) }, options),
   },
 };
 
-function storeEvaluation(db: Db, evaluation: Evaluation): void {
-  importBundleRecords(db, `<evaluate ${evaluation.id}>`, { evaluations: [evaluation] });
+/** Stores the evaluation with its scores, derived from what its run played and who spoke (the context has both). */
+function storeEvaluation(db: Db, evaluation: Evaluation, ctx: EvaluationContext): void {
+  const topicIds = ctx.topics.map((t) => t.id);
+  const partyIds = ctx.parties.map((p) => p.id);
+  const speakers = ctx.turns.map((t) => t.speaker);
+  storeOwnEvaluation(db, `<evaluate ${evaluation.id}>`, evaluation, { topicIds, partyIds, speakers });
 }
 
 function storedBackbone(db: Db, id: string): string | undefined {
@@ -97,7 +109,8 @@ function storedBackbone(db: Db, id: string): string | undefined {
 }
 
 async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: string): Promise<RunStatus> {
-  const ctx = loadEvaluationContext(db, runId);
+  const held = job.held?.get(runId);
+  const ctx = held?.context ?? loadEvaluationContext(db, runId);
   if (job.method === "mi") {
     const pending = unjudgedMediatorTurns(db, ctx, backbone);
     if (pending.length === 0) {
@@ -124,8 +137,8 @@ async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: st
   const calls = evaluator.planned(ctx);
   if (job.dryRun) return { runId, status: "planned", calls };
   try {
-    const evaluation = await evaluator.run(db, ctx, { llm: job.llm, backbone: job.backbone });
-    storeEvaluation(db, evaluation);
+    const evaluation = await evaluator.run(db, ctx, { llm: job.llm, backbone: job.backbone }, held);
+    storeEvaluation(db, evaluation, ctx);
     return { runId, status: "stored", evaluationId: id, calls, errors: evaluation.errors?.length ?? 0 };
   } catch (err) {
     return { runId, status: "failed", calls, message: (err as Error).message };

@@ -2,9 +2,11 @@
  * Computes every registered benchmark metric the stored data supports and upserts it into
  * metric_values (spec: "SoCRATES metrics", "ProMediate per-turn baseline"). What is computed and
  * how each row is built lives in app/domain/metrics (registry.ts and the descriptors); this module
- * only loads each run's stored facts and writes the rows.
+ * only loads each run's stored facts and writes the rows. A caller that holds a run in memory (the
+ * benchmark runner, for the runs it just simulated) gives the run's own facts instead of their
+ * being read back; its evaluations and judgments, which other commands may add, are always read.
  */
-import { MEDIATOR_ID } from "../../domain/bundle.ts";
+import { MEDIATOR_ID, type Run } from "../../domain/bundle.ts";
 import type { RunData } from "../../domain/metrics/metric-inputs.ts";
 import { parseMetricParams, type MetricParams } from "../../domain/metrics/metric-params.ts";
 import { pairMetricRows, runMetricRows, type MetricRow } from "../../domain/metrics/metric-rows.ts";
@@ -15,35 +17,82 @@ import { evaluationsOfRun, judgmentsOfRun } from "../models/evaluation.server.ts
 import { allMatchedPairs, matchedPairsOfRun } from "../models/matched-pair.server.ts";
 import { deleteMetricValues, upsertMetricValue } from "../models/metric-value.server.ts";
 import { emotionTurns, findRun, runIds as allRunIds, runSpeakers } from "../models/run.server.ts";
-import { runEmotionTrajectories } from "../../domain/emotion/trajectory.ts";
+import { runEmotionTrajectories, type EmotionTurn } from "../../domain/emotion/trajectory.ts";
+import type { PlayedScenario } from "../../domain/visibility.ts";
 import { findScenario } from "../models/scenario.server.ts";
 import { recordMetricParams } from "./metric-settings.server.ts";
 import { usableEvaluationIds } from "./evaluation-identity.server.ts";
 
-function loadRunData(db: Db, runId: string): RunData {
+/** What a run is, fixed once it is stored (a run is never changed): all its metrics read but its judges' work. */
+export interface RunFacts {
+  runId: string;
+  mediated: boolean;
+  topicIds: string[];
+  partyIds: string[];
+  /** speakers[t - 1] spoke turn t. */
+  speakers: string[];
+  decisionSeconds: number[];
+  emotionTurns: EmotionTurn[];
+}
+
+const secondsOf = (decisions: readonly { seconds?: number }[] | null | undefined) =>
+  (decisions ?? []).flatMap((d) => (d.seconds === undefined ? [] : [d.seconds]));
+
+function loadRunFacts(db: Db, runId: string): RunFacts {
   const run = findRun(db, runId);
   if (!run) throw new Error(`there is no run "${runId}"`);
   const condition = findCondition(db, run.conditionId)!;
   const played = condition.expanded ?? findScenario(db, run.scenarioId)!;
-  const speakers = runSpeakers(db, runId);
-  // Only evaluations the current judge prompts may use: a superseded prompt version's are not measured.
-  const stored = evaluationsOfRun(db, runId);
-  const usable = usableEvaluationIds(stored);
-  const evaluations = stored.filter((e) => usable.has(e.id)).map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
-  const judgments = judgmentsOfRun(db, runId);
-  const partyIds = played.parties.map((p) => p.id);
   return {
     runId,
     mediated: run.mediated,
     topicIds: played.topics.map((t) => t.id),
+    partyIds: played.parties.map((p) => p.id),
+    speakers: runSpeakers(db, runId),
+    decisionSeconds: secondsOf(run.mediatorDecisions),
+    emotionTurns: emotionTurns(db, runId),
+  };
+}
+
+/** The facts of a run record held in memory, as loadRunFacts reads them once it is stored. */
+export function runFactsOf(run: Run, played: PlayedScenario): RunFacts {
+  return {
+    runId: run.id,
+    mediated: run.mediated,
+    topicIds: played.topics.map((t) => t.id),
+    partyIds: played.parties.map((p) => p.id),
+    speakers: run.turns.map((t) => t.speaker),
+    decisionSeconds: secondsOf(run.mediator_decisions),
+    emotionTurns: run.turns.map((t) => ({
+      turnId: t.turn_id,
+      speaker: t.speaker,
+      role: t.role,
+      emotion: t.emotion ?? null,
+      emotionReason: t.emotion_reason ?? null,
+    })),
+  };
+}
+
+function loadRunData(db: Db, facts: RunFacts): RunData {
+  const { runId, speakers, partyIds } = facts;
+  // Only evaluations the current judge prompts may use: a superseded prompt version's are not measured.
+  const stored = evaluationsOfRun(db, runId);
+  const usable = usableEvaluationIds(stored);
+  const evaluations = stored
+    .filter((e) => usable.has(e.id))
+    .map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
+  return {
+    runId,
+    mediated: facts.mediated,
+    topicIds: facts.topicIds,
     partyIds,
     speakers,
     partyTurns: speakers.filter((s) => s !== MEDIATOR_ID).length,
     mediatorTurns: speakers.flatMap((s, i) => (s === MEDIATOR_ID ? [i + 1] : [])),
-    decisionSeconds: (run.mediatorDecisions ?? []).flatMap((d) => (d.seconds === undefined ? [] : [d.seconds])),
+    decisionSeconds: facts.decisionSeconds,
     evaluations,
-    judgments,
-    emotions: runEmotionTrajectories(emotionTurns(db, runId), evaluations, partyIds),
+    judgments: judgmentsOfRun(db, runId),
+    emotions: runEmotionTrajectories(facts.emotionTurns, evaluations, partyIds),
   };
 }
 
@@ -56,6 +105,8 @@ export interface MetricsRequest {
   params?: Partial<MetricParams> | Record<string, unknown>;
   /** Timestamp recorded on every row (defaults to now). */
   now?: Date;
+  /** Runs the caller holds in memory, by id: their facts are not read back (runFactsOf). */
+  held?: ReadonlyMap<string, RunFacts>;
 }
 
 export interface MetricsSummary {
@@ -83,15 +134,15 @@ function store(db: Db, rows: MetricRow[], unmediatedRuns: string[], params: Metr
 export function computeMetrics(db: Db, request: MetricsRequest = {}): MetricsSummary {
   const params = parseMetricParams(request.params ?? {});
   const computedAt = (request.now ?? new Date()).toISOString();
-  const runIds = request.runId !== undefined ? [loadRunData(db, request.runId).runId] : allRunIds(db);
-  const pairs = request.runId !== undefined ? matchedPairsOfRun(db, request.runId) : allMatchedPairs(db);
-
   const cache = new Map<string, RunData>();
   const dataOf = (id: string) => {
     let data = cache.get(id);
-    if (!data) cache.set(id, (data = loadRunData(db, id)));
+    if (!data) cache.set(id, (data = loadRunData(db, request.held?.get(id) ?? loadRunFacts(db, id))));
     return data;
   };
+  const runIds = request.runId !== undefined ? [dataOf(request.runId).runId] : allRunIds(db);
+  const pairs = request.runId !== undefined ? matchedPairsOfRun(db, request.runId) : allMatchedPairs(db);
+
   const rows: MetricRow[] = [];
   for (const id of runIds) rows.push(...runMetricRows(dataOf(id), params));
   for (const pair of pairs) {

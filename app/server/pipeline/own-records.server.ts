@@ -1,0 +1,43 @@
+/**
+ * Storing the records this process made: a run it simulated, the matched pairs of its runs, an
+ * evaluation its judges returned. They go straight into their tables through the repositories,
+ * each in one transaction (a run with its turns and snippets, an evaluation with its scores), so
+ * an interrupted command leaves none half stored. The importer's checks are for foreign input:
+ * these records were built by our own code from replies the LLM layer already checked (a test
+ * keeps them in the exact form the importer would store, test/unit/benchmark/own-records.test.ts),
+ * and the importer would only parse them again and read their run back.
+ * An id that is already stored goes through the importer after all (as a bundle named `label`),
+ * inside the same transaction: it keeps an equal record and refuses a different one, as before.
+ */
+import type { RunShape } from "../../domain/baseline.ts";
+import type { Evaluation, MatchedPair, Run } from "../../domain/bundle.ts";
+import { importBundleRecords } from "../bundle-store.server.ts";
+import { writeTransaction, type Db } from "../db.server.ts";
+import { findEvaluation, insertEvaluationRecord } from "../models/evaluation.server.ts";
+import { insertMatchedPair, storedMatchedPairIds } from "../models/matched-pair.server.ts";
+import { findRun, insertRunRecord } from "../models/run.server.ts";
+
+/** Stores a run this process simulated, whole: its row, turns and snippets. */
+export function storeOwnRun(db: Db, label: string, run: Run, scenarioId: string): void {
+  writeTransaction(db, () => {
+    if (findRun(db, run.id)) importBundleRecords(db, label, { runs: [run] });
+    else insertRunRecord(db, run, scenarioId);
+  });
+}
+
+/** Stores matched pairs of runs this process holds stored, all or none. */
+export function storeOwnPairs(db: Db, label: string, pairs: MatchedPair[]): void {
+  writeTransaction(db, () => {
+    const stored = storedMatchedPairIds(db, pairs.map((p) => p.id));
+    if (stored.size > 0) importBundleRecords(db, label, { matched_pairs: pairs });
+    else for (const pair of pairs) insertMatchedPair(db, pair);
+  });
+}
+
+/** Stores an evaluation its judges returned, with its scores; `run` is what its run played and who spoke. */
+export function storeOwnEvaluation(db: Db, label: string, evaluation: Evaluation, run: RunShape): void {
+  writeTransaction(db, () => {
+    if (findEvaluation(db, evaluation.id)) importBundleRecords(db, label, { evaluations: [evaluation] });
+    else insertEvaluationRecord(db, evaluation, run);
+  });
+}
