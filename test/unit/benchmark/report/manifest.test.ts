@@ -5,9 +5,9 @@
  * naming the number and the changed row, after one metric row is changed in the database.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseManifest } from "../../../../app/domain/benchmark/provenance/manifest.ts";
 import { configHash, projectInfo } from "../../../../app/server/benchmark/report-manifest.server.ts";
 import { planGrid } from "../../../../app/server/benchmark/plan-file.server.ts";
@@ -26,7 +26,6 @@ const loaded = fixturePlan({ studies: [1, 3] });
 
 async function reportFolder() {
   const t = await demoStudiesDb();
-  cleanups.push(t.cleanup);
   seedGrid(t.db, loaded);
   const planFile = join(t.dir, "plan.json");
   writeFileSync(planFile, JSON.stringify(loaded.plan));
@@ -41,8 +40,16 @@ async function reportFolder() {
 }
 
 describe("report manifest and --verify", () => {
+  // One database and report for the three tests below (each used to make its own, the file's main
+  // cost): the --verify test puts back the row it changes, and the edited manifests go to a copy.
+  let folder: Awaited<ReturnType<typeof reportFolder>>;
+  beforeAll(async () => {
+    folder = await reportFolder();
+  }, 120_000);
+  afterAll(() => folder?.cleanup());
+
   it("records what the report came from, without secrets", { timeout: 120_000 }, async () => {
-    const { db, out, configFile, text } = await reportFolder();
+    const { db, out, configFile, text } = folder;
     const manifest = parseManifest(text, "manifest.json");
     const pkg = JSON.parse(readFileSync("package.json", "utf8"));
     const head = spawnSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).stdout.trim();
@@ -83,7 +90,7 @@ describe("report manifest and --verify", () => {
   });
 
   it("--verify passes on a fresh report, and after one metric row changes exits 1 naming the number and the row", { timeout: 180_000 }, async () => {
-    const { db, out, env } = await reportFolder();
+    const { db, out, env } = folder;
     const fresh = runCli(["report", "--verify", out], env);
     expect(fresh.status, fresh.stderr).toBe(0);
     expect(fresh.stdout).toMatch(/verified: all \d+ numbers identical/);
@@ -106,7 +113,9 @@ describe("report manifest and --verify", () => {
   });
 
   it("a folder without a manifest, or with an edited one, exits 2 naming the file and the JSON path", { timeout: 120_000 }, async () => {
-    const { out, env, dir, text } = await reportFolder();
+    const { env, dir, text } = folder;
+    const out = join(dir, "edited");
+    cpSync(folder.out, out, { recursive: true });
     const missing = runCli(["report", "--verify", dir], env);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain(`${join(dir, "manifest.json")}: no such file`);
