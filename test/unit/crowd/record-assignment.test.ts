@@ -1,17 +1,14 @@
 /** The crowd assignment store (also after migration 0005) and the gold-based review, on a real SQLite file with the demo studies. */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../db/demo/studies.ts";
 import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { listCrowdAssignments } from "../../../app/server/models/crowd-assignment.server.ts";
 import { payloadHash, recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
 import { writeLabelRevision } from "../../../app/server/models/label.server.ts";
 import { recordDecisions, reviewDecisions } from "../../../app/server/crowd/review.server.ts";
-import { seedDemo } from "../../helpers/annotation.ts";
+import { demoStudiesTemplate } from "../../helpers/demo-studies-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tableCounts, tempDb, tempDir } from "../../helpers/temp-db.ts";
-import { openDatabase } from "../../../app/server/db.server.ts";
+import { tableCounts, type tempDb } from "../../helpers/temp-db.ts";
 
 const AB_STUDY = 3;
 
@@ -20,26 +17,15 @@ describe("crowd assignments", () => {
   let goldItem: { id: number; right: "A" | "B" };
   let plainItem: number;
 
-  // The demo studies are seeded once; each test gets its own copy of that file (seeding them for
-  // every test was most of this file's time).
-  let seeded: ReturnType<typeof tempDb>;
+  // The demo studies are seeded once; each test gets its own copy of that file.
+  let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
   beforeAll(async () => {
-    seeded = tempDb();
-    seedDemo(seeded.db);
-    await seedDemoStudies(seeded.db);
+    template = await demoStudiesTemplate();
   });
-  afterAll(() => seeded.cleanup());
+  afterAll(() => template.cleanup());
 
   beforeEach(() => {
-    const { dir, cleanup } = tempDir();
-    const path = join(dir, "test.db");
-    seeded.db.$client.exec(`VACUUM INTO '${path}'`);
-    const db = openDatabase(path);
-    const close = () => {
-      db.$client.close();
-      cleanup();
-    };
-    t = { db, path, dir, cleanup: close };
+    t = template.copy();
     const items = t.db.$client
       .prepare(`SELECT i.id, i.is_gold AS isGold, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? ORDER BY i.position`)
       .all(AB_STUDY) as { id: number; isGold: number; a: number; b: number }[];
