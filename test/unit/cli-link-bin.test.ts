@@ -40,7 +40,8 @@ describe("npx socrates without a package bin", () => {
     copyFileSync(join(ROOT, "scripts/link-bin.mjs"), join(scratch, "scripts/link-bin.mjs"));
     // A stand-in entry, not executable yet: the linker must make it so.
     const entry = join(scratch, "scripts/socrates.mjs");
-    writeFileSync(entry, '#!/usr/bin/env node\nconsole.log("entry", process.argv.slice(2).join(" "));\n', { mode: 0o644 });
+    const script = '#!/usr/bin/env node\nconsole.log("entry", process.argv.slice(2).join(" "));\n';
+    writeFileSync(entry, script, { mode: 0o644 });
     writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "scratch", private: true }));
 
     expect(linkBin()).toBe("linked node_modules/.bin/socrates -> ../../scripts/socrates.mjs\n");

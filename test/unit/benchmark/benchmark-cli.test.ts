@@ -178,14 +178,16 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(mock.requests).toHaveLength(0);
 
     // With the configuration, status matches runs on the roles' sampling too, as `run` does.
-    const status = await runCliInProcess(["benchmark", "status", "--plan", files.planPath, "--config", files.configPath], env);
+    const statusArgs = ["benchmark", "status", "--plan", files.planPath];
+    const status = await runCliInProcess([...statusArgs, "--config", files.configPath], env);
     expect(status.status).toBe(0);
     expect(status.stdout).toContain("main: 12 units, 36 runs (36 to simulate, 0 stored), 36 evaluations (36 pending)");
     expect(status.stdout).not.toContain("no LLM configuration");
     const noConfig = await runCliInProcess(["benchmark", "status", "--plan", files.planPath], env);
     expect(noConfig.stdout).toContain("no LLM configuration (");
     expect(noConfig.stdout).toContain("main: 12 units, 36 runs (36 to simulate, 0 stored)");
-    const withoutConfig = await runCliInProcess(["benchmark", "status", "--plan", files.planPath, "--config", join(files.configPath, "..", "absent.json")], env);
+    const absent = join(files.configPath, "..", "absent.json");
+    const withoutConfig = await runCliInProcess([...statusArgs, "--config", absent], env);
     expect(withoutConfig.status).toBe(2);
     expect(withoutConfig.stderr).toContain("absent.json: cannot read the LLM configuration (ENOENT)");
   });

@@ -90,7 +90,8 @@ describe("socrates evaluate and socrates metrics", () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
     seedDemo(t.db);
-    const result = await runCliInProcess(["metrics", "--run", MEDIATED, "--params", '{"h":3}'], { SOCRATES_DB: t.path });
+    const env = { SOCRATES_DB: t.path };
+    const result = await runCliInProcess(["metrics", "--run", MEDIATED, "--params", '{"h":3}'], env);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const lines = result.stdout.split("\n");
@@ -106,7 +107,7 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(currentMetricParams(t.db)).toEqual({ ...DEFAULT_METRIC_PARAMS, h: 3 });
     expect(result.stdout).toContain("IT, IE, IF, FI, RL, ME, MI and ER are mediator metrics: unmediated runs have none.");
 
-    const bad = await runCliInProcess(["metrics", "--params", '{"window":3}'], { SOCRATES_DB: t.path });
+    const bad = await runCliInProcess(["metrics", "--params", '{"window":3}'], env);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/params: \$: Unrecognized key\(s\) in object: 'window'/);
   });

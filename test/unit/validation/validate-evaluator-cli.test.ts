@@ -4,7 +4,8 @@
  * output and exit code), except the cap test's: a resume is a new process, as a user runs it. The
  * candidate's name contains "noisy", so the stand-in's topic judge scores it with hash noise
  * (test/mock-llm/responders/evaluation.ts): its alignment must come out below the demo judge's,
- * the difference test must say so, and --min-r must turn that into exit code 3. A second command makes no request at all.
+ * the difference test must say so, and --min-r must turn that into exit code 3. A second command
+ * makes no request at all.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -160,13 +161,16 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
 
   it("names what is wrong with the input", async () => {
     const notExpert = listStudyRows(t.db).find((s) => s.pool === "crowd")!.id;
-    const crowd = await runCliInProcess(["validate-evaluator", "--study", String(notExpert), "--backbone", CANDIDATE, "--config", configPath], { SOCRATES_DB: t.path });
+    const env = { SOCRATES_DB: t.path };
+    const judge = ["--backbone", CANDIDATE, "--config", configPath];
+    const crowd = await runCliInProcess(["validate-evaluator", "--study", String(notExpert), ...judge], env);
     expect(crowd.status).toBe(2);
     expect(crowd.stderr).toMatch(new RegExp(`study ${notExpert} .* validation needs an expert snippet-consensus study`));
-    const badR = await runCliInProcess(["validate-evaluator", "--study", String(studyId), "--backbone", CANDIDATE, "--config", configPath, "--min-r", "2"], { SOCRATES_DB: t.path });
+    const study = ["validate-evaluator", "--study", String(studyId)];
+    const badR = await runCliInProcess([...study, ...judge, "--min-r", "2"], env);
     expect(badR.status).toBe(2);
     expect(badR.stderr).toMatch(/--min-r must be a number from -1 to 1, got "2"/);
-    const badPlan = await runCliInProcess(["validate-evaluator", "--study", String(studyId), "--backbone", CANDIDATE, "--config", configPath, "--benchmark", "nope"], { SOCRATES_DB: t.path });
+    const badPlan = await runCliInProcess([...study, ...judge, "--benchmark", "nope"], env);
     expect(badPlan.status).toBe(2);
     expect(badPlan.stderr).toMatch(/--benchmark: "nope" is neither a plan file nor the hash/);
   });
