@@ -5,7 +5,8 @@
  * so `socrates stats corr` never loads the AWS SDK or vega. The built CLI (scripts/build-cli.mjs)
  * carries a manifest of every top-level command's name and help line (commands.json), from which
  * the top-level help and the "unknown command" error are answered without loading any module. From
- * source (no manifest) every module is loaded, as before.
+ * source (no manifest: tsx, or a test calling `main` in its own process) a command loads the module
+ * of its own name when that registers it, and every module otherwise.
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Help } from "commander";
@@ -94,14 +95,25 @@ function registerStandIns(program: Command, manifest: CommandEntry[]): void {
   }
 }
 
-/** Registers what `argv` needs: the one module it names, or, without a manifest, all of them. */
+/** Registers what `argv` needs: the one module it names, or, without a manifest, maybe all of them. */
 async function registerFor(program: Command, argv: string[]): Promise<void> {
   const manifest = readManifest();
   const wanted = requestedCommand(argv);
   const entry = manifest?.find((e) => wanted !== undefined && e.names.includes(wanted));
   if (entry) return (await COMMAND_MODULES[entry.module]())(program);
   if (manifest) return registerStandIns(program, manifest);
+  // From source: the module of the same name when it registers the command (most do), else all.
+  const own = wanted !== undefined && Object.hasOwn(COMMAND_MODULES, wanted) ? COMMAND_MODULES[wanted] : undefined;
+  const named = own && (await own());
+  if (named && registers(named, wanted!)) return named(program);
   for (const load of Object.values(COMMAND_MODULES)) (await load())(program);
+}
+
+/** Whether `register` adds a top-level command called `name` (tried on a program of its own). */
+function registers(register: Register, name: string): boolean {
+  const trial = createProgram();
+  register(trial);
+  return trial.commands.some((c) => c.name() === name || c.aliases().includes(name));
 }
 
 /** The one-line message for a full disk, or null; loaded only on an error (it reads the database settings). */

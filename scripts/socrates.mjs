@@ -25,6 +25,10 @@ if (process.env.SOCRATES_CLI_SOURCE !== "1" && (cliBuildIsFresh() || rebuild()))
   process.setSourceMapsEnabled(true);
   cli = await import(CLI_ENTRY);
 } else {
+  if (process.env.SOCRATES_CLI_SOURCE !== "1" && process.stderr.isTTY) {
+    // Slower on every call; `npm run build:cli` shows why the build failed.
+    process.stderr.write("socrates: could not build dist/cli/; running the sources through tsx\n");
+  }
   const { register } = await import("tsx/esm/api");
   register();
   cli = await import("./cli.ts");

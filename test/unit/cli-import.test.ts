@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
 import { runCli } from "../helpers/cli.ts";
+import { runCliInProcess } from "../helpers/cli-in-process.ts";
 import { tableCounts, tempDir } from "../../harness/temp-db.ts";
 
 // Each malformed bundle: what to break, and the file-and-path message the CLI must print.
@@ -82,17 +83,19 @@ const malformed: { name: string; write: (file: string) => void; expected: RegExp
   },
 ];
 
+// The import and export commands run in the test's process (runCliInProcess: the bin's `main`, its
+// output and exit code); the help test spawns the built CLI.
 describe("socrates import (CLI)", () => {
   const tmp = tempDir();
   const dbPath = join(tmp.dir, "cli.db");
   const env = { SOCRATES_DB: dbPath };
   let baseline: Record<string, number>;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     // Start from a database that already holds data, so "unchanged" means something.
     const seeded = { ...fixtureBundle(), scenarios: fixtureBundle().scenarios, runs: [], matched_pairs: [], evaluations: [] };
     writeFileSync(join(tmp.dir, "seed.json"), JSON.stringify(seeded));
-    expect(runCli(["import", join(tmp.dir, "seed.json")], env).status).toBe(0);
+    expect((await runCliInProcess(["import", join(tmp.dir, "seed.json")], env)).status).toBe(0);
     const db = openDatabase(dbPath);
     baseline = tableCounts(db);
     db.$client.close();
@@ -100,10 +103,10 @@ describe("socrates import (CLI)", () => {
   afterAll(() => tmp.cleanup());
 
   for (const c of malformed) {
-    it(`refuses ${c.name} with exit code 2, naming file and JSON path, and changes nothing`, () => {
+    it(`refuses ${c.name} with exit code 2, naming file and JSON path, and changes nothing`, async () => {
       const file = join(tmp.dir, `${c.name.toLowerCase().replace(/ /g, "-")}.json`);
       c.write(file);
-      const result = runCli(["import", file], env);
+      const result = await runCliInProcess(["import", file], env);
       expect(result.status, result.stderr).toBe(2);
       expect(result.stderr).toMatch(c.expected);
       expect(result.stderr).toMatch(/nothing was written/);
@@ -113,19 +116,19 @@ describe("socrates import (CLI)", () => {
     });
   }
 
-  it("imports a good bundle, reports it, and importing it again changes nothing", () => {
+  it("imports a good bundle, reports it, and importing it again changes nothing", async () => {
     const file = join(tmp.dir, "good.json");
     writeFileSync(file, JSON.stringify(fixtureBundle()));
-    const dry = runCli(["import", file, "--dry-run"], env);
+    const dry = await runCliInProcess(["import", file, "--dry-run"], env);
     expect(dry.status, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/would import 2 runs, 1 matched pairs, 2 evaluations; already present and unchanged: 1 scenarios, 1 conditions/);
-    const first = runCli(["import", file], env);
+    const first = await runCliInProcess(["import", file], env);
     expect(first.stdout).toMatch(/^imported 2 runs/);
-    const second = runCli(["import", file], env);
+    const second = await runCliInProcess(["import", file], env);
     expect(second.stdout).toMatch(/^imported nothing; already present and unchanged: 1 scenarios, 1 conditions, 2 runs, 1 matched pairs, 2 evaluations/);
 
     const out = join(tmp.dir, "export.json");
-    expect(runCli(["export", out], env).status).toBe(0);
+    expect((await runCliInProcess(["export", out], env)).status).toBe(0);
     const exported = JSON.parse(readFileSync(out, "utf8"));
     expect(exported.runs.map((r: { id: string }) => r.id)).toEqual(["fx-1:med", "fx-1:unmed"]);
   });

@@ -4,7 +4,9 @@
  * k labels and nobody gets an item twice.
  */
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
@@ -19,8 +21,21 @@ interface Worker {
   done: Promise<number[]>;
 }
 
-function startWorker(dbPath: string, studyId: number, annotatorId: number): Worker {
-  const child = spawn(resolve(ROOT, "node_modules/.bin/tsx"), [WORKER, dbPath, String(studyId), String(annotatorId)], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+/**
+ * The worker compiled once to plain JavaScript: twenty processes each compiling the TypeScript
+ * through tsx spent most of this test starting up. Packages stay external, so the bundle lies
+ * inside the checkout (dist/, git-ignored) where node finds node_modules.
+ */
+async function bundleWorker(outdir: string): Promise<string> {
+  const outfile = join(outdir, "annotator-worker.mjs");
+  const common = { bundle: true, format: "esm", platform: "node", target: "node20", packages: "external" } as const;
+  await build({ ...common, absWorkingDir: ROOT, entryPoints: [WORKER], outfile, logLevel: "warning" });
+  return outfile;
+}
+
+function startWorker(script: string, dbPath: string, studyId: number, annotatorId: number): Worker {
+  const args = [script, dbPath, String(studyId), String(annotatorId)];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   let err = "";
   let markReady: () => void = () => {};
@@ -41,16 +56,22 @@ describe("allocation under concurrency", () => {
   let studyId = 0;
   const annotators: number[] = [];
   const K = 3;
+  const bundleDir = join(ROOT, "dist", `annotator-worker-${process.pid}`);
+  let script = "";
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    script = await bundleWorker(bundleDir);
     seedDemo(t.db);
     studyId = createConsensusStudy(t.db, { name: "race", pool: "expert", trajectories: 4, labelsPerItem: K, config: { seed: 3 } });
     for (let i = 0; i < 20; i++) annotators.push(addAnnotator(t.db, `racer${i}`, "expert"));
   });
-  afterAll(() => t.cleanup());
+  afterAll(() => {
+    t.cleanup();
+    rmSync(bundleDir, { recursive: true, force: true });
+  });
 
   it("20 annotators at once: at most k labels per item, never a repeated item, every slot filled", async () => {
-    const workers = annotators.map((id) => startWorker(t.path, studyId, id));
+    const workers = annotators.map((id) => startWorker(script, t.path, studyId, id));
     await Promise.all(workers.map((w) => w.ready));
     for (const w of workers) w.go();
     const results = await Promise.all(workers.map((w) => w.done));

@@ -18,6 +18,7 @@ import { buildBenchmarkReport } from "../../../app/server/benchmark/report.serve
 import { standInResponder } from "../../mock-llm/responders/index.ts";
 import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
 import { runCli, spawnCli, until, type CliChild } from "../../helpers/cli.ts";
+import { runCliInProcess } from "../../helpers/cli-in-process.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 import { chatRequests, duplicates, servedBodies } from "../pipeline/helpers.ts";
 import { expectTables3And7MatchStoredRows } from "./report/recompute.ts";
@@ -163,9 +164,11 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     await resumesToCompletion({ mock, files, args, env });
   });
 
+  // Commands that change nothing and bad input run in the test's process (runCliInProcess); the
+  // others need a process of their own (a kill, a signal, several at once).
   it("--dry-run prints the grid and the estimate and stores nothing", async () => {
     const { mock, files, args, env } = await setUp();
-    const result = runCli(args("--dry-run"), env);
+    const result = await runCliInProcess(args("--dry-run"), env);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("main: 12 units, 36 runs (36 to simulate, 0 stored), 36 evaluations (36 pending)");
     expect(result.stdout).toMatch(/estimate: at most \d+ LLM calls \(216 party turns, 120 mediator decisions, 120 mediator turns, 144 judge calls\)/);
@@ -175,14 +178,16 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(mock.requests).toHaveLength(0);
 
     // With the configuration, status matches runs on the roles' sampling too, as `run` does.
-    const status = runCli(["benchmark", "status", "--plan", files.planPath, "--config", files.configPath], env);
+    const statusArgs = ["benchmark", "status", "--plan", files.planPath];
+    const status = await runCliInProcess([...statusArgs, "--config", files.configPath], env);
     expect(status.status).toBe(0);
     expect(status.stdout).toContain("main: 12 units, 36 runs (36 to simulate, 0 stored), 36 evaluations (36 pending)");
     expect(status.stdout).not.toContain("no LLM configuration");
-    const noConfig = runCli(["benchmark", "status", "--plan", files.planPath], env);
+    const noConfig = await runCliInProcess(["benchmark", "status", "--plan", files.planPath], env);
     expect(noConfig.stdout).toContain("no LLM configuration (");
     expect(noConfig.stdout).toContain("main: 12 units, 36 runs (36 to simulate, 0 stored)");
-    const withoutConfig = runCli(["benchmark", "status", "--plan", files.planPath, "--config", join(files.configPath, "..", "absent.json")], env);
+    const absent = join(files.configPath, "..", "absent.json");
+    const withoutConfig = await runCliInProcess([...statusArgs, "--config", absent], env);
     expect(withoutConfig.status).toBe(2);
     expect(withoutConfig.stderr).toContain("absent.json: cannot read the LLM configuration (ENOENT)");
   });
@@ -204,17 +209,17 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     const write = (plan: object) => writeFileSync(files.planPath, JSON.stringify(plan));
 
     write({ ...SMALL_PLAN, runs: 0 });
-    let result = runCli(args(), env);
+    let result = await runCliInProcess(args(), env);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`${files.planPath}: $.runs:`);
 
     write({ ...SMALL_PLAN, mediators: [SMALL_PLAN.mediators[0], { ...SMALL_PLAN.mediators[1], endpoint: "elsewhere" }] });
-    result = runCli(args(), env);
+    result = await runCliInProcess(args(), env);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`${files.planPath}: $.mediators[1].endpoint: unknown endpoint "elsewhere"`);
 
     write({ ...SMALL_PLAN, scenarios: { ids: ["t-0", "nowhere"] } });
-    result = runCli(args(), env);
+    result = await runCliInProcess(args(), env);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`${files.planPath}: $.scenarios.ids: the database holds no scenario "nowhere"`);
 
@@ -222,7 +227,7 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     const db = new Database(bare.dbPath);
     db.prepare("DELETE FROM conditions WHERE axis = 'emotion'").run();
     db.close();
-    result = runCli(args("--dry-run"), { SOCRATES_DB: bare.dbPath });
+    result = await runCliInProcess(args("--dry-run"), { SOCRATES_DB: bare.dbPath });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("t-0 emotion:CR");
     expect(result.stderr).toContain("npx socrates probe");

@@ -3,13 +3,13 @@
  * on a real SQLite file with the demo studies: links, Prolific's settings through its channel,
  * and where a worker goes from /annotate/:study/next.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { channelNextPath } from "../../../app/crowd-channels/registry.server.ts";
 import { crowdDashboardAction } from "../../../app/server/crowd/dashboard-actions.server.ts";
 import { enterProlificSession } from "../../../app/crowd-channels/prolific/sessions.server.ts";
 import { findOrCreateCrowdWorker } from "../../../app/server/crowd/workers.server.ts";
 import { findStudy } from "../../../app/server/models/study.server.ts";
-import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
+import { demoStudiesTemplate } from "../../helpers/demo-studies-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import type { tempDb } from "../../../harness/temp-db.ts";
 
@@ -24,8 +24,15 @@ const form = (fields: Record<string, string>) => {
 
 describe("crowd dashboard actions and a channel's next step", () => {
   let t: ReturnType<typeof tempDb>;
-  beforeEach(async () => {
-    t = await demoStudiesDb();
+  // The demo studies are seeded once; each test gets its own copy of that file.
+  let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
+  beforeAll(async () => {
+    template = await demoStudiesTemplate();
+  });
+  afterAll(() => template.cleanup());
+
+  beforeEach(() => {
+    t = template.copy();
   });
   afterEach(() => t.cleanup());
 

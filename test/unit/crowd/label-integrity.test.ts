@@ -5,7 +5,7 @@
  * sync` or a results file confirms the same worker and HIT; confirmation counts a label within k,
  * else surplus; a mismatch confirms nothing. The MTurk API is the aws-sdk-client-mock stand-in.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
 import { setCountSurplus } from "../../../app/server/annotation/dashboard-settings.server.ts";
 import { channelForEntry } from "../../../app/crowd-channels/registry.server.ts";
@@ -17,7 +17,7 @@ import { mturkClient } from "../../../app/crowd-channels/mturk/client.server.ts"
 import { syncStudy } from "../../../app/crowd-channels/mturk/sync.server.ts";
 import { findStudy } from "../../../app/server/models/study.server.ts";
 import { validConsensusLabel } from "../../../harness/annotation.ts";
-import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
+import { demoStudiesTemplate } from "../../helpers/demo-studies-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { assignment, fakeMturk, labelAnswer, mturkMock } from "../../helpers/mturk-api-fake.ts";
 import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
@@ -31,8 +31,15 @@ const options = { secret: SECRET, allowed: MTURK_SUBMIT_ORIGINS };
 
 describe("MTurk label integrity", () => {
   let t: ReturnType<typeof tempDb>;
-  beforeEach(async () => {
-    t = await demoStudiesDb();
+  // The demo studies are seeded once; each test gets its own copy of that file.
+  let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
+  beforeAll(async () => {
+    template = await demoStudiesTemplate();
+  });
+  afterAll(() => template.cleanup());
+
+  beforeEach(() => {
+    t = template.copy();
     mturkMock.reset();
   });
   afterEach(() => t.cleanup());

@@ -1,28 +1,19 @@
 /** `importMturkResults` on a real SQLite file with the demo studies, from results files in MTurk's exact format. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseCsv } from "../../../app/domain/csv.ts";
 import type { ConsensusLabel } from "../../../app/task-types/consensus-snippet/label.ts";
-import { seedDemoStudies } from "../../../demo/studies.ts";
 import { playedScenarioOfRun, snippetContext } from "../../../app/server/annotation/task-view.server.ts";
 import { listCrowdAssignments } from "../../../app/server/models/crowd-assignment.server.ts";
 import { exportBatch } from "../../../app/crowd-channels/mturk/export.server.ts";
 import { importMturkResults, MturkImportError } from "../../../app/crowd-channels/mturk/import.server.ts";
 import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignment.server.ts";
 import type { Db } from "../../../app/server/db.server.ts";
-import { seedDemo } from "../../../harness/annotation.ts";
+import { demoStudiesTemplate } from "../../helpers/demo-studies-db.ts";
 import { studyItemIds } from "../../../app/server/models/study.server.ts";
-import {
-  abAnswers,
-  consensusAnswers,
-  exportedInput as allExportedRows,
-  mturkId,
-  mturkResultsCsv,
-  type InputCsv,
-  type WorkerAssignment,
-} from "../../../harness/mturk-results.ts";
-import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
+import { abAnswers, consensusAnswers, exportedInput as allExportedRows, mturkId, mturkResultsCsv, type InputCsv, type WorkerAssignment } from "../../../harness/mturk-results.ts";
+import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 
 const CONSENSUS_STUDY = 2;
 const AB_STUDY = 3;
@@ -87,10 +78,15 @@ const revisionCount = (db: Db) => (db.$client.prepare(`SELECT count(*) AS n FROM
 describe("mturk import", () => {
   let t: ReturnType<typeof tempDb>;
 
-  beforeEach(async () => {
-    t = tempDb();
-    seedDemo(t.db);
-    await seedDemoStudies(t.db);
+  // The demo studies are seeded once; each test gets its own copy of that file.
+  let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
+  beforeAll(async () => {
+    template = await demoStudiesTemplate();
+  });
+  afterAll(() => template.cleanup());
+
+  beforeEach(() => {
+    t = template.copy();
   });
   afterEach(() => t.cleanup());
 

@@ -2,15 +2,15 @@
  * `mturk sync` against a mocked MTurk client (test/helpers/mturk-api-fake.ts) on a seeded demo
  * database. HITs are recorded as `mturk publish` stores them.
  */
-import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, type MTurkClient, RejectAssignmentCommand, RequestError } from "@aws-sdk/client-mturk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../demo/studies.ts";
+import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, MTurkClient, RejectAssignmentCommand, RequestError } from "@aws-sdk/client-mturk";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignment.server.ts";
 import { MTURK_ENDPOINTS, mturkClient } from "../../../app/crowd-channels/mturk/client.server.ts";
 import { syncAction } from "../../../app/crowd-channels/mturk/command/sync.server.ts";
-import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
+import { validConsensusLabel } from "../../../harness/annotation.ts";
+import { demoStudiesTemplate } from "../../helpers/demo-studies-db.ts";
 import { answerXml, assignment, fakeMturk, labelAnswer, mturkMock as mturk } from "../../helpers/mturk-api-fake.ts";
-import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
+import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 
 const SANDBOX_HOST = new URL(MTURK_ENDPOINTS.sandbox).hostname;
 
@@ -39,10 +39,15 @@ describe("mturk sync (mocked MTurk client)", () => {
       .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, ?, 'HITTYPE', ?, ?, 3, 0.8)`)
       .run(hitId, environment, study, item);
 
-  beforeEach(async () => {
-    t = tempDb();
-    seedDemo(t.db);
-    await seedDemoStudies(t.db);
+  // The demo studies are seeded once; each test gets its own copy of that file.
+  let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
+  beforeAll(async () => {
+    template = await demoStudiesTemplate();
+  });
+  afterAll(() => template.cleanup());
+
+  beforeEach(() => {
+    t = template.copy();
     const studies = t.db.$client.prepare(`SELECT id, type, pool FROM studies ORDER BY id`).all() as { id: number; type: string; pool: string }[];
     const abStudy = studies.find((x) => x.type === "ab-reactiveness")!.id;
     const consensusStudy = studies.find((x) => x.type === "consensus-snippet" && x.pool === "crowd")!.id;

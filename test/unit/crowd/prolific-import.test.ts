@@ -5,8 +5,7 @@
  * export that does not list it (or lists it as returned, or with another completion code, or
  * under another participant) leaves it pending. The import is all-or-nothing and idempotent.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../demo/studies.ts";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { statusForNewLabel } from "../../../app/server/annotation/label-status.server.ts";
@@ -17,9 +16,10 @@ import { enterProlificSession, prolificSessionCounts, prolificStep, updateProlif
 import { importProlificExport, ProlificImportError } from "../../../app/crowd-channels/prolific/import.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { toCsv } from "../../../app/domain/csv.ts";
-import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
+import { addAnnotator, validConsensusLabel } from "../../../harness/annotation.ts";
+import { demoStudiesTemplate } from "../../helpers/demo-studies-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
+import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 
 const EXPERT = 1;
 const CROWD = 2; // consensus, k = 3, half the items still open
@@ -45,10 +45,15 @@ describe("Prolific export import", () => {
   const test = loadQualificationTest();
   const rightAnswers = Object.fromEntries(test.questions.map((q) => [q.id, q.answer]));
 
-  beforeEach(async () => {
-    t = tempDb();
-    seedDemo(t.db);
-    await seedDemoStudies(t.db);
+  // The demo studies are seeded once; each test gets its own copy of that file.
+  let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
+  beforeAll(async () => {
+    template = await demoStudiesTemplate();
+  });
+  afterAll(() => template.cleanup());
+
+  beforeEach(() => {
+    t = template.copy();
     updateProlificSettings(t.db, CROWD, { completionCode: CODE, itemsPerSession: "2" });
   });
   afterEach(() => t.cleanup());

@@ -3,8 +3,7 @@
  * participant's entry (and reopening the link), bad links, the reading test, and completion
  * after the configured number of labels or when no work is left.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../demo/studies.ts";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
 import { getStudy, setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
@@ -20,9 +19,10 @@ import {
   updateProlificSettings,
 } from "../../../app/crowd-channels/prolific/sessions.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
-import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
+import { validConsensusLabel } from "../../../harness/annotation.ts";
+import { demoStudiesTemplate } from "../../helpers/demo-studies-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
+import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 
 const CONSENSUS_CROWD = 2; // 40 snippets, half of them still open
 const AB_CROWD = 3; // 8 pairs, every one with its three labels already
@@ -40,10 +40,15 @@ describe("Prolific sessions", () => {
   const rightAnswers = Object.fromEntries(test.questions.map((q) => [q.id, q.answer]));
   const wrongAnswers = Object.fromEntries(test.questions.map((q) => [q.id, q.options.find((o) => o.id !== q.answer)!.id]));
 
-  beforeEach(async () => {
-    t = tempDb();
-    seedDemo(t.db);
-    await seedDemoStudies(t.db);
+  // The demo studies are seeded once; each test gets its own copy of that file.
+  let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
+  beforeAll(async () => {
+    template = await demoStudiesTemplate();
+  });
+  afterAll(() => template.cleanup());
+
+  beforeEach(() => {
+    t = template.copy();
   });
   afterEach(() => t.cleanup());
 

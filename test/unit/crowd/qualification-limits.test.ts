@@ -3,7 +3,7 @@
  * network across all studies (QUALIFICATION_ATTEMPTS_PER_NETWORK, default 6), checked in the transaction
  * that records the attempt. A person making up worker ids gets fresh workers, not fresh attempts.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   attemptsPerNetwork,
   DEFAULT_ATTEMPTS_PER_NETWORK,
@@ -15,7 +15,7 @@ import {
 import { findOrCreateCrowdWorker } from "../../../app/server/crowd/workers.server.ts";
 import { networkIdentity } from "../../../app/server/http/load-context.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
-import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
+import { demoStudiesTemplate } from "../../helpers/demo-studies-db.ts";
 import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 
 const STUDY = 2;
@@ -33,8 +33,15 @@ describe("reading-test attempt caps", () => {
   const campus = { studyId: STUDY, network: networkIdentity({ clientAddress: "203.0.113.7" }) };
   const attempts = () => t.db.$client.prepare(`SELECT annotator_id AS a, study_id AS s, network AS n FROM qualification_attempts ORDER BY id`).all() as { a: number; s: number; n: string }[];
 
-  beforeEach(async () => {
-    t = await demoStudiesDb();
+  // The demo studies are seeded once; each test gets its own copy of that file.
+  let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
+  beforeAll(async () => {
+    template = await demoStudiesTemplate();
+  });
+  afterAll(() => template.cleanup());
+
+  beforeEach(() => {
+    t = template.copy();
   });
   afterEach(() => t.cleanup());
 

@@ -1,15 +1,14 @@
 /** The crowd assignment store (also after migration 0005) and the gold-based review, on a real SQLite file with the demo studies. */
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoStudies } from "../../../demo/studies.ts";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { listCrowdAssignments } from "../../../app/server/models/crowd-assignment.server.ts";
 import { payloadHash, recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
 import { writeLabelRevision } from "../../../app/server/models/label.server.ts";
 import { recordDecisions, reviewDecisions } from "../../../app/server/crowd/review.server.ts";
-import { seedDemo } from "../../../harness/annotation.ts";
+import { demoStudiesTemplate } from "../../helpers/demo-studies-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
-import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
+import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 
 const AB_STUDY = 3;
 
@@ -18,10 +17,15 @@ describe("crowd assignments", () => {
   let goldItem: { id: number; right: "A" | "B" };
   let plainItem: number;
 
-  beforeEach(async () => {
-    t = tempDb();
-    seedDemo(t.db);
-    await seedDemoStudies(t.db);
+  // The demo studies are seeded once; each test gets its own copy of that file.
+  let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
+  beforeAll(async () => {
+    template = await demoStudiesTemplate();
+  });
+  afterAll(() => template.cleanup());
+
+  beforeEach(() => {
+    t = template.copy();
     const items = t.db.$client
       .prepare(`SELECT i.id, i.is_gold AS isGold, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? ORDER BY i.position`)
       .all(AB_STUDY) as { id: number; isGold: number; a: number; b: number }[];

@@ -1,6 +1,5 @@
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { newEvaluationId } from "../../../app/server/pipeline/evaluation-identity.server.ts";
 import { seedDemo } from "../../../demo/seed.ts";
@@ -8,7 +7,7 @@ import { currentMetricParams } from "../../../app/server/pipeline/metric-setting
 import { DEFAULT_METRIC_PARAMS } from "../../../app/domain/metrics/metric-params.ts";
 import { METRIC_IDS } from "../../../app/domain/metrics/registry.ts";
 import * as schema from "../../../db/schema.ts";
-import { runCli, type CliResult } from "../../helpers/cli.ts";
+import { runCliInProcess } from "../../helpers/cli-in-process.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
 import { startMockLlm } from "../../mock-llm/server.ts";
@@ -20,18 +19,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** Like runCli, but asynchronous: spawnSync would block this process and starve the in-process mock. */
-function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const root = resolve(import.meta.dirname, "../../..");
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, "scripts/socrates.mjs"), ...args], { cwd: root, env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c));
-    child.stderr.on("data", (c: Buffer) => (stderr += c));
-    child.on("close", (status) => done({ status, stdout, stderr }));
-  });
-}
+// The commands run in the test's process (runCliInProcess: the bin's `main`, its output and exit
+// code), beside the stand-in endpoint: nothing here is about the process boundary.
 
 async function setup() {
   const t = tempDb();
@@ -47,27 +36,27 @@ async function setup() {
 describe("socrates evaluate and socrates metrics", () => {
   it("prints the planned calls on --dry-run, then evaluates and reports calls made", async () => {
     const { db, mock, env } = await setup();
-    const dry = await runCliAsync(["evaluate", "--run", MEDIATED, "--method", "topic", "--dry-run"], env);
+    const dry = await runCliInProcess(["evaluate", "--run", MEDIATED, "--method", "topic", "--dry-run"], env);
     expect(dry.stderr).toBe("");
     expect(dry.status).toBe(0);
     expect(dry.stdout).toContain(`topic with ${JUDGE_MODEL}: 1 run to evaluate, 0 skipped`);
     expect(dry.stdout).toContain("3 LLM calls");
     expect(chatRequests(mock)).toHaveLength(0);
 
-    const real = await runCliAsync(["evaluate", "--run", MEDIATED, "--method", "topic"], env);
+    const real = await runCliInProcess(["evaluate", "--run", MEDIATED, "--method", "topic"], env);
     expect(real.status).toBe(0);
     expect(real.stdout).toContain(`topic with ${JUDGE_MODEL}: 1 stored, 0 skipped, 0 failed`);
     expect(real.stdout).toMatch(/LLM calls: 3 made, 0 from cache/);
     expect(real.stdout).toMatch(/tokens \(new calls\): \d+ prompt \+ \d+ completion; cost \$0\.0000/);
     expect(db.select().from(schema.evaluations).all().map((e) => e.id)).toContain(newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL));
 
-    const again = await runCliAsync(["evaluate", "--all", "--method", "topic", "--dry-run"], env);
+    const again = await runCliInProcess(["evaluate", "--all", "--method", "topic", "--dry-run"], env);
     expect(again.stdout).toMatch(/1 skipped \(already done or nothing to judge\)/);
   });
 
   it("stores the emotion judge's evaluation of a run, and a second call asks nothing", async () => {
     const { db, mock, env } = await setup();
-    const real = await runCliAsync(["evaluate", "--run", MEDIATED, "--method", "emotion"], env);
+    const real = await runCliInProcess(["evaluate", "--run", MEDIATED, "--method", "emotion"], env);
     expect(real.status).toBe(0);
     expect(real.stdout).toContain(`emotion with ${EMOTION_MODEL}: 1 stored, 0 skipped, 0 failed`);
     expect(real.stdout).toMatch(/LLM calls: 2 made, 0 from cache/);
@@ -75,33 +64,34 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(stored.map((e) => e.id)).toEqual([newEvaluationId(MEDIATED, "emotion", EMOTION_MODEL)]);
     expect(Object.keys(stored[0].output as object).sort()).toEqual(["BAKERY", "VENDOR"]);
 
-    const again = await runCliAsync(["evaluate", "--run", MEDIATED, "--method", "emotion"], env);
+    const again = await runCliInProcess(["evaluate", "--run", MEDIATED, "--method", "emotion"], env);
     expect(again.status).toBe(0);
     expect(again.stdout).toContain(`emotion with ${EMOTION_MODEL}: 0 stored, 1 skipped, 0 failed`);
     expect(chatRequests(mock)).toHaveLength(2);
 
-    const help = runCli(["evaluate", "--help"], env);
+    const help = await runCliInProcess(["evaluate", "--help"], env);
     expect(help.stdout).toContain("emotion    each party's emotion 0-100");
   });
 
-  it("refuses bad input with exit code 2 and a message", () => {
+  it("refuses bad input with exit code 2 and a message", async () => {
     const env = { SOCRATES_CONFIG: "/nonexistent/socrates.config.json" };
-    const neither = runCli(["evaluate", "--method", "topic"], env);
+    const neither = await runCliInProcess(["evaluate", "--method", "topic"], env);
     expect(neither.status).toBe(2);
     expect(neither.stderr).toContain("give either --run <id> or --all");
-    const method = runCli(["evaluate", "--all", "--method", "judge"], env);
+    const method = await runCliInProcess(["evaluate", "--all", "--method", "judge"], env);
     expect(method.status).toBe(2);
     expect(method.stderr).toContain('--method must be one of topic, per-turn, mi, emotion, got "judge"');
-    const config = runCli(["evaluate", "--all", "--method", "mi"], env);
+    const config = await runCliInProcess(["evaluate", "--all", "--method", "mi"], env);
     expect(config.status).toBe(2);
     expect(config.stderr).toContain("/nonexistent/socrates.config.json: cannot read the LLM configuration");
   });
 
-  it("computes and stores metrics, printing a table and the parameters", () => {
+  it("computes and stores metrics, printing a table and the parameters", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
     seedDemo(t.db);
-    const result = runCli(["metrics", "--run", MEDIATED, "--params", '{"h":3}'], { SOCRATES_DB: t.path });
+    const env = { SOCRATES_DB: t.path };
+    const result = await runCliInProcess(["metrics", "--run", MEDIATED, "--params", '{"h":3}'], env);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const lines = result.stdout.split("\n");
@@ -117,7 +107,7 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(currentMetricParams(t.db)).toEqual({ ...DEFAULT_METRIC_PARAMS, h: 3 });
     expect(result.stdout).toContain("IT, IE, IF, FI, RL, ME, MI and ER are mediator metrics: unmediated runs have none.");
 
-    const bad = runCli(["metrics", "--params", '{"window":3}'], { SOCRATES_DB: t.path });
+    const bad = await runCliInProcess(["metrics", "--params", '{"window":3}'], env);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/params: \$: Unrecognized key\(s\) in object: 'window'/);
   });

@@ -1,9 +1,11 @@
 /**
- * `socrates validate-evaluator` as a real child process against the stand-in endpoint over HTTP,
- * on the demo's expert study and benchmark. The candidate's name contains "noisy", so the
- * stand-in's topic judge scores it with hash noise (test/mock-llm/responders/evaluation.ts):
- * its alignment must come out below the demo judge's, the difference test must say so, and
- * --min-r must turn that into exit code 3. A second command makes no request at all.
+ * `socrates validate-evaluator` against the stand-in endpoint over HTTP, on the demo's expert study
+ * and benchmark. The commands run in the test's process (runCliInProcess: the bin's `main`, its
+ * output and exit code), except the cap test's: a resume is a new process, as a user runs it. The
+ * candidate's name contains "noisy", so the stand-in's topic judge scores it with hash noise
+ * (test/mock-llm/responders/evaluation.ts): its alignment must come out below the demo judge's,
+ * the difference test must say so, and --min-r must turn that into exit code 3. A second command
+ * makes no request at all.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +15,7 @@ import { mdNote } from "../../../app/domain/benchmark/report/format.ts";
 import { listStudyRows } from "../../../app/server/models/study.server.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
 import { spawnCli } from "../../helpers/cli.ts";
+import { runCliInProcess } from "../../helpers/cli-in-process.ts";
 import { count } from "../benchmark/runner-helpers.ts";
 import { mockConfigJson } from "../../mock-llm/config.ts";
 import { standInResponder } from "../../mock-llm/responders/index.ts";
@@ -44,7 +47,7 @@ const csvRows = (path: string) => readFileSync(path, "utf8").trim().split("\n").
 
 function validate(out: string, ...more: string[]) {
   const args = ["validate-evaluator", "--study", String(studyId), "--backbone", CANDIDATE, "--config", configPath, "--out", out, ...more];
-  return spawnCli(args, { SOCRATES_DB: t.path }).exited;
+  return runCliInProcess(args, { SOCRATES_DB: t.path });
 }
 
 describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
@@ -52,7 +55,7 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
     const out = join(t.dir, "report");
     const first = await validate(out, "--min-r", "0.6", "--benchmark", DEMO_PLAN_HASH);
     expect(first.stderr).not.toMatch(/failed /);
-    expect(first.code).toBe(3);
+    expect(first.status).toBe(3);
     const requests = mock.requests.length;
     expect(requests).toBeGreaterThan(0);
     // Every judge call went to the candidate's model name, and is cached.
@@ -99,7 +102,7 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
     // The same command again: no request, the same verdict, the same exit code.
     const again = join(t.dir, "again");
     const second = await validate(again, "--min-r", "0.6", "--benchmark", DEMO_PLAN_HASH);
-    expect(second.code).toBe(3);
+    expect(second.status).toBe(3);
     expect(mock.requests.length).toBe(requests);
     expect(second.stdout).toContain(verdict);
     expect(second.stdout).toContain("LLM calls: 0 (0 HTTP requests)");
@@ -107,7 +110,7 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
 
     // Without --min-r the same verdict is not a failure.
     const third = await validate(join(t.dir, "third"));
-    expect(third.code).toBe(0);
+    expect(third.status).toBe(0);
     expect(mock.requests.length).toBe(requests);
     expect(existsSync(join(t.dir, "third", "table8.csv"))).toBe(false);
   });
@@ -158,14 +161,17 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
 
   it("names what is wrong with the input", async () => {
     const notExpert = listStudyRows(t.db).find((s) => s.pool === "crowd")!.id;
-    const crowd = await spawnCli(["validate-evaluator", "--study", String(notExpert), "--backbone", CANDIDATE, "--config", configPath], { SOCRATES_DB: t.path }).exited;
-    expect(crowd.code).toBe(2);
+    const env = { SOCRATES_DB: t.path };
+    const judge = ["--backbone", CANDIDATE, "--config", configPath];
+    const crowd = await runCliInProcess(["validate-evaluator", "--study", String(notExpert), ...judge], env);
+    expect(crowd.status).toBe(2);
     expect(crowd.stderr).toMatch(new RegExp(`study ${notExpert} .* validation needs an expert snippet-consensus study`));
-    const badR = await spawnCli(["validate-evaluator", "--study", String(studyId), "--backbone", CANDIDATE, "--config", configPath, "--min-r", "2"], { SOCRATES_DB: t.path }).exited;
-    expect(badR.code).toBe(2);
+    const study = ["validate-evaluator", "--study", String(studyId)];
+    const badR = await runCliInProcess([...study, ...judge, "--min-r", "2"], env);
+    expect(badR.status).toBe(2);
     expect(badR.stderr).toMatch(/--min-r must be a number from -1 to 1, got "2"/);
-    const badPlan = await spawnCli(["validate-evaluator", "--study", String(studyId), "--backbone", CANDIDATE, "--config", configPath, "--benchmark", "nope"], { SOCRATES_DB: t.path }).exited;
-    expect(badPlan.code).toBe(2);
+    const badPlan = await runCliInProcess([...study, ...judge, "--benchmark", "nope"], env);
+    expect(badPlan.status).toBe(2);
     expect(badPlan.stderr).toMatch(/--benchmark: "nope" is neither a plan file nor the hash/);
   });
 });

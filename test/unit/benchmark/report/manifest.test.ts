@@ -5,13 +5,13 @@
  * naming the number and the changed row, after one metric row is changed in the database.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseManifest } from "../../../../app/domain/benchmark/provenance/manifest.ts";
 import { configHash, projectInfo } from "../../../../app/server/benchmark/report-manifest.server.ts";
 import { planGrid } from "../../../../app/server/benchmark/plan-file.server.ts";
-import { runCli } from "../../../helpers/cli.ts";
+import { runCliInProcess } from "../../../helpers/cli-in-process.ts";
 import { demoStudiesDb } from "../../../helpers/demo-studies-db.ts";
 import { tempDir } from "../../../../harness/temp-db.ts";
 import { fixturePlan, MAIN_JUDGE, seedGrid } from "./fixture.ts";
@@ -26,7 +26,6 @@ const loaded = fixturePlan({ studies: [1, 3] });
 
 async function reportFolder() {
   const t = await demoStudiesDb();
-  cleanups.push(t.cleanup);
   seedGrid(t.db, loaded);
   const planFile = join(t.dir, "plan.json");
   writeFileSync(planFile, JSON.stringify(loaded.plan));
@@ -34,15 +33,25 @@ async function reportFolder() {
   writeFileSync(configFile, JSON.stringify({ endpoints: { main: { baseURL: "http://127.0.0.1:9/v1", apiKeyEnv: "SECRET_NAME_ENV", apiKey: "sk-never-written" } }, roles: { evaluator: { model: MAIN_JUDGE } } }));
   const out = join(t.dir, "out");
   const env = { SOCRATES_DB: t.path };
-  const made = runCli(["report", "--plan", planFile, "--config", configFile, "--out", out, "--format", "md,csv"], env);
+  const args = ["report", "--plan", planFile, "--config", configFile, "--out", out, "--format", "md,csv"];
+  const made = await runCliInProcess(args, env);
   expect(made.status, made.stderr).toBe(0);
   expect(made.stdout).toContain(`wrote ${join(out, "manifest.json")}`);
   return { ...t, out, env, configFile, text: readFileSync(join(out, "manifest.json"), "utf8") };
 }
 
 describe("report manifest and --verify", () => {
+  // `report` runs in the test's process (runCliInProcess: the bin's `main`, its output and exit code).
+  // One database and report for the three tests below (each used to make its own, the file's main
+  // cost): the --verify test puts back the row it changes, and the edited manifests go to a copy.
+  let folder: Awaited<ReturnType<typeof reportFolder>>;
+  beforeAll(async () => {
+    folder = await reportFolder();
+  }, 120_000);
+  afterAll(() => folder?.cleanup());
+
   it("records what the report came from, without secrets", { timeout: 120_000 }, async () => {
-    const { db, out, configFile, text } = await reportFolder();
+    const { db, out, configFile, text } = folder;
     const manifest = parseManifest(text, "manifest.json");
     const pkg = JSON.parse(readFileSync("package.json", "utf8"));
     const head = spawnSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).stdout.trim();
@@ -83,8 +92,8 @@ describe("report manifest and --verify", () => {
   });
 
   it("--verify passes on a fresh report, and after one metric row changes exits 1 naming the number and the row", { timeout: 180_000 }, async () => {
-    const { db, out, env } = await reportFolder();
-    const fresh = runCli(["report", "--verify", out], env);
+    const { db, out, env } = folder;
+    const fresh = await runCliInProcess(["report", "--verify", out], env);
     expect(fresh.status, fresh.stderr).toBe(0);
     expect(fresh.stdout).toMatch(/verified: all \d+ numbers identical/);
 
@@ -95,36 +104,38 @@ describe("report manifest and --verify", () => {
     expect(row).toBeDefined();
     db.$client.prepare("UPDATE metric_values SET value = ? WHERE id = ?").run(row.value === 0 ? 0.5 : 0, row.id);
 
-    const changed = runCli(["report", "--verify", out], env);
+    const changed = await runCliInProcess(["report", "--verify", out], env);
     expect(changed.status).toBe(1);
     expect(changed.stderr).toMatch(/differs from the database: table3, row alpha, column IT healthcare \(IT\|healthcare\), mean: stored [\d.e-]+, recomputed [\d.e-]+/);
     expect(changed.stderr).toContain(`metric_values: 1 changed (run:${run}|${row.evaluation_id}|IT)`);
 
     // Put it back: identical again.
     db.$client.prepare("UPDATE metric_values SET value = ? WHERE id = ?").run(row.value, row.id);
-    expect(runCli(["report", "--verify", out], env).status).toBe(0);
+    expect((await runCliInProcess(["report", "--verify", out], env)).status).toBe(0);
   });
 
   it("a folder without a manifest, or with an edited one, exits 2 naming the file and the JSON path", { timeout: 120_000 }, async () => {
-    const { out, env, dir, text } = await reportFolder();
-    const missing = runCli(["report", "--verify", dir], env);
+    const { env, dir, text } = folder;
+    const out = join(dir, "edited");
+    cpSync(folder.out, out, { recursive: true });
+    const missing = await runCliInProcess(["report", "--verify", dir], env);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain(`${join(dir, "manifest.json")}: no such file`);
 
     const edited = JSON.parse(text);
     edited.plan.definition.seed = 5;
     writeFileSync(join(out, "manifest.json"), JSON.stringify(edited));
-    const tampered = runCli(["report", "--verify", out], env);
+    const tampered = await runCliInProcess(["report", "--verify", out], env);
     expect(tampered.status).toBe(2);
     expect(tampered.stderr).toMatch(/manifest\.json: \$\.plan\.definition: the plan hashes to [0-9a-f]+, not the recorded [0-9a-f]+: the manifest was edited/);
 
     writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...JSON.parse(text), studyIds: [1, 99] }));
-    const gone = runCli(["report", "--verify", out], env);
+    const gone = await runCliInProcess(["report", "--verify", out], env);
     expect(gone.status).toBe(2);
     expect(gone.stderr).toContain(`${join(out, "manifest.json")}: $.studyIds[1]: study 99 does not exist`);
 
     writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...JSON.parse(text), numbers: [{ table: "t" }] }));
-    const bad = runCli(["report", "--verify", out], env);
+    const bad = await runCliInProcess(["report", "--verify", out], env);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain(`${join(out, "manifest.json")}: $.numbers[0].row:`);
   });
