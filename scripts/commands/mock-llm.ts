@@ -5,10 +5,10 @@
  */
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { mockConfigJson } from "../../test/mock-llm/config.ts";
-import { STAND_IN_ROLES, standInResponder } from "../../test/mock-llm/responders/index.ts";
-import { startSearchServer } from "../../test/mock-llm/search-server.ts";
-import { startMockLlm } from "../../test/mock-llm/server.ts";
+import { mockConfigJson } from "../../app/server/llm/stand-in/config.server.ts";
+import { STAND_IN_ROLES, standInResponder } from "../../app/llm-roles/stand-in.ts";
+import { startSearchServer } from "../../app/server/llm/stand-in/search.server.ts";
+import { startMockLlm } from "../../app/server/llm/stand-in/endpoint.server.ts";
 import { parseIntOption, UserError } from "../cli-kit.ts";
 
 /** The model name every role is configured with: what runs and calls record as their backbone. */

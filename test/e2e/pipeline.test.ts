@@ -17,10 +17,10 @@ import { startAppServer, type AppServer } from "../helpers/app-server.ts";
 import type { CliResult } from "../helpers/cli.ts";
 import { loginCookie } from "../helpers/login.ts";
 import { tempDb } from "../helpers/temp-db.ts";
-import { mockConfigJson } from "../mock-llm/config.ts";
-import { evaluationResponder } from "../mock-llm/responders/evaluation.ts";
-import { simulationResponder } from "../mock-llm/responders/simulation.ts";
-import { startMockLlm, type MockLlm } from "../mock-llm/server.ts";
+import { mockConfigJson } from "../../app/server/llm/stand-in/config.server.ts";
+import { evaluationResponder } from "../../app/llm-roles/evaluator/stand-in.ts";
+import { simulationResponder } from "../../app/llm-roles/party/stand-in.ts";
+import { startMockLlm, type MockLlm } from "../../app/server/llm/stand-in/endpoint.server.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SCENARIO = "demo-transactional-1";

@@ -17,7 +17,7 @@ import { runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
 import { exportBundle } from "../../../app/server/bundle-store.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
-import { standInResponder } from "../../../test/mock-llm/responders/index.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
 import { DEMO_BENCHMARK_BUNDLE, loadDemoPlan } from "../benchmark/seed.ts";
 import { seedDemo } from "../seed.ts";
 import { withScratchStandIn } from "./scratch.ts";

@@ -16,7 +16,7 @@ import { exportBundle, importBundleFiles } from "../../../app/server/bundle-stor
 import { generateFidelityPairs } from "../../../app/server/fidelity/generate.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
-import { simulationResponder } from "../../../test/mock-llm/responders/simulation.ts";
+import { simulationResponder } from "../../../app/llm-roles/party/stand-in.ts";
 import { DEMO_DIR, readBundleDir } from "../seed.ts";
 import { withScratchStandIn } from "./scratch.ts";
 

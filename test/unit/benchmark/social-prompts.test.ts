@@ -4,7 +4,7 @@ import { loadTemplate } from "../../../app/server/pipeline/prompt-templates.serv
 import { simulationPromptsFor, simulationTemplatesFor } from "../../../app/server/pipeline/simulation-prompts.server.ts";
 import { syntheticCatalog } from "../../../bench/synthetic-bundle.ts";
 import { mediatorView } from "../../../app/domain/visibility.ts";
-import { simulationRole } from "../../mock-llm/responders/simulation.ts";
+import { simulationRole } from "../../../app/llm-roles/party/stand-in.ts";
 
 const placeholders = (name: string) => [...new Set(loadTemplate(name).match(/\{\{\w+\}\}/g))].sort();
 

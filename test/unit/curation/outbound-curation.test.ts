@@ -19,10 +19,10 @@ import { openDatabase, type Db } from "../../../app/server/db.server.ts";
 import type { HostLookup } from "../../../app/server/net/outbound.server.ts";
 import { spawnCli } from "../../helpers/cli.ts";
 import { tempDir } from "../../helpers/temp-db.ts";
-import { mockConfig, mockConfigJson } from "../../mock-llm/config.ts";
-import { curationSearchReply, reportOf } from "../../mock-llm/responders/curation-search.ts";
-import { disputesFor } from "../../mock-llm/search-corpus.ts";
-import { startMockLlm, type MockChatRequest, type MockLlm } from "../../mock-llm/server.ts";
+import { mockConfig, mockConfigJson } from "../../../app/server/llm/stand-in/config.server.ts";
+import { curationSearchReply, reportOf } from "../../../app/llm-roles/searcher/stand-in.ts";
+import { disputesFor } from "../../../app/llm-roles/searcher/stand-in-corpus.ts";
+import { startMockLlm, type MockChatRequest, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { databasePerTest } from "../pipeline/test-db.ts";
 
 const newDb = databasePerTest();

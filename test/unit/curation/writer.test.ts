@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { scenarioSchema } from "../../../app/domain/bundle.ts";
 import { writeScenario } from "../../../app/server/curation/writer.server.ts";
-import { curationWriterResponder } from "../../mock-llm/responders/curation-writer.ts";
-import { scripted, startMockLlm, type Responder } from "../../mock-llm/server.ts";
+import { curationWriterResponder } from "../../../app/llm-roles/writer/stand-in.ts";
+import { scripted, startMockLlm, type Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { curationLlm, writerSeed } from "./writer-helpers.ts";
 

@@ -11,8 +11,8 @@ import { exportBundle } from "../../../app/server/bundle-store.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { simulationResponder } from "../../../app/llm-roles/party/stand-in.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { MEDIATOR_MODEL, PARTY_MODEL, servedBodies, slotOf, testLlm } from "./helpers.ts";
 

@@ -10,8 +10,8 @@ import { METRIC_IDS } from "../../../app/domain/metrics/registry.ts";
 import * as schema from "../../../db/schema.ts";
 import { runCli, type CliResult } from "../../helpers/cli.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
-import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { evaluationResponder } from "../../../app/llm-roles/evaluator/stand-in.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { chatRequests } from "./helpers.ts";
 import { EMOTION_MODEL, evaluationConfigJson, JUDGE_MODEL, MEDIATED } from "./evaluation-helpers.ts";
 

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../db/schema.ts";
 import { exportBundle } from "../../../app/server/bundle-store.server.ts";
 import { evaluateRuns } from "../../../app/server/pipeline/evaluate-runs.server.ts";
-import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { evaluationResponder } from "../../../app/llm-roles/evaluator/stand-in.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { chatRequests } from "./helpers.ts";
 import { evaluationSetup, judgeLlm, MEDIATED, MI_MODEL, prompts, UNMEDIATED } from "./evaluation-helpers.ts";
 

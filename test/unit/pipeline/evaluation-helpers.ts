@@ -4,8 +4,8 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import type { Llm } from "../../../app/domain/llm/types.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
-import { evaluationResponder, type EvaluationSabotage } from "../../mock-llm/responders/evaluation.ts";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { evaluationResponder, type EvaluationSabotage } from "../../../app/llm-roles/evaluator/stand-in.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { chatRequests } from "./helpers.ts";
 
 /** Not the demo's "demo-judge": the demo already stores evaluations under that backbone. */

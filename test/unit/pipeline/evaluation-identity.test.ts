@@ -27,8 +27,8 @@ import { templateVersion } from "../../../app/server/pipeline/prompt-templates.s
 import { metricValuesOf } from "../../../app/server/models/metric-value.server.ts";
 import { databaseAt } from "../../helpers/migrations.ts";
 import { tableCounts } from "../../helpers/temp-db.ts";
-import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { evaluationResponder } from "../../../app/llm-roles/evaluator/stand-in.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { chatRequests } from "./helpers.ts";
 import { evaluationSetup, JUDGE_MODEL, judgeLlm, MEDIATED, UNMEDIATED } from "./evaluation-helpers.ts";
 

@@ -4,8 +4,8 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import type { Llm } from "../../../app/domain/llm/types.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm, type MockLlm, type RecordedRequest, type Responder } from "../../mock-llm/server.ts";
+import { simulationResponder } from "../../../app/llm-roles/party/stand-in.ts";
+import { startMockLlm, type MockLlm, type RecordedRequest, type Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 
 export const PARTY_MODEL = "sim-party";

@@ -20,8 +20,8 @@ import { templateVersion } from "../../../app/server/pipeline/prompt-templates.s
 import { planBatch, simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
 import { partyMessages, SIMULATION_TEMPLATES, simulationTemplatesFor } from "../../../app/server/pipeline/simulation-prompts.server.ts";
 import { turns as turnsTable } from "../../../db/schema.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import type { Responder } from "../../mock-llm/server.ts";
+import { simulationResponder } from "../../../app/llm-roles/party/stand-in.ts";
+import type { Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { chatRequests, demoSimulationSetup, MEDIATOR_MODEL, PARTY_MODEL } from "./helpers.ts";
 

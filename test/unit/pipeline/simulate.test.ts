@@ -3,8 +3,8 @@ import { runSchema, type Run } from "../../../app/domain/bundle.ts";
 import { outcomeAfter, runSeed } from "../../../app/domain/simulation/schedule.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { estimateBatch, planBatch, simulateBatch, SimulationInputError } from "../../../app/server/pipeline/simulate.server.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import type { Responder } from "../../mock-llm/server.ts";
+import { simulationResponder } from "../../../app/llm-roles/party/stand-in.ts";
+import type { Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { chatRequests, demoSimulationSetup, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies, slotOf } from "./helpers.ts";
 

@@ -15,11 +15,11 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { evaluateRuns } from "../../../app/server/pipeline/evaluate-runs.server.ts";
 import { simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
 import { evaluationConfigJson } from "./evaluation-helpers.ts";
 import { planProbe, probe } from "../../../app/server/probing/probe.server.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { simulationResponder } from "../../../app/llm-roles/party/stand-in.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
 import { chatRequests, MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson, testLlm } from "./helpers.ts";
 

@@ -13,8 +13,8 @@ import { generateFidelityPairs } from "../../../app/server/fidelity/generate.ser
 import { planFidelity } from "../../../app/server/fidelity/plan.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../db/demo/seed.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm, type FaultRule, type MockLlm } from "../../mock-llm/server.ts";
+import { simulationResponder } from "../../../app/llm-roles/party/stand-in.ts";
+import { startMockLlm, type FaultRule, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import Database from "better-sqlite3";
 import { spawnCli, until } from "../../helpers/cli.ts";
 import { tableCounts, tempDb } from "../../helpers/temp-db.ts";

@@ -1,7 +1,7 @@
 /** The stand-in party lets its own reactiveness line show, in wording graded by the level; without that line it answers as before. */
 import { describe, expect, it } from "vitest";
 import { REACTIVENESS_GRID, reactivenessStatement } from "../../../app/domain/probing/personas.ts";
-import { reactiveTone, simulationReply } from "../../mock-llm/responders/simulation.ts";
+import { reactiveTone, simulationReply } from "../../../app/llm-roles/party/stand-in.ts";
 
 const system = (persona?: string) =>
   [

@@ -14,9 +14,9 @@ import { listStudyRows } from "../../../app/server/models/study.server.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
 import { spawnCli } from "../../helpers/cli.ts";
 import { count } from "../benchmark/runner-helpers.ts";
-import { mockConfigJson } from "../../mock-llm/config.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { mockConfigJson } from "../../../app/server/llm/stand-in/config.server.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const CANDIDATE = "standin-noisy";
 const DEMO_PLAN_HASH = "bd0d546c80ec";

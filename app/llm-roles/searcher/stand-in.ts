@@ -10,11 +10,11 @@
  * Web research (Responses API): the report at once, with the page as its url citation.
  * Free-text seed files: a report built from the notes' heading and "between X and Y".
  */
-import { DOMAINS, type Domain } from "../../../app/domain/bundle.ts";
-import { FETCH_PAGE_TOOL, WEB_SEARCH_TOOL } from "../../../app/domain/curation/search-prompt.ts";
-import type { SeedReport } from "../../../app/domain/curation/seed.ts";
-import { disputesFor, pagePath, STAND_IN_DISPUTES, type StandInDispute } from "../search-corpus.ts";
-import type { MockChatRequest, MockMessage } from "../server.ts";
+import { DOMAINS, type Domain } from "../../domain/bundle.ts";
+import { FETCH_PAGE_TOOL, WEB_SEARCH_TOOL } from "../../domain/curation/search-prompt.ts";
+import type { SeedReport } from "../../domain/curation/seed.ts";
+import { disputesFor, pagePath, STAND_IN_DISPUTES, type StandInDispute } from "./stand-in-corpus.ts";
+import type { MockChatRequest, MockMessage } from "../stand-in-request.ts";
 
 export type SearcherPrompt = "search" | "file";
 

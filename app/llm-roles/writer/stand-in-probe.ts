@@ -9,8 +9,8 @@
  * - history-stubborn: too short even after the repair (rejected);
  * - party-clash: the new party first takes a present party's id, a fresh one on repair.
  */
-import type { MockChatRequest } from "../server.ts";
-import { FIRST, firstUser, hashOf, isRepair, section, SPREADS, system } from "./curation-writer.ts";
+import type { MockChatRequest } from "../stand-in-request.ts";
+import { FIRST, firstUser, hashOf, isRepair, section, SPREADS, system } from "./stand-in.ts";
 
 export const PROBE_FLAWS = ["history-short", "history-stubborn", "party-clash"] as const;
 export type ProbeFlaw = (typeof PROBE_FLAWS)[number];

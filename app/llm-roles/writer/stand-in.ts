@@ -9,8 +9,7 @@
  * - five-topics, stance-off-options, weights-sum-9: broken on the first try, fixed on repair;
  * - five-topics-stubborn, equal-weights-stubborn: still broken after the repair (rejected).
  */
-import { createHash } from "node:crypto";
-import type { MockChatRequest, Responder } from "../server.ts";
+import { hash32, type MockChatRequest, type Responder } from "../stand-in-request.ts";
 
 export const WRITER_FLAWS = ["five-topics", "stance-off-options", "weights-sum-9", "five-topics-stubborn", "equal-weights-stubborn"] as const;
 export type WriterFlaw = (typeof WRITER_FLAWS)[number];
@@ -18,7 +17,7 @@ export type WriterFlaw = (typeof WRITER_FLAWS)[number];
 type Request = Pick<MockChatRequest, "messages">;
 export type WriterCall = "scenario" | "weights";
 
-export const hashOf = (text: string) => createHash("sha256").update(text).digest().readUInt32BE(0);
+export const hashOf = (text: string) => hash32(text);
 export const system = (r: Request) => r.messages.find((m) => m.role === "system")?.content ?? "";
 export const firstUser = (r: Request) => r.messages.find((m) => m.role === "user")?.content ?? "";
 export const isRepair = (r: Request) => r.messages.filter((m) => m.role === "user").length > 1;

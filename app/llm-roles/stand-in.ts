@@ -4,13 +4,13 @@
  * then the simulation's parties and mediator. A responder for a new role joins roleResponders.
  * Every reply is a deterministic function of the request: canned text, never a model.
  */
-import type { LlmRole } from "../../../app/domain/llm/types.ts";
-import type { MockChatRequest, Responder } from "../server.ts";
-import { curationSearchReply } from "./curation-search.ts";
-import { curationWriterReply } from "./curation-writer.ts";
-import { evaluationResponder } from "./evaluation.ts";
-import { probeWriterReply } from "./probe-writer.ts";
-import { simulationReply } from "./simulation.ts";
+import type { LlmRole } from "../domain/llm/types.ts";
+import type { MockChatRequest, Responder } from "./stand-in-request.ts";
+import { curationSearchReply } from "./searcher/stand-in.ts";
+import { curationWriterReply } from "./writer/stand-in.ts";
+import { evaluationResponder } from "./evaluator/stand-in.ts";
+import { probeWriterReply } from "./writer/stand-in-probe.ts";
+import { simulationReply } from "./party/stand-in.ts";
 
 /** Answers the prompts of its own roles and returns null for any other. */
 type RoleResponder = (request: MockChatRequest) => string | object | null;

@@ -25,8 +25,7 @@
  *
  * The judge is recognised from the system prompt of our templates in app/server/pipeline/prompts.
  */
-import { createHash } from "node:crypto";
-import type { MockChatRequest, Responder } from "../server.ts";
+import { hash32, type MockChatRequest, type Responder } from "../stand-in-request.ts";
 
 export type EvaluationJudge = "topic-judge" | "baseline-attitude" | "baseline-agreement" | "mi-judge" | "emotion-judge";
 
@@ -53,7 +52,7 @@ export interface EvaluationSabotage {
 }
 
 function hashOf(text: string): number {
-  return createHash("sha256").update(text).digest().readUInt32BE(0);
+  return hash32(text);
 }
 
 function user(request: Pick<MockChatRequest, "messages">): string {

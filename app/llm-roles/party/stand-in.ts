@@ -25,8 +25,7 @@
  * The role is recognised from the prompt (our templates in app/server/pipeline/prompts), with
  * the model name as a fallback: a model name containing "mediator" or "party".
  */
-import { createHash } from "node:crypto";
-import type { MockChatRequest, Responder } from "../server.ts";
+import { hash32, type MockChatRequest, type Responder } from "../stand-in-request.ts";
 
 type ChatRequestBody = Pick<MockChatRequest, "model" | "messages" | "seed">;
 
@@ -37,7 +36,7 @@ function hashOf(value: unknown): number {
     const { model, messages, seed } = value as ChatRequestBody;
     value = { model, messages, seed }; // only what decides the reply
   }
-  return createHash("sha256").update(JSON.stringify(value)).digest().readUInt32BE(0);
+  return hash32(JSON.stringify(value));
 }
 
 function text(body: ChatRequestBody, role: string): string {
