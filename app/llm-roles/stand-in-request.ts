@@ -58,3 +58,38 @@ export class StandInRequestError extends Error {}
 export function hash32(text: string): number {
   return Number.parseInt(sha256Hex(text).slice(0, 8), 16);
 }
+
+/** Test settings for the judges' stand-ins: chosen replies made invalid, to see how evaluators record bad output. */
+export interface EvaluationSabotage {
+  /** Topic judge: give this topic a score of 7, or a turn id past the end of the run. */
+  topicJudge?: Record<string, "score" | "turn">;
+  /** Per-turn attitude extraction: reply without the attitudes object at these turns. */
+  attitudeTurns?: number[];
+  /** MI judge: score 9 on perception alignment at these turns. */
+  miTurns?: number[];
+}
+
+export interface StandInOptions {
+  /** The stand-in search server's base URL, where the searcher's citations point. */
+  searchUrl?: string;
+  sabotage?: EvaluationSabotage;
+}
+
+/** A role's stand-in: its canned reply to one of the role's requests (which template, from `request.template`). */
+export type RoleResponder = (request: MockChatRequest, options: StandInOptions) => string | object;
+
+/** What a role folder declares (app/llm-roles/<role>/role.ts); its prompt templates are the folder's *.md files. */
+export interface LlmRoleDefinition {
+  id: string;
+  standIn: RoleResponder;
+}
+
+/** The template a role's request names; a request without one, or with one the role does not have, is the client's error. */
+export function templateOf<T extends string>(request: MockChatRequest, templates: readonly T[]): T {
+  const template = request.template as T | undefined;
+  if (template !== undefined && templates.includes(template)) return template;
+  throw new StandInRequestError(
+    `stand-in: role "${request.llmRole}" has no template ${JSON.stringify(request.template ?? null)} ` +
+      `(expected header x-socrates-template: ${templates.join(" | ")})`
+  );
+}

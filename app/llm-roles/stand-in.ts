@@ -1,46 +1,37 @@
 /**
- * The stand-in's one responder for every role the pipeline configures, as `socrates mock-llm`
- * and the pipeline benchmark serve it: the judges first, then the curation's searcher and writer,
- * then the simulation's parties and mediator. A responder for a new role joins roleResponders.
- * Every reply is a deterministic function of the request: canned text, never a model.
+ * The stand-in's one responder (what `socrates mock-llm`, the benchmarks and the tests serve): it
+ * answers a request by the role the client names in its x-socrates-role header, with that role's
+ * responder from the registry (app/llm-roles/<role>/stand-in.ts), which picks its prompt by the
+ * x-socrates-template header. Nothing is guessed from prompt text: a request without the role
+ * header gets HTTP 400. Every reply is a deterministic function of the request, never a model.
  */
-import type { LlmRole } from "../domain/llm/types.ts";
-import type { MockChatRequest, Responder } from "./stand-in-request.ts";
-import { curationSearchReply } from "./searcher/stand-in.ts";
-import { curationWriterReply } from "./writer/stand-in.ts";
-import { evaluationResponder } from "./evaluator/stand-in.ts";
-import { probeWriterReply } from "./writer/stand-in-probe.ts";
-import { simulationReply } from "./party/stand-in.ts";
+import { CHECK_TEMPLATE } from "../domain/llm/types.ts";
+import { LLM_ROLE_DEFINITIONS, LLM_ROLES, type LlmRole } from "./registry.ts";
+import { type Responder, type StandInOptions, StandInRequestError } from "./stand-in-request.ts";
 
-/** Answers the prompts of its own roles and returns null for any other. */
-type RoleResponder = (request: MockChatRequest) => string | object | null;
+export type { EvaluationSabotage, StandInOptions } from "./stand-in-request.ts";
 
-/** `socrates llm check` (app/server/llm/check.server.ts) asks every role for one word. */
-const connectionCheck: RoleResponder = (request) =>
-  request.messages.length === 1 && /^Reply with the word ok\.?$/.test(request.messages[0].content.trim()) ? "ok" : null;
+/** The simulation's roles, and the evaluation judges': what the pipeline tests serve. */
+export const SIMULATION_ROLES: readonly LlmRole[] = ["party", "mediator"];
+export const JUDGE_ROLES: readonly LlmRole[] = ["evaluator", "baseline-judge", "mi-judge", "emotion-judge"];
 
-export interface StandInOptions {
-  /** The stand-in search server's base URL, where the searcher's citations point. */
-  searchUrl?: string;
-}
-
-function roleResponders(options: StandInOptions): RoleResponder[] {
-  return [connectionCheck, (request) => curationSearchReply(request, { pagesBaseUrl: options.searchUrl }), curationWriterReply, probeWriterReply, simulationReply];
-}
-
-/** The roles the chain answers (what `socrates mock-llm` tells its user). */
-export const STAND_IN_ROLES: readonly LlmRole[] = ["searcher", "writer", "party", "mediator", "evaluator", "baseline-judge", "mi-judge", "emotion-judge"];
-
-/** The responder for every role: the judges, else the first role responder that recognises the prompt. */
-export function standInResponder(options: StandInOptions = {}): Responder {
-  const roles = roleResponders(options);
-  const otherRoles: Responder = (request) => {
-    for (const respond of roles) {
-      const reply = respond(request);
-      if (reply !== null) return reply;
+/**
+ * The responder for the given roles (default: every registered role); a request for another role,
+ * or naming none, is answered HTTP 400 with what was expected.
+ */
+export function standInResponder(options: StandInOptions & { roles?: readonly LlmRole[] } = {}): Responder {
+  const answered = new Set<string>(options.roles ?? LLM_ROLES);
+  return (request) => {
+    const role = request.llmRole;
+    if (role === undefined) {
+      throw new StandInRequestError(`stand-in: the request names no role (header x-socrates-role: ${LLM_ROLES.join(" | ")})`);
     }
-    const system = request.messages.find((m) => m.role === "system")?.content ?? "";
-    throw new Error(`stand-in: no canned reply for this prompt (model "${request.model}", system prompt ${JSON.stringify(system.slice(0, 80))})`);
+    const definition = LLM_ROLE_DEFINITIONS.find((d) => d.id === role);
+    if (!definition || !answered.has(role)) {
+      throw new StandInRequestError(`stand-in: no responder for role "${role}" here (it answers ${[...answered].join(", ")})`);
+    }
+    // `socrates llm check` (app/server/llm/check.server.ts) asks every role for one word.
+    if (request.template === CHECK_TEMPLATE) return "ok";
+    return definition.standIn(request, options);
   };
-  return evaluationResponder({}, otherRoles);
 }

@@ -18,9 +18,8 @@ import type { CliResult } from "../helpers/cli.ts";
 import { loginCookie } from "../helpers/login.ts";
 import { tempDb } from "../helpers/temp-db.ts";
 import { mockConfigJson } from "../../app/server/llm/stand-in/config.server.ts";
-import { evaluationResponder } from "../../app/llm-roles/evaluator/stand-in.ts";
-import { simulationResponder } from "../../app/llm-roles/party/stand-in.ts";
 import { startMockLlm, type MockLlm } from "../../app/server/llm/stand-in/endpoint.server.ts";
+import { JUDGE_ROLES, SIMULATION_ROLES, standInResponder } from "../../app/llm-roles/stand-in.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SCENARIO = "demo-transactional-1";
@@ -62,7 +61,7 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
     cleanups.push(t.cleanup);
     seedDemo(t.db);
     await createAccount(t.db, { username: ADMIN.username, displayName: "Admin", role: "admin", password: ADMIN.password });
-    mock = await startMockLlm({ respond: evaluationResponder({}, simulationResponder), latencyMs: { min: 1, max: 5 }, seed: 3 });
+    mock = await startMockLlm({ respond: standInResponder({ roles: [...JUDGE_ROLES, ...SIMULATION_ROLES] }), latencyMs: { min: 1, max: 5 }, seed: 3 });
     cleanups.push(() => mock.close());
     config = join(t.dir, "socrates.config.json");
     writeFileSync(config, JSON.stringify(mockConfigJson(mock.url, { endpoint: { concurrency: 8, timeoutMs: 10_000, maxRetries: 1 } }), null, 2));

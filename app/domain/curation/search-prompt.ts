@@ -4,7 +4,7 @@
  * prompt — and so the LLM cache key — is a function of (domain, attempt, exclusions) alone.
  */
 import type { Domain } from "../bundle.ts";
-import type { ToolSpec } from "../llm/types.ts";
+import type { ToolSpec } from "../llm/tool-spec.ts";
 
 /** One line per domain: the kind of dispute it stands for (the eight classes of SoCRATES §3.2). */
 export const DOMAIN_HINTS: Record<Domain, string> = {

@@ -23,6 +23,8 @@ export interface SimulationPrompts {
   partyEmotion(view: PartyView): ChatMessage[];
   mediatorWhen(view: MediatorView): ChatMessage[];
   mediatorHow(view: MediatorView, reason: string): ChatMessage[];
+  /** The template each builder renders, named with its request (the stand-in answers by it). */
+  templates: { party: string; partyEmotion: string; mediatorWhen: string; mediatorHow: string };
 }
 
 export interface RunSetup {
@@ -110,10 +112,13 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
     const request = { role: "party" as const, model: setup.simulatorModel, seed: callSeed(setup.seed, "party", partyTurns) };
     const turn = { turn_id: turns.length + 1, speaker, role: "party" as const };
     if (!setup.emotion) {
-      const reply = await call(what, { ...request, messages: prompts.party(view), schema: partyReplySchema });
+      const messages = prompts.party(view);
+      const reply = await call(what, { ...request, messages, template: prompts.templates.party, schema: partyReplySchema });
       return { ...turn, utterance: reply.utterance, thought: reply.thought, signal: reply.signal };
     }
-    const reply = await call(what, { ...request, messages: prompts.partyEmotion(view), schema: partyEmotionReplySchema });
+    const messages = prompts.partyEmotion(view);
+    const template = prompts.templates.partyEmotion;
+    const reply = await call(what, { ...request, messages, template, schema: partyEmotionReplySchema });
     return { ...turn, utterance: reply.utterance, thought: reply.thought, signal: reply.signal, emotion: reply.emotion, emotion_reason: reply.emotion_reason };
   }
 
@@ -133,6 +138,7 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
         role: "mediator",
         model: setup.mediatorModel,
         messages: prompts.mediatorWhen(view),
+        template: prompts.templates.mediatorWhen,
         schema: mediatorWhenReplySchema,
         seed: callSeed(setup.seed, "mediator-when", partyTurns + 1),
       });
@@ -145,6 +151,7 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
         role: "mediator",
         model: setup.mediatorModel,
         messages: prompts.mediatorHow(view, decision.thought),
+        template: prompts.templates.mediatorHow,
         schema: mediatorHowReplySchema,
         seed: callSeed(setup.seed, "mediator-how", partyTurns + 1),
       });

@@ -61,7 +61,10 @@ export interface MiOutcome {
 export async function judgeInterventions(ctx: EvaluationContext, turns: ContextTurn[], options: EvaluatorOptions): Promise<MiOutcome> {
   const backbone = options.llm.modelFor("mi-judge", options.backbone);
   const results = await Promise.all(
-    turns.map((turn) => options.llm.call({ role: "mi-judge", messages: miMessages(ctx, turn), schema: miReplySchema, subject: ctx.runId, model: options.backbone })),
+    turns.map((turn) => {
+      const messages = miMessages(ctx, turn);
+      return options.llm.call({ role: "mi-judge", messages, template: MI_TEMPLATE, schema: miReplySchema, subject: ctx.runId, model: options.backbone });
+    }),
   );
   const outcome: MiOutcome = { backbone, judgments: [], failures: [] };
   turns.forEach((turn, i) => {

@@ -9,9 +9,6 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
-import { curationSearchReply } from "../../../app/llm-roles/searcher/stand-in.ts";
-import { curationWriterResponder } from "../../../app/llm-roles/writer/stand-in.ts";
-import { simulationResponder } from "../../../app/llm-roles/party/stand-in.ts";
 import { mockConfigJson } from "../../../app/server/llm/stand-in/config.server.ts";
 import { startSearchServer } from "../../../app/server/llm/stand-in/search.server.ts";
 import { startMockLlm, type Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
@@ -19,6 +16,7 @@ import { tempDir } from "../../helpers/temp-db.ts";
 import { duplicates, servedBodies } from "../pipeline/helpers.ts";
 import { writeSeedFolder } from "./curate-helpers.ts";
 import { spawnCli as startCli, until } from "../../helpers/cli.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -29,7 +27,7 @@ const DOMAINS = ["healthcare", "legal"] as const;
 const WEB_DOMAINS = ["transactional", "legal"] as const;
 
 /** The stand-in answering the searcher, the writer and the parties. */
-const standIn: Responder = (request) => curationSearchReply(request) ?? curationWriterResponder(simulationResponder)(request);
+const standIn: Responder = standInResponder({ roles: ["searcher", "writer", ...SIMULATION_ROLES] });
 
 async function setup(options: { prices?: boolean; source?: "files" | "searxng"; domains?: readonly string[] } = {}) {
   const { dir, cleanup } = tempDir();

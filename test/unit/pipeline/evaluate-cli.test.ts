@@ -10,10 +10,10 @@ import { METRIC_IDS } from "../../../app/domain/metrics/registry.ts";
 import * as schema from "../../../db/schema.ts";
 import { runCli, type CliResult } from "../../helpers/cli.ts";
 import { tempDb } from "../../helpers/temp-db.ts";
-import { evaluationResponder } from "../../../app/llm-roles/evaluator/stand-in.ts";
 import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { chatRequests } from "./helpers.ts";
 import { EMOTION_MODEL, evaluationConfigJson, JUDGE_MODEL, MEDIATED } from "./evaluation-helpers.ts";
+import { JUDGE_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -37,7 +37,7 @@ async function setup() {
   const t = tempDb();
   cleanups.push(t.cleanup);
   seedDemo(t.db);
-  const mock = await startMockLlm({ respond: evaluationResponder() });
+  const mock = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES }) });
   cleanups.push(() => mock.close());
   const config = join(t.dir, "socrates.config.json");
   writeFileSync(config, JSON.stringify(evaluationConfigJson(mock.url)));

@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
+import { ROLE_HEADER, TEMPLATE_HEADER } from "../../../domain/llm/types.ts";
 import { createRng } from "../../../domain/stats/rng.ts";
 import {
   type MockChatRequest,
@@ -109,9 +110,6 @@ export function scripted(rules: ScriptedReply[]): Responder {
 const now = () => performance.timeOrigin + performance.now();
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The headers the LLM client sends with every request (app/server/llm/chat-step.server.ts): its role and template. */
-export const ROLE_HEADER = "x-socrates-role";
-export const TEMPLATE_HEADER = "x-socrates-template";
 
 const header = (req: IncomingMessage, name: string) => {
   const value = req.headers[name];
