@@ -1,5 +1,5 @@
 /**
- * The values the searcher prompts are filled with (app/server/pipeline/prompts/curation-search*.md):
+ * The values the searcher prompts are filled with (app/llm-roles/searcher/curation-search*.md):
  * what each domain covers, and the disputes the searcher must not report again. Pure, so the
  * prompt — and so the LLM cache key — is a function of (domain, attempt, exclusions) alone.
  */

@@ -1,7 +1,7 @@
 /**
  * `socrates validate-evaluator` as a real child process against the stand-in endpoint over HTTP,
  * on the demo's expert study and benchmark. The candidate's name contains "noisy", so the
- * stand-in's topic judge scores it with hash noise (test/mock-llm/responders/evaluation.ts):
+ * stand-in's topic judge scores it with hash noise (app/llm-roles/evaluator/stand-in.ts):
  * its alignment must come out below the demo judge's, the difference test must say so, and
  * --min-r must turn that into exit code 3. A second command makes no request at all.
  */
