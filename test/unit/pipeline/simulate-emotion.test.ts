@@ -132,7 +132,7 @@ describe("simulation with self-reported emotion", () => {
   it("abandons a run whose party keeps reporting an emotion off the scale, after one repair retry, and stores nothing", async () => {
     // The stand-in party, but its emotion is 140: the reply fails the schema every time.
     const offScale: Responder = (request) => {
-      const reply = JSON.parse(standInResponder({ roles: SIMULATION_ROLES })(request) as string) as Record<string, unknown>;
+      const reply = standInResponder({ roles: SIMULATION_ROLES })(request) as Record<string, unknown>;
       return JSON.stringify("emotion" in reply ? { ...reply, emotion: 140 } : reply);
     };
     const { db, mock, llm } = await setup(offScale);
