@@ -13,9 +13,21 @@ import { searcher } from "./searcher/stand-in.ts";
 import { writer } from "./writer/stand-in.ts";
 
 /** In the order the configuration and `socrates llm check` list them. */
-export const LLM_ROLE_DEFINITIONS = [searcher, writer, party, mediator, evaluator, baselineJudge, miJudge, emotionJudge] as const;
+export const LLM_ROLE_DEFINITIONS = [
+  searcher,
+  writer,
+  party,
+  mediator,
+  evaluator,
+  baselineJudge,
+  miJudge,
+  emotionJudge,
+] as const;
 
 export type LlmRole = (typeof LLM_ROLE_DEFINITIONS)[number]["id"];
 
 /** Every role the benchmark configures a model for. */
-export const LLM_ROLES = LLM_ROLE_DEFINITIONS.map((role) => role.id) as readonly LlmRole[] as readonly [LlmRole, ...LlmRole[]];
+export const LLM_ROLES = LLM_ROLE_DEFINITIONS.map((role) => role.id) as readonly LlmRole[] as readonly [
+  LlmRole,
+  ...LlmRole[],
+];

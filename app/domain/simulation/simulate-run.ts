@@ -14,7 +14,8 @@ import { MEDIATOR_ID, type Outcome, type Run, type Turn } from "../bundle.ts";
 import { callSeed, countPartyTurns, outcomeAfter, partyForTurn } from "./schedule.ts";
 import { mediatorView, partyView, type MediatorView, type PartyView, type PlayedScenario } from "../visibility.ts";
 import type { ChatMessage, Llm, LlmRequest, LlmResult } from "../llm/types.ts";
-import { mediatorHowReplySchema, mediatorWhenReplySchema, partyEmotionReplySchema, partyReplySchema } from "./replies.ts";
+import { partyEmotionReplySchema, partyReplySchema } from "../../llm-roles/party/reply.ts";
+import { mediatorHowReplySchema, mediatorWhenReplySchema } from "../../llm-roles/mediator/reply.ts";
 
 /** The chat messages of each kind of call, built from what that speaker may see (injected: templates live on disk). */
 export interface SimulationPrompts {
