@@ -84,7 +84,10 @@ export interface LlmRoleDefinition {
   standIn: RoleResponder;
 }
 
-/** The template a role's request names; a request without one, or with one the role does not have, is the client's error. */
+/**
+ * The template a role's request names; a request without one, or with one the role does not have,
+ * is the client's error.
+ */
 export function templateOf<T extends string>(request: MockChatRequest, templates: readonly T[]): T {
   const template = request.template as T | undefined;
   if (template !== undefined && templates.includes(template)) return template;

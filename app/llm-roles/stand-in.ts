@@ -24,11 +24,13 @@ export function standInResponder(options: StandInOptions & { roles?: readonly Ll
   return (request) => {
     const role = request.llmRole;
     if (role === undefined) {
-      throw new StandInRequestError(`stand-in: the request names no role (header x-socrates-role: ${LLM_ROLES.join(" | ")})`);
+      const expected = LLM_ROLES.join(" | ");
+      throw new StandInRequestError(`stand-in: the request names no role (header x-socrates-role: ${expected})`);
     }
     const definition = LLM_ROLE_DEFINITIONS.find((d) => d.id === role);
     if (!definition || !answered.has(role)) {
-      throw new StandInRequestError(`stand-in: no responder for role "${role}" here (it answers ${[...answered].join(", ")})`);
+      const served = [...answered].join(", ");
+      throw new StandInRequestError(`stand-in: no responder for role "${role}" here (it answers ${served})`);
     }
     // `socrates llm check` (app/server/llm/check.server.ts) asks every role for one word.
     if (request.template === CHECK_TEMPLATE) return "ok";

@@ -5,7 +5,13 @@
  * Every reply is derived from the request alone.
  */
 import { listAfter, round2, user } from "../judge-text.ts";
-import { hash32 as hashOf, type EvaluationSabotage, type LlmRoleDefinition, type MockChatRequest, templateOf } from "../stand-in-request.ts";
+import {
+  type EvaluationSabotage,
+  hash32 as hashOf,
+  type LlmRoleDefinition,
+  type MockChatRequest,
+  templateOf,
+} from "../stand-in-request.ts";
 
 function attitudeReply(request: MockChatRequest, sabotage: EvaluationSabotage): object {
   const text = user(request);

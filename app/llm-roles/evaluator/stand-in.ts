@@ -10,7 +10,13 @@
  * `sabotage.topicJudge` turns chosen replies invalid.
  */
 import { listAfter, transcriptLines, user } from "../judge-text.ts";
-import { hash32 as hashOf, type LlmRoleDefinition, type MockChatRequest, type EvaluationSabotage, templateOf } from "../stand-in-request.ts";
+import {
+  type EvaluationSabotage,
+  hash32 as hashOf,
+  type LlmRoleDefinition,
+  type MockChatRequest,
+  templateOf,
+} from "../stand-in-request.ts";
 
 /** The stand-in parties close a deal with "We have a deal." (responders/simulation.ts); look at the last turn only. */
 export function endedInDeal(text: string): boolean {

@@ -28,5 +28,6 @@ function mediatorHow(body: ChatRequestBody): object {
 
 export const mediator = {
   id: "mediator",
-  standIn: (request) => (templateOf(request, TEMPLATES).startsWith("mediator-when") ? mediatorWhen(request) : mediatorHow(request)),
+  standIn: (request) =>
+    templateOf(request, TEMPLATES).startsWith("mediator-when") ? mediatorWhen(request) : mediatorHow(request),
 } as const satisfies LlmRoleDefinition;

@@ -3,7 +3,12 @@
  * from its turn number; `sabotage.miTurns` makes perception alignment 9 (out of range) at chosen turns.
  */
 import { user } from "../judge-text.ts";
-import { type EvaluationSabotage, type LlmRoleDefinition, type MockChatRequest, templateOf } from "../stand-in-request.ts";
+import {
+  type EvaluationSabotage,
+  type LlmRoleDefinition,
+  type MockChatRequest,
+  templateOf,
+} from "../stand-in-request.ts";
 
 function miReply(request: MockChatRequest, sabotage: EvaluationSabotage): object {
   const text = user(request);

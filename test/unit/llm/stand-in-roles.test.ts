@@ -21,7 +21,8 @@ async function ask(headers: Record<string, string>, content = "Reply with the wo
     body: JSON.stringify({ model: "stand-in", messages: [{ role: "user", content }] }),
   });
   const body = await res.json();
-  return { status: res.status, content: body.choices?.[0]?.message?.content, error: body.error?.message as string | undefined };
+  const error = body.error?.message as string | undefined;
+  return { status: res.status, content: body.choices?.[0]?.message?.content, error };
 }
 
 describe("the stand-in's dispatch", () => {
@@ -38,7 +39,8 @@ describe("the stand-in's dispatch", () => {
 
   it("answers every registered role's connection check by its template, not by the prompt's words", async () => {
     for (const role of LLM_ROLES) {
-      expect(await ask({ [ROLE_HEADER]: role, [TEMPLATE_HEADER]: CHECK_TEMPLATE }, "anything at all")).toMatchObject({ status: 200, content: "ok" });
+      const answered = await ask({ [ROLE_HEADER]: role, [TEMPLATE_HEADER]: CHECK_TEMPLATE }, "anything at all");
+      expect(answered).toMatchObject({ status: 200, content: "ok" });
     }
     expect(mock.requests.at(-1)).toMatchObject({ llmRole: LLM_ROLES.at(-1), template: CHECK_TEMPLATE });
   });
@@ -63,6 +65,8 @@ describe("the role folders", () => {
   it("are exactly the registered roles, each with at least one prompt template", () => {
     const folders = readdirSync(ROLES_DIR).filter((f) => statSync(join(ROLES_DIR, f)).isDirectory());
     expect(folders.sort()).toEqual([...LLM_ROLES].sort());
-    for (const role of LLM_ROLES) expect(readdirSync(join(ROLES_DIR, role)).some((f) => f.endsWith(".md")), role).toBe(true);
+    for (const role of LLM_ROLES) {
+      expect(readdirSync(join(ROLES_DIR, role)).some((f) => f.endsWith(".md")), role).toBe(true);
+    }
   });
 });

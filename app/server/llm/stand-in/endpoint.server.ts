@@ -129,7 +129,13 @@ interface StandIn {
   outage?: number;
 }
 
-function send(res: ServerResponse, record: RecordedRequest, status: number, body: unknown, headers: Record<string, string> = {}) {
+function send(
+  res: ServerResponse,
+  record: RecordedRequest,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {}
+) {
   if (res.destroyed) return; // the client gave up (its timeout) before we answered
   record.status = status;
   record.respondedAt = now();
@@ -141,7 +147,8 @@ function send(res: ServerResponse, record: RecordedRequest, status: number, body
 function requestOf(req: IncomingMessage, record: RecordedRequest, api: "chat" | "responses"): MockChatRequest | string {
   const request = api === "chat" ? chatRequestOf(record.body) : responsesRequestOf(record.body);
   if (typeof request === "string") return request;
-  const format = api === "chat" ? request.body.response_format : (request.body.text as { format?: unknown } | undefined)?.format;
+  const format =
+    api === "chat" ? request.body.response_format : (request.body.text as { format?: unknown } | undefined)?.format;
   record.responseFormat = (format as { type?: string } | undefined)?.type;
   record.llmRole = header(req, ROLE_HEADER);
   record.template = header(req, TEMPLATE_HEADER);
@@ -149,7 +156,13 @@ function requestOf(req: IncomingMessage, record: RecordedRequest, api: "chat" | 
 }
 
 /** Answers one chat or Responses request: its fault if any, else the responder's reply in that API's shape. */
-async function answer(s: StandIn, req: IncomingMessage, res: ServerResponse, record: RecordedRequest, api: "chat" | "responses") {
+async function answer(
+  s: StandIn,
+  req: IncomingMessage,
+  res: ServerResponse,
+  record: RecordedRequest,
+  api: "chat" | "responses"
+) {
   const request = requestOf(req, record, api);
   if (typeof request === "string") return send(res, record, 400, errorBody(request, "invalid_request_error"));
   const fault = s.faults.take(record.index, request);
@@ -193,12 +206,16 @@ function parseBody(text: string): unknown {
 function route(s: StandIn, req: IncomingMessage, res: ServerResponse, text: string) {
   const path = (req.url ?? "/").split("?")[0];
   const method = req.method ?? "GET";
-  const record: RecordedRequest = { index: s.requests.length + 1, method, path, body: parseBody(text), receivedAt: now() };
+  const index = s.requests.length + 1;
+  const record: RecordedRequest = { index, method, path, body: parseBody(text), receivedAt: now() };
   s.requests.push(record);
 
-  if (s.outage !== undefined) return send(res, record, s.outage, errorBody(`mock-llm: outage (HTTP ${s.outage})`, "server_error"));
+  if (s.outage !== undefined) {
+    return send(res, record, s.outage, errorBody(`mock-llm: outage (HTTP ${s.outage})`, "server_error"));
+  }
   if (method === "GET" && path === "/v1/models") {
-    const data = (s.options.models ?? ["mock-model"]).map((id) => ({ id, object: "model", created: 0, owned_by: "mock-llm" }));
+    const models = s.options.models ?? ["mock-model"];
+    const data = models.map((id) => ({ id, object: "model", created: 0, owned_by: "mock-llm" }));
     return send(res, record, 200, { object: "list", data });
   }
   const apis: Record<string, "chat" | "responses"> = { "/v1/chat/completions": "chat", "/v1/responses": "responses" };
@@ -219,7 +236,8 @@ function standIn(options: MockLlmOptions): StandIn {
   };
   const faults = new FaultRules();
   faults.set(options.faults ?? []);
-  return { options, respond, respondResponses: options.respondResponses ?? respond, latency, requests: [], faults, inFlight: 0, peak: 0 };
+  const respondResponses = options.respondResponses ?? respond;
+  return { options, respond, respondResponses, latency, requests: [], faults, inFlight: 0, peak: 0 };
 }
 
 export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLlm> {
