@@ -31,7 +31,7 @@ import { loadPlanFile } from "../app/server/benchmark/plan-file.server.ts";
 import { buildBenchmarkReport } from "../app/server/benchmark/report.server.ts";
 import { runGrid } from "../app/server/benchmark/run-grid.server.ts";
 import { createProgress, type Progress } from "../scripts/progress.ts";
-import { mockConfigJson } from "../test/mock-llm/config.ts";
+import { mockConfigJson } from "../app/server/llm/stand-in/config.server.ts";
 import { bounds, longestChain, serviceTimes, tracedLlm } from "./dependent-chain.ts";
 import { startMockProcess } from "./mock-llm-client.ts";
 import { syntheticCatalog } from "./synthetic-bundle.ts";

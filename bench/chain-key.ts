@@ -5,7 +5,7 @@
  * client sends, so the same request gets the same key on both sides.
  */
 import { createHash } from "node:crypto";
-import type { RecordedRequest } from "../test/mock-llm/server.ts";
+import type { RecordedRequest } from "../app/server/llm/stand-in/endpoint.server.ts";
 
 export interface KeyedRequest {
   model: string;

@@ -8,8 +8,8 @@
  * with a ServiceRecord per chat request since the last "services" (its own cursor), for
  * bench/dependent-chain.ts; { type: "close" } stops it.
  */
-import { standInResponder } from "../test/mock-llm/responders/index.ts";
-import { startMockLlm, type RecordedRequest } from "../test/mock-llm/server.ts";
+import { standInResponder } from "../app/llm-roles/stand-in.ts";
+import { startMockLlm, type RecordedRequest } from "../app/server/llm/stand-in/endpoint.server.ts";
 import { serviceMs, serviceRecordOf, type ServiceRecord } from "./chain-key.ts";
 
 export type { ServiceRecord };

@@ -28,7 +28,7 @@ import { evaluateRuns, type EvaluateMethod } from "../app/server/pipeline/evalua
 import { computeMetrics } from "../app/server/pipeline/metrics-runner.server.ts";
 import { simulateBatch } from "../app/server/pipeline/simulate.server.ts";
 import { createProgress } from "../scripts/progress.ts";
-import { mockConfigJson } from "../test/mock-llm/config.ts";
+import { mockConfigJson } from "../app/server/llm/stand-in/config.server.ts";
 import { bounds, longestChain, serviceTimes, tracedLlm, type TracedCall } from "./dependent-chain.ts";
 import { startMockProcess } from "./mock-llm-client.ts";
 import type { Llm } from "../app/domain/llm/types.ts";

@@ -1,7 +1,7 @@
 /**
  * The 1–5 agreement rubric annotators use on each topic of a snippet. The task UI shows it on
  * hover/focus; app/task-types/consensus-snippet/guidelines.md prints the same text. The
- * anchors match the topic-localized judge's scale (app/server/pipeline/prompts/topic-judge.md),
+ * anchors match the topic-localized judge's scale (app/llm-roles/evaluator/topic-judge.md),
  * so experts, crowdworkers and the evaluator rate on one scale.
  */
 export type AgreementScore = 1 | 2 | 3 | 4 | 5;

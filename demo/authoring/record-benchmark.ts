@@ -2,7 +2,7 @@
  * How the demo benchmark's runs were made (demo data, not model output).
  *
  * Runs the benchmark runner (`runGrid`, as `socrates benchmark run` does) over the demo plan
- * demo/benchmark/demo-plan.json against the offline stand-in endpoint (test/mock-llm, in
+ * demo/benchmark/demo-plan.json against the offline stand-in endpoint (app/server/llm/stand-in, in
  * process: canned, deterministic replies, not a model) on a scratch copy of the demo database,
  * and writes the grid's runs, matched pairs and evaluations to
  * demo/benchmark/demo-benchmark.json. Deterministic: re-running writes the same bytes.
@@ -17,7 +17,7 @@ import { runGrid } from "../../app/server/benchmark/run-grid.server.ts";
 import { exportBundle } from "../../app/server/bundle-store.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../app/server/llm/config.server.ts";
-import { standInResponder } from "../../test/mock-llm/responders/index.ts";
+import { standInResponder } from "../../app/llm-roles/stand-in.ts";
 import { DEMO_BENCHMARK_BUNDLE, loadDemoPlan } from "../benchmark/seed.ts";
 import { seedDemo } from "../seed.ts";
 import { withScratchStandIn } from "./scratch.ts";

@@ -1,7 +1,7 @@
 /**
  * How the demo's expanded conditions were made (demo data, not model output): `socrates probe`
  * over the four demo scenarios, every axis, with the writer answered by the offline stand-in
- * (test/mock-llm, canned replies, in this process). The template conditions (strategy, emotion,
+ * (app/server/llm/stand-in, canned replies, in this process). The template conditions (strategy, emotion,
  * culture) are exactly what the probe stores for any user; the three-party and history ones are
  * the stand-in's canned text, so they show the format and the pages, not a model's writing.
  *
@@ -17,9 +17,9 @@ import { openDatabase } from "../../app/server/db.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
 import { scenarioIds } from "../../app/server/models/scenario.server.ts";
 import { planProbe, probe } from "../../app/server/probing/probe.server.ts";
-import { mockConfig } from "../../test/mock-llm/config.ts";
-import { standInResponder } from "../../test/mock-llm/responders/index.ts";
-import { startMockLlm } from "../../test/mock-llm/server.ts";
+import { mockConfig } from "../../app/server/llm/stand-in/config.server.ts";
+import { standInResponder } from "../../app/llm-roles/stand-in.ts";
+import { startMockLlm } from "../../app/server/llm/stand-in/endpoint.server.ts";
 
 const DEMO_DIR = join(import.meta.dirname, "..");
 const OUT = join(DEMO_DIR, "demo-conditions.json");

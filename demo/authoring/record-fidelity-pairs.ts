@@ -2,7 +2,7 @@
  * How the demo's persona-fidelity A/B pairs were made (demo data, not model output).
  *
  * Runs the fidelity generator (app/server/fidelity) against the offline stand-in endpoint
- * (test/mock-llm, in process: canned, deterministic replies whose tone follows each party's own
+ * (app/server/llm/stand-in, in process: canned, deterministic replies whose tone follows each party's own
  * reactiveness line) for two simulator backbones named demo-sim-alpha and demo-sim-beta, over
  * the demo scenarios, and writes the fidelity conditions, their runs and the pairs to
  * demo/demo-ab-reactiveness.json. Deterministic: re-running writes the same bytes.
@@ -16,9 +16,9 @@ import { exportBundle, importBundleFiles } from "../../app/server/bundle-store.s
 import { generateFidelityPairs } from "../../app/server/fidelity/generate.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../app/server/llm/config.server.ts";
-import { simulationResponder } from "../../test/mock-llm/responders/simulation.ts";
 import { DEMO_DIR, readBundleDir } from "../seed.ts";
 import { withScratchStandIn } from "./scratch.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../app/llm-roles/stand-in.ts";
 
 export const AB_DEMO_FILE = "demo-ab-reactiveness.json";
 export const DEMO_SIMULATORS = ["demo-sim-alpha", "demo-sim-beta"] as const;
@@ -36,7 +36,7 @@ const DESCRIPTION =
 
 /** Records the pairs in a scratch database and returns them as a bundle (conditions, runs, pairs). */
 export async function recordFidelityPairs(): Promise<Bundle> {
-  return withScratchStandIn("socrates-fidelity-demo-", simulationResponder, async (db, url) => {
+  return withScratchStandIn("socrates-fidelity-demo-", standInResponder({ roles: SIMULATION_ROLES }), async (db, url) => {
     importBundleFiles(db, readBundleDir(DEMO_DIR).filter((f) => !f.file.endsWith(AB_DEMO_FILE)));
     const config = parseLlmConfig(
       { endpoints: { standin: { baseUrl: url, concurrency: 4 } }, roles: { party: { endpoint: "standin", model: DEMO_SIMULATORS[0], temperature: 0.7 } } },

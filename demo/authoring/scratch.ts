@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Db } from "../../app/server/db.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
-import { startMockLlm, type Responder } from "../../test/mock-llm/server.ts";
+import { startMockLlm, type Responder } from "../../app/server/llm/stand-in/endpoint.server.ts";
 
 /** Runs `record` on a fresh database file with the stand-in answering at `url`; removes both after. */
 export async function withScratchStandIn<T>(prefix: string, respond: Responder, record: (db: Db, url: string) => Promise<T>): Promise<T> {

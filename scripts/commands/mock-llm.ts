@@ -1,14 +1,16 @@
 /**
- * `socrates mock-llm`: the local OpenAI-compatible stand-in (test/mock-llm/server.ts) for trying
+ * `socrates mock-llm`: the local OpenAI-compatible stand-in (app/server/llm/stand-in) for trying
  * the whole pipeline without a key. It answers every role with canned, deterministic replies made
- * from the prompt: a stand-in, never a model, so nothing measured against it means anything.
+ * from the prompt, picked by the role and template the request names in its headers: a stand-in,
+ * never a model, so nothing measured against it means anything.
  */
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { mockConfigJson } from "../../test/mock-llm/config.ts";
-import { STAND_IN_ROLES, standInResponder } from "../../test/mock-llm/responders/index.ts";
-import { startSearchServer } from "../../test/mock-llm/search-server.ts";
-import { startMockLlm } from "../../test/mock-llm/server.ts";
+import { mockConfigJson } from "../../app/server/llm/stand-in/config.server.ts";
+import { LLM_ROLES } from "../../app/llm-roles/registry.ts";
+import { standInResponder } from "../../app/llm-roles/stand-in.ts";
+import { startSearchServer } from "../../app/server/llm/stand-in/search.server.ts";
+import { startMockLlm } from "../../app/server/llm/stand-in/endpoint.server.ts";
 import { parseIntOption, UserError } from "../cli-kit.ts";
 
 /** The model name every role is configured with: what runs and calls record as their backbone. */
@@ -66,7 +68,7 @@ async function runMockLlm(opts: MockLlmOptions): Promise<void> {
   const config = JSON.stringify(standInConfig(mock.url, search.url), null, 2);
   console.log(`STAND-IN LLM endpoint (canned replies, not a model): ${mock.url}`);
   console.log(`STAND-IN search server (SearXNG-style, invented disputes, not a search engine): ${search.url}`);
-  console.log(`It answers these roles with deterministic text made from the prompt: ${STAND_IN_ROLES.join(", ")}.`);
+  console.log(`It answers these roles with deterministic text made from the prompt: ${LLM_ROLES.join(", ")}.`);
   console.log(`Use it to try the pipeline without a key; never report figures measured against it.`);
   if (opts.writeConfig) {
     writeFileSync(opts.writeConfig, config + "\n");

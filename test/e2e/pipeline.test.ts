@@ -17,10 +17,9 @@ import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import type { CliResult } from "../helpers/cli.ts";
 import { loginCookie } from "../../harness/login.ts";
 import { tempDb } from "../../harness/temp-db.ts";
-import { mockConfigJson } from "../mock-llm/config.ts";
-import { evaluationResponder } from "../mock-llm/responders/evaluation.ts";
-import { simulationResponder } from "../mock-llm/responders/simulation.ts";
-import { startMockLlm, type MockLlm } from "../mock-llm/server.ts";
+import { mockConfigJson } from "../../app/server/llm/stand-in/config.server.ts";
+import { startMockLlm, type MockLlm } from "../../app/server/llm/stand-in/endpoint.server.ts";
+import { JUDGE_ROLES, SIMULATION_ROLES, standInResponder } from "../../app/llm-roles/stand-in.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SCENARIO = "demo-transactional-1";
@@ -62,7 +61,7 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
     cleanups.push(t.cleanup);
     seedDemo(t.db);
     await createAccount(t.db, { username: ADMIN.username, displayName: "Admin", role: "admin", password: ADMIN.password });
-    mock = await startMockLlm({ respond: evaluationResponder({}, simulationResponder), latencyMs: { min: 1, max: 5 }, seed: 3 });
+    mock = await startMockLlm({ respond: standInResponder({ roles: [...JUDGE_ROLES, ...SIMULATION_ROLES] }), latencyMs: { min: 1, max: 5 }, seed: 3 });
     cleanups.push(() => mock.close());
     config = join(t.dir, "socrates.config.json");
     writeFileSync(config, JSON.stringify(mockConfigJson(mock.url, { endpoint: { concurrency: 8, timeoutMs: 10_000, maxRetries: 1 } }), null, 2));

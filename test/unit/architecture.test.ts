@@ -151,14 +151,10 @@ describe("top-level folders", () => {
   });
 
   it("no file outside test/ imports from test/: what tests and benchmarks share lives in harness/", () => {
-    // The one exception, test/mock-llm, is the LLM stand-in that issue 30's LLM-roles part moves to
-    // app/server/llm/stand-in; once that part is merged nothing imports test/mock-llm and
-    // PENDING_STAND_IN_MOVE goes.
-    const PENDING_STAND_IN_MOVE = (t: string) => t.startsWith("test/mock-llm/");
     const fromTest = OUTSIDE_TEST.flatMap((file) =>
       importSpecifiers(readSource(file))
         .map((s) => resolveImport(file, s) ?? s)
-        .filter((t) => t.startsWith("test/") && !PENDING_STAND_IN_MOVE(t))
+        .filter((t) => t.startsWith("test/"))
         .map((t) => `${file} imports ${t}`),
     );
     expect(fromTest).toEqual([]);

@@ -62,20 +62,26 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
       const models = await (await fetch(`${url}/models`)).json();
       expect(models.data.map((m: { id: string }) => m.id)).toEqual(["stand-in"]);
 
+      const body = JSON.stringify({
+        model: "stand-in",
+        messages: [
+          { role: "system", content: "You are playing Ada in a simulated negotiation.\n\n### Price (PRICE)\n- A: low\n- B: high" },
+          { role: "user", content: "The dialogue so far:\n(none)\nYour turn." },
+        ],
+      });
+      // The stand-in answers by the role and template the request names, never by guessing from the prompt.
+      const roleHeaders = { "x-socrates-role": "party", "x-socrates-template": "party" };
       const res = await fetch(`${url}/chat/completions`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          model: "stand-in",
-          messages: [
-            { role: "system", content: "You are playing Ada in a simulated negotiation.\n\n### Price (PRICE)\n- A: low\n- B: high" },
-            { role: "user", content: "The dialogue so far:\n(none)\nYour turn." },
-          ],
-        }),
+        headers: { "content-type": "application/json", ...roleHeaders },
+        body,
       });
       expect(res.status).toBe(200);
       const reply = JSON.parse((await res.json()).choices[0].message.content);
       expect(reply).toMatchObject({ signal: "continue", utterance: expect.stringContaining("Price") });
+      const unnamed = await fetch(`${url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      expect(unnamed.status).toBe(400);
+      expect((await unnamed.json()).error.message).toMatch(/names no role \(header x-socrates-role: searcher \| writer/);
     } finally {
       child.kill("SIGTERM");
     }

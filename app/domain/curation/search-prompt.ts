@@ -1,10 +1,10 @@
 /**
- * The values the searcher prompts are filled with (app/server/pipeline/prompts/curation-search*.md):
+ * The values the searcher prompts are filled with (app/llm-roles/searcher/curation-search*.md):
  * what each domain covers, and the disputes the searcher must not report again. Pure, so the
  * prompt — and so the LLM cache key — is a function of (domain, attempt, exclusions) alone.
  */
 import type { Domain } from "../bundle.ts";
-import type { ToolSpec } from "../llm/types.ts";
+import type { ToolSpec } from "../llm/tool-spec.ts";
 
 /** One line per domain: the kind of dispute it stands for (the eight classes of SoCRATES §3.2). */
 export const DOMAIN_HINTS: Record<Domain, string> = {

@@ -4,10 +4,21 @@
  * can be tested against the local mock server through the real client.
  */
 import type { ZodType } from "zod";
+import type { LlmRole } from "../../llm-roles/registry.ts";
+import type { ToolSpec } from "./tool-spec.ts";
 
-/** Every role the benchmark configures a model for. */
-export const LLM_ROLES = ["searcher", "writer", "party", "mediator", "evaluator", "baseline-judge", "mi-judge", "emotion-judge"] as const;
-export type LlmRole = (typeof LLM_ROLES)[number];
+/** The roles come from their registry: one folder per role in app/llm-roles. */
+export { LLM_ROLES, type LlmRole } from "../../llm-roles/registry.ts";
+export type { ToolSpec } from "./tool-spec.ts";
+
+/**
+ * Every request names its role, and the prompt template when it has one, in these headers: a
+ * server may ignore them; the stand-in (app/server/llm/stand-in) answers by them.
+ */
+export const ROLE_HEADER = "x-socrates-role";
+export const TEMPLATE_HEADER = "x-socrates-template";
+/** The template `socrates llm check` names for its one-word request. */
+export const CHECK_TEMPLATE = "connection-check";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -17,6 +28,8 @@ export interface ChatMessage {
 export interface LlmRequest<T> {
   role: LlmRole;
   messages: ChatMessage[];
+  /** The prompt template the messages come from (sent as a header, never part of the cache key). */
+  template?: string;
   /** The reply must be JSON matching this schema; one repair retry shows the model its error. */
   schema: ZodType<T>;
   /** What the call is for (a run id, a scenario id); recorded with the call for accounting. */
@@ -39,14 +52,6 @@ export interface LlmRequest<T> {
 /** How the JSON object was found in a reply (stored in llm_calls.reply_form). */
 export const REPLY_FORMS = ["json", "fenced", "prose", "think", "structured"] as const;
 export type ReplyForm = (typeof REPLY_FORMS)[number];
-
-/** A function the model may call in `callWithTools` (OpenAI `tools`, type "function"). */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments object. */
-  parameters: Record<string, unknown>;
-}
 
 export interface ToolRequest<T> extends LlmRequest<T> {
   tools: ToolSpec[];

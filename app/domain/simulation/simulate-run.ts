@@ -14,7 +14,8 @@ import { MEDIATOR_ID, type Outcome, type Run, type Turn } from "../bundle.ts";
 import { callSeed, countPartyTurns, outcomeAfter, partyForTurn } from "./schedule.ts";
 import { mediatorView, partyView, type MediatorView, type PartyView, type PlayedScenario } from "../visibility.ts";
 import type { ChatMessage, Llm, LlmRequest, LlmResult } from "../llm/types.ts";
-import { mediatorHowReplySchema, mediatorWhenReplySchema, partyEmotionReplySchema, partyReplySchema } from "./replies.ts";
+import { partyEmotionReplySchema, partyReplySchema } from "../../llm-roles/party/reply.ts";
+import { mediatorHowReplySchema, mediatorWhenReplySchema } from "../../llm-roles/mediator/reply.ts";
 
 /** The chat messages of each kind of call, built from what that speaker may see (injected: templates live on disk). */
 export interface SimulationPrompts {
@@ -23,6 +24,8 @@ export interface SimulationPrompts {
   partyEmotion(view: PartyView): ChatMessage[];
   mediatorWhen(view: MediatorView): ChatMessage[];
   mediatorHow(view: MediatorView, reason: string): ChatMessage[];
+  /** The template each builder renders, named with its request (the stand-in answers by it). */
+  templates: { party: string; partyEmotion: string; mediatorWhen: string; mediatorHow: string };
 }
 
 export interface RunSetup {
@@ -110,10 +113,13 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
     const request = { role: "party" as const, model: setup.simulatorModel, seed: callSeed(setup.seed, "party", partyTurns) };
     const turn = { turn_id: turns.length + 1, speaker, role: "party" as const };
     if (!setup.emotion) {
-      const reply = await call(what, { ...request, messages: prompts.party(view), schema: partyReplySchema });
+      const messages = prompts.party(view);
+      const reply = await call(what, { ...request, messages, template: prompts.templates.party, schema: partyReplySchema });
       return { ...turn, utterance: reply.utterance, thought: reply.thought, signal: reply.signal };
     }
-    const reply = await call(what, { ...request, messages: prompts.partyEmotion(view), schema: partyEmotionReplySchema });
+    const messages = prompts.partyEmotion(view);
+    const template = prompts.templates.partyEmotion;
+    const reply = await call(what, { ...request, messages, template, schema: partyEmotionReplySchema });
     return { ...turn, utterance: reply.utterance, thought: reply.thought, signal: reply.signal, emotion: reply.emotion, emotion_reason: reply.emotion_reason };
   }
 
@@ -133,6 +139,7 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
         role: "mediator",
         model: setup.mediatorModel,
         messages: prompts.mediatorWhen(view),
+        template: prompts.templates.mediatorWhen,
         schema: mediatorWhenReplySchema,
         seed: callSeed(setup.seed, "mediator-when", partyTurns + 1),
       });
@@ -145,6 +152,7 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
         role: "mediator",
         model: setup.mediatorModel,
         messages: prompts.mediatorHow(view, decision.thought),
+        template: prompts.templates.mediatorHow,
         schema: mediatorHowReplySchema,
         seed: callSeed(setup.seed, "mediator-how", partyTurns + 1),
       });

@@ -38,7 +38,16 @@ export async function chatStep(ctx: ClientContext, endpoint: Endpoint, plan: Pla
   return sendStructured(
     plan,
     () => replyFormat(plan, schema),
-    (format) => sendWithRetries(endpoint, (client) => client.chat.completions.create({ model: plan.model, ...sentParams(plan), ...body, ...format }), ctx.retry)
+    (format) =>
+      sendWithRetries(
+        endpoint,
+        (client) =>
+          client.chat.completions.create(
+            { model: plan.model, ...sentParams(plan), ...body, ...format },
+            { headers: plan.headers }
+          ),
+        ctx.retry
+      )
   );
 }
 

@@ -6,7 +6,8 @@
  */
 import { apiKeyFor, endpointFor, LlmConfigError, replicasOf, type Env, type LlmConfig, type ReplicaConfig } from "./config.server.ts";
 import { describeError, listModels, sdkClient } from "./endpoints.server.ts";
-import { LLM_ROLES, type LlmRole } from "../../domain/llm/types.ts";
+import { CHECK_TEMPLATE, LLM_ROLES, type LlmRole } from "../../domain/llm/types.ts";
+import { requestHeaders } from "./context.server.ts";
 
 /** One server answering for a role. */
 interface ServerCheck {
@@ -43,12 +44,26 @@ export interface CheckOptions {
   env?: Env;
 }
 
+/** A check's options for one role: the request names the role (and the check template) in its headers. */
+type RoleCheckOptions = CheckOptions & { timeoutMs: number; role: LlmRole };
+
 /** One 1-token chat request: proves the URL, the key and the model name. */
-async function askOnce(config: LlmConfig, endpoint: string, replica: number, server: ReplicaConfig, model: string, options: CheckOptions & { timeoutMs: number }): Promise<ServerCheck> {
+async function askOnce(
+  config: LlmConfig,
+  endpoint: string,
+  replica: number,
+  server: ReplicaConfig,
+  model: string,
+  options: RoleCheckOptions
+): Promise<ServerCheck> {
   const started = Date.now();
   try {
     const client = sdkClient(server.baseUrl, apiKeyFor(config, endpoint, options.env, replica), options.timeoutMs);
-    await client.chat.completions.create({ model, messages: [{ role: "user", content: "Reply with the word ok." }], max_tokens: 1 });
+    const messages = [{ role: "user" as const, content: "Reply with the word ok." }];
+    await client.chat.completions.create(
+      { model, messages, max_tokens: 1 },
+      { headers: requestHeaders(options.role, CHECK_TEMPLATE) }
+    );
     return { ok: true, latencyMs: Date.now() - started };
   } catch (err) {
     return { ok: false, error: err instanceof LlmConfigError ? err.message : describeError(err, options.timeoutMs) };
@@ -56,7 +71,14 @@ async function askOnce(config: LlmConfig, endpoint: string, replica: number, ser
 }
 
 /** A pool replica: the chat request and the health check (GET /models); a failing replica would be taken out. */
-async function checkReplica(config: LlmConfig, endpoint: string, replica: number, server: ReplicaConfig, model: string, options: CheckOptions & { timeoutMs: number }): Promise<ReplicaCheck> {
+async function checkReplica(
+  config: LlmConfig,
+  endpoint: string,
+  replica: number,
+  server: ReplicaConfig,
+  model: string,
+  options: RoleCheckOptions
+): Promise<ReplicaCheck> {
   const asked = await askOnce(config, endpoint, replica, server, model, options);
   let listing = "models: not asked (no key)";
   let modelListed: boolean | undefined;
@@ -73,7 +95,7 @@ async function checkReplica(config: LlmConfig, endpoint: string, replica: number
 }
 
 /** Checks one role: a plain endpoint in one line, a pool with a line per replica. */
-async function checkRole(config: LlmConfig, role: LlmRole, name: string, options: CheckOptions & { timeoutMs: number }): Promise<RoleCheck> {
+async function checkRole(config: LlmConfig, role: LlmRole, name: string, options: RoleCheckOptions): Promise<RoleCheck> {
   const roleConfig = config.roles[role];
   if (!roleConfig) return { role, status: "not configured", line: `${name}  -  not configured` };
   const { model } = roleConfig;
@@ -97,5 +119,5 @@ async function checkRole(config: LlmConfig, role: LlmRole, name: string, options
 export async function checkRoles(config: LlmConfig, options: CheckOptions = {}): Promise<RoleCheck[]> {
   const width = Math.max(...LLM_ROLES.map((r) => r.length));
   const timeoutMs = options.timeoutMs ?? 10_000;
-  return Promise.all(LLM_ROLES.map((role) => checkRole(config, role, role.padEnd(width), { ...options, timeoutMs })));
+  return Promise.all(LLM_ROLES.map((role) => checkRole(config, role, role.padEnd(width), { ...options, timeoutMs, role })));
 }

@@ -26,6 +26,8 @@ export interface CheckedCall<T> {
   /** Recorded with the call for accounting (a seed or scenario id). */
   subject: string;
   messages: ChatMessage[];
+  /** The template the messages come from (named with the request; the repair keeps it). */
+  template: string;
   schema: ZodType<T>;
   check: (value: T) => RuleProblem[];
   /** The repair prompt's template; it has a `{{problems}}` slot. */
@@ -37,15 +39,15 @@ const isInvalidReply = (error: string) => /invalid reply/i.test(error);
 
 /** One writer call, checked; with problems, one repair request naming them. */
 export async function checkedCall<T>(llm: Llm, call: CheckedCall<T>): Promise<CheckedStep<T>> {
-  const { what, subject, messages, schema, check } = call;
-  const first = await llm.call({ role: "writer", messages, schema, subject });
+  const { what, subject, messages, template, schema, check } = call;
+  const first = await llm.call({ role: "writer", messages, template, schema, subject });
   if (!first.ok) return { ok: false, invalid: isInvalidReply(first.error), reason: `${what}: ${first.error}` };
   const problems = check(first.value);
   if (problems.length === 0) return { ok: true, value: first.value, model: first.model, repaired: false };
 
   const repairPrompt = renderMessages(call.repairTemplate, { problems: problems.map((p) => `- rule ${p.rule}: ${p.message}`).join("\n") });
   const retry = [...messages, { role: "assistant" as const, content: JSON.stringify(first.value) }, ...repairPrompt];
-  const second = await llm.call({ role: "writer", messages: retry, schema, subject });
+  const second = await llm.call({ role: "writer", messages: retry, template, schema, subject });
   if (!second.ok) return { ok: false, invalid: isInvalidReply(second.error), reason: `${what} (repair): ${second.error}`, value: first.value };
   const left = check(second.value);
   if (left.length === 0) return { ok: true, value: second.value, model: second.model, repaired: true };

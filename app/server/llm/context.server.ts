@@ -9,7 +9,7 @@ import { cacheKey, type CacheKeyParts } from "./cache-key.server.ts";
 import { costUsd, endpointFor, endpointIdentity, roleConfig, type LlmConfig } from "./config.server.ts";
 import type { Endpoint, RetrySettings } from "./endpoints.server.ts";
 import type { ReplyMemory } from "./reply-memory.server.ts";
-import type { LlmRequest, LlmRole, LlmUsage } from "../../domain/llm/types.ts";
+import { type LlmRequest, type LlmRole, type LlmUsage, ROLE_HEADER, TEMPLATE_HEADER } from "../../domain/llm/types.ts";
 
 /** One finished `call` (or one step of a tool loop), for progress output and in-process tallies (see UsageTally). */
 export interface LlmCallEvent {
@@ -77,6 +77,13 @@ export interface Plan extends CacheKeyParts {
   key: string;
   /** Whether structured output is asked for (the request's `structured`, else the role's `structuredOutput`). */
   structured: boolean;
+  /** The request's role and template, sent as headers (not in the cache key: the messages decide the reply). */
+  headers: Record<string, string>;
+}
+
+/** The headers naming a request's role and template. */
+export function requestHeaders(role: LlmRole, template?: string): Record<string, string> {
+  return { [ROLE_HEADER]: role, ...(template ? { [TEMPLATE_HEADER]: template } : {}) };
 }
 
 export function planFor(config: LlmConfig, request: LlmRequest<unknown>, extra: Partial<CacheKeyParts> = {}): Plan {
@@ -95,7 +102,7 @@ export function planFor(config: LlmConfig, request: LlmRequest<unknown>, extra: 
     structured,
     ...extra,
   };
-  return { ...parts, structured, key: cacheKey(parts) };
+  return { ...parts, structured, key: cacheKey(parts), headers: requestHeaders(request.role, request.template) };
 }
 
 /** What one HTTP step (with its retries and repair) spent and produced, to be recorded. */

@@ -54,7 +54,7 @@ function respond(ctx: ClientContext, endpoint: Endpoint, plan: Plan, schema: Zod
   return sendStructured(
     plan,
     () => textFormat(plan, schema),
-    (format) => sendWithRetries(endpoint, (client) => client.responses.create({ ...body, ...format }), ctx.retry)
+    (format) => sendWithRetries(endpoint, (client) => client.responses.create({ ...body, ...format }, { headers: plan.headers }), ctx.retry)
   );
 }
 

@@ -89,6 +89,7 @@ export async function evaluateEmotion(ctx: EmotionJudgeContext, options: Evaluat
       options.llm.call({
         role: "emotion-judge",
         messages: emotionJudgeMessages(ctx, party),
+        template: EMOTION_JUDGE_TEMPLATE,
         schema: emotionJudgeReplySchema(ctx, party.id),
         subject: ctx.runId,
         model: options.backbone,

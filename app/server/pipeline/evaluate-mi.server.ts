@@ -3,31 +3,17 @@
  * sees the conversation before the intervention and the intervention itself, and scores it 1–5
  * on four dimensions (−1 = the problem was not present). Judgments go to intervention_judgments.
  */
-import { z } from "zod";
 import { MEDIATOR_ID } from "../../domain/bundle.ts";
-import { NOT_APPLICABLE } from "../../domain/metrics/mediator-intelligence.ts";
 import type { Db } from "../db.server.ts";
 import { insertJudgment, judgedTurnIds } from "../models/evaluation.server.ts";
 import type { ChatMessage } from "../../domain/llm/types.ts";
 import { describeParties, describeTopics, transcript, type ContextTurn, type EvaluationContext } from "../../domain/prompts/transcript.ts";
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
+import { type MiReply, miReplySchema } from "../../llm-roles/mi-judge/reply.ts";
 
 export const MI_TEMPLATE = "mi-judge";
 
-const dimensionScore = z
-  .number()
-  .int("a score is a whole number")
-  .refine((v) => v === NOT_APPLICABLE || (v >= 1 && v <= 5), "a score is from 1 to 5, or -1 when the problem was not present");
-
-export const miReplySchema = z.object({
-  reason: z.string().trim().min(1, "give a short reason"),
-  perception_alignment: dimensionScore,
-  emotional_dynamics: dimensionScore,
-  cognitive_challenges: dimensionScore,
-  communication_breakdowns: dimensionScore,
-});
-export type MiReply = z.infer<typeof miReplySchema>;
 
 export function miMessages(ctx: EvaluationContext, turn: ContextTurn): ChatMessage[] {
   return renderMessages(MI_TEMPLATE, {
@@ -61,7 +47,10 @@ export interface MiOutcome {
 export async function judgeInterventions(ctx: EvaluationContext, turns: ContextTurn[], options: EvaluatorOptions): Promise<MiOutcome> {
   const backbone = options.llm.modelFor("mi-judge", options.backbone);
   const results = await Promise.all(
-    turns.map((turn) => options.llm.call({ role: "mi-judge", messages: miMessages(ctx, turn), schema: miReplySchema, subject: ctx.runId, model: options.backbone })),
+    turns.map((turn) => {
+      const messages = miMessages(ctx, turn);
+      return options.llm.call({ role: "mi-judge", messages, template: MI_TEMPLATE, schema: miReplySchema, subject: ctx.runId, model: options.backbone });
+    }),
   );
   const outcome: MiOutcome = { backbone, judgments: [], failures: [] };
   turns.forEach((turn, i) => {

@@ -125,8 +125,8 @@ export async function evaluatePerTurn(ctx: EvaluationContext, options: Evaluator
   const backbone = llm.modelFor("baseline-judge", options.backbone);
   const topicIds = ctx.topics.map((t) => t.id);
   const partyIds = ctx.partyOrder;
-  const call = <T>(messages: ChatMessage[], schema: z.ZodType<T>): Promise<LlmResult<T>> =>
-    llm.call({ role: "baseline-judge", messages, schema, subject: ctx.runId, model: options.backbone });
+  const call = <T>(template: string, messages: ChatMessage[], schema: z.ZodType<T>): Promise<LlmResult<T>> =>
+    llm.call({ role: "baseline-judge", messages, template, schema, subject: ctx.runId, model: options.backbone });
   const errors: EvaluationError[] = [];
 
   // Starting attitudes are the parties' own stances from the scenario (ProMediate's initial profile).
@@ -137,8 +137,8 @@ export async function evaluatePerTurn(ctx: EvaluationContext, options: Evaluator
   for (let i = 0; i < partyIds.length; i++) for (let j = i + 1; j < partyIds.length; j++) pairs.push([partyIds[i], partyIds[j]]);
 
   const [initialResults, attitudeResults] = await Promise.all([
-    Promise.all(pairs.map(([a, b]) => call(agreementMessages(ctx, a, b, attitudes, null), agreementReplySchema(topicIds)))),
-    Promise.all(ctx.turns.map((turn) => call(attitudeMessages(ctx, turn), attitudeReplySchema(topicIds)))),
+    Promise.all(pairs.map(([a, b]) => call(AGREEMENT_TEMPLATE, agreementMessages(ctx, a, b, attitudes, null), agreementReplySchema(topicIds)))),
+    Promise.all(ctx.turns.map((turn) => call(ATTITUDE_TEMPLATE, attitudeMessages(ctx, turn), attitudeReplySchema(topicIds)))),
   ]);
 
   const initial: PerTurnOutput["initial"] = [];
@@ -170,7 +170,7 @@ export async function evaluatePerTurn(ctx: EvaluationContext, options: Evaluator
     turns.push(entry);
     // The prompt is rendered now, with the attitudes as they stand after this turn.
     for (const other of partyIds.filter((p) => p !== turn.speaker)) {
-      agreementJobs.push({ entry, speaker: turn.speaker, other, promise: call(agreementMessages(ctx, turn.speaker, other, attitudes, turn), agreementReplySchema(topicIds)) });
+      agreementJobs.push({ entry, speaker: turn.speaker, other, promise: call(AGREEMENT_TEMPLATE, agreementMessages(ctx, turn.speaker, other, attitudes, turn), agreementReplySchema(topicIds)) });
     }
   });
 

@@ -68,6 +68,7 @@ export async function evaluateTopicLocalized(ctx: EvaluationContext, options: Ev
       options.llm.call({
         role: "evaluator",
         messages: topicJudgeMessages(ctx, topic),
+        template: TOPIC_JUDGE_TEMPLATE,
         schema: topicJudgeReplySchema(ctx, topic.id),
         subject: ctx.runId,
         model: options.backbone,

@@ -52,6 +52,12 @@ export function simulationPromptsFor(mode: MediatorMode): SimulationPrompts {
     partyEmotion: partyEmotionMessages,
     mediatorWhen: (view) => mediatorWhenMessages(view, mode),
     mediatorHow: (view, reason) => mediatorHowMessages(view, reason, mode),
+    templates: {
+      party: "party",
+      partyEmotion: "party-emotion",
+      mediatorWhen: simulationTemplatesFor(mode)[1],
+      mediatorHow: simulationTemplatesFor(mode)[2],
+    },
   };
 }
 

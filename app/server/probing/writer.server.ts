@@ -44,7 +44,8 @@ function provenance(axis: WriterAxis, model: string, seed: ProbeSeed | null, rep
 
 /** One checked writer call for a scenario: its template, filled, with the shared repair prompt. */
 function writerCall<T>(llm: Llm, s: ProbeScenario, what: string, template: string, values: TemplateValues, schema: ZodType<T>, check: (value: T) => ProbeProblem[]) {
-  return checkedCall(llm, { what, subject: subjectOf(s), messages: renderMessages(template, values), schema, check, repairTemplate: REPAIR_TEMPLATE });
+  const messages = renderMessages(template, values);
+  return checkedCall(llm, { what, subject: subjectOf(s), messages, template, schema, check, repairTemplate: REPAIR_TEMPLATE });
 }
 
 export async function writeThreeParty(llm: Llm, s: ProbeScenario, seed: ProbeSeed | null): Promise<WriterOutcome> {

@@ -5,8 +5,8 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { serviceRecordOf, serviceMs } from "../../../bench/chain-key.ts";
 import { longestChain, serviceTimes, tracedLlm } from "../../../bench/dependent-chain.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
-import { mockConfig } from "../../mock-llm/config.ts";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const schema = z.object({ echo: z.string() });
 const ask = (role: "party" | "mediator" | "evaluator", subject: string, text: string) => ({ role, subject, schema, messages: [{ role: "user" as const, content: text }] });

@@ -6,8 +6,8 @@
  * stop, the printed resume command, split as a shell splits it, runs to the end.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { startMockLlm, type FaultRule } from "../../mock-llm/server.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
+import { startMockLlm, type FaultRule } from "../../../app/server/llm/stand-in/endpoint.server.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
 import { printedCommand, runCli, spawnCli } from "../../helpers/cli.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 import { chatRequests } from "../pipeline/helpers.ts";

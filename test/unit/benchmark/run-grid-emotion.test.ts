@@ -13,8 +13,8 @@ import { loadPlanFile } from "../../../app/server/benchmark/plan-file.server.ts"
 import { prepareGridRun, runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
 import { BenchmarkPlanError, parseBenchmarkPlan } from "../../../app/domain/benchmark/plan.ts";
 import { checkPlanAgainstConfig } from "../../../app/server/benchmark/plan-check.server.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 import { benchmarkConfigJson, benchmarkFiles, column, MEDIATOR_MODEL, PARTY_MODEL, JUDGE_MODEL } from "./runner-helpers.ts";
 

@@ -14,8 +14,8 @@ import { loadLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { loadPlanFile, planGrid } from "../../../app/server/benchmark/plan-file.server.ts";
 import { runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
 import { readSetting, SETTING_KEYS } from "../../../app/server/models/setting.server.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 import { benchmarkFiles, column, count, JUDGE_MODEL, SMALL_PLAN } from "./runner-helpers.ts";
 

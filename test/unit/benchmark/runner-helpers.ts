@@ -9,8 +9,8 @@ import { openDatabase } from "../../../app/server/db.server.ts";
 import { loadPlanFile } from "../../../app/server/benchmark/plan-file.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { loadLlmConfig } from "../../../app/server/llm/config.server.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 
 export const PARTY_MODEL = "bench-party";

@@ -4,7 +4,8 @@ import { loadTemplate } from "../../../app/server/pipeline/prompt-templates.serv
 import { simulationPromptsFor, simulationTemplatesFor } from "../../../app/server/pipeline/simulation-prompts.server.ts";
 import { syntheticCatalog } from "../../../bench/synthetic-bundle.ts";
 import { mediatorView } from "../../../app/domain/visibility.ts";
-import { simulationRole } from "../../mock-llm/responders/simulation.ts";
+import { mediator } from "../../../app/llm-roles/mediator/stand-in.ts";
+import type { MockChatRequest } from "../../../app/llm-roles/stand-in-request.ts";
 
 const placeholders = (name: string) => [...new Set(loadTemplate(name).match(/\{\{\w+\}\}/g))].sort();
 
@@ -19,7 +20,7 @@ describe("social mediator prompts", () => {
     expect(loadTemplate("mediator-how-social")).toContain('{"utterance":');
   });
 
-  it("are recognised by the stand-in whatever the model is called", () => {
+  it("are named in their requests, and the stand-in mediator answers them whatever the model is called", () => {
     const scenario = syntheticCatalog(1, "s").scenarios[0];
     const view = mediatorView({ background: scenario.background, topics: scenario.topics, parties: scenario.parties }, [
       { turn_id: 1, speaker: "P1", role: "party", utterance: "We want option A on everything.", thought: "private", signal: "continue" },
@@ -28,7 +29,12 @@ describe("social mediator prompts", () => {
     const when = prompts.mediatorWhen(view);
     const how = prompts.mediatorHow(view, "tempers are rising");
     expect(when[0].content).toContain("four kinds of trouble");
-    expect(simulationRole({ model: "any-model", messages: when })).toBe("mediator-when");
-    expect(simulationRole({ model: "any-model", messages: how })).toBe("mediator-how");
+    expect(prompts.templates).toMatchObject({ mediatorWhen: "mediator-when-social", mediatorHow: "mediator-how-social" });
+    const ask = (messages: typeof when, template: string): Record<string, unknown> => {
+      const request = { model: "any-model", messages, llmRole: "mediator", template } as MockChatRequest;
+      return mediator.standIn(request) as Record<string, unknown>;
+    };
+    expect(typeof ask(when, prompts.templates.mediatorWhen).should_engage).toBe("boolean");
+    expect(ask(how, prompts.templates.mediatorHow).utterance).toMatch(/^Let me suggest a package/);
   });
 });

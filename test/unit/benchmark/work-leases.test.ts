@@ -15,8 +15,8 @@ import { z } from "zod";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { until } from "../../helpers/cli.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
-import { mockConfig } from "../../mock-llm/config.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

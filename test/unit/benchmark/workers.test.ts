@@ -6,8 +6,8 @@
  * the kill are sent again.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
 import { spawnCli, until, type CliChild } from "../../helpers/cli.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 import { chatRequests, duplicates, servedBodies } from "../pipeline/helpers.ts";

@@ -4,12 +4,11 @@ import * as schema from "../../../db/schema.ts";
 import { scenarioSchema } from "../../../app/domain/bundle.ts";
 import { curateSeed } from "../../../app/server/curation/curate-seed.server.ts";
 import { exportBundle } from "../../../app/server/bundle-store.server.ts";
-import { curationWriterResponder } from "../../mock-llm/responders/curation-writer.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { curationLlm, writerSeed } from "./writer-helpers.ts";
 import type { Db } from "../../../app/server/db.server.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -25,7 +24,7 @@ function storeSeed(db: Db, seed: ReturnType<typeof writerSeed>): void {
 async function setup() {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  const mock = await startMockLlm({ respond: curationWriterResponder(simulationResponder) });
+  const mock = await startMockLlm({ respond: standInResponder({ roles: ["writer", ...SIMULATION_ROLES] }) });
   cleanups.push(() => mock.close());
   return { ...t, mock, llm: curationLlm(t.db, mock) };
 }

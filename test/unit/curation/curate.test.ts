@@ -9,16 +9,14 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
-import { curationSearchReply } from "../../mock-llm/responders/curation-search.ts";
-import { curationWriterResponder } from "../../mock-llm/responders/curation-writer.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { mockConfigJson } from "../../mock-llm/config.ts";
-import { startSearchServer } from "../../mock-llm/search-server.ts";
-import { startMockLlm, type Responder } from "../../mock-llm/server.ts";
+import { mockConfigJson } from "../../../app/server/llm/stand-in/config.server.ts";
+import { startSearchServer } from "../../../app/server/llm/stand-in/search.server.ts";
+import { startMockLlm, type Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 import { duplicates, servedBodies } from "../pipeline/helpers.ts";
 import { writeSeedFolder } from "./curate-helpers.ts";
 import { spawnCli as startCli, until } from "../../helpers/cli.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -29,7 +27,7 @@ const DOMAINS = ["healthcare", "legal"] as const;
 const WEB_DOMAINS = ["transactional", "legal"] as const;
 
 /** The stand-in answering the searcher, the writer and the parties. */
-const standIn: Responder = (request) => curationSearchReply(request) ?? curationWriterResponder(simulationResponder)(request);
+const standIn: Responder = standInResponder({ roles: ["searcher", "writer", ...SIMULATION_ROLES] });
 
 async function setup(options: { prices?: boolean; source?: "files" | "searxng"; domains?: readonly string[] } = {}) {
   const { dir, cleanup } = tempDir();

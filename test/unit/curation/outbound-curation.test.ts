@@ -19,10 +19,11 @@ import { openDatabase, type Db } from "../../../app/server/db.server.ts";
 import type { HostLookup } from "../../../app/server/net/outbound.server.ts";
 import { spawnCli } from "../../helpers/cli.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
-import { mockConfig, mockConfigJson } from "../../mock-llm/config.ts";
-import { curationSearchReply, reportOf } from "../../mock-llm/responders/curation-search.ts";
-import { disputesFor } from "../../mock-llm/search-corpus.ts";
-import { startMockLlm, type MockChatRequest, type MockLlm } from "../../mock-llm/server.ts";
+import { mockConfig, mockConfigJson } from "../../../app/server/llm/stand-in/config.server.ts";
+import { reportOf } from "../../../app/llm-roles/searcher/stand-in.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
+import { disputesFor } from "../../../app/llm-roles/searcher/stand-in-corpus.ts";
+import { startMockLlm, type MockChatRequest, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { databasePerTest } from "../pipeline/test-db.ts";
 
 const newDb = databasePerTest();
@@ -205,7 +206,7 @@ describe("socrates curate", () => {
     const internal = await site((_p, res) => res.end(SECRET));
     const inside = `127.0.0.1:${internal.port}`;
     const searx = await searxngWith(() => [`http://${inside}/internal-page`, "http://169.254.169.254/latest/meta-data/"]);
-    const mock = await mockLlm((request) => curationSearchReply(request) ?? "not a searcher prompt");
+    const mock = await mockLlm(standInResponder({ roles: ["searcher"] }));
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const dbPath = join(dir, "curate.db");

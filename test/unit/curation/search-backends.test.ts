@@ -9,7 +9,7 @@ import { parseCurationConfig, type SearchToolsConfig } from "../../../app/server
 import { searchBackendFor } from "../../../app/server/curation/search/backend.server.ts";
 import { fetchPage } from "../../../app/server/curation/search/fetch-page.server.ts";
 import { outboundPolicy } from "../../../app/server/net/outbound.server.ts";
-import { startSearchServer, type StandInSearch } from "../../mock-llm/search-server.ts";
+import { startSearchServer, type StandInSearch } from "../../../app/server/llm/stand-in/search.server.ts";
 
 let server: StandInSearch;
 beforeAll(async () => {

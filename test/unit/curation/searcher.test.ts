@@ -13,11 +13,12 @@ import { findSeed, SeedSearchError } from "../../../app/server/curation/searcher
 import { SeedFileError } from "../../../app/server/curation/search/files-source.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { getSeed, seedsOfDomain } from "../../../app/server/models/seed.server.ts";
-import { mockConfig } from "../../mock-llm/config.ts";
-import { curationSearchReply, reportOf } from "../../mock-llm/responders/curation-search.ts";
-import { disputesFor } from "../../mock-llm/search-corpus.ts";
-import { startSearchServer, type StandInSearch } from "../../mock-llm/search-server.ts";
-import { startMockLlm, type MockLlm, type MockChatRequest } from "../../mock-llm/server.ts";
+import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
+import { reportOf } from "../../../app/llm-roles/searcher/stand-in.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
+import { disputesFor } from "../../../app/llm-roles/searcher/stand-in-corpus.ts";
+import { startSearchServer, type StandInSearch } from "../../../app/server/llm/stand-in/search.server.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { databasePerTest } from "../pipeline/test-db.ts";
 
 const newDb = databasePerTest();
@@ -26,12 +27,7 @@ let mock: MockLlm;
 
 beforeAll(async () => {
   search = await startSearchServer();
-  const respond = (request: MockChatRequest) => {
-    const reply = curationSearchReply(request, { pagesBaseUrl: search.url });
-    if (reply === null) throw new Error("not a searcher prompt");
-    return reply;
-  };
-  mock = await startMockLlm({ respond });
+  mock = await startMockLlm({ respond: standInResponder({ roles: ["searcher"], searchUrl: search.url }) });
 });
 afterAll(async () => {
   await mock.close();

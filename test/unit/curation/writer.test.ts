@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { scenarioSchema } from "../../../app/domain/bundle.ts";
 import { writeScenario } from "../../../app/server/curation/writer.server.ts";
-import { curationWriterResponder } from "../../mock-llm/responders/curation-writer.ts";
-import { scripted, startMockLlm, type Responder } from "../../mock-llm/server.ts";
+import { scripted, startMockLlm, type Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { curationLlm, writerSeed } from "./writer-helpers.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(respond: Responder = curationWriterResponder(), options: { structuredWriter?: boolean } = {}) {
+async function setup(respond: Responder = standInResponder({ roles: ["writer"] }), options: { structuredWriter?: boolean } = {}) {
   const t = tempDb();
   cleanups.push(t.cleanup);
   const mock = await startMockLlm({ respond });
@@ -65,7 +65,7 @@ describe("the scenario writer", () => {
   });
 
   it("rejects weights summing to 9 and a stance outside the options when the repair repeats them", async () => {
-    const valid = curationWriterResponder();
+    const valid = standInResponder({ roles: ["writer"] });
     const t = await setup(
       scripted([
         {
@@ -94,7 +94,7 @@ describe("the scenario writer", () => {
   });
 
   it("asks for structured output where the writer is configured for it, and still repairs", async () => {
-    const t = await setup(curationWriterResponder(), { structuredWriter: true });
+    const t = await setup(standInResponder({ roles: ["writer"] }), { structuredWriter: true });
     const outcome = await writeScenario(t.llm, writerSeed("Structured [writer:weights-sum-9]"));
     expect(outcome.ok).toBe(true);
     const formats = t.mock.requests.map((r) => (r.body as { response_format?: { type: string } }).response_format?.type);

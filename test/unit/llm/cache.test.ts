@@ -6,8 +6,8 @@ import { openDatabase } from "../../../app/server/db.server.ts";
 import { createLlm, type LlmCallEvent } from "../../../app/server/llm/client.server.ts";
 import { summariseUsage, UsageTally } from "../../../app/server/llm/usage.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
-import { mockConfig } from "../../mock-llm/config.ts";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const schema = z.object({ echo: z.string() });
 const ask = (text: string, extra: Record<string, unknown> = {}) => ({

@@ -9,8 +9,8 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { LLM_ROLES } from "../../../app/domain/llm/types.ts";
 import { runCli, type CliResult } from "../../helpers/cli.ts";
 import { tempDb, tempDir } from "../../../harness/temp-db.ts";
-import { mockConfig, mockConfigJson, mockPoolConfigJson } from "../../mock-llm/config.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { mockConfig, mockConfigJson, mockPoolConfigJson } from "../../../app/server/llm/stand-in/config.server.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

@@ -15,7 +15,7 @@ import {
   replicasOf,
 } from "../../../app/server/llm/config.server.ts";
 import { tempDb, tempDir } from "../../../harness/temp-db.ts";
-import { mockConfigJson } from "../../mock-llm/config.ts";
+import { mockConfigJson } from "../../../app/server/llm/stand-in/config.server.ts";
 
 const valid = () =>
   mockConfigJson("http://127.0.0.1:8000/v1") as {

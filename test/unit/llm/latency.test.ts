@@ -9,8 +9,8 @@ import { llmCalls } from "../../../db/schema.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
-import { mockConfig } from "../../mock-llm/config.ts";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const ask = (text: string) => ({ role: "mediator" as const, messages: [{ role: "user" as const, content: text }], schema: z.object({ echo: z.string() }), subject: text });
 

@@ -8,8 +8,8 @@ import { z } from "zod";
 import { llmCalls } from "../../../db/schema.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
-import { mockConfig, mockPoolConfig, type MockPoolOptions } from "../../mock-llm/config.ts";
-import { startMockLlm, type MockLlm, type MockLlmOptions } from "../../mock-llm/server.ts";
+import { mockConfig, mockPoolConfig, type MockPoolOptions } from "../../../app/server/llm/stand-in/config.server.ts";
+import { startMockLlm, type MockLlm, type MockLlmOptions } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 
 const schema = z.object({ answer: z.string() });

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { llmCalls } from "../../../db/schema.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
-import { mockConfig } from "../../mock-llm/config.ts";
-import { scripted, startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
+import { scripted, startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const schema = z.object({ topic: z.string(), score: z.number().int().min(1).max(5) });
 const ask = (text: string) => ({

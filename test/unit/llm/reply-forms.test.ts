@@ -4,8 +4,8 @@ import { z } from "zod";
 import { llmCalls } from "../../../db/schema.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
-import { mockConfig } from "../../mock-llm/config.ts";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const schema = z.object({ echo: z.string() });
 const ask = (text: string, extra: Record<string, unknown> = {}) => ({ role: "writer" as const, messages: [{ role: "user" as const, content: text }], schema, ...extra });

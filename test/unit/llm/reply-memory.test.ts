@@ -10,8 +10,8 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { replyMemory } from "../../../app/server/llm/reply-memory.server.ts";
 import { recordCall } from "../../../app/server/models/llm-call.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
-import { mockConfig } from "../../mock-llm/config.ts";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const schema = z.object({ echo: z.string() });
 const ask = (text: string) => ({ role: "mediator" as const, messages: [{ role: "user" as const, content: text }], schema });

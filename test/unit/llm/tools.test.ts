@@ -4,8 +4,8 @@ import { z } from "zod";
 import { llmCalls } from "../../../db/schema.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
-import { mockConfig } from "../../mock-llm/config.ts";
-import { startMockLlm, type MockChatRequest, type MockLlm, type MockLlmOptions } from "../../mock-llm/server.ts";
+import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
+import { startMockLlm, type MockChatRequest, type MockLlm, type MockLlmOptions } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import type { ToolSpec } from "../../../app/domain/llm/types.ts";
 
 const schema = z.object({ title: z.string(), sources: z.array(z.string()) });

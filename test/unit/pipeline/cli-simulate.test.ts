@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../demo/seed.ts";
 import { printedCommand, runCli, spawnCli } from "../../helpers/cli.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tableCounts, tempDir } from "../../../harness/temp-db.ts";
 import { MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson } from "./helpers.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -93,7 +93,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     const { env: printedEnv, args } = printedCommand(printed!);
     expect({ env: printedEnv, args: args.join(" ") }).toEqual({ env: { SOCRATES_DB: dbPath }, args: given.join(" ") });
 
-    const mock = await startMockLlm({ respond: simulationResponder });
+    const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
     writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));
     const resumed = await spawnCli(args, printedEnv).exited;
@@ -108,7 +108,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
 
   it("--emotion stores each party turn's self-reported emotion, and --help says so", async () => {
     const { configPath, env, dbPath } = setup();
-    const mock = await startMockLlm({ respond: simulationResponder });
+    const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
     writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));
     const run = await spawnCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--budget", "4", "--emotion", "--config", configPath], env).exited;

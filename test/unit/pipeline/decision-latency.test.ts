@@ -11,10 +11,10 @@ import { exportBundle } from "../../../app/server/bundle-store.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
 import { seedDemo } from "../../../demo/seed.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { MEDIATOR_MODEL, PARTY_MODEL, servedBodies, slotOf, testLlm } from "./helpers.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -43,7 +43,7 @@ describe("the mediator's decision seconds", () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
     seedDemo(t.db);
-    const mock = await startMockLlm({ respond: simulationResponder, latencyMs: 50 });
+    const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), latencyMs: 50 });
     cleanups.push(() => mock.close());
     const options = { scenarioId: "demo-transactional-1", mediator: MEDIATOR_MODEL, runs: 1, budget: 6, concurrency: 1 };
 

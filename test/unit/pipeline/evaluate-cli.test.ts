@@ -7,12 +7,12 @@ import { currentMetricParams } from "../../../app/server/pipeline/metric-setting
 import { DEFAULT_METRIC_PARAMS } from "../../../app/domain/metrics/metric-params.ts";
 import { METRIC_IDS } from "../../../app/domain/metrics/registry.ts";
 import * as schema from "../../../db/schema.ts";
-import { runCliInProcess } from "../../helpers/cli-in-process.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
-import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
+import { runCliInProcess } from "../../helpers/cli-in-process.ts";
 import { chatRequests } from "./helpers.ts";
 import { EMOTION_MODEL, evaluationConfigJson, JUDGE_MODEL, MEDIATED } from "./evaluation-helpers.ts";
+import { JUDGE_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -26,7 +26,7 @@ async function setup() {
   const t = tempDb();
   cleanups.push(t.cleanup);
   seedDemo(t.db);
-  const mock = await startMockLlm({ respond: evaluationResponder() });
+  const mock = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES }) });
   cleanups.push(() => mock.close());
   const config = join(t.dir, "socrates.config.json");
   writeFileSync(config, JSON.stringify(evaluationConfigJson(mock.url)));

@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../db/schema.ts";
 import { exportBundle } from "../../../app/server/bundle-store.server.ts";
 import { evaluateRuns } from "../../../app/server/pipeline/evaluate-runs.server.ts";
-import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { chatRequests } from "./helpers.ts";
 import { evaluationSetup, judgeLlm, MEDIATED, MI_MODEL, prompts, UNMEDIATED } from "./evaluation-helpers.ts";
+import { JUDGE_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -58,7 +58,7 @@ describe("mediator-intelligence judge over HTTP", () => {
     expect(summary.runs[0]).toMatchObject({ status: "stored", errors: 1 });
     expect(judgments(db).map((j) => j.turnId)).toEqual([5, 14, 20, 23]);
 
-    const healthy = await startMockLlm({ respond: evaluationResponder() });
+    const healthy = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES }) });
     cleanups.push(() => healthy.close());
     const retry = await evaluateRuns(db, { llm: judgeLlm(db, healthy), method: "mi", runIds: [MEDIATED] });
     expect(retry.runs[0]).toMatchObject({ status: "stored", calls: 1, errors: 0 });

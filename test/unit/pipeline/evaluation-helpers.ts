@@ -4,9 +4,9 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import type { Llm } from "../../../app/domain/llm/types.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
-import { evaluationResponder, type EvaluationSabotage } from "../../mock-llm/responders/evaluation.ts";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { chatRequests } from "./helpers.ts";
+import { type EvaluationSabotage, JUDGE_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 /** Not the demo's "demo-judge": the demo already stores evaluations under that backbone. */
 export const JUDGE_MODEL = "mock-judge";
@@ -38,7 +38,7 @@ export async function evaluationSetup(cleanups: (() => unknown)[], sabotage: Eva
   const t = tempDb();
   cleanups.push(t.cleanup);
   seedDemo(t.db);
-  const mock = await startMockLlm({ respond: evaluationResponder(sabotage) });
+  const mock = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES, sabotage }) });
   cleanups.push(() => mock.close());
   return { ...t, mock, llm: judgeLlm(t.db, mock) };
 }

@@ -27,10 +27,10 @@ import { templateVersion } from "../../../app/server/pipeline/prompt-templates.s
 import { metricValuesOf } from "../../../app/server/models/metric-value.server.ts";
 import { databaseAt } from "../../helpers/migrations.ts";
 import { tableCounts } from "../../../harness/temp-db.ts";
-import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { chatRequests } from "./helpers.ts";
 import { evaluationSetup, JUDGE_MODEL, judgeLlm, MEDIATED, UNMEDIATED } from "./evaluation-helpers.ts";
+import { JUDGE_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -160,7 +160,7 @@ describe("a database made before evaluation versions", { timeout: 60_000 }, () =
     const counts = tableCounts(db);
 
     // The current judge, on a stand-in that has never answered anything: every evaluation is found under its old id.
-    const fresh = await startMockLlm({ respond: evaluationResponder() });
+    const fresh = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES }) });
     cleanups.push(() => fresh.close());
     const again = await evaluateRuns(db, { llm: judgeLlm(db, fresh), method: "topic", runIds: RUNS });
     expect(again.runs.map((r) => r.status)).toEqual(["skipped", "skipped"]);

@@ -4,9 +4,9 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import type { Llm } from "../../../app/domain/llm/types.ts";
 import { seedDemo } from "../../../demo/seed.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm, type MockLlm, type RecordedRequest, type Responder } from "../../mock-llm/server.ts";
+import { startMockLlm, type MockLlm, type RecordedRequest, type Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 export const PARTY_MODEL = "sim-party";
 export const MEDIATOR_MODEL = "sim-mediator";
@@ -27,7 +27,7 @@ export function testLlm(db: Db, mock: MockLlm): Llm {
 }
 
 /** The demo study in a temp database, a stand-in endpoint (the simulation's by default) and the client for it; `cleanups` undoes them. */
-export async function demoSimulationSetup(cleanups: (() => unknown)[], respond: Responder = simulationResponder) {
+export async function demoSimulationSetup(cleanups: (() => unknown)[], respond: Responder = standInResponder({ roles: SIMULATION_ROLES })) {
   const t = tempDb();
   cleanups.push(t.cleanup);
   seedDemo(t.db);

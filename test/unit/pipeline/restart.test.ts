@@ -9,11 +9,11 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../demo/seed.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 import { spawnCli, until, type CliChild } from "../../helpers/cli.ts";
 import { chatRequests, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies, simulationConfigJson, slotOf } from "./helpers.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -38,7 +38,7 @@ describe("restarting a killed simulate batch", { timeout: 120_000 }, () => {
     seeded.$client.close();
 
     // Two injected server errors early on: retried by the client, so answered once each in the end.
-    const mock = await startMockLlm({ respond: simulationResponder, latencyMs: 5, faults: [{ fault: { kind: "5xx", status: 503 }, times: 2, fromRequest: 3 }] });
+    const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), latencyMs: 5, faults: [{ fault: { kind: "5xx", status: 503 }, times: 2, fromRequest: 3 }] });
     cleanups.push(() => mock.close());
     const configPath = join(dir, "socrates.config.json");
     writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));

@@ -24,11 +24,11 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { planBatch, simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
 import { seedDemo } from "../../../demo/seed.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { databaseAt } from "../../helpers/migrations.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests, MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson, slotOf, testLlm } from "./helpers.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const SCENARIO = "demo-transactional-1";
 
@@ -38,7 +38,7 @@ afterEach(async () => {
 });
 
 async function standIn(): Promise<MockLlm> {
-  const mock = await startMockLlm({ respond: simulationResponder, latencyMs: 0 });
+  const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), latencyMs: 0 });
   cleanups.push(() => mock.close());
   return mock;
 }

@@ -20,10 +20,10 @@ import { templateVersion } from "../../../app/server/pipeline/prompt-templates.s
 import { planBatch, simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
 import { partyMessages, SIMULATION_TEMPLATES, simulationTemplatesFor } from "../../../app/server/pipeline/simulation-prompts.server.ts";
 import { turns as turnsTable } from "../../../db/schema.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import type { Responder } from "../../mock-llm/server.ts";
+import type { Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests, demoSimulationSetup, MEDIATOR_MODEL, PARTY_MODEL } from "./helpers.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const SCENARIO = "demo-transactional-1";
 
@@ -132,7 +132,7 @@ describe("simulation with self-reported emotion", () => {
   it("abandons a run whose party keeps reporting an emotion off the scale, after one repair retry, and stores nothing", async () => {
     // The stand-in party, but its emotion is 140: the reply fails the schema every time.
     const offScale: Responder = (request) => {
-      const reply = JSON.parse(simulationResponder(request) as string) as Record<string, unknown>;
+      const reply = standInResponder({ roles: SIMULATION_ROLES })(request) as Record<string, unknown>;
       return JSON.stringify("emotion" in reply ? { ...reply, emotion: 140 } : reply);
     };
     const { db, mock, llm } = await setup(offScale);

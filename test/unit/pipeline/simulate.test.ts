@@ -3,10 +3,10 @@ import { runSchema, type Run } from "../../../app/domain/bundle.ts";
 import { outcomeAfter, runSeed } from "../../../app/domain/simulation/schedule.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { estimateBatch, planBatch, simulateBatch, SimulationInputError } from "../../../app/server/pipeline/simulate.server.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import type { Responder } from "../../mock-llm/server.ts";
+import type { Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests, demoSimulationSetup, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies, slotOf } from "./helpers.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const SCENARIO = "demo-transactional-1";
 const CONDITION = "demo-transactional-1:general";
@@ -168,7 +168,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     let answered = 0;
     const { db, mock, llm } = await setup((request) => {
       if (++answered === 12) controller.abort();
-      return simulationResponder(request);
+      return standInResponder({ roles: SIMULATION_ROLES })(request);
     });
     const options = { db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 2, budget: 10, concurrency: 2 };
     const first = await simulateBatch({ ...options, signal: controller.signal });

@@ -12,12 +12,11 @@ import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
 import { evaluateRuns } from "../../../app/server/pipeline/evaluate-runs.server.ts";
 import { computeMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
-import { evaluationResponder } from "../../mock-llm/responders/evaluation.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { evaluationConfigJson } from "./evaluation-helpers.ts";
 import { MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson } from "./helpers.ts";
+import { JUDGE_ROLES, SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -29,7 +28,7 @@ describe("the stand-in's final consensus", () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
     seedDemo(t.db);
-    const mock = await startMockLlm({ respond: evaluationResponder({}, simulationResponder) });
+    const mock = await startMockLlm({ respond: standInResponder({ roles: [...JUDGE_ROLES, ...SIMULATION_ROLES] }) });
     cleanups.push(() => mock.close());
     const sim = simulationConfigJson(mock.url) as { endpoints: object; roles: object };
     const judges = evaluationConfigJson(mock.url) as { roles: object };

@@ -15,11 +15,10 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { evaluateRuns } from "../../../app/server/pipeline/evaluate-runs.server.ts";
 import { simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 import { evaluationConfigJson } from "./evaluation-helpers.ts";
 import { planProbe, probe } from "../../../app/server/probing/probe.server.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests, MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson, testLlm } from "./helpers.ts";
 
@@ -144,7 +143,7 @@ describe("visibility over a simulated batch, at the endpoint", () => {
         }),
       },
     ]);
-    const mock = await startMockLlm({ respond: simulationResponder });
+    const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
     const summary = await simulateBatch({ db: t.db, llm: testLlm(t.db, mock), scenarioId: scenario.id, mediator: MEDIATOR_MODEL, runs: 4, budget: 12, seed: 11 });
     expect(summary.failed).toEqual([]);
@@ -198,7 +197,7 @@ describe("persona statements in emotion and culture runs, at the endpoint", () =
     cleanups.push(t.cleanup);
     importBundleFiles(t.db, [{ file: "pair.json", text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [pair] }) }]);
     await probe({ db: t.db, llm: null, plan: planProbe(t.db, [pair.id], ["emotion", "culture"]) });
-    const mock = await startMockLlm({ respond: simulationResponder });
+    const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
     const names = new Map(pair.parties.map((p) => [p.name, p.id]));
 

@@ -13,12 +13,12 @@ import { generateFidelityPairs } from "../../../app/server/fidelity/generate.ser
 import { planFidelity } from "../../../app/server/fidelity/plan.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../demo/seed.ts";
-import { simulationResponder } from "../../mock-llm/responders/simulation.ts";
-import { startMockLlm, type FaultRule, type MockLlm } from "../../mock-llm/server.ts";
+import { startMockLlm, type FaultRule, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import Database from "better-sqlite3";
 import { spawnCli, until } from "../../helpers/cli.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 import { chatRequests, duplicates, servedBodies, simulationConfigJson, testLlm } from "../pipeline/helpers.ts";
+import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const SIMULATOR = "sim-under-test";
 
@@ -31,7 +31,7 @@ async function setup(faults: FaultRule[] = []) {
   const t = tempDb();
   cleanups.push(t.cleanup);
   seedDemo(t.db);
-  const mock = await startMockLlm({ respond: simulationResponder, faults });
+  const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), faults });
   cleanups.push(() => mock.close());
   return { ...t, mock, llm: testLlm(t.db, mock) };
 }
@@ -157,7 +157,7 @@ describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
     seedDemo(t.db);
-    const mock = await startMockLlm({ respond: simulationResponder });
+    const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
     const configPath = join(t.dir, "socrates.config.json");
     writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));
@@ -196,7 +196,7 @@ describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
     seedDemo(t.db);
-    const mock = await startMockLlm({ respond: simulationResponder, latencyMs: 5 });
+    const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), latencyMs: 5 });
     cleanups.push(() => mock.close());
     const configPath = join(t.dir, "socrates.config.json");
     writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));

@@ -1,7 +1,7 @@
 /** The stand-in party lets its own reactiveness line show, in wording graded by the level; without that line it answers as before. */
 import { describe, expect, it } from "vitest";
 import { REACTIVENESS_GRID, reactivenessStatement } from "../../../app/domain/probing/personas.ts";
-import { reactiveTone, simulationReply } from "../../mock-llm/responders/simulation.ts";
+import { partyReply, reactiveTone } from "../../../app/llm-roles/party/stand-in.ts";
 
 const system = (persona?: string) =>
   [
@@ -20,14 +20,14 @@ describe("the stand-in party's reactiveness", () => {
     expect(new Set(tones).size).toBe(4);
     expect(tones[0]).toMatch(/^Calmly/);
     expect(tones[3]).toMatch(/outrageous!/);
-    const reply = JSON.parse(simulationReply(request(reactivenessStatement(1)))!);
+    const reply = partyReply(request(reactivenessStatement(1))) as { utterance: string };
     expect(reply.utterance.startsWith(tones[3]!)).toBe(true);
   });
 
   it("says nothing about tone without the line, and the rest of the reply is the same", () => {
     expect(reactiveTone(system())).toBeNull();
-    const plain = JSON.parse(simulationReply(request())!);
-    const heated = JSON.parse(simulationReply(request(reactivenessStatement(2 / 3)))!);
+    const plain = partyReply(request()) as { utterance: string; signal: string };
+    const heated = partyReply(request(reactivenessStatement(2 / 3))) as { utterance: string; signal: string };
     expect(plain.utterance).not.toMatch(/frustrated/);
     expect(heated.utterance).toMatch(/^I am frustrated/);
     expect(heated.signal).toBe(plain.signal);

@@ -6,8 +6,8 @@ import type { Db } from "../../../app/server/db.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import { planProbe, probe } from "../../../app/server/probing/probe.server.ts";
-import { mockConfigJson } from "../../mock-llm/config.ts";
-import type { MockLlm } from "../../mock-llm/server.ts";
+import { mockConfigJson } from "../../../app/server/llm/stand-in/config.server.ts";
+import type { MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 export const WRITER_MODEL = "probe-writer-model";
 

@@ -6,8 +6,8 @@ import { exportBundle, importBundleFiles } from "../../../app/server/bundle-stor
 import { insertCandidate } from "../../../app/server/models/curation-candidate.server.ts";
 import { insertSeed } from "../../../app/server/models/seed.server.ts";
 import { simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
-import { startMockLlm } from "../../mock-llm/server.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { seedReport } from "../curation/writer-helpers.ts";
 import { chatCount, fixtureScenario, importScenario, probeLlm, runProbe, WRITER_MODEL } from "./probe-helpers.ts";

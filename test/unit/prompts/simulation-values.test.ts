@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Turn } from "../../../app/domain/bundle.ts";
 import { emotionScaleText } from "../../../app/domain/emotion/scale.ts";
 import { mediatorHowValues, mediatorWhenValues, partyEmotionValues, partyValues } from "../../../app/domain/prompts/simulation-values.ts";
-import { partyEmotionReplySchema } from "../../../app/domain/simulation/replies.ts";
+import { partyEmotionReplySchema } from "../../../app/llm-roles/party/reply.ts";
 import { renderMessages } from "../../../app/server/pipeline/prompt-templates.server.ts";
 import { mediatorView, partyView, type PlayedScenario } from "../../../app/domain/visibility.ts";
 

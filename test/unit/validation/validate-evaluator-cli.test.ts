@@ -3,7 +3,7 @@
  * and benchmark. The commands run in the test's process (runCliInProcess: the bin's `main`, its
  * output and exit code), except the cap test's: a resume is a new process, as a user runs it. The
  * candidate's name contains "noisy", so the stand-in's topic judge scores it with hash noise
- * (test/mock-llm/responders/evaluation.ts): its alignment must come out below the demo judge's,
+ * (app/llm-roles/evaluator/stand-in.ts): its alignment must come out below the demo judge's,
  * the difference test must say so, and --min-r must turn that into exit code 3. A second command
  * makes no request at all.
  */
@@ -17,9 +17,9 @@ import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
 import { spawnCli } from "../../helpers/cli.ts";
 import { runCliInProcess } from "../../helpers/cli-in-process.ts";
 import { count } from "../benchmark/runner-helpers.ts";
-import { mockConfigJson } from "../../mock-llm/config.ts";
-import { standInResponder } from "../../mock-llm/responders/index.ts";
-import { startMockLlm, type MockLlm } from "../../mock-llm/server.ts";
+import { mockConfigJson } from "../../../app/server/llm/stand-in/config.server.ts";
+import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
+import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const CANDIDATE = "standin-noisy";
 const DEMO_PLAN_HASH = "bd0d546c80ec";

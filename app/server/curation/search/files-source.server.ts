@@ -57,6 +57,7 @@ export async function reportOfFile(llm: Llm, entry: SeedFileEntry, domain: Domai
   const result = await llm.call({
     role: "searcher",
     messages: renderMessages("curation-search-file", { domain, file: entry.name, notes: parsed.text }),
+    template: "curation-search-file",
     schema: seedReportSchema,
     subject: `curation:${domain}:file:${entry.name}`,
   });

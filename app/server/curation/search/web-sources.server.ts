@@ -142,6 +142,7 @@ export async function askWithTools(ctx: AskContext, source: SearchToolsConfig, r
   const result = await ctx.llm.callWithTools({
     role: "searcher",
     messages: searchMessages(request, "curation-search-tools"),
+    template: "curation-search",
     schema: replyOr(webSeedReportSchema),
     subject: subjectOf(request),
     tools: SEARCH_TOOLS,
@@ -174,7 +175,9 @@ function withCitations(sources: SeedSource[], citations: SeedSource[]): SeedSour
 export async function askWebResearch(ctx: AskContext, source: Extract<SourceConfig, { kind: "web-research" }>, request: AskRequest): Promise<Found> {
   const messages = searchMessages(request, "curation-search-web");
   // The sources may come as the reply's url citations only, so the reply itself may list none.
-  const result = await ctx.llm.webResearch({ role: "searcher", messages, schema: replyOr(seedReportSchema), subject: subjectOf(request), tool: source.tool });
+  const schema = replyOr(seedReportSchema);
+  const subject = subjectOf(request);
+  const result = await ctx.llm.webResearch({ role: "searcher", messages, template: "curation-search", schema, subject, tool: source.tool });
   if (!result.ok) return { ok: false, error: result.error };
   if (isNothingNew(result.value)) return { ok: "exhausted", reason: result.value.noNewDispute };
   const checked = webSeedReportSchema.safeParse({ ...result.value, sources: withCitations(result.value.sources, result.citations) });

@@ -4,8 +4,8 @@
  * serves them as results and pages) and the searcher responder (which reports them). These are
  * stand-in data, not real events.
  */
-import { DOMAINS, type Domain } from "../../app/domain/bundle.ts";
-import type { SeedReport } from "../../app/domain/curation/seed.ts";
+import { DOMAINS, type Domain } from "../../domain/bundle.ts";
+import type { SeedReport } from "../../domain/curation/seed.ts";
 
 /** A seed report without its sources (the server adds its own page), with where it belongs. */
 export type StandInDispute = Omit<SeedReport, "sources"> & { domain: Domain; slug: string };

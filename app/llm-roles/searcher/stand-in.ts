@@ -1,7 +1,6 @@
 /**
- * A deterministic stand-in for the searcher's model (never a model): answers our searcher prompts
- * (app/server/pipeline/prompts/curation-search*.md) over the stand-in search server's disputes
- * (../search-corpus.ts).
+ * The searcher's stand-in (never a model): answers the templates curation-search and
+ * curation-search-file over the stand-in search server's disputes (./stand-in-corpus.ts).
  *
  * Tool loop (search-tools): first a `web_search` call for the domain; after its results, a
  * `fetch_page` call on one result; after the page, the seed report citing that page. Which
@@ -10,28 +9,14 @@
  * Web research (Responses API): the report at once, with the page as its url citation.
  * Free-text seed files: a report built from the notes' heading and "between X and Y".
  */
-import { DOMAINS, type Domain } from "../../../app/domain/bundle.ts";
-import { FETCH_PAGE_TOOL, WEB_SEARCH_TOOL } from "../../../app/domain/curation/search-prompt.ts";
-import type { SeedReport } from "../../../app/domain/curation/seed.ts";
-import { disputesFor, pagePath, STAND_IN_DISPUTES, type StandInDispute } from "../search-corpus.ts";
-import type { MockChatRequest, MockMessage } from "../server.ts";
-
-export type SearcherPrompt = "search" | "file";
+import { DOMAINS, type Domain } from "../../domain/bundle.ts";
+import { FETCH_PAGE_TOOL, WEB_SEARCH_TOOL } from "../../domain/curation/search-prompt.ts";
+import type { SeedReport } from "../../domain/curation/seed.ts";
+import { disputesFor, pagePath, STAND_IN_DISPUTES, type StandInDispute } from "./stand-in-corpus.ts";
+import { type LlmRoleDefinition, type MockChatRequest, type MockMessage, StandInRequestError } from "../stand-in-request.ts";
 
 export interface ToolCallsReply {
   toolCalls: { name: string; arguments: Record<string, unknown> }[];
-}
-
-function system(messages: MockMessage[]): string {
-  return messages.filter((m) => m.role === "system").map((m) => m.content).join("\n");
-}
-
-/** Which searcher prompt this is, or null when it is not one of ours. */
-export function searcherPrompt(messages: MockMessage[]): SearcherPrompt | null {
-  const text = system(messages);
-  if (/finds real disputes for a benchmark of AI mediators/.test(text)) return "search";
-  if (/organise a researcher's notes about a real dispute/.test(text)) return "file";
-  return null;
 }
 
 interface SearchAsk {
@@ -116,15 +101,25 @@ export interface CurationSearchOptions {
 }
 
 /**
- * The searcher's replies, chat (tool loop, free-text files) or Responses API (web research);
- * null when the request is not one of our searcher prompts.
+ * The searcher's replies, by template: curation-search as the chat tool loop or, asked through the
+ * Responses API, as web research; curation-search-file as a report from free-text notes.
  */
-export function curationSearchReply(request: Pick<MockChatRequest, "messages"> & { api?: "chat" | "responses" }, options: CurationSearchOptions = {}): string | object | null {
-  const kind = searcherPrompt(request.messages);
-  if (kind === "search") return request.api === "responses" ? curationWebResearchReply(request.messages, options.pagesBaseUrl) : toolLoopReply(request.messages);
-  if (kind === "file") return fileReply(request.messages);
-  return null;
+export function curationSearchReply(
+  request: Pick<MockChatRequest, "messages" | "template"> & { api?: "chat" | "responses" },
+  options: CurationSearchOptions = {}
+): string | object {
+  if (request.template === "curation-search-file") return fileReply(request.messages);
+  if (request.template !== "curation-search")
+    throw new StandInRequestError(`searcher stand-in: no template ${JSON.stringify(request.template ?? null)}`);
+  return request.api === "responses"
+    ? curationWebResearchReply(request.messages, options.pagesBaseUrl)
+    : toolLoopReply(request.messages);
 }
+
+export const searcher = {
+  id: "searcher",
+  standIn: (request, options) => curationSearchReply(request, { pagesBaseUrl: options.searchUrl }),
+} as const satisfies LlmRoleDefinition;
 
 /**
  * The Responses API (web-research) answer: the round's dispute at once, citing its page under
@@ -133,8 +128,7 @@ export function curationSearchReply(request: Pick<MockChatRequest, "messages"> &
 export function curationWebResearchReply(
   messages: MockMessage[],
   pagesBaseUrl = "http://127.0.0.1:9/stand-in",
-): { text: string; citations: { url: string; title: string }[] } | null {
-  if (searcherPrompt(messages) !== "search") return null;
+): { text: string; citations: { url: string; title: string }[] } {
   const ask = searchAsk(messages);
   const chosen = pick(disputesFor(ask.domain), ask);
   if (!chosen) return { text: JSON.stringify({ noNewDispute: "every dispute found is already collected" }), citations: [] };

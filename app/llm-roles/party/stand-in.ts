@@ -1,8 +1,8 @@
 /**
- * A deterministic stand-in for the simulation's models: the reply is a function of the request
+ * The party's stand-in (templates party, party-emotion): the reply is a function of the request
  * alone (a hash of it), so replays and cache checks behave exactly as with a seeded real model.
  *
- * Parties: each run gets a fate from its opening line — reach consensus, walk away, or talk
+ * Each run gets a fate from its opening line — reach consensus, walk away, or talk
  * until the budget runs out — and a mediator's intervention turns a stalling run towards
  * consensus, so mediated and unmediated runs differ. A party's thought quotes its own private
  * stance (so the visibility tests can see whether thoughts leak); its utterance quotes nothing
@@ -10,9 +10,8 @@
  * reactiveness: <level>" line lets it show: its utterances open with a tone that grows more
  * heated with the level (and nothing changes for a profile without that line).
  *
- * Emotion (only when the prompt asks for it: the party-emotion template's `"emotion_reason"`
- * reply field): the party reports a whole number 0–100 and a reason naming itself. With r its
- * reactiveness level (1/3 without the line), it starts at 70 − 30·r; then, from the score its
+ * Emotion (only with the party-emotion template): the party reports a whole number 0–100 and a
+ * reason naming itself. With r its reactiveness level (1/3 without the line), it starts at 70 − 30·r; then, from the score its
  * transcript shows for its previous turn, it rises by 10 + 5·r when a mediator spoke since,
  * falls by 3 + 9·r for each other party's line since that sounds hostile or stalls (a heated
  * tone, "only if the other points move too", "going round in circles", "leaving the table"),
@@ -21,60 +20,11 @@
  * 0–100. So higher levels start lower and jump more (volatility grows with r, which the
  * fidelity proxy finds), stalling runs drift down, and a mediator's turn lifts the next scores
  * (emotional repair is positive on average in mediated runs).
- *
- * The role is recognised from the prompt (our templates in app/server/pipeline/prompts), with
- * the model name as a fallback: a model name containing "mediator" or "party".
  */
-import { createHash } from "node:crypto";
-import type { MockChatRequest, Responder } from "../server.ts";
+import { dialogueLines, hashOf, text, topicsOf, type ChatRequestBody } from "../simulation-text.ts";
+import { type LlmRoleDefinition, templateOf } from "../stand-in-request.ts";
 
-type ChatRequestBody = Pick<MockChatRequest, "model" | "messages" | "seed">;
-
-export type SimulationRole = "party" | "mediator-when" | "mediator-how";
-
-function hashOf(value: unknown): number {
-  if (value && typeof value === "object" && "messages" in value) {
-    const { model, messages, seed } = value as ChatRequestBody;
-    value = { model, messages, seed }; // only what decides the reply
-  }
-  return createHash("sha256").update(JSON.stringify(value)).digest().readUInt32BE(0);
-}
-
-function text(body: ChatRequestBody, role: string): string {
-  return body.messages.filter((m) => m.role === role).map((m) => m.content).join("\n");
-}
-
-export function simulationRole(body: ChatRequestBody): SimulationRole | null {
-  const system = text(body, "system");
-  const user = text(body, "user");
-  if (/^You are playing .+ in a simulated negotiation/m.test(system)) return "party";
-  if (/Do you step in now\?/.test(user)) return "mediator-when";
-  if (/You decided to step in because:/.test(user)) return "mediator-how";
-  if (/mediator/i.test(body.model)) return /decided to step in/.test(user) ? "mediator-how" : "mediator-when";
-  if (/party/i.test(body.model)) return "party";
-  return null;
-}
-
-interface TopicRef {
-  id: string;
-  name: string;
-  options: string[];
-}
-
-function topicsOf(system: string): TopicRef[] {
-  const topics: TopicRef[] = [];
-  for (const block of system.split(/^### /m).slice(1)) {
-    const head = /^(.+) \(([A-Z][A-Z0-9_]*)\)$/m.exec(block);
-    if (!head) continue;
-    const options = [...block.matchAll(/^- ([A-Z]): /gm)].map((m) => m[1]);
-    topics.push({ name: head[1], id: head[2], options });
-  }
-  return topics;
-}
-
-function dialogueLines(user: string): string[] {
-  return user.split("\n").filter((l) => /^\[\d+\] /.test(l));
-}
+type PartyRequest = ChatRequestBody & { template?: string };
 
 type Fate = "agree" | "walk" | "stall";
 
@@ -99,7 +49,7 @@ export function reactiveTone(system: string): string | null {
 const HOSTILE = /patience|frustrated|outrageous|only if the other points move too|going round in circles|leaving the table/;
 
 /** The party's emotion now and why (the rule is in the header comment). */
-function partyEmotion(body: ChatRequestBody, name: string): { emotion: number; emotion_reason: string } {
+function partyEmotion(body: PartyRequest, name: string): { emotion: number; emotion_reason: string } {
   const r = reactivenessLevel(text(body, "system")) ?? 1 / 3;
   const lines = text(body, "user").split("\n");
   const previous = [...text(body, "user").matchAll(/\(How you felt then, privately: (\d+) of 100/g)].at(-1);
@@ -127,7 +77,8 @@ function partyEmotion(body: ChatRequestBody, name: string): { emotion: number; e
   return { emotion: Math.max(0, Math.min(100, Math.round(score + jitter))), emotion_reason: `${name} privately: ${why.join("; ")}.` };
 }
 
-function partyReply(body: ChatRequestBody): object {
+/** A party's turn; with the party-emotion template, also its emotion and why. */
+export function partyReply(body: PartyRequest): object {
   const system = text(body, "system");
   const user = text(body, "user");
   const name = /^You are playing (.+) in a simulated negotiation/m.exec(system)?.[1] ?? "the party";
@@ -160,48 +111,14 @@ function partyReply(body: ChatRequestBody): object {
     "walk-away": `We are going round in circles on ${topic.name}. I am leaving the table.`,
   };
   return {
-    ...(/"emotion_reason"/.test(system) ? partyEmotion(body, name) : {}),
+    ...(body.template === "party-emotion" ? partyEmotion(body, name) : {}),
     thought: `As ${name}, I keep my brief in mind (${stance}) while ${topic.name} is in play.`,
     utterance: tone ? `${tone} ${utterances[signal]}` : utterances[signal],
     signal,
   };
 }
 
-function mediatorWhen(body: ChatRequestBody): object {
-  const user = text(body, "user");
-  const lines = dialogueLines(user);
-  const sinceMediator = lines.length - 1 - lines.map((l) => /^\[\d+\] Mediator: /.test(l)).lastIndexOf(true);
-  const engage = lines.length >= 2 && sinceMediator >= 2 && hashOf(body) % 3 === 0;
-  return {
-    should_engage: engage,
-    thought: engage ? "Positions are hardening; a concrete package could help." : "They are still exchanging proposals; I stay out.",
-  };
-}
-
-function mediatorHow(body: ChatRequestBody): object {
-  const topics = topicsOf(text(body, "system"));
-  const h = hashOf(body);
-  const proposal = topics.map((t, i) => `${t.name}: option ${t.options[(h >>> (i * 3)) % Math.max(1, t.options.length)] ?? "A"}`).join("; ");
-  return { utterance: `Let me suggest a package you can both test against your needs: ${proposal || "take each point in turn"}.` };
-}
-
-/** A mock-server responder for simulation requests; anything else is answered with HTTP 500. */
-export const simulationResponder: Responder = (request) => {
-  const reply = simulationReply(request);
-  if (reply === null) throw new Error(`simulation responder: not a simulation request (model "${request.model}")`);
-  return reply;
-};
-
-/** The reply text (a JSON object) for a simulation request, or null if it is not one. */
-export function simulationReply(body: ChatRequestBody): string | null {
-  switch (simulationRole(body)) {
-    case "party":
-      return JSON.stringify(partyReply(body));
-    case "mediator-when":
-      return JSON.stringify(mediatorWhen(body));
-    case "mediator-how":
-      return JSON.stringify(mediatorHow(body));
-    default:
-      return null;
-  }
-}
+export const party = {
+  id: "party",
+  standIn: (request) => partyReply({ ...request, template: templateOf(request, ["party", "party-emotion"]) }),
+} as const satisfies LlmRoleDefinition;

@@ -1,6 +1,6 @@
 /**
- * A deterministic stand-in for the scenario writer's two calls (app/server/pipeline/prompts/
- * curation-writer*.md): a scenario recast from the seed report in the prompt, and the parties'
+ * The writer's stand-in for curation's two calls (templates curation-writer,
+ * curation-writer-weights): a scenario recast from the seed report in the prompt, and the parties'
  * weights. Every reply is a function of the request alone, so replays and the cache behave as
  * with a seeded real model.
  *
@@ -9,26 +9,16 @@
  * - five-topics, stance-off-options, weights-sum-9: broken on the first try, fixed on repair;
  * - five-topics-stubborn, equal-weights-stubborn: still broken after the repair (rejected).
  */
-import { createHash } from "node:crypto";
-import type { MockChatRequest, Responder } from "../server.ts";
+import { hash32, type MockChatRequest } from "../stand-in-request.ts";
 
 export const WRITER_FLAWS = ["five-topics", "stance-off-options", "weights-sum-9", "five-topics-stubborn", "equal-weights-stubborn"] as const;
 export type WriterFlaw = (typeof WRITER_FLAWS)[number];
 
 type Request = Pick<MockChatRequest, "messages">;
-export type WriterCall = "scenario" | "weights";
 
-export const hashOf = (text: string) => createHash("sha256").update(text).digest().readUInt32BE(0);
-export const system = (r: Request) => r.messages.find((m) => m.role === "system")?.content ?? "";
+export const hashOf = (text: string) => hash32(text);
 export const firstUser = (r: Request) => r.messages.find((m) => m.role === "user")?.content ?? "";
 export const isRepair = (r: Request) => r.messages.filter((m) => m.role === "user").length > 1;
-
-export function writerCall(request: Request): WriterCall | null {
-  const text = system(request);
-  if (/^You turn reports of real disputes into negotiation scenarios/.test(text)) return "scenario";
-  if (/^You decide how much each party in a negotiation scenario cares/.test(text)) return "weights";
-  return null;
-}
 
 /** The flaw a seed's scenario carries: a marker in its title, else four seeds in ten by hash. */
 export function writerFlaw(seedTitle: string): WriterFlaw | null {
@@ -130,24 +120,7 @@ function weightsReply(request: Request): object {
   return { weights };
 }
 
-/** The writer's reply for a request, or null when it is not one of the writer's prompts. */
-export function curationWriterReply(request: Request): object | null {
-  switch (writerCall(request)) {
-    case "scenario":
-      return scenarioReply(request, writerFlaw(seedView(firstUser(request)).title));
-    case "weights":
-      return weightsReply(request);
-    default:
-      return null;
-  }
-}
-
-/** A responder for the writer's prompts; `fallback` answers anything else. */
-export function curationWriterResponder(fallback?: Responder): Responder {
-  return (request) => {
-    const reply = curationWriterReply(request);
-    if (reply !== null) return reply;
-    if (fallback) return fallback(request);
-    throw new Error("mock curation-writer responder: not a writer prompt");
-  };
+/** The scenario writer's replies: a scenario (template curation-writer) or the parties' weights (curation-writer-weights). */
+export function curationWriterReply(request: Request, template: "curation-writer" | "curation-writer-weights"): object {
+  return template === "curation-writer" ? scenarioReply(request, writerFlaw(seedView(firstUser(request)).title)) : weightsReply(request);
 }

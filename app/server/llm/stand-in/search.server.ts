@@ -13,8 +13,8 @@
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { DOMAINS } from "../../app/domain/bundle.ts";
-import { pageHtml, pagePath, STAND_IN_DISPUTES, type StandInDispute } from "./search-corpus.ts";
+import { DOMAINS } from "../../../domain/bundle.ts";
+import { pageHtml, pagePath, STAND_IN_DISPUTES, type StandInDispute } from "../../../llm-roles/searcher/stand-in-corpus.ts";
 
 export interface SearchRequestRecord {
   method: string;

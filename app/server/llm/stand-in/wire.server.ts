@@ -3,7 +3,7 @@
  * one request shape responders see, and writing a responder's reply back as a chat completion
  * (text or tool calls) or a Responses API response (a message with url citations).
  */
-import type { MockChatRequest, MockCitation, MockMessage, MockToolCall } from "./server.ts";
+import type { MockChatRequest, MockCitation, MockMessage, MockToolCall } from "../../../llm-roles/stand-in-request.ts";
 
 /** Rough token counts (4 characters a token): enough for accounting tests, not a tokenizer. */
 export function tokens(text: string): number {

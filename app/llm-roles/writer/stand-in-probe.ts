@@ -1,6 +1,6 @@
 /**
- * A deterministic stand-in for the condition writer's calls (app/server/pipeline/prompts/
- * probe-*.md): a new party for the three-party condition, its weights, and four dated history
+ * The writer's stand-in for the condition writer's calls (templates probe-three-party,
+ * probe-party-weights, probe-history): a new party for the three-party condition, its weights, and four dated history
  * entries sized to the length the prompt asks for. Every reply is a function of the request.
  *
  * Flaws, chosen by a marker in the scenario's title (or, for history, one scenario in three by
@@ -9,22 +9,13 @@
  * - history-stubborn: too short even after the repair (rejected);
  * - party-clash: the new party first takes a present party's id, a fresh one on repair.
  */
-import type { MockChatRequest } from "../server.ts";
-import { FIRST, firstUser, hashOf, isRepair, section, SPREADS, system } from "./curation-writer.ts";
+import type { MockChatRequest } from "../stand-in-request.ts";
+import { FIRST, firstUser, hashOf, isRepair, section, SPREADS } from "./stand-in-scenario.ts";
 
 export const PROBE_FLAWS = ["history-short", "history-stubborn", "party-clash"] as const;
 export type ProbeFlaw = (typeof PROBE_FLAWS)[number];
 
 type Request = Pick<MockChatRequest, "messages">;
-type ProbeCall = "three-party" | "weights" | "history";
-
-function probeCall(request: Request): ProbeCall | null {
-  const text = system(request);
-  if (/^You add one party to an existing negotiation scenario/.test(text)) return "three-party";
-  if (/^You decide how much one newly added party/.test(text)) return "weights";
-  if (/^You give a negotiation scenario a longer memory/.test(text)) return "history";
-  return null;
-}
 
 const line = (text: string, pattern: RegExp) => pattern.exec(text)?.[1] ?? "";
 const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
@@ -100,16 +91,8 @@ function historyReply(request: Request): object {
   return { entries: dates.map((date, i) => ({ date, event: entryText(seedEvents[i] ?? generic[i], perEntry, i), })) };
 }
 
-/** The writer's reply for a probe prompt, or null when it is not one. */
-export function probeWriterReply(request: Request): object | null {
-  switch (probeCall(request)) {
-    case "three-party":
-      return threePartyReply(request);
-    case "weights":
-      return weightsReply(request);
-    case "history":
-      return historyReply(request);
-    default:
-      return null;
-  }
+/** The condition writer's replies, by template. */
+export function probeWriterReply(request: Request, template: "probe-three-party" | "probe-party-weights" | "probe-history"): object {
+  if (template === "probe-three-party") return threePartyReply(request);
+  return template === "probe-party-weights" ? weightsReply(request) : historyReply(request);
 }

@@ -1,6 +1,6 @@
 /** An LLM configuration pointing every role at one mock server, for tests and benchmarks. */
-import { parseLlmConfig, type EndpointConfig, type LlmConfig } from "../../app/server/llm/config.server.ts";
-import { LLM_ROLES, type LlmRole } from "../../app/domain/llm/types.ts";
+import { parseLlmConfig, type EndpointConfig, type LlmConfig } from "../config.server.ts";
+import { LLM_ROLES, type LlmRole } from "../../../domain/llm/types.ts";
 
 export interface MockConfigOptions {
   endpoint?: Partial<EndpointConfig>;

@@ -1,0 +1,11 @@
+/** What the mediator must reply: whether it steps in, and what it says (checked by the LLM layer, one repair retry). */
+import { z } from "zod";
+
+/** A thought or an utterance: never empty (as a party's). */
+const said = z.string().trim().min(1, "must not be empty");
+
+export const mediatorWhenReplySchema = z.object({ should_engage: z.boolean(), thought: said });
+export type MediatorWhenReply = z.infer<typeof mediatorWhenReplySchema>;
+
+export const mediatorHowReplySchema = z.object({ utterance: said });
+export type MediatorHowReply = z.infer<typeof mediatorHowReplySchema>;
