@@ -3,7 +3,8 @@
  * layers import only downwards, SQL stays in the server's repositories, no import cycles, one
  * import style, one file-naming style, no function over 100 lines.
  */
-import { basename } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   importCycles,
@@ -11,6 +12,7 @@ import {
   longFunctions,
   readSource,
   resolveImport,
+  ROOT,
   sourceFiles,
   trackedFiles,
 } from "../helpers/source-tree.ts";
@@ -158,6 +160,17 @@ describe("top-level folders", () => {
         .map((t) => `${file} imports ${t}`),
     );
     expect(fromTest).toEqual([]);
+  });
+});
+
+describe("docs/architecture.md", () => {
+  it("names only paths that exist, and stays short", () => {
+    const text = readSource("docs/architecture.md");
+    const named = [...text.matchAll(/`((?:app|db|scripts|docs|test|bench|demo|harness)\/[^`\s]*)`/g)].map((m) => m[1]);
+    const missing = named.filter((p) => !p.includes("<") && !existsSync(resolve(ROOT, p)));
+    expect(named.length).toBeGreaterThan(20);
+    expect(missing).toEqual([]);
+    expect(text.split("\n").length).toBeLessThanOrEqual(150);
   });
 });
 
