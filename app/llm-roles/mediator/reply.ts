@@ -5,7 +5,5 @@ import { z } from "zod";
 const said = z.string().trim().min(1, "must not be empty");
 
 export const mediatorWhenReplySchema = z.object({ should_engage: z.boolean(), thought: said });
-export type MediatorWhenReply = z.infer<typeof mediatorWhenReplySchema>;
 
 export const mediatorHowReplySchema = z.object({ utterance: said });
-export type MediatorHowReply = z.infer<typeof mediatorHowReplySchema>;

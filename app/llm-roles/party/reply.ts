@@ -8,4 +8,3 @@ export const partyReplySchema = z.object({ thought: said, utterance: said, signa
 
 /** A party's reply in a run with emotion: also how it feels now (0–100) and why, both private. */
 export const partyEmotionReplySchema = partyReplySchema.extend({ emotion: emotionScore, emotion_reason: said });
-export type PartyEmotionReply = z.infer<typeof partyEmotionReplySchema>;

@@ -30,9 +30,6 @@ import {
 
 export type {
   MockChatRequest,
-  MockCitation,
-  MockMessage,
-  MockToolCall,
   Responder,
 } from "../../../llm-roles/stand-in-request.ts";
 export type { Fault, FaultRule } from "./faults.server.ts";
