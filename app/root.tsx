@@ -1,5 +1,18 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  NavLink,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import { currentUser } from "./server/auth/session.server.ts";
 import { useCspNonce } from "./components/csp-nonce.ts";
 import type { ReactNode } from "react";
@@ -60,7 +73,10 @@ function AccountBox() {
   );
 }
 
-/** Routes shown inside another site's frame (MTurk's ExternalQuestion) set `handle = { framed: true }`: no site header there. */
+/**
+ * Routes shown inside another site's frame (MTurk's ExternalQuestion) set `handle = { framed: true }`: no site header
+ * there.
+ */
 function useFramed(): boolean {
   return useMatches().some((m) => (m.handle as { framed?: boolean } | undefined)?.framed === true);
 }
@@ -114,7 +130,13 @@ export function ErrorBoundary() {
         <h1>
           {error.status} {error.status === 404 ? "Not found" : error.status === 403 ? "Forbidden" : error.statusText}
         </h1>
-        <p>{typeof error.data === "string" && error.data ? error.data : error.status === 403 ? "You do not have access to this page." : "That page does not exist."}</p>
+        <p>
+          {typeof error.data === "string" && error.data
+            ? error.data
+            : error.status === 403
+              ? "You do not have access to this page."
+              : "That page does not exist."}
+        </p>
         <p className="error-links">
           <Link to="/">Back to the start page</Link> · <OwnStartLink />
         </p>

@@ -15,7 +15,8 @@
  *   npm run bench:annotation-http
  *     MODE=both|browser|document   (both: flat out in each mode, human pace with the browser client)
  *     ANNOTATORS=50  FLAT_SECONDS=20  HUMAN_SECONDS=90  TRAJECTORIES=300  REBUILD=1 (rebuild build-test/)
- *     PROFILE=dir    (the server writes a CPU profile of each phase into dir/<phase>-<mode>/; bench/load-cpu-profile.mjs)
+ *     PROFILE=dir    (the server writes a CPU profile of each phase into dir/<phase>-<mode>/;
+ *     bench/load-cpu-profile.mjs)
  */
 import { copyFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -42,7 +43,10 @@ const modes: ClientMode[] = MODE === "both" ? ["browser", "document"] : [MODE as
 
 /** The requests of an annotation cycle (not the logins before it). */
 const CYCLE: RequestKind[] = ["next", "manifest", "item", "draft", "revalidate", "submit"];
-const DESCRIBE: Record<ClientMode, string> = { browser: "browser client (single-fetch .data requests)", document: "document client (full page loads, no JavaScript)" };
+const DESCRIBE: Record<ClientMode, string> = {
+  browser: "browser client (single-fetch .data requests)",
+  document: "document client (full page loads, no JavaScript)",
+};
 
 function report(title: string, r: PhaseResult, fixture: LoadFixture, targets: string[]): void {
   console.log(`\n${title}: ${ANNOTATORS} annotators for ${r.seconds.toFixed(1)} s (${fixture.items} items, k = 3)`);
@@ -52,7 +56,9 @@ function report(title: string, r: PhaseResult, fixture: LoadFixture, targets: st
   const cycle = r.record.samples.filter((s) => CYCLE.includes(s.kind)).map((s) => s.ms);
   console.log(`  p95 over all cycle requests  ${percentile(cycle, 95).toFixed(1)} ms`);
   console.log(`  errors                ${r.errors}   (target 0)`);
-  console.log(`  stored in database    ${r.stored.acknowledged - r.stored.missing.length} of ${r.stored.acknowledged} acknowledged labels; items past k: ${r.stored.overK}`);
+  console.log(
+    `  stored in database    ${r.stored.acknowledged - r.stored.missing.length} of ${r.stored.acknowledged} acknowledged labels; items past k: ${r.stored.overK}`,
+  );
   for (const t of targets) console.log(`  target: ${t}`);
   for (const f of r.record.failures) console.log(`  ! ${f}`);
   if (r.stored.missing.length > 0 || r.stored.overK > 0 || r.errors > 0) process.exitCode = 1;
@@ -63,11 +69,23 @@ const tmp = tempDir("socrates-bench-annotation-http-");
 try {
   const fixturePath = join(tmp.dir, "fixture.db");
   const fixture = await prepareLoadDatabase(fixturePath, { annotators: ANNOTATORS, trajectories: TRAJECTORIES });
-  console.log(`Submit path over HTTP (load average at start: ${loadavg().map((x) => x.toFixed(2)).join(" ")}; the clients share the machine with the server)`);
-  const phase = async (name: string, mode: ClientMode, seconds: number, thinkMs?: () => number, arriveWithinMs?: number) => {
+  console.log(
+    `Submit path over HTTP (load average at start: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}; the clients share the machine with the server)`,
+  );
+  const phase = async (
+    name: string,
+    mode: ClientMode,
+    seconds: number,
+    thinkMs?: () => number,
+    arriveWithinMs?: number,
+  ) => {
     const dbPath = join(tmp.dir, `${name}-${mode}.db`);
     copyFileSync(fixturePath, dbPath);
-    const serverEnv = PROFILE ? { NODE_OPTIONS: `--import=${PROFILE_HOOK}`, SOCRATES_CPU_PROFILE_DIR: join(PROFILE, `${name}-${mode}`) } : undefined;
+    const serverEnv = PROFILE
+      ? { NODE_OPTIONS: `--import=${PROFILE_HOOK}`, SOCRATES_CPU_PROFILE_DIR: join(PROFILE, `${name}-${mode}`) }
+      : undefined;
     return runLoadPhase({ dbPath, fixture, seconds, mode, thinkMs, arriveWithinMs, draftEvery: 5, serverEnv });
   };
   for (const mode of modes) {
@@ -75,9 +93,12 @@ try {
     report(`Flat out, ${DESCRIBE[mode]}`, r, fixture, ["≥ 200 submits per second, 0 errors (idle 2-core machine)"]);
   }
   if (HUMAN_SECONDS > 0) {
-    // People arrive over the first 20 s rather than all in one instant (50 password checks at once would be a login storm, not this workload).
+    // People arrive over the first 20 s rather than all in one instant (50 password checks at once would be a login
+    // storm, not this workload).
     const r = await phase("human", modes[0], HUMAN_SECONDS, () => 20_000 + Math.random() * 20_000, 20_000);
-    report(`Human pace (one submit per 20–40 s each), ${DESCRIBE[modes[0]]}`, r, fixture, ["p95 < 50 ms per request type, 0 errors"]);
+    report(`Human pace (one submit per 20–40 s each), ${DESCRIBE[modes[0]]}`, r, fixture, [
+      "p95 < 50 ms per request type, 0 errors",
+    ]);
   }
 } finally {
   tmp.cleanup();

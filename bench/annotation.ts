@@ -36,7 +36,11 @@ try {
   let t = performance.now();
   const studyId = createBenchStudy(db, TRAJECTORIES);
   const createSeconds = seconds(t);
-  const items = db.select({ id: schema.studyItems.id }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).all().length;
+  const items = db
+    .select({ id: schema.studyItems.id })
+    .from(schema.studyItems)
+    .where(eq(schema.studyItems.studyId, studyId))
+    .all().length;
 
   const annotators = addExperts(db);
   const label = labelMaker(db, studyId);
@@ -58,7 +62,14 @@ try {
       }
       const payload = label();
       t = performance.now();
-      submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload, clientToken: `bench-${annotatorId}-${lease.itemId}`, secondsOnTask: 30 });
+      submitLabel(db, {
+        studyId,
+        itemId: lease.itemId,
+        annotatorId,
+        payload,
+        clientToken: `bench-${annotatorId}-${lease.itemId}`,
+        secondsOnTask: 30,
+      });
       submitSeconds += seconds(t);
       submitted++;
     }

@@ -4,11 +4,11 @@
  * measured against the stand-in (in its own process, 50 ms latency) on one endpoint limited to 64
  * requests at once. Prints the wall time against the ideal — the larger of Σ latency / 64 and the
  * longest dependent chain of calls (one run's turns, then its judges; traced per run and weighed
- * with the stand-in's recorded service times, see bench/dependent-chain.ts) — the runner's CPU time (per client call too), calls per second, the database size, the time to build the
- * report (buildBenchmarkReport), the load average and the stand-in's CPU time (docs/benchmark.md has figures). The stand-in
- * is not a model: the numbers in the database mean nothing; the timings are the point.
- * Figures only; it exits 0 whether or not the target (wall ≤ 1.15 × ideal) is met.
- * With SHARDS > 1 the calls are made in the shard processes and the chain is not traced.
+ * with the stand-in's recorded service times, see bench/dependent-chain.ts) — the runner's CPU time (per client call
+ * too), calls per second, the database size, the time to build the report (buildBenchmarkReport), the load average and
+ * the stand-in's CPU time (docs/benchmark.md has figures). The stand-in is not a model: the numbers in the database
+ * mean nothing; the timings are the point. Figures only; it exits 0 whether or not the target (wall ≤ 1.15 × ideal) is
+ * met. With SHARDS > 1 the calls are made in the shard processes and the chain is not traced.
  *
  * SHARDS=n plays the grid as `socrates benchmark run --shard i/n` in n processes on the same
  * database (each with 64/n of the endpoint's slots, so the endpoint still sees at most 64), the
@@ -53,7 +53,9 @@ const TARGET_RATIO = 1.15;
 
 /** Seconds with one decimal: the ratios are read off these. */
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-/** CPU seconds of this process's finished children (Linux /proc; undefined elsewhere): the stand-in once it has exited. */
+/**
+ * CPU seconds of this process's finished children (Linux /proc; undefined elsewhere): the stand-in once it has exited.
+ */
 function childrenCpuMs(): number | undefined {
   try {
     const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
@@ -70,7 +72,12 @@ let mockClosed = false;
 const mock = await startMockProcess({ min: LATENCY_MS, max: LATENCY_MS });
 try {
   const db = openDatabase(dbPath);
-  importBundleFiles(db, [{ file: "synthetic catalogue", text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...syntheticCatalog(SCENARIOS, "bench") }) }]);
+  importBundleFiles(db, [
+    {
+      file: "synthetic catalogue",
+      text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...syntheticCatalog(SCENARIOS, "bench") }),
+    },
+  ]);
   const planPath = join(dir, "benchmark.json");
   writeFileSync(
     planPath,
@@ -89,19 +96,26 @@ try {
       budget: 30,
     }),
   );
-  const config = parseLlmConfig(mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY, timeoutMs: 120_000 } }), "bench config");
+  const config = parseLlmConfig(
+    mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY, timeoutMs: 120_000 } }),
+    "bench config",
+  );
   const loaded = loadPlanFile(planPath);
   let calls = 0;
   // The former estimate of the chain: uncached calls per run besides its judges (kept beside the traced chain).
   const sequential = new Map<string, number>();
-  const { llm, calls: traced } = tracedLlm(createLlm({
-    db,
+  const { llm, calls: traced } = tracedLlm(
+    createLlm({
+      db,
+      config,
+      onCall: (e) => {
+        calls++;
+        if (!e.cached && e.role !== "evaluator" && e.subject)
+          sequential.set(e.subject, (sequential.get(e.subject) ?? 0) + 1);
+      },
+    }),
     config,
-    onCall: (e) => {
-      calls++;
-      if (!e.cached && e.role !== "evaluator" && e.subject) sequential.set(e.subject, (sequential.get(e.subject) ?? 0) + 1);
-    },
-  }), config);
+  );
   console.log(
     `# bench:benchmark — ${SCENARIOS} scenarios × 15 conditions × (8 mediators + unmediated); stand-in latency ${LATENCY_MS} ms; endpoint concurrency ${CONCURRENCY}` +
       (SHARDS > 1 ? `; ${SHARDS} shard processes` : ""),
@@ -113,7 +127,7 @@ try {
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuAtStart);
   // In shards the runner's CPU is the shard processes' (reaped, so counted as children; the stand-in still runs).
-  const cpuMs = SHARDS === 1 ? (cpu.user + cpu.system) / 1000 : childrenCpuMs() ?? NaN;
+  const cpuMs = SHARDS === 1 ? (cpu.user + cpu.system) / 1000 : (childrenCpuMs() ?? NaN);
 
   async function inProcess() {
     let bar: Progress | undefined;
@@ -123,36 +137,63 @@ try {
       config,
       loaded,
       onStart: (steps) => (bar = createProgress("benchmark", steps, { eta: true })),
-      onProgress: (e) => (e.type === "skipped" ? bar?.skip(e.steps) : e.type === "failed" ? bar?.fail(`${e.id}: ${e.reason}`) : bar?.tick()),
+      onProgress: (e) =>
+        e.type === "skipped"
+          ? bar?.skip(e.steps)
+          : e.type === "failed"
+            ? bar?.fail(`${e.id}: ${e.reason}`)
+            : bar?.tick(),
     });
     bar?.done();
-    return { stored: `${result.runs.stored} / ${result.evaluations.stored} / ${result.pairsStored}`, failures: result.failures.map((f) => `${f.id}: ${f.reason}`) };
+    return {
+      stored: `${result.runs.stored} / ${result.evaluations.stored} / ${result.pairsStored}`,
+      failures: result.failures.map((f) => `${f.id}: ${f.reason}`),
+    };
   }
 
   /** `socrates benchmark run --shard i/n` in n processes on this database, each with 64/n of the endpoint's slots. */
   async function inShards() {
     const shardConfig = join(dir, "shard-config.json");
-    writeFileSync(shardConfig, JSON.stringify(mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY / SHARDS, timeoutMs: 120_000 } })));
+    writeFileSync(
+      shardConfig,
+      JSON.stringify(mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY / SHARDS, timeoutMs: 120_000 } })),
+    );
     const cli = resolve(import.meta.dirname, "../scripts/socrates.mjs");
     const exits = await Promise.all(
       Array.from({ length: SHARDS }, (_, i) => {
-        const child = spawn(process.execPath, [cli, "benchmark", "run", "--plan", planPath, "--config", shardConfig, "--shard", `${i + 1}/${SHARDS}`], {
-          env: { ...process.env, SOCRATES_DB: dbPath },
-          stdio: ["ignore", "ignore", "pipe"],
-        });
+        const child = spawn(
+          process.execPath,
+          [cli, "benchmark", "run", "--plan", planPath, "--config", shardConfig, "--shard", `${i + 1}/${SHARDS}`],
+          {
+            env: { ...process.env, SOCRATES_DB: dbPath },
+            stdio: ["ignore", "ignore", "pipe"],
+          },
+        );
         let stderr = "";
         child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-        return new Promise<string | null>((ok) => child.on("exit", (code) => ok(code === 0 ? null : `shard ${i + 1}/${SHARDS} exited ${code}: ${stderr.trim().split("\n").at(-1)}`)));
+        return new Promise<string | null>((ok) =>
+          child.on("exit", (code) =>
+            ok(code === 0 ? null : `shard ${i + 1}/${SHARDS} exited ${code}: ${stderr.trim().split("\n").at(-1)}`),
+          ),
+        );
       }),
     );
-    const n = (table: typeof schema.runs | typeof schema.evaluations | typeof schema.matchedPairs) => db.select({ n: count() }).from(table).get()!.n;
+    const n = (table: typeof schema.runs | typeof schema.evaluations | typeof schema.matchedPairs) =>
+      db.select({ n: count() }).from(table).get()!.n;
     const stored = `${n(schema.runs)} / ${n(schema.evaluations)} / ${n(schema.matchedPairs)}`;
     return { stored, failures: exits.filter((e): e is string => e !== null) };
   }
   const stats = await mock.stats();
   const services = SHARDS === 1 ? serviceTimes(await mock.services(), traced) : undefined;
   const chain = services ? longestChain(traced, services.byKey) : undefined;
-  const bound = bounds({ wallMs, latencySumMs: stats.latencySumMs, concurrency: CONCURRENCY, chain, unmatched: services?.unmatched, seconds });
+  const bound = bounds({
+    wallMs,
+    latencySumMs: stats.latencySumMs,
+    concurrency: CONCURRENCY,
+    chain,
+    unmatched: services?.unmatched,
+    seconds,
+  });
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   const sizeMb = statSync(dbPath).size / 1e6;
   const estimatedChainMs = (Math.max(0, ...sequential.values()) + 1) * LATENCY_MS;
@@ -175,13 +216,23 @@ try {
   ];
   const reportStarted = performance.now();
   const report = buildBenchmarkReport(db, loaded);
-  rows.push([`report build (${report.tables.length} tables, ${report.figures.length} figures)`, `${((performance.now() - reportStarted) / 1000).toFixed(2)} s (target < 10 s)`]);
-  rows.push(["load average (1 min) at start / end", `${loadAtStart.toFixed(2)} / ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`]);
+  rows.push([
+    `report build (${report.tables.length} tables, ${report.figures.length} figures)`,
+    `${((performance.now() - reportStarted) / 1000).toFixed(2)} s (target < 10 s)`,
+  ]);
+  rows.push([
+    "load average (1 min) at start / end",
+    `${loadAtStart.toFixed(2)} / ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`,
+  ]);
   db.$client.close();
   await mock.close();
   mockClosed = true;
   const mockCpuMs = SHARDS === 1 ? childrenCpuMs() : (childrenCpuMs() ?? NaN) - cpuMs;
-  if (mockCpuMs !== undefined) rows.push(["stand-in CPU time (its own process)", `${seconds(mockCpuMs)} (${((mockCpuMs / wallMs) * 100).toFixed(0)}% of wall)`]);
+  if (mockCpuMs !== undefined)
+    rows.push([
+      "stand-in CPU time (its own process)",
+      `${seconds(mockCpuMs)} (${((mockCpuMs / wallMs) * 100).toFixed(0)}% of wall)`,
+    ]);
   for (const [k, v] of rows) console.log(`${k.padEnd(44)} ${v}`);
   console.log(bound.note);
   for (const f of summary.failures.slice(0, 5)) console.log(`failed ${f}`);

@@ -16,7 +16,13 @@ export interface KeyedRequest {
 }
 
 export function requestKey(r: KeyedRequest): string {
-  const text = JSON.stringify([r.model, r.seed, r.temperature, r.maxTokens, r.messages.map((m) => [m.role, m.content])]);
+  const text = JSON.stringify([
+    r.model,
+    r.seed,
+    r.temperature,
+    r.maxTokens,
+    r.messages.map((m) => [m.role, m.content]),
+  ]);
   return createHash("sha1").update(text).digest("base64");
 }
 
@@ -37,9 +43,20 @@ export function serviceRecordOf(r: RecordedRequest): ServiceRecord | undefined {
   return keys && { ...keys, ms: serviceMs(r) };
 }
 
-/** The key of a request body as the stand-in recorded it (chat completions), and of the request it repairs, if it is a repair round. */
+/**
+ * The key of a request body as the stand-in recorded it (chat completions), and of the request it repairs, if it is a
+ * repair round.
+ */
 function recordedKeys(body: unknown): { key: string; repairOf?: string } | undefined {
-  const b = body as { model?: string; seed?: number; temperature?: number; max_tokens?: number; messages?: { role: string; content: unknown }[] } | undefined;
+  const b = body as
+    | {
+        model?: string;
+        seed?: number;
+        temperature?: number;
+        max_tokens?: number;
+        messages?: { role: string; content: unknown }[];
+      }
+    | undefined;
   if (!b || typeof b.model !== "string" || !Array.isArray(b.messages)) return undefined;
   const base = { model: b.model, seed: b.seed, temperature: b.temperature, maxTokens: b.max_tokens };
   const key = requestKey({ ...base, messages: b.messages });

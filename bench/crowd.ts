@@ -39,7 +39,13 @@ const dir = mkdtempSync(join(tmpdir(), "socrates-bench-crowd-"));
 try {
   const db = openDatabase(join(dir, "bench.db"));
   importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(TRAJECTORIES / 135))) }]);
-  const studyId = createConsensusStudy(db, { name: "bench crowd", pool: "crowd", trajectories: TRAJECTORIES, labelsPerItem: K, config: { seed: 1 } });
+  const studyId = createConsensusStudy(db, {
+    name: "bench crowd",
+    pool: "crowd",
+    trajectories: TRAJECTORIES,
+    labelsPerItem: K,
+    config: { seed: 1 },
+  });
 
   let t = performance.now();
   const batch = exportBatch(db, studyId, { outDir: join(dir, "batch"), overrides: { rewardUsd: 0.4 } });
@@ -58,7 +64,16 @@ try {
     for (let j = 0; j < K; j++) {
       const label: ConsensusLabel = {
         kind: "consensus-snippet",
-        topics: Object.fromEntries(body.topics.map((topic) => [topic.id, { score: 1 + randomInt(rng, 5), carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])) }])),
+        topics: Object.fromEntries(
+          body.topics.map((topic) => [
+            topic.id,
+            {
+              score: 1 + randomInt(rng, 5),
+              carriedForward: false,
+              positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])),
+            },
+          ]),
+        ),
       };
       assignments.push({
         hit,
@@ -94,7 +109,10 @@ try {
     ["import, again (s)", reimportSeconds.toFixed(2)],
     ["  new labels on the second import", String(second.summary.stored + second.summary.revised)],
     ["per-channel figures (s)", statsSeconds.toFixed(3)],
-    ["  mturk workers / median s / $ per hour", `${mturk?.workers ?? 0} / ${mturk?.medianSecondsPerLabel ?? "–"} / ${mturk?.effectiveHourlyUsd?.toFixed(2) ?? "–"}`],
+    [
+      "  mturk workers / median s / $ per hour",
+      `${mturk?.workers ?? 0} / ${mturk?.medianSecondsPerLabel ?? "–"} / ${mturk?.effectiveHourlyUsd?.toFixed(2) ?? "–"}`,
+    ],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   console.log(`MTurk batch round trip at study scale (scale ${SCALE})`);

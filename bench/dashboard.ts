@@ -53,9 +53,20 @@ async function inProcess(dbPath: string, studyId: number): Promise<void> {
     const page = freshPage(db, studyId, options);
     const { agreement } = page.view;
     console.log(`(a) in process — alpha ${agreement.units} units × ${agreement.raters} raters`);
-    console.log(line("uncached page data (+ SVG)", await times(UNCACHED, async () => await freshPage(db, studyId, options).trendSvg)));
-    console.log(line("first cached call (computes)", [await timed(async () => await dashboardPage(db, studyId, options).trendSvg)]));
-    console.log(`${line("cached calls", await times(N, async () => await dashboardPage(db, studyId, options).trendSvg))}   (${TARGET})`);
+    console.log(
+      line(
+        "uncached page data (+ SVG)",
+        await times(UNCACHED, async () => await freshPage(db, studyId, options).trendSvg),
+      ),
+    );
+    console.log(
+      line("first cached call (computes)", [
+        await timed(async () => await dashboardPage(db, studyId, options).trendSvg),
+      ]),
+    );
+    console.log(
+      `${line("cached calls", await times(N, async () => await dashboardPage(db, studyId, options).trendSvg))}   (${TARGET})`,
+    );
   } finally {
     db.$client.close();
   }
@@ -73,8 +84,12 @@ async function overHttp(dbPath: string, studyId: number, cache: "on" | "off"): P
     const n = cache === "on" ? N : UNCACHED;
     console.log(`(b) over HTTP, cache ${cache}`);
     console.log(line("first document request", [await timed(get(`/admin/studies/${studyId}`))]));
-    console.log(`${line("document requests", await times(n, get(`/admin/studies/${studyId}`)))}${cache === "on" ? `   (${TARGET})` : ""}`);
-    console.log(`${line(".data requests", await times(n, get(`/admin/studies/${studyId}.data`)))}${cache === "on" ? `   (${TARGET})` : ""}`);
+    console.log(
+      `${line("document requests", await times(n, get(`/admin/studies/${studyId}`)))}${cache === "on" ? `   (${TARGET})` : ""}`,
+    );
+    console.log(
+      `${line(".data requests", await times(n, get(`/admin/studies/${studyId}.data`)))}${cache === "on" ? `   (${TARGET})` : ""}`,
+    );
   } finally {
     await server.stop();
   }

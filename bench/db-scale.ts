@@ -35,7 +35,11 @@ try {
   const [summary, importSeconds] = time(() => importBundleFiles(db, [{ file: "synthetic.json", text }]));
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   const size = statSync(join(dir, "bench.db")).size;
-  const runIds = db.select({ id: schema.runs.id }).from(schema.runs).all().map((r) => r.id);
+  const runIds = db
+    .select({ id: schema.runs.id })
+    .from(schema.runs)
+    .all()
+    .map((r) => r.id);
   const sample = Array.from({ length: 200 }, () => runIds[randomInt(rng, runIds.length)]);
   const [, viewSeconds] = time(() => sample.forEach((id) => getRunView(db, id)));
   const [, listSeconds] = time(() => listRuns(db, { scenarioId: "bench-0" }));

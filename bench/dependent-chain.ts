@@ -35,13 +35,22 @@ export interface TracedCall {
 
 const SIMULATION_ROLES: ReadonlySet<LlmRole> = new Set(["party", "mediator"]);
 
-/** The Llm with every `call` noted in `calls` (tool loops and web research pass through untraced: these benches make none). */
+/**
+ * The Llm with every `call` noted in `calls` (tool loops and web research pass through untraced: these benches make
+ * none).
+ */
 export function tracedLlm(llm: Llm, config: LlmConfig): { llm: Llm; calls: TracedCall[] } {
   const calls: TracedCall[] = [];
   let clock = 0;
   const traced = async <T>(request: LlmRequest<T>) => {
     const plan = planFor(config, request);
-    const key = requestKey({ model: plan.model, seed: plan.seed, temperature: plan.temperature, maxTokens: plan.maxTokens, messages: request.messages });
+    const key = requestKey({
+      model: plan.model,
+      seed: plan.seed,
+      temperature: plan.temperature,
+      maxTokens: plan.maxTokens,
+      messages: request.messages,
+    });
     const issued = clock++;
     try {
       return await llm.call(request);
@@ -50,13 +59,22 @@ export function tracedLlm(llm: Llm, config: LlmConfig): { llm: Llm; calls: Trace
     }
   };
   return {
-    llm: { ...llm, call: traced, callWithTools: (r) => llm.callWithTools(r), webResearch: (r) => llm.webResearch(r), modelFor: (role, o) => llm.modelFor(role, o) },
+    llm: {
+      ...llm,
+      call: traced,
+      callWithTools: (r) => llm.callWithTools(r),
+      webResearch: (r) => llm.webResearch(r),
+      modelFor: (role, o) => llm.modelFor(role, o),
+    },
     calls,
   };
 }
 
 /** Service time per request key, from the stand-in's records; a repair round counts toward the request it repairs. */
-export function serviceTimes(records: ServiceRecord[], calls: TracedCall[]): { byKey: Map<string, number>; unmatched: number } {
+export function serviceTimes(
+  records: ServiceRecord[],
+  calls: TracedCall[],
+): { byKey: Map<string, number>; unmatched: number } {
   const known = new Set(calls.map((c) => c.key));
   const byKey = new Map<string, number>();
   let unmatched = 0;
@@ -113,7 +131,9 @@ export function longestChain(calls: TracedCall[], serviceMs: Map<string, number>
     }
     const simulation = stagePath(stages.get("simulation") ?? [], weight);
     stages.delete("simulation");
-    const evaluation = [...stages.values()].map((s) => stagePath(s, weight)).reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, roles: [] } as Path);
+    const evaluation = [...stages.values()]
+      .map((s) => stagePath(s, weight))
+      .reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, roles: [] } as Path);
     const roles = [...simulation.roles, ...evaluation.roles];
     const ms = simulation.ms + evaluation.ms;
     if (ms > longest.ms) {
@@ -127,12 +147,24 @@ export function longestChain(calls: TracedCall[], serviceMs: Map<string, number>
 
 /** "run-x: 31 calls (party 20, mediator 9, evaluator 2)". */
 export function describeChain(chain: Chain): string {
-  const roles = Object.entries(chain.byRole).map(([role, n]) => `${role} ${n}`).join(", ");
+  const roles = Object.entries(chain.byRole)
+    .map(([role, n]) => `${role} ${n}`)
+    .join(", ");
   return `${chain.subject}: ${chain.calls} calls (${roles})`;
 }
 
-/** The figures both benches print: the two lower bounds, the ideal (the larger), wall / ideal, and which run the chain is. */
-export function bounds(o: { wallMs: number; latencySumMs: number; concurrency: number; chain?: Chain; unmatched?: number; seconds: (ms: number) => string }): { idealMs: number; rows: [string, string][]; note: string } {
+/**
+ * The figures both benches print: the two lower bounds, the ideal (the larger), wall / ideal, and which run the chain
+ * is.
+ */
+export function bounds(o: {
+  wallMs: number;
+  latencySumMs: number;
+  concurrency: number;
+  chain?: Chain;
+  unmatched?: number;
+  seconds: (ms: number) => string;
+}): { idealMs: number; rows: [string, string][]; note: string } {
   const spread = o.latencySumMs / o.concurrency;
   const chainMs = o.chain?.ms ?? 0;
   const idealMs = Math.max(spread, chainMs);

@@ -22,7 +22,10 @@ export interface RecordedRequest {
   status: number;
 }
 
-/** Types one answer the way the task page's keys take it: per topic, a letter per party, the score, then "j" to the next topic. */
+/**
+ * Types one answer the way the task page's keys take it: per topic, a letter per party, the score, then "j" to the next
+ * topic.
+ */
 async function answer(page: Page, topics: number, parties: number): Promise<void> {
   for (let t = 0; t < topics; t++) {
     for (let p = 0; p < parties; p++) await page.keyboard.press("a", { delay: 60 });
@@ -31,7 +34,8 @@ async function answer(page: Page, topics: number, parties: number): Promise<void
   }
 }
 
-const onScreen = (page: Page) => page.locator('[data-testid="task-page"]:not([data-busy])').getAttribute("data-item").then(Number);
+const onScreen = (page: Page) =>
+  page.locator('[data-testid="task-page"]:not([data-busy])').getAttribute("data-item").then(Number);
 
 export async function recordBrowserCycle(): Promise<RecordedRequest[]> {
   ensureTestBuild();
@@ -48,11 +52,13 @@ export async function recordBrowserCycle(): Promise<RecordedRequest[]> {
     let recorded: RecordedRequest[] = [];
     page.on("response", (res) => {
       const url = new URL(res.url());
-      if (url.origin === server.url) recorded.push({ method: res.request().method(), path: url.pathname + url.search, status: res.status() });
+      if (url.origin === server.url)
+        recorded.push({ method: res.request().method(), path: url.pathname + url.search, status: res.status() });
     });
     const topics = Object.keys(fixture.label.topics).length;
     const parties = Object.keys(Object.values(fixture.label.topics)[0].positions).length;
-    // Two cycles: the first also fetches what a browser keeps afterwards (the next page's code, route manifests); the second is the steady state.
+    // Two cycles: the first also fetches what a browser keeps afterwards (the next page's code, route manifests); the
+    // second is the steady state.
     for (let cycle = 0; cycle < 2; cycle++) {
       recorded = [];
       const item = await onScreen(page);

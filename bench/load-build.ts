@@ -1,4 +1,7 @@
-/** The production build the HTTP benches serve: the tests' build-test/, built when absent (REBUILD=1 forces it); never build/. */
+/**
+ * The production build the HTTP benches serve: the tests' build-test/, built when absent (REBUILD=1 forces it); never
+ * build/.
+ */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { buildApp, ROOT, TEST_BUILD_DIR } from "../harness/test-build.ts";

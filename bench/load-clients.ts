@@ -35,7 +35,8 @@ export class LoadRecord {
 
   add(sample: Sample, detail?: string): void {
     this.samples.push(sample);
-    if (!sample.ok && this.failures.length < 20) this.failures.push(`${sample.kind} ${sample.status}${detail ? `: ${detail.slice(0, 200)}` : ""}`);
+    if (!sample.ok && this.failures.length < 20)
+      this.failures.push(`${sample.kind} ${sample.status}${detail ? `: ${detail.slice(0, 200)}` : ""}`);
   }
 }
 
@@ -80,25 +81,41 @@ export interface ClientOptions {
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 const MAX_RETRIES = 20;
 
-type Requester = (kind: RequestKind, path: string, init: RequestInit, expect: (res: Response) => boolean) => Promise<Response & { bodyText: string }>;
+type Requester = (
+  kind: RequestKind,
+  path: string,
+  init: RequestInit,
+  expect: (res: Response) => boolean,
+) => Promise<Response & { bodyText: string }>;
 
-/** A browser-less client with its own cookie jar: every request timed and recorded, a 503 retried after its Retry-After. */
+/**
+ * A browser-less client with its own cookie jar: every request timed and recorded, a 503 retried after its Retry-After.
+ */
 function requester(baseUrl: string, record: LoadRecord, mode: ClientMode = "document"): Requester {
   const jar = new CookieJar();
   // A browser names the request's site (and, on a POST, its origin): the CSRF check sees what it sees from Chromium.
   const browserHeaders = (init: RequestInit): Record<string, string> =>
-    mode === "browser" ? { "Sec-Fetch-Site": "same-origin", ...(init.method === "POST" ? { Origin: baseUrl } : {}) } : {};
+    mode === "browser"
+      ? { "Sec-Fetch-Site": "same-origin", ...(init.method === "POST" ? { Origin: baseUrl } : {}) }
+      : {};
   return async (kind, path, init, expect) => {
     for (let attempt = 0; ; attempt++) {
       const at = performance.now();
       let res: Response;
       let body: string;
       try {
-        res = await fetch(baseUrl + path, { ...init, redirect: "manual", headers: { Cookie: jar.header(), ...browserHeaders(init), ...(init.headers ?? {}) } });
+        res = await fetch(baseUrl + path, {
+          ...init,
+          redirect: "manual",
+          headers: { Cookie: jar.header(), ...browserHeaders(init), ...(init.headers ?? {}) },
+        });
         body = await res.text();
       } catch (err) {
         // No answer at all (a connection reset): an error, recorded as status 0; resent like a 503.
-        record.add({ kind, at, ms: performance.now() - at, status: 0, ok: false }, `${path} ${String((err as Error).cause ?? err)}`);
+        record.add(
+          { kind, at, ms: performance.now() - at, status: 0, ok: false },
+          `${path} ${String((err as Error).cause ?? err)}`,
+        );
         if (attempt >= MAX_RETRIES) throw err;
         await sleep(1000);
         continue;
@@ -117,7 +134,8 @@ function requester(baseUrl: string, record: LoadRecord, mode: ClientMode = "docu
 }
 
 const form = (fields: Record<string, string>): RequestInit => ({ method: "POST", body: new URLSearchParams(fields) });
-const redirectTo = (res: Response, pattern: RegExp) => res.status === 302 && pattern.test(res.headers.get("location") ?? "");
+const redirectTo = (res: Response, pattern: RegExp) =>
+  res.status === 302 && pattern.test(res.headers.get("location") ?? "");
 
 /**
  * Logins wait their turn, a few at a time: the login limiter counts each attempt from this one
@@ -130,7 +148,12 @@ async function logIn(request: Requester, account: Account): Promise<void> {
   while (loginsUnderWay >= LOGINS_AT_ONCE) await sleep(20);
   loginsUnderWay++;
   try {
-    const res = await request("login", "/login", form({ username: account.username, password: account.password }), (r) => redirectTo(r, /^\/annotate/));
+    const res = await request(
+      "login",
+      "/login",
+      form({ username: account.username, password: account.password }),
+      (r) => redirectTo(r, /^\/annotate/),
+    );
     if (res.status !== 302) throw new Error(`login as ${account.username} failed: ${res.status}`);
   } finally {
     loginsUnderWay--;
@@ -138,7 +161,9 @@ async function logIn(request: Requester, account: Account): Promise<void> {
 }
 
 /** Logs `account` in and out again, a round every quarter second or so, until `stop()` (returns how many rounds). */
-export async function runSessionClient(o: Pick<ClientOptions, "baseUrl" | "account" | "stop" | "record">): Promise<number> {
+export async function runSessionClient(
+  o: Pick<ClientOptions, "baseUrl" | "account" | "stop" | "record">,
+): Promise<number> {
   const request = requester(o.baseUrl, o.record);
   let rounds = 0;
   while (!o.stop()) {
@@ -150,7 +175,10 @@ export async function runSessionClient(o: Pick<ClientOptions, "baseUrl" | "accou
   return rounds;
 }
 
-/** One annotator's session: logs in, then takes and submits tasks until `stop()` or no task is left; returns how many it submitted. */
+/**
+ * One annotator's session: logs in, then takes and submits tasks until `stop()` or no task is left; returns how many it
+ * submitted.
+ */
 export async function runAnnotatorClient(o: ClientOptions): Promise<number> {
   const request = requester(o.baseUrl, o.record, o.mode);
   if (o.arriveWithinMs) await sleepUnless(Math.random() * o.arriveWithinMs, o.stop);
@@ -183,10 +211,16 @@ interface Session {
   nextItem(): Promise<string | null>;
 }
 
-/** Where a submit sends the client (issue 29: straight to the next item, leased in the POST, or to the "nothing left" page). */
+/**
+ * Where a submit sends the client (issue 29: straight to the next item, leased in the POST, or to the "nothing left"
+ * page).
+ */
 const nextStepOf = (studyId: number) => new RegExp(`^/annotate/${studyId}/(items/\\d+|next\\?done=1)$`);
 
-/** Without JavaScript: every step a full document (the next step is a POST that redirects to the item page, as is a submit). */
+/**
+ * Without JavaScript: every step a full document (the next step is a POST that redirects to the item page, as is a
+ * submit).
+ */
 function documentSession(request: Requester, o: ClientOptions): Session {
   const taskPath = new RegExp(`^/annotate/${o.studyId}/items/(\\d+)$`);
   const nextStep = nextStepOf(o.studyId);
@@ -196,7 +230,12 @@ function documentSession(request: Requester, o: ClientOptions): Session {
     await request("item", location, {}, (r) => r.status === 200);
     return location;
   };
-  const takeNext = async () => open((await request("next", `/annotate/${o.studyId}/next`, form({}), (r) => redirectTo(r, nextStep))).headers.get("location") ?? "");
+  const takeNext = async () =>
+    open(
+      (await request("next", `/annotate/${o.studyId}/next`, form({}), (r) => redirectTo(r, nextStep))).headers.get(
+        "location",
+      ) ?? "",
+    );
   return {
     firstItem: takeNext,
     nextItem: async () => {
@@ -215,9 +254,13 @@ function documentSession(request: Requester, o: ClientOptions): Session {
 }
 
 /** A single-fetch redirect: status 202 with the target in Location. */
-const dataRedirectTo = (res: Response, pattern: RegExp) => res.status === 202 && pattern.test(res.headers.get("location") ?? "");
+const dataRedirectTo = (res: Response, pattern: RegExp) =>
+  res.status === 202 && pattern.test(res.headers.get("location") ?? "");
 
-/** With JavaScript, as recorded in Chromium: the first item by a document POST, then `.data` requests and a route manifest per new item path. */
+/**
+ * With JavaScript, as recorded in Chromium: the first item by a document POST, then `.data` requests and a route
+ * manifest per new item path.
+ */
 function browserSession(request: Requester, o: ClientOptions): Session {
   const taskPath = new RegExp(`^/annotate/${o.studyId}/items/(\\d+)$`);
   const nextStep = nextStepOf(o.studyId);
@@ -246,11 +289,18 @@ function browserSession(request: Requester, o: ClientOptions): Session {
       let itemPath = queued;
       queued = undefined;
       if (itemPath === undefined) {
-        const next = await request("next", `/annotate/${o.studyId}/next.data`, form({}), (r) => dataRedirectTo(r, nextStep));
+        const next = await request("next", `/annotate/${o.studyId}/next.data`, form({}), (r) =>
+          dataRedirectTo(r, nextStep),
+        );
         itemPath = next.headers.get("location") ?? "";
       }
       if (!taskPath.test(itemPath)) return null;
-      await request("manifest", `/__manifest?p=${encodeURIComponent(itemPath)}&version=${version}`, {}, (r) => r.status === 200);
+      await request(
+        "manifest",
+        `/__manifest?p=${encodeURIComponent(itemPath)}&version=${version}`,
+        {},
+        (r) => r.status === 200,
+      );
       await request("item", `${itemPath}.data`, {}, (r) => r.status === 200);
       return itemPath;
     },
@@ -273,15 +323,22 @@ export function percentile(values: number[], p: number): number {
 /** A table of count and p50/p95/p99/max latency per request kind, plus unexpected answers by status. */
 export function latencyReport(samples: Sample[]): string {
   const kinds: RequestKind[] = ["login", "logout", "next", "manifest", "item", "draft", "revalidate", "submit"];
-  const lines = [`  ${"request".padEnd(10)} ${"count".padStart(7)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`];
+  const lines = [
+    `  ${"request".padEnd(10)} ${"count".padStart(7)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`,
+  ];
   for (const kind of kinds) {
     const ms = samples.filter((s) => s.kind === kind).map((s) => s.ms);
     if (ms.length === 0) continue;
     const cell = (v: number) => v.toFixed(1).padStart(8);
-    lines.push(`  ${kind.padEnd(10)} ${String(ms.length).padStart(7)} ${cell(percentile(ms, 50))} ${cell(percentile(ms, 95))} ${cell(percentile(ms, 99))} ${cell(Math.max(...ms))}`);
+    lines.push(
+      `  ${kind.padEnd(10)} ${String(ms.length).padStart(7)} ${cell(percentile(ms, 50))} ${cell(percentile(ms, 95))} ${cell(percentile(ms, 99))} ${cell(Math.max(...ms))}`,
+    );
   }
   const errors = new Map<string, number>();
-  for (const s of samples) if (!s.ok) errors.set(`${s.kind} ${s.status}`, (errors.get(`${s.kind} ${s.status}`) ?? 0) + 1);
-  lines.push(`  unexpected answers (status 0 = no answer, connection reset): ${errors.size === 0 ? "none" : [...errors].map(([k, n]) => `${k} × ${n}`).join(", ")}`);
+  for (const s of samples)
+    if (!s.ok) errors.set(`${s.kind} ${s.status}`, (errors.get(`${s.kind} ${s.status}`) ?? 0) + 1);
+  lines.push(
+    `  unexpected answers (status 0 = no answer, connection reset): ${errors.size === 0 ? "none" : [...errors].map(([k, n]) => `${k} × ${n}`).join(", ")}`,
+  );
   return lines.join("\n");
 }

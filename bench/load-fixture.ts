@@ -30,18 +30,46 @@ export interface LoadFixture {
 }
 
 /** Fills a fresh database file at `dbPath` and closes it, ready for the server to open. */
-export async function prepareLoadDatabase(dbPath: string, options: { annotators: number; trajectories: number }): Promise<LoadFixture> {
+export async function prepareLoadDatabase(
+  dbPath: string,
+  options: { annotators: number; trajectories: number },
+): Promise<LoadFixture> {
   const db = openDatabase(dbPath);
   try {
-    importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(options.trajectories / 135))) }]);
-    const studyId = createConsensusStudy(db, { name: "load", pool: "expert", trajectories: options.trajectories, labelsPerItem: LOAD_K, config: { seed: 1 } });
-    const items = db.select({ id: schema.studyItems.id, snippetId: schema.studyItems.snippetId }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).all();
-    const accounts = Array.from({ length: options.annotators }, (_, i) => ({ username: `load-expert-${i}`, password: `load-${i}-Kx7q!pass-word` }));
-    for (const a of accounts) await createAccount(db, { username: a.username, displayName: a.username, role: "expert", password: a.password });
+    importBundleFiles(db, [
+      { file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(options.trajectories / 135))) },
+    ]);
+    const studyId = createConsensusStudy(db, {
+      name: "load",
+      pool: "expert",
+      trajectories: options.trajectories,
+      labelsPerItem: LOAD_K,
+      config: { seed: 1 },
+    });
+    const items = db
+      .select({ id: schema.studyItems.id, snippetId: schema.studyItems.snippetId })
+      .from(schema.studyItems)
+      .where(eq(schema.studyItems.studyId, studyId))
+      .all();
+    const accounts = Array.from({ length: options.annotators }, (_, i) => ({
+      username: `load-expert-${i}`,
+      password: `load-${i}-Kx7q!pass-word`,
+    }));
+    for (const a of accounts)
+      await createAccount(db, { username: a.username, displayName: a.username, role: "expert", password: a.password });
     const { body } = playedScenarioOfRun(db, snippetContext(db, items[0].snippetId!).runId);
     const label: ConsensusLabel = {
       kind: "consensus-snippet",
-      topics: Object.fromEntries(body.topics.map((t) => [t.id, { score: 3, carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])) }])),
+      topics: Object.fromEntries(
+        body.topics.map((t) => [
+          t.id,
+          {
+            score: 3,
+            carriedForward: false,
+            positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])),
+          },
+        ]),
+      ),
     };
     return { studyId, items: items.length, accounts, label };
   } finally {
@@ -63,7 +91,11 @@ export function checkStored(dbPath: string, studyId: number, acknowledgedTokens:
     const found = new Set<string>();
     for (let i = 0; i < acknowledgedTokens.length; i += 500) {
       const chunk = acknowledgedTokens.slice(i, i + 500);
-      const rows = db.select({ token: schema.labelRevisions.clientToken }).from(schema.labelRevisions).where(inArray(schema.labelRevisions.clientToken, chunk)).all();
+      const rows = db
+        .select({ token: schema.labelRevisions.clientToken })
+        .from(schema.labelRevisions)
+        .where(inArray(schema.labelRevisions.clientToken, chunk))
+        .all();
       for (const r of rows) if (r.token) found.add(r.token);
     }
     const perItem = db
@@ -73,7 +105,11 @@ export function checkStored(dbPath: string, studyId: number, acknowledgedTokens:
       .where(and(eq(schema.studyItems.studyId, studyId), eq(schema.labels.status, "counted")))
       .groupBy(schema.labels.studyItemId)
       .all();
-    return { acknowledged: acknowledgedTokens.length, missing: acknowledgedTokens.filter((t) => !found.has(t)), overK: perItem.filter((r) => r.n > LOAD_K).length };
+    return {
+      acknowledged: acknowledgedTokens.length,
+      missing: acknowledgedTokens.filter((t) => !found.has(t)),
+      overK: perItem.filter((r) => r.n > LOAD_K).length,
+    };
   } finally {
     db.$client.close();
   }

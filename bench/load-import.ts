@@ -29,11 +29,17 @@ export interface CliImport {
 
 /** Starts `socrates import <file>` against `dbPath`; `done` resolves when the process exits. */
 export function startCliImport(file: string, dbPath: string): CliImport {
-  const child = spawn(process.execPath, [join(ROOT, "scripts/socrates.mjs"), "import", file], { cwd: ROOT, env: { ...process.env, SOCRATES_DB: dbPath }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [join(ROOT, "scripts/socrates.mjs"), "import", file], {
+    cwd: ROOT,
+    env: { ...process.env, SOCRATES_DB: dbPath },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
   const startedAt = performance.now();
-  const done = new Promise<{ code: number | null; output: string; endedAt: number }>((ok) => child.once("exit", (code) => ok({ code, output, endedAt: performance.now() })));
+  const done = new Promise<{ code: number | null; output: string; endedAt: number }>((ok) =>
+    child.once("exit", (code) => ok({ code, output, endedAt: performance.now() })),
+  );
   return { startedAt, done };
 }

@@ -32,7 +32,18 @@ export async function runLoadPhase(o: PhaseOptions): Promise<PhaseResult> {
   try {
     await Promise.all(
       o.fixture.accounts.map((account) =>
-        runAnnotatorClient({ baseUrl: server.url, studyId: o.fixture.studyId, account, label: o.fixture.label, stop: () => stopping, draftEvery: o.draftEvery, record, mode: o.mode, thinkMs: o.thinkMs, arriveWithinMs: o.arriveWithinMs }),
+        runAnnotatorClient({
+          baseUrl: server.url,
+          studyId: o.fixture.studyId,
+          account,
+          label: o.fixture.label,
+          stop: () => stopping,
+          draftEvery: o.draftEvery,
+          record,
+          mode: o.mode,
+          thinkMs: o.thinkMs,
+          arriveWithinMs: o.arriveWithinMs,
+        }),
       ),
     );
   } finally {
@@ -40,5 +51,10 @@ export async function runLoadPhase(o: PhaseOptions): Promise<PhaseResult> {
     await server.stop();
   }
   const seconds = (performance.now() - start) / 1000;
-  return { record, seconds, stored: checkStored(o.dbPath, o.fixture.studyId, record.acknowledged), errors: record.samples.filter((s) => !s.ok).length };
+  return {
+    record,
+    seconds,
+    stored: checkStored(o.dbPath, o.fixture.studyId, record.acknowledged),
+    errors: record.samples.filter((s) => !s.ok).length,
+  };
 }

@@ -34,17 +34,29 @@ try {
   let stopping = false;
   const start = performance.now();
   const timer = setTimeout(() => (stopping = true), SECONDS * 1000);
-  const importRun = new Promise<{ startedAt: number; endedAt: number; code: number | null; output: string } | null>((ok) => {
-    if (!bundle) return ok(null);
-    setTimeout(() => {
-      const run = startCliImport(bundle, dbPath);
-      void run.done.then((result) => ok({ startedAt: run.startedAt, ...result }));
-    }, 5000);
-  });
+  const importRun = new Promise<{ startedAt: number; endedAt: number; code: number | null; output: string } | null>(
+    (ok) => {
+      if (!bundle) return ok(null);
+      setTimeout(() => {
+        const run = startCliImport(bundle, dbPath);
+        void run.done.then((result) => ok({ startedAt: run.startedAt, ...result }));
+      }, 5000);
+    },
+  );
   let imported: Awaited<typeof importRun>;
   try {
     await Promise.all(
-      fixture.accounts.map((account) => runAnnotatorClient({ baseUrl: server.url, studyId: fixture.studyId, account, label: fixture.label, stop: () => stopping, draftEvery: 5, record })),
+      fixture.accounts.map((account) =>
+        runAnnotatorClient({
+          baseUrl: server.url,
+          studyId: fixture.studyId,
+          account,
+          label: fixture.label,
+          stop: () => stopping,
+          draftEvery: 5,
+          record,
+        }),
+      ),
     );
     imported = await importRun;
   } finally {
@@ -54,15 +66,21 @@ try {
   const elapsed = (performance.now() - start) / 1000;
   const stored = checkStored(dbPath, fixture.studyId, record.acknowledged);
   const errors = record.samples.filter((s) => !s.ok).length;
-  console.log(`Web server under load: ${ANNOTATORS} annotators over HTTP for ${elapsed.toFixed(1)} s (${fixture.items} items, k = 3)`);
+  console.log(
+    `Web server under load: ${ANNOTATORS} annotators over HTTP for ${elapsed.toFixed(1)} s (${fixture.items} items, k = 3)`,
+  );
   console.log(`  submits acknowledged  ${record.acknowledged.length}`);
   console.log(`  submits per second    ${(record.acknowledged.length / elapsed).toFixed(1)}`);
   console.log(`  requests              ${record.samples.length}`);
   console.log(latencyReport(record.samples));
-  console.log(`  stored in database    ${stored.acknowledged - stored.missing.length} of ${stored.acknowledged} acknowledged labels; items past k: ${stored.overK}`);
+  console.log(
+    `  stored in database    ${stored.acknowledged - stored.missing.length} of ${stored.acknowledged} acknowledged labels; items past k: ${stored.overK}`,
+  );
   if (imported) {
     const during = record.samples.filter((x) => x.at >= imported.startedAt && x.at <= imported.endedAt);
-    console.log(`While \`socrates import\` of a ${IMPORT_MB} MB bundle ran (${((imported.endedAt - imported.startedAt) / 1000).toFixed(1)} s, exit ${imported.code}):`);
+    console.log(
+      `While \`socrates import\` of a ${IMPORT_MB} MB bundle ran (${((imported.endedAt - imported.startedAt) / 1000).toFixed(1)} s, exit ${imported.code}):`,
+    );
     console.log(latencyReport(during));
     if (imported.code !== 0) console.log(imported.output);
   }

@@ -21,7 +21,12 @@ export interface MockProcess {
 export async function startMockProcess(latency: { min: number; max: number }): Promise<MockProcess> {
   const child: ChildProcess = fork(resolve(import.meta.dirname, "mock-llm-process.ts"), {
     execArgv: ["--import", "tsx"],
-    env: { ...process.env, MOCK_LATENCY_MIN: String(latency.min), MOCK_LATENCY_MAX: String(latency.max), MOCK_SEED: "7" },
+    env: {
+      ...process.env,
+      MOCK_LATENCY_MIN: String(latency.min),
+      MOCK_LATENCY_MAX: String(latency.max),
+      MOCK_SEED: "7",
+    },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const next = <T>(type: string): Promise<T> =>

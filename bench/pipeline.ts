@@ -62,7 +62,10 @@ interface JobFigures {
 /** Pairs per demo scenario, as even as the count allows. */
 function spread(scenarioIds: string[], pairs: number): { scenarioId: string; runs: number }[] {
   return scenarioIds
-    .map((scenarioId, i) => ({ scenarioId, runs: Math.floor(pairs / scenarioIds.length) + (i < pairs % scenarioIds.length ? 1 : 0) }))
+    .map((scenarioId, i) => ({
+      scenarioId,
+      runs: Math.floor(pairs / scenarioIds.length) + (i < pairs % scenarioIds.length ? 1 : 0),
+    }))
     .filter((b) => b.runs > 0);
 }
 
@@ -71,8 +74,22 @@ function spread(scenarioIds: string[], pairs: number): { scenarioId: string; run
  * calls fill the endpoint while the last, longest simulations are still talking. Every run of a
  * batch is in flight at once: the endpoint's limit of 32, not the batch, decides what waits.
  */
-async function runJob(db: Db, config: LlmConfig, batches: { scenarioId: string; runs: number }[], wrap: (llm: Llm) => Llm = (llm) => llm): Promise<JobFigures> {
-  const figures: JobFigures = { wallMs: 0, calls: 0, cached: 0, failedCalls: 0, runsStored: [], runsFailed: 0, evaluationsStored: 0, evaluationsFailed: 0 };
+async function runJob(
+  db: Db,
+  config: LlmConfig,
+  batches: { scenarioId: string; runs: number }[],
+  wrap: (llm: Llm) => Llm = (llm) => llm,
+): Promise<JobFigures> {
+  const figures: JobFigures = {
+    wallMs: 0,
+    calls: 0,
+    cached: 0,
+    failedCalls: 0,
+    runsStored: [],
+    runsFailed: 0,
+    evaluationsStored: 0,
+    evaluationsFailed: 0,
+  };
   // A fresh client per job: nothing carries over in memory, only the database's cache.
   const llm = wrap(
     createLlm({
@@ -159,13 +176,23 @@ function deleteRuns(db: Db, runIds: string[]): void {
   db.$client.transaction(() => {
     for (let i = 0; i < runIds.length; i += 500) {
       const ids = runIds.slice(i, i + 500);
-      const pairs = db.select({ id: schema.matchedPairs.id }).from(schema.matchedPairs).where(inArray(schema.matchedPairs.mediatedRunId, ids)).all().map((p) => p.id);
-      db.delete(schema.metricValues).where(inArray(schema.metricValues.subjectId, [...ids, ...pairs])).run();
+      const pairs = db
+        .select({ id: schema.matchedPairs.id })
+        .from(schema.matchedPairs)
+        .where(inArray(schema.matchedPairs.mediatedRunId, ids))
+        .all()
+        .map((p) => p.id);
+      db.delete(schema.metricValues)
+        .where(inArray(schema.metricValues.subjectId, [...ids, ...pairs]))
+        .run();
       db.delete(schema.matchedPairs).where(inArray(schema.matchedPairs.mediatedRunId, ids)).run();
       db.delete(schema.matchedPairs).where(inArray(schema.matchedPairs.unmediatedRunId, ids)).run();
     }
     // Turns, evaluations, their scores, snippets and MI judgments go with their run (ON DELETE CASCADE).
-    for (let i = 0; i < runIds.length; i += 500) db.delete(schema.runs).where(inArray(schema.runs.id, runIds.slice(i, i + 500))).run();
+    for (let i = 0; i < runIds.length; i += 500)
+      db.delete(schema.runs)
+        .where(inArray(schema.runs.id, runIds.slice(i, i + 500)))
+        .run();
   })();
 }
 
@@ -179,7 +206,10 @@ const mock = await startMockProcess(LATENCY);
 try {
   const db = openDatabase(join(dir, "bench.db"));
   seedDemo(db);
-  const config = parseLlmConfig(mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY, timeoutMs: 60_000 } }), "bench config");
+  const config = parseLlmConfig(
+    mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY, timeoutMs: 60_000 } }),
+    "bench config",
+  );
   const batches = spread(scenarioIds(db), PAIRS);
   console.log(
     `${2 * PAIRS} simulations (${PAIRS} matched pairs over ${batches.length} demo scenarios, mediator "${MEDIATOR_MODEL}") + ${METHODS.join(" and ")} evaluations; ` +
@@ -201,7 +231,14 @@ try {
   const metricsMs = performance.now() - metricsStarted;
 
   const meanLatency = firstMock.requests > 0 ? firstMock.latencySumMs / firstMock.requests : 0;
-  const bound = bounds({ wallMs: first.wallMs, latencySumMs: firstMock.latencySumMs, concurrency: CONCURRENCY, chain, unmatched: services.unmatched, seconds });
+  const bound = bounds({
+    wallMs: first.wallMs,
+    latencySumMs: firstMock.latencySumMs,
+    concurrency: CONCURRENCY,
+    chain,
+    unmatched: services.unmatched,
+    seconds,
+  });
   const ratio = first.wallMs / bound.idealMs;
   const counted = storedChain(db, first.runsStored);
 
@@ -215,8 +252,16 @@ try {
     formatTable(
       ["figure", "first run", "rerun"],
       [
-        ["simulations stored", `${first.runsStored.length} (${first.runsFailed} failed)`, `${rerun.runsStored.length} (${rerun.runsFailed} failed)`],
-        ["evaluations stored", `${first.evaluationsStored} (${first.evaluationsFailed} failed)`, `${rerun.evaluationsStored} (${rerun.evaluationsFailed} failed)`],
+        [
+          "simulations stored",
+          `${first.runsStored.length} (${first.runsFailed} failed)`,
+          `${rerun.runsStored.length} (${rerun.runsFailed} failed)`,
+        ],
+        [
+          "evaluations stored",
+          `${first.evaluationsStored} (${first.evaluationsFailed} failed)`,
+          `${rerun.evaluationsStored} (${rerun.evaluationsFailed} failed)`,
+        ],
         ["wall time", seconds(first.wallMs), seconds(rerun.wallMs)],
         ["LLM calls (client)", first.calls, rerun.calls],
         ["  answered from cache", first.cached, rerun.cached],
@@ -227,9 +272,17 @@ try {
         ["mean latency", `${meanLatency.toFixed(0)} ms`, "—"],
         ["most requests in flight", firstMock.maxInFlight, "—"],
         ...bound.rows.map(([figure, value]) => [figure, value, "—"]),
-        ["LLM calls per second", (first.calls / (first.wallMs / 1000)).toFixed(1), (rerun.calls / (rerun.wallMs / 1000)).toFixed(1)],
+        [
+          "LLM calls per second",
+          (first.calls / (first.wallMs / 1000)).toFixed(1),
+          (rerun.calls / (rerun.wallMs / 1000)).toFixed(1),
+        ],
         ["HTTP requests per second", (firstMock.requests / (first.wallMs / 1000)).toFixed(1), "—"],
-        ["cache hit rate", `${((first.cached / Math.max(1, first.calls)) * 100).toFixed(1)}%`, `${(hitRate * 100).toFixed(1)}%`],
+        [
+          "cache hit rate",
+          `${((first.cached / Math.max(1, first.calls)) * 100).toFixed(1)}%`,
+          `${(hitRate * 100).toFixed(1)}%`,
+        ],
       ],
     ),
   );
@@ -244,7 +297,9 @@ try {
     "Cache hits on the first run are requests made twice within the job: a mediated run and its unmediated twin share a seed, " +
       "so they say the same things until the mediator first speaks, and their per-turn evaluations share those turns.",
   );
-  console.log(`Metrics for every run and pair (no LLM calls): ${metrics.rows.length} values in ${metricsMs.toFixed(0)} ms.`);
+  console.log(
+    `Metrics for every run and pair (no LLM calls): ${metrics.rows.length} values in ${metricsMs.toFixed(0)} ms.`,
+  );
   console.log("");
   console.log(
     formatTable(
@@ -252,7 +307,11 @@ try {
       [
         [`wall / ideal ≤ ${TARGET_RATIO}`, `${ratio.toFixed(2)}×`, verdict(ratio <= TARGET_RATIO)],
         ["HTTP requests on the rerun = 0", rerunMock.requests, verdict(rerunMock.requests === 0)],
-        ["cache hit rate on the rerun = 100%", `${(hitRate * 100).toFixed(1)}%`, verdict(rerun.calls > 0 && rerun.cached === rerun.calls)],
+        [
+          "cache hit rate on the rerun = 100%",
+          `${(hitRate * 100).toFixed(1)}%`,
+          verdict(rerun.calls > 0 && rerun.cached === rerun.calls),
+        ],
       ],
     ),
   );

@@ -5,7 +5,13 @@
  */
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { bootstrapAlpha, createRng, krippendorffAlpha, randomInt, type RatingValue } from "../app/domain/stats/index.ts";
+import {
+  bootstrapAlpha,
+  createRng,
+  krippendorffAlpha,
+  randomInt,
+  type RatingValue,
+} from "../app/domain/stats/index.ts";
 
 interface Case {
   label: string;
@@ -60,16 +66,32 @@ const ratioBootValues = Array.from({ length: 1_000 }, (_, i) => 1 + i);
 const ratioBootData = ratings(15, 2, 100_000, ratioBootValues, 0.6, 0);
 
 const cases: Case[] = [
-  { label: "(a) alpha ordinal, 2 raters x 1,000,000 units", target: 0.2, run: () => krippendorffAlpha(ordinalData, "ordinal") },
-  { label: "(b) alpha nominal, 3 raters x 300,000 units, 10% missing", target: 0.06, run: () => krippendorffAlpha(nominalData, "nominal") },
+  {
+    label: "(a) alpha ordinal, 2 raters x 1,000,000 units",
+    target: 0.2,
+    run: () => krippendorffAlpha(ordinalData, "ordinal"),
+  },
+  {
+    label: "(b) alpha nominal, 3 raters x 300,000 units, 10% missing",
+    target: 0.06,
+    run: () => krippendorffAlpha(nominalData, "nominal"),
+  },
   {
     label: "(c) bootstrap 1000 draws, interval, 2 x 10,000, 40 values",
     target: 1,
     run: () => bootstrapAlpha(intervalData, "interval", { draws: 1000, seed: 1 }),
   },
-  { label: "(d) alpha interval, 2 x 1,000,000 units, 10,000 values", target: 1, run: () => krippendorffAlpha(manyData, "interval") },
+  {
+    label: "(d) alpha interval, 2 x 1,000,000 units, 10,000 values",
+    target: 1,
+    run: () => krippendorffAlpha(manyData, "interval"),
+  },
   // Target for (e): within 2x of (d), checked in the printout below.
-  { label: "(e) alpha ratio, 2 x 1,000,000 units, 10,000 values", target: 2, run: () => krippendorffAlpha(manyData, "ratio") },
+  {
+    label: "(e) alpha ratio, 2 x 1,000,000 units, 10,000 values",
+    target: 2,
+    run: () => krippendorffAlpha(manyData, "ratio"),
+  },
   {
     label: "(f) bootstrap 1000 draws, ratio, 2 x 100,000, 1,000 values",
     target: 5,
@@ -79,10 +101,12 @@ const cases: Case[] = [
 ];
 
 const only = process.env.CASES?.split(",").map((x) => x.trim());
-const rows = cases.filter((c) => !only || only.some((o) => c.label.startsWith(`(${o})`))).map((c) => {
-  const s = time(c.run, c.repeats);
-  return { case: c.label, seconds: s.toFixed(4), target: c.target.toFixed(2), ok: s <= c.target ? "yes" : "NO" };
-});
+const rows = cases
+  .filter((c) => !only || only.some((o) => c.label.startsWith(`(${o})`)))
+  .map((c) => {
+    const s = time(c.run, c.repeats);
+    return { case: c.label, seconds: s.toFixed(4), target: c.target.toFixed(2), ok: s <= c.target ? "yes" : "NO" };
+  });
 
 const header = { case: "case", seconds: "median s", target: "target s", ok: "within" };
 const widths = Object.keys(header).map((k) =>
@@ -91,7 +115,9 @@ const widths = Object.keys(header).map((k) =>
 const line = (r: typeof header) =>
   (Object.keys(header) as (keyof typeof header)[]).map((k, i) => r[k].padEnd(widths[i])).join("  ");
 // The load average says whether the figures come from an idle machine (2 cores here: load > 2 inflates them).
-const load = loadavg().map((x) => x.toFixed(2)).join(" ");
+const load = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(" ");
 console.log(`node ${process.version}, median of 5 timed runs (1 for (f)) after one warm-up; load average ${load}`);
 console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
@@ -100,5 +126,7 @@ const secondsOf = (tag: string) => rows.find((r) => r.case.startsWith(`(${tag})`
 const [intervalS, ratioS] = [secondsOf("d"), secondsOf("e")];
 if (intervalS && ratioS) {
   const factor = Number(ratioS) / Number(intervalS);
-  console.log(`ratio / interval at 10,000 values: ${factor.toFixed(2)}x (target: within 2x) ${factor <= 2 ? "yes" : "NO"}`);
+  console.log(
+    `ratio / interval at 10,000 values: ${factor.toFixed(2)}x (target: within 2x) ${factor <= 2 ? "yes" : "NO"}`,
+  );
 }

@@ -28,7 +28,16 @@ export function labelMaker(db: Db, studyId: number): () => ConsensusLabel {
   const rng = createRng(5);
   return () => ({
     kind: "consensus-snippet",
-    topics: Object.fromEntries(body.topics.map((t) => [t.id, { score: 1 + randomInt(rng, 5), carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "A"])) }])),
+    topics: Object.fromEntries(
+      body.topics.map((t) => [
+        t.id,
+        {
+          score: 1 + randomInt(rng, 5),
+          carriedForward: false,
+          positions: Object.fromEntries(body.parties.map((p) => [p.id, "A"])),
+        },
+      ]),
+    ),
   });
 }
 
@@ -39,13 +48,25 @@ export function importSyntheticRuns(db: Db, trajectories: number): void {
 
 /** The expert consensus study over `trajectories` trajectories with k = 3; returns its id. */
 export function createBenchStudy(db: Db, trajectories: number): number {
-  return createConsensusStudy(db, { name: "bench", pool: "expert", trajectories, labelsPerItem: K, config: { seed: 1 } });
+  return createConsensusStudy(db, {
+    name: "bench",
+    pool: "expert",
+    trajectories,
+    labelsPerItem: K,
+    config: { seed: 1 },
+  });
 }
 
 /** `count` expert accounts (no password: labelled in process); returns their ids. */
 export function addExperts(db: Db, count = EXPERTS): number[] {
-  return Array.from({ length: count }, (_, i) =>
-    db.insert(schema.annotators).values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" }).returning({ id: schema.annotators.id }).get().id,
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      db
+        .insert(schema.annotators)
+        .values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" })
+        .returning({ id: schema.annotators.id })
+        .get().id,
   );
 }
 
@@ -60,9 +81,22 @@ export async function prepareDashboardStudy(db: Db, trajectories: number): Promi
     for (const annotatorId of [...active]) {
       const lease = nextTask(db, studyId, annotatorId);
       if (!lease) active.delete(annotatorId);
-      else submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload: label(), clientToken: `bench-${annotatorId}-${lease.itemId}`, secondsOnTask: 30 });
+      else
+        submitLabel(db, {
+          studyId,
+          itemId: lease.itemId,
+          annotatorId,
+          payload: label(),
+          clientToken: `bench-${annotatorId}-${lease.itemId}`,
+          secondsOnTask: 30,
+        });
     }
   }
-  await createAccount(db, { username: ADMIN.username, displayName: "Bench admin", role: "admin", password: ADMIN.password });
+  await createAccount(db, {
+    username: ADMIN.username,
+    displayName: "Bench admin",
+    role: "admin",
+    password: ADMIN.password,
+  });
   return studyId;
 }

@@ -8,13 +8,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type {
-  EvaluationError,
-  Party,
-  ScenarioBody,
-  ConditionProvenance,
-  Topic,
-} from "../app/domain/bundle.ts";
+import type { EvaluationError, Party, ScenarioBody, ConditionProvenance, Topic } from "../app/domain/bundle.ts";
 import type { LabelStatus } from "../app/domain/label-status.ts";
 import type { TaskTypeId } from "../app/task-types/registry.ts";
 
@@ -29,7 +23,9 @@ export const scenarios = sqliteTable(
     background: text("background").notNull(),
     topics: text("topics", { mode: "json" }).$type<Topic[]>().notNull(),
     parties: text("parties", { mode: "json" }).$type<Party[]>().notNull(),
-    source: text("source", { mode: "json" }).$type<{ kind: "demo" | "curated" | "manual"; note?: string; url?: string }>().notNull(),
+    source: text("source", { mode: "json" })
+      .$type<{ kind: "demo" | "curated" | "manual"; note?: string; url?: string }>()
+      .notNull(),
     createdAt: createdAt(),
   },
   (t) => [index("scenarios_domain_idx").on(t.domain)],
@@ -39,7 +35,9 @@ export const conditions = sqliteTable(
   "conditions",
   {
     id: text("id").primaryKey(),
-    scenarioId: text("scenario_id").notNull().references(() => scenarios.id),
+    scenarioId: text("scenario_id")
+      .notNull()
+      .references(() => scenarios.id),
     axis: text("axis").notNull(),
     variant: text("variant").notNull(),
     /** The expanded scenario; null for the general condition, which plays the base scenario. */
@@ -54,9 +52,13 @@ export const runs = sqliteTable(
   "runs",
   {
     id: text("id").primaryKey(),
-    conditionId: text("condition_id").notNull().references(() => conditions.id),
+    conditionId: text("condition_id")
+      .notNull()
+      .references(() => conditions.id),
     /** Denormalised from the condition: the run viewer and analytics filter by scenario. */
-    scenarioId: text("scenario_id").notNull().references(() => scenarios.id),
+    scenarioId: text("scenario_id")
+      .notNull()
+      .references(() => scenarios.id),
     mediated: integer("mediated", { mode: "boolean" }).notNull(),
     mediatorBackbone: text("mediator_backbone"),
     simulatorBackbone: text("simulator_backbone").notNull(),
@@ -93,14 +95,19 @@ export const runs = sqliteTable(
 export const turns = sqliteTable(
   "turns",
   {
-    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
     turnId: integer("turn_id").notNull(),
     speaker: text("speaker").notNull(),
     role: text("role").notNull(),
     utterance: text("utterance").notNull(),
     thought: text("thought"),
     signal: text("signal"),
-    /** Party turns of a run simulated with emotion: the party's self-reported 0–100 score (higher = calmer, more open). Private like the thought. */
+    /**
+     * Party turns of a run simulated with emotion: the party's self-reported 0–100 score (higher = calmer, more open).
+     * Private like the thought.
+     */
     emotion: integer("emotion"),
     /** Why the party reported that score (private like the thought). */
     emotionReason: text("emotion_reason"),
@@ -112,9 +119,15 @@ export const matchedPairs = sqliteTable(
   "matched_pairs",
   {
     id: text("id").primaryKey(),
-    conditionId: text("condition_id").notNull().references(() => conditions.id),
-    mediatedRunId: text("mediated_run_id").notNull().references(() => runs.id),
-    unmediatedRunId: text("unmediated_run_id").notNull().references(() => runs.id),
+    conditionId: text("condition_id")
+      .notNull()
+      .references(() => conditions.id),
+    mediatedRunId: text("mediated_run_id")
+      .notNull()
+      .references(() => runs.id),
+    unmediatedRunId: text("unmediated_run_id")
+      .notNull()
+      .references(() => runs.id),
   },
   (t) => [
     uniqueIndex("matched_pairs_mediated_uq").on(t.mediatedRunId),
@@ -126,7 +139,9 @@ export const evaluations = sqliteTable(
   "evaluations",
   {
     id: text("id").primaryKey(),
-    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
     method: text("method").notNull(),
     backbone: text("backbone").notNull(),
     /** The judge's raw output as given (per topic for topic-localized; the per-turn record otherwise). */
@@ -152,7 +167,9 @@ export const evaluations = sqliteTable(
 export const evaluationScores = sqliteTable(
   "evaluation_scores",
   {
-    evaluationId: text("evaluation_id").notNull().references(() => evaluations.id, { onDelete: "cascade" }),
+    evaluationId: text("evaluation_id")
+      .notNull()
+      .references(() => evaluations.id, { onDelete: "cascade" }),
     topicId: text("topic_id").notNull(),
     turnId: integer("turn_id").notNull(),
     score: real("score").notNull(),
@@ -167,7 +184,9 @@ export const snippets = sqliteTable(
   "snippets",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     startTurn: integer("start_turn").notNull(),
     endTurn: integer("end_turn").notNull(),
@@ -185,9 +204,15 @@ export const abPairs = sqliteTable(
   "ab_pairs",
   {
     id: text("id").primaryKey(),
-    scenarioId: text("scenario_id").notNull().references(() => scenarios.id),
-    runAId: text("run_a_id").notNull().references(() => runs.id),
-    runBId: text("run_b_id").notNull().references(() => runs.id),
+    scenarioId: text("scenario_id")
+      .notNull()
+      .references(() => scenarios.id),
+    runAId: text("run_a_id")
+      .notNull()
+      .references(() => runs.id),
+    runBId: text("run_b_id")
+      .notNull()
+      .references(() => runs.id),
     targetParty: text("target_party").notNull(),
     levelA: real("level_a").notNull(),
     levelB: real("level_b").notNull(),
@@ -215,7 +240,9 @@ export const studyItems = sqliteTable(
   "study_items",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    studyId: integer("study_id").notNull().references(() => studies.id, { onDelete: "cascade" }),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     /** The study's task type id (the same string as studies.type). */
     kind: text("kind").$type<TaskTypeId>().notNull(),
@@ -261,9 +288,15 @@ export const assignments = sqliteTable(
   "assignments",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    studyItemId: integer("study_item_id").notNull().references(() => studyItems.id, { onDelete: "cascade" }),
-    annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
-    /** leased | submitted | released | skipped (the annotator passed on it: never offered to them again, open to others) */
+    studyItemId: integer("study_item_id")
+      .notNull()
+      .references(() => studyItems.id, { onDelete: "cascade" }),
+    annotatorId: integer("annotator_id")
+      .notNull()
+      .references(() => annotators.id),
+    /**
+     * leased | submitted | released | skipped (the annotator passed on it: never offered to them again, open to others)
+     */
     status: text("status").notNull(),
     leasedAt: text("leased_at").notNull(),
     leaseExpiresAt: text("lease_expires_at").notNull(),
@@ -271,7 +304,10 @@ export const assignments = sqliteTable(
     /** When the annotator skipped the item, and why (optional, their words). */
     skippedAt: text("skipped_at"),
     skipReason: text("skip_reason"),
-    /** When a page first served the item to this annotator (issue 28): a submit from a page that arrives before it is refused. */
+    /**
+     * When a page first served the item to this annotator (issue 28): a submit from a page that arrives before it is
+     * refused.
+     */
     shownAt: text("shown_at"),
   },
   (t) => [
@@ -289,8 +325,12 @@ export const itemFlags = sqliteTable(
   "item_flags",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    studyItemId: integer("study_item_id").notNull().references(() => studyItems.id, { onDelete: "cascade" }),
-    annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
+    studyItemId: integer("study_item_id")
+      .notNull()
+      .references(() => studyItems.id, { onDelete: "cascade" }),
+    annotatorId: integer("annotator_id")
+      .notNull()
+      .references(() => annotators.id),
     comment: text("comment").notNull(),
     createdAt: createdAt(),
     /** Set when an admin marks the flag as dealt with. */
@@ -304,8 +344,12 @@ export const labels = sqliteTable(
   "labels",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    studyItemId: integer("study_item_id").notNull().references(() => studyItems.id, { onDelete: "cascade" }),
-    annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
+    studyItemId: integer("study_item_id")
+      .notNull()
+      .references(() => studyItems.id, { onDelete: "cascade" }),
+    annotatorId: integer("annotator_id")
+      .notNull()
+      .references(() => annotators.id),
     /**
      * counted | pending | surplus (app/domain/label-status.ts). Only counted labels (and surplus
      * ones when the study opts in) enter statistics; at most k labels per item are counted.
@@ -324,7 +368,9 @@ export const labelRevisions = sqliteTable(
   "label_revisions",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    labelId: integer("label_id").notNull().references(() => labels.id, { onDelete: "cascade" }),
+    labelId: integer("label_id")
+      .notNull()
+      .references(() => labels.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull(),
     payload: text("payload", { mode: "json" }).$type<unknown>().notNull(),
     /** A repeated submit with the same token is stored once. */
@@ -342,8 +388,12 @@ export const labelRevisions = sqliteTable(
 export const labelDrafts = sqliteTable(
   "label_drafts",
   {
-    studyItemId: integer("study_item_id").notNull().references(() => studyItems.id, { onDelete: "cascade" }),
-    annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
+    studyItemId: integer("study_item_id")
+      .notNull()
+      .references(() => studyItems.id, { onDelete: "cascade" }),
+    annotatorId: integer("annotator_id")
+      .notNull()
+      .references(() => annotators.id),
     payload: text("payload", { mode: "json" }).$type<unknown>().notNull(),
     updatedAt: text("updated_at").notNull(),
   },
@@ -354,19 +404,26 @@ export const qualificationAttempts = sqliteTable(
   "qualification_attempts",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
+    annotatorId: integer("annotator_id")
+      .notNull()
+      .references(() => annotators.id),
     /** The test's id and version, so a changed test is never confused with an old one. */
     testId: text("test_id").notNull(),
     answers: text("answers", { mode: "json" }).$type<Record<string, string>>().notNull(),
     correct: integer("correct").notNull(),
     total: integer("total").notNull(),
     passed: integer("passed", { mode: "boolean" }).notNull(),
-    /** The study the worker took the test from, and a keyed hash of their network address: attempts are capped per both. */
+    /**
+     * The study the worker took the test from, and a keyed hash of their network address: attempts are capped per both.
+     */
     studyId: integer("study_id").references(() => studies.id, { onDelete: "set null" }),
     network: text("network"),
     createdAt: createdAt(),
   },
-  (t) => [index("qualification_attempts_annotator_idx").on(t.annotatorId), index("qualification_attempts_study_network_idx").on(t.studyId, t.network)],
+  (t) => [
+    index("qualification_attempts_annotator_idx").on(t.annotatorId),
+    index("qualification_attempts_study_network_idx").on(t.studyId, t.network),
+  ],
 );
 
 /**
@@ -377,7 +434,9 @@ export const sessions = sqliteTable(
   "sessions",
   {
     idHash: text("id_hash").primaryKey(),
-    annotatorId: integer("annotator_id").notNull().references(() => annotators.id, { onDelete: "cascade" }),
+    annotatorId: integer("annotator_id")
+      .notNull()
+      .references(() => annotators.id, { onDelete: "cascade" }),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
     expiresAt: text("expires_at").notNull(),
@@ -402,10 +461,14 @@ export const crowdAssignments = sqliteTable(
     externalId: text("external_id").notNull(),
     /** MTurk HITId, Prolific STUDY_ID. */
     externalGroupId: text("external_group_id"),
-    studyId: integer("study_id").notNull().references(() => studies.id, { onDelete: "cascade" }),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id, { onDelete: "cascade" }),
     /** The item an MTurk assignment labelled; null for a Prolific session, which spans items. */
     studyItemId: integer("study_item_id").references(() => studyItems.id, { onDelete: "cascade" }),
-    annotatorId: integer("annotator_id").notNull().references(() => annotators.id),
+    annotatorId: integer("annotator_id")
+      .notNull()
+      .references(() => annotators.id),
     /** The label this assignment produced (null when rejected on the channel, or a session). */
     labelId: integer("label_id").references(() => labels.id),
     /** sha256 of the stored label payload: a re-import with a different answer is refused. */
@@ -444,8 +507,12 @@ export const mturkHits = sqliteTable(
     /** sandbox | production */
     environment: text("environment").notNull(),
     hitTypeId: text("hit_type_id").notNull(),
-    studyId: integer("study_id").notNull().references(() => studies.id, { onDelete: "cascade" }),
-    studyItemId: integer("study_item_id").notNull().references(() => studyItems.id, { onDelete: "cascade" }),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id, { onDelete: "cascade" }),
+    studyItemId: integer("study_item_id")
+      .notNull()
+      .references(() => studyItems.id, { onDelete: "cascade" }),
     maxAssignments: integer("max_assignments").notNull(),
     rewardUsd: real("reward_usd").notNull(),
     /** When MTurk stops offering the HIT; an item whose HIT expired short of labels can be published again. */
@@ -497,7 +564,10 @@ export const llmCalls = sqliteTable(
     latencyMs: integer("latency_ms").notNull().default(0),
     /** What the call was for: a run id being simulated or evaluated, a scenario being curated. */
     subject: text("subject"),
-    /** How the JSON was found in the reply (app/domain/llm/reply-parsing.ts): json | fenced | prose | think | structured. */
+    /**
+     * How the JSON was found in the reply (app/domain/llm/reply-parsing.ts): json | fenced | prose | think |
+     * structured.
+     */
     replyForm: text("reply_form"),
     createdAt: createdAt(),
   },
@@ -533,7 +603,9 @@ export const metricValues = sqliteTable(
 export const interventionJudgments = sqliteTable(
   "intervention_judgments",
   {
-    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
     turnId: integer("turn_id").notNull(),
     backbone: text("backbone").notNull(),
     perceptionAlignment: integer("perception_alignment").notNull(),
@@ -577,23 +649,34 @@ export const curationCandidates = sqliteTable(
   "curation_candidates",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    seedId: text("seed_id").notNull().references(() => seeds.id),
+    seedId: text("seed_id")
+      .notNull()
+      .references(() => seeds.id),
     domain: text("domain").notNull(),
     /** accepted | rejected */
     status: text("status").notNull(),
-    /** Rejected: invalid (the writer's scenario failed the checks after one repair) | resolved (an unmediated replay resolved). */
+    /**
+     * Rejected: invalid (the writer's scenario failed the checks after one repair) | resolved (an unmediated replay
+     * resolved).
+     */
     rejection: text("rejection"),
     /** In words, naming the rule or the replay. */
     reason: text("reason"),
     /** The scenario as written (null when the writer produced nothing usable). */
     candidate: text("candidate", { mode: "json" }).$type<Record<string, unknown>>(),
     /** The unmediated replays: [{ replay, outcome, runId? }] (accepted candidates keep theirs as runs). */
-    replays: text("replays", { mode: "json" }).$type<{ replay: number; outcome: string; runId?: string }[]>().notNull().default([]),
+    replays: text("replays", { mode: "json" })
+      .$type<{ replay: number; outcome: string; runId?: string }[]>()
+      .notNull()
+      .default([]),
     /** The scenario an accepted candidate became. */
     scenarioId: text("scenario_id").references(() => scenarios.id),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("curation_candidates_seed_uq").on(t.seedId), index("curation_candidates_domain_idx").on(t.domain, t.status)],
+  (t) => [
+    uniqueIndex("curation_candidates_seed_uq").on(t.seedId),
+    index("curation_candidates_domain_idx").on(t.domain, t.status),
+  ],
 );
 
 /**

@@ -7,8 +7,8 @@
  * The demo labels are generated, not collected: each expert's score is the demo judge's
  * carried-forward score at the snippet's last turn plus seeded noise (±1 with probability 0.3
  * for experts, ±1 or ±2 for crowd workers), positions follow the judge's recorded stances, and
- * A/B choices name the more reactive side except on about one pair in five (one careless worker fails the gold pairs and half the others). All of it goes through the same
- * allocation and validation as a real submit.
+ * A/B choices name the more reactive side except on about one pair in five (one careless worker fails the gold pairs
+ * and half the others). All of it goes through the same allocation and validation as a real submit.
  */
 import { POSITION_NOT_STATED, type ConsensusLabel } from "../app/task-types/consensus-snippet/label.ts";
 import type { LabelPayload } from "../app/task-types/registry.ts";
@@ -47,7 +47,9 @@ function jitter(rng: Rng, spread: 1 | 2): number {
 
 /** The demo judge's score and stances for a topic at turn tEnd (carried forward from s0 = 1). */
 function judgeAt(db: Db, runId: string, topicId: string, tEnd: number) {
-  const evaluation = evaluationsOfRun(db, runId).find((e) => e.method === "topic-localized" && e.backbone === DEMO_JUDGE);
+  const evaluation = evaluationsOfRun(db, runId).find(
+    (e) => e.method === "topic-localized" && e.backbone === DEMO_JUDGE,
+  );
   if (!evaluation) return { score: 1, stances: null as Record<string, string> | null, locatedIn: [] as number[] };
   const rows = topicScoresUpTo(db, evaluation.id, topicId, tEnd);
   const located = rows.filter((r) => r.located);
@@ -55,7 +57,13 @@ function judgeAt(db: Db, runId: string, topicId: string, tEnd: number) {
   return { score: rows.at(-1)?.score ?? 1, stances: last?.stances ?? null, locatedIn: located.map((r) => r.turnId) };
 }
 
-function demoConsensusLabel(db: Db, itemId: number, previous: ConsensusLabel | null, rng: Rng, spread: 1 | 2): ConsensusLabel {
+function demoConsensusLabel(
+  db: Db,
+  itemId: number,
+  previous: ConsensusLabel | null,
+  rng: Rng,
+  spread: 1 | 2,
+): ConsensusLabel {
   const item = findItem(db, itemId)!;
   const context = snippetContext(db, item.snippetId!);
   const { body } = playedScenarioOfRun(db, context.runId);
@@ -75,7 +83,11 @@ function demoConsensusLabel(db: Db, itemId: number, previous: ConsensusLabel | n
         return [p.id, stance && options.includes(stance) ? stance : POSITION_NOT_STATED];
       }),
     );
-    topics[topic.id] = { score: Math.min(5, Math.max(1, Math.round(judge.score) + jitter(rng, spread))), carriedForward: false, positions };
+    topics[topic.id] = {
+      score: Math.min(5, Math.max(1, Math.round(judge.score) + jitter(rng, spread))),
+      carriedForward: false,
+      positions,
+    };
   }
   return { kind: CONSENSUS_SNIPPET, topics };
 }
@@ -84,7 +96,14 @@ function demoConsensusLabel(db: Db, itemId: number, previous: ConsensusLabel | n
  * Labels `count` items of a study as one annotator, through allocation and validation like a real
  * session. `make` gets the annotator's previous label in the same conversation (for carry-forward).
  */
-function labelAs<P extends LabelPayload>(db: Db, studyId: number, annotatorId: number, count: number, rng: Rng, make: (itemId: number, previous: P | null) => P): void {
+function labelAs<P extends LabelPayload>(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+  count: number,
+  rng: Rng,
+  make: (itemId: number, previous: P | null) => P,
+): void {
   let previous: P | null = null;
   let previousRun: string | null = null;
   for (let i = 0; i < count; i++) {
@@ -93,7 +112,14 @@ function labelAs<P extends LabelPayload>(db: Db, studyId: number, annotatorId: n
     const item = findItem(db, lease.itemId)!;
     if (item.runId !== previousRun) previous = null;
     const payload = make(lease.itemId, previous);
-    submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload, clientToken: `demo-${studyId}-${annotatorId}-${lease.itemId}`, secondsOnTask: Math.round(35 + rng() * 90) });
+    submitLabel(db, {
+      studyId,
+      itemId: lease.itemId,
+      annotatorId,
+      payload,
+      clientToken: `demo-${studyId}-${annotatorId}-${lease.itemId}`,
+      secondsOnTask: Math.round(35 + rng() * 90),
+    });
     previous = payload;
     previousRun = item.runId;
   }
@@ -145,34 +171,65 @@ export interface DemoStudiesSummary {
 
 /** Creates the demo accounts and studies on a database that has none (idempotent: does nothing otherwise). */
 export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
-  if (listAnnotatorRows(db).length > 0 || listStudyRows(db).length > 0) return { created: false, accounts: DEMO_ACCOUNTS };
+  if (listAnnotatorRows(db).length > 0 || listStudyRows(db).length > 0)
+    return { created: false, accounts: DEMO_ACCOUNTS };
   const ids: Record<string, number> = {};
   for (const account of DEMO_ACCOUNTS) ids[account.username] = (await createAccount(db, account)).valueOf();
 
   const consensusGuidelines = loadGuidelines(CONSENSUS_SNIPPET);
-  const expertStudy = createConsensusStudy(db, { name: "Demo: expert snippet consensus", pool: "expert", trajectories: 4, guidelines: consensusGuidelines, config: { seed: 7 } });
+  const expertStudy = createConsensusStudy(db, {
+    name: "Demo: expert snippet consensus",
+    pool: "expert",
+    trajectories: 4,
+    guidelines: consensusGuidelines,
+    config: { seed: 7 },
+  });
   const items = itemsOfStudy(db, expertStudy);
   const runsInOrder = [...new Set(items.map((i) => i.runId))];
   const itemsOfFirst = (n: number) => items.filter((i) => runsInOrder.indexOf(i.runId) < n).length;
   // Ada has finished three trajectories, Ben two and half of the third: the study is part-way.
   const third = items.filter((i) => i.runId === runsInOrder[2]).length;
-  labelAs<ConsensusLabel>(db, expertStudy, ids.ada, itemsOfFirst(3), createRng(101), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(1000 + itemId), 1));
-  labelAs<ConsensusLabel>(db, expertStudy, ids.ben, itemsOfFirst(2) + Math.floor(third / 2), createRng(202), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(2000 + itemId), 1));
+  labelAs<ConsensusLabel>(db, expertStudy, ids.ada, itemsOfFirst(3), createRng(101), (itemId, prev) =>
+    demoConsensusLabel(db, itemId, prev, createRng(1000 + itemId), 1),
+  );
+  labelAs<ConsensusLabel>(
+    db,
+    expertStudy,
+    ids.ben,
+    itemsOfFirst(2) + Math.floor(third / 2),
+    createRng(202),
+    (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(2000 + itemId), 1),
+  );
 
   const crowdIds = DEMO_CROWD.map((w) => findOrCreateCrowdWorker(db, "link", w));
   const now = new Date().toISOString();
   for (const id of crowdIds) updateAnnotator(db, id, { qualifiedAt: now });
 
   // Same seed and size as the expert study, so it samples the same trajectories: the non-expert baseline.
-  const crowdConsensus = createConsensusStudy(db, { name: "Demo: crowd snippet consensus", pool: "crowd", trajectories: 4, guidelines: consensusGuidelines, config: { seed: 7 } });
-  crowdIds.slice(0, 3).forEach((id, w) =>
-    labelAs<ConsensusLabel>(db, crowdConsensus, id, itemsOfFirst(2), createRng(300 + w), (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(3000 + 97 * w + itemId), 2)),
-  );
+  const crowdConsensus = createConsensusStudy(db, {
+    name: "Demo: crowd snippet consensus",
+    pool: "crowd",
+    trajectories: 4,
+    guidelines: consensusGuidelines,
+    config: { seed: 7 },
+  });
+  crowdIds
+    .slice(0, 3)
+    .forEach((id, w) =>
+      labelAs<ConsensusLabel>(db, crowdConsensus, id, itemsOfFirst(2), createRng(300 + w), (itemId, prev) =>
+        demoConsensusLabel(db, itemId, prev, createRng(3000 + 97 * w + itemId), 2),
+      ),
+    );
 
   seedDemoMturkBatch(db, crowdConsensus, items.length - itemsOfFirst(2));
 
   if (abPairCount(db) > 0) {
-    const abStudy = createAbStudy(db, { name: "Demo: crowd A/B reactiveness", pool: "crowd", guidelines: loadGuidelines(AB_REACTIVENESS), config: { seed: 11, goldRate: 0.5 } });
+    const abStudy = createAbStudy(db, {
+      name: "Demo: crowd A/B reactiveness",
+      pool: "crowd",
+      guidelines: loadGuidelines(AB_REACTIVENESS),
+      config: { seed: 11, goldRate: 0.5 },
+    });
     const abItems = itemsOfStudy(db, abStudy);
     crowdIds.forEach((id, w) => {
       const rng = createRng(400 + w);

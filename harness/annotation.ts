@@ -12,7 +12,14 @@ export { seedDemo };
 export function addAnnotator(db: Db, username: string, role: "admin" | "expert" | "crowd", qualified = true): number {
   return db
     .insert(schema.annotators)
-    .values({ username, displayName: username, role, ...(role === "crowd" ? { channel: "link", externalId: username, qualifiedAt: qualified ? new Date().toISOString() : null } : {}) })
+    .values({
+      username,
+      displayName: username,
+      role,
+      ...(role === "crowd"
+        ? { channel: "link", externalId: username, qualifiedAt: qualified ? new Date().toISOString() : null }
+        : {}),
+    })
     .returning({ id: schema.annotators.id })
     .get().id;
 }
@@ -25,7 +32,10 @@ export function validConsensusLabel(db: Db, itemId: number, score = 3): Consensu
   return {
     kind: "consensus-snippet",
     topics: Object.fromEntries(
-      body.topics.map((t) => [t.id, { score, carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])) }]),
+      body.topics.map((t) => [
+        t.id,
+        { score, carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])) },
+      ]),
     ),
   };
 }

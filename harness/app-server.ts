@@ -41,7 +41,15 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const port = await freePort();
   const child: ChildProcess = spawn(resolve(ROOT, "node_modules/.bin/tsx"), ["scripts/serve.ts"], {
     cwd: ROOT,
-    env: { ...process.env, SOCRATES_BUILD_DIR: TEST_BUILD_DIR, ...options.env, SOCRATES_DB: dbPath, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      SOCRATES_BUILD_DIR: TEST_BUILD_DIR,
+      ...options.env,
+      SOCRATES_DB: dbPath,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";

@@ -7,7 +7,9 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean) as string[];
+const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(
+  Boolean,
+) as string[];
 
 export const chromiumPath = CANDIDATES.find((p) => existsSync(p)) ?? null;
 export const inCi = process.env.CI === "true";
@@ -15,11 +17,20 @@ export const inCi = process.env.CI === "true";
 export const runBrowserTests = chromiumPath !== null || inCi;
 
 export async function launchChromium(): Promise<Browser> {
-  if (!chromiumPath) throw new Error(`No Chromium found (looked in ${CANDIDATES.join(", ")}). Install it: apt-get install -y chromium`);
+  if (!chromiumPath)
+    throw new Error(`No Chromium found (looked in ${CANDIDATES.join(", ")}). Install it: apt-get install -y chromium`);
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     // Flags for a closed network and a root user: no sandbox, no background fetches.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   return watchingCsp(browser);
 }
@@ -30,13 +41,19 @@ const CSP_MARK = "[csp-violation]";
 /** Records each CSP violation of every page in `context` into `violations`. */
 async function watchContext(context: BrowserContext, violations: string[]): Promise<void> {
   await context.addInitScript((mark: string) => {
-    document.addEventListener("securitypolicyviolation", (e) => console.error(`${mark} ${e.effectiveDirective} blocked ${e.blockedURI || "inline"} on ${e.documentURI} (${e.sourceFile}:${e.lineNumber})`));
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(
+        `${mark} ${e.effectiveDirective} blocked ${e.blockedURI || "inline"} on ${e.documentURI} (${e.sourceFile}:${e.lineNumber})`,
+      ),
+    );
   }, CSP_MARK);
   context.on("console", (message) => {
     const text = message.text();
     // Chromium also reports each refusal on the console ("… violates the following Content Security
-    // Policy directive …"; older: "Refused to …"), including framing refusals, which raise no event in the framing page.
-    if (text.startsWith(CSP_MARK) || /Content Security Policy directive/.test(text)) violations.push(`${message.page()?.url() ?? "?"}: ${text}`);
+    // Policy directive …"; older: "Refused to …"), including framing refusals, which raise no event in the framing
+    // page.
+    if (text.startsWith(CSP_MARK) || /Content Security Policy directive/.test(text))
+      violations.push(`${message.page()?.url() ?? "?"}: ${text}`);
   });
 }
 

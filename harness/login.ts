@@ -14,11 +14,16 @@ export async function loginCookie(baseUrl: string, account: { username: string; 
     redirect: "manual",
   });
   const cookie = res.headers.get("set-cookie");
-  if (res.status !== 302 || !cookie) throw new Error(`login as ${account.username} failed: ${res.status} ${await res.text()}`);
+  if (res.status !== 302 || !cookie)
+    throw new Error(`login as ${account.username} failed: ${res.status} ${await res.text()}`);
   return cookie.split(";")[0];
 }
 
-export async function loginInBrowser(page: Page, baseUrl: string, account: { username: string; password: string }): Promise<void> {
+export async function loginInBrowser(
+  page: Page,
+  baseUrl: string,
+  account: { username: string; password: string },
+): Promise<void> {
   await page.goto(baseUrl + "/login");
   await page.getByLabel("Username").fill(account.username);
   await page.getByLabel("Password").fill(account.password);
@@ -26,7 +31,10 @@ export async function loginInBrowser(page: Page, baseUrl: string, account: { use
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
 }
 
-/** As the admin (already logged in on `page`), creates a crowd A/B study from the studies page; returns its id, with the dashboard open. */
+/**
+ * As the admin (already logged in on `page`), creates a crowd A/B study from the studies page; returns its id, with the
+ * dashboard open.
+ */
 export async function createCrowdAbStudy(page: Page, baseUrl: string, name: string): Promise<number> {
   await page.goto(baseUrl + "/admin/studies");
   await page.getByLabel(/A\/B reactiveness/).check();

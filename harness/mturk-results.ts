@@ -5,7 +5,11 @@
  * `Reject`. Built from an input CSV (the export's) and the workers' answers.
  */
 import { choiceField } from "../app/task-types/ab-reactiveness/answer-fields.ts";
-import { CROWD_SPECIAL_POSITIONS, positionField, scoreField } from "../app/task-types/consensus-snippet/answer-fields.ts";
+import {
+  CROWD_SPECIAL_POSITIONS,
+  positionField,
+  scoreField,
+} from "../app/task-types/consensus-snippet/answer-fields.ts";
 import { ITEM_ID_FIELD } from "../app/domain/crowd/answer-fields.ts";
 import { readFileSync } from "node:fs";
 import { parseCsv, toCsv } from "../app/domain/csv.ts";
@@ -56,7 +60,9 @@ export function exportedInput(batches: readonly { file: string }[], itemOrder: r
   const header = parsed[0].header;
   const at = header.indexOf("item_id");
   const position = new Map(itemOrder.map((id, i) => [id, i]));
-  const rows = parsed.flatMap((p) => p.records.map((r) => r.fields)).sort((a, b) => position.get(Number(a[at]))! - position.get(Number(b[at]))!);
+  const rows = parsed
+    .flatMap((p) => p.records.map((r) => r.fields))
+    .sort((a, b) => position.get(Number(a[at]))! - position.get(Number(b[at]))!);
   return { header, rows };
 }
 
@@ -97,9 +103,19 @@ export function mturkId(prefix: string, seed: string): string {
 
 export const BATCH_START = new Date("2026-11-23T17:00:00Z");
 
-export function mturkResultsCsv(input: InputCsv, assignments: readonly WorkerAssignment[], options: ResultsOptions = {}): string {
+export function mturkResultsCsv(
+  input: InputCsv,
+  assignments: readonly WorkerAssignment[],
+  options: ResultsOptions = {},
+): string {
   const answerColumns = options.withoutTaskAnswers ? [] : ["Answer.taskAnswers"];
-  const header = [...MTURK_FIXED_COLUMNS, ...input.header.map((h) => `Input.${h}`), ...answerColumns, "Approve", "Reject"];
+  const header = [
+    ...MTURK_FIXED_COLUMNS,
+    ...input.header.map((h) => `Input.${h}`),
+    ...answerColumns,
+    "Approve",
+    "Reject",
+  ];
   const rows = assignments.map((a, i) => {
     const hitRow = input.rows[a.hit];
     if (!hitRow) throw new Error(`no input row ${a.hit}`);
@@ -138,7 +154,13 @@ export function mturkResultsCsv(input: InputCsv, assignments: readonly WorkerAss
       Last7DaysApprovalRate: "0% (0/0)",
     };
     const answerCell = typeof a.answers === "string" ? a.answers : JSON.stringify([a.answers]);
-    return [...MTURK_FIXED_COLUMNS.map((c) => fixed[c]), ...hitRow, ...(options.withoutTaskAnswers ? [] : [answerCell]), "", ""];
+    return [
+      ...MTURK_FIXED_COLUMNS.map((c) => fixed[c]),
+      ...hitRow,
+      ...(options.withoutTaskAnswers ? [] : [answerCell]),
+      "",
+      "",
+    ];
   });
   // MTurk's own download: every field quoted, no formula guard (the importer reads what workers typed).
   return toCsv(header, rows, { quoteAll: true, verbatim: true });
@@ -160,14 +182,30 @@ export interface ScenarioShape {
 }
 
 /** crowd-form's answers for a snippet item, giving the label's scores and positions. */
-export function consensusAnswers(itemId: number, scenario: ScenarioShape, label: ConsensusLabel): Record<string, unknown> {
+export function consensusAnswers(
+  itemId: number,
+  scenario: ScenarioShape,
+  label: ConsensusLabel,
+): Record<string, unknown> {
   const answers: Record<string, unknown> = { [ITEM_ID_FIELD]: String(itemId) };
   for (const topic of scenario.topics) {
     const entry = label.topics[topic.id];
-    Object.assign(answers, group(AGREEMENT_SCORES.map((s) => scoreField(topic.id, s)), scoreField(topic.id, entry.score)));
+    Object.assign(
+      answers,
+      group(
+        AGREEMENT_SCORES.map((s) => scoreField(topic.id, s)),
+        scoreField(topic.id, entry.score),
+      ),
+    );
     for (const party of scenario.parties) {
       const values = [...topic.options.map((o) => o.label), ...CROWD_SPECIAL_POSITIONS];
-      Object.assign(answers, group(values.map((v) => positionField(topic.id, party.id, v)), positionField(topic.id, party.id, entry.positions[party.id])));
+      Object.assign(
+        answers,
+        group(
+          values.map((v) => positionField(topic.id, party.id, v)),
+          positionField(topic.id, party.id, entry.positions[party.id]),
+        ),
+      );
     }
   }
   return answers;

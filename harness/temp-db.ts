@@ -27,7 +27,14 @@ export function tempDb(): { db: Db; path: string; dir: string; cleanup: () => vo
 /** Row counts of every table: a cheap fingerprint for "the database is unchanged". */
 export function tableCounts(db: Db): Record<string, number> {
   const tables = db.$client
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name")
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",
+    )
     .all() as { name: string }[];
-  return Object.fromEntries(tables.map(({ name }) => [name, (db.$client.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]));
+  return Object.fromEntries(
+    tables.map(({ name }) => [
+      name,
+      (db.$client.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n,
+    ]),
+  );
 }

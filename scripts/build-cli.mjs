@@ -17,7 +17,9 @@ import { dirname, join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BUILD_INFO, CLI_DIR, cliBuildIsFresh, ROOT } from "./cli-bundle.mjs";
 
-const SELF = relative(ROOT, new URL(import.meta.url).pathname).split(sep).join("/");
+const SELF = relative(ROOT, new URL(import.meta.url).pathname)
+  .split(sep)
+  .join("/");
 
 /**
  * Source files that find their data next to themselves (`import.meta.dirname`, e.g. the prompt
@@ -33,7 +35,10 @@ const sourceDirectories = {
       const text = await readFile(args.path, "utf8");
       if (!text.includes("import.meta.dirname")) return undefined;
       const fromBundle = relative(CLI_DIR, dirname(args.path)).split(sep).join("/");
-      const replaced = text.replaceAll("import.meta.dirname", `(import.meta.dirname + ${JSON.stringify("/" + fromBundle)})`);
+      const replaced = text.replaceAll(
+        "import.meta.dirname",
+        `(import.meta.dirname + ${JSON.stringify("/" + fromBundle)})`,
+      );
       return { contents: replaced, loader: args.path.endsWith(".tsx") ? "tsx" : "ts" };
     });
   },

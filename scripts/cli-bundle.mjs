@@ -10,7 +10,10 @@ import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dirname, "..");
-/** Git-ignored; replaced whole by each build. SOCRATES_CLI_DIR puts it elsewhere inside the checkout (a test's own build). */
+/**
+ * Git-ignored; replaced whole by each build. SOCRATES_CLI_DIR puts it elsewhere inside the checkout (a test's own
+ * build).
+ */
 export const CLI_DIR = resolve(ROOT, process.env.SOCRATES_CLI_DIR || join("dist", "cli"));
 export const CLI_ENTRY = join(CLI_DIR, "cli.mjs");
 export const BUILD_INFO = join(CLI_DIR, "build-info.json");

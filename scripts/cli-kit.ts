@@ -58,7 +58,10 @@ export interface UserErrorGuard {
   async<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-/** A guard for one command: errors of the listed classes (bad input, bad configuration) exit with code 2 and their message. */
+/**
+ * A guard for one command: errors of the listed classes (bad input, bad configuration) exit with code 2 and their
+ * message.
+ */
 export function guardUserErrors(...inputErrors: ErrorClass[]): UserErrorGuard {
   const translate = (err: unknown): never => {
     if (inputErrors.some((E) => err instanceof E)) throw new UserError((err as Error).message);

@@ -60,7 +60,12 @@ export async function describeCommands(): Promise<CommandEntry[]> {
     (await load())(program);
     const help = program.createHelp();
     for (const c of program.commands) {
-      entries.push({ names: [c.name(), ...c.aliases()], module, term: help.subcommandTerm(c), description: help.subcommandDescription(c) });
+      entries.push({
+        names: [c.name(), ...c.aliases()],
+        module,
+        term: help.subcommandTerm(c),
+        description: help.subcommandDescription(c),
+      });
     }
   }
   return entries;

@@ -39,7 +39,11 @@ export interface CommandLineChange {
 }
 
 /** The command line of `command` as parsed, with `change` applied: `npx socrates …`, shell-quoted. */
-export function commandLine(command: Command, change: CommandLineChange = {}, env: Record<string, string | undefined> = process.env): string {
+export function commandLine(
+  command: Command,
+  change: CommandLineChange = {},
+  env: Record<string, string | undefined> = process.env,
+): string {
   const chain: Command[] = [];
   for (let c: Command | null = command; c; c = c.parent) chain.unshift(c);
   const set = new Map(Object.entries(change.set ?? {}));
@@ -57,7 +61,9 @@ export function commandLine(command: Command, change: CommandLineChange = {}, en
   const operands = command.args.map(String);
   if (operands.some((a) => a.startsWith("-"))) words.push("--");
   words.push(...operands);
-  const assignments = CARRIED_ENV.filter((name) => env[name] !== undefined && env[name] !== "").map((name) => `${name}=${shellQuote(env[name]!)}`);
+  const assignments = CARRIED_ENV.filter((name) => env[name] !== undefined && env[name] !== "").map(
+    (name) => `${name}=${shellQuote(env[name]!)}`,
+  );
   return [...assignments, "npx", chain[0].name(), ...words.map(shellQuote)].join(" ");
 }
 

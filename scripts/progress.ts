@@ -85,7 +85,8 @@ export function createProgress(label: string, total: number, options: ProgressOp
       done += steps;
       skipped += steps;
       if (tty) draw("already done");
-      else if (Math.floor(before / plainEvery) !== Math.floor(done / plainEvery) || done === total) stream.write(`${label} ${counts()} already done\n`);
+      else if (Math.floor(before / plainEvery) !== Math.floor(done / plainEvery) || done === total)
+        stream.write(`${label} ${counts()} already done\n`);
     },
     done() {
       if (finished) return;

@@ -1,7 +1,7 @@
 /**
  * `npm run screenshots`: the run viewer, a study dashboard, both task pages (consensus snippet,
- * A/B reactiveness) and the demo benchmark's report at 1280 px and 390 px, from the real server on a fresh demo database in
- * Chromium, into exports/screenshots/ (git-ignored). Builds into build-screenshots/ so neither a
+ * A/B reactiveness) and the demo benchmark's report at 1280 px and 390 px, from the real server on a fresh demo
+ * database in Chromium, into exports/screenshots/ (git-ignored). Builds into build-screenshots/ so neither a
  * running `npm start` (build/) nor a test run (build-test/) is disturbed.
  */
 import { mkdirSync, readFileSync } from "node:fs";
@@ -73,14 +73,25 @@ const SHOTS: Shot[] = [
     name: "task-ab",
     open: async (page, server, abStudy) => {
       const worker = "SCREENSHOT_W1";
-      await page.goto(`${server.url}/crowd/start?${new URLSearchParams({ study: String(abStudy), worker, sig: crowdLinkSignature(abStudy, worker, SECRET) })}`);
+      await page.goto(
+        `${server.url}/crowd/start?${new URLSearchParams({ study: String(abStudy), worker, sig: crowdLinkSignature(abStudy, worker, SECRET) })}`,
+      );
       await page.locator("[data-item]").first().waitFor();
     },
   },
 ];
 
-async function capture(browser: Browser, server: AppServer, abStudy: number, shot: Shot, width: number): Promise<string> {
-  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 }, deviceScaleFactor: 1 });
+async function capture(
+  browser: Browser,
+  server: AppServer,
+  abStudy: number,
+  shot: Shot,
+  width: number,
+): Promise<string> {
+  const context = await browser.newContext({
+    viewport: { width, height: width < 600 ? 844 : 900 },
+    deviceScaleFactor: 1,
+  });
   try {
     const page = await context.newPage();
     await shot.open(page, server, abStudy);
@@ -102,10 +113,16 @@ async function main(): Promise<void> {
     // The demo's A/B study is fully labelled: a fresh one, and a crowd worker who passed the
     // reading test, so their signed link leads straight to its task page.
     const db = openDatabase(server.dbPath);
-    const abStudy = createAbStudy(db, { name: "Screenshots: crowd A/B reactiveness", pool: "crowd", guidelines: loadGuidelines(AB_REACTIVENESS), config: { seed: 5 } });
+    const abStudy = createAbStudy(db, {
+      name: "Screenshots: crowd A/B reactiveness",
+      pool: "crowd",
+      guidelines: loadGuidelines(AB_REACTIVENESS),
+      config: { seed: 5 },
+    });
     addAnnotator(db, "SCREENSHOT_W1", "crowd", true);
     db.$client.close();
-    for (const shot of SHOTS) for (const width of WIDTHS) console.log(`  ${await capture(browser, server, abStudy, shot, width)}`);
+    for (const shot of SHOTS)
+      for (const width of WIDTHS) console.log(`  ${await capture(browser, server, abStudy, shot, width)}`);
   } finally {
     await browser.close();
     await server.stop();

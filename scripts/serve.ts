@@ -28,7 +28,11 @@ import { buildDirectory } from "./build-dir.ts";
  * cost a failed stat per request, about 8% of the server's time under load.
  */
 function topLevelFiles(dir: string): express.RequestHandler {
-  const files = new Set(readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `/${e.name}`));
+  const files = new Set(
+    readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => `/${e.name}`),
+  );
   const serve = express.static(dir, { maxAge: "1h" });
   return (req, res, next) => (files.has(req.path) ? serve(req, res, next) : next());
 }
@@ -41,19 +45,27 @@ const settings = serverSettings();
 const db = getDb();
 if (isEmpty(db)) {
   const summary = seedDemo(db);
-  console.log(`Seeded the demo study: ${summary.inserted.scenarios} scenarios, ${summary.inserted.runs} runs, ${summary.inserted.evaluations} evaluations.`);
+  console.log(
+    `Seeded the demo study: ${summary.inserted.scenarios} scenarios, ${summary.inserted.runs} runs, ${summary.inserted.evaluations} evaluations.`,
+  );
   // The run viewer shows stored metrics; compute them for the demo so it has them from the start.
   const metrics = computeMetrics(db);
   console.log(`Computed ${metrics.rows.length} metric values for the demo runs and pairs.`);
   const studies = await seedDemoStudies(db);
-  if (studies.created) console.log("Seeded the demo annotation studies: an expert consensus study partly labelled by two experts, a crowd consensus study (link workers and a small imported MTurk batch) and a crowd A/B study.");
+  if (studies.created)
+    console.log(
+      "Seeded the demo annotation studies: an expert consensus study partly labelled by two experts, a crowd consensus study (link workers and a small imported MTurk batch) and a crowd A/B study.",
+    );
   // After the studies, which sample the hand-written runs: the benchmark's stand-in runs stay out of them.
   const bench = seedDemoBenchmark(db);
-  console.log(`Seeded the demo benchmark "${bench.plan.plan.name}": ${bench.imported.inserted.runs} runs, ${bench.imported.inserted.evaluations} evaluations (stand-in output, not model output).`);
+  console.log(
+    `Seeded the demo benchmark "${bench.plan.plan.name}": ${bench.imported.inserted.runs} runs, ${bench.imported.inserted.evaluations} evaluations (stand-in output, not model output).`,
+  );
 }
 // Print a demo login only while its demo password still works (never once someone changed it).
 const workingDemoLogins: (typeof DEMO_ACCOUNTS)[number][] = [];
-for (const account of DEMO_ACCOUNTS) if (await authenticate(db, account.username, account.password)) workingDemoLogins.push(account);
+for (const account of DEMO_ACCOUNTS)
+  if (await authenticate(db, account.username, account.password)) workingDemoLogins.push(account);
 
 const app = express();
 app.disable("x-powered-by");
@@ -79,7 +91,11 @@ if (dev) {
   app.use(topLevelFiles(join(dir, "client")));
   build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
 }
-app.all("*", bodyLimit(settings.maxBodyBytes), remixHandler({ build, mode: dev ? "development" : "production", appOrigin: settings.appOrigin }));
+app.all(
+  "*",
+  bodyLimit(settings.maxBodyBytes),
+  remixHandler({ build, mode: dev ? "development" : "production", appOrigin: settings.appOrigin }),
+);
 
 const server = app.listen(port, host, () => {
   const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}/`;
@@ -87,7 +103,8 @@ const server = app.listen(port, host, () => {
   console.log(`Database: ${databasePath()}`);
   if (workingDemoLogins.length) {
     console.log("Demo logins (demo only — change or deactivate them before real use):");
-    for (const a of workingDemoLogins) console.log(`  ${a.role.padEnd(6)} ${a.username.padEnd(6)} password: ${a.password}`);
+    for (const a of workingDemoLogins)
+      console.log(`  ${a.role.padEnd(6)} ${a.username.padEnd(6)} password: ${a.password}`);
   }
   console.log("");
 });

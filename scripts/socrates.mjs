@@ -13,7 +13,8 @@ import { CLI_ENTRY, cliBuildIsFresh } from "./cli-bundle.mjs";
 
 /** Rebuilds a stale dist/cli/ in a child process; whether a fresh build is then in place. */
 function rebuild() {
-  if (process.stderr.isTTY) process.stderr.write("socrates: the sources changed since dist/cli/ was built; rebuilding it\n");
+  if (process.stderr.isTTY)
+    process.stderr.write("socrates: the sources changed since dist/cli/ was built; rebuilding it\n");
   // Build errors are not shown here: the tsx fallback then reports the same source error.
   spawnSync(process.execPath, [join(import.meta.dirname, "build-cli.mjs")], { stdio: "ignore" });
   return cliBuildIsFresh();

@@ -18,7 +18,8 @@ function filters(): string[] {
 
 function buildCli(): void {
   const result = spawnSync(process.execPath, [resolve(ROOT, "scripts/build-cli.mjs")], { cwd: ROOT, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`building the CLI (scripts/build-cli.mjs) failed:\n${result.stdout}${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`building the CLI (scripts/build-cli.mjs) failed:\n${result.stdout}${result.stderr}`);
 }
 
 export default function setup(): void {

@@ -28,7 +28,9 @@ export function ConsensusChart({ series, totalTurns, mediatorTurns, title }: Pro
   const innerH = HEIGHT - PAD.top - PAD.bottom;
   const x = (t: number) => PAD.left + (totalTurns === 0 ? 0 : (t / totalTurns) * innerW);
   const y = (v: number) => PAD.top + (1 - v) * innerH;
-  const xTicks = Array.from({ length: totalTurns + 1 }, (_, t) => t).filter((t) => t % (totalTurns > 20 ? 5 : 2) === 0 || t === totalTurns);
+  const xTicks = Array.from({ length: totalTurns + 1 }, (_, t) => t).filter(
+    (t) => t % (totalTurns > 20 ? 5 : 2) === 0 || t === totalTurns,
+  );
   return (
     <figure className="chart" data-testid="consensus-chart">
       <ScrollX label={title}>

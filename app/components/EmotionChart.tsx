@@ -12,11 +12,17 @@ function EmotionChart({ chart }: { chart: EmotionChartView }) {
     <figure className="report-figure" data-testid="emotion-chart" data-source={chart.label}>
       <ScrollX label={title}>
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data */}
-        <div className="report-svg" role="img" aria-label={`${title}: each party's 0–100 score at its turns, mediator turns as rules`} dangerouslySetInnerHTML={{ __html: chart.svg }} />
+        <div
+          className="report-svg"
+          role="img"
+          aria-label={`${title}: each party's 0–100 score at its turns, mediator turns as rules`}
+          dangerouslySetInnerHTML={{ __html: chart.svg }}
+        />
       </ScrollX>
       {chart.failedParties.length > 0 ? (
         <p className="callout warning" data-testid="emotion-failed">
-          The emotion judge failed on {chart.failedParties.join(", ")}: no line for them, and this trajectory's emotion metrics stay empty (not computed without them).
+          The emotion judge failed on {chart.failedParties.join(", ")}: no line for them, and this trajectory's emotion
+          metrics stay empty (not computed without them).
         </p>
       ) : null}
     </figure>
@@ -29,7 +35,8 @@ export function EmotionSection({ runId, charts }: { runId: string; charts: Emoti
       <h2>Emotion over the run</h2>
       {charts.length === 0 ? (
         <p className="empty-state">
-          This run has no emotion scores: simulate with <code>--emotion</code>, or score it with <code>npx socrates evaluate --method emotion --run {runId}</code>.
+          This run has no emotion scores: simulate with <code>--emotion</code>, or score it with{" "}
+          <code>npx socrates evaluate --method emotion --run {runId}</code>.
         </p>
       ) : (
         <>
@@ -37,8 +44,8 @@ export function EmotionSection({ runId, charts }: { runId: string; charts: Emoti
             <EmotionChart key={c.key} chart={c} />
           ))}
           <p className="muted">
-            0–100, higher = calmer and more open. Hover a point for the party's reason — private, like the thoughts: the other parties and the mediator never saw
-            it.
+            0–100, higher = calmer and more open. Hover a point for the party's reason — private, like the thoughts: the
+            other parties and the mediator never saw it.
           </p>
         </>
       )}

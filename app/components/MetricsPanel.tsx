@@ -1,5 +1,12 @@
 import type { EvaluationView, MetricView, RunMetrics } from "../domain/catalog-views.ts";
-import { explainMetric, formatMetricValue, formatParams, metricLabel, unitsNote, unmediatedNote } from "../domain/metrics/metric-format.ts";
+import {
+  explainMetric,
+  formatMetricValue,
+  formatParams,
+  metricLabel,
+  unitsNote,
+  unmediatedNote,
+} from "../domain/metrics/metric-format.ts";
 import { runMetricTables } from "../domain/metrics/run-metric-tables.ts";
 
 function MetricTable({ title, rows }: { title: string; rows: MetricView[] }) {
@@ -31,8 +38,19 @@ function MetricTable({ title, rows }: { title: string; rows: MetricView[] }) {
   );
 }
 
-/** The stored metrics of a run, one table per evaluation and one for the run itself (tables and rows from the metric registry). */
-export function MetricsPanel({ run, metrics, evaluations }: { run: { id: string; mediated: boolean }; metrics: RunMetrics; evaluations: Pick<EvaluationView, "id" | "method" | "backbone">[] }) {
+/**
+ * The stored metrics of a run, one table per evaluation and one for the run itself (tables and rows from the metric
+ * registry).
+ */
+export function MetricsPanel({
+  run,
+  metrics,
+  evaluations,
+}: {
+  run: { id: string; mediated: boolean };
+  metrics: RunMetrics;
+  evaluations: Pick<EvaluationView, "id" | "method" | "backbone">[];
+}) {
   if (metrics.computedAt === null) {
     return (
       <section data-testid="metrics">
@@ -53,8 +71,8 @@ export function MetricsPanel({ run, metrics, evaluations }: { run: { id: string;
       </div>
       <p className="muted">
         {run.mediated ? null : <>{unmediatedNote()} </>}
-        {unitsNote()} “—” marks a metric that is undefined for this run, with the reason. Computed {metrics.computedAt.slice(0, 16).replace("T", " ")} UTC with{" "}
-        <code>npx socrates metrics</code>.
+        {unitsNote()} “—” marks a metric that is undefined for this run, with the reason. Computed{" "}
+        {metrics.computedAt.slice(0, 16).replace("T", " ")} UTC with <code>npx socrates metrics</code>.
       </p>
     </section>
   );

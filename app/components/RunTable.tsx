@@ -5,13 +5,31 @@ import { SortHeader } from "./SortHeader.tsx";
 import { ScrollX } from "./ScrollX.tsx";
 
 /** A column header: a sort link when the page sorts (`sort` given), plain text otherwise. */
-function Header({ label, sortKey, sort, numeric = false }: { label: string; sortKey: string; sort?: SortState; numeric?: boolean }) {
+function Header({
+  label,
+  sortKey,
+  sort,
+  numeric = false,
+}: {
+  label: string;
+  sortKey: string;
+  sort?: SortState;
+  numeric?: boolean;
+}) {
   if (sort) return <SortHeader label={label} sortKey={sortKey} sort={sort} numeric={numeric} />;
   return <th className={numeric ? "num" : undefined}>{label}</th>;
 }
 
 /** The runs table; given `sort`, its headers sort it through the query string (the runs page). */
-export function RunTable({ runs, showScenario = true, sort }: { runs: RunListItem[]; showScenario?: boolean; sort?: SortState }) {
+export function RunTable({
+  runs,
+  showScenario = true,
+  sort,
+}: {
+  runs: RunListItem[];
+  showScenario?: boolean;
+  sort?: SortState;
+}) {
   if (runs.length === 0) return <p className="empty-state">{sort ? "No run matches." : "No runs yet."}</p>;
   return (
     <ScrollX label="Runs">

@@ -1,7 +1,17 @@
 /** Background, topics with lettered options, and parties with their stances and weights. */
 import type { Party, Topic } from "../domain/bundle.ts";
 
-export function ScenarioDetails({ background, topics, parties, collapsible = false }: { background: string; topics: Topic[]; parties: Party[]; collapsible?: boolean }) {
+export function ScenarioDetails({
+  background,
+  topics,
+  parties,
+  collapsible = false,
+}: {
+  background: string;
+  topics: Topic[];
+  parties: Party[];
+  collapsible?: boolean;
+}) {
   const body = (
     <>
       <p className="background">{background}</p>

@@ -3,7 +3,15 @@ import type { Party, Topic } from "../domain/bundle.ts";
 import type { EvaluationView } from "../domain/catalog-views.ts";
 import { ScrollX } from "./ScrollX.tsx";
 
-export function TopicScoreTable({ evaluation, topics, parties }: { evaluation: Pick<EvaluationView, "backbone" | "topics" | "reasons">; topics: Topic[]; parties: Party[] }) {
+export function TopicScoreTable({
+  evaluation,
+  topics,
+  parties,
+}: {
+  evaluation: Pick<EvaluationView, "backbone" | "topics" | "reasons">;
+  topics: Topic[];
+  parties: Party[];
+}) {
   return (
     <div className="topic-scores" data-testid="topic-scores">
       <p className="muted">Judge: {evaluation.backbone}</p>
@@ -13,7 +21,8 @@ export function TopicScoreTable({ evaluation, topics, parties }: { evaluation: P
         return (
           <details key={series.topicId} open>
             <summary>
-              <code>{series.topicId}</code> {topic?.name} — final score <strong>{series.values[series.values.length - 1]}</strong>/5
+              <code>{series.topicId}</code> {topic?.name} — final score{" "}
+              <strong>{series.values[series.values.length - 1]}</strong>/5
             </summary>
             {locatedTurns.length === 0 ? (
               <p className="muted">The judge located no turn for this topic: it stays at its starting score.</p>

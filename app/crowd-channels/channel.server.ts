@@ -35,7 +35,10 @@ export type ChannelEntry =
        * null when the entrant may start — which happens only by a POST, through `enter`.
        */
       check(db: Db, study: StudyRow, params: URLSearchParams): Exclude<EntryOutcome, { kind: "session" }> | null;
-      /** Creates what entering needs (a POST only); `created`: it wrote a new worker or session, which counts against the entry limits. */
+      /**
+       * Creates what entering needs (a POST only); `created`: it wrote a new worker or session, which counts against
+       * the entry limits.
+       */
       enter(db: Db, study: StudyRow, params: URLSearchParams): EntryOutcome & { created?: boolean };
       /** Its ids are unsigned (anyone can type them): new entries are limited per network and study. */
       unsigned: boolean;
@@ -59,7 +62,13 @@ export interface ChannelCompletion {
   /** The channel's own end-of-work step (a completion code); null: the usual end of work page. */
   finish: ((db: Db, studyId: number, annotatorId: number) => CompletionStep) | null;
   /** What the end page shows without writing (its GET): the code or the lock-out, else null while work goes on. */
-  endView: ((db: Db, studyId: number, annotatorId: number) => Extract<CompletionStep, { kind: "complete" } | { kind: "not-qualified" }> | null) | null;
+  endView:
+    | ((
+        db: Db,
+        studyId: number,
+        annotatorId: number,
+      ) => Extract<CompletionStep, { kind: "complete" } | { kind: "not-qualified" }> | null)
+    | null;
   /** Where a worker whose reading-test attempts are used up goes; null: they stay on the test page. */
   lockedOutPath(studyId: number): string | null;
 }

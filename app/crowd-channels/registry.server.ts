@@ -29,7 +29,9 @@ export function crowdChannel(id: CrowdChannelId): CrowdChannel {
 }
 
 /** The channel whose /crowd/start parameters the request carries, if any. */
-export function channelForEntry(params: URLSearchParams): (CrowdChannel & { entry: Extract<CrowdChannel["entry"], { path: "/crowd/start" }> }) | null {
+export function channelForEntry(
+  params: URLSearchParams,
+): (CrowdChannel & { entry: Extract<CrowdChannel["entry"], { path: "/crowd/start" }> }) | null {
   for (const channel of CROWD_CHANNELS) {
     const entry = channel.entry;
     if ("matches" in entry && entry.matches(params)) return { ...channel, entry };
@@ -49,7 +51,11 @@ export function channelOfWorker(workerChannel: string | null): CrowdChannel | nu
  * Where a worker goes next when their channel ends work its own way (Prolific's completion code):
  * the step's page, or the end page. Null when the channel has no such step (the usual allocation).
  */
-export function channelNextPath(db: Db, studyId: number, worker: { id: number; channel: string | null }): string | null {
+export function channelNextPath(
+  db: Db,
+  studyId: number,
+  worker: { id: number; channel: string | null },
+): string | null {
   const finish = channelOfWorker(worker.channel)?.completion.finish;
   if (!finish) return null;
   const step = finish(db, studyId, worker.id);

@@ -4,5 +4,9 @@ import { qualifiedAt } from "../server/models/annotator.server.ts";
 import type { EntryOutcome } from "./channel.server.ts";
 
 export function crowdSession(db: Db, studyId: number, annotatorId: number): EntryOutcome {
-  return { kind: "session", annotatorId, next: qualifiedAt(db, annotatorId) ? `/annotate/${studyId}/next` : `/crowd/qualify?study=${studyId}` };
+  return {
+    kind: "session",
+    annotatorId,
+    next: qualifiedAt(db, annotatorId) ? `/annotate/${studyId}/next` : `/crowd/qualify?study=${studyId}`,
+  };
 }

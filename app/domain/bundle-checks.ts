@@ -54,7 +54,9 @@ export function summariseRun(run: Run): RunSummary {
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
       : v,
   );
 }
@@ -69,7 +71,8 @@ export function playedScenario(lookup: RecordLookup, conditionId: string): Scena
 function duplicateIds(records: { id: string }[], key: keyof Bundle, problems: BundleProblem[]): void {
   const seen = new Set<string>();
   records.forEach((record, i) => {
-    if (seen.has(record.id)) problems.push({ path: [key, i, "id"], message: `duplicate id "${record.id}" in this bundle` });
+    if (seen.has(record.id))
+      problems.push({ path: [key, i, "id"], message: `duplicate id "${record.id}" in this bundle` });
     seen.add(record.id);
   });
 }
@@ -99,20 +102,48 @@ export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): Bun
     const partyIds = played.parties.map((p) => p.id);
     const order = [...run.party_order].sort();
     if (order.join(",") !== [...partyIds].sort().join(",")) {
-      problems.push({ path: ["runs", i, "party_order"], message: `party_order must list the scenario's parties (${partyIds.join(", ")}) once each` });
+      problems.push({
+        path: ["runs", i, "party_order"],
+        message: `party_order must list the scenario's parties (${partyIds.join(", ")}) once each`,
+      });
     }
   });
 
   bundle.matched_pairs.forEach((pair, i) => {
     const mediated = lookup.run(pair.mediated_run_id);
     const unmediated = lookup.run(pair.unmediated_run_id);
-    if (!lookup.condition(pair.condition_id)) problems.push({ path: ["matched_pairs", i, "condition_id"], message: `unknown condition "${pair.condition_id}"` });
-    if (!mediated) problems.push({ path: ["matched_pairs", i, "mediated_run_id"], message: `unknown run "${pair.mediated_run_id}"` });
-    else if (!mediated.mediated) problems.push({ path: ["matched_pairs", i, "mediated_run_id"], message: `run "${mediated.id}" has no mediator` });
-    else if (mediated.conditionId !== pair.condition_id) problems.push({ path: ["matched_pairs", i, "mediated_run_id"], message: `run "${mediated.id}" belongs to condition "${mediated.conditionId}"` });
-    if (!unmediated) problems.push({ path: ["matched_pairs", i, "unmediated_run_id"], message: `unknown run "${pair.unmediated_run_id}"` });
-    else if (unmediated.mediated) problems.push({ path: ["matched_pairs", i, "unmediated_run_id"], message: `run "${unmediated.id}" has a mediator` });
-    else if (unmediated.conditionId !== pair.condition_id) problems.push({ path: ["matched_pairs", i, "unmediated_run_id"], message: `run "${unmediated.id}" belongs to condition "${unmediated.conditionId}"` });
+    if (!lookup.condition(pair.condition_id))
+      problems.push({
+        path: ["matched_pairs", i, "condition_id"],
+        message: `unknown condition "${pair.condition_id}"`,
+      });
+    if (!mediated)
+      problems.push({
+        path: ["matched_pairs", i, "mediated_run_id"],
+        message: `unknown run "${pair.mediated_run_id}"`,
+      });
+    else if (!mediated.mediated)
+      problems.push({ path: ["matched_pairs", i, "mediated_run_id"], message: `run "${mediated.id}" has no mediator` });
+    else if (mediated.conditionId !== pair.condition_id)
+      problems.push({
+        path: ["matched_pairs", i, "mediated_run_id"],
+        message: `run "${mediated.id}" belongs to condition "${mediated.conditionId}"`,
+      });
+    if (!unmediated)
+      problems.push({
+        path: ["matched_pairs", i, "unmediated_run_id"],
+        message: `unknown run "${pair.unmediated_run_id}"`,
+      });
+    else if (unmediated.mediated)
+      problems.push({
+        path: ["matched_pairs", i, "unmediated_run_id"],
+        message: `run "${unmediated.id}" has a mediator`,
+      });
+    else if (unmediated.conditionId !== pair.condition_id)
+      problems.push({
+        path: ["matched_pairs", i, "unmediated_run_id"],
+        message: `run "${unmediated.id}" belongs to condition "${unmediated.conditionId}"`,
+      });
   });
 
   bundle.ab_pairs.forEach((pair, i) => problems.push(...checkAbPair(pair, i, lookup)));
@@ -129,21 +160,34 @@ export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): Bun
     const partyIds = played.parties.map((p) => p.id);
     (evaluation.errors ?? []).forEach((error, j) => {
       if (error.topic_id && !topicIds.includes(error.topic_id)) {
-        problems.push({ path: ["evaluations", i, "errors", j, "topic_id"], message: `unknown topic id "${error.topic_id}"` });
+        problems.push({
+          path: ["evaluations", i, "errors", j, "topic_id"],
+          message: `unknown topic id "${error.topic_id}"`,
+        });
       }
       if (error.party_id && !partyIds.includes(error.party_id)) {
-        problems.push({ path: ["evaluations", i, "errors", j, "party_id"], message: `unknown party id "${error.party_id}"` });
+        problems.push({
+          path: ["evaluations", i, "errors", j, "party_id"],
+          message: `unknown party id "${error.party_id}"`,
+        });
       }
     });
     const outputPath = ["evaluations", i, "output"];
     if (evaluation.method === "topic-localized") {
-      for (const p of checkTopicJudgeOutput(evaluation.output, { topicIds, partyIds, totalTurns: run.speakers.length })) {
+      for (const p of checkTopicJudgeOutput(evaluation.output, {
+        topicIds,
+        partyIds,
+        totalTurns: run.speakers.length,
+      })) {
         problems.push({ path: [...outputPath, ...p.path], message: p.message });
       }
       const failedTopics = new Set((evaluation.errors ?? []).map((e) => e.topic_id));
       for (const topicId of topicIds) {
         if (!(topicId in evaluation.output) && !failedTopics.has(topicId)) {
-          problems.push({ path: outputPath, message: `no judge output for topic "${topicId}" (if the judge failed on it, record an error with that topic_id)` });
+          problems.push({
+            path: outputPath,
+            message: `no judge output for topic "${topicId}" (if the judge failed on it, record an error with that topic_id)`,
+          });
         }
       }
     } else if (evaluation.method === "per-turn") {
@@ -157,7 +201,10 @@ export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): Bun
       const failedParties = new Set((evaluation.errors ?? []).map((e) => e.party_id));
       for (const partyId of partyIds) {
         if (!(partyId in evaluation.output) && !failedParties.has(partyId)) {
-          problems.push({ path: outputPath, message: `no emotion-judge output for party "${partyId}" (if the judge failed on it, record an error with that party_id)` });
+          problems.push({
+            path: outputPath,
+            message: `no emotion-judge output for party "${partyId}" (if the judge failed on it, record an error with that party_id)`,
+          });
         }
       }
     }
@@ -176,10 +223,14 @@ function checkAbPair(pair: AbPairRecord, i: number, lookup: RecordLookup): Bundl
   const scenario = lookup.scenario(pair.scenario_id);
   if (!scenario) at("scenario_id", `unknown scenario "${pair.scenario_id}"`);
   else if (!scenario.parties.some((p) => p.id === pair.target_party)) {
-    at("target_party", `"${pair.target_party}" is not a party of scenario "${pair.scenario_id}" (${scenario.parties.map((p) => p.id).join(", ")})`);
+    at(
+      "target_party",
+      `"${pair.target_party}" is not a party of scenario "${pair.scenario_id}" (${scenario.parties.map((p) => p.id).join(", ")})`,
+    );
   }
   if (pair.run_a_id === pair.run_b_id) at("run_b_id", `run_b_id must differ from run_a_id ("${pair.run_a_id}")`);
-  if (pair.level_a === pair.level_b) at("level_b", `level_b must differ from level_a (both ${pair.level_a}): a pair compares two levels`);
+  if (pair.level_a === pair.level_b)
+    at("level_b", `level_b must differ from level_a (both ${pair.level_a}): a pair compares two levels`);
 
   const runs: (RunSummary | undefined)[] = [];
   for (const field of ["run_a_id", "run_b_id"] as const) {
@@ -196,7 +247,10 @@ function checkAbPair(pair: AbPairRecord, i: number, lookup: RecordLookup): Bundl
   }
   const [a, b] = runs;
   if (a && b && a.id !== b.id && a.simulatorBackbone !== b.simulatorBackbone) {
-    at("run_b_id", `both runs need the same simulator backbone: run "${a.id}" uses "${a.simulatorBackbone}", run "${b.id}" uses "${b.simulatorBackbone}"`);
+    at(
+      "run_b_id",
+      `both runs need the same simulator backbone: run "${a.id}" uses "${a.simulatorBackbone}", run "${b.id}" uses "${b.simulatorBackbone}"`,
+    );
   } else if (a && b && a.id !== b.id && problems.length === 0) {
     problems.push(...checkAbLevels(pair, i, lookup, [a, b]));
   }
@@ -207,7 +261,12 @@ function checkAbPair(pair: AbPairRecord, i: number, lookup: RecordLookup): Bundl
  * The levels an A/B pair declares must be the ones its runs played (the stored personas), and
  * the two runs must be the same conversation setting but for the target's level.
  */
-function checkAbLevels(pair: AbPairRecord, i: number, lookup: RecordLookup, runs: [RunSummary, RunSummary]): BundleProblem[] {
+function checkAbLevels(
+  pair: AbPairRecord,
+  i: number,
+  lookup: RecordLookup,
+  runs: [RunSummary, RunSummary],
+): BundleProblem[] {
   const problems: BundleProblem[] = [];
   const at = (field: string, message: string) => problems.push({ path: ["ab_pairs", i, field], message });
   const bodies = runs.map((r) => playedScenario(lookup, r.conditionId));
@@ -218,17 +277,31 @@ function checkAbLevels(pair: AbPairRecord, i: number, lookup: RecordLookup, runs
   (["level_a", "level_b"] as const).forEach((field, k) => {
     const target = bodies[k]!.parties.find((p) => p.id === pair.target_party);
     if (!same(target?.reactiveness, pair[field])) {
-      at(field, `run "${runs[k].id}" plays ${pair.target_party} at reactiveness ${levelOf(target)} (condition "${runs[k].conditionId}"), not the declared ${field} ${formatLevel(pair[field])}`);
+      at(
+        field,
+        `run "${runs[k].id}" plays ${pair.target_party} at reactiveness ${levelOf(target)} (condition "${runs[k].conditionId}"), not the declared ${field} ${formatLevel(pair[field])}`,
+      );
     }
   });
   if (pair.opponent_level !== undefined) {
-    const off = bodies.flatMap((body, k) => body!.parties.filter((p) => p.id !== pair.target_party && !same(p.reactiveness, pair.opponent_level!)).map((p) => ({ run: runs[k], p })));
+    const off = bodies.flatMap((body, k) =>
+      body!.parties
+        .filter((p) => p.id !== pair.target_party && !same(p.reactiveness, pair.opponent_level!))
+        .map((p) => ({ run: runs[k], p })),
+    );
     if (off.length > 0) {
-      at("opponent_level", `run "${off[0].run.id}" plays ${off[0].p.id} at reactiveness ${levelOf(off[0].p)}, not the declared opponent_level ${formatLevel(pair.opponent_level)}`);
+      at(
+        "opponent_level",
+        `run "${off[0].run.id}" plays ${off[0].p.id} at reactiveness ${levelOf(off[0].p)}, not the declared opponent_level ${formatLevel(pair.opponent_level)}`,
+      );
     }
   }
   const difference = firstDifference(pair.target_party, runs, [bodyA, bodyB]);
-  if (difference) at("run_b_id", `runs "${runs[0].id}" and "${runs[1].id}" differ in more than ${pair.target_party}'s level: ${difference}`);
+  if (difference)
+    at(
+      "run_b_id",
+      `runs "${runs[0].id}" and "${runs[1].id}" differ in more than ${pair.target_party}'s level: ${difference}`,
+    );
   return problems;
 }
 
@@ -240,7 +313,11 @@ function withoutLevel(party: Party): Party {
 }
 
 /** What first differs between an A/B pair's two runs besides the target's level, or null. */
-function firstDifference(target: string, runs: [RunSummary, RunSummary], bodies: [ScenarioBody, ScenarioBody]): string | null {
+function firstDifference(
+  target: string,
+  runs: [RunSummary, RunSummary],
+  bodies: [ScenarioBody, ScenarioBody],
+): string | null {
   const [a, b] = runs;
   const differs = (x: unknown, y: unknown) => canonicalJson(x) !== canonicalJson(y);
   if (bodies[0].background !== bodies[1].background) return "the background";
@@ -267,25 +344,43 @@ function firstDifference(target: string, runs: [RunSummary, RunSummary], bodies:
 export function checkConditionPersonas(condition: Condition, i: number): BundleProblem[] {
   const parties = condition.expanded?.parties;
   if (!parties) return [];
-  const assignment = personaAssignment(condition.axis, condition.variant, parties.map((p) => p.id));
+  const assignment = personaAssignment(
+    condition.axis,
+    condition.variant,
+    parties.map((p) => p.id),
+  );
   if (condition.axis === "fidelity" && !assignment) {
-    return [{ path: ["conditions", i, "variant"], message: `the target of "${condition.variant}" is not a party of the condition (${parties.map((p) => p.id).join(", ")})` }];
+    return [
+      {
+        path: ["conditions", i, "variant"],
+        message: `the target of "${condition.variant}" is not a party of the condition (${parties.map((p) => p.id).join(", ")})`,
+      },
+    ];
   }
   if (!assignment) return [];
   const problems: BundleProblem[] = [];
   parties.forEach((party, j) => {
-    const at = (field: string, message: string) => problems.push({ path: ["conditions", i, "expanded", "parties", j, field], message });
+    const at = (field: string, message: string) =>
+      problems.push({ path: ["conditions", i, "expanded", "parties", j, field], message });
     const want = assignment.get(party.id) ?? {};
     if (want.reactiveness !== undefined) {
       if (party.reactiveness === undefined || Math.abs(party.reactiveness - want.reactiveness) > 1e-9) {
-        at("reactiveness", `"${condition.variant}" sets ${party.id}'s reactiveness to ${want.reactiveness}, got ${party.reactiveness ?? "none"}`);
+        at(
+          "reactiveness",
+          `"${condition.variant}" sets ${party.id}'s reactiveness to ${want.reactiveness}, got ${party.reactiveness ?? "none"}`,
+        );
       } else if (!party.persona?.includes(reactivenessStatement(want.reactiveness))) {
         at("persona", `${party.id}'s persona lacks the reactiveness statement for level ${want.reactiveness}`);
       }
     }
     if (want.culture !== undefined) {
-      if (party.culture !== want.culture) at("culture", `"${condition.variant}" sets ${party.id}'s culture to ${want.culture}, got ${party.culture ?? "none"}`);
-      else if (!party.persona?.includes(cultureStatement(want.culture))) at("persona", `${party.id}'s persona lacks the ${want.culture} culture statement`);
+      if (party.culture !== want.culture)
+        at(
+          "culture",
+          `"${condition.variant}" sets ${party.id}'s culture to ${want.culture}, got ${party.culture ?? "none"}`,
+        );
+      else if (!party.persona?.includes(cultureStatement(want.culture)))
+        at("persona", `${party.id}'s persona lacks the ${want.culture} culture statement`);
     }
   });
   return problems;

@@ -53,7 +53,11 @@ const matchedPairRule: KeyRule<"matched_pairs"> = {
   field: "mediated_run_id",
 };
 
-function checkRule<K extends "conditions" | "matched_pairs">(rule: KeyRule<K>, files: { file: string; bundle: Bundle }[], keys: StoredKeys): ConstraintProblem[] {
+function checkRule<K extends "conditions" | "matched_pairs">(
+  rule: KeyRule<K>,
+  files: { file: string; bundle: Bundle }[],
+  keys: StoredKeys,
+): ConstraintProblem[] {
   const problems: ConstraintProblem[] = [];
   const seen = new Map<string, Holder>();
   const noun = rule.kind === "conditions" ? "condition" : "matched pair";
@@ -64,13 +68,17 @@ function checkRule<K extends "conditions" | "matched_pairs">(rule: KeyRule<K>, f
       const earlier = seen.get(key);
       if (earlier && earlier.id !== record.id) {
         const where = earlier.file === file ? "this bundle" : earlier.file;
-        at(`${noun} "${earlier.id}" in ${where} already has ${rule.describe(record)}; one ${noun} per ${rule.kind === "conditions" ? "scenario, axis and variant" : "mediated run"}`);
+        at(
+          `${noun} "${earlier.id}" in ${where} already has ${rule.describe(record)}; one ${noun} per ${rule.kind === "conditions" ? "scenario, axis and variant" : "mediated run"}`,
+        );
         return;
       }
       if (!earlier) seen.set(key, { file, id: record.id });
       const stored = rule.stored(record, keys);
       if (stored !== undefined && stored !== record.id) {
-        at(`the stored ${noun} "${stored}" already has ${rule.describe(record)}; use its id "${stored}" instead of "${record.id}", or another ${rule.field.replace(/_/g, " ")}`);
+        at(
+          `the stored ${noun} "${stored}" already has ${rule.describe(record)}; use its id "${stored}" instead of "${record.id}", or another ${rule.field.replace(/_/g, " ")}`,
+        );
       }
     });
   }

@@ -22,7 +22,9 @@ export interface Utf8Failure {
   message: string;
 }
 
-/** Bytes of the sequence a lead byte starts (0 for a byte that cannot lead), and the allowed range of its second byte. */
+/**
+ * Bytes of the sequence a lead byte starts (0 for a byte that cannot lead), and the allowed range of its second byte.
+ */
 function leadOf(b: number): { length: number; low: number; high: number } {
   if (b <= 0x7f) return { length: 1, low: 0, high: 0 };
   if (b >= 0xc2 && b <= 0xdf) return { length: 2, low: 0x80, high: 0xbf };
@@ -70,7 +72,14 @@ export function decodeUtf8(bytes: Uint8Array): { text: string } | { failure: Utf
     }
     const column = offset - lineStart + 1;
     const shown = hex(bytes.subarray(offset, Math.min(offset + 4, bytes.length)));
-    return { failure: { offset, line, column, message: `invalid UTF-8 at byte ${offset} (line ${line}, byte ${column} of the line: ${shown}); save the file as UTF-8` } };
+    return {
+      failure: {
+        offset,
+        line,
+        column,
+        message: `invalid UTF-8 at byte ${offset} (line ${line}, byte ${column} of the line: ${shown}); save the file as UTF-8`,
+      },
+    };
   }
 }
 
@@ -111,12 +120,20 @@ export function checkJsonShape(root: unknown, maxDepth = MAX_BUNDLE_DEPTH): Bund
     const { value } = visit;
     if (typeof value === "string") {
       const lone = loneSurrogate(value);
-      if (lone) problems.push({ path: pathOf(visit), message: `a string holds the lone UTF-16 surrogate ${lone}, which is not a character (UTF-8 cannot store it)` });
+      if (lone)
+        problems.push({
+          path: pathOf(visit),
+          message: `a string holds the lone UTF-16 surrogate ${lone}, which is not a character (UTF-8 cannot store it)`,
+        });
       continue;
     }
     if (value === null || typeof value !== "object") continue;
     if (visit.depth > maxDepth) {
-      if (!tooDeep) problems.push({ path: pathOf(visit), message: `nested deeper than ${maxDepth} levels of arrays and objects (a bundle may nest at most ${maxDepth})` });
+      if (!tooDeep)
+        problems.push({
+          path: pathOf(visit),
+          message: `nested deeper than ${maxDepth} levels of arrays and objects (a bundle may nest at most ${maxDepth})`,
+        });
       tooDeep = true;
       continue;
     }
@@ -130,7 +147,11 @@ export function checkJsonShape(root: unknown, maxDepth = MAX_BUNDLE_DEPTH): Bund
       const key = keys[k];
       const child: Visit = { value: (value as Record<string, unknown>)[key], depth, key, parent: visit };
       const lone = loneSurrogate(key);
-      if (lone) problems.push({ path: pathOf(child), message: `a key holds the lone UTF-16 surrogate ${lone}, which is not a character (UTF-8 cannot store it)` });
+      if (lone)
+        problems.push({
+          path: pathOf(child),
+          message: `a key holds the lone UTF-16 surrogate ${lone}, which is not a character (UTF-8 cannot store it)`,
+        });
       stack.push(child);
     }
   }

@@ -85,13 +85,13 @@ export const partySchema = z
   })
   .strict();
 
-
 const topicsSchema = z.array(topicSchema).min(1).max(4, "a scenario has at most four topics");
 const partiesSchema = z.array(partySchema).min(2, "a scenario needs at least two parties").max(6);
 
 /** Checks that tie parties to topics: unique ids, a stance and a weight per topic, weights summing to 10. */
 function checkScenarioBody(body: { topics: Topic[]; parties: Party[] }, ctx: z.RefinementCtx): void {
-  const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path, message });
+  const issue = (path: (string | number)[], message: string) =>
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path, message });
   const topicIds = body.topics.map((t) => t.id);
   body.topics.forEach((t, i) => {
     if (topicIds.indexOf(t.id) !== i) issue(["topics", i, "id"], `duplicate topic id "${t.id}"`);
@@ -106,7 +106,8 @@ function checkScenarioBody(body: { topics: Topic[]; parties: Party[] }, ctx: z.R
       if (!topicIds.includes(key)) issue(["parties", i, "weights", key], `unknown topic id "${key}"`);
     }
     for (const topicId of topicIds) {
-      if (!(topicId in party.preferences)) issue(["parties", i, "preferences"], `missing a stance on topic "${topicId}"`);
+      if (!(topicId in party.preferences))
+        issue(["parties", i, "preferences"], `missing a stance on topic "${topicId}"`);
       if (!(topicId in party.weights)) issue(["parties", i, "weights"], `missing a weight for topic "${topicId}"`);
     }
     const weights = Object.values(party.weights);
@@ -163,7 +164,11 @@ export const CONDITION_AXES = Object.keys(CONDITION_VARIANTS) as ConditionAxis[]
 export const FIDELITY_AXIS = "fidelity" as const;
 export const FIDELITY_VARIANT = /^([A-Z][A-Z0-9_]{0,15})-([0-3])of3-ref([0-3])of3$/;
 export type StoredConditionAxis = ConditionAxis | typeof FIDELITY_AXIS;
-const STORED_AXES: [StoredConditionAxis, ...StoredConditionAxis[]] = ["general", ...CONDITION_AXES.filter((a) => a !== "general"), FIDELITY_AXIS];
+const STORED_AXES: [StoredConditionAxis, ...StoredConditionAxis[]] = [
+  "general",
+  ...CONDITION_AXES.filter((a) => a !== "general"),
+  FIDELITY_AXIS,
+];
 
 /** How a condition was produced, so a result can be traced to the prompt and model behind it. */
 export const conditionProvenanceSchema = z
@@ -215,14 +220,22 @@ export const conditionSchema = z
       });
     }
     if (c.axis !== "general" && !c.expanded) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["expanded"], message: `a "${c.axis}" condition needs its expanded scenario` });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["expanded"],
+        message: `a "${c.axis}" condition needs its expanded scenario`,
+      });
     }
   });
 
 export const SIGNALS = ["continue", "consensus", "walk-away"] as const;
 
 /** An emotion score: a whole number from 0 (distressed, hostile) to 100 (calm, open). */
-export const emotionScore = z.number().int("an emotion score is a whole number").min(0, "an emotion score is from 0 to 100").max(100, "an emotion score is from 0 to 100");
+export const emotionScore = z
+  .number()
+  .int("an emotion score is a whole number")
+  .min(0, "an emotion score is from 0 to 100")
+  .max(100, "an emotion score is from 0 to 100");
 export type Signal = (typeof SIGNALS)[number];
 
 export const turnSchema = z
@@ -277,17 +290,23 @@ export const runSchema = z
     const issue = (path: (string | number)[], message: string) =>
       ctx.addIssue({ code: z.ZodIssueCode.custom, path, message });
     if (run.mediated !== (run.mediator_backbone !== null)) {
-      issue(["mediator_backbone"], run.mediated ? "a mediated run names its mediator backbone" : "an unmediated run has mediator_backbone null");
+      issue(
+        ["mediator_backbone"],
+        run.mediated ? "a mediated run names its mediator backbone" : "an unmediated run has mediator_backbone null",
+      );
     }
     if (new Set(run.party_order).size !== run.party_order.length) issue(["party_order"], "party_order repeats a party");
     let partyTurns = 0;
     let previousRole: "party" | "mediator" | null = null;
     run.turns.forEach((turn, i) => {
-      if (turn.turn_id !== i + 1) issue(["turns", i, "turn_id"], `turns are numbered 1, 2, 3…: expected ${i + 1}, got ${turn.turn_id}`);
+      if (turn.turn_id !== i + 1)
+        issue(["turns", i, "turn_id"], `turns are numbered 1, 2, 3…: expected ${i + 1}, got ${turn.turn_id}`);
       if (turn.role === "mediator") {
-        if (turn.speaker !== MEDIATOR_ID) issue(["turns", i, "speaker"], `a mediator turn's speaker is "${MEDIATOR_ID}"`);
+        if (turn.speaker !== MEDIATOR_ID)
+          issue(["turns", i, "speaker"], `a mediator turn's speaker is "${MEDIATOR_ID}"`);
         if (!run.mediated) issue(["turns", i, "role"], "an unmediated run has no mediator turns");
-        if (previousRole === "mediator") issue(["turns", i, "role"], "the mediator speaks at most once between two party turns");
+        if (previousRole === "mediator")
+          issue(["turns", i, "role"], "the mediator speaks at most once between two party turns");
         if (turn.signal) issue(["turns", i, "signal"], "only parties signal");
         if (turn.emotion !== undefined) issue(["turns", i, "emotion"], "only parties report an emotion");
       } else {
@@ -297,7 +316,8 @@ export const runSchema = z
         }
         partyTurns += 1;
       }
-      if (turn.emotion_reason !== undefined && turn.emotion === undefined) issue(["turns", i, "emotion_reason"], "an emotion_reason goes with an emotion score");
+      if (turn.emotion_reason !== undefined && turn.emotion === undefined)
+        issue(["turns", i, "emotion_reason"], "an emotion_reason goes with an emotion score");
       previousRole = turn.role;
     });
     // Self-reported emotion is all or nothing, so every metric on it reads a whole trajectory.
@@ -305,7 +325,10 @@ export const runSchema = z
     const reported = spoken.filter((t) => t.emotion !== undefined).length;
     if (reported > 0 && reported < spoken.length) {
       const first = run.turns.findIndex((t) => t.role === "party" && t.emotion === undefined);
-      issue(["turns", first, "emotion"], `a run with self-reported emotion has it on every party turn (${reported} of ${spoken.length} have it)`);
+      issue(
+        ["turns", first, "emotion"],
+        `a run with self-reported emotion has it on every party turn (${reported} of ${spoken.length} have it)`,
+      );
     }
     // The outcome must be what the signals say (spec: "Trajectory").
     const signalled = (signal: Signal) => new Set(run.turns.filter((t) => t.signal === signal).map((t) => t.speaker));
@@ -315,7 +338,8 @@ export const runSchema = z
     if (run.outcome === "resolved") {
       const agreed = signalled("consensus");
       const missing = run.party_order.filter((p) => !agreed.has(p));
-      if (missing.length > 0) issue(["outcome"], `a "resolved" run needs every party to signal "consensus"; ${missing.join(", ")} never did`);
+      if (missing.length > 0)
+        issue(["outcome"], `a "resolved" run needs every party to signal "consensus"; ${missing.join(", ")} never did`);
     }
   });
 
@@ -323,7 +347,11 @@ export const judgeEntrySchema = z
   .object({
     turn_id: z.number().int(),
     reason: z.string(),
-    score: z.number().int("a score is a whole number").min(1, "a score is from 1 to 5").max(5, "a score is from 1 to 5"),
+    score: z
+      .number()
+      .int("a score is a whole number")
+      .min(1, "a score is from 1 to 5")
+      .max(5, "a score is from 1 to 5"),
     party_stances: z.record(z.string(), z.string()),
   })
   .strict();
@@ -345,18 +373,21 @@ export const BASELINE_DIMENSIONS = [
   "shared_decision_making",
 ] as const;
 const unit = z.number().min(0, "a dimension score is in [0, 1]").max(1, "a dimension score is in [0, 1]");
-const dimensionsSchema = z.object(
-  Object.fromEntries(BASELINE_DIMENSIONS.map((d) => [d, unit])) as Record<(typeof BASELINE_DIMENSIONS)[number], typeof unit>,
-).strict();
+const dimensionsSchema = z
+  .object(
+    Object.fromEntries(BASELINE_DIMENSIONS.map((d) => [d, unit])) as Record<
+      (typeof BASELINE_DIMENSIONS)[number],
+      typeof unit
+    >,
+  )
+  .strict();
 
 export const NO_MENTION = "No Mention";
 
 /** The per-turn baseline's raw output: pair scores on the starting attitudes, then one entry per turn. */
 export const perTurnOutputSchema = z
   .object({
-    initial: z.array(
-      z.object({ pair: z.tuple([code, code]), topic: code, dimensions: dimensionsSchema }).strict(),
-    ),
+    initial: z.array(z.object({ pair: z.tuple([code, code]), topic: code, dimensions: dimensionsSchema }).strict()),
     turns: z.array(
       z
         .object({
@@ -365,9 +396,7 @@ export const perTurnOutputSchema = z
           /** Party turns: the speaker's attitude per topic, or "No Mention". */
           attitudes: z.record(z.string(), z.string()).optional(),
           /** Party turns: the speaker's agreement with each other party, per topic. */
-          agreement: z
-            .array(z.object({ with: code, topic: code, dimensions: dimensionsSchema }).strict())
-            .optional(),
+          agreement: z.array(z.object({ with: code, topic: code, dimensions: dimensionsSchema }).strict()).optional(),
           /** Mediator turns: the topics the utterance addresses. */
           mentioned_topics: z.array(code).optional(),
         })
@@ -386,7 +415,9 @@ export const emotionJudgeOutputSchema = z
 export type EmotionJudgeOutput = z.infer<typeof emotionJudgeOutputSchema>;
 
 /** A judge failure: on one topic (topic-localized), on one party (emotion), or on the whole run. */
-export const evaluationErrorSchema = z.object({ topic_id: code.optional(), party_id: code.optional(), message: text }).strict();
+export const evaluationErrorSchema = z
+  .object({ topic_id: code.optional(), party_id: code.optional(), message: text })
+  .strict();
 
 const evaluationBase = {
   id,

@@ -38,23 +38,30 @@ export function checkTopicJudgeOutput(
   const T = ctx.totalTurns;
   for (const [topicId, judged] of Object.entries(output)) {
     if (!ctx.topicIds.includes(topicId)) {
-      problems.push({ path: [topicId], message: `unknown topic id "${topicId}" (the scenario has ${ctx.topicIds.join(", ")})` });
+      problems.push({
+        path: [topicId],
+        message: `unknown topic id "${topicId}" (the scenario has ${ctx.topicIds.join(", ")})`,
+      });
       continue;
     }
     judged.relevant_turns.forEach((turn, i) => {
-      if (turn < 1 || turn > T) problems.push({ path: [topicId, "relevant_turns", i], message: `turn ${turn} is outside the run (1..${T})` });
+      if (turn < 1 || turn > T)
+        problems.push({ path: [topicId, "relevant_turns", i], message: `turn ${turn} is outside the run (1..${T})` });
     });
     const seen = new Set<number>();
     judged.agreement_score.forEach((entry, i) => {
       const at = [topicId, "agreement_score", i];
-      if (entry.turn_id < 1 || entry.turn_id > T) problems.push({ path: [...at, "turn_id"], message: `turn ${entry.turn_id} is outside the run (1..${T})` });
-      if (seen.has(entry.turn_id)) problems.push({ path: [...at, "turn_id"], message: `turn ${entry.turn_id} is scored twice` });
+      if (entry.turn_id < 1 || entry.turn_id > T)
+        problems.push({ path: [...at, "turn_id"], message: `turn ${entry.turn_id} is outside the run (1..${T})` });
+      if (seen.has(entry.turn_id))
+        problems.push({ path: [...at, "turn_id"], message: `turn ${entry.turn_id} is scored twice` });
       seen.add(entry.turn_id);
       if (!Number.isInteger(entry.score) || entry.score < 1 || entry.score > 5) {
         problems.push({ path: [...at, "score"], message: `score ${entry.score} is not an integer from 1 to 5` });
       }
       for (const party of Object.keys(entry.party_stances)) {
-        if (!ctx.partyIds.includes(party)) problems.push({ path: [...at, "party_stances", party], message: `unknown party id "${party}"` });
+        if (!ctx.partyIds.includes(party))
+          problems.push({ path: [...at, "party_stances", party], message: `unknown party id "${party}"` });
       }
     });
   }

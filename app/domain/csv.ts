@@ -38,7 +38,11 @@ export function csvRecord(fields: readonly unknown[], options: CsvOptions = {}):
 }
 
 /** A whole file: the header and the rows as records, each ended by CRLF. */
-export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[], options: CsvOptions = {}): string {
+export function toCsv(
+  header: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  options: CsvOptions = {},
+): string {
   return [header, ...rows].map((row) => csvRecord(row, options)).join("\r\n") + "\r\n";
 }
 
@@ -144,5 +148,8 @@ export function parseCsv(text: string): ParsedCsv {
 
 /** Records as objects keyed by header name. */
 export function csvObjects(parsed: ParsedCsv): { line: number; values: Record<string, string> }[] {
-  return parsed.records.map((r) => ({ line: r.line, values: Object.fromEntries(parsed.header.map((h, i) => [h, r.fields[i]])) }));
+  return parsed.records.map((r) => ({
+    line: r.line,
+    values: Object.fromEntries(parsed.header.map((h, i) => [h, r.fields[i]])),
+  }));
 }

@@ -22,7 +22,12 @@ function shortHash(text: string): string {
  * the full id instead. Readers find an evaluation through the resolver
  * (app/server/pipeline/evaluation-identity.server.ts), never by this formula alone.
  */
-export function evaluationId(runId: string, method: EvaluationMethod | "emotion", backbone: string, promptVersion?: string | null): string {
+export function evaluationId(
+  runId: string,
+  method: EvaluationMethod | "emotion",
+  backbone: string,
+  promptVersion?: string | null,
+): string {
   const version = promptVersion ? `:v${promptVersion.slice(0, 8)}` : "";
   const full = `${runId}:${method}:${backboneSlug(backbone)}${version}`;
   if (full.length <= ID_MAX) return full;

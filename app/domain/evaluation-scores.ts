@@ -15,19 +15,26 @@ export interface EvaluationScoreRow {
   stances: Record<string, string> | null;
 }
 
-/** The per-topic rows of a consensus evaluation; an emotion evaluation has none (its scores are per party, read from its output). */
+/**
+ * The per-topic rows of a consensus evaluation; an emotion evaluation has none (its scores are per party, read from its
+ * output).
+ */
 export function deriveEvaluationScores(evaluation: Evaluation, run: RunShape): EvaluationScoreRow[] {
   const rows: EvaluationScoreRow[] = [];
   if (evaluation.method === "topic-localized") {
     const trajectory = topicLocalizedTrajectory(evaluation.output, run.topicIds, run.speakers.length);
     for (const topic of trajectory.topics) {
-      topic.scores.forEach((score, t) => rows.push({ topicId: topic.topicId, turnId: t, score, located: topic.located[t], stances: topic.stances[t] }));
+      topic.scores.forEach((score, t) =>
+        rows.push({ topicId: topic.topicId, turnId: t, score, located: topic.located[t], stances: topic.stances[t] }),
+      );
     }
   } else if (evaluation.method === "per-turn") {
     const trajectory = perTurnTrajectory(evaluation.output, run);
     for (const topicId of run.topicIds) {
       const mentioned = new Set(trajectory.mentions[topicId]);
-      trajectory.topicConsensus[topicId].forEach((score, t) => rows.push({ topicId, turnId: t, score, located: mentioned.has(t), stances: null }));
+      trajectory.topicConsensus[topicId].forEach((score, t) =>
+        rows.push({ topicId, turnId: t, score, located: mentioned.has(t), stances: null }),
+      );
     }
   }
   return rows;

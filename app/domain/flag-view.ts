@@ -26,10 +26,24 @@ export interface FlagsPanelData {
 }
 
 /** The run viewer's links for a flagged item: a snippet's run at its first turn, or both runs of an A/B pair. */
-export function flagItemLinks(item: { runId: string | null; startTurn: number | null; snippetPosition: number | null; pairRuns: [string, string] | null }): FlagItemLink[] {
+export function flagItemLinks(item: {
+  runId: string | null;
+  startTurn: number | null;
+  snippetPosition: number | null;
+  pairRuns: [string, string] | null;
+}): FlagItemLink[] {
   const run = (id: string, anchor = "") => `/runs/${encodeURIComponent(id)}${anchor}`;
-  if (item.pairRuns) return [{ href: run(item.pairRuns[0]), text: "conversation A" }, { href: run(item.pairRuns[1]), text: "conversation B" }];
+  if (item.pairRuns)
+    return [
+      { href: run(item.pairRuns[0]), text: "conversation A" },
+      { href: run(item.pairRuns[1]), text: "conversation B" },
+    ];
   if (!item.runId) return [];
   const anchor = item.startTurn === null ? "" : `#turn-${item.startTurn}`;
-  return [{ href: run(item.runId, anchor), text: item.snippetPosition === null ? "run" : `run, snippet ${item.snippetPosition}` }];
+  return [
+    {
+      href: run(item.runId, anchor),
+      text: item.snippetPosition === null ? "run" : `run, snippet ${item.snippetPosition}`,
+    },
+  ];
 }

@@ -6,7 +6,12 @@ export interface JudgeProblem {
 
 export function formatJsonPath(path: (string | number)[]): string {
   return path.reduce<string>(
-    (acc, part) => (typeof part === "number" ? `${acc}[${part}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(part) ? `${acc}.${part}` : `${acc}[${JSON.stringify(part)}]`),
+    (acc, part) =>
+      typeof part === "number"
+        ? `${acc}[${part}]`
+        : /^[A-Za-z_][A-Za-z0-9_]*$/.test(part)
+          ? `${acc}.${part}`
+          : `${acc}[${JSON.stringify(part)}]`,
     "$",
   );
 }

@@ -56,7 +56,11 @@ export function parseMarkdown(source: string): MdBlock[] {
     const heading = HEADING.exec(rawLine);
     if (heading) {
       close();
-      blocks.push({ type: "heading", level: heading[1].length as 1 | 2 | 3 | 4 | 5 | 6, children: parseInline((heading[2] ?? "").trim()) });
+      blocks.push({
+        type: "heading",
+        level: heading[1].length as 1 | 2 | 3 | 4 | 5 | 6,
+        children: parseInline((heading[2] ?? "").trim()),
+      });
       continue;
     }
     const bullet = BULLET.exec(rawLine);
@@ -226,7 +230,8 @@ function mergeText(nodes: MdInline[]): MdInline[] {
   const merged: MdInline[] = [];
   for (const node of nodes) {
     const last = merged[merged.length - 1];
-    if (node.type === "text" && last?.type === "text") merged[merged.length - 1] = { type: "text", text: last.text + node.text };
+    if (node.type === "text" && last?.type === "text")
+      merged[merged.length - 1] = { type: "text", text: last.text + node.text };
     else merged.push(node);
   }
   return merged;

@@ -13,9 +13,26 @@ export const PASSWORD_MAX_LENGTH = 200;
 const COMMON = new Set(COMMON_PASSWORDS);
 
 /** Runs a password may not be part of, forwards or backwards. */
-const SEQUENCES = ["abcdefghijklmnopqrstuvwxyz", "01234567890123456789", "qwertyuiopasdfghjklzxcvbnm", "qwertzuiopasdfghjklyxcvbnm", "azertyuiopqsdfghjklmwxcvbn", "1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p"];
+const SEQUENCES = [
+  "abcdefghijklmnopqrstuvwxyz",
+  "01234567890123456789",
+  "qwertyuiopasdfghjklzxcvbnm",
+  "qwertzuiopasdfghjklyxcvbnm",
+  "azertyuiopqsdfghjklmwxcvbn",
+  "1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p",
+];
 
-const LOOK_ALIKES: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s", "!": "i" };
+const LOOK_ALIKES: Record<string, string> = {
+  "0": "o",
+  "1": "i",
+  "3": "e",
+  "4": "a",
+  "5": "s",
+  "7": "t",
+  "@": "a",
+  $: "s",
+  "!": "i",
+};
 
 /** The password's stem: lower case, without the digits and symbols people put before and after a word. */
 function stem(lower: string): string {

@@ -19,7 +19,10 @@ export const qualificationQuestionSchema = z
     /** The text the question is about. */
     passage: text,
     question: text,
-    options: z.array(qualificationOptionSchema).min(3, "a question has 3 or 4 options").max(4, "a question has 3 or 4 options"),
+    options: z
+      .array(qualificationOptionSchema)
+      .min(3, "a question has 3 or 4 options")
+      .max(4, "a question has 3 or 4 options"),
     /** The id of the correct option. */
     answer: shortId,
   })
@@ -27,10 +30,19 @@ export const qualificationQuestionSchema = z
   .superRefine((q, ctx) => {
     const ids = q.options.map((o) => o.id);
     ids.forEach((id, i) => {
-      if (ids.indexOf(id) !== i) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["options", i, "id"], message: `duplicate option id "${id}"` });
+      if (ids.indexOf(id) !== i)
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["options", i, "id"],
+          message: `duplicate option id "${id}"`,
+        });
     });
     if (!ids.includes(q.answer)) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["answer"], message: `the answer "${q.answer}" is not one of the options (${ids.join(", ")})` });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["answer"],
+        message: `the answer "${q.answer}" is not one of the options (${ids.join(", ")})`,
+      });
     }
   });
 
@@ -42,14 +54,23 @@ export const qualificationTestSchema = z
     title: text,
     instructions: text,
     /** Fraction of questions to get right, e.g. 0.8 = 4 of 5. */
-    pass_mark: z.number().gt(0, "the pass mark is a fraction above 0").max(1, "the pass mark is a fraction up to 1").default(0.8),
+    pass_mark: z
+      .number()
+      .gt(0, "the pass mark is a fraction above 0")
+      .max(1, "the pass mark is a fraction up to 1")
+      .default(0.8),
     questions: z.array(qualificationQuestionSchema).min(1, "a test needs at least one question"),
   })
   .strict()
   .superRefine((test, ctx) => {
     const ids = test.questions.map((q) => q.id);
     ids.forEach((id, i) => {
-      if (ids.indexOf(id) !== i) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["questions", i, "id"], message: `duplicate question id "${id}"` });
+      if (ids.indexOf(id) !== i)
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["questions", i, "id"],
+          message: `duplicate question id "${id}"`,
+        });
     });
   });
 
@@ -62,7 +83,9 @@ export function qualificationKey(test: Pick<QualificationTest, "id" | "version">
 }
 
 /** The test as a worker sees it: the answer key removed, so it never reaches the browser. */
-export function withoutAnswers(test: QualificationTest): Omit<QualificationTest, "questions"> & { questions: Omit<QualificationQuestion, "answer">[] } {
+export function withoutAnswers(
+  test: QualificationTest,
+): Omit<QualificationTest, "questions"> & { questions: Omit<QualificationQuestion, "answer">[] } {
   return { ...test, questions: test.questions.map(({ answer: _answer, ...rest }) => rest) };
 }
 
@@ -90,7 +113,8 @@ export function scoreQualification(test: QualificationTest, answers: Record<stri
   const problems: { questionId: string; message: string }[] = [];
   const questionIds = new Set(test.questions.map((q) => q.id));
   for (const questionId of Object.keys(answers)) {
-    if (!questionIds.has(questionId)) problems.push({ questionId, message: `no such question in ${qualificationKey(test)}` });
+    if (!questionIds.has(questionId))
+      problems.push({ questionId, message: `no such question in ${qualificationKey(test)}` });
   }
   let correct = 0;
   const missing: string[] = [];
@@ -101,7 +125,10 @@ export function scoreQualification(test: QualificationTest, answers: Record<stri
       continue;
     }
     if (!q.options.some((o) => o.id === given)) {
-      problems.push({ questionId: q.id, message: `"${given}" is not an option (${q.options.map((o) => o.id).join(", ")})` });
+      problems.push({
+        questionId: q.id,
+        message: `"${given}" is not an option (${q.options.map((o) => o.id).join(", ")})`,
+      });
       continue;
     }
     if (given === q.answer) correct += 1;

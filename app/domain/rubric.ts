@@ -16,22 +16,26 @@ export const AGREEMENT_RUBRIC: readonly RubricLevel[] = [
   {
     score: 1,
     label: "Far apart",
-    description: "The parties want different options and neither has moved; they may be openly rejecting each other's position.",
+    description:
+      "The parties want different options and neither has moved; they may be openly rejecting each other's position.",
   },
   {
     score: 2,
     label: "Apart, slight give",
-    description: "Still wanting different options, but at least one party has shown a little flexibility: a hint of compromise, a condition under which it could move.",
+    description:
+      "Still wanting different options, but at least one party has shown a little flexibility: a hint of compromise, a condition under which it could move.",
   },
   {
     score: 3,
     label: "Converging",
-    description: "Positions are moving toward each other: a middle option or a trade is being explored, though nobody has accepted it yet.",
+    description:
+      "Positions are moving toward each other: a middle option or a trade is being explored, though nobody has accepted it yet.",
   },
   {
     score: 4,
     label: "Close",
-    description: "The parties broadly accept the same option; only details, conditions or a final confirmation remain open.",
+    description:
+      "The parties broadly accept the same option; only details, conditions or a final confirmation remain open.",
   },
   {
     score: 5,

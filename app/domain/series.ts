@@ -23,7 +23,17 @@ export interface TopicSeries {
 
 /** Groups rows by topic (in `topicIds` order) into arrays indexed by turn 0..T. */
 export function topicSeries(rows: ScoreRow[], topicIds: string[], totalTurns: number): TopicSeries[] {
-  const byTopic = new Map(topicIds.map((id) => [id, { topicId: id, values: new Array<number>(totalTurns + 1).fill(Number.NaN), located: new Array<boolean>(totalTurns + 1).fill(false), stances: new Array<Record<string, string> | null>(totalTurns + 1).fill(null) }]));
+  const byTopic = new Map(
+    topicIds.map((id) => [
+      id,
+      {
+        topicId: id,
+        values: new Array<number>(totalTurns + 1).fill(Number.NaN),
+        located: new Array<boolean>(totalTurns + 1).fill(false),
+        stances: new Array<Record<string, string> | null>(totalTurns + 1).fill(null),
+      },
+    ]),
+  );
   for (const row of rows) {
     const series = byTopic.get(row.topicId);
     if (!series || row.turnId > totalTurns) continue;
@@ -37,7 +47,9 @@ export function topicSeries(rows: ScoreRow[], topicIds: string[], totalTurns: nu
 /** The run-level consensus in [0, 1] at each turn: C[t] or G[t] depending on the method. */
 export function consensusSeries(method: EvaluationMethod, topics: TopicSeries[], totalTurns: number): number[] {
   return Array.from({ length: totalTurns + 1 }, (_, t) => {
-    const values = topics.map((topic) => (method === "topic-localized" ? remapScore(topic.values[t]) : topic.values[t]));
+    const values = topics.map((topic) =>
+      method === "topic-localized" ? remapScore(topic.values[t]) : topic.values[t],
+    );
     return values.reduce((a, b) => a + b, 0) / values.length;
   });
 }

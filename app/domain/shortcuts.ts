@@ -49,12 +49,28 @@ export function keyName(event: KeyLike): string {
 }
 
 /** The command bound to a key, if any. */
-export function commandOf<Command extends string>(shortcuts: readonly ShortcutSpec<Command>[], event: KeyLike): Command | null {
+export function commandOf<Command extends string>(
+  shortcuts: readonly ShortcutSpec<Command>[],
+  event: KeyLike,
+): Command | null {
   const name = keyName(event);
   return shortcuts.find((s) => s.keys.includes(name))?.command ?? null;
 }
 
-const TEXT_INPUT_TYPES = new Set(["text", "search", "email", "url", "tel", "password", "number", "date", "datetime-local", "month", "time", "week"]);
+const TEXT_INPUT_TYPES = new Set([
+  "text",
+  "search",
+  "email",
+  "url",
+  "tel",
+  "password",
+  "number",
+  "date",
+  "datetime-local",
+  "month",
+  "time",
+  "week",
+]);
 
 /** True when the event target takes typed text, where single-key shortcuts must not fire. */
 export function isTypingTarget(target: EventTarget | null): boolean {
@@ -70,11 +86,20 @@ export function isTypingTarget(target: EventTarget | null): boolean {
  * True when something else already handled the key (or an IME is composing). Radix radio items
  * cancel Enter to follow the ARIA radio pattern; Enter there still reaches our submit shortcut.
  */
-export function handledElsewhere(event: { defaultPrevented: boolean; isComposing?: boolean; key: string; target: EventTarget | null }): boolean {
+export function handledElsewhere(event: {
+  defaultPrevented: boolean;
+  isComposing?: boolean;
+  key: string;
+  target: EventTarget | null;
+}): boolean {
   if (event.isComposing) return true;
   if (!event.defaultPrevented) return false;
   const target = event.target as Element | null;
-  return !(event.key === "Enter" && typeof target?.getAttribute === "function" && target.getAttribute("role") === "radio");
+  return !(
+    event.key === "Enter" &&
+    typeof target?.getAttribute === "function" &&
+    target.getAttribute("role") === "radio"
+  );
 }
 
 /** True for controls whose own Enter/Space behaviour must win (buttons other than radios, links, summaries). */
@@ -91,7 +116,19 @@ export function displayKey(name: string): string {
   return name
     .split("+")
     .map((part) =>
-      part === "Mod" ? "Ctrl/⌘" : part === "ArrowDown" ? "↓" : part === "ArrowUp" ? "↑" : part === "ArrowLeft" ? "←" : part === "ArrowRight" ? "→" : part === "Escape" ? "Esc" : part,
+      part === "Mod"
+        ? "Ctrl/⌘"
+        : part === "ArrowDown"
+          ? "↓"
+          : part === "ArrowUp"
+            ? "↑"
+            : part === "ArrowLeft"
+              ? "←"
+              : part === "ArrowRight"
+                ? "→"
+                : part === "Escape"
+                  ? "Esc"
+                  : part,
     )
     .join(" + ");
 }

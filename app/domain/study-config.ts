@@ -24,13 +24,21 @@ export type ProlificSettings = z.infer<typeof prolificSettingsSchema>;
 export const studyConfigSchema = z
   .object({
     /** A started task returns to the pool after this many minutes without a submit. */
-    leaseMinutes: z.number().int().min(1).max(24 * 60).default(30),
+    leaseMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(30),
     /** Gold / attention items per regular item. */
     goldRate: z.number().min(0).max(1).default(0),
     /** Annotators below this gold accuracy are flagged (with at least goldMinAttempted gold items). */
     goldThreshold: z.number().min(0).max(1).default(0.7),
     goldMinAttempted: z.number().int().min(1).default(2),
-    /** Labels given in fewer seconds on task than this are listed on the dashboard, which can leave them out of the statistics (0: none). */
+    /**
+     * Labels given in fewer seconds on task than this are listed on the dashboard, which can leave them out of the
+     * statistics (0: none).
+     */
     minSecondsOnTask: z.number().min(0).max(3600).default(2),
     /** Sampling and bootstrap seed. */
     seed: z.number().int().default(1),

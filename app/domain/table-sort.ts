@@ -12,13 +12,20 @@ export interface SortState<K extends string = string> {
 }
 
 /** The sort a query string asks for; the fallback for a missing or unknown key. */
-export function parseSort<K extends string>(params: URLSearchParams, keys: readonly K[], fallback: SortState<K>): SortState<K> {
+export function parseSort<K extends string>(
+  params: URLSearchParams,
+  keys: readonly K[],
+  fallback: SortState<K>,
+): SortState<K> {
   const key = params.get("sort");
   if (!key || !(keys as readonly string[]).includes(key)) return fallback;
   return { key: key as K, dir: params.get("dir") === "desc" ? "desc" : "asc" };
 }
 
-/** The query string a column header links to: that column ascending, or reversed when it is already the sort. Other parameters (filters) stay. */
+/**
+ * The query string a column header links to: that column ascending, or reversed when it is already the sort. Other
+ * parameters (filters) stay.
+ */
 export function sortSearch(params: URLSearchParams, current: SortState, key: string): string {
   const next = new URLSearchParams(params);
   next.set("sort", key);
@@ -37,12 +44,17 @@ function compareValues(a: Sortable, b: Sortable, sign: number): number {
 }
 
 function compareFilled(a: Sortable, b: Sortable): number {
-  if (typeof a === "string" && typeof b === "string") return a.localeCompare(b, "en", { numeric: true, sensitivity: "base" });
+  if (typeof a === "string" && typeof b === "string")
+    return a.localeCompare(b, "en", { numeric: true, sensitivity: "base" });
   return Number(a) - Number(b);
 }
 
 /** The rows ordered by `value(row, key)`, ties kept in their given order. */
-export function sortRows<T, K extends string>(rows: readonly T[], sort: SortState<K>, value: (row: T, key: K) => Sortable): T[] {
+export function sortRows<T, K extends string>(
+  rows: readonly T[],
+  sort: SortState<K>,
+  value: (row: T, key: K) => Sortable,
+): T[] {
   const sign = sort.dir === "desc" ? -1 : 1;
   return rows
     .map((row, index) => ({ row, index }))

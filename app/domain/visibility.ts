@@ -62,7 +62,10 @@ export interface PartyView extends SharedView {
   self: PrivateProfile;
   /** This party's own earlier thoughts, by the turn they went with. */
   ownThoughts: { turnId: number; thought: string }[];
-  /** This party's own earlier self-reported emotion (runs simulated with emotion), by turn; reason "" when none was kept. */
+  /**
+   * This party's own earlier self-reported emotion (runs simulated with emotion), by turn; reason "" when none was
+   * kept.
+   */
   ownEmotions: { turnId: number; emotion: number; reason: string }[];
 }
 

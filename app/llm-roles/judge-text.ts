@@ -5,7 +5,10 @@
 import type { MockChatRequest } from "./stand-in-request.ts";
 
 export function user(request: Pick<MockChatRequest, "messages">): string {
-  return request.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+  return request.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
 }
 
 export interface Line {

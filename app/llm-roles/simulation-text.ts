@@ -16,7 +16,10 @@ export function hashOf(value: unknown): number {
 }
 
 export function text(body: ChatRequestBody, role: string): string {
-  return body.messages.filter((m) => m.role === role).map((m) => m.content).join("\n");
+  return body.messages
+    .filter((m) => m.role === role)
+    .map((m) => m.content)
+    .join("\n");
 }
 
 export interface TopicRef {

@@ -93,6 +93,6 @@ export function templateOf<T extends string>(request: MockChatRequest, templates
   if (template !== undefined && templates.includes(template)) return template;
   throw new StandInRequestError(
     `stand-in: role "${request.llmRole}" has no template ${JSON.stringify(request.template ?? null)} ` +
-      `(expected header x-socrates-template: ${templates.join(" | ")})`
+      `(expected header x-socrates-template: ${templates.join(" | ")})`,
   );
 }

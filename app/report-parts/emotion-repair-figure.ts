@@ -3,7 +3,13 @@ import { facetedBars } from "../domain/benchmark/charts/faceted-bars.ts";
 import type { ChartRow } from "../domain/benchmark/charts/style.ts";
 import type { ReportFigure } from "../domain/benchmark/report-model.ts";
 import { buildCell } from "../domain/benchmark/report/cells.ts";
-import { EMOTION_AXIS, EMOTION_VARIANTS, hasEmotion, NO_EMOTION_WARNING, samples } from "../domain/benchmark/report/emotion.ts";
+import {
+  EMOTION_AXIS,
+  EMOTION_VARIANTS,
+  hasEmotion,
+  NO_EMOTION_WARNING,
+  samples,
+} from "../domain/benchmark/report/emotion.ts";
 import { cellFields } from "../domain/benchmark/report/figures.ts";
 import { mainSubjects, type ReportInput } from "../domain/benchmark/report/input.ts";
 import type { FigurePart } from "../domain/benchmark/report/part.ts";
@@ -18,7 +24,13 @@ export function buildEmotionRepairFigure(input: ReportInput): ReportFigure | nul
   const variants = EMOTION_VARIANTS.filter((v) => subjects.some((s) => s.variant === v));
   const rows: ChartRow[] = mediators.flatMap((mediator) =>
     variants.flatMap((variant) => {
-      const cell = buildCell(samples(subjects.filter((s) => s.mediator === mediator && s.variant === variant), "ER"), input.bootstrap);
+      const cell = buildCell(
+        samples(
+          subjects.filter((s) => s.mediator === mediator && s.variant === variant),
+          "ER",
+        ),
+        input.bootstrap,
+      );
       if (cell.n === 0) return [];
       return [{ mediator, variant, ...cellFields("er", cell) }];
     }),
@@ -26,7 +38,8 @@ export function buildEmotionRepairFigure(input: ReportInput): ReportFigure | nul
   return {
     id: "emotion-repair-figure",
     title: TITLE,
-    caption: "Mean emotional repair of each mediator on the emotion-axis conditions (CC: both parties calm, CR: one reactive, RR: both reactive), with the 95% scenario-bootstrap CI.",
+    caption:
+      "Mean emotional repair of each mediator on the emotion-axis conditions (CC: both parties calm, CR: one reactive, RR: both reactive), with the 95% scenario-bootstrap CI.",
     spec: facetedBars({
       title: "Emotional repair on the emotion axis",
       rows,

@@ -24,11 +24,25 @@ export function buildEmotionRepairTable(input: ReportInput): ReportTable {
   const columns: ReportColumn[] = [...conditions, { key: ALL_CONDITIONS, label: "all conditions" }];
   const rowOf = (key: string, label: string, group: string | undefined, chosen: readonly RunPlace[]): ReportRow => {
     const cells: ReportRow["cells"] = {};
-    for (const c of conditions) cells[c.key] = buildCell(samples(chosen.filter((s) => s.conditionKey === c.key), "ER"), input.bootstrap);
+    for (const c of conditions)
+      cells[c.key] = buildCell(
+        samples(
+          chosen.filter((s) => s.conditionKey === c.key),
+          "ER",
+        ),
+        input.bootstrap,
+      );
     cells[ALL_CONDITIONS] = buildCell(samples(chosen, "ER"), input.bootstrap);
     return { key, label, ...(group ? { group } : {}), cells };
   };
-  const rows = mediatorRows(input).map((m) => rowOf(m.key, m.label, m.group, subjects.filter((s) => s.mediator === m.key)));
+  const rows = mediatorRows(input).map((m) =>
+    rowOf(
+      m.key,
+      m.label,
+      m.group,
+      subjects.filter((s) => s.mediator === m.key),
+    ),
+  );
   rows.push(rowOf(AVG, "Average", undefined, subjects));
   return {
     id: "emotion-repair",

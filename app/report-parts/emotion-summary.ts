@@ -42,8 +42,22 @@ function summaryCells(input: ReportInput, runs: readonly RunPlace[], mediated: b
 export function buildEmotionSummaryTable(input: ReportInput): ReportTable {
   const subjects = mainSubjects(input);
   const baseline = mainUnmediated(input);
-  const rows: ReportRow[] = mediatorRows(input).map((m) => ({ key: m.key, label: m.label, group: m.group, cells: summaryCells(input, subjects.filter((s) => s.mediator === m.key), true) }));
-  rows.push({ key: UNMEDIATED_ROW, label: "unmediated", group: "baseline (no mediator)", cells: summaryCells(input, baseline, false) });
+  const rows: ReportRow[] = mediatorRows(input).map((m) => ({
+    key: m.key,
+    label: m.label,
+    group: m.group,
+    cells: summaryCells(
+      input,
+      subjects.filter((s) => s.mediator === m.key),
+      true,
+    ),
+  }));
+  rows.push({
+    key: UNMEDIATED_ROW,
+    label: "unmediated",
+    group: "baseline (no mediator)",
+    cells: summaryCells(input, baseline, false),
+  });
   return {
     id: "emotion-summary",
     title: TITLE,

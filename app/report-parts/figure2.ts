@@ -15,7 +15,8 @@ export function buildFigure2(input: ReportInput): ReportFigure {
   return {
     id: "figure2",
     title: TITLE,
-    caption: "Consensus gain of each mediator on the general condition and on each socio-cognitive axis (all variants of the axis pooled), with the 95% scenario-bootstrap CI.",
+    caption:
+      "Consensus gain of each mediator on the general condition and on each socio-cognitive axis (all variants of the axis pooled), with the 95% scenario-bootstrap CI.",
     spec: facetedBars({
       title: "Consensus gain by axis",
       rows,

@@ -15,13 +15,28 @@ export function buildFigure3(input: ReportInput): ReportFigure {
   const rows: ChartRow[] = [];
   for (const mediator of mediators) {
     const own = subjects.filter((s) => s.mediator === mediator);
-    const general = cgCell(input, own.filter((s) => s.axis === "general"));
+    const general = cgCell(
+      input,
+      own.filter((s) => s.axis === "general"),
+    );
     for (const axis of SHIFT_AXES) {
       const variants = [...new Set(own.filter((s) => s.axis === axis).map((s) => s.variant))];
       for (const variant of variants) {
-        const cell = cgCell(input, own.filter((s) => s.axis === axis && s.variant === variant));
+        const cell = cgCell(
+          input,
+          own.filter((s) => s.axis === axis && s.variant === variant),
+        );
         if (cell.mean === null || general.mean === null) continue;
-        rows.push({ axis, variant, mediator, shift: x100(cell.mean - general.mean), cg: x100(cell.mean), general: x100(general.mean), n: cell.n, n_general: general.n });
+        rows.push({
+          axis,
+          variant,
+          mediator,
+          shift: x100(cell.mean - general.mean),
+          cg: x100(cell.mean),
+          general: x100(general.mean),
+          n: cell.n,
+          n_general: general.n,
+        });
       }
     }
   }
@@ -29,7 +44,8 @@ export function buildFigure3(input: ReportInput): ReportFigure {
   return {
     id: "figure3",
     title: TITLE,
-    caption: "For each strategy, emotion and culture variant: the mediator's mean consensus gain on the variant minus its mean on the general condition (negative = the perturbation hurts).",
+    caption:
+      "For each strategy, emotion and culture variant: the mediator's mean consensus gain on the variant minus its mean on the general condition (negative = the perturbation hurts).",
     spec: facetedBars({
       title: "Consensus gain shift from general",
       rows,

@@ -29,7 +29,15 @@ export function buildFigure4(input: ReportInput): ReportFigure {
       const profile = timingProfile(interventions, input.bins);
       bins = profile.bins.map((b) => binLabel(b.lower, b.upper));
       for (const b of profile.bins) {
-        rows.push({ group, mediator, bin: binLabel(b.lower, b.upper), bin_index: b.index, ie: b.meanIe === null ? null : Math.round(b.meanIe * 1e4) / 100, count: b.count, runs: own.length });
+        rows.push({
+          group,
+          mediator,
+          bin: binLabel(b.lower, b.upper),
+          bin_index: b.index,
+          ie: b.meanIe === null ? null : Math.round(b.meanIe * 1e4) / 100,
+          count: b.count,
+          runs: own.length,
+        });
       }
     }
   }

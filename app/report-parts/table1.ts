@@ -11,7 +11,11 @@ const TITLE = "Table 1: persona fidelity per simulator backbone";
 
 const FIDELITY_COLUMNS = ["fidelity", "correct", "noMajority", "labels"];
 
-function fidelityRows(study: StudyResults["fidelity"][number], simulators: readonly string[], notes: string[]): ReportRow[] {
+function fidelityRows(
+  study: StudyResults["fidelity"][number],
+  simulators: readonly string[],
+  notes: string[],
+): ReportRow[] {
   const rows: ReportRow[] = study.rows.map((f) => ({
     key: `${study.study}|${f.backbone}`,
     label: f.backbone,
@@ -34,14 +38,18 @@ function fidelityRows(study: StudyResults["fidelity"][number], simulators: reado
   return rows;
 }
 
-export function buildTable1(results: StudyResults, expected: Pick<StudyExpectations, "simulators">): ReportTable | null {
+export function buildTable1(
+  results: StudyResults,
+  expected: Pick<StudyExpectations, "simulators">,
+): ReportTable | null {
   if (results.fidelity.length === 0) return null;
   const notes: string[] = [];
   const rows = results.fidelity.flatMap((study) => fidelityRows(study, expected.simulators, notes));
   return {
     id: "table1",
     title: TITLE,
-    caption: "Share of A/B reactiveness pairs whose annotators' majority names the more reactive disputant, per simulator backbone, from each A/B study.",
+    caption:
+      "Share of A/B reactiveness pairs whose annotators' majority names the more reactive disputant, per simulator backbone, from each A/B study.",
     scale: "raw",
     rowLabel: "Simulator",
     columns: [
@@ -51,7 +59,10 @@ export function buildTable1(results: StudyResults, expected: Pick<StudyExpectati
       { key: "labels", label: "labels" },
     ],
     rows,
-    notes: ["A pair without a strict majority counts as not correct. Studies' own dashboards show the agreement behind these.", ...notes],
+    notes: [
+      "A pair without a strict majority counts as not correct. Studies' own dashboards show the agreement behind these.",
+      ...notes,
+    ],
   };
 }
 

@@ -31,7 +31,8 @@ export function buildTable1Proxy(results: StudyResults): ReportTable | null {
   return {
     id: "table1proxy",
     title: TITLE,
-    caption: "Per simulator backbone, over the stored A/B reactiveness pairs: does the target party's measured emotional volatility follow its assigned reactiveness level? A free, automatic counterpart of the crowd's Table 1.",
+    caption:
+      "Per simulator backbone, over the stored A/B reactiveness pairs: does the target party's measured emotional volatility follow its assigned reactiveness level? A free, automatic counterpart of the crowd's Table 1.",
     scale: "raw",
     rowLabel: "Simulator",
     columns: [

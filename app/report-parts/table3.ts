@@ -20,7 +20,11 @@ export function gridDomains(subjects: readonly ReportSubject[]): string[] {
   return DOMAINS.filter((d) => present.has(d));
 }
 
-function samples(subjects: readonly ReportSubject[], evaluator: string, metric: (typeof TOPIC_METRICS)[number]): CellSample[] {
+function samples(
+  subjects: readonly ReportSubject[],
+  evaluator: string,
+  metric: (typeof TOPIC_METRICS)[number],
+): CellSample[] {
   return subjects.map((s) => ({ value: judgedValue(s, evaluator, metric), scenarioId: s.scenarioId, runId: s.runId }));
 }
 
@@ -31,15 +35,35 @@ export function buildTable3(input: ReportInput): ReportTable {
   const columns: ReportColumn[] = TOPIC_METRICS.flatMap((metric) =>
     [...domains, AVG].map((d) => ({ key: `${metric}|${d}`, label: d === AVG ? "Avg" : d, group: metric })),
   );
-  const rowOf = (key: string, label: string, group: string | undefined, chosen: readonly ReportSubject[]): ReportRow => {
+  const rowOf = (
+    key: string,
+    label: string,
+    group: string | undefined,
+    chosen: readonly ReportSubject[],
+  ): ReportRow => {
     const cells: ReportRow["cells"] = {};
     for (const metric of TOPIC_METRICS) {
-      for (const d of domains) cells[`${metric}|${d}`] = buildCell(samples(chosen.filter((s) => s.domain === d), evaluator, metric), input.bootstrap);
+      for (const d of domains)
+        cells[`${metric}|${d}`] = buildCell(
+          samples(
+            chosen.filter((s) => s.domain === d),
+            evaluator,
+            metric,
+          ),
+          input.bootstrap,
+        );
       cells[`${metric}|${AVG}`] = buildCell(samples(chosen, evaluator, metric), input.bootstrap);
     }
     return { key, label, ...(group ? { group } : {}), cells };
   };
-  const rows = mediatorRows(input).map((m) => rowOf(m.key, m.label, m.group, subjects.filter((s) => s.mediator === m.key)));
+  const rows = mediatorRows(input).map((m) =>
+    rowOf(
+      m.key,
+      m.label,
+      m.group,
+      subjects.filter((s) => s.mediator === m.key),
+    ),
+  );
   rows.push(rowOf(AVG, "Average", undefined, subjects));
   const absent = DOMAINS.filter((d) => !domains.includes(d));
   return {

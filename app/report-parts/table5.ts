@@ -75,7 +75,8 @@ function conditionCell(scenario: ScenarioConditions, key: string, stored: Map<st
 
 /** Rows in the paper's domain order (the plan's order within a domain); scenarios the database lacks last. */
 function ordered(scenarios: readonly ScenarioConditions[]): ScenarioConditions[] {
-  const rank = (s: ScenarioConditions) => (s.domain === null ? DOMAINS.length : Math.max(0, (DOMAINS as readonly string[]).indexOf(s.domain)));
+  const rank = (s: ScenarioConditions) =>
+    s.domain === null ? DOMAINS.length : Math.max(0, (DOMAINS as readonly string[]).indexOf(s.domain));
   return [...scenarios].sort((a, b) => rank(a) - rank(b));
 }
 
@@ -84,7 +85,10 @@ function axesOf(keys: readonly string[]): ConditionAxis[] {
   return [...new Set(CONDITIONS.filter((c) => keys.includes(c.key)).map((c) => c.axis))];
 }
 
-/** One note per scenario with a missing condition: the keys in Table 5 order (saying which the plan selects) and the probe command. */
+/**
+ * One note per scenario with a missing condition: the keys in Table 5 order (saying which the plan selects) and the
+ * probe command.
+ */
 function missingNotes(scenarios: readonly ScenarioConditions[], selected: readonly string[]): string[] {
   const notes: string[] = [];
   for (const s of scenarios) {
@@ -92,26 +96,38 @@ function missingNotes(scenarios: readonly ScenarioConditions[], selected: readon
     if (absent.length === 0) continue;
     const probe = `npx socrates probe --scenario ${s.scenarioId} --conditions ${absent.length === CONDITIONS.length ? "all" : axesOf(absent).join(",")}`;
     if (s.domain === null) {
-      notes.push(`${s.scenarioId}: the plan names it but the database does not hold this scenario: import its bundle (\`npx socrates import FILE\`), then \`${probe}\`.`);
+      notes.push(
+        `${s.scenarioId}: the plan names it but the database does not hold this scenario: import its bundle (\`npx socrates import FILE\`), then \`${probe}\`.`,
+      );
       continue;
     }
     const planned = absent.filter((k) => selected.includes(k));
-    const which = planned.length > 0 ? `${absent.join(", ")} (the plan selects ${planned.join(", ")})` : absent.join(", ");
+    const which =
+      planned.length > 0 ? `${absent.join(", ")} (the plan selects ${planned.join(", ")})` : absent.join(", ");
     notes.push(`${s.scenarioId}: ${MISSING} ${which}; fill with \`${probe}\`.`);
   }
   return notes;
 }
 
 function scenarioRow(scenario: ScenarioConditions, stored: Map<string, number>): ReportRow {
-  const cells: ReportRow["cells"] = Object.fromEntries(CONDITIONS.map((c) => [c.key, conditionCell(scenario, c.key, stored)]));
+  const cells: ReportRow["cells"] = Object.fromEntries(
+    CONDITIONS.map((c) => [c.key, conditionCell(scenario, c.key, stored)]),
+  );
   const count = CONDITIONS.filter((c) => scenario.stored.includes(c.key)).length;
   cells[TOTAL_COLUMN] = text(count, `${count} of ${CONDITIONS.length}`);
-  return { key: scenario.scenarioId, label: scenario.scenarioId, group: scenario.domain ?? "not in the database", cells };
+  return {
+    key: scenario.scenarioId,
+    label: scenario.scenarioId,
+    group: scenario.domain ?? "not in the database",
+    cells,
+  };
 }
 
 function totalRow(scenarios: readonly ScenarioConditions[]): ReportRow {
   const holding = (key: string) => scenarios.filter((s) => s.stored.includes(key)).length;
-  const cells: ReportRow["cells"] = Object.fromEntries(CONDITIONS.map((c) => [c.key, text(holding(c.key), `${holding(c.key)} of ${scenarios.length}`)]));
+  const cells: ReportRow["cells"] = Object.fromEntries(
+    CONDITIONS.map((c) => [c.key, text(holding(c.key), `${holding(c.key)} of ${scenarios.length}`)]),
+  );
   const all = CONDITIONS.reduce((sum, c) => sum + holding(c.key), 0);
   cells[TOTAL_COLUMN] = text(all, `${all} of ${CONDITIONS.length * scenarios.length}`);
   return { key: TOTAL_ROW, label: "Scenarios holding it", cells };
@@ -125,9 +141,13 @@ export function buildTable5(input: ReportInput): ReportTable {
     ...CONDITIONS.map((c) => ({ key: c.key, label: VARIANT_LABELS[c.variant as Variant], group: AXIS_LABELS[c.axis] })),
     { key: TOTAL_COLUMN, label: `Stored (of ${CONDITIONS.length})` },
   ];
-  const perAxis = (Object.keys(CONDITION_VARIANTS) as ConditionAxis[]).map((a) => `${AXIS_LABELS[a].toLowerCase()} ${CONDITION_VARIANTS[a].length}`);
+  const perAxis = (Object.keys(CONDITION_VARIANTS) as ConditionAxis[]).map(
+    (a) => `${AXIS_LABELS[a].toLowerCase()} ${CONDITION_VARIANTS[a].length}`,
+  );
   const notes = missingNotes(scenarios, selected);
-  const writerMissing = scenarios.some((s) => CONDITIONS.some((c) => isWriterAxis(c.axis) && !s.stored.includes(c.key)));
+  const writerMissing = scenarios.some((s) =>
+    CONDITIONS.some((c) => isWriterAxis(c.axis) && !s.stored.includes(c.key)),
+  );
   return {
     id: "table5",
     title: TITLE,

@@ -14,18 +14,27 @@ export function buildTable7(input: ReportInput): ReportTable {
   const rows = mediatorRows(input).map((m) => {
     const own = subjects.filter((s) => s.mediator === m.key);
     const cells = Object.fromEntries(
-      METRICS.map((metric) => [metric, buildCell(own.map((s) => ({ value: s[metric], scenarioId: s.scenarioId, runId: s.runId })), input.bootstrap)]),
+      METRICS.map((metric) => [
+        metric,
+        buildCell(
+          own.map((s) => ({ value: s[metric], scenarioId: s.scenarioId, runId: s.runId })),
+          input.bootstrap,
+        ),
+      ]),
     );
     return { ...m, cells };
   });
   return {
     id: "table7",
     title: TITLE,
-    caption: "How often each mediator speaks (IF: mediator turns per party turn) and how early it first does (FI: first mediator turn over the run's length), over every condition of the main grid. Neither needs a judge.",
+    caption:
+      "How often each mediator speaks (IF: mediator turns per party turn) and how early it first does (FI: first mediator turn over the run's length), over every condition of the main grid. Neither needs a judge.",
     scale: "percent",
     columns: METRICS.map((metric) => ({ key: metric, label: metric })),
     rows,
-    notes: ["Cells: mean ×100 over mediated runs with n; missing = runs without a value (FI of a run where the mediator never spoke)."],
+    notes: [
+      "Cells: mean ×100 over mediated runs with n; missing = runs without a value (FI of a run where the mediator never spoke).",
+    ],
   };
 }
 

@@ -19,9 +19,15 @@ import { groupBy, text, withP } from "../domain/benchmark/report/rows.ts";
 
 const TITLE = "Table 8: evaluator swap";
 
-function scoresUnder(subjects: readonly ReportSubject[], evaluator: string, metric: (typeof TOPIC_METRICS)[number]): Record<string, number> {
+function scoresUnder(
+  subjects: readonly ReportSubject[],
+  evaluator: string,
+  metric: (typeof TOPIC_METRICS)[number],
+): Record<string, number> {
   const byMediator = groupBy(subjects, (s) => s.mediator);
-  return mediatorScores(new Map([...byMediator].map(([m, list]) => [m, list.map((s) => judgedValue(s, evaluator, metric))])));
+  return mediatorScores(
+    new Map([...byMediator].map(([m, list]) => [m, list.map((s) => judgedValue(s, evaluator, metric))])),
+  );
 }
 
 export function buildTable8(input: ReportInput): ReportTable | null {
@@ -33,22 +39,41 @@ export function buildTable8(input: ReportInput): ReportTable | null {
     label: i === 0 ? `${evaluator} (main)` : evaluator,
     group: "mean over mediators",
     cells: Object.fromEntries(
-      TOPIC_METRICS.map((metric) => [metric, buildCell(subjects.map((s) => ({ value: judgedValue(s, evaluator, metric), scenarioId: s.scenarioId, runId: s.runId })), input.bootstrap)]),
+      TOPIC_METRICS.map((metric) => [
+        metric,
+        buildCell(
+          subjects.map((s) => ({ value: judgedValue(s, evaluator, metric), scenarioId: s.scenarioId, runId: s.runId })),
+          input.bootstrap,
+        ),
+      ]),
     ),
   }));
   for (const other of others) {
-    const results = TOPIC_METRICS.map((metric) => [metric, agreement(scoresUnder(subjects, main, metric), scoresUnder(subjects, other, metric))] as const);
+    const results = TOPIC_METRICS.map(
+      (metric) =>
+        [metric, agreement(scoresUnder(subjects, main, metric), scoresUnder(subjects, other, metric))] as const,
+    );
     rows.push({
       key: `spearman|${other}`,
       label: `Spearman ρ, ${main} vs ${other}`,
       group: "rank agreement",
-      cells: Object.fromEntries(results.map(([metric, r]) => [metric, text(r.spearman.rho, withP(r.spearman.rho, r.spearman.p, r.spearman.method))])),
+      cells: Object.fromEntries(
+        results.map(([metric, r]) => [
+          metric,
+          text(r.spearman.rho, withP(r.spearman.rho, r.spearman.p, r.spearman.method)),
+        ]),
+      ),
     });
     rows.push({
       key: `kendall|${other}`,
       label: `Kendall τ-b, ${main} vs ${other}`,
       group: "rank agreement",
-      cells: Object.fromEntries(results.map(([metric, r]) => [metric, text(r.kendall.tau, withP(r.kendall.tau, r.kendall.p, r.kendall.method))])),
+      cells: Object.fromEntries(
+        results.map(([metric, r]) => [
+          metric,
+          text(r.kendall.tau, withP(r.kendall.tau, r.kendall.p, r.kendall.method)),
+        ]),
+      ),
     });
   }
   return {

@@ -20,18 +20,31 @@ import { mediatorRows, pct, text, withP } from "../domain/benchmark/report/rows.
 const TITLE = "Table 9: repeated runs";
 
 /** Mean of a metric per mediator per run index: means[mediator][index] (null where none). */
-export function runIndexMeans(input: ReportInput, subjects: readonly ReportSubject[], metric: TopicMetric, runs: number): Map<string, (number | null)[]> {
+export function runIndexMeans(
+  input: ReportInput,
+  subjects: readonly ReportSubject[],
+  metric: TopicMetric,
+  runs: number,
+): Map<string, (number | null)[]> {
   const evaluator = input.evaluators[0];
   const out = new Map<string, (number | null)[]>();
   for (const m of input.mediators) {
     const own = subjects.filter((s) => s.mediator === m.name);
-    out.set(m.name, Array.from({ length: runs }, (_, i) => meanOf(own.filter((s) => s.runIndex === i).map((s) => judgedValue(s, evaluator, metric)))));
+    out.set(
+      m.name,
+      Array.from({ length: runs }, (_, i) =>
+        meanOf(own.filter((s) => s.runIndex === i).map((s) => judgedValue(s, evaluator, metric))),
+      ),
+    );
   }
   return out;
 }
 
 /** Median and half-range ((max − min) / 2) of the defined values. */
-export function medianHalfRange(values: readonly (number | null)[]): { median: number | null; halfRange: number | null } {
+export function medianHalfRange(values: readonly (number | null)[]): {
+  median: number | null;
+  halfRange: number | null;
+} {
   const present = values.filter((v): v is number => v !== null);
   if (present.length === 0) return { median: null, halfRange: null };
   return { median: median(present), halfRange: (Math.max(...present) - Math.min(...present)) / 2 };
@@ -47,8 +60,12 @@ export function buildTable9(input: ReportInput): ReportTable | null {
   const repeats = input.repeats;
   if (!repeats) return null;
   const keys = new Set(repeats.conditionKeys);
-  const subjects = input.subjects.filter((s) => s.simulator === input.simulator && keys.has(s.conditionKey) && s.runIndex < repeats.runs);
-  const means = new Map(TOPIC_METRICS.map((metric) => [metric, runIndexMeans(input, subjects, metric, repeats.runs)] as const));
+  const subjects = input.subjects.filter(
+    (s) => s.simulator === input.simulator && keys.has(s.conditionKey) && s.runIndex < repeats.runs,
+  );
+  const means = new Map(
+    TOPIC_METRICS.map((metric) => [metric, runIndexMeans(input, subjects, metric, repeats.runs)] as const),
+  );
   const rows: ReportRow[] = mediatorRows(input).map((m) => ({
     ...m,
     cells: Object.fromEntries(
@@ -68,17 +85,24 @@ export function buildTable9(input: ReportInput): ReportTable | null {
           return [metric, text(k.tau, withP(k.tau, k.p, k.method))];
         }),
       );
-      rows.push({ key: `kendall|${i}|${j}`, label: `Kendall τ-b, run ${i + 1} vs run ${j + 1}`, group: "rank agreement", cells });
+      rows.push({
+        key: `kendall|${i}|${j}`,
+        label: `Kendall τ-b, run ${i + 1} vs run ${j + 1}`,
+        group: "rank agreement",
+        cells,
+      });
     }
   }
   rows.push({
     key: "kendall|mean",
     label: "Kendall τ-b, mean over run pairs",
     group: "rank agreement",
-    cells: Object.fromEntries(TOPIC_METRICS.map((metric) => {
-      const mean = meanOf(taus.get(metric)!);
-      return [metric, text(mean, mean === null ? "–" : mean.toFixed(3))];
-    })),
+    cells: Object.fromEntries(
+      TOPIC_METRICS.map((metric) => {
+        const mean = meanOf(taus.get(metric)!);
+        return [metric, text(mean, mean === null ? "–" : mean.toFixed(3))];
+      }),
+    ),
   });
   return {
     id: "table9",
@@ -87,7 +111,10 @@ export function buildTable9(input: ReportInput): ReportTable | null {
     scale: "raw",
     columns: TOPIC_METRICS.map((metric) => ({ key: metric, label: metric })),
     rows,
-    notes: ["Run i's mean: over the mediator's runs with run index i on the repeat conditions, under the main evaluator and simulator. Half-range = (max − min) / 2.", "Kendall p two-sided, exact (all pairings of the rankings) without ties up to 33 mediators, else asymptotic; each p names its method."],
+    notes: [
+      "Run i's mean: over the mediator's runs with run index i on the repeat conditions, under the main evaluator and simulator. Half-range = (max − min) / 2.",
+      "Kendall p two-sided, exact (all pairings of the rankings) without ties up to 33 mediators, else asymptotic; each p names its method.",
+    ],
   };
 }
 

@@ -19,7 +19,10 @@ export async function action({ request }: ActionFunctionArgs) {
   return actionResult(async () => json({ ok: true as const, message: await accountAction(getDb(), admin.id, form) }));
 }
 
-/** Activate at once; deactivate only after a confirm step, which works without script (a disclosure holding the real button). */
+/**
+ * Activate at once; deactivate only after a confirm step, which works without script (a disclosure holding the real
+ * button).
+ */
 function ActiveSwitch({ id, username, active }: { id: number; username: string; active: boolean }) {
   const form = (intent: string, label: string, className: string) => (
     <Form method="post" className="inline-form">
@@ -33,14 +36,17 @@ function ActiveSwitch({ id, username, active }: { id: number; username: string; 
   return (
     <details className="confirm-step">
       <summary className="link-button">Deactivate…</summary>
-      <span>{username} is signed out and cannot sign in until reactivated.</span> {form("deactivate", `Yes, deactivate ${username}`, "button-danger")}
+      <span>{username} is signed out and cannot sign in until reactivated.</span>{" "}
+      {form("deactivate", `Yes, deactivate ${username}`, "button-danger")}
     </details>
   );
 }
 
 export default function Annotators() {
   const { annotators, selfId } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>() as { ok: boolean; message: string; problems?: { path: string; message: string }[] } | undefined;
+  const result = useActionData<typeof action>() as
+    | { ok: boolean; message: string; problems?: { path: string; message: string }[] }
+    | undefined;
   const busy = useNavigation().state !== "idle";
   return (
     <>
@@ -74,7 +80,9 @@ export default function Annotators() {
               <td>{a.channel ?? "—"}</td>
               <td>{a.role === "crowd" ? (a.qualifiedAt ? "yes" : "no") : "—"}</td>
               <td>
-                <span className={`status-chip status-${a.active ? "active" : "inactive"}`}>{a.active ? "active" : "inactive"}</span>
+                <span className={`status-chip status-${a.active ? "active" : "inactive"}`}>
+                  {a.active ? "active" : "inactive"}
+                </span>
               </td>
               <td>
                 {a.id === selfId ? (
@@ -86,7 +94,15 @@ export default function Annotators() {
                   <Form method="post" className="inline-form">
                     <input type="hidden" name="id" value={a.id} />
                     <input type="hidden" name="intent" value="password" />
-                    <input name="password" type="password" minLength={10} required placeholder="new password" aria-label={`New password for ${a.username}`} autoComplete="new-password" />
+                    <input
+                      name="password"
+                      type="password"
+                      minLength={10}
+                      required
+                      placeholder="new password"
+                      aria-label={`New password for ${a.username}`}
+                      autoComplete="new-password"
+                    />
                     <button type="submit" className="button-secondary">
                       Set
                     </button>
@@ -114,7 +130,8 @@ export default function Annotators() {
           </select>
         </label>
         <label>
-          Password (at least 10 characters) <input name="password" type="password" minLength={10} required autoComplete="new-password" />
+          Password (at least 10 characters){" "}
+          <input name="password" type="password" minLength={10} required autoComplete="new-password" />
         </label>
         <button type="submit" disabled={busy}>
           Create account

@@ -9,5 +9,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]);
   const studyId = parseId(params.studyId, "study");
   const body = orResponse(() => labelsCsv(getDb(), studyId));
-  return new Response(body, { headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="study-${studyId}-labels.csv"` } });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="study-${studyId}-labels.csv"`,
+    },
+  });
 }

@@ -2,7 +2,13 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { AgreementSection } from "../components/admin/AgreementSection.tsx";
 import { StudyHeader } from "../components/admin/StudyHeader.tsx";
-import { AnnotatorTable, FastLabelsPanel, LabelStatusPanel, ProgressPanel, TypeFiguresSection } from "../components/dashboard/index.ts";
+import {
+  AnnotatorTable,
+  FastLabelsPanel,
+  LabelStatusPanel,
+  ProgressPanel,
+  TypeFiguresSection,
+} from "../components/dashboard/index.ts";
 import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
 import { ChannelPanels } from "../crowd-channels/ChannelPanels.tsx";
@@ -20,7 +26,9 @@ import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Study"} · Dashboard · SoCRATES Studio` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.study.name ?? "Study"} · Dashboard · SoCRATES Studio` },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]);
@@ -30,14 +38,24 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const excludeFlagged = url.searchParams.get("exclude") === "flagged";
   const excludeFast = url.searchParams.get("fast") === "exclude";
   // Cached per study and parameters until the study's data changes (dashboard-cache.server.ts).
-  const page = orResponse(() => dashboardPage(db, studyId, { excludeFlagged, excludeFast, reference: url.searchParams.get("reference") || null }));
+  const page = orResponse(() =>
+    dashboardPage(db, studyId, { excludeFlagged, excludeFast, reference: url.searchParams.get("reference") || null }),
+  );
   const view = page.view;
   const channelPanels = view.study.pool === "crowd" ? channelPanelData(db, view.study, url.origin) : null;
   const flags = studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
-  // The page shows the trend as the server-drawn SVG only and the alignment's figures without its per-unit values, so those stay on the server.
+  // The page shows the trend as the server-drawn SVG only and the alignment's figures without its per-unit values, so
+  // those stay on the server.
   const { trend: _trend, alignment, ...shown } = view;
   const trendSvg = await page.trendSvg;
-  return json({ ...shown, alignment: alignment ? alignmentSummary(alignment) : null, trendSvg, channels: page.channels, channelPanels, flags });
+  return json({
+    ...shown,
+    alignment: alignment ? alignmentSummary(alignment) : null,
+    trendSvg,
+    channels: page.channels,
+    channelPanels,
+    flags,
+  });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -79,7 +97,8 @@ export default function StudyDashboard() {
   const result = reply && "panel" in reply ? reply : null;
   const failure = reply && "ok" in reply && reply.ok === false ? reply : null;
   const [params] = useSearchParams();
-  const referenceHref = (backbone: string) => `?${new URLSearchParams([...params].filter(([k]) => k !== "reference").concat([["reference", backbone]]))}`;
+  const referenceHref = (backbone: string) =>
+    `?${new URLSearchParams([...params].filter(([k]) => k !== "reference").concat([["reference", backbone]]))}`;
   const fastToggleHref = `?${new URLSearchParams([...params].filter(([k]) => k !== "fast").concat(d.excludeFast ? [] : [["fast", "exclude"]]))}`;
   return (
     <>
@@ -93,22 +112,44 @@ export default function StudyDashboard() {
         excluding={params.get("exclude") === "flagged"}
         agreement={d.agreement}
         withoutFlagged={d.agreementWithoutFlagged}
-        fastLeftOut={d.excludeFast ? { count: d.fast.labels.length, minSeconds: d.fast.minSeconds, includeHref: fastToggleHref } : null}
+        fastLeftOut={
+          d.excludeFast
+            ? { count: d.fast.labels.length, minSeconds: d.fast.minSeconds, includeHref: fastToggleHref }
+            : null
+        }
       />
 
-      <TypeFiguresSection kind={d.kind} pool={d.study.pool} alignment={d.alignment} trendSvg={d.trendSvg} comparison={d.comparison} referenceHref={referenceHref} fidelity={d.fidelity} />
+      <TypeFiguresSection
+        kind={d.kind}
+        pool={d.study.pool}
+        alignment={d.alignment}
+        trendSvg={d.trendSvg}
+        comparison={d.comparison}
+        referenceHref={referenceHref}
+        fidelity={d.fidelity}
+      />
 
       <section className="dash-section">
         <h2>Annotators</h2>
         <AnnotatorTable progress={d.progress} gold={d.gold} flagged={d.flagged} names={d.names} fast={d.fast} />
-        <FastLabelsPanel fast={d.fast} excluding={d.excludeFast} toggleHref={fastToggleHref} excludedFrom={`agreement and ${TASK_TYPES[d.kind].dashboard.flaggedExcludedFrom}`} names={d.names} />
+        <FastLabelsPanel
+          fast={d.fast}
+          excluding={d.excludeFast}
+          toggleHref={fastToggleHref}
+          excludedFrom={`agreement and ${TASK_TYPES[d.kind].dashboard.flaggedExcludedFrom}`}
+          names={d.names}
+        />
       </section>
 
       <FlagsPanel data={d.flags} error={failure?.message ?? null} />
 
       <section className="dash-section" data-testid="label-status">
         <h2>Label status</h2>
-        <LabelStatusPanel counts={d.labelStatus} labelsPerItem={d.study.labelsPerItem} countSurplus={d.study.config.countSurplus} />
+        <LabelStatusPanel
+          counts={d.labelStatus}
+          labelsPerItem={d.study.labelsPerItem}
+          countSurplus={d.study.config.countSurplus}
+        />
       </section>
 
       <section className="dash-section">

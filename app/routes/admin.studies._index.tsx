@@ -22,9 +22,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const db = getDb();
   // "Preview item count" runs the creation and rolls it back; both keep what was typed.
   if (form.get("intent") === "preview") {
-    return echoFormOnFailure(await actionResult(async () => json({ ok: true as const, preview: await previewStudyFromForm(db, form), values: submittedValues(form) })), form);
+    return echoFormOnFailure(
+      await actionResult(async () =>
+        json({ ok: true as const, preview: await previewStudyFromForm(db, form), values: submittedValues(form) }),
+      ),
+      form,
+    );
   }
-  return echoFormOnFailure(await actionResult(async () => redirect(`/admin/studies/${await createStudyFromForm(db, form)}`)), form);
+  return echoFormOnFailure(
+    await actionResult(async () => redirect(`/admin/studies/${await createStudyFromForm(db, form)}`)),
+    form,
+  );
 }
 
 export default function Studies() {
@@ -36,7 +44,13 @@ export default function Studies() {
       <h1>Studies</h1>
       <StudyList studies={studies} sort={sort} filter={filter} />
       <h2>New study</h2>
-      <NewStudyForm available={available} choices={choices} defaultGuidelines={defaultGuidelines} result={result} busy={busy} />
+      <NewStudyForm
+        available={available}
+        choices={choices}
+        defaultGuidelines={defaultGuidelines}
+        result={result}
+        busy={busy}
+      />
     </>
   );
 }

@@ -2,7 +2,14 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useMemo } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
-import { actionResult, formJson, formSeconds, orResponse, orResponseWrite, type ActionFailure } from "../server/http/responses.server.ts";
+import {
+  actionResult,
+  formJson,
+  formSeconds,
+  orResponse,
+  orResponseWrite,
+  type ActionFailure,
+} from "../server/http/responses.server.ts";
 import { recordItemShown } from "../server/annotation/item-shown.server.ts";
 import { saveTaskWork, taskPage } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
@@ -11,7 +18,9 @@ import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.study.name ?? "Task"} · SoCRATES Studio` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.study.name ?? "Task"} · SoCRATES Studio` },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
@@ -31,7 +40,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const studyId = parseId(params.studyId, "study");
   const itemId = parseId(params.itemId, "item");
   const form = await readForm(request);
-  const post = { intent: form.get("intent"), note: form.get("note"), payload: formJson(form, "payload"), clientToken: String(form.get("clientToken") ?? ""), secondsOnTask: formSeconds(form) };
+  const post = {
+    intent: form.get("intent"),
+    note: form.get("note"),
+    payload: formJson(form, "payload"),
+    clientToken: String(form.get("clientToken") ?? ""),
+    secondsOnTask: formSeconds(form),
+  };
   // Opened from My labels: a submit goes back there, not on to the next unlabelled item.
   const fromMine = new URL(request.url).searchParams.get("from") === "mine";
   const db = getDb();
@@ -54,7 +69,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 function newClientToken(): string {
-  return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID().replace(/-/g, "") : `${Date.now()}${Math.random().toString(36).slice(2)}`;
+  return typeof crypto !== "undefined" && "randomUUID" in crypto
+    ? crypto.randomUUID().replace(/-/g, "")
+    : `${Date.now()}${Math.random().toString(36).slice(2)}`;
 }
 
 export default function TaskPage() {
@@ -69,8 +86,12 @@ export default function TaskPage() {
   const itemPath = `/annotate/${data.study.id}/items/${data.itemId}${fromMine ? "?from=mine" : ""}`;
   const open = data.study.open && !data.skipped;
   const itemActions = useMemo(
-    () => ({ action: itemPath, fields, allowed: { skip: open && !data.submitted, flag: data.study.open, undo: data.study.open && data.canUndo } }),
-    [itemPath, fields, open, data.submitted, data.study.open, data.canUndo]
+    () => ({
+      action: itemPath,
+      fields,
+      allowed: { skip: open && !data.submitted, flag: data.study.open, undo: data.study.open && data.canUndo },
+    }),
+    [itemPath, fields, open, data.submitted, data.study.open, data.canUndo],
   );
   return (
     <TaskPageShell
@@ -84,9 +105,14 @@ export default function TaskPage() {
       failure={result && !result.ok ? (result as ActionFailure) : null}
       header={
         <nav className="muted task-crumbs" aria-label="Task">
-          <Link to="/annotate">My tasks</Link> · {data.study.name} · <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link>
-          {data.submitted ? <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span> : null}
-          {!data.study.open ? <span className="badge"> This study is closed: your answers can be read but not changed</span> : null}
+          <Link to="/annotate">My tasks</Link> · {data.study.name} ·{" "}
+          <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link>
+          {data.submitted ? (
+            <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span>
+          ) : null}
+          {!data.study.open ? (
+            <span className="badge"> This study is closed: your answers can be read but not changed</span>
+          ) : null}
           {data.skipped ? <span className="badge"> You skipped this item: it has gone to other annotators</span> : null}
         </nav>
       }

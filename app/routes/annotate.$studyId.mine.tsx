@@ -36,8 +36,8 @@ export default function MyLabels() {
           <p>You have not submitted a label in this study yet.</p>
           {study.open ? (
             <p>
-              <Link to={`/annotate/${study.id}/next`}>Start labelling</Link>: each label you submit appears here, where you can look at it again or
-              revise it.
+              <Link to={`/annotate/${study.id}/next`}>Start labelling</Link>: each label you submit appears here, where
+              you can look at it again or revise it.
             </p>
           ) : null}
         </section>
@@ -45,7 +45,9 @@ export default function MyLabels() {
         <>
           <MyLabelsFilters filter={filter} scenarios={scenarios} listPath={listPath} />
           <p className="muted" aria-live="polite">
-            {rows.length === total ? `${total} ${total === 1 ? "label" : "labels"}` : `${rows.length} of ${total} labels match`}
+            {rows.length === total
+              ? `${total} ${total === 1 ? "label" : "labels"}`
+              : `${rows.length} of ${total} labels match`}
           </p>
           {rows.length === 0 ? (
             <section className="empty-state">

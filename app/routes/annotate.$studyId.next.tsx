@@ -23,7 +23,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (step.kind === "go") throw redirect(step.path);
   // `done`: the POST found nothing; starting again by itself would only loop.
   const again = !new URL(request.url).searchParams.has("done");
-  return json({ studyId, name: step.name, hasWork: step.hasWork && again, autoStart: step.hasWork && again && navigatedFromHere(request) });
+  return json({
+    studyId,
+    name: step.name,
+    hasWork: step.hasWork && again,
+    autoStart: step.hasWork && again && navigatedFromHere(request),
+  });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -55,9 +60,13 @@ export default function NextTask() {
   return (
     <section className="empty-state" data-testid="next-none">
       <h1>All done in “{name}”</h1>
-      <p>There is no item left for you in this study: you have labelled everything you can, or the remaining items already have all their labels.</p>
       <p>
-        <Link to={`/annotate/${studyId}/mine`}>Review or revise my labels</Link> · <Link to="/annotate">Back to my tasks</Link>
+        There is no item left for you in this study: you have labelled everything you can, or the remaining items
+        already have all their labels.
+      </p>
+      <p>
+        <Link to={`/annotate/${studyId}/mine`}>Review or revise my labels</Link> ·{" "}
+        <Link to="/annotate">Back to my tasks</Link>
       </p>
     </section>
   );

@@ -6,7 +6,9 @@ import { benchmarkPage } from "../server/benchmark/page.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { orResponseAsync } from "../server/http/responses.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.report.planName ?? "Benchmark"} · Benchmark · SoCRATES Studio` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.report.planName ?? "Benchmark"} · Benchmark · SoCRATES Studio` },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: mediator models and their scores

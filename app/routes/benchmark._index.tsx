@@ -21,9 +21,10 @@ export default function BenchmarkPlans() {
         <section className="empty-state">
           <h2>No benchmark has been run yet</h2>
           <p>
-            Write a plan (scenarios × conditions × mediators; <code>benchmark.example.json</code> is a start, the format is in{" "}
-            <code>docs/benchmark.md</code>), then run <code>npx socrates benchmark run --plan benchmark.json</code>. Each plan it runs
-            appears here with its leaderboard, tables and charts; <code>npx socrates report --plan benchmark.json</code> writes the same
+            Write a plan (scenarios × conditions × mediators; <code>benchmark.example.json</code> is a start, the format
+            is in <code>docs/benchmark.md</code>), then run{" "}
+            <code>npx socrates benchmark run --plan benchmark.json</code>. Each plan it runs appears here with its
+            leaderboard, tables and charts; <code>npx socrates report --plan benchmark.json</code> writes the same
             report to files.
           </p>
         </section>

@@ -1,6 +1,13 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { attemptCount, MAX_QUALIFICATION_ATTEMPTS, NETWORK_LIMIT_MESSAGE, networkLimitReached, takeQualificationTest, type AttemptOrigin } from "../server/crowd/qualification.server.ts";
+import {
+  attemptCount,
+  MAX_QUALIFICATION_ATTEMPTS,
+  NETWORK_LIMIT_MESSAGE,
+  networkLimitReached,
+  takeQualificationTest,
+  type AttemptOrigin,
+} from "../server/crowd/qualification.server.ts";
 import { requireUser, type SessionUser } from "../server/auth/session.server.ts";
 import { networkIdentity, type RequestContext } from "../server/http/load-context.server.ts";
 import { channelOfWorker } from "../crowd-channels/registry.server.ts";
@@ -24,7 +31,9 @@ function nextPath(request: Request): string {
   return study ? `/annotate/${study}/next` : "/annotate";
 }
 
-/** A worker out of attempts goes where their channel sends them (Prolific: the page that asks them to return the study). */
+/**
+ * A worker out of attempts goes where their channel sends them (Prolific: the page that asks them to return the study).
+ */
 function lockedRedirect(request: Request, user: { channel: string | null }): void {
   const study = studyParam(request);
   const path = study ? channelOfWorker(user.channel)?.completion.lockedOutPath(Number(study)) : null;
@@ -40,7 +49,10 @@ function attemptOrigin(request: Request, user: SessionUser, context: RequestCont
   const asked = Number(studyParam(request));
   const study = user.crowdStudies.includes(asked) ? asked : user.crowdStudies.at(-1);
   if (study === undefined) {
-    throw new Response("Please open the study from the link you were given; the reading test is taken from there.", { status: 403, statusText: "Forbidden" });
+    throw new Response("Please open the study from the link you were given; the reading test is taken from there.", {
+      status: 403,
+      statusText: "Forbidden",
+    });
   }
   return { studyId: study, network: networkIdentity(context) };
 }
@@ -88,7 +100,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { reply, status, next } = await orResponseWrite(() => {
     const outcome = takeQualificationTest(db, user.id, form, origin);
     // A pass goes straight to the first item, leased here in the POST (the next page's GET writes nothing).
-    const next = outcome.reply.passed ? firstItemPath(request, db, { ...user, qualifiedAt: new Date().toISOString() }) : null;
+    const next = outcome.reply.passed
+      ? firstItemPath(request, db, { ...user, qualifiedAt: new Date().toISOString() })
+      : null;
     return { ...outcome, next };
   }, db);
   if (reply.passed) throw redirect(next ?? nextPath(request));
@@ -97,7 +111,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Qualify() {
-  const { title, instructions, questions, passMark, attemptsLeft, maxAttempts, networkLimited } = useLoaderData<typeof loader>();
+  const { title, instructions, questions, passMark, attemptsLeft, maxAttempts, networkLimited } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const locked = result?.locked || attemptsLeft === 0;
@@ -107,7 +122,8 @@ export default function Qualify() {
       <h1>{title}</h1>
       <p>{instructions}</p>
       <p className="muted">
-        {questions.length} questions; you need {Math.ceil(passMark * questions.length - 1e-9)} correct answers to continue.
+        {questions.length} questions; you need {Math.ceil(passMark * questions.length - 1e-9)} correct answers to
+        continue.
       </p>
       {locked ? (
         <p className="form-error" role="alert">
@@ -128,9 +144,7 @@ export default function Qualify() {
         <Form method="post" className="stack-form qualify-form" key={result ? `retry-${result.correct}` : "first"}>
           {questions.map((q, i) => (
             <fieldset key={q.id} className="qualify-question">
-              <legend>
-                Question {i + 1}
-              </legend>
+              <legend>Question {i + 1}</legend>
               <blockquote>{q.passage}</blockquote>
               <p>{q.question}</p>
               {q.options.map((o) => (
@@ -148,7 +162,8 @@ export default function Qualify() {
           ) : null}
           {result && !result.passed && !result.locked && !result.error ? (
             <p className="form-error" role="alert" data-testid="qualify-result">
-              You answered {result.correct} of {result.total} correctly, which is not enough yet. Please read the passages again and retry
+              You answered {result.correct} of {result.total} correctly, which is not enough yet. Please read the
+              passages again and retry
               {attemptsLeft > 0 ? ` (${attemptsLeft} ${attemptsLeft === 1 ? "attempt" : "attempts"} left)` : ""}.
             </p>
           ) : null}

@@ -1,4 +1,10 @@
-import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  json,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, useLoaderData, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
@@ -23,12 +29,14 @@ function entryOf(request: Request) {
   const studyId = parseId(params.get("study") ?? undefined, "study");
   const db = getDb();
   const study = orResponse(() => getStudy(db, studyId));
-  if (study.pool !== "crowd") throw new Response("This study is not open to crowd workers.", { status: 403, statusText: "Forbidden" });
+  if (study.pool !== "crowd")
+    throw new Response("This study is not open to crowd workers.", { status: 403, statusText: "Forbidden" });
   const channel = channelForEntry(params);
   // What the entrant's channel asks of them when there is nothing to do here (Prolific: return their place).
   const returnNote = channel?.entry.returnNote ?? null;
   if (study.status !== "open") return { ended: json({ state: "closed" as const, name: study.name, returnNote }) };
-  if (!channel) throw new Response("This page needs a study link with a worker id.", { status: 400, statusText: "Bad Request" });
+  if (!channel)
+    throw new Response("This page needs a study link with a worker id.", { status: 400, statusText: "Bad Request" });
   // Before any reading test or stored row: a full study says so at once.
   if (noWorkForEntrant(db, studyId, channel, params)) {
     return { ended: json({ state: "no-work" as const, name: study.name, message: NO_WORK_MESSAGE, returnNote }) };
@@ -39,7 +47,12 @@ function entryOf(request: Request) {
 /** Whether the signed-in user is the very worker this link names (a reload of their own link). */
 function isSameWorker(user: SessionUser, channel: Channel, params: URLSearchParams): boolean {
   const param = channel.entry.workerParam;
-  return user.role === "crowd" && param !== null && user.channel === channel.identity.workerChannel && user.externalId === params.get(param)?.trim();
+  return (
+    user.role === "crowd" &&
+    param !== null &&
+    user.channel === channel.identity.workerChannel &&
+    user.externalId === params.get(param)?.trim()
+  );
 }
 
 /**
@@ -56,7 +69,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if ("ended" in entry) return entry.ended;
   const { db, params, study, channel, returnNote } = entry;
   const refusal = orResponse(() => channel.entry.check(db, study, params));
-  if (refusal?.kind === "refused") return json({ state: "refused" as const, name: study.name, message: refusal.message }, { status: refusal.status });
+  if (refusal?.kind === "refused")
+    return json({ state: "refused" as const, name: study.name, message: refusal.message }, { status: refusal.status });
   if (refusal) throw new Response(refusal.message, { status: refusal.status, statusText: STATUS_TEXT[refusal.status] });
   const user = await currentUser(request);
   const other = user && !isSameWorker(user, channel, params) ? user.displayName : null;
@@ -64,7 +78,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** A limited entry's Retry-After reaches the page too, not only data requests. */
-export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => (actionHeaders.has("Retry-After") ? actionHeaders : loaderHeaders);
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
+  actionHeaders.has("Retry-After") ? actionHeaders : loaderHeaders;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const entry = entryOf(request);
@@ -78,13 +93,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
   };
   let outcome: ReturnType<typeof enter>;
   try {
-    outcome = await orResponseWrite(() => (channel.entry.unsigned ? limitedEntry(crowdEntryLimiter(), study.id, networkIdentity(context), counted) : enter()), db);
+    outcome = await orResponseWrite(
+      () =>
+        channel.entry.unsigned
+          ? limitedEntry(crowdEntryLimiter(), study.id, networkIdentity(context), counted)
+          : enter(),
+      db,
+    );
   } catch (err) {
     if (!(err instanceof EntryLimited)) throw err;
-    return json({ state: "refused" as const, name: study.name, message: err.message }, { status: 429, headers: { "Retry-After": String(err.retryAfterSeconds) } });
+    return json(
+      { state: "refused" as const, name: study.name, message: err.message },
+      { status: 429, headers: { "Retry-After": String(err.retryAfterSeconds) } },
+    );
   }
-  if (outcome.kind === "refused") return json({ state: "refused" as const, name: study.name, message: outcome.message }, { status: outcome.status });
-  if (outcome.kind === "invalid") throw new Response(outcome.message, { status: outcome.status, statusText: STATUS_TEXT[outcome.status] });
+  if (outcome.kind === "refused")
+    return json({ state: "refused" as const, name: study.name, message: outcome.message }, { status: outcome.status });
+  if (outcome.kind === "invalid")
+    throw new Response(outcome.message, { status: outcome.status, statusText: STATUS_TEXT[outcome.status] });
   throw await startSession(request, outcome.annotatorId, outcome.next, { crowdStudy: study.id });
 }
 
@@ -130,7 +156,8 @@ function StartForm({ signedInAs }: { signedInAs: string | null }) {
         <p>Starting the study…</p>
       ) : (
         <p role="alert" data-testid="crowd-start-confirm">
-          You are signed in here as <strong>{signedInAs}</strong>. Starting this study signs you out of that account in this browser.
+          You are signed in here as <strong>{signedInAs}</strong>. Starting this study signs you out of that account in
+          this browser.
         </p>
       )}
       <button type="submit" className="button-primary" autoFocus disabled={navigation.state !== "idle"}>

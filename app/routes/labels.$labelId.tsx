@@ -23,8 +23,8 @@ export default function LabelHistory() {
       <nav className="crumbs" aria-label="Breadcrumb">
         {label.own ? (
           <>
-            <Link to="/annotate">My tasks</Link> · <Link to={`/annotate/${label.studyId}/mine`}>Back to My labels</Link> ·{" "}
-            <Link to={`/annotate/${label.studyId}/items/${label.itemId}?from=mine`}>Open this item to revise</Link>
+            <Link to="/annotate">My tasks</Link> · <Link to={`/annotate/${label.studyId}/mine`}>Back to My labels</Link>{" "}
+            · <Link to={`/annotate/${label.studyId}/items/${label.itemId}?from=mine`}>Open this item to revise</Link>
           </>
         ) : (
           <Link to={`/admin/studies/${label.studyId}`}>Study dashboard</Link>
@@ -34,8 +34,8 @@ export default function LabelHistory() {
         {label.own ? "Your label" : `${label.author}’s label`}: {label.scenario}
       </h1>
       <p className="muted">
-        {label.place} · study “{label.studyName}” · {versions} {versions === 1 ? "version" : "versions"}, newest first. Versions are never
-        overwritten; the latest one counts.
+        {label.place} · study “{label.studyName}” · {versions} {versions === 1 ? "version" : "versions"}, newest first.
+        Versions are never overwritten; the latest one counts.
       </p>
       <ol className="revision-list" data-testid="revisions" reversed>
         {label.revisions.map((r) => (

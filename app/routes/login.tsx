@@ -1,4 +1,11 @@
-import { json, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { logIn } from "../server/auth/login.server.ts";
 import { currentUser, homeFor, safeNext, startSession } from "../server/auth/session.server.ts";
@@ -25,15 +32,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const field = (name: string) => String(form.get(name) ?? "");
-  const outcome = await logIn(getDb(), { username: field("username"), password: field("password"), network: networkIdentity(context) });
+  const outcome = await logIn(getDb(), {
+    username: field("username"),
+    password: field("password"),
+    network: networkIdentity(context),
+  });
   if (outcome.kind === "limited") {
     const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
     const error = `Too many failed logins for this account or from this network. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
     return json({ error }, { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
   }
-  if (outcome.kind === "refused") return json({ error: "That username and password do not match an active account." }, { status: 401 });
+  if (outcome.kind === "refused")
+    return json({ error: "That username and password do not match an active account." }, { status: 401 });
   // Storing the session row is the login's one write: a busy database or full disk says so on the form (503).
-  return orUnavailable(() => startSession(request, outcome.id, safeNext(field("next"), homeFor(outcome.role), new URL(request.url).origin)));
+  return orUnavailable(() =>
+    startSession(request, outcome.id, safeNext(field("next"), homeFor(outcome.role), new URL(request.url).origin)),
+  );
 }
 
 export default function Login() {
@@ -43,7 +57,9 @@ export default function Login() {
   return (
     <section className="login">
       <h1>Log in</h1>
-      <p className="muted">Researchers and expert annotators log in here. Crowd workers arrive through their study link.</p>
+      <p className="muted">
+        Researchers and expert annotators log in here. Crowd workers arrive through their study link.
+      </p>
       <Form method="post" className="stack-form">
         <input type="hidden" name="next" value={params.get("next") ?? ""} />
         <label>

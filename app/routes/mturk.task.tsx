@@ -2,14 +2,26 @@
  * MTurk ExternalQuestion page: `/mturk/task?study=…&item=…` plus the parameters MTurk appends.
  * MTurk frames it cross-site, so it works without the login session: the loader signs the
  * assignment into a token and the action checks it. Preview (ASSIGNMENT_ID_NOT_AVAILABLE) shows
- * the task read-only; after accept the worker answers (the page itself stores nothing), the action stores the label once, and the
- * page posts the assignment id and label to `<turkSubmitTo>/mturk/externalSubmit`.
+ * the task read-only; after accept the worker answers (the page itself stores nothing), the action stores the label
+ * once, and the page posts the assignment id and label to `<turkSubmitTo>/mturk/externalSubmit`.
  */
-import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  json,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
-import { actionResult, formJson, formSeconds, orResponse, type ActionFailure } from "../server/http/responses.server.ts";
+import {
+  actionResult,
+  formJson,
+  formSeconds,
+  orResponse,
+  type ActionFailure,
+} from "../server/http/responses.server.ts";
 import { crowdEntryLimiter, EntryLimited } from "../server/crowd/entry-limiter.server.ts";
 import { networkIdentity } from "../server/http/load-context.server.ts";
 import { mturkExternalChannel as channel } from "../crowd-channels/mturk/external.server.ts";
@@ -17,11 +29,12 @@ import type { ExternalSubmitForm } from "../crowd-channels/mturk/external-questi
 import { getDb } from "../server/db.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data && "study" in data ? data.study.name : "Task"} · SoCRATES Studio` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data && "study" in data ? data.study.name : "Task"} · SoCRATES Studio` },
+];
 
 /** Inside MTurk's frame the worker needs the task only, not the site's navigation. */
 export const handle = { framed: true };
-
 
 /** MTurk's and our parameters: with none of them, someone opened the bare URL (not a HIT). */
 const TASK_PARAMS = ["study", "item", "assignmentId", "hitId", "workerId", "turkSubmitTo"];
@@ -34,7 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** A limited entry's Retry-After reaches the page too, not only data requests. */
-export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => (actionHeaders.has("Retry-After") ? actionHeaders : loaderHeaders);
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
+  actionHeaders.has("Retry-After") ? actionHeaders : loaderHeaders;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const db = getDb();
@@ -49,12 +63,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
         channel.saveDraft(db, token, payload, options);
         return json({ ok: true as const, saved: "draft" as const });
       }
-      if (intent !== "submit") return json<ActionFailure>({ ok: false, message: `Unknown action "${String(intent)}"`, problems: [] }, { status: 400 });
-      if (payload === undefined) return json<ActionFailure>({ ok: false, message: "The label is not valid JSON", problems: [{ path: "payload", message: "not JSON" }] }, { status: 400 });
+      if (intent !== "submit")
+        return json<ActionFailure>(
+          { ok: false, message: `Unknown action "${String(intent)}"`, problems: [] },
+          { status: 400 },
+        );
+      if (payload === undefined)
+        return json<ActionFailure>(
+          { ok: false, message: "The label is not valid JSON", problems: [{ path: "payload", message: "not JSON" }] },
+          { status: 400 },
+        );
       const result = channel.submit(db, { token, payload, secondsOnTask: formSeconds(form) }, new Date(), options);
       return json({ ok: true as const, saved: "label" as const, ...result });
     } catch (err) {
-      if (err instanceof EntryLimited) return json<ActionFailure>({ ok: false, message: err.message, problems: [] }, { status: 429, headers: { "Retry-After": String(err.retryAfterSeconds) } });
+      if (err instanceof EntryLimited)
+        return json<ActionFailure>(
+          { ok: false, message: err.message, problems: [] },
+          { status: 429, headers: { "Retry-After": String(err.retryAfterSeconds) } },
+        );
       throw err;
     }
   });
@@ -72,7 +98,8 @@ function HandOff({ handoff, auto }: { handoff: ExternalSubmitForm; auto: boolean
         <p>Your answer is saved. Sending it to Mechanical Turk…</p>
       ) : (
         <p>
-          <strong>You have already submitted this assignment.</strong> Your answer is saved. If Mechanical Turk still shows the HIT as open, send it again:
+          <strong>You have already submitted this assignment.</strong> Your answer is saved. If Mechanical Turk still
+          shows the HIT as open, send it again:
         </p>
       )}
       <form ref={formRef} method="post" action={handoff.action} className="notice-action">
@@ -93,15 +120,15 @@ function AboutTaskPage() {
     <section className="empty-state" data-testid="mturk-task-about">
       <h1>Mechanical Turk task page</h1>
       <p>
-        This page shows one annotation task inside a Mechanical Turk HIT. MTurk opens it with the HIT&apos;s details in the address (study, item, assignment and worker),
-        so on its own it has nothing to show.
+        This page shows one annotation task inside a Mechanical Turk HIT. MTurk opens it with the HIT&apos;s details in
+        the address (study, item, assignment and worker), so on its own it has nothing to show.
       </p>
       <p>
         <strong>Workers:</strong> open the task from the HIT on Mechanical Turk.
       </p>
       <p>
-        <strong>Researchers:</strong> HITs that show this page are created with <code>npx socrates mturk publish --study &lt;id&gt; --base-url https://…</code>; see{" "}
-        <code>docs/crowd.md</code>.
+        <strong>Researchers:</strong> HITs that show this page are created with{" "}
+        <code>npx socrates mturk publish --study &lt;id&gt; --base-url https://…</code>; see <code>docs/crowd.md</code>.
       </p>
     </section>
   );
@@ -113,7 +140,11 @@ export default function MturkTask() {
   return <MturkTaskPage data={data} />;
 }
 
-function MturkTaskPage({ data }: { data: Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { mode: "about" }> }) {
+function MturkTaskPage({
+  data,
+}: {
+  data: Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { mode: "about" }>;
+}) {
   const result = useActionData<typeof action>();
   const location = useLocation();
   const token = data.mode === "preview" ? "" : data.token;

@@ -12,7 +12,9 @@ import { getRunEmotion, getRunMetrics, getRunView } from "../server/catalog.serv
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.run.id ?? "Run"} · SoCRATES Studio` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.run.id ?? "Run"} · SoCRATES Studio` },
+];
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
@@ -30,13 +32,19 @@ export default function RunViewer() {
   return (
     <>
       <p className="crumbs">
-        <Link to="/scenarios">Scenarios</Link> / <Link to={`/scenarios/${encodeURIComponent(view.scenario.id)}`}>{view.scenario.title}</Link> /
+        <Link to="/scenarios">Scenarios</Link> /{" "}
+        <Link to={`/scenarios/${encodeURIComponent(view.scenario.id)}`}>{view.scenario.title}</Link> /
       </p>
       <h1>
         {view.run.mediated ? "Mediated run" : "Unmediated run"} <code className="run-id">{view.run.id}</code>
       </h1>
       <RunFacts view={view} />
-      <ScenarioDetails background={view.played.background} topics={view.played.topics} parties={view.played.parties} collapsible />
+      <ScenarioDetails
+        background={view.played.background}
+        topics={view.played.topics}
+        parties={view.played.parties}
+        collapsible
+      />
       <ConsensusSection view={view} />
       <EmotionSection runId={view.run.id} charts={view.emotion} />
       <MetricsPanel run={view.run} metrics={view.metrics} evaluations={view.evaluations} />
@@ -82,7 +90,9 @@ function RunFacts({ view }: { view: Loaded }) {
         <div>
           <dt>Matched run</dt>
           <dd>
-            <Link to={`/runs/${encodeURIComponent(view.counterpartId)}`}>{view.run.mediated ? "without mediator" : "with mediator"}</Link>
+            <Link to={`/runs/${encodeURIComponent(view.counterpartId)}`}>
+              {view.run.mediated ? "without mediator" : "with mediator"}
+            </Link>
           </dd>
         </div>
       ) : null}
@@ -110,11 +120,17 @@ function ConsensusSection({ view }: { view: Loaded }) {
       <h2>Consensus over the run</h2>
       {series.length === 0 ? (
         <p className="empty-state">
-          This run has no evaluations yet. Score it with <code>npx socrates evaluate --run {view.run.id}</code> or import an evaluation bundle.
+          This run has no evaluations yet. Score it with <code>npx socrates evaluate --run {view.run.id}</code> or
+          import an evaluation bundle.
         </p>
       ) : (
         <>
-          <ConsensusChart series={series} totalTurns={view.run.totalTurns} mediatorTurns={mediatorTurns} title={`Consensus by turn for run ${view.run.id}`} />
+          <ConsensusChart
+            series={series}
+            totalTurns={view.run.totalTurns}
+            mediatorTurns={mediatorTurns}
+            title={`Consensus by turn for run ${view.run.id}`}
+          />
           <p className="muted">
             Final consensus: {view.evaluations.map((e, i) => `${series[i].label} ${final(e.consensus)}`).join(" · ")}.
             C[t] averages each topic's latest located 1–5 score, remapped to 0–100 % (starting score s0 = {DEFAULT_S0});
@@ -151,7 +167,8 @@ function DialogueColumn({ view }: { view: Loaded }) {
       <div className="section-head">
         <h2>Dialogue</h2>
         <label className="toggle">
-          <input type="checkbox" checked={showThoughts} onChange={(e) => setShowThoughts(e.target.checked)} /> Show private thoughts
+          <input type="checkbox" checked={showThoughts} onChange={(e) => setShowThoughts(e.target.checked)} /> Show
+          private thoughts
         </label>
       </div>
       <Dialogue turns={view.turns} parties={view.played.parties} showThoughts={showThoughts} snippets={view.snippets} />

@@ -14,11 +14,16 @@ export const meta: MetaFunction = () => [{ title: "Runs · SoCRATES Studio" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
   const params = new URL(request.url).searchParams;
-  // ?condition=<id>: the runs of one condition (the scenario page links here); ?q, ?outcome, ?mediated filter; ?sort&dir sort.
+  // ?condition=<id>: the runs of one condition (the scenario page links here); ?q, ?outcome, ?mediated filter;
+  // ?sort&dir sort.
   const condition = params.get("condition") || null;
   // ?plan&table&row&column: the runs behind one cell of a benchmark report (the Benchmark page links here).
   const cell = benchmarkCell(params);
-  const filter = { q: params.get("q") ?? "", outcome: params.get("outcome") ?? "", mediated: params.get("mediated") ?? "" };
+  const filter = {
+    q: params.get("q") ?? "",
+    outcome: params.get("outcome") ?? "",
+    mediated: params.get("mediated") ?? "",
+  };
   const sort = parseSort(params, RUN_SORT_KEYS, { key: "scenario", dir: "asc" });
   const db = getDb();
   const runs = listRuns(db, {
@@ -30,8 +35,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // Without ?sort the scenario/condition order of the catalogue.
     sort: params.has("sort") ? sort : undefined,
   });
-  const keep = cell ? { plan: cell.plan, table: cell.table, row: cell.row, column: cell.column } : condition ? { condition } : {};
-  return json({ condition, cell: cell ? { label: cell.label, plan: cell.plan } : null, keep, runs, filter, sort, outcomes: runOutcomes(db) });
+  const keep = cell
+    ? { plan: cell.plan, table: cell.table, row: cell.row, column: cell.column }
+    : condition
+      ? { condition }
+      : {};
+  return json({
+    condition,
+    cell: cell ? { label: cell.label, plan: cell.plan } : null,
+    keep,
+    runs,
+    filter,
+    sort,
+    outcomes: runOutcomes(db),
+  });
 }
 
 function benchmarkCell(params: URLSearchParams) {
@@ -53,7 +70,8 @@ export default function Runs() {
       <h1>Runs</h1>
       {cell ? (
         <p className="muted" data-testid="cell-runs">
-          The runs behind {cell.label} · <Link to={`/benchmark/${cell.plan}`}>back to the report</Link> · <Link to="/runs">all runs</Link>
+          The runs behind {cell.label} · <Link to={`/benchmark/${cell.plan}`}>back to the report</Link> ·{" "}
+          <Link to="/runs">all runs</Link>
         </p>
       ) : null}
       {condition ? (
@@ -65,7 +83,12 @@ export default function Runs() {
         label="Filter runs"
         text={{ value: filter.q, placeholder: "run, scenario, condition or model" }}
         selects={[
-          { name: "outcome", label: "Outcome", value: filter.outcome, options: outcomes.map((o) => ({ value: o, label: o })) },
+          {
+            name: "outcome",
+            label: "Outcome",
+            value: filter.outcome,
+            options: outcomes.map((o) => ({ value: o, label: o })),
+          },
           { name: "mediated", label: "Mediated", value: filter.mediated, options: MEDIATED },
         ]}
         sort={sort}

@@ -9,18 +9,23 @@ import { getScenario } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.scenario.title ?? "Scenario"} · SoCRATES Studio` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.scenario.title ?? "Scenario"} · SoCRATES Studio` },
+];
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
   const found = getScenario(getDb(), params.scenarioId ?? "");
-  if (!found) throw new Response(`There is no scenario "${params.scenarioId}".`, { status: 404, statusText: "Not Found" });
+  if (!found)
+    throw new Response(`There is no scenario "${params.scenarioId}".`, { status: 404, statusText: "Not Found" });
   return json(found);
 }
 
 export default function ScenarioPage() {
   const { scenario, conditionCount, conditions, runs, curation } = useLoaderData<typeof loader>();
-  const details = <ScenarioDetails background={scenario.background} topics={scenario.topics} parties={scenario.parties} />;
+  const details = (
+    <ScenarioDetails background={scenario.background} topics={scenario.topics} parties={scenario.parties} />
+  );
   return (
     <>
       <p className="crumbs">
@@ -43,7 +48,9 @@ export default function ScenarioPage() {
       )}
       {curation ? <AcceptanceRecord replays={curation.replays} /> : null}
       {scenario.source.kind === "curated" && !curation ? (
-        <p className="muted">Curated elsewhere: this database holds no seed report or acceptance record for it (imported from a bundle?).</p>
+        <p className="muted">
+          Curated elsewhere: this database holds no seed report or acceptance record for it (imported from a bundle?).
+        </p>
       ) : null}
       <ConditionList listing={conditions} />
       <h2>Runs</h2>

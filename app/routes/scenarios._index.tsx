@@ -39,7 +39,8 @@ export default function Scenarios() {
               {scenarios.map((s) => (
                 <tr key={s.id}>
                   <td>
-                    <Link to={`/scenarios/${encodeURIComponent(s.id)}`}>{s.title}</Link> {s.demo ? <span className="badge">demo</span> : null}
+                    <Link to={`/scenarios/${encodeURIComponent(s.id)}`}>{s.title}</Link>{" "}
+                    {s.demo ? <span className="badge">demo</span> : null}
                     {s.curated ? <span className="badge">curated</span> : null}
                   </td>
                   <td>

@@ -8,7 +8,9 @@ import type { Db } from "./db.server.ts";
 import { conditionIdWithKey } from "./models/condition.server.ts";
 import { matchedPairIdOfMediatedRun } from "./models/matched-pair.server.ts";
 
-/** Unique keys the files would break, among themselves or against the database (call inside the import's transaction). */
+/**
+ * Unique keys the files would break, among themselves or against the database (call inside the import's transaction).
+ */
 export function uniqueKeyProblems(db: Db, files: { file: string; bundle: Bundle }[]): ConstraintProblem[] {
   return checkUniqueKeys(files, {
     conditionWithKey: (scenarioId, axis, variant) => conditionIdWithKey(db, scenarioId, axis, variant),

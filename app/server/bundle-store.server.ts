@@ -20,7 +20,14 @@ import {
   type Run,
   type Scenario,
 } from "../domain/bundle.ts";
-import { canonicalJson, checkBundleReferences, playedScenario, summariseRun, type RecordLookup, type RunSummary } from "../domain/bundle-checks.ts";
+import {
+  canonicalJson,
+  checkBundleReferences,
+  playedScenario,
+  summariseRun,
+  type RecordLookup,
+  type RunSummary,
+} from "../domain/bundle-checks.ts";
 import { checkJsonShape, decodeUtf8 } from "../domain/bundle-input.ts";
 import { formatJsonPath } from "../domain/judge-problems.ts";
 import { uniqueKeyProblems } from "./bundle-constraints.server.ts";
@@ -56,13 +63,27 @@ export interface ImportSummary {
   unchanged: RecordCounts;
 }
 
-const zeroCounts = (): RecordCounts => ({ scenarios: 0, conditions: 0, runs: 0, matched_pairs: 0, ab_pairs: 0, evaluations: 0 });
-
+const zeroCounts = (): RecordCounts => ({
+  scenarios: 0,
+  conditions: 0,
+  runs: 0,
+  matched_pairs: 0,
+  ab_pairs: 0,
+  evaluations: 0,
+});
 
 // ---------- reading records back into bundle shape ----------
 
 function scenarioRecord(row: typeof schema.scenarios.$inferSelect): Scenario {
-  return { id: row.id, domain: row.domain as Scenario["domain"], title: row.title, background: row.background, topics: row.topics, parties: row.parties, source: row.source };
+  return {
+    id: row.id,
+    domain: row.domain as Scenario["domain"],
+    title: row.title,
+    background: row.background,
+    topics: row.topics,
+    parties: row.parties,
+    source: row.source,
+  };
 }
 
 function conditionRecord(row: typeof schema.conditions.$inferSelect): Condition {
@@ -103,7 +124,12 @@ function runRecord(row: typeof schema.runs.$inferSelect, turnRows: (typeof schem
 }
 
 function pairRecord(row: typeof schema.matchedPairs.$inferSelect): MatchedPair {
-  return { id: row.id, condition_id: row.conditionId, mediated_run_id: row.mediatedRunId, unmediated_run_id: row.unmediatedRunId };
+  return {
+    id: row.id,
+    condition_id: row.conditionId,
+    mediated_run_id: row.mediatedRunId,
+    unmediated_run_id: row.unmediatedRunId,
+  };
 }
 
 function abPairRecord(row: typeof schema.abPairs.$inferSelect): AbPairRecord {
@@ -181,7 +207,11 @@ function parseFile(input: BundleFile): { bundle?: Bundle; problems: FileProblem[
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return { problems: [{ file: input.file, path: "$", message: `invalid JSON: ${(err as Error).message.replace(/\s+/g, " ")}` }] };
+    return {
+      problems: [
+        { file: input.file, path: "$", message: `invalid JSON: ${(err as Error).message.replace(/\s+/g, " ")}` },
+      ],
+    };
   }
   return parseBundleValue(input.file, json);
 }
@@ -189,7 +219,8 @@ function parseFile(input: BundleFile): { bundle?: Bundle; problems: FileProblem[
 function parseBundleValue(file: string, json: unknown): { bundle?: Bundle; problems: FileProblem[] } {
   // Depth and well-formed strings first: everything after this recurses into the records.
   const shape = checkJsonShape(json);
-  if (shape.length > 0) return { problems: shape.map((p) => ({ file, path: formatJsonPath(p.path), message: p.message })) };
+  if (shape.length > 0)
+    return { problems: shape.map((p) => ({ file, path: formatJsonPath(p.path), message: p.message })) };
   try {
     return { bundle: bundleSchema.parse(json), problems: [] };
   } catch (err) {
@@ -203,10 +234,14 @@ function parseBundleValue(file: string, json: unknown): { bundle?: Bundle; probl
 /** Looks records up in the bundles being imported first, then in the database. */
 function combinedLookup(db: Db, bundles: Bundle[]): RecordLookup {
   const scenarios = new Map(bundles.flatMap((b) => b.scenarios.map((s) => [s.id, s] as const)));
-  const conditions = new Map(bundles.flatMap((b) => b.conditions.map((c) => [c.id, { id: c.id, scenarioId: c.scenario_id, expanded: c.expanded ?? null }] as const)));
+  const conditions = new Map(
+    bundles.flatMap((b) =>
+      b.conditions.map((c) => [c.id, { id: c.id, scenarioId: c.scenario_id, expanded: c.expanded ?? null }] as const),
+    ),
+  );
   const runs = new Map(bundles.flatMap((b) => b.runs.map((r) => [r.id, summariseRun(r)] as const)));
   // Records found in the database are remembered: checks and inserts ask for the same ones.
-  const remember = <T,>(cache: Map<string, T | undefined>, id: string, load: () => T | undefined): T | undefined => {
+  const remember = <T>(cache: Map<string, T | undefined>, id: string, load: () => T | undefined): T | undefined => {
     if (!cache.has(id)) cache.set(id, load());
     return cache.get(id);
   };
@@ -253,12 +288,31 @@ function insertRecord(db: Db, kind: RecordKind, record: unknown, lookup: RecordL
   switch (kind) {
     case "scenarios": {
       const s = record as Scenario;
-      db.insert(schema.scenarios).values({ id: s.id, domain: s.domain, title: s.title, background: s.background, topics: s.topics, parties: s.parties, source: s.source }).run();
+      db.insert(schema.scenarios)
+        .values({
+          id: s.id,
+          domain: s.domain,
+          title: s.title,
+          background: s.background,
+          topics: s.topics,
+          parties: s.parties,
+          source: s.source,
+        })
+        .run();
       return;
     }
     case "conditions": {
       const c = record as Condition;
-      db.insert(schema.conditions).values({ id: c.id, scenarioId: c.scenario_id, axis: c.axis, variant: c.variant, expanded: c.expanded ?? null, provenance: c.provenance ?? null }).run();
+      db.insert(schema.conditions)
+        .values({
+          id: c.id,
+          scenarioId: c.scenario_id,
+          axis: c.axis,
+          variant: c.variant,
+          expanded: c.expanded ?? null,
+          provenance: c.provenance ?? null,
+        })
+        .run();
       return;
     }
     case "runs":
@@ -270,7 +324,16 @@ function insertRecord(db: Db, kind: RecordKind, record: unknown, lookup: RecordL
     case "ab_pairs": {
       const p = record as AbPairRecord;
       db.insert(schema.abPairs)
-        .values({ id: p.id, scenarioId: p.scenario_id, runAId: p.run_a_id, runBId: p.run_b_id, targetParty: p.target_party, levelA: p.level_a, levelB: p.level_b, opponentLevel: p.opponent_level ?? null })
+        .values({
+          id: p.id,
+          scenarioId: p.scenario_id,
+          runAId: p.run_a_id,
+          runBId: p.run_b_id,
+          targetParty: p.target_party,
+          levelA: p.level_a,
+          levelB: p.level_b,
+          opponentLevel: p.opponent_level ?? null,
+        })
         .run();
       return;
     }
@@ -297,7 +360,11 @@ function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup):
  * (file, JSON path, message) and leaves the database unchanged.
  */
 export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun?: boolean } = {}): ImportSummary {
-  const summary = importParsed(db, files.map((f) => ({ file: f.file, parsed: parseFile(f) })), options);
+  const summary = importParsed(
+    db,
+    files.map((f) => ({ file: f.file, parsed: parseFile(f) })),
+    options,
+  );
   // After the commit, hand back the write-ahead log's disk space (no-op inside a caller's transaction).
   if (!summary.dryRun) checkpointWal(db);
   return summary;
@@ -309,11 +376,23 @@ export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun
  * as JSON text and reading them back. The pipeline's own records whose id is already stored come
  * here (pipeline/own-records.server.ts), so an equal one is kept and a different one refused.
  */
-export function importBundleRecords(db: Db, label: string, records: Omit<BundleInput, "format" | "version">): ImportSummary {
-  return importParsed(db, [{ file: label, parsed: parseBundleValue(label, { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...records }) }], {});
+export function importBundleRecords(
+  db: Db,
+  label: string,
+  records: Omit<BundleInput, "format" | "version">,
+): ImportSummary {
+  return importParsed(
+    db,
+    [{ file: label, parsed: parseBundleValue(label, { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...records }) }],
+    {},
+  );
 }
 
-function importParsed(db: Db, inputs: { file: string; parsed: { bundle?: Bundle; problems: FileProblem[] } }[], options: { dryRun?: boolean }): ImportSummary {
+function importParsed(
+  db: Db,
+  inputs: { file: string; parsed: { bundle?: Bundle; problems: FileProblem[] } }[],
+  options: { dryRun?: boolean },
+): ImportSummary {
   const problems: FileProblem[] = [];
   const parsed: { file: string; bundle: Bundle }[] = [];
   for (const { file, parsed: result } of inputs) {
@@ -322,18 +401,28 @@ function importParsed(db: Db, inputs: { file: string; parsed: { bundle?: Bundle;
   }
   if (problems.length > 0) throw new BundleImportError(problems);
 
-  const summary: ImportSummary = { files: inputs.map((f) => f.file), dryRun: Boolean(options.dryRun), inserted: zeroCounts(), unchanged: zeroCounts() };
+  const summary: ImportSummary = {
+    files: inputs.map((f) => f.file),
+    dryRun: Boolean(options.dryRun),
+    inserted: zeroCounts(),
+    unchanged: zeroCounts(),
+  };
   // Everything that needs no database is worked out before the write lock is taken: while the
   // lock is held, the web server's writes wait.
   const plan = planRecords(parsed);
   writeTransaction(
     db,
     () => {
-      const lookup = combinedLookup(db, parsed.map((p) => p.bundle));
+      const lookup = combinedLookup(
+        db,
+        parsed.map((p) => p.bundle),
+      );
       for (const { file, bundle } of parsed) {
-        for (const p of checkBundleReferences(bundle, lookup)) problems.push({ file, path: formatJsonPath(p.path), message: p.message });
+        for (const p of checkBundleReferences(bundle, lookup))
+          problems.push({ file, path: formatJsonPath(p.path), message: p.message });
       }
-      for (const p of uniqueKeyProblems(db, parsed)) problems.push({ file: p.file, path: formatJsonPath(p.path), message: p.message });
+      for (const p of uniqueKeyProblems(db, parsed))
+        problems.push({ file: p.file, path: formatJsonPath(p.path), message: p.message });
       if (problems.length > 0) throw new BundleImportError(problems);
       for (const step of plan) {
         if ("problem" in step) {
@@ -348,7 +437,11 @@ function importParsed(db: Db, inputs: { file: string; parsed: { bundle?: Bundle;
         } else if (canonicalJson(stored) === content) {
           summary.unchanged[kind] += 1;
         } else {
-          problems.push({ file, path: formatJsonPath([kind, index]), message: `"${record.id}" is already stored with different content; nothing was changed (use a new id to keep both)` });
+          problems.push({
+            file,
+            path: formatJsonPath([kind, index]),
+            message: `"${record.id}" is already stored with different content; nothing was changed (use a new id to keep both)`,
+          });
         }
       }
       if (problems.length > 0) throw new BundleImportError(problems);
@@ -358,7 +451,9 @@ function importParsed(db: Db, inputs: { file: string; parsed: { bundle?: Bundle;
   return summary;
 }
 
-type PlanStep = { problem: FileProblem } | { kind: RecordKind; record: { id: string }; content: string; file: string; index: number };
+type PlanStep =
+  | { problem: FileProblem }
+  | { kind: RecordKind; record: { id: string }; content: string; file: string; index: number };
 
 /**
  * The records to store, kinds in dependency order across all files (so a file may refer to
@@ -378,7 +473,13 @@ function planRecords(parsed: { file: string; bundle: Bundle }[]): PlanStep[] {
           firstSeen.set(key, { file, content });
           plan.push({ kind, record, content, file, index });
         } else if (earlier.content !== content) {
-          plan.push({ problem: { file, path: formatJsonPath([kind, index]), message: `"${record.id}" differs from the record with the same id in ${earlier.file}` } });
+          plan.push({
+            problem: {
+              file,
+              path: formatJsonPath([kind, index]),
+              message: `"${record.id}" differs from the record with the same id in ${earlier.file}`,
+            },
+          });
         }
       });
     }
@@ -400,7 +501,12 @@ export function exportBundle(db: Db): Bundle {
     version: BUNDLE_VERSION,
     scenarios: db.select().from(schema.scenarios).orderBy(asc(schema.scenarios.id)).all().map(scenarioRecord),
     conditions: db.select().from(schema.conditions).orderBy(asc(schema.conditions.id)).all().map(conditionRecord),
-    runs: db.select().from(schema.runs).orderBy(asc(schema.runs.id)).all().map((r) => runRecord(r, turnsByRun.get(r.id) ?? [])),
+    runs: db
+      .select()
+      .from(schema.runs)
+      .orderBy(asc(schema.runs.id))
+      .all()
+      .map((r) => runRecord(r, turnsByRun.get(r.id) ?? [])),
     matched_pairs: allMatchedPairs(db).map(pairRecord),
     ab_pairs: db.select().from(schema.abPairs).orderBy(asc(schema.abPairs.id)).all().map(abPairRecord),
     evaluations: db.select().from(schema.evaluations).orderBy(asc(schema.evaluations.id)).all().map(evaluationRecord),

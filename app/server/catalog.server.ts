@@ -12,7 +12,14 @@ import type { SortState } from "../domain/table-sort.ts";
 import { renderChartSvg } from "./charts/render.server.ts";
 import type { Db } from "./db.server.ts";
 import { storedEmotionTrajectories } from "./emotion-trajectories.server.ts";
-import { curationSummary, replayViews, seedReportView, sourceLinks, type CurationDomainSummary, type CurationRecordView } from "../domain/curation/record-view.ts";
+import {
+  curationSummary,
+  replayViews,
+  seedReportView,
+  sourceLinks,
+  type CurationDomainSummary,
+  type CurationRecordView,
+} from "../domain/curation/record-view.ts";
 import { conditionsOfScenario, findCondition } from "./models/condition.server.ts";
 import { candidateOutcomes, curationOfScenario } from "./models/curation-record.server.ts";
 import { metricValuesNotingStale, type MetricValueRow } from "./models/metric-value.server.ts";
@@ -23,8 +30,17 @@ export function overview(db: Db) {
   const [scenarioCount] = db.select({ n: count() }).from(schema.scenarios).all();
   const [runCount] = db.select({ n: count() }).from(schema.runs).all();
   const [evaluationCount] = db.select({ n: count() }).from(schema.evaluations).all();
-  const domains = db.selectDistinct({ domain: schema.scenarios.domain }).from(schema.scenarios).orderBy(asc(schema.scenarios.domain)).all();
-  return { scenarios: scenarioCount.n, runs: runCount.n, evaluations: evaluationCount.n, domains: domains.map((d) => d.domain) };
+  const domains = db
+    .selectDistinct({ domain: schema.scenarios.domain })
+    .from(schema.scenarios)
+    .orderBy(asc(schema.scenarios.domain))
+    .all();
+  return {
+    scenarios: scenarioCount.n,
+    runs: runCount.n,
+    evaluations: evaluationCount.n,
+    domains: domains.map((d) => d.domain),
+  };
 }
 
 export function listScenarios(db: Db) {
@@ -44,7 +60,16 @@ export function listScenarios(db: Db) {
     .groupBy(schema.scenarios.id)
     .orderBy(asc(schema.scenarios.domain), asc(schema.scenarios.title))
     .all()
-    .map((s) => ({ id: s.id, domain: s.domain, title: s.title, demo: s.source.kind === "demo", curated: s.source.kind === "curated", parties: s.parties.length, topics: s.topics.length, runs: s.runs }));
+    .map((s) => ({
+      id: s.id,
+      domain: s.domain,
+      title: s.title,
+      demo: s.source.kind === "demo",
+      curated: s.source.kind === "curated",
+      parties: s.parties.length,
+      topics: s.topics.length,
+      runs: s.runs,
+    }));
 }
 
 const runListColumns = {
@@ -63,7 +88,16 @@ const runListColumns = {
   evaluations: sql<number>`(SELECT count(*) FROM ${schema.evaluations} WHERE ${schema.evaluations.runId} = ${schema.runs.id})`,
 };
 
-export const RUN_SORT_KEYS = ["id", "scenario", "condition", "mediator", "outcome", "turns", "mediatorTurns", "evaluations"] as const;
+export const RUN_SORT_KEYS = [
+  "id",
+  "scenario",
+  "condition",
+  "mediator",
+  "outcome",
+  "turns",
+  "mediatorTurns",
+  "evaluations",
+] as const;
 export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
 
 /** What each sort key orders by (the run id breaks ties, so the order is total). */
@@ -110,7 +144,13 @@ export function listRuns(db: Db, filter: RunListFilter = {}): RunListItem[] {
   const sort = filter.sort;
   const order = sort
     ? [(sort.dir === "desc" ? desc : asc)(RUN_SORT_COLUMNS[sort.key]), asc(schema.runs.id)]
-    : [asc(schema.scenarios.title), asc(schema.conditions.axis), asc(schema.conditions.variant), desc(schema.runs.mediated), asc(schema.runs.id)];
+    : [
+        asc(schema.scenarios.title),
+        asc(schema.conditions.axis),
+        asc(schema.conditions.variant),
+        desc(schema.runs.mediated),
+        asc(schema.runs.id),
+      ];
   return db
     .select(runListColumns)
     .from(schema.runs)
@@ -124,7 +164,12 @@ export function listRuns(db: Db, filter: RunListFilter = {}): RunListItem[] {
 
 /** The outcomes stored runs have, for the runs page's filter. */
 export function runOutcomes(db: Db): string[] {
-  return db.selectDistinct({ outcome: schema.runs.outcome }).from(schema.runs).orderBy(asc(schema.runs.outcome)).all().map((r) => r.outcome);
+  return db
+    .selectDistinct({ outcome: schema.runs.outcome })
+    .from(schema.runs)
+    .orderBy(asc(schema.runs.outcome))
+    .all()
+    .map((r) => r.outcome);
 }
 
 export function getScenario(db: Db, id: string) {
@@ -132,9 +177,22 @@ export function getScenario(db: Db, id: string) {
   if (!scenario) return null;
   const conditions = conditionsOfScenario(db, id);
   const runCounts = new Map(
-    db.select({ conditionId: schema.runs.conditionId, n: count() }).from(schema.runs).where(eq(schema.runs.scenarioId, id)).groupBy(schema.runs.conditionId).all().map((r) => [r.conditionId, r.n]),
+    db
+      .select({ conditionId: schema.runs.conditionId, n: count() })
+      .from(schema.runs)
+      .where(eq(schema.runs.scenarioId, id))
+      .groupBy(schema.runs.conditionId)
+      .all()
+      .map((r) => [r.conditionId, r.n]),
   );
-  const stored = conditions.map((c) => ({ id: c.id, axis: c.axis, variant: c.variant, expanded: c.expanded, provenance: c.provenance, runs: runCounts.get(c.id) ?? 0 }));
+  const stored = conditions.map((c) => ({
+    id: c.id,
+    axis: c.axis,
+    variant: c.variant,
+    expanded: c.expanded,
+    provenance: c.provenance,
+    runs: runCounts.get(c.id) ?? 0,
+  }));
   return {
     scenario,
     conditionCount: conditions.length,
@@ -150,7 +208,13 @@ export function curationRecord(db: Db, scenarioId: string): CurationRecordView |
   if (!found) return null;
   const { candidate, seed } = found;
   return {
-    seed: { id: seed.id, title: seed.title, sourceKind: seed.sourceKind, report: seedReportView(seed.report, seed.title), sources: sourceLinks(seed.sources) },
+    seed: {
+      id: seed.id,
+      title: seed.title,
+      sourceKind: seed.sourceKind,
+      report: seedReportView(seed.report, seed.title),
+      sources: sourceLinks(seed.sources),
+    },
     status: candidate.status,
     replays: replayViews(candidate.replays),
   };
@@ -178,19 +242,38 @@ export function getRunView(db: Db, id: string) {
     .orderBy(desc(schema.evaluations.method), asc(schema.evaluations.backbone))
     .all()
     .map((evaluation) => {
-      const rows = db.select().from(schema.evaluationScores).where(eq(schema.evaluationScores.evaluationId, evaluation.id)).all();
+      const rows = db
+        .select()
+        .from(schema.evaluationScores)
+        .where(eq(schema.evaluationScores.evaluationId, evaluation.id))
+        .all();
       const method = evaluation.method as EvaluationMethod;
       const topics = topicSeries(rows, topicIds, run.totalTurns);
       const reasons: EvaluationView["reasons"] = {};
       if (method === "topic-localized") {
-        for (const [topicId, judged] of Object.entries(evaluation.output as Record<string, { agreement_score: { turn_id: number; reason: string }[] }>)) {
+        for (const [topicId, judged] of Object.entries(
+          evaluation.output as Record<string, { agreement_score: { turn_id: number; reason: string }[] }>,
+        )) {
           reasons[topicId] = Object.fromEntries(judged.agreement_score.map((e) => [e.turn_id, e.reason]));
         }
       }
-      return { id: evaluation.id, method, backbone: evaluation.backbone, errors: evaluation.errors ?? [], consensus: consensusSeries(method, topics, run.totalTurns), topics, reasons };
+      return {
+        id: evaluation.id,
+        method,
+        backbone: evaluation.backbone,
+        errors: evaluation.errors ?? [],
+        consensus: consensusSeries(method, topics, run.totalTurns),
+        topics,
+        reasons,
+      };
     });
   const snippetSpans = db
-    .select({ position: schema.snippets.position, startTurn: schema.snippets.startTurn, endTurn: schema.snippets.endTurn, isPartial: schema.snippets.isPartial })
+    .select({
+      position: schema.snippets.position,
+      startTurn: schema.snippets.startTurn,
+      endTurn: schema.snippets.endTurn,
+      isPartial: schema.snippets.isPartial,
+    })
     .from(schema.snippets)
     .where(eq(schema.snippets.runId, id))
     .orderBy(asc(schema.snippets.position))
@@ -216,9 +299,21 @@ export function getRunView(db: Db, id: string) {
       config: run.config,
     },
     condition: { id: condition.id, axis: condition.axis, variant: condition.variant },
-    scenario: { id: scenario.id, title: scenario.title, domain: scenario.domain, demo: scenario.source.kind === "demo" },
+    scenario: {
+      id: scenario.id,
+      title: scenario.title,
+      domain: scenario.domain,
+      demo: scenario.source.kind === "demo",
+    },
     played,
-    turns: turns.map((t) => ({ turnId: t.turnId, speaker: t.speaker, role: t.role as "party" | "mediator", utterance: t.utterance, thought: t.thought, signal: t.signal })),
+    turns: turns.map((t) => ({
+      turnId: t.turnId,
+      speaker: t.speaker,
+      role: t.role as "party" | "mediator",
+      utterance: t.utterance,
+      thought: t.thought,
+      signal: t.signal,
+    })),
     evaluations,
     snippets: snippetSpans,
     counterpartId,
@@ -232,12 +327,18 @@ export async function getRunEmotion(db: Db, view: RunView): Promise<EmotionChart
   const parties = view.played.parties.map((p) => ({ id: p.id, name: p.name }));
   const nameOf = new Map(parties.map((p) => [p.id, p.name]));
   const mediatorTurns = view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
-  const trajectories = storedEmotionTrajectories(db, view.run.id, parties.map((p) => p.id));
+  const trajectories = storedEmotionTrajectories(
+    db,
+    view.run.id,
+    parties.map((p) => p.id),
+  );
   return Promise.all(
     trajectories.map(async (trajectory) => ({
       key: trajectory.source.kind === "self" ? "self" : trajectory.source.evaluationId,
       label: emotionSourceLabel(trajectory.source),
-      svg: await renderChartSvg(emotionChartSpec({ trajectory, totalTurns: view.run.totalTurns, mediatorTurns, parties })),
+      svg: await renderChartSvg(
+        emotionChartSpec({ trajectory, totalTurns: view.run.totalTurns, mediatorTurns, parties }),
+      ),
       failedParties: trajectory.failedParties.map((id) => nameOf.get(id) ?? id),
     })),
   );
@@ -268,6 +369,9 @@ export function getRunMetrics(db: Db, runId: string): RunMetrics {
     result.pair = { id: pair.id, rows: pairRows.map(toView) };
     rows.push(...pairRows);
   }
-  result.computedAt = rows.reduce<string | null>((latest, r) => (latest === null || r.computedAt > latest ? r.computedAt : latest), null);
+  result.computedAt = rows.reduce<string | null>(
+    (latest, r) => (latest === null || r.computedAt > latest ? r.computedAt : latest),
+    null,
+  );
   return result;
 }

@@ -34,7 +34,8 @@ export function testPageLimit(env: NodeJS.ProcessEnv = process.env): number | nu
   const raw = env.SOCRATES_DB_MAX_PAGES;
   if (raw === undefined || raw === "") return null;
   const pages = Number(raw);
-  if (!Number.isSafeInteger(pages) || pages < 1) throw new Error(`SOCRATES_DB_MAX_PAGES must be a whole number of pages (at least 1), got "${raw}"`);
+  if (!Number.isSafeInteger(pages) || pages < 1)
+    throw new Error(`SOCRATES_DB_MAX_PAGES must be a whole number of pages (at least 1), got "${raw}"`);
   return pages;
 }
 
@@ -68,14 +69,27 @@ export function openDatabase(path: string = databasePath()): Db {
 export function backfillRunIdentity(db: Db): number {
   const { runs } = schema;
   const pending = db
-    .select({ id: runs.id, conditionId: runs.conditionId, simulator: runs.simulatorBackbone, mediator: runs.mediatorBackbone, config: runs.config, seed: runs.seed })
+    .select({
+      id: runs.id,
+      conditionId: runs.conditionId,
+      simulator: runs.simulatorBackbone,
+      mediator: runs.mediatorBackbone,
+      config: runs.config,
+      seed: runs.seed,
+    })
     .from(runs)
     .where(isNull(runs.settingsHash))
     .all();
   if (pending.length === 0) return 0;
   db.transaction((tx) => {
     for (const r of pending) {
-      const identity = recordedIdentity({ condition_id: r.conditionId, simulator_backbone: r.simulator, mediator_backbone: r.mediator, config: r.config, seed: r.seed });
+      const identity = recordedIdentity({
+        condition_id: r.conditionId,
+        simulator_backbone: r.simulator,
+        mediator_backbone: r.mediator,
+        config: r.config,
+        seed: r.seed,
+      });
       tx.update(runs).set(identity).where(eq(runs.id, r.id)).run();
     }
   });

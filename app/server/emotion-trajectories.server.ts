@@ -6,24 +6,37 @@
  */
 import { fidelityProxy, type BackboneProxy, type ProxyPair } from "../domain/emotion/fidelity-proxy.ts";
 import { partyVolatility } from "../domain/emotion/measures.ts";
-import { EMOTION_METHOD, preferredTrajectory, runEmotionTrajectories, type EmotionTrajectory } from "../domain/emotion/trajectory.ts";
+import {
+  EMOTION_METHOD,
+  preferredTrajectory,
+  runEmotionTrajectories,
+  type EmotionTrajectory,
+} from "../domain/emotion/trajectory.ts";
 import type { Db } from "./db.server.ts";
 import { listAbPairsWithBackbone } from "./models/ab-pair.server.ts";
 import { evaluationsOfRunByMethod } from "./models/evaluation.server.ts";
 import { emotionTurns, playedScenarioRow } from "./models/run.server.ts";
 import { usableEvaluationIds } from "./pipeline/evaluation-identity.server.ts";
 
-/** Every emotion trajectory of the run; `partyIds` in the run's party order (read from the played scenario when omitted). */
+/**
+ * Every emotion trajectory of the run; `partyIds` in the run's party order (read from the played scenario when
+ * omitted).
+ */
 export function storedEmotionTrajectories(db: Db, runId: string, partyIds?: readonly string[]): EmotionTrajectory[] {
   const parties = partyIds ?? playedScenarioRow(db, runId)?.body.parties.map((p) => p.id) ?? [];
   // Only the evaluations the current judge prompt may use (resolveEvaluationIds): one per backbone.
   const rows = evaluationsOfRunByMethod(db, runId, EMOTION_METHOD);
   const usable = usableEvaluationIds(rows);
-  const evaluations = rows.filter((e) => usable.has(e.id)).map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
+  const evaluations = rows
+    .filter((e) => usable.has(e.id))
+    .map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
   return runEmotionTrajectories(emotionTurns(db, runId), evaluations, parties);
 }
 
-/** The run's preferred trajectory: the self-report, else `judgeBackbone`'s, else the first judge's; null without emotion. */
+/**
+ * The run's preferred trajectory: the self-report, else `judgeBackbone`'s, else the first judge's; null without
+ * emotion.
+ */
 export function preferredRunTrajectory(db: Db, runId: string, judgeBackbone?: string): EmotionTrajectory | null {
   return preferredTrajectory(storedEmotionTrajectories(db, runId), judgeBackbone);
 }
@@ -33,7 +46,10 @@ export function preferredRunTrajectory(db: Db, runId: string, judgeBackbone?: st
  * preferred trajectory, null when the run has no emotion, too few scores of that party, or an
  * incomplete judged trajectory (the emotion metrics are null on it too). Reads each run once.
  */
-export function preferredVolatilityReader(db: Db, judgeBackbone?: string): (runId: string, partyId: string) => number | null {
+export function preferredVolatilityReader(
+  db: Db,
+  judgeBackbone?: string,
+): (runId: string, partyId: string) => number | null {
   const preferred = new Map<string, EmotionTrajectory | null>();
   return (runId, partyId) => {
     if (!preferred.has(runId)) preferred.set(runId, preferredRunTrajectory(db, runId, judgeBackbone));
@@ -47,7 +63,15 @@ export function preferredVolatilityReader(db: Db, judgeBackbone?: string): (runI
 export function storedProxyPairs(db: Db, pairIds?: ReadonlySet<string>): ProxyPair[] {
   return listAbPairsWithBackbone(db)
     .filter((p) => !pairIds || pairIds.has(p.id))
-    .map((p) => ({ pairId: p.id, backbone: p.backbone, runA: p.runAId, runB: p.runBId, targetParty: p.targetParty, levelA: p.levelA, levelB: p.levelB }));
+    .map((p) => ({
+      pairId: p.id,
+      backbone: p.backbone,
+      runA: p.runAId,
+      runB: p.runBId,
+      targetParty: p.targetParty,
+      levelA: p.levelA,
+      levelB: p.levelB,
+    }));
 }
 
 /** The automatic persona-fidelity proxy over these pairs, each run read through its preferred trajectory. */

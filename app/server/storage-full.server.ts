@@ -28,8 +28,10 @@ export class FileSystemFullError extends Error {
 /** True for a write refused for lack of space: SQLite's SQLITE_FULL, a file write's ENOSPC or EDQUOT. */
 export function isStorageFull(err: unknown): boolean {
   if (err instanceof FileSystemFullError) return true;
-  // SHMSIZE: the shared-memory file beside a WAL database could not grow, which on Unix means no space (e.g. opening on a full disk).
-  if (err instanceof Database.SqliteError) return err.code.startsWith("SQLITE_FULL") || err.code === "SQLITE_IOERR_SHMSIZE";
+  // SHMSIZE: the shared-memory file beside a WAL database could not grow, which on Unix means no space (e.g. opening on
+  // a full disk).
+  if (err instanceof Database.SqliteError)
+    return err.code.startsWith("SQLITE_FULL") || err.code === "SQLITE_IOERR_SHMSIZE";
   const code = (err as NodeJS.ErrnoException | null)?.code;
   return typeof code === "string" && FULL_ERRNO.has(code);
 }

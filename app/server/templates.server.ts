@@ -38,7 +38,9 @@ function readTemplate(file: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (err) {
-    throw new TemplateError(file, [{ path: "$", message: `cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})` }]);
+    throw new TemplateError(file, [
+      { path: "$", message: `cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})` },
+    ]);
   }
 }
 
@@ -70,24 +72,34 @@ export function qualificationTestFile(env: Record<string, string | undefined> = 
   if (configured) return resolve(process.cwd(), configured);
   if (env.NODE_ENV === "production" && !warnedDemoTest) {
     warnedDemoTest = true;
-    console.warn(`QUALIFICATION_TEST_FILE is not set: crowd workers take the demo reading test, whose answer key is public (${DEMO_QUALIFICATION_TEST}). Point it at a private test before real crowd work.`);
+    console.warn(
+      `QUALIFICATION_TEST_FILE is not set: crowd workers take the demo reading test, whose answer key is public (${DEMO_QUALIFICATION_TEST}). Point it at a private test before real crowd work.`,
+    );
   }
   return resolve(process.cwd(), DEMO_QUALIFICATION_TEST);
 }
 
-/** The crowd reading test (questions and answer key), checked against its schema. Server-only: send the browser `withoutAnswers(test)`. */
+/**
+ * The crowd reading test (questions and answer key), checked against its schema. Server-only: send the browser
+ * `withoutAnswers(test)`.
+ */
 export function loadQualificationTest(file: string = qualificationTestFile()): QualificationTest {
   let json: unknown;
   try {
     json = JSON.parse(readTemplate(file));
   } catch (err) {
     if (err instanceof TemplateError) throw err;
-    throw new TemplateError(file, [{ path: "$", message: `invalid JSON: ${(err as Error).message.replace(/\s+/g, " ")}` }]);
+    throw new TemplateError(file, [
+      { path: "$", message: `invalid JSON: ${(err as Error).message.replace(/\s+/g, " ")}` },
+    ]);
   }
   try {
     return qualificationTestSchema.parse(json);
   } catch (err) {
     if (!(err instanceof ZodError)) throw err;
-    throw new TemplateError(file, err.issues.map((issue) => ({ path: formatJsonPath(issue.path), message: issue.message })));
+    throw new TemplateError(
+      file,
+      err.issues.map((issue) => ({ path: formatJsonPath(issue.path), message: issue.message })),
+    );
   }
 }

@@ -22,7 +22,10 @@ export interface DashboardContext {
   flagged: string[];
   /** The annotators left out: the flagged ones when the admin excludes them, else none. */
   exclude: string[];
-  /** Labels under the minimum seconds on task are left out: `labels` is without this study's; other studies' labels a type reads leave theirs out too (`withoutFastLabels`). */
+  /**
+   * Labels under the minimum seconds on task are left out: `labels` is without this study's; other studies' labels a
+   * type reads leave theirs out too (`withoutFastLabels`).
+   */
   excludeFast: boolean;
   boot: { draws: number; seed: number };
 }
@@ -63,7 +66,10 @@ export interface TaskTypeServer<Id extends TaskTypeId, Figures extends { kind: I
   formChoices?(db: Db): StudyFormChoices;
   /** Creates a study of this type from the New-study form: its own fields, plus the common ones already read. */
   createFromForm(db: Db, form: FormData, common: CommonStudyInput): Promise<number>;
-  /** The same from the form's typed fields only (no upload), synchronously: the item-count preview runs it in a rolled-back transaction. */
+  /**
+   * The same from the form's typed fields only (no upload), synchronously: the item-count preview runs it in a
+   * rolled-back transaction.
+   */
   createFromFields(db: Db, form: FormData, common: CommonStudyInput): number;
   /**
    * A check a submit needs beyond the label's own (checkLabel), in the annotator's terms: throws
@@ -84,5 +90,10 @@ export interface TaskTypeServer<Id extends TaskTypeId, Figures extends { kind: I
    * The task page's typed part for an item; `annotatorId` is null for an anonymous preview,
    * `saved` is what the annotator left on it (their draft, their latest label).
    */
-  taskPart(db: Db, item: ItemRow, annotatorId: number | null, saved: { draft: unknown; latest: LabelPayload | null }): TaskPartBase<Id>;
+  taskPart(
+    db: Db,
+    item: ItemRow,
+    annotatorId: number | null,
+    saved: { draft: unknown; latest: LabelPayload | null },
+  ): TaskPartBase<Id>;
 }

@@ -1,4 +1,6 @@
-/** What the New-study form offers a task type beyond a count of available units (filled by the type's server handler). */
+/**
+ * What the New-study form offers a task type beyond a count of available units (filled by the type's server handler).
+ */
 
 /** A simulator backbone and how many stored A/B pairs its runs play. */
 export interface BackboneCount {

@@ -37,7 +37,9 @@ const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
 function dimensionsAround(center: number, spread: number, rng: () => number) {
-  return Object.fromEntries(BASELINE_DIMENSIONS.map((d) => [d, round2(clamp01(center + (rng() - 0.5) * 2 * spread))])) as PerTurnOutput["initial"][number]["dimensions"];
+  return Object.fromEntries(
+    BASELINE_DIMENSIONS.map((d) => [d, round2(clamp01(center + (rng() - 0.5) * 2 * spread))]),
+  ) as PerTurnOutput["initial"][number]["dimensions"];
 }
 
 function stanceToAttitude(stance: string | undefined): string {
@@ -48,18 +50,24 @@ function stanceToAttitude(stance: string | undefined): string {
 
 function perTurnFor(bundle: Bundle, runIndex: number): PerTurnOutput {
   const run = bundle.runs[runIndex];
-  const scenario = bundle.scenarios.find((s) => bundle.conditions.find((c) => c.id === run.condition_id)?.scenario_id === s.id)!;
+  const scenario = bundle.scenarios.find(
+    (s) => bundle.conditions.find((c) => c.id === run.condition_id)?.scenario_id === s.id,
+  )!;
   const topicIds = scenario.topics.map((t) => t.id);
   const partyIds = scenario.parties.map((p) => p.id);
   const judged = bundle.evaluations.find((e) => e.run_id === run.id && e.method === "topic-localized");
-  if (judged?.method !== "topic-localized") throw new Error(`${run.id}: no topic-localized evaluation to model the baseline on`);
+  if (judged?.method !== "topic-localized")
+    throw new Error(`${run.id}: no topic-localized evaluation to model the baseline on`);
   const trajectory = topicLocalizedTrajectory(judged.output, topicIds, run.turns.length);
   const rng = createRng(hashSeed(run.id));
 
   const pairs: [string, string][] = [];
-  for (let i = 0; i < partyIds.length; i++) for (let j = i + 1; j < partyIds.length; j++) pairs.push([partyIds[i], partyIds[j]]);
+  for (let i = 0; i < partyIds.length; i++)
+    for (let j = i + 1; j < partyIds.length; j++) pairs.push([partyIds[i], partyIds[j]]);
   // Per-turn judges tend to start too high: starting attitudes read as "open to talk".
-  const initial = pairs.flatMap((pair) => topicIds.map((topic) => ({ pair, topic, dimensions: dimensionsAround(0.42, 0.12, rng) })));
+  const initial = pairs.flatMap((pair) =>
+    topicIds.map((topic) => ({ pair, topic, dimensions: dimensionsAround(0.42, 0.12, rng) })),
+  );
 
   const turns: PerTurnOutput["turns"] = run.turns.map((turn) => {
     const t = turn.turn_id;
@@ -67,7 +75,10 @@ function perTurnFor(bundle: Bundle, runIndex: number): PerTurnOutput {
     if (turn.role === "mediator") return { turn_id: t, speaker: turn.speaker, mentioned_topics: inPlay };
     const tone = turn.signal === "walk-away" ? 0.1 : turn.signal === "consensus" ? 0.85 : 0.5;
     const attitudes = Object.fromEntries(
-      trajectory.topics.map((topic) => [topic.topicId, topic.located[t] ? stanceToAttitude(topic.stances[t]?.[turn.speaker]) : NO_MENTION]),
+      trajectory.topics.map((topic) => [
+        topic.topicId,
+        topic.located[t] ? stanceToAttitude(topic.stances[t]?.[turn.speaker]) : NO_MENTION,
+      ]),
     );
     const agreement = partyIds
       .filter((other) => other !== turn.speaker)
@@ -83,12 +94,20 @@ function perTurnFor(bundle: Bundle, runIndex: number): PerTurnOutput {
   return { initial, turns };
 }
 
-for (const name of readdirSync(DEMO_DIR).filter((n) => n.endsWith(".json")).sort()) {
+for (const name of readdirSync(DEMO_DIR)
+  .filter((n) => n.endsWith(".json"))
+  .sort()) {
   const path = join(DEMO_DIR, name);
   const raw = JSON.parse(readFileSync(path, "utf8"));
   const bundle = bundleSchema.parse(raw);
   const kept = raw.evaluations.filter((e: { method: string }) => e.method !== "per-turn");
-  const generated = bundle.runs.map((run, i) => ({ id: `${run.id}:per-turn:${BACKBONE}`, run_id: run.id, method: "per-turn", backbone: BACKBONE, output: perTurnFor(bundle, i) }));
+  const generated = bundle.runs.map((run, i) => ({
+    id: `${run.id}:per-turn:${BACKBONE}`,
+    run_id: run.id,
+    method: "per-turn",
+    backbone: BACKBONE,
+    output: perTurnFor(bundle, i),
+  }));
   raw.evaluations = [...kept, ...generated];
   writeFileSync(path, JSON.stringify(raw, null, 2) + "\n");
   console.log(`${name}: ${generated.length} per-turn evaluations`);

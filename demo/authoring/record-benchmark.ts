@@ -56,7 +56,10 @@ function gridBundle(all: Bundle, runIds: Set<string>, pairIds: Set<string>): Bun
     conditions: [],
     runs: all.runs
       .filter((r) => runIds.has(r.id))
-      .map(({ created_at: _dropped, ...run }) => ({ ...run, mediator_decisions: run.mediator_decisions?.map((d) => ({ ...d, seconds: DECISION_SECONDS })) })),
+      .map(({ created_at: _dropped, ...run }) => ({
+        ...run,
+        mediator_decisions: run.mediator_decisions?.map((d) => ({ ...d, seconds: DECISION_SECONDS })),
+      })),
     matched_pairs: all.matched_pairs.filter((p) => pairIds.has(p.id)),
     ab_pairs: [],
     evaluations: all.evaluations
@@ -71,7 +74,11 @@ function gridBundle(all: Bundle, runIds: Set<string>, pairIds: Set<string>): Bun
  * canned replies do not depend on the judge prompt's wording, so the demo's evaluations hold for
  * any prompt version and a later prompt edit does not leave the seeded demo without them.
  */
-function versionFree({ created_at: _time, prompt_version: _version, ...evaluation }: Bundle["evaluations"][number]): Bundle["evaluations"][number] {
+function versionFree({
+  created_at: _time,
+  prompt_version: _version,
+  ...evaluation
+}: Bundle["evaluations"][number]): Bundle["evaluations"][number] {
   return { ...evaluation, id: evaluationId(evaluation.run_id, evaluation.method, evaluation.backbone) };
 }
 
@@ -82,8 +89,15 @@ export async function recordDemoBenchmark(): Promise<Bundle> {
     const loaded = loadDemoPlan();
     const config = standInConfig(url);
     // One unit at a time: the cache and the stored order do not depend on scheduling.
-    const summary = await runGrid({ db, llm: createLlm({ db, config, sleep: async () => {} }), config, loaded, concurrency: 1 });
-    if (summary.failures.length > 0) throw new Error(`demo benchmark incomplete: ${summary.failures.map((f) => `${f.id}: ${f.reason}`).join("; ")}`);
+    const summary = await runGrid({
+      db,
+      llm: createLlm({ db, config, sleep: async () => {} }),
+      config,
+      loaded,
+      concurrency: 1,
+    });
+    if (summary.failures.length > 0)
+      throw new Error(`demo benchmark incomplete: ${summary.failures.map((f) => `${f.id}: ${f.reason}`).join("; ")}`);
     const units = planGrid(db, loaded.plan).units;
     const runIds = new Set(units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]));
     const pairIds = new Set(units.flatMap((u) => u.mediated.map((m) => m.pairId)));
@@ -99,5 +113,7 @@ export function demoBenchmarkText(bundle: Bundle): string {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const bundle = await recordDemoBenchmark();
   writeFileSync(DEMO_BENCHMARK_BUNDLE, demoBenchmarkText(bundle));
-  console.log(`wrote ${DEMO_BENCHMARK_BUNDLE}: ${bundle.runs.length} runs, ${bundle.matched_pairs.length} pairs, ${bundle.evaluations.length} evaluations`);
+  console.log(
+    `wrote ${DEMO_BENCHMARK_BUNDLE}: ${bundle.runs.length} runs, ${bundle.matched_pairs.length} pairs, ${bundle.evaluations.length} evaluations`,
+  );
 }

@@ -36,24 +36,54 @@ const DESCRIPTION =
 
 /** Records the pairs in a scratch database and returns them as a bundle (conditions, runs, pairs). */
 export async function recordFidelityPairs(): Promise<Bundle> {
-  return withScratchStandIn("socrates-fidelity-demo-", standInResponder({ roles: SIMULATION_ROLES }), async (db, url) => {
-    importBundleFiles(db, readBundleDir(DEMO_DIR).filter((f) => !f.file.endsWith(AB_DEMO_FILE)));
-    const config = parseLlmConfig(
-      { endpoints: { standin: { baseUrl: url, concurrency: 4 } }, roles: { party: { endpoint: "standin", model: DEMO_SIMULATORS[0], temperature: 0.7 } } },
-      "demo recording",
-    );
-    const llm = createLlm({ db, config });
-    for (const simulator of DEMO_SIMULATORS) {
-      const summary = await generateFidelityPairs({ db, llm, simulator, pairs: PAIRS_PER_SIMULATOR, seed: SEED, budget: TURN_BUDGET, emotion: true, concurrency: 1 });
-      if (summary.pairsFailed.length > 0) throw new Error(`${simulator}: pairs not stored: ${summary.failed.map((f) => f.reason).join("; ")}`);
-    }
-    const all = exportBundle(db);
-    const conditions = all.conditions.filter((c) => c.axis === FIDELITY_AXIS);
-    const ids = new Set(conditions.map((c) => c.id));
-    // No timestamps: re-recording gives the same bytes.
-    const runs = all.runs.filter((r) => ids.has(r.condition_id)).map(({ created_at: _dropped, ...run }) => run);
-    return { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, description: DESCRIPTION, scenarios: [], conditions, runs, matched_pairs: [], ab_pairs: all.ab_pairs, evaluations: [] };
-  });
+  return withScratchStandIn(
+    "socrates-fidelity-demo-",
+    standInResponder({ roles: SIMULATION_ROLES }),
+    async (db, url) => {
+      importBundleFiles(
+        db,
+        readBundleDir(DEMO_DIR).filter((f) => !f.file.endsWith(AB_DEMO_FILE)),
+      );
+      const config = parseLlmConfig(
+        {
+          endpoints: { standin: { baseUrl: url, concurrency: 4 } },
+          roles: { party: { endpoint: "standin", model: DEMO_SIMULATORS[0], temperature: 0.7 } },
+        },
+        "demo recording",
+      );
+      const llm = createLlm({ db, config });
+      for (const simulator of DEMO_SIMULATORS) {
+        const summary = await generateFidelityPairs({
+          db,
+          llm,
+          simulator,
+          pairs: PAIRS_PER_SIMULATOR,
+          seed: SEED,
+          budget: TURN_BUDGET,
+          emotion: true,
+          concurrency: 1,
+        });
+        if (summary.pairsFailed.length > 0)
+          throw new Error(`${simulator}: pairs not stored: ${summary.failed.map((f) => f.reason).join("; ")}`);
+      }
+      const all = exportBundle(db);
+      const conditions = all.conditions.filter((c) => c.axis === FIDELITY_AXIS);
+      const ids = new Set(conditions.map((c) => c.id));
+      // No timestamps: re-recording gives the same bytes.
+      const runs = all.runs.filter((r) => ids.has(r.condition_id)).map(({ created_at: _dropped, ...run }) => run);
+      return {
+        format: BUNDLE_FORMAT,
+        version: BUNDLE_VERSION,
+        description: DESCRIPTION,
+        scenarios: [],
+        conditions,
+        runs,
+        matched_pairs: [],
+        ab_pairs: all.ab_pairs,
+        evaluations: [],
+      };
+    },
+  );
 }
 
 export function demoAbText(bundle: Bundle): string {
@@ -64,5 +94,7 @@ export function demoAbText(bundle: Bundle): string {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const bundle = await recordFidelityPairs();
   writeFileSync(join(DEMO_DIR, AB_DEMO_FILE), demoAbText(bundle));
-  console.log(`wrote ${AB_DEMO_FILE}: ${bundle.conditions.length} conditions, ${bundle.runs.length} runs, ${bundle.ab_pairs.length} pairs`);
+  console.log(
+    `wrote ${AB_DEMO_FILE}: ${bundle.conditions.length} conditions, ${bundle.runs.length} runs, ${bundle.ab_pairs.length} pairs`,
+  );
 }

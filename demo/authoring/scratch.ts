@@ -7,7 +7,11 @@ import { openDatabase } from "../../app/server/db.server.ts";
 import { startMockLlm, type Responder } from "../../app/server/llm/stand-in/endpoint.server.ts";
 
 /** Runs `record` on a fresh database file with the stand-in answering at `url`; removes both after. */
-export async function withScratchStandIn<T>(prefix: string, respond: Responder, record: (db: Db, url: string) => Promise<T>): Promise<T> {
+export async function withScratchStandIn<T>(
+  prefix: string,
+  respond: Responder,
+  record: (db: Db, url: string) => Promise<T>,
+): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const mock = await startMockLlm({ respond, latencyMs: 0 });
   const db = openDatabase(join(dir, "demo.db"));

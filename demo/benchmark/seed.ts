@@ -39,15 +39,23 @@ export interface DemoBenchmarkSummary {
  * parameters since.
  */
 export function seedDemoBenchmark(db: Db): DemoBenchmarkSummary {
-  const imported = importBundleFiles(db, [{ file: DEMO_BENCHMARK_BUNDLE, text: readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8") }]);
+  const imported = importBundleFiles(db, [
+    { file: DEMO_BENCHMARK_BUNDLE, text: readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8") },
+  ]);
   const plan = loadDemoPlan();
-  if (!findBenchmarkPlan(db, plan.hash)) touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: plan.source });
+  if (!findBenchmarkPlan(db, plan.hash))
+    touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: plan.source });
   const params = parseMetricParams(plan.plan.params);
   let metricRows = 0;
   for (const unit of planGrid(db, plan.plan).units) {
-    const subjects = [{ runId: unit.unmediatedRunId, pairId: null }, ...unit.mediated.map((m) => ({ runId: m.runId, pairId: m.pairId }))];
+    const subjects = [
+      { runId: unit.unmediatedRunId, pairId: null },
+      ...unit.mediated.map((m) => ({ runId: m.runId, pairId: m.pairId })),
+    ];
     for (const { runId, pairId } of subjects) {
-      const stored = metricValuesOf(db, "run", runId).length > 0 && (pairId === null || metricValuesOf(db, "pair", pairId).length > 0);
+      const stored =
+        metricValuesOf(db, "run", runId).length > 0 &&
+        (pairId === null || metricValuesOf(db, "pair", pairId).length > 0);
       if (!stored) metricRows += computeMetrics(db, { runId, params }).rows.length;
     }
   }

@@ -1,4 +1,7 @@
-/** `socrates benchmark`: run a benchmark plan's grid (simulation, topic-localized evaluation, metrics), or show how far it is. */
+/**
+ * `socrates benchmark`: run a benchmark plan's grid (simulation, topic-localized evaluation, metrics), or show how far
+ * it is.
+ */
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import type { Db } from "../../app/server/db.server.ts";
@@ -6,12 +9,28 @@ import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
 import { parseShard } from "../../app/domain/benchmark/grid.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
-import { LlmConfigError, loadLlmConfig, resolveConfigPath, type LlmConfig } from "../../app/server/llm/config.server.ts";
+import {
+  LlmConfigError,
+  loadLlmConfig,
+  resolveConfigPath,
+  type LlmConfig,
+} from "../../app/server/llm/config.server.ts";
 import { formatCallLedger } from "../../app/server/llm/usage.server.ts";
-import { countsByPart, estimateShardCost, shardWork, type ShardWork } from "../../app/server/benchmark/grid-work.server.ts";
+import {
+  countsByPart,
+  estimateShardCost,
+  shardWork,
+  type ShardWork,
+} from "../../app/server/benchmark/grid-work.server.ts";
 import { loadPlanFile, type LoadedPlan } from "../../app/server/benchmark/plan-file.server.ts";
 import { workerLeases } from "../../app/server/benchmark/work-leases.server.ts";
-import { defaultConcurrency, prepareGridRun, runGrid, type GridEvent, type GridSummary } from "../../app/server/benchmark/run-grid.server.ts";
+import {
+  defaultConcurrency,
+  prepareGridRun,
+  runGrid,
+  type GridEvent,
+  type GridSummary,
+} from "../../app/server/benchmark/run-grid.server.ts";
 import type { GridCostEstimate } from "../../app/domain/benchmark/cost.ts";
 import { SimulationInputError } from "../../app/server/pipeline/simulate.server.ts";
 import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
@@ -42,7 +61,9 @@ function describeWork(work: ShardWork, shard: string | undefined): string {
     lines.push(
       `  ${part}: ${c.units} units, ${c.runs} runs (${c.runs - c.runsStored} to simulate, ${c.runsStored} stored), ` +
         `${c.evaluations} evaluations (${c.evaluationsPending} pending)` +
-        (c.emotionEvaluations > 0 ? `, ${c.emotionEvaluations} emotion-judge evaluations (${c.emotionPending} pending)` : ""),
+        (c.emotionEvaluations > 0
+          ? `, ${c.emotionEvaluations} emotion-judge evaluations (${c.emotionPending} pending)`
+          : ""),
     );
   }
   return lines.join("\n");
@@ -90,7 +111,12 @@ function progressFor(progress: () => Progress | undefined) {
 }
 
 /** The estimated dollars of the shard's work still pending. */
-function costLeft(db: Db, loaded: LoadedPlan, config: LlmConfig, shard: { index: number; count: number } | undefined): number {
+function costLeft(
+  db: Db,
+  loaded: LoadedPlan,
+  config: LlmConfig,
+  shard: { index: number; count: number } | undefined,
+): number {
   return estimateShardCost(db, loaded.plan, config, shardWork(db, loaded, shard).units).usd.total;
 }
 
@@ -103,7 +129,9 @@ function reportStop(summary: GridSummary, command: Command, left: () => number, 
     console.error(`interrupted; resume with: ${commandLine(command)}`);
     process.exitCode = 130;
   } else if (summary.failures.length > 0) {
-    console.error(`${summary.failures.length} step(s) failed; run the same command again to retry them: ${commandLine(command)}`);
+    console.error(
+      `${summary.failures.length} step(s) failed; run the same command again to retry them: ${commandLine(command)}`,
+    );
     process.exitCode = 1;
   }
 }
@@ -114,7 +142,10 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
   if (typeof shard === "string") throw new UserError(`--shard: ${shard}`);
   const loaded = asUserError(() => loadPlanFile(opts.plan));
   const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
-  const concurrency = opts.concurrency === undefined ? defaultConcurrency(loaded.plan, config) : parseIntOption("concurrency", opts.concurrency, 1, 4096);
+  const concurrency =
+    opts.concurrency === undefined
+      ? defaultConcurrency(loaded.plan, config)
+      : parseIntOption("concurrency", opts.concurrency, 1, 4096);
   const db = openDatabase();
   const work = asUserError(() => prepareGridRun({ db, config, loaded, shard }));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash}) from ${loaded.source}`);
@@ -126,7 +157,8 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
   // Other `benchmark run` processes on this database share the work through leases (docs/benchmark.md).
   const leases = workerLeases(db);
   const llm = asUserError(() => createLlm({ db, config, shared: leases }));
-  // Ctrl-C stops cleanly: no new call starts, runs in progress are abandoned (never half stored) and resume from the cache.
+  // Ctrl-C stops cleanly: no new call starts, runs in progress are abandoned (never half stored) and resume from the
+  // cache.
   const { controller, release } = interruptible();
   let bar: Progress | undefined;
   try {
@@ -162,24 +194,42 @@ function statusCommand(opts: { plan: string; shard?: string; config?: string }):
   const loaded = asUserError(() => loadPlanFile(opts.plan));
   // The roles' sampling is part of a run's identity: with the configuration, status counts what `run` would.
   const configPath = resolveConfigPath(opts.config);
-  const config = opts.config !== undefined || existsSync(configPath) ? asUserError(() => loadLlmConfig(configPath)) : undefined;
+  const config =
+    opts.config !== undefined || existsSync(configPath) ? asUserError(() => loadLlmConfig(configPath)) : undefined;
   const db = openDatabase();
   const work = asUserError(() => shardWork(db, loaded, shard, config));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash})`);
-  if (!config) console.log(`no LLM configuration (${configPath}): runs are matched on every setting but the roles' sampling`);
+  if (!config)
+    console.log(`no LLM configuration (${configPath}): runs are matched on every setting but the roles' sampling`);
   console.log(describeWork(work, opts.shard));
 }
 
 export function registerBenchmarkCommands(program: Command): void {
-  const benchmark = program.command("benchmark").description("run a benchmark plan's grid of scenarios × conditions × mediators (docs/benchmark.md)");
+  const benchmark = program
+    .command("benchmark")
+    .description("run a benchmark plan's grid of scenarios × conditions × mediators (docs/benchmark.md)");
   benchmark
     .command("run")
-    .description("simulate, evaluate (topic-localized) and measure every run of the plan's grid; skips what is stored, so it resumes after a kill")
+    .description(
+      "simulate, evaluate (topic-localized) and measure every run of the plan's grid; skips what is stored, so it resumes after a kill",
+    )
     .requiredOption("--plan <file>", "the benchmark plan (benchmark.json; see benchmark.example.json)")
-    .option("--max-cost <usd>", "stop before a new call would take the spend past this many dollars (cached calls are free)")
-    .option("--shard <i/n>", "run only shard i of n (by a hash of each unit: the same on every machine); merge databases with export/import")
-    .option("--dry-run", "print the grid, what is stored and pending, and the call and cost estimate; call and store nothing")
-    .option("--concurrency <n>", "grid units worked on at once (default: the concurrency limits of the plan's endpoints added up)")
+    .option(
+      "--max-cost <usd>",
+      "stop before a new call would take the spend past this many dollars (cached calls are free)",
+    )
+    .option(
+      "--shard <i/n>",
+      "run only shard i of n (by a hash of each unit: the same on every machine); merge databases with export/import",
+    )
+    .option(
+      "--dry-run",
+      "print the grid, what is stored and pending, and the call and cost estimate; call and store nothing",
+    )
+    .option(
+      "--concurrency <n>",
+      "grid units worked on at once (default: the concurrency limits of the plan's endpoints added up)",
+    )
     .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
     .addHelpText(
       "after",
@@ -190,7 +240,7 @@ Emotion trajectories (optional plan field "emotion", docs/benchmark.md):
   "emotion": { "selfReport": false, "judge": { "model": "gpt-4o-mini", "endpoint": "openai" } }
       the post-hoc emotion judge (role emotion-judge; one call per party) scores every run of
       the grid that has no self-report, after its topic-localized evaluation; its calls are in
-      the estimate. Without the field, runs carry no emotion.`
+      the estimate. Without the field, runs carry no emotion.`,
     )
     .action(runCommand);
   benchmark
@@ -198,6 +248,9 @@ Emotion trajectories (optional plan field "emotion", docs/benchmark.md):
     .description("count the plan's runs and evaluations stored and pending, per part of the grid; calls nothing")
     .requiredOption("--plan <file>", "the benchmark plan")
     .option("--shard <i/n>", "only shard i of n")
-    .option("--config <path>", "LLM configuration, whose roles' sampling is part of each run's identity (default: SOCRATES_CONFIG or ./socrates.config.json when present)")
+    .option(
+      "--config <path>",
+      "LLM configuration, whose roles' sampling is part of each run's identity (default: SOCRATES_CONFIG or ./socrates.config.json when present)",
+    )
     .action(statusCommand);
 }

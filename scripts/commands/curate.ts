@@ -3,11 +3,23 @@ import type { Command } from "commander";
 import { DOMAINS, type Domain } from "../../app/domain/bundle.ts";
 import { progressLine } from "../../app/domain/curation/progress.ts";
 import { describeDomainSummary } from "../../app/domain/curation/summary.ts";
-import { curate, planCuration, type CurateEvent, type CurateResult, type DomainPlan } from "../../app/server/curation/curate.server.ts";
+import {
+  curate,
+  planCuration,
+  type CurateEvent,
+  type CurateResult,
+  type DomainPlan,
+} from "../../app/server/curation/curate.server.ts";
 import { parseCurationConfig, type CurationConfig } from "../../app/server/curation/curation-config.server.ts";
 import { openDatabase, type Db } from "../../app/server/db.server.ts";
 import { createLlm, type LlmCallEvent } from "../../app/server/llm/client.server.ts";
-import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig, type LlmConfig } from "../../app/server/llm/config.server.ts";
+import {
+  LlmConfigError,
+  loadLlmConfig,
+  resolveConfigPath,
+  roleConfig,
+  type LlmConfig,
+} from "../../app/server/llm/config.server.ts";
 import { candidatesOfDomain } from "../../app/server/models/curation-candidate.server.ts";
 import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
 import { commandLine } from "../command-line.ts";
@@ -26,9 +38,15 @@ const asUserError = guardUserErrors(LlmConfigError);
 
 export function parseDomains(raw: string): Domain[] {
   if (raw === "all") return [...DOMAINS];
-  const names = raw.split(",").map((d) => d.trim()).filter(Boolean);
+  const names = raw
+    .split(",")
+    .map((d) => d.trim())
+    .filter(Boolean);
   const unknown = names.filter((d) => !(DOMAINS as readonly string[]).includes(d));
-  if (unknown.length > 0 || names.length === 0) throw new UserError(`--domains: unknown domain ${unknown.join(", ") || "(none)"}; use "all" or a comma-separated list of ${DOMAINS.join(", ")}`);
+  if (unknown.length > 0 || names.length === 0)
+    throw new UserError(
+      `--domains: unknown domain ${unknown.join(", ") || "(none)"}; use "all" or a comma-separated list of ${DOMAINS.join(", ")}`,
+    );
   return [...new Set(names)] as Domain[];
 }
 
@@ -37,10 +55,14 @@ function curationConfig(config: LlmConfig, source: string[] | undefined): Curati
   const section = (config.curation ?? {}) as Record<string, unknown>;
   if (source === undefined) return asUserError(() => parseCurationConfig(config.curation, config.source));
   const [kind, dir, ...rest] = source;
-  if (kind === "files" && dir && rest.length === 0) return asUserError(() => parseCurationConfig({ ...section, source: { kind: "files", dir } }, config.source));
+  if (kind === "files" && dir && rest.length === 0)
+    return asUserError(() => parseCurationConfig({ ...section, source: { kind: "files", dir } }, config.source));
   if (kind === "web" && dir === undefined) {
     const parsed = asUserError(() => parseCurationConfig(config.curation, config.source));
-    if (parsed.source.kind === "files") throw new UserError(`--source web: ${config.source} configures curation.source as a folder of files; configure web-research or search-tools there`);
+    if (parsed.source.kind === "files")
+      throw new UserError(
+        `--source web: ${config.source} configures curation.source as a folder of files; configure web-research or search-tools there`,
+      );
     return parsed;
   }
   throw new UserError('--source takes "web" or "files DIR"');
@@ -49,7 +71,8 @@ function curationConfig(config: LlmConfig, source: string[] | undefined): Curati
 function parseCost(raw: string | undefined): number | null {
   if (raw === undefined) return null;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new UserError(`--max-cost: expected an amount in USD above 0, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new UserError(`--max-cost: expected an amount in USD above 0, got "${raw}"`);
   return value;
 }
 
@@ -87,7 +110,13 @@ function countCall(tally: Tally, e: LlmCallEvent, maxCost: number | null, contro
 }
 
 /** Prints each seed and candidate, and after each the domain's progress line with cost and ETA. */
-function progressReporter(db: Db, plan: DomainPlan[], perDomain: number, maxCost: number | null, tally: Tally): (e: CurateEvent) => void {
+function progressReporter(
+  db: Db,
+  plan: DomainPlan[],
+  perDomain: number,
+  maxCost: number | null,
+  tally: Tally,
+): (e: CurateEvent) => void {
   const started = Date.now();
   const wanted = plan.reduce((n, p) => n + p.needed, 0);
   let acceptedThisRun = 0;
@@ -112,21 +141,29 @@ function progressReporter(db: Db, plan: DomainPlan[], perDomain: number, maxCost
 }
 
 function printSummary(result: CurateResult, tally: Tally): void {
-  console.log(`LLM calls: ${tally.made} made, ${tally.cached} from cache${tally.failed > 0 ? `, ${tally.failed} failed` : ""}; cost $${tally.costUsd.toFixed(4)}`);
+  console.log(
+    `LLM calls: ${tally.made} made, ${tally.cached} from cache${tally.failed > 0 ? `, ${tally.failed} failed` : ""}; cost $${tally.costUsd.toFixed(4)}`,
+  );
   for (const s of result.summaries) console.log(describeDomainSummary(s));
   const total = (key: "seeds" | "candidates" | "accepted") => result.summaries.reduce((n, s) => n + s[key], 0);
   console.log(`total: seeds found ${total("seeds")}, candidates ${total("candidates")}, accepted ${total("accepted")}`);
-  for (const f of result.failed) console.log(`failed (${f.domain}${f.seedId ? `, seed ${f.seedId}` : ""}): ${f.reason}`);
+  for (const f of result.failed)
+    console.log(`failed (${f.domain}${f.seedId ? `, seed ${f.seedId}` : ""}): ${f.reason}`);
 }
 
 export function registerCurateCommands(program: Command): void {
   program
     .command("curate")
-    .description("curate scenarios from real disputes: find a seed, recast it, keep it only if no unmediated replay resolves; resumable")
+    .description(
+      "curate scenarios from real disputes: find a seed, recast it, keep it only if no unmediated replay resolves; resumable",
+    )
     .option("--domains <list>", 'domains: "all" or a comma-separated list (default: the configuration\'s, else all)')
     .option("--per-domain <n>", "accepted scenarios wanted per domain (default: the configuration's, else 5)")
     .option("--replays <n>", "unmediated replays per candidate (default: the configuration's, else 3)")
-    .option("--source <source...>", 'where seeds come from: "web" (the configured web-research or search-tools source) or "files DIR"')
+    .option(
+      "--source <source...>",
+      'where seeds come from: "web" (the configured web-research or search-tools source) or "files DIR"',
+    )
     .option("--max-cost <usd>", "stop cleanly once new calls have cost this much (cached calls cost nothing)")
     .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
     .option("--dry-run", "print what each domain still needs; call nothing")
@@ -137,15 +174,20 @@ export function registerCurateCommands(program: Command): void {
       const perDomain = opts.perDomain ? parseIntOption("per-domain", opts.perDomain, 1, 10_000) : curation.perDomain;
       const replays = opts.replays ? parseIntOption("replays", opts.replays, 1, 20) : curation.replays;
       const maxCost = parseCost(opts.maxCost);
-      const roles = curation.source.kind === "files" ? (["writer", "party"] as const) : (["searcher", "writer", "party"] as const);
+      const roles =
+        curation.source.kind === "files" ? (["writer", "party"] as const) : (["searcher", "writer", "party"] as const);
       for (const role of roles) asUserError(() => roleConfig(config, role));
       const db = openDatabase();
 
       if (opts.dryRun) {
         for (const p of planCuration(db, domains, perDomain)) {
-          console.log(`${p.domain}: ${p.accepted}/${perDomain} accepted, ${p.needed} still wanted${p.pendingSeeds > 0 ? `, ${p.pendingSeeds} seeds found earlier and not yet written` : ""}`);
+          console.log(
+            `${p.domain}: ${p.accepted}/${perDomain} accepted, ${p.needed} still wanted${p.pendingSeeds > 0 ? `, ${p.pendingSeeds} seeds found earlier and not yet written` : ""}`,
+          );
         }
-        console.log(`each candidate: 2 writer calls (+1 per repair), then up to ${replays} unmediated replays; seeds from ${curation.source.kind}; nothing was called`);
+        console.log(
+          `each candidate: 2 writer calls (+1 per repair), then up to ${replays} unmediated replays; seeds from ${curation.source.kind}; nothing was called`,
+        );
         return;
       }
 
@@ -154,10 +196,21 @@ export function registerCurateCommands(program: Command): void {
       const llm = asUserError(() => createLlm({ db, config, onCall: (e) => countCall(tally, e, maxCost, controller) }));
       const report = progressReporter(db, planCuration(db, domains, perDomain), perDomain, maxCost, tally);
       try {
-        const result = await curate({ db, llm, config: curation, domains, perDomain, replays, signal: controller.signal, onEvent: report });
+        const result = await curate({
+          db,
+          llm,
+          config: curation,
+          domains,
+          perDomain,
+          replays,
+          signal: controller.signal,
+          onEvent: report,
+        });
         const capped = maxCost !== null && tally.costUsd >= maxCost;
         // The cap counts one command's new calls, so the same command, cap included, goes on from here.
-        const why = capped ? `stopped at the cost cap ($${tally.costUsd.toFixed(4)} of $${maxCost!.toFixed(2)}); the cap counts this command's new calls only` : "interrupted";
+        const why = capped
+          ? `stopped at the cost cap ($${tally.costUsd.toFixed(4)} of $${maxCost!.toFixed(2)}); the cap counts this command's new calls only`
+          : "interrupted";
         if (result.stopped) console.log(`${why}; resume with: ${commandLine(command)}`);
         printSummary(result, tally);
         if (result.failed.length > 0) console.log(`run again to retry the failed seeds: ${commandLine(command)}`);

@@ -1,7 +1,12 @@
 /** Data commands: migrate the database, import and export bundles, seed the demo study. */
 import type { Command } from "commander";
 import { readFileSync, statSync } from "node:fs";
-import { BundleImportError, exportBundle, importBundleFiles, type ImportSummary } from "../../app/server/bundle-store.server.ts";
+import {
+  BundleImportError,
+  exportBundle,
+  importBundleFiles,
+  type ImportSummary,
+} from "../../app/server/bundle-store.server.ts";
 import { databasePath, openDatabase } from "../../app/server/db.server.ts";
 import { writeOutputFile } from "../../app/server/storage-full.server.ts";
 import { seedDemoBenchmark } from "../../demo/benchmark/seed.ts";
@@ -35,7 +40,9 @@ function importOrExplain(run: () => ImportSummary): ImportSummary {
     if (err instanceof BundleImportError) {
       const shown = err.problems.slice(0, 50).map((p) => `  ${p.file}: ${p.path}: ${p.message}`);
       const more = err.problems.length > 50 ? [`  … and ${err.problems.length - 50} more`] : [];
-      throw new UserError(`import refused, nothing was written (${err.problems.length} problem${err.problems.length === 1 ? "" : "s"}):\n${[...shown, ...more].join("\n")}`);
+      throw new UserError(
+        `import refused, nothing was written (${err.problems.length} problem${err.problems.length === 1 ? "" : "s"}):\n${[...shown, ...more].join("\n")}`,
+      );
     }
     throw err;
   }
@@ -52,7 +59,9 @@ export function registerDataCommands(program: Command): void {
 
   program
     .command("import")
-    .description("import a bundle file, or every *.json bundle in a directory, all-or-nothing (format: docs/formats.md)")
+    .description(
+      "import a bundle file, or every *.json bundle in a directory, all-or-nothing (format: docs/formats.md)",
+    )
     .argument("<path>", "a bundle .json file or a directory of them")
     .option("--dry-run", "check everything and report what would be imported, writing nothing")
     .action((path: string, opts: { dryRun?: boolean }) => {
@@ -75,16 +84,22 @@ export function registerDataCommands(program: Command): void {
       const bundle = exportBundle(openDatabase());
       if (file === "-") return printJson(bundle);
       writeOutputFile(file, JSON.stringify(bundle, null, 2) + "\n");
-      console.error(`wrote ${file}: ${bundle.scenarios.length} scenarios, ${bundle.runs.length} runs, ${bundle.ab_pairs.length} A/B pairs, ${bundle.evaluations.length} evaluations`);
+      console.error(
+        `wrote ${file}: ${bundle.scenarios.length} scenarios, ${bundle.runs.length} runs, ${bundle.ab_pairs.length} A/B pairs, ${bundle.evaluations.length} evaluations`,
+      );
     });
 
   program
     .command("seed-demo")
-    .description("import the demo study and the demo benchmark from demo/ (fictional data written for this project); safe to repeat")
+    .description(
+      "import the demo study and the demo benchmark from demo/ (fictional data written for this project); safe to repeat",
+    )
     .action(() => {
       const db = openDatabase();
       console.log(describeSummary(importOrExplain(() => seedDemo(db))));
       const bench = seedDemoBenchmark(db);
-      console.log(`demo benchmark "${bench.plan.plan.name}" (stand-in output): ${describeSummary(bench.imported)}; ${bench.metricRows > 0 ? `${bench.metricRows} metric values computed` : "every run's metrics already stored: nothing recomputed"}`);
+      console.log(
+        `demo benchmark "${bench.plan.plan.name}" (stand-in output): ${describeSummary(bench.imported)}; ${bench.metricRows > 0 ? `${bench.metricRows} metric values computed` : "every run's metrics already stored: nothing recomputed"}`,
+      );
     });
 }

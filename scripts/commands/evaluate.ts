@@ -5,9 +5,21 @@ import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath } from "../../app/server/llm/config.server.ts";
 import { formatTable, UsageTally } from "../../app/server/llm/usage.server.ts";
 import { RunNotFoundError } from "../../app/server/pipeline/evaluation-context.server.ts";
-import { EVALUATE_METHODS, evaluateRuns, selectRunIds, type EvaluateMethod, type EvaluateSummary } from "../../app/server/pipeline/evaluate-runs.server.ts";
+import {
+  EVALUATE_METHODS,
+  evaluateRuns,
+  selectRunIds,
+  type EvaluateMethod,
+  type EvaluateSummary,
+} from "../../app/server/pipeline/evaluate-runs.server.ts";
 import { METRIC_UNITS } from "../../app/domain/metrics/descriptor.ts";
-import { formatMetricValue, formatParamsInline, listIds, metricIdsIn, unmediatedNote } from "../../app/domain/metrics/metric-format.ts";
+import {
+  formatMetricValue,
+  formatParamsInline,
+  listIds,
+  metricIdsIn,
+  unmediatedNote,
+} from "../../app/domain/metrics/metric-format.ts";
 import { MetricParamsError, PARAM_SPECS } from "../../app/domain/metrics/metric-params.ts";
 import type { MetricRow } from "../../app/domain/metrics/metric-rows.ts";
 import { METRIC_IDS, readsEmotion } from "../../app/domain/metrics/registry.ts";
@@ -33,7 +45,14 @@ function describeEvaluation(summary: EvaluateSummary, tally: UsageTally): string
   const count = (status: string) => summary.runs.filter((r) => r.status === status).length;
   const withErrors = summary.runs.filter((r) => r.status === "stored" && r.errors > 0).length;
   const calls = tally.rows().reduce(
-    (t, r) => ({ calls: t.calls + r.calls, cached: t.cached + r.cachedHits, failed: t.failed + r.failed, prompt: t.prompt + r.promptTokens, completion: t.completion + r.completionTokens, cost: t.cost + r.costUsd }),
+    (t, r) => ({
+      calls: t.calls + r.calls,
+      cached: t.cached + r.cachedHits,
+      failed: t.failed + r.failed,
+      prompt: t.prompt + r.promptTokens,
+      completion: t.completion + r.completionTokens,
+      cost: t.cost + r.costUsd,
+    }),
     { calls: 0, cached: 0, failed: 0, prompt: 0, completion: 0, cost: 0 },
   );
   const lines = [
@@ -57,7 +76,9 @@ function basisLabel(row: MetricRow): string {
   if (row.evaluationId === "") return "(run)";
   if (readsEmotion(row.metric)) return emotionBasis(row);
   if (row.subjectKind === "pair") return `topic-localized:${String(row.detail.backbone)}`;
-  return row.evaluationId.startsWith(`${row.subjectId}:`) ? row.evaluationId.slice(row.subjectId.length + 1) : row.evaluationId;
+  return row.evaluationId.startsWith(`${row.subjectId}:`)
+    ? row.evaluationId.slice(row.subjectId.length + 1)
+    : row.evaluationId;
 }
 
 function metricsTable(summary: MetricsSummary): string {
@@ -90,11 +111,16 @@ function timingTable(cells: TimingProfileCell[], bins: number): string {
 export function registerEvaluateCommands(program: Command): void {
   program
     .command("evaluate")
-    .description("judge stored runs: topic-localized evaluator, per-turn baseline, mediator-intelligence judge, or post-hoc emotion judge (skips work already stored)")
+    .description(
+      "judge stored runs: topic-localized evaluator, per-turn baseline, mediator-intelligence judge, or post-hoc emotion judge (skips work already stored)",
+    )
     .option("--run <id>", "one run")
     .option("--all", "every run in the database")
     .requiredOption("--method <method>", `${EVALUATE_METHODS.join(" | ")}`)
-    .option("--backbone <model>", "judge model (overrides the configured evaluator, baseline-judge, mi-judge or emotion-judge model)")
+    .option(
+      "--backbone <model>",
+      "judge model (overrides the configured evaluator, baseline-judge, mi-judge or emotion-judge model)",
+    )
     .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")
     .option("--concurrency <n>", "runs evaluated at once (requests per endpoint are limited by the configuration)", "4")
     .option("--dry-run", "print how many LLM calls the evaluation would make; call nothing")
@@ -107,7 +133,7 @@ Methods (LLM role in parentheses):
   mi         mediator intelligence, one call per mediator turn (mi-judge)
   emotion    each party's emotion 0-100 after each of its turns, one call per party, seeing
              that party's own private thoughts (emotion-judge); runs whose parties reported
-             their emotion while playing are skipped ("has self-reported emotion")`
+             their emotion while playing are skipped ("has self-reported emotion")`,
     )
     .action(async (opts: EvaluateOptions) => {
       if (Boolean(opts.run) === Boolean(opts.all)) throw new UserError("give either --run <id> or --all");
@@ -126,7 +152,9 @@ Methods (LLM role in parentheses):
       if (opts.dryRun) {
         const plan = await asUserError.async(() => evaluateRuns(db, { ...job, dryRun: true }));
         const planned = plan.runs.filter((r) => r.status === "planned").length;
-        console.log(`${method} with ${plan.backbone}: ${planned} run${planned === 1 ? "" : "s"} to evaluate, ${plan.runs.length - planned} skipped (already done or nothing to judge)`);
+        console.log(
+          `${method} with ${plan.backbone}: ${planned} run${planned === 1 ? "" : "s"} to evaluate, ${plan.runs.length - planned} skipped (already done or nothing to judge)`,
+        );
         console.log(`${plan.calls} LLM calls, before repair retries; cached calls cost nothing`);
         return;
       }
@@ -137,7 +165,8 @@ Methods (LLM role in parentheses):
           evaluateRuns(db, {
             ...job,
             onRun: (r) => {
-              if (r.status === "stored") progress.tick(`${r.runId}${r.errors > 0 ? ` (${r.errors} recorded errors)` : ""}`);
+              if (r.status === "stored")
+                progress.tick(`${r.runId}${r.errors > 0 ? ` (${r.errors} recorded errors)` : ""}`);
               else if (r.status === "skipped") progress.tick(`${r.runId}: ${r.reason}`);
               else if (r.status === "failed") progress.fail(`${r.runId}: ${r.message}`);
             },
@@ -155,8 +184,14 @@ Methods (LLM role in parentheses):
     .command("metrics")
     .description(`compute ${listIds(METRIC_IDS)} from stored evaluations and store them (metric_values)`)
     .option("--run <id>", "one run and its matched pair (default: every run and pair)")
-    .option("--params <json>", `parameter overrides, e.g. '{"delta":0.1,"W":8}' (keys: ${[...PARAM_SPECS.keys()].join(", ")})`)
-    .option("--timing", "also print the timing profile: mean IE ×100 by how far into the run each intervention came, per mediator × condition")
+    .option(
+      "--params <json>",
+      `parameter overrides, e.g. '{"delta":0.1,"W":8}' (keys: ${[...PARAM_SPECS.keys()].join(", ")})`,
+    )
+    .option(
+      "--timing",
+      "also print the timing profile: mean IE ×100 by how far into the run each intervention came, per mediator × condition",
+    )
     .option("--bins <n>", "timing profile bins", "5")
     .action((opts: { run?: string; params?: string; timing?: boolean; bins: string }) => {
       const bins = parseIntOption("bins", opts.bins, 1, 20);
@@ -174,12 +209,19 @@ Methods (LLM role in parentheses):
         return computeMetrics(db, { runId: opts.run, params });
       });
       console.log(metricsTable(summary));
-      const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} of them incomplete (null: a judge reply failed)` : "";
-      console.log(`\n${summary.rows.length} values stored for ${summary.runs} runs and ${summary.pairs} matched pairs${incomplete} (${metricIdsIn(METRIC_UNITS.percent).join(", ")} ×100).`);
+      const incomplete =
+        summary.incomplete > 0 ? `, ${summary.incomplete} of them incomplete (null: a judge reply failed)` : "";
+      console.log(
+        `\n${summary.rows.length} values stored for ${summary.runs} runs and ${summary.pairs} matched pairs${incomplete} (${metricIdsIn(METRIC_UNITS.percent).join(", ")} ×100).`,
+      );
       console.log(`params: ${formatParamsInline(summary.params)}`);
-      console.log(`${unmediatedNote()} A value "—" is undefined or incomplete (a judge reply failed); the stored detail says which.`);
+      console.log(
+        `${unmediatedNote()} A value "—" is undefined or incomplete (a judge reply failed); the stored detail says which.`,
+      );
       if (opts.timing) {
-        console.log(`\nTiming profile (mean IE ×100 per progress bin p = m/T, with the number of interventions; ${bins} bins):`);
+        console.log(
+          `\nTiming profile (mean IE ×100 per progress bin p = m/T, with the number of interventions; ${bins} bins):`,
+        );
         console.log(timingTable(timingProfiles(db, bins), bins));
       }
     });

@@ -1,11 +1,24 @@
-/** `socrates fidelity pairs`: persona-fidelity A/B pairs simulated with one simulator backbone, stored as they complete. */
+/**
+ * `socrates fidelity pairs`: persona-fidelity A/B pairs simulated with one simulator backbone, stored as they complete.
+ */
 import type { Command } from "commander";
 import { etaMs, formatDuration } from "../../app/domain/curation/progress.ts";
 import { formatLevel } from "../../app/domain/probing/personas.ts";
 import { BundleImportError } from "../../app/server/bundle-store.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
-import { generateFidelityPairs, type FidelityEvent, type FidelitySummary } from "../../app/server/fidelity/generate.server.ts";
-import { DEFAULT_FIDELITY_SEED, estimateFidelity, FidelityInputError, pendingRuns, planFidelity, type FidelityPlan } from "../../app/server/fidelity/plan.server.ts";
+import {
+  generateFidelityPairs,
+  type FidelityEvent,
+  type FidelitySummary,
+} from "../../app/server/fidelity/generate.server.ts";
+import {
+  DEFAULT_FIDELITY_SEED,
+  estimateFidelity,
+  FidelityInputError,
+  pendingRuns,
+  planFidelity,
+  type FidelityPlan,
+} from "../../app/server/fidelity/plan.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
 import { guardUserErrors, interruptible, parseIntOption, withSimulationOptions } from "../cli-kit.ts";
@@ -24,7 +37,10 @@ interface PairsOptions {
   dryRun?: boolean;
 }
 
-/** Bad input, configuration, or a stored record in the way (a fidelity condition stored with other content) exit with code 2. */
+/**
+ * Bad input, configuration, or a stored record in the way (a fidelity condition stored with other content) exit with
+ * code 2.
+ */
 const asUserError = guardUserErrors(FidelityInputError, LlmConfigError, BundleImportError);
 
 /** How many pairs show the higher level on side A and on side B, and how far apart their levels are. */
@@ -40,7 +56,10 @@ function describeLevels(plan: FidelityPlan): string[] {
     .sort(([a], [b]) => a - b)
     .map(([gap, n]) => `${formatLevel(gap / 3)} apart in ${n} pair${n === 1 ? "" : "s"}`)
     .join(", ");
-  return [`balance: A higher in ${aHigher}, B higher in ${records.length - aHigher}`, `level differences: ${spread || "none"}`];
+  return [
+    `balance: A higher in ${aHigher}, B higher in ${records.length - aHigher}`,
+    `level differences: ${spread || "none"}`,
+  ];
 }
 
 function describeSummary(summary: FidelitySummary): string {
@@ -58,13 +77,21 @@ function describeSummary(summary: FidelitySummary): string {
 function printDryRun(plan: FidelityPlan): void {
   const pending = pendingRuns(plan);
   const estimate = estimateFidelity(plan);
-  console.log(`simulator ${plan.simulatorModel}; seed ${plan.seed}; turn budget ${plan.budget}${plan.emotion ? "; self-reported emotion" : ""}`);
-  console.log(`pairs: ${plan.pairs.filter((p) => !p.stored).length} to store, ${plan.pairs.filter((p) => p.stored).length} already stored; fidelity conditions to create: ${plan.newConditions.length}`);
+  console.log(
+    `simulator ${plan.simulatorModel}; seed ${plan.seed}; turn budget ${plan.budget}${plan.emotion ? "; self-reported emotion" : ""}`,
+  );
+  console.log(
+    `pairs: ${plan.pairs.filter((p) => !p.stored).length} to store, ${plan.pairs.filter((p) => p.stored).length} already stored; fidelity conditions to create: ${plan.newConditions.length}`,
+  );
   for (const p of plan.pairs.filter((p) => !p.stored)) {
     const r = p.record;
-    console.log(`  ${r.id}: ${r.scenario_id} ${r.target_party} A ${formatLevel(r.level_a)} vs B ${formatLevel(r.level_b)}, others ${formatLevel(r.opponent_level!)}`);
+    console.log(
+      `  ${r.id}: ${r.scenario_id} ${r.target_party} A ${formatLevel(r.level_a)} vs B ${formatLevel(r.level_b)}, others ${formatLevel(r.opponent_level!)}`,
+    );
   }
-  console.log(`runs: ${pending.length} to simulate; at most ${estimate.total} LLM calls before retries; cached calls cost nothing`);
+  console.log(
+    `runs: ${pending.length} to simulate; at most ${estimate.total} LLM calls before retries; cached calls cost nothing`,
+  );
 }
 
 /** Ticks the bar per run with the cost so far and an ETA at this batch's pace. */
@@ -72,7 +99,11 @@ function progressHandler(progress: Progress, toSimulate: number): (e: FidelityEv
   const started = Date.now();
   let simulated = 0;
   const status = (costUsd: number) => {
-    const eta = etaMs({ elapsedMs: Date.now() - started, acceptedThisRun: simulated, remaining: toSimulate - simulated });
+    const eta = etaMs({
+      elapsedMs: Date.now() - started,
+      acceptedThisRun: simulated,
+      remaining: toSimulate - simulated,
+    });
     return `cost $${costUsd.toFixed(4)}; ETA ${eta === null ? "unknown yet" : formatDuration(eta)}`;
   };
   return (e) => {
@@ -86,23 +117,39 @@ function progressHandler(progress: Progress, toSimulate: number): (e: FidelityEv
 }
 
 export function registerFidelityCommands(program: Command): void {
-  const fidelity = program.command("fidelity").description("persona fidelity: A/B pairs of runs that differ only in one party's reactiveness level");
+  const fidelity = program
+    .command("fidelity")
+    .description("persona fidelity: A/B pairs of runs that differ only in one party's reactiveness level");
   withSimulationOptions(
     fidelity
       .command("pairs")
-      .description("draw persona-fidelity pairs (same scenario, target, opponents and topics; two target levels from {0, 1/3, 2/3, 1}; the others at a reference level), simulate both runs with one simulator backbone and store them as A/B pairs; resumable")
-      .requiredOption("--simulator <model>", "the simulator backbone: the model every party plays (overrides the configured party model)")
+      .description(
+        "draw persona-fidelity pairs (same scenario, target, opponents and topics; two target levels from {0, 1/3, 2/3, 1}; the others at a reference level), simulate both runs with one simulator backbone and store them as A/B pairs; resumable",
+      )
+      .requiredOption(
+        "--simulator <model>",
+        "the simulator backbone: the model every party plays (overrides the configured party model)",
+      )
       .requiredOption("--pairs <n>", "pairs to draw (pair i is the same for any larger n)")
       .option("--scenarios <ids>", "comma-separated scenario ids to draw from (default: every stored scenario)")
       .option("--seed <n>", "seed of the draw", String(DEFAULT_FIDELITY_SEED)),
   )
-    .option("--emotion", "parties also rate how they feel each turn (0–100) with a private reason, so the automatic fidelity proxy can read the runs' self-reported emotion without the emotion judge")
-    .option("--dry-run", "print the pairs that would be drawn and the most LLM calls their runs could make; call nothing, store nothing")
+    .option(
+      "--emotion",
+      "parties also rate how they feel each turn (0–100) with a private reason, so the automatic fidelity proxy can read the runs' self-reported emotion without the emotion judge",
+    )
+    .option(
+      "--dry-run",
+      "print the pairs that would be drawn and the most LLM calls their runs could make; call nothing, store nothing",
+    )
     .action(async (opts: PairsOptions, command: Command) => {
       const batch = {
         simulator: opts.simulator,
         pairs: parseIntOption("pairs", opts.pairs, 1, 10_000),
-        scenarios: opts.scenarios?.split(",").map((s) => s.trim()).filter(Boolean),
+        scenarios: opts.scenarios
+          ?.split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
         seed: parseIntOption("seed", opts.seed, 0),
         budget: parseIntOption("budget", opts.budget, 1, 1_000),
         concurrency: parseIntOption("concurrency", opts.concurrency, 1, 256),
@@ -120,7 +167,13 @@ export function registerFidelityCommands(program: Command): void {
       const progress = createProgress("fidelity", plan.pairs.length * 2);
       try {
         const summary = await asUserError.async(() =>
-          generateFidelityPairs({ db, llm, ...batch, signal: controller.signal, onEvent: progressHandler(progress, pendingRuns(plan).length) }),
+          generateFidelityPairs({
+            db,
+            llm,
+            ...batch,
+            signal: controller.signal,
+            onEvent: progressHandler(progress, pendingRuns(plan).length),
+          }),
         );
         progress.done();
         console.log(describeSummary(summary));

@@ -24,14 +24,25 @@ interface MockLlmOptions {
   writeConfig?: string;
 }
 
-/** A socrates.config.json pointing every role at the stand-in, and curation's searches at the stand-in search server. */
+/**
+ * A socrates.config.json pointing every role at the stand-in, and curation's searches at the stand-in search server.
+ */
 function standInConfig(url: string, searchUrl: string): Record<string, unknown> {
   return {
-    $comment: "STAND-IN endpoints from `npx socrates mock-llm`: canned replies and invented disputes, never a model or a search engine. Replace before measuring anything.",
+    $comment:
+      "STAND-IN endpoints from `npx socrates mock-llm`: canned replies and invented disputes, never a model or a search engine. Replace before measuring anything.",
     ...mockConfigJson(url, { model: STAND_IN_MODEL }),
-    // The stand-in knows twelve disputes per domain; asking for all of them lets a walkthrough curate several per domain.
-    // The stand-in and its pages are on 127.0.0.1, which the outbound policy refuses unless listed.
-    curation: { source: { kind: "search-tools", backend: "searxng", url: searchUrl, maxResults: 12, allowPrivateHosts: [new URL(searchUrl).host] } },
+    // The stand-in knows twelve disputes per domain; asking for all of them lets a walkthrough curate several per
+    // domain. The stand-in and its pages are on 127.0.0.1, which the outbound policy refuses unless listed.
+    curation: {
+      source: {
+        kind: "search-tools",
+        backend: "searxng",
+        url: searchUrl,
+        maxResults: 12,
+        allowPrivateHosts: [new URL(searchUrl).host],
+      },
+    },
   };
 }
 
@@ -41,7 +52,8 @@ async function listen<T>(start: () => Promise<T>, option: string, port: number):
     return await start();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") throw new UserError(`port ${port} is in use; pick another with ${option} N (0 picks a free one)`);
+    if (code === "EADDRINUSE")
+      throw new UserError(`port ${port} is in use; pick another with ${option} N (0 picks a free one)`);
     throw err;
   }
 }
@@ -61,10 +73,12 @@ async function runMockLlm(opts: MockLlmOptions): Promise<void> {
   // The search server first: the searcher's web-research citations point at its pages.
   const search = await listen(() => startSearchServer({ port: searchPort }), "--search-port", searchPort);
   const respond = standInResponder({ searchUrl: search.url });
-  const mock = await listen(() => startMockLlm({ respond, port, models: [STAND_IN_MODEL] }), "--port", port).catch(async (err) => {
-    await search.close();
-    throw err;
-  });
+  const mock = await listen(() => startMockLlm({ respond, port, models: [STAND_IN_MODEL] }), "--port", port).catch(
+    async (err) => {
+      await search.close();
+      throw err;
+    },
+  );
   const config = JSON.stringify(standInConfig(mock.url, search.url), null, 2);
   console.log(`STAND-IN LLM endpoint (canned replies, not a model): ${mock.url}`);
   console.log(`STAND-IN search server (SearXNG-style, invented disputes, not a search engine): ${search.url}`);
@@ -72,7 +86,9 @@ async function runMockLlm(opts: MockLlmOptions): Promise<void> {
   console.log(`Use it to try the pipeline without a key; never report figures measured against it.`);
   if (opts.writeConfig) {
     writeFileSync(opts.writeConfig, config + "\n");
-    console.log(`\nWrote the configuration to ${opts.writeConfig}; pass it with --config ${opts.writeConfig} (or SOCRATES_CONFIG).`);
+    console.log(
+      `\nWrote the configuration to ${opts.writeConfig}; pass it with --config ${opts.writeConfig} (or SOCRATES_CONFIG).`,
+    );
   } else {
     console.log(`\nSave this as socrates.config.json (or run with --write-config FILE):\n${config}`);
   }
@@ -85,16 +101,25 @@ async function runMockLlm(opts: MockLlmOptions): Promise<void> {
 export function registerMockLlmCommands(program: Command): void {
   program
     .command("mock-llm")
-    .description("start a local OpenAI-compatible STAND-IN endpoint (canned replies, never a model) for the pipeline's roles, to run it without a key")
+    .description(
+      "start a local OpenAI-compatible STAND-IN endpoint (canned replies, never a model) for the pipeline's roles, to run it without a key",
+    )
     .option("--port <n>", "port to listen on, on 127.0.0.1 (0 picks a free one)", DEFAULT_PORT)
-    .option("--search-port <n>", "port of the stand-in search server (SearXNG's JSON API) for curation's searcher (0 picks a free one)", DEFAULT_SEARCH_PORT)
-    .option("--write-config <file>", "write a socrates.config.json pointing every role at the stand-in to FILE instead of printing it")
+    .option(
+      "--search-port <n>",
+      "port of the stand-in search server (SearXNG's JSON API) for curation's searcher (0 picks a free one)",
+      DEFAULT_SEARCH_PORT,
+    )
+    .option(
+      "--write-config <file>",
+      "write a socrates.config.json pointing every role at the stand-in to FILE instead of printing it",
+    )
     .addHelpText(
       "after",
       `
 Walkthrough: docs/pipeline.md. Example:
   npx socrates mock-llm --write-config socrates.config.json
-  npx socrates simulate --scenario demo-transactional-1 --mediator stand-in --runs 1   (in another terminal)`
+  npx socrates simulate --scenario demo-transactional-1 --mediator stand-in --runs 1   (in another terminal)`,
     )
     .action((opts: MockLlmOptions) => runMockLlm(opts));
 }

@@ -3,7 +3,13 @@ import type { Command } from "commander";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
 import { LlmConfigError, loadLlmConfig, resolveConfigPath, roleConfig } from "../../app/server/llm/config.server.ts";
-import { estimateBatch, planBatch, simulateBatch, SimulationInputError, type BatchSummary } from "../../app/server/pipeline/simulate.server.ts";
+import {
+  estimateBatch,
+  planBatch,
+  simulateBatch,
+  SimulationInputError,
+  type BatchSummary,
+} from "../../app/server/pipeline/simulate.server.ts";
 import { DEFAULT_BASE_SEED } from "../../app/domain/simulation/schedule.ts";
 import { guardUserErrors, interruptible, parseIntOption, withSimulationOptions } from "../cli-kit.ts";
 import { commandLine } from "../command-line.ts";
@@ -43,16 +49,24 @@ export function registerSimulateCommands(program: Command): void {
   withSimulationOptions(
     program
       .command("simulate")
-      .description("simulate runs of a scenario-condition (parties in a fixed cycle, optional mediator) and store each complete run")
+      .description(
+        "simulate runs of a scenario-condition (parties in a fixed cycle, optional mediator) and store each complete run",
+      )
       .requiredOption("--scenario <id>", "scenario id")
       .option("--condition <id>", "condition id (default: the scenario's general condition)")
       .requiredOption("--mediator <model>", 'mediator model (overrides the configured mediator model), or "none"')
       .option("--runs <n>", "runs per setting", "1")
-      .option("--with-unmediated", "with a mediator model: also simulate each matched unmediated run and store the pair (default)")
+      .option(
+        "--with-unmediated",
+        "with a mediator model: also simulate each matched unmediated run and store the pair (default)",
+      )
       .option("--no-with-unmediated", "with a mediator model: simulate mediated runs only")
       .option("--seed <n>", "base seed; each run's seed derives from it and the run index", String(DEFAULT_BASE_SEED)),
   )
-    .option("--emotion", "parties also rate how they feel each turn (0–100, higher = calmer) with a private reason, stored on the turn (the party-emotion prompt)")
+    .option(
+      "--emotion",
+      "parties also rate how they feel each turn (0–100, higher = calmer) with a private reason, stored on the turn (the party-emotion prompt)",
+    )
     .option("--dry-run", "print the runs that would be simulated and the most LLM calls they could make; call nothing")
     .action(async (opts: SimulateOptions, command: Command) => {
       const runs = parseIntOption("runs", opts.runs, 1, 10_000);
@@ -83,7 +97,9 @@ export function registerSimulateCommands(program: Command): void {
       const pending = plan.runs.filter((r) => !r.stored);
       if (opts.dryRun) {
         const estimate = estimateBatch(plan);
-        console.log(`condition ${plan.condition.id}${plan.conditionIsNew ? " (would be created)" : ""}; simulator ${plan.simulatorModel}; mediator ${plan.mediatorModel ?? "none"}${plan.emotion ? "; self-reported emotion" : ""}`);
+        console.log(
+          `condition ${plan.condition.id}${plan.conditionIsNew ? " (would be created)" : ""}; simulator ${plan.simulatorModel}; mediator ${plan.mediatorModel ?? "none"}${plan.emotion ? "; self-reported emotion" : ""}`,
+        );
         console.log(`runs: ${pending.length} to simulate, ${plan.runs.length - pending.length} already stored`);
         for (const r of pending) console.log(`  ${r.runId}`);
         console.log(
@@ -110,7 +126,9 @@ export function registerSimulateCommands(program: Command): void {
         console.log(describeSummary(summary));
         if (summary.failed.length > 0 || summary.aborted.length > 0) {
           const why = summary.aborted.length > 0 ? "interrupted" : `${summary.failed.length} run(s) failed`;
-          console.error(`${why}; stored runs are kept and calls already answered come from the cache. Resume with: ${commandLine(command)}`);
+          console.error(
+            `${why}; stored runs are kept and calls already answered come from the cache. Resume with: ${commandLine(command)}`,
+          );
           process.exitCode = 1;
         }
       } finally {

@@ -24,7 +24,9 @@ const alphaFile = z.object({
   }),
 });
 
-const finiteNumber = z.number({ errorMap: () => ({ message: "expected a finite number" }) }).finite("expected a finite number");
+const finiteNumber = z
+  .number({ errorMap: () => ({ message: "expected a finite number" }) })
+  .finite("expected a finite number");
 const corrFile = z.object({
   x: z.array(finiteNumber, { errorMap: () => ({ message: "expected an array of numbers" }) }),
   y: z.array(finiteNumber, { errorMap: () => ({ message: "expected an array of numbers" }) }),
@@ -37,10 +39,11 @@ export function registerStatsCommands(program: Command): void {
 
   stats
     .command("alpha")
-    .description(
-      "Krippendorff's alpha for a rating matrix, optionally with a bootstrap 95% CI (resampling units)",
+    .description("Krippendorff's alpha for a rating matrix, optionally with a bootstrap 95% CI (resampling units)")
+    .requiredOption(
+      "--file <path>",
+      'JSON file {"data": [[...], ...]}: one row per rater, one column per unit, null = missing',
     )
-    .requiredOption("--file <path>", 'JSON file {"data": [[...], ...]}: one row per rater, one column per unit, null = missing')
     .addOption(
       new Option("--level <level>", "level of measurement (strings are allowed for nominal only)")
         .choices(ALPHA_LEVELS)
@@ -59,7 +62,8 @@ Prints {"alpha", "level", "units", "pairable_values"} plus "reason" when alpha i
 (null), and "ci", "p_below", "draws", "seed", "undefined_draws" with --bootstrap.`,
     )
     .action((opts: { file: string; level: AlphaLevel; bootstrap?: string; seed?: string }) => {
-      const draws = opts.bootstrap === undefined ? undefined : parseIntOption("bootstrap", opts.bootstrap, 1, 1_000_000);
+      const draws =
+        opts.bootstrap === undefined ? undefined : parseIntOption("bootstrap", opts.bootstrap, 1, 1_000_000);
       if (opts.seed !== undefined && draws === undefined) throw new UserError("--seed only applies with --bootstrap");
       const seed = opts.seed === undefined ? undefined : parseIntOption("seed", opts.seed, 0, 2 ** 32 - 1);
       const { data } = parseFile(opts.file, alphaFile);
@@ -104,7 +108,8 @@ approximation, Kendall: the normal one with the tie correction).`,
     )
     .action((opts: { file: string }) => {
       const { x, y } = parseFile(opts.file, corrFile);
-      if (x.length !== y.length) throw new UserError(`${opts.file}: $.x has ${x.length} values but $.y has ${y.length}`);
+      if (x.length !== y.length)
+        throw new UserError(`${opts.file}: $.x has ${x.length} values but $.y has ${y.length}`);
       const pr = withFileName(opts.file, () => pearson(x, y));
       const sr = spearman(x, y);
       const kr = kendallTauB(x, y);

@@ -8,9 +8,18 @@ import { loadPlanFile, loadStoredPlan, type LoadedPlan } from "../../app/server/
 import { writeDocumentFiles } from "../../app/server/benchmark/report-files.server.ts";
 import { openDatabase, type Db } from "../../app/server/db.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
-import { LlmConfigError, loadLlmConfig, resolveConfigPath, type LlmConfig } from "../../app/server/llm/config.server.ts";
+import {
+  LlmConfigError,
+  loadLlmConfig,
+  resolveConfigPath,
+  type LlmConfig,
+} from "../../app/server/llm/config.server.ts";
 import { ValidationInputError } from "../../app/server/validation/evaluator-work.server.ts";
-import { planValidation, validateEvaluator, type ValidationWork } from "../../app/server/validation/validate-evaluator.server.ts";
+import {
+  planValidation,
+  validateEvaluator,
+  type ValidationWork,
+} from "../../app/server/validation/validate-evaluator.server.ts";
 import { OutputFolderError } from "../../app/server/output-folder.server.ts";
 import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
 import { capStopMessage, commandLine } from "../command-line.ts";
@@ -38,7 +47,8 @@ const asUserError = guardUserErrors(ValidationInputError, BenchmarkPlanError, Ll
 function parseNumber(name: string, raw: string | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(n) || n < min || n > max) throw new UserError(`--${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  if (raw.trim() === "" || !Number.isFinite(n) || n < min || n > max)
+    throw new UserError(`--${name} must be a number from ${min} to ${max}, got "${raw}"`);
   return n;
 }
 
@@ -46,7 +56,8 @@ function parseNumber(name: string, raw: string | undefined, min: number, max: nu
 function loadBenchmark(db: Db, ref: string): LoadedPlan {
   if (existsSync(ref)) return asUserError(() => loadPlanFile(ref));
   const stored = asUserError(() => loadStoredPlan(db, ref));
-  if (!stored) throw new UserError(`--benchmark: "${ref}" is neither a plan file nor the hash of a plan recorded in the database`);
+  if (!stored)
+    throw new UserError(`--benchmark: "${ref}" is neither a plan file nor the hash of a plan recorded in the database`);
   return stored;
 }
 
@@ -57,7 +68,9 @@ function describeWork(work: ValidationWork): string {
   });
   const calls = work.jobs.reduce((n, j) => n + j.calls, 0);
   const usd = work.jobs.reduce((n, j) => n + j.usd, 0);
-  lines.push(`estimate: at most ${calls} LLM calls, ≈ $${usd.toFixed(2)} before retries; cached calls cost nothing (tokens estimated from the prompts, docs/benchmark.md)`);
+  lines.push(
+    `estimate: at most ${calls} LLM calls, ≈ $${usd.toFixed(2)} before retries; cached calls cost nothing (tokens estimated from the prompts, docs/benchmark.md)`,
+  );
   return lines.join("\n");
 }
 
@@ -76,7 +89,9 @@ async function run(opts: Options, command: Command): Promise<void> {
   const benchmark = opts.benchmark === undefined ? undefined : loadBenchmark(db, opts.benchmark);
   const target = { studyId, candidate: opts.backbone, against: opts.against, endpoint: opts.endpoint, benchmark };
   const work = asUserError(() => planValidation(db, config, target));
-  console.log(`validating ${opts.backbone} on study ${studyId} ("${work.studyName}")${benchmark ? ` and the benchmark "${benchmark.plan.name}" (${benchmark.hash})` : ""}`);
+  console.log(
+    `validating ${opts.backbone} on study ${studyId} ("${work.studyName}")${benchmark ? ` and the benchmark "${benchmark.plan.name}" (${benchmark.hash})` : ""}`,
+  );
   console.log(describeWork(work));
   if (maxCostUsd !== undefined) console.log(`spending cap: $${maxCostUsd.toFixed(2)} (--max-cost)`);
   if (opts.dryRun) return;
@@ -97,17 +112,27 @@ async function run(opts: Options, command: Command): Promise<void> {
         concurrency,
         signal: controller.signal,
         onStart: (runs, spent) => {
-          if (runs > 0) bar = createProgress("judge", runs, { eta: true, status: () => `$${spent().toFixed(2)} spent` });
+          if (runs > 0)
+            bar = createProgress("judge", runs, { eta: true, status: () => `$${spent().toFixed(2)} spent` });
         },
         onRun: (status, backbone) => {
           if (status.status === "failed") bar?.fail(`${status.runId} by ${backbone}: ${status.message}`);
-          else bar?.tick(`${status.runId} by ${backbone}${status.status === "stored" && status.errors > 0 ? ` (${status.errors} topic(s) unjudged)` : ""}`);
+          else
+            bar?.tick(
+              `${status.runId} by ${backbone}${status.status === "stored" && status.errors > 0 ? ` (${status.errors} topic(s) unjudged)` : ""}`,
+            );
         },
       }),
     );
     bar?.done();
     if (outcome.stopped === "cap") {
-      console.error(capStopMessage(command, { capUsd: maxCostUsd!, spentUsd: outcome.spentUsd, leftUsd: costLeft(db, config, target) }));
+      console.error(
+        capStopMessage(command, {
+          capUsd: maxCostUsd!,
+          spentUsd: outcome.spentUsd,
+          leftUsd: costLeft(db, config, target),
+        }),
+      );
       process.exitCode = 1;
       return;
     }
@@ -117,12 +142,16 @@ async function run(opts: Options, command: Command): Promise<void> {
       return;
     }
     for (const f of outcome.failures.slice(0, 20)) console.error(`failed ${f.runId} by ${f.backbone}: ${f.message}`);
-    if (outcome.failures.length > 0) console.error(`run again to retry the failed evaluations: ${commandLine(command)}`);
+    if (outcome.failures.length > 0)
+      console.error(`run again to retry the failed evaluations: ${commandLine(command)}`);
     const report = outcome.report!;
-    const outDir = opts.out ?? join("exports", `validate-${opts.backbone.replace(/[^A-Za-z0-9._-]+/g, "_")}-study${studyId}`);
+    const outDir =
+      opts.out ?? join("exports", `validate-${opts.backbone.replace(/[^A-Za-z0-9._-]+/g, "_")}-study${studyId}`);
     const files = await asUserError.async(() => writeDocumentFiles(report, outDir));
     const c = outcome.calls;
-    console.log(`judged: ${outcome.evaluationsStored} evaluations stored; metrics computed for ${outcome.metricRuns} benchmark runs; LLM calls: ${c.calls} (${c.requests} HTTP requests), ${c.cached} from cache; spent $${outcome.spentUsd.toFixed(4)}`);
+    console.log(
+      `judged: ${outcome.evaluationsStored} evaluations stored; metrics computed for ${outcome.metricRuns} benchmark runs; LLM calls: ${c.calls} (${c.requests} HTTP requests), ${c.cached} from cache; spent $${outcome.spentUsd.toFixed(4)}`,
+    );
     for (const table of report.tables.slice(0, 2)) console.log(`\n${tableMarkdown(table)}`);
     for (const w of report.warnings) console.log(`warning: ${w}`);
     console.log(`\nwrote ${files.length} files to ${outDir} (report.md, report.html, a csv per table, figure5.svg)`);
@@ -138,14 +167,28 @@ async function run(opts: Options, command: Command): Promise<void> {
 export function registerValidateEvaluatorCommand(program: Command): void {
   program
     .command("validate-evaluator")
-    .description("judge an expert study's trajectories with a new evaluator backbone and test its alignment with the experts against the current one (docs/validate-evaluator.md)")
+    .description(
+      "judge an expert study's trajectories with a new evaluator backbone and test its alignment with the experts against the current one (docs/validate-evaluator.md)",
+    )
     .requiredOption("--study <id>", "the expert snippet-consensus study whose labels are the reference")
     .requiredOption("--backbone <model>", "the candidate judge model")
-    .option("--against <model>", "the reference backbone (default: the stored backbone best aligned with the experts among those that scored the most units); judged too if it has not judged the study")
-    .option("--endpoint <name>", "the endpoint of the configuration the candidate is asked on (default: the evaluator role's)")
-    .option("--benchmark <plan>", "also re-judge this benchmark's main-grid runs (a plan file, or the hash of a recorded plan) and report Table 8")
+    .option(
+      "--against <model>",
+      "the reference backbone (default: the stored backbone best aligned with the experts among those that scored the most units); judged too if it has not judged the study",
+    )
+    .option(
+      "--endpoint <name>",
+      "the endpoint of the configuration the candidate is asked on (default: the evaluator role's)",
+    )
+    .option(
+      "--benchmark <plan>",
+      "also re-judge this benchmark's main-grid runs (a plan file, or the hash of a recorded plan) and report Table 8",
+    )
     .option("--min-r <r>", `exit with code ${EXIT_BELOW_MIN_R} when the candidate's trajectory-level r is below this`)
-    .option("--max-cost <usd>", "stop before a new call would take the spend past this many dollars (cached calls are free)")
+    .option(
+      "--max-cost <usd>",
+      "stop before a new call would take the spend past this many dollars (cached calls are free)",
+    )
     .option("--out <dir>", "output directory (default exports/validate-<backbone>-study<id>)")
     .option("--concurrency <n>", "runs judged at once (requests per endpoint are limited by the configuration)", "8")
     .option("--config <path>", "LLM configuration (default: SOCRATES_CONFIG or ./socrates.config.json)")

@@ -13,7 +13,10 @@ import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { createCrowdAbStudy, DEMO, loginInBrowser } from "../../harness/login.ts";
 
 // A long Markdown guideline, as a researcher would paste it.
-const GUIDELINE = Array.from({ length: 60 }, (_, i) => `## Rule ${i + 1}\n\nScore **agreement** on each topic; quote the turn (\`t${i}\`) you relied on.\n`).join("\n");
+const GUIDELINE = Array.from(
+  { length: 60 },
+  (_, i) => `## Rule ${i + 1}\n\nScore **agreement** on each topic; quote the turn (\`t${i}\`) you relied on.\n`,
+).join("\n");
 
 const numbers = (texts: string[]) => texts.map((t) => Number(t.trim()));
 
@@ -21,7 +24,7 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
   let server: AppServer;
   let browser: Browser;
   let page: Page;
-  const query = <T,>(sql: string, ...args: unknown[]) => {
+  const query = <T>(sql: string, ...args: unknown[]) => {
     const db = new Database(server.dbPath, { readonly: true });
     try {
       return db.prepare(sql).all(...args) as T[];
@@ -43,7 +46,10 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
     await server?.stop();
   });
 
-  /** Fills the New-study form with a name the server refuses (blank after trimming) and a gold study that does not exist. */
+  /**
+   * Fills the New-study form with a name the server refuses (blank after trimming) and a gold study that does not
+   * exist.
+   */
   async function fillRefusedForm(p: Page, goldId: string | null) {
     await p.goto(server.url + "/admin/studies");
     await p.getByRole("radio", { name: "Crowd" }).check();
@@ -55,7 +61,9 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
     await p.getByLabel(/Guidelines/).fill(GUIDELINE);
     if (goldId) {
       // A study offered when the page loaded but gone by the submit: the server is the authority.
-      await p.locator("select[name=goldFromStudyId]").evaluate((select, id) => select.append(new Option(`study ${id}`, id)), goldId);
+      await p
+        .locator("select[name=goldFromStudyId]")
+        .evaluate((select, id) => select.append(new Option(`study ${id}`, id)), goldId);
       await p.locator("select[name=goldFromStudyId]").selectOption(goldId);
     }
   }
@@ -81,8 +89,18 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
     expect(text).toMatch(/Gold snippets from: Study 99 does not exist/);
     expect(text).not.toMatch(/goldFromStudyId/);
     // Beside the field: inside the field's own label.
-    expect(await page.locator(".field-block", { has: page.locator("select[name=goldFromStudyId]") }).locator(".field-error").textContent()).toBe("Study 99 does not exist");
-    expect(await page.locator("label", { has: page.locator("input[name=name]") }).locator(".field-error").textContent()).toBe("give the study a name");
+    expect(
+      await page
+        .locator(".field-block", { has: page.locator("select[name=goldFromStudyId]") })
+        .locator(".field-error")
+        .textContent(),
+    ).toBe("Study 99 does not exist");
+    expect(
+      await page
+        .locator("label", { has: page.locator("input[name=name]") })
+        .locator(".field-error")
+        .textContent(),
+    ).toBe("give the study a name");
     await expectValuesKept(page);
     expect(await page.locator("select[name=goldFromStudyId]").inputValue()).toBe("99");
     expect(query("SELECT id FROM studies WHERE name = '   '")).toEqual([]);
@@ -104,13 +122,19 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
     await fillRefusedForm(page, String(ab.id));
     await page.getByLabel("Name").fill("Gold from an A/B study");
     await page.getByRole("button", { name: "Create study" }).click();
-    await expect(page.getByTestId("error-summary").textContent()).resolves.toContain(`Study ${ab.id} is an A/B reactiveness study; gold snippets come from a consensus study`);
+    await expect(page.getByTestId("error-summary").textContent()).resolves.toContain(
+      `Study ${ab.id} is an A/B reactiveness study; gold snippets come from a consensus study`,
+    );
   });
 
   it("offers the consensus studies as gold sources, a pool-following placeholder and an item-count preview", async () => {
     await page.goto(server.url + "/admin/studies");
-    const offered = await page.locator("select[name=goldFromStudyId] option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
-    const consensus = query<{ id: number }>("SELECT id FROM studies WHERE type = 'consensus-snippet' ORDER BY id").map((r) => String(r.id));
+    const offered = await page
+      .locator("select[name=goldFromStudyId] option")
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+    const consensus = query<{ id: number }>("SELECT id FROM studies WHERE type = 'consensus-snippet' ORDER BY id").map(
+      (r) => String(r.id),
+    );
     expect(offered).toEqual(consensus);
     const placeholder = () => page.getByLabel("Labels per item").getAttribute("placeholder");
     await expect(placeholder()).resolves.toBe("2");
@@ -137,7 +161,10 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
   it("lists open flags on the dashboard with a link to the item, marks one resolved and hides it unless asked", async () => {
     const studyId = Number(new URL(page.url()).pathname.split("/").pop());
     const db = openDatabase(server.dbPath);
-    const [item] = query<{ id: number }>("SELECT id FROM study_items WHERE study_id = ? ORDER BY position LIMIT 1", studyId);
+    const [item] = query<{ id: number }>(
+      "SELECT id FROM study_items WHERE study_id = ? ORDER BY position LIMIT 1",
+      studyId,
+    );
     const [ada] = query<{ id: number }>("SELECT id FROM annotators WHERE username = 'ada'");
     insertItemFlag(db, { studyItemId: item.id, annotatorId: ada.id, comment: "The snippet stops mid-sentence." });
     insertItemFlag(db, { studyItemId: item.id, annotatorId: ada.id, comment: "Topic names are unclear here." });
@@ -157,7 +184,9 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
     await page.getByRole("link", { name: "show resolved" }).click();
     await page.getByRole("link", { name: "hide resolved" }).waitFor();
     await expect(rows.count()).resolves.toBe(2);
-    await expect(rows.filter({ hasText: "The snippet stops mid-sentence." }).textContent()).resolves.toMatch(/resolved \d{4}-/);
+    await expect(rows.filter({ hasText: "The snippet stops mid-sentence." }).textContent()).resolves.toMatch(
+      /resolved \d{4}-/,
+    );
     const run = await page.goto(server.url + runHref);
     expect(run?.status()).toBe(200);
   });
@@ -241,7 +270,9 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
        FROM studies s ORDER BY s.id`,
     );
     const progress = await page.getByTestId("study-progress").allTextContents();
-    expect(progress.map((p) => /(\d+) \/ (\d+)/.exec(p)!.slice(1).map(Number))).toEqual(studies.map((s) => [s.done, s.items * s.k]));
+    expect(progress.map((p) => /(\d+) \/ (\d+)/.exec(p)!.slice(1).map(Number))).toEqual(
+      studies.map((s) => [s.done, s.items * s.k]),
+    );
     await page.getByRole("link", { name: "Items", exact: true }).click();
     await page.locator("th[aria-sort=ascending]", { hasText: "Items" }).waitFor();
     const items = numbers(await page.getByTestId("study-list").locator("tbody tr td:nth-child(4)").allTextContents());

@@ -34,15 +34,24 @@ async function waitForShortcuts(page: Page): Promise<void> {
  * cursor advances by itself), then the score, then "j" to the next topic. A topic listed in
  * `carry` is carried forward with "r" instead. Ctrl+Enter submits and goes to the next item.
  */
-async function labelSnippetByKeyboard(page: Page, option: string, score: number, carry: string[] = []): Promise<string> {
+async function labelSnippetByKeyboard(
+  page: Page,
+  option: string,
+  score: number,
+  carry: string[] = [],
+): Promise<string> {
   await waitForShortcuts(page);
   const url = page.url();
-  const topics = await page.locator("fieldset[data-topic]").evaluateAll((els) => els.map((e) => e.getAttribute("data-topic") as string));
+  const topics = await page
+    .locator("fieldset[data-topic]")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-topic") as string));
   for (const topic of topics) {
     if (carry.includes(topic)) {
       await page.keyboard.press("r");
     } else {
-      const parties = await page.locator(`fieldset[data-topic="${topic}"] [role="radiogroup"][aria-label*="position on"]`).count();
+      const parties = await page
+        .locator(`fieldset[data-topic="${topic}"] [role="radiogroup"][aria-label*="position on"]`)
+        .count();
       for (let p = 0; p < parties; p++) await page.keyboard.press(option);
       await page.keyboard.press(String(score));
     }
@@ -54,18 +63,32 @@ async function labelSnippetByKeyboard(page: Page, option: string, score: number,
 }
 
 async function checkedScore(page: Page, topic: string): Promise<string | null> {
-  return page.locator(`fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="1:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="2:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="3:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="4:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="5:"]`).first().getAttribute("aria-label");
+  return page
+    .locator(
+      `fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="1:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="2:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="3:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="4:"], fieldset[data-topic="${topic}"] [role="radio"][aria-checked="true"][aria-label^="5:"]`,
+    )
+    .first()
+    .getAttribute("aria-label");
 }
 
-/** Stores a copy of demo-judge's topic-localized evaluations of study 1's runs under `backbone`, every score s as 6 − s. */
+/**
+ * Stores a copy of demo-judge's topic-localized evaluations of study 1's runs under `backbone`, every score s as 6 − s.
+ */
 function storeReversedJudge(dbPath: string, backbone: string): void {
   const db = openDatabase(dbPath);
-  const sql = "SELECT id, run_id, output FROM evaluations WHERE method = 'topic-localized' AND backbone = 'demo-judge' AND run_id IN (SELECT run_id FROM study_items WHERE study_id = 1)";
+  const sql =
+    "SELECT id, run_id, output FROM evaluations WHERE method = 'topic-localized' AND backbone = 'demo-judge' AND run_id IN (SELECT run_id FROM study_items WHERE study_id = 1)";
   const rows = db.$client.prepare(sql).all() as { id: string; run_id: string; output: string }[];
   const evaluations = rows.map((r) => {
     const output = JSON.parse(r.output) as Record<string, TopicJudgeOutput>;
     for (const topic of Object.values(output)) for (const a of topic.agreement_score) a.score = 6 - a.score;
-    return { id: `${r.run_id}:topic-localized:${backbone}`, run_id: r.run_id, method: "topic-localized" as const, backbone, output };
+    return {
+      id: `${r.run_id}:topic-localized:${backbone}`,
+      run_id: r.run_id,
+      method: "topic-localized" as const,
+      backbone,
+      output,
+    };
   });
   expect(evaluations.length).toBeGreaterThan(0);
   importBundleRecords(db, "<reversed judge>", { evaluations });
@@ -111,7 +134,8 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
 
     // Blinding: no model, condition or evaluator names anywhere in the task page.
     const html = await page.content();
-    for (const secret of ["demo-judge", "mediated", "general:", "Topic-localized", "reactiveness level"]) expect(html).not.toContain(secret);
+    for (const secret of ["demo-judge", "mediated", "general:", "Topic-localized", "reactiveness level"])
+      expect(html).not.toContain(secret);
 
     itemUrls.push(await labelSnippetByKeyboard(page, "a", 3));
     const firstTopic = (await page.locator("fieldset[data-topic]").first().getAttribute("data-topic")) as string;
@@ -142,16 +166,30 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
       fetch(url, {
         method: "POST",
         headers: { cookie },
-        body: new URLSearchParams({ intent: "submit", payload: JSON.stringify(payload), clientToken: `bad-${Math.random().toString(36).slice(2, 12)}`, secondsOnTask: "5" }),
+        body: new URLSearchParams({
+          intent: "submit",
+          payload: JSON.stringify(payload),
+          clientToken: `bad-${Math.random().toString(36).slice(2, 12)}`,
+          secondsOnTask: "5",
+        }),
         redirect: "manual",
       });
-    const outOfRange = await post(itemUrls[0], { kind: "consensus-snippet", topics: { X: { score: 6, carriedForward: false, positions: {} } } });
+    const outOfRange = await post(itemUrls[0], {
+      kind: "consensus-snippet",
+      topics: { X: { score: 6, carriedForward: false, positions: {} } },
+    });
     expect(outOfRange.status).toBe(400);
     expect(await outOfRange.text()).toMatch(/a score is 1 to 5/);
-    const forged = await post(`${server.url}/annotate/${studyId}/items/999999`, { kind: "ab-reactiveness", choice: "A" });
+    const forged = await post(`${server.url}/annotate/${studyId}/items/999999`, {
+      kind: "ab-reactiveness",
+      choice: "A",
+    });
     expect(forged.status).toBe(404);
     expect(await forged.text()).toMatch(/Item 999999 of study \d+ does not exist/);
-    const otherStudy = await post(itemUrls[0].replace(`/annotate/${studyId}/`, "/annotate/424242/"), { kind: "ab-reactiveness", choice: "A" });
+    const otherStudy = await post(itemUrls[0].replace(`/annotate/${studyId}/`, "/annotate/424242/"), {
+      kind: "ab-reactiveness",
+      choice: "A",
+    });
     expect(otherStudy.status).toBe(404);
     expect(revisions()).toBe(before);
   });
@@ -184,7 +222,8 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
     // only; the demo's expert study (study 1) samples the hand-written runs, which have both.
     const perTurnEvaluations = (id: number) => {
       const db = new Database(server.dbPath, { readonly: true });
-      const sql = "SELECT count(*) AS n FROM evaluations WHERE method = 'per-turn' AND run_id IN (SELECT run_id FROM study_items WHERE study_id = ?)";
+      const sql =
+        "SELECT count(*) AS n FROM evaluations WHERE method = 'per-turn' AND run_id IN (SELECT run_id FROM study_items WHERE study_id = ?)";
       const n = (db.prepare(sql).get(id) as { n: number }).n;
       db.close();
       return n;
@@ -208,7 +247,9 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
     // reversed (s → 6 − s), stored as an evaluate run would store them.
     storeReversedJudge(server.dbPath, "reversed-judge");
     await page.goto(`${server.url}/admin/studies/1`);
-    expect(await page.getByTestId("alignment-table").textContent()).toContain("Topic-localized evaluator (reversed-judge)");
+    expect(await page.getByTestId("alignment-table").textContent()).toContain(
+      "Topic-localized evaluator (reversed-judge)",
+    );
     expect(await page.getByTestId("comparison-reference").textContent()).toBe("demo-judge");
     const reversed = panel.locator('tr[data-backbone="reversed-judge"][data-level="trajectory"]');
     expect(await reversed.textContent()).toContain("significantly below the reference");
@@ -220,12 +261,16 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
     await page.waitForURL((u) => u.searchParams.get("reference") === "reversed-judge");
     expect(new URL(page.url()).searchParams.get("exclude")).toBe("flagged");
     await expect.poll(() => page.getByTestId("comparison-reference").textContent()).toBe("reversed-judge");
-    expect(await panel.locator('tr[data-backbone="demo-judge"][data-level="trajectory"]').textContent()).toContain("significantly above the reference");
+    expect(await panel.locator('tr[data-backbone="demo-judge"][data-level="trajectory"]').textContent()).toContain(
+      "significantly above the reference",
+    );
 
     // An unknown backbone is no error: the default is used, and the page says so.
     const res = await page.goto(`${server.url}/admin/studies/1?reference=no-such-judge`);
     expect(res?.status()).toBe(200);
-    expect(await panel.textContent()).toContain("No stored backbone is called “no-such-judge”; comparing against the default, demo-judge, instead.");
+    expect(await panel.textContent()).toContain(
+      "No stored backbone is called “no-such-judge”; comparing against the default, demo-judge, instead.",
+    );
     await page.close();
   });
 
@@ -244,7 +289,11 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
     await page.waitForURL(/\/crowd\/qualify/);
     const answer = async (pick: (q: (typeof qualification.questions)[number]) => string) => {
       for (const [i, q] of qualification.questions.entries()) {
-        await page.locator(`fieldset.qualify-question`).nth(i).locator(`input[value="${pick(q)}"]`).check();
+        await page
+          .locator(`fieldset.qualify-question`)
+          .nth(i)
+          .locator(`input[value="${pick(q)}"]`)
+          .check();
       }
       await page.getByRole("button", { name: "Submit answers" }).click();
     };
@@ -265,7 +314,9 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
     await context.close();
 
     const cookie = await loginCookie(server.url, DEMO.admin);
-    const csv = await (await fetch(`${server.url}/admin/studies/${abStudyId}/labels.csv`, { headers: { cookie } })).text();
+    const csv = await (
+      await fetch(`${server.url}/admin/studies/${abStudyId}/labels.csv`, { headers: { cookie } })
+    ).text();
     const rows = csv.trim().split("\r\n");
     expect(rows).toHaveLength(2);
     expect(rows[1]).toMatch(/,B$/);
@@ -276,15 +327,34 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
     const demoPairs = JSON.parse(readFileSync("demo/demo-ab-reactiveness.json", "utf8")).ab_pairs as { id: string }[];
     const upload = (pairs: unknown[], name: string) => {
       const form = new FormData();
-      for (const [k, v] of Object.entries({ type: "ab-reactiveness", name, pool: "crowd", guidelines: "Compare the two conversations." })) form.set(k, v);
-      form.set("bundle", new Blob([JSON.stringify({ format: "socrates-bundle", version: 1, ab_pairs: pairs })], { type: "application/json" }), "pairs.json");
-      return fetch(server.url + "/admin/studies", { method: "POST", headers: { cookie }, body: form, redirect: "manual" });
+      for (const [k, v] of Object.entries({
+        type: "ab-reactiveness",
+        name,
+        pool: "crowd",
+        guidelines: "Compare the two conversations.",
+      }))
+        form.set(k, v);
+      form.set(
+        "bundle",
+        new Blob([JSON.stringify({ format: "socrates-bundle", version: 1, ab_pairs: pairs })], {
+          type: "application/json",
+        }),
+        "pairs.json",
+      );
+      return fetch(server.url + "/admin/studies", {
+        method: "POST",
+        headers: { cookie },
+        body: form,
+        redirect: "manual",
+      });
     };
     const good = await upload([{ ...demoPairs[0], id: "uploaded-pair" }], "Uploaded pairs");
     expect(good.status).toBe(302);
     const study = Number(good.headers.get("location")!.split("/").pop());
     const db = new Database(server.dbPath, { readonly: true });
-    expect(db.prepare(`SELECT ab_pair_id AS p FROM study_items WHERE study_id = ?`).all(study)).toEqual([{ p: "uploaded-pair" }]);
+    expect(db.prepare(`SELECT ab_pair_id AS p FROM study_items WHERE study_id = ?`).all(study)).toEqual([
+      { p: "uploaded-pair" },
+    ]);
     db.close();
     const bad = await upload([{ ...demoPairs[0], id: "broken-pair", run_b_id: "no-such-run" }], "Broken");
     expect(bad.status).toBe(400);
@@ -294,10 +364,14 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
   it("an expert opening another annotator's label or a study outside their pool gets 403", async () => {
     const db = new Database(server.dbPath, { readonly: true });
     const bensLabel = db
-      .prepare(`SELECT l.id FROM labels l JOIN annotators a ON a.id = l.annotator_id JOIN study_items i ON i.id = l.study_item_id WHERE a.username = 'ben' AND i.study_id = ? LIMIT 1`)
+      .prepare(
+        `SELECT l.id FROM labels l JOIN annotators a ON a.id = l.annotator_id JOIN study_items i ON i.id = l.study_item_id WHERE a.username = 'ben' AND i.study_id = ? LIMIT 1`,
+      )
       .get(studyId) as { id: number };
     const adasLabel = db
-      .prepare(`SELECT l.id FROM labels l JOIN annotators a ON a.id = l.annotator_id JOIN study_items i ON i.id = l.study_item_id WHERE a.username = 'ada' AND i.study_id = ? LIMIT 1`)
+      .prepare(
+        `SELECT l.id FROM labels l JOIN annotators a ON a.id = l.annotator_id JOIN study_items i ON i.id = l.study_item_id WHERE a.username = 'ada' AND i.study_id = ? LIMIT 1`,
+      )
       .get(studyId) as { id: number };
     db.close();
 

@@ -25,7 +25,9 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
 
   it("seeds the demo study on first start and says so", () => {
     expect(server.output()).toMatch(/Seeded the demo study: 4 scenarios, 40 runs, 16 evaluations/);
-    expect(server.output()).toMatch(/Seeded the demo benchmark "Demo benchmark \(stand-in output\)": 128 runs, 224 evaluations \(stand-in output, not model output\)/);
+    expect(server.output()).toMatch(
+      /Seeded the demo benchmark "Demo benchmark \(stand-in output\)": 128 runs, 224 evaluations \(stand-in output, not model output\)/,
+    );
     expect(server.output()).toMatch(/is running at http:\/\/127\.0\.0\.1:\d+\//);
     expect(server.output()).toMatch(/admin +admin +password: demo-admin-pass/);
     expect(server.output()).toMatch(/expert +ada +password: demo-ada-pass/);
@@ -41,10 +43,18 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
   });
 
   it("sets the session cookie httpOnly and SameSite, and refuses a wrong password without saying which part was wrong", async () => {
-    const ok = await fetch(server.url + "/login", { method: "POST", body: new URLSearchParams(DEMO.admin), redirect: "manual" });
+    const ok = await fetch(server.url + "/login", {
+      method: "POST",
+      body: new URLSearchParams(DEMO.admin),
+      redirect: "manual",
+    });
     expect(ok.headers.get("set-cookie")).toMatch(/socrates_session=.+; .*HttpOnly/i);
     expect(ok.headers.get("set-cookie")).toMatch(/SameSite=Lax/i);
-    const bad = await fetch(server.url + "/login", { method: "POST", body: new URLSearchParams({ username: "admin", password: "nope" }), redirect: "manual" });
+    const bad = await fetch(server.url + "/login", {
+      method: "POST",
+      body: new URLSearchParams({ username: "admin", password: "nope" }),
+      redirect: "manual",
+    });
     expect(bad.status).toBe(401);
     expect(bad.headers.get("set-cookie")).toBeNull();
     expect(await bad.text()).toContain("That username and password do not match an active account.");
@@ -62,7 +72,8 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
 
   it("lists the demo scenarios from four domains", async () => {
     const html = await (await fetch(server.url + "/scenarios", admin)).text();
-    for (const domain of ["transactional", "healthcare", "environmental", "intra-organizational"]) expect(html).toContain(domain);
+    for (const domain of ["transactional", "healthcare", "environmental", "intra-organizational"])
+      expect(html).toContain(domain);
   });
 
   it("serves a demo run viewer with its dialogue", async () => {
@@ -100,7 +111,9 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
       const dialogue = page.getByTestId("dialogue");
       await dialogue.getByText(firstUtterance).waitFor();
       expect(await dialogue.locator("li.turn.party").count()).toBeGreaterThan(10);
-      expect(await dialogue.locator("li.turn.mediator").count()).toBe(mediatedRun.turns.filter((t: { role: string }) => t.role === "mediator").length);
+      expect(await dialogue.locator("li.turn.mediator").count()).toBe(
+        mediatedRun.turns.filter((t: { role: string }) => t.role === "mediator").length,
+      );
 
       // Snippet boundaries, as annotators will see them: the first one opens the dialogue.
       expect(await dialogue.locator("li.snippet-divider").first().textContent()).toMatch(/^Snippet 1 · turns 1–\d+/);

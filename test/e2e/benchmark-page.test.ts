@@ -1,7 +1,7 @@
 /**
  * The Benchmark page in Chromium on the real server's seeded demo database: the demo plan is
- * listed, its report shows the leaderboard (with its Emotional repair column), Table 3 as a heat map and the figures as inline SVG
- * with no console error, and a Table 3 cell leads to exactly the runs that entered it (checked
+ * listed, its report shows the leaderboard (with its Emotional repair column), Table 3 as a heat map and the figures as
+ * inline SVG with no console error, and a Table 3 cell leads to exactly the runs that entered it (checked
  * against the database file) and on to the run viewer. Annotators get no access; an unknown plan
  * is the 404 page; the cell links are reached with the keyboard; on a phone and a laptop the page
  * never scrolls sideways and the figures' text is drawn at 11 px or more. Table 5 lays out the
@@ -34,7 +34,9 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     const db = new Database(server.dbPath, { readonly: true });
     try {
       return db
-        .prepare("SELECT r.mediated, r.mediator_backbone AS mediator, r.config, s.domain FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE r.id = ?")
+        .prepare(
+          "SELECT r.mediated, r.mediator_backbone AS mediator, r.config, s.domain FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE r.id = ?",
+        )
         .get(id) as RunFacts | undefined;
     } finally {
       db.close();
@@ -83,7 +85,9 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     const repairCells = page.getByTestId("leaderboard").locator('td[data-metric="ER"]');
     expect(await repairCells.count()).toBe(3);
     if ((await page.getByTestId("report-emotion-repair").count()) === 0) {
-      await expect(page.getByTestId("report-warnings").textContent()).resolves.toContain("socrates evaluate --method emotion");
+      await expect(page.getByTestId("report-warnings").textContent()).resolves.toContain(
+        "socrates evaluate --method emotion",
+      );
       for (const cell of await repairCells.all()) {
         await expect(cell.textContent()).resolves.toBe("—");
         await expect(cell.getAttribute("title")).resolves.toContain("socrates evaluate --method emotion");
@@ -103,7 +107,9 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     expect(n).toBeGreaterThan(0);
     await cell.click();
     await page.waitForURL(/\/runs\?/);
-    await expect(page.getByTestId("cell-runs").textContent()).resolves.toContain(`Table 3: mediator performance by domain: ${MEDIATOR}, CG ${DOMAIN}`);
+    await expect(page.getByTestId("cell-runs").textContent()).resolves.toContain(
+      `Table 3: mediator performance by domain: ${MEDIATOR}, CG ${DOMAIN}`,
+    );
 
     const links = page.getByTestId("run-table").locator("tbody tr td:first-child a");
     const ids = await links.allTextContents();
@@ -111,7 +117,15 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     for (const id of ids) {
       const facts = runFacts(id);
       expect(facts, id).toBeDefined();
-      expect({ mediated: facts!.mediated, mediator: facts!.mediator, mode: JSON.parse(facts!.config).mediator_mode, domain: facts!.domain }, id).toEqual({
+      expect(
+        {
+          mediated: facts!.mediated,
+          mediator: facts!.mediator,
+          mode: JSON.parse(facts!.config).mediator_mode,
+          domain: facts!.domain,
+        },
+        id,
+      ).toEqual({
         mediated: 1,
         mediator: MEDIATOR,
         mode: "generic",
@@ -131,7 +145,9 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     let focused: string | null = null;
     for (let i = 0; i < 200 && focused !== href; i++) {
       await page.keyboard.press("Tab");
-      focused = await page.evaluate(() => (document.activeElement instanceof HTMLAnchorElement ? document.activeElement.getAttribute("href") : null));
+      focused = await page.evaluate(() =>
+        document.activeElement instanceof HTMLAnchorElement ? document.activeElement.getAttribute("href") : null,
+      );
     }
     expect(focused).toBe(href);
     await page.keyboard.press("Enter");
@@ -155,7 +171,9 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
         smallest: Math.min(
           ...[...document.querySelectorAll(".report-svg svg text")].map((t) => {
             const svg = (t as SVGTextElement).ownerSVGElement!;
-            return (parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width) / svg.width.baseVal.value;
+            return (
+              (parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width) / svg.width.baseVal.value
+            );
           }),
         ),
       }));
@@ -170,7 +188,14 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     const table5 = page.getByTestId("report-table5");
     await table5.waitFor();
     const head = table5.locator("thead");
-    for (const axis of ["General", "Strategic posture", "Party composition", "History length", "Emotional reactivity", "Cultural identity"]) {
+    for (const axis of [
+      "General",
+      "Strategic posture",
+      "Party composition",
+      "History length",
+      "Emotional reactivity",
+      "Cultural identity",
+    ]) {
       expect(await head.getByRole("columnheader", { name: axis, exact: true }).count(), axis).toBe(1);
     }
     const labels = await head.locator("tr").last().locator("th").allTextContents();
@@ -180,7 +205,11 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     const cells = await row.locator("td").allTextContents();
     // The demo plan selects emotion:CR; every run stored on that condition is one of its runs.
     const db = new Database(server.dbPath, { readonly: true });
-    const runs = (db.prepare("SELECT count(*) AS n FROM runs WHERE condition_id = 'demo-healthcare-1:emotion:CR'").get() as { n: number }).n;
+    const runs = (
+      db.prepare("SELECT count(*) AS n FROM runs WHERE condition_id = 'demo-healthcare-1:emotion:CR'").get() as {
+        n: number;
+      }
+    ).n;
     db.close();
     expect(runs).toBeGreaterThan(0);
     expect(cells[labels.indexOf("Com-React") - 1]).toBe(`✓ ${runs}/${runs} runs`);
@@ -198,6 +227,8 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     const res = await page.goto(`${server.url}/benchmark/000000000000`);
     expect(res?.status()).toBe(404);
     await expect(page.locator("h1").textContent()).resolves.toBe("404 Not found");
-    await expect(page.locator(".error-page").textContent()).resolves.toContain('No benchmark plan has the hash "000000000000"');
+    await expect(page.locator(".error-page").textContent()).resolves.toContain(
+      'No benchmark plan has the hash "000000000000"',
+    );
   });
 });

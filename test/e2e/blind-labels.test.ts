@@ -33,7 +33,8 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
       db.close();
     }
   };
-  const itemsOf = (studyId: number) => read<{ id: number }>(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`, studyId).map((r) => r.id);
+  const itemsOf = (studyId: number) =>
+    read<{ id: number }>(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`, studyId).map((r) => r.id);
   const labelsOf = (studyId: number, username: string) =>
     read<{ itemId: number; choice: string; seconds: number | null; shownAt: string | null; createdAt: string }>(
       `SELECT l.study_item_id AS itemId, json_extract(r.payload, '$.choice') AS choice, r.seconds_on_task AS seconds, a.shown_at AS shownAt, r.created_at AS createdAt
@@ -55,8 +56,16 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
     abStudy = createAbStudy(db, { name: "Blind A/B", pool: "expert", config: { seed: 21 } });
     httpStudy = createAbStudy(db, { name: "Unserved A/B", pool: "expert", config: { seed: 22 } });
     // Two careful experts who agree on every item and a quick one who always picks the other side in 0.4 s.
-    fastStudy = createAbStudy(db, { name: "Quick labels", pool: "expert", labelsPerItem: 3, config: { seed: 23, bootstrapDraws: 200 } });
-    const people = ["careful-one", "careful-two", "quick-one"].map((name) => ({ name, id: addAnnotator(db, name, "expert") }));
+    fastStudy = createAbStudy(db, {
+      name: "Quick labels",
+      pool: "expert",
+      labelsPerItem: 3,
+      config: { seed: 23, bootstrapDraws: 200 },
+    });
+    const people = ["careful-one", "careful-two", "quick-one"].map((name) => ({
+      name,
+      id: addAnnotator(db, name, "expert"),
+    }));
     const agreed = new Map<number, "A" | "B">();
     let token = 0;
     for (const { name, id } of people) {
@@ -65,7 +74,14 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
         const side = agreed.get(lease.itemId)!;
         const quick = name === "quick-one";
         const payload = { kind: "ab-reactiveness", choice: quick ? (side === "A" ? "B" : "A") : side };
-        submitLabel(db, { studyId: fastStudy, itemId: lease.itemId, annotatorId: id, payload, clientToken: `quick-labels-${String(++token).padStart(4, "0")}`, secondsOnTask: quick ? 0.4 : 9 });
+        submitLabel(db, {
+          studyId: fastStudy,
+          itemId: lease.itemId,
+          annotatorId: id,
+          payload,
+          clientToken: `quick-labels-${String(++token).padStart(4, "0")}`,
+          secondsOnTask: quick ? 0.4 : 9,
+        });
         if (quick) quickItems++;
       }
     }
@@ -94,7 +110,10 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
     await page.keyboard.press("2");
     await page.keyboard.press("Enter");
     await waitForItem(page, second);
-    await page.getByTestId("keys-not-applied").getByText("The 2 keys typed before this item appeared were not applied").waitFor();
+    await page
+      .getByTestId("keys-not-applied")
+      .getByText("The 2 keys typed before this item appeared were not applied")
+      .waitFor();
     expect(await page.getByRole("radio", { name: /Conversation B/ }).getAttribute("aria-checked")).toBe("false");
     expect(labelsOf(abStudy, "ada").map((l) => [l.itemId, l.choice])).toEqual([[first, "A"]]);
     // Nothing arrives later either: the page is idle and still shows the unanswered item.
@@ -121,14 +140,24 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
   it("over HTTP, a submit for a leased item whose page was never served is refused (409) and stores nothing; after the page, it is taken", async () => {
     const cookie = await loginCookie(server.url, DEMO.ben);
     // The lease is taken by a POST (issue 29); the item page is not served yet.
-    const next = await fetch(`${server.url}/annotate/${httpStudy}/next`, { method: "POST", headers: { cookie }, redirect: "manual" });
+    const next = await fetch(`${server.url}/annotate/${httpStudy}/next`, {
+      method: "POST",
+      headers: { cookie },
+      redirect: "manual",
+    });
     const itemPath = next.headers.get("location")!;
     expect(itemPath).toMatch(new RegExp(`^/annotate/${httpStudy}/items/\\d+$`));
     const submit = (clientToken: string) =>
       fetch(server.url + itemPath, {
         method: "POST",
         headers: { cookie },
-        body: new URLSearchParams({ intent: "submit", payload: JSON.stringify({ kind: "ab-reactiveness", choice: "B" }), clientToken, secondsOnTask: "0", then: "stay" }),
+        body: new URLSearchParams({
+          intent: "submit",
+          payload: JSON.stringify({ kind: "ab-reactiveness", choice: "B" }),
+          clientToken,
+          secondsOnTask: "0",
+          then: "stay",
+        }),
         redirect: "manual",
       });
     const blind = await submit("unserved-token-1");
@@ -148,12 +177,18 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
     const panel = page.getByTestId("fast-labels");
     await panel.getByText("Labels faster than 2 s on task").waitFor();
     expect(await panel.locator('[data-testid="fast-labels-table"] tbody tr').count()).toBe(quickItems);
-    expect(await panel.locator('[data-testid="fast-labels-table"] tbody tr td:first-child').allTextContents()).toEqual(Array(quickItems).fill("quick-one"));
+    expect(await panel.locator('[data-testid="fast-labels-table"] tbody tr td:first-child').allTextContents()).toEqual(
+      Array(quickItems).fill("quick-one"),
+    );
     const annotatorRow = (name: string) => page.getByTestId("annotator-table").locator("tbody tr", { hasText: name });
     expect(await annotatorRow("quick-one").getByTestId("fast-count").textContent()).toBe(String(quickItems));
     expect(await annotatorRow("careful-one").getByTestId("fast-count").textContent()).toBe("0");
     // The page writes a true minus sign.
-    const alpha = async () => (await page.getByTestId("agreement-panel").locator("tbody tr").first().locator("strong").textContent())!.replace("−", "-");
+    const alpha = async () =>
+      (await page.getByTestId("agreement-panel").locator("tbody tr").first().locator("strong").textContent())!.replace(
+        "−",
+        "-",
+      );
     const withQuick = Number(await alpha());
     expect(withQuick).toBeLessThan(0.5);
 

@@ -26,9 +26,20 @@ describe("A/B study bundle upload over HTTP", () => {
 
   const upload = (bytes: Uint8Array<ArrayBuffer>, name: string) => {
     const form = new FormData();
-    for (const [k, v] of Object.entries({ type: "ab-reactiveness", name: "Upload", pool: "crowd", guidelines: "Compare the two conversations." })) form.set(k, v);
+    for (const [k, v] of Object.entries({
+      type: "ab-reactiveness",
+      name: "Upload",
+      pool: "crowd",
+      guidelines: "Compare the two conversations.",
+    }))
+      form.set(k, v);
     form.set("bundle", new Blob([bytes], { type: "application/json" }), name);
-    return fetch(server.url + "/admin/studies", { method: "POST", headers: { cookie }, body: form, redirect: "manual" });
+    return fetch(server.url + "/admin/studies", {
+      method: "POST",
+      headers: { cookie },
+      body: form,
+      redirect: "manual",
+    });
   };
   const conditionCount = () => {
     const db = new Database(server.dbPath, { readonly: true });
@@ -43,11 +54,21 @@ describe("A/B study bundle upload over HTTP", () => {
     const refused = await upload(new TextEncoder().encode(JSON.stringify(clash)), "clash.json");
     expect(refused.status).toBe(400);
     // The page's text, as React escapes it.
-    const text = (await refused.text()).replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&");
+    const text = (await refused.text())
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&amp;/g, "&");
     expect(text).toContain("clash.json: $.conditions[0].variant");
-    expect(text).toContain(`the stored condition "${demoCondition.id}" already has scenario "${demoCondition.scenario_id}"`);
+    expect(text).toContain(
+      `the stored condition "${demoCondition.id}" already has scenario "${demoCondition.scenario_id}"`,
+    );
 
-    const latin1 = new Uint8Array([...new TextEncoder().encode('{"format":"socrates-bundle","version":1,"description":"caf'), 0xe9, 0x22, 0x7d]);
+    const latin1 = new Uint8Array([
+      ...new TextEncoder().encode('{"format":"socrates-bundle","version":1,"description":"caf'),
+      0xe9,
+      0x22,
+      0x7d,
+    ]);
     const undecodable = await upload(latin1, "latin1.json");
     expect(undecodable.status).toBe(400);
     expect(await undecodable.text()).toContain("invalid UTF-8 at byte 58 (line 1, byte 59 of the line: e9 22 7d)");

@@ -23,7 +23,9 @@ function fillStudy(dbPath: string): void {
   const now = new Date().toISOString();
   for (let i = 1; i <= k; i++) {
     const { lastInsertRowid } = db
-      .prepare("INSERT INTO annotators (username, display_name, role, active, created_at) VALUES (?, ?, 'expert', 1, ?)")
+      .prepare(
+        "INSERT INTO annotators (username, display_name, role, active, created_at) VALUES (?, ?, 'expert', 1, ?)",
+      )
       .run(`filler${i}`, `Filler ${i}`, now);
     db.prepare(
       `INSERT OR IGNORE INTO assignments (study_item_id, annotator_id, status, leased_at, lease_expires_at, submitted_at)
@@ -54,8 +56,12 @@ describe("crowd entry on a study with no work left", () => {
 
   const counts = () => {
     const db = new Database(server.dbPath, { readonly: true });
-    const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[];
-    const result = Object.fromEntries(rows.map(({ name }) => [name, (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]));
+    const rows = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all() as { name: string }[];
+    const result = Object.fromEntries(
+      rows.map(({ name }) => [name, (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]),
+    );
     db.close();
     return result;
   };
@@ -86,7 +92,12 @@ describe("crowd entry on a study with no work left", () => {
 
   it("tells a Prolific participant the same and asks them to return their place; no session row is stored", async () => {
     const before = counts();
-    const params = new URLSearchParams({ study: String(STUDY), PROLIFIC_PID: "latecomer1", STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: "late-session-1" });
+    const params = new URLSearchParams({
+      study: String(STUDY),
+      PROLIFIC_PID: "latecomer1",
+      STUDY_ID: "60aa11bb22cc33dd44ee55ff",
+      SESSION_ID: "late-session-1",
+    });
     const res = await fetch(`${server.url}/crowd/start?${params}`, { redirect: "manual" });
     expect(res.status).toBe(200);
     expect(res.headers.get("set-cookie")).toBeNull();
@@ -114,19 +125,22 @@ describe("crowd entry on a study with no work left", () => {
     expect((await fetch(`${server.url}/mturk/task?study=oops`)).status).toBe(400);
   });
 
-  it.skipIf(!runBrowserTests)("says what a worker id looks like when the dashboard's link form gets a bad one", async () => {
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      await loginInBrowser(page, server.url, DEMO.admin);
-      await page.goto(`${server.url}/admin/studies/${STUDY}`);
-      const field = page.getByLabel("Worker id");
-      await field.fill("worker 7!");
-      await page.getByRole("button", { name: "Make link" }).click();
-      const message = await field.evaluate((el) => (el as HTMLInputElement).validationMessage);
-      expect(message).toContain("1–64 letters, digits, '_' or '-'");
-    } finally {
-      await browser.close();
-    }
-  });
+  it.skipIf(!runBrowserTests)(
+    "says what a worker id looks like when the dashboard's link form gets a bad one",
+    async () => {
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await loginInBrowser(page, server.url, DEMO.admin);
+        await page.goto(`${server.url}/admin/studies/${STUDY}`);
+        const field = page.getByLabel("Worker id");
+        await field.fill("worker 7!");
+        await page.getByRole("button", { name: "Make link" }).click();
+        const message = await field.evaluate((el) => (el as HTMLInputElement).validationMessage);
+        expect(message).toContain("1–64 letters, digits, '_' or '-'");
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });

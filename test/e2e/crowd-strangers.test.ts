@@ -49,20 +49,32 @@ const crowdRows = () => ({
   sessions: one(`SELECT count(*) AS n FROM sessions`),
 });
 /** Leased or submitted rows on an item (what held a place before issue 29). */
-const liveRows = (itemId: number) => one(`SELECT count(*) AS n FROM assignments WHERE study_item_id = ? AND status IN ('leased', 'submitted')`, itemId);
+const liveRows = (itemId: number) =>
+  one(`SELECT count(*) AS n FROM assignments WHERE study_item_id = ? AND status IN ('leased', 'submitted')`, itemId);
 const cookieOf = (res: Response) => res.headers.get("set-cookie")!.split(";")[0];
-const post = (path: string, body: URLSearchParams, headers: Record<string, string> = {}) => fetch(server.url + path, { method: "POST", body, headers, redirect: "manual" });
+const post = (path: string, body: URLSearchParams, headers: Record<string, string> = {}) =>
+  fetch(server.url + path, { method: "POST", body, headers, redirect: "manual" });
 
 beforeAll(async () => {
-  server = await startAppServer({ env: { SESSION_SECRET: SECRET, MTURK_SUBMIT_ORIGINS: STAND_IN, CROWD_ENTRIES_PER_NETWORK: String(ENTRIES_PER_NETWORK) } });
+  server = await startAppServer({
+    env: {
+      SESSION_SECRET: SECRET,
+      MTURK_SUBMIT_ORIGINS: STAND_IN,
+      CROWD_ENTRIES_PER_NETWORK: String(ENTRIES_PER_NETWORK),
+    },
+  });
   // A demo crowd study that still has work (an item with a free place), set up for Prolific by the admin.
   studyId = query<{ id: number }>(
     `SELECT s.id FROM studies s WHERE s.pool = 'crowd' AND s.status = 'open' AND EXISTS (SELECT 1 FROM study_items i WHERE i.study_id = s.id
        AND (SELECT count(*) FROM assignments a WHERE a.study_item_id = i.id AND a.status IN ('leased', 'submitted')) < s.labels_per_item) ORDER BY s.id LIMIT 1`,
   )[0].id;
-  const set = await post(`/admin/studies/${studyId}`, new URLSearchParams({ intent: "prolific", completionCode: "STRANGE1", itemsPerSession: "3", rewardUsd: "" }), {
-    cookie: await loginCookie(server.url, DEMO.admin),
-  });
+  const set = await post(
+    `/admin/studies/${studyId}`,
+    new URLSearchParams({ intent: "prolific", completionCode: "STRANGE1", itemsPerSession: "3", rewardUsd: "" }),
+    {
+      cookie: await loginCookie(server.url, DEMO.admin),
+    },
+  );
   expect(set.status).toBeLessThan(400);
 });
 afterAll(async () => {
@@ -80,7 +92,11 @@ describe("finding 3: invented MTurk workers on a published HIT", { timeout: 180_
     )[0].id;
     const writable = new Database(server.dbPath);
     try {
-      writable.prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, 'sandbox', 'STRANGERTYPE', ?, ?, ?, 0.5)`).run(HIT, studyId, target, k);
+      writable
+        .prepare(
+          `INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, 'sandbox', 'STRANGERTYPE', ?, ?, ?, 0.5)`,
+        )
+        .run(HIT, studyId, target, k);
     } finally {
       writable.close();
     }
@@ -88,7 +104,14 @@ describe("finding 3: invented MTurk workers on a published HIT", { timeout: 180_
     const before = crowdRows();
 
     for (let i = 0; i < 200; i++) {
-      const params = new URLSearchParams({ study: String(studyId), item: String(target), assignmentId: `3FORGEDASSIGN${i}`, hitId: HIT, workerId: `AFORGED${i}`, turkSubmitTo: STAND_IN });
+      const params = new URLSearchParams({
+        study: String(studyId),
+        item: String(target),
+        assignmentId: `3FORGEDASSIGN${i}`,
+        hitId: HIT,
+        workerId: `AFORGED${i}`,
+        turkSubmitTo: STAND_IN,
+      });
       const res = await fetch(`${server.url}/mturk/task?${params}`);
       expect(res.status).toBe(200);
       await res.arrayBuffer();
@@ -100,7 +123,10 @@ describe("finding 3: invented MTurk workers on a published HIT", { timeout: 180_
     const gotTarget: string[] = [];
     for (let w = 0; w < freeBefore + 1; w++) {
       const worker = `HONEST${w}`;
-      const entry = await post(`/crowd/start?${new URLSearchParams({ study: String(studyId), worker, sig: crowdLinkSignature(studyId, worker, SECRET) })}`, new URLSearchParams());
+      const entry = await post(
+        `/crowd/start?${new URLSearchParams({ study: String(studyId), worker, sig: crowdLinkSignature(studyId, worker, SECRET) })}`,
+        new URLSearchParams(),
+      );
       expect(entry.status).toBe(302);
       const cookie = cookieOf(entry);
       const passed = await post(`/crowd/qualify?study=${studyId}`, rightAnswers, { cookie });
@@ -114,7 +140,8 @@ describe("finding 3: invented MTurk workers on a published HIT", { timeout: 180_
 });
 
 describe("finding 5: a flood of made-up Prolific entries", { timeout: 120_000 }, () => {
-  const entryUrl = (i: number) => `/crowd/start?${new URLSearchParams({ study: String(studyId), PROLIFIC_PID: `flood${i}`, STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: `flood-session-${i}` })}`;
+  const entryUrl = (i: number) =>
+    `/crowd/start?${new URLSearchParams({ study: String(studyId), PROLIFIC_PID: `flood${i}`, STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: `flood-session-${i}` })}`;
 
   it("GETs create no annotator, session or crowd row", async () => {
     const before = crowdRows();
@@ -149,54 +176,61 @@ describe("finding 5: a flood of made-up Prolific entries", { timeout: 120_000 },
   });
 });
 
-describe.runIf(runBrowserTests)("finding 6: another site's link and <img> against a signed-in expert", { timeout: 120_000 }, () => {
-  let browser: Browser;
-  let evil: Server;
-  let evilOrigin = "";
-  let expertStudy = 0;
+describe.runIf(runBrowserTests)(
+  "finding 6: another site's link and <img> against a signed-in expert",
+  { timeout: 120_000 },
+  () => {
+    let browser: Browser;
+    let evil: Server;
+    let evilOrigin = "";
+    let expertStudy = 0;
 
-  beforeAll(async () => {
-    expertStudy = query<{ id: number }>(`SELECT id FROM studies WHERE pool = 'expert' AND status = 'open' ORDER BY id LIMIT 1`)[0].id;
-    const link = `${server.url}/crowd/start?${new URLSearchParams({ study: String(studyId), PROLIFIC_PID: "lured1", STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: "lured-session-1" })}`;
-    const page = `<!doctype html><html><body><img id="pixel" src="${server.url}/annotate/${expertStudy}/next" alt=""><a id="go" href="${link}">win a prize</a></body></html>`;
-    evil = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page));
-    await new Promise<void>((ok) => evil.listen(0, "127.0.0.1", ok));
-    evilOrigin = `http://127.0.0.1:${(evil.address() as { port: number }).port}`;
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((ok) => evil?.close(() => ok(undefined)));
-  });
+    beforeAll(async () => {
+      expertStudy = query<{ id: number }>(
+        `SELECT id FROM studies WHERE pool = 'expert' AND status = 'open' ORDER BY id LIMIT 1`,
+      )[0].id;
+      const link = `${server.url}/crowd/start?${new URLSearchParams({ study: String(studyId), PROLIFIC_PID: "lured1", STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: "lured-session-1" })}`;
+      const page = `<!doctype html><html><body><img id="pixel" src="${server.url}/annotate/${expertStudy}/next" alt=""><a id="go" href="${link}">win a prize</a></body></html>`;
+      evil = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page));
+      await new Promise<void>((ok) => evil.listen(0, "127.0.0.1", ok));
+      evilOrigin = `http://127.0.0.1:${(evil.address() as { port: number }).port}`;
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await new Promise((ok) => evil?.close(() => ok(undefined)));
+    });
 
-  it("an <img> on another port leases nothing; a cross-site link to crowd entry asks before it replaces her session", async () => {
-    const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
-    const ada = query<{ id: number }>(`SELECT id FROM annotators WHERE username = 'ada'`)[0].id;
-    const leases = () => one(`SELECT count(*) AS n FROM assignments WHERE annotator_id = ?`, ada);
-    // She holds no lease in the study, so the next page would lease one if a GET could.
-    const writable = new Database(server.dbPath);
-    try {
-      writable.prepare(`DELETE FROM assignments WHERE annotator_id = ? AND status = 'leased'`).run(ada);
-    } finally {
-      writable.close();
-    }
-    const before = leases();
-    const requested: string[] = [];
-    page.on("requestfinished", (r) => requested.push(r.url()));
-    page.on("requestfailed", (r) => requested.push(r.url())); // the browser may block the HTML answer to an <img>; the server got the GET
-    await page.goto(`${evilOrigin}/`); // waits for the image too
-    expect(requested).toContain(`${server.url}/annotate/${expertStudy}/next`);
-    expect(leases()).toBe(before);
+    it("an <img> on another port leases nothing; a cross-site link to crowd entry asks before it replaces her session", async () => {
+      const page = await browser.newPage();
+      await loginInBrowser(page, server.url, DEMO.ada);
+      const ada = query<{ id: number }>(`SELECT id FROM annotators WHERE username = 'ada'`)[0].id;
+      const leases = () => one(`SELECT count(*) AS n FROM assignments WHERE annotator_id = ?`, ada);
+      // She holds no lease in the study, so the next page would lease one if a GET could.
+      const writable = new Database(server.dbPath);
+      try {
+        writable.prepare(`DELETE FROM assignments WHERE annotator_id = ? AND status = 'leased'`).run(ada);
+      } finally {
+        writable.close();
+      }
+      const before = leases();
+      const requested: string[] = [];
+      page.on("requestfinished", (r) => requested.push(r.url()));
+      // the browser may block the HTML answer to an <img>; the server got the GET
+      page.on("requestfailed", (r) => requested.push(r.url()));
+      await page.goto(`${evilOrigin}/`); // waits for the image too
+      expect(requested).toContain(`${server.url}/annotate/${expertStudy}/next`);
+      expect(leases()).toBe(before);
 
-    const rowsBefore = crowdRows();
-    await page.click("#go");
-    await page.getByTestId("crowd-start-confirm").waitFor();
-    expect(await page.getByTestId("crowd-start-confirm").textContent()).toContain("You are signed in here as");
-    expect(crowdRows()).toEqual(rowsBefore);
-    // Her session is intact: her expert pages still open.
-    const mine = await page.goto(`${server.url}/annotate/${expertStudy}/mine`);
-    expect(mine?.status()).toBe(200);
-    await page.close();
-  });
-});
+      const rowsBefore = crowdRows();
+      await page.click("#go");
+      await page.getByTestId("crowd-start-confirm").waitFor();
+      expect(await page.getByTestId("crowd-start-confirm").textContent()).toContain("You are signed in here as");
+      expect(crowdRows()).toEqual(rowsBefore);
+      // Her session is intact: her expert pages still open.
+      const mine = await page.goto(`${server.url}/annotate/${expertStudy}/mine`);
+      expect(mine?.status()).toBe(200);
+      await page.close();
+    });
+  },
+);

@@ -25,7 +25,9 @@ const CURATED = "curated-transactional-1";
 const ORPHAN = "curated-transactional-2";
 const runIdOf = (replay: number) => `${CURATED}:general:unmediated:r${replay}`;
 
-/** The demo transactional scenario as if curated: its general condition and three unmediated replays ending in impasse. */
+/**
+ * The demo transactional scenario as if curated: its general condition and three unmediated replays ending in impasse.
+ */
 function curatedBundle() {
   const demo = JSON.parse(readFileSync("demo/demo-transactional.json", "utf8"));
   const scenario = { ...demo.scenarios[0], id: CURATED, title: "A Curated Oven Dispute", source: { kind: "curated" } };
@@ -34,7 +36,15 @@ function curatedBundle() {
   const runs = [1, 2, 3].map((replay) => ({ ...unmediated, id: runIdOf(replay), condition_id: condition.id }));
   // Curated elsewhere and imported: no seed or candidate in this database.
   const orphan = { ...scenario, id: ORPHAN, title: "A Curated Scenario Without Its Record" };
-  return { format: "socrates-bundle", version: 1, scenarios: [scenario, orphan], conditions: [condition], runs, matched_pairs: [], evaluations: [] };
+  return {
+    format: "socrates-bundle",
+    version: 1,
+    scenarios: [scenario, orphan],
+    conditions: [condition],
+    runs,
+    matched_pairs: [],
+    evaluations: [],
+  };
 }
 
 const REPORT = {
@@ -59,7 +69,15 @@ const SOURCES = [
 
 /** A valid seed report for a rejected candidate: only its title matters here. */
 function briefReport(title: string) {
-  return { ...REPORT, title, parties: [{ name: `${title}: one side`, description: "a party" }, { name: `${title}: other side`, description: "a party" }], sources: [{ url: "https://example.org/" }] };
+  return {
+    ...REPORT,
+    title,
+    parties: [
+      { name: `${title}: one side`, description: "a party" },
+      { name: `${title}: other side`, description: "a party" },
+    ],
+    sources: [{ url: "https://example.org/" }],
+  };
 }
 
 /** Seeds and candidates through the curation's own repositories, as `socrates curate` stores them. */
@@ -70,15 +88,36 @@ function insertCurationRecord(db: Db) {
     return result.stored.id;
   };
   const replays = [1, 2, 3].map((replay) => ({ replay, outcome: "impasse", runId: runIdOf(replay) }));
-  insertCandidate(db, { seedId: seedId("transactional", { ...REPORT, sources: SOURCES }), domain: "transactional", status: "accepted", candidate: {}, replays, scenarioId: CURATED });
+  insertCandidate(db, {
+    seedId: seedId("transactional", { ...REPORT, sources: SOURCES }),
+    domain: "transactional",
+    status: "accepted",
+    candidate: {},
+    replays,
+    scenarioId: CURATED,
+  });
   const invalid = seedId("healthcare", briefReport("Clinic merger dispute"));
-  insertCandidate(db, { seedId: invalid, domain: "healthcare", status: "rejected", rejection: "invalid", reason: "the topics: at most 4 topics, got 5" });
+  insertCandidate(db, {
+    seedId: invalid,
+    domain: "healthcare",
+    status: "rejected",
+    rejection: "invalid",
+    reason: "the topics: at most 4 topics, got 5",
+  });
   const resolved = seedId("healthcare", briefReport("Nurse rota dispute"));
   const resolvedReplays = [
     { replay: 1, outcome: "impasse" },
     { replay: 2, outcome: "resolved" },
   ];
-  insertCandidate(db, { seedId: resolved, domain: "healthcare", status: "rejected", rejection: "resolved", reason: "resolved on replay 2", candidate: {}, replays: resolvedReplays });
+  insertCandidate(db, {
+    seedId: resolved,
+    domain: "healthcare",
+    status: "rejected",
+    rejection: "resolved",
+    reason: "resolved on replay 2",
+    candidate: {},
+    replays: resolvedReplays,
+  });
 }
 
 describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chromium", { timeout: 120_000 }, () => {
@@ -104,7 +143,16 @@ describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chrom
     const report = page.locator(".seed-report");
     await expect(report.getByRole("heading", { name: "Seed report" }).isVisible()).resolves.toBe(true);
     const text = await report.innerText();
-    for (const expected of [REPORT.title, REPORT.summary, REPORT.status, ...REPORT.issues, ...REPORT.tensions, "The bakery: A six-person bakery", "2023-03-20", "Trial oven fails"])
+    for (const expected of [
+      REPORT.title,
+      REPORT.summary,
+      REPORT.status,
+      ...REPORT.issues,
+      ...REPORT.tensions,
+      "The bakery: A six-person bakery",
+      "2023-03-20",
+      "Trial oven fails",
+    ])
       expect(text).toContain(expected);
     // Beside the scenario: both in the one two-column layout.
     await expect(page.locator(".curation-layout .background").count()).resolves.toBe(1);
@@ -127,7 +175,9 @@ describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chrom
       const row = rows.nth(replay - 1);
       await expect(row.locator("td").first().innerText()).resolves.toBe(String(replay));
       await expect(row.locator(".outcome").innerText()).resolves.toBe("impasse");
-      await expect(row.getByRole("link").getAttribute("href")).resolves.toBe(`/runs/${encodeURIComponent(runIdOf(replay))}`);
+      await expect(row.getByRole("link").getAttribute("href")).resolves.toBe(
+        `/runs/${encodeURIComponent(runIdOf(replay))}`,
+      );
     }
     await rows.nth(1).getByRole("link").click();
     await page.waitForURL((url) => url.pathname === `/runs/${encodeURIComponent(runIdOf(2))}`);
@@ -151,12 +201,21 @@ describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chrom
 
   it("sums up curation per domain on the scenarios page, rejected candidates by reason", async () => {
     await page.goto(`${server.url}/scenarios`);
-    const runsOf = (title: string) => page.locator("tr", { has: page.getByRole("link", { name: title, exact: true }) }).locator("td").last().innerText();
+    const runsOf = (title: string) =>
+      page
+        .locator("tr", { has: page.getByRole("link", { name: title, exact: true }) })
+        .locator("td")
+        .last()
+        .innerText();
     await expect(runsOf("A Curated Oven Dispute")).resolves.toBe("3");
     await expect(runsOf("A Curated Scenario Without Its Record")).resolves.toBe("0");
     const summary = page.locator(".curation-summary");
     await summary.waitFor();
-    const cells = async (domain: string) => summary.locator("tr", { has: page.locator(".domain", { hasText: domain }) }).locator("td").allInnerTexts();
+    const cells = async (domain: string) =>
+      summary
+        .locator("tr", { has: page.locator(".domain", { hasText: domain }) })
+        .locator("td")
+        .allInnerTexts();
     await expect(cells("transactional")).resolves.toEqual(["transactional", "1", "0", "0", "100%"]);
     await expect(cells("healthcare")).resolves.toEqual(["healthcare", "0", "1", "1", "0%"]);
     await page.getByText("Rejected candidates (2)").click();

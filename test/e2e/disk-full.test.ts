@@ -28,7 +28,8 @@ const form = (fields: Record<string, string>, cookie?: string): RequestInit => (
   redirect: "manual",
   headers: cookie ? { Cookie: cookie } : {},
 });
-const get = (path: string, cookie: string) => fetch(server!.url + path, { redirect: "manual", headers: { Cookie: cookie } });
+const get = (path: string, cookie: string) =>
+  fetch(server!.url + path, { redirect: "manual", headers: { Cookie: cookie } });
 
 describe.skipIf(tmpfsUnavailable() !== null)("the web server on a full disk (a tmpfs; root only)", () => {
   beforeAll(async () => {
@@ -44,20 +45,28 @@ describe.skipIf(tmpfsUnavailable() !== null)("the web server on a full disk (a t
     fs?.cleanup();
   });
 
-  it("answers login, next and submit with 503 and Retry-After while full, and serves them again once space is freed", { timeout: 120_000 }, async (ctx) => {
+  it("answers login, next and submit with 503 and Retry-After while full, and serves them again once space is freed", {
+    timeout: 120_000,
+  }, async (ctx) => {
     if (!fs || !server) return ctx.skip(); // root, but this system does not allow the mount
     const [ada, ben, cy] = fixture.accounts;
     const study = fixture.studyId;
     // Before the disk fills: Ada holds an item to submit, Ben is signed in and has no lease yet.
     const adaCookie = await loginCookie(server.url, ada);
     const benCookie = await loginCookie(server.url, ben);
-    const leased = await fetch(`${server.url}/annotate/${study}/next`, form({}, adaCookie)); // leasing is a POST (issue 29)
+    // leasing is a POST (issue 29)
+    const leased = await fetch(`${server.url}/annotate/${study}/next`, form({}, adaCookie));
     expect(leased.status).toBe(302);
     const itemPath = leased.headers.get("location")!;
     expect(itemPath).toMatch(new RegExp(`^/annotate/${study}/items/\\d+$`));
     // Ada has the item on screen (the server records its first showing), so her submit is one it would take.
     expect((await get(itemPath, adaCookie)).status).toBe(200);
-    const submitFields = { intent: "submit", payload: JSON.stringify(fixture.label), clientToken: "disk-full-submit-1", secondsOnTask: "9" };
+    const submitFields = {
+      intent: "submit",
+      payload: JSON.stringify(fixture.label),
+      clientToken: "disk-full-submit-1",
+      secondsOnTask: "9",
+    };
 
     fs.fill();
 
@@ -106,7 +115,9 @@ describe.skipIf(tmpfsUnavailable() !== null)("the web server on a full disk (a t
     const db = openDatabase(server.dbPath);
     try {
       expect(db.$client.pragma("integrity_check", { simple: true })).toBe("ok");
-      const tokens = db.$client.prepare("SELECT client_token AS token FROM label_revisions WHERE client_token = ?").all("disk-full-submit-1");
+      const tokens = db.$client
+        .prepare("SELECT client_token AS token FROM label_revisions WHERE client_token = ?")
+        .all("disk-full-submit-1");
       expect(tokens).toHaveLength(1);
     } finally {
       db.$client.close();

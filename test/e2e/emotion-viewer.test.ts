@@ -24,7 +24,12 @@ describe.runIf(runBrowserTests)("run viewer emotion lines in Chromium", () => {
   beforeAll(async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    await createAccount(t.db, { username: ADMIN.username, displayName: "Admin", role: "admin", password: ADMIN.password });
+    await createAccount(t.db, {
+      username: ADMIN.username,
+      displayName: "Admin",
+      role: "admin",
+      password: ADMIN.password,
+    });
     importBundleFiles(t.db, [{ file: "emotion.json", text: JSON.stringify(emotionFixtureBundle()) }]);
     server = await startAppServer({ dbPath: t.path });
     cleanups.push(() => server.stop());
@@ -59,12 +64,16 @@ describe.runIf(runBrowserTests)("run viewer emotion lines in Chromium", () => {
 
     // The buyer's point at turn 4 carries its reason as the native hover title.
     const reason = SELF_REPORTED[4].emotion_reason;
-    const point = chart.locator("svg .emotion_points_marks path").filter({ has: page.locator("title", { hasText: reason }) });
+    const point = chart
+      .locator("svg .emotion_points_marks path")
+      .filter({ has: page.locator("title", { hasText: reason }) });
     expect(await point.count()).toBe(1);
     await point.hover();
     expect(await point.locator("title").textContent()).toBe(`Buyer, turn 4: 58 — ${reason}`);
     // Reasons are markup-safe text, never parsed as elements.
-    expect(await chart.locator("svg title", { hasText: 'Seller relaxes <cautiously> & "mostly" agrees' }).count()).toBe(1);
+    expect(await chart.locator("svg title", { hasText: 'Seller relaxes <cautiously> & "mostly" agrees' }).count()).toBe(
+      1,
+    );
     expect(await page.locator("cautiously").count()).toBe(0);
     expect((browser as Browser & { cspViolations: string[] }).cspViolations).toEqual([]);
     await page.close();

@@ -8,7 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { latencyReport, LoadRecord, percentile, runAnnotatorClient, runSessionClient } from "../../bench/load-clients.ts";
+import {
+  latencyReport,
+  LoadRecord,
+  percentile,
+  runAnnotatorClient,
+  runSessionClient,
+} from "../../bench/load-clients.ts";
 import { checkStored, prepareLoadDatabase, type LoadFixture } from "../../bench/load-fixture.ts";
 import { largeBundleFile, startCliImport } from "../../bench/load-import.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
@@ -44,7 +50,15 @@ describe("a large CLI import while annotators submit", () => {
     const record = new LoadRecord();
     let importDone = false;
     const clients = fixture.accounts.slice(0, ANNOTATORS).map((account) =>
-      runAnnotatorClient({ baseUrl: server.url, studyId: fixture.studyId, account, label: fixture.label, stop: () => importDone, draftEvery: 4, record }),
+      runAnnotatorClient({
+        baseUrl: server.url,
+        studyId: fixture.studyId,
+        account,
+        label: fixture.label,
+        stop: () => importDone,
+        draftEvery: 4,
+        record,
+      }),
     );
     // Let the clients log in and get going before the import takes the lock (a client that fails ends the wait).
     const warmedUp = async () => {
@@ -52,14 +66,20 @@ describe("a large CLI import while annotators submit", () => {
     };
     await Promise.race([warmedUp(), Promise.all(clients)]);
     const run = startCliImport(bundle, dbPath);
-    const sessions = fixture.accounts.slice(ANNOTATORS).map((account) => runSessionClient({ baseUrl: server.url, account, stop: () => importDone, record }));
+    const sessions = fixture.accounts
+      .slice(ANNOTATORS)
+      .map((account) => runSessionClient({ baseUrl: server.url, account, stop: () => importDone, record }));
     const imported = await run.done;
     importDone = true;
     await Promise.all([...clients, ...sessions]);
 
     expect(imported.code, imported.output).toBe(0);
     const during = record.samples.filter((s) => s.at >= run.startedAt && s.at <= imported.endedAt);
-    const p95 = (kinds: string[]) => percentile(during.filter((s) => kinds.includes(s.kind)).map((s) => s.ms), 95).toFixed(0);
+    const p95 = (kinds: string[]) =>
+      percentile(
+        during.filter((s) => kinds.includes(s.kind)).map((s) => s.ms),
+        95,
+      ).toFixed(0);
     console.log(
       `Import of a ${BUNDLE_MB}+ MB bundle took ${((imported.endedAt - run.startedAt) / 1000).toFixed(1)} s; ${during.length} requests during it. ` +
         `p95 of the annotators' requests ${p95(["next", "item", "draft", "submit"])} ms (submits ${p95(["submit"])} ms, item pages ${p95(["item"])} ms)\n${latencyReport(during)}`,

@@ -40,7 +40,9 @@ async function startStandIn(): Promise<StandIn> {
     if (req.method === "GET" && url.pathname === "/worker") {
       const src = url.searchParams.get("src") ?? "";
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><html><head><title>Stand-in worker site</title></head><body><h1>HIT</h1><iframe id="hit" title="HIT" src="${escapeHtml(src)}" style="width:100%;height:1600px"></iframe></body></html>`);
+      res.end(
+        `<!doctype html><html><head><title>Stand-in worker site</title></head><body><h1>HIT</h1><iframe id="hit" title="HIT" src="${escapeHtml(src)}" style="width:100%;height:1600px"></iframe></body></html>`,
+      );
       return;
     }
     if (req.method === "POST" && url.pathname === "/mturk/externalSubmit") {
@@ -51,7 +53,9 @@ async function startStandIn(): Promise<StandIn> {
         const form = Object.fromEntries(new URLSearchParams(body));
         submissions.push(form);
         res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-        res.end(`<!doctype html><html><body><p id="received">Received assignment ${escapeHtml(form.assignmentId ?? "")}</p></body></html>`);
+        res.end(
+          `<!doctype html><html><body><p id="received">Received assignment ${escapeHtml(form.assignmentId ?? "")}</p></body></html>`,
+        );
       });
       return;
     }
@@ -59,7 +63,11 @@ async function startStandIn(): Promise<StandIn> {
   });
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const { port } = server.address() as { port: number };
-  return { origin: `http://127.0.0.1:${port}`, submissions, close: () => new Promise((ok) => server.close(() => ok())) };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    submissions,
+    close: () => new Promise((ok) => server.close(() => ok())),
+  };
 }
 
 async function waitFor(what: string, check: () => boolean, ms = 15_000): Promise<void> {
@@ -86,7 +94,8 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
       sqlite.close();
     }
   };
-  const taskUrl = (params: Record<string, string>) => `${server.url}/mturk/task?${new URLSearchParams({ study: String(studyId), item: String(itemId), ...params })}`;
+  const taskUrl = (params: Record<string, string>) =>
+    `${server.url}/mturk/task?${new URLSearchParams({ study: String(studyId), item: String(itemId), ...params })}`;
   const accepted = (who = worker) => taskUrl({ ...who, turkSubmitTo: standIn.origin });
   /** Opens the stand-in's worker page around a task URL; returns the task's frame once hydrated. */
   async function openHit(page: Page, src: string): Promise<Frame> {
@@ -116,14 +125,20 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     server = await startAppServer({ env: { MTURK_SUBMIT_ORIGINS: standIn.origin, SESSION_SECRET: SECRET } });
     browser = await launchChromium();
     // The demo's crowd A/B study (study 3 on a fresh database) and its first item.
-    const [study] = query(server.dbPath, `SELECT id FROM studies WHERE pool = 'crowd' AND type = 'ab-reactiveness' AND status = 'open' ORDER BY id LIMIT 1`);
+    const [study] = query(
+      server.dbPath,
+      `SELECT id FROM studies WHERE pool = 'crowd' AND type = 'ab-reactiveness' AND status = 'open' ORDER BY id LIMIT 1`,
+    );
     studyId = study.id as number;
-    itemId = query(server.dbPath, `SELECT id FROM study_items WHERE study_id = ? ORDER BY position LIMIT 1`, studyId)[0].id as number;
+    itemId = query(server.dbPath, `SELECT id FROM study_items WHERE study_id = ? ORDER BY position LIMIT 1`, studyId)[0]
+      .id as number;
     // The HIT as `mturk publish` stores it (the stand-in worker site counts as the sandbox).
     const sqlite = new Database(server.dbPath);
     try {
       sqlite
-        .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, 'sandbox', 'E2ETYPE', ?, ?, 3, 0.5)`)
+        .prepare(
+          `INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, 'sandbox', 'E2ETYPE', ?, ?, 3, 0.5)`,
+        )
         .run(worker.hitId, studyId, itemId);
     } finally {
       sqlite.close();
@@ -136,19 +151,28 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
   });
 
   it("serves the task with a policy that lets MTurk and the stand-in frame it, and refuses other submit addresses", async () => {
-    const res = await fetch(taskUrl({ assignmentId: PREVIEW_ASSIGNMENT_ID, hitId: worker.hitId, turkSubmitTo: standIn.origin }));
+    const res = await fetch(
+      taskUrl({ assignmentId: PREVIEW_ASSIGNMENT_ID, hitId: worker.hitId, turkSubmitTo: standIn.origin }),
+    );
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-security-policy")).toContain(`frame-ancestors https://*.mturk.com ${standIn.origin}`);
+    expect(res.headers.get("content-security-policy")).toContain(
+      `frame-ancestors https://*.mturk.com ${standIn.origin}`,
+    );
     expect(res.headers.get("x-frame-options")).toBeNull();
 
     const evil = await fetch(taskUrl({ ...worker, turkSubmitTo: "https://evil.example" }));
     expect(evil.status).toBe(400);
-    expect(await evil.text()).toContain("turkSubmitTo: &quot;https://evil.example&quot; is not an MTurk submit address");
+    expect(await evil.text()).toContain(
+      "turkSubmitTo: &quot;https://evil.example&quot; is not an MTurk submit address",
+    );
   });
 
   it("a preview in the frame shows the blinded task read-only and stores nothing", async () => {
     const page = await browser.newPage();
-    const frame = await openHit(page, taskUrl({ assignmentId: PREVIEW_ASSIGNMENT_ID, hitId: worker.hitId, turkSubmitTo: standIn.origin }));
+    const frame = await openHit(
+      page,
+      taskUrl({ assignmentId: PREVIEW_ASSIGNMENT_ID, hitId: worker.hitId, turkSubmitTo: standIn.origin }),
+    );
     await frame.getByTestId("mturk-preview").waitFor();
     expect(await frame.getByTestId("mturk-task").getAttribute("data-mode")).toBe("preview");
     // Inside MTurk's frame the worker sees the task only: no site header or login link.
@@ -167,9 +191,15 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
       itemId,
     );
     const html = await frame.content();
-    for (const secret of [pair.id, pair.runA, pair.runB, pair.simulator, "levelA", "reactiveness level"]) expect(html).not.toContain(String(secret));
+    for (const secret of [pair.id, pair.runA, pair.runB, pair.simulator, "levelA", "reactiveness level"])
+      expect(html).not.toContain(String(secret));
     // The preview made no worker (the demo's own MTurk batch has workers of its own, named …DEMOTURKER…).
-    expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE channel = 'mturk' AND external_id NOT LIKE '%DEMOTURKER%'`)[0].n).toBe(0);
+    expect(
+      query(
+        server.dbPath,
+        `SELECT count(*) AS n FROM annotators WHERE channel = 'mturk' AND external_id NOT LIKE '%DEMOTURKER%'`,
+      )[0].n,
+    ).toBe(0);
     await page.close();
   });
 
@@ -178,7 +208,9 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     const frame = await openHit(page, accepted());
     expect(await frame.getByTestId("mturk-task").getAttribute("data-mode")).toBe("work");
     // The page writes nothing (issue 29): no worker and no lease until the worker posts a draft or an answer.
-    expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE external_id = ?`, worker.workerId)).toEqual([{ n: 0 }]);
+    expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE external_id = ?`, worker.workerId)).toEqual(
+      [{ n: 0 }],
+    );
     await frame.getByRole("radio", { name: /Conversation B/ }).click();
     expect(await frame.getByRole("radio", { name: /Conversation B/ }).getAttribute("aria-checked")).toBe("true");
     await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).click();
@@ -192,9 +224,19 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
 
     const rows = crowdRows(worker.assignmentId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ studyId, itemId, labelId: Number(sent.labelId), status: "submitted", source: "external-question", workerId: worker.workerId, confirmed: 0 });
+    expect(rows[0]).toMatchObject({
+      studyId,
+      itemId,
+      labelId: Number(sent.labelId),
+      status: "submitted",
+      source: "external-question",
+      workerId: worker.workerId,
+      confirmed: 0,
+    });
     // Stored, but pending: nothing MTurk has confirmed yet.
-    expect(query(server.dbPath, `SELECT status FROM labels WHERE id = ?`, Number(sent.labelId))).toEqual([{ status: "pending" }]);
+    expect(query(server.dbPath, `SELECT status FROM labels WHERE id = ?`, Number(sent.labelId))).toEqual([
+      { status: "pending" },
+    ]);
     expect(rows[0].seconds).toBeGreaterThan(0);
     expect(revisionsOf(worker.assignmentId)).toBe(1);
     await page.close();
@@ -204,18 +246,33 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     const page = await browser.newPage();
     const frame = await openHit(page, accepted());
     expect(await frame.getByTestId("mturk-task").getAttribute("data-mode")).toBe("submitted");
-    expect(await frame.getByTestId("mturk-handoff").textContent()).toContain("You have already submitted this assignment");
+    expect(await frame.getByTestId("mturk-handoff").textContent()).toContain(
+      "You have already submitted this assignment",
+    );
     await frame.getByRole("button", { name: "Send to Mechanical Turk" }).click();
     await waitFor("the re-sent form", () => standIn.submissions.length === 2);
     expect(standIn.submissions[1]).toEqual(standIn.submissions[0]);
 
     // The answer posted again straight to the app (a resent form) is not stored a second time.
     const token = signAssignment({ studyId, itemId, ...worker, turkSubmitTo: standIn.origin }, SECRET);
-    const again = await fetch(accepted(), { method: "POST", body: new URLSearchParams({ intent: "submit", token, payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }), secondsOnTask: "3" }) });
+    const again = await fetch(accepted(), {
+      method: "POST",
+      body: new URLSearchParams({
+        intent: "submit",
+        token,
+        payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }),
+        secondsOnTask: "3",
+      }),
+    });
     expect(again.status).toBe(200);
     expect(revisionsOf(worker.assignmentId)).toBe(1);
     expect(crowdRows(worker.assignmentId)).toHaveLength(1);
-    expect(query(server.dbPath, `SELECT count(*) AS n FROM crowd_assignments WHERE channel = 'mturk' AND study_id = ${studyId}`)[0].n).toBe(1);
+    expect(
+      query(
+        server.dbPath,
+        `SELECT count(*) AS n FROM crowd_assignments WHERE channel = 'mturk' AND study_id = ${studyId}`,
+      )[0].n,
+    ).toBe(1);
     await page.close();
   });
 
@@ -249,10 +306,18 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     expect(revisionsOf(second.assignmentId)).toBe(1);
     await page.close();
 
-    const forged = signAssignment({ studyId, itemId, ...second, workerId: "AE2EWORKER3", turkSubmitTo: standIn.origin }, "not-the-server-secret-at-all");
+    const forged = signAssignment(
+      { studyId, itemId, ...second, workerId: "AE2EWORKER3", turkSubmitTo: standIn.origin },
+      "not-the-server-secret-at-all",
+    );
     const refused = await fetch(accepted(second), {
       method: "POST",
-      body: new URLSearchParams({ intent: "submit", token: forged, payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }), secondsOnTask: "3" }),
+      body: new URLSearchParams({
+        intent: "submit",
+        token: forged,
+        payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }),
+        secondsOnTask: "3",
+      }),
     });
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain("token is not valid");
@@ -260,12 +325,20 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
   });
 
   it("MTurk's bare parameters on /crowd/start start no session: a page says this link type is not accepted", async () => {
-    const res = await fetch(`${server.url}/crowd/start?${new URLSearchParams({ study: String(studyId), assignmentId: "3FORGED01", hitId: "3ANYHIT", workerId: "A1DEMOTURKER01" })}`, { redirect: "manual" });
+    const res = await fetch(
+      `${server.url}/crowd/start?${new URLSearchParams({ study: String(studyId), assignmentId: "3FORGED01", hitId: "3ANYHIT", workerId: "A1DEMOTURKER01" })}`,
+      { redirect: "manual" },
+    );
     expect(res.status).toBe(403);
     expect(res.headers.get("set-cookie")).toBeNull();
     expect(await res.text()).toContain("This kind of Mechanical Turk link is not accepted");
     // The worker named in the link is the demo's, untouched; and no new worker was made.
-    expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE external_id IN ('3FORGED01', 'A1DEMOTURKER01') AND channel = 'mturk'`)[0].n).toBe(1);
+    expect(
+      query(
+        server.dbPath,
+        `SELECT count(*) AS n FROM annotators WHERE external_id IN ('3FORGED01', 'A1DEMOTURKER01') AND channel = 'mturk'`,
+      )[0].n,
+    ).toBe(1);
   });
 
   it("a HIT the app never published is refused on page load with a clear message, and nothing is stored", async () => {
@@ -274,7 +347,9 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     const frame = await page.goto(accepted(invented));
     expect(frame?.status()).toBe(403);
     expect(await page.textContent("body")).toContain("HIT 3E2ENEVERMADE was not published by this study");
-    expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE external_id = 'AE2EINVENTED'`)[0].n).toBe(0);
+    expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE external_id = 'AE2EINVENTED'`)[0].n).toBe(
+      0,
+    );
     expect(crowdRows(invented.assignmentId)).toHaveLength(0);
     await page.close();
   });
@@ -282,16 +357,23 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
   it("the dashboard shows the answers pending; mturk sync confirms them (surplus past k) and the admin can count surplus", async () => {
     const page = await browser.newPage();
     await loginInBrowser(page, server.url, DEMO.admin);
-    const statusCount = async (status: string) => Number(await page.locator(`[data-testid="label-status-table"] tr[data-status="${status}"] td.num`).textContent());
+    const statusCount = async (status: string) =>
+      Number(await page.locator(`[data-testid="label-status-table"] tr[data-status="${status}"] td.num`).textContent());
     await page.goto(`${server.url}/admin/studies/${studyId}`);
-    const before = { pending: await statusCount("pending"), surplus: await statusCount("surplus"), counted: await statusCount("counted") };
+    const before = {
+      pending: await statusCount("pending"),
+      surplus: await statusCount("surplus"),
+      counted: await statusCount("counted"),
+    };
     expect(before.pending).toBe(2);
 
     // MTurk lists both assignments for the workers and HIT the page stored: sync confirms them.
     const labelOf = (assignmentId: string) => standIn.submissions.find((s) => s.assignmentId === assignmentId)!.label;
     mturkMock.reset();
     fakeMturk(
-      [worker, { assignmentId: "3E2EASSIGNMENT02", hitId: worker.hitId, workerId: "AE2EWORKER2" }].map((w) => assignment(w.assignmentId, w.hitId, w.workerId, "Submitted", labelAnswer(JSON.parse(labelOf(w.assignmentId))))),
+      [worker, { assignmentId: "3E2EASSIGNMENT02", hitId: worker.hitId, workerId: "AE2EWORKER2" }].map((w) =>
+        assignment(w.assignmentId, w.hitId, w.workerId, "Submitted", labelAnswer(JSON.parse(labelOf(w.assignmentId)))),
+      ),
     );
     const db = openDatabase(server.dbPath);
     try {
@@ -301,11 +383,27 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     } finally {
       db.$client.close();
     }
-    expect(query(server.dbPath, `SELECT count(*) AS n FROM crowd_assignments WHERE channel = 'mturk' AND study_id = ? AND confirmed_at IS NULL`, studyId)[0].n).toBe(0);
-    expect(query(server.dbPath, `SELECT l.status FROM crowd_assignments c JOIN labels l ON l.id = c.label_id WHERE c.external_id = ?`, worker.assignmentId)).toEqual([{ status: "surplus" }]);
+    expect(
+      query(
+        server.dbPath,
+        `SELECT count(*) AS n FROM crowd_assignments WHERE channel = 'mturk' AND study_id = ? AND confirmed_at IS NULL`,
+        studyId,
+      )[0].n,
+    ).toBe(0);
+    expect(
+      query(
+        server.dbPath,
+        `SELECT l.status FROM crowd_assignments c JOIN labels l ON l.id = c.label_id WHERE c.external_id = ?`,
+        worker.assignmentId,
+      ),
+    ).toEqual([{ status: "surplus" }]);
 
     await page.reload();
-    expect({ pending: await statusCount("pending"), surplus: await statusCount("surplus"), counted: await statusCount("counted") }).toEqual({
+    expect({
+      pending: await statusCount("pending"),
+      surplus: await statusCount("surplus"),
+      counted: await statusCount("counted"),
+    }).toEqual({
       pending: 0,
       surplus: before.surplus + 2,
       counted: before.counted,
@@ -314,13 +412,21 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     await page.getByRole("button", { name: "Count surplus labels too" }).click();
     await page.getByRole("button", { name: "Leave surplus labels out" }).waitFor();
     expect(await page.getByTestId("count-surplus-state").textContent()).toContain("counted in the statistics");
-    expect(JSON.parse(query(server.dbPath, `SELECT config FROM studies WHERE id = ?`, studyId)[0].config as string).countSurplus).toBe(true);
+    expect(
+      JSON.parse(query(server.dbPath, `SELECT config FROM studies WHERE id = ?`, studyId)[0].config as string)
+        .countSurplus,
+    ).toBe(true);
     await page.close();
 
     // The switch is checked on the server: a bad value is 400, an unknown study 404.
     const cookie = await loginCookie(server.url, DEMO.admin);
     const post = (id: number, value: string) =>
-      fetch(`${server.url}/admin/studies/${id}`, { method: "POST", headers: { cookie }, body: new URLSearchParams({ intent: "count-surplus", countSurplus: value }), redirect: "manual" });
+      fetch(`${server.url}/admin/studies/${id}`, {
+        method: "POST",
+        headers: { cookie },
+        body: new URLSearchParams({ intent: "count-surplus", countSurplus: value }),
+        redirect: "manual",
+      });
     expect((await post(studyId, "maybe")).status).toBe(400);
     expect((await post(999_999, "true")).status).toBe(404);
   });

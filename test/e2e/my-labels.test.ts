@@ -35,7 +35,12 @@ function labelTwoSnippets(dbPath: string): Fixture {
   const db = openDatabase(dbPath);
   try {
     const ada = db.select().from(schema.annotators).where(eq(schema.annotators.username, DEMO.ada.username)).get()!.id;
-    const studyId = createConsensusStudy(db, { name: "My labels in Chromium", pool: "expert", trajectories: 1, config: { seed: 3 } });
+    const studyId = createConsensusStudy(db, {
+      name: "My labels in Chromium",
+      pool: "expert",
+      trajectories: 1,
+      config: { seed: 3 },
+    });
     const items: number[] = [];
     let body: ReturnType<typeof playedScenarioOfRun> | null = null;
     for (const n of [1, 2]) {
@@ -43,12 +48,31 @@ function labelTwoSnippets(dbPath: string): Fixture {
       const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get()!;
       body = playedScenarioOfRun(db, snippetContext(db, item.snippetId!).runId);
       const topics = Object.fromEntries(
-        body.body.topics.map((t) => [t.id, { score: 3, carriedForward: false, positions: Object.fromEntries(body!.body.parties.map((p) => [p.id, "A"])) }]),
+        body.body.topics.map((t) => [
+          t.id,
+          {
+            score: 3,
+            carriedForward: false,
+            positions: Object.fromEntries(body!.body.parties.map((p) => [p.id, "A"])),
+          },
+        ]),
       );
-      submitLabel(db, { studyId, itemId, annotatorId: ada, payload: { kind: "consensus-snippet", topics }, clientToken: `my-labels-e2e-${n}`, secondsOnTask: 20 });
+      submitLabel(db, {
+        studyId,
+        itemId,
+        annotatorId: ada,
+        payload: { kind: "consensus-snippet", topics },
+        clientToken: `my-labels-e2e-${n}`,
+        secondsOnTask: 20,
+      });
       items.push(itemId);
     }
-    const topics = body!.body.topics.map((t) => ({ id: t.id, name: t.name, optionA: t.options[0].description, optionAShort: shorten(t.options[0].description) }));
+    const topics = body!.body.topics.map((t) => ({
+      id: t.id,
+      name: t.name,
+      optionA: t.options[0].description,
+      optionAShort: shorten(t.options[0].description),
+    }));
     return { studyId, items: items as [number, number], title: body!.title, topics };
   } finally {
     db.$client.close();
@@ -100,7 +124,9 @@ describe.runIf(runBrowserTests)("My labels and label history in Chromium", { tim
     await page.waitForLoadState("networkidle");
     const five = page.locator(`fieldset[data-topic="${fx.topics[0].id}"]`).getByRole("radio", { name: /^5:/ });
     await five.click();
-    await page.locator(`fieldset[data-topic="${fx.topics[0].id}"] [role="radio"][aria-checked="true"][aria-label^="5:"]`).waitFor();
+    await page
+      .locator(`fieldset[data-topic="${fx.topics[0].id}"] [role="radio"][aria-checked="true"][aria-label^="5:"]`)
+      .waitFor();
     const itemUrl = page.url();
     await page.keyboard.press("Control+Enter");
     await page.waitForURL((u) => u.toString() !== itemUrl);
@@ -147,7 +173,10 @@ describe.runIf(runBrowserTests)("My labels and label history in Chromium", { tim
     await page.waitForURL(/\/labels\/\d+$/);
     await page.getByTestId("revisions").waitFor();
     const revisions = page.getByTestId("revisions").locator(":scope > li");
-    await expect(revisions.evaluateAll((els) => els.map((e) => e.getAttribute("data-revision")))).resolves.toEqual(["2", "1"]);
+    await expect(revisions.evaluateAll((els) => els.map((e) => e.getAttribute("data-revision")))).resolves.toEqual([
+      "2",
+      "1",
+    ]);
     const text = await page.locator("main").innerText();
     expect(text).toContain(fx.title);
     for (const topic of fx.topics) {

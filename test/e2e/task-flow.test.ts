@@ -15,7 +15,11 @@ import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { DEMO, loginInBrowser } from "../../harness/login.ts";
 
-type Stored = { itemId: number; revision: number; payload: { topics?: Record<string, { score: number; positions: Record<string, string> }>; choice?: string } };
+type Stored = {
+  itemId: number;
+  revision: number;
+  payload: { topics?: Record<string, { score: number; positions: Record<string, string> }>; choice?: string };
+};
 
 describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000 }, () => {
   let server: AppServer;
@@ -33,16 +37,18 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
       db.close();
     }
   };
-  const itemsOf = (studyId: number) => read<{ id: number }>(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`, studyId).map((r) => r.id);
+  const itemsOf = (studyId: number) =>
+    read<{ id: number }>(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`, studyId).map((r) => r.id);
   const latestLabels = (studyId: number, username: string): Stored[] =>
     read<{ itemId: number; revision: number; payload: string }>(
       `SELECT l.study_item_id AS itemId, r.revision, r.payload FROM labels l JOIN study_items i ON i.id = l.study_item_id JOIN annotators a ON a.id = l.annotator_id
        JOIN label_revisions r ON r.label_id = l.id AND r.revision = (SELECT max(revision) FROM label_revisions WHERE label_id = l.id)
        WHERE i.study_id = ? AND a.username = ? ORDER BY r.id`,
       studyId,
-      username
+      username,
     ).map((r) => ({ ...r, payload: JSON.parse(r.payload) }));
-  const itemOnScreen = (page: Page) => page.locator('[data-testid="task-page"]:not([data-busy])').getAttribute("data-item").then(Number);
+  const itemOnScreen = (page: Page) =>
+    page.locator('[data-testid="task-page"]:not([data-busy])').getAttribute("data-item").then(Number);
   const waitForItem = async (page: Page, itemId: number) => {
     await page.locator(`[data-testid="task-page"][data-item="${itemId}"]:not([data-busy])`).waitFor();
     await page.waitForLoadState("networkidle");
@@ -60,13 +66,27 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     server = await startAppServer();
     browser = await launchChromium();
     const db = openDatabase(server.dbPath);
-    rapidStudy = createConsensusStudy(db, { name: "Rapid typing", pool: "expert", trajectories: 4, config: { seed: 11 } });
+    rapidStudy = createConsensusStudy(db, {
+      name: "Rapid typing",
+      pool: "expert",
+      trajectories: 4,
+      config: { seed: 11 },
+    });
     // Seed 17 draws a trajectory of four snippets from the demo pool (the tests below walk three).
-    actionStudy = createConsensusStudy(db, { name: "Skip flag undo", pool: "expert", trajectories: 1, labelsPerItem: 1, config: { seed: 17 } });
+    actionStudy = createConsensusStudy(db, {
+      name: "Skip flag undo",
+      pool: "expert",
+      trajectories: 1,
+      labelsPerItem: 1,
+      config: { seed: 17 },
+    });
     abStudy = createAbStudy(db, { name: "A/B actions", pool: "expert" });
     for (const id of [...itemsOf(rapidStudy), ...itemsOf(actionStudy)]) {
       const label = validConsensusLabel(db, id);
-      shapes.set(id, { topics: Object.keys(label.topics), parties: Object.keys(Object.values(label.topics)[0].positions) });
+      shapes.set(id, {
+        topics: Object.keys(label.topics),
+        parties: Object.keys(Object.values(label.topics)[0].positions),
+      });
     }
     db.$client.close();
   });
@@ -76,7 +96,8 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
   });
 
   /** Every key that labels an item: per topic one option letter per party (the cursor advances), the score, "j". */
-  const keysFor = (itemId: number, option: string, score: number) => shapes.get(itemId)!.topics.flatMap(() => [...shapes.get(itemId)!.parties.map(() => option), String(score), "j"]);
+  const keysFor = (itemId: number, option: string, score: number) =>
+    shapes.get(itemId)!.topics.flatMap(() => [...shapes.get(itemId)!.parties.map(() => option), String(score), "j"]);
 
   it("keys typed at machine speed land on the item on screen; answer keys typed while the next item loads never answer it, moving keys still act on it", async () => {
     const items = itemsOf(rapidStudy);
@@ -85,7 +106,9 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     await loginInBrowser(page, server.url, DEMO.ada);
     await page.goto(`${server.url}/annotate/${rapidStudy}/next`);
     await waitForKeys(page, items[0]);
-    const plan = items.slice(0, 4).map((itemId, i) => ({ itemId, option: i % 2 === 0 ? "a" : "b", score: (i % 4) + 1 }));
+    const plan = items
+      .slice(0, 4)
+      .map((itemId, i) => ({ itemId, option: i % 2 === 0 ? "a" : "b", score: (i % 4) + 1 }));
     for (const [i, step] of plan.entries()) {
       for (const key of keysFor(step.itemId, step.option, step.score)) await page.keyboard.press(key);
       await page.keyboard.press("Control+Enter");
@@ -95,9 +118,14 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
       await page.keyboard.press("Control+Enter");
       const next = items[i + 1];
       await waitForItem(page, next);
-      await page.getByTestId("keys-not-applied").getByText("The 2 keys typed before this item appeared were not applied").waitFor();
+      await page
+        .getByTestId("keys-not-applied")
+        .getByText("The 2 keys typed before this item appeared were not applied")
+        .waitFor();
       const topics = shapes.get(next)!.topics;
-      expect(await page.locator(".topic-card.focused").getAttribute("data-topic")).toBe(topics[Math.min(1, topics.length - 1)]);
+      expect(await page.locator(".topic-card.focused").getAttribute("data-topic")).toBe(
+        topics[Math.min(1, topics.length - 1)],
+      );
       expect(latestLabels(rapidStudy, "ada").map((s) => s.itemId)).toEqual(plan.slice(0, i + 1).map((p) => p.itemId));
       await page.keyboard.press("k"); // back to the first topic, typed with the item on screen
     }
@@ -107,7 +135,9 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
       expect(label.revision).toBe(1);
       for (const topic of Object.values(label.payload.topics!)) {
         expect(topic.score).toBe(plan[i].score);
-        expect(Object.values(topic.positions)).toEqual(shapes.get(label.itemId)!.parties.map(() => plan[i].option.toUpperCase()));
+        expect(Object.values(topic.positions)).toEqual(
+          shapes.get(label.itemId)!.parties.map(() => plan[i].option.toUpperCase()),
+        );
       }
     }
     await page.close();
@@ -121,7 +151,8 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     await waitForItem(ben, first);
     await ben.keyboard.press("?");
     const help = ben.getByRole("dialog");
-    for (const text of ["Skip this item", "Flag this item"]) await help.getByText(text, { exact: false }).first().waitFor();
+    for (const text of ["Skip this item", "Flag this item"])
+      await help.getByText(text, { exact: false }).first().waitFor();
     // Undo is offered once there is a submitted item to reopen.
     expect(await help.getByText("Undo last").count()).toBe(0);
     await ben.keyboard.press("Escape");
@@ -131,9 +162,12 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     await ben.getByLabel(/Why are you skipping it/).fill("I cannot read this dialect");
     await ben.keyboard.press("Enter");
     await waitForItem(ben, second);
-    expect(read(`SELECT a.status, a.skip_reason AS reason FROM assignments a JOIN annotators n ON n.id = a.annotator_id WHERE a.study_item_id = ? AND n.username = 'ben'`, first)).toEqual([
-      { status: "skipped", reason: "I cannot read this dialect" },
-    ]);
+    expect(
+      read(
+        `SELECT a.status, a.skip_reason AS reason FROM assignments a JOIN annotators n ON n.id = a.annotator_id WHERE a.study_item_id = ? AND n.username = 'ben'`,
+        first,
+      ),
+    ).toEqual([{ status: "skipped", reason: "I cannot read this dialect" }]);
     // The skipper's own page for that item can be read, not answered.
     await ben.goto(`${server.url}/annotate/${actionStudy}/items/${first}`);
     await ben.getByText("You skipped this item").waitFor();
@@ -160,9 +194,11 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     await page.getByLabel(/What is wrong with this item/).fill("Turn 4 repeats turn 3 word for word.");
     await page.keyboard.press("Control+Enter");
     await page.getByTestId("flag-status").getByText("Flag sent").waitFor();
-    expect(read(`SELECT f.study_item_id AS itemId, f.comment FROM item_flags f JOIN annotators n ON n.id = f.annotator_id WHERE n.username = 'ben'`)).toEqual([
-      { itemId: second, comment: "Turn 4 repeats turn 3 word for word." },
-    ]);
+    expect(
+      read(
+        `SELECT f.study_item_id AS itemId, f.comment FROM item_flags f JOIN annotators n ON n.id = f.annotator_id WHERE n.username = 'ben'`,
+      ),
+    ).toEqual([{ itemId: second, comment: "Turn 4 repeats turn 3 word for word." }]);
     expect(await itemOnScreen(page)).toBe(second);
 
     for (const key of keysFor(second, "a", 2)) await page.keyboard.press(key);
@@ -177,7 +213,10 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     await waitForItem(page, second);
     await page.getByText("Submitted (revision 1)").waitFor();
     // That draft is saved on its own item before the undo leaves it, never on the reopened one.
-    const drafts = () => read<{ itemId: number }>(`SELECT d.study_item_id AS itemId FROM label_drafts d JOIN annotators n ON n.id = d.annotator_id WHERE n.username = 'ben'`);
+    const drafts = () =>
+      read<{ itemId: number }>(
+        `SELECT d.study_item_id AS itemId FROM label_drafts d JOIN annotators n ON n.id = d.annotator_id WHERE n.username = 'ben'`,
+      );
     await expect.poll(drafts).toEqual([{ itemId: third }]);
     await page.keyboard.press("4"); // the first topic's score (every topic is complete, so the first has focus)
     await page.keyboard.press("Control+Enter");
@@ -185,7 +224,12 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     const revised = latestLabels(actionStudy, "ben").find((l) => l.itemId === second)!;
     expect(revised.revision).toBe(2);
     expect(Object.values(revised.payload.topics!)[0].score).toBe(4);
-    expect(read(`SELECT count(*) AS n FROM label_revisions r JOIN labels l ON l.id = r.label_id WHERE l.study_item_id = ?`, second)).toEqual([{ n: 2 }]);
+    expect(
+      read(
+        `SELECT count(*) AS n FROM label_revisions r JOIN labels l ON l.id = r.label_id WHERE l.study_item_id = ?`,
+        second,
+      ),
+    ).toEqual([{ n: 2 }]);
 
     await page.goto(`${server.url}/annotate/${actionStudy}/items/${second}?from=mine`);
     await waitForKeys(page, second);
@@ -203,7 +247,9 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     await page.goto(`${server.url}/annotate/${rapidStudy}/items/${first}`);
     await waitForItem(page, first);
     expect(await page.getByRole("button", { name: /carry forward/ }).count()).toBe(0);
-    const cut = await page.locator(".position-row .party-chip").evaluateAll((chips) => chips.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent));
+    const cut = await page
+      .locator(".position-row .party-chip")
+      .evaluateAll((chips) => chips.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent));
     expect(cut).toEqual([]);
     await page.goto(`${server.url}/annotate/${rapidStudy}/items/${second}`);
     await waitForItem(page, second);
@@ -222,7 +268,9 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     await page.getByLabel(/What is wrong with this item/).fill("Both conversations are the same.");
     await page.getByRole("button", { name: /Send flag/ }).click();
     await page.getByTestId("flag-status").getByText("Flag sent").waitFor();
-    expect(read(`SELECT comment FROM item_flags WHERE study_item_id = ?`, pair)).toEqual([{ comment: "Both conversations are the same." }]);
+    expect(read(`SELECT comment FROM item_flags WHERE study_item_id = ?`, pair)).toEqual([
+      { comment: "Both conversations are the same." },
+    ]);
     await page.close();
   });
 });

@@ -18,9 +18,18 @@ export function labelAbStudy(db: Db, studyId: number, annotators: readonly numbe
   let stored = 0;
   annotators.forEach((annotatorId, index) => {
     for (let lease = nextTask(db, studyId, annotatorId); lease; lease = nextTask(db, studyId, annotatorId)) {
-      const { pairId } = db.$client.prepare("SELECT ab_pair_id AS pairId FROM study_items WHERE id = ?").get(lease.itemId) as { pairId: string };
+      const { pairId } = db.$client
+        .prepare("SELECT ab_pair_id AS pairId FROM study_items WHERE id = ?")
+        .get(lease.itemId) as { pairId: string };
       const choice = choose(findAbPair(db, pairId)!, index);
-      submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload: { kind: "ab-reactiveness", choice }, clientToken: `ab-${studyId}-${lease.itemId}-${annotatorId}`, secondsOnTask: 5 });
+      submitLabel(db, {
+        studyId,
+        itemId: lease.itemId,
+        annotatorId,
+        payload: { kind: "ab-reactiveness", choice },
+        clientToken: `ab-${studyId}-${lease.itemId}-${annotatorId}`,
+        secondsOnTask: 5,
+      });
       stored++;
     }
   });

@@ -12,8 +12,16 @@ import { loginInBrowser } from "../../harness/login.ts";
 
 export const TEST_ADMIN = { username: "admin", password: "test-admin-pass" };
 
-export async function openAsAdmin(t: { db: Db; path: string }, cleanups: (() => unknown)[]): Promise<{ server: AppServer; page: Page }> {
-  await createAccount(t.db, { username: TEST_ADMIN.username, displayName: "Admin", role: "admin", password: TEST_ADMIN.password });
+export async function openAsAdmin(
+  t: { db: Db; path: string },
+  cleanups: (() => unknown)[],
+): Promise<{ server: AppServer; page: Page }> {
+  await createAccount(t.db, {
+    username: TEST_ADMIN.username,
+    displayName: "Admin",
+    role: "admin",
+    password: TEST_ADMIN.password,
+  });
   const server = await startAppServer({ dbPath: t.path });
   cleanups.push(() => server.stop());
   const browser = await launchChromium();

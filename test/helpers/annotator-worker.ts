@@ -20,7 +20,14 @@ for (;;) {
   const lease = nextTask(db, studyId, annotatorId);
   if (!lease) break;
   got.push(lease.itemId);
-  submitLabel(db, { studyId, itemId: lease.itemId, annotatorId, payload: validConsensusLabel(db, lease.itemId), clientToken: `worker-${annotatorId}-item-${lease.itemId}`, secondsOnTask: 1 });
+  submitLabel(db, {
+    studyId,
+    itemId: lease.itemId,
+    annotatorId,
+    payload: validConsensusLabel(db, lease.itemId),
+    clientToken: `worker-${annotatorId}-item-${lease.itemId}`,
+    secondsOnTask: 1,
+  });
 }
 db.$client.close();
 process.stdout.write(JSON.stringify(got));

@@ -30,15 +30,23 @@ export interface CliChild {
 
 /** The real CLI in a child process, asynchronously (for a test whose mock endpoint lives in the test process). */
 export function spawnCli(args: string[], env: Record<string, string> = {}): CliChild {
-  const child = spawn(process.execPath, [ENTRY, ...args], { cwd: resolve(import.meta.dirname, "../.."), env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [ENTRY, ...args], {
+    cwd: resolve(import.meta.dirname, "../.."),
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((done) =>
-    child.on("close", (code, signal) => done({ code, signal, stdout, stderr })),
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (done) => child.on("close", (code, signal) => done({ code, signal, stdout, stderr })),
   );
-  return { pid: child.pid!, exited, kill: () => void (child.exitCode === null && child.signalCode === null && child.kill("SIGKILL")) };
+  return {
+    pid: child.pid!,
+    exited,
+    kill: () => void (child.exitCode === null && child.signalCode === null && child.kill("SIGKILL")),
+  };
 }
 
 /** Polls `check` until it holds (a wait for another process, never a timing assertion). */

@@ -10,7 +10,9 @@ export function differences(a: unknown, b: unknown, tolerance: number, path = "$
   }
   if (a && b && typeof a === "object" && typeof b === "object") {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-    return keys.flatMap((k) => differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], tolerance, `${path}.${k}`));
+    return keys.flatMap((k) =>
+      differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], tolerance, `${path}.${k}`),
+    );
   }
   return Object.is(a, b) ? [] : [`${path}: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`];
 }

@@ -10,7 +10,8 @@ export function tableDigests(db: Db): Record<string, string> {
   return Object.fromEntries(
     tables.map(({ name }) => {
       const hash = createHash("sha256");
-      for (const row of db.$client.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).iterate()) hash.update(`${JSON.stringify(row)}\n`);
+      for (const row of db.$client.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).iterate())
+        hash.update(`${JSON.stringify(row)}\n`);
       return [name, hash.digest("hex")];
     }),
   );

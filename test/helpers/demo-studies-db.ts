@@ -1,4 +1,6 @@
-/** A fresh SQLite file with the demo bundles, accounts and studies (what most crowd and annotation tests start from). */
+/**
+ * A fresh SQLite file with the demo bundles, accounts and studies (what most crowd and annotation tests start from).
+ */
 import { join } from "node:path";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { seedDemoStudies } from "../../demo/studies.ts";

@@ -1,4 +1,7 @@
-/** An assertion for service errors; kept apart from the fixtures because it needs vitest, which worker processes cannot load. */
+/**
+ * An assertion for service errors; kept apart from the fixtures because it needs vitest, which worker processes cannot
+ * load.
+ */
 import { expect } from "vitest";
 import { ServiceError } from "../../app/server/http/errors.server.ts";
 

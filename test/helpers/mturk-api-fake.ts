@@ -22,7 +22,10 @@ export const mturkMock = mockClient(MTurkClient);
 /** An Answer as MTurk reports an ExternalQuestion submit of our task page. */
 export function answerXml(fields: Record<string, string>): string {
   const answers = Object.entries(fields)
-    .map(([id, text]) => `<Answer><QuestionIdentifier>${id}</QuestionIdentifier><FreeText>${xmlEscape(text)}</FreeText></Answer>`)
+    .map(
+      ([id, text]) =>
+        `<Answer><QuestionIdentifier>${id}</QuestionIdentifier><FreeText>${xmlEscape(text)}</FreeText></Answer>`,
+    )
     .join("\n");
   return `<?xml version="1.0" encoding="ASCII"?>
 <QuestionFormAnswers xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd">
@@ -37,14 +40,21 @@ export const labelAnswer = (payload: unknown) => answerXml({ labelId: "", label:
 export function fakeMturk(assignments: Assignment[]): void {
   const byId = new Map(assignments.map((a) => [a.AssignmentId!, { ...a }]));
   mturkMock.on(ListAssignmentsForHITCommand).callsFake((input: ListAssignmentsForHITCommandInput) => {
-    const all = [...byId.values()].filter((a) => a.HITId === input.HITId && input.AssignmentStatuses!.includes(a.AssignmentStatus!));
+    const all = [...byId.values()].filter(
+      (a) => a.HITId === input.HITId && input.AssignmentStatuses!.includes(a.AssignmentStatus!),
+    );
     const start = Number(input.NextToken ?? 0);
     const page = all.slice(start, start + 2);
-    return { Assignments: page, NumResults: page.length, NextToken: start + 2 < all.length ? String(start + 2) : undefined };
+    return {
+      Assignments: page,
+      NumResults: page.length,
+      NextToken: start + 2 < all.length ? String(start + 2) : undefined,
+    };
   });
   const settle = (status: "Approved" | "Rejected") => (input: { AssignmentId: string }) => {
     const a = byId.get(input.AssignmentId);
-    if (a?.AssignmentStatus !== "Submitted") throw new RequestError({ message: `This operation can be called with a status of: Submitted`, $metadata: {} });
+    if (a?.AssignmentStatus !== "Submitted")
+      throw new RequestError({ message: `This operation can be called with a status of: Submitted`, $metadata: {} });
     a.AssignmentStatus = status;
     return {};
   };
@@ -53,7 +63,13 @@ export function fakeMturk(assignments: Assignment[]): void {
 }
 
 /** One assignment as ListAssignmentsForHIT returns it (accepted 10:00, submitted 10:04 UTC). */
-export function assignment(id: string, hitId: string, workerId: string, status: string, answer: string | undefined): Assignment {
+export function assignment(
+  id: string,
+  hitId: string,
+  workerId: string,
+  status: string,
+  answer: string | undefined,
+): Assignment {
   return {
     AssignmentId: id,
     HITId: hitId,

@@ -11,7 +11,10 @@ export const ROOT = resolve(import.meta.dirname, "../..");
 
 /** Tracked and untracked-but-not-ignored .ts/.tsx files under the given folders, relative to the root. */
 export function sourceFiles(...folders: string[]): string[] {
-  const out = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "--", ...folders], { cwd: ROOT, encoding: "utf8" });
+  const out = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "--", ...folders], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   return out
     .split("\n")
     .filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts"))
@@ -31,7 +34,11 @@ export function readSource(file: string): string {
 
 /** Every module specifier a file imports or re-exports (static and dynamic). */
 export function importSpecifiers(source: string): string[] {
-  return [...source.matchAll(/(?:^|[\n;])\s*(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\s*\)|(?:^|\n)\s*import\s*"([^"]+)"/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  return [
+    ...source.matchAll(
+      /(?:^|[\n;])\s*(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\s*\)|(?:^|\n)\s*import\s*"([^"]+)"/g,
+    ),
+  ].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
 /** A relative specifier resolved to a root-relative path (imports carry their extension here). */
@@ -43,7 +50,14 @@ export function resolveImport(fromFile: string, specifier: string): string | nul
 /** Strongly connected groups of more than one file (or a file importing itself): the import cycles. */
 export function importCycles(files: string[]): string[][] {
   const known = new Set(files);
-  const edges = new Map(files.map((f) => [f, importSpecifiers(readSource(f)).map((s) => resolveImport(f, s)).filter((t): t is string => t !== null && known.has(t))]));
+  const edges = new Map(
+    files.map((f) => [
+      f,
+      importSpecifiers(readSource(f))
+        .map((s) => resolveImport(f, s))
+        .filter((t): t is string => t !== null && known.has(t)),
+    ]),
+  );
   let counter = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -78,18 +92,30 @@ export function importCycles(files: string[]): string[][] {
 
 /** Functions (declarations, arrows, methods) longer than `maxLines`, as "file:line name (n lines)". */
 export function longFunctions(file: string, maxLines: number): string[] {
-  const source = ts.createSourceFile(file, readSource(file), ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    readSource(file),
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: string[] = [];
   const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
   const nameOf = (node: ts.Node): string => {
     const named = (node as { name?: ts.Node }).name;
     if (named) return named.getText(source);
     const parent = node.parent;
-    if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent))) return parent.name.getText(source);
+    if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)))
+      return parent.name.getText(source);
     return "(anonymous)";
   };
   const visit = (node: ts.Node) => {
-    if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) {
+    if (
+      ts.isFunctionDeclaration(node) ||
+      ts.isFunctionExpression(node) ||
+      ts.isArrowFunction(node) ||
+      ts.isMethodDeclaration(node)
+    ) {
       const lines = lineOf(node.getEnd()) - lineOf(node.getStart(source)) + 1;
       if (lines > maxLines) found.push(`${file}:${lineOf(node.getStart(source))} ${nameOf(node)} (${lines} lines)`);
     }

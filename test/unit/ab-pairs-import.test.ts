@@ -6,7 +6,9 @@ import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
 const asFile = (value: unknown, file = "ab.json") => [{ file, text: JSON.stringify(value) }];
 
-/** The fixture plus two short unmediated fidelity runs at BUY levels 0 and 1 (SELL at 1/3) and the pair comparing them. */
+/**
+ * The fixture plus two short unmediated fidelity runs at BUY levels 0 and 1 (SELL at 1/3) and the pair comparing them.
+ */
 const abBundle = () => fixtureAbBundle();
 
 function problemsOf(run: () => unknown): { file: string; path: string; message: string }[] {
@@ -28,9 +30,25 @@ describe("A/B reactiveness pairs in bundles", () => {
 
   it("imports a pair, stores its columns, and a second import changes nothing", () => {
     const first = importBundleFiles(t.db, asFile(abBundle()));
-    expect(first.inserted).toEqual({ scenarios: 1, conditions: 3, runs: 4, matched_pairs: 1, ab_pairs: 1, evaluations: 2 });
+    expect(first.inserted).toEqual({
+      scenarios: 1,
+      conditions: 3,
+      runs: 4,
+      matched_pairs: 1,
+      ab_pairs: 1,
+      evaluations: 2,
+    });
     const row = t.db.$client.prepare("SELECT * FROM ab_pairs").get();
-    expect(row).toEqual({ id: "fx-1:ab", scenario_id: "fx-1", run_a_id: "fx-1:ab:a", run_b_id: "fx-1:ab:b", target_party: "BUY", level_a: 0, level_b: 1, opponent_level: 1 / 3 });
+    expect(row).toEqual({
+      id: "fx-1:ab",
+      scenario_id: "fx-1",
+      run_a_id: "fx-1:ab:a",
+      run_b_id: "fx-1:ab:b",
+      target_party: "BUY",
+      level_a: 0,
+      level_b: 1,
+      opponent_level: 1 / 3,
+    });
 
     const counts = tableCounts(t.db);
     const second = importBundleFiles(t.db, asFile(abBundle()));
@@ -54,18 +72,47 @@ describe("A/B reactiveness pairs in bundles", () => {
     const changed = abBundle();
     delete changed.ab_pairs[0].opponent_level; // still true to the runs, but not what is stored
     expect(problemsOf(() => importBundleFiles(t.db, asFile(changed, "edited.json")))).toEqual([
-      { file: "edited.json", path: "$.ab_pairs[0]", message: '"fx-1:ab" is already stored with different content; nothing was changed (use a new id to keep both)' },
+      {
+        file: "edited.json",
+        path: "$.ab_pairs[0]",
+        message: '"fx-1:ab" is already stored with different content; nothing was changed (use a new id to keep both)',
+      },
     ]);
     expect(tableCounts(t.db)).toEqual(before);
   });
 
   // Each bad pair: what to change, and the path and message the import must report.
   const bad: { name: string; edit: (b: ReturnType<typeof abBundle>) => void; path: string; message: RegExp }[] = [
-    { name: "an unknown run", edit: (b) => void (b.ab_pairs[0].run_b_id = "nope"), path: "$.ab_pairs[0].run_b_id", message: /unknown run "nope"/ },
-    { name: "the same run twice", edit: (b) => void (b.ab_pairs[0].run_b_id = "fx-1:ab:a"), path: "$.ab_pairs[0].run_b_id", message: /run_b_id must differ from run_a_id/ },
-    { name: "an unknown scenario", edit: (b) => void (b.ab_pairs[0].scenario_id = "fx-9"), path: "$.ab_pairs[0].scenario_id", message: /unknown scenario "fx-9"/ },
-    { name: "a target that is not a party", edit: (b) => void (b.ab_pairs[0].target_party = "MEDIATOR"), path: "$.ab_pairs[0].target_party", message: /"MEDIATOR" is not a party of scenario "fx-1" \(BUY, SELL\)/ },
-    { name: "equal levels", edit: (b) => void (b.ab_pairs[0].level_b = 0), path: "$.ab_pairs[0].level_b", message: /level_b must differ from level_a/ },
+    {
+      name: "an unknown run",
+      edit: (b) => void (b.ab_pairs[0].run_b_id = "nope"),
+      path: "$.ab_pairs[0].run_b_id",
+      message: /unknown run "nope"/,
+    },
+    {
+      name: "the same run twice",
+      edit: (b) => void (b.ab_pairs[0].run_b_id = "fx-1:ab:a"),
+      path: "$.ab_pairs[0].run_b_id",
+      message: /run_b_id must differ from run_a_id/,
+    },
+    {
+      name: "an unknown scenario",
+      edit: (b) => void (b.ab_pairs[0].scenario_id = "fx-9"),
+      path: "$.ab_pairs[0].scenario_id",
+      message: /unknown scenario "fx-9"/,
+    },
+    {
+      name: "a target that is not a party",
+      edit: (b) => void (b.ab_pairs[0].target_party = "MEDIATOR"),
+      path: "$.ab_pairs[0].target_party",
+      message: /"MEDIATOR" is not a party of scenario "fx-1" \(BUY, SELL\)/,
+    },
+    {
+      name: "equal levels",
+      edit: (b) => void (b.ab_pairs[0].level_b = 0),
+      path: "$.ab_pairs[0].level_b",
+      message: /level_b must differ from level_a/,
+    },
     {
       name: "two simulator backbones",
       edit: (b) => void (b.runs[3].simulator_backbone = "other-sim"),
@@ -78,24 +125,56 @@ describe("A/B reactiveness pairs in bundles", () => {
       path: "$.ab_pairs[1].id",
       message: /duplicate id "fx-1:ab" in this bundle/,
     },
-    { name: "a level_b its run does not play", edit: (b) => void (b.ab_pairs[0].level_b = 2 / 3), path: "$.ab_pairs[0].level_b", message: /^run "fx-1:ab:b" plays BUY at reactiveness 1 \(condition "fx-1:fidelity:BUY-3of3-ref1of3"\), not the declared level_b 2\/3$/ },
-    { name: "an opponent_level the runs do not play", edit: (b) => void (b.ab_pairs[0].opponent_level = 2 / 3), path: "$.ab_pairs[0].opponent_level", message: /^run "fx-1:ab:a" plays SELL at reactiveness 1\/3, not the declared opponent_level 2\/3$/ },
+    {
+      name: "a level_b its run does not play",
+      edit: (b) => void (b.ab_pairs[0].level_b = 2 / 3),
+      path: "$.ab_pairs[0].level_b",
+      message:
+        /^run "fx-1:ab:b" plays BUY at reactiveness 1 \(condition "fx-1:fidelity:BUY-3of3-ref1of3"\), not the declared level_b 2\/3$/,
+    },
+    {
+      name: "an opponent_level the runs do not play",
+      edit: (b) => void (b.ab_pairs[0].opponent_level = 2 / 3),
+      path: "$.ab_pairs[0].opponent_level",
+      message: /^run "fx-1:ab:a" plays SELL at reactiveness 1\/3, not the declared opponent_level 2\/3$/,
+    },
     {
       name: "runs whose conditions differ in another party's stance",
       edit: (b) => void (b.conditions[2].expanded!.parties[1].preferences.PRICE = "A fair price."),
       path: "$.ab_pairs[0].run_b_id",
       message: /^runs "fx-1:ab:a" and "fx-1:ab:b" differ in more than BUY's level: party SELL's preferences$/,
     },
-    { name: "runs with different seeds", edit: (b) => void (b.runs[3].seed = 12), path: "$.ab_pairs[0].run_b_id", message: /differ in more than BUY's level: the seed \(11 vs 12\)$/ },
-    { name: "runs with different configs", edit: (b) => void (b.runs[3].config = { ...b.runs[3].config, turn_budget: 3 }), path: "$.ab_pairs[0].run_b_id", message: /differ in more than BUY's level: the config$/ },
+    {
+      name: "runs with different seeds",
+      edit: (b) => void (b.runs[3].seed = 12),
+      path: "$.ab_pairs[0].run_b_id",
+      message: /differ in more than BUY's level: the seed \(11 vs 12\)$/,
+    },
+    {
+      name: "runs with different configs",
+      edit: (b) => void (b.runs[3].config = { ...b.runs[3].config, turn_budget: 3 }),
+      path: "$.ab_pairs[0].run_b_id",
+      message: /differ in more than BUY's level: the config$/,
+    },
     {
       name: "runs without personas (the general condition)",
       edit: (b) => void (b.runs[2].condition_id = b.runs[3].condition_id = "fx-1:general"),
       path: "$.ab_pairs[0].level_a",
-      message: /^run "fx-1:ab:a" plays BUY at reactiveness none \(condition "fx-1:general"\), not the declared level_a 0$/,
+      message:
+        /^run "fx-1:ab:a" plays BUY at reactiveness none \(condition "fx-1:general"\), not the declared level_a 0$/,
     },
-    { name: "a level above 1", edit: (b) => void (b.ab_pairs[0].level_a = 1.5), path: "$.ab_pairs[0].level_a", message: /a reactiveness level is in \[0, 1\]/ },
-    { name: "a negative opponent level", edit: (b) => void (b.ab_pairs[0].opponent_level = -0.1), path: "$.ab_pairs[0].opponent_level", message: /a reactiveness level is in \[0, 1\]/ },
+    {
+      name: "a level above 1",
+      edit: (b) => void (b.ab_pairs[0].level_a = 1.5),
+      path: "$.ab_pairs[0].level_a",
+      message: /a reactiveness level is in \[0, 1\]/,
+    },
+    {
+      name: "a negative opponent level",
+      edit: (b) => void (b.ab_pairs[0].opponent_level = -0.1),
+      path: "$.ab_pairs[0].opponent_level",
+      message: /a reactiveness level is in \[0, 1\]/,
+    },
     {
       name: "an unknown field",
       edit: (b) => void ((b.ab_pairs[0] as Record<string, unknown>).winner = "A"),
@@ -121,14 +200,23 @@ describe("A/B reactiveness pairs in bundles", () => {
     b.conditions.push({ id: "fx-2:general", scenario_id: "fx-2", axis: "general", variant: "default" });
     b.runs[2].condition_id = "fx-2:general";
     expect(problemsOf(() => importBundleFiles(t.db, asFile(b, "bad.json")))).toEqual([
-      { file: "bad.json", path: "$.ab_pairs[0].run_a_id", message: 'run "fx-1:ab:a" plays scenario "fx-2", not "fx-1"' },
+      {
+        file: "bad.json",
+        path: "$.ab_pairs[0].run_a_id",
+        message: 'run "fx-1:ab:a" plays scenario "fx-2", not "fx-1"',
+      },
     ]);
     expect(tableCounts(t.db).scenarios).toBe(0);
   });
 
   it("export → import into an empty database → export gives identical JSON, pairs ordered by id", () => {
     const b = abBundle();
-    const thirds = fixtureAbBundle({ pairId: "fx-1:ab:z", runIds: ["fx-1:ab:z:a", "fx-1:ab:z:b"], levels: [2, 1], opponent: 0 });
+    const thirds = fixtureAbBundle({
+      pairId: "fx-1:ab:z",
+      runIds: ["fx-1:ab:z:a", "fx-1:ab:z:b"],
+      levels: [2, 1],
+      opponent: 0,
+    });
     b.conditions.push(...thirds.conditions.slice(1));
     b.runs.push(...thirds.runs.slice(2));
     b.ab_pairs.unshift(thirds.ab_pairs[0]);
@@ -166,12 +254,18 @@ describe("the demo A/B reactiveness bundle", () => {
         byBackbone.set(backbone, [...(byBackbone.get(backbone) ?? []), pair]);
         for (const level of [pair.level_a, pair.level_b, pair.opponent_level]) expect(GRID, pair.id).toContain(level);
         expect([pair.level_a, pair.level_b], pair.id).not.toContain(pair.opponent_level);
-        for (const [run, level] of [[a, pair.level_a], [b, pair.level_b]] as const) {
+        for (const [run, level] of [
+          [a, pair.level_a],
+          [b, pair.level_b],
+        ] as const) {
           expect(run.mediated, run.id).toBe(false);
           expect(run.turns.length, run.id).toBeLessThanOrEqual(6);
           const condition = conditions.get(run.condition_id)!;
           expect(condition.axis, run.id).toBe("fidelity");
-          for (const party of condition.expanded!.parties) expect(party.reactiveness, `${run.id} ${party.id}`).toBe(party.id === pair.target_party ? level : pair.opponent_level);
+          for (const party of condition.expanded!.parties)
+            expect(party.reactiveness, `${run.id} ${party.id}`).toBe(
+              party.id === pair.target_party ? level : pair.opponent_level,
+            );
         }
         // Same seed and settings; the target's first words show its level.
         expect([a.seed, a.config], pair.id).toEqual([b.seed, b.config]);
@@ -181,7 +275,9 @@ describe("the demo A/B reactiveness bundle", () => {
       expect([...byBackbone.keys()].sort()).toEqual(["demo-sim-alpha", "demo-sim-beta"]);
       for (const [backbone, pairs] of byBackbone) {
         expect(pairs, backbone).toHaveLength(8);
-        const extremes = pairs.filter((p) => Math.min(p.level_a, p.level_b) === 0 && Math.max(p.level_a, p.level_b) === 1);
+        const extremes = pairs.filter(
+          (p) => Math.min(p.level_a, p.level_b) === 0 && Math.max(p.level_a, p.level_b) === 1,
+        );
         expect(extremes.length, backbone).toBe(3);
         // The more reactive side is A in half the pairs, so position is no cue.
         expect(pairs.filter((p) => p.level_a > p.level_b).length, backbone).toBe(4);

@@ -3,7 +3,14 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { qualificationKey, scoreQualification } from "../../app/domain/qualification.ts";
 import { AGREEMENT_RUBRIC } from "../../app/domain/rubric.ts";
-import { DEMO_QUALIFICATION_TEST, loadGuidelines, loadQualificationTest, qualificationTestFile, templatesDir, TemplateError } from "../../app/server/templates.server.ts";
+import {
+  DEMO_QUALIFICATION_TEST,
+  loadGuidelines,
+  loadQualificationTest,
+  qualificationTestFile,
+  templatesDir,
+  TemplateError,
+} from "../../app/server/templates.server.ts";
 import { TASK_TYPE_IDS } from "../../app/task-types/registry.ts";
 import { tempDir } from "../../harness/temp-db.ts";
 
@@ -11,15 +18,24 @@ describe("the shipped annotation templates", () => {
   it("load both guidelines", () => {
     const consensus = loadGuidelines("consensus-snippet");
     expect(consensus).toMatch(/^# /);
-    for (const phrase of ["preceding snippet", "unclear", "not stated", "not mentioned — carry forward", "## Worked examples"]) expect(consensus).toContain(phrase);
+    for (const phrase of [
+      "preceding snippet",
+      "unclear",
+      "not stated",
+      "not mentioned — carry forward",
+      "## Worked examples",
+    ])
+      expect(consensus).toContain(phrase);
     const ab = loadGuidelines("ab-reactiveness");
-    for (const phrase of ["composed", "reactive", "highlighted party", "## What to ignore"]) expect(ab).toContain(phrase);
+    for (const phrase of ["composed", "reactive", "highlighted party", "## What to ignore"])
+      expect(ab).toContain(phrase);
   });
 
   it("print the 1–5 rubric in the Markdown exactly as the task UI shows it", () => {
     expect(AGREEMENT_RUBRIC.map((r) => r.score)).toEqual([1, 2, 3, 4, 5]);
     const consensus = loadGuidelines("consensus-snippet");
-    for (const level of AGREEMENT_RUBRIC) expect(consensus).toContain(`- **${level.score} — ${level.label}.** ${level.description}`);
+    for (const level of AGREEMENT_RUBRIC)
+      expect(consensus).toContain(`- **${level.score} — ${level.label}.** ${level.description}`);
   });
 
   it("keep no qualification test, and so no answer key, among the templates workers see", () => {
@@ -82,21 +98,52 @@ describe("template loading errors", () => {
   it("names the missing file", () => {
     const missing = problemsOf(() => loadGuidelines("ab-reactiveness", tmp.dir));
     expect(missing.message).toBe(`${join(tmp.dir, "ab-reactiveness", "guidelines.md")}: $: cannot read (ENOENT)`);
-    const noTest = problemsOf(() => loadQualificationTest(join(tmp.dir, "qualification", "english-comprehension.json")));
-    expect(noTest.message).toBe(`${join(tmp.dir, "qualification", "english-comprehension.json")}: $: cannot read (ENOENT)`);
+    const noTest = problemsOf(() =>
+      loadQualificationTest(join(tmp.dir, "qualification", "english-comprehension.json")),
+    );
+    expect(noTest.message).toBe(
+      `${join(tmp.dir, "qualification", "english-comprehension.json")}: $: cannot read (ENOENT)`,
+    );
   });
 
   it("names the file and JSON path of a malformed test", () => {
     const file = join(tmp.dir, "qualification", "broken.json");
-    writeFileSync(file, JSON.stringify({ id: "broken", version: 1, title: "T", instructions: "I", questions: [{ id: "q1", passage: "P", question: "Q", options: [{ id: "a", text: "A" }, { id: "b", text: "B" }, { id: "c", text: "C" }], answer: "d" }] }));
-    expect(problemsOf(() => loadQualificationTest(file)).message).toBe(`${file}: $.questions[0].answer: the answer "d" is not one of the options (a, b, c)`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        id: "broken",
+        version: 1,
+        title: "T",
+        instructions: "I",
+        questions: [
+          {
+            id: "q1",
+            passage: "P",
+            question: "Q",
+            options: [
+              { id: "a", text: "A" },
+              { id: "b", text: "B" },
+              { id: "c", text: "C" },
+            ],
+            answer: "d",
+          },
+        ],
+      }),
+    );
+    expect(problemsOf(() => loadQualificationTest(file)).message).toBe(
+      `${file}: $.questions[0].answer: the answer "d" is not one of the options (a, b, c)`,
+    );
     writeFileSync(file, "{ not json");
     expect(problemsOf(() => loadQualificationTest(file)).message).toMatch(/broken\.json: \$: invalid JSON/);
   });
 
   it("refuses empty guidelines and unknown kinds", () => {
     writeFileSync(join(tmp.dir, "consensus-snippet", "guidelines.md"), "  \n");
-    expect(problemsOf(() => loadGuidelines("consensus-snippet", tmp.dir)).problems).toEqual([{ path: "$", message: "the guidelines are empty" }]);
-    expect(problemsOf(() => loadGuidelines("other" as "consensus-snippet", tmp.dir)).problems[0].message).toMatch(/unknown guideline kind "other"/);
+    expect(problemsOf(() => loadGuidelines("consensus-snippet", tmp.dir)).problems).toEqual([
+      { path: "$", message: "the guidelines are empty" },
+    ]);
+    expect(problemsOf(() => loadGuidelines("other" as "consensus-snippet", tmp.dir)).problems[0].message).toMatch(
+      /unknown guideline kind "other"/,
+    );
   });
 });

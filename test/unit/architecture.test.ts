@@ -36,7 +36,8 @@ const EXTENSION_FOLDERS = ["app/task-types", "app/crowd-channels", "app/llm-role
 
 /** What pure code (app/domain, and the pure files of extension folders) may not import. */
 const PURE_FORBIDDEN = (t: string) =>
-  /^(app\/server|app\/components|app\/routes|db)\//.test(t) || /^(node:|react|@remix-run|better-sqlite3|drizzle-orm)/.test(t) ||
+  /^(app\/server|app\/components|app\/routes|db)\//.test(t) ||
+  /^(node:|react|@remix-run|better-sqlite3|drizzle-orm)/.test(t) ||
   /\.(server\.ts|tsx)$/.test(t);
 
 /** Files of a folder and what each imports, resolved to root-relative paths where relative. */
@@ -75,25 +76,37 @@ describe("layers", () => {
   });
 
   it("routes hold no SQL: no drizzle, schema or raw connection", () => {
-    const sqlInRoutes = sourceFiles("app/routes").filter((f) => /drizzle-orm|db\/schema\.ts|\$client|\bsql`/.test(readSource(f)));
+    const sqlInRoutes = sourceFiles("app/routes").filter((f) =>
+      /drizzle-orm|db\/schema\.ts|\$client|\bsql`/.test(readSource(f)),
+    );
     expect(sqlInRoutes).toEqual([]);
   });
 
   it("route actions read bodies with readForm (a malformed body is a 400), never request.formData()/json()/text() directly", () => {
-    const direct = sourceFiles("app/routes").filter((f) => /\brequest\s*\.\s*(formData|json|text|arrayBuffer|blob)\s*\(/.test(readSource(f)));
+    const direct = sourceFiles("app/routes").filter((f) =>
+      /\brequest\s*\.\s*(formData|json|text|arrayBuffer|blob)\s*\(/.test(readSource(f)),
+    );
     expect(direct).toEqual([]);
   });
 
   it("no raw better-sqlite3 statements outside the connection module: data access goes through drizzle", () => {
-    const raw = APP_AND_TOOLS.filter((f) => f !== "app/server/db.server.ts" && /\$client\s*\.\s*(prepare|exec)\(/.test(readSource(f)));
+    const raw = APP_AND_TOOLS.filter(
+      (f) => f !== "app/server/db.server.ts" && /\$client\s*\.\s*(prepare|exec)\(/.test(readSource(f)),
+    );
     expect(raw).toEqual([]);
   });
 
   it("queries are built only in the repositories (app/server/models), the bundle store and the research read model", () => {
     // bundle-store: bulk import/export of the whole bundle; catalog: joined read views for the research pages.
-    const allowed = (f: string) => f.startsWith("app/server/models/") || ["app/server/db.server.ts", "app/server/bundle-store.server.ts", "app/server/catalog.server.ts"].includes(f);
+    const allowed = (f: string) =>
+      f.startsWith("app/server/models/") ||
+      ["app/server/db.server.ts", "app/server/bundle-store.server.ts", "app/server/catalog.server.ts"].includes(f);
     const building = sourceFiles("app", "demo", "scripts").filter(
-      (f) => !allowed(f) && importSpecifiers(readSource(f)).some((s) => s.startsWith("drizzle-orm") || s.endsWith("db/schema.ts") || s.endsWith("/schema.ts")),
+      (f) =>
+        !allowed(f) &&
+        importSpecifiers(readSource(f)).some(
+          (s) => s.startsWith("drizzle-orm") || s.endsWith("db/schema.ts") || s.endsWith("/schema.ts"),
+        ),
     );
     expect(building).toEqual([]);
   });
@@ -105,8 +118,11 @@ describe("layers", () => {
   it("loaders write nothing (issue 29: a GET changes nothing), save the task page's one documented first-showing stamp", () => {
     // Every web write runs under the write lock (orResponseWrite/actionResult) or opens a
     // transaction; these are the services that lease, enter, complete or stamp.
-    const WRITES = /\b(orResponseWrite|actionResult|withWriteLock|writeTransaction|startSession|endSession|nextTask|takeNextStep|recordItemShown|findOrCreateCrowdWorker|saveTaskWork)\s*\(|\.(enter|finish|submit|saveDraft)\s*\(/g;
-    const ALLOWED: Record<string, string[]> = { "app/routes/annotate.$studyId.items.$itemId.tsx": ["orResponseWrite(", "recordItemShown("] };
+    const WRITES =
+      /\b(orResponseWrite|actionResult|withWriteLock|writeTransaction|startSession|endSession|nextTask|takeNextStep|recordItemShown|findOrCreateCrowdWorker|saveTaskWork)\s*\(|\.(enter|finish|submit|saveDraft)\s*\(/g;
+    const ALLOWED: Record<string, string[]> = {
+      "app/routes/annotate.$studyId.items.$itemId.tsx": ["orResponseWrite(", "recordItemShown("],
+    };
     const found: Record<string, string[]> = {};
     for (const file of sourceFiles("app/routes")) {
       const body = loaderBody(readSource(file));

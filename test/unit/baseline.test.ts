@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { checkPerTurnOutput, pairKey, perTurnTrajectory } from "../../app/domain/baseline.ts";
 import type { PerTurnOutput } from "../../app/domain/bundle.ts";
 
-const dims = (a: number, b: number, c: number, d: number, e: number) => ({ shared_goals: a, common_understanding: b, agreement_on_terms: c, tone_and_willingness: d, shared_decision_making: e });
+const dims = (a: number, b: number, c: number, d: number, e: number) => ({
+  shared_goals: a,
+  common_understanding: b,
+  agreement_on_terms: c,
+  tone_and_willingness: d,
+  shared_decision_making: e,
+});
 const flat = (v: number) => dims(v, v, v, v, v);
 
 describe("per-turn baseline G[t]", () => {
@@ -16,12 +22,25 @@ describe("per-turn baseline G[t]", () => {
       ],
       turns: [
         // Turn 1, A speaks: A–B becomes mean(0.1, 0.2, 0.3, 0.4, 0.5) = 0.3; A–C becomes 0.7.
-        { turn_id: 1, speaker: "A", attitudes: { X: "wants option A" }, agreement: [{ with: "B", topic: "X", dimensions: dims(0.1, 0.2, 0.3, 0.4, 0.5) }, { with: "C", topic: "X", dimensions: flat(0.7) }] },
+        {
+          turn_id: 1,
+          speaker: "A",
+          attitudes: { X: "wants option A" },
+          agreement: [
+            { with: "B", topic: "X", dimensions: dims(0.1, 0.2, 0.3, 0.4, 0.5) },
+            { with: "C", topic: "X", dimensions: flat(0.7) },
+          ],
+        },
         // Turn 2, B speaks but does not mention X, and no re-score is given: everything carries.
         { turn_id: 2, speaker: "B", attitudes: { X: "No Mention" } },
         { turn_id: 3, speaker: "MEDIATOR", mentioned_topics: ["X"] },
         // Turn 4, C speaks: B–C becomes 0.9 (written with C as the speaker).
-        { turn_id: 4, speaker: "C", attitudes: { X: "accepts B" }, agreement: [{ with: "B", topic: "X", dimensions: flat(0.9) }] },
+        {
+          turn_id: 4,
+          speaker: "C",
+          attitudes: { X: "accepts B" },
+          agreement: [{ with: "B", topic: "X", dimensions: flat(0.9) }],
+        },
       ],
     };
     const run = { topicIds: ["X"], partyIds: ["A", "B", "C"], speakers: ["A", "B", "MEDIATOR", "C"] };
@@ -44,7 +63,14 @@ describe("per-turn baseline G[t]", () => {
         { pair: ["A", "B"], topic: "X", dimensions: flat(0) },
         { pair: ["A", "B"], topic: "Y", dimensions: flat(1) },
       ],
-      turns: [{ turn_id: 2, speaker: "B", attitudes: { X: "moves", Y: "No Mention" }, agreement: [{ with: "A", topic: "X", dimensions: flat(0.5) }] }],
+      turns: [
+        {
+          turn_id: 2,
+          speaker: "B",
+          attitudes: { X: "moves", Y: "No Mention" },
+          agreement: [{ with: "A", topic: "X", dimensions: flat(0.5) }],
+        },
+      ],
     };
     const trajectory = perTurnTrajectory(output, { topicIds: ["X", "Y"], partyIds: ["A", "B"], speakers: ["A", "B"] });
     expect(trajectory.topicConsensus.X).toEqual([0, 0, 0.5]);
@@ -59,7 +85,11 @@ describe("per-turn baseline G[t]", () => {
         { turn_id: 1, speaker: "B", agreement: [{ with: "A", topic: "Q", dimensions: flat(0) }] },
       ],
     };
-    const messages = checkPerTurnOutput(output, { topicIds: ["X", "Y"], partyIds: ["A", "B"], speakers: ["A", "B"] }).map((p) => `${p.path.join(".")}: ${p.message}`);
+    const messages = checkPerTurnOutput(output, {
+      topicIds: ["X", "Y"],
+      partyIds: ["A", "B"],
+      speakers: ["A", "B"],
+    }).map((p) => `${p.path.join(".")}: ${p.message}`);
     expect(messages).toEqual([
       "initial: no starting score for pair A|B on topic Y",
       "turns.0.turn_id: turn 5 is outside the run (1..2)",

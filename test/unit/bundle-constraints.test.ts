@@ -46,10 +46,17 @@ describe("bundle import: the database's constraints as named problems", () => {
     const scenario = { ...fresh, id: "fx-2" };
     const a = { id: "fx-2:general", scenario_id: "fx-2", axis: "general", variant: "default" };
     const b = { ...a, id: "fx-2:general-b" };
-    expect(refusal(() => importBundleFiles(t.db, [asFile(only({ scenarios: [scenario], conditions: [a, b] }), "two.json")]))).toEqual([
+    expect(
+      refusal(() => importBundleFiles(t.db, [asFile(only({ scenarios: [scenario], conditions: [a, b] }), "two.json")])),
+    ).toEqual([
       'two.json: $.conditions[1].variant: condition "fx-2:general" in this bundle already has scenario "fx-2", axis "general", variant "default"; one condition per scenario, axis and variant',
     ]);
-    const problems = refusal(() => importBundleFiles(t.db, [asFile(only({ scenarios: [scenario], conditions: [a] }), "one.json"), asFile(only({ conditions: [b] }), "other.json")]));
+    const problems = refusal(() =>
+      importBundleFiles(t.db, [
+        asFile(only({ scenarios: [scenario], conditions: [a] }), "one.json"),
+        asFile(only({ conditions: [b] }), "other.json"),
+      ]),
+    );
     expect(problems).toEqual([
       'other.json: $.conditions[0].variant: condition "fx-2:general" in one.json already has scenario "fx-2", axis "general", variant "default"; one condition per scenario, axis and variant',
     ]);
@@ -64,17 +71,31 @@ describe("bundle import: the database's constraints as named problems", () => {
 
   it("leaves a re-import of the same records alone (a key held by the record itself is no conflict)", () => {
     const again = importBundleFiles(t.db, [asFile(fixtureBundle(), "seed-again.json")]);
-    expect(again.unchanged).toEqual({ scenarios: 1, conditions: 1, runs: 2, matched_pairs: 1, ab_pairs: 0, evaluations: 2 });
+    expect(again.unchanged).toEqual({
+      scenarios: 1,
+      conditions: 1,
+      runs: 2,
+      matched_pairs: 1,
+      ab_pairs: 0,
+      evaluations: 2,
+    });
   });
 
   it("refuses a run config nested 10,000 deep at the first level past the bound", () => {
-    const text = JSON.stringify(fixtureBundle()).replace('"config":{', `"config":{"deep":${"[".repeat(10_000)}${"]".repeat(10_000)},`);
+    const text = JSON.stringify(fixtureBundle()).replace(
+      '"config":{',
+      `"config":{"deep":${"[".repeat(10_000)}${"]".repeat(10_000)},`,
+    );
     const problems = refusal(() => importBundleFiles(t.db, [{ file: "deep.json", text }]));
-    expect(problems).toEqual([`deep.json: $.runs[0].config.deep${"[0]".repeat(60)}: nested deeper than 64 levels of arrays and objects (a bundle may nest at most 64)`]);
+    expect(problems).toEqual([
+      `deep.json: $.runs[0].config.deep${"[0]".repeat(60)}: nested deeper than 64 levels of arrays and objects (a bundle may nest at most 64)`,
+    ]);
   });
 
   it("refuses bytes that are not UTF-8 by offset and line, and a lone surrogate by JSON path", () => {
-    const bytes = new TextEncoder().encode(JSON.stringify(fixtureBundle(), null, 1).replace("Fixture sale", "Fixture s\u00e0le"));
+    const bytes = new TextEncoder().encode(
+      JSON.stringify(fixtureBundle(), null, 1).replace("Fixture sale", "Fixture s\u00e0le"),
+    );
     // Replace the two UTF-8 bytes of "à" by its one Latin-1 byte (0xe0), as a Latin-1 editor would save it.
     const at = bytes.indexOf(0xc3);
     const latin1 = new Uint8Array([...bytes.subarray(0, at), 0xe0, ...bytes.subarray(at + 2)]);
@@ -92,7 +113,15 @@ describe("bundle import: the database's constraints as named problems", () => {
   it("the web A/B upload answers 400 naming the problem where it answered 500", async () => {
     importBundleFiles(t.db, [asFile(fixtureAbBundle(), "ab.json")]);
     const stored = fixtureAbBundle();
-    const clash = { ...stored, conditions: [{ ...stored.conditions[1], id: "copied-condition" }], runs: [], matched_pairs: [], evaluations: [], scenarios: [], ab_pairs: [] };
+    const clash = {
+      ...stored,
+      conditions: [{ ...stored.conditions[1], id: "copied-condition" }],
+      runs: [],
+      matched_pairs: [],
+      evaluations: [],
+      scenarios: [],
+      ab_pairs: [],
+    };
     const form = new FormData();
     form.set("bundle", new File([JSON.stringify(clash)], "upload.json", { type: "application/json" }));
     const before = tableCounts(t.db);
@@ -108,11 +137,21 @@ describe("bundle import: the database's constraints as named problems", () => {
     ]);
     expect(tableCounts(t.db)).toEqual(before);
 
-    const latin1 = new Uint8Array([...new TextEncoder().encode('{"format":"socrates-bundle","version":1,"description":"caf'), 0xe9, 0x22, 0x7d]);
+    const latin1 = new Uint8Array([
+      ...new TextEncoder().encode('{"format":"socrates-bundle","version":1,"description":"caf'),
+      0xe9,
+      0x22,
+      0x7d,
+    ]);
     const bad = new FormData();
     bad.set("bundle", new File([latin1], "latin1.json"));
-    const undecodable = await abReactivenessServer.createFromForm(t.db, bad, { name: "Upload", pool: "crowd" }).catch((err: unknown) => err);
+    const undecodable = await abReactivenessServer
+      .createFromForm(t.db, bad, { name: "Upload", pool: "crowd" })
+      .catch((err: unknown) => err);
     expect((undecodable as ServiceError).status).toBe(400);
-    expect((undecodable as ServiceError).problems[0]).toEqual({ path: "latin1.json: $", message: "invalid UTF-8 at byte 58 (line 1, byte 59 of the line: e9 22 7d); save the file as UTF-8" });
+    expect((undecodable as ServiceError).problems[0]).toEqual({
+      path: "latin1.json: $",
+      message: "invalid UTF-8 at byte 58 (line 1, byte 59 of the line: e9 22 7d); save the file as UTF-8",
+    });
   });
 });

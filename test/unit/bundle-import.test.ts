@@ -20,7 +20,14 @@ describe("bundle import and export", () => {
 
   it("imports every record, derives snippets and per-turn scores, and a second import changes nothing", () => {
     const first = importBundleFiles(t.db, asFile(fixtureBundle()));
-    expect(first.inserted).toEqual({ scenarios: 1, conditions: 1, runs: 2, matched_pairs: 1, ab_pairs: 0, evaluations: 2 });
+    expect(first.inserted).toEqual({
+      scenarios: 1,
+      conditions: 1,
+      runs: 2,
+      matched_pairs: 1,
+      ab_pairs: 0,
+      evaluations: 2,
+    });
     const counts = tableCounts(t.db);
     expect(counts.turns).toBe(11);
     expect(counts.snippets).toBe(3 + 2); // mediated: [1-3] [4-5] [6-7]; unmediated: [1-2] [3-4]
@@ -28,15 +35,31 @@ describe("bundle import and export", () => {
     expect(counts.evaluation_scores).toBe(2 * 2 * 8);
 
     const second = importBundleFiles(t.db, asFile(fixtureBundle()));
-    expect(second.inserted).toEqual({ scenarios: 0, conditions: 0, runs: 0, matched_pairs: 0, ab_pairs: 0, evaluations: 0 });
-    expect(second.unchanged).toEqual({ scenarios: 1, conditions: 1, runs: 2, matched_pairs: 1, ab_pairs: 0, evaluations: 2 });
+    expect(second.inserted).toEqual({
+      scenarios: 0,
+      conditions: 0,
+      runs: 0,
+      matched_pairs: 0,
+      ab_pairs: 0,
+      evaluations: 0,
+    });
+    expect(second.unchanged).toEqual({
+      scenarios: 1,
+      conditions: 1,
+      runs: 2,
+      matched_pairs: 1,
+      ab_pairs: 0,
+      evaluations: 2,
+    });
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
   it("stores the carried-forward scores of a topic-localized evaluation", () => {
     importBundleFiles(t.db, asFile(fixtureBundle()));
     const rows = t.db.$client
-      .prepare("SELECT turn_id, score, located FROM evaluation_scores WHERE evaluation_id = ? AND topic_id = 'PRICE' ORDER BY turn_id")
+      .prepare(
+        "SELECT turn_id, score, located FROM evaluation_scores WHERE evaluation_id = ? AND topic_id = 'PRICE' ORDER BY turn_id",
+      )
       .all("fx-1:med:topic") as { turn_id: number; score: number; located: number }[];
     expect(rows.map((r) => r.score)).toEqual([1, 2, 2, 2, 4, 4, 4, 4]);
     expect(rows.filter((r) => r.located).map((r) => r.turn_id)).toEqual([1, 4]);
@@ -62,10 +85,25 @@ describe("bundle import and export", () => {
 
   it("accepts records spread across files and refuses the same id with different content in two files", () => {
     const whole = fixtureBundle();
-    const scenarioFile = { format: "socrates-bundle", version: 1, scenarios: whole.scenarios, conditions: whole.conditions };
-    const runFile = { format: "socrates-bundle", version: 1, runs: whole.runs, matched_pairs: whole.matched_pairs, evaluations: whole.evaluations };
+    const scenarioFile = {
+      format: "socrates-bundle",
+      version: 1,
+      scenarios: whole.scenarios,
+      conditions: whole.conditions,
+    };
+    const runFile = {
+      format: "socrates-bundle",
+      version: 1,
+      runs: whole.runs,
+      matched_pairs: whole.matched_pairs,
+      evaluations: whole.evaluations,
+    };
     // Runs come first in file order: references are resolved across files.
-    const summary = importBundleFiles(t.db, [...asFile(runFile, "runs.json"), ...asFile(scenarioFile, "scenarios.json")], { dryRun: true });
+    const summary = importBundleFiles(
+      t.db,
+      [...asFile(runFile, "runs.json"), ...asFile(scenarioFile, "scenarios.json")],
+      { dryRun: true },
+    );
     expect(summary.inserted.evaluations).toBe(2);
 
     const clash = { ...scenarioFile, scenarios: [{ ...whole.scenarios[0], title: "Other" }] };
@@ -73,7 +111,13 @@ describe("bundle import and export", () => {
       importBundleFiles(t.db, [...asFile(scenarioFile, "a.json"), ...asFile(clash, "b.json")]);
       expect.unreachable();
     } catch (err) {
-      expect((err as BundleImportError).problems).toEqual([{ file: "b.json", path: "$.scenarios[0]", message: '"fx-1" differs from the record with the same id in a.json' }]);
+      expect((err as BundleImportError).problems).toEqual([
+        {
+          file: "b.json",
+          path: "$.scenarios[0]",
+          message: '"fx-1" differs from the record with the same id in a.json',
+        },
+      ]);
     }
     expect(tableCounts(t.db).scenarios).toBe(0);
   });
@@ -100,7 +144,14 @@ describe("the demo study", () => {
       const first = seedDemo(a.db);
       // 8 runs in matched pairs, plus 32 short runs of 15 fidelity conditions in 16 A/B reactiveness pairs;
       // 4 general conditions, 56 probe conditions and the 15 fidelity ones.
-      expect(first.inserted).toEqual({ scenarios: 4, conditions: 75, runs: 40, matched_pairs: 4, ab_pairs: 16, evaluations: 16 });
+      expect(first.inserted).toEqual({
+        scenarios: 4,
+        conditions: 75,
+        runs: 40,
+        matched_pairs: 4,
+        ab_pairs: 16,
+        evaluations: 16,
+      });
       expect(new Set(exportBundle(a.db).scenarios.map((s) => s.domain)).size).toBeGreaterThanOrEqual(4);
       expect(seedDemo(a.db).inserted.runs).toBe(0);
       const exported = JSON.stringify(exportBundle(a.db), null, 2);
@@ -124,8 +175,14 @@ describe("the demo study", () => {
       for (const run of bundle.runs.filter((r) => paired.has(r.id))) {
         expect(run.turns.length, run.id).toBeGreaterThanOrEqual(16);
         expect(run.turns.length, run.id).toBeLessThanOrEqual(30);
-        expect(run.turns.filter((turn) => turn.role === "party").every((turn) => turn.thought), run.id).toBe(true);
-        expect(run.turns.some((turn) => turn.role === "mediator"), run.id).toBe(run.mediated);
+        expect(
+          run.turns.filter((turn) => turn.role === "party").every((turn) => turn.thought),
+          run.id,
+        ).toBe(true);
+        expect(
+          run.turns.some((turn) => turn.role === "mediator"),
+          run.id,
+        ).toBe(run.mediated);
       }
       expect(bundle.scenarios.some((s) => s.parties.length === 3)).toBe(true);
       expect(bundle.scenarios.every((s) => s.source.kind === "demo")).toBe(true);
@@ -143,7 +200,13 @@ describe("run outcomes follow the signals", () => {
     expect(runSchema.safeParse(noWalkAway).error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
       ["outcome", 'an "impasse" run has a party turn with signal "walk-away"'],
     ]);
-    const halfAgreed = { ...mediated, outcome: "resolved" as const, turns: mediated.turns.map((t, i) => (i === 6 ? { ...t, signal: "consensus" as const } : t)) };
-    expect(runSchema.safeParse(halfAgreed).error?.issues.map((i) => i.message)).toEqual(['a "resolved" run needs every party to signal "consensus"; BUY never did']);
+    const halfAgreed = {
+      ...mediated,
+      outcome: "resolved" as const,
+      turns: mediated.turns.map((t, i) => (i === 6 ? { ...t, signal: "consensus" as const } : t)),
+    };
+    expect(runSchema.safeParse(halfAgreed).error?.issues.map((i) => i.message)).toEqual([
+      'a "resolved" run needs every party to signal "consensus"; BUY never did',
+    ]);
   });
 });

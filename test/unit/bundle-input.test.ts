@@ -12,7 +12,13 @@ const PYTHON_REFERENCE: { name: string; hex: string; offset: number; line: numbe
   { name: "a sequence cut off at the end", hex: "5b226162e282", offset: 4, line: 1, column: 5 },
   { name: "a code point above U+10FFFF", hex: "5b22f4908080225d", offset: 2, line: 1, column: 3 },
   { name: "a lone continuation byte", hex: "5b2280225d", offset: 2, line: 1, column: 3 },
-  { name: "a bad byte on line 3", hex: "7b0a20202278223a20226f6b20e282ac222c0a20202279223a2022ff220a7d", offset: 27, line: 3, column: 9 },
+  {
+    name: "a bad byte on line 3",
+    hex: "7b0a20202278223a20226f6b20e282ac222c0a20202279223a2022ff220a7d",
+    offset: 27,
+    line: 3,
+    column: 9,
+  },
 ];
 
 describe("strict UTF-8 decoding of bundle files", () => {
@@ -20,7 +26,11 @@ describe("strict UTF-8 decoding of bundle files", () => {
     it(`finds ${c.name} where Python's decoder does`, () => {
       expect(firstInvalidUtf8(bytes(c.hex))).toBe(c.offset);
       const decoded = decodeUtf8(bytes(c.hex));
-      expect("failure" in decoded && decoded.failure).toMatchObject({ offset: c.offset, line: c.line, column: c.column });
+      expect("failure" in decoded && decoded.failure).toMatchObject({
+        offset: c.offset,
+        line: c.line,
+        column: c.column,
+      });
     });
   }
 
@@ -34,7 +44,12 @@ describe("the shape check before any recursive reading", () => {
   it("accepts depth 64 and reports depth 65 once, at its path, for a value 100,000 deep", () => {
     const nest = (n: number) => JSON.parse("[".repeat(n) + "]".repeat(n)) as unknown;
     expect(checkJsonShape(nest(64))).toEqual([]);
-    expect(checkJsonShape(nest(65))).toEqual([{ path: Array(64).fill(0), message: "nested deeper than 64 levels of arrays and objects (a bundle may nest at most 64)" }]);
+    expect(checkJsonShape(nest(65))).toEqual([
+      {
+        path: Array(64).fill(0),
+        message: "nested deeper than 64 levels of arrays and objects (a bundle may nest at most 64)",
+      },
+    ]);
     expect(checkJsonShape(nest(100_000))).toHaveLength(1);
   });
 
@@ -42,8 +57,14 @@ describe("the shape check before any recursive reading", () => {
     const value = JSON.parse('{"ok":"\\ud83d\\ude00","list":["x","\\udc00"],"\\ud800key":1}') as unknown;
     // A key is reported when its object is read, before the values inside.
     expect(checkJsonShape(value)).toEqual([
-      { path: ["\ud800key"], message: "a key holds the lone UTF-16 surrogate \\ud800, which is not a character (UTF-8 cannot store it)" },
-      { path: ["list", 1], message: "a string holds the lone UTF-16 surrogate \\udc00, which is not a character (UTF-8 cannot store it)" },
+      {
+        path: ["\ud800key"],
+        message: "a key holds the lone UTF-16 surrogate \\ud800, which is not a character (UTF-8 cannot store it)",
+      },
+      {
+        path: ["list", 1],
+        message: "a string holds the lone UTF-16 surrogate \\udc00, which is not a character (UTF-8 cannot store it)",
+      },
     ]);
   });
 });

@@ -4,7 +4,17 @@
  * knows when the build is older than its sources and builds it then.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -46,7 +56,10 @@ describe("the built CLI", () => {
     };
     visit("cli.mjs");
     expect([...external].filter((s) => !s.startsWith("node:"))).toEqual(["commander"]);
-    const manifest = JSON.parse(readFileSync(join(CLI_DIR, "commands.json"), "utf8")) as { names: string[]; module: string }[];
+    const manifest = JSON.parse(readFileSync(join(CLI_DIR, "commands.json"), "utf8")) as {
+      names: string[];
+      module: string;
+    }[];
     expect(manifest.find((e) => e.names.includes("seed-demo"))?.module).toBe("data");
   });
 
@@ -88,7 +101,15 @@ describe("cliBuildIsFresh (scripts/cli-bundle.mjs)", () => {
     // In plain node, as the bin runs it (vitest's module runner will not load files outside the project).
     const url = pathToFileURL(join(scratch, "scripts/cli-bundle.mjs")).href;
     const cliBuildIsFresh = () => {
-      const run = spawnSync(process.execPath, ["--input-type=module", "-e", `import { cliBuildIsFresh } from ${JSON.stringify(url)}; console.log(cliBuildIsFresh());`], { encoding: "utf8" });
+      const run = spawnSync(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          `import { cliBuildIsFresh } from ${JSON.stringify(url)}; console.log(cliBuildIsFresh());`,
+        ],
+        { encoding: "utf8" },
+      );
       if (run.status !== 0) throw new Error(run.stderr);
       return JSON.parse(run.stdout) as boolean;
     };

@@ -93,7 +93,10 @@ describe.skipIf(!existsSync("/dev/full"))("socrates export onto a device with no
     const dbPath = join(tmp.dir, "export.db");
     expect(runCli(["import", bundleFile], { SOCRATES_DB: dbPath }).status).toBe(0);
     const result = runCli(["export", "/dev/full"], { SOCRATES_DB: dbPath });
-    expectCleanFailure(result, /^error: disk is full on \/\S*.*: could not write \/dev\/full, which may be incomplete; free space and rerun\n$/);
+    expectCleanFailure(
+      result,
+      /^error: disk is full on \/\S*.*: could not write \/dev\/full, which may be incomplete; free space and rerun\n$/,
+    );
   });
 });
 
@@ -104,49 +107,67 @@ describe.skipIf(tmpfsUnavailable() !== null)("on a real full file system (a tmpf
     fs = null;
   });
 
-  it("import and export exit 2 naming the tmpfs with 0 B free; both work once the filler is deleted", CLI_CASE, (ctx) => {
-    fs = mountTinyTmpfs(8 * 1024 * 1024);
-    if (!fs) return ctx.skip(); // root, but this system does not allow the mount
-    const dbPath = join(fs.dir, "app.db");
-    openDatabase(dbPath).$client.close(); // migrated, then the last close removes the log
-    const before = snapshot(dbPath);
-    // The export reads a database elsewhere and writes onto the tmpfs.
-    const sourceEnv = { SOCRATES_DB: join(tmp.dir, "tmpfs-export-source.db") };
-    expect(runCli(["import", bundleFile], sourceEnv).status).toBe(0);
-    const outFile = join(fs.dir, "export.json");
-    fs.fill();
+  it(
+    "import and export exit 2 naming the tmpfs with 0 B free; both work once the filler is deleted",
+    CLI_CASE,
+    (ctx) => {
+      fs = mountTinyTmpfs(8 * 1024 * 1024);
+      if (!fs) return ctx.skip(); // root, but this system does not allow the mount
+      const dbPath = join(fs.dir, "app.db");
+      openDatabase(dbPath).$client.close(); // migrated, then the last close removes the log
+      const before = snapshot(dbPath);
+      // The export reads a database elsewhere and writes onto the tmpfs.
+      const sourceEnv = { SOCRATES_DB: join(tmp.dir, "tmpfs-export-source.db") };
+      expect(runCli(["import", bundleFile], sourceEnv).status).toBe(0);
+      const outFile = join(fs.dir, "export.json");
+      fs.fill();
 
-    const env = { SOCRATES_DB: dbPath };
-    const refused = runCli(["import", bundleFile], env);
-    expectCleanFailure(refused, new RegExp(`^error: database or disk is full on ${fs.dir} \\(0 B free; database ${dbPath}\\): free space and rerun; nothing was changed by the write that failed\\n$`));
-    const exported = runCli(["export", outFile], sourceEnv);
-    expectCleanFailure(exported, new RegExp(`^error: disk is full on ${fs.dir} \\(0 B free\\): could not write ${outFile}, which may be incomplete; free space and rerun\\n$`));
+      const env = { SOCRATES_DB: dbPath };
+      const refused = runCli(["import", bundleFile], env);
+      expectCleanFailure(
+        refused,
+        new RegExp(
+          `^error: database or disk is full on ${fs.dir} \\(0 B free; database ${dbPath}\\): free space and rerun; nothing was changed by the write that failed\\n$`,
+        ),
+      );
+      const exported = runCli(["export", outFile], sourceEnv);
+      expectCleanFailure(
+        exported,
+        new RegExp(
+          `^error: disk is full on ${fs.dir} \\(0 B free\\): could not write ${outFile}, which may be incomplete; free space and rerun\\n$`,
+        ),
+      );
 
-    fs.free();
-    expect(snapshot(dbPath)).toEqual(before);
-    expect(runCli(["import", bundleFile], env).status).toBe(0);
-    expect(runCli(["export", outFile], sourceEnv).status).toBe(0);
-    expect((JSON.parse(readFileSync(outFile, "utf8")) as { scenarios: unknown[] }).scenarios).toHaveLength(1);
-  });
+      fs.free();
+      expect(snapshot(dbPath)).toEqual(before);
+      expect(runCli(["import", bundleFile], env).status).toBe(0);
+      expect(runCli(["export", outFile], sourceEnv).status).toBe(0);
+      expect((JSON.parse(readFileSync(outFile, "utf8")) as { scenarios: unknown[] }).scenarios).toHaveLength(1);
+    },
+  );
 });
 
 describe("the write-ahead log after an import", () => {
-  it("is checkpointed and truncated to zero bytes although the web server's connection keeps the database open", CLI_CASE, () => {
-    const dbPath = join(tmp.dir, "wal.db");
-    const big = join(tmp.dir, "big.json");
-    writeFileSync(big, JSON.stringify(syntheticBundle(1, "wal")));
-    // Stands in for the running web server: while it is open, the CLI's exit does not remove the log.
-    const server = openDatabase(dbPath);
-    try {
-      const result = runCli(["import", big], { SOCRATES_DB: dbPath });
-      expect(result.status, result.stderr).toBe(0);
-      expect(tableCounts(server).scenarios).toBe(1);
-      expect(statSync(big).size).toBeGreaterThan(3_000_000);
-      // Without the checkpoint the log would hold every page the import wrote (more than the bundle's size).
-      expect(statSync(`${dbPath}-wal`).size).toBe(0);
-      expect(statSync(dbPath).size).toBeGreaterThan(3_000_000);
-    } finally {
-      server.$client.close();
-    }
-  });
+  it(
+    "is checkpointed and truncated to zero bytes although the web server's connection keeps the database open",
+    CLI_CASE,
+    () => {
+      const dbPath = join(tmp.dir, "wal.db");
+      const big = join(tmp.dir, "big.json");
+      writeFileSync(big, JSON.stringify(syntheticBundle(1, "wal")));
+      // Stands in for the running web server: while it is open, the CLI's exit does not remove the log.
+      const server = openDatabase(dbPath);
+      try {
+        const result = runCli(["import", big], { SOCRATES_DB: dbPath });
+        expect(result.status, result.stderr).toBe(0);
+        expect(tableCounts(server).scenarios).toBe(1);
+        expect(statSync(big).size).toBeGreaterThan(3_000_000);
+        // Without the checkpoint the log would hold every page the import wrote (more than the bundle's size).
+        expect(statSync(`${dbPath}-wal`).size).toBe(0);
+        expect(statSync(dbPath).size).toBeGreaterThan(3_000_000);
+      } finally {
+        server.$client.close();
+      }
+    },
+  );
 });

@@ -31,7 +31,8 @@ const malformed: { name: string; write: (file: string) => void; expected: RegExp
       output.BUDGET = output.DATE;
       writeFileSync(file, JSON.stringify(b));
     },
-    expected: /an-unknown-topic-id-in-a-judge-output\.json: \$\.evaluations\[0\]\.output\.BUDGET: unknown topic id "BUDGET"/,
+    expected:
+      /an-unknown-topic-id-in-a-judge-output\.json: \$\.evaluations\[0\]\.output\.BUDGET: unknown topic id "BUDGET"/,
   },
   {
     name: "a turn id outside the run",
@@ -41,7 +42,8 @@ const malformed: { name: string; write: (file: string) => void; expected: RegExp
       output.DATE.agreement_score[0].turn_id = 42;
       writeFileSync(file, JSON.stringify(b));
     },
-    expected: /a-turn-id-outside-the-run\.json: \$\.evaluations\[0\]\.output\.DATE\.agreement_score\[0\]\.turn_id: turn 42 is outside the run \(1\.\.7\)/,
+    expected:
+      /a-turn-id-outside-the-run\.json: \$\.evaluations\[0\]\.output\.DATE\.agreement_score\[0\]\.turn_id: turn 42 is outside the run \(1\.\.7\)/,
   },
   {
     name: "a score of 7",
@@ -51,7 +53,8 @@ const malformed: { name: string; write: (file: string) => void; expected: RegExp
       output.PRICE.agreement_score[1].score = 7;
       writeFileSync(file, JSON.stringify(b));
     },
-    expected: /a-score-of-7\.json: \$\.evaluations\[0\]\.output\.PRICE\.agreement_score\[1\]\.score: a score is from 1 to 5/,
+    expected:
+      /a-score-of-7\.json: \$\.evaluations\[0\]\.output\.PRICE\.agreement_score\[1\]\.score: a score is from 1 to 5/,
   },
   {
     name: "a duplicate party id",
@@ -63,22 +66,44 @@ const malformed: { name: string; write: (file: string) => void; expected: RegExp
     expected: /a-duplicate-party-id\.json: \$\.scenarios\[0\]\.parties\[1\]\.id: duplicate party id "BUY"/,
   },
   {
-    // The seed below stores condition fx-1:general; the same scenario, axis and variant under a new id broke SQLite's unique index (issue 29).
+    // The seed below stores condition fx-1:general; the same scenario, axis and variant under a new id broke SQLite's
+    // unique index (issue 29).
     name: "a stored condition's key under a new id",
-    write: (file) => writeFileSync(file, JSON.stringify({ format: "socrates-bundle", version: 1, conditions: [{ ...fixtureBundle().conditions[0], id: "fx-1:general-again" }] })),
-    expected: /a-stored-condition's-key-under-a-new-id\.json: \$\.conditions\[0\]\.variant: the stored condition "fx-1:general" already has scenario "fx-1", axis "general", variant "default"/,
+    write: (file) =>
+      writeFileSync(
+        file,
+        JSON.stringify({
+          format: "socrates-bundle",
+          version: 1,
+          conditions: [{ ...fixtureBundle().conditions[0], id: "fx-1:general-again" }],
+        }),
+      ),
+    expected:
+      /a-stored-condition's-key-under-a-new-id\.json: \$\.conditions\[0\]\.variant: the stored condition "fx-1:general" already has scenario "fx-1", axis "general", variant "default"/,
   },
   {
     name: "a run config nested 10000 deep",
     write: (file) => {
       const b = fixtureBundle();
-      writeFileSync(file, JSON.stringify(b).replace('"config":{', `"config":{"deep":${"[".repeat(10_000)}${"]".repeat(10_000)},`));
+      writeFileSync(
+        file,
+        JSON.stringify(b).replace('"config":{', `"config":{"deep":${"[".repeat(10_000)}${"]".repeat(10_000)},`),
+      );
     },
-    expected: /a-run-config-nested-10000-deep\.json: \$\.runs\[0\]\.config\.deep(\[0\]){60}: nested deeper than 64 levels/,
+    expected:
+      /a-run-config-nested-10000-deep\.json: \$\.runs\[0\]\.config\.deep(\[0\]){60}: nested deeper than 64 levels/,
   },
   {
     name: "invalid UTF-8",
-    write: (file) => writeFileSync(file, Buffer.concat([Buffer.from('{"format": "socrates-bundle",\n "version": 1, "description": "caf'), Buffer.from([0xe9]), Buffer.from('"}')])),
+    write: (file) =>
+      writeFileSync(
+        file,
+        Buffer.concat([
+          Buffer.from('{"format": "socrates-bundle",\n "version": 1, "description": "caf'),
+          Buffer.from([0xe9]),
+          Buffer.from('"}'),
+        ]),
+      ),
     expected: /invalid-utf-8\.json: \$: invalid UTF-8 at byte 64 \(line 2, byte 35 of the line: e9 22 7d\)/,
   },
 ];
@@ -93,7 +118,13 @@ describe("socrates import (CLI)", () => {
 
   beforeAll(async () => {
     // Start from a database that already holds data, so "unchanged" means something.
-    const seeded = { ...fixtureBundle(), scenarios: fixtureBundle().scenarios, runs: [], matched_pairs: [], evaluations: [] };
+    const seeded = {
+      ...fixtureBundle(),
+      scenarios: fixtureBundle().scenarios,
+      runs: [],
+      matched_pairs: [],
+      evaluations: [],
+    };
     writeFileSync(join(tmp.dir, "seed.json"), JSON.stringify(seeded));
     expect((await runCliInProcess(["import", join(tmp.dir, "seed.json")], env)).status).toBe(0);
     const db = openDatabase(dbPath);
@@ -121,11 +152,15 @@ describe("socrates import (CLI)", () => {
     writeFileSync(file, JSON.stringify(fixtureBundle()));
     const dry = await runCliInProcess(["import", file, "--dry-run"], env);
     expect(dry.status, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(/would import 2 runs, 1 matched pairs, 2 evaluations; already present and unchanged: 1 scenarios, 1 conditions/);
+    expect(dry.stdout).toMatch(
+      /would import 2 runs, 1 matched pairs, 2 evaluations; already present and unchanged: 1 scenarios, 1 conditions/,
+    );
     const first = await runCliInProcess(["import", file], env);
     expect(first.stdout).toMatch(/^imported 2 runs/);
     const second = await runCliInProcess(["import", file], env);
-    expect(second.stdout).toMatch(/^imported nothing; already present and unchanged: 1 scenarios, 1 conditions, 2 runs, 1 matched pairs, 2 evaluations/);
+    expect(second.stdout).toMatch(
+      /^imported nothing; already present and unchanged: 1 scenarios, 1 conditions, 2 runs, 1 matched pairs, 2 evaluations/,
+    );
 
     const out = join(tmp.dir, "export.json");
     expect((await runCliInProcess(["export", out], env)).status).toBe(0);
@@ -134,7 +169,13 @@ describe("socrates import (CLI)", () => {
   });
 
   it("prints help for every command", () => {
-    for (const args of [["--help"], ["import", "--help"], ["export", "--help"], ["seed-demo", "--help"], ["db", "migrate", "--help"]]) {
+    for (const args of [
+      ["--help"],
+      ["import", "--help"],
+      ["export", "--help"],
+      ["seed-demo", "--help"],
+      ["db", "migrate", "--help"],
+    ]) {
       const result = runCli(args);
       expect(result.status, args.join(" ")).toBe(0);
       expect(result.stdout).toMatch(/Usage: socrates/);

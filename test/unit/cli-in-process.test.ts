@@ -13,7 +13,10 @@ describe("runCliInProcess", () => {
     const before = process.exitCode;
     const config = process.env.SOCRATES_CONFIG;
     const env = { SOCRATES_CONFIG: "/nonexistent/in-process.json" };
-    for (const args of [["stats", "corr", "--file", "/nonexistent/p.json"], ["stats", "--help"]]) {
+    for (const args of [
+      ["stats", "corr", "--file", "/nonexistent/p.json"],
+      ["stats", "--help"],
+    ]) {
       const inProcess = await runCliInProcess(args, env);
       const child = runCli(args, env);
       expect(inProcess, args.join(" ")).toEqual({ status: child.status, stdout: child.stdout, stderr: child.stderr });

@@ -30,10 +30,24 @@ function parsed(args: string[]): Command {
 
 describe("commandLine", () => {
   it("repeats every option given, shell-quoted, so the shell reads back the same options", () => {
-    const given = ["bench", "run", "--plan", "my plans/it's.json", "--concurrency", "2", "--no-with-unmediated", "--source", "files", "seeds dir", "--dry-run"];
+    const given = [
+      "bench",
+      "run",
+      "--plan",
+      "my plans/it's.json",
+      "--concurrency",
+      "2",
+      "--no-with-unmediated",
+      "--source",
+      "files",
+      "seeds dir",
+      "--dry-run",
+    ];
     const command = parsed(given);
     const line = commandLine(command, {}, {});
-    expect(line).toBe(`npx socrates bench run --plan 'my plans/it'\\''s.json' --concurrency 2 --no-with-unmediated --source files 'seeds dir' --dry-run`);
+    expect(line).toBe(
+      `npx socrates bench run --plan 'my plans/it'\\''s.json' --concurrency 2 --no-with-unmediated --source files 'seeds dir' --dry-run`,
+    );
     const words = shellWords(line);
     expect(words.slice(0, 2)).toEqual(["npx", "socrates"]);
     expect(parsed(words.slice(2)).opts()).toEqual(command.opts());
@@ -43,13 +57,25 @@ describe("commandLine", () => {
     const command = parsed(["bench", "run", "--plan", "p.json", "--max-cost", "5"]);
     const env = { SOCRATES_DB: "/data/a b.db", SOCRATES_CONFIG: "cfg.json", HOME: "/root" };
     const line = commandLine(command, { set: { "max-cost": "12" } }, env);
-    expect(line).toBe("SOCRATES_DB='/data/a b.db' SOCRATES_CONFIG=cfg.json npx socrates bench run --plan p.json --max-cost 12");
+    expect(line).toBe(
+      "SOCRATES_DB='/data/a b.db' SOCRATES_CONFIG=cfg.json npx socrates bench run --plan p.json --max-cost 12",
+    );
     expect(parsed(shellWords(line).slice(4)).opts()).toEqual({ plan: "p.json", maxCost: "12", concurrency: "4" });
-    expect(commandLine(parsed(["bench", "run", "--plan", "p.json", "--with-unmediated"]), { set: { "max-cost": "3" } }, {})).toBe("npx socrates bench run --plan p.json --with-unmediated --max-cost 3");
+    expect(
+      commandLine(parsed(["bench", "run", "--plan", "p.json", "--with-unmediated"]), { set: { "max-cost": "3" } }, {}),
+    ).toBe("npx socrates bench run --plan p.json --with-unmediated --max-cost 3");
   });
 
   it("quotes only what a shell would change", () => {
-    expect(["a-b_c/d.json", "x=1", "", "$HOME", "a;b", "*", "it's"].map(shellQuote)).toEqual(["a-b_c/d.json", "x=1", "''", "'$HOME'", "'a;b'", "'*'", `'it'\\''s'`]);
+    expect(["a-b_c/d.json", "x=1", "", "$HOME", "a;b", "*", "it's"].map(shellQuote)).toEqual([
+      "a-b_c/d.json",
+      "x=1",
+      "''",
+      "'$HOME'",
+      "'a;b'",
+      "'*'",
+      `'it'\\''s'`,
+    ]);
   });
 
   it("after a spending-cap stop asks for a cap that covers the estimate left, never less than the cap given", () => {
@@ -58,6 +84,8 @@ describe("commandLine", () => {
     expect(higher).toContain("the spending cap of $20.00 was reached after $19.5000");
     expect(higher).toContain("What is left is estimated at $31.20");
     expect(higher.endsWith("--plan p.json --max-cost 32")).toBe(true);
-    expect(capStopMessage(command, { capUsd: 20, spentUsd: 19.5, leftUsd: 3 }).endsWith("--plan p.json --max-cost 20")).toBe(true);
+    expect(
+      capStopMessage(command, { capUsd: 20, spentUsd: 19.5, leftUsd: 3 }).endsWith("--plan p.json --max-cost 20"),
+    ).toBe(true);
   });
 });

@@ -1,13 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { checkTopicJudgeOutput, topicLocalizedTrajectory } from "../../app/domain/consensus.ts";
 
-const entry = (turn_id: number, score: number) => ({ turn_id, reason: "r", score, party_stances: { A: "(A)", B: "(B)" } });
+const entry = (turn_id: number, score: number) => ({
+  turn_id,
+  reason: "r",
+  score,
+  party_stances: { A: "(A)", B: "(B)" },
+});
 
 describe("topic-localized consensus C[t]", () => {
   it("carries each topic's score forward from its latest located turn, starting at s0 = 1", () => {
     // T = 6. Topic X located at 2 (score 3) and 5 (score 5); topic Y located at 4 (score 2).
     const trajectory = topicLocalizedTrajectory(
-      { X: { relevant_turns: [2, 5], agreement_score: [entry(5, 5), entry(2, 3)] }, Y: { relevant_turns: [4], agreement_score: [entry(4, 2)] } },
+      {
+        X: { relevant_turns: [2, 5], agreement_score: [entry(5, 5), entry(2, 3)] },
+        Y: { relevant_turns: [4], agreement_score: [entry(4, 2)] },
+      },
       ["X", "Y"],
       6,
     );
@@ -20,7 +28,12 @@ describe("topic-localized consensus C[t]", () => {
   });
 
   it("uses a configured s0 before the first located turn and for topics the judge did not return", () => {
-    const trajectory = topicLocalizedTrajectory({ X: { relevant_turns: [3], agreement_score: [entry(3, 5)] } }, ["X", "Y"], 3, 2);
+    const trajectory = topicLocalizedTrajectory(
+      { X: { relevant_turns: [3], agreement_score: [entry(3, 5)] } },
+      ["X", "Y"],
+      3,
+      2,
+    );
     expect(trajectory.topics[0].scores).toEqual([2, 2, 2, 5]);
     expect(trajectory.topics[1].scores).toEqual([2, 2, 2, 2]);
     expect(trajectory.consensus[0]).toBeCloseTo(0.25, 12);
@@ -30,7 +43,10 @@ describe("topic-localized consensus C[t]", () => {
   it("reports, never clips, invalid judge output", () => {
     const problems = checkTopicJudgeOutput(
       {
-        X: { relevant_turns: [0, 2], agreement_score: [entry(2, 7), entry(2, 3), { turn_id: 9, reason: "", score: 2, party_stances: { Z: "?" } }] },
+        X: {
+          relevant_turns: [0, 2],
+          agreement_score: [entry(2, 7), entry(2, 3), { turn_id: 9, reason: "", score: 2, party_stances: { Z: "?" } }],
+        },
         NOPE: { relevant_turns: [], agreement_score: [] },
       },
       { topicIds: ["X"], partyIds: ["A", "B"], totalTurns: 4 },

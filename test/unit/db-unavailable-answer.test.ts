@@ -11,7 +11,11 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../app/server/db.server.ts";
 import { actionResult, orResponseWrite, orUnavailable } from "../../app/server/http/responses.server.ts";
-import { answerUnavailable, FULL_RETRY_AFTER_SECONDS, noteServerError } from "../../app/server/http/unavailable.server.ts";
+import {
+  answerUnavailable,
+  FULL_RETRY_AFTER_SECONDS,
+  noteServerError,
+} from "../../app/server/http/unavailable.server.ts";
 import { DatabaseBusyError, RETRY_AFTER_SECONDS } from "../../app/server/http/write-lock.server.ts";
 import { findAnnotatorByUsername, insertAnnotator } from "../../app/server/models/annotator.server.ts";
 import { fillToPageLimit, type FilledDatabase } from "../helpers/full-db.ts";
@@ -19,7 +23,8 @@ import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
 const documentRequest = () => new Request("http://localhost/annotate/1/next");
 const dataRequest = () => new Request("http://localhost/annotate/1/next.data");
-const serverError = () => new Response("<p>Something went wrong</p>", { status: 500, headers: { "Content-Type": "text/html" } });
+const serverError = () =>
+  new Response("<p>Something went wrong</p>", { status: 500, headers: { "Content-Type": "text/html" } });
 const FULL_WORDS = /temporarily unable to save: the server's storage is full\. Nothing was saved/;
 
 /** What Remix does with an error thrown in a loader or action: report it to handleError, answer 500. */
@@ -31,7 +36,9 @@ function remixWouldAnswer(request: Request, err: unknown): Promise<Response> {
 describe("answerUnavailable: an error that escaped the routes", () => {
   it("turns the 500 of a request that hit SQLITE_BUSY into 503 with Retry-After and a page saying why", async () => {
     const request = documentRequest();
-    const res = await answerUnavailable(request, () => remixWouldAnswer(request, new Database.SqliteError("database is locked", "SQLITE_BUSY")));
+    const res = await answerUnavailable(request, () =>
+      remixWouldAnswer(request, new Database.SqliteError("database is locked", "SQLITE_BUSY")),
+    );
     expect(res.status).toBe(503);
     expect(res.headers.get("Retry-After")).toBe(String(RETRY_AFTER_SECONDS));
     expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
@@ -46,7 +53,9 @@ describe("answerUnavailable: an error that escaped the routes", () => {
 
   it("answers SQLITE_FULL with 503, a longer Retry-After and a page that says the service cannot save", async () => {
     const request = documentRequest();
-    const res = await answerUnavailable(request, () => remixWouldAnswer(request, new Database.SqliteError("database or disk is full", "SQLITE_FULL")));
+    const res = await answerUnavailable(request, () =>
+      remixWouldAnswer(request, new Database.SqliteError("database or disk is full", "SQLITE_FULL")),
+    );
     expect(res.status).toBe(503);
     expect(res.headers.get("Retry-After")).toBe(String(FULL_RETRY_AFTER_SECONDS));
     const page = await res.text();
@@ -56,7 +65,9 @@ describe("answerUnavailable: an error that escaped the routes", () => {
 
   it("keeps Remix's own body for a .data request (the browser's Remix decodes it), with the 503 and Retry-After", async () => {
     const request = dataRequest();
-    const res = await answerUnavailable(request, () => remixWouldAnswer(request, Object.assign(new Error("write failed"), { code: "ENOSPC" })));
+    const res = await answerUnavailable(request, () =>
+      remixWouldAnswer(request, Object.assign(new Error("write failed"), { code: "ENOSPC" })),
+    );
     expect(res.status).toBe(503);
     expect(res.headers.get("Retry-After")).toBe(String(FULL_RETRY_AFTER_SECONDS));
     expect(await res.text()).toBe("<p>Something went wrong</p>");
@@ -93,7 +104,8 @@ describe("the route wrappers on a full database (real SQLite file at its page ca
   afterEach(() => t.cleanup());
 
   // A long display name needs pages of its own: on a full database this write cannot fit.
-  const addExpert = (username: string) => insertAnnotator(web, { username, displayName: username.repeat(2000), role: "expert" });
+  const addExpert = (username: string) =>
+    insertAnnotator(web, { username, displayName: username.repeat(2000), role: "expert" });
 
   it("actionResult answers 503 with Retry-After and the message, changes nothing, and writes again once space is freed", async () => {
     const before = tableCounts(web);
@@ -143,7 +155,10 @@ describe("the route wrappers on a full database (real SQLite file at its page ca
     const res = await answerUnavailable(request, async () => {
       const answer = (await actionResult(() => addExpert("full"), web)) as Response;
       // Remix renders the page with the action's status but, without a `headers` export, none of its headers.
-      return new Response("<p>the task page with the message</p>", { status: answer.status, headers: { "Content-Type": "text/html" } });
+      return new Response("<p>the task page with the message</p>", {
+        status: answer.status,
+        headers: { "Content-Type": "text/html" },
+      });
     });
     expect(res.status).toBe(503);
     expect(res.headers.get("Retry-After")).toBe(String(FULL_RETRY_AFTER_SECONDS));

@@ -53,7 +53,9 @@ describe("withWriteLock", () => {
   it("gives up after the wait with DatabaseBusyError and changes nothing", async () => {
     other.exec("BEGIN IMMEDIATE");
     let ran = false;
-    await expect(withWriteLock(web, () => ((ran = true), addExpert("never")), 40)).rejects.toBeInstanceOf(DatabaseBusyError);
+    await expect(withWriteLock(web, () => ((ran = true), addExpert("never")), 40)).rejects.toBeInstanceOf(
+      DatabaseBusyError,
+    );
     other.exec("COMMIT");
     expect(ran).toBe(false);
     expect(exists("never")).toBe(false);

@@ -13,12 +13,21 @@ import { tableDigests } from "../helpers/db-digest.ts";
 import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
 const metricRowsOf = (db: ReturnType<typeof tempDb>["db"], kind: "run" | "pair", id: string) =>
-  (db.$client.prepare("SELECT count(*) AS n FROM metric_values WHERE subject_kind = ? AND subject_id = ?").get(kind, id) as { n: number }).n;
+  (
+    db.$client
+      .prepare("SELECT count(*) AS n FROM metric_values WHERE subject_kind = ? AND subject_id = ?")
+      .get(kind, id) as { n: number }
+  ).n;
 
 describe("the demo benchmark", () => {
   it("names only demo- backbones and is stand-in output that says so", () => {
     const { plan } = loadDemoPlan();
-    const models = [...plan.mediators.map((m) => m.model), plan.simulator.model, plan.evaluator.model, ...plan.ablations.evaluators.map((e) => e.model)];
+    const models = [
+      ...plan.mediators.map((m) => m.model),
+      plan.simulator.model,
+      plan.evaluator.model,
+      ...plan.ablations.evaluators.map((e) => e.model),
+    ];
     for (const model of models) expect(model).toMatch(/^demo-/);
     const file = JSON.parse(readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8"));
     expect(file.description).toMatch(/offline stand-in endpoint \(canned, deterministic replies, not a model\)/);
@@ -47,7 +56,12 @@ describe("the demo benchmark", () => {
         expect(metricRowsOf(t.db, "pair", pairId), pairId).toBeGreaterThan(0);
       }
       // Unmediated runs: the emotion metrics every run has (the parties self-report), no mediator metric.
-      const metricsOf = (runId: string) => (t.db.$client.prepare("SELECT DISTINCT metric FROM metric_values WHERE subject_id = ? ORDER BY metric").all(runId) as { metric: string }[]).map((r) => r.metric);
+      const metricsOf = (runId: string) =>
+        (
+          t.db.$client
+            .prepare("SELECT DISTINCT metric FROM metric_values WHERE subject_id = ? ORDER BY metric")
+            .all(runId) as { metric: string }[]
+        ).map((r) => r.metric);
       for (const unit of units) expect(metricsOf(unit.unmediatedRunId)).toEqual(["EC", "EF", "EV"]);
       for (const { runId } of units.flatMap((u) => u.mediated)) expect(metricsOf(runId)).toContain("ER");
 

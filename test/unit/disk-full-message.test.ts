@@ -10,7 +10,8 @@ import { FileSystemFullError, fileSystemOf, formatBytes, isStorageFull } from ".
 import { diskFullMessage } from "../../scripts/disk-full.ts";
 import { tempDir } from "../../harness/temp-db.ts";
 
-const errno = (code: string, path?: string) => Object.assign(new Error(`${code}: no space left on device`), { code, ...(path ? { path } : {}) });
+const errno = (code: string, path?: string) =>
+  Object.assign(new Error(`${code}: no space left on device`), { code, ...(path ? { path } : {}) });
 
 describe("diskFullMessage", () => {
   it("names the database's file system and the database for SQLite's full answers, opening included (SHMSIZE)", () => {
@@ -20,7 +21,11 @@ describe("diskFullMessage", () => {
       const fs = fileSystemOf(db);
       for (const code of ["SQLITE_FULL", "SQLITE_IOERR_SHMSIZE"]) {
         const message = diskFullMessage(new Database.SqliteError("database or disk is full", code), db);
-        expect(message).toMatch(new RegExp(`^database or disk is full on ${fs.mount} \\(\\S+ [KMGT]?B free; database ${db}\\): free space and rerun; nothing was changed by the write that failed$`));
+        expect(message).toMatch(
+          new RegExp(
+            `^database or disk is full on ${fs.mount} \\(\\S+ [KMGT]?B free; database ${db}\\): free space and rerun; nothing was changed by the write that failed$`,
+          ),
+        );
       }
     } finally {
       t.cleanup();
@@ -28,9 +33,15 @@ describe("diskFullMessage", () => {
   });
 
   it("names the file and its file system for a file write, a mkdir (path on the error) and, without a path, says what it can", () => {
-    expect(diskFullMessage(new FileSystemFullError("/tmp/out/report.md", "ENOSPC"))).toMatch(/^disk is full on \/\S* \(.* free\): could not write \/tmp\/out\/report\.md, which may be incomplete; free space and rerun$/);
-    expect(diskFullMessage(errno("EDQUOT", "/tmp/out/figures"))).toMatch(/^disk is full on \/\S* \(.* free\): could not write \/tmp\/out\/figures; free space and rerun$/);
-    expect(diskFullMessage(errno("ENOSPC"))).toBe("disk is full (ENOSPC): a file could not be written; free space and rerun");
+    expect(diskFullMessage(new FileSystemFullError("/tmp/out/report.md", "ENOSPC"))).toMatch(
+      /^disk is full on \/\S* \(.* free\): could not write \/tmp\/out\/report\.md, which may be incomplete; free space and rerun$/,
+    );
+    expect(diskFullMessage(errno("EDQUOT", "/tmp/out/figures"))).toMatch(
+      /^disk is full on \/\S* \(.* free\): could not write \/tmp\/out\/figures; free space and rerun$/,
+    );
+    expect(diskFullMessage(errno("ENOSPC"))).toBe(
+      "disk is full (ENOSPC): a file could not be written; free space and rerun",
+    );
   });
 
   it("gives other errors no disk-full line (they keep their own handling)", () => {
@@ -57,6 +68,14 @@ describe("fileSystemOf and formatBytes", () => {
   });
 
   it("prints bytes as df -H does (powers of 1000)", () => {
-    expect([0, 999, 1000, 812_400, 3_400_000, 1_234_000_000, 56_000_000_000].map(formatBytes)).toEqual(["0 B", "999 B", "1.0 KB", "812 KB", "3.4 MB", "1.2 GB", "56 GB"]);
+    expect([0, 999, 1000, 812_400, 3_400_000, 1_234_000_000, 56_000_000_000].map(formatBytes)).toEqual([
+      "0 B",
+      "999 B",
+      "1.0 KB",
+      "812 KB",
+      "3.4 MB",
+      "1.2 GB",
+      "56 GB",
+    ]);
   });
 });

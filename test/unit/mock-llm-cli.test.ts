@@ -16,7 +16,10 @@ const ROOT = resolve(import.meta.dirname, "../..");
 
 /** Starts the command and resolves once it says it is serving, with everything it printed so far. */
 function startMockLlmCommand(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [join(ROOT, "scripts/socrates.mjs"), "mock-llm", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [join(ROOT, "scripts/socrates.mjs"), "mock-llm", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   return new Promise((ready, fail) => {
     const onData = (chunk: Buffer) => {
@@ -35,21 +38,40 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
 
   it("serves a labelled stand-in with a ready configuration, answers over HTTP, and exits on SIGTERM", async () => {
     const configPath = join(tmp.dir, "socrates.config.json");
-    const { child, output } = await startMockLlmCommand(["--port", "0", "--search-port", "0", "--write-config", configPath]);
+    const { child, output } = await startMockLlmCommand([
+      "--port",
+      "0",
+      "--search-port",
+      "0",
+      "--write-config",
+      configPath,
+    ]);
     const exited = new Promise<number | null>((done) => child.once("exit", done));
     try {
-      const url = /STAND-IN LLM endpoint \(canned replies, not a model\): (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(output())?.[1];
+      const url = /STAND-IN LLM endpoint \(canned replies, not a model\): (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(
+        output(),
+      )?.[1];
       expect(url, output()).toBeDefined();
       expect(output()).toContain(`Wrote the configuration to ${configPath}`);
 
       const config = loadLlmConfig(configPath);
-      expect(Object.values(config.roles).map((r) => [r?.endpoint, r?.model])).toEqual(Array(LLM_ROLES.length).fill(["mock", "stand-in"]));
+      expect(Object.values(config.roles).map((r) => [r?.endpoint, r?.model])).toEqual(
+        Array(LLM_ROLES.length).fill(["mock", "stand-in"]),
+      );
       expect(config.endpoints.mock.baseUrl).toBe(url);
 
       // Curation searches the stand-in search server, which answers SearXNG's JSON API.
-      const searchUrl = /STAND-IN search server \(SearXNG-style, invented disputes, not a search engine\): (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
+      const searchUrl =
+        /STAND-IN search server \(SearXNG-style, invented disputes, not a search engine\): (http:\/\/127\.0\.0\.1:\d+)/.exec(
+          output(),
+        )?.[1];
       // On 127.0.0.1, so listed for the outbound policy: that one host and port only.
-      expect(curationConfigOf(config).source).toMatchObject({ kind: "search-tools", backend: "searxng", url: searchUrl, allowPrivateHosts: [new URL(searchUrl!).host] });
+      expect(curationConfigOf(config).source).toMatchObject({
+        kind: "search-tools",
+        backend: "searxng",
+        url: searchUrl,
+        allowPrivateHosts: [new URL(searchUrl!).host],
+      });
       const found = await (await fetch(`${searchUrl}/search?q=transactional&format=json`)).json();
       expect(found.results.length).toBeGreaterThan(0);
       expect(found.results[0].url).toMatch(new RegExp(`^${searchUrl}/pages/`));
@@ -65,7 +87,10 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
       const body = JSON.stringify({
         model: "stand-in",
         messages: [
-          { role: "system", content: "You are playing Ada in a simulated negotiation.\n\n### Price (PRICE)\n- A: low\n- B: high" },
+          {
+            role: "system",
+            content: "You are playing Ada in a simulated negotiation.\n\n### Price (PRICE)\n- A: low\n- B: high",
+          },
           { role: "user", content: "The dialogue so far:\n(none)\nYour turn." },
         ],
       });
@@ -79,9 +104,15 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
       expect(res.status).toBe(200);
       const reply = JSON.parse((await res.json()).choices[0].message.content);
       expect(reply).toMatchObject({ signal: "continue", utterance: expect.stringContaining("Price") });
-      const unnamed = await fetch(`${url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      const unnamed = await fetch(`${url}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
       expect(unnamed.status).toBe(400);
-      expect((await unnamed.json()).error.message).toMatch(/names no role \(header x-socrates-role: searcher \| writer/);
+      expect((await unnamed.json()).error.message).toMatch(
+        /names no role \(header x-socrates-role: searcher \| writer/,
+      );
     } finally {
       child.kill("SIGTERM");
     }
@@ -90,6 +121,8 @@ describe("socrates mock-llm", { timeout: 60_000 }, () => {
   });
 
   it("refuses a port that is not a number", async () => {
-    await expect(startMockLlmCommand(["--port", "http"])).rejects.toThrow(/--port must be a whole number from 0 to 65535/);
+    await expect(startMockLlmCommand(["--port", "http"])).rejects.toThrow(
+      /--port must be a whole number from 0 to 65535/,
+    );
   });
 });

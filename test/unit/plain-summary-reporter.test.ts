@@ -17,6 +17,9 @@ describe("slowestFiles", () => {
   });
 
   it("counts a file without timings (it never ran) as zero seconds", () => {
-    expect(slowestFiles([{ type: "suite", name: "x.test.ts" }, file("y.test.ts", 0, 0, 100)])).toEqual(["    0.1 s  y.test.ts", "    0.0 s  x.test.ts"]);
+    expect(slowestFiles([{ type: "suite", name: "x.test.ts" }, file("y.test.ts", 0, 0, 100)])).toEqual([
+      "    0.1 s  y.test.ts",
+      "    0.0 s  x.test.ts",
+    ]);
   });
 });

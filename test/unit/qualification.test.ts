@@ -41,7 +41,10 @@ describe("qualification test schema", () => {
   });
 
   it("names the path of each problem", () => {
-    const broken = structuredClone(sampleTest()) as unknown as { questions: Record<string, unknown>[]; pass_mark: number };
+    const broken = structuredClone(sampleTest()) as unknown as {
+      questions: Record<string, unknown>[];
+      pass_mark: number;
+    };
     broken.pass_mark = 1.5;
     broken.questions[0].answer = "z";
     broken.questions[1].options = [{ id: "a", text: "Only one" }];
@@ -87,7 +90,10 @@ describe("scoreQualification", () => {
   it("passes exactly at the pass mark and fails one below it", () => {
     // 0.8 of 5 = 4 correct.
     expect(scoreQualification(sampleTest(), { ...all("a"), q5: "b" })).toMatchObject({ correct: 4, passed: true });
-    expect(scoreQualification(sampleTest(), { ...all("a"), q4: "c", q5: "b" })).toMatchObject({ correct: 3, passed: false });
+    expect(scoreQualification(sampleTest(), { ...all("a"), q4: "c", q5: "b" })).toMatchObject({
+      correct: 3,
+      passed: false,
+    });
     // Another boundary: 7 of 10 at a 0.7 mark passes, 6 does not.
     const ten = sampleTest();
     ten.questions = [...ten.questions, ...ten.questions.map((q) => ({ ...q, id: `${q.id}x` }))];
@@ -99,8 +105,18 @@ describe("scoreQualification", () => {
 
   it("counts a missing or empty answer as wrong and reports it", () => {
     const { q2: _q2, ...rest } = all("a");
-    expect(scoreQualification(sampleTest(), { ...rest, q5: "" })).toEqual({ correct: 3, total: 5, passed: false, missing: ["q2", "q5"] });
-    expect(scoreQualification(sampleTest(), {})).toEqual({ correct: 0, total: 5, passed: false, missing: ["q1", "q2", "q3", "q4", "q5"] });
+    expect(scoreQualification(sampleTest(), { ...rest, q5: "" })).toEqual({
+      correct: 3,
+      total: 5,
+      passed: false,
+      missing: ["q2", "q5"],
+    });
+    expect(scoreQualification(sampleTest(), {})).toEqual({
+      correct: 0,
+      total: 5,
+      passed: false,
+      missing: ["q1", "q2", "q3", "q4", "q5"],
+    });
   });
 
   it("refuses answers to unknown questions or with unknown options, naming them", () => {

@@ -25,7 +25,9 @@ describe("run page emotion data", () => {
     expect(charts.map((c) => [c.key, c.label, c.failedParties])).toEqual([["self", "self-report", []]]);
     const svg = charts[0].svg;
     expect(svg.match(/aria-roledescription="line mark"/g)).toHaveLength(2);
-    expect(svg).toContain("<title>Buyer, turn 4: 58 — Buyer exhales: the mediator finally named the lantern deadline</title>");
+    expect(svg).toContain(
+      "<title>Buyer, turn 4: 58 — Buyer exhales: the mediator finally named the lantern deadline</title>",
+    );
     expect(svg).toContain("Seller relaxes &lt;cautiously&gt; &amp; &quot;mostly&quot; agrees");
     expect(svg).toContain("<title>mediator, turn 3</title>");
     // The dialogue's turns carry no emotion: reasons show only in the chart.

@@ -20,7 +20,9 @@ function seedOnce(path: string) {
 }
 
 describe("seed-demo on a seeded database", () => {
-  it("is a no-op after seed-demo: same row counts and the same content digest of every table", { timeout: 120_000 }, () => {
+  it("is a no-op after seed-demo: same row counts and the same content digest of every table", {
+    timeout: 120_000,
+  }, () => {
     const t = tempDb();
     try {
       seedOnce(t.path);
@@ -38,7 +40,9 @@ describe("seed-demo on a seeded database", () => {
     }
   });
 
-  it("is a no-op after the web server's first-start seeding (demo, its metrics, the studies, the benchmark)", { timeout: 120_000 }, async () => {
+  it("is a no-op after the web server's first-start seeding (demo, its metrics, the studies, the benchmark)", {
+    timeout: 120_000,
+  }, async () => {
     const t = tempDb();
     try {
       // What scripts/serve.ts does on an empty database.

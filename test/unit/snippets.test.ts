@@ -17,7 +17,11 @@ describe("segmentSnippets", () => {
 
   it("handles three parties and a partial last snippet", () => {
     // turns: 1 A, 2 B, 3 C, 4 M, 5 A, 6 B, 7 M, 8 C, 9 A, 10 B  (the run stops before C's third turn)
-    const spans = segmentSnippets(turns(["A", "B", "C", "MEDIATOR", "A", "B", "MEDIATOR", "C", "A", "B"]), ["A", "B", "C"]);
+    const spans = segmentSnippets(turns(["A", "B", "C", "MEDIATOR", "A", "B", "MEDIATOR", "C", "A", "B"]), [
+      "A",
+      "B",
+      "C",
+    ]);
     expect(spans.map((s) => [s.startTurn, s.endTurn, s.isPartial, s.isLast])).toEqual([
       [1, 4, false, false],
       [5, 8, false, false],

@@ -1,4 +1,7 @@
-/** The pure parts of the web hardening: login redirects, CSRF verdicts, the CSP, the login limiter, passwords, the CSV guard. */
+/**
+ * The pure parts of the web hardening: login redirects, CSRF verdicts, the CSP, the login limiter, passwords, the CSV
+ * guard.
+ */
 import { describe, expect, it } from "vitest";
 import { neutraliseFormula, parseCsv, toCsv } from "../../app/domain/csv.ts";
 import { quotedCsv } from "../../app/domain/crowd/mturk-review.ts";
@@ -32,7 +35,13 @@ describe("safeNext: only paths of the app's own origin", () => {
 });
 
 describe("cross-origin protection (CSRF)", () => {
-  const post = (h: { secFetchSite?: string; origin?: string; host?: string }) => ({ method: "POST", host: "127.0.0.1:3000", secFetchSite: undefined, origin: undefined, ...h });
+  const post = (h: { secFetchSite?: string; origin?: string; host?: string }) => ({
+    method: "POST",
+    host: "127.0.0.1:3000",
+    secFetchSite: undefined,
+    origin: undefined,
+    ...h,
+  });
   it("lets safe methods, same-origin browsers and non-browser clients through", () => {
     expect(crossOriginRefusal({ ...post({ secFetchSite: "cross-site" }), method: "GET" }, null)).toBeNull();
     expect(crossOriginRefusal(post({ secFetchSite: "same-origin", origin: ORIGIN }), null)).toBeNull();
@@ -41,12 +50,24 @@ describe("cross-origin protection (CSRF)", () => {
     expect(crossOriginRefusal(post({}), null)).toBeNull();
   });
   it("refuses cross-site and same-site browsers and foreign origins, unless the origin is APP_ORIGIN", () => {
-    expect(crossOriginRefusal(post({ secFetchSite: "cross-site", origin: "https://evil.example" }), null)).toMatch(/cross-site/);
+    expect(crossOriginRefusal(post({ secFetchSite: "cross-site", origin: "https://evil.example" }), null)).toMatch(
+      /cross-site/,
+    );
     expect(crossOriginRefusal(post({ secFetchSite: "same-site" }), null)).toMatch(/same-site/);
     expect(crossOriginRefusal(post({ origin: "https://evil.example" }), null)).toMatch(/evil\.example/);
     expect(crossOriginRefusal(post({ origin: "null" }), null)).not.toBeNull();
-    expect(crossOriginRefusal(post({ origin: "https://studio.example.org", host: "internal:3000" }), "https://studio.example.org")).toBeNull();
-    expect(crossOriginRefusal(post({ secFetchSite: "cross-site", origin: "https://studio.example.org" }), "https://studio.example.org")).toBeNull();
+    expect(
+      crossOriginRefusal(
+        post({ origin: "https://studio.example.org", host: "internal:3000" }),
+        "https://studio.example.org",
+      ),
+    ).toBeNull();
+    expect(
+      crossOriginRefusal(
+        post({ secFetchSite: "cross-site", origin: "https://studio.example.org" }),
+        "https://studio.example.org",
+      ),
+    ).toBeNull();
   });
 });
 
@@ -64,7 +85,9 @@ describe("content security policy", () => {
     for (const path of ["/mturk/task", "/mturk/task/", "/mturk/task.data"]) {
       const csp = contentSecurityPolicy(path, "abc", options);
       expect(csp).toMatch(/frame-ancestors https:\/\/\*\.mturk\.com http:\/\/127\.0\.0\.1:4000$/);
-      expect(csp).toContain("form-action 'self' https://www.mturk.com https://workersandbox.mturk.com http://127.0.0.1:4000");
+      expect(csp).toContain(
+        "form-action 'self' https://www.mturk.com https://workersandbox.mturk.com http://127.0.0.1:4000",
+      );
     }
     expect(contentSecurityPolicy("/mturk/taskx", "abc", options)).toContain("frame-ancestors 'none'");
   });
@@ -73,7 +96,9 @@ describe("content security policy", () => {
 describe("server settings", () => {
   it("reads MAX_BODY_BYTES, APP_ORIGIN and TRUST_PROXY, and names a bad value", () => {
     expect(serverSettings({})).toEqual({ maxBodyBytes: 8 * 1024 * 1024, appOrigin: null, trustProxy: false });
-    expect(serverSettings({ MAX_BODY_BYTES: "2048", APP_ORIGIN: "https://studio.example.org/", TRUST_PROXY: "1" })).toEqual({ maxBodyBytes: 2048, appOrigin: "https://studio.example.org", trustProxy: 1 });
+    expect(
+      serverSettings({ MAX_BODY_BYTES: "2048", APP_ORIGIN: "https://studio.example.org/", TRUST_PROXY: "1" }),
+    ).toEqual({ maxBodyBytes: 2048, appOrigin: "https://studio.example.org", trustProxy: 1 });
     expect(() => serverSettings({ MAX_BODY_BYTES: "lots" })).toThrow(/MAX_BODY_BYTES/);
     expect(() => serverSettings({ APP_ORIGIN: "https://x.example/path" })).toThrow(/APP_ORIGIN/);
   });
@@ -105,7 +130,10 @@ describe("login limiter", () => {
     expect(limiter.retryAfter("net", 1)).toBe(0);
   });
   it("takes its limits from the environment", () => {
-    expect(loginLimitSettings({})).toEqual({ account: { max: 10, windowSeconds: 900 }, address: { max: 30, windowSeconds: 900 } });
+    expect(loginLimitSettings({})).toEqual({
+      account: { max: 10, windowSeconds: 900 },
+      address: { max: 30, windowSeconds: 900 },
+    });
     expect(() => loginLimitSettings({ LOGIN_MAX_FAILURES_PER_ACCOUNT: "0" })).toThrow(/LOGIN_MAX_FAILURES_PER_ACCOUNT/);
   });
 });
@@ -135,8 +163,12 @@ describe("password strength", () => {
 
 describe("CSV formula guard", () => {
   it("prefixes formula-leading cells with ' and leaves plain numbers alone", () => {
-    expect(["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "-cmd", "@SUM(A1)", "\tx", "\rx", "-0.5", "+3", "1e-3", "-", "a=b"].map(neutraliseFormula)).toEqual([
-      "'=HYPERLINK(\"http://evil\",\"x\")",
+    expect(
+      ['=HYPERLINK("http://evil","x")', "+1+1", "-cmd", "@SUM(A1)", "\tx", "\rx", "-0.5", "+3", "1e-3", "-", "a=b"].map(
+        neutraliseFormula,
+      ),
+    ).toEqual([
+      '\'=HYPERLINK("http://evil","x")',
       "'+1+1",
       "'-cmd",
       "'@SUM(A1)",

@@ -22,7 +22,11 @@ export function FormErrorSummary({ failure, labels }: { failure: FormFailure; la
         <ul>
           {failure.problems.map((p, i) => (
             <li key={`${p.path}-${i}`}>
-              {labels[p.path] ? <a href={`#field-${p.path}`}>{labels[p.path]}</a> : p.path ? <code>{p.path}</code> : null}
+              {labels[p.path] ? (
+                <a href={`#field-${p.path}`}>{labels[p.path]}</a>
+              ) : p.path ? (
+                <code>{p.path}</code>
+              ) : null}
               {labels[p.path] || p.path ? ": " : ""}
               {p.message}
             </li>

@@ -11,7 +11,11 @@ import { STUDY_TYPE_FORMS } from "../../task-types/registry.tsx";
 /** What the action answered: a refusal or a preview, each with the values that were posted. */
 export type NewStudyResult =
   | (FormFailure & { ok: false; values?: Record<string, string | string[]> })
-  | { ok: true; preview: { items: number; gold: number; uploadIgnored: boolean }; values: Record<string, string | string[]> };
+  | {
+      ok: true;
+      preview: { items: number; gold: number; uploadIgnored: boolean };
+      values: Record<string, string | string[]>;
+    };
 
 export interface NewStudyFormProps {
   /** Per task type: how many units a new study can draw on. */
@@ -49,12 +53,16 @@ function PreviewLine({ preview }: { preview: { items: number; gold: number; uplo
   return (
     <p className="notice" role="status" data-testid="study-preview">
       This study would have <strong>{preview.items}</strong> item{preview.items === 1 ? "" : "s"}
-      {preview.gold ? `, ${preview.gold} of them gold` : ""}.{preview.uploadIgnored ? " Pairs in the uploaded bundle are added when the study is created." : ""}
+      {preview.gold ? `, ${preview.gold} of them gold` : ""}.
+      {preview.uploadIgnored ? " Pairs in the uploaded bundle are added when the study is created." : ""}
     </p>
   );
 }
 
-/** The "New study" form: type, name, pool, the type's own fields, sampling and guidelines. A refused form keeps every value. */
+/**
+ * The "New study" form: type, name, pool, the type's own fields, sampling and guidelines. A refused form keeps every
+ * value.
+ */
 export function NewStudyForm({ available, choices, defaultGuidelines, result, busy }: NewStudyFormProps) {
   const posted = formValues(result?.values);
   const postedType = posted.value("type");
@@ -69,7 +77,8 @@ export function NewStudyForm({ available, choices, defaultGuidelines, result, bu
       .join("; ") || undefined;
   const { Fields, fieldLabels } = STUDY_TYPE_FORMS[type];
   // The posted guidelines belong to the type they were posted with.
-  const guidelines = postedType === type ? (posted.value("guidelines") ?? defaultGuidelines[type]) : defaultGuidelines[type];
+  const guidelines =
+    postedType === type ? (posted.value("guidelines") ?? defaultGuidelines[type]) : defaultGuidelines[type];
   return (
     <Form method="post" encType="multipart/form-data" className="stack-form wide" aria-label="New study">
       {failure ? <FormErrorSummary failure={failure} labels={{ ...COMMON_LABELS, ...fieldLabels }} /> : null}
@@ -84,40 +93,81 @@ export function NewStudyForm({ available, choices, defaultGuidelines, result, bu
         <FieldError message={problem("type")} />
       </fieldset>
       <label>
-        Name <input name="name" id="field-name" required defaultValue={posted.value("name")} aria-invalid={problem("name") ? true : undefined} />
+        Name{" "}
+        <input
+          name="name"
+          id="field-name"
+          required
+          defaultValue={posted.value("name")}
+          aria-invalid={problem("name") ? true : undefined}
+        />
         <FieldError message={problem("name")} />
       </label>
       <fieldset className="inline-choices" id="field-pool">
         <legend>Pool</legend>
         {POOLS.map((p) => (
           <label key={p}>
-            <input type="radio" name="pool" value={p} checked={pool === p} onChange={() => setPool(p)} /> {p === "expert" ? "Expert" : "Crowd"}
+            <input type="radio" name="pool" value={p} checked={pool === p} onChange={() => setPool(p)} />{" "}
+            {p === "expert" ? "Expert" : "Crowd"}
           </label>
         ))}
         <FieldError message={problem("pool")} />
       </fieldset>
       <label>
         Labels per item{" "}
-        <input name="labelsPerItem" id="field-labelsPerItem" type="number" min={1} max={20} placeholder={String(DEFAULT_LABELS_PER_ITEM[pool])} defaultValue={posted.value("labelsPerItem")} />
+        <input
+          name="labelsPerItem"
+          id="field-labelsPerItem"
+          type="number"
+          min={1}
+          max={20}
+          placeholder={String(DEFAULT_LABELS_PER_ITEM[pool])}
+          defaultValue={posted.value("labelsPerItem")}
+        />
         <FieldError message={problem("labelsPerItem")} />
       </label>
       <Fields available={available[type]} choices={choices[type]} problem={problem} posted={posted} />
       <label>
         Gold rate (gold items per regular item){" "}
-        <input name="goldRate" id="field-goldRate" type="number" step="0.05" min={0} max={1} placeholder="0" defaultValue={posted.value("goldRate")} />
+        <input
+          name="goldRate"
+          id="field-goldRate"
+          type="number"
+          step="0.05"
+          min={0}
+          max={1}
+          placeholder="0"
+          defaultValue={posted.value("goldRate")}
+        />
         <FieldError message={problem("goldRate")} />
       </label>
       <label>
-        Sampling seed <input name="seed" id="field-seed" type="number" placeholder="1" defaultValue={posted.value("seed")} />
+        Sampling seed{" "}
+        <input name="seed" id="field-seed" type="number" placeholder="1" defaultValue={posted.value("seed")} />
         <FieldError message={problem("seed")} />
       </label>
       <label>
-        Lease (minutes) <input name="leaseMinutes" id="field-leaseMinutes" type="number" min={1} placeholder="30" defaultValue={posted.value("leaseMinutes")} />
+        Lease (minutes){" "}
+        <input
+          name="leaseMinutes"
+          id="field-leaseMinutes"
+          type="number"
+          min={1}
+          placeholder="30"
+          defaultValue={posted.value("leaseMinutes")}
+        />
         <FieldError message={problem("leaseMinutes")} />
       </label>
       <label>
         Guidelines (Markdown)
-        <textarea name="guidelines" id="field-guidelines" rows={12} key={type} defaultValue={guidelines} className="code-input" />
+        <textarea
+          name="guidelines"
+          id="field-guidelines"
+          rows={12}
+          key={type}
+          defaultValue={guidelines}
+          className="code-input"
+        />
         <FieldError message={problem("guidelines")} />
       </label>
       {result?.ok ? <PreviewLine preview={result.preview} /> : null}

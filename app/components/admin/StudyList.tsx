@@ -46,18 +46,16 @@ function ProgressCell({ done, needed }: { done: number; needed: number }) {
   const percent = needed ? Math.round((100 * done) / needed) : 0;
   return (
     <td className="num" data-testid="study-progress">
-      <progress
-        max={needed || 1}
-        value={done}
-        aria-label={`${done} of ${needed} labels`}
-      />{" "}
-      {done} / {needed}
+      <progress max={needed || 1} value={done} aria-label={`${done} of ${needed} labels`} /> {done} / {needed}
       <span className="muted"> ({percent}%)</span>
     </td>
   );
 }
 
-/** The admin's table of studies, sortable by each column and filtered by name, type and status (or a note on how to create the first one). */
+/**
+ * The admin's table of studies, sortable by each column and filtered by name, type and status (or a note on how to
+ * create the first one).
+ */
 export function StudyList({
   studies,
   sort,
@@ -72,9 +70,8 @@ export function StudyList({
     return (
       <section className="empty-state">
         <p>
-          No study yet. Create one below: a snippet consensus study samples
-          trajectories and takes all their snippets; an A/B study takes
-          reactiveness pairs.
+          No study yet. Create one below: a snippet consensus study samples trajectories and takes all their snippets;
+          an A/B study takes reactiveness pairs.
         </p>
       </section>
     );
@@ -85,9 +82,7 @@ export function StudyList({
   return (
     <>
       <StudyFilter filter={filter} sort={sort} />
-      {studies.length === 0 ? (
-        <p className="empty-state">No study matches this filter.</p>
-      ) : null}
+      {studies.length === 0 ? <p className="empty-state">No study matches this filter.</p> : null}
       <table className="data-table" data-testid="study-list">
         <thead>
           <tr>
@@ -105,8 +100,7 @@ export function StudyList({
           {studies.map((s) => (
             <tr key={s.id}>
               <td>
-                <Link to={`/admin/studies/${s.id}`}>{s.name}</Link>{" "}
-                <span className="muted">#{s.id}</span>
+                <Link to={`/admin/studies/${s.id}`}>{s.name}</Link> <span className="muted">#{s.id}</span>
               </td>
               <td>{taskTypeName(s.type)}</td>
               <td>{s.pool}</td>
@@ -115,9 +109,7 @@ export function StudyList({
               <td className="num">{s.labels}</td>
               <ProgressCell done={s.done} needed={s.needed} />
               <td>
-                <span className={`status-chip status-${s.status}`}>
-                  {s.status}
-                </span>
+                <span className={`status-chip status-${s.status}`}>{s.status}</span>
               </td>
             </tr>
           ))}

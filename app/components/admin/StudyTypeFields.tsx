@@ -4,7 +4,8 @@
  */
 import type { StudyFormChoices } from "../../task-types/study-form.ts";
 
-export const FieldError = ({ message }: { message: string | undefined }) => (message ? <span className="field-error">{message}</span> : null);
+export const FieldError = ({ message }: { message: string | undefined }) =>
+  message ? <span className="field-error">{message}</span> : null;
 
 /** The values a refused form was posted with (empty on a fresh form), to refill its fields. */
 export interface FormValues {

@@ -61,8 +61,7 @@ function ReportHeader({ report }: { report: PageReport }) {
         {Object.entries(params)
           .map(([k, v]) => `${k} = ${String(v)}`)
           .join(", ")}
-        , {bins} timing bins · 95% CIs from {bootstrap.draws} bootstrap draws over scenarios (seed{" "}
-        {bootstrap.seed}) ·{" "}
+        , {bins} timing bins · 95% CIs from {bootstrap.draws} bootstrap draws over scenarios (seed {bootstrap.seed}) ·{" "}
         {coverage.storedRuns} of {coverage.plannedRuns} runs stored, {coverage.evaluatedRuns} mediated runs with metrics
         {coverage.incompleteRuns > 0 ? `, ${coverage.incompleteRuns} with incomplete judge output (left out)` : ""}
       </p>
@@ -108,7 +107,15 @@ function PartView({ part, report, svgs }: { part: ReportPart; report: PageReport
 
 export function BenchmarkReportView({ report, svgs, parts = REPORT_PARTS }: Props) {
   const table3 = report.tables.find((t) => t.id === table3Part.id);
-  const ranked = table3 ? leaderboard(table3, LEADERBOARD_METRICS.map((m) => m.key), averageColumn, "CG", AVG) : [];
+  const ranked = table3
+    ? leaderboard(
+        table3,
+        LEADERBOARD_METRICS.map((m) => m.key),
+        averageColumn,
+        "CG",
+        AVG,
+      )
+    : [];
   const repair = report.tables.find((t) => t.id === emotionRepair.id);
   const board = withLeaderboardColumn(ranked, repair, REPAIR_METRIC.key, ALL_CONDITIONS);
   return (

@@ -9,7 +9,10 @@ export interface LeaderboardMetric {
   missingTitle?: string;
 }
 
-/** Mediators ranked by average consensus gain, with timeliness, effectiveness and emotional repair beside it (all ×100, count in brackets). */
+/**
+ * Mediators ranked by average consensus gain, with timeliness, effectiveness and emotional repair beside it (all ×100,
+ * count in brackets).
+ */
 export function Leaderboard({ rows, metrics }: { rows: LeaderboardRow[]; metrics: LeaderboardMetric[] }) {
   if (rows.length === 0) return <p className="empty-state">No mediator has a stored result yet.</p>;
   return (
@@ -41,7 +44,12 @@ export function Leaderboard({ rows, metrics }: { rows: LeaderboardRow[]; metrics
               {metrics.map((m) => {
                 const cell = r.cells[m.key];
                 return (
-                  <td key={m.key} className="num" data-metric={m.key} title={cell ? cellTitle(cell, "percent") : m.missingTitle}>
+                  <td
+                    key={m.key}
+                    className="num"
+                    data-metric={m.key}
+                    title={cell ? cellTitle(cell, "percent") : m.missingTitle}
+                  >
                     {cell ? formatMean(cell.mean, "percent") : "—"}
                     {cell ? <small className="cell-n"> ({cell.n})</small> : null}
                   </td>

@@ -45,7 +45,10 @@ function CellContent({ value, scale }: { value: ReportValue; scale: ReportTable[
   );
 }
 
-/** A report table as an HTML table: every mean with its count, the numbers behind it on hover, each cell linked to its runs. */
+/**
+ * A report table as an HTML table: every mean with its count, the numbers behind it on hover, each cell linked to its
+ * runs.
+ */
 export function ReportTableView({ table, cellHref, heat = false }: Props) {
   const ranges = heat ? heatRanges(table) : null;
   // The caption and notes are shown outside the scrolling box, so they wrap to the screen rather
@@ -80,9 +83,15 @@ export function ReportTableView({ table, cellHref, heat = false }: Props) {
                 </th>
                 {table.columns.map((c) => {
                   const value = row.cells[c.key];
-                  if (value === undefined) return <td key={c.key} className="num muted">—</td>;
-                  const href = isReportCell(value) && value.runIds.length > 0 ? cellHref?.(row.key, c.key) ?? null : null;
-                  const style = ranges ? heatStyle(table, ranges, c.key, value) ?? undefined : undefined;
+                  if (value === undefined)
+                    return (
+                      <td key={c.key} className="num muted">
+                        —
+                      </td>
+                    );
+                  const href =
+                    isReportCell(value) && value.runIds.length > 0 ? (cellHref?.(row.key, c.key) ?? null) : null;
+                  const style = ranges ? (heatStyle(table, ranges, c.key, value) ?? undefined) : undefined;
                   return (
                     <td key={c.key} className="num" style={style} title={cellTitle(value, table.scale)}>
                       {href ? (

@@ -7,7 +7,8 @@ export function AcceptanceRecord({ replays }: { replays: ReplayView[] }) {
     <section aria-labelledby="acceptance-title">
       <h2 id="acceptance-title">Acceptance record</h2>
       <p className="muted">
-        Accepted because none of its {replays.length} unmediated replay{replays.length === 1 ? "" : "s"} (general condition, no mediator) reached agreement.
+        Accepted because none of its {replays.length} unmediated replay{replays.length === 1 ? "" : "s"} (general
+        condition, no mediator) reached agreement.
       </p>
       <table className="data-table acceptance-table">
         <thead>
@@ -24,7 +25,15 @@ export function AcceptanceRecord({ replays }: { replays: ReplayView[] }) {
               <td>
                 <span className={`outcome outcome-${r.outcome}`}>{r.outcome}</span>
               </td>
-              <td>{r.runId ? <Link to={`/runs/${encodeURIComponent(r.runId)}`}><code className="run-id">{r.runId}</code></Link> : <span className="muted">not stored</span>}</td>
+              <td>
+                {r.runId ? (
+                  <Link to={`/runs/${encodeURIComponent(r.runId)}`}>
+                    <code className="run-id">{r.runId}</code>
+                  </Link>
+                ) : (
+                  <span className="muted">not stored</span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,7 +1,11 @@
 /** The seed report a curated scenario was written from, with its sources, to check the scenario is faithful to it. */
 import type { CurationRecordView, SourceLinkView } from "../../domain/curation/record-view.ts";
 
-const SOURCE_KINDS: Record<string, string> = { "web-research": "web research", "search-tools": "search tools", files: "local files" };
+const SOURCE_KINDS: Record<string, string> = {
+  "web-research": "web research",
+  "search-tools": "search tools",
+  files: "local files",
+};
 
 export function SeedReport({ seed }: { seed: CurationRecordView["seed"] }) {
   const { report } = seed;
@@ -9,7 +13,8 @@ export function SeedReport({ seed }: { seed: CurationRecordView["seed"] }) {
     <section className="seed-report" aria-labelledby="seed-report-title">
       <h2 id="seed-report-title">Seed report</h2>
       <p className="muted">
-        The real dispute this scenario recasts, as the searcher found it ({SOURCE_KINDS[seed.sourceKind] ?? seed.sourceKind}).
+        The real dispute this scenario recasts, as the searcher found it (
+        {SOURCE_KINDS[seed.sourceKind] ?? seed.sourceKind}).
       </p>
       <h3>{report.title}</h3>
       {report.summary ? <p>{report.summary}</p> : null}
@@ -18,7 +23,10 @@ export function SeedReport({ seed }: { seed: CurationRecordView["seed"] }) {
           <strong>Status:</strong> {report.status}
         </p>
       ) : null}
-      <TextList title="Parties" items={report.parties.map((p) => (p.description ? `${p.name}: ${p.description}` : p.name))} />
+      <TextList
+        title="Parties"
+        items={report.parties.map((p) => (p.description ? `${p.name}: ${p.description}` : p.name))}
+      />
       <TextList title="Contested issues" items={report.issues} />
       {report.timeline.length > 0 ? (
         <>

@@ -91,8 +91,10 @@ export function AgreementPanel({ agreement, withoutFlagged }: Props) {
       <p className="dash-note">
         {TASK_TYPES[agreement.kind].dashboard.agreementUnits(agreement.pool)}
         CI: bootstrap over units, {boot.draws} draws, seed {boot.seed}
-        {agreement.levels.some((l) => l.undefinedDraws > 0) ? `; draws where α is undefined are left out (${agreement.levels.map((l) => `${l.level} ${l.undefinedDraws}`).join(", ")})` : ""}.
-        {compare ? ` Without flagged: ${compare.excluded.join(", ")} left out.` : ""}
+        {agreement.levels.some((l) => l.undefinedDraws > 0)
+          ? `; draws where α is undefined are left out (${agreement.levels.map((l) => `${l.level} ${l.undefinedDraws}`).join(", ")})`
+          : ""}
+        .{compare ? ` Without flagged: ${compare.excluded.join(", ")} left out.` : ""}
       </p>
     </section>
   );

@@ -30,10 +30,18 @@ function PearsonCells({ result }: { result: PearsonResult }) {
 
 export function AlignmentTable({ table }: { table: AlignmentSummary }) {
   if (table.unitCount === 0) {
-    return <p className="empty-state">No expert labels yet — alignment is measured against the mean expert score on each (snippet, topic).</p>;
+    return (
+      <p className="empty-state">
+        No expert labels yet — alignment is measured against the mean expert score on each (snippet, topic).
+      </p>
+    );
   }
   if (table.rows.length === 0) {
-    return <p className="empty-state">No evaluations of these runs yet — there is nothing to align with the {table.unitCount} expert-scored units.</p>;
+    return (
+      <p className="empty-state">
+        No evaluations of these runs yet — there is nothing to align with the {table.unitCount} expert-scored units.
+      </p>
+    );
   }
   return (
     <section className="dash-panel" data-testid="alignment-table">
@@ -56,7 +64,12 @@ export function AlignmentTable({ table }: { table: AlignmentSummary }) {
               <tr key={row.key} className={`method-${row.method}`}>
                 <td>
                   {row.label}
-                  {row.skippedNoValue > 0 ? <span className="reason"> {row.skippedNoValue} of {row.units} units without a value</span> : null}
+                  {row.skippedNoValue > 0 ? (
+                    <span className="reason">
+                      {" "}
+                      {row.skippedNoValue} of {row.units} units without a value
+                    </span>
+                  ) : null}
                 </td>
                 <PearsonCells result={row.trajectory} />
                 <PearsonCells result={row.outcome} />
@@ -71,11 +84,12 @@ export function AlignmentTable({ table }: { table: AlignmentSummary }) {
         {table.s0 !== undefined ? (
           <>
             {" "}
-            (<span data-testid="alignment-s0">s0 = {table.s0}</span> before a topic's first located turn, as in <code>socrates metrics</code>)
+            (<span data-testid="alignment-s0">s0 = {table.s0}</span> before a topic's first located turn, as in{" "}
+            <code>socrates metrics</code>)
           </>
         ) : null}
-        ; per-turn baseline: 1 + 4 · mean pair agreement
-        there; both on 1–5. Pearson r with two-sided p and a Fisher-z 95% CI.
+        ; per-turn baseline: 1 + 4 · mean pair agreement there; both on 1–5. Pearson r with two-sided p and a Fisher-z
+        95% CI.
       </p>
     </section>
   );

@@ -1,4 +1,7 @@
-/** Per annotator: labels, time per item, gold accuracy, labels under the minimum seconds on task, and a badge when flagged. */
+/**
+ * Per annotator: labels, time per item, gold accuracy, labels under the minimum seconds on task, and a badge when
+ * flagged.
+ */
 import type { FastLabels, GoldAccuracy, StudyProgress } from "../../domain/validation/index.ts";
 import { formatPercent, formatSeconds } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";
@@ -54,8 +57,18 @@ export function AnnotatorTable({ progress, gold, flagged, names = {}, fast }: Pr
                 <td className="num" title={p ? `${p.timedLabels} timed labels` : undefined}>
                   {formatSeconds(p?.medianSeconds)}
                 </td>
-                <td className="num">{g ? `${formatPercent(g.accuracy)} (${g.passed}/${g.attempted})` : <span className="muted">no gold yet</span>}</td>
-                {fast ? <td className="num" data-testid="fast-count">{fast.annotators.find((a) => a.annotatorId === id)?.fast ?? 0}</td> : null}
+                <td className="num">
+                  {g ? (
+                    `${formatPercent(g.accuracy)} (${g.passed}/${g.attempted})`
+                  ) : (
+                    <span className="muted">no gold yet</span>
+                  )}
+                </td>
+                {fast ? (
+                  <td className="num" data-testid="fast-count">
+                    {fast.annotators.find((a) => a.annotatorId === id)?.fast ?? 0}
+                  </td>
+                ) : null}
               </tr>
             );
           })}

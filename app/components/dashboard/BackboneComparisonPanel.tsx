@@ -42,7 +42,7 @@ function TestCells({ test }: { test: DifferenceTest }) {
     <>
       <td className={`verdict verdict-${test.verdict.replace(" ", "-")}`}>
         {VERDICT_TEXT[test.verdict]}
-        {test.reason ?? williams.reason ? <span className="reason"> {test.reason ?? williams.reason}</span> : null}
+        {(test.reason ?? williams.reason) ? <span className="reason"> {test.reason ?? williams.reason}</span> : null}
       </td>
       <td className="num">
         <strong>{formatCoefficient(test.difference)}</strong>
@@ -65,7 +65,11 @@ function ComparisonRows({ comparison }: { comparison: BackboneComparison }) {
     <>
       {LEVELS.map(([level, label, units], i) => (
         <tr key={level} data-backbone={comparison.candidate} data-level={level}>
-          {i === 0 ? <th rowSpan={2} scope="rowgroup">{comparison.candidate}</th> : null}
+          {i === 0 ? (
+            <th rowSpan={2} scope="rowgroup">
+              {comparison.candidate}
+            </th>
+          ) : null}
           <td title={units}>{label}</td>
           <TestCells test={comparison[level]} />
         </tr>
@@ -100,16 +104,24 @@ function Constants({ panel }: { panel: ComparisonPanel }) {
   const { s0, minExpertLabels } = panel.constants;
   return (
     <p className="dash-note" data-testid="comparison-constants">
-      Trajectory: all units; outcome: final snippets only. Same units for both backbones: those where the expert mean and both have a value (at least {minExpertLabels} expert label{minExpertLabels === 1 ? "" : "s"} per
-      unit{s0 !== undefined ? `; s0 = ${s0}` : ""}). Δr = r(backbone) − r(reference) against the expert mean; Williams' t (Steiger 1980, eq. 7, df = n − 3) with two-sided p;
-      Zou's (2007) 95% CI of Δr from Fisher-z intervals; a paired percentile bootstrap over trajectories (
-      {first.trajectory.bootstrap.draws} draws, seed {first.trajectory.bootstrap.seed}, {Math.round(first.trajectory.bootstrap.level * 100)}%) as a check. Verdict:
+      Trajectory: all units; outcome: final snippets only. Same units for both backbones: those where the expert mean
+      and both have a value (at least {minExpertLabels} expert label{minExpertLabels === 1 ? "" : "s"} per unit
+      {s0 !== undefined ? `; s0 = ${s0}` : ""}). Δr = r(backbone) − r(reference) against the expert mean; Williams' t
+      (Steiger 1980, eq. 7, df = n − 3) with two-sided p; Zou's (2007) 95% CI of Δr from Fisher-z intervals; a paired
+      percentile bootstrap over trajectories ({first.trajectory.bootstrap.draws} draws, seed{" "}
+      {first.trajectory.bootstrap.seed}, {Math.round(first.trajectory.bootstrap.level * 100)}%) as a check. Verdict:
       Williams' p &lt; α = {first.alpha}.
     </p>
   );
 }
 
-export function BackboneComparisonPanel({ panel, hrefFor }: { panel: ComparisonPanel; hrefFor: (backbone: string) => string }) {
+export function BackboneComparisonPanel({
+  panel,
+  hrefFor,
+}: {
+  panel: ComparisonPanel;
+  hrefFor: (backbone: string) => string;
+}) {
   return (
     <section className="dash-panel" data-testid="backbone-comparison">
       <h3>
@@ -117,14 +129,15 @@ export function BackboneComparisonPanel({ panel, hrefFor }: { panel: ComparisonP
       </h3>
       {panel.unknownReference !== null ? (
         <p className="notice notice-warning" role="status">
-          No stored backbone is called “{panel.unknownReference}”; comparing against the default, {panel.reference}, instead.
+          No stored backbone is called “{panel.unknownReference}”; comparing against the default, {panel.reference},
+          instead.
         </p>
       ) : null}
       <ReferenceSwitch panel={panel} hrefFor={hrefFor} />
       {panel.comparisons.length === 0 ? (
         <p className="empty-state">
-          Only {panel.reference} has evaluated these runs. Evaluate them with another backbone (<code>socrates validate-evaluator --study … --backbone …</code>) to
-          compare.
+          Only {panel.reference} has evaluated these runs. Evaluate them with another backbone (
+          <code>socrates validate-evaluator --study … --backbone …</code>) to compare.
         </p>
       ) : (
         <>

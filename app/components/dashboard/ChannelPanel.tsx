@@ -18,7 +18,11 @@ export function formatUsd(value: number | null | undefined): string {
 
 export function ChannelPanel({ channels }: { channels: readonly ChannelStats[] }) {
   if (channels.length === 0) {
-    return <p className="empty-state">No work yet — channels appear here once someone labels an item or a crowd platform reports an assignment.</p>;
+    return (
+      <p className="empty-state">
+        No work yet — channels appear here once someone labels an item or a crowd platform reports an assignment.
+      </p>
+    );
   }
   return (
     <>
@@ -51,10 +55,23 @@ export function ChannelPanel({ channels }: { channels: readonly ChannelStats[] }
                   <td className="num">{c.rejected}</td>
                   <td className="num">{c.pending}</td>
                   <td className="num">{formatSeconds(c.medianSecondsPerLabel)}</td>
-                  <td className="num" title={c.paidAssignmentsTimed ? `from ${c.paidAssignmentsTimed} paid assignments with a work time` : "no reward or work time reported"}>
+                  <td
+                    className="num"
+                    title={
+                      c.paidAssignmentsTimed
+                        ? `from ${c.paidAssignmentsTimed} paid assignments with a work time`
+                        : "no reward or work time reported"
+                    }
+                  >
                     {c.effectiveHourlyUsd === null ? "—" : `${formatUsd(c.effectiveHourlyUsd)}/h`}
                   </td>
-                  <td className="num">{c.goldAccuracy === null ? <span className="muted">no gold yet</span> : `${formatPercent(c.goldAccuracy)} (${c.goldPassed}/${c.goldAttempted})`}</td>
+                  <td className="num">
+                    {c.goldAccuracy === null ? (
+                      <span className="muted">no gold yet</span>
+                    ) : (
+                      `${formatPercent(c.goldAccuracy)} (${c.goldPassed}/${c.goldAttempted})`
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -62,8 +79,9 @@ export function ChannelPanel({ channels }: { channels: readonly ChannelStats[] }
         </ScrollX>
       </div>
       <p className="dash-note">
-        Assignments are the paid units a platform reports (an MTurk assignment, a Prolific session); pending ones are submitted and await a decision. Hourly pay
-        is the reward of non-rejected assignments over their reported work time; gold accuracy pools every worker on the channel.
+        Assignments are the paid units a platform reports (an MTurk assignment, a Prolific session); pending ones are
+        submitted and await a decision. Hourly pay is the reward of non-rejected assignments over their reported work
+        time; gold accuracy pools every worker on the channel.
       </p>
     </>
   );

@@ -36,8 +36,9 @@ export function FastLabelsPanel({ fast, excluding, toggleHref, excludedFrom, nam
       ) : (
         <>
           <p className="notice notice-warning">
-            {count} label{count === 1 ? "" : "s"} from {fast.annotators.length} annotator{fast.annotators.length === 1 ? "" : "s"} took less than {fast.minSeconds} s: too quick to
-            have been read. {excluding ? `They are left out of ${excludedFrom}. ` : ""}
+            {count} label{count === 1 ? "" : "s"} from {fast.annotators.length} annotator
+            {fast.annotators.length === 1 ? "" : "s"} took less than {fast.minSeconds} s: too quick to have been read.{" "}
+            {excluding ? `They are left out of ${excludedFrom}. ` : ""}
             <Link to={toggleHref} data-testid="fast-labels-toggle">
               {excluding ? "Include them again" : `Exclude them from ${excludedFrom}`}
             </Link>
@@ -48,7 +49,17 @@ export function FastLabelsPanel({ fast, excluding, toggleHref, excludedFrom, nam
       <Form method="post" className="inline-form" data-testid="min-seconds-form">
         <input type="hidden" name="intent" value="min-seconds" />
         <label>
-          Minimum seconds on task <input key={fast.minSeconds} type="number" name="minSecondsOnTask" min={0} max={3600} step="any" defaultValue={fast.minSeconds} style={{ width: "6em" }} />
+          Minimum seconds on task{" "}
+          <input
+            key={fast.minSeconds}
+            type="number"
+            name="minSecondsOnTask"
+            min={0}
+            max={3600}
+            step="any"
+            defaultValue={fast.minSeconds}
+            style={{ width: "6em" }}
+          />
         </label>{" "}
         <button type="submit" className="button-secondary">
           Set
@@ -80,7 +91,9 @@ function FastLabelList({ fast, nameOf }: { fast: FastLabels; nameOf: (id: string
           ))}
         </tbody>
       </table>
-      {fast.labels.length > shown.length ? <p className="muted">… and {fast.labels.length - shown.length} more.</p> : null}
+      {fast.labels.length > shown.length ? (
+        <p className="muted">… and {fast.labels.length - shown.length} more.</p>
+      ) : null}
     </ScrollX>
   );
 }

@@ -15,7 +15,10 @@ export interface ProxySummary {
   overall: BackboneProxy | null;
 }
 
-export type FidelitySummary = Pick<AbSummary, "fidelity" | "overall" | "unlabelledPairs" | "alphaByBackbone" | "nominal" | "pairableUnits"> & { proxy: ProxySummary };
+export type FidelitySummary = Pick<
+  AbSummary,
+  "fidelity" | "overall" | "unlabelledPairs" | "alphaByBackbone" | "nominal" | "pairableUnits"
+> & { proxy: ProxySummary };
 
 const PROXY_HEADERS = (
   <>
@@ -44,9 +47,9 @@ function ProxyNote({ proxy }: { proxy: ProxySummary }) {
   const unmeasured = proxy.byBackbone.every((b) => b.measuredPairs === 0);
   return (
     <p className="dash-note" data-testid="fidelity-proxy-note">
-      Automatic proxy (no annotators): the target party's emotional volatility in each run (self-report, else an emotion judge) against its assigned
-      reactiveness. Auto agreement: the share of measured pairs whose higher level is the strictly more volatile side (a tie is not agreement); r: level
-      against volatility over the runs.
+      Automatic proxy (no annotators): the target party's emotional volatility in each run (self-report, else an emotion
+      judge) against its assigned reactiveness. Auto agreement: the share of measured pairs whose higher level is the
+      strictly more volatile side (a tie is not agreement); r: level against volatility over the runs.
       {unmeasured
         ? " None of these pairs' runs carries emotion yet, hence the dashes: generate pairs with emotion (socrates fidelity pairs --emotion) or score their runs with npx socrates evaluate --method emotion."
         : ""}
@@ -132,7 +135,10 @@ export function FidelityTable({ summary }: { summary: FidelitySummary }) {
                 <td className="num">
                   <strong>{formatPercent(f.fidelity)}</strong>
                 </td>
-                <AlphaCells nominal={alphaOf.get(f.backbone)?.nominal} units={alphaOf.get(f.backbone)?.pairableUnits ?? 0} />
+                <AlphaCells
+                  nominal={alphaOf.get(f.backbone)?.nominal}
+                  units={alphaOf.get(f.backbone)?.pairableUnits ?? 0}
+                />
                 <ProxyCells proxy={proxyOf.get(f.backbone)} />
               </tr>
             ))}
@@ -154,8 +160,9 @@ export function FidelityTable({ summary }: { summary: FidelitySummary }) {
         </table>
       </ScrollX>
       <p className="dash-note">
-        Correct: the majority choice names the conversation with the higher reactiveness level; a tie counts as not correct. Nominal α: agreement
-        on the choices over that backbone's pairs with two or more labels (n units), with its bootstrap 95% CI.
+        Correct: the majority choice names the conversation with the higher reactiveness level; a tie counts as not
+        correct. Nominal α: agreement on the choices over that backbone's pairs with two or more labels (n units), with
+        its bootstrap 95% CI.
         {summary.unlabelledPairs === 1 ? " 1 pair without labels yet is not counted." : ""}
         {summary.unlabelledPairs > 1 ? ` ${summary.unlabelledPairs} pairs without labels yet are not counted.` : ""}
       </p>

@@ -86,7 +86,9 @@ export function FlagsPanel({ data, error }: { data: FlagsPanelData; error: strin
           </table>
         </ScrollX>
       ) : (
-        <p className="empty-state">No open flags: annotators flag an item with a comment when it is broken or unclear.</p>
+        <p className="empty-state">
+          No open flags: annotators flag an item with a comment when it is broken or unclear.
+        </p>
       )}
     </section>
   );

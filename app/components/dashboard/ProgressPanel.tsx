@@ -21,7 +21,12 @@ export function ProgressPanel({ progress }: { progress: StudyProgress }) {
       >
         {PARTS.map((part) =>
           progress[part.key] > 0 ? (
-            <span key={part.key} className={`progress-${part.key}`} style={{ width: `${share(progress[part.key])}%` }} title={`${progress[part.key]} ${part.label}`} />
+            <span
+              key={part.key}
+              className={`progress-${part.key}`}
+              style={{ width: `${share(progress[part.key])}%` }}
+              title={`${progress[part.key]} ${part.label}`}
+            />
           ) : null,
         )}
       </div>

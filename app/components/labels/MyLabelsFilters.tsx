@@ -2,7 +2,15 @@
 import { Form, Link } from "@remix-run/react";
 import { myLabelsQuery, type MyLabelsFilter } from "../../domain/label-review/my-labels.ts";
 
-export function MyLabelsFilters({ filter, scenarios, listPath }: { filter: MyLabelsFilter; scenarios: string[]; listPath: string }) {
+export function MyLabelsFilters({
+  filter,
+  scenarios,
+  listPath,
+}: {
+  filter: MyLabelsFilter;
+  scenarios: string[];
+  listPath: string;
+}) {
   const filtering = filter.scenario !== null || filter.revised !== null;
   return (
     // Keyed by the filter, so the choices follow the URL after a client-side navigation (back, "Show all").

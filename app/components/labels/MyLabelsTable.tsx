@@ -1,4 +1,7 @@
-/** My labels as a table (cards on phones): scenario, place, answer, when, revised; each row opens the item or its history. */
+/**
+ * My labels as a table (cards on phones): scenario, place, answer, when, revised; each row opens the item or its
+ * history.
+ */
 import { Link } from "@remix-run/react";
 import { formatUtc } from "../../domain/format-time.ts";
 import { isRevised, type MyLabelRow } from "../../domain/label-review/my-labels.ts";
@@ -32,7 +35,8 @@ export function MyLabelsTable({ studyId, rows }: { studyId: number; rows: MyLabe
               <div className="muted">{isRevised(row) ? `Revised (${row.revisions} versions)` : "Not revised"}</div>
             </td>
             <td className="row-links">
-              <Link to={`/annotate/${studyId}/items/${row.itemId}?from=mine`}>Open to revise</Link> · <Link to={`/labels/${row.labelId}`}>History</Link>
+              <Link to={`/annotate/${studyId}/items/${row.itemId}?from=mine`}>Open to revise</Link> ·{" "}
+              <Link to={`/labels/${row.labelId}`}>History</Link>
             </td>
           </tr>
         ))}

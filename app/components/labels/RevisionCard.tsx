@@ -9,7 +9,8 @@ export function RevisionCard({ revision }: { revision: RevisionView }) {
     <li className="revision-card" data-revision={revision.revision}>
       <p className="revision-head">
         <strong>Version {revision.revision}</strong>
-        {revision.latest ? <span className="chip">counts now</span> : null} · {revision.who} · {formatUtc(revision.createdAt)}
+        {revision.latest ? <span className="chip">counts now</span> : null} · {revision.who} ·{" "}
+        {formatUtc(revision.createdAt)}
         {revision.secondsOnTask !== null ? ` · ${Math.round(revision.secondsOnTask)} s on task` : ""}
       </p>
       {revision.revision > 1 ? <Changes revision={revision} /> : null}

@@ -23,7 +23,11 @@ function Provenance({ entry }: { entry: ConditionEntry }) {
 
 function RunsLink({ entry }: { entry: ConditionEntry }) {
   if (entry.runs === 0) return <span className="muted">no runs</span>;
-  return <Link to={`/runs?condition=${encodeURIComponent(entry.id)}`}>{`${entry.runs} run${entry.runs === 1 ? "" : "s"}`}</Link>;
+  return (
+    <Link
+      to={`/runs?condition=${encodeURIComponent(entry.id)}`}
+    >{`${entry.runs} run${entry.runs === 1 ? "" : "s"}`}</Link>
+  );
 }
 
 function ConditionItem({ entry, probeCommand }: { entry: ConditionEntry; probeCommand: string }) {
@@ -42,7 +46,9 @@ function ConditionItem({ entry, probeCommand }: { entry: ConditionEntry; probeCo
           </span>
         )}
       </div>
-      {entry.axis === "general" && entry.stored && !entry.diff ? <p className="muted">Plays the scenario as written above.</p> : null}
+      {entry.axis === "general" && entry.stored && !entry.diff ? (
+        <p className="muted">Plays the scenario as written above.</p>
+      ) : null}
       {entry.diff ? (
         <details className="condition-diff">
           <summary>What it changed</summary>
@@ -61,7 +67,10 @@ function FidelityConditions({ entries, probeCommand }: { entries: ConditionEntry
       <summary>
         Persona-fidelity conditions: {entries.length} ({runs} run{runs === 1 ? "" : "s"})
       </summary>
-      <p className="muted">One party at a reactiveness level, every other party at a reference level; played by the A/B pairs of <code>npx socrates fidelity pairs</code>.</p>
+      <p className="muted">
+        One party at a reactiveness level, every other party at a reference level; played by the A/B pairs of{" "}
+        <code>npx socrates fidelity pairs</code>.
+      </p>
       <ol className="condition-list">
         {entries.map((e) => (
           <ConditionItem key={e.id} entry={e} probeCommand={probeCommand} />
@@ -77,12 +86,15 @@ export function ConditionList({ listing }: { listing: ConditionListing }) {
     <section aria-labelledby="conditions-title" className="conditions">
       <h2 id="conditions-title">Conditions</h2>
       <p className="muted">
-        {stored} of the {listing.benchmark.length} benchmark conditions stored (the paper's Table 5 order); each was expanded from the general scenario.
+        {stored} of the {listing.benchmark.length} benchmark conditions stored (the paper's Table 5 order); each was
+        expanded from the general scenario.
       </p>
       {listing.missing > 0 ? (
         <p className="empty-state">
-          {listing.missing === listing.benchmark.length ? "No condition is stored yet." : `${listing.missing} not expanded yet.`} Expand them with{" "}
-          <code>{listing.probeCommand}</code>.
+          {listing.missing === listing.benchmark.length
+            ? "No condition is stored yet."
+            : `${listing.missing} not expanded yet.`}{" "}
+          Expand them with <code>{listing.probeCommand}</code>.
         </p>
       ) : null}
       <ol className="condition-list">

@@ -19,7 +19,10 @@ export interface ItemActionsConfig {
 type Dialog = "skip" | "flag" | null;
 type FlagReply = { ok: true; saved: "flagged" } | { ok: false; message: string };
 
-export function useItemActions(config: ItemActionsConfig | undefined, hold: () => void): { shortcuts: PageShortcut[]; panel: ReactNode } {
+export function useItemActions(
+  config: ItemActionsConfig | undefined,
+  hold: () => void,
+): { shortcuts: PageShortcut[]; panel: ReactNode } {
   const submit = useSubmit();
   const flagger = useFetcher<FlagReply>();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -42,7 +45,10 @@ export function useItemActions(config: ItemActionsConfig | undefined, hold: () =
   const { skip = false, flag = false, undo = false } = config?.allowed ?? {};
   const shortcuts = useMemo(() => {
     const allowed = { skip, flag, undo };
-    return ITEM_ACTION_SHORTCUTS.filter((s) => allowed[s.command]).map((s) => ({ ...s, run: () => run.current?.[s.command]() }));
+    return ITEM_ACTION_SHORTCUTS.filter((s) => allowed[s.command]).map((s) => ({
+      ...s,
+      run: () => run.current?.[s.command](),
+    }));
   }, [skip, flag, undo]);
   if (!config) return { shortcuts: [], panel: null };
 
@@ -51,12 +57,23 @@ export function useItemActions(config: ItemActionsConfig | undefined, hold: () =
     // biome-ignore lint/a11y/useSemanticElements: a row of buttons; a fieldset would bring form styling
     <div className="item-actions" role="group" aria-label="This item">
       {shortcuts.map((s) => (
-        <button key={s.command} type="button" className="button-secondary" data-action={s.command} onClick={s.run} aria-keyshortcuts={ariaKeys(s.keys[0])}>
+        <button
+          key={s.command}
+          type="button"
+          className="button-secondary"
+          data-action={s.command}
+          onClick={s.run}
+          aria-keyshortcuts={ariaKeys(s.keys[0])}
+        >
           {BUTTON_TEXT[s.command as ItemActionCommand]} <kbd>{displayKey(s.keys[0])}</kbd>
         </button>
       ))}
       {reply ? (
-        <span className={reply.ok ? "muted" : "field-error"} role={reply.ok ? "status" : "alert"} data-testid="flag-status">
+        <span
+          className={reply.ok ? "muted" : "field-error"}
+          role={reply.ok ? "status" : "alert"}
+          data-testid="flag-status"
+        >
           {reply.ok ? "Flag sent to the study's admins. You can go on with this item." : reply.message}
         </span>
       ) : null}
@@ -96,7 +113,16 @@ const BUTTON_TEXT: Record<ItemActionCommand, string> = { skip: "Skip", flag: "Fl
 const ariaKeys = (key: string) => (key.startsWith("Mod+") ? `Control+${key.slice(4)} Meta+${key.slice(4)}` : key);
 
 /** A modal asking for a short text; Enter (Ctrl/⌘+Enter in the comment box) confirms, Esc cancels. */
-function NoteDialog(props: { open: boolean; title: string; label: string; maxLength: number; required: boolean; confirm: string; onCancel: () => void; onConfirm: (note: string) => void }) {
+function NoteDialog(props: {
+  open: boolean;
+  title: string;
+  label: string;
+  maxLength: number;
+  required: boolean;
+  confirm: string;
+  onCancel: () => void;
+  onConfirm: (note: string) => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const [note, setNote] = useState("");
   const [problem, setProblem] = useState("");
@@ -141,9 +167,22 @@ function NoteDialog(props: { open: boolean; title: string; label: string; maxLen
         <label>
           {props.label}
           {multiline ? (
-            <textarea value={note} maxLength={props.maxLength} rows={4} onChange={(e) => setNote(e.target.value)} aria-invalid={problem ? true : undefined} autoFocus />
+            <textarea
+              value={note}
+              maxLength={props.maxLength}
+              rows={4}
+              onChange={(e) => setNote(e.target.value)}
+              aria-invalid={problem ? true : undefined}
+              autoFocus
+            />
           ) : (
-            <input type="text" value={note} maxLength={props.maxLength} onChange={(e) => setNote(e.target.value)} autoFocus />
+            <input
+              type="text"
+              value={note}
+              maxLength={props.maxLength}
+              onChange={(e) => setNote(e.target.value)}
+              autoFocus
+            />
           )}
         </label>
         {problem ? (

@@ -25,14 +25,26 @@ function renderInline(nodes: MdInline[]): ReactNode[] {
 }
 
 /** `headingOffset` shifts levels so a guideline's "#" sits below the page's own headings. */
-export function Markdown({ source, headingOffset = 2, className = "markdown" }: { source: string; headingOffset?: number; className?: string }) {
+export function Markdown({
+  source,
+  headingOffset = 2,
+  className = "markdown",
+}: {
+  source: string;
+  headingOffset?: number;
+  className?: string;
+}) {
   const blocks = parseMarkdown(source);
   return (
     <div className={className}>
       {blocks.map((block, i) => {
         switch (block.type) {
           case "heading":
-            return createElement(`h${Math.min(6, block.level + headingOffset)}`, { key: i }, renderInline(block.children));
+            return createElement(
+              `h${Math.min(6, block.level + headingOffset)}`,
+              { key: i },
+              renderInline(block.children),
+            );
           case "paragraph":
             return <p key={i}>{renderInline(block.children)}</p>;
           case "list":

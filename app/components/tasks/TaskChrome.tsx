@@ -1,11 +1,24 @@
-/** The frame both task kinds share: the header (kind, title, progress, shortcuts button), the live regions and the submit row. */
+/**
+ * The frame both task kinds share: the header (kind, title, progress, shortcuts button), the live regions and the
+ * submit row.
+ */
 import type { ReactNode } from "react";
 import { Markdown } from "./Markdown.tsx";
 import { displayKey } from "../../domain/shortcuts.ts";
 import { TaskProgress } from "./TaskProgress.tsx";
 import type { FieldProblem, TaskProgressValue } from "../../task-types/task-view.ts";
 
-export function TaskTop({ kind, title, progress, onShowShortcuts }: { kind: string; title: ReactNode; progress: TaskProgressValue; onShowShortcuts: () => void }) {
+export function TaskTop({
+  kind,
+  title,
+  progress,
+  onShowShortcuts,
+}: {
+  kind: string;
+  title: ReactNode;
+  progress: TaskProgressValue;
+  onShowShortcuts: () => void;
+}) {
   return (
     <header className="task-top">
       <div>
@@ -23,7 +36,15 @@ export function TaskTop({ kind, title, progress, onShowShortcuts }: { kind: stri
 }
 
 /** Screen-reader announcements, and an alert for problems that belong to no field on screen. */
-export function TaskAnnouncements({ announcement, alert, unplaced }: { announcement: string; alert: string | null; unplaced: readonly FieldProblem[] }) {
+export function TaskAnnouncements({
+  announcement,
+  alert,
+  unplaced,
+}: {
+  announcement: string;
+  alert: string | null;
+  unplaced: readonly FieldProblem[];
+}) {
   return (
     <>
       <div className="task-live" aria-live="polite" role="status">
@@ -46,11 +67,32 @@ export function TaskAnnouncements({ announcement, alert, unplaced }: { announcem
 }
 
 /** The study's guidelines behind a disclosure button, with its keyboard shortcut shown. */
-export function TaskGuidelines({ id, open, onToggle, label, shortcut, source }: { id: string; open: boolean; onToggle: () => void; label: string; shortcut: string; source: string }) {
+export function TaskGuidelines({
+  id,
+  open,
+  onToggle,
+  label,
+  shortcut,
+  source,
+}: {
+  id: string;
+  open: boolean;
+  onToggle: () => void;
+  label: string;
+  shortcut: string;
+  source: string;
+}) {
   return (
     <section className="task-guidelines">
       <h2>
-        <button type="button" className="disclosure" aria-expanded={open} aria-controls={id} onClick={onToggle} aria-keyshortcuts={shortcut}>
+        <button
+          type="button"
+          className="disclosure"
+          aria-expanded={open}
+          aria-controls={id}
+          onClick={onToggle}
+          aria-keyshortcuts={shortcut}
+        >
           {label} <kbd>{shortcut}</kbd>
         </button>
       </h2>
@@ -80,7 +122,12 @@ export function TaskSubmit({
 }) {
   return (
     <div className="task-submit">
-      <button type="submit" className="button-primary" disabled={submitting || disabled} aria-keyshortcuts={ariaKeyshortcuts}>
+      <button
+        type="submit"
+        className="button-primary"
+        disabled={submitting || disabled}
+        aria-keyshortcuts={ariaKeyshortcuts}
+      >
         {submitting ? "Saving…" : (text ?? "Submit and next")} <kbd>{displayKey(shortcut)}</kbd>
       </button>
       {children}
@@ -89,7 +136,17 @@ export function TaskSubmit({
 }
 
 /** The task's answer form: the browser's own validation and submit are replaced by the task's check. */
-export function TaskForm({ className, label, onSubmit, children }: { className: string; label: string; onSubmit: () => void; children: ReactNode }) {
+export function TaskForm({
+  className,
+  label,
+  onSubmit,
+  children,
+}: {
+  className: string;
+  label: string;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
   return (
     <form
       className={className}

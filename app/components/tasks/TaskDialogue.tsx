@@ -35,7 +35,12 @@ export function TaskDialogue({
         const index = Math.max(0, partyOrder.indexOf(turn.speakerId));
         const target = targetPartyId !== null && turn.speakerId === targetPartyId;
         return (
-          <li key={turn.turnId} className={`turn party party-${index}${target ? " target" : ""}`} data-turn={turn.turnId} data-speaker={turn.speakerId}>
+          <li
+            key={turn.turnId}
+            className={`turn party party-${index}${target ? " target" : ""}`}
+            data-turn={turn.turnId}
+            data-speaker={turn.speakerId}
+          >
             <div className="turn-meta">
               <span className="turn-no">{turn.turnId}</span> {turn.speakerName}
               {target ? <span className="target-badge">target party</span> : null}
@@ -51,6 +56,7 @@ export function TaskDialogue({
 /** Party ids in order of first appearance, for when no scenario party list is at hand. */
 export function speakersInOrder(...conversations: readonly (readonly TaskTurn[])[]): string[] {
   const order: string[] = [];
-  for (const turns of conversations) for (const t of turns) if (!t.isMediator && !order.includes(t.speakerId)) order.push(t.speakerId);
+  for (const turns of conversations)
+    for (const t of turns) if (!t.isMediator && !order.includes(t.speakerId)) order.push(t.speakerId);
   return order;
 }

@@ -47,7 +47,10 @@ export interface TaskPageShellProps {
   contextOpen?: boolean;
   readOnly?: boolean;
   submitText?: string;
-  /** A submit leads to another item: keys typed until it is on screen are held, and only those that answer nothing act on it (useKeysWhileLoading). */
+  /**
+   * A submit leads to another item: keys typed until it is on screen are held, and only those that answer nothing act
+   * on it (useKeysWhileLoading).
+   */
   loadsNextItem?: boolean;
   /** Skip, flag and undo-last (the annotator's page only). */
   itemActions?: ItemActionsConfig;
@@ -65,7 +68,14 @@ export function TaskPageShell(props: TaskPageShellProps) {
   });
   const busy = props.loadsNextItem === true && loading.busy;
   return (
-    <section className="task-page" data-testid={props.testId} data-item={item.itemId} data-mode={props.mode} data-busy={busy || undefined} aria-busy={busy || undefined}>
+    <section
+      className="task-page"
+      data-testid={props.testId}
+      data-item={item.itemId}
+      data-mode={props.mode}
+      data-busy={busy || undefined}
+      aria-busy={busy || undefined}
+    >
       {props.header}
       <TaskError failure={failure} listProblems={props.listProblems ?? false} />
       <LoadingNotice busy={busy} dropped={props.loadsNextItem ? loading.dropped : null} />
@@ -108,7 +118,12 @@ function LoadingNotice({ busy, dropped }: { busy: boolean; dropped: DroppedKeys 
   const were = count === 1 ? "was" : "were";
   return (
     <div className="task-loading" role="status" data-testid="task-loading">
-      {busy ? <p>Saving and loading the next item… keys that move around or open the guidelines are kept for it; answer keys are not, so answer once you can see it.</p> : null}
+      {busy ? (
+        <p>
+          Saving and loading the next item… keys that move around or open the guidelines are kept for it; answer keys
+          are not, so answer once you can see it.
+        </p>
+      ) : null}
       {count > 0 && dropped?.reason === "refused" ? (
         <p>
           {keys} typed after submitting {were} not applied, because this item is still open.

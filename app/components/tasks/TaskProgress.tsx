@@ -7,7 +7,15 @@ export function TaskProgress({ progress }: { progress: TaskProgressValue }) {
   const percent = total === 0 ? 0 : Math.round((done / total) * 100);
   return (
     <div className="task-progress">
-      <div className="task-progress-bar" role="progressbar" aria-label="Items done" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done} aria-valuetext={`${done} of ${total} done`}>
+      <div
+        className="task-progress-bar"
+        role="progressbar"
+        aria-label="Items done"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={done}
+        aria-valuetext={`${done} of ${total} done`}
+      >
         <span style={{ width: `${percent}%` }} />
       </div>
       <span className="task-progress-text">

@@ -8,7 +8,22 @@ import type { ShortcutSpec } from "../../domain/shortcuts.ts";
 export type ItemActionCommand = "skip" | "flag" | "undo";
 
 export const ITEM_ACTION_SHORTCUTS: readonly ShortcutSpec<ItemActionCommand>[] = [
-  { command: "skip", keys: ["s"], description: "Skip this item (a reason is optional); it goes to other annotators and is not shown to you again", group: "This item" },
-  { command: "flag", keys: ["!"], description: "Flag this item for the study's admins, with a comment (it stays open for you)", group: "This item" },
-  { command: "undo", keys: ["Mod+z"], description: "Undo last: reopen your previous submitted item to revise it", group: "This item" },
+  {
+    command: "skip",
+    keys: ["s"],
+    description: "Skip this item (a reason is optional); it goes to other annotators and is not shown to you again",
+    group: "This item",
+  },
+  {
+    command: "flag",
+    keys: ["!"],
+    description: "Flag this item for the study's admins, with a comment (it stays open for you)",
+    group: "This item",
+  },
+  {
+    command: "undo",
+    keys: ["Mod+z"],
+    description: "Undo last: reopen your previous submitted item to revise it",
+    group: "This item",
+  },
 ];

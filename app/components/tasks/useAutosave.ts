@@ -7,7 +7,11 @@
 import { useEffect, useMemo, useRef } from "react";
 import { DebouncedSaver } from "./autosave.ts";
 
-export function useAutosave<T>(value: T, save: (value: T) => void, delayMs = 800): { flush: () => void; cancel: () => void } {
+export function useAutosave<T>(
+  value: T,
+  save: (value: T) => void,
+  delayMs = 800,
+): { flush: () => void; cancel: () => void } {
   const saveRef = useRef(save);
   saveRef.current = save;
   const saverRef = useRef<DebouncedSaver<T> | null>(null);

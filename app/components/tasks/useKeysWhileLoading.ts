@@ -16,14 +16,19 @@ import { useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 
-type HeldKey = Pick<KeyboardEventInit, "key" | "code" | "location" | "repeat" | "shiftKey" | "ctrlKey" | "metaKey" | "altKey">;
+type HeldKey = Pick<
+  KeyboardEventInit,
+  "key" | "code" | "location" | "repeat" | "shiftKey" | "ctrlKey" | "metaKey" | "altKey"
+>;
 
 /** What the held keys have in common with a KeyboardEvent that `mayQueue` reads. */
 export type QueuedKey = { key: string } & Omit<HeldKey, "key">;
 
 const MODIFIERS = new Set(["Shift", "Control", "Meta", "Alt", "AltGraph", "CapsLock"]);
 
-/** Why held keys were not applied: the post was refused (same item back), or they answered an item not yet on screen. */
+/**
+ * Why held keys were not applied: the post was refused (same item back), or they answered an item not yet on screen.
+ */
 export type DroppedKeys = { count: number; reason: "refused" | "unseen" };
 
 export interface KeysWhileLoading {
@@ -85,7 +90,9 @@ export function useKeysWhileLoading(itemId: number, mayQueue: (key: QueuedKey) =
       setDropped({ count: held.length - kept.length, reason: "unseen" });
       for (const init of kept) {
         const target = document.activeElement ?? document.body;
-        flushSync(() => target.dispatchEvent(new KeyboardEvent("keydown", { ...init, bubbles: true, cancelable: true })));
+        flushSync(() =>
+          target.dispatchEvent(new KeyboardEvent("keydown", { ...init, bubbles: true, cancelable: true })),
+        );
       }
     });
   }, [navigation.state, itemId]);

@@ -1,11 +1,17 @@
 /**
  * The document-level keyboard handling both task kinds share: keys already handled by a focused
  * control or typed into a text field are left alone (Mod+Enter still counts), and while the
- * shortcut list is open only closing it does anything. The page's shortcuts come next; `onKey` sees every other key event and
- * is read through a ref, so the listener is registered once.
+ * shortcut list is open only closing it does anything. The page's shortcuts come next; `onKey` sees every other key
+ * event and is read through a ref, so the listener is registered once.
  */
 import { useEffect, useRef } from "react";
-import { handledElsewhere, isTypingTarget, keyName, pageShortcutOf, type PageShortcut } from "../../domain/shortcuts.ts";
+import {
+  handledElsewhere,
+  isTypingTarget,
+  keyName,
+  pageShortcutOf,
+  type PageShortcut,
+} from "../../domain/shortcuts.ts";
 
 export interface TaskKeyOptions {
   cheatSheetOpen: boolean;

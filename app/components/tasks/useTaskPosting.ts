@@ -29,7 +29,7 @@ export function useTaskPosting({ action, itemId, draftsEnabled, fields }: TaskPo
       if (!draftsEnabled || payload === null) return;
       draft.submit({ ...fields, intent: "draft", payload: JSON.stringify(payload) }, { method: "post", action });
     },
-    [draft, draftsEnabled, fields, action]
+    [draft, draftsEnabled, fields, action],
   );
   // A new item starts clean.
   const [draftValue, setDraftValue] = useState<unknown>(null);
@@ -39,11 +39,20 @@ export function useTaskPosting({ action, itemId, draftsEnabled, fields }: TaskPo
   const send = useCallback(
     (payload: LabelPayload) => {
       autosave.cancel();
-      submit({ ...fields, intent: "submit", payload: JSON.stringify(payload), secondsOnTask: String(Math.round(seconds() * 10) / 10) }, { method: "post", action });
+      submit(
+        {
+          ...fields,
+          intent: "submit",
+          payload: JSON.stringify(payload),
+          secondsOnTask: String(Math.round(seconds() * 10) / 10),
+        },
+        { method: "post", action },
+      );
     },
-    [submit, fields, seconds, autosave, action]
+    [submit, fields, seconds, autosave, action],
   );
-  // Before a skip or an undo loads another item in this same page: the draft goes to its own item now, not later to the next one's address.
+  // Before a skip or an undo loads another item in this same page: the draft goes to its own item now, not later to the
+  // next one's address.
   const flushDraft = autosave.flush;
   return { setDraftValue, send, flushDraft };
 }

@@ -16,7 +16,8 @@ export function CrowdLinkSection({ studyId, result }: ChannelPanelProps<unknown,
       <p className="muted">
         A signed link lets one worker into this study. For Mechanical Turk, export a batch for the requester site with{" "}
         <code>npx socrates mturk export --study {studyId}</code>, or publish HITs that frame this app with{" "}
-        <code>npx socrates mturk publish --study {studyId} --base-url https://…</code>; <code>docs/crowd.md</code> walks through both.
+        <code>npx socrates mturk publish --study {studyId} --base-url https://…</code>; <code>docs/crowd.md</code> walks
+        through both.
       </p>
       <Form method="post" className="inline-form link-form">
         <input type="hidden" name="intent" value="link" />
@@ -28,7 +29,13 @@ export function CrowdLinkSection({ studyId, result }: ChannelPanelProps<unknown,
             pattern={WORKER_ID_PATTERN}
             title={`A worker id is ${WORKER_ID_FORMAT}`}
             // The browser's own bubble says only "match the requested format"; say which.
-            onInvalid={(e) => e.currentTarget.setCustomValidity(e.currentTarget.validity.valueMissing ? "Enter the worker's id." : `A worker id is ${WORKER_ID_FORMAT}.`)}
+            onInvalid={(e) =>
+              e.currentTarget.setCustomValidity(
+                e.currentTarget.validity.valueMissing
+                  ? "Enter the worker's id."
+                  : `A worker id is ${WORKER_ID_FORMAT}.`,
+              )
+            }
             onInput={(e) => e.currentTarget.setCustomValidity("")}
           />
         </label>{" "}

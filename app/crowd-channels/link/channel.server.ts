@@ -29,8 +29,14 @@ export const linkChannel: CrowdChannel = {
     unsigned: false,
     returnNote: null,
   },
-  identity: { workerChannel: "link", verifiedBy: "an HMAC signature over the study and worker id, made with the app secret" },
-  completion: { describe: "Work until nothing is left for the worker; pay is arranged outside the app.", ...NO_COMPLETION_CODE },
+  identity: {
+    workerChannel: "link",
+    verifiedBy: "an HMAC signature over the study and worker id, made with the app secret",
+  },
+  completion: {
+    describe: "Work until nothing is left for the worker; pay is arranged outside the app.",
+    ...NO_COMPLETION_CODE,
+  },
   settings: null,
   dashboard: linkDashboard,
 };

@@ -15,7 +15,7 @@ import { NO_COMPLETION_CODE } from "../channel.server.ts";
 export const LINK_OUT_REFUSED =
   "This kind of Mechanical Turk link is not accepted: a link that only carries MTurk's assignmentId, hitId and workerId cannot show who you are. " +
   "If you are a worker, please return this HIT. " +
-  "Researchers: publish HITs with \"socrates mturk publish\" (the task opens inside MTurk) or export a batch for the requester site with \"socrates mturk export\".";
+  'Researchers: publish HITs with "socrates mturk publish" (the task opens inside MTurk) or export a batch for the requester site with "socrates mturk export".';
 
 const refused: EntryOutcome = { kind: "refused", status: 403, message: LINK_OUT_REFUSED };
 
@@ -33,9 +33,14 @@ export const mturkBatchChannel: CrowdChannel = {
     unsigned: true,
     returnNote: null,
   },
-  identity: { workerChannel: "mturk", verifiedBy: "MTurk's WorkerId in the results file downloaded from the requester site (never from a link's parameters)" },
+  identity: {
+    workerChannel: "mturk",
+    verifiedBy:
+      "MTurk's WorkerId in the results file downloaded from the requester site (never from a link's parameters)",
+  },
   completion: {
-    describe: "MTurk ends the assignment when the worker submits; the import writes a review file approving or rejecting it from the gold checks.",
+    describe:
+      "MTurk ends the assignment when the worker submits; the import writes a review file approving or rejecting it from the gold checks.",
     ...NO_COMPLETION_CODE,
   },
   // The HIT settings are given to `mturk export` on the command line (hit-settings.server.ts).

@@ -56,7 +56,9 @@ export function mturkClient(options: { production?: boolean } = {}): MTurkClient
     (next) => async (args) => {
       const host = (args.request as { hostname?: unknown }).hostname;
       if (host !== hostOf(environment)) {
-        throw new MturkEndpointError(`Refusing to send an MTurk request to ${String(host)}: this client is for the ${environment} (${hostOf(environment)})`);
+        throw new MturkEndpointError(
+          `Refusing to send an MTurk request to ${String(host)}: this client is for the ${environment} (${hostOf(environment)})`,
+        );
       }
       return next(args);
     },
@@ -69,7 +71,9 @@ export function mturkClient(options: { production?: boolean } = {}): MTurkClient
 export async function resolvedEndpointHost(client: MTurkClient): Promise<string> {
   const endpoint = client.config.endpoint;
   if (typeof endpoint !== "function") {
-    throw new MturkEndpointError("The MTurk client has no explicit endpoint, so the SDK would choose one itself (production); build it with mturkClient()");
+    throw new MturkEndpointError(
+      "The MTurk client has no explicit endpoint, so the SDK would choose one itself (production); build it with mturkClient()",
+    );
   }
   return (await endpoint()).hostname;
 }
@@ -84,7 +88,9 @@ export async function assertEnvironment(client: MTurkClient, production: boolean
   const host = await resolvedEndpointHost(client);
   if (host !== hostOf(environment)) {
     const hint = production ? "" : " Production is used only with --production.";
-    throw new MturkEndpointError(`The MTurk client points at ${host}, not the ${environment} endpoint ${hostOf(environment)}; nothing was sent.${hint}`);
+    throw new MturkEndpointError(
+      `The MTurk client points at ${host}, not the ${environment} endpoint ${hostOf(environment)}; nothing was sent.${hint}`,
+    );
   }
   return environment;
 }
@@ -93,14 +99,20 @@ export async function assertEnvironment(client: MTurkClient, production: boolean
  * Runs one API call after checking the endpoint; every publish and sync call goes through here:
  * `checkedSend(client, production, (c) => c.send(new CreateHITTypeCommand(input)))`.
  */
-export async function checkedSend<T>(client: MTurkClient, production: boolean, call: (client: MTurkClient) => Promise<T>): Promise<T> {
+export async function checkedSend<T>(
+  client: MTurkClient,
+  production: boolean,
+  call: (client: MTurkClient) => Promise<T>,
+): Promise<T> {
   await assertEnvironment(client, production);
   return call(client);
 }
 
 /** True for the SDK's "no credentials anywhere in the chain" error. */
 export function isMissingCredentials(err: unknown): boolean {
-  return err instanceof Error && (err.name === "CredentialsProviderError" || /could not load credentials/i.test(err.message));
+  return (
+    err instanceof Error && (err.name === "CredentialsProviderError" || /could not load credentials/i.test(err.message))
+  );
 }
 
 export const MISSING_CREDENTIALS_HELP =

@@ -17,8 +17,19 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { hitConfigJson, estimateBatchesCost, type CostEstimate, type HitSettings } from "../../domain/crowd/hit-config.ts";
-import { describeLabelOrder, planLabelOrder, type ItemLabelCounts, type LabelOrder, type OrderGroup } from "../../domain/crowd/missing-labels.ts";
+import {
+  hitConfigJson,
+  estimateBatchesCost,
+  type CostEstimate,
+  type HitSettings,
+} from "../../domain/crowd/hit-config.ts";
+import {
+  describeLabelOrder,
+  planLabelOrder,
+  type ItemLabelCounts,
+  type LabelOrder,
+  type OrderGroup,
+} from "../../domain/crowd/missing-labels.ts";
 import { answerKeyXml, questionFormXml } from "../../domain/crowd/qualification-xml.ts";
 import { markdownToHtml } from "../../domain/crowd/hit-render.ts";
 import { fillTemplate, insertGuidelines, templateVariables } from "../../domain/crowd/mturk-template.ts";
@@ -32,7 +43,13 @@ import { loadItem } from "../../server/annotation/task-view.server.ts";
 import { taskView } from "../../task-types/registry.server.ts";
 import { latestLabelRows } from "../../server/models/label.server.ts";
 import { studyItemIds } from "../../server/models/study.server.ts";
-import { loadGuidelines, loadQualificationTest, templatesDir, TemplateError, type GuidelineKind } from "../../server/templates.server.ts";
+import {
+  loadGuidelines,
+  loadQualificationTest,
+  templatesDir,
+  TemplateError,
+  type GuidelineKind,
+} from "../../server/templates.server.ts";
 import { checkFairPay, planHits, type HitOverrides } from "./hit-settings.server.ts";
 
 /** MTurk refuses a HIT whose question is larger than this (bytes, UTF-8). */
@@ -81,7 +98,11 @@ export interface ExportSummary {
 
 /** `exports/mturk/study-<id>-<YYYYMMDD-HHMMSS>` (UTC), relative to the working directory. */
 export function defaultExportDir(studyId: number, now = new Date()): string {
-  const stamp = now.toISOString().replace(/\.\d+Z$/, "").replace(/-|:/g, "").replace("T", "-");
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, "")
+    .replace(/-|:/g, "")
+    .replace("T", "-");
   return join("exports", "mturk", `study-${studyId}-${stamp}`);
 }
 
@@ -92,20 +113,31 @@ function loadMturkTemplate(kind: GuidelineKind, dir: string): { file: string; so
   try {
     source = readFileSync(file, "utf8");
   } catch (err) {
-    throw new TemplateError(file, [{ path: "$", message: `cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})` }]);
+    throw new TemplateError(file, [
+      { path: "$", message: `cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})` },
+    ]);
   }
   const { variables, requiredVariables: required, requiredFields: requiredText } = taskType(kind).mturk;
   const used = templateVariables(source);
   const problems = [
-    ...used.filter((v) => !variables.includes(v)).map((v) => ({ path: "${" + v + "}", message: `unknown variable (known: ${variables.join(", ")})` })),
-    ...required.filter((v) => !used.includes(v)).map((v) => ({ path: "${" + v + "}", message: "must appear in the template" })),
-    ...requiredText.filter((t) => !source.includes(t)).map((t) => ({ path: t, message: "this form field must appear in the template (the results import reads it)" })),
+    ...used
+      .filter((v) => !variables.includes(v))
+      .map((v) => ({ path: "${" + v + "}", message: `unknown variable (known: ${variables.join(", ")})` })),
+    ...required
+      .filter((v) => !used.includes(v))
+      .map((v) => ({ path: "${" + v + "}", message: "must appear in the template" })),
+    ...requiredText
+      .filter((t) => !source.includes(t))
+      .map((t) => ({ path: t, message: "this form field must appear in the template (the results import reads it)" })),
   ];
   if (problems.length) throw new TemplateError(file, problems);
   return { file, source };
 }
 
-/** A symbolically linked --out folder would send the batch elsewhere, even when empty (the same check as `report --out`). */
+/**
+ * A symbolically linked --out folder would send the batch elsewhere, even when empty (the same check as
+ * `report --out`).
+ */
 function refuseLinkedFolder(dir: string): void {
   try {
     checkOutputFolder(dir);
@@ -138,13 +170,18 @@ function inputFileName(group: OrderGroup, order: LabelOrder): string {
 /** Items in study order within each group, so a trajectory's snippets stay in sequence. */
 function orderedGroups(order: LabelOrder, itemIds: readonly number[]): OrderGroup[] {
   const position = new Map(itemIds.map((id, i) => [id, i]));
-  return order.groups.map((g) => ({ ...g, itemIds: [...g.itemIds].sort((a, b) => position.get(a)! - position.get(b)!) }));
+  return order.groups.map((g) => ({
+    ...g,
+    itemIds: [...g.itemIds].sort((a, b) => position.get(a)! - position.get(b)!),
+  }));
 }
 
 function orderWarnings(order: LabelOrder): string[] {
   if (!order.awaiting) return [];
   const items = `${order.awaiting} item${order.awaiting === 1 ? "" : "s"}`;
-  return [`${items} short of counted labels hold pending answers that fill the gap and were left out; once \`socrates mturk sync\` (or the Prolific import) confirms or refuses them, export again for whatever is still missing`];
+  return [
+    `${items} short of counted labels hold pending answers that fill the gap and were left out; once \`socrates mturk sync\` (or the Prolific import) confirms or refuses them, export again for whatever is still missing`,
+  ];
 }
 
 /**
@@ -156,12 +193,18 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   // Refuses expert studies and invalid settings before any work; the estimate is redone below for the real count.
   const plan = planHits(db, studyId, 0, options.overrides);
   const { study } = plan;
-  if (study.status !== "open") throw new ServiceError(409, `Study ${studyId} is closed; reopen it before exporting HITs`);
+  if (study.status !== "open")
+    throw new ServiceError(409, `Study ${studyId} is closed; reopen it before exporting HITs`);
   const kind = study.type;
-  if (!isTaskTypeId(kind)) throw new ServiceError(409, `Study ${studyId} has type "${study.type}", which has no Mechanical Turk template`);
+  if (!isTaskTypeId(kind))
+    throw new ServiceError(409, `Study ${studyId} has type "${study.type}", which has no Mechanical Turk template`);
   const outDir = resolve(options.outDir);
   refuseLinkedFolder(outDir);
-  if (isNonEmptyDir(outDir)) throw new ServiceError(409, `${outDir} already exists and is not empty; choose a new --out folder so no earlier batch is overwritten`);
+  if (isNonEmptyDir(outDir))
+    throw new ServiceError(
+      409,
+      `${outDir} already exists and is not empty; choose a new --out folder so no earlier batch is overwritten`,
+    );
 
   const dir = options.templatesDir ?? templatesDir();
   const { source } = loadMturkTemplate(kind, dir);
@@ -173,25 +216,44 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   const items = studyItemIds(db, studyId);
   const order = planLabelOrder(labelCounts(db, studyId, items), study.labelsPerItem);
   if (order.items === 0) {
-    throw new ServiceError(409, `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} counted labels or pending ones that fill the gap`);
+    throw new ServiceError(
+      409,
+      `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} counted labels or pending ones that fill the gap`,
+    );
   }
-  const groups = orderedGroups(order, items).map((g) => ({ ...g, items: g.itemIds.map((itemId) => loadItem(db, studyId, itemId)) }));
+  const groups = orderedGroups(order, items).map((g) => ({
+    ...g,
+    items: g.itemIds.map((itemId) => loadItem(db, studyId, itemId)),
+  }));
   const warnings = orderWarnings(order);
   const oversized: number[] = [];
   const csvs = groups.map((group) => {
     const rows = group.items.map((item) => {
       const values = hitValues(taskView(db, item), { studyId, itemId: item.id });
-      if (Buffer.byteLength(fillTemplate(template, values), "utf8") > MTURK_QUESTION_LIMIT_BYTES) oversized.push(item.id);
+      if (Buffer.byteLength(fillTemplate(template, values), "utf8") > MTURK_QUESTION_LIMIT_BYTES)
+        oversized.push(item.id);
       return header.map((name) => values[name]);
     });
     // MTurk puts these values into the worker's page as they are (docs/formats.md).
-    return { name: inputFileName(group, order), assignmentsPerHit: group.assignments, rows: rows.length, text: toCsv(header, rows, { verbatim: true }) };
+    return {
+      name: inputFileName(group, order),
+      assignmentsPerHit: group.assignments,
+      rows: rows.length,
+      text: toCsv(header, rows, { verbatim: true }),
+    };
   });
   if (oversized.length) {
-    warnings.push(`${oversized.length} HIT${oversized.length === 1 ? " is" : "s are"} larger than MTurk's 64 KB question limit and may be refused (item ids ${oversized.join(", ")})`);
+    warnings.push(
+      `${oversized.length} HIT${oversized.length === 1 ? " is" : "s are"} larger than MTurk's 64 KB question limit and may be refused (item ids ${oversized.join(", ")})`,
+    );
   }
 
-  const estimate = estimateBatchesCost(csvs.map((c) => ({ hits: c.rows, assignmentsPerHit: c.assignmentsPerHit })), plan.settings.rewardUsd, plan.estimate.secondsPerAssignment, plan.estimate.secondsSource);
+  const estimate = estimateBatchesCost(
+    csvs.map((c) => ({ hits: c.rows, assignmentsPerHit: c.assignmentsPerHit })),
+    plan.settings.rewardUsd,
+    plan.estimate.secondsPerAssignment,
+    plan.estimate.secondsSource,
+  );
   const payWarning = checkFairPay(estimate, options.force ?? false);
   if (payWarning) warnings.unshift(`${payWarning} (forced)`);
   const settings = { ...plan.settings, assignmentsPerHit: csvs[0].assignmentsPerHit };
@@ -219,7 +281,9 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   // Everything is built before the first write, so a refusal above leaves no half batch behind.
   mkdirSync(outDir, { recursive: true });
   for (const [name, text] of Object.entries(contents)) writeOutputFile(join(outDir, name), text, { flag: "wx" });
-  const files = Object.fromEntries((Object.keys(EXPORT_FILES) as (keyof typeof EXPORT_FILES)[]).map((key) => [key, join(outDir, EXPORT_FILES[key])])) as ExportSummary["files"];
+  const files = Object.fromEntries(
+    (Object.keys(EXPORT_FILES) as (keyof typeof EXPORT_FILES)[]).map((key) => [key, join(outDir, EXPORT_FILES[key])]),
+  ) as ExportSummary["files"];
   files.inputCsv = join(outDir, csvs[0].name);
   return {
     studyId,

@@ -64,7 +64,8 @@ export function submitOriginOf(turkSubmitTo: string, allowed: readonly string[])
   } catch {
     return null;
   }
-  if (url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "")) return null;
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== ""))
+    return null;
   return allowed.includes(url.origin) ? url.origin : null;
 }
 
@@ -94,7 +95,9 @@ export interface ExternalAssignment {
   turkSubmitTo: string;
 }
 
-export type ExternalQuestionRequest = { mode: "preview"; studyId: number; itemId: number; hitId?: string } | ({ mode: "work" } & ExternalAssignment);
+export type ExternalQuestionRequest =
+  | { mode: "preview"; studyId: number; itemId: number; hitId?: string }
+  | ({ mode: "work" } & ExternalAssignment);
 
 function invalidLink(problems: { path: string; message: string }[]): ServiceError {
   // The message names each parameter too: a loader's error page shows only the message.
@@ -102,7 +105,10 @@ function invalidLink(problems: { path: string; message: string }[]): ServiceErro
 }
 
 /** Reads MTurk's query parameters. A preview needs only study and item; an accepted assignment needs all of them. */
-export function parseExternalQuestionParams(params: URLSearchParams, allowed: readonly string[] = allowedSubmitOrigins()): ExternalQuestionRequest {
+export function parseExternalQuestionParams(
+  params: URLSearchParams,
+  allowed: readonly string[] = allowedSubmitOrigins(),
+): ExternalQuestionRequest {
   const raw: Record<string, string> = {};
   for (const key of Object.keys(paramsSchema.shape)) {
     const value = params.get(key);
@@ -114,10 +120,25 @@ export function parseExternalQuestionParams(params: URLSearchParams, allowed: re
   // A present submit address is checked even in preview, so a bad HIT shows up before anyone works on it.
   const origin = p.turkSubmitTo === undefined ? null : submitOriginOf(p.turkSubmitTo, allowed);
   if (p.turkSubmitTo !== undefined && origin === null) {
-    throw invalidLink([{ path: "turkSubmitTo", message: `"${p.turkSubmitTo}" is not an MTurk submit address (allowed: ${allowed.join(", ")})` }]);
+    throw invalidLink([
+      {
+        path: "turkSubmitTo",
+        message: `"${p.turkSubmitTo}" is not an MTurk submit address (allowed: ${allowed.join(", ")})`,
+      },
+    ]);
   }
-  if (p.assignmentId === PREVIEW_ASSIGNMENT_ID) return { mode: "preview", studyId: p.study, itemId: p.item, ...(p.hitId === undefined ? {} : { hitId: p.hitId }) };
+  if (p.assignmentId === PREVIEW_ASSIGNMENT_ID)
+    return { mode: "preview", studyId: p.study, itemId: p.item, ...(p.hitId === undefined ? {} : { hitId: p.hitId }) };
   const missing = (["hitId", "workerId", "turkSubmitTo"] as const).filter((k) => p[k] === undefined);
-  if (missing.length) throw invalidLink(missing.map((k) => ({ path: k, message: "required once the HIT is accepted" })));
-  return { mode: "work", studyId: p.study, itemId: p.item, assignmentId: p.assignmentId, hitId: p.hitId!, workerId: p.workerId!, turkSubmitTo: origin! };
+  if (missing.length)
+    throw invalidLink(missing.map((k) => ({ path: k, message: "required once the HIT is accepted" })));
+  return {
+    mode: "work",
+    studyId: p.study,
+    itemId: p.item,
+    assignmentId: p.assignmentId,
+    hitId: p.hitId!,
+    workerId: p.workerId!,
+    turkSubmitTo: origin!,
+  };
 }

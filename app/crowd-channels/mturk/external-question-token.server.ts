@@ -30,7 +30,15 @@ function mac(encoded: string, secret: string): string {
 /** A token the page sends back with the answer: the assignment's fields and the time it was shown, signed. */
 export function signAssignment(a: ExternalAssignment & { shownAt?: string }, secret = appSecret()): string {
   const shownAt = a.shownAt ?? new Date().toISOString();
-  const body: SignedAssignment = { studyId: a.studyId, itemId: a.itemId, assignmentId: a.assignmentId, hitId: a.hitId, workerId: a.workerId, turkSubmitTo: a.turkSubmitTo, shownAt };
+  const body: SignedAssignment = {
+    studyId: a.studyId,
+    itemId: a.itemId,
+    assignmentId: a.assignmentId,
+    hitId: a.hitId,
+    workerId: a.workerId,
+    turkSubmitTo: a.turkSubmitTo,
+    shownAt,
+  };
   const encoded = Buffer.from(JSON.stringify(body)).toString("base64url");
   return `${encoded}.${mac(encoded, secret)}`;
 }

@@ -24,7 +24,13 @@ import { latestOwnLabel, latestPayloadJson, loadDraft } from "../../server/model
 import { findHit, type StoredHit } from "../../server/models/mturk-hit.server.ts";
 import type { ItemRow, StudyRow } from "../../server/models/study.server.ts";
 import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
-import { allowedSubmitOrigins, environmentOfSubmitOrigin, submitOriginOf, type ExternalAssignment, type ExternalQuestionRequest } from "./external-question-params.server.ts";
+import {
+  allowedSubmitOrigins,
+  environmentOfSubmitOrigin,
+  submitOriginOf,
+  type ExternalAssignment,
+  type ExternalQuestionRequest,
+} from "./external-question-params.server.ts";
 import { signAssignment, verifyAssignmentToken, type SignedAssignment } from "./external-question-token.server.ts";
 import { EntryLimited, type CrowdEntryLimiter } from "../../server/crowd/entry-limiter.server.ts";
 import { recordCrowdAssignment } from "../../server/crowd/record-assignment.server.ts";
@@ -35,7 +41,8 @@ import { findOrCreateCrowdWorker } from "../../server/crowd/workers.server.ts";
 function openCrowdStudy(db: Db, studyId: number): StudyRow {
   const study = studyOrNotFound(db, studyId);
   if (study.pool !== "crowd") throw forbidden(`Study ${studyId} is not a crowd study`);
-  if (study.status !== "open") throw new ServiceError(409, `Study ${studyId} is closed and takes no more answers. Please return this HIT.`);
+  if (study.status !== "open")
+    throw new ServiceError(409, `Study ${studyId} is closed and takes no more answers. Please return this HIT.`);
   return study;
 }
 
@@ -44,9 +51,15 @@ const RETURN_IT = "Please return this HIT.";
 /** The HIT as `mturk publish` stored it, for this very item; a HIT the app never created is refused. */
 function publishedHit(db: Db, hitId: string, studyId: number, itemId: number): StoredHit {
   const hit = findHit(db, hitId);
-  if (!hit) throw forbidden(`HIT ${hitId} was not published by this study's \`mturk publish\`; answers are taken only for HITs it created. ${RETURN_IT}`);
+  if (!hit)
+    throw forbidden(
+      `HIT ${hitId} was not published by this study's \`mturk publish\`; answers are taken only for HITs it created. ${RETURN_IT}`,
+    );
   if (hit.studyId !== studyId || hit.itemId !== itemId) {
-    throw new ServiceError(409, `HIT ${hitId} is for item ${hit.itemId} of study ${hit.studyId}, not item ${itemId} of study ${studyId}`);
+    throw new ServiceError(
+      409,
+      `HIT ${hitId} is for item ${hit.itemId} of study ${hit.studyId}, not item ${itemId} of study ${studyId}`,
+    );
   }
   return hit;
 }
@@ -59,7 +72,10 @@ function publishedHit(db: Db, hitId: string, studyId: number, itemId: number): S
 function checkedHit(db: Db, a: ExternalAssignment): StoredHit {
   const hit = publishedHit(db, a.hitId, a.studyId, a.itemId);
   const environment = environmentOfSubmitOrigin(a.turkSubmitTo);
-  if (hit.environment !== environment) throw forbidden(`HIT ${a.hitId} was published in the MTurk ${hit.environment}, but this assignment comes from the ${environment}. ${RETURN_IT}`);
+  if (hit.environment !== environment)
+    throw forbidden(
+      `HIT ${a.hitId} was published in the MTurk ${hit.environment}, but this assignment comes from the ${environment}. ${RETURN_IT}`,
+    );
   return hit;
 }
 
@@ -88,9 +104,15 @@ function handoffFor(db: Db, a: ExternalAssignment, stored: StoredAssignment, ann
   if (stored.studyId !== a.studyId || stored.itemId !== a.itemId || stored.annotatorId !== annotatorId) {
     throw new ServiceError(409, `Assignment ${a.assignmentId} was stored for another item or worker`);
   }
-  if (stored.labelId === null) throw new ServiceError(409, `Assignment ${a.assignmentId} was rejected on MTurk; its answer is not used`);
+  if (stored.labelId === null)
+    throw new ServiceError(409, `Assignment ${a.assignmentId} was rejected on MTurk; its answer is not used`);
   const label = latestPayloadJson(db, stored.labelId) as string;
-  return { action: `${a.turkSubmitTo}/mturk/externalSubmit`, assignmentId: a.assignmentId, labelId: stored.labelId, label };
+  return {
+    action: `${a.turkSubmitTo}/mturk/externalSubmit`,
+    assignmentId: a.assignmentId,
+    labelId: stored.labelId,
+    label,
+  };
 }
 
 /** A worker answers an item once: a label of theirs from another assignment (another HIT) is not added to. */
@@ -107,7 +129,10 @@ function refuseSecondAssignmentOnItem(db: Db, itemId: number, annotatorId: numbe
  */
 function refuseBeforeShown(a: SignedAssignment, now: Date): void {
   if (!(Date.parse(a.shownAt) <= now.getTime())) {
-    throw new ServiceError(409, `Item ${a.itemId} had not been shown to you yet when this answer arrived, so it was not stored. Read the item, then answer it.`);
+    throw new ServiceError(
+      409,
+      `Item ${a.itemId} had not been shown to you yet when this answer arrived, so it was not stored. Read the item, then answer it.`,
+    );
   }
 }
 
@@ -141,10 +166,18 @@ function taskPart(db: Db, item: ItemRow, annotatorId: number | null): TaskPart {
  * posts an answer or a draft, so invented worker ids on a published HIT leave no trace and hold
  * no place. The showing time travels in the signed token instead.
  */
-export function externalTaskPage(db: Db, request: ExternalQuestionRequest, now = new Date(), secret = appSecret()): ExternalTaskPage {
+export function externalTaskPage(
+  db: Db,
+  request: ExternalQuestionRequest,
+  now = new Date(),
+  secret = appSecret(),
+): ExternalTaskPage {
   const study = openCrowdStudy(db, request.studyId);
   const item = loadItem(db, request.studyId, request.itemId);
-  const common: PageCommon = { study: { id: study.id, name: study.name, guidelines: study.guidelines }, itemId: item.id };
+  const common: PageCommon = {
+    study: { id: study.id, name: study.name, guidelines: study.guidelines },
+    itemId: item.id,
+  };
   if (request.mode === "preview") {
     // MTurk names the HIT in a preview too: one the app never published is refused before anyone accepts it.
     if (request.hitId !== undefined) publishedHit(db, request.hitId, study.id, item.id);
@@ -156,11 +189,25 @@ export function externalTaskPage(db: Db, request: ExternalQuestionRequest, now =
   const token = signAssignment({ ...request, shownAt: now.toISOString() }, secret);
   const stored = storedAssignment(db, request.assignmentId);
   if (stored) {
-    if (annotatorId === undefined) throw new ServiceError(409, `Assignment ${request.assignmentId} was stored for another item or worker`);
-    return { ...common, ...taskPart(db, item, annotatorId), mode: "submitted", token, assignmentId: request.assignmentId, handoff: handoffFor(db, request, stored, annotatorId) };
+    if (annotatorId === undefined)
+      throw new ServiceError(409, `Assignment ${request.assignmentId} was stored for another item or worker`);
+    return {
+      ...common,
+      ...taskPart(db, item, annotatorId),
+      mode: "submitted",
+      token,
+      assignmentId: request.assignmentId,
+      handoff: handoffFor(db, request, stored, annotatorId),
+    };
   }
   refuseSecondAssignmentOnItem(db, item.id, annotatorId);
-  return { ...common, ...taskPart(db, item, annotatorId ?? null), mode: "work", token, assignmentId: request.assignmentId };
+  return {
+    ...common,
+    ...taskPart(db, item, annotatorId ?? null),
+    mode: "work",
+    token,
+    assignmentId: request.assignmentId,
+  };
 }
 
 // ---------- the submit ----------
@@ -181,7 +228,10 @@ export interface ExternalSubmitResult {
 export interface ExternalOptions {
   secret?: string;
   allowed?: readonly string[];
-  /** Limits new assignments and workers per study and client network (the server passes its limiter; tests may leave it out). */
+  /**
+   * Limits new assignments and workers per study and client network (the server passes its limiter; tests may leave it
+   * out).
+   */
   entries?: { limiter: CrowdEntryLimiter; network: string };
 }
 
@@ -199,7 +249,9 @@ function countEntry(options: ExternalOptions, studyId: number, now: Date): void 
 function assignmentOfToken(token: string, options: ExternalOptions): SignedAssignment {
   const a = verifyAssignmentToken(token, options.secret ?? appSecret());
   if (submitOriginOf(a.turkSubmitTo, options.allowed ?? allowedSubmitOrigins()) === null) {
-    throw badInput(`turkSubmitTo "${a.turkSubmitTo}" is no longer an allowed MTurk submit address`, [{ path: "turkSubmitTo", message: "not allowed" }]);
+    throw badInput(`turkSubmitTo "${a.turkSubmitTo}" is no longer an allowed MTurk submit address`, [
+      { path: "turkSubmitTo", message: "not allowed" },
+    ]);
   }
   return a;
 }
@@ -209,13 +261,19 @@ function assignmentOfToken(token: string, options: ExternalOptions): SignedAssig
  * a resent form) returns the stored answer's hand-off and writes nothing. Bad answers are refused
  * with a 400 listing each problem by its path.
  */
-export function submitExternalQuestion(db: Db, input: ExternalSubmitInput, now = new Date(), options: ExternalOptions = {}): ExternalSubmitResult {
+export function submitExternalQuestion(
+  db: Db,
+  input: ExternalSubmitInput,
+  now = new Date(),
+  options: ExternalOptions = {},
+): ExternalSubmitResult {
   const a = assignmentOfToken(input.token, options);
   const study = openCrowdStudy(db, a.studyId);
   loadItem(db, study.id, a.itemId);
   const hit = checkedHit(db, a);
   const before = storedAssignment(db, a.assignmentId);
-  if (before) return { handoff: handoffFor(db, a, before, findOrCreateCrowdWorker(db, "mturk", a.workerId)), duplicate: true };
+  if (before)
+    return { handoff: handoffFor(db, a, before, findOrCreateCrowdWorker(db, "mturk", a.workerId)), duplicate: true };
   checkEntryLimit(options, study.id, now);
   const annotatorId = findOrCreateCrowdWorker(db, "mturk", a.workerId);
 
@@ -248,7 +306,13 @@ export function submitExternalQuestion(db: Db, input: ExternalSubmitInput, now =
 }
 
 /** Autosaves the worker's unfinished answer; a worker id seen for the first time counts as a new entry. */
-export function saveExternalDraft(db: Db, token: string, payload: unknown, options: ExternalOptions = {}, now = new Date()): void {
+export function saveExternalDraft(
+  db: Db,
+  token: string,
+  payload: unknown,
+  options: ExternalOptions = {},
+  now = new Date(),
+): void {
   const a = assignmentOfToken(token, options);
   openCrowdStudy(db, a.studyId);
   if (storedAssignment(db, a.assignmentId)) return; // answered: the draft is no longer needed

@@ -9,17 +9,25 @@ import { NO_COMPLETION_CODE, type CrowdChannel } from "../channel.server.ts";
 export const mturkExternalChannel = {
   id: "mturk-external",
   title: "Mechanical Turk ExternalQuestion HITs",
-  entry: { path: "/mturk/task", describe: "MTurk frames /mturk/task?study=…&item=… and appends assignmentId, hitId, workerId and turkSubmitTo" },
-  identity: { workerChannel: "mturk", verifiedBy: "MTurk's parameters, signed into a token the submit is checked against" },
+  entry: {
+    path: "/mturk/task",
+    describe: "MTurk frames /mturk/task?study=…&item=… and appends assignmentId, hitId, workerId and turkSubmitTo",
+  },
+  identity: {
+    workerChannel: "mturk",
+    verifiedBy: "MTurk's parameters, signed into a token the submit is checked against",
+  },
   completion: {
-    describe: "The answer is stored once per AssignmentId, then the page posts it to MTurk's externalSubmit; `mturk sync` approves or rejects it.",
+    describe:
+      "The answer is stored once per AssignmentId, then the page posts it to MTurk's externalSubmit; `mturk sync` approves or rejects it.",
     ...NO_COMPLETION_CODE,
   },
   // The HIT settings are given to `mturk publish` on the command line (hit-settings.server.ts).
   settings: null,
   dashboard: null,
   /** The task page for MTurk's query parameters. */
-  page: (db: Parameters<typeof externalTaskPage>[0], params: URLSearchParams) => externalTaskPage(db, parseExternalQuestionParams(params)),
+  page: (db: Parameters<typeof externalTaskPage>[0], params: URLSearchParams) =>
+    externalTaskPage(db, parseExternalQuestionParams(params)),
   submit: submitExternalQuestion,
   saveDraft: saveExternalDraft,
 } satisfies CrowdChannel & Record<string, unknown>;

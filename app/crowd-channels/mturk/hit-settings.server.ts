@@ -4,7 +4,14 @@
  * per label when it has any, and the reward defaults to a fair hourly rate at that pace.
  */
 import { median } from "../../domain/validation/rows.ts";
-import { FEDERAL_MINIMUM_WAGE_USD, HIT_DEFAULTS, estimateCost, hitSettingsSchema, type CostEstimate, type HitSettings } from "../../domain/crowd/hit-config.ts";
+import {
+  FEDERAL_MINIMUM_WAGE_USD,
+  HIT_DEFAULTS,
+  estimateCost,
+  hitSettingsSchema,
+  type CostEstimate,
+  type HitSettings,
+} from "../../domain/crowd/hit-config.ts";
 import { taskType } from "../../task-types/registry.ts";
 import type { Db } from "../../server/db.server.ts";
 import { ServiceError, badInput, zodProblems } from "../../server/http/errors.server.ts";
@@ -14,7 +21,6 @@ import { timedLabelSeconds } from "../../server/models/label.server.ts";
 
 /** The hourly rate the default reward aims at (well above the federal minimum). */
 export const DEFAULT_TARGET_HOURLY_USD = 12;
-
 
 export interface HitOverrides {
   rewardUsd?: number;
@@ -51,7 +57,8 @@ export interface StudyHitPlan {
 /** Settings and cost for `hits` HITs of the study; refuses non-crowd studies and invalid values. */
 export function planHits(db: Db, studyId: number, hits: number, overrides: HitOverrides = {}): StudyHitPlan {
   const study = studyOrNotFound(db, studyId);
-  if (study.pool !== "crowd") throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies go to Mechanical Turk`);
+  if (study.pool !== "crowd")
+    throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies go to Mechanical Turk`);
   const pace = secondsPerItem(db, study, overrides.secondsPerItem);
   const texts = taskType(study.type).mturk.texts;
   const defaultReward = Math.max(0.01, Math.ceil((DEFAULT_TARGET_HOURLY_USD * pace.seconds) / 36) / 100);

@@ -14,7 +14,13 @@
  */
 import type { AnswerScenario } from "../../domain/crowd/answer-fields.ts";
 import { ITEM_ID_FIELD } from "../../domain/crowd/answer-fields.ts";
-import { formatResultsProblem, MTURK_STATUSES, parseMturkResults, type MturkResultRow, type ResultsProblem } from "../../domain/crowd/mturk-results.ts";
+import {
+  formatResultsProblem,
+  MTURK_STATUSES,
+  parseMturkResults,
+  type MturkResultRow,
+  type ResultsProblem,
+} from "../../domain/crowd/mturk-results.ts";
 import { reviewFileCsv, type ReviewMark } from "../../domain/crowd/mturk-review.ts";
 import type { LabelPayload } from "../../task-types/registry.ts";
 import { taskType } from "../../task-types/registry.ts";
@@ -87,7 +93,9 @@ export class MturkImportError extends Error {
     readonly problems: ResultsProblem[],
   ) {
     const n = problems.length;
-    super(`${file}: import refused, nothing was written (${n} problem${n === 1 ? "" : "s"}):\n${problems.map((p) => `  ${formatResultsProblem(file, p)}`).join("\n")}`);
+    super(
+      `${file}: import refused, nothing was written (${n} problem${n === 1 ? "" : "s"}):\n${problems.map((p) => `  ${formatResultsProblem(file, p)}`).join("\n")}`,
+    );
     this.name = "MturkImportError";
   }
 }
@@ -99,21 +107,46 @@ interface PreparedRow {
 }
 
 /** Looks the row's item up and turns its answers into a label payload, or says why not. */
-function prepareRow(db: Db, studyId: number, row: MturkResultRow, scenarioOfRun: (runId: string) => AnswerScenario): { ok: true; prepared: PreparedRow } | { ok: false; problems: ResultsProblem[] } {
-  const problem = (path: string, message: string): ResultsProblem => ({ line: row.line, assignmentId: row.assignmentId, path, message });
+function prepareRow(
+  db: Db,
+  studyId: number,
+  row: MturkResultRow,
+  scenarioOfRun: (runId: string) => AnswerScenario,
+): { ok: true; prepared: PreparedRow } | { ok: false; problems: ResultsProblem[] } {
+  const problem = (path: string, message: string): ResultsProblem => ({
+    line: row.line,
+    assignmentId: row.assignmentId,
+    path,
+    message,
+  });
   let item: ItemRow;
   try {
     item = loadItem(db, studyId, row.itemId);
   } catch (err) {
-    if (err instanceof ServiceError) return { ok: false, problems: [problem("Input.item_id", `item ${row.itemId} is not an item of study ${studyId}`)] };
+    if (err instanceof ServiceError)
+      return {
+        ok: false,
+        problems: [problem("Input.item_id", `item ${row.itemId} is not an item of study ${studyId}`)],
+      };
     throw err;
   }
   if (row.answers === null) return { ok: true, prepared: { row, payload: null } };
-  const result = taskType(item.kind).mturk.payloadFromAnswers(row.answers, () => scenarioOfRun(snippetContext(db, item.snippetId as number).runId));
+  const result = taskType(item.kind).mturk.payloadFromAnswers(row.answers, () =>
+    scenarioOfRun(snippetContext(db, item.snippetId as number).runId),
+  );
   if (!result.ok) return { ok: false, problems: result.problems.map((p) => problem(p.path, p.message)) };
-  // The template's hidden field must name the same item as the Input column (a mixed-up batch otherwise stores labels on the wrong item).
+  // The template's hidden field must name the same item as the Input column (a mixed-up batch otherwise stores labels
+  // on the wrong item).
   if (result.itemId !== null && result.itemId !== String(row.itemId)) {
-    return { ok: false, problems: [problem(`Answer.taskAnswers ${ITEM_ID_FIELD}`, `names item ${result.itemId}, but Input.item_id is ${row.itemId}`)] };
+    return {
+      ok: false,
+      problems: [
+        problem(
+          `Answer.taskAnswers ${ITEM_ID_FIELD}`,
+          `names item ${result.itemId}, but Input.item_id is ${row.itemId}`,
+        ),
+      ],
+    };
   }
   return { ok: true, prepared: { row, payload: result.payload } };
 }
@@ -132,7 +165,19 @@ function problemsOf(err: ServiceError, row: MturkResultRow): ResultsProblem[] {
 }
 
 function emptySummary(dryRun: boolean, rows: number): MturkImportSummary {
-  return { dryRun, rows, stored: 0, revised: 0, unchanged: 0, rejectedSkipped: 0, statusUpdated: 0, workersCreated: 0, confirmed: 0, surplus: 0, mismatched: [] };
+  return {
+    dryRun,
+    rows,
+    stored: 0,
+    revised: 0,
+    unchanged: 0,
+    rejectedSkipped: 0,
+    statusUpdated: 0,
+    workersCreated: 0,
+    confirmed: 0,
+    surplus: 0,
+    mismatched: [],
+  };
 }
 
 /** Counts one row's outcome in the summary. */
@@ -150,22 +195,28 @@ function tally(summary: MturkImportSummary, row: MturkResultRow, outcome: CrowdA
   } else if (outcome.kind === "mismatch") {
     summary.mismatched.push({ line: row.line, assignmentId: row.assignmentId, message: outcome.message });
   }
-  if ((outcome.kind === "stored" || outcome.kind === "confirmed") && outcome.labelStatus === "surplus") summary.surplus++;
+  if ((outcome.kind === "stored" || outcome.kind === "confirmed") && outcome.labelStatus === "surplus")
+    summary.surplus++;
 }
 
 /** Approve/Reject marks for the rows MTurk still has waiting for review, from the study's gold review. */
-function reviewMarks(rows: readonly MturkResultRow[], decisions: ReadonlyMap<string, ReviewDecision>): Map<number, ReviewMark> {
+function reviewMarks(
+  rows: readonly MturkResultRow[],
+  decisions: ReadonlyMap<string, ReviewDecision>,
+): Map<number, ReviewMark> {
   const marks = new Map<number, ReviewMark>();
   rows.forEach((row, i) => {
     const d = row.status === "Submitted" ? decisions.get(row.assignmentId) : undefined;
-    if (d) marks.set(i, d.decision === "reject" ? { decision: "reject", reason: d.reason ?? "" } : { decision: "approve" });
+    if (d)
+      marks.set(i, d.decision === "reject" ? { decision: "reject", reason: d.reason ?? "" } : { decision: "approve" });
   });
   return marks;
 }
 
 export function importMturkResults(db: Db, studyId: number, options: MturkImportOptions): MturkImportResult {
   const study = studyOrNotFound(db, studyId);
-  if (study.pool !== "crowd") throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies take MTurk results`);
+  if (study.pool !== "crowd")
+    throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies take MTurk results`);
   const parsed = parseMturkResults(options.text, studyId);
   const problems: ResultsProblem[] = [...parsed.problems];
 
@@ -184,56 +235,64 @@ export function importMturkResults(db: Db, studyId: number, options: MturkImport
   return writeTransaction(
     db,
     (): MturkImportResult => {
-    const workersBefore = crowdWorkerCount(db, CHANNEL);
-    const summary = emptySummary(Boolean(options.dryRun), parsed.rows.length);
-    for (const { row, payload } of prepared) {
-      try {
-        const outcome = recordCrowdAssignment(db, {
-          channel: CHANNEL,
-          externalId: row.assignmentId,
-          externalGroupId: row.hitId,
-          studyId,
-          itemId: row.itemId,
-          workerId: row.workerId,
-          status: statusToRecord(db, row),
-          payload,
-          secondsOnTask: row.workSeconds,
-          rewardUsd: row.rewardUsd,
-          acceptedAt: row.acceptedAt,
-          submittedAt: row.submittedAt,
-          source: "batch-import",
-        });
-        tally(summary, row, outcome);
-      } catch (err) {
-        // Each row is a savepoint: its failure is undone at once, and the rest are still checked.
-        if (!(err instanceof ServiceError)) throw err;
-        problems.push(...problemsOf(err, row));
+      const workersBefore = crowdWorkerCount(db, CHANNEL);
+      const summary = emptySummary(Boolean(options.dryRun), parsed.rows.length);
+      for (const { row, payload } of prepared) {
+        try {
+          const outcome = recordCrowdAssignment(db, {
+            channel: CHANNEL,
+            externalId: row.assignmentId,
+            externalGroupId: row.hitId,
+            studyId,
+            itemId: row.itemId,
+            workerId: row.workerId,
+            status: statusToRecord(db, row),
+            payload,
+            secondsOnTask: row.workSeconds,
+            rewardUsd: row.rewardUsd,
+            acceptedAt: row.acceptedAt,
+            submittedAt: row.submittedAt,
+            source: "batch-import",
+          });
+          tally(summary, row, outcome);
+        } catch (err) {
+          // Each row is a savepoint: its failure is undone at once, and the rest are still checked.
+          if (!(err instanceof ServiceError)) throw err;
+          problems.push(...problemsOf(err, row));
+        }
       }
-    }
-    if (problems.length) throw new MturkImportError(options.fileName, [...problems].sort((a, b) => a.line - b.line));
-    summary.workersCreated = crowdWorkerCount(db, CHANNEL) - workersBefore;
+      if (problems.length)
+        throw new MturkImportError(
+          options.fileName,
+          [...problems].sort((a, b) => a.line - b.line),
+        );
+      summary.workersCreated = crowdWorkerCount(db, CHANNEL) - workersBefore;
 
-    const inFile = new Set(parsed.rows.map((r) => r.assignmentId));
-    const decisions = reviewDecisions(db, studyId, CHANNEL).filter((d) => inFile.has(d.externalId));
-    const marks = reviewMarks(parsed.rows, new Map(decisions.map((d) => [d.externalId, d])));
-    const rejections = [...marks.values()].filter((m) => m.decision === "reject").length;
-    const review: MturkReviewFile = {
-      csv: reviewFileCsv(parsed.header, parsed.rows.map((r) => r.fields), marks),
-      approvals: marks.size - rejections,
-      rejections,
-      untouched: parsed.rows.length - marks.size,
-    };
-    const result = { summary, review };
-    // Only decisions that differ from the stored ones are written, so a repeated import changes nothing.
-    const current = new Map(listCrowdAssignments(db, studyId, CHANNEL).map((a) => [a.id, a]));
-    recordDecisions(
-      db,
-      decisions.filter((d) => {
-        const stored = current.get(d.crowdAssignmentId);
-        return stored?.decision !== d.decision || stored?.decisionReason !== d.reason;
-      }),
-    );
-    return result;
+      const inFile = new Set(parsed.rows.map((r) => r.assignmentId));
+      const decisions = reviewDecisions(db, studyId, CHANNEL).filter((d) => inFile.has(d.externalId));
+      const marks = reviewMarks(parsed.rows, new Map(decisions.map((d) => [d.externalId, d])));
+      const rejections = [...marks.values()].filter((m) => m.decision === "reject").length;
+      const review: MturkReviewFile = {
+        csv: reviewFileCsv(
+          parsed.header,
+          parsed.rows.map((r) => r.fields),
+          marks,
+        ),
+        approvals: marks.size - rejections,
+        rejections,
+        untouched: parsed.rows.length - marks.size,
+      };
+      const result = { summary, review };
+      // Only decisions that differ from the stored ones are written, so a repeated import changes nothing.
+      const current = new Map(listCrowdAssignments(db, studyId, CHANNEL).map((a) => [a.id, a]));
+      recordDecisions(
+        db,
+        decisions.filter((d) => {
+          const stored = current.get(d.crowdAssignmentId);
+          return stored?.decision !== d.decision || stored?.decisionReason !== d.reason;
+        }),
+      );
+      return result;
     },
     { dryRun: options.dryRun },
   );

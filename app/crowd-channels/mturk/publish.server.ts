@@ -15,7 +15,12 @@ import {
   ListQualificationTypesCommand,
   type MTurkClient,
 } from "@aws-sdk/client-mturk";
-import { qualificationRequirements, type CostEstimate, type HitSettings, type QualificationRequirement } from "../../domain/crowd/hit-config.ts";
+import {
+  qualificationRequirements,
+  type CostEstimate,
+  type HitSettings,
+  type QualificationRequirement,
+} from "../../domain/crowd/hit-config.ts";
 import { answerKeyXml, externalQuestionXml, questionFormXml } from "../../domain/crowd/qualification-xml.ts";
 import { qualificationKey, type QualificationTest } from "../../domain/qualification.ts";
 import type { Db } from "../../server/db.server.ts";
@@ -23,10 +28,20 @@ import { ServiceError, badInput } from "../../server/http/errors.server.ts";
 import type { StudyRow } from "../../server/models/study.server.ts";
 import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { itemPublishStates, storeHit, type ItemPublishState } from "../../server/models/mturk-hit.server.ts";
-import { storedQualificationType, storeQualificationType } from "../../server/models/mturk-qualification-type.server.ts";
+import {
+  storedQualificationType,
+  storeQualificationType,
+} from "../../server/models/mturk-qualification-type.server.ts";
 import { loadQualificationTest } from "../../server/templates.server.ts";
 import { checkFairPay, planHits, type HitOverrides } from "./hit-settings.server.ts";
-import { assertEnvironment, checkedSend, environmentOf, hitGroupUrl, MTURK_WORKER_SITES, type MturkEnvironment } from "./client.server.ts";
+import {
+  assertEnvironment,
+  checkedSend,
+  environmentOf,
+  hitGroupUrl,
+  MTURK_WORKER_SITES,
+  type MturkEnvironment,
+} from "./client.server.ts";
 
 /** Time a worker has for the qualification test, and how long before a failed worker may retry. */
 export const QUALIFICATION_TEST_SECONDS = 20 * 60;
@@ -90,10 +105,14 @@ export function normaliseBaseUrl(raw: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw badInput(`--base-url "${raw}" is not a URL; give the address the app is served at, e.g. https://studio.example.org`);
+    throw badInput(
+      `--base-url "${raw}" is not a URL; give the address the app is served at, e.g. https://studio.example.org`,
+    );
   }
   if (url.protocol !== "https:") {
-    throw badInput(`--base-url must be an https address (MTurk only frames ExternalQuestion pages over https), got "${raw}"`);
+    throw badInput(
+      `--base-url must be an https address (MTurk only frames ExternalQuestion pages over https), got "${raw}"`,
+    );
   }
   if (url.search || url.hash || url.username || url.password) {
     throw badInput(`--base-url must be a plain address without query, fragment or credentials, got "${raw}"`);
@@ -109,8 +128,15 @@ export function taskUrl(baseUrl: string, studyId: number, itemId: number): strin
  * MTurk's idempotency token (at most 64 characters) for one HIT. The study's creation time is
  * part of it so two installations with a study of the same id cannot collide on one account.
  */
-export function hitRequestToken(environment: MturkEnvironment, study: { id: number; createdAt: string }, itemId: number, batch: number): string {
-  const digest = createHash("sha256").update([environment, study.id, study.createdAt, itemId, batch].join("|")).digest("hex");
+export function hitRequestToken(
+  environment: MturkEnvironment,
+  study: { id: number; createdAt: string },
+  itemId: number,
+  batch: number,
+): string {
+  const digest = createHash("sha256")
+    .update([environment, study.id, study.createdAt, itemId, batch].join("|"))
+    .digest("hex");
   return `socrates-${digest.slice(0, 40)}`;
 }
 
@@ -122,12 +148,27 @@ function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
-/** Our qualification type by its exact name among the requester's own (a lost create, or another database on the same account). */
-async function findQualificationTypeByName(client: MTurkClient, production: boolean, name: string): Promise<string | null> {
+/**
+ * Our qualification type by its exact name among the requester's own (a lost create, or another database on the same
+ * account).
+ */
+async function findQualificationTypeByName(
+  client: MTurkClient,
+  production: boolean,
+  name: string,
+): Promise<string | null> {
   let nextToken: string | undefined;
   do {
     const page = await checkedSend(client, production, (c) =>
-      c.send(new ListQualificationTypesCommand({ Query: name, MustBeRequestable: false, MustBeOwnedByCaller: true, MaxResults: 100, NextToken: nextToken })),
+      c.send(
+        new ListQualificationTypesCommand({
+          Query: name,
+          MustBeRequestable: false,
+          MustBeOwnedByCaller: true,
+          MaxResults: 100,
+          NextToken: nextToken,
+        }),
+      ),
     );
     const match = page.QualificationTypes?.find((q) => q.Name === name && q.QualificationTypeId);
     if (match?.QualificationTypeId) return match.QualificationTypeId;
@@ -179,12 +220,19 @@ async function ensureQualificationType(
 }
 
 /** The HIT an earlier call created with this token, found by the annotation that names the token. */
-async function findHitByToken(client: MTurkClient, production: boolean, token: string): Promise<{ hitId: string; hitTypeId: string; hitGroupId?: string; expiresAt?: Date } | null> {
+async function findHitByToken(
+  client: MTurkClient,
+  production: boolean,
+  token: string,
+): Promise<{ hitId: string; hitTypeId: string; hitGroupId?: string; expiresAt?: Date } | null> {
   let nextToken: string | undefined;
   do {
-    const page = await checkedSend(client, production, (c) => c.send(new ListHITsCommand({ MaxResults: 100, NextToken: nextToken })));
+    const page = await checkedSend(client, production, (c) =>
+      c.send(new ListHITsCommand({ MaxResults: 100, NextToken: nextToken })),
+    );
     const hit = page.HITs?.find((h) => h.RequesterAnnotation?.includes(token));
-    if (hit?.HITId && hit.HITTypeId) return { hitId: hit.HITId, hitTypeId: hit.HITTypeId, hitGroupId: hit.HITGroupId, expiresAt: hit.Expiration };
+    if (hit?.HITId && hit.HITTypeId)
+      return { hitId: hit.HITId, hitTypeId: hit.HITTypeId, hitGroupId: hit.HITGroupId, expiresAt: hit.Expiration };
     nextToken = page.NextToken;
   } while (nextToken);
   return null;
@@ -208,7 +256,8 @@ function planPublish(db: Db, options: PublishOptions): PublishPlan {
   const environment = environmentOf(production);
   const baseUrl = normaliseBaseUrl(options.baseUrl);
   const frameHeight = options.frameHeight ?? 0;
-  if (!Number.isInteger(frameHeight) || frameHeight < 0 || frameHeight > 10_000) throw badInput(`The frame height must be a whole number of pixels from 0 to 10000, got ${frameHeight}`);
+  if (!Number.isInteger(frameHeight) || frameHeight < 0 || frameHeight > 10_000)
+    throw badInput(`The frame height must be a whole number of pixels from 0 to 10000, got ${frameHeight}`);
 
   const labelsPerItem = studyOrNotFound(db, studyId).labelsPerItem;
   const states = itemPublishStates(db, studyId, environment, options.now ?? new Date());
@@ -218,7 +267,8 @@ function planPublish(db: Db, options: PublishOptions): PublishPlan {
   // planHits refuses a non-crowd study and validates every setting.
   const plan = planHits(db, studyId, toPublish.length, options.overrides ?? {});
   const { study, estimate } = plan;
-  if (study.status !== "open") throw new ServiceError(409, `Study ${studyId} is closed; reopen it before publishing HITs`);
+  if (study.status !== "open")
+    throw new ServiceError(409, `Study ${studyId} is closed; reopen it before publishing HITs`);
   const fairPayWarning = checkFairPay(estimate, options.force === true);
   const test = loadQualificationTest();
   const summary: PublishSummary = {
@@ -231,7 +281,11 @@ function planPublish(db: Db, options: PublishOptions): PublishPlan {
     itemsAlreadyPublished: needing.length - toPublish.length,
     qualificationTestKey: qualificationKey(test),
     qualificationTypeId: plan.settings.qualificationTypeId,
-    qualificationTypeSource: plan.settings.qualificationTypeId ? "option" : toPublish.length === 0 ? "not needed" : "would create",
+    qualificationTypeSource: plan.settings.qualificationTypeId
+      ? "option"
+      : toPublish.length === 0
+        ? "not needed"
+        : "would create",
     hitTypeId: null,
     hits: [],
     settings: plan.settings,
@@ -256,16 +310,27 @@ function plannedHit(plan: PublishPlan, state: ItemPublishState): PublishedHit {
 }
 
 /** Settles the summary's qualification type and the requirements that follow from it. */
-function withQualificationType(plan: PublishPlan, id: string | null, source: PublishSummary["qualificationTypeSource"]): HitSettings {
+function withQualificationType(
+  plan: PublishPlan,
+  id: string | null,
+  source: PublishSummary["qualificationTypeSource"],
+): HitSettings {
   const settings: HitSettings = { ...plan.settings, qualificationTypeId: id };
-  Object.assign(plan.summary, { qualificationTypeId: id, qualificationTypeSource: source, settings, qualificationRequirements: qualificationRequirements(settings) });
+  Object.assign(plan.summary, {
+    qualificationTypeId: id,
+    qualificationTypeSource: source,
+    settings,
+    qualificationRequirements: qualificationRequirements(settings),
+  });
   return settings;
 }
 
 /** A dry run: which HITs would be created, with the stored qualification type if there is one. */
 function dryRunSummary(db: Db, plan: PublishPlan): PublishSummary {
   const { summary } = plan;
-  const stored = summary.qualificationTypeId ? null : storedQualificationType(db, plan.environment, summary.qualificationTestKey);
+  const stored = summary.qualificationTypeId
+    ? null
+    : storedQualificationType(db, plan.environment, summary.qualificationTestKey);
   if (stored) withQualificationType(plan, stored, "stored");
   else withQualificationType(plan, summary.qualificationTypeId, summary.qualificationTypeSource);
   summary.hits = plan.toPublish.map((s) => plannedHit(plan, s));
@@ -273,7 +338,12 @@ function dryRunSummary(db: Db, plan: PublishPlan): PublishSummary {
 }
 
 /** MTurk returns the same HIT type for the same properties, so a rerun gets the same id. */
-async function createHitType(client: MTurkClient, production: boolean, settings: HitSettings, requirements: QualificationRequirement[]): Promise<string> {
+async function createHitType(
+  client: MTurkClient,
+  production: boolean,
+  settings: HitSettings,
+  requirements: QualificationRequirement[],
+): Promise<string> {
   const hitType = await checkedSend(client, production, (c) =>
     c.send(
       new CreateHITTypeCommand({
@@ -300,7 +370,15 @@ interface CreatedHit {
 }
 
 /** Creates one item's HIT, or finds the one an interrupted publish created with the same token. */
-async function createHit(client: MTurkClient, production: boolean, plan: PublishPlan, settings: HitSettings, hitTypeId: string, state: ItemPublishState, hit: PublishedHit): Promise<CreatedHit> {
+async function createHit(
+  client: MTurkClient,
+  production: boolean,
+  plan: PublishPlan,
+  settings: HitSettings,
+  hitTypeId: string,
+  state: ItemPublishState,
+  hit: PublishedHit,
+): Promise<CreatedHit> {
   const annotation = `SoCRATES study ${plan.study.id} item ${state.itemId} batch ${state.storedHits} [${hit.uniqueRequestToken}]`;
   try {
     const created = await checkedSend(client, production, (c) =>
@@ -321,16 +399,35 @@ async function createHit(client: MTurkClient, production: boolean, plan: Publish
   } catch (err) {
     // The token was used before: the HIT exists but was not recorded (an interrupted publish).
     if (!(err instanceof Error) || !/already ?exists/i.test(`${err.name} ${err.message}`)) {
-      throw new PublishInterruptedError(`Creating the HIT for item ${state.itemId} failed (${errorText(err)}); ${plan.summary.hits.length} HIT(s) created before it are stored, and running publish again continues from here`, plan.summary, err);
+      throw new PublishInterruptedError(
+        `Creating the HIT for item ${state.itemId} failed (${errorText(err)}); ${plan.summary.hits.length} HIT(s) created before it are stored, and running publish again continues from here`,
+        plan.summary,
+        err,
+      );
     }
     const found = await findHitByToken(client, production, hit.uniqueRequestToken);
-    if (!found) throw new PublishInterruptedError(`MTurk says the HIT for item ${state.itemId} exists, but no HIT of this account carries its token ${hit.uniqueRequestToken}`, plan.summary, err);
-    return { hitId: found.hitId, hitTypeId: found.hitTypeId, groupId: found.hitGroupId, expiresAt: found.expiresAt, recovered: true };
+    if (!found)
+      throw new PublishInterruptedError(
+        `MTurk says the HIT for item ${state.itemId} exists, but no HIT of this account carries its token ${hit.uniqueRequestToken}`,
+        plan.summary,
+        err,
+      );
+    return {
+      hitId: found.hitId,
+      hitTypeId: found.hitTypeId,
+      groupId: found.hitGroupId,
+      expiresAt: found.expiresAt,
+      recovered: true,
+    };
   }
 }
 
 /** Creates the HITs still missing for the study (or, in a dry run, says which it would create). */
-export async function publishStudy(db: Db, client: MTurkClient | null, options: PublishOptions): Promise<PublishSummary> {
+export async function publishStudy(
+  db: Db,
+  client: MTurkClient | null,
+  options: PublishOptions,
+): Promise<PublishSummary> {
   const { production } = options;
   const plan = planPublish(db, options);
   const { summary, environment } = plan;

@@ -3,19 +3,37 @@
  * the ones waiting for review. An assignment the app never saw (the worker's browser did not
  * reach us, or another database published the HIT) is imported from its Answer XML; an answer
  * the task page stored stays pending until MTurk lists its assignment here for the same worker and
- * HIT, which confirms it (counted within k, else surplus); statuses follow MTurk's; submitted work is approved, or rejected with a reason when it failed a gold
- * item (review.server.ts decides). A dry run reads from MTurk but writes and decides nothing.
+ * HIT, which confirms it (counted within k, else surplus); statuses follow MTurk's; submitted work is approved, or
+ * rejected with a reason when it failed a gold item (review.server.ts decides). A dry run reads from MTurk but writes
+ * and decides nothing.
  */
-import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, RejectAssignmentCommand, type Assignment, type MTurkClient } from "@aws-sdk/client-mturk";
+import {
+  ApproveAssignmentCommand,
+  ListAssignmentsForHITCommand,
+  RejectAssignmentCommand,
+  type Assignment,
+  type MTurkClient,
+} from "@aws-sdk/client-mturk";
 import { labelFromAnswerXml } from "../../domain/crowd/answer-xml.ts";
 import { writeTransaction, type Db } from "../../server/db.server.ts";
 import { ServiceError } from "../../server/http/errors.server.ts";
 import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { MTURK_STATUSES } from "../../domain/crowd/mturk-results.ts";
-import { findCrowdAssignment, setCrowdAssignmentStatus, type CrowdAssignmentStatus } from "../../server/models/crowd-assignment.server.ts";
+import {
+  findCrowdAssignment,
+  setCrowdAssignmentStatus,
+  type CrowdAssignmentStatus,
+} from "../../server/models/crowd-assignment.server.ts";
 import { hitsOfStudy, type StoredHit } from "../../server/models/mturk-hit.server.ts";
 import { recordCrowdAssignment } from "../../server/crowd/record-assignment.server.ts";
-import { assertEnvironment, checkedSend, environmentOf, isMissingCredentials, MturkEndpointError, type MturkEnvironment } from "./client.server.ts";
+import {
+  assertEnvironment,
+  checkedSend,
+  environmentOf,
+  isMissingCredentials,
+  MturkEndpointError,
+  type MturkEnvironment,
+} from "./client.server.ts";
 import { recordDecisions, reviewDecisions, type ReviewDecision } from "../../server/crowd/review.server.ts";
 
 export interface SyncOptions {
@@ -74,7 +92,14 @@ async function listAssignments(client: MTurkClient, production: boolean, hit: St
   let nextToken: string | undefined;
   do {
     const page = await checkedSend(client, production, (c) =>
-      c.send(new ListAssignmentsForHITCommand({ HITId: hit.hitId, AssignmentStatuses: ["Submitted", "Approved", "Rejected"], MaxResults: 100, NextToken: nextToken })),
+      c.send(
+        new ListAssignmentsForHITCommand({
+          HITId: hit.hitId,
+          AssignmentStatuses: ["Submitted", "Approved", "Rejected"],
+          MaxResults: 100,
+          NextToken: nextToken,
+        }),
+      ),
     );
     all.push(...(page.Assignments ?? []));
     nextToken = page.NextToken;
@@ -82,7 +107,8 @@ async function listAssignments(client: MTurkClient, production: boolean, hit: St
   return all;
 }
 
-const iso = (d: Date | undefined): string | null => (d instanceof Date && !Number.isNaN(d.getTime()) ? d.toISOString() : null);
+const iso = (d: Date | undefined): string | null =>
+  d instanceof Date && !Number.isNaN(d.getTime()) ? d.toISOString() : null;
 
 function workSeconds(a: Assignment): number | null {
   if (!(a.AcceptTime instanceof Date) || !(a.SubmitTime instanceof Date)) return null;
@@ -91,14 +117,18 @@ function workSeconds(a: Assignment): number | null {
 }
 
 function describe(err: unknown): string {
-  if (err instanceof ServiceError && err.problems.length) return `${err.message}: ${err.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`;
+  if (err instanceof ServiceError && err.problems.length)
+    return `${err.message}: ${err.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`;
   return err instanceof Error ? err.message : String(err);
 }
 
 type Taken = "imported" | "confirmed" | "status" | "same";
 
 /** Counts what taking one assignment in did. */
-function tally(summary: SyncSummary, result: { taken: Taken; statusChanged: boolean; surplus: boolean } | SyncProblem): void {
+function tally(
+  summary: SyncSummary,
+  result: { taken: Taken; statusChanged: boolean; surplus: boolean } | SyncProblem,
+): void {
   if (!("taken" in result)) {
     summary.problems.push(result);
     return;
@@ -115,15 +145,26 @@ function tally(summary: SyncSummary, result: { taken: Taken; statusChanged: bool
  * worker and HIT (another worker or HIT leaves it pending, reported). Expected failures (bad
  * answer, conflicting answer, mismatch) become problems so one bad assignment never stops the rest.
  */
-function takeIn(db: Db, studyId: number, { hit, assignment: a }: Listed): { taken: Taken; statusChanged: boolean; surplus: boolean } | SyncProblem {
+function takeIn(
+  db: Db,
+  studyId: number,
+  { hit, assignment: a }: Listed,
+): { taken: Taken; statusChanged: boolean; surplus: boolean } | SyncProblem {
   const assignmentId = a.AssignmentId ?? "";
-  const problem = (message: string): SyncProblem => ({ assignmentId, hitId: hit.hitId, itemId: hit.itemId, workerId: a.WorkerId ?? null, message });
+  const problem = (message: string): SyncProblem => ({
+    assignmentId,
+    hitId: hit.hitId,
+    itemId: hit.itemId,
+    workerId: a.WorkerId ?? null,
+    message,
+  });
   if (!assignmentId || !a.WorkerId) return problem("MTurk listed an assignment without AssignmentId or WorkerId");
   const status = STATUS_OF[a.AssignmentStatus ?? ""];
   if (!status) return problem(`unexpected assignment status "${a.AssignmentStatus}"`);
 
   const stored = findCrowdAssignment(db, "mturk", assignmentId);
-  if (stored && stored.studyItemId !== hit.itemId) return problem(`stored for item ${stored.studyItemId}, but its HIT is for item ${hit.itemId}; left as it is`);
+  if (stored && stored.studyItemId !== hit.itemId)
+    return problem(`stored for item ${stored.studyItemId}, but its HIT is for item ${hit.itemId}; left as it is`);
   // Confirmed with a stored label, or a rejection, needs nothing from the answer: only the status may change.
   if (stored && stored.confirmedAt !== null && (stored.labelId !== null || status === "rejected")) {
     if (stored.status === status) return { taken: "same", statusChanged: false, surplus: false };
@@ -191,7 +232,8 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
   await assertEnvironment(client, production);
 
   const listed: Listed[] = [];
-  for (const hit of hits) for (const assignment of await listAssignments(client, production, hit)) listed.push({ hit, assignment });
+  for (const hit of hits)
+    for (const assignment of await listAssignments(client, production, hit)) listed.push({ hit, assignment });
   summary.assignmentsSeen = listed.length;
   const itemOf = new Map(listed.map((l) => [l.assignment.AssignmentId, l.hit.itemId]));
 
@@ -207,15 +249,24 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
   );
 
   for (const decision of pending) {
-    const result: SyncDecision = { ...decision, itemId: itemOf.get(decision.externalId) ?? null, sent: false, error: null };
+    const result: SyncDecision = {
+      ...decision,
+      itemId: itemOf.get(decision.externalId) ?? null,
+      sent: false,
+      error: null,
+    };
     summary.decisions.push(result);
     if (dryRun) continue;
     try {
       if (decision.decision === "approve") {
-        await checkedSend(client, production, (c) => c.send(new ApproveAssignmentCommand({ AssignmentId: decision.externalId })));
+        await checkedSend(client, production, (c) =>
+          c.send(new ApproveAssignmentCommand({ AssignmentId: decision.externalId })),
+        );
       } else {
         const feedback = decision.reason ?? "The work did not pass the study's checks.";
-        await checkedSend(client, production, (c) => c.send(new RejectAssignmentCommand({ AssignmentId: decision.externalId, RequesterFeedback: feedback })));
+        await checkedSend(client, production, (c) =>
+          c.send(new RejectAssignmentCommand({ AssignmentId: decision.externalId, RequesterFeedback: feedback })),
+        );
       }
     } catch (err) {
       if (err instanceof MturkEndpointError || isMissingCredentials(err)) throw err;
@@ -225,7 +276,11 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
     }
     writeTransaction(db, () => {
       recordDecisions(db, [decision]);
-      setCrowdAssignmentStatus(db, decision.crowdAssignmentId, decision.decision === "approve" ? "approved" : "rejected");
+      setCrowdAssignmentStatus(
+        db,
+        decision.crowdAssignmentId,
+        decision.decision === "approve" ? "approved" : "rejected",
+      );
     });
     result.sent = true;
     if (decision.decision === "approve") summary.approved++;

@@ -20,7 +20,9 @@ function Countdown({ url }: { url: string }) {
   }, [left, url]);
   return (
     <p className="muted" role="status" data-testid="prolific-countdown">
-      {left > 0 ? `Taking you back to Prolific in ${left} ${left === 1 ? "second" : "seconds"}…` : "Taking you back to Prolific…"}
+      {left > 0
+        ? `Taking you back to Prolific in ${left} ${left === 1 ? "second" : "seconds"}…`
+        : "Taking you back to Prolific…"}
     </p>
   );
 }
@@ -32,11 +34,12 @@ export function ProlificEndPage({ data }: { data: EndPageData }) {
       <section className="empty-state" data-testid="prolific-not-qualified">
         <h1>Thank you for your time</h1>
         <p>
-          You have used all {data.attempts} attempts at the reading test, so this study cannot go on for you, and there is no completion code to enter.
+          You have used all {data.attempts} attempts at the reading test, so this study cannot go on for you, and there
+          is no completion code to enter.
         </p>
         <p>
-          Please go back to Prolific and <strong>return your place in the study</strong> (Prolific offers this as returning the submission). That frees the
-          place for someone else and is not counted against you.
+          Please go back to Prolific and <strong>return your place in the study</strong> (Prolific offers this as
+          returning the submission). That frees the place for someone else and is not counted against you.
         </p>
       </section>
     );

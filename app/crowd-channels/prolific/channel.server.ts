@@ -4,7 +4,16 @@
  * labels count once the researcher imports Prolific's export (import.server.ts).
  */
 import { ServiceError } from "../../server/http/errors.server.ts";
-import { checkProlificEntry, enterProlificSession, isProlificEntry, prolificEndView, prolificSettingsOf, prolificStep, prolificStepPath, updateProlificSettings } from "./sessions.server.ts";
+import {
+  checkProlificEntry,
+  enterProlificSession,
+  isProlificEntry,
+  prolificEndView,
+  prolificSettingsOf,
+  prolificStep,
+  prolificStepPath,
+  updateProlificSettings,
+} from "./sessions.server.ts";
 import type { CompletionStep, CrowdChannel } from "../channel.server.ts";
 import { prolificDashboard } from "./panel.server.ts";
 
@@ -40,13 +49,16 @@ export const prolificChannel: CrowdChannel = {
   },
   identity: {
     workerChannel: "prolific",
-    verifiedBy: "not on entry (Prolific's study URL is unsigned): each SESSION_ID is recorded once, and its labels stay pending until an imported Prolific export lists the session (socrates prolific import)",
+    verifiedBy:
+      "not on entry (Prolific's study URL is unsigned): each SESSION_ID is recorded once, and its labels stay pending until an imported Prolific export lists the session (socrates prolific import)",
   },
   completion: {
-    describe: "The session ends after the study's items per session (or when nothing is left); the participant gets the completion code and goes back to Prolific.",
+    describe:
+      "The session ends after the study's items per session (or when nothing is left); the participant gets the completion code and goes back to Prolific.",
     finish(db, studyId, annotatorId): CompletionStep {
       const step = prolificStep(db, studyId, annotatorId);
-      if (step.kind === "task" || step.kind === "qualify") return { kind: step.kind, path: prolificStepPath(studyId, step) };
+      if (step.kind === "task" || step.kind === "qualify")
+        return { kind: step.kind, path: prolificStepPath(studyId, step) };
       if (step.kind === "not-qualified") return step;
       const { code, url, labels } = step.completion;
       return { kind: "complete", code, url, labels };

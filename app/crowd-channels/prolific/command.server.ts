@@ -17,8 +17,12 @@ export function describeProlificImport(s: ProlificImportSummary): string {
     `still pending: ${pending.length ? pending.join(", ") : "none listed"}${s.codeMismatch ? `; ${s.codeMismatch} with another completion code` : ""}`,
     `${plural(s.unknownSessions, "row")} not matching any stored session; ${plural(s.statusUpdated, "session")} with Prolific's review outcome recorded`,
   ];
-  if (s.rejectedAfterConfirming) lines.push(`${plural(s.rejectedAfterConfirming, "session")} confirmed earlier now rejected on Prolific: their labels still count; review them on the dashboard`);
-  for (const m of s.mismatched) lines.push(`row ${m.line} (submission ${m.submissionId}) does not match the stored session: ${m.reason}`);
+  if (s.rejectedAfterConfirming)
+    lines.push(
+      `${plural(s.rejectedAfterConfirming, "session")} confirmed earlier now rejected on Prolific: their labels still count; review them on the dashboard`,
+    );
+  for (const m of s.mismatched)
+    lines.push(`row ${m.line} (submission ${m.submissionId}) does not match the stored session: ${m.reason}`);
   if (s.dryRun) lines.push("dry run: nothing was written");
   return lines.join("\n");
 }
@@ -27,10 +31,18 @@ export function registerProlificCommands(program: Command): void {
   const prolific = program.command(PROLIFIC_FOLDER.command.name).description(PROLIFIC_FOLDER.command.description);
   prolific
     .command("import")
-    .description("confirm Prolific sessions listed in the study's submissions export (all-or-nothing; importing the same file again changes nothing)")
-    .argument("<file>", "the submissions export from Prolific (the study's Submissions → Download CSV), e.g. prolific_export_60aa….csv")
+    .description(
+      "confirm Prolific sessions listed in the study's submissions export (all-or-nothing; importing the same file again changes nothing)",
+    )
+    .argument(
+      "<file>",
+      "the submissions export from Prolific (the study's Submissions → Download CSV), e.g. prolific_export_60aa….csv",
+    )
     .requiredOption("--study <id>", "the crowd study the Prolific participants took part in")
-    .option("--prolific-study <STUDY_ID>", "Prolific's id of the exported study, when the file has no study column and the sessions name several")
+    .option(
+      "--prolific-study <STUDY_ID>",
+      "Prolific's id of the exported study, when the file has no study column and the sessions name several",
+    )
     .option("--dry-run", "check every row and report what would change, writing nothing")
     .addHelpText(
       "after",
@@ -50,7 +62,14 @@ with its row and column named, and nothing is written; the exit code is then 2.`
       const text = readTextFile(file);
       const guard = guardUserErrors(ProlificImportError, ServiceError);
       const db = openDatabase();
-      const summary = guard(() => importProlificExport(db, studyId, { text, fileName: file, dryRun: opts.dryRun, prolificStudy: opts.prolificStudy }));
+      const summary = guard(() =>
+        importProlificExport(db, studyId, {
+          text,
+          fileName: file,
+          dryRun: opts.dryRun,
+          prolificStudy: opts.prolificStudy,
+        }),
+      );
       // A bulk import: hand back the write-ahead log's space (best effort).
       if (!opts.dryRun) checkpointWal(db);
       console.log(describeProlificImport(summary));

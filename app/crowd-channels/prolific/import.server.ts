@@ -7,11 +7,23 @@
  * has one, is the study's. Then each pending label of the participant in the study is confirmed:
  * counted while its item has room under k, else surplus. All-or-nothing and idempotent.
  */
-import { isConfirmingStatus, parseProlificExport, formatExportProblem, type ExportProblem, type ProlificExportRow } from "../../domain/crowd/prolific-export.ts";
+import {
+  isConfirmingStatus,
+  parseProlificExport,
+  formatExportProblem,
+  type ExportProblem,
+  type ProlificExportRow,
+} from "../../domain/crowd/prolific-export.ts";
 import { writeTransaction, type Db } from "../../server/db.server.ts";
 import { ServiceError } from "../../server/http/errors.server.ts";
 import { confirmLabel } from "../../server/annotation/label-status.server.ts";
-import { confirmCrowdAssignment, sessionForConfirmation, setCrowdAssignmentStatus, type CrowdAssignmentStatus, type SessionForConfirmation } from "../../server/models/crowd-assignment.server.ts";
+import {
+  confirmCrowdAssignment,
+  sessionForConfirmation,
+  setCrowdAssignmentStatus,
+  type CrowdAssignmentStatus,
+  type SessionForConfirmation,
+} from "../../server/models/crowd-assignment.server.ts";
 import { pendingLabelsOf } from "../../server/models/label.server.ts";
 import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { prolificSettingsOf } from "./sessions.server.ts";
@@ -26,7 +38,9 @@ export class ProlificImportError extends Error {
     readonly file: string,
     readonly problems: ExportProblem[],
   ) {
-    super(`import refused, nothing was written (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n${problems.map((p) => formatExportProblem(file, p)).join("\n")}`);
+    super(
+      `import refused, nothing was written (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n${problems.map((p) => formatExportProblem(file, p)).join("\n")}`,
+    );
     this.name = "ProlificImportError";
   }
 }
@@ -71,14 +85,21 @@ export interface ProlificImportSummary {
   statusUpdated: number;
 }
 
-type Match = { kind: "unknown" } | { kind: "mismatch"; reason: string } | { kind: "session"; session: SessionForConfirmation };
+type Match =
+  | { kind: "unknown" }
+  | { kind: "mismatch"; reason: string }
+  | { kind: "session"; session: SessionForConfirmation };
 
 function matchRow(db: Db, studyId: number, row: ProlificExportRow): Match {
   const session = sessionForConfirmation(db, CHANNEL, row.submissionId);
   if (!session) return { kind: "unknown" };
-  if (session.studyId !== studyId) return { kind: "mismatch", reason: `the session was entered for study ${session.studyId}, not ${studyId}` };
+  if (session.studyId !== studyId)
+    return { kind: "mismatch", reason: `the session was entered for study ${session.studyId}, not ${studyId}` };
   if (session.participantId !== row.participantId) {
-    return { kind: "mismatch", reason: `the session was entered with participant id ${session.participantId}, the export lists ${row.participantId}` };
+    return {
+      kind: "mismatch",
+      reason: `the session was entered with participant id ${session.participantId}, the export lists ${row.participantId}`,
+    };
   }
   return { kind: "session", session };
 }
@@ -87,23 +108,50 @@ function matchRow(db: Db, studyId: number, row: ProlificExportRow): Match {
  * The Prolific STUDY_ID the export is of: its study column per row, else the option, else the one
  * STUDY_ID its matching sessions were entered with (several: refused, name it with the option).
  */
-function exportStudyOf(file: string, matches: { row: ProlificExportRow; session: SessionForConfirmation }[], option: string | undefined): (row: ProlificExportRow) => string | null {
+function exportStudyOf(
+  file: string,
+  matches: { row: ProlificExportRow; session: SessionForConfirmation }[],
+  option: string | undefined,
+): (row: ProlificExportRow) => string | null {
   if (option) return (row) => row.studyId ?? option;
   const stored = [...new Set(matches.filter((m) => m.row.studyId === null).map((m) => m.session.externalGroupId))];
   if (stored.length > 1) {
     throw new ProlificImportError(file, [
-      { line: 1, column: "Study id", message: `the listed sessions were entered under ${stored.length} Prolific study ids (${stored.join(", ")}); name the export's study with --prolific-study` },
+      {
+        line: 1,
+        column: "Study id",
+        message: `the listed sessions were entered under ${stored.length} Prolific study ids (${stored.join(", ")}); name the export's study with --prolific-study`,
+      },
     ]);
   }
   return (row) => row.studyId ?? stored[0] ?? null;
 }
 
 function emptySummary(dryRun: boolean, rows: number): ProlificImportSummary {
-  return { dryRun, rows, confirmedSessions: 0, labelsCounted: 0, labelsSurplus: 0, unchanged: 0, stayPending: {}, codeMismatch: 0, rejectedAfterConfirming: 0, unknownSessions: 0, mismatched: [], statusUpdated: 0 };
+  return {
+    dryRun,
+    rows,
+    confirmedSessions: 0,
+    labelsCounted: 0,
+    labelsSurplus: 0,
+    unchanged: 0,
+    stayPending: {},
+    codeMismatch: 0,
+    rejectedAfterConfirming: 0,
+    unknownSessions: 0,
+    mismatched: [],
+    statusUpdated: 0,
+  };
 }
 
 /** Confirms the participant's pending labels in the study, first stored first counted. Returns how many changed. */
-function confirmPendingLabels(db: Db, studyId: number, labelsPerItem: number, annotatorId: number, summary: ProlificImportSummary): number {
+function confirmPendingLabels(
+  db: Db,
+  studyId: number,
+  labelsPerItem: number,
+  annotatorId: number,
+  summary: ProlificImportSummary,
+): number {
   const pending = pendingLabelsOf(db, studyId, annotatorId);
   for (const { labelId, itemId } of pending) {
     if (confirmLabel(db, labelId, itemId, labelsPerItem) === "counted") summary.labelsCounted++;
@@ -120,7 +168,13 @@ interface StudyTerms {
 }
 
 /** Applies one matching row: Prolific's review outcome, then the confirmation when the row vouches for the session. */
-function applyRow(db: Db, terms: StudyTerms, row: ProlificExportRow, session: SessionForConfirmation, summary: ProlificImportSummary): void {
+function applyRow(
+  db: Db,
+  terms: StudyTerms,
+  row: ProlificExportRow,
+  session: SessionForConfirmation,
+  summary: ProlificImportSummary,
+): void {
   let changed = false;
   const status = STATUS_FROM_PROLIFIC[row.status];
   if (status && status !== session.status) {
@@ -148,14 +202,26 @@ function applyRow(db: Db, terms: StudyTerms, row: ProlificExportRow, session: Se
   if (!changed) summary.unchanged++;
 }
 
-/** Imports a Prolific export into a study. Refuses (ProlificImportError) a malformed file, naming row and column; nothing is written then. */
+/**
+ * Imports a Prolific export into a study. Refuses (ProlificImportError) a malformed file, naming row and column;
+ * nothing is written then.
+ */
 export function importProlificExport(db: Db, studyId: number, options: ProlificImportOptions): ProlificImportSummary {
   const study = studyOrNotFound(db, studyId);
   const settings = prolificSettingsOf(study);
-  if (!settings) throw new ServiceError(409, `Study ${studyId} has no Prolific settings; save its completion code on the dashboard first`);
+  if (!settings)
+    throw new ServiceError(
+      409,
+      `Study ${studyId} has no Prolific settings; save its completion code on the dashboard first`,
+    );
   const parsed = parseProlificExport(options.text);
   if (parsed.problems.length) throw new ProlificImportError(options.fileName, parsed.problems);
-  const terms: StudyTerms = { studyId, labelsPerItem: study.labelsPerItem, completionCode: settings.completionCode, at: (options.now ?? new Date()).toISOString() };
+  const terms: StudyTerms = {
+    studyId,
+    labelsPerItem: study.labelsPerItem,
+    completionCode: settings.completionCode,
+    at: (options.now ?? new Date()).toISOString(),
+  };
   return writeTransaction(
     db,
     (): ProlificImportSummary => {
@@ -164,14 +230,19 @@ export function importProlificExport(db: Db, studyId: number, options: ProlificI
       for (const row of parsed.rows) {
         const match = matchRow(db, studyId, row);
         if (match.kind === "unknown") summary.unknownSessions++;
-        else if (match.kind === "mismatch") summary.mismatched.push({ line: row.line, submissionId: row.submissionId, reason: match.reason });
+        else if (match.kind === "mismatch")
+          summary.mismatched.push({ line: row.line, submissionId: row.submissionId, reason: match.reason });
         else matched.push({ row, session: match.session });
       }
       const exportStudy = exportStudyOf(options.fileName, matched, options.prolificStudy);
       for (const { row, session } of matched) {
         const expected = exportStudy(row);
         if (expected !== null && session.externalGroupId !== expected) {
-          summary.mismatched.push({ line: row.line, submissionId: row.submissionId, reason: `the session was entered with STUDY_ID ${session.externalGroupId}, the export is of ${expected}` });
+          summary.mismatched.push({
+            line: row.line,
+            submissionId: row.submissionId,
+            reason: `the session was entered with STUDY_ID ${session.externalGroupId}, the export is of ${expected}`,
+          });
           continue;
         }
         applyRow(db, terms, row, session, summary);

@@ -14,7 +14,13 @@ import { writeTransaction, type Db } from "../../server/db.server.ts";
 import { nextTask } from "../../server/annotation/assignment.server.ts";
 import { ServiceError, badInput, forbidden, zodProblems } from "../../server/http/errors.server.ts";
 import { releaseLeasesOf } from "../../server/models/assignment.server.ts";
-import { findSession, insertCrowdAssignment, latestSession, markSessionSubmitted, sessionConfirmationCounts } from "../../server/models/crowd-assignment.server.ts";
+import {
+  findSession,
+  insertCrowdAssignment,
+  latestSession,
+  markSessionSubmitted,
+  sessionConfirmationCounts,
+} from "../../server/models/crowd-assignment.server.ts";
 import { labelCountInStudy } from "../../server/models/label.server.ts";
 import { findCrowdWorker } from "../../server/models/annotator.server.ts";
 import { setStudyConfig, type StudyRow } from "../../server/models/study.server.ts";
@@ -51,17 +57,29 @@ const prolificId = (name: string) =>
     .string({ required_error: `${name} is missing` })
     .trim()
     .min(1, `${name} is empty`)
-    .refine((v) => !v.includes("{{%"), `${name} still holds Prolific's placeholder; Prolific fills it in when a participant opens the study`)
+    .refine(
+      (v) => !v.includes("{{%"),
+      `${name} still holds Prolific's placeholder; Prolific fills it in when a participant opens the study`,
+    )
     .pipe(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, `${name} must be 1–64 letters, digits, '_' or '-'`));
 
-export const prolificParamsSchema = z.object({ PROLIFIC_PID: prolificId("PROLIFIC_PID"), STUDY_ID: prolificId("STUDY_ID"), SESSION_ID: prolificId("SESSION_ID") });
+export const prolificParamsSchema = z.object({
+  PROLIFIC_PID: prolificId("PROLIFIC_PID"),
+  STUDY_ID: prolificId("STUDY_ID"),
+  SESSION_ID: prolificId("SESSION_ID"),
+});
 export type ProlificParams = z.infer<typeof prolificParamsSchema>;
 
 export function parseProlificParams(params: URLSearchParams): ProlificParams {
-  const parsed = prolificParamsSchema.safeParse(Object.fromEntries(PARAMS.filter((p) => params.has(p)).map((p) => [p, params.get(p)])));
+  const parsed = prolificParamsSchema.safeParse(
+    Object.fromEntries(PARAMS.filter((p) => params.has(p)).map((p) => [p, params.get(p)])),
+  );
   if (parsed.success) return parsed.data;
   const problems = zodProblems(parsed.error);
-  throw badInput(`This Prolific link is not valid: ${problems.map((p) => p.message).join("; ")}. Please open the study from Prolific again.`, problems);
+  throw badInput(
+    `This Prolific link is not valid: ${problems.map((p) => p.message).join("; ")}. Please open the study from Prolific again.`,
+    problems,
+  );
 }
 
 export const NOT_SET_UP_MESSAGE =
@@ -102,11 +120,21 @@ export function checkProlificEntry(db: Db, studyId: number, params: URLSearchPar
   const study = studyOrNotFound(db, studyId);
   const ids = parseProlificParams(params);
   settingsOrRefuse(study);
-  if (study.status !== "open") throw new ServiceError(409, "This study is closed and takes no more answers. Please return your place in it on Prolific.");
+  if (study.status !== "open")
+    throw new ServiceError(
+      409,
+      "This study is closed and takes no more answers. Please return your place in it on Prolific.",
+    );
   const stored = findSession(db, CHANNEL, ids.SESSION_ID);
   const known = findCrowdWorker(db, CHANNEL, ids.PROLIFIC_PID);
-  if (stored && (stored.annotatorId !== known || stored.studyId !== studyId || stored.externalGroupId !== ids.STUDY_ID)) {
-    throw new ServiceError(409, `The Prolific session ${ids.SESSION_ID} belongs to another participant or study. Please open the study from Prolific again.`);
+  if (
+    stored &&
+    (stored.annotatorId !== known || stored.studyId !== studyId || stored.externalGroupId !== ids.STUDY_ID)
+  ) {
+    throw new ServiceError(
+      409,
+      `The Prolific session ${ids.SESSION_ID} belongs to another participant or study. Please open the study from Prolific again.`,
+    );
   }
 }
 
@@ -115,17 +143,29 @@ export function checkProlificEntry(db: Db, studyId: number, params: URLSearchPar
  * (400), a study without Prolific settings or a closed one (409), and a SESSION_ID already used
  * by another participant or study (409).
  */
-export function enterProlificSession(db: Db, studyId: number, params: URLSearchParams, now = new Date()): ProlificEntry {
+export function enterProlificSession(
+  db: Db,
+  studyId: number,
+  params: URLSearchParams,
+  now = new Date(),
+): ProlificEntry {
   const study = studyOrNotFound(db, studyId);
   const ids = parseProlificParams(params);
   const settings = settingsOrRefuse(study);
-  if (study.status !== "open") throw new ServiceError(409, "This study is closed and takes no more answers. Please return your place in it on Prolific.");
+  if (study.status !== "open")
+    throw new ServiceError(
+      409,
+      "This study is closed and takes no more answers. Please return your place in it on Prolific.",
+    );
   const entry = writeTransaction(db, (): Omit<ProlificEntry, "next"> => {
     const annotatorId = findOrCreateCrowdWorker(db, CHANNEL, ids.PROLIFIC_PID);
     const stored = findSession(db, CHANNEL, ids.SESSION_ID);
     if (stored) {
       if (stored.annotatorId !== annotatorId || stored.studyId !== studyId || stored.externalGroupId !== ids.STUDY_ID) {
-        throw new ServiceError(409, `The Prolific session ${ids.SESSION_ID} belongs to another participant or study. Please open the study from Prolific again.`);
+        throw new ServiceError(
+          409,
+          `The Prolific session ${ids.SESSION_ID} belongs to another participant or study. Please open the study from Prolific again.`,
+        );
       }
       return { annotatorId, sessionRowId: stored.id, revisit: true };
     }
@@ -177,7 +217,14 @@ export type ProlificStep =
   | { kind: "complete"; completion: ProlificCompletion };
 
 /** Marks the participant's latest session in the study submitted (once) and frees any item they still hold. */
-function completeSession(db: Db, studyId: number, annotatorId: number, settings: ProlificSettings, labels: number, now: Date): ProlificCompletion {
+function completeSession(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+  settings: ProlificSettings,
+  labels: number,
+  now: Date,
+): ProlificCompletion {
   return writeTransaction(db, (): ProlificCompletion => {
     const session = latestSession(db, CHANNEL, studyId, annotatorId);
     if (!session) throw forbidden("Please open this study through the Prolific link you were given.");
@@ -189,7 +236,13 @@ function completeSession(db: Db, studyId: number, annotatorId: number, settings:
     }
     // A finished participant keeps no lease: the item goes back to the pool at once.
     releaseLeasesOf(db, studyId, annotatorId);
-    return { code: settings.completionCode, url: prolificCompletionUrl(settings.completionCode), labels, target: settings.itemsPerSession, workSeconds };
+    return {
+      code: settings.completionCode,
+      url: prolificCompletionUrl(settings.completionCode),
+      labels,
+      target: settings.itemsPerSession,
+      workSeconds,
+    };
   });
 }
 
@@ -216,14 +269,27 @@ export function prolificStep(db: Db, studyId: number, annotatorId: number, now =
  * test, the code once the session has been completed, else null (the session is still going:
  * the next step, a POST, completes it or leases the next item).
  */
-export function prolificEndView(db: Db, studyId: number, annotatorId: number): Exclude<ProlificStep, { kind: "task" } | { kind: "qualify" }> | null {
+export function prolificEndView(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+): Exclude<ProlificStep, { kind: "task" } | { kind: "qualify" }> | null {
   const settings = settingsOrRefuse(studyOrNotFound(db, studyId));
   if (qualificationState(db, annotatorId) === "locked") return { kind: "not-qualified" };
   const session = latestSession(db, CHANNEL, studyId, annotatorId);
   if (!session || session.status === "accepted") return null;
   const labels = prolificLabelCount(db, studyId, annotatorId);
   const code = settings.completionCode;
-  return { kind: "complete", completion: { code, url: prolificCompletionUrl(code), labels, target: settings.itemsPerSession, workSeconds: session.workSeconds } };
+  return {
+    kind: "complete",
+    completion: {
+      code,
+      url: prolificCompletionUrl(code),
+      labels,
+      target: settings.itemsPerSession,
+      workSeconds: session.workSeconds,
+    },
+  };
 }
 
 /** Where each step lives in the app. */
@@ -248,25 +314,37 @@ const formNumber = (what: string) =>
 
 /** The dashboard form: strings as posted, checked against the study config's own schema. */
 export const prolificSettingsFormSchema = z.object({
-  completionCode: z.preprocess(blankToUndefined, z.string({ required_error: "the completion code is required" }).trim()).pipe(prolificSettingsSchema.shape.completionCode),
+  completionCode: z
+    .preprocess(blankToUndefined, z.string({ required_error: "the completion code is required" }).trim())
+    .pipe(prolificSettingsSchema.shape.completionCode),
   // Friendly messages first; the study config's schema stays the authority on the bounds.
   itemsPerSession: formNumber("items per session")
     .pipe(z.number().int("items per session must be a whole number").min(1, "items per session must be at least 1"))
     .pipe(prolificSettingsSchema.shape.itemsPerSession),
   rewardUsd: z
-    .preprocess(blankToUndefined, formNumber("the reward").pipe(z.number().min(0, "the reward must not be negative")).optional())
+    .preprocess(
+      blankToUndefined,
+      formNumber("the reward").pipe(z.number().min(0, "the reward must not be negative")).optional(),
+    )
     .pipe(prolificSettingsSchema.shape.rewardUsd),
 });
 
 /** Sets a crowd study's Prolific settings; other config keys are kept. Throws 400 with field problems. */
 export function updateProlificSettings(db: Db, studyId: number, input: Record<string, unknown>): ProlificSettings {
   const study = studyOrNotFound(db, studyId);
-  if (study.pool !== "crowd") throw badInput("Prolific settings are for crowd studies; this is an expert study", [{ path: "pool", message: "not a crowd study" }]);
+  if (study.pool !== "crowd")
+    throw badInput("Prolific settings are for crowd studies; this is an expert study", [
+      { path: "pool", message: "not a crowd study" },
+    ]);
   const parsed = prolificSettingsFormSchema.safeParse(input);
   if (!parsed.success) {
     throw badInput("The Prolific settings are not valid", zodProblems(parsed.error, "form"));
   }
-  const prolific: ProlificSettings = { completionCode: parsed.data.completionCode, itemsPerSession: parsed.data.itemsPerSession, ...(parsed.data.rewardUsd === undefined ? {} : { rewardUsd: parsed.data.rewardUsd }) };
+  const prolific: ProlificSettings = {
+    completionCode: parsed.data.completionCode,
+    itemsPerSession: parsed.data.itemsPerSession,
+    ...(parsed.data.rewardUsd === undefined ? {} : { rewardUsd: parsed.data.rewardUsd }),
+  };
   const config = parseStudyConfig({ ...parseStudyConfig(study.config), prolific });
   setStudyConfig(db, studyId, config);
   return prolific;

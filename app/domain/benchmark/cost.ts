@@ -18,7 +18,12 @@ export const DIALOGUE_TOKENS_PER_TURN = 60;
 
 export type CallKind = "party" | "mediator-when" | "mediator-how" | "judge";
 
-export const COMPLETION_TOKENS: Record<CallKind, number> = { party: 150, "mediator-when": 60, "mediator-how": 120, judge: 350 };
+export const COMPLETION_TOKENS: Record<CallKind, number> = {
+  party: 150,
+  "mediator-when": 60,
+  "mediator-how": 120,
+  judge: 350,
+};
 
 export interface ModelPrice {
   inputPerMillion: number;
@@ -73,25 +78,35 @@ export function estimateGridCost(groups: readonly RunGroup[], prices: Record<str
     return prices[model];
   };
   for (const g of groups) {
-    const c = estimateCalls({ mediatedRuns: g.mediated ? g.runs : 0, unmediatedRuns: g.mediated ? 0 : g.runs, budget: g.budget });
+    const c = estimateCalls({
+      mediatedRuns: g.mediated ? g.runs : 0,
+      unmediatedRuns: g.mediated ? 0 : g.runs,
+      budget: g.budget,
+    });
     calls.runs += c.runs;
     calls.partyCalls += c.partyCalls;
     calls.mediatorWhenCalls += c.mediatorWhenCalls;
     calls.mediatorHowCalls += c.mediatorHowCalls;
     calls.total += c.total;
-    const prompt = tokensOfText(TEMPLATE_CHARS + g.scenarioChars) + Math.round((g.budget / 2) * DIALOGUE_TOKENS_PER_TURN);
+    const prompt =
+      tokensOfText(TEMPLATE_CHARS + g.scenarioChars) + Math.round((g.budget / 2) * DIALOGUE_TOKENS_PER_TURN);
     if (c.runs > 0) {
       usd.party += c.partyCalls * priceOf(priced(g.simulatorModel), prompt, COMPLETION_TOKENS.party);
       if (g.mediatorModel) {
-        usd.mediator += c.mediatorWhenCalls * priceOf(priced(g.mediatorModel), prompt, COMPLETION_TOKENS["mediator-when"]);
-        usd.mediator += c.mediatorHowCalls * priceOf(priced(g.mediatorModel), prompt, COMPLETION_TOKENS["mediator-how"]);
+        usd.mediator +=
+          c.mediatorWhenCalls * priceOf(priced(g.mediatorModel), prompt, COMPLETION_TOKENS["mediator-when"]);
+        usd.mediator +=
+          c.mediatorHowCalls * priceOf(priced(g.mediatorModel), prompt, COMPLETION_TOKENS["mediator-how"]);
       }
     }
     // A judge reads the whole transcript: the full budget of turns.
     const judgePrompt = tokensOfText(TEMPLATE_CHARS + g.scenarioChars) + g.budget * DIALOGUE_TOKENS_PER_TURN;
     const judgeCalls: [string, number][] = [
       ...Object.entries(g.judges).map(([model, evaluations]): [string, number] => [model, evaluations * g.topics]),
-      ...Object.entries(g.emotionJudges ?? {}).map(([model, evaluations]): [string, number] => [model, evaluations * (g.parties ?? 0)]),
+      ...Object.entries(g.emotionJudges ?? {}).map(([model, evaluations]): [string, number] => [
+        model,
+        evaluations * (g.parties ?? 0),
+      ]),
     ];
     for (const [model, n] of judgeCalls) {
       calls.judgeCalls += n;

@@ -8,9 +8,23 @@
  * passes the catalogue and what identities need from outside (prompt versions, sampling).
  */
 import { matchedPairId, fnv1a } from "../simulation/schedule.ts";
-import { identifiedRunId, plannedRunSettings, settingsHash, type RoleSampling, type RunSettings } from "../simulation/run-identity.ts";
+import {
+  identifiedRunId,
+  plannedRunSettings,
+  settingsHash,
+  type RoleSampling,
+  type RunSettings,
+} from "../simulation/run-identity.ts";
 import { PROBE_CONDITIONS } from "../probing/conditions.ts";
-import { CONDITION_KEYS, conditionKeyOf, type BenchmarkPlan, type ConditionSelection, type MediatorMode, type PlanBackbone, type PlanMediator } from "./plan.ts";
+import {
+  CONDITION_KEYS,
+  conditionKeyOf,
+  type BenchmarkPlan,
+  type ConditionSelection,
+  type MediatorMode,
+  type PlanBackbone,
+  type PlanMediator,
+} from "./plan.ts";
 
 export interface CatalogScenario {
   id: string;
@@ -78,10 +92,14 @@ export interface BenchmarkGrid {
   unknownScenarios: string[];
 }
 
-function selectScenarios(plan: BenchmarkPlan, scenarios: readonly CatalogScenario[]): { chosen: CatalogScenario[]; unknown: string[] } {
+function selectScenarios(
+  plan: BenchmarkPlan,
+  scenarios: readonly CatalogScenario[],
+): { chosen: CatalogScenario[]; unknown: string[] } {
   const sel = plan.scenarios;
   if (sel === "all") return { chosen: [...scenarios], unknown: [] };
-  if ("domains" in sel) return { chosen: scenarios.filter((s) => (sel.domains as readonly string[]).includes(s.domain)), unknown: [] };
+  if ("domains" in sel)
+    return { chosen: scenarios.filter((s) => (sel.domains as readonly string[]).includes(s.domain)), unknown: [] };
   const byId = new Map(scenarios.map((s) => [s.id, s]));
   return { chosen: sel.ids.flatMap((id) => byId.get(id) ?? []), unknown: sel.ids.filter((id) => !byId.has(id)) };
 }
@@ -103,12 +121,19 @@ interface UnitSpec {
 }
 
 /** A grid run's settings from the plan, and the id a new run of them gets. */
-function gridRun(plan: BenchmarkPlan, identity: GridIdentity, spec: UnitSpec, mediator: PlanMediator | null): { runId: string; settings: RunSettings } {
+function gridRun(
+  plan: BenchmarkPlan,
+  identity: GridIdentity,
+  spec: UnitSpec,
+  mediator: PlanMediator | null,
+): { runId: string; settings: RunSettings } {
   const settings = plannedRunSettings({
     conditionId: spec.condition.id,
     simulatorModel: spec.simulator.model,
     simulatorSampling: identity.sampling?.party ?? NO_SAMPLING,
-    mediator: mediator ? { model: mediator.model, mode: mediator.mode, sampling: identity.sampling?.mediator ?? NO_SAMPLING } : null,
+    mediator: mediator
+      ? { model: mediator.model, mode: mediator.mode, sampling: identity.sampling?.mediator ?? NO_SAMPLING }
+      : null,
     budget: plan.budget,
     baseSeed: plan.seed,
     runIndex: spec.runIndex,
@@ -151,25 +176,40 @@ function unitOf(plan: BenchmarkPlan, identity: GridIdentity, spec: UnitSpec): Gr
  * two parts would both create (the same condition, simulator and run index) appears once, under
  * the first part, with the union of their mediators.
  */
-export function expandGrid(plan: BenchmarkPlan, catalog: { scenarios: readonly CatalogScenario[]; conditions: readonly CatalogCondition[] }, identity: GridIdentity): BenchmarkGrid {
+export function expandGrid(
+  plan: BenchmarkPlan,
+  catalog: { scenarios: readonly CatalogScenario[]; conditions: readonly CatalogCondition[] },
+  identity: GridIdentity,
+): BenchmarkGrid {
   const { chosen, unknown } = selectScenarios(plan, catalog.scenarios);
-  const conditionAt = new Map(catalog.conditions.map((c) => [`${c.scenarioId}|${conditionKeyOf(c.axis, c.variant)}`, c]));
+  const conditionAt = new Map(
+    catalog.conditions.map((c) => [`${c.scenarioId}|${conditionKeyOf(c.axis, c.variant)}`, c]),
+  );
   const missing: MissingCondition[] = [];
   const units = new Map<string, GridUnit>();
 
-  const add = (part: GridPart, keys: string[], simulator: PlanBackbone, runIndices: number[], mediators: readonly PlanMediator[]) => {
+  const add = (
+    part: GridPart,
+    keys: string[],
+    simulator: PlanBackbone,
+    runIndices: number[],
+    mediators: readonly PlanMediator[],
+  ) => {
     for (const scenario of chosen) {
       for (const key of keys) {
         const condition = conditionAt.get(`${scenario.id}|${key}`);
         if (!condition) {
-          if (!missing.some((m) => m.scenarioId === scenario.id && m.conditionKey === key)) missing.push({ scenarioId: scenario.id, conditionKey: key });
+          if (!missing.some((m) => m.scenarioId === scenario.id && m.conditionKey === key))
+            missing.push({ scenarioId: scenario.id, conditionKey: key });
           continue;
         }
         for (const runIndex of runIndices) {
           const unit = unitOf(plan, identity, { part, scenario, condition, simulator, runIndex, mediators });
           const earlier = units.get(unit.key);
           if (!earlier) units.set(unit.key, unit);
-          else for (const m of unit.mediated) if (!earlier.mediated.some((e) => e.mediator === m.mediator)) earlier.mediated.push(m);
+          else
+            for (const m of unit.mediated)
+              if (!earlier.mediated.some((e) => e.mediator === m.mediator)) earlier.mediated.push(m);
         }
       }
     }
@@ -179,9 +219,22 @@ export function expandGrid(plan: BenchmarkPlan, catalog: { scenarios: readonly C
   const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
   add("main", mainKeys, plan.simulator, range(0, plan.runs), plan.mediators);
   const repeats = plan.ablations.repeats;
-  if (repeats) add("repeat", selectedConditionKeys(repeats.conditions), plan.simulator, range(plan.runs, repeats.runs), plan.mediators);
+  if (repeats)
+    add(
+      "repeat",
+      selectedConditionKeys(repeats.conditions),
+      plan.simulator,
+      range(plan.runs, repeats.runs),
+      plan.mediators,
+    );
   for (const alt of plan.ablations.simulators) {
-    add("simulator", mainKeys, { model: alt.model, ...(alt.endpoint ? { endpoint: alt.endpoint } : {}) }, range(0, plan.runs), plan.mediators.filter((m) => alt.mediators.includes(m.name)));
+    add(
+      "simulator",
+      mainKeys,
+      { model: alt.model, ...(alt.endpoint ? { endpoint: alt.endpoint } : {}) },
+      range(0, plan.runs),
+      plan.mediators.filter((m) => alt.mediators.includes(m.name)),
+    );
   }
   return { units: [...units.values()], missing, unknownScenarios: unknown };
 }
@@ -192,7 +245,10 @@ export function expandGrid(plan: BenchmarkPlan, catalog: { scenarios: readonly C
  * conditions of a scenario share requests (a party the condition leaves unchanged opens the same
  * way), which one process asks once and two machines would each pay for.
  */
-export function inShard(unit: Pick<GridUnit, "scenarioId" | "simulator">, shard: { index: number; count: number }): boolean {
+export function inShard(
+  unit: Pick<GridUnit, "scenarioId" | "simulator">,
+  shard: { index: number; count: number },
+): boolean {
   return fnv1a(`${unit.scenarioId}|${unit.simulator.model}`) % shard.count === shard.index - 1;
 }
 

@@ -49,7 +49,17 @@ const scenarioSelection = z.union([
 
 const conditionSelection = z.union([
   z.literal("all"),
-  z.object({ keys: z.array(z.string().refine((k) => CONDITION_KEYS.includes(k), { message: `expected one of ${CONDITION_KEYS.join(", ")}` })).min(1) }).strict(),
+  z
+    .object({
+      keys: z
+        .array(
+          z
+            .string()
+            .refine((k) => CONDITION_KEYS.includes(k), { message: `expected one of ${CONDITION_KEYS.join(", ")}` }),
+        )
+        .min(1),
+    })
+    .strict(),
   z.object({ axes: z.array(z.enum(CONDITION_AXES as [string, ...string[]])).min(1) }).strict(),
 ]);
 
@@ -87,7 +97,9 @@ export const benchmarkPlanSchema = z
      * was before this field existed; the grid's run ids never depend on it.
      */
     studies: z.array(z.number().int().min(1)).min(1).optional(),
-    /** Metric parameters (δ, W, h, s0, τ, …) overriding the defaults; checked against the metric registry by the runner. */
+    /**
+     * Metric parameters (δ, W, h, s0, τ, …) overriding the defaults; checked against the metric registry by the runner.
+     */
     params: z.record(z.string(), z.unknown()).default({}),
     ablations: z
       .object({
@@ -97,7 +109,10 @@ export const benchmarkPlanSchema = z
         simulators: z.array(backboneSchema.extend({ mediators: z.array(name).min(1) }).strict()).default([]),
         /** Table 9: run indices up to `runs − 1` on these conditions (default: general only), for every mediator. */
         repeats: z
-          .object({ runs: z.number().int().min(2).max(100), conditions: conditionSelection.default({ keys: ["general"] }) })
+          .object({
+            runs: z.number().int().min(2).max(100),
+            conditions: conditionSelection.default({ keys: ["general"] }),
+          })
           .strict()
           .optional(),
       })
@@ -110,20 +125,39 @@ export const benchmarkPlanSchema = z
     const runKeys = new Map<string, number>();
     plan.mediators.forEach((m, i) => {
       const earlier = seen.get(m.name);
-      if (earlier !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["mediators", i, "name"], message: `"${m.name}" is already the name of mediators[${earlier}]` });
+      if (earlier !== undefined)
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["mediators", i, "name"],
+          message: `"${m.name}" is already the name of mediators[${earlier}]`,
+        });
       seen.set(m.name, i);
       const key = mediatorRunKey(m);
       const same = runKeys.get(key);
-      if (same !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["mediators", i], message: `same model and mode as mediators[${same}]: their runs would share ids` });
+      if (same !== undefined)
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["mediators", i],
+          message: `same model and mode as mediators[${same}]: their runs would share ids`,
+        });
       runKeys.set(key, i);
     });
     plan.ablations.simulators.forEach((s, i) =>
       s.mediators.forEach((m, j) => {
-        if (!seen.has(m)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["ablations", "simulators", i, "mediators", j], message: `no mediator is named "${m}"` });
+        if (!seen.has(m))
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            path: ["ablations", "simulators", i, "mediators", j],
+            message: `no mediator is named "${m}"`,
+          });
       }),
     );
     if (plan.ablations.repeats && plan.ablations.repeats.runs <= plan.runs) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["ablations", "repeats", "runs"], message: `must be above the plan's runs (${plan.runs}) to add repeated runs` });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["ablations", "repeats", "runs"],
+        message: `must be above the plan's runs (${plan.runs}) to add repeated runs`,
+      });
     }
   });
 
@@ -142,7 +176,10 @@ export class BenchmarkPlanError extends Error {
 
 export function parseBenchmarkPlan(value: unknown, source: string): BenchmarkPlan {
   const result = benchmarkPlanSchema.safeParse(value);
-  if (!result.success) throw new BenchmarkPlanError(result.error.issues.map((i) => `${source}: ${formatJsonPath(i.path)}: ${i.message}`).join("\n"));
+  if (!result.success)
+    throw new BenchmarkPlanError(
+      result.error.issues.map((i) => `${source}: ${formatJsonPath(i.path)}: ${i.message}`).join("\n"),
+    );
   return result.data;
 }
 
@@ -169,6 +206,15 @@ export function mediatorRunKey(m: Pick<PlanMediator, "model" | "mode">): string 
 /** The plan in a canonical JSON form (keys sorted, defaults filled), hashed to identify it. */
 export function canonicalPlanJson(plan: BenchmarkPlan): string {
   const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().filter((k) => k !== "$comment").map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sort)
+      : v && typeof v === "object"
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .filter((k) => k !== "$comment")
+              .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   return JSON.stringify(sort(plan));
 }

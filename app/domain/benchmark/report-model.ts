@@ -13,11 +13,15 @@ export interface ReportCell {
   median: number | null;
   /** Runs (or pairs) that entered the mean. */
   n: number;
-  /** Runs (or pairs) of the cell without a value (incomplete judge output, no drop events, …): counted, never imputed. */
+  /**
+   * Runs (or pairs) of the cell without a value (incomplete judge output, no drop events, …): counted, never imputed.
+   */
   missing: number;
   /** 95% percentile bootstrap CI of the mean, resampling scenarios (seeded); null with fewer than two scenarios. */
   ci: [number, number] | null;
-  /** The mediated runs behind the cell (for a pair metric, each pair's mediated run): the page links the cell to them. */
+  /**
+   * The mediated runs behind the cell (for a pair metric, each pair's mediated run): the page links the cell to them.
+   */
   runIds: string[];
   /** Runs of the cell that did not enter it (no value): `missing` of them. */
   missingRunIds?: string[];

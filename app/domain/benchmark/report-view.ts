@@ -52,7 +52,12 @@ export function heatRanges(table: ReportTable): Map<string, { min: number; max: 
  * A cell's background on a light-to-dark blue ramp within its group's range, and a text colour
  * that keeps the number readable on it (single-hue, so it reads without colour vision too).
  */
-export function heatStyle(table: ReportTable, ranges: Map<string, { min: number; max: number }>, columnKey: string, value: ReportValue | undefined): { background: string; color: string } | null {
+export function heatStyle(
+  table: ReportTable,
+  ranges: Map<string, { min: number; max: number }>,
+  columnKey: string,
+  value: ReportValue | undefined,
+): { background: string; color: string } | null {
   if (!isReportCell(value) || value.mean === null) return null;
   const range = ranges.get(groupOf(table, columnKey));
   if (!range) return null;
@@ -74,13 +79,22 @@ export interface LeaderboardRow {
  * rank; a mediator with no value ranks last). `averageColumn(metric)` names Table 3's average
  * column of a metric; the row `averageRow` (all mediators pooled) is left out.
  */
-export function leaderboard(table: ReportTable, metrics: readonly string[], averageColumn: (metric: string) => string, rankBy: string, averageRow: string): LeaderboardRow[] {
+export function leaderboard(
+  table: ReportTable,
+  metrics: readonly string[],
+  averageColumn: (metric: string) => string,
+  rankBy: string,
+  averageRow: string,
+): LeaderboardRow[] {
   const rows = table.rows
     .filter((r) => r.key !== averageRow)
     .map((r) => ({
       mediator: r.label,
       group: r.group,
-      cells: Object.fromEntries(metrics.map((m) => [m, asCell(r.cells[averageColumn(m)])])) as Record<string, ReportCell | undefined>,
+      cells: Object.fromEntries(metrics.map((m) => [m, asCell(r.cells[averageColumn(m)])])) as Record<
+        string,
+        ReportCell | undefined
+      >,
     }));
   const score = (r: (typeof rows)[number]) => r.cells[rankBy]?.mean ?? null;
   rows.sort((a, b) => (score(b) ?? -Infinity) - (score(a) ?? -Infinity) || a.mediator.localeCompare(b.mediator));
@@ -98,7 +112,12 @@ const asCell = (v: ReportValue | undefined): ReportCell | undefined => (isReport
  * all-conditions column), matched by mediator; a mediator the table lacks, or a missing table,
  * leaves the cell empty. The ranking stays by consensus gain.
  */
-export function withLeaderboardColumn(rows: readonly LeaderboardRow[], table: ReportTable | undefined, metric: string, column: string): LeaderboardRow[] {
+export function withLeaderboardColumn(
+  rows: readonly LeaderboardRow[],
+  table: ReportTable | undefined,
+  metric: string,
+  column: string,
+): LeaderboardRow[] {
   const byMediator = new Map((table?.rows ?? []).map((r) => [r.label, asCell(r.cells[column])]));
   return rows.map((r) => ({ ...r, cells: { ...r.cells, [metric]: byMediator.get(r.mediator) } }));
 }

@@ -25,7 +25,9 @@ export interface AnswerProblem {
 }
 
 /** A worker's answer as a label payload of the type's own shape, or what is wrong with it. */
-export type AnswerResult<Payload = unknown> = { ok: true; payload: Payload; itemId: string | null } | { ok: false; problems: AnswerProblem[] };
+export type AnswerResult<Payload = unknown> =
+  | { ok: true; payload: Payload; itemId: string | null }
+  | { ok: false; problems: AnswerProblem[] };
 
 /** What a consensus answer is checked against: the played scenario's topics and parties. */
 export interface AnswerScenario {
@@ -34,21 +36,37 @@ export interface AnswerScenario {
 }
 
 function isChosen(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).some((v) => v === true);
+  return (
+    typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).some((v) => v === true)
+  );
 }
 
 /** Parses the `Answer.taskAnswers` cell: a JSON array holding one object of field → value. */
-export function parseTaskAnswers(raw: string): { ok: true; answers: Record<string, unknown> } | { ok: false; problems: AnswerProblem[] } {
+export function parseTaskAnswers(
+  raw: string,
+): { ok: true; answers: Record<string, unknown> } | { ok: false; problems: AnswerProblem[] } {
   const where = "Answer.taskAnswers";
-  if (raw.trim() === "") return { ok: false, problems: [{ path: where, message: "is empty (the worker's answers are missing)" }] };
+  if (raw.trim() === "")
+    return { ok: false, problems: [{ path: where, message: "is empty (the worker's answers are missing)" }] };
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch (err) {
     return { ok: false, problems: [{ path: where, message: `is not valid JSON (${(err as Error).message})` }] };
   }
-  if (!Array.isArray(parsed) || parsed.length !== 1 || typeof parsed[0] !== "object" || parsed[0] === null || Array.isArray(parsed[0])) {
-    return { ok: false, problems: [{ path: where, message: "must be a JSON array holding one object of answers, as crowd-form writes it" }] };
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 1 ||
+    typeof parsed[0] !== "object" ||
+    parsed[0] === null ||
+    Array.isArray(parsed[0])
+  ) {
+    return {
+      ok: false,
+      problems: [
+        { path: where, message: "must be a JSON array holding one object of answers, as crowd-form writes it" },
+      ],
+    };
   }
   return { ok: true, answers: parsed[0] as Record<string, unknown> };
 }
@@ -64,4 +82,3 @@ export function chosenButtons(answers: Record<string, unknown>, prefix: string):
     .filter(([name, value]) => name.startsWith(prefix + SEP) && isChosen(value))
     .map(([name]) => ({ name, parts: name.split(SEP).slice(1) }));
 }
-

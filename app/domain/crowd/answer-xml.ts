@@ -51,7 +51,8 @@ function elementText(xml: string, name: string): string | null {
 /** Every answer in a QuestionFormAnswers document, by question identifier. */
 export function parseAnswerXml(xml: string | undefined | null): AnswerXmlResult {
   if (!xml || xml.trim() === "") return { ok: false, message: "the assignment has no Answer" };
-  if (!/<(?:[A-Za-z_][\w.-]*:)?QuestionFormAnswers[\s>]/.test(xml)) return { ok: false, message: "the Answer is not a QuestionFormAnswers document" };
+  if (!/<(?:[A-Za-z_][\w.-]*:)?QuestionFormAnswers[\s>]/.test(xml))
+    return { ok: false, message: "the Answer is not a QuestionFormAnswers document" };
   const answers = new Map<string, string>();
   const blocks = /<((?:[A-Za-z_][\w.-]*:)?)Answer(?:\s[^>]*)?>([\s\S]*?)<\/\1Answer\s*>/g;
   try {
@@ -69,13 +70,18 @@ export function parseAnswerXml(xml: string | undefined | null): AnswerXmlResult 
 }
 
 /** The label payload an ExternalQuestion submit carried: the `label` field, parsed as JSON. */
-export function labelFromAnswerXml(xml: string | undefined | null): { ok: true; payload: unknown } | { ok: false; message: string } {
+export function labelFromAnswerXml(
+  xml: string | undefined | null,
+): { ok: true; payload: unknown } | { ok: false; message: string } {
   const parsed = parseAnswerXml(xml);
   if (!parsed.ok) return parsed;
   const raw = parsed.answers.get(LABEL_ANSWER_FIELD);
   if (raw === undefined) {
     const fields = [...parsed.answers.keys()];
-    return { ok: false, message: `the Answer has no "${LABEL_ANSWER_FIELD}" field (fields: ${fields.length ? fields.join(", ") : "none"})` };
+    return {
+      ok: false,
+      message: `the Answer has no "${LABEL_ANSWER_FIELD}" field (fields: ${fields.length ? fields.join(", ") : "none"})`,
+    };
   }
   try {
     return { ok: true, payload: JSON.parse(raw) };

@@ -56,7 +56,8 @@ export interface ChannelStats {
 
 const STATUSES = new Set(["accepted", "submitted", "approved", "rejected"]);
 
-const isChannel = (value: unknown): value is Channel => typeof value === "string" && (CHANNELS as readonly string[]).includes(value);
+const isChannel = (value: unknown): value is Channel =>
+  typeof value === "string" && (CHANNELS as readonly string[]).includes(value);
 const nonNegative = (value: number | null) => value === null || (Number.isFinite(value) && value >= 0);
 
 /**
@@ -71,24 +72,62 @@ export function channelStats(
 ): ChannelStats[] {
   const channelOf = new Map<string, Channel>();
   const claim = (annotatorId: string, channel: unknown, where: string) => {
-    if (!isChannel(channel)) throw new RangeError(`${where}: channel must be one of ${CHANNELS.join(", ")}, got ${JSON.stringify(channel)}`);
+    if (!isChannel(channel))
+      throw new RangeError(`${where}: channel must be one of ${CHANNELS.join(", ")}, got ${JSON.stringify(channel)}`);
     const known = channelOf.get(annotatorId);
-    if (known && known !== channel) throw new RangeError(`${where}: annotator ${annotatorId} is on channel ${channel} here and on ${known} elsewhere`);
+    if (known && known !== channel)
+      throw new RangeError(
+        `${where}: annotator ${annotatorId} is on channel ${channel} here and on ${known} elsewhere`,
+      );
     channelOf.set(annotatorId, channel);
     return channel;
   };
 
-  const acc = new Map<Channel, { workers: Set<string>; labels: number; seconds: number[]; assignments: number; approved: number; rejected: number; pending: number; reward: number; paidSeconds: number; timed: number; goldAttempted: number; goldPassed: number }>();
+  const acc = new Map<
+    Channel,
+    {
+      workers: Set<string>;
+      labels: number;
+      seconds: number[];
+      assignments: number;
+      approved: number;
+      rejected: number;
+      pending: number;
+      reward: number;
+      paidSeconds: number;
+      timed: number;
+      goldAttempted: number;
+      goldPassed: number;
+    }
+  >();
   const of = (channel: Channel) => {
     let a = acc.get(channel);
-    if (!a) acc.set(channel, (a = { workers: new Set(), labels: 0, seconds: [], assignments: 0, approved: 0, rejected: 0, pending: 0, reward: 0, paidSeconds: 0, timed: 0, goldAttempted: 0, goldPassed: 0 }));
+    if (!a)
+      acc.set(
+        channel,
+        (a = {
+          workers: new Set(),
+          labels: 0,
+          seconds: [],
+          assignments: 0,
+          approved: 0,
+          rejected: 0,
+          pending: 0,
+          reward: 0,
+          paidSeconds: 0,
+          timed: 0,
+          goldAttempted: 0,
+          goldPassed: 0,
+        }),
+      );
     return a;
   };
 
   labels.forEach((row, i) => {
     const where = `labels[${i}]`;
     const a = of(claim(row.annotatorId, row.channel, where));
-    if (!nonNegative(row.secondsOnTask)) throw new RangeError(`${where}: secondsOnTask must be ≥ 0 or null, got ${row.secondsOnTask}`);
+    if (!nonNegative(row.secondsOnTask))
+      throw new RangeError(`${where}: secondsOnTask must be ≥ 0 or null, got ${row.secondsOnTask}`);
     a.workers.add(row.annotatorId);
     a.labels++;
     if (row.secondsOnTask !== null) a.seconds.push(row.secondsOnTask);
@@ -97,9 +136,14 @@ export function channelStats(
   assignments.forEach((row, i) => {
     const where = `assignments[${i}]`;
     const a = of(claim(row.annotatorId, row.channel, where));
-    if (!STATUSES.has(row.status)) throw new RangeError(`${where}: status must be accepted, submitted, approved or rejected, got ${JSON.stringify(row.status)}`);
-    if (!nonNegative(row.rewardUsd)) throw new RangeError(`${where}: rewardUsd must be ≥ 0 or null, got ${row.rewardUsd}`);
-    if (!nonNegative(row.workSeconds)) throw new RangeError(`${where}: workSeconds must be ≥ 0 or null, got ${row.workSeconds}`);
+    if (!STATUSES.has(row.status))
+      throw new RangeError(
+        `${where}: status must be accepted, submitted, approved or rejected, got ${JSON.stringify(row.status)}`,
+      );
+    if (!nonNegative(row.rewardUsd))
+      throw new RangeError(`${where}: rewardUsd must be ≥ 0 or null, got ${row.rewardUsd}`);
+    if (!nonNegative(row.workSeconds))
+      throw new RangeError(`${where}: workSeconds must be ≥ 0 or null, got ${row.workSeconds}`);
     a.workers.add(row.annotatorId);
     a.assignments++;
     if (row.status === "approved") a.approved++;
@@ -116,9 +160,17 @@ export function channelStats(
   gold.forEach((row, i) => {
     const where = `gold[${i}]`;
     const channel = channelOf.get(row.annotatorId);
-    if (!channel) throw new RangeError(`${where}: annotator ${row.annotatorId} has gold results but no labels or assignments`);
-    if (!Number.isInteger(row.attempted) || !Number.isInteger(row.passed) || row.passed < 0 || row.passed > row.attempted) {
-      throw new RangeError(`${where}: passed must be a whole number between 0 and attempted, got ${row.passed} of ${row.attempted}`);
+    if (!channel)
+      throw new RangeError(`${where}: annotator ${row.annotatorId} has gold results but no labels or assignments`);
+    if (
+      !Number.isInteger(row.attempted) ||
+      !Number.isInteger(row.passed) ||
+      row.passed < 0 ||
+      row.passed > row.attempted
+    ) {
+      throw new RangeError(
+        `${where}: passed must be a whole number between 0 and attempted, got ${row.passed} of ${row.attempted}`,
+      );
     }
     const a = of(channel);
     a.goldAttempted += row.attempted;

@@ -29,9 +29,21 @@ export const hitSettingsSchema = z
     /** Reward per assignment, USD. */
     rewardUsd: z.number().min(0.01, "MTurk's smallest reward is $0.01").max(1000),
     assignmentsPerHit: z.number().int().min(1).max(1000),
-    assignmentDurationSeconds: z.number().int().min(30).max(365 * 86_400),
-    lifetimeSeconds: z.number().int().min(30).max(365 * 86_400),
-    autoApprovalDelaySeconds: z.number().int().min(0).max(30 * 86_400),
+    assignmentDurationSeconds: z
+      .number()
+      .int()
+      .min(30)
+      .max(365 * 86_400),
+    lifetimeSeconds: z
+      .number()
+      .int()
+      .min(30)
+      .max(365 * 86_400),
+    autoApprovalDelaySeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 86_400),
     minPercentApproved: z.number().int().min(0).max(100),
     minApprovedHits: z.number().int().min(0),
     /** ISO 3166 country code, e.g. US. */
@@ -68,12 +80,32 @@ export interface QualificationRequirement {
 /** The requirements a HIT carries. Without a qualification type id the test requirement is left out (and reported). */
 export function qualificationRequirements(settings: HitSettings): QualificationRequirement[] {
   const requirements: QualificationRequirement[] = [
-    { QualificationTypeId: SYSTEM_QUALIFICATIONS.percentAssignmentsApproved, Comparator: "GreaterThanOrEqualTo", IntegerValues: [settings.minPercentApproved], ActionsGuarded: "Accept" },
-    { QualificationTypeId: SYSTEM_QUALIFICATIONS.numberHitsApproved, Comparator: "GreaterThanOrEqualTo", IntegerValues: [settings.minApprovedHits], ActionsGuarded: "Accept" },
-    { QualificationTypeId: SYSTEM_QUALIFICATIONS.locale, Comparator: "EqualTo", LocaleValues: [{ Country: settings.locale }], ActionsGuarded: "Accept" },
+    {
+      QualificationTypeId: SYSTEM_QUALIFICATIONS.percentAssignmentsApproved,
+      Comparator: "GreaterThanOrEqualTo",
+      IntegerValues: [settings.minPercentApproved],
+      ActionsGuarded: "Accept",
+    },
+    {
+      QualificationTypeId: SYSTEM_QUALIFICATIONS.numberHitsApproved,
+      Comparator: "GreaterThanOrEqualTo",
+      IntegerValues: [settings.minApprovedHits],
+      ActionsGuarded: "Accept",
+    },
+    {
+      QualificationTypeId: SYSTEM_QUALIFICATIONS.locale,
+      Comparator: "EqualTo",
+      LocaleValues: [{ Country: settings.locale }],
+      ActionsGuarded: "Accept",
+    },
   ];
   if (settings.qualificationTypeId) {
-    requirements.push({ QualificationTypeId: settings.qualificationTypeId, Comparator: "GreaterThanOrEqualTo", IntegerValues: [settings.minQualificationScore], ActionsGuarded: "Accept" });
+    requirements.push({
+      QualificationTypeId: settings.qualificationTypeId,
+      Comparator: "GreaterThanOrEqualTo",
+      IntegerValues: [settings.minQualificationScore],
+      ActionsGuarded: "Accept",
+    });
   }
   return requirements;
 }
@@ -101,17 +133,35 @@ export function feeCents(rewardUsd: number, assignmentsPerHit: number): number {
 }
 
 export function hourlyWage(rewardUsd: number, secondsPerAssignment: number): number {
-  if (!(secondsPerAssignment > 0)) throw new RangeError(`seconds per assignment must be above 0, got ${secondsPerAssignment}`);
+  if (!(secondsPerAssignment > 0))
+    throw new RangeError(`seconds per assignment must be above 0, got ${secondsPerAssignment}`);
   return (rewardUsd * 3600) / secondsPerAssignment;
 }
 
 /** Cost of a batch, computed in whole cents so totals add up exactly. */
-export function estimateCost(hits: number, settings: Pick<HitSettings, "rewardUsd" | "assignmentsPerHit">, secondsPerAssignment: number, secondsSource: string): CostEstimate {
-  return estimateBatchesCost([{ hits, assignmentsPerHit: settings.assignmentsPerHit }], settings.rewardUsd, secondsPerAssignment, secondsSource);
+export function estimateCost(
+  hits: number,
+  settings: Pick<HitSettings, "rewardUsd" | "assignmentsPerHit">,
+  secondsPerAssignment: number,
+  secondsSource: string,
+): CostEstimate {
+  return estimateBatchesCost(
+    [{ hits, assignmentsPerHit: settings.assignmentsPerHit }],
+    settings.rewardUsd,
+    secondsPerAssignment,
+    secondsSource,
+  );
 }
 
-/** Cost of several batches at one reward whose HITs take different numbers of assignments (the fee rate depends on it). */
-export function estimateBatchesCost(batches: readonly { hits: number; assignmentsPerHit: number }[], rewardUsd: number, secondsPerAssignment: number, secondsSource: string): CostEstimate {
+/**
+ * Cost of several batches at one reward whose HITs take different numbers of assignments (the fee rate depends on it).
+ */
+export function estimateBatchesCost(
+  batches: readonly { hits: number; assignmentsPerHit: number }[],
+  rewardUsd: number,
+  secondsPerAssignment: number,
+  secondsSource: string,
+): CostEstimate {
   let hits = 0;
   let assignments = 0;
   let feeTotal = 0;
@@ -152,7 +202,12 @@ export function hitConfigJson(settings: HitSettings, estimate: CostEstimate) {
     AutoApprovalDelayInSeconds: settings.autoApprovalDelaySeconds,
     QualificationRequirements: qualificationRequirements(settings),
     /** Present when the test's qualification type is not known yet: publish creates it. */
-    PendingQualification: settings.qualificationTypeId ? null : { minScore: settings.minQualificationScore, note: "create the test's qualification type with `socrates mturk publish` (or pass --qualification-type-id) and add its requirement" },
+    PendingQualification: settings.qualificationTypeId
+      ? null
+      : {
+          minScore: settings.minQualificationScore,
+          note: "create the test's qualification type with `socrates mturk publish` (or pass --qualification-type-id) and add its requirement",
+        },
     Estimate: estimate,
   };
 }

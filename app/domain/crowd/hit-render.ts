@@ -17,7 +17,14 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"'$]/g, (c) => ESCAPES[c]);
 }
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", $: "&#36;" };
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+  $: "&#36;",
+};
 
 /** Plain text as paragraphs: a blank line starts a new one, a single line break stays a break. */
 export function textToHtml(text: string): string {
@@ -87,7 +94,12 @@ export interface HitTurn {
 export interface HitScenario {
   title: string;
   background: string;
-  topics: readonly { id: string; name: string; description: string; options: readonly { label: string; description: string }[] }[];
+  topics: readonly {
+    id: string;
+    name: string;
+    description: string;
+    options: readonly { label: string; description: string }[];
+  }[];
   parties: readonly { id: string; name: string; role: string }[];
 }
 
@@ -117,7 +129,10 @@ export function renderDialogue(turns: readonly HitTurn[], options: DialogueOptio
 
 /** The parties, by name and public role. */
 export function renderParties(scenario: HitScenario): string {
-  const items = scenario.parties.map((p, i) => `  <li class="party-card party-${i % 4}"><strong>${escapeHtml(p.name)}</strong>${p.role ? ` — ${escapeHtml(p.role)}` : ""}</li>`);
+  const items = scenario.parties.map(
+    (p, i) =>
+      `  <li class="party-card party-${i % 4}"><strong>${escapeHtml(p.name)}</strong>${p.role ? ` — ${escapeHtml(p.role)}` : ""}</li>`,
+  );
   return `<ul class="parties">\n${items.join("\n")}\n</ul>`;
 }
 
@@ -125,7 +140,9 @@ export function renderParties(scenario: HitScenario): string {
 export function renderTopics(scenario: HitScenario): string {
   return scenario.topics
     .map((topic) => {
-      const options = topic.options.map((o) => `    <li><strong>${escapeHtml(o.label)}</strong>: ${escapeHtml(o.description)}</li>`).join("\n");
+      const options = topic.options
+        .map((o) => `    <li><strong>${escapeHtml(o.label)}</strong>: ${escapeHtml(o.description)}</li>`)
+        .join("\n");
       const description = topic.description ? `\n  <p>${escapeHtml(topic.description)}</p>` : "";
       return `<div class="topic">\n  <h3>${escapeHtml(topic.name)}</h3>${description}\n  <ul class="options">\n${options}\n  </ul>\n</div>`;
     })

@@ -45,7 +45,9 @@ export function planLabelOrder(items: readonly ItemLabelCounts[], k: number): La
     else if (need === 0) awaiting++;
     else byNeed.set(need, [...(byNeed.get(need) ?? []), item.itemId]);
   }
-  const groups = [...byNeed.entries()].sort(([a], [b]) => b - a).map(([assignments, itemIds]) => ({ assignments, itemIds }));
+  const groups = [...byNeed.entries()]
+    .sort(([a], [b]) => b - a)
+    .map(([assignments, itemIds]) => ({ assignments, itemIds }));
   return {
     groups,
     items: groups.reduce((n, g) => n + g.itemIds.length, 0),
@@ -58,7 +60,10 @@ export function planLabelOrder(items: readonly ItemLabelCounts[], k: number): La
 /** The export's cost line in words: "45 assignments for 20 items missing labels; 5 items already complete". */
 export function describeLabelOrder(order: LabelOrder): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const parts = [`${plural(order.assignments, "assignment")} for ${plural(order.items, "item")} missing labels`, `${plural(order.complete, "item")} already complete`];
+  const parts = [
+    `${plural(order.assignments, "assignment")} for ${plural(order.items, "item")} missing labels`,
+    `${plural(order.complete, "item")} already complete`,
+  ];
   if (order.awaiting) parts.push(`${plural(order.awaiting, "item")} waiting only on pending labels`);
   return parts.join("; ");
 }

@@ -58,10 +58,34 @@ export interface ParsedResults {
   problems: ResultsProblem[];
 }
 
-const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
+const MONTHS: Record<string, number> = {
+  Jan: 0,
+  Feb: 1,
+  Mar: 2,
+  Apr: 3,
+  May: 4,
+  Jun: 5,
+  Jul: 6,
+  Aug: 7,
+  Sep: 8,
+  Oct: 9,
+  Nov: 10,
+  Dec: 11,
+};
 
 /** Hours east of UTC for the zone names MTurk writes (its servers report U.S. Pacific time). */
-const ZONES: Record<string, number> = { UTC: 0, GMT: 0, PST: -8, PDT: -7, MST: -7, MDT: -6, CST: -6, CDT: -5, EST: -5, EDT: -4 };
+const ZONES: Record<string, number> = {
+  UTC: 0,
+  GMT: 0,
+  PST: -8,
+  PDT: -7,
+  MST: -7,
+  MDT: -6,
+  CST: -6,
+  CDT: -5,
+  EST: -5,
+  EDT: -4,
+};
 
 /** "Mon Nov 23 09:12:45 PST 2026" → ISO 8601, or null when it is not in that form or its zone is unknown. */
 export function parseMturkTime(raw: string): string | null {
@@ -91,10 +115,16 @@ function time(raw: string | undefined): string | null {
 const positiveInt = (raw: string): number | null => (/^[1-9]\d{0,15}$/.test(raw.trim()) ? Number(raw.trim()) : null);
 
 /** One record into a typed row, or the problems that stop it. */
-function readRow(line: number, fields: string[], v: Record<string, string>, studyId: number): { row: MturkResultRow | null; problems: ResultsProblem[] } {
+function readRow(
+  line: number,
+  fields: string[],
+  v: Record<string, string>,
+  studyId: number,
+): { row: MturkResultRow | null; problems: ResultsProblem[] } {
   const assignmentId = v.AssignmentId.trim();
   const problems: ResultsProblem[] = [];
-  const problem = (path: string, message: string) => problems.push({ line, assignmentId: assignmentId || null, path, message });
+  const problem = (path: string, message: string) =>
+    problems.push({ line, assignmentId: assignmentId || null, path, message });
 
   if (assignmentId === "") problem("AssignmentId", "is empty");
   const hitId = v.HITId.trim();
@@ -130,7 +160,8 @@ function readRow(line: number, fields: string[], v: Record<string, string>, stud
     else for (const p of parsed.problems) problem(p.path, p.message);
   }
 
-  if (problems.length || !status || workSeconds === null || rowStudy === null || itemId === null) return { row: null, problems };
+  if (problems.length || !status || workSeconds === null || rowStudy === null || itemId === null)
+    return { row: null, problems };
   return {
     row: {
       line,
@@ -160,7 +191,14 @@ export function parseMturkResults(text: string, studyId: number): ParsedResults 
   try {
     parsed = parseCsv(text);
   } catch (err) {
-    if (err instanceof CsvSyntaxError) return { header: [], rows: [], problems: [{ line: err.line, assignmentId: null, path: "CSV", message: err.message.replace(/^line \d+: /, "") }] };
+    if (err instanceof CsvSyntaxError)
+      return {
+        header: [],
+        rows: [],
+        problems: [
+          { line: err.line, assignmentId: null, path: "CSV", message: err.message.replace(/^line \d+: /, "") },
+        ],
+      };
     throw err;
   }
   const missing = REQUIRED_COLUMNS.filter((c) => !parsed.header.includes(c));
@@ -168,7 +206,12 @@ export function parseMturkResults(text: string, studyId: number): ParsedResults 
     return {
       header: parsed.header,
       rows: [],
-      problems: missing.map((c) => ({ line: 1, assignmentId: null, path: c, message: "this column is missing from the header (is this MTurk's batch results file?)" })),
+      problems: missing.map((c) => ({
+        line: 1,
+        assignmentId: null,
+        path: c,
+        message: "this column is missing from the header (is this MTurk's batch results file?)",
+      })),
     };
   }
   const rows: MturkResultRow[] = [];
@@ -178,7 +221,8 @@ export function parseMturkResults(text: string, studyId: number): ParsedResults 
     if (read.row) rows.push(read.row);
     problems.push(...read.problems);
   });
-  if (parsed.records.length === 0) problems.push({ line: 1, assignmentId: null, path: "CSV", message: "the file has a header but no assignments" });
+  if (parsed.records.length === 0)
+    problems.push({ line: 1, assignmentId: null, path: "CSV", message: "the file has a header but no assignments" });
   return { header: parsed.header, rows, problems };
 }
 

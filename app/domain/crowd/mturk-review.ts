@@ -25,7 +25,11 @@ export function quotedCsv(header: readonly string[], rows: readonly (readonly st
  * record per results record, `marks` giving the decision by record index. Existing Approve/Reject
  * text is cleared, so the file says exactly what was decided now.
  */
-export function reviewFileCsv(header: readonly string[], records: readonly (readonly string[])[], marks: ReadonlyMap<number, ReviewMark>): string {
+export function reviewFileCsv(
+  header: readonly string[],
+  records: readonly (readonly string[])[],
+  marks: ReadonlyMap<number, ReviewMark>,
+): string {
   const columns = [...header];
   for (const name of [APPROVE_COLUMN, REJECT_COLUMN]) if (!columns.includes(name)) columns.push(name);
   const approveAt = columns.indexOf(APPROVE_COLUMN);

@@ -24,7 +24,9 @@ export function templateVariables(html: string): string[] {
 
 export class TemplateFillError extends Error {
   constructor(readonly missing: string[]) {
-    super(`no value for template variable${missing.length === 1 ? "" : "s"} ${missing.map((m) => "${" + m + "}").join(", ")}`);
+    super(
+      `no value for template variable${missing.length === 1 ? "" : "s"} ${missing.map((m) => "${" + m + "}").join(", ")}`,
+    );
     this.name = "TemplateFillError";
   }
 }
@@ -46,6 +48,7 @@ export function fillTemplate(html: string, values: Readonly<Record<string, strin
  */
 export function insertGuidelines(templateSource: string, guidelinesHtml: string): string {
   const count = templateSource.split(GUIDELINES_MARKER).length - 1;
-  if (count !== 1) throw new Error(`the template must contain the marker ${GUIDELINES_MARKER} exactly once (found ${count})`);
+  if (count !== 1)
+    throw new Error(`the template must contain the marker ${GUIDELINES_MARKER} exactly once (found ${count})`);
   return templateSource.replace(GUIDELINES_MARKER, () => guidelinesHtml);
 }

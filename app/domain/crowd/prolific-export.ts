@@ -56,12 +56,18 @@ export interface ParsedProlificExport {
 
 /** "Submission ID", "submission_id " → "submission id". */
 export function columnKey(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s_]+/g, " ");
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, " ");
 }
 
 /** "awaiting_review" → "AWAITING REVIEW". */
 export function normaliseStatus(raw: string): string {
-  return raw.trim().toUpperCase().replace(/[\s_]+/g, " ");
+  return raw
+    .trim()
+    .toUpperCase()
+    .replace(/[\s_]+/g, " ");
 }
 
 export function isConfirmingStatus(status: string): boolean {
@@ -76,22 +82,40 @@ function findColumns(header: string[]): { columns: Partial<Record<Column, string
   const problems: ExportProblem[] = [];
   for (const [column, names] of Object.entries(PROLIFIC_COLUMNS) as [Column, readonly string[]][]) {
     const found = header.filter((h) => (names as readonly string[]).includes(columnKey(h)));
-    if (found.length > 1) problems.push({ line: 1, column: found.join(" / "), message: `these columns all name the ${names[0]}; keep one` });
+    if (found.length > 1)
+      problems.push({
+        line: 1,
+        column: found.join(" / "),
+        message: `these columns all name the ${names[0]}; keep one`,
+      });
     else if (found.length === 1) columns[column] = found[0];
     else if (REQUIRED.includes(column)) {
-      problems.push({ line: 1, column: names[0], message: `no "${names[0]}" column in the header (is this Prolific's submissions export?)` });
+      problems.push({
+        line: 1,
+        column: names[0],
+        message: `no "${names[0]}" column in the header (is this Prolific's submissions export?)`,
+      });
     }
   }
   return { columns, problems };
 }
 
-function readRow(line: number, values: Record<string, string>, columns: Partial<Record<Column, string>>): { row: ProlificExportRow | null; problems: ExportProblem[] } {
+function readRow(
+  line: number,
+  values: Record<string, string>,
+  columns: Partial<Record<Column, string>>,
+): { row: ProlificExportRow | null; problems: ExportProblem[] } {
   const problems: ExportProblem[] = [];
   const id = (column: "submissionId" | "participantId") => {
     const name = columns[column]!;
     const value = values[name].trim();
     if (value === "") problems.push({ line, column: name, message: "is empty" });
-    else if (!ID.test(value)) problems.push({ line, column: name, message: `"${value}" is not a Prolific id (1–64 letters, digits, '_' or '-')` });
+    else if (!ID.test(value))
+      problems.push({
+        line,
+        column: name,
+        message: `"${value}" is not a Prolific id (1–64 letters, digits, '_' or '-')`,
+      });
     return value;
   };
   const submissionId = id("submissionId");
@@ -102,7 +126,14 @@ function readRow(line: number, values: Record<string, string>, columns: Partial<
   const studyId = columns.studyId === undefined ? "" : values[columns.studyId].trim();
   if (problems.length) return { row: null, problems };
   return {
-    row: { line, submissionId, participantId, status, completionCode: NO_CODE.has(code.toUpperCase()) ? null : code, studyId: studyId || null },
+    row: {
+      line,
+      submissionId,
+      participantId,
+      status,
+      completionCode: NO_CODE.has(code.toUpperCase()) ? null : code,
+      studyId: studyId || null,
+    },
     problems,
   };
 }
@@ -114,7 +145,12 @@ function duplicates(rows: ProlificExportRow[], column: string): ExportProblem[] 
   for (const row of rows) {
     const seen = first.get(row.submissionId);
     if (seen === undefined) first.set(row.submissionId, row.line);
-    else problems.push({ line: row.line, column, message: `submission ${row.submissionId} is listed again (first on row ${seen})` });
+    else
+      problems.push({
+        line: row.line,
+        column,
+        message: `submission ${row.submissionId} is listed again (first on row ${seen})`,
+      });
   }
   return problems;
 }
@@ -128,7 +164,11 @@ export function parseProlificExport(text: string): ParsedProlificExport {
   try {
     parsed = parseCsv(text);
   } catch (err) {
-    if (err instanceof CsvSyntaxError) return { rows: [], problems: [{ line: err.line, column: "CSV", message: err.message.replace(/^line \d+: /, "") }] };
+    if (err instanceof CsvSyntaxError)
+      return {
+        rows: [],
+        problems: [{ line: err.line, column: "CSV", message: err.message.replace(/^line \d+: /, "") }],
+      };
     throw err;
   }
   const { columns, problems } = findColumns(parsed.header);
@@ -140,7 +180,8 @@ export function parseProlificExport(text: string): ParsedProlificExport {
     problems.push(...read.problems);
   }
   problems.push(...duplicates(rows, columns.submissionId!));
-  if (parsed.records.length === 0) problems.push({ line: 1, column: "CSV", message: "the file has a header but no submissions" });
+  if (parsed.records.length === 0)
+    problems.push({ line: 1, column: "CSV", message: "the file has a header but no submissions" });
   return { rows, problems: problems.sort((a, b) => a.line - b.line) };
 }
 

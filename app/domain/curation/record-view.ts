@@ -54,15 +54,22 @@ export function safeHttpUrl(raw: unknown): string | null {
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const field = (v: unknown, key: string): unknown => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined);
+const field = (v: unknown, key: string): unknown =>
+  v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined;
 
 export function seedReportView(report: unknown, fallbackTitle: string): SeedReportView {
   return {
     title: str(field(report, "title")) || fallbackTitle,
     summary: str(field(report, "summary")),
-    parties: list(field(report, "parties")).map((p) => ({ name: str(field(p, "name")), description: str(field(p, "description")) })),
+    parties: list(field(report, "parties")).map((p) => ({
+      name: str(field(p, "name")),
+      description: str(field(p, "description")),
+    })),
     issues: list(field(report, "issues")).map(str).filter(Boolean),
-    timeline: list(field(report, "timeline")).map((e) => ({ date: str(field(e, "date")), event: str(field(e, "event")) })),
+    timeline: list(field(report, "timeline")).map((e) => ({
+      date: str(field(e, "date")),
+      event: str(field(e, "event")),
+    })),
     tensions: list(field(report, "tensions")).map(str).filter(Boolean),
     status: str(field(report, "status")),
   };
@@ -77,7 +84,11 @@ export function sourceLinks(sources: unknown): SourceLinkView[] {
 
 export function replayViews(replays: unknown): ReplayView[] {
   return list(replays)
-    .map((r) => ({ replay: Number(field(r, "replay")), outcome: str(field(r, "outcome")), runId: str(field(r, "runId")) || null }))
+    .map((r) => ({
+      replay: Number(field(r, "replay")),
+      outcome: str(field(r, "outcome")),
+      runId: str(field(r, "runId")) || null,
+    }))
     .sort((a, b) => a.replay - b.replay);
 }
 
@@ -94,7 +105,8 @@ export function curationSummary(rows: CandidateSummaryRow[]): CurationDomainSumm
   const byDomain = new Map<string, CurationDomainSummary>();
   for (const row of rows) {
     let entry = byDomain.get(row.domain);
-    if (!entry) byDomain.set(row.domain, (entry = { domain: row.domain, accepted: 0, rejected: {}, rejectedCandidates: [] }));
+    if (!entry)
+      byDomain.set(row.domain, (entry = { domain: row.domain, accepted: 0, rejected: {}, rejectedCandidates: [] }));
     if (row.status === "accepted") entry.accepted++;
     else {
       const kind = row.rejection ?? "unknown";

@@ -7,11 +7,26 @@
 
 /** Elements whose content is never text a reader sees. */
 const HIDDEN = ["script", "style", "noscript", "svg", "template", "iframe", "head", "nav", "footer", "form"];
-const BLOCK = /<\/?(?:p|div|section|article|main|header|aside|h[1-6]|li|ul|ol|tr|table|blockquote|pre|br|hr|dd|dt|figcaption)\b[^>]*>/gi;
+const BLOCK =
+  /<\/?(?:p|div|section|article|main|header|aside|h[1-6]|li|ul|ol|tr|table|blockquote|pre|br|hr|dd|dt|figcaption)\b[^>]*>/gi;
 
 const NAMED: Record<string, string> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", ndash: "–", mdash: "—",
-  hellip: "…", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", copy: "©", euro: "€", pound: "£",
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  ndash: "–",
+  mdash: "—",
+  hellip: "…",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  copy: "©",
+  euro: "€",
+  pound: "£",
 };
 
 export function decodeEntities(text: string): string {

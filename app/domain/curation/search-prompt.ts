@@ -10,12 +10,17 @@ import type { ToolSpec } from "../llm/tool-spec.ts";
 export const DOMAIN_HINTS: Record<Domain, string> = {
   transactional: "one-off deals between a buyer and a seller: sales of homes, cars, goods or services gone wrong",
   healthcare: "disputes among patients, clinicians, hospitals, insurers and health regulators",
-  environmental: "conflicts over land, water, pollution, conservation or energy projects between users, communities and authorities",
-  "business-to-business": "disputes between companies: supply, licensing, partnership, franchise or distribution contracts",
-  "public-policy": "conflicts between governments, agencies and citizens' or interest groups over a public policy or its rollout",
+  environmental:
+    "conflicts over land, water, pollution, conservation or energy projects between users, communities and authorities",
+  "business-to-business":
+    "disputes between companies: supply, licensing, partnership, franchise or distribution contracts",
+  "public-policy":
+    "conflicts between governments, agencies and citizens' or interest groups over a public policy or its rollout",
   international: "disputes between states or across borders: trade, territory, resources, treaties",
-  legal: "conflicts being fought, or about to be, in court or before a tribunal: employment, tenancy, liability, family or contract claims",
-  "intra-organizational": "conflicts inside one organisation: between departments, management and staff, or co-founders",
+  legal:
+    "conflicts being fought, or about to be, in court or before a tribunal: employment, tenancy, liability, family or contract claims",
+  "intra-organizational":
+    "conflicts inside one organisation: between departments, management and staff, or co-founders",
 };
 
 /** The "do not report these again" paragraph, empty when nothing is excluded. */

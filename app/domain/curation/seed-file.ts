@@ -27,13 +27,21 @@ export type SeedFile =
   | { kind: "invalid"; domain?: Domain; errors: string[] };
 
 const SECTION_NAMES: Record<string, keyof SeedReport> = {
-  summary: "summary", background: "summary",
-  parties: "parties", stakeholders: "parties",
-  issues: "issues", "contested issues": "issues", "core issues": "issues",
-  timeline: "timeline", history: "timeline",
-  tensions: "tensions", "institutional tensions": "tensions",
-  status: "status", "current status": "status",
-  sources: "sources", references: "sources",
+  summary: "summary",
+  background: "summary",
+  parties: "parties",
+  stakeholders: "parties",
+  issues: "issues",
+  "contested issues": "issues",
+  "core issues": "issues",
+  timeline: "timeline",
+  history: "timeline",
+  tensions: "tensions",
+  "institutional tensions": "tensions",
+  status: "status",
+  "current status": "status",
+  sources: "sources",
+  references: "sources",
 };
 
 /** `key: value` lines between `---` fences at the very top, and the rest of the file. */
@@ -55,7 +63,11 @@ function sections(body: string): { title?: string; byName: Map<string, string> }
   const parts = body.split(/^##\s+/m).slice(1);
   for (const part of parts) {
     const newline = part.indexOf("\n");
-    const heading = (newline < 0 ? part : part.slice(0, newline)).trim().toLowerCase().replace(/[:#]+$/, "").trim();
+    const heading = (newline < 0 ? part : part.slice(0, newline))
+      .trim()
+      .toLowerCase()
+      .replace(/[:#]+$/, "")
+      .trim();
     byName.set(heading, newline < 0 ? "" : part.slice(newline + 1).trim());
   }
   return { title, byName };
@@ -88,7 +100,9 @@ function paragraph(text: string | undefined): string {
 }
 
 function domainOf(value: string | undefined, folder: string | undefined): Domain | undefined {
-  const found = [value, folder].map((v) => v?.trim().toLowerCase()).find((v) => v && (DOMAINS as readonly string[]).includes(v));
+  const found = [value, folder]
+    .map((v) => v?.trim().toLowerCase())
+    .find((v) => v && (DOMAINS as readonly string[]).includes(v));
   return found as Domain | undefined;
 }
 
@@ -97,7 +111,11 @@ export function parseSeedFile(text: string, folder?: string): SeedFile {
   const { fields, body } = splitFrontMatter(text);
   const domain = domainOf(fields.domain, folder);
   const { title, byName } = sections(body);
-  const named = new Map([...byName].flatMap(([heading, content]) => (SECTION_NAMES[heading] ? [[SECTION_NAMES[heading], content] as const] : [])));
+  const named = new Map(
+    [...byName].flatMap(([heading, content]) =>
+      SECTION_NAMES[heading] ? [[SECTION_NAMES[heading], content] as const] : [],
+    ),
+  );
   const reportTitle = fields.title || title;
   if (!named.has("parties")) return { kind: "free-text", domain, title: reportTitle, text: body.trim() };
   const candidate = {
@@ -117,6 +135,11 @@ export function parseSeedFile(text: string, folder?: string): SeedFile {
     sources: bullets(named.get("sources") ?? "").map(source),
   };
   const parsed = seedReportSchema.safeParse(candidate);
-  if (!parsed.success) return { kind: "invalid", domain, errors: parsed.error.issues.map((i) => `${i.path.join(".") || "report"}: ${i.message}`) };
+  if (!parsed.success)
+    return {
+      kind: "invalid",
+      domain,
+      errors: parsed.error.issues.map((i) => `${i.path.join(".") || "report"}: ${i.message}`),
+    };
   return { kind: "report", domain, report: parsed.data };
 }

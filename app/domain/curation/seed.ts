@@ -41,8 +41,31 @@ export const webSeedReportSchema = seedReportSchema.extend({
 
 /** Words that carry no identity in a dispute's title or a party's name. */
 const FILLER = new Set([
-  "a", "an", "the", "of", "and", "in", "on", "at", "for", "to", "over", "v", "vs", "versus",
-  "dispute", "conflict", "case", "inc", "ltd", "llc", "plc", "corp", "corporation", "co", "company",
+  "a",
+  "an",
+  "the",
+  "of",
+  "and",
+  "in",
+  "on",
+  "at",
+  "for",
+  "to",
+  "over",
+  "v",
+  "vs",
+  "versus",
+  "dispute",
+  "conflict",
+  "case",
+  "inc",
+  "ltd",
+  "llc",
+  "plc",
+  "corp",
+  "corporation",
+  "co",
+  "company",
 ]);
 
 /** Lower case, accents dropped, punctuation to spaces, filler words dropped. */

@@ -62,10 +62,13 @@ function scenarioText(reply: WriterReply): string {
 
 function checkTopicsAndStances(reply: WriterReply, problems: CurationProblem[]): void {
   const add = (rule: CurationRule, message: string) => problems.push({ rule, message });
-  if (reply.parties.length !== 2) add("two-parties", `a curated scenario has exactly 2 parties, got ${reply.parties.length}`);
-  if (reply.topics.length > MAX_TOPICS || reply.topics.length === 0) add("at-most-four-topics", `one to ${MAX_TOPICS} topics, got ${reply.topics.length}`);
+  if (reply.parties.length !== 2)
+    add("two-parties", `a curated scenario has exactly 2 parties, got ${reply.parties.length}`);
+  if (reply.topics.length > MAX_TOPICS || reply.topics.length === 0)
+    add("at-most-four-topics", `one to ${MAX_TOPICS} topics, got ${reply.topics.length}`);
   for (const t of reply.topics) {
-    if (t.options.length > MAX_OPTIONS) add("small-option-sets", `topic ${t.id} has ${t.options.length} options; use 2 to ${MAX_OPTIONS}`);
+    if (t.options.length > MAX_OPTIONS)
+      add("small-option-sets", `topic ${t.id} has ${t.options.length} options; use 2 to ${MAX_OPTIONS}`);
   }
   const chosen = reply.parties.map((p) =>
     reply.topics.map((t) => {
@@ -74,7 +77,10 @@ function checkTopicsAndStances(reply: WriterReply, problems: CurationProblem[]):
       const letter = stanceOption(stance);
       if (!letter || !t.options.some((o) => o.label === letter)) {
         const labels = t.options.map((o) => o.label).join(", ");
-        add("stance-among-options", `${p.id}'s stance on ${t.id} must open with "Option X:" where X is one of ${labels}; got ${JSON.stringify(stance.slice(0, 60))}`);
+        add(
+          "stance-among-options",
+          `${p.id}'s stance on ${t.id} must open with "Option X:" where X is one of ${labels}; got ${JSON.stringify(stance.slice(0, 60))}`,
+        );
       }
       return letter;
     }),
@@ -82,19 +88,27 @@ function checkTopicsAndStances(reply: WriterReply, problems: CurationProblem[]):
   if (reply.parties.length === 2 && reply.topics.length > 0) {
     const differ = reply.topics.filter((_, i) => chosen[0][i] !== null && chosen[0][i] !== chosen[1][i]).length;
     if (differ * 2 < reply.topics.length) {
-      add("diverging-stances", `the parties want different options on only ${differ} of ${reply.topics.length} topics; they must differ on at least half`);
+      add(
+        "diverging-stances",
+        `the parties want different options on only ${differ} of ${reply.topics.length} topics; they must differ on at least half`,
+      );
     }
   }
   const topicIds = reply.topics.map((t) => t.id);
   const provocative = reply.provocative_topics.filter((id) => topicIds.includes(id));
-  if (provocative.length === 0) add("provocative-topic", "mark at least one topic id in provocative_topics as emotionally provocative");
+  if (provocative.length === 0)
+    add("provocative-topic", "mark at least one topic id in provocative_topics as emotionally provocative");
 }
 
 function checkFictional(reply: WriterReply, seed: SeedReport, problems: CurationProblem[]): void {
   const text = scenarioText(reply).toLowerCase();
   problems.push(...fictionalNameProblems(text, seed));
   for (const date of identifying(seed.timeline.map((e) => e.date))) {
-    if (text.includes(date.toLowerCase())) problems.push({ rule: "fictional-dates", message: `the real date "${date}" appears; replace it with a fictional one` });
+    if (text.includes(date.toLowerCase()))
+      problems.push({
+        rule: "fictional-dates",
+        message: `the real date "${date}" appears; replace it with a fictional one`,
+      });
   }
 }
 
@@ -103,7 +117,11 @@ export function fictionalNameProblems(written: string, seed: SeedReport): Curati
   const text = written.toLowerCase();
   const problems: CurationProblem[] = [];
   for (const name of properNames(seed.parties.map((p) => p.name))) {
-    if (text.includes(name.toLowerCase())) problems.push({ rule: "fictional-names", message: `the real name "${name}" appears; replace it with a fictional one` });
+    if (text.includes(name.toLowerCase()))
+      problems.push({
+        rule: "fictional-names",
+        message: `the real name "${name}" appears; replace it with a fictional one`,
+      });
   }
   return problems;
 }
@@ -120,7 +138,13 @@ export function checkWriterReply(reply: WriterReply, seed: SeedReport, domain: D
   const problems: CurationProblem[] = [];
   checkTopicsAndStances(reply, problems);
   checkFictional(reply, seed, problems);
-  const body = assembleScenario({ id: "candidate", domain, seedTitle: seed.title, reply, weights: placeholderWeights(reply) });
+  const body = assembleScenario({
+    id: "candidate",
+    domain,
+    seedTitle: seed.title,
+    reply,
+    weights: placeholderWeights(reply),
+  });
   // Topic and party counts are the curation rules' to report; the rest is what an import would say.
   const counted = (p: CurationProblem) => /^(topics|parties): /.test(p.message);
   problems.push(...checkAssembled(body).filter((p) => !counted(p)));
@@ -136,16 +160,30 @@ export function checkWeightsReply(weights: WeightsReply, reply: WriterReply): Cu
     const missing = topicIds.filter((id) => !(id in own));
     const unknown = Object.keys(own).filter((id) => !topicIds.includes(id));
     if (missing.length > 0 || unknown.length > 0) {
-      const parts = [missing.length > 0 ? `missing ${missing.join(", ")}` : "", unknown.length > 0 ? `unknown ${unknown.join(", ")}` : ""];
-      problems.push({ rule: "weights-for-every-topic", message: `${party.id} needs one weight per topic (${topicIds.join(", ")}): ${parts.filter(Boolean).join("; ")}` });
+      const parts = [
+        missing.length > 0 ? `missing ${missing.join(", ")}` : "",
+        unknown.length > 0 ? `unknown ${unknown.join(", ")}` : "",
+      ];
+      problems.push({
+        rule: "weights-for-every-topic",
+        message: `${party.id} needs one weight per topic (${topicIds.join(", ")}): ${parts.filter(Boolean).join("; ")}`,
+      });
     }
     const values = Object.values(own);
     const bad = values.filter((w) => !Number.isInteger(w) || w < 1);
-    if (bad.length > 0) problems.push({ rule: "weights-sum-to-10", message: `${party.id}'s weights must be positive whole numbers, got ${bad.join(", ")}` });
+    if (bad.length > 0)
+      problems.push({
+        rule: "weights-sum-to-10",
+        message: `${party.id}'s weights must be positive whole numbers, got ${bad.join(", ")}`,
+      });
     const sum = values.reduce((a, b) => a + b, 0);
-    if (sum !== 10) problems.push({ rule: "weights-sum-to-10", message: `${party.id}'s weights sum to ${sum}, not 10` });
+    if (sum !== 10)
+      problems.push({ rule: "weights-sum-to-10", message: `${party.id}'s weights sum to ${sum}, not 10` });
     if (values.length > 1 && values.every((w) => w === values[0])) {
-      problems.push({ rule: "weights-not-all-equal", message: `${party.id}'s weights are all ${values[0]}; they must set a priority order` });
+      problems.push({
+        rule: "weights-not-all-equal",
+        message: `${party.id}'s weights are all ${values[0]}; they must set a priority order`,
+      });
     }
   }
   return problems;
@@ -155,5 +193,8 @@ export function checkWeightsReply(weights: WeightsReply, reply: WriterReply): Cu
 export function checkAssembled(scenario: Scenario): CurationProblem[] {
   const parsed = scenarioSchema.safeParse(scenario);
   if (parsed.success) return [];
-  return parsed.error.issues.map((i) => ({ rule: "scenario-checks", message: `${i.path.join(".") || "scenario"}: ${i.message}` }));
+  return parsed.error.issues.map((i) => ({
+    rule: "scenario-checks",
+    message: `${i.path.join(".") || "scenario"}: ${i.message}`,
+  }));
 }

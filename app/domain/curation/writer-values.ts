@@ -27,9 +27,16 @@ export function writerValues(domain: string, report: SeedReport): TemplateValues
 
 /** The scenario as the weights call sees it: background, topics with options, each party with its stances. */
 export function weightsValues(reply: WriterReply): TemplateValues {
-  const topics = reply.topics.map((t) => [`### ${t.name} (${t.id})`, t.description, ...t.options.map((o) => `- ${o.label}: ${o.description}`)].join("\n"));
+  const topics = reply.topics.map((t) =>
+    [`### ${t.name} (${t.id})`, t.description, ...t.options.map((o) => `- ${o.label}: ${o.description}`)].join("\n"),
+  );
   const parties = reply.parties.map((p) =>
-    [`### ${p.name} (${p.id})`, `Role: ${p.role}`, `Relation: ${p.relation}`, ...reply.topics.map((t) => `- Stance on ${t.id}: ${p.preferences[t.id] ?? "(none)"}`)].join("\n"),
+    [
+      `### ${p.name} (${p.id})`,
+      `Role: ${p.role}`,
+      `Relation: ${p.relation}`,
+      ...reply.topics.map((t) => `- Stance on ${t.id}: ${p.preferences[t.id] ?? "(none)"}`),
+    ].join("\n"),
   );
   return {
     scenario: [`# ${reply.title}`, reply.background, "## Topics", ...topics, "## Parties", ...parties].join("\n\n"),

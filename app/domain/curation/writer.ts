@@ -46,7 +46,13 @@ export function stanceOption(stance: string): string | null {
 }
 
 /** The writer's two replies as one bundle scenario (not yet checked). */
-export function assembleScenario(input: { id: string; domain: Domain; seedTitle: string; reply: WriterReply; weights: WeightsReply }): Scenario {
+export function assembleScenario(input: {
+  id: string;
+  domain: Domain;
+  seedTitle: string;
+  reply: WriterReply;
+  weights: WeightsReply;
+}): Scenario {
   const { reply, weights } = input;
   return {
     id: input.id,

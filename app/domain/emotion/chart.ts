@@ -19,7 +19,11 @@ export interface EmotionChartInput {
 }
 
 /** The mark names the drawn SVG carries as classes (`<name>_marks`), for tests and styling. */
-export const EMOTION_CHART_MARKS = { lines: "emotion_lines", points: "emotion_points", mediator: "mediator_turns" } as const;
+export const EMOTION_CHART_MARKS = {
+  lines: "emotion_lines",
+  points: "emotion_points",
+  mediator: "mediator_turns",
+} as const;
 
 const NO_REASON = "(no reason given)";
 
@@ -31,7 +35,13 @@ export function emotionChartRows(trajectory: EmotionTrajectory, parties: Emotion
   return parties.flatMap((p) =>
     (trajectory.parties[p.id] ?? []).map((pt) => {
       const reason = pt.reason ?? NO_REASON;
-      return { party: p.name, turn: pt.turnId, score: pt.score, reason, hover: `${p.name}, turn ${pt.turnId}: ${pt.score} — ${reason}` };
+      return {
+        party: p.name,
+        turn: pt.turnId,
+        score: pt.score,
+        reason,
+        hover: `${p.name}, turn ${pt.turnId}: ${pt.score} — ${reason}`,
+      };
     }),
   );
 }
@@ -42,11 +52,27 @@ export function emotionChartTitle(trajectory: EmotionTrajectory): string {
 
 export function emotionChartSpec(input: EmotionChartInput): TopLevelSpec {
   const domain = input.parties.map((p) => p.name);
-  const x = { field: "turn", type: "quantitative", title: "turn", scale: { domain: [0, input.totalTurns], nice: false, zero: true }, axis: { tickMinStep: 1, format: "d" } } as const;
-  const color = { field: "party", type: "nominal", title: "party", sort: domain, scale: { domain, range: OKABE_ITO }, legend: { orient: "bottom", labelLimit: 320 } } as const;
+  const x = {
+    field: "turn",
+    type: "quantitative",
+    title: "turn",
+    scale: { domain: [0, input.totalTurns], nice: false, zero: true },
+    axis: { tickMinStep: 1, format: "d" },
+  } as const;
+  const color = {
+    field: "party",
+    type: "nominal",
+    title: "party",
+    sort: domain,
+    scale: { domain, range: OKABE_ITO },
+    legend: { orient: "bottom", labelLimit: 320 },
+  } as const;
   return {
     ...CHART_BASE,
-    title: { text: emotionChartTitle(input.trajectory), subtitle: "0–100, higher = calmer and more open; grey rules: mediator turns" },
+    title: {
+      text: emotionChartTitle(input.trajectory),
+      subtitle: "0–100, higher = calmer and more open; grey rules: mediator turns",
+    },
     width: 620,
     height: 220,
     layer: [
@@ -58,14 +84,26 @@ export function emotionChartSpec(input: EmotionChartInput): TopLevelSpec {
       },
       {
         data: { values: emotionChartRows(input.trajectory, input.parties) },
-        encoding: { x, y: { field: "score", type: "quantitative", title: "emotion (0–100)", scale: { domain: [EMOTION_MIN, EMOTION_MAX] } }, color },
+        encoding: {
+          x,
+          y: {
+            field: "score",
+            type: "quantitative",
+            title: "emotion (0–100)",
+            scale: { domain: [EMOTION_MIN, EMOTION_MAX] },
+          },
+          color,
+        },
         layer: [
           // Steps, not slopes: a score holds until the party reports again (the metrics carry it forward).
           { name: EMOTION_CHART_MARKS.lines, mark: { type: "line", strokeWidth: 2.5, interpolate: "step-after" } },
           {
             name: EMOTION_CHART_MARKS.points,
             mark: { type: "point", filled: true, size: 60 },
-            encoding: { tooltip: [{ field: "party" }, { field: "turn" }, { field: "score" }, { field: "reason" }], description: { field: "hover" } },
+            encoding: {
+              tooltip: [{ field: "party" }, { field: "turn" }, { field: "score" }, { field: "reason" }],
+              description: { field: "hover" },
+            },
           },
         ],
       },

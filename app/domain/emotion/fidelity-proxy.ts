@@ -41,7 +41,10 @@ export interface BackboneProxy {
  * `volatilityOf(runId, partyId)`: the party's volatility in that run (app/domain/emotion/measures.ts
  * partyVolatility on the run's preferred trajectory), or null when the run has no usable emotion.
  */
-export function fidelityProxy(pairs: readonly ProxyPair[], volatilityOf: (runId: string, partyId: string) => number | null): BackboneProxy[] {
+export function fidelityProxy(
+  pairs: readonly ProxyPair[],
+  volatilityOf: (runId: string, partyId: string) => number | null,
+): BackboneProxy[] {
   const byBackbone = new Map<string, ProxyPair[]>();
   for (const pair of pairs) byBackbone.set(pair.backbone, [...(byBackbone.get(pair.backbone) ?? []), pair]);
   return [...byBackbone.keys()].sort().map((backbone) => {
@@ -61,7 +64,10 @@ export function fidelityProxy(pairs: readonly ProxyPair[], volatilityOf: (runId:
       else if (a > b === pair.levelA > pair.levelB) ordered += 1;
     }
     const points = [...observations.values()];
-    const r = pearson(points.map((o) => o.level), points.map((o) => o.volatility));
+    const r = pearson(
+      points.map((o) => o.level),
+      points.map((o) => o.volatility),
+    );
     return {
       backbone,
       pairs: list.length,

@@ -16,24 +16,40 @@ export function partyTurnIds(speakers: readonly string[], partyId: string): numb
 }
 
 /** Problems with paths relative to the output (`[partyId, "scores", i, …]`); none = valid. */
-export function checkEmotionJudgeOutput(output: Record<string, EmotionJudgeOutput>, ctx: { partyIds: readonly string[]; speakers: readonly string[] }): JudgeProblem[] {
+export function checkEmotionJudgeOutput(
+  output: Record<string, EmotionJudgeOutput>,
+  ctx: { partyIds: readonly string[]; speakers: readonly string[] },
+): JudgeProblem[] {
   const problems: JudgeProblem[] = [];
   for (const [partyId, judged] of Object.entries(output)) {
     if (!ctx.partyIds.includes(partyId)) {
-      problems.push({ path: [partyId], message: `unknown party id "${partyId}" (the run's parties are ${ctx.partyIds.join(", ")})` });
+      problems.push({
+        path: [partyId],
+        message: `unknown party id "${partyId}" (the run's parties are ${ctx.partyIds.join(", ")})`,
+      });
       continue;
     }
     const own = partyTurnIds(ctx.speakers, partyId);
     const seen = new Set<number>();
     judged.scores.forEach((entry, i) => {
       const at = [partyId, "scores", i];
-      if (!own.includes(entry.turn_id)) problems.push({ path: [...at, "turn_id"], message: `turn ${entry.turn_id} is not a turn of ${partyId} (its turns: ${own.join(", ") || "none"})` });
-      else if (seen.has(entry.turn_id)) problems.push({ path: [...at, "turn_id"], message: `turn ${entry.turn_id} is scored twice` });
+      if (!own.includes(entry.turn_id))
+        problems.push({
+          path: [...at, "turn_id"],
+          message: `turn ${entry.turn_id} is not a turn of ${partyId} (its turns: ${own.join(", ") || "none"})`,
+        });
+      else if (seen.has(entry.turn_id))
+        problems.push({ path: [...at, "turn_id"], message: `turn ${entry.turn_id} is scored twice` });
       seen.add(entry.turn_id);
-      if (!Number.isInteger(entry.score) || entry.score < 0 || entry.score > 100) problems.push({ path: [...at, "score"], message: `score ${entry.score} is not a whole number from 0 to 100` });
+      if (!Number.isInteger(entry.score) || entry.score < 0 || entry.score > 100)
+        problems.push({ path: [...at, "score"], message: `score ${entry.score} is not a whole number from 0 to 100` });
     });
     const missing = own.filter((t) => !seen.has(t));
-    if (missing.length > 0) problems.push({ path: [partyId, "scores"], message: `no score for ${partyId}'s turn${missing.length > 1 ? "s" : ""} ${missing.join(", ")}` });
+    if (missing.length > 0)
+      problems.push({
+        path: [partyId, "scores"],
+        message: `no score for ${partyId}'s turn${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`,
+      });
   }
   return problems;
 }

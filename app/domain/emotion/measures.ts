@@ -41,7 +41,11 @@ export interface RepairResult {
  * ER_m = (Ē[min(m+h, T)] − Ē[m−1]) / (1 − Ē[m−1]) when Ē[m−1] < 1, else the raw change — IE's
  * normalisation on the group's emotion instead of C.
  */
-export function emotionalRepair(group: NullableSeries, mediatorTurns: readonly number[], options: { horizon?: number } = {}): RepairResult {
+export function emotionalRepair(
+  group: NullableSeries,
+  mediatorTurns: readonly number[],
+  options: { horizon?: number } = {},
+): RepairResult {
   const horizon = options.horizon ?? DEFAULT_REPAIR_HORIZON;
   assertPositiveInteger(horizon, "horizon");
   const T = group.length - 1;
@@ -67,36 +71,64 @@ export function emotionalRepair(group: NullableSeries, mediatorTurns: readonly n
     truncatedHorizon: perIntervention.filter((p) => p.m + horizon > T).length,
     horizon,
   };
-  if (er === null) result.reason = mediatorTurns.length === 0 ? "no interventions" : "no intervention after every party had reported";
+  if (er === null)
+    result.reason = mediatorTurns.length === 0 ? "no interventions" : "no intervention after every party had reported";
   return result;
 }
 
 /** Ē[T] with each party's last score; null when a party never reported. */
-export function finalEmotion(group: NullableSeries, parties: Record<string, readonly EmotionPoint[]>): { value: number | null; perParty: Record<string, number | null>; reason?: string } {
-  const perParty = Object.fromEntries(Object.entries(parties).map(([p, points]) => [p, points.length > 0 ? unitEmotion(points[points.length - 1].score) : null]));
+export function finalEmotion(
+  group: NullableSeries,
+  parties: Record<string, readonly EmotionPoint[]>,
+): { value: number | null; perParty: Record<string, number | null>; reason?: string } {
+  const perParty = Object.fromEntries(
+    Object.entries(parties).map(([p, points]) => [
+      p,
+      points.length > 0 ? unitEmotion(points[points.length - 1].score) : null,
+    ]),
+  );
   const value = group[group.length - 1] ?? null;
-  const silent = Object.entries(perParty).filter(([, v]) => v === null).map(([p]) => p);
-  return value === null ? { value, perParty, reason: silent.length > 0 ? `no emotion reported by ${silent.join(", ")}` : "no emotion reported" } : { value, perParty };
+  const silent = Object.entries(perParty)
+    .filter(([, v]) => v === null)
+    .map(([p]) => p);
+  return value === null
+    ? {
+        value,
+        perParty,
+        reason: silent.length > 0 ? `no emotion reported by ${silent.join(", ")}` : "no emotion reported",
+      }
+    : { value, perParty };
 }
 
 /** Mean |e_i − e_{i−1}| / 100 over a party's consecutive reports; null with fewer than two. */
 export function partyVolatility(points: readonly EmotionPoint[]): number | null {
   if (points.length < 2) return null;
   let sum = 0;
-  for (let i = 1; i < points.length; i++) sum += Math.abs(unitEmotion(points[i].score) - unitEmotion(points[i - 1].score));
+  for (let i = 1; i < points.length; i++)
+    sum += Math.abs(unitEmotion(points[i].score) - unitEmotion(points[i - 1].score));
   return sum / (points.length - 1);
 }
 
-/** The run's volatility: the mean of its parties' volatilities (parties with fewer than two reports left out, counted). */
-export function volatility(parties: Record<string, readonly EmotionPoint[]>): { value: number | null; perParty: Record<string, number | null>; reason?: string } {
+/**
+ * The run's volatility: the mean of its parties' volatilities (parties with fewer than two reports left out, counted).
+ */
+export function volatility(parties: Record<string, readonly EmotionPoint[]>): {
+  value: number | null;
+  perParty: Record<string, number | null>;
+  reason?: string;
+} {
   const perParty = Object.fromEntries(Object.entries(parties).map(([p, points]) => [p, partyVolatility(points)]));
   const value = meanOrNull(Object.values(perParty).filter((v): v is number => v !== null));
   return value === null ? { value, perParty, reason: "no party reported twice" } : { value, perParty };
 }
 
 /** Pearson r of Ē[t] and C[t] over the turns where Ē is defined. */
-export function emotionConsensusCorrelation(group: NullableSeries, consensus: readonly number[]): { value: number | null; n: number; p: number | null; reason?: string } {
-  if (group.length !== consensus.length) throw new RangeError(`the emotion series has ${group.length} points and the consensus series ${consensus.length}`);
+export function emotionConsensusCorrelation(
+  group: NullableSeries,
+  consensus: readonly number[],
+): { value: number | null; n: number; p: number | null; reason?: string } {
+  if (group.length !== consensus.length)
+    throw new RangeError(`the emotion series has ${group.length} points and the consensus series ${consensus.length}`);
   const x: number[] = [];
   const y: number[] = [];
   group.forEach((e, t) => {

@@ -48,11 +48,15 @@ export interface EmotionEvaluation {
 }
 
 /** The parties' own reports, or null when the run was simulated without emotion. */
-export function selfReportedTrajectory(turns: readonly EmotionTurn[], partyIds: readonly string[]): EmotionTrajectory | null {
+export function selfReportedTrajectory(
+  turns: readonly EmotionTurn[],
+  partyIds: readonly string[],
+): EmotionTrajectory | null {
   const reported = turns.filter((t) => t.role === "party" && t.emotion !== null);
   if (reported.length === 0) return null;
   const parties: Record<string, EmotionPoint[]> = Object.fromEntries(partyIds.map((p) => [p, []]));
-  for (const t of reported) (parties[t.speaker] ??= []).push({ turnId: t.turnId, score: t.emotion!, reason: t.emotionReason });
+  for (const t of reported)
+    (parties[t.speaker] ??= []).push({ turnId: t.turnId, score: t.emotion!, reason: t.emotionReason });
   return { source: { kind: "self" }, parties, failedParties: [] };
 }
 
@@ -63,13 +67,28 @@ export function judgedTrajectory(evaluation: EmotionEvaluation, partyIds: readon
   const erred = new Set(evaluation.errors.flatMap((e) => (e.party_id ? [e.party_id] : [])));
   const failedParties = partyIds.filter((p) => runWide || erred.has(p) || !(p in output));
   const parties: Record<string, EmotionPoint[]> = Object.fromEntries(
-    partyIds.map((p) => [p, failedParties.includes(p) ? [] : [...(output[p]?.scores ?? [])].sort((a, b) => a.turn_id - b.turn_id).map((s) => ({ turnId: s.turn_id, score: s.score, reason: s.reason || null }))]),
+    partyIds.map((p) => [
+      p,
+      failedParties.includes(p)
+        ? []
+        : [...(output[p]?.scores ?? [])]
+            .sort((a, b) => a.turn_id - b.turn_id)
+            .map((s) => ({ turnId: s.turn_id, score: s.score, reason: s.reason || null })),
+    ]),
   );
-  return { source: { kind: "judge", backbone: evaluation.backbone, evaluationId: evaluation.id }, parties, failedParties };
+  return {
+    source: { kind: "judge", backbone: evaluation.backbone, evaluationId: evaluation.id },
+    parties,
+    failedParties,
+  };
 }
 
 /** Every trajectory a run has: the self-report first (if any), then each emotion judge by backbone. */
-export function runEmotionTrajectories(turns: readonly EmotionTurn[], evaluations: readonly EmotionEvaluation[], partyIds: readonly string[]): EmotionTrajectory[] {
+export function runEmotionTrajectories(
+  turns: readonly EmotionTurn[],
+  evaluations: readonly EmotionEvaluation[],
+  partyIds: readonly string[],
+): EmotionTrajectory[] {
   const self = selfReportedTrajectory(turns, partyIds);
   const judged = evaluations
     .filter((e) => e.method === EMOTION_METHOD)
@@ -82,7 +101,10 @@ export function runEmotionTrajectories(turns: readonly EmotionTurn[], evaluation
  * The trajectory a summary reads for a run: the self-report when the run has one (it is the
  * simulation's own measure), else the named judge backbone's, else the first judge's by name.
  */
-export function preferredTrajectory(trajectories: readonly EmotionTrajectory[], judgeBackbone?: string): EmotionTrajectory | null {
+export function preferredTrajectory(
+  trajectories: readonly EmotionTrajectory[],
+  judgeBackbone?: string,
+): EmotionTrajectory | null {
   const self = trajectories.find((t) => t.source.kind === "self");
   if (self) return self;
   const judged = trajectories.filter((t) => t.source.kind === "judge");
@@ -107,7 +129,10 @@ export function emotionConsensusSubjectId(runId: string, source: EmotionSource, 
   return `${emotionSubjectId(runId, source)}|${topicEvaluationId}`;
 }
 
-/** The id of a run's emotion-judge evaluation by one backbone as recorded before prompt versions (writers use newEvaluationId). */
+/**
+ * The id of a run's emotion-judge evaluation by one backbone as recorded before prompt versions (writers use
+ * newEvaluationId).
+ */
 export function emotionEvaluationId(runId: string, backbone: string): string {
   return evaluationId(runId, EMOTION_METHOD, backbone);
 }

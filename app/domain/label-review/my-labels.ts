@@ -29,7 +29,10 @@ export interface MyLabelsFilter {
 export function parseMyLabelsFilter(params: URLSearchParams): MyLabelsFilter {
   const scenario = params.get("scenario")?.trim() || null;
   const revised = params.get("revised");
-  return { scenario, revised: (REVISED_FILTERS as readonly (string | null)[]).includes(revised) ? (revised as RevisedFilter) : null };
+  return {
+    scenario,
+    revised: (REVISED_FILTERS as readonly (string | null)[]).includes(revised) ? (revised as RevisedFilter) : null,
+  };
 }
 
 /** The query string of a filter ("" when it filters nothing), for links back to the same view. */
@@ -44,9 +47,14 @@ export function myLabelsQuery(filter: MyLabelsFilter): string {
 export const isRevised = (row: Pick<MyLabelRow, "revisions">) => row.revisions > 1;
 
 /** The rows the filter keeps, in the order given (the service gives them newest first). */
-export function filterMyLabels<Row extends Pick<MyLabelRow, "scenario" | "revisions">>(rows: readonly Row[], filter: MyLabelsFilter): Row[] {
+export function filterMyLabels<Row extends Pick<MyLabelRow, "scenario" | "revisions">>(
+  rows: readonly Row[],
+  filter: MyLabelsFilter,
+): Row[] {
   return rows.filter(
-    (row) => (filter.scenario === null || row.scenario === filter.scenario) && (filter.revised === null || isRevised(row) === (filter.revised === "yes")),
+    (row) =>
+      (filter.scenario === null || row.scenario === filter.scenario) &&
+      (filter.revised === null || isRevised(row) === (filter.revised === "yes")),
   );
 }
 

@@ -11,6 +11,10 @@ export { OPTION_TEXT_LIMIT, shorten, type SummaryScenario } from "./words.ts";
 export type { AnswerSummary };
 
 /** A label in words; `targetParty` names an A/B pair's party (a type that has none ignores it). */
-export function summariseAnswer(payload: LabelPayload, scenario: SummaryScenario, targetParty = "the highlighted party"): AnswerSummary {
+export function summariseAnswer(
+  payload: LabelPayload,
+  scenario: SummaryScenario,
+  targetParty = "the highlighted party",
+): AnswerSummary {
   return taskType(payload.kind as string).review.summarise(payload, scenario, targetParty) as AnswerSummary;
 }

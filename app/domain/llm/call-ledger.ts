@@ -23,7 +23,15 @@ export interface RoleCalls {
 
 export type LedgerTotals = Omit<RoleCalls, "role">;
 
-const empty = (): LedgerTotals => ({ calls: 0, failed: 0, requests: 0, cached: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 });
+const empty = (): LedgerTotals => ({
+  calls: 0,
+  failed: 0,
+  requests: 0,
+  cached: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  costUsd: 0,
+});
 
 export interface CallLedger {
   record(role: LlmRole, result: LlmResult<unknown>): void;

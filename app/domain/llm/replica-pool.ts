@@ -59,10 +59,17 @@ export class ReplicaPool {
   constructor(
     private readonly specs: readonly ReplicaSpec[],
     private readonly policy: HealthPolicy,
-    private readonly options: PoolOptions = {}
+    private readonly options: PoolOptions = {},
   ) {
     if (specs.length === 0) throw new Error("a replica pool needs at least one replica");
-    this.states = specs.map(() => ({ inFlight: 0, failures: 0, outUntil: 0, ejections: 0, probing: false, busyUntil: 0 }));
+    this.states = specs.map(() => ({
+      inFlight: 0,
+      failures: 0,
+      outUntil: 0,
+      ejections: 0,
+      probing: false,
+      busyUntil: 0,
+    }));
     this.now = options.now ?? Date.now;
     this.credit = specs.map(() => 0);
   }
@@ -136,7 +143,8 @@ export class ReplicaPool {
     const untried = rotating.filter((i) => !avoid.has(i));
     const candidates = untried.length > 0 ? untried : rotating.length > 0 ? rotating : indices;
     // Out of rotation altogether: the replica available soonest first.
-    const availableAt = (i: number) => (rotating.length > 0 ? 0 : Math.max(this.states[i].outUntil, this.states[i].busyUntil));
+    const availableAt = (i: number) =>
+      rotating.length > 0 ? 0 : Math.max(this.states[i].outUntil, this.states[i].busyUntil);
     const load = (i: number) => this.states[i].inFlight / this.specs[i].weight;
     const free = candidates.filter((i) => this.states[i].inFlight < this.specs[i].concurrency);
     if (free.length === 0) return undefined;
@@ -167,7 +175,10 @@ export class ReplicaPool {
     });
   }
 
-  /** Hands freed slots to waiting calls, in arrival order (stopping once every slot is taken, so a long queue costs nothing per release). */
+  /**
+   * Hands freed slots to waiting calls, in arrival order (stopping once every slot is taken, so a long queue costs
+   * nothing per release).
+   */
   private drain(): void {
     for (let w = 0; w < this.waiting.length && this.states.some((s, i) => s.inFlight < this.specs[i].concurrency); ) {
       const picked = this.pick(this.waiting[w].avoid);

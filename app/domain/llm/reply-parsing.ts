@@ -34,7 +34,10 @@ const THINK_CLOSE = /<\/think>/i;
 export function stripThinking(reply: string): { text: string; thinking: boolean; unclosed: boolean } {
   const text = reply.trim();
   const close = THINK_CLOSE.exec(text);
-  if (!close) return THINK_OPEN.test(text) ? { text: "", thinking: true, unclosed: true } : { text, thinking: false, unclosed: false };
+  if (!close)
+    return THINK_OPEN.test(text)
+      ? { text: "", thinking: true, unclosed: true }
+      : { text, thinking: false, unclosed: false };
   return { text: text.slice(close.index + close[0].length).trim(), thinking: true, unclosed: false };
 }
 
@@ -46,7 +49,9 @@ function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-/** The end index (exclusive) of the balanced {…} starting at `start`, or -1; braces inside JSON strings do not count. */
+/**
+ * The end index (exclusive) of the balanced {…} starting at `start`, or -1; braces inside JSON strings do not count.
+ */
 function balancedEnd(text: string, start: number): number {
   let depth = 0;
   let inString = false;
@@ -98,9 +103,16 @@ function candidatesIn(text: string, form?: ReplyForm): JsonCandidate[] {
  * The JSON values a reply holds, best first, or why there are none. `structured` marks a reply
  * to a structured-output request, whose form is recorded as such.
  */
-export function extractJson(reply: string, structured = false): { ok: true; candidates: JsonCandidate[] } | { ok: false; error: string } {
+export function extractJson(
+  reply: string,
+  structured = false,
+): { ok: true; candidates: JsonCandidate[] } | { ok: false; error: string } {
   const { text, thinking, unclosed } = stripThinking(reply);
-  if (unclosed) return { ok: false, error: "$: the reply is not valid JSON (it is an unfinished <think> block with no answer after it)" };
+  if (unclosed)
+    return {
+      ok: false,
+      error: "$: the reply is not valid JSON (it is an unfinished <think> block with no answer after it)",
+    };
   const candidates = candidatesIn(text, structured ? "structured" : thinking ? "think" : undefined);
   if (candidates.length > 0) return { ok: true, candidates };
   const bare = text.startsWith("{") || text.startsWith("[");

@@ -4,7 +4,8 @@ export class Semaphore {
   private readonly waiting: (() => void)[] = [];
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new Error(`semaphore limit must be a whole number ≥ 1, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new Error(`semaphore limit must be a whole number ≥ 1, got ${limit}`);
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {

@@ -40,7 +40,10 @@ export interface LlmRequest<T> {
   seed?: number;
   /** Overrides the role's configured model (e.g. `--backbone` on evaluate, `--mediator` on simulate). */
   model?: string;
-  /** Overrides the role's configured endpoint: a name in the configuration's `endpoints` (a benchmark plan's mediator on its own endpoint). */
+  /**
+   * Overrides the role's configured endpoint: a name in the configuration's `endpoints` (a benchmark plan's mediator on
+   * its own endpoint).
+   */
   endpoint?: string;
   /**
    * Send the schema as a structured-output JSON schema (`response_format: json_schema`); overrides

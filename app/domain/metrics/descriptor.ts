@@ -49,7 +49,11 @@ export interface MetricResult {
   detail: MetricDetail;
 }
 
-export interface MetricDescriptor<Id extends string = string, K extends MetricInputKind = MetricInputKind, P extends ParamSpecs = ParamSpecs> {
+export interface MetricDescriptor<
+  Id extends string = string,
+  K extends MetricInputKind = MetricInputKind,
+  P extends ParamSpecs = ParamSpecs,
+> {
   id: Id;
   label: string;
   unit: MetricUnit;
@@ -71,14 +75,19 @@ export interface MetricDescriptor<Id extends string = string, K extends MetricIn
   params: P;
   /** The row's value and detail, or null when the input does not give this metric a row at all. */
   compute(input: MetricInputs[K], params: ParamValues<P>): MetricResult | null;
-  /** What a stored value rests on, in short phrases for the run page (reason and judge errors are added for every metric). */
+  /**
+   * What a stored value rests on, in short phrases for the run page (reason and judge errors are added for every
+   * metric).
+   */
   explain(detail: MetricDetail, value: number | null): string[];
   /** A reason to show when a run has no row of this metric yet, or null to show nothing. */
   placeholder?(run: { id: string; mediated: boolean }): string | null;
 }
 
 /** Declares a metric; the literal id and parameter types flow into the registry's types. */
-export function defineMetric<const Id extends string, K extends MetricInputKind, P extends ParamSpecs>(descriptor: MetricDescriptor<Id, K, P>): MetricDescriptor<Id, K, P> {
+export function defineMetric<const Id extends string, K extends MetricInputKind, P extends ParamSpecs>(
+  descriptor: MetricDescriptor<Id, K, P>,
+): MetricDescriptor<Id, K, P> {
   return descriptor;
 }
 

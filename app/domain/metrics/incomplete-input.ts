@@ -12,7 +12,10 @@ export interface StoredEvaluationErrors {
   errors: readonly { topic_id?: string; message: string }[];
 }
 
-/** What every incomplete row's detail has: the flag and a reason (evaluation, pair and emotion details add their own fields). */
+/**
+ * What every incomplete row's detail has: the flag and a reason (evaluation, pair and emotion details add their own
+ * fields).
+ */
 export type IncompleteRowDetail = Record<string, unknown> & { incomplete: true; reason: string };
 
 /** What the stored detail of an incomplete row says. */
@@ -39,12 +42,25 @@ function reasonFor(failedTopics: string[], errors: number, runs?: string[]): str
   return `incomplete judge output${where} (${errors} recorded error${errors === 1 ? "" : "s"}${topics})`;
 }
 
-/** The incomplete detail of one run's evaluation, or null when it is complete. `topicIds` only for topic-localized evaluations. */
-export function incompleteEvaluation(runId: string, evaluation: StoredEvaluationErrors, topicIds?: readonly string[]): IncompleteDetail | null {
+/**
+ * The incomplete detail of one run's evaluation, or null when it is complete. `topicIds` only for topic-localized
+ * evaluations.
+ */
+export function incompleteEvaluation(
+  runId: string,
+  evaluation: StoredEvaluationErrors,
+  topicIds?: readonly string[],
+): IncompleteDetail | null {
   const failedTopics = topicIds ? failedTopicsOf(topicIds, evaluation) : [];
   const errors = evaluation.errors.length;
   if (failedTopics.length === 0 && errors === 0) return null;
-  return { incomplete: true, reason: reasonFor(failedTopics, errors), failedTopics, evaluationErrors: errors, incompleteRuns: [runId] };
+  return {
+    incomplete: true,
+    reason: reasonFor(failedTopics, errors),
+    failedTopics,
+    evaluationErrors: errors,
+    incompleteRuns: [runId],
+  };
 }
 
 /** A pair is incomplete when either run's evaluation is; the detail adds up both. */
@@ -55,7 +71,13 @@ export function incompletePair(...parts: (IncompleteDetail | null)[]): Incomplet
   const failedTopics = [...new Set(present.flatMap((p) => p.failedTopics))];
   const errors = present.reduce((n, p) => n + p.evaluationErrors, 0);
   const runs = present.flatMap((p) => p.incompleteRuns);
-  return { incomplete: true, reason: reasonFor(failedTopics, errors, runs), failedTopics, evaluationErrors: errors, incompleteRuns: runs };
+  return {
+    incomplete: true,
+    reason: reasonFor(failedTopics, errors, runs),
+    failedTopics,
+    evaluationErrors: errors,
+    incompleteRuns: runs,
+  };
 }
 
 /**
@@ -71,11 +93,20 @@ export interface IncompleteEmotionDetail extends Record<string, unknown> {
 
 export function incompleteTrajectory(failedParties: readonly string[]): IncompleteEmotionDetail | null {
   if (failedParties.length === 0) return null;
-  return { incomplete: true, reason: `incomplete emotion-judge output (failed parties: ${failedParties.join(", ")})`, failedParties: [...failedParties] };
+  return {
+    incomplete: true,
+    reason: `incomplete emotion-judge output (failed parties: ${failedParties.join(", ")})`,
+    failedParties: [...failedParties],
+  };
 }
 
-/** EC reads both an emotion trajectory and a topic-localized C[t]: incomplete when either is; the detail adds up both. */
-export function incompleteEmotionConsensus(emotion: IncompleteEmotionDetail | null, topic: IncompleteDetail | null): IncompleteRowDetail | null {
+/**
+ * EC reads both an emotion trajectory and a topic-localized C[t]: incomplete when either is; the detail adds up both.
+ */
+export function incompleteEmotionConsensus(
+  emotion: IncompleteEmotionDetail | null,
+  topic: IncompleteDetail | null,
+): IncompleteRowDetail | null {
   if (!emotion) return topic;
   if (!topic) return emotion;
   return { ...topic, ...emotion, reason: `${emotion.reason}; ${topic.reason}` };

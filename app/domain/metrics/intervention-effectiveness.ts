@@ -1,11 +1,5 @@
 // Intervention Effectiveness (IE), SoCRATES metric on the consensus series C[0..T].
-import {
-  assertPositiveInteger,
-  assertTurnList,
-  gapNormalizedChange,
-  meanOrNull,
-  seriesLastTurn,
-} from "./numeric.ts";
+import { assertPositiveInteger, assertTurnList, gapNormalizedChange, meanOrNull, seriesLastTurn } from "./numeric.ts";
 
 export interface EffectivenessOptions {
   /** Horizon h in turns after the mediator turn. */

@@ -19,7 +19,8 @@ export function metricLabel(metric: string): string | undefined {
 /** "δ = 0.05 · W = 10": the parameters a set of values was computed with, each once. */
 export function formatParams(paramSets: Record<string, unknown>[]): string {
   const seen = new Map<string, unknown>();
-  for (const params of paramSets) for (const [key, value] of Object.entries(params)) if (!seen.has(key)) seen.set(key, value);
+  for (const params of paramSets)
+    for (const [key, value] of Object.entries(params)) if (!seen.has(key)) seen.set(key, value);
   return [...seen].map(([key, value]) => `${PARAM_SPECS.get(key)?.symbol ?? key} = ${String(value)}`).join(" · ");
 }
 
@@ -60,7 +61,9 @@ export function listIds(ids: readonly string[]): string {
 export function unitsNote(): string {
   const byUnit = new Map<MetricUnit, string[]>();
   for (const m of METRICS) byUnit.set(m.unit, [...(byUnit.get(m.unit) ?? []), m.id]);
-  return [...byUnit].map(([unit, ids]) => `${listIds(ids)} ${ids.length === 1 ? "is" : "are"} ${unit.note}`).join("; ") + ".";
+  return (
+    [...byUnit].map(([unit, ids]) => `${listIds(ids)} ${ids.length === 1 ? "is" : "are"} ${unit.note}`).join("; ") + "."
+  );
 }
 
 /** The ids shown in a unit ("IT, IE, IF, FI, CG"), for the CLI's note under its table. */

@@ -20,7 +20,14 @@ import { miEvaluationId } from "../evaluation-ids.ts";
 import { groupEmotionSeries, type NullableSeries } from "../emotion/series.ts";
 import { emotionConsensusSubjectId, emotionSubjectId, type EmotionTrajectory } from "../emotion/trajectory.ts";
 import { emotionSourceDetail } from "./benchmark/emotion-detail.ts";
-import { incompleteEmotionConsensus, incompleteEvaluation, incompletePair, incompleteTrajectory, type IncompleteDetail, type IncompleteRowDetail } from "./incomplete-input.ts";
+import {
+  incompleteEmotionConsensus,
+  incompleteEvaluation,
+  incompletePair,
+  incompleteTrajectory,
+  type IncompleteDetail,
+  type IncompleteRowDetail,
+} from "./incomplete-input.ts";
 
 export interface StoredEvaluation {
   id: string;
@@ -79,7 +86,12 @@ export interface MetricInputs {
   /** One emotion trajectory with its group series Ē[t]; rows under emotionSubjectId(run, source). */
   emotion: { run: RunData; trajectory: EmotionTrajectory; group: NullableSeries };
   /** One emotion trajectory beside one topic-localized evaluation's C[t]; rows under emotionConsensusSubjectId. */
-  "emotion-consensus": { run: RunData; trajectory: EmotionTrajectory; group: NullableSeries; topic: TopicLocalizedInput };
+  "emotion-consensus": {
+    run: RunData;
+    trajectory: EmotionTrajectory;
+    group: NullableSeries;
+    topic: TopicLocalizedInput;
+  };
 }
 export type MetricInputKind = keyof MetricInputs;
 
@@ -92,12 +104,27 @@ export interface MetricSubject {
 
 /** `incomplete`: every metric of this input stores null with this detail (the input is not computed on). */
 export type MetricInputItem = {
-  [K in MetricInputKind]: { kind: K; subject: MetricSubject; input: MetricInputs[K]; incomplete?: IncompleteRowDetail | null };
+  [K in MetricInputKind]: {
+    kind: K;
+    subject: MetricSubject;
+    input: MetricInputs[K];
+    incomplete?: IncompleteRowDetail | null;
+  };
 }[MetricInputKind];
 
 function topicInput(run: RunData, evaluation: StoredEvaluation, s0: number): TopicLocalizedInput {
-  const trajectory = topicLocalizedTrajectory(evaluation.output as Record<string, TopicJudgeOutput>, run.topicIds, run.speakers.length, s0);
-  return { run, evaluation, consensus: trajectory.consensus, incomplete: incompleteEvaluation(run.runId, evaluation, run.topicIds) };
+  const trajectory = topicLocalizedTrajectory(
+    evaluation.output as Record<string, TopicJudgeOutput>,
+    run.topicIds,
+    run.speakers.length,
+    s0,
+  );
+  return {
+    run,
+    evaluation,
+    consensus: trajectory.consensus,
+    incomplete: incompleteEvaluation(run.runId, evaluation, run.topicIds),
+  };
 }
 
 function evaluationInput(run: RunData, evaluation: StoredEvaluation, s0: number): MetricInputItem | null {
@@ -107,8 +134,17 @@ function evaluationInput(run: RunData, evaluation: StoredEvaluation, s0: number)
     return { kind: "topic-localized", subject, input, incomplete: input.incomplete };
   }
   if (evaluation.method === "per-turn") {
-    const trajectory = perTurnTrajectory(evaluation.output as PerTurnOutput, { topicIds: run.topicIds, partyIds: run.partyIds, speakers: run.speakers });
-    return { kind: "per-turn", subject, input: { run, evaluation, trajectory }, incomplete: incompleteEvaluation(run.runId, evaluation) };
+    const trajectory = perTurnTrajectory(evaluation.output as PerTurnOutput, {
+      topicIds: run.topicIds,
+      partyIds: run.partyIds,
+      speakers: run.speakers,
+    });
+    return {
+      kind: "per-turn",
+      subject,
+      input: { run, evaluation, trajectory },
+      incomplete: incompleteEvaluation(run.runId, evaluation),
+    };
   }
   return null;
 }
@@ -137,7 +173,11 @@ function emotionInputs(run: RunData, topics: readonly TopicLocalizedInput[]): Me
     const group = groupEmotionSeries(trajectory, T);
     const identity = emotionSourceDetail(trajectory.source);
     const failed = incompleteTrajectory(trajectory.failedParties);
-    const subject = (evaluationId: string): MetricSubject => ({ subjectKind: "run", subjectId: run.runId, evaluationId });
+    const subject = (evaluationId: string): MetricSubject => ({
+      subjectKind: "run",
+      subjectId: run.runId,
+      evaluationId,
+    });
     const consensus = topics.map((topic): MetricInputItem => {
       const incomplete = incompleteEmotionConsensus(failed, topic.incomplete);
       return {
@@ -147,14 +187,23 @@ function emotionInputs(run: RunData, topics: readonly TopicLocalizedInput[]): Me
         incomplete: incomplete && { ...identity, topicBackbone: topic.evaluation.backbone, ...incomplete },
       };
     });
-    const own: MetricInputItem = { kind: "emotion", subject: subject(emotionSubjectId(run.runId, trajectory.source)), input: { run, trajectory, group }, incomplete: failed && { ...identity, ...failed } };
+    const own: MetricInputItem = {
+      kind: "emotion",
+      subject: subject(emotionSubjectId(run.runId, trajectory.source)),
+      input: { run, trajectory, group },
+      incomplete: failed && { ...identity, ...failed },
+    };
     return [own, ...consensus];
   });
 }
 
 /** A run's inputs in row order: the run itself, its evaluations (by id), its MI judges, its emotion trajectories. */
 export function runInputs(run: RunData, s0: number): MetricInputItem[] {
-  const own: MetricInputItem = { kind: "run", subject: { subjectKind: "run", subjectId: run.runId, evaluationId: "" }, input: { run } };
+  const own: MetricInputItem = {
+    kind: "run",
+    subject: { subjectKind: "run", subjectId: run.runId, evaluationId: "" },
+    input: { run },
+  };
   const evaluations = run.evaluations.flatMap((e) => evaluationInput(run, e, s0) ?? []);
   const topics = evaluations.flatMap((item) => (item.kind === "topic-localized" ? [item.input] : []));
   return [own, ...evaluations, ...judgeInputs(run), ...emotionInputs(run, topics)];
@@ -170,7 +219,13 @@ export function pairInputs(pair: PairData, s0: number): MetricInputItem[] {
     const unmediated = topicInput(pair.unmediated, unmediatedEval, s0);
     const incomplete = incompletePair(mediated.incomplete, unmediated.incomplete);
     // An incomplete pair's row still names its runs and evaluations (the run page files CG by backbone).
-    const identity = { backbone: mediatedEval.backbone, mediatedRunId: pair.mediated.runId, unmediatedRunId: pair.unmediated.runId, mediatedEvaluationId: mediatedEval.id, unmediatedEvaluationId: unmediatedEval.id };
+    const identity = {
+      backbone: mediatedEval.backbone,
+      mediatedRunId: pair.mediated.runId,
+      unmediatedRunId: pair.unmediated.runId,
+      mediatedEvaluationId: mediatedEval.id,
+      unmediatedEvaluationId: unmediatedEval.id,
+    };
     return [
       {
         kind: "matched-pair",

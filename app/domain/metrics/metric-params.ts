@@ -17,7 +17,8 @@ export const PARAM_SPECS: ReadonlyMap<string, ParamSpec> = (() => {
   for (const metric of METRICS) {
     for (const [key, spec] of Object.entries(metric.params) as [string, ParamSpec][]) {
       const known = specs.get(key);
-      if (known && known !== spec) throw new Error(`metric ${metric.id} declares parameter "${key}" differently from an earlier metric`);
+      if (known && known !== spec)
+        throw new Error(`metric ${metric.id} declares parameter "${key}" differently from an earlier metric`);
       specs.set(key, spec);
     }
   }
@@ -41,7 +42,9 @@ export class MetricParamsError extends Error {
 export function parseMetricParams(value: unknown, source = "params"): MetricParams {
   const result = metricParamsSchema.safeParse(value ?? {});
   if (!result.success) {
-    throw new MetricParamsError(result.error.issues.map((i) => `${source}: ${formatJsonPath(i.path)}: ${i.message}`).join("\n"));
+    throw new MetricParamsError(
+      result.error.issues.map((i) => `${source}: ${formatJsonPath(i.path)}: ${i.message}`).join("\n"),
+    );
   }
   return result.data;
 }
@@ -56,10 +59,16 @@ export function paramsOf(metric: { params: Record<string, ParamSpec> }, params: 
  * Whether a stored row was computed with the parameters its metric takes from `params` (a row of a
  * metric no longer registered has none to compare and matches).
  */
-export function storedWithParams(row: { metric: string; params: Record<string, unknown> }, params: MetricParams): boolean {
+export function storedWithParams(
+  row: { metric: string; params: Record<string, unknown> },
+  params: MetricParams,
+): boolean {
   const metric = METRICS.find((m) => m.id === row.metric);
   if (!metric) return true;
   const wanted = paramsOf(metric, params);
   const keys = Object.keys(wanted);
-  return keys.length === Object.keys(row.params ?? {}).length && keys.every((k) => JSON.stringify(row.params[k]) === JSON.stringify(wanted[k]));
+  return (
+    keys.length === Object.keys(row.params ?? {}).length &&
+    keys.every((k) => JSON.stringify(row.params[k]) === JSON.stringify(wanted[k]))
+  );
 }

@@ -6,7 +6,14 @@
  * A mediator metric (`mediatedOnly`) has no row for an unmediated run.
  */
 import type { MetricDescriptor, MetricResult, ParamValues, ParamSpecs } from "./descriptor.ts";
-import { pairInputs, runInputs, type MetricInputItem, type MetricSubject, type PairData, type RunData } from "./metric-inputs.ts";
+import {
+  pairInputs,
+  runInputs,
+  type MetricInputItem,
+  type MetricSubject,
+  type PairData,
+  type RunData,
+} from "./metric-inputs.ts";
 import { paramsOf, type MetricParams } from "./metric-params.ts";
 import { METRICS, type MetricId } from "./registry.ts";
 
@@ -19,7 +26,11 @@ export interface MetricRow extends MetricSubject {
   definitionVersion: number;
 }
 
-function resultOf(metric: MetricDescriptor, item: MetricInputItem, params: ParamValues<ParamSpecs>): MetricResult | null {
+function resultOf(
+  metric: MetricDescriptor,
+  item: MetricInputItem,
+  params: ParamValues<ParamSpecs>,
+): MetricResult | null {
   if (item.incomplete) return { value: null, detail: item.incomplete };
   return metric.compute(item.input, params);
 }
@@ -31,7 +42,15 @@ function rowsOf(items: MetricInputItem[], params: MetricParams, mediated: boolea
       if (metric.input !== item.kind || (metric.mediatedOnly && !mediated)) continue;
       const own = paramsOf(metric, params);
       const result = resultOf(metric, item, own as ParamValues<ParamSpecs>);
-      if (result) rows.push({ ...item.subject, metric: metric.id as MetricId, value: result.value, detail: result.detail, params: own, definitionVersion: metric.version ?? 1 });
+      if (result)
+        rows.push({
+          ...item.subject,
+          metric: metric.id as MetricId,
+          value: result.value,
+          detail: result.detail,
+          params: own,
+          definitionVersion: metric.version ?? 1,
+        });
     }
   }
   return rows;

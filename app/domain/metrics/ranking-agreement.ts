@@ -42,9 +42,15 @@ export function rankingAgreement(
     for (const [mediator, score] of Object.entries(map)) assertFiniteNumber(score, `${name}[${mediator}]`);
   }
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const common = Object.keys(first).filter((m) => m in second).sort(byName);
-  const onlyInFirst = Object.keys(first).filter((m) => !(m in second)).sort(byName);
-  const onlyInSecond = Object.keys(second).filter((m) => !(m in first)).sort(byName);
+  const common = Object.keys(first)
+    .filter((m) => m in second)
+    .sort(byName);
+  const onlyInFirst = Object.keys(first)
+    .filter((m) => !(m in second))
+    .sort(byName);
+  const onlyInSecond = Object.keys(second)
+    .filter((m) => !(m in first))
+    .sort(byName);
 
   const firstScores = common.map((m) => first[m]);
   const secondScores = common.map((m) => second[m]);

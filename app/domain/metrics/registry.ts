@@ -26,7 +26,9 @@ export type MetricId = RegisteredMetric["id"];
 export const METRIC_IDS: readonly MetricId[] = METRICS.map((m) => m.id);
 
 /** The mediator metrics (declared `mediatedOnly`), which unmediated runs do not have. */
-export const MEDIATOR_METRIC_IDS: readonly MetricId[] = (METRICS as readonly MetricDescriptor[]).filter((m) => m.mediatedOnly).map((m) => m.id as MetricId);
+export const MEDIATOR_METRIC_IDS: readonly MetricId[] = (METRICS as readonly MetricDescriptor[])
+  .filter((m) => m.mediatedOnly)
+  .map((m) => m.id as MetricId);
 
 const byId = new Map<string, MetricDescriptor>(METRICS.map((m) => [m.id, m]));
 

@@ -38,7 +38,11 @@ function emotionTables(rows: MetricView[]): MetricTable[] {
     const label = detailSourceLabel(row.detail) ?? "unknown source";
     bySource.set(label, [...(bySource.get(label) ?? []), row]);
   }
-  return [...bySource].map(([label, list]) => ({ key: `(emotion) ${label}`, title: `Emotion · ${label}`, rows: list.sort(byOrder) }));
+  return [...bySource].map(([label, list]) => ({
+    key: `(emotion) ${label}`,
+    title: `Emotion · ${label}`,
+    rows: list.sort(byOrder),
+  }));
 }
 
 function placeholders(run: { id: string; mediated: boolean }, present: MetricView[]): MetricView[] {
@@ -58,12 +62,17 @@ export function runMetricTables(
   const emotion = metrics.run.filter((m) => readsEmotion(m.metric));
   const own = metrics.run.filter((m) => !readsEmotion(m.metric));
   const topicBackbones = new Set(evaluations.filter((e) => e.method === "topic-localized").map((e) => e.backbone));
-  const filedWithJudge = (m: MetricView) => typeof m.detail.topicBackbone === "string" && topicBackbones.has(m.detail.topicBackbone);
+  const filedWithJudge = (m: MetricView) =>
+    typeof m.detail.topicBackbone === "string" && topicBackbones.has(m.detail.topicBackbone);
   const tables = evaluations.map((e) => ({
     key: e.id,
     title: evaluationTitle(e),
     rows: [...(metrics.evaluations[e.id] ?? []), ...pairRowsOf(metrics, e), ...ecRowsOf(emotion, e)].sort(byOrder),
   }));
   const runRows = [...own, ...placeholders(run, own)].sort(byOrder);
-  return [...tables, ...emotionTables(emotion.filter((m) => !filedWithJudge(m))), { key: "(run)", title: "The run itself", rows: runRows }].filter((t) => t.rows.length > 0);
+  return [
+    ...tables,
+    ...emotionTables(emotion.filter((m) => !filedWithJudge(m))),
+    { key: "(run)", title: "The run itself", rows: runRows },
+  ].filter((t) => t.rows.length > 0);
 }

@@ -212,5 +212,7 @@ const KIND_WORDS: Record<Exclude<AddressKind, "public">, string> = {
 export function describeAddress(ip: IpAddress, verdict: AddressVerdict): string {
   const shown = formatIp(ip);
   if (verdict.kind === "public") return `${shown} is a public address`;
-  return verdict.embedded ? `${shown} carries ${verdict.embedded}, ${KIND_WORDS[verdict.kind]}` : `${shown} is ${KIND_WORDS[verdict.kind]}`;
+  return verdict.embedded
+    ? `${shown} carries ${verdict.embedded}, ${KIND_WORDS[verdict.kind]}`
+    : `${shown} is ${KIND_WORDS[verdict.kind]}`;
 }

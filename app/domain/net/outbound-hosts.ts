@@ -7,7 +7,10 @@ import { classifyIp, describeAddress, parseIp, type AddressKind, type IpAddress 
 
 /** A URL's host name as compared here: lower case, no trailing dot, no IPv6 brackets. */
 export function normalHost(hostname: string): string {
-  return hostname.toLowerCase().replace(/\.+$/, "").replace(/^\[(.*)\]$/, "$1");
+  return hostname
+    .toLowerCase()
+    .replace(/\.+$/, "")
+    .replace(/^\[(.*)\]$/, "$1");
 }
 
 // Suffixes that name hosts inside a network: RFC 6761/6762/8375 and ICANN's private-use
@@ -35,7 +38,8 @@ export interface AllowEntry {
 /** "searx.lab", "searx.lab:8888", "10.0.0.5:8080", "[fd00::5]:8888" → an entry, or an error message. */
 export function parseAllowEntry(text: string): AllowEntry | { error: string } {
   const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:/?#@[\]]+)(?::(\d{1,5}))?$/.exec(text.trim());
-  if (!match) return { error: `expected a host name or address, optionally with :port (e.g. searx.lab:8888), got "${text}"` };
+  if (!match)
+    return { error: `expected a host name or address, optionally with :port (e.g. searx.lab:8888), got "${text}"` };
   const port = match[2] === undefined ? null : Number(match[2]);
   if (port !== null && (port < 1 || port > 65_535)) return { error: `port ${port} is out of range in "${text}"` };
   let host: string;

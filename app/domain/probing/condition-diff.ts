@@ -31,8 +31,22 @@ export function textDiff(before: string, after: string): TextDiff {
   const pieces = (kinds: TextSegment[]) => kinds.filter((s) => s.text.length > 0);
   if (before === after) return { change: "unchanged", segments: pieces([{ kind: "same", text: before }]) };
   // Whole-text checks first, so a prepended text that happens to start like the old one is still "prepended".
-  if (after.startsWith(before)) return { change: "appended", segments: pieces([{ kind: "same", text: before }, { kind: "added", text: after.slice(before.length) }]) };
-  if (after.endsWith(before)) return { change: "prepended", segments: pieces([{ kind: "added", text: after.slice(0, after.length - before.length) }, { kind: "same", text: before }]) };
+  if (after.startsWith(before))
+    return {
+      change: "appended",
+      segments: pieces([
+        { kind: "same", text: before },
+        { kind: "added", text: after.slice(before.length) },
+      ]),
+    };
+  if (after.endsWith(before))
+    return {
+      change: "prepended",
+      segments: pieces([
+        { kind: "added", text: after.slice(0, after.length - before.length) },
+        { kind: "same", text: before },
+      ]),
+    };
   const max = Math.min(before.length, after.length);
   let prefix = 0;
   while (prefix < max && before[prefix] === after[prefix]) prefix++;
@@ -89,9 +103,15 @@ export function personaChips(party: Party): string[] {
   return chips;
 }
 
-function perTopicChanges(field: "stance" | "weight", before: Record<string, string | number>, after: Record<string, string | number>): FieldChange[] {
+function perTopicChanges(
+  field: "stance" | "weight",
+  before: Record<string, string | number>,
+  after: Record<string, string | number>,
+): FieldChange[] {
   const topics = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  return topics.filter((t) => before[t] !== after[t]).map((t) => ({ field, topic: t, before: before[t] ?? null, after: after[t] ?? null }));
+  return topics
+    .filter((t) => before[t] !== after[t])
+    .map((t) => ({ field, topic: t, before: before[t] ?? null, after: after[t] ?? null }));
 }
 
 function partyChanges(before: Party, after: Party): FieldChange[] {
@@ -103,7 +123,9 @@ function partyChanges(before: Party, after: Party): FieldChange[] {
     ...scalar("relation"),
     ...perTopicChanges("stance", before.preferences, after.preferences),
     ...perTopicChanges("weight", before.weights, after.weights),
-    ...(before.persona === after.persona ? [] : [{ field: "persona" as const, before: before.persona ?? null, after: after.persona ?? null }]),
+    ...(before.persona === after.persona
+      ? []
+      : [{ field: "persona" as const, before: before.persona ?? null, after: after.persona ?? null }]),
     ...scalar("reactiveness"),
     ...scalar("culture"),
   ];
@@ -112,7 +134,14 @@ function partyChanges(before: Party, after: Party): FieldChange[] {
 function diffParty(before: Party | undefined, after: Party | undefined): PartyDiff {
   const shown = (after ?? before) as Party;
   const base = { id: shown.id, name: shown.name, chips: after ? personaChips(after) : [] };
-  if (!before) return { ...base, status: "added", changes: [], persona: after?.persona ? textDiff("", after.persona) : null, party: after ?? null };
+  if (!before)
+    return {
+      ...base,
+      status: "added",
+      changes: [],
+      persona: after?.persona ? textDiff("", after.persona) : null,
+      party: after ?? null,
+    };
   if (!after) return { ...base, status: "removed", changes: [], persona: null, party: null };
   const changes = partyChanges(before, after);
   const persona = before.persona === after.persona ? null : textDiff(before.persona ?? "", after.persona ?? "");

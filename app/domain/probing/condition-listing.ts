@@ -40,18 +40,45 @@ export interface ConditionListing {
 }
 
 function entry(general: ScenarioBody, c: StoredCondition): ConditionEntry {
-  return { id: c.id, axis: c.axis, variant: c.variant, stored: true, provenance: c.provenance, runs: c.runs, diff: c.expanded ? conditionDiff(general, c.expanded) : null };
+  return {
+    id: c.id,
+    axis: c.axis,
+    variant: c.variant,
+    stored: true,
+    provenance: c.provenance,
+    runs: c.runs,
+    diff: c.expanded ? conditionDiff(general, c.expanded) : null,
+  };
 }
 
-export function conditionListing(scenarioId: string, general: ScenarioBody, stored: readonly StoredCondition[]): ConditionListing {
+export function conditionListing(
+  scenarioId: string,
+  general: ScenarioBody,
+  stored: readonly StoredCondition[],
+): ConditionListing {
   const byKey = new Map(stored.map((c) => [`${c.axis}\u0000${c.variant}`, c]));
   const benchmark = PROBE_CONDITIONS.map(({ axis, variant }): ConditionEntry => {
     const found = byKey.get(`${axis}\u0000${variant}`);
-    return found ? entry(general, found) : { id: conditionId(scenarioId, axis, variant), axis, variant, stored: false, provenance: null, runs: 0, diff: null };
+    return found
+      ? entry(general, found)
+      : {
+          id: conditionId(scenarioId, axis, variant),
+          axis,
+          variant,
+          stored: false,
+          provenance: null,
+          runs: 0,
+          diff: null,
+        };
   });
   const fidelity = stored
     .filter((c) => c.axis === FIDELITY_AXIS)
     .sort((a, b) => (a.variant < b.variant ? -1 : a.variant > b.variant ? 1 : 0))
     .map((c) => entry(general, c));
-  return { benchmark, missing: benchmark.filter((c) => !c.stored).length, fidelity, probeCommand: `npx socrates probe --scenario ${scenarioId}` };
+  return {
+    benchmark,
+    missing: benchmark.filter((c) => !c.stored).length,
+    fidelity,
+    probeCommand: `npx socrates probe --scenario ${scenarioId}`,
+  };
 }

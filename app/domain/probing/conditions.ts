@@ -8,7 +8,14 @@
  * US-CN: first American, the rest Chinese). Fidelity: the target at its level, the rest at the
  * reference level.
  */
-import { CONDITION_VARIANTS, FIDELITY_AXIS, FIDELITY_VARIANT, type ConditionAxis, type Culture, type StoredConditionAxis } from "../bundle.ts";
+import {
+  CONDITION_VARIANTS,
+  FIDELITY_AXIS,
+  FIDELITY_VARIANT,
+  type ConditionAxis,
+  type Culture,
+  type StoredConditionAxis,
+} from "../bundle.ts";
 import { COMPOSED, REACTIVE, REACTIVENESS_GRID } from "./personas.ts";
 
 export interface ConditionKey {
@@ -17,8 +24,8 @@ export interface ConditionKey {
 }
 
 /** The 15 conditions in the paper's order (Table 5). */
-export const PROBE_CONDITIONS: readonly ConditionKey[] = (Object.keys(CONDITION_VARIANTS) as ConditionAxis[]).flatMap((axis) =>
-  CONDITION_VARIANTS[axis].map((variant) => ({ axis, variant })),
+export const PROBE_CONDITIONS: readonly ConditionKey[] = (Object.keys(CONDITION_VARIANTS) as ConditionAxis[]).flatMap(
+  (axis) => CONDITION_VARIANTS[axis].map((variant) => ({ axis, variant })),
 );
 
 /** A condition's id: `<scenario>:general` for the general condition, else `<scenario>:<axis>:<variant>`. */
@@ -54,7 +61,11 @@ export function parseFidelityVariant(variant: string): FidelityLevels | null {
  * What each party of a condition gets, by party id (in the scenario's party order), or null for
  * axes that set no persona (general, strategy, parties, history). Unknown variants give null.
  */
-export function personaAssignment(axis: StoredConditionAxis, variant: string, partyIds: readonly string[]): Map<string, PersonaSetting> | null {
+export function personaAssignment(
+  axis: StoredConditionAxis,
+  variant: string,
+  partyIds: readonly string[],
+): Map<string, PersonaSetting> | null {
   const pick = <T>(first: T, rest: T) => new Map(partyIds.map((id, i) => [id, i === 0 ? first : rest] as const));
   if (axis === "emotion") {
     if (!/^[CR][CR]$/.test(variant)) return null;

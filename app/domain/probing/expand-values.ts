@@ -19,7 +19,11 @@ const NO_SEED = "No seed report is stored for this scenario: work from the backg
 const sourceText = (seed: SeedReport | null) => (seed ? seedReportText(seed) : NO_SEED);
 
 function topicsText(s: BaseScenario): string {
-  return s.topics.map((t) => [`### ${t.name} (${t.id})`, t.description, ...t.options.map((o) => `- ${o.label}: ${o.description}`)].join("\n")).join("\n\n");
+  return s.topics
+    .map((t) =>
+      [`### ${t.name} (${t.id})`, t.description, ...t.options.map((o) => `- ${o.label}: ${o.description}`)].join("\n"),
+    )
+    .join("\n\n");
 }
 
 export function threePartyValues(s: ProbeScenario, seed: SeedReport | null): TemplateValues {
@@ -27,7 +31,9 @@ export function threePartyValues(s: ProbeScenario, seed: SeedReport | null): Tem
     title: s.title,
     background: s.background,
     topics: topicsText(s),
-    parties: s.parties.map((p) => [`### ${p.name} (${p.id})`, `Role: ${p.role}`, `Relation: ${p.relation}`].join("\n")).join("\n\n"),
+    parties: s.parties
+      .map((p) => [`### ${p.name} (${p.id})`, `Role: ${p.role}`, `Relation: ${p.relation}`].join("\n"))
+      .join("\n\n"),
     topic_ids: s.topics.map((t) => t.id).join(", "),
     party_ids: s.parties.map((p) => p.id).join(", "),
     source: sourceText(seed),

@@ -29,8 +29,10 @@ export type TemplateAxis = (typeof TEMPLATE_AXES)[number];
 export const WRITER_AXES = ["parties", "history"] as const;
 export type WriterAxis = (typeof WRITER_AXES)[number];
 
-export const isTemplateAxis = (axis: ConditionAxis): axis is TemplateAxis => (TEMPLATE_AXES as readonly string[]).includes(axis);
-export const isWriterAxis = (axis: ConditionAxis): axis is WriterAxis => (WRITER_AXES as readonly string[]).includes(axis);
+export const isTemplateAxis = (axis: ConditionAxis): axis is TemplateAxis =>
+  (TEMPLATE_AXES as readonly string[]).includes(axis);
+export const isWriterAxis = (axis: ConditionAxis): axis is WriterAxis =>
+  (WRITER_AXES as readonly string[]).includes(axis);
 
 /** A fresh copy of the general body: no condition can change the stored scenario or another condition. */
 export function generalBody(base: BaseScenario): ScenarioBody {
@@ -39,11 +41,20 @@ export function generalBody(base: BaseScenario): ScenarioBody {
 
 /** The general condition: the base scenario as it is (no expanded body, no provenance). */
 export function generalCondition(scenarioId: string): Condition {
-  return { id: conditionId(scenarioId, "general", "default"), scenario_id: scenarioId, axis: "general", variant: "default" };
+  return {
+    id: conditionId(scenarioId, "general", "default"),
+    scenario_id: scenarioId,
+    axis: "general",
+    variant: "default",
+  };
 }
 
 function assignment(base: BaseScenario, axis: TemplateAxis, variant: string) {
-  const set = personaAssignment(axis, variant, base.parties.map((p) => p.id));
+  const set = personaAssignment(
+    axis,
+    variant,
+    base.parties.map((p) => p.id),
+  );
   if (!set) throw new RangeError(`axis "${axis}" has no variant "${variant}"`);
   return set;
 }
@@ -72,10 +83,24 @@ export function templateBody(base: BaseScenario, axis: TemplateAxis, variant: st
 }
 
 /** A template condition, ready to store; `promptVersion` is a short hash of templateTexts (hashing is I/O-side). */
-export function templateCondition(base: BaseScenario, axis: TemplateAxis, variant: string, promptVersion: string): Condition {
-  return expandedCondition(base.id, axis, variant, templateBody(base, axis, variant), { method: "template", prompt_version: promptVersion });
+export function templateCondition(
+  base: BaseScenario,
+  axis: TemplateAxis,
+  variant: string,
+  promptVersion: string,
+): Condition {
+  return expandedCondition(base.id, axis, variant, templateBody(base, axis, variant), {
+    method: "template",
+    prompt_version: promptVersion,
+  });
 }
 
-export function expandedCondition(scenarioId: string, axis: ConditionAxis, variant: string, expanded: ScenarioBody, provenance: ConditionProvenance): Condition {
+export function expandedCondition(
+  scenarioId: string,
+  axis: ConditionAxis,
+  variant: string,
+  expanded: ScenarioBody,
+  provenance: ConditionProvenance,
+): Condition {
   return { id: conditionId(scenarioId, axis, variant), scenario_id: scenarioId, axis, variant, expanded, provenance };
 }

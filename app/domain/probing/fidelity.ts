@@ -17,10 +17,17 @@ export interface FidelitySide {
   referenceIndex: number;
 }
 
-/** The fidelity condition one side of a pair plays. `promptVersion` is a hash of the statements' template (computed by the caller). */
+/**
+ * The fidelity condition one side of a pair plays. `promptVersion` is a hash of the statements' template (computed by
+ * the caller).
+ */
 export function fidelityCondition(side: FidelitySide, promptVersion: string): Condition {
   const variant = fidelityVariant(side.target, side.levelIndex, side.referenceIndex);
-  const assignment = personaAssignment(FIDELITY_AXIS, variant, side.body.parties.map((p) => p.id));
+  const assignment = personaAssignment(
+    FIDELITY_AXIS,
+    variant,
+    side.body.parties.map((p) => p.id),
+  );
   if (!assignment) throw new Error(`"${side.target}" is not a party of scenario "${side.scenarioId}"`);
   const provenance: ConditionProvenance = { method: "template", prompt_version: promptVersion };
   return {

@@ -37,22 +37,31 @@ export const roundRatio = (ratio: number) => Math.round(ratio * 100) / 100;
 function checkDates(reply: HistoryReply, add: (rule: string, message: string) => void): void {
   const dates = reply.entries.map((e) => e.date.trim());
   const bad = dates.filter((d) => !DATE.test(d));
-  if (bad.length > 0) add("dated-entries", `dates are written YYYY, YYYY-MM or YYYY-MM-DD; got ${bad.map((d) => JSON.stringify(d)).join(", ")}`);
-  else if (dates.some((d, i) => i > 0 && d < dates[i - 1])) add("chronological", `the entries must run from oldest to newest; got ${dates.join(", ")}`);
+  if (bad.length > 0)
+    add(
+      "dated-entries",
+      `dates are written YYYY, YYYY-MM or YYYY-MM-DD; got ${bad.map((d) => JSON.stringify(d)).join(", ")}`,
+    );
+  else if (dates.some((d, i) => i > 0 && d < dates[i - 1]))
+    add("chronological", `the entries must run from oldest to newest; got ${dates.join(", ")}`);
 }
 
 /** The writer's reply: four dated, chronological entries with fictional names, and a length ratio in [3, 8]. */
 export function checkHistoryReply(reply: HistoryReply, base: BaseScenario, seed: SeedReport | null): ProbeProblem[] {
   const problems: ProbeProblem[] = [];
   const add = (rule: string, message: string) => problems.push({ rule, message });
-  if (reply.entries.length !== HISTORY_ENTRIES) add("four-entries", `give exactly ${HISTORY_ENTRIES} entries, got ${reply.entries.length}`);
+  if (reply.entries.length !== HISTORY_ENTRIES)
+    add("four-entries", `give exactly ${HISTORY_ENTRIES} entries, got ${reply.entries.length}`);
   checkDates(reply, add);
   if (reply.entries.some((e) => e.event.trim() === "")) add("dated-entries", "every entry needs its event described");
   if (seed) problems.push(...fictionalNameProblems(reply.entries.map((e) => e.event).join("\n"), seed));
   const ratio = lengthRatio(historyBackground(reply, base.background), base.background);
   if (ratio < MIN_RATIO || ratio > MAX_RATIO) {
     const target = TARGET_RATIO * base.background.length;
-    add("length-ratio", `the expanded background is ${roundRatio(ratio)}× the original (${base.background.length} characters); it must be ${MIN_RATIO}–${MAX_RATIO}×, aim for about ${TARGET_RATIO}× (about ${target} characters in all, so the four entries together about ${target - base.background.length})`);
+    add(
+      "length-ratio",
+      `the expanded background is ${roundRatio(ratio)}× the original (${base.background.length} characters); it must be ${MIN_RATIO}–${MAX_RATIO}×, aim for about ${TARGET_RATIO}× (about ${target} characters in all, so the four entries together about ${target - base.background.length})`,
+    );
   }
   return problems;
 }
@@ -66,8 +75,12 @@ export function assembleHistory(base: BaseScenario, reply: HistoryReply): Scenar
 /** The assembled body against the original: the background ends with the original, parties and topics unchanged. */
 export function checkHistoryBody(base: BaseScenario, body: ScenarioBody): ProbeProblem[] {
   const problems: ProbeProblem[] = [];
-  if (!body.background.endsWith(`\n\n${base.background}`)) problems.push({ rule: "background-kept", message: "the original background must follow the entries unchanged" });
-  if (JSON.stringify(body.parties) !== JSON.stringify(base.parties) || JSON.stringify(body.topics) !== JSON.stringify(base.topics)) {
+  if (!body.background.endsWith(`\n\n${base.background}`))
+    problems.push({ rule: "background-kept", message: "the original background must follow the entries unchanged" });
+  if (
+    JSON.stringify(body.parties) !== JSON.stringify(base.parties) ||
+    JSON.stringify(body.topics) !== JSON.stringify(base.topics)
+  ) {
     problems.push({ rule: "parties-topics-verbatim", message: "the history condition changes the background only" });
   }
   return problems;

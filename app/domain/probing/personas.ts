@@ -26,12 +26,36 @@ const CULTURE_NAMES: Record<Culture, string> = { US: "American", CN: "Chinese", 
 
 /** What a low and a high score mean on each dimension, in our words. */
 const DIMENSION_TEXT: Record<HofstedeDimension, { name: string; low: string; high: string }> = {
-  PDI: { name: "Power distance", low: "flat structures and decisions reached as equals", high: "accepted hierarchy and deference to authority" },
-  IDV: { name: "Individualism", low: "loyalty to one's group and a shared identity", high: "personal independence and self-reliance" },
-  MAS: { name: "Masculinity", low: "cooperation, care and relationships", high: "competition, achievement and winning" },
-  UAI: { name: "Uncertainty avoidance", low: "ease with ambiguity and open-ended situations", high: "clear rules, firm plans and predictability" },
-  LTO: { name: "Long-term orientation", low: "tradition and results that come soon", high: "pragmatic planning for the distant future" },
-  IVR: { name: "Indulgence", low: "restraint and keeping one's wishes in check", high: "openly pursuing enjoyment and one's own wishes" },
+  PDI: {
+    name: "Power distance",
+    low: "flat structures and decisions reached as equals",
+    high: "accepted hierarchy and deference to authority",
+  },
+  IDV: {
+    name: "Individualism",
+    low: "loyalty to one's group and a shared identity",
+    high: "personal independence and self-reliance",
+  },
+  MAS: {
+    name: "Masculinity",
+    low: "cooperation, care and relationships",
+    high: "competition, achievement and winning",
+  },
+  UAI: {
+    name: "Uncertainty avoidance",
+    low: "ease with ambiguity and open-ended situations",
+    high: "clear rules, firm plans and predictability",
+  },
+  LTO: {
+    name: "Long-term orientation",
+    low: "tradition and results that come soon",
+    high: "pragmatic planning for the distant future",
+  },
+  IVR: {
+    name: "Indulgence",
+    low: "restraint and keeping one's wishes in check",
+    high: "openly pursuing enjoyment and one's own wishes",
+  },
 };
 
 /** How a score reads: the pole it leans to, and how strongly. */
@@ -46,7 +70,9 @@ function leaning(score: number, text: { low: string; high: string }): string {
 /** The deterministic culture statement for one identity: its six scores and what they imply. */
 export function cultureStatement(culture: Culture): string {
   const scores = HOFSTEDE[culture];
-  const lines = HOFSTEDE_DIMENSIONS.map((d) => `- ${DIMENSION_TEXT[d].name} ${scores[d]}/100: ${leaning(scores[d], DIMENSION_TEXT[d])}.`);
+  const lines = HOFSTEDE_DIMENSIONS.map(
+    (d) => `- ${DIMENSION_TEXT[d].name} ${scores[d]}/100: ${leaning(scores[d], DIMENSION_TEXT[d])}.`,
+  );
   return [
     `Cultural background: you negotiate with the outlook of ${CULTURE_NAMES[culture]} culture, described by Hofstede's six dimensions (0 = lowest, 100 = highest):`,
     ...lines,

@@ -9,7 +9,9 @@ import type { MediatorView, PartyView, SharedView, VisibleTopic } from "../visib
 
 function formatTopics(topics: VisibleTopic[]): string {
   return topics
-    .map((t) => [`### ${t.name} (${t.id})`, t.description, ...t.options.map((o) => `- ${o.label}: ${o.description}`)].join("\n"))
+    .map((t) =>
+      [`### ${t.name} (${t.id})`, t.description, ...t.options.map((o) => `- ${o.label}: ${o.description}`)].join("\n"),
+    )
     .join("\n\n");
 }
 
@@ -18,7 +20,11 @@ function formatParticipants(view: SharedView, selfId?: string): string {
 }
 
 function sharedValues(view: SharedView, selfId?: string) {
-  return { background: view.background, topics: formatTopics(view.topics), participants: formatParticipants(view, selfId) };
+  return {
+    background: view.background,
+    topics: formatTopics(view.topics),
+    participants: formatParticipants(view, selfId),
+  };
 }
 
 const NOTHING_SAID = "(Nothing has been said yet.)";
@@ -44,7 +50,9 @@ function formatPartyDialogue(view: PartyView): string {
       return [
         `[${l.turnId}] You: ${l.utterance}`,
         ...(thought ? [`(Your private thought then: ${thought})`] : []),
-        ...(felt ? [`(How you felt then, privately: ${felt.emotion} of 100${felt.reason ? ` — ${felt.reason}` : ""})`] : []),
+        ...(felt
+          ? [`(How you felt then, privately: ${felt.emotion} of 100${felt.reason ? ` — ${felt.reason}` : ""})`]
+          : []),
       ].join("\n");
     })
     .join("\n\n");
@@ -52,7 +60,9 @@ function formatPartyDialogue(view: PartyView): string {
 
 function formatProfile(view: PartyView): string {
   const { self } = view;
-  const stances = view.topics.map((t) => `- ${t.name} (${t.id}), weight ${self.weights[t.id]} of 10: ${self.preferences[t.id]}`);
+  const stances = view.topics.map(
+    (t) => `- ${t.name} (${t.id}), weight ${self.weights[t.id]} of 10: ${self.preferences[t.id]}`,
+  );
   return [
     `You are: ${self.name}`,
     `Your position and aims: ${self.role}`,

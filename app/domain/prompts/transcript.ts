@@ -25,7 +25,11 @@ export interface EvaluationContext {
 }
 
 export function describeTopic(topic: Topic): string {
-  return [`${topic.id}: ${topic.name}`, `  ${topic.description}`, ...topic.options.map((o) => `  (${o.label}) ${o.description}`)].join("\n");
+  return [
+    `${topic.id}: ${topic.name}`,
+    `  ${topic.description}`,
+    ...topic.options.map((o) => `  (${o.label}) ${o.description}`),
+  ].join("\n");
 }
 
 export function describeTopics(topics: Topic[]): string {

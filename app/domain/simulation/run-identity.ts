@@ -141,7 +141,10 @@ export function identityHashes(settings: RunSettings): { hash: string; legacy: s
   return { hash: settingsHash(settings), legacy: settingsHash(withoutSampling(settings)) };
 }
 
-/** The identity columns of a stored run: its settings hash, and the hash without sampling (for readers without an LLM configuration). */
+/**
+ * The identity columns of a stored run: its settings hash, and the hash without sampling (for readers without an LLM
+ * configuration).
+ */
 export function recordedIdentity(run: RecordedRun): { settingsHash: string; settingsKey: string } {
   const settings = recordedRunSettings(run);
   return { settingsHash: settingsHash(settings), settingsKey: settingsHash(withoutSampling(settings)) };
@@ -153,6 +156,13 @@ export function recordedIdentity(run: RecordedRun): { settingsHash: string; sett
  * are found by hash.
  */
 export function identifiedRunId(settings: RunSettings, hash: string): string {
-  const mediator = settings.mediator === null ? "none" : settings.mediator_mode && settings.mediator_mode !== "generic" ? `${settings.mediator}:${settings.mediator_mode}` : settings.mediator;
-  return sanitiseId(`${settings.condition_id}:${mediator}:${settings.simulator}:r${settings.run_index ?? 0}:${hash.slice(0, 10)}`);
+  const mediator =
+    settings.mediator === null
+      ? "none"
+      : settings.mediator_mode && settings.mediator_mode !== "generic"
+        ? `${settings.mediator}:${settings.mediator_mode}`
+        : settings.mediator;
+  return sanitiseId(
+    `${settings.condition_id}:${mediator}:${settings.simulator}:r${settings.run_index ?? 0}:${hash.slice(0, 10)}`,
+  );
 }

@@ -102,5 +102,11 @@ export function estimateCalls(input: { mediatedRuns: number; unmediatedRuns: num
   const gaps = Math.max(0, budget - 1);
   const mediatorWhenCalls = mediatedRuns * gaps;
   const mediatorHowCalls = mediatedRuns * gaps;
-  return { runs: mediatedRuns + unmediatedRuns, partyCalls, mediatorWhenCalls, mediatorHowCalls, total: partyCalls + mediatorWhenCalls + mediatorHowCalls };
+  return {
+    runs: mediatedRuns + unmediatedRuns,
+    partyCalls,
+    mediatorWhenCalls,
+    mediatorHowCalls,
+    total: partyCalls + mediatorWhenCalls + mediatorHowCalls,
+  };
 }

@@ -56,7 +56,14 @@ export interface CallStats {
   costUsd: number;
 }
 
-export const emptyStats = (): CallStats => ({ made: 0, cached: 0, failed: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 });
+export const emptyStats = (): CallStats => ({
+  made: 0,
+  cached: 0,
+  failed: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  costUsd: 0,
+});
 
 export function addStats(into: CallStats, from: CallStats): void {
   into.made += from.made;
@@ -81,7 +88,12 @@ class Abandon extends Error {
   }
 }
 
-export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: RunSetup, options: { signal?: AbortSignal } = {}): Promise<RunAttempt> {
+export async function simulateRun(
+  llm: Llm,
+  prompts: SimulationPrompts,
+  setup: RunSetup,
+  options: { signal?: AbortSignal } = {},
+): Promise<RunAttempt> {
   const stats = emptyStats();
   const turns: Turn[] = [];
   const decisions: NonNullable<Run["mediator_decisions"]> = [];
@@ -110,17 +122,33 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
   async function partyTurn(speaker: string, partyTurns: number): Promise<Turn> {
     const what = `turn ${turns.length + 1} (${speaker})`;
     const view = partyView(setup.scenario, speaker, turns);
-    const request = { role: "party" as const, model: setup.simulatorModel, seed: callSeed(setup.seed, "party", partyTurns) };
+    const request = {
+      role: "party" as const,
+      model: setup.simulatorModel,
+      seed: callSeed(setup.seed, "party", partyTurns),
+    };
     const turn = { turn_id: turns.length + 1, speaker, role: "party" as const };
     if (!setup.emotion) {
       const messages = prompts.party(view);
-      const reply = await call(what, { ...request, messages, template: prompts.templates.party, schema: partyReplySchema });
+      const reply = await call(what, {
+        ...request,
+        messages,
+        template: prompts.templates.party,
+        schema: partyReplySchema,
+      });
       return { ...turn, utterance: reply.utterance, thought: reply.thought, signal: reply.signal };
     }
     const messages = prompts.partyEmotion(view);
     const template = prompts.templates.partyEmotion;
     const reply = await call(what, { ...request, messages, template, schema: partyEmotionReplySchema });
-    return { ...turn, utterance: reply.utterance, thought: reply.thought, signal: reply.signal, emotion: reply.emotion, emotion_reason: reply.emotion_reason };
+    return {
+      ...turn,
+      utterance: reply.utterance,
+      thought: reply.thought,
+      signal: reply.signal,
+      emotion: reply.emotion,
+      emotion_reason: reply.emotion_reason,
+    };
   }
 
   try {
@@ -175,7 +203,14 @@ export async function simulateRun(llm: Llm, prompts: SimulationPrompts, setup: R
     };
     return { ok: true, run, stats };
   } catch (err) {
-    if (err instanceof Abandon) return { ok: false, runId: setup.runId, reason: err.message, aborted: err.aborted, stats };
-    return { ok: false, runId: setup.runId, reason: `unexpected error: ${(err as Error).message}`, aborted: false, stats };
+    if (err instanceof Abandon)
+      return { ok: false, runId: setup.runId, reason: err.message, aborted: err.aborted, stats };
+    return {
+      ok: false,
+      runId: setup.runId,
+      reason: `unexpected error: ${(err as Error).message}`,
+      aborted: false,
+      stats,
+    };
   }
 }

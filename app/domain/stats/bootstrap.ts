@@ -77,7 +77,8 @@ export function bootstrapAlphaSamples(
 ): (number | null)[] {
   assertLevel(level);
   const { draws, seed } = opts;
-  if (!Number.isInteger(draws) || draws < 1) throw new StatsInputError(`draws must be a positive integer, got ${draws}`);
+  if (!Number.isInteger(draws) || draws < 1)
+    throw new StatsInputError(`draws must be a positive integer, got ${draws}`);
   if (!Number.isInteger(seed)) throw new StatsInputError(`seed must be an integer, got ${seed}`);
 
   const table = buildPatterns(data, level);

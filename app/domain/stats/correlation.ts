@@ -6,7 +6,13 @@
  */
 import { normalTwoSidedP, studentTTwoSidedP } from "./distributions.ts";
 import { StatsInputError } from "./errors.ts";
-import { kendallExactApplies, kendallExactP, spearmanExactApplies, spearmanExactP, type PValueMethod } from "./rank-exact-p.ts";
+import {
+  kendallExactApplies,
+  kendallExactP,
+  spearmanExactApplies,
+  spearmanExactP,
+  type PValueMethod,
+} from "./rank-exact-p.ts";
 
 export type { PValueMethod } from "./rank-exact-p.ts";
 
@@ -44,7 +50,9 @@ export function pearson(x: number[], y: number[]): PearsonResult {
   if (bad !== null) return { n, r: null, p: null, ci: null, reason: bad };
   const r = pearsonR(x, y);
   const ci: [number, number] | null =
-    n < 4 ? null : [Math.tanh(Math.atanh(r) - Z_975 / Math.sqrt(n - 3)), Math.tanh(Math.atanh(r) + Z_975 / Math.sqrt(n - 3))];
+    n < 4
+      ? null
+      : [Math.tanh(Math.atanh(r) - Z_975 / Math.sqrt(n - 3)), Math.tanh(Math.atanh(r) + Z_975 / Math.sqrt(n - 3))];
   return { n, r, p: correlationP(r, n), ci };
 }
 
@@ -65,7 +73,12 @@ export function spearman(x: number[], y: number[]): SpearmanResult {
     for (let i = 0; i < n; i++) sumSq += (rx[i] - ry[i]) ** 2;
     const rho = 1 - (6 * sumSq) / (n * (n * n - 1));
     const exact = spearmanExactApplies(n, sumSq);
-    return { n, rho, p: exact ? spearmanExactP(n, sumSq) : correlationP(rho, n), method: exact ? "exact" : "asymptotic" };
+    return {
+      n,
+      rho,
+      p: exact ? spearmanExactP(n, sumSq) : correlationP(rho, n),
+      method: exact ? "exact" : "asymptotic",
+    };
   }
   const rho = pearsonR(rx, ry);
   return { n, rho, p: correlationP(rho, n), method: "asymptotic" };
@@ -148,7 +161,9 @@ function checkFinite(v: unknown, where: string): void {
 function checkPaired(x: number[], y: number[]): number {
   if (!Array.isArray(x) || !Array.isArray(y)) throw new StatsInputError("x and y must be arrays of numbers");
   if (x.length !== y.length) {
-    throw new StatsInputError(`x and y differ in length (${x.length} vs ${y.length}); index ${Math.min(x.length, y.length)} has no partner`);
+    throw new StatsInputError(
+      `x and y differ in length (${x.length} vs ${y.length}); index ${Math.min(x.length, y.length)} has no partner`,
+    );
   }
   for (let i = 0; i < x.length; i++) {
     checkFinite(x[i], `x[${i}]`);

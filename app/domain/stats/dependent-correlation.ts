@@ -108,7 +108,8 @@ function normalQuantileUpper(tail: number): number {
 }
 
 function checkInput(c: OverlappingCorrelations): void {
-  if (c === null || typeof c !== "object") throw new StatsInputError("correlations must be an object { rjk, rjh, rkh, n }");
+  if (c === null || typeof c !== "object")
+    throw new StatsInputError("correlations must be an object { rjk, rjh, rkh, n }");
   for (const field of ["rjk", "rjh", "rkh"] as const) {
     const r = c[field];
     if (typeof r !== "number" || !Number.isFinite(r)) {

@@ -325,7 +325,8 @@ export class MetricKernel {
       for (let j = i + 1; j < m; j++) {
         const b = codes[j];
         if (a === b) continue;
-        sum += this.level === "nominal" ? 1 : positionDelta(this.level, this.values[a] as number, this.values[b] as number);
+        sum +=
+          this.level === "nominal" ? 1 : positionDelta(this.level, this.values[a] as number, this.values[b] as number);
       }
     }
     return (2 * sum) / (m - 1);

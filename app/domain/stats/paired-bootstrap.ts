@@ -30,7 +30,10 @@ export interface PairedDifferenceBootstrap {
   undefinedDraws: number;
   /** Share of defined draws with r(ref,a) − r(ref,b) ≥ 0 (a one-sided bootstrap reading), null when none. */
   shareAtLeastZero: number | null;
-  /** Why there is no interval: no defined draw, or a single cluster (every draw repeats it, so the spread would read as zero). */
+  /**
+   * Why there is no interval: no defined draw, or a single cluster (every draw repeats it, so the spread would read as
+   * zero).
+   */
   reason?: string;
 }
 export interface PairedBootstrapOptions {
@@ -57,9 +60,26 @@ export function pairedDifferenceBootstrap(
   }
   const samples = pairedDifferenceSamples(units, { draws, seed });
   const defined = samples.filter((d): d is number => d !== null).sort((x, y) => x - y);
-  if (defined.length === 0) return { draws, seed, level, ci: null, undefinedDraws: draws, shareAtLeastZero: null, reason: "no draw has a defined difference" };
+  if (defined.length === 0)
+    return {
+      draws,
+      seed,
+      level,
+      ci: null,
+      undefinedDraws: draws,
+      shareAtLeastZero: null,
+      reason: "no draw has a defined difference",
+    };
   if (new Set(units.map((u) => u.cluster)).size < 2) {
-    return { draws, seed, level, ci: null, undefinedDraws: draws - defined.length, shareAtLeastZero: null, reason: "one cluster: resampling clusters needs at least two" };
+    return {
+      draws,
+      seed,
+      level,
+      ci: null,
+      undefinedDraws: draws - defined.length,
+      shareAtLeastZero: null,
+      reason: "one cluster: resampling clusters needs at least two",
+    };
   }
   let atLeastZero = 0;
   for (const d of defined) if (d >= 0) atLeastZero++;
@@ -83,7 +103,8 @@ export function pairedDifferenceSamples(
   opts: { draws: number; seed: number },
 ): (number | null)[] {
   const { draws, seed } = opts;
-  if (!Number.isInteger(draws) || draws < 1) throw new StatsInputError(`draws must be a positive integer, got ${draws}`);
+  if (!Number.isInteger(draws) || draws < 1)
+    throw new StatsInputError(`draws must be a positive integer, got ${draws}`);
   if (!Number.isInteger(seed)) throw new StatsInputError(`seed must be an integer, got ${seed}`);
   const table = clusterTable(units);
   const C = table.clusters;
@@ -172,7 +193,9 @@ function checkUnit(u: ClusteredTriple, i: number): void {
   for (const field of ["reference", "a", "b"] as const) {
     const v = u[field];
     if (typeof v !== "number" || !Number.isFinite(v)) {
-      throw new StatsInputError(`units[${i}].${field} is not a finite number (got ${typeof v === "number" ? v : typeof v})`);
+      throw new StatsInputError(
+        `units[${i}].${field} is not a finite number (got ${typeof v === "number" ? v : typeof v})`,
+      );
     }
   }
 }

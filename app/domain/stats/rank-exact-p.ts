@@ -37,7 +37,8 @@ export function spearmanExactP(n: number, sumSq: number): number {
   // Σd² ≤ 2 leaves the identity and its n − 1 adjacent swaps.
   if (tail === 0) return clamp1(2 / factorial(n));
   if (tail <= 2) return clamp1(2 / factorial(n - 1));
-  if (n > SPEARMAN_EXACT_MAX_N) throw new RangeError(`exact Spearman p is computed up to n = ${SPEARMAN_EXACT_MAX_N} (got ${n})`);
+  if (n > SPEARMAN_EXACT_MAX_N)
+    throw new RangeError(`exact Spearman p is computed up to n = ${SPEARMAN_EXACT_MAX_N} (got ${n})`);
   return clamp1((2 * pairingsWithin(n, tail)) / factorial(n));
 }
 

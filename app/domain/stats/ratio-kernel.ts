@@ -113,7 +113,10 @@ export class RatioDrawSums {
     for (let c = 0; c < V; c++) if (marginals[c] !== 0) support.push(c);
     this.support = Int32Array.from(support);
     this.base = Float64Array.from(support, (c) => marginals[c]);
-    this.gradient = rowSums(Float64Array.from(support, (c) => pos[c]), this.base);
+    this.gradient = rowSums(
+      Float64Array.from(support, (c) => pos[c]),
+      this.base,
+    );
     let e = 0;
     for (let i = 0; i < support.length; i++) e += this.base[i] * this.gradient[i];
     this.baseSum = e;

@@ -4,7 +4,13 @@
  * over the labels with a seeded bootstrap 95% CI, over all pairs and per backbone (the paper's
  * Table 1 layout). Gold items are left out of both.
  */
-import { abLabelMatrix, personaFidelity, type AbChoice, type AbPair, type BackboneFidelity } from "../metrics/persona-fidelity.ts";
+import {
+  abLabelMatrix,
+  personaFidelity,
+  type AbChoice,
+  type AbPair,
+  type BackboneFidelity,
+} from "../metrics/persona-fidelity.ts";
 import { bootstrapAlpha, krippendorffAlpha, DEFAULT_DRAWS, DEFAULT_SEED } from "../stats/index.ts";
 import { AB_REACTIVENESS } from "../../task-types/ab-reactiveness/label.ts";
 import type { LevelAgreement } from "./consensus-agreement.ts";
@@ -47,7 +53,11 @@ export interface AbSummary {
   excluded: string[];
 }
 
-export function abSummary(items: readonly AbItem[], labels: readonly AbLabelRow[], options: AbSummaryOptions = {}): AbSummary {
+export function abSummary(
+  items: readonly AbItem[],
+  labels: readonly AbLabelRow[],
+  options: AbSummaryOptions = {},
+): AbSummary {
   const byId = indexItems(items, "items");
   checkLabelRows(labels, byId, "labels");
   const exclude = new Set(options.exclude ?? []);
@@ -56,10 +66,18 @@ export function abSummary(items: readonly AbItem[], labels: readonly AbLabelRow[
   const pairs = new Map<AbItem["itemId"], AbPair & { labels: { annotatorId: string; choice: AbChoice }[] }>();
   // Item id order, so the bootstrap (which draws columns by index) never depends on row order.
   for (const item of [...items].sort((a, b) => compareIds(a.itemId, b.itemId))) {
-    if (!item.isGold) pairs.set(item.itemId, { pairId: item.pairId, backbone: item.backbone, levelA: item.levelA, levelB: item.levelB, labels: [] });
+    if (!item.isGold)
+      pairs.set(item.itemId, {
+        pairId: item.pairId,
+        backbone: item.backbone,
+        levelA: item.levelA,
+        levelB: item.levelB,
+        labels: [],
+      });
   }
   labels.forEach((label, i) => {
-    if (label.payload.kind !== AB_REACTIVENESS) throw new RangeError(`${labelName(i, label)}: expected an A/B label, got "${label.payload.kind}"`);
+    if (label.payload.kind !== AB_REACTIVENESS)
+      throw new RangeError(`${labelName(i, label)}: expected an A/B label, got "${label.payload.kind}"`);
     const pair = pairs.get(label.itemId);
     if (!pair) return; // a gold item
     if (exclude.has(label.annotatorId)) {
@@ -78,7 +96,11 @@ export function abSummary(items: readonly AbItem[], labels: readonly AbLabelRow[
     // The backbone's own columns, in the same item id order as the overall matrix.
     const own = abLabelMatrix(labelled.filter((p) => p.backbone === backbone)).values;
     const alpha = krippendorffAlpha(own, "nominal");
-    return { backbone, pairableUnits: alpha.units, nominal: { result: alpha, bootstrap: bootstrapAlpha(own, "nominal", boot) } };
+    return {
+      backbone,
+      pairableUnits: alpha.units,
+      nominal: { result: alpha, bootstrap: bootstrapAlpha(own, "nominal", boot) },
+    };
   });
   const sum = (key: "pairs" | "correct" | "noMajority" | "labels") => fidelity.reduce((s, f) => s + f[key], 0);
 

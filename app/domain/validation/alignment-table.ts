@@ -124,7 +124,12 @@ export function alignmentTable(
     });
   }
   if (units.some((u) => u.crowd !== null)) {
-    rows.push({ key: "crowd", method: "crowd", label: "Non-expert pool (crowd mean)", ...methodRow(units, (u) => u.crowd) });
+    rows.push({
+      key: "crowd",
+      method: "crowd",
+      label: "Non-expert pool (crowd mean)",
+      ...methodRow(units, (u) => u.crowd),
+    });
   }
   return { minExpertLabels, ...(options.s0 !== undefined ? { s0: options.s0 } : {}), units, rows };
 }
@@ -178,7 +183,12 @@ export function referenceUnits(
 
   return [...tallies.values()]
     .filter((t) => t.expert.length >= minExpertLabels)
-    .sort((a, b) => compareStrings(a.runId, b.runId) || a.snippetPosition - b.snippetPosition || compareStrings(a.topicId, b.topicId))
+    .sort(
+      (a, b) =>
+        compareStrings(a.runId, b.runId) ||
+        a.snippetPosition - b.snippetPosition ||
+        compareStrings(a.topicId, b.topicId),
+    )
     .map((t) => ({
       runId: t.runId,
       snippetPosition: t.snippetPosition,
@@ -197,7 +207,9 @@ function checkSnippetsConsistent(items: readonly AlignmentItem[]): void {
   const seen = new Map<string, AlignmentItem>();
   items.forEach((item, i) => {
     if (!Number.isInteger(item.endTurn) || item.endTurn < 1) {
-      throw new RangeError(`items[${i}] (item ${String(item.itemId)}): endTurn must be a turn number ≥ 1, got ${item.endTurn}`);
+      throw new RangeError(
+        `items[${i}] (item ${String(item.itemId)}): endTurn must be a turn number ≥ 1, got ${item.endTurn}`,
+      );
     }
     const key = `${item.runId}\u0000${item.snippetPosition}`;
     const other = seen.get(key);
@@ -217,8 +229,12 @@ function checkSnippetsConsistent(items: readonly AlignmentItem[]): void {
  * Evaluator lookup from carried-forward score series s[k][0..T] per (run, topic). With `s0` (and
  * each series' `located` turns), a topic reads s0 before its first located turn.
  */
-export function seriesLookup(series: readonly { runId: string; topicId: string; values: readonly number[]; located?: readonly boolean[] }[], s0?: number): ValueLookup {
-  const valuesOf = (s: (typeof series)[number]) => (s0 !== undefined && s.located ? withStartingScore(s.values, s.located, s0) : s.values);
+export function seriesLookup(
+  series: readonly { runId: string; topicId: string; values: readonly number[]; located?: readonly boolean[] }[],
+  s0?: number,
+): ValueLookup {
+  const valuesOf = (s: (typeof series)[number]) =>
+    s0 !== undefined && s.located ? withStartingScore(s.values, s.located, s0) : s.values;
   const byKey = new Map(series.map((s) => [`${s.runId}\u0000${s.topicId}`, valuesOf(s)]));
   return (runId, topicId, tEnd) => {
     const values = byKey.get(`${runId}\u0000${topicId}`);

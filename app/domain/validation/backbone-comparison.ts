@@ -6,7 +6,12 @@
  * Trajectory level uses every unit both backbones scored; outcome level the final snippets'.
  */
 import { pearson } from "../stats/correlation.ts";
-import { williamsT, zouOverlappingCi, type DifferenceInterval, type WilliamsResult } from "../stats/dependent-correlation.ts";
+import {
+  williamsT,
+  zouOverlappingCi,
+  type DifferenceInterval,
+  type WilliamsResult,
+} from "../stats/dependent-correlation.ts";
 import { pairedDifferenceBootstrap, type PairedDifferenceBootstrap } from "../stats/paired-bootstrap.ts";
 import type { AlignmentRow, AlignmentTable } from "./alignment-table.ts";
 
@@ -53,7 +58,9 @@ function evaluatorRow(table: AlignmentTable, backbone: string): AlignmentRow {
   const row = table.rows.find((r) => r.method === "evaluator" && r.backbone === backbone);
   if (!row) {
     const known = table.rows.filter((r) => r.method === "evaluator").map((r) => r.backbone);
-    throw new RangeError(`no stored evaluation by backbone "${backbone}" on these units (stored: ${known.join(", ") || "none"})`);
+    throw new RangeError(
+      `no stored evaluation by backbone "${backbone}" on these units (stored: ${known.join(", ") || "none"})`,
+    );
   }
   return row;
 }
@@ -88,26 +95,43 @@ function differenceTest(
   const zou = zouOverlappingCi(correlations);
   const difference = rA.r - rB.r;
   const verdict =
-    williams.p === null ? "undefined" : williams.p >= options.alpha ? "no difference" : difference < 0 ? "worse" : "better";
+    williams.p === null
+      ? "undefined"
+      : williams.p >= options.alpha
+        ? "no difference"
+        : difference < 0
+          ? "worse"
+          : "better";
   return { ...common, difference, williams, zou, verdict, ...(williams.reason ? { reason: williams.reason } : {}) };
 }
 
-export function compareBackbones(table: AlignmentTable, candidate: string, reference: string, options: ComparisonOptions = {}): BackboneComparison {
-  if (candidate === reference) throw new RangeError(`the candidate and the reference are the same backbone ("${candidate}")`);
+export function compareBackbones(
+  table: AlignmentTable,
+  candidate: string,
+  reference: string,
+  options: ComparisonOptions = {},
+): BackboneComparison {
+  if (candidate === reference)
+    throw new RangeError(`the candidate and the reference are the same backbone ("${candidate}")`);
   const settings = { draws: options.draws ?? 1000, seed: options.seed ?? 1, alpha: options.alpha ?? DEFAULT_ALPHA };
   const a = evaluatorRow(table, candidate).values;
   const b = evaluatorRow(table, reference).values;
   const shared = table.units.flatMap((u, i) => {
     const va = a[i];
     const vb = b[i];
-    return va === null || vb === null ? [] : [{ cluster: u.runId, reference: u.reference, a: va, b: vb, outcome: u.isLastSnippet }];
+    return va === null || vb === null
+      ? []
+      : [{ cluster: u.runId, reference: u.reference, a: va, b: vb, outcome: u.isLastSnippet }];
   });
   return {
     candidate,
     reference,
     alpha: settings.alpha,
     trajectory: differenceTest(shared, settings),
-    outcome: differenceTest(shared.filter((u) => u.outcome), settings),
+    outcome: differenceTest(
+      shared.filter((u) => u.outcome),
+      settings,
+    ),
   };
 }
 
@@ -118,7 +142,14 @@ export function compareBackbones(table: AlignmentTable, candidate: string, refer
  */
 export function bestBackbone(table: AlignmentTable, exclude?: string): string | null {
   const candidates = table.rows
-    .filter((r) => r.method === "evaluator" && r.backbone !== undefined && r.backbone !== exclude && r.trajectory.r !== null)
-    .sort((x, y) => y.trajectory.n - x.trajectory.n || (y.trajectory.r as number) - (x.trajectory.r as number) || (x.backbone! < y.backbone! ? -1 : 1));
+    .filter(
+      (r) => r.method === "evaluator" && r.backbone !== undefined && r.backbone !== exclude && r.trajectory.r !== null,
+    )
+    .sort(
+      (x, y) =>
+        y.trajectory.n - x.trajectory.n ||
+        (y.trajectory.r as number) - (x.trajectory.r as number) ||
+        (x.backbone! < y.backbone! ? -1 : 1),
+    );
   return candidates[0]?.backbone ?? null;
 }

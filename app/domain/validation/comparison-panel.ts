@@ -4,14 +4,22 @@
  * level), with the reference the page asked for when it is one of them, else the best one.
  */
 import type { AlignmentTable } from "./alignment-table.ts";
-import { bestBackbone, compareBackbones, type BackboneComparison, type ComparisonOptions } from "./backbone-comparison.ts";
+import {
+  bestBackbone,
+  compareBackbones,
+  type BackboneComparison,
+  type ComparisonOptions,
+} from "./backbone-comparison.ts";
 
 export interface ComparisonPanel {
   /** Every stored evaluator backbone, in the table's order. */
   backbones: string[];
   /** The backbone the others are tested against. */
   reference: string;
-  /** The default reference: bestBackbone (the best r among those that scored the most units; the first backbone when none has an r). */
+  /**
+   * The default reference: bestBackbone (the best r among those that scored the most units; the first backbone when
+   * none has an r).
+   */
   defaultReference: string;
   /** The reference asked for when it names no stored backbone (the default is used instead), else null. */
   unknownReference: string | null;
@@ -22,8 +30,14 @@ export interface ComparisonPanel {
 }
 
 /** Null when the table has no evaluator backbone (nothing to compare or to refer to). */
-export function comparisonPanel(table: AlignmentTable, requested: string | null, options: ComparisonOptions = {}): ComparisonPanel | null {
-  const backbones = table.rows.flatMap((r) => (r.method === "evaluator" && r.backbone !== undefined ? [r.backbone] : []));
+export function comparisonPanel(
+  table: AlignmentTable,
+  requested: string | null,
+  options: ComparisonOptions = {},
+): ComparisonPanel | null {
+  const backbones = table.rows.flatMap((r) =>
+    r.method === "evaluator" && r.backbone !== undefined ? [r.backbone] : [],
+  );
   if (backbones.length === 0) return null;
   const defaultReference = bestBackbone(table) ?? backbones[0];
   const known = requested !== null && backbones.includes(requested);

@@ -65,7 +65,10 @@ export function consensusMatrix(
 
   const regular = items
     .filter((item) => !item.isGold)
-    .sort((a, b) => compareStrings(a.runId, b.runId) || a.snippetPosition - b.snippetPosition || compareIds(a.itemId, b.itemId));
+    .sort(
+      (a, b) =>
+        compareStrings(a.runId, b.runId) || a.snippetPosition - b.snippetPosition || compareIds(a.itemId, b.itemId),
+    );
   const units: AgreementUnit[] = [];
   const column = new Map<ItemId, Map<string, number>>();
   for (const item of regular) {

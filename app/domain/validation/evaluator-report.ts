@@ -52,7 +52,11 @@ const ci = (c: readonly [number, number] | null | undefined) => (c ? `[${fmt(c[0
 
 function roleOf(row: AlignmentRow, input: EvaluatorReportInput): string {
   if (row.method !== "evaluator") return "baselines";
-  return row.backbone === input.candidate ? "candidate" : row.backbone === input.reference ? "reference" : "other stored backbones";
+  return row.backbone === input.candidate
+    ? "candidate"
+    : row.backbone === input.reference
+      ? "reference"
+      : "other stored backbones";
 }
 
 function pearsonCells(prefix: string, r: PearsonResult): Record<string, ReportText> {
@@ -69,7 +73,12 @@ function alignmentTableOf(input: EvaluatorReportInput): ReportTable {
   const rows: ReportRow[] = input.table.rows
     .map((row) => ({ row, group: roleOf(row, input) }))
     .sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group))
-    .map(({ row, group }) => ({ key: row.key, label: row.label, group, cells: { ...pearsonCells("trajectory", row.trajectory), ...pearsonCells("outcome", row.outcome) } }));
+    .map(({ row, group }) => ({
+      key: row.key,
+      label: row.label,
+      group,
+      cells: { ...pearsonCells("trajectory", row.trajectory), ...pearsonCells("outcome", row.outcome) },
+    }));
   const columns = (level: string) => [
     { key: level, label: "Pearson r (p)", group: level },
     { key: `${level}N`, label: "units", group: level },
@@ -97,9 +106,17 @@ function differenceCells(t: DifferenceTest): Record<string, ReportText> {
     rReference: text(t.rReference, fmt(t.rReference)),
     rBetween: text(t.rBetween, fmt(t.rBetween)),
     difference: text(t.difference, fmt(t.difference)),
-    williams: text(t.williams.t, t.williams.t === null ? `– (${t.williams.reason ?? "undefined"})` : `t(${t.williams.df}) = ${fmt(t.williams.t, 2)}, p ${pValue(t.williams.p)}`),
+    williams: text(
+      t.williams.t,
+      t.williams.t === null
+        ? `– (${t.williams.reason ?? "undefined"})`
+        : `t(${t.williams.df}) = ${fmt(t.williams.t, 2)}, p ${pValue(t.williams.p)}`,
+    ),
     zou: text(t.zou?.ci?.[0] ?? null, ci(t.zou?.ci)),
-    bootstrap: text(t.bootstrap.ci?.[0] ?? null, t.bootstrap.ci ? ci(t.bootstrap.ci) : `– (${t.bootstrap.reason ?? "undefined"})`),
+    bootstrap: text(
+      t.bootstrap.ci?.[0] ?? null,
+      t.bootstrap.ci ? ci(t.bootstrap.ci) : `– (${t.bootstrap.reason ?? "undefined"})`,
+    ),
     verdict: text(null, t.verdict),
   };
 }
@@ -108,7 +125,8 @@ function differenceTableOf(c: BackboneComparison): ReportTable {
   return {
     id: "difference",
     title: `Difference test: ${c.candidate} against ${c.reference}`,
-    caption: "Both backbones' correlations with the expert mean on the units both scored. They share the expert mean, so they are dependent and overlapping: Williams' t tests the difference, Zou's (2007) interval bounds it, and a bootstrap over trajectories (units of one trajectory are not independent) checks both.",
+    caption:
+      "Both backbones' correlations with the expert mean on the units both scored. They share the expert mean, so they are dependent and overlapping: Williams' t tests the difference, Zou's (2007) interval bounds it, and a bootstrap over trajectories (units of one trajectory are not independent) checks both.",
     scale: "raw",
     rowLabel: "Level",
     columns: [
@@ -128,7 +146,7 @@ function differenceTableOf(c: BackboneComparison): ReportTable {
     ],
     notes: [
       `Bootstrap: ${c.trajectory.bootstrap.draws} draws resampling trajectories, seed ${c.trajectory.bootstrap.seed}, percentile interval; ${c.trajectory.bootstrap.undefinedDraws} draws with an undefined correlation left out.`,
-      "A verdict is \"worse\" or \"better\" when Williams' two-sided p is below α; read it with the intervals and the experts' own agreement below.",
+      'A verdict is "worse" or "better" when Williams\' two-sided p is below α; read it with the intervals and the experts\' own agreement below.',
     ],
   };
 }
@@ -141,7 +159,8 @@ function ceilingTableOf(input: EvaluatorReportInput): ReportTable {
   return {
     id: "ceiling",
     title: "The experts' own agreement (the ceiling)",
-    caption: "Krippendorff's alpha between the study's experts over (snippet, topic) units: no judge can be expected to agree with the expert mean much better than the experts agree with each other.",
+    caption:
+      "Krippendorff's alpha between the study's experts over (snippet, topic) units: no judge can be expected to agree with the expert mean much better than the experts agree with each other.",
     scale: "raw",
     rowLabel: "Pool",
     columns: [
@@ -162,28 +181,49 @@ function ceilingTableOf(input: EvaluatorReportInput): ReportTable {
         },
       },
     ],
-    notes: [`Bootstrap: ${input.agreement.interval.bootstrap.draws} draws resampling units, seed ${input.agreement.interval.bootstrap.seed}.`],
+    notes: [
+      `Bootstrap: ${input.agreement.interval.bootstrap.draws} draws resampling units, seed ${input.agreement.interval.bootstrap.seed}.`,
+    ],
   };
 }
 
-export function evaluatorVerdict(input: Pick<EvaluatorReportInput, "candidate" | "reference" | "table" | "comparison" | "minR">): EvaluatorVerdict {
+export function evaluatorVerdict(
+  input: Pick<EvaluatorReportInput, "candidate" | "reference" | "table" | "comparison" | "minR">,
+): EvaluatorVerdict {
   const row = input.table.rows.find((r) => r.method === "evaluator" && r.backbone === input.candidate);
   const candidateR = row?.trajectory.r ?? null;
   const passes = input.minR === undefined || (candidateR !== null && candidateR >= input.minR);
   const parts = [`${input.candidate}: trajectory r = ${fmt(candidateR)} (n ${row?.trajectory.n ?? 0})`];
   const t = input.comparison?.trajectory;
   if (t && input.reference) {
-    const how = t.verdict === "worse" ? "significantly below" : t.verdict === "better" ? "significantly above" : t.verdict === "no difference" ? "not significantly different from" : "not comparable with";
+    const how =
+      t.verdict === "worse"
+        ? "significantly below"
+        : t.verdict === "better"
+          ? "significantly above"
+          : t.verdict === "no difference"
+            ? "not significantly different from"
+            : "not comparable with";
     parts.push(
       `${how} ${input.reference} (r = ${fmt(t.rReference)} on the same ${t.n} units; Δr = ${fmt(t.difference)}, Williams p ${pValue(t.williams.p)}, Zou 95% CI ${ci(t.zou?.ci)})`,
     );
   } else parts.push("no other backbone judged this study to compare with");
   if (input.minR !== undefined) parts.push(passes ? `meets --min-r ${input.minR}` : `below --min-r ${input.minR}`);
-  return { candidateR, ...(input.minR !== undefined ? { minR: input.minR } : {}), passes, line: `verdict: ${parts.join("; ")}` };
+  return {
+    candidateR,
+    ...(input.minR !== undefined ? { minR: input.minR } : {}),
+    passes,
+    line: `verdict: ${parts.join("; ")}`,
+  };
 }
 
 export function buildEvaluatorReport(input: EvaluatorReportInput): EvaluatorValidationReport {
-  const tables = [alignmentTableOf(input), ...(input.comparison ? [differenceTableOf(input.comparison)] : []), ceilingTableOf(input), ...(input.table8 ? [input.table8] : [])];
+  const tables = [
+    alignmentTableOf(input),
+    ...(input.comparison ? [differenceTableOf(input.comparison)] : []),
+    ceilingTableOf(input),
+    ...(input.table8 ? [input.table8] : []),
+  ];
   const figure: ReportFigure = {
     id: "figure5",
     title: "Figure 5: consensus by snippet position",

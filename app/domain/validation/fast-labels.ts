@@ -39,11 +39,18 @@ export function isFastLabel(label: Pick<TimedLabel, "secondsOnTask">, minSeconds
 /** The labels under `minSeconds` (≥ 0; 0 calls none fast) and who gave them. */
 export function fastLabels(labels: readonly TimedLabel[], minSeconds: number): FastLabels {
   if (!(minSeconds >= 0)) throw new RangeError(`minSeconds must be a number ≥ 0, got ${minSeconds}`);
-  const fast = labels.filter((l) => isFastLabel(l, minSeconds)).map((l) => ({ labelId: l.labelId, itemId: l.itemId, annotatorId: l.annotatorId, secondsOnTask: l.secondsOnTask }));
+  const fast = labels
+    .filter((l) => isFastLabel(l, minSeconds))
+    .map((l) => ({ labelId: l.labelId, itemId: l.itemId, annotatorId: l.annotatorId, secondsOnTask: l.secondsOnTask }));
   fast.sort((a, b) => (a.secondsOnTask as number) - (b.secondsOnTask as number) || a.labelId - b.labelId);
   const byAnnotator = new Map<string, FastAnnotator>();
   for (const label of fast) {
-    const entry = byAnnotator.get(label.annotatorId) ?? { annotatorId: label.annotatorId, fast: 0, timed: 0, fastestSeconds: label.secondsOnTask as number };
+    const entry = byAnnotator.get(label.annotatorId) ?? {
+      annotatorId: label.annotatorId,
+      fast: 0,
+      timed: 0,
+      fastestSeconds: label.secondsOnTask as number,
+    };
     entry.fast++;
     byAnnotator.set(label.annotatorId, entry);
   }
@@ -51,7 +58,9 @@ export function fastLabels(labels: readonly TimedLabel[], minSeconds: number): F
     const entry = byAnnotator.get(label.annotatorId);
     if (entry && label.secondsOnTask !== null) entry.timed++;
   }
-  const annotators = [...byAnnotator.values()].sort((a, b) => b.fast - a.fast || (a.annotatorId < b.annotatorId ? -1 : a.annotatorId > b.annotatorId ? 1 : 0));
+  const annotators = [...byAnnotator.values()].sort(
+    (a, b) => b.fast - a.fast || (a.annotatorId < b.annotatorId ? -1 : a.annotatorId > b.annotatorId ? 1 : 0),
+  );
   return { minSeconds, labels: fast, annotators };
 }
 

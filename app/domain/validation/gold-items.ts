@@ -8,6 +8,9 @@ export type { GoldItemSource };
 export function goldFor(items: readonly GoldItemSource[]): GoldSet {
   const gold = items.filter((i) => i.isGold);
   return Object.fromEntries(
-    TASK_TYPE_IDS.map((kind: TaskTypeId) => [kind, gold.filter((i) => i.kind === kind).map((i) => taskType(kind as string).gold.fromItem(i))]),
+    TASK_TYPE_IDS.map((kind: TaskTypeId) => [
+      kind,
+      gold.filter((i) => i.kind === kind).map((i) => taskType(kind as string).gold.fromItem(i)),
+    ]),
   ) as GoldSet;
 }

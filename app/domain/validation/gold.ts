@@ -4,7 +4,13 @@
  * consensus item checks the scores against the reference within ±tolerance (default 1), an A/B
  * item checks the choice names the side with the higher level.
  */
-import { TASK_TYPE_IDS, taskType, type GoldItemOf, type LabelPayload, type TaskTypeId } from "../../task-types/registry.ts";
+import {
+  TASK_TYPE_IDS,
+  taskType,
+  type GoldItemOf,
+  type LabelPayload,
+  type TaskTypeId,
+} from "../../task-types/registry.ts";
 import { compareStrings, indexItems, labelName } from "./rows.ts";
 import type { ItemId } from "./types.ts";
 
@@ -42,12 +48,16 @@ export const DEFAULT_GOLD_MIN_ATTEMPTED = 2;
 /** One pass/fail per label on a gold item; labels on other items are ignored. */
 export function goldChecks(gold: GoldSet, labels: readonly GoldLabel[], options: GoldOptions = {}): GoldCheck[] {
   const tolerance = options.tolerance ?? DEFAULT_GOLD_TOLERANCE;
-  if (!Number.isFinite(tolerance) || tolerance < 0) throw new RangeError(`gold tolerance must be a number ≥ 0, got ${tolerance}`);
+  if (!Number.isFinite(tolerance) || tolerance < 0)
+    throw new RangeError(`gold tolerance must be a number ≥ 0, got ${tolerance}`);
   const byItem = new Map<ItemId, { kind: TaskTypeId; item: GoldItemOf<TaskTypeId> }>();
   for (const kind of TASK_TYPE_IDS) {
     for (const [itemId, item] of indexItems<GoldItemOf<TaskTypeId>>(gold[kind] ?? [], `gold.${kind}`)) {
       const other = byItem.get(itemId);
-      if (other) throw new RangeError(`gold item ${String(itemId)} is listed both as ${taskType(other.kind).gold.itemName} and as ${taskType(kind).gold.itemName}`);
+      if (other)
+        throw new RangeError(
+          `gold item ${String(itemId)} is listed both as ${taskType(other.kind).gold.itemName} and as ${taskType(kind).gold.itemName}`,
+        );
       byItem.set(itemId, { kind, item });
     }
   }
@@ -58,8 +68,13 @@ export function goldChecks(gold: GoldSet, labels: readonly GoldLabel[], options:
     const entry = byItem.get(label.itemId);
     if (!entry) return;
     const rules = taskType(entry.kind as string).gold;
-    if (label.payload.kind !== entry.kind) throw new RangeError(`${labelName(i, label)}: ${rules.itemName} has a "${label.payload.kind}" label`);
-    checks.push({ itemId: label.itemId, annotatorId: label.annotatorId, passed: rules.passes(label.payload, entry.item, tolerance) });
+    if (label.payload.kind !== entry.kind)
+      throw new RangeError(`${labelName(i, label)}: ${rules.itemName} has a "${label.payload.kind}" label`);
+    checks.push({
+      itemId: label.itemId,
+      annotatorId: label.annotatorId,
+      passed: rules.passes(label.payload, entry.item, tolerance),
+    });
   });
   return checks;
 }
@@ -87,8 +102,10 @@ export function flagAnnotators(
   threshold = DEFAULT_GOLD_THRESHOLD,
   minAttempted = DEFAULT_GOLD_MIN_ATTEMPTED,
 ): string[] {
-  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new RangeError(`gold threshold must be between 0 and 1, got ${threshold}`);
-  if (!Number.isInteger(minAttempted) || minAttempted < 1) throw new RangeError(`minAttempted must be a whole number ≥ 1, got ${minAttempted}`);
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1)
+    throw new RangeError(`gold threshold must be between 0 and 1, got ${threshold}`);
+  if (!Number.isInteger(minAttempted) || minAttempted < 1)
+    throw new RangeError(`minAttempted must be a whole number ≥ 1, got ${minAttempted}`);
   return accuracies
     .filter((a) => a.attempted >= minAttempted && a.accuracy < threshold)
     .map((a) => a.annotatorId)

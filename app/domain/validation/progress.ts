@@ -60,7 +60,8 @@ export function studyProgress(
   const byId = indexItems(items, "items");
   checkLabelRows(labels, byId, "labels");
   leases.forEach((lease, i) => {
-    if (!byId.has(lease.itemId)) throw new RangeError(`leases[${i}]: item ${String(lease.itemId)} is not among the study's items`);
+    if (!byId.has(lease.itemId))
+      throw new RangeError(`leases[${i}]: item ${String(lease.itemId)} is not among the study's items`);
   });
 
   const labelCount = new Map<ItemId, number>();
@@ -75,7 +76,9 @@ export function studyProgress(
   labels.forEach((label, i) => {
     const s = label.secondsOnTask;
     if (s !== null && (!Number.isFinite(s) || s < 0)) {
-      throw new RangeError(`labels[${i}] (annotator ${label.annotatorId}, item ${String(label.itemId)}): secondsOnTask must be ≥ 0 or null, got ${s}`);
+      throw new RangeError(
+        `labels[${i}] (annotator ${label.annotatorId}, item ${String(label.itemId)}): secondsOnTask must be ≥ 0 or null, got ${s}`,
+      );
     }
     labelCount.set(label.itemId, (labelCount.get(label.itemId) ?? 0) + 1);
     const p = person(label.annotatorId);

@@ -66,12 +66,16 @@ export function planStratifiedSample(trajectories: readonly SamplingTrajectory[]
   if (n >= strata.length) {
     // Excess over quota, scaled by total to stay an integer.
     const excess = (i: number) => alloc[i] * total - n * strata[i].runIds.length;
-    const empty = strata.map((_, i) => i).filter((i) => alloc[i] === 0).sort((a, b) => tieRank[a] - tieRank[b]);
+    const empty = strata
+      .map((_, i) => i)
+      .filter((i) => alloc[i] === 0)
+      .sort((a, b) => tieRank[a] - tieRank[b]);
     for (const i of empty) {
       let donor = -1;
       for (let j = 0; j < strata.length; j++) {
         if (alloc[j] < 2) continue;
-        if (donor === -1 || excess(j) > excess(donor) || (excess(j) === excess(donor) && tieRank[j] < tieRank[donor])) donor = j;
+        if (donor === -1 || excess(j) > excess(donor) || (excess(j) === excess(donor) && tieRank[j] < tieRank[donor]))
+          donor = j;
       }
       alloc[donor]--; // a donor exists: Σ alloc = n ≥ strata and stratum i has none
       alloc[i]++;
@@ -158,7 +162,8 @@ export interface MixedItem<T> {
 
 /** Gold items to mix in: round(rate × regular), halves rounded up, capped by the gold available. */
 export function goldCount(regularCount: number, goldAvailable: number, rate: number): number {
-  if (!Number.isFinite(rate) || rate < 0 || rate > 1) throw new RangeError(`gold rate must be between 0 and 1, got ${rate}`);
+  if (!Number.isFinite(rate) || rate < 0 || rate > 1)
+    throw new RangeError(`gold rate must be between 0 and 1, got ${rate}`);
   // The epsilon keeps an exact half up when the product lands a hair below it (0.35 × 10 = 3.4999…).
   return Math.min(Math.floor(rate * regularCount + 0.5 + 1e-9), goldAvailable);
 }

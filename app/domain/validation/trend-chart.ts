@@ -11,7 +11,9 @@ import type { ConsensusTrend, TrendSeries } from "./trend.ts";
 
 export interface TrendChartOptions {
   title?: string;
-  /** Series keys to draw, in this order (default: every series, in the trend's order); keys the trend lacks are skipped. */
+  /**
+   * Series keys to draw, in this order (default: every series, in the trend's order); keys the trend lacks are skipped.
+   */
   only?: readonly string[];
 }
 
@@ -47,16 +49,26 @@ function chosenSeries(trend: ConsensusTrend, only?: readonly string[]): TrendSer
 /** One row per (series, position) with a value: consensus in percent, the units it averages over. */
 export function trendChartRows(series: readonly TrendSeries[]): ChartRow[] {
   return series.flatMap((s) =>
-    s.points.filter((p) => p.mean !== null).map((p) => ({ position: p.position, series: s.label, consensus: (p.mean as number) * 100, n: p.n })),
+    s.points
+      .filter((p) => p.mean !== null)
+      .map((p) => ({ position: p.position, series: s.label, consensus: (p.mean as number) * 100, n: p.n })),
   );
 }
 
-/** Figure 5: consensus (0–100 %) by snippet position, one line per series (expert mean, evaluators, baseline, crowd). */
+/**
+ * Figure 5: consensus (0–100 %) by snippet position, one line per series (expert mean, evaluators, baseline, crowd).
+ */
 export function trendChartSpec(trend: ConsensusTrend, options: TrendChartOptions = {}): TopLevelSpec {
   const series = chosenSeries(trend, options.only);
   const look = looks(series);
   const domain = series.map((s) => s.label);
-  const legend = { title: null, orient: "bottom", direction: "vertical", symbolType: "stroke", symbolSize: 400 } as const;
+  const legend = {
+    title: null,
+    orient: "bottom",
+    direction: "vertical",
+    symbolType: "stroke",
+    symbolSize: 400,
+  } as const;
   return {
     ...CHART_BASE,
     title: options.title ?? "Consensus by snippet position",
@@ -65,11 +77,40 @@ export function trendChartSpec(trend: ConsensusTrend, options: TrendChartOptions
     height: 260,
     mark: { type: "line", point: true },
     encoding: {
-      x: { field: "position", type: "quantitative", title: "snippet position", axis: { tickMinStep: 1, format: "d" }, scale: { zero: false, nice: false } },
-      y: { field: "consensus", type: "quantitative", title: "consensus, (score − 1) / 4, %", scale: { domain: [0, 100] } },
-      color: { field: "series", type: "nominal", sort: domain, scale: { domain, range: look.map((l) => l.color) }, legend },
-      strokeDash: { field: "series", type: "nominal", sort: domain, scale: { domain, range: look.map((l) => l.dash) }, legend },
-      strokeWidth: { field: "series", type: "nominal", sort: domain, scale: { domain, range: look.map((l) => l.width) }, legend },
+      x: {
+        field: "position",
+        type: "quantitative",
+        title: "snippet position",
+        axis: { tickMinStep: 1, format: "d" },
+        scale: { zero: false, nice: false },
+      },
+      y: {
+        field: "consensus",
+        type: "quantitative",
+        title: "consensus, (score − 1) / 4, %",
+        scale: { domain: [0, 100] },
+      },
+      color: {
+        field: "series",
+        type: "nominal",
+        sort: domain,
+        scale: { domain, range: look.map((l) => l.color) },
+        legend,
+      },
+      strokeDash: {
+        field: "series",
+        type: "nominal",
+        sort: domain,
+        scale: { domain, range: look.map((l) => l.dash) },
+        legend,
+      },
+      strokeWidth: {
+        field: "series",
+        type: "nominal",
+        sort: domain,
+        scale: { domain, range: look.map((l) => l.width) },
+        legend,
+      },
       tooltip: [{ field: "series" }, { field: "position" }, { field: "consensus", format: ".1f" }, { field: "n" }],
     },
   } as TopLevelSpec;

@@ -33,7 +33,12 @@ export interface ConsensusTrend {
 
 export function consensusTrend(table: AlignmentTable): ConsensusTrend {
   const positions = [...new Set(table.units.map((u) => u.snippetPosition))].sort((a, b) => a - b);
-  const series = (key: string, label: string, method: TrendSeries["method"], values: readonly (number | null)[]): TrendSeries => {
+  const series = (
+    key: string,
+    label: string,
+    method: TrendSeries["method"],
+    values: readonly (number | null)[],
+  ): TrendSeries => {
     const sums = new Map<number, { sum: number; n: number }>();
     table.units.forEach((u, i) => {
       const v = values[i];
@@ -53,7 +58,12 @@ export function consensusTrend(table: AlignmentTable): ConsensusTrend {
     scale: "consensus-0-1",
     positions,
     series: [
-      series("expert", "Expert mean", "expert", table.units.map((u) => u.reference)),
+      series(
+        "expert",
+        "Expert mean",
+        "expert",
+        table.units.map((u) => u.reference),
+      ),
       ...table.rows.map((row) => series(row.key, row.label, row.method, row.values)),
     ],
   };

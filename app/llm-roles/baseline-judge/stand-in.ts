@@ -23,7 +23,7 @@ function attitudeReply(request: MockChatRequest, sabotage: EvaluationSabotage): 
     attitudes: Object.fromEntries(
       topics.map((topic) => {
         const h = hashOf(`${topic}:${turn}:${newest?.[2]}`);
-        return [topic, h % 2 === 0 ? `leans toward option ${String.fromCharCode(65 + (h >>> 4) % 3)}` : "No Mention"];
+        return [topic, h % 2 === 0 ? `leans toward option ${String.fromCharCode(65 + ((h >>> 4) % 3))}` : "No Mention"];
       }),
     ),
   };

@@ -11,7 +11,8 @@
 import { type Line, user } from "../judge-text.ts";
 import { hash32 as hashOf, type LlmRoleDefinition, type MockChatRequest, templateOf } from "../stand-in-request.ts";
 
-const HOSTILE = /\b(unacceptable|ridiculous|absurd|refuse[sd]?|insult\w*|outrageous|never|walk away|nonsense|junk|threat\w*|lie|lying)\b/gi;
+const HOSTILE =
+  /\b(unacceptable|ridiculous|absurd|refuse[sd]?|insult\w*|outrageous|never|walk away|nonsense|junk|threat\w*|lie|lying)\b/gi;
 
 const hostility = (utterance: string) => utterance.match(HOSTILE)?.length ?? 0;
 
@@ -20,7 +21,11 @@ function conversationLines(text: string): (Line & { utterance: string })[] {
   const start = text.indexOf("## The conversation");
   const end = text.indexOf("## Private notes", start);
   const section = text.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(/^\[(\d+)\] ([A-Z][A-Z0-9_]*): (.*)$/gm)].map((m) => ({ turn: Number(m[1]), speaker: m[2], utterance: m[3] }));
+  return [...section.matchAll(/^\[(\d+)\] ([A-Z][A-Z0-9_]*): (.*)$/gm)].map((m) => ({
+    turn: Number(m[1]),
+    speaker: m[2],
+    utterance: m[3],
+  }));
 }
 
 function emotionJudgeReply(request: MockChatRequest): object {
@@ -28,7 +33,12 @@ function emotionJudgeReply(request: MockChatRequest): object {
   const asked = /^Score party ([A-Z][A-Z0-9_]*) at its turns: (.*)\.$/m.exec(text);
   if (!asked) throw new Error("mock emotion judge: the prompt names no party and turns");
   const party = asked[1];
-  const turns = new Set(asked[2].split(",").map((t) => Number(t.trim())).filter((t) => t > 0));
+  const turns = new Set(
+    asked[2]
+      .split(",")
+      .map((t) => Number(t.trim()))
+      .filter((t) => t > 0),
+  );
   let level = 50 + (hashOf(party) % 21);
   const scores: { turn_id: number; score: number; reason: string }[] = [];
   for (const line of conversationLines(text)) {
@@ -37,7 +47,10 @@ function emotionJudgeReply(request: MockChatRequest): object {
     else level -= (line.speaker === party ? 6 : 8) * hostile;
     level = Math.min(95, Math.max(5, level + (hashOf(`${party}:${line.turn}`) % 9) - 4));
     if (line.speaker !== party || !turns.has(line.turn)) continue;
-    const reason = hostile > 0 ? `mock: ${party} sounds hostile at turn ${line.turn}` : `mock: ${party} keeps its temper at turn ${line.turn}`;
+    const reason =
+      hostile > 0
+        ? `mock: ${party} sounds hostile at turn ${line.turn}`
+        : `mock: ${party} keeps its temper at turn ${line.turn}`;
     scores.push({ turn_id: line.turn, score: level, reason });
   }
   const firstParty = /^## The parties\n+- ([A-Z][A-Z0-9_]*):/m.exec(text)?.[1];

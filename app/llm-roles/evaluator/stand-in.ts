@@ -33,15 +33,15 @@ function topicJudgeReply(request: MockChatRequest, sabotage: EvaluationSabotage)
   // A run that ended without a deal (impasse, or the budget ran out) never gets past "partial
   // agreement": its final consensus is lower than a resolved run's, so CG is not always 0.
   const ceiling = endedInDeal(text) ? 5 : 3;
-  const relevant = lines
-    .filter((l) => l.turn === T || hashOf(`${topicId}:${l.turn}`) % 3 !== 0)
-    .map((l) => l.turn);
+  const relevant = lines.filter((l) => l.turn === T || hashOf(`${topicId}:${l.turn}`) % 3 !== 0).map((l) => l.turn);
   const entries = relevant.map((t) => {
     // Rising towards 5 at the end, one or two points lower just before the mediator steps in.
     const rising = Math.min(ceiling, 1 + Math.floor((4 * t) / T));
     const beforeMediator = lines[t]?.speaker === "MEDIATOR";
     const score = beforeMediator ? Math.max(1, rising - 2) : rising;
-    const party_stances = Object.fromEntries(partyIds.map((p, i) => [p, score >= 4 ? "(B)" : `(${String.fromCharCode(65 + ((i + t) % 3))})`]));
+    const party_stances = Object.fromEntries(
+      partyIds.map((p, i) => [p, score >= 4 ? "(B)" : `(${String.fromCharCode(65 + ((i + t) % 3))})`]),
+    );
     return { turn_id: t, reason: `mock: turn ${t} moves ${topicId}`, score, party_stances };
   });
   if (/noisy/i.test(request.model)) {

@@ -15,15 +15,21 @@ function mediatorWhen(body: ChatRequestBody): object {
   const engage = lines.length >= 2 && sinceMediator >= 2 && hashOf(body) % 3 === 0;
   return {
     should_engage: engage,
-    thought: engage ? "Positions are hardening; a concrete package could help." : "They are still exchanging proposals; I stay out.",
+    thought: engage
+      ? "Positions are hardening; a concrete package could help."
+      : "They are still exchanging proposals; I stay out.",
   };
 }
 
 function mediatorHow(body: ChatRequestBody): object {
   const topics = topicsOf(text(body, "system"));
   const h = hashOf(body);
-  const proposal = topics.map((t, i) => `${t.name}: option ${t.options[(h >>> (i * 3)) % Math.max(1, t.options.length)] ?? "A"}`).join("; ");
-  return { utterance: `Let me suggest a package you can both test against your needs: ${proposal || "take each point in turn"}.` };
+  const proposal = topics
+    .map((t, i) => `${t.name}: option ${t.options[(h >>> (i * 3)) % Math.max(1, t.options.length)] ?? "A"}`)
+    .join("; ");
+  return {
+    utterance: `Let me suggest a package you can both test against your needs: ${proposal || "take each point in turn"}.`,
+  };
 }
 
 export const mediator = {

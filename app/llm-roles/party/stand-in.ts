@@ -11,8 +11,8 @@
  * heated with the level (and nothing changes for a profile without that line).
  *
  * Emotion (only with the party-emotion template): the party reports a whole number 0–100 and a
- * reason naming itself. With r its reactiveness level (1/3 without the line), it starts at 70 − 30·r; then, from the score its
- * transcript shows for its previous turn, it rises by 10 + 5·r when a mediator spoke since,
+ * reason naming itself. With r its reactiveness level (1/3 without the line), it starts at 70 − 30·r; then, from the
+ * score its transcript shows for its previous turn, it rises by 10 + 5·r when a mediator spoke since,
  * falls by 3 + 9·r for each other party's line since that sounds hostile or stalls (a heated
  * tone, "only if the other points move too", "going round in circles", "leaving the table"),
  * rises by 5 when another party just accepted a deal, and always moves up or down by a
@@ -46,7 +46,8 @@ export function reactiveTone(system: string): string | null {
   return "This is outrageous! I am sick of these games and I will not stand for it!";
 }
 
-const HOSTILE = /patience|frustrated|outrageous|only if the other points move too|going round in circles|leaving the table/;
+const HOSTILE =
+  /patience|frustrated|outrageous|only if the other points move too|going round in circles|leaving the table/;
 
 /** The party's emotion now and why (the rule is in the header comment). */
 function partyEmotion(body: PartyRequest, name: string): { emotion: number; emotion_reason: string } {
@@ -74,7 +75,10 @@ function partyEmotion(body: PartyRequest, name: string): { emotion: number; emot
     why.push(reason);
   }
   if (why.length === 0) why.push("nothing much has changed since my last turn");
-  return { emotion: Math.max(0, Math.min(100, Math.round(score + jitter))), emotion_reason: `${name} privately: ${why.join("; ")}.` };
+  return {
+    emotion: Math.max(0, Math.min(100, Math.round(score + jitter))),
+    emotion_reason: `${name} privately: ${why.join("; ")}.`,
+  };
 }
 
 /** A party's turn; with the party-emotion template, also its emotion and why. */
@@ -96,7 +100,8 @@ export function partyReply(body: PartyRequest): object {
   const when = 3 + (hashOf(`${opening}:when`) % 4); // party turns before the fate plays out
   const turn = partyLines.length; // party turns spoken before this one
   const firstMediation = lines.findIndex((l) => /^\[\d+\] Mediator: /.test(l));
-  const partyTurnsSinceMediation = firstMediation < 0 ? -1 : lines.slice(firstMediation).filter((l) => !/^\[\d+\] Mediator: /.test(l)).length;
+  const partyTurnsSinceMediation =
+    firstMediation < 0 ? -1 : lines.slice(firstMediation).filter((l) => !/^\[\d+\] Mediator: /.test(l)).length;
 
   let signal: "continue" | "consensus" | "walk-away" = "continue";
   if (fate === "agree" && turn >= when) signal = "consensus";
@@ -104,7 +109,8 @@ export function partyReply(body: PartyRequest): object {
   if (partyTurnsSinceMediation >= 2) signal = "consensus"; // the mediator's proposal lands
 
   const tone = reactiveTone(system);
-  const stance = /weight \d+ of 10: (.+)$/m.exec(system.slice(system.indexOf(`(${topic.id}), weight`) - 1))?.[1] ?? "my brief";
+  const stance =
+    /weight \d+ of 10: (.+)$/m.exec(system.slice(system.indexOf(`(${topic.id}), weight`) - 1))?.[1] ?? "my brief";
   const utterances = {
     continue: `On ${topic.name}, I can consider option ${option}, but only if the other points move too.`,
     consensus: `I accept the package as it stands, including option ${option} on ${topic.name}. We have a deal.`,

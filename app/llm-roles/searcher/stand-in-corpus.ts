@@ -10,18 +10,79 @@ import type { SeedReport } from "../../domain/curation/seed.ts";
 /** A seed report without its sources (the server adds its own page), with where it belongs. */
 export type StandInDispute = Omit<SeedReport, "sources"> & { domain: Domain; slug: string };
 
-const PLACES = ["Alder Bay", "Birchfield", "Cedar Falls", "Dunmore", "Elmstead", "Fernhill", "Glenrock", "Harrow Point", "Ivydale", "Juniper Ridge", "Kestrel Cove", "Larchmont"];
+const PLACES = [
+  "Alder Bay",
+  "Birchfield",
+  "Cedar Falls",
+  "Dunmore",
+  "Elmstead",
+  "Fernhill",
+  "Glenrock",
+  "Harrow Point",
+  "Ivydale",
+  "Juniper Ridge",
+  "Kestrel Cove",
+  "Larchmont",
+];
 
 /** Per domain: the dispute's subject, the two sides, the contested issues and the tension behind it. */
 const SHAPES: Record<Domain, { subject: string; a: string; b: string; issues: string[]; tension: string }> = {
-  transactional: { subject: "home sale deposit", a: "Buyer family", b: "Seller estate", issues: ["return of the deposit", "repair credits", "closing date"], tension: "contract deadlines against a lender's delays" },
-  healthcare: { subject: "hospital unit closure", a: "Regional Hospital Group", b: "County Health Board", issues: ["emergency access", "staff redeployment", "replacement services"], tension: "an operator's finances against a regulator's mandate" },
-  environmental: { subject: "river water allocation", a: "Upstream Farmers Cooperative", b: "Downstream Town Council", issues: ["dry-season quotas", "dam release schedule", "pollution monitoring"], tension: "agricultural livelihoods against municipal supply" },
-  "business-to-business": { subject: "supply contract breach", a: "Component Maker", b: "Assembly Plant Operator", issues: ["late-delivery penalties", "price indexation", "exclusivity"], tension: "a small supplier's dependence on one large customer" },
-  "public-policy": { subject: "transit fare reform", a: "Transit Authority", b: "Riders Association", issues: ["fare levels", "service cuts", "concessions for students"], tension: "a budget gap against equitable access" },
-  international: { subject: "fishing rights", a: "Coastal Republic Ministry", b: "Neighbouring Kingdom Fisheries Office", issues: ["catch quotas", "boundary patrols", "compensation for seized vessels"], tension: "sovereignty claims against shared stocks" },
-  legal: { subject: "wrongful dismissal claim", a: "Former Warehouse Manager", b: "Logistics Firm", issues: ["severance", "reference letter", "confidentiality"], tension: "employment law against a firm's reputation" },
-  "intra-organizational": { subject: "department merger", a: "Research Division", b: "Product Division", issues: ["budget control", "reporting lines", "remote work rules"], tension: "scientific autonomy against delivery pressure" },
+  transactional: {
+    subject: "home sale deposit",
+    a: "Buyer family",
+    b: "Seller estate",
+    issues: ["return of the deposit", "repair credits", "closing date"],
+    tension: "contract deadlines against a lender's delays",
+  },
+  healthcare: {
+    subject: "hospital unit closure",
+    a: "Regional Hospital Group",
+    b: "County Health Board",
+    issues: ["emergency access", "staff redeployment", "replacement services"],
+    tension: "an operator's finances against a regulator's mandate",
+  },
+  environmental: {
+    subject: "river water allocation",
+    a: "Upstream Farmers Cooperative",
+    b: "Downstream Town Council",
+    issues: ["dry-season quotas", "dam release schedule", "pollution monitoring"],
+    tension: "agricultural livelihoods against municipal supply",
+  },
+  "business-to-business": {
+    subject: "supply contract breach",
+    a: "Component Maker",
+    b: "Assembly Plant Operator",
+    issues: ["late-delivery penalties", "price indexation", "exclusivity"],
+    tension: "a small supplier's dependence on one large customer",
+  },
+  "public-policy": {
+    subject: "transit fare reform",
+    a: "Transit Authority",
+    b: "Riders Association",
+    issues: ["fare levels", "service cuts", "concessions for students"],
+    tension: "a budget gap against equitable access",
+  },
+  international: {
+    subject: "fishing rights",
+    a: "Coastal Republic Ministry",
+    b: "Neighbouring Kingdom Fisheries Office",
+    issues: ["catch quotas", "boundary patrols", "compensation for seized vessels"],
+    tension: "sovereignty claims against shared stocks",
+  },
+  legal: {
+    subject: "wrongful dismissal claim",
+    a: "Former Warehouse Manager",
+    b: "Logistics Firm",
+    issues: ["severance", "reference letter", "confidentiality"],
+    tension: "employment law against a firm's reputation",
+  },
+  "intra-organizational": {
+    subject: "department merger",
+    a: "Research Division",
+    b: "Product Division",
+    issues: ["budget control", "reporting lines", "remote work rules"],
+    tension: "scientific autonomy against delivery pressure",
+  },
 };
 
 function dispute(domain: Domain, index: number): StandInDispute {
@@ -49,7 +110,9 @@ function dispute(domain: Domain, index: number): StandInDispute {
   };
 }
 
-export const STAND_IN_DISPUTES: StandInDispute[] = DOMAINS.flatMap((domain) => PLACES.map((_, i) => dispute(domain, i)));
+export const STAND_IN_DISPUTES: StandInDispute[] = DOMAINS.flatMap((domain) =>
+  PLACES.map((_, i) => dispute(domain, i)),
+);
 
 export function disputesFor(domain: Domain): StandInDispute[] {
   return STAND_IN_DISPUTES.filter((d) => d.domain === domain);

@@ -13,7 +13,12 @@ import { DOMAINS, type Domain } from "../../domain/bundle.ts";
 import { FETCH_PAGE_TOOL, WEB_SEARCH_TOOL } from "../../domain/curation/search-prompt.ts";
 import type { SeedReport } from "../../domain/curation/seed.ts";
 import { disputesFor, pagePath, STAND_IN_DISPUTES, type StandInDispute } from "./stand-in-corpus.ts";
-import { type LlmRoleDefinition, type MockChatRequest, type MockMessage, StandInRequestError } from "../stand-in-request.ts";
+import {
+  type LlmRoleDefinition,
+  type MockChatRequest,
+  type MockMessage,
+  StandInRequestError,
+} from "../stand-in-request.ts";
 
 export interface ToolCallsReply {
   toolCalls: { name: string; arguments: Record<string, unknown> }[];
@@ -28,7 +33,8 @@ interface SearchAsk {
 function searchAsk(messages: MockMessage[]): SearchAsk {
   const user = messages.find((m) => m.role === "user")?.content ?? "";
   const domain = /^Domain: (.+)$/m.exec(user)?.[1].trim() as Domain;
-  if (!DOMAINS.includes(domain)) throw new Error(`curation-search stand-in: no known domain in the prompt (${JSON.stringify(domain)})`);
+  if (!DOMAINS.includes(domain))
+    throw new Error(`curation-search stand-in: no known domain in the prompt (${JSON.stringify(domain)})`);
   const round = Number(/^Search round: (\d+)$/m.exec(user)?.[1] ?? 0);
   const excluded = [...user.matchAll(/^- (.+)$/gm)].map((m) => m[1].trim());
   return { domain, round, excluded };
@@ -44,7 +50,16 @@ function pick(candidates: StandInDispute[], ask: SearchAsk): StandInDispute | un
 
 export function reportOf(d: StandInDispute, url: string): SeedReport {
   const { title, summary, parties, issues, timeline, tensions, status } = d;
-  return { title, summary, parties, issues, timeline, tensions, status, sources: [{ url, title: `${title} | Stand-in News` }] };
+  return {
+    title,
+    summary,
+    parties,
+    issues,
+    timeline,
+    tensions,
+    status,
+    sources: [{ url, title: `${title} | Stand-in News` }],
+  };
 }
 
 /** The chat tool loop: search, read one page, report. */
@@ -52,7 +67,9 @@ function toolLoopReply(messages: MockMessage[]): string | ToolCallsReply {
   const ask = searchAsk(messages);
   const toolAnswers = messages.filter((m) => m.role === "tool").map((m) => m.content);
   if (toolAnswers.length === 0) {
-    return { toolCalls: [{ name: WEB_SEARCH_TOOL, arguments: { query: `${ask.domain} dispute negotiation stalled` } }] };
+    return {
+      toolCalls: [{ name: WEB_SEARCH_TOOL, arguments: { query: `${ask.domain} dispute negotiation stalled` } }],
+    };
   }
   if (toolAnswers.length === 1) {
     let results: { url: string }[] = [];
@@ -61,8 +78,13 @@ function toolLoopReply(messages: MockMessage[]): string | ToolCallsReply {
     } catch {
       /* "No results." or an error: report that nothing was found */
     }
-    const bySlug = results.flatMap((r) => STAND_IN_DISPUTES.filter((d) => r.url.endsWith(pagePath(d))).map((d) => ({ d, url: r.url })));
-    const chosen = pick(bySlug.map((x) => x.d), ask);
+    const bySlug = results.flatMap((r) =>
+      STAND_IN_DISPUTES.filter((d) => r.url.endsWith(pagePath(d))).map((d) => ({ d, url: r.url })),
+    );
+    const chosen = pick(
+      bySlug.map((x) => x.d),
+      ask,
+    );
     if (!chosen) return JSON.stringify({ noNewDispute: "every dispute the search returned is already collected" });
     return { toolCalls: [{ name: FETCH_PAGE_TOOL, arguments: { url: bySlug.find((x) => x.d === chosen)!.url } }] };
   }
@@ -106,7 +128,7 @@ export interface CurationSearchOptions {
  */
 export function curationSearchReply(
   request: Pick<MockChatRequest, "messages" | "template"> & { api?: "chat" | "responses" },
-  options: CurationSearchOptions = {}
+  options: CurationSearchOptions = {},
 ): string | object {
   if (request.template === "curation-search-file") return fileReply(request.messages);
   if (request.template !== "curation-search")
@@ -131,9 +153,13 @@ export function curationWebResearchReply(
 ): { text: string; citations: { url: string; title: string }[] } {
   const ask = searchAsk(messages);
   const chosen = pick(disputesFor(ask.domain), ask);
-  if (!chosen) return { text: JSON.stringify({ noNewDispute: "every dispute found is already collected" }), citations: [] };
+  if (!chosen)
+    return { text: JSON.stringify({ noNewDispute: "every dispute found is already collected" }), citations: [] };
   const url = `${pagesBaseUrl.replace(/\/+$/, "")}${pagePath(chosen)}`;
   const { sources, ...rest } = reportOf(chosen, url);
   // The report lists no sources itself: they come as the reply's url citations, as from a real model.
-  return { text: JSON.stringify({ ...rest, sources: [] }), citations: sources.map((s) => ({ url: s.url, title: s.title! })) };
+  return {
+    text: JSON.stringify({ ...rest, sources: [] }),
+    citations: sources.map((s) => ({ url: s.url, title: s.title! })),
+  };
 }

@@ -18,7 +18,11 @@ export type ProbeFlaw = (typeof PROBE_FLAWS)[number];
 type Request = Pick<MockChatRequest, "messages">;
 
 const line = (text: string, pattern: RegExp) => pattern.exec(text)?.[1] ?? "";
-const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 const titleOf = (text: string) => line(text, /^## The scenario: (.+)$/m);
 
 /** The scenario's flaw: a marker in its title; else history-short for one title in three. */
@@ -28,7 +32,14 @@ export function probeFlaw(title: string): ProbeFlaw | null {
   return hashOf(title) % 3 === 0 ? "history-short" : null;
 }
 
-const GROUPS = ["Residents' Association", "Staff Union", "Oversight Board", "Suppliers' Cooperative", "Parents' Network", "Funding Trust"];
+const GROUPS = [
+  "Residents' Association",
+  "Staff Union",
+  "Oversight Board",
+  "Suppliers' Cooperative",
+  "Parents' Network",
+  "Funding Trust",
+];
 
 function threePartyReply(request: Request): object {
   const text = firstUser(request);
@@ -40,12 +51,25 @@ function threePartyReply(request: Request): object {
   const name = `${FIRST[h % FIRST.length]} ${GROUPS[(h >>> 3) % GROUPS.length]}`;
   const preferences = Object.fromEntries(
     list(line(text, /^Topic ids: (.+)$/m)).map((topic) => {
-      const labels = [...(new RegExp(`\\(${topic}\\)\\n[^\\n]*\\n((?:- [A-Z]: .*\\n?)+)`).exec(text)?.[1] ?? "- A: x").matchAll(/^- ([A-Z]):/gm)].map((m) => m[1]);
-      return [topic, `Option ${labels[labels.length - 1]}: this is the outcome ${name} can live with; it asks that its members are heard before anything is signed.`];
+      const labels = [
+        ...(new RegExp(`\\(${topic}\\)\\n[^\\n]*\\n((?:- [A-Z]: .*\\n?)+)`).exec(text)?.[1] ?? "- A: x").matchAll(
+          /^- ([A-Z]):/gm,
+        ),
+      ].map((m) => m[1]);
+      return [
+        topic,
+        `Option ${labels[labels.length - 1]}: this is the outcome ${name} can live with; it asks that its members are heard before anything is signed.`,
+      ];
     }),
   );
   return {
-    party: { id, name, role: `Speaks for the people ${name} represents, who bear the consequences of any deal without having made it.`, relation: "Affected by whatever the others agree; has worked with both of them before and trusts neither fully.", preferences },
+    party: {
+      id,
+      name,
+      role: `Speaks for the people ${name} represents, who bear the consequences of any deal without having made it.`,
+      relation: "Affected by whatever the others agree; has worked with both of them before and trusts neither fully.",
+      preferences,
+    },
     introduction: `${name} has asked for, and been given, a seat at the table: its members live with the consequences of whatever is agreed here, and it intends to say so.`,
   };
 }
@@ -87,12 +111,20 @@ function historyReply(request: Request): object {
   const seedEvents = section(text, "Timeline").map((l) => scrub(l.slice(l.indexOf(":") + 1).trim()));
   const year = 2014 + (hashOf(title) % 5);
   const dates = [`${year}-03`, `${year + 1}-07`, `${year + 2}-01`, `${year + 3}-10`];
-  const generic = ["The arrangement the parties still argue about was first agreed, on terms each side now remembers differently.", "A change in circumstances put the arrangement under strain, and one side asked to reopen it.", "Talks to reopen it began and broke off after a public disagreement.", "The dispute reached the point described below, and a decision could no longer wait."];
-  return { entries: dates.map((date, i) => ({ date, event: entryText(seedEvents[i] ?? generic[i], perEntry, i), })) };
+  const generic = [
+    "The arrangement the parties still argue about was first agreed, on terms each side now remembers differently.",
+    "A change in circumstances put the arrangement under strain, and one side asked to reopen it.",
+    "Talks to reopen it began and broke off after a public disagreement.",
+    "The dispute reached the point described below, and a decision could no longer wait.",
+  ];
+  return { entries: dates.map((date, i) => ({ date, event: entryText(seedEvents[i] ?? generic[i], perEntry, i) })) };
 }
 
 /** The condition writer's replies, by template. */
-export function probeWriterReply(request: Request, template: "probe-three-party" | "probe-party-weights" | "probe-history"): object {
+export function probeWriterReply(
+  request: Request,
+  template: "probe-three-party" | "probe-party-weights" | "probe-history",
+): object {
   if (template === "probe-three-party") return threePartyReply(request);
   return template === "probe-party-weights" ? weightsReply(request) : historyReply(request);
 }

@@ -11,7 +11,13 @@
  */
 import { hash32, type MockChatRequest } from "../stand-in-request.ts";
 
-export const WRITER_FLAWS = ["five-topics", "stance-off-options", "weights-sum-9", "five-topics-stubborn", "equal-weights-stubborn"] as const;
+export const WRITER_FLAWS = [
+  "five-topics",
+  "stance-off-options",
+  "weights-sum-9",
+  "five-topics-stubborn",
+  "equal-weights-stubborn",
+] as const;
 export type WriterFlaw = (typeof WRITER_FLAWS)[number];
 
 type Request = Pick<MockChatRequest, "messages">;
@@ -24,7 +30,12 @@ export const isRepair = (r: Request) => r.messages.filter((m) => m.role === "use
 export function writerFlaw(seedTitle: string): WriterFlaw | null {
   const marked = /\[writer:([a-z0-9-]+)\]/.exec(seedTitle)?.[1];
   if (marked) return (WRITER_FLAWS as readonly string[]).includes(marked) ? (marked as WriterFlaw) : null;
-  const byHash: Record<number, WriterFlaw> = { 5: "five-topics", 6: "weights-sum-9", 7: "stance-off-options", 8: "equal-weights-stubborn" };
+  const byHash: Record<number, WriterFlaw> = {
+    5: "five-topics",
+    6: "weights-sum-9",
+    7: "stance-off-options",
+    8: "equal-weights-stubborn",
+  };
   return byHash[hashOf(seedTitle) % 10] ?? null;
 }
 
@@ -39,7 +50,10 @@ interface SeedView {
 export function section(text: string, heading: string): string[] {
   // Up to the next heading or the end of the text (not of the line: the "m" flag makes $ match there).
   const body = new RegExp(`^## ${heading}\\n([\\s\\S]*?)(?=\\n## |(?![\\s\\S]))`, "m").exec(text)?.[1] ?? "";
-  return body.split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2));
+  return body
+    .split("\n")
+    .filter((l) => l.startsWith("- "))
+    .map((l) => l.slice(2));
 }
 
 function seedView(text: string): SeedView {
@@ -68,26 +82,37 @@ function scrubber(seed: SeedView, names: string[]): (text: string) => string {
 function scenarioReply(request: Request, flaw: WriterFlaw | null): object {
   const seed = seedView(firstUser(request));
   const h = hashOf(seed.title);
-  const names = [0, 1].map((i) => `${FIRST[(h >>> (i * 4)) % FIRST.length]} ${SECOND[(h >>> (i * 4 + 2)) % SECOND.length]}${i === 1 ? " Group" : ""}`);
+  const names = [0, 1].map(
+    (i) =>
+      `${FIRST[(h >>> (i * 4)) % FIRST.length]} ${SECOND[(h >>> (i * 4 + 2)) % SECOND.length]}${i === 1 ? " Group" : ""}`,
+  );
   const scrub = scrubber(seed, names);
   const repaired = isRepair(request);
   const five = flaw === "five-topics-stubborn" || (flaw === "five-topics" && !repaired);
   const count = five ? 5 : flaw === "equal-weights-stubborn" ? 2 : 3;
-  const issues = Array.from({ length: count }, (_, i) => scrub(seed.issues[i % Math.max(1, seed.issues.length)] ?? `open point ${i + 1}`));
+  const issues = Array.from({ length: count }, (_, i) =>
+    scrub(seed.issues[i % Math.max(1, seed.issues.length)] ?? `open point ${i + 1}`),
+  );
   const topics = issues.map((issue, i) => ({
     id: `ISSUE_${i + 1}`,
     name: `Point ${i + 1}: ${issue.slice(0, 60)}`,
     description: `What the two sides must settle: ${issue}`,
-    options: ["the first side's terms", "the second side's terms", "a split with a review in a year"].map((d, j) => ({ label: String.fromCharCode(65 + j), description: `Settle on ${d}.` })),
+    options: ["the first side's terms", "the second side's terms", "a split with a review in a year"].map((d, j) => ({
+      label: String.fromCharCode(65 + j),
+      description: `Settle on ${d}.`,
+    })),
   }));
   const stance = (party: number, topic: number) => {
-    if (flaw === "stance-off-options" && !repaired && party === 1 && topic === 0) return "Option E: a settlement nobody offered.";
+    if (flaw === "stance-off-options" && !repaired && party === 1 && topic === 0)
+      return "Option E: a settlement nobody offered.";
     return `Option ${party === 0 ? "A" : "B"}: this is what ${names[party]} needs; option C only as a last resort.`;
   };
   return {
     title: `The ${names[0]} dispute`,
     // The case is written into the scenario so the weights call (which sees only the scenario) knows it.
-    background: scrub(`A stand-in scenario (${seed.domain}; stand-in writer case: ${flaw ?? "valid"}), recast from a report on ${seed.title}. ${names[0]} and ${names[1]} have argued for months and a decision is now due.`),
+    background: scrub(
+      `A stand-in scenario (${seed.domain}; stand-in writer case: ${flaw ?? "valid"}), recast from a report on ${seed.title}. ${names[0]} and ${names[1]} have argued for months and a decision is now due.`,
+    ),
     topics,
     parties: names.map((name, p) => ({
       id: p === 0 ? "FIRST_SIDE" : "SECOND_SIDE",
@@ -100,12 +125,24 @@ function scenarioReply(request: Request, flaw: WriterFlaw | null): object {
   };
 }
 
-export const SPREADS: Record<number, number[]> = { 1: [10], 2: [7, 3], 3: [5, 3, 2], 4: [4, 3, 2, 1], 5: [3, 3, 2, 1, 1] };
+export const SPREADS: Record<number, number[]> = {
+  1: [10],
+  2: [7, 3],
+  3: [5, 3, 2],
+  4: [4, 3, 2, 1],
+  5: [3, 3, 2, 1, 1],
+};
 
 function weightsReply(request: Request): object {
   const text = firstUser(request);
-  const topicIds = (/^Topic ids: (.+)$/m.exec(text)?.[1] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const partyIds = (/^Party ids: (.+)$/m.exec(text)?.[1] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const topicIds = (/^Topic ids: (.+)$/m.exec(text)?.[1] ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const partyIds = (/^Party ids: (.+)$/m.exec(text)?.[1] ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const seedFlaw = /stand-in writer case: ([a-z0-9-]+)\)/.exec(text)?.[1] as WriterFlaw | "valid" | undefined;
   const repaired = isRepair(request);
   const weights = Object.fromEntries(
@@ -120,7 +157,12 @@ function weightsReply(request: Request): object {
   return { weights };
 }
 
-/** The scenario writer's replies: a scenario (template curation-writer) or the parties' weights (curation-writer-weights). */
+/**
+ * The scenario writer's replies: a scenario (template curation-writer) or the parties' weights
+ * (curation-writer-weights).
+ */
 export function curationWriterReply(request: Request, template: "curation-writer" | "curation-writer-weights"): object {
-  return template === "curation-writer" ? scenarioReply(request, writerFlaw(seedView(firstUser(request)).title)) : weightsReply(request);
+  return template === "curation-writer"
+    ? scenarioReply(request, writerFlaw(seedView(firstUser(request)).title))
+    : weightsReply(request);
 }

@@ -1,4 +1,7 @@
-/** Who may work on or look at a study: experts in expert studies, qualified crowd workers in crowd studies, admins everywhere. */
+/**
+ * Who may work on or look at a study: experts in expert studies, qualified crowd workers in crowd studies, admins
+ * everywhere.
+ */
 import type { SessionUser } from "../auth/session.server.ts";
 import type { Db } from "../db.server.ts";
 import { forbidden } from "../http/errors.server.ts";
@@ -6,10 +9,13 @@ import { getStudy, type StudyRow } from "./studies.server.ts";
 
 export function studyForWorker(db: Db, studyId: number, user: SessionUser): StudyRow {
   const study = getStudy(db, studyId);
-  if (user.role === "admin") throw forbidden("Admins review studies on the dashboard; annotation tasks are for annotators");
-  if (study.pool !== user.role) throw forbidden(`This study is for the ${study.pool} pool, and your account is in the ${user.role} pool`);
+  if (user.role === "admin")
+    throw forbidden("Admins review studies on the dashboard; annotation tasks are for annotators");
+  if (study.pool !== user.role)
+    throw forbidden(`This study is for the ${study.pool} pool, and your account is in the ${user.role} pool`);
   // Crowd workers are paid per study: they work only on the studies whose link brought them here.
-  if (user.role === "crowd" && !user.crowdStudies.includes(study.id)) throw forbidden("Please open this study through the link you were given");
+  if (user.role === "crowd" && !user.crowdStudies.includes(study.id))
+    throw forbidden("Please open this study through the link you were given");
   return study;
 }
 

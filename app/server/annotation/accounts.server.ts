@@ -1,22 +1,36 @@
-/** Annotator accounts: admins and experts log in with a password (crowd workers: app/server/crowd/workers.server.ts). */
+/**
+ * Annotator accounts: admins and experts log in with a password (crowd workers: app/server/crowd/workers.server.ts).
+ */
 import { z } from "zod";
 import { PASSWORD_MAX_LENGTH, passwordProblem } from "../../domain/password-strength.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
 import { hashPassword, verifyPassword } from "../auth/password.server.ts";
 import { badInput, notFound, zodProblems } from "../http/errors.server.ts";
 import { withWriteLock } from "../http/write-lock.server.ts";
-import { findAnnotator, findAnnotatorByUsername, insertAnnotator, listAnnotatorRows, updateAnnotator, type AnnotatorRow } from "../models/annotator.server.ts";
+import {
+  findAnnotator,
+  findAnnotatorByUsername,
+  insertAnnotator,
+  listAnnotatorRows,
+  updateAnnotator,
+  type AnnotatorRow,
+} from "../models/annotator.server.ts";
 import { deleteSessionsOf } from "../models/session.server.ts";
 
-export const newAccountSchema = z.object({
-  username: z.string().trim().regex(/^[a-z0-9][a-z0-9._-]{1,31}$/, "2–32 lower-case letters, digits, '.', '_' or '-'"),
-  displayName: z.string().trim().min(1, "must not be empty").max(80),
-  role: z.enum(["admin", "expert"]),
-  password: z.string().max(PASSWORD_MAX_LENGTH),
-}).superRefine((account, ctx) => {
-  const problem = passwordProblem(account.password, { username: account.username });
-  if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["password"], message: problem });
-});
+export const newAccountSchema = z
+  .object({
+    username: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9._-]{1,31}$/, "2–32 lower-case letters, digits, '.', '_' or '-'"),
+    displayName: z.string().trim().min(1, "must not be empty").max(80),
+    role: z.enum(["admin", "expert"]),
+    password: z.string().max(PASSWORD_MAX_LENGTH),
+  })
+  .superRefine((account, ctx) => {
+    const problem = passwordProblem(account.password, { username: account.username });
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["password"], message: problem });
+  });
 
 export async function createAccount(db: Db, input: z.input<typeof newAccountSchema>): Promise<number> {
   const parsed = newAccountSchema.safeParse(input);
@@ -24,7 +38,8 @@ export async function createAccount(db: Db, input: z.input<typeof newAccountSche
     throw badInput("The account is not valid", zodProblems(parsed.error));
   }
   const { username, displayName, role, password } = parsed.data;
-  if (findAnnotatorByUsername(db, username)) throw badInput(`The username "${username}" is taken`, [{ path: "username", message: "already taken" }]);
+  if (findAnnotatorByUsername(db, username))
+    throw badInput(`The username "${username}" is taken`, [{ path: "username", message: "already taken" }]);
   const passwordHash = await hashPassword(password);
   return withWriteLock(db, () => insertAnnotator(db, { username, displayName, role, passwordHash }));
 }
@@ -55,8 +70,15 @@ export async function setPassword(db: Db, annotatorId: number, password: string)
   );
 }
 
-/** The account id when username and password match an active admin or expert; null otherwise (never says which was wrong). */
-export async function authenticate(db: Db, username: string, password: string): Promise<{ id: number; role: string } | null> {
+/**
+ * The account id when username and password match an active admin or expert; null otherwise (never says which was
+ * wrong).
+ */
+export async function authenticate(
+  db: Db,
+  username: string,
+  password: string,
+): Promise<{ id: number; role: string } | null> {
   const row = findAnnotatorByUsername(db, username.trim().toLowerCase());
   // An unknown user costs the same scrypt run as a known one (verifyPassword hashes a dummy), so timing says nothing.
   const ok = await verifyPassword(password, row?.passwordHash ?? null);
@@ -83,7 +105,12 @@ export async function accountAction(db: Db, adminId: number, form: FormData): Pr
   const id = Number(form.get("id"));
   const field = (name: string) => String(form.get(name) ?? "");
   if (intent === "create") {
-    await createAccount(db, { username: field("username"), displayName: field("displayName"), role: field("role") as "admin" | "expert", password: field("password") });
+    await createAccount(db, {
+      username: field("username"),
+      displayName: field("displayName"),
+      role: field("role") as "admin" | "expert",
+      password: field("password"),
+    });
     return "Account created.";
   }
   if (intent === "deactivate" || intent === "activate") {

@@ -1,15 +1,21 @@
 /**
  * Task allocation. Each item gets exactly k distinct verified annotators: an active lease or a
  * submitted assignment of an account, a signed-link worker or a confirmed label takes a slot
- * (unverified crowd identities never hold one against a verified annotator, models/assignment.server.ts); an expired lease is released back to the pool; a skip takes no slot
- * but the item is never offered to the skipper again (models/assignment.server.ts). Allocation runs in one
- * IMMEDIATE transaction, so concurrent requests (threads or processes) serialise on SQLite's
- * write lock and can never over-assign. Annotators get items in study order, which keeps a
- * trajectory's snippets in sequence.
+ * (unverified crowd identities never hold one against a verified annotator, models/assignment.server.ts); an expired
+ * lease is released back to the pool; a skip takes no slot but the item is never offered to the skipper again
+ * (models/assignment.server.ts). Allocation runs in one IMMEDIATE transaction, so concurrent requests (threads or
+ * processes) serialise on SQLite's write lock and can never over-assign. Annotators get items in study order, which
+ * keeps a trajectory's snippets in sequence.
  */
 import { writeTransaction, type Db } from "../db.server.ts";
 import { forbidden, notFound } from "../http/errors.server.ts";
-import { firstOpenItem, hasOpenWork, heldLease, releaseLeasesEndedBy, upsertLease } from "../models/assignment.server.ts";
+import {
+  firstOpenItem,
+  hasOpenWork,
+  heldLease,
+  releaseLeasesEndedBy,
+  upsertLease,
+} from "../models/assignment.server.ts";
 import { findStudy } from "../models/study.server.ts";
 import { identityConfirmedOnSubmit } from "./identity.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
@@ -41,7 +47,14 @@ export function nextTask(db: Db, studyId: number, annotatorId: number, now = new
     const held = heldLease(db, studyId, annotatorId);
     if (held) return { ...held, resumed: true };
 
-    const itemId = firstOpenItem(db, studyId, annotatorId, study.labelsPerItem, identityConfirmedOnSubmit(db, annotatorId), now.toISOString());
+    const itemId = firstOpenItem(
+      db,
+      studyId,
+      annotatorId,
+      study.labelsPerItem,
+      identityConfirmedOnSubmit(db, annotatorId),
+      now.toISOString(),
+    );
     if (itemId === undefined) return null;
     const leaseExpiresAt = addMinutes(now, leaseMinutes);
     // An annotator who let a lease lapse on this item may take it again: the row is reused.
@@ -55,6 +68,12 @@ export function nextTask(db: Db, studyId: number, annotatorId: number, now = new
  * `verified` says which places they may take: by default their own identity's (an annotator id
  * that exists nowhere, the entry gate's newcomer, asks as an unverified one).
  */
-export function hasWorkFor(db: Db, studyId: number, annotatorId: number, now = new Date(), verified = identityConfirmedOnSubmit(db, annotatorId)): boolean {
+export function hasWorkFor(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+  now = new Date(),
+  verified = identityConfirmedOnSubmit(db, annotatorId),
+): boolean {
   return hasOpenWork(db, studyId, annotatorId, now.toISOString(), verified);
 }

@@ -13,10 +13,19 @@ import { studyChannelStats } from "../crowd/channel-stats.server.ts";
 import { inTransaction, type Db } from "../db.server.ts";
 import { dashboardMark, inReadSnapshot } from "../models/data-version.server.ts";
 import { dashboardAnalytics, withLeaseParts, type DashboardAnalytics } from "./dashboard.server.ts";
-import { figuresView, namedView, studyDashboardView, type StudyDashboardView, type ViewOptions } from "./dashboard-view.server.ts";
+import {
+  figuresView,
+  namedView,
+  studyDashboardView,
+  type StudyDashboardView,
+  type ViewOptions,
+} from "./dashboard-view.server.ts";
 import { dashboardSvg, type DashboardView } from "../../task-types/registry.server.ts";
 
-/** Entries per database connection: a figures entry per (study, flagged exclusion, fast-label exclusion), a view entry per reference too. */
+/**
+ * Entries per database connection: a figures entry per (study, flagged exclusion, fast-label exclusion), a view entry
+ * per reference too.
+ */
 export const DASHBOARD_CACHE_ENTRIES = 32;
 
 /** A bounded map that forgets its least recently used entry when full (a Map keeps insertion order). */
@@ -104,7 +113,9 @@ export function dashboardPage(db: Db, studyId: number, options: ViewOptions): Da
       const analytics = dashboardAnalytics(db, studyId, options);
       return { analytics, channels: studyChannelStats(db, studyId, analytics.gold) };
     });
-    const part = cached(cache, `view:${params}:${options.reference ?? ""}`, mark, () => figuresView(figures.analytics.figures, options));
+    const part = cached(cache, `view:${params}:${options.reference ?? ""}`, mark, () =>
+      figuresView(figures.analytics.figures, options),
+    );
     const view = namedView(withLeaseParts(db, figures.analytics), part);
     return { view, channels: figures.channels, trendSvg: trendSvgOf(figures, part) };
   });

@@ -53,7 +53,11 @@ export interface LabelRecord {
 }
 
 export function loadItems(db: Db, studyIds: readonly number[]): ItemRecord[] {
-  return itemsWithContext(db, studyIds).map(({ isLast, ...r }) => ({ ...r, isLastSnippet: isLast === true, gold: r.gold ?? null }));
+  return itemsWithContext(db, studyIds).map(({ isLast, ...r }) => ({
+    ...r,
+    isLastSnippet: isLast === true,
+    gold: r.gold ?? null,
+  }));
 }
 
 /**
@@ -62,7 +66,12 @@ export function loadItems(db: Db, studyIds: readonly number[]): ItemRecord[] {
  * alignment or fidelity otherwise. `stored`: every label, for exports, review and counts by status.
  */
 export function loadLatestLabels(db: Db, studyIds: readonly number[], which: "statistics" | "stored"): LabelRecord[] {
-  const rows = latestLabelRows(db, studyIds).map((r) => ({ ...r, annotatorId: String(r.annotatorId), pool: r.pool as LabelRecord["pool"], payload: r.payload as LabelPayload }));
+  const rows = latestLabelRows(db, studyIds).map((r) => ({
+    ...r,
+    annotatorId: String(r.annotatorId),
+    pool: r.pool as LabelRecord["pool"],
+    payload: r.payload as LabelPayload,
+  }));
   return which === "stored" ? rows : forStatistics(db, rows);
 }
 
@@ -71,31 +80,46 @@ export function forStatistics(db: Db, rows: readonly LabelRecord[]): LabelRecord
   const allowed = new Map<number, Set<LabelStatus>>();
   const allowedIn = (studyId: number) => {
     let set = allowed.get(studyId);
-    if (!set) allowed.set(studyId, (set = new Set(statusesInStatistics(parseStudyConfig(findStudy(db, studyId)?.config).countSurplus))));
+    if (!set)
+      allowed.set(
+        studyId,
+        (set = new Set(statusesInStatistics(parseStudyConfig(findStudy(db, studyId)?.config).countSurplus))),
+      );
     return set;
   };
   return rows.filter((r) => allowedIn(r.studyId).has(r.status));
 }
 
-/** The labels among `rows` not faster than each one's study minimum seconds on task (for a type that reads other studies' labels). */
+/**
+ * The labels among `rows` not faster than each one's study minimum seconds on task (for a type that reads other
+ * studies' labels).
+ */
 export function withoutFastLabels(db: Db, rows: readonly LabelRecord[]): LabelRecord[] {
   const minimum = new Map<number, number>();
   const minimumOf = (studyId: number) => {
     let value = minimum.get(studyId);
-    if (value === undefined) minimum.set(studyId, (value = parseStudyConfig(findStudy(db, studyId)?.config).minSecondsOnTask));
+    if (value === undefined)
+      minimum.set(studyId, (value = parseStudyConfig(findStudy(db, studyId)?.config).minSecondsOnTask));
     return value;
   };
   return rows.filter((r) => !isFastLabel(r, minimumOf(r.studyId)));
 }
 
 export function loadActiveLeases(db: Db, studyId: number, now = new Date()) {
-  return activeLeases(db, studyId, now.toISOString()).map((l) => ({ itemId: l.itemId, annotatorId: String(l.annotatorId) }));
+  return activeLeases(db, studyId, now.toISOString()).map((l) => ({
+    itemId: l.itemId,
+    annotatorId: String(l.annotatorId),
+  }));
 }
 
 /** Topic ids per run (as played), cached per call. */
 export function topicsByRun(db: Db, runIds: Iterable<string>): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const runId of runIds) out.set(runId, playedScenarioOfRun(db, runId).body.topics.map((t) => t.id));
+  for (const runId of runIds)
+    out.set(
+      runId,
+      playedScenarioOfRun(db, runId).body.topics.map((t) => t.id),
+    );
   return out;
 }
 
@@ -114,12 +138,21 @@ export interface ScoreSeries {
 export function loadSeries(db: Db, runIds: readonly string[], method: "topic-localized" | "per-turn"): ScoreSeries[] {
   const rows = scoreRows(db, runIds, method);
   // Evaluations of a superseded judge prompt are left out (the identity rule of evaluation-identity.server.ts).
-  const usable = usableEvaluationIds([...new Map(rows.map((r) => [r.evaluationId, { ...r, id: r.evaluationId }])).values()]);
+  const usable = usableEvaluationIds([
+    ...new Map(rows.map((r) => [r.evaluationId, { ...r, id: r.evaluationId }])).values(),
+  ]);
   const series = new Map<string, ScoreSeries>();
   for (const r of rows) {
     if (!usable.has(r.evaluationId)) continue;
     const key = `${r.evaluationId}\u0000${r.topicId}`;
-    const s = series.get(key) ?? { evaluationId: r.evaluationId, backbone: r.backbone, runId: r.runId, topicId: r.topicId, values: [], located: [] };
+    const s = series.get(key) ?? {
+      evaluationId: r.evaluationId,
+      backbone: r.backbone,
+      runId: r.runId,
+      topicId: r.topicId,
+      values: [],
+      located: [],
+    };
     s.values[r.turnId] = r.score;
     s.located[r.turnId] = r.located;
     series.set(key, s);

@@ -13,18 +13,38 @@ export function studyFlagsPanel(db: Db, studyId: number, options: { showResolved
   const all = flagsOfStudy(db, studyId);
   const flaggedIds = new Set(all.map((f) => f.itemId));
   // Most studies have no flags: then the study's items (thousands) are not read at all.
-  const items = new Map(flaggedIds.size === 0 ? [] : itemsWithContext(db, [studyId]).filter((i) => flaggedIds.has(i.itemId)).map((i) => [i.itemId, i]));
+  const items = new Map(
+    flaggedIds.size === 0
+      ? []
+      : itemsWithContext(db, [studyId])
+          .filter((i) => flaggedIds.has(i.itemId))
+          .map((i) => [i.itemId, i]),
+  );
   const linksOf = (itemId: number) => {
     const item = items.get(itemId);
     if (!item) return [];
     const pair = item.pairId ? findAbPair(db, item.pairId) : undefined;
-    return flagItemLinks({ runId: item.runId, startTurn: item.startTurn, snippetPosition: item.snippetPosition, pairRuns: pair ? [pair.runAId, pair.runBId] : null });
+    return flagItemLinks({
+      runId: item.runId,
+      startTurn: item.startTurn,
+      snippetPosition: item.snippetPosition,
+      pairRuns: pair ? [pair.runAId, pair.runBId] : null,
+    });
   };
   const shown = options.showResolved ? all : all.filter((f) => f.resolvedAt === null);
   return {
     // Newest first: the latest report is the one an admin has not seen yet.
     flags: shown
-      .map((f) => ({ id: f.id, itemId: f.itemId, position: f.position + 1, annotatorName: f.annotatorName, comment: f.comment, createdAt: f.createdAt, resolvedAt: f.resolvedAt, links: linksOf(f.itemId) }))
+      .map((f) => ({
+        id: f.id,
+        itemId: f.itemId,
+        position: f.position + 1,
+        annotatorName: f.annotatorName,
+        comment: f.comment,
+        createdAt: f.createdAt,
+        resolvedAt: f.resolvedAt,
+        links: linksOf(f.itemId),
+      }))
       .reverse(),
     open: all.filter((f) => f.resolvedAt === null).length,
     resolved: all.filter((f) => f.resolvedAt !== null).length,
@@ -35,8 +55,10 @@ export function studyFlagsPanel(db: Db, studyId: number, options: { showResolved
 /** Marks one of this study's open flags resolved; a flag of another study is a 404, one already resolved a 409. */
 export function resolveStudyFlag(db: Db, studyId: number, flagIdField: FormDataEntryValue | null): void {
   const flagId = Number(flagIdField);
-  if (!Number.isInteger(flagId) || flagId < 1) throw badInput("Which flag? The form did not say", [{ path: "flagId", message: "required" }]);
+  if (!Number.isInteger(flagId) || flagId < 1)
+    throw badInput("Which flag? The form did not say", [{ path: "flagId", message: "required" }]);
   const flag = flagsOfStudy(db, studyId).find((f) => f.id === flagId);
   if (!flag) throw notFound(`Flag ${flagId} on this study`);
-  if (resolveItemFlag(db, flagId, new Date().toISOString()) === 0) throw new ServiceError(409, `Flag ${flagId} was already resolved`);
+  if (resolveItemFlag(db, flagId, new Date().toISOString()) === 0)
+    throw new ServiceError(409, `Flag ${flagId} was already resolved`);
 }

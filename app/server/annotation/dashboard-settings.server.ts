@@ -1,4 +1,7 @@
-/** Study settings the dashboard changes in place: whether surplus labels (beyond k) enter the statistics, and the minimum seconds on task below which labels are listed as fast. */
+/**
+ * Study settings the dashboard changes in place: whether surplus labels (beyond k) enter the statistics, and the
+ * minimum seconds on task below which labels are listed as fast.
+ */
 import { parseStudyConfig } from "../../domain/study-config.ts";
 import type { Db } from "../db.server.ts";
 import { badInput } from "../http/errors.server.ts";
@@ -11,7 +14,8 @@ import { getStudy } from "./studies.server.ts";
  */
 export function setCountSurplus(db: Db, studyId: number, value: unknown): boolean {
   const study = getStudy(db, studyId);
-  if (value !== "true" && value !== "false") throw badInput("countSurplus is true or false", [{ path: "countSurplus", message: "true or false" }]);
+  if (value !== "true" && value !== "false")
+    throw badInput("countSurplus is true or false", [{ path: "countSurplus", message: "true or false" }]);
   const config = parseStudyConfig({ ...parseStudyConfig(study.config), countSurplus: value === "true" });
   setStudyConfig(db, studyId, config);
   return config.countSurplus;
@@ -26,7 +30,9 @@ export function setMinSecondsOnTask(db: Db, studyId: number, value: unknown): nu
   const study = getStudy(db, studyId);
   const seconds = typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
   if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) {
-    throw badInput("The minimum seconds on task is a number from 0 to 3600", [{ path: "minSecondsOnTask", message: "a number of seconds from 0 to 3600" }]);
+    throw badInput("The minimum seconds on task is a number from 0 to 3600", [
+      { path: "minSecondsOnTask", message: "a number of seconds from 0 to 3600" },
+    ]);
   }
   const config = parseStudyConfig({ ...parseStudyConfig(study.config), minSecondsOnTask: seconds });
   setStudyConfig(db, studyId, config);

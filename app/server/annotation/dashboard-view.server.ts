@@ -12,7 +12,10 @@ import { TASK_SERVERS, type DashboardFigures, type DashboardView } from "../../t
 /** What the page asks for: leave flagged annotators out or not, fast labels out or not, and the reference backbone. */
 export type ViewOptions = DashboardViewOptions & { excludeFast?: boolean };
 
-/** The type's own view of its figures, excluded annotators by id; the handler is looked up by the figures' own kind, so they match. */
+/**
+ * The type's own view of its figures, excluded annotators by id; the handler is looked up by the figures' own kind, so
+ * they match.
+ */
 export function figuresView(figures: DashboardFigures, options: ViewOptions): DashboardView {
   const server = TASK_SERVERS[figures.kind] as TaskTypeServer<DashboardFigures["kind"], DashboardFigures>;
   return server.dashboardView(figures, options) as DashboardView;
@@ -20,9 +23,27 @@ export function figuresView(figures: DashboardFigures, options: ViewOptions): Da
 
 /** The page's dashboard: the common parts and the type's view, with excluded annotators by name. */
 export function namedView(d: Omit<StudyDashboard, keyof DashboardFigures>, part: DashboardView) {
-  const named = <T extends { excluded: string[] }>(summary: T): T => ({ ...summary, excluded: summary.excluded.map((id) => d.names[id] ?? id) });
-  const common = { study: d.study, names: d.names, progress: d.progress, gold: d.gold, flagged: d.flagged, excludeFlagged: d.excludeFlagged, fast: d.fast, excludeFast: d.excludeFast, labelStatus: d.labelStatus };
-  return { ...common, ...part, agreement: named(part.agreement), agreementWithoutFlagged: part.agreementWithoutFlagged ? named(part.agreementWithoutFlagged) : null };
+  const named = <T extends { excluded: string[] }>(summary: T): T => ({
+    ...summary,
+    excluded: summary.excluded.map((id) => d.names[id] ?? id),
+  });
+  const common = {
+    study: d.study,
+    names: d.names,
+    progress: d.progress,
+    gold: d.gold,
+    flagged: d.flagged,
+    excludeFlagged: d.excludeFlagged,
+    fast: d.fast,
+    excludeFast: d.excludeFast,
+    labelStatus: d.labelStatus,
+  };
+  return {
+    ...common,
+    ...part,
+    agreement: named(part.agreement),
+    agreementWithoutFlagged: part.agreementWithoutFlagged ? named(part.agreementWithoutFlagged) : null,
+  };
 }
 
 /** The page's dashboard computed now, uncached. */

@@ -7,7 +7,16 @@
  * are what dashboard-cache.server.ts keeps; those that depend on assignment leases (progress, the
  * names of everyone holding an item) are added fresh on each request (`withLeaseParts`).
  */
-import { fastLabels, flagAnnotators, goldAccuracy, goldFor, studyProgress, withoutFast, type ProgressItem, type ProgressLabel } from "../../domain/validation/index.ts";
+import {
+  fastLabels,
+  flagAnnotators,
+  goldAccuracy,
+  goldFor,
+  studyProgress,
+  withoutFast,
+  type ProgressItem,
+  type ProgressLabel,
+} from "../../domain/validation/index.ts";
 import type { Db } from "../db.server.ts";
 import { assignedAnnotators } from "../models/assignment.server.ts";
 import { labelStatusCounts } from "../models/label.server.ts";
@@ -36,16 +45,36 @@ export function dashboardAnalytics(db: Db, studyId: number, options: DashboardOp
   const flagged = flagAnnotators(gold, config.goldThreshold, config.goldMinAttempted);
   const exclude = options.excludeFlagged ? flagged : [];
   const boot = { draws: config.bootstrapDraws, seed: config.seed };
-  // Like gold accuracy, judged on each worker's own stored work; leaving them out touches the statistics only, not progress.
+  // Like gold accuracy, judged on each worker's own stored work; leaving them out touches the statistics only, not
+  // progress.
   const fast = fastLabels(stored, config.minSecondsOnTask);
   const excludeFast = Boolean(options.excludeFast);
   const counted = excludeFast ? withoutFast(labels, fast) : labels;
-  const figures: DashboardFigures = TASK_SERVERS[study.type].dashboard({ db, study, items, labels: counted, flagged, exclude, excludeFast, boot });
+  const figures: DashboardFigures = TASK_SERVERS[study.type].dashboard({
+    db,
+    study,
+    items,
+    labels: counted,
+    flagged,
+    exclude,
+    excludeFast,
+    boot,
+  });
   return {
-    study: { id: study.id, name: study.name, type: study.type, pool: study.pool, status: study.status, labelsPerItem: study.labelsPerItem, config },
+    study: {
+      id: study.id,
+      name: study.name,
+      type: study.type,
+      pool: study.pool,
+      status: study.status,
+      labelsPerItem: study.labelsPerItem,
+      config,
+    },
     labelNames: labels.map((l): [string, string] => [l.annotatorId, l.annotatorName]),
     progressItems: items.map((i): ProgressItem => ({ itemId: i.itemId, isGold: i.isGold })),
-    progressLabels: labels.map((l): ProgressLabel => ({ itemId: l.itemId, annotatorId: l.annotatorId, secondsOnTask: l.secondsOnTask })),
+    progressLabels: labels.map(
+      (l): ProgressLabel => ({ itemId: l.itemId, annotatorId: l.annotatorId, secondsOnTask: l.secondsOnTask }),
+    ),
     gold,
     flagged,
     excludeFlagged: Boolean(options.excludeFlagged),
@@ -67,7 +96,12 @@ export function withLeaseParts(db: Db, a: DashboardAnalytics) {
       .map((r): [string, string] => [String(r.id), r.name])
       .concat(a.labelNames),
   );
-  const progress = studyProgress(a.progressItems, a.progressLabels, loadActiveLeases(db, studyId), a.study.labelsPerItem);
+  const progress = studyProgress(
+    a.progressItems,
+    a.progressLabels,
+    loadActiveLeases(db, studyId),
+    a.study.labelsPerItem,
+  );
   const { study, gold, flagged, excludeFlagged, fast, excludeFast, labelStatus, figures } = a;
   return { study, names, progress, gold, flagged, excludeFlagged, fast, excludeFast, labelStatus, ...figures };
 }

@@ -1,4 +1,7 @@
-/** Whose labels count as soon as they are submitted: accounts with a password, and crowd workers whose channel verified them on entry. */
+/**
+ * Whose labels count as soon as they are submitted: accounts with a password, and crowd workers whose channel verified
+ * them on entry.
+ */
 import type { Db } from "../db.server.ts";
 import { CONFIRMED_AT_ENTRY, isWorkerChannel } from "../crowd/workers.server.ts";
 import { findAnnotator } from "../models/annotator.server.ts";

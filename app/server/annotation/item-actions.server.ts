@@ -16,12 +16,17 @@ export const SKIP_REASON_MAX = 500;
 export const FLAG_COMMENT_MAX = 1000;
 
 const skipReasonSchema = z.string().trim().max(SKIP_REASON_MAX, `at most ${SKIP_REASON_MAX} characters`);
-const flagCommentSchema = z.string().trim().min(1, "say what is wrong with this item").max(FLAG_COMMENT_MAX, `at most ${FLAG_COMMENT_MAX} characters`);
+const flagCommentSchema = z
+  .string()
+  .trim()
+  .min(1, "say what is wrong with this item")
+  .max(FLAG_COMMENT_MAX, `at most ${FLAG_COMMENT_MAX} characters`);
 
 /** The open study, the item in it and the asker's own assignment on it; refuses anything else. */
 function ownItem(db: Db, studyId: number, itemId: number, user: SessionUser): AssignmentRow {
   const study = studyForWorker(db, studyId, user);
-  if (study.status !== "open") throw new ServiceError(409, `Study ${studyId} is closed; its items can no longer be skipped or flagged`);
+  if (study.status !== "open")
+    throw new ServiceError(409, `Study ${studyId} is closed; its items can no longer be skipped or flagged`);
   loadItem(db, studyId, itemId);
   const assignment = findAssignment(db, itemId, user.id);
   if (!assignment) throw forbidden(`Item ${itemId} is not assigned to you`);
@@ -39,7 +44,11 @@ export function skipItem(db: Db, studyId: number, itemId: number, user: SessionU
   const text = parsed(skipReasonSchema, reason ?? "", "reason", "The skip reason is too long");
   writeTransaction(db, () => {
     const assignment = ownItem(db, studyId, itemId, user);
-    if (assignment.status === "submitted") throw new ServiceError(409, "You have already labelled this item, so it cannot be skipped; you can revise your label instead");
+    if (assignment.status === "submitted")
+      throw new ServiceError(
+        409,
+        "You have already labelled this item, so it cannot be skipped; you can revise your label instead",
+      );
     if (assignment.status === "skipped") return;
     markSkipped(db, assignment.id, new Date().toISOString(), text === "" ? null : text);
   });
@@ -63,16 +72,28 @@ export function undoTarget(db: Db, studyId: number, currentItemId: number, user:
   studyForWorker(db, studyId, user);
   loadItem(db, studyId, currentItemId);
   const { itemId, before } = previousSubmitted(db, studyId, findAssignment(db, currentItemId, user.id), user.id);
-  if (itemId === undefined) throw new ServiceError(409, before ? "There is no earlier item of yours to reopen" : "You have not submitted any item in this study yet: there is nothing to undo");
+  if (itemId === undefined)
+    throw new ServiceError(
+      409,
+      before
+        ? "There is no earlier item of yours to reopen"
+        : "You have not submitted any item in this study yet: there is nothing to undo",
+    );
   return itemId;
 }
 
-/** Whether undo-last has an item to reopen from the one whose assignment is `current` (the task page offers it only then). */
+/**
+ * Whether undo-last has an item to reopen from the one whose assignment is `current` (the task page offers it only
+ * then).
+ */
 export function canUndoFrom(db: Db, studyId: number, current: AssignmentRow | undefined, annotatorId: number): boolean {
   return previousSubmitted(db, studyId, current, annotatorId).itemId !== undefined;
 }
 
 function previousSubmitted(db: Db, studyId: number, current: AssignmentRow | undefined, annotatorId: number) {
-  const before = current?.status === "submitted" && current.submittedAt !== null ? { submittedAt: current.submittedAt, id: current.id } : null;
+  const before =
+    current?.status === "submitted" && current.submittedAt !== null
+      ? { submittedAt: current.submittedAt, id: current.id }
+      : null;
   return { itemId: submittedItemBefore(db, studyId, annotatorId, before), before };
 }

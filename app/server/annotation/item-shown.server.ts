@@ -31,6 +31,9 @@ export function refuseUnshown(db: Db, itemId: number, annotatorId: number, now: 
   if (!assignment) throw forbidden(`Item ${itemId} is not assigned to you`);
   const shownAt = assignment.shownAt === null ? Number.NaN : Date.parse(assignment.shownAt);
   if (!(shownAt <= now.getTime())) {
-    throw new ServiceError(409, `Item ${itemId} had not been shown to you yet when this answer arrived, so it was not stored. Read the item, then answer it.`);
+    throw new ServiceError(
+      409,
+      `Item ${itemId} had not been shown to you yet when this answer arrived, so it was not stored. Read the item, then answer it.`,
+    );
   }
 }

@@ -26,16 +26,33 @@ export interface ItemWords {
  */
 export function itemWordsOfStudy(db: Db, studyId: number, wanted: ReadonlySet<number>): Map<number, ItemWords> {
   const played = new Map<string, { title: string; body: ScenarioBody }>();
-  const scenarioOf = (runId: string) => played.get(runId) ?? played.set(runId, playedScenarioOfRun(db, runId)).get(runId)!;
+  const scenarioOf = (runId: string) =>
+    played.get(runId) ?? played.set(runId, playedScenarioOfRun(db, runId)).get(runId)!;
   const items = itemsWithContext(db, [studyId]).map((item) => {
     // A/B items read the scenario from conversation A, as the task page does.
-    const runId = !wanted.has(item.itemId) ? null : item.pairId ? (findAbPair(db, item.pairId)?.runAId ?? null) : item.runId;
+    const runId = !wanted.has(item.itemId)
+      ? null
+      : item.pairId
+        ? (findAbPair(db, item.pairId)?.runAId ?? null)
+        : item.runId;
     const scenario = runId ? scenarioOf(runId) : null;
-    const targetName = item.targetParty ? (scenario?.body.parties.find((p) => p.id === item.targetParty)?.name ?? null) : null;
-    return { itemId: item.itemId, kind: item.kind, runId: item.pairId ? null : item.runId, snippetPosition: item.snippetPosition, targetName, scenario };
+    const targetName = item.targetParty
+      ? (scenario?.body.parties.find((p) => p.id === item.targetParty)?.name ?? null)
+      : null;
+    return {
+      itemId: item.itemId,
+      kind: item.kind,
+      runId: item.pairId ? null : item.runId,
+      snippetPosition: item.snippetPosition,
+      targetName,
+      scenario,
+    };
   });
   const wantedRuns = [...new Set(items.flatMap((i) => (i.runId && wanted.has(i.itemId) ? [i.runId] : [])))];
-  const places = itemPlaces(items satisfies PlaceItem[], new Map(wantedRuns.map((runId) => [runId, snippetsOfRun(db, runId).length])));
+  const places = itemPlaces(
+    items satisfies PlaceItem[],
+    new Map(wantedRuns.map((runId) => [runId, snippetsOfRun(db, runId).length])),
+  );
   const empty: ScenarioBody = { background: "", topics: [], parties: [] };
   return new Map(
     items
@@ -45,7 +62,8 @@ export function itemWordsOfStudy(db: Db, studyId: number, wanted: ReadonlySet<nu
         {
           scenario: item.scenario?.title ?? "Unknown scenario",
           place: places.get(item.itemId) ?? "",
-          summarise: (payload: LabelPayload) => summariseAnswer(payload, item.scenario?.body ?? empty, item.targetName ?? undefined),
+          summarise: (payload: LabelPayload) =>
+            summariseAnswer(payload, item.scenario?.body ?? empty, item.targetName ?? undefined),
         },
       ]),
   );

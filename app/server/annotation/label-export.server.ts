@@ -16,10 +16,33 @@ export function labelsCsv(db: Db, studyId: number): string {
   const labels = loadLatestLabels(db, [studyId], "stored");
   const common = (l: (typeof labels)[number]) => {
     const item = items.get(l.itemId)!;
-    return [study.id, l.itemId, item.position, item.isGold ? 1 : 0, l.annotatorId, l.pool, l.status, l.revision, l.secondsOnTask, l.submittedAt];
+    return [
+      study.id,
+      l.itemId,
+      item.position,
+      item.isGold ? 1 : 0,
+      l.annotatorId,
+      l.pool,
+      l.status,
+      l.revision,
+      l.secondsOnTask,
+      l.submittedAt,
+    ];
   };
-  // status: counted | pending | surplus (docs/formats.md); analyses should keep counted rows unless they mean otherwise.
-  const commonHeader = ["study_id", "item_id", "item_position", "is_gold", "annotator_id", "pool", "status", "revision", "seconds_on_task", "submitted_at"];
+  // status: counted | pending | surplus (docs/formats.md); analyses should keep counted rows unless they mean
+  // otherwise.
+  const commonHeader = [
+    "study_id",
+    "item_id",
+    "item_position",
+    "is_gold",
+    "annotator_id",
+    "pool",
+    "status",
+    "revision",
+    "seconds_on_task",
+    "submitted_at",
+  ];
   // The type's own columns follow the common ones (consensus: a row per topic; A/B: a row per label).
   const { csv } = TASK_SERVERS[study.type];
   const rows = labels.flatMap((l) => csv.rows(l, items.get(l.itemId)!).map((own) => [...common(l), ...own]));

@@ -10,7 +10,8 @@ import { itemWordsOfStudy } from "./label-context.server.ts";
 export function labelHistory(db: Db, labelId: number, viewer: { id: number; role: string }): LabelHistoryView {
   const label = findLabel(db, labelId);
   if (!label) throw notFound(`Label ${labelId}`);
-  if (viewer.role !== "admin" && viewer.id !== label.annotatorId) throw forbidden("This label belongs to another annotator");
+  if (viewer.role !== "admin" && viewer.id !== label.annotatorId)
+    throw forbidden("This label belongs to another annotator");
   const own = viewer.id === label.annotatorId;
   const author = own ? "You" : (findAnnotator(db, label.annotatorId)?.displayName ?? "Unknown annotator");
   const item = itemWordsOfStudy(db, label.studyId, new Set([label.itemId])).get(label.itemId)!;

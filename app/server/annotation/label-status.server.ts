@@ -15,7 +15,10 @@ export function statusForNewLabel(db: Db, itemId: number, labelsPerItem: number,
   return confirmed ? statusWithinCap(countedLabelsOnItem(db, itemId), labelsPerItem) : "pending";
 }
 
-/** Confirms a pending label: counted while the item has room, else surplus. Other statuses stay. Returns the status now held. */
+/**
+ * Confirms a pending label: counted while the item has room, else surplus. Other statuses stay. Returns the status now
+ * held.
+ */
 export function confirmLabel(db: Db, labelId: number, itemId: number, labelsPerItem: number): LabelStatus {
   const status = labelStatusOf(db, labelId);
   if (status === undefined) throw new Error(`No label ${labelId}`);

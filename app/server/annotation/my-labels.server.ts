@@ -1,5 +1,10 @@
 /** My labels: an annotator's own labels in a study, in words, newest first, filtered as the query asks. */
-import { filterMyLabels, scenarioChoices, type MyLabelRow, type MyLabelsFilter } from "../../domain/label-review/my-labels.ts";
+import {
+  filterMyLabels,
+  scenarioChoices,
+  type MyLabelRow,
+  type MyLabelsFilter,
+} from "../../domain/label-review/my-labels.ts";
 import type { SessionUser } from "../auth/session.server.ts";
 import type { Db } from "../db.server.ts";
 import { ownLabels } from "../models/label.server.ts";

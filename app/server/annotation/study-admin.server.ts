@@ -20,15 +20,33 @@ function formChoicesOf(db: Db, id: TaskTypeId): StudyFormChoices {
   return server.formChoices?.(db) ?? {};
 }
 
-export const STUDY_SORT_KEYS = ["id", "name", "type", "pool", "items", "labelsPerItem", "labels", "progress", "status"] as const;
+export const STUDY_SORT_KEYS = [
+  "id",
+  "name",
+  "type",
+  "pool",
+  "items",
+  "labelsPerItem",
+  "labels",
+  "progress",
+  "status",
+] as const;
 
-/** The studies with their label counts and progress (counted labels of the items × k needed), filtered and sorted as the query string asks. */
+/**
+ * The studies with their label counts and progress (counted labels of the items × k needed), filtered and sorted as the
+ * query string asks.
+ */
 function studyRows(db: Db, params: URLSearchParams) {
   const labels = labelCountsByStudy(db);
   const sort = parseSort(params, STUDY_SORT_KEYS, { key: "id", dir: "asc" });
   const filter = { q: params.get("q") ?? "", type: params.get("type") ?? "", status: params.get("status") ?? "" };
   const rows = listStudies(db)
-    .filter((s) => matchesText(filter.q, s.name, String(s.id)) && (!filter.type || s.type === filter.type) && (!filter.status || s.status === filter.status))
+    .filter(
+      (s) =>
+        matchesText(filter.q, s.name, String(s.id)) &&
+        (!filter.type || s.type === filter.type) &&
+        (!filter.status || s.status === filter.status),
+    )
     .map((s) => {
       const needed = s.items * s.labelsPerItem;
       const done = labelStatusCounts(db, s.id).counted ?? 0;
@@ -37,12 +55,21 @@ function studyRows(db: Db, params: URLSearchParams) {
   return { studies: sortRows(rows, sort, (row, key) => row[key]), sort, filter };
 }
 
-/** The study list (filtered and sorted by `params`), what new studies of each type can draw on, and the default guidelines per type. */
+/**
+ * The study list (filtered and sorted by `params`), what new studies of each type can draw on, and the default
+ * guidelines per type.
+ */
 export function studiesOverview(db: Db, params = new URLSearchParams()) {
   return {
     ...studyRows(db, params),
-    available: Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, TASK_SERVERS[id].available(db)])) as Record<TaskTypeId, number>,
-    choices: Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, formChoicesOf(db, id)])) as Record<TaskTypeId, StudyFormChoices>,
+    available: Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, TASK_SERVERS[id].available(db)])) as Record<
+      TaskTypeId,
+      number
+    >,
+    choices: Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, formChoicesOf(db, id)])) as Record<
+      TaskTypeId,
+      StudyFormChoices
+    >,
     defaultGuidelines: defaultGuidelines(),
   };
 }
@@ -64,7 +91,10 @@ function commonFields(form: FormData) {
 }
 
 /** A problem's path as the form names its field (the schema keeps the settings under `config`). */
-const asFormField = (problem: FieldProblem): FieldProblem => ({ ...problem, path: problem.path.replace(/^config\./, "") });
+const asFormField = (problem: FieldProblem): FieldProblem => ({
+  ...problem,
+  path: problem.path.replace(/^config\./, ""),
+});
 
 /** Runs a creation, reporting its field problems under the form's field names. */
 async function withFormFields<T>(create: () => T | Promise<T>): Promise<T> {
@@ -90,7 +120,9 @@ export async function createStudyFromForm(db: Db, form: FormData): Promise<numbe
 export interface StudyPreview {
   items: number;
   gold: number;
-  /** A/B studies: an uploaded bundle's pairs are only counted once the study is created (the preview imports nothing). */
+  /**
+   * A/B studies: an uploaded bundle's pairs are only counted once the study is created (the preview imports nothing).
+   */
   uploadIgnored: boolean;
 }
 
@@ -102,7 +134,11 @@ export async function previewStudyFromForm(db: Db, form: FormData): Promise<Stud
       db,
       () => {
         const items = itemsOfStudy(db, TASK_SERVERS[formType(form)].createFromFields(db, form, commonFields(form)));
-        return { items: items.length, gold: items.filter((i) => i.isGold).length, uploadIgnored: upload instanceof File && upload.size > 0 };
+        return {
+          items: items.length,
+          gold: items.filter((i) => i.isGold).length,
+          uploadIgnored: upload instanceof File && upload.size > 0,
+        };
       },
       { dryRun: true },
     ),

@@ -15,7 +15,13 @@ import { identityConfirmedOnSubmit } from "./identity.server.ts";
 import { refuseUnshown } from "./item-shown.server.ts";
 import { statusForNewLabel } from "./label-status.server.ts";
 import { getStudy } from "./studies.server.ts";
-import { playedScenarioOfRun, previousOwnLabel, snippetContext, loadItem, type SnippetContext } from "./task-view.server.ts";
+import {
+  playedScenarioOfRun,
+  previousOwnLabel,
+  snippetContext,
+  loadItem,
+  type SnippetContext,
+} from "./task-view.server.ts";
 
 export interface SubmitInput {
   studyId: number;
@@ -33,15 +39,26 @@ export interface SubmitResult {
   duplicate: boolean;
 }
 
-const clientTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "a client token is 8–64 letters, digits, '_' or '-'");
+const clientTokenSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, "a client token is 8–64 letters, digits, '_' or '-'");
 
 /** Checks a payload against the item; returns it parsed, or throws a 400 listing every problem. */
-export function validatePayload(db: Db, itemId: number, studyId: number, annotatorId: number, payload: unknown): LabelPayload {
+export function validatePayload(
+  db: Db,
+  itemId: number,
+  studyId: number,
+  annotatorId: number,
+  payload: unknown,
+): LabelPayload {
   const item = loadItem(db, studyId, itemId);
   const parsed = labelPayloadSchema.safeParse(payload);
   if (!parsed.success) throw badInput("The label is not valid", zodProblems(parsed.error));
   const label = parsed.data;
-  if (label.kind !== item.kind) throw badInput(`Item ${itemId} takes a ${item.kind} label, not ${label.kind}`, [{ path: "kind", message: `expected ${item.kind}` }]);
+  if (label.kind !== item.kind)
+    throw badInput(`Item ${itemId} takes a ${item.kind} label, not ${label.kind}`, [
+      { path: "kind", message: `expected ${item.kind}` },
+    ]);
   // The snippet's place in its run is read once, and only when a check needs it.
   let known: SnippetContext | undefined;
   const context = () => (known ??= snippetContext(db, item.snippetId as number));
@@ -64,29 +81,53 @@ export function checkSecondsOnTask(seconds: number | null): void {
 function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
   const repeated = revisionByClientToken(db, input.clientToken);
   if (repeated) {
-    if (repeated.annotatorId !== input.annotatorId || repeated.itemId !== input.itemId) throw new ServiceError(409, "This client token was already used for another submission");
+    if (repeated.annotatorId !== input.annotatorId || repeated.itemId !== input.itemId)
+      throw new ServiceError(409, "This client token was already used for another submission");
     return { labelId: repeated.labelId, revision: repeated.revision, duplicate: true };
   }
   const study = getStudy(db, input.studyId);
-  if (study.status !== "open") throw new ServiceError(409, `Study ${input.studyId} is closed; labels can no longer be changed`);
+  if (study.status !== "open")
+    throw new ServiceError(409, `Study ${input.studyId} is closed; labels can no longer be changed`);
   const payload = validatePayload(db, input.itemId, input.studyId, input.annotatorId, input.payload);
 
   const assignment = findAssignment(db, input.itemId, input.annotatorId);
   if (!assignment) throw forbidden(`Item ${input.itemId} is not assigned to you`);
-  if (assignment.status === "skipped") throw new ServiceError(409, "You skipped this item, so it went back to the pool for others; your answer was not stored");
+  if (assignment.status === "skipped")
+    throw new ServiceError(
+      409,
+      "You skipped this item, so it went back to the pool for others; your answer was not stored",
+    );
   // The lease lapsed: the work still counts if the item has a free slot.
   if (assignment.status === "released" && takenSlots(db, input.itemId) >= study.labelsPerItem) {
-    throw new ServiceError(409, "Your time on this item ran out and it went to another annotator; your answer was not stored");
+    throw new ServiceError(
+      409,
+      "Your time on this item ran out and it went to another annotator; your answer was not stored",
+    );
   }
   markSubmitted(db, assignment.id, new Date().toISOString());
-  const statusIfNew = statusForNewLabel(db, input.itemId, study.labelsPerItem, identityConfirmedOnSubmit(db, input.annotatorId));
-  const { labelId, revision } = writeLabelRevision(db, { itemId: input.itemId, annotatorId: input.annotatorId, payload, clientToken: input.clientToken, secondsOnTask: input.secondsOnTask, statusIfNew });
+  const statusIfNew = statusForNewLabel(
+    db,
+    input.itemId,
+    study.labelsPerItem,
+    identityConfirmedOnSubmit(db, input.annotatorId),
+  );
+  const { labelId, revision } = writeLabelRevision(db, {
+    itemId: input.itemId,
+    annotatorId: input.annotatorId,
+    payload,
+    clientToken: input.clientToken,
+    secondsOnTask: input.secondsOnTask,
+    statusIfNew,
+  });
   return { labelId, revision, duplicate: false };
 }
 
 export function submitLabel(db: Db, input: SubmitInput): SubmitResult {
   const token = clientTokenSchema.safeParse(input.clientToken);
-  if (!token.success) throw badInput("The submission has no valid client token", [{ path: "clientToken", message: token.error.issues[0].message }]);
+  if (!token.success)
+    throw badInput("The submission has no valid client token", [
+      { path: "clientToken", message: token.error.issues[0].message },
+    ]);
   checkSecondsOnTask(input.secondsOnTask);
   return writeTransaction(db, () => storeSubmit(db, input));
 }

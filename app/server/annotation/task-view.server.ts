@@ -35,20 +35,31 @@ export function blindScenario(title: string, body: ScenarioBody): TaskScenario {
   return {
     title,
     background: body.background,
-    topics: body.topics.map((t) => ({ id: t.id, name: t.name, description: t.description, options: t.options.map((o) => ({ label: o.label, description: o.description })) })),
+    topics: body.topics.map((t) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      options: t.options.map((o) => ({ label: o.label, description: o.description })),
+    })),
     // Names and roles only: preferences, weights and personas are private to the simulation.
     parties: body.parties.map((p) => ({ id: p.id, name: p.name, role: p.role })),
   };
 }
 
-export function turnsBetween(db: Db, runId: string, startTurn: number, endTurn: number, names: Map<string, string>): TaskTurn[] {
+export function turnsBetween(
+  db: Db,
+  runId: string,
+  startTurn: number,
+  endTurn: number,
+  names: Map<string, string>,
+): TaskTurn[] {
   return turnsInRange(db, runId, startTurn, endTurn).map((t) => ({
-      turnId: t.turnId,
-      speakerId: t.speaker,
-      speakerName: t.speaker === MEDIATOR_ID ? "Mediator" : (names.get(t.speaker) ?? t.speaker),
-      isMediator: t.role === "mediator",
-      utterance: t.utterance,
-    }));
+    turnId: t.turnId,
+    speakerId: t.speaker,
+    speakerName: t.speaker === MEDIATOR_ID ? "Mediator" : (names.get(t.speaker) ?? t.speaker),
+    isMediator: t.role === "mediator",
+    utterance: t.utterance,
+  }));
 }
 
 export interface SnippetContext {
@@ -73,7 +84,12 @@ export function snippetContext(db: Db, snippetId: number): SnippetContext {
 }
 
 /** The annotator's own latest label on the snippet before this one in the same study, for carry-forward. */
-export function previousOwnLabel(db: Db, item: ItemRow, annotatorId: number, known?: SnippetContext): ConsensusLabel | null {
+export function previousOwnLabel(
+  db: Db,
+  item: ItemRow,
+  annotatorId: number,
+  known?: SnippetContext,
+): ConsensusLabel | null {
   if (item.kind !== CONSENSUS_SNIPPET || item.snippetId === null) return null;
   const context = known ?? snippetContext(db, item.snippetId);
   if (context.position <= 1) return null;

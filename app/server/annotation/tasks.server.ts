@@ -25,7 +25,13 @@ export function annotatorProgress(db: Db, studyId: number, annotatorId: number):
 export function annotatorHome(db: Db, user: SessionUser) {
   const studies = listStudies(db, { pool: user.role as "expert" | "crowd" })
     .filter((s) => s.status === "open" && (user.role !== "crowd" || user.crowdStudies.includes(s.id)))
-    .map((s) => ({ id: s.id, name: s.name, type: s.type, hasWork: hasWorkFor(db, s.id, user.id), ...annotatorProgress(db, s.id, user.id) }));
+    .map((s) => ({
+      id: s.id,
+      name: s.name,
+      type: s.type,
+      hasWork: hasWorkFor(db, s.id, user.id),
+      ...annotatorProgress(db, s.id, user.id),
+    }));
   return { name: user.displayName, studies, mustQualify: needsQualification(user) };
 }
 
@@ -37,7 +43,13 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
   const latest = latestOwnLabel(db, itemId, user.id);
   const draft = loadDraft(db, itemId, user.id);
   return {
-    study: { id: study.id, name: study.name, type: study.type, guidelines: study.guidelines, open: study.status === "open" },
+    study: {
+      id: study.id,
+      name: study.name,
+      type: study.type,
+      guidelines: study.guidelines,
+      open: study.status === "open",
+    },
     itemId,
     progress: annotatorProgress(db, studyId, user.id),
     submitted: latest ? { revision: latest.revision, createdAt: latest.createdAt } : null,
@@ -66,7 +78,13 @@ export interface TaskPost {
 export type TaskWorkResult = { done: "draft" | "label" | "skipped" | "flagged" } | { done: "undo"; itemId: number };
 
 /** Carries out what the task page posted on an item: a draft, a label, a skip, a flag or an undo. */
-export function saveTaskWork(db: Db, studyId: number, itemId: number, user: SessionUser, post: TaskPost): TaskWorkResult {
+export function saveTaskWork(
+  db: Db,
+  studyId: number,
+  itemId: number,
+  user: SessionUser,
+  post: TaskPost,
+): TaskWorkResult {
   studyForWorker(db, studyId, user);
   switch (post.intent) {
     case "skip":
@@ -88,7 +106,15 @@ function saveAnswer(db: Db, studyId: number, itemId: number, user: SessionUser, 
     return "draft";
   }
   if (post.intent !== "submit") throw badInput(`Unknown action "${String(post.intent)}"`);
-  if (post.payload === undefined) throw badInput("The label is not valid JSON", [{ path: "payload", message: "not JSON" }]);
-  submitShownLabel(db, { studyId, itemId, annotatorId: user.id, payload: post.payload, clientToken: post.clientToken, secondsOnTask: post.secondsOnTask });
+  if (post.payload === undefined)
+    throw badInput("The label is not valid JSON", [{ path: "payload", message: "not JSON" }]);
+  submitShownLabel(db, {
+    studyId,
+    itemId,
+    annotatorId: user.id,
+    payload: post.payload,
+    clientToken: post.clientToken,
+    secondsOnTask: post.secondsOnTask,
+  });
   return "label";
 }

@@ -1,4 +1,7 @@
-/** Signed per-worker links: the signature binds a study to a worker id, so links cannot be forged or reused for another study. */
+/**
+ * Signed per-worker links: the signature binds a study to a worker id, so links cannot be forged or reused for another
+ * study.
+ */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { appSecret } from "./secret.server.ts";
 
@@ -17,6 +20,10 @@ export function verifyCrowdLink(studyId: number, workerId: string, signature: st
 }
 
 export function crowdLinkPath(studyId: number, workerId: string): string {
-  const params = new URLSearchParams({ study: String(studyId), worker: workerId, sig: crowdLinkSignature(studyId, workerId) });
+  const params = new URLSearchParams({
+    study: String(studyId),
+    worker: workerId,
+    sig: crowdLinkSignature(studyId, workerId),
+  });
   return `/crowd/start?${params}`;
 }

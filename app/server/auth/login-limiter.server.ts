@@ -56,7 +56,10 @@ function positiveInt(env: Record<string, string | undefined>, name: string, fall
 }
 
 /** LOGIN_MAX_FAILURES_PER_ACCOUNT (10), LOGIN_MAX_FAILURES_PER_ADDRESS (30), LOGIN_FAILURE_WINDOW_SECONDS (900). */
-export function loginLimitSettings(env: Record<string, string | undefined> = process.env): { account: LimitSettings; address: LimitSettings } {
+export function loginLimitSettings(env: Record<string, string | undefined> = process.env): {
+  account: LimitSettings;
+  address: LimitSettings;
+} {
   const windowSeconds = positiveInt(env, "LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60);
   return {
     account: { max: positiveInt(env, "LOGIN_MAX_FAILURES_PER_ACCOUNT", 10), windowSeconds },

@@ -10,7 +10,10 @@ import type { Db } from "../db.server.ts";
 import { authenticate } from "../annotation/accounts.server.ts";
 import { FailureLimiter, loginLimitSettings } from "./login-limiter.server.ts";
 
-export type LoginOutcome = { kind: "ok"; id: number; role: string } | { kind: "refused" } | { kind: "limited"; retryAfterSeconds: number };
+export type LoginOutcome =
+  | { kind: "ok"; id: number; role: string }
+  | { kind: "refused" }
+  | { kind: "limited"; retryAfterSeconds: number };
 
 let limiters: { account: FailureLimiter; address: FailureLimiter } | undefined;
 
@@ -23,7 +26,10 @@ function loginLimiters() {
 }
 
 /** `network`: the client's network identity (app/server/http/load-context.server.ts). */
-export async function logIn(db: Db, input: { username: string; password: string; network: string }): Promise<LoginOutcome> {
+export async function logIn(
+  db: Db,
+  input: { username: string; password: string; network: string },
+): Promise<LoginOutcome> {
   const { account, address } = loginLimiters();
   const accountKey = input.username.trim().toLowerCase();
   const wait = Math.max(account.retryAfter(accountKey), address.retryAfter(input.network));

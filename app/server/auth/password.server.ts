@@ -9,7 +9,9 @@ const DEFAULT_COST = { N: 16384, r: 8, p: 1 };
 
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((ok, fail) =>
-    scryptCb(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? fail(err) : ok(key))),
+    scryptCb(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? fail(err) : ok(key),
+    ),
   );
 }
 

@@ -8,7 +8,13 @@ import { createSessionStorage, type SessionStorage } from "@remix-run/node";
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db.server.ts";
 import { withWriteLock } from "../http/write-lock.server.ts";
-import { deleteSession, findLiveSession, insertSession, purgeExpiredSessions, updateSession } from "../models/session.server.ts";
+import {
+  deleteSession,
+  findLiveSession,
+  insertSession,
+  purgeExpiredSessions,
+  updateSession,
+} from "../models/session.server.ts";
 
 export interface SessionData {
   annotatorId: number;
@@ -19,7 +25,8 @@ export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 12;
 
 export const sessionIdHash = (id: string) => createHash("sha256").update(id).digest("hex");
 
-const expiryOf = (expires: Date | undefined) => (expires ?? new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000)).toISOString();
+const expiryOf = (expires: Date | undefined) =>
+  (expires ?? new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000)).toISOString();
 
 /** The session's data without the annotator id, which has its own column. */
 function rowData(data: Partial<SessionData>): Record<string, unknown> {
@@ -45,7 +52,12 @@ export function databaseSessionStorage(db: () => Db, secret: string): SessionSto
       const id = randomBytes(32).toString("base64url");
       await withWriteLock(db(), () => {
         purgeExpiredSessions(db(), new Date().toISOString());
-        insertSession(db(), { idHash: sessionIdHash(id), annotatorId, data: rowData(data), expiresAt: expiryOf(expires) });
+        insertSession(db(), {
+          idHash: sessionIdHash(id),
+          annotatorId,
+          data: rowData(data),
+          expiresAt: expiryOf(expires),
+        });
       });
       return id;
     },
@@ -54,7 +66,9 @@ export function databaseSessionStorage(db: () => Db, secret: string): SessionSto
       return row ? ({ ...row.data, annotatorId: row.annotatorId } as SessionData) : null;
     },
     async updateData(id, data, expires) {
-      await withWriteLock(db(), () => updateSession(db(), sessionIdHash(id), { data: rowData(data), expiresAt: expiryOf(expires) }));
+      await withWriteLock(db(), () =>
+        updateSession(db(), sessionIdHash(id), { data: rowData(data), expiresAt: expiryOf(expires) }),
+      );
     },
     async deleteData(id) {
       await withWriteLock(db(), () => deleteSession(db(), sessionIdHash(id)));

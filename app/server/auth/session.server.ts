@@ -10,7 +10,10 @@ import { appSecret } from "./secret.server.ts";
 import { databaseSessionStorage } from "./session-store.server.ts";
 
 export type Role = "admin" | "expert" | "crowd";
-export type SessionUser = Pick<AnnotatorRow, "id" | "username" | "displayName" | "role" | "channel" | "externalId" | "qualifiedAt"> & {
+export type SessionUser = Pick<
+  AnnotatorRow,
+  "id" | "username" | "displayName" | "role" | "channel" | "externalId" | "qualifiedAt"
+> & {
   role: Role;
   /** Crowd workers: the studies they entered through a link in this session (the only ones they may work on). */
   crowdStudies: number[];
@@ -45,7 +48,16 @@ async function readCurrentUser(request: Request): Promise<SessionUser | null> {
   const row = findAnnotator(getDb(), id);
   if (!row?.active) return null;
   const { username, displayName, role, channel, externalId, qualifiedAt } = row;
-  return { id, username, displayName, role: role as Role, channel, externalId, qualifiedAt, crowdStudies: Array.isArray(crowdStudies) ? crowdStudies : [] };
+  return {
+    id,
+    username,
+    displayName,
+    role: role as Role,
+    channel,
+    externalId,
+    qualifiedAt,
+    crowdStudies: Array.isArray(crowdStudies) ? crowdStudies : [],
+  };
 }
 
 /** The signed-in user with one of `roles`; otherwise a redirect to log in (anonymous) or 403 (wrong role). */
@@ -65,14 +77,22 @@ export async function requireUser(request: Request, roles: readonly Role[]): Pro
  * Signs `annotatorId` in and redirects to `to`. The session id is always new (an id planted
  * before login is never promoted); the same worker keeps the crowd studies of the old session.
  */
-export async function startSession(request: Request, annotatorId: number, to: string, options: { crowdStudy?: number } = {}): Promise<Response> {
+export async function startSession(
+  request: Request,
+  annotatorId: number,
+  to: string,
+  options: { crowdStudy?: number } = {},
+): Promise<Response> {
   const store = sessionStorage();
   const old = await store.getSession(request.headers.get("Cookie"));
   const previous = old.get("annotatorId") === annotatorId ? (old.get("crowdStudies") ?? []) : [];
   if (old.id) await store.destroySession(old);
   const session = await store.getSession();
   session.set("annotatorId", annotatorId);
-  session.set("crowdStudies", options.crowdStudy === undefined ? previous : [...new Set([...previous, options.crowdStudy])]);
+  session.set(
+    "crowdStudies",
+    options.crowdStudy === undefined ? previous : [...new Set([...previous, options.crowdStudy])],
+  );
   return redirect(to, { headers: { "Set-Cookie": await store.commitSession(session) } });
 }
 

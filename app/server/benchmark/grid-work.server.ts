@@ -80,8 +80,17 @@ export function unitEvaluators(plan: BenchmarkPlan, part: GridPart): PlanBackbon
   return part === "main" ? planEvaluators(plan) : [plan.evaluator];
 }
 
-/** Whether each run still needs the plan's emotion judge; a run not simulated yet will self-report when the plan says so. */
-function emotionJudgeWork(db: Db, plan: BenchmarkPlan, runIds: readonly string[], stored: ReadonlySet<string>, selfReported: ReadonlySet<string>): (runId: string) => EmotionJudgeWork {
+/**
+ * Whether each run still needs the plan's emotion judge; a run not simulated yet will self-report when the plan says
+ * so.
+ */
+function emotionJudgeWork(
+  db: Db,
+  plan: BenchmarkPlan,
+  runIds: readonly string[],
+  stored: ReadonlySet<string>,
+  selfReported: ReadonlySet<string>,
+): (runId: string) => EmotionJudgeWork {
   const judge = plan.emotion?.judge;
   if (!judge) return () => "none";
   const judged = resolveEvaluationIds(db, runIds, EMOTION_METHOD, judge.model);
@@ -97,7 +106,10 @@ export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork 
   const evaluators = unitEvaluators(plan, unit.part);
   const runIds = [unit.unmediatedRunId, ...unit.mediated.map((m) => m.runId)];
   const stored = storedRunIds(db, runIds);
-  const pairsStored = storedMatchedPairIds(db, unit.mediated.map((m) => m.pairId));
+  const pairsStored = storedMatchedPairIds(
+    db,
+    unit.mediated.map((m) => m.pairId),
+  );
   // One query for the unit's evaluations, reading their backbones only (not the judge outputs).
   const judged = new Map(evaluators.map((e) => [e.model, resolveEvaluationIds(db, runIds, TOPIC_METHOD, e.model)]));
   const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || !judged.get(e.model)!.has(runId));
@@ -116,7 +128,12 @@ export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork 
     runWork(unit.unmediatedRunId, null, unit.unmediatedSettings),
     ...unit.mediated.map((m) => runWork(m.runId, mediators.get(m.mediator)!, m.settings)),
   ];
-  const pairs = unit.mediated.map((m) => ({ id: m.pairId, mediatedRunId: m.runId, unmediatedRunId: unit.unmediatedRunId, stored: pairsStored.has(m.pairId) }));
+  const pairs = unit.mediated.map((m) => ({
+    id: m.pairId,
+    mediatedRunId: m.runId,
+    unmediatedRunId: unit.unmediatedRunId,
+    stored: pairsStored.has(m.pairId),
+  }));
   return { unit, runs, pairs, evaluators };
 }
 
@@ -130,7 +147,12 @@ export interface ShardWork {
  * The shard's units and what each still needs; refuses a grid with missing conditions or unknown
  * scenarios. With the LLM configuration, runs are matched on their sampling too (see planGrid).
  */
-export function shardWork(db: Db, loaded: LoadedPlan, shard?: { index: number; count: number }, config?: LlmConfig): ShardWork {
+export function shardWork(
+  db: Db,
+  loaded: LoadedPlan,
+  shard?: { index: number; count: number },
+  config?: LlmConfig,
+): ShardWork {
   const grid = planGrid(db, loaded.plan, config ? gridSampling(config) : undefined);
   checkGridComplete(grid, loaded.source);
   const units = shard ? grid.units.filter((u) => inShard(u, shard)) : grid.units;
@@ -152,7 +174,15 @@ export interface PartCounts {
 export function countsByPart(work: readonly UnitWork[]): Record<string, PartCounts> {
   const out: Record<string, PartCounts> = {};
   for (const w of work) {
-    const c = (out[w.unit.part] ??= { units: 0, runs: 0, runsStored: 0, evaluations: 0, evaluationsPending: 0, emotionEvaluations: 0, emotionPending: 0 });
+    const c = (out[w.unit.part] ??= {
+      units: 0,
+      runs: 0,
+      runsStored: 0,
+      evaluations: 0,
+      evaluationsPending: 0,
+      emotionEvaluations: 0,
+      emotionPending: 0,
+    });
     c.units += 1;
     c.runs += w.runs.length;
     c.runsStored += w.runs.filter((r) => r.stored).length;
@@ -165,7 +195,12 @@ export function countsByPart(work: readonly UnitWork[]): Record<string, PartCoun
 }
 
 /** The estimated calls and dollars of what is still pending, at the configured prices. */
-export function estimateShardCost(db: Db, plan: BenchmarkPlan, config: LlmConfig, work: readonly UnitWork[]): GridCostEstimate {
+export function estimateShardCost(
+  db: Db,
+  plan: BenchmarkPlan,
+  config: LlmConfig,
+  work: readonly UnitWork[],
+): GridCostEstimate {
   const playedOf = playedConditions(db);
   const groups: RunGroup[] = [];
   for (const w of work) {

@@ -27,7 +27,10 @@ export interface PlanSummary {
 export function benchmarkPlans(db: Db): PlanSummary[] {
   return benchmarkPlanList(db).map((row) => {
     const loaded = loadStoredPlan(db, row.hash)!;
-    const runIds = planGrid(db, loaded.plan).units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
+    const runIds = planGrid(db, loaded.plan).units.flatMap((u) => [
+      u.unmediatedRunId,
+      ...u.mediated.map((m) => m.runId),
+    ]);
     return {
       hash: row.hash,
       name: row.name,
@@ -42,7 +45,11 @@ export function benchmarkPlans(db: Db): PlanSummary[] {
 
 function loadedPlan(db: Db, hash: string): LoadedPlan {
   const loaded = loadStoredPlan(db, hash);
-  if (!loaded) throw new ServiceError(404, `No benchmark plan has the hash "${hash}". The Benchmark page lists the plans that were run.`);
+  if (!loaded)
+    throw new ServiceError(
+      404,
+      `No benchmark plan has the hash "${hash}". The Benchmark page lists the plans that were run.`,
+    );
   return loaded;
 }
 
@@ -73,14 +80,19 @@ export async function benchmarkPage(db: Db, hash: string): Promise<BenchmarkPage
 }
 
 /** The runs that entered one cell of one table, or a 404 naming what was not found. */
-export function cellRunIds(db: Db, hash: string, cell: { table: string; row: string; column: string }): { label: string; runIds: string[] } {
+export function cellRunIds(
+  db: Db,
+  hash: string,
+  cell: { table: string; row: string; column: string },
+): { label: string; runIds: string[] } {
   // The study tables read every study's dashboard: build them only when the cell is one of theirs.
   const report = reportOf(db, hash, { studies: STUDY_TABLES.includes(cell.table) });
   const table = report.tables.find((t) => t.id === cell.table);
   const row = table?.rows.find((r) => r.key === cell.row);
   const column = table?.columns.find((c) => c.key === cell.column);
   const value = row?.cells[cell.column];
-  if (!table || !row || !column || !isReportCell(value)) throw new ServiceError(404, `The report of plan ${hash} has no cell ${cell.table} / ${cell.row} / ${cell.column}.`);
+  if (!table || !row || !column || !isReportCell(value))
+    throw new ServiceError(404, `The report of plan ${hash} has no cell ${cell.table} / ${cell.row} / ${cell.column}.`);
   const label = `${table.title}: ${row.label}, ${column.group ? `${column.group} ` : ""}${column.label}`;
   return { label, runIds: value.runIds };
 }

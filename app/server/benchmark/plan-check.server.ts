@@ -19,22 +19,36 @@ function backbonePaths(plan: BenchmarkPlan): { path: (string | number)[]; endpoi
     ...plan.mediators.map((m, i) => ({ path: ["mediators", i, "endpoint"], endpoint: m.endpoint })),
     { path: ["simulator", "endpoint"], endpoint: plan.simulator.endpoint },
     { path: ["evaluator", "endpoint"], endpoint: plan.evaluator.endpoint },
-    ...plan.ablations.evaluators.map((e, i) => ({ path: ["ablations", "evaluators", i, "endpoint"], endpoint: e.endpoint })),
-    ...plan.ablations.simulators.map((s, i) => ({ path: ["ablations", "simulators", i, "endpoint"], endpoint: s.endpoint })),
+    ...plan.ablations.evaluators.map((e, i) => ({
+      path: ["ablations", "evaluators", i, "endpoint"],
+      endpoint: e.endpoint,
+    })),
+    ...plan.ablations.simulators.map((s, i) => ({
+      path: ["ablations", "simulators", i, "endpoint"],
+      endpoint: s.endpoint,
+    })),
     ...(plan.emotion?.judge ? [{ path: ["emotion", "judge", "endpoint"], endpoint: plan.emotion.judge.endpoint }] : []),
   ];
 }
 
 export function checkPlanAgainstConfig(plan: BenchmarkPlan, source: string, config: LlmConfig): void {
   const problems: string[] = [];
-  const known = Object.keys(config.endpoints).map((n) => `"${n}"`).join(", ") || "none";
+  const known =
+    Object.keys(config.endpoints)
+      .map((n) => `"${n}"`)
+      .join(", ") || "none";
   for (const { path, endpoint } of backbonePaths(plan)) {
     if (endpoint !== undefined && !(endpoint in config.endpoints)) {
-      problems.push(`${source}: ${formatJsonPath(path)}: unknown endpoint "${endpoint}" (${config.source} defines ${known})`);
+      problems.push(
+        `${source}: ${formatJsonPath(path)}: unknown endpoint "${endpoint}" (${config.source} defines ${known})`,
+      );
     }
   }
   for (const role of [...BENCHMARK_ROLES, ...(plan.emotion?.judge ? (["emotion-judge"] as const) : [])]) {
-    if (!config.roles[role]) problems.push(`${source}: the benchmark needs role "${role}", which ${config.source} does not configure (${formatJsonPath(["roles", role])})`);
+    if (!config.roles[role])
+      problems.push(
+        `${source}: the benchmark needs role "${role}", which ${config.source} does not configure (${formatJsonPath(["roles", role])})`,
+      );
   }
   try {
     parseMetricParams(plan.params);
@@ -48,7 +62,9 @@ export function checkPlanAgainstConfig(plan: BenchmarkPlan, source: string, conf
 export function checkGridComplete(grid: BenchmarkGrid, source: string): void {
   const problems: string[] = [];
   if (grid.unknownScenarios.length > 0) {
-    problems.push(`${source}: ${formatJsonPath(["scenarios", "ids"])}: the database holds no scenario ${grid.unknownScenarios.map((s) => `"${s}"`).join(", ")}`);
+    problems.push(
+      `${source}: ${formatJsonPath(["scenarios", "ids"])}: the database holds no scenario ${grid.unknownScenarios.map((s) => `"${s}"`).join(", ")}`,
+    );
   }
   if (grid.missing.length > 0) {
     const shown = grid.missing.slice(0, 20).map((m) => `${m.scenarioId} ${m.conditionKey}`);

@@ -6,7 +6,13 @@ import { readFileSync } from "node:fs";
 import { decodeUtf8 } from "../../domain/bundle-input.ts";
 import { expandGrid, type BenchmarkGrid, type GridIdentity } from "../../domain/benchmark/grid.ts";
 import { matchedPairId } from "../../domain/simulation/schedule.ts";
-import { BenchmarkPlanError, canonicalPlanJson, parseBenchmarkPlan, parseBenchmarkPlanText, type BenchmarkPlan } from "../../domain/benchmark/plan.ts";
+import {
+  BenchmarkPlanError,
+  canonicalPlanJson,
+  parseBenchmarkPlan,
+  parseBenchmarkPlanText,
+  type BenchmarkPlan,
+} from "../../domain/benchmark/plan.ts";
 import type { Db } from "../db.server.ts";
 import { findBenchmarkPlan } from "../models/benchmark-plan.server.ts";
 import { conditionCatalog } from "../models/condition.server.ts";
@@ -33,7 +39,9 @@ export function loadPlanFile(path: string): LoadedPlan {
   try {
     bytes = readFileSync(path);
   } catch (err) {
-    throw new BenchmarkPlanError(`${path}: cannot read the benchmark plan (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new BenchmarkPlanError(
+      `${path}: cannot read the benchmark plan (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
   }
   // Strictly: a mediator name in Latin-1 is an error naming the byte, not a U+FFFD in every report.
   const decoded = decodeUtf8(bytes);
@@ -67,7 +75,11 @@ export function planGrid(db: Db, plan: BenchmarkPlan, sampling?: GridIdentity["s
     if (!versions.has(mode)) versions.set(mode, templateVersion(simulationTemplatesFor(mode, { emotion })));
     return versions.get(mode)!;
   };
-  const grid = expandGrid(plan, { scenarios: scenarioCatalog(db), conditions: conditionCatalog(db) }, { promptVersion, sampling });
+  const grid = expandGrid(
+    plan,
+    { scenarios: scenarioCatalog(db), conditions: conditionCatalog(db) },
+    { promptVersion, sampling },
+  );
   const refs = grid.units.flatMap((u) => [
     {
       settings: u.unmediatedSettings,
@@ -83,7 +95,15 @@ export function planGrid(db: Db, plan: BenchmarkPlan, sampling?: GridIdentity["s
       },
     })),
   ]);
-  if (sampling) identifyRuns(db, refs.map((r) => r.settings)).forEach((found, i) => refs[i].set(found.runId));
-  else findRunsBySettings(db, refs.map((r) => r.settings)).forEach((found, i) => found !== null && refs[i].set(found));
+  if (sampling)
+    identifyRuns(
+      db,
+      refs.map((r) => r.settings),
+    ).forEach((found, i) => refs[i].set(found.runId));
+  else
+    findRunsBySettings(
+      db,
+      refs.map((r) => r.settings),
+    ).forEach((found, i) => found !== null && refs[i].set(found));
   return grid;
 }

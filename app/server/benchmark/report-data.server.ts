@@ -11,7 +11,13 @@
  */
 import { planEvaluators, selectedConditionKeys, type BenchmarkGrid } from "../../domain/benchmark/grid.ts";
 import type { BenchmarkReport } from "../../domain/benchmark/report-model.ts";
-import type { JudgedValues, ReportInput, ReportSubject, RunEmotion, RunPlace } from "../../domain/benchmark/report/input.ts";
+import type {
+  JudgedValues,
+  ReportInput,
+  ReportSubject,
+  RunEmotion,
+  RunPlace,
+} from "../../domain/benchmark/report/input.ts";
 import { emotionConsensusSubjectId, emotionSourceLabel, emotionSubjectId } from "../../domain/emotion/trajectory.ts";
 import { parseMetricParams, storedWithParams, type MetricParams } from "../../domain/metrics/metric-params.ts";
 import { currentEvaluationIds } from "../pipeline/evaluation-identity.server.ts";
@@ -33,10 +39,19 @@ export interface ReportData {
   coverage: BenchmarkReport["coverage"];
 }
 
-const rowKey = (subjectId: string, evaluation: string, metric: string) => `${subjectId}\u0000${evaluation}\u0000${metric}`;
+const rowKey = (subjectId: string, evaluation: string, metric: string) =>
+  `${subjectId}\u0000${evaluation}\u0000${metric}`;
 
-/** The rows computed with the plan's parameters, by key; a row of other parameters is missing (and, when of the grid, listed in `other`). */
-function indexRows(rows: readonly StoredRow[], params: MetricParams, grid: ReadonlySet<string>, other: StoredRow[]): Map<string, StoredRow> {
+/**
+ * The rows computed with the plan's parameters, by key; a row of other parameters is missing (and, when of the grid,
+ * listed in `other`).
+ */
+function indexRows(
+  rows: readonly StoredRow[],
+  params: MetricParams,
+  grid: ReadonlySet<string>,
+  other: StoredRow[],
+): Map<string, StoredRow> {
   const kept = rows.filter((r) => {
     const ok = storedWithParams(r, params);
     if (!ok && grid.has(r.subjectId)) other.push(r);
@@ -45,17 +60,28 @@ function indexRows(rows: readonly StoredRow[], params: MetricParams, grid: Reado
   return new Map(kept.map((r) => [rowKey(r.subjectId, r.evaluationId, r.metric), r]));
 }
 
-const isIncomplete = (row: StoredRow | undefined) => Boolean(row && (row.detail as { incomplete?: unknown } | null)?.incomplete === true);
+const isIncomplete = (row: StoredRow | undefined) =>
+  Boolean(row && (row.detail as { incomplete?: unknown } | null)?.incomplete === true);
 
 function interventionsOf(row: StoredRow | undefined): JudgedValues["interventions"] {
-  const list = (row?.detail as { perIntervention?: { progress?: unknown; ie?: unknown }[] } | null)?.perIntervention ?? [];
-  return list.flatMap((p) => (typeof p.progress === "number" && typeof p.ie === "number" && p.progress > 0 && p.progress <= 1 ? [{ progress: p.progress, ie: p.ie }] : []));
+  const list =
+    (row?.detail as { perIntervention?: { progress?: unknown; ie?: unknown }[] } | null)?.perIntervention ?? [];
+  return list.flatMap((p) =>
+    typeof p.progress === "number" && typeof p.ie === "number" && p.progress > 0 && p.progress <= 1
+      ? [{ progress: p.progress, ie: p.ie }]
+      : [],
+  );
 }
 
 /** ER's per-intervention repairs (detail.perIntervention[].{progress, er}) with a progress in (0, 1]. */
 function repairsOf(row: StoredRow | undefined): RunEmotion["interventions"] {
-  const list = (row?.detail as { perIntervention?: { progress?: unknown; er?: unknown }[] } | null)?.perIntervention ?? [];
-  return list.flatMap((p) => (typeof p.progress === "number" && typeof p.er === "number" && p.progress > 0 && p.progress <= 1 ? [{ progress: p.progress, er: p.er }] : []));
+  const list =
+    (row?.detail as { perIntervention?: { progress?: unknown; er?: unknown }[] } | null)?.perIntervention ?? [];
+  return list.flatMap((p) =>
+    typeof p.progress === "number" && typeof p.er === "number" && p.progress > 0 && p.progress <= 1
+      ? [{ progress: p.progress, er: p.er }]
+      : [],
+  );
 }
 
 export const EMOTION_METRICS = ["ER", "EF", "EV", "EC"] as const;
@@ -64,7 +90,13 @@ export const EMOTION_METRICS = ["ER", "EF", "EV", "EC"] as const;
  * Reads a run's emotion metrics from its preferred trajectory: rows keyed by (run, the
  * trajectory's subject id, metric); EC under the main evaluator's topic-localized evaluation.
  */
-function emotionReader(db: Db, rows: Map<string, StoredRow>, topicIds: Map<string, string>, judge: string | undefined, use: (row: StoredRow | undefined) => number | null) {
+function emotionReader(
+  db: Db,
+  rows: Map<string, StoredRow>,
+  topicIds: Map<string, string>,
+  judge: string | undefined,
+  use: (row: StoredRow | undefined) => number | null,
+) {
   return (runId: string): RunEmotion | null => {
     const trajectory = preferredRunTrajectory(db, runId, judge);
     if (!trajectory) return null;
@@ -88,8 +120,18 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
   const planParams = parseMetricParams(plan.params);
   const gridRunIds = grid.units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
   const other: StoredRow[] = [];
-  const runRows = indexRows(metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]), planParams, new Set(gridRunIds), other);
-  const pairRows = indexRows(metricRowsOfMetrics(db, "pair", ["CG"]), planParams, new Set(grid.units.flatMap((u) => u.mediated.map((m) => m.pairId))), other);
+  const runRows = indexRows(
+    metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]),
+    planParams,
+    new Set(gridRunIds),
+    other,
+  );
+  const pairRows = indexRows(
+    metricRowsOfMetrics(db, "pair", ["CG"]),
+    planParams,
+    new Set(grid.units.flatMap((u) => u.mediated.map((m) => m.pairId))),
+    other,
+  );
   // The evaluation each evaluator's rows are read under, per run (one query per evaluator).
   const topicIds = new Map(evaluators.map((e) => [e, currentEvaluationIds(db, gridRunIds, "topic-localized", e)]));
   const stored = new Set(runIds(db));
@@ -114,7 +156,16 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
   let incompleteRuns = 0;
   for (const unit of grid.units) {
     plannedRuns += 1 + unit.mediated.length;
-    const place = { scenarioId: unit.scenarioId, domain: unit.domain, conditionKey: unit.conditionKey, axis: unit.axis, variant: unit.variant, part: unit.part, simulator: unit.simulator.model, runIndex: unit.runIndex };
+    const place = {
+      scenarioId: unit.scenarioId,
+      domain: unit.domain,
+      conditionKey: unit.conditionKey,
+      axis: unit.axis,
+      variant: unit.variant,
+      part: unit.part,
+      simulator: unit.simulator.model,
+      runIndex: unit.runIndex,
+    };
     if (stored.has(unit.unmediatedRunId)) {
       storedRuns += 1;
       unmediated.push({ runId: unit.unmediatedRunId, ...place, emotion: emotionOf(unit.unmediatedRunId) });
@@ -134,7 +185,12 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
           evaluatedRuns += 1;
           if (isIncomplete(it) || isIncomplete(ie) || isIncomplete(cg)) incompleteRuns += 1;
         }
-        judged[evaluator] = { IT: use(it), IE: use(ie), CG: use(cg), interventions: ie?.value === null ? [] : interventionsOf(ie) };
+        judged[evaluator] = {
+          IT: use(it),
+          IE: use(ie),
+          CG: use(cg),
+          interventions: ie?.value === null ? [] : interventionsOf(ie),
+        };
       }
       subjects.push({
         runId: m.runId,
@@ -162,7 +218,18 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
       conditions: loadConditionCoverage(db, plan, grid),
     },
     params,
-    otherParams: { rows: other.length, example: other.length > 0 ? `${other[0].metric} of ${other[0].subjectId} with ${JSON.stringify(other[0].params)}` : null },
-    coverage: { plannedRuns, storedRuns, evaluatedRuns, incompleteRuns, plannedMediatedRuns, storedMediatedRuns: subjects.length },
+    otherParams: {
+      rows: other.length,
+      example:
+        other.length > 0 ? `${other[0].metric} of ${other[0].subjectId} with ${JSON.stringify(other[0].params)}` : null,
+    },
+    coverage: {
+      plannedRuns,
+      storedRuns,
+      evaluatedRuns,
+      incompleteRuns,
+      plannedMediatedRuns,
+      storedMediatedRuns: subjects.length,
+    },
   };
 }

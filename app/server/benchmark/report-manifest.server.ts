@@ -29,14 +29,23 @@ export const MANIFEST_FILE = "manifest.json";
 const PROJECT_ROOT = resolve(import.meta.dirname, "../../..");
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
-/** The project's name and version, and the git commit of the checkout (and whether it has uncommitted changes); "unknown"/null outside git. */
+/**
+ * The project's name and version, and the git commit of the checkout (and whether it has uncommitted changes);
+ * "unknown"/null outside git.
+ */
 export function projectInfo(root = PROJECT_ROOT): ReportManifest["project"] {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; version: string };
   const git = (args: string[]) => spawnSync("git", args, { cwd: root, encoding: "utf8" });
   const head = git(["rev-parse", "HEAD"]);
-  if (head.status !== 0 || !/^[0-9a-f]{40}$/.test(head.stdout.trim())) return { name: pkg.name, version: pkg.version, commit: "unknown", dirty: null };
+  if (head.status !== 0 || !/^[0-9a-f]{40}$/.test(head.stdout.trim()))
+    return { name: pkg.name, version: pkg.version, commit: "unknown", dirty: null };
   const status = git(["status", "--porcelain", "--untracked-files=no"]);
-  return { name: pkg.name, version: pkg.version, commit: head.stdout.trim(), dirty: status.status === 0 ? status.stdout.trim() !== "" : null };
+  return {
+    name: pkg.name,
+    version: pkg.version,
+    commit: head.stdout.trim(),
+    dirty: status.status === 0 ? status.stdout.trim() !== "" : null,
+  };
 }
 
 /** Keys that may hold a secret (an API key, a token, a password) or name one: left out before hashing. */
@@ -45,7 +54,11 @@ const SECRET_KEY = /key|secret|token|password|credential/i;
 function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (!value || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]) => [k, withoutSecrets(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !SECRET_KEY.test(k))
+      .map(([k, v]) => [k, withoutSecrets(v)]),
+  );
 }
 
 /** sha256 of the LLM configuration's canonical JSON with every secret-bearing key removed; null without a file. */
@@ -56,7 +69,10 @@ export function configHash(path: string): ReportManifest["config"] {
     parsed = JSON.parse(readFileSync(path, "utf8"));
   } catch {
     // An unreadable configuration still identifies itself, by its bytes less any line naming a secret.
-    parsed = readFileSync(path, "utf8").split("\n").filter((l) => !SECRET_KEY.test(l)).join("\n");
+    parsed = readFileSync(path, "utf8")
+      .split("\n")
+      .filter((l) => !SECRET_KEY.test(l))
+      .join("\n");
   }
   return { path, hash: sha256(canonicalJson(withoutSecrets(parsed))) };
 }
@@ -94,7 +110,12 @@ export function buildManifest(db: Db, { loaded, report, configPath, files }: Man
     seeds: { plan: loaded.plan.seed, bootstrap: report.constants.bootstrap.seed },
     studyIds: report.studyIds,
     options: { bins: report.constants.bins, bootstrap: report.constants.bootstrap },
-    counts: { ...report.coverage, tables: report.tables.length, figures: report.figures.length, numbers: numbers.length },
+    counts: {
+      ...report.coverage,
+      tables: report.tables.length,
+      figures: report.figures.length,
+      numbers: numbers.length,
+    },
     files: Object.fromEntries(files.map((f) => [basename(f), sha256(readFileSync(f))])),
     sources: reportSources(db, loaded, report.studyIds),
     numbers,
@@ -131,7 +152,10 @@ export function verifyReport(db: Db, dir: string): Verification {
   const source = `${join(dir, MANIFEST_FILE)}: $.plan.definition`;
   const plan = parseBenchmarkPlan(manifest.plan.definition, source);
   const hash = planHash(plan);
-  if (hash !== manifest.plan.hash) throw new ManifestError(`${source}: the plan hashes to ${hash}, not the recorded ${manifest.plan.hash}: the manifest was edited`);
+  if (hash !== manifest.plan.hash)
+    throw new ManifestError(
+      `${source}: the plan hashes to ${hash}, not the recorded ${manifest.plan.hash}: the manifest was edited`,
+    );
   const loaded = { plan, hash, source: manifest.plan.source };
   const report = buildBenchmarkReport(db, loaded, {
     studyIds: manifest.studyIds,
@@ -141,5 +165,10 @@ export function verifyReport(db: Db, dir: string): Verification {
     now: new Date(manifest.generatedAt),
   });
   const difference = firstDifference(manifest.numbers, reportNumbers(report));
-  return { manifest, numbers: manifest.numbers.length, difference, changes: sourceChanges(manifest.sources, reportSources(db, loaded, report.studyIds)) };
+  return {
+    manifest,
+    numbers: manifest.numbers.length,
+    difference,
+    changes: sourceChanges(manifest.sources, reportSources(db, loaded, report.studyIds)),
+  };
 }

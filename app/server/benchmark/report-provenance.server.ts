@@ -21,7 +21,15 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 /** JSON with object keys sorted, so equal content hashes equal whatever the key order. */
 export function canonicalJson(value: unknown): string {
   const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sort)
+      : v && typeof v === "object"
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   return JSON.stringify(sort(value)) ?? "null";
 }
 
@@ -30,10 +38,17 @@ export function hashRows(rows: Iterable<[key: string, content: unknown]>): Sourc
   const hashes: Record<string, string> = {};
   for (const [key, content] of rows) hashes[key] = sha256(canonicalJson(content)).slice(0, 16);
   const keys = Object.keys(hashes).sort();
-  return { rows: keys.length, digest: sha256(keys.map((k) => `${k} ${hashes[k]}`).join("\n")), hashes: Object.fromEntries(keys.map((k) => [k, hashes[k]])) };
+  return {
+    rows: keys.length,
+    digest: sha256(keys.map((k) => `${k} ${hashes[k]}`).join("\n")),
+    hashes: Object.fromEntries(keys.map((k) => [k, hashes[k]])),
+  };
 }
 
-/** The metric rows of the grid's runs and pairs that the report reads (computed_at left out: a recomputation to the same values is the same row). */
+/**
+ * The metric rows of the grid's runs and pairs that the report reads (computed_at left out: a recomputation to the same
+ * values is the same row).
+ */
 function metricSource(db: Db, loaded: LoadedPlan): SourceRows {
   const runs = new Set<string>();
   const pairs = new Set<string>();
@@ -47,7 +62,11 @@ function metricSource(db: Db, loaded: LoadedPlan): SourceRows {
   const rows: [string, unknown][] = [];
   const take = (kind: "run" | "pair", ids: Set<string>, metrics: readonly string[]) => {
     for (const r of metricRowsOfMetrics(db, kind, metrics)) {
-      if (ids.has(r.subjectId)) rows.push([`${kind}:${r.subjectId}|${r.evaluationId}|${r.metric}`, { value: r.value, detail: r.detail, params: r.params }]);
+      if (ids.has(r.subjectId))
+        rows.push([
+          `${kind}:${r.subjectId}|${r.evaluationId}|${r.metric}`,
+          { value: r.value, detail: r.detail, params: r.params },
+        ]);
     }
   };
   take("run", runs, ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]);
@@ -55,21 +74,41 @@ function metricSource(db: Db, loaded: LoadedPlan): SourceRows {
   return hashRows(rows);
 }
 
-/** The named studies with the crowd studies on their snippets: their settings, items, stored labels and the evaluations of their runs. */
+/**
+ * The named studies with the crowd studies on their snippets: their settings, items, stored labels and the evaluations
+ * of their runs.
+ */
 function studySources(db: Db, studyIds: readonly number[]): Record<string, SourceRows> {
   const named = studyIds.filter((id) => findStudy(db, id) !== undefined);
-  const all = [...new Set([...named, ...named.flatMap((id) => crowdStudiesOnSameSnippets(db, id))])].sort((a, b) => a - b);
+  const all = [...new Set([...named, ...named.flatMap((id) => crowdStudiesOnSameSnippets(db, id))])].sort(
+    (a, b) => a - b,
+  );
   const studies = all.map((id): [string, unknown] => {
     const s = findStudy(db, id)!;
-    return [`study:${id}`, { name: s.name, type: s.type, pool: s.pool, labelsPerItem: s.labelsPerItem, config: s.config }];
+    return [
+      `study:${id}`,
+      { name: s.name, type: s.type, pool: s.pool, labelsPerItem: s.labelsPerItem, config: s.config },
+    ];
   });
   const items = loadItems(db, all);
   const labels = loadLatestLabels(db, all, "stored").map((l): [string, unknown] => [
     `label:${l.labelId}`,
-    { itemId: l.itemId, annotatorId: l.annotatorId, status: l.status, revision: l.revision, payload: l.payload, secondsOnTask: l.secondsOnTask },
+    {
+      itemId: l.itemId,
+      annotatorId: l.annotatorId,
+      status: l.status,
+      revision: l.revision,
+      payload: l.payload,
+      secondsOnTask: l.secondsOnTask,
+    },
   ]);
   const runIds = [...new Set(items.flatMap((i) => (i.runId ? [i.runId] : [])))].sort();
-  const evaluations = runIds.flatMap((runId) => evaluationsOfRun(db, runId).map((e): [string, unknown] => [`evaluation:${e.id}`, { method: e.method, backbone: e.backbone, output: e.output, errors: e.errors }]));
+  const evaluations = runIds.flatMap((runId) =>
+    evaluationsOfRun(db, runId).map((e): [string, unknown] => [
+      `evaluation:${e.id}`,
+      { method: e.method, backbone: e.backbone, output: e.output, errors: e.errors },
+    ]),
+  );
   return {
     studies: hashRows(studies),
     study_items: hashRows(items.map((i): [string, unknown] => [`item:${i.itemId}`, i])),

@@ -21,7 +21,8 @@ export interface StudyTables {
 
 /** The named studies and where each name came from. */
 export function studyScopeOf(loaded: LoadedPlan, override?: readonly number[], overrideSource = "--study"): StudyScope {
-  if (override !== undefined) return { ids: override, where: (i) => (overrideSource === "--study" ? overrideSource : `${overrideSource}[${i}]`) };
+  if (override !== undefined)
+    return { ids: override, where: (i) => (overrideSource === "--study" ? overrideSource : `${overrideSource}[${i}]`) };
   return { ids: loaded.plan.studies ?? [], where: (i) => `${loaded.source}: studies[${i}]` };
 }
 
@@ -35,7 +36,11 @@ function nameableStudies(db: Db): number[] {
 const noneNamed = (ids: number[]) =>
   `Tables 1, 2 and 6 omitted: the plan names no validation study (the database has ${ids.length === 1 ? "study" : "studies"} ${ids.join(", ")}). Add \`"studies": [<id>, …]\` to the plan or pass \`--study <id>…\`.`;
 
-export function studyTablesOf(db: Db, loaded: LoadedPlan, options: { studies?: boolean; studyIds?: readonly number[]; studyIdsSource?: string }): StudyTables {
+export function studyTablesOf(
+  db: Db,
+  loaded: LoadedPlan,
+  options: { studies?: boolean; studyIds?: readonly number[]; studyIdsSource?: string },
+): StudyTables {
   const scope = studyScopeOf(loaded, options.studyIds, options.studyIdsSource);
   const ids = [...new Set(scope.ids)];
   if (options.studies === false) return { ids, warnings: [] };
@@ -52,8 +57,12 @@ export function studyTablesOf(db: Db, loaded: LoadedPlan, options: { studies?: b
     const nameable = nameableStudies(db);
     if (nameable.length > 0) warnings.push(noneNamed(nameable));
   } else {
-    if (results.fidelity.length === 0) warnings.push(`Table 1 omitted: none of the named studies (${ids.join(", ")}) is an A/B reactiveness study.`);
-    if (results.alignment.length === 0) warnings.push(`Tables 2 and 6 omitted: none of the named studies (${ids.join(", ")}) is an expert snippet-consensus study.`);
+    if (results.fidelity.length === 0)
+      warnings.push(`Table 1 omitted: none of the named studies (${ids.join(", ")}) is an A/B reactiveness study.`);
+    if (results.alignment.length === 0)
+      warnings.push(
+        `Tables 2 and 6 omitted: none of the named studies (${ids.join(", ")}) is an expert snippet-consensus study.`,
+      );
   }
   return { ids, input: { results, expected }, warnings };
 }

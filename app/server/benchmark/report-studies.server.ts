@@ -47,8 +47,13 @@ function checkedStudies(db: Db, scope: StudyScope) {
     seen.add(id);
     const usable = study.type === AB_REACTIVENESS || (study.type === CONSENSUS_SNIPPET && study.pool === "expert");
     if (!usable) {
-      const hint = study.type === CONSENSUS_SNIPPET ? "; name the expert study on the same snippets: its Table 2 row brings this crowd study's labels" : "";
-      throw new StudyScopeError(`${scope.where(i)}: study ${id} ("${study.name}") is a ${study.pool} ${study.type} study; Tables 1, 2 and 6 read A/B reactiveness studies and expert snippet-consensus studies${hint}`);
+      const hint =
+        study.type === CONSENSUS_SNIPPET
+          ? "; name the expert study on the same snippets: its Table 2 row brings this crowd study's labels"
+          : "";
+      throw new StudyScopeError(
+        `${scope.where(i)}: study ${id} ("${study.name}") is a ${study.pool} ${study.type} study; Tables 1, 2 and 6 read A/B reactiveness studies and expert snippet-consensus studies${hint}`,
+      );
     }
     return [study];
   });
@@ -68,7 +73,13 @@ export function loadStudyResults(db: Db, scope: StudyScope, judgeBackbone?: stri
       ...ref,
       ...(table?.s0 !== undefined ? { s0: table.s0 } : {}),
       units: table?.units.length ?? 0,
-      rows: (table?.rows ?? []).map((r) => ({ method: r.method, label: r.label, ...(r.backbone ? { backbone: r.backbone } : {}), trajectory: r.trajectory, outcome: r.outcome })),
+      rows: (table?.rows ?? []).map((r) => ({
+        method: r.method,
+        label: r.label,
+        ...(r.backbone ? { backbone: r.backbone } : {}),
+        trajectory: r.trajectory,
+        outcome: r.outcome,
+      })),
     });
   }
   return results;

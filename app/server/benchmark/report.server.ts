@@ -20,7 +20,10 @@ export interface ReportOptions {
   bins?: number;
   /** Timestamp printed in the report (defaults to now). */
   now?: Date;
-  /** Add Tables 1 (with its automatic proxy), 2 and 6 from the named validation studies and the stored A/B pairs (default true). */
+  /**
+   * Add Tables 1 (with its automatic proxy), 2 and 6 from the named validation studies and the stored A/B pairs
+   * (default true).
+   */
   studies?: boolean;
   /** The studies Tables 1, 2 and 6 read, instead of the plan's `studies` (`report --study`). */
   studyIds?: readonly number[];
@@ -45,7 +48,10 @@ function constantsOf(params: Map<string, Set<string>>): { params: Record<string,
   for (const [name, values] of [...params].sort(([a], [b]) => a.localeCompare(b))) {
     const parsed = [...values].map((v) => JSON.parse(v) as unknown);
     out[name] = parsed.length === 1 ? parsed[0] : parsed;
-    if (parsed.length > 1) warnings.push(`The stored metric rows were computed with different values of ${name}: ${[...values].join(", ")}. Re-run \`socrates metrics\` with one set of parameters.`);
+    if (parsed.length > 1)
+      warnings.push(
+        `The stored metric rows were computed with different values of ${name}: ${[...values].join(", ")}. Re-run \`socrates metrics\` with one set of parameters.`,
+      );
   }
   return { params: out, warnings };
 }
@@ -65,14 +71,21 @@ export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: Report
   const input = { ...data.input, bootstrap, bins, studies: studies.input };
   const parts = buildReportParts(input, options.parts ?? REPORT_PARTS);
   const warnings = [...constants.warnings, ...parts.warnings, ...studies.warnings];
-  if (grid.missing.length > 0) warnings.push(`${grid.missing.length} scenario-conditions of the plan are not stored (run \`socrates probe\`), e.g. ${grid.missing[0].scenarioId} ${grid.missing[0].conditionKey}.`);
-  if (grid.unknownScenarios.length > 0) warnings.push(`Scenarios the plan names but the database lacks: ${grid.unknownScenarios.join(", ")}.`);
+  if (grid.missing.length > 0)
+    warnings.push(
+      `${grid.missing.length} scenario-conditions of the plan are not stored (run \`socrates probe\`), e.g. ${grid.missing[0].scenarioId} ${grid.missing[0].conditionKey}.`,
+    );
+  if (grid.unknownScenarios.length > 0)
+    warnings.push(`Scenarios the plan names but the database lacks: ${grid.unknownScenarios.join(", ")}.`);
   if (data.otherParams.rows > 0) {
     warnings.push(
       `${data.otherParams.rows} stored metric rows of the plan's runs were computed with other parameters than the plan's (e.g. ${data.otherParams.example}) and are left out; run \`socrates benchmark run --plan ${loaded.source}\` to recompute them with the plan's.`,
     );
   }
-  if (data.coverage.storedRuns < data.coverage.plannedRuns) warnings.push(`Only ${data.coverage.storedRuns} of ${data.coverage.plannedRuns} planned runs are stored: the tables cover what is.`);
+  if (data.coverage.storedRuns < data.coverage.plannedRuns)
+    warnings.push(
+      `Only ${data.coverage.storedRuns} of ${data.coverage.plannedRuns} planned runs are stored: the tables cover what is.`,
+    );
   return {
     planName: loaded.plan.name,
     planHash: loaded.hash,

@@ -62,9 +62,14 @@ export interface GridRunOptions {
   /** Units in flight at once (default: the plan's endpoints' concurrency limits added up). */
   concurrency?: number;
   signal?: AbortSignal;
-  /** Leases shared with other `benchmark run` processes on the database (work-leases.server.ts); without, this process assumes it is alone. */
+  /**
+   * Leases shared with other `benchmark run` processes on the database (work-leases.server.ts); without, this process
+   * assumes it is alone.
+   */
   leases?: WorkerLeases;
-  /** Called once with the number of steps (runs + evaluations of the shard) and a reader of the dollars spent so far. */
+  /**
+   * Called once with the number of steps (runs + evaluations of the shard) and a reader of the dollars spent so far.
+   */
   onStart?: (steps: number, spentUsd: () => number) => void;
   onProgress?: (event: GridEvent) => void;
 }
@@ -100,7 +105,8 @@ interface Ctx {
 /** The default pool size: enough units that every endpoint the plan uses can be kept full. */
 export function defaultConcurrency(plan: BenchmarkPlan, config: LlmConfig): number {
   const names = new Set<string>();
-  const add = (endpoint: string | undefined, role: LlmRole) => names.add(endpoint ?? config.roles[role]?.endpoint ?? "");
+  const add = (endpoint: string | undefined, role: LlmRole) =>
+    names.add(endpoint ?? config.roles[role]?.endpoint ?? "");
   for (const m of plan.mediators) add(m.endpoint, "mediator");
   add(plan.simulator.endpoint, "party");
   add(plan.evaluator.endpoint, "evaluator");
@@ -164,7 +170,12 @@ function recordFailure(ctx: Ctx, id: string, reason: string): void {
 
 async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean> {
   const llm = routedLlm(ctx.guard.llm, { party: work.unit.simulator.endpoint, mediator: run.mediator?.endpoint });
-  const attempt = await simulateRun(llm, simulationPromptsFor(run.mediator?.mode ?? "generic"), setupOf(ctx, work, run), { signal: ctx.signal });
+  const attempt = await simulateRun(
+    llm,
+    simulationPromptsFor(run.mediator?.mode ?? "generic"),
+    setupOf(ctx, work, run),
+    { signal: ctx.signal },
+  );
   if (!attempt.ok) {
     if (!attempt.aborted) recordFailure(ctx, run.runId, attempt.reason);
     return false;
@@ -180,7 +191,11 @@ async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean
   ctx.held.facts.set(run.runId, runFactsOf(attempt.run, played));
   run.stored = true;
   ctx.summary.runs.stored += 1;
-  ctx.onProgress?.({ type: "simulated", id: run.runId, note: `${attempt.run.outcome} after ${attempt.run.turns.length} turns` });
+  ctx.onProgress?.({
+    type: "simulated",
+    id: run.runId,
+    note: `${attempt.run.outcome} after ${attempt.run.turns.length} turns`,
+  });
   return true;
 }
 
@@ -197,7 +212,11 @@ async function evaluate(ctx: Ctx, run: RunWork): Promise<boolean> {
       run.pendingEvaluators = run.pendingEvaluators.filter((e) => e !== evaluator);
       ctx.summary.evaluations.stored += 1;
       storedAny = true;
-      ctx.onProgress?.({ type: "evaluated", id: `${run.runId} by ${evaluator.model}`, note: status.status === "stored" && status.errors > 0 ? `${status.errors} topic(s) unjudged` : undefined });
+      ctx.onProgress?.({
+        type: "evaluated",
+        id: `${run.runId} by ${evaluator.model}`,
+        note: status.status === "stored" && status.errors > 0 ? `${status.errors} topic(s) unjudged` : undefined,
+      });
     } else if (status.status === "failed") recordFailure(ctx, `${run.runId} by ${evaluator.model}`, status.message);
   }
   return storedAny;
@@ -222,7 +241,11 @@ async function judgeEmotion(ctx: Ctx, run: RunWork): Promise<boolean> {
     return false;
   }
   ctx.summary.evaluations.stored += 1;
-  ctx.onProgress?.({ type: "evaluated", id, note: status.errors > 0 ? `${status.errors} part${status.errors === 1 ? "y" : "ies"} unjudged` : undefined });
+  ctx.onProgress?.({
+    type: "evaluated",
+    id,
+    note: status.errors > 0 ? `${status.errors} part${status.errors === 1 ? "y" : "ies"} unjudged` : undefined,
+  });
   return true;
 }
 
@@ -233,8 +256,14 @@ async function judgeEmotion(ctx: Ctx, run: RunWork): Promise<boolean> {
  */
 function hasMetrics(ctx: Ctx, work: UnitWork, run: RunWork): boolean {
   const { db, params } = ctx;
-  const pairs = work.pairs.filter((p) => p.stored && (p.mediatedRunId === run.runId || p.unmediatedRunId === run.runId));
-  if (staleMetricValuesOf(db, "run", run.runId).length > 0 || pairs.some((p) => staleMetricValuesOf(db, "pair", p.id).length > 0)) return false;
+  const pairs = work.pairs.filter(
+    (p) => p.stored && (p.mediatedRunId === run.runId || p.unmediatedRunId === run.runId),
+  );
+  if (
+    staleMetricValuesOf(db, "run", run.runId).length > 0 ||
+    pairs.some((p) => staleMetricValuesOf(db, "pair", p.id).length > 0)
+  )
+    return false;
   const own = metricValuesOf(db, "run", run.runId);
   const ofPairs = pairs.map((p) => metricValuesOf(db, "pair", p.id));
   if (![own, ...ofPairs].every((rows) => rows.every((row) => storedWithParams(row, params)))) return false;
@@ -275,10 +304,16 @@ const unitLeaseKey = (w: UnitWork) => `unit:${w.unit.unmediatedRunId}`;
 
 /** Steps of a unit already done: stored runs, their evaluations, emotion judgments. */
 function doneSteps(w: UnitWork): number {
-  return w.runs.reduce((n, r) => n + (r.stored ? 1 : 0) + (w.evaluators.length - r.pendingEvaluators.length) + (r.emotionJudge === "done" ? 1 : 0), 0);
+  return w.runs.reduce(
+    (n, r) =>
+      n + (r.stored ? 1 : 0) + (w.evaluators.length - r.pendingEvaluators.length) + (r.emotionJudge === "done" ? 1 : 0),
+    0,
+  );
 }
 
-/** A unit's work as the database now has it: another worker may have done some or all of it since the command started. */
+/**
+ * A unit's work as the database now has it: another worker may have done some or all of it since the command started.
+ */
 function reread(ctx: Ctx, w: UnitWork): UnitWork {
   const now = unitWork(ctx.db, ctx.plan, w.unit);
   const more = doneSteps(now) - doneSteps(w);
@@ -323,7 +358,10 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
   const ctx: Ctx = { db, plan, guard, signal, params, playedOf, summary, onProgress: options.onProgress, held };
 
   const emotionSteps = (r: RunWork) => (r.emotionJudge === "none" ? 0 : 1);
-  const steps = work.units.reduce((n, w) => n + w.runs.reduce((m, r) => m + 1 + w.evaluators.length + emotionSteps(r), 0), 0);
+  const steps = work.units.reduce(
+    (n, w) => n + w.runs.reduce((m, r) => m + 1 + w.evaluators.length + emotionSteps(r), 0),
+    0,
+  );
   options.onStart?.(steps, guard.spentUsd);
   for (const w of work.units) {
     for (const r of w.runs) {

@@ -35,7 +35,13 @@ export interface SpendGuard {
 
 const KIND_OF: Partial<Record<LlmRole, CallKind>> = { party: "party", mediator: "mediator-how", evaluator: "judge" };
 
-export function spendGuard(options: { llm: Llm; db: Db; config: LlmConfig; maxCostUsd?: number; signal?: AbortSignal }): SpendGuard {
+export function spendGuard(options: {
+  llm: Llm;
+  db: Db;
+  config: LlmConfig;
+  maxCostUsd?: number;
+  signal?: AbortSignal;
+}): SpendGuard {
   const { llm, db, config, maxCostUsd, signal } = options;
   const ledger = callLedger();
   const spent = () => ledger.totals().costUsd;
@@ -51,7 +57,10 @@ export function spendGuard(options: { llm: Llm; db: Db; config: LlmConfig; maxCo
     return expectedCallUsd(config.prices[plan.model], chars, KIND_OF[request.role] ?? "judge");
   }
 
-  async function guarded<R extends LlmResult<unknown>>(request: LlmRequest<unknown>, send: () => Promise<R>): Promise<R> {
+  async function guarded<R extends LlmResult<unknown>>(
+    request: LlmRequest<unknown>,
+    send: () => Promise<R>,
+  ): Promise<R> {
     if (signal?.aborted) throw new BenchmarkStopped("signal");
     if (reached) throw new BenchmarkStopped("cap");
     const cost = expected(request);

@@ -48,7 +48,10 @@ export function workerLeases(db: Db, options: WorkerLeaseOptions = {}): WorkerLe
   const now = options.now ?? Date.now;
   const holder = `${hostname()}|${process.pid}|${randomUUID().slice(0, 8)}`;
   const held = new Set<string>();
-  const timer = setInterval(() => renewLeases(db, holder, [...held], now(), ttlMs), Math.max(10, Math.floor(ttlMs / 3)));
+  const timer = setInterval(
+    () => renewLeases(db, holder, [...held], now(), ttlMs),
+    Math.max(10, Math.floor(ttlMs / 3)),
+  );
   timer.unref();
 
   function claim(key: string): boolean {
@@ -82,7 +85,12 @@ export function workerLeases(db: Db, options: WorkerLeaseOptions = {}): WorkerLe
  * live worker holds is set aside and tried again (after a pause) until that worker releases it —
  * the caller then reads what is left of it from the database — or its lease lapses.
  */
-export function leasedQueue<T>(items: readonly T[], keyOf: (item: T) => string, leases: WorkerLeases | undefined, stopped: () => boolean) {
+export function leasedQueue<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  leases: WorkerLeases | undefined,
+  stopped: () => boolean,
+) {
   let ready = [...items];
   let waiting: T[] = [];
   return {

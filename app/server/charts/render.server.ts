@@ -38,13 +38,17 @@ interface VegaMarkLike {
   marks?: VegaMarkLike[];
 }
 
-/** The names of the compiled spec's one-element-per-datum marks that encode a tooltip (at any depth, e.g. inside facets). */
+/**
+ * The names of the compiled spec's one-element-per-datum marks that encode a tooltip (at any depth, e.g. inside
+ * facets).
+ */
 export function tooltipMarkNames(spec: { marks?: VegaMarkLike[] }): Set<string> {
   const names = new Set<string>();
   const walk = (marks: VegaMarkLike[] = []) => {
     for (const mark of marks) {
       const encodes = Object.values(mark.encode ?? {});
-      if (mark.name && !MULTI_DATUM_MARKS.has(mark.type ?? "") && encodes.some((e) => e && "tooltip" in e)) names.add(mark.name);
+      if (mark.name && !MULTI_DATUM_MARKS.has(mark.type ?? "") && encodes.some((e) => e && "tooltip" in e))
+        names.add(mark.name);
       walk(mark.marks);
     }
   };
@@ -60,9 +64,15 @@ export function tooltipMarkNames(spec: { marks?: VegaMarkLike[] }): Set<string> 
 export function withHoverTitles(svg: string, markNames: ReadonlySet<string>): string {
   if (markNames.size === 0) return svg;
   // A non-group mark's container holds only its items, each one empty element.
-  return svg.replace(/(<g class="mark-[\w-]+ role-mark ([^"]*)"[^>]*>)([\s\S]*?)(<\/g>)/g, (whole, open: string, classes: string, items: string, close: string) => {
-    if (!classes.split(" ").some((c) => markNames.has(c))) return whole;
-    const titled = items.replace(/<(\w+)((?:\s[^<>]*?)?\saria-label="([^"]*)"[^<>]*?)\/>/g, (_item, tag: string, attrs: string, label: string) => `<${tag}${attrs}><title>${label}</title></${tag}>`);
-    return open + titled + close;
-  });
+  return svg.replace(
+    /(<g class="mark-[\w-]+ role-mark ([^"]*)"[^>]*>)([\s\S]*?)(<\/g>)/g,
+    (whole, open: string, classes: string, items: string, close: string) => {
+      if (!classes.split(" ").some((c) => markNames.has(c))) return whole;
+      const titled = items.replace(
+        /<(\w+)((?:\s[^<>]*?)?\saria-label="([^"]*)"[^<>]*?)\/>/g,
+        (_item, tag: string, attrs: string, label: string) => `<${tag}${attrs}><title>${label}</title></${tag}>`,
+      );
+      return open + titled + close;
+    },
+  );
 }

@@ -29,7 +29,15 @@ export function studyChannelStats(db: Db, studyId: number, gold?: readonly GoldA
       rewardUsd: a.rewardUsd,
       workSeconds: a.workSeconds,
     })),
-    labels.map((l) => ({ annotatorId: l.annotatorId, channel: channelOf(l.annotatorId), secondsOnTask: l.secondsOnTask })),
-    (gold ?? goldAccuracy(goldFor(loadItems(db, [studyId])), labels)).map((g) => ({ annotatorId: g.annotatorId, attempted: g.attempted, passed: g.passed })),
+    labels.map((l) => ({
+      annotatorId: l.annotatorId,
+      channel: channelOf(l.annotatorId),
+      secondsOnTask: l.secondsOnTask,
+    })),
+    (gold ?? goldAccuracy(goldFor(loadItems(db, [studyId])), labels)).map((g) => ({
+      annotatorId: g.annotatorId,
+      attempted: g.attempted,
+      passed: g.passed,
+    })),
   );
 }

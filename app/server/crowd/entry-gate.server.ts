@@ -17,7 +17,12 @@ const NEWCOMER = -1;
  * entering would lead to the test, then to nothing). A qualified worker who is already known
  * enters as usual: no test is ahead of them, and their channel may owe them a completion code.
  */
-export function noWorkBeforeEntry(db: Db, studyId: number, workerChannel: WorkerChannel, workerId: string | null): boolean {
+export function noWorkBeforeEntry(
+  db: Db,
+  studyId: number,
+  workerChannel: WorkerChannel,
+  workerId: string | null,
+): boolean {
   const known = workerId ? findCrowdWorker(db, workerChannel, workerId.trim()) : undefined;
   if (known !== undefined && qualifiedAt(db, known)) return false;
   // Unverified namespaces (MTurk, Prolific) ask about the places beyond k that they may take.
@@ -30,4 +35,5 @@ export function noWorkForEntrant(db: Db, studyId: number, channel: CrowdChannel,
   return param !== null && noWorkBeforeEntry(db, studyId, channel.identity.workerChannel, params.get(param));
 }
 
-export const NO_WORK_MESSAGE = "There is no work left in this study: every item already has all the answers it needs. You have not been asked to do anything, and nothing was recorded.";
+export const NO_WORK_MESSAGE =
+  "There is no work left in this study: every item already has all the answers it needs. You have not been asked to do anything, and nothing was recorded.";

@@ -77,7 +77,13 @@ export class EntryLimited extends Error {
  * passes. Write, check and count happen without an await between them, so parallel entries
  * cannot slip past the cap.
  */
-export function limitedEntry<T>(limiter: CrowdEntryLimiter, studyId: number, network: string, enter: () => { value: T; created: boolean }, now = Date.now()): T {
+export function limitedEntry<T>(
+  limiter: CrowdEntryLimiter,
+  studyId: number,
+  network: string,
+  enter: () => { value: T; created: boolean },
+  now = Date.now(),
+): T {
   const { value, created } = enter();
   if (!created) return value;
   const wait = limiter.retryAfter(studyId, network, now);

@@ -34,7 +34,8 @@ export function currentStep(db: Db, studyId: number, user: SessionUser, now = ne
   const study = studyForWorker(db, studyId, user);
   if (needsQualification(user)) return { kind: "go", path: `/crowd/qualify?study=${studyId}` };
   const held = heldLease(db, studyId, user.id);
-  if (held && Date.parse(held.leaseExpiresAt) > now.getTime()) return { kind: "go", path: `/annotate/${studyId}/items/${held.itemId}` };
+  if (held && Date.parse(held.leaseExpiresAt) > now.getTime())
+    return { kind: "go", path: `/annotate/${studyId}/items/${held.itemId}` };
   // A channel with a completion step (Prolific) may owe the worker a code: only its POST step knows.
   const ownStep = channelOfWorker(user.channel)?.completion.finish != null;
   return { kind: "start", name: study.name, hasWork: ownStep || hasWorkFor(db, studyId, user.id, now) };

@@ -4,18 +4,32 @@
  * worker id (an unsigned MTurk or Prolific entry) is a fresh worker, also per client network
  * (QUALIFICATION_ATTEMPTS_PER_NETWORK), so one person cannot guess their way through the test
  * under many ids. The network cap is global, like the pass it guards (issue 29): a cap per study
- * let ids that passed in one study walk into another whose cap was spent. The network is stored only as a keyed hash (http/load-context.server.ts).
+ * let ids that passed in one study walk into another whose cap was spent. The network is stored only as a keyed hash
+ * (http/load-context.server.ts).
  */
-import { QualificationAnswerError, qualificationKey, scoreQualification, type QualificationScore, type QualificationTest } from "../../domain/qualification.ts";
+import {
+  QualificationAnswerError,
+  qualificationKey,
+  scoreQualification,
+  type QualificationScore,
+  type QualificationTest,
+} from "../../domain/qualification.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
 import { qualifiedAt, updateAnnotator } from "../models/annotator.server.ts";
-import { countNetworkAttempts, countQualificationAttempts, insertQualificationAttempt } from "../models/qualification-attempt.server.ts";
+import {
+  countNetworkAttempts,
+  countQualificationAttempts,
+  insertQualificationAttempt,
+} from "../models/qualification-attempt.server.ts";
 import { loadQualificationTest } from "../templates.server.ts";
 
 /** Attempts a worker may make before the test locks (a fail shows the score, never the key). */
 export const MAX_QUALIFICATION_ATTEMPTS = 3;
 
-/** Attempts one network may make on the test across all studies, whoever makes them, unless the environment says otherwise. */
+/**
+ * Attempts one network may make on the test across all studies, whoever makes them, unless the environment says
+ * otherwise.
+ */
 export const DEFAULT_ATTEMPTS_PER_NETWORK = 6;
 
 /** QUALIFICATION_ATTEMPTS_PER_NETWORK, a whole number ≥ 1 (default 6); anything else is a configuration error. */
@@ -23,7 +37,8 @@ export function attemptsPerNetwork(env: Record<string, string | undefined> = pro
   const raw = env.QUALIFICATION_ATTEMPTS_PER_NETWORK?.trim();
   if (!raw) return DEFAULT_ATTEMPTS_PER_NETWORK;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`QUALIFICATION_ATTEMPTS_PER_NETWORK must be a whole number of at least 1, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`QUALIFICATION_ATTEMPTS_PER_NETWORK must be a whole number of at least 1, got "${raw}"`);
   return n;
 }
 
@@ -33,14 +48,27 @@ export interface AttemptOrigin {
   network: string;
 }
 
-export function recordQualificationAttempt(db: Db, annotatorId: number, test: QualificationTest, answers: Record<string, string>, origin?: AttemptOrigin): QualificationScore {
+export function recordQualificationAttempt(
+  db: Db,
+  annotatorId: number,
+  test: QualificationTest,
+  answers: Record<string, string>,
+  origin?: AttemptOrigin,
+): QualificationScore {
   const score = scoreQualification(test, answers);
   writeTransaction(db, () => storeAttempt(db, annotatorId, test, answers, score, origin));
   return score;
 }
 
 /** Call inside a transaction. */
-function storeAttempt(db: Db, annotatorId: number, test: QualificationTest, answers: Record<string, string>, score: QualificationScore, origin?: AttemptOrigin): void {
+function storeAttempt(
+  db: Db,
+  annotatorId: number,
+  test: QualificationTest,
+  answers: Record<string, string>,
+  score: QualificationScore,
+  origin?: AttemptOrigin,
+): void {
   insertQualificationAttempt(db, {
     annotatorId,
     testId: qualificationKey(test),
@@ -59,7 +87,11 @@ export function attemptCount(db: Db, annotatorId: number): number {
 }
 
 /** True when the network has used up its attempts on the test (in any study: a pass counts everywhere). */
-export function networkLimitReached(db: Db, origin: AttemptOrigin, env: Record<string, string | undefined> = process.env): boolean {
+export function networkLimitReached(
+  db: Db,
+  origin: AttemptOrigin,
+  env: Record<string, string | undefined> = process.env,
+): boolean {
   return countNetworkAttempts(db, origin.network) >= attemptsPerNetwork(env);
 }
 
@@ -85,7 +117,15 @@ export const NETWORK_LIMIT_MESSAGE =
   "Too many reading-test attempts for this study have come from your network, so no more can be taken from it. " +
   "If you share a network with other participants (a campus, office or café), please contact the researcher.";
 
-const refusal = (over: Partial<QualificationReply>): QualificationReply => ({ passed: false, correct: 0, total: 0, locked: false, networkLimited: false, error: null, ...over });
+const refusal = (over: Partial<QualificationReply>): QualificationReply => ({
+  passed: false,
+  correct: 0,
+  total: 0,
+  locked: false,
+  networkLimited: false,
+  error: null,
+  ...over,
+});
 
 type Outcome = { reply: QualificationReply; status: 200 | 400 | 403 | 429 };
 
@@ -95,7 +135,8 @@ type Outcome = { reply: QualificationReply; status: 200 | 400 | 403 | 429 };
  * same transaction as the insert, so concurrent submits cannot slip past them.
  */
 export function takeQualificationTest(db: Db, annotatorId: number, form: FormData, origin: AttemptOrigin): Outcome {
-  if (attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS) return { reply: refusal({ locked: true }), status: 403 };
+  if (attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS)
+    return { reply: refusal({ locked: true }), status: 403 };
   const test = loadQualificationTest();
   const answers: Record<string, string> = {};
   for (const q of test.questions) {
@@ -110,10 +151,22 @@ export function takeQualificationTest(db: Db, annotatorId: number, form: FormDat
     return { reply: refusal({ total: test.questions.length, error: err.message }), status: 400 };
   }
   return writeTransaction(db, (): Outcome => {
-    if (attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS) return { reply: refusal({ locked: true }), status: 403 };
-    if (networkLimitReached(db, origin)) return { reply: refusal({ networkLimited: true, error: NETWORK_LIMIT_MESSAGE }), status: 429 };
+    if (attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS)
+      return { reply: refusal({ locked: true }), status: 403 };
+    if (networkLimitReached(db, origin))
+      return { reply: refusal({ networkLimited: true, error: NETWORK_LIMIT_MESSAGE }), status: 429 };
     storeAttempt(db, annotatorId, test, answers, score, origin);
     const locked = !score.passed && attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS;
-    return { reply: { passed: score.passed, correct: score.correct, total: score.total, locked, networkLimited: false, error: null }, status: 200 };
+    return {
+      reply: {
+        passed: score.passed,
+        correct: score.correct,
+        total: score.total,
+        locked,
+        networkLimited: false,
+        error: null,
+      },
+      status: 200,
+    };
   });
 }

@@ -59,7 +59,9 @@ export type CrowdAssignmentOutcome =
   | { kind: "unchanged"; statusChanged: boolean }
   /** Seen before pending (an ExternalQuestion answer), now confirmed by MTurk: its label is counted or surplus. */
   | { kind: "confirmed"; labelId: number | null; labelStatus: LabelStatus | null; statusChanged: boolean }
-  /** Seen before pending, but MTurk reports another worker or HIT for the AssignmentId: left pending, nothing written. */
+  /**
+   * Seen before pending, but MTurk reports another worker or HIT for the AssignmentId: left pending, nothing written.
+   */
   | { kind: "mismatch"; message: string };
 
 /**
@@ -87,11 +89,24 @@ const closed = (studyId: number) => new ServiceError(409, `Study ${studyId} is c
  * source that adds a revision to a label still pending (the worker's own unconfirmed answer)
  * confirms that label too: its latest revision is now the confirmed one.
  */
-function storeLabel(db: Db, input: CrowdAssignmentInput, { labelsPerItem }: StudyFacts, annotatorId: number, payload: LabelPayload) {
+function storeLabel(
+  db: Db,
+  input: CrowdAssignmentInput,
+  { labelsPerItem }: StudyFacts,
+  annotatorId: number,
+  payload: LabelPayload,
+) {
   upsertSubmitted(db, input.itemId, annotatorId, input.submittedAt ?? new Date().toISOString());
   const confirmed = confirmsAssignment(input.source);
   const statusIfNew = statusForNewLabel(db, input.itemId, labelsPerItem, confirmed);
-  const written = writeLabelRevision(db, { itemId: input.itemId, annotatorId, payload, clientToken: null, secondsOnTask: input.secondsOnTask, statusIfNew });
+  const written = writeLabelRevision(db, {
+    itemId: input.itemId,
+    annotatorId,
+    payload,
+    clientToken: null,
+    secondsOnTask: input.secondsOnTask,
+    statusIfNew,
+  });
   const labelStatus = confirmed ? confirmLabel(db, written.labelId, input.itemId, labelsPerItem) : written.status;
   return { labelId: written.labelId, revision: written.revision, labelStatus };
 }
@@ -113,20 +128,37 @@ function storedHash(db: Db, stored: StoredCrowdAssignment, hash: string | null):
  * Why a confirming source's report does not match a pending assignment stored from the task page
  * (another worker, HIT, item or answer under the same AssignmentId), or null when it matches.
  */
-function mismatchOf(db: Db, input: CrowdAssignmentInput, stored: StoredCrowdAssignment, hash: string | null): string | null {
+function mismatchOf(
+  db: Db,
+  input: CrowdAssignmentInput,
+  stored: StoredCrowdAssignment,
+  hash: string | null,
+): string | null {
   const differs: string[] = [];
-  if (findCrowdWorker(db, input.channel, input.workerId.trim()) !== stored.annotatorId) differs.push(`worker ${input.workerId}`);
-  if (stored.externalGroupId !== input.externalGroupId) differs.push(`HIT ${input.externalGroupId ?? "(none)"}, not ${stored.externalGroupId ?? "(none)"}`);
+  if (findCrowdWorker(db, input.channel, input.workerId.trim()) !== stored.annotatorId)
+    differs.push(`worker ${input.workerId}`);
+  if (stored.externalGroupId !== input.externalGroupId)
+    differs.push(`HIT ${input.externalGroupId ?? "(none)"}, not ${stored.externalGroupId ?? "(none)"}`);
   if (stored.studyItemId !== input.itemId) differs.push(`item ${input.itemId}, not ${stored.studyItemId}`);
   if (hash && stored.payloadHash && hash !== stored.payloadHash) differs.push("a different answer");
   if (differs.length === 0) return null;
   return `Assignment ${input.externalId} was stored pending from the task page, but MTurk reports ${differs.join(", ")}; it stays pending and is not counted`;
 }
 
-/** A pending assignment a confirming source now reports: it is confirmed, and its label counted or surplus unless MTurk rejected the work. */
-function confirmStored(db: Db, input: CrowdAssignmentInput, study: StudyFacts, stored: StoredCrowdAssignment, statusChanged: boolean): CrowdAssignmentOutcome {
+/**
+ * A pending assignment a confirming source now reports: it is confirmed, and its label counted or surplus unless MTurk
+ * rejected the work.
+ */
+function confirmStored(
+  db: Db,
+  input: CrowdAssignmentInput,
+  study: StudyFacts,
+  stored: StoredCrowdAssignment,
+  statusChanged: boolean,
+): CrowdAssignmentOutcome {
   confirmCrowdAssignment(db, stored.id, new Date().toISOString());
-  if (stored.labelId === null || input.status === "rejected") return { kind: "confirmed", labelId: stored.labelId, labelStatus: null, statusChanged };
+  if (stored.labelId === null || input.status === "rejected")
+    return { kind: "confirmed", labelId: stored.labelId, labelStatus: null, statusChanged };
   const labelStatus = confirmLabel(db, stored.labelId, input.itemId, study.labelsPerItem);
   return { kind: "confirmed", labelId: stored.labelId, labelStatus, statusChanged };
 }
@@ -135,11 +167,21 @@ function confirmStored(db: Db, input: CrowdAssignmentInput, study: StudyFacts, s
  * An assignment seen before: the same answer changes at most the status (and confirms a pending
  * one a confirming source reports); a different one is refused.
  */
-function updateStored(db: Db, input: CrowdAssignmentInput, study: StudyFacts, stored: StoredCrowdAssignment, payload: LabelPayload | null, hash: string | null): CrowdAssignmentOutcome {
+function updateStored(
+  db: Db,
+  input: CrowdAssignmentInput,
+  study: StudyFacts,
+  stored: StoredCrowdAssignment,
+  payload: LabelPayload | null,
+  hash: string | null,
+): CrowdAssignmentOutcome {
   const confirming = isPendingReport(input, stored);
   const storedAnswer = storedHash(db, stored, hash);
   if (hash && storedAnswer && hash !== storedAnswer) {
-    throw new ServiceError(409, `Assignment ${input.externalId} was imported before with a different answer; the stored answer is kept`);
+    throw new ServiceError(
+      409,
+      `Assignment ${input.externalId} was imported before with a different answer; the stored answer is kept`,
+    );
   }
   const statusChanged = stored.status !== input.status;
   if (statusChanged) setCrowdAssignmentStatus(db, stored.id, input.status);
@@ -158,7 +200,14 @@ function updateStored(db: Db, input: CrowdAssignmentInput, study: StudyFacts, st
 const isPendingReport = (input: CrowdAssignmentInput, stored: StoredCrowdAssignment | undefined): boolean =>
   stored !== undefined && stored.confirmedAt === null && confirmsAssignment(input.source);
 
-function recordNew(db: Db, input: CrowdAssignmentInput, study: StudyFacts, annotatorId: number, payload: LabelPayload | null, hash: string | null): CrowdAssignmentOutcome {
+function recordNew(
+  db: Db,
+  input: CrowdAssignmentInput,
+  study: StudyFacts,
+  annotatorId: number,
+  payload: LabelPayload | null,
+  hash: string | null,
+): CrowdAssignmentOutcome {
   if (study.status !== "open") throw closed(input.studyId);
   const written = payload ? storeLabel(db, input, study, annotatorId, payload) : null;
   insertCrowdAssignment(db, {
@@ -194,7 +243,10 @@ export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): Crow
     const stored = findCrowdAssignment(db, input.channel, input.externalId);
     const pending = isPendingReport(input, stored) ? stored : undefined;
     if (stored && !pending && stored.studyItemId !== input.itemId) {
-      throw new ServiceError(409, `Assignment ${input.externalId} was stored for item ${stored.studyItemId}, not item ${input.itemId}`);
+      throw new ServiceError(
+        409,
+        `Assignment ${input.externalId} was stored for item ${stored.studyItemId}, not item ${input.itemId}`,
+      );
     }
     // A pending assignment reported for another worker, HIT or item is left as it is; the worker is not even created.
     if (pending) {
@@ -203,12 +255,15 @@ export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): Crow
     }
     const annotatorId = stored?.annotatorId ?? findOrCreateCrowdWorker(db, input.channel, input.workerId);
     // A rejected assignment's answer is never used, so it need not be valid.
-    const payload = input.status === "rejected" ? null : validatePayload(db, input.itemId, input.studyId, annotatorId, input.payload);
+    const payload =
+      input.status === "rejected" ? null : validatePayload(db, input.itemId, input.studyId, annotatorId, input.payload);
     const hash = payload ? payloadHash(payload) : null;
     if (pending) {
       const mismatch = mismatchOf(db, input, pending, hash);
       if (mismatch) return { kind: "mismatch", message: mismatch };
     }
-    return stored ? updateStored(db, input, study, stored, payload, hash) : recordNew(db, input, study, annotatorId, payload, hash);
+    return stored
+      ? updateStored(db, input, study, stored, payload, hash)
+      : recordNew(db, input, study, annotatorId, payload, hash);
   });
 }

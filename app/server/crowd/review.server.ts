@@ -12,7 +12,11 @@ import { goldFor } from "../../domain/validation/gold-items.ts";
 import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
-import { listCrowdAssignments, setCrowdAssignmentDecision, type CrowdAssignmentRow } from "../models/crowd-assignment.server.ts";
+import {
+  listCrowdAssignments,
+  setCrowdAssignmentDecision,
+  type CrowdAssignmentRow,
+} from "../models/crowd-assignment.server.ts";
 
 export interface ReviewDecision {
   crowdAssignmentId: number;
@@ -34,7 +38,12 @@ function flaggedReason(passed: number, attempted: number, threshold: number): st
  * Decisions for the study's confirmed assignments on a channel. By default only assignments still
  * waiting for review (status submitted) are decided; the channel has already settled the others.
  */
-export function reviewDecisions(db: Db, studyId: number, channel: string, options: { includeReviewed?: boolean } = {}): ReviewDecision[] {
+export function reviewDecisions(
+  db: Db,
+  studyId: number,
+  channel: string,
+  options: { includeReviewed?: boolean } = {},
+): ReviewDecision[] {
   const study = studyOrNotFound(db, studyId);
   const config = parseStudyConfig(study.config);
   const items = loadItems(db, [studyId]);
@@ -51,9 +60,14 @@ export function reviewDecisions(db: Db, studyId: number, channel: string, option
     const base = { crowdAssignmentId: row.id, externalId: row.externalId, workerId: row.workerId };
     if (flagged.has(annotator)) {
       const a = byAnnotator.get(annotator);
-      return { ...base, decision: "reject", reason: flaggedReason(a?.passed ?? 0, a?.attempted ?? 0, config.goldThreshold) };
+      return {
+        ...base,
+        decision: "reject",
+        reason: flaggedReason(a?.passed ?? 0, a?.attempted ?? 0, config.goldThreshold),
+      };
     }
-    if (row.studyItemId !== null && failed.has(`${row.studyItemId}:${annotator}`)) return { ...base, decision: "reject", reason: FAILED_GOLD_REASON };
+    if (row.studyItemId !== null && failed.has(`${row.studyItemId}:${annotator}`))
+      return { ...base, decision: "reject", reason: FAILED_GOLD_REASON };
     return { ...base, decision: "approve", reason: null };
   };
   return listCrowdAssignments(db, studyId, channel)
@@ -64,6 +78,7 @@ export function reviewDecisions(db: Db, studyId: number, channel: string, option
 /** Records decisions on the assignments (what was decided, why, and when). */
 export function recordDecisions(db: Db, decisions: readonly ReviewDecision[], at = new Date()): void {
   writeTransaction(db, () => {
-    for (const d of decisions) setCrowdAssignmentDecision(db, d.crowdAssignmentId, d.decision, d.reason, at.toISOString());
+    for (const d of decisions)
+      setCrowdAssignmentDecision(db, d.crowdAssignmentId, d.decision, d.reason, at.toISOString());
   });
 }

@@ -23,7 +23,13 @@ function recorded(db: Db, seedId: string, existed: boolean): SeedOutcome {
   return { kind: "recorded", candidate, existed };
 }
 
-export async function curateSeed(db: Db, llm: Llm, seed: WriterSeed, replays: number, signal?: AbortSignal): Promise<SeedOutcome> {
+export async function curateSeed(
+  db: Db,
+  llm: Llm,
+  seed: WriterSeed,
+  replays: number,
+  signal?: AbortSignal,
+): Promise<SeedOutcome> {
   if (candidateForSeed(db, seed.id)) return recorded(db, seed.id, true);
   if (signal?.aborted) return { kind: "failed", reason: "interrupted", aborted: true };
   const base = { seedId: seed.id, domain: seed.domain };
@@ -31,7 +37,14 @@ export async function curateSeed(db: Db, llm: Llm, seed: WriterSeed, replays: nu
   const written = await writeScenario(llm, seed);
   if (!written.ok) {
     if (!written.invalid) return { kind: "failed", reason: written.reason, aborted: Boolean(signal?.aborted) };
-    insertCandidate(db, { ...base, status: "rejected", rejection: "invalid", reason: written.reason, candidate: written.candidate, replays: [] });
+    insertCandidate(db, {
+      ...base,
+      status: "rejected",
+      rejection: "invalid",
+      reason: written.reason,
+      candidate: written.candidate,
+      replays: [],
+    });
     return recorded(db, seed.id, false);
   }
 
@@ -41,19 +54,42 @@ export async function curateSeed(db: Db, llm: Llm, seed: WriterSeed, replays: nu
   if (played.resolvedOn !== null) {
     // The replays of a rejected scenario are not stored as runs: only their outcomes are kept.
     const records = played.records.map(({ replay, outcome }) => ({ replay, outcome }));
-    insertCandidate(db, { ...base, status: "rejected", rejection: "resolved", reason: `resolved on replay ${played.resolvedOn}`, candidate: scenario, replays: records });
+    insertCandidate(db, {
+      ...base,
+      status: "rejected",
+      rejection: "resolved",
+      reason: `resolved on replay ${played.resolvedOn}`,
+      candidate: scenario,
+      replays: records,
+    });
     return recorded(db, seed.id, false);
   }
 
-  const bundle: BundleInput = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [scenario], conditions: [played.condition], runs: played.runs };
+  const bundle: BundleInput = {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    scenarios: [scenario],
+    conditions: [played.condition],
+    runs: played.runs,
+  };
   try {
     writeTransaction(db, () => {
       importBundleFiles(db, [{ file: `<curate ${seed.id}>`, text: JSON.stringify(bundle) }]);
-      insertCandidate(db, { ...base, status: "accepted", candidate: scenario, replays: played.records, scenarioId: scenario.id });
+      insertCandidate(db, {
+        ...base,
+        status: "accepted",
+        candidate: scenario,
+        replays: played.records,
+        scenarioId: scenario.id,
+      });
     });
   } catch (err) {
     // E.g. a scenario of that id imported by hand with other content: report it, store nothing.
-    return { kind: "failed", reason: `could not store the accepted scenario ${scenario.id}: ${(err as Error).message}`, aborted: false };
+    return {
+      kind: "failed",
+      reason: `could not store the accepted scenario ${scenario.id}: ${(err as Error).message}`,
+      aborted: false,
+    };
   }
   return recorded(db, seed.id, false);
 }

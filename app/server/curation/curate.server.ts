@@ -13,7 +13,12 @@ import type { Domain } from "../../domain/bundle.ts";
 import { summariseDomain, type DomainSummary } from "../../domain/curation/summary.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import type { Db } from "../db.server.ts";
-import { candidateForSeed, candidatesOfDomain, seedsWithoutCandidate, type CandidateRow } from "../models/curation-candidate.server.ts";
+import {
+  candidateForSeed,
+  candidatesOfDomain,
+  seedsWithoutCandidate,
+  type CandidateRow,
+} from "../models/curation-candidate.server.ts";
 import { getSeed, seedsOfDomain, type RefusedFetch } from "../models/seed.server.ts";
 import type { HostLookup } from "../net/outbound.server.ts";
 import type { CurationConfig } from "./curation-config.server.ts";
@@ -52,21 +57,30 @@ export interface CurateResult {
   summaries: DomainSummary[];
 }
 
-const acceptedCount = (db: Db, domain: Domain) => candidatesOfDomain(db, domain).filter((c) => c.status === "accepted").length;
+const acceptedCount = (db: Db, domain: Domain) =>
+  candidatesOfDomain(db, domain).filter((c) => c.status === "accepted").length;
 
 /** The next seed for a domain: an interrupted one first, else the searcher's next (null when it has no more). */
-async function nextSeed(options: CurateOptions, domain: Domain): Promise<{ seed: WriterSeed; resumed: boolean } | null> {
+async function nextSeed(
+  options: CurateOptions,
+  domain: Domain,
+): Promise<{ seed: WriterSeed; resumed: boolean } | null> {
   const { db } = options;
   const pending = seedsWithoutCandidate(db, domain)[0];
   if (pending) return { seed: getSeed(db, pending)!, resumed: true };
   const known = seedsOfDomain(db, domain);
   const onRefusal = (d: Domain, refusal: RefusedFetch) => options.onEvent?.({ type: "refused", domain: d, refusal });
-  const found = await findSeed({ db, llm: options.llm, config: options.config, lookup: options.lookup, onRefusal }, domain, {
-    exclude: known.map((s) => s.title),
-    attempt: known.length,
-  });
+  const found = await findSeed(
+    { db, llm: options.llm, config: options.config, lookup: options.lookup, onRefusal },
+    domain,
+    {
+      exclude: known.map((s) => s.title),
+      attempt: known.length,
+    },
+  );
   if (!found) return null;
-  if (candidateForSeed(db, found.id)) throw new Error(`the searcher returned seed "${found.id}", which was already curated`);
+  if (candidateForSeed(db, found.id))
+    throw new Error(`the searcher returned seed "${found.id}", which was already curated`);
   return { seed: found, resumed: false };
 }
 
@@ -130,6 +144,11 @@ export interface DomainPlan {
 export function planCuration(db: Db, domains: Domain[], perDomain: number): DomainPlan[] {
   return domains.map((domain) => {
     const accepted = acceptedCount(db, domain);
-    return { domain, accepted, needed: Math.max(0, perDomain - accepted), pendingSeeds: seedsWithoutCandidate(db, domain).length };
+    return {
+      domain,
+      accepted,
+      needed: Math.max(0, perDomain - accepted),
+      pendingSeeds: seedsWithoutCandidate(db, domain).length,
+    };
   });
 }

@@ -15,7 +15,10 @@ export const DEFAULT_REPLAYS = 3;
 
 const envName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected the name of an environment variable, e.g. TAVILY_API_KEY (never the key itself)");
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    "expected the name of an environment variable, e.g. TAVILY_API_KEY (never the key itself)",
+  );
 
 /** Page fetching and reduction for the search-tools source. */
 const pagesSchema = z
@@ -61,9 +64,13 @@ const searchToolsSchema = z
   })
   .strict();
 
-const webResearchSchema = z.object({ kind: z.literal("web-research"), tool: z.literal("web_search_preview").default("web_search_preview") }).strict();
+const webResearchSchema = z
+  .object({ kind: z.literal("web-research"), tool: z.literal("web_search_preview").default("web_search_preview") })
+  .strict();
 
-const filesSchema = z.object({ kind: z.literal("files"), dir: z.string().min(1, "name the folder of seed reports") }).strict();
+const filesSchema = z
+  .object({ kind: z.literal("files"), dir: z.string().min(1, "name the folder of seed reports") })
+  .strict();
 
 const sourceSchema = z.discriminatedUnion("kind", [webResearchSchema, searchToolsSchema, filesSchema]);
 
@@ -71,7 +78,11 @@ const sourceSchema = z.discriminatedUnion("kind", [webResearchSchema, searchTool
 function checkSearxng(source: z.infer<typeof sourceSchema>, ctx: z.RefinementCtx): void {
   if (source.kind !== "search-tools" || source.backend !== "searxng") return;
   if (source.url === undefined) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["url"], message: "the searxng backend needs the instance's url, e.g. http://127.0.0.1:8888" });
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ["url"],
+      message: "the searxng backend needs the instance's url, e.g. http://127.0.0.1:8888",
+    });
   }
   if (source.apiKeyEnv !== undefined) {
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["apiKeyEnv"], message: "the searxng backend takes no key" });
@@ -84,7 +95,10 @@ const curationSchema = z
     source: sourceSchema.superRefine(checkSearxng),
     perDomain: z.number().int().min(1).default(DEFAULT_PER_DOMAIN),
     replays: z.number().int().min(1).max(20).default(DEFAULT_REPLAYS),
-    domains: z.array(z.enum(DOMAINS)).min(1).default([...DOMAINS]),
+    domains: z
+      .array(z.enum(DOMAINS))
+      .min(1)
+      .default([...DOMAINS]),
     /** New seeds asked for when the searcher keeps returning disputes already stored. */
     maxDuplicateRetries: z.number().int().min(0).max(10).default(3),
   })
@@ -101,11 +115,15 @@ export type CurationConfig = z.infer<typeof curationSchema> & {
 /** Validates a `curation` section; `source` names the file in errors. */
 export function parseCurationConfig(value: unknown, source: string): CurationConfig {
   if (value === undefined) {
-    throw new LlmConfigError(`${source}: ${formatJsonPath(["curation"])}: no curation section (see socrates.config.example.json)`);
+    throw new LlmConfigError(
+      `${source}: ${formatJsonPath(["curation"])}: no curation section (see socrates.config.example.json)`,
+    );
   }
   const result = curationSchema.safeParse(value);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `${source}: ${formatJsonPath(["curation", ...issue.path])}: ${issue.message}`);
+    const lines = result.error.issues.map(
+      (issue) => `${source}: ${formatJsonPath(["curation", ...issue.path])}: ${issue.message}`,
+    );
     throw new LlmConfigError(lines.join("\n"));
   }
   return { ...result.data, configFile: source };

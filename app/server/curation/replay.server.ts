@@ -21,7 +21,14 @@ export interface ReplayRecord {
 }
 
 export type ReplayOutcome =
-  | { ok: true; runs: Run[]; records: ReplayRecord[]; resolvedOn: number | null; condition: Condition; stats: CallStats }
+  | {
+      ok: true;
+      runs: Run[];
+      records: ReplayRecord[];
+      resolvedOn: number | null;
+      condition: Condition;
+      stats: CallStats;
+    }
   /** A replay could not be completed (a failed call or an interruption): nothing to record yet. */
   | { ok: false; reason: string; aborted: boolean; stats: CallStats };
 
@@ -29,7 +36,12 @@ export function generalConditionOf(scenario: Scenario): Condition {
   return { id: sanitiseId(`${scenario.id}:general`), scenario_id: scenario.id, axis: "general", variant: "default" };
 }
 
-export async function replayUnmediated(llm: Llm, scenario: Scenario, replays: number, signal?: AbortSignal): Promise<ReplayOutcome> {
+export async function replayUnmediated(
+  llm: Llm,
+  scenario: Scenario,
+  replays: number,
+  signal?: AbortSignal,
+): Promise<ReplayOutcome> {
   const condition = generalConditionOf(scenario);
   const plan: RunPlanSettings = {
     condition,
@@ -48,9 +60,12 @@ export async function replayUnmediated(llm: Llm, scenario: Scenario, replays: nu
     // A new scenario has no stored runs: the id is the one a run of these settings is stored under.
     const settings = plannedSettings(plan, index, false);
     const runId = identifiedRunId(settings, settingsHash(settings));
-    const attempt = await simulateRun(llm, simulationPrompts, runSetup(plan, { runId, index, mediated: false }), { signal });
+    const attempt = await simulateRun(llm, simulationPrompts, runSetup(plan, { runId, index, mediated: false }), {
+      signal,
+    });
     addStats(stats, attempt.stats);
-    if (!attempt.ok) return { ok: false, reason: `replay ${index + 1}: ${attempt.reason}`, aborted: attempt.aborted, stats };
+    if (!attempt.ok)
+      return { ok: false, reason: `replay ${index + 1}: ${attempt.reason}`, aborted: attempt.aborted, stats };
     runs.push(attempt.run);
     records.push({ replay: index + 1, outcome: attempt.run.outcome, runId: attempt.run.id });
     if (attempt.run.outcome === "resolved") return { ok: true, runs, records, resolvedOn: index + 1, condition, stats };

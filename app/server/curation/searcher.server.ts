@@ -13,7 +13,14 @@ import { dedupeKeyOf } from "../../domain/curation/seed.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import type { Db } from "../db.server.ts";
 import type { Env } from "../llm/config.server.ts";
-import { insertSeed, seedOfAttempt, seedOfFile, type RefusedFetch, type SeedProvenance, type StoredSeed } from "../models/seed.server.ts";
+import {
+  insertSeed,
+  seedOfAttempt,
+  seedOfFile,
+  type RefusedFetch,
+  type SeedProvenance,
+  type StoredSeed,
+} from "../models/seed.server.ts";
 import type { HostLookup } from "../net/outbound.server.ts";
 import type { CurationConfig } from "./curation-config.server.ts";
 import { readSeedFiles, reportOfFile } from "./search/files-source.server.ts";
@@ -50,10 +57,16 @@ export class SeedSearchError extends Error {
 }
 
 /** One new, stored, de-duplicated seed for the domain, or null when the source is exhausted. */
-export async function findSeed(ctx: SearcherContext, domain: Domain, options: FindSeedOptions): Promise<StoredSeed | null> {
+export async function findSeed(
+  ctx: SearcherContext,
+  domain: Domain,
+  options: FindSeedOptions,
+): Promise<StoredSeed | null> {
   const earlier = seedOfAttempt(ctx.db, domain, options.attempt);
   if (earlier) return publicSeed(earlier);
-  return ctx.config.source.kind === "files" ? findFileSeed(ctx, ctx.config.source.dir, domain, options) : searchWeb(ctx, domain, options);
+  return ctx.config.source.kind === "files"
+    ? findFileSeed(ctx, ctx.config.source.dir, domain, options)
+    : searchWeb(ctx, domain, options);
 }
 
 function publicSeed(seed: StoredSeed): StoredSeed {
@@ -87,7 +100,12 @@ async function searchWeb(ctx: SearcherContext, domain: Domain, options: FindSeed
     if (found === null) return null;
     if (!excludedBy(found.report, options.exclude)) {
       const provenance: SeedProvenance = { ...found.provenance, attempt: options.attempt, retry };
-      const outcome = insertSeed(ctx.db, { domain, report: found.report, sourceKind: ctx.config.source.kind, provenance });
+      const outcome = insertSeed(ctx.db, {
+        domain,
+        report: found.report,
+        sourceKind: ctx.config.source.kind,
+        provenance,
+      });
       if ("stored" in outcome) return publicSeed(outcome.stored);
     }
     excluded.push(disputeLabel(found.report));
@@ -102,7 +120,12 @@ function excludedBy(report: { title: string; parties: { name: string }[] }, excl
 }
 
 /** The first file for the domain not yet stored (nor a duplicate of a stored dispute, nor excluded). */
-async function findFileSeed(ctx: SearcherContext, dir: string, domain: Domain, options: FindSeedOptions): Promise<StoredSeed | null> {
+async function findFileSeed(
+  ctx: SearcherContext,
+  dir: string,
+  domain: Domain,
+  options: FindSeedOptions,
+): Promise<StoredSeed | null> {
   for (const entry of readSeedFiles(dir)) {
     if (entry.parsed.domain !== domain || seedOfFile(ctx.db, entry.path)) continue;
     const { report, model } = await reportOfFile(ctx.llm, entry, domain);

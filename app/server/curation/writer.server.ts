@@ -10,7 +10,14 @@
 import type { Domain, Scenario } from "../../domain/bundle.ts";
 import { checkWeightsReply, checkWriterReply } from "../../domain/curation/writer-checks.ts";
 import { weightsValues, writerValues } from "../../domain/curation/writer-values.ts";
-import { assembleScenario, curatedScenarioId, weightsReplySchema, writerReplySchema, type WeightsReply, type WriterReply } from "../../domain/curation/writer.ts";
+import {
+  assembleScenario,
+  curatedScenarioId,
+  weightsReplySchema,
+  writerReplySchema,
+  type WeightsReply,
+  type WriterReply,
+} from "../../domain/curation/writer.ts";
 import type { SeedReport } from "../../domain/curation/seed.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { checkedCall } from "../llm/checked-call.server.ts";
@@ -44,7 +51,10 @@ export async function writeScenario(llm: Llm, seed: WriterSeed): Promise<WriteOu
     check: (reply) => checkWriterReply(reply, seed.report, seed.domain),
     repairTemplate: REPAIR_TEMPLATE,
   });
-  if (!written.ok) return written.invalid ? { ok: false, invalid: true, reason: written.reason, candidate: written.value ?? null } : { ok: false, invalid: false, reason: written.reason };
+  if (!written.ok)
+    return written.invalid
+      ? { ok: false, invalid: true, reason: written.reason, candidate: written.value ?? null }
+      : { ok: false, invalid: false, reason: written.reason };
   const reply = written.value;
 
   const weighed = await checkedCall<WeightsReply>(llm, {
@@ -58,8 +68,19 @@ export async function writeScenario(llm: Llm, seed: WriterSeed): Promise<WriteOu
   });
   if (!weighed.ok) {
     if (!weighed.invalid) return { ok: false, invalid: false, reason: weighed.reason };
-    return { ok: false, invalid: true, reason: weighed.reason, candidate: { ...reply, weights: weighed.value?.weights ?? null } };
+    return {
+      ok: false,
+      invalid: true,
+      reason: weighed.reason,
+      candidate: { ...reply, weights: weighed.value?.weights ?? null },
+    };
   }
-  const scenario = assembleScenario({ id: curatedScenarioId(seed.domain, seed.id), domain: seed.domain, seedTitle: seed.title, reply, weights: weighed.value });
+  const scenario = assembleScenario({
+    id: curatedScenarioId(seed.domain, seed.id),
+    domain: seed.domain,
+    seedTitle: seed.title,
+    reply,
+    weights: weighed.value,
+  });
   return { ok: true, scenario, reply };
 }

@@ -47,9 +47,17 @@ function store(db: Db, records: { conditions?: Condition[]; runs?: Run[]; ab_pai
 }
 
 /** Stores every pair of the plan whose two runs are now stored. */
-function storeReadyPairs(db: Db, plan: FidelityPlan, summary: FidelitySummary, onEvent?: (e: FidelityEvent) => void): void {
+function storeReadyPairs(
+  db: Db,
+  plan: FidelityPlan,
+  summary: FidelitySummary,
+  onEvent?: (e: FidelityEvent) => void,
+): void {
   const pending = plan.pairs.filter((p) => !p.stored);
-  const stored = storedRunIds(db, pending.flatMap((p) => [p.runA.runId, p.runB.runId]));
+  const stored = storedRunIds(
+    db,
+    pending.flatMap((p) => [p.runA.runId, p.runB.runId]),
+  );
   const ready = pending.filter((p) => stored.has(p.runA.runId) && stored.has(p.runB.runId));
   if (ready.length === 0) return;
   store(db, { ab_pairs: ready.map((p) => p.record) });
@@ -75,7 +83,8 @@ export async function generateFidelityPairs(options: GenerateOptions): Promise<F
     calls: emptyStats(),
   };
   if (plan.newConditions.length > 0) store(db, { conditions: plan.newConditions });
-  for (const r of plan.pairs.flatMap((p) => [p.runA, p.runB]).filter((r) => r.stored)) onEvent?.({ type: "skipped", runId: r.runId });
+  for (const r of plan.pairs.flatMap((p) => [p.runA, p.runB]).filter((r) => r.stored))
+    onEvent?.({ type: "skipped", runId: r.runId });
   storeReadyPairs(db, plan, summary, onEvent); // pairs whose runs an interrupted batch stored
 
   const queue = pendingRuns(plan);
@@ -86,12 +95,21 @@ export async function generateFidelityPairs(options: GenerateOptions): Promise<F
         onEvent?.({ type: "aborted", runId: next.runId });
         continue;
       }
-      const attempt = await simulateRun(llm, simulationPrompts, runSetup(runSettings(plan, next), { ...next, mediated: false }), { signal });
+      const attempt = await simulateRun(
+        llm,
+        simulationPrompts,
+        runSetup(runSettings(plan, next), { ...next, mediated: false }),
+        { signal },
+      );
       addStats(summary.calls, attempt.stats);
       if (!attempt.ok) {
         if (attempt.aborted) summary.aborted.push(attempt.runId);
         else summary.failed.push({ runId: attempt.runId, reason: attempt.reason });
-        onEvent?.(attempt.aborted ? { type: "aborted", runId: attempt.runId } : { type: "failed", runId: attempt.runId, reason: attempt.reason, calls: summary.calls });
+        onEvent?.(
+          attempt.aborted
+            ? { type: "aborted", runId: attempt.runId }
+            : { type: "failed", runId: attempt.runId, reason: attempt.reason, calls: summary.calls },
+        );
         continue;
       }
       try {
@@ -104,7 +122,13 @@ export async function generateFidelityPairs(options: GenerateOptions): Promise<F
       }
       next.stored = true;
       summary.runsStored.push(attempt.run.id);
-      onEvent?.({ type: "stored", runId: attempt.run.id, outcome: attempt.run.outcome, turns: attempt.run.turns.length, calls: summary.calls });
+      onEvent?.({
+        type: "stored",
+        runId: attempt.run.id,
+        outcome: attempt.run.outcome,
+        turns: attempt.run.turns.length,
+        calls: summary.calls,
+      });
       storeReadyPairs(db, plan, summary, onEvent);
     }
   }

@@ -13,7 +13,14 @@ import { drawFidelityPairs, type FidelityDraw } from "../../domain/probing/fidel
 import { fidelityCondition } from "../../domain/probing/fidelity.ts";
 import type { AbPairRecord, Condition, ScenarioBody } from "../../domain/bundle.ts";
 import type { Llm } from "../../domain/llm/types.ts";
-import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET, estimateCalls, fnv1a, sanitiseId, type CallEstimate } from "../../domain/simulation/schedule.ts";
+import {
+  DEFAULT_BASE_SEED,
+  DEFAULT_TURN_BUDGET,
+  estimateCalls,
+  fnv1a,
+  sanitiseId,
+  type CallEstimate,
+} from "../../domain/simulation/schedule.ts";
 import type { Db } from "../db.server.ts";
 import { findAbPairByRuns } from "../models/ab-pair.server.ts";
 import { findCondition } from "../models/condition.server.ts";
@@ -40,7 +47,9 @@ export interface FidelityOptions {
   scenarios?: string[];
   seed?: number;
   budget?: number;
-  /** The runs' parties self-report their emotion each turn, so the automatic fidelity proxy can read it (default false). */
+  /**
+   * The runs' parties self-report their emotion each turn, so the automatic fidelity proxy can read it (default false).
+   */
   emotion?: boolean;
 }
 
@@ -79,13 +88,19 @@ export function fidelityTemplateVersion(): string {
 }
 
 /** A new pair's id: its draw, and a hash of its two runs (other run settings, another pair). */
-export function fidelityPairId(simulatorModel: string, seed: number, index: number, runIds: readonly [string, string]): string {
+export function fidelityPairId(
+  simulatorModel: string,
+  seed: number,
+  index: number,
+  runIds: readonly [string, string],
+): string {
   const runs = fnv1a(runIds.join("|")).toString(16).padStart(8, "0");
   return sanitiseId(`fidelity:${simulatorModel}:s${seed}:${index}:${runs}`);
 }
 
 function wholeNumber(name: string, value: number, min: number): void {
-  if (!Number.isInteger(value) || value < min) throw new FidelityInputError(`${name} must be a whole number ≥ ${min}, got ${value}`);
+  if (!Number.isInteger(value) || value < min)
+    throw new FidelityInputError(`${name} must be a whole number ≥ ${min}, got ${value}`);
 }
 
 function generalBodies(db: Db, ids: readonly string[]): Map<string, ScenarioBody> {
@@ -107,27 +122,43 @@ export function planFidelity(options: FidelityOptions): FidelityPlan {
   wholeNumber("the number of pairs", options.pairs, 1);
   wholeNumber("the seed", seed, 0);
   wholeNumber("the turn budget", budget, 1);
-  if (options.simulator !== undefined && !options.simulator.trim()) throw new FidelityInputError("the simulator is a model name");
+  if (options.simulator !== undefined && !options.simulator.trim())
+    throw new FidelityInputError("the simulator is a model name");
   const simulatorModel = llm.modelFor("party", options.simulator);
   const bodies = generalBodies(db, options.scenarios ?? scenarioIds(db));
   const pool = [...bodies].map(([id, body]) => ({ id, partyIds: body.parties.map((p) => p.id) }));
   const version = fidelityTemplateVersion();
   const sampling = { party: llm.samplingFor("party"), mediator: null };
-  const settingsOf = (c: Condition) => runSettings({ simulatorModel, budget, emotion, sampling, conditions: new Map([[c.id, c]]) }, { conditionId: c.id });
+  const settingsOf = (c: Condition) =>
+    runSettings({ simulatorModel, budget, emotion, sampling, conditions: new Map([[c.id, c]]) }, { conditionId: c.id });
 
   const conditions = new Map<string, Condition>();
   const sideCondition = (draw: FidelityDraw, levelIndex: number): Condition => {
-    const condition = fidelityCondition({ scenarioId: draw.scenarioId, body: bodies.get(draw.scenarioId)!, target: draw.target, levelIndex, referenceIndex: draw.reference }, version);
+    const condition = fidelityCondition(
+      {
+        scenarioId: draw.scenarioId,
+        body: bodies.get(draw.scenarioId)!,
+        target: draw.target,
+        levelIndex,
+        referenceIndex: draw.reference,
+      },
+      version,
+    );
     if (!conditions.has(condition.id)) conditions.set(condition.id, condition);
     return condition;
   };
-  const draws = drawFidelityPairs(pool, options.pairs, seed).map((draw) => ({ draw, sides: [sideCondition(draw, draw.levelA), sideCondition(draw, draw.levelB)] }));
+  const draws = drawFidelityPairs(pool, options.pairs, seed).map((draw) => ({
+    draw,
+    sides: [sideCondition(draw, draw.levelA), sideCondition(draw, draw.levelB)],
+  }));
   const identified = identifyRuns(
     db,
     draws.flatMap(({ draw, sides }) => sides.map((c) => plannedSettings(settingsOf(c), draw.index, false))),
   );
   const pairs = draws.map(({ draw, sides }, i): FidelityPairPlan => {
-    const [runA, runB] = sides.map((c, side): FidelityRun => ({ conditionId: c.id, index: draw.index, ...identified[2 * i + side] }));
+    const [runA, runB] = sides.map(
+      (c, side): FidelityRun => ({ conditionId: c.id, index: draw.index, ...identified[2 * i + side] }),
+    );
     // A pair is found by its two runs: pairs stored before keep their ids.
     const stored = findAbPairByRuns(db, runA.runId, runB.runId);
     const record: AbPairRecord = {
@@ -152,7 +183,10 @@ export function pendingRuns(plan: FidelityPlan): FidelityRun[] {
 }
 
 /** The settings runSetup needs for one of the plan's runs. */
-export function runSettings(plan: Pick<FidelityPlan, "conditions" | "simulatorModel" | "budget" | "emotion" | "sampling">, run: Pick<FidelityRun, "conditionId">): RunPlanSettings {
+export function runSettings(
+  plan: Pick<FidelityPlan, "conditions" | "simulatorModel" | "budget" | "emotion" | "sampling">,
+  run: Pick<FidelityRun, "conditionId">,
+): RunPlanSettings {
   const condition = plan.conditions.get(run.conditionId)!;
   const played = condition.expanded!;
   return {

@@ -43,7 +43,10 @@ export function crossOriginRefusal(r: RequestFacts, appOrigin: string | null): s
 
 export function crossOriginProtection(appOrigin: string | null) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const refusal = crossOriginRefusal({ method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") }, appOrigin);
+    const refusal = crossOriginRefusal(
+      { method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") },
+      appOrigin,
+    );
     if (refusal === null) return next();
     res
       .status(403)

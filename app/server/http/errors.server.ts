@@ -15,7 +15,8 @@ export class ServiceError extends Error {
 
 export const notFound = (what: string) => new ServiceError(404, `${what} does not exist`);
 export const forbidden = (message: string) => new ServiceError(403, message);
-export const badInput = (message: string, problems: { path: string; message: string }[] = []) => new ServiceError(400, message, problems);
+export const badInput = (message: string, problems: { path: string; message: string }[] = []) =>
+  new ServiceError(400, message, problems);
 
 export type FieldProblem = { path: string; message: string };
 

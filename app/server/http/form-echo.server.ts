@@ -22,5 +22,8 @@ export async function echoFormOnFailure(response: Response, form: FormData): Pro
   if (response.status < 400 || !response.headers.get("content-type")?.includes("json")) return response;
   const body = (await response.json()) as Record<string, unknown>;
   const retryAfter = response.headers.get("Retry-After");
-  return json({ ...body, values: submittedValues(form) }, { status: response.status, headers: retryAfter ? { "Retry-After": retryAfter } : undefined });
+  return json(
+    { ...body, values: submittedValues(form) },
+    { status: response.status, headers: retryAfter ? { "Retry-After": retryAfter } : undefined },
+  );
 }

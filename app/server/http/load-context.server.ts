@@ -34,7 +34,10 @@ export function networkIdentity(context: RequestContext | undefined, secret = ap
   return createHmac("sha256", secret).update(`network:${network}`).digest("base64url").slice(0, 22);
 }
 
-/** The eight groups of an IPv6 address, "::" expanded and leading zeros dropped, so a /64 reads the same however it was written. */
+/**
+ * The eight groups of an IPv6 address, "::" expanded and leading zeros dropped, so a /64 reads the same however it was
+ * written.
+ */
 function ipv6Groups(address: string): string[] {
   const [head, tail] = address.split("%")[0].toLowerCase().split("::");
   const left = head ? head.split(":") : [];

@@ -4,7 +4,12 @@
  * straight from the socket, and every loader and action gets the load context
  * (load-context.server.ts): the client address and this response's CSP nonce.
  */
-import { createRequestHandler, writeReadableStreamToWritable, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import {
+  createRequestHandler,
+  writeReadableStreamToWritable,
+  type AppLoadContext,
+  type ServerBuild,
+} from "@remix-run/node";
 import { answerUnavailable } from "./unavailable.server.ts";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 
@@ -30,7 +35,10 @@ function fetchRequest(req: ExpressRequest, res: ExpressResponse, appOrigin: stri
   // Abort loaders and actions when the client is gone before the response is written.
   res.on("close", () => res.writableFinished || controller.abort());
   const read = (res.locals.body as Buffer | undefined) ?? Buffer.alloc(0);
-  const body = req.method === "GET" || req.method === "HEAD" ? undefined : new Uint8Array(read.buffer as ArrayBuffer, read.byteOffset, read.byteLength);
+  const body =
+    req.method === "GET" || req.method === "HEAD"
+      ? undefined
+      : new Uint8Array(read.buffer as ArrayBuffer, read.byteOffset, read.byteLength);
   return new Request(url.href, { method: req.method, headers, body, signal: controller.signal });
 }
 

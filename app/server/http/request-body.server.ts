@@ -10,10 +10,13 @@ export async function readForm(request: Request): Promise<FormData> {
     return await request.formData();
   } catch {
     const type = request.headers.get("Content-Type") ?? "none";
-    throw new Response(`The request body is not a form this page accepts (content type: ${type.split(";")[0]}); send application/x-www-form-urlencoded or multipart/form-data.`, {
-      status: 400,
-      statusText: "Bad Request",
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
-    });
+    throw new Response(
+      `The request body is not a form this page accepts (content type: ${type.split(";")[0]}); send application/x-www-form-urlencoded or multipart/form-data.`,
+      {
+        status: 400,
+        statusText: "Bad Request",
+        headers: { "Content-Type": "text/plain; charset=utf-8" },
+      },
+    );
   }
 }

@@ -10,15 +10,28 @@ import { ServiceError } from "./errors.server.ts";
 import { noteUnavailable, unavailableHeaders, unavailableReason } from "./unavailable.server.ts";
 import { withWriteLock } from "./write-lock.server.ts";
 
-const STATUS_TEXT: Record<ServiceError["status"], string> = { 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict" };
+const STATUS_TEXT: Record<ServiceError["status"], string> = {
+  400: "Bad Request",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+};
 
-/** The response a loader throws for a service refusal, a busy database or a full disk; null for anything else (a bug: 500). */
+/**
+ * The response a loader throws for a service refusal, a busy database or a full disk; null for anything else (a bug:
+ * 500).
+ */
 function errorResponse(err: unknown): Response | null {
-  if (err instanceof ServiceError) return new Response(err.message, { status: err.status, statusText: STATUS_TEXT[err.status] });
+  if (err instanceof ServiceError)
+    return new Response(err.message, { status: err.status, statusText: STATUS_TEXT[err.status] });
   const reason = unavailableReason(err);
   if (!reason) return null;
   noteUnavailable(reason);
-  return new Response(reason.message, { status: 503, statusText: "Service Unavailable", headers: unavailableHeaders(reason) });
+  return new Response(reason.message, {
+    status: 503,
+    statusText: "Service Unavailable",
+    headers: unavailableHeaders(reason),
+  });
 }
 
 /** For loaders that only read: rethrows service errors as responses the error boundary shows (403, 404, …). */
@@ -39,7 +52,9 @@ export async function orResponseAsync<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** For loaders that write (a lease, a crowd entry): `orResponse` run under the write lock, waited for without blocking. */
+/**
+ * For loaders that write (a lease, a crowd entry): `orResponse` run under the write lock, waited for without blocking.
+ */
 export async function orResponseWrite<T>(fn: () => T, db: Db = getDb()): Promise<Awaited<T>> {
   try {
     return await withWriteLock(db, fn);
@@ -70,7 +85,10 @@ export async function actionResult<T>(fn: () => T | Promise<T>, db: Db = getDb()
     const reason = unavailableReason(err);
     if (!reason) throw err;
     noteUnavailable(reason);
-    return json<ActionFailure>({ ok: false, message: reason.message, problems: [] }, { status: 503, headers: unavailableHeaders(reason) });
+    return json<ActionFailure>(
+      { ok: false, message: reason.message, problems: [] },
+      { status: 503, headers: unavailableHeaders(reason) },
+    );
   }
 }
 

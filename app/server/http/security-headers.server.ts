@@ -11,7 +11,10 @@
  */
 import type { NextFunction, Request, Response } from "express";
 import { randomBytes } from "node:crypto";
-import { allowedSubmitOrigins, frameAncestorsPolicy } from "../../crowd-channels/mturk/external-question-params.server.ts";
+import {
+  allowedSubmitOrigins,
+  frameAncestorsPolicy,
+} from "../../crowd-channels/mturk/external-question-params.server.ts";
 
 /** The ExternalQuestion page MTurk frames (its document, its data requests, with or without a slash). */
 export const isMturkFramePath = (path: string) => /^\/mturk\/task(\/|\.data)?$/.test(path);

@@ -20,7 +20,8 @@ export interface ServerSettings {
 function maxBodyBytes(raw: string | undefined): number {
   if (raw === undefined || raw === "") return DEFAULT_MAX_BODY_BYTES;
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1024) throw new Error(`MAX_BODY_BYTES must be a whole number of bytes, at least 1024 (got "${raw}")`);
+  if (!Number.isSafeInteger(n) || n < 1024)
+    throw new Error(`MAX_BODY_BYTES must be a whole number of bytes, at least 1024 (got "${raw}")`);
   return n;
 }
 
@@ -40,5 +41,9 @@ function trustProxy(raw: string | undefined): boolean | number | string {
 }
 
 export function serverSettings(env: Record<string, string | undefined> = process.env): ServerSettings {
-  return { maxBodyBytes: maxBodyBytes(env.MAX_BODY_BYTES), appOrigin: appOrigin(env.APP_ORIGIN), trustProxy: trustProxy(env.TRUST_PROXY) };
+  return {
+    maxBodyBytes: maxBodyBytes(env.MAX_BODY_BYTES),
+    appOrigin: appOrigin(env.APP_ORIGIN),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+  };
 }

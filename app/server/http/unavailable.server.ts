@@ -23,10 +23,15 @@ export interface Unavailable {
 /** A full disk waits for someone to free space: ask clients to come back later than for a lock. */
 export const FULL_RETRY_AFTER_SECONDS = 60;
 
-const BUSY: Unavailable = { kind: "busy", message: new DatabaseBusyError().message, retryAfterSeconds: RETRY_AFTER_SECONDS };
+const BUSY: Unavailable = {
+  kind: "busy",
+  message: new DatabaseBusyError().message,
+  retryAfterSeconds: RETRY_AFTER_SECONDS,
+};
 const FULL: Unavailable = {
   kind: "full",
-  message: "The service is temporarily unable to save: the server's storage is full. Nothing was saved; please try again in a few minutes.",
+  message:
+    "The service is temporarily unable to save: the server's storage is full. Nothing was saved; please try again in a few minutes.",
   retryAfterSeconds: FULL_RETRY_AFTER_SECONDS,
 };
 
@@ -58,7 +63,9 @@ export function noteUnavailable(reason: Unavailable): void {
   // A lock wait passes by itself; a full disk needs the operator, who reads the log.
   if (reason.kind === "full" && performance.now() - lastFullLog >= FULL_LOG_EVERY_MS) {
     lastFullLog = performance.now();
-    console.error("The database or its disk is full: writes answer 503 until space is freed on the file system holding the database.");
+    console.error(
+      "The database or its disk is full: writes answer 503 until space is freed on the file system holding the database.",
+    );
   }
 }
 
@@ -76,7 +83,10 @@ export function noteServerError(error: unknown, { request }: { request: Request 
 
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/** A page of its own for a document request whose error escaped the routes (Remix's page would say "Something went wrong"). */
+/**
+ * A page of its own for a document request whose error escaped the routes (Remix's page would say "Something went
+ * wrong").
+ */
 function unavailablePage(reason: Unavailable): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Temporarily unable to save · SoCRATES Studio</title></head>

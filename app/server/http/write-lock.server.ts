@@ -24,14 +24,18 @@ const MAX_PAUSE_MS = 50;
 
 export function writeWaitMs(): number {
   const configured = Number(process.env.SOCRATES_WRITE_WAIT_MS);
-  return process.env.SOCRATES_WRITE_WAIT_MS && Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_WRITE_WAIT_MS;
+  return process.env.SOCRATES_WRITE_WAIT_MS && Number.isFinite(configured) && configured >= 0
+    ? configured
+    : DEFAULT_WRITE_WAIT_MS;
 }
 
 /** The write lock stayed taken past the wait: nothing was changed and the client may try again. */
 export class DatabaseBusyError extends Error {
   readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
   constructor() {
-    super("The database is busy with a large change (such as an import). Nothing was saved; please try again in a few seconds.");
+    super(
+      "The database is busy with a large change (such as an import). Nothing was saved; please try again in a few seconds.",
+    );
     this.name = "DatabaseBusyError";
   }
 }

@@ -51,7 +51,8 @@ function canonicalMessages(messages: ChatMessage[]): CanonicalText | { role: unk
 }
 
 export function cacheKey(parts: CacheKeyParts): string {
-  const { baseUrl, model, messages, temperature, maxTokens, seed, jsonMode, structured, tools, continuation, api } = parts;
+  const { baseUrl, model, messages, temperature, maxTokens, seed, jsonMode, structured, tools, continuation, api } =
+    parts;
   const normalised = {
     structured: structured || undefined,
     tools,

@@ -4,7 +4,16 @@
  * sent once.
  */
 import { askWithRepair, sentParams } from "./chat-step.server.ts";
-import { type ClientContext, holdRequest, type Plan, planFor, recordStep, reportCached, storedCost, ZERO_USAGE } from "./context.server.ts";
+import {
+  type ClientContext,
+  holdRequest,
+  type Plan,
+  planFor,
+  recordStep,
+  reportCached,
+  storedCost,
+  ZERO_USAGE,
+} from "./context.server.ts";
 import { parseReply } from "../../domain/llm/reply-parsing.ts";
 import type { LlmRequest, LlmResult } from "../../domain/llm/types.ts";
 
@@ -12,21 +21,35 @@ import type { LlmRequest, LlmResult } from "../../domain/llm/types.ts";
 async function execute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): Promise<LlmResult<T>> {
   const started = Date.now();
   const endpoint = ctx.endpointOf(request.role, request.endpoint);
-  const { outcome, reply, attempts, promptTokens, completionTokens, structured, format } = await askWithRepair(ctx, endpoint, plan, request.schema, request.messages);
-  const { usage, latencyMs } = recordStep(ctx, request, plan, {
-    request: { messages: request.messages, ...sentParams(plan), ...format, structuredOutput: structured },
-    response: reply,
-    parsed: outcome.ok ? (outcome.value as unknown) : null,
-    replyForm: outcome.ok ? outcome.form : null,
-    status: outcome.ok ? "ok" : "failed",
-    error: outcome.ok ? null : outcome.error,
-    promptTokens,
-    completionTokens,
-    attempts,
-  }, started);
+  const { outcome, reply, attempts, promptTokens, completionTokens, structured, format } = await askWithRepair(
+    ctx,
+    endpoint,
+    plan,
+    request.schema,
+    request.messages,
+  );
+  const { usage, latencyMs } = recordStep(
+    ctx,
+    request,
+    plan,
+    {
+      request: { messages: request.messages, ...sentParams(plan), ...format, structuredOutput: structured },
+      response: reply,
+      parsed: outcome.ok ? (outcome.value as unknown) : null,
+      replyForm: outcome.ok ? outcome.form : null,
+      status: outcome.ok ? "ok" : "failed",
+      error: outcome.ok ? null : outcome.error,
+      promptTokens,
+      completionTokens,
+      attempts,
+    },
+    started,
+  );
   const model = plan.model;
   const requests = attempts;
-  return outcome.ok ? { ok: true, value: outcome.value, cached: false, usage, model, latencyMs, requests } : { ok: false, error: outcome.error, cached: false, usage, model, latencyMs, requests };
+  return outcome.ok
+    ? { ok: true, value: outcome.value, cached: false, usage, model, latencyMs, requests }
+    : { ok: false, error: outcome.error, cached: false, usage, model, latencyMs, requests };
 }
 
 /** Sends the request unless another process on the database is sending it: then its stored reply is the answer. */
@@ -68,9 +91,28 @@ export function chatCaller(ctx: ClientContext): <T>(request: LlmRequest<T>) => P
       const first = await pending;
       if (first.ok) return fromCache(ctx, request, plan) ?? call(request);
       const { role, subject } = request;
-      ctx.onCall?.({ role, model: plan.model, baseUrl: plan.baseUrl, subject, ok: false, cached: false, error: first.error, attempts: 0, latencyMs: 0, usage: ZERO_USAGE });
+      ctx.onCall?.({
+        role,
+        model: plan.model,
+        baseUrl: plan.baseUrl,
+        subject,
+        ok: false,
+        cached: false,
+        error: first.error,
+        attempts: 0,
+        latencyMs: 0,
+        usage: ZERO_USAGE,
+      });
       // The failure was the first request's; its latency is recorded there, this one waited.
-      return { ok: false, error: first.error, cached: false, usage: ZERO_USAGE, model: plan.model, latencyMs: first.latencyMs, requests: 0 };
+      return {
+        ok: false,
+        error: first.error,
+        cached: false,
+        usage: ZERO_USAGE,
+        model: plan.model,
+        latencyMs: first.latencyMs,
+        requests: 0,
+      };
     }
 
     const running = executeShared(ctx, request, plan);

@@ -9,7 +9,13 @@ import type { ZodType } from "zod";
 import type { ClientContext, Plan } from "./context.server.ts";
 import { sendWithRetries, type Endpoint, type Sent } from "./endpoints.server.ts";
 import { parseReply, repairMessage, type ParsedReply } from "../../domain/llm/reply-parsing.ts";
-import { sendStructured, structuredFormat, structuredRefused, type ChosenFormat, type StructuredOutcome } from "./structured.server.ts";
+import {
+  sendStructured,
+  structuredFormat,
+  structuredRefused,
+  type ChosenFormat,
+  type StructuredOutcome,
+} from "./structured.server.ts";
 
 type ChatBody = OpenAI.ChatCompletionCreateParamsNonStreaming;
 
@@ -34,7 +40,13 @@ export interface ChatStep extends ChosenFormat<Pick<ChatBody, "response_format">
 }
 
 /** Sends one chat completion; a refusal of structured output is remembered and the request sent again without it. */
-export async function chatStep(ctx: ClientContext, endpoint: Endpoint, plan: Plan, schema: ZodType<unknown>, body: Omit<ChatBody, "model">): Promise<ChatStep> {
+export async function chatStep(
+  ctx: ClientContext,
+  endpoint: Endpoint,
+  plan: Plan,
+  schema: ZodType<unknown>,
+  body: Omit<ChatBody, "model">,
+): Promise<ChatStep> {
   return sendStructured(
     plan,
     () => replyFormat(plan, schema),
@@ -44,10 +56,10 @@ export async function chatStep(ctx: ClientContext, endpoint: Endpoint, plan: Pla
         (client) =>
           client.chat.completions.create(
             { model: plan.model, ...sentParams(plan), ...body, ...format },
-            { headers: plan.headers }
+            { headers: plan.headers },
           ),
-        ctx.retry
-      )
+        ctx.retry,
+      ),
   );
 }
 
@@ -85,8 +97,23 @@ export interface Answer<T> {
  * Asks for a reply to `messages`; the first round may offer tools (`toolParams`) and end in tool
  * calls. A reply that does not parse gets one repair round showing the model its error.
  */
-export async function askWithRepair<T>(ctx: ClientContext, endpoint: Endpoint, plan: Plan, schema: ZodType<T>, messages: WireMessage[], toolParams: Partial<ChatBody> = {}): Promise<Answer<T>> {
-  const answer: Answer<T> = { outcome: { ok: false, error: "no reply" }, reply: null, attempts: 0, promptTokens: 0, completionTokens: 0, structured: "off", format: {} };
+export async function askWithRepair<T>(
+  ctx: ClientContext,
+  endpoint: Endpoint,
+  plan: Plan,
+  schema: ZodType<T>,
+  messages: WireMessage[],
+  toolParams: Partial<ChatBody> = {},
+): Promise<Answer<T>> {
+  const answer: Answer<T> = {
+    outcome: { ok: false, error: "no reply" },
+    reply: null,
+    attempts: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    structured: "off",
+    format: {},
+  };
   let sent = messages;
   for (let round = 0; round < 2; round++) {
     const step = await chatStep(ctx, endpoint, plan, schema, { messages: sent, ...(round === 0 ? toolParams : {}) });
@@ -94,7 +121,10 @@ export async function askWithRepair<T>(ctx: ClientContext, endpoint: Endpoint, p
     answer.structured = step.outcome;
     answer.format = step.params;
     if (!step.sent.ok) {
-      answer.outcome = { ok: false, error: round === 0 ? step.sent.error : `repair request failed: ${step.sent.error}` };
+      answer.outcome = {
+        ok: false,
+        error: round === 0 ? step.sent.error : `repair request failed: ${step.sent.error}`,
+      };
       break;
     }
     const tokens = tokensOf(step.sent.value);
@@ -108,9 +138,15 @@ export async function askWithRepair<T>(ctx: ClientContext, endpoint: Endpoint, p
       break;
     }
     const parsed = parseReply(answer.reply ?? "", schema, step.outcome === "sent");
-    answer.outcome = parsed.ok ? parsed : { ok: false, error: round === 0 ? parsed.error : `invalid reply after one repair: ${parsed.error}` };
+    answer.outcome = parsed.ok
+      ? parsed
+      : { ok: false, error: round === 0 ? parsed.error : `invalid reply after one repair: ${parsed.error}` };
     if (parsed.ok) break;
-    sent = [...messages, { role: "assistant", content: answer.reply ?? "" }, { role: "user", content: repairMessage(parsed.error) }];
+    sent = [
+      ...messages,
+      { role: "assistant", content: answer.reply ?? "" },
+      { role: "user", content: repairMessage(parsed.error) },
+    ];
   }
   return answer;
 }

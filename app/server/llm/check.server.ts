@@ -4,7 +4,15 @@
  * A pool's replicas also get the health check the client uses (GET /models): whether the server
  * lists the role's model.
  */
-import { apiKeyFor, endpointFor, LlmConfigError, replicasOf, type Env, type LlmConfig, type ReplicaConfig } from "./config.server.ts";
+import {
+  apiKeyFor,
+  endpointFor,
+  LlmConfigError,
+  replicasOf,
+  type Env,
+  type LlmConfig,
+  type ReplicaConfig,
+} from "./config.server.ts";
 import { describeError, listModels, sdkClient } from "./endpoints.server.ts";
 import { CHECK_TEMPLATE, LLM_ROLES, type LlmRole } from "../../domain/llm/types.ts";
 import { requestHeaders } from "./context.server.ts";
@@ -54,7 +62,7 @@ async function askOnce(
   replica: number,
   server: ReplicaConfig,
   model: string,
-  options: RoleCheckOptions
+  options: RoleCheckOptions,
 ): Promise<ServerCheck> {
   const started = Date.now();
   try {
@@ -62,7 +70,7 @@ async function askOnce(
     const messages = [{ role: "user" as const, content: "Reply with the word ok." }];
     await client.chat.completions.create(
       { model, messages, max_tokens: 1 },
-      { headers: requestHeaders(options.role, CHECK_TEMPLATE) }
+      { headers: requestHeaders(options.role, CHECK_TEMPLATE) },
     );
     return { ok: true, latencyMs: Date.now() - started };
   } catch (err) {
@@ -77,25 +85,39 @@ async function checkReplica(
   replica: number,
   server: ReplicaConfig,
   model: string,
-  options: RoleCheckOptions
+  options: RoleCheckOptions,
 ): Promise<ReplicaCheck> {
   const asked = await askOnce(config, endpoint, replica, server, model, options);
   let listing = "models: not asked (no key)";
   let modelListed: boolean | undefined;
   try {
-    const models = await listModels(sdkClient(server.baseUrl, apiKeyFor(config, endpoint, options.env, replica), options.timeoutMs), options.timeoutMs);
+    const models = await listModels(
+      sdkClient(server.baseUrl, apiKeyFor(config, endpoint, options.env, replica), options.timeoutMs),
+      options.timeoutMs,
+    );
     modelListed = models.ok ? models.models.includes(model) : undefined;
-    listing = models.ok ? (modelListed ? "model listed" : "model NOT listed by GET /models") : `models: ${models.error}`;
+    listing = models.ok
+      ? modelListed
+        ? "model listed"
+        : "model NOT listed by GET /models"
+      : `models: ${models.error}`;
   } catch {
     // the missing key is already the chat request's error
   }
   const name = `  ${server.name}`.padEnd(16);
-  const line = asked.ok ? `${name}  ok   ${server.baseUrl} (${asked.latencyMs} ms; ${listing})` : `${name}  OUT  ${server.baseUrl}: ${asked.error}; ${listing}`;
+  const line = asked.ok
+    ? `${name}  ok   ${server.baseUrl} (${asked.latencyMs} ms; ${listing})`
+    : `${name}  OUT  ${server.baseUrl}: ${asked.error}; ${listing}`;
   return { ...asked, name: server.name, baseUrl: server.baseUrl, modelListed, line };
 }
 
 /** Checks one role: a plain endpoint in one line, a pool with a line per replica. */
-async function checkRole(config: LlmConfig, role: LlmRole, name: string, options: RoleCheckOptions): Promise<RoleCheck> {
+async function checkRole(
+  config: LlmConfig,
+  role: LlmRole,
+  name: string,
+  options: RoleCheckOptions,
+): Promise<RoleCheck> {
   const roleConfig = config.roles[role];
   if (!roleConfig) return { role, status: "not configured", line: `${name}  -  not configured` };
   const { model } = roleConfig;
@@ -104,10 +126,27 @@ async function checkRole(config: LlmConfig, role: LlmRole, name: string, options
   if (!endpoint.endpoint.replicas) {
     const { baseUrl } = servers[0];
     const asked = await askOnce(config, endpoint.name, 0, servers[0], model, options);
-    if (asked.ok) return { role, status: "ok", model, baseUrl, latencyMs: asked.latencyMs, line: `${name}  ok  ${model} @ ${baseUrl} (${asked.latencyMs} ms)` };
-    return { role, status: "failed", model, baseUrl, error: asked.error, line: `${name}  FAILED  ${model} @ ${baseUrl}: ${asked.error}` };
+    if (asked.ok)
+      return {
+        role,
+        status: "ok",
+        model,
+        baseUrl,
+        latencyMs: asked.latencyMs,
+        line: `${name}  ok  ${model} @ ${baseUrl} (${asked.latencyMs} ms)`,
+      };
+    return {
+      role,
+      status: "failed",
+      model,
+      baseUrl,
+      error: asked.error,
+      line: `${name}  FAILED  ${model} @ ${baseUrl}: ${asked.error}`,
+    };
   }
-  const replicas = await Promise.all(servers.map((server, i) => checkReplica(config, endpoint.name, i, server, model, options)));
+  const replicas = await Promise.all(
+    servers.map((server, i) => checkReplica(config, endpoint.name, i, server, model, options)),
+  );
   const out = replicas.filter((r) => !r.ok).length;
   const where = `${model} @ pool "${endpoint.name}" (${replicas.length} replicas, ${out} out)`;
   if (out < replicas.length) return { role, status: "ok", model, line: `${name}  ok  ${where}`, replicas };
@@ -119,5 +158,7 @@ async function checkRole(config: LlmConfig, role: LlmRole, name: string, options
 export async function checkRoles(config: LlmConfig, options: CheckOptions = {}): Promise<RoleCheck[]> {
   const width = Math.max(...LLM_ROLES.map((r) => r.length));
   const timeoutMs = options.timeoutMs ?? 10_000;
-  return Promise.all(LLM_ROLES.map((role) => checkRole(config, role, role.padEnd(width), { ...options, timeoutMs, role })));
+  return Promise.all(
+    LLM_ROLES.map((role) => checkRole(config, role, role.padEnd(width), { ...options, timeoutMs, role })),
+  );
 }

@@ -45,11 +45,24 @@ export async function checkedCall<T>(llm: Llm, call: CheckedCall<T>): Promise<Ch
   const problems = check(first.value);
   if (problems.length === 0) return { ok: true, value: first.value, model: first.model, repaired: false };
 
-  const repairPrompt = renderMessages(call.repairTemplate, { problems: problems.map((p) => `- rule ${p.rule}: ${p.message}`).join("\n") });
+  const repairPrompt = renderMessages(call.repairTemplate, {
+    problems: problems.map((p) => `- rule ${p.rule}: ${p.message}`).join("\n"),
+  });
   const retry = [...messages, { role: "assistant" as const, content: JSON.stringify(first.value) }, ...repairPrompt];
   const second = await llm.call({ role: "writer", messages: retry, template, schema, subject });
-  if (!second.ok) return { ok: false, invalid: isInvalidReply(second.error), reason: `${what} (repair): ${second.error}`, value: first.value };
+  if (!second.ok)
+    return {
+      ok: false,
+      invalid: isInvalidReply(second.error),
+      reason: `${what} (repair): ${second.error}`,
+      value: first.value,
+    };
   const left = check(second.value);
   if (left.length === 0) return { ok: true, value: second.value, model: second.model, repaired: true };
-  return { ok: false, invalid: true, reason: `${what} after one repair: ${describeProblems(left)}`, value: second.value };
+  return {
+    ok: false,
+    invalid: true,
+    reason: `${what} after one repair: ${describeProblems(left)}`,
+    value: second.value,
+  };
 }

@@ -25,7 +25,7 @@ const apiKeyEnvSchema = z
   .string()
   .regex(
     /^[A-Za-z_][A-Za-z0-9_]*$/,
-    "expected the name of an environment variable, e.g. OPENAI_API_KEY (never the key itself)"
+    "expected the name of an environment variable, e.g. OPENAI_API_KEY (never the key itself)",
   );
 const urlSchema = z.string().url("expected a URL such as http://127.0.0.1:8000/v1");
 const concurrencySchema = z.number().int().min(1).max(1000);
@@ -73,14 +73,23 @@ const endpointSchema = z
   })
   .strict()
   .superRefine((endpoint, ctx) => {
-    const issue = (path: string, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
-    if (endpoint.baseUrl !== undefined && endpoint.replicas !== undefined) issue("replicas", "give either baseUrl (one server) or replicas (a pool), not both");
-    if (endpoint.baseUrl === undefined && endpoint.replicas === undefined) issue("baseUrl", "expected baseUrl (one server) or replicas (a pool of servers)");
-    if (endpoint.health !== undefined && endpoint.replicas === undefined) issue("health", "health applies to a pool (replicas) only");
+    const issue = (path: string, message: string) =>
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    if (endpoint.baseUrl !== undefined && endpoint.replicas !== undefined)
+      issue("replicas", "give either baseUrl (one server) or replicas (a pool), not both");
+    if (endpoint.baseUrl === undefined && endpoint.replicas === undefined)
+      issue("baseUrl", "expected baseUrl (one server) or replicas (a pool of servers)");
+    if (endpoint.health !== undefined && endpoint.replicas === undefined)
+      issue("health", "health applies to a pool (replicas) only");
     const names = new Set<string>();
     endpoint.replicas?.forEach((r, i) => {
       if (r.name === undefined) return;
-      if (names.has(r.name)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["replicas", i, "name"], message: `replica name "${r.name}" is used twice` });
+      if (names.has(r.name))
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["replicas", i, "name"],
+          message: `replica name "${r.name}" is used twice`,
+        });
       names.add(r.name);
     });
   });
@@ -180,12 +189,16 @@ export function resolveConfigPath(flag?: string, env: Env = process.env): string
 /** A role's settings, or an error naming the role when the file leaves it out. */
 export function roleConfig(config: LlmConfig, role: LlmRole): RoleConfig {
   const found = config.roles[role];
-  if (!found) throw new LlmConfigError(`${config.source}: ${formatJsonPath(["roles", role])}: role "${role}" is not configured`);
+  if (!found)
+    throw new LlmConfigError(`${config.source}: ${formatJsonPath(["roles", role])}: role "${role}" is not configured`);
   return found;
 }
 
 /** The sampling parameters a role's calls are sent with (part of a simulated run's identity). */
-export function roleSampling(config: LlmConfig, role: LlmRole): { temperature: number | null; max_tokens: number | null } {
+export function roleSampling(
+  config: LlmConfig,
+  role: LlmRole,
+): { temperature: number | null; max_tokens: number | null } {
   const found = roleConfig(config, role);
   return { temperature: found.temperature ?? null, max_tokens: found.maxTokens ?? null };
 }
@@ -194,12 +207,21 @@ export function roleSampling(config: LlmConfig, role: LlmRole): { temperature: n
  * The role's endpoint, with its name (the role's endpoint was checked to exist at load), or the
  * named endpoint a request asks for instead.
  */
-export function endpointFor(config: LlmConfig, role: LlmRole, override?: string): { name: string; endpoint: EndpointConfig } {
+export function endpointFor(
+  config: LlmConfig,
+  role: LlmRole,
+  override?: string,
+): { name: string; endpoint: EndpointConfig } {
   const name = override ?? roleConfig(config, role).endpoint;
   const endpoint = config.endpoints[name];
   if (!endpoint) {
-    const known = Object.keys(config.endpoints).map((n) => `"${n}"`).join(", ") || "none";
-    throw new LlmConfigError(`${config.source}: ${formatJsonPath(["endpoints", name])}: unknown endpoint "${name}" (defined: ${known})`);
+    const known =
+      Object.keys(config.endpoints)
+        .map((n) => `"${n}"`)
+        .join(", ") || "none";
+    throw new LlmConfigError(
+      `${config.source}: ${formatJsonPath(["endpoints", name])}: unknown endpoint "${name}" (defined: ${known})`,
+    );
   }
   return { name, endpoint };
 }
@@ -216,7 +238,8 @@ export function apiKeyFor(config: LlmConfig, name: string, env: Env = process.en
   if (variable === undefined) return "not-needed";
   const key = env[variable];
   if (!key) {
-    const path = own !== undefined ? ["endpoints", name, "replicas", replica!, "apiKeyEnv"] : ["endpoints", name, "apiKeyEnv"];
+    const path =
+      own !== undefined ? ["endpoints", name, "replicas", replica!, "apiKeyEnv"] : ["endpoints", name, "apiKeyEnv"];
     throw new LlmConfigError(`${config.source}: ${formatJsonPath(path)}: environment variable ${variable} is not set`);
   }
   return key;

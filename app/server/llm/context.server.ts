@@ -30,7 +30,10 @@ export interface ClientContext {
   db: Db;
   config: LlmConfig;
   onCall?: (event: LlmCallEvent) => void;
-  /** The role's endpoint, or the named one a request asks for (one client and one limit per endpoint, shared by every role). */
+  /**
+   * The role's endpoint, or the named one a request asks for (one client and one limit per endpoint, shared by every
+   * role).
+   */
   endpointOf: (role: LlmRole, override?: string) => Endpoint;
   retry: RetrySettings;
   /** Ok replies already read from llm_calls, by cache key (the chat cache's fast path). */
@@ -69,7 +72,11 @@ export async function holdRequest(ctx: ClientContext, key: string): Promise<bool
 export const ZERO_USAGE: LlmUsage = { promptTokens: 0, completionTokens: 0, costUsd: 0 };
 
 export function addUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
-  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, costUsd: a.costUsd + b.costUsd };
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    costUsd: a.costUsd + b.costUsd,
+  };
 }
 
 /** A request with the role's configuration applied: what is sent, and the cache key it is stored under. */
@@ -106,7 +113,10 @@ export function planFor(config: LlmConfig, request: LlmRequest<unknown>, extra: 
 }
 
 /** What one HTTP step (with its retries and repair) spent and produced, to be recorded. */
-export type StepRecord = Omit<NewLlmCallRow, "cacheKey" | "role" | "baseUrl" | "model" | "costUsd" | "subject" | "latencyMs"> & {
+export type StepRecord = Omit<
+  NewLlmCallRow,
+  "cacheKey" | "role" | "baseUrl" | "model" | "costUsd" | "subject" | "latencyMs"
+> & {
   promptTokens: number;
   completionTokens: number;
   attempts: number;
@@ -119,13 +129,43 @@ export interface StepCost {
 }
 
 /** Records a step under the plan's key, reports it, and returns what it cost and took. */
-export function recordStep(ctx: ClientContext, request: LlmRequest<unknown>, plan: Plan, step: StepRecord, started: number): StepCost {
-  const usage = { promptTokens: step.promptTokens, completionTokens: step.completionTokens, costUsd: costUsd(ctx.config, plan.model, step.promptTokens, step.completionTokens) };
+export function recordStep(
+  ctx: ClientContext,
+  request: LlmRequest<unknown>,
+  plan: Plan,
+  step: StepRecord,
+  started: number,
+): StepCost {
+  const usage = {
+    promptTokens: step.promptTokens,
+    completionTokens: step.completionTokens,
+    costUsd: costUsd(ctx.config, plan.model, step.promptTokens, step.completionTokens),
+  };
   const latencyMs = Date.now() - started;
   ctx.replies.forget(plan.key);
-  recordCall(ctx.db, { ...step, cacheKey: plan.key, role: request.role, baseUrl: plan.baseUrl, model: plan.model, costUsd: usage.costUsd, latencyMs, subject: request.subject ?? null });
+  recordCall(ctx.db, {
+    ...step,
+    cacheKey: plan.key,
+    role: request.role,
+    baseUrl: plan.baseUrl,
+    model: plan.model,
+    costUsd: usage.costUsd,
+    latencyMs,
+    subject: request.subject ?? null,
+  });
   const ok = step.status === "ok";
-  ctx.onCall?.({ role: request.role, model: plan.model, baseUrl: plan.baseUrl, subject: request.subject, ok, cached: false, error: step.error ?? undefined, attempts: step.attempts, latencyMs, usage });
+  ctx.onCall?.({
+    role: request.role,
+    model: plan.model,
+    baseUrl: plan.baseUrl,
+    subject: request.subject,
+    ok,
+    cached: false,
+    error: step.error ?? undefined,
+    attempts: step.attempts,
+    latencyMs,
+    usage,
+  });
   return { usage, latencyMs };
 }
 
@@ -135,11 +175,23 @@ function storedUsage(row: Pick<OkReply, "promptTokens" | "completionTokens" | "c
 }
 
 /** What a stored call cost and took when it was made: a cache hit reports the original call's latency. */
-export function storedCost(row: Pick<OkReply, "promptTokens" | "completionTokens" | "costUsd" | "latencyMs">): StepCost {
+export function storedCost(
+  row: Pick<OkReply, "promptTokens" | "completionTokens" | "costUsd" | "latencyMs">,
+): StepCost {
   return { usage: storedUsage(row), latencyMs: row.latencyMs };
 }
 
 /** Reports a cache hit (the database keeps no row for it). */
 export function reportCached(ctx: ClientContext, request: LlmRequest<unknown>, plan: Plan, usage: LlmUsage): void {
-  ctx.onCall?.({ role: request.role, model: plan.model, baseUrl: plan.baseUrl, subject: request.subject, ok: true, cached: true, attempts: 0, latencyMs: 0, usage });
+  ctx.onCall?.({
+    role: request.role,
+    model: plan.model,
+    baseUrl: plan.baseUrl,
+    subject: request.subject,
+    ok: true,
+    cached: true,
+    attempts: 0,
+    latencyMs: 0,
+    usage,
+  });
 }

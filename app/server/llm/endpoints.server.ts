@@ -6,9 +6,24 @@
  * by chat calls, the tool loop and web research.
  */
 import OpenAI, { APIConnectionTimeoutError, APIError } from "openai";
-import { apiKeyFor, endpointFor, healthOf, replicasOf, type EndpointConfig, type Env, type LlmConfig, type ReplicaConfig } from "./config.server.ts";
+import {
+  apiKeyFor,
+  endpointFor,
+  healthOf,
+  replicasOf,
+  type EndpointConfig,
+  type Env,
+  type LlmConfig,
+  type ReplicaConfig,
+} from "./config.server.ts";
 import { ReplicaPool } from "../../domain/llm/replica-pool.ts";
-import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, type BackoffOptions } from "../../domain/llm/retry-policy.ts";
+import {
+  backoffMs,
+  isRetryableStatus,
+  MAX_RETRY_AFTER_MS,
+  retryAfterMs,
+  type BackoffOptions,
+} from "../../domain/llm/retry-policy.ts";
 import type { LlmRole } from "../../domain/llm/types.ts";
 
 export interface Replica {
@@ -31,7 +46,9 @@ export interface RetrySettings {
   backoff: BackoffOptions;
 }
 
-/** The outcome of one request after retries; a failure keeps the HTTP status and message for callers that react to them. */
+/**
+ * The outcome of one request after retries; a failure keeps the HTTP status and message for callers that react to them.
+ */
 export type Sent<R> =
   | { ok: true; value: R; attempts: number }
   | { ok: false; error: string; attempts: number; status?: number; message?: string };
@@ -46,12 +63,20 @@ export function sdkClient(baseUrl: string, apiKey: string, timeoutMs: number): O
 /** An endpoint's replicas with their clients and their shared pool. */
 export function openEndpoint(config: LlmConfig, name: string, env: Env | undefined): Endpoint {
   const endpoint = config.endpoints[name];
-  const replicas = replicasOf(name, endpoint).map((r, i) => ({ config: r, client: sdkClient(r.baseUrl, apiKeyFor(config, name, env, i), r.timeoutMs) }));
+  const replicas = replicasOf(name, endpoint).map((r, i) => ({
+    config: r,
+    client: sdkClient(r.baseUrl, apiKeyFor(config, name, env, i), r.timeoutMs),
+  }));
   const health = healthOf(endpoint);
   const policy = health ?? { failures: Infinity, backoffMs: 0, maxBackoffMs: 0 };
   // A replica back from its time out must first answer GET /models (soon: a probe should not stall).
-  const probe = async (i: number) => (await listModels(replicas[i].client, Math.min(PROBE_TIMEOUT_MS, replicas[i].config.timeoutMs))).ok;
-  const pool = new ReplicaPool(replicas.map((r) => r.config), policy, health ? { probe } : {});
+  const probe = async (i: number) =>
+    (await listModels(replicas[i].client, Math.min(PROBE_TIMEOUT_MS, replicas[i].config.timeoutMs))).ok;
+  const pool = new ReplicaPool(
+    replicas.map((r) => r.config),
+    policy,
+    health ? { probe } : {},
+  );
   return { name, config: endpoint, replicas, pool };
 }
 
@@ -72,7 +97,9 @@ export function endpointPool(config: LlmConfig, env: Env | undefined): (role: Ll
 /** Where a request went, for messages: the server and the endpoint (and replica) it belongs to. */
 function where(endpoint: Endpoint, replica: number): string {
   const r = endpoint.replicas[replica].config;
-  return endpoint.config.replicas ? `${r.baseUrl} (replica "${r.name}" of pool "${endpoint.name}")` : `${r.baseUrl} (endpoint "${endpoint.name}")`;
+  return endpoint.config.replicas
+    ? `${r.baseUrl} (replica "${r.name}" of pool "${endpoint.name}")`
+    : `${r.baseUrl} (endpoint "${endpoint.name}")`;
 }
 
 /** A pool's replicas and their last errors, for the message of a call that failed on all of them. */
@@ -91,7 +118,11 @@ type Attempt<R> = { value: R } | { err: unknown; status?: number; asked?: number
  * One request on one replica. Its outcome is told to the pool before the slot is released, so a
  * call waiting for that slot already sees a replica that has just been taken out.
  */
-async function attemptOn<R>(endpoint: Endpoint, replica: number, send: (client: OpenAI) => Promise<R>): Promise<Attempt<R>> {
+async function attemptOn<R>(
+  endpoint: Endpoint,
+  replica: number,
+  send: (client: OpenAI) => Promise<R>,
+): Promise<Attempt<R>> {
   try {
     const value = await send(endpoint.replicas[replica].client);
     endpoint.pool.succeeded(replica);
@@ -100,7 +131,8 @@ async function attemptOn<R>(endpoint: Endpoint, replica: number, send: (client: 
     const status = err instanceof APIError ? err.status : undefined;
     const asked = err instanceof APIError ? retryAfterMs(err.headers, Date.now()) : undefined;
     // Only the server's troubles count against it; a request it rightly refused (4xx) does not.
-    if (err instanceof APIError && isRetryableStatus(status)) endpoint.pool.failed(replica, describeError(err, endpoint.replicas[replica].config.timeoutMs), asked);
+    if (err instanceof APIError && isRetryableStatus(status))
+      endpoint.pool.failed(replica, describeError(err, endpoint.replicas[replica].config.timeoutMs), asked);
     return { err, status, asked };
   } finally {
     endpoint.pool.release(replica);
@@ -112,7 +144,11 @@ async function attemptOn<R>(endpoint: Endpoint, replica: number, send: (client: 
  * pool a failed attempt is tried at once on another replica in rotation; when none is left, the
  * call waits its backoff (or the Retry-After) first. maxRetries bounds the attempts either way.
  */
-export async function sendWithRetries<R>(endpoint: Endpoint, send: (client: OpenAI) => Promise<R>, retry: RetrySettings): Promise<Sent<R>> {
+export async function sendWithRetries<R>(
+  endpoint: Endpoint,
+  send: (client: OpenAI) => Promise<R>,
+  retry: RetrySettings,
+): Promise<Sent<R>> {
   const tried = new Set<number>();
   for (let attempt = 1; ; attempt++) {
     const replica = await endpoint.pool.acquire(tried);
@@ -121,14 +157,23 @@ export async function sendWithRetries<R>(endpoint: Endpoint, send: (client: Open
     if ("value" in outcome) return { ok: true, value: outcome.value, attempts: attempt };
     const { err, status, asked } = outcome;
     const problem = describeError(err, endpoint.replicas[replica].config.timeoutMs);
-    const failed = (error: string) => ({ ok: false as const, error, attempts: attempt, status, message: err instanceof Error ? err.message : String(err) });
+    const failed = (error: string) => ({
+      ok: false as const,
+      error,
+      attempts: attempt,
+      status,
+      message: err instanceof Error ? err.message : String(err),
+    });
     const from = `${problem} from ${where(endpoint, replica)}`;
     if (!(err instanceof APIError) || !isRetryableStatus(status)) return failed(`${from}; not retried`);
-    if (attempt > endpoint.config.maxRetries) return failed(`${from}; gave up after ${attempt} attempts${poolReport(endpoint)}`);
+    if (attempt > endpoint.config.maxRetries)
+      return failed(`${from}; gave up after ${attempt} attempts${poolReport(endpoint)}`);
     if (endpoint.pool.hasOther(tried)) continue; // another replica in rotation: no need to wait
     if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
       const wait = Math.round(asked / 1000);
-      return failed(`${from}; the server asked to wait ${wait} s, over the ${MAX_RETRY_AFTER_MS / 1000} s limit${poolReport(endpoint)}`);
+      return failed(
+        `${from}; the server asked to wait ${wait} s, over the ${MAX_RETRY_AFTER_MS / 1000} s limit${poolReport(endpoint)}`,
+      );
     }
     tried.clear();
     await retry.sleep(asked ?? backoffMs(attempt - 1, retry.random, retry.backoff));
@@ -151,7 +196,9 @@ export function describeError(err: unknown, timeoutMs?: number): string {
   return `network error: ${message === "bad port" ? "bad port (fetch refuses to connect to this port number)" : message}`;
 }
 
-export type ModelListing = { ok: true; models: string[]; latencyMs: number } | { ok: false; error: string; latencyMs: number };
+export type ModelListing =
+  | { ok: true; models: string[]; latencyMs: number }
+  | { ok: false; error: string; latencyMs: number };
 
 /**
  * A server's health check: GET {baseUrl}/models, which OpenAI, vLLM and SGLang all serve. A pool

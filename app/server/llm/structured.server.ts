@@ -67,7 +67,7 @@ export interface ChosenFormat<P> {
 export async function sendStructured<P, R>(
   where: { baseUrl: string; model: string },
   choose: () => ChosenFormat<P>,
-  send: (params: P) => Promise<Sent<R>>
+  send: (params: P) => Promise<Sent<R>>,
 ): Promise<{ sent: Sent<R> } & ChosenFormat<P>> {
   let format = choose();
   let sent = await send(format.params);

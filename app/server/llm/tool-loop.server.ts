@@ -7,15 +7,25 @@
  */
 import { findOkCall } from "../models/llm-call.server.ts";
 import { askWithRepair, sentParams, type StoredToolCall, type WireMessage } from "./chat-step.server.ts";
-import { addUsage, type ClientContext, holdRequest, type Plan, planFor, recordStep, reportCached, type StepCost, storedCost, ZERO_USAGE } from "./context.server.ts";
+import {
+  addUsage,
+  type ClientContext,
+  holdRequest,
+  type Plan,
+  planFor,
+  recordStep,
+  reportCached,
+  type StepCost,
+  storedCost,
+  ZERO_USAGE,
+} from "./context.server.ts";
 import { parseReply } from "../../domain/llm/reply-parsing.ts";
 import type { LlmResult, ToolRequest } from "../../domain/llm/types.ts";
 
 export const DEFAULT_MAX_STEPS = 6;
 
 /** Each turn carries its step's cost and latency (the stored one when cached), and the HTTP requests it sent. */
-type Turn<T> = StepCost & { requests: number } &
-  (
+type Turn<T> = StepCost & { requests: number } & (
     | { kind: "tools"; content: string | null; toolCalls: StoredToolCall[]; cached: boolean }
     | { kind: "answer"; value: T; cached: boolean }
     | { kind: "failed"; error: string }
@@ -26,7 +36,11 @@ function assistantTurn(content: string | null, toolCalls: StoredToolCall[]): Wir
   return {
     role: "assistant",
     content,
-    tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })),
+    tool_calls: toolCalls.map((c) => ({
+      id: c.id,
+      type: "function" as const,
+      function: { name: c.name, arguments: c.arguments },
+    })),
   };
 }
 
@@ -39,7 +53,8 @@ async function runToolCall<T>(request: ToolRequest<T>, call: StoredToolCall): Pr
   } catch {
     return "error: the arguments are not valid JSON";
   }
-  if (args === null || typeof args !== "object" || Array.isArray(args)) return "error: the arguments must be a JSON object";
+  if (args === null || typeof args !== "object" || Array.isArray(args))
+    return "error: the arguments must be a JSON object";
   try {
     return await request.runTool(call.name, args as Record<string, unknown>);
   } catch (err) {
@@ -64,30 +79,60 @@ function cachedTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan):
 }
 
 /** Asks for the next turn (tool calls, or the answer repaired once) and records it as one step. */
-async function liveTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan, messages: WireMessage[], offerTools: boolean): Promise<Turn<T>> {
+async function liveTurn<T>(
+  ctx: ClientContext,
+  request: ToolRequest<T>,
+  plan: Plan,
+  messages: WireMessage[],
+  offerTools: boolean,
+): Promise<Turn<T>> {
   const started = Date.now();
-  const tools = request.tools.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  const tools = request.tools.map((t) => ({
+    type: "function" as const,
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
   const toolParams = offerTools ? { tools, tool_choice: "auto" as const } : {};
-  const answer = await askWithRepair(ctx, ctx.endpointOf(request.role, request.endpoint), plan, request.schema, messages, toolParams);
+  const answer = await askWithRepair(
+    ctx,
+    ctx.endpointOf(request.role, request.endpoint),
+    plan,
+    request.schema,
+    messages,
+    toolParams,
+  );
   const { outcome, reply, toolCalls } = answer;
-  const recorded = recordStep(ctx, request, plan, {
-    request: { messages, ...toolParams, ...sentParams(plan), ...answer.format, structuredOutput: answer.structured },
-    response: toolCalls ? JSON.stringify({ content: reply, toolCalls }) : reply,
-    parsed: toolCalls ? { content: reply, toolCalls } : outcome.ok ? (outcome.value as unknown) : null,
-    replyForm: !toolCalls && outcome.ok ? outcome.form : null,
-    status: toolCalls || outcome.ok ? "ok" : "failed",
-    error: toolCalls || outcome.ok ? null : outcome.error,
-    promptTokens: answer.promptTokens,
-    completionTokens: answer.completionTokens,
-    attempts: answer.attempts,
-  }, started);
+  const recorded = recordStep(
+    ctx,
+    request,
+    plan,
+    {
+      request: { messages, ...toolParams, ...sentParams(plan), ...answer.format, structuredOutput: answer.structured },
+      response: toolCalls ? JSON.stringify({ content: reply, toolCalls }) : reply,
+      parsed: toolCalls ? { content: reply, toolCalls } : outcome.ok ? (outcome.value as unknown) : null,
+      replyForm: !toolCalls && outcome.ok ? outcome.form : null,
+      status: toolCalls || outcome.ok ? "ok" : "failed",
+      error: toolCalls || outcome.ok ? null : outcome.error,
+      promptTokens: answer.promptTokens,
+      completionTokens: answer.completionTokens,
+      attempts: answer.attempts,
+    },
+    started,
+  );
   const cost = { ...recorded, requests: answer.attempts };
   if (toolCalls) return { kind: "tools", content: reply, toolCalls, ...cost, cached: false };
-  return outcome.ok ? { kind: "answer", value: outcome.value, ...cost, cached: false } : { kind: "failed", error: outcome.error, ...cost };
+  return outcome.ok
+    ? { kind: "answer", value: outcome.value, ...cost, cached: false }
+    : { kind: "failed", error: outcome.error, ...cost };
 }
 
 /** The live turn, unless another process on the database is asking it: then its stored turn. */
-async function sharedTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan, messages: WireMessage[], offerTools: boolean): Promise<Turn<T>> {
+async function sharedTurn<T>(
+  ctx: ClientContext,
+  request: ToolRequest<T>,
+  plan: Plan,
+  messages: WireMessage[],
+  offerTools: boolean,
+): Promise<Turn<T>> {
   if (!(await holdRequest(ctx, plan.key))) {
     const stored = cachedTurn(ctx, request, plan);
     if (stored) return stored;
@@ -110,14 +155,29 @@ export function toolCaller(ctx: ClientContext): <T>(request: ToolRequest<T>) => 
     let cached = true;
     for (let step = 0; ; step++) {
       const offerTools = step < maxSteps - 1;
-      const plan = planFor(ctx.config, request, { tools: { offered: offerTools, tools: request.tools }, continuation: [...continuation] });
-      const turn = cachedTurn(ctx, request, plan) ?? (await sharedTurn(ctx, request, plan, [...request.messages, ...continuation], offerTools));
+      const plan = planFor(ctx.config, request, {
+        tools: { offered: offerTools, tools: request.tools },
+        continuation: [...continuation],
+      });
+      const turn =
+        cachedTurn(ctx, request, plan) ??
+        (await sharedTurn(ctx, request, plan, [...request.messages, ...continuation], offerTools));
       usage = addUsage(usage, turn.usage);
       latencyMs += turn.latencyMs;
       requests += turn.requests;
-      if (turn.kind === "failed") return { ok: false, error: `step ${step + 1}: ${turn.error}`, cached: false, usage, model: plan.model, latencyMs, requests };
+      if (turn.kind === "failed")
+        return {
+          ok: false,
+          error: `step ${step + 1}: ${turn.error}`,
+          cached: false,
+          usage,
+          model: plan.model,
+          latencyMs,
+          requests,
+        };
       cached &&= turn.cached;
-      if (turn.kind === "answer") return { ok: true, value: turn.value, cached, usage, model: plan.model, latencyMs, requests };
+      if (turn.kind === "answer")
+        return { ok: true, value: turn.value, cached, usage, model: plan.model, latencyMs, requests };
       continuation.push(assistantTurn(turn.content, turn.toolCalls));
       for (const call of turn.toolCalls) {
         continuation.push({ role: "tool", tool_call_id: call.id, content: await runToolCall(request, call) });

@@ -36,7 +36,10 @@ export interface TallyRow {
   costUsd: number;
 }
 
-/** Counts calls of one process; pass `tally.record` as `onCall` to createLlm. Tokens and cost count only what was spent now. */
+/**
+ * Counts calls of one process; pass `tally.record` as `onCall` to createLlm. Tokens and cost count only what was spent
+ * now.
+ */
 export class UsageTally {
   private readonly byRole = new Map<string, TallyRow>();
 
@@ -70,7 +73,9 @@ export class UsageTally {
 export function formatTable(header: string[], rows: (string | number)[][]): string {
   const cells = [header, ...rows.map((r) => r.map(String))];
   const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
-  return cells.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")).join("\n");
+  return cells
+    .map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  "))
+    .join("\n");
 }
 
 export function formatUsage(rows: RoleUsage[]): string {
@@ -84,7 +89,7 @@ export function formatUsage(rows: RoleUsage[]): string {
       completionTokens: t.completionTokens + r.completionTokens,
       costUsd: t.costUsd + r.costUsd,
     }),
-    { calls: 0, ok: 0, failed: 0, attempts: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 }
+    { calls: 0, ok: 0, failed: 0, attempts: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 },
   );
   const line = (role: string, r: Omit<RoleUsage, "role">) => [
     role,
@@ -98,7 +103,7 @@ export function formatUsage(rows: RoleUsage[]): string {
   ];
   return formatTable(
     ["role", "calls", "ok", "failed", "http requests", "prompt tokens", "completion tokens", "cost"],
-    [...rows.map((r) => line(r.role, r)), line("total", total)]
+    [...rows.map((r) => line(r.role, r)), line("total", total)],
   );
 }
 
@@ -107,7 +112,16 @@ export function formatUsage(rows: RoleUsage[]): string {
  * set beside `socrates llm usage`: after a command on a fresh database the two agree row by row.
  */
 export function formatCallLedger(rows: RoleCalls[], total: LedgerTotals): string {
-  const line = (role: string, r: LedgerTotals) => [role, r.calls, r.failed, r.requests, r.cached, r.promptTokens, r.completionTokens, `$${r.costUsd.toFixed(4)}`];
+  const line = (role: string, r: LedgerTotals) => [
+    role,
+    r.calls,
+    r.failed,
+    r.requests,
+    r.cached,
+    r.promptTokens,
+    r.completionTokens,
+    `$${r.costUsd.toFixed(4)}`,
+  ];
   return formatTable(
     ["role", "calls", "failed", "http requests", "from cache", "prompt tokens", "completion tokens", "cost"],
     [...rows.map((r) => line(r.role, r)), line("total", total)],

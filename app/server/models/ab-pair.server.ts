@@ -14,7 +14,12 @@ export function findAbPair(db: Db, pairId: string): AbPairRow | undefined {
 
 /** The stored pair of these two runs (a pair's identity is its runs, whatever its id). */
 export function findAbPairByRuns(db: Db, runAId: string, runBId: string): AbPairRow | undefined {
-  return db.select().from(abPairs).where(and(eq(abPairs.runAId, runAId), eq(abPairs.runBId, runBId))).orderBy(asc(abPairs.id)).get();
+  return db
+    .select()
+    .from(abPairs)
+    .where(and(eq(abPairs.runAId, runAId), eq(abPairs.runBId, runBId)))
+    .orderBy(asc(abPairs.id))
+    .get();
 }
 
 export function abPairCount(db: Db): number {

@@ -9,7 +9,13 @@ const { annotators } = schema;
 export type AnnotatorRow = typeof annotators.$inferSelect;
 
 // Read on every submit and session check: prepared once per connection.
-const byId = preparedOnce((db) => db.select().from(annotators).where(eq(annotators.id, sql.placeholder("id"))).prepare());
+const byId = preparedOnce((db) =>
+  db
+    .select()
+    .from(annotators)
+    .where(eq(annotators.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 export function findAnnotator(db: Db, annotatorId: number): AnnotatorRow | undefined {
   return byId(db).get({ id: annotatorId });
@@ -36,7 +42,11 @@ export function insertAnnotatorIfNew(db: Db, values: typeof annotators.$inferIns
   return db.insert(annotators).values(values).onConflictDoNothing().returning({ id: annotators.id }).get()?.id;
 }
 
-export function updateAnnotator(db: Db, annotatorId: number, set: Partial<Pick<AnnotatorRow, "passwordHash" | "active" | "qualifiedAt">>): void {
+export function updateAnnotator(
+  db: Db,
+  annotatorId: number,
+  set: Partial<Pick<AnnotatorRow, "passwordHash" | "active" | "qualifiedAt">>,
+): void {
   db.update(annotators).set(set).where(eq(annotators.id, annotatorId)).run();
 }
 
@@ -65,5 +75,7 @@ export function crowdWorkerCount(db: Db, channel: string): number {
 
 /** When the annotator passed the qualification test (null until then). */
 export function qualifiedAt(db: Db, annotatorId: number): string | null {
-  return db.select({ q: annotators.qualifiedAt }).from(annotators).where(eq(annotators.id, annotatorId)).get()?.q ?? null;
+  return (
+    db.select({ q: annotators.qualifiedAt }).from(annotators).where(eq(annotators.id, annotatorId)).get()?.q ?? null
+  );
 }

@@ -3,7 +3,26 @@
  * "skipped" row is the annotator passing on the item: it is no slot (others may take the item)
  * and, being unique per (item, annotator), it keeps the item from being offered to them again.
  */
-import { and, asc, count, desc, eq, exists, gt, inArray, isNotNull, lt, lte, ne, not, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  exists,
+  gt,
+  inArray,
+  isNotNull,
+  lt,
+  lte,
+  ne,
+  not,
+  notExists,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
@@ -29,11 +48,16 @@ function verifiedRow(db: Db, a: typeof assignments) {
   const confirmed = db
     .select({ one: sql`1` })
     .from(labels)
-    .where(and(eq(labels.studyItemId, a.studyItemId), eq(labels.annotatorId, a.annotatorId), ne(labels.status, "pending")));
+    .where(
+      and(eq(labels.studyItemId, a.studyItemId), eq(labels.annotatorId, a.annotatorId), ne(labels.status, "pending")),
+    );
   return or(exists(trusted), exists(confirmed)) as SQL;
 }
 
-/** How long an unverified identity's pending label keeps its place among unverified askers (its platform should confirm it by then). */
+/**
+ * How long an unverified identity's pending label keeps its place among unverified askers (its platform should confirm
+ * it by then).
+ */
 export const PENDING_HOLD_HOURS = 24;
 
 /**
@@ -60,7 +84,12 @@ const releaseEnded = preparedOnce((db) =>
       and(
         sql`${assignments.status} = 'leased'`,
         lte(assignments.leaseExpiresAt, p("now")),
-        exists(db.select({ one: sql`1` }).from(studyItems).where(and(eq(studyItems.id, assignments.studyItemId), eq(studyItems.studyId, p("studyId"))))),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(studyItems)
+            .where(and(eq(studyItems.id, assignments.studyItemId), eq(studyItems.studyId, p("studyId")))),
+        ),
       ),
     )
     .prepare(),
@@ -73,10 +102,20 @@ export function releaseLeasesEndedBy(db: Db, studyId: number, now: string): numb
 
 const held = preparedOnce((db) =>
   db
-    .select({ assignmentId: assignments.id, itemId: assignments.studyItemId, leaseExpiresAt: assignments.leaseExpiresAt })
+    .select({
+      assignmentId: assignments.id,
+      itemId: assignments.studyItemId,
+      leaseExpiresAt: assignments.leaseExpiresAt,
+    })
     .from(assignments)
     .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
-    .where(and(eq(studyItems.studyId, p("studyId")), eq(assignments.annotatorId, p("annotatorId")), eq(assignments.status, "leased")))
+    .where(
+      and(
+        eq(studyItems.studyId, p("studyId")),
+        eq(assignments.annotatorId, p("annotatorId")),
+        eq(assignments.status, "leased"),
+      ),
+    )
     // "+position": ordering by the bare column made SQLite walk every item of the study in
     // order; as an expression, it starts from the annotator's few leased rows instead.
     .orderBy(sql`+${studyItems.position}`)
@@ -93,14 +132,32 @@ const firstOpen = preparedOnce((db) => {
   const mine = db
     .select({ one: sql`1` })
     .from(assignments)
-    .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, p("annotatorId")), ne(assignments.status, "released")));
+    .where(
+      and(
+        eq(assignments.studyItemId, studyItems.id),
+        eq(assignments.annotatorId, p("annotatorId")),
+        ne(assignments.status, "released"),
+      ),
+    );
   const live = and(eq(assignments.studyItemId, studyItems.id), notInArray(assignments.status, NO_SLOT));
-  const verified = db.select({ n: count() }).from(assignments).where(and(live, verifiedRow(db, assignments)));
-  const unverified = db.select({ n: count() }).from(assignments).where(and(live, heldByUnverified(db, assignments, p("pendingSince"))));
+  const verified = db
+    .select({ n: count() })
+    .from(assignments)
+    .where(and(live, verifiedRow(db, assignments)));
+  const unverified = db
+    .select({ n: count() })
+    .from(assignments)
+    .where(and(live, heldByUnverified(db, assignments, p("pendingSince"))));
   return db
     .select({ id: studyItems.id })
     .from(studyItems)
-    .where(and(eq(studyItems.studyId, p("studyId")), notExists(mine), sql`${verified} + ${p("countUnverified")} * ${unverified} < ${p("k")}`))
+    .where(
+      and(
+        eq(studyItems.studyId, p("studyId")),
+        notExists(mine),
+        sql`${verified} + ${p("countUnverified")} * ${unverified} < ${p("k")}`,
+      ),
+    )
     .orderBy(asc(studyItems.position))
     .limit(1)
     .prepare();
@@ -114,14 +171,33 @@ const pendingSinceAt = (now: string) => new Date(Date.parse(now) - PENDING_HOLD_
  * from its k; an unverified one counts unverified rows that still hold a place too, so honest
  * unverified workers spread over the items instead of piling onto one.
  */
-export function firstOpenItem(db: Db, studyId: number, annotatorId: number, k: number, askerVerified = true, now = new Date().toISOString()): number | undefined {
-  return firstOpen(db).get({ studyId, annotatorId, k, countUnverified: askerVerified ? 0 : 1, pendingSince: pendingSinceAt(now) })?.id;
+export function firstOpenItem(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+  k: number,
+  askerVerified = true,
+  now = new Date().toISOString(),
+): number | undefined {
+  return firstOpen(db).get({
+    studyId,
+    annotatorId,
+    k,
+    countUnverified: askerVerified ? 0 : 1,
+    pendingSince: pendingSinceAt(now),
+  })?.id;
 }
 
 const lease = preparedOnce((db) =>
   db
     .insert(assignments)
-    .values({ studyItemId: p("itemId"), annotatorId: p("annotatorId"), status: "leased", leasedAt: p("leasedAt"), leaseExpiresAt: p("leaseExpiresAt") })
+    .values({
+      studyItemId: p("itemId"),
+      annotatorId: p("annotatorId"),
+      status: "leased",
+      leasedAt: p("leasedAt"),
+      leaseExpiresAt: p("leaseExpiresAt"),
+    })
     .onConflictDoUpdate({
       target: [assignments.studyItemId, assignments.annotatorId],
       set: { status: "leased", leasedAt: sql`excluded.leased_at`, leaseExpiresAt: sql`excluded.lease_expires_at` },
@@ -131,36 +207,74 @@ const lease = preparedOnce((db) =>
 );
 
 /** Leases an item; an annotator whose lease on it lapsed takes the same row again. Returns the assignment id. */
-export function upsertLease(db: Db, itemId: number, annotatorId: number, leasedAt: string, leaseExpiresAt: string): number {
+export function upsertLease(
+  db: Db,
+  itemId: number,
+  annotatorId: number,
+  leasedAt: string,
+  leaseExpiresAt: string,
+): number {
   return lease(db).get({ itemId, annotatorId, leasedAt, leaseExpiresAt })!.id;
 }
 
 /** Whether the annotator holds a live lease in the study, or an item still has a free place for them (read-only). */
 export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: string, askerVerified = true): boolean {
-  const live = (a: typeof assignments) => or(eq(a.status, "submitted"), and(eq(a.status, "leased"), gt(a.leaseExpiresAt, now)));
+  const live = (a: typeof assignments) =>
+    or(eq(a.status, "submitted"), and(eq(a.status, "leased"), gt(a.leaseExpiresAt, now)));
   const holds = db
     .select({ one: sql`1` })
     .from(assignments)
     .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
-    .where(and(eq(studyItems.studyId, studyId), eq(assignments.annotatorId, annotatorId), eq(assignments.status, "leased"), gt(assignments.leaseExpiresAt, now)));
+    .where(
+      and(
+        eq(studyItems.studyId, studyId),
+        eq(assignments.annotatorId, annotatorId),
+        eq(assignments.status, "leased"),
+        gt(assignments.leaseExpiresAt, now),
+      ),
+    );
   const mine = db
     .select({ one: sql`1` })
     .from(assignments)
-    .where(and(eq(assignments.studyItemId, studyItems.id), eq(assignments.annotatorId, annotatorId), or(live(assignments), eq(assignments.status, "skipped"))));
+    .where(
+      and(
+        eq(assignments.studyItemId, studyItems.id),
+        eq(assignments.annotatorId, annotatorId),
+        or(live(assignments), eq(assignments.status, "skipped")),
+      ),
+    );
   const onItem = and(eq(assignments.studyItemId, studyItems.id), live(assignments));
-  const verified = db.select({ n: count() }).from(assignments).where(and(onItem, verifiedRow(db, assignments)));
-  const unverified = db.select({ n: count() }).from(assignments).where(and(onItem, heldByUnverified(db, assignments, pendingSinceAt(now))));
+  const verified = db
+    .select({ n: count() })
+    .from(assignments)
+    .where(and(onItem, verifiedRow(db, assignments)));
+  const unverified = db
+    .select({ n: count() })
+    .from(assignments)
+    .where(and(onItem, heldByUnverified(db, assignments, pendingSinceAt(now))));
   const open = db
     .select({ one: sql`1` })
     .from(studyItems)
     .innerJoin(studies, eq(studies.id, studyItems.studyId))
-    .where(and(eq(studyItems.studyId, studyId), notExists(mine), sql`${verified} + ${askerVerified ? 0 : 1} * ${unverified} < ${studies.labelsPerItem}`));
+    .where(
+      and(
+        eq(studyItems.studyId, studyId),
+        notExists(mine),
+        sql`${verified} + ${askerVerified ? 0 : 1} * ${unverified} < ${studies.labelsPerItem}`,
+      ),
+    );
   return db.get<{ work: number }>(sql`select ${or(exists(holds), exists(open))} as work`).work === 1;
 }
 
 const byItemAndAnnotator = preparedOnce((db) =>
   db
-    .select({ id: assignments.id, status: assignments.status, leaseExpiresAt: assignments.leaseExpiresAt, submittedAt: assignments.submittedAt, shownAt: assignments.shownAt })
+    .select({
+      id: assignments.id,
+      status: assignments.status,
+      leaseExpiresAt: assignments.leaseExpiresAt,
+      submittedAt: assignments.submittedAt,
+      shownAt: assignments.shownAt,
+    })
     .from(assignments)
     .where(and(eq(assignments.studyItemId, p("itemId")), eq(assignments.annotatorId, p("annotatorId"))))
     .prepare(),
@@ -218,19 +332,23 @@ export function assignedAnnotators(db: Db, studyId: number): { id: number; name:
     .all();
 }
 
-
 /** Places of an item taken by verified work, leased or submitted (a skip takes none; unverified rows sit beyond k). */
 export function takenSlots(db: Db, itemId: number): number {
   return db
     .select({ n: sql<number>`count(*)` })
     .from(assignments)
-    .where(and(eq(assignments.studyItemId, itemId), notInArray(assignments.status, NO_SLOT), verifiedRow(db, assignments)))
+    .where(
+      and(eq(assignments.studyItemId, itemId), notInArray(assignments.status, NO_SLOT), verifiedRow(db, assignments)),
+    )
     .get()!.n;
 }
 
 /** Marks an assignment skipped, with when and the annotator's optional reason. */
 export function markSkipped(db: Db, assignmentId: number, at: string, reason: string | null): void {
-  db.update(assignments).set({ status: "skipped", skippedAt: at, skipReason: reason }).where(eq(assignments.id, assignmentId)).run();
+  db.update(assignments)
+    .set({ status: "skipped", skippedAt: at, skipReason: reason })
+    .where(eq(assignments.id, assignmentId))
+    .run();
 }
 
 /**
@@ -238,9 +356,18 @@ export function markSkipped(db: Db, assignmentId: number, at: string, reason: st
  * assignment `before` (its first submit time, then its id for submits in the same millisecond;
  * null: the latest of all). Repeated undo walks back through their work this way.
  */
-export function submittedItemBefore(db: Db, studyId: number, annotatorId: number, before: { submittedAt: string; id: number } | null): number | undefined {
+export function submittedItemBefore(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+  before: { submittedAt: string; id: number } | null,
+): number | undefined {
   const q = submittedBefore(db);
-  return (before === null ? q.latest.get({ studyId, annotatorId }) : q.before.get({ studyId, annotatorId, submittedAt: before.submittedAt, id: before.id }))?.itemId;
+  return (
+    before === null
+      ? q.latest.get({ studyId, annotatorId })
+      : q.before.get({ studyId, annotatorId, submittedAt: before.submittedAt, id: before.id })
+  )?.itemId;
 }
 
 // Asked on every task page (can the annotator undo?): prepared once per connection, with and without a bound.
@@ -250,14 +377,24 @@ const submittedBefore = preparedOnce((db) => {
       .select({ itemId: assignments.studyItemId })
       .from(assignments)
       .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
-      .where(and(eq(studyItems.studyId, p("studyId")), eq(assignments.annotatorId, p("annotatorId")), eq(assignments.status, "submitted"), isNotNull(assignments.submittedAt), bound))
+      .where(
+        and(
+          eq(studyItems.studyId, p("studyId")),
+          eq(assignments.annotatorId, p("annotatorId")),
+          eq(assignments.status, "submitted"),
+          isNotNull(assignments.submittedAt),
+          bound,
+        ),
+      )
       .orderBy(desc(assignments.submittedAt), desc(assignments.id))
       .limit(1)
       .prepare();
   const at = p("submittedAt");
   return {
     latest: query(undefined),
-    before: query(or(lt(assignments.submittedAt, at), and(eq(assignments.submittedAt, at), lt(assignments.id, p("id"))))),
+    before: query(
+      or(lt(assignments.submittedAt, at), and(eq(assignments.submittedAt, at), lt(assignments.id, p("id")))),
+    ),
   };
 });
 
@@ -291,7 +428,14 @@ export function markShown(db: Db, assignmentId: number, at: string): void {
 /** Marks the annotator's assignment on the item submitted, creating it when a channel handed out the work. */
 export function upsertSubmitted(db: Db, itemId: number, annotatorId: number, at: string): void {
   db.insert(assignments)
-    .values({ studyItemId: itemId, annotatorId, status: "submitted", leasedAt: at, leaseExpiresAt: at, submittedAt: at })
+    .values({
+      studyItemId: itemId,
+      annotatorId,
+      status: "submitted",
+      leasedAt: at,
+      leaseExpiresAt: at,
+      submittedAt: at,
+    })
     .onConflictDoUpdate({
       target: [assignments.studyItemId, assignments.annotatorId],
       set: { status: "submitted", submittedAt: sql`coalesce(${assignments.submittedAt}, excluded.submitted_at)` },
@@ -300,7 +444,13 @@ export function upsertSubmitted(db: Db, itemId: number, annotatorId: number, at:
 }
 
 /** Leases a fixed item to the annotator unless they hold an assignment on it (a released one is renewed). */
-export function leaseFixedItem(db: Db, itemId: number, annotatorId: number, leasedAt: string, leaseExpiresAt: string): void {
+export function leaseFixedItem(
+  db: Db,
+  itemId: number,
+  annotatorId: number,
+  leasedAt: string,
+  leaseExpiresAt: string,
+): void {
   db.insert(assignments)
     .values({ studyItemId: itemId, annotatorId, status: "leased", leasedAt, leaseExpiresAt })
     .onConflictDoUpdate({
@@ -326,6 +476,12 @@ export function releaseLeasesOf(db: Db, studyId: number, annotatorId: number): v
   const items = db.select({ id: studyItems.id }).from(studyItems).where(eq(studyItems.studyId, studyId));
   db.update(assignments)
     .set({ status: "released" })
-    .where(and(eq(assignments.annotatorId, annotatorId), eq(assignments.status, "leased"), inArray(assignments.studyItemId, items)))
+    .where(
+      and(
+        eq(assignments.annotatorId, annotatorId),
+        eq(assignments.status, "leased"),
+        inArray(assignments.studyItemId, items),
+      ),
+    )
     .run();
 }

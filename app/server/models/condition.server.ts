@@ -9,7 +9,13 @@ const { conditions } = schema;
 export type ConditionRow = typeof conditions.$inferSelect;
 
 // Read once per run by the metrics runner and the evaluators: prepared once per connection.
-const byId = preparedOnce((db) => db.select().from(conditions).where(eq(conditions.id, sql.placeholder("id"))).prepare());
+const byId = preparedOnce((db) =>
+  db
+    .select()
+    .from(conditions)
+    .where(eq(conditions.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 export function findCondition(db: Db, id: string): ConditionRow | undefined {
   return byId(db).get({ id });
@@ -20,7 +26,13 @@ const byKey = preparedOnce((db) =>
   db
     .select({ id: conditions.id })
     .from(conditions)
-    .where(and(eq(conditions.scenarioId, sql.placeholder("scenarioId")), eq(conditions.axis, sql.placeholder("axis")), eq(conditions.variant, sql.placeholder("variant"))))
+    .where(
+      and(
+        eq(conditions.scenarioId, sql.placeholder("scenarioId")),
+        eq(conditions.axis, sql.placeholder("axis")),
+        eq(conditions.variant, sql.placeholder("variant")),
+      ),
+    )
     .prepare(),
 );
 
@@ -45,5 +57,14 @@ export function conditionsOfScenario(db: Db, scenarioId: string): ConditionRow[]
 
 /** Every condition's identity (no bodies), in id order: what a benchmark plan's grid is built from. */
 export function conditionCatalog(db: Db): { id: string; scenarioId: string; axis: string; variant: string }[] {
-  return db.select({ id: conditions.id, scenarioId: conditions.scenarioId, axis: conditions.axis, variant: conditions.variant }).from(conditions).orderBy(asc(conditions.id)).all();
+  return db
+    .select({
+      id: conditions.id,
+      scenarioId: conditions.scenarioId,
+      axis: conditions.axis,
+      variant: conditions.variant,
+    })
+    .from(conditions)
+    .orderBy(asc(conditions.id))
+    .all();
 }

@@ -43,7 +43,12 @@ const findQuery = preparedOnce((db) =>
       confirmedAt: crowdAssignments.confirmedAt,
     })
     .from(crowdAssignments)
-    .where(and(eq(crowdAssignments.channel, sql.placeholder("channel")), eq(crowdAssignments.externalId, sql.placeholder("externalId"))))
+    .where(
+      and(
+        eq(crowdAssignments.channel, sql.placeholder("channel")),
+        eq(crowdAssignments.externalId, sql.placeholder("externalId")),
+      ),
+    )
     .prepare(),
 );
 
@@ -74,8 +79,17 @@ export function setCrowdAssignmentHash(db: Db, id: number, payloadHash: string):
 }
 
 /** Our review decision on an assignment and when it was made. */
-export function setCrowdAssignmentDecision(db: Db, id: number, decision: "approve" | "reject", reason: string | null, at: string): void {
-  db.update(crowdAssignments).set({ decision, decisionReason: reason, decidedAt: at }).where(eq(crowdAssignments.id, id)).run();
+export function setCrowdAssignmentDecision(
+  db: Db,
+  id: number,
+  decision: "approve" | "reject",
+  reason: string | null,
+  at: string,
+): void {
+  db.update(crowdAssignments)
+    .set({ decision, decisionReason: reason, decidedAt: at })
+    .where(eq(crowdAssignments.id, id))
+    .run();
 }
 
 export interface CrowdAssignmentRow {
@@ -116,7 +130,12 @@ export function listCrowdAssignments(db: Db, studyId: number, channel?: string):
     })
     .from(crowdAssignments)
     .innerJoin(annotators, eq(annotators.id, crowdAssignments.annotatorId))
-    .where(and(eq(crowdAssignments.studyId, studyId), channel === undefined ? undefined : eq(crowdAssignments.channel, channel)))
+    .where(
+      and(
+        eq(crowdAssignments.studyId, studyId),
+        channel === undefined ? undefined : eq(crowdAssignments.channel, channel),
+      ),
+    )
     .orderBy(asc(crowdAssignments.id))
     .all() as CrowdAssignmentRow[];
 }
@@ -155,7 +174,13 @@ export function latestSession(db: Db, channel: string, studyId: number, annotato
   return db
     .select(sessionColumns)
     .from(crowdAssignments)
-    .where(and(eq(crowdAssignments.channel, channel), eq(crowdAssignments.studyId, studyId), eq(crowdAssignments.annotatorId, annotatorId)))
+    .where(
+      and(
+        eq(crowdAssignments.channel, channel),
+        eq(crowdAssignments.studyId, studyId),
+        eq(crowdAssignments.annotatorId, annotatorId),
+      ),
+    )
     .orderBy(desc(crowdAssignments.id))
     .limit(1)
     .get();
@@ -188,12 +213,21 @@ const confirmationQuery = preparedOnce((db) =>
     })
     .from(crowdAssignments)
     .innerJoin(annotators, eq(annotators.id, crowdAssignments.annotatorId))
-    .where(and(eq(crowdAssignments.channel, sql.placeholder("channel")), eq(crowdAssignments.externalId, sql.placeholder("externalId"))))
+    .where(
+      and(
+        eq(crowdAssignments.channel, sql.placeholder("channel")),
+        eq(crowdAssignments.externalId, sql.placeholder("externalId")),
+      ),
+    )
     .prepare(),
 );
 
 /** The stored session with this external id on a channel, in whatever study (the caller checks). */
-export function sessionForConfirmation(db: Db, channel: string, externalId: string): SessionForConfirmation | undefined {
+export function sessionForConfirmation(
+  db: Db,
+  channel: string,
+  externalId: string,
+): SessionForConfirmation | undefined {
   return confirmationQuery(db).get({ channel, externalId }) as SessionForConfirmation | undefined;
 }
 
@@ -206,7 +240,11 @@ export function confirmCrowdAssignment(db: Db, id: number, at: string): void {
 }
 
 /** A study's sessions on a channel: how many the channel confirmed and how many await it. */
-export function sessionConfirmationCounts(db: Db, studyId: number, channel: string): { confirmed: number; pending: number } {
+export function sessionConfirmationCounts(
+  db: Db,
+  studyId: number,
+  channel: string,
+): { confirmed: number; pending: number } {
   const row = db
     .select({
       confirmed: sql<number>`coalesce(sum(${crowdAssignments.confirmedAt} is not null), 0)`,
@@ -219,9 +257,20 @@ export function sessionConfirmationCounts(db: Db, studyId: number, channel: stri
 }
 
 /** Closes a session: submitted now, with its work time; a reward already set is kept. */
-export function markSessionSubmitted(db: Db, id: number, at: string, workSeconds: number | null, rewardUsd: number | null): void {
+export function markSessionSubmitted(
+  db: Db,
+  id: number,
+  at: string,
+  workSeconds: number | null,
+  rewardUsd: number | null,
+): void {
   db.update(crowdAssignments)
-    .set({ status: "submitted", submittedAt: at, workSeconds, rewardUsd: sql`coalesce(${crowdAssignments.rewardUsd}, ${rewardUsd})` })
+    .set({
+      status: "submitted",
+      submittedAt: at,
+      workSeconds,
+      rewardUsd: sql`coalesce(${crowdAssignments.rewardUsd}, ${rewardUsd})`,
+    })
     .where(eq(crowdAssignments.id, id))
     .run();
 }
@@ -233,7 +282,10 @@ export function annotatorChannelsOfStudy(db: Db, studyId: number): { id: number;
     .from(schema.labels)
     .innerJoin(schema.studyItems, eq(schema.studyItems.id, schema.labels.studyItemId))
     .where(eq(schema.studyItems.studyId, studyId));
-  const assigned = db.select({ id: crowdAssignments.annotatorId }).from(crowdAssignments).where(eq(crowdAssignments.studyId, studyId));
+  const assigned = db
+    .select({ id: crowdAssignments.annotatorId })
+    .from(crowdAssignments)
+    .where(eq(crowdAssignments.studyId, studyId));
   return db
     .select({ id: annotators.id, channel: annotators.channel })
     .from(annotators)

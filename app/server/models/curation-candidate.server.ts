@@ -28,10 +28,17 @@ export function acceptedCandidateOfScenario(db: Db, scenarioId: string): Candida
 }
 
 export function candidatesOfDomain(db: Db, domain: string): CandidateRow[] {
-  return db.select().from(curationCandidates).where(eq(curationCandidates.domain, domain)).orderBy(asc(curationCandidates.id)).all();
+  return db
+    .select()
+    .from(curationCandidates)
+    .where(eq(curationCandidates.domain, domain))
+    .orderBy(asc(curationCandidates.id))
+    .all();
 }
 
-/** Seed ids of a domain that no candidate was written for yet (a curation interrupted after finding them), oldest first. */
+/**
+ * Seed ids of a domain that no candidate was written for yet (a curation interrupted after finding them), oldest first.
+ */
 export function seedsWithoutCandidate(db: Db, domain: string): string[] {
   return db
     .select({ id: seeds.id })

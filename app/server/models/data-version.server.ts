@@ -28,7 +28,13 @@ const versions = preparedOnce((db) => {
   return db
     .select({ scope: dataVersions.scope, version: dataVersions.version })
     .from(dataVersions)
-    .where(or(eq(dataVersions.scope, GLOBAL_SCOPE), eq(dataVersions.scope, p("own")), and(isExpert, inArray(dataVersions.scope, crowdConsensusScopes))))
+    .where(
+      or(
+        eq(dataVersions.scope, GLOBAL_SCOPE),
+        eq(dataVersions.scope, p("own")),
+        and(isExpert, inArray(dataVersions.scope, crowdConsensusScopes)),
+      ),
+    )
     .orderBy(asc(dataVersions.scope))
     .prepare();
 });

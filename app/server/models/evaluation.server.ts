@@ -18,10 +18,28 @@ export type NewJudgment = Omit<typeof interventionJudgments.$inferInsert, "creat
 
 // Read once per run by the metrics runner: prepared once per connection.
 const p = sql.placeholder;
-const byId = preparedOnce((db) => db.select().from(evaluations).where(eq(evaluations.id, p("id"))).prepare());
-const ofRun = preparedOnce((db) => db.select().from(evaluations).where(eq(evaluations.runId, p("runId"))).orderBy(asc(evaluations.id)).prepare());
+const byId = preparedOnce((db) =>
+  db
+    .select()
+    .from(evaluations)
+    .where(eq(evaluations.id, p("id")))
+    .prepare(),
+);
+const ofRun = preparedOnce((db) =>
+  db
+    .select()
+    .from(evaluations)
+    .where(eq(evaluations.runId, p("runId")))
+    .orderBy(asc(evaluations.id))
+    .prepare(),
+);
 const ofRunByMethod = preparedOnce((db) =>
-  db.select().from(evaluations).where(and(eq(evaluations.runId, p("runId")), eq(evaluations.method, p("method")))).orderBy(asc(evaluations.id)).prepare(),
+  db
+    .select()
+    .from(evaluations)
+    .where(and(eq(evaluations.runId, p("runId")), eq(evaluations.method, p("method"))))
+    .orderBy(asc(evaluations.id))
+    .prepare(),
 );
 const judgmentsOf = preparedOnce((db) =>
   db
@@ -39,7 +57,11 @@ export function findEvaluation(db: Db, id: string): EvaluationRow | undefined {
 /** The backbone of each stored evaluation among `ids` (id → backbone), without reading their outputs. */
 export function evaluationBackbones(db: Db, ids: readonly string[]): Map<string, string> {
   if (ids.length === 0) return new Map();
-  const rows = db.select({ id: evaluations.id, backbone: evaluations.backbone }).from(evaluations).where(inArray(evaluations.id, [...ids])).all();
+  const rows = db
+    .select({ id: evaluations.id, backbone: evaluations.backbone })
+    .from(evaluations)
+    .where(inArray(evaluations.id, [...ids]))
+    .all();
   return new Map(rows.map((r) => [r.id, r.backbone]));
 }
 
@@ -52,16 +74,28 @@ export interface EvaluationIdentityRow {
 }
 
 /** The identities of every evaluation of `method` by `backbone` on the given runs (outputs not read). */
-export function evaluationIdentities(db: Db, runIds: readonly string[], method: string, backbone: string): EvaluationIdentityRow[] {
+export function evaluationIdentities(
+  db: Db,
+  runIds: readonly string[],
+  method: string,
+  backbone: string,
+): EvaluationIdentityRow[] {
   const out: EvaluationIdentityRow[] = [];
   // In chunks: a report's grid can name more runs than one statement may bind.
   for (let i = 0; i < runIds.length; i += 500) {
     const chunk = runIds.slice(i, i + 500);
     out.push(
       ...db
-        .select({ id: evaluations.id, runId: evaluations.runId, backbone: evaluations.backbone, promptVersion: evaluations.promptVersion })
+        .select({
+          id: evaluations.id,
+          runId: evaluations.runId,
+          backbone: evaluations.backbone,
+          promptVersion: evaluations.promptVersion,
+        })
         .from(evaluations)
-        .where(and(inArray(evaluations.runId, chunk), eq(evaluations.method, method), eq(evaluations.backbone, backbone)))
+        .where(
+          and(inArray(evaluations.runId, chunk), eq(evaluations.method, method), eq(evaluations.backbone, backbone)),
+        )
         .orderBy(asc(evaluations.id))
         .all(),
     );
@@ -126,7 +160,13 @@ export function topicScoresUpTo(db: Db, evaluationId: string, topicId: string, t
   return db
     .select()
     .from(evaluationScores)
-    .where(and(eq(evaluationScores.evaluationId, evaluationId), eq(evaluationScores.topicId, topicId), lte(evaluationScores.turnId, tEnd)))
+    .where(
+      and(
+        eq(evaluationScores.evaluationId, evaluationId),
+        eq(evaluationScores.topicId, topicId),
+        lte(evaluationScores.turnId, tEnd),
+      ),
+    )
     .orderBy(asc(evaluationScores.turnId))
     .all();
 }

@@ -31,5 +31,9 @@ export function flagsOfStudy(db: Db, studyId: number, options: { open?: boolean 
 }
 
 export function resolveItemFlag(db: Db, flagId: number, at: string): number {
-  return db.update(itemFlags).set({ resolvedAt: at }).where(and(eq(itemFlags.id, flagId), isNull(itemFlags.resolvedAt))).run().changes;
+  return db
+    .update(itemFlags)
+    .set({ resolvedAt: at })
+    .where(and(eq(itemFlags.id, flagId), isNull(itemFlags.resolvedAt)))
+    .run().changes;
 }

@@ -15,7 +15,12 @@ const { labels, labelRevisions, labelDrafts, studyItems, annotators, snippets } 
 // Read on every submit (idempotency): prepared once per connection.
 const byClientToken = preparedOnce((db) =>
   db
-    .select({ labelId: labelRevisions.labelId, revision: labelRevisions.revision, annotatorId: labels.annotatorId, itemId: labels.studyItemId })
+    .select({
+      labelId: labelRevisions.labelId,
+      revision: labelRevisions.revision,
+      annotatorId: labels.annotatorId,
+      itemId: labels.studyItemId,
+    })
     .from(labelRevisions)
     .innerJoin(labels, eq(labels.id, labelRevisions.labelId))
     .where(eq(labelRevisions.clientToken, sql.placeholder("clientToken")))
@@ -23,16 +28,26 @@ const byClientToken = preparedOnce((db) =>
 );
 
 /** The revision a client token was stored with, and whose label it is. */
-export function revisionByClientToken(db: Db, clientToken: string): { labelId: number; revision: number; annotatorId: number; itemId: number } | undefined {
+export function revisionByClientToken(
+  db: Db,
+  clientToken: string,
+): { labelId: number; revision: number; annotatorId: number; itemId: number } | undefined {
   return byClientToken(db).get({ clientToken });
 }
 
 const revisionQueries = preparedOnce((db) => ({
   upsertLabel: db
     .insert(labels)
-    .values({ studyItemId: sql.placeholder("itemId"), annotatorId: sql.placeholder("annotatorId"), status: sql`${sql.placeholder("status")}` })
+    .values({
+      studyItemId: sql.placeholder("itemId"),
+      annotatorId: sql.placeholder("annotatorId"),
+      status: sql`${sql.placeholder("status")}`,
+    })
     // A revision never changes the label's status (only confirmation does).
-    .onConflictDoUpdate({ target: [labels.studyItemId, labels.annotatorId], set: { annotatorId: sql`excluded.annotator_id` } })
+    .onConflictDoUpdate({
+      target: [labels.studyItemId, labels.annotatorId],
+      set: { annotatorId: sql`excluded.annotator_id` },
+    })
     .returning({ labelId: labels.id, status: labels.status })
     .prepare(),
   nextRevision: db
@@ -52,7 +67,12 @@ const revisionQueries = preparedOnce((db) => ({
     .prepare(),
   deleteDraft: db
     .delete(labelDrafts)
-    .where(and(eq(labelDrafts.studyItemId, sql.placeholder("itemId")), eq(labelDrafts.annotatorId, sql.placeholder("annotatorId"))))
+    .where(
+      and(
+        eq(labelDrafts.studyItemId, sql.placeholder("itemId")),
+        eq(labelDrafts.annotatorId, sql.placeholder("annotatorId")),
+      ),
+    )
     .prepare(),
 }));
 
@@ -62,7 +82,10 @@ export interface LabelRevisionInput {
   payload: LabelPayload;
   clientToken: string | null;
   secondsOnTask: number | null;
-  /** The status a new label is created with (annotation/label-status.server.ts decides it); a revision keeps the label's. */
+  /**
+   * The status a new label is created with (annotation/label-status.server.ts decides it); a revision keeps the
+   * label's.
+   */
   statusIfNew: LabelStatus;
 }
 
@@ -70,12 +93,21 @@ export interface LabelRevisionInput {
  * Appends a revision to the annotator's label on the item (creating the label on first submit)
  * and clears their draft. Call inside a transaction, after validating the payload.
  */
-export function writeLabelRevision(db: Db, input: LabelRevisionInput): { labelId: number; revision: number; status: LabelStatus } {
+export function writeLabelRevision(
+  db: Db,
+  input: LabelRevisionInput,
+): { labelId: number; revision: number; status: LabelStatus } {
   const { itemId, annotatorId } = input;
   const q = revisionQueries(db);
   const { labelId, status } = q.upsertLabel.get({ itemId, annotatorId, status: input.statusIfNew })!;
   const { next } = q.nextRevision.get({ labelId })!;
-  q.insertRevision.run({ labelId, revision: next, payload: JSON.stringify(input.payload), clientToken: input.clientToken, secondsOnTask: input.secondsOnTask });
+  q.insertRevision.run({
+    labelId,
+    revision: next,
+    payload: JSON.stringify(input.payload),
+    clientToken: input.clientToken,
+    secondsOnTask: input.secondsOnTask,
+  });
   q.deleteDraft.run({ itemId, annotatorId });
   return { labelId, revision: next, status };
 }
@@ -136,7 +168,10 @@ export function latestPayloadJson(db: Db, labelId: number): string | undefined {
   return row?.payload;
 }
 
-/** Payloads of a label's revisions a crowd channel wrote (stored without a client token; web submits always carry one), oldest first. */
+/**
+ * Payloads of a label's revisions a crowd channel wrote (stored without a client token; web submits always carry one),
+ * oldest first.
+ */
 export function channelRevisionPayloads(db: Db, labelId: number): unknown[] {
   return db
     .select({ payload: labelRevisions.payload })
@@ -174,7 +209,9 @@ const latestOwn = preparedOnce((db) =>
     .from(labels)
     .innerJoin(labelRevisions, eq(labelRevisions.labelId, labels.id))
     .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
-    .where(and(eq(labels.studyItemId, sql.placeholder("itemId")), eq(labels.annotatorId, sql.placeholder("annotatorId"))))
+    .where(
+      and(eq(labels.studyItemId, sql.placeholder("itemId")), eq(labels.annotatorId, sql.placeholder("annotatorId"))),
+    )
     .orderBy(desc(labelRevisions.revision))
     .limit(1)
     .prepare(),
@@ -187,7 +224,10 @@ export function latestOwnLabel(db: Db, itemId: number, annotatorId: number): Lab
 }
 
 /** A label with its item, study and author; undefined when there is none. */
-export function findLabel(db: Db, labelId: number): { id: number; itemId: number; annotatorId: number; studyId: number } | undefined {
+export function findLabel(
+  db: Db,
+  labelId: number,
+): { id: number; itemId: number; annotatorId: number; studyId: number } | undefined {
   return db
     .select({ id: labels.id, itemId: labels.studyItemId, annotatorId: labels.annotatorId, studyId: studyItems.studyId })
     .from(labels)
@@ -196,8 +236,14 @@ export function findLabel(db: Db, labelId: number): { id: number; itemId: number
     .get();
 }
 
-/** Every revision of a label, oldest first; `fromSite` is false for revisions a crowd channel wrote (they carry no client token). */
-export function labelRevisionsOf(db: Db, labelId: number): { revision: number; payload: LabelPayload; secondsOnTask: number | null; createdAt: string; fromSite: boolean }[] {
+/**
+ * Every revision of a label, oldest first; `fromSite` is false for revisions a crowd channel wrote (they carry no
+ * client token).
+ */
+export function labelRevisionsOf(
+  db: Db,
+  labelId: number,
+): { revision: number; payload: LabelPayload; secondsOnTask: number | null; createdAt: string; fromSite: boolean }[] {
   return db
     .select({
       revision: labelRevisions.revision,
@@ -214,18 +260,33 @@ export function labelRevisionsOf(db: Db, labelId: number): { revision: number; p
 }
 
 /** The annotator's own labels in a study with their latest revision, the most recently saved first (My labels). */
-export function ownLabels(db: Db, studyId: number, annotatorId: number): { labelId: number; itemId: number; revisions: number; updatedAt: string; payload: LabelPayload }[] {
-  const latest = db.select({ n: sql`max(${labelRevisions.revision})` }).from(labelRevisions).where(eq(labelRevisions.labelId, labels.id));
-  return db
-    .select({ labelId: labels.id, itemId: labels.studyItemId, revisions: labelRevisions.revision, updatedAt: labelRevisions.createdAt, payload: labelRevisions.payload })
-    .from(labels)
-    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
-    .innerJoin(labelRevisions, and(eq(labelRevisions.labelId, labels.id), eq(labelRevisions.revision, latest)))
-    .where(and(eq(studyItems.studyId, studyId), eq(labels.annotatorId, annotatorId)))
-    // Revision rows are numbered as they are written: the highest is the most recently saved.
-    .orderBy(desc(labelRevisions.id))
-    .all()
-    .map((r) => ({ ...r, payload: r.payload as LabelPayload }));
+export function ownLabels(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+): { labelId: number; itemId: number; revisions: number; updatedAt: string; payload: LabelPayload }[] {
+  const latest = db
+    .select({ n: sql`max(${labelRevisions.revision})` })
+    .from(labelRevisions)
+    .where(eq(labelRevisions.labelId, labels.id));
+  return (
+    db
+      .select({
+        labelId: labels.id,
+        itemId: labels.studyItemId,
+        revisions: labelRevisions.revision,
+        updatedAt: labelRevisions.createdAt,
+        payload: labelRevisions.payload,
+      })
+      .from(labels)
+      .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+      .innerJoin(labelRevisions, and(eq(labelRevisions.labelId, labels.id), eq(labelRevisions.revision, latest)))
+      .where(and(eq(studyItems.studyId, studyId), eq(labels.annotatorId, annotatorId)))
+      // Revision rows are numbered as they are written: the highest is the most recently saved.
+      .orderBy(desc(labelRevisions.id))
+      .all()
+      .map((r) => ({ ...r, payload: r.payload as LabelPayload }))
+  );
 }
 
 /** Labels the annotator has in the study (one per item; revisions do not count twice). */
@@ -259,7 +320,10 @@ export function timedLabelSeconds(db: Db, studyId: number): number[] {
 export function upsertDraft(db: Db, itemId: number, annotatorId: number, json: string, at: string): void {
   db.insert(labelDrafts)
     .values({ studyItemId: itemId, annotatorId, payload: sql`${json}`, updatedAt: at })
-    .onConflictDoUpdate({ target: [labelDrafts.studyItemId, labelDrafts.annotatorId], set: { payload: sql`excluded.payload`, updatedAt: sql`excluded.updated_at` } })
+    .onConflictDoUpdate({
+      target: [labelDrafts.studyItemId, labelDrafts.annotatorId],
+      set: { payload: sql`excluded.payload`, updatedAt: sql`excluded.updated_at` },
+    })
     .run();
 }
 
@@ -267,7 +331,12 @@ const draftOf = preparedOnce((db) =>
   db
     .select({ payload: labelDrafts.payload })
     .from(labelDrafts)
-    .where(and(eq(labelDrafts.studyItemId, sql.placeholder("itemId")), eq(labelDrafts.annotatorId, sql.placeholder("annotatorId"))))
+    .where(
+      and(
+        eq(labelDrafts.studyItemId, sql.placeholder("itemId")),
+        eq(labelDrafts.annotatorId, sql.placeholder("annotatorId")),
+      ),
+    )
     .prepare(),
 );
 
@@ -281,7 +350,10 @@ export function loadDraft(db: Db, itemId: number, annotatorId: number): unknown 
 /** Latest revision of every label in the given studies, with its status, annotator and summed time on task. */
 export function latestLabelRows(db: Db, studyIds: readonly number[]) {
   if (studyIds.length === 0) return [];
-  const latest = db.select({ n: sql`max(${labelRevisions.revision})` }).from(labelRevisions).where(eq(labelRevisions.labelId, labels.id));
+  const latest = db
+    .select({ n: sql`max(${labelRevisions.revision})` })
+    .from(labelRevisions)
+    .where(eq(labelRevisions.labelId, labels.id));
   return db
     .select({
       labelId: labels.id,
@@ -294,7 +366,9 @@ export function latestLabelRows(db: Db, studyIds: readonly number[]) {
       revision: labelRevisions.revision,
       payload: labelRevisions.payload,
       submittedAt: labelRevisions.createdAt,
-      secondsOnTask: sql<number | null>`(select sum(x.seconds_on_task) from ${labelRevisions} x where x.label_id = ${labels.id})`,
+      secondsOnTask: sql<
+        number | null
+      >`(select sum(x.seconds_on_task) from ${labelRevisions} x where x.label_id = ${labels.id})`,
     })
     .from(labels)
     .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
@@ -317,7 +391,13 @@ export function labelCountsByStudy(db: Db): Map<number, number> {
 }
 
 /** The payload of the annotator's latest revision on the study's item showing a run's snippet at `position`. */
-export function ownLabelOnSnippet(db: Db, studyId: number, annotatorId: number, runId: string, position: number): unknown {
+export function ownLabelOnSnippet(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+  runId: string,
+  position: number,
+): unknown {
   return ownOnSnippet(db).get({ studyId, annotatorId, runId, position })?.payload;
 }
 
@@ -330,7 +410,9 @@ const ownOnSnippet = preparedOnce((db) => {
     .innerJoin(snippets, eq(snippets.id, studyItems.snippetId))
     .innerJoin(labels, and(eq(labels.studyItemId, studyItems.id), eq(labels.annotatorId, p("annotatorId"))))
     .innerJoin(labelRevisions, eq(labelRevisions.labelId, labels.id))
-    .where(and(eq(studyItems.studyId, p("studyId")), eq(snippets.runId, p("runId")), eq(snippets.position, p("position"))))
+    .where(
+      and(eq(studyItems.studyId, p("studyId")), eq(snippets.runId, p("runId")), eq(snippets.position, p("position"))),
+    )
     .orderBy(desc(labelRevisions.revision))
     .limit(1)
     .prepare();

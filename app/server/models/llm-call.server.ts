@@ -16,7 +16,13 @@ export type LlmCallRow = typeof llmCalls.$inferSelect;
 export type NewLlmCallRow = Omit<typeof llmCalls.$inferInsert, "createdAt">;
 
 // Looked up before every LLM call: prepared once per connection.
-const byKey = preparedOnce((db) => db.select().from(llmCalls).where(eq(llmCalls.cacheKey, sql.placeholder("key"))).prepare());
+const byKey = preparedOnce((db) =>
+  db
+    .select()
+    .from(llmCalls)
+    .where(eq(llmCalls.cacheKey, sql.placeholder("key")))
+    .prepare(),
+);
 
 /** The stored successful call for this key, if any. */
 export function findOkCall(db: Db, key: string): LlmCallRow | undefined {
@@ -25,7 +31,10 @@ export function findOkCall(db: Db, key: string): LlmCallRow | undefined {
 }
 
 /** What a cache hit needs of a stored ok call: not its request, the largest column. */
-export type OkReply = Pick<LlmCallRow, "response" | "replyForm" | "baseUrl" | "promptTokens" | "completionTokens" | "costUsd" | "latencyMs">;
+export type OkReply = Pick<
+  LlmCallRow,
+  "response" | "replyForm" | "baseUrl" | "promptTokens" | "completionTokens" | "costUsd" | "latencyMs"
+>;
 
 const okReplyByKey = preparedOnce((db) =>
   db
@@ -102,7 +111,8 @@ const upsert = preparedOnce((db) =>
 );
 
 /** JSON text for a json-mode column, as drizzle would store it (null stays NULL). */
-const jsonText = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+const jsonText = (value: unknown): string | null =>
+  value === null || value === undefined ? null : JSON.stringify(value);
 
 /** Stores a call's outcome, replacing an earlier outcome for the same key but adding up its spend. */
 export function recordCall(db: Db, row: NewLlmCallRow): void {

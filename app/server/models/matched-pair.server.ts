@@ -24,7 +24,12 @@ export function matchedPairsOfRun(db: Db, runId: string): MatchedPairRow[] {
   return db
     .select()
     .from(matchedPairs)
-    .where(and(eq(matchedPairs.conditionId, conditionOfRun), or(eq(matchedPairs.mediatedRunId, runId), eq(matchedPairs.unmediatedRunId, runId))))
+    .where(
+      and(
+        eq(matchedPairs.conditionId, conditionOfRun),
+        or(eq(matchedPairs.mediatedRunId, runId), eq(matchedPairs.unmediatedRunId, runId)),
+      ),
+    )
     .orderBy(asc(matchedPairs.id))
     .all();
 }
@@ -32,11 +37,24 @@ export function matchedPairsOfRun(db: Db, runId: string): MatchedPairRow[] {
 /** Which of these pair ids are stored. */
 export function storedMatchedPairIds(db: Db, ids: readonly string[]): Set<string> {
   if (ids.length === 0) return new Set();
-  return new Set(db.select({ id: matchedPairs.id }).from(matchedPairs).where(inArray(matchedPairs.id, [...ids])).all().map((r) => r.id));
+  return new Set(
+    db
+      .select({ id: matchedPairs.id })
+      .from(matchedPairs)
+      .where(inArray(matchedPairs.id, [...ids]))
+      .all()
+      .map((r) => r.id),
+  );
 }
 
 // The import asks once per matched pair it brings (matched_pairs_mediated_uq).
-const byMediatedRun = preparedOnce((db) => db.select({ id: matchedPairs.id }).from(matchedPairs).where(eq(matchedPairs.mediatedRunId, sql.placeholder("runId"))).prepare());
+const byMediatedRun = preparedOnce((db) =>
+  db
+    .select({ id: matchedPairs.id })
+    .from(matchedPairs)
+    .where(eq(matchedPairs.mediatedRunId, sql.placeholder("runId")))
+    .prepare(),
+);
 
 /** The id of the stored pair whose mediated run this is (one pair per mediated run). */
 export function matchedPairIdOfMediatedRun(db: Db, runId: string): string | undefined {

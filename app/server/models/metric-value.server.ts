@@ -60,11 +60,22 @@ export function upsertMetricValue(db: Db, row: NewMetricValue): void {
 }
 
 /** Removes a subject's values of these metrics (under every evaluation); returns how many went. */
-export function deleteMetricValues(db: Db, subjectKind: "run" | "pair", subjectId: string, metrics: readonly string[]): number {
+export function deleteMetricValues(
+  db: Db,
+  subjectKind: "run" | "pair",
+  subjectId: string,
+  metrics: readonly string[],
+): number {
   if (metrics.length === 0) return 0;
   return db
     .delete(metricValues)
-    .where(and(eq(metricValues.subjectKind, subjectKind), eq(metricValues.subjectId, subjectId), inArray(metricValues.metric, [...metrics])))
+    .where(
+      and(
+        eq(metricValues.subjectKind, subjectKind),
+        eq(metricValues.subjectId, subjectId),
+        inArray(metricValues.metric, [...metrics]),
+      ),
+    )
     .run().changes;
 }
 
@@ -87,14 +98,16 @@ export function metricValuesOf(db: Db, subjectKind: "run" | "pair", subjectId: s
  * says which definition computed it and how to recompute (its old value is not shown).
  */
 export function metricValuesNotingStale(db: Db, subjectKind: "run" | "pair", subjectId: string): MetricValueRow[] {
-  const stale = staleMetricValuesOf(db, subjectKind, subjectId).map((row): MetricValueRow => ({
-    ...row,
-    value: null,
-    detail: {
-      stale: true,
-      reason: `computed by definition v${row.definitionVersion} of ${row.metric}, now v${definitionVersion(row.metric)}: npx socrates metrics computes it again`,
-    },
-  }));
+  const stale = staleMetricValuesOf(db, subjectKind, subjectId).map(
+    (row): MetricValueRow => ({
+      ...row,
+      value: null,
+      detail: {
+        stale: true,
+        reason: `computed by definition v${row.definitionVersion} of ${row.metric}, now v${definitionVersion(row.metric)}: npx socrates metrics computes it again`,
+      },
+    }),
+  );
   return [...metricValuesOf(db, subjectKind, subjectId), ...stale];
 }
 
@@ -117,7 +130,13 @@ export function mediatedRunValues(db: Db, metric: string) {
       mediator: runs.mediatorBackbone,
       condition,
       judge: evaluations.backbone,
-      evaluation: { id: evaluations.id, runId: evaluations.runId, method: evaluations.method, backbone: evaluations.backbone, promptVersion: evaluations.promptVersion },
+      evaluation: {
+        id: evaluations.id,
+        runId: evaluations.runId,
+        method: evaluations.method,
+        backbone: evaluations.backbone,
+        promptVersion: evaluations.promptVersion,
+      },
     })
     .from(metricValues)
     .innerJoin(runs, eq(runs.id, metricValues.subjectId))

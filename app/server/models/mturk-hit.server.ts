@@ -14,7 +14,13 @@ export interface StoredHit {
   environment: string;
 }
 
-const hitColumns = { hitId: mturkHits.hitId, environment: mturkHits.environment, studyId: mturkHits.studyId, itemId: mturkHits.studyItemId, rewardUsd: mturkHits.rewardUsd };
+const hitColumns = {
+  hitId: mturkHits.hitId,
+  environment: mturkHits.environment,
+  studyId: mturkHits.studyId,
+  itemId: mturkHits.studyItemId,
+  rewardUsd: mturkHits.rewardUsd,
+};
 
 export function findHit(db: Db, hitId: string): StoredHit | undefined {
   return db.select(hitColumns).from(mturkHits).where(eq(mturkHits.hitId, hitId)).get();

@@ -10,16 +10,19 @@ export function insertQualificationAttempt(db: Db, attempt: typeof qualification
 }
 
 export function countQualificationAttempts(db: Db, annotatorId: number): number {
-  return db.select({ n: count() }).from(qualificationAttempts).where(eq(qualificationAttempts.annotatorId, annotatorId)).get()?.n ?? 0;
+  return (
+    db
+      .select({ n: count() })
+      .from(qualificationAttempts)
+      .where(eq(qualificationAttempts.annotatorId, annotatorId))
+      .get()?.n ?? 0
+  );
 }
 
 /** Attempts made from one network (its keyed hash) on the reading test, in any study, by any worker. */
 export function countNetworkAttempts(db: Db, network: string): number {
   return (
-    db
-      .select({ n: count() })
-      .from(qualificationAttempts)
-      .where(eq(qualificationAttempts.network, network))
-      .get()?.n ?? 0
+    db.select({ n: count() }).from(qualificationAttempts).where(eq(qualificationAttempts.network, network)).get()?.n ??
+    0
   );
 }

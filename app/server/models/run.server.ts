@@ -20,7 +20,13 @@ export type TurnRow = typeof turns.$inferSelect;
 // Read on every task page and submit, and once per run by the pipeline: prepared once per connection.
 const p = sql.placeholder;
 
-const byId = preparedOnce((db) => db.select().from(runs).where(eq(runs.id, p("id"))).prepare());
+const byId = preparedOnce((db) =>
+  db
+    .select()
+    .from(runs)
+    .where(eq(runs.id, p("id")))
+    .prepare(),
+);
 
 export function findRun(db: Db, id: string): RunRow | undefined {
   return byId(db).get({ id });
@@ -28,12 +34,21 @@ export function findRun(db: Db, id: string): RunRow | undefined {
 
 /** Every run id, in id order. */
 export function runIds(db: Db): string[] {
-  return db.select({ id: runs.id }).from(runs).orderBy(asc(runs.id)).all().map((r) => r.id);
+  return db
+    .select({ id: runs.id })
+    .from(runs)
+    .orderBy(asc(runs.id))
+    .all()
+    .map((r) => r.id);
 }
 
 /** Which of these run ids are stored. */
 export function storedRunIds(db: Db, ids: readonly string[]): Set<string> {
-  return new Set(inChunks(ids, (chunk) => db.select({ id: runs.id }).from(runs).where(inArray(runs.id, chunk)).all()).map((r) => r.id));
+  return new Set(
+    inChunks(ids, (chunk) => db.select({ id: runs.id }).from(runs).where(inArray(runs.id, chunk)).all()).map(
+      (r) => r.id,
+    ),
+  );
 }
 
 /** A query over distinct values, a few thousand at a time (SQLite bounds a statement's parameters). */
@@ -46,7 +61,14 @@ function inChunks<T>(values: readonly string[], query: (chunk: string[]) => T[])
 
 /** Stored run ids by settings hash (runs.settings_hash), for the hashes given. */
 export function runIdsBySettingsHash(db: Db, hashes: readonly string[]): Map<string, string> {
-  const rows = inChunks(hashes, (chunk) => db.select({ id: runs.id, hash: runs.settingsHash }).from(runs).where(inArray(runs.settingsHash, chunk)).orderBy(asc(runs.id)).all());
+  const rows = inChunks(hashes, (chunk) =>
+    db
+      .select({ id: runs.id, hash: runs.settingsHash })
+      .from(runs)
+      .where(inArray(runs.settingsHash, chunk))
+      .orderBy(asc(runs.id))
+      .all(),
+  );
   const out = new Map<string, string>();
   for (const r of rows) if (r.hash !== null && !out.has(r.hash)) out.set(r.hash, r.id);
   return out;
@@ -69,11 +91,37 @@ export function runIdsBySettingsKey(db: Db, keys: readonly string[]): Map<string
   return new Map(rows.flatMap((r) => (r.key === null ? [] : [[r.key, r.id] as const])));
 }
 
-const turnRowsOf = preparedOnce((db) => db.select().from(turns).where(eq(turns.runId, p("runId"))).orderBy(asc(turns.turnId)).prepare());
+const turnRowsOf = preparedOnce((db) =>
+  db
+    .select()
+    .from(turns)
+    .where(eq(turns.runId, p("runId")))
+    .orderBy(asc(turns.turnId))
+    .prepare(),
+);
 /** A turn's public fields: what was said aloud, by whom. */
-const publicTurnColumns = { turnId: turns.turnId, speaker: turns.speaker, role: turns.role, utterance: turns.utterance };
-const publicTurnsOf = preparedOnce((db) => db.select(publicTurnColumns).from(turns).where(eq(turns.runId, p("runId"))).orderBy(asc(turns.turnId)).prepare());
-const speakersOf = preparedOnce((db) => db.select({ speaker: turns.speaker }).from(turns).where(eq(turns.runId, p("runId"))).orderBy(asc(turns.turnId)).prepare());
+const publicTurnColumns = {
+  turnId: turns.turnId,
+  speaker: turns.speaker,
+  role: turns.role,
+  utterance: turns.utterance,
+};
+const publicTurnsOf = preparedOnce((db) =>
+  db
+    .select(publicTurnColumns)
+    .from(turns)
+    .where(eq(turns.runId, p("runId")))
+    .orderBy(asc(turns.turnId))
+    .prepare(),
+);
+const speakersOf = preparedOnce((db) =>
+  db
+    .select({ speaker: turns.speaker })
+    .from(turns)
+    .where(eq(turns.runId, p("runId")))
+    .orderBy(asc(turns.turnId))
+    .prepare(),
+);
 
 /** Every column of a run's turns, in order (private thoughts included). */
 export function runTurnRows(db: Db, runId: string): TurnRow[] {
@@ -87,16 +135,35 @@ export function publicTurns(db: Db, runId: string) {
 
 /** Who spoke each turn of a run, in order. */
 export function runSpeakers(db: Db, runId: string): string[] {
-  return speakersOf(db).all({ runId }).map((t) => t.speaker);
+  return speakersOf(db)
+    .all({ runId })
+    .map((t) => t.speaker);
 }
 
-const emotionTurnColumns = { turnId: turns.turnId, speaker: turns.speaker, role: turns.role, emotion: turns.emotion, emotionReason: turns.emotionReason };
-const emotionTurnsOf = preparedOnce((db) => db.select(emotionTurnColumns).from(turns).where(eq(turns.runId, p("runId"))).orderBy(asc(turns.turnId)).prepare());
+const emotionTurnColumns = {
+  turnId: turns.turnId,
+  speaker: turns.speaker,
+  role: turns.role,
+  emotion: turns.emotion,
+  emotionReason: turns.emotionReason,
+};
+const emotionTurnsOf = preparedOnce((db) =>
+  db
+    .select(emotionTurnColumns)
+    .from(turns)
+    .where(eq(turns.runId, p("runId")))
+    .orderBy(asc(turns.turnId))
+    .prepare(),
+);
 
 /** Which of these runs carry the parties' self-reported emotion (a run has it on every party turn or on none). */
 export function selfReportedRunIds(db: Db, ids: readonly string[]): Set<string> {
   if (ids.length === 0) return new Set();
-  const rows = db.selectDistinct({ runId: turns.runId }).from(turns).where(and(inArray(turns.runId, [...ids]), isNotNull(turns.emotion))).all();
+  const rows = db
+    .selectDistinct({ runId: turns.runId })
+    .from(turns)
+    .where(and(inArray(turns.runId, [...ids]), isNotNull(turns.emotion)))
+    .all();
   return new Set(rows.map((r) => r.runId));
 }
 
@@ -112,7 +179,13 @@ export function emotionTurns(db: Db, runId: string): EmotionTurn[] {
 
 const played = preparedOnce((db) =>
   db
-    .select({ title: scenarios.title, background: scenarios.background, topics: scenarios.topics, parties: scenarios.parties, expanded: conditions.expanded })
+    .select({
+      title: scenarios.title,
+      background: scenarios.background,
+      topics: scenarios.topics,
+      parties: scenarios.parties,
+      expanded: conditions.expanded,
+    })
     .from(runs)
     .innerJoin(conditions, eq(conditions.id, runs.conditionId))
     .innerJoin(scenarios, eq(scenarios.id, runs.scenarioId))
@@ -123,7 +196,12 @@ const played = preparedOnce((db) =>
 /** The scenario a run played (the condition's expanded one, else the base), with its title. */
 export function playedScenarioRow(db: Db, runId: string): { title: string; body: ScenarioBody } | undefined {
   const row = played(db).get({ runId });
-  return row && { title: row.title, body: row.expanded ?? { background: row.background, topics: row.topics, parties: row.parties } };
+  return (
+    row && {
+      title: row.title,
+      body: row.expanded ?? { background: row.background, topics: row.topics, parties: row.parties },
+    }
+  );
 }
 
 /** Public fields of a run's turns startTurn..endTurn, in order. */
@@ -141,12 +219,17 @@ export function turnsInRange(db: Db, runId: string, startTurn: number, endTurn: 
 }
 
 const hasSnippets = (db: Db) => exists(db.select({ one: sql`1` }).from(snippets).where(eq(snippets.runId, runs.id)));
-const isEvaluated = (db: Db) => exists(db.select({ one: sql`1` }).from(evaluations).where(eq(evaluations.runId, runs.id)));
+const isEvaluated = (db: Db) =>
+  exists(db.select({ one: sql`1` }).from(evaluations).where(eq(evaluations.runId, runs.id)));
 
 /** Runs eligible for consensus annotation (evaluated, with snippets), with their domain × mediator stratum. */
 export function evaluatedTrajectories(db: Db) {
   return db
-    .select({ runId: runs.id, domain: scenarios.domain, mediator: sql<string>`coalesce(${runs.mediatorBackbone}, 'none')` })
+    .select({
+      runId: runs.id,
+      domain: scenarios.domain,
+      mediator: sql<string>`coalesce(${runs.mediatorBackbone}, 'none')`,
+    })
     .from(runs)
     .innerJoin(scenarios, eq(scenarios.id, runs.scenarioId))
     .where(and(hasSnippets(db), isEvaluated(db)))
@@ -157,7 +240,13 @@ export function evaluatedTrajectories(db: Db) {
 /** How many runs with snippets have an evaluation. */
 export function evaluatedTrajectoryCount(db: Db): number {
   const evaluated = exists(db.select({ one: sql`1` }).from(evaluations).where(eq(evaluations.runId, snippets.runId)));
-  return db.select({ n: countDistinct(snippets.runId) }).from(snippets).where(evaluated).get()?.n ?? 0;
+  return (
+    db
+      .select({ n: countDistinct(snippets.runId) })
+      .from(snippets)
+      .where(evaluated)
+      .get()?.n ?? 0
+  );
 }
 
 // ---------- writing: the bundle import's runs and the runs the pipeline simulates ----------

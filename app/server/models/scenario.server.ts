@@ -9,7 +9,13 @@ const { scenarios } = schema;
 export type ScenarioRow = typeof scenarios.$inferSelect;
 
 // Read once per run by the metrics runner and the evaluators: prepared once per connection.
-const byId = preparedOnce((db) => db.select().from(scenarios).where(eq(scenarios.id, sql.placeholder("id"))).prepare());
+const byId = preparedOnce((db) =>
+  db
+    .select()
+    .from(scenarios)
+    .where(eq(scenarios.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 export function findScenario(db: Db, id: string): ScenarioRow | undefined {
   return byId(db).get({ id });
@@ -17,7 +23,12 @@ export function findScenario(db: Db, id: string): ScenarioRow | undefined {
 
 /** Every scenario id, in id order. */
 export function scenarioIds(db: Db): string[] {
-  return db.select({ id: scenarios.id }).from(scenarios).orderBy(asc(scenarios.id)).all().map((s) => s.id);
+  return db
+    .select({ id: scenarios.id })
+    .from(scenarios)
+    .orderBy(asc(scenarios.id))
+    .all()
+    .map((s) => s.id);
 }
 
 /** Every scenario's id and domain, in id order: what a benchmark plan's grid is built from. */

@@ -102,7 +102,13 @@ export function seedOfFile(db: Db, file: string): StoredSeedWithProvenance | und
 }
 
 export function seedsOfDomain(db: Db, domain: Domain): StoredSeedWithProvenance[] {
-  return db.select().from(seeds).where(eq(seeds.domain, domain)).orderBy(asc(seeds.createdAt), asc(seeds.id)).all().map(toStored);
+  return db
+    .select()
+    .from(seeds)
+    .where(eq(seeds.domain, domain))
+    .orderBy(asc(seeds.createdAt), asc(seeds.id))
+    .all()
+    .map(toStored);
 }
 
 export interface NewSeed {

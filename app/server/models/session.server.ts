@@ -8,7 +8,10 @@ const { sessions } = schema;
 
 export type SessionRow = typeof sessions.$inferSelect;
 
-export function insertSession(db: Db, values: { idHash: string; annotatorId: number; data: Record<string, unknown>; expiresAt: string }): void {
+export function insertSession(
+  db: Db,
+  values: { idHash: string; annotatorId: number; data: Record<string, unknown>; expiresAt: string },
+): void {
   db.insert(sessions).values(values).run();
 }
 

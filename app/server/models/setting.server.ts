@@ -15,5 +15,8 @@ export function readSetting(db: Db, key: SettingKey): unknown {
 
 export function writeSetting(db: Db, key: SettingKey, value: unknown): void {
   const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
-  db.insert(settings).values({ key, value, updatedAt: now }).onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } }).run();
+  db.insert(settings)
+    .values({ key, value, updatedAt: now })
+    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } })
+    .run();
 }

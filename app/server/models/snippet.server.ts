@@ -10,8 +10,20 @@ export type SnippetRow = typeof snippets.$inferSelect;
 
 // Read on every task page and submit: prepared once per connection.
 const p = sql.placeholder;
-const byId = preparedOnce((db) => db.select().from(snippets).where(eq(snippets.id, p("id"))).prepare());
-const byPosition = preparedOnce((db) => db.select().from(snippets).where(and(eq(snippets.runId, p("runId")), eq(snippets.position, p("position")))).prepare());
+const byId = preparedOnce((db) =>
+  db
+    .select()
+    .from(snippets)
+    .where(eq(snippets.id, p("id")))
+    .prepare(),
+);
+const byPosition = preparedOnce((db) =>
+  db
+    .select()
+    .from(snippets)
+    .where(and(eq(snippets.runId, p("runId")), eq(snippets.position, p("position"))))
+    .prepare(),
+);
 
 export function findSnippet(db: Db, snippetId: number): SnippetRow | undefined {
   return byId(db).get({ id: snippetId });

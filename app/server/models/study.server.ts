@@ -13,8 +13,20 @@ export type ItemRow = typeof studyItems.$inferSelect;
 export type NewStudyItem = Omit<typeof studyItems.$inferInsert, "id" | "studyId" | "position">;
 
 // Read on every task request and submit: prepared once per connection.
-const byId = preparedOnce((db) => db.select().from(studies).where(eq(studies.id, sql.placeholder("id"))).prepare());
-const itemById = preparedOnce((db) => db.select().from(studyItems).where(eq(studyItems.id, sql.placeholder("id"))).prepare());
+const byId = preparedOnce((db) =>
+  db
+    .select()
+    .from(studies)
+    .where(eq(studies.id, sql.placeholder("id")))
+    .prepare(),
+);
+const itemById = preparedOnce((db) =>
+  db
+    .select()
+    .from(studyItems)
+    .where(eq(studyItems.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 export function findStudy(db: Db, studyId: number): StudyRow | undefined {
   return byId(db).get({ id: studyId });
@@ -57,7 +69,13 @@ export function itemCounts(db: Db): Map<number, number> {
 }
 
 // Read on every task page (progress): prepared once per connection.
-const countOfItems = preparedOnce((db) => db.select({ n: sql<number>`count(*)` }).from(studyItems).where(eq(studyItems.studyId, sql.placeholder("studyId"))).prepare());
+const countOfItems = preparedOnce((db) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(studyItems)
+    .where(eq(studyItems.studyId, sql.placeholder("studyId")))
+    .prepare(),
+);
 
 export function itemCount(db: Db, studyId: number): number {
   return countOfItems(db).get({ studyId })?.n ?? 0;
@@ -73,7 +91,13 @@ export function itemsOfStudy(db: Db, studyId: number): ItemRow[] {
 }
 
 export function studyItemIds(db: Db, studyId: number): number[] {
-  return db.select({ id: studyItems.id }).from(studyItems).where(eq(studyItems.studyId, studyId)).orderBy(asc(studyItems.position)).all().map((r) => r.id);
+  return db
+    .select({ id: studyItems.id })
+    .from(studyItems)
+    .where(eq(studyItems.studyId, studyId))
+    .orderBy(asc(studyItems.position))
+    .all()
+    .map((r) => r.id);
 }
 
 /** Items of the given studies with their snippet or A/B pair context, in study order. */
@@ -118,7 +142,14 @@ export function crowdStudiesOnSameSnippets(db: Db, studyId: number): number[] {
     .selectDistinct({ id: studyItems.studyId })
     .from(studyItems)
     .innerJoin(studies, eq(studies.id, studyItems.studyId))
-    .where(and(eq(studies.pool, "crowd"), eq(studies.type, CONSENSUS_SNIPPET), ne(studyItems.studyId, studyId), inArray(studyItems.snippetId, ownSnippets)))
+    .where(
+      and(
+        eq(studies.pool, "crowd"),
+        eq(studies.type, CONSENSUS_SNIPPET),
+        ne(studyItems.studyId, studyId),
+        inArray(studyItems.snippetId, ownSnippets),
+      ),
+    )
     .all()
     .map((r) => r.id);
 }

@@ -16,7 +16,10 @@ export function claimLease(db: Db, key: string, holder: string, now: number, ttl
     const row = db.select().from(workLeases).where(eq(workLeases.workKey, key)).get();
     if (row && row.holder !== holder && row.expiresAt > now) return false;
     const lease = { holder, expiresAt: now + ttlMs };
-    db.insert(workLeases).values({ workKey: key, ...lease }).onConflictDoUpdate({ target: workLeases.workKey, set: lease }).run();
+    db.insert(workLeases)
+      .values({ workKey: key, ...lease })
+      .onConflictDoUpdate({ target: workLeases.workKey, set: lease })
+      .run();
     return true;
   });
 }
@@ -33,7 +36,9 @@ export function renewLeases(db: Db, holder: string, keys: readonly string[], now
 
 /** Gives the key up, if the holder still has it (a lease taken over meanwhile is the new holder's). */
 export function releaseLease(db: Db, key: string, holder: string): void {
-  db.delete(workLeases).where(and(eq(workLeases.workKey, key), eq(workLeases.holder, holder))).run();
+  db.delete(workLeases)
+    .where(and(eq(workLeases.workKey, key), eq(workLeases.holder, holder)))
+    .run();
 }
 
 /** The live lease on the key, if another holder has one at `now`. */

@@ -20,7 +20,14 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { isAllowListed, normalHost, parseAllowEntry, refusedAddress, refusedUrl, type AllowEntry } from "../../domain/net/outbound-hosts.ts";
+import {
+  isAllowListed,
+  normalHost,
+  parseAllowEntry,
+  refusedAddress,
+  refusedUrl,
+  type AllowEntry,
+} from "../../domain/net/outbound-hosts.ts";
 import { parseIp } from "../../domain/net/ip-address.ts";
 
 export interface ResolvedAddress {
@@ -45,7 +52,9 @@ export interface OutboundPolicy {
 export const DEFAULT_MAX_REDIRECTS = 5;
 
 /** The policy from the allow-list setting (entries already validated by the config's schema). */
-export function outboundPolicy(options: { allowPrivateHosts?: readonly string[]; lookup?: HostLookup; maxRedirects?: number } = {}): OutboundPolicy {
+export function outboundPolicy(
+  options: { allowPrivateHosts?: readonly string[]; lookup?: HostLookup; maxRedirects?: number } = {},
+): OutboundPolicy {
   const allow = (options.allowPrivateHosts ?? []).map((text) => {
     const entry = parseAllowEntry(text);
     if ("error" in entry) throw new Error(`allowPrivateHosts: ${entry.error}`);
@@ -98,7 +107,12 @@ export interface OutboundResponse extends OutboundHead {
 }
 
 /** The address to connect to for this hop, or an OutboundRefusal. */
-async function admit(url: URL, policy: OutboundPolicy, requested: string, redirected = false): Promise<ResolvedAddress> {
+async function admit(
+  url: URL,
+  policy: OutboundPolicy,
+  requested: string,
+  redirected = false,
+): Promise<ResolvedAddress> {
   const refuse = (reason: string) => new OutboundRefusal(requested, url.href, reason, redirected);
   const early = refusedUrl(url, policy.allow);
   if (early) throw refuse(early);
@@ -169,7 +183,9 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const PORTABLE_HEADERS = new Set(["accept", "accept-language", "content-type"]);
 
 function nextHop(hop: Hop, status: number, sameOrigin: boolean): Hop {
-  const headers = sameOrigin ? hop.headers : Object.fromEntries(Object.entries(hop.headers).filter(([k]) => PORTABLE_HEADERS.has(k.toLowerCase())));
+  const headers = sameOrigin
+    ? hop.headers
+    : Object.fromEntries(Object.entries(hop.headers).filter(([k]) => PORTABLE_HEADERS.has(k.toLowerCase())));
   if (status === 303 || ((status === 301 || status === 302) && hop.method === "POST")) {
     const { "content-type": _dropped, ...rest } = headers;
     return { method: "GET", headers: rest };
@@ -187,7 +203,11 @@ function decoderFor(encoding: string | undefined): Transform | null {
 }
 
 /** The body, at most maxBytes of it (decompressed); past it truncated or an error, as the limits say. */
-function readBody(res: IncomingMessage, limits: OutboundLimits, signal: AbortSignal): Promise<{ body: Buffer; truncated: boolean }> {
+function readBody(
+  res: IncomingMessage,
+  limits: OutboundLimits,
+  signal: AbortSignal,
+): Promise<{ body: Buffer; truncated: boolean }> {
   const tooLarge = () => new Error(`the answer is larger than ${limits.maxBytes} bytes`);
   const declared = Number(res.headers["content-length"]);
   if (limits.overflow === "fail" && !res.headers["content-encoding"] && declared > limits.maxBytes) {
@@ -237,7 +257,12 @@ function raced<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-async function followHops(request: OutboundRequest, policy: OutboundPolicy, limits: OutboundLimits, signal: AbortSignal): Promise<OutboundResponse> {
+async function followHops(
+  request: OutboundRequest,
+  policy: OutboundPolicy,
+  limits: OutboundLimits,
+  signal: AbortSignal,
+): Promise<OutboundResponse> {
   let url: URL;
   try {
     url = new URL(request.url);
@@ -278,7 +303,11 @@ async function followHops(request: OutboundRequest, policy: OutboundPolicy, limi
 }
 
 /** One request under the policy; a refusal is an OutboundRefusal, a timeout "no answer within N ms". */
-export async function outboundFetch(request: OutboundRequest, policy: OutboundPolicy, limits: OutboundLimits): Promise<OutboundResponse> {
+export async function outboundFetch(
+  request: OutboundRequest,
+  policy: OutboundPolicy,
+  limits: OutboundLimits,
+): Promise<OutboundResponse> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   try {
     return await followHops(request, policy, limits, signal);

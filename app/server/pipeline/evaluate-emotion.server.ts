@@ -13,7 +13,12 @@ import { EMOTION_METHOD } from "../../domain/emotion/trajectory.ts";
 import { judgePromptVersion, newEvaluationId } from "./evaluation-identity.server.ts";
 import { formatJsonPath } from "../../domain/judge-problems.ts";
 import type { ChatMessage } from "../../domain/llm/types.ts";
-import { describeParties, describeTopics, transcript, type EvaluationContext } from "../../domain/prompts/transcript.ts";
+import {
+  describeParties,
+  describeTopics,
+  transcript,
+  type EvaluationContext,
+} from "../../domain/prompts/transcript.ts";
 import type { PartyThought } from "./evaluation-context.server.ts";
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
@@ -37,7 +42,17 @@ function speakersOf(ctx: EvaluationContext): string[] {
 export function emotionJudgeReplySchema(ctx: EvaluationContext, partyId: string): z.ZodType<EmotionJudgeOutput> {
   const check = { partyIds: ctx.parties.map((p) => p.id), speakers: speakersOf(ctx) };
   return z
-    .object({ scores: z.array(z.object({ turn_id: z.number().int(), score: z.number(), reason: z.string().trim().min(1, "give a short reason") }).strip()) })
+    .object({
+      scores: z.array(
+        z
+          .object({
+            turn_id: z.number().int(),
+            score: z.number(),
+            reason: z.string().trim().min(1, "give a short reason"),
+          })
+          .strip(),
+      ),
+    })
     .strip()
     .superRefine((reply, zctx) => {
       for (const problem of checkEmotionJudgeOutput({ [partyId]: reply }, check)) {
@@ -47,7 +62,9 @@ export function emotionJudgeReplySchema(ctx: EvaluationContext, partyId: string)
 }
 
 function describeThoughts(thoughts: readonly PartyThought[]): string {
-  return thoughts.length === 0 ? "(no private notes were kept)" : thoughts.map((t) => `[${t.turnId}] ${t.thought}`).join("\n");
+  return thoughts.length === 0
+    ? "(no private notes were kept)"
+    : thoughts.map((t) => `[${t.turnId}] ${t.thought}`).join("\n");
 }
 
 /** The prompt for one party: the public dialogue, that party's thoughts, and its turns to score. */
@@ -76,7 +93,10 @@ export function plannedEmotionCalls(ctx: EvaluationContext): number {
 }
 
 function problemsText(output: EmotionJudgeOutput, partyId: string, ctx: EvaluationContext): string | null {
-  const problems = checkEmotionJudgeOutput({ [partyId]: output }, { partyIds: ctx.parties.map((p) => p.id), speakers: speakersOf(ctx) });
+  const problems = checkEmotionJudgeOutput(
+    { [partyId]: output },
+    { partyIds: ctx.parties.map((p) => p.id), speakers: speakersOf(ctx) },
+  );
   return problems.length === 0 ? null : problems.map((p) => `${formatJsonPath(p.path)}: ${p.message}`).join("; ");
 }
 
@@ -97,13 +117,16 @@ export async function evaluateEmotion(ctx: EmotionJudgeContext, options: Evaluat
     ),
   );
   // A party that never spoke has no turn to score.
-  const output: Record<string, EmotionJudgeOutput> = Object.fromEntries(ctx.parties.filter((p) => !parties.includes(p)).map((p) => [p.id, { scores: [] }]));
+  const output: Record<string, EmotionJudgeOutput> = Object.fromEntries(
+    ctx.parties.filter((p) => !parties.includes(p)).map((p) => [p.id, { scores: [] }]),
+  );
   const errors: EvaluationError[] = [];
   parties.forEach((party, i) => {
     const result = results[i];
     // The schema already ran the checks; repeating them guards against a client that skipped it.
     const problem = result.ok ? problemsText(result.value, party.id, ctx) : result.error;
-    if (problem !== null) errors.push({ party_id: party.id, message: truncateError(`judge reply rejected: ${problem}`) });
+    if (problem !== null)
+      errors.push({ party_id: party.id, message: truncateError(`judge reply rejected: ${problem}`) });
     else if (result.ok) output[party.id] = result.value;
   });
   return {

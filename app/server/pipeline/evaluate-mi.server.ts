@@ -7,13 +7,18 @@ import { MEDIATOR_ID } from "../../domain/bundle.ts";
 import type { Db } from "../db.server.ts";
 import { insertJudgment, judgedTurnIds } from "../models/evaluation.server.ts";
 import type { ChatMessage } from "../../domain/llm/types.ts";
-import { describeParties, describeTopics, transcript, type ContextTurn, type EvaluationContext } from "../../domain/prompts/transcript.ts";
+import {
+  describeParties,
+  describeTopics,
+  transcript,
+  type ContextTurn,
+  type EvaluationContext,
+} from "../../domain/prompts/transcript.ts";
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 import { type MiReply, miReplySchema } from "../../llm-roles/mi-judge/reply.ts";
 
 export const MI_TEMPLATE = "mi-judge";
-
 
 export function miMessages(ctx: EvaluationContext, turn: ContextTurn): ChatMessage[] {
   return renderMessages(MI_TEMPLATE, {
@@ -44,12 +49,23 @@ export interface MiOutcome {
 }
 
 /** Judges the given mediator turns; failures are returned, never thrown. */
-export async function judgeInterventions(ctx: EvaluationContext, turns: ContextTurn[], options: EvaluatorOptions): Promise<MiOutcome> {
+export async function judgeInterventions(
+  ctx: EvaluationContext,
+  turns: ContextTurn[],
+  options: EvaluatorOptions,
+): Promise<MiOutcome> {
   const backbone = options.llm.modelFor("mi-judge", options.backbone);
   const results = await Promise.all(
     turns.map((turn) => {
       const messages = miMessages(ctx, turn);
-      return options.llm.call({ role: "mi-judge", messages, template: MI_TEMPLATE, schema: miReplySchema, subject: ctx.runId, model: options.backbone });
+      return options.llm.call({
+        role: "mi-judge",
+        messages,
+        template: MI_TEMPLATE,
+        schema: miReplySchema,
+        subject: ctx.runId,
+        model: options.backbone,
+      });
     }),
   );
   const outcome: MiOutcome = { backbone, judgments: [], failures: [] };

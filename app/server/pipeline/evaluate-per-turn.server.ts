@@ -30,7 +30,13 @@ import {
 } from "../../domain/bundle.ts";
 import type { ChatMessage, LlmResult } from "../../domain/llm/types.ts";
 import { judgePromptVersion, newEvaluationId } from "./evaluation-identity.server.ts";
-import { describeTopics, transcript, turnLine, type ContextTurn, type EvaluationContext } from "../../domain/prompts/transcript.ts";
+import {
+  describeTopics,
+  transcript,
+  turnLine,
+  type ContextTurn,
+  type EvaluationContext,
+} from "../../domain/prompts/transcript.ts";
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 
@@ -60,7 +66,9 @@ const phrase = z.string().trim().min(1, `give a short phrase, or "${NO_MENTION}"
 
 /** One short phrase (or "No Mention") per topic. */
 export function attitudeReplySchema(topicIds: string[]) {
-  return z.object({ attitudes: z.object(Object.fromEntries(topicIds.map((id) => [id, phrase])) as Record<string, typeof phrase>) });
+  return z.object({
+    attitudes: z.object(Object.fromEntries(topicIds.map((id) => [id, phrase])) as Record<string, typeof phrase>),
+  });
 }
 
 const unit = z.number().min(0, "a dimension score is from 0 to 1").max(1, "a dimension score is from 0 to 1");
@@ -71,7 +79,14 @@ const topicAgreementSchema = z.object({
 
 /** Five dimension scores per topic; the reason helps the model but is not part of the record. */
 export function agreementReplySchema(topicIds: string[]) {
-  return z.object({ topics: z.object(Object.fromEntries(topicIds.map((id) => [id, topicAgreementSchema])) as Record<string, typeof topicAgreementSchema>) });
+  return z.object({
+    topics: z.object(
+      Object.fromEntries(topicIds.map((id) => [id, topicAgreementSchema])) as Record<
+        string,
+        typeof topicAgreementSchema
+      >,
+    ),
+  });
 }
 
 type AgreementReply = z.infer<ReturnType<typeof agreementReplySchema>>;
@@ -104,9 +119,19 @@ function partyLabel(ctx: EvaluationContext, id: string): string {
   return party ? `${id} (${party.name})` : id;
 }
 
-export function agreementMessages(ctx: EvaluationContext, first: string, second: string, attitudes: Record<string, Attitudes>, turn: ContextTurn | null): ChatMessage[] {
+export function agreementMessages(
+  ctx: EvaluationContext,
+  first: string,
+  second: string,
+  attitudes: Record<string, Attitudes>,
+  turn: ContextTurn | null,
+): ChatMessage[] {
   const positions = ctx.topics
-    .map((topic) => [`${topic.id}:`, `- ${first}: ${attitudes[first][topic.id]}`, `- ${second}: ${attitudes[second][topic.id]}`].join("\n"))
+    .map((topic) =>
+      [`${topic.id}:`, `- ${first}: ${attitudes[first][topic.id]}`, `- ${second}: ${attitudes[second][topic.id]}`].join(
+        "\n",
+      ),
+    )
     .join("\n\n");
   return renderMessages(AGREEMENT_TEMPLATE, {
     background: ctx.background,
@@ -134,43 +159,79 @@ export async function evaluatePerTurn(ctx: EvaluationContext, options: Evaluator
     ctx.parties.map((p) => [p.id, Object.fromEntries(topicIds.map((topic) => [topic, p.preferences[topic]]))]),
   );
   const pairs: [string, string][] = [];
-  for (let i = 0; i < partyIds.length; i++) for (let j = i + 1; j < partyIds.length; j++) pairs.push([partyIds[i], partyIds[j]]);
+  for (let i = 0; i < partyIds.length; i++)
+    for (let j = i + 1; j < partyIds.length; j++) pairs.push([partyIds[i], partyIds[j]]);
 
   const [initialResults, attitudeResults] = await Promise.all([
-    Promise.all(pairs.map(([a, b]) => call(AGREEMENT_TEMPLATE, agreementMessages(ctx, a, b, attitudes, null), agreementReplySchema(topicIds)))),
-    Promise.all(ctx.turns.map((turn) => call(ATTITUDE_TEMPLATE, attitudeMessages(ctx, turn), attitudeReplySchema(topicIds)))),
+    Promise.all(
+      pairs.map(([a, b]) =>
+        call(AGREEMENT_TEMPLATE, agreementMessages(ctx, a, b, attitudes, null), agreementReplySchema(topicIds)),
+      ),
+    ),
+    Promise.all(
+      ctx.turns.map((turn) => call(ATTITUDE_TEMPLATE, attitudeMessages(ctx, turn), attitudeReplySchema(topicIds))),
+    ),
   ]);
 
   const initial: PerTurnOutput["initial"] = [];
   pairs.forEach((pair, i) => {
     const result = initialResults[i];
-    if (!result.ok) throw new PerTurnEvaluationError(`starting scores for ${pair.join(" and ")}: ${truncateError(result.error)}`);
+    if (!result.ok)
+      throw new PerTurnEvaluationError(`starting scores for ${pair.join(" and ")}: ${truncateError(result.error)}`);
     for (const topic of topicIds) initial.push({ pair, topic, dimensions: dimensionsOf(result.value, topic) });
   });
 
   // Walk the turns in order, carrying each party's attitudes forward, and collect agreement calls.
   const turns: PerTurnOutput["turns"] = [];
-  const agreementJobs: { entry: PerTurnOutput["turns"][number]; speaker: string; other: string; promise: Promise<LlmResult<AgreementReply>> }[] = [];
+  const agreementJobs: {
+    entry: PerTurnOutput["turns"][number];
+    speaker: string;
+    other: string;
+    promise: Promise<LlmResult<AgreementReply>>;
+  }[] = [];
   ctx.turns.forEach((turn, i) => {
     const result = attitudeResults[i];
     if (!result.ok) {
-      const consequence = turn.speaker === MEDIATOR_ID ? "ME treats this intervention as addressing every topic" : "every pair carries forward";
-      errors.push({ message: truncateError(`turn ${turn.turnId}: attitude extraction failed (${consequence}): ${result.error}`) });
+      const consequence =
+        turn.speaker === MEDIATOR_ID
+          ? "ME treats this intervention as addressing every topic"
+          : "every pair carries forward";
+      errors.push({
+        message: truncateError(`turn ${turn.turnId}: attitude extraction failed (${consequence}): ${result.error}`),
+      });
       return;
     }
     const said = Object.fromEntries(topicIds.map((topic) => [topic, normalizeAttitude(result.value.attitudes[topic])]));
     if (turn.speaker === MEDIATOR_ID) {
-      turns.push({ turn_id: turn.turnId, speaker: turn.speaker, mentioned_topics: topicIds.filter((t) => said[t] !== NO_MENTION) });
+      turns.push({
+        turn_id: turn.turnId,
+        speaker: turn.speaker,
+        mentioned_topics: topicIds.filter((t) => said[t] !== NO_MENTION),
+      });
       return;
     }
     const current = { ...attitudes[turn.speaker] };
     for (const topic of topicIds) if (said[topic] !== NO_MENTION) current[topic] = said[topic];
     attitudes[turn.speaker] = current;
-    const entry: PerTurnOutput["turns"][number] = { turn_id: turn.turnId, speaker: turn.speaker, attitudes: said, agreement: [] };
+    const entry: PerTurnOutput["turns"][number] = {
+      turn_id: turn.turnId,
+      speaker: turn.speaker,
+      attitudes: said,
+      agreement: [],
+    };
     turns.push(entry);
     // The prompt is rendered now, with the attitudes as they stand after this turn.
     for (const other of partyIds.filter((p) => p !== turn.speaker)) {
-      agreementJobs.push({ entry, speaker: turn.speaker, other, promise: call(AGREEMENT_TEMPLATE, agreementMessages(ctx, turn.speaker, other, attitudes, turn), agreementReplySchema(topicIds)) });
+      agreementJobs.push({
+        entry,
+        speaker: turn.speaker,
+        other,
+        promise: call(
+          AGREEMENT_TEMPLATE,
+          agreementMessages(ctx, turn.speaker, other, attitudes, turn),
+          agreementReplySchema(topicIds),
+        ),
+      });
     }
   });
 
@@ -178,10 +239,15 @@ export async function evaluatePerTurn(ctx: EvaluationContext, options: Evaluator
   agreementJobs.forEach((job, i) => {
     const result = agreementResults[i];
     if (!result.ok) {
-      errors.push({ message: truncateError(`turn ${job.entry.turn_id}: agreement of ${job.speaker} with ${job.other} failed (the pair carries forward): ${result.error}`) });
+      errors.push({
+        message: truncateError(
+          `turn ${job.entry.turn_id}: agreement of ${job.speaker} with ${job.other} failed (the pair carries forward): ${result.error}`,
+        ),
+      });
       return;
     }
-    for (const topic of topicIds) job.entry.agreement!.push({ with: job.other, topic, dimensions: dimensionsOf(result.value, topic) });
+    for (const topic of topicIds)
+      job.entry.agreement!.push({ with: job.other, topic, dimensions: dimensionsOf(result.value, topic) });
   });
 
   return {

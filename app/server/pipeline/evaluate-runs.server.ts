@@ -12,7 +12,12 @@ import { evaluationBackbones } from "../models/evaluation.server.ts";
 import { findRun, hasSelfReportedEmotion, runIds } from "../models/run.server.ts";
 import { Semaphore } from "../../domain/llm/semaphore.ts";
 import type { Llm, LlmRole } from "../../domain/llm/types.ts";
-import { evaluateTopicLocalized, plannedTopicCalls, TOPIC_METHOD, type EvaluatorOptions } from "./evaluate-topic.server.ts";
+import {
+  evaluateTopicLocalized,
+  plannedTopicCalls,
+  TOPIC_METHOD,
+  type EvaluatorOptions,
+} from "./evaluate-topic.server.ts";
 import { evaluatePerTurn, PER_TURN_METHOD, plannedPerTurnCalls } from "./evaluate-per-turn.server.ts";
 import { judgeInterventions, storeJudgments, unjudgedMediatorTurns } from "./evaluate-mi.server.ts";
 import { newEvaluationId, resolveEvaluationId, type JudgedMethod } from "./evaluation-identity.server.ts";
@@ -76,9 +81,17 @@ export interface EvaluateSummary {
   calls: number;
 }
 
-const ROLE_OF = { topic: "evaluator", "per-turn": "baseline-judge", mi: "mi-judge", emotion: "emotion-judge" } as const satisfies Record<EvaluateMethod, LlmRole>;
+const ROLE_OF = {
+  topic: "evaluator",
+  "per-turn": "baseline-judge",
+  mi: "mi-judge",
+  emotion: "emotion-judge",
+} as const satisfies Record<EvaluateMethod, LlmRole>;
 
-/** The methods stored as one evaluation record per run and backbone: what it is called, its planned calls, how it is made. */
+/**
+ * The methods stored as one evaluation record per run and backbone: what it is called, its planned calls, how it is
+ * made.
+ */
 interface RecordEvaluator {
   method: JudgedMethod;
   planned(ctx: EvaluationContext): number;
@@ -86,8 +99,16 @@ interface RecordEvaluator {
 }
 
 const RECORD_EVALUATORS: Record<Exclude<EvaluateMethod, "mi">, RecordEvaluator> = {
-  topic: { method: TOPIC_METHOD, planned: plannedTopicCalls, run: (_db, ctx, options) => evaluateTopicLocalized(ctx, options) },
-  "per-turn": { method: PER_TURN_METHOD, planned: plannedPerTurnCalls, run: (_db, ctx, options) => evaluatePerTurn(ctx, options) },
+  topic: {
+    method: TOPIC_METHOD,
+    planned: plannedTopicCalls,
+    run: (_db, ctx, options) => evaluateTopicLocalized(ctx, options),
+  },
+  "per-turn": {
+    method: PER_TURN_METHOD,
+    planned: plannedPerTurnCalls,
+    run: (_db, ctx, options) => evaluatePerTurn(ctx, options),
+  },
   emotion: {
     method: EMOTION_METHOD,
     planned: plannedEmotionCalls,
@@ -114,26 +135,40 @@ async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: st
   if (job.method === "mi") {
     const pending = unjudgedMediatorTurns(db, ctx, backbone);
     if (pending.length === 0) {
-      const reason = ctx.turns.some((t) => t.speaker === MEDIATOR_ID) ? `every intervention already judged by ${backbone}` : "no mediator turns";
+      const reason = ctx.turns.some((t) => t.speaker === MEDIATOR_ID)
+        ? `every intervention already judged by ${backbone}`
+        : "no mediator turns";
       return { runId, status: "skipped", reason };
     }
     if (job.dryRun) return { runId, status: "planned", calls: pending.length };
     const outcome = await judgeInterventions(ctx, pending, { llm: job.llm, backbone: job.backbone });
     storeJudgments(db, runId, outcome);
     if (outcome.judgments.length === 0) {
-      return { runId, status: "failed", calls: pending.length, message: outcome.failures.map((f) => `turn ${f.turnId}: ${f.message}`).join("; ") };
+      return {
+        runId,
+        status: "failed",
+        calls: pending.length,
+        message: outcome.failures.map((f) => `turn ${f.turnId}: ${f.message}`).join("; "),
+      };
     }
     return { runId, status: "stored", calls: pending.length, errors: outcome.failures.length };
   }
 
-  if (job.method === "emotion" && hasSelfReportedEmotion(db, runId)) return { runId, status: "skipped", reason: "has self-reported emotion" };
+  if (job.method === "emotion" && hasSelfReportedEmotion(db, runId))
+    return { runId, status: "skipped", reason: "has self-reported emotion" };
   const evaluator = RECORD_EVALUATORS[job.method];
   const found = resolveEvaluationId(db, runId, evaluator.method, backbone);
   if (found !== undefined) return { runId, status: "skipped", reason: `evaluation ${found} already stored` };
   const id = newEvaluationId(runId, evaluator.method, backbone);
   const existing = storedBackbone(db, id);
   // Two model names that differ only in characters an id cannot hold ("a/b", "a_b") share an id.
-  if (existing !== undefined) return { runId, status: "failed", calls: 0, message: `evaluation ${id} is already stored for backbone "${existing}"` };
+  if (existing !== undefined)
+    return {
+      runId,
+      status: "failed",
+      calls: 0,
+      message: `evaluation ${id} is already stored for backbone "${existing}"`,
+    };
   const calls = evaluator.planned(ctx);
   if (job.dryRun) return { runId, status: "planned", calls };
   try {

@@ -4,7 +4,13 @@
  * repair retry, becomes a recorded evaluation error for that topic; the other topics still count.
  */
 import { z } from "zod";
-import { judgeEntrySchema, type Evaluation, type EvaluationError, type Topic, type TopicJudgeOutput } from "../../domain/bundle.ts";
+import {
+  judgeEntrySchema,
+  type Evaluation,
+  type EvaluationError,
+  type Topic,
+  type TopicJudgeOutput,
+} from "../../domain/bundle.ts";
 import { checkTopicJudgeOutput } from "../../domain/consensus.ts";
 import { formatJsonPath } from "../../domain/judge-problems.ts";
 import type { ChatMessage, Llm } from "../../domain/llm/types.ts";
@@ -32,8 +38,12 @@ export function topicJudgeReplySchema(ctx: EvaluationContext, topicId: string): 
   return z
     .object({ relevant_turns: z.array(z.number().int()), agreement_score: z.array(judgeEntrySchema.strip()) })
     .superRefine((reply, zctx) => {
-      const problems = checkTopicJudgeOutput({ [topicId]: reply }, { topicIds: [topicId], partyIds, totalTurns: ctx.turns.length });
-      for (const problem of problems) zctx.addIssue({ code: z.ZodIssueCode.custom, path: problem.path.slice(1), message: problem.message });
+      const problems = checkTopicJudgeOutput(
+        { [topicId]: reply },
+        { topicIds: [topicId], partyIds, totalTurns: ctx.turns.length },
+      );
+      for (const problem of problems)
+        zctx.addIssue({ code: z.ZodIssueCode.custom, path: problem.path.slice(1), message: problem.message });
     });
 }
 
@@ -84,9 +94,17 @@ export async function evaluateTopicLocalized(ctx: EvaluationContext, options: Ev
       return;
     }
     // The schema already ran these checks; repeating them guards against a client that skipped it.
-    const problems = checkTopicJudgeOutput({ [topic.id]: result.value }, { topicIds: [topic.id], partyIds, totalTurns: ctx.turns.length });
+    const problems = checkTopicJudgeOutput(
+      { [topic.id]: result.value },
+      { topicIds: [topic.id], partyIds, totalTurns: ctx.turns.length },
+    );
     if (problems.length > 0) {
-      errors.push({ topic_id: topic.id, message: truncateError(`judge reply rejected: ${problems.map((p) => `${formatJsonPath(p.path)}: ${p.message}`).join("; ")}`) });
+      errors.push({
+        topic_id: topic.id,
+        message: truncateError(
+          `judge reply rejected: ${problems.map((p) => `${formatJsonPath(p.path)}: ${p.message}`).join("; ")}`,
+        ),
+      });
       return;
     }
     output[topic.id] = result.value;

@@ -27,7 +27,15 @@ export function loadEvaluationContext(db: Db, runId: string): EvaluationContext 
   const scenario = findScenario(db, run.scenarioId)!;
   const played = condition.expanded ?? scenario;
   const turns = publicTurns(db, runId).map((t) => ({ ...t, role: t.role as ContextTurn["role"] }));
-  return { runId, mediated: run.mediated, background: played.background, topics: played.topics, parties: played.parties, partyOrder: run.partyOrder, turns };
+  return {
+    runId,
+    mediated: run.mediated,
+    background: played.background,
+    topics: played.topics,
+    parties: played.parties,
+    partyOrder: run.partyOrder,
+    turns,
+  };
 }
 
 /** One private thought of a party, at the turn it spoke. */

@@ -27,7 +27,12 @@ export function judgePromptVersion(method: JudgedMethod): string {
 }
 
 /** The id a new evaluation of the current prompt version is stored under. */
-export function newEvaluationId(runId: string, method: JudgedMethod, backbone: string, promptVersion = judgePromptVersion(method)): string {
+export function newEvaluationId(
+  runId: string,
+  method: JudgedMethod,
+  backbone: string,
+  promptVersion = judgePromptVersion(method),
+): string {
   return evaluationId(runId, method, backbone, promptVersion);
 }
 
@@ -36,7 +41,13 @@ export function newEvaluationId(runId: string, method: JudgedMethod, backbone: s
  * (run id → evaluation id); a run without one is absent. A row of exactly this version wins over
  * one recorded before versions; a row of another version is never returned.
  */
-export function resolveEvaluationIds(db: Db, runIds: readonly string[], method: JudgedMethod, backbone: string, promptVersion = judgePromptVersion(method)): Map<string, string> {
+export function resolveEvaluationIds(
+  db: Db,
+  runIds: readonly string[],
+  method: JudgedMethod,
+  backbone: string,
+  promptVersion = judgePromptVersion(method),
+): Map<string, string> {
   const found = new Map<string, { id: string; exact: boolean }>();
   for (const row of evaluationIdentities(db, runIds, method, backbone)) {
     if (row.promptVersion !== null && row.promptVersion !== promptVersion) continue;
@@ -87,8 +98,15 @@ export function resolveEvaluationId(db: Db, runId: string, method: JudgedMethod,
  * The evaluation id a reader should look metric rows up under: the resolved one, else the id a
  * new evaluation would get (so a not-yet-judged run finds no rows, never a stale version's).
  */
-export function currentEvaluationIds(db: Db, runIds: readonly string[], method: JudgedMethod, backbone: string): Map<string, string> {
+export function currentEvaluationIds(
+  db: Db,
+  runIds: readonly string[],
+  method: JudgedMethod,
+  backbone: string,
+): Map<string, string> {
   const version = judgePromptVersion(method);
   const resolved = resolveEvaluationIds(db, runIds, method, backbone, version);
-  return new Map(runIds.map((runId) => [runId, resolved.get(runId) ?? newEvaluationId(runId, method, backbone, version)]));
+  return new Map(
+    runIds.map((runId) => [runId, resolved.get(runId) ?? newEvaluationId(runId, method, backbone, version)]),
+  );
 }

@@ -146,9 +146,20 @@ export function computeMetrics(db: Db, request: MetricsRequest = {}): MetricsSum
   const rows: MetricRow[] = [];
   for (const id of runIds) rows.push(...runMetricRows(dataOf(id), params));
   for (const pair of pairs) {
-    rows.push(...pairMetricRows({ id: pair.id, mediated: dataOf(pair.mediatedRunId), unmediated: dataOf(pair.unmediatedRunId) }, params));
+    rows.push(
+      ...pairMetricRows(
+        { id: pair.id, mediated: dataOf(pair.mediatedRunId), unmediated: dataOf(pair.unmediatedRunId) },
+        params,
+      ),
+    );
   }
-  store(db, rows, runIds.filter((id) => !dataOf(id).mediated), params, computedAt);
+  store(
+    db,
+    rows,
+    runIds.filter((id) => !dataOf(id).mediated),
+    params,
+    computedAt,
+  );
   const incomplete = rows.filter((r) => r.detail.incomplete === true).length;
   return { runs: runIds.length, pairs: pairs.length, rows, incomplete, params, computedAt };
 }

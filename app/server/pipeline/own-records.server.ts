@@ -28,7 +28,10 @@ export function storeOwnRun(db: Db, label: string, run: Run, scenarioId: string)
 /** Stores matched pairs of runs this process holds stored, all or none. */
 export function storeOwnPairs(db: Db, label: string, pairs: MatchedPair[]): void {
   writeTransaction(db, () => {
-    const stored = storedMatchedPairIds(db, pairs.map((p) => p.id));
+    const stored = storedMatchedPairIds(
+      db,
+      pairs.map((p) => p.id),
+    );
     if (stored.size > 0) importBundleRecords(db, label, { matched_pairs: pairs });
     else for (const pair of pairs) insertMatchedPair(db, pair);
   });

@@ -9,7 +9,12 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type ChatMessage, LLM_ROLES } from "../../domain/llm/types.ts";
-import { fillTemplate, PromptTemplateError, splitMessages, type TemplateValues } from "../../domain/prompts/template.ts";
+import {
+  fillTemplate,
+  PromptTemplateError,
+  splitMessages,
+  type TemplateValues,
+} from "../../domain/prompts/template.ts";
 
 /** The folder of the role folders, each holding its role's templates. */
 export const ROLES_DIR = resolve(import.meta.dirname, "../../llm-roles");
@@ -24,7 +29,8 @@ function templateFiles(): Map<string, string> {
     for (const file of readdirSync(join(ROLES_DIR, role)).filter((f) => f.endsWith(".md"))) {
       const name = file.slice(0, -3);
       const other = found.get(name);
-      if (other) throw new PromptTemplateError(`prompt template ${name}.md is in two role folders: ${other} and ${role}`);
+      if (other)
+        throw new PromptTemplateError(`prompt template ${name}.md is in two role folders: ${other} and ${role}`);
       found.set(name, join(ROLES_DIR, role, file));
     }
   }
@@ -39,12 +45,16 @@ export function loadTemplate(name: string): string {
   if (text === undefined) {
     const file = templateFiles().get(name);
     if (file === undefined) {
-      throw new PromptTemplateError(`prompt template ${name}.md: cannot read (ENOENT): no role folder in ${ROLES_DIR} holds it`);
+      throw new PromptTemplateError(
+        `prompt template ${name}.md: cannot read (ENOENT): no role folder in ${ROLES_DIR} holds it`,
+      );
     }
     try {
       text = readFileSync(file, "utf8");
     } catch (err) {
-      throw new PromptTemplateError(`prompt template ${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      throw new PromptTemplateError(
+        `prompt template ${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      );
     }
     cache.set(name, text);
   }

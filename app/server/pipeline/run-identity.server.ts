@@ -4,7 +4,13 @@
  * before identities existed keep their ids); otherwise it gets the id a new run of those
  * settings is stored under.
  */
-import { identifiedRunId, identityHashes, settingsHash, withoutSampling, type RunSettings } from "../../domain/simulation/run-identity.ts";
+import {
+  identifiedRunId,
+  identityHashes,
+  settingsHash,
+  withoutSampling,
+  type RunSettings,
+} from "../../domain/simulation/run-identity.ts";
 import type { Db } from "../db.server.ts";
 import { runIdsBySettingsHash, runIdsBySettingsKey, storedRunIds } from "../models/run.server.ts";
 
@@ -19,15 +25,25 @@ export interface IdentifiedRun {
  */
 export function identifyRuns(db: Db, planned: readonly RunSettings[]): IdentifiedRun[] {
   const hashes = planned.map(identityHashes);
-  const found = runIdsBySettingsHash(db, hashes.flatMap((h) => [h.hash, h.legacy]));
+  const found = runIdsBySettingsHash(
+    db,
+    hashes.flatMap((h) => [h.hash, h.legacy]),
+  );
   const out = planned.map((settings, i): IdentifiedRun => {
     const stored = found.get(hashes[i].hash) ?? found.get(hashes[i].legacy);
-    return stored ? { runId: stored, stored: true } : { runId: identifiedRunId(settings, hashes[i].hash), stored: false };
+    return stored
+      ? { runId: stored, stored: true }
+      : { runId: identifiedRunId(settings, hashes[i].hash), stored: false };
   });
-  const taken = storedRunIds(db, out.filter((r) => !r.stored).map((r) => r.runId));
+  const taken = storedRunIds(
+    db,
+    out.filter((r) => !r.stored).map((r) => r.runId),
+  );
   for (const r of out) {
     if (!r.stored && taken.has(r.runId)) {
-      throw new Error(`run id "${r.runId}" is already stored for other settings (its settings hash differs); delete that run or import it under another id to simulate these settings`);
+      throw new Error(
+        `run id "${r.runId}" is already stored for other settings (its settings hash differs); delete that run or import it under another id to simulate these settings`,
+      );
     }
   }
   return out;

@@ -6,9 +6,30 @@
  * interrupted batch leaves no half run; restarting it skips what is stored, and the LLM cache
  * replays the interrupted runs without new calls.
  */
-import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleInput, type Condition, type MatchedPair, type Run, type Scenario } from "../../domain/bundle.ts";
-import { DEFAULT_BASE_SEED, DEFAULT_TURN_BUDGET, estimateCalls, matchedPairId, runSeed, sanitiseId, type CallEstimate } from "../../domain/simulation/schedule.ts";
-import { plannedRunSettings, runConfigOf, type RoleSampling, type RunSettings } from "../../domain/simulation/run-identity.ts";
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  type BundleInput,
+  type Condition,
+  type MatchedPair,
+  type Run,
+  type Scenario,
+} from "../../domain/bundle.ts";
+import {
+  DEFAULT_BASE_SEED,
+  DEFAULT_TURN_BUDGET,
+  estimateCalls,
+  matchedPairId,
+  runSeed,
+  sanitiseId,
+  type CallEstimate,
+} from "../../domain/simulation/schedule.ts";
+import {
+  plannedRunSettings,
+  runConfigOf,
+  type RoleSampling,
+  type RunSettings,
+} from "../../domain/simulation/run-identity.ts";
 import type { PlayedScenario } from "../../domain/visibility.ts";
 import { importBundleFiles } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
@@ -18,7 +39,13 @@ import { storedRunIds } from "../models/run.server.ts";
 import { findScenario } from "../models/scenario.server.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { templateVersion } from "./prompt-templates.server.ts";
-import { addStats, emptyStats, simulateRun, type CallStats, type RunSetup } from "../../domain/simulation/simulate-run.ts";
+import {
+  addStats,
+  emptyStats,
+  simulateRun,
+  type CallStats,
+  type RunSetup,
+} from "../../domain/simulation/simulate-run.ts";
 import { simulationPrompts, simulationTemplatesFor } from "./simulation-prompts.server.ts";
 import { identifyRuns } from "./run-identity.server.ts";
 
@@ -105,10 +132,22 @@ export interface BatchSummary {
 export function loadScenario(db: Db, id: string): Scenario {
   const row = findScenario(db, id);
   if (!row) throw new SimulationInputError(`unknown scenario "${id}"`);
-  return { id: row.id, domain: row.domain as Scenario["domain"], title: row.title, background: row.background, topics: row.topics, parties: row.parties, source: row.source };
+  return {
+    id: row.id,
+    domain: row.domain as Scenario["domain"],
+    title: row.title,
+    background: row.background,
+    topics: row.topics,
+    parties: row.parties,
+    source: row.source,
+  };
 }
 
-export function resolveCondition(db: Db, scenario: Scenario, conditionId: string | undefined): { condition: Condition; isNew: boolean } {
+export function resolveCondition(
+  db: Db,
+  scenario: Scenario,
+  conditionId: string | undefined,
+): { condition: Condition; isNew: boolean } {
   const toCondition = (row: ConditionRow): Condition => ({
     id: row.id,
     scenario_id: row.scenarioId,
@@ -119,20 +158,33 @@ export function resolveCondition(db: Db, scenario: Scenario, conditionId: string
   if (conditionId !== undefined) {
     const row = findCondition(db, conditionId);
     if (!row) throw new SimulationInputError(`unknown condition "${conditionId}"`);
-    if (row.scenarioId !== scenario.id) throw new SimulationInputError(`condition "${conditionId}" belongs to scenario "${row.scenarioId}", not "${scenario.id}"`);
+    if (row.scenarioId !== scenario.id)
+      throw new SimulationInputError(
+        `condition "${conditionId}" belongs to scenario "${row.scenarioId}", not "${scenario.id}"`,
+      );
     return { condition: toCondition(row), isNew: false };
   }
   const general = generalCondition(db, scenario.id);
   if (general) return { condition: toCondition(general), isNew: false };
-  return { condition: { id: sanitiseId(`${scenario.id}:general`), scenario_id: scenario.id, axis: "general", variant: "default" }, isNew: true };
+  return {
+    condition: {
+      id: sanitiseId(`${scenario.id}:general`),
+      scenario_id: scenario.id,
+      axis: "general",
+      variant: "default",
+    },
+    isNew: true,
+  };
 }
 
 /** Works out the batch's run ids and which are already stored. Reads the database, calls nothing. */
 export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | "concurrency">): BatchPlan {
   const { db, llm, runs: count } = options;
-  if (!Number.isInteger(count) || count < 1) throw new SimulationInputError(`the number of runs must be a whole number ≥ 1, got ${count}`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new SimulationInputError(`the number of runs must be a whole number ≥ 1, got ${count}`);
   const budget = options.budget ?? DEFAULT_TURN_BUDGET;
-  if (!Number.isInteger(budget) || budget < 1) throw new SimulationInputError(`the turn budget must be a whole number ≥ 1, got ${budget}`);
+  if (!Number.isInteger(budget) || budget < 1)
+    throw new SimulationInputError(`the turn budget must be a whole number ≥ 1, got ${budget}`);
   const baseSeed = options.seed ?? DEFAULT_BASE_SEED;
   if (!Number.isInteger(baseSeed)) throw new SimulationInputError(`the seed must be a whole number, got ${baseSeed}`);
   if (!options.mediator.trim()) throw new SimulationInputError('the mediator is a model name or "none"');
@@ -146,16 +198,32 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
   const withUnmediated = mediatorModel === null || (options.withUnmediated ?? true);
 
   const emotion = options.emotion ?? false;
-  const sampling = { party: llm.samplingFor("party"), mediator: mediatorModel === null ? null : llm.samplingFor("mediator") };
+  const sampling = {
+    party: llm.samplingFor("party"),
+    mediator: mediatorModel === null ? null : llm.samplingFor("mediator"),
+  };
   const partyOrder = played.parties.map((p) => p.id);
-  const settings: RunPlanSettings = { condition, played, partyOrder, simulatorModel, mediatorModel, budget, baseSeed, emotion, sampling };
+  const settings: RunPlanSettings = {
+    condition,
+    played,
+    partyOrder,
+    simulatorModel,
+    mediatorModel,
+    budget,
+    baseSeed,
+    emotion,
+    sampling,
+  };
   const slots: { index: number; mediated: boolean }[] = [];
   for (let index = 0; index < count; index++) {
     if (mediatorModel !== null) slots.push({ index, mediated: true });
     if (withUnmediated) slots.push({ index, mediated: false });
   }
   // Every setting is in the identity, so a stored run found here was made exactly as asked.
-  const identified = identifyRuns(db, slots.map((s) => plannedSettings(settings, s.index, s.mediated)));
+  const identified = identifyRuns(
+    db,
+    slots.map((s) => plannedSettings(settings, s.index, s.mediated)),
+  );
   const runs: PlannedRun[] = slots.map((s, i) => ({ ...s, ...identified[i] }));
   const pairs: PlannedPair[] = [];
   if (mediatorModel !== null && withUnmediated) {
@@ -165,7 +233,10 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
       pairs.push({ id: matchedPairId(mediatedRunId), index, mediatedRunId, unmediatedRunId, stored: false });
     }
   }
-  const storedPairs = storedMatchedPairIds(db, pairs.map((p) => p.id));
+  const storedPairs = storedMatchedPairIds(
+    db,
+    pairs.map((p) => p.id),
+  );
   for (const p of pairs) p.stored = storedPairs.has(p.id);
 
   return {
@@ -196,7 +267,10 @@ export function estimateBatch(plan: BatchPlan): CallEstimate {
 }
 
 /** The settings of one planned run (also used by curation's unmediated replays and fidelity pairs). */
-export type RunPlanSettings = Pick<BatchPlan, "condition" | "played" | "partyOrder" | "simulatorModel" | "mediatorModel" | "budget" | "baseSeed" | "sampling"> &
+export type RunPlanSettings = Pick<
+  BatchPlan,
+  "condition" | "played" | "partyOrder" | "simulatorModel" | "mediatorModel" | "budget" | "baseSeed" | "sampling"
+> &
   Partial<Pick<BatchPlan, "emotion">>;
 
 /** The prompt_version of the runs of a plan: a hash of the templates they render (party-emotion with emotion). */
@@ -209,7 +283,8 @@ export function plannedSettings(plan: RunPlanSettings, index: number, mediated: 
   const emotion = plan.emotion ?? false;
   let mediator = null;
   if (mediated) {
-    if (plan.mediatorModel === null || plan.sampling.mediator === null) throw new Error("a mediated run needs the mediator's model and sampling");
+    if (plan.mediatorModel === null || plan.sampling.mediator === null)
+      throw new Error("a mediated run needs the mediator's model and sampling");
     mediator = { model: plan.mediatorModel, mode: "generic", sampling: plan.sampling.mediator };
   }
   return plannedRunSettings({
@@ -257,11 +332,19 @@ function storeBundle(db: Db, plan: BatchPlan, records: { runs?: Run[]; matched_p
 function storeReadyPairs(db: Db, plan: BatchPlan, summary: BatchSummary): void {
   const pending = plan.pairs.filter((p) => !p.stored);
   if (pending.length === 0) return;
-  const stored = storedRunIds(db, pending.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]));
+  const stored = storedRunIds(
+    db,
+    pending.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]),
+  );
   const ready = pending.filter((p) => stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
   if (ready.length === 0) return;
   storeBundle(db, plan, {
-    matched_pairs: ready.map((p) => ({ id: p.id, condition_id: plan.condition.id, mediated_run_id: p.mediatedRunId, unmediated_run_id: p.unmediatedRunId })),
+    matched_pairs: ready.map((p) => ({
+      id: p.id,
+      condition_id: plan.condition.id,
+      mediated_run_id: p.mediatedRunId,
+      unmediated_run_id: p.unmediatedRunId,
+    })),
   });
   for (const p of ready) {
     p.stored = true;
@@ -273,7 +356,15 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
   const plan = planBatch(options);
   const { db, llm, signal, onProgress } = options;
   const concurrency = Math.max(1, options.concurrency ?? 4);
-  const summary: BatchSummary = { plan, stored: [], skipped: [], failed: [], aborted: [], pairsStored: [], calls: emptyStats() };
+  const summary: BatchSummary = {
+    plan,
+    stored: [],
+    skipped: [],
+    failed: [],
+    aborted: [],
+    pairsStored: [],
+    calls: emptyStats(),
+  };
 
   for (const r of plan.runs.filter((r) => r.stored)) {
     summary.skipped.push(r.runId);
@@ -311,7 +402,12 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
       }
       next.stored = true;
       summary.stored.push(attempt.run.id);
-      onProgress?.({ type: "stored", runId: attempt.run.id, outcome: attempt.run.outcome, turns: attempt.run.turns.length });
+      onProgress?.({
+        type: "stored",
+        runId: attempt.run.id,
+        outcome: attempt.run.outcome,
+        turns: attempt.run.turns.length,
+      });
       storeReadyPairs(db, plan, summary);
     }
   }

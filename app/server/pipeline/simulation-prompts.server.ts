@@ -9,7 +9,12 @@
 import type { MediatorView, PartyView } from "../../domain/visibility.ts";
 import type { ChatMessage } from "../../domain/llm/types.ts";
 import type { MediatorMode } from "../../domain/benchmark/plan.ts";
-import { mediatorHowValues, mediatorWhenValues, partyEmotionValues, partyValues } from "../../domain/prompts/simulation-values.ts";
+import {
+  mediatorHowValues,
+  mediatorWhenValues,
+  partyEmotionValues,
+  partyValues,
+} from "../../domain/prompts/simulation-values.ts";
 import type { SimulationPrompts } from "../../domain/simulation/simulate-run.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 
@@ -20,10 +25,15 @@ export interface SimulationOptions {
   emotion?: boolean;
 }
 
-/** The templates a run with a mediator of this mode (and with or without emotion) renders: its prompt_version hashes them. */
+/**
+ * The templates a run with a mediator of this mode (and with or without emotion) renders: its prompt_version hashes
+ * them.
+ */
 export function simulationTemplatesFor(mode: MediatorMode, options: SimulationOptions = {}): readonly string[] {
   const party = options.emotion ? "party-emotion" : "party";
-  return mode === "generic" ? [party, "mediator-when", "mediator-how"] : [party, `mediator-when-${mode}`, `mediator-how-${mode}`];
+  return mode === "generic"
+    ? [party, "mediator-when", "mediator-how"]
+    : [party, `mediator-when-${mode}`, `mediator-how-${mode}`];
 }
 
 export function partyMessages(view: PartyView): ChatMessage[] {

@@ -30,7 +30,16 @@ export function timingProfiles(db: Db, bins = DEFAULT_TIMING_BINS): TimingProfil
   // Rows of an evaluation a changed judge prompt superseded are not the judge's values now.
   const usable = usableEvaluationIds(all.map((r) => r.evaluation));
   const rows = all.filter((r) => usable.has(r.evaluation.id));
-  const cells = new Map<string, { mediator: string; condition: string; judge: string; runs: number; interventions: { progress: number; ie: number }[] }>();
+  const cells = new Map<
+    string,
+    {
+      mediator: string;
+      condition: string;
+      judge: string;
+      runs: number;
+      interventions: { progress: number; ie: number }[];
+    }
+  >();
   for (const row of rows) {
     const mediator = row.mediator ?? "";
     const key = `${mediator}\u0000${row.condition}\u0000${row.judge}`;
@@ -41,5 +50,8 @@ export function timingProfiles(db: Db, bins = DEFAULT_TIMING_BINS): TimingProfil
     for (const i of detail.perIntervention ?? []) cell.interventions.push({ progress: i.progress, ie: i.ie });
     cells.set(key, cell);
   }
-  return [...cells.values()].map(({ interventions, ...cell }) => ({ ...cell, profile: timingProfile(interventions, bins) }));
+  return [...cells.values()].map(({ interventions, ...cell }) => ({
+    ...cell,
+    profile: timingProfile(interventions, bins),
+  }));
 }

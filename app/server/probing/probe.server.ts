@@ -7,7 +7,14 @@
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Condition, type ConditionAxis } from "../../domain/bundle.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { conditionId, PROBE_CONDITIONS, type ConditionKey } from "../../domain/probing/conditions.ts";
-import { generalCondition, isTemplateAxis, isWriterAxis, templateCondition, templateTexts, type TemplateAxis } from "../../domain/probing/expand.ts";
+import {
+  generalCondition,
+  isTemplateAxis,
+  isWriterAxis,
+  templateCondition,
+  templateTexts,
+  type TemplateAxis,
+} from "../../domain/probing/expand.ts";
 import type { ProbeScenario } from "../../domain/probing/expand-values.ts";
 import { BundleImportError, importBundleFiles } from "../bundle-store.server.ts";
 import type { Db } from "../db.server.ts";
@@ -81,7 +88,8 @@ async function expandOne(db: Db, llm: Llm | null, planned: PlannedCondition): Pr
   const s = probeScenario(db, planned.scenarioId);
   if (planned.axis === "general") return { ok: true, condition: generalCondition(s.id) };
   if (isTemplateAxis(planned.axis)) return { ok: true, condition: expandTemplate(s, planned.axis, planned.variant) };
-  if (!llm) throw new ProbeInputError("the parties and history conditions need the writer role of an LLM configuration");
+  if (!llm)
+    throw new ProbeInputError("the parties and history conditions need the writer role of an LLM configuration");
   const seed = seedOfScenario(db, s.id);
   return planned.axis === "parties" ? writeThreeParty(llm, s, seed) : writeHistory(llm, s, seed);
 }
@@ -89,8 +97,14 @@ async function expandOne(db: Db, llm: Llm | null, planned: PlannedCondition): Pr
 /** Stores one condition (and the scenario's general condition when it has none), all-or-nothing. */
 function store(db: Db, condition: Condition): void {
   const hasGeneral = storedGeneralCondition(db, condition.scenario_id) !== undefined;
-  const conditions = hasGeneral || condition.axis === "general" ? [condition] : [generalCondition(condition.scenario_id), condition];
-  importBundleFiles(db, [{ file: `probe:${condition.id}`, text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, conditions }) }]);
+  const conditions =
+    hasGeneral || condition.axis === "general" ? [condition] : [generalCondition(condition.scenario_id), condition];
+  importBundleFiles(db, [
+    {
+      file: `probe:${condition.id}`,
+      text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, conditions }),
+    },
+  ]);
 }
 
 export interface ProbeOptions {
@@ -104,7 +118,8 @@ export interface ProbeOptions {
 
 export async function probe(options: ProbeOptions): Promise<ProbeSummary> {
   const { db, llm, plan } = options;
-  if (!llm && plan.some((c) => c.writer && !c.stored)) throw new ProbeInputError("the parties and history conditions need the writer role of an LLM configuration");
+  if (!llm && plan.some((c) => c.writer && !c.stored))
+    throw new ProbeInputError("the parties and history conditions need the writer role of an LLM configuration");
   const summary: ProbeSummary = { created: [], alreadyStored: [], rejected: [], failed: [], stopped: false };
   const emit = (e: ProbeEvent) => options.onEvent?.(e);
   for (const planned of plan) {

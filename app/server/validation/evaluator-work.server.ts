@@ -26,9 +26,12 @@ export class ValidationInputError extends Error {
 /** The expert consensus study a backbone is validated on. */
 export function expertStudy(db: Db, studyId: number): StudyRow {
   const study = findStudy(db, studyId);
-  if (!study) throw new ValidationInputError(`study ${studyId} does not exist (see the Studies page or \`socrates data\`)`);
+  if (!study)
+    throw new ValidationInputError(`study ${studyId} does not exist (see the Studies page or \`socrates data\`)`);
   if (study.type !== CONSENSUS_SNIPPET || study.pool !== "expert") {
-    throw new ValidationInputError(`study ${studyId} ("${study.name}") is a ${study.pool} ${study.type} study; validation needs an expert snippet-consensus study`);
+    throw new ValidationInputError(
+      `study ${studyId} ("${study.name}") is a ${study.pool} ${study.type} study; validation needs an expert snippet-consensus study`,
+    );
   }
   return study;
 }
@@ -38,7 +41,10 @@ export function studyRunIds(db: Db, studyId: number): string[] {
   return [...new Set(itemsOfStudy(db, studyId).flatMap((i) => (i.runId ? [i.runId] : [])))].sort();
 }
 
-/** Stored runs of the plan's main grid under its main simulator: each mediated run and the unmediated run it is paired with. */
+/**
+ * Stored runs of the plan's main grid under its main simulator: each mediated run and the unmediated run it is paired
+ * with.
+ */
 export function benchmarkRunIds(db: Db, plan: BenchmarkPlan): { runIds: string[]; mediatedRunIds: string[] } {
   const units = planGrid(db, plan).units.filter((u) => u.part === "main");
   const all = units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);

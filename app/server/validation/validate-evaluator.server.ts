@@ -26,7 +26,14 @@ import { planGrid, type LoadedPlan } from "../benchmark/plan-file.server.ts";
 import { loadReportData } from "../benchmark/report-data.server.ts";
 import type { LedgerTotals } from "../../domain/llm/call-ledger.ts";
 import { routedLlm, spendGuard } from "../benchmark/spend-cap.server.ts";
-import { benchmarkRunIds, expertStudy, pendingJudging, studyRunIds, ValidationInputError, type PendingJudging } from "./evaluator-work.server.ts";
+import {
+  benchmarkRunIds,
+  expertStudy,
+  pendingJudging,
+  studyRunIds,
+  ValidationInputError,
+  type PendingJudging,
+} from "./evaluator-work.server.ts";
 
 export interface ValidationTarget {
   studyId: number;
@@ -40,7 +47,10 @@ export interface ValidationTarget {
 
 export interface ValidationWork {
   studyName: string;
-  /** What each backbone still has to judge: the candidate (and a named reference) on the study, the candidate on the benchmark. */
+  /**
+   * What each backbone still has to judge: the candidate (and a named reference) on the study, the candidate on the
+   * benchmark.
+   */
   jobs: (PendingJudging & { scope: "study trajectories" | "benchmark runs" })[];
   /** The benchmark's mediated runs (Table 8's subjects), when a plan is given. */
   benchmarkMediatedRunIds: string[];
@@ -49,22 +59,43 @@ export interface ValidationWork {
 /** Checks the target and counts the pending work and its expected cost; calls nothing. */
 export function planValidation(db: Db, config: LlmConfig, target: ValidationTarget): ValidationWork {
   const study = expertStudy(db, target.studyId);
-  if (target.against === target.candidate) throw new ValidationInputError(`--against names the candidate itself ("${target.candidate}")`);
+  if (target.against === target.candidate)
+    throw new ValidationInputError(`--against names the candidate itself ("${target.candidate}")`);
   if (target.endpoint !== undefined && !config.endpoints[target.endpoint]) {
-    throw new ValidationInputError(`unknown endpoint "${target.endpoint}" (the configuration has ${Object.keys(config.endpoints).join(", ")})`);
+    throw new ValidationInputError(
+      `unknown endpoint "${target.endpoint}" (the configuration has ${Object.keys(config.endpoints).join(", ")})`,
+    );
   }
   const runs = studyRunIds(db, study.id);
   if (runs.length === 0) throw new ValidationInputError(`study ${study.id} has no snippets of stored runs to judge`);
-  const onStudy = (backbone: string) => ({ ...pendingJudging(db, config, backbone, runs), scope: "study trajectories" as const });
-  const jobs: ValidationWork["jobs"] = [onStudy(target.candidate), ...(target.against ? [onStudy(target.against)] : [])];
+  const onStudy = (backbone: string) => ({
+    ...pendingJudging(db, config, backbone, runs),
+    scope: "study trajectories" as const,
+  });
+  const jobs: ValidationWork["jobs"] = [
+    onStudy(target.candidate),
+    ...(target.against ? [onStudy(target.against)] : []),
+  ];
   let benchmarkMediatedRunIds: string[] = [];
   if (target.benchmark) {
     const plan = target.benchmark.plan;
-    if (plan.evaluator.model === target.candidate) throw new ValidationInputError(`${target.candidate} is already the evaluator of the plan "${plan.name}"`);
+    if (plan.evaluator.model === target.candidate)
+      throw new ValidationInputError(`${target.candidate} is already the evaluator of the plan "${plan.name}"`);
     const bench = benchmarkRunIds(db, plan);
-    if (bench.mediatedRunIds.length === 0) throw new ValidationInputError(`no mediated run of the plan "${plan.name}" is stored; run \`socrates benchmark run --plan ${target.benchmark.source}\` first`);
+    if (bench.mediatedRunIds.length === 0)
+      throw new ValidationInputError(
+        `no mediated run of the plan "${plan.name}" is stored; run \`socrates benchmark run --plan ${target.benchmark.source}\` first`,
+      );
     const studyRuns = new Set(runs);
-    jobs.push({ ...pendingJudging(db, config, target.candidate, bench.runIds.filter((r) => !studyRuns.has(r))), scope: "benchmark runs" });
+    jobs.push({
+      ...pendingJudging(
+        db,
+        config,
+        target.candidate,
+        bench.runIds.filter((r) => !studyRuns.has(r)),
+      ),
+      scope: "benchmark runs",
+    });
     benchmarkMediatedRunIds = bench.mediatedRunIds;
   }
   return { studyName: study.name, jobs, benchmarkMediatedRunIds };
@@ -98,8 +129,16 @@ export interface ValidationOutcome {
   metricRuns: number;
 }
 
-/** Judges every pending run; once the cap or a signal stops the calls, the runs it cut short are not reported as failures. */
-async function judgeAll(options: ValidationRunOptions, llm: Llm, outcome: ValidationOutcome, stopped: () => boolean): Promise<void> {
+/**
+ * Judges every pending run; once the cap or a signal stops the calls, the runs it cut short are not reported as
+ * failures.
+ */
+async function judgeAll(
+  options: ValidationRunOptions,
+  llm: Llm,
+  outcome: ValidationOutcome,
+  stopped: () => boolean,
+): Promise<void> {
   for (const job of options.work.jobs) {
     if (job.pending.length === 0 || stopped()) continue;
     const summary = await evaluateRuns(options.db, {
@@ -129,7 +168,12 @@ function benchmarkMetrics(options: ValidationRunOptions): number {
     const id = ids.get(runId)!;
     // Stored, current and of the plan's parameters: otherwise recomputed (docs/metrics.md).
     const rows = metricValuesOf(db, "run", runId);
-    if (rows.some((row) => row.evaluationId === id) && rows.every((row) => storedWithParams(row, params)) && staleMetricValuesOf(db, "run", runId).length === 0) continue;
+    if (
+      rows.some((row) => row.evaluationId === id) &&
+      rows.every((row) => storedWithParams(row, params)) &&
+      staleMetricValuesOf(db, "run", runId).length === 0
+    )
+      continue;
     computeMetrics(db, { runId, params });
     computed += 1;
   }
@@ -139,23 +183,49 @@ function benchmarkMetrics(options: ValidationRunOptions): number {
 /** Table 8 for the plan with the candidate as its evaluator ablation. */
 function table8Of(db: Db, target: ValidationTarget): ReportTable | null {
   const loaded = target.benchmark!;
-  const plan = { ...loaded.plan, ablations: { ...loaded.plan.ablations, evaluators: [{ model: target.candidate, ...(target.endpoint ? { endpoint: target.endpoint } : {}) }] } };
+  const plan = {
+    ...loaded.plan,
+    ablations: {
+      ...loaded.plan.ablations,
+      evaluators: [{ model: target.candidate, ...(target.endpoint ? { endpoint: target.endpoint } : {}) }],
+    },
+  };
   const data = loadReportData(db, { ...loaded, plan }, planGrid(db, plan));
   return buildTable8({ ...data.input, bootstrap: DEFAULT_BOOTSTRAP, bins: DEFAULT_TIMING_BINS });
 }
 
-export function buildValidationReport(db: Db, target: ValidationTarget, options: Pick<ValidationRunOptions, "minR" | "bootstrap" | "now"> & { warnings?: string[] } = {}): EvaluatorValidationReport {
+export function buildValidationReport(
+  db: Db,
+  target: ValidationTarget,
+  options: Pick<ValidationRunOptions, "minR" | "bootstrap" | "now"> & { warnings?: string[] } = {},
+): EvaluatorValidationReport {
   const dashboard = studyDashboard(db, target.studyId);
-  if (!("alignment" in dashboard) || !dashboard.alignment) throw new ValidationInputError(`study ${target.studyId} has no alignment table (is it an expert consensus study?)`);
+  if (!("alignment" in dashboard) || !dashboard.alignment)
+    throw new ValidationInputError(`study ${target.studyId} has no alignment table (is it an expert consensus study?)`);
   const table = dashboard.alignment;
   const has = (backbone: string) => table.rows.some((r) => r.method === "evaluator" && r.backbone === backbone);
-  if (table.units.length === 0) throw new ValidationInputError(`study ${target.studyId} has no expert-labelled units yet: there is nothing to validate against`);
-  if (!has(target.candidate)) throw new ValidationInputError(`${target.candidate} has no usable evaluation of the study's trajectories (every judge call failed?)`);
+  if (table.units.length === 0)
+    throw new ValidationInputError(
+      `study ${target.studyId} has no expert-labelled units yet: there is nothing to validate against`,
+    );
+  if (!has(target.candidate))
+    throw new ValidationInputError(
+      `${target.candidate} has no usable evaluation of the study's trajectories (every judge call failed?)`,
+    );
   const reference = target.against ?? bestBackbone(table, target.candidate);
-  if (reference !== null && !has(reference)) throw new ValidationInputError(`${reference} has no usable evaluation of the study's trajectories`);
-  const boot = { draws: options.bootstrap?.draws ?? dashboard.study.config.bootstrapDraws, seed: options.bootstrap?.seed ?? dashboard.study.config.seed };
+  if (reference !== null && !has(reference))
+    throw new ValidationInputError(`${reference} has no usable evaluation of the study's trajectories`);
+  const boot = {
+    draws: options.bootstrap?.draws ?? dashboard.study.config.bootstrapDraws,
+    seed: options.bootstrap?.seed ?? dashboard.study.config.seed,
+  };
   const comparison = reference === null ? null : compareBackbones(table, target.candidate, reference, boot);
-  const series = ["expert", `evaluator:${target.candidate}`, ...(reference ? [`evaluator:${reference}`] : []), "baseline"];
+  const series = [
+    "expert",
+    `evaluator:${target.candidate}`,
+    ...(reference ? [`evaluator:${reference}`] : []),
+    "baseline",
+  ];
   return buildEvaluatorReport({
     study: { id: dashboard.study.id, name: dashboard.study.name },
     candidate: target.candidate,
@@ -175,8 +245,19 @@ export async function validateEvaluator(options: ValidationRunOptions): Promise<
   const { db, config, target, signal } = options;
   const guard = spendGuard({ llm: options.llm, db, config, maxCostUsd: options.maxCostUsd, signal });
   const llm = routedLlm(guard.llm, { evaluator: target.endpoint });
-  const outcome: ValidationOutcome = { report: null, stopped: null, failures: [], spentUsd: 0, calls: guard.ledger.totals(), evaluationsStored: 0, metricRuns: 0 };
-  options.onStart?.(options.work.jobs.reduce((n, j) => n + j.pending.length, 0), guard.spentUsd);
+  const outcome: ValidationOutcome = {
+    report: null,
+    stopped: null,
+    failures: [],
+    spentUsd: 0,
+    calls: guard.ledger.totals(),
+    evaluationsStored: 0,
+    metricRuns: 0,
+  };
+  options.onStart?.(
+    options.work.jobs.reduce((n, j) => n + j.pending.length, 0),
+    guard.spentUsd,
+  );
   const stopped = () => guard.capReached() || Boolean(signal?.aborted);
   await judgeAll(options, llm, outcome, stopped);
   outcome.spentUsd = guard.spentUsd();
@@ -187,7 +268,10 @@ export async function validateEvaluator(options: ValidationRunOptions): Promise<
     return outcome;
   }
   if (target.benchmark) outcome.metricRuns = benchmarkMetrics(options);
-  const warnings = outcome.failures.length > 0 ? [`${outcome.failures.length} evaluation(s) failed and are left out; run the command again to retry them.`] : [];
+  const warnings =
+    outcome.failures.length > 0
+      ? [`${outcome.failures.length} evaluation(s) failed and are left out; run the command again to retry them.`]
+      : [];
   outcome.report = buildValidationReport(db, target, { ...options, warnings });
   return outcome;
 }

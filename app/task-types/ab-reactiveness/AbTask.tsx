@@ -11,7 +11,13 @@ import { AB_SHORTCUTS, abCommandFor, abProblems, type AbChoice } from "./ab-task
 import { FieldErrors, problemsElsewhere } from "../../components/tasks/FieldErrors.tsx";
 import { ShortcutCheatSheet } from "../../components/tasks/ShortcutCheatSheet.tsx";
 import { speakersInOrder, TaskDialogue } from "../../components/tasks/TaskDialogue.tsx";
-import { TaskAnnouncements, TaskForm, TaskGuidelines, TaskSubmit, TaskTop } from "../../components/tasks/TaskChrome.tsx";
+import {
+  TaskAnnouncements,
+  TaskForm,
+  TaskGuidelines,
+  TaskSubmit,
+  TaskTop,
+} from "../../components/tasks/TaskChrome.tsx";
 import { useTaskKeys } from "../../components/tasks/useTaskKeys.ts";
 import type { PageShortcut } from "../../domain/shortcuts.ts";
 import type { FieldProblem, TaskProgressValue, TaskTurn } from "../task-view.ts";
@@ -54,17 +60,33 @@ export function AbTask(props: AbTaskProps) {
 
   return (
     <div className="task task-ab">
-      <TaskTop kind="Which conversation is more reactive?" title={<>Watch <span className="target-name">{targetParty.name}</span></>} progress={progress} onShowShortcuts={() => task.setCheatSheetOpen(true)} />
+      <TaskTop
+        kind="Which conversation is more reactive?"
+        title={
+          <>
+            Watch <span className="target-name">{targetParty.name}</span>
+          </>
+        }
+        progress={progress}
+        onShowShortcuts={() => task.setCheatSheetOpen(true)}
+      />
       <TaskAnnouncements announcement={task.announcement} alert={task.alert} unplaced={unplaced} />
 
       <p className="ab-question">
-        Both conversations come from the same scenario; only the temperament of <strong>{targetParty.name}</strong> differs. Judge how{" "}
-        {targetParty.name} behaves — not who gets the better deal — and choose the conversation in which {targetParty.name} is the more reactive
-        negotiator.
+        Both conversations come from the same scenario; only the temperament of <strong>{targetParty.name}</strong>{" "}
+        differs. Judge how {targetParty.name} behaves — not who gets the better deal — and choose the conversation in
+        which {targetParty.name} is the more reactive negotiator.
       </p>
 
       {guidelines ? (
-        <TaskGuidelines id={`${base}-guidelines`} open={task.guidelinesOpen} onToggle={() => task.setGuidelinesOpen((o) => !o)} label="Guidelines: composed or reactive?" shortcut="g" source={guidelines} />
+        <TaskGuidelines
+          id={`${base}-guidelines`}
+          open={task.guidelinesOpen}
+          onToggle={() => task.setGuidelinesOpen((o) => !o)}
+          label="Guidelines: composed or reactive?"
+          shortcut="g"
+          source={guidelines}
+        />
       ) : null}
 
       <div className="ab-columns">
@@ -74,19 +96,40 @@ export function AbTask(props: AbTaskProps) {
             ["B", conversationB],
           ] as const
         ).map(([side, turns]) => (
-          <section key={side} className={`ab-side${task.choice === side ? " chosen" : ""}`} aria-labelledby={`${base}-side-${side}`} data-side={side}>
+          <section
+            key={side}
+            className={`ab-side${task.choice === side ? " chosen" : ""}`}
+            aria-labelledby={`${base}-side-${side}`}
+            data-side={side}
+          >
             <h3 id={`${base}-side-${side}`}>Conversation {side}</h3>
-            <TaskDialogue turns={turns} partyOrder={partyOrder} label={`Conversation ${side}`} targetPartyId={targetParty.id} />
+            <TaskDialogue
+              turns={turns}
+              partyOrder={partyOrder}
+              label={`Conversation ${side}`}
+              targetPartyId={targetParty.id}
+            />
           </section>
         ))}
       </div>
 
-      <AbChoiceForm base={base} targetName={targetParty.name} task={task} problems={problems} readOnly={readOnly} submitting={props.submitting} submitText={props.submitText} />
+      <AbChoiceForm
+        base={base}
+        targetName={targetParty.name}
+        task={task}
+        problems={problems}
+        readOnly={readOnly}
+        submitting={props.submitting}
+        submitText={props.submitText}
+      />
 
       <ShortcutCheatSheet
         open={task.cheatSheetOpen}
         onClose={() => task.setCheatSheetOpen(false)}
-        shortcuts={[...(guidelines ? AB_SHORTCUTS : AB_SHORTCUTS.filter((s) => s.command !== "toggleGuidelines")), ...(props.pageShortcuts ?? [])]}
+        shortcuts={[
+          ...(guidelines ? AB_SHORTCUTS : AB_SHORTCUTS.filter((s) => s.command !== "toggleGuidelines")),
+          ...(props.pageShortcuts ?? []),
+        ]}
         notes={["Enter on a button or link keeps its usual meaning; anywhere else it submits."]}
       />
     </div>
@@ -147,7 +190,19 @@ function useAbTask(props: AbTaskProps, readOnly: boolean) {
     },
   });
 
-  return { choice, attempted, choose, submit, choiceRef, guidelinesOpen, setGuidelinesOpen, cheatSheetOpen, setCheatSheetOpen, announcement, alert };
+  return {
+    choice,
+    attempted,
+    choose,
+    submit,
+    choiceRef,
+    guidelinesOpen,
+    setGuidelinesOpen,
+    cheatSheetOpen,
+    setCheatSheetOpen,
+    announcement,
+    alert,
+  };
 }
 
 /** The question, the A/B radio choice (keys 1 and 2) and the submit row. */
@@ -162,7 +217,12 @@ function AbChoiceForm({
 }: {
   base: string;
   targetName: string;
-  task: { choice: AbChoice | null; choose: (value: AbChoice) => void; submit: () => void; choiceRef: RefObject<HTMLDivElement> };
+  task: {
+    choice: AbChoice | null;
+    choose: (value: AbChoice) => void;
+    submit: () => void;
+    choiceRef: RefObject<HTMLDivElement>;
+  };
   problems: FieldProblem[];
   readOnly: boolean;
   submitting: boolean;
@@ -192,7 +252,13 @@ function AbChoiceForm({
         ))}
       </RadioGroup.Root>
       <FieldErrors id={`${base}-choice-error`} problems={problems} path="choice" />
-      <TaskSubmit submitting={submitting} disabled={readOnly} text={submitText} shortcut="Enter" ariaKeyshortcuts="Enter Control+Enter Meta+Enter" />
+      <TaskSubmit
+        submitting={submitting}
+        disabled={readOnly}
+        text={submitText}
+        shortcut="Enter"
+        ariaKeyshortcuts="Enter Control+Enter Meta+Enter"
+      />
     </TaskForm>
   );
 }

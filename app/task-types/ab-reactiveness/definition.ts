@@ -10,7 +10,13 @@ import { AB_REACTIVENESS, abLabelSchema, type AbLabelPayload } from "./label.ts"
 import { abChanges, abPlaces, summariseAb, type AbSummary } from "./review.ts";
 import type { AbTaskView } from "./view.ts";
 
-export const abReactiveness: TaskTypeDefinition<typeof AB_REACTIVENESS, AbLabelPayload, AbTaskView, AbSummary, AbGoldItem> = {
+export const abReactiveness: TaskTypeDefinition<
+  typeof AB_REACTIVENESS,
+  AbLabelPayload,
+  AbTaskView,
+  AbSummary,
+  AbGoldItem
+> = {
   id: AB_REACTIVENESS,
   displayName: "A/B reactiveness",
   shortName: "A/B",
@@ -25,7 +31,8 @@ export const abReactiveness: TaskTypeDefinition<typeof AB_REACTIVENESS, AbLabelP
     requiredFields: [`name="${ITEM_ID_FIELD}"`, `name="${choiceField("A")}"`, `name="${choiceField("B")}"`],
     texts: {
       title: "Compare two negotiations: who reacts more emotionally?",
-      description: "Read two versions of the same negotiation and choose the one where the highlighted person reacts more emotionally.",
+      description:
+        "Read two versions of the same negotiation and choose the one where the highlighted person reacts more emotionally.",
       keywords: ["negotiation", "dialogue", "comparison", "emotion", "research"],
     },
     hitValues: abHitValues,
@@ -34,13 +41,18 @@ export const abReactiveness: TaskTypeDefinition<typeof AB_REACTIVENESS, AbLabelP
   // An A/B draft is read by its choice alone (a choice of A or B is the whole answer).
   resume: (draft, latest) => {
     const choice = draft !== null && typeof draft === "object" ? (draft as { choice?: unknown }).choice : undefined;
-    return choice === "A" || choice === "B" ? { kind: AB_REACTIVENESS, choice } : ofKind<AbLabelPayload>(AB_REACTIVENESS, latest);
+    return choice === "A" || choice === "B"
+      ? { kind: AB_REACTIVENESS, choice }
+      : ofKind<AbLabelPayload>(AB_REACTIVENESS, latest);
   },
   dashboard: {
     flaggedExcludedFrom: "fidelity",
     agreementUnits: () => "Units: A/B pairs; choices compared as categories. ",
   },
-  keys: { shortcuts: AB_SHORTCUTS, queue: ["toggleGuidelines", "toggleCheatSheet", "closeOverlay"] satisfies AbCommand[] },
+  keys: {
+    shortcuts: AB_SHORTCUTS,
+    queue: ["toggleGuidelines", "toggleCheatSheet", "closeOverlay"] satisfies AbCommand[],
+  },
   review: {
     summarise: (label, _scenario, targetParty) => summariseAb(label, targetParty),
     changes: abChanges,

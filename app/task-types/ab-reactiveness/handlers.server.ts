@@ -16,14 +16,26 @@ import type { Db } from "../../server/db.server.ts";
 import { badInput } from "../../server/http/errors.server.ts";
 import { preferredVolatilityReader, storedProxyPairs } from "../../server/emotion-trajectories.server.ts";
 import { withWriteLock } from "../../server/http/write-lock.server.ts";
-import { abPairCount, abPairCountsByBackbone, listAbPairsWithBackbone, type AbPairRow, type AbPairWithBackbone } from "../../server/models/ab-pair.server.ts";
+import {
+  abPairCount,
+  abPairCountsByBackbone,
+  listAbPairsWithBackbone,
+  type AbPairRow,
+  type AbPairWithBackbone,
+} from "../../server/models/ab-pair.server.ts";
 import { blindScenario, playedScenarioOfRun, turnsBetween } from "../../server/annotation/task-view.server.ts";
 import { notFound } from "../../server/http/errors.server.ts";
 import { findAbPair } from "../../server/models/ab-pair.server.ts";
 import type { ItemRow } from "../../server/models/study.server.ts";
 import type { AbTaskView } from "./view.ts";
 import type { DashboardContext, TaskTypeServer } from "../handler.server.ts";
-import { baseStudySchema, insertStudy, parseOrThrow, type CommonStudyInput, type NewItem } from "../../server/annotation/new-study.server.ts";
+import {
+  baseStudySchema,
+  insertStudy,
+  parseOrThrow,
+  type CommonStudyInput,
+  type NewItem,
+} from "../../server/annotation/new-study.server.ts";
 
 /** The pair's two conversations in full, its scenario blinded, the compared party named. */
 export function abTaskView(db: Db, item: ItemRow): AbTaskView {
@@ -53,19 +65,26 @@ function pairsById(all: AbPairWithBackbone[], pairIds: string[] | undefined): Ab
   if (!pairIds) return all;
   const known = new Set(all.map((p) => p.id));
   const unknown = pairIds.filter((id) => !known.has(id));
-  if (unknown.length) throw badInput(`Unknown A/B pair ids: ${unknown.join(", ")}`, [{ path: "pairIds", message: "unknown pair" }]);
+  if (unknown.length)
+    throw badInput(`Unknown A/B pair ids: ${unknown.join(", ")}`, [{ path: "pairIds", message: "unknown pair" }]);
   const wanted = new Set(pairIds);
   return all.filter((p) => wanted.has(p.id));
 }
 
 /** The pairs the given simulator backbones played (all when none are given); refuses a backbone no stored pair has. */
-function pairsByBackbone(pairs: AbPairWithBackbone[], all: AbPairWithBackbone[], backbones: string[] | undefined): AbPairWithBackbone[] {
+function pairsByBackbone(
+  pairs: AbPairWithBackbone[],
+  all: AbPairWithBackbone[],
+  backbones: string[] | undefined,
+): AbPairWithBackbone[] {
   if (!backbones) return pairs;
   const known = [...new Set(all.map((p) => p.backbone))].sort();
   const unknown = backbones.filter((b) => !known.includes(b));
   if (unknown.length) {
     const message = `no stored A/B pair was simulated by ${unknown.map((b) => `"${b}"`).join(", ")}`;
-    throw badInput(`Unknown simulator backbone: ${message} (stored: ${known.join(", ") || "none"})`, [{ path: "backbones", message }]);
+    throw badInput(`Unknown simulator backbone: ${message} (stored: ${known.join(", ") || "none"})`, [
+      { path: "backbones", message },
+    ]);
   }
   const wanted = new Set(backbones);
   return pairs.filter((p) => wanted.has(p.backbone));
@@ -77,7 +96,12 @@ function chosenPairs(db: Db, pairIds: string[] | undefined, backbones: string[] 
   const pairs = pairsByBackbone(pairsById(all, pairIds), all, backbones);
   if (pairs.length === 0) {
     const path = backbones ? "backbones" : "pairIds";
-    throw badInput(backbones ? "None of the chosen pairs was simulated by the chosen backbones" : "There are no A/B pairs to label: import a bundle with ab_pairs first", [{ path, message: "no pairs" }]);
+    throw badInput(
+      backbones
+        ? "None of the chosen pairs was simulated by the chosen backbones"
+        : "There are no A/B pairs to label: import a bundle with ab_pairs first",
+      [{ path, message: "no pairs" }],
+    );
   }
   return pairs;
 }
@@ -116,8 +140,11 @@ function importUploadedPairs(db: Db, file: { name: string; bytes: Uint8Array }):
     );
   }
   // Just imported, hence valid UTF-8 and JSON with valid records.
-  const pairIds = ((JSON.parse(new TextDecoder().decode(file.bytes)) as { ab_pairs?: { id: string }[] }).ab_pairs ?? []).map((p) => p.id);
-  if (pairIds.length === 0) throw badInput("The uploaded bundle has no ab_pairs", [{ path: "bundle", message: "no A/B pairs" }]);
+  const pairIds = (
+    (JSON.parse(new TextDecoder().decode(file.bytes)) as { ab_pairs?: { id: string }[] }).ab_pairs ?? []
+  ).map((p) => p.id);
+  if (pairIds.length === 0)
+    throw badInput("The uploaded bundle has no ab_pairs", [{ path: "bundle", message: "no A/B pairs" }]);
   return pairIds;
 }
 
@@ -130,7 +157,11 @@ const typedPairIds = (form: FormData) =>
 /** The study the form's fields describe, with `pairIds` (typed, or typed and uploaded). */
 function abFromFields(db: Db, form: FormData, common: CommonStudyInput, pairIds = typedPairIds(form)): number {
   const backbones = form.getAll("backbones").map(String).filter(Boolean);
-  return createAbStudy(db, { ...common, pairIds: pairIds.length ? pairIds : undefined, backbones: backbones.length ? backbones : undefined });
+  return createAbStudy(db, {
+    ...common,
+    pairIds: pairIds.length ? pairIds : undefined,
+    backbones: backbones.length ? backbones : undefined,
+  });
 }
 
 /** The form's pair ids, with those of a bundle uploaded beside them (imported first). */
@@ -158,18 +189,35 @@ export interface StudyProxy {
 export function studyProxy(db: Db, pairIds: readonly string[]): StudyProxy {
   const pairs = storedProxyPairs(db, new Set(pairIds));
   const volatilityOf = preferredVolatilityReader(db); // shared, so each run is read once for both
-  const [overall = null] = fidelityProxy(pairs.map((p) => ({ ...p, backbone: "all" })), volatilityOf);
+  const [overall = null] = fidelityProxy(
+    pairs.map((p) => ({ ...p, backbone: "all" })),
+    volatilityOf,
+  );
   return { byBackbone: fidelityProxy(pairs, volatilityOf), overall };
 }
 
 function abDashboard({ db, items, labels, flagged, boot }: DashboardContext) {
-  const abItems: AbItem[] = items.map((i) => ({ itemId: i.itemId, pairId: i.pairId as string, backbone: i.backbone as string, levelA: i.levelA as number, levelB: i.levelB as number, isGold: i.isGold }));
-  const abLabels: AbLabelRow[] = labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, payload: l.payload as AbLabelPayload }));
+  const abItems: AbItem[] = items.map((i) => ({
+    itemId: i.itemId,
+    pairId: i.pairId as string,
+    backbone: i.backbone as string,
+    levelA: i.levelA as number,
+    levelB: i.levelB as number,
+    isGold: i.isGold,
+  }));
+  const abLabels: AbLabelRow[] = labels.map((l) => ({
+    itemId: l.itemId,
+    annotatorId: l.annotatorId,
+    payload: l.payload as AbLabelPayload,
+  }));
   return {
     kind: AB_REACTIVENESS,
     ab: abSummary(abItems, abLabels, boot),
     abWithoutFlagged: flagged.length ? abSummary(abItems, abLabels, { ...boot, exclude: flagged }) : null,
-    proxy: studyProxy(db, abItems.map((i) => i.pairId)),
+    proxy: studyProxy(
+      db,
+      abItems.map((i) => i.pairId),
+    ),
   };
 }
 
@@ -188,7 +236,8 @@ export const abReactivenessServer = {
   dashboard: abDashboard,
   dashboardView: (d, { excludeFlagged }) => {
     // Fidelity follows the exclusion switch, like alignment does for consensus studies.
-    const { fidelity, overall, unlabelledPairs, alphaByBackbone, nominal, pairableUnits } = excludeFlagged && d.abWithoutFlagged ? d.abWithoutFlagged : d.ab;
+    const { fidelity, overall, unlabelledPairs, alphaByBackbone, nominal, pairableUnits } =
+      excludeFlagged && d.abWithoutFlagged ? d.abWithoutFlagged : d.ab;
     return {
       kind: AB_REACTIVENESS,
       agreement: summarizeAgreement(d.ab),
@@ -202,9 +251,24 @@ export const abReactivenessServer = {
   },
   csv: {
     header: ["pair_id", "simulator_backbone", "target_party", "level_a", "level_b", "choice"],
-    rows: (label, item) => [[item.pairId, item.backbone, item.targetParty, item.levelA, item.levelB, ofKind<AbLabelPayload>(AB_REACTIVENESS, label.payload)?.choice ?? ""]],
+    rows: (label, item) => [
+      [
+        item.pairId,
+        item.backbone,
+        item.targetParty,
+        item.levelA,
+        item.levelB,
+        ofKind<AbLabelPayload>(AB_REACTIVENESS, label.payload)?.choice ?? "",
+      ],
+    ],
   },
-  jsonItemFields: (item) => ({ pair_id: item.pairId, simulator_backbone: item.backbone, target_party: item.targetParty, level_a: item.levelA, level_b: item.levelB }),
+  jsonItemFields: (item) => ({
+    pair_id: item.pairId,
+    simulator_backbone: item.backbone,
+    target_party: item.targetParty,
+    level_a: item.levelA,
+    level_b: item.levelB,
+  }),
   taskPart: (db, item, _annotatorId, saved) => ({
     task: abTaskView(db, item),
     previousLabel: null,

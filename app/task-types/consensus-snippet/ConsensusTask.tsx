@@ -6,12 +6,24 @@
  */
 import { useId, useMemo } from "react";
 import type { ConsensusLabel } from "./label.ts";
-import { CONSENSUS_SHORTCUTS, consensusFormProblems, isTopicComplete, type ConsensusDraft, type FormConfig } from "./consensus-form-state.ts";
+import {
+  CONSENSUS_SHORTCUTS,
+  consensusFormProblems,
+  isTopicComplete,
+  type ConsensusDraft,
+  type FormConfig,
+} from "./consensus-form-state.ts";
 import { TopicCard } from "./ConsensusTopicCard.tsx";
 import { problemsElsewhere } from "../../components/tasks/FieldErrors.tsx";
 import { ShortcutCheatSheet } from "../../components/tasks/ShortcutCheatSheet.tsx";
 import { TaskDialogue } from "../../components/tasks/TaskDialogue.tsx";
-import { TaskAnnouncements, TaskForm, TaskGuidelines, TaskSubmit, TaskTop } from "../../components/tasks/TaskChrome.tsx";
+import {
+  TaskAnnouncements,
+  TaskForm,
+  TaskGuidelines,
+  TaskSubmit,
+  TaskTop,
+} from "../../components/tasks/TaskChrome.tsx";
 import { useConsensusTask } from "./useConsensusTask.tsx";
 import type { PageShortcut } from "../../domain/shortcuts.ts";
 import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "../task-view.ts";
@@ -70,18 +82,45 @@ export function ConsensusTask(props: ConsensusTaskProps) {
   const { config, state } = task;
   const base = useId();
   const problems: FieldProblem[] = [...errors, ...(state.attempted ? consensusFormProblems(state) : [])];
-  const unplaced = problemsElsewhere(errors, useMemo(() => knownPaths(config), [config]));
+  const unplaced = problemsElsewhere(
+    errors,
+    useMemo(() => knownPaths(config), [config]),
+  );
   const completeCount = config.topics.filter((t) => isTopicComplete(state, t.id)).length;
 
   return (
     <div className="task task-consensus">
-      <TaskTop kind="Consensus in a snippet" title={scenario.title} progress={progress} onShowShortcuts={() => task.setCheatSheetOpen(true)} />
+      <TaskTop
+        kind="Consensus in a snippet"
+        title={scenario.title}
+        progress={progress}
+        onShowShortcuts={() => task.setCheatSheetOpen(true)}
+      />
       <TaskAnnouncements announcement={task.announcement} alert={task.alert} unplaced={unplaced} />
-      <ScenarioBackground id={`${base}-background`} scenario={scenario} open={task.backgroundOpen} onToggle={task.toggleBackground} />
-      {guidelines ? <TaskGuidelines id={`${base}-guidelines`} open={task.guidelinesOpen} onToggle={task.toggleGuidelines} label="Guidelines" shortcut="m" source={guidelines} /> : null}
+      <ScenarioBackground
+        id={`${base}-background`}
+        scenario={scenario}
+        open={task.backgroundOpen}
+        onToggle={task.toggleBackground}
+      />
+      {guidelines ? (
+        <TaskGuidelines
+          id={`${base}-guidelines`}
+          open={task.guidelinesOpen}
+          onToggle={task.toggleGuidelines}
+          label="Guidelines"
+          shortcut="m"
+          source={guidelines}
+        />
+      ) : null}
 
       <div className="task-layout">
-        <SnippetConversation base={base} scenario={scenario} previousSnippet={props.previousSnippet} snippet={props.snippet} />
+        <SnippetConversation
+          base={base}
+          scenario={scenario}
+          previousSnippet={props.previousSnippet}
+          snippet={props.snippet}
+        />
         <TaskForm className="task-form" label="Consensus label" onSubmit={task.submit}>
           {scenario.topics.map((topic, topicIndex) => (
             <TopicCard
@@ -101,7 +140,13 @@ export function ConsensusTask(props: ConsensusTaskProps) {
               }}
             />
           ))}
-          <TaskSubmit submitting={props.submitting} disabled={readOnly} text={props.submitText} shortcut="Mod+Enter" ariaKeyshortcuts="Control+Enter Meta+Enter">
+          <TaskSubmit
+            submitting={props.submitting}
+            disabled={readOnly}
+            text={props.submitText}
+            shortcut="Mod+Enter"
+            ariaKeyshortcuts="Control+Enter Meta+Enter"
+          >
             <span className="muted">
               {completeCount} of {config.topics.length} topics complete
             </span>
@@ -121,7 +166,9 @@ export function ConsensusTask(props: ConsensusTaskProps) {
 
 /** The task's shortcuts as listed: without guidelines no "m", on a first snippet no carry-forward. */
 function shortcutsFor(hasGuidelines: boolean, hasPreviousSnippet: boolean) {
-  return CONSENSUS_SHORTCUTS.filter((s) => (hasGuidelines || s.command !== "toggleGuidelines") && (hasPreviousSnippet || s.command !== "carryForward"));
+  return CONSENSUS_SHORTCUTS.filter(
+    (s) => (hasGuidelines || s.command !== "toggleGuidelines") && (hasPreviousSnippet || s.command !== "carryForward"),
+  );
 }
 
 /** Every payload path a field on screen shows problems for; the rest go to the alert. */
@@ -135,11 +182,28 @@ function knownPaths(config: FormConfig): Set<string> {
 }
 
 /** The scenario's background and parties behind a disclosure button (shortcut i). */
-function ScenarioBackground({ id, scenario, open, onToggle }: { id: string; scenario: TaskScenario; open: boolean; onToggle: () => void }) {
+function ScenarioBackground({
+  id,
+  scenario,
+  open,
+  onToggle,
+}: {
+  id: string;
+  scenario: TaskScenario;
+  open: boolean;
+  onToggle: () => void;
+}) {
   return (
     <section className="task-background">
       <h2>
-        <button type="button" className="disclosure" aria-expanded={open} aria-controls={id} onClick={onToggle} aria-keyshortcuts="i">
+        <button
+          type="button"
+          className="disclosure"
+          aria-expanded={open}
+          aria-controls={id}
+          onClick={onToggle}
+          aria-keyshortcuts="i"
+        >
           Scenario background <kbd>i</kbd>
         </button>
       </h2>
@@ -158,7 +222,17 @@ function ScenarioBackground({ id, scenario, open, onToggle }: { id: string; scen
 }
 
 /** The preceding snippet (dimmed, context only) and the snippet to label. */
-function SnippetConversation({ base, scenario, previousSnippet, snippet }: { base: string; scenario: TaskScenario; previousSnippet: TaskTurn[] | null; snippet: TaskTurn[] }) {
+function SnippetConversation({
+  base,
+  scenario,
+  previousSnippet,
+  snippet,
+}: {
+  base: string;
+  scenario: TaskScenario;
+  previousSnippet: TaskTurn[] | null;
+  snippet: TaskTurn[];
+}) {
   const partyOrder = useMemo(() => scenario.parties.map((p) => p.id), [scenario]);
   return (
     <div className="task-conversation">
@@ -167,7 +241,12 @@ function SnippetConversation({ base, scenario, previousSnippet, snippet }: { bas
           Preceding snippet <span className="muted">(context only)</span>
         </h2>
         {previousSnippet && previousSnippet.length > 0 ? (
-          <TaskDialogue turns={previousSnippet} partyOrder={partyOrder} label="Preceding snippet (context only)" dimmed />
+          <TaskDialogue
+            turns={previousSnippet}
+            partyOrder={partyOrder}
+            label="Preceding snippet (context only)"
+            dimmed
+          />
         ) : (
           <p className="muted">This is the start of the conversation: there is no preceding snippet.</p>
         )}

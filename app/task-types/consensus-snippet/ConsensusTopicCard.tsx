@@ -2,7 +2,14 @@
 import * as RadioGroup from "@radix-ui/react-radio-group";
 import { POSITION_NOT_STATED, POSITION_UNCLEAR, type ConsensusLabel } from "./label.ts";
 import type { FieldProblem, TaskScenario } from "../task-view.ts";
-import { SPECIAL_POSITION_TEXT, carryForwardBlocker, isTopicComplete, type ConsensusFormAction, type ConsensusFormState, type FormConfig } from "./consensus-form-state.ts";
+import {
+  SPECIAL_POSITION_TEXT,
+  carryForwardBlocker,
+  isTopicComplete,
+  type ConsensusFormAction,
+  type ConsensusFormState,
+  type FormConfig,
+} from "./consensus-form-state.ts";
 import { FieldErrors, problemsAt } from "../../components/tasks/FieldErrors.tsx";
 import { ScoreControl } from "../../components/tasks/ScoreControl.tsx";
 
@@ -46,7 +53,11 @@ export function TopicCard(props: TopicCardProps) {
         </span>{" "}
         <code>{topic.id}</code> {topic.name}
         {draft.carriedForward ? <span className="badge carried-badge">carried forward</span> : null}
-        {complete ? <span className="done-mark" role="img" aria-label="complete">✓</span> : null}
+        {complete ? (
+          <span className="done-mark" role="img" aria-label="complete">
+            ✓
+          </span>
+        ) : null}
       </legend>
       <p className="muted topic-description">{topic.description}</p>
       <ol className="options task-options">
@@ -65,7 +76,14 @@ export function TopicCard(props: TopicCardProps) {
       ) : null}
       <div className="positions">
         {config.parties.map((party, partyIndex) => (
-          <PositionRow key={party.id} {...props} idFor={idFor} party={party} partyIndex={partyIndex} active={focused && partyIndex === state.activeParty} />
+          <PositionRow
+            key={party.id}
+            {...props}
+            idFor={idFor}
+            party={party}
+            partyIndex={partyIndex}
+            active={focused && partyIndex === state.activeParty}
+          />
         ))}
       </div>
       <ScoreControl
@@ -95,12 +113,21 @@ function PositionRow({
   party,
   partyIndex,
   active,
-}: TopicCardProps & { idFor: (suffix: string) => string; party: FormConfig["parties"][number]; partyIndex: number; active: boolean }) {
+}: TopicCardProps & {
+  idFor: (suffix: string) => string;
+  party: FormConfig["parties"][number];
+  partyIndex: number;
+  active: boolean;
+}) {
   const path = `topics.${topic.id}.positions.${party.id}`;
   const invalid = problemsAt(problems, path).length > 0;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: focus bubbling up from the row's radios marks the row active
-    <div className={`position-row${active ? " active" : ""}`} data-party={party.id} onFocus={() => dispatch({ type: "focusParty", topicIndex, partyIndex })}>
+    <div
+      className={`position-row${active ? " active" : ""}`}
+      data-party={party.id}
+      onFocus={() => dispatch({ type: "focusParty", topicIndex, partyIndex })}
+    >
       <span className="position-cursor" aria-hidden="true">
         {active ? "▸" : ""}
       </span>
@@ -118,7 +145,12 @@ function PositionRow({
         onValueChange={(position) => dispatch({ type: "setPosition", topicId: topic.id, partyId: party.id, position })}
       >
         {config.topics[topicIndex].optionLabels.map((label) => (
-          <RadioGroup.Item key={label} value={label} className="choice" aria-label={`Option ${label}: ${topic.options.find((o) => o.label === label)?.description ?? ""}`}>
+          <RadioGroup.Item
+            key={label}
+            value={label}
+            className="choice"
+            aria-label={`Option ${label}: ${topic.options.find((o) => o.label === label)?.description ?? ""}`}
+          >
             {label}
           </RadioGroup.Item>
         ))}
@@ -134,7 +166,14 @@ function PositionRow({
 }
 
 /** "Not mentioned — carry forward": copies the annotator's label on the preceding snippet, or says why it cannot. */
-function CarryForward({ topic, state, previousLabel, readOnly, dispatch, idFor }: TopicCardProps & { idFor: (suffix: string) => string }) {
+function CarryForward({
+  topic,
+  state,
+  previousLabel,
+  readOnly,
+  dispatch,
+  idFor,
+}: TopicCardProps & { idFor: (suffix: string) => string }) {
   const draft = state.topics[topic.id];
   const blocker = draft.carriedForward ? null : carryForwardBlocker(previousLabel, topic.id);
   return (

@@ -8,7 +8,9 @@ import { commandOf, keyName, type KeyLike, type ShortcutSpec } from "../../domai
 import { CONSENSUS_SNIPPET } from "./label.ts";
 import type { FieldProblem, TaskScenario } from "../task-view.ts";
 
-/** A label still being filled in: missing scores are absent, missing positions left out. A full label is also a draft. */
+/**
+ * A label still being filled in: missing scores are absent, missing positions left out. A full label is also a draft.
+ */
 export interface ConsensusDraft {
   kind: typeof CONSENSUS_SNIPPET;
   topics: Record<string, { score?: number; carriedForward: boolean; positions: Record<string, string> }>;
@@ -55,7 +57,10 @@ export type ConsensusFormAction =
   | { type: "moveParty"; delta: 1 | -1 }
   | { type: "attemptSubmit" };
 
-export const SPECIAL_POSITION_TEXT: Record<string, string> = { [POSITION_UNCLEAR]: "Unclear", [POSITION_NOT_STATED]: "Not stated" };
+export const SPECIAL_POSITION_TEXT: Record<string, string> = {
+  [POSITION_UNCLEAR]: "Unclear",
+  [POSITION_NOT_STATED]: "Not stated",
+};
 
 export function formConfigOf(scenario: Pick<TaskScenario, "topics" | "parties">): FormConfig {
   return {
@@ -65,7 +70,10 @@ export function formConfigOf(scenario: Pick<TaskScenario, "topics" | "parties">)
 }
 
 function validPosition(topic: FormConfig["topics"][number], value: unknown): value is string {
-  return typeof value === "string" && (topic.optionLabels.includes(value) || value === POSITION_UNCLEAR || value === POSITION_NOT_STATED);
+  return (
+    typeof value === "string" &&
+    (topic.optionLabels.includes(value) || value === POSITION_UNCLEAR || value === POSITION_NOT_STATED)
+  );
 }
 
 function validScore(value: unknown): value is number {
@@ -82,9 +90,21 @@ export function initConsensusForm(config: FormConfig, initial: ConsensusDraft | 
       const value = saved?.positions?.[party.id];
       positions[party.id] = validPosition(topic, value) ? value : null;
     }
-    topics[topic.id] = { score: validScore(saved?.score) ? saved.score : null, positions, carriedForward: saved?.carriedForward === true, beforeCarry: null };
+    topics[topic.id] = {
+      score: validScore(saved?.score) ? saved.score : null,
+      positions,
+      carriedForward: saved?.carriedForward === true,
+      beforeCarry: null,
+    };
   }
-  const state: ConsensusFormState = { config, topics, focusedTopic: 0, activeParty: 0, focusRequest: 0, attempted: false };
+  const state: ConsensusFormState = {
+    config,
+    topics,
+    focusedTopic: 0,
+    activeParty: 0,
+    focusRequest: 0,
+    attempted: false,
+  };
   const firstOpen = config.topics.findIndex((t) => !isTopicComplete(state, t.id));
   return withFocus(state, firstOpen < 0 ? 0 : firstOpen);
 }
@@ -108,8 +128,10 @@ function updateTopic(state: ConsensusFormState, topicId: string, patch: Partial<
 
 /** Why carry-forward is unavailable for a topic, or null when it is available. */
 export function carryForwardBlocker(previous: ConsensusLabel | null, topicId: string): string | null {
-  if (!previous) return "Nothing to carry forward: you have no label on the preceding snippet (or this is the first snippet).";
-  if (!previous.topics[topicId]) return "Nothing to carry forward: your label on the preceding snippet has no entry for this topic.";
+  if (!previous)
+    return "Nothing to carry forward: you have no label on the preceding snippet (or this is the first snippet).";
+  if (!previous.topics[topicId])
+    return "Nothing to carry forward: your label on the preceding snippet has no entry for this topic.";
   return null;
 }
 
@@ -127,14 +149,23 @@ export function consensusFormReducer(state: ConsensusFormState, action: Consensu
     case "setPosition": {
       const topic = state.topics[action.topicId];
       const topicConfig = config.topics.find((t) => t.id === action.topicId);
-      if (!topic || !topicConfig || !(action.partyId in topic.positions) || !validPosition(topicConfig, action.position)) return state;
+      if (
+        !topic ||
+        !topicConfig ||
+        !(action.partyId in topic.positions) ||
+        !validPosition(topicConfig, action.position)
+      )
+        return state;
       const next = updateTopic(state, action.topicId, {
         positions: { ...topic.positions, [action.partyId]: action.position },
         carriedForward: false,
         beforeCarry: null,
       });
       if (!action.advance) return next;
-      return { ...next, activeParty: Math.min(config.parties.findIndex((p) => p.id === action.partyId) + 1, config.parties.length - 1) };
+      return {
+        ...next,
+        activeParty: Math.min(config.parties.findIndex((p) => p.id === action.partyId) + 1, config.parties.length - 1),
+      };
     }
     case "toggleCarryForward": {
       const topic = state.topics[action.topicId];
@@ -163,7 +194,13 @@ export function consensusFormReducer(state: ConsensusFormState, action: Consensu
       if (action.moveFocus) return { ...withFocus(state, action.index), focusRequest: state.focusRequest + 1 };
       return action.index === state.focusedTopic ? state : withFocus(state, action.index);
     case "focusParty":
-      if (action.topicIndex < 0 || action.topicIndex >= config.topics.length || action.partyIndex < 0 || action.partyIndex >= config.parties.length) return state;
+      if (
+        action.topicIndex < 0 ||
+        action.topicIndex >= config.topics.length ||
+        action.partyIndex < 0 ||
+        action.partyIndex >= config.parties.length
+      )
+        return state;
       if (action.topicIndex === state.focusedTopic && action.partyIndex === state.activeParty) return state;
       return { ...state, focusedTopic: action.topicIndex, activeParty: action.partyIndex };
     case "moveTopic": {
@@ -171,7 +208,10 @@ export function consensusFormReducer(state: ConsensusFormState, action: Consensu
       return { ...withFocus(state, index), focusRequest: state.focusRequest + 1 };
     }
     case "moveParty":
-      return { ...state, activeParty: Math.max(0, Math.min(config.parties.length - 1, state.activeParty + action.delta)) };
+      return {
+        ...state,
+        activeParty: Math.max(0, Math.min(config.parties.length - 1, state.activeParty + action.delta)),
+      };
     case "attemptSubmit": {
       const problems = consensusFormProblems(state);
       if (problems.length === 0) return { ...state, attempted: true };
@@ -188,10 +228,14 @@ export function consensusFormProblems(state: ConsensusFormState): FieldProblem[]
     const draft = state.topics[topic.id];
     for (const party of state.config.parties) {
       if (draft.positions[party.id] === null) {
-        problems.push({ path: `topics.${topic.id}.positions.${party.id}`, message: `Choose ${party.name}'s position on ${topic.name}.` });
+        problems.push({
+          path: `topics.${topic.id}.positions.${party.id}`,
+          message: `Choose ${party.name}'s position on ${topic.name}.`,
+        });
       }
     }
-    if (draft.score === null) problems.push({ path: `topics.${topic.id}.score`, message: `Choose an agreement score for ${topic.name}.` });
+    if (draft.score === null)
+      problems.push({ path: `topics.${topic.id}.score`, message: `Choose an agreement score for ${topic.name}.` });
   }
   return problems;
 }
@@ -203,7 +247,10 @@ export function toConsensusDraft(state: ConsensusFormState): ConsensusDraft {
     const draft = state.topics[topic.id];
     const positions: Record<string, string> = {};
     for (const [partyId, value] of Object.entries(draft.positions)) if (value !== null) positions[partyId] = value;
-    topics[topic.id] = draft.score === null ? { carriedForward: draft.carriedForward, positions } : { score: draft.score, carriedForward: draft.carriedForward, positions };
+    topics[topic.id] =
+      draft.score === null
+        ? { carriedForward: draft.carriedForward, positions }
+        : { score: draft.score, carriedForward: draft.carriedForward, positions };
   }
   return { kind: CONSENSUS_SNIPPET, topics };
 }
@@ -238,22 +285,53 @@ const OPTION_KEYS = ["a", "b", "c", "d", "e", "f", "g", "h"] as const;
 /**
  * The consensus task's key map, used by the key handler and the cheat sheet alike. Option
  * labels are the letters A–H, so the other single-letter commands avoid a–h: "r" carries forward
- * (repeat the preceding snippet), "i" toggles the scenario information, "m" the guidelines (manual). Parties are addressed by a
- * cursor instead of modifiers, which works for any number of parties and needs no Alt or Ctrl
+ * (repeat the preceding snippet), "i" toggles the scenario information, "m" the guidelines (manual). Parties are
+ * addressed by a cursor instead of modifiers, which works for any number of parties and needs no Alt or Ctrl
  * combinations that browsers keep for themselves.
  */
 export const CONSENSUS_SHORTCUTS: readonly ShortcutSpec<ConsensusCommand>[] = [
   { command: "nextTopic", keys: ["j", "ArrowDown"], description: "Next topic", group: "Move" },
   { command: "prevTopic", keys: ["k", "ArrowUp"], description: "Previous topic", group: "Move" },
-  { command: "nextParty", keys: ["]", "ArrowRight"], description: "Select the next party in this topic", group: "Move" },
-  { command: "prevParty", keys: ["[", "ArrowLeft"], description: "Select the previous party in this topic", group: "Move" },
-  { command: "score", keys: ["1", "2", "3", "4", "5"], description: "Agreement score of the focused topic (1 = far apart … 5 = full agreement)", group: "Label" },
-  { command: "option", keys: OPTION_KEYS, description: "Selected party's position: that option letter; then the next party is selected", group: "Label" },
+  {
+    command: "nextParty",
+    keys: ["]", "ArrowRight"],
+    description: "Select the next party in this topic",
+    group: "Move",
+  },
+  {
+    command: "prevParty",
+    keys: ["[", "ArrowLeft"],
+    description: "Select the previous party in this topic",
+    group: "Move",
+  },
+  {
+    command: "score",
+    keys: ["1", "2", "3", "4", "5"],
+    description: "Agreement score of the focused topic (1 = far apart … 5 = full agreement)",
+    group: "Label",
+  },
+  {
+    command: "option",
+    keys: OPTION_KEYS,
+    description: "Selected party's position: that option letter; then the next party is selected",
+    group: "Label",
+  },
   { command: "unclear", keys: ["u"], description: "Selected party's position: Unclear", group: "Label" },
   { command: "notStated", keys: ["n"], description: "Selected party's position: Not stated", group: "Label" },
-  { command: "carryForward", keys: ["r"], description: "Topic not mentioned: carry forward your score and positions from the preceding snippet (again to undo)", group: "Label" },
+  {
+    command: "carryForward",
+    keys: ["r"],
+    description:
+      "Topic not mentioned: carry forward your score and positions from the preceding snippet (again to undo)",
+    group: "Label",
+  },
   { command: "toggleBackground", keys: ["i"], description: "Show or hide the scenario background", group: "General" },
-  { command: "toggleGuidelines", keys: ["m"], description: "Show or hide the guidelines (the manual)", group: "General" },
+  {
+    command: "toggleGuidelines",
+    keys: ["m"],
+    description: "Show or hide the guidelines (the manual)",
+    group: "General",
+  },
   { command: "toggleCheatSheet", keys: ["?"], description: "Show or hide this list of shortcuts", group: "General" },
   { command: "closeOverlay", keys: ["Escape"], description: "Close this list", group: "General" },
   { command: "submit", keys: ["Mod+Enter"], description: "Submit and go to the next item", group: "General" },
@@ -266,7 +344,11 @@ export type ConsensusKeyResult =
   | { kind: "refused"; announce: string };
 
 /** Maps a key press to a form action or UI command given the current state; null when the key is not ours. */
-export function consensusKeyResult(state: ConsensusFormState, event: KeyLike, previous: ConsensusLabel | null): ConsensusKeyResult | null {
+export function consensusKeyResult(
+  state: ConsensusFormState,
+  event: KeyLike,
+  previous: ConsensusLabel | null,
+): ConsensusKeyResult | null {
   const command = commandOf(CONSENSUS_SHORTCUTS, event);
   if (!command) return null;
   const { config } = state;
@@ -276,29 +358,48 @@ export function consensusKeyResult(state: ConsensusFormState, event: KeyLike, pr
   const position = (value: string, text: string): ConsensusKeyResult => {
     const next = config.parties[Math.min(state.activeParty + 1, config.parties.length - 1)];
     const then = next.id !== party.id ? ` Next: ${next.name}.` : "";
-    return { kind: "form", action: { type: "setPosition", topicId: topic.id, partyId: party.id, position: value, advance: true }, announce: `${party.name} on ${topic.name}: ${text}.${then}` };
+    return {
+      kind: "form",
+      action: { type: "setPosition", topicId: topic.id, partyId: party.id, position: value, advance: true },
+      announce: `${party.name} on ${topic.name}: ${text}.${then}`,
+    };
   };
   switch (command) {
     case "nextTopic":
     case "prevTopic": {
       const delta = command === "nextTopic" ? 1 : -1;
       const index = Math.max(0, Math.min(config.topics.length - 1, state.focusedTopic + delta));
-      return { kind: "form", action: { type: "moveTopic", delta }, announce: `Topic ${index + 1} of ${config.topics.length}: ${config.topics[index].name}.` };
+      return {
+        kind: "form",
+        action: { type: "moveTopic", delta },
+        announce: `Topic ${index + 1} of ${config.topics.length}: ${config.topics[index].name}.`,
+      };
     }
     case "nextParty":
     case "prevParty": {
       const delta = command === "nextParty" ? 1 : -1;
       const index = Math.max(0, Math.min(config.parties.length - 1, state.activeParty + delta));
-      return { kind: "form", action: { type: "moveParty", delta }, announce: `Selected party: ${config.parties[index].name}.` };
+      return {
+        kind: "form",
+        action: { type: "moveParty", delta },
+        announce: `Selected party: ${config.parties[index].name}.`,
+      };
     }
     case "score": {
       const score = Number(keyName(event));
-      return { kind: "form", action: { type: "setScore", topicId: topic.id, score }, announce: `${topic.name}: agreement ${score}.` };
+      return {
+        kind: "form",
+        action: { type: "setScore", topicId: topic.id, score },
+        announce: `${topic.name}: agreement ${score}.`,
+      };
     }
     case "option": {
       const label = keyName(event).toUpperCase();
       if (!topic.optionLabels.includes(label)) {
-        return { kind: "refused", announce: `${topic.name} has no option ${label} (options ${topic.optionLabels.join(", ")}).` };
+        return {
+          kind: "refused",
+          announce: `${topic.name} has no option ${label} (options ${topic.optionLabels.join(", ")}).`,
+        };
       }
       return position(label, `option ${label}`);
     }
@@ -313,7 +414,9 @@ export function consensusKeyResult(state: ConsensusFormState, event: KeyLike, pr
       return {
         kind: "form",
         action: { type: "toggleCarryForward", topicId: topic.id, previous },
-        announce: carried ? `${topic.name}: carry-forward undone.` : `${topic.name}: carried forward from the preceding snippet.`,
+        announce: carried
+          ? `${topic.name}: carry-forward undone.`
+          : `${topic.name}: carried forward from the preceding snippet.`,
       };
     }
     default:

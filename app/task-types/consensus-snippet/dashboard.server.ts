@@ -24,7 +24,16 @@ import { failedTopicsOf } from "../../domain/metrics/incomplete-input.ts";
 import { findEvaluation } from "../../server/models/evaluation.server.ts";
 import { crowdStudiesOnSameSnippets } from "../../server/models/study.server.ts";
 import { currentMetricParams } from "../../server/pipeline/metric-settings.server.ts";
-import { loadItems, loadLatestLabels, loadSeries, topicsByRun, withoutFastLabels, type ItemRecord, type LabelRecord, type ScoreSeries } from "../../server/annotation/dashboard-data.server.ts";
+import {
+  loadItems,
+  loadLatestLabels,
+  loadSeries,
+  topicsByRun,
+  withoutFastLabels,
+  type ItemRecord,
+  type LabelRecord,
+  type ScoreSeries,
+} from "../../server/annotation/dashboard-data.server.ts";
 import type { DashboardContext } from "../handler.server.ts";
 
 function consensusItems(items: readonly ItemRecord[], topics: Map<string, string[]>): AlignmentItem[] {
@@ -42,7 +51,13 @@ function consensusItems(items: readonly ItemRecord[], topics: Map<string, string
 }
 
 const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
-  labels.map((l) => ({ itemId: l.itemId, annotatorId: l.annotatorId, pool: l.pool, payload: l.payload as ConsensusLabel, secondsOnTask: l.secondsOnTask }));
+  labels.map((l) => ({
+    itemId: l.itemId,
+    annotatorId: l.annotatorId,
+    pool: l.pool,
+    payload: l.payload as ConsensusLabel,
+    secondsOnTask: l.secondsOnTask,
+  }));
 
 /**
  * A topic whose judge pass failed has no s[k] of its own (its stored rows sit at s0): its units
@@ -54,47 +69,87 @@ function withoutFailedTopics(db: Db, series: ScoreSeries[], topics: Map<string, 
     let set = failed.get(evaluationId);
     if (!set) {
       const e = findEvaluation(db, evaluationId)!;
-      failed.set(evaluationId, (set = new Set(failedTopicsOf(topics.get(runId) ?? [], { id: e.id, output: e.output, errors: e.errors ?? [] }))));
+      failed.set(
+        evaluationId,
+        (set = new Set(
+          failedTopicsOf(topics.get(runId) ?? [], { id: e.id, output: e.output, errors: e.errors ?? [] }),
+        )),
+      );
     }
     return set;
   };
   return series.filter((s) => !failedOf(s.evaluationId, s.runId).has(s.topicId));
 }
 
-/** Every evaluator's series (read with the s0 `socrates metrics` last used), and the per-turn baseline's, on the study's runs. */
+/**
+ * Every evaluator's series (read with the s0 `socrates metrics` last used), and the per-turn baseline's, on the study's
+ * runs.
+ */
 function evaluatorSources(db: Db, runIds: string[], topics: Map<string, string[]>) {
   const { s0 } = currentMetricParams(db);
   const evaluatorSeries = withoutFailedTopics(db, loadSeries(db, runIds, "topic-localized"), topics);
   const evaluators: EvaluatorSource[] = [...new Set(evaluatorSeries.map((s) => s.backbone))].sort().map((backbone) => ({
     backbone,
-    valueAt: seriesLookup(evaluatorSeries.filter((s) => s.backbone === backbone), s0),
+    valueAt: seriesLookup(
+      evaluatorSeries.filter((s) => s.backbone === backbone),
+      s0,
+    ),
   }));
   const baselineSeries = loadSeries(db, runIds, "per-turn");
   const baselineBackbone = [...new Set(baselineSeries.map((s) => s.backbone))].sort()[0];
   // Stored per-turn rows hold the topic's mean over pairs, so one "pair" series gives 1 + 4·mean A.
   const baseline = baselineBackbone
-    ? { backbone: baselineBackbone, valueAt: baselineLookup(baselineSeries.filter((s) => s.backbone === baselineBackbone).map((s) => ({ runId: s.runId, topicId: s.topicId, pairSeries: [s.values] }))) }
+    ? {
+        backbone: baselineBackbone,
+        valueAt: baselineLookup(
+          baselineSeries
+            .filter((s) => s.backbone === baselineBackbone)
+            .map((s) => ({ runId: s.runId, topicId: s.topicId, pairSeries: [s.values] })),
+        ),
+      }
     : null;
   return { evaluators, baseline, s0 };
 }
 
-export function consensusDashboard({ db, study, items, labels, flagged, exclude, excludeFast, boot }: DashboardContext) {
+export function consensusDashboard({
+  db,
+  study,
+  items,
+  labels,
+  flagged,
+  exclude,
+  excludeFast,
+  boot,
+}: DashboardContext) {
   const runIds = [...new Set(items.map((i) => i.runId).filter((r): r is string => r !== null))];
   const topics = topicsByRun(db, runIds);
   const ownItems = consensusItems(items, topics);
   const ownLabels = consensusRows(labels);
   const pool = study.pool as "expert" | "crowd";
   const agreement = consensusAgreement(ownItems, ownLabels, { pool, ...boot });
-  const agreementWithoutFlagged = flagged.length ? consensusAgreement(ownItems, ownLabels, { pool, exclude: flagged, ...boot }) : null;
+  const agreementWithoutFlagged = flagged.length
+    ? consensusAgreement(ownItems, ownLabels, { pool, exclude: flagged, ...boot })
+    : null;
 
   // Alignment is against the expert mean; a crowd study on the same snippets adds the non-expert row.
   const crowdStudies = pool === "expert" ? crowdStudiesOnSameSnippets(db, study.id) : [];
   const crowdItems = consensusItems(loadItems(db, crowdStudies), topics).filter((i) => topics.has(i.runId));
   const crowdItemIds = new Set(crowdItems.map((i) => i.itemId));
   const crowdCounted = loadLatestLabels(db, crowdStudies, "statistics");
-  const crowdLabels = consensusRows(excludeFast ? withoutFastLabels(db, crowdCounted) : crowdCounted).filter((l) => crowdItemIds.has(l.itemId));
+  const crowdLabels = consensusRows(excludeFast ? withoutFastLabels(db, crowdCounted) : crowdCounted).filter((l) =>
+    crowdItemIds.has(l.itemId),
+  );
   const expertLabels = pool === "expert" ? ownLabels.filter((l) => !exclude.includes(l.annotatorId)) : [];
-  const table = pool === "expert" ? withoutUnscoredBackbones(alignmentTable([...ownItems, ...crowdItems], [...expertLabels, ...crowdLabels], evaluatorSources(db, runIds, topics))) : null;
+  const table =
+    pool === "expert"
+      ? withoutUnscoredBackbones(
+          alignmentTable(
+            [...ownItems, ...crowdItems],
+            [...expertLabels, ...crowdLabels],
+            evaluatorSources(db, runIds, topics),
+          ),
+        )
+      : null;
   return {
     kind: CONSENSUS_SNIPPET,
     agreement,

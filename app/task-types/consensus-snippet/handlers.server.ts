@@ -29,7 +29,14 @@ import type { ConsensusTaskView } from "./view.ts";
 import type { ItemRow } from "../../server/models/study.server.ts";
 import { consensusDashboard, trendChartSvg } from "./dashboard.server.ts";
 import type { TaskTypeServer } from "../handler.server.ts";
-import { baseStudySchema, formNumber, insertStudy, parseOrThrow, type CommonStudyInput, type NewItem } from "../../server/annotation/new-study.server.ts";
+import {
+  baseStudySchema,
+  formNumber,
+  insertStudy,
+  parseOrThrow,
+  type CommonStudyInput,
+  type NewItem,
+} from "../../server/annotation/new-study.server.ts";
 
 /** The snippet and (for context) the one before it, its scenario blinded. */
 export function consensusTaskView(db: Db, item: ItemRow): ConsensusTaskView {
@@ -39,7 +46,9 @@ export function consensusTaskView(db: Db, item: ItemRow): ConsensusTaskView {
   return {
     kind: CONSENSUS_SNIPPET,
     scenario: blindScenario(title, body),
-    previousSnippet: context.previous ? turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names) : null,
+    previousSnippet: context.previous
+      ? turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names)
+      : null,
     snippet: turnsBetween(db, context.runId, context.startTurn, context.endTurn, names),
   };
 }
@@ -50,11 +59,18 @@ export const consensusStudySchema = baseStudySchema.extend({
   goldFromStudyId: z.number().int().optional(),
 });
 
-/** What is wrong with the study gold snippets are to come from (whatever the gold rate), in the form's terms; null when it is a consensus study. */
+/**
+ * What is wrong with the study gold snippets are to come from (whatever the gold rate), in the form's terms; null when
+ * it is a consensus study.
+ */
 function goldSourceProblem(db: Db, fromStudyId: number): FieldProblem | null {
   const source = Number.isInteger(fromStudyId) ? findStudy(db, fromStudyId) : undefined;
   if (!source) return { path: "goldFromStudyId", message: `Study ${fromStudyId} does not exist` };
-  if (source.type !== CONSENSUS_SNIPPET) return { path: "goldFromStudyId", message: `Study ${fromStudyId} is ${withArticle(taskTypeName(source.type))} study; gold snippets come from a consensus study` };
+  if (source.type !== CONSENSUS_SNIPPET)
+    return {
+      path: "goldFromStudyId",
+      message: `Study ${fromStudyId} is ${withArticle(taskTypeName(source.type))} study; gold snippets come from a consensus study`,
+    };
   return null;
 }
 
@@ -79,7 +95,13 @@ function goldSnippets(db: Db, source: StudyRow, exclude: Set<number>): NewItem<t
     const item = items.get(itemId)!;
     if (exclude.has(item.snippetId!) || !Object.values(scores).every((s) => s.length >= source.labelsPerItem)) continue;
     const topics = Object.fromEntries(Object.entries(scores).map(([k, s]) => [k, Math.round(meanOf(s) as number)]));
-    gold.push({ kind: CONSENSUS_SNIPPET, snippetId: item.snippetId!, runId: item.runId!, isGold: true, gold: { topics } });
+    gold.push({
+      kind: CONSENSUS_SNIPPET,
+      snippetId: item.snippetId!,
+      runId: item.runId!,
+      isGold: true,
+      gold: { topics },
+    });
   }
   return gold;
 }
@@ -90,11 +112,17 @@ export function createConsensusStudy(db: Db, input: z.input<typeof consensusStud
   const config = parseStudyConfig(data.config);
   const pool = evaluatedTrajectories(db);
   if (data.trajectories > pool.length) {
-    throw badInput(`Only ${pool.length} evaluated trajectories are available; you asked for ${data.trajectories}`, [{ path: "trajectories", message: `at most ${pool.length}` }]);
+    throw badInput(`Only ${pool.length} evaluated trajectories are available; you asked for ${data.trajectories}`, [
+      { path: "trajectories", message: `at most ${pool.length}` },
+    ]);
   }
   const source = data.goldFromStudyId === undefined ? null : (findStudy(db, data.goldFromStudyId) ?? null);
   const runIds = stratifiedSample(pool, data.trajectories, config.seed);
-  const regular = runIds.flatMap((runId) => snippetsOfRun(db, runId).map((s): NewItem<typeof CONSENSUS_SNIPPET> => ({ kind: CONSENSUS_SNIPPET, snippetId: s.id, runId, isGold: false })));
+  const regular = runIds.flatMap((runId) =>
+    snippetsOfRun(db, runId).map(
+      (s): NewItem<typeof CONSENSUS_SNIPPET> => ({ kind: CONSENSUS_SNIPPET, snippetId: s.id, runId, isGold: false }),
+    ),
+  );
   let items = regular;
   if (source && config.goldRate > 0) {
     const gold = goldSnippets(db, source, new Set(regular.map((r) => r.snippetId as number)));
@@ -104,7 +132,11 @@ export function createConsensusStudy(db: Db, input: z.input<typeof consensusStud
 }
 
 function consensusFromFields(db: Db, form: FormData, common: CommonStudyInput): number {
-  return createConsensusStudy(db, { ...common, trajectories: formNumber(form, "trajectories") ?? Number.NaN, goldFromStudyId: formNumber(form, "goldFromStudyId") });
+  return createConsensusStudy(db, {
+    ...common,
+    trajectories: formNumber(form, "trajectories") ?? Number.NaN,
+    goldFromStudyId: formNumber(form, "goldFromStudyId"),
+  });
 }
 
 /** A trajectory's first snippet has nothing before it: carry-forward there is refused in the annotator's terms. */
@@ -112,7 +144,8 @@ function refuseCarryOnFirstSnippet(item: ItemRow, label: ConsensusLabel, context
   if (item.snippetId === null) return;
   const carried = Object.keys(label.topics).filter((id) => label.topics[id].carriedForward);
   if (carried.length === 0 || context().position > 1) return;
-  const message = "this is the first snippet of the conversation, so there is nothing to carry forward: give a score and positions";
+  const message =
+    "this is the first snippet of the conversation, so there is nothing to carry forward: give a score and positions";
   const problems = carried.map((id) => ({ path: `topics.${id}.carriedForward`, message }));
   throw badInput("Carry-forward is not possible on a conversation's first snippet", problems);
 }
@@ -123,7 +156,11 @@ export const consensusSnippetServer = {
   id: CONSENSUS_SNIPPET,
   view: consensusTaskView,
   available: evaluatedTrajectoryCount,
-  formChoices: (db) => ({ goldSources: listStudyRows(db).filter((s) => s.type === CONSENSUS_SNIPPET).map((s) => ({ id: s.id, name: s.name, pool: s.pool })) }),
+  formChoices: (db) => ({
+    goldSources: listStudyRows(db)
+      .filter((s) => s.type === CONSENSUS_SNIPPET)
+      .map((s) => ({ id: s.id, name: s.name, pool: s.pool })),
+  }),
   createFromForm: async (db, form, common) => consensusFromFields(db, form, common),
   createFromFields: consensusFromFields,
   refuseOnSubmit: refuseCarryOnFirstSnippet,
@@ -142,13 +179,36 @@ export const consensusSnippetServer = {
   dashboardSvg: (view) => trendChartSvg(view.trend as ConsensusTrend | null),
   // One row per topic of each label, topics in id order.
   csv: {
-    header: ["run_id", "snippet_position", "start_turn", "end_turn", "topic_id", "score", "carried_forward", "positions"],
+    header: [
+      "run_id",
+      "snippet_position",
+      "start_turn",
+      "end_turn",
+      "topic_id",
+      "score",
+      "carried_forward",
+      "positions",
+    ],
     rows: (label, item) =>
       Object.entries(ofKind<ConsensusLabel>(CONSENSUS_SNIPPET, label.payload)?.topics ?? {})
         .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([topicId, t]) => [item.runId, item.snippetPosition, item.startTurn, item.endTurn, topicId, t.score, t.carriedForward ? 1 : 0, JSON.stringify(t.positions)]),
+        .map(([topicId, t]) => [
+          item.runId,
+          item.snippetPosition,
+          item.startTurn,
+          item.endTurn,
+          topicId,
+          t.score,
+          t.carriedForward ? 1 : 0,
+          JSON.stringify(t.positions),
+        ]),
   },
-  jsonItemFields: (item) => ({ run_id: item.runId, snippet_position: item.snippetPosition, start_turn: item.startTurn, end_turn: item.endTurn }),
+  jsonItemFields: (item) => ({
+    run_id: item.runId,
+    snippet_position: item.snippetPosition,
+    start_turn: item.startTurn,
+    end_turn: item.endTurn,
+  }),
   taskPart: (db, item, annotatorId, saved) => ({
     task: consensusTaskView(db, item),
     previousLabel: annotatorId === null ? null : previousOwnLabel(db, item, annotatorId),

@@ -60,22 +60,32 @@ export function checkConsensusLabel(
     }
     const options = topic.options.map((o) => o.label);
     for (const key of Object.keys(entry.positions)) {
-      if (!partyIds.includes(key)) problems.push({ path: `topics.${topic.id}.positions.${key}`, message: `unknown party "${key}"` });
+      if (!partyIds.includes(key))
+        problems.push({ path: `topics.${topic.id}.positions.${key}`, message: `unknown party "${key}"` });
     }
     for (const partyId of partyIds) {
       const position = entry.positions[partyId];
       const path = `topics.${topic.id}.positions.${partyId}`;
       if (position === undefined) problems.push({ path, message: `no position for party "${partyId}"` });
       else if (!options.includes(position) && !(SPECIAL_POSITIONS as readonly string[]).includes(position)) {
-        problems.push({ path, message: `"${position}" is not an option of topic "${topic.id}" (${[...options, ...SPECIAL_POSITIONS].join(", ")})` });
+        problems.push({
+          path,
+          message: `"${position}" is not an option of topic "${topic.id}" (${[...options, ...SPECIAL_POSITIONS].join(", ")})`,
+        });
       }
     }
     if (entry.carriedForward) {
       const before = previous?.topics[topic.id];
       if (!before) {
-        problems.push({ path: `topics.${topic.id}.carriedForward`, message: "nothing to carry forward: there is no label of yours on the preceding snippet" });
+        problems.push({
+          path: `topics.${topic.id}.carriedForward`,
+          message: "nothing to carry forward: there is no label of yours on the preceding snippet",
+        });
       } else if (before.score !== entry.score) {
-        problems.push({ path: `topics.${topic.id}.score`, message: `a carried-forward score must equal your preceding score ${before.score}, got ${entry.score}` });
+        problems.push({
+          path: `topics.${topic.id}.score`,
+          message: `a carried-forward score must equal your preceding score ${before.score}, got ${entry.score}`,
+        });
       }
     }
   }

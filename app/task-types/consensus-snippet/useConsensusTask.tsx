@@ -59,8 +59,12 @@ export function useConsensusTask(input: ConsensusTaskInput) {
   const { errors } = input;
   useEffect(() => {
     if (errors.length === 0) return;
-    setAlert(`This label was not accepted: ${errors.length === 1 ? errors[0].message : `${errors.length} problems, marked below.`}`);
-    const index = config.topics.findIndex((t) => errors.some((e) => e.path === `topics.${t.id}` || e.path.startsWith(`topics.${t.id}.`)));
+    setAlert(
+      `This label was not accepted: ${errors.length === 1 ? errors[0].message : `${errors.length} problems, marked below.`}`,
+    );
+    const index = config.topics.findIndex((t) =>
+      errors.some((e) => e.path === `topics.${t.id}` || e.path.startsWith(`topics.${t.id}.`)),
+    );
     if (index >= 0) dispatch({ type: "focusTopic", index, moveFocus: true });
   }, [errors, config]);
 
@@ -71,7 +75,9 @@ export function useConsensusTask(input: ConsensusTaskInput) {
     dispatch({ type: "attemptSubmit" });
     if (!label) {
       const missing = consensusFormProblems(now);
-      setAlert(`Not submitted: ${missing.length} ${missing.length === 1 ? "answer is" : "answers are"} missing. ${missing[0].message}`);
+      setAlert(
+        `Not submitted: ${missing.length} ${missing.length === 1 ? "answer is" : "answers are"} missing. ${missing[0].message}`,
+      );
       return;
     }
     setAlert("");
@@ -123,7 +129,10 @@ export function useConsensusTask(input: ConsensusTaskInput) {
   };
 }
 
-/** Calls `report` on every change of the answers — not on mount (even when StrictMode runs effects twice), not on focus moves. */
+/**
+ * Calls `report` on every change of the answers — not on mount (even when StrictMode runs effects twice), not on focus
+ * moves.
+ */
 function useDraftReports(state: ConsensusFormState, report: () => void): void {
   const reportedTopics = useRef(state.topics);
   useEffect(() => {

@@ -21,17 +21,28 @@ describe("dashboard flags", () => {
     const ada = addAnnotator(t.db, "flagger", "expert");
     const [first, second] = itemsOfStudy(t.db, study);
     flags = [
-      insertItemFlag(t.db, { studyItemId: first.id, annotatorId: ada, comment: "The snippet cuts a sentence in half." }),
+      insertItemFlag(t.db, {
+        studyItemId: first.id,
+        annotatorId: ada,
+        comment: "The snippet cuts a sentence in half.",
+      }),
       insertItemFlag(t.db, { studyItemId: second.id, annotatorId: ada, comment: "Topic 2 is not discussed at all." }),
     ];
-    insertItemFlag(t.db, { studyItemId: itemsOfStudy(t.db, other)[0].id, annotatorId: ada, comment: "A and B look identical." });
+    insertItemFlag(t.db, {
+      studyItemId: itemsOfStudy(t.db, other)[0].id,
+      annotatorId: ada,
+      comment: "A and B look identical.",
+    });
   });
   afterAll(() => t.cleanup());
 
   it("lists the study's open flags newest first, with the annotator, the item's place and a link to its run at the snippet", () => {
     const panel = studyFlagsPanel(t.db, study, { showResolved: false });
     expect(panel.open).toBe(2);
-    expect(panel.flags.map((f) => f.comment)).toEqual(["Topic 2 is not discussed at all.", "The snippet cuts a sentence in half."]);
+    expect(panel.flags.map((f) => f.comment)).toEqual([
+      "Topic 2 is not discussed at all.",
+      "The snippet cuts a sentence in half.",
+    ]);
     expect(panel.flags[1]).toMatchObject({ annotatorName: "flagger", position: 1 });
     expect(panel.flags[1].links[0].href).toMatch(/^\/runs\/[^#]+#turn-\d+$/);
     const ab = studyFlagsPanel(t.db, other, { showResolved: false });

@@ -11,8 +11,14 @@ const KEYS = ["name", "items"] as const;
 describe("table sort (query string)", () => {
   it("reads ?sort and ?dir, falling back for a missing or unknown key", () => {
     const fallback = { key: "name", dir: "asc" } as const;
-    expect(parseSort(new URLSearchParams("sort=items&dir=desc"), KEYS, fallback)).toEqual({ key: "items", dir: "desc" });
-    expect(parseSort(new URLSearchParams("sort=items&dir=sideways"), KEYS, fallback)).toEqual({ key: "items", dir: "asc" });
+    expect(parseSort(new URLSearchParams("sort=items&dir=desc"), KEYS, fallback)).toEqual({
+      key: "items",
+      dir: "desc",
+    });
+    expect(parseSort(new URLSearchParams("sort=items&dir=sideways"), KEYS, fallback)).toEqual({
+      key: "items",
+      dir: "asc",
+    });
     expect(parseSort(new URLSearchParams("sort=password"), KEYS, fallback)).toEqual(fallback);
     expect(parseSort(new URLSearchParams(""), KEYS, fallback)).toEqual(fallback);
   });
@@ -31,7 +37,8 @@ describe("table sort (query string)", () => {
       { name: "", items: 5 },
       { name: "Study 1", items: 100 },
     ];
-    const by = (key: (typeof KEYS)[number], dir: "asc" | "desc") => sortRows(rows, { key, dir }, (r, k) => r[k]).map((r) => r.name);
+    const by = (key: (typeof KEYS)[number], dir: "asc" | "desc") =>
+      sortRows(rows, { key, dir }, (r, k) => r[k]).map((r) => r.name);
     expect(by("name", "asc")).toEqual(["Study 1", "study 9", "study 10", ""]);
     expect(by("name", "desc")).toEqual(["study 10", "study 9", "Study 1", ""]);
     expect(by("items", "asc")).toEqual(["study 10", "", "study 9", "Study 1"]);
@@ -68,10 +75,20 @@ describe("listRuns: sort and filter in SQL", () => {
     expect(mediated.every((r) => r.mediated)).toBe(true);
     expect(listRuns(t.db, { mediated: false }).length).toBe(all.length - mediated.length);
     const outcome = all[0].outcome;
-    expect(listRuns(t.db, { outcome }).map((r) => r.id)).toEqual(all.filter((r) => r.outcome === outcome).map((r) => r.id));
+    expect(listRuns(t.db, { outcome }).map((r) => r.id)).toEqual(
+      all.filter((r) => r.outcome === outcome).map((r) => r.id),
+    );
     const title = all[0].scenarioTitle;
     const word = title.split(" ")[0].toUpperCase();
-    expect(listRuns(t.db, { text: word }).map((r) => r.id)).toEqual(all.filter((r) => `${r.id} ${r.scenarioTitle} ${r.axis} ${r.variant} ${r.mediatorBackbone ?? ""} ${r.simulatorBackbone}`.toLowerCase().includes(word.toLowerCase())).map((r) => r.id));
+    expect(listRuns(t.db, { text: word }).map((r) => r.id)).toEqual(
+      all
+        .filter((r) =>
+          `${r.id} ${r.scenarioTitle} ${r.axis} ${r.variant} ${r.mediatorBackbone ?? ""} ${r.simulatorBackbone}`
+            .toLowerCase()
+            .includes(word.toLowerCase()),
+        )
+        .map((r) => r.id),
+    );
     expect(listRuns(t.db, { text: "%" })).toEqual([]);
   });
 });

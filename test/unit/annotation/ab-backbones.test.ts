@@ -25,7 +25,11 @@ describe("A/B studies by simulator backbone", () => {
   afterAll(() => t.cleanup());
 
   const pairsOf = (studyId: number) =>
-    (t.db.$client.prepare("SELECT ab_pair_id AS id FROM study_items WHERE study_id = ? ORDER BY ab_pair_id").all(studyId) as { id: string }[]).map((r) => r.id);
+    (
+      t.db.$client
+        .prepare("SELECT ab_pair_id AS id FROM study_items WHERE study_id = ? ORDER BY ab_pair_id")
+        .all(studyId) as { id: string }[]
+    ).map((r) => r.id);
 
   it("offers each stored backbone with its pair count", () => {
     expect(studiesOverview(t.db).choices["ab-reactiveness"]).toEqual({
@@ -41,36 +45,81 @@ describe("A/B studies by simulator backbone", () => {
 
   it("takes only the chosen backbones' pairs, and every pair when none is chosen", () => {
     const two = createAbStudy(t.db, { name: "a and c", pool: "expert", backbones: ["sim-a", "sim-c"] });
-    expect(pairsOf(two)).toEqual([0, 1, 2, 3, 4, 5].flatMap((i) => [fxPairId("sim-a", i), fxPairId("sim-c", i)]).sort());
+    expect(pairsOf(two)).toEqual(
+      [0, 1, 2, 3, 4, 5].flatMap((i) => [fxPairId("sim-a", i), fxPairId("sim-c", i)]).sort(),
+    );
     expect(pairsOf(createAbStudy(t.db, { name: "all", pool: "expert" }))).toHaveLength(18);
     // With pair ids as well: the pairs that are both listed and from a chosen backbone.
-    const both = createAbStudy(t.db, { name: "both", pool: "expert", backbones: ["sim-b"], pairIds: [fxPairId("sim-a", 0), fxPairId("sim-b", 1)] });
+    const both = createAbStudy(t.db, {
+      name: "both",
+      pool: "expert",
+      backbones: ["sim-b"],
+      pairIds: [fxPairId("sim-a", 0), fxPairId("sim-b", 1)],
+    });
     expect(pairsOf(both)).toEqual([fxPairId("sim-b", 1)]);
   });
 
   it("refuses an unknown backbone by name, and a choice that leaves no pair", () => {
-    expectServiceError(() => createAbStudy(t.db, { name: "x", pool: "expert", backbones: ["sim-a", "gpt-nope"] }), 400, /no stored A\/B pair was simulated by "gpt-nope"/, "backbones");
-    expectServiceError(() => createAbStudy(t.db, { name: "x", pool: "expert", backbones: ["sim-c"], pairIds: [fxPairId("sim-a", 0)] }), 400, /None of the chosen pairs/, "backbones");
-    expectServiceError(() => createAbStudy(t.db, { name: "x", pool: "expert", backbones: [] }), 400, /at least one simulator backbone/, "backbones");
+    expectServiceError(
+      () => createAbStudy(t.db, { name: "x", pool: "expert", backbones: ["sim-a", "gpt-nope"] }),
+      400,
+      /no stored A\/B pair was simulated by "gpt-nope"/,
+      "backbones",
+    );
+    expectServiceError(
+      () => createAbStudy(t.db, { name: "x", pool: "expert", backbones: ["sim-c"], pairIds: [fxPairId("sim-a", 0)] }),
+      400,
+      /None of the chosen pairs/,
+      "backbones",
+    );
+    expectServiceError(
+      () => createAbStudy(t.db, { name: "x", pool: "expert", backbones: [] }),
+      400,
+      /at least one simulator backbone/,
+      "backbones",
+    );
   });
 
   it("reads the ticked backbones from the New-study form", async () => {
     const form = new FormData();
-    for (const [k, v] of [["type", "ab-reactiveness"], ["name", "from the form"], ["pool", "expert"], ["backbones", "sim-b"], ["backbones", "sim-c"]]) form.append(k, v);
+    for (const [k, v] of [
+      ["type", "ab-reactiveness"],
+      ["name", "from the form"],
+      ["pool", "expert"],
+      ["backbones", "sim-b"],
+      ["backbones", "sim-c"],
+    ])
+      form.append(k, v);
     const id = await withWriteLock(t.db, () => createStudyFromForm(t.db, form));
     expect(pairsOf(id).every((p) => p.startsWith("fx-ab:sim-b:") || p.startsWith("fx-ab:sim-c:"))).toBe(true);
     expect(pairsOf(id)).toHaveLength(12);
     const bad = new FormData();
-    for (const [k, v] of [["type", "ab-reactiveness"], ["name", "bad"], ["pool", "expert"], ["backbones", "sim-z"]]) bad.append(k, v);
-    await expect(withWriteLock(t.db, () => createStudyFromForm(t.db, bad))).rejects.toThrow(/Unknown simulator backbone.*"sim-z"/);
+    for (const [k, v] of [
+      ["type", "ab-reactiveness"],
+      ["name", "bad"],
+      ["pool", "expert"],
+      ["backbones", "sim-z"],
+    ])
+      bad.append(k, v);
+    await expect(withWriteLock(t.db, () => createStudyFromForm(t.db, bad))).rejects.toThrow(
+      /Unknown simulator backbone.*"sim-z"/,
+    );
   });
 
   it("shows fidelity and nominal alpha per backbone on the dashboard", () => {
-    const study = createAbStudy(t.db, { name: "labelled", pool: "expert", labelsPerItem: 3, backbones: ["sim-a", "sim-b"] });
+    const study = createAbStudy(t.db, {
+      name: "labelled",
+      pool: "expert",
+      labelsPerItem: 3,
+      backbones: ["sim-a", "sim-b"],
+    });
     const annotators = ["x1", "x2", "x3"].map((name) => addAnnotator(t.db, name, "expert"));
     expect(labelAbStudy(t.db, study, annotators, imperfectChooser)).toBe(36);
     const view = studyDashboardView(t.db, study, { excludeFlagged: false });
-    const fidelity = view.fidelity as { fidelity: { backbone: string; pairs: number }[]; alphaByBackbone: { backbone: string; pairableUnits: number; nominal: { result: { alpha: number } } }[] };
+    const fidelity = view.fidelity as {
+      fidelity: { backbone: string; pairs: number }[];
+      alphaByBackbone: { backbone: string; pairableUnits: number; nominal: { result: { alpha: number } } }[];
+    };
     expect(fidelity.fidelity.map((f) => [f.backbone, f.pairs])).toEqual([
       ["sim-a", 6],
       ["sim-b", 6],
@@ -78,7 +127,11 @@ describe("A/B studies by simulator backbone", () => {
     // Pair i: annotator 0 right; 1 wrong when i % 3 = 1; 2 wrong when i odd. Same choices on both backbones.
     const higherOf = (i: number) => (i % 2 === 0 ? "A" : "B");
     const flip = (c: string) => (c === "A" ? "B" : "A");
-    const matrix = [0, 1, 2].map((a) => [0, 1, 2, 3, 4, 5].map((i) => ((a === 1 && i % 3 === 1) || (a === 2 && i % 2 === 1) ? flip(higherOf(i)) : higherOf(i))));
+    const matrix = [0, 1, 2].map((a) =>
+      [0, 1, 2, 3, 4, 5].map((i) =>
+        (a === 1 && i % 3 === 1) || (a === 2 && i % 2 === 1) ? flip(higherOf(i)) : higherOf(i),
+      ),
+    );
     for (const row of fidelity.alphaByBackbone) {
       expect(row.pairableUnits).toBe(6);
       expect(Math.abs(row.nominal.result.alpha - npmAlpha(matrix))).toBeLessThan(1e-9);

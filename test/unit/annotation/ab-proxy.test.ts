@@ -17,14 +17,31 @@ const DROP: Record<string, number> = { "0:a": 40, "0:b": 10, "1:a": 20, "1:b": 2
 function withSelfReport(run: Run): Run {
   const key = run.id.split(":").slice(-2).join(":");
   const score = (turnId: number) => (turnId === 3 ? 60 - DROP[key] : turnId === 1 ? 60 : 50);
-  return { ...run, turns: run.turns.map((t) => ({ ...t, emotion: score(t.turn_id), emotion_reason: `feels ${score(t.turn_id)}` })) };
+  return {
+    ...run,
+    turns: run.turns.map((t) => ({ ...t, emotion: score(t.turn_id), emotion_reason: `feels ${score(t.turn_id)}` })),
+  };
 }
 
-/** sim-b's pair 0 is scored by an emotion judge instead: BUY 70 → 30 on side A (level 1), 50 → 50 on side B (level 0). */
+/**
+ * sim-b's pair 0 is scored by an emotion judge instead: BUY 70 → 30 on side A (level 1), 50 → 50 on side B (level 0).
+ */
 function judged(runId: string, [first, second]: [number, number]) {
-  const scores = [{ turn_id: 1, score: first, reason: "judged" }, { turn_id: 3, score: second, reason: "judged" }];
-  const seller = [{ turn_id: 2, score: 50, reason: "judged" }, { turn_id: 4, score: 50, reason: "judged" }];
-  return { id: emotionEvaluationId(runId, "mock-judge"), run_id: runId, method: "emotion" as const, backbone: "mock-judge", output: { BUY: { scores }, SELL: { scores: seller } } };
+  const scores = [
+    { turn_id: 1, score: first, reason: "judged" },
+    { turn_id: 3, score: second, reason: "judged" },
+  ];
+  const seller = [
+    { turn_id: 2, score: 50, reason: "judged" },
+    { turn_id: 4, score: 50, reason: "judged" },
+  ];
+  return {
+    id: emotionEvaluationId(runId, "mock-judge"),
+    run_id: runId,
+    method: "emotion" as const,
+    backbone: "mock-judge",
+    output: { BUY: { scores }, SELL: { scores: seller } },
+  };
 }
 
 function bundle(): BundleInput {
@@ -49,7 +66,8 @@ describe("A/B dashboard: the automatic fidelity proxy", () => {
 
   it("measures each self-reporting backbone's pairs: agreement and r of level against the target's volatility", () => {
     const simA = proxy.byBackbone.find((p) => p.backbone === "sim-a")!;
-    // Pair 0: level 1 at .40 > level 0 at .10 → ordered; pair 1: .20 = .20 → a tie; pair 2: level 1 at .30 < level 2/3 at .50 → not.
+    // Pair 0: level 1 at .40 > level 0 at .10 → ordered; pair 1: .20 = .20 → a tie; pair 2: level 1 at .30 < level 2/3
+    // at .50 → not.
     expect(simA).toMatchObject({ pairs: 3, measuredPairs: 3, ordered: 1, ties: 1, observations: 6 });
     expect(simA.agreement).toBeCloseTo(1 / 3, 12);
     // Levels 1, 0, 0, 2/3, 1, 2/3 (mean 5/9) against .4, .1, .2, .2, .3, .5 (mean .28333):
@@ -62,6 +80,13 @@ describe("A/B dashboard: the automatic fidelity proxy", () => {
     expect(simB).toMatchObject({ pairs: 3, measuredPairs: 1, ordered: 1, agreement: 1, observations: 2 });
     const simC = proxy.byBackbone.find((p) => p.backbone === "sim-c")!;
     expect(simC).toMatchObject({ pairs: 3, measuredPairs: 0, agreement: null, r: null, observations: 0 });
-    expect(proxy.overall).toMatchObject({ backbone: "all", pairs: 9, measuredPairs: 4, ordered: 2, ties: 1, observations: 8 });
+    expect(proxy.overall).toMatchObject({
+      backbone: "all",
+      pairs: 9,
+      measuredPairs: 4,
+      ordered: 2,
+      ties: 1,
+      observations: 8,
+    });
   });
 });

@@ -46,7 +46,11 @@ function startWorker(script: string, dbPath: string, studyId: number, annotatorI
   });
   child.stderr.on("data", (d) => (err += d));
   const done = new Promise<number[]>((ok, fail) =>
-    child.on("exit", (code) => (code === 0 ? ok(JSON.parse(out.slice("ready\n".length)) as number[]) : fail(new Error(`worker ${annotatorId} exited ${code}: ${err}`)))),
+    child.on("exit", (code) =>
+      code === 0
+        ? ok(JSON.parse(out.slice("ready\n".length)) as number[])
+        : fail(new Error(`worker ${annotatorId} exited ${code}: ${err}`)),
+    ),
   );
   return { ready, go: () => child.stdin.end("go\n"), done };
 }
@@ -62,7 +66,13 @@ describe("allocation under concurrency", () => {
   beforeAll(async () => {
     script = await bundleWorker(bundleDir);
     seedDemo(t.db);
-    studyId = createConsensusStudy(t.db, { name: "race", pool: "expert", trajectories: 4, labelsPerItem: K, config: { seed: 3 } });
+    studyId = createConsensusStudy(t.db, {
+      name: "race",
+      pool: "expert",
+      trajectories: 4,
+      labelsPerItem: K,
+      config: { seed: 3 },
+    });
     for (let i = 0; i < 20; i++) annotators.push(addAnnotator(t.db, `racer${i}`, "expert"));
   });
   afterAll(() => {
@@ -78,7 +88,9 @@ describe("allocation under concurrency", () => {
     for (const got of results) expect(new Set(got).size).toBe(got.length);
 
     const perItem = t.db.$client
-      .prepare(`SELECT i.id, (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id) AS labels, (SELECT count(*) FROM assignments a WHERE a.study_item_id = i.id AND a.status <> 'released') AS slots FROM study_items i WHERE i.study_id = ?`)
+      .prepare(
+        `SELECT i.id, (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id) AS labels, (SELECT count(*) FROM assignments a WHERE a.study_item_id = i.id AND a.status <> 'released') AS slots FROM study_items i WHERE i.study_id = ?`,
+      )
       .all(studyId) as { id: number; labels: number; slots: number }[];
     expect(perItem.length).toBeGreaterThan(10);
     for (const row of perItem) {
@@ -87,7 +99,11 @@ describe("allocation under concurrency", () => {
     }
     const total = results.reduce((n, got) => n + got.length, 0);
     expect(total).toBe(perItem.length * K);
-    const duplicates = t.db.$client.prepare(`SELECT count(*) AS n FROM (SELECT study_item_id, annotator_id FROM labels GROUP BY 1, 2 HAVING count(*) > 1)`).get() as { n: number };
+    const duplicates = t.db.$client
+      .prepare(
+        `SELECT count(*) AS n FROM (SELECT study_item_id, annotator_id FROM labels GROUP BY 1, 2 HAVING count(*) > 1)`,
+      )
+      .get() as { n: number };
     expect(duplicates.n).toBe(0);
   }, 120_000);
 });

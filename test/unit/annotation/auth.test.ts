@@ -25,9 +25,16 @@ describe("passwords", () => {
       expect(await authenticate(t.db, "ADA ", "long enough pass")).toMatchObject({ role: "expert" });
       expect(await authenticate(t.db, "ada", "wrong")).toBeNull();
       expect(await authenticate(t.db, "nobody", "long enough pass")).toBeNull();
-      await expect(createAccount(t.db, { username: "ada", displayName: "Again", role: "admin", password: "long enough pass" })).rejects.toThrow(/taken/);
-      await expect(createAccount(t.db, { username: "x y", displayName: "", role: "admin", password: "short" })).rejects.toMatchObject({
-        problems: expect.arrayContaining([expect.objectContaining({ path: "username" }), expect.objectContaining({ path: "password" })]),
+      await expect(
+        createAccount(t.db, { username: "ada", displayName: "Again", role: "admin", password: "long enough pass" }),
+      ).rejects.toThrow(/taken/);
+      await expect(
+        createAccount(t.db, { username: "x y", displayName: "", role: "admin", password: "short" }),
+      ).rejects.toMatchObject({
+        problems: expect.arrayContaining([
+          expect.objectContaining({ path: "username" }),
+          expect.objectContaining({ path: "password" }),
+        ]),
       });
       t.db.$client.prepare(`UPDATE annotators SET active = 0 WHERE username = 'ada'`).run();
       expect(await authenticate(t.db, "ada", "long enough pass")).toBeNull();

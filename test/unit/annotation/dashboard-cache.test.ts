@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import { nextTask } from "../../../app/server/annotation/assignment.server.ts";
-import { dashboardCacheStats, dashboardPage, freshPage, type DashboardPage } from "../../../app/server/annotation/dashboard-cache.server.ts";
+import {
+  dashboardCacheStats,
+  dashboardPage,
+  freshPage,
+  type DashboardPage,
+} from "../../../app/server/annotation/dashboard-cache.server.ts";
 import { setCountSurplus } from "../../../app/server/annotation/dashboard-settings.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
@@ -61,7 +66,9 @@ describe("dashboard cache", () => {
         const second = served(studyId, excludeFlagged);
         expect(second.recomputed).toBe(false);
         expect(differences(data(second.page), data(first.page), 0)).toEqual([]);
-        expect(differences(data(second.page), data(freshPage(t.db, studyId, options(excludeFlagged))), EXACT)).toEqual([]);
+        expect(differences(data(second.page), data(freshPage(t.db, studyId, options(excludeFlagged))), EXACT)).toEqual(
+          [],
+        );
       }
     }
     expect(await served(expert).page.trendSvg).toBe(await freshPage(t.db, expert, options(false)).trendSvg);
@@ -81,7 +88,9 @@ describe("dashboard cache", () => {
   });
 
   it("a backbone comparison reference is a view entry of its own over the same figures", () => {
-    const backbones = (served(expert).page.view.alignment as { rows: { backbone: string }[] } | null)?.rows.map((r) => r.backbone) ?? [];
+    const backbones =
+      (served(expert).page.view.alignment as { rows: { backbone: string }[] } | null)?.rows.map((r) => r.backbone) ??
+      [];
     for (const reference of backbones.slice(0, 2)) {
       const page = dashboardPage(t.db, expert, options(false, reference));
       expect(differences(data(page), data(freshPage(t.db, expert, options(false, reference))), EXACT)).toEqual([]);
@@ -92,14 +101,24 @@ describe("dashboard cache", () => {
     let ada = 0;
     let item = 0;
     const submit = (score: number, token: string) =>
-      submitLabel(t.db, { studyId: expert, itemId: item, annotatorId: ada, payload: validConsensusLabel(t.db, item, score), clientToken: token, secondsOnTask: 12 });
+      submitLabel(t.db, {
+        studyId: expert,
+        itemId: item,
+        annotatorId: ada,
+        payload: validConsensusLabel(t.db, item, score),
+        clientToken: token,
+        secondsOnTask: 12,
+      });
 
     beforeAll(() => {
       ada = addAnnotator(t.db, "cache-expert", "expert");
       item = nextTask(t.db, expert, ada)!.itemId;
     });
 
-    /** After `write`, the next request recomputes, `figure` of the served view changed, and it equals a fresh computation. */
+    /**
+     * After `write`, the next request recomputes, `figure` of the served view changed, and it equals a fresh
+     * computation.
+     */
     function expectChange(studyId: number, write: () => void, figure: (view: DashboardPage["view"]) => unknown) {
       const before = served(studyId).page;
       write();
@@ -110,24 +129,47 @@ describe("dashboard cache", () => {
     }
 
     it("a new label changes the served agreement", () => {
-      expectChange(expert, () => submit(1, "cache-token-0001"), (v) => v.agreement);
+      expectChange(
+        expert,
+        () => submit(1, "cache-token-0001"),
+        (v) => v.agreement,
+      );
     });
 
     it("a revised label changes it again", () => {
-      expectChange(expert, () => submit(5, "cache-token-0002"), (v) => v.agreement);
+      expectChange(
+        expert,
+        () => submit(5, "cache-token-0002"),
+        (v) => v.agreement,
+      );
     });
 
     it("a gold change (an item taken out of the gold set) moves gold accuracy", () => {
-      const goldItem = t.db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, ab)).all().find((i) => i.isGold)!;
+      const goldItem = t.db
+        .select()
+        .from(schema.studyItems)
+        .where(eq(schema.studyItems.studyId, ab))
+        .all()
+        .find((i) => i.isGold)!;
       // An A/B gold answer follows the pair's levels, so the change is the item leaving the gold set.
-      expectChange(ab, () => t.db.update(schema.studyItems).set({ isGold: false }).where(eq(schema.studyItems.id, goldItem.id)).run(), (v) => v.gold);
+      expectChange(
+        ab,
+        () => t.db.update(schema.studyItems).set({ isGold: false }).where(eq(schema.studyItems.id, goldItem.id)).run(),
+        (v) => v.gold,
+      );
     });
 
     it("an exclusion written by another connection (a label taken out of the statistics as surplus), then counting surplus again", () => {
       const before = served(crowd).page;
       const other = openDatabase(t.path);
       try {
-        const labelId = (other.$client.prepare(`SELECT l.id FROM labels l JOIN study_items i ON i.id = l.study_item_id WHERE i.study_id = ? AND l.status = 'counted' AND i.is_gold = 0 ORDER BY l.id LIMIT 1`).get(crowd) as { id: number }).id;
+        const labelId = (
+          other.$client
+            .prepare(
+              `SELECT l.id FROM labels l JOIN study_items i ON i.id = l.study_item_id WHERE i.study_id = ? AND l.status = 'counted' AND i.is_gold = 0 ORDER BY l.id LIMIT 1`,
+            )
+            .get(crowd) as { id: number }
+        ).id;
         other.$client.prepare(`UPDATE labels SET status = 'surplus' WHERE id = ?`).run(labelId);
       } finally {
         other.$client.close();
@@ -154,7 +196,14 @@ describe("dashboard cache", () => {
       const lease = nextTask(t.db, crowd, worker)!;
       expect(dashboardMark(t.db, expert)).toBe(afterAccount);
       expect(dashboardMark(t.db, crowd)).toBe(crowdMark);
-      submitLabel(t.db, { studyId: crowd, itemId: lease.itemId, annotatorId: worker, payload: validConsensusLabel(t.db, lease.itemId, 2), clientToken: "cache-token-0003", secondsOnTask: 20 });
+      submitLabel(t.db, {
+        studyId: crowd,
+        itemId: lease.itemId,
+        annotatorId: worker,
+        payload: validConsensusLabel(t.db, lease.itemId, 2),
+        clientToken: "cache-token-0003",
+        secondsOnTask: 20,
+      });
       expect(dashboardMark(t.db, expert)).not.toBe(afterAccount);
       expectFresh(expert);
     });

@@ -55,7 +55,10 @@ describe("fast labels on the study dashboard", () => {
   let quick = 0;
   let token = 0;
 
-  /** Every item of the study labelled by each annotator: the two careful ones alike, the quick one the other side, in 0.5 s. */
+  /**
+   * Every item of the study labelled by each annotator: the two careful ones alike, the quick one the other side, in
+   * 0.5 s.
+   */
   function labelAll(careful: number[]) {
     const choices = new Map<number, "A" | "B">();
     for (const annotatorId of [...careful, quick]) {
@@ -64,7 +67,14 @@ describe("fast labels on the study dashboard", () => {
         const agreed = choices.get(lease.itemId)!;
         const choice = annotatorId === quick ? (agreed === "A" ? "B" : "A") : agreed;
         const secondsOnTask = annotatorId === quick ? 0.5 : 12 + (token % 5);
-        submitLabel(t.db, { studyId, itemId: lease.itemId, annotatorId, payload: { kind: "ab-reactiveness", choice }, clientToken: `fast-test-${String(++token).padStart(4, "0")}`, secondsOnTask });
+        submitLabel(t.db, {
+          studyId,
+          itemId: lease.itemId,
+          annotatorId,
+          payload: { kind: "ab-reactiveness", choice },
+          clientToken: `fast-test-${String(++token).padStart(4, "0")}`,
+          secondsOnTask,
+        });
       }
     }
     return choices.size;
@@ -73,7 +83,12 @@ describe("fast labels on the study dashboard", () => {
   beforeEach(() => {
     t = tempDb();
     seedDemo(t.db);
-    studyId = createAbStudy(t.db, { name: "fast", pool: "expert", labelsPerItem: 3, config: { seed: 9, bootstrapDraws: 200 } });
+    studyId = createAbStudy(t.db, {
+      name: "fast",
+      pool: "expert",
+      labelsPerItem: 3,
+      config: { seed: 9, bootstrapDraws: 200 },
+    });
     quick = addAnnotator(t.db, "quick", "expert");
   });
   afterEach(() => t.cleanup());
@@ -85,7 +100,9 @@ describe("fast labels on the study dashboard", () => {
 
     const all = studyDashboard(t.db, studyId);
     expect(all.fast.minSeconds).toBe(2);
-    expect(all.fast.annotators).toEqual([{ annotatorId: String(quick), fast: items, timed: items, fastestSeconds: 0.5 }]);
+    expect(all.fast.annotators).toEqual([
+      { annotatorId: String(quick), fast: items, timed: items, fastestSeconds: 0.5 },
+    ]);
     expect(all.fast.labels.every((l) => l.annotatorId === String(quick) && l.secondsOnTask === 0.5)).toBe(true);
     expect(all.excludeFast).toBe(false);
     const abOf = (d: typeof all) => {
@@ -107,12 +124,15 @@ describe("fast labels on the study dashboard", () => {
 
   it("the cached page keeps the two settings apart, and a new minimum moves the study's mark", () => {
     labelAll([addAnnotator(t.db, "careful1", "expert"), addAnnotator(t.db, "careful2", "expert")]);
-    const alphaOf = (excludeFast: boolean) => dashboardPage(t.db, studyId, { excludeFlagged: false, excludeFast }).view.agreement.levels[0].alpha;
+    const alphaOf = (excludeFast: boolean) =>
+      dashboardPage(t.db, studyId, { excludeFlagged: false, excludeFast }).view.agreement.levels[0].alpha;
     const [withFast, withoutFastAlpha] = [alphaOf(false), alphaOf(true)];
     expect(withoutFastAlpha).toBe(1);
     expect(withFast).toBeLessThan(0.5);
     expect(alphaOf(true)).toBe(withoutFastAlpha); // served again from its own entry
-    expect(freshPage(t.db, studyId, { excludeFlagged: false, excludeFast: true }).view.agreement.levels[0].alpha).toBe(1);
+    expect(freshPage(t.db, studyId, { excludeFlagged: false, excludeFast: true }).view.agreement.levels[0].alpha).toBe(
+      1,
+    );
 
     expect(setMinSecondsOnTask(t.db, studyId, "0.25")).toBe(0.25);
     expect(parseStudyConfig(getStudy(t.db, studyId).config).minSecondsOnTask).toBe(0.25);
@@ -122,6 +142,12 @@ describe("fast labels on the study dashboard", () => {
   });
 
   it("refuses a minimum that is not a number of seconds from 0 to 3600, naming the field", () => {
-    for (const bad of ["", "two", "-1", "3601", null]) expectServiceError(() => setMinSecondsOnTask(t.db, studyId, bad), 400, /minimum seconds on task is a number from 0 to 3600/, "minSecondsOnTask");
+    for (const bad of ["", "two", "-1", "3601", null])
+      expectServiceError(
+        () => setMinSecondsOnTask(t.db, studyId, bad),
+        400,
+        /minimum seconds on task is a number from 0 to 3600/,
+        "minSecondsOnTask",
+      );
   });
 });

@@ -35,8 +35,20 @@ describe("skip, flag and undo-last", () => {
   let token = 0;
 
   const submit = (who: SessionUser, itemId: number, score = 3) =>
-    submitLabel(t.db, { studyId, itemId, annotatorId: who.id, payload: validConsensusLabel(t.db, itemId, score), clientToken: `token-${String(++token).padStart(4, "0")}`, secondsOnTask: 5 });
-  const items = () => (t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`).all(studyId) as { id: number }[]).map((r) => r.id);
+    submitLabel(t.db, {
+      studyId,
+      itemId,
+      annotatorId: who.id,
+      payload: validConsensusLabel(t.db, itemId, score),
+      clientToken: `token-${String(++token).padStart(4, "0")}`,
+      secondsOnTask: 5,
+    });
+  const items = () =>
+    (
+      t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`).all(studyId) as {
+        id: number;
+      }[]
+    ).map((r) => r.id);
   const allOf = (who: SessionUser) => {
     const got: number[] = [];
     for (let lease = nextTask(t.db, studyId, who.id); lease; lease = nextTask(t.db, studyId, who.id)) {
@@ -50,7 +62,13 @@ describe("skip, flag and undo-last", () => {
     t = tempDb();
     seedDemo(t.db);
     // k = 2: every item takes two annotators.
-    studyId = createConsensusStudy(t.db, { name: "s", pool: "expert", trajectories: 1, labelsPerItem: 2, config: { seed: 3 } });
+    studyId = createConsensusStudy(t.db, {
+      name: "s",
+      pool: "expert",
+      trajectories: 1,
+      labelsPerItem: 2,
+      config: { seed: 3 },
+    });
     experts = ["a", "b", "c", "d"].map((name) => userOf(addAnnotator(t.db, name, "expert")));
   });
   afterEach(() => t.cleanup());
@@ -60,7 +78,11 @@ describe("skip, flag and undo-last", () => {
     const first = nextTask(t.db, studyId, a.id)!.itemId;
     skipItem(t.db, studyId, first, a, "  the snippet is cut off  ");
     expect(takenSlots(t.db, first)).toBe(0);
-    const row = t.db.$client.prepare(`SELECT status, skip_reason AS reason, skipped_at AS at FROM assignments WHERE study_item_id = ? AND annotator_id = ?`).get(first, a.id) as {
+    const row = t.db.$client
+      .prepare(
+        `SELECT status, skip_reason AS reason, skipped_at AS at FROM assignments WHERE study_item_id = ? AND annotator_id = ?`,
+      )
+      .get(first, a.id) as {
       status: string;
       reason: string;
       at: string;
@@ -74,7 +96,7 @@ describe("skip, flag and undo-last", () => {
     expect(rest.sort()).toEqual(
       items()
         .filter((i) => i !== first)
-        .sort()
+        .sort(),
     );
     expect(hasWorkFor(t.db, studyId, a.id)).toBe(false);
     expect(nextTask(t.db, studyId, a.id)).toBeNull();
@@ -95,7 +117,9 @@ describe("skip, flag and undo-last", () => {
     skipItem(t.db, studyId, first, a, "");
     // The skipped item leaves the skipper's total, so finishing the rest reaches "all done".
     expect(annotatorProgress(t.db, studyId, a.id)).toEqual({ done: 0, total: before.total - 1 });
-    const labels = t.db.$client.prepare(`SELECT count(*) AS n FROM labels WHERE study_item_id = ?`).get(first) as { n: number };
+    const labels = t.db.$client.prepare(`SELECT count(*) AS n FROM labels WHERE study_item_id = ?`).get(first) as {
+      n: number;
+    };
     expect(labels.n).toBe(0);
     expect(studyDashboard(t.db, studyId).progress).toMatchObject({ labels: 0, complete: 0 });
     expect(taskPage(t.db, studyId, first, a)).toMatchObject({ skipped: true });
@@ -105,7 +129,12 @@ describe("skip, flag and undo-last", () => {
     const [a, b] = experts;
     const first = nextTask(t.db, studyId, a.id)!.itemId;
     expectServiceError(() => skipItem(t.db, studyId, first, b, ""), 403, /not assigned to you/);
-    expectServiceError(() => skipItem(t.db, studyId, first, a, "x".repeat(501)), 400, /at most 500 characters/, "reason");
+    expectServiceError(
+      () => skipItem(t.db, studyId, first, a, "x".repeat(501)),
+      400,
+      /at most 500 characters/,
+      "reason",
+    );
     expectServiceError(() => skipItem(t.db, studyId, first, userOf(a.id, "crowd"), ""), 403, /expert pool/);
     submit(a, first);
     expectServiceError(() => skipItem(t.db, studyId, first, a, ""), 409, /already labelled this item/);
@@ -118,9 +147,16 @@ describe("skip, flag and undo-last", () => {
     const [a, b] = experts;
     const first = nextTask(t.db, studyId, a.id)!.itemId;
     flagItem(t.db, studyId, first, a, "  Turn 3 is in another language. ");
-    expect(flagsOfStudy(t.db, studyId)).toMatchObject([{ itemId: first, annotatorId: a.id, comment: "Turn 3 is in another language.", resolvedAt: null }]);
+    expect(flagsOfStudy(t.db, studyId)).toMatchObject([
+      { itemId: first, annotatorId: a.id, comment: "Turn 3 is in another language.", resolvedAt: null },
+    ]);
     expectServiceError(() => flagItem(t.db, studyId, first, a, "   "), 400, /say what is wrong/, "comment");
-    expectServiceError(() => flagItem(t.db, studyId, first, a, "x".repeat(1001)), 400, /at most 1000 characters/, "comment");
+    expectServiceError(
+      () => flagItem(t.db, studyId, first, a, "x".repeat(1001)),
+      400,
+      /at most 1000 characters/,
+      "comment",
+    );
     expectServiceError(() => flagItem(t.db, studyId, first, b, "broken"), 403, /not assigned to you/);
     // A flag neither skips nor submits: the lease is still the annotator's.
     expect(nextTask(t.db, studyId, a.id)!.itemId).toBe(first);
@@ -150,10 +186,18 @@ describe("skip, flag and undo-last", () => {
     const topic = Object.keys(label.topics)[0];
     label.topics[topic].carriedForward = true;
     expectServiceError(
-      () => submitLabel(t.db, { studyId, itemId: first, annotatorId: a.id, payload: label, clientToken: "token-first-carry", secondsOnTask: 1 }),
+      () =>
+        submitLabel(t.db, {
+          studyId,
+          itemId: first,
+          annotatorId: a.id,
+          payload: label,
+          clientToken: "token-first-carry",
+          secondsOnTask: 1,
+        }),
       400,
       /first snippet of the conversation, so there is nothing to carry forward/,
-      `topics.${topic}.carriedForward`
+      `topics.${topic}.carriedForward`,
     );
   });
 });

@@ -12,13 +12,25 @@ import { submitShownLabel } from "../../../app/server/annotation/submit.server.t
 import { saveTaskWork, taskPage } from "../../../app/server/annotation/tasks.server.ts";
 import type { SessionUser } from "../../../app/server/auth/session.server.ts";
 import { allowedSubmitOrigins } from "../../../app/crowd-channels/mturk/external-question-params.server.ts";
-import { externalTaskPage, submitExternalQuestion } from "../../../app/crowd-channels/mturk/external-question.server.ts";
+import {
+  externalTaskPage,
+  submitExternalQuestion,
+} from "../../../app/crowd-channels/mturk/external-question.server.ts";
 import { studyItemIds } from "../../../app/server/models/study.server.ts";
 import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
-const expert = (id: number): SessionUser => ({ id, role: "expert", username: `u${id}`, displayName: `u${id}`, channel: null, externalId: null, qualifiedAt: null, crowdStudies: [] });
+const expert = (id: number): SessionUser => ({
+  id,
+  role: "expert",
+  username: `u${id}`,
+  displayName: `u${id}`,
+  channel: null,
+  externalId: null,
+  qualifiedAt: null,
+  crowdStudies: [],
+});
 const CHOICE_B = { kind: "ab-reactiveness", choice: "B" };
 const NOT_SHOWN = /Item \d+ had not been shown to you yet when this answer arrived, so it was not stored/;
 
@@ -27,9 +39,14 @@ describe("the first showing of an item, and submits that come before it", () => 
   let studyId: number;
   let user: SessionUser;
   const shownAt = (itemId: number) =>
-    (t.db.$client.prepare(`SELECT shown_at AS shownAt FROM assignments WHERE study_item_id = ? AND annotator_id = ?`).get(itemId, user.id) as { shownAt: string | null }).shownAt;
+    (
+      t.db.$client
+        .prepare(`SELECT shown_at AS shownAt FROM assignments WHERE study_item_id = ? AND annotator_id = ?`)
+        .get(itemId, user.id) as { shownAt: string | null }
+    ).shownAt;
   const labelCount = () => (t.db.$client.prepare(`SELECT count(*) AS n FROM label_revisions`).get() as { n: number }).n;
-  const post = (itemId: number, clientToken: string) => saveTaskWork(t.db, studyId, itemId, user, { intent: "submit", payload: CHOICE_B, clientToken, secondsOnTask: 0 });
+  const post = (itemId: number, clientToken: string) =>
+    saveTaskWork(t.db, studyId, itemId, user, { intent: "submit", payload: CHOICE_B, clientToken, secondsOnTask: 0 });
 
   beforeEach(() => {
     t = tempDb();
@@ -45,7 +62,9 @@ describe("the first showing of an item, and submits that come before it", () => 
     const before = tableCounts(t.db);
     expectServiceError(() => post(itemId, "blind-token-1"), 409, NOT_SHOWN);
     expect(tableCounts(t.db)).toEqual(before);
-    expect(t.db.$client.prepare(`SELECT status FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({ status: "leased" });
+    expect(t.db.$client.prepare(`SELECT status FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({
+      status: "leased",
+    });
   });
 
   it("takes the submit once the page has been served; the first showing is kept through reloads", () => {
@@ -58,19 +77,32 @@ describe("the first showing of an item, and submits that come before it", () => 
 
     post(itemId, "seen-token-1");
     expect(labelCount()).toBe(1);
-    expect(t.db.$client.prepare(`SELECT status FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({ status: "submitted" });
+    expect(t.db.$client.prepare(`SELECT status FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({
+      status: "submitted",
+    });
   });
 
   it("refuses a submit stamped before the showing, and an item that is not the annotator's (403)", () => {
     const { itemId } = nextTask(t.db, studyId, user.id)!;
     recordItemShown(t.db, itemId, user.id, new Date("2026-11-28T10:00:00.000Z"));
-    const input = { studyId, itemId, annotatorId: user.id, payload: CHOICE_B, clientToken: "early-token-1", secondsOnTask: 0 };
+    const input = {
+      studyId,
+      itemId,
+      annotatorId: user.id,
+      payload: CHOICE_B,
+      clientToken: "early-token-1",
+      secondsOnTask: 0,
+    };
     expectServiceError(() => submitShownLabel(t.db, input, new Date("2026-11-28T09:59:59.950Z")), 409, NOT_SHOWN);
     expect(labelCount()).toBe(0);
     expect(submitShownLabel(t.db, input, new Date("2026-11-28T10:00:00.000Z")).duplicate).toBe(false);
 
     const other = studyItemIds(t.db, studyId).find((id) => id !== itemId)!;
-    expectServiceError(() => refuseUnshown(t.db, other, user.id, new Date()), 403, new RegExp(`Item ${other} is not assigned to you`));
+    expectServiceError(
+      () => refuseUnshown(t.db, other, user.id, new Date()),
+      403,
+      new RegExp(`Item ${other} is not assigned to you`),
+    );
     // An item that does not exist (or not in this study) is a 404, as for any submit.
     expectServiceError(() => post(999999, "forged-token-1"), 404, /Item 999999 of study \d+ does not exist/);
   });
@@ -102,18 +134,43 @@ describe("the MTurk ExternalQuestion page", () => {
   it("signs the showing into the accepted worker's page (which writes nothing), refuses a submit stamped before it, and records it with the answer", () => {
     const studyId = createAbStudy(t.db, { name: "crowd A/B", pool: "crowd", config: { seed: 3 } });
     const itemId = studyItemIds(t.db, studyId)[0];
-    t.db.$client.prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES ('3HITB001', 'sandbox', 'TYPE1', ?, ?, 3, 0.35)`).run(studyId, itemId);
-    const work = { mode: "work" as const, studyId, itemId, assignmentId: "3ASSIGNB001", hitId: "3HITB001", workerId: "A1QUICK", turkSubmitTo: STAND_IN };
+    t.db.$client
+      .prepare(
+        `INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES ('3HITB001', 'sandbox', 'TYPE1', ?, ?, 3, 0.35)`,
+      )
+      .run(studyId, itemId);
+    const work = {
+      mode: "work" as const,
+      studyId,
+      itemId,
+      assignmentId: "3ASSIGNB001",
+      hitId: "3HITB001",
+      workerId: "A1QUICK",
+      turkSubmitTo: STAND_IN,
+    };
     const page = externalTaskPage(t.db, work, ACCEPTED, SECRET);
     if (page.mode !== "work") throw new Error(`expected the work page, got ${page.mode}`);
     // Issue 29: the GET stores nothing, so no row exists until the worker posts.
-    expect(t.db.$client.prepare(`SELECT count(*) AS n FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({ n: 0 });
+    expect(t.db.$client.prepare(`SELECT count(*) AS n FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({
+      n: 0,
+    });
 
     const early = new Date(ACCEPTED.getTime() - 50);
-    expectServiceError(() => submitExternalQuestion(t.db, { token: page.token, payload: CHOICE_B, secondsOnTask: 0 }, early, options), 409, NOT_SHOWN);
+    expectServiceError(
+      () => submitExternalQuestion(t.db, { token: page.token, payload: CHOICE_B, secondsOnTask: 0 }, early, options),
+      409,
+      NOT_SHOWN,
+    );
     expect(t.db.$client.prepare(`SELECT count(*) AS n FROM crowd_assignments`).get()).toEqual({ n: 0 });
-    const stored = submitExternalQuestion(t.db, { token: page.token, payload: CHOICE_B, secondsOnTask: 4 }, new Date(ACCEPTED.getTime() + 4000), options);
+    const stored = submitExternalQuestion(
+      t.db,
+      { token: page.token, payload: CHOICE_B, secondsOnTask: 4 },
+      new Date(ACCEPTED.getTime() + 4000),
+      options,
+    );
     expect(stored.duplicate).toBe(false);
-    expect(t.db.$client.prepare(`SELECT shown_at AS shownAt FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({ shownAt: ACCEPTED.toISOString() });
+    expect(
+      t.db.$client.prepare(`SELECT shown_at AS shownAt FROM assignments WHERE study_item_id = ?`).get(itemId),
+    ).toEqual({ shownAt: ACCEPTED.toISOString() });
   });
 });

@@ -40,7 +40,11 @@ describe("migration 0006: label status", () => {
       { id: 5, status: "pending" },
       { id: 6, status: "counted" },
     ]);
-    const confirmed = sqlite.prepare(`SELECT external_id AS id, confirmed_at IS NOT NULL AS confirmed FROM crowd_assignments ORDER BY crowd_assignments.id`).all();
+    const confirmed = sqlite
+      .prepare(
+        `SELECT external_id AS id, confirmed_at IS NOT NULL AS confirmed FROM crowd_assignments ORDER BY crowd_assignments.id`,
+      )
+      .all();
     expect(confirmed).toEqual([
       { id: "A-FILE", confirmed: 1 },
       { id: "A-EQ", confirmed: 0 },

@@ -28,7 +28,14 @@ describe("label store", () => {
   afterEach(() => t.cleanup());
 
   const submit = (payload: unknown, token = "token-0001", who = ada, item = itemId, study = studyId) =>
-    submitLabel(t.db, { studyId: study, itemId: item, annotatorId: who, payload, clientToken: token, secondsOnTask: 12 });
+    submitLabel(t.db, {
+      studyId: study,
+      itemId: item,
+      annotatorId: who,
+      payload,
+      clientToken: token,
+      secondsOnTask: 12,
+    });
 
   it("stores a valid label as revision 1; a repeated client token is stored once", () => {
     const label = validConsensusLabel(t.db, itemId);
@@ -43,8 +50,19 @@ describe("label store", () => {
     expect(second.revision).toBe(2);
     const history = labelHistory(t.db, second.labelId, { id: ada, role: "expert" });
     // The history lists revisions newest first, in words.
-    expect(history.revisions.map((r) => (r.summary.kind === "consensus-snippet" ? r.summary.topics[0].score : 0))).toEqual([4, 2]);
-    const page = taskPage(t.db, studyId, itemId, { id: ada, role: "expert", username: "ada", displayName: "ada", channel: null, externalId: null, qualifiedAt: null, crowdStudies: [] });
+    expect(
+      history.revisions.map((r) => (r.summary.kind === "consensus-snippet" ? r.summary.topics[0].score : 0)),
+    ).toEqual([4, 2]);
+    const page = taskPage(t.db, studyId, itemId, {
+      id: ada,
+      role: "expert",
+      username: "ada",
+      displayName: "ada",
+      channel: null,
+      externalId: null,
+      qualifiedAt: null,
+      crowdStudies: [],
+    });
     expect(page.submitted?.revision).toBe(2);
     expect(Object.values(page.initialLabel!.topics)[0].score).toBe(4);
   });
@@ -57,8 +75,28 @@ describe("label store", () => {
 
   describe("rejects bad labels with a clear message and stores nothing", () => {
     const bad: [string, (l: ReturnType<typeof validConsensusLabel>) => unknown, number, RegExp, string?][] = [
-      ["a score of 6", (l) => ({ ...l, topics: Object.fromEntries(Object.entries(l.topics).map(([k, v], i) => [k, i === 0 ? { ...v, score: 6 } : v])) }), 400, /score is 1 to 5/],
-      ["a score of 0", (l) => ({ ...l, topics: Object.fromEntries(Object.entries(l.topics).map(([k, v], i) => [k, i === 0 ? { ...v, score: 0 } : v])) }), 400, /score is 1 to 5/],
+      [
+        "a score of 6",
+        (l) => ({
+          ...l,
+          topics: Object.fromEntries(
+            Object.entries(l.topics).map(([k, v], i) => [k, i === 0 ? { ...v, score: 6 } : v]),
+          ),
+        }),
+        400,
+        /score is 1 to 5/,
+      ],
+      [
+        "a score of 0",
+        (l) => ({
+          ...l,
+          topics: Object.fromEntries(
+            Object.entries(l.topics).map(([k, v], i) => [k, i === 0 ? { ...v, score: 0 } : v]),
+          ),
+        }),
+        400,
+        /score is 1 to 5/,
+      ],
       [
         "an unknown option label",
         (l) => {
@@ -79,10 +117,28 @@ describe("label store", () => {
         400,
         /has no label/,
       ],
-      ["an unknown topic", (l) => ({ ...l, topics: { ...l.topics, NOPE: Object.values(l.topics)[0] } }), 400, /unknown topic "NOPE"/],
-      ["the wrong kind", () => ({ kind: "ab-reactiveness", choice: "A" }), 400, /takes a consensus-snippet label, not ab-reactiveness/],
+      [
+        "an unknown topic",
+        (l) => ({ ...l, topics: { ...l.topics, NOPE: Object.values(l.topics)[0] } }),
+        400,
+        /unknown topic "NOPE"/,
+      ],
+      [
+        "the wrong kind",
+        () => ({ kind: "ab-reactiveness", choice: "A" }),
+        400,
+        /takes a consensus-snippet label, not ab-reactiveness/,
+      ],
       ["not an object", () => "hello", 400, /not valid/],
-      ["carry-forward with nothing to carry", (l) => ({ ...l, topics: Object.fromEntries(Object.entries(l.topics).map(([k, v]) => [k, { ...v, carriedForward: true }])) }), 400, /nothing to carry forward/],
+      [
+        "carry-forward with nothing to carry",
+        (l) => ({
+          ...l,
+          topics: Object.fromEntries(Object.entries(l.topics).map(([k, v]) => [k, { ...v, carriedForward: true }])),
+        }),
+        400,
+        /nothing to carry forward/,
+      ],
     ];
     for (const [name, mutate, status, message] of bad) {
       it(name, () => {
@@ -102,7 +158,12 @@ describe("label store", () => {
       expectRejected(() => submit(label, "token-0012", ben), 403, /not assigned to you/);
       const after = tableCounts(t.db);
       // Creating the other study adds its rows and its data-version mark (migration 0012), nothing else.
-      expect({ ...after, studies: before.studies, study_items: before.study_items, data_versions: before.data_versions }).toEqual(before);
+      expect({
+        ...after,
+        studies: before.studies,
+        study_items: before.study_items,
+        data_versions: before.data_versions,
+      }).toEqual(before);
     });
 
     it("a missing client token", () => {

@@ -27,7 +27,11 @@ async function scryptRuns(work: () => Promise<unknown>): Promise<unknown[]> {
 describe("login answers take one scrypt run whether or not the user exists", () => {
   it("unknown user, crowd account, known user with a wrong password", async () => {
     await createAccount(t.db, { username: "ada", displayName: "Ada", role: "expert", password: "long enough pass" });
-    t.db.$client.prepare(`INSERT INTO annotators (username, display_name, role, channel, external_id) VALUES ('link:w1', 'Worker', 'crowd', 'link', 'w1')`).run();
+    t.db.$client
+      .prepare(
+        `INSERT INTO annotators (username, display_name, role, channel, external_id) VALUES ('link:w1', 'Worker', 'crowd', 'link', 'w1')`,
+      )
+      .run();
     const known = await scryptRuns(() => authenticate(t.db, "ada", "wrong password"));
     expect(known).toHaveLength(1);
     expect(await scryptRuns(() => authenticate(t.db, "nobody", "wrong password"))).toEqual(known);

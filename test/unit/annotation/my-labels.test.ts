@@ -29,7 +29,14 @@ describe("My labels and label history", () => {
   });
   let token = 0;
   const submit = (who: SessionUser, itemId: number, payload: unknown, study = studyId) =>
-    submitLabel(t.db, { studyId: study, itemId, annotatorId: who.id, payload, clientToken: `token-${String(++token).padStart(4, "0")}`, secondsOnTask: 10 });
+    submitLabel(t.db, {
+      studyId: study,
+      itemId,
+      annotatorId: who.id,
+      payload,
+      clientToken: `token-${String(++token).padStart(4, "0")}`,
+      secondsOnTask: 10,
+    });
 
   beforeEach(() => {
     t = tempDb();
@@ -54,11 +61,17 @@ describe("My labels and label history", () => {
     const [first, second] = labelTwoAndReviseFirst();
     const list = myLabels(t.db, studyId, ada, any);
     expect(list.rows.map((r) => r.itemId)).toEqual([first, second]);
-    expect(list.rows.map((r) => r.place)).toEqual([expect.stringMatching(/^Trajectory 1 · snippet 1 of \d+$/), expect.stringMatching(/^Trajectory 1 · snippet 2 of \d+$/)]);
+    expect(list.rows.map((r) => r.place)).toEqual([
+      expect.stringMatching(/^Trajectory 1 · snippet 1 of \d+$/),
+      expect.stringMatching(/^Trajectory 1 · snippet 2 of \d+$/),
+    ]);
     expect(list.rows[0].scenario).toBe(list.scenarios[0]);
     const summary = list.rows[0].summary;
-    expect(summary.kind === "consensus-snippet" && summary.topics.every((topic) => topic.score === 5 && topic.name !== "")).toBe(true);
-    // Blinding: no run, condition or backbone names (the demo's ids look like "<scenario>:general:…:demo-sim-alpha:r0").
+    expect(
+      summary.kind === "consensus-snippet" && summary.topics.every((topic) => topic.score === 5 && topic.name !== ""),
+    ).toBe(true);
+    // Blinding: no run, condition or backbone names (the demo's ids look like
+    // "<scenario>:general:…:demo-sim-alpha:r0").
     expect(JSON.stringify(list)).not.toMatch(/demo-sim|demo-judge|:general|:r\d/);
     expect(myLabels(t.db, studyId, ben, any).rows).toEqual([]);
   });
@@ -82,7 +95,9 @@ describe("My labels and label history", () => {
       [1, false],
     ]);
     expect(own.revisions[0].who).toBe("You, on the task page");
-    expect(own.revisions[0].changes.map((c) => c.text)).toEqual(expect.arrayContaining([expect.stringMatching(/: score 2 → 5$/)]));
+    expect(own.revisions[0].changes.map((c) => c.text)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/: score 2 → 5$/)]),
+    );
     expect(own.place).toMatch(/^Trajectory 1 · snippet 1 of/);
     expectServiceError(() => labelHistory(t.db, labelId, ben), 403, /another annotator/);
     const asAdmin = labelHistory(t.db, labelId, { id: addAnnotator(t.db, "root", "admin"), role: "admin" });
@@ -96,7 +111,11 @@ describe("My labels and label history", () => {
     submit(carl, item, { kind: "ab-reactiveness", choice: "B" }, abStudy);
     const [row] = myLabels(t.db, abStudy, carl, any).rows;
     expect(row.place).toMatch(/^Pair \d+ of 16 · about \S/);
-    expect(row.summary).toMatchObject({ kind: "ab-reactiveness", choice: "B", text: expect.stringMatching(/^Conversation B: .+ is the more reactive negotiator$/) });
+    expect(row.summary).toMatchObject({
+      kind: "ab-reactiveness",
+      choice: "B",
+      text: expect.stringMatching(/^Conversation B: .+ is the more reactive negotiator$/),
+    });
     expect(JSON.stringify(row)).not.toMatch(/level|backbone|demo-sim|fidelity:|:r\d/i);
   });
 });

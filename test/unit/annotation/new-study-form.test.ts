@@ -1,7 +1,11 @@
 // The New-study form's validation: messages in the form's terms at the form's field names, the gold
 // source checked whatever the gold rate, and the item-count preview that creates nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStudyFromForm, previewStudyFromForm, studiesOverview } from "../../../app/server/annotation/study-admin.server.ts";
+import {
+  createStudyFromForm,
+  previewStudyFromForm,
+  studiesOverview,
+} from "../../../app/server/annotation/study-admin.server.ts";
 import { createAbStudy, createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { ServiceError } from "../../../app/server/http/errors.server.ts";
 import { withWriteLock } from "../../../app/server/http/write-lock.server.ts";
@@ -10,7 +14,14 @@ import { tempDb } from "../../../harness/temp-db.ts";
 
 function form(fields: Record<string, string>): FormData {
   const f = new FormData();
-  for (const [k, v] of Object.entries({ type: "consensus-snippet", name: "A study", pool: "expert", trajectories: "1", ...fields })) f.append(k, v);
+  for (const [k, v] of Object.entries({
+    type: "consensus-snippet",
+    name: "A study",
+    pool: "expert",
+    trajectories: "1",
+    ...fields,
+  }))
+    f.append(k, v);
   return f;
 }
 
@@ -46,12 +57,23 @@ describe("the New-study form's validation", () => {
 
   it("refuses an A/B study as the gold source, saying what gold comes from", async () => {
     const err = await refusal({ goldFromStudyId: String(ab) });
-    expect(err.problems).toEqual([{ path: "goldFromStudyId", message: `Study ${ab} is an A/B reactiveness study; gold snippets come from a consensus study` }]);
+    expect(err.problems).toEqual([
+      {
+        path: "goldFromStudyId",
+        message: `Study ${ab} is an A/B reactiveness study; gold snippets come from a consensus study`,
+      },
+    ]);
     expect(err.message).not.toMatch(/goldFromStudyId/);
   });
 
   it("names every bad field by the form's own name, with messages a person reads", async () => {
-    const err = await refusal({ name: "   ", trajectories: "", goldRate: "2", leaseMinutes: "0", labelsPerItem: "1.5" });
+    const err = await refusal({
+      name: "   ",
+      trajectories: "",
+      goldRate: "2",
+      leaseMinutes: "0",
+      labelsPerItem: "1.5",
+    });
     expect(err.message).toBe("The study was not created: 5 fields need attention");
     expect(Object.fromEntries(err.problems.map((p) => [p.path, p.message]))).toEqual({
       name: "give the study a name",
@@ -73,8 +95,12 @@ describe("the New-study form's validation", () => {
     const preview = await withWriteLock(t.db, () => previewStudyFromForm(t.db, form({ trajectories: "2" })));
     expect(studyCount()).toBe(before);
     const id = await withWriteLock(t.db, () => createStudyFromForm(t.db, form({ trajectories: "2" })));
-    const created = (t.db.$client.prepare("SELECT count(*) AS n FROM study_items WHERE study_id = ?").get(id) as { n: number }).n;
+    const created = (
+      t.db.$client.prepare("SELECT count(*) AS n FROM study_items WHERE study_id = ?").get(id) as { n: number }
+    ).n;
     expect(preview).toEqual({ items: created, gold: 0, uploadIgnored: false });
-    await expect(withWriteLock(t.db, () => previewStudyFromForm(t.db, form({ name: "" })))).rejects.toThrow(/not created/);
+    await expect(withWriteLock(t.db, () => previewStudyFromForm(t.db, form({ name: "" })))).rejects.toThrow(
+      /not created/,
+    );
   });
 });

@@ -17,7 +17,11 @@ describe("studies", () => {
   afterAll(() => t.cleanup());
 
   const items = (studyId: number) =>
-    t.db.$client.prepare(`SELECT id, run_id AS runId, snippet_id AS snippetId, ab_pair_id AS pairId, is_gold AS isGold, gold FROM study_items WHERE study_id = ? ORDER BY position`).all(studyId) as {
+    t.db.$client
+      .prepare(
+        `SELECT id, run_id AS runId, snippet_id AS snippetId, ab_pair_id AS pairId, is_gold AS isGold, gold FROM study_items WHERE study_id = ? ORDER BY position`,
+      )
+      .all(studyId) as {
       id: number;
       runId: string | null;
       snippetId: number | null;
@@ -35,7 +39,14 @@ describe("studies", () => {
     for (const run of runs) {
       const positions = items(a)
         .filter((i) => i.runId === run)
-        .map((i) => (t.db.$client.prepare(`SELECT position FROM snippets WHERE id = ?`).get(i.snippetId) as { position: number }).position);
+        .map(
+          (i) =>
+            (
+              t.db.$client.prepare(`SELECT position FROM snippets WHERE id = ?`).get(i.snippetId) as {
+                position: number;
+              }
+            ).position,
+        );
       expect(positions).toEqual([...positions].sort((x, y) => x - y));
       expect(positions[0]).toBe(1);
     }
@@ -44,7 +55,9 @@ describe("studies", () => {
   });
 
   it("refuses more trajectories than there are, naming the field", () => {
-    expect(() => createConsensusStudy(t.db, { name: "x", pool: "expert", trajectories: 99 })).toThrow(/Only 8 evaluated trajectories/);
+    expect(() => createConsensusStudy(t.db, { name: "x", pool: "expert", trajectories: 99 })).toThrow(
+      /Only 8 evaluated trajectories/,
+    );
     try {
       createConsensusStudy(t.db, { name: "", pool: "expert", trajectories: 1 });
     } catch (err) {
@@ -59,17 +72,35 @@ describe("studies", () => {
       [experts[1], 3],
     ] as const) {
       for (let lease = nextTask(t.db, source, who); lease; lease = nextTask(t.db, source, who)) {
-        submitLabel(t.db, { studyId: source, itemId: lease.itemId, annotatorId: who, payload: validConsensusLabel(t.db, lease.itemId, score), clientToken: `source-${who}-item-${lease.itemId}`, secondsOnTask: 3 });
+        submitLabel(t.db, {
+          studyId: source,
+          itemId: lease.itemId,
+          annotatorId: who,
+          payload: validConsensusLabel(t.db, lease.itemId, score),
+          clientToken: `source-${who}-item-${lease.itemId}`,
+          secondsOnTask: 3,
+        });
       }
     }
-    const withGold = createConsensusStudy(t.db, { name: "gold", pool: "crowd", trajectories: 1, goldFromStudyId: source, config: { seed: 2, goldRate: 0.5 } });
+    const withGold = createConsensusStudy(t.db, {
+      name: "gold",
+      pool: "crowd",
+      trajectories: 1,
+      goldFromStudyId: source,
+      config: { seed: 2, goldRate: 0.5 },
+    });
     const all = items(withGold);
     const gold = all.filter((i) => i.isGold);
     const regular = all.filter((i) => !i.isGold);
     expect(gold.length).toBe(Math.min(Math.round(0.5 * regular.length), items(source).length));
     expect(gold.length).toBeGreaterThan(0);
     // mean(2, 3) = 2.5 rounds to 3 on every topic.
-    for (const g of gold) expect(Object.values((JSON.parse(g.gold as string) as { topics: Record<string, number> }).topics).every((s) => s === 3)).toBe(true);
+    for (const g of gold)
+      expect(
+        Object.values((JSON.parse(g.gold as string) as { topics: Record<string, number> }).topics).every(
+          (s) => s === 3,
+        ),
+      ).toBe(true);
     // Gold snippets are never also regular items of the same study.
     const regularSnippets = new Set(regular.map((r) => r.snippetId));
     expect(gold.some((g) => regularSnippets.has(g.snippetId))).toBe(false);
@@ -79,10 +110,24 @@ describe("studies", () => {
       const isGold = gold.some((g) => g.id === lease!.itemId);
       // Within ±1 of 3 passes; 5 fails. This worker passes every gold item but the first.
       const score = isGold && lease.itemId === gold[0].id ? 5 : 4;
-      submitLabel(t.db, { studyId: withGold, itemId: lease.itemId, annotatorId: worker, payload: validConsensusLabel(t.db, lease.itemId, score), clientToken: `gold-item-${lease.itemId}`, secondsOnTask: 2 });
+      submitLabel(t.db, {
+        studyId: withGold,
+        itemId: lease.itemId,
+        annotatorId: worker,
+        payload: validConsensusLabel(t.db, lease.itemId, score),
+        clientToken: `gold-item-${lease.itemId}`,
+        secondsOnTask: 2,
+      });
     }
     const d = studyDashboard(t.db, withGold);
-    expect(d.gold).toEqual([{ annotatorId: String(worker), attempted: gold.length, passed: gold.length - 1, accuracy: (gold.length - 1) / gold.length }]);
+    expect(d.gold).toEqual([
+      {
+        annotatorId: String(worker),
+        attempted: gold.length,
+        passed: gold.length - 1,
+        accuracy: (gold.length - 1) / gold.length,
+      },
+    ]);
   });
 
   it("A/B gold items are the 0-versus-1 pairs, answered by the more reactive side", () => {
@@ -90,7 +135,9 @@ describe("studies", () => {
     const all = items(study);
     expect(all).toHaveLength(16);
     for (const item of all.filter((i) => i.isGold)) {
-      const pair = t.db.$client.prepare(`SELECT level_a AS a, level_b AS b FROM ab_pairs WHERE id = ?`).get(item.pairId) as { a: number; b: number };
+      const pair = t.db.$client
+        .prepare(`SELECT level_a AS a, level_b AS b FROM ab_pairs WHERE id = ?`)
+        .get(item.pairId) as { a: number; b: number };
       expect([pair.a, pair.b].sort()).toEqual([0, 1]);
       expect(JSON.parse(item.gold as string)).toEqual({ choice: pair.a > pair.b ? "A" : "B" });
     }
@@ -104,9 +151,25 @@ describe("studies", () => {
     setStudyStatus(t.db, study, "closed");
     expect(() => nextTask(t.db, study, experts[1])).toThrow(/closed/);
     expect(() =>
-      submitLabel(t.db, { studyId: study, itemId: lease.itemId, annotatorId: experts[0], payload: validConsensusLabel(t.db, lease.itemId), clientToken: "closed-0001", secondsOnTask: 1 }),
+      submitLabel(t.db, {
+        studyId: study,
+        itemId: lease.itemId,
+        annotatorId: experts[0],
+        payload: validConsensusLabel(t.db, lease.itemId),
+        clientToken: "closed-0001",
+        secondsOnTask: 1,
+      }),
     ).toThrow(/closed/);
     setStudyStatus(t.db, study, "open");
-    expect(submitLabel(t.db, { studyId: study, itemId: lease.itemId, annotatorId: experts[0], payload: validConsensusLabel(t.db, lease.itemId), clientToken: "closed-0001", secondsOnTask: 1 }).revision).toBe(1);
+    expect(
+      submitLabel(t.db, {
+        studyId: study,
+        itemId: lease.itemId,
+        annotatorId: experts[0],
+        payload: validConsensusLabel(t.db, lease.itemId),
+        clientToken: "closed-0001",
+        secondsOnTask: 1,
+      }).revision,
+    ).toBe(1);
   });
 });

@@ -27,32 +27,66 @@ describe("places held by unverified crowd identities", () => {
   /** Leases the annotator's next item at `when`, marks it shown and submits a label on it. */
   const labelNext = (annotatorId: number, when: Date) => {
     const lease = nextTask(t.db, studyId, annotatorId, when)!;
-    t.db.$client.prepare(`UPDATE assignments SET shown_at = ? WHERE id = ?`).run(new Date(Date.now() - 60_000).toISOString(), lease.assignmentId);
-    submitLabel(t.db, { studyId, itemId: lease.itemId, annotatorId, payload: validConsensusLabel(t.db, lease.itemId, 3), clientToken: `token-${String(++token).padStart(4, "0")}`, secondsOnTask: 5 });
+    t.db.$client
+      .prepare(`UPDATE assignments SET shown_at = ? WHERE id = ?`)
+      .run(new Date(Date.now() - 60_000).toISOString(), lease.assignmentId);
+    submitLabel(t.db, {
+      studyId,
+      itemId: lease.itemId,
+      annotatorId,
+      payload: validConsensusLabel(t.db, lease.itemId, 3),
+      clientToken: `token-${String(++token).padStart(4, "0")}`,
+      secondsOnTask: 5,
+    });
     return lease.itemId;
   };
   const statusOf = (itemId: number, annotatorId: number) =>
-    (t.db.$client.prepare(`SELECT status FROM labels WHERE study_item_id = ? AND annotator_id = ?`).get(itemId, annotatorId) as { status: string }).status;
+    (
+      t.db.$client
+        .prepare(`SELECT status FROM labels WHERE study_item_id = ? AND annotator_id = ?`)
+        .get(itemId, annotatorId) as { status: string }
+    ).status;
 
   beforeEach(() => {
     t = tempDb();
     seedDemo(t.db);
     // A crowd study with k = 2.
-    studyId = createConsensusStudy(t.db, { name: "crowd k2", pool: "crowd", trajectories: 1, labelsPerItem: 2, config: { seed: 3 } });
-    [first, second] = (t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`).all(studyId) as { id: number }[]).map((r) => r.id);
+    studyId = createConsensusStudy(t.db, {
+      name: "crowd k2",
+      pool: "crowd",
+      trajectories: 1,
+      labelsPerItem: 2,
+      config: { seed: 3 },
+    });
+    [first, second] = (
+      t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`).all(studyId) as {
+        id: number;
+      }[]
+    ).map((r) => r.id);
   });
   afterEach(() => t.cleanup());
 
   it("200 invented MTurk ids holding leases on the first item, and forged pending labels on it, leave its k places to signed-link workers", () => {
     // What the ExternalQuestion page did before issue 29: a 30-minute lease per invented worker.
-    for (let i = 0; i < 200; i++) leaseFixedItem(t.db, first, findOrCreateCrowdWorker(t.db, "mturk", `AFORGED${i}`), at(0).toISOString(), at(30).toISOString());
+    for (let i = 0; i < 200; i++)
+      leaseFixedItem(
+        t.db,
+        first,
+        findOrCreateCrowdWorker(t.db, "mturk", `AFORGED${i}`),
+        at(0).toISOString(),
+        at(30).toISOString(),
+      );
     const forged = findOrCreateCrowdWorker(t.db, "prolific", "forged-pid");
     expect(labelNext(forged, at(0))).toBe(second); // the unverified pool of the first item is full
     expect(statusOf(second, forged)).toBe("pending");
     expect(takenSlots(t.db, first)).toBe(0);
     expect(takenSlots(t.db, second)).toBe(0);
 
-    const honest = [addAnnotator(t.db, "link-w1", "crowd"), addAnnotator(t.db, "link-w2", "crowd"), addAnnotator(t.db, "link-w3", "crowd")];
+    const honest = [
+      addAnnotator(t.db, "link-w1", "crowd"),
+      addAnnotator(t.db, "link-w2", "crowd"),
+      addAnnotator(t.db, "link-w3", "crowd"),
+    ];
     expect(honest.map((w) => nextTask(t.db, studyId, w, at(2))!.itemId)).toEqual([first, first, second]);
     expect(takenSlots(t.db, first)).toBe(2);
   });
@@ -76,7 +110,9 @@ describe("places held by unverified crowd identities", () => {
   it("a confirmed label holds a verified place", () => {
     const p1 = findOrCreateCrowdWorker(t.db, "prolific", "p1");
     labelNext(p1, at(0));
-    t.db.$client.prepare(`UPDATE labels SET status = 'counted' WHERE study_item_id = ? AND annotator_id = ?`).run(first, p1);
+    t.db.$client
+      .prepare(`UPDATE labels SET status = 'counted' WHERE study_item_id = ? AND annotator_id = ?`)
+      .run(first, p1);
     expect(takenSlots(t.db, first)).toBe(1);
     const [w1, w2] = [addAnnotator(t.db, "link-a", "crowd"), addAnnotator(t.db, "link-b", "crowd")];
     expect(nextTask(t.db, studyId, w1, at(1))!.itemId).toBe(first);

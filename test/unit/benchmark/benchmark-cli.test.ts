@@ -22,7 +22,15 @@ import { runCliInProcess } from "../../helpers/cli-in-process.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 import { chatRequests, duplicates, servedBodies } from "../pipeline/helpers.ts";
 import { expectTables3And7MatchStoredRows } from "./report/recompute.ts";
-import { benchmarkFiles, column, count, JUDGE_MODEL, MEDIATOR_MODEL, PARTY_MODEL, SMALL_PLAN } from "./runner-helpers.ts";
+import {
+  benchmarkFiles,
+  column,
+  count,
+  JUDGE_MODEL,
+  MEDIATOR_MODEL,
+  PARTY_MODEL,
+  SMALL_PLAN,
+} from "./runner-helpers.ts";
 
 const RUNS = 2 * 3 * 2 * 3; // units × (unmediated + 2 mediators)
 
@@ -35,19 +43,36 @@ afterEach(async () => {
 const startCli = (args: string[], env: Record<string, string>): CliChild => killedAfterTest(spawnCli(args, env));
 const killedAfterTest = (child: CliChild) => (cleanups.push(child.kill), child);
 
-async function setUp(options: { latencyMs?: number; prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }>; plan?: object } = {}) {
+async function setUp(
+  options: {
+    latencyMs?: number;
+    prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }>;
+    plan?: object;
+  } = {},
+) {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const mock = await startMockLlm({ respond: standInResponder(), latencyMs: options.latencyMs ?? 0 });
   cleanups.push(() => mock.close());
   const files = benchmarkFiles(dir, mock.url, options);
-  const args = (...more: string[]) => ["benchmark", "run", "--plan", files.planPath, "--config", files.configPath, ...more];
+  const args = (...more: string[]) => [
+    "benchmark",
+    "run",
+    "--plan",
+    files.planPath,
+    "--config",
+    files.configPath,
+    ...more,
+  ];
   return { dir, mock, files, args, env: { SOCRATES_DB: files.dbPath } };
 }
 
 /** Every stored run is whole: its turns table matches its recorded turn count. */
 function brokenRuns(dbPath: string): string[] {
-  return column(dbPath, "SELECT r.id FROM runs r WHERE r.total_turns != (SELECT count(*) FROM turns t WHERE t.run_id = r.id)");
+  return column(
+    dbPath,
+    "SELECT r.id FROM runs r WHERE r.total_turns != (SELECT count(*) FROM turns t WHERE t.run_id = r.id)",
+  );
 }
 
 function noRequestPaidTwice(dbPath: string, mock: MockLlm): void {
@@ -58,14 +83,26 @@ function noRequestPaidTwice(dbPath: string, mock: MockLlm): void {
 function expectComplete(dbPath: string): void {
   expect(count(dbPath, "SELECT count(*) AS n FROM runs")).toBe(RUNS);
   expect(count(dbPath, "SELECT count(*) AS n FROM matched_pairs")).toBe((RUNS / 3) * 2);
-  expect(count(dbPath, "SELECT count(*) AS n FROM evaluations WHERE method = 'topic-localized' AND backbone = ?", JUDGE_MODEL)).toBe(RUNS);
-  expect(count(dbPath, "SELECT count(DISTINCT subject_id) AS n FROM metric_values WHERE subject_kind = 'run'")).toBe((RUNS / 3) * 2); // mediated runs
-  expect(count(dbPath, "SELECT count(DISTINCT subject_id) AS n FROM metric_values WHERE subject_kind = 'pair'")).toBe((RUNS / 3) * 2);
+  expect(
+    count(
+      dbPath,
+      "SELECT count(*) AS n FROM evaluations WHERE method = 'topic-localized' AND backbone = ?",
+      JUDGE_MODEL,
+    ),
+  ).toBe(RUNS);
+  expect(count(dbPath, "SELECT count(DISTINCT subject_id) AS n FROM metric_values WHERE subject_kind = 'run'")).toBe(
+    (RUNS / 3) * 2,
+  ); // mediated runs
+  expect(count(dbPath, "SELECT count(DISTINCT subject_id) AS n FROM metric_values WHERE subject_kind = 'pair'")).toBe(
+    (RUNS / 3) * 2,
+  );
   expect(brokenRuns(dbPath)).toEqual([]);
 }
 
 /** The same command again runs the grid to completion, and across all processes no request was paid twice. */
-async function resumesToCompletion(setup: Pick<Awaited<ReturnType<typeof setUp>>, "mock" | "files" | "args" | "env">): Promise<{ stdout: string; stderr: string }> {
+async function resumesToCompletion(
+  setup: Pick<Awaited<ReturnType<typeof setUp>>, "mock" | "files" | "args" | "env">,
+): Promise<{ stdout: string; stderr: string }> {
   const resumed = await startCli(setup.args(), setup.env).exited;
   expect(resumed.code).toBe(0);
   expectComplete(setup.files.dbPath);
@@ -80,18 +117,30 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     const reader = new Database(files.dbPath, { readonly: true });
     cleanups.push(() => reader.close());
     const n = (sql: string) => (reader.prepare(sql).get() as { n: number }).n;
-    const answeredForUnstoredRuns = () => n("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok' AND subject NOT IN (SELECT id FROM runs)");
+    const answeredForUnstoredRuns = () =>
+      n("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok' AND subject NOT IN (SELECT id FROM runs)");
 
     // Kill once runs are stored and others are half done; freeze the endpoint first and wait until
     // the child recorded every reply it was sent (a reply killed in transit would rightly be asked again).
     const first = startCli(args(), env);
-    await until(() => n("SELECT count(*) AS n FROM runs") >= 3 && answeredForUnstoredRuns() >= 1, "stored runs and a run half done");
+    await until(
+      () => n("SELECT count(*) AS n FROM runs") >= 3 && answeredForUnstoredRuns() >= 1,
+      "stored runs and a run half done",
+    );
     mock.setFaults([{ fault: { kind: "slow", delayMs: 3_000 }, times: 1_000_000 }]);
-    await until(() => chatRequests(mock).some((r) => r.status === undefined && r.fault === "slow"), "a request in flight at the kill");
+    await until(
+      () => chatRequests(mock).some((r) => r.status === undefined && r.fault === "slow"),
+      "a request in flight at the kill",
+    );
     // Every request the endpoint did not freeze must be answered first: one still in its latency at
     // the kill would be answered to the dead child, and rightly asked again by the resumed one.
     const answeredOrFrozen = () => chatRequests(mock).every((r) => r.status !== undefined || r.fault === "slow");
-    await until(() => answeredOrFrozen() && n("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'") === servedBodies(mock).length, "the child to record every reply");
+    await until(
+      () =>
+        answeredOrFrozen() &&
+        n("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'") === servedBodies(mock).length,
+      "the child to record every reply",
+    );
     process.kill(first.pid, "SIGKILL");
     expect((await first.exited).signal).toBe("SIGKILL");
     const storedAtKill = n("SELECT count(*) AS n FROM runs");
@@ -149,7 +198,9 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
 
   it("stops at the spending cap with nothing half stored, and resumes after", async () => {
     const price = { inputPerMillion: 1_000, outputPerMillion: 1_000 }; // about $1 a call: a few calls reach the cap
-    const { mock, files, args, env } = await setUp({ prices: { [PARTY_MODEL]: price, [MEDIATOR_MODEL]: price, [JUDGE_MODEL]: price } });
+    const { mock, files, args, env } = await setUp({
+      prices: { [PARTY_MODEL]: price, [MEDIATOR_MODEL]: price, [JUDGE_MODEL]: price },
+    });
     const capped = await startCli(args("--max-cost", "20", "--concurrency", "2"), env).exited;
     expect(capped.code).toBe(1);
     expect(capped.stdout).toMatch(/estimated cost: \$\d+\.\d\d/);
@@ -171,7 +222,9 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     const result = await runCliInProcess(args("--dry-run"), env);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("main: 12 units, 36 runs (36 to simulate, 0 stored), 36 evaluations (36 pending)");
-    expect(result.stdout).toMatch(/estimate: at most \d+ LLM calls \(216 party turns, 120 mediator decisions, 120 mediator turns, 144 judge calls\)/);
+    expect(result.stdout).toMatch(
+      /estimate: at most \d+ LLM calls \(216 party turns, 120 mediator decisions, 120 mediator turns, 144 judge calls\)/,
+    );
     for (const table of ["runs", "evaluations", "benchmark_plans", "llm_calls", "settings", "metric_values"]) {
       expect(count(files.dbPath, `SELECT count(*) AS n FROM ${table}`)).toBe(0);
     }
@@ -199,7 +252,9 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     process.kill(child.pid, "SIGINT");
     const stopped = await child.exited;
     expect(stopped.code).toBe(130);
-    expect(stopped.stderr).toContain(`interrupted; resume with: SOCRATES_DB=${files.dbPath} npx socrates benchmark run --plan ${files.planPath} --config ${files.configPath}`);
+    expect(stopped.stderr).toContain(
+      `interrupted; resume with: SOCRATES_DB=${files.dbPath} npx socrates benchmark run --plan ${files.planPath} --config ${files.configPath}`,
+    );
     expect(brokenRuns(files.dbPath)).toEqual([]);
     await resumesToCompletion({ mock, files, args, env });
   });
@@ -213,7 +268,10 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`${files.planPath}: $.runs:`);
 
-    write({ ...SMALL_PLAN, mediators: [SMALL_PLAN.mediators[0], { ...SMALL_PLAN.mediators[1], endpoint: "elsewhere" }] });
+    write({
+      ...SMALL_PLAN,
+      mediators: [SMALL_PLAN.mediators[0], { ...SMALL_PLAN.mediators[1], endpoint: "elsewhere" }],
+    });
     result = await runCliInProcess(args(), env);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`${files.planPath}: $.mediators[1].endpoint: unknown endpoint "elsewhere"`);

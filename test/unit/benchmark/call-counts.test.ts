@@ -11,7 +11,15 @@ import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
 import { printedCommand, runCli, spawnCli } from "../../helpers/cli.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 import { chatRequests } from "../pipeline/helpers.ts";
-import { benchmarkFiles, count, EMOTION_JUDGE_MODEL, JUDGE_MODEL, MEDIATOR_MODEL, PARTY_MODEL, SMALL_PLAN } from "./runner-helpers.ts";
+import {
+  benchmarkFiles,
+  count,
+  EMOTION_JUDGE_MODEL,
+  JUDGE_MODEL,
+  MEDIATOR_MODEL,
+  PARTY_MODEL,
+  SMALL_PLAN,
+} from "./runner-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -29,7 +37,12 @@ const PLAN = {
 };
 
 /** Each role has its own model in the configuration, so the endpoint can tell who asked. */
-const ROLE_OF_MODEL: Record<string, string> = { [PARTY_MODEL]: "party", [MEDIATOR_MODEL]: "mediator", [JUDGE_MODEL]: "evaluator", [EMOTION_JUDGE_MODEL]: "emotion-judge" };
+const ROLE_OF_MODEL: Record<string, string> = {
+  [PARTY_MODEL]: "party",
+  [MEDIATOR_MODEL]: "mediator",
+  [JUDGE_MODEL]: "evaluator",
+  [EMOTION_JUDGE_MODEL]: "emotion-judge",
+};
 
 interface Row {
   calls: number;
@@ -49,7 +62,13 @@ function summaryRows(stdout: string): Record<string, Row> {
     const cells = line.trim().split(/\s+/);
     if (cells.length !== 8) break;
     const [role, calls, failed, requests, cached, , , cost] = cells;
-    rows[role] = { calls: Number(calls), failed: Number(failed), requests: Number(requests), cached: Number(cached), cost };
+    rows[role] = {
+      calls: Number(calls),
+      failed: Number(failed),
+      requests: Number(requests),
+      cached: Number(cached),
+      cost,
+    };
     if (role === "total") break;
   }
   return rows;
@@ -65,7 +84,12 @@ function endpointCounts(requests: { body: { model: string } }[]): Record<string,
   return counts;
 }
 
-async function setUp(options: { faults?: FaultRule[]; prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }> } = {}) {
+async function setUp(
+  options: {
+    faults?: FaultRule[];
+    prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }>;
+  } = {},
+) {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const mock = await startMockLlm({ respond: standInResponder(), faults: options.faults });
@@ -83,29 +107,55 @@ describe("benchmark run: calls counted and resume commands", { timeout: 120_000 
         { fault: { kind: "429", retryAfterMs: 1 }, fromRequest: 3 },
         { fault: { kind: "malformed" }, match: /negotiation from the side of one party/ },
       ],
-      prices: { [PARTY_MODEL]: { inputPerMillion: 1, outputPerMillion: 2 }, [JUDGE_MODEL]: { inputPerMillion: 3, outputPerMillion: 4 }, [EMOTION_JUDGE_MODEL]: { inputPerMillion: 5, outputPerMillion: 6 } },
+      prices: {
+        [PARTY_MODEL]: { inputPerMillion: 1, outputPerMillion: 2 },
+        [JUDGE_MODEL]: { inputPerMillion: 3, outputPerMillion: 4 },
+        [EMOTION_JUDGE_MODEL]: { inputPerMillion: 5, outputPerMillion: 6 },
+      },
     });
     const env = { SOCRATES_DB: files.dbPath };
-    const run = await spawnCli(["benchmark", "run", "--plan", files.planPath, "--config", files.configPath], env).exited;
+    const run = await spawnCli(["benchmark", "run", "--plan", files.planPath, "--config", files.configPath], env)
+      .exited;
     expect(run.code, run.stderr).toBe(0);
 
     const printed = summaryRows(run.stdout);
     const received = endpointCounts(chatRequests(mock));
     expect(Object.keys(received).sort()).toEqual(["emotion-judge", "evaluator", "mediator", "party"]);
-    expect(mock.requests.filter((r) => r.fault !== undefined).map((r) => r.fault).sort()).toEqual(["429", "malformed"]);
-    for (const [role, n] of Object.entries(received)) expect({ role, requests: printed[role]?.requests }).toEqual({ role, requests: n });
+    expect(
+      mock.requests
+        .filter((r) => r.fault !== undefined)
+        .map((r) => r.fault)
+        .sort(),
+    ).toEqual(["429", "malformed"]);
+    for (const [role, n] of Object.entries(received))
+      expect({ role, requests: printed[role]?.requests }).toEqual({ role, requests: n });
     expect(printed.total.requests).toBe(mock.requests.length);
-    // Every stored party turn is one party call, sent or answered from the cache (runs that share an opening share its requests).
-    expect(printed.party.calls + printed.party.cached).toBe(count(files.dbPath, "SELECT count(*) AS n FROM turns WHERE role = 'party'"));
+    // Every stored party turn is one party call, sent or answered from the cache (runs that share an opening share its
+    // requests).
+    expect(printed.party.calls + printed.party.cached).toBe(
+      count(files.dbPath, "SELECT count(*) AS n FROM turns WHERE role = 'party'"),
+    );
     // Two faults, two extra requests: calls are what was asked once each.
     expect(printed.total.calls).toBe(mock.requests.length - 2);
 
     const usage = runCli(["llm", "usage", "--json"], env);
     expect(usage.status, usage.stderr).toBe(0);
-    const recorded = JSON.parse(usage.stdout) as { role: string; calls: number; failed: number; attempts: number; costUsd: number }[];
+    const recorded = JSON.parse(usage.stdout) as {
+      role: string;
+      calls: number;
+      failed: number;
+      attempts: number;
+      costUsd: number;
+    }[];
     expect(recorded.map((r) => r.role)).toEqual(Object.keys(printed).filter((r) => r !== "total"));
     for (const r of recorded) {
-      expect({ role: r.role, calls: printed[r.role].calls, failed: printed[r.role].failed, requests: printed[r.role].requests, cost: printed[r.role].cost }).toEqual({
+      expect({
+        role: r.role,
+        calls: printed[r.role].calls,
+        failed: printed[r.role].failed,
+        requests: printed[r.role].requests,
+        cost: printed[r.role].cost,
+      }).toEqual({
         role: r.role,
         calls: r.calls,
         failed: r.failed,
@@ -116,14 +166,32 @@ describe("benchmark run: calls counted and resume commands", { timeout: 120_000 
     const spent = count(files.dbPath, "SELECT sum(cost_usd) AS n FROM llm_calls");
     expect(spent).toBeGreaterThan(0);
     expect(printed.total.cost).toBe(`$${spent.toFixed(4)}`);
-    expect(run.stdout).toContain(`spent $${spent.toFixed(4)} on ${printed.total.calls} calls (${mock.requests.length} HTTP requests); ${printed.total.cached} from cache`);
+    expect(run.stdout).toContain(
+      `spent $${spent.toFixed(4)} on ${printed.total.calls} calls (${mock.requests.length} HTTP requests); ${printed.total.cached} from cache`,
+    );
   });
 
   it("after a spending-cap stop prints a resume command that runs as printed, with every option given", async () => {
     const price = { inputPerMillion: 1_000, outputPerMillion: 1_000 }; // about $1 a call: the cap stops the grid early
-    const { mock, files } = await setUp({ prices: { [PARTY_MODEL]: price, [MEDIATOR_MODEL]: price, [JUDGE_MODEL]: price, [EMOTION_JUDGE_MODEL]: price } });
+    const { mock, files } = await setUp({
+      prices: { [PARTY_MODEL]: price, [MEDIATOR_MODEL]: price, [JUDGE_MODEL]: price, [EMOTION_JUDGE_MODEL]: price },
+    });
     const env = { SOCRATES_DB: files.dbPath };
-    const capped = await spawnCli(["benchmark", "run", "--plan", files.planPath, "--config", files.configPath, "--max-cost", "8", "--concurrency", "2"], env).exited;
+    const capped = await spawnCli(
+      [
+        "benchmark",
+        "run",
+        "--plan",
+        files.planPath,
+        "--config",
+        files.configPath,
+        "--max-cost",
+        "8",
+        "--concurrency",
+        "2",
+      ],
+      env,
+    ).exited;
     expect(capped.code, capped.stderr).toBe(1);
     expect(capped.stderr).toContain("the spending cap of $8.00 was reached");
     const storedRuns = count(files.dbPath, "SELECT count(*) AS n FROM runs");
@@ -134,19 +202,25 @@ describe("benchmark run: calls counted and resume commands", { timeout: 120_000 
     const { env: printedEnv, args } = printedCommand(printed!);
     expect(printedEnv).toEqual({ SOCRATES_DB: files.dbPath });
     expect(args.slice(0, 2)).toEqual(["benchmark", "run"]);
-    for (const given of [["--plan", files.planPath], ["--config", files.configPath], ["--concurrency", "2"]]) {
+    for (const given of [
+      ["--plan", files.planPath],
+      ["--config", files.configPath],
+      ["--concurrency", "2"],
+    ]) {
       expect(args.join("\n")).toContain(given.join("\n"));
     }
     const cap = Number(args[args.indexOf("--max-cost") + 1]);
     expect(cap).toBeGreaterThanOrEqual(8);
 
-    // `npx socrates` is this package's bin, scripts/socrates.mjs, which spawnCli starts; the database comes from the printed assignment.
+    // `npx socrates` is this package's bin, scripts/socrates.mjs, which spawnCli starts; the database comes from the
+    // printed assignment.
     const asked = mock.requests.length;
     const resumed = await spawnCli(args, printedEnv).exited;
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(count(files.dbPath, "SELECT count(*) AS n FROM runs")).toBe(6);
     expect(count(files.dbPath, "SELECT count(*) AS n FROM evaluations")).toBe(12);
-    // The resumed command's counts are its own: what the endpoint received since, and the abandoned runs' calls from the cache.
+    // The resumed command's counts are its own: what the endpoint received since, and the abandoned runs' calls from
+    // the cache.
     const rows = summaryRows(resumed.stdout);
     expect(rows.total.requests).toBe(mock.requests.length - asked);
     expect(rows.total.cached).toBeGreaterThan(0);

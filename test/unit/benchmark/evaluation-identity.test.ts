@@ -33,7 +33,10 @@ const EARLIER = "0123456789ab";
 describe("benchmark run and the judge's prompt version", { timeout: 60_000 }, () => {
   it("reuses the same version's evaluations with no request, and judges again those of an earlier prompt", async () => {
     const { mock, files, db, config, loaded, llm } = await gridFixture(PLAN, (c) => cleanups.push(c));
-    const judgeRequests = () => mock.requests.filter((r) => r.path === "/v1/chat/completions" && (r.body as { model?: string }).model === JUDGE_MODEL).length;
+    const judgeRequests = () =>
+      mock.requests.filter(
+        (r) => r.path === "/v1/chat/completions" && (r.body as { model?: string }).model === JUDGE_MODEL,
+      ).length;
 
     const first = await runGrid({ db, llm: llm(), config, loaded });
     expect(first.failures).toEqual([]);
@@ -45,26 +48,40 @@ describe("benchmark run and the judge's prompt version", { timeout: 60_000 }, ()
     expect(judged).toBeGreaterThan(0);
 
     // Same prompt version: nothing pending, nothing asked.
-    expect(prepareGridRun({ db, config, loaded }).units.flatMap((u) => u.runs.map((r) => r.pendingEvaluators.length))).toEqual([0, 0]);
+    expect(
+      prepareGridRun({ db, config, loaded }).units.flatMap((u) => u.runs.map((r) => r.pendingEvaluators.length)),
+    ).toEqual([0, 0]);
     expect((await runGrid({ db, llm: llm(), config, loaded })).evaluations).toEqual({ stored: 0, skipped: 2 });
     expect(judgeRequests()).toBe(judged);
 
-    // The evaluations as if an earlier judge prompt had made them; that prompt's cached replies cannot answer the current one.
+    // The evaluations as if an earlier judge prompt had made them; that prompt's cached replies cannot answer the
+    // current one.
     const stored = exportBundle(db).evaluations;
     db.$client.prepare("DELETE FROM evaluations").run();
     db.$client.prepare("DELETE FROM llm_calls WHERE role = 'evaluator'").run();
-    const earlier = stored.map((e): Evaluation => ({ ...e, id: evaluationId(e.run_id, e.method, e.backbone, EARLIER), prompt_version: EARLIER }));
+    const earlier = stored.map(
+      (e): Evaluation => ({ ...e, id: evaluationId(e.run_id, e.method, e.backbone, EARLIER), prompt_version: EARLIER }),
+    );
     importBundleRecords(db, "earlier prompt", { evaluations: earlier });
-    expect(prepareGridRun({ db, config, loaded }).units.flatMap((u) => u.runs.map((r) => r.pendingEvaluators.map((e) => e.model)))).toEqual([[JUDGE_MODEL], [JUDGE_MODEL]]);
+    expect(
+      prepareGridRun({ db, config, loaded }).units.flatMap((u) =>
+        u.runs.map((r) => r.pendingEvaluators.map((e) => e.model)),
+      ),
+    ).toEqual([[JUDGE_MODEL], [JUDGE_MODEL]]);
     const again = await runGrid({ db, llm: llm(), config, loaded });
     expect(again.evaluations).toEqual({ stored: 2, skipped: 0 });
     expect(judgeRequests()).toBe(2 * judged);
-    expect(column(files.dbPath, "SELECT id FROM evaluations ORDER BY id")).toEqual([...current, ...earlier.map((e) => e.id)].sort());
+    expect(column(files.dbPath, "SELECT id FROM evaluations ORDER BY id")).toEqual(
+      [...current, ...earlier.map((e) => e.id)].sort(),
+    );
 
     // The report reads the metrics of the current evaluations.
     const report = buildBenchmarkReport(db, loaded);
     expect(report.coverage.evaluatedRuns).toBe(1);
-    const under = column(files.dbPath, "SELECT DISTINCT evaluation_id FROM metric_values WHERE subject_kind = 'run' AND evaluation_id != ''");
+    const under = column(
+      files.dbPath,
+      "SELECT DISTINCT evaluation_id FROM metric_values WHERE subject_kind = 'run' AND evaluation_id != ''",
+    );
     expect(under.length).toBeGreaterThan(0);
     expect(under.filter((id) => !current.includes(id))).toEqual([]); // none under an earlier prompt's evaluation
   });

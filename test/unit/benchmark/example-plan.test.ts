@@ -11,6 +11,8 @@ describe("benchmark.example.json", () => {
   it("validates, and names only endpoints and roles the example configuration defines", () => {
     const loaded = loadPlanFile(resolve(root, "benchmark.example.json"));
     expect(loaded.plan.mediators.map((m) => m.mode)).toEqual(["generic", "social", "generic"]);
-    expect(() => checkPlanAgainstConfig(loaded.plan, loaded.source, loadLlmConfig(resolve(root, "socrates.config.example.json")))).not.toThrow();
+    expect(() =>
+      checkPlanAgainstConfig(loaded.plan, loaded.source, loadLlmConfig(resolve(root, "socrates.config.example.json"))),
+    ).not.toThrow();
   });
 });

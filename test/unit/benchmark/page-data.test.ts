@@ -16,7 +16,8 @@ import { reportCell } from "./report/recompute.ts";
 const freshDb = databasePerTest();
 
 const loaded = fixturePlan();
-const record = (db: Db) => touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "plan.json" });
+const record = (db: Db) =>
+  touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "plan.json" });
 
 function status(fn: () => unknown): number | undefined {
   try {
@@ -52,7 +53,10 @@ describe("the Benchmark page's data", () => {
     const db = freshDb();
     expect(status(() => cellRunIds(db, "000000000000", { table: "table3", row: "alpha", column: "CG|avg" }))).toBe(404);
     record(db);
-    await expect(benchmarkPage(db, loaded.hash)).rejects.toMatchObject({ status: 404, message: expect.stringContaining("run `socrates benchmark run") });
+    await expect(benchmarkPage(db, loaded.hash)).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringContaining("run `socrates benchmark run"),
+    });
     seedGrid(db, loaded);
     expect(status(() => cellRunIds(db, loaded.hash, { table: "table3", row: "nobody", column: "CG|avg" }))).toBe(404);
   });

@@ -11,7 +11,12 @@ describe("progress with ETA and a status", () => {
     const { chunks, stream } = fakeStream();
     let clock = 0;
     let spent = 0;
-    const progress = createProgress("benchmark", 10, { stream, eta: true, status: () => `$${spent.toFixed(2)} spent`, now: () => clock });
+    const progress = createProgress("benchmark", 10, {
+      stream,
+      eta: true,
+      status: () => `$${spent.toFixed(2)} spent`,
+      now: () => clock,
+    });
     progress.skip(4); // already done by an earlier process: counted, not timed
     clock = 2_000;
     spent = 0.5;
@@ -19,10 +24,18 @@ describe("progress with ETA and a status", () => {
     clock = 4_000;
     progress.tick("b"); // 2 steps in 4 s → 4 left ≈ 8 s
     progress.done();
-    expect(chunks).toEqual(["benchmark 4/10 $0.00 spent already done\n", "benchmark 5/10 ETA 10s $0.50 spent a\n", "benchmark 6/10 ETA 8s $0.50 spent b\n"]);
+    expect(chunks).toEqual([
+      "benchmark 4/10 $0.00 spent already done\n",
+      "benchmark 5/10 ETA 10s $0.50 spent a\n",
+      "benchmark 6/10 ETA 8s $0.50 spent b\n",
+    ]);
   });
 
   it("formats durations", () => {
-    expect([formatDuration(45_000), formatDuration(185_000), formatDuration(7_620_000)]).toEqual(["45s", "3m05s", "2h07m"]);
+    expect([formatDuration(45_000), formatDuration(185_000), formatDuration(7_620_000)]).toEqual([
+      "45s",
+      "3m05s",
+      "2h07m",
+    ]);
   });
 });

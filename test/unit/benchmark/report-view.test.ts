@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import type { ReportCell, ReportTable } from "../../../app/domain/benchmark/report-model.ts";
 import { cellTitle, heatRanges, heatStyle, leaderboard } from "../../../app/domain/benchmark/report-view.ts";
 
-const cell = (mean: number | null, n = 4, extra: Partial<ReportCell> = {}): ReportCell => ({ mean, median: mean, n, missing: 0, ci: null, runIds: [], ...extra });
+const cell = (mean: number | null, n = 4, extra: Partial<ReportCell> = {}): ReportCell => ({
+  mean,
+  median: mean,
+  n,
+  missing: 0,
+  ci: null,
+  runIds: [],
+  ...extra,
+});
 
 const table: ReportTable = {
   id: "table3",
@@ -17,7 +25,11 @@ const table: ReportTable = {
   rows: [
     { key: "A", label: "A", cells: { "CG|legal": cell(0.1), "CG|avg": cell(0.2), "IT|avg": cell(0.9) } },
     { key: "B", label: "B", cells: { "CG|legal": cell(0.3), "CG|avg": cell(0.4), "IT|avg": cell(0.5) } },
-    { key: "C", label: "C", cells: { "CG|legal": cell(null, 0, { missing: 2 }), "CG|avg": cell(0.4), "IT|avg": cell(null, 0) } },
+    {
+      key: "C",
+      label: "C",
+      cells: { "CG|legal": cell(null, 0, { missing: 2 }), "CG|avg": cell(0.4), "IT|avg": cell(null, 0) },
+    },
     { key: "avg", label: "Average", cells: { "CG|avg": cell(0.33) } },
   ],
   notes: [],
@@ -28,8 +40,14 @@ describe("the report on the page", () => {
     const ranges = heatRanges(table);
     expect(ranges.get("CG")).toEqual({ min: 0.1, max: 0.4 });
     expect(ranges.get("IT")).toEqual({ min: 0.5, max: 0.9 });
-    expect(heatStyle(table, ranges, "CG|legal", table.rows[0].cells["CG|legal"])).toEqual({ background: "hsl(212 65% 95%)", color: "#1b1f24" });
-    expect(heatStyle(table, ranges, "CG|avg", table.rows[1].cells["CG|avg"])).toEqual({ background: "hsl(212 65% 40%)", color: "#fff" });
+    expect(heatStyle(table, ranges, "CG|legal", table.rows[0].cells["CG|legal"])).toEqual({
+      background: "hsl(212 65% 95%)",
+      color: "#1b1f24",
+    });
+    expect(heatStyle(table, ranges, "CG|avg", table.rows[1].cells["CG|avg"])).toEqual({
+      background: "hsl(212 65% 40%)",
+      color: "#fff",
+    });
     expect(heatStyle(table, ranges, "CG|legal", table.rows[2].cells["CG|legal"])).toBeNull();
   });
 

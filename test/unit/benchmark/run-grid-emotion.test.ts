@@ -16,7 +16,14 @@ import { checkPlanAgainstConfig } from "../../../app/server/benchmark/plan-check
 import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
 import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
-import { benchmarkConfigJson, benchmarkFiles, column, MEDIATOR_MODEL, PARTY_MODEL, JUDGE_MODEL } from "./runner-helpers.ts";
+import {
+  benchmarkConfigJson,
+  benchmarkFiles,
+  column,
+  MEDIATOR_MODEL,
+  PARTY_MODEL,
+  JUDGE_MODEL,
+} from "./runner-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -38,7 +45,8 @@ const EMOTION_PLAN = {
   emotion: { selfReport: false, judge: { model: JUDGE } },
 };
 
-const emotionRequests = (bodies: string[]) => bodies.filter((b) => b.includes("You read a finished negotiation from the side of one party"));
+const emotionRequests = (bodies: string[]) =>
+  bodies.filter((b) => b.includes("You read a finished negotiation from the side of one party"));
 
 describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
   it("judges every run without self-report once per party, counts it in the estimate, and a re-run asks nothing", async () => {
@@ -60,7 +68,13 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     expect(estimateShardCost(db, loaded.plan, config, work.units).calls.judgeCalls).toBe(2 * (4 + 2));
 
     const steps: number[] = [];
-    const summary = await runGrid({ db, llm: createLlm({ db, config, sleep: async () => {} }), config, loaded, onStart: (n) => steps.push(n) });
+    const summary = await runGrid({
+      db,
+      llm: createLlm({ db, config, sleep: async () => {} }),
+      config,
+      loaded,
+      onStart: (n) => steps.push(n),
+    });
     expect(summary.failures).toEqual([]);
     expect(steps).toEqual([2 * 3]); // each run simulated, topic-judged and emotion-judged
     expect(summary.evaluations).toEqual({ stored: 4, skipped: 0 });
@@ -68,8 +82,15 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     const bodies = mock.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => JSON.stringify(r.body));
     expect(emotionRequests(bodies)).toHaveLength(2 * 2);
     for (const body of emotionRequests(bodies)) expect(JSON.parse(body).model).toBe(JUDGE);
-    expect(column(files.dbPath, "SELECT id FROM evaluations WHERE method = 'emotion' ORDER BY id")).toEqual(runIds.map((id) => newEvaluationId(id, "emotion", JUDGE)).sort());
-    expect(column(files.dbPath, "SELECT count(*) FROM evaluations WHERE method = 'emotion' AND errors IS NOT NULL AND errors != '[]'")).toEqual([0]);
+    expect(column(files.dbPath, "SELECT id FROM evaluations WHERE method = 'emotion' ORDER BY id")).toEqual(
+      runIds.map((id) => newEvaluationId(id, "emotion", JUDGE)).sort(),
+    );
+    expect(
+      column(
+        files.dbPath,
+        "SELECT count(*) FROM evaluations WHERE method = 'emotion' AND errors IS NOT NULL AND errors != '[]'",
+      ),
+    ).toEqual([0]);
 
     // A second pass finds everything stored, plans nothing for the judge, and asks nothing.
     const before = mock.requests.length;
@@ -82,7 +103,10 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
 
     // The same grid under a plan that now asks for self-report: self-report is part of a run's
     // identity, so none of the stored runs is taken for it; its runs are new and need no judge.
-    const selfReporting = { ...loaded, plan: { ...loaded.plan, emotion: { selfReport: true, judge: { model: JUDGE } } } };
+    const selfReporting = {
+      ...loaded,
+      plan: { ...loaded.plan, emotion: { selfReport: true, judge: { model: JUDGE } } },
+    };
     const fresh = prepareGridRun({ db, config, loaded: selfReporting });
     expect(countsByPart(fresh.units).main).toMatchObject({ runs: 2, runsStored: 0, emotionPending: 0 });
     for (const r of fresh.units[0].runs) expect(runIds).not.toContain(r.runId);
@@ -93,7 +117,9 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     cleanups.push(cleanup);
     const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
     cleanups.push(() => mock.close());
-    const files = benchmarkFiles(dir, mock.url, { plan: { ...EMOTION_PLAN, emotion: { selfReport: true, judge: { model: JUDGE } } } });
+    const files = benchmarkFiles(dir, mock.url, {
+      plan: { ...EMOTION_PLAN, emotion: { selfReport: true, judge: { model: JUDGE } } },
+    });
     const db = openDatabase(files.dbPath);
     cleanups.push(() => db.$client.close());
     const config = loadLlmConfig(files.configPath);
@@ -103,11 +129,23 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     expect(summary.failures).toEqual([]);
     const bodies = mock.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => JSON.stringify(r.body));
     expect(emotionRequests(bodies)).toEqual([]); // self-reported runs need no judge
-    expect(column(files.dbPath, "SELECT count(*) FROM turns WHERE role = 'party' AND (emotion IS NULL OR emotion_reason IS NULL)")).toEqual([0]);
-    expect(column(files.dbPath, "SELECT count(*) FROM turns WHERE role = 'mediator' AND emotion IS NOT NULL")).toEqual([0]);
+    expect(
+      column(
+        files.dbPath,
+        "SELECT count(*) FROM turns WHERE role = 'party' AND (emotion IS NULL OR emotion_reason IS NULL)",
+      ),
+    ).toEqual([0]);
+    expect(column(files.dbPath, "SELECT count(*) FROM turns WHERE role = 'mediator' AND emotion IS NOT NULL")).toEqual([
+      0,
+    ]);
     expect(column(files.dbPath, "SELECT DISTINCT json_extract(config, '$.emotion') FROM runs")).toEqual([1]);
     // Final emotion and volatility for both runs, emotional repair for the mediated one only.
-    expect(column(files.dbPath, "SELECT metric || ':' || (subject_id LIKE '%none%') FROM metric_values WHERE metric IN ('ER', 'EF', 'EV') ORDER BY 1")).toEqual(["EF:0", "EF:1", "ER:0", "EV:0", "EV:1"]);
+    expect(
+      column(
+        files.dbPath,
+        "SELECT metric || ':' || (subject_id LIKE '%none%') FROM metric_values WHERE metric IN ('ER', 'EF', 'EV') ORDER BY 1",
+      ),
+    ).toEqual(["EF:0", "EF:1", "ER:0", "EV:0", "EV:1"]);
   });
 
   it("refuses a plan with an emotion judge when the configuration has no emotion-judge role", () => {

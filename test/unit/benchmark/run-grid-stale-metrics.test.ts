@@ -39,8 +39,15 @@ describe("benchmark run over stale metric rows", { timeout: 60_000 }, () => {
 
     const raw = new Database(files.dbPath);
     cleanups.push(() => raw.close());
-    const [{ runId }] = raw.prepare("SELECT subject_id AS runId FROM metric_values WHERE subject_kind = 'run' AND metric = 'IT'").all() as { runId: string }[];
-    const itRow = () => raw.prepare("SELECT value, definition_version AS version FROM metric_values WHERE subject_id = ? AND metric = 'IT'").get(runId) as { value: number | null; version: number };
+    const [{ runId }] = raw
+      .prepare("SELECT subject_id AS runId FROM metric_values WHERE subject_kind = 'run' AND metric = 'IT'")
+      .all() as { runId: string }[];
+    const itRow = () =>
+      raw
+        .prepare(
+          "SELECT value, definition_version AS version FROM metric_values WHERE subject_id = ? AND metric = 'IT'",
+        )
+        .get(runId) as { value: number | null; version: number };
     const current = itRow();
     expect(current.version).toBe(definitionVersion("IT"));
 
@@ -49,7 +56,9 @@ describe("benchmark run over stale metric rows", { timeout: 60_000 }, () => {
     expect((await runGrid({ db, llm: createLlm({ db, config }), config, loaded })).metricRuns).toBe(0);
 
     // The row as an earlier definition would have left it: another version, another value.
-    raw.prepare("UPDATE metric_values SET definition_version = 0, value = 99 WHERE subject_id = ? AND metric = 'IT'").run(runId);
+    raw
+      .prepare("UPDATE metric_values SET definition_version = 0, value = 99 WHERE subject_id = ? AND metric = 'IT'")
+      .run(runId);
     expect(staleMetricValuesOf(db, "run", runId).map((r) => r.metric)).toEqual(["IT"]);
     expect(metricValuesOf(db, "run", runId).some((r) => r.metric === "IT")).toBe(false);
 
@@ -65,7 +74,9 @@ describe("benchmark run over stale metric rows", { timeout: 60_000 }, () => {
     const changed = await runGrid({ db, llm: createLlm({ db, config }), config, loaded: loadPlanFile(changedPath) });
     expect(changed.runs.stored).toBe(0);
     expect(changed.metricRuns).toBeGreaterThan(0);
-    const params = raw.prepare("SELECT params FROM metric_values WHERE subject_id = ? AND metric = 'IT'").get(runId) as { params: string };
+    const params = raw
+      .prepare("SELECT params FROM metric_values WHERE subject_id = ? AND metric = 'IT'")
+      .get(runId) as { params: string };
     expect(JSON.parse(params.params)).toMatchObject({ delta: 0.2 });
     expect(mock.requests.length).toBe(requests);
   });

@@ -36,7 +36,13 @@ describe("benchmark run", { timeout: 60_000 }, () => {
     const config = loadLlmConfig(files.configPath);
     const loaded = loadPlanFile(files.planPath);
     const steps: number[] = [];
-    const summary = await runGrid({ db, llm: createLlm({ db, config, sleep: async () => {} }), config, loaded, onStart: (n) => steps.push(n) });
+    const summary = await runGrid({
+      db,
+      llm: createLlm({ db, config, sleep: async () => {} }),
+      config,
+      loaded,
+      onStart: (n) => steps.push(n),
+    });
 
     expect(summary.failures).toEqual([]);
     expect(summary.stopped).toBeNull();
@@ -50,19 +56,47 @@ describe("benchmark run", { timeout: 60_000 }, () => {
     expect(column(files.dbPath, "SELECT id FROM runs ORDER BY id")).toEqual([...runIds].sort());
     for (const unit of units) {
       // Both mediators' pairs point at the one unmediated run of the unit.
-      const shared = column(files.dbPath, "SELECT unmediated_run_id FROM matched_pairs WHERE mediated_run_id IN (?, ?)", unit.mediated[0].runId, unit.mediated[1].runId);
+      const shared = column(
+        files.dbPath,
+        "SELECT unmediated_run_id FROM matched_pairs WHERE mediated_run_id IN (?, ?)",
+        unit.mediated[0].runId,
+        unit.mediated[1].runId,
+      );
       expect(shared).toEqual([unit.unmediatedRunId, unit.unmediatedRunId]);
     }
     for (const runId of runIds) {
-      expect(count(files.dbPath, "SELECT count(*) AS n FROM evaluations WHERE id = ?", newEvaluationId(runId, "topic-localized", JUDGE_MODEL))).toBe(1);
+      expect(
+        count(
+          files.dbPath,
+          "SELECT count(*) AS n FROM evaluations WHERE id = ?",
+          newEvaluationId(runId, "topic-localized", JUDGE_MODEL),
+        ),
+      ).toBe(1);
     }
     // Mediator metrics belong to mediated runs only; an unmediated run enters its pairs' rows.
     for (const runId of units.flatMap((u) => u.mediated.map((m) => m.runId))) {
-      expect(count(files.dbPath, "SELECT count(*) AS n FROM metric_values WHERE subject_kind = 'run' AND subject_id = ?", runId)).toBeGreaterThan(0);
+      expect(
+        count(
+          files.dbPath,
+          "SELECT count(*) AS n FROM metric_values WHERE subject_kind = 'run' AND subject_id = ?",
+          runId,
+        ),
+      ).toBeGreaterThan(0);
     }
-    expect(count(files.dbPath, "SELECT count(*) AS n FROM metric_values WHERE subject_kind = 'run' AND subject_id IN (SELECT id FROM runs WHERE mediated = 0)")).toBe(0);
+    expect(
+      count(
+        files.dbPath,
+        "SELECT count(*) AS n FROM metric_values WHERE subject_kind = 'run' AND subject_id IN (SELECT id FROM runs WHERE mediated = 0)",
+      ),
+    ).toBe(0);
     for (const pairId of units.flatMap((u) => u.mediated.map((m) => m.pairId))) {
-      expect(count(files.dbPath, "SELECT count(*) AS n FROM metric_values WHERE subject_kind = 'pair' AND subject_id = ?", pairId)).toBeGreaterThan(0);
+      expect(
+        count(
+          files.dbPath,
+          "SELECT count(*) AS n FROM metric_values WHERE subject_kind = 'pair' AND subject_id = ?",
+          pairId,
+        ),
+      ).toBeGreaterThan(0);
     }
     expect(count(files.dbPath, "SELECT count(*) AS n FROM benchmark_plans WHERE hash = ?", loaded.hash)).toBe(1);
     expect(readSetting(db, SETTING_KEYS.metricParams)).toEqual(JSON.parse(JSON.stringify(parseMetricParams({}))));
@@ -73,7 +107,8 @@ describe("benchmark run", { timeout: 60_000 }, () => {
     expect(social.length).toBeGreaterThan(0);
     const socialRun = units[0].mediated[1].runId;
     const genericRun = units[0].mediated[0].runId;
-    const configOf = (id: string) => JSON.parse(column(files.dbPath, "SELECT config FROM runs WHERE id = ?", id)[0]) as Record<string, unknown>;
+    const configOf = (id: string) =>
+      JSON.parse(column(files.dbPath, "SELECT config FROM runs WHERE id = ?", id)[0]) as Record<string, unknown>;
     expect(configOf(socialRun).mediator_mode).toBe("social");
     expect(configOf(genericRun).mediator_mode).toBe("generic");
     expect(configOf(socialRun).prompt_version).not.toBe(configOf(genericRun).prompt_version);

@@ -36,8 +36,14 @@ function reportedRuns(db: Db, loaded: LoadedPlan): { budget: number; outcome: st
   const data = loadReportData(db, loaded, planGrid(db, loaded.plan));
   const ids = [...data.input.subjects.map((s) => s.runId), ...data.input.unmediated.map((u) => u.runId)];
   return ids.map((id) => {
-    const row = db.$client.prepare("SELECT config, outcome, party_turns AS partyTurns FROM runs WHERE id = ?").get(id) as { config: string; outcome: string; partyTurns: number };
-    return { budget: (JSON.parse(row.config) as { turn_budget: number }).turn_budget, outcome: row.outcome, partyTurns: row.partyTurns };
+    const row = db.$client
+      .prepare("SELECT config, outcome, party_turns AS partyTurns FROM runs WHERE id = ?")
+      .get(id) as { config: string; outcome: string; partyTurns: number };
+    return {
+      budget: (JSON.parse(row.config) as { turn_budget: number }).turn_budget,
+      outcome: row.outcome,
+      partyTurns: row.partyTurns,
+    };
   });
 }
 
@@ -56,7 +62,10 @@ describe("benchmark plans find their runs by settings", { timeout: 90_000 }, () 
 
     // A copy of the plan with budget 20: nothing of the 12-turn grid counts as stored.
     const at20 = planFile(dir, 20);
-    expect(countsByPart(prepareGridRun({ db, config, loaded: at20 }).units).main).toMatchObject({ runs: 4, runsStored: 0 });
+    expect(countsByPart(prepareGridRun({ db, config, loaded: at20 }).units).main).toMatchObject({
+      runs: 4,
+      runsStored: 0,
+    });
     const before = mock.requests.length;
     const second = await runGrid({ db, llm: llm(), config, loaded: at20 });
     expect(second.failures).toEqual([]);
@@ -66,7 +75,9 @@ describe("benchmark plans find their runs by settings", { timeout: 90_000 }, () 
     expect(second.calls.total).toMatchObject({ calls: 0, requests: 0 });
     expect(second.calls.total.cached).toBeGreaterThan(0);
     expect(mock.requests.length).toBe(before);
-    expect(db.$client.prepare("SELECT count(*) AS n FROM runs WHERE simulator_backbone = ?").get(PARTY_MODEL)).toEqual({ n: 8 });
+    expect(db.$client.prepare("SELECT count(*) AS n FROM runs WHERE simulator_backbone = ?").get(PARTY_MODEL)).toEqual({
+      n: 8,
+    });
 
     // Each plan's report reads the runs of its own settings.
     expect(reportedRuns(db, at20).map((r) => r.budget)).toEqual([20, 20, 20, 20]);
@@ -84,7 +95,9 @@ describe("benchmark plans find their runs by settings", { timeout: 90_000 }, () 
     // A budget the runs reach: new runs that end there, and the report of that plan shows them.
     const at4 = planFile(dir, 4);
     expect((await runGrid({ db, llm: llm(), config, loaded: at4 })).runs).toEqual({ stored: 4, skipped: 0 });
-    expect(reportedRuns(db, at4)).toEqual(Array.from({ length: 4 }, () => ({ budget: 4, outcome: "budget", partyTurns: 4 })));
+    expect(reportedRuns(db, at4)).toEqual(
+      Array.from({ length: 4 }, () => ({ budget: 4, outcome: "budget", partyTurns: 4 })),
+    );
     expect(reportedRuns(db, at12).every((r) => r.partyTurns > 4 && r.outcome !== "budget")).toBe(true);
   });
 });

@@ -1,4 +1,7 @@
-/** Shared set-up for the benchmark runner tests: a catalogue of synthetic scenarios, a small plan, a configuration naming the stand-in. */
+/**
+ * Shared set-up for the benchmark runner tests: a catalogue of synthetic scenarios, a small plan, a configuration
+ * naming the stand-in.
+ */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -34,7 +37,10 @@ export const SMALL_PLAN = {
 };
 
 /** The benchmark's roles on one stand-in endpoint; `prices` per model. */
-export function benchmarkConfigJson(url: string, prices: Record<string, { inputPerMillion: number; outputPerMillion: number }> = {}): object {
+export function benchmarkConfigJson(
+  url: string,
+  prices: Record<string, { inputPerMillion: number; outputPerMillion: number }> = {},
+): object {
   return {
     endpoints: { mock: { baseUrl: url, maxRetries: 2, timeoutMs: 10_000, concurrency: 8 } },
     roles: {
@@ -47,11 +53,27 @@ export function benchmarkConfigJson(url: string, prices: Record<string, { inputP
   };
 }
 
-/** A database file holding the synthetic catalogue `t-0`, `t-1` (every condition), and the plan and config files beside it. */
-export function benchmarkFiles(dir: string, url: string, options: { plan?: object; prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }>; name?: string } = {}) {
+/**
+ * A database file holding the synthetic catalogue `t-0`, `t-1` (every condition), and the plan and config files beside
+ * it.
+ */
+export function benchmarkFiles(
+  dir: string,
+  url: string,
+  options: {
+    plan?: object;
+    prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }>;
+    name?: string;
+  } = {},
+) {
   const dbPath = join(dir, `${options.name ?? "bench"}.db`);
   const db = openDatabase(dbPath);
-  importBundleFiles(db, [{ file: "catalog", text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...syntheticCatalog(2, "t") }) }]);
+  importBundleFiles(db, [
+    {
+      file: "catalog",
+      text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...syntheticCatalog(2, "t") }),
+    },
+  ]);
   db.$client.close();
   const planPath = join(dir, "plan.json");
   writeFileSync(planPath, JSON.stringify(options.plan ?? SMALL_PLAN, null, 2));

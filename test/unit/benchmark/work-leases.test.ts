@@ -29,7 +29,10 @@ function twoConnections(): [Db, Db] {
   const path = join(dir, "leases.db");
   const a = openDatabase(path);
   const b = openDatabase(path);
-  cleanups.push(() => a.$client.close(), () => b.$client.close());
+  cleanups.push(
+    () => a.$client.close(),
+    () => b.$client.close(),
+  );
   return [a, b];
 }
 
@@ -70,9 +73,17 @@ describe("work leases", () => {
     const [a, b] = twoConnections();
     const mine = workerLeases(a, { ttlMs: 60_000 });
     const theirs = workerLeases(b, { ttlMs: 60_000 });
-    cleanups.push(() => mine.close(), () => theirs.close());
+    cleanups.push(
+      () => mine.close(),
+      () => theirs.close(),
+    );
     expect(theirs.claim("k:2")).toBe(true);
-    const queue = leasedQueue(["1", "2", "3"], (item) => `k:${item}`, mine, () => false);
+    const queue = leasedQueue(
+      ["1", "2", "3"],
+      (item) => `k:${item}`,
+      mine,
+      () => false,
+    );
     const order: string[] = [];
     order.push((await queue.next())!, (await queue.next())!);
     expect(order).toEqual(["1", "3"]);
@@ -88,7 +99,11 @@ describe("work leases", () => {
 
 describe("requests in flight shared between two clients on one database", () => {
   const schema = z.object({ echo: z.string() });
-  const ask = (text: string) => ({ role: "mediator" as const, messages: [{ role: "user" as const, content: text }], schema });
+  const ask = (text: string) => ({
+    role: "mediator" as const,
+    messages: [{ role: "user" as const, content: text }],
+    schema,
+  });
 
   it("the second client waits for the first one's stored reply instead of sending the request", async () => {
     const mock = await startMockLlm({ latencyMs: 150 }); // the default responder echoes the last message
@@ -96,7 +111,10 @@ describe("requests in flight shared between two clients on one database", () => 
     const [a, b] = twoConnections();
     const leasesA = workerLeases(a);
     const leasesB = workerLeases(b);
-    cleanups.push(() => leasesA.close(), () => leasesB.close());
+    cleanups.push(
+      () => leasesA.close(),
+      () => leasesB.close(),
+    );
     const first = createLlm({ db: a, config: mockConfig(mock.url), shared: leasesA });
     const second = createLlm({ db: b, config: mockConfig(mock.url), shared: leasesB });
 
@@ -116,7 +134,10 @@ describe("requests in flight shared between two clients on one database", () => 
     const [a, b] = twoConnections();
     const leasesA = workerLeases(a);
     const leasesB = workerLeases(b);
-    cleanups.push(() => leasesA.close(), () => leasesB.close());
+    cleanups.push(
+      () => leasesA.close(),
+      () => leasesB.close(),
+    );
     const first = createLlm({ db: a, config: mockConfig(mock.url), shared: leasesA });
     const second = createLlm({ db: b, config: mockConfig(mock.url), shared: leasesB });
 

@@ -19,7 +19,12 @@ afterEach(async () => {
 });
 
 /** One scenario, two conditions, two mediators, two runs each: 4 units, 12 runs. */
-const PLAN = { ...SMALL_PLAN, name: "shared grid", scenarios: { ids: ["t-0"] }, conditions: { keys: ["general", "emotion:CR"] } };
+const PLAN = {
+  ...SMALL_PLAN,
+  name: "shared grid",
+  scenarios: { ids: ["t-0"] },
+  conditions: { keys: ["general", "emotion:CR"] },
+};
 /** The stand-in endpoint's concurrency limit in benchmarkConfigJson: the most requests one process has in flight. */
 const ENDPOINT_CONCURRENCY = 8;
 

@@ -1,6 +1,11 @@
 // The run page's emotion chart: its Vega-Lite rows from a hand-made trajectory, and its drawn SVG.
 import { describe, expect, it } from "vitest";
-import { EMOTION_CHART_MARKS, emotionChartRows, emotionChartSpec, emotionChartTitle } from "../../../app/domain/emotion/chart.ts";
+import {
+  EMOTION_CHART_MARKS,
+  emotionChartRows,
+  emotionChartSpec,
+  emotionChartTitle,
+} from "../../../app/domain/emotion/chart.ts";
 import type { EmotionTrajectory } from "../../../app/domain/emotion/trajectory.ts";
 import { renderChartSvg } from "../../../app/server/charts/render.server.ts";
 
@@ -8,20 +13,41 @@ import { renderChartSvg } from "../../../app/server/charts/render.server.ts";
 const self: EmotionTrajectory = {
   source: { kind: "self" },
   parties: {
-    a: [{ turnId: 0, score: 30, reason: "they ignore my costs" }, { turnId: 2, score: 35, reason: null }, { turnId: 5, score: 70, reason: "heard at last" }],
-    b: [{ turnId: 1, score: 50, reason: "wary" }, { turnId: 4, score: 45, reason: "still wary" }],
+    a: [
+      { turnId: 0, score: 30, reason: "they ignore my costs" },
+      { turnId: 2, score: 35, reason: null },
+      { turnId: 5, score: 70, reason: "heard at last" },
+    ],
+    b: [
+      { turnId: 1, score: 50, reason: "wary" },
+      { turnId: 4, score: 45, reason: "still wary" },
+    ],
   },
   failedParties: [],
 };
-const parties = [{ id: "a", name: "Ana" }, { id: "b", name: "Ben" }];
+const parties = [
+  { id: "a", name: "Ana" },
+  { id: "b", name: "Ben" },
+];
 const input = { trajectory: self, totalTurns: 6, mediatorTurns: [3, 6], parties };
 
-type Layer = { name?: string; data?: { values: Record<string, unknown>[] }; encoding?: Record<string, { scale?: { domain?: unknown[] } }>; layer?: Layer[] };
+type Layer = {
+  name?: string;
+  data?: { values: Record<string, unknown>[] };
+  encoding?: Record<string, { scale?: { domain?: unknown[] } }>;
+  layer?: Layer[];
+};
 
 describe("emotionChartSpec", () => {
   it("has one row per reported score, in party order, the reason kept (or marked missing)", () => {
     expect(emotionChartRows(self, parties)).toEqual([
-      { party: "Ana", turn: 0, score: 30, reason: "they ignore my costs", hover: "Ana, turn 0: 30 — they ignore my costs" },
+      {
+        party: "Ana",
+        turn: 0,
+        score: 30,
+        reason: "they ignore my costs",
+        hover: "Ana, turn 0: 30 — they ignore my costs",
+      },
       { party: "Ana", turn: 2, score: 35, reason: "(no reason given)", hover: "Ana, turn 2: 35 — (no reason given)" },
       { party: "Ana", turn: 5, score: 70, reason: "heard at last", hover: "Ana, turn 5: 70 — heard at last" },
       { party: "Ben", turn: 1, score: 50, reason: "wary", hover: "Ben, turn 1: 50 — wary" },
@@ -40,11 +66,17 @@ describe("emotionChartSpec", () => {
     expect(parts.data!.values).toEqual(emotionChartRows(self, parties));
     expect(parts.layer!.map((l) => l.name)).toEqual([EMOTION_CHART_MARKS.lines, EMOTION_CHART_MARKS.points]);
     expect(spec.title.text).toBe("Emotion by turn (self-report)");
-    expect(emotionChartTitle({ ...self, source: { kind: "judge", backbone: "qwen", evaluationId: "e1" } })).toBe("Emotion by turn (judge qwen)");
+    expect(emotionChartTitle({ ...self, source: { kind: "judge", backbone: "qwen", evaluationId: "e1" } })).toBe(
+      "Emotion by turn (judge qwen)",
+    );
   });
 
   it("leaves a failed party without rows", () => {
-    const judged: EmotionTrajectory = { source: { kind: "judge", backbone: "qwen", evaluationId: "e1" }, parties: { a: self.parties.a, b: [] }, failedParties: ["b"] };
+    const judged: EmotionTrajectory = {
+      source: { kind: "judge", backbone: "qwen", evaluationId: "e1" },
+      parties: { a: self.parties.a, b: [] },
+      failedParties: ["b"],
+    };
     expect(emotionChartRows(judged, parties).map((r) => r.party)).toEqual(["Ana", "Ana", "Ana"]);
   });
 

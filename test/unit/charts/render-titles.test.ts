@@ -7,9 +7,18 @@ import { timingLines } from "../../../app/domain/benchmark/charts/timing-lines.t
 const tricky = `calm <script>alert(1)</script> & "quoted" 'single'`;
 const lineWithPoints = (tooltip: boolean): TopLevelSpec =>
   ({
-    data: { values: [{ t: 0, v: 10, why: tricky }, { t: 1, v: 20, why: "plain" }] },
+    data: {
+      values: [
+        { t: 0, v: 10, why: tricky },
+        { t: 1, v: 20, why: "plain" },
+      ],
+    },
     mark: { type: "line", point: true },
-    encoding: { x: { field: "t", type: "quantitative" }, y: { field: "v", type: "quantitative" }, ...(tooltip ? { tooltip: [{ field: "why" }] } : {}) },
+    encoding: {
+      x: { field: "t", type: "quantitative" },
+      y: { field: "v", type: "quantitative" },
+      ...(tooltip ? { tooltip: [{ field: "why" }] } : {}),
+    },
   }) as TopLevelSpec;
 
 const titles = (svg: string) => [...svg.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1]);
@@ -21,10 +30,14 @@ describe("renderChartSvg hover titles", () => {
     // Two points, one title each; the line (one element for both data) gets none.
     expect(found).toHaveLength(2);
     // Vega's label names the encoded fields, then the tooltip's.
-    expect(found[0]).toBe("t: 0; v: 10; why: calm &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot; 'single'");
+    expect(found[0]).toBe(
+      "t: 0; v: 10; why: calm &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot; 'single'",
+    );
     expect(found[1]).toBe("t: 1; v: 20; why: plain");
     expect(svg).not.toContain("<script");
-    expect(svg).toMatch(/<path aria-label="t: 1; v: 20; why: plain"[^>]*><title>t: 1; v: 20; why: plain<\/title><\/path>/);
+    expect(svg).toMatch(
+      /<path aria-label="t: 1; v: 20; why: plain"[^>]*><title>t: 1; v: 20; why: plain<\/title><\/path>/,
+    );
   });
 
   it("adds nothing to a chart without tooltips", async () => {
@@ -36,7 +49,9 @@ describe("renderChartSvg hover titles", () => {
       { group: "A", bin: "0–0.5", mediator: "m1", ie: 12.5, count: 3 },
       { group: "B", bin: "0.5–1", mediator: "m1", ie: -4, count: 1 },
     ];
-    const svg = await renderChartSvg(timingLines({ title: "Timing", rows, groups: ["A", "B"], bins: ["0–0.5", "0.5–1"], mediators: ["m1"] }));
+    const svg = await renderChartSvg(
+      timingLines({ title: "Timing", rows, groups: ["A", "B"], bins: ["0–0.5", "0.5–1"], mediators: ["m1"] }),
+    );
     expect(svg.startsWith("<svg")).toBe(true);
     const found = titles(svg);
     expect(found).toHaveLength(2);
@@ -46,6 +61,8 @@ describe("renderChartSvg hover titles", () => {
   it("leaves marks it was not told about alone", () => {
     const svg = `<g class="mark-symbol role-mark other"><path aria-label="x" d="M0"/></g>`;
     expect(withHoverTitles(svg, new Set(["mine"]))).toBe(svg);
-    expect(withHoverTitles(svg, new Set(["other"]))).toBe(`<g class="mark-symbol role-mark other"><path aria-label="x" d="M0"><title>x</title></path></g>`);
+    expect(withHoverTitles(svg, new Set(["other"]))).toBe(
+      `<g class="mark-symbol role-mark other"><path aria-label="x" d="M0"><title>x</title></path></g>`,
+    );
   });
 });

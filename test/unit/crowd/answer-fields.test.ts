@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { abPayloadFromAnswers, choiceField } from "../../../app/task-types/ab-reactiveness/answer-fields.ts";
-import { consensusPayloadFromAnswers, positionField, scoreField } from "../../../app/task-types/consensus-snippet/answer-fields.ts";
+import {
+  consensusPayloadFromAnswers,
+  positionField,
+  scoreField,
+} from "../../../app/task-types/consensus-snippet/answer-fields.ts";
 import { parseTaskAnswers } from "../../../app/domain/crowd/answer-fields.ts";
 
 const scenario = { topics: [{ id: "PRICE" }, { id: "TERM_2" }], parties: [{ id: "buyer" }, { id: "seller.co" }] };
@@ -15,7 +19,14 @@ describe("MTurk answer fields", () => {
     const result = consensusPayloadFromAnswers(
       {
         ...answers(
-          [scoreField("PRICE", 4), positionField("PRICE", "buyer", "A"), positionField("PRICE", "seller.co", "unclear"), scoreField("TERM_2", 1), positionField("TERM_2", "buyer", "not-stated"), positionField("TERM_2", "seller.co", "B")],
+          [
+            scoreField("PRICE", 4),
+            positionField("PRICE", "buyer", "A"),
+            positionField("PRICE", "seller.co", "unclear"),
+            scoreField("TERM_2", 1),
+            positionField("TERM_2", "buyer", "not-stated"),
+            positionField("TERM_2", "seller.co", "B"),
+          ],
           [scoreField("PRICE", 3), scoreField("TERM_2", 5), positionField("PRICE", "buyer", "B")],
         ),
         item_id: "17",
@@ -42,7 +53,11 @@ describe("MTurk answer fields", () => {
 
   it("passes an out-of-range score on as a number, for the label check to refuse", () => {
     const result = consensusPayloadFromAnswers(
-      answers([scoreField("PRICE", 6), scoreField("TERM_2", 2), ...["PRICE", "TERM_2"].flatMap((t) => ["buyer", "seller.co"].map((p) => positionField(t, p, "A")))]),
+      answers([
+        scoreField("PRICE", 6),
+        scoreField("TERM_2", 2),
+        ...["PRICE", "TERM_2"].flatMap((t) => ["buyer", "seller.co"].map((p) => positionField(t, p, "A"))),
+      ]),
       scenario,
     );
     expect(result.ok && result.payload.kind === "consensus-snippet" && result.payload.topics.PRICE.score).toBe(6);
@@ -50,7 +65,13 @@ describe("MTurk answer fields", () => {
 
   it("names every missing or doubled answer by its label path", () => {
     const result = consensusPayloadFromAnswers(
-      answers([scoreField("PRICE", 2), scoreField("PRICE", 3), positionField("PRICE", "buyer", "A"), positionField("NOPE", "buyer", "A"), positionField("TERM_2", "ghost", "A")]),
+      answers([
+        scoreField("PRICE", 2),
+        scoreField("PRICE", 3),
+        positionField("PRICE", "buyer", "A"),
+        positionField("NOPE", "buyer", "A"),
+        positionField("TERM_2", "ghost", "A"),
+      ]),
       scenario,
     );
     expect(result.ok).toBe(false);
@@ -64,20 +85,47 @@ describe("MTurk answer fields", () => {
   });
 
   it("reports a missing position for a scored topic", () => {
-    const result = consensusPayloadFromAnswers(answers([scoreField("PRICE", 2), scoreField("TERM_2", 2), positionField("PRICE", "buyer", "A"), positionField("TERM_2", "buyer", "A"), positionField("TERM_2", "seller.co", "A")]), scenario);
-    expect(result).toEqual({ ok: false, problems: [{ path: "topics.PRICE.positions.seller.co", message: "no position was chosen" }] });
+    const result = consensusPayloadFromAnswers(
+      answers([
+        scoreField("PRICE", 2),
+        scoreField("TERM_2", 2),
+        positionField("PRICE", "buyer", "A"),
+        positionField("TERM_2", "buyer", "A"),
+        positionField("TERM_2", "seller.co", "A"),
+      ]),
+      scenario,
+    );
+    expect(result).toEqual({
+      ok: false,
+      problems: [{ path: "topics.PRICE.positions.seller.co", message: "no position was chosen" }],
+    });
   });
 
   it("refuses an A/B answer with no choice or both", () => {
-    expect(abPayloadFromAnswers(answers([], [choiceField("A"), choiceField("B")]))).toEqual({ ok: false, problems: [{ path: "choice", message: "no conversation was chosen" }] });
-    expect(abPayloadFromAnswers(answers([choiceField("A"), choiceField("B")]))).toMatchObject({ ok: false, problems: [{ path: "choice" }] });
+    expect(abPayloadFromAnswers(answers([], [choiceField("A"), choiceField("B")]))).toEqual({
+      ok: false,
+      problems: [{ path: "choice", message: "no conversation was chosen" }],
+    });
+    expect(abPayloadFromAnswers(answers([choiceField("A"), choiceField("B")]))).toMatchObject({
+      ok: false,
+      problems: [{ path: "choice" }],
+    });
   });
 
   it("reads the taskAnswers cell and explains what is wrong with it", () => {
     expect(parseTaskAnswers('[{"choice|A":{"on":true}}]')).toEqual({ ok: true, answers: { "choice|A": { on: true } } });
-    expect(parseTaskAnswers("")).toMatchObject({ ok: false, problems: [{ path: "Answer.taskAnswers", message: expect.stringMatching(/empty/) }] });
-    expect(parseTaskAnswers('[{"choice|A":')).toMatchObject({ ok: false, problems: [{ path: "Answer.taskAnswers", message: expect.stringMatching(/not valid JSON/) }] });
-    expect(parseTaskAnswers('{"choice|A":{"on":true}}')).toMatchObject({ ok: false, problems: [{ message: expect.stringMatching(/array holding one object/) }] });
+    expect(parseTaskAnswers("")).toMatchObject({
+      ok: false,
+      problems: [{ path: "Answer.taskAnswers", message: expect.stringMatching(/empty/) }],
+    });
+    expect(parseTaskAnswers('[{"choice|A":')).toMatchObject({
+      ok: false,
+      problems: [{ path: "Answer.taskAnswers", message: expect.stringMatching(/not valid JSON/) }],
+    });
+    expect(parseTaskAnswers('{"choice|A":{"on":true}}')).toMatchObject({
+      ok: false,
+      problems: [{ message: expect.stringMatching(/array holding one object/) }],
+    });
     expect(parseTaskAnswers("[{},{}]")).toMatchObject({ ok: false });
   });
 });

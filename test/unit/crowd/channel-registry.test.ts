@@ -11,7 +11,12 @@ import { CHANNEL_COMPONENTS } from "../../../app/crowd-channels/registry.tsx";
 import { CONFIRMED_AT_ENTRY } from "../../../app/server/crowd/workers.server.ts";
 import { CHANNELS } from "../../../app/domain/crowd/channel-stats.ts";
 import { CHANNEL_COMMANDS } from "../../../app/crowd-channels/commands.server.ts";
-import { CROWD_CHANNELS, channelForEntry, channelOfWorker, crowdChannel } from "../../../app/crowd-channels/registry.server.ts";
+import {
+  CROWD_CHANNELS,
+  channelForEntry,
+  channelOfWorker,
+  crowdChannel,
+} from "../../../app/crowd-channels/registry.server.ts";
 import { WORKER_CHANNELS } from "../../../app/server/crowd/workers.server.ts";
 
 const params = (query: string) => new URLSearchParams(query);
@@ -51,7 +56,10 @@ describe("crowd channel registry", () => {
 
   it("validates Prolific's settings through the channel", () => {
     const settings = crowdChannel("prolific").settings;
-    expect(settings?.read({ config: { prolific: { completionCode: "C0DE1234", itemsPerSession: 5 } } })).toMatchObject({ completionCode: "C0DE1234", itemsPerSession: 5 });
+    expect(settings?.read({ config: { prolific: { completionCode: "C0DE1234", itemsPerSession: 5 } } })).toMatchObject({
+      completionCode: "C0DE1234",
+      itemsPerSession: 5,
+    });
     expect(settings?.read({ config: {} })).toBeNull();
     expect(crowdChannel("link").settings).toBeNull();
   });
@@ -84,7 +92,9 @@ describe("crowd channel registry", () => {
     for (const folder of withCommands) {
       const program = new Command();
       (await CHANNEL_COMMANDS[folder.id as keyof typeof CHANNEL_COMMANDS]())(program);
-      expect(program.commands.map((c) => [c.name(), c.description()])).toEqual([[folder.command?.name, folder.command?.description]]);
+      expect(program.commands.map((c) => [c.name(), c.description()])).toEqual([
+        [folder.command?.name, folder.command?.description],
+      ]);
     }
     expect(Object.keys(CHANNEL_COMMANDS).sort()).toEqual(withCommands.map((f) => f.id).sort());
   });

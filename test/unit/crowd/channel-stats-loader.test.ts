@@ -9,8 +9,15 @@ import { studyDashboard } from "../../../app/server/annotation/dashboard.server.
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
 import { studyChannelStats } from "../../../app/server/crowd/channel-stats.server.ts";
-import { recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
-import { enterProlificSession, prolificStep, updateProlificSettings } from "../../../app/crowd-channels/prolific/sessions.server.ts";
+import {
+  recordCrowdAssignment,
+  type CrowdAssignmentInput,
+} from "../../../app/server/crowd/record-assignment.server.ts";
+import {
+  enterProlificSession,
+  prolificStep,
+  updateProlificSettings,
+} from "../../../app/crowd-channels/prolific/sessions.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { seedDemo } from "../../../harness/annotation.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
@@ -40,7 +47,9 @@ describe("per-channel figures against plain SQL", () => {
     const plain = items.filter((i) => i.isGold === 0);
     const wrong = (i: Item) => (i.right === "A" ? "B" : "A");
 
-    const mturk = (over: Partial<CrowdAssignmentInput> & Pick<CrowdAssignmentInput, "externalId" | "itemId" | "workerId" | "status">): CrowdAssignmentInput => ({
+    const mturk = (
+      over: Partial<CrowdAssignmentInput> & Pick<CrowdAssignmentInput, "externalId" | "itemId" | "workerId" | "status">,
+    ): CrowdAssignmentInput => ({
       channel: "mturk",
       externalGroupId: `HIT${over.itemId}`,
       studyId: AB_STUDY,
@@ -52,28 +61,86 @@ describe("per-channel figures against plain SQL", () => {
       source: "batch-import",
       ...over,
     });
-    recordCrowdAssignment(t.db, mturk({ externalId: "ASG1", itemId: gold[0].id, workerId: "MW1", status: "approved", payload: { kind: "ab-reactiveness", choice: gold[0].right }, secondsOnTask: 75 }));
-    recordCrowdAssignment(t.db, mturk({ externalId: "ASG2", itemId: plain[0].id, workerId: "MW1", status: "approved", secondsOnTask: 45 }));
-    recordCrowdAssignment(t.db, mturk({ externalId: "ASG3", itemId: plain[1].id, workerId: "MW2", status: "rejected", secondsOnTask: 20 }));
-    recordCrowdAssignment(t.db, mturk({ externalId: "ASG4", itemId: gold[1].id, workerId: "MW2", status: "submitted", payload: { kind: "ab-reactiveness", choice: wrong(gold[1]) }, secondsOnTask: 100, rewardUsd: null }));
-    recordCrowdAssignment(t.db, mturk({ externalId: "ASG5", itemId: plain[2].id, workerId: "MW3", status: "submitted", secondsOnTask: 130, rewardUsd: 0.5 }));
+    recordCrowdAssignment(
+      t.db,
+      mturk({
+        externalId: "ASG1",
+        itemId: gold[0].id,
+        workerId: "MW1",
+        status: "approved",
+        payload: { kind: "ab-reactiveness", choice: gold[0].right },
+        secondsOnTask: 75,
+      }),
+    );
+    recordCrowdAssignment(
+      t.db,
+      mturk({ externalId: "ASG2", itemId: plain[0].id, workerId: "MW1", status: "approved", secondsOnTask: 45 }),
+    );
+    recordCrowdAssignment(
+      t.db,
+      mturk({ externalId: "ASG3", itemId: plain[1].id, workerId: "MW2", status: "rejected", secondsOnTask: 20 }),
+    );
+    recordCrowdAssignment(
+      t.db,
+      mturk({
+        externalId: "ASG4",
+        itemId: gold[1].id,
+        workerId: "MW2",
+        status: "submitted",
+        payload: { kind: "ab-reactiveness", choice: wrong(gold[1]) },
+        secondsOnTask: 100,
+        rewardUsd: null,
+      }),
+    );
+    recordCrowdAssignment(
+      t.db,
+      mturk({
+        externalId: "ASG5",
+        itemId: plain[2].id,
+        workerId: "MW3",
+        status: "submitted",
+        secondsOnTask: 130,
+        rewardUsd: 0.5,
+      }),
+    );
 
     // Every pair already has its three labels: the study now asks for six, so a Prolific participant finds work.
     t.db.$client.prepare(`UPDATE studies SET labels_per_item = 6 WHERE id = ?`).run(AB_STUDY);
     updateProlificSettings(t.db, AB_STUDY, { completionCode: "ABC123", itemsPerSession: "3", rewardUsd: "1.20" });
     const start = new Date(Date.now() - 10 * 60_000);
-    const params = new URLSearchParams({ study: String(AB_STUDY), PROLIFIC_PID: "PP1", STUDY_ID: "PSTUDY", SESSION_ID: "PSESS1" });
+    const params = new URLSearchParams({
+      study: String(AB_STUDY),
+      PROLIFIC_PID: "PP1",
+      STUDY_ID: "PSTUDY",
+      SESSION_ID: "PSESS1",
+    });
     const { annotatorId } = enterProlificSession(t.db, AB_STUDY, params, start);
     const test = loadQualificationTest();
-    recordQualificationAttempt(t.db, annotatorId, test, Object.fromEntries(test.questions.map((q) => [q.id, q.answer])));
+    recordQualificationAttempt(
+      t.db,
+      annotatorId,
+      test,
+      Object.fromEntries(test.questions.map((q) => [q.id, q.answer])),
+    );
     for (let n = 0; ; n++) {
       const step = prolificStep(t.db, AB_STUDY, annotatorId, new Date(start.getTime() + (n + 1) * 100_000));
       if (step.kind !== "task") break;
       const item = items.find((i) => i.id === step.itemId)!;
-      submitLabel(t.db, { studyId: AB_STUDY, itemId: item.id, annotatorId, payload: { kind: "ab-reactiveness", choice: n === 0 ? wrong(item) : item.right }, clientToken: `prolific-loader-${n}`, secondsOnTask: 50 + 10 * n });
+      submitLabel(t.db, {
+        studyId: AB_STUDY,
+        itemId: item.id,
+        annotatorId,
+        payload: { kind: "ab-reactiveness", choice: n === 0 ? wrong(item) : item.right },
+        clientToken: `prolific-loader-${n}`,
+        secondsOnTask: 50 + 10 * n,
+      });
     }
     // A second participant who has only just started.
-    enterProlificSession(t.db, AB_STUDY, new URLSearchParams({ PROLIFIC_PID: "PP2", STUDY_ID: "PSTUDY", SESSION_ID: "PSESS2" }));
+    enterProlificSession(
+      t.db,
+      AB_STUDY,
+      new URLSearchParams({ PROLIFIC_PID: "PP2", STUDY_ID: "PSTUDY", SESSION_ID: "PSESS2" }),
+    );
   });
   afterAll(() => t.cleanup());
 
@@ -81,7 +148,7 @@ describe("per-channel figures against plain SQL", () => {
   const CHANNEL = `coalesce(a.channel, 'web')`;
 
   function bySql() {
-    const q = <T,>(sql: string) => t.db.$client.prepare(sql).all({ study: AB_STUDY }) as T[];
+    const q = <T>(sql: string) => t.db.$client.prepare(sql).all({ study: AB_STUDY }) as T[];
     const workers = q<{ channel: string; n: number }>(
       `SELECT ${CHANNEL} AS channel, count(DISTINCT w.id) AS n FROM (
          SELECT l.annotator_id AS id FROM labels l JOIN study_items i ON i.id = l.study_item_id WHERE i.study_id = @study
@@ -91,7 +158,14 @@ describe("per-channel figures against plain SQL", () => {
       `SELECT ${CHANNEL} AS channel, (SELECT sum(r.seconds_on_task) FROM label_revisions r WHERE r.label_id = l.id) AS seconds
        FROM labels l JOIN study_items i ON i.id = l.study_item_id JOIN annotators a ON a.id = l.annotator_id WHERE i.study_id = @study`,
     );
-    const outcomes = q<{ channel: string; n: number; approved: number; rejected: number; pending: number; pay: number | null }>(
+    const outcomes = q<{
+      channel: string;
+      n: number;
+      approved: number;
+      rejected: number;
+      pending: number;
+      pay: number | null;
+    }>(
       `SELECT channel, count(*) AS n, sum(status = 'approved') AS approved, sum(status = 'rejected') AS rejected, sum(status = 'submitted') AS pending,
               sum(CASE WHEN status <> 'rejected' AND reward_usd IS NOT NULL AND work_seconds > 0 THEN reward_usd END)
                 / (sum(CASE WHEN status <> 'rejected' AND reward_usd IS NOT NULL AND work_seconds > 0 THEN work_seconds END) / 3600.0) AS pay
@@ -152,12 +226,23 @@ describe("per-channel figures against plain SQL", () => {
     const stats = studyChannelStats(t.db, AB_STUDY);
     const mturk = stats.find((s) => s.channel === "mturk")!;
     // ASG4 has no reward and ASG3 was rejected: (0.4 + 0.4 + 0.5) / ((75 + 45 + 130) / 3600 h).
-    expect(mturk).toMatchObject({ workers: 3, labels: 4, assignments: 5, approved: 2, rejected: 1, pending: 2, goldAttempted: 2, goldPassed: 1 });
+    expect(mturk).toMatchObject({
+      workers: 3,
+      labels: 4,
+      assignments: 5,
+      approved: 2,
+      rejected: 1,
+      pending: 2,
+      goldAttempted: 2,
+      goldPassed: 1,
+    });
     expect(mturk.effectiveHourlyUsd).toBeCloseTo(1.3 / (250 / 3600), 9);
     const prolific = stats.find((s) => s.channel === "prolific")!;
     // Three labels, then the session ended; the second participant is still in the reading test.
     expect(prolific).toMatchObject({ workers: 2, labels: 3, assignments: 2, approved: 0, rejected: 0, pending: 1 });
-    const session = t.db.$client.prepare(`SELECT work_seconds AS s FROM crowd_assignments WHERE external_id = 'PSESS1'`).get() as { s: number };
+    const session = t.db.$client
+      .prepare(`SELECT work_seconds AS s FROM crowd_assignments WHERE external_id = 'PSESS1'`)
+      .get() as { s: number };
     expect(session.s).toBe(400);
     expect(prolific.effectiveHourlyUsd).toBeCloseTo(1.2 / (400 / 3600), 9);
   });

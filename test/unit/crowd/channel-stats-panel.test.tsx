@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import { ChannelPanel, formatUsd } from "../../../app/components/dashboard/ChannelPanel.tsx";
 import { channelStats } from "../../../app/domain/crowd/channel-stats.ts";
 
-const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 
 describe("channel panel", () => {
   it("shows one row per channel with money, times and gold accuracy formatted", () => {

@@ -32,7 +32,9 @@ describe("parseCsv", () => {
   });
 
   it("names the line of a record with the wrong number of fields", () => {
-    expect(() => parseCsv('a,b\n1,2\n"x\ny",2,3\n')).toThrowError(new CsvSyntaxError(3, "3 fields, but the header has 2"));
+    expect(() => parseCsv('a,b\n1,2\n"x\ny",2,3\n')).toThrowError(
+      new CsvSyntaxError(3, "3 fields, but the header has 2"),
+    );
   });
 
   it("names the line where an unclosed quote opens", () => {

@@ -40,36 +40,83 @@ describe("crowd dashboard actions and a channel's next step", () => {
     const ok = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: " W42 " }), URL_BASE);
     expect(ok.status).toBe(200);
     expect(ok.data.panel?.channel).toBe("link");
-    expect((ok.data.panel?.result as { link: string }).link).toMatch(/^https:\/\/studio\.example\.org\/crowd\/start\?study=2&worker=W42&sig=/);
+    expect((ok.data.panel?.result as { link: string }).link).toMatch(
+      /^https:\/\/studio\.example\.org\/crowd\/start\?study=2&worker=W42&sig=/,
+    );
     const bad = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: "<w>" }), URL_BASE);
     // The message says what was wrong and what a worker id looks like.
     expect(bad).toEqual({
       status: 400,
-      data: { panel: { channel: "link", result: { link: null, error: `"<w>" is not a worker id: a worker id is 1–64 letters, digits, '_' or '-' (no spaces), e.g. A1B2C3D4E5F6G7.` } }, error: null },
+      data: {
+        panel: {
+          channel: "link",
+          result: {
+            link: null,
+            error: `"<w>" is not a worker id: a worker id is 1–64 letters, digits, '_' or '-' (no spaces), e.g. A1B2C3D4E5F6G7.`,
+          },
+        },
+        error: null,
+      },
     });
     const empty = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: "  " }), URL_BASE);
-    expect((empty.data.panel?.result as { error: string }).error).toBe("A worker id is needed: a worker id is 1–64 letters, digits, '_' or '-' (no spaces), e.g. A1B2C3D4E5F6G7.");
+    expect((empty.data.panel?.result as { error: string }).error).toBe(
+      "A worker id is needed: a worker id is 1–64 letters, digits, '_' or '-' (no spaces), e.g. A1B2C3D4E5F6G7.",
+    );
   });
 
   it("saves Prolific's settings through the channel, returns field problems with their status, and throws for a missing study", () => {
-    const saved = crowdDashboardAction(t.db, CONSENSUS_CROWD, "prolific", form({ intent: "prolific", completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "" }), URL_BASE);
+    const saved = crowdDashboardAction(
+      t.db,
+      CONSENSUS_CROWD,
+      "prolific",
+      form({ intent: "prolific", completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "" }),
+      URL_BASE,
+    );
     expect(saved).toEqual({ status: 200, data: { panel: { channel: "prolific", result: { ok: true } }, error: null } });
-    expect((findStudy(t.db, CONSENSUS_CROWD)?.config as { prolific?: unknown }).prolific).toEqual({ completionCode: "C0DE42", itemsPerSession: 2 });
-    const refused = crowdDashboardAction(t.db, CONSENSUS_CROWD, "prolific", form({ completionCode: "", itemsPerSession: "0" }), URL_BASE);
+    expect((findStudy(t.db, CONSENSUS_CROWD)?.config as { prolific?: unknown }).prolific).toEqual({
+      completionCode: "C0DE42",
+      itemsPerSession: 2,
+    });
+    const refused = crowdDashboardAction(
+      t.db,
+      CONSENSUS_CROWD,
+      "prolific",
+      form({ completionCode: "", itemsPerSession: "0" }),
+      URL_BASE,
+    );
     expect(refused.status).toBe(400);
-    expect(refused.data.panel).toMatchObject({ channel: "prolific", result: { ok: false, message: "The Prolific settings are not valid" } });
-    expectServiceError(() => crowdDashboardAction(t.db, 999, "prolific", form({ completionCode: "C0DE42", itemsPerSession: "2" }), URL_BASE), 404, /Study 999/);
+    expect(refused.data.panel).toMatchObject({
+      channel: "prolific",
+      result: { ok: false, message: "The Prolific settings are not valid" },
+    });
+    expectServiceError(
+      () =>
+        crowdDashboardAction(t.db, 999, "prolific", form({ completionCode: "C0DE42", itemsPerSession: "2" }), URL_BASE),
+      404,
+      /Study 999/,
+    );
   });
 
   it("answers an unknown intent with a 400", () => {
-    expect(crowdDashboardAction(t.db, CONSENSUS_CROWD, "nope", form({}), URL_BASE)).toMatchObject({ status: 400, data: { panel: null, error: 'Unknown action "nope"' } });
+    expect(crowdDashboardAction(t.db, CONSENSUS_CROWD, "nope", form({}), URL_BASE)).toMatchObject({
+      status: 400,
+      data: { panel: null, error: 'Unknown action "nope"' },
+    });
   });
 
   it("a channel's next step is its own for Prolific participants and none for experts and other crowd workers", () => {
-    crowdDashboardAction(t.db, CONSENSUS_CROWD, "prolific", form({ completionCode: "C0DE42", itemsPerSession: "2" }), URL_BASE);
+    crowdDashboardAction(
+      t.db,
+      CONSENSUS_CROWD,
+      "prolific",
+      form({ completionCode: "C0DE42", itemsPerSession: "2" }),
+      URL_BASE,
+    );
     const params = new URLSearchParams({ PROLIFIC_PID: "p1", STUDY_ID: "s1", SESSION_ID: "x1" });
     const { annotatorId } = enterProlificSession(t.db, CONSENSUS_CROWD, params);
-    expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: annotatorId, channel: "prolific" })).toBe(`/crowd/qualify?study=${CONSENSUS_CROWD}`);
+    expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: annotatorId, channel: "prolific" })).toBe(
+      `/crowd/qualify?study=${CONSENSUS_CROWD}`,
+    );
     const mturk = findOrCreateCrowdWorker(t.db, "mturk", "A1");
     expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: mturk, channel: "mturk" })).toBeNull();
     expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: 1, channel: null })).toBeNull();

@@ -47,7 +47,10 @@ const ab = (readOnly?: boolean) =>
 
 /** Buttons (radios, carry-forward, submit) and whether each is disabled. */
 function buttons(html: string): { text: string; disabled: boolean }[] {
-  return [...html.matchAll(/<button([^>]*)>(.*?)<\/button>/g)].map((m) => ({ text: m[2].replace(/<[^>]+>/g, ""), disabled: /\sdisabled=""/.test(m[1]) }));
+  return [...html.matchAll(/<button([^>]*)>(.*?)<\/button>/g)].map((m) => ({
+    text: m[2].replace(/<[^>]+>/g, ""),
+    disabled: /\sdisabled=""/.test(m[1]),
+  }));
 }
 
 describe("task components in preview", () => {
@@ -75,6 +78,10 @@ describe("task components in preview", () => {
       ["Conversation B", true],
       ["Submit and nex", true],
     ]);
-    expect(buttons(ab()).filter((b) => /^Conversation [AB]|^Submit/.test(b.text)).every((b) => !b.disabled)).toBe(true);
+    expect(
+      buttons(ab())
+        .filter((b) => /^Conversation [AB]|^Submit/.test(b.text))
+        .every((b) => !b.disabled),
+    ).toBe(true);
   });
 });

@@ -15,8 +15,15 @@ import {
   parseExternalQuestionParams,
   type ExternalAssignment,
 } from "../../../app/crowd-channels/mturk/external-question-params.server.ts";
-import { signAssignment, verifyAssignmentToken } from "../../../app/crowd-channels/mturk/external-question-token.server.ts";
-import { externalTaskPage, saveExternalDraft, submitExternalQuestion } from "../../../app/crowd-channels/mturk/external-question.server.ts";
+import {
+  signAssignment,
+  verifyAssignmentToken,
+} from "../../../app/crowd-channels/mturk/external-question-token.server.ts";
+import {
+  externalTaskPage,
+  saveExternalDraft,
+  submitExternalQuestion,
+} from "../../../app/crowd-channels/mturk/external-question.server.ts";
 import { seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
@@ -35,13 +42,32 @@ function rejection(fn: () => unknown): ServiceError {
   throw new Error("expected a rejection");
 }
 
-const query = (values: Record<string, string | number>) => new URLSearchParams(Object.entries(values).map(([k, v]) => [k, String(v)]));
+const query = (values: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(values).map(([k, v]) => [k, String(v)]));
 
 describe("MTurk parameters", () => {
-  const accepted = { study: 3, item: 17, assignmentId: "3ASSIGN0001", hitId: "3HIT0001", workerId: "A1WORKER", turkSubmitTo: "https://workersandbox.mturk.com" };
+  const accepted = {
+    study: 3,
+    item: 17,
+    assignmentId: "3ASSIGN0001",
+    hitId: "3HIT0001",
+    workerId: "A1WORKER",
+    turkSubmitTo: "https://workersandbox.mturk.com",
+  };
 
   it("recognises a preview by ASSIGNMENT_ID_NOT_AVAILABLE, which needs no worker", () => {
-    expect(parseExternalQuestionParams(query({ study: 3, item: 17, assignmentId: PREVIEW_ASSIGNMENT_ID, hitId: "3HIT0001", turkSubmitTo: "https://www.mturk.com" }), ALLOWED)).toEqual({
+    expect(
+      parseExternalQuestionParams(
+        query({
+          study: 3,
+          item: 17,
+          assignmentId: PREVIEW_ASSIGNMENT_ID,
+          hitId: "3HIT0001",
+          turkSubmitTo: "https://www.mturk.com",
+        }),
+        ALLOWED,
+      ),
+    ).toEqual({
       mode: "preview",
       studyId: 3,
       itemId: 17,
@@ -50,7 +76,9 @@ describe("MTurk parameters", () => {
   });
 
   it("reads an accepted assignment; turkSubmitTo is kept as its origin", () => {
-    expect(parseExternalQuestionParams(query({ ...accepted, turkSubmitTo: "https://workersandbox.mturk.com/" }), ALLOWED)).toEqual({
+    expect(
+      parseExternalQuestionParams(query({ ...accepted, turkSubmitTo: "https://workersandbox.mturk.com/" }), ALLOWED),
+    ).toEqual({
       mode: "work",
       studyId: 3,
       itemId: 17,
@@ -59,7 +87,10 @@ describe("MTurk parameters", () => {
       workerId: "A1WORKER",
       turkSubmitTo: "https://workersandbox.mturk.com",
     });
-    expect(parseExternalQuestionParams(query({ ...accepted, turkSubmitTo: STAND_IN }), ALLOWED)).toMatchObject({ mode: "work", turkSubmitTo: STAND_IN });
+    expect(parseExternalQuestionParams(query({ ...accepted, turkSubmitTo: STAND_IN }), ALLOWED)).toMatchObject({
+      mode: "work",
+      turkSubmitTo: STAND_IN,
+    });
   });
 
   it.each([
@@ -72,7 +103,9 @@ describe("MTurk parameters", () => {
     ["a stand-in that is not configured", "http://127.0.0.1:9999"],
   ])("refuses turkSubmitTo with %s (400, names the parameter)", (_, turkSubmitTo) => {
     for (const assignmentId of [accepted.assignmentId, PREVIEW_ASSIGNMENT_ID]) {
-      const e = rejection(() => parseExternalQuestionParams(query({ ...accepted, assignmentId, turkSubmitTo }), ALLOWED));
+      const e = rejection(() =>
+        parseExternalQuestionParams(query({ ...accepted, assignmentId, turkSubmitTo }), ALLOWED),
+      );
       expect(e.status).toBe(400);
       expect(e.problems.map((p) => p.path)).toEqual(["turkSubmitTo"]);
       expect(e.message).toMatch(/turkSubmitTo: .* is not an MTurk submit address/);
@@ -80,28 +113,53 @@ describe("MTurk parameters", () => {
   });
 
   it("refuses an accepted assignment without workerId, hitId or turkSubmitTo, and malformed ids", () => {
-    const e = rejection(() => parseExternalQuestionParams(query({ study: 3, item: 17, assignmentId: "3ASSIGN0001" }), ALLOWED));
+    const e = rejection(() =>
+      parseExternalQuestionParams(query({ study: 3, item: 17, assignmentId: "3ASSIGN0001" }), ALLOWED),
+    );
     expect(e.status).toBe(400);
     expect(e.problems.map((p) => p.path).sort()).toEqual(["hitId", "turkSubmitTo", "workerId"]);
-    expect(rejection(() => parseExternalQuestionParams(query({ ...accepted, workerId: "<script>" }), ALLOWED)).problems.map((p) => p.path)).toEqual(["workerId"]);
-    expect(rejection(() => parseExternalQuestionParams(query({ ...accepted, item: "0" }), ALLOWED)).problems.map((p) => p.path)).toEqual(["item"]);
+    expect(
+      rejection(() => parseExternalQuestionParams(query({ ...accepted, workerId: "<script>" }), ALLOWED)).problems.map(
+        (p) => p.path,
+      ),
+    ).toEqual(["workerId"]);
+    expect(
+      rejection(() => parseExternalQuestionParams(query({ ...accepted, item: "0" }), ALLOWED)).problems.map(
+        (p) => p.path,
+      ),
+    ).toEqual(["item"]);
   });
 
   it("MTURK_SUBMIT_ORIGINS adds origins to MTurk's own; a value that is not an origin is a configuration error", () => {
     expect(allowedSubmitOrigins({})).toEqual([...MTURK_SUBMIT_ORIGINS]);
-    expect(allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: ` ${STAND_IN}/ , https://stand-in.example ` })).toEqual([...MTURK_SUBMIT_ORIGINS, STAND_IN, "https://stand-in.example"]);
-    expect(() => allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: "https://stand-in.example/submit" })).toThrow(/MTURK_SUBMIT_ORIGINS: "https:\/\/stand-in.example\/submit" is not an origin/);
+    expect(allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: ` ${STAND_IN}/ , https://stand-in.example ` })).toEqual([
+      ...MTURK_SUBMIT_ORIGINS,
+      STAND_IN,
+      "https://stand-in.example",
+    ]);
+    expect(() => allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: "https://stand-in.example/submit" })).toThrow(
+      /MTURK_SUBMIT_ORIGINS: "https:\/\/stand-in.example\/submit" is not an origin/,
+    );
     expect(() => allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: "ftp://x.example" })).toThrow(/not an origin/);
   });
 
   it("lets MTurk and the configured stand-ins frame the page", () => {
     expect(frameAncestorsPolicy({})).toBe("frame-ancestors https://*.mturk.com");
-    expect(frameAncestorsPolicy({ MTURK_SUBMIT_ORIGINS: STAND_IN })).toBe(`frame-ancestors https://*.mturk.com ${STAND_IN}`);
+    expect(frameAncestorsPolicy({ MTURK_SUBMIT_ORIGINS: STAND_IN })).toBe(
+      `frame-ancestors https://*.mturk.com ${STAND_IN}`,
+    );
   });
 });
 
 describe("the signed token", () => {
-  const a: ExternalAssignment = { studyId: 3, itemId: 17, assignmentId: "3ASSIGN0001", hitId: "3HIT0001", workerId: "A1WORKER", turkSubmitTo: "https://www.mturk.com" };
+  const a: ExternalAssignment = {
+    studyId: 3,
+    itemId: 17,
+    assignmentId: "3ASSIGN0001",
+    hitId: "3HIT0001",
+    workerId: "A1WORKER",
+    turkSubmitTo: "https://www.mturk.com",
+  };
 
   it("round-trips the assignment with the time its page showed the item", () => {
     const shownAt = "2025-03-01T10:15:00.000Z";
@@ -111,8 +169,17 @@ describe("the signed token", () => {
   it("refuses an altered, re-signed-elsewhere, truncated or empty token with 403", () => {
     const token = signAssignment(a, SECRET);
     const [body, sig] = token.split(".");
-    const altered = Buffer.from(Buffer.from(body, "base64url").toString().replace("A1WORKER", "A2THIEF")).toString("base64url");
-    for (const bad of [`${altered}.${sig}`, signAssignment(a, "another-secret-of-enough-length"), `${body}.${sig.slice(0, -2)}`, body, "", `${token}.x`]) {
+    const altered = Buffer.from(Buffer.from(body, "base64url").toString().replace("A1WORKER", "A2THIEF")).toString(
+      "base64url",
+    );
+    for (const bad of [
+      `${altered}.${sig}`,
+      signAssignment(a, "another-secret-of-enough-length"),
+      `${body}.${sig.slice(0, -2)}`,
+      body,
+      "",
+      `${token}.x`,
+    ]) {
       const e = rejection(() => verifyAssignmentToken(bad, SECRET));
       expect(e.status).toBe(403);
       expect(e.message).toMatch(/token is not valid/);
@@ -130,7 +197,9 @@ describe("ExternalQuestion page and submit", () => {
   /** A HIT as `mturk publish` stores it. */
   const publishHit = (hitId: string, studyId: number, itemId: number, environment = "sandbox") =>
     t.db.$client
-      .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, ?, 'TYPE1', ?, ?, 3, 0.35)`)
+      .prepare(
+        `INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, ?, 'TYPE1', ?, ?, 3, 0.35)`,
+      )
       .run(hitId, environment, studyId, itemId);
 
   beforeEach(() => {
@@ -138,7 +207,12 @@ describe("ExternalQuestion page and submit", () => {
     seedDemo(t.db);
     abStudy = createAbStudy(t.db, { name: "crowd A/B", pool: "crowd", config: { seed: 3, leaseMinutes: 45 } });
     abItems = studyItemIds(t.db, abStudy);
-    consensusStudy = createConsensusStudy(t.db, { name: "crowd consensus", pool: "crowd", trajectories: 1, config: { seed: 1 } });
+    consensusStudy = createConsensusStudy(t.db, {
+      name: "crowd consensus",
+      pool: "crowd",
+      trajectories: 1,
+      config: { seed: 1 },
+    });
     publishHit("3HIT0001", abStudy, abItems[0]);
     publishHit("3HIT0002", abStudy, abItems[0]);
     publishHit("3HITC001", consensusStudy, studyItemIds(t.db, consensusStudy)[0]);
@@ -157,8 +231,10 @@ describe("ExternalQuestion page and submit", () => {
   });
   const accept = (over: Partial<ExternalAssignment> = {}) => externalTaskPage(t.db, work(over), NOW, SECRET);
   const tokenOf = (page: ReturnType<typeof accept>) => (page.mode === "preview" ? "" : page.token);
-  const submit = (token: string, payload: unknown, secondsOnTask: number | null = 42.5) => submitExternalQuestion(t.db, { token, payload, secondsOnTask }, NOW, options);
-  const count = (table: string) => (t.db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const submit = (token: string, payload: unknown, secondsOnTask: number | null = 42.5) =>
+    submitExternalQuestion(t.db, { token, payload, secondsOnTask }, NOW, options);
+  const count = (table: string) =>
+    (t.db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
   it("a preview shows the blinded task and writes nothing", () => {
     const before = tableCounts(t.db);
@@ -175,14 +251,33 @@ describe("ExternalQuestion page and submit", () => {
     const before = tableCounts(t.db);
     const page = accept();
     expect(page.mode).toBe("work");
-    expect(verifyAssignmentToken(tokenOf(page), SECRET)).toMatchObject({ studyId: abStudy, itemId: abItems[0], workerId: "A1WORKER", turkSubmitTo: STAND_IN, shownAt: NOW.toISOString() });
+    expect(verifyAssignmentToken(tokenOf(page), SECRET)).toMatchObject({
+      studyId: abStudy,
+      itemId: abItems[0],
+      workerId: "A1WORKER",
+      turkSubmitTo: STAND_IN,
+      shownAt: NOW.toISOString(),
+    });
     accept(); // a reload
     expect(tableCounts(t.db)).toEqual(before);
     saveExternalDraft(t.db, tokenOf(page), { kind: "ab-reactiveness", choice: "A" }, options, NOW);
     const rows = t.db.$client
-      .prepare(`SELECT a.study_item_id AS itemId, a.status, a.leased_at AS leasedAt, a.lease_expires_at AS expires, a.shown_at AS shownAt, n.channel, n.external_id AS workerId, n.role FROM assignments a JOIN annotators n ON n.id = a.annotator_id`)
+      .prepare(
+        `SELECT a.study_item_id AS itemId, a.status, a.leased_at AS leasedAt, a.lease_expires_at AS expires, a.shown_at AS shownAt, n.channel, n.external_id AS workerId, n.role FROM assignments a JOIN annotators n ON n.id = a.annotator_id`,
+      )
       .all();
-    expect(rows).toEqual([{ itemId: abItems[0], status: "leased", leasedAt: NOW.toISOString(), expires: "2025-03-01T10:45:00.000Z", shownAt: NOW.toISOString(), channel: "mturk", workerId: "A1WORKER", role: "crowd" }]);
+    expect(rows).toEqual([
+      {
+        itemId: abItems[0],
+        status: "leased",
+        leasedAt: NOW.toISOString(),
+        expires: "2025-03-01T10:45:00.000Z",
+        shownAt: NOW.toISOString(),
+        channel: "mturk",
+        workerId: "A1WORKER",
+        role: "crowd",
+      },
+    ]);
   });
 
   it("an item of another study is 404; an expert study is 403", () => {
@@ -190,20 +285,34 @@ describe("ExternalQuestion page and submit", () => {
     const e = rejection(() => accept({ itemId: foreign }));
     expect(e.status).toBe(404);
     expect(e.message).toBe(`Item ${foreign} of study ${abStudy} does not exist`);
-    expect(rejection(() => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: foreign }, NOW, SECRET)).status).toBe(404);
+    expect(
+      rejection(() => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: foreign }, NOW, SECRET))
+        .status,
+    ).toBe(404);
     // A token signed for that combination fails the same way at submit.
-    expect(rejection(() => submit(signAssignment(work({ itemId: foreign }), SECRET), { kind: "ab-reactiveness", choice: "A" })).status).toBe(404);
+    expect(
+      rejection(() =>
+        submit(signAssignment(work({ itemId: foreign }), SECRET), { kind: "ab-reactiveness", choice: "A" }),
+      ).status,
+    ).toBe(404);
 
     const expert = createAbStudy(t.db, { name: "expert A/B", pool: "expert", config: { seed: 3 } });
     const expertItem = studyItemIds(t.db, expert)[0];
-    expect(rejection(() => accept({ studyId: expert, itemId: expertItem }))).toMatchObject({ status: 403, message: `Study ${expert} is not a crowd study` });
+    expect(rejection(() => accept({ studyId: expert, itemId: expertItem }))).toMatchObject({
+      status: 403,
+      message: `Study ${expert} is not a crowd study`,
+    });
     expect(count("label_revisions")).toBe(0);
   });
 
   it("a closed study is refused for preview, accept and submit, and nothing is stored", () => {
     const token = tokenOf(accept());
     setStudyStatus(t.db, abStudy, "closed");
-    for (const fn of [() => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET), () => accept(), () => submit(token, { kind: "ab-reactiveness", choice: "A" })]) {
+    for (const fn of [
+      () => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET),
+      () => accept(),
+      () => submit(token, { kind: "ab-reactiveness", choice: "A" }),
+    ]) {
       const e = rejection(fn);
       expect(e.status).toBe(409);
       expect(e.message).toMatch(new RegExp(`Study ${abStudy} is closed`));
@@ -214,15 +323,33 @@ describe("ExternalQuestion page and submit", () => {
   it("a tampered token is refused at submit and nothing is stored", () => {
     const token = tokenOf(accept());
     const [body, sig] = token.split(".");
-    const other = Buffer.from(Buffer.from(body, "base64url").toString().replace(`"itemId":${abItems[0]}`, `"itemId":${abItems[1]}`)).toString("base64url");
+    const other = Buffer.from(
+      Buffer.from(body, "base64url").toString().replace(`"itemId":${abItems[0]}`, `"itemId":${abItems[1]}`),
+    ).toString("base64url");
     expect(rejection(() => submit(`${other}.${sig}`, { kind: "ab-reactiveness", choice: "A" })).status).toBe(403);
-    expect(rejection(() => submitExternalQuestion(t.db, { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 }, NOW, { ...options, secret: "a-different-secret-0000" })).status).toBe(403);
+    expect(
+      rejection(() =>
+        submitExternalQuestion(
+          t.db,
+          { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
+          NOW,
+          { ...options, secret: "a-different-secret-0000" },
+        ),
+      ).status,
+    ).toBe(403);
     expect(count("crowd_assignments") + count("label_revisions")).toBe(0);
   });
 
   it("a submit address dropped from the allow-list after accept is refused", () => {
     const token = tokenOf(accept());
-    const e = rejection(() => submitExternalQuestion(t.db, { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 }, NOW, { secret: SECRET, allowed: MTURK_SUBMIT_ORIGINS }));
+    const e = rejection(() =>
+      submitExternalQuestion(
+        t.db,
+        { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
+        NOW,
+        { secret: SECRET, allowed: MTURK_SUBMIT_ORIGINS },
+      ),
+    );
     expect(e.status).toBe(400);
     expect(e.problems[0].path).toBe("turkSubmitTo");
   });
@@ -231,7 +358,12 @@ describe("ExternalQuestion page and submit", () => {
     const token = tokenOf(accept());
     const first = submit(token, { kind: "ab-reactiveness", choice: "B" });
     expect(first.duplicate).toBe(false);
-    expect(first.handoff).toEqual({ action: `${STAND_IN}/mturk/externalSubmit`, assignmentId: "3ASSIGN0001", labelId: first.handoff.labelId, label: JSON.stringify({ kind: "ab-reactiveness", choice: "B" }) });
+    expect(first.handoff).toEqual({
+      action: `${STAND_IN}/mturk/externalSubmit`,
+      assignmentId: "3ASSIGN0001",
+      labelId: first.handoff.labelId,
+      label: JSON.stringify({ kind: "ab-reactiveness", choice: "B" }),
+    });
     const again = submit(token, { kind: "ab-reactiveness", choice: "B" });
     const changed = submit(token, { kind: "ab-reactiveness", choice: "A" });
     expect(again).toEqual({ ...first, duplicate: true });
@@ -240,10 +372,22 @@ describe("ExternalQuestion page and submit", () => {
     expect(count("labels")).toBe(1);
 
     const stored = t.db.$client
-      .prepare(`SELECT channel, external_id AS externalId, external_group_id AS hitId, status, source, reward_usd AS reward, work_seconds AS seconds, accepted_at AS acceptedAt, label_id AS labelId FROM crowd_assignments`)
+      .prepare(
+        `SELECT channel, external_id AS externalId, external_group_id AS hitId, status, source, reward_usd AS reward, work_seconds AS seconds, accepted_at AS acceptedAt, label_id AS labelId FROM crowd_assignments`,
+      )
       .all();
     expect(stored).toEqual([
-      { channel: "mturk", externalId: "3ASSIGN0001", hitId: "3HIT0001", status: "submitted", source: "external-question", reward: 0.35, seconds: 42.5, acceptedAt: NOW.toISOString(), labelId: first.handoff.labelId },
+      {
+        channel: "mturk",
+        externalId: "3ASSIGN0001",
+        hitId: "3HIT0001",
+        status: "submitted",
+        source: "external-question",
+        reward: 0.35,
+        seconds: 42.5,
+        acceptedAt: NOW.toISOString(),
+        labelId: first.handoff.labelId,
+      },
     ]);
     expect(t.db.$client.prepare(`SELECT status FROM assignments`).all()).toEqual([{ status: "submitted" }]);
 
@@ -255,21 +399,35 @@ describe("ExternalQuestion page and submit", () => {
 
   it("a submit without a work time stores none", () => {
     submit(tokenOf(accept()), { kind: "ab-reactiveness", choice: "A" }, null);
-    expect(t.db.$client.prepare(`SELECT reward_usd AS reward, work_seconds AS seconds FROM crowd_assignments`).get()).toEqual({ reward: 0.35, seconds: null });
+    expect(
+      t.db.$client.prepare(`SELECT reward_usd AS reward, work_seconds AS seconds FROM crowd_assignments`).get(),
+    ).toEqual({ reward: 0.35, seconds: null });
   });
 
   it("a HIT published for another item is refused", () => {
     publishHit("3HITOTHER", abStudy, abItems[1]);
     const e = rejection(() => accept({ hitId: "3HITOTHER" }));
     expect(e.status).toBe(409);
-    expect(e.message).toBe(`HIT 3HITOTHER is for item ${abItems[1]} of study ${abStudy}, not item ${abItems[0]} of study ${abStudy}`);
+    expect(e.message).toBe(
+      `HIT 3HITOTHER is for item ${abItems[1]} of study ${abStudy}, not item ${abItems[0]} of study ${abStudy}`,
+    );
   });
 
   it("a worker who answered the item in another assignment gets no second label", () => {
     submit(tokenOf(accept()), { kind: "ab-reactiveness", choice: "A" });
     const e = rejection(() => accept({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }));
-    expect(e).toMatchObject({ status: 409, message: expect.stringMatching(/already answered this item in another assignment/) });
-    expect(rejection(() => submit(signAssignment(work({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }), SECRET), { kind: "ab-reactiveness", choice: "B" })).status).toBe(409);
+    expect(e).toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/already answered this item in another assignment/),
+    });
+    expect(
+      rejection(() =>
+        submit(signAssignment(work({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }), SECRET), {
+          kind: "ab-reactiveness",
+          choice: "B",
+        }),
+      ).status,
+    ).toBe(409);
     expect(count("label_revisions")).toBe(1);
   });
 
@@ -278,15 +436,26 @@ describe("ExternalQuestion page and submit", () => {
     const bad = rejection(() => submit(token, { kind: "ab-reactiveness", choice: "C" }));
     expect(bad.status).toBe(400);
     expect(bad.problems.map((p) => p.path)).toEqual(["choice"]);
-    expect(rejection(() => submit(token, { kind: "consensus-snippet", topics: {} })).problems.map((p) => p.path)).toEqual(["kind"]);
-    expect(rejection(() => submit(token, { kind: "ab-reactiveness", choice: "A" }, -1)).problems.map((p) => p.path)).toEqual(["secondsOnTask"]);
+    expect(
+      rejection(() => submit(token, { kind: "consensus-snippet", topics: {} })).problems.map((p) => p.path),
+    ).toEqual(["kind"]);
+    expect(
+      rejection(() => submit(token, { kind: "ab-reactiveness", choice: "A" }, -1)).problems.map((p) => p.path),
+    ).toEqual(["secondsOnTask"]);
 
     const item = studyItemIds(t.db, consensusStudy)[0];
-    const consensusToken = tokenOf(accept({ studyId: consensusStudy, itemId: item, assignmentId: "3ASSIGN0009", hitId: "3HITC001" }));
+    const consensusToken = tokenOf(
+      accept({ studyId: consensusStudy, itemId: item, assignmentId: "3ASSIGN0009", hitId: "3HITC001" }),
+    );
     const label = validConsensusLabel(t.db, item);
     const [topic] = Object.keys(label.topics);
-    const outOfRange = rejection(() => submit(consensusToken, { ...label, topics: { ...label.topics, [topic]: { ...label.topics[topic], score: 6 } } }));
-    expect(outOfRange.problems).toContainEqual({ path: `topics.${topic}.score`, message: expect.stringMatching(/score is 1 to 5/) });
+    const outOfRange = rejection(() =>
+      submit(consensusToken, { ...label, topics: { ...label.topics, [topic]: { ...label.topics[topic], score: 6 } } }),
+    );
+    expect(outOfRange.problems).toContainEqual({
+      path: `topics.${topic}.score`,
+      message: expect.stringMatching(/score is 1 to 5/),
+    });
     expect(count("crowd_assignments") + count("label_revisions")).toBe(0);
     expect(submit(consensusToken, label).duplicate).toBe(false);
   });

@@ -30,9 +30,24 @@ const settings: HitSettings = {
 describe("HIT settings", () => {
   it("requires 98% approval, 1000 approved HITs and a US locale, and the test score once its type exists", () => {
     expect(qualificationRequirements(settings)).toEqual([
-      { QualificationTypeId: "000000000000000000L0", Comparator: "GreaterThanOrEqualTo", IntegerValues: [98], ActionsGuarded: "Accept" },
-      { QualificationTypeId: "00000000000000000040", Comparator: "GreaterThanOrEqualTo", IntegerValues: [1000], ActionsGuarded: "Accept" },
-      { QualificationTypeId: "00000000000000000071", Comparator: "EqualTo", LocaleValues: [{ Country: "US" }], ActionsGuarded: "Accept" },
+      {
+        QualificationTypeId: "000000000000000000L0",
+        Comparator: "GreaterThanOrEqualTo",
+        IntegerValues: [98],
+        ActionsGuarded: "Accept",
+      },
+      {
+        QualificationTypeId: "00000000000000000040",
+        Comparator: "GreaterThanOrEqualTo",
+        IntegerValues: [1000],
+        ActionsGuarded: "Accept",
+      },
+      {
+        QualificationTypeId: "00000000000000000071",
+        Comparator: "EqualTo",
+        LocaleValues: [{ Country: "US" }],
+        ActionsGuarded: "Accept",
+      },
     ]);
     expect(qualificationRequirements({ ...settings, qualificationTypeId: "3QTEST" }).at(-1)).toEqual({
       QualificationTypeId: "3QTEST",
@@ -66,8 +81,16 @@ describe("HIT settings", () => {
 
   it("writes hit-config.json in the API's names and says when the test's type is still to be created", () => {
     const json = hitConfigJson(settings, estimateCost(2, settings, 60, "x"));
-    expect(json).toMatchObject({ Reward: "0.50", MaxAssignments: 3, Keywords: "a, b", AssignmentDurationInSeconds: 3600, PendingQualification: { minScore: 80 } });
-    expect(hitConfigJson({ ...settings, qualificationTypeId: "Q" }, estimateCost(2, settings, 60, "x")).PendingQualification).toBeNull();
+    expect(json).toMatchObject({
+      Reward: "0.50",
+      MaxAssignments: 3,
+      Keywords: "a, b",
+      AssignmentDurationInSeconds: 3600,
+      PendingQualification: { minScore: 80 },
+    });
+    expect(
+      hitConfigJson({ ...settings, qualificationTypeId: "Q" }, estimateCost(2, settings, 60, "x")).PendingQualification,
+    ).toBeNull();
   });
 });
 
@@ -79,8 +102,28 @@ describe("qualification test XML", () => {
     instructions: 'Read "carefully"',
     pass_mark: 0.8,
     questions: [
-      { id: "q1", passage: "P1 <b>", question: "Q1?", options: [{ id: "a", text: "x" }, { id: "b", text: "y & z" }, { id: "c", text: "w" }], answer: "b" },
-      { id: "q2", passage: "P2", question: "Q2?", options: [{ id: "a", text: "x" }, { id: "b", text: "y" }, { id: "c", text: "w" }], answer: "c" },
+      {
+        id: "q1",
+        passage: "P1 <b>",
+        question: "Q1?",
+        options: [
+          { id: "a", text: "x" },
+          { id: "b", text: "y & z" },
+          { id: "c", text: "w" },
+        ],
+        answer: "b",
+      },
+      {
+        id: "q2",
+        passage: "P2",
+        question: "Q2?",
+        options: [
+          { id: "a", text: "x" },
+          { id: "b", text: "y" },
+          { id: "c", text: "w" },
+        ],
+        answer: "c",
+      },
     ],
   };
 
@@ -96,12 +139,18 @@ describe("qualification test XML", () => {
 
   it("scores one point per right answer and reports a percentage", () => {
     const xml = answerKeyXml(test);
-    expect(xml).toMatch(/<QuestionIdentifier>q1<\/QuestionIdentifier>\s*<AnswerOption>\s*<SelectionIdentifier>b<\/SelectionIdentifier>\s*<AnswerScore>1<\/AnswerScore>/);
-    expect(xml).toMatch(/<QuestionIdentifier>q2<\/QuestionIdentifier>\s*<AnswerOption>\s*<SelectionIdentifier>c<\/SelectionIdentifier>/);
+    expect(xml).toMatch(
+      /<QuestionIdentifier>q1<\/QuestionIdentifier>\s*<AnswerOption>\s*<SelectionIdentifier>b<\/SelectionIdentifier>\s*<AnswerScore>1<\/AnswerScore>/,
+    );
+    expect(xml).toMatch(
+      /<QuestionIdentifier>q2<\/QuestionIdentifier>\s*<AnswerOption>\s*<SelectionIdentifier>c<\/SelectionIdentifier>/,
+    );
     expect(xml).toContain("<MaximumSummedScore>2</MaximumSummedScore>");
   });
 
   it("escapes the ExternalQuestion URL's ampersands", () => {
-    expect(externalQuestionXml("https://x.org/mturk/task?study=2&item=9", 800)).toContain("<ExternalURL>https://x.org/mturk/task?study=2&amp;item=9</ExternalURL>");
+    expect(externalQuestionXml("https://x.org/mturk/task?study=2&item=9", 800)).toContain(
+      "<ExternalURL>https://x.org/mturk/task?study=2&amp;item=9</ExternalURL>",
+    );
   });
 });

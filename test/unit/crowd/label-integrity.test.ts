@@ -12,7 +12,10 @@ import { channelForEntry } from "../../../app/crowd-channels/registry.server.ts"
 import { LINK_OUT_REFUSED } from "../../../app/crowd-channels/mturk/batch.server.ts";
 import { MTURK_SUBMIT_ORIGINS } from "../../../app/crowd-channels/mturk/external-question-params.server.ts";
 import { signAssignment } from "../../../app/crowd-channels/mturk/external-question-token.server.ts";
-import { externalTaskPage, submitExternalQuestion } from "../../../app/crowd-channels/mturk/external-question.server.ts";
+import {
+  externalTaskPage,
+  submitExternalQuestion,
+} from "../../../app/crowd-channels/mturk/external-question.server.ts";
 import { mturkClient } from "../../../app/crowd-channels/mturk/client.server.ts";
 import { syncStudy } from "../../../app/crowd-channels/mturk/sync.server.ts";
 import { findStudy } from "../../../app/server/models/study.server.ts";
@@ -44,10 +47,13 @@ describe("MTurk label integrity", () => {
   });
   afterEach(() => t.cleanup());
 
-  const sql = <T = Record<string, unknown>>(query: string, ...args: unknown[]) => t.db.$client.prepare(query).all(...args) as T[];
+  const sql = <T = Record<string, unknown>>(query: string, ...args: unknown[]) =>
+    t.db.$client.prepare(query).all(...args) as T[];
   const publishHit = (hitId: string, studyId: number, itemId: number, environment = "sandbox") =>
     t.db.$client
-      .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, ?, 'TYPE', ?, ?, 3, 0.5)`)
+      .prepare(
+        `INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, ?, 'TYPE', ?, ?, 3, 0.5)`,
+      )
       .run(hitId, environment, studyId, itemId);
   /** A non-gold item of the study and its label count. */
   const itemWith = (studyId: number, labels: "none" | "some") =>
@@ -55,14 +61,29 @@ describe("MTurk label integrity", () => {
       `SELECT i.id FROM study_items i WHERE i.study_id = ? AND i.is_gold = 0 AND ${labels === "none" ? "NOT" : ""} EXISTS (SELECT 1 FROM labels l WHERE l.study_item_id = i.id) ORDER BY i.position LIMIT 1`,
       studyId,
     )[0].id;
-  /** What the statistics are made of: everything but names, gold checks (each worker's own work) and the status counts. */
+  /**
+   * What the statistics are made of: everything but names, gold checks (each worker's own work) and the status counts.
+   */
   const statistics = (studyId: number) => {
     const { names: _n, gold: _g, flagged: _f, labelStatus: _s, study: _study, ...rest } = studyDashboard(t.db, studyId);
     return rest;
   };
   /** A worker opens the HIT's task page (accepting it) and submits an answer. */
-  function answerAs(studyId: number, itemId: number, hitId: string, workerId: string, assignmentId: string, payload: unknown, turkSubmitTo = SANDBOX) {
-    const page = externalTaskPage(t.db, { mode: "work", studyId, itemId, assignmentId, hitId, workerId, turkSubmitTo }, NOW, SECRET);
+  function answerAs(
+    studyId: number,
+    itemId: number,
+    hitId: string,
+    workerId: string,
+    assignmentId: string,
+    payload: unknown,
+    turkSubmitTo = SANDBOX,
+  ) {
+    const page = externalTaskPage(
+      t.db,
+      { mode: "work", studyId, itemId, assignmentId, hitId, workerId, turkSubmitTo },
+      NOW,
+      SECRET,
+    );
     if (page.mode !== "work") throw new Error(`page is in ${page.mode} mode`);
     return submitExternalQuestion(t.db, { token: page.token, payload, secondsOnTask: 30 }, NOW, options);
   }
@@ -77,11 +98,19 @@ describe("MTurk label integrity", () => {
   it("attack 1: bare MTurk parameters on /crowd/start are refused with a page that says so, and create no worker", () => {
     const before = tableCounts(t.db);
     const study = findStudy(t.db, CONSENSUS_CROWD)!;
-    for (const query of ["assignmentId=X&hitId=H&workerId=A1DEMOTURKER01", "assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H", "workerId=AINVENTED01&hitId=H"]) {
+    for (const query of [
+      "assignmentId=X&hitId=H&workerId=A1DEMOTURKER01",
+      "assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H",
+      "workerId=AINVENTED01&hitId=H",
+    ]) {
       const params = new URLSearchParams(`study=${CONSENSUS_CROWD}&${query}`);
       const channel = channelForEntry(params);
       expect(channel?.id).toBe("mturk-batch");
-      expect(channel!.entry.enter(t.db, study, params)).toEqual({ kind: "refused", status: 403, message: LINK_OUT_REFUSED });
+      expect(channel!.entry.enter(t.db, study, params)).toEqual({
+        kind: "refused",
+        status: 403,
+        message: LINK_OUT_REFUSED,
+      });
     }
     expect(LINK_OUT_REFUSED).toMatch(/not accepted.*return this HIT.*mturk publish.*mturk export/s);
     expect(tableCounts(t.db)).toEqual(before);
@@ -90,13 +119,29 @@ describe("MTurk label integrity", () => {
   it("attack 2: five invented workers on a real HIT of an item with k = 3 are stored pending, and nothing is counted", () => {
     const item = itemWith(AB_CROWD, "some");
     publishHit("3HITREAL", AB_CROWD, item);
-    const countedBefore = sql(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`, item)[0];
+    const countedBefore = sql(
+      `SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`,
+      item,
+    )[0];
     const stats = statistics(AB_CROWD);
 
-    for (let n = 1; n <= 5; n++) answerAs(AB_CROWD, item, "3HITREAL", `AINVENTED0${n}`, `3INVENTEDASSIGNMENT0${n}`, { kind: "ab-reactiveness", choice: n % 2 ? "A" : "B" });
+    for (let n = 1; n <= 5; n++)
+      answerAs(AB_CROWD, item, "3HITREAL", `AINVENTED0${n}`, `3INVENTEDASSIGNMENT0${n}`, {
+        kind: "ab-reactiveness",
+        choice: n % 2 ? "A" : "B",
+      });
 
-    expect(labelsOn(item)).toEqual([1, 2, 3, 4, 5].map((n) => ({ worker: `AINVENTED0${n}`, status: "pending", assignmentId: `3INVENTEDASSIGNMENT0${n}`, confirmed: 0 })));
-    expect(sql(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`, item)[0]).toEqual(countedBefore);
+    expect(labelsOn(item)).toEqual(
+      [1, 2, 3, 4, 5].map((n) => ({
+        worker: `AINVENTED0${n}`,
+        status: "pending",
+        assignmentId: `3INVENTEDASSIGNMENT0${n}`,
+        confirmed: 0,
+      })),
+    );
+    expect(sql(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`, item)[0]).toEqual(
+      countedBefore,
+    );
     // Agreement and fidelity (and progress) are exactly what they were; the dashboard shows the five as pending.
     expect(statistics(AB_CROWD)).toEqual(stats);
     expect(studyDashboard(t.db, AB_CROWD).labelStatus.pending).toBe(5);
@@ -106,17 +151,61 @@ describe("MTurk label integrity", () => {
     const item = itemWith(AB_CROWD, "some");
     publishHit("3HITSANDBOX", AB_CROWD, item);
     const before = tableCounts(t.db);
-    const work = { studyId: AB_CROWD, itemId: item, assignmentId: "3ASSIGNX", workerId: "AINVENTED09", turkSubmitTo: SANDBOX };
-    expectServiceError(() => externalTaskPage(t.db, { mode: "work", ...work, hitId: "3HITNEVERMADE" }, NOW, SECRET), 403, /HIT 3HITNEVERMADE was not published by this study's `mturk publish`.*return this HIT/);
-    expectServiceError(() => externalTaskPage(t.db, { mode: "preview", studyId: AB_CROWD, itemId: item, hitId: "3HITNEVERMADE" }, NOW, SECRET), 403, /not published/);
+    const work = {
+      studyId: AB_CROWD,
+      itemId: item,
+      assignmentId: "3ASSIGNX",
+      workerId: "AINVENTED09",
+      turkSubmitTo: SANDBOX,
+    };
+    expectServiceError(
+      () => externalTaskPage(t.db, { mode: "work", ...work, hitId: "3HITNEVERMADE" }, NOW, SECRET),
+      403,
+      /HIT 3HITNEVERMADE was not published by this study's `mturk publish`.*return this HIT/,
+    );
+    expectServiceError(
+      () =>
+        externalTaskPage(
+          t.db,
+          { mode: "preview", studyId: AB_CROWD, itemId: item, hitId: "3HITNEVERMADE" },
+          NOW,
+          SECRET,
+        ),
+      403,
+      /not published/,
+    );
     // A token the server signed itself (as if handed out before) is no better at submit.
     const token = signAssignment({ ...work, hitId: "3HITNEVERMADE" }, SECRET);
-    expectServiceError(() => submitExternalQuestion(t.db, { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 3 }, NOW, options), 403, /not published/);
+    expectServiceError(
+      () =>
+        submitExternalQuestion(
+          t.db,
+          { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 3 },
+          NOW,
+          options,
+        ),
+      403,
+      /not published/,
+    );
     // A sandbox HIT answered from MTurk's production site.
     const production = { ...work, hitId: "3HITSANDBOX", turkSubmitTo: MTURK_SUBMIT_ORIGINS[0] };
-    expectServiceError(() => externalTaskPage(t.db, { mode: "work", ...production }, NOW, SECRET), 403, /published in the MTurk sandbox, but this assignment comes from the production/);
     expectServiceError(
-      () => submitExternalQuestion(t.db, { token: signAssignment(production, SECRET), payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 3 }, NOW, options),
+      () => externalTaskPage(t.db, { mode: "work", ...production }, NOW, SECRET),
+      403,
+      /published in the MTurk sandbox, but this assignment comes from the production/,
+    );
+    expectServiceError(
+      () =>
+        submitExternalQuestion(
+          t.db,
+          {
+            token: signAssignment(production, SECRET),
+            payload: { kind: "ab-reactiveness", choice: "A" },
+            secondsOnTask: 3,
+          },
+          NOW,
+          options,
+        ),
       403,
       /published in the MTurk sandbox/,
     );
@@ -129,34 +218,58 @@ describe("MTurk label integrity", () => {
     const label = validConsensusLabel(t.db, item, 3);
     const stats = statistics(CONSENSUS_CROWD);
     answerAs(CONSENSUS_CROWD, item, "3HITCONS", "AREALWORKER1", "3REALASSIGNMENT1", label);
-    expect(labelsOn(item)).toEqual([{ worker: "AREALWORKER1", status: "pending", assignmentId: "3REALASSIGNMENT1", confirmed: 0 }]);
+    expect(labelsOn(item)).toEqual([
+      { worker: "AREALWORKER1", status: "pending", assignmentId: "3REALASSIGNMENT1", confirmed: 0 },
+    ]);
     // Pending: alpha, alignment and progress are untouched.
     expect(statistics(CONSENSUS_CROWD)).toEqual(stats);
 
     fakeMturk([assignment("3REALASSIGNMENT1", "3HITCONS", "AREALWORKER1", "Submitted", labelAnswer(label))]);
     const summary = await sync(CONSENSUS_CROWD);
     expect(summary).toMatchObject({ confirmed: 1, imported: 0, surplus: 0, problems: [], approved: 1 });
-    expect(labelsOn(item)).toEqual([{ worker: "AREALWORKER1", status: "counted", assignmentId: "3REALASSIGNMENT1", confirmed: 1 }]);
+    expect(labelsOn(item)).toEqual([
+      { worker: "AREALWORKER1", status: "counted", assignmentId: "3REALASSIGNMENT1", confirmed: 1 },
+    ]);
     expect(statistics(CONSENSUS_CROWD).progress.labels).toBe(stats.progress.labels + 1);
   });
 
   it("sync: a confirmed answer beyond k is surplus (counted only when the study opts in); a mismatched worker confirms nothing and is reported", async () => {
     const item = itemWith(AB_CROWD, "some");
-    expect(sql(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`, item)[0]).toEqual({ n: 3 });
+    expect(sql(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`, item)[0]).toEqual({
+      n: 3,
+    });
     publishHit("3HITFULL", AB_CROWD, item);
     answerAs(AB_CROWD, item, "3HITFULL", "AREALWORKER2", "3ASSIGNFULL01", { kind: "ab-reactiveness", choice: "A" });
     answerAs(AB_CROWD, item, "3HITFULL", "AIMPOSTOR03", "3ASSIGNFULL02", { kind: "ab-reactiveness", choice: "B" });
     const stats = statistics(AB_CROWD);
 
     fakeMturk([
-      assignment("3ASSIGNFULL01", "3HITFULL", "AREALWORKER2", "Submitted", labelAnswer({ kind: "ab-reactiveness", choice: "A" })),
+      assignment(
+        "3ASSIGNFULL01",
+        "3HITFULL",
+        "AREALWORKER2",
+        "Submitted",
+        labelAnswer({ kind: "ab-reactiveness", choice: "A" }),
+      ),
       // MTurk knows this AssignmentId, but as another worker's.
-      assignment("3ASSIGNFULL02", "3HITFULL", "AOTHERWORKER4", "Submitted", labelAnswer({ kind: "ab-reactiveness", choice: "B" })),
+      assignment(
+        "3ASSIGNFULL02",
+        "3HITFULL",
+        "AOTHERWORKER4",
+        "Submitted",
+        labelAnswer({ kind: "ab-reactiveness", choice: "B" }),
+      ),
     ]);
     const summary = await sync(AB_CROWD);
     expect(summary).toMatchObject({ confirmed: 1, surplus: 1, imported: 0 });
     expect(summary.problems).toEqual([
-      expect.objectContaining({ assignmentId: "3ASSIGNFULL02", workerId: "AOTHERWORKER4", message: expect.stringMatching(/stored pending from the task page, but MTurk reports worker AOTHERWORKER4; it stays pending/) }),
+      expect.objectContaining({
+        assignmentId: "3ASSIGNFULL02",
+        workerId: "AOTHERWORKER4",
+        message: expect.stringMatching(
+          /stored pending from the task page, but MTurk reports worker AOTHERWORKER4; it stays pending/,
+        ),
+      }),
     ]);
     // Only the confirmed assignment was decided on MTurk.
     expect(summary.decisions.map((d) => d.externalId)).toEqual(["3ASSIGNFULL01"]);

@@ -4,11 +4,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { estimateBatchesCost, estimateCost } from "../../../app/domain/crowd/hit-config.ts";
-import { describeLabelOrder, missingLabels, planLabelOrder, type ItemLabelCounts } from "../../../app/domain/crowd/missing-labels.ts";
+import {
+  describeLabelOrder,
+  missingLabels,
+  planLabelOrder,
+  type ItemLabelCounts,
+} from "../../../app/domain/crowd/missing-labels.ts";
 
 const K = 3;
 let nextId = 1;
-const items = (n: number, counted: number, pending = 0): ItemLabelCounts[] => Array.from({ length: n }, () => ({ itemId: nextId++, counted, pending }));
+const items = (n: number, counted: number, pending = 0): ItemLabelCounts[] =>
+  Array.from({ length: n }, () => ({ itemId: nextId++, counted, pending }));
 
 describe("missing labels per item", () => {
   // 20 items short of k: 10 untouched, 5 with one label, 5 with two; and 5 already complete.
@@ -27,7 +33,12 @@ describe("missing labels per item", () => {
 
   it("costs what it orders: 45 assignments at the reward, with MTurk's fee per batch", () => {
     const order = planLabelOrder(study, K);
-    const cost = estimateBatchesCost(order.groups.map((g) => ({ hits: g.itemIds.length, assignmentsPerHit: g.assignments })), 0.4, 60, "test");
+    const cost = estimateBatchesCost(
+      order.groups.map((g) => ({ hits: g.itemIds.length, assignmentsPerHit: g.assignments })),
+      0.4,
+      60,
+      "test",
+    );
     expect(cost).toMatchObject({ hits: 20, assignments: 45, rewardsTotalUsd: 18, feesTotalUsd: 3.6, totalUsd: 21.6 });
     // What the old export charged: every short item ordered k again.
     expect(estimateCost(20, { rewardUsd: 0.4, assignmentsPerHit: K }, 60, "test").totalUsd).toBe(28.8);
@@ -38,11 +49,21 @@ describe("missing labels per item", () => {
     expect(missingLabels({ counted: 2, pending: 3 }, K)).toBe(0);
     const order = planLabelOrder([...items(1, 1, 1), ...items(1, 0, 3), ...items(1, 3, 1)], K);
     expect(order).toMatchObject({ items: 1, assignments: 1, complete: 1, awaiting: 1 });
-    expect(describeLabelOrder(order)).toBe("1 assignment for 1 item missing labels; 1 item already complete; 1 item waiting only on pending labels");
+    expect(describeLabelOrder(order)).toBe(
+      "1 assignment for 1 item missing labels; 1 item already complete; 1 item waiting only on pending labels",
+    );
   });
 
   it("applies MTurk's higher fee only to batches of 10 or more assignments per HIT", () => {
-    const cost = estimateBatchesCost([{ hits: 1, assignmentsPerHit: 10 }, { hits: 1, assignmentsPerHit: 2 }], 1, 60, "test");
+    const cost = estimateBatchesCost(
+      [
+        { hits: 1, assignmentsPerHit: 10 },
+        { hits: 1, assignmentsPerHit: 2 },
+      ],
+      1,
+      60,
+      "test",
+    );
     expect(cost).toMatchObject({ assignments: 12, rewardsTotalUsd: 12, feesTotalUsd: 10 * 0.4 + 2 * 0.2 });
   });
 });

@@ -28,7 +28,11 @@ describe("mturk export", () => {
   beforeAll(async () => {
     seedDemo(t.db);
     await seedDemoStudies(t.db);
-    const rows = t.db.$client.prepare(`SELECT id, type, pool FROM studies ORDER BY id`).all() as { id: number; type: string; pool: string }[];
+    const rows = t.db.$client.prepare(`SELECT id, type, pool FROM studies ORDER BY id`).all() as {
+      id: number;
+      type: string;
+      pool: string;
+    }[];
     studies.expert = rows.find((s) => s.pool === "expert")!.id;
     studies.crowdConsensus = rows.find((s) => s.pool === "crowd" && s.type === "consensus-snippet")!.id;
     studies.crowdAb = rows.find((s) => s.pool === "crowd" && s.type === "ab-reactiveness")!.id;
@@ -41,13 +45,17 @@ describe("mturk export", () => {
   /** Latest-label counts per item, read with plain SQL (a second path, independent of the export's loaders). */
   function labelCounts(studyId: number) {
     return t.db.$client
-      .prepare(`SELECT i.id, i.is_gold AS isGold, (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id) AS labels FROM study_items i WHERE i.study_id = ? ORDER BY i.position`)
+      .prepare(
+        `SELECT i.id, i.is_gold AS isGold, (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id) AS labels FROM study_items i WHERE i.study_id = ? ORDER BY i.position`,
+      )
       .all(studyId) as { id: number; isGold: number; labels: number }[];
   }
 
   it("orders only the missing labels per item (k minus those held), one input file per number, and leaves complete items out", () => {
     const studyId = studies.crowdConsensus;
-    const perItem = (t.db.$client.prepare(`SELECT labels_per_item AS k FROM studies WHERE id = ?`).get(studyId) as { k: number }).k;
+    const perItem = (
+      t.db.$client.prepare(`SELECT labels_per_item AS k FROM studies WHERE id = ?`).get(studyId) as { k: number }
+    ).k;
     const items = labelCounts(studyId);
     const done = items.filter((i) => i.labels >= perItem);
     const short = items.filter((i) => i.labels < perItem);
@@ -62,7 +70,13 @@ describe("mturk export", () => {
     const inputFiles = needs.map((need) => `input-${need}-assignments.csv`);
     const otherFiles = Object.values(EXPORT_FILES).filter((f) => f !== EXPORT_FILES.inputCsv);
     expect(readdirSync(dir).sort()).toEqual([...otherFiles, ...inputFiles].sort());
-    expect(summary).toMatchObject({ studyId, studyType: "consensus-snippet", rows: short.length, leftOut: done.length, warnings: [] });
+    expect(summary).toMatchObject({
+      studyId,
+      studyType: "consensus-snippet",
+      rows: short.length,
+      leftOut: done.length,
+      warnings: [],
+    });
     expect(summary.order).toMatchObject({ items: short.length, complete: done.length, awaiting: 0 });
 
     // Each file holds exactly the items missing its number of labels, in study order.
@@ -70,7 +84,10 @@ describe("mturk export", () => {
       const csv = parseCsv(readFileSync(batch.file, "utf8"));
       const itemColumn = csv.header.indexOf("item_id");
       const expected = short.filter((i) => missing.get(i.id) === batch.assignmentsPerHit).map((i) => i.id);
-      expect(csv.records.map((r) => Number(r.fields[itemColumn])), batch.file).toEqual(expected);
+      expect(
+        csv.records.map((r) => Number(r.fields[itemColumn])),
+        batch.file,
+      ).toEqual(expected);
       expect(batch.rows).toBe(expected.length);
     }
     expect(summary.batches.map((b) => b.assignmentsPerHit)).toEqual(needs);
@@ -80,10 +97,24 @@ describe("mturk export", () => {
     expect(summary.estimate.assignments).toBe(assignments);
     expect(summary.estimate.assignments).toBeLessThan(short.length * perItem);
     const config = JSON.parse(readFileSync(summary.files.hitConfig, "utf8"));
-    expect(config).toMatchObject({ MaxAssignments: needs[0], Reward: summary.settings.rewardUsd.toFixed(2), Batch: { StudyId: studyId, Rows: short.length, LeftOut: done.length, ExportedAt: "2030-01-02T03:04:05.000Z" } });
-    expect(config.Batch.InputFiles).toEqual(summary.batches.map((b) => ({ File: b.file.slice(dir.length + 1), MaxAssignments: b.assignmentsPerHit, Rows: b.rows })));
-    expect(config.Batch.Order).toBe(`${assignments} assignments for ${short.length} items missing labels; ${done.length} items already complete`);
-    expect(config.QualificationRequirements.map((q: { QualificationTypeId: string }) => q.QualificationTypeId)).toEqual(["000000000000000000L0", "00000000000000000040", "00000000000000000071"]);
+    expect(config).toMatchObject({
+      MaxAssignments: needs[0],
+      Reward: summary.settings.rewardUsd.toFixed(2),
+      Batch: { StudyId: studyId, Rows: short.length, LeftOut: done.length, ExportedAt: "2030-01-02T03:04:05.000Z" },
+    });
+    expect(config.Batch.InputFiles).toEqual(
+      summary.batches.map((b) => ({
+        File: b.file.slice(dir.length + 1),
+        MaxAssignments: b.assignmentsPerHit,
+        Rows: b.rows,
+      })),
+    );
+    expect(config.Batch.Order).toBe(
+      `${assignments} assignments for ${short.length} items missing labels; ${done.length} items already complete`,
+    );
+    expect(config.QualificationRequirements.map((q: { QualificationTypeId: string }) => q.QualificationTypeId)).toEqual(
+      ["000000000000000000L0", "00000000000000000040", "00000000000000000071"],
+    );
     expect(config.Estimate).toEqual(summary.estimate);
     expect(summary.estimate.rewardsTotalUsd).toBeCloseTo(assignments * summary.settings.rewardUsd, 6);
     expect(summary.estimate.hourlyWageUsd).toBeGreaterThanOrEqual(FEDERAL_MINIMUM_WAGE_USD);
@@ -100,16 +131,43 @@ describe("mturk export", () => {
   it("passes the HIT options through to hit-config.json", () => {
     const summary = exportBatch(t.db, studies.crowdConsensus, {
       outDir: freshDir(),
-      overrides: { rewardUsd: 0.9, minPercentApproved: 95, minApprovedHits: 500, locale: "GB", minQualificationScore: 60, qualificationTypeId: "3QUALTYPEID" },
+      overrides: {
+        rewardUsd: 0.9,
+        minPercentApproved: 95,
+        minApprovedHits: 500,
+        locale: "GB",
+        minQualificationScore: 60,
+        qualificationTypeId: "3QUALTYPEID",
+      },
     });
     const config = JSON.parse(readFileSync(summary.files.hitConfig, "utf8"));
     expect(config.Reward).toBe("0.90");
     expect(config.PendingQualification).toBeNull();
     expect(config.QualificationRequirements).toEqual([
-      { QualificationTypeId: "000000000000000000L0", Comparator: "GreaterThanOrEqualTo", IntegerValues: [95], ActionsGuarded: "Accept" },
-      { QualificationTypeId: "00000000000000000040", Comparator: "GreaterThanOrEqualTo", IntegerValues: [500], ActionsGuarded: "Accept" },
-      { QualificationTypeId: "00000000000000000071", Comparator: "EqualTo", LocaleValues: [{ Country: "GB" }], ActionsGuarded: "Accept" },
-      { QualificationTypeId: "3QUALTYPEID", Comparator: "GreaterThanOrEqualTo", IntegerValues: [60], ActionsGuarded: "Accept" },
+      {
+        QualificationTypeId: "000000000000000000L0",
+        Comparator: "GreaterThanOrEqualTo",
+        IntegerValues: [95],
+        ActionsGuarded: "Accept",
+      },
+      {
+        QualificationTypeId: "00000000000000000040",
+        Comparator: "GreaterThanOrEqualTo",
+        IntegerValues: [500],
+        ActionsGuarded: "Accept",
+      },
+      {
+        QualificationTypeId: "00000000000000000071",
+        Comparator: "EqualTo",
+        LocaleValues: [{ Country: "GB" }],
+        ActionsGuarded: "Accept",
+      },
+      {
+        QualificationTypeId: "3QUALTYPEID",
+        Comparator: "GreaterThanOrEqualTo",
+        IntegerValues: [60],
+        ActionsGuarded: "Accept",
+      },
     ]);
   });
 
@@ -136,7 +194,9 @@ describe("mturk export", () => {
     }
     // The demo's A/B study is fully labelled.
     expect(labelCounts(studies.crowdAb).every((i) => i.labels >= 3)).toBe(true);
-    expect(refused(studies.crowdAb).message).toMatch(/Nothing to export: all 16 items of study \d+ already have 3 counted labels/);
+    expect(refused(studies.crowdAb).message).toMatch(
+      /Nothing to export: all 16 items of study \d+ already have 3 counted labels/,
+    );
     expect(refused(999).status).toBe(404);
   });
 
@@ -144,7 +204,9 @@ describe("mturk export", () => {
     const underpaid = { rewardUsd: 0.05, secondsPerItem: 120 };
     const err = refused(studies.crowdConsensus, { overrides: underpaid });
     expect(err.status).toBe(400);
-    expect(err.message).toMatch(/\$0\.05 at 120 s per assignment pays \$1\.50\/h, below the U\.S\. federal minimum wage of \$7\.25\/h/);
+    expect(err.message).toMatch(
+      /\$0\.05 at 120 s per assignment pays \$1\.50\/h, below the U\.S\. federal minimum wage of \$7\.25\/h/,
+    );
     const forced = exportBatch(t.db, studies.crowdConsensus, { outDir: freshDir(), overrides: underpaid, force: true });
     expect(forced.estimate.hourlyWageUsd).toBeCloseTo(1.5, 10);
     expect(forced.warnings).toEqual([expect.stringMatching(/pays \$1\.50\/h, below .* \(forced\)$/)]);
@@ -155,7 +217,9 @@ describe("mturk export", () => {
     const dir = freshDir();
     mkdirSync(dir);
     writeFileSync(join(dir, "notes.txt"), "earlier batch");
-    expect(() => exportBatch(t.db, studies.crowdConsensus, { outDir: dir })).toThrowError(/already exists and is not empty/);
+    expect(() => exportBatch(t.db, studies.crowdConsensus, { outDir: dir })).toThrowError(
+      /already exists and is not empty/,
+    );
     expect(readdirSync(dir)).toEqual(["notes.txt"]);
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("earlier batch");
 
@@ -168,12 +232,16 @@ describe("mturk export", () => {
     mkdirSync(target);
     const linked = freshDir();
     symlinkSync(target, linked);
-    expect(() => exportBatch(t.db, studies.crowdConsensus, { outDir: linked })).toThrowError(/is a symbolic link; refusing to write through it/);
+    expect(() => exportBatch(t.db, studies.crowdConsensus, { outDir: linked })).toThrowError(
+      /is a symbolic link; refusing to write through it/,
+    );
     expect(readdirSync(target)).toEqual([]);
   });
 
   it("names the default folder after the study and the time (UTC)", () => {
-    expect(defaultExportDir(4, new Date("2031-12-09T08:07:06.123Z"))).toBe(join("exports", "mturk", "study-4-20311209-080706"));
+    expect(defaultExportDir(4, new Date("2031-12-09T08:07:06.123Z"))).toBe(
+      join("exports", "mturk", "study-4-20311209-080706"),
+    );
   });
 
   describe("the CLI", () => {
@@ -181,7 +249,10 @@ describe("mturk export", () => {
 
     it("writes the batch and prints rows, left-out items, files, cost and hourly wage", () => {
       const dir = freshDir();
-      const result = runCli(["mturk", "export", "--study", String(studies.crowdConsensus), "--out", dir, "--reward", "0.40"], env());
+      const result = runCli(
+        ["mturk", "export", "--study", String(studies.crowdConsensus), "--out", dir, "--reward", "0.40"],
+        env(),
+      );
       expect(result.stderr).not.toMatch(/error|warning/);
       expect(result.status).toBe(0);
       const short = labelCounts(studies.crowdConsensus).filter((i) => i.labels < 3);
@@ -190,25 +261,44 @@ describe("mturk export", () => {
       const estimate = JSON.parse(readFileSync(join(dir, "hit-config.json"), "utf8")).Estimate;
       expect(result.stdout).toContain(`wrote ${short.length} HITs to ${dir}/`);
       expect(result.stdout).toContain(`left out ${complete} items: ${complete} already hold all counted labels`);
-      for (const file of Object.values(EXPORT_FILES).filter((f) => f !== EXPORT_FILES.inputCsv)) expect(result.stdout).toContain(join(dir, file));
-      expect(result.stdout).toMatch(new RegExp(`${join(dir, "input-3-assignments.csv")} +\\d+ HITs: upload as one batch with 3 assignments per task`));
+      for (const file of Object.values(EXPORT_FILES).filter((f) => f !== EXPORT_FILES.inputCsv))
+        expect(result.stdout).toContain(join(dir, file));
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `${join(dir, "input-3-assignments.csv")} +\\d+ HITs: upload as one batch with 3 assignments per task`,
+        ),
+      );
       expect(result.stdout).toContain(
         `estimated cost: ${missing} assignments for ${short.length} items missing labels; ${complete} items already complete: ${missing} × $0.40 = $${estimate.rewardsTotalUsd.toFixed(2)} rewards + $${estimate.feesTotalUsd.toFixed(2)} MTurk fees = $${estimate.totalUsd.toFixed(2)} total`,
       );
-      expect(result.stdout).toMatch(new RegExp(`implied hourly wage: \\$${estimate.hourlyWageUsd.toFixed(2)}/h at \\d+ s per assignment \\(median of \\d+ timed labels in study ${studies.crowdConsensus}\\)`));
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `implied hourly wage: \\$${estimate.hourlyWageUsd.toFixed(2)}/h at \\d+ s per assignment \\(median of \\d+ timed labels in study ${studies.crowdConsensus}\\)`,
+        ),
+      );
     });
 
     it("exits 2 with the reason on bad input, and --force lets an underpaid batch through with a warning", () => {
       const dir = freshDir();
-      const underpaid = runCli(["mturk", "export", "--study", String(studies.crowdConsensus), "--out", dir, "--reward", "0.02"], env());
+      const underpaid = runCli(
+        ["mturk", "export", "--study", String(studies.crowdConsensus), "--out", dir, "--reward", "0.02"],
+        env(),
+      );
       expect(underpaid.status).toBe(2);
-      expect(underpaid.stderr).toMatch(/refused, nothing was written: .*below the U\.S\. federal minimum wage of \$7\.25\/h\. Raise --reward, or pass --force/);
+      expect(underpaid.stderr).toMatch(
+        /refused, nothing was written: .*below the U\.S\. federal minimum wage of \$7\.25\/h\. Raise --reward, or pass --force/,
+      );
       expect(existsSync(dir)).toBe(false);
 
-      const forced = runCli(["mturk", "export", "--study", String(studies.crowdConsensus), "--out", dir, "--reward", "0.02", "--force"], env());
+      const forced = runCli(
+        ["mturk", "export", "--study", String(studies.crowdConsensus), "--out", dir, "--reward", "0.02", "--force"],
+        env(),
+      );
       expect(forced.status).toBe(0);
       expect(forced.stderr).toMatch(/warning: .*below the U\.S\. federal minimum wage .*\(forced\)/);
-      expect(readdirSync(dir)).toEqual(expect.arrayContaining([EXPORT_FILES.hitConfig, EXPORT_FILES.template, "input-3-assignments.csv"]));
+      expect(readdirSync(dir)).toEqual(
+        expect.arrayContaining([EXPORT_FILES.hitConfig, EXPORT_FILES.template, "input-3-assignments.csv"]),
+      );
 
       const cases: [string[], RegExp][] = [
         [["--study", String(studies.expert)], /expert study/],
@@ -228,7 +318,8 @@ describe("mturk export", () => {
     it("documents itself in --help", () => {
       const help = runCli(["mturk", "export", "--help"], env());
       expect(help.status).toBe(0);
-      for (const option of ["--study <id>", "--out <dir>", "--reward <usd>", "--min-approval-rate", "--force"]) expect(help.stdout).toContain(option);
+      for (const option of ["--study <id>", "--out <dir>", "--reward <usd>", "--min-approval-rate", "--force"])
+        expect(help.stdout).toContain(option);
     });
   });
 });

@@ -35,7 +35,9 @@ describe("socrates mturk import", () => {
     const itemAt = input.header.indexOf("item_id");
     assignments = [0, 1].flatMap((hit) => {
       const itemId = Number(input.rows[hit][itemAt]);
-      const item = t.db.$client.prepare(`SELECT snippet_id AS s FROM study_items WHERE id = ?`).get(itemId) as { s: number };
+      const item = t.db.$client.prepare(`SELECT snippet_id AS s FROM study_items WHERE id = ?`).get(itemId) as {
+        s: number;
+      };
       const scenario = playedScenarioOfRun(t.db, snippetContext(t.db, item.s).runId).body;
       return ["A1CLI", "A2CLI"].map((workerId, w) => ({
         hit,
@@ -51,18 +53,32 @@ describe("socrates mturk import", () => {
   it("explains itself in --help", () => {
     const r = runCli(["mturk", "import", "--help"]);
     expect(r.status).toBe(0);
-    for (const text of ["--study <id>", "--file <path>", "--review-out <path>", "--dry-run", "WorkTimeInSeconds", "Upload CSV"]) expect(r.stdout).toContain(text);
+    for (const text of [
+      "--study <id>",
+      "--file <path>",
+      "--review-out <path>",
+      "--dry-run",
+      "WorkTimeInSeconds",
+      "Upload CSV",
+    ])
+      expect(r.stdout).toContain(text);
   });
 
   it("refuses a bad file listing every problem with its line, exit code 2, database untouched", () => {
-    const bad = assignments.map((a, i) => (i === 0 ? { ...a, answers: "[{oops" } : i === 2 ? { ...a, answers: "" } : a));
+    const bad = assignments.map((a, i) =>
+      i === 0 ? { ...a, answers: "[{oops" } : i === 2 ? { ...a, answers: "" } : a,
+    );
     const file = join(t.dir, "Batch_bad_batch_results.csv");
     writeFileSync(file, mturkResultsCsv(input, bad));
     const before = tableCounts(t.db);
     const r = runCli(["mturk", "import", "--study", String(STUDY), "--file", file], env());
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/import refused, nothing was written \(2 problems\)/);
-    expect(r.stderr).toMatch(new RegExp(`${file.replace(/[.]/g, "\\.")} line 2 \\(assignment \\w+\\): Answer\\.taskAnswers: is not valid JSON`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `${file.replace(/[.]/g, "\\.")} line 2 \\(assignment \\w+\\): Answer\\.taskAnswers: is not valid JSON`,
+      ),
+    );
     expect(r.stderr).toMatch(/line \d+ \(assignment \w+\): Answer\.taskAnswers: is empty/);
     expect(tableCounts(t.db)).toEqual(before);
     expect(existsSync(join(t.dir, "Batch_bad_batch_results.review.csv"))).toBe(false);
@@ -77,8 +93,12 @@ describe("socrates mturk import", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("would store 3 new labels");
     // The first HIT's item already holds two counted labels (k = 3): its second new label is surplus.
-    expect(r.stdout).toContain("surplus: 1 label beyond the item's labels per item (k) would be stored as surplus, left out of the statistics unless the study counts surplus");
-    expect(r.stdout).toContain("dry run: nothing was written; the review file would hold 3 approvals, 0 rejections, 1 already reviewed on MTurk");
+    expect(r.stdout).toContain(
+      "surplus: 1 label beyond the item's labels per item (k) would be stored as surplus, left out of the statistics unless the study counts surplus",
+    );
+    expect(r.stdout).toContain(
+      "dry run: nothing was written; the review file would hold 3 approvals, 0 rejections, 1 already reviewed on MTurk",
+    );
     expect(tableCounts(t.db)).toEqual(before);
     expect(existsSync(join(t.dir, "Batch_dry_batch_results.review.csv"))).toBe(false);
   });
@@ -90,8 +110,12 @@ describe("socrates mturk import", () => {
     const r = runCli(["mturk", "import", "--study", String(STUDY), "--file", file], env());
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("4 assignments read: stored 3 new labels and 0 revisions; 0 already imported and unchanged;");
-    expect(r.stdout).toContain("1 rejected on MTurk (recorded, answers not used); 0 assignments with a new status; 2 new workers");
+    expect(r.stdout).toContain(
+      "4 assignments read: stored 3 new labels and 0 revisions; 0 already imported and unchanged;",
+    );
+    expect(r.stdout).toContain(
+      "1 rejected on MTurk (recorded, answers not used); 0 assignments with a new status; 2 new workers",
+    );
     expect(r.stdout).toContain("surplus: 1 label beyond the item's labels per item (k) was stored as surplus");
     const reviewPath = join(t.dir, "Batch_42_batch_results.review.csv");
     expect(r.stdout).toContain(`review file: ${reviewPath} (3 approvals, 0 rejections, 1 already reviewed on MTurk)`);

@@ -28,19 +28,34 @@ describe("MTurk cells", () => {
 });
 
 describe("parseMturkResults", () => {
-  const input = { header: ["study_id", "item_id", "html"], rows: [["3", "41", "<p>a,\n\"b\"</p>"]] };
+  const input = { header: ["study_id", "item_id", "html"], rows: [["3", "41", '<p>a,\n"b"</p>']] };
 
   it("types a row: status, seconds, reward, ISO times, ids, answers", () => {
-    const text = mturkResultsCsv(input, [{ hit: 0, workerId: "A1W", workSeconds: 95, answers: abAnswers(41, "B") }], { reward: "$0.75" });
+    const text = mturkResultsCsv(input, [{ hit: 0, workerId: "A1W", workSeconds: 95, answers: abAnswers(41, "B") }], {
+      reward: "$0.75",
+    });
     const { rows, problems } = parseMturkResults(text, 3);
     expect(problems).toEqual([]);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ line: 2, workerId: "A1W", status: "Submitted", workSeconds: 95, rewardUsd: 0.75, studyId: 3, itemId: 41, acceptedAt: "2026-11-23T17:00:00.000Z", submittedAt: "2026-11-23T17:01:35.000Z" });
+    expect(rows[0]).toMatchObject({
+      line: 2,
+      workerId: "A1W",
+      status: "Submitted",
+      workSeconds: 95,
+      rewardUsd: 0.75,
+      studyId: 3,
+      itemId: 41,
+      acceptedAt: "2026-11-23T17:00:00.000Z",
+      submittedAt: "2026-11-23T17:01:35.000Z",
+    });
     expect(rows[0].answers).toMatchObject({ "choice|B": { on: true }, "choice|A": { on: false }, item_id: "41" });
   });
 
   it("keeps a time it cannot read as written, and does not read a rejected row's answer", () => {
-    const text = mturkResultsCsv(input, [{ hit: 0, workerId: "A1W", status: "Rejected", answers: "not json" }]).replace(/"Mon Nov 23 09:00:00 PST 2026"/g, '"23/11/2026 09:00"');
+    const text = mturkResultsCsv(input, [{ hit: 0, workerId: "A1W", status: "Rejected", answers: "not json" }]).replace(
+      /"Mon Nov 23 09:00:00 PST 2026"/g,
+      '"23/11/2026 09:00"',
+    );
     const { rows, problems } = parseMturkResults(text, 3);
     expect(problems).toEqual([]);
     expect(rows[0]).toMatchObject({ status: "Rejected", answers: null, acceptedAt: "23/11/2026 09:00" });
@@ -59,10 +74,14 @@ describe("parseMturkResults", () => {
   });
 
   it("reports cell problems with the line the record starts on", () => {
-    const text = mturkResultsCsv({ ...input, rows: [...input.rows, ["3", "0", "x"]] }, [
-      { hit: 0, workerId: "A1W", workSeconds: 1.5, answers: abAnswers(41, "A") },
-      { hit: 1, workerId: "A2W", answers: abAnswers(41, "A") },
-    ], { reward: "free" });
+    const text = mturkResultsCsv(
+      { ...input, rows: [...input.rows, ["3", "0", "x"]] },
+      [
+        { hit: 0, workerId: "A1W", workSeconds: 1.5, answers: abAnswers(41, "A") },
+        { hit: 1, workerId: "A2W", answers: abAnswers(41, "A") },
+      ],
+      { reward: "free" },
+    );
     const { rows, problems } = parseMturkResults(text, 3);
     expect(rows).toEqual([]);
     expect(problems.map((p) => [p.line, p.path, p.message])).toEqual([
@@ -89,7 +108,11 @@ describe("review file", () => {
   it("adds Approve and Reject when missing, fills the decided rows and clears the rest", () => {
     const csv = reviewFileCsv(
       ["AssignmentId", "Answer.taskAnswers"],
-      [["A1", "[]"], ["A2", "[]"], ["A3", "[]"]],
+      [
+        ["A1", "[]"],
+        ["A2", "[]"],
+        ["A3", "[]"],
+      ],
       new Map([
         [0, { decision: "approve" as const }],
         [1, { decision: "reject" as const, reason: "Missed a check\nquestion." }],

@@ -12,7 +12,15 @@ import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignme
 import type { Db } from "../../../app/server/db.server.ts";
 import { demoStudiesTemplate } from "../../helpers/demo-studies-db.ts";
 import { studyItemIds } from "../../../app/server/models/study.server.ts";
-import { abAnswers, consensusAnswers, exportedInput as allExportedRows, mturkId, mturkResultsCsv, type InputCsv, type WorkerAssignment } from "../../../harness/mturk-results.ts";
+import {
+  abAnswers,
+  consensusAnswers,
+  exportedInput as allExportedRows,
+  mturkId,
+  mturkResultsCsv,
+  type InputCsv,
+  type WorkerAssignment,
+} from "../../../harness/mturk-results.ts";
 import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 
 const CONSENSUS_STUDY = 2;
@@ -30,11 +38,16 @@ const DIALOGUE_HTML = [
  * fully labelled; hand-edited ids): the two columns the import reads and a multi-line HTML column.
  */
 function inputCsv(studyId: number, itemIds: number[]): InputCsv {
-  return { header: ["study_id", "item_id", "dialogue_html"], rows: itemIds.map((id) => [String(studyId), String(id), DIALOGUE_HTML]) };
+  return {
+    header: ["study_id", "item_id", "dialogue_html"],
+    rows: itemIds.map((id) => [String(studyId), String(id), DIALOGUE_HTML]),
+  };
 }
 
 function scenarioOfItem(db: Db, itemId: number) {
-  const item = db.$client.prepare(`SELECT snippet_id AS snippetId FROM study_items WHERE id = ?`).get(itemId) as { snippetId: number };
+  const item = db.$client.prepare(`SELECT snippet_id AS snippetId FROM study_items WHERE id = ?`).get(itemId) as {
+    snippetId: number;
+  };
   return playedScenarioOfRun(db, snippetContext(db, item.snippetId).runId).body;
 }
 
@@ -49,7 +62,12 @@ function labelFor(db: Db, itemId: number, seed: number): ConsensusLabel {
         {
           score: ((seed + i) % 5) + 1,
           carriedForward: false,
-          positions: Object.fromEntries(scenario.parties.map((p, j) => [p.id, (seed + j) % 3 === 0 ? "unclear" : t.options[(seed + j) % t.options.length].label])),
+          positions: Object.fromEntries(
+            scenario.parties.map((p, j) => [
+              p.id,
+              (seed + j) % 3 === 0 ? "unclear" : t.options[(seed + j) % t.options.length].label,
+            ]),
+          ),
         },
       ]),
     ),
@@ -73,7 +91,8 @@ function refusal(run: () => unknown): MturkImportError {
   throw new Error("the import was not refused");
 }
 
-const revisionCount = (db: Db) => (db.$client.prepare(`SELECT count(*) AS n FROM label_revisions`).get() as { n: number }).n;
+const revisionCount = (db: Db) =>
+  (db.$client.prepare(`SELECT count(*) AS n FROM label_revisions`).get() as { n: number }).n;
 
 describe("mturk import", () => {
   let t: ReturnType<typeof tempDb>;
@@ -93,7 +112,9 @@ describe("mturk import", () => {
   /** Items of the crowd consensus study nobody has labelled yet (what an export would send out). */
   function openConsensusItems(n: number): number[] {
     const rows = t.db.$client
-      .prepare(`SELECT i.id FROM study_items i WHERE i.study_id = ? AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.study_item_id = i.id) ORDER BY i.position LIMIT ?`)
+      .prepare(
+        `SELECT i.id FROM study_items i WHERE i.study_id = ? AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.study_item_id = i.id) ORDER BY i.position LIMIT ?`,
+      )
       .all(CONSENSUS_STUDY, n) as { id: number }[];
     expect(rows).toHaveLength(n);
     return rows.map((r) => r.id);
@@ -102,7 +123,10 @@ describe("mturk import", () => {
   /** The input CSV `mturk export` writes for the crowd consensus study (one row per HIT). */
   function exportedInput(): InputCsv & { template: string } {
     const batch = exportBatch(t.db, CONSENSUS_STUDY, { outDir: join(t.dir, "batch") });
-    return { ...allExportedRows(batch.batches, studyItemIds(t.db, CONSENSUS_STUDY)), template: readFileSync(batch.files.template, "utf8") };
+    return {
+      ...allExportedRows(batch.batches, studyItemIds(t.db, CONSENSUS_STUDY)),
+      template: readFileSync(batch.files.template, "utf8"),
+    };
   }
 
   const itemIdsOf = (input: InputCsv) => input.rows.map((r) => Number(r[input.header.indexOf("item_id")]));
@@ -124,7 +148,14 @@ describe("mturk import", () => {
       workers.forEach((workerId, w) => {
         const label = labelFor(t.db, items[hit], hit * 3 + w);
         const status = hit === 1 && w === 2 ? "Rejected" : hit === 0 && w === 0 ? "Approved" : "Submitted";
-        assignments.push({ hit, workerId, status, workSeconds: 60 + 17 * (hit * 3 + w), answers: consensusAnswers(items[hit], scenarioOfItem(t.db, items[hit]), label), label });
+        assignments.push({
+          hit,
+          workerId,
+          status,
+          workSeconds: 60 + 17 * (hit * 3 + w),
+          answers: consensusAnswers(items[hit], scenarioOfItem(t.db, items[hit]), label),
+          label,
+        });
       }),
     );
     return { items, input, assignments, text: mturkResultsCsv(input, assignments) };
@@ -148,9 +179,23 @@ describe("mturk import", () => {
     const { summary } = importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_1_batch_results.csv" });
     // Each exported item already held two counted labels (the demo batch) of k = 3: the first new
     // label on each is counted, the other three are surplus.
-    expect(summary).toEqual({ dryRun: false, rows: 6, stored: 5, revised: 0, unchanged: 0, rejectedSkipped: 1, statusUpdated: 0, workersCreated: 3, confirmed: 0, surplus: 3, mismatched: [] });
+    expect(summary).toEqual({
+      dryRun: false,
+      rows: 6,
+      stored: 5,
+      revised: 0,
+      unchanged: 0,
+      rejectedSkipped: 1,
+      statusUpdated: 0,
+      workersCreated: 3,
+      confirmed: 0,
+      surplus: 3,
+      mismatched: [],
+    });
     const statuses = t.db.$client
-      .prepare(`SELECT study_item_id AS itemId, status, count(*) AS n FROM labels WHERE study_item_id IN (?, ?) GROUP BY study_item_id, status ORDER BY study_item_id, status`)
+      .prepare(
+        `SELECT study_item_id AS itemId, status, count(*) AS n FROM labels WHERE study_item_id IN (?, ?) GROUP BY study_item_id, status ORDER BY study_item_id, status`,
+      )
       .all(items[0], items[1]);
     expect(statuses).toEqual([
       { itemId: items[0], status: "counted", n: 3 },
@@ -166,7 +211,11 @@ describe("mturk import", () => {
 
     // Workers are crowd annotators keyed by WorkerId on the mturk channel.
     // (The demo's own MTurk workers are named A?DEMOTURKER…; they are not this file's.)
-    const workers = t.db.$client.prepare(`SELECT external_id AS workerId, role FROM annotators WHERE channel = 'mturk' AND external_id NOT LIKE '%DEMOTURKER%' ORDER BY external_id`).all();
+    const workers = t.db.$client
+      .prepare(
+        `SELECT external_id AS workerId, role FROM annotators WHERE channel = 'mturk' AND external_id NOT LIKE '%DEMOTURKER%' ORDER BY external_id`,
+      )
+      .all();
     expect(workers).toEqual(["A1ALPHA", "A2BRAVO", "A3CHARLIE"].map((workerId) => ({ workerId, role: "crowd" })));
 
     // Each accepted assignment's label is the worker's answer, timed by WorkTimeInSeconds.
@@ -189,15 +238,34 @@ describe("mturk import", () => {
     const recorded = listCrowdAssignments(t.db, CONSENSUS_STUDY, "mturk");
     const rejected = recorded.find((r) => r.workerId === "A3CHARLIE" && r.studyItemId === items[1])!;
     expect(rejected).toMatchObject({ status: "rejected", labelId: null });
-    expect(recorded.find((r) => r.workerId === "A1ALPHA" && r.studyItemId === items[0])).toMatchObject({ status: "approved", externalGroupId: mturkId("3HIT", "0"), rewardUsd: 0.5, workSeconds: 60 });
-    const times = t.db.$client.prepare(`SELECT accepted_at AS a, submitted_at AS s FROM crowd_assignments WHERE external_id = ?`).get(mturkId("3ASG", "0XA1ALPHA"));
+    expect(recorded.find((r) => r.workerId === "A1ALPHA" && r.studyItemId === items[0])).toMatchObject({
+      status: "approved",
+      externalGroupId: mturkId("3HIT", "0"),
+      rewardUsd: 0.5,
+      workSeconds: 60,
+    });
+    const times = t.db.$client
+      .prepare(`SELECT accepted_at AS a, submitted_at AS s FROM crowd_assignments WHERE external_id = ?`)
+      .get(mturkId("3ASG", "0XA1ALPHA"));
     // The helper's first assignment is accepted at the batch start (17:00 UTC = 09:00 PST) and submitted 60 s later.
     expect(times).toEqual({ a: "2026-11-23T17:00:00.000Z", s: "2026-11-23T17:01:00.000Z" });
 
     // The same file again: nothing new anywhere.
     const revisions = revisionCount(t.db);
     const again = importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_1_batch_results.csv" });
-    expect(again.summary).toEqual({ dryRun: false, rows: 6, stored: 0, revised: 0, unchanged: 5, rejectedSkipped: 1, statusUpdated: 0, workersCreated: 0, confirmed: 0, surplus: 0, mismatched: [] });
+    expect(again.summary).toEqual({
+      dryRun: false,
+      rows: 6,
+      stored: 0,
+      revised: 0,
+      unchanged: 5,
+      rejectedSkipped: 1,
+      statusUpdated: 0,
+      workersCreated: 0,
+      confirmed: 0,
+      surplus: 0,
+      mismatched: [],
+    });
     expect(tableCounts(t.db)).toEqual(after);
     expect(revisionCount(t.db)).toBe(revisions);
   });
@@ -215,7 +283,9 @@ describe("mturk import", () => {
     function expectRefused(text: string, pattern: RegExp): MturkImportError {
       const before = tableCounts(t.db);
       const revisions = revisionCount(t.db);
-      const err = refusal(() => importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_9_batch_results.csv" }));
+      const err = refusal(() =>
+        importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_9_batch_results.csv" }),
+      );
       expect(err.message).toMatch(pattern);
       expect(tableCounts(t.db)).toEqual(before);
       expect(revisionCount(t.db)).toBe(revisions);
@@ -224,7 +294,10 @@ describe("mturk import", () => {
 
     it("a missing Answer.taskAnswers column", () => {
       const { input, assignments } = consensusBatch();
-      const err = expectRefused(mturkResultsCsv(input, assignments, { withoutTaskAnswers: true }), /Batch_9_batch_results\.csv line 1: Answer\.taskAnswers: this column is missing/);
+      const err = expectRefused(
+        mturkResultsCsv(input, assignments, { withoutTaskAnswers: true }),
+        /Batch_9_batch_results\.csv line 1: Answer\.taskAnswers: this column is missing/,
+      );
       expect(err.problems).toHaveLength(1);
     });
 
@@ -240,13 +313,23 @@ describe("mturk import", () => {
       six[`score|${topic}|6`] = { on: true };
       bad[3].answers = six;
       const withUnknown = { ...input, rows: [input.rows[0], input.rows[1], rowForItem(input, 0, 999_999)] };
-      const text = mturkResultsCsv(withUnknown, [...bad, { hit: 2, workerId: "A9ZULU", answers: abAnswers(999_999, "A") }]);
+      const text = mturkResultsCsv(withUnknown, [
+        ...bad,
+        { hit: 2, workerId: "A9ZULU", answers: abAnswers(999_999, "A") },
+      ]);
       const lineOfWorker = (hit: number, worker: string) => lineOf(text, mturkId("3ASG", `${hit}X${worker}`));
       const err = expectRefused(text, /refused, nothing was written \(4 problems\)/);
-      const lines = err.message.split("\n").slice(1).map((l) => l.trim());
+      const lines = err.message
+        .split("\n")
+        .slice(1)
+        .map((l) => l.trim());
       expect(lines).toEqual([
         `Batch_9_batch_results.csv line ${lineOfWorker(0, "A2BRAVO")} (assignment ${mturkId("3ASG", "0XA2BRAVO")}): Answer.taskAnswers: is empty (the worker's answers are missing)`,
-        expect.stringMatching(new RegExp(`^Batch_9_batch_results\\.csv line ${lineOfWorker(0, "A3CHARLIE")} \\(assignment ${mturkId("3ASG", "0XA3CHARLIE")}\\): Answer\\.taskAnswers: is not valid JSON`)),
+        expect.stringMatching(
+          new RegExp(
+            `^Batch_9_batch_results\\.csv line ${lineOfWorker(0, "A3CHARLIE")} \\(assignment ${mturkId("3ASG", "0XA3CHARLIE")}\\): Answer\\.taskAnswers: is not valid JSON`,
+          ),
+        ),
         `Batch_9_batch_results.csv line ${lineOfWorker(1, "A1ALPHA")} (assignment ${mturkId("3ASG", "1XA1ALPHA")}): topics.${topic}.score: a score is 1 to 5`,
         `Batch_9_batch_results.csv line ${lineOfWorker(2, "A9ZULU")} (assignment ${mturkId("3ASG", "2XA9ZULU")}): Input.item_id: item 999999 is not an item of study ${CONSENSUS_STUDY}`,
       ]);
@@ -255,11 +338,20 @@ describe("mturk import", () => {
     });
 
     it("an item of another study, a study id that is not this one, an answer naming another item, an unknown status", () => {
-      const abItem = (t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? LIMIT 1`).get(AB_STUDY) as { id: number }).id;
+      const abItem = (
+        t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? LIMIT 1`).get(AB_STUDY) as { id: number }
+      ).id;
       const [own] = openConsensusItems(1);
       const scenario = scenarioOfItem(t.db, own);
       const answers = consensusAnswers(own, scenario, labelFor(t.db, own, 1));
-      const input: InputCsv = { header: ["study_id", "item_id", "dialogue_html"], rows: [[String(CONSENSUS_STUDY), String(abItem), "x"], [String(AB_STUDY), String(own), "x"], [String(CONSENSUS_STUDY), String(own), "x"]] };
+      const input: InputCsv = {
+        header: ["study_id", "item_id", "dialogue_html"],
+        rows: [
+          [String(CONSENSUS_STUDY), String(abItem), "x"],
+          [String(AB_STUDY), String(own), "x"],
+          [String(CONSENSUS_STUDY), String(own), "x"],
+        ],
+      };
       const text = mturkResultsCsv(input, [
         { hit: 0, workerId: "W1", answers: abAnswers(abItem, "A") },
         { hit: 1, workerId: "W1", answers },
@@ -277,21 +369,30 @@ describe("mturk import", () => {
     });
 
     it("answers that do not make a label: no choice on an A/B pair, a topic left without a score", () => {
-      const abItem = (t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? LIMIT 1`).get(AB_STUDY) as { id: number }).id;
+      const abItem = (
+        t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? LIMIT 1`).get(AB_STUDY) as { id: number }
+      ).id;
       const noChoice = abAnswers(abItem, "A");
       noChoice["choice|A"] = { on: false };
       const abText = mturkResultsCsv(inputCsv(AB_STUDY, [abItem]), [{ hit: 0, workerId: "W1", answers: noChoice }]);
       const before = tableCounts(t.db);
       const ab = refusal(() => importMturkResults(t.db, AB_STUDY, { text: abText, fileName: "ab.csv" }));
-      expect(ab.problems).toEqual([{ line: 2, assignmentId: mturkId("3ASG", "0XW1"), path: "choice", message: "no conversation was chosen" }]);
+      expect(ab.problems).toEqual([
+        { line: 2, assignmentId: mturkId("3ASG", "0XW1"), path: "choice", message: "no conversation was chosen" },
+      ]);
 
       const [own] = openConsensusItems(1);
       const scenario = scenarioOfItem(t.db, own);
       const answers = consensusAnswers(own, scenario, labelFor(t.db, own, 1));
       const topic = scenario.topics[0].id;
       for (const key of Object.keys(answers)) if (key.startsWith(`score|${topic}|`)) answers[key] = { on: false };
-      const err = expectRefused(mturkResultsCsv(inputCsv(CONSENSUS_STUDY, [own]), [{ hit: 0, workerId: "W1", answers }]), /no score was chosen/);
-      expect(err.problems).toEqual([expect.objectContaining({ line: 2, path: `topics.${topic}.score`, message: "no score was chosen" })]);
+      const err = expectRefused(
+        mturkResultsCsv(inputCsv(CONSENSUS_STUDY, [own]), [{ hit: 0, workerId: "W1", answers }]),
+        /no score was chosen/,
+      );
+      expect(err.problems).toEqual([
+        expect.objectContaining({ line: 2, path: `topics.${topic}.score`, message: "no score was chosen" }),
+      ]);
       expect(tableCounts(t.db)).toEqual(before);
     });
 
@@ -303,29 +404,49 @@ describe("mturk import", () => {
       const extra = items[2]; // not in the first file
       const text2 = mturkResultsCsv(input, [
         ...changed,
-        { hit: 2, workerId: "A4DELTA", answers: consensusAnswers(extra, scenarioOfItem(t.db, extra), labelFor(t.db, extra, 2)) },
+        {
+          hit: 2,
+          workerId: "A4DELTA",
+          answers: consensusAnswers(extra, scenarioOfItem(t.db, extra), labelFor(t.db, extra, 2)),
+        },
       ]);
       const err = expectRefused(text2, /different answer/);
-      expect(err.problems).toEqual([{ line: lineOf(text2, mturkId("3ASG", "1XA2BRAVO")), assignmentId: mturkId("3ASG", "1XA2BRAVO"), path: "AssignmentId", message: expect.stringMatching(/imported before with a different answer/) }]);
-      expect(t.db.$client.prepare(`SELECT count(*) AS n FROM annotators WHERE external_id = 'A4DELTA'`).get()).toEqual({ n: 0 });
+      expect(err.problems).toEqual([
+        {
+          line: lineOf(text2, mturkId("3ASG", "1XA2BRAVO")),
+          assignmentId: mturkId("3ASG", "1XA2BRAVO"),
+          path: "AssignmentId",
+          message: expect.stringMatching(/imported before with a different answer/),
+        },
+      ]);
+      expect(t.db.$client.prepare(`SELECT count(*) AS n FROM annotators WHERE external_id = 'A4DELTA'`).get()).toEqual({
+        n: 0,
+      });
     });
   });
 
   it("keeps a later status when an older download still says Submitted", () => {
     const { input, assignments, text } = consensusBatch();
-    const approved = assignments.map((a) => ({ ...a, status: a.status === "Rejected" ? ("Rejected" as const) : ("Approved" as const) }));
+    const approved = assignments.map((a) => ({
+      ...a,
+      status: a.status === "Rejected" ? ("Rejected" as const) : ("Approved" as const),
+    }));
     importMturkResults(t.db, CONSENSUS_STUDY, { text: mturkResultsCsv(input, approved), fileName: "later.csv" });
     const { summary } = importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "older.csv" });
     expect(summary.statusUpdated).toBe(0);
     const inFile = new Set(approved.map((a) => a.assignmentId ?? mturkId("3ASG", `${a.hit}X${a.workerId}`)));
-    const statuses = listCrowdAssignments(t.db, CONSENSUS_STUDY, "mturk").filter((r) => inFile.has(r.externalId)).map((r) => r.status);
+    const statuses = listCrowdAssignments(t.db, CONSENSUS_STUDY, "mturk")
+      .filter((r) => inFile.has(r.externalId))
+      .map((r) => r.status);
     expect(statuses).toHaveLength(inFile.size);
     expect(new Set(statuses)).toEqual(new Set(["approved", "rejected"]));
   });
 
   it("writes the review file: gold failures and flagged workers rejected with a reason, the rest approved, settled rows blank", () => {
     const items = t.db.$client
-      .prepare(`SELECT i.id, i.is_gold AS isGold, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? ORDER BY i.position`)
+      .prepare(
+        `SELECT i.id, i.is_gold AS isGold, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? ORDER BY i.position`,
+      )
       .all(AB_STUDY) as { id: number; isGold: number; a: number; b: number }[];
     const gold = items.filter((i) => i.isGold === 1).slice(0, 2);
     const plain = items.filter((i) => i.isGold === 0).slice(0, 2);
@@ -333,8 +454,16 @@ describe("mturk import", () => {
     const right = (i: { a: number; b: number }) => (i.a > i.b ? "A" : "B");
     const wrong = (i: { a: number; b: number }) => (i.a > i.b ? "B" : "A");
     const hits = [...gold, ...plain];
-    const input = inputCsv(AB_STUDY, hits.map((i) => i.id));
-    const answer = (hit: number, workerId: string, choice: "A" | "B", status: WorkerAssignment["status"] = "Submitted"): WorkerAssignment => ({ hit, workerId, status, answers: abAnswers(hits[hit].id, choice) });
+    const input = inputCsv(
+      AB_STUDY,
+      hits.map((i) => i.id),
+    );
+    const answer = (
+      hit: number,
+      workerId: string,
+      choice: "A" | "B",
+      status: WorkerAssignment["status"] = "Submitted",
+    ): WorkerAssignment => ({ hit, workerId, status, answers: abAnswers(hits[hit].id, choice) });
     const assignments = [
       answer(0, "WGOOD", right(gold[0])),
       answer(1, "WGOOD", right(gold[1])),
@@ -354,11 +483,20 @@ describe("mturk import", () => {
     const original = parseCsv(text);
     const written = parseCsv(review.csv);
     expect(written.header).toEqual(original.header);
-    expect(review.csv.split("\r\n")[0].split(",").every((f) => /^".*"$/.test(f))).toBe(true);
+    expect(
+      review.csv
+        .split("\r\n")[0]
+        .split(",")
+        .every((f) => /^".*"$/.test(f)),
+    ).toBe(true);
     const approve = written.header.indexOf("Approve");
     const reject = written.header.indexOf("Reject");
     expect(approve).toBe(written.header.length - 2);
-    const cells = written.records.map((r) => ({ worker: r.fields[written.header.indexOf("WorkerId")], approve: r.fields[approve], reject: r.fields[reject] }));
+    const cells = written.records.map((r) => ({
+      worker: r.fields[written.header.indexOf("WorkerId")],
+      approve: r.fields[approve],
+      reject: r.fields[reject],
+    }));
     expect(cells.map((c) => [c.worker, c.approve, c.reject === "" ? "" : "reason"])).toEqual([
       ["WGOOD", "x", ""],
       ["WGOOD", "x", ""],
@@ -374,22 +512,33 @@ describe("mturk import", () => {
     expect(cells[4].reject).toMatch(/check question with a known answer/);
     expect(cells[8].reject).toMatch(/matched 0 of 2 check questions/);
     // Everything but the two review columns is the file as downloaded (multi-line HTML included).
-    written.records.forEach((r, i) => expect(r.fields.slice(0, approve)).toEqual(original.records[i].fields.slice(0, approve)));
+    written.records.forEach((r, i) =>
+      expect(r.fields.slice(0, approve)).toEqual(original.records[i].fields.slice(0, approve)),
+    );
 
     // The decisions are recorded on the assignments; importing again changes none of them.
     const decided = listCrowdAssignments(t.db, AB_STUDY, "mturk").filter((r) => r.decision !== null);
     expect(decided).toHaveLength(8);
-    const stamps = t.db.$client.prepare(`SELECT decided_at FROM crowd_assignments WHERE decided_at IS NOT NULL ORDER BY id`).all();
+    const stamps = t.db.$client
+      .prepare(`SELECT decided_at FROM crowd_assignments WHERE decided_at IS NOT NULL ORDER BY id`)
+      .all();
     const counts = tableCounts(t.db);
     const again = importMturkResults(t.db, AB_STUDY, { text, fileName: "ab.csv" });
     expect(again.review.csv).toBe(review.csv);
-    expect(t.db.$client.prepare(`SELECT decided_at FROM crowd_assignments WHERE decided_at IS NOT NULL ORDER BY id`).all()).toEqual(stamps);
+    expect(
+      t.db.$client.prepare(`SELECT decided_at FROM crowd_assignments WHERE decided_at IS NOT NULL ORDER BY id`).all(),
+    ).toEqual(stamps);
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
   it("confirms a pending answer from the task page when the file names the same worker and HIT, lists a mismatch, and stores rows past k as surplus", () => {
-    const item = (t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? AND is_gold = 0 ORDER BY position LIMIT 1`).get(AB_STUDY) as { id: number }).id;
-    const counted = () => t.db.$client.prepare(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`).get(item);
+    const item = (
+      t.db.$client
+        .prepare(`SELECT id FROM study_items WHERE study_id = ? AND is_gold = 0 ORDER BY position LIMIT 1`)
+        .get(AB_STUDY) as { id: number }
+    ).id;
+    const counted = () =>
+      t.db.$client.prepare(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`).get(item);
     expect(counted()).toEqual({ n: 3 });
     const hitId = mturkId("3HIT", "0");
     const pendingFromPage = (workerId: string, assignmentId: string, choice: "A" | "B") =>
@@ -421,7 +570,15 @@ describe("mturk import", () => {
     ]);
     const { summary, review } = importMturkResults(t.db, AB_STUDY, { text, fileName: "ab.csv" });
     expect(summary).toMatchObject({ rows: 3, stored: 1, confirmed: 1, surplus: 2, workersCreated: 1 });
-    expect(summary.mismatched).toEqual([{ line: lineOf(text, forgedId), assignmentId: forgedId, message: expect.stringMatching(/stored pending from the task page, but MTurk reports worker AOTHER; it stays pending/) }]);
+    expect(summary.mismatched).toEqual([
+      {
+        line: lineOf(text, forgedId),
+        assignmentId: forgedId,
+        message: expect.stringMatching(
+          /stored pending from the task page, but MTurk reports worker AOTHER; it stays pending/,
+        ),
+      },
+    ]);
 
     const rows = t.db.$client
       .prepare(
@@ -435,7 +592,9 @@ describe("mturk import", () => {
       { worker: "APENDING1", status: "surplus", confirmed: 1 },
     ]);
     expect(counted()).toEqual({ n: 3 });
-    expect(t.db.$client.prepare(`SELECT count(*) AS n FROM annotators WHERE external_id = 'AOTHER'`).get()).toEqual({ n: 0 });
+    expect(t.db.$client.prepare(`SELECT count(*) AS n FROM annotators WHERE external_id = 'AOTHER'`).get()).toEqual({
+      n: 0,
+    });
     // The unconfirmed assignment gets no approve or reject mark.
     expect(review).toMatchObject({ approvals: 2, rejections: 0, untouched: 1 });
   });

@@ -7,7 +7,11 @@ const NS = "http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/200
 
 describe("Answer XML", () => {
   it("reads every FreeText answer by question identifier, decoding escaped JSON", () => {
-    const payload = { kind: "consensus-snippet", topics: { PRICE: { score: 4, carriedForward: false, positions: { BUYER: "a", SELLER: "unclear" } } }, note: `<b> & "q" 'a' é` };
+    const payload = {
+      kind: "consensus-snippet",
+      topics: { PRICE: { score: 4, carriedForward: false, positions: { BUYER: "a", SELLER: "unclear" } } },
+      note: `<b> & "q" 'a' é`,
+    };
     const xml = `<?xml version="1.0" encoding="ASCII"?>
 <QuestionFormAnswers xmlns="${NS}">
   <Answer>
@@ -37,11 +41,23 @@ describe("Answer XML", () => {
       ["  ", /has no Answer/],
       ["<Other/>", /not a QuestionFormAnswers document/],
       [doc(`<Answer><FreeText>x</FreeText></Answer>`), /no <QuestionIdentifier>/],
-      [doc(`<Answer><QuestionIdentifier>label</QuestionIdentifier><FreeText>&nbsp;</FreeText></Answer>`), /unknown entity &nbsp;/],
+      [
+        doc(`<Answer><QuestionIdentifier>label</QuestionIdentifier><FreeText>&nbsp;</FreeText></Answer>`),
+        /unknown entity &nbsp;/,
+      ],
       [doc(`<Answer><QuestionIdentifier>label</QuestionIdentifier><FreeText>x</Answer>`), /<FreeText> is not closed/],
-      [doc(`<Answer><QuestionIdentifier>label</QuestionIdentifier><FreeText><![CDATA[x</FreeText></Answer>`), /unterminated CDATA/],
-      [doc(`<Answer><QuestionIdentifier>other</QuestionIdentifier><FreeText>1</FreeText></Answer>`), /no "label" field \(fields: other\)/],
-      [doc(`<Answer><QuestionIdentifier>label</QuestionIdentifier><FreeText>{"kind":</FreeText></Answer>`), /"label" field is not valid JSON/],
+      [
+        doc(`<Answer><QuestionIdentifier>label</QuestionIdentifier><FreeText><![CDATA[x</FreeText></Answer>`),
+        /unterminated CDATA/,
+      ],
+      [
+        doc(`<Answer><QuestionIdentifier>other</QuestionIdentifier><FreeText>1</FreeText></Answer>`),
+        /no "label" field \(fields: other\)/,
+      ],
+      [
+        doc(`<Answer><QuestionIdentifier>label</QuestionIdentifier><FreeText>{"kind":</FreeText></Answer>`),
+        /"label" field is not valid JSON/,
+      ],
     ];
     for (const [xml, message] of cases) {
       const result = labelFromAnswerXml(xml);

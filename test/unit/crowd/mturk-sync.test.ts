@@ -2,7 +2,13 @@
  * `mturk sync` against a mocked MTurk client (test/helpers/mturk-api-fake.ts) on a seeded demo
  * database. HITs are recorded as `mturk publish` stores them.
  */
-import { ApproveAssignmentCommand, ListAssignmentsForHITCommand, MTurkClient, RejectAssignmentCommand, RequestError } from "@aws-sdk/client-mturk";
+import {
+  ApproveAssignmentCommand,
+  ListAssignmentsForHITCommand,
+  MTurkClient,
+  RejectAssignmentCommand,
+  RequestError,
+} from "@aws-sdk/client-mturk";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { recordCrowdAssignment } from "../../../app/server/crowd/record-assignment.server.ts";
 import { MTURK_ENDPOINTS, mturkClient } from "../../../app/crowd-channels/mturk/client.server.ts";
@@ -29,14 +35,31 @@ describe("mturk sync (mocked MTurk client)", () => {
   let s: Setup;
   const lines: string[] = [];
   const run = (opts: { study: number; dryRun?: boolean; production?: boolean }) =>
-    syncAction({ study: String(opts.study), dryRun: opts.dryRun, production: opts.production }, { openDb: () => t.db, print: (l) => lines.push(l) });
+    syncAction(
+      { study: String(opts.study), dryRun: opts.dryRun, production: opts.production },
+      { openDb: () => t.db, print: (l) => lines.push(l) },
+    );
   const row = (assignmentId: string) =>
     t.db.$client
-      .prepare(`SELECT status, source, decision, decision_reason AS reason, label_id AS labelId, work_seconds AS seconds, reward_usd AS reward FROM crowd_assignments WHERE channel = 'mturk' AND external_id = ?`)
-      .get(assignmentId) as { status: string; source: string; decision: string | null; reason: string | null; labelId: number | null; seconds: number | null; reward: number } | undefined;
+      .prepare(
+        `SELECT status, source, decision, decision_reason AS reason, label_id AS labelId, work_seconds AS seconds, reward_usd AS reward FROM crowd_assignments WHERE channel = 'mturk' AND external_id = ?`,
+      )
+      .get(assignmentId) as
+      | {
+          status: string;
+          source: string;
+          decision: string | null;
+          reason: string | null;
+          labelId: number | null;
+          seconds: number | null;
+          reward: number;
+        }
+      | undefined;
   const storeHit = (hitId: string, study: number, item: number, environment = "sandbox") =>
     t.db.$client
-      .prepare(`INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, ?, 'HITTYPE', ?, ?, 3, 0.8)`)
+      .prepare(
+        `INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, ?, 'HITTYPE', ?, ?, 3, 0.8)`,
+      )
       .run(hitId, environment, study, item);
 
   // The demo studies are seeded once; each test gets its own copy of that file.
@@ -48,13 +71,31 @@ describe("mturk sync (mocked MTurk client)", () => {
 
   beforeEach(() => {
     t = template.copy();
-    const studies = t.db.$client.prepare(`SELECT id, type, pool FROM studies ORDER BY id`).all() as { id: number; type: string; pool: string }[];
+    const studies = t.db.$client.prepare(`SELECT id, type, pool FROM studies ORDER BY id`).all() as {
+      id: number;
+      type: string;
+      pool: string;
+    }[];
     const abStudy = studies.find((x) => x.type === "ab-reactiveness")!.id;
     const consensusStudy = studies.find((x) => x.type === "consensus-snippet" && x.pool === "crowd")!.id;
-    const gold = t.db.$client.prepare(`SELECT id, gold FROM study_items WHERE study_id = ? AND is_gold = 1 ORDER BY position LIMIT 1`).get(abStudy) as { id: number; gold: string };
-    const regular = t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? AND is_gold = 0 ORDER BY position LIMIT 1`).get(abStudy) as { id: number };
-    const snippet = t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position DESC LIMIT 1`).get(consensusStudy) as { id: number };
-    s = { db: t.db, abStudy, consensusStudy, goldItem: gold.id, goldChoice: JSON.parse(gold.gold).choice, regularItem: regular.id, snippetItem: snippet.id };
+    const gold = t.db.$client
+      .prepare(`SELECT id, gold FROM study_items WHERE study_id = ? AND is_gold = 1 ORDER BY position LIMIT 1`)
+      .get(abStudy) as { id: number; gold: string };
+    const regular = t.db.$client
+      .prepare(`SELECT id FROM study_items WHERE study_id = ? AND is_gold = 0 ORDER BY position LIMIT 1`)
+      .get(abStudy) as { id: number };
+    const snippet = t.db.$client
+      .prepare(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position DESC LIMIT 1`)
+      .get(consensusStudy) as { id: number };
+    s = {
+      db: t.db,
+      abStudy,
+      consensusStudy,
+      goldItem: gold.id,
+      goldChoice: JSON.parse(gold.gold).choice,
+      regularItem: regular.id,
+      snippetItem: snippet.id,
+    };
     storeHit("HITGOLD", abStudy, s.goldItem);
     storeHit("HITREG", abStudy, s.regularItem);
     storeHit("HITPROD", abStudy, s.regularItem, "production");
@@ -101,10 +142,34 @@ describe("mturk sync (mocked MTurk client)", () => {
       source: "external-question",
     });
     fakeMturk([
-      assignment("ASG-GOOD-GOLD", "HITGOLD", "AGOODWORKER1", "Submitted", labelAnswer({ kind: "ab-reactiveness", choice: s.goldChoice })),
-      assignment("ASG-CARELESS-GOLD", "HITGOLD", "ACARELESS2", "Submitted", labelAnswer({ kind: "ab-reactiveness", choice: wrong })),
-      assignment("ASG-AUTO", "HITGOLD", "AAUTOWORKER3", "Approved", labelAnswer({ kind: "ab-reactiveness", choice: s.goldChoice })),
-      assignment("ASG-GOOD-REG", "HITREG", "AGOODWORKER1", "Submitted", labelAnswer({ kind: "ab-reactiveness", choice: "B" })),
+      assignment(
+        "ASG-GOOD-GOLD",
+        "HITGOLD",
+        "AGOODWORKER1",
+        "Submitted",
+        labelAnswer({ kind: "ab-reactiveness", choice: s.goldChoice }),
+      ),
+      assignment(
+        "ASG-CARELESS-GOLD",
+        "HITGOLD",
+        "ACARELESS2",
+        "Submitted",
+        labelAnswer({ kind: "ab-reactiveness", choice: wrong }),
+      ),
+      assignment(
+        "ASG-AUTO",
+        "HITGOLD",
+        "AAUTOWORKER3",
+        "Approved",
+        labelAnswer({ kind: "ab-reactiveness", choice: s.goldChoice }),
+      ),
+      assignment(
+        "ASG-GOOD-REG",
+        "HITREG",
+        "AGOODWORKER1",
+        "Submitted",
+        labelAnswer({ kind: "ab-reactiveness", choice: "B" }),
+      ),
       assignment("ASG-GARBLED", "HITREG", "AGARBLED4", "Submitted", answerXml({ label: "{not json" })),
     ]);
   }
@@ -120,33 +185,78 @@ describe("mturk sync (mocked MTurk client)", () => {
       ["HITGOLD", "2"],
       ["HITREG", null],
     ]);
-    expect(listed.every((i) => JSON.stringify(i.AssignmentStatuses) === JSON.stringify(["Submitted", "Approved", "Rejected"]))).toBe(true);
+    expect(
+      listed.every(
+        (i) => JSON.stringify(i.AssignmentStatuses) === JSON.stringify(["Submitted", "Approved", "Rejected"]),
+      ),
+    ).toBe(true);
 
-    expect(mturk.commandCalls(ApproveAssignmentCommand).map((c) => c.args[0].input.AssignmentId).sort()).toEqual(["ASG-GOOD-GOLD", "ASG-GOOD-REG"]);
+    expect(
+      mturk
+        .commandCalls(ApproveAssignmentCommand)
+        .map((c) => c.args[0].input.AssignmentId)
+        .sort(),
+    ).toEqual(["ASG-GOOD-GOLD", "ASG-GOOD-REG"]);
     const rejects = mturk.commandCalls(RejectAssignmentCommand).map((c) => c.args[0].input);
     expect(rejects.map((r) => r.AssignmentId)).toEqual(["ASG-CARELESS-GOLD"]);
     expect(rejects[0].RequesterFeedback).toMatch(/check question with a known answer/);
 
     const careless = row("ASG-CARELESS-GOLD")!;
-    expect(careless).toMatchObject({ status: "rejected", source: "sync", decision: "reject", reason: rejects[0].RequesterFeedback, seconds: 240, reward: 0.8 });
+    expect(careless).toMatchObject({
+      status: "rejected",
+      source: "sync",
+      decision: "reject",
+      reason: rejects[0].RequesterFeedback,
+      seconds: 240,
+      reward: 0.8,
+    });
     expect(careless.labelId).not.toBeNull();
     const imported = row("ASG-GOOD-REG")!;
     expect(imported).toMatchObject({ status: "approved", source: "sync", decision: "approve", reason: null });
-    const payload = t.db.$client.prepare(`SELECT payload FROM label_revisions WHERE label_id = ? ORDER BY revision DESC LIMIT 1`).get(imported.labelId) as { payload: string };
+    const payload = t.db.$client
+      .prepare(`SELECT payload FROM label_revisions WHERE label_id = ? ORDER BY revision DESC LIMIT 1`)
+      .get(imported.labelId) as { payload: string };
     expect(JSON.parse(payload.payload)).toEqual({ kind: "ab-reactiveness", choice: "B" });
-    expect(row("ASG-GOOD-GOLD")).toMatchObject({ status: "approved", source: "external-question", decision: "approve" });
+    expect(row("ASG-GOOD-GOLD")).toMatchObject({
+      status: "approved",
+      source: "external-question",
+      decision: "approve",
+    });
     // MTurk approved this one itself: the status follows, and no call is made for it.
     expect(row("ASG-AUTO")).toMatchObject({ status: "approved", decision: null });
     expect(row("ASG-GARBLED")).toBeUndefined();
 
     // The two answers our page stored were pending; MTurk lists both for the same worker and HIT, which confirms them.
-    expect(summary).toMatchObject({ hits: 2, assignmentsSeen: 5, imported: 2, confirmed: 2, statusesUpdated: 1, approved: 2, rejected: 1, failed: 0 });
-    expect(t.db.$client.prepare(`SELECT count(*) AS n FROM crowd_assignments WHERE channel = 'mturk' AND external_id LIKE 'ASG-%' AND confirmed_at IS NULL`).get()).toEqual({ n: 0 });
+    expect(summary).toMatchObject({
+      hits: 2,
+      assignmentsSeen: 5,
+      imported: 2,
+      confirmed: 2,
+      statusesUpdated: 1,
+      approved: 2,
+      rejected: 1,
+      failed: 0,
+    });
+    expect(
+      t.db.$client
+        .prepare(
+          `SELECT count(*) AS n FROM crowd_assignments WHERE channel = 'mturk' AND external_id LIKE 'ASG-%' AND confirmed_at IS NULL`,
+        )
+        .get(),
+    ).toEqual({ n: 0 });
     expect(summary.problems).toEqual([
-      expect.objectContaining({ assignmentId: "ASG-GARBLED", hitId: "HITREG", itemId: s.regularItem, workerId: "AGARBLED4", message: expect.stringMatching(/"label" field is not valid JSON/) }),
+      expect.objectContaining({
+        assignmentId: "ASG-GARBLED",
+        hitId: "HITREG",
+        itemId: s.regularItem,
+        workerId: "AGARBLED4",
+        message: expect.stringMatching(/"label" field is not valid JSON/),
+      }),
     ]);
 
-    const hosts = await Promise.all(mturk.calls().map(async (c) => (await (c.thisValue as MTurkClient).config.endpoint!()).hostname));
+    const hosts = await Promise.all(
+      mturk.calls().map(async (c) => (await (c.thisValue as MTurkClient).config.endpoint!()).hostname),
+    );
     expect(new Set(hosts)).toEqual(new Set([SANDBOX_HOST]));
     const out = lines.join("\n");
     expect(out).toMatch(/^SANDBOX: study/);
@@ -194,39 +304,63 @@ describe("mturk sync (mocked MTurk client)", () => {
     const summary = await run({ study: s.consensusStudy });
     expect(summary.imported).toBe(1);
     expect(row("ASG-SNIP-OK")).toMatchObject({ status: "approved", source: "sync" });
-    const stored = t.db.$client.prepare(`SELECT r.payload FROM crowd_assignments c JOIN label_revisions r ON r.label_id = c.label_id WHERE c.external_id = 'ASG-SNIP-OK'`).get() as { payload: string };
+    const stored = t.db.$client
+      .prepare(
+        `SELECT r.payload FROM crowd_assignments c JOIN label_revisions r ON r.label_id = c.label_id WHERE c.external_id = 'ASG-SNIP-OK'`,
+      )
+      .get() as { payload: string };
     expect(JSON.parse(stored.payload)).toEqual(good);
     expect(summary.problems.map((p) => [p.assignmentId, p.message])).toEqual([
       ["ASG-SNIP-SIX", expect.stringMatching(new RegExp(`the answer was not stored: .*topics\\.${topic}\\.score`))],
       ["ASG-SNIP-NOLABEL", expect.stringMatching(/no "label" field \(fields: comment\)/)],
     ]);
     expect(row("ASG-SNIP-SIX")).toBeUndefined();
-    expect(mturk.commandCalls(ApproveAssignmentCommand).map((c) => c.args[0].input.AssignmentId)).toEqual(["ASG-SNIP-OK"]);
+    expect(mturk.commandCalls(ApproveAssignmentCommand).map((c) => c.args[0].input.AssignmentId)).toEqual([
+      "ASG-SNIP-OK",
+    ]);
   });
 
   it("keeps going when MTurk refuses one decision, and records only what was sent", async () => {
     abScenario();
-    mturk.on(ApproveAssignmentCommand, { AssignmentId: "ASG-GOOD-REG" }).rejects(new RequestError({ message: "Assignment is not in a reviewable state", $metadata: {} }));
+    mturk
+      .on(ApproveAssignmentCommand, { AssignmentId: "ASG-GOOD-REG" })
+      .rejects(new RequestError({ message: "Assignment is not in a reviewable state", $metadata: {} }));
     const summary = await run({ study: s.abStudy });
     expect(summary).toMatchObject({ approved: 1, rejected: 1, failed: 1 });
-    expect(summary.decisions.find((d) => d.externalId === "ASG-GOOD-REG")).toMatchObject({ sent: false, error: expect.stringMatching(/not in a reviewable state/) });
+    expect(summary.decisions.find((d) => d.externalId === "ASG-GOOD-REG")).toMatchObject({
+      sent: false,
+      error: expect.stringMatching(/not in a reviewable state/),
+    });
     expect(row("ASG-GOOD-REG")).toMatchObject({ status: "submitted", decision: null });
     expect(lines.join("\n")).toContain("MTurk refused to approve");
   });
 
   it("syncs only the production HITs with --production, on the production endpoint", async () => {
-    fakeMturk([assignment("ASG-PROD", "HITPROD", "APRODWORKER", "Submitted", labelAnswer({ kind: "ab-reactiveness", choice: "A" }))]);
+    fakeMturk([
+      assignment(
+        "ASG-PROD",
+        "HITPROD",
+        "APRODWORKER",
+        "Submitted",
+        labelAnswer({ kind: "ab-reactiveness", choice: "A" }),
+      ),
+    ]);
     const summary = await run({ study: s.abStudy, production: true });
     expect(mturk.commandCalls(ListAssignmentsForHITCommand).map((c) => c.args[0].input.HITId)).toEqual(["HITPROD"]);
     expect(summary).toMatchObject({ environment: "production", hits: 1, imported: 1, approved: 1 });
-    const hosts = await Promise.all(mturk.calls().map(async (c) => (await (c.thisValue as MTurkClient).config.endpoint!()).hostname));
+    const hosts = await Promise.all(
+      mturk.calls().map(async (c) => (await (c.thisValue as MTurkClient).config.endpoint!()).hostname),
+    );
     expect(new Set(hosts)).toEqual(new Set([new URL(MTURK_ENDPOINTS.production).hostname]));
   });
 
   it("refuses a production client without --production before reading anything", async () => {
     fakeMturk([]);
     await expect(
-      syncAction({ study: String(s.abStudy) }, { openDb: () => t.db, makeClient: () => mturkClient({ production: true }), print: () => {} }),
+      syncAction(
+        { study: String(s.abStudy) },
+        { openDb: () => t.db, makeClient: () => mturkClient({ production: true }), print: () => {} },
+      ),
     ).rejects.toThrow(/not the sandbox endpoint/);
     expect(mturk.calls()).toHaveLength(0);
   });
@@ -237,6 +371,8 @@ describe("mturk sync (mocked MTurk client)", () => {
     expect(mturk.calls()).toHaveLength(0);
     expect(lines.join("\n")).toContain("no sandbox HITs are stored for this study");
     await expect(run({ study: 999 })).rejects.toThrow(/Study 999 does not exist/);
-    await expect(syncAction({ study: "x" }, { openDb: () => t.db, print: () => {} })).rejects.toThrow(/--study must be a whole number/);
+    await expect(syncAction({ study: "x" }, { openDb: () => t.db, print: () => {} })).rejects.toThrow(
+      /--study must be a whole number/,
+    );
   });
 });

@@ -12,7 +12,13 @@ import { abPayloadFromAnswers } from "../../../app/task-types/ab-reactiveness/an
 import { consensusPayloadFromAnswers } from "../../../app/task-types/consensus-snippet/answer-fields.ts";
 import { ITEM_ID_FIELD, parseTaskAnswers } from "../../../app/domain/crowd/answer-fields.ts";
 import { escapeHtml, markdownToHtml } from "../../../app/domain/crowd/hit-render.ts";
-import { fillTemplate, GUIDELINES_MARKER, insertGuidelines, templateVariables, TemplateFillError } from "../../../app/domain/crowd/mturk-template.ts";
+import {
+  fillTemplate,
+  GUIDELINES_MARKER,
+  insertGuidelines,
+  templateVariables,
+  TemplateFillError,
+} from "../../../app/domain/crowd/mturk-template.ts";
 import { csvObjects, parseCsv } from "../../../app/domain/csv.ts";
 import { checkConsensusLabel } from "../../../app/task-types/consensus-snippet/label.ts";
 import { seedDemoStudies } from "../../../demo/studies.ts";
@@ -42,7 +48,9 @@ const validator = new HtmlValidate({
 
 async function htmlErrors(html: string): Promise<string[]> {
   const report = await validator.validateString(html);
-  return report.results.flatMap((r) => r.messages.filter((m) => m.severity === 2).map((m) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
+  return report.results.flatMap((r) =>
+    r.messages.filter((m) => m.severity === 2).map((m) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}`),
+  );
 }
 
 interface Batch {
@@ -58,7 +66,14 @@ function readBatch(summary: ExportSummary): Batch {
   return { summary, template, header: parsed.header, rows: csvObjects(parsed).map((r) => r.values) };
 }
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#36;/g, "$").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&#36;/g, "$")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 /**
  * A worker's answers as crowd-form reports them: every radio button under its name with
@@ -66,7 +81,8 @@ const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").r
  */
 function simulateWorker(filled: string, pick: (names: string[], group: number) => number): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
-  for (const hidden of filled.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) answers[decode(hidden[1])] = decode(hidden[2]);
+  for (const hidden of filled.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    answers[decode(hidden[1])] = decode(hidden[2]);
   [...filled.matchAll(/<crowd-radio-group>([\s\S]*?)<\/crowd-radio-group>/g)].forEach((group, g) => {
     const names = [...group[1].matchAll(/<crowd-radio-button name="([^"]+)"/g)].map((m) => decode(m[1]));
     const chosen = pick(names, g);
@@ -86,7 +102,9 @@ describe("MTurk templates on exported batches", () => {
     seedDemo(t.db);
     await seedDemoStudies(t.db);
     const sql = t.db.$client;
-    const crowdConsensus = (sql.prepare(`SELECT id FROM studies WHERE pool = 'crowd' AND type = 'consensus-snippet'`).get() as { id: number }).id;
+    const crowdConsensus = (
+      sql.prepare(`SELECT id FROM studies WHERE pool = 'crowd' AND type = 'consensus-snippet'`).get() as { id: number }
+    ).id;
 
     // Hostile text in the scenario title, in an utterance of an exported snippet and in the guidelines.
     const target = sql
@@ -97,15 +115,30 @@ describe("MTurk templates on exported batches", () => {
       )
       .get(crowdConsensus) as { id: number; runId: string; startTurn: number; scenarioId: string };
     hostileItemId = target.id;
-    sql.prepare(`UPDATE turns SET utterance = ? WHERE run_id = ? AND turn_id = ?`).run(`Fine.\n${HOSTILE}`, target.runId, target.startTurn);
+    sql
+      .prepare(`UPDATE turns SET utterance = ? WHERE run_id = ? AND turn_id = ?`)
+      .run(`Fine.\n${HOSTILE}`, target.runId, target.startTurn);
     sql.prepare(`UPDATE scenarios SET title = ? WHERE id = ?`).run(`Title ${HOSTILE}`, target.scenarioId);
-    sql.prepare(`UPDATE studies SET guidelines = ? WHERE id = ?`).run(`# Read this\n\nNever type ${HOSTILE} here, and see [the site](javascript:alert(2)).`, crowdConsensus);
+    sql
+      .prepare(`UPDATE studies SET guidelines = ? WHERE id = ?`)
+      .run(`# Read this\n\nNever type ${HOSTILE} here, and see [the site](javascript:alert(2)).`, crowdConsensus);
     consensus = readBatch(exportBatch(t.db, crowdConsensus, { outDir: join(out.dir, "consensus") }));
 
-    // A fresh A/B study (the demo's is fully labelled), with gold pairs, a hostile utterance and no guidelines of its own.
-    const abStudy = createAbStudy(t.db, { name: "A/B for the template check", pool: "crowd", config: { seed: 3, goldRate: 0.5 } });
-    const pair = sql.prepare(`SELECT run_a_id AS runA, target_party AS party FROM ab_pairs ORDER BY id LIMIT 1`).get() as { runA: string; party: string };
-    sql.prepare(`UPDATE turns SET utterance = ? WHERE run_id = ? AND turn_id = (SELECT min(turn_id) FROM turns WHERE run_id = ? AND speaker = ?)`).run(HOSTILE, pair.runA, pair.runA, pair.party);
+    // A fresh A/B study (the demo's is fully labelled), with gold pairs, a hostile utterance and no guidelines of its
+    // own.
+    const abStudy = createAbStudy(t.db, {
+      name: "A/B for the template check",
+      pool: "crowd",
+      config: { seed: 3, goldRate: 0.5 },
+    });
+    const pair = sql
+      .prepare(`SELECT run_a_id AS runA, target_party AS party FROM ab_pairs ORDER BY id LIMIT 1`)
+      .get() as { runA: string; party: string };
+    sql
+      .prepare(
+        `UPDATE turns SET utterance = ? WHERE run_id = ? AND turn_id = (SELECT min(turn_id) FROM turns WHERE run_id = ? AND speaker = ?)`,
+      )
+      .run(HOSTILE, pair.runA, pair.runA, pair.party);
     ab = readBatch(exportBatch(t.db, abStudy, { outDir: join(out.dir, "ab") }));
   });
   afterAll(() => {
@@ -113,10 +146,11 @@ describe("MTurk templates on exported batches", () => {
     out.cleanup();
   });
 
-  const batches = () => [
-    ["consensus-snippet", consensus],
-    ["ab-reactiveness", ab],
-  ] as const;
+  const batches = () =>
+    [
+      ["consensus-snippet", consensus],
+      ["ab-reactiveness", ab],
+    ] as const;
 
   it("has exactly the template's variables as the CSV header, for both study types", () => {
     for (const [kind, batch] of batches()) {
@@ -125,8 +159,12 @@ describe("MTurk templates on exported batches", () => {
       expect(batch.header.length, kind).toBe(new Set(batch.header).size);
       expect(batch.header, kind).toContain("item_id");
     }
-    expect(templateVariables(consensus.template)).toEqual(expect.arrayContaining(["questions_html", "snippet_html", "previous_html", "topics_html", "background_html"]));
-    expect(templateVariables(ab.template)).toEqual(expect.arrayContaining(["target_party", "conversation_a_html", "conversation_b_html"]));
+    expect(templateVariables(consensus.template)).toEqual(
+      expect.arrayContaining(["questions_html", "snippet_html", "previous_html", "topics_html", "background_html"]),
+    );
+    expect(templateVariables(ab.template)).toEqual(
+      expect.arrayContaining(["target_party", "conversation_a_html", "conversation_b_html"]),
+    );
   });
 
   it("writes the study's guidelines into the template, escaped, in place of the marker", () => {
@@ -151,7 +189,8 @@ describe("MTurk templates on exported batches", () => {
     expect(await htmlErrors("<crowd-form><p>open <b>bold</i></crowd-form>")).not.toEqual([]);
     for (const [kind, batch] of batches()) {
       expect(await htmlErrors(batch.template), `${kind} template`).toEqual([]);
-      for (const row of batch.rows) expect(await htmlErrors(fillTemplate(batch.template, row)), `${kind} item ${row.item_id}`).toEqual([]);
+      for (const row of batch.rows)
+        expect(await htmlErrors(fillTemplate(batch.template, row)), `${kind} item ${row.item_id}`).toEqual([]);
     }
   });
 
@@ -161,7 +200,9 @@ describe("MTurk templates on exported batches", () => {
     const abRow = ab.rows.find((r) => r.conversation_a_html.includes("alert(1)"))!;
     expect(abRow, "the pair with the hostile utterance is exported").toBeDefined();
     const escaped = escapeHtml(HOSTILE);
-    expect(escaped).toBe("&lt;script&gt;alert(1)&lt;/script&gt; &quot;quoted&quot; &amp; &#39;single&#39; &#36;{item_id} &lt;/ol&gt;");
+    expect(escaped).toBe(
+      "&lt;script&gt;alert(1)&lt;/script&gt; &quot;quoted&quot; &amp; &#39;single&#39; &#36;{item_id} &lt;/ol&gt;",
+    );
     for (const [row, template] of [
       [consensusRow, consensus.template],
       [abRow, ab.template],
@@ -171,11 +212,16 @@ describe("MTurk templates on exported batches", () => {
       expect(filled).toContain("&lt;script&gt;");
       expect(filled).toContain(escaped);
       // The only scripts are the crowd elements loader and the template's own answer check.
-      expect([...filled.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script src="https://assets.crowd.aws/crowd-html-elements.js">', "<script>"]);
+      expect([...filled.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual([
+        '<script src="https://assets.crowd.aws/crowd-html-elements.js">',
+        "<script>",
+      ]);
     }
     expect(consensusRow.scenario_title).toBe(`Title ${escaped}`);
     // A value never adds a variable MTurk would try to fill.
-    for (const [, batch] of batches()) for (const row of batch.rows) for (const value of Object.values(row)) expect(templateVariables(value)).toEqual([]);
+    for (const [, batch] of batches())
+      for (const row of batch.rows)
+        for (const value of Object.values(row)) expect(templateVariables(value)).toEqual([]);
   });
 
   it("names the answer buttons so the results import reads a worker's choices back", () => {
@@ -191,7 +237,9 @@ describe("MTurk templates on exported batches", () => {
       });
       const parsedCell = parseTaskAnswers(JSON.stringify([answers]));
       expect(parsedCell.ok).toBe(true);
-      const snippetId = (sql.prepare(`SELECT snippet_id AS s FROM study_items WHERE id = ?`).get(Number(row.item_id)) as { s: number }).s;
+      const snippetId = (
+        sql.prepare(`SELECT snippet_id AS s FROM study_items WHERE id = ?`).get(Number(row.item_id)) as { s: number }
+      ).s;
       const { body } = playedScenarioOfRun(t.db, snippetContext(t.db, snippetId).runId);
       const result = consensusPayloadFromAnswers(answers, body);
       if (!result.ok) throw new Error(JSON.stringify(result.problems));
@@ -204,7 +252,10 @@ describe("MTurk templates on exported batches", () => {
       const chosen = [...picks.values()];
       for (const topic of body.topics) {
         expect(chosen).toContain(`score|${topic.id}|${result.payload.topics[topic.id].score}`);
-        for (const party of body.parties) expect(chosen).toContain(`position|${topic.id}|${party.id}|${result.payload.topics[topic.id].positions[party.id]}`);
+        for (const party of body.parties)
+          expect(chosen).toContain(
+            `position|${topic.id}|${party.id}|${result.payload.topics[topic.id].positions[party.id]}`,
+          );
       }
     }
     for (const row of ab.rows) {
@@ -220,7 +271,9 @@ describe("MTurk templates on exported batches", () => {
 
   it("includes gold items, indistinguishable from the others", () => {
     const sql = t.db.$client;
-    const items = sql.prepare(`SELECT id, is_gold AS isGold FROM study_items WHERE study_id = ? ORDER BY id`).all(ab.summary.studyId) as { id: number; isGold: number }[];
+    const items = sql
+      .prepare(`SELECT id, is_gold AS isGold FROM study_items WHERE study_id = ? ORDER BY id`)
+      .all(ab.summary.studyId) as { id: number; isGold: number }[];
     expect(items.some((i) => i.isGold === 1)).toBe(true);
     expect(ab.rows.map((r) => Number(r.item_id)).sort((a, b) => a - b)).toEqual(items.map((i) => i.id));
     expect(ab.summary.goldRows).toBe(items.filter((i) => i.isGold === 1).length);
@@ -233,7 +286,9 @@ describe("template filling", () => {
     expect(templateVariables("<p>${a}</p><i>${b}</i>${a}")).toEqual(["a", "b"]);
     expect(fillTemplate("<p>${a}</p>", { a: "${b}", b: "x" })).toBe("<p>${b}</p>");
     expect(() => fillTemplate("<p>${a} ${b} ${c}</p>", { b: "" })).toThrowError(TemplateFillError);
-    expect(() => fillTemplate("<p>${a} ${b} ${c}</p>", { b: "" })).toThrowError("no value for template variables ${a}, ${c}");
+    expect(() => fillTemplate("<p>${a} ${b} ${c}</p>", { b: "" })).toThrowError(
+      "no value for template variables ${a}, ${c}",
+    );
   });
 
   it("needs the guidelines marker exactly once", () => {

@@ -12,7 +12,12 @@ import { statusForNewLabel } from "../../../app/server/annotation/label-status.s
 import { writeTransaction } from "../../../app/server/db.server.ts";
 import { writeLabelRevision } from "../../../app/server/models/label.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
-import { enterProlificSession, prolificSessionCounts, prolificStep, updateProlificSettings } from "../../../app/crowd-channels/prolific/sessions.server.ts";
+import {
+  enterProlificSession,
+  prolificSessionCounts,
+  prolificStep,
+  updateProlificSettings,
+} from "../../../app/crowd-channels/prolific/sessions.server.ts";
 import { importProlificExport, ProlificImportError } from "../../../app/crowd-channels/prolific/import.server.ts";
 import { loadQualificationTest } from "../../../app/server/templates.server.ts";
 import { toCsv } from "../../../app/domain/csv.ts";
@@ -27,7 +32,21 @@ const CODE = "C0DE42";
 const PROLIFIC_STUDY = "60aa11bb22cc33dd44ee55ff";
 
 /** Prolific's export header today (a shortened set of its demographic columns included). */
-const HEADER = ["Submission id", "Participant id", "Status", "Custom study tncs accepted at", "Started at", "Completed at", "Reviewed at", "Archived at", "Time taken", "Completion code", "Total approvals", "Age", "Sex"];
+const HEADER = [
+  "Submission id",
+  "Participant id",
+  "Status",
+  "Custom study tncs accepted at",
+  "Started at",
+  "Completed at",
+  "Reviewed at",
+  "Archived at",
+  "Time taken",
+  "Completion code",
+  "Total approvals",
+  "Age",
+  "Sex",
+];
 interface ExportRow {
   session: string;
   pid: string;
@@ -37,7 +56,21 @@ interface ExportRow {
 const exportCsv = (rows: ExportRow[]) =>
   toCsv(
     HEADER,
-    rows.map((r) => [r.session, r.pid, r.status ?? "AWAITING REVIEW", "", "2026-03-02T10:00:00.000Z", "2026-03-02T10:20:00.000Z", "", "2026-03-02T10:20:00.000Z", "1200", r.code ?? CODE, "112", "34", "Female"]),
+    rows.map((r) => [
+      r.session,
+      r.pid,
+      r.status ?? "AWAITING REVIEW",
+      "",
+      "2026-03-02T10:00:00.000Z",
+      "2026-03-02T10:20:00.000Z",
+      "",
+      "2026-03-02T10:20:00.000Z",
+      "1200",
+      r.code ?? CODE,
+      "112",
+      "34",
+      "Female",
+    ]),
   );
 
 describe("Prolific export import", () => {
@@ -60,30 +93,57 @@ describe("Prolific export import", () => {
 
   /** A participant enters with these ids, passes the test and labels `n` items with every topic scored `score`. */
   function participant(pid: string, session: string, n: number, score: number) {
-    const params = new URLSearchParams({ study: String(CROWD), PROLIFIC_PID: pid, STUDY_ID: PROLIFIC_STUDY, SESSION_ID: session });
+    const params = new URLSearchParams({
+      study: String(CROWD),
+      PROLIFIC_PID: pid,
+      STUDY_ID: PROLIFIC_STUDY,
+      SESSION_ID: session,
+    });
     const { annotatorId } = enterProlificSession(t.db, CROWD, params);
     recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
     const items: number[] = [];
     for (let i = 0; i < n; i++) {
       const step = prolificStep(t.db, CROWD, annotatorId);
       if (step.kind !== "task") throw new Error(`expected a task, got ${step.kind}`);
-      submitLabel(t.db, { studyId: CROWD, itemId: step.itemId, annotatorId, payload: validConsensusLabel(t.db, step.itemId, score), clientToken: `${session}-${i}`, secondsOnTask: 30 });
+      submitLabel(t.db, {
+        studyId: CROWD,
+        itemId: step.itemId,
+        annotatorId,
+        payload: validConsensusLabel(t.db, step.itemId, score),
+        clientToken: `${session}-${i}`,
+        secondsOnTask: 30,
+      });
       items.push(step.itemId);
     }
     return { annotatorId, items };
   }
 
   const statusesOf = (annotatorId: number) =>
-    (t.db.$client.prepare(`SELECT status FROM labels WHERE annotator_id = ? ORDER BY id`).all(annotatorId) as { status: string }[]).map((r) => r.status);
-  const confirmedAt = (session: string) => (t.db.$client.prepare(`SELECT confirmed_at AS at FROM crowd_assignments WHERE external_id = ?`).get(session) as { at: string | null }).at;
+    (
+      t.db.$client.prepare(`SELECT status FROM labels WHERE annotator_id = ? ORDER BY id`).all(annotatorId) as {
+        status: string;
+      }[]
+    ).map((r) => r.status);
+  const confirmedAt = (session: string) =>
+    (
+      t.db.$client.prepare(`SELECT confirmed_at AS at FROM crowd_assignments WHERE external_id = ?`).get(session) as {
+        at: string | null;
+      }
+    ).at;
   const figures = () => {
     const crowd = studyDashboard(t.db, CROWD);
     const expert = studyDashboard(t.db, EXPERT);
-    if (crowd.kind !== "consensus-snippet" || expert.kind !== "consensus-snippet") throw new Error("expected consensus dashboards");
+    if (crowd.kind !== "consensus-snippet" || expert.kind !== "consensus-snippet")
+      throw new Error("expected consensus dashboards");
     return { agreement: crowd.agreement, alignment: expert.alignment };
   };
   const run = (rows: ExportRow[], options: { dryRun?: boolean; prolificStudy?: string } = {}) =>
-    importProlificExport(t.db, CROWD, { text: exportCsv(rows), fileName: "prolific_export.csv", now: new Date("2026-03-03T09:00:00.000Z"), ...options });
+    importProlificExport(t.db, CROWD, {
+      text: exportCsv(rows),
+      fileName: "prolific_export.csv",
+      now: new Date("2026-03-03T09:00:00.000Z"),
+      ...options,
+    });
 
   it("a forged PROLIFIC_PID's labels stay pending, out of alpha and alignment, until an export lists the session", () => {
     const before = figures();
@@ -100,7 +160,17 @@ describe("Prolific export import", () => {
       { session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" },
       { session: "returned-elsewhere", pid: "5f00000000000000000000aa", status: "RETURNED" },
     ]);
-    expect(summary).toMatchObject({ rows: 2, confirmedSessions: 1, labelsCounted: 2, labelsSurplus: 0, unchanged: 0, unknownSessions: 1, mismatched: [], stayPending: {}, codeMismatch: 0 });
+    expect(summary).toMatchObject({
+      rows: 2,
+      confirmedSessions: 1,
+      labelsCounted: 2,
+      labelsSurplus: 0,
+      unchanged: 0,
+      unknownSessions: 1,
+      mismatched: [],
+      stayPending: {},
+      codeMismatch: 0,
+    });
     expect(statusesOf(real.annotatorId)).toEqual(["counted", "counted"]);
     expect(statusesOf(forged.annotatorId)).toEqual(["pending", "pending"]);
     expect(confirmedAt("real-session")).toBe("2026-03-03T09:00:00.000Z");
@@ -116,16 +186,33 @@ describe("Prolific export import", () => {
       { session: "forged-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" },
       { session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" },
     ]);
-    expect(claims.mismatched).toEqual([{ line: 2, submissionId: "forged-session", reason: "the session was entered with participant id FORGED0000000000000000PID, the export lists 5f1a2b3c4d5e6f7a8b9c0d1e" }]);
+    expect(claims.mismatched).toEqual([
+      {
+        line: 2,
+        submissionId: "forged-session",
+        reason:
+          "the session was entered with participant id FORGED0000000000000000PID, the export lists 5f1a2b3c4d5e6f7a8b9c0d1e",
+      },
+    ]);
     expect(claims).toMatchObject({ confirmedSessions: 0, unchanged: 1 });
-    expect(run([{ session: "forged-session", pid: "FORGED0000000000000000PID", code: "OTHER1" }])).toMatchObject({ confirmedSessions: 0, codeMismatch: 1 });
-    expect(run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "RETURNED" }])).toMatchObject({ confirmedSessions: 0, stayPending: { RETURNED: 1 } });
-    expect(run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "TIMED-OUT" }])).toMatchObject({ stayPending: { "TIMED-OUT": 1 } });
+    expect(run([{ session: "forged-session", pid: "FORGED0000000000000000PID", code: "OTHER1" }])).toMatchObject({
+      confirmedSessions: 0,
+      codeMismatch: 1,
+    });
+    expect(run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "RETURNED" }])).toMatchObject({
+      confirmedSessions: 0,
+      stayPending: { RETURNED: 1 },
+    });
+    expect(run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "TIMED-OUT" }])).toMatchObject({
+      stayPending: { "TIMED-OUT": 1 },
+    });
     expect(statusesOf(forged.annotatorId)).toEqual(["pending", "pending"]);
     expect(figures()).toEqual(withReal);
 
     // Only once Prolific itself lists the session as submitted do its labels count.
-    expect(run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "APPROVED", code: "" }])).toMatchObject({ confirmedSessions: 1, labelsCounted: 2, statusUpdated: 1 });
+    expect(
+      run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "APPROVED", code: "" }]),
+    ).toMatchObject({ confirmedSessions: 1, labelsCounted: 2, statusUpdated: 1 });
     expect(statusesOf(forged.annotatorId)).toEqual(["counted", "counted"]);
     expect(figures().agreement.raters).toContain(String(forged.annotatorId));
   });
@@ -140,7 +227,13 @@ describe("Prolific export import", () => {
     expect(confirmedAt("real-session")).toBeNull();
     expect(tableCounts(t.db)).toEqual(counts);
 
-    expect(run(rows)).toMatchObject({ dryRun: false, confirmedSessions: 1, labelsCounted: 2, statusUpdated: 1, unchanged: 0 });
+    expect(run(rows)).toMatchObject({
+      dryRun: false,
+      confirmedSessions: 1,
+      labelsCounted: 2,
+      statusUpdated: 1,
+      unchanged: 0,
+    });
     const snapshot = t.db.$client.prepare(`SELECT id, status FROM labels ORDER BY id`).all();
     const sessions = t.db.$client.prepare(`SELECT * FROM crowd_assignments ORDER BY id`).all();
     expect(run(rows)).toMatchObject({ confirmedSessions: 0, labelsCounted: 0, statusUpdated: 0, unchanged: 1 });
@@ -152,17 +245,31 @@ describe("Prolific export import", () => {
     const p = participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 2, 4);
     const [full] = p.items;
     // Other (verified) workers fill the first item up to k while the session awaits confirmation.
-    const countedOn = (itemId: number) => (t.db.$client.prepare(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`).get(itemId) as { n: number }).n;
+    const countedOn = (itemId: number) =>
+      (
+        t.db.$client
+          .prepare(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`)
+          .get(itemId) as { n: number }
+      ).n;
     writeTransaction(t.db, () => {
       for (let w = countedOn(full); w < 3; w++) {
         const annotatorId = addAnnotator(t.db, `filler${w}`, "crowd");
         const statusIfNew = statusForNewLabel(t.db, full, 3, true);
-        writeLabelRevision(t.db, { itemId: full, annotatorId, payload: validConsensusLabel(t.db, full, 3), clientToken: `filler-${w}-token`, secondsOnTask: 20, statusIfNew });
+        writeLabelRevision(t.db, {
+          itemId: full,
+          annotatorId,
+          payload: validConsensusLabel(t.db, full, 3),
+          clientToken: `filler-${w}-token`,
+          secondsOnTask: 20,
+          statusIfNew,
+        });
       }
     });
     const summary = run([{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" }]);
     expect(summary).toMatchObject({ confirmedSessions: 1, labelsCounted: 1, labelsSurplus: 1 });
-    const statuses = t.db.$client.prepare(`SELECT study_item_id AS item, status FROM labels WHERE annotator_id = ? ORDER BY id`).all(p.annotatorId);
+    const statuses = t.db.$client
+      .prepare(`SELECT study_item_id AS item, status FROM labels WHERE annotator_id = ? ORDER BY id`)
+      .all(p.annotatorId);
     expect(statuses).toEqual([
       { item: full, status: "surplus" },
       { item: p.items[1], status: "counted" },
@@ -172,13 +279,30 @@ describe("Prolific export import", () => {
 
   it("checks the Prolific study: a session entered under another STUDY_ID does not match", () => {
     participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 1, 4);
-    const other = run([{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" }], { prolificStudy: "6bbbbbbbbbbbbbbbbbbbbbbb" });
-    expect(other).toMatchObject({ confirmedSessions: 0, mismatched: [{ line: 2, submissionId: "real-session", reason: `the session was entered with STUDY_ID ${PROLIFIC_STUDY}, the export is of 6bbbbbbbbbbbbbbbbbbbbbbb` }] });
+    const other = run([{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" }], {
+      prolificStudy: "6bbbbbbbbbbbbbbbbbbbbbbb",
+    });
+    expect(other).toMatchObject({
+      confirmedSessions: 0,
+      mismatched: [
+        {
+          line: 2,
+          submissionId: "real-session",
+          reason: `the session was entered with STUDY_ID ${PROLIFIC_STUDY}, the export is of 6bbbbbbbbbbbbbbbbbbbbbbb`,
+        },
+      ],
+    });
     // With a "Study id" column the row's own study is checked.
-    const withColumn = toCsv(["Participant id", "Status", "Study id", "Submission id"], [["5f1a2b3c4d5e6f7a8b9c0d1e", "APPROVED", "6ccccccccccccccccccccccc", "real-session"]]);
+    const withColumn = toCsv(
+      ["Participant id", "Status", "Study id", "Submission id"],
+      [["5f1a2b3c4d5e6f7a8b9c0d1e", "APPROVED", "6ccccccccccccccccccccccc", "real-session"]],
+    );
     expect(importProlificExport(t.db, CROWD, { text: withColumn, fileName: "x.csv" }).mismatched).toHaveLength(1);
     expect(confirmedAt("real-session")).toBeNull();
-    expect(run([{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" }], { prolificStudy: PROLIFIC_STUDY }).confirmedSessions).toBe(1);
+    expect(
+      run([{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" }], { prolificStudy: PROLIFIC_STUDY })
+        .confirmedSessions,
+    ).toBe(1);
   });
 
   it("refuses a malformed export naming file, row and column, and writes nothing", () => {
@@ -207,10 +331,18 @@ describe("Prolific export import", () => {
     expect(rows).toContain(`bad.csv row 3, column "Submission id": is empty`);
     expect(rows).toContain(`bad.csv row 4, column "Participant id": "bad id!" is not a Prolific id`);
     expect(rows).toContain(`bad.csv row 4, column "Status": is empty`);
-    expect(rows).toContain(`bad.csv row 5, column "Submission id": submission real-session is listed again (first on row 2)`);
-    expect(refused(`"Submission id,Participant id\n`)).toContain(`bad.csv row 1, column "CSV": a quoted field is never closed`);
+    expect(rows).toContain(
+      `bad.csv row 5, column "Submission id": submission real-session is listed again (first on row 2)`,
+    );
+    expect(refused(`"Submission id,Participant id\n`)).toContain(
+      `bad.csv row 1, column "CSV": a quoted field is never closed`,
+    );
     expect(tableCounts(t.db)).toEqual(counts);
     expect(confirmedAt("real-session")).toBeNull();
-    expectServiceError(() => importProlificExport(t.db, 3, { text: exportCsv([]), fileName: "x.csv" }), 409, /no Prolific settings/);
+    expectServiceError(
+      () => importProlificExport(t.db, 3, { text: exportCsv([]), fileName: "x.csv" }),
+      409,
+      /no Prolific settings/,
+    );
   });
 });

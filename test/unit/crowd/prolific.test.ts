@@ -28,7 +28,13 @@ const CONSENSUS_CROWD = 2; // 40 snippets, half of them still open
 const AB_CROWD = 3; // 8 pairs, every one with its three labels already
 
 const link = (over: Record<string, string | null> = {}) => {
-  const base: Record<string, string | null> = { study: "2", PROLIFIC_PID: "5f1a2b3c4d5e6f7a8b9c0d1e", STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: "sess0001", ...over };
+  const base: Record<string, string | null> = {
+    study: "2",
+    PROLIFIC_PID: "5f1a2b3c4d5e6f7a8b9c0d1e",
+    STUDY_ID: "60aa11bb22cc33dd44ee55ff",
+    SESSION_ID: "sess0001",
+    ...over,
+  };
   return new URLSearchParams(Object.entries(base).filter((e): e is [string, string] => e[1] !== null));
 };
 
@@ -38,7 +44,9 @@ describe("Prolific sessions", () => {
   let t: ReturnType<typeof tempDb>;
   const test = loadQualificationTest();
   const rightAnswers = Object.fromEntries(test.questions.map((q) => [q.id, q.answer]));
-  const wrongAnswers = Object.fromEntries(test.questions.map((q) => [q.id, q.options.find((o) => o.id !== q.answer)!.id]));
+  const wrongAnswers = Object.fromEntries(
+    test.questions.map((q) => [q.id, q.options.find((o) => o.id !== q.answer)!.id]),
+  );
 
   // The demo studies are seeded once; each test gets its own copy of that file.
   let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
@@ -69,7 +77,13 @@ describe("Prolific sessions", () => {
 
   it("saves the settings from the dashboard form, keeping the rest of the config, and refuses bad ones with the field", () => {
     const before = parseStudyConfig(getStudy(t.db, CONSENSUS_CROWD).config);
-    expect(updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: " C0DE42 ", itemsPerSession: "2", rewardUsd: "1.50" })).toEqual({
+    expect(
+      updateProlificSettings(t.db, CONSENSUS_CROWD, {
+        completionCode: " C0DE42 ",
+        itemsPerSession: "2",
+        rewardUsd: "1.50",
+      }),
+    ).toEqual({
       completionCode: "C0DE42",
       itemsPerSession: 2,
       rewardUsd: 1.5,
@@ -79,12 +93,19 @@ describe("Prolific sessions", () => {
 
     // An empty reward is no reward.
     updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "3", rewardUsd: "" });
-    expect(parseStudyConfig(getStudy(t.db, CONSENSUS_CROWD).config).prolific).toEqual({ completionCode: "C0DE42", itemsPerSession: 3 });
+    expect(parseStudyConfig(getStudy(t.db, CONSENSUS_CROWD).config).prolific).toEqual({
+      completionCode: "C0DE42",
+      itemsPerSession: 3,
+    });
 
     const counts = tableCounts(t.db);
     const stored = getStudy(t.db, CONSENSUS_CROWD).config;
     const bad = (input: Record<string, unknown>, path: string, message: RegExp) => {
-      const e = expectError(() => updateProlificSettings(t.db, CONSENSUS_CROWD, input), 400, /The Prolific settings are not valid/);
+      const e = expectError(
+        () => updateProlificSettings(t.db, CONSENSUS_CROWD, input),
+        400,
+        /The Prolific settings are not valid/,
+      );
       expect(e.problems).toContainEqual({ path, message: expect.stringMatching(message) });
     };
     bad({ completionCode: "c0de42", itemsPerSession: "2" }, "completionCode", /upper-case letters or digits/);
@@ -95,15 +116,27 @@ describe("Prolific sessions", () => {
     bad({ completionCode: "C0DE42", itemsPerSession: "lots" }, "itemsPerSession", /must be a number/);
     bad({ completionCode: "C0DE42", itemsPerSession: "" }, "itemsPerSession", /items per session is required/);
     bad({ completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "-1" }, "rewardUsd", /must not be negative/);
-    expectError(() => updateProlificSettings(t.db, 1, { completionCode: "C0DE42", itemsPerSession: "2" }), 400, /for crowd studies/);
-    expectError(() => updateProlificSettings(t.db, 999, { completionCode: "C0DE42", itemsPerSession: "2" }), 404, /Study 999 does not exist/);
+    expectError(
+      () => updateProlificSettings(t.db, 1, { completionCode: "C0DE42", itemsPerSession: "2" }),
+      400,
+      /for crowd studies/,
+    );
+    expectError(
+      () => updateProlificSettings(t.db, 999, { completionCode: "C0DE42", itemsPerSession: "2" }),
+      404,
+      /Study 999 does not exist/,
+    );
     expect(getStudy(t.db, CONSENSUS_CROWD).config).toEqual(stored);
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
   it("refuses participants while the study has no Prolific settings, and writes nothing", () => {
     const counts = tableCounts(t.db);
-    const e = expectError(() => enterProlificSession(t.db, CONSENSUS_CROWD, link()), 409, /not ready for Prolific participants/);
+    const e = expectError(
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link()),
+      409,
+      /not ready for Prolific participants/,
+    );
     expect(e.message).toBe(NOT_SET_UP_MESSAGE);
     expect(tableCounts(t.db)).toEqual(counts);
   });
@@ -111,13 +144,25 @@ describe("Prolific sessions", () => {
   it("refuses a link with missing, unfilled or malformed ids, naming each parameter, and writes nothing", () => {
     updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "2" });
     const counts = tableCounts(t.db);
-    const missing = expectError(() => enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: null, STUDY_ID: "" })), 400, /This Prolific link is not valid/);
+    const missing = expectError(
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: null, STUDY_ID: "" })),
+      400,
+      /This Prolific link is not valid/,
+    );
     expect(missing.problems).toEqual([
       { path: "STUDY_ID", message: "STUDY_ID is empty" },
       { path: "SESSION_ID", message: "SESSION_ID is missing" },
     ]);
-    expectError(() => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "{{%PROLIFIC_PID%}}" })), 400, /PROLIFIC_PID still holds Prolific's placeholder/);
-    expectError(() => enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: "x'; DROP TABLE" })), 400, /SESSION_ID must be 1–64 letters, digits/);
+    expectError(
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "{{%PROLIFIC_PID%}}" })),
+      400,
+      /PROLIFIC_PID still holds Prolific's placeholder/,
+    );
+    expectError(
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: "x'; DROP TABLE" })),
+      400,
+      /SESSION_ID must be 1–64 letters, digits/,
+    );
     expectError(() => parseProlificParams(link({ PROLIFIC_PID: "p".repeat(65) })), 400, /PROLIFIC_PID must be 1–64/);
     expect(tableCounts(t.db)).toEqual(counts);
   });
@@ -127,7 +172,11 @@ describe("Prolific sessions", () => {
     const at = new Date("2026-03-02T10:00:00.000Z");
     const first = enterProlificSession(t.db, CONSENSUS_CROWD, link(), at);
     expect(first).toMatchObject({ revisit: false, next: `/crowd/qualify?study=${CONSENSUS_CROWD}` });
-    expect(t.db.$client.prepare(`SELECT role, channel, external_id AS externalId, qualified_at AS q FROM annotators WHERE id = ?`).get(first.annotatorId)).toEqual({
+    expect(
+      t.db.$client
+        .prepare(`SELECT role, channel, external_id AS externalId, qualified_at AS q FROM annotators WHERE id = ?`)
+        .get(first.annotatorId),
+    ).toEqual({
       role: "crowd",
       channel: "prolific",
       externalId: "5f1a2b3c4d5e6f7a8b9c0d1e",
@@ -154,8 +203,16 @@ describe("Prolific sessions", () => {
     expect(session(first.sessionRowId).acceptedAt).toBe(at.toISOString());
 
     // The same SESSION_ID from someone else, or for another Prolific study, is refused.
-    expectError(() => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "otherperson" })), 409, /belongs to another participant or study/);
-    expectError(() => enterProlificSession(t.db, CONSENSUS_CROWD, link({ STUDY_ID: "anotherstudy" })), 409, /belongs to another participant or study/);
+    expectError(
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "otherperson" })),
+      409,
+      /belongs to another participant or study/,
+    );
+    expectError(
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ STUDY_ID: "anotherstudy" })),
+      409,
+      /belongs to another participant or study/,
+    );
     expect(tableCounts(t.db).crowd_assignments).toBe(counts.crowd_assignments);
   });
 
@@ -163,7 +220,10 @@ describe("Prolific sessions", () => {
     updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "1.5" });
     const start = new Date(Date.now() - 20 * 60_000);
     const { annotatorId, sessionRowId } = enterProlificSession(t.db, CONSENSUS_CROWD, link(), start);
-    expect(prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).toEqual({ kind: "qualify", path: `/crowd/qualify?study=${CONSENSUS_CROWD}` });
+    expect(prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).toEqual({
+      kind: "qualify",
+      path: `/crowd/qualify?study=${CONSENSUS_CROWD}`,
+    });
     recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
     expect(enterProlificSession(t.db, CONSENSUS_CROWD, link()).next).toBe(`/annotate/${CONSENSUS_CROWD}/next`);
 
@@ -172,7 +232,14 @@ describe("Prolific sessions", () => {
       const step = prolificStep(t.db, CONSENSUS_CROWD, annotatorId, new Date(start.getTime() + (i + 1) * 60_000));
       if (step.kind !== "task") throw new Error(`expected a task, got ${step.kind}`);
       expect(prolificStepPath(CONSENSUS_CROWD, step)).toBe(`/annotate/${CONSENSUS_CROWD}/items/${step.itemId}`);
-      submitLabel(t.db, { studyId: CONSENSUS_CROWD, itemId: step.itemId, annotatorId, payload: validConsensusLabel(t.db, step.itemId), clientToken: `prolific-test-${i}`, secondsOnTask: 40 });
+      submitLabel(t.db, {
+        studyId: CONSENSUS_CROWD,
+        itemId: step.itemId,
+        annotatorId,
+        payload: validConsensusLabel(t.db, step.itemId),
+        clientToken: `prolific-test-${i}`,
+        secondsOnTask: 40,
+      });
       labelled.push(step.itemId);
       // Not complete before the second label.
       if (i === 0) expect(session(sessionRowId).status).toBe("accepted");
@@ -183,10 +250,21 @@ describe("Prolific sessions", () => {
     const done = prolificStep(t.db, CONSENSUS_CROWD, annotatorId, end);
     expect(done).toEqual({
       kind: "complete",
-      completion: { code: "C0DE42", url: "https://app.prolific.com/submissions/complete?cc=C0DE42", labels: 2, target: 2, workSeconds: 754.5 },
+      completion: {
+        code: "C0DE42",
+        url: "https://app.prolific.com/submissions/complete?cc=C0DE42",
+        labels: 2,
+        target: 2,
+        workSeconds: 754.5,
+      },
     });
     expect(prolificStepPath(CONSENSUS_CROWD, done)).toBe(`/crowd/done?study=${CONSENSUS_CROWD}`);
-    expect(session(sessionRowId)).toMatchObject({ status: "submitted", submittedAt: end.toISOString(), workSeconds: 754.5, reward: 1.5 });
+    expect(session(sessionRowId)).toMatchObject({
+      status: "submitted",
+      submittedAt: end.toISOString(),
+      workSeconds: 754.5,
+      reward: 1.5,
+    });
 
     // Coming back later shows the code again and changes nothing; no further item is leased.
     const counts = tableCounts(t.db);
@@ -201,7 +279,10 @@ describe("Prolific sessions", () => {
     const { annotatorId, sessionRowId } = enterProlificSession(t.db, AB_CROWD, link({ study: "3" }), start);
     recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
     const step = prolificStep(t.db, AB_CROWD, annotatorId, new Date(start.getTime() + 90_000));
-    expect(step).toEqual({ kind: "complete", completion: { code: "ABDONE", url: prolificCompletionUrl("ABDONE"), labels: 0, target: 3, workSeconds: 90 } });
+    expect(step).toEqual({
+      kind: "complete",
+      completion: { code: "ABDONE", url: prolificCompletionUrl("ABDONE"), labels: 0, target: 3, workSeconds: 90 },
+    });
     expect(session(sessionRowId)).toMatchObject({ status: "submitted", workSeconds: 90, reward: null });
   });
 
@@ -224,10 +305,24 @@ describe("Prolific sessions", () => {
     recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
     const step = prolificStep(t.db, CONSENSUS_CROWD, annotatorId);
     if (step.kind !== "task") throw new Error(`expected a task, got ${step.kind}`);
-    submitLabel(t.db, { studyId: CONSENSUS_CROWD, itemId: step.itemId, annotatorId, payload: validConsensusLabel(t.db, step.itemId), clientToken: "prolific-closed-1", secondsOnTask: 30 });
+    submitLabel(t.db, {
+      studyId: CONSENSUS_CROWD,
+      itemId: step.itemId,
+      annotatorId,
+      payload: validConsensusLabel(t.db, step.itemId),
+      clientToken: "prolific-closed-1",
+      secondsOnTask: 30,
+    });
     setStudyStatus(t.db, CONSENSUS_CROWD, "closed");
-    expectError(() => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "latecomer", SESSION_ID: "sess0002" })), 409, /closed/);
-    expect(prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).toMatchObject({ kind: "complete", completion: { labels: 1, target: 5 } });
+    expectError(
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "latecomer", SESSION_ID: "sess0002" })),
+      409,
+      /closed/,
+    );
+    expect(prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).toMatchObject({
+      kind: "complete",
+      completion: { labels: 1, target: 5 },
+    });
     expect(session(sessionRowId).status).toBe("submitted");
   });
 });

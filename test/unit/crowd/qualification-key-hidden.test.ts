@@ -17,11 +17,16 @@ import { tempDir, type tempDb } from "../../../harness/temp-db.ts";
 
 const CROWD_CONSENSUS = 2;
 
-/** A private test: the demo's questions under another id, and the same test with every answer moved to another option. */
+/**
+ * A private test: the demo's questions under another id, and the same test with every answer moved to another option.
+ */
 function privateTests(): [QualificationTest, QualificationTest] {
   const demo = loadQualificationTest(DEMO_QUALIFICATION_TEST);
   const a: QualificationTest = { ...demo, id: "lab-private-test", version: 3 };
-  const b: QualificationTest = { ...a, questions: a.questions.map((q) => ({ ...q, answer: q.options.find((o) => o.id !== q.answer)!.id })) };
+  const b: QualificationTest = {
+    ...a,
+    questions: a.questions.map((q) => ({ ...q, answer: q.options.find((o) => o.id !== q.answer)!.id })),
+  };
   return [a, b];
 }
 
@@ -60,12 +65,16 @@ describe("the qualification answer key", () => {
   it("is in no worker-visible file of an MTurk batch, only in the answer key for MTurk", () => {
     const exported = (file: string, name: string) => {
       process.env.QUALIFICATION_TEST_FILE = file;
-      const summary = exportBatch(t.db, CROWD_CONSENSUS, { outDir: join(tmp.dir, name), now: new Date("2030-01-02T03:04:05.000Z") });
+      const summary = exportBatch(t.db, CROWD_CONSENSUS, {
+        outDir: join(tmp.dir, name),
+        now: new Date("2030-01-02T03:04:05.000Z"),
+      });
       return Object.fromEntries(Object.entries(summary.files).map(([k, path]) => [k, readFileSync(path, "utf8")]));
     };
     const withA = exported(files.a, "batch-a");
     const withB = exported(files.b, "batch-b");
-    for (const visible of ["template", "inputCsv", "qualificationTest", "hitConfig"]) expect(withB[visible], visible).toBe(withA[visible]);
+    for (const visible of ["template", "inputCsv", "qualificationTest", "hitConfig"])
+      expect(withB[visible], visible).toBe(withA[visible]);
     expect(withA.qualificationTest).toBe(questionFormXml(a));
     expect(withA.answerKey).toBe(answerKeyXml(a));
     expect(withB.answerKey).not.toBe(withA.answerKey);

@@ -31,7 +31,10 @@ describe("reading-test attempt caps", () => {
   const wrong = form((q) => q.options.find((o) => o.id !== q.answer)!.id);
   const right = form((q) => q.answer);
   const campus = { studyId: STUDY, network: networkIdentity({ clientAddress: "203.0.113.7" }) };
-  const attempts = () => t.db.$client.prepare(`SELECT annotator_id AS a, study_id AS s, network AS n FROM qualification_attempts ORDER BY id`).all() as { a: number; s: number; n: string }[];
+  const attempts = () =>
+    t.db.$client
+      .prepare(`SELECT annotator_id AS a, study_id AS s, network AS n FROM qualification_attempts ORDER BY id`)
+      .all() as { a: number; s: number; n: string }[];
 
   // The demo studies are seeded once; each test gets its own copy of that file.
   let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
@@ -48,7 +51,10 @@ describe("reading-test attempt caps", () => {
   it("reads the per-network cap from the environment, refusing nonsense", () => {
     expect(attemptsPerNetwork({})).toBe(DEFAULT_ATTEMPTS_PER_NETWORK);
     expect(attemptsPerNetwork({ QUALIFICATION_ATTEMPTS_PER_NETWORK: " 20 " })).toBe(20);
-    for (const bad of ["0", "-1", "2.5", "many"]) expect(() => attemptsPerNetwork({ QUALIFICATION_ATTEMPTS_PER_NETWORK: bad })).toThrow(/QUALIFICATION_ATTEMPTS_PER_NETWORK must be a whole number/);
+    for (const bad of ["0", "-1", "2.5", "many"])
+      expect(() => attemptsPerNetwork({ QUALIFICATION_ATTEMPTS_PER_NETWORK: bad })).toThrow(
+        /QUALIFICATION_ATTEMPTS_PER_NETWORK must be a whole number/,
+      );
   });
 
   it("stores the study and the network's keyed hash (never the address) with each attempt", () => {
@@ -57,10 +63,16 @@ describe("reading-test attempt caps", () => {
     expect(attempts()).toEqual([{ a: worker, s: STUDY, n: campus.network }]);
     expect(campus.network).not.toContain("203.0.113");
     // IPv6: one /64 is one network.
-    expect(networkIdentity({ clientAddress: "2001:db8:1:2:aaaa::1" })).toBe(networkIdentity({ clientAddress: "2001:db8:1:2:bbbb::9" }));
+    expect(networkIdentity({ clientAddress: "2001:db8:1:2:aaaa::1" })).toBe(
+      networkIdentity({ clientAddress: "2001:db8:1:2:bbbb::9" }),
+    );
     // The same /64 written compressed or in full, and another /64, whatever the spelling.
-    expect(networkIdentity({ clientAddress: "2001:db8::1" })).toBe(networkIdentity({ clientAddress: "2001:0db8:0000:0000:ffff::2" }));
-    expect(networkIdentity({ clientAddress: "2001:db8::1" })).not.toBe(networkIdentity({ clientAddress: "2001:db8:0:1::1" }));
+    expect(networkIdentity({ clientAddress: "2001:db8::1" })).toBe(
+      networkIdentity({ clientAddress: "2001:0db8:0000:0000:ffff::2" }),
+    );
+    expect(networkIdentity({ clientAddress: "2001:db8::1" })).not.toBe(
+      networkIdentity({ clientAddress: "2001:db8:0:1::1" }),
+    );
   });
 
   it("many made-up worker ids from one network: after the cap every further attempt is refused (429) and nothing is stored", () => {
@@ -69,30 +81,50 @@ describe("reading-test attempt caps", () => {
     let made = 0;
     while (attempts().length < cap) {
       const worker = findOrCreateCrowdWorker(t.db, "prolific", `made-up-${made++}`);
-      for (let i = 0; i < 2 && attempts().length < cap; i++) expect(takeQualificationTest(t.db, worker, wrong, campus).status).toBe(200);
+      for (let i = 0; i < 2 && attempts().length < cap; i++)
+        expect(takeQualificationTest(t.db, worker, wrong, campus).status).toBe(200);
     }
     expect(networkLimitReached(t.db, campus)).toBe(true);
     const counts = tableCounts(t.db);
     const fresh = findOrCreateCrowdWorker(t.db, "prolific", "made-up-fresh");
     const refused = takeQualificationTest(t.db, fresh, right, campus);
-    expect(refused).toEqual({ status: 429, reply: { passed: false, correct: 0, total: 0, locked: false, networkLimited: true, error: NETWORK_LIMIT_MESSAGE } });
+    expect(refused).toEqual({
+      status: 429,
+      reply: { passed: false, correct: 0, total: 0, locked: false, networkLimited: true, error: NETWORK_LIMIT_MESSAGE },
+    });
     expect(tableCounts(t.db)).toEqual({ ...counts, annotators: counts.annotators + 1 });
     expect(attempts()).toHaveLength(cap);
-    expect(t.db.$client.prepare(`SELECT qualified_at AS q FROM annotators WHERE id = ?`).get(fresh)).toEqual({ q: null });
+    expect(t.db.$client.prepare(`SELECT qualified_at AS q FROM annotators WHERE id = ?`).get(fresh)).toEqual({
+      q: null,
+    });
 
-    // The cap is global, like the pass it guards (issue 29): another study is no way round it; another network is not affected.
+    // The cap is global, like the pass it guards (issue 29): another study is no way round it; another network is not
+    // affected.
     expect(networkLimitReached(t.db, { ...campus, studyId: 3 })).toBe(true);
     expect(takeQualificationTest(t.db, fresh, right, { ...campus, studyId: 3 }).status).toBe(429);
-    expect(takeQualificationTest(t.db, fresh, right, { ...campus, network: networkIdentity({ clientAddress: "198.51.100.4" }) }).reply.passed).toBe(true);
+    expect(
+      takeQualificationTest(t.db, fresh, right, {
+        ...campus,
+        network: networkIdentity({ clientAddress: "198.51.100.4" }),
+      }).reply.passed,
+    ).toBe(true);
   });
 
   it("still locks a worker after three attempts, whatever the network", () => {
     const worker = findOrCreateCrowdWorker(t.db, "prolific", "one-person");
     for (let i = 0; i < MAX_QUALIFICATION_ATTEMPTS; i++) {
-      takeQualificationTest(t.db, worker, wrong, { studyId: STUDY, network: networkIdentity({ clientAddress: `192.0.2.${i}` }) });
+      takeQualificationTest(t.db, worker, wrong, {
+        studyId: STUDY,
+        network: networkIdentity({ clientAddress: `192.0.2.${i}` }),
+      });
     }
     const counts = tableCounts(t.db);
-    expect(takeQualificationTest(t.db, worker, right, { studyId: STUDY, network: networkIdentity({ clientAddress: "192.0.2.99" }) }).status).toBe(403);
+    expect(
+      takeQualificationTest(t.db, worker, right, {
+        studyId: STUDY,
+        network: networkIdentity({ clientAddress: "192.0.2.99" }),
+      }).status,
+    ).toBe(403);
     expect(tableCounts(t.db)).toEqual(counts);
   });
 });

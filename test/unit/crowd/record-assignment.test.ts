@@ -1,9 +1,16 @@
-/** The crowd assignment store (also after migration 0005) and the gold-based review, on a real SQLite file with the demo studies. */
+/**
+ * The crowd assignment store (also after migration 0005) and the gold-based review, on a real SQLite file with the demo
+ * studies.
+ */
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setStudyStatus } from "../../../app/server/annotation/studies.server.ts";
 import { listCrowdAssignments } from "../../../app/server/models/crowd-assignment.server.ts";
-import { payloadHash, recordCrowdAssignment, type CrowdAssignmentInput } from "../../../app/server/crowd/record-assignment.server.ts";
+import {
+  payloadHash,
+  recordCrowdAssignment,
+  type CrowdAssignmentInput,
+} from "../../../app/server/crowd/record-assignment.server.ts";
 import { writeLabelRevision } from "../../../app/server/models/label.server.ts";
 import { recordDecisions, reviewDecisions } from "../../../app/server/crowd/review.server.ts";
 import { demoStudiesTemplate } from "../../helpers/demo-studies-db.ts";
@@ -27,7 +34,9 @@ describe("crowd assignments", () => {
   beforeEach(() => {
     t = template.copy();
     const items = t.db.$client
-      .prepare(`SELECT i.id, i.is_gold AS isGold, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? ORDER BY i.position`)
+      .prepare(
+        `SELECT i.id, i.is_gold AS isGold, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? ORDER BY i.position`,
+      )
       .all(AB_STUDY) as { id: number; isGold: number; a: number; b: number }[];
     const gold = items.find((i) => i.isGold === 1)!;
     goldItem = { id: gold.id, right: gold.a > gold.b ? "A" : "B" };
@@ -58,20 +67,29 @@ describe("crowd assignments", () => {
     const after = tableCounts(t.db);
     expect(recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
     expect(tableCounts(t.db)).toEqual(after);
-    const worker = t.db.$client.prepare(`SELECT role, channel, external_id AS ext FROM annotators WHERE external_id = 'A1WORKER'`).get();
+    const worker = t.db.$client
+      .prepare(`SELECT role, channel, external_id AS ext FROM annotators WHERE external_id = 'A1WORKER'`)
+      .get();
     expect(worker).toEqual({ role: "crowd", channel: "mturk", ext: "A1WORKER" });
-    const revision = t.db.$client.prepare(`SELECT seconds_on_task AS s, payload FROM label_revisions WHERE label_id = ?`).get(first.kind === "stored" ? first.labelId : -1);
+    const revision = t.db.$client
+      .prepare(`SELECT seconds_on_task AS s, payload FROM label_revisions WHERE label_id = ?`)
+      .get(first.kind === "stored" ? first.labelId : -1);
     expect(revision).toEqual({ s: 95, payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }) });
   });
 
   it("stores a results file's or sync's work confirmed, a task-page answer pending until a confirming source reports the same worker and HIT", () => {
     const state = (externalId: string) =>
       t.db.$client
-        .prepare(`SELECT c.confirmed_at IS NOT NULL AS confirmed, l.status FROM crowd_assignments c JOIN labels l ON l.id = c.label_id WHERE c.external_id = ?`)
+        .prepare(
+          `SELECT c.confirmed_at IS NOT NULL AS confirmed, l.status FROM crowd_assignments c JOIN labels l ON l.id = c.label_id WHERE c.external_id = ?`,
+        )
         .get(externalId);
     recordCrowdAssignment(t.db, input({ externalId: "3FROMFILE", workerId: "A1FILE" }));
     recordCrowdAssignment(t.db, input({ externalId: "3FROMSYNC", workerId: "A2SYNC", source: "sync" }));
-    const page = recordCrowdAssignment(t.db, input({ externalId: "3FROMPAGE", workerId: "A3PAGE", source: "external-question" }));
+    const page = recordCrowdAssignment(
+      t.db,
+      input({ externalId: "3FROMPAGE", workerId: "A3PAGE", source: "external-question" }),
+    );
     expect(page).toMatchObject({ kind: "stored", labelStatus: "pending" });
     // The demo item already holds three counted labels (k = 3): confirmed work past k is surplus.
     expect([state("3FROMFILE"), state("3FROMSYNC"), state("3FROMPAGE")]).toEqual([
@@ -81,11 +99,21 @@ describe("crowd assignments", () => {
     ]);
     // The same AssignmentId reported for another HIT confirms nothing and writes nothing.
     const before = tableCounts(t.db);
-    expect(recordCrowdAssignment(t.db, input({ externalId: "3FROMPAGE", workerId: "A3PAGE", externalGroupId: "3OTHERHIT", source: "sync" }))).toMatchObject({ kind: "mismatch" });
+    expect(
+      recordCrowdAssignment(
+        t.db,
+        input({ externalId: "3FROMPAGE", workerId: "A3PAGE", externalGroupId: "3OTHERHIT", source: "sync" }),
+      ),
+    ).toMatchObject({ kind: "mismatch" });
     expect(tableCounts(t.db)).toEqual(before);
     expect(state("3FROMPAGE")).toEqual({ confirmed: 0, status: "pending" });
     // Reported as it was stored: confirmed.
-    expect(recordCrowdAssignment(t.db, input({ externalId: "3FROMPAGE", workerId: "A3PAGE", status: "approved", source: "sync" }))).toEqual({
+    expect(
+      recordCrowdAssignment(
+        t.db,
+        input({ externalId: "3FROMPAGE", workerId: "A3PAGE", status: "approved", source: "sync" }),
+      ),
+    ).toEqual({
       kind: "confirmed",
       labelId: page.kind === "stored" ? page.labelId : -1,
       labelStatus: "surplus",
@@ -96,29 +124,40 @@ describe("crowd assignments", () => {
 
   it("updates only the status when the channel reports the assignment approved later", () => {
     recordCrowdAssignment(t.db, input({}));
-    expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({ kind: "unchanged", statusChanged: true });
+    expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({
+      kind: "unchanged",
+      statusChanged: true,
+    });
     expect(listCrowdAssignments(t.db, AB_STUDY, "mturk").map((r) => r.status)).toEqual(["approved"]);
   });
 
   it("refuses a different answer or item under a known assignment id and keeps the stored one", () => {
     recordCrowdAssignment(t.db, input({}));
     const before = tableCounts(t.db);
-    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "B" } }))).toThrow(/different answer/);
+    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "B" } }))).toThrow(
+      /different answer/,
+    );
     expect(() => recordCrowdAssignment(t.db, input({ itemId: goldItem.id }))).toThrow(/was stored for item/);
     expect(tableCounts(t.db)).toEqual(before);
   });
 
   it("records a rejected assignment without its label, and takes the label if the rejection is reversed", () => {
     const labelsBefore = tableCounts(t.db).labels;
-    expect(recordCrowdAssignment(t.db, input({ status: "rejected", payload: { nonsense: true } }))).toEqual({ kind: "rejected" });
+    expect(recordCrowdAssignment(t.db, input({ status: "rejected", payload: { nonsense: true } }))).toEqual({
+      kind: "rejected",
+    });
     expect(tableCounts(t.db).labels).toBe(labelsBefore);
     expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toMatchObject({ kind: "stored" });
     expect(tableCounts(t.db).labels).toBe(labelsBefore + 1);
   });
 
   it("validates the answer like a web submit, naming the field", () => {
-    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "C" } }))).toThrow(expect.objectContaining({ status: 400, problems: [expect.objectContaining({ path: "choice" })] }));
-    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "consensus-snippet", topics: {} } }))).toThrow(/takes a ab-reactiveness label, not consensus-snippet/);
+    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "C" } }))).toThrow(
+      expect.objectContaining({ status: 400, problems: [expect.objectContaining({ path: "choice" })] }),
+    );
+    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "consensus-snippet", topics: {} } }))).toThrow(
+      /takes a ab-reactiveness label, not consensus-snippet/,
+    );
   });
 
   it("refuses new labels for a closed study", () => {
@@ -129,8 +168,19 @@ describe("crowd assignments", () => {
   it("approves good work and rejects a failed gold item with a reason the worker can read", () => {
     const wrong = goldItem.right === "A" ? "B" : "A";
     recordCrowdAssignment(t.db, input({}));
-    recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_GOLD", itemId: goldItem.id, payload: { kind: "ab-reactiveness", choice: wrong } }));
-    recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_OTHER", workerId: "A2GOOD", itemId: goldItem.id, payload: { kind: "ab-reactiveness", choice: goldItem.right } }));
+    recordCrowdAssignment(
+      t.db,
+      input({ externalId: "3ASSIGN_GOLD", itemId: goldItem.id, payload: { kind: "ab-reactiveness", choice: wrong } }),
+    );
+    recordCrowdAssignment(
+      t.db,
+      input({
+        externalId: "3ASSIGN_OTHER",
+        workerId: "A2GOOD",
+        itemId: goldItem.id,
+        payload: { kind: "ab-reactiveness", choice: goldItem.right },
+      }),
+    );
     const decisions = reviewDecisions(t.db, AB_STUDY, "mturk");
     expect(decisions.map((d) => [d.externalId, d.decision])).toEqual([
       ["3ASSIGN0000000000000000000001", "approve"],
@@ -139,20 +189,37 @@ describe("crowd assignments", () => {
     ]);
     expect(decisions[1].reason).toMatch(/check question with a known answer/);
     recordDecisions(t.db, decisions);
-    expect(listCrowdAssignments(t.db, AB_STUDY, "mturk").map((r) => r.decision)).toEqual(["approve", "reject", "approve"]);
+    expect(listCrowdAssignments(t.db, AB_STUDY, "mturk").map((r) => r.decision)).toEqual([
+      "approve",
+      "reject",
+      "approve",
+    ]);
   });
 
   it("rejects every assignment of a worker flagged on gold items", () => {
     const golds = t.db.$client
-      .prepare(`SELECT i.id, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? AND i.is_gold = 1`)
+      .prepare(
+        `SELECT i.id, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? AND i.is_gold = 1`,
+      )
       .all(AB_STUDY) as { id: number; a: number; b: number }[];
     expect(golds.length).toBeGreaterThanOrEqual(2);
-    golds.forEach((g, n) => recordCrowdAssignment(t.db, input({ externalId: `3FLAG${n}`, itemId: g.id, payload: { kind: "ab-reactiveness", choice: g.a > g.b ? "B" : "A" } })));
+    golds.forEach((g, n) =>
+      recordCrowdAssignment(
+        t.db,
+        input({
+          externalId: `3FLAG${n}`,
+          itemId: g.id,
+          payload: { kind: "ab-reactiveness", choice: g.a > g.b ? "B" : "A" },
+        }),
+      ),
+    );
     recordCrowdAssignment(t.db, input({ externalId: "3FLAG_PLAIN" }));
     const decisions = reviewDecisions(t.db, AB_STUDY, "mturk");
     expect(decisions).toHaveLength(golds.length + 1);
     expect(decisions.every((d) => d.decision === "reject")).toBe(true);
-    expect(decisions.find((d) => d.externalId === "3FLAG_PLAIN")!.reason).toMatch(new RegExp(`matched 0 of ${golds.length} check questions`));
+    expect(decisions.find((d) => d.externalId === "3FLAG_PLAIN")!.reason).toMatch(
+      new RegExp(`matched 0 of ${golds.length} check questions`),
+    );
   });
 
   /**
@@ -167,11 +234,20 @@ describe("crowd assignments", () => {
 
     /** Puts the stored payloads back to the old kind, then runs migration 0005 itself over them. */
     function migrateFromOldKinds(): void {
-      t.db.$client.exec(`UPDATE label_revisions SET payload = json_set(payload, '$.kind', 'ab') WHERE json_extract(payload, '$.kind') = 'ab-reactiveness'`);
-      t.db.$client.exec(readFileSync("db/migrations/0005_task_type_ids.sql", "utf8").replaceAll("--> statement-breakpoint", ""));
+      t.db.$client.exec(
+        `UPDATE label_revisions SET payload = json_set(payload, '$.kind', 'ab') WHERE json_extract(payload, '$.kind') = 'ab-reactiveness'`,
+      );
+      t.db.$client.exec(
+        readFileSync("db/migrations/0005_task_type_ids.sql", "utf8").replaceAll("--> statement-breakpoint", ""),
+      );
     }
 
-    const hashOf = (externalId: string) => (t.db.$client.prepare(`SELECT payload_hash AS h FROM crowd_assignments WHERE external_id = ?`).get(externalId) as { h: string | null }).h;
+    const hashOf = (externalId: string) =>
+      (
+        t.db.$client
+          .prepare(`SELECT payload_hash AS h FROM crowd_assignments WHERE external_id = ?`)
+          .get(externalId) as { h: string | null }
+      ).h;
     const snapshot = () => ({
       counts: tableCounts(t.db),
       assignments: t.db.$client.prepare(`SELECT * FROM crowd_assignments ORDER BY id`).all(),
@@ -183,7 +259,10 @@ describe("crowd assignments", () => {
       migrateFromOldKinds();
       expect(hashOf(FIRST)).toBeNull();
       const counts = tableCounts(t.db);
-      expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({ kind: "unchanged", statusChanged: true });
+      expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({
+        kind: "unchanged",
+        statusChanged: true,
+      });
       expect(tableCounts(t.db)).toEqual(counts);
       expect(hashOf(FIRST)).toBe(payloadHash(A));
     });
@@ -192,7 +271,11 @@ describe("crowd assignments", () => {
       recordCrowdAssignment(t.db, input({}));
       migrateFromOldKinds();
       const before = snapshot();
-      expectServiceError(() => recordCrowdAssignment(t.db, input({ payload: B })), 409, /imported before with a different answer/);
+      expectServiceError(
+        () => recordCrowdAssignment(t.db, input({ payload: B })),
+        409,
+        /imported before with a different answer/,
+      );
       expect(snapshot()).toEqual(before);
       expect(hashOf(FIRST)).toBeNull();
     });
@@ -203,13 +286,26 @@ describe("crowd assignments", () => {
       migrateFromOldKinds();
       // The whole file again: both answers are the ones stored, though only the second is the latest revision.
       expect(recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
-      expect(recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_SECOND", externalGroupId: "3HIT2", payload: B }))).toEqual({ kind: "unchanged", statusChanged: false });
+      expect(
+        recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_SECOND", externalGroupId: "3HIT2", payload: B })),
+      ).toEqual({ kind: "unchanged", statusChanged: false });
     });
 
     it("never takes a later revision from the web task for the assignment's answer", () => {
       recordCrowdAssignment(t.db, input({}));
-      const annotatorId = (t.db.$client.prepare(`SELECT annotator_id AS a FROM crowd_assignments WHERE external_id = ?`).get(FIRST) as { a: number }).a;
-      writeLabelRevision(t.db, { itemId: plainItem, annotatorId, payload: B, clientToken: "web-token-0001", secondsOnTask: 30, statusIfNew: "counted" });
+      const annotatorId = (
+        t.db.$client.prepare(`SELECT annotator_id AS a FROM crowd_assignments WHERE external_id = ?`).get(FIRST) as {
+          a: number;
+        }
+      ).a;
+      writeLabelRevision(t.db, {
+        itemId: plainItem,
+        annotatorId,
+        payload: B,
+        clientToken: "web-token-0001",
+        secondsOnTask: 30,
+        statusIfNew: "counted",
+      });
       migrateFromOldKinds();
       expectServiceError(() => recordCrowdAssignment(t.db, input({ payload: B })), 409, /different answer/);
       expect(recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });

@@ -3,10 +3,28 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Domain } from "../../../app/domain/bundle.ts";
 
-const TOPICS = ["ward closures", "shift pay", "land access", "water quotas", "late delivery", "a licence renewal", "data sharing", "a merger vote", "rent arrears", "a recall", "border tolls", "noise limits"];
+const TOPICS = [
+  "ward closures",
+  "shift pay",
+  "land access",
+  "water quotas",
+  "late delivery",
+  "a licence renewal",
+  "data sharing",
+  "a merger vote",
+  "rent arrears",
+  "a recall",
+  "border tolls",
+  "noise limits",
+];
 
 /** A folder of seed reports in the `files` source's format, `count` per domain, each a distinct dispute. */
-export function writeSeedFolder(dir: string, domains: Domain[], count: number, marks: Record<string, string> = {}): void {
+export function writeSeedFolder(
+  dir: string,
+  domains: Domain[],
+  count: number,
+  marks: Record<string, string> = {},
+): void {
   for (const domain of domains) {
     mkdirSync(join(dir, domain), { recursive: true });
     for (let i = 0; i < count; i++) {

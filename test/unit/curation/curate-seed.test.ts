@@ -17,7 +17,16 @@ afterEach(async () => {
 
 function storeSeed(db: Db, seed: ReturnType<typeof writerSeed>): void {
   db.insert(schema.seeds)
-    .values({ id: seed.id, domain: seed.domain, title: seed.title, report: seed.report, sources: seed.report.sources, sourceKind: "files", provenance: { test: true }, dedupeKey: seed.id })
+    .values({
+      id: seed.id,
+      domain: seed.domain,
+      title: seed.title,
+      report: seed.report,
+      sources: seed.report.sources,
+      sourceKind: "files",
+      provenance: { test: true },
+      dedupeKey: seed.id,
+    })
     .run();
 }
 
@@ -32,7 +41,16 @@ async function setup() {
 describe("curating one seed", () => {
   it("records each candidate once: invalid with its rule, resolved on replay r, or accepted with its scenario, general condition and unmediated replays", async () => {
     const t = await setup();
-    const titles = ["Harbour dredging", "Night shifts", "Rail fares", "Water rights [writer:equal-weights-stubborn]", "School merger", "Land lease", "Quarry noise", "Clinic hours"];
+    const titles = [
+      "Harbour dredging",
+      "Night shifts",
+      "Rail fares",
+      "Water rights [writer:equal-weights-stubborn]",
+      "School merger",
+      "Land lease",
+      "Quarry noise",
+      "Clinic hours",
+    ];
     const rows = [];
     for (const title of titles) {
       const seed = writerSeed(title);
@@ -87,9 +105,12 @@ describe("curating one seed", () => {
     t.mock.setFaults([{ fault: { kind: "status", status: 400 }, match: /simulated negotiation/, times: 1_000 }]);
     const failed = await curateSeed(t.db, t.llm, seed, 3);
     expect(failed.kind).toBe("failed");
-    expect(t.db.select().from(schema.curationCandidates).where(eq(schema.curationCandidates.seedId, seed.id)).all()).toHaveLength(0);
+    expect(
+      t.db.select().from(schema.curationCandidates).where(eq(schema.curationCandidates.seedId, seed.id)).all(),
+    ).toHaveLength(0);
     t.mock.setFaults([]);
-    const writerRequests = () => t.mock.requests.filter((r) => /You turn reports|You decide how much/.test(JSON.stringify(r.body))).length;
+    const writerRequests = () =>
+      t.mock.requests.filter((r) => /You turn reports|You decide how much/.test(JSON.stringify(r.body))).length;
     const writerBefore = writerRequests();
     const done = await curateSeed(t.db, t.llm, seed, 3);
     expect(done.kind).toBe("recorded");

@@ -35,21 +35,41 @@ async function setup(options: { prices?: boolean; source?: "files" | "searxng"; 
   const dbPath = join(dir, "curate.db");
   openDatabase(dbPath).$client.close(); // migrated
   const seedsDir = join(dir, "seeds");
-  writeSeedFolder(seedsDir, [...DOMAINS], 12, { "healthcare/2": "[writer:equal-weights-stubborn]", "legal/1": "[writer:weights-sum-9]", "legal/2": "[writer:stance-off-options]" });
+  writeSeedFolder(seedsDir, [...DOMAINS], 12, {
+    "healthcare/2": "[writer:equal-weights-stubborn]",
+    "legal/1": "[writer:weights-sum-9]",
+    "legal/2": "[writer:stance-off-options]",
+  });
   const mock = await startMockLlm({ respond: standIn });
   cleanups.push(() => mock.close());
   const search = await startSearchServer();
   cleanups.push(() => search.close());
   // The stand-in is on 127.0.0.1: listed like a lab's own search instance.
-  const searxng = { kind: "search-tools", backend: "searxng", url: search.url, allowPrivateHosts: [new URL(search.url).host] };
+  const searxng = {
+    kind: "search-tools",
+    backend: "searxng",
+    url: search.url,
+    allowPrivateHosts: [new URL(search.url).host],
+  };
   const source = options.source === "searxng" ? searxng : { kind: "files", dir: seedsDir };
   const configPath = join(dir, "socrates.config.json");
   const price = { "mock-model": { inputPerMillion: 100, outputPerMillion: 100 } };
-  writeFileSync(configPath, JSON.stringify({ ...mockConfigJson(mock.url, options.prices ? { prices: price } : {}), curation: { source } }));
+  writeFileSync(
+    configPath,
+    JSON.stringify({ ...mockConfigJson(mock.url, options.prices ? { prices: price } : {}), curation: { source } }),
+  );
   const reader = new Database(dbPath, { readonly: true });
   cleanups.push(() => reader.close());
   const all = <T>(sql: string, ...params: unknown[]) => reader.prepare(sql).all(...params) as T[];
-  const args = ["curate", "--domains", (options.domains ?? DOMAINS).join(","), "--per-domain", "2", "--config", configPath];
+  const args = [
+    "curate",
+    "--domains",
+    (options.domains ?? DOMAINS).join(","),
+    "--per-domain",
+    "2",
+    "--config",
+    configPath,
+  ];
   const run = (extra: string[] = []) => {
     const child = startCli([...args, ...extra], { SOCRATES_DB: dbPath });
     cleanups.push(child.kill);
@@ -71,12 +91,18 @@ interface CandidateRow {
 function checkStored(t: Awaited<ReturnType<typeof setup>>) {
   const candidates = t.all<CandidateRow>("SELECT * FROM curation_candidates ORDER BY id");
   const seeds = t.all<{ id: string; domain: string }>("SELECT id, domain FROM seeds");
-  for (const d of new Set(candidates.map((c) => c.domain))) expect(candidates.filter((c) => c.domain === d && c.status === "accepted")).toHaveLength(2);
+  for (const d of new Set(candidates.map((c) => c.domain)))
+    expect(candidates.filter((c) => c.domain === d && c.status === "accepted")).toHaveLength(2);
   expect(new Set(candidates.map((c) => c.domain)).size).toBe(2);
   // Every seed found became exactly one candidate.
   expect(candidates.map((c) => c.seed_id).sort()).toEqual(seeds.map((s) => s.id).sort());
   const curated = t.all<{ id: string }>("SELECT id FROM scenarios WHERE json_extract(source, '$.kind') = 'curated'");
-  expect(curated.map((s) => s.id).sort()).toEqual(candidates.filter((c) => c.status === "accepted").map((c) => c.scenario_id).sort());
+  expect(curated.map((s) => s.id).sort()).toEqual(
+    candidates
+      .filter((c) => c.status === "accepted")
+      .map((c) => c.scenario_id)
+      .sort(),
+  );
   for (const c of candidates.filter((c) => c.status === "accepted")) {
     const replays = JSON.parse(c.replays) as { replay: number; outcome: string; runId: string }[];
     expect(replays.map((r) => r.replay)).toEqual([1, 2, 3]);
@@ -101,9 +127,13 @@ describe("socrates curate", { timeout: 240_000 }, () => {
     for (const c of resolved) expect(c.reason).toMatch(/^resolved on replay [123]$/);
     const invalid = candidates.filter((c) => c.rejection === "invalid");
     expect(invalid).toHaveLength(1);
-    expect(invalid[0].reason).toBe("weights after one repair: rule weights-not-all-equal: FIRST_SIDE's weights are all 5; they must set a priority order; rule weights-not-all-equal: SECOND_SIDE's weights are all 5; they must set a priority order");
+    expect(invalid[0].reason).toBe(
+      "weights after one repair: rule weights-not-all-equal: FIRST_SIDE's weights are all 5; they must set a priority order; rule weights-not-all-equal: SECOND_SIDE's weights are all 5; they must set a priority order",
+    );
     // Seeds whose writer reply broke a rule once were repaired, not rejected.
-    const repairedSeeds = t.all<{ id: string }>("SELECT id FROM seeds WHERE title LIKE '%weights-sum-9%' OR title LIKE '%stance-off-options%'");
+    const repairedSeeds = t.all<{ id: string }>(
+      "SELECT id FROM seeds WHERE title LIKE '%weights-sum-9%' OR title LIKE '%stance-off-options%'",
+    );
     for (const s of repairedSeeds) expect(candidates.find((c) => c.seed_id === s.id)?.rejection).not.toBe("invalid");
 
     // Progress per domain, with cost and ETA, and the closing summary.
@@ -111,7 +141,9 @@ describe("socrates curate", { timeout: 240_000 }, () => {
     for (const d of DOMAINS) {
       const own = candidates.filter((c) => c.domain === d);
       const rate = `${Math.round((2 / own.length) * 100)}%`;
-      expect(first.stdout).toContain(`${d}: seeds ${own.length}, candidates ${own.length}, accepted 2, rejected (invalid scenario: ${own.filter((c) => c.rejection === "invalid").length}`);
+      expect(first.stdout).toContain(
+        `${d}: seeds ${own.length}, candidates ${own.length}, accepted 2, rejected (invalid scenario: ${own.filter((c) => c.rejection === "invalid").length}`,
+      );
       expect(first.stdout).toContain(`acceptance rate ${rate}`);
     }
     expect(first.stdout).toMatch(/resolved on replay \d/);
@@ -151,13 +183,20 @@ describe("socrates curate", { timeout: 240_000 }, () => {
 
   it("finishes after a kill -9 mid-curation with no question asked twice and no scenario stored twice", async () => {
     const t = await setup();
-    const recorded = () => (t.reader.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'").get() as { n: number }).n;
+    const recorded = () =>
+      (t.reader.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'").get() as { n: number }).n;
     const first = t.run();
     // Kill once some candidates are recorded and more are under way; freeze the endpoint first
     // so every reply it sent is recorded (a reply lost in transit would rightly be asked again).
-    await until(() => t.all("SELECT id FROM curation_candidates").length >= 2 && recorded() > 0, "two candidates recorded");
+    await until(
+      () => t.all("SELECT id FROM curation_candidates").length >= 2 && recorded() > 0,
+      "two candidates recorded",
+    );
     t.mock.setFaults([{ fault: { kind: "slow", delayMs: 3_000 }, times: 1_000_000 }]);
-    await until(() => t.mock.requests.some((r) => r.status === undefined && r.fault === "slow"), "a request in flight at the kill");
+    await until(
+      () => t.mock.requests.some((r) => r.status === undefined && r.fault === "slow"),
+      "a request in flight at the kill",
+    );
     await until(() => recorded() === servedBodies(t.mock).length, "the child to record every reply");
     process.kill(first.pid, "SIGKILL");
     expect((await first.exited).signal).toBe("SIGKILL");
@@ -182,7 +221,9 @@ describe("socrates curate", { timeout: 240_000 }, () => {
     expect(spent).toBeGreaterThanOrEqual(1);
     expect(spent).toBeLessThan(1.5);
     // The cap counts one command's new calls: the printed command, every option as given, goes on.
-    expect(capped.stdout).toContain(`resume with: SOCRATES_DB=${t.dbPath} npx socrates curate --domains ${DOMAINS.join(",")} --per-domain 2 --max-cost 1 --config ${join(t.dir, "socrates.config.json")}\n`);
+    expect(capped.stdout).toContain(
+      `resume with: SOCRATES_DB=${t.dbPath} npx socrates curate --domains ${DOMAINS.join(",")} --per-domain 2 --max-cost 1 --config ${join(t.dir, "socrates.config.json")}\n`,
+    );
     expect(t.all("SELECT id FROM curation_candidates WHERE status = 'accepted'").length).toBeLessThan(4);
     const done = await t.run().exited;
     expect(done.code, done.stderr).toBe(0);
@@ -203,4 +244,3 @@ describe("socrates curate", { timeout: 240_000 }, () => {
     expect(help.stdout).toContain("--max-cost <usd>");
   });
 });
-

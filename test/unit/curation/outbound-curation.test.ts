@@ -92,9 +92,24 @@ async function mockLlm(respond: (r: MockChatRequest) => string | object): Promis
   return mock;
 }
 
-function searcherCtx(db: Db, mock: MockLlm, source: Record<string, unknown>, lookup: HostLookup, refusals: RefusedFetch[] = []) {
-  const config = parseCurationConfig({ source: { kind: "search-tools", backend: "searxng", maxResults: 20, ...source } }, "test.json");
-  return { db, llm: createLlm({ db, config: mockConfig(mock.url) }), config, lookup, onRefusal: (_d: string, r: RefusedFetch) => refusals.push(r) };
+function searcherCtx(
+  db: Db,
+  mock: MockLlm,
+  source: Record<string, unknown>,
+  lookup: HostLookup,
+  refusals: RefusedFetch[] = [],
+) {
+  const config = parseCurationConfig(
+    { source: { kind: "search-tools", backend: "searxng", maxResults: 20, ...source } },
+    "test.json",
+  );
+  return {
+    db,
+    llm: createLlm({ db, config: mockConfig(mock.url) }),
+    config,
+    lookup,
+    onRefusal: (_d: string, r: RefusedFetch) => refusals.push(r),
+  };
 }
 
 describe("search results pointing inside the network", () => {
@@ -116,12 +131,19 @@ describe("search results pointing inside the network", () => {
     const redirecting = `http://news.public.example:${news.port}/story`;
     const rebinding = `http://rebind.example:${internal.port}/`;
     const searx = await searxngWith(() => [...internalUrls, redirecting, rebinding]);
-    const lookup = names({ "searx.lab": "127.0.0.1", "news.public.example": "127.0.0.1", "rebind.example": "127.0.0.1" });
+    const lookup = names({
+      "searx.lab": "127.0.0.1",
+      "news.public.example": "127.0.0.1",
+      "rebind.example": "127.0.0.1",
+    });
     const greedy = greedySearcher();
     const mock = await mockLlm(greedy.respond);
     const db = newDb();
     const refusals: RefusedFetch[] = [];
-    const source = { url: `http://searx.lab:${searx.port}`, allowPrivateHosts: [`searx.lab:${searx.port}`, `news.public.example:${news.port}`] };
+    const source = {
+      url: `http://searx.lab:${searx.port}`,
+      allowPrivateHosts: [`searx.lab:${searx.port}`, `news.public.example:${news.port}`],
+    };
 
     const seed = await findSeed(searcherCtx(db, mock, source, lookup, refusals), "legal", { attempt: 0 });
 
@@ -130,16 +152,25 @@ describe("search results pointing inside the network", () => {
     const refused = getSeed(db, seed!.id)!.provenance.refused!;
     expect(refused).toEqual(refusals);
     expect(refused.map((r) => r.url)).toEqual([...internalUrls, redirecting, rebinding]);
-    expect(refused.find((r) => r.url === redirecting)).toEqual({ url: redirecting, redirectedTo: `http://${inside}/admin`, reason: "127.0.0.1 is a loopback address" });
-    expect(refused.find((r) => r.url === rebinding)!.reason).toBe("127.0.0.1 is a loopback address (rebind.example resolves to it)");
+    expect(refused.find((r) => r.url === redirecting)).toEqual({
+      url: redirecting,
+      redirectedTo: `http://${inside}/admin`,
+      reason: "127.0.0.1 is a loopback address",
+    });
+    expect(refused.find((r) => r.url === rebinding)!.reason).toBe(
+      "127.0.0.1 is a loopback address (rebind.example resolves to it)",
+    );
     expect(refused.find((r) => r.url.includes("metadata.google"))!.reason).toMatch(/name inside a network/);
     // The model saw only the two results that looked public, and "not available" for each.
     const results = JSON.parse(greedy.shown[0]) as { url: string }[];
     expect(results.map((r) => r.url)).toEqual([redirecting, rebinding]);
     const everything = JSON.stringify(mock.requests.map((r) => r.body));
     expect(everything).toContain(`cannot fetch ${redirecting}: the page is not available`);
-    expect(everything).toContain("fetch_page reads only pages that web_search returned; http://169.254.169.254/latest/meta-data/ was not among them");
-    for (const leak of [SECRET, inside, "loopback", "localhost", "fd00::1", "metadata.google"]) expect(everything, leak).not.toContain(leak);
+    expect(everything).toContain(
+      "fetch_page reads only pages that web_search returned; http://169.254.169.254/latest/meta-data/ was not among them",
+    );
+    for (const leak of [SECRET, inside, "loopback", "localhost", "fd00::1", "metadata.google"])
+      expect(everything, leak).not.toContain(leak);
     // Nor did the internal page reach the stored calls.
     const calls = JSON.stringify(db.$client.prepare("SELECT * FROM llm_calls").all());
     expect(calls).not.toContain(SECRET);
@@ -162,7 +193,11 @@ describe("the search backend's own answer", () => {
     const greedy = greedySearcher();
     const mock = await mockLlm(greedy.respond);
     const db = newDb();
-    const source = { url: `http://127.0.0.1:${endless.port}`, allowPrivateHosts: [`127.0.0.1:${endless.port}`], maxAnswerBytes: 20_000 };
+    const source = {
+      url: `http://127.0.0.1:${endless.port}`,
+      allowPrivateHosts: [`127.0.0.1:${endless.port}`],
+      maxAnswerBytes: 20_000,
+    };
     // A failed search is the tool's answer, as before: the searcher then reports nothing new.
     expect(await findSeed(searcherCtx(db, mock, source, names({})), "legal", { attempt: 0 })).toBeNull();
     expect(greedy.shown[0]).toBe("error: searxng search failed: the answer is larger than 20000 bytes");
@@ -176,7 +211,9 @@ describe("a search instance on the lab network", () => {
     const searx = await searxngWith(() => []);
     const lookup = names({ "searx.lab": "10.1.2.3" });
     const mock = await mockLlm(greedySearcher().respond);
-    const unlisted = findSeed(searcherCtx(newDb(), mock, { url: `http://searx.lab:${searx.port}` }, lookup), "legal", { attempt: 0 });
+    const unlisted = findSeed(searcherCtx(newDb(), mock, { url: `http://searx.lab:${searx.port}` }, lookup), "legal", {
+      attempt: 0,
+    });
     await expect(unlisted).rejects.toThrow(SeedSearchError);
     await expect(unlisted).rejects.toThrow(
       `searcher (legal, attempt 0): searxng search refused: refused http://searx.lab:${searx.port}: 10.1.2.3 is a private address (searx.lab resolves to it) (a search instance on your own network must be listed: "allowPrivateHosts": ["searx.lab:${searx.port}"] in curation.source)`,
@@ -192,12 +229,23 @@ describe("a search instance on the lab network", () => {
     const db = newDb();
     const refusals: RefusedFetch[] = [];
     const source = { url: `http://searx.lab:${searx.port}`, allowPrivateHosts: [`searx.lab:${searx.port}`] };
-    const seed = await findSeed(searcherCtx(db, mock, source, names({ "searx.lab": "127.0.0.1" }), refusals), "legal", { attempt: 0 });
+    const seed = await findSeed(searcherCtx(db, mock, source, names({ "searx.lab": "127.0.0.1" }), refusals), "legal", {
+      attempt: 0,
+    });
     expect(searx.requests).toHaveLength(1);
     expect(searx.requests[0].headers.host).toBe(`searx.lab:${searx.port}`);
-    expect(getSeed(db, seed!.id)!.provenance).toMatchObject({ backend: "searxng", backendUrl: `http://searx.lab:${searx.port}`, queries: ["legal dispute"] });
+    expect(getSeed(db, seed!.id)!.provenance).toMatchObject({
+      backend: "searxng",
+      backendUrl: `http://searx.lab:${searx.port}`,
+      queries: ["legal dispute"],
+    });
     // Another port on the same host is not the listed instance: shown (the name looks public) but not fetched.
-    expect(refusals).toEqual([{ url: `http://searx.lab:${searx.port + 1}/other-service`, reason: "127.0.0.1 is a loopback address (searx.lab resolves to it)" }]);
+    expect(refusals).toEqual([
+      {
+        url: `http://searx.lab:${searx.port + 1}/other-service`,
+        reason: "127.0.0.1 is a loopback address (searx.lab resolves to it)",
+      },
+    ]);
   });
 });
 
@@ -205,20 +253,34 @@ describe("socrates curate", () => {
   it("prints each refusal and fetches nothing inside the network", async () => {
     const internal = await site((_p, res) => res.end(SECRET));
     const inside = `127.0.0.1:${internal.port}`;
-    const searx = await searxngWith(() => [`http://${inside}/internal-page`, "http://169.254.169.254/latest/meta-data/"]);
+    const searx = await searxngWith(() => [
+      `http://${inside}/internal-page`,
+      "http://169.254.169.254/latest/meta-data/",
+    ]);
     const mock = await mockLlm(standInResponder({ roles: ["searcher"] }));
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const dbPath = join(dir, "curate.db");
     openDatabase(dbPath).$client.close();
     const configPath = join(dir, "socrates.config.json");
-    const source = { kind: "search-tools", backend: "searxng", url: `http://127.0.0.1:${searx.port}`, allowPrivateHosts: [`127.0.0.1:${searx.port}`] };
+    const source = {
+      kind: "search-tools",
+      backend: "searxng",
+      url: `http://127.0.0.1:${searx.port}`,
+      allowPrivateHosts: [`127.0.0.1:${searx.port}`],
+    };
     writeFileSync(configPath, JSON.stringify({ ...mockConfigJson(mock.url), curation: { source } }));
-    const child = spawnCli(["curate", "--domains", "legal", "--per-domain", "1", "--config", configPath], { SOCRATES_DB: dbPath });
+    const child = spawnCli(["curate", "--domains", "legal", "--per-domain", "1", "--config", configPath], {
+      SOCRATES_DB: dbPath,
+    });
     cleanups.push(child.kill);
     const done = await child.exited;
-    expect(done.stderr).toContain(`curate legal: refused http://${inside}/internal-page: 127.0.0.1 is a loopback address; not fetched, not shown to the searcher`);
-    expect(done.stderr).toContain("curate legal: refused http://169.254.169.254/latest/meta-data/: 169.254.169.254 is a cloud metadata address; not fetched, not shown to the searcher");
+    expect(done.stderr).toContain(
+      `curate legal: refused http://${inside}/internal-page: 127.0.0.1 is a loopback address; not fetched, not shown to the searcher`,
+    );
+    expect(done.stderr).toContain(
+      "curate legal: refused http://169.254.169.254/latest/meta-data/: 169.254.169.254 is a cloud metadata address; not fetched, not shown to the searcher",
+    );
     expect(internal.requests).toEqual([]);
     expect(searx.requests.length).toBeGreaterThan(0);
   });

@@ -47,17 +47,25 @@ describe("search backends", () => {
   });
 
   it("sends Brave a GET with X-Subscription-Token and reads web.results, markup stripped", async () => {
-    const backend = searchBackendFor(sourceOf({ backend: "brave", url: server.url }), options(), { BRAVE_API_KEY: "test-key" });
+    const backend = searchBackendFor(sourceOf({ backend: "brave", url: server.url }), options(), {
+      BRAVE_API_KEY: "test-key",
+    });
     const results = await backend.search("international fishing", 2);
     expect(results).toHaveLength(2);
     expect(results[0].content).not.toContain("<strong>");
     const sent = server.requests.at(-1)!;
-    expect(sent).toMatchObject({ method: "GET", path: "/res/v1/web/search", query: { q: "international fishing", count: "2" } });
+    expect(sent).toMatchObject({
+      method: "GET",
+      path: "/res/v1/web/search",
+      query: { q: "international fishing", count: "2" },
+    });
     expect(sent.headers["x-subscription-token"]).toBe("test-key");
   });
 
   it("reports a wrong key as the backend's HTTP error, and a missing key before any request", async () => {
-    const wrong = searchBackendFor(sourceOf({ backend: "brave", url: server.url }), options(), { BRAVE_API_KEY: "nope" });
+    const wrong = searchBackendFor(sourceOf({ backend: "brave", url: server.url }), options(), {
+      BRAVE_API_KEY: "nope",
+    });
     await expect(wrong.search("legal", 1)).rejects.toThrow(/brave search failed: HTTP 401/);
     expect(() => searchBackendFor(sourceOf({ backend: "tavily" }), options(), {}, "socrates.config.json")).toThrow(
       /socrates\.config\.json: \$\.curation\.source\.apiKeyEnv: environment variable TAVILY_API_KEY is not set/,
@@ -87,7 +95,11 @@ describe("fetching a cited page", () => {
     await new Promise<void>((resolve) => big.listen(0, "127.0.0.1", resolve));
     try {
       const host = `127.0.0.1:${(big.address() as AddressInfo).port}`;
-      const capped = await fetchPage(`http://${host}/`, { ...pages, maxBytes: 2000, maxChars: 100_000 }, outboundPolicy({ allowPrivateHosts: [host] }));
+      const capped = await fetchPage(
+        `http://${host}/`,
+        { ...pages, maxBytes: 2000, maxChars: 100_000 },
+        outboundPolicy({ allowPrivateHosts: [host] }),
+      );
       expect(capped.truncated).toBe(true);
       expect(capped.text.length).toBeLessThanOrEqual(2000);
     } finally {
@@ -99,6 +111,8 @@ describe("fetching a cited page", () => {
   it("refuses non-http URLs, error statuses and binary content", async () => {
     await expect(fetchPage("file:///etc/passwd", pages, standIn())).rejects.toThrow(/only http and https/);
     await expect(fetchPage(`${server.url}/pages/nowhere`, pages, standIn())).rejects.toThrow(/HTTP 404/);
-    await expect(fetchPage(`${server.url}/search?q=legal&format=json`, pages, standIn())).rejects.toThrow(/not a text page/);
+    await expect(fetchPage(`${server.url}/search?q=legal&format=json`, pages, standIn())).rejects.toThrow(
+      /not a text page/,
+    );
   });
 });

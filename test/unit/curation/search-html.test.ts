@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { CUT_MARK, cutToBudget, decodeEntities, htmlTitle, htmlToText } from "../../../app/domain/curation/search-html.ts";
+import {
+  CUT_MARK,
+  cutToBudget,
+  decodeEntities,
+  htmlTitle,
+  htmlToText,
+} from "../../../app/domain/curation/search-html.ts";
 
 const page = `<!doctype html><html><head><title>Harbour &amp; Port Dispute</title>
 <style>p { color: red }</style><script>var x = "<p>not text</p>";</script></head>
@@ -11,7 +17,13 @@ const page = `<!doctype html><html><head><title>Harbour &amp; Port Dispute</titl
 describe("htmlToText", () => {
   it("keeps the readable text, one paragraph a line, without scripts, styles or furniture", () => {
     expect(htmlToText(page)).toBe(
-      ["Dockworkers strike", "The union's leaders met the port authority on 12 March.", "Talks broke down — again.", "wages", "automation"].join("\n"),
+      [
+        "Dockworkers strike",
+        "The union's leaders met the port authority on 12 March.",
+        "Talks broke down — again.",
+        "wages",
+        "automation",
+      ].join("\n"),
     );
   });
 

@@ -39,16 +39,27 @@ function searcher(db: Db, source: Record<string, unknown>, extra: Record<string,
   return { db, llm: createLlm({ db, config: mockConfig(mock.url) }), config };
 }
 // The stand-in and its pages are on 127.0.0.1: listed like a lab's own search instance.
-const searxng = () => ({ kind: "search-tools", backend: "searxng", url: search.url, allowPrivateHosts: [new URL(search.url).host] });
+const searxng = () => ({
+  kind: "search-tools",
+  backend: "searxng",
+  url: search.url,
+  allowPrivateHosts: [new URL(search.url).host],
+});
 const llmRequests = () => mock.requests.filter((r) => r.path.startsWith("/v1/")).length;
 
 describe("findSeed with a chat model and a search backend", () => {
   it("searches, reads the cited page and stores the report with its provenance", async () => {
     const db = newDb();
     const seed = await findSeed(searcher(db, searxng()), "healthcare", { attempt: 0 });
-    expect(seed).toMatchObject({ domain: "healthcare", title: "Alder Bay hospital unit closure dispute", sourceKind: "search-tools" });
+    expect(seed).toMatchObject({
+      domain: "healthcare",
+      title: "Alder Bay hospital unit closure dispute",
+      sourceKind: "search-tools",
+    });
     expect(seed!.report.parties).toHaveLength(2);
-    expect(seed!.sources).toEqual([{ url: `${search.url}/pages/healthcare-1`, title: expect.stringContaining("hospital unit closure") }]);
+    expect(seed!.sources).toEqual([
+      { url: `${search.url}/pages/healthcare-1`, title: expect.stringContaining("hospital unit closure") },
+    ]);
     const stored = getSeed(db, seed!.id)!;
     expect(stored.provenance).toMatchObject({
       attempt: 0,
@@ -62,7 +73,9 @@ describe("findSeed with a chat model and a search backend", () => {
     expect(stored.provenance.unverifiedSources).toBeUndefined();
     // The page was fetched from the search server, and the model saw its reduced text.
     expect(search.requests.some((r) => r.path === "/pages/healthcare-1")).toBe(true);
-    const toolTurn = mock.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)!.body as { messages: { role: string; content: string }[] };
+    const toolTurn = mock.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)!.body as {
+      messages: { role: string; content: string }[];
+    };
     const page = toolTurn.messages.filter((m) => m.role === "tool").at(-1)!.content;
     expect(page).toContain("Alder Bay hospital unit closure dispute");
     expect(page).not.toMatch(/<p>|never shown/);
@@ -90,7 +103,9 @@ describe("findSeed with a chat model and a search backend", () => {
     const fresh = await findSeed(ctx, "transactional", { attempt: n });
     expect(fresh!.id).not.toBe(first!.id);
     expect(getSeed(db, fresh!.id)!.provenance).toMatchObject({ attempt: n, retry: 1 });
-    const lastAsk = mock.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)!.body as { messages: { role: string; content: string }[] };
+    const lastAsk = mock.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)!.body as {
+      messages: { role: string; content: string }[];
+    };
     expect(lastAsk.messages[1].content).toContain(`- ${first!.title} (`);
     for (let attempt = 1; attempt < n; attempt++) await findSeed(ctx, "transactional", { attempt });
     expect(seedsOfDomain(db, "transactional")).toHaveLength(n);
@@ -101,7 +116,9 @@ describe("findSeed with a chat model and a search backend", () => {
     const db = newDb();
     const ctx = searcher(db, searxng());
     // The search returns five disputes; with all five excluded the stand-in says so ({"noNewDispute": …}).
-    const exclude = disputesFor("legal").slice(0, 5).map((d) => d.title);
+    const exclude = disputesFor("legal")
+      .slice(0, 5)
+      .map((d) => d.title);
     expect(await findSeed(ctx, "legal", { attempt: 0, exclude })).toBeNull();
     expect(seedsOfDomain(db, "legal")).toEqual([]);
     // It was asked (nothing was decided without the model), and its answer is stored as a call like any other.
@@ -132,7 +149,8 @@ describe("the fetch_page tool", () => {
     const rogue = await startMockLlm({
       respond: (request) => {
         const tool = request.messages.find((m) => m.role === "tool");
-        if (!tool) return { toolCalls: [{ name: "fetch_page", arguments: { url: "http://169.254.169.254/latest/meta-data" } }] };
+        if (!tool)
+          return { toolCalls: [{ name: "fetch_page", arguments: { url: "http://169.254.169.254/latest/meta-data" } }] };
         seen.push(tool.content);
         return reportOf(disputesFor("legal")[0], "https://news.example.org/legal-1");
       },
@@ -140,7 +158,9 @@ describe("the fetch_page tool", () => {
     try {
       const db = newDb();
       const config = parseCurationConfig({ source: searxng() }, "test.json");
-      const seed = await findSeed({ db, llm: createLlm({ db, config: mockConfig(rogue.url) }), config }, "legal", { attempt: 0 });
+      const seed = await findSeed({ db, llm: createLlm({ db, config: mockConfig(rogue.url) }), config }, "legal", {
+        attempt: 0,
+      });
       expect(seed!.title).toBe(disputesFor("legal")[0].title);
       // It cited a page no search returned: kept, and named for the researcher.
       expect(getSeed(db, seed!.id)!.provenance.unverifiedSources).toEqual(["https://news.example.org/legal-1"]);
@@ -159,7 +179,11 @@ describe("findSeed with built-in web research", () => {
     const seed = await findSeed(searcher(db, { kind: "web-research" }), "public-policy", { attempt: 2 });
     expect(seed).toMatchObject({ sourceKind: "web-research", title: "Cedar Falls transit fare reform dispute" });
     expect(seed!.sources.map((s) => s.url)).toEqual([`${search.url}/pages/public-policy-3`]);
-    expect(getSeed(db, seed!.id)!.provenance).toMatchObject({ attempt: 2, backend: "openai-responses:web_search_preview", model: "mock-model" });
+    expect(getSeed(db, seed!.id)!.provenance).toMatchObject({
+      attempt: 2,
+      backend: "openai-responses:web_search_preview",
+      model: "mock-model",
+    });
     expect(mock.requests.at(-1)!.path).toBe("/v1/responses");
   });
 });
@@ -170,12 +194,24 @@ describe("findSeed from a folder of seed files", () => {
     dir = mkdtempSync(join(tmpdir(), "seeds-"));
     const report = (title: string, a: string, b: string) =>
       `# ${title}\n## Summary\nA fight.\n## Parties\n- ${a}: one side\n- ${b}: other side\n## Issues\n- money\n## Status\nopen\n`;
-    writeFileSync(join(dir, "a-harbour.md"), `---\ndomain: legal\n---\n${report("Harbour lease dispute", "Harbour Co", "Tenants Union")}`);
+    writeFileSync(
+      join(dir, "a-harbour.md"),
+      `---\ndomain: legal\n---\n${report("Harbour lease dispute", "Harbour Co", "Tenants Union")}`,
+    );
     // The same dispute written up twice, differently: stored once.
-    writeFileSync(join(dir, "b-harbour-again.md"), `---\ndomain: legal\n---\n${report("The harbour LEASE dispute!", "Tenants Union", "Harbour Co.")}`);
+    writeFileSync(
+      join(dir, "b-harbour-again.md"),
+      `---\ndomain: legal\n---\n${report("The harbour LEASE dispute!", "Tenants Union", "Harbour Co.")}`,
+    );
     mkdirSync(join(dir, "legal"));
-    writeFileSync(join(dir, "legal", "c-notes.txt"), "# Orchard boundary quarrel\nA long quarrel between Orchard Farm and the Parish Council, over a hedge. See https://example.org/hedge.");
-    writeFileSync(join(dir, "d-other.md"), `---\ndomain: healthcare\n---\n${report("Clinic hours", "Clinic", "Nurses")}`);
+    writeFileSync(
+      join(dir, "legal", "c-notes.txt"),
+      "# Orchard boundary quarrel\nA long quarrel between Orchard Farm and the Parish Council, over a hedge. See https://example.org/hedge.",
+    );
+    writeFileSync(
+      join(dir, "d-other.md"),
+      `---\ndomain: healthcare\n---\n${report("Clinic hours", "Clinic", "Nurses")}`,
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -190,7 +226,10 @@ describe("findSeed from a folder of seed files", () => {
     const second = await findSeed(ctx, "legal", { attempt: 1 });
     expect(second!.title).toBe("Orchard boundary quarrel");
     expect(second!.report.parties.map((p) => p.name)).toEqual(["Orchard Farm", "Parish Council"]);
-    expect(getSeed(db, second!.id)!.provenance).toMatchObject({ file: join(dir, "legal", "c-notes.txt"), model: "mock-model" });
+    expect(getSeed(db, second!.id)!.provenance).toMatchObject({
+      file: join(dir, "legal", "c-notes.txt"),
+      model: "mock-model",
+    });
     expect(llmRequests()).toBe(calls + 1);
     expect(await findSeed(ctx, "legal", { attempt: 2 })).toBeNull();
     expect((await findSeed(ctx, "healthcare", { attempt: 0 }))!.title).toBe("Clinic hours");
@@ -199,10 +238,15 @@ describe("findSeed from a folder of seed files", () => {
   it("names the file and the problem when a structured file is incomplete", async () => {
     const bad = mkdtempSync(join(tmpdir(), "seeds-bad-"));
     try {
-      writeFileSync(join(bad, "x.md"), "---\ndomain: legal\n---\n# Lonely\n## Parties\n- Only: one\n## Summary\nx\n## Issues\n- y\n## Status\nopen\n");
+      writeFileSync(
+        join(bad, "x.md"),
+        "---\ndomain: legal\n---\n# Lonely\n## Parties\n- Only: one\n## Summary\nx\n## Issues\n- y\n## Status\nopen\n",
+      );
       const ctx = searcher(newDb(), { kind: "files", dir: bad });
       await expect(findSeed(ctx, "legal" as Domain, { attempt: 0 })).rejects.toThrow(SeedFileError);
-      await expect(findSeed(ctx, "legal", { attempt: 0 })).rejects.toThrow(/x\.md: not a usable seed report:\n {2}parties: a dispute has at least two parties/);
+      await expect(findSeed(ctx, "legal", { attempt: 0 })).rejects.toThrow(
+        /x\.md: not a usable seed report:\n {2}parties: a dispute has at least two parties/,
+      );
     } finally {
       rmSync(bad, { recursive: true, force: true });
     }

@@ -65,14 +65,25 @@ describe("seed files", () => {
   });
 
   it("treats a file without a Parties section as free text for the model", () => {
-    const parsed = parseSeedFile("---\ndomain: legal\n---\n# A tenancy fight\nNotes I took about a landlord and tenants...", "misc");
-    expect(parsed).toEqual({ kind: "free-text", domain: "legal", title: "A tenancy fight", text: "# A tenancy fight\nNotes I took about a landlord and tenants..." });
+    const parsed = parseSeedFile(
+      "---\ndomain: legal\n---\n# A tenancy fight\nNotes I took about a landlord and tenants...",
+      "misc",
+    );
+    expect(parsed).toEqual({
+      kind: "free-text",
+      domain: "legal",
+      title: "A tenancy fight",
+      text: "# A tenancy fight\nNotes I took about a landlord and tenants...",
+    });
   });
 
   it("names what is missing in an incomplete report", () => {
-    const parsed = parseSeedFile("# Lone party\n## Parties\n- Only one: alone\n## Summary\nx\n## Status\nopen\n## Issues\n- y");
+    const parsed = parseSeedFile(
+      "# Lone party\n## Parties\n- Only one: alone\n## Summary\nx\n## Status\nopen\n## Issues\n- y",
+    );
     expect(parsed.kind).toBe("invalid");
-    if (parsed.kind === "invalid") expect(parsed.errors.join("\n")).toContain("parties: a dispute has at least two parties");
+    if (parsed.kind === "invalid")
+      expect(parsed.errors.join("\n")).toContain("parties: a dispute has at least two parties");
   });
 
   it("splits front matter only at the very top", () => {

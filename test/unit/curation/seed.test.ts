@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { dedupeKeyOf, normaliseWords, seedReportSchema, webSeedReportSchema, type SeedReport } from "../../../app/domain/curation/seed.ts";
+import {
+  dedupeKeyOf,
+  normaliseWords,
+  seedReportSchema,
+  webSeedReportSchema,
+  type SeedReport,
+} from "../../../app/domain/curation/seed.ts";
 
 const report: SeedReport = {
   title: "Riverside Water Rights Dispute",
@@ -44,8 +50,20 @@ describe("dedupeKeyOf", () => {
   });
 
   it("ignores accents and corporate suffixes", () => {
-    const a = { title: "Café Workers v. Owner", parties: [{ name: "Café Union", description: "" }, { name: "Owner Inc.", description: "" }] };
-    const b = { title: "Cafe workers vs owner", parties: [{ name: "Owner", description: "" }, { name: "cafe union", description: "" }] };
+    const a = {
+      title: "Café Workers v. Owner",
+      parties: [
+        { name: "Café Union", description: "" },
+        { name: "Owner Inc.", description: "" },
+      ],
+    };
+    const b = {
+      title: "Cafe workers vs owner",
+      parties: [
+        { name: "Owner", description: "" },
+        { name: "cafe union", description: "" },
+      ],
+    };
     expect(dedupeKeyOf(a)).toBe(dedupeKeyOf(b));
   });
 

@@ -4,7 +4,10 @@ import type { WriterReply } from "../../../app/domain/curation/writer.ts";
 import { seedReport } from "./writer-helpers.ts";
 
 function reply(): WriterReply {
-  const options = [{ label: "A", description: "One way." }, { label: "B", description: "Another way." }];
+  const options = [
+    { label: "A", description: "One way." },
+    { label: "B", description: "Another way." },
+  ];
   return {
     title: "The Corvane dispute",
     background: "Two fictional bodies argue.",
@@ -13,8 +16,20 @@ function reply(): WriterReply {
       { id: "JOBS", name: "Jobs", description: "Who keeps the nurses.", options },
     ],
     parties: [
-      { id: "OPS", name: "Corvane Trust", role: "Runs it.", relation: "Regulated.", preferences: { CARE: "Option A: cheaper.", JOBS: "Option A: fewer." } },
-      { id: "REG", name: "Halden Council", role: "Regulates.", relation: "Regulator.", preferences: { CARE: "Option B: safer.", JOBS: "Option B: keep them." } },
+      {
+        id: "OPS",
+        name: "Corvane Trust",
+        role: "Runs it.",
+        relation: "Regulated.",
+        preferences: { CARE: "Option A: cheaper.", JOBS: "Option A: fewer." },
+      },
+      {
+        id: "REG",
+        name: "Halden Council",
+        role: "Regulates.",
+        relation: "Regulator.",
+        preferences: { CARE: "Option B: safer.", JOBS: "Option B: keep them." },
+      },
     ],
     provocative_topics: ["CARE"],
   };
@@ -55,11 +70,14 @@ describe("the curation rules", () => {
     r.topics[0].options[1].label = "C";
     const problems = checkWriterReply(r, seedReport("Hospital"), "healthcare");
     expect(problems.map((p) => p.rule)).toContain("scenario-checks");
-    expect(describeProblems(problems)).toContain('topics.0.options.1.label: options are lettered in order: expected "B", got "C"');
+    expect(describeProblems(problems)).toContain(
+      'topics.0.options.1.label: options are lettered in order: expected "B", got "C"',
+    );
   });
 
   it("check weights: one per topic, whole, positive, summing to 10, never all equal", () => {
-    const w = (ops: Record<string, number>, reg: Record<string, number>) => checkWeightsReply({ weights: { OPS: ops, REG: reg } }, reply()).map((p) => p.rule);
+    const w = (ops: Record<string, number>, reg: Record<string, number>) =>
+      checkWeightsReply({ weights: { OPS: ops, REG: reg } }, reply()).map((p) => p.rule);
     expect(w({ CARE: 7, JOBS: 3 }, { CARE: 4, JOBS: 6 })).toEqual([]);
     expect(w({ CARE: 5, JOBS: 5 }, { CARE: 4, JOBS: 6 })).toEqual(["weights-not-all-equal"]);
     expect(w({ CARE: 6, JOBS: 3 }, { CARE: 4, JOBS: 6 })).toEqual(["weights-sum-to-10"]);

@@ -16,7 +16,11 @@ export function seedReport(title: string): SeedReport {
       { name: "Northwind Regional Health", description: "Operator of the hospital." },
       { name: "State Health Department", description: "The regulator." },
     ],
-    issues: ["Keeping emergency care open", "Money for the receiving hospitals", "Jobs of the nurses at Northwind Regional Health"],
+    issues: [
+      "Keeping emergency care open",
+      "Money for the receiving hospitals",
+      "Jobs of the nurses at Northwind Regional Health",
+    ],
     timeline: [
       { date: "March 2023", event: "Closure announced." },
       { date: "June 2024", event: "Regulator's hearing." },
@@ -33,5 +37,9 @@ export function writerSeed(title: string, domain: Domain = "healthcare") {
 
 export function curationLlm(db: Db, mock: MockLlm, options: { structuredWriter?: boolean } = {}): Llm {
   const roles = options.structuredWriter ? { writer: { structuredOutput: true } } : undefined;
-  return createLlm({ db, config: parseLlmConfig(mockConfigJson(mock.url, { roles }), "test config"), sleep: async () => {} });
+  return createLlm({
+    db,
+    config: parseLlmConfig(mockConfigJson(mock.url, { roles }), "test config"),
+    sleep: async () => {},
+  });
 }

@@ -11,13 +11,20 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(respond: Responder = standInResponder({ roles: ["writer"] }), options: { structuredWriter?: boolean } = {}) {
+async function setup(
+  respond: Responder = standInResponder({ roles: ["writer"] }),
+  options: { structuredWriter?: boolean } = {},
+) {
   const t = tempDb();
   cleanups.push(t.cleanup);
   const mock = await startMockLlm({ respond });
   cleanups.push(() => mock.close());
   const userMessages = () =>
-    mock.requests.map((r) => (r.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === "user").map((m) => m.content));
+    mock.requests.map((r) =>
+      (r.body as { messages: { role: string; content: string }[] }).messages
+        .filter((m) => m.role === "user")
+        .map((m) => m.content),
+    );
   return { ...t, mock, llm: curationLlm(t.db, mock, options), userMessages };
 }
 
@@ -32,21 +39,30 @@ describe("the scenario writer", () => {
     expect(outcome.scenario.source.kind).toBe("curated");
     expect(outcome.scenario.parties).toHaveLength(2);
     const text = JSON.stringify(outcome.scenario);
-    for (const real of ["Northwind Regional Health", "State Health Department", "March 2023", "June 2024"]) expect(text).not.toContain(real);
+    for (const real of ["Northwind Regional Health", "State Health Department", "March 2023", "June 2024"])
+      expect(text).not.toContain(real);
     for (const p of outcome.scenario.parties) expect(Object.values(p.weights).reduce((a, b) => a + b, 0)).toBe(10);
     expect(t.mock.requests).toHaveLength(2); // scenario, weights: no repair needed
   });
 
   it.each([
     ["five-topics", "at-most-four-topics", "one to 4 topics, got 5"],
-    ["stance-off-options", "stance-among-options", `SECOND_SIDE's stance on ISSUE_1 must open with "Option X:" where X is one of A, B, C`],
+    [
+      "stance-off-options",
+      "stance-among-options",
+      `SECOND_SIDE's stance on ISSUE_1 must open with "Option X:" where X is one of A, B, C`,
+    ],
     ["weights-sum-9", "weights-sum-to-10", "FIRST_SIDE's weights sum to 9, not 10"],
   ])("repairs a reply with the flaw %s once, naming rule %s and the exact error", async (flaw, rule, error) => {
     const t = await setup();
     const outcome = await writeScenario(t.llm, writerSeed(`Dispute [writer:${flaw}]`));
     expect(outcome.ok).toBe(true);
     if (outcome.ok) expect(scenarioSchema.safeParse(outcome.scenario).success).toBe(true);
-    const repair = t.userMessages().find((m) => m.length > 1)?.at(-1) ?? "";
+    const repair =
+      t
+        .userMessages()
+        .find((m) => m.length > 1)
+        ?.at(-1) ?? "";
     expect(repair).toContain(`rule ${rule}: ${error}`);
     expect(t.mock.requests).toHaveLength(3);
   });
@@ -80,24 +96,38 @@ describe("the scenario writer", () => {
     );
     const outcome = await writeScenario(t.llm, writerSeed("Stance off the options [writer:valid]"));
     if (outcome.ok || !outcome.invalid) throw new Error("expected an invalid candidate");
-    expect(outcome.reason).toMatch(/^scenario after one repair: rule stance-among-options: FIRST_SIDE's stance on ISSUE_2 must open with "Option X:"/);
+    expect(outcome.reason).toMatch(
+      /^scenario after one repair: rule stance-among-options: FIRST_SIDE's stance on ISSUE_2 must open with "Option X:"/,
+    );
 
     const t2 = await setup(
       scripted([
-        { matchAny: /^You decide how much each party/, reply: () => ({ weights: { FIRST_SIDE: { ISSUE_1: 5, ISSUE_2: 3, ISSUE_3: 1 }, SECOND_SIDE: { ISSUE_1: 2, ISSUE_2: 3, ISSUE_3: 5 } } }) },
+        {
+          matchAny: /^You decide how much each party/,
+          reply: () => ({
+            weights: {
+              FIRST_SIDE: { ISSUE_1: 5, ISSUE_2: 3, ISSUE_3: 1 },
+              SECOND_SIDE: { ISSUE_1: 2, ISSUE_2: 3, ISSUE_3: 5 },
+            },
+          }),
+        },
         { reply: valid },
       ]),
     );
     const weighed = await writeScenario(t2.llm, writerSeed("Weights off [writer:valid]"));
     if (weighed.ok || !weighed.invalid) throw new Error("expected an invalid candidate");
-    expect(weighed.reason).toBe("weights after one repair: rule weights-sum-to-10: FIRST_SIDE's weights sum to 9, not 10");
+    expect(weighed.reason).toBe(
+      "weights after one repair: rule weights-sum-to-10: FIRST_SIDE's weights sum to 9, not 10",
+    );
   });
 
   it("asks for structured output where the writer is configured for it, and still repairs", async () => {
     const t = await setup(standInResponder({ roles: ["writer"] }), { structuredWriter: true });
     const outcome = await writeScenario(t.llm, writerSeed("Structured [writer:weights-sum-9]"));
     expect(outcome.ok).toBe(true);
-    const formats = t.mock.requests.map((r) => (r.body as { response_format?: { type: string } }).response_format?.type);
+    const formats = t.mock.requests.map(
+      (r) => (r.body as { response_format?: { type: string } }).response_format?.type,
+    );
     expect(formats).toEqual(["json_schema", "json_schema", "json_schema"]);
   });
 

@@ -1,12 +1,30 @@
-/** The automatic persona-fidelity proxy: assigned reactiveness level against measured volatility, per simulator backbone. */
+/**
+ * The automatic persona-fidelity proxy: assigned reactiveness level against measured volatility, per simulator
+ * backbone.
+ */
 import { describe, expect, it } from "vitest";
 import { fidelityProxy, type ProxyPair } from "../../../app/domain/emotion/fidelity-proxy.ts";
 
 /** Measured volatility of (run, party); a4 and n1/n2 are runs without emotion. */
-const VOLATILITY: Record<string, number> = { "a1:A": 0.05, "b1:A": 0.2, "a2:B": 0.1, "b2:B": 0.15, "b3:A": 0.05, "b4:A": 0.12 };
+const VOLATILITY: Record<string, number> = {
+  "a1:A": 0.05,
+  "b1:A": 0.2,
+  "a2:B": 0.1,
+  "b2:B": 0.15,
+  "b3:A": 0.05,
+  "b4:A": 0.12,
+};
 const volatilityOf = (run: string, party: string) => VOLATILITY[`${run}:${party}`] ?? null;
 
-const pair = (pairId: string, backbone: string, runA: string, runB: string, targetParty: string, levelA: number, levelB: number): ProxyPair => ({ pairId, backbone, runA, runB, targetParty, levelA, levelB });
+const pair = (
+  pairId: string,
+  backbone: string,
+  runA: string,
+  runB: string,
+  targetParty: string,
+  levelA: number,
+  levelB: number,
+): ProxyPair => ({ pairId, backbone, runA, runB, targetParty, levelA, levelB });
 const PAIRS = [
   pair("p1", "m1", "a1", "b1", "A", 0, 3), // .05 < .20 and 0 < 3: ordered
   pair("p2", "m1", "a2", "b2", "B", 3, 1), // .10 < .15 but 3 > 1: not ordered
@@ -48,7 +66,16 @@ describe("fidelityProxy", () => {
   });
 
   it("gives a backbone whose runs carry no emotion no agreement and no r, with the reason", () => {
-    expect(m0).toMatchObject({ pairs: 1, measuredPairs: 0, ordered: 0, ties: 0, agreement: null, observations: 0, r: null, p: null });
+    expect(m0).toMatchObject({
+      pairs: 1,
+      measuredPairs: 0,
+      ordered: 0,
+      ties: 0,
+      agreement: null,
+      observations: 0,
+      r: null,
+      p: null,
+    });
     expect(m0.reason).toMatch(/n = 0/);
   });
 

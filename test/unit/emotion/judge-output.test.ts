@@ -16,7 +16,9 @@ describe("partyTurnIds", () => {
 
 describe("checkEmotionJudgeOutput", () => {
   it("accepts one score per turn of each party, in any order, 0 and 100 included", () => {
-    expect(checkEmotionJudgeOutput({ A: { scores: [s(4, 100), s(1, 0)] }, B: { scores: [s(2, 50), s(5, 51)] } }, CTX)).toEqual([]);
+    expect(
+      checkEmotionJudgeOutput({ A: { scores: [s(4, 100), s(1, 0)] }, B: { scores: [s(2, 50), s(5, 51)] } }, CTX),
+    ).toEqual([]);
     // A party left out is not a problem here: the judge records an error naming it.
     expect(checkEmotionJudgeOutput({ A: { scores: [s(1, 10), s(4, 20)] } }, CTX)).toEqual([]);
   });
@@ -41,6 +43,8 @@ describe("checkEmotionJudgeOutput", () => {
   });
 
   it("names every missing turn, in the plural", () => {
-    expect(checkEmotionJudgeOutput({ A: { scores: [] } }, CTX)).toEqual([{ path: ["A", "scores"], message: "no score for A's turns 1, 4" }]);
+    expect(checkEmotionJudgeOutput({ A: { scores: [] } }, CTX)).toEqual([
+      { path: ["A", "scores"], message: "no score for A's turns 1, 4" },
+    ]);
   });
 });

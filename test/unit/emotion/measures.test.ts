@@ -1,6 +1,12 @@
 /** The emotion measures on hand-made series (see hand-made.ts for the series, worked out turn by turn). */
 import { describe, expect, it } from "vitest";
-import { emotionalRepair, emotionConsensusCorrelation, finalEmotion, partyVolatility, volatility } from "../../../app/domain/emotion/measures.ts";
+import {
+  emotionalRepair,
+  emotionConsensusCorrelation,
+  finalEmotion,
+  partyVolatility,
+  volatility,
+} from "../../../app/domain/emotion/measures.ts";
 import { GROUP, MEDIATOR_TURNS, POINTS } from "./hand-made.ts";
 
 describe("emotionalRepair (ER)", () => {
@@ -14,7 +20,10 @@ describe("emotionalRepair (ER)", () => {
     expect(er.interventions).toBe(2);
     expect(er.beforeAllReported).toBe(0);
     expect(er.truncatedHorizon).toBe(1);
-    expect(er.perIntervention.map((p) => [p.m, p.afterTurn])).toEqual([[3, 8], [6, 8]]);
+    expect(er.perIntervention.map((p) => [p.m, p.afterTurn])).toEqual([
+      [3, 8],
+      [6, 8],
+    ]);
     expect(er.perIntervention[0]).toMatchObject({ before: 0.4, after: 0.7 });
     expect(er.perIntervention[0].er).toBeCloseTo(0.5, 12);
     expect(er.perIntervention[1].er).toBeCloseTo(5 / 11, 12);
@@ -22,7 +31,8 @@ describe("emotionalRepair (ER)", () => {
   });
 
   it("takes its horizon as a parameter", () => {
-    // h = 2. m = 3: Ē[2] = .40 → Ē[5] = .45: .05/.6 = 1/12. m = 6: Ē[5] = .45 → Ē[8] = .70: 5/11. No horizon cut short (8 ≤ 8).
+    // h = 2. m = 3: Ē[2] = .40 → Ē[5] = .45: .05/.6 = 1/12. m = 6: Ē[5] = .45 → Ē[8] = .70: 5/11. No horizon cut short
+    // (8 ≤ 8).
     const er = emotionalRepair(GROUP, MEDIATOR_TURNS, { horizon: 2 });
     expect(er.er).toBeCloseTo((1 / 12 + 5 / 11) / 2, 12);
     expect(er.truncatedHorizon).toBe(0);
@@ -44,11 +54,21 @@ describe("emotionalRepair (ER)", () => {
     expect(er.beforeAllReported).toBe(1);
     expect(er.perIntervention.map((p) => p.m)).toEqual([3]);
     const early = emotionalRepair(GROUP, [1, 2]);
-    expect(early).toMatchObject({ er: null, interventions: 2, beforeAllReported: 2, reason: "no intervention after every party had reported" });
+    expect(early).toMatchObject({
+      er: null,
+      interventions: 2,
+      beforeAllReported: 2,
+      reason: "no intervention after every party had reported",
+    });
   });
 
   it("is null without interventions, and refuses a mediator turn outside the run", () => {
-    expect(emotionalRepair(GROUP, [])).toMatchObject({ er: null, interventions: 0, reason: "no interventions", perIntervention: [] });
+    expect(emotionalRepair(GROUP, [])).toMatchObject({
+      er: null,
+      interventions: 0,
+      reason: "no interventions",
+      perIntervention: [],
+    });
     expect(() => emotionalRepair(GROUP, [9])).toThrow(/outside the run/);
     expect(() => emotionalRepair(GROUP, [0])).toThrow(/outside the run/);
   });
@@ -65,13 +85,18 @@ describe("finalEmotion (EF)", () => {
 
   it("is null, naming the silent party, when a party never reported", () => {
     const group = new Array(9).fill(null);
-    expect(finalEmotion(group, { A: POINTS.A, B: [] })).toEqual({ value: null, perParty: { A: 0.6, B: null }, reason: "no emotion reported by B" });
+    expect(finalEmotion(group, { A: POINTS.A, B: [] })).toEqual({
+      value: null,
+      perParty: { A: 0.6, B: null },
+      reason: "no emotion reported by B",
+    });
   });
 });
 
 describe("volatility (EV)", () => {
   it("is the mean absolute change between a party's consecutive reports, /100, then the mean over parties", () => {
-    // A: |50 − 30| + |60 − 50| = 30 over 2 steps → .15. B: |40 − 50| + |80 − 40| = 50 over 2 → .25. Run: (.15 + .25)/2 = .20.
+    // A: |50 − 30| + |60 − 50| = 30 over 2 steps → .15. B: |40 − 50| + |80 − 40| = 50 over 2 → .25. Run: (.15 + .25)/2
+    // = .20.
     expect(partyVolatility(POINTS.A)).toBeCloseTo(0.15, 12);
     expect(partyVolatility(POINTS.B)).toBeCloseTo(0.25, 12);
     const ev = volatility(POINTS);
@@ -87,7 +112,11 @@ describe("volatility (EV)", () => {
     const ev = volatility({ A: POINTS.A, C: one });
     expect(ev.value).toBeCloseTo(0.15, 12);
     expect(ev.perParty.C).toBeNull();
-    expect(volatility({ C: one, D: [] })).toEqual({ value: null, perParty: { C: null, D: null }, reason: "no party reported twice" });
+    expect(volatility({ C: one, D: [] })).toEqual({
+      value: null,
+      perParty: { C: null, D: null },
+      reason: "no party reported twice",
+    });
   });
 });
 
@@ -108,10 +137,22 @@ describe("emotionConsensusCorrelation (EC)", () => {
 
   it("is null with a reason for a constant series and for fewer than three defined turns", () => {
     const flat = [null, null, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
-    expect(emotionConsensusCorrelation(flat, C)).toEqual({ value: null, n: 7, p: null, reason: "x is constant (zero variance)" });
-    expect(emotionConsensusCorrelation(GROUP, new Array(9).fill(0.2))).toMatchObject({ value: null, reason: "y is constant (zero variance)" });
+    expect(emotionConsensusCorrelation(flat, C)).toEqual({
+      value: null,
+      n: 7,
+      p: null,
+      reason: "x is constant (zero variance)",
+    });
+    expect(emotionConsensusCorrelation(GROUP, new Array(9).fill(0.2))).toMatchObject({
+      value: null,
+      reason: "y is constant (zero variance)",
+    });
     const late = [null, null, null, null, null, null, null, 0.5, 0.7];
-    expect(emotionConsensusCorrelation(late, C)).toMatchObject({ value: null, n: 2, reason: "n = 2: at least 3 pairs are needed" });
+    expect(emotionConsensusCorrelation(late, C)).toMatchObject({
+      value: null,
+      n: 2,
+      reason: "n = 2: at least 3 pairs are needed",
+    });
   });
 
   it("refuses series of different lengths", () => {

@@ -14,20 +14,42 @@ import {
 } from "../../../app/domain/emotion/trajectory.ts";
 
 const PARTIES = ["A", "B"];
-const turn = (turnId: number, speaker: string, emotion: number | null, emotionReason: string | null = null): EmotionTurn => ({
+const turn = (
+  turnId: number,
+  speaker: string,
+  emotion: number | null,
+  emotionReason: string | null = null,
+): EmotionTurn => ({
   turnId,
   speaker,
   role: speaker === "MEDIATOR" ? "mediator" : "party",
   emotion,
   emotionReason,
 });
-const SELF_TURNS = [turn(1, "A", 30, "cornered"), turn(2, "B", 50), turn(3, "MEDIATOR", null), turn(4, "A", 55, "heard")];
+const SELF_TURNS = [
+  turn(1, "A", 30, "cornered"),
+  turn(2, "B", 50),
+  turn(3, "MEDIATOR", null),
+  turn(4, "A", 55, "heard"),
+];
 const PLAIN_TURNS = SELF_TURNS.map((t) => ({ ...t, emotion: null, emotionReason: null }));
 
-function judged(backbone: string, output: Record<string, unknown>, errors: EmotionEvaluation["errors"] = []): EmotionEvaluation {
+function judged(
+  backbone: string,
+  output: Record<string, unknown>,
+  errors: EmotionEvaluation["errors"] = [],
+): EmotionEvaluation {
   return { id: emotionEvaluationId("r1", backbone), method: "emotion", backbone, output, errors };
 }
-const FULL = { A: { scores: [{ turn_id: 4, score: 60, reason: "calmer" }, { turn_id: 1, score: 20, reason: "" }] }, B: { scores: [{ turn_id: 2, score: 45, reason: "wary" }] } };
+const FULL = {
+  A: {
+    scores: [
+      { turn_id: 4, score: 60, reason: "calmer" },
+      { turn_id: 1, score: 20, reason: "" },
+    ],
+  },
+  B: { scores: [{ turn_id: 2, score: 45, reason: "wary" }] },
+};
 
 describe("selfReportedTrajectory", () => {
   it("takes each party's own reports in turn order, every party listed, nothing failed", () => {
@@ -35,7 +57,10 @@ describe("selfReportedTrajectory", () => {
     expect(self.source).toEqual({ kind: "self" });
     expect(self.failedParties).toEqual([]);
     expect(self.parties).toEqual({
-      A: [{ turnId: 1, score: 30, reason: "cornered" }, { turnId: 4, score: 55, reason: "heard" }],
+      A: [
+        { turnId: 1, score: 30, reason: "cornered" },
+        { turnId: 4, score: 55, reason: "heard" },
+      ],
       B: [{ turnId: 2, score: 50, reason: null }],
     });
     expect(Object.keys(selfReportedTrajectory([turn(1, "A", 40)], PARTIES)!.parties)).toEqual(["A", "B"]);
@@ -51,7 +76,10 @@ describe("judgedTrajectory", () => {
     const t = judgedTrajectory(judged("j1", FULL), PARTIES);
     expect(t.source).toEqual({ kind: "judge", backbone: "j1", evaluationId: "r1:emotion:j1" });
     expect(t.failedParties).toEqual([]);
-    expect(t.parties.A).toEqual([{ turnId: 1, score: 20, reason: null }, { turnId: 4, score: 60, reason: "calmer" }]);
+    expect(t.parties.A).toEqual([
+      { turnId: 1, score: 20, reason: null },
+      { turnId: 4, score: 60, reason: "calmer" },
+    ]);
   });
 
   it("fails the party an error names, and the party missing from the output, keeping no scores of theirs", () => {
@@ -67,7 +95,10 @@ describe("judgedTrajectory", () => {
     const t = judgedTrajectory(judged("j1", FULL, [{ message: "the reply was not JSON" }]), PARTIES);
     expect(t.failedParties).toEqual(["A", "B"]);
     expect(t.parties).toEqual({ A: [], B: [] });
-    expect(judgedTrajectory(judged("j1", null as unknown as Record<string, unknown>), PARTIES).failedParties).toEqual(["A", "B"]);
+    expect(judgedTrajectory(judged("j1", null as unknown as Record<string, unknown>), PARTIES).failedParties).toEqual([
+      "A",
+      "B",
+    ]);
   });
 });
 
@@ -81,7 +112,10 @@ describe("runEmotionTrajectories and preferredTrajectory", () => {
   it("lists the self-report first, then the emotion judges by backbone; other methods are ignored", () => {
     const list = runEmotionTrajectories(SELF_TURNS, evaluations, PARTIES);
     expect(list.map((t) => emotionSourceLabel(t.source))).toEqual(["self-report", "judge alpha", "judge zeta"]);
-    expect(runEmotionTrajectories(PLAIN_TURNS, evaluations, PARTIES).map((t) => emotionSourceLabel(t.source))).toEqual(["judge alpha", "judge zeta"]);
+    expect(runEmotionTrajectories(PLAIN_TURNS, evaluations, PARTIES).map((t) => emotionSourceLabel(t.source))).toEqual([
+      "judge alpha",
+      "judge zeta",
+    ]);
     expect(runEmotionTrajectories(PLAIN_TURNS, [], PARTIES)).toEqual([]);
   });
 
@@ -99,8 +133,16 @@ describe("runEmotionTrajectories and preferredTrajectory", () => {
 describe("subject ids", () => {
   it("stores a self-report under `${run}:emotion-self`, a judge under its evaluation id, EC under both ids joined by |", () => {
     expect(emotionSubjectId("r1", { kind: "self" })).toBe("r1:emotion-self");
-    expect(emotionSubjectId("r1", { kind: "judge", backbone: "org/m 2", evaluationId: emotionEvaluationId("r1", "org/m 2") })).toBe("r1:emotion:org_m_2");
-    expect(emotionConsensusSubjectId("r1", { kind: "self" }, "r1:topic-localized:j1")).toBe("r1:emotion-self|r1:topic-localized:j1");
+    expect(
+      emotionSubjectId("r1", {
+        kind: "judge",
+        backbone: "org/m 2",
+        evaluationId: emotionEvaluationId("r1", "org/m 2"),
+      }),
+    ).toBe("r1:emotion:org_m_2");
+    expect(emotionConsensusSubjectId("r1", { kind: "self" }, "r1:topic-localized:j1")).toBe(
+      "r1:emotion-self|r1:topic-localized:j1",
+    );
     expect(emotionSourceLabel({ kind: "judge", backbone: "m", evaluationId: "x" })).toBe("judge m");
   });
 });

@@ -18,7 +18,10 @@ describe("revision diff", () => {
     expect(revisionChanges(before, after)).toEqual([
       { path: "topics.RENT.score", text: "Monthly rent: score 3 → 4" },
       { path: "topics.RENT.carriedForward", text: "Monthly rent: not carried forward → carried forward" },
-      { path: "topics.RENT.positions.TEN", text: "Monthly rent, Tenant Ada: A · Keep the rent where it is → B · Raise the rent by five percent from…" },
+      {
+        path: "topics.RENT.positions.TEN",
+        text: "Monthly rent, Tenant Ada: A · Keep the rent where it is → B · Raise the rent by five percent from…",
+      },
     ]);
   });
 

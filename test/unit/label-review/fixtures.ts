@@ -12,7 +12,14 @@ export const SCENARIO: SummaryScenario = {
         { label: "B", description: "Raise the rent by five percent from next spring onwards, in two steps" },
       ],
     },
-    { id: "PETS", name: "Pets", options: [{ label: "A", description: "No pets" }, { label: "B", description: "Cats only" }] },
+    {
+      id: "PETS",
+      name: "Pets",
+      options: [
+        { label: "A", description: "No pets" },
+        { label: "B", description: "Cats only" },
+      ],
+    },
   ],
   parties: [
     { id: "TEN", name: "Tenant Ada" },
@@ -20,7 +27,10 @@ export const SCENARIO: SummaryScenario = {
   ],
 };
 
-export function consensus(rent: { score: number; ten: string; own: string; carried?: boolean }, petsScore = 2): ConsensusLabel {
+export function consensus(
+  rent: { score: number; ten: string; own: string; carried?: boolean },
+  petsScore = 2,
+): ConsensusLabel {
   return {
     kind: "consensus-snippet",
     topics: {

@@ -16,7 +16,11 @@ describe("label history", () => {
     const revisions = historyRevisions([stored(1, 2), stored(3, 5), stored(2, 4)], "You");
     expect(revisions.map((r) => r.revision)).toEqual([3, 2, 1]);
     expect(revisions.map((r) => r.latest)).toEqual([true, false, false]);
-    expect(revisions.map((r) => r.changes.map((c) => c.text))).toEqual([["Monthly rent: score 4 → 5"], ["Monthly rent: score 2 → 4"], []]);
+    expect(revisions.map((r) => r.changes.map((c) => c.text))).toEqual([
+      ["Monthly rent: score 4 → 5"],
+      ["Monthly rent: score 2 → 4"],
+      [],
+    ]);
   });
 
   it("says who saved each revision and how", () => {

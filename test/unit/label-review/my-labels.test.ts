@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { filterMyLabels, myLabelsQuery, parseMyLabelsFilter, scenarioChoices } from "../../../app/domain/label-review/my-labels.ts";
+import {
+  filterMyLabels,
+  myLabelsQuery,
+  parseMyLabelsFilter,
+  scenarioChoices,
+} from "../../../app/domain/label-review/my-labels.ts";
 
 const rows = [
   { id: 3, scenario: "Rent dispute", revisions: 2 },
@@ -9,8 +14,14 @@ const rows = [
 
 describe("My labels filters", () => {
   it("reads the scenario and revised filters from the query; unknown values mean any", () => {
-    expect(parseMyLabelsFilter(new URLSearchParams("scenario=Rent+dispute&revised=yes"))).toEqual({ scenario: "Rent dispute", revised: "yes" });
-    expect(parseMyLabelsFilter(new URLSearchParams("scenario=&revised=maybe"))).toEqual({ scenario: null, revised: null });
+    expect(parseMyLabelsFilter(new URLSearchParams("scenario=Rent+dispute&revised=yes"))).toEqual({
+      scenario: "Rent dispute",
+      revised: "yes",
+    });
+    expect(parseMyLabelsFilter(new URLSearchParams("scenario=&revised=maybe"))).toEqual({
+      scenario: null,
+      revised: null,
+    });
   });
 
   it("keeps the rows that match every filter, in the order given", () => {

@@ -1,13 +1,36 @@
 import { describe, expect, it } from "vitest";
 import { itemPlaces, type PlaceItem } from "../../../app/domain/label-review/place.ts";
 
-const snippet = (itemId: number, runId: string, snippetPosition: number): PlaceItem => ({ itemId, kind: "consensus-snippet", runId, snippetPosition, targetName: null });
-const pair = (itemId: number, targetName: string): PlaceItem => ({ itemId, kind: "ab-reactiveness", runId: null, snippetPosition: null, targetName });
+const snippet = (itemId: number, runId: string, snippetPosition: number): PlaceItem => ({
+  itemId,
+  kind: "consensus-snippet",
+  runId,
+  snippetPosition,
+  targetName: null,
+});
+const pair = (itemId: number, targetName: string): PlaceItem => ({
+  itemId,
+  kind: "ab-reactiveness",
+  runId: null,
+  snippetPosition: null,
+  targetName,
+});
 
 describe("item places", () => {
   it("numbers trajectories in study order and counts each one's snippets", () => {
-    const places = itemPlaces([snippet(10, "run-x", 1), snippet(11, "run-x", 2), snippet(12, "run-y", 1), snippet(13, "run-y", 3)], new Map([["run-x", 2], ["run-y", 6]]));
-    expect([...places.values()]).toEqual(["Trajectory 1 · snippet 1 of 2", "Trajectory 1 · snippet 2 of 2", "Trajectory 2 · snippet 1 of 6", "Trajectory 2 · snippet 3 of 6"]);
+    const places = itemPlaces(
+      [snippet(10, "run-x", 1), snippet(11, "run-x", 2), snippet(12, "run-y", 1), snippet(13, "run-y", 3)],
+      new Map([
+        ["run-x", 2],
+        ["run-y", 6],
+      ]),
+    );
+    expect([...places.values()]).toEqual([
+      "Trajectory 1 · snippet 1 of 2",
+      "Trajectory 1 · snippet 2 of 2",
+      "Trajectory 2 · snippet 1 of 6",
+      "Trajectory 2 · snippet 3 of 6",
+    ]);
   });
 
   it("an A/B item is a numbered pair about its target party; run ids never appear", () => {

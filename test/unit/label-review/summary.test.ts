@@ -15,7 +15,9 @@ describe("answer summary", () => {
     const rent = summary.topics[0].positions.map((p) => `${p.party}: ${positionText(p)}`);
     expect(rent[0]).toBe("Tenant Ada: A · Keep the rent where it is");
     expect(rent[1]).toMatch(/^Owner Ben: B · Raise the rent by five percent.*…$/);
-    expect(summary.topics[0].positions[1].fullText).toBe("Raise the rent by five percent from next spring onwards, in two steps");
+    expect(summary.topics[0].positions[1].fullText).toBe(
+      "Raise the rent by five percent from next spring onwards, in two steps",
+    );
     expect(summary.topics[1].positions.map(positionText)).toEqual(["Unclear", "Not stated"]);
   });
 
@@ -28,7 +30,11 @@ describe("answer summary", () => {
 
   it("words an A/B choice with the target party's name and nothing about how the pair was made", () => {
     const summary = summariseAnswer({ kind: "ab-reactiveness", choice: "B" }, SCENARIO, "Owner Ben");
-    expect(summary).toEqual({ kind: "ab-reactiveness", choice: "B", text: "Conversation B: Owner Ben is the more reactive negotiator" });
+    expect(summary).toEqual({
+      kind: "ab-reactiveness",
+      choice: "B",
+      text: "Conversation B: Owner Ben is the more reactive negotiator",
+    });
   });
 
   it("shortens long option text at a word boundary with an ellipsis, and leaves short text alone", () => {

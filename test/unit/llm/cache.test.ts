@@ -130,7 +130,14 @@ describe("accounting", () => {
     const all = summariseUsage(store.db);
     expect(all.map((r) => r.role)).toEqual(["evaluator", "mediator"]);
     const mediator = all.find((r) => r.role === "mediator")!;
-    expect(mediator).toMatchObject({ calls: 2, ok: 2, failed: 0, attempts: 2, promptTokens: 110, completionTokens: 103 + 13 });
+    expect(mediator).toMatchObject({
+      calls: 2,
+      ok: 2,
+      failed: 0,
+      attempts: 2,
+      promptTokens: 110,
+      completionTokens: 103 + 13,
+    });
     expect(mediator.costUsd).toBeCloseTo((100 * 2 + 103 * 10) / 1e6, 12); // the unpriced model costs nothing
 
     const runB = summariseUsage(store.db, { subject: "run-b" });
@@ -148,7 +155,11 @@ describe("accounting", () => {
     ]);
 
     expect(events.map((e) => e.cached)).toEqual([false, true, false, false]);
-    expect(tally.rows().find((r) => r.role === "mediator")).toMatchObject({ calls: 3, cachedHits: 1, promptTokens: 110 });
+    expect(tally.rows().find((r) => r.role === "mediator")).toMatchObject({
+      calls: 3,
+      cachedHits: 1,
+      promptTokens: 110,
+    });
     expect(store.db.select().from(llmCalls).all()).toHaveLength(3);
   });
 });

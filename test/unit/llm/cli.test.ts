@@ -36,7 +36,9 @@ describe("socrates llm check", () => {
     expect(lines).toHaveLength(LLM_ROLES.length);
     for (const [i, role] of LLM_ROLES.entries()) {
       expect(lines[i]).toMatch(
-        new RegExp(`^${role}\\s+FAILED  mock-model @ ${url.replace(/\./g, "\\.")}: network error: connect ECONNREFUSED`)
+        new RegExp(
+          `^${role}\\s+FAILED  mock-model @ ${url.replace(/\./g, "\\.")}: network error: connect ECONNREFUSED`,
+        ),
       );
     }
     expect(result.stderr).toContain(`error: ${LLM_ROLES.length} of ${LLM_ROLES.length} roles failed the check`);
@@ -47,7 +49,7 @@ describe("socrates llm check", () => {
     const result = runCli(["llm", "check", "--config", file]);
     expect(result.status).toBe(2);
     expect(result.stdout).toContain(
-      "party           FAILED  mock-model @ http://127.0.0.1:9/v1: network error: bad port (fetch refuses to connect to this port number)"
+      "party           FAILED  mock-model @ http://127.0.0.1:9/v1: network error: bad port (fetch refuses to connect to this port number)",
     );
   });
 
@@ -62,15 +64,22 @@ describe("socrates llm check", () => {
     expect(result.status).toBe(0);
     const lines = result.stdout.trim().split("\n");
     expect(lines).toHaveLength(LLM_ROLES.length);
-    expect(lines[0]).toMatch(new RegExp(`^searcher\\s+ok  mock-model @ ${mock.url.replace(/\./g, "\\.")} \\(\\d+ ms\\)$`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^searcher\\s+ok  mock-model @ ${mock.url.replace(/\./g, "\\.")} \\(\\d+ ms\\)$`),
+    );
     expect(mock.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(LLM_ROLES.length);
   });
 
   it("lists each replica of a pool: reachable with its latency and whether it lists the model, or out", async () => {
     const [up, down] = [await startMockLlm({ models: ["mock-model"] }), await startMockLlm()];
-    cleanups.push(() => up.close(), () => down.close());
+    cleanups.push(
+      () => up.close(),
+      () => down.close(),
+    );
     down.setOutage(503);
-    const file = writeConfig(mockPoolConfigJson([up.url, down.url], { replicas: [{ name: "gpu-a" }, { name: "gpu-b" }] }));
+    const file = writeConfig(
+      mockPoolConfigJson([up.url, down.url], { replicas: [{ name: "gpu-a" }, { name: "gpu-b" }] }),
+    );
     const result = await runCliAsync(["llm", "check", "--config", file], {});
 
     expect(result.status).toBe(0); // every role still has a working replica
@@ -98,14 +107,19 @@ describe("socrates llm usage", () => {
     const store = tempDb();
     cleanups.push(
       () => mock.close(),
-      () => store.cleanup()
+      () => store.cleanup(),
     );
     const llm = createLlm({
       db: store.db,
       config: mockConfig(mock.url, { prices: { "mock-model": { inputPerMillion: 1000, outputPerMillion: 1000 } } }),
     });
     const schema = z.object({ echo: z.string() });
-    await llm.call({ role: "party", messages: [{ role: "user", content: "abcd".repeat(10) }], schema, subject: "run-1" });
+    await llm.call({
+      role: "party",
+      messages: [{ role: "user", content: "abcd".repeat(10) }],
+      schema,
+      subject: "run-1",
+    });
     await llm.call({ role: "mediator", messages: [{ role: "user", content: "abcd" }], schema, subject: "run-2" });
 
     const all = runCli(["llm", "usage"], { SOCRATES_DB: store.path });
@@ -118,7 +132,16 @@ describe("socrates llm usage", () => {
 
     const one = runCli(["llm", "usage", "--subject", "run-2", "--json"], { SOCRATES_DB: store.path });
     expect(JSON.parse(one.stdout)).toEqual([
-      { role: "mediator", calls: 1, ok: 1, failed: 0, attempts: 1, promptTokens: 1, completionTokens: 4, costUsd: 0.005 },
+      {
+        role: "mediator",
+        calls: 1,
+        ok: 1,
+        failed: 0,
+        attempts: 1,
+        promptTokens: 1,
+        completionTokens: 4,
+        costUsd: 0.005,
+      },
     ]);
   });
 });

@@ -46,7 +46,13 @@ describe("LLM configuration", () => {
       timeoutMs: 60_000,
       maxRetries: 5,
     });
-    expect(config.roles.party).toEqual({ endpoint: "mock", model: "mock-model", temperature: 0, jsonMode: true, structuredOutput: false });
+    expect(config.roles.party).toEqual({
+      endpoint: "mock",
+      model: "mock-model",
+      temperature: 0,
+      jsonMode: true,
+      structuredOutput: false,
+    });
     expect(config.source).toBe("socrates.config.json");
   });
 
@@ -94,16 +100,19 @@ describe("LLM configuration", () => {
     {
       name: "an endpoint with both a baseUrl and replicas",
       change: (c) => (c.endpoints.mock.replicas = [{ baseUrl: "http://127.0.0.1:8001/v1" }]),
-      expected: "socrates.config.json: $.endpoints.mock.replicas: give either baseUrl (one server) or replicas (a pool), not both",
+      expected:
+        "socrates.config.json: $.endpoints.mock.replicas: give either baseUrl (one server) or replicas (a pool), not both",
     },
     {
       name: "an endpoint with neither",
       change: (c) => delete c.endpoints.mock.baseUrl,
-      expected: "socrates.config.json: $.endpoints.mock.baseUrl: expected baseUrl (one server) or replicas (a pool of servers)",
+      expected:
+        "socrates.config.json: $.endpoints.mock.baseUrl: expected baseUrl (one server) or replicas (a pool of servers)",
     },
     {
       name: "a pool's replica with a bad URL",
-      change: (c) => (c.endpoints.cluster = { replicas: [{ baseUrl: "http://10.0.0.1:8000/v1" }, { baseUrl: "10.0.0.2" }] }),
+      change: (c) =>
+        (c.endpoints.cluster = { replicas: [{ baseUrl: "http://10.0.0.1:8000/v1" }, { baseUrl: "10.0.0.2" }] }),
       expected: "socrates.config.json: $.endpoints.cluster.replicas[1].baseUrl: expected a URL",
     },
     {
@@ -118,7 +127,13 @@ describe("LLM configuration", () => {
     },
     {
       name: "two replicas of one name",
-      change: (c) => (c.endpoints.cluster = { replicas: [{ baseUrl: "http://a/v1", name: "gpu" }, { baseUrl: "http://b/v1", name: "gpu" }] }),
+      change: (c) =>
+        (c.endpoints.cluster = {
+          replicas: [
+            { baseUrl: "http://a/v1", name: "gpu" },
+            { baseUrl: "http://b/v1", name: "gpu" },
+          ],
+        }),
       expected: 'socrates.config.json: $.endpoints.cluster.replicas[1].name: replica name "gpu" is used twice',
     },
     {
@@ -166,7 +181,10 @@ describe("LLM configuration", () => {
     raw.endpoints.cluster = {
       concurrency: 16,
       apiKeyEnv: "SHARED_KEY",
-      replicas: [{ baseUrl: "http://10.0.0.1:8000/v1", weight: 2 }, { baseUrl: "http://10.0.0.2:8000/v1", concurrency: 4, name: "small", apiKeyEnv: "OWN_KEY" }],
+      replicas: [
+        { baseUrl: "http://10.0.0.1:8000/v1", weight: 2 },
+        { baseUrl: "http://10.0.0.2:8000/v1", concurrency: 4, name: "small", apiKeyEnv: "OWN_KEY" },
+      ],
     };
     raw.roles.party.endpoint = "cluster";
     const config = parseLlmConfig(raw, "socrates.config.json");
@@ -180,7 +198,7 @@ describe("LLM configuration", () => {
     const env = { SHARED_KEY: "shared", OWN_KEY: "own" };
     expect([0, 1].map((i) => apiKeyFor(config, "cluster", env, i))).toEqual(["shared", "own"]);
     expect(() => apiKeyFor(config, "cluster", { SHARED_KEY: "shared" }, 1)).toThrow(
-      "socrates.config.json: $.endpoints.cluster.replicas[1].apiKeyEnv: environment variable OWN_KEY is not set"
+      "socrates.config.json: $.endpoints.cluster.replicas[1].apiKeyEnv: environment variable OWN_KEY is not set",
     );
   });
 
@@ -190,7 +208,7 @@ describe("LLM configuration", () => {
     const config = parseLlmConfig(raw, "socrates.config.json");
     expect(apiKeyFor(config, "mock", { MY_LLM_KEY: "secret" })).toBe("secret");
     expect(() => apiKeyFor(config, "mock", {})).toThrow(
-      "socrates.config.json: $.endpoints.mock.apiKeyEnv: environment variable MY_LLM_KEY is not set"
+      "socrates.config.json: $.endpoints.mock.apiKeyEnv: environment variable MY_LLM_KEY is not set",
     );
   });
 
@@ -202,11 +220,13 @@ describe("LLM configuration", () => {
     dirs.push(store.cleanup);
     const llm = createLlm({ db: store.db, config: parseLlmConfig(raw, "socrates.config.json"), env: {} });
     const messages = [{ role: "user" as const, content: "hi" }];
-    expect(() => llm.modelFor("searcher")).toThrow('socrates.config.json: $.roles.searcher: role "searcher" is not configured');
+    expect(() => llm.modelFor("searcher")).toThrow(
+      'socrates.config.json: $.roles.searcher: role "searcher" is not configured',
+    );
     expect(llm.modelFor("searcher", "override-model")).toBe("override-model");
     await expect(llm.call({ role: "searcher", messages, schema: z.object({}) })).rejects.toThrow(LlmConfigError);
     await expect(llm.call({ role: "party", messages, schema: z.object({}) })).rejects.toThrow(
-      "socrates.config.json: $.endpoints.mock.apiKeyEnv: environment variable SOCRATES_TEST_UNSET_KEY is not set"
+      "socrates.config.json: $.endpoints.mock.apiKeyEnv: environment variable SOCRATES_TEST_UNSET_KEY is not set",
     );
   });
 

@@ -12,7 +12,12 @@ import { tempDb } from "../../../harness/temp-db.ts";
 import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
 import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
-const ask = (text: string) => ({ role: "mediator" as const, messages: [{ role: "user" as const, content: text }], schema: z.object({ echo: z.string() }), subject: text });
+const ask = (text: string) => ({
+  role: "mediator" as const,
+  messages: [{ role: "user" as const, content: text }],
+  schema: z.object({ echo: z.string() }),
+  subject: text,
+});
 
 let mock: MockLlm;
 let store: ReturnType<typeof tempDb>;
@@ -25,7 +30,8 @@ afterEach(async () => {
   store.cleanup();
 });
 
-const storedLatency = (db: ReturnType<typeof openDatabase>, subject: string) => db.select().from(llmCalls).where(eq(llmCalls.subject, subject)).get()!.latencyMs;
+const storedLatency = (db: ReturnType<typeof openDatabase>, subject: string) =>
+  db.select().from(llmCalls).where(eq(llmCalls.subject, subject)).get()!.latencyMs;
 
 describe("LlmResult.latencyMs", () => {
   it("is the recorded latency of a new call, and the same stored latency on a cache hit from a fresh client", async () => {
@@ -52,9 +58,16 @@ describe("LlmResult.latencyMs", () => {
     // One tool call, then the answer once the tool's result is in the transcript.
     mock = await startMockLlm({
       latencyMs: 50,
-      respond: (request) => (request.messages.some((m) => m.role === "tool") ? { echo: "done" } : { toolCalls: [{ name: "look", arguments: {} }] }),
+      respond: (request) =>
+        request.messages.some((m) => m.role === "tool")
+          ? { echo: "done" }
+          : { toolCalls: [{ name: "look", arguments: {} }] },
     });
-    const request = { ...ask("loop"), tools: [{ name: "look", description: "looks", parameters: { type: "object", properties: {} } }], runTool: async () => "seen" };
+    const request = {
+      ...ask("loop"),
+      tools: [{ name: "look", description: "looks", parameters: { type: "object", properties: {} } }],
+      runTool: async () => "seen",
+    };
     const live = await createLlm({ db: store.db, config: mockConfig(mock.url) }).callWithTools(request);
     expect(live).toMatchObject({ ok: true, cached: false, value: { echo: "done" } });
     const rows = store.db.select().from(llmCalls).where(eq(llmCalls.subject, "loop")).all();

@@ -33,9 +33,29 @@ describe("llm calls", () => {
 
   it("a later outcome replaces the earlier one, adding up tokens, cost and attempts", () => {
     const db = emptyDb();
-    recordCall(db, call({ status: "failed", response: null, parsed: null, error: "timeout", attempts: 3, promptTokens: 7, completionTokens: 0, costUsd: 0.5 }));
+    recordCall(
+      db,
+      call({
+        status: "failed",
+        response: null,
+        parsed: null,
+        error: "timeout",
+        attempts: 3,
+        promptTokens: 7,
+        completionTokens: 0,
+        costUsd: 0.5,
+      }),
+    );
     recordCall(db, call());
-    expect(findOkCall(db, "k1")).toMatchObject({ status: "ok", error: null, parsed: { echo: "hi" }, attempts: 4, promptTokens: 17, completionTokens: 5, costUsd: 0.75 });
+    expect(findOkCall(db, "k1")).toMatchObject({
+      status: "ok",
+      error: null,
+      parsed: { echo: "hi" },
+      attempts: 4,
+      promptTokens: 17,
+      completionTokens: 5,
+      costUsd: 0.75,
+    });
   });
 
   it("sums usage per role, optionally of one subject", () => {
@@ -44,9 +64,29 @@ describe("llm calls", () => {
     recordCall(db, call({ cacheKey: "k2", status: "failed", response: null, parsed: null, subject: "run-2" }));
     recordCall(db, call({ cacheKey: "k3", role: "party" }));
     expect(usageByRole(db)).toEqual([
-      { role: "mediator", calls: 2, ok: 1, failed: 1, attempts: 2, promptTokens: 20, completionTokens: 10, costUsd: 0.5 },
+      {
+        role: "mediator",
+        calls: 2,
+        ok: 1,
+        failed: 1,
+        attempts: 2,
+        promptTokens: 20,
+        completionTokens: 10,
+        costUsd: 0.5,
+      },
       { role: "party", calls: 1, ok: 1, failed: 0, attempts: 1, promptTokens: 10, completionTokens: 5, costUsd: 0.25 },
     ]);
-    expect(usageByRole(db, "run-2")).toEqual([{ role: "mediator", calls: 1, ok: 0, failed: 1, attempts: 1, promptTokens: 10, completionTokens: 5, costUsd: 0.25 }]);
+    expect(usageByRole(db, "run-2")).toEqual([
+      {
+        role: "mediator",
+        calls: 1,
+        ok: 0,
+        failed: 1,
+        attempts: 1,
+        promptTokens: 10,
+        completionTokens: 5,
+        costUsd: 0.25,
+      },
+    ]);
   });
 });

@@ -45,8 +45,8 @@ describe("semaphore", () => {
           await new Promise((r) => setTimeout(r, 5));
           running--;
           done.push(i);
-        })
-      )
+        }),
+      ),
     );
     expect(peak).toBe(2);
     expect(done.sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
@@ -64,7 +64,11 @@ describe("reply parsing", () => {
   it("takes JSON bare, fenced, or fenced inside prose", () => {
     expect(parseReply(' {"a": 1} ', schema)).toEqual({ ok: true, value: { a: 1 }, form: "json" });
     expect(parseReply('```json\n{"a": 1}\n```', schema)).toEqual({ ok: true, value: { a: 1 }, form: "fenced" });
-    expect(parseReply('Here you go:\n```\n{"a": 1}\n```\nThanks', schema)).toEqual({ ok: true, value: { a: 1 }, form: "fenced" });
+    expect(parseReply('Here you go:\n```\n{"a": 1}\n```\nThanks', schema)).toEqual({
+      ok: true,
+      value: { a: 1 },
+      form: "fenced",
+    });
   });
 
   it("describes problems with JSON paths", () => {
@@ -78,7 +82,12 @@ describe("reply parsing", () => {
 });
 
 describe("cache keys", () => {
-  const base = { baseUrl: "http://h/v1", model: "m", messages: [{ role: "user" as const, content: "x" }], jsonMode: true };
+  const base = {
+    baseUrl: "http://h/v1",
+    model: "m",
+    messages: [{ role: "user" as const, content: "x" }],
+    jsonMode: true,
+  };
   it("ignore key order, undefined fields and a trailing slash, but nothing that changes the reply", () => {
     expect(canonicalJson({ b: 1, a: [1, { d: 2, c: undefined }] })).toBe('{"a":[1,{"d":2}],"b":1}');
     expect(cacheKey(base)).toBe(cacheKey({ ...base, baseUrl: "http://h/v1/", temperature: undefined }));
@@ -105,7 +114,16 @@ describe("cache keys", () => {
       { role: "system" as const, content: 'Be "brief" ✓\n' },
       { role: "user" as const, content: '{"a":1} \u2028 é' },
     ];
-    const parts = { baseUrl: "http://h/v1/", model: "m", messages, temperature: 0.2, maxTokens: 100, seed: 7, jsonMode: false, structured: true };
+    const parts = {
+      baseUrl: "http://h/v1/",
+      model: "m",
+      messages,
+      temperature: 0.2,
+      maxTokens: 100,
+      seed: 7,
+      jsonMode: false,
+      structured: true,
+    };
     expect(cacheKey(parts)).toBe("6e03c46c38fc13a57d24b9527b4dc4e06426c43e3419b3a4ce9dd5f4fd699df0");
   });
 });

@@ -13,7 +13,13 @@ const counts = (picks: number[], n: number) => Array.from({ length: n }, (_, i) 
 
 describe("replica pool", () => {
   it("spreads calls by weight, one at a time and all at once", async () => {
-    const pool = new ReplicaPool([{ concurrency: 100, weight: 3 }, { concurrency: 100, weight: 1 }], policy);
+    const pool = new ReplicaPool(
+      [
+        { concurrency: 100, weight: 3 },
+        { concurrency: 100, weight: 1 },
+      ],
+      policy,
+    );
     const oneByOne: number[] = [];
     for (let i = 0; i < 40; i++) {
       const r = await pool.acquire();
@@ -27,7 +33,13 @@ describe("replica pool", () => {
   });
 
   it("never exceeds a replica's limit: the call waits for a slot", async () => {
-    const pool = new ReplicaPool([{ concurrency: 1, weight: 1 }, { concurrency: 2, weight: 1 }], policy);
+    const pool = new ReplicaPool(
+      [
+        { concurrency: 1, weight: 1 },
+        { concurrency: 2, weight: 1 },
+      ],
+      policy,
+    );
     const first = await Promise.all([pool.acquire(), pool.acquire(), pool.acquire()]);
     expect(counts(first, 2)).toEqual([1, 2]);
     let waited: number | undefined;
@@ -43,10 +55,17 @@ describe("replica pool", () => {
     const time = clock();
     const answers: boolean[] = [];
     const probed: number[] = [];
-    const pool = new ReplicaPool([{ concurrency: 10, weight: 1 }, { concurrency: 10, weight: 1 }], policy, {
-      now: time.now,
-      probe: async (i) => (probed.push(i), answers.shift() ?? false),
-    });
+    const pool = new ReplicaPool(
+      [
+        { concurrency: 10, weight: 1 },
+        { concurrency: 10, weight: 1 },
+      ],
+      policy,
+      {
+        now: time.now,
+        probe: async (i) => (probed.push(i), answers.shift() ?? false),
+      },
+    );
     for (let i = 0; i < 3; i++) pool.failed(1, "HTTP 503");
     expect(pool.status(1)).toMatchObject({ inRotation: false, lastError: "HTTP 503" });
     expect(pool.hasOther(new Set([0]))).toBe(false);
@@ -70,7 +89,14 @@ describe("replica pool", () => {
 
   it("keeps a rate-limited replica aside for its Retry-After only", async () => {
     const time = clock();
-    const pool = new ReplicaPool([{ concurrency: 10, weight: 1 }, { concurrency: 10, weight: 1 }], policy, { now: time.now, probe: async () => true });
+    const pool = new ReplicaPool(
+      [
+        { concurrency: 10, weight: 1 },
+        { concurrency: 10, weight: 1 },
+      ],
+      policy,
+      { now: time.now, probe: async () => true },
+    );
     pool.failed(0, "HTTP 429", 5_000);
     expect(pool.status(0).inRotation).toBe(false);
     expect(pool.status(1).inRotation).toBe(true);
@@ -81,7 +107,14 @@ describe("replica pool", () => {
 
   it("with every replica out, a call still gets the one available soonest rather than waiting", async () => {
     const time = clock();
-    const pool = new ReplicaPool([{ concurrency: 10, weight: 1 }, { concurrency: 10, weight: 1 }], policy, { now: time.now, probe: async () => false });
+    const pool = new ReplicaPool(
+      [
+        { concurrency: 10, weight: 1 },
+        { concurrency: 10, weight: 1 },
+      ],
+      policy,
+      { now: time.now, probe: async () => false },
+    );
     for (let i = 0; i < 3; i++) pool.failed(0, "HTTP 503");
     time.advance(10);
     for (let i = 0; i < 3; i++) pool.failed(1, "HTTP 503");

@@ -13,7 +13,11 @@ import { startMockLlm, type MockLlm, type MockLlmOptions } from "../../../app/se
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 
 const schema = z.object({ answer: z.string() });
-const ask = (text: string) => ({ role: "party" as const, messages: [{ role: "user" as const, content: text }], schema });
+const ask = (text: string) => ({
+  role: "party" as const,
+  messages: [{ role: "user" as const, content: text }],
+  schema,
+});
 const noWait = async () => {};
 /** A short time out, so a taken-out replica is probed again within a few calls. */
 const quickHealth = { failures: 2, backoffMs: 5, maxBackoffMs: 20 };
@@ -41,7 +45,10 @@ const chats = (mock: MockLlm) => mock.requests.filter((r) => r.path === "/v1/cha
 const probes = (mock: MockLlm) => mock.requests.filter((r) => r.path === "/v1/models");
 
 function poolLlm(database: ReturnType<typeof db>, mocks: MockLlm[], options: MockPoolOptions = {}) {
-  const config = mockPoolConfig(mocks.map((m) => m.url), { ...options, pool: { health: quickHealth, ...options.pool } });
+  const config = mockPoolConfig(
+    mocks.map((m) => m.url),
+    { ...options, pool: { health: quickHealth, ...options.pool } },
+  );
   return createLlm({ db: database, config, sleep: noWait, random: () => 0 });
 }
 
@@ -124,7 +131,10 @@ describe("endpoint pools", () => {
     const [a, b] = [await stand(), await stand()];
     a.setOutage(503);
     b.setOutage(502);
-    const llm = poolLlm(db(), [a, b], { replicas: [{ name: "gpu-a" }, { name: "gpu-b" }], pool: { maxRetries: 3, health: slowHealth } });
+    const llm = poolLlm(db(), [a, b], {
+      replicas: [{ name: "gpu-a" }, { name: "gpu-b" }],
+      pool: { maxRetries: 3, health: slowHealth },
+    });
 
     const result = await llm.call(ask("anyone there?"));
 
@@ -138,7 +148,10 @@ describe("endpoint pools", () => {
 
   it("routes a request's --endpoint override to a pool while the role keeps its own endpoint", async () => {
     const [plain, replica] = [await stand(), await stand()];
-    const json = { endpoints: { plain: { baseUrl: plain.url }, cluster: { replicas: [{ baseUrl: replica.url }] } }, roles: { party: { endpoint: "plain", model: "mock-model" } } };
+    const json = {
+      endpoints: { plain: { baseUrl: plain.url }, cluster: { replicas: [{ baseUrl: replica.url }] } },
+      roles: { party: { endpoint: "plain", model: "mock-model" } },
+    };
     const llm = createLlm({ db: db(), config: parseLlmConfig(json, "test") });
 
     expect((await llm.call(ask("default"))).ok).toBe(true);

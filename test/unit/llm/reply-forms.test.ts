@@ -8,7 +8,12 @@ import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
 import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const schema = z.object({ echo: z.string() });
-const ask = (text: string, extra: Record<string, unknown> = {}) => ({ role: "writer" as const, messages: [{ role: "user" as const, content: text }], schema, ...extra });
+const ask = (text: string, extra: Record<string, unknown> = {}) => ({
+  role: "writer" as const,
+  messages: [{ role: "user" as const, content: text }],
+  schema,
+  ...extra,
+});
 
 let mock: MockLlm;
 let store: ReturnType<typeof tempDb>;
@@ -23,7 +28,9 @@ afterEach(async () => {
 });
 
 const rows = () => store.db.select().from(llmCalls).all();
-type Body = { response_format?: { type: string; json_schema?: { name: string; strict: boolean; schema: { properties: object } } } };
+type Body = {
+  response_format?: { type: string; json_schema?: { name: string; strict: boolean; schema: { properties: object } } };
+};
 const bodyOf = (i: number) => mock.requests[i].body as Body;
 
 /** A configuration whose writer role asks for structured output. */
@@ -40,7 +47,10 @@ describe("reply forms over HTTP", () => {
     expect(first).toMatchObject({ ok: true, value: { echo: "first" } });
     expect(second).toMatchObject({ ok: true, value: { echo: "second" } });
     expect(mock.requests.map((r) => r.fault)).toEqual(["prose", "prose"]); // no repair request
-    expect(rows().map((r) => [r.status, r.replyForm, r.attempts])).toEqual([["ok", "prose", 1], ["ok", "prose", 1]]);
+    expect(rows().map((r) => [r.status, r.replyForm, r.attempts])).toEqual([
+      ["ok", "prose", 1],
+      ["ok", "prose", 1],
+    ]);
   });
 
   it("a <think> block with braces before the answer is skipped and recorded as such; a cache hit reads it again", async () => {
@@ -50,7 +60,11 @@ describe("reply forms over HTTP", () => {
     expect(await llm.call(ask("reasoning model"))).toMatchObject({ ok: true, value: { echo: "reasoning model" } });
     expect(rows()[0]).toMatchObject({ status: "ok", replyForm: "think" });
     expect(rows()[0].response).toMatch(/^<think>/);
-    expect(await llm.call(ask("reasoning model"))).toMatchObject({ ok: true, cached: true, value: { echo: "reasoning model" } });
+    expect(await llm.call(ask("reasoning model"))).toMatchObject({
+      ok: true,
+      cached: true,
+      value: { echo: "reasoning model" },
+    });
     expect(mock.requests).toHaveLength(1);
   });
 
@@ -69,7 +83,11 @@ describe("structured outputs", () => {
 
     const format = bodyOf(0).response_format!;
     expect(format.type).toBe("json_schema");
-    expect(format.json_schema).toMatchObject({ name: "reply", strict: true, schema: { properties: { echo: { type: "string" } } } });
+    expect(format.json_schema).toMatchObject({
+      name: "reply",
+      strict: true,
+      schema: { properties: { echo: { type: "string" } } },
+    });
     expect(mock.requests[0].responseFormat).toBe("json_schema");
     const row = rows()[0];
     expect(row.replyForm).toBe("structured");
@@ -111,6 +129,8 @@ describe("structured outputs", () => {
     expect(await llm.call({ ...ask("loose"), schema: loose })).toMatchObject({ ok: true, value: { echo: "loose" } });
 
     expect(mock.requests[0].responseFormat).toBe("json_object");
-    expect((rows()[0].request as { structuredOutput: string }).structuredOutput).toMatch(/^unusable schema: .*optional/);
+    expect((rows()[0].request as { structuredOutput: string }).structuredOutput).toMatch(
+      /^unusable schema: .*optional/,
+    );
   });
 });

@@ -14,7 +14,11 @@ import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
 import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const schema = z.object({ echo: z.string() });
-const ask = (text: string) => ({ role: "mediator" as const, messages: [{ role: "user" as const, content: text }], schema });
+const ask = (text: string) => ({
+  role: "mediator" as const,
+  messages: [{ role: "user" as const, content: text }],
+  schema,
+});
 
 let mock: MockLlm;
 let store: ReturnType<typeof tempDb>;
@@ -32,7 +36,8 @@ describe("reply memory", () => {
   it("a remembered reply is validated against each caller's schema", async () => {
     const llm = createLlm({ db: store.db, config: mockConfig(mock.url) });
     await llm.call(ask("hi"));
-    expect(await llm.call(ask("hi"))).toMatchObject({ ok: true, cached: true, value: { echo: "hi" } }); // read from the row, now remembered
+    // read from the row, now remembered
+    expect(await llm.call(ask("hi"))).toMatchObject({ ok: true, cached: true, value: { echo: "hi" } });
     const stricter = await llm.call({ ...ask("hi"), schema: z.object({ echo: z.string().min(5) }) });
     expect(stricter.cached).toBe(false); // the remembered "hi" fails min(5): asked again
     expect(mock.requests.length).toBeGreaterThan(1);
@@ -49,7 +54,15 @@ describe("reply memory", () => {
 
   it("keeps only ok rows read from the database, and forgets a key whose outcome is recorded again", () => {
     const memory = replyMemory(store.db, 2);
-    const row = { role: "mediator", baseUrl: "http://mock/v1", model: "m", request: {}, response: '{"echo":"a"}', status: "ok", latencyMs: 12 };
+    const row = {
+      role: "mediator",
+      baseUrl: "http://mock/v1",
+      model: "m",
+      request: {},
+      response: '{"echo":"a"}',
+      status: "ok",
+      latencyMs: 12,
+    };
     recordCall(store.db, { ...row, cacheKey: "failed", status: "failed", response: null, error: "timeout" });
     expect(memory.find("failed")).toBeUndefined();
     expect(memory.size).toBe(0);
@@ -65,10 +78,17 @@ describe("reply memory", () => {
 
   it("a new client on the same database, and a reopened one, find the rows", async () => {
     await createLlm({ db: store.db, config: mockConfig(mock.url) }).call(ask("kept"));
-    expect(await createLlm({ db: store.db, config: mockConfig(mock.url) }).call(ask("kept"))).toMatchObject({ ok: true, cached: true, value: { echo: "kept" } });
+    expect(await createLlm({ db: store.db, config: mockConfig(mock.url) }).call(ask("kept"))).toMatchObject({
+      ok: true,
+      cached: true,
+      value: { echo: "kept" },
+    });
     const reopened = openDatabase(store.path);
     try {
-      expect(await createLlm({ db: reopened, config: mockConfig(mock.url) }).call(ask("kept"))).toMatchObject({ ok: true, cached: true });
+      expect(await createLlm({ db: reopened, config: mockConfig(mock.url) }).call(ask("kept"))).toMatchObject({
+        ok: true,
+        cached: true,
+      });
     } finally {
       reopened.$client.close();
     }

@@ -25,13 +25,20 @@ describe("reply extraction", () => {
     const reply = `<think>The format is {"answer": ..., "score": ...}; maybe {"answer": "A", "score": 1}? No — B. Unbalanced { here.</think>\n\n${answer}`;
     expect(parseReply(reply, schema)).toEqual({ ok: true, value, form: "think" });
     // A reasoning server that put <think> in the prompt: the reply only closes it.
-    expect(parseReply(`weighing {options} ...</think>Here: ${answer}`, schema)).toEqual({ ok: true, value, form: "think" });
+    expect(parseReply(`weighing {options} ...</think>Here: ${answer}`, schema)).toEqual({
+      ok: true,
+      value,
+      form: "think",
+    });
     expect(stripThinking("<think>a</think> b")).toEqual({ text: "b", thinking: true, unclosed: false });
   });
 
   it("says so when the reply is an unfinished <think> block", () => {
     const result = parseReply(`<think>still weighing ${answer}`, schema);
-    expect(result).toEqual({ ok: false, error: "$: the reply is not valid JSON (it is an unfinished <think> block with no answer after it)" });
+    expect(result).toEqual({
+      ok: false,
+      error: "$: the reply is not valid JSON (it is an unfinished <think> block with no answer after it)",
+    });
   });
 
   it("respects braces and escaped quotes inside JSON strings", () => {
@@ -50,12 +57,21 @@ describe("reply extraction", () => {
   });
 
   it("reports the first object's problems when none fits the schema", () => {
-    expect(parseReply('Here {"answer": 1, "score": 2} and {"x": 1}', schema)).toEqual({ ok: false, error: "$.answer: Expected string, received number" });
+    expect(parseReply('Here {"answer": 1, "score": 2} and {"x": 1}', schema)).toEqual({
+      ok: false,
+      error: "$.answer: Expected string, received number",
+    });
   });
 
   it("gives a clear error when there is no JSON at all", () => {
-    expect(parseReply("I cannot help with that.", schema)).toEqual({ ok: false, error: "$: the reply is not valid JSON (no complete JSON object found in it)" });
-    expect(parseReply("   ", schema)).toEqual({ ok: false, error: "$: the reply is not valid JSON (the reply is empty)" });
+    expect(parseReply("I cannot help with that.", schema)).toEqual({
+      ok: false,
+      error: "$: the reply is not valid JSON (no complete JSON object found in it)",
+    });
+    expect(parseReply("   ", schema)).toEqual({
+      ok: false,
+      error: "$: the reply is not valid JSON (the reply is empty)",
+    });
     const truncated = parseReply('{"answer": "B", "sco', schema);
     expect(truncated.ok).toBe(false);
     if (!truncated.ok) expect(truncated.error).toMatch(/^\$: the reply is not valid JSON \(.+\)$/);

@@ -8,7 +8,11 @@ import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
 import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
 const schema = z.object({ answer: z.string() });
-const ask = (text: string) => ({ role: "party" as const, messages: [{ role: "user" as const, content: text }], schema });
+const ask = (text: string) => ({
+  role: "party" as const,
+  messages: [{ role: "user" as const, content: text }],
+  schema,
+});
 const fastBackoff = { baseMs: 5, maxMs: 20 };
 
 let mock: MockLlm;
@@ -31,7 +35,13 @@ describe("retries", () => {
       waits.push(ms);
       return new Promise<void>((resolve) => setTimeout(resolve, ms));
     };
-    const llm = createLlm({ db: store.db, config: mockConfig(mock.url), sleep, random: () => 0.5, backoff: fastBackoff });
+    const llm = createLlm({
+      db: store.db,
+      config: mockConfig(mock.url),
+      sleep,
+      random: () => 0.5,
+      backoff: fastBackoff,
+    });
 
     const result = await llm.call(ask("rate limit me"));
 
@@ -90,7 +100,11 @@ describe("retries", () => {
 
   it("gives up after maxRetries and records the failure with the status and endpoint", async () => {
     mock.setFaults([{ fault: { kind: "5xx", status: 503 }, times: 10 }]);
-    const llm = createLlm({ db: store.db, config: mockConfig(mock.url, { endpoint: { maxRetries: 2 } }), backoff: fastBackoff });
+    const llm = createLlm({
+      db: store.db,
+      config: mockConfig(mock.url, { endpoint: { maxRetries: 2 } }),
+      backoff: fastBackoff,
+    });
 
     const result = await llm.call(ask("down"));
 
@@ -119,7 +133,11 @@ describe("retries", () => {
 
   it("retries after a connection reset and after a timeout", async () => {
     mock.setFaults([{ fault: { kind: "reset" } }, { fault: { kind: "slow", delayMs: 2000 }, fromRequest: 2 }]);
-    const llm = createLlm({ db: store.db, config: mockConfig(mock.url, { endpoint: { timeoutMs: 300 } }), backoff: fastBackoff });
+    const llm = createLlm({
+      db: store.db,
+      config: mockConfig(mock.url, { endpoint: { timeoutMs: 300 } }),
+      backoff: fastBackoff,
+    });
 
     const result = await llm.call(ask("unreliable network"));
 

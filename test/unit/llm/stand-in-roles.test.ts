@@ -66,7 +66,10 @@ describe("the role folders", () => {
     const folders = readdirSync(ROLES_DIR).filter((f) => statSync(join(ROLES_DIR, f)).isDirectory());
     expect(folders.sort()).toEqual([...LLM_ROLES].sort());
     for (const role of LLM_ROLES) {
-      expect(readdirSync(join(ROLES_DIR, role)).some((f) => f.endsWith(".md")), role).toBe(true);
+      expect(
+        readdirSync(join(ROLES_DIR, role)).some((f) => f.endsWith(".md")),
+        role,
+      ).toBe(true);
     }
   });
 });

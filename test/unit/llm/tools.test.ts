@@ -5,7 +5,12 @@ import { llmCalls } from "../../../db/schema.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
-import { startMockLlm, type MockChatRequest, type MockLlm, type MockLlmOptions } from "../../../app/server/llm/stand-in/endpoint.server.ts";
+import {
+  startMockLlm,
+  type MockChatRequest,
+  type MockLlm,
+  type MockLlmOptions,
+} from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import type { ToolSpec } from "../../../app/domain/llm/types.ts";
 
 const schema = z.object({ title: z.string(), sources: z.array(z.string()) });
@@ -18,7 +23,8 @@ const searchTool: ToolSpec = {
 /** Searches until it has two results, then answers with what the tools returned. */
 function searcher(request: MockChatRequest): object {
   const results = request.messages.filter((m) => m.role === "tool").map((m) => m.content);
-  if (results.length < 2 && request.tools.includes("web_search")) return { toolCalls: [{ name: "web_search", arguments: { query: `dispute ${results.length + 1}` } }] };
+  if (results.length < 2 && request.tools.includes("web_search"))
+    return { toolCalls: [{ name: "web_search", arguments: { query: `dispute ${results.length + 1}` } }] };
   return { title: "Found", sources: results };
 }
 
@@ -34,7 +40,12 @@ afterEach(async () => {
   store.cleanup();
 });
 
-const ask = { role: "searcher" as const, messages: [{ role: "user" as const, content: "find a dispute" }], schema, subject: "curation" };
+const ask = {
+  role: "searcher" as const,
+  messages: [{ role: "user" as const, content: "find a dispute" }],
+  schema,
+  subject: "curation",
+};
 const rows = () => store.db.select().from(llmCalls).all();
 
 describe("callWithTools", () => {
@@ -48,12 +59,24 @@ describe("callWithTools", () => {
 
     const result = await llm.callWithTools({ ...ask, tools: [searchTool], runTool });
 
-    expect(result).toMatchObject({ ok: true, cached: false, value: { title: "Found", sources: ["result for dispute 1", "result for dispute 2"] } });
-    expect(calls).toEqual([["web_search", { query: "dispute 1" }], ["web_search", { query: "dispute 2" }]]);
+    expect(result).toMatchObject({
+      ok: true,
+      cached: false,
+      value: { title: "Found", sources: ["result for dispute 1", "result for dispute 2"] },
+    });
+    expect(calls).toEqual([
+      ["web_search", { query: "dispute 1" }],
+      ["web_search", { query: "dispute 2" }],
+    ]);
     expect(mock.requests).toHaveLength(3);
     const third = mock.requests[2].body as { messages: { role: string; tool_call_id?: string }[]; tools: unknown[] };
     expect(third.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool"]);
-    expect(third.tools).toEqual([{ type: "function", function: { name: "web_search", description: "Search the web", parameters: searchTool.parameters } }]);
+    expect(third.tools).toEqual([
+      {
+        type: "function",
+        function: { name: "web_search", description: "Search the web", parameters: searchTool.parameters },
+      },
+    ]);
     expect(rows().map((r) => [r.status, r.replyForm, r.subject])).toEqual([
       ["ok", null, "curation"],
       ["ok", null, "curation"],
@@ -67,16 +90,30 @@ describe("callWithTools", () => {
     const runTool = async (_: string, args: Record<string, unknown>) => `result for ${String(args.query)}`;
     const first = await llm.callWithTools({ ...ask, tools: [searchTool], runTool });
 
-    const again = await createLlm({ db: store.db, config: mockConfig(mock.url) }).callWithTools({ ...ask, tools: [searchTool], runTool });
+    const again = await createLlm({ db: store.db, config: mockConfig(mock.url) }).callWithTools({
+      ...ask,
+      tools: [searchTool],
+      runTool,
+    });
 
     expect(again).toMatchObject({ ok: true, cached: true, value: first.ok ? first.value : {} });
     expect(mock.requests).toHaveLength(3);
   });
 
   it("the last step offers no tools, so a model that keeps searching must answer", async () => {
-    const llm = await setup({ respond: (r) => (r.tools.length > 0 ? { toolCalls: [{ name: "web_search", arguments: "{}" }] } : { title: "Forced", sources: [] }) });
+    const llm = await setup({
+      respond: (r) =>
+        r.tools.length > 0
+          ? { toolCalls: [{ name: "web_search", arguments: "{}" }] }
+          : { title: "Forced", sources: [] },
+    });
 
-    const result = await llm.callWithTools({ ...ask, tools: [searchTool], runTool: async () => "nothing", maxSteps: 2 });
+    const result = await llm.callWithTools({
+      ...ask,
+      tools: [searchTool],
+      runTool: async () => "nothing",
+      maxSteps: 2,
+    });
 
     expect(result).toMatchObject({ ok: true, value: { title: "Forced" } });
     expect(mock.requests.map((r) => "tools" in (r.body as object))).toEqual([true, false]);
@@ -87,14 +124,30 @@ describe("callWithTools", () => {
       respond: (r) =>
         r.messages.some((m) => m.role === "tool")
           ? { title: "Done", sources: r.messages.filter((m) => m.role === "tool").map((m) => m.content) }
-          : { toolCalls: [{ name: "nope", arguments: "{}" }, { name: "web_search", arguments: "{not json" }, { name: "web_search", arguments: { query: "x" } }] },
+          : {
+              toolCalls: [
+                { name: "nope", arguments: "{}" },
+                { name: "web_search", arguments: "{not json" },
+                { name: "web_search", arguments: { query: "x" } },
+              ],
+            },
     });
 
-    const result = await llm.callWithTools({ ...ask, tools: [searchTool], runTool: async () => Promise.reject(new Error("backend down")) });
+    const result = await llm.callWithTools({
+      ...ask,
+      tools: [searchTool],
+      runTool: async () => Promise.reject(new Error("backend down")),
+    });
 
     expect(result).toMatchObject({
       ok: true,
-      value: { sources: ['error: there is no tool named "nope"', "error: the arguments are not valid JSON", "error: backend down"] },
+      value: {
+        sources: [
+          'error: there is no tool named "nope"',
+          "error: the arguments are not valid JSON",
+          "error: backend down",
+        ],
+      },
     });
   });
 
@@ -106,7 +159,11 @@ describe("callWithTools", () => {
 
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(/^step 2: HTTP 500 .* gave up after \d+ attempts/);
-    expect(rows().map((r) => r.status).sort()).toEqual(["failed", "ok"]);
+    expect(
+      rows()
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual(["failed", "ok"]);
 
     mock.setFaults([]);
     const before = mock.requests.length;
@@ -116,7 +173,8 @@ describe("callWithTools", () => {
 
   it("an invalid final answer is repaired once, as in call", async () => {
     const llm = await setup({
-      respond: (r) => (r.messages.at(-1)?.content.includes("corrected reply") ? { title: "Fixed", sources: [] } : { title: 3 }),
+      respond: (r) =>
+        r.messages.at(-1)?.content.includes("corrected reply") ? { title: "Fixed", sources: [] } : { title: 3 },
     });
     const result = await llm.callWithTools({ ...ask, tools: [searchTool], runTool: async () => "" });
     expect(result).toMatchObject({ ok: true, value: { title: "Fixed" } });
@@ -130,7 +188,9 @@ describe("webResearch", () => {
   const citations = [{ url: "https://news.example/a", title: "Port strike" }, { url: "https://news.example/b" }];
 
   it("asks the Responses API with the web search tool and returns the parsed reply with its citations, cached on a rerun", async () => {
-    const llm = await setup({ respondResponses: () => ({ text: `Here is the report: ${JSON.stringify(report)}`, citations }) });
+    const llm = await setup({
+      respondResponses: () => ({ text: `Here is the report: ${JSON.stringify(report)}`, citations }),
+    });
 
     const result = await llm.webResearch(ask);
 
@@ -148,11 +208,17 @@ describe("webResearch", () => {
   });
 
   it("sends the schema as text.format when structured output is asked, and falls back when refused", async () => {
-    const llm = await setup({ respondResponses: () => ({ text: report, citations: [] }), faults: [{ fault: { kind: "refuse-structured" } }] });
+    const llm = await setup({
+      respondResponses: () => ({ text: report, citations: [] }),
+      faults: [{ fault: { kind: "refuse-structured" } }],
+    });
 
     expect(await llm.webResearch({ ...ask, structured: true })).toMatchObject({ ok: true, value: report });
 
-    expect(mock.requests.map((r) => [r.responseFormat, r.status])).toEqual([["json_schema", 400], [undefined, 200]]);
+    expect(mock.requests.map((r) => [r.responseFormat, r.status])).toEqual([
+      ["json_schema", 400],
+      [undefined, 200],
+    ]);
     expect(rows()[0]).toMatchObject({ attempts: 2, request: { structuredOutput: "refused" } });
   });
 

@@ -26,7 +26,9 @@ describe("migration 0015: metric definition versions", () => {
 
     old.migrateToLatest();
 
-    const versions = old.sqlite.prepare("SELECT metric, value, definition_version AS version FROM metric_values ORDER BY metric").all();
+    const versions = old.sqlite
+      .prepare("SELECT metric, value, definition_version AS version FROM metric_values ORDER BY metric")
+      .all();
     expect(versions).toEqual([
       { metric: "IT", value: 0.75, version: 1 },
       { metric: "RL", value: 5, version: 1 },

@@ -1,6 +1,11 @@
 // Persona fidelity (A/B): majority of crowd labels vs the higher reactiveness level.
 import { describe, expect, it } from "vitest";
-import { abLabelMatrix, majorityChoice, personaFidelity, type AbPair } from "../../../app/domain/metrics/persona-fidelity.ts";
+import {
+  abLabelMatrix,
+  majorityChoice,
+  personaFidelity,
+  type AbPair,
+} from "../../../app/domain/metrics/persona-fidelity.ts";
 
 const labels = (...choices: ("A" | "B")[]) => choices.map((choice, i) => ({ annotatorId: `u${i + 1}`, choice }));
 

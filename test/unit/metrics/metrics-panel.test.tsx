@@ -5,20 +5,29 @@ import { MetricsPanel } from "../../../app/components/MetricsPanel.tsx";
 import type { MetricView, RunMetrics } from "../../../app/domain/catalog-views.ts";
 import { readsEvaluation, METRICS } from "../../../app/domain/metrics/registry.ts";
 
-const view = (metric: string, detail: Record<string, unknown> = {}): MetricView => ({ metric, value: 0.5, detail, params: {}, computedAt: "2025-01-01T00:00:00Z" });
+const view = (metric: string, detail: Record<string, unknown> = {}): MetricView => ({
+  metric,
+  value: 0.5,
+  detail,
+  params: {},
+  computedAt: "2025-01-01T00:00:00Z",
+});
 
 describe("MetricsPanel", () => {
   it("shows a row for each stored metric of every registered kind, in registry order", () => {
     const evaluation = { id: "r:topic-localized:j", method: "topic-localized" as const, backbone: "j" };
     const perTurn = { id: "r:per-turn:j", method: "per-turn" as const, backbone: "j" };
-    const byInput = (input: string) => METRICS.filter((m) => m.input === input).map((m) => view(m.id, { backbone: "j" }));
+    const byInput = (input: string) =>
+      METRICS.filter((m) => m.input === input).map((m) => view(m.id, { backbone: "j" }));
     const metrics: RunMetrics = {
       run: METRICS.filter((m) => !readsEvaluation(m.id) && m.level !== "pair").map((m) => view(m.id)),
       evaluations: { [evaluation.id]: byInput("topic-localized"), [perTurn.id]: byInput("per-turn") },
       pair: { id: "p", rows: byInput("matched-pair") },
       computedAt: "2025-01-01T00:00:00Z",
     };
-    const html = renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: true }} metrics={metrics} evaluations={[evaluation, perTurn]} />);
+    const html = renderToStaticMarkup(
+      <MetricsPanel run={{ id: "r", mediated: true }} metrics={metrics} evaluations={[evaluation, perTurn]} />,
+    );
     const shown = [...html.matchAll(/data-metric="([A-Z]+)"/g)].map((m) => m[1]);
     expect([...shown].sort()).toEqual(METRICS.map((m) => m.id).sort());
     for (const m of METRICS) expect(html).toContain(`title="${m.label}"`);
@@ -28,13 +37,25 @@ describe("MetricsPanel", () => {
 
   it("shows a placeholder for a mediated run not judged yet, and a hint when nothing is computed", () => {
     const metrics: RunMetrics = { run: [view("IF")], evaluations: {}, pair: null, computedAt: "2025-01-01T00:00:00Z" };
-    expect(renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: true }} metrics={metrics} evaluations={[]} />)).toContain("not judged yet");
-    const unmediated = renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: false }} metrics={{ ...metrics, run: [] }} evaluations={[]} />);
+    expect(
+      renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: true }} metrics={metrics} evaluations={[]} />),
+    ).toContain("not judged yet");
+    const unmediated = renderToStaticMarkup(
+      <MetricsPanel run={{ id: "r", mediated: false }} metrics={{ ...metrics, run: [] }} evaluations={[]} />,
+    );
     expect(unmediated).not.toContain("not judged yet");
     expect(unmediated).not.toContain('data-metric="MI"');
     expect(unmediated).toContain("IT, IE, IF, FI, RL, ME, MI and ER are mediator metrics: unmediated runs have none.");
-    expect(renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: true }} metrics={metrics} evaluations={[]} />)).not.toContain("mediator metrics:");
-    const empty = renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: true }} metrics={{ run: [], evaluations: {}, pair: null, computedAt: null }} evaluations={[]} />);
+    expect(
+      renderToStaticMarkup(<MetricsPanel run={{ id: "r", mediated: true }} metrics={metrics} evaluations={[]} />),
+    ).not.toContain("mediator metrics:");
+    const empty = renderToStaticMarkup(
+      <MetricsPanel
+        run={{ id: "r", mediated: true }}
+        metrics={{ run: [], evaluations: {}, pair: null, computedAt: null }}
+        evaluations={[]}
+      />,
+    );
     expect(empty).toContain("No metrics computed for this run yet");
   });
 });

@@ -22,20 +22,44 @@ interface Case {
     CC: number | null;
     TLE: number | null;
     ME: number | null;
-    RL: { value: number | null; unrespondedShare: number | null; events: { t: number; u: number; starts: number[]; latency: number | null }[] };
+    RL: {
+      value: number | null;
+      unrespondedShare: number | null;
+      events: { t: number; u: number; starts: number[]; latency: number | null }[];
+    };
   };
 }
 
-const reference = JSON.parse(readFileSync(new URL("../../fixtures/metrics/promediate-reference.json", import.meta.url), "utf8")) as { cases: Case[] };
+const reference = JSON.parse(
+  readFileSync(new URL("../../fixtures/metrics/promediate-reference.json", import.meta.url), "utf8"),
+) as { cases: Case[] };
 
 function inputOf(c: Case): MetricInputs["per-turn"] {
   const mediatorTurns = c.speakers.flatMap((s, i) => (s === MEDIATOR_ID ? [i + 1] : []));
   const topicIds = Object.keys(c.topics);
-  const run = runData({ speakers: c.speakers, topicIds, mediatorTurns, partyTurns: c.speakers.length - mediatorTurns.length });
-  const consensus = c.topics[topicIds[0]].map((_, t) => topicIds.reduce((sum, k) => sum + c.topics[k][t], 0) / topicIds.length);
+  const run = runData({
+    speakers: c.speakers,
+    topicIds,
+    mediatorTurns,
+    partyTurns: c.speakers.length - mediatorTurns.length,
+  });
+  const consensus = c.topics[topicIds[0]].map(
+    (_, t) => topicIds.reduce((sum, k) => sum + c.topics[k][t], 0) / topicIds.length,
+  );
   const mediatorTargets = mediatorTurns.map((turn) => ({ turn, topics: c.mediatorNames[String(turn)] ?? [] }));
   const evaluation = { id: "r1:per-turn:ref", method: "per-turn", backbone: "ref", output: {}, errors: [] };
-  return { run, evaluation, trajectory: { pairs: [], pairScores: {}, topicConsensus: c.topics, consensus, mentions: c.mentions, mediatorTargets } };
+  return {
+    run,
+    evaluation,
+    trajectory: {
+      pairs: [],
+      pairScores: {},
+      topicConsensus: c.topics,
+      consensus,
+      mentions: c.mentions,
+      mediatorTargets,
+    },
+  };
 }
 
 function compute(id: string, c: Case) {

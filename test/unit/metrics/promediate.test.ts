@@ -66,7 +66,10 @@ describe("topicLevelEfficiency", () => {
     ]);
     expect(mentions).toEqual({ price: [1, 3, 4], date: [2] });
     // T = 6: price (0.8 − 0.2) / 3 = 0.2, date (0.3 − 0.5) / 1 = −0.2 → TLE 0
-    const result = topicLevelEfficiency({ price: [0, 0.2, 0.2, 0.4, 0.6, 0.6, 0.8], date: [0, 0.5, 0.5, 0.5, 0.4, 0.3, 0.3] }, mentions);
+    const result = topicLevelEfficiency(
+      { price: [0, 0.2, 0.2, 0.4, 0.6, 0.6, 0.8], date: [0, 0.5, 0.5, 0.5, 0.4, 0.3, 0.3] },
+      mentions,
+    );
     expect(result.perTopic.map((p) => [p.topicId, p.mentions])).toEqual([
       ["price", 3],
       ["date", 1],

@@ -10,14 +10,12 @@ import { consensusChange } from "../../../app/domain/metrics/consensus-change.ts
 import { responseLatency } from "../../../app/domain/metrics/response-latency.ts";
 
 /** A consensus series on the quarter-step grid (means of 1..5 scores remapped), plus sorted mediator turns. */
-const runArbitrary = fc
-  .array(fc.integer({ min: 0, max: 4 }), { minLength: 2, maxLength: 40 })
-  .chain((steps) =>
-    fc.record({
-      series: fc.constant(steps.map((s) => s / 4)),
-      mediatorTurns: fc.subarray(Array.from({ length: steps.length - 1 }, (_, i) => i + 1)),
-    }),
-  );
+const runArbitrary = fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 2, maxLength: 40 }).chain((steps) =>
+  fc.record({
+    series: fc.constant(steps.map((s) => s / 4)),
+    mediatorTurns: fc.subarray(Array.from({ length: steps.length - 1 }, (_, i) => i + 1)),
+  }),
+);
 
 const unit = fc.double({ min: 0, max: 1, noNaN: true });
 
@@ -75,7 +73,12 @@ describe("metric invariants", () => {
         fc.integer({ min: 2, max: 10 }),
         (intercept, slope, n) => {
           const xs = Array.from({ length: n }, (_, i) => i + 1);
-          expect(leastSquaresSlope(xs, xs.map((x) => intercept + slope * x))).toBeCloseTo(slope, 9);
+          expect(
+            leastSquaresSlope(
+              xs,
+              xs.map((x) => intercept + slope * x),
+            ),
+          ).toBeCloseTo(slope, 9);
         },
       ),
     );
@@ -83,10 +86,15 @@ describe("metric invariants", () => {
 
   it("timing bins of m/T agree with exact integer binning", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 500 }), fc.integer({ min: 1, max: 12 }), fc.nat(), (lastTurn, bins, seed) => {
-        const m = (seed % lastTurn) + 1;
-        expect(timingBinIndex(m / lastTurn, bins)).toBe(Math.min(bins - 1, Math.floor((m * bins) / lastTurn)));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 500 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.nat(),
+        (lastTurn, bins, seed) => {
+          const m = (seed % lastTurn) + 1;
+          expect(timingBinIndex(m / lastTurn, bins)).toBe(Math.min(bins - 1, Math.floor((m * bins) / lastTurn)));
+        },
+      ),
     );
   });
 });

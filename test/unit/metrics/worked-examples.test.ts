@@ -11,7 +11,12 @@ import { MEDIATOR_ID } from "../../../app/domain/bundle.ts";
 import { groupEmotionSeries } from "../../../app/domain/emotion/series.ts";
 import type { EmotionTrajectory } from "../../../app/domain/emotion/trajectory.ts";
 import type { MetricDescriptor, ParamSpecs, ParamValues } from "../../../app/domain/metrics/descriptor.ts";
-import type { MetricInputs, RunData, StoredJudgment, TopicLocalizedInput } from "../../../app/domain/metrics/metric-inputs.ts";
+import type {
+  MetricInputs,
+  RunData,
+  StoredJudgment,
+  TopicLocalizedInput,
+} from "../../../app/domain/metrics/metric-inputs.ts";
 import { paramsOf, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
 import { METRIC_IDS, metricById } from "../../../app/domain/metrics/registry.ts";
 
@@ -77,7 +82,9 @@ function runOf(turnsText: string, id: string): RunData {
 
 /** Fields named `<prefix>.<key>`, by key. */
 function prefixed(fields: Map<string, string>, prefix: string): [string, string][] {
-  return [...fields].flatMap(([k, v]) => (k.startsWith(`${prefix}.`) ? [[k.slice(prefix.length + 1), v] as [string, string]] : []));
+  return [...fields].flatMap(([k, v]) =>
+    k.startsWith(`${prefix}.`) ? [[k.slice(prefix.length + 1), v] as [string, string]] : [],
+  );
 }
 
 function seriesOf(fields: Map<string, string>, key: string, run: RunData): number[] {
@@ -89,25 +96,49 @@ function seriesOf(fields: Map<string, string>, key: string, run: RunData): numbe
 }
 
 function topicInput(fields: Map<string, string>, run: RunData, prefix = ""): TopicLocalizedInput {
-  const evaluation = { id: `${run.runId}:topic-localized:doc`, method: "topic-localized", backbone: "doc", output: {}, errors: [] };
+  const evaluation = {
+    id: `${run.runId}:topic-localized:doc`,
+    method: "topic-localized",
+    backbone: "doc",
+    output: {},
+    errors: [],
+  };
   return { run, evaluation, consensus: seriesOf(fields, `${prefix}C`, run), incomplete: null };
 }
 
 function perTurnInput(fields: Map<string, string>, run: RunData): MetricInputs["per-turn"] {
   const topics = prefixed(fields, "G");
-  const topicConsensus = Object.fromEntries(topics.length > 0 ? topics.map(([k]) => [k, seriesOf(fields, `G.${k}`, run)]) : [["k", seriesOf(fields, "G", run)]]);
+  const topicConsensus = Object.fromEntries(
+    topics.length > 0 ? topics.map(([k]) => [k, seriesOf(fields, `G.${k}`, run)]) : [["k", seriesOf(fields, "G", run)]],
+  );
   const ids = Object.keys(topicConsensus);
-  const consensus = topicConsensus[ids[0]].map((_, t) => ids.reduce((sum, k) => sum + topicConsensus[k][t], 0) / ids.length);
+  const consensus = topicConsensus[ids[0]].map(
+    (_, t) => ids.reduce((sum, k) => sum + topicConsensus[k][t], 0) / ids.length,
+  );
   const mentions = Object.fromEntries(ids.map((k) => [k, numbers(fields.get(`mentions.${k}`) ?? "")]));
-  const named = new Map(prefixed(fields, "names").map(([m, topics]) => [Number(m), topics.split(/\s+/).filter(Boolean)]));
+  const named = new Map(
+    prefixed(fields, "names").map(([m, topics]) => [Number(m), topics.split(/\s+/).filter(Boolean)]),
+  );
   const mediatorTargets = run.mediatorTurns.map((turn) => ({ turn, topics: named.get(turn) ?? [] }));
   const evaluation = { id: `${run.runId}:per-turn:doc`, method: "per-turn", backbone: "doc", output: {}, errors: [] };
-  return { run: { ...run, topicIds: ids }, evaluation, trajectory: { pairs: [], pairScores: {}, topicConsensus, consensus, mentions, mediatorTargets } };
+  return {
+    run: { ...run, topicIds: ids },
+    evaluation,
+    trajectory: { pairs: [], pairScores: {}, topicConsensus, consensus, mentions, mediatorTargets },
+  };
 }
 
-function emotionOf(fields: Map<string, string>, run: RunData): { trajectory: EmotionTrajectory; group: (number | null)[] } {
+function emotionOf(
+  fields: Map<string, string>,
+  run: RunData,
+): { trajectory: EmotionTrajectory; group: (number | null)[] } {
   const parties = Object.fromEntries(
-    prefixed(fields, "emotion").map(([party, text]) => [party, text.split(/\s+/).map((pair) => ({ turnId: Number(pair.split(":")[0]), score: Number(pair.split(":")[1]), reason: null }))]),
+    prefixed(fields, "emotion").map(([party, text]) => [
+      party,
+      text
+        .split(/\s+/)
+        .map((pair) => ({ turnId: Number(pair.split(":")[0]), score: Number(pair.split(":")[1]), reason: null })),
+    ]),
   );
   const trajectory: EmotionTrajectory = { source: { kind: "self" }, parties, failedParties: [] };
   return { trajectory, group: groupEmotionSeries(trajectory, run.speakers.length) };
@@ -116,7 +147,14 @@ function emotionOf(fields: Map<string, string>, run: RunData): { trajectory: Emo
 function judgmentsOf(fields: Map<string, string>): StoredJudgment[] {
   return prefixed(fields, "judge").map(([turn, text]) => {
     const [perceptionAlignment, emotionalDynamics, cognitiveChallenges, communicationBreakdowns] = numbers(text);
-    return { backbone: "doc", turnId: Number(turn), perceptionAlignment, emotionalDynamics, cognitiveChallenges, communicationBreakdowns };
+    return {
+      backbone: "doc",
+      turnId: Number(turn),
+      perceptionAlignment,
+      emotionalDynamics,
+      cognitiveChallenges,
+      communicationBreakdowns,
+    };
   });
 }
 
@@ -134,7 +172,12 @@ function inputOf(metric: MetricDescriptor, fields: Map<string, string>): unknown
       return { run, backbone: "doc", judgments: judgmentsOf(fields) };
     case "matched-pair": {
       const twin = runOf(fields.get("twin turns") ?? "", "doc-twin");
-      return { pair: { id: "doc-pair", mediated: run, unmediated: twin }, backbone: "doc", mediated: topicInput(fields, run), unmediated: topicInput(fields, twin, "twin ") };
+      return {
+        pair: { id: "doc-pair", mediated: run, unmediated: twin },
+        backbone: "doc",
+        mediated: topicInput(fields, run),
+        unmediated: topicInput(fields, twin, "twin "),
+      };
     }
     case "emotion":
       return { run, ...emotionOf(fields, run) };
@@ -153,7 +196,12 @@ describe("worked examples in docs/metrics.md", () => {
   });
 
   it("includes the example of issue 28: a fall at turn 6 answered at turn 8 is an RL of 2", () => {
-    const rl = examples.find((e) => e.fields.get("metric") === "RL" && e.fields.get("value") === "2" && e.fields.get("turns")?.split(/\s+/).indexOf("M") === 7);
+    const rl = examples.find(
+      (e) =>
+        e.fields.get("metric") === "RL" &&
+        e.fields.get("value") === "2" &&
+        e.fields.get("turns")?.split(/\s+/).indexOf("M") === 7,
+    );
     expect(rl).toBeDefined();
   });
 
@@ -162,13 +210,20 @@ describe("worked examples in docs/metrics.md", () => {
     it(`${id} (docs/metrics.md:${example.line}) is ${example.fields.get("value")}`, () => {
       const metric = metricById(id);
       if (!metric) throw new Error(`docs/metrics.md:${example.line}: unknown metric ${id}`);
-      const params = parseMetricParams(JSON.parse(example.fields.get("params") ?? "{}"), `docs/metrics.md:${example.line} params`);
-      const result = metric.compute(inputOf(metric, example.fields) as never, paramsOf(metric, params) as ParamValues<ParamSpecs>);
+      const params = parseMetricParams(
+        JSON.parse(example.fields.get("params") ?? "{}"),
+        `docs/metrics.md:${example.line} params`,
+      );
+      const result = metric.compute(
+        inputOf(metric, example.fields) as never,
+        paramsOf(metric, params) as ParamValues<ParamSpecs>,
+      );
       if (!result) throw new Error(`${id} gives no row for this example`);
       const { value, digits } = expectedValue(example.fields.get("value") ?? "");
       expect(result.value).not.toBeNull();
       expect(result.value).toBeCloseTo(value, digits);
-      for (const [key, text] of prefixed(example.fields, "detail")) expect(result.detail[key], `detail.${key}`).toEqual(JSON.parse(text));
+      for (const [key, text] of prefixed(example.fields, "detail"))
+        expect(result.detail[key], `detail.${key}`).toEqual(JSON.parse(text));
     });
   }
 });

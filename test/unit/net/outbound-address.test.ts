@@ -4,8 +4,21 @@
  * independently with Python's socket.inet_aton / ipaddress (values written out below).
  */
 import { describe, expect, it } from "vitest";
-import { classifyIp, describeAddress, formatIp, parseIp, parseIpv4, type AddressKind } from "../../../app/domain/net/ip-address.ts";
-import { isAllowListed, parseAllowEntry, refusedName, refusedUrl, type AllowEntry } from "../../../app/domain/net/outbound-hosts.ts";
+import {
+  classifyIp,
+  describeAddress,
+  formatIp,
+  parseIp,
+  parseIpv4,
+  type AddressKind,
+} from "../../../app/domain/net/ip-address.ts";
+import {
+  isAllowListed,
+  parseAllowEntry,
+  refusedName,
+  refusedUrl,
+  type AllowEntry,
+} from "../../../app/domain/net/outbound-hosts.ts";
 
 function kindOf(text: string): { kind: AddressKind; embedded?: string; shown: string } {
   const ip = parseIp(text);
@@ -147,7 +160,15 @@ describe("the allow-list", () => {
     expect(parseAllowEntry("SEARX.Lab:8888")).toEqual({ host: "searx.lab", port: 8888 });
     expect(parseAllowEntry("[fd00::5]:8888")).toEqual({ host: "fd00::5", port: 8888 });
     expect(parseAllowEntry("2130706433:80")).toEqual({ host: "127.0.0.1", port: 80 });
-    for (const bad of ["http://searx.lab", "searx.lab/search", "searx.lab:0", "searx.lab:70000", "a b", "user@searx.lab", ""]) {
+    for (const bad of [
+      "http://searx.lab",
+      "searx.lab/search",
+      "searx.lab:0",
+      "searx.lab:70000",
+      "a b",
+      "user@searx.lab",
+      "",
+    ]) {
       expect(parseAllowEntry(bad), bad).toHaveProperty("error");
     }
   });

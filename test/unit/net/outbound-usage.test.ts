@@ -23,9 +23,18 @@ describe("curation's requests", () => {
 
   it("would have caught the code the policy replaced", () => {
     // The page fetch before the policy: an injectable fetch that followed redirects itself.
-    const before = 'import http from "node:http";\nexport async function fetchPage(url: string, fetchImpl: typeof fetch = fetch) { return fetchImpl(url, { redirect: "follow" }); }';
-    expect(offendersIn("fetch-page.server.ts", before)).toEqual(["fetch-page.server.ts: node:http", "fetch-page.server.ts: typeof fetch"]);
+    const before =
+      'import http from "node:http";\nexport async function fetchPage(url: string, fetchImpl: typeof fetch = fetch) { return fetchImpl(url, { redirect: "follow" }); }';
+    expect(offendersIn("fetch-page.server.ts", before)).toEqual([
+      "fetch-page.server.ts: node:http",
+      "fetch-page.server.ts: typeof fetch",
+    ]);
     expect(offendersIn("x.ts", "const r = await options.fetch(url);")).toEqual(["x.ts: .fetch("]);
-    expect(offendersIn("x.ts", "// a page fetch (search results)\nconst s = `cannot fetch ${url}`; fetchPage(u); fetch_page;")).toEqual([]);
+    expect(
+      offendersIn(
+        "x.ts",
+        "// a page fetch (search results)\nconst s = `cannot fetch ${url}`; fetchPage(u); fetch_page;",
+      ),
+    ).toEqual([]);
   });
 });

@@ -13,7 +13,13 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../../harness/temp-db.ts";
-import { outboundFetch, outboundPolicy, OutboundRefusal, type HostLookup, type OutboundLimits } from "../../../app/server/net/outbound.server.ts";
+import {
+  outboundFetch,
+  outboundPolicy,
+  OutboundRefusal,
+  type HostLookup,
+  type OutboundLimits,
+} from "../../../app/server/net/outbound.server.ts";
 
 interface Recorded {
   method: string;
@@ -37,7 +43,9 @@ afterEach(async () => {
   }
 });
 
-async function serve(handle: (req: Recorded, res: ServerResponse) => void = (_q, res) => res.end("internal secret")): Promise<TestServer> {
+async function serve(
+  handle: (req: Recorded, res: ServerResponse) => void = (_q, res) => res.end("internal secret"),
+): Promise<TestServer> {
   const t: TestServer = { port: 0, requests: [], closed: 0 };
   const server = createServer((req, res) => {
     let body = "";
@@ -106,7 +114,11 @@ describe("addresses inside the network are refused before any connection", () =>
   });
 
   it("refuses metadata, private, unique-local and CGNAT targets, by address or by name", async () => {
-    const dns = fakeDns({ "sneaky.example": ["8.8.8.8", "10.0.0.1"], "meta.example": ["169.254.169.254"], "v6.example": ["fd00::1"] });
+    const dns = fakeDns({
+      "sneaky.example": ["8.8.8.8", "10.0.0.1"],
+      "meta.example": ["169.254.169.254"],
+      "v6.example": ["fd00::1"],
+    });
     const policy = outboundPolicy({ lookup: dns });
     const cases: [string, RegExp][] = [
       ["http://169.254.169.254/latest/meta-data/", /169\.254\.169\.254 is a cloud metadata address/],
@@ -120,7 +132,8 @@ describe("addresses inside the network are refused before any connection", () =>
       ["http://meta.example/", /cloud metadata address \(meta\.example resolves to it\)/],
       ["http://v6.example/", /fd00::1 is a unique-local address \(v6\.example resolves to it\)/],
     ];
-    for (const [url, reason] of cases) expect((await refusal(outboundFetch({ url }, policy, limits))).reason, url).toMatch(reason);
+    for (const [url, reason] of cases)
+      expect((await refusal(outboundFetch({ url }, policy, limits))).reason, url).toMatch(reason);
     expect(dns.asked).toEqual(["sneaky.example", "meta.example", "v6.example"]);
   });
 });
@@ -170,7 +183,9 @@ describe("redirects", () => {
     expect(ok.body.toString()).toBe(`arrived via ${host}`);
     expect(ok.url).toBe(`http://${host}/hop/0`);
     expect(ok.redirects).toEqual([`http://${host}/hop/2`, `http://${host}/hop/1`, `http://${host}/hop/0`]);
-    await expect(outboundFetch({ url: `http://${host}/hop/4` }, policy, limits)).rejects.toThrow("more than 3 redirects");
+    await expect(outboundFetch({ url: `http://${host}/hop/4` }, policy, limits)).rejects.toThrow(
+      "more than 3 redirects",
+    );
     expect(site.requests).toHaveLength(4 + 4);
   });
 
@@ -181,9 +196,22 @@ describe("redirects", () => {
       res.end();
     });
     const policy = outboundPolicy({ allowPrivateHosts: [`127.0.0.1:${first.port}`, `127.0.0.1:${second.port}`] });
-    const headers = { accept: "application/json", authorization: "Bearer k", "x-subscription-token": "k", "content-type": "application/json" };
-    await outboundFetch({ url: `http://127.0.0.1:${first.port}/search`, method: "POST", headers, body: '{"q":1}' }, policy, limits);
-    expect(first.requests[0]).toMatchObject({ method: "POST", body: '{"q":1}', headers: { authorization: "Bearer k" } });
+    const headers = {
+      accept: "application/json",
+      authorization: "Bearer k",
+      "x-subscription-token": "k",
+      "content-type": "application/json",
+    };
+    await outboundFetch(
+      { url: `http://127.0.0.1:${first.port}/search`, method: "POST", headers, body: '{"q":1}' },
+      policy,
+      limits,
+    );
+    expect(first.requests[0]).toMatchObject({
+      method: "POST",
+      body: '{"q":1}',
+      headers: { authorization: "Bearer k" },
+    });
     const sent = second.requests[0];
     expect(sent).toMatchObject({ method: "GET", path: "/after", body: "" });
     expect(sent.headers.accept).toBe("application/json");
@@ -198,7 +226,8 @@ describe("the connection goes to the address that was checked", () => {
     const site = await serve((req, res) => res.end(`host ${req.headers.host}`));
     // No resolver but the test's knows this name, so reaching the server proves the pinned address was used.
     let answers = 0;
-    const rebinding: HostLookup = async () => (answers++ === 0 ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "169.254.169.254", family: 4 }]);
+    const rebinding: HostLookup = async () =>
+      answers++ === 0 ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "169.254.169.254", family: 4 }];
     const policy = outboundPolicy({ allowPrivateHosts: [`searx.lab:${site.port}`], lookup: rebinding });
     const got = await outboundFetch({ url: `http://searx.lab:${site.port}/search` }, policy, limits);
     expect(got.body.toString()).toBe(`host searx.lab:${site.port}`);
@@ -212,14 +241,44 @@ describe("the connection goes to the address that was checked", () => {
     const { dir, cleanup } = tempDir();
     try {
       const [key, cert] = [join(dir, "key.pem"), join(dir, "cert.pem")];
-      execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=secure.example"], { stdio: "ignore" });
+      execFileSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-keyout",
+          key,
+          "-out",
+          cert,
+          "-days",
+          "1",
+          "-subj",
+          "/CN=secure.example",
+        ],
+        { stdio: "ignore" },
+      );
       const names: string[] = [];
-      const server = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert), SNICallback: (name, done) => (names.push(name), done(null)) }, (_q, res) => res.end("tls"));
+      const server = createTlsServer(
+        {
+          key: readFileSync(key),
+          cert: readFileSync(cert),
+          SNICallback: (name, done) => (names.push(name), done(null)),
+        },
+        (_q, res) => res.end("tls"),
+      );
       servers.push(server);
       await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
       const port = (server.address() as AddressInfo).port;
-      const policy = outboundPolicy({ allowPrivateHosts: [`secure.example:${port}`], lookup: fakeDns({ "secure.example": ["127.0.0.1"] }) });
-      await expect(outboundFetch({ url: `https://secure.example:${port}/` }, policy, limits)).rejects.toThrow(/self[- ]signed certificate/);
+      const policy = outboundPolicy({
+        allowPrivateHosts: [`secure.example:${port}`],
+        lookup: fakeDns({ "secure.example": ["127.0.0.1"] }),
+      });
+      await expect(outboundFetch({ url: `https://secure.example:${port}/` }, policy, limits)).rejects.toThrow(
+        /self[- ]signed certificate/,
+      );
       expect(names).toEqual(["secure.example"]);
     } finally {
       cleanup();
@@ -227,8 +286,13 @@ describe("the connection goes to the address that was checked", () => {
   });
 
   it("refuses a listed name that resolves to a metadata address", async () => {
-    const policy = outboundPolicy({ allowPrivateHosts: ["searx.lab"], lookup: async () => [{ address: "169.254.169.254", family: 4 }] });
-    expect((await refusal(outboundFetch({ url: "http://searx.lab/" }, policy, limits))).reason).toMatch(/cloud metadata address/);
+    const policy = outboundPolicy({
+      allowPrivateHosts: ["searx.lab"],
+      lookup: async () => [{ address: "169.254.169.254", family: 4 }],
+    });
+    expect((await refusal(outboundFetch({ url: "http://searx.lab/" }, policy, limits))).reason).toMatch(
+      /cloud metadata address/,
+    );
   });
 });
 
@@ -249,7 +313,9 @@ describe("bytes and time", () => {
     const site = await serve((_req, res) => endless(res));
     const policy = outboundPolicy({ allowPrivateHosts: [`127.0.0.1:${site.port}`] });
     const url = `http://127.0.0.1:${site.port}/search`;
-    await expect(outboundFetch({ url }, policy, { ...limits, maxBytes: 50_000, overflow: "fail" })).rejects.toThrow("the answer is larger than 50000 bytes");
+    await expect(outboundFetch({ url }, policy, { ...limits, maxBytes: 50_000, overflow: "fail" })).rejects.toThrow(
+      "the answer is larger than 50000 bytes",
+    );
     const cut = await outboundFetch({ url }, policy, { ...limits, maxBytes: 50_000, overflow: "truncate" });
     expect(cut.truncated).toBe(true);
     expect(cut.body.byteLength).toBe(50_000);
@@ -262,9 +328,13 @@ describe("bytes and time", () => {
       res.write("x".repeat(1000));
     });
     const policy = outboundPolicy({ allowPrivateHosts: [`127.0.0.1:${site.port}`] });
-    await expect(outboundFetch({ url: `http://127.0.0.1:${site.port}/` }, policy, { ...limits, maxBytes: 50_000, overflow: "fail" })).rejects.toThrow(
-      "the answer is larger than 50000 bytes",
-    );
+    await expect(
+      outboundFetch({ url: `http://127.0.0.1:${site.port}/` }, policy, {
+        ...limits,
+        maxBytes: 50_000,
+        overflow: "fail",
+      }),
+    ).rejects.toThrow("the answer is larger than 50000 bytes");
   });
 
   it("counts decompressed bytes, so a small compressed answer cannot blow up past the cap", async () => {
@@ -274,7 +344,10 @@ describe("bytes and time", () => {
       res.end(bomb);
     });
     const policy = outboundPolicy({ allowPrivateHosts: [`127.0.0.1:${site.port}`] });
-    const cut = await outboundFetch({ url: `http://127.0.0.1:${site.port}/` }, policy, { ...limits, maxBytes: 100_000 });
+    const cut = await outboundFetch({ url: `http://127.0.0.1:${site.port}/` }, policy, {
+      ...limits,
+      maxBytes: 100_000,
+    });
     expect(bomb.byteLength).toBeLessThan(100_000);
     expect(cut).toMatchObject({ truncated: true });
     expect(cut.body.byteLength).toBe(100_000);
@@ -283,9 +356,14 @@ describe("bytes and time", () => {
   it("gives up when no answer comes within the deadline", async () => {
     const site = await serve(() => undefined);
     const policy = outboundPolicy({ allowPrivateHosts: [`127.0.0.1:${site.port}`] });
-    await expect(outboundFetch({ url: `http://127.0.0.1:${site.port}/` }, policy, { ...limits, timeoutMs: 300 })).rejects.toThrow("no answer within 300 ms");
-    await expect(outboundFetch({ url: "http://slow.example/" }, outboundPolicy({ lookup: () => new Promise(() => undefined) }), { ...limits, timeoutMs: 300 })).rejects.toThrow(
-      "no answer within 300 ms",
-    );
+    await expect(
+      outboundFetch({ url: `http://127.0.0.1:${site.port}/` }, policy, { ...limits, timeoutMs: 300 }),
+    ).rejects.toThrow("no answer within 300 ms");
+    await expect(
+      outboundFetch({ url: "http://slow.example/" }, outboundPolicy({ lookup: () => new Promise(() => undefined) }), {
+        ...limits,
+        timeoutMs: 300,
+      }),
+    ).rejects.toThrow("no answer within 300 ms");
   });
 });

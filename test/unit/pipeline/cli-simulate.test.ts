@@ -1,4 +1,7 @@
-/** `socrates simulate` input handling and --dry-run through the real CLI (no endpoint contacted), and --emotion against the stand-in. */
+/**
+ * `socrates simulate` input handling and --dry-run through the real CLI (no endpoint contacted), and --emotion against
+ * the stand-in.
+ */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -33,7 +36,23 @@ function setup() {
 describe("socrates simulate", { timeout: 90_000 }, () => {
   it("--dry-run lists the runs and the most calls they could make, and writes nothing", () => {
     const { configPath, counts, env, dbPath } = setup();
-    const result = runCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", MEDIATOR_MODEL, "--runs", "2", "--budget", "10", "--config", configPath, "--dry-run"], env);
+    const result = runCli(
+      [
+        "simulate",
+        "--scenario",
+        "demo-transactional-1",
+        "--mediator",
+        MEDIATOR_MODEL,
+        "--runs",
+        "2",
+        "--budget",
+        "10",
+        "--config",
+        configPath,
+        "--dry-run",
+      ],
+      env,
+    );
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`simulator ${PARTY_MODEL}; mediator ${MEDIATOR_MODEL}`);
@@ -47,7 +66,22 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
 
   it("--no-with-unmediated plans mediated runs only", () => {
     const { configPath, env } = setup();
-    const result = runCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", MEDIATOR_MODEL, "--runs", "3", "--no-with-unmediated", "--config", configPath, "--dry-run"], env);
+    const result = runCli(
+      [
+        "simulate",
+        "--scenario",
+        "demo-transactional-1",
+        "--mediator",
+        MEDIATOR_MODEL,
+        "--runs",
+        "3",
+        "--no-with-unmediated",
+        "--config",
+        configPath,
+        "--dry-run",
+      ],
+      env,
+    );
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("runs: 3 to simulate");
     expect(result.stdout).not.toContain(":none:");
@@ -62,7 +96,18 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     const badRuns = runCli([...base, "--scenario", "demo-transactional-1", "--runs", "two"], env);
     expect(badRuns.status).toBe(2);
     expect(badRuns.stderr).toContain('--runs must be a whole number from 1 to 10000, got "two"');
-    const noConfig = runCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--config", "/nonexistent/socrates.config.json"], env);
+    const noConfig = runCli(
+      [
+        "simulate",
+        "--scenario",
+        "demo-transactional-1",
+        "--mediator",
+        "none",
+        "--config",
+        "/nonexistent/socrates.config.json",
+      ],
+      env,
+    );
     expect(noConfig.status).toBe(2);
     expect(noConfig.stderr).toContain("/nonexistent/socrates.config.json: cannot read the LLM configuration (ENOENT)");
     const noMediator = runCli(["simulate", "--scenario", "demo-transactional-1", "--config", configPath], env);
@@ -72,10 +117,15 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
 
   it("reports a run that cannot reach its endpoint as failed, stores nothing, and exits non-zero", () => {
     const { configPath, env, dbPath, counts } = setup();
-    const result = runCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--budget", "4", "--config", configPath], env);
+    const result = runCli(
+      ["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--budget", "4", "--config", configPath],
+      env,
+    );
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("runs: 0 stored, 0 already stored (skipped), 1 failed");
-    expect(result.stdout).toMatch(/failed demo-transactional-1:general:none:sim-party:r0:[0-9a-f]{10}: turn 1 \(BAKERY\): .*127\.0\.0\.1:9/);
+    expect(result.stdout).toMatch(
+      /failed demo-transactional-1:general:none:sim-party:r0:[0-9a-f]{10}: turn 1 \(BAKERY\): .*127\.0\.0\.1:9/,
+    );
     const db = openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
     const after = tableCounts(db);
@@ -85,7 +135,19 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
   it("prints a resume command with every option given, which runs as printed once the endpoint answers", async () => {
     const { configPath, env, dbPath } = setup();
     // In the order the command declares its options, which is the order the printed command keeps.
-    const given = ["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--seed", "11", "--budget", "4", "--config", configPath];
+    const given = [
+      "simulate",
+      "--scenario",
+      "demo-transactional-1",
+      "--mediator",
+      "none",
+      "--seed",
+      "11",
+      "--budget",
+      "4",
+      "--config",
+      configPath,
+    ];
     const failed = runCli(given, env);
     expect(failed.status).toBe(1);
     const printed = /Resume with: (.+)$/m.exec(failed.stderr)?.[1];
@@ -102,7 +164,9 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     const db = openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
     // The options the user gave reached the resumed run: its seed and turn budget.
-    const configs = (db.$client.prepare(`SELECT config FROM runs WHERE config LIKE '%"base_seed":11%'`).all() as { config: string }[]).map((r) => JSON.parse(r.config));
+    const configs = (
+      db.$client.prepare(`SELECT config FROM runs WHERE config LIKE '%"base_seed":11%'`).all() as { config: string }[]
+    ).map((r) => JSON.parse(r.config));
     expect(configs).toEqual([expect.objectContaining({ base_seed: 11, turn_budget: 4 })]);
   });
 
@@ -111,16 +175,34 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
     writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));
-    const run = await spawnCli(["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--budget", "4", "--emotion", "--config", configPath], env).exited;
+    const run = await spawnCli(
+      [
+        "simulate",
+        "--scenario",
+        "demo-transactional-1",
+        "--mediator",
+        "none",
+        "--budget",
+        "4",
+        "--emotion",
+        "--config",
+        configPath,
+      ],
+      env,
+    ).exited;
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("runs: 1 stored");
     const db = openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
-    const rows = db.$client.prepare("SELECT emotion, emotion_reason AS reason FROM turns WHERE run_id LIKE ?").all("demo-transactional-1:general:none:sim-party:r0:%") as { emotion: number | null; reason: string | null }[];
+    const rows = db.$client
+      .prepare("SELECT emotion, emotion_reason AS reason FROM turns WHERE run_id LIKE ?")
+      .all("demo-transactional-1:general:none:sim-party:r0:%") as { emotion: number | null; reason: string | null }[];
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(Number.isInteger(row.emotion) && !!row.reason).toBe(true);
 
     expect(runCli(["simulate", "--help"]).stdout).toMatch(/--emotion +parties also rate how they feel each turn/);
-    expect(runCli(["fidelity", "pairs", "--help"]).stdout).toMatch(/--emotion +parties also rate how they feel each turn/);
+    expect(runCli(["fidelity", "pairs", "--help"]).stdout).toMatch(
+      /--emotion +parties also rate how they feel each turn/,
+    );
   });
 });

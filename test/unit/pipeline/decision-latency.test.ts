@@ -45,7 +45,13 @@ describe("the mediator's decision seconds", () => {
     seedDemo(t.db);
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), latencyMs: 50 });
     cleanups.push(() => mock.close());
-    const options = { scenarioId: "demo-transactional-1", mediator: MEDIATOR_MODEL, runs: 1, budget: 6, concurrency: 1 };
+    const options = {
+      scenarioId: "demo-transactional-1",
+      mediator: MEDIATOR_MODEL,
+      runs: 1,
+      budget: 6,
+      concurrency: 1,
+    };
 
     const first = await simulateBatch({ db: t.db, llm: testLlm(t.db, mock), ...options });
     expect(first.failed).toEqual([]);
@@ -57,7 +63,10 @@ describe("the mediator's decision seconds", () => {
     for (const d of decisions) expect(d.seconds).toBeGreaterThanOrEqual(0.04);
 
     // A resumed batch: the runs are gone, the LLM cache is not; a fresh client on the same file replays every call.
-    t.db.delete(schema.matchedPairs).where(like(schema.matchedPairs.id, `%${PARTY_MODEL}%`)).run();
+    t.db
+      .delete(schema.matchedPairs)
+      .where(like(schema.matchedPairs.id, `%${PARTY_MODEL}%`))
+      .run();
     t.db.delete(schema.runs).where(eq(schema.runs.simulatorBackbone, PARTY_MODEL)).run();
     const served = servedBodies(mock).length;
     const reopened = openDatabase(t.path);

@@ -30,7 +30,14 @@ afterEach(async () => {
  *   C          0  .125 .125 .125 .375 .875 .875 .875
  * fx-1:unmed (BUY, SELL, BUY, SELL) has no self-report; an emotion judge scored BUY and failed on SELL.
  */
-const SELF: Record<number, [number, string]> = { 1: [20, "cornered on price"], 2: [40, "wary"], 4: [60, "a real offer"], 5: [30, "pushed"], 6: [70, "calmer"], 7: [90, "a deal in sight"] };
+const SELF: Record<number, [number, string]> = {
+  1: [20, "cornered on price"],
+  2: [40, "wary"],
+  4: [60, "a real offer"],
+  5: [30, "pushed"],
+  6: [70, "calmer"],
+  7: [90, "a deal in sight"],
+};
 const JUDGE = "mock-emotion";
 const UNMED_EMOTION = emotionEvaluationId("fx-1:unmed", JUDGE);
 
@@ -38,14 +45,28 @@ function emotionBundle() {
   const bundle = fixtureBundle();
   const { format: _f, version: _v, ...records } = bundle;
   const med = records.runs[0];
-  med.turns = med.turns.map((t) => (t.role === "party" ? { ...t, emotion: SELF[t.turn_id][0], emotion_reason: SELF[t.turn_id][1] } : t));
+  med.turns = med.turns.map((t) =>
+    t.role === "party" ? { ...t, emotion: SELF[t.turn_id][0], emotion_reason: SELF[t.turn_id][1] } : t,
+  );
   records.evaluations.push({
     id: UNMED_EMOTION,
     run_id: "fx-1:unmed",
     method: "emotion",
     backbone: JUDGE,
-    output: { BUY: { scores: [{ turn_id: 1, score: 50, reason: "firm" }, { turn_id: 3, score: 40, reason: "irritated" }] } },
-    errors: [{ party_id: "SELL", message: "judge reply rejected: $.SELL.scores[1].score: score 140 is not a whole number from 0 to 100" }],
+    output: {
+      BUY: {
+        scores: [
+          { turn_id: 1, score: 50, reason: "firm" },
+          { turn_id: 3, score: 40, reason: "irritated" },
+        ],
+      },
+    },
+    errors: [
+      {
+        party_id: "SELL",
+        message: "judge reply rejected: $.SELL.scores[1].score: score 140 is not a whole number from 0 to 100",
+      },
+    ],
   } as (typeof records.evaluations)[number]);
   return records;
 }
@@ -58,7 +79,12 @@ function importedDb() {
 }
 
 const rowsOf = (t: ReturnType<typeof importedDb>, runId: string) =>
-  t.db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, runId)).all().filter((r) => ["ER", "EF", "EV", "EC"].includes(r.metric));
+  t.db
+    .select()
+    .from(schema.metricValues)
+    .where(eq(schema.metricValues.subjectId, runId))
+    .all()
+    .filter((r) => ["ER", "EF", "EV", "EC"].includes(r.metric));
 
 describe("metrics runner: emotion", () => {
   it("stores ER, EF, EV under the self-report and EC against the topic judge, with the hand-computed values", () => {
@@ -75,7 +101,15 @@ describe("metrics runner: emotion", () => {
     // ER (h_E = 5): m = 3, Ē[2] = .3 → Ē[min(8, 7)] = .8: (.8 − .3)/(1 − .3) = 5/7; the horizon is cut short.
     expect(row("ER").value).toBeCloseTo(5 / 7, 12);
     expect(row("ER").params).toEqual({ hE: 5 });
-    expect(row("ER").detail).toMatchObject({ source: "self", interventions: 1, beforeAllReported: 0, truncatedHorizon: 1, perIntervention: [{ m: 3, progress: 3 / 7, before: expect.closeTo(0.3, 12), afterTurn: 7, after: expect.closeTo(0.8, 12) }] });
+    expect(row("ER").detail).toMatchObject({
+      source: "self",
+      interventions: 1,
+      beforeAllReported: 0,
+      truncatedHorizon: 1,
+      perIntervention: [
+        { m: 3, progress: 3 / 7, before: expect.closeTo(0.3, 12), afterTurn: 7, after: expect.closeTo(0.8, 12) },
+      ],
+    });
     // EF = Ē[7] = (.7 + .9)/2 = .8.
     expect(row("EF").value).toBeCloseTo(0.8, 12);
     expect(row("EF").detail).toEqual({ source: "self", perParty: { BUY: 0.7, SELL: 0.9 } });
@@ -96,13 +130,28 @@ describe("metrics runner: emotion", () => {
     for (const r of rows) {
       expect(r.value).toBeNull();
       expect(r.evaluationId).toBe(UNMED_EMOTION);
-      expect(r.detail).toEqual({ source: "judge", backbone: JUDGE, incomplete: true, failedParties: ["SELL"], reason: "incomplete emotion-judge output (failed parties: SELL)" });
+      expect(r.detail).toEqual({
+        source: "judge",
+        backbone: JUDGE,
+        incomplete: true,
+        failedParties: ["SELL"],
+        reason: "incomplete emotion-judge output (failed parties: SELL)",
+      });
     }
     // The summary counts them among the incomplete rows (nothing else here is incomplete).
     expect(summary.incomplete).toBe(2);
-    expect(summary.rows.filter((r) => r.detail.incomplete === true).map((r) => `${r.subjectId} ${r.metric}`).sort()).toEqual(["fx-1:unmed EF", "fx-1:unmed EV"]);
+    expect(
+      summary.rows
+        .filter((r) => r.detail.incomplete === true)
+        .map((r) => `${r.subjectId} ${r.metric}`)
+        .sort(),
+    ).toEqual(["fx-1:unmed EF", "fx-1:unmed EV"]);
     // The run page reads them among the run's rows, source named in detail.
-    expect(getRunMetrics(t.db, "fx-1:unmed").run.filter((m) => m.detail.source === "judge").map((m) => m.metric)).toEqual(["EF", "EV"]);
+    expect(
+      getRunMetrics(t.db, "fx-1:unmed")
+        .run.filter((m) => m.detail.source === "judge")
+        .map((m) => m.metric),
+    ).toEqual(["EF", "EV"]);
   });
 
   it("socrates metrics prints the emotion bases and the count of incomplete rows", () => {
@@ -115,7 +164,9 @@ describe("metrics runner: emotion", () => {
     expect(lines.some((l) => /^fx-1:med\s+emotion:self\s/.test(l))).toBe(true);
     expect(lines.some((l) => /^fx-1:med\s+emotion:self\+topic-localized:mock-judge\s/.test(l))).toBe(true);
     expect(lines.some((l) => /^fx-1:unmed\s+emotion:judge:mock-emotion\s/.test(l))).toBe(true);
-    expect(result.stdout).toMatch(/values stored for 2 runs and 1 matched pairs, 2 of them incomplete \(null: a judge reply failed\)/);
+    expect(result.stdout).toMatch(
+      /values stored for 2 runs and 1 matched pairs, 2 of them incomplete \(null: a judge reply failed\)/,
+    );
     expect(result.stdout).toContain("params: s0=1 δ=0.05 W=10 h=5");
     expect(result.stdout).toContain("h_E=5");
   });

@@ -48,7 +48,13 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(real.stdout).toContain(`topic with ${JUDGE_MODEL}: 1 stored, 0 skipped, 0 failed`);
     expect(real.stdout).toMatch(/LLM calls: 3 made, 0 from cache/);
     expect(real.stdout).toMatch(/tokens \(new calls\): \d+ prompt \+ \d+ completion; cost \$0\.0000/);
-    expect(db.select().from(schema.evaluations).all().map((e) => e.id)).toContain(newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL));
+    expect(
+      db
+        .select()
+        .from(schema.evaluations)
+        .all()
+        .map((e) => e.id),
+    ).toContain(newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL));
 
     const again = await runCliInProcess(["evaluate", "--all", "--method", "topic", "--dry-run"], env);
     expect(again.stdout).toMatch(/1 skipped \(already done or nothing to judge\)/);
@@ -60,7 +66,11 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(real.status).toBe(0);
     expect(real.stdout).toContain(`emotion with ${EMOTION_MODEL}: 1 stored, 0 skipped, 0 failed`);
     expect(real.stdout).toMatch(/LLM calls: 2 made, 0 from cache/);
-    const stored = db.select().from(schema.evaluations).all().filter((e) => e.method === "emotion");
+    const stored = db
+      .select()
+      .from(schema.evaluations)
+      .all()
+      .filter((e) => e.method === "emotion");
     expect(stored.map((e) => e.id)).toEqual([newEvaluationId(MEDIATED, "emotion", EMOTION_MODEL)]);
     expect(Object.keys(stored[0].output as object).sort()).toEqual(["BAKERY", "VENDOR"]);
 
@@ -105,7 +115,9 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(stored.find((r) => r.metric === "IE")!.params).toEqual({ s0: 1, h: 3 });
     // The parameters are recorded for what reads results later (the dashboard's alignment reads s0).
     expect(currentMetricParams(t.db)).toEqual({ ...DEFAULT_METRIC_PARAMS, h: 3 });
-    expect(result.stdout).toContain("IT, IE, IF, FI, RL, ME, MI and ER are mediator metrics: unmediated runs have none.");
+    expect(result.stdout).toContain(
+      "IT, IE, IF, FI, RL, ME, MI and ER are mediator metrics: unmediated runs have none.",
+    );
 
     const bad = await runCliInProcess(["metrics", "--params", '{"window":3}'], env);
     expect(bad.status).toBe(2);

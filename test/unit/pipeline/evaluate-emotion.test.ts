@@ -38,7 +38,11 @@ describe("post-hoc emotion judge over HTTP", () => {
     const requests = chatRequests(mock);
     expect(requests).toHaveLength(2);
     expect(new Set(requests.map((r) => r.body.model))).toEqual(new Set([EMOTION_MODEL]));
-    expect(prompts(mock).map((p) => partyOf(p.user)).sort()).toEqual(PARTIES);
+    expect(
+      prompts(mock)
+        .map((p) => partyOf(p.user))
+        .sort(),
+    ).toEqual(PARTIES);
 
     const evaluation = storedEmotion(db, MEDIATED)!;
     expect(evaluationSchema.safeParse(evaluation).success).toBe(true);
@@ -55,7 +59,11 @@ describe("post-hoc emotion judge over HTTP", () => {
       }
     }
     // The metrics read it as a complete judged trajectory.
-    const [trajectory] = runEmotionTrajectories(emotionTurns(db, MEDIATED), [{ ...evaluation, errors: evaluation.errors ?? [] }], PARTIES);
+    const [trajectory] = runEmotionTrajectories(
+      emotionTurns(db, MEDIATED),
+      [{ ...evaluation, errors: evaluation.errors ?? [] }],
+      PARTIES,
+    );
     expect(trajectory.source).toEqual({ kind: "judge", backbone: EMOTION_MODEL, evaluationId: id });
     expect(trajectory.failedParties).toEqual([]);
 
@@ -63,7 +71,9 @@ describe("post-hoc emotion judge over HTTP", () => {
     const fresh = tempDb();
     cleanups.push(fresh.cleanup);
     const bundle = exportBundle(db);
-    expect(importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(bundle) }]).inserted.evaluations).toBe(bundle.evaluations.length);
+    expect(
+      importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(bundle) }]).inserted.evaluations,
+    ).toBe(bundle.evaluations.length);
   });
 
   it("shows each party's request that party's own thoughts and no other party's", async () => {
@@ -83,7 +93,8 @@ describe("post-hoc emotion judge over HTTP", () => {
         else expect(text).not.toContain(turn.thought);
       }
       // No private brief of anyone: stances and personas stay out.
-      for (const p of scenario.parties) for (const stance of Object.values(p.preferences)) expect(text).not.toContain(stance);
+      for (const p of scenario.parties)
+        for (const stance of Object.values(p.preferences)) expect(text).not.toContain(stance);
       // The shared scale is in the prompt.
       expect(text).toContain("higher means calmer and more open");
     }
@@ -122,14 +133,23 @@ describe("post-hoc emotion judge over HTTP", () => {
     const asked = (party: string) => prompts(mock).filter((p) => partyOf(p.user) === party).length;
     expect([asked("BAKERY"), asked("VENDOR")]).toEqual([2, 1]);
     // The trajectory knows it is incomplete, so the metrics are null rather than imputed.
-    const [trajectory] = runEmotionTrajectories(emotionTurns(db, MEDIATED), [{ ...evaluation, errors: evaluation.errors ?? [] }], PARTIES);
+    const [trajectory] = runEmotionTrajectories(
+      emotionTurns(db, MEDIATED),
+      [{ ...evaluation, errors: evaluation.errors ?? [] }],
+      PARTIES,
+    );
     expect(trajectory.failedParties).toEqual(["BAKERY"]);
     computeMetrics(db, { runId: MEDIATED });
     const rows = getRunMetrics(db, MEDIATED).run.filter((r) => ["ER", "EF", "EV"].includes(r.metric));
     expect(rows.map((r) => r.metric).sort()).toEqual(["EF", "ER", "EV"]);
     for (const row of rows) {
       expect(row.value).toBeNull();
-      expect(row.detail).toMatchObject({ source: "judge", backbone: "standin-broken", incomplete: true, failedParties: ["BAKERY"] });
+      expect(row.detail).toMatchObject({
+        source: "judge",
+        backbone: "standin-broken",
+        incomplete: true,
+        failedParties: ["BAKERY"],
+      });
     }
   });
 

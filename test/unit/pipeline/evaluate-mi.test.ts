@@ -31,7 +31,12 @@ describe("mediator-intelligence judge over HTTP", () => {
     expect(stored.map((j) => j.turnId)).toEqual(mediatorTurns.map((t) => t.turn_id));
     for (const j of stored) {
       expect(j).toMatchObject({ runId: MEDIATED, backbone: MI_MODEL });
-      for (const score of [j.perceptionAlignment, j.emotionalDynamics, j.cognitiveChallenges, j.communicationBreakdowns]) {
+      for (const score of [
+        j.perceptionAlignment,
+        j.emotionalDynamics,
+        j.cognitiveChallenges,
+        j.communicationBreakdowns,
+      ]) {
         expect(score === -1 || (score >= 1 && score <= 5)).toBe(true);
       }
       expect(j.reason).toBeTruthy();
@@ -48,7 +53,11 @@ describe("mediator-intelligence judge over HTTP", () => {
     }
 
     const again = await evaluateRuns(db, { llm, method: "mi", runIds: [MEDIATED] });
-    expect(again.runs[0]).toEqual({ runId: MEDIATED, status: "skipped", reason: `every intervention already judged by ${MI_MODEL}` });
+    expect(again.runs[0]).toEqual({
+      runId: MEDIATED,
+      status: "skipped",
+      reason: `every intervention already judged by ${MI_MODEL}`,
+    });
     expect(chatRequests(mock)).toHaveLength(mediatorTurns.length);
   });
 

@@ -15,7 +15,10 @@ afterEach(async () => {
 const TOPICS = ["PRICE", "DELIV", "WARR"];
 const PARTIES = ["BAKERY", "VENDOR"];
 
-function stored(db: Parameters<typeof exportBundle>[0], runId: string): { output: PerTurnOutput; errors: { message: string }[]; run: Run } {
+function stored(
+  db: Parameters<typeof exportBundle>[0],
+  runId: string,
+): { output: PerTurnOutput; errors: { message: string }[]; run: Run } {
   const bundle = exportBundle(db);
   const evaluation = bundle.evaluations.find((e) => e.id === newEvaluationId(runId, "per-turn", BASELINE_MODEL));
   if (evaluation?.method !== "per-turn") throw new Error(`no per-turn evaluation for ${runId}`);
@@ -44,7 +47,9 @@ describe("per-turn baseline over HTTP", () => {
           expect(entry.mentioned_topics!.every((t) => TOPICS.includes(t))).toBe(true);
         } else {
           expect(Object.keys(entry.attitudes!).sort()).toEqual([...TOPICS].sort());
-          expect(entry.agreement!.map((a) => `${a.with}/${a.topic}`).sort()).toEqual(TOPICS.map((t) => `${PARTIES.find((p) => p !== entry.speaker)}/${t}`).sort());
+          expect(entry.agreement!.map((a) => `${a.with}/${a.topic}`).sort()).toEqual(
+            TOPICS.map((t) => `${PARTIES.find((p) => p !== entry.speaker)}/${t}`).sort(),
+          );
         }
       }
       const partyTurns = run.turns.filter((t) => t.role === "party").length;
@@ -65,9 +70,12 @@ describe("per-turn baseline over HTTP", () => {
     const agreementPrompts = prompts(mock).filter((p) => p.system.startsWith("You measure how much two parties"));
 
     // Recompute the attitude each party holds after each turn, independently of the evaluator.
-    const held: Record<string, Record<string, string>> = Object.fromEntries(scenario.parties.map((p) => [p.id, { ...p.preferences }]));
+    const held: Record<string, Record<string, string>> = Object.fromEntries(
+      scenario.parties.map((p) => [p.id, { ...p.preferences }]),
+    );
     for (const entry of output.turns) {
-      for (const [topic, attitude] of Object.entries(entry.attitudes ?? {})) if (attitude !== NO_MENTION) held[entry.speaker][topic] = attitude;
+      for (const [topic, attitude] of Object.entries(entry.attitudes ?? {}))
+        if (attitude !== NO_MENTION) held[entry.speaker][topic] = attitude;
       const other = PARTIES.find((p) => p !== entry.speaker)!;
       const prompt = agreementPrompts.find((p) => p.user.includes(`## Positions after turn ${entry.turn_id}\n`));
       expect(prompt, `agreement prompt for turn ${entry.turn_id}`).toBeDefined();
@@ -78,7 +86,8 @@ describe("per-turn baseline over HTTP", () => {
     }
     // Starting scores use the parties' own stances; attitude prompts never see private thoughts.
     expect(agreementPrompts.some((p) => p.user.includes("## Positions after turn 0\n"))).toBe(true);
-    for (const p of prompts(mock)) for (const turn of run.turns) if (turn.thought) expect(p.user).not.toContain(turn.thought);
+    for (const p of prompts(mock))
+      for (const turn of run.turns) if (turn.thought) expect(p.user).not.toContain(turn.thought);
   });
 
   it("records a failed attitude extraction as an error and lets that turn carry forward", async () => {

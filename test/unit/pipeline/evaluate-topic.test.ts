@@ -27,8 +27,20 @@ describe("topic-localized evaluator over HTTP", () => {
 
     expect(summary.backbone).toBe(JUDGE_MODEL);
     expect(summary.runs).toEqual([
-      { runId: UNMEDIATED, status: "stored", evaluationId: newEvaluationId(UNMEDIATED, "topic-localized", JUDGE_MODEL), calls: 3, errors: 0 },
-      { runId: MEDIATED, status: "stored", evaluationId: newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL), calls: 3, errors: 0 },
+      {
+        runId: UNMEDIATED,
+        status: "stored",
+        evaluationId: newEvaluationId(UNMEDIATED, "topic-localized", JUDGE_MODEL),
+        calls: 3,
+        errors: 0,
+      },
+      {
+        runId: MEDIATED,
+        status: "stored",
+        evaluationId: newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL),
+        calls: 3,
+        errors: 0,
+      },
     ]);
     // One call per topic and run; every request names the configured judge model.
     const requests = chatRequests(mock);
@@ -37,7 +49,10 @@ describe("topic-localized evaluator over HTTP", () => {
 
     const bundle = exportBundle(db);
     const stored = bundle.evaluations.filter((e) => e.backbone === JUDGE_MODEL);
-    expect(stored.map((e) => e.id).sort()).toEqual([newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL), newEvaluationId(UNMEDIATED, "topic-localized", JUDGE_MODEL)]);
+    expect(stored.map((e) => e.id).sort()).toEqual([
+      newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL),
+      newEvaluationId(UNMEDIATED, "topic-localized", JUDGE_MODEL),
+    ]);
     for (const evaluation of stored) {
       expect(evaluationSchema.safeParse(evaluation).success).toBe(true);
       expect(evaluation.errors).toBeUndefined();
@@ -79,7 +94,8 @@ describe("topic-localized evaluator over HTTP", () => {
         expect(text).toContain(`[${turn.turn_id}] ${turn.speaker}: ${turn.utterance}`);
         if (turn.thought) expect(text).not.toContain(turn.thought);
       }
-      for (const party of scenario.parties) for (const stance of Object.values(party.preferences)) expect(text).not.toContain(stance);
+      for (const party of scenario.parties)
+        for (const stance of Object.values(party.preferences)) expect(text).not.toContain(stance);
     }
     // Each call is about one topic.
     expect(sent.map((t) => /Judge topic ([A-Z]+) only/.exec(t)?.[1]).sort()).toEqual([...TOPICS].sort());
@@ -105,7 +121,9 @@ describe("topic-localized evaluator over HTTP", () => {
     const summary = await evaluateRuns(db, { llm, method: "topic", runIds: [MEDIATED] });
     expect(summary.runs[0]).toMatchObject({ status: "stored", errors: 2 });
 
-    const evaluation = exportBundle(db).evaluations.find((e) => e.id === newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL))!;
+    const evaluation = exportBundle(db).evaluations.find(
+      (e) => e.id === newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL),
+    )!;
     if (evaluation.method !== "topic-localized") throw new Error("wrong method");
     expect(Object.keys(evaluation.output)).toEqual(["WARR"]);
     const errors = evaluation.errors ?? [];
@@ -113,7 +131,8 @@ describe("topic-localized evaluator over HTTP", () => {
     expect(errors.find((e) => e.topic_id === "PRICE")!.message).toMatch(/score/);
     expect(errors.find((e) => e.topic_id === "DELIV")!.message).toMatch(/turn 28 is outside the run \(1\.\.25\)/);
     // The bad topics were asked twice (the client's one repair), the good one once.
-    const perTopic = (topic: string) => prompts(mock).filter((p) => p.user.includes(`Judge topic ${topic} only`)).length;
+    const perTopic = (topic: string) =>
+      prompts(mock).filter((p) => p.user.includes(`Judge topic ${topic} only`)).length;
     expect([perTopic("PRICE"), perTopic("DELIV"), perTopic("WARR")]).toEqual([2, 2, 1]);
 
     // Failed topics stay at s0 = 1 in the derived trajectory; nothing was clipped into range.

@@ -31,7 +31,11 @@ export function evaluationConfigJson(url: string): object {
 }
 
 export function judgeLlm(db: Parameters<typeof createLlm>[0]["db"], mock: MockLlm): Llm {
-  return createLlm({ db, config: parseLlmConfig(evaluationConfigJson(mock.url), "test config"), sleep: async () => {} });
+  return createLlm({
+    db,
+    config: parseLlmConfig(evaluationConfigJson(mock.url), "test config"),
+    sleep: async () => {},
+  });
 }
 
 export async function evaluationSetup(cleanups: (() => unknown)[], sabotage: EvaluationSabotage = {}) {
@@ -46,7 +50,13 @@ export async function evaluationSetup(cleanups: (() => unknown)[], sabotage: Eva
 /** The system prompts of the chat requests the mock answered, with their user messages. */
 export function prompts(mock: MockLlm): { system: string; user: string }[] {
   return chatRequests(mock).map((r) => ({
-    system: r.body.messages.filter((m) => m.role === "system").map((m) => m.content).join("\n"),
-    user: r.body.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n"),
+    system: r.body.messages
+      .filter((m) => m.role === "system")
+      .map((m) => m.content)
+      .join("\n"),
+    user: r.body.messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join("\n"),
   }));
 }

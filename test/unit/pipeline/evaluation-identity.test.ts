@@ -42,23 +42,39 @@ const RUNS = [UNMEDIATED, MEDIATED];
 const EARLIER = "0123456789ab";
 
 function topicRows(db: Db): { id: string; run_id: string; prompt_version: string | null }[] {
-  return db.$client.prepare("SELECT id, run_id, prompt_version FROM evaluations WHERE backbone = ? AND method = 'topic-localized' ORDER BY id").all(JUDGE_MODEL) as never;
+  return db.$client
+    .prepare(
+      "SELECT id, run_id, prompt_version FROM evaluations WHERE backbone = ? AND method = 'topic-localized' ORDER BY id",
+    )
+    .all(JUDGE_MODEL) as never;
 }
 
 describe("an evaluation's identity (pure parts)", () => {
   it("versions each judge by exactly the templates it renders, and suffixes new ids with the version", () => {
-    expect(JUDGE_TEMPLATES).toEqual({ "topic-localized": [TOPIC_JUDGE_TEMPLATE], "per-turn": [ATTITUDE_TEMPLATE, AGREEMENT_TEMPLATE], emotion: [EMOTION_JUDGE_TEMPLATE] });
+    expect(JUDGE_TEMPLATES).toEqual({
+      "topic-localized": [TOPIC_JUDGE_TEMPLATE],
+      "per-turn": [ATTITUDE_TEMPLATE, AGREEMENT_TEMPLATE],
+      emotion: [EMOTION_JUDGE_TEMPLATE],
+    });
     const topic = judgePromptVersion("topic-localized");
     expect(topic).toMatch(/^[0-9a-f]{12}$/);
     expect(topic).toBe(templateVersion([TOPIC_JUDGE_TEMPLATE]));
     expect(judgePromptVersion("per-turn")).not.toBe(topic);
-    expect(newEvaluationId("r1", "topic-localized", "org/m 2")).toBe(`r1:topic-localized:org_m_2:v${topic.slice(0, 8)}`);
+    expect(newEvaluationId("r1", "topic-localized", "org/m 2")).toBe(
+      `r1:topic-localized:org_m_2:v${topic.slice(0, 8)}`,
+    );
     expect(evaluationId("r1", "topic-localized", "org/m 2", null)).toBe("r1:topic-localized:org_m_2");
   });
 
   it("prefers the current version's row, accepts a row recorded before versions, and never one of another version", () => {
     const now = judgePromptVersion("topic-localized");
-    const row = (id: string, runId: string, promptVersion: string | null, backbone = "j") => ({ id, runId, method: "topic-localized", backbone, promptVersion });
+    const row = (id: string, runId: string, promptVersion: string | null, backbone = "j") => ({
+      id,
+      runId,
+      method: "topic-localized",
+      backbone,
+      promptVersion,
+    });
     const usable = usableEvaluationIds([
       row("a-old", "a", null),
       row("a-now", "a", now),
@@ -78,7 +94,13 @@ describe("evaluate finds stored evaluations by run, judge and prompt version", {
     const first = await evaluateRuns(db, { llm, method: "topic", runIds: RUNS });
     expect(first.runs.map((r) => r.status)).toEqual(["stored", "stored"]);
     const version = judgePromptVersion("topic-localized");
-    expect(topicRows(db)).toEqual(RUNS.map((r) => ({ id: newEvaluationId(r, "topic-localized", JUDGE_MODEL), run_id: r, prompt_version: version })).sort((a, b) => a.id.localeCompare(b.id)));
+    expect(topicRows(db)).toEqual(
+      RUNS.map((r) => ({
+        id: newEvaluationId(r, "topic-localized", JUDGE_MODEL),
+        run_id: r,
+        prompt_version: version,
+      })).sort((a, b) => a.id.localeCompare(b.id)),
+    );
     const sent = chatRequests(mock).length;
     expect(sent).toBe(first.calls);
 
@@ -88,9 +110,13 @@ describe("evaluate finds stored evaluations by run, judge and prompt version", {
     expect(chatRequests(mock)).toHaveLength(sent);
 
     // The same evaluations as if recorded under an earlier judge prompt (bundle import: the same checks as any record).
-    const stored = exportBundle(db).evaluations.filter((e) => e.backbone === JUDGE_MODEL && e.method === "topic-localized");
+    const stored = exportBundle(db).evaluations.filter(
+      (e) => e.backbone === JUDGE_MODEL && e.method === "topic-localized",
+    );
     db.$client.prepare("DELETE FROM evaluations WHERE backbone = ?").run(JUDGE_MODEL);
-    const earlier = stored.map((e): Evaluation => ({ ...e, id: evaluationId(e.run_id, e.method, e.backbone, EARLIER), prompt_version: EARLIER }));
+    const earlier = stored.map(
+      (e): Evaluation => ({ ...e, id: evaluationId(e.run_id, e.method, e.backbone, EARLIER), prompt_version: EARLIER }),
+    );
     importBundleRecords(db, "earlier prompt", { evaluations: earlier });
     // An earlier prompt's text was another request: its cached replies cannot answer the current one.
     db.$client.prepare("DELETE FROM llm_calls WHERE role = 'evaluator'").run();
@@ -103,7 +129,11 @@ describe("evaluate finds stored evaluations by run, judge and prompt version", {
     expect(chatRequests(mock).length - sent).toBe(first.calls);
     const current = new Map(RUNS.map((r) => [r, newEvaluationId(r, "topic-localized", JUDGE_MODEL)]));
     expect(resolveEvaluationIds(db, RUNS, "topic-localized", JUDGE_MODEL)).toEqual(current);
-    expect(topicRows(db).map((r) => r.id).sort()).toEqual([...earlier.map((e) => e.id), ...current.values()].sort());
+    expect(
+      topicRows(db)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...earlier.map((e) => e.id), ...current.values()].sort());
 
     // Metrics are computed from the current evaluation only, never from the superseded one.
     computeMetrics(db, { runId: MEDIATED });
@@ -118,7 +148,10 @@ function columnsOf(sqlite: Database.Database, table: string, schema = "main"): s
   return (sqlite.prepare(`PRAGMA ${schema}.table_info("${table}")`).all() as { name: string }[]).map((c) => c.name);
 }
 
-/** A database at migration 0014 with the catalogue, the runs and every evaluation of `source`, under the bare ids older code gave evaluations. */
+/**
+ * A database at migration 0014 with the catalogue, the runs and every evaluation of `source`, under the bare ids older
+ * code gave evaluations.
+ */
 function oldShapeDatabase(source: string, dir: string): string {
   const old = databaseAt("0014_issue19_child_row_triggers");
   const path = join(dir, "old.db");
@@ -131,7 +164,9 @@ function oldShapeDatabase(source: string, dir: string): string {
   const copy = (table: string, rewrite: Record<string, string> = {}) => {
     const cols = columnsOf(sqlite, table);
     const select = cols.map((c) => rewrite[c] ?? `"${c}"`).join(", ");
-    sqlite.exec(`INSERT INTO main."${table}" (${cols.map((c) => `"${c}"`).join(", ")}) SELECT ${select} FROM src."${table}"`);
+    sqlite.exec(
+      `INSERT INTO main."${table}" (${cols.map((c) => `"${c}"`).join(", ")}) SELECT ${select} FROM src."${table}"`,
+    );
   };
   for (const table of ["scenarios", "conditions", "runs", "turns", "snippets", "matched_pairs"]) copy(table);
   copy("evaluations", { id: "bare_id(id)" });
@@ -148,15 +183,21 @@ describe("a database made before evaluation versions", { timeout: 60_000 }, () =
     await evaluateRuns(made.db, { llm: made.llm, method: "topic", runIds: RUNS });
     const path = oldShapeDatabase(made.path, made.dir);
     const before = new Database(path, { readonly: true });
-    const oldIds = (before.prepare("SELECT id FROM evaluations ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+    const oldIds = (before.prepare("SELECT id FROM evaluations ORDER BY id").all() as { id: string }[]).map(
+      (r) => r.id,
+    );
     before.close();
     expect(oldIds).toEqual(expect.arrayContaining(RUNS.map((r) => evaluationId(r, "topic-localized", JUDGE_MODEL))));
 
     // Opening applies migration 0018: the column is added, every old row is "recorded before versions".
     const db = openDatabase(path);
     cleanups.push(() => db.$client.close());
-    expect((db.$client.prepare("SELECT id FROM evaluations ORDER BY id").all() as { id: string }[]).map((r) => r.id)).toEqual(oldIds);
-    expect(db.$client.prepare("SELECT count(*) AS n FROM evaluations WHERE prompt_version IS NOT NULL").get()).toEqual({ n: 0 });
+    expect(
+      (db.$client.prepare("SELECT id FROM evaluations ORDER BY id").all() as { id: string }[]).map((r) => r.id),
+    ).toEqual(oldIds);
+    expect(db.$client.prepare("SELECT count(*) AS n FROM evaluations WHERE prompt_version IS NOT NULL").get()).toEqual({
+      n: 0,
+    });
     const counts = tableCounts(db);
 
     // The current judge, on a stand-in that has never answered anything: every evaluation is found under its old id.
@@ -166,9 +207,15 @@ describe("a database made before evaluation versions", { timeout: 60_000 }, () =
     expect(again.runs.map((r) => r.status)).toEqual(["skipped", "skipped"]);
     expect(chatRequests(fresh)).toHaveLength(0);
     expect(tableCounts(db)).toEqual(counts);
-    expect(resolveEvaluationIds(db, RUNS, "topic-localized", JUDGE_MODEL)).toEqual(new Map(RUNS.map((r) => [r, evaluationId(r, "topic-localized", JUDGE_MODEL)])));
+    expect(resolveEvaluationIds(db, RUNS, "topic-localized", JUDGE_MODEL)).toEqual(
+      new Map(RUNS.map((r) => [r, evaluationId(r, "topic-localized", JUDGE_MODEL)])),
+    );
     // …and the metrics read it.
     computeMetrics(db, { runId: MEDIATED });
-    expect(metricValuesOf(db, "run", MEDIATED).some((m) => m.evaluationId === evaluationId(MEDIATED, "topic-localized", JUDGE_MODEL))).toBe(true);
+    expect(
+      metricValuesOf(db, "run", MEDIATED).some(
+        (m) => m.evaluationId === evaluationId(MEDIATED, "topic-localized", JUDGE_MODEL),
+      ),
+    ).toBe(true);
   });
 });

@@ -4,7 +4,12 @@ import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../../../app/server/llm/config.server.ts";
 import type { Llm } from "../../../app/domain/llm/types.ts";
 import { seedDemo } from "../../../demo/seed.ts";
-import { startMockLlm, type MockLlm, type RecordedRequest, type Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
+import {
+  startMockLlm,
+  type MockLlm,
+  type RecordedRequest,
+  type Responder,
+} from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
@@ -23,11 +28,21 @@ export function simulationConfigJson(url: string): object {
 }
 
 export function testLlm(db: Db, mock: MockLlm): Llm {
-  return createLlm({ db, config: parseLlmConfig(simulationConfigJson(mock.url), "test config"), sleep: async () => {} });
+  return createLlm({
+    db,
+    config: parseLlmConfig(simulationConfigJson(mock.url), "test config"),
+    sleep: async () => {},
+  });
 }
 
-/** The demo study in a temp database, a stand-in endpoint (the simulation's by default) and the client for it; `cleanups` undoes them. */
-export async function demoSimulationSetup(cleanups: (() => unknown)[], respond: Responder = standInResponder({ roles: SIMULATION_ROLES })) {
+/**
+ * The demo study in a temp database, a stand-in endpoint (the simulation's by default) and the client for it;
+ * `cleanups` undoes them.
+ */
+export async function demoSimulationSetup(
+  cleanups: (() => unknown)[],
+  respond: Responder = standInResponder({ roles: SIMULATION_ROLES }),
+) {
   const t = tempDb();
   cleanups.push(t.cleanup);
   seedDemo(t.db);
@@ -43,7 +58,9 @@ export interface ChatBody {
 }
 
 export function chatRequests(mock: MockLlm): (RecordedRequest & { body: ChatBody })[] {
-  return mock.requests.filter((r): r is RecordedRequest & { body: ChatBody } => r.path === "/v1/chat/completions" && typeof r.body === "object");
+  return mock.requests.filter(
+    (r): r is RecordedRequest & { body: ChatBody } => r.path === "/v1/chat/completions" && typeof r.body === "object",
+  );
 }
 
 /** Request bodies answered with HTTP 200, as canonical-enough JSON (the SDK writes keys in a stable order). */

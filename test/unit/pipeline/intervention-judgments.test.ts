@@ -1,6 +1,13 @@
-/** The intervention-judgment part of the evaluation repository: one judgment per (run, turn, backbone), the first kept. */
+/**
+ * The intervention-judgment part of the evaluation repository: one judgment per (run, turn, backbone), the first kept.
+ */
 import { describe, expect, it } from "vitest";
-import { insertJudgment, judgedTurnIds, judgmentsOfRun, type NewJudgment } from "../../../app/server/models/evaluation.server.ts";
+import {
+  insertJudgment,
+  judgedTurnIds,
+  judgmentsOfRun,
+  type NewJudgment,
+} from "../../../app/server/models/evaluation.server.ts";
 import { seedDemo } from "../../../demo/seed.ts";
 import { databasePerTest } from "./test-db.ts";
 import { MEDIATED } from "./evaluation-helpers.ts";
@@ -23,7 +30,9 @@ describe("intervention judgments", () => {
     const db = demoDb();
     expect(insertJudgment(db, judgment(2, "judge-a", 3))).toBe(true);
     expect(insertJudgment(db, judgment(2, "judge-a", 5))).toBe(false);
-    expect(judgmentsOfRun(db, MEDIATED)).toMatchObject([{ turnId: 2, backbone: "judge-a", perceptionAlignment: 3, reason: "score 3" }]);
+    expect(judgmentsOfRun(db, MEDIATED)).toMatchObject([
+      { turnId: 2, backbone: "judge-a", perceptionAlignment: 3, reason: "score 3" },
+    ]);
   });
 
   it("reads a run's judgments by backbone and turn, and the turns one backbone judged", () => {

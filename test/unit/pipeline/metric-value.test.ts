@@ -1,6 +1,10 @@
 /** The metric_values repository: the upsert keeps one row per (subject, evaluation, metric). */
 import { describe, expect, it } from "vitest";
-import { metricValuesOf, upsertMetricValue, type NewMetricValue } from "../../../app/server/models/metric-value.server.ts";
+import {
+  metricValuesOf,
+  upsertMetricValue,
+  type NewMetricValue,
+} from "../../../app/server/models/metric-value.server.ts";
 import { databasePerTest } from "./test-db.ts";
 
 const emptyDb = databasePerTest();
@@ -23,7 +27,10 @@ describe("metric values", () => {
     const db = emptyDb();
     upsertMetricValue(db, row());
     expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, ...row() }]);
-    const [raw] = db.$client.prepare("SELECT detail, params FROM metric_values").all() as { detail: string; params: string }[];
+    const [raw] = db.$client.prepare("SELECT detail, params FROM metric_values").all() as {
+      detail: string;
+      params: string;
+    }[];
     expect(raw).toEqual({ detail: JSON.stringify(row().detail), params: JSON.stringify(row().params) });
   });
 
@@ -31,7 +38,13 @@ describe("metric values", () => {
     const db = emptyDb();
     upsertMetricValue(db, row());
     // "cg" is no registered id, so any definition version of it is read back.
-    const later = row({ value: null, detail: { undefinedBecause: "no drop" }, params: { s0: 1 }, definitionVersion: 2, computedAt: "2025-02-01T00:00:00.000Z" });
+    const later = row({
+      value: null,
+      detail: { undefinedBecause: "no drop" },
+      params: { s0: 1 },
+      definitionVersion: 2,
+      computedAt: "2025-02-01T00:00:00.000Z",
+    });
     upsertMetricValue(db, later);
     expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, ...later }]);
   });

@@ -19,9 +19,18 @@ import type { Db } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../demo/seed.ts";
 import { METRICS } from "../../../app/domain/metrics/registry.ts";
 import { explainMetric } from "../../../app/domain/metrics/metric-format.ts";
-import { DEFAULT_METRIC_PARAMS, MetricParamsError, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
+import {
+  DEFAULT_METRIC_PARAMS,
+  MetricParamsError,
+  parseMetricParams,
+} from "../../../app/domain/metrics/metric-params.ts";
 import { computeMetrics, getRunMetrics } from "../../../app/server/pipeline/metrics-runner.server.ts";
-import { metricRowsOfMetrics, metricValuesOf, staleMetricValuesOf, upsertMetricValue } from "../../../app/server/models/metric-value.server.ts";
+import {
+  metricRowsOfMetrics,
+  metricValuesOf,
+  staleMetricValuesOf,
+  upsertMetricValue,
+} from "../../../app/server/models/metric-value.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { MEDIATED, PAIR, UNMEDIATED } from "./evaluation-helpers.ts";
 
@@ -64,13 +73,24 @@ describe("metrics runner", () => {
       const view = getRunView(db, run.id)!;
       const mediatorTurns = view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
       const T = view.run.totalTurns;
-      const metricsOf = new Set(db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, run.id)).all().map((r) => r.metric));
+      const metricsOf = new Set(
+        db
+          .select()
+          .from(schema.metricValues)
+          .where(eq(schema.metricValues.subjectId, run.id))
+          .all()
+          .map((r) => r.metric),
+      );
       if (!run.mediated) {
         // Mediator metrics belong to mediated runs: an unmediated run has no row of them, not 0 or null.
-        for (const metric of ["IT", "IE", "IF", "FI", "RL", "ME", "MI"]) expect(metricsOf.has(metric), `${metric} of ${run.id}`).toBe(false);
+        for (const metric of ["IT", "IE", "IF", "FI", "RL", "ME", "MI"])
+          expect(metricsOf.has(metric), `${metric} of ${run.id}`).toBe(false);
         if (view.evaluations.some((e) => e.method === "per-turn")) expect([...metricsOf].sort()).toEqual(["CC", "TLE"]);
       } else {
-        expectSame(stored(db, run.id, "", "IF").value, interventionFrequency(view.run.mediatorTurns, view.run.partyTurns).frequency);
+        expectSame(
+          stored(db, run.id, "", "IF").value,
+          interventionFrequency(view.run.mediatorTurns, view.run.partyTurns).frequency,
+        );
         expectSame(stored(db, run.id, "", "FI").value, firstIntervention(mediatorTurns, T).fi);
       }
 
@@ -85,16 +105,25 @@ describe("metrics runner", () => {
           expectSame(ie.value, interventionEffectiveness(evaluation.consensus, mediatorTurns).ie);
           expect(ie.params).toEqual({ s0: 1, h: 5 });
           // The timing-profile input: each intervention's progress m / T with its lift.
-          const lifts = (ie.detail as { perIntervention: { m: number; progress: number; ie: number }[] }).perIntervention;
+          const lifts = (ie.detail as { perIntervention: { m: number; progress: number; ie: number }[] })
+            .perIntervention;
           expect(lifts.map((l) => l.progress)).toEqual(mediatorTurns.map((m) => m / T));
         } else {
           const G = evaluation.consensus;
           const byTopic = Object.fromEntries(evaluation.topics.map((t) => [t.topicId, t.values]));
           const output = bundle.evaluations.find((e) => e.id === evaluation.id)!.output as PerTurnOutput;
-          const targets = output.turns.filter((e) => e.speaker === "MEDIATOR").map((e) => ({ turn: e.turn_id, targetTopics: e.mentioned_topics ?? [] }));
+          const targets = output.turns
+            .filter((e) => e.speaker === "MEDIATOR")
+            .map((e) => ({ turn: e.turn_id, targetTopics: e.mentioned_topics ?? [] }));
           // n_k: the party turns located for k, and the mediator turns that name k.
           const mentions = Object.fromEntries(
-            evaluation.topics.map((t) => [t.topicId, [...t.located.flatMap((l, i) => (l ? [i] : [])), ...targets.filter((m) => m.targetTopics.includes(t.topicId)).map((m) => m.turn)].sort((a, b) => a - b)]),
+            evaluation.topics.map((t) => [
+              t.topicId,
+              [
+                ...t.located.flatMap((l, i) => (l ? [i] : [])),
+                ...targets.filter((m) => m.targetTopics.includes(t.topicId)).map((m) => m.turn),
+              ].sort((a, b) => a - b),
+            ]),
           );
           const seconds = (run.mediator_decisions ?? []).flatMap((d) => (d.seconds === undefined ? [] : [d.seconds]));
 
@@ -104,8 +133,15 @@ describe("metrics runner", () => {
           const rl = stored(db, run.id, evaluation.id, "RL");
           const expectedRl = responseLatency(G, mediatorTurns, {}, seconds);
           expectSame(rl.value, expectedRl.meanLatency);
-          expect(rl.detail).toMatchObject({ events: expectedRl.eventCount, unresponded: expectedRl.unresponded, unrespondedShare: expectedRl.unrespondedShare });
-          expectSame((rl.detail as { meanDecisionSeconds: number | null }).meanDecisionSeconds, expectedRl.meanDecisionSeconds);
+          expect(rl.detail).toMatchObject({
+            events: expectedRl.eventCount,
+            unresponded: expectedRl.unresponded,
+            unrespondedShare: expectedRl.unrespondedShare,
+          });
+          expectSame(
+            (rl.detail as { meanDecisionSeconds: number | null }).meanDecisionSeconds,
+            expectedRl.meanDecisionSeconds,
+          );
           expectSame(stored(db, run.id, evaluation.id, "ME").value, mediatorEffectiveness(byTopic, targets, T).me);
         }
       }
@@ -114,11 +150,16 @@ describe("metrics runner", () => {
     // CG for each matched pair, from the final consensus of the two runs under the same judge.
     for (const pair of bundle.matched_pairs) {
       const mediated = getRunView(db, pair.mediated_run_id)!.evaluations.filter((e) => e.method === "topic-localized");
-      const unmediated = getRunView(db, pair.unmediated_run_id)!.evaluations.filter((e) => e.method === "topic-localized");
+      const unmediated = getRunView(db, pair.unmediated_run_id)!.evaluations.filter(
+        (e) => e.method === "topic-localized",
+      );
       for (const m of mediated) {
         const u = unmediated.find((e) => e.backbone === m.backbone)!;
         const cg = stored(db, pair.id, m.id, "CG");
-        expectSame(cg.value, consensusGain(u.consensus[u.consensus.length - 1], m.consensus[m.consensus.length - 1]).cg);
+        expectSame(
+          cg.value,
+          consensusGain(u.consensus[u.consensus.length - 1], m.consensus[m.consensus.length - 1]).cg,
+        );
         expect(cg.detail).toMatchObject({ backbone: m.backbone, unmediatedEvaluationId: u.id });
       }
     }
@@ -131,15 +172,31 @@ describe("metrics runner", () => {
       [2, -1, -1, 4],
     ];
     scores.forEach((s, i) =>
-      db.insert(schema.interventionJudgments)
-        .values({ runId: MEDIATED, turnId: [5, 11][i], backbone: "judge-x", perceptionAlignment: s[0], emotionalDynamics: s[1], cognitiveChallenges: s[2], communicationBreakdowns: s[3], reason: "test" })
+      db
+        .insert(schema.interventionJudgments)
+        .values({
+          runId: MEDIATED,
+          turnId: [5, 11][i],
+          backbone: "judge-x",
+          perceptionAlignment: s[0],
+          emotionalDynamics: s[1],
+          cognitiveChallenges: s[2],
+          communicationBreakdowns: s[3],
+          reason: "test",
+        })
         .run(),
     );
     computeMetrics(db, { runId: MEDIATED });
     const applicable = scores.flat().filter((s) => s !== -1);
     const mi = stored(db, MEDIATED, `${MEDIATED}:mi:judge-x`, "MI");
     expectSame(mi.value, applicable.reduce((a, b) => a + b, 0) / applicable.length);
-    expect(mi.detail).toMatchObject({ backbone: "judge-x", interventions: 2, applicableScores: 5, notApplicableScores: 3, unjudged: 3 });
+    expect(mi.detail).toMatchObject({
+      backbone: "judge-x",
+      interventions: 2,
+      applicableScores: 5,
+      notApplicableScores: 3,
+      unjudged: 3,
+    });
   });
 
   it("records undefined metrics as null with a reason, and upserts with the parameters used", () => {
@@ -159,7 +216,11 @@ describe("metrics runner", () => {
     expect(it.params).toEqual({ s0: 1, delta: 0.2, W: 4 });
     const view = getRunView(db, MEDIATED)!;
     const C = view.evaluations.find((e) => e.id === evaluationId)!.consensus;
-    const expected = interventionTimeliness(C, view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId), { delta: 0.2, window: 4 });
+    const expected = interventionTimeliness(
+      C,
+      view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId),
+      { delta: 0.2, window: 4 },
+    );
     expectSame(it.value, expected.it);
     expect(it.detail).toMatchObject({ events: expected.events.length, censored: expected.censored });
   });
@@ -167,12 +228,23 @@ describe("metrics runner", () => {
   it("stores no mediator metric for an unmediated run (not 0, not null), and CC, TLE and CG as usual", () => {
     const db = demoDb();
     // What an earlier version stored for it (IT = 0, IF = 0) goes.
-    const stale = { subjectKind: "run" as const, subjectId: UNMEDIATED, value: 0, detail: {}, params: {}, definitionVersion: 1, computedAt: "2025-01-01T00:00:00.000Z" };
+    const stale = {
+      subjectKind: "run" as const,
+      subjectId: UNMEDIATED,
+      value: 0,
+      detail: {},
+      params: {},
+      definitionVersion: 1,
+      computedAt: "2025-01-01T00:00:00.000Z",
+    };
     upsertMetricValue(db, { ...stale, evaluationId: "", metric: "IF" });
     upsertMetricValue(db, { ...stale, evaluationId: `${UNMEDIATED}:topic-localized:demo-judge`, metric: "IT" });
     const summary = computeMetrics(db, { runId: UNMEDIATED });
     const own = summary.rows.filter((r) => r.subjectId === UNMEDIATED);
-    expect(own.map((r) => `${r.evaluationId}/${r.metric}`).sort()).toEqual([`${UNMEDIATED}:per-turn:demo-judge/CC`, `${UNMEDIATED}:per-turn:demo-judge/TLE`]);
+    expect(own.map((r) => `${r.evaluationId}/${r.metric}`).sort()).toEqual([
+      `${UNMEDIATED}:per-turn:demo-judge/CC`,
+      `${UNMEDIATED}:per-turn:demo-judge/TLE`,
+    ]);
     const stored = db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, UNMEDIATED)).all();
     expect(stored.map((r) => r.metric).sort()).toEqual(["CC", "TLE"]);
     expect(summary.rows.filter((r) => r.subjectId === PAIR).map((r) => r.metric)).toEqual(["CG"]);
@@ -183,18 +255,35 @@ describe("metrics runner", () => {
     const evaluationId = `${UNMEDIATED}:topic-localized:demo-judge`;
     const row = db.select().from(schema.evaluations).where(eq(schema.evaluations.id, evaluationId)).get()!;
     const [failed, ...kept] = Object.keys(row.output as Record<string, unknown>);
-    const output = Object.fromEntries(Object.entries(row.output as Record<string, unknown>).filter(([k]) => k !== failed));
-    db.update(schema.evaluations).set({ output, errors: [{ topic_id: failed, message: "judge reply rejected: not JSON" }] }).where(eq(schema.evaluations.id, evaluationId)).run();
+    const output = Object.fromEntries(
+      Object.entries(row.output as Record<string, unknown>).filter(([k]) => k !== failed),
+    );
+    db.update(schema.evaluations)
+      .set({ output, errors: [{ topic_id: failed, message: "judge reply rejected: not JSON" }] })
+      .where(eq(schema.evaluations.id, evaluationId))
+      .run();
     expect(kept.length).toBeGreaterThan(0);
 
     computeMetrics(db, { runId: MEDIATED });
     const cg = stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG");
     expect(cg.value).toBeNull();
-    expect(cg.detail).toMatchObject({ incomplete: true, failedTopics: [failed], evaluationErrors: 1, incompleteRuns: [UNMEDIATED], backbone: "demo-judge" });
+    expect(cg.detail).toMatchObject({
+      incomplete: true,
+      failedTopics: [failed],
+      evaluationErrors: 1,
+      incompleteRuns: [UNMEDIATED],
+      backbone: "demo-judge",
+    });
     // The mediated run's own C is complete: its IT is a value computed as before.
     const view = getRunView(db, MEDIATED)!;
     const C = view.evaluations.find((e) => e.method === "topic-localized")!.consensus;
-    expectSame(stored(db, MEDIATED, `${MEDIATED}:topic-localized:demo-judge`, "IT").value, interventionTimeliness(C, view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId)).it);
+    expectSame(
+      stored(db, MEDIATED, `${MEDIATED}:topic-localized:demo-judge`, "IT").value,
+      interventionTimeliness(
+        C,
+        view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId),
+      ).it,
+    );
   });
 
   it("never serves a value an earlier metric definition computed, and computes it again", () => {
@@ -204,16 +293,26 @@ describe("metrics runner", () => {
     const current = stored(db, MEDIATED, evaluationId, "RL");
     expect(current.definitionVersion).toBe(2);
     // As the first definition left it (latency from each start, before issue 28).
-    const where = (metric: string) => and(eq(schema.metricValues.subjectId, MEDIATED), eq(schema.metricValues.evaluationId, evaluationId), eq(schema.metricValues.metric, metric));
+    const where = (metric: string) =>
+      and(
+        eq(schema.metricValues.subjectId, MEDIATED),
+        eq(schema.metricValues.evaluationId, evaluationId),
+        eq(schema.metricValues.metric, metric),
+      );
     db.update(schema.metricValues).set({ definitionVersion: 1, value: 5 }).where(where("RL")).run();
 
     expect(metricValuesOf(db, "run", MEDIATED).some((r) => r.metric === "RL")).toBe(false);
-    expect(staleMetricValuesOf(db, "run", MEDIATED).map((r) => [r.metric, r.definitionVersion, r.value])).toEqual([["RL", 1, 5]]);
+    expect(staleMetricValuesOf(db, "run", MEDIATED).map((r) => [r.metric, r.definitionVersion, r.value])).toEqual([
+      ["RL", 1, 5],
+    ]);
     expect(metricRowsOfMetrics(db, "run", ["RL"]).some((r) => r.subjectId === MEDIATED)).toBe(false);
     // The run page says why there is no value, without the old one.
     const page = getRunMetrics(db, MEDIATED).evaluations[evaluationId].find((m) => m.metric === "RL")!;
     expect(page.value).toBeNull();
-    expect(page.detail).toEqual({ stale: true, reason: "computed by definition v1 of RL, now v2: npx socrates metrics computes it again" });
+    expect(page.detail).toEqual({
+      stale: true,
+      reason: "computed by definition v1 of RL, now v2: npx socrates metrics computes it again",
+    });
     expect(explainMetric(page)).toBe("computed by definition v1 of RL, now v2: npx socrates metrics computes it again");
 
     computeMetrics(db, { runId: MEDIATED });
@@ -231,7 +330,12 @@ describe("metrics runner", () => {
 
   it("gives the run page its metrics, the matched pair's CG included", () => {
     const db = demoDb();
-    expect(getRunMetrics(db, MEDIATED)).toEqual({ run: [], evaluations: {}, pair: { id: PAIR, rows: [] }, computedAt: null });
+    expect(getRunMetrics(db, MEDIATED)).toEqual({
+      run: [],
+      evaluations: {},
+      pair: { id: PAIR, rows: [] },
+      computedAt: null,
+    });
     computeMetrics(db, { runId: MEDIATED, now: new Date("2025-05-06T07:08:09Z") });
     for (const runId of [MEDIATED, UNMEDIATED]) {
       const metrics = getRunMetrics(db, runId);
@@ -239,12 +343,19 @@ describe("metrics runner", () => {
     }
     const metrics = getRunMetrics(db, MEDIATED);
     // Every registered metric of each input kind (no MI judgments here): IF, FI; IT, IE; CC, TLE, RL, ME.
-    const reading = (input: string) => METRICS.filter((m) => m.input === input).map((m) => m.id).sort();
+    const reading = (input: string) =>
+      METRICS.filter((m) => m.input === input)
+        .map((m) => m.id)
+        .sort();
     expect(reading("run")).toEqual(expect.arrayContaining(["FI", "IF"]));
     expect(metrics.run.map((m) => m.metric).sort()).toEqual(reading("run"));
-    expect(metrics.evaluations[`${MEDIATED}:topic-localized:demo-judge`].map((m) => m.metric).sort()).toEqual(reading("topic-localized"));
+    expect(metrics.evaluations[`${MEDIATED}:topic-localized:demo-judge`].map((m) => m.metric).sort()).toEqual(
+      reading("topic-localized"),
+    );
     expect(reading("topic-localized")).toEqual(expect.arrayContaining(["IE", "IT"]));
-    expect(metrics.evaluations[`${MEDIATED}:per-turn:demo-judge`].map((m) => m.metric).sort()).toEqual(reading("per-turn"));
+    expect(metrics.evaluations[`${MEDIATED}:per-turn:demo-judge`].map((m) => m.metric).sort()).toEqual(
+      reading("per-turn"),
+    );
     expect(reading("per-turn")).toEqual(expect.arrayContaining(["CC", "ME", "RL", "TLE"]));
     expect(metrics.computedAt).toBe("2025-05-06T07:08:09.000Z");
     expect(metrics.pair!.rows[0].value).toBe(stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG").value);

@@ -14,7 +14,9 @@ describe("createProgress", () => {
     progress.fail("run b: HTTP 400");
     progress.tick();
     progress.done();
-    expect(chunks.join("")).toBe("simulate 1/3 run a: resolved\nsimulate 2/3 (1 failed) failed: run b: HTTP 400\nsimulate 3/3 (1 failed)\n");
+    expect(chunks.join("")).toBe(
+      "simulate 1/3 run a: resolved\nsimulate 2/3 (1 failed) failed: run b: HTTP 400\nsimulate 3/3 (1 failed)\n",
+    );
   });
 
   it("prints a plain line per tenth of a long job, every failure, and the last step", () => {
@@ -47,6 +49,7 @@ describe("createProgress", () => {
     expect(out).toContain(`\rsim [${"#".repeat(18)}${"-".repeat(6)}] 3/4 (1 failed)`);
     expect(out.endsWith("\n")).toBe(true);
     expect(out.match(/\n/g)).toHaveLength(2);
-    for (const chunk of chunks.filter((c) => c.startsWith("\r") && !c.includes("\n"))) expect(chunk.length).toBeLessThanOrEqual(60);
+    for (const chunk of chunks.filter((c) => c.startsWith("\r") && !c.includes("\n")))
+      expect(chunk.length).toBeLessThanOrEqual(60);
   });
 });

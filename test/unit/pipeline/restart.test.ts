@@ -12,7 +12,15 @@ import { seedDemo } from "../../../demo/seed.ts";
 import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 import { spawnCli, until, type CliChild } from "../../helpers/cli.ts";
-import { chatRequests, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies, simulationConfigJson, slotOf } from "./helpers.ts";
+import {
+  chatRequests,
+  duplicates,
+  MEDIATOR_MODEL,
+  PARTY_MODEL,
+  servedBodies,
+  simulationConfigJson,
+  slotOf,
+} from "./helpers.ts";
 import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -38,25 +46,52 @@ describe("restarting a killed simulate batch", { timeout: 120_000 }, () => {
     seeded.$client.close();
 
     // Two injected server errors early on: retried by the client, so answered once each in the end.
-    const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), latencyMs: 5, faults: [{ fault: { kind: "5xx", status: 503 }, times: 2, fromRequest: 3 }] });
+    const mock = await startMockLlm({
+      respond: standInResponder({ roles: SIMULATION_ROLES }),
+      latencyMs: 5,
+      faults: [{ fault: { kind: "5xx", status: 503 }, times: 2, fromRequest: 3 }],
+    });
     cleanups.push(() => mock.close());
     const configPath = join(dir, "socrates.config.json");
     writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));
-    const args = ["simulate", "--scenario", "demo-transactional-1", "--mediator", MEDIATOR_MODEL, "--runs", "2", "--budget", "10", "--concurrency", "2", "--config", configPath];
+    const args = [
+      "simulate",
+      "--scenario",
+      "demo-transactional-1",
+      "--mediator",
+      MEDIATOR_MODEL,
+      "--runs",
+      "2",
+      "--budget",
+      "10",
+      "--concurrency",
+      "2",
+      "--config",
+      configPath,
+    ];
     const env = { SOCRATES_DB: dbPath };
 
     const reader = new Database(dbPath, { readonly: true });
     cleanups.push(() => reader.close());
     const storedRuns = () =>
-      (reader.prepare("SELECT id FROM runs WHERE simulator_backbone = ? ORDER BY id").all(PARTY_MODEL) as { id: string }[]).map((r) => r.id);
+      (
+        reader.prepare("SELECT id FROM runs WHERE simulator_backbone = ? ORDER BY id").all(PARTY_MODEL) as {
+          id: string;
+        }[]
+      ).map((r) => r.id);
 
-    const recordedReplies = () => (reader.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'").get() as { n: number }).n;
+    const recordedReplies = () =>
+      (reader.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'").get() as { n: number }).n;
 
     // First attempt: once a run is stored, freeze the endpoint (new requests hang), wait until the
     // child has recorded every reply it was sent, then kill the process outright. (A reply killed
     // in transit would rightly be asked again; this test wants every answered question kept.)
     const answeredForUnstoredRuns = () =>
-      (reader.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok' AND subject NOT IN (SELECT id FROM runs)").get() as { n: number }).n;
+      (
+        reader
+          .prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok' AND subject NOT IN (SELECT id FROM runs)")
+          .get() as { n: number }
+      ).n;
     const hangingRequests = () => chatRequests(mock).filter((r) => r.status === undefined && r.fault === "slow").length;
     const first = startCli(args, env);
     await until(() => storedRuns().length >= 1 && answeredForUnstoredRuns() >= 1, "a stored run and a run half done");
@@ -70,16 +105,22 @@ describe("restarting a killed simulate batch", { timeout: 120_000 }, () => {
     const storedAtKill = storedRuns();
     expect(storedAtKill.length).toBeGreaterThanOrEqual(1);
     expect(storedAtKill.length).toBeLessThan(4);
-    const pairsAtKill = (reader.prepare("SELECT count(*) AS n FROM matched_pairs WHERE id LIKE ?").get(`%${PARTY_MODEL}%`) as { n: number }).n;
+    const pairsAtKill = (
+      reader.prepare("SELECT count(*) AS n FROM matched_pairs WHERE id LIKE ?").get(`%${PARTY_MODEL}%`) as { n: number }
+    ).n;
     const servedAtKill = servedBodies(mock).length;
-    const hanging = chatRequests(mock).filter((r) => r.status === undefined).map((r) => JSON.stringify(r.body));
+    const hanging = chatRequests(mock)
+      .filter((r) => r.status === undefined)
+      .map((r) => JSON.stringify(r.body));
 
     // Second attempt: a clean endpoint and the same command.
     mock.setFaults([]);
     const second = await startCli(args, env).exited;
     expect(second.stderr).not.toMatch(/error/i);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain(`runs: ${4 - storedAtKill.length} stored, ${storedAtKill.length} already stored (skipped), 0 failed`);
+    expect(second.stdout).toContain(
+      `runs: ${4 - storedAtKill.length} stored, ${storedAtKill.length} already stored (skipped), 0 failed`,
+    );
     expect(second.stdout).toContain(`matched pairs stored: ${2 - pairsAtKill}`);
     const calls = /LLM calls: (\d+) made, (\d+) from cache/.exec(second.stdout);
     expect(calls).not.toBeNull();
@@ -96,7 +137,12 @@ describe("restarting a killed simulate batch", { timeout: 120_000 }, () => {
     for (const r of retried) expect(served).toContain(JSON.stringify(r.body));
 
     expect(storedRuns().map(slotOf)).toEqual(
-      [0, 1].flatMap((i) => [`demo-transactional-1:general:${MEDIATOR_MODEL}:${PARTY_MODEL}:r${i}`, `demo-transactional-1:general:none:${PARTY_MODEL}:r${i}`]).sort(),
+      [0, 1]
+        .flatMap((i) => [
+          `demo-transactional-1:general:${MEDIATOR_MODEL}:${PARTY_MODEL}:r${i}`,
+          `demo-transactional-1:general:none:${PARTY_MODEL}:r${i}`,
+        ])
+        .sort(),
     );
     const pairs = reader.prepare("SELECT mediated_run_id FROM matched_pairs WHERE id LIKE ?").all(`%${PARTY_MODEL}%`);
     expect(pairs).toHaveLength(2);

@@ -63,12 +63,24 @@ describe("run identity (pure)", () => {
   });
 
   it("gives a run's recorded config the settings it was planned with, and an older run's config its legacy hash", () => {
-    const recorded = { condition_id: "c:general", simulator_backbone: "sim", mediator_backbone: "med", config: runConfigOf(settings), seed: settings.seed };
+    const recorded = {
+      condition_id: "c:general",
+      simulator_backbone: "sim",
+      mediator_backbone: "med",
+      config: runConfigOf(settings),
+      seed: settings.seed,
+    };
     expect(recordedRunSettings(recorded)).toEqual(settings);
     expect(recordedIdentity(recorded).settingsHash).toBe(settingsHash(settings));
     // What `simulate` recorded before runs recorded sampling (no mediator_mode: the generic prompt).
-    const legacy = { ...recorded, config: { turn_budget: 12, base_seed: 7, run_index: 1, prompt_version: "aebd91047c11" } };
-    expect(recordedIdentity(legacy)).toEqual({ settingsHash: identityHashes(settings).legacy, settingsKey: identityHashes(settings).legacy });
+    const legacy = {
+      ...recorded,
+      config: { turn_budget: 12, base_seed: 7, run_index: 1, prompt_version: "aebd91047c11" },
+    };
+    expect(recordedIdentity(legacy)).toEqual({
+      settingsHash: identityHashes(settings).legacy,
+      settingsKey: identityHashes(settings).legacy,
+    });
     expect(identityHashes(settings).hash).not.toBe(identityHashes(settings).legacy);
     // Any recorded setting that differs is another identity.
     for (const config of [
@@ -101,7 +113,9 @@ describe("simulate finds stored runs by their settings", { timeout: 60_000 }, ()
     expect(ninetyNine.stored.filter((id) => seven.stored.includes(id))).toEqual([]);
     // Same slots (condition, mediator, simulator, index), other settings: other runs, configs as asked.
     expect(ninetyNine.stored.map(slotOf).sort()).toEqual(seven.stored.map(slotOf).sort());
-    const configs = t.db.$client.prepare("SELECT id, config FROM runs WHERE simulator_backbone = ?").all(PARTY_MODEL) as { id: string; config: string }[];
+    const configs = t.db.$client
+      .prepare("SELECT id, config FROM runs WHERE simulator_backbone = ?")
+      .all(PARTY_MODEL) as { id: string; config: string }[];
     for (const row of configs) {
       const config = JSON.parse(row.config) as { turn_budget: number; base_seed: number };
       expect([config.base_seed, config.turn_budget]).toEqual(ninetyNine.stored.includes(row.id) ? [99, 10] : [7, 12]);
@@ -109,7 +123,10 @@ describe("simulate finds stored runs by their settings", { timeout: 60_000 }, ()
 
     // Identical settings again: every run is found, and the endpoint hears nothing.
     const requests = mock.requests.length;
-    for (const [seed, budget] of [[99, 10], [7, 12]]) {
+    for (const [seed, budget] of [
+      [99, 10],
+      [7, 12],
+    ]) {
       const again = await simulateBatch({ ...options, seed, budget });
       expect(again.stored).toEqual([]);
       expect(again.skipped.sort()).toEqual((seed === 7 ? seven : ninetyNine).stored.sort());
@@ -117,7 +134,11 @@ describe("simulate finds stored runs by their settings", { timeout: 60_000 }, ()
     expect(mock.requests.length).toBe(requests);
 
     // A changed sampling parameter of a role is a changed run too.
-    const hotter = createLlm({ db: t.db, config: parseLlmConfig(withPartyTemperature(mock.url, 1.1), "hotter"), sleep: async () => {} });
+    const hotter = createLlm({
+      db: t.db,
+      config: parseLlmConfig(withPartyTemperature(mock.url, 1.1), "hotter"),
+      sleep: async () => {},
+    });
     const plan = planBatch({ ...options, llm: hotter, seed: 7, budget: 12 });
     expect(plan.runs.map((r) => r.stored)).toEqual([false, false, false, false]);
     expect(plan.runs.map((r) => r.runId).filter((id) => seven.stored.includes(id))).toEqual([]);
@@ -147,16 +168,24 @@ function oldShapeDatabase(source: string, dir: string): string {
   const sqlite = new Database(path);
   sqlite.pragma("foreign_keys = OFF");
   sqlite.prepare("ATTACH DATABASE ? AS src").run(source);
-  sqlite.function("old_id", (id: unknown) => (typeof id === "string" ? slotOf(id.replace(/:pair$/, "")) + (id.endsWith(":pair") ? ":pair" : "") : id));
+  sqlite.function("old_id", (id: unknown) =>
+    typeof id === "string" ? slotOf(id.replace(/:pair$/, "")) + (id.endsWith(":pair") ? ":pair" : "") : id,
+  );
   const copy = (table: string, rewrite: Record<string, string> = {}) => {
     const cols = columnsOf(sqlite, table);
     const select = cols.map((c) => rewrite[c] ?? `"${c}"`).join(", ");
-    sqlite.exec(`INSERT INTO main."${table}" (${cols.map((c) => `"${c}"`).join(", ")}) SELECT ${select} FROM src."${table}"`);
+    sqlite.exec(
+      `INSERT INTO main."${table}" (${cols.map((c) => `"${c}"`).join(", ")}) SELECT ${select} FROM src."${table}"`,
+    );
   };
   for (const table of ["scenarios", "conditions"]) copy(table);
   copy("runs", { id: "old_id(id)", config: "json_remove(config, '$.sampling')" });
   for (const table of ["turns", "snippets"]) copy(table, { run_id: "old_id(run_id)" });
-  copy("matched_pairs", { id: "old_id(id)", mediated_run_id: "old_id(mediated_run_id)", unmediated_run_id: "old_id(unmediated_run_id)" });
+  copy("matched_pairs", {
+    id: "old_id(id)",
+    mediated_run_id: "old_id(mediated_run_id)",
+    unmediated_run_id: "old_id(unmediated_run_id)",
+  });
   sqlite.exec("DETACH DATABASE src");
   expect(columnsOf(sqlite, "runs")).not.toContain("settings_hash");
   sqlite.close();
@@ -175,7 +204,9 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
     const path = oldShapeDatabase(made.path, made.dir);
 
     const before = new Database(path, { readonly: true });
-    const oldRuns = (before.prepare("SELECT id, config FROM runs ORDER BY id").all() as { id: string; config: string }[]).map((r) => r.id);
+    const oldRuns = (
+      before.prepare("SELECT id, config FROM runs ORDER BY id").all() as { id: string; config: string }[]
+    ).map((r) => r.id);
     before.close();
     expect(oldRuns).toEqual([...stored.stored.map(slotOf), ...demoRunIds(made.db)].sort());
 
@@ -183,8 +214,15 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
     const db = openDatabase(path);
     cleanups.push(() => db.$client.close());
     const counts = tableCounts(db);
-    expect(db.$client.prepare("SELECT id FROM runs ORDER BY id").all().map((r) => (r as { id: string }).id)).toEqual(oldRuns);
-    expect(db.$client.prepare("SELECT count(*) AS n FROM runs WHERE settings_hash IS NULL OR settings_key IS NULL").get()).toEqual({ n: 0 });
+    expect(
+      db.$client
+        .prepare("SELECT id FROM runs ORDER BY id")
+        .all()
+        .map((r) => (r as { id: string }).id),
+    ).toEqual(oldRuns);
+    expect(
+      db.$client.prepare("SELECT count(*) AS n FROM runs WHERE settings_hash IS NULL OR settings_key IS NULL").get(),
+    ).toEqual({ n: 0 });
     expect(backfillRunIdentity(db)).toBe(0); // idempotent: nothing left to fill
     expect(tableCounts(openDatabase(path))).toEqual(counts);
 
@@ -192,7 +230,9 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
     const fresh = await standIn();
     const plan = planBatch({ ...options, db, llm: testLlm(db, fresh) });
     expect(plan.runs.map((r) => [r.runId, r.stored])).toEqual(stored.plan.runs.map((r) => [slotOf(r.runId), true]));
-    expect(plan.pairs.map((p) => [p.id, p.stored])).toEqual(stored.plan.pairs.map((p) => [`${slotOf(p.mediatedRunId)}:pair`, true]));
+    expect(plan.pairs.map((p) => [p.id, p.stored])).toEqual(
+      stored.plan.pairs.map((p) => [`${slotOf(p.mediatedRunId)}:pair`, true]),
+    );
     const again = await simulateBatch({ ...options, db, llm: testLlm(db, fresh) });
     expect(again.stored).toEqual([]);
     expect(chatRequests(fresh)).toHaveLength(0);
@@ -213,15 +253,26 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
       },
       "plan",
     );
-    const sampling = { party: { temperature: 0.7, max_tokens: null }, mediator: { temperature: 0.2, max_tokens: null } };
+    const sampling = {
+      party: { temperature: 0.7, max_tokens: null },
+      mediator: { temperature: 0.2, max_tokens: null },
+    };
     const units = planGrid(db, benchmarkPlan, sampling).units;
-    expect(units.flatMap((u) => [u.mediated[0].runId, u.unmediatedRunId]).sort()).toEqual(stored.stored.map(slotOf).sort());
+    expect(units.flatMap((u) => [u.mediated[0].runId, u.unmediatedRunId]).sort()).toEqual(
+      stored.stored.map(slotOf).sort(),
+    );
     // …and a budget the old runs were not made with finds none of them.
-    expect(planGrid(db, { ...benchmarkPlan, budget: 20 }, sampling).units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]).filter((id) => oldRuns.includes(id))).toEqual([]);
+    expect(
+      planGrid(db, { ...benchmarkPlan, budget: 20 }, sampling)
+        .units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)])
+        .filter((id) => oldRuns.includes(id)),
+    ).toEqual([]);
   });
 });
 
 /** The runs the demo seed stores (hand-written bundles and recorded fidelity pairs), under the old ids. */
 function demoRunIds(db: Db): string[] {
-  return (db.$client.prepare("SELECT id FROM runs WHERE simulator_backbone != ?").all(PARTY_MODEL) as { id: string }[]).map((r) => slotOf(r.id));
+  return (
+    db.$client.prepare("SELECT id FROM runs WHERE simulator_backbone != ?").all(PARTY_MODEL) as { id: string }[]
+  ).map((r) => slotOf(r.id));
 }

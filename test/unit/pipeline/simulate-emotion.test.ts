@@ -18,7 +18,11 @@ import { exportBundle, importBundleFiles } from "../../../app/server/bundle-stor
 import type { Db } from "../../../app/server/db.server.ts";
 import { templateVersion } from "../../../app/server/pipeline/prompt-templates.server.ts";
 import { planBatch, simulateBatch } from "../../../app/server/pipeline/simulate.server.ts";
-import { partyMessages, SIMULATION_TEMPLATES, simulationTemplatesFor } from "../../../app/server/pipeline/simulation-prompts.server.ts";
+import {
+  partyMessages,
+  SIMULATION_TEMPLATES,
+  simulationTemplatesFor,
+} from "../../../app/server/pipeline/simulation-prompts.server.ts";
 import { turns as turnsTable } from "../../../db/schema.ts";
 import type { Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
@@ -35,20 +39,34 @@ afterEach(async () => {
 const setup = (respond?: Responder) => demoSimulationSetup(cleanups, respond);
 
 const simulatedRuns = (db: Db): Run[] => exportBundle(db).runs.filter((r) => r.simulator_backbone === PARTY_MODEL);
-const turnRows = (db: Db, runId: string) => db.select().from(turnsTable).where(eq(turnsTable.runId, runId)).orderBy(asc(turnsTable.turnId)).all();
+const turnRows = (db: Db, runId: string) =>
+  db.select().from(turnsTable).where(eq(turnsTable.runId, runId)).orderBy(asc(turnsTable.turnId)).all();
 const textOf = (body: { messages: { content: string }[] }) => body.messages.map((m) => m.content).join("\n");
 
 describe("simulation with self-reported emotion", () => {
   it("stores a 0–100 score and a reason on every party turn and none on mediator turns, and round-trips through a bundle", async () => {
     const { db, mock, llm } = await setup();
-    const summary = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 4, budget: 12, seed: 7, emotion: true });
+    const summary = await simulateBatch({
+      db,
+      llm,
+      scenarioId: SCENARIO,
+      mediator: MEDIATOR_MODEL,
+      runs: 4,
+      budget: 12,
+      seed: 7,
+      emotion: true,
+    });
     expect(summary.failed).toEqual([]);
     const runs = simulatedRuns(db);
     expect(runs).toHaveLength(8);
     const emotionVersion = templateVersion(simulationTemplatesFor("generic", { emotion: true }));
     expect(emotionVersion).not.toBe(templateVersion(SIMULATION_TEMPLATES));
     expect(simulationTemplatesFor("generic")).toEqual(SIMULATION_TEMPLATES);
-    expect(simulationTemplatesFor("social", { emotion: true })).toEqual(["party-emotion", "mediator-when-social", "mediator-how-social"]);
+    expect(simulationTemplatesFor("social", { emotion: true })).toEqual([
+      "party-emotion",
+      "mediator-when-social",
+      "mediator-how-social",
+    ]);
 
     for (const run of runs) {
       expect(run.config).toMatchObject({ emotion: true, prompt_version: emotionVersion });
@@ -69,8 +87,10 @@ describe("simulation with self-reported emotion", () => {
 
     // Every party request asked for emotion on the shared scale; no mediator request mentions it.
     const requests = chatRequests(mock);
-    for (const r of requests.filter((r) => r.body.model === PARTY_MODEL)) expect(textOf(r.body)).toContain(emotionScaleText());
-    for (const r of requests.filter((r) => r.body.model === MEDIATOR_MODEL)) expect(textOf(r.body)).not.toMatch(/emotion|of 100|felt then/i);
+    for (const r of requests.filter((r) => r.body.model === PARTY_MODEL))
+      expect(textOf(r.body)).toContain(emotionScaleText());
+    for (const r of requests.filter((r) => r.body.model === MEDIATOR_MODEL))
+      expect(textOf(r.body)).not.toMatch(/emotion|of 100|felt then/i);
 
     // The stand-in's rule gives emotional repair something real to find: positive on average.
     const lifts = runs
@@ -79,7 +99,9 @@ describe("simulation with self-reported emotion", () => {
         const turns = turnRows(db, r.id);
         const trajectory = selfReportedTrajectory(turns, r.party_order)!;
         const mediatorTurns = turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
-        return emotionalRepair(groupEmotionSeries(trajectory, turns.length), mediatorTurns).perIntervention.map((p) => p.er);
+        return emotionalRepair(groupEmotionSeries(trajectory, turns.length), mediatorTurns).perIntervention.map(
+          (p) => p.er,
+        );
       });
     expect(lifts.length).toBeGreaterThan(0);
     expect(lifts.reduce((a, b) => a + b, 0) / lifts.length).toBeGreaterThan(0);
@@ -95,10 +117,22 @@ describe("simulation with self-reported emotion", () => {
 
   it("without emotion stores none and sends exactly the `party` template's requests", async () => {
     const { db, mock, llm } = await setup();
-    const summary = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 2, budget: 10, seed: 3 });
+    const summary = await simulateBatch({
+      db,
+      llm,
+      scenarioId: SCENARIO,
+      mediator: MEDIATOR_MODEL,
+      runs: 2,
+      budget: 10,
+      seed: 3,
+    });
     expect(summary.failed).toEqual([]);
     const runs = simulatedRuns(db);
-    const partyBodies = new Set(chatRequests(mock).filter((r) => r.body.model === PARTY_MODEL).map((r) => JSON.stringify(r.body.messages)));
+    const partyBodies = new Set(
+      chatRequests(mock)
+        .filter((r) => r.body.model === PARTY_MODEL)
+        .map((r) => JSON.stringify(r.body.messages)),
+    );
     const played = planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1 }).played;
     for (const run of runs) {
       expect(run.config).not.toHaveProperty("emotion");
@@ -116,17 +150,41 @@ describe("simulation with self-reported emotion", () => {
 
   it("never skips a stored run simulated with the other emotion setting: emotion is part of the run's identity", async () => {
     const { db, llm } = await setup();
-    const without = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 });
-    const withEmotion = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true });
+    const without = await simulateBatch({
+      db,
+      llm,
+      scenarioId: SCENARIO,
+      mediator: "none",
+      runs: 1,
+      budget: 6,
+      seed: 9,
+    });
+    const withEmotion = await simulateBatch({
+      db,
+      llm,
+      scenarioId: SCENARIO,
+      mediator: "none",
+      runs: 1,
+      budget: 6,
+      seed: 9,
+      emotion: true,
+    });
     expect(withEmotion.skipped).toEqual([]);
     expect(withEmotion.stored).toHaveLength(1);
     expect(withEmotion.stored[0]).not.toBe(without.stored[0]);
     const runs = new Map(simulatedRuns(db).map((r) => [r.id, r]));
-    expect(runs.get(withEmotion.stored[0])!.turns.every((t) => t.role !== "party" || typeof t.emotion === "number")).toBe(true);
+    expect(
+      runs.get(withEmotion.stored[0])!.turns.every((t) => t.role !== "party" || typeof t.emotion === "number"),
+    ).toBe(true);
     expect(runs.get(without.stored[0])!.turns.every((t) => t.emotion === undefined)).toBe(true);
     // Each setting finds its own run again.
-    expect(planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 }).runs[0]).toMatchObject({ runId: without.stored[0], stored: true });
-    expect(planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true }).runs[0]).toMatchObject({ runId: withEmotion.stored[0], stored: true });
+    expect(
+      planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 }).runs[0],
+    ).toMatchObject({ runId: without.stored[0], stored: true });
+    expect(
+      planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true })
+        .runs[0],
+    ).toMatchObject({ runId: withEmotion.stored[0], stored: true });
   });
 
   it("abandons a run whose party keeps reporting an emotion off the scale, after one repair retry, and stores nothing", async () => {
@@ -136,7 +194,16 @@ describe("simulation with self-reported emotion", () => {
       return JSON.stringify("emotion" in reply ? { ...reply, emotion: 140 } : reply);
     };
     const { db, mock, llm } = await setup(offScale);
-    const summary = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 2, emotion: true });
+    const summary = await simulateBatch({
+      db,
+      llm,
+      scenarioId: SCENARIO,
+      mediator: "none",
+      runs: 1,
+      budget: 6,
+      seed: 2,
+      emotion: true,
+    });
     expect(summary.stored).toEqual([]);
     expect(summary.failed).toHaveLength(1);
     expect(summary.failed[0].reason).toMatch(/turn 1 .*emotion/);

@@ -2,10 +2,23 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runSchema, type Run } from "../../../app/domain/bundle.ts";
 import { outcomeAfter, runSeed } from "../../../app/domain/simulation/schedule.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
-import { estimateBatch, planBatch, simulateBatch, SimulationInputError } from "../../../app/server/pipeline/simulate.server.ts";
+import {
+  estimateBatch,
+  planBatch,
+  simulateBatch,
+  SimulationInputError,
+} from "../../../app/server/pipeline/simulate.server.ts";
 import type { Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
-import { chatRequests, demoSimulationSetup, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies, slotOf } from "./helpers.ts";
+import {
+  chatRequests,
+  demoSimulationSetup,
+  duplicates,
+  MEDIATOR_MODEL,
+  PARTY_MODEL,
+  servedBodies,
+  slotOf,
+} from "./helpers.ts";
 import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const SCENARIO = "demo-transactional-1";
@@ -73,7 +86,12 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
 
     const runs = simulatedRuns(db);
     expect(runs.map((r) => slotOf(r.id)).sort()).toEqual(
-      [0, 1, 2].flatMap((i) => [`${CONDITION}:${MEDIATOR_MODEL}:${PARTY_MODEL}:r${i}`, `${CONDITION}:none:${PARTY_MODEL}:r${i}`]).sort(),
+      [0, 1, 2]
+        .flatMap((i) => [
+          `${CONDITION}:${MEDIATOR_MODEL}:${PARTY_MODEL}:r${i}`,
+          `${CONDITION}:none:${PARTY_MODEL}:r${i}`,
+        ])
+        .sort(),
     );
     for (const run of runs) {
       checkTrajectory(run, budget);
@@ -133,17 +151,27 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     const options = { scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 2, budget: 10, seed: 3 };
     await simulateBatch({ ...options, db: a.db, llm: a.llm });
     await simulateBatch({ ...options, db: b.db, llm: b.llm, concurrency: 1 });
-    const strip = (runs: Run[]) => runs.map((r) => ({ id: r.id, outcome: r.outcome, turns: r.turns, decisions: r.mediator_decisions?.map((d) => [d.after_turn, d.engage]) }));
+    const strip = (runs: Run[]) =>
+      runs.map((r) => ({
+        id: r.id,
+        outcome: r.outcome,
+        turns: r.turns,
+        decisions: r.mediator_decisions?.map((d) => [d.after_turn, d.engage]),
+      }));
     expect(strip(simulatedRuns(b.db))).toEqual(strip(simulatedRuns(a.db)));
     const differentSeed = await setup();
     await simulateBatch({ ...options, seed: 4, db: differentSeed.db, llm: differentSeed.llm });
-    expect(strip(simulatedRuns(differentSeed.db)).map((r) => r.turns)).not.toEqual(strip(simulatedRuns(a.db)).map((r) => r.turns));
+    expect(strip(simulatedRuns(differentSeed.db)).map((r) => r.turns)).not.toEqual(
+      strip(simulatedRuns(a.db)).map((r) => r.turns),
+    );
   });
 
   it("abandons a run whose call fails, stores the rest, and completes it on the next batch", async () => {
     const { db, mock, llm } = await setup();
     // The mediator's first decision gets a non-retryable error: that run must not be stored.
-    mock.setFaults([{ fault: { kind: "status", status: 400, message: "mock: bad request" }, model: MEDIATOR_MODEL, times: 1 }]);
+    mock.setFaults([
+      { fault: { kind: "status", status: 400, message: "mock: bad request" }, model: MEDIATOR_MODEL, times: 1 },
+    ]);
     const options = { db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1, budget: 8, concurrency: 1 };
     const first = await simulateBatch(options);
     expect(first.failed).toHaveLength(1);
@@ -174,7 +202,11 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     const first = await simulateBatch({ ...options, signal: controller.signal });
     expect(first.aborted.length).toBeGreaterThan(0);
     expect(first.failed).toEqual([]);
-    expect(simulatedRuns(db).map((r) => r.id).sort()).toEqual([...first.stored].sort());
+    expect(
+      simulatedRuns(db)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...first.stored].sort());
     const second = await simulateBatch(options);
     expect(second.stored.sort()).toEqual([...first.aborted].sort());
     expect(second.calls.cached).toBeGreaterThan(0);
@@ -185,7 +217,10 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
   it("runs unmediated batches alone with --mediator none", async () => {
     const { db, mock, llm } = await setup();
     const summary = await simulateBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 2, budget: 6 });
-    expect(summary.stored.map(slotOf).sort()).toEqual([`${CONDITION}:none:${PARTY_MODEL}:r0`, `${CONDITION}:none:${PARTY_MODEL}:r1`]);
+    expect(summary.stored.map(slotOf).sort()).toEqual([
+      `${CONDITION}:none:${PARTY_MODEL}:r0`,
+      `${CONDITION}:none:${PARTY_MODEL}:r1`,
+    ]);
     expect(summary.pairsStored).toEqual([]);
     expect(chatRequests(mock).every((r) => r.body.model === PARTY_MODEL)).toBe(true);
   });
@@ -222,7 +257,15 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
         }),
       },
     ]);
-    const summary = await simulateBatch({ db, llm, scenarioId: copy, conditionId: `${copy}:three-party`, mediator: MEDIATOR_MODEL, runs: 1, budget: 9 });
+    const summary = await simulateBatch({
+      db,
+      llm,
+      scenarioId: copy,
+      conditionId: `${copy}:three-party`,
+      mediator: MEDIATOR_MODEL,
+      runs: 1,
+      budget: 9,
+    });
     expect(summary.failed).toEqual([]);
     const runs = simulatedRuns(db);
     expect(runs).toHaveLength(2);
@@ -231,17 +274,29 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
       expect(run.party_order).toEqual(["BAKERY", "VENDOR", "LANDLORD"]);
       checkTrajectory(run, 9);
     }
-    const playingLandlord = chatRequests(mock).filter((r) => r.body.messages[0].content.startsWith("You are playing Eddington Market Properties"));
+    const playingLandlord = chatRequests(mock).filter((r) =>
+      r.body.messages[0].content.startsWith("You are playing Eddington Market Properties"),
+    );
     expect(playingLandlord.length).toBeGreaterThan(0);
   });
 
   it("adds a general condition for a scenario that has none", async () => {
     const { db, llm } = await setup();
     const base = exportBundle(db).scenarios.find((sc) => sc.id === SCENARIO)!;
-    importBundleFiles(db, [{ file: "bare.json", text: JSON.stringify({ format: "socrates-bundle", version: 1, scenarios: [{ ...base, id: "bare-oven" }] }) }]);
+    importBundleFiles(db, [
+      {
+        file: "bare.json",
+        text: JSON.stringify({ format: "socrates-bundle", version: 1, scenarios: [{ ...base, id: "bare-oven" }] }),
+      },
+    ]);
     const summary = await simulateBatch({ db, llm, scenarioId: "bare-oven", mediator: "none", runs: 1, budget: 4 });
     expect(summary.stored.map(slotOf)).toEqual([`bare-oven:general:none:${PARTY_MODEL}:r0`]);
-    expect(exportBundle(db).conditions.find((c) => c.id === "bare-oven:general")).toEqual({ id: "bare-oven:general", scenario_id: "bare-oven", axis: "general", variant: "default" });
+    expect(exportBundle(db).conditions.find((c) => c.id === "bare-oven:general")).toEqual({
+      id: "bare-oven:general",
+      scenario_id: "bare-oven",
+      axis: "general",
+      variant: "default",
+    });
     // The second batch finds the condition it made and reuses it.
     const again = await simulateBatch({ db, llm, scenarioId: "bare-oven", mediator: "none", runs: 2, budget: 4 });
     expect(again.plan.conditionIsNew).toBe(false);
@@ -253,12 +308,21 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     const base = { db, llm, mediator: "none", runs: 1 };
     expect(() => planBatch({ ...base, scenarioId: "nope" })).toThrow(SimulationInputError);
     expect(() => planBatch({ ...base, scenarioId: "nope" })).toThrow('unknown scenario "nope"');
-    expect(() => planBatch({ ...base, scenarioId: SCENARIO, conditionId: "demo-healthcare-1:general" })).toThrow(/belongs to scenario "demo-healthcare-1"/);
+    expect(() => planBatch({ ...base, scenarioId: SCENARIO, conditionId: "demo-healthcare-1:general" })).toThrow(
+      /belongs to scenario "demo-healthcare-1"/,
+    );
     expect(() => planBatch({ ...base, scenarioId: SCENARIO, runs: 0 })).toThrow(/number of runs/);
     await expect(simulateBatch({ ...base, scenarioId: SCENARIO, budget: 0 })).rejects.toThrow(/turn budget/);
     expect(mock.requests).toHaveLength(0);
-    // Two mediator names that sanitise alike ("org/med", "org-med") are two identities: the stored run is not taken for the other's.
-    const stored = await simulateBatch({ ...base, scenarioId: SCENARIO, mediator: "org/med", budget: 2, withUnmediated: false });
+    // Two mediator names that sanitise alike ("org/med", "org-med") are two identities: the stored run is not taken for
+    // the other's.
+    const stored = await simulateBatch({
+      ...base,
+      scenarioId: SCENARIO,
+      mediator: "org/med",
+      budget: 2,
+      withUnmediated: false,
+    });
     const other = planBatch({ ...base, scenarioId: SCENARIO, mediator: "org-med", budget: 2, withUnmediated: false });
     expect(other.runs.map((r) => r.stored)).toEqual([false]);
     expect(slotOf(other.runs[0].runId)).toBe(slotOf(stored.stored[0]));
@@ -269,7 +333,13 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     const { db, mock, llm } = await setup();
     const plan = planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 2, budget: 30 });
     expect(plan.runs.map((r) => r.mediated)).toEqual([true, false, true, false]);
-    expect(estimateBatch(plan)).toEqual({ runs: 4, partyCalls: 120, mediatorWhenCalls: 58, mediatorHowCalls: 58, total: 236 });
+    expect(estimateBatch(plan)).toEqual({
+      runs: 4,
+      partyCalls: 120,
+      mediatorWhenCalls: 58,
+      mediatorHowCalls: 58,
+      total: 236,
+    });
     expect(mock.requests).toHaveLength(0);
   });
 });

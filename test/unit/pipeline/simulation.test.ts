@@ -12,12 +12,24 @@ import {
 import { identifiedRunId } from "../../../app/domain/simulation/run-identity.ts";
 import { renderMessages } from "../../../app/server/pipeline/prompt-templates.server.ts";
 
-const party = (speaker: string, signal: Turn["signal"]): Pick<Turn, "role" | "speaker" | "signal"> => ({ role: "party", speaker, signal });
+const party = (speaker: string, signal: Turn["signal"]): Pick<Turn, "role" | "speaker" | "signal"> => ({
+  role: "party",
+  speaker,
+  signal,
+});
 const mediator: Pick<Turn, "role" | "speaker" | "signal"> = { role: "mediator", speaker: "MEDIATOR" };
 
 describe("cyclic order", () => {
   it("cycles through the parties in their fixed order", () => {
-    expect([0, 1, 2, 3, 4, 5, 6].map((i) => partyForTurn(["A", "B", "C"], i))).toEqual(["A", "B", "C", "A", "B", "C", "A"]);
+    expect([0, 1, 2, 3, 4, 5, 6].map((i) => partyForTurn(["A", "B", "C"], i))).toEqual([
+      "A",
+      "B",
+      "C",
+      "A",
+      "B",
+      "C",
+      "A",
+    ]);
   });
   it("refuses an empty order", () => {
     expect(() => partyForTurn([], 0)).toThrow(/empty/);
@@ -31,7 +43,9 @@ describe("termination", () => {
     expect(outcomeAfter(order, [party("A", "continue"), party("B", "consensus")], 30)).toBeNull();
   });
   it("resolves when every party's latest signal is consensus, mediator turns in between or not", () => {
-    expect(outcomeAfter(order, [party("A", "continue"), party("B", "consensus"), mediator, party("A", "consensus")], 30)).toBe("resolved");
+    expect(
+      outcomeAfter(order, [party("A", "continue"), party("B", "consensus"), mediator, party("A", "consensus")], 30),
+    ).toBe("resolved");
   });
   it("does not count a consensus the party later took back", () => {
     const turns = [party("A", "consensus"), party("B", "continue"), party("A", "continue"), party("B", "consensus")];
@@ -54,11 +68,26 @@ describe("termination", () => {
 
 describe("ids and seeds", () => {
   it("makes run ids from condition, mediator, simulator, index and settings hash, in the bundle id charset", () => {
-    const settings = { condition_id: "sc-1:general", simulator: "deepseek/v3.2", mediator: "gpt-4o-mini", mediator_mode: "generic", turn_budget: 30, base_seed: 1, run_index: 3, seed: 5, prompt_version: "p", emotion: false };
+    const settings = {
+      condition_id: "sc-1:general",
+      simulator: "deepseek/v3.2",
+      mediator: "gpt-4o-mini",
+      mediator_mode: "generic",
+      turn_budget: 30,
+      base_seed: 1,
+      run_index: 3,
+      seed: 5,
+      prompt_version: "p",
+      emotion: false,
+    };
     const hash = "0123456789abcdef";
     expect(identifiedRunId(settings, hash)).toBe("sc-1:general:gpt-4o-mini:deepseek-v3.2:r3:0123456789");
-    expect(identifiedRunId({ ...settings, mediator_mode: "social" }, hash)).toBe("sc-1:general:gpt-4o-mini:social:deepseek-v3.2:r3:0123456789");
-    expect(identifiedRunId({ ...settings, mediator: null, mediator_mode: null, simulator: "sim", run_index: 0 }, hash)).toBe("sc-1:general:none:sim:r0:0123456789");
+    expect(identifiedRunId({ ...settings, mediator_mode: "social" }, hash)).toBe(
+      "sc-1:general:gpt-4o-mini:social:deepseek-v3.2:r3:0123456789",
+    );
+    expect(
+      identifiedRunId({ ...settings, mediator: null, mediator_mode: null, simulator: "sim", run_index: 0 }, hash),
+    ).toBe("sc-1:general:none:sim:r0:0123456789");
     expect(matchedPairId("sc-1:general:m:sim:r0")).toBe("sc-1:general:m:sim:r0:pair");
   });
   it("keeps long ids within 120 characters and distinct", () => {
@@ -98,7 +127,9 @@ describe("prompt templates", () => {
     const messages = renderMessages("mediator-when", values);
     expect(messages.map((m) => m.role)).toEqual(["system", "user"]);
     expect(messages[1].content).toContain("X has just spoken");
-    expect(() => renderMessages("party", values)).toThrow(/party\.md: no value for \{\{party_name\}\}, \{\{profile\}\}/);
+    expect(() => renderMessages("party", values)).toThrow(
+      /party\.md: no value for \{\{party_name\}\}, \{\{profile\}\}/,
+    );
     expect(() => renderMessages("no-such-template", {})).toThrow(/no-such-template\.md: cannot read \(ENOENT\)/);
   });
 });

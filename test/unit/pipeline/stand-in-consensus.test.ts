@@ -32,16 +32,37 @@ describe("the stand-in's final consensus", () => {
     cleanups.push(() => mock.close());
     const sim = simulationConfigJson(mock.url) as { endpoints: object; roles: object };
     const judges = evaluationConfigJson(mock.url) as { roles: object };
-    const llm = createLlm({ db: t.db, config: parseLlmConfig({ endpoints: sim.endpoints, roles: { ...sim.roles, ...judges.roles } }, "test"), sleep: async () => {} });
+    const llm = createLlm({
+      db: t.db,
+      config: parseLlmConfig({ endpoints: sim.endpoints, roles: { ...sim.roles, ...judges.roles } }, "test"),
+      sleep: async () => {},
+    });
 
-    const batch = await simulateBatch({ db: t.db, llm, scenarioId: "demo-transactional-1", mediator: MEDIATOR_MODEL, runs: 6, budget: 12 });
+    const batch = await simulateBatch({
+      db: t.db,
+      llm,
+      scenarioId: "demo-transactional-1",
+      mediator: MEDIATOR_MODEL,
+      runs: 6,
+      budget: 12,
+    });
     expect(batch.failed).toEqual([]);
     const evaluated = await evaluateRuns(t.db, { llm, method: "topic", runIds: batch.stored });
     expect(evaluated.method).toBe("topic");
     computeMetrics(t.db);
 
-    const outcomes = new Map(t.db.select({ id: schema.runs.id, outcome: schema.runs.outcome }).from(schema.runs).all().map((r) => [r.id, r.outcome]));
-    const pairs = t.db.select().from(schema.matchedPairs).where(like(schema.matchedPairs.id, `%${PARTY_MODEL}%`)).all();
+    const outcomes = new Map(
+      t.db
+        .select({ id: schema.runs.id, outcome: schema.runs.outcome })
+        .from(schema.runs)
+        .all()
+        .map((r) => [r.id, r.outcome]),
+    );
+    const pairs = t.db
+      .select()
+      .from(schema.matchedPairs)
+      .where(like(schema.matchedPairs.id, `%${PARTY_MODEL}%`))
+      .all();
     expect(pairs).toHaveLength(6);
     const gains = pairs.map((pair) => {
       const row = t.db
@@ -49,7 +70,11 @@ describe("the stand-in's final consensus", () => {
         .from(schema.metricValues)
         .where(and(eq(schema.metricValues.subjectId, pair.id), eq(schema.metricValues.metric, "CG")))
         .get();
-      return { mediated: outcomes.get(pair.mediatedRunId), unmediated: outcomes.get(pair.unmediatedRunId), cg: row?.value ?? null };
+      return {
+        mediated: outcomes.get(pair.mediatedRunId),
+        unmediated: outcomes.get(pair.unmediatedRunId),
+        cg: row?.value ?? null,
+      };
     });
     expect(gains.some((g) => g.cg !== null && g.cg !== 0)).toBe(true);
     // A pair whose mediated run closed a deal and whose unmediated run ended in a walk-out gains

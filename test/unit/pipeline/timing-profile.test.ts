@@ -16,16 +16,29 @@ describe("timing profile per mediator × condition", () => {
 
   it("bins every mediated run's interventions by p = m / T and averages IE, as the pure function does", () => {
     const cells = timingProfiles(t.db);
-    expect(cells.map((c) => [c.mediator, c.condition, c.judge, c.runs])).toEqual([["demo-mediator", "general:default", "demo-judge", 4]]);
+    expect(cells.map((c) => [c.mediator, c.condition, c.judge, c.runs])).toEqual([
+      ["demo-mediator", "general:default", "demo-judge", 4],
+    ]);
     // Independently: each mediated run's mediator turns and C[t] from the stored rows.
-    const runs = t.db.$client.prepare(`SELECT id, total_turns AS T FROM runs WHERE mediated = 1`).all() as { id: string; T: number }[];
+    const runs = t.db.$client.prepare(`SELECT id, total_turns AS T FROM runs WHERE mediated = 1`).all() as {
+      id: string;
+      T: number;
+    }[];
     const interventions = runs.flatMap(({ id, T }) => {
-      const topics = t.db.$client.prepare(`SELECT DISTINCT topic_id AS k FROM evaluation_scores WHERE evaluation_id = ?`).all(`${id}:topic-localized:demo-judge`) as { k: string }[];
+      const topics = t.db.$client
+        .prepare(`SELECT DISTINCT topic_id AS k FROM evaluation_scores WHERE evaluation_id = ?`)
+        .all(`${id}:topic-localized:demo-judge`) as { k: string }[];
       const c = (turn: number) => {
-        const scores = t.db.$client.prepare(`SELECT score FROM evaluation_scores WHERE evaluation_id = ? AND turn_id = ?`).all(`${id}:topic-localized:demo-judge`, turn) as { score: number }[];
+        const scores = t.db.$client
+          .prepare(`SELECT score FROM evaluation_scores WHERE evaluation_id = ? AND turn_id = ?`)
+          .all(`${id}:topic-localized:demo-judge`, turn) as { score: number }[];
         return scores.reduce((a, s) => a + (s.score - 1) / 4, 0) / topics.length;
       };
-      const mediatorTurns = (t.db.$client.prepare(`SELECT turn_id AS m FROM turns WHERE run_id = ? AND role = 'mediator' ORDER BY turn_id`).all(id) as { m: number }[]).map((r) => r.m);
+      const mediatorTurns = (
+        t.db.$client
+          .prepare(`SELECT turn_id AS m FROM turns WHERE run_id = ? AND role = 'mediator' ORDER BY turn_id`)
+          .all(id) as { m: number }[]
+      ).map((r) => r.m);
       return mediatorTurns.map((m) => {
         const before = c(m - 1);
         const after = c(Math.min(m + 5, T));

@@ -31,7 +31,13 @@ const WEIGHTS: Record<string, Record<string, number>> = {
 
 /** Every private string of a party: role, relation, each stance, persona. */
 function canaries(id: string): string[] {
-  return [`canary-role-${id}-q1`, `canary-relation-${id}-q2`, `canary-stance-WATER-${id}-q3`, `canary-stance-ROAD-${id}-q4`, `canary-persona-${id}-q5`];
+  return [
+    `canary-role-${id}-q1`,
+    `canary-relation-${id}-q2`,
+    `canary-stance-WATER-${id}-q3`,
+    `canary-stance-ROAD-${id}-q4`,
+    `canary-persona-${id}-q5`,
+  ];
 }
 
 function makeParty(id: string, name: string): Party {
@@ -74,7 +80,11 @@ const scenario: Scenario = {
       ],
     },
   ],
-  parties: [makeParty("ORCH", "Orchard cooperative"), makeParty("MILL", "Old mill bakery"), makeParty("TOWN", "Valley town council")],
+  parties: [
+    makeParty("ORCH", "Orchard cooperative"),
+    makeParty("MILL", "Old mill bakery"),
+    makeParty("TOWN", "Valley town council"),
+  ],
   source: { kind: "manual", note: "test fixture for visibility" },
 };
 
@@ -89,8 +99,22 @@ afterEach(async () => {
 
 describe("visibility views", () => {
   const turns: Turn[] = [
-    { turn_id: 1, speaker: "ORCH", role: "party", utterance: "We need water.", thought: "secret-thought-ORCH", signal: "continue" },
-    { turn_id: 2, speaker: "MILL", role: "party", utterance: "And a road.", thought: "secret-thought-MILL", signal: "consensus" },
+    {
+      turn_id: 1,
+      speaker: "ORCH",
+      role: "party",
+      utterance: "We need water.",
+      thought: "secret-thought-ORCH",
+      signal: "continue",
+    },
+    {
+      turn_id: 2,
+      speaker: "MILL",
+      role: "party",
+      utterance: "And a road.",
+      thought: "secret-thought-MILL",
+      signal: "consensus",
+    },
     { turn_id: 3, speaker: "MEDIATOR", role: "mediator", utterance: "Let us list the options." },
   ];
 
@@ -120,7 +144,9 @@ describe("visibility views", () => {
       { ...turns[1], emotion: 77, emotion_reason: "secret-reason-MILL" },
       turns[2],
     ];
-    expect(partyView(scenario, "MILL", felt).ownEmotions).toEqual([{ turnId: 2, emotion: 77, reason: "secret-reason-MILL" }]);
+    expect(partyView(scenario, "MILL", felt).ownEmotions).toEqual([
+      { turnId: 2, emotion: 77, reason: "secret-reason-MILL" },
+    ]);
     expect(JSON.stringify(partyView(scenario, "MILL", felt))).not.toContain("secret-reason-ORCH");
     expect(partyView(scenario, "TOWN", felt).ownEmotions).toEqual([]);
     const mediator = JSON.stringify(mediatorView(scenario, felt));
@@ -145,20 +171,34 @@ describe("visibility over a simulated batch, at the endpoint", () => {
     ]);
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
-    const summary = await simulateBatch({ db: t.db, llm: testLlm(t.db, mock), scenarioId: scenario.id, mediator: MEDIATOR_MODEL, runs: 4, budget: 12, seed: 11 });
+    const summary = await simulateBatch({
+      db: t.db,
+      llm: testLlm(t.db, mock),
+      scenarioId: scenario.id,
+      mediator: MEDIATOR_MODEL,
+      runs: 4,
+      budget: 12,
+      seed: 11,
+    });
     expect(summary.failed).toEqual([]);
 
     const runs = exportBundle(t.db).runs;
     expect(runs).toHaveLength(8);
-    const thoughts = runs.flatMap((r) => r.turns.filter((turn) => turn.thought).map((turn) => ({ speaker: turn.speaker, thought: turn.thought! })));
+    const thoughts = runs.flatMap((r) =>
+      r.turns.filter((turn) => turn.thought).map((turn) => ({ speaker: turn.speaker, thought: turn.thought! })),
+    );
     // Positive control: thoughts do carry canaries, so a leaked thought would be caught below.
     expect(thoughts.some((th) => found(th.thought, canaries(th.speaker)).length > 0)).toBe(true);
 
     const requests = chatRequests(mock);
     const mediatorRequests = requests.filter((r) => r.body.model === MEDIATOR_MODEL);
     const partyRequests = requests.filter((r) => r.body.model === PARTY_MODEL);
-    expect(mediatorRequests.some((r) => r.body.messages.some((m) => m.content.includes("Do you step in now?")))).toBe(true);
-    expect(mediatorRequests.some((r) => r.body.messages.some((m) => m.content.includes("You decided to step in because")))).toBe(true);
+    expect(mediatorRequests.some((r) => r.body.messages.some((m) => m.content.includes("Do you step in now?")))).toBe(
+      true,
+    );
+    expect(
+      mediatorRequests.some((r) => r.body.messages.some((m) => m.content.includes("You decided to step in because"))),
+    ).toBe(true);
 
     for (const request of mediatorRequests) {
       const text = request.body.messages.map((m) => m.content).join("\n");
@@ -178,7 +218,10 @@ describe("visibility over a simulated batch, at the endpoint", () => {
       expect(found(text, otherCanaries(self!))).toEqual([]);
       expect(found(text, canaries(self!))).toEqual(canaries(self!)); // its own brief is there
       expect(thoughts.filter((th) => th.speaker !== self && text.includes(th.thought))).toEqual([]);
-      expect([...text.matchAll(/weight (\d+) of 10/g)].map((m) => Number(m[1]))).toEqual([WEIGHTS[self!].WATER, WEIGHTS[self!].ROAD]);
+      expect([...text.matchAll(/weight (\d+) of 10/g)].map((m) => Number(m[1]))).toEqual([
+        WEIGHTS[self!].WATER,
+        WEIGHTS[self!].ROAD,
+      ]);
     }
     expect([...seen].sort()).toEqual([...PARTY_IDS].sort());
   });
@@ -188,14 +231,25 @@ describe("persona statements in emotion and culture runs, at the endpoint", () =
   // Two parties, so each party's statement differs from the other's (with three, two would share one).
   const pair: Scenario = { ...scenario, id: "canary-pair", parties: scenario.parties.slice(0, 2) };
   const cases = [
-    { condition: "canary-pair:emotion:CR", statements: { ORCH: reactivenessStatement(0), MILL: reactivenessStatement(1) } },
-    { condition: "canary-pair:culture:US-CN", statements: { ORCH: cultureStatement("US"), MILL: cultureStatement("CN") } },
+    {
+      condition: "canary-pair:emotion:CR",
+      statements: { ORCH: reactivenessStatement(0), MILL: reactivenessStatement(1) },
+    },
+    {
+      condition: "canary-pair:culture:US-CN",
+      statements: { ORCH: cultureStatement("US"), MILL: cultureStatement("CN") },
+    },
   ];
 
   it("gives every party its own statement and not the other's, and the mediator none", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    importBundleFiles(t.db, [{ file: "pair.json", text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [pair] }) }]);
+    importBundleFiles(t.db, [
+      {
+        file: "pair.json",
+        text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [pair] }),
+      },
+    ]);
     await probe({ db: t.db, llm: null, plan: planProbe(t.db, [pair.id], ["emotion", "culture"]) });
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
@@ -203,7 +257,16 @@ describe("persona statements in emotion and culture runs, at the endpoint", () =
 
     for (const { condition, statements } of cases) {
       const before = chatRequests(mock).length;
-      const summary = await simulateBatch({ db: t.db, llm: testLlm(t.db, mock), scenarioId: pair.id, conditionId: condition, mediator: MEDIATOR_MODEL, runs: 1, budget: 10, seed: 5 });
+      const summary = await simulateBatch({
+        db: t.db,
+        llm: testLlm(t.db, mock),
+        scenarioId: pair.id,
+        conditionId: condition,
+        mediator: MEDIATOR_MODEL,
+        runs: 1,
+        budget: 10,
+        seed: 5,
+      });
       expect(summary.failed).toEqual([]);
       const requests = chatRequests(mock).slice(before);
       const all = Object.values(statements);
@@ -217,7 +280,9 @@ describe("persona statements in emotion and culture runs, at the endpoint", () =
       const seen = new Set<string>();
       for (const request of requests.filter((r) => r.body.model === PARTY_MODEL)) {
         const text = request.body.messages.map((m) => m.content).join("\n");
-        const self = names.get(/^You are playing (.+) in a simulated negotiation/m.exec(text)?.[1] ?? "") as keyof typeof statements;
+        const self = names.get(
+          /^You are playing (.+) in a simulated negotiation/m.exec(text)?.[1] ?? "",
+        ) as keyof typeof statements;
         expect(self).toBeDefined();
         seen.add(self);
         expect(text).toContain(statements[self]);
@@ -231,27 +296,60 @@ describe("persona statements in emotion and culture runs, at the endpoint", () =
 
 describe("self-reported emotion over a simulated batch and its judges, at the endpoint", () => {
   /** Every "how you felt" line of a party prompt, with the reason it carries. */
-  const feltLines = (text: string) => [...text.matchAll(/\(How you felt then, privately: (\d+) of 100 — (.+)\)$/gm)].map((m) => ({ score: Number(m[1]), reason: m[2] }));
+  const feltLines = (text: string) =>
+    [...text.matchAll(/\(How you felt then, privately: (\d+) of 100 — (.+)\)$/gm)].map((m) => ({
+      score: Number(m[1]),
+      reason: m[2],
+    }));
 
   it("shows a party its own earlier scores and reasons, and nobody else's; the mediator and the judges see none", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
     importBundleFiles(t.db, [
-      { file: "canary.json", text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [scenario], conditions: [{ id: "canary-valley:general", scenario_id: scenario.id, axis: "general", variant: "default" }] }) },
+      {
+        file: "canary.json",
+        text: JSON.stringify({
+          format: BUNDLE_FORMAT,
+          version: BUNDLE_VERSION,
+          scenarios: [scenario],
+          conditions: [{ id: "canary-valley:general", scenario_id: scenario.id, axis: "general", variant: "default" }],
+        }),
+      },
     ]);
     const mock = await startMockLlm({ respond: standInResponder() });
     cleanups.push(() => mock.close());
     const simulation = simulationConfigJson(mock.url) as { endpoints: object; roles: object };
     const judges = evaluationConfigJson(mock.url) as { roles: object };
-    const llm = createLlm({ db: t.db, config: parseLlmConfig({ endpoints: simulation.endpoints, roles: { ...simulation.roles, ...judges.roles } }, "test config"), sleep: async () => {} });
-    const summary = await simulateBatch({ db: t.db, llm, scenarioId: scenario.id, mediator: MEDIATOR_MODEL, runs: 4, budget: 12, seed: 11, emotion: true });
+    const llm = createLlm({
+      db: t.db,
+      config: parseLlmConfig(
+        { endpoints: simulation.endpoints, roles: { ...simulation.roles, ...judges.roles } },
+        "test config",
+      ),
+      sleep: async () => {},
+    });
+    const summary = await simulateBatch({
+      db: t.db,
+      llm,
+      scenarioId: scenario.id,
+      mediator: MEDIATOR_MODEL,
+      runs: 4,
+      budget: 12,
+      seed: 11,
+      emotion: true,
+    });
     expect(summary.failed).toEqual([]);
 
     const runs = exportBundle(t.db).runs;
-    const reported = runs.flatMap((r) => r.turns.filter((turn) => turn.emotion !== undefined).map((turn) => ({ speaker: turn.speaker, score: turn.emotion!, reason: turn.emotion_reason! })));
+    const reported = runs.flatMap((r) =>
+      r.turns
+        .filter((turn) => turn.emotion !== undefined)
+        .map((turn) => ({ speaker: turn.speaker, score: turn.emotion!, reason: turn.emotion_reason! })),
+    );
     expect(reported.length).toBe(runs.flatMap((r) => r.turns).filter((turn) => turn.role === "party").length);
     // The stand-in's reasons name their party, so one party's reason is distinct from every other's.
-    for (const { speaker, reason } of reported) expect(reason.startsWith(`${scenario.parties.find((p) => p.id === speaker)!.name} privately:`)).toBe(true);
+    for (const { speaker, reason } of reported)
+      expect(reason.startsWith(`${scenario.parties.find((p) => p.id === speaker)!.name} privately:`)).toBe(true);
 
     const requests = chatRequests(mock);
     const names = new Map(scenario.parties.map((p) => [p.name, p.id]));
@@ -264,7 +362,9 @@ describe("self-reported emotion over a simulated batch and its judges, at the en
       // Every earlier feeling shown is the party's own, as it reported it.
       for (const line of feltLines(text)) {
         expect(line.reason.startsWith(`${selfName} privately:`)).toBe(true);
-        expect(reported.some((e) => e.speaker === self && e.score === line.score && e.reason === line.reason)).toBe(true);
+        expect(reported.some((e) => e.speaker === self && e.score === line.score && e.reason === line.reason)).toBe(
+          true,
+        );
         ownSeen += 1;
       }
     }
@@ -276,7 +376,9 @@ describe("self-reported emotion over a simulated batch and its judges, at the en
         expect(text).not.toMatch(/privately:|felt then|of 100/);
       }
     };
-    const mediatorTexts = requests.filter((r) => r.body.model === MEDIATOR_MODEL).map((r) => r.body.messages.map((m) => m.content).join("\n"));
+    const mediatorTexts = requests
+      .filter((r) => r.body.model === MEDIATOR_MODEL)
+      .map((r) => r.body.messages.map((m) => m.content).join("\n"));
     expect(mediatorTexts.length).toBeGreaterThan(0);
     noEmotion(mediatorTexts);
 
@@ -285,9 +387,13 @@ describe("self-reported emotion over a simulated batch and its judges, at the en
     const runIds = runs.map((r) => r.id);
     for (const method of ["topic", "per-turn", "mi"] as const) {
       const judged = await evaluateRuns(t.db, { llm, method, runIds });
-      expect(judged.runs.filter((r) => r.status === "stored").length, method).toBe(method === "mi" ? runs.filter((r) => r.turns.some((turn) => turn.role === "mediator")).length : runs.length);
+      expect(judged.runs.filter((r) => r.status === "stored").length, method).toBe(
+        method === "mi" ? runs.filter((r) => r.turns.some((turn) => turn.role === "mediator")).length : runs.length,
+      );
     }
-    const judgeTexts = chatRequests(mock).slice(simulated).map((r) => r.body.messages.map((m) => m.content).join("\n"));
+    const judgeTexts = chatRequests(mock)
+      .slice(simulated)
+      .map((r) => r.body.messages.map((m) => m.content).join("\n"));
     expect(judgeTexts.length).toBeGreaterThan(runIds.length * 3);
     noEmotion(judgeTexts);
   });

@@ -60,7 +60,9 @@ describe("socrates probe", { timeout: 120_000 }, () => {
 
     const again = await spawnCli(["probe", "--all", "--conditions", "all", "--config", t.configPath], t.env).exited;
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain("nothing to do: all 15 requested conditions are already stored; nothing was changed");
+    expect(again.stdout).toContain(
+      "nothing to do: all 15 requested conditions are already stored; nothing was changed",
+    );
     expect(again.stdout).toContain("LLM calls: 0 made");
     expect(chatCount(t.mock)).toBe(3);
   });
@@ -68,13 +70,18 @@ describe("socrates probe", { timeout: 120_000 }, () => {
   it("template axes need no configuration; writer axes name the missing one; bad input exits 2", async () => {
     const t = await setup();
     const missing = join(t.configPath, "..", "no-such.json");
-    const templates = runCli(["probe", "--scenario", "valley", "--conditions", "strategy,emotion", "--config", missing], t.env);
+    const templates = runCli(
+      ["probe", "--scenario", "valley", "--conditions", "strategy,emotion", "--config", missing],
+      t.env,
+    );
     expect(templates.status).toBe(0);
     expect(templates.stdout).toContain("created 6, already stored 0, rejected 0");
     const writer = runCli(["probe", "--scenario", "valley", "--conditions", "three-party", "--config", missing], t.env);
     expect(writer.status).toBe(2);
     expect(writer.stderr).toContain("error: the parties and history conditions call the writer:");
-    expect(runCli(["probe", "--scenario", "valley", "--conditions", "moods"], t.env).stderr).toContain("--conditions: unknown axis moods");
+    expect(runCli(["probe", "--scenario", "valley", "--conditions", "moods"], t.env).stderr).toContain(
+      "--conditions: unknown axis moods",
+    );
     expect(runCli(["probe", "--scenario", "nowhere"], t.env).stderr).toContain('unknown scenario "nowhere"');
     expect(runCli(["probe"], t.env).status).toBe(2);
     const help = runCli(["probe", "--help"], t.env);

@@ -5,7 +5,10 @@ import { ConditionDiffView } from "../../../app/components/probing/ConditionDiff
 import { conditionDiff } from "../../../app/domain/probing/condition-diff.ts";
 import { GENERAL_BODY, probingConditions, STRATEGY_TEXT } from "../../fixtures/probing-fixture.ts";
 
-const render = (id: string) => renderToStaticMarkup(<ConditionDiffView diff={conditionDiff(GENERAL_BODY, probingConditions().find((c) => c.id === id)!.expanded!)} />);
+const render = (id: string) =>
+  renderToStaticMarkup(
+    <ConditionDiffView diff={conditionDiff(GENERAL_BODY, probingConditions().find((c) => c.id === id)!.expanded!)} />,
+  );
 
 describe("ConditionDiffView", () => {
   it("marks the appended strategy paragraph as inserted text", () => {

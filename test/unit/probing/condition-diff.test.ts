@@ -2,16 +2,34 @@
 import { describe, expect, it } from "vitest";
 import { conditionDiff, personaChips, textDiff } from "../../../app/domain/probing/condition-diff.ts";
 import { cultureStatement, reactivenessStatement } from "../../../app/domain/probing/personas.ts";
-import { ADDED_PARTY, GENERAL_BODY, HISTORY_TEXT, probingConditions, STRATEGY_TEXT } from "../../fixtures/probing-fixture.ts";
+import {
+  ADDED_PARTY,
+  GENERAL_BODY,
+  HISTORY_TEXT,
+  probingConditions,
+  STRATEGY_TEXT,
+} from "../../fixtures/probing-fixture.ts";
 
 const expandedOf = (id: string) => probingConditions().find((c) => c.id === id)!.expanded!;
 
 describe("textDiff", () => {
   it("finds text appended, prepended, and a changed middle", () => {
     expect(textDiff("abc", "abc")).toEqual({ change: "unchanged", segments: [{ kind: "same", text: "abc" }] });
-    expect(textDiff("abc", "abc\n\nxyz")).toEqual({ change: "appended", segments: [{ kind: "same", text: "abc" }, { kind: "added", text: "\n\nxyz" }] });
+    expect(textDiff("abc", "abc\n\nxyz")).toEqual({
+      change: "appended",
+      segments: [
+        { kind: "same", text: "abc" },
+        { kind: "added", text: "\n\nxyz" },
+      ],
+    });
     // The added text starts like the old one: still prepended, not a middle edit.
-    expect(textDiff("The end.", "The start.\n\nThe end.")).toEqual({ change: "prepended", segments: [{ kind: "added", text: "The start.\n\n" }, { kind: "same", text: "The end." }] });
+    expect(textDiff("The end.", "The start.\n\nThe end.")).toEqual({
+      change: "prepended",
+      segments: [
+        { kind: "added", text: "The start.\n\n" },
+        { kind: "same", text: "The end." },
+      ],
+    });
     expect(textDiff("one two three", "one 2 three")).toEqual({
       change: "changed",
       segments: [
@@ -27,10 +45,25 @@ describe("textDiff", () => {
 
   it("never lets the shared start and end overlap", () => {
     // "aa" → "aaa": one "a" added, and the pieces put back together give both texts.
-    for (const [before, after] of [["aa", "aaa"], ["abab", "ab"], ["xyx", "xyyx"], ["abcabc", "abXabc"]]) {
+    for (const [before, after] of [
+      ["aa", "aaa"],
+      ["abab", "ab"],
+      ["xyx", "xyyx"],
+      ["abcabc", "abXabc"],
+    ]) {
       const { segments } = textDiff(before, after);
-      expect(segments.filter((s) => s.kind !== "added").map((s) => s.text).join("")).toBe(before);
-      expect(segments.filter((s) => s.kind !== "removed").map((s) => s.text).join("")).toBe(after);
+      expect(
+        segments
+          .filter((s) => s.kind !== "added")
+          .map((s) => s.text)
+          .join(""),
+      ).toBe(before);
+      expect(
+        segments
+          .filter((s) => s.kind !== "removed")
+          .map((s) => s.text)
+          .join(""),
+      ).toBe(after);
     }
   });
 });
@@ -38,7 +71,13 @@ describe("textDiff", () => {
 describe("conditionDiff", () => {
   it("strategy: the paragraph appended to the background, nothing else", () => {
     const diff = conditionDiff(GENERAL_BODY, expandedOf("probe-fx:strategy:competing"));
-    expect(diff.background).toEqual({ change: "appended", segments: [{ kind: "same", text: GENERAL_BODY.background }, { kind: "added", text: `\n\n${STRATEGY_TEXT}` }] });
+    expect(diff.background).toEqual({
+      change: "appended",
+      segments: [
+        { kind: "same", text: GENERAL_BODY.background },
+        { kind: "added", text: `\n\n${STRATEGY_TEXT}` },
+      ],
+    });
     expect(diff.topics).toEqual({ added: [], removed: [], changed: [] });
     expect(diff.parties.map((p) => p.status)).toEqual(["unchanged", "unchanged"]);
     expect(diff.unchanged).toBe(false);
@@ -47,12 +86,19 @@ describe("conditionDiff", () => {
   it("history: the dated entries before the unchanged background", () => {
     const diff = conditionDiff(GENERAL_BODY, expandedOf("probe-fx:history:extended"));
     expect(diff.background.change).toBe("prepended");
-    expect(diff.background.segments).toEqual([{ kind: "added", text: `${HISTORY_TEXT}\n\n` }, { kind: "same", text: GENERAL_BODY.background }]);
+    expect(diff.background.segments).toEqual([
+      { kind: "added", text: `${HISTORY_TEXT}\n\n` },
+      { kind: "same", text: GENERAL_BODY.background },
+    ]);
   });
 
   it("three-party: one party added, the others unchanged", () => {
     const diff = conditionDiff(GENERAL_BODY, expandedOf("probe-fx:parties:three-party"));
-    expect(diff.parties.map((p) => [p.id, p.status])).toEqual([["BUY", "unchanged"], ["SELL", "unchanged"], ["LEND", "added"]]);
+    expect(diff.parties.map((p) => [p.id, p.status])).toEqual([
+      ["BUY", "unchanged"],
+      ["SELL", "unchanged"],
+      ["LEND", "added"],
+    ]);
     expect(diff.parties[2].party).toEqual(ADDED_PARTY);
     expect(diff.background.change).toBe("unchanged");
   });
@@ -88,7 +134,16 @@ describe("conditionDiff", () => {
     const edited = {
       ...GENERAL_BODY,
       topics: [{ ...GENERAL_BODY.topics[0], name: "Price paid" }, GENERAL_BODY.topics[1]],
-      parties: [{ ...buy, role: "Owns a bakery.", relation: "Customer", preferences: { ...buy.preferences, PRICE: "Pay nothing." }, weights: { PRICE: 6, WARRANTY: 4 }, persona: "Tired." }],
+      parties: [
+        {
+          ...buy,
+          role: "Owns a bakery.",
+          relation: "Customer",
+          preferences: { ...buy.preferences, PRICE: "Pay nothing." },
+          weights: { PRICE: 6, WARRANTY: 4 },
+          persona: "Tired.",
+        },
+      ],
     };
     const diff = conditionDiff({ ...GENERAL_BODY, parties: [{ ...buy, persona: "Calm." }, sell] }, edited);
     expect(diff.topics).toEqual({ added: [], removed: [], changed: ["PRICE"] });
@@ -106,7 +161,10 @@ describe("conditionDiff", () => {
   });
 
   it("names persona settings as chips", () => {
-    expect(personaChips({ ...GENERAL_BODY.parties[0], reactiveness: 1 / 3, culture: "KR" })).toEqual(["reactiveness 1/3", "culture KR"]);
+    expect(personaChips({ ...GENERAL_BODY.parties[0], reactiveness: 1 / 3, culture: "KR" })).toEqual([
+      "reactiveness 1/3",
+      "culture KR",
+    ]);
     expect(personaChips(GENERAL_BODY.parties[0])).toEqual([]);
   });
 });

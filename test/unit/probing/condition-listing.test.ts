@@ -24,7 +24,9 @@ describe("getScenario: conditions", () => {
   it("lists the 15 in Table 5 order, stored or not, then the fidelity conditions", () => {
     const { conditions, conditionCount } = getScenario(prepared(), PROBE_FX)!;
     expect(conditionCount).toBe(9);
-    expect(conditions.benchmark.map((c) => [c.axis, c.variant])).toEqual(PROBE_CONDITIONS.map((c) => [c.axis, c.variant]));
+    expect(conditions.benchmark.map((c) => [c.axis, c.variant])).toEqual(
+      PROBE_CONDITIONS.map((c) => [c.axis, c.variant]),
+    );
     expect(conditions.benchmark.filter((c) => c.stored).map((c) => c.id)).toEqual([
       "probe-fx:general",
       "probe-fx:strategy:competing",
@@ -34,7 +36,15 @@ describe("getScenario: conditions", () => {
       "probe-fx:culture:US-CN",
     ]);
     expect(conditions.missing).toBe(9);
-    expect(conditions.benchmark.find((c) => c.variant === "RR")).toEqual({ id: "probe-fx:emotion:RR", axis: "emotion", variant: "RR", stored: false, provenance: null, runs: 0, diff: null });
+    expect(conditions.benchmark.find((c) => c.variant === "RR")).toEqual({
+      id: "probe-fx:emotion:RR",
+      axis: "emotion",
+      variant: "RR",
+      stored: false,
+      provenance: null,
+      runs: 0,
+      diff: null,
+    });
     expect(conditions.probeCommand).toBe("npx socrates probe --scenario probe-fx");
     expect(conditions.fidelity.map((c) => [c.variant, c.runs])).toEqual([
       ["BUY-0of3-ref1of3", 2],
@@ -48,9 +58,19 @@ describe("getScenario: conditions", () => {
     const byVariant = new Map(benchmark.map((c) => [c.variant, c]));
     expect(byVariant.get("CR")!.runs).toBe(1);
     expect(byVariant.get("default")!.diff).toBeNull();
-    expect(byVariant.get("extended")!.provenance).toEqual({ method: "writer", prompt_version: "hist0001", writer_model: "writer-model-x", seed_id: null, length_ratio: 4.96 });
+    expect(byVariant.get("extended")!.provenance).toEqual({
+      method: "writer",
+      prompt_version: "hist0001",
+      writer_model: "writer-model-x",
+      seed_id: null,
+      length_ratio: 4.96,
+    });
     expect(byVariant.get("extended")!.diff!.background.change).toBe("prepended");
-    expect(byVariant.get("three-party")!.diff!.parties.map((p) => p.status)).toEqual(["unchanged", "unchanged", "added"]);
+    expect(byVariant.get("three-party")!.diff!.parties.map((p) => p.status)).toEqual([
+      "unchanged",
+      "unchanged",
+      "added",
+    ]);
   });
 
   it("lists the runs of one condition for the run viewer's filter", () => {

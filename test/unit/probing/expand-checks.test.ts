@@ -3,8 +3,19 @@ import { describe, expect, it } from "vitest";
 import { conditionSchema } from "../../../app/domain/bundle.ts";
 import { checkConditionPersonas } from "../../../app/domain/bundle-checks.ts";
 import { templateBody, templateTexts } from "../../../app/domain/probing/expand.ts";
-import { assembleHistory, checkHistoryBody, checkHistoryReply, type HistoryReply } from "../../../app/domain/probing/history.ts";
-import { checkNewPartyReply, checkNewPartyWeights, checkThreePartyBody, assembleThreeParty, type NewPartyReply } from "../../../app/domain/probing/three-party.ts";
+import {
+  assembleHistory,
+  checkHistoryBody,
+  checkHistoryReply,
+  type HistoryReply,
+} from "../../../app/domain/probing/history.ts";
+import {
+  checkNewPartyReply,
+  checkNewPartyWeights,
+  checkThreePartyBody,
+  assembleThreeParty,
+  type NewPartyReply,
+} from "../../../app/domain/probing/three-party.ts";
 import { STRATEGY_INSTRUCTIONS } from "../../../app/domain/probing/strategy.ts";
 import { expandTemplate } from "../../../app/server/probing/probe.server.ts";
 import { seedReport } from "../curation/writer-helpers.ts";
@@ -14,11 +25,20 @@ const base = fixtureScenario("valley", "Valley water");
 const rules = (problems: { rule: string }[]) => [...new Set(problems.map((p) => p.rule))].sort();
 
 const newParty = (over: Partial<NewPartyReply["party"]> = {}): NewPartyReply => ({
-  party: { id: "TOWN", name: "Valley town council", role: "Keeps the valley's roads open.", relation: "Neighbour of both.", preferences: { WATER: "Option C: a rota.", ROAD: "Option B: split it." }, ...over },
+  party: {
+    id: "TOWN",
+    name: "Valley town council",
+    role: "Keeps the valley's roads open.",
+    relation: "Neighbour of both.",
+    preferences: { WATER: "Option C: a rota.", ROAD: "Option B: split it." },
+    ...over,
+  },
   introduction: "The town council joins the talks.",
 });
 
-const history = (dates: string[], length = 300): HistoryReply => ({ entries: dates.map((date) => ({ date, event: "x".repeat(length) })) });
+const history = (dates: string[], length = 300): HistoryReply => ({
+  entries: dates.map((date) => ({ date, event: "x".repeat(length) })),
+});
 
 describe("three-party checks", () => {
   it("accepts a distinct party with a stance on every topic", () => {
@@ -29,14 +49,23 @@ describe("three-party checks", () => {
     expect(rules(checkNewPartyReply(newParty({ id: "ORCH" }), base, null))).toEqual(["distinct-party"]);
     expect(rules(checkNewPartyReply(newParty({ id: "MEDIATOR" }), base, null))).toEqual(["new-party-id"]);
     expect(rules(checkNewPartyReply(newParty({ name: "Party orch" }), base, null))).toEqual(["distinct-party"]);
-    expect(rules(checkNewPartyReply(newParty({ preferences: { WATER: "Option D: none." } }), base, null))).toEqual(["stance-among-options", "stance-on-every-topic"]);
-    expect(rules(checkNewPartyReply(newParty({ name: "Northwind Regional Health" }), base, seedReport("x")))).toEqual(["fictional-names"]);
+    expect(rules(checkNewPartyReply(newParty({ preferences: { WATER: "Option D: none." } }), base, null))).toEqual([
+      "stance-among-options",
+      "stance-on-every-topic",
+    ]);
+    expect(rules(checkNewPartyReply(newParty({ name: "Northwind Regional Health" }), base, seedReport("x")))).toEqual([
+      "fictional-names",
+    ]);
   });
 
   it("wants weights for the new party only, summing to 10", () => {
     const party = newParty().party;
     expect(checkNewPartyWeights({ weights: { TOWN: { WATER: 6, ROAD: 4 } } }, base, party)).toEqual([]);
-    expect(rules(checkNewPartyWeights({ weights: { TOWN: { WATER: 6, ROAD: 3 }, ORCH: { WATER: 5, ROAD: 5 } } }, base, party))).toEqual(["weights-for-new-party-only", "weights-sum-to-10"]);
+    expect(
+      rules(
+        checkNewPartyWeights({ weights: { TOWN: { WATER: 6, ROAD: 3 }, ORCH: { WATER: 5, ROAD: 5 } } }, base, party),
+      ),
+    ).toEqual(["weights-for-new-party-only", "weights-sum-to-10"]);
   });
 
   it("finds an original party changed after assembly", () => {
@@ -57,18 +86,32 @@ describe("history checks", () => {
   });
 
   it("names the count, the order, the date form and the ratio", () => {
-    expect(rules(checkHistoryReply(history(["2019", "2020", "2021"], long + 100), base, null))).toEqual(["four-entries"]);
-    expect(rules(checkHistoryReply(history(["2021", "2020", "2022", "2023"], long), base, null))).toEqual(["chronological"]);
-    expect(rules(checkHistoryReply(history(["March 2020", "2020", "2022", "2023"], long), base, null))).toEqual(["dated-entries"]);
+    expect(rules(checkHistoryReply(history(["2019", "2020", "2021"], long + 100), base, null))).toEqual([
+      "four-entries",
+    ]);
+    expect(rules(checkHistoryReply(history(["2021", "2020", "2022", "2023"], long), base, null))).toEqual([
+      "chronological",
+    ]);
+    expect(rules(checkHistoryReply(history(["March 2020", "2020", "2022", "2023"], long), base, null))).toEqual([
+      "dated-entries",
+    ]);
     const short = checkHistoryReply(history(["2019", "2020", "2021", "2022"], 20), base, null);
-    expect(short[0].message).toMatch(/^the expanded background is 1\.\d+× the original \(241 characters\); it must be 3–8×/);
-    expect(rules(checkHistoryReply(history(["2019", "2020", "2021", "2022"], long * 3), base, null))).toEqual(["length-ratio"]);
+    expect(short[0].message).toMatch(
+      /^the expanded background is 1\.\d+× the original \(241 characters\); it must be 3–8×/,
+    );
+    expect(rules(checkHistoryReply(history(["2019", "2020", "2021", "2022"], long * 3), base, null))).toEqual([
+      "length-ratio",
+    ]);
   });
 });
 
 describe("template expansion", () => {
   it("builds conditions the import accepts, and nothing but their texts changes", () => {
-    for (const [axis, variant] of [["strategy", "avoiding"], ["emotion", "RR"], ["culture", "CN-KR"]] as const) {
+    for (const [axis, variant] of [
+      ["strategy", "avoiding"],
+      ["emotion", "RR"],
+      ["culture", "CN-KR"],
+    ] as const) {
       const condition = expandTemplate({ ...base, title: base.title }, axis, variant);
       expect(conditionSchema.safeParse(condition).success).toBe(true);
       expect(checkConditionPersonas(condition, 0)).toEqual([]);

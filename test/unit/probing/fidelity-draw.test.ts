@@ -43,13 +43,41 @@ describe("the persona-fidelity draw", () => {
 describe("a fidelity condition", () => {
   const body: ScenarioBody = {
     background: "Two neighbours argue over a fence.",
-    topics: [{ id: "FENCE", name: "Fence", description: "Its height.", options: [{ label: "A", description: "Low" }, { label: "B", description: "High" }] }],
+    topics: [
+      {
+        id: "FENCE",
+        name: "Fence",
+        description: "Its height.",
+        options: [
+          { label: "A", description: "Low" },
+          { label: "B", description: "High" },
+        ],
+      },
+    ],
     parties: [
-      { id: "ANN", name: "Ann", role: "Wants light.", relation: "Neighbour", preferences: { FENCE: "Low." }, weights: { FENCE: 10 } },
-      { id: "BOB", name: "Bob", role: "Wants privacy.", relation: "Neighbour", preferences: { FENCE: "High." }, weights: { FENCE: 10 }, persona: "Speaks slowly." },
+      {
+        id: "ANN",
+        name: "Ann",
+        role: "Wants light.",
+        relation: "Neighbour",
+        preferences: { FENCE: "Low." },
+        weights: { FENCE: 10 },
+      },
+      {
+        id: "BOB",
+        name: "Bob",
+        role: "Wants privacy.",
+        relation: "Neighbour",
+        preferences: { FENCE: "High." },
+        weights: { FENCE: 10 },
+        persona: "Speaks slowly.",
+      },
     ],
   };
-  const condition = fidelityCondition({ scenarioId: "s-two", body, target: "BOB", levelIndex: 3, referenceIndex: 1 }, "abc123");
+  const condition = fidelityCondition(
+    { scenarioId: "s-two", body, target: "BOB", levelIndex: 3, referenceIndex: 1 },
+    "abc123",
+  );
 
   it("sets the target's level and every other party's reference level, structured and as the statement, and passes the import check", () => {
     expect(condition.id).toBe("s-two:fidelity:BOB-3of3-ref1of3");
@@ -64,6 +92,8 @@ describe("a fidelity condition", () => {
   });
 
   it("refuses a target that is not a party", () => {
-    expect(() => fidelityCondition({ scenarioId: "s-two", body, target: "EVE", levelIndex: 0, referenceIndex: 1 }, "v")).toThrow(/not a party/);
+    expect(() =>
+      fidelityCondition({ scenarioId: "s-two", body, target: "EVE", levelIndex: 0, referenceIndex: 1 }, "v"),
+    ).toThrow(/not a party/);
   });
 });

@@ -22,7 +22,15 @@ afterEach(async () => {
 describe("fidelity pairs with self-reported emotion", () => {
   it("stores emotion on every party turn, and the proxy finds volatility rising with the level", async () => {
     const { llm, ...t } = await demoSimulationSetup(cleanups);
-    const summary = await generateFidelityPairs({ db: t.db, llm, simulator: SIMULATOR, pairs: 8, seed: 3, budget: 8, emotion: true });
+    const summary = await generateFidelityPairs({
+      db: t.db,
+      llm,
+      simulator: SIMULATOR,
+      pairs: 8,
+      seed: 3,
+      budget: 8,
+      emotion: true,
+    });
     expect(summary.pairsStored).toHaveLength(8);
 
     const bundle = exportBundle(t.db);
@@ -32,13 +40,30 @@ describe("fidelity pairs with self-reported emotion", () => {
       for (const id of [pair.run_a_id, pair.run_b_id]) {
         const run = runs.get(id)!;
         expect(run.config.emotion, id).toBe(true);
-        for (const turn of run.turns) expect([typeof turn.emotion, typeof turn.emotion_reason], `${id} turn ${turn.turn_id}`).toEqual(["number", "string"]);
+        for (const turn of run.turns)
+          expect([typeof turn.emotion, typeof turn.emotion_reason], `${id} turn ${turn.turn_id}`).toEqual([
+            "number",
+            "string",
+          ]);
       }
     }
 
     const volatilityOf = (runId: string, partyId: string) =>
-      partyVolatility(runs.get(runId)!.turns.filter((t) => t.speaker === partyId).map((t) => ({ turnId: t.turn_id, score: t.emotion!, reason: t.emotion_reason ?? null })));
-    const proxyPairs = pairs.map((p) => ({ pairId: p.id, backbone: SIMULATOR, runA: p.run_a_id, runB: p.run_b_id, targetParty: p.target_party, levelA: p.level_a, levelB: p.level_b }));
+      partyVolatility(
+        runs
+          .get(runId)!
+          .turns.filter((t) => t.speaker === partyId)
+          .map((t) => ({ turnId: t.turn_id, score: t.emotion!, reason: t.emotion_reason ?? null })),
+      );
+    const proxyPairs = pairs.map((p) => ({
+      pairId: p.id,
+      backbone: SIMULATOR,
+      runA: p.run_a_id,
+      runB: p.run_b_id,
+      targetParty: p.target_party,
+      levelA: p.level_a,
+      levelB: p.level_b,
+    }));
     const [proxy] = fidelityProxy(proxyPairs, volatilityOf);
     expect(proxy.measuredPairs).toBe(8);
     expect(proxy.r).toBeGreaterThan(0);
@@ -46,7 +71,12 @@ describe("fidelity pairs with self-reported emotion", () => {
 
     // A batch without --emotion never takes the runs stored with it: its runs and pair are new.
     const without = planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8 });
-    const first = pairs.find((p) => p.id === planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8, emotion: true }).pairs[0].record.id)!;
+    const first = pairs.find(
+      (p) =>
+        p.id ===
+        planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8, emotion: true }).pairs[0]
+          .record.id,
+    )!;
     expect(first).toBeDefined();
     expect(without.pairs[0]).toMatchObject({ stored: false, runA: { stored: false }, runB: { stored: false } });
     expect([without.pairs[0].runA.runId, without.pairs[0].runB.runId]).not.toContain(first.run_a_id);

@@ -47,11 +47,20 @@ function checkPairs(db: Db, count: number): void {
   for (const pair of pairs) {
     expect(pair.level_a, pair.id).not.toBe(pair.level_b);
     const [a, b] = [runs.get(pair.run_a_id)!, runs.get(pair.run_b_id)!];
-    expect([a.simulator_backbone, b.simulator_backbone, a.mediated, b.mediated]).toEqual([SIMULATOR, SIMULATOR, false, false]);
+    expect([a.simulator_backbone, b.simulator_backbone, a.mediated, b.mediated]).toEqual([
+      SIMULATOR,
+      SIMULATOR,
+      false,
+      false,
+    ]);
     expect([a.seed, a.config]).toEqual([b.seed, b.config]);
-    for (const [run, level] of [[a, pair.level_a], [b, pair.level_b]] as const) {
+    for (const [run, level] of [
+      [a, pair.level_a],
+      [b, pair.level_b],
+    ] as const) {
       const parties = conditions.get(run.condition_id)!.expanded!.parties;
-      for (const p of parties) expect(p.reactiveness, `${run.id} ${p.id}`).toBe(p.id === pair.target_party ? level : pair.opponent_level);
+      for (const p of parties)
+        expect(p.reactiveness, `${run.id} ${p.id}`).toBe(p.id === pair.target_party ? level : pair.opponent_level);
     }
   }
   const aHigher = pairs.filter((p) => p.level_a > p.level_b).length;
@@ -66,7 +75,15 @@ describe("socrates fidelity pairs (server)", () => {
   it("stores N pairs with non-zero level differences and balanced sides, each party prompt carrying only its own level", async () => {
     const { db, mock, llm } = await setup([{ fault: { kind: "5xx", status: 503 }, times: 2, fromRequest: 4 }]);
     // Two server errors on the way are retried by the client, not lost.
-    const summary = await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 6, seed: 3, budget: 4, concurrency: 2 });
+    const summary = await generateFidelityPairs({
+      db,
+      llm,
+      simulator: SIMULATOR,
+      pairs: 6,
+      seed: 3,
+      budget: 4,
+      concurrency: 2,
+    });
     expect(summary.pairsStored).toHaveLength(6);
     expect(summary.failed).toEqual([]);
     expect(chatRequests(mock).filter((r) => r.status === 503)).toHaveLength(2);
@@ -78,7 +95,11 @@ describe("socrates fidelity pairs (server)", () => {
     const bundle = exportBundle(db);
     const runs = new Map(bundle.runs.map((r) => [r.id, r]));
     for (const pair of generatedPairs(db)) {
-      const words = (id: string) => runs.get(id)!.turns.filter((t) => t.speaker === pair.target_party).map((t) => t.utterance);
+      const words = (id: string) =>
+        runs
+          .get(id)!
+          .turns.filter((t) => t.speaker === pair.target_party)
+          .map((t) => t.utterance);
       expect(words(pair.run_a_id)[0], pair.id).not.toBe(words(pair.run_b_id)[0]);
     }
   });
@@ -89,7 +110,12 @@ describe("socrates fidelity pairs (server)", () => {
     const counts = tableCounts(db);
     const requests = mock.requests.length;
     const again = await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 4, seed: 3, budget: 4 });
-    expect([again.pairsStored, again.runsStored, again.conditionsCreated, again.pairsAlreadyStored.length]).toEqual([[], [], 0, 4]);
+    expect([again.pairsStored, again.runsStored, again.conditionsCreated, again.pairsAlreadyStored.length]).toEqual([
+      [],
+      [],
+      0,
+      4,
+    ]);
     expect(mock.requests.length).toBe(requests);
     expect(tableCounts(db)).toEqual(counts);
     const reimport = importBundleFiles(db, [{ file: "export.json", text: JSON.stringify(exportBundle(db)) }]);
@@ -113,7 +139,15 @@ describe("socrates fidelity pairs (server)", () => {
     });
     expect(first.aborted.length).toBeGreaterThan(0);
     expect(first.pairsFailed.length).toBeGreaterThan(0);
-    const second = await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 4, seed: 5, budget: 4, concurrency: 2 });
+    const second = await generateFidelityPairs({
+      db,
+      llm,
+      simulator: SIMULATOR,
+      pairs: 4,
+      seed: 5,
+      budget: 4,
+      concurrency: 2,
+    });
     expect(second.pairsStored.length + first.pairsStored.length).toBe(4);
     expect(second.calls.cached).toBeGreaterThan(0); // the interrupted runs replay their calls from the cache
     checkPairs(db, 4);
@@ -125,7 +159,11 @@ describe("socrates fidelity pairs (server)", () => {
     await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 2, seed: 3, budget: 4 });
     const [pair] = generatedPairs(db);
     const counts = tableCounts(db);
-    const tampered = { format: "socrates-bundle", version: 1, ab_pairs: [{ ...pair, id: "tampered", level_b: pair.level_a === 1 ? 0 : 1 }] };
+    const tampered = {
+      format: "socrates-bundle",
+      version: 1,
+      ab_pairs: [{ ...pair, id: "tampered", level_b: pair.level_a === 1 ? 0 : 1 }],
+    };
     let problems: { path: string }[] = [];
     try {
       importBundleFiles(db, [{ file: "tampered.json", text: JSON.stringify(tampered) }]);
@@ -139,10 +177,17 @@ describe("socrates fidelity pairs (server)", () => {
 
   it("refuses an unknown scenario, and plans new runs and a new pair for another budget", async () => {
     const { db, llm } = await setup();
-    expect(() => planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, scenarios: ["nope"] })).toThrow(/unknown scenario "nope"/);
+    expect(() => planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, scenarios: ["nope"] })).toThrow(
+      /unknown scenario "nope"/,
+    );
     const first = await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 4 });
     const again = planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 4 });
-    expect(again.pairs[0]).toMatchObject({ stored: true, record: { id: first.pairsStored[0] }, runA: { stored: true }, runB: { stored: true } });
+    expect(again.pairs[0]).toMatchObject({
+      stored: true,
+      record: { id: first.pairsStored[0] },
+      runA: { stored: true },
+      runB: { stored: true },
+    });
     const longer = planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 5 });
     expect(longer.pairs[0]).toMatchObject({ stored: false, runA: { stored: false }, runB: { stored: false } });
     expect(longer.pairs[0].record.id).not.toBe(first.pairsStored[0]);
@@ -162,7 +207,20 @@ describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
     const configPath = join(t.dir, "socrates.config.json");
     writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));
     const env = { SOCRATES_DB: t.path };
-    const args = ["fidelity", "pairs", "--simulator", SIMULATOR, "--pairs", "4", "--scenarios", "demo-transactional-1,demo-healthcare-1", "--budget", "4", "--config", configPath];
+    const args = [
+      "fidelity",
+      "pairs",
+      "--simulator",
+      SIMULATOR,
+      "--pairs",
+      "4",
+      "--scenarios",
+      "demo-transactional-1,demo-healthcare-1",
+      "--budget",
+      "4",
+      "--config",
+      configPath,
+    ];
 
     const dry = await spawnCli([...args, "--dry-run"], env).exited;
     expect(dry.code, dry.stderr).toBe(0);
@@ -187,7 +245,10 @@ describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
     expect(again.stdout).toContain("LLM calls: 0 made, 0 from cache");
     expect(mock.requests.length).toBe(requests);
 
-    const bad = await spawnCli(["fidelity", "pairs", "--simulator", SIMULATOR, "--pairs", "0", "--config", configPath], env).exited;
+    const bad = await spawnCli(
+      ["fidelity", "pairs", "--simulator", SIMULATOR, "--pairs", "0", "--config", configPath],
+      env,
+    ).exited;
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--pairs must be a whole number from 1 to 10000, got "0"');
   });
@@ -201,14 +262,33 @@ describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
     const configPath = join(t.dir, "socrates.config.json");
     writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));
     const env = { SOCRATES_DB: t.path };
-    const args = ["fidelity", "pairs", "--simulator", SIMULATOR, "--pairs", "2", "--seed", "4", "--budget", "6", "--concurrency", "2", "--config", configPath];
+    const args = [
+      "fidelity",
+      "pairs",
+      "--simulator",
+      SIMULATOR,
+      "--pairs",
+      "2",
+      "--seed",
+      "4",
+      "--budget",
+      "6",
+      "--concurrency",
+      "2",
+      "--config",
+      configPath,
+    ];
     const reader = new Database(t.path, { readonly: true });
     cleanups.push(() => reader.close());
     const count = (sql: string) => (reader.prepare(sql).get(`%${SIMULATOR}%`) as { n: number }).n;
     const storedRuns = () => count("SELECT count(*) AS n FROM runs WHERE id LIKE ?");
     const storedPairs = () => count("SELECT count(*) AS n FROM ab_pairs WHERE id LIKE ?");
-    const answeredForUnstored = () => count("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok' AND subject LIKE ? AND subject NOT IN (SELECT id FROM runs)");
-    const recorded = () => (reader.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'").get() as { n: number }).n;
+    const answeredForUnstored = () =>
+      count(
+        "SELECT count(*) AS n FROM llm_calls WHERE status = 'ok' AND subject LIKE ? AND subject NOT IN (SELECT id FROM runs)",
+      );
+    const recorded = () =>
+      (reader.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'").get() as { n: number }).n;
 
     // Kill once a run is stored and another is half done, after the child recorded every reply it got.
     const first = spawnCli(args, env);
@@ -217,7 +297,10 @@ describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
     mock.setFaults([{ fault: { kind: "slow", delayMs: 3_000 }, times: 1_000_000 }]);
     // Every request but the frozen ones answered, and every answer recorded: nothing is lost in transit.
     const settled = () => chatRequests(mock).every((r) => r.status !== undefined || r.fault === "slow");
-    await until(() => chatRequests(mock).some((r) => r.fault === "slow") && settled() && recorded() === servedBodies(mock).length, "the child to record every reply");
+    await until(
+      () => chatRequests(mock).some((r) => r.fault === "slow") && settled() && recorded() === servedBodies(mock).length,
+      "the child to record every reply",
+    );
     process.kill(first.pid, "SIGKILL");
     await first.exited;
     const pairsAtKill = storedPairs();

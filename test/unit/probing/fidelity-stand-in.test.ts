@@ -1,4 +1,7 @@
-/** The stand-in party lets its own reactiveness line show, in wording graded by the level; without that line it answers as before. */
+/**
+ * The stand-in party lets its own reactiveness line show, in wording graded by the level; without that line it answers
+ * as before.
+ */
 import { describe, expect, it } from "vitest";
 import { REACTIVENESS_GRID, reactivenessStatement } from "../../../app/domain/probing/personas.ts";
 import { partyReply, reactiveTone } from "../../../app/llm-roles/party/stand-in.ts";
@@ -12,7 +15,14 @@ const system = (persona?: string) =>
     "- Fence (FENCE), weight 10 of 10: Low.",
     ...(persona ? [`How you come across: ${persona}`] : []),
   ].join("\n");
-const request = (persona?: string) => ({ model: "m", seed: 1, messages: [{ role: "system", content: system(persona) }, { role: "user", content: "(Nothing has been said yet.)" }] });
+const request = (persona?: string) => ({
+  model: "m",
+  seed: 1,
+  messages: [
+    { role: "system", content: system(persona) },
+    { role: "user", content: "(Nothing has been said yet.)" },
+  ],
+});
 
 describe("the stand-in party's reactiveness", () => {
   it("opens each utterance with a tone that grows more heated along the grid", () => {

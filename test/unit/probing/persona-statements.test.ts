@@ -1,8 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { conditionSchema, type Condition, type Party, type ScenarioBody } from "../../../app/domain/bundle.ts";
 import { checkConditionPersonas } from "../../../app/domain/bundle-checks.ts";
-import { conditionId, parseFidelityVariant, personaAssignment, PROBE_CONDITIONS } from "../../../app/domain/probing/conditions.ts";
-import { cultureStatement, formatLevel, HOFSTEDE, reactivenessStatement, withPersona } from "../../../app/domain/probing/personas.ts";
+import {
+  conditionId,
+  parseFidelityVariant,
+  personaAssignment,
+  PROBE_CONDITIONS,
+} from "../../../app/domain/probing/conditions.ts";
+import {
+  cultureStatement,
+  formatLevel,
+  HOFSTEDE,
+  reactivenessStatement,
+  withPersona,
+} from "../../../app/domain/probing/personas.ts";
 
 const party = (id: string, persona?: string): Party => ({
   id,
@@ -16,7 +27,17 @@ const party = (id: string, persona?: string): Party => ({
 
 const body = (parties: Party[]): ScenarioBody => ({
   background: "Two firms disagree about a price.",
-  topics: [{ id: "PRICE", name: "Price", description: "The unit price.", options: [{ label: "A", description: "Low." }, { label: "B", description: "High." }] }],
+  topics: [
+    {
+      id: "PRICE",
+      name: "Price",
+      description: "The unit price.",
+      options: [
+        { label: "A", description: "Low." },
+        { label: "B", description: "High." },
+      ],
+    },
+  ],
   parties,
 });
 
@@ -52,7 +73,11 @@ describe("the condition catalogue", () => {
       ["B2", { reactiveness: 1 }],
       ["C3", { reactiveness: 1 }],
     ]);
-    expect([...personaAssignment("culture", "US-CN", ids)!].map(([id, s]) => `${id}=${s.culture}`)).toEqual(["A1=US", "B2=CN", "C3=CN"]);
+    expect([...personaAssignment("culture", "US-CN", ids)!].map(([id, s]) => `${id}=${s.culture}`)).toEqual([
+      "A1=US",
+      "B2=CN",
+      "C3=CN",
+    ]);
     expect(personaAssignment("strategy", "competing", ids)).toBeNull();
     expect(personaAssignment("emotion", "XX", ids)).toBeNull();
   });
@@ -95,28 +120,69 @@ describe("persona statements", () => {
 });
 
 describe("the import's persona check", () => {
-  const condition = (variant: string, parties: Party[]): Condition => ({ id: `s1:emotion:${variant}`, scenario_id: "s1", axis: "emotion", variant, expanded: body(parties) });
+  const condition = (variant: string, parties: Party[]): Condition => ({
+    id: `s1:emotion:${variant}`,
+    scenario_id: "s1",
+    axis: "emotion",
+    variant,
+    expanded: body(parties),
+  });
 
   it("accepts a condition built with withPersona", () => {
-    const c = condition("CR", [withPersona(party("A1"), { reactiveness: 0 }), withPersona(party("B2"), { reactiveness: 1 })]);
+    const c = condition("CR", [
+      withPersona(party("A1"), { reactiveness: 0 }),
+      withPersona(party("B2"), { reactiveness: 1 }),
+    ]);
     expect(checkConditionPersonas(c, 0)).toEqual([]);
   });
 
   it("names the party and field when a level or a statement is wrong", () => {
-    const wrongLevel = condition("CR", [withPersona(party("A1"), { reactiveness: 1 }), withPersona(party("B2"), { reactiveness: 1 })]);
-    expect(checkConditionPersonas(wrongLevel, 3)).toEqual([
-      { path: ["conditions", 3, "expanded", "parties", 0, "reactiveness"], message: `"CR" sets A1's reactiveness to 0, got 1` },
+    const wrongLevel = condition("CR", [
+      withPersona(party("A1"), { reactiveness: 1 }),
+      withPersona(party("B2"), { reactiveness: 1 }),
     ]);
-    const noStatement = condition("RR", [{ ...party("A1"), reactiveness: 1 }, withPersona(party("B2"), { reactiveness: 1 })]);
-    expect(checkConditionPersonas(noStatement, 0)[0].path).toEqual(["conditions", 0, "expanded", "parties", 0, "persona"]);
-    const culture: Condition = { id: "s1:culture:US-KR", scenario_id: "s1", axis: "culture", variant: "US-KR", expanded: body([withPersona(party("A1"), { culture: "US" }), withPersona(party("B2"), { culture: "CN" })]) };
+    expect(checkConditionPersonas(wrongLevel, 3)).toEqual([
+      {
+        path: ["conditions", 3, "expanded", "parties", 0, "reactiveness"],
+        message: `"CR" sets A1's reactiveness to 0, got 1`,
+      },
+    ]);
+    const noStatement = condition("RR", [
+      { ...party("A1"), reactiveness: 1 },
+      withPersona(party("B2"), { reactiveness: 1 }),
+    ]);
+    expect(checkConditionPersonas(noStatement, 0)[0].path).toEqual([
+      "conditions",
+      0,
+      "expanded",
+      "parties",
+      0,
+      "persona",
+    ]);
+    const culture: Condition = {
+      id: "s1:culture:US-KR",
+      scenario_id: "s1",
+      axis: "culture",
+      variant: "US-KR",
+      expanded: body([withPersona(party("A1"), { culture: "US" }), withPersona(party("B2"), { culture: "CN" })]),
+    };
     expect(checkConditionPersonas(culture, 0)).toEqual([
-      { path: ["conditions", 0, "expanded", "parties", 1, "culture"], message: `"US-KR" sets B2's culture to KR, got CN` },
+      {
+        path: ["conditions", 0, "expanded", "parties", 1, "culture"],
+        message: `"US-KR" sets B2's culture to KR, got CN`,
+      },
     ]);
   });
 
   it("refuses a fidelity variant with equal levels or a bad shape", () => {
-    const parsed = (variant: string) => conditionSchema.safeParse({ id: "s1:f", scenario_id: "s1", axis: "fidelity", variant, expanded: body([party("A1"), party("B2")]) });
+    const parsed = (variant: string) =>
+      conditionSchema.safeParse({
+        id: "s1:f",
+        scenario_id: "s1",
+        axis: "fidelity",
+        variant,
+        expanded: body([party("A1"), party("B2")]),
+      });
     expect(parsed("A1-1of3-ref1of3").success).toBe(false);
     expect(parsed("A1-4of3-ref1of3").success).toBe(false);
     expect(parsed("A1-1of3-ref2of3").success).toBe(true);

@@ -12,7 +12,11 @@ import type { MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.t
 export const WRITER_MODEL = "probe-writer-model";
 
 export function fixtureScenario(id: string, title: string, partyIds: readonly string[] = ["ORCH", "MILL"]): Scenario {
-  const weights = [{ WATER: 7, ROAD: 3 }, { WATER: 2, ROAD: 8 }, { WATER: 6, ROAD: 4 }];
+  const weights = [
+    { WATER: 7, ROAD: 3 },
+    { WATER: 2, ROAD: 8 },
+    { WATER: 6, ROAD: 4 },
+  ];
   return {
     id,
     domain: "environmental",
@@ -20,15 +24,35 @@ export function fixtureScenario(id: string, title: string, partyIds: readonly st
     background:
       "Neighbours in a fictional valley share one stream and one gravel road. The summer has been dry, the stream runs low, and the road was damaged by last winter's floods. They have agreed to meet once to settle both questions before the harvest.",
     topics: [
-      { id: "WATER", name: "Stream water sharing", description: "How the stream's summer flow is divided.", options: [{ label: "A", description: "Equal shares." }, { label: "B", description: "By acreage." }, { label: "C", description: "A weekly rota." }] },
-      { id: "ROAD", name: "Road upkeep", description: "Who pays to grade the road.", options: [{ label: "A", description: "The heaviest user pays." }, { label: "B", description: "Split evenly." }] },
+      {
+        id: "WATER",
+        name: "Stream water sharing",
+        description: "How the stream's summer flow is divided.",
+        options: [
+          { label: "A", description: "Equal shares." },
+          { label: "B", description: "By acreage." },
+          { label: "C", description: "A weekly rota." },
+        ],
+      },
+      {
+        id: "ROAD",
+        name: "Road upkeep",
+        description: "Who pays to grade the road.",
+        options: [
+          { label: "A", description: "The heaviest user pays." },
+          { label: "B", description: "Split evenly." },
+        ],
+      },
     ],
     parties: partyIds.map((pid, i) => ({
       id: pid,
       name: `Party ${pid.toLowerCase()}`,
       role: `Runs the ${pid.toLowerCase()} business in the valley.`,
       relation: "Neighbour of the others.",
-      preferences: { WATER: i === 0 ? "Option B: we farm the most land." : "Option A: everyone needs water equally.", ROAD: i === 0 ? "Option B: everyone uses it." : "Option A: the trucks do the damage." },
+      preferences: {
+        WATER: i === 0 ? "Option B: we farm the most land." : "Option A: everyone needs water equally.",
+        ROAD: i === 0 ? "Option B: everyone uses it." : "Option A: the trucks do the damage.",
+      },
       weights: weights[i],
     })),
     source: { kind: "manual", note: "probing test fixture" },
@@ -36,12 +60,23 @@ export function fixtureScenario(id: string, title: string, partyIds: readonly st
 }
 
 export function importScenario(db: Db, scenario: Scenario, withGeneral = true): void {
-  const conditions = withGeneral ? [{ id: `${scenario.id}:general`, scenario_id: scenario.id, axis: "general", variant: "default" }] : [];
-  importBundleFiles(db, [{ file: "fixture.json", text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [scenario], conditions }) }]);
+  const conditions = withGeneral
+    ? [{ id: `${scenario.id}:general`, scenario_id: scenario.id, axis: "general", variant: "default" }]
+    : [];
+  importBundleFiles(db, [
+    {
+      file: "fixture.json",
+      text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [scenario], conditions }),
+    },
+  ]);
 }
 
 export function probeLlm(db: Db, mock: MockLlm): Llm {
-  return createLlm({ db, config: parseLlmConfig(mockConfigJson(mock.url, { model: WRITER_MODEL }), "test config"), sleep: async () => {} });
+  return createLlm({
+    db,
+    config: parseLlmConfig(mockConfigJson(mock.url, { model: WRITER_MODEL }), "test config"),
+    sleep: async () => {},
+  });
 }
 
 export async function runProbe(db: Db, llm: Llm | null, scenarioIds: string[], axes: ConditionAxis[]) {

@@ -1,4 +1,7 @@
-/** `probe` over real HTTP against the stand-in: the 15 conditions, no LLM for the templates, checks, repair and rejection. */
+/**
+ * `probe` over real HTTP against the stand-in: the 15 conditions, no LLM for the templates, checks, repair and
+ * rejection.
+ */
 import { afterEach, describe, expect, it } from "vitest";
 import { CONDITION_AXES, BUNDLE_FORMAT, BUNDLE_VERSION, type Bundle } from "../../../app/domain/bundle.ts";
 import { PROBE_CONDITIONS } from "../../../app/domain/probing/conditions.ts";
@@ -28,7 +31,8 @@ async function setup(title = "Valley water [probe:none]", id = "valley") {
 }
 
 const TEMPLATE_AXES = ["strategy", "emotion", "culture"] as const;
-const conditionsOf = (bundle: Bundle, scenarioId: string) => bundle.conditions.filter((c) => c.scenario_id === scenarioId);
+const conditionsOf = (bundle: Bundle, scenarioId: string) =>
+  bundle.conditions.filter((c) => c.scenario_id === scenarioId);
 
 describe("socrates probe", () => {
   it("expands a scenario into exactly the 15 conditions, in Table 5 order", async () => {
@@ -39,7 +43,9 @@ describe("socrates probe", () => {
     expect(summary.alreadyStored).toEqual(["valley:general"]);
     expect(summary.created).toHaveLength(14);
     const stored = conditionsOf(exportBundle(t.db), "valley");
-    expect(stored.map((c) => `${c.axis}/${c.variant}`).sort()).toEqual(PROBE_CONDITIONS.map((k) => `${k.axis}/${k.variant}`).sort());
+    expect(stored.map((c) => `${c.axis}/${c.variant}`).sort()).toEqual(
+      PROBE_CONDITIONS.map((k) => `${k.axis}/${k.variant}`).sort(),
+    );
     // The writer axes made their calls: new party + weights, history.
     expect(chatCount(t.mock)).toBe(3);
   });
@@ -62,7 +68,12 @@ describe("socrates probe", () => {
     expect(JSON.stringify(exportBundle(other.db))).toBe(JSON.stringify(first));
 
     // The same database: re-importing the conditions is "unchanged", and a re-run stores nothing.
-    const again = importBundleFiles(t.db, [{ file: "again.json", text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, conditions: first.conditions }) }]);
+    const again = importBundleFiles(t.db, [
+      {
+        file: "again.json",
+        text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, conditions: first.conditions }),
+      },
+    ]);
     expect(again.inserted.conditions).toBe(0);
     expect(again.unchanged.conditions).toBe(13);
     const rerun = await runProbe(t.db, null, ["valley"], [...TEMPLATE_AXES]);
@@ -108,7 +119,12 @@ describe("socrates probe", () => {
     const c = exportBundle(t.db).conditions.find((x) => x.axis === "history")!;
     const background = c.expanded!.background;
     expect(background.endsWith(`\n\n${t.scenario.background}`)).toBe(true);
-    expect(background.split("\n\n").slice(0, 4).map((e) => e.slice(0, 7))).toEqual([expect.stringMatching(/^\d{4}-\d\d$/), expect.anything(), expect.anything(), expect.anything()]);
+    expect(
+      background
+        .split("\n\n")
+        .slice(0, 4)
+        .map((e) => e.slice(0, 7)),
+    ).toEqual([expect.stringMatching(/^\d{4}-\d\d$/), expect.anything(), expect.anything(), expect.anything()]);
     const ratio = c.provenance!.length_ratio!;
     expect(ratio).toBe(Math.round((background.length / t.scenario.background.length) * 100) / 100);
     expect(ratio).toBeGreaterThanOrEqual(3);
@@ -121,7 +137,9 @@ describe("socrates probe", () => {
     expect(summary.created).toEqual(["valley:history:extended"]);
     expect(chatCount(t.mock)).toBe(2);
     const repair = JSON.stringify(t.mock.requests[1].body);
-    expect(repair).toMatch(/rule length-ratio: the expanded background is [0-2]\.\d+× the original \(241 characters\); it must be 3–8×/);
+    expect(repair).toMatch(
+      /rule length-ratio: the expanded background is [0-2]\.\d+× the original \(241 characters\); it must be 3–8×/,
+    );
     const c = exportBundle(t.db).conditions.find((x) => x.axis === "history")!;
     expect(c.provenance?.repaired).toBe(true);
   });
@@ -130,7 +148,9 @@ describe("socrates probe", () => {
     const t = await setup("Valley water [probe:party-clash]");
     const summary = await runProbe(t.db, t.llm, ["valley"], ["parties"]);
     expect(summary.created).toEqual(["valley:parties:three-party"]);
-    expect(JSON.stringify(t.mock.requests[1].body)).toContain('rule distinct-party: the id \\"ORCH\\" is already taken');
+    expect(JSON.stringify(t.mock.requests[1].body)).toContain(
+      'rule distinct-party: the id \\"ORCH\\" is already taken',
+    );
     expect(chatCount(t.mock)).toBe(3);
   });
 
@@ -145,9 +165,20 @@ describe("socrates probe", () => {
 
   it("works from the scenario's seed report when it was curated, records the seed and keeps its real names out", async () => {
     const t = await setup();
-    const stored = insertSeed(t.db, { domain: "environmental", report: seedReport("Valley water"), sourceKind: "files", provenance: { attempt: 1, file: "x.json" } });
+    const stored = insertSeed(t.db, {
+      domain: "environmental",
+      report: seedReport("Valley water"),
+      sourceKind: "files",
+      provenance: { attempt: 1, file: "x.json" },
+    });
     if (!("stored" in stored)) throw new Error("seed not stored");
-    insertCandidate(t.db, { seedId: stored.stored.id, domain: "environmental", status: "accepted", replays: [], scenarioId: "valley" });
+    insertCandidate(t.db, {
+      seedId: stored.stored.id,
+      domain: "environmental",
+      status: "accepted",
+      replays: [],
+      scenarioId: "valley",
+    });
     await runProbe(t.db, t.llm, ["valley"], ["history", "parties"]);
     const conditions = exportBundle(t.db).conditions.filter((c) => c.provenance?.method === "writer");
     expect(conditions).toHaveLength(2);
@@ -162,14 +193,28 @@ describe("socrates probe", () => {
     cleanups.push(t.cleanup);
     importScenario(t.db, fixtureScenario("bare", "Bare valley"), false);
     await runProbe(t.db, null, ["bare"], ["emotion"]);
-    expect(exportBundle(t.db).conditions.map((c) => c.id)).toEqual(["bare:emotion:CC", "bare:emotion:CR", "bare:emotion:RR", "bare:general"]);
+    expect(exportBundle(t.db).conditions.map((c) => c.id)).toEqual([
+      "bare:emotion:CC",
+      "bare:emotion:CR",
+      "bare:emotion:RR",
+      "bare:general",
+    ]);
     await expect(runProbe(t.db, null, ["bare"], ["history"])).rejects.toThrow(/need the writer role/);
   });
 
   it("simulate plays an expanded condition", async () => {
     const t = await setup();
     await runProbe(t.db, null, ["valley"], ["emotion"]);
-    const summary = await simulateBatch({ db: t.db, llm: t.llm, scenarioId: "valley", conditionId: "valley:emotion:CR", mediator: "none", runs: 1, budget: 6, seed: 3 });
+    const summary = await simulateBatch({
+      db: t.db,
+      llm: t.llm,
+      scenarioId: "valley",
+      conditionId: "valley:emotion:CR",
+      mediator: "none",
+      runs: 1,
+      budget: 6,
+      seed: 3,
+    });
     expect(summary.failed).toEqual([]);
     const runs = exportBundle(t.db).runs;
     expect(runs).toHaveLength(1);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Turn } from "../../../app/domain/bundle.ts";
 import { emotionScaleText } from "../../../app/domain/emotion/scale.ts";
-import { mediatorHowValues, mediatorWhenValues, partyEmotionValues, partyValues } from "../../../app/domain/prompts/simulation-values.ts";
+import {
+  mediatorHowValues,
+  mediatorWhenValues,
+  partyEmotionValues,
+  partyValues,
+} from "../../../app/domain/prompts/simulation-values.ts";
 import { partyEmotionReplySchema } from "../../../app/llm-roles/party/reply.ts";
 import { renderMessages } from "../../../app/server/pipeline/prompt-templates.server.ts";
 import { mediatorView, partyView, type PlayedScenario } from "../../../app/domain/visibility.ts";
@@ -20,13 +25,35 @@ const scenario: PlayedScenario = {
     },
   ],
   parties: [
-    { id: "ANN", name: "Ann", role: "Keep the orchard alive.", relation: "Neighbour.", preferences: { WATER: "Prefers A." }, weights: { WATER: 10 }, persona: "Blunt." },
-    { id: "BOB", name: "Bob", role: "Run the mill.", relation: "Neighbour.", preferences: { WATER: "Prefers B." }, weights: { WATER: 10 } },
+    {
+      id: "ANN",
+      name: "Ann",
+      role: "Keep the orchard alive.",
+      relation: "Neighbour.",
+      preferences: { WATER: "Prefers A." },
+      weights: { WATER: 10 },
+      persona: "Blunt.",
+    },
+    {
+      id: "BOB",
+      name: "Bob",
+      role: "Run the mill.",
+      relation: "Neighbour.",
+      preferences: { WATER: "Prefers B." },
+      weights: { WATER: 10 },
+    },
   ],
 };
 
 const turns: Turn[] = [
-  { turn_id: 1, speaker: "ANN", role: "party", utterance: "I need the mornings.", thought: "Hold firm.", signal: "continue" },
+  {
+    turn_id: 1,
+    speaker: "ANN",
+    role: "party",
+    utterance: "I need the mornings.",
+    thought: "Hold firm.",
+    signal: "continue",
+  },
   { turn_id: 2, speaker: "BOB", role: "party", utterance: "So do I.", thought: "Bob's secret.", signal: "continue" },
 ];
 
@@ -58,11 +85,18 @@ describe("simulation template values", () => {
   });
   it("gives the mediator the shared view, who spoke last and why it steps in", () => {
     const view = mediatorView(scenario, turns);
-    const shared = { background: "Two neighbours share a well.", topics, participants: "- Ann (ANN)\n- Bob (BOB)", dialogue: "[1] Ann: I need the mornings.\n\n[2] Bob: So do I." };
+    const shared = {
+      background: "Two neighbours share a well.",
+      topics,
+      participants: "- Ann (ANN)\n- Bob (BOB)",
+      dialogue: "[1] Ann: I need the mornings.\n\n[2] Bob: So do I.",
+    };
     expect(mediatorWhenValues(view)).toEqual({ ...shared, last_speaker: "Bob" });
     expect(mediatorHowValues(view, "they are stuck")).toEqual({ ...shared, reason: "they are stuck" });
     expect(mediatorHowValues(mediatorView(scenario, []), "r").dialogue).toBe("(Nothing has been said yet.)");
-    expect(() => mediatorWhenValues(mediatorView(scenario, []))).toThrow("the mediator decides only after a party has spoken");
+    expect(() => mediatorWhenValues(mediatorView(scenario, []))).toThrow(
+      "the mediator decides only after a party has spoken",
+    );
   });
 
   it("in a run with emotion, gives a party the scale and its own earlier feelings, never the other's", () => {
@@ -73,15 +107,20 @@ describe("simulation template values", () => {
     const values = partyEmotionValues(partyView(scenario, "ANN", felt));
     expect(values).toEqual({
       ...partyValues(partyView(scenario, "ANN", [turns[0], turns[1]])),
-      dialogue: "[1] You: I need the mornings.\n(Your private thought then: Hold firm.)\n(How you felt then, privately: 42 of 100 — Bob will not budge.)\n\n[2] Bob: So do I.",
+      dialogue:
+        "[1] You: I need the mornings.\n(Your private thought then: Hold firm.)\n(How you felt then, privately: 42 of 100 — Bob will not budge.)\n\n[2] Bob: So do I.",
       emotion_scale: emotionScaleText(),
     });
     expect(JSON.stringify(values)).not.toMatch(/secret feeling|18 of 100/);
     // An imported run may keep a score without its reason: the line then shows the score alone.
     const bare = partyEmotionValues(partyView(scenario, "ANN", [{ ...turns[0], emotion: 42 }]));
-    expect(bare.dialogue).toBe("[1] You: I need the mornings.\n(Your private thought then: Hold firm.)\n(How you felt then, privately: 42 of 100)");
+    expect(bare.dialogue).toBe(
+      "[1] You: I need the mornings.\n(Your private thought then: Hold firm.)\n(How you felt then, privately: 42 of 100)",
+    );
     // Without emotion the transcript is the same as ever, whatever the turns carry.
-    expect(partyValues(partyView(scenario, "ANN", turns)).dialogue).toBe("[1] You: I need the mornings.\n(Your private thought then: Hold firm.)\n\n[2] Bob: So do I.");
+    expect(partyValues(partyView(scenario, "ANN", turns)).dialogue).toBe(
+      "[1] You: I need the mornings.\n(Your private thought then: Hold firm.)\n\n[2] Bob: So do I.",
+    );
     // The party-emotion template takes exactly these values and asks for the reply its schema checks.
     const [system] = renderMessages("party-emotion", values);
     expect(system.content).toContain(emotionScaleText());

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { fillTemplate, placeholders, PromptTemplateError, splitMessages } from "../../../app/domain/prompts/template.ts";
+import {
+  fillTemplate,
+  placeholders,
+  PromptTemplateError,
+  splitMessages,
+} from "../../../app/domain/prompts/template.ts";
 
 describe("prompt templates", () => {
   it("fills every placeholder in one pass and fails loudly on a missing one", () => {

@@ -24,7 +24,12 @@ function bruteForceSamples(data: RatingValue[][], level: AlphaLevel, draws: numb
   const out: (number | null)[] = [];
   for (let d = 0; d < draws; d++) {
     const picks = pairable.map(() => pairable[randomInt(rng, pairable.length)]);
-    out.push(krippendorffAlpha(data.map((row) => picks.map((u) => row[u])), level).alpha);
+    out.push(
+      krippendorffAlpha(
+        data.map((row) => picks.map((u) => row[u])),
+        level,
+      ).alpha,
+    );
   }
   return out;
 }
@@ -90,7 +95,16 @@ describe("bootstrapAlpha", () => {
   // The ratio level's expected sum per draw is incremental or direct (ratio-kernel.ts); these two
   // data sets take each path (see ratio-kernel.test.ts), zeros included.
   const ratioCases: [string, RatingValue[][]][] = [
-    ["many distinct values (incremental draws)", randomRatings(8, 3, 500, Array.from({ length: 900 }, (_, i) => i / 3), { agree: 0.3, missing: 0.1 })],
+    [
+      "many distinct values (incremental draws)",
+      randomRatings(
+        8,
+        3,
+        500,
+        Array.from({ length: 900 }, (_, i) => i / 3),
+        { agree: 0.3, missing: 0.1 },
+      ),
+    ],
     ["few values, many units (direct draws)", randomRatings(9, 2, 3000, [0, 1, 2.5, 4, 10], { agree: 0.6 })],
   ];
   for (const [name, data] of ratioCases) {
@@ -117,7 +131,14 @@ describe("bootstrapAlpha", () => {
   });
 
   it("has no CI when nothing is pairable", () => {
-    const res = bootstrapAlpha([[1, null], [null, 2]], "interval", { draws: 50 });
+    const res = bootstrapAlpha(
+      [
+        [1, null],
+        [null, 2],
+      ],
+      "interval",
+      { draws: 50 },
+    );
     expect(res).toEqual({ draws: 50, seed: 1, ci: null, pBelow: {}, undefinedDraws: 50 });
   });
 

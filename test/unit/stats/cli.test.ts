@@ -42,11 +42,27 @@ describe("socrates stats alpha", () => {
     expect(res.stderr).toBe("");
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout);
-    expect(out).toEqual({ alpha: krippendorffAlpha(MATRIX, "interval").alpha, level: "interval", units: 11, pairable_values: 40 });
+    expect(out).toEqual({
+      alpha: krippendorffAlpha(MATRIX, "interval").alpha,
+      level: "interval",
+      units: 11,
+      pairable_values: 40,
+    });
   });
 
   it("adds the bootstrap CI and P(alpha < threshold) with --bootstrap/--seed", async () => {
-    const res = await socrates("stats", "alpha", "--file", file("m2.json", { data: MATRIX }), "--level", "ordinal", "--bootstrap", "200", "--seed", "9");
+    const res = await socrates(
+      "stats",
+      "alpha",
+      "--file",
+      file("m2.json", { data: MATRIX }),
+      "--level",
+      "ordinal",
+      "--bootstrap",
+      "200",
+      "--seed",
+      "9",
+    );
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout);
     const boot = bootstrapAlpha(MATRIX, "ordinal", { draws: 200, seed: 9 });
@@ -56,13 +72,33 @@ describe("socrates stats alpha", () => {
   });
 
   it("reports an undefined alpha as null with a reason", async () => {
-    const res = await socrates("stats", "alpha", "--file", file("same.json", { data: [["a", "a"], ["a", "a"]] }), "--level", "nominal");
+    const res = await socrates(
+      "stats",
+      "alpha",
+      "--file",
+      file("same.json", {
+        data: [
+          ["a", "a"],
+          ["a", "a"],
+        ],
+      }),
+      "--level",
+      "nominal",
+    );
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ alpha: null, reason: expect.stringMatching(/all pairable values are equal/) });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      alpha: null,
+      reason: expect.stringMatching(/all pairable values are equal/),
+    });
   });
 
   it("exits 2 naming the file and JSON path of a bad cell", async () => {
-    const path = file("bad.json", { data: [[1, 2, 3, 4, 5], [1, 2, 3, 4, { x: 1 }]] });
+    const path = file("bad.json", {
+      data: [
+        [1, 2, 3, 4, 5],
+        [1, 2, 3, 4, { x: 1 }],
+      ],
+    });
     const res = await socrates("stats", "alpha", "--file", path, "--level", "nominal");
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(`${path}: $.data[1][4]: expected a number, string or null`);
@@ -70,11 +106,30 @@ describe("socrates stats alpha", () => {
   });
 
   it("exits 2 on ragged rows, strings at a numeric level, bad JSON, a missing file and a bad level", async () => {
-    const ragged = await socrates("stats", "alpha", "--file", file("ragged.json", { data: [[1, 2], [1]] }), "--level", "nominal");
+    const ragged = await socrates(
+      "stats",
+      "alpha",
+      "--file",
+      file("ragged.json", { data: [[1, 2], [1]] }),
+      "--level",
+      "nominal",
+    );
     expect(ragged.code).toBe(2);
     expect(ragged.stderr).toMatch(/ragged\.json: rater row 1 has 1 values but row 0 has 2/);
 
-    const strings = await socrates("stats", "alpha", "--file", file("s.json", { data: [["a", "b"], ["a", "b"]] }), "--level", "interval");
+    const strings = await socrates(
+      "stats",
+      "alpha",
+      "--file",
+      file("s.json", {
+        data: [
+          ["a", "b"],
+          ["a", "b"],
+        ],
+      }),
+      "--level",
+      "interval",
+    );
     expect(strings.code).toBe(2);
     expect(strings.stderr).toMatch(/the interval level needs numbers/);
 
@@ -89,7 +144,16 @@ describe("socrates stats alpha", () => {
     const level = await socrates("stats", "alpha", "--file", file("ok.json", { data: MATRIX }), "--level", "cardinal");
     expect(level.code).toBe(2);
 
-    const draws = await socrates("stats", "alpha", "--file", file("ok2.json", { data: MATRIX }), "--level", "nominal", "--bootstrap", "0");
+    const draws = await socrates(
+      "stats",
+      "alpha",
+      "--file",
+      file("ok2.json", { data: MATRIX }),
+      "--level",
+      "nominal",
+      "--bootstrap",
+      "0",
+    );
     expect(draws.code).toBe(2);
     expect(draws.stderr).toMatch(/--bootstrap must be a whole number/);
   });

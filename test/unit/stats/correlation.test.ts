@@ -34,7 +34,15 @@ function closeP(actual: number | null, expected: number | null, what: string): v
 describe("correlations against scipy.stats (fixtures/stats/correlation-reference.json)", () => {
   it("covers the intended cases", () => {
     const names = reference.cases.map((c) => c.name);
-    for (const n of ["small-ties", "n3", "large-ties", "negative", "kendall-exact", "kendall-one-discordant", "kendall-ties"]) {
+    for (const n of [
+      "small-ties",
+      "n3",
+      "large-ties",
+      "negative",
+      "kendall-exact",
+      "kendall-one-discordant",
+      "kendall-ties",
+    ]) {
       expect(names).toContain(n);
     }
   });
@@ -88,7 +96,10 @@ function naiveTauB(x: number[], y: number[]): number | null {
 
 describe("kendallTauB", () => {
   it("matches the O(n²) definition on random data with ties", () => {
-    const pairs = fc.array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 6 })), { minLength: 3, maxLength: 60 });
+    const pairs = fc.array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 6 })), {
+      minLength: 3,
+      maxLength: 60,
+    });
     fc.assert(
       fc.property(pairs, (ps) => {
         const x = ps.map((p) => p[0]);
@@ -133,7 +144,13 @@ describe("undefined correlations and bad input", () => {
     expect(pearson([], []).r).toBeNull();
   });
   it("zero variance gives null with a reason, never NaN", () => {
-    expect(pearson([1, 2, 3], [4, 4, 4])).toEqual({ n: 3, r: null, p: null, ci: null, reason: "y is constant (zero variance)" });
+    expect(pearson([1, 2, 3], [4, 4, 4])).toEqual({
+      n: 3,
+      r: null,
+      p: null,
+      ci: null,
+      reason: "y is constant (zero variance)",
+    });
     // 0.1 summed three times is not 3 × 0.1: constancy must be detected exactly, not via the variance.
     expect(pearson([0.1, 0.1, 0.1, 0.1], [1, 2, 3, 4]).reason).toBe("x is constant (zero variance)");
     expect(spearman([5, 5, 5], [1, 2, 3]).rho).toBeNull();

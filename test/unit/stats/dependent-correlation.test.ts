@@ -58,7 +58,8 @@ describe("published worked examples (printed precision)", () => {
 describe("independent computation (fixtures/stats/dependent-correlation-reference.json)", () => {
   it("covers the published inputs and raw-data cases", () => {
     const names = reference.cases.map((c) => c.name);
-    for (const n of ["depcor", "zou2007-overlap", "steiger1980-caseA", "negative", "small-n", "raw-data-11"]) expect(names).toContain(n);
+    for (const n of ["depcor", "zou2007-overlap", "steiger1980-caseA", "negative", "small-n", "raw-data-11"])
+      expect(names).toContain(n);
   });
   for (const c of reference.cases) {
     it(`${c.name}: ${c.note}`, () => {
@@ -105,7 +106,12 @@ describe("from raw data: the r's of one sample feed both statistics consistently
 describe("symmetry and invariants", () => {
   // Valid correlation matrices: |R| > 0 by construction (three unit vectors' inner products).
   const validTriple = fc
-    .tuple(fc.double({ min: -0.95, max: 0.95, noNaN: true }), fc.double({ min: -0.95, max: 0.95, noNaN: true }), fc.double({ min: -0.95, max: 0.95, noNaN: true }), fc.integer({ min: 4, max: 5000 }))
+    .tuple(
+      fc.double({ min: -0.95, max: 0.95, noNaN: true }),
+      fc.double({ min: -0.95, max: 0.95, noNaN: true }),
+      fc.double({ min: -0.95, max: 0.95, noNaN: true }),
+      fc.integer({ min: 4, max: 5000 }),
+    )
     .filter(([a, b, c]) => 1 - a * a - b * b - c * c + 2 * a * b * c > 1e-6)
     .map(([rjk, rjh, rkh, n]) => ({ rjk, rjh, rkh, n }));
 

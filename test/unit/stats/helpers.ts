@@ -40,7 +40,8 @@ export function naiveAlpha(data: RatingValue[][], level: AlphaLevel): number | n
   let observed = 0;
   for (const vals of units) {
     let s = 0;
-    for (let i = 0; i < vals.length; i++) for (let j = 0; j < vals.length; j++) if (i !== j) s += delta(vals[i], vals[j]);
+    for (let i = 0; i < vals.length; i++)
+      for (let j = 0; j < vals.length; j++) if (i !== j) s += delta(vals[i], vals[j]);
     observed += s / (vals.length - 1);
   }
   let expected = 0;

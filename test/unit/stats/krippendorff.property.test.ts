@@ -1,6 +1,11 @@
 import { describe, it } from "vitest";
 import fc from "fast-check";
-import { krippendorffAlpha, REASON_NO_VARIATION, type AlphaLevel, type RatingValue } from "../../../app/domain/stats/index.ts";
+import {
+  krippendorffAlpha,
+  REASON_NO_VARIATION,
+  type AlphaLevel,
+  type RatingValue,
+} from "../../../app/domain/stats/index.ts";
 import { LEVELS, naiveAlpha } from "./helpers.ts";
 
 const level = fc.constantFrom<AlphaLevel>(...LEVELS);
@@ -10,10 +15,13 @@ const matrix = fc
   .record({ raters: fc.integer({ min: 2, max: 5 }), units: fc.integer({ min: 1, max: 25 }) })
   .chain(({ raters, units }) =>
     fc.array(
-      fc.array(fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 6 }) }, { weight: 1, arbitrary: fc.constant(null) }), {
-        minLength: units,
-        maxLength: units,
-      }),
+      fc.array(
+        fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 6 }) }, { weight: 1, arbitrary: fc.constant(null) }),
+        {
+          minLength: units,
+          maxLength: units,
+        },
+      ),
       { minLength: raters, maxLength: raters },
     ),
   );
@@ -24,7 +32,10 @@ function sameAlpha(a: number | null, b: number | null): boolean {
 }
 
 function permutation(n: number) {
-  return fc.shuffledSubarray(Array.from({ length: n }, (_, i) => i), { minLength: n, maxLength: n });
+  return fc.shuffledSubarray(
+    Array.from({ length: n }, (_, i) => i),
+    { minLength: n, maxLength: n },
+  );
 }
 
 describe("krippendorffAlpha properties", () => {
@@ -46,7 +57,14 @@ describe("krippendorffAlpha properties", () => {
       fc.property(
         matrix.chain((m) => fc.tuple(fc.constant(m), permutation(m.length))),
         level,
-        ([m, perm], lvl) => sameAlpha(krippendorffAlpha(m, lvl).alpha, krippendorffAlpha(perm.map((r) => m[r]), lvl).alpha),
+        ([m, perm], lvl) =>
+          sameAlpha(
+            krippendorffAlpha(m, lvl).alpha,
+            krippendorffAlpha(
+              perm.map((r) => m[r]),
+              lvl,
+            ).alpha,
+          ),
       ),
     );
   });
@@ -59,7 +77,9 @@ describe("krippendorffAlpha properties", () => {
         seedMask: fc.array(fc.boolean(), { minLength: 80, maxLength: 80 }),
       })
       .map(({ truth, raters, seedMask }) =>
-        Array.from({ length: raters }, (_, r) => truth.map((v, u) => (r < 2 || seedMask[(r * 20 + u) % 80] ? v : null))),
+        Array.from({ length: raters }, (_, r) =>
+          truth.map((v, u) => (r < 2 || seedMask[(r * 20 + u) % 80] ? v : null)),
+        ),
       );
     fc.assert(
       fc.property(agreeing, level, (m, lvl) => {

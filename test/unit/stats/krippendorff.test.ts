@@ -29,7 +29,8 @@ const reference = JSON.parse(
 
 function close(actual: number | null, expected: number | null, tol: number): void {
   expect(actual === null).toBe(expected === null);
-  if (actual !== null && expected !== null) expect(Math.abs(actual - expected)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(expected)));
+  if (actual !== null && expected !== null)
+    expect(Math.abs(actual - expected)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(expected)));
 }
 
 const _ = null;
@@ -112,7 +113,15 @@ describe("krippendorffAlpha: many distinct values (sparse coincidence storage)",
 
 describe("krippendorffAlpha: undefined alpha is null with a reason", () => {
   it("no pairable values", () => {
-    for (const data of [[], [[1, 2, 3]], [[1, null], [null, 2]], [[], []]] as RatingValue[][][]) {
+    for (const data of [
+      [],
+      [[1, 2, 3]],
+      [
+        [1, null],
+        [null, 2],
+      ],
+      [[], []],
+    ] as RatingValue[][][]) {
       const res = krippendorffAlpha(data, "interval");
       expect(res).toMatchObject({ alpha: null, reason: REASON_NO_PAIRABLE, units: 0, pairableValues: 0 });
       expect(res.observedDisagreement).toBeNull();
@@ -120,17 +129,45 @@ describe("krippendorffAlpha: undefined alpha is null with a reason", () => {
   });
   it("all pairable values equal", () => {
     for (const level of LEVELS) {
-      const res = krippendorffAlpha([[4, 4, 4, 9], [4, 4, 4, null]], level);
+      const res = krippendorffAlpha(
+        [
+          [4, 4, 4, 9],
+          [4, 4, 4, null],
+        ],
+        level,
+      );
       expect(res).toMatchObject({ alpha: null, reason: REASON_NO_VARIATION, units: 3, pairableValues: 6 });
     }
   });
   it("ratio with zeros is defined (0 vs 0 is no difference)", () => {
-    const res = krippendorffAlpha([[0, 0, 2, 3], [0, 1, 2, 3]], "ratio");
-    close(res.alpha, naiveAlpha([[0, 0, 2, 3], [0, 1, 2, 3]], "ratio"), 1e-12);
+    const res = krippendorffAlpha(
+      [
+        [0, 0, 2, 3],
+        [0, 1, 2, 3],
+      ],
+      "ratio",
+    );
+    close(
+      res.alpha,
+      naiveAlpha(
+        [
+          [0, 0, 2, 3],
+          [0, 1, 2, 3],
+        ],
+        "ratio",
+      ),
+      1e-12,
+    );
   });
   it("undefined is accepted as missing, like null", () => {
-    const withUndefined: RatingValue[][] = [[1, 2, undefined, 3], [1, 3, 2, undefined]];
-    const withNull: RatingValue[][] = [[1, 2, null, 3], [1, 3, 2, null]];
+    const withUndefined: RatingValue[][] = [
+      [1, 2, undefined, 3],
+      [1, 3, 2, undefined],
+    ];
+    const withNull: RatingValue[][] = [
+      [1, 2, null, 3],
+      [1, 3, 2, null],
+    ];
     expect(krippendorffAlpha(withUndefined, "ordinal")).toEqual(krippendorffAlpha(withNull, "ordinal"));
   });
 });
@@ -141,27 +178,102 @@ describe("krippendorffAlpha: input validation", () => {
     expect(fn).toThrow(pattern);
   };
   it("rejects rows of unequal length, naming the row", () => {
-    expectError(() => krippendorffAlpha([[1, 2, 3], [1, 2, 3], [1, 2]], "nominal"), /rater row 2 has 2 values but row 0 has 3/);
+    expectError(
+      () =>
+        krippendorffAlpha(
+          [
+            [1, 2, 3],
+            [1, 2, 3],
+            [1, 2],
+          ],
+          "nominal",
+        ),
+      /rater row 2 has 2 values but row 0 has 3/,
+    );
   });
   it("rejects NaN and Infinity, naming rater and unit", () => {
-    expectError(() => krippendorffAlpha([[1, 2, 3], [1, NaN, 3]], "interval"), /rater 1, unit 1: value NaN is not a finite number/);
-    expectError(() => krippendorffAlpha([[1, 2, -Infinity], [1, 2, 3]], "nominal"), /rater 0, unit 2: value -Infinity/);
+    expectError(
+      () =>
+        krippendorffAlpha(
+          [
+            [1, 2, 3],
+            [1, NaN, 3],
+          ],
+          "interval",
+        ),
+      /rater 1, unit 1: value NaN is not a finite number/,
+    );
+    expectError(
+      () =>
+        krippendorffAlpha(
+          [
+            [1, 2, -Infinity],
+            [1, 2, 3],
+          ],
+          "nominal",
+        ),
+      /rater 0, unit 2: value -Infinity/,
+    );
   });
   it("rejects strings except at the nominal level", () => {
-    expect(krippendorffAlpha([["a", "b"], ["a", "c"]], "nominal").alpha).not.toBeNull();
+    expect(
+      krippendorffAlpha(
+        [
+          ["a", "b"],
+          ["a", "c"],
+        ],
+        "nominal",
+      ).alpha,
+    ).not.toBeNull();
     for (const level of ["ordinal", "interval", "ratio"] as const) {
-      expectError(() => krippendorffAlpha([["a", "b"], ["a", "c"]], level), new RegExp(`rater 0, unit 0: "a" is a string; the ${level} level needs numbers`));
+      expectError(
+        () =>
+          krippendorffAlpha(
+            [
+              ["a", "b"],
+              ["a", "c"],
+            ],
+            level,
+          ),
+        new RegExp(`rater 0, unit 0: "a" is a string; the ${level} level needs numbers`),
+      );
     }
   });
   it("rejects mixing numbers and strings", () => {
-    expectError(() => krippendorffAlpha([[1, 2], ["1", 2]], "nominal"), /rater 1, unit 0: ratings mix numbers and strings/);
+    expectError(
+      () =>
+        krippendorffAlpha(
+          [
+            [1, 2],
+            ["1", 2],
+          ],
+          "nominal",
+        ),
+      /rater 1, unit 0: ratings mix numbers and strings/,
+    );
   });
   it("rejects negative values at the ratio level", () => {
-    expectError(() => krippendorffAlpha([[1, 2], [1, -2]], "ratio"), /rater 1, unit 1: ratio level needs values >= 0/);
+    expectError(
+      () =>
+        krippendorffAlpha(
+          [
+            [1, 2],
+            [1, -2],
+          ],
+          "ratio",
+        ),
+      /rater 1, unit 1: ratio level needs values >= 0/,
+    );
   });
   it("rejects other value types and unknown levels", () => {
-    expectError(() => krippendorffAlpha([[1, true as unknown as number]], "nominal"), /rater 0, unit 1: expected a number, a string or null, got boolean/);
+    expectError(
+      () => krippendorffAlpha([[1, true as unknown as number]], "nominal"),
+      /rater 0, unit 1: expected a number, a string or null, got boolean/,
+    );
     expectError(() => krippendorffAlpha([[1, 2]], "cardinal" as AlphaLevel), /unknown level "cardinal"/);
-    expectError(() => krippendorffAlpha([[1, 2], 3 as unknown as RatingValue[]], "nominal"), /rater row 1 is not an array/);
+    expectError(
+      () => krippendorffAlpha([[1, 2], 3 as unknown as RatingValue[]], "nominal"),
+      /rater row 1 is not an array/,
+    );
   });
 });

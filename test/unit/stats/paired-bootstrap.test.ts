@@ -11,7 +11,13 @@ import {
 } from "../../../app/domain/stats/index.ts";
 
 /** Trajectories of `perCluster` units; a tracks the reference with noise `noiseA`, b with `noiseB`. */
-function clusteredData(seed: number, clusters: number, perCluster: number, noiseA: number, noiseB: number): ClusteredTriple[] {
+function clusteredData(
+  seed: number,
+  clusters: number,
+  perCluster: number,
+  noiseA: number,
+  noiseB: number,
+): ClusteredTriple[] {
   const rng = createRng(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
   const units: ClusteredTriple[] = [];
@@ -37,8 +43,14 @@ function bruteForceDraws(units: ClusteredTriple[], seed: number, draws: number):
       drawn.push(...units.filter((u) => u.cluster === name));
     }
     const ref = drawn.map((u) => u.reference);
-    const rA = pearson(ref, drawn.map((u) => u.a)).r;
-    const rB = pearson(ref, drawn.map((u) => u.b)).r;
+    const rA = pearson(
+      ref,
+      drawn.map((u) => u.a),
+    ).r;
+    const rB = pearson(
+      ref,
+      drawn.map((u) => u.b),
+    ).r;
     out.push(rA === null || rB === null ? null : rA - rB);
   }
   return out;
@@ -50,7 +62,16 @@ function t(cluster: string, reference: number, a: number, b: number): ClusteredT
 
 function fullSampleDifference(units: ClusteredTriple[]): number {
   const ref = units.map((u) => u.reference);
-  return pearson(ref, units.map((u) => u.a)).r! - pearson(ref, units.map((u) => u.b)).r!;
+  return (
+    pearson(
+      ref,
+      units.map((u) => u.a),
+    ).r! -
+    pearson(
+      ref,
+      units.map((u) => u.b),
+    ).r!
+  );
 }
 
 describe("pairedDifferenceBootstrap", () => {
@@ -75,7 +96,10 @@ describe("pairedDifferenceBootstrap", () => {
     expect(res.shareAtLeastZero).toBe(1);
     expect(res.undefinedDraws).toBe(0);
     // Swapping the methods mirrors the reading.
-    const swapped = pairedDifferenceBootstrap(units.map((u) => ({ ...u, a: u.b, b: u.a })), { draws: 500, seed: 7 });
+    const swapped = pairedDifferenceBootstrap(
+      units.map((u) => ({ ...u, a: u.b, b: u.a })),
+      { draws: 500, seed: 7 },
+    );
     expect(swapped.ci![0]).toBeCloseTo(-res.ci![1], 12);
     expect(swapped.ci![1]).toBeCloseTo(-res.ci![0], 12);
     expect(swapped.shareAtLeastZero).toBe(0);
@@ -103,7 +127,9 @@ describe("pairedDifferenceBootstrap", () => {
 describe("pairedDifferenceSamples against a brute-force recomputation", () => {
   it("every draw equals pearson() on the expanded resample with the same generator sequence (1e-9)", () => {
     // Uneven clusters, interleaved in the input: a cluster's units need not be adjacent.
-    const units = clusteredData(17, 12, 4, 0.5, 0.9).concat(clusteredData(18, 5, 1, 0.5, 0.9).map((u) => ({ ...u, cluster: `solo-${u.cluster}` })));
+    const units = clusteredData(17, 12, 4, 0.5, 0.9).concat(
+      clusteredData(18, 5, 1, 0.5, 0.9).map((u) => ({ ...u, cluster: `solo-${u.cluster}` })),
+    );
     units.sort((x, y) => x.reference - y.reference);
     const fast = pairedDifferenceSamples(units, { draws: 60, seed: 123 });
     const slow = bruteForceDraws(units, 123, 60);
@@ -115,7 +141,12 @@ describe("pairedDifferenceSamples against a brute-force recomputation", () => {
   });
 
   it("values far from 0 with a small spread (centring keeps the one-pass sums accurate)", () => {
-    const units = clusteredData(21, 15, 3, 0.5, 0.6).map((u) => ({ ...u, reference: 1e6 + u.reference, a: 1e6 + u.a, b: -1e6 + u.b }));
+    const units = clusteredData(21, 15, 3, 0.5, 0.6).map((u) => ({
+      ...u,
+      reference: 1e6 + u.reference,
+      a: 1e6 + u.a,
+      b: -1e6 + u.b,
+    }));
     const fast = pairedDifferenceSamples(units, { draws: 20, seed: 4 });
     const slow = bruteForceDraws(units, 4, 20);
     for (let d = 0; d < 20; d++) expect(Math.abs(fast[d]! - slow[d]!)).toBeLessThanOrEqual(1e-9);
@@ -160,23 +191,45 @@ describe("undefined draws", () => {
     const constant = [t("x", 1, 1, 2), t("x", 1, 3, 2)];
     for (const units of [constant, []]) {
       const res = pairedDifferenceBootstrap(units, { draws: 50 });
-      expect(res).toEqual({ draws: 50, seed: 1, level: 0.95, ci: null, undefinedDraws: 50, shareAtLeastZero: null, reason: "no draw has a defined difference" });
+      expect(res).toEqual({
+        draws: 50,
+        seed: 1,
+        level: 0.95,
+        ci: null,
+        undefinedDraws: 50,
+        shareAtLeastZero: null,
+        reason: "no draw has a defined difference",
+      });
     }
   });
 
   it("one cluster: no interval, since every draw repeats it and the spread would read as zero", () => {
     const one = [t("x", 1, 1, 2), t("x", 2, 3, 2), t("x", 3, 2, 5), t("x", 4, 5, 4)];
     const res = pairedDifferenceBootstrap(one, { draws: 20 });
-    expect(res).toEqual({ draws: 20, seed: 1, level: 0.95, ci: null, undefinedDraws: 0, shareAtLeastZero: null, reason: "one cluster: resampling clusters needs at least two" });
+    expect(res).toEqual({
+      draws: 20,
+      seed: 1,
+      level: 0.95,
+      ci: null,
+      undefinedDraws: 0,
+      shareAtLeastZero: null,
+      reason: "one cluster: resampling clusters needs at least two",
+    });
   });
 });
 
 describe("invalid input", () => {
   const ok = [t("x", 1, 2, 3)];
   it("throws StatsInputError naming the unit and field", () => {
-    expect(() => pairedDifferenceBootstrap([...ok, { cluster: "y", reference: Number.NaN, a: 1, b: 1 }])).toThrow(/units\[1\]\.reference/);
-    expect(() => pairedDifferenceBootstrap([{ cluster: "y", reference: 1, a: Infinity, b: 1 }])).toThrow(/units\[0\]\.a/);
-    expect(() => pairedDifferenceBootstrap([{ cluster: 3 as unknown as string, reference: 1, a: 1, b: 1 }])).toThrow(/units\[0\]\.cluster/);
+    expect(() => pairedDifferenceBootstrap([...ok, { cluster: "y", reference: Number.NaN, a: 1, b: 1 }])).toThrow(
+      /units\[1\]\.reference/,
+    );
+    expect(() => pairedDifferenceBootstrap([{ cluster: "y", reference: 1, a: Infinity, b: 1 }])).toThrow(
+      /units\[0\]\.a/,
+    );
+    expect(() => pairedDifferenceBootstrap([{ cluster: 3 as unknown as string, reference: 1, a: 1, b: 1 }])).toThrow(
+      /units\[0\]\.cluster/,
+    );
     expect(() => pairedDifferenceBootstrap(ok, { draws: 0 })).toThrow(StatsInputError);
     expect(() => pairedDifferenceBootstrap(ok, { draws: 1.5 })).toThrow(/draws/);
     expect(() => pairedDifferenceBootstrap(ok, { seed: 0.5 })).toThrow(/seed/);

@@ -11,16 +11,25 @@ import {
   type ConsensusFormAction,
   type ConsensusFormState,
 } from "../../../app/task-types/consensus-snippet/consensus-form-state.ts";
-import { checkConsensusLabel, consensusLabelSchema, type ConsensusLabel } from "../../../app/task-types/consensus-snippet/label.ts";
+import {
+  checkConsensusLabel,
+  consensusLabelSchema,
+  type ConsensusLabel,
+} from "../../../app/task-types/consensus-snippet/label.ts";
 import { previousLabel, scenario, threeParties } from "./fixtures.ts";
 
 const config = formConfigOf(scenario);
-const run = (state: ConsensusFormState, ...actions: ConsensusFormAction[]) => actions.reduce(consensusFormReducer, state);
+const run = (state: ConsensusFormState, ...actions: ConsensusFormAction[]) =>
+  actions.reduce(consensusFormReducer, state);
 /** Applies key presses through the key map, as the component's handler does. */
 const press = (state: ConsensusFormState, keys: string[], previous: ConsensusLabel | null = null) =>
   keys.reduce((s, key) => {
     const shift = key.length === 1 && key !== key.toLowerCase();
-    const result = consensusKeyResult(s, { key, shiftKey: shift, ctrlKey: false, metaKey: false, altKey: false }, previous);
+    const result = consensusKeyResult(
+      s,
+      { key, shiftKey: shift, ctrlKey: false, metaKey: false, altKey: false },
+      previous,
+    );
     return result?.kind === "form" ? consensusFormReducer(s, result.action) : s;
   }, state);
 
@@ -39,7 +48,10 @@ describe("consensus form state", () => {
     ]);
     expect(consensusFormProblems(state)[0].message).toBe("Choose Wren Halloway's position on Annual rent.");
     expect(toConsensusLabel(state)).toBeNull();
-    expect(toConsensusDraft(state)).toEqual({ kind: "consensus-snippet", topics: { RENT: { carriedForward: false, positions: {} }, TERM: { carriedForward: false, positions: {} } } });
+    expect(toConsensusDraft(state)).toEqual({
+      kind: "consensus-snippet",
+      topics: { RENT: { carriedForward: false, positions: {} }, TERM: { carriedForward: false, positions: {} } },
+    });
   });
 
   it("builds a label the server schema and checks accept once everything is set", () => {
@@ -84,15 +96,28 @@ describe("consensus form state", () => {
         TERM: { score: 9, carriedForward: false, positions: { OWNER: "Z", COOP: "A" } },
       },
     });
-    expect(state.topics.TERM).toEqual({ score: null, positions: { OWNER: null, COOP: "A" }, carriedForward: false, beforeCarry: null });
+    expect(state.topics.TERM).toEqual({
+      score: null,
+      positions: { OWNER: null, COOP: "A" },
+      carriedForward: false,
+      beforeCarry: null,
+    });
     expect(state.focusedTopic).toBe(1);
     expect(state.activeParty).toBe(0);
   });
 
   it("carries a topic forward from the annotator's previous label, passes the server check, and undoes", () => {
     const start = run(initConsensusForm(config, null), { type: "setScore", topicId: "TERM", score: 2 });
-    const carried = consensusFormReducer(start, { type: "toggleCarryForward", topicId: "TERM", previous: previousLabel });
-    expect(carried.topics.TERM).toMatchObject({ score: 4, carriedForward: true, positions: { OWNER: "B", COOP: "not-stated" } });
+    const carried = consensusFormReducer(start, {
+      type: "toggleCarryForward",
+      topicId: "TERM",
+      previous: previousLabel,
+    });
+    expect(carried.topics.TERM).toMatchObject({
+      score: 4,
+      carriedForward: true,
+      positions: { OWNER: "B", COOP: "not-stated" },
+    });
     const full = run(
       carried,
       { type: "setPosition", topicId: "RENT", partyId: "OWNER", position: "A" },
@@ -100,17 +125,34 @@ describe("consensus form state", () => {
       { type: "setScore", topicId: "RENT", score: 5 },
     );
     const label = toConsensusLabel(full)!;
-    expect(label.topics.TERM).toEqual({ score: 4, carriedForward: true, positions: { OWNER: "B", COOP: "not-stated" } });
+    expect(label.topics.TERM).toEqual({
+      score: 4,
+      carriedForward: true,
+      positions: { OWNER: "B", COOP: "not-stated" },
+    });
     expect(checkConsensusLabel(label, scenario, previousLabel)).toEqual([]);
 
-    const undone = consensusFormReducer(carried, { type: "toggleCarryForward", topicId: "TERM", previous: previousLabel });
+    const undone = consensusFormReducer(carried, {
+      type: "toggleCarryForward",
+      topicId: "TERM",
+      previous: previousLabel,
+    });
     expect(undone.topics.TERM).toEqual(start.topics.TERM);
   });
 
   it("stops calling a topic carried forward once its score is changed by hand", () => {
-    const carried = consensusFormReducer(initConsensusForm(config, null), { type: "toggleCarryForward", topicId: "RENT", previous: previousLabel });
+    const carried = consensusFormReducer(initConsensusForm(config, null), {
+      type: "toggleCarryForward",
+      topicId: "RENT",
+      previous: previousLabel,
+    });
     const edited = consensusFormReducer(carried, { type: "setScore", topicId: "RENT", score: 3 });
-    expect(edited.topics.RENT).toMatchObject({ score: 3, carriedForward: false, beforeCarry: null, positions: { OWNER: "B", COOP: "A" } });
+    expect(edited.topics.RENT).toMatchObject({
+      score: 3,
+      carriedForward: false,
+      beforeCarry: null,
+      positions: { OWNER: "B", COOP: "A" },
+    });
   });
 
   it("refuses carry-forward without a previous label", () => {
@@ -153,13 +195,20 @@ describe("consensus keyboard", () => {
     expect(state.topics.RENT.positions).toEqual({ OWNER: "A", COOP: "B", TOWN: "C" });
     expect(state.activeParty).toBe(2); // the cursor stays on the last party
     expect(press(state, ["[", "a"]).topics.RENT.positions).toEqual({ OWNER: "A", COOP: "A", TOWN: "C" });
-    expect(press(state, ["ArrowLeft", "ArrowLeft", "b"]).topics.RENT.positions).toEqual({ OWNER: "B", COOP: "B", TOWN: "C" });
+    expect(press(state, ["ArrowLeft", "ArrowLeft", "b"]).topics.RENT.positions).toEqual({
+      OWNER: "B",
+      COOP: "B",
+      TOWN: "C",
+    });
     expect(press(three, ["]", "]", "]"]).activeParty).toBe(2);
   });
 
   it("refuses an option letter the focused topic does not have", () => {
     const state = consensusFormReducer(initConsensusForm(config, null), { type: "moveTopic", delta: 1 });
-    expect(consensusKeyResult(state, { key: "c" }, null)).toEqual({ kind: "refused", announce: "Lease length has no option C (options A, B)." });
+    expect(consensusKeyResult(state, { key: "c" }, null)).toEqual({
+      kind: "refused",
+      announce: "Lease length has no option C (options A, B).",
+    });
   });
 
   it("carries forward with r, and r again undoes", () => {
@@ -181,7 +230,10 @@ describe("consensus keyboard", () => {
     const state = initConsensusForm(config, null);
     expect(consensusKeyResult(state, { key: "Enter", ctrlKey: true }, null)).toEqual({ kind: "ui", command: "submit" });
     expect(consensusKeyResult(state, { key: "Enter", metaKey: true }, null)).toEqual({ kind: "ui", command: "submit" });
-    expect(consensusKeyResult(state, { key: "?", shiftKey: true }, null)).toEqual({ kind: "ui", command: "toggleCheatSheet" });
+    expect(consensusKeyResult(state, { key: "?", shiftKey: true }, null)).toEqual({
+      kind: "ui",
+      command: "toggleCheatSheet",
+    });
     expect(consensusKeyResult(state, { key: "i" }, null)).toEqual({ kind: "ui", command: "toggleBackground" });
     expect(consensusKeyResult(state, { key: "m" }, null)).toEqual({ kind: "ui", command: "toggleGuidelines" });
     expect(consensusKeyResult(state, { key: "Enter" }, null)).toBeNull();
@@ -192,6 +244,15 @@ describe("consensus keyboard", () => {
   it("binds every key once, and every option letter A–H the bundle format allows", () => {
     const keys = CONSENSUS_SHORTCUTS.flatMap((s) => s.keys);
     expect(new Set(keys).size).toBe(keys.length);
-    expect(CONSENSUS_SHORTCUTS.find((s) => s.command === "option")?.keys).toEqual(["a", "b", "c", "d", "e", "f", "g", "h"]);
+    expect(CONSENSUS_SHORTCUTS.find((s) => s.command === "option")?.keys).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+      "e",
+      "f",
+      "g",
+      "h",
+    ]);
   });
 });

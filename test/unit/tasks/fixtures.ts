@@ -38,14 +38,44 @@ export const threeParties: TaskScenario = {
 };
 
 export const previousSnippet: TaskTurn[] = [
-  { turnId: 1, speakerId: "OWNER", speakerName: "Wren Halloway", isMediator: false, utterance: "Costs have risen; the rent has to go up." },
-  { turnId: 2, speakerId: "COOP", speakerName: "Cider cooperative", isMediator: false, utterance: "A bad harvest would ruin us at a higher rent." },
+  {
+    turnId: 1,
+    speakerId: "OWNER",
+    speakerName: "Wren Halloway",
+    isMediator: false,
+    utterance: "Costs have risen; the rent has to go up.",
+  },
+  {
+    turnId: 2,
+    speakerId: "COOP",
+    speakerName: "Cider cooperative",
+    isMediator: false,
+    utterance: "A bad harvest would ruin us at a higher rent.",
+  },
 ];
 
 export const snippet: TaskTurn[] = [
-  { turnId: 3, speakerId: "OWNER", speakerName: "Wren Halloway", isMediator: false, utterance: "Then tie part of it to the harvest." },
-  { turnId: 4, speakerId: "MEDIATOR", speakerName: "Mediator", isMediator: true, utterance: "That sounds like common ground worth exploring." },
-  { turnId: 5, speakerId: "COOP", speakerName: "Cider cooperative", isMediator: false, utterance: "We could live with a harvest-linked rent." },
+  {
+    turnId: 3,
+    speakerId: "OWNER",
+    speakerName: "Wren Halloway",
+    isMediator: false,
+    utterance: "Then tie part of it to the harvest.",
+  },
+  {
+    turnId: 4,
+    speakerId: "MEDIATOR",
+    speakerName: "Mediator",
+    isMediator: true,
+    utterance: "That sounds like common ground worth exploring.",
+  },
+  {
+    turnId: 5,
+    speakerId: "COOP",
+    speakerName: "Cider cooperative",
+    isMediator: false,
+    utterance: "We could live with a harvest-linked rent.",
+  },
 ];
 
 export const previousLabel: ConsensusLabel = {

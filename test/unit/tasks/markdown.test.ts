@@ -25,9 +25,18 @@ describe("parseMarkdown blocks", () => {
         type: "list",
         ordered: false,
         start: 1,
-        items: [[{ type: "text", text: "raised tone" }], [{ type: "text", text: "personal remarks" }], [{ type: "text", text: "threats to leave" }]],
+        items: [
+          [{ type: "text", text: "raised tone" }],
+          [{ type: "text", text: "personal remarks" }],
+          [{ type: "text", text: "threats to leave" }],
+        ],
       },
-      { type: "list", ordered: true, start: 3, items: [[{ type: "text", text: "read both" }], [{ type: "text", text: "pick one" }]] },
+      {
+        type: "list",
+        ordered: true,
+        start: 3,
+        items: [[{ type: "text", text: "read both" }], [{ type: "text", text: "pick one" }]],
+      },
     ]);
   });
 
@@ -42,7 +51,14 @@ describe("parseMarkdown blocks", () => {
 
   it("needs a space after # and after a bullet marker; CRLF is fine; closing #s are dropped", () => {
     expect(parseMarkdown("#hashtag\r\n*emphasis* here\r\n### Title ##")).toEqual([
-      { type: "paragraph", children: [{ type: "text", text: "#hashtag " }, { type: "em", children: [{ type: "text", text: "emphasis" }] }, { type: "text", text: " here" }] },
+      {
+        type: "paragraph",
+        children: [
+          { type: "text", text: "#hashtag " },
+          { type: "em", children: [{ type: "text", text: "emphasis" }] },
+          { type: "text", text: " here" },
+        ],
+      },
       { type: "heading", level: 3, children: [{ type: "text", text: "Title" }] },
     ]);
     expect(parseMarkdown("# C#")).toEqual([{ type: "heading", level: 1, children: [{ type: "text", text: "C#" }] }]);
@@ -63,15 +79,30 @@ describe("parseInline", () => {
   it("parses bold, italic (both markers), code, and nesting", () => {
     expect(parseInline("a **bold *and italic*** b _it_ `x *not* y`")).toEqual([
       { type: "text", text: "a " },
-      { type: "strong", children: [{ type: "text", text: "bold " }, { type: "em", children: [{ type: "text", text: "and italic" }] }] },
+      {
+        type: "strong",
+        children: [
+          { type: "text", text: "bold " },
+          { type: "em", children: [{ type: "text", text: "and italic" }] },
+        ],
+      },
       { type: "text", text: " b " },
       { type: "em", children: [{ type: "text", text: "it" }] },
       { type: "text", text: " " },
       { type: "code", text: "x *not* y" },
     ]);
-    expect(parseInline("***both***")).toEqual([{ type: "strong", children: [{ type: "em", children: [{ type: "text", text: "both" }] }] }]);
+    expect(parseInline("***both***")).toEqual([
+      { type: "strong", children: [{ type: "em", children: [{ type: "text", text: "both" }] }] },
+    ]);
     expect(parseInline("*a **b** c*")).toEqual([
-      { type: "em", children: [{ type: "text", text: "a " }, { type: "strong", children: [{ type: "text", text: "b" }] }, { type: "text", text: " c" }] },
+      {
+        type: "em",
+        children: [
+          { type: "text", text: "a " },
+          { type: "strong", children: [{ type: "text", text: "b" }] },
+          { type: "text", text: " c" },
+        ],
+      },
     ]);
   });
 
@@ -84,17 +115,40 @@ describe("parseInline", () => {
   it("makes http(s) links and drops every other link but keeps its words", () => {
     expect(parseInline("see [the **rubric**](https://example.org/r?a=1) now")).toEqual([
       { type: "text", text: "see " },
-      { type: "link", href: "https://example.org/r?a=1", children: [{ type: "text", text: "the " }, { type: "strong", children: [{ type: "text", text: "rubric" }] }] },
+      {
+        type: "link",
+        href: "https://example.org/r?a=1",
+        children: [
+          { type: "text", text: "the " },
+          { type: "strong", children: [{ type: "text", text: "rubric" }] },
+        ],
+      },
       { type: "text", text: " now" },
     ]);
-    for (const url of ["javascript:alert(1)", "JaVaScRiPt:alert(1)", "data:text/html,<b>x</b>", "/relative", "vbscript:x", "mailto:a@b.c", "//evil.example/x"]) {
+    for (const url of [
+      "javascript:alert(1)",
+      "JaVaScRiPt:alert(1)",
+      "data:text/html,<b>x</b>",
+      "/relative",
+      "vbscript:x",
+      "mailto:a@b.c",
+      "//evil.example/x",
+    ]) {
       expect(parseInline(`[click](${url})`), url).toEqual([{ type: "text", text: "click" }]);
     }
     // A destination with a space is not a link at all; it stays text.
-    expect(parseInline("[click]( javascript:alert(1))")).toEqual([{ type: "text", text: "[click]( javascript:alert(1))" }]);
-    expect(parseInline("[not a link] (https://x.org)")).toEqual([{ type: "text", text: "[not a link] (https://x.org)" }]);
+    expect(parseInline("[click]( javascript:alert(1))")).toEqual([
+      { type: "text", text: "[click]( javascript:alert(1))" },
+    ]);
+    expect(parseInline("[not a link] (https://x.org)")).toEqual([
+      { type: "text", text: "[not a link] (https://x.org)" },
+    ]);
     expect(parseInline("[wiki](https://en.wikipedia.org/wiki/Mediation_(law)).")).toEqual([
-      { type: "link", href: "https://en.wikipedia.org/wiki/Mediation_(law)", children: [{ type: "text", text: "wiki" }] },
+      {
+        type: "link",
+        href: "https://en.wikipedia.org/wiki/Mediation_(law)",
+        children: [{ type: "text", text: "wiki" }],
+      },
       { type: "text", text: "." },
     ]);
     expect(parseInline("[spaced](https://x.org/a b)")).toEqual([{ type: "text", text: "[spaced](https://x.org/a b)" }]);

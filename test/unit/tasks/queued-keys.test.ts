@@ -8,22 +8,40 @@ import { mayQueueFor } from "../../../app/components/tasks/queued-keys.ts";
 import { AB_REACTIVENESS } from "../../../app/task-types/ab-reactiveness/label.ts";
 import { CONSENSUS_SNIPPET } from "../../../app/task-types/consensus-snippet/label.ts";
 
-const press = (key: string, mods: { ctrlKey?: boolean; shiftKey?: boolean; metaKey?: boolean } = {}) => ({ key, ...mods });
+const press = (key: string, mods: { ctrlKey?: boolean; shiftKey?: boolean; metaKey?: boolean } = {}) => ({
+  key,
+  ...mods,
+});
 
 describe("keys typed before the item is on screen", () => {
   it("A/B: the choice keys and Enter are dropped; guidelines, the shortcut list, Escape, Tab and undo queue", () => {
     for (const key of ["1", "2", "a", "b", "Enter"]) expect(mayQueueFor(AB_REACTIVENESS, press(key)), key).toBe(false);
     expect(mayQueueFor(AB_REACTIVENESS, press("Enter", { ctrlKey: true }))).toBe(false);
     expect(mayQueueFor(AB_REACTIVENESS, press("Enter", { metaKey: true }))).toBe(false);
-    for (const key of ["g", "m", "?", "Escape", "Tab"]) expect(mayQueueFor(AB_REACTIVENESS, press(key)), key).toBe(true);
+    for (const key of ["g", "m", "?", "Escape", "Tab"])
+      expect(mayQueueFor(AB_REACTIVENESS, press(key)), key).toBe(true);
     expect(mayQueueFor(AB_REACTIVENESS, press("Tab", { shiftKey: true }))).toBe(true);
     expect(mayQueueFor(AB_REACTIVENESS, press("z", { ctrlKey: true }))).toBe(true);
   });
 
   it("consensus: scores, option letters, unclear, not stated, carry-forward and Ctrl/⌘+Enter are dropped; moving and reading aids queue", () => {
-    for (const key of ["1", "3", "5", "a", "g", "h", "u", "n", "r"]) expect(mayQueueFor(CONSENSUS_SNIPPET, press(key)), key).toBe(false);
+    for (const key of ["1", "3", "5", "a", "g", "h", "u", "n", "r"])
+      expect(mayQueueFor(CONSENSUS_SNIPPET, press(key)), key).toBe(false);
     expect(mayQueueFor(CONSENSUS_SNIPPET, press("Enter", { ctrlKey: true }))).toBe(false);
-    for (const key of ["j", "k", "ArrowDown", "ArrowUp", "]", "[", "ArrowLeft", "ArrowRight", "i", "m", "?", "Escape"]) {
+    for (const key of [
+      "j",
+      "k",
+      "ArrowDown",
+      "ArrowUp",
+      "]",
+      "[",
+      "ArrowLeft",
+      "ArrowRight",
+      "i",
+      "m",
+      "?",
+      "Escape",
+    ]) {
       expect(mayQueueFor(CONSENSUS_SNIPPET, press(key)), key).toBe(true);
     }
   });

@@ -5,7 +5,14 @@ import { describe, expect, it } from "vitest";
 import { templateVariables } from "../../../app/domain/crowd/mturk-template.ts";
 import { labelPayloadSchema } from "../../../app/task-types/registry.ts";
 import { STUDY_TYPES } from "../../../app/domain/study-config.ts";
-import { TASK_TYPE_IDS, TASK_TYPES, UnknownTaskTypeError, checkLabel, taskType, taskTypeName } from "../../../app/task-types/registry.ts";
+import {
+  TASK_TYPE_IDS,
+  TASK_TYPES,
+  UnknownTaskTypeError,
+  checkLabel,
+  taskType,
+  taskTypeName,
+} from "../../../app/task-types/registry.ts";
 import { TASK_COMPONENTS } from "../../../app/task-types/registry.tsx";
 import { GUIDELINE_KINDS, templatesDir } from "../../../app/server/templates.server.ts";
 import { TASK_SERVERS } from "../../../app/task-types/registry.server.ts";
@@ -34,7 +41,9 @@ describe("task-type registry", () => {
 
   it("refuses an unknown id by name, and shows a stranger's raw string", () => {
     expect(() => taskType("snippet")).toThrow(UnknownTaskTypeError);
-    expect(() => taskType("snippet")).toThrow(/unknown task type "snippet" \(known: consensus-snippet, ab-reactiveness\)/);
+    expect(() => taskType("snippet")).toThrow(
+      /unknown task type "snippet" \(known: consensus-snippet, ab-reactiveness\)/,
+    );
     expect(taskTypeName("consensus-snippet")).toBe("Snippet consensus");
     expect(taskTypeName("ab-reactiveness")).toBe("A/B reactiveness");
     expect(taskTypeName("other")).toBe("other");
@@ -55,19 +64,33 @@ describe("task-type registry", () => {
   });
 
   it("checks a label with its own type's check", () => {
-    const scenario = { topics: [{ id: "T", name: "T", description: "", options: [{ label: "A", description: "" }] }], parties: [{ id: "P" }] };
+    const scenario = {
+      topics: [{ id: "T", name: "T", description: "", options: [{ label: "A", description: "" }] }],
+      parties: [{ id: "P" }],
+    };
     const context = { scenario: () => scenario, previousLabel: () => null };
     expect(checkLabel({ kind: "ab-reactiveness", choice: "A" }, context)).toEqual([]);
-    expect(checkLabel({ kind: "consensus-snippet", topics: {} }, context)).toEqual([{ path: "topics.T", message: 'topic "T" (T) has no label' }]);
+    expect(checkLabel({ kind: "consensus-snippet", topics: {} }, context)).toEqual([
+      { path: "topics.T", message: 'topic "T" (T) has no label' },
+    ]);
   });
 
   it("has every per-type handler for every type: server, New-study form, dashboard wording", () => {
-    const serverHandlers = ["view", "available", "createFromForm", "dashboard", "dashboardView", "jsonItemFields", "taskPart"] as const;
+    const serverHandlers = [
+      "view",
+      "available",
+      "createFromForm",
+      "dashboard",
+      "dashboardView",
+      "jsonItemFields",
+      "taskPart",
+    ] as const;
     expect(Object.keys(TASK_SERVERS).sort()).toEqual([...TASK_TYPE_IDS].sort());
     expect(Object.keys(STUDY_TYPE_FORMS).sort()).toEqual([...TASK_TYPE_IDS].sort());
     expect(Object.keys(TYPE_SECTIONS).sort()).toEqual([...TASK_TYPE_IDS].sort());
     for (const id of TASK_TYPE_IDS) {
-      for (const handler of serverHandlers) expect(typeof TASK_SERVERS[id][handler], `${id} ${handler}`).toBe("function");
+      for (const handler of serverHandlers)
+        expect(typeof TASK_SERVERS[id][handler], `${id} ${handler}`).toBe("function");
       expect(TASK_SERVERS[id].csv.header.length, `${id} csv`).toBeGreaterThan(0);
       expect(typeof TASK_SERVERS[id].csv.rows).toBe("function");
       expect(typeof STUDY_TYPE_FORMS[id].Fields).toBe("function");

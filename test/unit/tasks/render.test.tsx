@@ -2,7 +2,11 @@ import type { ReactElement } from "react";
 import { renderToString as reactRenderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { AbTask } from "../../../app/task-types/ab-reactiveness/AbTask.tsx";
-import { CONSENSUS_SHORTCUTS, ConsensusTask, type ConsensusTaskProps } from "../../../app/task-types/consensus-snippet/ConsensusTask.tsx";
+import {
+  CONSENSUS_SHORTCUTS,
+  ConsensusTask,
+  type ConsensusTaskProps,
+} from "../../../app/task-types/consensus-snippet/ConsensusTask.tsx";
 import { Markdown } from "../../../app/components/tasks/Markdown.tsx";
 import { ShortcutCheatSheet } from "../../../app/components/tasks/ShortcutCheatSheet.tsx";
 import { TaskProgress } from "../../../app/components/tasks/TaskProgress.tsx";
@@ -66,7 +70,11 @@ describe("ConsensusTask markup", () => {
     expect(rent).toContain('aria-label="Wren Halloway&#x27;s position on Annual rent"');
     expect(rent).toContain('aria-label="Cider cooperative&#x27;s position on Annual rent"');
     expect(rent.match(/role="radiogroup"/g)).toHaveLength(3); // two parties + the score
-    for (const label of ["Option A: Keep the current rent", "Option B: Raise it by a tenth", "Option C: Rent tied to the harvest"]) {
+    for (const label of [
+      "Option A: Keep the current rent",
+      "Option B: Raise it by a tenth",
+      "Option C: Rent tied to the harvest",
+    ]) {
       expect(rent.split(`aria-label="${label}"`)).toHaveLength(3); // once per party
     }
     expect(rent.split(">Unclear<")).toHaveLength(3);
@@ -80,7 +88,9 @@ describe("ConsensusTask markup", () => {
 
   it("disables carry-forward with a reason when there is no previous label, and enables it when there is", () => {
     const without = topicCard(renderToString(<ConsensusTask {...consensusProps({ previousLabel: null })} />), "RENT");
-    expect(without).toMatch(/<button type="button"[^>]*aria-pressed="false"[^>]*disabled=""[^>]*>Not mentioned — carry forward/);
+    expect(without).toMatch(
+      /<button type="button"[^>]*aria-pressed="false"[^>]*disabled=""[^>]*>Not mentioned — carry forward/,
+    );
     expect(without).toContain("Nothing to carry forward: you have no label on the preceding snippet");
     const withPrevious = topicCard(renderToString(<ConsensusTask {...consensusProps()} />), "RENT");
     expect(withPrevious).not.toMatch(/disabled=""[^>]*>Not mentioned/);
@@ -113,7 +123,16 @@ describe("ConsensusTask markup", () => {
   });
 
   it("restores a saved label into the controls", () => {
-    const html = renderToString(<ConsensusTask {...consensusProps({ initialLabel: { kind: "consensus-snippet", topics: { RENT: { score: 3, carriedForward: false, positions: { OWNER: "C" } } } } })} />);
+    const html = renderToString(
+      <ConsensusTask
+        {...consensusProps({
+          initialLabel: {
+            kind: "consensus-snippet",
+            topics: { RENT: { score: 3, carriedForward: false, positions: { OWNER: "C" } } },
+          },
+        })}
+      />,
+    );
     const rent = topicCard(html, "RENT");
     expect(rent).toMatch(/aria-checked="true"[^>]*data-state="checked"[^>]*aria-label="3: /);
     expect(rent).toMatch(/aria-checked="true"[^>]*data-state="checked"[^>]*aria-label="Option C: /);
@@ -130,7 +149,9 @@ describe("ConsensusTask markup", () => {
 
   it("renders guidelines through the safe Markdown renderer only when given", () => {
     expect(renderToString(<ConsensusTask {...consensusProps()} />)).not.toContain("Guidelines");
-    const html = renderToString(<ConsensusTask {...consensusProps({ guidelinesMarkdown: "# Rules\n\nRate **each** topic." })} />);
+    const html = renderToString(
+      <ConsensusTask {...consensusProps({ guidelinesMarkdown: "# Rules\n\nRate **each** topic." })} />,
+    );
     expect(html).toContain("<h3>Rules</h3>");
     expect(html).toContain("Rate <strong>each</strong> topic.");
   });
@@ -144,7 +165,10 @@ describe("AbTask markup", () => {
     isMediator: false,
     utterance: text,
   });
-  const conversationA = [side("OWNER", "This is outrageous, I won't be lectured!", 1), side("COOP", "Let us calm down.", 2)];
+  const conversationA = [
+    side("OWNER", "This is outrageous, I won't be lectured!", 1),
+    side("COOP", "Let us calm down.", 2),
+  ];
   const conversationB = [side("OWNER", "I hear you; let us look at the numbers.", 1), side("COOP", "Thank you.", 2)];
   const render = (overrides: Partial<Parameters<typeof AbTask>[0]> = {}) =>
     renderToString(
@@ -184,7 +208,12 @@ describe("AbTask markup", () => {
   });
 
   it("shows a server error on the choice and the rest in the alert", () => {
-    const html = render({ errors: [{ path: "choice", message: "choose A or B" }, { path: "payload", message: "not JSON" }] });
+    const html = render({
+      errors: [
+        { path: "choice", message: "choose A or B" },
+        { path: "payload", message: "not JSON" },
+      ],
+    });
     expect(html).toMatch(/class="field-error" id="[^"]+" data-path="choice"><p>choose A or B<\/p>/);
     expect(html).toContain("<code>payload</code> not JSON");
   });
@@ -192,7 +221,9 @@ describe("AbTask markup", () => {
 
 describe("small components", () => {
   it("Markdown never emits raw HTML from its source", () => {
-    const html = renderToString(<Markdown source={'<script>alert("x")</script>\n\n[ok](https://example.org) [bad](javascript:alert(1))'} />);
+    const html = renderToString(
+      <Markdown source={'<script>alert("x")</script>\n\n[ok](https://example.org) [bad](javascript:alert(1))'} />,
+    );
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     expect(html).not.toContain("<script");
     expect(html).toContain('<a href="https://example.org/" target="_blank" rel="noopener noreferrer">ok</a>');

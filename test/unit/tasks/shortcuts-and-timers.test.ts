@@ -2,12 +2,22 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { AB_SHORTCUTS, abCommandFor, abProblems } from "../../../app/task-types/ab-reactiveness/ab-task-state.ts";
 import { DebouncedSaver } from "../../../app/components/tasks/autosave.ts";
 import { compactKeys } from "../../../app/components/tasks/ShortcutCheatSheet.tsx";
-import { displayKey, handledElsewhere, isActivatableTarget, isTypingTarget, keyName } from "../../../app/domain/shortcuts.ts";
+import {
+  displayKey,
+  handledElsewhere,
+  isActivatableTarget,
+  isTypingTarget,
+  keyName,
+} from "../../../app/domain/shortcuts.ts";
 import { VisibleClock } from "../../../app/components/tasks/time-on-task.ts";
 
 /** Just enough of a DOM element for the target checks. */
 const element = (tagName: string, attrs: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
-  ({ tagName: tagName.toUpperCase(), getAttribute: (name: string) => attrs[name] ?? null, ...extra }) as unknown as EventTarget;
+  ({
+    tagName: tagName.toUpperCase(),
+    getAttribute: (name: string) => attrs[name] ?? null,
+    ...extra,
+  }) as unknown as EventTarget;
 
 describe("key names", () => {
   it("names keys independent of modifier spelling and caps", () => {

@@ -28,12 +28,20 @@ describe("migration 0005: one id per task type", () => {
     const insertRevision = sqlite.prepare(`INSERT INTO label_revisions (label_id, revision, payload) VALUES (?, ?, ?)`);
     insertRevision.run(1, 1, JSON.stringify({ kind: "consensus", topics: consensusTopics }));
     insertRevision.run(2, 1, JSON.stringify({ kind: "ab", choice: "B" }));
-    const insertDraft = sqlite.prepare(`INSERT INTO label_drafts (study_item_id, annotator_id, payload, updated_at) VALUES (?, ?, ?, '2025-01-01T00:00:00Z')`);
-    insertDraft.run(1, 7, JSON.stringify({ kind: "consensus", topics: { PRICE: { carriedForward: false, positions: {} } } }));
+    const insertDraft = sqlite.prepare(
+      `INSERT INTO label_drafts (study_item_id, annotator_id, payload, updated_at) VALUES (?, ?, ?, '2025-01-01T00:00:00Z')`,
+    );
+    insertDraft.run(
+      1,
+      7,
+      JSON.stringify({ kind: "consensus", topics: { PRICE: { carriedForward: false, positions: {} } } }),
+    );
     insertDraft.run(2, 7, JSON.stringify({ kind: "ab", choice: "A" }));
     insertDraft.run(2, 8, JSON.stringify({ choice: "A" }));
     sqlite
-      .prepare(`INSERT INTO crowd_assignments (channel, external_id, study_id, study_item_id, annotator_id, label_id, payload_hash, status, source) VALUES ('mturk', 'A1', 2, 2, 7, 2, 'abc', 'submitted', 'import')`)
+      .prepare(
+        `INSERT INTO crowd_assignments (channel, external_id, study_id, study_item_id, annotator_id, label_id, payload_hash, status, source) VALUES ('mturk', 'A1', 2, 2, 7, 2, 'abc', 'submitted', 'import')`,
+      )
       .run();
 
     old.migrateToLatest();
@@ -42,20 +50,32 @@ describe("migration 0005: one id per task type", () => {
       { id: 1, kind: "consensus-snippet" },
       { id: 2, kind: "ab-reactiveness" },
     ]);
-    const revisions = (sqlite.prepare(`SELECT payload FROM label_revisions ORDER BY label_id`).all() as { payload: string }[]).map((r) => JSON.parse(r.payload));
+    const revisions = (
+      sqlite.prepare(`SELECT payload FROM label_revisions ORDER BY label_id`).all() as { payload: string }[]
+    ).map((r) => JSON.parse(r.payload));
     expect(revisions).toEqual([
       { kind: "consensus-snippet", topics: consensusTopics },
       { kind: "ab-reactiveness", choice: "B" },
     ]);
     // The migrated payloads are what a submit stores today.
     for (const payload of revisions) expect(labelPayloadSchema.safeParse(payload).success).toBe(true);
-    const drafts = (sqlite.prepare(`SELECT payload FROM label_drafts ORDER BY study_item_id, annotator_id`).all() as { payload: string }[]).map((r) => JSON.parse(r.payload));
+    const drafts = (
+      sqlite.prepare(`SELECT payload FROM label_drafts ORDER BY study_item_id, annotator_id`).all() as {
+        payload: string;
+      }[]
+    ).map((r) => JSON.parse(r.payload));
     expect(drafts).toEqual([
       { kind: "consensus-snippet", topics: { PRICE: { carriedForward: false, positions: {} } } },
       { kind: "ab-reactiveness", choice: "A" },
       { choice: "A" },
     ]);
-    expect(sqlite.prepare(`SELECT payload_hash AS hash, label_id AS labelId FROM crowd_assignments`).get()).toEqual({ hash: null, labelId: 2 });
-    expect(sqlite.prepare(`SELECT type FROM studies ORDER BY id`).all()).toEqual([{ type: "consensus-snippet" }, { type: "ab-reactiveness" }]);
+    expect(sqlite.prepare(`SELECT payload_hash AS hash, label_id AS labelId FROM crowd_assignments`).get()).toEqual({
+      hash: null,
+      labelId: 2,
+    });
+    expect(sqlite.prepare(`SELECT type FROM studies ORDER BY id`).all()).toEqual([
+      { type: "consensus-snippet" },
+      { type: "ab-reactiveness" },
+    ]);
   });
 });

@@ -14,7 +14,11 @@ const items: AbItem[] = [
   { itemId: 5, pairId: "p5", backbone: "gpt", levelA: 1, levelB: 0, isGold: false }, // nobody labelled it
   { itemId: 9, pairId: "g1", backbone: "gpt", levelA: 1, levelB: 0, isGold: true },
 ];
-const l = (itemId: number, annotatorId: string, choice: "A" | "B"): AbLabelRow => ({ itemId, annotatorId, payload: { kind: "ab-reactiveness", choice } });
+const l = (itemId: number, annotatorId: string, choice: "A" | "B"): AbLabelRow => ({
+  itemId,
+  annotatorId,
+  payload: { kind: "ab-reactiveness", choice },
+});
 const labels = [
   l(1, "u1", "A"),
   l(1, "u2", "A"),
@@ -35,10 +39,50 @@ describe("abSummary", () => {
   it("matches personaFidelity and the engine's nominal alpha on an independently built matrix", () => {
     const s = abSummary(items, labels, { draws: 300, seed: 4 });
     const pairs = [
-      { pairId: "p3", backbone: "ds", levelA: 2 / 3, levelB: 0, labels: [{ annotatorId: "u1", choice: "B" as const }, { annotatorId: "u2", choice: "B" as const }, { annotatorId: "u4", choice: "A" as const }] },
-      { pairId: "p1", backbone: "ds", levelA: 1, levelB: 1 / 3, labels: [{ annotatorId: "u1", choice: "A" as const }, { annotatorId: "u2", choice: "A" as const }, { annotatorId: "u3", choice: "B" as const }] },
-      { pairId: "p2", backbone: "ds", levelA: 0, levelB: 2 / 3, labels: [{ annotatorId: "u1", choice: "A" as const }, { annotatorId: "u2", choice: "B" as const }, { annotatorId: "u3", choice: "B" as const }] },
-      { pairId: "p4", backbone: "gpt", levelA: 0, levelB: 1, labels: [{ annotatorId: "u2", choice: "B" as const }, { annotatorId: "u3", choice: "B" as const }, { annotatorId: "u4", choice: "B" as const }] },
+      {
+        pairId: "p3",
+        backbone: "ds",
+        levelA: 2 / 3,
+        levelB: 0,
+        labels: [
+          { annotatorId: "u1", choice: "B" as const },
+          { annotatorId: "u2", choice: "B" as const },
+          { annotatorId: "u4", choice: "A" as const },
+        ],
+      },
+      {
+        pairId: "p1",
+        backbone: "ds",
+        levelA: 1,
+        levelB: 1 / 3,
+        labels: [
+          { annotatorId: "u1", choice: "A" as const },
+          { annotatorId: "u2", choice: "A" as const },
+          { annotatorId: "u3", choice: "B" as const },
+        ],
+      },
+      {
+        pairId: "p2",
+        backbone: "ds",
+        levelA: 0,
+        levelB: 2 / 3,
+        labels: [
+          { annotatorId: "u1", choice: "A" as const },
+          { annotatorId: "u2", choice: "B" as const },
+          { annotatorId: "u3", choice: "B" as const },
+        ],
+      },
+      {
+        pairId: "p4",
+        backbone: "gpt",
+        levelA: 0,
+        levelB: 1,
+        labels: [
+          { annotatorId: "u2", choice: "B" as const },
+          { annotatorId: "u3", choice: "B" as const },
+          { annotatorId: "u4", choice: "B" as const },
+        ],
+      },
     ];
     // ds: p1 correct (A), p2 correct (B), p3 wrong (majority B, higher is A) → 2/3; gpt: p4 correct → 1/1.
     expect(s.fidelity).toEqual(personaFidelity(pairs));
@@ -61,7 +105,9 @@ describe("abSummary", () => {
     expect(s.pairIds).toEqual(["p1", "p2", "p3", "p4"]);
     expect(s.matrix).toEqual(matrix);
     expect(s.nominal.result).toEqual(krippendorffAlpha(matrix, "nominal"));
-    expect(Math.abs((s.nominal.result.alpha as number) - (naiveAlpha(matrix, "nominal") as number))).toBeLessThan(1e-12);
+    expect(Math.abs((s.nominal.result.alpha as number) - (naiveAlpha(matrix, "nominal") as number))).toBeLessThan(
+      1e-12,
+    );
     expect(s.nominal.bootstrap).toEqual(bootstrapAlpha(matrix, "nominal", { draws: 300, seed: 4 }));
     expect(s.pairableUnits).toBe(4);
   });
@@ -86,7 +132,9 @@ describe("abSummary", () => {
     expect(s.overall.fidelity).toBeNull();
     expect(s.nominal.result.alpha).toBeNull();
     expect(() =>
-      abSummary(items, [{ itemId: 1, annotatorId: "u1", payload: { kind: "consensus-snippet", topics: {} } } as unknown as AbLabelRow]),
+      abSummary(items, [
+        { itemId: 1, annotatorId: "u1", payload: { kind: "consensus-snippet", topics: {} } } as unknown as AbLabelRow,
+      ]),
     ).toThrow(/labels\[0\] \(annotator u1, item 1\): expected an A\/B label/);
   });
 });
@@ -94,18 +142,42 @@ describe("abSummary", () => {
 describe("abSummary: nominal alpha per simulator backbone (Table 1 layout)", () => {
   // Two backbones with disagreement in each; "sim-b" also has a pair with a single label (not pairable).
   const twoBackbones: AbItem[] = [
-    ...[1, 2, 3, 4].map((i) => ({ itemId: i, pairId: `a${i}`, backbone: "sim-a", levelA: i % 2 ? 1 : 0, levelB: i % 2 ? 0 : 1, isGold: false })),
-    ...[5, 6, 7, 8, 9].map((i) => ({ itemId: i, pairId: `b${i}`, backbone: "sim-b", levelA: 2 / 3, levelB: 1 / 3, isGold: false })),
+    ...[1, 2, 3, 4].map((i) => ({
+      itemId: i,
+      pairId: `a${i}`,
+      backbone: "sim-a",
+      levelA: i % 2 ? 1 : 0,
+      levelB: i % 2 ? 0 : 1,
+      isGold: false,
+    })),
+    ...[5, 6, 7, 8, 9].map((i) => ({
+      itemId: i,
+      pairId: `b${i}`,
+      backbone: "sim-b",
+      levelA: 2 / 3,
+      levelB: 1 / 3,
+      isGold: false,
+    })),
   ];
   const choices: [number, string, "A" | "B"][] = [
-    [1, "u1", "A"], [1, "u2", "A"], [1, "u3", "B"],
-    [2, "u1", "B"], [2, "u2", "B"],
-    [3, "u1", "A"], [3, "u3", "A"],
-    [4, "u2", "A"], [4, "u3", "B"],
-    [5, "u1", "A"], [5, "u4", "A"],
-    [6, "u1", "B"], [6, "u2", "A"], [6, "u4", "B"],
-    [7, "u2", "B"], [7, "u4", "B"],
-    [8, "u1", "A"], [8, "u2", "B"],
+    [1, "u1", "A"],
+    [1, "u2", "A"],
+    [1, "u3", "B"],
+    [2, "u1", "B"],
+    [2, "u2", "B"],
+    [3, "u1", "A"],
+    [3, "u3", "A"],
+    [4, "u2", "A"],
+    [4, "u3", "B"],
+    [5, "u1", "A"],
+    [5, "u4", "A"],
+    [6, "u1", "B"],
+    [6, "u2", "A"],
+    [6, "u4", "B"],
+    [7, "u2", "B"],
+    [7, "u4", "B"],
+    [8, "u1", "A"],
+    [8, "u2", "B"],
     [9, "u3", "A"], // one label: not pairable
   ];
   const rows = choices.map(([itemId, annotatorId, choice]) => l(itemId, annotatorId, choice));
@@ -144,10 +216,16 @@ describe("abSummary: nominal alpha per simulator backbone (Table 1 layout)", () 
   });
 
   it("follows the exclusion of annotators, and drops a backbone with no labels left", () => {
-    const s = abSummary(twoBackbones, rows.filter((r) => Number(r.itemId) <= 4), { draws: 50 });
+    const s = abSummary(
+      twoBackbones,
+      rows.filter((r) => Number(r.itemId) <= 4),
+      { draws: 50 },
+    );
     expect(s.alphaByBackbone.map((a) => a.backbone)).toEqual(["sim-a"]);
     const without = abSummary(twoBackbones, rows, { exclude: ["u3"], draws: 50 });
     const simAWithout = simA.slice(0, 2);
-    expect(Math.abs((without.alphaByBackbone[0].nominal.result.alpha as number) - npmAlpha(simAWithout))).toBeLessThan(1e-9);
+    expect(Math.abs((without.alphaByBackbone[0].nominal.result.alpha as number) - npmAlpha(simAWithout))).toBeLessThan(
+      1e-9,
+    );
   });
 });

@@ -23,14 +23,19 @@ describe("alignment with the recorded s0", () => {
   beforeAll(async () => {
     seedDemo(t.db);
     await seedDemoStudies(t.db);
-    expertStudy = (t.db.$client.prepare(`SELECT id FROM studies WHERE type = 'consensus-snippet' AND pool = 'expert' ORDER BY id`).get() as { id: number }).id;
+    expertStudy = (
+      t.db.$client
+        .prepare(`SELECT id FROM studies WHERE type = 'consensus-snippet' AND pool = 'expert' ORDER BY id`)
+        .get() as { id: number }
+    ).id;
   });
   afterAll(() => t.cleanup());
 
   /** Read back with plain SQL: the stored score at t_end, and the topic's first located turn. */
   function stored(runId: string, topicId: string, turn: number) {
     const base = `FROM evaluations e JOIN evaluation_scores s ON s.evaluation_id = e.id WHERE e.method = 'topic-localized' AND e.backbone = 'demo-judge' AND e.run_id = ? AND s.topic_id = ?`;
-    const q = (sql: string, ...more: number[]) => (t.db.$client.prepare(sql).get(runId, topicId, ...more) as { v: number | null }).v;
+    const q = (sql: string, ...more: number[]) =>
+      (t.db.$client.prepare(sql).get(runId, topicId, ...more) as { v: number | null }).v;
     const score = q(`SELECT s.score AS v ${base} AND s.turn_id = ?`, turn) as number;
     const firstLocated = q(`SELECT min(s.turn_id) AS v ${base} AND s.located = 1`);
     return { score, firstLocated };
@@ -46,7 +51,9 @@ describe("alignment with the recorded s0", () => {
     expect(currentMetricParams(t.db)).toEqual(DEFAULT_METRIC_PARAMS);
     const before = evaluatorRow();
     expect(before.table.s0).toBe(1);
-    before.table.units.forEach((u, i) => expect(before.row.values[i]).toBe(stored(u.runId, u.topicId, u.endTurn).score));
+    before.table.units.forEach((u, i) =>
+      expect(before.row.values[i]).toBe(stored(u.runId, u.topicId, u.endTurn).score),
+    );
 
     computeMetrics(t.db, { params: { s0: 3 } });
     expect(currentMetricParams(t.db).s0).toBe(3);
@@ -81,11 +88,15 @@ describe("alignment with the recorded s0", () => {
     const row = t.db.$client.prepare("SELECT output FROM evaluations WHERE id = ?").get(id) as { output: string };
     const output = JSON.parse(row.output) as Record<string, unknown>;
     delete output[topicId];
-    t.db.$client.prepare("UPDATE evaluations SET output = ?, errors = ? WHERE id = ?").run(JSON.stringify(output), JSON.stringify([{ topic_id: topicId, message: "judge reply rejected" }]), id);
+    t.db.$client
+      .prepare("UPDATE evaluations SET output = ?, errors = ? WHERE id = ?")
+      .run(JSON.stringify(output), JSON.stringify([{ topic_id: topicId, message: "judge reply rejected" }]), id);
 
     const after = evaluatorRow();
     const hit = (u: { runId: string; topicId: string }) => u.runId === runId && u.topicId === topicId;
-    after.table.units.forEach((u, i) => expect(after.row.values[i], `${u.runId} ${u.topicId}`).toBe(hit(u) ? null : before.row.values[i]));
+    after.table.units.forEach((u, i) =>
+      expect(after.row.values[i], `${u.runId} ${u.topicId}`).toBe(hit(u) ? null : before.row.values[i]),
+    );
     expect(after.row.skippedNoValue).toBe(after.table.units.filter(hit).length);
   });
 });

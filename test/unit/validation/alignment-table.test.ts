@@ -14,7 +14,11 @@ const expertItems = [
   item(6, "r1", 1, { endTurn: 3, gold: true }),
 ];
 // A crowd study over some of the same snippets: its items share the units.
-const crowdItems = [item(101, "r1", 1, { endTurn: 3 }), item(102, "r1", 2, { endTurn: 6, last: true }), item(105, "r2", 3, { endTurn: 8, last: true })];
+const crowdItems = [
+  item(101, "r1", 1, { endTurn: 3 }),
+  item(102, "r1", 2, { endTurn: 6, last: true }),
+  item(105, "r2", 3, { endTurn: 8, last: true }),
+];
 const items = [...expertItems, ...crowdItems];
 
 const labels = [
@@ -62,7 +66,12 @@ const base = (pairs: number[][], t: number) => 1 + 4 * ((pairs[0][t] + pairs[1][
 const options = {
   evaluators: [
     { backbone: "gpt", valueAt: seriesLookup(gptSeries) },
-    { backbone: "ds", valueAt: seriesLookup(gptSeries.filter((s) => s.runId === "r1").map((s) => ({ ...s, values: s.values.map((v) => 6 - v) }))) },
+    {
+      backbone: "ds",
+      valueAt: seriesLookup(
+        gptSeries.filter((s) => s.runId === "r1").map((s) => ({ ...s, values: s.values.map((v) => 6 - v) })),
+      ),
+    },
   ],
   baseline: {
     backbone: "judge",
@@ -143,17 +152,25 @@ describe("alignmentTable", () => {
   });
 
   it("leaves out the crowd row when no crowd label falls on a reference unit, and the baseline when none is given", () => {
-    const expertOnly = alignmentTable(items, labels.filter((l) => l.pool === "expert"), { evaluators: options.evaluators });
+    const expertOnly = alignmentTable(
+      items,
+      labels.filter((l) => l.pool === "expert"),
+      { evaluators: options.evaluators },
+    );
     expect(expertOnly.rows.map((r) => r.key)).toEqual(["evaluator:gpt", "evaluator:ds"]);
   });
 
   it("rejects repeated backbones, disagreeing snippet rows and bad settings", () => {
-    expect(() => alignmentTable(items, labels, { evaluators: [options.evaluators[0], options.evaluators[0]] })).toThrow(/"gpt" is given twice/);
+    expect(() => alignmentTable(items, labels, { evaluators: [options.evaluators[0], options.evaluators[0]] })).toThrow(
+      /"gpt" is given twice/,
+    );
     expect(() => alignmentTable([...items, item(200, "r1", 2, { endTurn: 5, last: true })], labels, options)).toThrow(
       /items 102 and 200 show snippet 2 of run r1 but disagree/,
     );
     expect(() => alignmentTable(items, labels, { ...options, minExpertLabels: 0 })).toThrow(/minExpertLabels/);
     // A lookup that reads past the run's end is the caller's bug, reported by the metric helper.
-    expect(() => alignmentTable([item(1, "r1", 1, { endTurn: 9 })], [label(1, "e1", "expert", { T1: 1 })], options)).toThrow(/outside 1\.\.6/);
+    expect(() =>
+      alignmentTable([item(1, "r1", 1, { endTurn: 9 })], [label(1, "e1", "expert", { T1: 1 })], options),
+    ).toThrow(/outside 1\.\.6/);
   });
 });

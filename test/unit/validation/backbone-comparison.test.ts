@@ -7,13 +7,30 @@ import { alignmentTable, type AlignmentItem, type ConsensusLabelRow } from "../.
 // Six trajectories of four snippets, one topic; the last snippet of each is the outcome.
 const RUNS = ["r1", "r2", "r3", "r4", "r5", "r6"];
 const items: AlignmentItem[] = RUNS.flatMap((runId, r) =>
-  [1, 2, 3, 4].map((position) => ({ itemId: r * 10 + position, runId, snippetPosition: position, isLastSnippet: position === 4, endTurn: position * 2, topicIds: ["T"], isGold: false })),
+  [1, 2, 3, 4].map((position) => ({
+    itemId: r * 10 + position,
+    runId,
+    snippetPosition: position,
+    isLastSnippet: position === 4,
+    endTurn: position * 2,
+    topicIds: ["T"],
+    isGold: false,
+  })),
 );
 // The expert score rises along the run, with a run-specific offset.
 const expert = (r: number, position: number) => Math.min(5, 1 + Math.floor((position * (r + 2)) / 5));
 const labels: ConsensusLabelRow[] = items.map((i) => {
   const r = RUNS.indexOf(i.runId);
-  return { itemId: i.itemId, annotatorId: "e1", pool: "expert", payload: { kind: "consensus-snippet", topics: { T: { score: expert(r, i.snippetPosition), carriedForward: false, positions: {} } } }, secondsOnTask: 30 };
+  return {
+    itemId: i.itemId,
+    annotatorId: "e1",
+    pool: "expert",
+    payload: {
+      kind: "consensus-snippet",
+      topics: { T: { score: expert(r, i.snippetPosition), carriedForward: false, positions: {} } },
+    },
+    secondsOnTask: 30,
+  };
 });
 // "close" tracks the experts; "noisy" is hash-like noise around them; "gappy" has no value on r6.
 const noise = [2, -1, 0, 1, -2, 1, 0, -1, 2, 1, -2, 0, 1, -1, 2, 0, -2, 1, 0, 2, -1, 1, -2, 0];
@@ -23,13 +40,18 @@ const valueByBackbone: Record<string, (r: number, position: number) => number | 
   gappy: (r, p) => (r === 5 ? null : expert(r, p) - (p === 3 ? 0.5 : 0)),
 };
 const table = alignmentTable(items, labels, {
-  evaluators: Object.entries(valueByBackbone).map(([backbone, f]) => ({ backbone, valueAt: (runId, _topic, tEnd) => f(RUNS.indexOf(runId), tEnd / 2) })),
+  evaluators: Object.entries(valueByBackbone).map(([backbone, f]) => ({
+    backbone,
+    valueAt: (runId, _topic, tEnd) => f(RUNS.indexOf(runId), tEnd / 2),
+  })),
 });
 
 describe("compareBackbones", () => {
   it("tests the candidate against the reference on the units both scored, as the stats functions do on those units", () => {
     const c = compareBackbones(table, "noisy", "gappy", { draws: 200, seed: 3 });
-    const shared = table.units.map((u, i) => ({ u, a: table.rows[1].values[i], b: table.rows[2].values[i] })).filter((x) => x.a !== null && x.b !== null);
+    const shared = table.units
+      .map((u, i) => ({ u, a: table.rows[1].values[i], b: table.rows[2].values[i] }))
+      .filter((x) => x.a !== null && x.b !== null);
     expect(c.trajectory.n).toBe(20); // r6 has no "gappy" value
     expect(c.trajectory.trajectories).toBe(5);
     const ref = shared.map((x) => x.u.reference);
@@ -45,7 +67,10 @@ describe("compareBackbones", () => {
     expect(c.trajectory.williams).toEqual(williamsT({ rjk, rjh, rkh, n: 20 }));
     expect(c.trajectory.zou).toEqual(zouOverlappingCi({ rjk, rjh, rkh, n: 20 }));
     expect(c.trajectory.bootstrap).toEqual(
-      pairedDifferenceBootstrap(shared.map((x) => ({ cluster: x.u.runId, reference: x.u.reference, a: x.a as number, b: x.b as number })), { draws: 200, seed: 3 }),
+      pairedDifferenceBootstrap(
+        shared.map((x) => ({ cluster: x.u.runId, reference: x.u.reference, a: x.a as number, b: x.b as number })),
+        { draws: 200, seed: 3 },
+      ),
     );
     expect(c.trajectory.verdict).toBe(c.trajectory.williams.p! < 0.05 ? "worse" : "no difference");
     expect(c.trajectory.difference!).toBeLessThan(0);
@@ -55,16 +80,27 @@ describe("compareBackbones", () => {
     const c = compareBackbones(table, "noisy", "close");
     expect(c.outcome.n).toBe(6);
     const finals = table.units.flatMap((u, i) => (u.isLastSnippet ? [i] : []));
-    expect(c.outcome.rReference).toBe(pearson(finals.map((i) => table.rows[0].values[i]!), finals.map((i) => table.units[i].reference)).r);
+    expect(c.outcome.rReference).toBe(
+      pearson(
+        finals.map((i) => table.rows[0].values[i]!),
+        finals.map((i) => table.units[i].reference),
+      ).r,
+    );
     // All six trajectories end at 5 for the experts: the reference correlation is undefined there.
-    const flat = compareBackbones({ ...table, units: table.units.map((u) => (u.isLastSnippet ? { ...u, reference: 5 } : u)) }, "noisy", "close");
+    const flat = compareBackbones(
+      { ...table, units: table.units.map((u) => (u.isLastSnippet ? { ...u, reference: 5 } : u)) },
+      "noisy",
+      "close",
+    );
     expect(flat.outcome).toMatchObject({ rCandidate: null, difference: null, zou: null, verdict: "undefined" });
     expect(flat.outcome.reason).toMatch(/constant/);
     expect(flat.outcome.williams.t).toBeNull();
   });
 
   it("refuses a backbone the table does not hold, or the same backbone twice", () => {
-    expect(() => compareBackbones(table, "missing", "close")).toThrow(/no stored evaluation by backbone "missing" on these units \(stored: close, noisy, gappy\)/);
+    expect(() => compareBackbones(table, "missing", "close")).toThrow(
+      /no stored evaluation by backbone "missing" on these units \(stored: close, noisy, gappy\)/,
+    );
     expect(() => compareBackbones(table, "close", "close")).toThrow(/the same backbone/);
   });
 });

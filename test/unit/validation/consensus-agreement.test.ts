@@ -14,7 +14,10 @@ describe("consensusAgreement", () => {
     // ways with weight 1/(2−1): D_o = 2/6. Expected: Σ over ordered pairs of (a−b)² = 2·n·Σ(x−x̄)²
     // = 2·6·41/6 = 82, D_e = 82/30. alpha = 1 − (1/3)/(41/15) = 36/41.
     const items = [item(1, "r1", 1, { topics: ["T1", "T2", "T3"] })];
-    const labels = [label(1, "e1", "expert", { T1: 1, T2: 2, T3: 3 }), label(1, "e2", "expert", { T1: 1, T2: 2, T3: 4 })];
+    const labels = [
+      label(1, "e1", "expert", { T1: 1, T2: 2, T3: 3 }),
+      label(1, "e2", "expert", { T1: 1, T2: 2, T3: 4 }),
+    ];
     const result = consensusAgreement(items, labels, { pool: "expert", draws: 200 });
     expect(result.interval.result.alpha).toBeCloseTo(36 / 41, 12);
     expect(result.pairableUnits).toBe(3);
@@ -86,7 +89,9 @@ describe("consensusAgreement", () => {
     for (const level of ["interval", "ordinal"] as const) {
       const engine = krippendorffAlpha(expertMatrix, level);
       expect(result[level].result).toEqual(engine);
-      expect(Math.abs((result[level].result.alpha as number) - (naiveAlpha(expertMatrix, level) as number))).toBeLessThan(1e-12);
+      expect(
+        Math.abs((result[level].result.alpha as number) - (naiveAlpha(expertMatrix, level) as number)),
+      ).toBeLessThan(1e-12);
       const boot = bootstrapAlpha(expertMatrix, level, { draws: 500, seed: 11 });
       expect(result[level].bootstrap).toEqual(boot);
       expect(result[level].bootstrap.ci).not.toBeNull();
@@ -111,7 +116,10 @@ describe("consensusAgreement", () => {
   });
 
   it("gives null alpha with the engine's reason when nothing is pairable", () => {
-    const result = consensusAgreement([item(1, "r1", 1)], [label(1, "e1", "expert", { T1: 3, T2: 4 })], { pool: "expert", draws: 100 });
+    const result = consensusAgreement([item(1, "r1", 1)], [label(1, "e1", "expert", { T1: 3, T2: 4 })], {
+      pool: "expert",
+      draws: 100,
+    });
     expect(result.interval.result.alpha).toBeNull();
     expect(result.interval.result.reason).toMatch(/no pairable values/);
     expect(result.interval.bootstrap.ci).toBeNull();
@@ -121,14 +129,20 @@ describe("consensusAgreement", () => {
   });
 
   it("names the label when it is bad", () => {
-    expect(() => consensusMatrix(items, [label(99, "e1", "expert", { T1: 1 })], "expert")).toThrow(/labels\[0\]: item 99 is not among/);
+    expect(() => consensusMatrix(items, [label(99, "e1", "expert", { T1: 1 })], "expert")).toThrow(
+      /labels\[0\]: item 99 is not among/,
+    );
     expect(() => consensusMatrix(items, [label(20, "e1", "expert", { T2: 1 })], "expert")).toThrow(
       /labels\[0\] \(annotator e1, item 20\) topic "T2": the item does not list this topic/,
     );
-    expect(() => consensusMatrix(items, [label(20, "e1", "expert", { T1: 6 })], "expert")).toThrow(/score must be a whole number 1–5, got 6/);
-    expect(() => consensusMatrix(items, [label(1, "e1", "expert", { T1: 1 }), label(1, "e1", "expert", { T1: 2 })], "expert")).toThrow(
-      /labels\[1\]: annotator e1 has a second label on item 1/,
+    expect(() => consensusMatrix(items, [label(20, "e1", "expert", { T1: 6 })], "expert")).toThrow(
+      /score must be a whole number 1–5, got 6/,
     );
-    expect(() => consensusMatrix([item(1, "r1", 1), item(1, "r1", 2)], [], "expert")).toThrow(/items\[1\]: item id 1 appears twice/);
+    expect(() =>
+      consensusMatrix(items, [label(1, "e1", "expert", { T1: 1 }), label(1, "e1", "expert", { T1: 2 })], "expert"),
+    ).toThrow(/labels\[1\]: annotator e1 has a second label on item 1/);
+    expect(() => consensusMatrix([item(1, "r1", 1), item(1, "r1", 2)], [], "expert")).toThrow(
+      /items\[1\]: item id 1 appears twice/,
+    );
   });
 });

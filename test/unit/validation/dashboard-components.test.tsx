@@ -87,17 +87,23 @@ describe("dashboard components", () => {
   it("AgreementPanel shows alpha per level with its CI, side by side without flagged annotators", () => {
     const all = consensusAgreement(items, labels, { pool: "expert", draws: 200 });
     const without = consensusAgreement(items, labels, { pool: "expert", exclude: ["e3"], draws: 200 });
-    const html = renderToStaticMarkup(<AgreementPanel agreement={summarizeAgreement(all)} withoutFlagged={summarizeAgreement(without)} />);
+    const html = renderToStaticMarkup(
+      <AgreementPanel agreement={summarizeAgreement(all)} withoutFlagged={summarizeAgreement(without)} />,
+    );
     const t = text(html);
     expect(t).toContain("All annotators");
     expect(t).toContain("Without flagged");
-    expect(t).toContain(`interval ${formatCoefficient(all.interval.result.alpha)} ${formatCi(all.interval.bootstrap.ci)}`);
+    expect(t).toContain(
+      `interval ${formatCoefficient(all.interval.result.alpha)} ${formatCi(all.interval.bootstrap.ci)}`,
+    );
     expect(t).toContain(`${formatCoefficient(without.ordinal.result.alpha)} ${formatCi(without.ordinal.bootstrap.ci)}`);
     expect(t).toContain("3 · 8 (8)");
     expect(t).toContain("200 draws, seed 1");
     expect(t).toContain("e3 left out");
     // Without exclusions, one pair of columns only.
-    expect(text(renderToStaticMarkup(<AgreementPanel agreement={summarizeAgreement(all)} />))).not.toContain("Without flagged");
+    expect(text(renderToStaticMarkup(<AgreementPanel agreement={summarizeAgreement(all)} />))).not.toContain(
+      "Without flagged",
+    );
     const empty = consensusAgreement(items, [], { pool: "crowd", draws: 100 });
     expect(renderToStaticMarkup(<AgreementPanel agreement={summarizeAgreement(empty)} />)).toContain("No labels yet");
   });
@@ -113,8 +119,12 @@ describe("dashboard components", () => {
     );
     // The crowd labelled one snippet: two units, too few for r.
     expect(crowd.trajectory.r).toBeNull();
-    expect(t).toContain("Non-expert pool (crowd mean) 6 of 8 units without a value — n = 2: at least 3 pairs are needed");
-    expect(renderToStaticMarkup(<AlignmentTable table={alignmentSummary(alignmentTable(items, [], { evaluators: [] }))} />)).toContain("No expert labels yet");
+    expect(t).toContain(
+      "Non-expert pool (crowd mean) 6 of 8 units without a value — n = 2: at least 3 pairs are needed",
+    );
+    expect(
+      renderToStaticMarkup(<AlignmentTable table={alignmentSummary(alignmentTable(items, [], { evaluators: [] }))} />),
+    ).toContain("No expert labels yet");
   });
 
   it("TrendChart inlines Figure 5 as the server draws it, every series named, or an empty state", async () => {
@@ -126,7 +136,8 @@ describe("dashboard components", () => {
     expect(html).not.toContain("<script");
     // One line per series: expert mean, evaluator, crowd (its single point is a line of one).
     expect(html.match(/class="mark-line role-mark/g)).toHaveLength(3);
-    for (const name of ["Expert mean", "Topic-localized evaluator (gpt-x)", "Non-expert pool (crowd mean)"]) expect(text(html)).toContain(name);
+    for (const name of ["Expert mean", "Topic-localized evaluator (gpt-x)", "Non-expert pool (crowd mean)"])
+      expect(text(html)).toContain(name);
     expect(text(html)).toContain("snippet position");
     expect(await trendChartSvg(consensusTrend(alignmentTable(items, [], { evaluators: [] })))).toBeNull();
     expect(renderToStaticMarkup(<TrendChart svg={null} />)).toContain("No labels yet");
@@ -137,11 +148,17 @@ describe("dashboard components", () => {
     const gold = goldAccuracy({ "consensus-snippet": [{ itemId: 9, reference: { T1: 3, T2: 3 } }] }, labels);
     const flagged = flagAnnotators(gold, 0.7, 1);
     expect(flagged).toEqual(["e3"]);
-    const t = text(renderToStaticMarkup(<AnnotatorTable progress={progress} gold={gold} flagged={flagged} names={{ e1: "Dr. One" }} />));
+    const t = text(
+      renderToStaticMarkup(
+        <AnnotatorTable progress={progress} gold={gold} flagged={flagged} names={{ e1: "Dr. One" }} />,
+      ),
+    );
     expect(t).toContain("Dr. One 4 1 0 35 s 100% (1/1)"); // e1: median of 40, 30, 35 (gold label untimed)
     expect(t).toContain("e3 flagged 4 1 0 5 s 0% (0/1)");
     expect(t).toContain("c1 1 0 0 — no gold yet");
-    expect(renderToStaticMarkup(<AnnotatorTable progress={studyProgress(items, [], [], 2)} gold={[]} flagged={[]} />)).toContain("No labels yet");
+    expect(
+      renderToStaticMarkup(<AnnotatorTable progress={studyProgress(items, [], [], 2)} gold={[]} flagged={[]} />),
+    ).toContain("No labels yet");
   });
 
   it("FidelityTable shows pairs, correct, no majority and fidelity per backbone", () => {
@@ -150,13 +167,37 @@ describe("dashboard components", () => {
       { itemId: 2, pairId: "p2", backbone: "gpt", levelA: 0, levelB: 1, isGold: false },
       { itemId: 3, pairId: "p3", backbone: "gpt", levelA: 0, levelB: 1, isGold: false },
     ];
-    const ab = (itemId: number, annotatorId: string, choice: "A" | "B") => ({ itemId, annotatorId, payload: { kind: "ab-reactiveness" as const, choice } });
-    const summary = abSummary(abItems, [ab(1, "u1", "A"), ab(1, "u2", "A"), ab(2, "u1", "B"), ab(2, "u2", "A")], { draws: 100 });
-    // The automatic proxy beside it: ds's runs carry no emotion; gpt's both pairs are measured.
-    const proxyRow = (backbone: string, pairs: number, measuredPairs: number, ordered: number, r: number | null, p: number | null) => ({
-      backbone, pairs, measuredPairs, ordered, ties: 0, agreement: measuredPairs ? ordered / measuredPairs : null, observations: measuredPairs * 2, r, p,
+    const ab = (itemId: number, annotatorId: string, choice: "A" | "B") => ({
+      itemId,
+      annotatorId,
+      payload: { kind: "ab-reactiveness" as const, choice },
     });
-    const proxy = { byBackbone: [proxyRow("ds", 1, 0, 0, null, null), proxyRow("gpt", 2, 2, 1, 0.8, 0.2)], overall: proxyRow("all", 3, 2, 1, 0.8, 0.2) };
+    const summary = abSummary(abItems, [ab(1, "u1", "A"), ab(1, "u2", "A"), ab(2, "u1", "B"), ab(2, "u2", "A")], {
+      draws: 100,
+    });
+    // The automatic proxy beside it: ds's runs carry no emotion; gpt's both pairs are measured.
+    const proxyRow = (
+      backbone: string,
+      pairs: number,
+      measuredPairs: number,
+      ordered: number,
+      r: number | null,
+      p: number | null,
+    ) => ({
+      backbone,
+      pairs,
+      measuredPairs,
+      ordered,
+      ties: 0,
+      agreement: measuredPairs ? ordered / measuredPairs : null,
+      observations: measuredPairs * 2,
+      r,
+      p,
+    });
+    const proxy = {
+      byBackbone: [proxyRow("ds", 1, 0, 0, null, null), proxyRow("gpt", 2, 2, 1, 0.8, 0.2)],
+      overall: proxyRow("all", 3, 2, 1, 0.8, 0.2),
+    };
     const t = text(renderToStaticMarkup(<FidelityTable summary={{ ...summary, proxy }} />));
     expect(t).toContain("ds 1 1 0 2 100%");
     expect(t).toContain("gpt 1 0 1 2 0%");
@@ -176,10 +217,17 @@ describe("dashboard components", () => {
     expect(agreement).toContain("nominal");
     expect(agreement).toContain("Units: A/B pairs");
     // No crowd choices yet: the proxy alone; and where no run carries emotion, the note says how to get it.
-    const unlabelled = text(renderToStaticMarkup(<FidelityTable summary={{ ...abSummary(abItems, [], { draws: 100 }), proxy }} />));
+    const unlabelled = text(
+      renderToStaticMarkup(<FidelityTable summary={{ ...abSummary(abItems, [], { draws: 100 }), proxy }} />),
+    );
     expect(unlabelled).toContain("No A/B labels yet");
     expect(unlabelled).toContain("gpt 2 of 2 50% 0.800 (0.200)");
-    const unmeasured = { byBackbone: [proxyRow("ds", 1, 0, 0, null, null)], overall: proxyRow("all", 1, 0, 0, null, null) };
-    expect(text(renderToStaticMarkup(<FidelityTable summary={{ ...summary, proxy: unmeasured }} />))).toContain("runs carries emotion yet, hence the dashes");
+    const unmeasured = {
+      byBackbone: [proxyRow("ds", 1, 0, 0, null, null)],
+      overall: proxyRow("all", 1, 0, 0, null, null),
+    };
+    expect(text(renderToStaticMarkup(<FidelityTable summary={{ ...summary, proxy: unmeasured }} />))).toContain(
+      "runs carries emotion yet, hence the dashes",
+    );
   });
 });

@@ -5,11 +5,18 @@ import type { AlignmentItem, ConsensusLabelRow, Pool } from "../../../app/domain
 /** A consensus payload from topic → score (positions are irrelevant to the analytics). */
 export function consensusPayload(scores: Record<string, number>): ConsensusLabel {
   const topics: ConsensusLabel["topics"] = {};
-  for (const [topicId, score] of Object.entries(scores)) topics[topicId] = { score, carriedForward: false, positions: {} };
+  for (const [topicId, score] of Object.entries(scores))
+    topics[topicId] = { score, carriedForward: false, positions: {} };
   return { kind: "consensus-snippet", topics };
 }
 
-export function label(itemId: number, annotatorId: string, pool: Pool, scores: Record<string, number>, secondsOnTask: number | null = null): ConsensusLabelRow {
+export function label(
+  itemId: number,
+  annotatorId: string,
+  pool: Pool,
+  scores: Record<string, number>,
+  secondsOnTask: number | null = null,
+): ConsensusLabelRow {
   return { itemId, annotatorId, pool, payload: consensusPayload(scores), secondsOnTask };
 }
 

@@ -4,8 +4,16 @@ import { flagAnnotators, goldAccuracy, goldChecks, type GoldLabel } from "../../
 import { parseConsensusGold } from "../../../app/task-types/consensus-snippet/gold.ts";
 import { consensusPayload } from "./fixtures.ts";
 
-const c = (itemId: number, annotatorId: string, scores: Record<string, number>): GoldLabel => ({ itemId, annotatorId, payload: consensusPayload(scores) });
-const ab = (itemId: number, annotatorId: string, choice: "A" | "B"): GoldLabel => ({ itemId, annotatorId, payload: { kind: "ab-reactiveness", choice } });
+const c = (itemId: number, annotatorId: string, scores: Record<string, number>): GoldLabel => ({
+  itemId,
+  annotatorId,
+  payload: consensusPayload(scores),
+});
+const ab = (itemId: number, annotatorId: string, choice: "A" | "B"): GoldLabel => ({
+  itemId,
+  annotatorId,
+  payload: { kind: "ab-reactiveness", choice },
+});
 
 const gold = {
   "consensus-snippet": [{ itemId: 1, reference: { T1: 3, T2: 1 } }],
@@ -33,7 +41,11 @@ describe("goldChecks", () => {
       ["e", false],
     ]);
     // A tighter tolerance turns the ±1 answers into failures.
-    expect(goldChecks(gold, [c(1, "a", { T1: 4, T2: 2 }), c(1, "f", { T1: 3, T2: 1 })], { tolerance: 0 }).map((x) => x.passed)).toEqual([false, true]);
+    expect(
+      goldChecks(gold, [c(1, "a", { T1: 4, T2: 2 }), c(1, "f", { T1: 3, T2: 1 })], { tolerance: 0 }).map(
+        (x) => x.passed,
+      ),
+    ).toEqual([false, true]);
   });
 
   it("passes an A/B gold item when the choice names the higher level", () => {
@@ -47,9 +59,13 @@ describe("goldChecks", () => {
   });
 
   it("rejects a label of the wrong kind and an A/B gold item with equal levels", () => {
-    expect(() => goldChecks(gold, [ab(1, "a", "A")])).toThrow(/labels\[0\] \(annotator a, item 1\): a consensus gold item has a "ab-reactiveness" label/);
+    expect(() => goldChecks(gold, [ab(1, "a", "A")])).toThrow(
+      /labels\[0\] \(annotator a, item 1\): a consensus gold item has a "ab-reactiveness" label/,
+    );
     expect(() => goldChecks(gold, [c(2, "a", { T1: 3 })])).toThrow(/an A\/B gold item has a "consensus-snippet" label/);
-    expect(() => goldChecks({ "ab-reactiveness": [{ itemId: 5, levelA: 1, levelB: 1 }] }, [])).toThrow(/two different finite levels/);
+    expect(() => goldChecks({ "ab-reactiveness": [{ itemId: 5, levelA: 1, levelB: 1 }] }, [])).toThrow(
+      /two different finite levels/,
+    );
   });
 });
 

@@ -33,8 +33,12 @@ describe("studyProgress", () => {
 
   it("names bad rows", () => {
     expect(() => studyProgress(items, labels, leases, 0)).toThrow(/labels per item/);
-    expect(() => studyProgress(items, [{ itemId: 9, annotatorId: "a", secondsOnTask: 1 }], [], 2)).toThrow(/labels\[0\]: item 9/);
+    expect(() => studyProgress(items, [{ itemId: 9, annotatorId: "a", secondsOnTask: 1 }], [], 2)).toThrow(
+      /labels\[0\]: item 9/,
+    );
     expect(() => studyProgress(items, [], [{ itemId: 9, annotatorId: "a" }], 2)).toThrow(/leases\[0\]: item 9/);
-    expect(() => studyProgress(items, [{ itemId: 1, annotatorId: "a", secondsOnTask: -5 }], [], 2)).toThrow(/secondsOnTask must be ≥ 0/);
+    expect(() => studyProgress(items, [{ itemId: 1, annotatorId: "a", secondsOnTask: -5 }], [], 2)).toThrow(
+      /secondsOnTask must be ≥ 0/,
+    );
   });
 });

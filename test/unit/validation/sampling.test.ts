@@ -11,7 +11,11 @@ import {
 
 /** `count` runs of one stratum, ids like "hc-gpt-03". */
 function stratum(domain: string, mediator: string, count: number): SamplingTrajectory[] {
-  return Array.from({ length: count }, (_, i) => ({ runId: `${domain}-${mediator}-${String(i).padStart(2, "0")}`, domain, mediator }));
+  return Array.from({ length: count }, (_, i) => ({
+    runId: `${domain}-${mediator}-${String(i).padStart(2, "0")}`,
+    domain,
+    mediator,
+  }));
 }
 
 const pool = [...stratum("health", "gpt", 6), ...stratum("health", "none", 3), ...stratum("legal", "gpt", 1)];
@@ -66,8 +70,12 @@ describe("stratifiedSample", () => {
     expect(() => stratifiedSample(pool, 11, 1)).toThrow(/cannot sample 11 trajectories: only 10 are available/);
     expect(() => stratifiedSample(pool, 0, 1)).toThrow(RangeError);
     expect(() => stratifiedSample(pool, 2.5, 1)).toThrow(/whole number/);
-    expect(() => stratifiedSample([...pool, pool[0]], 2, 1)).toThrow(/trajectories\[10\]: run health-gpt-00 appears twice/);
-    expect(() => stratifiedSample([{ runId: "r", domain: "", mediator: "none" }], 1, 1)).toThrow(/trajectories\[0\]\.domain/);
+    expect(() => stratifiedSample([...pool, pool[0]], 2, 1)).toThrow(
+      /trajectories\[10\]: run health-gpt-00 appears twice/,
+    );
+    expect(() => stratifiedSample([{ runId: "r", domain: "", mediator: "none" }], 1, 1)).toThrow(
+      /trajectories\[0\]\.domain/,
+    );
   });
 
   it("always allocates n in total, within each stratum's size, one per stratum when n ≥ strata, within 1 of quota otherwise", () => {

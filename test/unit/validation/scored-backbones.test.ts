@@ -28,9 +28,16 @@ function judgeAgain(db: Db, runId: string, backbone: string): void {
   const bundles = ["transactional", "healthcare", "environmental", "intra-organizational"].map(
     (d) => JSON.parse(readFileSync(`demo/demo-${d}.json`, "utf8")) as BundleInput,
   );
-  const template = bundles.flatMap((b) => b.evaluations ?? []).find((e) => e.run_id === runId && e.method === "topic-localized") as Evaluation;
+  const template = bundles
+    .flatMap((b) => b.evaluations ?? [])
+    .find((e) => e.run_id === runId && e.method === "topic-localized") as Evaluation;
   const evaluation = { ...template, id: evaluationId(runId, "topic-localized", backbone), backbone };
-  importBundleFiles(db, [{ file: `${backbone}.json`, text: JSON.stringify({ format: "socrates-bundle", version: 1, evaluations: [evaluation] }) }]);
+  importBundleFiles(db, [
+    {
+      file: `${backbone}.json`,
+      text: JSON.stringify({ format: "socrates-bundle", version: 1, evaluations: [evaluation] }),
+    },
+  ]);
 }
 
 function alignmentBackbones(db: Db): string[] {
@@ -61,6 +68,8 @@ describe("judge backbones without a score on the study", () => {
     const printed = JSON.stringify(report.tables);
     expect(printed).toContain("judge-scored");
     expect(printed).not.toContain("judge-unscored");
-    expect(() => buildValidationReport(t.db, { studyId: EXPERT_STUDY, candidate: "judge-unscored" })).toThrow(ValidationInputError);
+    expect(() => buildValidationReport(t.db, { studyId: EXPERT_STUDY, candidate: "judge-unscored" })).toThrow(
+      ValidationInputError,
+    );
   });
 });

@@ -12,7 +12,10 @@ const items = Object.keys(scores).map((key) => {
   const [runId, position] = id <= 2 ? ["r1", id] : ["r2", id - 2];
   return item(id, runId, position, { endTurn: position * 2, last: id === 2 || id === 5 });
 });
-const labels = [...Object.entries(scores).map(([id, [T1, T2]]) => label(Number(id), "e1", "expert", { T1, T2 })), label(1, "c1", "crowd", { T1: 2, T2: 2 })];
+const labels = [
+  ...Object.entries(scores).map(([id, [T1, T2]]) => label(Number(id), "e1", "expert", { T1, T2 })),
+  label(1, "c1", "crowd", { T1: 2, T2: 2 }),
+];
 // "gpt" scores 3 everywhere; "llama" has no evaluation of r2, so nothing at position 3.
 const table = alignmentTable(items, labels, {
   evaluators: [
@@ -23,7 +26,10 @@ const table = alignmentTable(items, labels, {
 });
 const trend = consensusTrend(table);
 
-type Spec = { data: { values: Record<string, unknown>[] }; encoding: Record<string, { scale?: { domain: unknown[]; range: unknown[] } }> };
+type Spec = {
+  data: { values: Record<string, unknown>[] };
+  encoding: Record<string, { scale?: { domain: unknown[]; range: unknown[] } }>;
+};
 const asSpec = (s: unknown) => s as Spec;
 
 describe("trendChartSpec (Figure 5)", () => {
@@ -37,13 +43,21 @@ describe("trendChartSpec (Figure 5)", () => {
     expect(rows.filter((r) => r.series === "Topic-localized evaluator (llama)").map((r) => r.position)).toEqual([1, 2]);
     expect(rows.filter((r) => r.series === "Per-turn baseline (gpt)")).toHaveLength(3);
     // The crowd scored one snippet: one point.
-    expect(rows.filter((r) => r.series === "Non-expert pool (crowd mean)")).toEqual([{ position: 1, series: "Non-expert pool (crowd mean)", consensus: 25, n: 2 }]);
+    expect(rows.filter((r) => r.series === "Non-expert pool (crowd mean)")).toEqual([
+      { position: 1, series: "Non-expert pool (crowd mean)", consensus: 25, n: 2 },
+    ]);
     expect(rows.every((r) => typeof r.consensus === "number" && r.consensus >= 0 && r.consensus <= 100)).toBe(true);
   });
 
   it("keeps the trend's series order, draws the expert mean strongest and the baseline dashed", () => {
     const { encoding } = asSpec(trendChartSpec(trend));
-    const order = ["Expert mean", "Topic-localized evaluator (gpt)", "Topic-localized evaluator (llama)", "Per-turn baseline (gpt)", "Non-expert pool (crowd mean)"];
+    const order = [
+      "Expert mean",
+      "Topic-localized evaluator (gpt)",
+      "Topic-localized evaluator (llama)",
+      "Per-turn baseline (gpt)",
+      "Non-expert pool (crowd mean)",
+    ];
     expect(encoding.color.scale!.domain).toEqual(order);
     expect(encoding.strokeDash.scale!.domain).toEqual(order);
     const widths = encoding.strokeWidth.scale!.range as number[];
@@ -59,9 +73,17 @@ describe("trendChartSpec (Figure 5)", () => {
   });
 
   it("draws only the series asked for, in the order asked, skipping keys the trend lacks", () => {
-    const spec = asSpec(trendChartSpec(trend, { only: ["evaluator:llama", "expert", "baseline", "evaluator:absent"], title: "Figure 5" }));
-    expect(spec.encoding.color.scale!.domain).toEqual(["Topic-localized evaluator (llama)", "Expert mean", "Per-turn baseline (gpt)"]);
-    expect(new Set(spec.data.values.map((r) => r.series))).toEqual(new Set(["Topic-localized evaluator (llama)", "Expert mean", "Per-turn baseline (gpt)"]));
+    const spec = asSpec(
+      trendChartSpec(trend, { only: ["evaluator:llama", "expert", "baseline", "evaluator:absent"], title: "Figure 5" }),
+    );
+    expect(spec.encoding.color.scale!.domain).toEqual([
+      "Topic-localized evaluator (llama)",
+      "Expert mean",
+      "Per-turn baseline (gpt)",
+    ]);
+    expect(new Set(spec.data.values.map((r) => r.series))).toEqual(
+      new Set(["Topic-localized evaluator (llama)", "Expert mean", "Per-turn baseline (gpt)"]),
+    );
     expect((spec as unknown as { title: string }).title).toBe("Figure 5");
   });
 

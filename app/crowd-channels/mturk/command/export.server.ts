@@ -1,4 +1,7 @@
-/** `socrates mturk export`: write a HIT batch (template, input CSV, HIT settings, qualification test) for MTurk's requester site. */
+/**
+ * `socrates mturk export`: write a HIT batch (template, input CSV, HIT settings, qualification test) for MTurk's
+ * requester site.
+ */
 import type { Command } from "commander";
 import { isAbsolute, relative } from "node:path";
 import { openDatabase } from "../../../server/db.server.ts";
@@ -28,7 +31,8 @@ function shown(path: string): string {
 /** One line per input CSV: what to upload with how many assignments per task. */
 function batchLines(summary: ExportSummary, width: number): string[] {
   return summary.batches.map(
-    (b) => `  ${shown(b.file).padEnd(width)} ${b.rows} HIT${b.rows === 1 ? "" : "s"}: upload as one batch with ${b.assignmentsPerHit} assignment${b.assignmentsPerHit === 1 ? "" : "s"} per task`,
+    (b) =>
+      `  ${shown(b.file).padEnd(width)} ${b.rows} HIT${b.rows === 1 ? "" : "s"}: upload as one batch with ${b.assignmentsPerHit} assignment${b.assignmentsPerHit === 1 ? "" : "s"} per task`,
   );
 }
 
@@ -52,7 +56,9 @@ export function describeExport(summary: ExportSummary): string {
 export function registerMturkExport(mturk: Command): void {
   const command = mturk
     .command("export")
-    .description("write a HIT batch for Mechanical Turk's requester site: template.html, input.csv, hit-config.json and the qualification test")
+    .description(
+      "write a HIT batch for Mechanical Turk's requester site: template.html, input.csv, hit-config.json and the qualification test",
+    )
     .requiredOption("--study <id>", "the crowd study to export (open, with items still short of labels)")
     .option("--out <dir>", "output folder, new or empty (default: exports/mturk/study-<id>-<YYYYMMDD-HHMMSS>, UTC)");
   addHitOptions(command);
@@ -79,13 +85,19 @@ Example:
     const now = new Date();
     let summary: ExportSummary;
     try {
-      summary = exportBatch(openDatabase(), studyId, { outDir: opts.out ?? defaultExportDir(studyId, now), overrides, force: opts.force ?? false, now });
+      summary = exportBatch(openDatabase(), studyId, {
+        outDir: opts.out ?? defaultExportDir(studyId, now),
+        overrides,
+        force: opts.force ?? false,
+        now,
+      });
     } catch (err) {
       if (err instanceof ServiceError) {
         const details = err.problems.map((p) => `\n  ${p.path}: ${p.message}`).join("");
         throw new UserError(`mturk export refused, nothing was written: ${err.message}${details}`);
       }
-      if (err instanceof TemplateError) throw new UserError(`mturk export refused, nothing was written: a template is broken:\n${err.message}`);
+      if (err instanceof TemplateError)
+        throw new UserError(`mturk export refused, nothing was written: a template is broken:\n${err.message}`);
       throw err;
     }
     console.log(describeExport(summary));

@@ -23,13 +23,19 @@ export interface HitOptionValues {
 export function addHitOptions(command: Command): Command {
   return command
     .option("--reward <usd>", "reward per assignment in USD (default: $12/h at the estimated pace)")
-    .option("--seconds-per-item <n>", "pace for the cost and wage estimate (default: the study's median seconds per label)")
+    .option(
+      "--seconds-per-item <n>",
+      "pace for the cost and wage estimate (default: the study's median seconds per label)",
+    )
     .option("--title <text>", "HIT title")
     .option("--description <text>", "HIT description")
     .option("--keywords <list>", "comma-separated keywords")
     .option("--assignment-duration <seconds>", "time a worker has for one assignment (default 3600)")
     .option("--lifetime <seconds>", "how long the HITs stay available (default 604800 = 7 days)")
-    .option("--auto-approval-delay <seconds>", "submitted work is approved automatically after this (default 259200 = 3 days)")
+    .option(
+      "--auto-approval-delay <seconds>",
+      "submitted work is approved automatically after this (default 259200 = 3 days)",
+    )
     .option("--min-approval-rate <percent>", "workers' least PercentAssignmentsApproved (default 98)")
     .option("--min-approved-hits <n>", "workers' least NumberHITsApproved (default 1000)")
     .option("--locale <country>", "workers' country, ISO 3166 code (default US)")
@@ -40,18 +46,23 @@ export function addHitOptions(command: Command): Command {
 
 function parseMoney(raw: string): number {
   const n = Number(raw.replace(/^\$/, ""));
-  if (!Number.isFinite(n) || n <= 0) throw new UserError(`--reward must be an amount in USD such as 0.50, got "${raw}"`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UserError(`--reward must be an amount in USD such as 0.50, got "${raw}"`);
   return Math.round(n * 100) / 100;
 }
 
 export function hitOverrides(o: HitOptionValues): HitOverrides {
-  const int = (name: string, raw: string | undefined, min: number, max?: number) => (raw === undefined ? undefined : parseIntOption(name, raw, min, max));
+  const int = (name: string, raw: string | undefined, min: number, max?: number) =>
+    raw === undefined ? undefined : parseIntOption(name, raw, min, max);
   return {
     rewardUsd: o.reward === undefined ? undefined : parseMoney(o.reward),
     secondsPerItem: int("seconds-per-item", o.secondsPerItem, 1, 86_400),
     title: o.title,
     description: o.description,
-    keywords: o.keywords?.split(",").map((k) => k.trim()).filter(Boolean),
+    keywords: o.keywords
+      ?.split(",")
+      .map((k) => k.trim())
+      .filter(Boolean),
     assignmentDurationSeconds: int("assignment-duration", o.assignmentDuration, 30),
     lifetimeSeconds: int("lifetime", o.lifetime, 30),
     autoApprovalDelaySeconds: int("auto-approval-delay", o.autoApprovalDelay, 0),

@@ -23,9 +23,14 @@ export function describeImport({ summary: s }: MturkImportResult): string[] {
       `${s.rejectedSkipped} rejected on MTurk (recorded, answers not used); ${plural(s.statusUpdated, "assignment")} with a new status; ${plural(s.workersCreated, "new worker")}`,
     ].join(" "),
   ];
-  if (s.confirmed) lines.push(`confirmed: ${plural(s.confirmed, "pending answer")} from the task page, now reported by MTurk for the same worker and HIT`);
+  if (s.confirmed)
+    lines.push(
+      `confirmed: ${plural(s.confirmed, "pending answer")} from the task page, now reported by MTurk for the same worker and HIT`,
+    );
   if (s.surplus) {
-    lines.push(`surplus: ${plural(s.surplus, "label")} beyond the item's labels per item (k) ${s.dryRun ? "would be" : s.surplus === 1 ? "was" : "were"} stored as surplus, left out of the statistics unless the study counts surplus`);
+    lines.push(
+      `surplus: ${plural(s.surplus, "label")} beyond the item's labels per item (k) ${s.dryRun ? "would be" : s.surplus === 1 ? "was" : "were"} stored as surplus, left out of the statistics unless the study counts surplus`,
+    );
   }
   for (const m of s.mismatched) lines.push(`not confirmed: line ${m.line}: ${m.message}`);
   return lines;
@@ -34,10 +39,21 @@ export function describeImport({ summary: s }: MturkImportResult): string[] {
 export function registerMturkImport(mturk: Command): void {
   mturk
     .command("import")
-    .description("import MTurk's batch results CSV into a study (all-or-nothing; importing the same file again changes nothing) and write the approve/reject file to upload back")
-    .requiredOption("--study <id>", "the crowd study the batch was exported from (every row's Input.study_id must match)")
-    .requiredOption("--file <path>", "the results file from the requester site (Manage → Results → Download CSV), e.g. Batch_123_batch_results.csv")
-    .option("--review-out <path>", "where to write the review file (default: next to the results file, <name>.review.csv)")
+    .description(
+      "import MTurk's batch results CSV into a study (all-or-nothing; importing the same file again changes nothing) and write the approve/reject file to upload back",
+    )
+    .requiredOption(
+      "--study <id>",
+      "the crowd study the batch was exported from (every row's Input.study_id must match)",
+    )
+    .requiredOption(
+      "--file <path>",
+      "the results file from the requester site (Manage → Results → Download CSV), e.g. Batch_123_batch_results.csv",
+    )
+    .option(
+      "--review-out <path>",
+      "where to write the review file (default: next to the results file, <name>.review.csv)",
+    )
     .option("--dry-run", "check every row and report what would be stored, writing nothing (no labels, no review file)")
     .addHelpText(
       "after",
@@ -79,7 +95,9 @@ flagged on gold items, is rejected. Upload it under Manage → Results → Uploa
       try {
         writeFileSync(reviewPath, review.csv);
       } catch (err) {
-        throw new UserError(`${reviewPath}: cannot write the review file (${(err as NodeJS.ErrnoException).code ?? String(err)}); the import itself is stored, run it again to rewrite the file`);
+        throw new UserError(
+          `${reviewPath}: cannot write the review file (${(err as NodeJS.ErrnoException).code ?? String(err)}); the import itself is stored, run it again to rewrite the file`,
+        );
       }
       console.log(`review file: ${reviewPath} (${counts}); upload it on the requester site under Manage → Results`);
     });

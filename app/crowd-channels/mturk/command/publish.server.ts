@@ -1,4 +1,6 @@
-/** `socrates mturk publish`: create the qualification type, HIT type and HITs of a crowd study through the MTurk API. */
+/**
+ * `socrates mturk publish`: create the qualification type, HIT type and HITs of a crowd study through the MTurk API.
+ */
 import type { MTurkClient } from "@aws-sdk/client-mturk";
 import type { Command } from "commander";
 import { ServiceError } from "../../../server/http/errors.server.ts";
@@ -35,7 +37,8 @@ export async function explainMturkErrors<T>(run: () => Promise<T>): Promise<T> {
     // A publish stopped part-way keeps what it created; the message says how to go on.
     if (err instanceof PublishInterruptedError) throw new UserError(err.message);
     // MTurk's own refusals (insufficient funds, bad parameters) arrive as service exceptions.
-    if (err instanceof Error && "$metadata" in err) throw new UserError(`MTurk refused the request (${err.name}): ${err.message}`);
+    if (err instanceof Error && "$metadata" in err)
+      throw new UserError(`MTurk refused the request (${err.name}): ${err.message}`);
     throw err;
   }
 }
@@ -58,11 +61,17 @@ export function describePublish(summary: PublishSummary): string[] {
     `items: ${s.itemsTotal} in the study, ${s.itemsNeedingLabels} still need labels, ${s.itemsAlreadyPublished} of those already have a ${s.environment} HIT`,
   ];
   if (s.hits.length === 0 && s.itemsNeedingLabels === s.itemsAlreadyPublished) {
-    lines.push(s.itemsNeedingLabels === 0 ? "nothing to publish: every item has its labels" : "nothing to publish: every item that needs labels already has a HIT (run `socrates mturk sync`)");
+    lines.push(
+      s.itemsNeedingLabels === 0
+        ? "nothing to publish: every item has its labels"
+        : "nothing to publish: every item that needs labels already has a HIT (run `socrates mturk sync`)",
+    );
     return lines;
   }
   const qualification = s.qualificationTypeId ?? "(created on publish)";
-  lines.push(`qualification type: ${qualification} [${s.qualificationTypeSource}] for test ${s.qualificationTestKey}, score >= ${s.settings.minQualificationScore}`);
+  lines.push(
+    `qualification type: ${qualification} [${s.qualificationTypeSource}] for test ${s.qualificationTestKey}, score >= ${s.settings.minQualificationScore}`,
+  );
   lines.push(
     `worker filters: approval rate >= ${s.settings.minPercentApproved}%, approved HITs >= ${s.settings.minApprovedHits}, locale ${s.settings.locale}`,
   );
@@ -72,7 +81,8 @@ export function describePublish(summary: PublishSummary): string[] {
   lines.push(
     `${verb}: ${s.hits.length}${recovered ? ` (${recovered} found on MTurk from an interrupted publish)` : ""}, ${s.settings.assignmentsPerHit} assignments each at ${usd(s.settings.rewardUsd)}`,
   );
-  for (const hit of s.hits.slice(0, 5)) lines.push(`  item ${hit.itemId}: ${hit.hitId ? `HIT ${hit.hitId} ` : ""}${hit.url}`);
+  for (const hit of s.hits.slice(0, 5))
+    lines.push(`  item ${hit.itemId}: ${hit.hitId ? `HIT ${hit.hitId} ` : ""}${hit.url}`);
   if (s.hits.length > 5) lines.push(`  … and ${s.hits.length - 5} more`);
   const e = s.estimate;
   lines.push(
@@ -89,7 +99,8 @@ export async function publishAction(opts: PublishOptionValues, deps: MturkComman
   const print = deps.print ?? ((line: string) => console.log(line));
   return explainMturkErrors(async () => {
     const studyId = parseIntOption("study", opts.study, 1);
-    const frameHeight = opts.frameHeight === undefined ? undefined : parseIntOption("frame-height", opts.frameHeight, 0, 10_000);
+    const frameHeight =
+      opts.frameHeight === undefined ? undefined : parseIntOption("frame-height", opts.frameHeight, 0, 10_000);
     const overrides = hitOverrides(opts);
     const production = opts.production === true;
     const db = (deps.openDb ?? (() => openDatabase()))();
@@ -116,9 +127,14 @@ export async function publishAction(opts: PublishOptionValues, deps: MturkComman
 export function registerMturkPublish(mturk: Command): void {
   const command = mturk
     .command("publish")
-    .description("create the qualification type, HIT type and one ExternalQuestion HIT per item still needing labels, through the MTurk API (sandbox unless --production)")
+    .description(
+      "create the qualification type, HIT type and one ExternalQuestion HIT per item still needing labels, through the MTurk API (sandbox unless --production)",
+    )
     .requiredOption("--study <id>", "the crowd study to publish")
-    .requiredOption("--base-url <url>", "https address the app is served at; each HIT frames <url>/mturk/task?study=…&item=…")
+    .requiredOption(
+      "--base-url <url>",
+      "https address the app is served at; each HIT frames <url>/mturk/task?study=…&item=…",
+    )
     .option("--production", "publish on the real marketplace (paid); without it everything goes to the sandbox")
     .option("--dry-run", "print what would be created and what it costs; call nothing, store nothing")
     .option("--frame-height <px>", "height of the frame MTurk shows the task in (0 = the whole window)", "0");

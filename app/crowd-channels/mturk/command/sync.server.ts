@@ -1,4 +1,7 @@
-/** `socrates mturk sync`: pull a study's assignments from the MTurk API, store what is missing, approve or reject submitted work. */
+/**
+ * `socrates mturk sync`: pull a study's assignments from the MTurk API, store what is missing, approve or reject
+ * submitted work.
+ */
 import type { Command } from "commander";
 import { openDatabase } from "../../../server/db.server.ts";
 import { mturkClient } from "../client.server.ts";
@@ -14,17 +17,27 @@ export interface SyncOptionValues {
 
 export function describeSync(summary: SyncSummary): string[] {
   const s = summary;
-  const lines = [`${s.environment.toUpperCase()}${s.dryRun ? " (dry run: nothing stored, approved or rejected)" : ""}: study ${s.studyId}`];
+  const lines = [
+    `${s.environment.toUpperCase()}${s.dryRun ? " (dry run: nothing stored, approved or rejected)" : ""}: study ${s.studyId}`,
+  ];
   if (s.hits === 0) {
-    lines.push(`no ${s.environment} HITs are stored for this study; publish them first with \`socrates mturk publish\``);
+    lines.push(
+      `no ${s.environment} HITs are stored for this study; publish them first with \`socrates mturk publish\``,
+    );
     return lines;
   }
   lines.push(
     `HITs: ${s.hits}; assignments on MTurk: ${s.assignmentsSeen}; ${s.dryRun ? "would import" : "imported"} ${s.imported}; ` +
       `${s.dryRun ? "would confirm" : "confirmed"} ${s.confirmed} pending; statuses updated ${s.statusesUpdated}`,
   );
-  if (s.surplus) lines.push(`surplus: ${s.surplus} label(s) beyond the item's labels per item (k), stored but left out of the statistics`);
-  for (const p of s.problems) lines.push(`  not taken in: assignment ${p.assignmentId} (HIT ${p.hitId}, item ${p.itemId}, worker ${p.workerId ?? "?"}): ${p.message}`);
+  if (s.surplus)
+    lines.push(
+      `surplus: ${s.surplus} label(s) beyond the item's labels per item (k), stored but left out of the statistics`,
+    );
+  for (const p of s.problems)
+    lines.push(
+      `  not taken in: assignment ${p.assignmentId} (HIT ${p.hitId}, item ${p.itemId}, worker ${p.workerId ?? "?"}): ${p.message}`,
+    );
   const approve = s.decisions.filter((d) => d.decision === "approve").length;
   const reject = s.decisions.length - approve;
   lines.push(
@@ -56,7 +69,9 @@ export async function syncAction(opts: SyncOptionValues, deps: MturkCommandDeps 
 export function registerMturkSync(mturk: Command): void {
   mturk
     .command("sync")
-    .description("pull the assignments of a study's published HITs, store answers the app has not seen, and approve or reject submitted work (sandbox unless --production)")
+    .description(
+      "pull the assignments of a study's published HITs, store answers the app has not seen, and approve or reject submitted work (sandbox unless --production)",
+    )
     .requiredOption("--study <id>", "the crowd study whose HITs to sync")
     .option("--production", "sync the HITs published on the real marketplace; without it, the sandbox's")
     .option("--dry-run", "read MTurk and print what would be stored and decided; approve, reject and store nothing")

@@ -19,7 +19,13 @@ export interface FacetedBarsOptions {
 }
 
 export function facetedBars(o: FacetedBarsOptions): TopLevelSpec {
-  const x = { field: o.x.field, type: "nominal" as const, title: o.x.title, sort: o.x.order, axis: { labelAngle: -30 } };
+  const x = {
+    field: o.x.field,
+    type: "nominal" as const,
+    title: o.x.title,
+    sort: o.x.order,
+    axis: { labelAngle: -30 },
+  };
   const layer: unknown[] = [
     {
       mark: { type: "bar" },
@@ -47,7 +53,12 @@ export function facetedBars(o: FacetedBarsOptions): TopLevelSpec {
     ...CHART_BASE,
     title: o.title,
     data: { values: o.rows },
-    facet: { field: o.facet.field, type: "nominal", title: o.facet.title, ...(o.facet.order ? { sort: o.facet.order } : {}) },
+    facet: {
+      field: o.facet.field,
+      type: "nominal",
+      title: o.facet.title,
+      ...(o.facet.order ? { sort: o.facet.order } : {}),
+    },
     ...(o.facet.columns ? { columns: o.facet.columns } : {}),
     // Side-by-side bars need a width per bar (a fixed panel width squeezes them to hairlines).
     spec: { width: o.offset ? { step: 14 } : 180, height: 140, layer },

@@ -8,7 +8,11 @@ export const OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9",
 export const CHART_BASE = {
   $schema: "https://vega.github.io/schema/vega-lite/v5.json",
   background: "white",
-  config: { axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 0 }, header: { labelFontSize: 12, titleFontSize: 12 } },
+  config: {
+    axis: { labelFontSize: 11, titleFontSize: 12 },
+    legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 0 },
+    header: { labelFontSize: 12, titleFontSize: 12 },
+  },
 } as const;
 
 export const colorScale = { range: OKABE_ITO };

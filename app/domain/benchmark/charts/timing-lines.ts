@@ -2,7 +2,13 @@
 import type { TopLevelSpec } from "vega-lite";
 import { CHART_BASE, colorScale, type ChartRow } from "./style.ts";
 
-export function timingLines(o: { title: string; rows: ChartRow[]; groups: string[]; bins: string[]; mediators: string[] }): TopLevelSpec {
+export function timingLines(o: {
+  title: string;
+  rows: ChartRow[];
+  groups: string[];
+  bins: string[];
+  mediators: string[];
+}): TopLevelSpec {
   return {
     ...CHART_BASE,
     title: o.title,

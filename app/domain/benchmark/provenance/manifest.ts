@@ -32,21 +32,30 @@ const numberSchema = z
   })
   .strict();
 
-const sourceSchema = z.object({ rows: z.number().int().min(0), digest: z.string(), hashes: z.record(z.string(), z.string()) }).strict();
+const sourceSchema = z
+  .object({ rows: z.number().int().min(0), digest: z.string(), hashes: z.record(z.string(), z.string()) })
+  .strict();
 
 export const manifestSchema = z
   .object({
     format: z.literal(MANIFEST_FORMAT),
     version: z.literal(MANIFEST_VERSION),
     generatedAt: z.string(),
-    project: z.object({ name: z.string(), version: z.string(), commit: z.string(), dirty: z.boolean().nullable() }).strict(),
+    project: z
+      .object({ name: z.string(), version: z.string(), commit: z.string(), dirty: z.boolean().nullable() })
+      .strict(),
     plan: z.object({ name: z.string(), hash: z.string(), source: z.string(), definition: z.unknown() }).strict(),
     /** sha256 of the LLM configuration (canonical JSON, secrets removed); null when there is no configuration file. */
     config: z.object({ path: z.string(), hash: z.string().nullable() }).strict(),
     models: z.record(z.string(), z.unknown()),
     seeds: z.record(z.string(), z.number()),
     studyIds: z.array(z.number().int()),
-    options: z.object({ bins: z.number().int(), bootstrap: z.object({ draws: z.number(), seed: z.number(), level: z.number() }).strict() }).strict(),
+    options: z
+      .object({
+        bins: z.number().int(),
+        bootstrap: z.object({ draws: z.number(), seed: z.number(), level: z.number() }).strict(),
+      })
+      .strict(),
     counts: z.record(z.string(), z.number()),
     files: z.record(z.string(), z.string()),
     sources: z.record(z.string(), sourceSchema),
@@ -72,7 +81,10 @@ export function parseManifest(text: string, source: string): ReportManifest {
     throw new ManifestError(`${source}: $: invalid JSON: ${(err as Error).message}`);
   }
   const result = manifestSchema.safeParse(value);
-  if (!result.success) throw new ManifestError(result.error.issues.map((i) => `${source}: ${formatJsonPath(i.path)}: ${i.message}`).join("\n"));
+  if (!result.success)
+    throw new ManifestError(
+      result.error.issues.map((i) => `${source}: ${formatJsonPath(i.path)}: ${i.message}`).join("\n"),
+    );
   return result.data;
 }
 
@@ -98,7 +110,8 @@ export function sourceChanges(stored: Record<string, SourceRows>, now: Record<st
 
 /** "metric_values: 1 changed (run:r1|e1|IT)" — at most `limit` keys per kind. */
 export function describeSourceChange(c: SourceChange, limit = 5): string {
-  const list = (keys: string[]) => `${keys.slice(0, limit).join(", ")}${keys.length > limit ? `, … (${keys.length - limit} more)` : ""}`;
+  const list = (keys: string[]) =>
+    `${keys.slice(0, limit).join(", ")}${keys.length > limit ? `, … (${keys.length - limit} more)` : ""}`;
   const parts = [
     c.changed.length > 0 ? `${c.changed.length} changed (${list(c.changed)})` : null,
     c.added.length > 0 ? `${c.added.length} added (${list(c.added)})` : null,

@@ -37,7 +37,10 @@ function cellFields(v: ReportValue): [string, number | string | null][] {
   ];
 }
 
-/** A number as JSON keeps it: NaN and ±Infinity (which JSON cannot hold) become their names; −0 is 0 (JSON writes it so). */
+/**
+ * A number as JSON keeps it: NaN and ±Infinity (which JSON cannot hold) become their names; −0 is 0 (JSON writes it
+ * so).
+ */
 function storable(v: number | string | null): number | string | null {
   if (typeof v !== "number") return v;
   return !Number.isFinite(v) ? String(v) : v === 0 ? 0 : v;
@@ -52,7 +55,15 @@ export function reportNumbers(report: Pick<BenchmarkReport, "tables" | "figures"
         if (v === undefined) continue;
         const columnLabel = column.group ? `${column.group} ${column.label}` : column.label;
         for (const [field, value] of cellFields(v)) {
-          out.push({ table: table.id, row: row.key, column: column.key, field, value: storable(value), ...(row.label !== row.key ? { rowLabel: row.label } : {}), ...(columnLabel !== column.key ? { columnLabel } : {}) });
+          out.push({
+            table: table.id,
+            row: row.key,
+            column: column.key,
+            field,
+            value: storable(value),
+            ...(row.label !== row.key ? { rowLabel: row.label } : {}),
+            ...(columnLabel !== column.key ? { columnLabel } : {}),
+          });
         }
       }
     }
@@ -60,14 +71,16 @@ export function reportNumbers(report: Pick<BenchmarkReport, "tables" | "figures"
   for (const figure of report.figures) {
     figureRows(figure).forEach((r, i) => {
       for (const [field, value] of Object.entries(r)) {
-        if (typeof value === "number" || value === null) out.push({ table: figure.id, row: String(i), column: "data", field, value: storable(value) });
+        if (typeof value === "number" || value === null)
+          out.push({ table: figure.id, row: String(i), column: "data", field, value: storable(value) });
       }
     });
   }
   return out;
 }
 
-const keyOf = (n: Pick<ReportNumber, "table" | "row" | "column" | "field">) => `${n.table}\u0000${n.row}\u0000${n.column}\u0000${n.field}`;
+const keyOf = (n: Pick<ReportNumber, "table" | "row" | "column" | "field">) =>
+  `${n.table}\u0000${n.row}\u0000${n.column}\u0000${n.field}`;
 
 export interface NumberDifference {
   table: string;
@@ -81,11 +94,15 @@ export interface NumberDifference {
 }
 
 /** The first number (in the stored order, then any the recomputation adds) that is not identical; null when none. */
-export function firstDifference(stored: readonly ReportNumber[], recomputed: readonly ReportNumber[]): NumberDifference | null {
+export function firstDifference(
+  stored: readonly ReportNumber[],
+  recomputed: readonly ReportNumber[],
+): NumberDifference | null {
   const now = new Map(recomputed.map((n) => [keyOf(n), n]));
   for (const s of stored) {
     const r = now.get(keyOf(s));
-    if (!r || !Object.is(r.value, s.value)) return { ...place(s), stored: s.value, recomputed: r ? r.value : undefined };
+    if (!r || !Object.is(r.value, s.value))
+      return { ...place(s), stored: s.value, recomputed: r ? r.value : undefined };
   }
   const before = new Set(stored.map(keyOf));
   const added = recomputed.find((r) => !before.has(keyOf(r)));

@@ -22,7 +22,10 @@ export const DEFAULT_BOOTSTRAP: BootstrapSettings = { draws: 1000, seed: 1, leve
  * Percentile CI of the pooled mean when scenarios are drawn with replacement. Each cell starts
  * the generator from the same seed, so a cell's CI does not depend on which other cells exist.
  */
-export function scenarioBootstrapCi(samples: readonly CellSample[], settings: BootstrapSettings): [number, number] | null {
+export function scenarioBootstrapCi(
+  samples: readonly CellSample[],
+  settings: BootstrapSettings,
+): [number, number] | null {
   const sums = new Map<string, { sum: number; count: number }>();
   for (const s of samples) {
     if (s.value === null) continue;

@@ -24,16 +24,23 @@ export type EmotionMetric = "ER" | "EF" | "EV" | "EC";
 
 /** The runs that have an emotion trajectory, each as a cell sample of one metric. */
 export function samples(runs: readonly RunPlace[], metric: EmotionMetric): CellSample[] {
-  return runs.flatMap((r) => (r.emotion ? [{ value: r.emotion[metric], scenarioId: r.scenarioId, runId: r.runId }] : []));
+  return runs.flatMap((r) =>
+    r.emotion ? [{ value: r.emotion[metric], scenarioId: r.scenarioId, runId: r.runId }] : [],
+  );
 }
 
 /** The condition keys present, emotion axis first (CC, CR, RR), then general, then the others in the paper's order. */
 export function emotionConditionColumns(runs: readonly RunPlace[]): ReportColumn[] {
   const present = new Set(runs.map((r) => r.conditionKey));
-  const axes = ["general", ...Object.keys(CONDITION_VARIANTS).filter((a) => a !== "general" && a !== EMOTION_AXIS)] as (keyof typeof CONDITION_VARIANTS)[];
+  const axes = [
+    "general",
+    ...Object.keys(CONDITION_VARIANTS).filter((a) => a !== "general" && a !== EMOTION_AXIS),
+  ] as (keyof typeof CONDITION_VARIANTS)[];
   const first = EMOTION_VARIANTS.map((v) => ({ key: `${EMOTION_AXIS}:${v}`, label: v, group: "emotion axis" }));
   const rest = axes.flatMap((axis) =>
-    CONDITION_VARIANTS[axis].map((v) => (axis === "general" ? { key: "general", label: "general" } : { key: `${axis}:${v}`, label: v, group: axis })),
+    CONDITION_VARIANTS[axis].map((v) =>
+      axis === "general" ? { key: "general", label: "general" } : { key: `${axis}:${v}`, label: v, group: axis },
+    ),
   );
   return [...first, ...rest].filter((c) => present.has(c.key));
 }

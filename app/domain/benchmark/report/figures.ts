@@ -14,11 +14,24 @@ export const x100 = (v: number | null) => (v === null ? null : Math.round(v * 1e
 
 /** A cell as a figure's data fields: `{[field]: mean ×100, n, missing, ci_low, ci_high}`. */
 export function cellFields(field: string, cell: ReportCell): ChartRow {
-  return { [field]: x100(cell.mean), n: cell.n, missing: cell.missing, ci_low: x100(cell.ci?.[0] ?? null), ci_high: x100(cell.ci?.[1] ?? null) };
+  return {
+    [field]: x100(cell.mean),
+    n: cell.n,
+    missing: cell.missing,
+    ci_low: x100(cell.ci?.[0] ?? null),
+    ci_high: x100(cell.ci?.[1] ?? null),
+  };
 }
 
 export function cgCell(input: ReportInput, subjects: readonly ReportSubject[]) {
-  return buildCell(subjects.map((s) => ({ value: judgedValue(s, input.evaluators[0], "CG"), scenarioId: s.scenarioId, runId: s.runId })), input.bootstrap);
+  return buildCell(
+    subjects.map((s) => ({
+      value: judgedValue(s, input.evaluators[0], "CG"),
+      scenarioId: s.scenarioId,
+      runId: s.runId,
+    })),
+    input.bootstrap,
+  );
 }
 
 export function axesOf(subjects: readonly ReportSubject[]): string[] {
@@ -27,10 +40,18 @@ export function axesOf(subjects: readonly ReportSubject[]): string[] {
 }
 
 /** Rows {mediator, axis, cg, n, missing, ci_low, ci_high} for these subjects. */
-export function axisRows(input: ReportInput, subjects: readonly ReportSubject[], mediators: readonly string[], extra: ChartRow = {}): ChartRow[] {
+export function axisRows(
+  input: ReportInput,
+  subjects: readonly ReportSubject[],
+  mediators: readonly string[],
+  extra: ChartRow = {},
+): ChartRow[] {
   return mediators.flatMap((mediator) =>
     axesOf(subjects).flatMap((axis) => {
-      const cell = cgCell(input, subjects.filter((s) => s.mediator === mediator && s.axis === axis));
+      const cell = cgCell(
+        input,
+        subjects.filter((s) => s.mediator === mediator && s.axis === axis),
+      );
       if (cell.n === 0) return [];
       return [{ mediator, axis, ...extra, ...cellFields("cg", cell) }];
     }),

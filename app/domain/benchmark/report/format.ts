@@ -1,6 +1,12 @@
 /** Pure text forms of the report: cell strings, the markdown document and the csv files. */
 import { csvRecord } from "../../csv.ts";
-import { isReportCell, type BenchmarkReport, type ReportFigure, type ReportTable, type ReportValue } from "../report-model.ts";
+import {
+  isReportCell,
+  type BenchmarkReport,
+  type ReportFigure,
+  type ReportTable,
+  type ReportValue,
+} from "../report-model.ts";
 
 /** A mean as reported: ×100 with one decimal for percent tables, three decimals otherwise; "—" for none. */
 export function formatMean(mean: number | null, scale: ReportTable["scale"]): string {
@@ -21,7 +27,10 @@ export function formatValue(value: ReportValue | undefined, scale: ReportTable["
 
 export function reportHeader(report: BenchmarkReport): string[] {
   const { constants: c, coverage: cov } = report;
-  const params = Object.entries(c.params).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(", ") || "none stored";
+  const params =
+    Object.entries(c.params)
+      .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+      .join(", ") || "none stored";
   return [
     `Plan: ${report.planName} (hash ${report.planHash})`,
     `Evaluator: ${report.evaluator}; simulator: ${report.simulator}`,
@@ -49,7 +58,10 @@ export function mdCell(s: string): string {
     .replace(/\](?=[([:])/g, "\\]");
 }
 
-/** mdCell for text that starts a block (a heading, a list item, a paragraph): a leading `#`, `-`, `+`, `=`, `[` or `1.` stays text. */
+/**
+ * mdCell for text that starts a block (a heading, a list item, a paragraph): a leading `#`, `-`, `+`, `=`, `[` or `1.`
+ * stays text.
+ */
 export function mdText(s: string): string {
   return mdCell(s)
     .replace(/^(\s*)([#+=[-])/, "$1\\$2")
@@ -70,12 +82,22 @@ const mdEscape = mdCell;
 
 export function tableMarkdown(table: ReportTable): string {
   const header = table.columns.map((c) => mdEscape(c.group ? `${c.group} ${c.label}` : c.label));
-  const lines = [`## ${mdText(table.title)}`, "", mdText(table.caption), "", `| ${mdEscape(table.rowLabel ?? "Mediator")} | ${header.join(" | ")} |`, `|---|${table.columns.map(() => "---").join("|")}|`];
+  const lines = [
+    `## ${mdText(table.title)}`,
+    "",
+    mdText(table.caption),
+    "",
+    `| ${mdEscape(table.rowLabel ?? "Mediator")} | ${header.join(" | ")} |`,
+    `|---|${table.columns.map(() => "---").join("|")}|`,
+  ];
   let group: string | undefined;
   for (const row of table.rows) {
-    if (row.group && row.group !== group) lines.push(`| **${mdEscape(row.group)}** |${table.columns.map(() => " ").join("|")}|`);
+    if (row.group && row.group !== group)
+      lines.push(`| **${mdEscape(row.group)}** |${table.columns.map(() => " ").join("|")}|`);
     group = row.group;
-    lines.push(`| ${mdEscape(row.label)} | ${table.columns.map((c) => mdEscape(formatValue(row.cells[c.key], table.scale))).join(" | ")} |`);
+    lines.push(
+      `| ${mdEscape(row.label)} | ${table.columns.map((c) => mdEscape(formatValue(row.cells[c.key], table.scale))).join(" | ")} |`,
+    );
   }
   lines.push("", ...table.notes.map((n) => `- ${mdNote(n)}`));
   return lines.join("\n");
@@ -92,7 +114,13 @@ export interface ReportDocument {
 }
 
 export function benchmarkDocument(report: BenchmarkReport): ReportDocument {
-  return { title: `Benchmark report: ${report.planName}`, header: reportHeader(report), warnings: report.warnings, tables: report.tables, figures: report.figures };
+  return {
+    title: `Benchmark report: ${report.planName}`,
+    header: reportHeader(report),
+    warnings: report.warnings,
+    tables: report.tables,
+    figures: report.figures,
+  };
 }
 
 export function documentMarkdown(doc: ReportDocument, figureFile: (figure: ReportFigure) => string | null): string {
@@ -103,7 +131,13 @@ export function documentMarkdown(doc: ReportDocument, figureFile: (figure: Repor
     const file = figureFile(figure);
     // Inside an image's alt text every bracket is escaped, so the title cannot end it early.
     const alt = mdCell(figure.title).replace(/(?<!\\)[[\]]/g, "\\$&");
-    out.push(`## ${mdText(figure.title)}`, "", mdText(figure.caption), "", ...(file ? [`![${alt}](${encodeURI(file)})`, ""] : []));
+    out.push(
+      `## ${mdText(figure.title)}`,
+      "",
+      mdText(figure.caption),
+      "",
+      ...(file ? [`![${alt}](${encodeURI(file)})`, ""] : []),
+    );
   }
   return out.join("\n");
 }
@@ -116,7 +150,10 @@ export function tableCsv(table: ReportTable): string {
       const v = row.cells[col.key];
       if (v === undefined) continue;
       const column = col.group ? `${col.group}|${col.label}` : col.label;
-      if (isReportCell(v)) lines.push(csvRecord([table.id, row.label, column, v.mean, v.median, v.n, v.missing, v.ci?.[0], v.ci?.[1], ""]));
+      if (isReportCell(v))
+        lines.push(
+          csvRecord([table.id, row.label, column, v.mean, v.median, v.n, v.missing, v.ci?.[0], v.ci?.[1], ""]),
+        );
       else lines.push(csvRecord([table.id, row.label, column, v.value, "", "", "", "", "", v.text]));
     }
   }
@@ -127,7 +164,10 @@ export function tableCsv(table: ReportTable): string {
 export function figureCsv(figure: ReportFigure): string {
   const rows = figureRows(figure);
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  return [csvRecord(["figure", ...keys]), ...rows.map((r) => csvRecord([figure.id, ...keys.map((k) => r[k])]))].join("\n") + "\n";
+  return (
+    [csvRecord(["figure", ...keys]), ...rows.map((r) => csvRecord([figure.id, ...keys.map((k) => r[k])]))].join("\n") +
+    "\n"
+  );
 }
 
 export function figureRows(figure: ReportFigure): Record<string, unknown>[] {

@@ -65,7 +65,10 @@ export interface ScenarioConditions {
   domain: string | null;
   /** The condition keys stored for it (`general`, `<axis>:<variant>`; the fidelity conditions left out). */
   stored: string[];
-  /** Runs the plan's grid plans on each of its stored, selected conditions (every part; mediated and unmediated), by condition key. */
+  /**
+   * Runs the plan's grid plans on each of its stored, selected conditions (every part; mediated and unmediated), by
+   * condition key.
+   */
   plannedRuns: Record<string, number>;
 }
 

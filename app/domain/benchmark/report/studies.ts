@@ -5,8 +5,8 @@
  * the expert mean at trajectory and outcome level (expert consensus studies) — Table 2 for the
  * plan's evaluator (with the per-turn baseline and the crowd), Table 6 for the plan's ablation
  * evaluators. A row the plan expects but a study cannot give is printed as "—" with a note naming
- * what fills it, never left out. The numbers are the study dashboards' own; this only lays them out. Beside Table 1, its
- * automatic proxy (app/domain/emotion/fidelity-proxy.ts): the generated A/B pairs' measured
+ * what fills it, never left out. The numbers are the study dashboards' own; this only lays them out. Beside Table 1,
+ * its automatic proxy (app/domain/emotion/fidelity-proxy.ts): the generated A/B pairs' measured
  * emotional volatility against their assigned reactiveness, with no annotator.
  */
 import type { BackboneProxy } from "../../emotion/fidelity-proxy.ts";
@@ -35,7 +35,9 @@ export interface StudyRef {
 
 export interface StudyResults {
   fidelity: (StudyRef & { rows: FidelityRow[] })[];
-  /** s0: the starting score the dashboard read the evaluators' series with, when it says; units: expert-labelled units. */
+  /**
+   * s0: the starting score the dashboard read the evaluators' series with, when it says; units: expert-labelled units.
+   */
   alignment: (StudyRef & { s0?: number; units: number; rows: AlignmentLine[] })[];
   /** The automatic fidelity proxy per simulator backbone over the database's A/B pairs (empty without pairs). */
   proxy: BackboneProxy[];
@@ -61,7 +63,10 @@ export function missingRow(key: string, label: string, group: string, columns: r
 
 const ALIGNMENT_COLUMNS = ["trajectory", "trajectoryN", "outcome", "outcomeN"];
 
-/** One wanted line of an alignment table: which method (and backbone), its label, and the command that fills it when absent. */
+/**
+ * One wanted line of an alignment table: which method (and backbone), its label, and the command that fills it when
+ * absent.
+ */
 interface WantedLine {
   method: AlignmentLine["method"];
   backbone?: string;
@@ -73,23 +78,27 @@ export const evaluatorLine = (backbone: string): WantedLine => ({
   method: "evaluator",
   backbone,
   label: `Topic-localized evaluator (${backbone})`,
-  fill: (id) => `judge the study's trajectories with it: \`npx socrates validate-evaluator --study ${id} --backbone ${backbone}\``,
+  fill: (id) =>
+    `judge the study's trajectories with it: \`npx socrates validate-evaluator --study ${id} --backbone ${backbone}\``,
 });
 
 export const BASELINE_LINE: WantedLine = {
   method: "baseline",
   label: "Per-turn baseline",
-  fill: () => "judge the study's runs with the per-turn baseline: `npx socrates evaluate --method per-turn --run <id>` for each (or `--all`; judged runs are skipped)",
+  fill: () =>
+    "judge the study's runs with the per-turn baseline: `npx socrates evaluate --method per-turn --run <id>` for each (or `--all`; judged runs are skipped)",
 };
 
 export const CROWD_LINE: WantedLine = {
   method: "crowd",
   label: "Non-expert pool (crowd mean)",
-  fill: (id) => `no crowd study has labels on study ${id}'s snippets: create a crowd snippet-consensus study from the same snippets and collect its labels`,
+  fill: (id) =>
+    `no crowd study has labels on study ${id}'s snippets: create a crowd snippet-consensus study from the same snippets and collect its labels`,
 };
 
 /** A line counts when it has at least one unit with a value. */
-const computed = (line: AlignmentLine | undefined): line is AlignmentLine => line !== undefined && line.trajectory.n + line.outcome.n > 0;
+const computed = (line: AlignmentLine | undefined): line is AlignmentLine =>
+  line !== undefined && line.trajectory.n + line.outcome.n > 0;
 
 export function alignmentRows(results: StudyResults, wanted: readonly WantedLine[], notes: string[]): ReportRow[] {
   return results.alignment.flatMap(({ study, studyId, units, rows }) =>
@@ -97,7 +106,9 @@ export function alignmentRows(results: StudyResults, wanted: readonly WantedLine
       const line = rows.find((l) => l.method === w.method && (w.backbone === undefined || l.backbone === w.backbone));
       const key = `${study}|${w.method}|${w.backbone ?? line?.backbone ?? ""}`;
       if (!computed(line)) {
-        notes.push(`${DASH} ${study}, ${w.label}: ${units === 0 ? "the study has no expert-labelled unit yet; collect expert labels first" : w.fill(studyId)}.`);
+        notes.push(
+          `${DASH} ${study}, ${w.label}: ${units === 0 ? "the study has no expert-labelled unit yet; collect expert labels first" : w.fill(studyId)}.`,
+        );
         return missingRow(key, w.label, study, ALIGNMENT_COLUMNS);
       }
       return {
@@ -115,7 +126,14 @@ export function alignmentRows(results: StudyResults, wanted: readonly WantedLine
   );
 }
 
-export function alignmentTable(id: string, title: string, caption: string, rows: ReportRow[], s0: string, missing: string[]): ReportTable {
+export function alignmentTable(
+  id: string,
+  title: string,
+  caption: string,
+  rows: ReportRow[],
+  s0: string,
+  missing: string[],
+): ReportTable {
   return {
     id,
     title,

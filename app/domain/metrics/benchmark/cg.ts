@@ -2,7 +2,9 @@ import { consensusGain } from "../consensus-gain.ts";
 import { defineMetric, detailPercent, METRIC_UNITS } from "../descriptor.ts";
 import { s0Param } from "./shared-params.ts";
 
-/** Consensus gain: the mediated run's final C over its unmediated twin's, under one judge (spec: "SoCRATES metrics"). */
+/**
+ * Consensus gain: the mediated run's final C over its unmediated twin's, under one judge (spec: "SoCRATES metrics").
+ */
 export const cg = defineMetric({
   id: "CG",
   label: "Consensus gain",
@@ -28,5 +30,7 @@ export const cg = defineMetric({
       },
     };
   },
-  explain: (d) => [`matched pair: final consensus ${detailPercent(d.mediated)} with the mediator, ${detailPercent(d.unmediated)} without`],
+  explain: (d) => [
+    `matched pair: final consensus ${detailPercent(d.mediated)} with the mediator, ${detailPercent(d.unmediated)} without`,
+  ],
 });

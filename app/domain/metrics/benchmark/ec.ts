@@ -3,7 +3,10 @@ import { defineMetric, detailNumber, METRIC_UNITS, reasonOf } from "../descripto
 import { detailSourceLabel, emotionSourceDetail } from "./emotion-detail.ts";
 import { s0Param } from "./shared-params.ts";
 
-/** Emotion–consensus correlation: Pearson r of Ē[t] and C[t] over the turns where Ē is defined (docs/metrics-emotion.md). */
+/**
+ * Emotion–consensus correlation: Pearson r of Ē[t] and C[t] over the turns where Ē is defined
+ * (docs/metrics-emotion.md).
+ */
 export const ec = defineMetric({
   id: "EC",
   label: "Emotion–consensus correlation",
@@ -15,7 +18,13 @@ export const ec = defineMetric({
     const ec = emotionConsensusCorrelation(group, topic.consensus);
     return {
       value: ec.value,
-      detail: { ...emotionSourceDetail(trajectory.source), topicBackbone: topic.evaluation.backbone, n: ec.n, p: ec.p, ...reasonOf(ec.value, ec.reason) },
+      detail: {
+        ...emotionSourceDetail(trajectory.source),
+        topicBackbone: topic.evaluation.backbone,
+        n: ec.n,
+        p: ec.p,
+        ...reasonOf(ec.value, ec.reason),
+      },
     };
   },
   // The run page files EC under its topic judge, so the row names its emotion source.

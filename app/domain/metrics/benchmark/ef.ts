@@ -12,7 +12,10 @@ export const ef = defineMetric({
   params: {},
   compute({ trajectory, group }) {
     const ef = finalEmotion(group, trajectory.parties);
-    return { value: ef.value, detail: { ...emotionSourceDetail(trajectory.source), perParty: ef.perParty, ...reasonOf(ef.value, ef.reason) } };
+    return {
+      value: ef.value,
+      detail: { ...emotionSourceDetail(trajectory.source), perParty: ef.perParty, ...reasonOf(ef.value, ef.reason) },
+    };
   },
   explain: () => [],
 });

@@ -3,7 +3,10 @@ import { DEFAULT_REPAIR_HORIZON, emotionalRepair } from "../../emotion/measures.
 import { defineMetric, detailNumber, METRIC_UNITS, reasonOf } from "../descriptor.ts";
 import { emotionSourceDetail } from "./emotion-detail.ts";
 
-/** Emotional repair: the gap-normalised change of the group's emotion Ē over h_E turns after each mediator turn (docs/metrics-emotion.md). */
+/**
+ * Emotional repair: the gap-normalised change of the group's emotion Ē over h_E turns after each mediator turn
+ * (docs/metrics-emotion.md).
+ */
 export const er = defineMetric({
   id: "ER",
   label: "Emotional repair",
@@ -12,7 +15,11 @@ export const er = defineMetric({
   input: "emotion",
   mediatedOnly: true,
   params: {
-    hE: { schema: z.number().int().min(1).default(DEFAULT_REPAIR_HORIZON), symbol: "h_E", doc: "emotional-repair horizon in turns" },
+    hE: {
+      schema: z.number().int().min(1).default(DEFAULT_REPAIR_HORIZON),
+      symbol: "h_E",
+      doc: "emotional-repair horizon in turns",
+    },
   },
   compute({ run, trajectory, group }, params) {
     const T = run.speakers.length;
@@ -25,7 +32,14 @@ export const er = defineMetric({
         beforeAllReported: er.beforeAllReported,
         truncatedHorizon: er.truncatedHorizon,
         // p = m / T per intervention, as IE stores it.
-        perIntervention: er.perIntervention.map((p) => ({ m: p.m, progress: p.m / T, before: p.before, afterTurn: p.afterTurn, after: p.after, er: p.er })),
+        perIntervention: er.perIntervention.map((p) => ({
+          m: p.m,
+          progress: p.m / T,
+          before: p.before,
+          afterTurn: p.afterTurn,
+          after: p.after,
+          er: p.er,
+        })),
         ...reasonOf(er.er, er.reason),
       },
     };

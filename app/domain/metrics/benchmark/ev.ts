@@ -2,7 +2,10 @@ import { volatility } from "../../emotion/measures.ts";
 import { defineMetric, METRIC_UNITS, reasonOf } from "../descriptor.ts";
 import { emotionSourceDetail } from "./emotion-detail.ts";
 
-/** Emotional volatility: the mean over parties of their mean absolute change between consecutive reports, /100 (docs/metrics-emotion.md). */
+/**
+ * Emotional volatility: the mean over parties of their mean absolute change between consecutive reports, /100
+ * (docs/metrics-emotion.md).
+ */
 export const ev = defineMetric({
   id: "EV",
   label: "Emotional volatility",
@@ -12,11 +15,16 @@ export const ev = defineMetric({
   params: {},
   compute({ trajectory }) {
     const ev = volatility(trajectory.parties);
-    return { value: ev.value, detail: { ...emotionSourceDetail(trajectory.source), perParty: ev.perParty, ...reasonOf(ev.value, ev.reason) } };
+    return {
+      value: ev.value,
+      detail: { ...emotionSourceDetail(trajectory.source), perParty: ev.perParty, ...reasonOf(ev.value, ev.reason) },
+    };
   },
   explain: (d, value) => {
     const perParty = (d.perParty ?? {}) as Record<string, number | null>;
-    const left = Object.entries(perParty).filter(([, v]) => v === null).map(([p]) => p);
+    const left = Object.entries(perParty)
+      .filter(([, v]) => v === null)
+      .map(([p]) => p);
     return value === null || left.length === 0 ? [] : [`without ${left.join(", ")} (fewer than two reports)`];
   },
 });

@@ -13,7 +13,15 @@ export const fi = defineMetric({
   compute({ run }) {
     if (run.speakers.length === 0) return null;
     const first = firstIntervention(run.mediatorTurns, run.speakers.length);
-    return { value: first.fi, detail: { firstTurn: first.firstTurn, totalTurns: first.lastTurn, interventions: first.interventions, ...reasonOf(first.fi, first.reason) } };
+    return {
+      value: first.fi,
+      detail: {
+        firstTurn: first.firstTurn,
+        totalTurns: first.lastTurn,
+        interventions: first.interventions,
+        ...reasonOf(first.fi, first.reason),
+      },
+    };
   },
   explain: (d) => (d.firstTurn !== null ? [`turn ${d.firstTurn} of ${d.totalTurns}`] : []),
 });

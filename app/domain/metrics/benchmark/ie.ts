@@ -24,11 +24,23 @@ export const ie = defineMetric({
         interventions: ie.interventions,
         truncatedHorizon: ie.truncatedHorizon,
         // p = m / T per intervention: the input of the timing profile.
-        perIntervention: ie.perIntervention.map((p) => ({ m: p.m, progress: p.m / T, before: p.before, afterTurn: p.afterTurn, after: p.after, ie: p.ie })),
+        perIntervention: ie.perIntervention.map((p) => ({
+          m: p.m,
+          progress: p.m / T,
+          before: p.before,
+          afterTurn: p.afterTurn,
+          after: p.after,
+          ie: p.ie,
+        })),
         ...evaluationQuality(evaluation.errors),
         ...reasonOf(ie.ie, ie.reason),
       },
     };
   },
-  explain: (d, value) => (value === null ? [] : [`${d.interventions} interventions${detailNumber(d.truncatedHorizon) ? `, ${d.truncatedHorizon} with a cut-short horizon` : ""}`]),
+  explain: (d, value) =>
+    value === null
+      ? []
+      : [
+          `${d.interventions} interventions${detailNumber(d.truncatedHorizon) ? `, ${d.truncatedHorizon} with a cut-short horizon` : ""}`,
+        ],
 });

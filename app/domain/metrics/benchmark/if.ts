@@ -14,7 +14,11 @@ export const ifMetric = defineMetric({
     const frequency = interventionFrequency(run.mediatorTurns.length, run.partyTurns);
     return {
       value: frequency.frequency,
-      detail: { mediatorTurns: frequency.mediatorTurns, partyTurns: frequency.partyTurns, ...reasonOf(frequency.frequency, frequency.reason) },
+      detail: {
+        mediatorTurns: frequency.mediatorTurns,
+        partyTurns: frequency.partyTurns,
+        ...reasonOf(frequency.frequency, frequency.reason),
+      },
     };
   },
   explain: (d) => [`${d.mediatorTurns} mediator / ${d.partyTurns} party turns`],

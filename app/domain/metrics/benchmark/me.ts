@@ -12,7 +12,11 @@ export const me = defineMetric({
   input: "per-turn",
   mediatedOnly: true,
   params: {
-    meSpan: { schema: z.number().int().min(1).default(DEFAULT_ME_SPAN), symbol: "ME span", doc: "turns on each side of an intervention for the slopes" },
+    meSpan: {
+      schema: z.number().int().min(1).default(DEFAULT_ME_SPAN),
+      symbol: "ME span",
+      doc: "turns on each side of an intervention for the slopes",
+    },
   },
   compute({ run, evaluation, trajectory }, params) {
     const T = run.speakers.length;
@@ -33,5 +37,8 @@ export const me = defineMetric({
       },
     };
   },
-  explain: (d) => (detailNumber(d.interventions) ? [`${d.interventionsUsed} of ${d.interventions} interventions with slopes on both sides`] : []),
+  explain: (d) =>
+    detailNumber(d.interventions)
+      ? [`${d.interventionsUsed} of ${d.interventions} interventions with slopes on both sides`]
+      : [],
 });

@@ -1,7 +1,10 @@
 import { defineMetric, METRIC_UNITS, reasonOf } from "../descriptor.ts";
 import { mediatorIntelligence } from "../mediator-intelligence.ts";
 
-/** Mediator intelligence: a judge's mean applicable 1–5 score over the interventions (spec: "ProMediate per-turn baseline"). */
+/**
+ * Mediator intelligence: a judge's mean applicable 1–5 score over the interventions (spec: "ProMediate per-turn
+ * baseline").
+ */
 export const mi = defineMetric({
   id: "MI",
   label: "Mediator intelligence (1–5)",
@@ -11,7 +14,14 @@ export const mi = defineMetric({
   mediatedOnly: true,
   params: {},
   compute({ run, backbone, judgments }) {
-    const mi = mediatorIntelligence(judgments.map((j) => [j.perceptionAlignment, j.emotionalDynamics, j.cognitiveChallenges, j.communicationBreakdowns]));
+    const mi = mediatorIntelligence(
+      judgments.map((j) => [
+        j.perceptionAlignment,
+        j.emotionalDynamics,
+        j.cognitiveChallenges,
+        j.communicationBreakdowns,
+      ]),
+    );
     return {
       value: mi.mi,
       detail: {
@@ -28,6 +38,10 @@ export const mi = defineMetric({
     };
   },
   explain: (d) =>
-    d.interventions === undefined ? [] : [`${d.interventions} of ${d.mediatorTurns} interventions judged by ${d.backbone}; ${d.notApplicableScores} scores not applicable`],
+    d.interventions === undefined
+      ? []
+      : [
+          `${d.interventions} of ${d.mediatorTurns} interventions judged by ${d.backbone}; ${d.notApplicableScores} scores not applicable`,
+        ],
   placeholder: (run) => `not judged yet (npx socrates evaluate --method mi --run ${run.id}, then npx socrates metrics)`,
 });

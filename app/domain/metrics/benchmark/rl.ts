@@ -15,10 +15,19 @@ export const rl = defineMetric({
   mediatedOnly: true,
   params: {
     tau: { schema: z.number().min(0).max(1).default(DEFAULT_RL_TAU), symbol: "τ", doc: "G must fall by more than τ …" },
-    rlWindow: { schema: z.number().int().min(1).default(DEFAULT_RL_WINDOW), symbol: "RL window", doc: "… within this many turns" },
+    rlWindow: {
+      schema: z.number().int().min(1).default(DEFAULT_RL_WINDOW),
+      symbol: "RL window",
+      doc: "… within this many turns",
+    },
   },
   compute({ run, evaluation, trajectory }, params) {
-    const rl = responseLatency(trajectory.consensus, run.mediatorTurns, { tau: params.tau, window: params.rlWindow }, run.decisionSeconds);
+    const rl = responseLatency(
+      trajectory.consensus,
+      run.mediatorTurns,
+      { tau: params.tau, window: params.rlWindow },
+      run.decisionSeconds,
+    );
     return {
       value: rl.meanLatency,
       detail: {
@@ -29,7 +38,12 @@ export const rl = defineMetric({
         meanDecisionSeconds: rl.meanDecisionSeconds,
         decisionSamples: rl.decisionSamples,
         // JSON has no Infinity: an event the mediator never answered has latency null.
-        perEvent: rl.events.map((e) => ({ t: e.t, u: e.u, starts: e.starts, latency: Number.isFinite(e.latency) ? e.latency : null })),
+        perEvent: rl.events.map((e) => ({
+          t: e.t,
+          u: e.u,
+          starts: e.starts,
+          latency: Number.isFinite(e.latency) ? e.latency : null,
+        })),
         ...evaluationQuality(evaluation.errors),
         ...reasonOf(rl.meanLatency, rl.reason),
       },
@@ -37,6 +51,9 @@ export const rl = defineMetric({
   },
   explain(d) {
     const seconds = detailNumber(d.meanDecisionSeconds);
-    return [`${d.events} drop events, ${detailPercent(d.unrespondedShare)} unanswered`, ...(seconds !== null ? [`decisions take ${seconds.toFixed(1)} s on average`] : [])];
+    return [
+      `${d.events} drop events, ${detailPercent(d.unrespondedShare)} unanswered`,
+      ...(seconds !== null ? [`decisions take ${seconds.toFixed(1)} s on average`] : []),
+    ];
   },
 });

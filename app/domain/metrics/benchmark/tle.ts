@@ -13,10 +13,19 @@ export const tle = defineMetric({
   input: "per-turn",
   params: {},
   compute({ evaluation, trajectory }) {
-    const tle = topicLevelEfficiency(trajectory.topicConsensus, turnsMentioning(trajectory.mentions, trajectory.mediatorTargets));
+    const tle = topicLevelEfficiency(
+      trajectory.topicConsensus,
+      turnsMentioning(trajectory.mentions, trajectory.mediatorTargets),
+    );
     return {
       value: tle.tle,
-      detail: { topicsUsed: tle.topicsUsed, topicsUnmentioned: tle.topicsUnmentioned, perTopic: tle.perTopic, ...evaluationQuality(evaluation.errors), ...reasonOf(tle.tle, tle.reason) },
+      detail: {
+        topicsUsed: tle.topicsUsed,
+        topicsUnmentioned: tle.topicsUnmentioned,
+        perTopic: tle.perTopic,
+        ...evaluationQuality(evaluation.errors),
+        ...reasonOf(tle.tle, tle.reason),
+      },
     };
   },
   explain: (d) => [`${d.topicsUsed} topics mentioned, ${d.topicsUnmentioned} never`],

@@ -18,12 +18,19 @@ export const DEFAULT_URLS = { tavily: "https://api.tavily.com", brave: "https://
 const DEFAULT_KEY_ENV = { tavily: "TAVILY_API_KEY", brave: "BRAVE_API_KEY" } as const;
 
 /** The configured backend; a hosted backend's key is read from the environment now, so a missing key fails early. */
-export function searchBackendFor(source: SearchToolsConfig, options: BackendOptions, env: Env = process.env, configFile = "config"): SearchBackend {
+export function searchBackendFor(
+  source: SearchToolsConfig,
+  options: BackendOptions,
+  env: Env = process.env,
+  configFile = "config",
+): SearchBackend {
   if (source.backend === "searxng") return searxngBackend(source.url!, options);
   const variable = source.apiKeyEnv ?? DEFAULT_KEY_ENV[source.backend];
   const key = env[variable];
   if (!key) {
-    throw new LlmConfigError(`${configFile}: ${formatJsonPath(["curation", "source", "apiKeyEnv"])}: environment variable ${variable} is not set (the ${source.backend} key)`);
+    throw new LlmConfigError(
+      `${configFile}: ${formatJsonPath(["curation", "source", "apiKeyEnv"])}: environment variable ${variable} is not set (the ${source.backend} key)`,
+    );
   }
   const url = source.url ?? DEFAULT_URLS[source.backend];
   return source.backend === "tavily" ? tavilyBackend(url, key, options) : braveBackend(url, key, options);

@@ -1,5 +1,15 @@
-/** Brave: GET {url}/res/v1/web/search?q=…&count=N with X-Subscription-Token; results under web.results with a description. */
-import { fetchJson, keepResults, trimSlash, type BackendOptions, type JsonRequest, type SearchBackend } from "./search-http.server.ts";
+/**
+ * Brave: GET {url}/res/v1/web/search?q=…&count=N with X-Subscription-Token; results under web.results with a
+ * description.
+ */
+import {
+  fetchJson,
+  keepResults,
+  trimSlash,
+  type BackendOptions,
+  type JsonRequest,
+  type SearchBackend,
+} from "./search-http.server.ts";
 
 interface BraveAnswer {
   web?: { results?: { url?: unknown; title?: unknown; description?: unknown }[] };

@@ -35,7 +35,11 @@ export async function fetchPage(url: string, settings: PageSettings, policy: Out
   const request = { url, headers: { accept: "text/html, text/plain;q=0.9" }, inspect: textPageOnly(url) };
   let response: Awaited<ReturnType<typeof outboundFetch>>;
   try {
-    response = await outboundFetch(request, policy, { timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes, overflow: "truncate" });
+    response = await outboundFetch(request, policy, {
+      timeoutMs: settings.timeoutMs,
+      maxBytes: settings.maxBytes,
+      overflow: "truncate",
+    });
   } catch (err) {
     if (err instanceof OutboundRefusal || err instanceof PageUnreadable) throw err;
     throw new Error(`cannot fetch ${url}: ${(err as Error).message}`);

@@ -37,7 +37,9 @@ export function readSeedFiles(dir: string): SeedFileEntry[] {
   try {
     names = readdirSync(root, { recursive: true, encoding: "utf8" });
   } catch (err) {
-    throw new SeedFileError(`${dir}: cannot read the seed folder (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new SeedFileError(
+      `${dir}: cannot read the seed folder (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
   }
   return names
     .filter((name) => SEED_FILE.test(name) && name.split(/[\\/]/).length <= 2 && statSync(join(root, name)).isFile())
@@ -45,15 +47,24 @@ export function readSeedFiles(dir: string): SeedFileEntry[] {
     .map((name) => {
       const path = join(root, name);
       const folder = dirname(relative(root, path));
-      return { path, name, parsed: parseSeedFile(readFileSync(path, "utf8"), folder === "." ? undefined : basename(folder)) };
+      return {
+        path,
+        name,
+        parsed: parseSeedFile(readFileSync(path, "utf8"), folder === "." ? undefined : basename(folder)),
+      };
     });
 }
 
 /** A file's report: as written, or structured by the searcher's model from free text. */
-export async function reportOfFile(llm: Llm, entry: SeedFileEntry, domain: Domain): Promise<{ report: SeedReport; model?: string }> {
+export async function reportOfFile(
+  llm: Llm,
+  entry: SeedFileEntry,
+  domain: Domain,
+): Promise<{ report: SeedReport; model?: string }> {
   const parsed = entry.parsed;
   if (parsed.kind === "report") return { report: parsed.report };
-  if (parsed.kind === "invalid") throw new SeedFileError(`${entry.path}: not a usable seed report:\n  ${parsed.errors.join("\n  ")}`);
+  if (parsed.kind === "invalid")
+    throw new SeedFileError(`${entry.path}: not a usable seed report:\n  ${parsed.errors.join("\n  ")}`);
   const result = await llm.call({
     role: "searcher",
     messages: renderMessages("curation-search-file", { domain, file: entry.name, notes: parsed.text }),
@@ -61,6 +72,10 @@ export async function reportOfFile(llm: Llm, entry: SeedFileEntry, domain: Domai
     schema: seedReportSchema,
     subject: `curation:${domain}:file:${entry.name}`,
   });
-  if (!result.ok) throw new SeedFileError(`${entry.path}: the searcher could not structure these notes: ${result.error}`);
-  return { report: parsed.title && !result.value.title ? { ...result.value, title: parsed.title } : result.value, model: result.model };
+  if (!result.ok)
+    throw new SeedFileError(`${entry.path}: the searcher could not structure these notes: ${result.error}`);
+  return {
+    report: parsed.title && !result.value.title ? { ...result.value, title: parsed.title } : result.value,
+    model: result.model,
+  };
 }

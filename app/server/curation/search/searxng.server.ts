@@ -12,7 +12,12 @@ export function searxngBackend(url: string, options: BackendOptions): SearchBack
     url: base,
     async search(query, maxResults) {
       const params = new URLSearchParams({ q: query, format: "json" });
-      const answer = (await fetchJson("searxng", `${base}/search?${params}`, { headers: { accept: "application/json" } }, options)) as SearxngAnswer;
+      const answer = (await fetchJson(
+        "searxng",
+        `${base}/search?${params}`,
+        { headers: { accept: "application/json" } },
+        options,
+      )) as SearxngAnswer;
       return keepResults(answer.results ?? [], maxResults);
     },
   };

@@ -1,5 +1,12 @@
 /** Tavily: POST {url}/search with a bearer key and { query, max_results }; results carry url, title, content. */
-import { fetchJson, keepResults, trimSlash, type BackendOptions, type JsonRequest, type SearchBackend } from "./search-http.server.ts";
+import {
+  fetchJson,
+  keepResults,
+  trimSlash,
+  type BackendOptions,
+  type JsonRequest,
+  type SearchBackend,
+} from "./search-http.server.ts";
 
 interface TavilyAnswer {
   results?: { url?: unknown; title?: unknown; content?: unknown }[];

@@ -5,16 +5,34 @@
  * the searcher's (../searcher.server.ts).
  */
 import type { Domain } from "../../../domain/bundle.ts";
-import { FETCH_PAGE_TOOL, SEARCH_TOOLS, WEB_SEARCH_TOOL, DOMAIN_HINTS, exclusionsText } from "../../../domain/curation/search-prompt.ts";
+import {
+  FETCH_PAGE_TOOL,
+  SEARCH_TOOLS,
+  WEB_SEARCH_TOOL,
+  DOMAIN_HINTS,
+  exclusionsText,
+} from "../../../domain/curation/search-prompt.ts";
 import { z } from "zod";
-import { noNewDisputeSchema, seedReportSchema, webSeedReportSchema, type SeedReport, type SeedSource } from "../../../domain/curation/seed.ts";
+import {
+  noNewDisputeSchema,
+  seedReportSchema,
+  webSeedReportSchema,
+  type SeedReport,
+  type SeedSource,
+} from "../../../domain/curation/seed.ts";
 import type { ChatMessage, Llm } from "../../../domain/llm/types.ts";
 import type { Env } from "../../llm/config.server.ts";
 import { renderMessages } from "../../pipeline/prompt-templates.server.ts";
 import type { SearchToolsConfig, SourceConfig } from "../curation-config.server.ts";
 import { refusedUrl } from "../../../domain/net/outbound-hosts.ts";
 import type { RefusedFetch, SeedProvenance } from "../../models/seed.server.ts";
-import { checkOutbound, outboundPolicy, OutboundRefusal, type HostLookup, type OutboundPolicy } from "../../net/outbound.server.ts";
+import {
+  checkOutbound,
+  outboundPolicy,
+  OutboundRefusal,
+  type HostLookup,
+  type OutboundPolicy,
+} from "../../net/outbound.server.ts";
 import { searchBackendFor, type SearchBackend, type SearchResult } from "./backend.server.ts";
 import { fetchPage, type FetchedPage } from "./fetch-page.server.ts";
 
@@ -46,7 +64,10 @@ const replyOr = <T extends z.ZodTypeAny>(report: T) => z.union([report, noNewDis
 const isNothingNew = (value: object): value is z.infer<typeof noNewDisputeSchema> => "noNewDispute" in value;
 
 /** The searcher prompt for one (domain, attempt, exclusions), with the source's search instructions. */
-export function searchMessages(request: AskRequest, how: "curation-search-tools" | "curation-search-web"): ChatMessage[] {
+export function searchMessages(
+  request: AskRequest,
+  how: "curation-search-tools" | "curation-search-web",
+): ChatMessage[] {
   return renderMessages("curation-search", {
     domain: request.domain,
     domain_hint: DOMAIN_HINTS[request.domain],
@@ -67,8 +88,17 @@ interface ToolLog {
   found: Set<string>;
 }
 
-/** The two tools over the backend and the outbound policy; refusals are logged, and the model is told only "not available". */
-function searchToolRunner(ctx: AskContext, source: SearchToolsConfig, backend: SearchBackend, policy: OutboundPolicy, log: ToolLog) {
+/**
+ * The two tools over the backend and the outbound policy; refusals are logged, and the model is told only "not
+ * available".
+ */
+function searchToolRunner(
+  ctx: AskContext,
+  source: SearchToolsConfig,
+  backend: SearchBackend,
+  policy: OutboundPolicy,
+  log: ToolLog,
+) {
   const refuse = (refusal: RefusedFetch) => {
     log.refused.push(refusal);
     ctx.onRefusal?.(refusal);
@@ -99,7 +129,10 @@ function searchToolRunner(ctx: AskContext, source: SearchToolsConfig, backend: S
       const url = String(args.url ?? "").trim();
       // Only pages a search returned may be fetched: a page's text must not steer the searcher
       // into reading arbitrary (e.g. internal) addresses.
-      if (!log.found.has(url)) throw new Error(`${FETCH_PAGE_TOOL} reads only pages that ${WEB_SEARCH_TOOL} returned; ${url} was not among them`);
+      if (!log.found.has(url))
+        throw new Error(
+          `${FETCH_PAGE_TOOL} reads only pages that ${WEB_SEARCH_TOOL} returned; ${url} was not among them`,
+        );
       let page: FetchedPage;
       try {
         page = await fetchPage(url, source.pages, policy);
@@ -129,14 +162,21 @@ async function checkBackend(backend: SearchBackend, policy: OutboundPolicy): Pro
     if (!(err instanceof OutboundRefusal)) return; // e.g. a name that does not resolve: the search itself reports it
     const { hostname, port } = new URL(backend.url);
     const entry = `${hostname}${port ? `:${port}` : ""}`;
-    throw new Error(`${backend.name} search refused: ${err.message} (a search instance on your own network must be listed: "allowPrivateHosts": ["${entry}"] in curation.source)`);
+    throw new Error(
+      `${backend.name} search refused: ${err.message} (a search instance on your own network must be listed: "allowPrivateHosts": ["${entry}"] in curation.source)`,
+    );
   }
 }
 
 /** search-tools: the tool loop, with the backend's results and reduced pages as tool answers. */
 export async function askWithTools(ctx: AskContext, source: SearchToolsConfig, request: AskRequest): Promise<Found> {
   const policy = outboundPolicy({ allowPrivateHosts: source.allowPrivateHosts, lookup: ctx.lookup });
-  const backend = searchBackendFor(source, { policy, timeoutMs: source.pages.timeoutMs, maxBytes: source.maxAnswerBytes }, ctx.env, ctx.configFile);
+  const backend = searchBackendFor(
+    source,
+    { policy, timeoutMs: source.pages.timeoutMs, maxBytes: source.maxAnswerBytes },
+    ctx.env,
+    ctx.configFile,
+  );
   await checkBackend(backend, policy);
   const log: ToolLog = { queries: [], pages: [], refused: [], found: new Set() };
   const result = await ctx.llm.callWithTools({
@@ -172,15 +212,38 @@ function withCitations(sources: SeedSource[], citations: SeedSource[]): SeedSour
 }
 
 /** web-research: one Responses API request with the built-in web search tool. */
-export async function askWebResearch(ctx: AskContext, source: Extract<SourceConfig, { kind: "web-research" }>, request: AskRequest): Promise<Found> {
+export async function askWebResearch(
+  ctx: AskContext,
+  source: Extract<SourceConfig, { kind: "web-research" }>,
+  request: AskRequest,
+): Promise<Found> {
   const messages = searchMessages(request, "curation-search-web");
   // The sources may come as the reply's url citations only, so the reply itself may list none.
   const schema = replyOr(seedReportSchema);
   const subject = subjectOf(request);
-  const result = await ctx.llm.webResearch({ role: "searcher", messages, template: "curation-search", schema, subject, tool: source.tool });
+  const result = await ctx.llm.webResearch({
+    role: "searcher",
+    messages,
+    template: "curation-search",
+    schema,
+    subject,
+    tool: source.tool,
+  });
   if (!result.ok) return { ok: false, error: result.error };
   if (isNothingNew(result.value)) return { ok: "exhausted", reason: result.value.noNewDispute };
-  const checked = webSeedReportSchema.safeParse({ ...result.value, sources: withCitations(result.value.sources, result.citations) });
-  if (!checked.success) return { ok: false, error: `the web research reply cites no source (${checked.error.issues[0].message})` };
-  return { ok: true, report: checked.data, provenance: { model: result.model, backend: `openai-responses:${source.tool}`, queries: [messages.at(-1)!.content] } };
+  const checked = webSeedReportSchema.safeParse({
+    ...result.value,
+    sources: withCitations(result.value.sources, result.citations),
+  });
+  if (!checked.success)
+    return { ok: false, error: `the web research reply cites no source (${checked.error.issues[0].message})` };
+  return {
+    ok: true,
+    report: checked.data,
+    provenance: {
+      model: result.model,
+      backend: `openai-responses:${source.tool}`,
+      queries: [messages.at(-1)!.content],
+    },
+  };
 }

@@ -15,7 +15,10 @@ export function mockConfigJson(url: string, options: MockConfigOptions = {}): Re
   return {
     endpoints: { mock: { baseUrl: url, ...options.endpoint } },
     roles: Object.fromEntries(
-      LLM_ROLES.map((role) => [role, { endpoint: "mock", model: options.model ?? "mock-model", temperature: 0, ...options.roles?.[role] }])
+      LLM_ROLES.map((role) => [
+        role,
+        { endpoint: "mock", model: options.model ?? "mock-model", temperature: 0, ...options.roles?.[role] },
+      ]),
     ),
     prices: options.prices ?? {},
   };
@@ -36,7 +39,9 @@ export interface MockPoolOptions {
 export function mockPoolConfigJson(urls: string[], options: MockPoolOptions = {}): Record<string, unknown> {
   const json = mockConfigJson(urls[0]);
   const replicas = urls.map((baseUrl, i) => ({ baseUrl, ...options.replicas?.[i] }));
-  const roles = Object.fromEntries(Object.entries(json.roles as Record<string, object>).map(([role, r]) => [role, { ...r, endpoint: "cluster" }]));
+  const roles = Object.fromEntries(
+    Object.entries(json.roles as Record<string, object>).map(([role, r]) => [role, { ...r, endpoint: "cluster" }]),
+  );
   return { ...json, endpoints: { ...(json.endpoints as object), cluster: { replicas, ...options.pool } }, roles };
 }
 

@@ -12,11 +12,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { ROLE_HEADER, TEMPLATE_HEADER } from "../../../domain/llm/types.ts";
 import { createRng } from "../../../domain/stats/rng.ts";
-import {
-  type MockChatRequest,
-  type Responder,
-  StandInRequestError,
-} from "../../../llm-roles/stand-in-request.ts";
+import { type MockChatRequest, type Responder, StandInRequestError } from "../../../llm-roles/stand-in-request.ts";
 import { errorBody, type Fault, type FaultRule, FaultRules, faultResponse, matches } from "./faults.server.ts";
 import {
   chatCompletionBody,
@@ -94,11 +90,11 @@ export function scripted(rules: ScriptedReply[]): Responder {
       (r) =>
         matches(r.model, request.model) &&
         (r.match === undefined || r.match.test(lastUser)) &&
-        (r.matchAny === undefined || request.messages.some((m) => r.matchAny!.test(m.content)))
+        (r.matchAny === undefined || request.messages.some((m) => r.matchAny!.test(m.content))),
     );
     if (!rule)
       throw new StandInRequestError(
-        `mock-llm: no scripted reply for model "${request.model}" and message ${JSON.stringify(lastUser.slice(0, 120))}`
+        `mock-llm: no scripted reply for model "${request.model}" and message ${JSON.stringify(lastUser.slice(0, 120))}`,
       );
     return typeof rule.reply === "function" ? rule.reply(request) : rule.reply;
   };
@@ -106,7 +102,6 @@ export function scripted(rules: ScriptedReply[]): Responder {
 
 const now = () => performance.timeOrigin + performance.now();
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 
 const header = (req: IncomingMessage, name: string) => {
   const value = req.headers[name];
@@ -131,7 +126,7 @@ function send(
   record: RecordedRequest,
   status: number,
   body: unknown,
-  headers: Record<string, string> = {}
+  headers: Record<string, string> = {},
 ) {
   if (res.destroyed) return; // the client gave up (its timeout) before we answered
   record.status = status;
@@ -158,7 +153,7 @@ async function answer(
   req: IncomingMessage,
   res: ServerResponse,
   record: RecordedRequest,
-  api: "chat" | "responses"
+  api: "chat" | "responses",
 ) {
   const request = requestOf(req, record, api);
   if (typeof request === "string") return send(res, record, 400, errorBody(request, "invalid_request_error"));

@@ -17,7 +17,10 @@ export type Fault =
   | { kind: "prose" }
   /** The reply after a <think> block whose reasoning contains braces. */
   | { kind: "think" }
-  /** HTTP 400 naming response_format, as servers without structured output answer; only requests that send a JSON schema match. */
+  /**
+   * HTTP 400 naming response_format, as servers without structured output answer; only requests that send a JSON schema
+   * match.
+   */
   | { kind: "refuse-structured" };
 
 export interface FaultRule {
@@ -53,7 +56,7 @@ export class FaultRules {
         matches(rule.model, chat.model) &&
         // A refusal of structured output only answers requests that send a JSON schema.
         (rule.fault.kind !== "refuse-structured" || chat.structured) &&
-        (rule.match === undefined || chat.messages.some((m) => rule.match!.test(m.content)))
+        (rule.match === undefined || chat.messages.some((m) => rule.match!.test(m.content))),
     );
     if (!found) return undefined;
     found.left--;
@@ -65,7 +68,7 @@ export const errorBody = (message: string, type: string) => ({ error: { message,
 
 /** A fault answered instead of the reply: status, body and headers; undefined for faults that shape the reply. */
 export function faultResponse(
-  fault: Fault | undefined
+  fault: Fault | undefined,
 ): { status: number; body: unknown; headers?: Record<string, string> } | undefined {
   switch (fault?.kind) {
     case "429": {

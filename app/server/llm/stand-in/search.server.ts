@@ -14,7 +14,12 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DOMAINS } from "../../../domain/bundle.ts";
-import { pageHtml, pagePath, STAND_IN_DISPUTES, type StandInDispute } from "../../../llm-roles/searcher/stand-in-corpus.ts";
+import {
+  pageHtml,
+  pagePath,
+  STAND_IN_DISPUTES,
+  type StandInDispute,
+} from "../../../llm-roles/searcher/stand-in-corpus.ts";
 
 export interface SearchRequestRecord {
   method: string;
@@ -40,7 +45,9 @@ export interface StandInSearchOptions {
 /** The disputes a query finds: a named domain's, else those sharing a word with the title. */
 export function searchDisputes(query: string, max = 10): StandInDispute[] {
   const q = query.toLowerCase();
-  const domain = [...DOMAINS].sort((a, b) => b.length - a.length).find((d) => q.includes(d) || q.includes(d.replace(/-/g, " ")));
+  const domain = [...DOMAINS]
+    .sort((a, b) => b.length - a.length)
+    .find((d) => q.includes(d) || q.includes(d.replace(/-/g, " ")));
   if (domain) return STAND_IN_DISPUTES.filter((d) => d.domain === domain).slice(0, max);
   const words = q.split(/[^a-z0-9]+/).filter((w) => w.length > 3);
   return STAND_IN_DISPUTES.filter((d) => words.some((w) => d.title.toLowerCase().includes(w))).slice(0, max);
@@ -63,7 +70,13 @@ export async function startSearchServer(options: StandInSearchOptions = {}): Pro
       } catch {
         /* keep the text */
       }
-      requests.push({ method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body });
+      requests.push({
+        method: req.method ?? "GET",
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        body,
+      });
       const json = (status: number, value: unknown) => {
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify(value));
@@ -73,17 +86,36 @@ export async function startSearchServer(options: StandInSearchOptions = {}): Pro
       if (req.method === "GET" && url.pathname === "/search") {
         if (url.searchParams.get("format") !== "json") return json(403, { error: "format=json required" });
         const q = url.searchParams.get("q") ?? "";
-        return json(200, { query: q, number_of_results: 0, results: searchDisputes(q).map((d) => ({ ...result(d), engine: "stand-in" })) });
+        return json(200, {
+          query: q,
+          number_of_results: 0,
+          results: searchDisputes(q).map((d) => ({ ...result(d), engine: "stand-in" })),
+        });
       }
       if (req.method === "POST" && url.pathname === "/search") {
-        if (!keyed(req.headers.authorization?.replace(/^Bearer /, ""))) return json(401, { detail: { error: "Unauthorized: missing or invalid API key." } });
+        if (!keyed(req.headers.authorization?.replace(/^Bearer /, "")))
+          return json(401, { detail: { error: "Unauthorized: missing or invalid API key." } });
         const b = (body ?? {}) as { query?: string; max_results?: number };
-        return json(200, { query: b.query, results: searchDisputes(b.query ?? "", b.max_results ?? 5).map((d) => ({ ...result(d), score: 0.9 })) });
+        return json(200, {
+          query: b.query,
+          results: searchDisputes(b.query ?? "", b.max_results ?? 5).map((d) => ({ ...result(d), score: 0.9 })),
+        });
       }
       if (req.method === "GET" && url.pathname === "/res/v1/web/search") {
-        if (!keyed(req.headers["x-subscription-token"] as string | undefined)) return json(401, { type: "ErrorResponse", error: { status: 401 } });
+        if (!keyed(req.headers["x-subscription-token"] as string | undefined))
+          return json(401, { type: "ErrorResponse", error: { status: 401 } });
         const found = searchDisputes(url.searchParams.get("q") ?? "", Number(url.searchParams.get("count") ?? 10));
-        return json(200, { type: "search", web: { type: "search", results: found.map((d) => ({ url: result(d).url, title: d.title, description: `<strong>${d.title}</strong>: ${d.summary}` })) } });
+        return json(200, {
+          type: "search",
+          web: {
+            type: "search",
+            results: found.map((d) => ({
+              url: result(d).url,
+              title: d.title,
+              description: `<strong>${d.title}</strong>: ${d.summary}`,
+            })),
+          },
+        });
       }
       const page = STAND_IN_DISPUTES.find((d) => pagePath(d) === url.pathname);
       if (req.method === "GET" && page) {

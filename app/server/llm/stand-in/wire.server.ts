@@ -14,22 +14,31 @@ type Body = Record<string, unknown>;
 
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((p) => (p && typeof p === "object" && "text" in p ? String(p.text) : "")).join("");
+  if (Array.isArray(content))
+    return content.map((p) => (p && typeof p === "object" && "text" in p ? String(p.text) : "")).join("");
   return content == null ? "" : String(content);
 }
 
 function messageOf(m: Record<string, unknown>): MockMessage {
-  const calls = Array.isArray(m.tool_calls) ? (m.tool_calls as { function?: { name?: string; arguments?: string } }[]) : undefined;
-  const toolCalls = calls?.map((c) => ({ name: String(c.function?.name ?? ""), arguments: String(c.function?.arguments ?? "") }));
+  const calls = Array.isArray(m.tool_calls)
+    ? (m.tool_calls as { function?: { name?: string; arguments?: string } }[])
+    : undefined;
+  const toolCalls = calls?.map((c) => ({
+    name: String(c.function?.name ?? ""),
+    arguments: String(c.function?.arguments ?? ""),
+  }));
   return { role: String(m.role), content: textOf(m.content), ...(toolCalls ? { toolCalls } : {}) };
 }
 
 /** The request a responder sees for a chat completion, or what is wrong with the body. */
 export function chatRequestOf(body: unknown): MockChatRequest | string {
   const b = body as Body | undefined;
-  if (!b || typeof b !== "object" || typeof b.model !== "string" || !Array.isArray(b.messages)) return "mock-llm: expected a JSON body with model and messages";
+  if (!b || typeof b !== "object" || typeof b.model !== "string" || !Array.isArray(b.messages))
+    return "mock-llm: expected a JSON body with model and messages";
   const format = b.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
-  const tools = Array.isArray(b.tools) ? (b.tools as { function?: { name?: string } }[]).map((t) => String(t.function?.name ?? "")) : [];
+  const tools = Array.isArray(b.tools)
+    ? (b.tools as { function?: { name?: string } }[]).map((t) => String(t.function?.name ?? ""))
+    : [];
   return {
     model: b.model,
     messages: (b.messages as Record<string, unknown>[]).map(messageOf),
@@ -48,9 +57,15 @@ export function chatRequestOf(body: unknown): MockChatRequest | string {
 /** The request a responder sees for a Responses API call, or what is wrong with the body. */
 export function responsesRequestOf(body: unknown): MockChatRequest | string {
   const b = body as Body | undefined;
-  if (!b || typeof b !== "object" || typeof b.model !== "string" || (typeof b.input !== "string" && !Array.isArray(b.input)))
+  if (
+    !b ||
+    typeof b !== "object" ||
+    typeof b.model !== "string" ||
+    (typeof b.input !== "string" && !Array.isArray(b.input))
+  )
     return "mock-llm: expected a JSON body with model and input";
-  const input = typeof b.input === "string" ? [{ role: "user", content: b.input }] : (b.input as Record<string, unknown>[]);
+  const input =
+    typeof b.input === "string" ? [{ role: "user", content: b.input }] : (b.input as Record<string, unknown>[]);
   const instructions = typeof b.instructions === "string" ? [{ role: "system", content: b.instructions }] : [];
   const format = (b.text as { format?: { type?: string; schema?: unknown } } | undefined)?.format;
   return {
@@ -79,7 +94,10 @@ export function toolCallsIn(reply: string | object): MockToolCall[] | undefined 
 export function researchReplyIn(reply: string | object): { content: string; citations: MockCitation[] } {
   if (isObject(reply) && Array.isArray(reply.citations) && "text" in reply && Object.keys(reply).length === 2) {
     const text = reply.text as string | object;
-    return { content: typeof text === "string" ? text : JSON.stringify(text), citations: reply.citations as MockCitation[] };
+    return {
+      content: typeof text === "string" ? text : JSON.stringify(text),
+      citations: reply.citations as MockCitation[],
+    };
   }
   return { content: typeof reply === "string" ? reply : JSON.stringify(reply), citations: [] };
 }
@@ -106,7 +124,12 @@ function usage(request: MockChatRequest, content: string) {
 }
 
 /** A chat completion carrying the text, or the tool calls, a responder gave. */
-export function chatCompletionBody(request: MockChatRequest, reply: { content: string } | { toolCalls: MockToolCall[] }, index: number, truncated: boolean) {
+export function chatCompletionBody(
+  request: MockChatRequest,
+  reply: { content: string } | { toolCalls: MockToolCall[] },
+  index: number,
+  truncated: boolean,
+) {
   const toolCalls = "toolCalls" in reply ? reply.toolCalls : undefined;
   const content = "content" in reply ? reply.content : null;
   const used = usage(request, content ?? JSON.stringify(toolCalls));
@@ -117,7 +140,10 @@ export function chatCompletionBody(request: MockChatRequest, reply: { content: s
         tool_calls: toolCalls.map((c, i) => ({
           id: `call-mock-${index}-${i + 1}`,
           type: "function",
-          function: { name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments) },
+          function: {
+            name: c.name,
+            arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
+          },
         })),
       }
     : { role: "assistant", content };
@@ -126,18 +152,39 @@ export function chatCompletionBody(request: MockChatRequest, reply: { content: s
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model: request.model,
-    choices: [{ index: 0, message, finish_reason: toolCalls ? "tool_calls" : truncated ? "length" : "stop", logprobs: null }],
-    usage: { prompt_tokens: used.prompt, completion_tokens: used.completion, total_tokens: used.prompt + used.completion },
+    choices: [
+      { index: 0, message, finish_reason: toolCalls ? "tool_calls" : truncated ? "length" : "stop", logprobs: null },
+    ],
+    usage: {
+      prompt_tokens: used.prompt,
+      completion_tokens: used.completion,
+      total_tokens: used.prompt + used.completion,
+    },
   };
 }
 
-/** A Responses API response: a web search call when the tool was offered, then a message whose text cites its sources. */
+/**
+ * A Responses API response: a web search call when the tool was offered, then a message whose text cites its sources.
+ */
 export function responsesBody(request: MockChatRequest, content: string, citations: MockCitation[], index: number) {
   const used = usage(request, content);
   const search = request.tools.some((t) => t.startsWith("web_search"))
-    ? [{ type: "web_search_call", id: `ws-mock-${index}`, status: "completed", action: { type: "search", query: request.messages.at(-1)?.content.slice(0, 80) ?? "" } }]
+    ? [
+        {
+          type: "web_search_call",
+          id: `ws-mock-${index}`,
+          status: "completed",
+          action: { type: "search", query: request.messages.at(-1)?.content.slice(0, 80) ?? "" },
+        },
+      ]
     : [];
-  const annotations = citations.map((c) => ({ type: "url_citation", url: c.url, title: c.title ?? "", start_index: 0, end_index: content.length }));
+  const annotations = citations.map((c) => ({
+    type: "url_citation",
+    url: c.url,
+    title: c.title ?? "",
+    start_index: 0,
+    end_index: content.length,
+  }));
   return {
     id: `resp-mock-${index}`,
     object: "response",
@@ -146,7 +193,13 @@ export function responsesBody(request: MockChatRequest, content: string, citatio
     model: request.model,
     output: [
       ...search,
-      { type: "message", id: `msg-mock-${index}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: content, annotations }] },
+      {
+        type: "message",
+        id: `msg-mock-${index}`,
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: content, annotations }],
+      },
     ],
     parallel_tool_calls: true,
     tool_choice: "auto",

@@ -20,7 +20,11 @@ function seeded(loaded: LoadedPlan): Db {
 
 const MEDIATORS = ["alpha", "beta", "gamma"];
 const withSimulator = fixturePlan({
-  ablations: { evaluators: [{ model: ALT_JUDGE }], repeats: { runs: 3 }, simulators: [{ model: "sim-alt", mediators: ["alpha", "beta"] }] },
+  ablations: {
+    evaluators: [{ model: ALT_JUDGE }],
+    repeats: { runs: 3 },
+    simulators: [{ model: "sim-alt", mediators: ["alpha", "beta"] }],
+  },
 });
 
 /** Stored value of a run's (or pair's) metric, straight from metric_values. */
@@ -28,14 +32,18 @@ function reader(db: Db) {
   const rows = db.select().from(schema.metricValues).all();
   const byKey = new Map(rows.map((r) => [`${r.subjectId}|${r.evaluationId}|${r.metric}`, r]));
   return {
-    value: (subject: string, evaluation: string, metric: string) => byKey.get(`${subject}|${evaluation}|${metric}`)?.value ?? null,
-    detail: (subject: string, evaluation: string, metric: string) => byKey.get(`${subject}|${evaluation}|${metric}`)?.detail,
+    value: (subject: string, evaluation: string, metric: string) =>
+      byKey.get(`${subject}|${evaluation}|${metric}`)?.value ?? null,
+    detail: (subject: string, evaluation: string, metric: string) =>
+      byKey.get(`${subject}|${evaluation}|${metric}`)?.detail,
   };
 }
 
 /** The grid's mediated runs with their unit, filtered. */
 function gridRuns(db: Db, loaded: LoadedPlan, keep: (u: ReturnType<typeof planGrid>["units"][number]) => boolean) {
-  return planGrid(db, loaded.plan).units.filter(keep).flatMap((u) => u.mediated.map((m) => ({ ...m, unit: u })));
+  return planGrid(db, loaded.plan)
+    .units.filter(keep)
+    .flatMap((u) => u.mediated.map((m) => ({ ...m, unit: u })));
 }
 
 function metricValue(metric: string, db: Db, judge: string) {
@@ -52,7 +60,12 @@ function metricValue(metric: string, db: Db, judge: string) {
  * value has exact two-sided p 2/6 and any other (|ρ| = 0.5, |τ| = 1/3) has p 1. With a tie the p
  * is the asymptotic one, so only the method is checked. Returns whether the cell was exact.
  */
-function expectRankCell(cell: unknown, a: number[], b: number[], coefficient: (a: number[], b: number[]) => number): boolean {
+function expectRankCell(
+  cell: unknown,
+  a: number[],
+  b: number[],
+  coefficient: (a: number[], b: number[]) => number,
+): boolean {
   const { text } = cell as { text: string };
   if (new Set(a).size < 3 || new Set(b).size < 3) {
     expect(text).toMatch(/, asymptotic\)$/);
@@ -64,7 +77,8 @@ function expectRankCell(cell: unknown, a: number[], b: number[], coefficient: (a
 }
 
 const table = (report: BenchmarkReport, id: string): ReportTable => report.tables.find((t) => t.id === id)!;
-const figureRows = (report: BenchmarkReport, id: string) => (report.figures.find((f) => f.id === id)!.spec as { data: { values: Record<string, unknown>[] } }).data.values;
+const figureRows = (report: BenchmarkReport, id: string) =>
+  (report.figures.find((f) => f.id === id)!.spec as { data: { values: Record<string, unknown>[] } }).data.values;
 
 describe("benchmark report: ablations and figures", () => {
   it("Table 8 gives each evaluator's mean and the rank agreement of the mediator rankings, computed by hand", () => {
@@ -74,7 +88,8 @@ describe("benchmark report: ablations and figures", () => {
     const main = gridRuns(db, withSimulator, (u) => u.part === "main");
     let exactCells = 0;
     for (const metric of ["IT", "IE", "CG"]) {
-      const scores = (judge: string) => MEDIATORS.map((m) => plainMean(main.filter((r) => r.mediator === m).map(metricValue(metric, db, judge)))!);
+      const scores = (judge: string) =>
+        MEDIATORS.map((m) => plainMean(main.filter((r) => r.mediator === m).map(metricValue(metric, db, judge)))!);
       for (const judge of [MAIN_JUDGE, ALT_JUDGE]) {
         const c = t8.rows.find((r) => r.key === judge)!.cells[metric];
         expect(isReportCell(c) && c.mean).toBeCloseTo(plainMean(main.map(metricValue(metric, db, judge)))!, 12);
@@ -93,22 +108,46 @@ describe("benchmark report: ablations and figures", () => {
   it("Table 9 gives the median ± half-range of the per-run means and Kendall τ-b between runs", () => {
     const db = seeded(withSimulator);
     const t9 = table(buildBenchmarkReport(db, withSimulator), "table9");
-    const general = gridRuns(db, withSimulator, (u) => u.conditionKey === "general" && u.simulator.model === "sim-main");
+    const general = gridRuns(
+      db,
+      withSimulator,
+      (u) => u.conditionKey === "general" && u.simulator.model === "sim-main",
+    );
     for (const metric of ["IT", "IE", "CG"]) {
-      const perRun = (m: string) => [0, 1, 2].map((i) => plainMean(general.filter((r) => r.mediator === m && r.unit.runIndex === i).map(metricValue(metric, db, MAIN_JUDGE)))!);
+      const perRun = (m: string) =>
+        [0, 1, 2].map(
+          (i) =>
+            plainMean(
+              general.filter((r) => r.mediator === m && r.unit.runIndex === i).map(metricValue(metric, db, MAIN_JUDGE)),
+            )!,
+        );
       for (const m of MEDIATORS) {
         const sorted = [...perRun(m)].sort((a, b) => a - b);
         const cell = t9.rows.find((r) => r.key === m)!.cells[metric];
         expect(!isReportCell(cell) && cell.value).toBeCloseTo(sorted[1], 12);
-        expect(!isReportCell(cell) && cell.text).toBe(`${(sorted[1] * 100).toFixed(1)} ± ${(((sorted[2] - sorted[0]) / 2) * 100).toFixed(1)}`);
+        expect(!isReportCell(cell) && cell.text).toBe(
+          `${(sorted[1] * 100).toFixed(1)} ± ${(((sorted[2] - sorted[0]) / 2) * 100).toFixed(1)}`,
+        );
       }
       const taus: number[] = [];
-      for (const [i, j] of [[0, 1], [0, 2], [1, 2]]) {
-        const expected = handKendallTauB(MEDIATORS.map((m) => perRun(m)[i]), MEDIATORS.map((m) => perRun(m)[j]));
+      for (const [i, j] of [
+        [0, 1],
+        [0, 2],
+        [1, 2],
+      ]) {
+        const expected = handKendallTauB(
+          MEDIATORS.map((m) => perRun(m)[i]),
+          MEDIATORS.map((m) => perRun(m)[j]),
+        );
         taus.push(expected);
         const cell = t9.rows.find((r) => r.key === `kendall|${i}|${j}`)!.cells[metric];
         expect(!isReportCell(cell) && cell.value).toBeCloseTo(expected, 12);
-        expectRankCell(cell, MEDIATORS.map((m) => perRun(m)[i]), MEDIATORS.map((m) => perRun(m)[j]), handKendallTauB);
+        expectRankCell(
+          cell,
+          MEDIATORS.map((m) => perRun(m)[i]),
+          MEDIATORS.map((m) => perRun(m)[j]),
+          handKendallTauB,
+        );
       }
       const mean = t9.rows.find((r) => r.key === "kendall|mean")!.cells[metric];
       expect(!isReportCell(mean) && mean.value).toBeCloseTo(taus.reduce((s, t) => s + t, 0) / 3, 12);
@@ -132,10 +171,14 @@ describe("benchmark report: ablations and figures", () => {
     }
 
     const fig3 = figureRows(report, "figure3");
-    expect(fig3.map((r) => `${r.mediator}|${r.axis}|${r.variant}`).sort()).toEqual(MEDIATORS.flatMap((m) => [`${m}|emotion|CR`, `${m}|strategy|competing`]).sort());
+    expect(fig3.map((r) => `${r.mediator}|${r.axis}|${r.variant}`).sort()).toEqual(
+      MEDIATORS.flatMap((m) => [`${m}|emotion|CR`, `${m}|strategy|competing`]).sort(),
+    );
     for (const row of fig3) {
       const own = main.filter((r) => r.mediator === row.mediator);
-      const shift = cgMean(own.filter((r) => r.unit.conditionKey === `${row.axis}:${row.variant}`)) - cgMean(own.filter((r) => r.unit.axis === "general"));
+      const shift =
+        cgMean(own.filter((r) => r.unit.conditionKey === `${row.axis}:${row.variant}`)) -
+        cgMean(own.filter((r) => r.unit.axis === "general"));
       expect(row.shift).toBe(x100(shift));
     }
 
@@ -145,7 +188,14 @@ describe("benchmark report: ablations and figures", () => {
     for (const row of fig4.filter((x) => x.count !== 0)) {
       const lifts = main
         .filter((run) => run.mediator === row.mediator && run.unit.axis === row.group)
-        .flatMap((run) => (r.detail(run.runId, evaluationId(run.runId, "topic-localized", MAIN_JUDGE), "IE") as { perIntervention: { progress: number; ie: number }[] }).perIntervention)
+        .flatMap(
+          (run) =>
+            (
+              r.detail(run.runId, evaluationId(run.runId, "topic-localized", MAIN_JUDGE), "IE") as {
+                perIntervention: { progress: number; ie: number }[];
+              }
+            ).perIntervention,
+        )
         .filter((p) => Math.min(4, Math.floor(p.progress * 5 + 1e-9)) === row.bin_index);
       expect(row.count).toBe(lifts.length);
       expect(row.ie).toBe(x100(lifts.reduce((s, p) => s + p.ie, 0) / lifts.length));

@@ -10,7 +10,12 @@ import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../../../db/schema.ts";
-import { emotionConsensusSubjectId, emotionEvaluationId, emotionSubjectId, type EmotionSource } from "../../../../app/domain/emotion/trajectory.ts";
+import {
+  emotionConsensusSubjectId,
+  emotionEvaluationId,
+  emotionSubjectId,
+  type EmotionSource,
+} from "../../../../app/domain/emotion/trajectory.ts";
 import { evaluationId } from "../../../../app/domain/evaluation-ids.ts";
 import { pearson } from "../../../../app/domain/stats/correlation.ts";
 import { planGrid, type LoadedPlan } from "../../../../app/server/benchmark/plan-file.server.ts";
@@ -37,7 +42,10 @@ function selfReport(db: Db, runId: string, scores: (party: string) => number[]) 
     const i = seen.get(turn.speaker) ?? 0;
     seen.set(turn.speaker, i + 1);
     const list = scores(turn.speaker);
-    db.update(schema.turns).set({ emotion: list[i % list.length], emotionReason: "hand-set" }).where(and(eq(schema.turns.runId, runId), eq(schema.turns.turnId, turn.turnId))).run();
+    db.update(schema.turns)
+      .set({ emotion: list[i % list.length], emotionReason: "hand-set" })
+      .where(and(eq(schema.turns.runId, runId), eq(schema.turns.turnId, turn.turnId)))
+      .run();
   }
 }
 
@@ -45,23 +53,64 @@ function selfReport(db: Db, runId: string, scores: (party: string) => number[]) 
 function judged(db: Db, runId: string, backbone: string) {
   const parties = playedScenarioRow(db, runId)!.body.parties.map((p) => p.id);
   const turns = runTurnRows(db, runId);
-  const output = Object.fromEntries(parties.map((p) => [p, { scores: turns.filter((t) => t.speaker === p).map((t) => ({ turn_id: t.turnId, score: 50, reason: "r" })) }]));
-  db.insert(schema.evaluations).values({ id: emotionEvaluationId(runId, backbone), runId, method: "emotion", backbone, output, errors: [] }).run();
+  const output = Object.fromEntries(
+    parties.map((p) => [
+      p,
+      { scores: turns.filter((t) => t.speaker === p).map((t) => ({ turn_id: t.turnId, score: 50, reason: "r" })) },
+    ]),
+  );
+  db.insert(schema.evaluations)
+    .values({ id: emotionEvaluationId(runId, backbone), runId, method: "emotion", backbone, output, errors: [] })
+    .run();
 }
 
 /** The rows the registry stores for one trajectory of a run (EC under the main evaluator's evaluation). */
-function storeRows(db: Db, runId: string, source: EmotionSource, values: { ER?: number | null; EF: number; EV: number; EC: number }) {
-  const row = (evaluation: string, metric: string, value: number | null, params: Record<string, unknown>, detail: Record<string, unknown> = {}) =>
-    upsertMetricValue(db, { subjectKind: "run", subjectId: runId, evaluationId: evaluation, metric, value, detail: { source: source.kind, ...detail }, params, definitionVersion: 1, computedAt: "2026-01-01T00:00:00Z" });
+function storeRows(
+  db: Db,
+  runId: string,
+  source: EmotionSource,
+  values: { ER?: number | null; EF: number; EV: number; EC: number },
+) {
+  const row = (
+    evaluation: string,
+    metric: string,
+    value: number | null,
+    params: Record<string, unknown>,
+    detail: Record<string, unknown> = {},
+  ) =>
+    upsertMetricValue(db, {
+      subjectKind: "run",
+      subjectId: runId,
+      evaluationId: evaluation,
+      metric,
+      value,
+      detail: { source: source.kind, ...detail },
+      params,
+      definitionVersion: 1,
+      computedAt: "2026-01-01T00:00:00Z",
+    });
   const id = emotionSubjectId(runId, source);
-  if (values.ER !== undefined) row(id, "ER", values.ER, { hE: 5 }, { perIntervention: [{ m: 3, progress: 0.25, before: 0.5, afterTurn: 8, after: 0.6, er: values.ER }] });
+  if (values.ER !== undefined)
+    row(
+      id,
+      "ER",
+      values.ER,
+      { hE: 5 },
+      { perIntervention: [{ m: 3, progress: 0.25, before: 0.5, afterTurn: 8, after: 0.6, er: values.ER }] },
+    );
   row(id, "EF", values.EF, {});
   row(id, "EV", values.EV, {});
-  row(emotionConsensusSubjectId(runId, source, evaluationId(runId, "topic-localized", MAIN_JUDGE)), "EC", values.EC, { s0: 1 });
+  row(emotionConsensusSubjectId(runId, source, evaluationId(runId, "topic-localized", MAIN_JUDGE)), "EC", values.EC, {
+    s0: 1,
+  });
 }
 
 const SELF: EmotionSource = { kind: "self" };
-const judgeSource = (runId: string, backbone: string): EmotionSource => ({ kind: "judge", backbone, evaluationId: emotionEvaluationId(runId, backbone) });
+const judgeSource = (runId: string, backbone: string): EmotionSource => ({
+  kind: "judge",
+  backbone,
+  evaluationId: emotionEvaluationId(runId, backbone),
+});
 
 describe("the report's emotion part from stored rows", () => {
   it("reads each run's preferred trajectory: the self-report, else the plan's emotion judge; runs without emotion stay out", async () => {
@@ -88,10 +137,25 @@ describe("the report's emotion part from stored rows", () => {
 
     const data = loadReportData(db, loaded, planGrid(db, loaded.plan));
     const subjectOf = (runId: string) => data.input.subjects.find((s) => s.runId === runId)!;
-    expect(subjectOf(run(units[0], "alpha")).emotion).toEqual({ source: "self-report", ER: 0.1, EF: 0.5, EV: 0.2, EC: 0.4, interventions: [{ progress: 0.25, er: 0.1 }] });
-    expect(subjectOf(run(units[0], "beta")).emotion).toMatchObject({ source: `judge ${PLAN_JUDGE}`, ER: -0.2, EC: -0.5 });
+    expect(subjectOf(run(units[0], "alpha")).emotion).toEqual({
+      source: "self-report",
+      ER: 0.1,
+      EF: 0.5,
+      EV: 0.2,
+      EC: 0.4,
+      interventions: [{ progress: 0.25, er: 0.1 }],
+    });
+    expect(subjectOf(run(units[0], "beta")).emotion).toMatchObject({
+      source: `judge ${PLAN_JUDGE}`,
+      ER: -0.2,
+      EC: -0.5,
+    });
     expect(subjectOf(run(units[0], "gamma")).emotion).toBeNull();
-    expect(data.input.unmediated.find((u) => u.runId === units[0].unmediatedRunId)!.emotion).toMatchObject({ source: "self-report", ER: null, EF: 0.2 });
+    expect(data.input.unmediated.find((u) => u.runId === units[0].unmediatedRunId)!.emotion).toMatchObject({
+      source: "self-report",
+      ER: null,
+      EF: 0.2,
+    });
     expect(data.params.get("hE")).toEqual(new Set(["5"]));
 
     const report = buildBenchmarkReport(db, loaded);
@@ -142,7 +206,9 @@ describe("the report's emotion part from stored rows", () => {
   it("Table 1's proxy: the A/B pairs' target volatility from each run's preferred trajectory, placed first without a study", () => {
     const db = freshDb();
     seedGrid(db, loaded);
-    const units = planGrid(db, loaded.plan).units.filter((u) => u.part === "main" && u.scenarioId.includes("transactional"));
+    const units = planGrid(db, loaded.plan).units.filter(
+      (u) => u.part === "main" && u.scenarioId.includes("transactional"),
+    );
     const [r1, r2, r3, r4] = units.slice(0, 4).map((u) => u.unmediatedRunId);
     const target = playedScenarioRow(db, r1)!.body.parties[0].id;
     // Target volatility: r1 40→80→40… = 0.4; r2 50→55… = 0.05; r3 20→60… = 0.4; r4 (judged 50 flat) = 0.
@@ -151,12 +217,23 @@ describe("the report's emotion part from stored rows", () => {
     selfReport(db, r3, () => [20, 60]);
     judged(db, r4, PLAN_JUDGE);
     const pair = (id: string, a: string, b: string, levelA: number, levelB: number) =>
-      db.insert(schema.abPairs).values({ id, scenarioId: units[0].scenarioId, runAId: a, runBId: b, targetParty: target, levelA, levelB }).run();
+      db
+        .insert(schema.abPairs)
+        .values({ id, scenarioId: units[0].scenarioId, runAId: a, runBId: b, targetParty: target, levelA, levelB })
+        .run();
     pair("p1", r1, r2, 3, 0); // more reactive is more volatile: ordered
     pair("p2", r4, r3, 2, 1); // more reactive (r4) is less volatile: not ordered
 
     const [proxy] = loadFidelityProxy(db, PLAN_JUDGE);
-    expect(proxy).toMatchObject({ backbone: "sim-main", pairs: 2, measuredPairs: 2, ordered: 1, ties: 0, agreement: 0.5, observations: 4 });
+    expect(proxy).toMatchObject({
+      backbone: "sim-main",
+      pairs: 2,
+      measuredPairs: 2,
+      ordered: 1,
+      ties: 0,
+      agreement: 0.5,
+      observations: 4,
+    });
     const expected = pearson([3, 0, 2, 1], [0.4, 0.05, 0, 0.4]);
     expect(proxy.r).toBeCloseTo(expected.r!, 12);
 

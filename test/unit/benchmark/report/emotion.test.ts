@@ -11,7 +11,12 @@ import { buildReportParts } from "../../../../app/domain/benchmark/report/build.
 import { DEFAULT_BOOTSTRAP } from "../../../../app/domain/benchmark/report/cells.ts";
 import { ALL_CONDITIONS, NO_EMOTION_WARNING, UNMEDIATED_ROW } from "../../../../app/domain/benchmark/report/emotion.ts";
 import { figureRows } from "../../../../app/domain/benchmark/report/format.ts";
-import type { ReportInput, ReportSubject, RunEmotion, RunPlace } from "../../../../app/domain/benchmark/report/input.ts";
+import type {
+  ReportInput,
+  ReportSubject,
+  RunEmotion,
+  RunPlace,
+} from "../../../../app/domain/benchmark/report/input.ts";
 import { AVG } from "../../../../app/domain/benchmark/report/rows.ts";
 import type { StudyResults } from "../../../../app/domain/benchmark/report/studies.ts";
 import { buildEmotionRepairFigure } from "../../../../app/report-parts/emotion-repair-figure.ts";
@@ -23,14 +28,36 @@ import { reportCell } from "./recompute.ts";
 
 /** The emotion section of the registry: its tables and figure, built as the report builds them. */
 const buildEmotionParts = (input: ReportInput) =>
-  buildReportParts(input, REPORT_PARTS.filter((p) => p.section === "emotion"));
+  buildReportParts(
+    input,
+    REPORT_PARTS.filter((p) => p.section === "emotion"),
+  );
 
-const emotion = (values: Partial<RunEmotion>): RunEmotion => ({ source: "self-report", ER: null, EF: null, EV: null, EC: null, interventions: [], ...values });
+const emotion = (values: Partial<RunEmotion>): RunEmotion => ({
+  source: "self-report",
+  ER: null,
+  EF: null,
+  EV: null,
+  EC: null,
+  interventions: [],
+  ...values,
+});
 
 let counter = 0;
 function place(conditionKey: string, scenarioId: string, e: RunEmotion | null): RunPlace {
   const [axis, variant] = conditionKey === "general" ? ["general", "default"] : conditionKey.split(":");
-  return { runId: `run-${++counter}`, scenarioId, domain: "transactional", conditionKey, axis, variant, part: "main", simulator: "sim", runIndex: 0, emotion: e };
+  return {
+    runId: `run-${++counter}`,
+    scenarioId,
+    domain: "transactional",
+    conditionKey,
+    axis,
+    variant,
+    part: "main",
+    simulator: "sim",
+    runIndex: 0,
+    emotion: e,
+  };
 }
 function subject(mediator: string, conditionKey: string, scenarioId: string, e: RunEmotion | null): ReportSubject {
   return { ...place(conditionKey, scenarioId, e), mediator, IF: null, FI: null, judged: {} };
@@ -91,7 +118,13 @@ const close = (actual: number | null, expected: number) => expect(actual).toBeCl
 describe("the report's emotion tables and figure", () => {
   it("ER per mediator × condition: the emotion axis first, then general and the other conditions, then all", () => {
     const table = buildEmotionRepairTable(handInput());
-    expect(table.columns.map((c) => c.key)).toEqual(["emotion:CC", "emotion:RR", "general", "strategy:competing", ALL_CONDITIONS]);
+    expect(table.columns.map((c) => c.key)).toEqual([
+      "emotion:CC",
+      "emotion:RR",
+      "general",
+      "strategy:competing",
+      ALL_CONDITIONS,
+    ]);
     expect(table.columns.slice(0, 2).every((c) => c.group === "emotion axis")).toBe(true);
     expect(table.rows.map((r) => r.key)).toEqual(["alpha", "beta", AVG]);
 
@@ -128,8 +161,8 @@ describe("the report's emotion tables and figure", () => {
     close(reportCell(table, UNMEDIATED_ROW, "EV").mean, 0.4);
     expect(reportCell(table, UNMEDIATED_ROW, "EF").n).toBe(2);
     close(textValue(base.cells.EC), 0.3);
-    // alpha's EC: 0.5, 0.3, null, null (RR s2 has no value), 0.1 → "0.30 [lo, hi] (3, 1 missing)"; beta's −0.2, 0 → −0.10,
-    // both in scenario s1, so no interval.
+    // alpha's EC: 0.5, 0.3, null, null (RR s2 has no value), 0.1 → "0.30 [lo, hi] (3, 1 missing)"; beta's −0.2, 0 →
+    // −0.10, both in scenario s1, so no interval.
     expect(textOf(table.rows[1].cells.EC)).toBe("-0.10 (2)");
   });
 
@@ -162,15 +195,43 @@ describe("the report's emotion tables and figure", () => {
 
   it("the leaderboard takes its Emotional repair column from the repair table's all-conditions column", () => {
     const repair = buildEmotionRepairTable(handInput());
-    const table3: ReportTable = { id: "table3", title: "", caption: "", scale: "percent", columns: [], notes: [], rows: [{ key: "alpha", label: "alpha", cells: {} }, { key: "beta", label: "beta", cells: {} }] };
-    const rows = withLeaderboardColumn(leaderboard(table3, ["CG"], (m) => `${m}|avg`, "CG", "avg"), repair, "ER", ALL_CONDITIONS);
+    const table3: ReportTable = {
+      id: "table3",
+      title: "",
+      caption: "",
+      scale: "percent",
+      columns: [],
+      notes: [],
+      rows: [
+        { key: "alpha", label: "alpha", cells: {} },
+        { key: "beta", label: "beta", cells: {} },
+      ],
+    };
+    const rows = withLeaderboardColumn(
+      leaderboard(table3, ["CG"], (m) => `${m}|avg`, "CG", "avg"),
+      repair,
+      "ER",
+      ALL_CONDITIONS,
+    );
     close(rows.find((r) => r.mediator === "alpha")!.cells.ER!.mean, 0.25);
-    expect(withLeaderboardColumn(rows, undefined, "ER", ALL_CONDITIONS).every((r) => r.cells.ER === undefined)).toBe(true);
+    expect(withLeaderboardColumn(rows, undefined, "ER", ALL_CONDITIONS).every((r) => r.cells.ER === undefined)).toBe(
+      true,
+    );
   });
 });
 
 describe("Table 1's automatic proxy", () => {
-  const proxy = { backbone: "sim-a", pairs: 4, measuredPairs: 3, ordered: 2, ties: 1, agreement: 2 / 3, observations: 6, r: 0.8, p: 0.056 };
+  const proxy = {
+    backbone: "sim-a",
+    pairs: 4,
+    measuredPairs: 3,
+    ordered: 2,
+    ties: 1,
+    agreement: 2 / 3,
+    observations: 6,
+    r: 0.8,
+    p: 0.056,
+  };
   const results = (fidelity: StudyResults["fidelity"]): StudyResults => ({ fidelity, alignment: [], proxy: [proxy] });
 
   it("lays out measured pairs, agreement, r (p) and observations per simulator backbone", () => {
@@ -187,9 +248,23 @@ describe("Table 1's automatic proxy", () => {
   });
 
   it("says it is read beside the crowd's Table 1 when a study has one, and is absent without observations", () => {
-    const withCrowd = buildTable1Proxy(results([{ study: "s", studyId: 1, rows: [{ backbone: "sim-a", pairs: 1, correct: 1, noMajority: 0, labels: 3, fidelity: 1 }] }]))!;
+    const withCrowd = buildTable1Proxy(
+      results([
+        {
+          study: "s",
+          studyId: 1,
+          rows: [{ backbone: "sim-a", pairs: 1, correct: 1, noMajority: 0, labels: 3, fidelity: 1 }],
+        },
+      ]),
+    )!;
     expect(withCrowd.notes.join(" ")).toContain("Read beside Table 1");
-    expect(buildTable1Proxy({ fidelity: [], alignment: [], proxy: [{ ...proxy, measuredPairs: 0, observations: 0, agreement: null, r: null, p: null }] })).toBeNull();
+    expect(
+      buildTable1Proxy({
+        fidelity: [],
+        alignment: [],
+        proxy: [{ ...proxy, measuredPairs: 0, observations: 0, agreement: null, r: null, p: null }],
+      }),
+    ).toBeNull();
     expect(buildTable1Proxy({ fidelity: [], alignment: [], proxy: [] })).toBeNull();
   });
 });

@@ -17,7 +17,13 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-const loaded = fixturePlan({ ablations: { evaluators: [{ model: ALT_JUDGE }], repeats: { runs: 3 }, simulators: [{ model: "sim-alt", mediators: ["alpha"] }] } });
+const loaded = fixturePlan({
+  ablations: {
+    evaluators: [{ model: ALT_JUDGE }],
+    repeats: { runs: 3 },
+    simulators: [{ model: "sim-alt", mediators: ["alpha"] }],
+  },
+});
 
 function seededFile(): { dir: string; dbPath: string } {
   const { dir, cleanup } = tempDir();
@@ -40,11 +46,27 @@ describe("report files", () => {
     const out = join(dir, "out");
     const files = await writeReportFiles(report, out, ["md", "csv", "svg", "html"]);
     const ids = [...report.tables.map((t) => t.id), ...report.figures.map((f) => f.id)];
-    expect(readdirSync(out).sort()).toEqual(["report.html", "report.md", ...ids.map((id) => `${id}.csv`), ...report.figures.map((f) => `${f.id}.svg`)].sort());
+    expect(readdirSync(out).sort()).toEqual(
+      ["report.html", "report.md", ...ids.map((id) => `${id}.csv`), ...report.figures.map((f) => `${f.id}.svg`)].sort(),
+    );
     expect(files).toHaveLength(readdirSync(out).length);
 
     const md = readFileSync(join(out, "report.md"), "utf8");
-    for (const needle of [`hash ${loaded.hash}`, "Evaluator: judge-main", "simulator: sim-main", "s0 = 1", "delta = 0.05", "W = 10", "h = 5", "timing bins = 5", "1000 draws", "seed 1", "Table 3", "Table 9", "(n 12)"]) {
+    for (const needle of [
+      `hash ${loaded.hash}`,
+      "Evaluator: judge-main",
+      "simulator: sim-main",
+      "s0 = 1",
+      "delta = 0.05",
+      "W = 10",
+      "h = 5",
+      "timing bins = 5",
+      "1000 draws",
+      "seed 1",
+      "Table 3",
+      "Table 9",
+      "(n 12)",
+    ]) {
       expect(md).toContain(needle);
     }
 
@@ -58,11 +80,15 @@ describe("report files", () => {
     expect(Number(alphaAvg[5])).toBe(cell.n);
 
     for (const figure of report.figures) {
-      const csv = readFileSync(join(out, `${figure.id}.csv`), "utf8").trim().split("\n");
+      const csv = readFileSync(join(out, `${figure.id}.csv`), "utf8")
+        .trim()
+        .split("\n");
       expect(csv).toHaveLength(1 + figureRows(figure).length);
       const svg = checkSvg(readFileSync(join(out, `${figure.id}.svg`), "utf8"));
       expect(svg.root).toBe("svg");
-      const bars = figureRows(figure).filter((r) => r.cg !== null && r.cg !== undefined || r.shift !== undefined).length;
+      const bars = figureRows(figure).filter(
+        (r) => (r.cg !== null && r.cg !== undefined) || r.shift !== undefined,
+      ).length;
       if (figure.id === "figure4") expect(svg.marks.line).toBeGreaterThan(0);
       else expect(svg.marks.rect).toBe(bars);
     }
@@ -71,11 +97,16 @@ describe("report files", () => {
     expect(html).not.toMatch(/<script/i);
     expect(html.match(/<svg /g)).toHaveLength(report.figures.length);
     for (const t of report.tables) expect(html).toContain(t.title);
-    const validation = await new HtmlValidate({ extends: ["html-validate:recommended"], rules: { "no-inline-style": "off", "long-title": "off" } }).validateString(html.replace(/<svg[\s\S]*?<\/svg>/g, ""));
+    const validation = await new HtmlValidate({
+      extends: ["html-validate:recommended"],
+      rules: { "no-inline-style": "off", "long-title": "off" },
+    }).validateString(html.replace(/<svg[\s\S]*?<\/svg>/g, ""));
     expect(validation.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message}`))).toEqual([]);
   });
 
-  it("the CLI writes the files, prints them and the build time; a bad plan or an empty grid exits 2 with a message", { timeout: 120_000 }, () => {
+  it("the CLI writes the files, prints them and the build time; a bad plan or an empty grid exits 2 with a message", {
+    timeout: 120_000,
+  }, () => {
     const { dir, dbPath } = seededFile();
     const planPath = join(dir, "benchmark.json");
     writeFileSync(planPath, JSON.stringify(loaded.plan));
@@ -88,7 +119,9 @@ describe("report files", () => {
     expect(readdirSync(out)).toContain("table3.csv");
     expect(readdirSync(out).some((f) => f.endsWith(".svg"))).toBe(false);
 
-    const byHash = runCli(["report", "--hash", loaded.hash, "--out", join(dir, "by-hash"), "--format", "md"], { SOCRATES_DB: dbPath });
+    const byHash = runCli(["report", "--hash", loaded.hash, "--out", join(dir, "by-hash"), "--format", "md"], {
+      SOCRATES_DB: dbPath,
+    });
     expect(byHash.status).toBe(0);
     expect(readFileSync(join(dir, "by-hash", "report.md"), "utf8")).toContain(`hash ${loaded.hash}`);
     const unknownHash = runCli(["report", "--hash", "nope"], { SOCRATES_DB: dbPath });
@@ -102,7 +135,10 @@ describe("report files", () => {
     expect(bad.stderr).toContain(`${badPath}: $.runs:`);
 
     const emptyPath = join(dir, "empty.json");
-    writeFileSync(emptyPath, JSON.stringify({ ...loaded.plan, mediators: [{ name: "nobody", model: "never-run" }], ablations: {} }));
+    writeFileSync(
+      emptyPath,
+      JSON.stringify({ ...loaded.plan, mediators: [{ name: "nobody", model: "never-run" }], ablations: {} }),
+    );
     const empty = runCli(["report", "--plan", emptyPath], { SOCRATES_DB: dbPath });
     expect(empty.status).toBe(2);
     expect(empty.stderr).toMatch(/no mediated run of the plan .* is stored/);

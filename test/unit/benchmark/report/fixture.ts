@@ -53,10 +53,23 @@ function shiftedEvaluation(template: Evaluation, runId: string, backbone: string
   const output = Object.fromEntries(
     Object.entries(template.output).map(([topic, pass]) => [
       topic,
-      { ...pass, agreement_score: pass.agreement_score.map((e) => ({ ...e, score: Math.min(5, Math.max(1, e.score + shift + randomInt(rng, 3) - 1)) })) },
+      {
+        ...pass,
+        agreement_score: pass.agreement_score.map((e) => ({
+          ...e,
+          score: Math.min(5, Math.max(1, e.score + shift + randomInt(rng, 3) - 1)),
+        })),
+      },
     ]),
   );
-  return { ...template, id: evaluationId(runId, "topic-localized", backbone), run_id: runId, backbone, output, errors: [] };
+  return {
+    ...template,
+    id: evaluationId(runId, "topic-localized", backbone),
+    run_id: runId,
+    backbone,
+    output,
+    errors: [],
+  };
 }
 
 /** Imports the catalogue and the grid's runs (less `skip`), judged by both judges, then computes the metrics. */
@@ -65,7 +78,13 @@ export function seedGrid(db: Db, loaded: LoadedPlan, skip: ReadonlySet<string> =
     (c) => SCENARIOS.includes(c.scenario_id) && CONDITION_KEYS.includes(`${c.axis}:${c.variant}`),
   );
   const catalogue = DEMO.map((d) => ({ ...demoBundle(d), runs: [], evaluations: [], matched_pairs: [] }));
-  importBundleFiles(db, [...catalogue, { format: "socrates-bundle", version: 1, conditions }].map((b, i) => ({ file: `catalogue-${i}.json`, text: JSON.stringify(b) })));
+  importBundleFiles(
+    db,
+    [...catalogue, { format: "socrates-bundle", version: 1, conditions }].map((b, i) => ({
+      file: `catalogue-${i}.json`,
+      text: JSON.stringify(b),
+    })),
+  );
 
   const rng = createRng(7);
   const runs: Run[] = [];
@@ -74,18 +93,38 @@ export function seedGrid(db: Db, loaded: LoadedPlan, skip: ReadonlySet<string> =
   for (const unit of planGrid(db, loaded.plan).units) {
     const demo = demoBundle(unit.domain);
     const template = (mediated: boolean) => demo.runs!.find((r) => r.mediated === mediated)! as Run;
-    const judged = (mediated: boolean) => demo.evaluations!.find((e) => e.method === "topic-localized" && e.run_id === template(mediated).id)! as Evaluation;
+    const judged = (mediated: boolean) =>
+      demo.evaluations!.find(
+        (e) => e.method === "topic-localized" && e.run_id === template(mediated).id,
+      )! as Evaluation;
     const add = (runId: string, mediated: boolean, mediator: string | null) => {
-      runs.push({ ...template(mediated), id: runId, condition_id: unit.conditionId, mediator_backbone: mediator, simulator_backbone: unit.simulator.model });
-      for (const judge of [MAIN_JUDGE, ALT_JUDGE]) evaluations.push(shiftedEvaluation(judged(mediated), runId, judge, rng));
+      runs.push({
+        ...template(mediated),
+        id: runId,
+        condition_id: unit.conditionId,
+        mediator_backbone: mediator,
+        simulator_backbone: unit.simulator.model,
+      });
+      for (const judge of [MAIN_JUDGE, ALT_JUDGE])
+        evaluations.push(shiftedEvaluation(judged(mediated), runId, judge, rng));
     };
     add(unit.unmediatedRunId, false, null);
     for (const m of unit.mediated) {
       if (skip.has(m.runId)) continue;
       add(m.runId, true, m.mediator);
-      pairs.push({ id: m.pairId, condition_id: unit.conditionId, mediated_run_id: m.runId, unmediated_run_id: unit.unmediatedRunId });
+      pairs.push({
+        id: m.pairId,
+        condition_id: unit.conditionId,
+        mediated_run_id: m.runId,
+        unmediated_run_id: unit.unmediatedRunId,
+      });
     }
   }
-  importBundleFiles(db, [{ file: "grid.json", text: JSON.stringify({ format: "socrates-bundle", version: 1, runs, evaluations, matched_pairs: pairs }) }]);
+  importBundleFiles(db, [
+    {
+      file: "grid.json",
+      text: JSON.stringify({ format: "socrates-bundle", version: 1, runs, evaluations, matched_pairs: pairs }),
+    },
+  ]);
   computeMetrics(db, { now: new Date("2026-01-01T00:00:00Z") });
 }

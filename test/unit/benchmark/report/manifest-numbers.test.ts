@@ -1,7 +1,11 @@
 /** The manifest's flat list of numbers and the comparison --verify makes (pure). */
 import { describe, expect, it } from "vitest";
 import { describeSourceChange, sourceChanges } from "../../../../app/domain/benchmark/provenance/manifest.ts";
-import { describeDifference, firstDifference, reportNumbers } from "../../../../app/domain/benchmark/provenance/numbers.ts";
+import {
+  describeDifference,
+  firstDifference,
+  reportNumbers,
+} from "../../../../app/domain/benchmark/provenance/numbers.ts";
 import type { ReportTable } from "../../../../app/domain/benchmark/report-model.ts";
 
 const table = (mean: number | null, rho: number | null): ReportTable => ({
@@ -13,11 +17,21 @@ const table = (mean: number | null, rho: number | null): ReportTable => ({
     { key: "CG|avg", label: "Avg", group: "CG" },
     { key: "rho", label: "ρ" },
   ],
-  rows: [{ key: "alpha", label: "Alpha", cells: { "CG|avg": { mean, median: mean, n: 2, missing: 1, ci: null, runIds: ["a", "b"] }, rho: { text: rho === null ? "–" : rho.toFixed(3), value: rho } } }],
+  rows: [
+    {
+      key: "alpha",
+      label: "Alpha",
+      cells: {
+        "CG|avg": { mean, median: mean, n: 2, missing: 1, ci: null, runIds: ["a", "b"] },
+        rho: { text: rho === null ? "–" : rho.toFixed(3), value: rho },
+      },
+    },
+  ],
   notes: [],
 });
 
-const numbersOf = (mean: number | null, rho: number | null) => reportNumbers({ tables: [table(mean, rho)], figures: [] });
+const numbersOf = (mean: number | null, rho: number | null) =>
+  reportNumbers({ tables: [table(mean, rho)], figures: [] });
 
 describe("report numbers", () => {
   it("lists every field of every cell with its labels, and keeps what JSON cannot hold as text", () => {
@@ -41,10 +55,15 @@ describe("report numbers", () => {
     expect(firstDifference(stored, numbersOf(0.25, 0.5))).toBeNull();
     const d = firstDifference(stored, numbersOf(0.25, 0.4))!;
     expect(describeDifference(d)).toBe("t, row Alpha (alpha), column ρ (rho), value: stored 0.5, recomputed 0.4");
-    const gone = firstDifference(stored, numbersOf(0.25, 0.5).filter((n) => n.column !== "rho"))!;
+    const gone = firstDifference(
+      stored,
+      numbersOf(0.25, 0.5).filter((n) => n.column !== "rho"),
+    )!;
     expect(describeDifference(gone)).toBe("t, row Alpha (alpha), column ρ (rho), value: stored 0.5, recomputed absent");
     const added = firstDifference(stored.slice(0, 6), numbersOf(0.25, 0.5))!;
-    expect(describeDifference(added)).toBe("t, row Alpha (alpha), column ρ (rho), value: stored absent, recomputed 0.5");
+    expect(describeDifference(added)).toBe(
+      "t, row Alpha (alpha), column ρ (rho), value: stored absent, recomputed 0.5",
+    );
   });
 
   it("lists the source rows whose hash changed, appeared or went", () => {

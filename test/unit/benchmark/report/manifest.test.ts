@@ -30,7 +30,15 @@ async function reportFolder() {
   const planFile = join(t.dir, "plan.json");
   writeFileSync(planFile, JSON.stringify(loaded.plan));
   const configFile = join(t.dir, "socrates.config.json");
-  writeFileSync(configFile, JSON.stringify({ endpoints: { main: { baseURL: "http://127.0.0.1:9/v1", apiKeyEnv: "SECRET_NAME_ENV", apiKey: "sk-never-written" } }, roles: { evaluator: { model: MAIN_JUDGE } } }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      endpoints: {
+        main: { baseURL: "http://127.0.0.1:9/v1", apiKeyEnv: "SECRET_NAME_ENV", apiKey: "sk-never-written" },
+      },
+      roles: { evaluator: { model: MAIN_JUDGE } },
+    }),
+  );
   const out = join(t.dir, "out");
   const env = { SOCRATES_DB: t.path };
   const args = ["report", "--plan", planFile, "--config", configFile, "--out", out, "--format", "md,csv"];
@@ -71,11 +79,24 @@ describe("report manifest and --verify", () => {
     const runs = grid.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
     const pairs = grid.flatMap((u) => u.mediated.map((m) => m.pairId));
     const count = (kind: string, ids: string[], metrics: string[]) =>
-      (db.$client.prepare(`SELECT count(*) AS n FROM metric_values WHERE subject_kind = ? AND subject_id IN (SELECT value FROM json_each(?)) AND metric IN (SELECT value FROM json_each(?))`).get(kind, JSON.stringify(ids), JSON.stringify(metrics)) as { n: number }).n;
-    const expected = count("run", runs, ["IT", "IE", "IF", "FI", "ER", "EF", "EV", "EC"]) + count("pair", pairs, ["CG"]);
+      (
+        db.$client
+          .prepare(
+            `SELECT count(*) AS n FROM metric_values WHERE subject_kind = ? AND subject_id IN (SELECT value FROM json_each(?)) AND metric IN (SELECT value FROM json_each(?))`,
+          )
+          .get(kind, JSON.stringify(ids), JSON.stringify(metrics)) as { n: number }
+      ).n;
+    const expected =
+      count("run", runs, ["IT", "IE", "IF", "FI", "ER", "EF", "EV", "EC"]) + count("pair", pairs, ["CG"]);
     expect(expected).toBeGreaterThan(0);
     expect(manifest.sources.metric_values.rows).toBe(expected);
-    const labels = (db.$client.prepare("SELECT count(*) AS n FROM labels l JOIN study_items i ON i.id = l.study_item_id WHERE i.study_id IN (1, 2, 3)").get() as { n: number }).n;
+    const labels = (
+      db.$client
+        .prepare(
+          "SELECT count(*) AS n FROM labels l JOIN study_items i ON i.id = l.study_item_id WHERE i.study_id IN (1, 2, 3)",
+        )
+        .get() as { n: number }
+    ).n;
     expect(manifest.sources.labels.rows).toBe(labels);
 
     // The numbers are the files' numbers: Table 3's csv and the manifest agree cell by cell.
@@ -84,29 +105,41 @@ describe("report manifest and --verify", () => {
     for (const line of csv.slice(0, 20)) {
       const [table, , , mean] = line.split(",");
       expect(table).toBe("table3");
-      const means = manifest.numbers.filter((n) => n.table === "table3" && n.field === "mean").map((n) => (n.value === null ? "" : String(n.value)));
+      const means = manifest.numbers
+        .filter((n) => n.table === "table3" && n.field === "mean")
+        .map((n) => (n.value === null ? "" : String(n.value)));
       expect(means).toContain(mean);
     }
     expect(manifest.counts.numbers).toBe(manifest.numbers.length);
     expect(manifest.files["table3.csv"]).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("--verify passes on a fresh report, and after one metric row changes exits 1 naming the number and the row", { timeout: 180_000 }, async () => {
+  it("--verify passes on a fresh report, and after one metric row changes exits 1 naming the number and the row", {
+    timeout: 180_000,
+  }, async () => {
     const { db, out, env } = folder;
     const fresh = await runCliInProcess(["report", "--verify", out], env);
     expect(fresh.status, fresh.stderr).toBe(0);
     expect(fresh.stdout).toMatch(/verified: all \d+ numbers identical/);
 
     // IT of one mediated run of the main grid, under the main judge.
-    const unit = planGrid(db, loaded.plan).units.find((u) => u.part === "main" && u.domain === "healthcare" && u.conditionKey === "general" && u.runIndex === 0)!;
+    const unit = planGrid(db, loaded.plan).units.find(
+      (u) => u.part === "main" && u.domain === "healthcare" && u.conditionKey === "general" && u.runIndex === 0,
+    )!;
     const run = unit.mediated.find((m) => m.mediator === "alpha")!.runId;
-    const row = db.$client.prepare("SELECT id, evaluation_id, value FROM metric_values WHERE subject_kind = 'run' AND subject_id = ? AND metric = 'IT' AND value IS NOT NULL AND evaluation_id LIKE ?").get(run, `%${MAIN_JUDGE}`) as { id: number; evaluation_id: string; value: number };
+    const row = db.$client
+      .prepare(
+        "SELECT id, evaluation_id, value FROM metric_values WHERE subject_kind = 'run' AND subject_id = ? AND metric = 'IT' AND value IS NOT NULL AND evaluation_id LIKE ?",
+      )
+      .get(run, `%${MAIN_JUDGE}`) as { id: number; evaluation_id: string; value: number };
     expect(row).toBeDefined();
     db.$client.prepare("UPDATE metric_values SET value = ? WHERE id = ?").run(row.value === 0 ? 0.5 : 0, row.id);
 
     const changed = await runCliInProcess(["report", "--verify", out], env);
     expect(changed.status).toBe(1);
-    expect(changed.stderr).toMatch(/differs from the database: table3, row alpha, column IT healthcare \(IT\|healthcare\), mean: stored [\d.e-]+, recomputed [\d.e-]+/);
+    expect(changed.stderr).toMatch(
+      /differs from the database: table3, row alpha, column IT healthcare \(IT\|healthcare\), mean: stored [\d.e-]+, recomputed [\d.e-]+/,
+    );
     expect(changed.stderr).toContain(`metric_values: 1 changed (run:${run}|${row.evaluation_id}|IT)`);
 
     // Put it back: identical again.
@@ -114,7 +147,9 @@ describe("report manifest and --verify", () => {
     expect((await runCliInProcess(["report", "--verify", out], env)).status).toBe(0);
   });
 
-  it("a folder without a manifest, or with an edited one, exits 2 naming the file and the JSON path", { timeout: 120_000 }, async () => {
+  it("a folder without a manifest, or with an edited one, exits 2 naming the file and the JSON path", {
+    timeout: 120_000,
+  }, async () => {
     const { env, dir, text } = folder;
     const out = join(dir, "edited");
     cpSync(folder.out, out, { recursive: true });
@@ -127,7 +162,9 @@ describe("report manifest and --verify", () => {
     writeFileSync(join(out, "manifest.json"), JSON.stringify(edited));
     const tampered = await runCliInProcess(["report", "--verify", out], env);
     expect(tampered.status).toBe(2);
-    expect(tampered.stderr).toMatch(/manifest\.json: \$\.plan\.definition: the plan hashes to [0-9a-f]+, not the recorded [0-9a-f]+: the manifest was edited/);
+    expect(tampered.stderr).toMatch(
+      /manifest\.json: \$\.plan\.definition: the plan hashes to [0-9a-f]+, not the recorded [0-9a-f]+: the manifest was edited/,
+    );
 
     writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...JSON.parse(text), studyIds: [1, 99] }));
     const gone = await runCliInProcess(["report", "--verify", out], env);
@@ -151,8 +188,14 @@ describe("report manifest and --verify", () => {
       return configHash(join(dir, name)).hash;
     };
     const base = { endpoints: { main: { baseURL: "http://x/v1" } }, roles: { evaluator: { model: "m" } } };
-    const a = write("a.json", { ...base, endpoints: { main: { ...base.endpoints.main, apiKey: "one", apiKeyEnv: "A" } } });
-    const b = write("b.json", { ...base, endpoints: { main: { ...base.endpoints.main, apiKey: "two", apiKeyEnv: "B" } } });
+    const a = write("a.json", {
+      ...base,
+      endpoints: { main: { ...base.endpoints.main, apiKey: "one", apiKeyEnv: "A" } },
+    });
+    const b = write("b.json", {
+      ...base,
+      endpoints: { main: { ...base.endpoints.main, apiKey: "two", apiKeyEnv: "B" } },
+    });
     const c = write("c.json", { ...base, roles: { evaluator: { model: "other" } } });
     expect(a).toBe(b);
     expect(a).not.toBe(c);

@@ -58,17 +58,23 @@ describe("report text from a plan or the database is escaped", () => {
   it("markdown: HTML as entities, table pipes and marks backslashed, one line, no leading block marks", () => {
     expect(mdCell(EVIL_MEDIATOR)).toBe("&lt;img src=x onerror=alert(1)&gt;");
     expect(mdCell("a|b *c* _d_ `e` ~f~ \\g")).toBe("a\\|b \\*c\\* \\_d\\_ \\`e\\` \\~f\\~ \\\\g");
-    expect(mdCell("[x](javascript:alert(1)) [y][z] & more\r\nnext")).toBe("[x\\](javascript:alert(1)) [y\\][z] &amp; more next");
+    expect(mdCell("[x](javascript:alert(1)) [y][z] & more\r\nnext")).toBe(
+      "[x\\](javascript:alert(1)) [y\\][z] &amp; more next",
+    );
     expect(mdText("# not a heading")).toBe("\\# not a heading");
     expect(mdText("1. not a list")).toBe("1\\. not a list");
     expect(mdText("- not a list")).toBe("\\- not a list");
     // Our commands in code spans stay; the text around them is escaped.
-    expect(mdNote("fill <x> with `npx socrates probe --scenario a_b`.")).toBe("fill &lt;x&gt; with `npx socrates probe --scenario a_b`.");
+    expect(mdNote("fill <x> with `npx socrates probe --scenario a_b`.")).toBe(
+      "fill &lt;x&gt; with `npx socrates probe --scenario a_b`.",
+    );
     expect(mdNote("odd ` backtick <b>")).toBe("odd \\` backtick &lt;b&gt;");
   });
 
   it("csv: a name that starts like a formula is neutralised as in every other CSV export; numbers stay numbers", () => {
-    expect(csvRecord(['=HYPERLINK("http://x")', -0.5, "a,b", "line\r\nbreak", null])).toBe(`"'=HYPERLINK(""http://x"")",-0.5,"a,b","line\r\nbreak",`);
+    expect(csvRecord(['=HYPERLINK("http://x")', -0.5, "a,b", "line\r\nbreak", null])).toBe(
+      `"'=HYPERLINK(""http://x"")",-0.5,"a,b","line\r\nbreak",`,
+    );
   });
 
   it("report.md and report.html carry the mediator and plan names escaped, never as markup", async () => {
@@ -86,7 +92,8 @@ describe("report text from a plan or the database is escaped", () => {
     expect(html).toContain("<title>Benchmark report: plan | &lt;b&gt;bold&lt;/b&gt;\n# heading</title>");
     expect(html).toContain('<th scope="row">&lt;img src=x onerror=alert(1)&gt;</th>');
     // The figures name the mediators too: Vega's SVG writes them as text.
-    for (const svg of readdirSync(out).filter((f) => f.endsWith(".svg"))) expect(readFileSync(join(out, svg), "utf8")).not.toContain("<img");
+    for (const svg of readdirSync(out).filter((f) => f.endsWith(".svg")))
+      expect(readFileSync(join(out, svg), "utf8")).not.toContain("<img");
     expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;</text>");
   });
 });
@@ -98,7 +105,9 @@ describe("report --out refuses symbolic links", () => {
     mkdirSync(elsewhere);
     const linked = join(dir, "linked-out");
     symlinkSync(elsewhere, linked);
-    await expect(writeReport(dbPath, linked)).rejects.toThrow(new OutputFolderError(`${linked} is a symbolic link; refusing to write through it (give --out a real folder)`));
+    await expect(writeReport(dbPath, linked)).rejects.toThrow(
+      new OutputFolderError(`${linked} is a symbolic link; refusing to write through it (give --out a real folder)`),
+    );
     expect(readdirSync(elsewhere)).toEqual([]);
 
     const out = join(dir, "out");
@@ -106,7 +115,9 @@ describe("report --out refuses symbolic links", () => {
     const victim = join(dir, "victim.txt");
     writeFileSync(victim, "keep me\n");
     symlinkSync(victim, join(out, "report.md"));
-    await expect(writeReport(dbPath, out)).rejects.toThrow(/out holds symbolic links \(report\.md\); refusing to write where a link could send a file elsewhere/);
+    await expect(writeReport(dbPath, out)).rejects.toThrow(
+      /out holds symbolic links \(report\.md\); refusing to write where a link could send a file elsewhere/,
+    );
     expect(readFileSync(victim, "utf8")).toBe("keep me\n");
     expect(readdirSync(out)).toEqual(["report.md"]);
   });
@@ -117,7 +128,9 @@ describe("report --out refuses symbolic links", () => {
     const victim = join(dir, "victim.txt");
     writeFileSync(victim, "keep me\n");
     symlinkSync(victim, join(dir, "table3.csv"));
-    expect(() => writeFileInFolder(join(dir, "table3.csv"), "x")).toThrow(/table3\.csv is a symbolic link; refusing to write through it/);
+    expect(() => writeFileInFolder(join(dir, "table3.csv"), "x")).toThrow(
+      /table3\.csv is a symbolic link; refusing to write through it/,
+    );
     linkSync(victim, join(dir, "table7.csv"));
     expect(() => writeFileInFolder(join(dir, "table7.csv"), "x")).toThrow(/table7\.csv has other hard links/);
     expect(readFileSync(victim, "utf8")).toBe("keep me\n");
@@ -133,7 +146,9 @@ describe("report --out refuses symbolic links", () => {
     mkdirSync(elsewhere);
     const linked = join(dir, "linked-out");
     symlinkSync(elsewhere, linked);
-    const result = runCli(["report", "--hash", loaded.hash, "--out", linked, "--format", "md"], { SOCRATES_DB: dbPath });
+    const result = runCli(["report", "--hash", loaded.hash, "--out", linked, "--format", "md"], {
+      SOCRATES_DB: dbPath,
+    });
     expect(result.status, result.stderr).toBe(2);
     expect(result.stderr).toContain(`${linked} is a symbolic link; refusing to write through it`);
     expect(readdirSync(elsewhere)).toEqual([]);

@@ -6,7 +6,12 @@
 import { expect } from "vitest";
 import * as schema from "../../../../db/schema.ts";
 import { DOMAINS } from "../../../../app/domain/bundle.ts";
-import { isReportCell, type BenchmarkReport, type ReportCell, type ReportTable } from "../../../../app/domain/benchmark/report-model.ts";
+import {
+  isReportCell,
+  type BenchmarkReport,
+  type ReportCell,
+  type ReportTable,
+} from "../../../../app/domain/benchmark/report-model.ts";
 import { planGrid, type LoadedPlan } from "../../../../app/server/benchmark/plan-file.server.ts";
 import type { Db } from "../../../../app/server/db.server.ts";
 
@@ -38,7 +43,12 @@ function expectCell(actual: ReportCell, values: (number | null)[], where: string
  * Every cell of Tables 3 and 7 against the recomputation; `notStored` are planned runs left out
  * on purpose. Returns how many CG values were not null (a test must see some).
  */
-export function expectTables3And7MatchStoredRows(db: Db, loaded: LoadedPlan, report: BenchmarkReport, notStored: ReadonlySet<string> = new Set()): number {
+export function expectTables3And7MatchStoredRows(
+  db: Db,
+  loaded: LoadedPlan,
+  report: BenchmarkReport,
+  notStored: ReadonlySet<string> = new Set(),
+): number {
   const stored = storedValues(db);
   const table3 = report.tables.find((t) => t.id === "table3")!;
   const table7 = report.tables.find((t) => t.id === "table7")!;
@@ -47,12 +57,18 @@ export function expectTables3And7MatchStoredRows(db: Db, loaded: LoadedPlan, rep
   // The run's one topic-localized evaluation by the judge, read straight from the table.
   const evaluations = db.select().from(schema.evaluations).all();
   const tl = (runId: string) => {
-    const found = evaluations.filter((e) => e.runId === runId && e.method === "topic-localized" && e.backbone === judge);
+    const found = evaluations.filter(
+      (e) => e.runId === runId && e.method === "topic-localized" && e.backbone === judge,
+    );
     expect(found.length, runId).toBeLessThanOrEqual(1);
     return found[0]?.id ?? "<not judged>";
   };
   const runsOf = (mediator: string | null, domain: string | null) =>
-    units.flatMap((u) => (domain === null || u.domain === domain ? u.mediated.filter((m) => (mediator === null || m.mediator === mediator) && !notStored.has(m.runId)) : []));
+    units.flatMap((u) =>
+      domain === null || u.domain === domain
+        ? u.mediated.filter((m) => (mediator === null || m.mediator === mediator) && !notStored.has(m.runId))
+        : [],
+    );
 
   const domains = DOMAINS.filter((d) => units.some((u) => u.domain === d));
   let nonNull = 0;
@@ -62,15 +78,35 @@ export function expectTables3And7MatchStoredRows(db: Db, loaded: LoadedPlan, rep
       const row = mediator ?? "avg";
       const column = (metric: string) => `${metric}|${domain ?? "avg"}`;
       const where = (metric: string) => `${row} / ${column(metric)}`;
-      expectCell(reportCell(table3, row, column("IT")), runs.map((r) => stored(r.runId, tl(r.runId), "IT").value), where("IT"));
-      expectCell(reportCell(table3, row, column("IE")), runs.map((r) => stored(r.runId, tl(r.runId), "IE").value), where("IE"));
+      expectCell(
+        reportCell(table3, row, column("IT")),
+        runs.map((r) => stored(r.runId, tl(r.runId), "IT").value),
+        where("IT"),
+      );
+      expectCell(
+        reportCell(table3, row, column("IE")),
+        runs.map((r) => stored(r.runId, tl(r.runId), "IE").value),
+        where("IE"),
+      );
       const cg = runs.map((r) => stored(r.pairId, tl(r.runId), "CG"));
       expect(cg.every((c) => c.found)).toBe(true);
-      expectCell(reportCell(table3, row, column("CG")), cg.map((c) => c.value), where("CG"));
+      expectCell(
+        reportCell(table3, row, column("CG")),
+        cg.map((c) => c.value),
+        where("CG"),
+      );
       nonNull += cg.filter((c) => c.value !== null).length;
       if (mediator !== null && domain === null) {
-        expectCell(reportCell(table7, mediator, "IF"), runs.map((r) => stored(r.runId, "", "IF").value), `${mediator} / IF`);
-        expectCell(reportCell(table7, mediator, "FI"), runs.map((r) => stored(r.runId, "", "FI").value), `${mediator} / FI`);
+        expectCell(
+          reportCell(table7, mediator, "IF"),
+          runs.map((r) => stored(r.runId, "", "IF").value),
+          `${mediator} / IF`,
+        );
+        expectCell(
+          reportCell(table7, mediator, "FI"),
+          runs.map((r) => stored(r.runId, "", "FI").value),
+          `${mediator} / FI`,
+        );
         const entered = runs.filter((r) => stored(r.pairId, tl(r.runId), "CG").value !== null).map((r) => r.runId);
         expect(reportCell(table3, mediator, "CG|avg").runIds.sort()).toEqual(entered.sort());
       }

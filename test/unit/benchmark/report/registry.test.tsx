@@ -49,7 +49,11 @@ function fullInput(): ReportPartInput {
   for (const scenarioId of ["s1", "s2"]) {
     for (const conditionKey of ["general", "emotion:CC", "emotion:RR"]) {
       for (const runIndex of [0, 1]) {
-        for (const [mediator, simulator] of [["alpha", "sim"], ["beta", "sim"], ["alpha", "sim-b"]]) {
+        for (const [mediator, simulator] of [
+          ["alpha", "sim"],
+          ["beta", "sim"],
+          ["alpha", "sim-b"],
+        ]) {
           const at = place(scenarioId, conditionKey, simulator, runIndex);
           const scores = (shift: number) => ({
             IT: ((n + shift) % 5) / 5,
@@ -169,7 +173,10 @@ describe("a part added to the registry", () => {
       const scenarios = [...new Set(input.subjects.map((s) => s.scenarioId))];
       const rows = scenarios.map((id) => {
         const runs = input.subjects.filter((s) => s.scenarioId === id && s.part === "main");
-        const cell = buildCell(runs.map((s) => ({ value: 1, scenarioId: id, runId: s.runId })), input.bootstrap);
+        const cell = buildCell(
+          runs.map((s) => ({ value: 1, scenarioId: id, runId: s.runId })),
+          input.bootstrap,
+        );
         return { key: id, label: id, cells: { runs: cell } };
       });
       const columns = [{ key: "runs", label: "runs" }];

@@ -17,7 +17,9 @@ const loaded = fixturePlan();
 
 /** The run skipped from the grid (never simulated): it must not enter any cell. */
 function skippedRun(db: Db): string {
-  return planGrid(db, loaded.plan).units.find((u) => u.domain === "healthcare" && u.conditionKey === "emotion:CR" && u.part === "main")!.mediated[1].runId;
+  return planGrid(db, loaded.plan).units.find(
+    (u) => u.domain === "healthcare" && u.conditionKey === "emotion:CR" && u.part === "main",
+  )!.mediated[1].runId;
 }
 
 function seeded(): { db: Db; skipped: string } {
@@ -44,7 +46,9 @@ describe("benchmark report", () => {
     // beta lost one healthcare run: 2 scenarios × 3 conditions × 2 runs − 1.
     const betaRuns = cell(table3, "beta", "IE|avg");
     expect(betaRuns.n + betaRuns.missing).toBe(11);
-    expect(report.coverage.plannedRuns).toBe(planGrid(db, loaded.plan).units.reduce((s, u) => s + 1 + u.mediated.length, 0));
+    expect(report.coverage.plannedRuns).toBe(
+      planGrid(db, loaded.plan).units.reduce((s, u) => s + 1 + u.mediated.length, 0),
+    );
     expect(report.coverage.storedRuns).toBe(report.coverage.plannedRuns - 1);
     expect(report.constants.params).toMatchObject({ s0: 1, h: 5, delta: 0.05, W: 10 });
     expect(report.warnings.some((w) => w.includes("Figure 6"))).toBe(true);
@@ -74,7 +78,13 @@ describe("benchmark report", () => {
     const id = evaluationId(runId, "topic-localized", MAIN_JUDGE);
     db.update(schema.metricValues)
       .set({ value: null, detail: { incomplete: true, failedTopics: ["PRICE"] } })
-      .where(and(eq(schema.metricValues.subjectId, runId), eq(schema.metricValues.evaluationId, id), eq(schema.metricValues.metric, "IE")))
+      .where(
+        and(
+          eq(schema.metricValues.subjectId, runId),
+          eq(schema.metricValues.evaluationId, id),
+          eq(schema.metricValues.metric, "IE"),
+        ),
+      )
       .run();
     const after = buildBenchmarkReport(db, loaded);
     const changed = cell(after.tables[0], "alpha", "IE|avg");
@@ -91,7 +101,11 @@ describe("benchmark report", () => {
     computeMetrics(db, { runId: one, params: { h: 3 } });
     const report = buildBenchmarkReport(db, loaded);
     expect(cell(report.tables[0], "alpha", "IE|avg").runIds).toEqual(before.filter((id) => id !== one));
-    expect(report.warnings).toContainEqual(expect.stringMatching(/^\d+ stored metric rows of the plan's runs were computed with other parameters than the plan's \(e\.g\. \w+ of .+ with \{[^}]*"h":3\}\).*socrates benchmark run --plan/));
+    expect(report.warnings).toContainEqual(
+      expect.stringMatching(
+        /^\d+ stored metric rows of the plan's runs were computed with other parameters than the plan's \(e\.g\. \w+ of .+ with \{[^}]*"h":3\}\).*socrates benchmark run --plan/,
+      ),
+    );
     // Only the plan's parameters are on the rows used.
     expect(report.constants.params.h).toBe(5);
   });

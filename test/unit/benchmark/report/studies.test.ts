@@ -27,7 +27,16 @@ describe("benchmark report: the validation studies' tables", () => {
     seedGrid(t.db, loaded);
     const report = buildBenchmarkReport(t.db, loaded);
     // The demo's A/B runs carry self-reported emotion, so Table 1's automatic proxy stands beside it.
-    expect(report.tables.map((x) => x.id)).toEqual(["table1", "table1proxy", "table2", "table3", "table5", "table6", "table7", "table8"]);
+    expect(report.tables.map((x) => x.id)).toEqual([
+      "table1",
+      "table1proxy",
+      "table2",
+      "table3",
+      "table5",
+      "table6",
+      "table7",
+      "table8",
+    ]);
 
     const dashboards = listStudies(t.db).map((s) => studyDashboard(t.db, s.id));
     const ab = dashboards.flatMap((d) => ("ab" in d ? [d.ab] : []))[0];
@@ -47,7 +56,9 @@ describe("benchmark report: the validation studies' tables", () => {
       expect(valueAt(table, row.label, "trajectoryN")).toBe(row.trajectory.n);
     }
     expect(table2.notes.join(" ")).toContain(`s0 = ${alignment.s0}`);
-    expect(table6.rows.map((r) => r.label)).toEqual(alignment.rows.filter((r) => r.method === "evaluator").map((r) => r.label));
+    expect(table6.rows.map((r) => r.label)).toEqual(
+      alignment.rows.filter((r) => r.method === "evaluator").map((r) => r.label),
+    );
   });
 
   it("leaves Tables 1, 2 and 6 out when the plan names no study", () => {

@@ -31,11 +31,23 @@ const AB = 3;
 
 /** A second expert study (4) on a different sample of the demo's runs, every item scored by one expert. */
 function secondExpertStudy(db: Db): number {
-  const id = createConsensusStudy(db, { name: "Second expert study", pool: "expert", trajectories: 3, config: { seed: 99 } });
+  const id = createConsensusStudy(db, {
+    name: "Second expert study",
+    pool: "expert",
+    trajectories: 3,
+    config: { seed: 99 },
+  });
   const expert = addAnnotator(db, "carol", "expert");
   for (let lease = nextTask(db, id, expert); lease; lease = nextTask(db, id, expert)) {
     const payload = validConsensusLabel(db, lease.itemId, 1 + (lease.itemId % 5));
-    submitLabel(db, { studyId: id, itemId: lease.itemId, annotatorId: expert, payload, clientToken: `scope-${lease.itemId}`, secondsOnTask: 40 });
+    submitLabel(db, {
+      studyId: id,
+      itemId: lease.itemId,
+      annotatorId: expert,
+      payload,
+      clientToken: `scope-${lease.itemId}`,
+      secondsOnTask: 40,
+    });
   }
   return id;
 }
@@ -59,7 +71,9 @@ const textOf = (table: ReportTable, label: string, group: string, column: string
 };
 
 describe("report scope: the studies a plan names", () => {
-  it("each of two plans reads only its own studies; a row its judges lack is '—' with the command that fills it", { timeout: 60_000 }, async () => {
+  it("each of two plans reads only its own studies; a row its judges lack is '—' with the command that fills it", {
+    timeout: 60_000,
+  }, async () => {
     const { db, second, planA, planB } = await twoStudiesDb();
     const a = buildBenchmarkReport(db, planA);
     const b = buildBenchmarkReport(db, planB);
@@ -73,7 +87,9 @@ describe("report scope: the studies a plan names", () => {
     expect(groupsOf(tableOf(a, "table1"))).toEqual([`Demo: crowd A/B reactiveness (study ${AB})`]);
     expect(groupsOf(tableOf(b, "table2"))).toEqual([secondName]);
     expect(tableOf(b, "table1")).toBeUndefined();
-    expect(b.warnings).toContain(`Table 1 omitted: none of the named studies (${second}) is an A/B reactiveness study.`);
+    expect(b.warnings).toContain(
+      `Table 1 omitted: none of the named studies (${second}) is an A/B reactiveness study.`,
+    );
 
     // Plan A's judges never judged study 1's trajectories (the demo judge did): "—", and how to fill it.
     const table2 = tableOf(a, "table2")!;
@@ -94,17 +110,22 @@ describe("report scope: the studies a plan names", () => {
     const table6 = tableOf(a, "table6")!;
     expect(table6.rows.map((r) => r.label)).toEqual([`Topic-localized evaluator (${ALT_JUDGE})`]);
     expect(textOf(table6, `Topic-localized evaluator (${ALT_JUDGE})`, expertName, "outcome").text).toBe("—");
-    expect(table6.notes.join("\n")).toContain(`npx socrates validate-evaluator --study ${EXPERT} --backbone ${ALT_JUDGE}`);
+    expect(table6.notes.join("\n")).toContain(
+      `npx socrates validate-evaluator --study ${EXPERT} --backbone ${ALT_JUDGE}`,
+    );
 
     // Plan B's evaluator did judge its study: the dashboard's own numbers.
     const secondDash = studyDashboard(db, second);
-    const judged = ("alignment" in secondDash ? secondDash.alignment! : null)!.rows.find((r) => r.backbone === "demo-judge")!;
+    const judged = ("alignment" in secondDash ? secondDash.alignment! : null)!.rows.find(
+      (r) => r.backbone === "demo-judge",
+    )!;
     expect(judged.trajectory.n).toBeGreaterThan(0);
     expect(textOf(tableOf(b, "table2")!, judged.label, secondName, "trajectory").value).toBe(judged.trajectory.r);
     expect(textOf(tableOf(b, "table2")!, judged.label, secondName, "trajectoryN").value).toBe(judged.trajectory.n);
 
     // The Benchmark page renders the recorded plan's report: the same scope.
-    for (const plan of [planA, planB]) touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: "plan.json" });
+    for (const plan of [planA, planB])
+      touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: "plan.json" });
     const page = await benchmarkPage(db, planB.hash);
     expect(page.report.studyIds).toEqual([second]);
     expect(groupsOf(tableOf(page.report, "table2"))).toEqual([secondName]);
@@ -114,7 +135,9 @@ describe("report scope: the studies a plan names", () => {
     expect(groupsOf(tableOf(overridden, "table2"))).toEqual([expertName]);
   });
 
-  it("a plan naming no study leaves Tables 1, 2 and 6 out with a warning saying how to name them", { timeout: 60_000 }, async () => {
+  it("a plan naming no study leaves Tables 1, 2 and 6 out with a warning saying how to name them", {
+    timeout: 60_000,
+  }, async () => {
     const { db, planA } = await twoStudiesDb();
     const { studies: _, ...unnamed } = planA.plan;
     const report = buildBenchmarkReport(db, { ...planA, plan: unnamed });
@@ -125,7 +148,9 @@ describe("report scope: the studies a plan names", () => {
     expect(report.studyIds).toEqual([]);
   });
 
-  it("the CLI: --study overrides the plan, and a study that does not exist or cannot give the tables exits 2 naming where it was named", { timeout: 120_000 }, async () => {
+  it("the CLI: --study overrides the plan, and a study that does not exist or cannot give the tables exits 2 naming where it was named", {
+    timeout: 120_000,
+  }, async () => {
     const { path, dir, planA } = await twoStudiesDb();
     const planFile = join(dir, "plan-a.json");
     writeFileSync(planFile, JSON.stringify({ ...planA.plan, studies: [EXPERT, 2] }));
@@ -133,9 +158,14 @@ describe("report scope: the studies a plan names", () => {
 
     const crowd = runCli(["report", "--plan", planFile, "--out", join(dir, "out"), "--format", "md"], env);
     expect(crowd.status).toBe(2);
-    expect(crowd.stderr).toContain(`${planFile}: studies[1]: study 2 ("Demo: crowd snippet consensus") is a crowd consensus-snippet study`);
+    expect(crowd.stderr).toContain(
+      `${planFile}: studies[1]: study 2 ("Demo: crowd snippet consensus") is a crowd consensus-snippet study`,
+    );
 
-    const absent = runCli(["report", "--plan", planFile, "--study", "99", "--out", join(dir, "out"), "--format", "md"], env);
+    const absent = runCli(
+      ["report", "--plan", planFile, "--study", "99", "--out", join(dir, "out"), "--format", "md"],
+      env,
+    );
     expect(absent.status).toBe(2);
     expect(absent.stderr).toContain("--study: study 99 does not exist");
 
@@ -143,7 +173,10 @@ describe("report scope: the studies a plan names", () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--study: expected study ids (whole numbers ≥ 1), got "x"');
 
-    const ok = runCli(["report", "--plan", planFile, "--study", String(EXPERT), "--out", join(dir, "out"), "--format", "md,csv"], env);
+    const ok = runCli(
+      ["report", "--plan", planFile, "--study", String(EXPERT), "--out", join(dir, "out"), "--format", "md,csv"],
+      env,
+    );
     expect(ok.status, ok.stderr).toBe(0);
     const { readFileSync } = await import("node:fs");
     const md = readFileSync(join(dir, "out", "report.md"), "utf8");

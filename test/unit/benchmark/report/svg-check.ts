@@ -9,7 +9,10 @@ export interface SvgSummary {
 }
 
 export function checkSvg(text: string): SvgSummary {
-  const body = text.replace(/<\?xml[^>]*\?>/, "").replace(/<!--[\s\S]*?-->/g, "").trim();
+  const body = text
+    .replace(/<\?xml[^>]*\?>/, "")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .trim();
   const tag = /<(\/?)([A-Za-z][\w:.-]*)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
   const stack: { name: string; mark: string | null }[] = [];
   const marks: Record<string, number> = {};

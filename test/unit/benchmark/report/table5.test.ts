@@ -42,9 +42,26 @@ const ALL_KEYS = [
 let counter = 0;
 function place(scenarioId: string, conditionKey: string): RunPlace {
   const [axis, variant] = conditionKey === "general" ? ["general", "default"] : conditionKey.split(":");
-  return { runId: `r${++counter}`, scenarioId, domain: "x", conditionKey, axis, variant, part: "main", simulator: "sim", runIndex: 0, emotion: null };
+  return {
+    runId: `r${++counter}`,
+    scenarioId,
+    domain: "x",
+    conditionKey,
+    axis,
+    variant,
+    part: "main",
+    simulator: "sim",
+    runIndex: 0,
+    emotion: null,
+  };
 }
-const subject = (scenarioId: string, conditionKey: string): ReportSubject => ({ ...place(scenarioId, conditionKey), mediator: "m", IF: null, FI: null, judged: {} });
+const subject = (scenarioId: string, conditionKey: string): ReportSubject => ({
+  ...place(scenarioId, conditionKey),
+  mediator: "m",
+  IF: null,
+  FI: null,
+  judged: {},
+});
 const times = <T>(n: number, make: () => T) => Array.from({ length: n }, make);
 
 /**
@@ -62,13 +79,27 @@ function handInput(): ReportInput {
     simulator: "sim",
     ablationSimulators: [],
     mediators: [{ name: "m", mode: "generic" }],
-    subjects: [...times(3, () => subject("h-1", "general")), ...times(2, () => subject("h-1", "strategy:competing")), ...times(3, () => subject("t-1", "general"))],
+    subjects: [
+      ...times(3, () => subject("h-1", "general")),
+      ...times(2, () => subject("h-1", "strategy:competing")),
+      ...times(3, () => subject("t-1", "general")),
+    ],
     unmediated: [place("h-1", "general"), place("t-1", "general"), place("t-1", "strategy:competing")],
     conditions: {
       selected: ["general", "strategy:competing", "history:extended"],
       scenarios: [
-        { scenarioId: "h-1", domain: "healthcare", stored: [...ALL_KEYS].reverse(), plannedRuns: planned(["general", "strategy:competing", "history:extended"]) },
-        { scenarioId: "t-1", domain: "transactional", stored: ["emotion:CR", "general", "strategy:competing"], plannedRuns: planned(["general", "strategy:competing"]) },
+        {
+          scenarioId: "h-1",
+          domain: "healthcare",
+          stored: [...ALL_KEYS].reverse(),
+          plannedRuns: planned(["general", "strategy:competing", "history:extended"]),
+        },
+        {
+          scenarioId: "t-1",
+          domain: "transactional",
+          stored: ["emotion:CR", "general", "strategy:competing"],
+          plannedRuns: planned(["general", "strategy:competing"]),
+        },
         { scenarioId: "gone", domain: null, stored: [], plannedRuns: {} },
       ],
     },
@@ -131,7 +162,9 @@ describe("Table 5: the conditions of the plan's scenarios", () => {
     expect(cell(table, TOTAL_ROW, "emotion:CR")).toEqual({ text: "2 of 3", value: 2 });
     expect(cell(table, TOTAL_ROW, "emotion:CC")).toEqual({ text: "1 of 3", value: 1 });
     expect(cell(table, TOTAL_ROW, TOTAL_COLUMN)).toEqual({ text: "18 of 45", value: 18 });
-    expect(table.caption).toContain("general 1, strategic posture 3, party composition 1, history length 1, emotional reactivity 3, cultural identity 6");
+    expect(table.caption).toContain(
+      "general 1, strategic posture 3, party composition 1, history length 1, emotional reactivity 3, cultural identity 6",
+    );
   });
 
   it("names, per scenario, the missing conditions (the plan's own marked) and the probe command that fills them", () => {
@@ -184,7 +217,9 @@ describe("Table 5 in the written report", () => {
     const report = buildBenchmarkReport(db, loaded);
     // The Benchmark page's data is the same report.
     touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "benchmark.json" });
-    expect((await benchmarkPage(db, loaded.hash)).report.tables.find((t) => t.id === "table5")).toEqual(report.tables.find((t) => t.id === "table5"));
+    expect((await benchmarkPage(db, loaded.hash)).report.tables.find((t) => t.id === "table5")).toEqual(
+      report.tables.find((t) => t.id === "table5"),
+    );
     db.$client.close();
     const table = report.tables.find((t) => t.id === "table5")!;
     // The fixture stores general, strategy:competing and emotion:CR of two demo scenarios. Each is
@@ -204,7 +239,9 @@ describe("Table 5 in the written report", () => {
     const md = readFileSync(join(out, "report.md"), "utf8");
     expect(md).toContain("## Table 5: socio-cognitive conditions");
     expect(md).toContain(command);
-    expect(readFileSync(join(out, "table5.csv"), "utf8")).toContain(`table5,${SCENARIOS[0]},Emotional reactivity|Com-Com,,,,,,,—`);
+    expect(readFileSync(join(out, "table5.csv"), "utf8")).toContain(
+      `table5,${SCENARIOS[0]},Emotional reactivity|Com-Com,,,,,,,—`,
+    );
     const html = readFileSync(join(out, "report.html"), "utf8");
     expect(html).toContain("<h2>Table 5: socio-cognitive conditions</h2>");
     expect(html).toContain('<th scope="col">Scenario</th>');
@@ -213,7 +250,9 @@ describe("Table 5 in the written report", () => {
     const planPath = join(dir, "benchmark.json");
     writeFileSync(planPath, JSON.stringify(loaded.plan));
     const cliOut = join(dir, "cli-out");
-    const cli = runCli(["report", "--plan", planPath, "--out", cliOut, "--format", "md,csv,html"], { SOCRATES_DB: dbPath });
+    const cli = runCli(["report", "--plan", planPath, "--out", cliOut, "--format", "md,csv,html"], {
+      SOCRATES_DB: dbPath,
+    });
     expect(cli.stderr).toBe("");
     expect(cli.status).toBe(0);
     expect(readFileSync(join(cliOut, "report.md"), "utf8")).toContain(command);

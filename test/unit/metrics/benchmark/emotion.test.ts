@@ -20,9 +20,17 @@ import { runData } from "./fixtures.ts";
 /** One topic located at turns 2 (score 2), 4 (3) and 8 (5); s0 = 1 → C = 0 0 .25 .25 .5 .5 .5 .5 1. */
 const TOPIC: TopicJudgeOutput = {
   relevant_turns: [2, 4, 8],
-  agreement_score: [2, 4, 8].map((turn_id, i) => ({ turn_id, reason: "moves", score: [2, 3, 5][i], party_stances: { A: "x", B: "y" } })),
+  agreement_score: [2, 4, 8].map((turn_id, i) => ({
+    turn_id,
+    reason: "moves",
+    score: [2, 3, 5][i],
+    party_stances: { A: "x", B: "y" },
+  })),
 };
-const topicEvaluation = (errors: StoredEvaluation["errors"] = [], output: Record<string, TopicJudgeOutput> = { k1: TOPIC }): StoredEvaluation => ({
+const topicEvaluation = (
+  errors: StoredEvaluation["errors"] = [],
+  output: Record<string, TopicJudgeOutput> = { k1: TOPIC },
+): StoredEvaluation => ({
   id: "r1:topic-localized:j",
   method: "topic-localized",
   backbone: "j",
@@ -35,12 +43,16 @@ const judged = (failedParties: string[]): EmotionTrajectory => ({
   failedParties,
 });
 
-const run = (overrides: Partial<RunData> = {}) => runData({ emotions: [selfTrajectory()], evaluations: [topicEvaluation()], ...overrides });
-const rowsOf = (data: RunData, params = DEFAULT_METRIC_PARAMS) => runMetricRows(data, params).filter((r) => ["ER", "EF", "EV", "EC"].includes(r.metric));
+const run = (overrides: Partial<RunData> = {}) =>
+  runData({ emotions: [selfTrajectory()], evaluations: [topicEvaluation()], ...overrides });
+const rowsOf = (data: RunData, params = DEFAULT_METRIC_PARAMS) =>
+  runMetricRows(data, params).filter((r) => ["ER", "EF", "EV", "EC"].includes(r.metric));
 
 describe("emotion metric inputs", () => {
   it("builds one emotion input per trajectory and one emotion-consensus input per trajectory × topic-localized evaluation", () => {
-    const items = runInputs(run({ emotions: [selfTrajectory(), judged([])] }), 1).filter((i) => i.kind === "emotion" || i.kind === "emotion-consensus");
+    const items = runInputs(run({ emotions: [selfTrajectory(), judged([])] }), 1).filter(
+      (i) => i.kind === "emotion" || i.kind === "emotion-consensus",
+    );
     expect(items.map((i) => [i.kind, i.subject.subjectKind, i.subject.subjectId, i.subject.evaluationId])).toEqual([
       ["emotion", "run", "r1", "r1:emotion-self"],
       ["emotion-consensus", "run", "r1", "r1:emotion-self|r1:topic-localized:j"],
@@ -66,7 +78,9 @@ describe("ER, EF, EV and EC on the self-report", () => {
       { m: 3, progress: 3 / 8, before: 0.4, afterTurn: 8, after: 0.7, er: expect.closeTo(0.5, 12) },
       { m: 6, progress: 6 / 8, before: 0.45, afterTurn: 8, after: 0.7, er: expect.closeTo(5 / 11, 12) },
     ]);
-    expect(explainMetric(row("ER"))).toBe("2 of 2 interventions after every party had reported, 1 with a cut-short horizon");
+    expect(explainMetric(row("ER"))).toBe(
+      "2 of 2 interventions after every party had reported, 1 with a cut-short horizon",
+    );
   });
 
   it("ER takes h_E from the parameters", () => {
@@ -83,7 +97,10 @@ describe("ER, EF, EV and EC on the self-report", () => {
 
   it("EV: A (.20 + .10)/2 = .15, B (.10 + .40)/2 = .25, run .20", () => {
     expect(row("EV").value).toBeCloseTo(0.2, 12);
-    expect(row("EV").detail).toMatchObject({ source: "self", perParty: { A: expect.closeTo(0.15, 12), B: expect.closeTo(0.25, 12) } });
+    expect(row("EV").detail).toMatchObject({
+      source: "self",
+      perParty: { A: expect.closeTo(0.15, 12), B: expect.closeTo(0.25, 12) },
+    });
   });
 
   it("EC: Pearson r of Ē and C over turns 2..8", () => {
@@ -115,11 +132,18 @@ describe("ER, EF, EV and EC on the self-report", () => {
   it("ER is null with its reason for a run without interventions after every party reported", () => {
     const er = rowsOf(run({ mediatorTurns: [1] })).find((r) => r.metric === "ER")!;
     expect(er.value).toBeNull();
-    expect(er.detail).toMatchObject({ interventions: 1, beforeAllReported: 1, reason: "no intervention after every party had reported" });
+    expect(er.detail).toMatchObject({
+      interventions: 1,
+      beforeAllReported: 1,
+      reason: "no intervention after every party had reported",
+    });
   });
 
   it("EC is null with its reason when Ē is constant", () => {
-    const flat = selfTrajectory({ A: [{ turnId: 1, score: 50, reason: null }], B: [{ turnId: 2, score: 50, reason: null }] });
+    const flat = selfTrajectory({
+      A: [{ turnId: 1, score: 50, reason: null }],
+      B: [{ turnId: 2, score: 50, reason: null }],
+    });
     const ec = rowsOf(run({ emotions: [flat] })).find((r) => r.metric === "EC")!;
     expect(ec.value).toBeNull();
     expect(ec.detail).toMatchObject({ n: 7, p: null, reason: "x is constant (zero variance)" });
@@ -132,14 +156,22 @@ describe("incomplete emotion input", () => {
     expect(rows.map((r) => r.metric)).toEqual(["ER", "EF", "EV", "EC"]);
     for (const r of rows) {
       expect(r.value).toBeNull();
-      expect(r.detail).toMatchObject({ incomplete: true, failedParties: ["B"], source: "judge", backbone: "ej", reason: "incomplete emotion-judge output (failed parties: B)" });
+      expect(r.detail).toMatchObject({
+        incomplete: true,
+        failedParties: ["B"],
+        source: "judge",
+        backbone: "ej",
+        reason: "incomplete emotion-judge output (failed parties: B)",
+      });
     }
     expect(rows.find((r) => r.metric === "EC")!.detail.topicBackbone).toBe("j");
     expect(explainMetric(rows[0])).toBe("incomplete emotion-judge output (failed parties: B)");
   });
 
   it("gives EC null and incomplete when its topic evaluation is, ER/EF/EV still computed", () => {
-    const rows = rowsOf(run({ topicIds: ["k1", "k2"], evaluations: [topicEvaluation([{ topic_id: "k2", message: "rejected" }])] }));
+    const rows = rowsOf(
+      run({ topicIds: ["k1", "k2"], evaluations: [topicEvaluation([{ topic_id: "k2", message: "rejected" }])] }),
+    );
     const ec = rows.find((r) => r.metric === "EC")!;
     expect(ec.value).toBeNull();
     expect(ec.detail).toEqual({
@@ -155,20 +187,35 @@ describe("incomplete emotion input", () => {
   });
 
   it("joins both reasons when the trajectory and the topic evaluation are incomplete", () => {
-    const rows = rowsOf(run({ emotions: [judged(["A", "B"])], evaluations: [topicEvaluation([{ message: "not JSON" }], {})] }));
+    const rows = rowsOf(
+      run({ emotions: [judged(["A", "B"])], evaluations: [topicEvaluation([{ message: "not JSON" }], {})] }),
+    );
     const ec = rows.find((r) => r.metric === "EC")!;
-    expect(ec.detail).toMatchObject({ incomplete: true, failedParties: ["A", "B"], failedTopics: ["k1"], evaluationErrors: 1 });
-    expect(ec.detail.reason).toBe("incomplete emotion-judge output (failed parties: A, B); incomplete judge output (1 recorded error; failed topics: k1)");
+    expect(ec.detail).toMatchObject({
+      incomplete: true,
+      failedParties: ["A", "B"],
+      failedTopics: ["k1"],
+      evaluationErrors: 1,
+    });
+    expect(ec.detail.reason).toBe(
+      "incomplete emotion-judge output (failed parties: A, B); incomplete judge output (1 recorded error; failed topics: k1)",
+    );
   });
 });
 
 describe("the run page's emotion tables", () => {
   it("groups ER, EF, EV by source and files EC with its topic judge's table", () => {
-    const view = (r: { metric: string; value: number | null; detail: Record<string, unknown>; params: Record<string, unknown> }): MetricView => ({ ...r, computedAt: "2025-01-01T00:00:00Z" });
+    const view = (r: {
+      metric: string;
+      value: number | null;
+      detail: Record<string, unknown>;
+      params: Record<string, unknown>;
+    }): MetricView => ({ ...r, computedAt: "2025-01-01T00:00:00Z" });
     const rows = [...rowsOf(run({ emotions: [selfTrajectory(), judged(["B"])] }))].map(view);
     const metrics: RunMetrics = { run: rows, evaluations: {}, pair: null, computedAt: "2025-01-01T00:00:00Z" };
     // "The run itself" (here only MI's "not judged yet" placeholder) is left aside.
-    const tablesOf = (evaluations: Parameters<typeof runMetricTables>[2]) => runMetricTables({ id: "r1", mediated: true }, metrics, evaluations).filter((t) => t.key !== "(run)");
+    const tablesOf = (evaluations: Parameters<typeof runMetricTables>[2]) =>
+      runMetricTables({ id: "r1", mediated: true }, metrics, evaluations).filter((t) => t.key !== "(run)");
     const tables = tablesOf([{ id: "r1:topic-localized:j", method: "topic-localized", backbone: "j" }]);
     expect(tables.map((t) => [t.title, t.rows.map((r) => `${r.metric}:${r.detail.source}`)])).toEqual([
       ["Topic-localized C[t] · j", ["EC:self", "EC:judge"]],

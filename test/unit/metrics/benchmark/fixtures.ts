@@ -22,6 +22,9 @@ export function runData(overrides: Partial<RunData> = {}): RunData {
 }
 
 /** A descriptor's result on one input with the default parameters, as the runner would call it. */
-export function computeWithDefaults<K extends MetricInputKind>(metric: MetricDescriptor<string, K, ParamSpecs>, input: MetricInputs[K]) {
+export function computeWithDefaults<K extends MetricInputKind>(
+  metric: MetricDescriptor<string, K, ParamSpecs>,
+  input: MetricInputs[K],
+) {
   return metric.compute(input, paramsOf(metric, DEFAULT_METRIC_PARAMS) as ParamValues<ParamSpecs>);
 }

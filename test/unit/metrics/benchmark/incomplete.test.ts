@@ -21,7 +21,11 @@ const located = (score: number): TopicJudgeOutput => ({
   agreement_score: [{ turn_id: 1, reason: "both accept option A", score, party_stances: { A: "A", B: "A" } }],
 });
 
-function topicEvaluation(runId: string, output: Record<string, TopicJudgeOutput>, errors: StoredEvaluation["errors"] = []): StoredEvaluation {
+function topicEvaluation(
+  runId: string,
+  output: Record<string, TopicJudgeOutput>,
+  errors: StoredEvaluation["errors"] = [],
+): StoredEvaluation {
   return { id: `${runId}:topic-localized:j`, method: "topic-localized", backbone: "j", output, errors };
 }
 
@@ -30,9 +34,21 @@ const rejected = { topic_id: "k2", message: "judge reply rejected: $.agreement_s
 
 /** The issue's case: both runs end in full agreement on both topics, but the unmediated run's k2 reply failed. */
 function issueCase(unmediatedErrors: StoredEvaluation["errors"], unmediatedOutput: Record<string, TopicJudgeOutput>) {
-  const mediated: RunData = runData({ runId: "m", topicIds: TOPICS, evaluations: [topicEvaluation("m", { k1: located(5), k2: located(5) })] });
+  const mediated: RunData = runData({
+    runId: "m",
+    topicIds: TOPICS,
+    evaluations: [topicEvaluation("m", { k1: located(5), k2: located(5) })],
+  });
   const speakers = ["A", "B", "A", "B", "A", "B"];
-  const unmediated: RunData = runData({ runId: "u", mediated: false, topicIds: TOPICS, speakers, partyTurns: 6, mediatorTurns: [], evaluations: [topicEvaluation("u", unmediatedOutput, unmediatedErrors)] });
+  const unmediated: RunData = runData({
+    runId: "u",
+    mediated: false,
+    topicIds: TOPICS,
+    speakers,
+    partyTurns: 6,
+    mediatorTurns: [],
+    evaluations: [topicEvaluation("u", unmediatedOutput, unmediatedErrors)],
+  });
   return { mediated, unmediated, pair: { id: "p", mediated, unmediated } };
 }
 
@@ -70,50 +86,130 @@ describe("incomplete judge output", () => {
   });
 
   it("gives IT and IE of a run with a failed topic null, and its complete pair partner's CG too", () => {
-    const mediated = runData({ runId: "m", topicIds: TOPICS, evaluations: [topicEvaluation("m", { k1: located(4) }, [rejected])] });
+    const mediated = runData({
+      runId: "m",
+      topicIds: TOPICS,
+      evaluations: [topicEvaluation("m", { k1: located(4) }, [rejected])],
+    });
     const rows = runMetricRows(mediated, DEFAULT_METRIC_PARAMS).filter((r) => r.evaluationId !== "");
     expect(rows.map((r) => [r.metric, r.value])).toEqual([
       ["IT", null],
       ["IE", null],
     ]);
-    for (const row of rows) expect(row.detail).toEqual({ incomplete: true, reason: "incomplete judge output (1 recorded error; failed topics: k2)", failedTopics: ["k2"], evaluationErrors: 1, incompleteRuns: ["m"] });
+    for (const row of rows)
+      expect(row.detail).toEqual({
+        incomplete: true,
+        reason: "incomplete judge output (1 recorded error; failed topics: k2)",
+        failedTopics: ["k2"],
+        evaluationErrors: 1,
+        incompleteRuns: ["m"],
+      });
     // The run's own metrics (IF, FI) do not read C and keep their values.
-    expect(runMetricRows(mediated, DEFAULT_METRIC_PARAMS).filter((r) => r.evaluationId === "").map((r) => [r.metric, r.value])).toEqual([
+    expect(
+      runMetricRows(mediated, DEFAULT_METRIC_PARAMS)
+        .filter((r) => r.evaluationId === "")
+        .map((r) => [r.metric, r.value]),
+    ).toEqual([
       ["IF", 2 / 6],
       ["FI", 3 / 8],
     ]);
-    const unmediated = runData({ runId: "u", mediated: false, topicIds: TOPICS, evaluations: [topicEvaluation("u", { k1: located(2), k2: located(2) })] });
+    const unmediated = runData({
+      runId: "u",
+      mediated: false,
+      topicIds: TOPICS,
+      evaluations: [topicEvaluation("u", { k1: located(2), k2: located(2) })],
+    });
     const [cg] = pairMetricRows({ id: "p", mediated, unmediated }, DEFAULT_METRIC_PARAMS);
     expect(cg.value).toBeNull();
-    expect(cg.detail).toMatchObject({ incomplete: true, incompleteRuns: ["m"], failedTopics: ["k2"], evaluationErrors: 1 });
+    expect(cg.detail).toMatchObject({
+      incomplete: true,
+      incompleteRuns: ["m"],
+      failedTopics: ["k2"],
+      evaluationErrors: 1,
+    });
   });
 
   it("counts a topic missing from the output, or named by an error, as failed, and any error as incomplete", () => {
-    const evaluation = (output: Record<string, TopicJudgeOutput>, errors: StoredEvaluation["errors"] = []) => topicEvaluation("r", output, errors);
+    const evaluation = (output: Record<string, TopicJudgeOutput>, errors: StoredEvaluation["errors"] = []) =>
+      topicEvaluation("r", output, errors);
     expect(failedTopicsOf(TOPICS, evaluation({ k1: located(3) }))).toEqual(["k2"]);
-    expect(failedTopicsOf(TOPICS, evaluation({ k1: located(3), k2: located(3) }, [{ topic_id: "k1", message: "x" }]))).toEqual(["k1"]);
+    expect(
+      failedTopicsOf(TOPICS, evaluation({ k1: located(3), k2: located(3) }, [{ topic_id: "k1", message: "x" }])),
+    ).toEqual(["k1"]);
     expect(failedTopicsOf(TOPICS, evaluation({ k1: located(3), k2: located(3) }))).toEqual([]);
-    // A topic missing without an error (an imported output) is failed; an error naming no topic still makes the run incomplete.
-    const missing = runMetricRows(runData({ topicIds: TOPICS, evaluations: [evaluation({ k1: located(3) })] }), DEFAULT_METRIC_PARAMS).find((r) => r.metric === "IT")!;
-    expect(missing).toMatchObject({ value: null, detail: { incomplete: true, failedTopics: ["k2"], evaluationErrors: 0, reason: "incomplete judge output (0 recorded errors; failed topics: k2)" } });
-    const unnamed = runMetricRows(runData({ topicIds: TOPICS, evaluations: [evaluation({ k1: located(3), k2: located(3) }, [{ message: "judge timed out" }])] }), DEFAULT_METRIC_PARAMS).find((r) => r.metric === "IE")!;
-    expect(unnamed).toMatchObject({ value: null, detail: { incomplete: true, failedTopics: [], evaluationErrors: 1, reason: "incomplete judge output (1 recorded error)" } });
+    // A topic missing without an error (an imported output) is failed; an error naming no topic still makes the run
+    // incomplete.
+    const missing = runMetricRows(
+      runData({ topicIds: TOPICS, evaluations: [evaluation({ k1: located(3) })] }),
+      DEFAULT_METRIC_PARAMS,
+    ).find((r) => r.metric === "IT")!;
+    expect(missing).toMatchObject({
+      value: null,
+      detail: {
+        incomplete: true,
+        failedTopics: ["k2"],
+        evaluationErrors: 0,
+        reason: "incomplete judge output (0 recorded errors; failed topics: k2)",
+      },
+    });
+    const unnamed = runMetricRows(
+      runData({
+        topicIds: TOPICS,
+        evaluations: [evaluation({ k1: located(3), k2: located(3) }, [{ message: "judge timed out" }])],
+      }),
+      DEFAULT_METRIC_PARAMS,
+    ).find((r) => r.metric === "IE")!;
+    expect(unnamed).toMatchObject({
+      value: null,
+      detail: {
+        incomplete: true,
+        failedTopics: [],
+        evaluationErrors: 1,
+        reason: "incomplete judge output (1 recorded error)",
+      },
+    });
   });
 
   it("gives CC, TLE, RL and ME null when the per-turn evaluation recorded an error", () => {
-    const flat = (v: number) => ({ shared_goals: v, common_understanding: v, agreement_on_terms: v, tone_and_willingness: v, shared_decision_making: v });
+    const flat = (v: number) => ({
+      shared_goals: v,
+      common_understanding: v,
+      agreement_on_terms: v,
+      tone_and_willingness: v,
+      shared_decision_making: v,
+    });
     const output: PerTurnOutput = { initial: [{ pair: ["A", "B"], topic: "k1", dimensions: flat(0.5) }], turns: [] };
-    const perTurn = (errors: StoredEvaluation["errors"]): StoredEvaluation => ({ id: "r1:per-turn:b", method: "per-turn", backbone: "b", output, errors });
-    const failed = runMetricRows(runData({ evaluations: [perTurn([{ message: "turn 4: attitude extraction failed (carries forward): timeout" }])] }), DEFAULT_METRIC_PARAMS).filter((r) => r.evaluationId !== "");
+    const perTurn = (errors: StoredEvaluation["errors"]): StoredEvaluation => ({
+      id: "r1:per-turn:b",
+      method: "per-turn",
+      backbone: "b",
+      output,
+      errors,
+    });
+    const failed = runMetricRows(
+      runData({
+        evaluations: [perTurn([{ message: "turn 4: attitude extraction failed (carries forward): timeout" }])],
+      }),
+      DEFAULT_METRIC_PARAMS,
+    ).filter((r) => r.evaluationId !== "");
     expect(failed.map((r) => [r.metric, r.value])).toEqual([
       ["CC", null],
       ["TLE", null],
       ["RL", null],
       ["ME", null],
     ]);
-    for (const row of failed) expect(row.detail).toEqual({ incomplete: true, reason: "incomplete judge output (1 recorded error)", failedTopics: [], evaluationErrors: 1, incompleteRuns: ["r1"] });
+    for (const row of failed)
+      expect(row.detail).toEqual({
+        incomplete: true,
+        reason: "incomplete judge output (1 recorded error)",
+        failedTopics: [],
+        evaluationErrors: 1,
+        incompleteRuns: ["r1"],
+      });
     // The same output without the error is computed: G is flat at 0.5, so CC = 0.
-    const complete = runMetricRows(runData({ evaluations: [perTurn([])] }), DEFAULT_METRIC_PARAMS).find((r) => r.metric === "CC")!;
+    const complete = runMetricRows(runData({ evaluations: [perTurn([])] }), DEFAULT_METRIC_PARAMS).find(
+      (r) => r.metric === "CC",
+    )!;
     expect(complete.value).toBe(0);
     expect(complete.detail.incomplete).toBeUndefined();
   });

@@ -24,10 +24,26 @@ describe("run-level descriptors", () => {
   });
 
   it("MI averages the applicable scores of one judge and counts unjudged turns", () => {
-    const judgments = [{ backbone: "j", turnId: 3, perceptionAlignment: 4, emotionalDynamics: -1, cognitiveChallenges: 2, communicationBreakdowns: 3 }];
+    const judgments = [
+      {
+        backbone: "j",
+        turnId: 3,
+        perceptionAlignment: 4,
+        emotionalDynamics: -1,
+        cognitiveChallenges: 2,
+        communicationBreakdowns: 3,
+      },
+    ];
     const row = computeWithDefaults(mi, { run: runData(), backbone: "j", judgments })!;
     expect(row.value).toBe(3);
-    expect(row.detail).toMatchObject({ backbone: "j", interventions: 1, mediatorTurns: 2, unjudged: 1, applicableScores: 3, notApplicableScores: 1 });
+    expect(row.detail).toMatchObject({
+      backbone: "j",
+      interventions: 1,
+      mediatorTurns: 2,
+      unjudged: 1,
+      applicableScores: 3,
+      notApplicableScores: 1,
+    });
     expect(mi.placeholder!({ id: "r1", mediated: true })).toMatch(/^not judged yet/);
   });
 });
