@@ -11,11 +11,11 @@ function EmotionChart({ chart }: { chart: EmotionChartView }) {
   return (
     <figure className="report-figure" data-testid="emotion-chart" data-source={chart.label}>
       <ScrollX label={title}>
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data */}
         <div
           className="report-svg"
           role="img"
           aria-label={`${title}: each party's 0–100 score at its turns, mediator turns as rules`}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data
           dangerouslySetInnerHTML={{ __html: chart.svg }}
         />
       </ScrollX>

@@ -28,7 +28,9 @@ export default function MyLabels() {
       </nav>
       <h1>My labels in “{study.name}”</h1>
       <p className="muted">
-        Newest first. Open an item to look at your answer or revise it; every version is kept and the latest one counts.{" "}
+        {
+          "Newest first. Open an item to look at your answer or revise it; every version is kept and the latest one counts. "
+        }
         {study.open ? <Link to={`/annotate/${study.id}/next`}>Continue labelling</Link> : "This study is closed."}
       </p>
       {total === 0 ? (

@@ -15,11 +15,11 @@ export function ReportFigureView({
   return (
     <figure className="report-figure" data-testid={`report-${figure.id}`}>
       <ScrollX label={figure.title}>
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data */}
         <div
           className="report-svg"
           role="img"
           aria-label={`${figure.title}. ${figure.caption}`}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data
           dangerouslySetInnerHTML={{ __html: svg }}
         />
       </ScrollX>

@@ -13,11 +13,11 @@ export function TrendChart({ svg, title = "Consensus by snippet position" }: { s
   return (
     <figure className="report-figure" data-testid="trend-chart">
       <ScrollX label={title}>
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data */}
         <div
           className="report-svg"
           role="img"
           aria-label={`${title}: the expert mean and each method, consensus (score − 1) / 4 in percent`}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data
           dangerouslySetInnerHTML={{ __html: svg }}
         />
       </ScrollX>

@@ -40,7 +40,7 @@ describe("crowd dashboard actions and a channel's next step", () => {
     const ok = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: " W42 " }), URL_BASE);
     expect(ok.status).toBe(200);
     expect(ok.data.panel?.channel).toBe("link");
-    expect((ok.data.panel?.result as { link: string }).link).toMatch(
+    expect((ok.data.panel!.result as { link: string }).link).toMatch(
       /^https:\/\/studio\.example\.org\/crowd\/start\?study=2&worker=W42&sig=/,
     );
     const bad = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: "<w>" }), URL_BASE);
@@ -59,7 +59,7 @@ describe("crowd dashboard actions and a channel's next step", () => {
       },
     });
     const empty = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: "  " }), URL_BASE);
-    expect((empty.data.panel?.result as { error: string }).error).toBe(
+    expect((empty.data.panel!.result as { error: string }).error).toBe(
       "A worker id is needed: a worker id is 1–64 letters, digits, '_' or '-' (no spaces), e.g. A1B2C3D4E5F6G7.",
     );
   });
@@ -73,7 +73,7 @@ describe("crowd dashboard actions and a channel's next step", () => {
       URL_BASE,
     );
     expect(saved).toEqual({ status: 200, data: { panel: { channel: "prolific", result: { ok: true } }, error: null } });
-    expect((findStudy(t.db, CONSENSUS_CROWD)?.config as { prolific?: unknown }).prolific).toEqual({
+    expect((findStudy(t.db, CONSENSUS_CROWD)!.config as { prolific?: unknown }).prolific).toEqual({
       completionCode: "C0DE42",
       itemsPerSession: 2,
     });

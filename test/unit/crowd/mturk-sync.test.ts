@@ -5,7 +5,7 @@
 import {
   ApproveAssignmentCommand,
   ListAssignmentsForHITCommand,
-  MTurkClient,
+  type MTurkClient,
   RejectAssignmentCommand,
   RequestError,
 } from "@aws-sdk/client-mturk";

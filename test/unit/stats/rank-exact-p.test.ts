@@ -239,9 +239,9 @@ const EXACT: ExactRow[] = [
     -0.37777777777777777,
     0.1557418430335097,
   ],
-  // biome-ignore lint/suspicious/noApproximativeNumericConstant: 0.434 is a random sample value, not log10(e)
   [
     "n10-positive",
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: 0.434 is a random sample value, not log10(e)
     [0.253, 0.162, 0.66, 0.933, 0.219, 0.152, 0.434, 0.963, 0.706, 0.345],
     [31.875, 26.534, 34.838, 61.108, 55.561, 5.341, 84.281, 84.239, 49.313, 56.469],
     0.6969696969696969,
