@@ -385,11 +385,14 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
     }
   }
   const size = Math.min(options.concurrency ?? defaultConcurrency(plan, config), Math.max(1, work.units.length));
-  try {
-    await Promise.all(Array.from({ length: size }, worker));
-  } catch (err) {
-    if (!(err instanceof BenchmarkStopped)) throw err;
-  }
+  // Every worker winds down (each stops at its next call once the cap is reached or a signal came),
+  // and every request already sent comes back and is recorded before the summary: paid once.
+  const ended = await Promise.allSettled(Array.from({ length: size }, worker));
+  await guard.settled();
+  const failed = ended.find(
+    (r): r is PromiseRejectedResult => r.status === "rejected" && !(r.reason instanceof BenchmarkStopped),
+  );
+  if (failed) throw failed.reason;
   summary.stopped = guard.capReached() ? "cap" : signal?.aborted ? "signal" : null;
   summary.spentUsd = guard.spentUsd();
   summary.calls = { byRole: guard.ledger.rows(), total: guard.ledger.totals() };

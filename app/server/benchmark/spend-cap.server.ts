@@ -31,6 +31,12 @@ export interface SpendGuard {
   ledger: CallLedger;
   /** Set once a call was refused for the cap. */
   capReached(): boolean;
+  /**
+   * Resolves once every call already sent has come back. A stop abandons the run in progress, but
+   * a request on the wire is paid for: waiting lets the client record its reply, so the resume
+   * finds it in the cache instead of paying for it again.
+   */
+  settled(): Promise<void>;
 }
 
 const KIND_OF: Partial<Record<LlmRole, CallKind>> = { party: "party", mediator: "mediator-how", evaluator: "judge" };
@@ -47,6 +53,7 @@ export function spendGuard(options: {
   const spent = () => ledger.totals().costUsd;
   let reserved = 0;
   let reached = false;
+  const inFlight = new Set<Promise<unknown>>();
 
   /** The call's expected dollars if it must go to the endpoint, or 0 when the cache answers it. */
   function expected(request: LlmRequest<unknown>): number {
@@ -69,11 +76,14 @@ export function spendGuard(options: {
       throw new BenchmarkStopped("cap");
     }
     reserved += cost;
+    const sent = send();
+    inFlight.add(sent);
     try {
-      const result = await send();
+      const result = await sent;
       ledger.record(request.role, result);
       return result;
     } finally {
+      inFlight.delete(sent);
       reserved -= cost;
     }
   }
@@ -89,6 +99,9 @@ export function spendGuard(options: {
     spentUsd: spent,
     ledger,
     capReached: () => reached,
+    settled: async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
   };
 }
 

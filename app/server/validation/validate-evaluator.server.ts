@@ -260,6 +260,9 @@ export async function validateEvaluator(options: ValidationRunOptions): Promise<
   );
   const stopped = () => guard.capReached() || Boolean(signal?.aborted);
   await judgeAll(options, llm, outcome, stopped);
+  // A stop abandons the evaluation in progress; its calls already on the wire are waited for and
+  // recorded, so the resume reads them from the cache instead of paying again.
+  await guard.settled();
   outcome.spentUsd = guard.spentUsd();
   outcome.calls = guard.ledger.totals();
   outcome.stopped = guard.capReached() ? "cap" : signal?.aborted ? "signal" : null;

@@ -1,7 +1,9 @@
 /**
  * `socrates validate-evaluator` against the stand-in endpoint over HTTP, on the demo's expert study
  * and benchmark. The commands run in the test's process (runCliInProcess: the bin's `main`, its
- * output and exit code), except the cap test's: a resume is a new process, as a user runs it. The
+ * output and exit code) — the cap test too: there a request still on the wire when the cap stops
+ * the command would reach the endpoint after the command returned, so "paid once" is checked
+ * strictly (the command must wait for it and record it). The
  * candidate's name contains "noisy", so the stand-in's topic judge scores it with hash noise
  * (app/llm-roles/evaluator/stand-in.ts): its alignment must come out below the demo judge's,
  * the difference test must say so, and --min-r must turn that into exit code 3. A second command
@@ -14,7 +16,6 @@ import { seedDemoBenchmark } from "../../../demo/benchmark/seed.ts";
 import { mdNote } from "../../../app/domain/benchmark/report/format.ts";
 import { listStudyRows } from "../../../app/server/models/study.server.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
-import { spawnCli } from "../../helpers/cli.ts";
 import { runCliInProcess } from "../../helpers/cli-in-process.ts";
 import { count } from "../benchmark/runner-helpers.ts";
 import { mockConfigJson } from "../../../app/server/llm/stand-in/config.server.ts";
@@ -172,16 +173,16 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
         "--concurrency",
         "1",
       ];
-      const dry = await spawnCli([...args, "--dry-run"], { SOCRATES_DB: fresh.path }).exited;
-      expect(dry.code).toBe(0);
+      const dry = await runCliInProcess([...args, "--dry-run"], { SOCRATES_DB: fresh.path });
+      expect(dry.status).toBe(0);
       const estimate = Number(
         dry.stdout.match(/standin-noisy on 4 study trajectories: 4 to judge \(12 judge calls, ≈ \$(\d+\.\d\d)\)/)![1],
       );
       expect(server.requests.length).toBe(0);
       // A cap of about two fifths of the estimate: the first run or two fit, the rest do not.
       const cap = (estimate * 0.4).toFixed(2);
-      const capped = await spawnCli([...args, "--max-cost", cap], { SOCRATES_DB: fresh.path }).exited;
-      expect(capped.code).toBe(1);
+      const capped = await runCliInProcess([...args, "--max-cost", cap], { SOCRATES_DB: fresh.path });
+      expect(capped.status).toBe(1);
       expect(capped.stderr).toMatch(
         new RegExp(
           `stopped: the spending cap of \\$${cap.replace(".", "\\.")} was reached after \\$[0-9.]+; nothing half done was stored`,
@@ -207,8 +208,8 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
         ),
       ).toBe(0);
 
-      const resumed = await spawnCli(args, { SOCRATES_DB: fresh.path }).exited;
-      expect(resumed.code).toBe(0);
+      const resumed = await runCliInProcess(args, { SOCRATES_DB: fresh.path });
+      expect(resumed.status).toBe(0);
       expect(resumed.stdout).toMatch(new RegExp(`standin-noisy on 4 study trajectories: ${4 - stored} to judge`));
       expect(count(fresh.path, "SELECT count(*) AS n FROM evaluations WHERE backbone = ?", CANDIDATE)).toBe(4);
       // Every request the endpoint answered was needed once: the cache holds each, none asked twice.
