@@ -4,7 +4,17 @@
  * from the bundle being imported or from the database; the caller supplies both through
  * `RecordLookup`.
  */
-import type { AbPairRecord, Bundle, Condition, Party, Run, Scenario, ScenarioBody } from "./bundle.ts";
+import type {
+  AbPairRecord,
+  Bundle,
+  Condition,
+  Evaluation,
+  MatchedPair,
+  Party,
+  Run,
+  Scenario,
+  ScenarioBody,
+} from "./bundle.ts";
 import { checkPerTurnOutput } from "./baseline.ts";
 import { checkTopicJudgeOutput } from "./consensus.ts";
 import { checkEmotionJudgeOutput } from "./emotion/judge-output.ts";
@@ -92,123 +102,148 @@ export function checkBundleReferences(bundle: Bundle, lookup: RecordLookup): Bun
     }
     problems.push(...checkConditionPersonas(condition, i));
   });
+  bundle.runs.forEach((run, i) => problems.push(...checkRunParties(run, i, lookup)));
+  bundle.matched_pairs.forEach((pair, i) => problems.push(...checkMatchedPair(pair, i, lookup)));
+  bundle.ab_pairs.forEach((pair, i) => problems.push(...checkAbPair(pair, i, lookup)));
+  bundle.evaluations.forEach((evaluation, i) => problems.push(...checkEvaluation(evaluation, i, lookup)));
+  return problems;
+}
 
-  bundle.runs.forEach((run, i) => {
-    const played = playedScenario(lookup, run.condition_id);
-    if (!played) {
-      problems.push({ path: ["runs", i, "condition_id"], message: `unknown condition "${run.condition_id}"` });
-      return;
-    }
-    const partyIds = played.parties.map((p) => p.id);
-    const order = [...run.party_order].sort();
-    if (order.join(",") !== [...partyIds].sort().join(",")) {
-      problems.push({
+/** A run must play a known condition, and its party_order must list that scenario's parties once each. */
+function checkRunParties(run: Run, i: number, lookup: RecordLookup): BundleProblem[] {
+  const played = playedScenario(lookup, run.condition_id);
+  if (!played) return [{ path: ["runs", i, "condition_id"], message: `unknown condition "${run.condition_id}"` }];
+  const partyIds = played.parties.map((p) => p.id);
+  const order = [...run.party_order].sort();
+  if (order.join(",") !== [...partyIds].sort().join(",")) {
+    return [
+      {
         path: ["runs", i, "party_order"],
         message: `party_order must list the scenario's parties (${partyIds.join(", ")}) once each`,
-      });
-    }
-  });
+      },
+    ];
+  }
+  return [];
+}
 
-  bundle.matched_pairs.forEach((pair, i) => {
-    const mediated = lookup.run(pair.mediated_run_id);
-    const unmediated = lookup.run(pair.unmediated_run_id);
-    if (!lookup.condition(pair.condition_id))
-      problems.push({
-        path: ["matched_pairs", i, "condition_id"],
-        message: `unknown condition "${pair.condition_id}"`,
-      });
-    if (!mediated)
-      problems.push({
-        path: ["matched_pairs", i, "mediated_run_id"],
-        message: `unknown run "${pair.mediated_run_id}"`,
-      });
-    else if (!mediated.mediated)
-      problems.push({ path: ["matched_pairs", i, "mediated_run_id"], message: `run "${mediated.id}" has no mediator` });
-    else if (mediated.conditionId !== pair.condition_id)
-      problems.push({
-        path: ["matched_pairs", i, "mediated_run_id"],
-        message: `run "${mediated.id}" belongs to condition "${mediated.conditionId}"`,
-      });
-    if (!unmediated)
-      problems.push({
-        path: ["matched_pairs", i, "unmediated_run_id"],
-        message: `unknown run "${pair.unmediated_run_id}"`,
-      });
-    else if (unmediated.mediated)
-      problems.push({
-        path: ["matched_pairs", i, "unmediated_run_id"],
-        message: `run "${unmediated.id}" has a mediator`,
-      });
-    else if (unmediated.conditionId !== pair.condition_id)
-      problems.push({
-        path: ["matched_pairs", i, "unmediated_run_id"],
-        message: `run "${unmediated.id}" belongs to condition "${unmediated.conditionId}"`,
-      });
-  });
-
-  bundle.ab_pairs.forEach((pair, i) => problems.push(...checkAbPair(pair, i, lookup)));
-
-  bundle.evaluations.forEach((evaluation, i) => {
-    const run = lookup.run(evaluation.run_id);
-    if (!run) {
-      problems.push({ path: ["evaluations", i, "run_id"], message: `unknown run "${evaluation.run_id}"` });
-      return;
-    }
-    const played = playedScenario(lookup, run.conditionId);
-    if (!played) return; // reported with the run
-    const topicIds = played.topics.map((t) => t.id);
-    const partyIds = played.parties.map((p) => p.id);
-    (evaluation.errors ?? []).forEach((error, j) => {
-      if (error.topic_id && !topicIds.includes(error.topic_id)) {
-        problems.push({
-          path: ["evaluations", i, "errors", j, "topic_id"],
-          message: `unknown topic id "${error.topic_id}"`,
-        });
-      }
-      if (error.party_id && !partyIds.includes(error.party_id)) {
-        problems.push({
-          path: ["evaluations", i, "errors", j, "party_id"],
-          message: `unknown party id "${error.party_id}"`,
-        });
-      }
+/** A matched pair joins a mediated and an unmediated run of its own (known) condition. */
+function checkMatchedPair(pair: MatchedPair, i: number, lookup: RecordLookup): BundleProblem[] {
+  const problems: BundleProblem[] = [];
+  const mediated = lookup.run(pair.mediated_run_id);
+  const unmediated = lookup.run(pair.unmediated_run_id);
+  if (!lookup.condition(pair.condition_id))
+    problems.push({
+      path: ["matched_pairs", i, "condition_id"],
+      message: `unknown condition "${pair.condition_id}"`,
     });
-    const outputPath = ["evaluations", i, "output"];
-    if (evaluation.method === "topic-localized") {
-      for (const p of checkTopicJudgeOutput(evaluation.output, {
-        topicIds,
-        partyIds,
-        totalTurns: run.speakers.length,
-      })) {
-        problems.push({ path: [...outputPath, ...p.path], message: p.message });
-      }
-      const failedTopics = new Set((evaluation.errors ?? []).map((e) => e.topic_id));
-      for (const topicId of topicIds) {
-        if (!(topicId in evaluation.output) && !failedTopics.has(topicId)) {
-          problems.push({
-            path: outputPath,
-            message: `no judge output for topic "${topicId}" (if the judge failed on it, record an error with that topic_id)`,
-          });
-        }
-      }
-    } else if (evaluation.method === "per-turn") {
-      for (const p of checkPerTurnOutput(evaluation.output, { topicIds, partyIds, speakers: run.speakers })) {
-        problems.push({ path: [...outputPath, ...p.path], message: p.message });
-      }
-    } else {
-      for (const p of checkEmotionJudgeOutput(evaluation.output, { partyIds, speakers: run.speakers })) {
-        problems.push({ path: [...outputPath, ...p.path], message: p.message });
-      }
-      const failedParties = new Set((evaluation.errors ?? []).map((e) => e.party_id));
-      for (const partyId of partyIds) {
-        if (!(partyId in evaluation.output) && !failedParties.has(partyId)) {
-          problems.push({
-            path: outputPath,
-            message: `no emotion-judge output for party "${partyId}" (if the judge failed on it, record an error with that party_id)`,
-          });
-        }
-      }
+  if (!mediated)
+    problems.push({
+      path: ["matched_pairs", i, "mediated_run_id"],
+      message: `unknown run "${pair.mediated_run_id}"`,
+    });
+  else if (!mediated.mediated)
+    problems.push({ path: ["matched_pairs", i, "mediated_run_id"], message: `run "${mediated.id}" has no mediator` });
+  else if (mediated.conditionId !== pair.condition_id)
+    problems.push({
+      path: ["matched_pairs", i, "mediated_run_id"],
+      message: `run "${mediated.id}" belongs to condition "${mediated.conditionId}"`,
+    });
+  if (!unmediated)
+    problems.push({
+      path: ["matched_pairs", i, "unmediated_run_id"],
+      message: `unknown run "${pair.unmediated_run_id}"`,
+    });
+  else if (unmediated.mediated)
+    problems.push({
+      path: ["matched_pairs", i, "unmediated_run_id"],
+      message: `run "${unmediated.id}" has a mediator`,
+    });
+  else if (unmediated.conditionId !== pair.condition_id)
+    problems.push({
+      path: ["matched_pairs", i, "unmediated_run_id"],
+      message: `run "${unmediated.id}" belongs to condition "${unmediated.conditionId}"`,
+    });
+  return problems;
+}
+
+/**
+ * An evaluation must score a known run; its errors must name that run's topics and parties, and
+ * its output must pass its method's judge-output check (checkEvaluationOutput).
+ */
+function checkEvaluation(evaluation: Evaluation, i: number, lookup: RecordLookup): BundleProblem[] {
+  const run = lookup.run(evaluation.run_id);
+  if (!run) return [{ path: ["evaluations", i, "run_id"], message: `unknown run "${evaluation.run_id}"` }];
+  const played = playedScenario(lookup, run.conditionId);
+  if (!played) return []; // reported with the run
+  const topicIds = played.topics.map((t) => t.id);
+  const partyIds = played.parties.map((p) => p.id);
+  const problems: BundleProblem[] = [];
+  (evaluation.errors ?? []).forEach((error, j) => {
+    if (error.topic_id && !topicIds.includes(error.topic_id)) {
+      problems.push({
+        path: ["evaluations", i, "errors", j, "topic_id"],
+        message: `unknown topic id "${error.topic_id}"`,
+      });
+    }
+    if (error.party_id && !partyIds.includes(error.party_id)) {
+      problems.push({
+        path: ["evaluations", i, "errors", j, "party_id"],
+        message: `unknown party id "${error.party_id}"`,
+      });
     }
   });
+  problems.push(...checkEvaluationOutput(evaluation, i, run, topicIds, partyIds));
+  return problems;
+}
+
+/**
+ * An evaluation's output against the run it scores, by method; the per-topic and per-party
+ * judges must also cover every topic or party that has no recorded error.
+ */
+function checkEvaluationOutput(
+  evaluation: Evaluation,
+  i: number,
+  run: RunSummary,
+  topicIds: string[],
+  partyIds: string[],
+): BundleProblem[] {
+  const problems: BundleProblem[] = [];
+  const outputPath = ["evaluations", i, "output"];
+  if (evaluation.method === "topic-localized") {
+    for (const p of checkTopicJudgeOutput(evaluation.output, {
+      topicIds,
+      partyIds,
+      totalTurns: run.speakers.length,
+    })) {
+      problems.push({ path: [...outputPath, ...p.path], message: p.message });
+    }
+    const failedTopics = new Set((evaluation.errors ?? []).map((e) => e.topic_id));
+    for (const topicId of topicIds) {
+      if (!(topicId in evaluation.output) && !failedTopics.has(topicId)) {
+        problems.push({
+          path: outputPath,
+          message: `no judge output for topic "${topicId}" (if the judge failed on it, record an error with that topic_id)`,
+        });
+      }
+    }
+  } else if (evaluation.method === "per-turn") {
+    for (const p of checkPerTurnOutput(evaluation.output, { topicIds, partyIds, speakers: run.speakers })) {
+      problems.push({ path: [...outputPath, ...p.path], message: p.message });
+    }
+  } else {
+    for (const p of checkEmotionJudgeOutput(evaluation.output, { partyIds, speakers: run.speakers })) {
+      problems.push({ path: [...outputPath, ...p.path], message: p.message });
+    }
+    const failedParties = new Set((evaluation.errors ?? []).map((e) => e.party_id));
+    for (const partyId of partyIds) {
+      if (!(partyId in evaluation.output) && !failedParties.has(partyId)) {
+        problems.push({
+          path: outputPath,
+          message: `no emotion-judge output for party "${partyId}" (if the judge failed on it, record an error with that party_id)`,
+        });
+      }
+    }
+  }
   return problems;
 }
 

@@ -56,65 +56,74 @@ export default function Home() {
           </Link>
         </section>
       ) : (
-        <section className="cards">
-          <Link to="/scenarios" className="card">
-            <h2>Scenarios</h2>
-            <p>
-              Conflicts across {data.domains.length} domains: background, topics with their options, and each party's
-              position.
-            </p>
-          </Link>
-          <Link to="/runs" className="card">
-            <h2>Runs</h2>
-            <p>Every simulated negotiation, mediated or not, with its outcome and evaluations.</p>
-          </Link>
-          <Link to="/benchmark" className="card">
-            <h2>Benchmark</h2>
-            <p>
-              Mediators over scenarios × conditions: the leaderboard, the domain table as a heat map, axis profiles and
-              timing.
-            </p>
-          </Link>
-          {data.exampleRunId ? (
-            <Link to={`/runs/${encodeURIComponent(data.exampleRunId)}`} className="card">
-              <h2>See a mediated run</h2>
-              <p>
-                The dialogue, the consensus trajectory C[t] beside the per-turn baseline G[t], and per-topic scores.
-              </p>
-            </Link>
-          ) : null}
-        </section>
+        <ResearchCards domainCount={data.domains.length} exampleRunId={data.exampleRunId} />
       )}
-      <section className="how">
-        <h2>How it fits together</h2>
-        <ol>
-          <li>
-            <strong>Curate or import scenarios.</strong> <code>socrates curate</code> finds real disputes, recasts them
-            into scenarios and keeps those that unmediated replays cannot resolve; scenarios, conditions and runs also
-            arrive as bundles (<code>socrates import</code>), and the demo ships four. <code>socrates probe</code>{" "}
-            expands each scenario into the 15 socio-cognitive conditions (strategy, three parties, extended history,
-            emotion, culture), listed with their changes on the scenario's page.
-          </li>
-          <li>
-            <strong>Simulate.</strong> Parties negotiate in turn; a mediator may speak between party turns.{" "}
-            <code>socrates fidelity pairs</code> plays one party at two levels of the reactiveness grid, for A/B studies
-            of persona fidelity.
-          </li>
-          <li>
-            <strong>Evaluate.</strong> A topic-localized judge scores only the turns that move each topic; a per-turn
-            baseline scores every topic at every turn.
-          </li>
-          <li>
-            <strong>Benchmark.</strong> <code>socrates benchmark run</code> plays a plan's grid of scenarios ×
-            conditions × mediators and measures every run; <code>socrates report</code> and the Benchmark page turn it
-            into the paper's tables and charts.
-          </li>
-          <li>
-            <strong>Validate.</strong> Experts and crowdworkers label snippets; agreement and alignment tell you whether
-            to trust the judge.
-          </li>
-        </ol>
-      </section>
+      <HowItFitsTogether />
     </>
+  );
+}
+
+/** Where a researcher goes next: scenarios, runs, the benchmark and, when there is one, a mediated run. */
+function ResearchCards({ domainCount, exampleRunId }: { domainCount: number; exampleRunId: string | null }) {
+  return (
+    <section className="cards">
+      <Link to="/scenarios" className="card">
+        <h2>Scenarios</h2>
+        <p>Conflicts across {domainCount} domains: background, topics with their options, and each party's position.</p>
+      </Link>
+      <Link to="/runs" className="card">
+        <h2>Runs</h2>
+        <p>Every simulated negotiation, mediated or not, with its outcome and evaluations.</p>
+      </Link>
+      <Link to="/benchmark" className="card">
+        <h2>Benchmark</h2>
+        <p>
+          Mediators over scenarios × conditions: the leaderboard, the domain table as a heat map, axis profiles and
+          timing.
+        </p>
+      </Link>
+      {exampleRunId ? (
+        <Link to={`/runs/${encodeURIComponent(exampleRunId)}`} className="card">
+          <h2>See a mediated run</h2>
+          <p>The dialogue, the consensus trajectory C[t] beside the per-turn baseline G[t], and per-topic scores.</p>
+        </Link>
+      ) : null}
+    </section>
+  );
+}
+
+/** The pipeline from scenarios to validation, in the order a study goes through it. */
+function HowItFitsTogether() {
+  return (
+    <section className="how">
+      <h2>How it fits together</h2>
+      <ol>
+        <li>
+          <strong>Curate or import scenarios.</strong> <code>socrates curate</code> finds real disputes, recasts them
+          into scenarios and keeps those that unmediated replays cannot resolve; scenarios, conditions and runs also
+          arrive as bundles (<code>socrates import</code>), and the demo ships four. <code>socrates probe</code> expands
+          each scenario into the 15 socio-cognitive conditions (strategy, three parties, extended history, emotion,
+          culture), listed with their changes on the scenario's page.
+        </li>
+        <li>
+          <strong>Simulate.</strong> Parties negotiate in turn; a mediator may speak between party turns.{" "}
+          <code>socrates fidelity pairs</code> plays one party at two levels of the reactiveness grid, for A/B studies
+          of persona fidelity.
+        </li>
+        <li>
+          <strong>Evaluate.</strong> A topic-localized judge scores only the turns that move each topic; a per-turn
+          baseline scores every topic at every turn.
+        </li>
+        <li>
+          <strong>Benchmark.</strong> <code>socrates benchmark run</code> plays a plan's grid of scenarios × conditions
+          × mediators and measures every run; <code>socrates report</code> and the Benchmark page turn it into the
+          paper's tables and charts.
+        </li>
+        <li>
+          <strong>Validate.</strong> Experts and crowdworkers label snippets; agreement and alignment tell you whether
+          to trust the judge.
+        </li>
+      </ol>
+    </section>
   );
 }

@@ -38,6 +38,13 @@ interface EvaluateOptions {
   dryRun?: boolean;
 }
 
+interface MetricsOptions {
+  run?: string;
+  params?: string;
+  timing?: boolean;
+  bins: string;
+}
+
 /** Input and configuration errors become UserErrors (exit code 2 with the message). */
 const asUserError = guardUserErrors(LlmConfigError, RunNotFoundError, MetricParamsError);
 
@@ -109,6 +116,12 @@ function timingTable(cells: TimingProfileCell[], bins: number): string {
 }
 
 export function registerEvaluateCommands(program: Command): void {
+  registerEvaluate(program);
+  registerMetrics(program);
+}
+
+/** `socrates evaluate`: judge stored runs with one method. */
+function registerEvaluate(program: Command): void {
   program
     .command("evaluate")
     .description(
@@ -135,51 +148,55 @@ Methods (LLM role in parentheses):
              that party's own private thoughts (emotion-judge); runs whose parties reported
              their emotion while playing are skipped ("has self-reported emotion")`,
     )
-    .action(async (opts: EvaluateOptions) => {
-      if (Boolean(opts.run) === Boolean(opts.all)) throw new UserError("give either --run <id> or --all");
-      if (!(EVALUATE_METHODS as readonly string[]).includes(opts.method)) {
-        throw new UserError(`--method must be one of ${EVALUATE_METHODS.join(", ")}, got "${opts.method}"`);
-      }
-      const method = opts.method as EvaluateMethod;
-      const concurrency = parseIntOption("concurrency", opts.concurrency, 1, 256);
-      const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
-      const db = openDatabase();
-      const tally = new UsageTally();
-      const llm = asUserError(() => createLlm({ db, config, onCall: tally.record }));
-      const runIds = asUserError(() => selectRunIds(db, { runId: opts.run, all: opts.all }));
-      const job = { llm, method, runIds, backbone: opts.backbone, concurrency };
+    .action(runEvaluate);
+}
 
-      if (opts.dryRun) {
-        const plan = await asUserError.async(() => evaluateRuns(db, { ...job, dryRun: true }));
-        const planned = plan.runs.filter((r) => r.status === "planned").length;
-        console.log(
-          `${method} with ${plan.backbone}: ${planned} run${planned === 1 ? "" : "s"} to evaluate, ${plan.runs.length - planned} skipped (already done or nothing to judge)`,
-        );
-        console.log(`${plan.calls} LLM calls, before repair retries; cached calls cost nothing`);
-        return;
-      }
+async function runEvaluate(opts: EvaluateOptions): Promise<void> {
+  if (Boolean(opts.run) === Boolean(opts.all)) throw new UserError("give either --run <id> or --all");
+  if (!(EVALUATE_METHODS as readonly string[]).includes(opts.method)) {
+    throw new UserError(`--method must be one of ${EVALUATE_METHODS.join(", ")}, got "${opts.method}"`);
+  }
+  const method = opts.method as EvaluateMethod;
+  const concurrency = parseIntOption("concurrency", opts.concurrency, 1, 256);
+  const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
+  const db = openDatabase();
+  const tally = new UsageTally();
+  const llm = asUserError(() => createLlm({ db, config, onCall: tally.record }));
+  const runIds = asUserError(() => selectRunIds(db, { runId: opts.run, all: opts.all }));
+  const job = { llm, method, runIds, backbone: opts.backbone, concurrency };
 
-      const progress = createProgress(`evaluate ${method}`, runIds.length);
-      try {
-        const summary = await asUserError.async(() =>
-          evaluateRuns(db, {
-            ...job,
-            onRun: (r) => {
-              if (r.status === "stored")
-                progress.tick(`${r.runId}${r.errors > 0 ? ` (${r.errors} recorded errors)` : ""}`);
-              else if (r.status === "skipped") progress.tick(`${r.runId}: ${r.reason}`);
-              else if (r.status === "failed") progress.fail(`${r.runId}: ${r.message}`);
-            },
-          }),
-        );
-        progress.done();
-        console.log(describeEvaluation(summary, tally));
-        if (summary.runs.some((r) => r.status === "failed")) process.exitCode = 1;
-      } finally {
-        progress.done();
-      }
-    });
+  if (opts.dryRun) {
+    const plan = await asUserError.async(() => evaluateRuns(db, { ...job, dryRun: true }));
+    const planned = plan.runs.filter((r) => r.status === "planned").length;
+    console.log(
+      `${method} with ${plan.backbone}: ${planned} run${planned === 1 ? "" : "s"} to evaluate, ${plan.runs.length - planned} skipped (already done or nothing to judge)`,
+    );
+    console.log(`${plan.calls} LLM calls, before repair retries; cached calls cost nothing`);
+    return;
+  }
 
+  const progress = createProgress(`evaluate ${method}`, runIds.length);
+  try {
+    const summary = await asUserError.async(() =>
+      evaluateRuns(db, {
+        ...job,
+        onRun: (r) => {
+          if (r.status === "stored") progress.tick(`${r.runId}${r.errors > 0 ? ` (${r.errors} recorded errors)` : ""}`);
+          else if (r.status === "skipped") progress.tick(`${r.runId}: ${r.reason}`);
+          else if (r.status === "failed") progress.fail(`${r.runId}: ${r.message}`);
+        },
+      }),
+    );
+    progress.done();
+    console.log(describeEvaluation(summary, tally));
+    if (summary.runs.some((r) => r.status === "failed")) process.exitCode = 1;
+  } finally {
+    progress.done();
+  }
+}
+
+/** `socrates metrics`: compute the metrics from stored evaluations and store them. */
+function registerMetrics(program: Command): void {
   program
     .command("metrics")
     .description(`compute ${listIds(METRIC_IDS)} from stored evaluations and store them (metric_values)`)
@@ -193,36 +210,38 @@ Methods (LLM role in parentheses):
       "also print the timing profile: mean IE ×100 by how far into the run each intervention came, per mediator × condition",
     )
     .option("--bins <n>", "timing profile bins", "5")
-    .action((opts: { run?: string; params?: string; timing?: boolean; bins: string }) => {
-      const bins = parseIntOption("bins", opts.bins, 1, 20);
-      let params: Record<string, unknown> = {};
-      if (opts.params !== undefined) {
-        try {
-          params = JSON.parse(opts.params);
-        } catch (err) {
-          throw new UserError(`--params: invalid JSON: ${(err as Error).message}`);
-        }
-      }
-      const db = openDatabase();
-      const summary = asUserError(() => {
-        if (opts.run !== undefined) selectRunIds(db, { runId: opts.run });
-        return computeMetrics(db, { runId: opts.run, params });
-      });
-      console.log(metricsTable(summary));
-      const incomplete =
-        summary.incomplete > 0 ? `, ${summary.incomplete} of them incomplete (null: a judge reply failed)` : "";
-      console.log(
-        `\n${summary.rows.length} values stored for ${summary.runs} runs and ${summary.pairs} matched pairs${incomplete} (${metricIdsIn(METRIC_UNITS.percent).join(", ")} ×100).`,
-      );
-      console.log(`params: ${formatParamsInline(summary.params)}`);
-      console.log(
-        `${unmediatedNote()} A value "—" is undefined or incomplete (a judge reply failed); the stored detail says which.`,
-      );
-      if (opts.timing) {
-        console.log(
-          `\nTiming profile (mean IE ×100 per progress bin p = m/T, with the number of interventions; ${bins} bins):`,
-        );
-        console.log(timingTable(timingProfiles(db, bins), bins));
-      }
-    });
+    .action(runMetrics);
+}
+
+function runMetrics(opts: MetricsOptions): void {
+  const bins = parseIntOption("bins", opts.bins, 1, 20);
+  let params: Record<string, unknown> = {};
+  if (opts.params !== undefined) {
+    try {
+      params = JSON.parse(opts.params);
+    } catch (err) {
+      throw new UserError(`--params: invalid JSON: ${(err as Error).message}`);
+    }
+  }
+  const db = openDatabase();
+  const summary = asUserError(() => {
+    if (opts.run !== undefined) selectRunIds(db, { runId: opts.run });
+    return computeMetrics(db, { runId: opts.run, params });
+  });
+  console.log(metricsTable(summary));
+  const incomplete =
+    summary.incomplete > 0 ? `, ${summary.incomplete} of them incomplete (null: a judge reply failed)` : "";
+  console.log(
+    `\n${summary.rows.length} values stored for ${summary.runs} runs and ${summary.pairs} matched pairs${incomplete} (${metricIdsIn(METRIC_UNITS.percent).join(", ")} ×100).`,
+  );
+  console.log(`params: ${formatParamsInline(summary.params)}`);
+  console.log(
+    `${unmediatedNote()} A value "—" is undefined or incomplete (a judge reply failed); the stored detail says which.`,
+  );
+  if (opts.timing) {
+    console.log(
+      `\nTiming profile (mean IE ×100 per progress bin p = m/T, with the number of interventions; ${bins} bins):`,
+    );
+    console.log(timingTable(timingProfiles(db, bins), bins));
+  }
 }

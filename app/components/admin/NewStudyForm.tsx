@@ -59,6 +59,74 @@ function PreviewLine({ preview }: { preview: { items: number; gold: number; uplo
   );
 }
 
+/** Where a field's problems come from: the refusal's messages for that field, or nothing. */
+type ProblemAt = (path: string) => string | undefined;
+
+/** The task-type radio buttons, each with how many units a study of that type could draw on. */
+function TypeChoice({
+  type,
+  onChange,
+  available,
+  problem,
+}: {
+  type: TaskTypeId;
+  onChange: (type: TaskTypeId) => void;
+  available: Record<TaskTypeId, number>;
+  problem: ProblemAt;
+}) {
+  return (
+    <fieldset className="inline-choices" id="field-type">
+      <legend>Type</legend>
+      {TASK_TYPE_IDS.map((id) => (
+        <label key={id}>
+          <input type="radio" name="type" value={id} checked={type === id} onChange={() => onChange(id)} />
+          {` ${TASK_TYPES[id].displayName} (${STUDY_TYPE_FORMS[id].availability(available[id])})`}
+        </label>
+      ))}
+      <FieldError message={problem("type")} />
+    </fieldset>
+  );
+}
+
+/** Gold rate, sampling seed and lease: fields every type has, after the type's own. */
+function SamplingFields({ posted, problem }: { posted: FormValues; problem: ProblemAt }) {
+  return (
+    <>
+      <label>
+        Gold rate (gold items per regular item){" "}
+        <input
+          name="goldRate"
+          id="field-goldRate"
+          type="number"
+          step="0.05"
+          min={0}
+          max={1}
+          placeholder="0"
+          defaultValue={posted.value("goldRate")}
+        />
+        <FieldError message={problem("goldRate")} />
+      </label>
+      <label>
+        Sampling seed{" "}
+        <input name="seed" id="field-seed" type="number" placeholder="1" defaultValue={posted.value("seed")} />
+        <FieldError message={problem("seed")} />
+      </label>
+      <label>
+        Lease (minutes){" "}
+        <input
+          name="leaseMinutes"
+          id="field-leaseMinutes"
+          type="number"
+          min={1}
+          placeholder="30"
+          defaultValue={posted.value("leaseMinutes")}
+        />
+        <FieldError message={problem("leaseMinutes")} />
+      </label>
+    </>
+  );
+}
+
 /**
  * The "New study" form: type, name, pool, the type's own fields, sampling and guidelines. A refused form keeps every
  * value.
@@ -82,16 +150,7 @@ export function NewStudyForm({ available, choices, defaultGuidelines, result, bu
   return (
     <Form method="post" encType="multipart/form-data" className="stack-form wide" aria-label="New study">
       {failure ? <FormErrorSummary failure={failure} labels={{ ...COMMON_LABELS, ...fieldLabels }} /> : null}
-      <fieldset className="inline-choices" id="field-type">
-        <legend>Type</legend>
-        {TASK_TYPE_IDS.map((id) => (
-          <label key={id}>
-            <input type="radio" name="type" value={id} checked={type === id} onChange={() => setType(id)} />
-            {` ${TASK_TYPES[id].displayName} (${STUDY_TYPE_FORMS[id].availability(available[id])})`}
-          </label>
-        ))}
-        <FieldError message={problem("type")} />
-      </fieldset>
+      <TypeChoice type={type} onChange={setType} available={available} problem={problem} />
       <label>
         Name{" "}
         <input
@@ -127,37 +186,7 @@ export function NewStudyForm({ available, choices, defaultGuidelines, result, bu
         <FieldError message={problem("labelsPerItem")} />
       </label>
       <Fields available={available[type]} choices={choices[type]} problem={problem} posted={posted} />
-      <label>
-        Gold rate (gold items per regular item){" "}
-        <input
-          name="goldRate"
-          id="field-goldRate"
-          type="number"
-          step="0.05"
-          min={0}
-          max={1}
-          placeholder="0"
-          defaultValue={posted.value("goldRate")}
-        />
-        <FieldError message={problem("goldRate")} />
-      </label>
-      <label>
-        Sampling seed{" "}
-        <input name="seed" id="field-seed" type="number" placeholder="1" defaultValue={posted.value("seed")} />
-        <FieldError message={problem("seed")} />
-      </label>
-      <label>
-        Lease (minutes){" "}
-        <input
-          name="leaseMinutes"
-          id="field-leaseMinutes"
-          type="number"
-          min={1}
-          placeholder="30"
-          defaultValue={posted.value("leaseMinutes")}
-        />
-        <FieldError message={problem("leaseMinutes")} />
-      </label>
+      <SamplingFields posted={posted} problem={problem} />
       <label>
         Guidelines (Markdown)
         <textarea

@@ -42,7 +42,7 @@ import { writeOutputFile } from "../../server/storage-full.server.ts";
 import { loadItem } from "../../server/annotation/task-view.server.ts";
 import { taskView } from "../../task-types/registry.server.ts";
 import { latestLabelRows } from "../../server/models/label.server.ts";
-import { studyItemIds } from "../../server/models/study.server.ts";
+import { studyItemIds, type ItemRow } from "../../server/models/study.server.ts";
 import {
   loadGuidelines,
   loadQualificationTest,
@@ -50,7 +50,7 @@ import {
   TemplateError,
   type GuidelineKind,
 } from "../../server/templates.server.ts";
-import { checkFairPay, planHits, type HitOverrides } from "./hit-settings.server.ts";
+import { checkFairPay, planHits, type HitOverrides, type StudyHitPlan } from "./hit-settings.server.ts";
 
 /** MTurk refuses a HIT whose question is larger than this (bytes, UTF-8). */
 export const MTURK_QUESTION_LIMIT_BYTES = 65_535;
@@ -184,12 +184,23 @@ function orderWarnings(order: LabelOrder): string[] {
   ];
 }
 
+/** One input CSV: the HITs of the items that miss the same number of labels. */
+interface InputCsv {
+  name: string;
+  assignmentsPerHit: number;
+  rows: number;
+  text: string;
+}
+
 /**
- * Writes a batch for the study's items that still need labels. Refuses (ServiceError) an
- * expert or closed study, an underpaying reward unless forced, a study with nothing left to
- * label, and an output folder that already holds files; on refusal nothing is written.
+ * The study's HIT plan, task type and output folder, refusing an expert or closed study, a type without a
+ * Mechanical Turk template, and a linked or non-empty output folder.
  */
-export function exportBatch(db: Db, studyId: number, options: ExportOptions): ExportSummary {
+function checkExportable(
+  db: Db,
+  studyId: number,
+  options: ExportOptions,
+): { plan: StudyHitPlan; kind: GuidelineKind; outDir: string } {
   // Refuses expert studies and invalid settings before any work; the estimate is redone below for the real count.
   const plan = planHits(db, studyId, 0, options.overrides);
   const { study } = plan;
@@ -205,27 +216,18 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
       409,
       `${outDir} already exists and is not empty; choose a new --out folder so no earlier batch is overwritten`,
     );
+  return { plan, kind, outDir };
+}
 
-  const dir = options.templatesDir ?? templatesDir();
-  const { source } = loadMturkTemplate(kind, dir);
-  const guidelines = study.guidelines.trim() ? study.guidelines : loadGuidelines(kind, dir);
-  const template = insertGuidelines(source, markdownToHtml(guidelines));
+/** One CSV per group, with the ids of the items whose HIT is over MTurk's question limit. */
+function inputCsvs(
+  db: Db,
+  studyId: number,
+  groups: (OrderGroup & { items: ItemRow[] })[],
+  order: LabelOrder,
+  template: string,
+): { csvs: InputCsv[]; oversized: number[] } {
   const header = templateVariables(template);
-  const test = loadQualificationTest();
-
-  const items = studyItemIds(db, studyId);
-  const order = planLabelOrder(labelCounts(db, studyId, items), study.labelsPerItem);
-  if (order.items === 0) {
-    throw new ServiceError(
-      409,
-      `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} counted labels or pending ones that fill the gap`,
-    );
-  }
-  const groups = orderedGroups(order, items).map((g) => ({
-    ...g,
-    items: g.itemIds.map((itemId) => loadItem(db, studyId, itemId)),
-  }));
-  const warnings = orderWarnings(order);
   const oversized: number[] = [];
   const csvs = groups.map((group) => {
     const rows = group.items.map((item) => {
@@ -242,6 +244,71 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
       text: toCsv(header, rows, { verbatim: true }),
     };
   });
+  return { csvs, oversized };
+}
+
+/** hit-config.json: the HIT settings and estimate, plus what this batch holds. */
+function batchConfig(
+  batch: { studyId: number; kind: GuidelineKind; now: Date; order: LabelOrder; leftOut: number; csvs: InputCsv[] },
+  settings: HitSettings,
+  estimate: CostEstimate,
+): string {
+  const { order, csvs } = batch;
+  const config = {
+    ...hitConfigJson(settings, estimate),
+    Batch: {
+      StudyId: batch.studyId,
+      StudyType: batch.kind,
+      ExportedAt: batch.now.toISOString(),
+      Rows: order.items,
+      LeftOut: batch.leftOut,
+      Order: describeLabelOrder(order),
+      InputFiles: csvs.map((c) => ({ File: c.name, MaxAssignments: c.assignmentsPerHit, Rows: c.rows })),
+    },
+  };
+  return JSON.stringify(config, null, 2) + "\n";
+}
+
+/** Writes the files into a new folder, refusing to overwrite any; returns their paths by role. */
+function writeBatch(outDir: string, contents: Record<string, string>, csvs: InputCsv[]): ExportSummary["files"] {
+  mkdirSync(outDir, { recursive: true });
+  for (const [name, text] of Object.entries(contents)) writeOutputFile(join(outDir, name), text, { flag: "wx" });
+  const files = Object.fromEntries(
+    (Object.keys(EXPORT_FILES) as (keyof typeof EXPORT_FILES)[]).map((key) => [key, join(outDir, EXPORT_FILES[key])]),
+  ) as ExportSummary["files"];
+  files.inputCsv = join(outDir, csvs[0].name);
+  return files;
+}
+
+/**
+ * Writes a batch for the study's items that still need labels. Refuses (ServiceError) an
+ * expert or closed study, an underpaying reward unless forced, a study with nothing left to
+ * label, and an output folder that already holds files; on refusal nothing is written.
+ */
+export function exportBatch(db: Db, studyId: number, options: ExportOptions): ExportSummary {
+  const { plan, kind, outDir } = checkExportable(db, studyId, options);
+  const { study } = plan;
+
+  const dir = options.templatesDir ?? templatesDir();
+  const { source } = loadMturkTemplate(kind, dir);
+  const guidelines = study.guidelines.trim() ? study.guidelines : loadGuidelines(kind, dir);
+  const template = insertGuidelines(source, markdownToHtml(guidelines));
+  const test = loadQualificationTest();
+
+  const items = studyItemIds(db, studyId);
+  const order = planLabelOrder(labelCounts(db, studyId, items), study.labelsPerItem);
+  if (order.items === 0) {
+    throw new ServiceError(
+      409,
+      `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} counted labels or pending ones that fill the gap`,
+    );
+  }
+  const groups = orderedGroups(order, items).map((g) => ({
+    ...g,
+    items: g.itemIds.map((itemId) => loadItem(db, studyId, itemId)),
+  }));
+  const warnings = orderWarnings(order);
+  const { csvs, oversized } = inputCsvs(db, studyId, groups, order, template);
   if (oversized.length) {
     warnings.push(
       `${oversized.length} HIT${oversized.length === 1 ? " is" : "s are"} larger than MTurk's 64 KB question limit and may be refused (item ids ${oversized.join(", ")})`,
@@ -259,32 +326,16 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
   const settings = { ...plan.settings, assignmentsPerHit: csvs[0].assignmentsPerHit };
   const leftOut = order.complete + order.awaiting;
 
-  const config = {
-    ...hitConfigJson(settings, estimate),
-    Batch: {
-      StudyId: studyId,
-      StudyType: kind,
-      ExportedAt: (options.now ?? new Date()).toISOString(),
-      Rows: order.items,
-      LeftOut: leftOut,
-      Order: describeLabelOrder(order),
-      InputFiles: csvs.map((c) => ({ File: c.name, MaxAssignments: c.assignmentsPerHit, Rows: c.rows })),
-    },
-  };
+  const now = options.now ?? new Date();
   const contents: Record<string, string> = {
     [EXPORT_FILES.template]: template,
     ...Object.fromEntries(csvs.map((c) => [c.name, c.text])),
-    [EXPORT_FILES.hitConfig]: JSON.stringify(config, null, 2) + "\n",
+    [EXPORT_FILES.hitConfig]: batchConfig({ studyId, kind, now, order, leftOut, csvs }, settings, estimate),
     [EXPORT_FILES.qualificationTest]: questionFormXml(test),
     [EXPORT_FILES.answerKey]: answerKeyXml(test),
   };
   // Everything is built before the first write, so a refusal above leaves no half batch behind.
-  mkdirSync(outDir, { recursive: true });
-  for (const [name, text] of Object.entries(contents)) writeOutputFile(join(outDir, name), text, { flag: "wx" });
-  const files = Object.fromEntries(
-    (Object.keys(EXPORT_FILES) as (keyof typeof EXPORT_FILES)[]).map((key) => [key, join(outDir, EXPORT_FILES[key])]),
-  ) as ExportSummary["files"];
-  files.inputCsv = join(outDir, csvs[0].name);
+  const files = writeBatch(outDir, contents, csvs);
   return {
     studyId,
     studyType: kind,

@@ -88,20 +88,14 @@ class Abandon extends Error {
   }
 }
 
-export async function simulateRun(
-  llm: Llm,
-  prompts: SimulationPrompts,
-  setup: RunSetup,
-  options: { signal?: AbortSignal } = {},
-): Promise<RunAttempt> {
-  const stats = emptyStats();
-  const turns: Turn[] = [];
-  const decisions: NonNullable<Run["mediator_decisions"]> = [];
+/** One successful LLM reply (with its recorded latency); a failed call abandons the run. */
+type Ask = <T>(what: string, request: LlmRequest<T>) => Promise<Extract<LlmResult<T>, { ok: true }>>;
 
-  /** The successful result (with its recorded latency), or the run is abandoned. */
-  async function ask<T>(what: string, request: LlmRequest<T>): Promise<Extract<LlmResult<T>, { ok: true }>> {
-    if (options.signal?.aborted) throw new Abandon("aborted", true);
-    const result: LlmResult<T> = await llm.call({ ...request, subject: setup.runId });
+/** The run's way to call the LLM: every call is counted into `stats`, and a failure or an abort abandons the run. */
+function runAsker(llm: Llm, runId: string, stats: CallStats, signal: AbortSignal | undefined): Ask {
+  return async function ask<T>(what: string, request: LlmRequest<T>): Promise<Extract<LlmResult<T>, { ok: true }>> {
+    if (signal?.aborted) throw new Abandon("aborted", true);
+    const result: LlmResult<T> = await llm.call({ ...request, subject: runId });
     if (result.cached) stats.cached += 1;
     else {
       // Only new calls spend: a cached reply's tokens were paid for by an earlier call.
@@ -115,102 +109,157 @@ export async function simulateRun(
       throw new Abandon(`${what}: ${result.error}`);
     }
     return result;
-  }
-  const call = async <T>(what: string, request: LlmRequest<T>): Promise<T> => (await ask(what, request)).value;
+  };
+}
 
-  /** One party turn; with emotion, the reply also carries the party's emotion and its reason. */
-  async function partyTurn(speaker: string, partyTurns: number): Promise<Turn> {
-    const what = `turn ${turns.length + 1} (${speaker})`;
-    const view = partyView(setup.scenario, speaker, turns);
-    const request = {
-      role: "party" as const,
-      model: setup.simulatorModel,
-      seed: callSeed(setup.seed, "party", partyTurns),
-    };
-    const turn = { turn_id: turns.length + 1, speaker, role: "party" as const };
-    if (!setup.emotion) {
-      const messages = prompts.party(view);
-      const reply = await call(what, {
-        ...request,
-        messages,
-        template: prompts.templates.party,
-        schema: partyReplySchema,
-      });
-      return { ...turn, utterance: reply.utterance, thought: reply.thought, signal: reply.signal };
-    }
-    const messages = prompts.partyEmotion(view);
-    const template = prompts.templates.partyEmotion;
-    const reply = await call(what, { ...request, messages, template, schema: partyEmotionReplySchema });
-    return {
-      ...turn,
-      utterance: reply.utterance,
-      thought: reply.thought,
-      signal: reply.signal,
-      emotion: reply.emotion,
-      emotion_reason: reply.emotion_reason,
-    };
+/** One party turn; with emotion, the reply also carries the party's emotion and its reason. */
+async function partyTurn(
+  ask: Ask,
+  prompts: SimulationPrompts,
+  setup: RunSetup,
+  turns: readonly Turn[],
+  speaker: string,
+  partyTurns: number,
+): Promise<Turn> {
+  const what = `turn ${turns.length + 1} (${speaker})`;
+  const view = partyView(setup.scenario, speaker, turns);
+  const request = {
+    role: "party" as const,
+    model: setup.simulatorModel,
+    seed: callSeed(setup.seed, "party", partyTurns),
+  };
+  const turn = { turn_id: turns.length + 1, speaker, role: "party" as const };
+  if (!setup.emotion) {
+    const messages = prompts.party(view);
+    const { value: reply } = await ask(what, {
+      ...request,
+      messages,
+      template: prompts.templates.party,
+      schema: partyReplySchema,
+    });
+    return { ...turn, utterance: reply.utterance, thought: reply.thought, signal: reply.signal };
   }
+  const messages = prompts.partyEmotion(view);
+  const template = prompts.templates.partyEmotion;
+  const { value: reply } = await ask(what, { ...request, messages, template, schema: partyEmotionReplySchema });
+  return {
+    ...turn,
+    utterance: reply.utterance,
+    thought: reply.thought,
+    signal: reply.signal,
+    emotion: reply.emotion,
+    emotion_reason: reply.emotion_reason,
+  };
+}
 
+/**
+ * The mediator's gap after a party turn: decide (recorded in `decisions`), then maybe speak once
+ * (appended to `turns`).
+ */
+async function mediatorGap(
+  ask: Ask,
+  prompts: SimulationPrompts,
+  setup: RunSetup,
+  mediatorModel: string,
+  turns: Turn[],
+  decisions: NonNullable<Run["mediator_decisions"]>,
+  partyTurns: number,
+): Promise<void> {
+  const afterTurn = turns.length;
+  const view = mediatorView(setup.scenario, turns);
+  const decided = await ask(`mediator decision after turn ${afterTurn}`, {
+    role: "mediator",
+    model: mediatorModel,
+    messages: prompts.mediatorWhen(view),
+    template: prompts.templates.mediatorWhen,
+    schema: mediatorWhenReplySchema,
+    seed: callSeed(setup.seed, "mediator-when", partyTurns + 1),
+  });
+  const decision = decided.value;
+  // RL's decision seconds: the original call's recorded latency, also when the cache answers (a resumed run).
+  const seconds = decided.latencyMs / 1000;
+  decisions.push({ after_turn: afterTurn, engage: decision.should_engage, thought: decision.thought, seconds });
+  if (!decision.should_engage) return;
+  const { value: spoken } = await ask(`mediator turn ${afterTurn + 1}`, {
+    role: "mediator",
+    model: mediatorModel,
+    messages: prompts.mediatorHow(view, decision.thought),
+    template: prompts.templates.mediatorHow,
+    schema: mediatorHowReplySchema,
+    seed: callSeed(setup.seed, "mediator-how", partyTurns + 1),
+  });
+  turns.push({ turn_id: turns.length + 1, speaker: MEDIATOR_ID, role: "mediator", utterance: spoken.utterance });
+}
+
+/** Plays the run to its outcome, appending to `turns` and `decisions`; throws Abandon when a call fails. */
+async function playRun(
+  ask: Ask,
+  prompts: SimulationPrompts,
+  setup: RunSetup,
+  turns: Turn[],
+  decisions: NonNullable<Run["mediator_decisions"]>,
+): Promise<Outcome> {
+  let outcome: Outcome | null = null;
+  while (outcome === null) {
+    const partyTurns = countPartyTurns(turns);
+    const speaker = partyForTurn(setup.partyOrder, partyTurns);
+    turns.push(await partyTurn(ask, prompts, setup, turns, speaker, partyTurns));
+    outcome = outcomeAfter(setup.partyOrder, turns, setup.budget);
+    if (outcome !== null || setup.mediatorModel === null) continue;
+    await mediatorGap(ask, prompts, setup, setup.mediatorModel, turns, decisions, partyTurns);
+  }
+  return outcome;
+}
+
+/** The finished run as stored. */
+function finishedRun(
+  setup: RunSetup,
+  outcome: Outcome,
+  turns: Turn[],
+  decisions: NonNullable<Run["mediator_decisions"]>,
+): Run {
+  return {
+    id: setup.runId,
+    condition_id: setup.conditionId,
+    mediated: setup.mediatorModel !== null,
+    mediator_backbone: setup.mediatorModel,
+    simulator_backbone: setup.simulatorModel,
+    outcome,
+    party_order: setup.partyOrder,
+    turns,
+    ...(setup.mediatorModel !== null ? { mediator_decisions: decisions } : {}),
+    config: setup.config,
+    seed: setup.seed,
+    created_at: new Date().toISOString(),
+  };
+}
+
+/** The failed attempt for an error thrown while playing: an Abandon keeps its reason, anything else is unexpected. */
+function failedAttempt(runId: string, err: unknown, stats: CallStats): RunAttempt {
+  if (err instanceof Abandon) return { ok: false, runId, reason: err.message, aborted: err.aborted, stats };
+  return {
+    ok: false,
+    runId,
+    reason: `unexpected error: ${(err as Error).message}`,
+    aborted: false,
+    stats,
+  };
+}
+
+export async function simulateRun(
+  llm: Llm,
+  prompts: SimulationPrompts,
+  setup: RunSetup,
+  options: { signal?: AbortSignal } = {},
+): Promise<RunAttempt> {
+  const stats = emptyStats();
+  const turns: Turn[] = [];
+  const decisions: NonNullable<Run["mediator_decisions"]> = [];
+  const ask = runAsker(llm, setup.runId, stats, options.signal);
   try {
-    let outcome: Outcome | null = null;
-    while (outcome === null) {
-      const partyTurns = countPartyTurns(turns);
-      const speaker = partyForTurn(setup.partyOrder, partyTurns);
-      turns.push(await partyTurn(speaker, partyTurns));
-      outcome = outcomeAfter(setup.partyOrder, turns, setup.budget);
-      if (outcome !== null || setup.mediatorModel === null) continue;
-
-      // The mediator's gap after this party turn: decide, then maybe speak once.
-      const afterTurn = turns.length;
-      const view = mediatorView(setup.scenario, turns);
-      const decided = await ask(`mediator decision after turn ${afterTurn}`, {
-        role: "mediator",
-        model: setup.mediatorModel,
-        messages: prompts.mediatorWhen(view),
-        template: prompts.templates.mediatorWhen,
-        schema: mediatorWhenReplySchema,
-        seed: callSeed(setup.seed, "mediator-when", partyTurns + 1),
-      });
-      const decision = decided.value;
-      // RL's decision seconds: the original call's recorded latency, also when the cache answers (a resumed run).
-      const seconds = decided.latencyMs / 1000;
-      decisions.push({ after_turn: afterTurn, engage: decision.should_engage, thought: decision.thought, seconds });
-      if (!decision.should_engage) continue;
-      const spoken = await call(`mediator turn ${afterTurn + 1}`, {
-        role: "mediator",
-        model: setup.mediatorModel,
-        messages: prompts.mediatorHow(view, decision.thought),
-        template: prompts.templates.mediatorHow,
-        schema: mediatorHowReplySchema,
-        seed: callSeed(setup.seed, "mediator-how", partyTurns + 1),
-      });
-      turns.push({ turn_id: turns.length + 1, speaker: MEDIATOR_ID, role: "mediator", utterance: spoken.utterance });
-    }
-
-    const run: Run = {
-      id: setup.runId,
-      condition_id: setup.conditionId,
-      mediated: setup.mediatorModel !== null,
-      mediator_backbone: setup.mediatorModel,
-      simulator_backbone: setup.simulatorModel,
-      outcome,
-      party_order: setup.partyOrder,
-      turns,
-      ...(setup.mediatorModel !== null ? { mediator_decisions: decisions } : {}),
-      config: setup.config,
-      seed: setup.seed,
-      created_at: new Date().toISOString(),
-    };
-    return { ok: true, run, stats };
+    const outcome = await playRun(ask, prompts, setup, turns, decisions);
+    return { ok: true, run: finishedRun(setup, outcome, turns, decisions), stats };
   } catch (err) {
-    if (err instanceof Abandon)
-      return { ok: false, runId: setup.runId, reason: err.message, aborted: err.aborted, stats };
-    return {
-      ok: false,
-      runId: setup.runId,
-      reason: `unexpected error: ${(err as Error).message}`,
-      aborted: false,
-      stats,
-    };
+    return failedAttempt(setup.runId, err, stats);
   }
 }

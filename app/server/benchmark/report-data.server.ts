@@ -9,7 +9,13 @@
  * under `emotionSubjectId` and EC under `emotionConsensusSubjectId` of its preferred trajectory
  * (app/server/emotion-trajectories.server.ts; a few queries per run, since the source depends on the run's records).
  */
-import { planEvaluators, selectedConditionKeys, type BenchmarkGrid } from "../../domain/benchmark/grid.ts";
+import {
+  planEvaluators,
+  selectedConditionKeys,
+  type BenchmarkGrid,
+  type GridMediatedRun,
+  type GridUnit,
+} from "../../domain/benchmark/grid.ts";
 import type { BenchmarkReport } from "../../domain/benchmark/report-model.ts";
 import type {
   JudgedValues,
@@ -114,11 +120,13 @@ function emotionReader(
   };
 }
 
-export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid): ReportData {
-  const { plan } = loaded;
-  const evaluators = planEvaluators(plan).map((e) => e.model);
-  const planParams = parseMetricParams(plan.params);
-  const gridRunIds = grid.units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
+type ReadValue = (row: StoredRow | undefined) => number | null;
+
+/**
+ * The grid's stored metric rows computed with the plan's parameters (runs, pairs), by key; rows of
+ * the grid with other parameters are listed in `other`.
+ */
+function loadGridRows(db: Db, planParams: MetricParams, grid: BenchmarkGrid, gridRunIds: string[]) {
   const other: StoredRow[] = [];
   const runRows = indexRows(
     metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]),
@@ -132,11 +140,12 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
     new Set(grid.units.flatMap((u) => u.mediated.map((m) => m.pairId))),
     other,
   );
-  // The evaluation each evaluator's rows are read under, per run (one query per evaluator).
-  const topicIds = new Map(evaluators.map((e) => [e, currentEvaluationIds(db, gridRunIds, "topic-localized", e)]));
-  const stored = new Set(runIds(db));
-  const params = new Map<string, Set<string>>();
-  const use = (row: StoredRow | undefined): number | null => {
+  return { runRows, pairRows, other };
+}
+
+/** A row's value (null when there is no row) that also records each of its parameters' values (JSON) into `params`. */
+function paramRecorder(params: Map<string, Set<string>>): ReadValue {
+  return (row) => {
     if (!row) return null;
     for (const [k, v] of Object.entries(row.params ?? {})) {
       const set = params.get(k) ?? new Set<string>();
@@ -145,74 +154,136 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
     }
     return row.value;
   };
+}
 
-  const emotionOf = emotionReader(db, runRows, topicIds.get(evaluators[0])!, plan.emotion?.judge?.model, use);
+/** What the subjects are read from. */
+interface SubjectSources {
+  evaluators: string[];
+  /** Every stored run's id. */
+  stored: Set<string>;
+  runRows: Map<string, StoredRow>;
+  pairRows: Map<string, StoredRow>;
+  /** By evaluator, the evaluation its rows are read under, per run. */
+  topicIds: Map<string, Map<string, string>>;
+  emotionOf: (runId: string) => RunEmotion | null;
+  use: ReadValue;
+}
+
+/** The coverage counts other than the stored mediated runs (the subjects themselves). */
+type Counts = Required<Omit<BenchmarkReport["coverage"], "storedMediatedRuns">>;
+
+/** Where a unit's runs sit in the grid. */
+function placeOf(unit: GridUnit): Omit<RunPlace, "runId" | "emotion"> {
+  return {
+    scenarioId: unit.scenarioId,
+    domain: unit.domain,
+    conditionKey: unit.conditionKey,
+    axis: unit.axis,
+    variant: unit.variant,
+    part: unit.part,
+    simulator: unit.simulator.model,
+    runIndex: unit.runIndex,
+  };
+}
+
+/**
+ * A stored mediated run's judged values by evaluator (an evaluator without rows is absent); only
+ * the main evaluator's rows count it as evaluated (and incomplete).
+ */
+function judgedOf(src: SubjectSources, m: GridMediatedRun, counts: Counts): Record<string, JudgedValues> {
+  const judged: Record<string, JudgedValues> = {};
+  for (const evaluator of src.evaluators) {
+    const id = src.topicIds.get(evaluator)!.get(m.runId)!;
+    const it = src.runRows.get(rowKey(m.runId, id, "IT"));
+    const ie = src.runRows.get(rowKey(m.runId, id, "IE"));
+    const cg = src.pairRows.get(rowKey(m.pairId, id, "CG"));
+    if (!it && !ie && !cg) continue;
+    if (evaluator === src.evaluators[0]) {
+      counts.evaluatedRuns += 1;
+      if (isIncomplete(it) || isIncomplete(ie) || isIncomplete(cg)) counts.incompleteRuns += 1;
+    }
+    judged[evaluator] = {
+      IT: src.use(it),
+      IE: src.use(ie),
+      CG: src.use(cg),
+      interventions: ie?.value === null ? [] : interventionsOf(ie),
+    };
+  }
+  return judged;
+}
+
+/**
+ * One subject per stored mediated run and one place per stored unmediated run of the grid, with the coverage counts.
+ */
+function collectSubjects(src: SubjectSources, units: readonly GridUnit[]) {
   const subjects: ReportSubject[] = [];
   const unmediated: RunPlace[] = [];
-  let plannedRuns = 0;
-  let storedRuns = 0;
-  let plannedMediatedRuns = 0;
-  let evaluatedRuns = 0;
-  let incompleteRuns = 0;
-  for (const unit of grid.units) {
-    plannedRuns += 1 + unit.mediated.length;
-    const place = {
-      scenarioId: unit.scenarioId,
-      domain: unit.domain,
-      conditionKey: unit.conditionKey,
-      axis: unit.axis,
-      variant: unit.variant,
-      part: unit.part,
-      simulator: unit.simulator.model,
-      runIndex: unit.runIndex,
-    };
-    if (stored.has(unit.unmediatedRunId)) {
-      storedRuns += 1;
-      unmediated.push({ runId: unit.unmediatedRunId, ...place, emotion: emotionOf(unit.unmediatedRunId) });
+  const counts: Counts = {
+    plannedRuns: 0,
+    storedRuns: 0,
+    evaluatedRuns: 0,
+    incompleteRuns: 0,
+    plannedMediatedRuns: 0,
+  };
+  for (const unit of units) {
+    counts.plannedRuns += 1 + unit.mediated.length;
+    const place = placeOf(unit);
+    if (src.stored.has(unit.unmediatedRunId)) {
+      counts.storedRuns += 1;
+      unmediated.push({ runId: unit.unmediatedRunId, ...place, emotion: src.emotionOf(unit.unmediatedRunId) });
     }
-    plannedMediatedRuns += unit.mediated.length;
+    counts.plannedMediatedRuns += unit.mediated.length;
     for (const m of unit.mediated) {
-      if (!stored.has(m.runId)) continue;
-      storedRuns += 1;
-      const judged: Record<string, JudgedValues> = {};
-      for (const evaluator of evaluators) {
-        const id = topicIds.get(evaluator)!.get(m.runId)!;
-        const it = runRows.get(rowKey(m.runId, id, "IT"));
-        const ie = runRows.get(rowKey(m.runId, id, "IE"));
-        const cg = pairRows.get(rowKey(m.pairId, id, "CG"));
-        if (!it && !ie && !cg) continue;
-        if (evaluator === evaluators[0]) {
-          evaluatedRuns += 1;
-          if (isIncomplete(it) || isIncomplete(ie) || isIncomplete(cg)) incompleteRuns += 1;
-        }
-        judged[evaluator] = {
-          IT: use(it),
-          IE: use(ie),
-          CG: use(cg),
-          interventions: ie?.value === null ? [] : interventionsOf(ie),
-        };
-      }
+      if (!src.stored.has(m.runId)) continue;
+      counts.storedRuns += 1;
+      const judged = judgedOf(src, m, counts);
       subjects.push({
         runId: m.runId,
         mediator: m.mediator,
         ...place,
-        emotion: emotionOf(m.runId),
-        IF: use(runRows.get(rowKey(m.runId, "", "IF"))),
-        FI: use(runRows.get(rowKey(m.runId, "", "FI"))),
+        emotion: src.emotionOf(m.runId),
+        IF: src.use(src.runRows.get(rowKey(m.runId, "", "IF"))),
+        FI: src.use(src.runRows.get(rowKey(m.runId, "", "FI"))),
         judged,
       });
     }
   }
+  return { subjects, unmediated, counts };
+}
+
+/** The report input's fields that come from the plan alone. */
+function planFields(loaded: LoadedPlan, evaluators: string[]) {
+  const { plan } = loaded;
   const repeats = plan.ablations.repeats;
   return {
+    planName: plan.name,
+    planHash: loaded.hash,
+    evaluators,
+    simulator: plan.simulator.model,
+    ablationSimulators: plan.ablations.simulators.map((s) => ({ model: s.model, mediators: s.mediators })),
+    mediators: plan.mediators.map((m) => ({ name: m.name, mode: m.mode })),
+    ...(repeats ? { repeats: { runs: repeats.runs, conditionKeys: selectedConditionKeys(repeats.conditions) } } : {}),
+  };
+}
+
+export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid): ReportData {
+  const { plan } = loaded;
+  const evaluators = planEvaluators(plan).map((e) => e.model);
+  const planParams = parseMetricParams(plan.params);
+  const gridRunIds = grid.units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
+  const { runRows, pairRows, other } = loadGridRows(db, planParams, grid, gridRunIds);
+  // The evaluation each evaluator's rows are read under, per run (one query per evaluator).
+  const topicIds = new Map(evaluators.map((e) => [e, currentEvaluationIds(db, gridRunIds, "topic-localized", e)]));
+  const stored = new Set(runIds(db));
+  const params = new Map<string, Set<string>>();
+  const use = paramRecorder(params);
+
+  const emotionOf = emotionReader(db, runRows, topicIds.get(evaluators[0])!, plan.emotion?.judge?.model, use);
+  const sources = { evaluators, stored, runRows, pairRows, topicIds, emotionOf, use };
+  const { subjects, unmediated, counts } = collectSubjects(sources, grid.units);
+  return {
     input: {
-      planName: plan.name,
-      planHash: loaded.hash,
-      evaluators,
-      simulator: plan.simulator.model,
-      ablationSimulators: plan.ablations.simulators.map((s) => ({ model: s.model, mediators: s.mediators })),
-      mediators: plan.mediators.map((m) => ({ name: m.name, mode: m.mode })),
-      ...(repeats ? { repeats: { runs: repeats.runs, conditionKeys: selectedConditionKeys(repeats.conditions) } } : {}),
+      ...planFields(loaded, evaluators),
       subjects,
       unmediated,
       conditions: loadConditionCoverage(db, plan, grid),
@@ -224,11 +295,11 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
         other.length > 0 ? `${other[0].metric} of ${other[0].subjectId} with ${JSON.stringify(other[0].params)}` : null,
     },
     coverage: {
-      plannedRuns,
-      storedRuns,
-      evaluatedRuns,
-      incompleteRuns,
-      plannedMediatedRuns,
+      plannedRuns: counts.plannedRuns,
+      storedRuns: counts.storedRuns,
+      evaluatedRuns: counts.evaluatedRuns,
+      incompleteRuns: counts.incompleteRuns,
+      plannedMediatedRuns: counts.plannedMediatedRuns,
       storedMediatedRuns: subjects.length,
     },
   };

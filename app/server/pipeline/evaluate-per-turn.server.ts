@@ -145,50 +145,57 @@ export function agreementMessages(
   });
 }
 
-export async function evaluatePerTurn(ctx: EvaluationContext, options: EvaluatorOptions): Promise<Evaluation> {
-  const { llm } = options;
-  const backbone = llm.modelFor("baseline-judge", options.backbone);
-  const topicIds = ctx.topics.map((t) => t.id);
-  const partyIds = ctx.partyOrder;
-  const call = <T>(template: string, messages: ChatMessage[], schema: z.ZodType<T>): Promise<LlmResult<T>> =>
-    llm.call({ role: "baseline-judge", messages, template, schema, subject: ctx.runId, model: options.backbone });
-  const errors: EvaluationError[] = [];
+type AttitudeReply = z.infer<ReturnType<typeof attitudeReplySchema>>;
+type TurnEntry = PerTurnOutput["turns"][number];
+type JudgeCall = <T>(template: string, messages: ChatMessage[], schema: z.ZodType<T>) => Promise<LlmResult<T>>;
 
-  // Starting attitudes are the parties' own stances from the scenario (ProMediate's initial profile).
-  const attitudes: Record<string, Attitudes> = Object.fromEntries(
-    ctx.parties.map((p) => [p.id, Object.fromEntries(topicIds.map((topic) => [topic, p.preferences[topic]]))]),
-  );
+/** An agreement call made after a party turn, and the turn entry its reply is recorded on. */
+interface AgreementJob {
+  entry: TurnEntry;
+  speaker: string;
+  other: string;
+  promise: Promise<LlmResult<AgreementReply>>;
+}
+
+/** Every pair of parties once, in party order. */
+function partyPairs(partyIds: string[]): [string, string][] {
   const pairs: [string, string][] = [];
   for (let i = 0; i < partyIds.length; i++)
     for (let j = i + 1; j < partyIds.length; j++) pairs.push([partyIds[i], partyIds[j]]);
+  return pairs;
+}
 
-  const [initialResults, attitudeResults] = await Promise.all([
-    Promise.all(
-      pairs.map(([a, b]) =>
-        call(AGREEMENT_TEMPLATE, agreementMessages(ctx, a, b, attitudes, null), agreementReplySchema(topicIds)),
-      ),
-    ),
-    Promise.all(
-      ctx.turns.map((turn) => call(ATTITUDE_TEMPLATE, attitudeMessages(ctx, turn), attitudeReplySchema(topicIds))),
-    ),
-  ]);
-
+/** The starting scores of every pair × topic; one failed pair fails the evaluation, as the record needs them all. */
+function startingScores(
+  pairs: [string, string][],
+  results: LlmResult<AgreementReply>[],
+  topicIds: string[],
+): PerTurnOutput["initial"] {
   const initial: PerTurnOutput["initial"] = [];
   pairs.forEach((pair, i) => {
-    const result = initialResults[i];
+    const result = results[i];
     if (!result.ok)
       throw new PerTurnEvaluationError(`starting scores for ${pair.join(" and ")}: ${truncateError(result.error)}`);
     for (const topic of topicIds) initial.push({ pair, topic, dimensions: dimensionsOf(result.value, topic) });
   });
+  return initial;
+}
 
-  // Walk the turns in order, carrying each party's attitudes forward, and collect agreement calls.
+/**
+ * Walks the turns in order, carrying each party's attitudes forward (`attitudes` is updated in place), and
+ * starts the agreement calls of each party turn.
+ */
+function walkTurns(
+  ctx: EvaluationContext,
+  call: JudgeCall,
+  attitudes: Record<string, Attitudes>,
+  attitudeResults: LlmResult<AttitudeReply>[],
+  errors: EvaluationError[],
+): { turns: PerTurnOutput["turns"]; agreementJobs: AgreementJob[] } {
+  const topicIds = ctx.topics.map((t) => t.id);
+  const partyIds = ctx.partyOrder;
   const turns: PerTurnOutput["turns"] = [];
-  const agreementJobs: {
-    entry: PerTurnOutput["turns"][number];
-    speaker: string;
-    other: string;
-    promise: Promise<LlmResult<AgreementReply>>;
-  }[] = [];
+  const agreementJobs: AgreementJob[] = [];
   ctx.turns.forEach((turn, i) => {
     const result = attitudeResults[i];
     if (!result.ok) {
@@ -213,7 +220,7 @@ export async function evaluatePerTurn(ctx: EvaluationContext, options: Evaluator
     const current = { ...attitudes[turn.speaker] };
     for (const topic of topicIds) if (said[topic] !== NO_MENTION) current[topic] = said[topic];
     attitudes[turn.speaker] = current;
-    const entry: PerTurnOutput["turns"][number] = {
+    const entry: TurnEntry = {
       turn_id: turn.turnId,
       speaker: turn.speaker,
       attitudes: said,
@@ -234,7 +241,15 @@ export async function evaluatePerTurn(ctx: EvaluationContext, options: Evaluator
       });
     }
   });
+  return { turns, agreementJobs };
+}
 
+/** Records each agreement reply on its turn entry; a failed call is a recorded error and the pair carries forward. */
+async function collectAgreements(
+  agreementJobs: AgreementJob[],
+  topicIds: string[],
+  errors: EvaluationError[],
+): Promise<void> {
   const agreementResults = await Promise.all(agreementJobs.map((job) => job.promise));
   agreementJobs.forEach((job, i) => {
     const result = agreementResults[i];
@@ -249,6 +264,36 @@ export async function evaluatePerTurn(ctx: EvaluationContext, options: Evaluator
     for (const topic of topicIds)
       job.entry.agreement!.push({ with: job.other, topic, dimensions: dimensionsOf(result.value, topic) });
   });
+}
+
+export async function evaluatePerTurn(ctx: EvaluationContext, options: EvaluatorOptions): Promise<Evaluation> {
+  const { llm } = options;
+  const backbone = llm.modelFor("baseline-judge", options.backbone);
+  const topicIds = ctx.topics.map((t) => t.id);
+  const call = <T>(template: string, messages: ChatMessage[], schema: z.ZodType<T>): Promise<LlmResult<T>> =>
+    llm.call({ role: "baseline-judge", messages, template, schema, subject: ctx.runId, model: options.backbone });
+  const errors: EvaluationError[] = [];
+
+  // Starting attitudes are the parties' own stances from the scenario (ProMediate's initial profile).
+  const attitudes: Record<string, Attitudes> = Object.fromEntries(
+    ctx.parties.map((p) => [p.id, Object.fromEntries(topicIds.map((topic) => [topic, p.preferences[topic]]))]),
+  );
+  const pairs = partyPairs(ctx.partyOrder);
+
+  const [initialResults, attitudeResults] = await Promise.all([
+    Promise.all(
+      pairs.map(([a, b]) =>
+        call(AGREEMENT_TEMPLATE, agreementMessages(ctx, a, b, attitudes, null), agreementReplySchema(topicIds)),
+      ),
+    ),
+    Promise.all(
+      ctx.turns.map((turn) => call(ATTITUDE_TEMPLATE, attitudeMessages(ctx, turn), attitudeReplySchema(topicIds))),
+    ),
+  ]);
+
+  const initial = startingScores(pairs, initialResults, topicIds);
+  const { turns, agreementJobs } = walkTurns(ctx, call, attitudes, attitudeResults, errors);
+  await collectAgreements(agreementJobs, topicIds, errors);
 
   return {
     id: newEvaluationId(ctx.runId, PER_TURN_METHOD, backbone),

@@ -79,14 +79,12 @@ export function ConsensusTask(props: ConsensusTaskProps) {
     onSubmit: props.onSubmit,
     pageShortcuts: props.pageShortcuts,
   });
-  const { config, state } = task;
+  const { config } = task;
   const base = useId();
-  const problems: FieldProblem[] = [...errors, ...(state.attempted ? consensusFormProblems(state) : [])];
   const unplaced = problemsElsewhere(
     errors,
     useMemo(() => knownPaths(config), [config]),
   );
-  const completeCount = config.topics.filter((t) => isTopicComplete(state, t.id)).length;
 
   return (
     <div className="task task-consensus">
@@ -121,37 +119,17 @@ export function ConsensusTask(props: ConsensusTaskProps) {
           previousSnippet={props.previousSnippet}
           snippet={props.snippet}
         />
-        <TaskForm className="task-form" label="Consensus label" onSubmit={task.submit}>
-          {scenario.topics.map((topic, topicIndex) => (
-            <TopicCard
-              key={topic.id}
-              base={base}
-              topic={topic}
-              topicIndex={topicIndex}
-              config={config}
-              state={state}
-              problems={problems}
-              previousLabel={previousLabel}
-              firstSnippet={props.previousSnippet === null}
-              readOnly={readOnly}
-              dispatch={task.dispatch}
-              cardRef={(el) => {
-                task.topicRefs.current[topicIndex] = el;
-              }}
-            />
-          ))}
-          <TaskSubmit
-            submitting={props.submitting}
-            disabled={readOnly}
-            text={props.submitText}
-            shortcut="Mod+Enter"
-            ariaKeyshortcuts="Control+Enter Meta+Enter"
-          >
-            <span className="muted">
-              {completeCount} of {config.topics.length} topics complete
-            </span>
-          </TaskSubmit>
-        </TaskForm>
+        <ConsensusForm
+          base={base}
+          scenario={scenario}
+          task={task}
+          errors={errors}
+          previousLabel={previousLabel}
+          firstSnippet={props.previousSnippet === null}
+          readOnly={readOnly}
+          submitting={props.submitting}
+          submitText={props.submitText}
+        />
       </div>
 
       <ShortcutCheatSheet
@@ -161,6 +139,70 @@ export function ConsensusTask(props: ConsensusTaskProps) {
         notes={CHEAT_SHEET_NOTES}
       />
     </div>
+  );
+}
+
+/** What useConsensusTask gives the component: config, form state, dispatch, refs and the toggles. */
+type ConsensusTaskModel = ReturnType<typeof useConsensusTask>;
+
+/** The label form: one card per topic, then the submit button with the count of complete topics. */
+function ConsensusForm({
+  base,
+  scenario,
+  task,
+  errors,
+  previousLabel,
+  firstSnippet,
+  readOnly,
+  submitting,
+  submitText,
+}: {
+  base: string;
+  scenario: TaskScenario;
+  task: ConsensusTaskModel;
+  errors: FieldProblem[];
+  previousLabel: ConsensusLabel | null;
+  firstSnippet: boolean;
+  readOnly: boolean;
+  submitting: boolean;
+  submitText: string | undefined;
+}) {
+  const { config, state } = task;
+  // The form's own problems show only once a submit was attempted; the server's always show.
+  const problems: FieldProblem[] = [...errors, ...(state.attempted ? consensusFormProblems(state) : [])];
+  const completeCount = config.topics.filter((t) => isTopicComplete(state, t.id)).length;
+  return (
+    <TaskForm className="task-form" label="Consensus label" onSubmit={task.submit}>
+      {scenario.topics.map((topic, topicIndex) => (
+        <TopicCard
+          key={topic.id}
+          base={base}
+          topic={topic}
+          topicIndex={topicIndex}
+          config={config}
+          state={state}
+          problems={problems}
+          previousLabel={previousLabel}
+          firstSnippet={firstSnippet}
+          readOnly={readOnly}
+          dispatch={task.dispatch}
+          cardRef={(el) => {
+            task.topicRefs.current[topicIndex] = el;
+          }}
+        />
+      ))}
+      <TaskSubmit
+        submitting={submitting}
+        disabled={readOnly}
+        text={submitText}
+        shortcut="Mod+Enter"
+        ariaKeyshortcuts="Control+Enter Meta+Enter"
+      >
+        <span className="muted">
+          {completeCount} of {config.topics.length} topics complete
+        </span>
+      </TaskSubmit>
+    </TaskForm>
   );
 }
 

@@ -213,7 +213,9 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(brokenRuns(files.dbPath)).toEqual([]);
     // Every request the endpoint answered before the stop was waited for and recorded (the other
     // worker's call in flight included), so the resume pays for none of them again.
-    expect(count(files.dbPath, "SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'")).toBe(servedBodies(mock).length);
+    expect(count(files.dbPath, "SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'")).toBe(
+      servedBodies(mock).length,
+    );
 
     await resumesToCompletion({ mock, files, args, env });
   });
