@@ -157,7 +157,9 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
       await page.waitForURL(new RegExp(`/annotate/${studyId}/items/\\d+`));
       const itemUrl = page.url();
       const itemId = itemUrl.split("/").pop();
-      await page.locator(`[data-testid="task-page"][data-item="${itemId}"]`).waitFor();
+      // Not busy: the page has painted this item after the last submit, so answer keys count (keys
+      // typed before that are dropped on purpose, issue 28).
+      await page.locator(`[data-testid="task-page"][data-item="${itemId}"]:not([data-busy])`).waitFor();
       await page.waitForLoadState("networkidle");
       await page.keyboard.press(i === 0 ? "1" : "2");
       await page.keyboard.press("Enter");
