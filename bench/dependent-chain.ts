@@ -22,8 +22,7 @@
 import type { Llm, LlmRequest, LlmRole } from "../app/domain/llm/types.ts";
 import { planFor } from "../app/server/llm/context.server.ts";
 import type { LlmConfig } from "../app/server/llm/config.server.ts";
-import { requestKey } from "./chain-key.ts";
-import type { ServiceRecord } from "./chain-key.ts";
+import { requestKey, type ServiceRecord } from "./chain-key.ts";
 
 export interface TracedCall {
   subject: string;

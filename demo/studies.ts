@@ -10,10 +10,13 @@
  * A/B choices name the more reactive side except on about one pair in five (one careless worker fails the gold pairs
  * and half the others). All of it goes through the same allocation and validation as a real submit.
  */
-import { POSITION_NOT_STATED, type ConsensusLabel } from "../app/task-types/consensus-snippet/label.ts";
+import {
+  POSITION_NOT_STATED,
+  type ConsensusLabel,
+  CONSENSUS_SNIPPET,
+} from "../app/task-types/consensus-snippet/label.ts";
 import type { LabelPayload } from "../app/task-types/registry.ts";
 import { AB_REACTIVENESS } from "../app/task-types/ab-reactiveness/label.ts";
-import { CONSENSUS_SNIPPET } from "../app/task-types/consensus-snippet/label.ts";
 import { createRng } from "../app/domain/stats/index.ts";
 import type { Db } from "../app/server/db.server.ts";
 import { createAccount } from "../app/server/annotation/accounts.server.ts";

@@ -2,8 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Db } from "../../app/server/db.server.ts";
-import { openDatabase } from "../../app/server/db.server.ts";
+import { type Db, openDatabase } from "../../app/server/db.server.ts";
 import { startMockLlm, type Responder } from "../../app/server/llm/stand-in/endpoint.server.ts";
 
 /** Runs `record` on a fresh database file with the stand-in answering at `url`; removes both after. */

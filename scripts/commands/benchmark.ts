@@ -4,10 +4,9 @@
  */
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import type { Db } from "../../app/server/db.server.ts";
+import { type Db, openDatabase } from "../../app/server/db.server.ts";
 import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
 import { parseShard } from "../../app/domain/benchmark/grid.ts";
-import { openDatabase } from "../../app/server/db.server.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
 import {
   LlmConfigError,

@@ -1,7 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ComponentProps } from "react";
-import type { TaskTypeId } from "../../task-types/registry.ts";
-import { TASK_TYPES } from "../../task-types/registry.ts";
+import { type TaskTypeId, TASK_TYPES } from "../../task-types/registry.ts";
 import { AgreementPanel } from "../dashboard/AgreementPanel.tsx";
 
 export interface AgreementSectionProps extends ComponentProps<typeof AgreementPanel> {

@@ -1,8 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { DEFAULT_LABELS_PER_ITEM, POOLS, type Pool } from "../../domain/study-config.ts";
-import { isTaskTypeId, TASK_TYPE_IDS, type TaskTypeId } from "../../task-types/registry.ts";
-import { TASK_TYPES } from "../../task-types/registry.ts";
+import { isTaskTypeId, TASK_TYPE_IDS, type TaskTypeId, TASK_TYPES } from "../../task-types/registry.ts";
 import type { StudyFormChoices } from "../../task-types/study-form.ts";
 import { FormErrorSummary, type FormFailure } from "./FormErrorSummary.tsx";
 import { FieldError, type FormValues } from "./StudyTypeFields.tsx";

@@ -1,7 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { SortState } from "../../domain/table-sort.ts";
-import { TASK_TYPE_IDS } from "../../task-types/registry.ts";
-import { taskTypeName } from "../../task-types/registry.ts";
+import { TASK_TYPE_IDS, taskTypeName } from "../../task-types/registry.ts";
 import { SortHeader } from "../SortHeader.tsx";
 import { TableFilter } from "../TableFilter.tsx";
 

@@ -1,5 +1,4 @@
-import type { LeaderboardRow } from "../../domain/benchmark/report-view.ts";
-import { cellTitle, formatMean } from "../../domain/benchmark/report-view.ts";
+import { type LeaderboardRow, cellTitle, formatMean } from "../../domain/benchmark/report-view.ts";
 import { ScrollX } from "../ScrollX.tsx";
 
 export interface LeaderboardMetric {

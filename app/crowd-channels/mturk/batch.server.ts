@@ -8,8 +8,7 @@
  * saying so (and nothing is stored, no session started); HITs that show our task use
  * ExternalQuestion (`mturk publish`, /mturk/task), whose answers stay pending until MTurk confirms them.
  */
-import type { CrowdChannel, EntryOutcome } from "../channel.server.ts";
-import { NO_COMPLETION_CODE } from "../channel.server.ts";
+import { type CrowdChannel, type EntryOutcome, NO_COMPLETION_CODE } from "../channel.server.ts";
 
 /** What a worker (or a researcher trying the link) reads on a link-out HIT's page. */
 export const LINK_OUT_REFUSED =

@@ -12,8 +12,7 @@
  * A pending answer stored from the task page under the same AssignmentId is confirmed when the
  * row names the same worker and HIT; otherwise it stays pending and is listed as a mismatch.
  */
-import type { AnswerScenario } from "../../domain/crowd/answer-fields.ts";
-import { ITEM_ID_FIELD } from "../../domain/crowd/answer-fields.ts";
+import { type AnswerScenario, ITEM_ID_FIELD } from "../../domain/crowd/answer-fields.ts";
 import {
   formatResultsProblem,
   MTURK_STATUSES,
@@ -22,8 +21,7 @@ import {
   type ResultsProblem,
 } from "../../domain/crowd/mturk-results.ts";
 import { reviewFileCsv, type ReviewMark } from "../../domain/crowd/mturk-review.ts";
-import type { LabelPayload } from "../../task-types/registry.ts";
-import { taskType } from "../../task-types/registry.ts";
+import { type LabelPayload, taskType } from "../../task-types/registry.ts";
 import { writeTransaction, type Db } from "../../server/db.server.ts";
 import { ServiceError } from "../../server/http/errors.server.ts";
 import { loadItem, playedScenarioOfRun, snippetContext } from "../../server/annotation/task-view.server.ts";

@@ -4,10 +4,9 @@
  * validation analytics (app/domain/validation) expect.
  */
 import { statusesInStatistics, type LabelStatus } from "../../domain/label-status.ts";
-import type { LabelPayload } from "../../task-types/registry.ts";
+import type { LabelPayload, TaskTypeId } from "../../task-types/registry.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
 import { isFastLabel } from "../../domain/validation/fast-labels.ts";
-import type { TaskTypeId } from "../../task-types/registry.ts";
 import type { Db } from "../db.server.ts";
 import { activeLeases } from "../models/assignment.server.ts";
 import { scoreRows } from "../models/evaluation.server.ts";

@@ -6,9 +6,8 @@
  * names, reactiveness levels, evaluator output, private thoughts or profiles, or anyone else's labels.
  */
 import { MEDIATOR_ID, type ScenarioBody } from "../../domain/bundle.ts";
-import type { ConsensusLabel } from "../../task-types/consensus-snippet/label.ts";
+import { type ConsensusLabel, CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { TaskScenario, TaskTurn } from "../../task-types/task-view.ts";
-import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import { notFound } from "../http/errors.server.ts";
 import { ownLabelOnSnippet } from "../models/label.server.ts";

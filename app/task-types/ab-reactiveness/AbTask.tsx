@@ -5,8 +5,7 @@
  */
 import * as RadioGroup from "@radix-ui/react-radio-group";
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from "react";
-import type { AbLabelPayload } from "./label.ts";
-import { AB_REACTIVENESS } from "./label.ts";
+import { type AbLabelPayload, AB_REACTIVENESS } from "./label.ts";
 import { AB_SHORTCUTS, abCommandFor, abProblems, type AbChoice } from "./ab-task-state.ts";
 import { FieldErrors, problemsElsewhere } from "../../components/tasks/FieldErrors.tsx";
 import { ShortcutCheatSheet } from "../../components/tasks/ShortcutCheatSheet.tsx";

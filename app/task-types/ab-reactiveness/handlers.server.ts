@@ -13,7 +13,7 @@ import { ofKind } from "../resume.ts";
 import { abSummary, mixGold, summarizeAgreement, type AbItem, type AbLabelRow } from "../../domain/validation/index.ts";
 import { BundleImportError, importBundleFiles } from "../../server/bundle-store.server.ts";
 import type { Db } from "../../server/db.server.ts";
-import { badInput } from "../../server/http/errors.server.ts";
+import { badInput, notFound } from "../../server/http/errors.server.ts";
 import { preferredVolatilityReader, storedProxyPairs } from "../../server/emotion-trajectories.server.ts";
 import { withWriteLock } from "../../server/http/write-lock.server.ts";
 import {
@@ -22,10 +22,9 @@ import {
   listAbPairsWithBackbone,
   type AbPairRow,
   type AbPairWithBackbone,
+  findAbPair,
 } from "../../server/models/ab-pair.server.ts";
 import { blindScenario, playedScenarioOfRun, turnsBetween } from "../../server/annotation/task-view.server.ts";
-import { notFound } from "../../server/http/errors.server.ts";
-import { findAbPair } from "../../server/models/ab-pair.server.ts";
 import type { ItemRow } from "../../server/models/study.server.ts";
 import type { AbTaskView } from "./view.ts";
 import type { DashboardContext, TaskTypeServer } from "../handler.server.ts";

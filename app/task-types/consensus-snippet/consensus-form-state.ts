@@ -3,9 +3,14 @@
  * which topic and party the keyboard is on, the completeness check and the key map. Kept free of
  * React and the DOM so it is tested directly.
  */
-import { AGREEMENT_SCORES, POSITION_NOT_STATED, POSITION_UNCLEAR, type ConsensusLabel } from "./label.ts";
+import {
+  AGREEMENT_SCORES,
+  POSITION_NOT_STATED,
+  POSITION_UNCLEAR,
+  type ConsensusLabel,
+  CONSENSUS_SNIPPET,
+} from "./label.ts";
 import { commandOf, keyName, type KeyLike, type ShortcutSpec } from "../../domain/shortcuts.ts";
-import { CONSENSUS_SNIPPET } from "./label.ts";
 import type { FieldProblem, TaskScenario } from "../task-view.ts";
 
 /**

@@ -3,8 +3,7 @@
  * flagged annotators, and — for an expert study — alignment of the evaluators, the per-turn
  * baseline and any crowd study on the same snippets with the expert mean, and its trend.
  */
-import type { ConsensusLabel } from "./label.ts";
-import { CONSENSUS_SNIPPET } from "./label.ts";
+import { type ConsensusLabel, CONSENSUS_SNIPPET } from "./label.ts";
 import {
   alignmentTable,
   baselineLookup,

@@ -15,7 +15,7 @@ import type { Db } from "../../server/db.server.ts";
 import { badInput, type FieldProblem } from "../../server/http/errors.server.ts";
 import { evaluatedTrajectories, evaluatedTrajectoryCount } from "../../server/models/run.server.ts";
 import { snippetsOfRun } from "../../server/models/snippet.server.ts";
-import { findStudy, listStudyRows, type StudyRow } from "../../server/models/study.server.ts";
+import { findStudy, listStudyRows, type StudyRow, type ItemRow } from "../../server/models/study.server.ts";
 import { loadItems, loadLatestLabels } from "../../server/annotation/dashboard-data.server.ts";
 import {
   blindScenario,
@@ -26,7 +26,6 @@ import {
   type SnippetContext,
 } from "../../server/annotation/task-view.server.ts";
 import type { ConsensusTaskView } from "./view.ts";
-import type { ItemRow } from "../../server/models/study.server.ts";
 import { consensusDashboard, trendChartSvg } from "./dashboard.server.ts";
 import type { TaskTypeServer } from "../handler.server.ts";
 import {

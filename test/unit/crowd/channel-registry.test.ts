@@ -8,7 +8,7 @@ import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { CHANNEL_FOLDERS, CROWD_CHANNEL_IDS } from "../../../app/crowd-channels/registry.ts";
 import { CHANNEL_COMPONENTS } from "../../../app/crowd-channels/registry.tsx";
-import { CONFIRMED_AT_ENTRY } from "../../../app/server/crowd/workers.server.ts";
+import { CONFIRMED_AT_ENTRY, WORKER_CHANNELS } from "../../../app/server/crowd/workers.server.ts";
 import { CHANNELS } from "../../../app/domain/crowd/channel-stats.ts";
 import { CHANNEL_COMMANDS } from "../../../app/crowd-channels/commands.server.ts";
 import {
@@ -17,7 +17,6 @@ import {
   channelOfWorker,
   crowdChannel,
 } from "../../../app/crowd-channels/registry.server.ts";
-import { WORKER_CHANNELS } from "../../../app/server/crowd/workers.server.ts";
 
 const params = (query: string) => new URLSearchParams(query);
 

@@ -3,9 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { templateVariables } from "../../../app/domain/crowd/mturk-template.ts";
-import { labelPayloadSchema } from "../../../app/task-types/registry.ts";
-import { STUDY_TYPES } from "../../../app/domain/study-config.ts";
 import {
+  labelPayloadSchema,
   TASK_TYPE_IDS,
   TASK_TYPES,
   UnknownTaskTypeError,
@@ -13,10 +12,10 @@ import {
   taskType,
   taskTypeName,
 } from "../../../app/task-types/registry.ts";
-import { TASK_COMPONENTS } from "../../../app/task-types/registry.tsx";
+import { STUDY_TYPES } from "../../../app/domain/study-config.ts";
+import { TASK_COMPONENTS, STUDY_TYPE_FORMS, TYPE_SECTIONS } from "../../../app/task-types/registry.tsx";
 import { GUIDELINE_KINDS, templatesDir } from "../../../app/server/templates.server.ts";
 import { TASK_SERVERS } from "../../../app/task-types/registry.server.ts";
-import { STUDY_TYPE_FORMS, TYPE_SECTIONS } from "../../../app/task-types/registry.tsx";
 
 const TEMPLATES = templatesDir();
 

@@ -6,8 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { BundleInput, Evaluation, Run } from "../../../../app/domain/bundle.ts";
-import type { BenchmarkPlan } from "../../../../app/domain/benchmark/plan.ts";
-import { parseBenchmarkPlan } from "../../../../app/domain/benchmark/plan.ts";
+import { type BenchmarkPlan, parseBenchmarkPlan } from "../../../../app/domain/benchmark/plan.ts";
 import { evaluationId } from "../../../../app/domain/evaluation-ids.ts";
 import { createRng, randomInt } from "../../../../app/domain/stats/rng.ts";
 import { planGrid, planHash, type LoadedPlan } from "../../../../app/server/benchmark/plan-file.server.ts";
