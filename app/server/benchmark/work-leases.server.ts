@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Db } from "../db.server.ts";
 import type { SharedRequests } from "../llm/context.server.ts";
-import { claimLease, heldByOther, releaseLease, renewLeases } from "../models/work-lease.server.ts";
+import { claimLease, heldByOther, releaseLease, renewLeases, sweepLeases } from "../models/work-lease.server.ts";
 
 /** How long a lease lasts without renewal: long enough that a busy event loop never lets one lapse. */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -48,6 +48,8 @@ export function workerLeases(db: Db, options: WorkerLeaseOptions = {}): WorkerLe
   const now = options.now ?? Date.now;
   const holder = `${hostname()}|${process.pid}|${randomUUID().slice(0, 8)}`;
   const held = new Set<string>();
+  // Leases a dead worker left on work already finished are never claimed again: clear them first.
+  sweepLeases(db, now(), deadLocalHolder);
   const timer = setInterval(
     () => renewLeases(db, holder, [...held], now(), ttlMs),
     Math.max(10, Math.floor(ttlMs / 3)),

@@ -41,6 +41,24 @@ export function releaseLease(db: Db, key: string, holder: string): void {
     .run();
 }
 
+/**
+ * Deletes every lease that no longer binds anyone: lapsed at `now`, or whose holder `isVoid` says
+ * has ended. A worker killed between storing its work and giving the lease up leaves such a row,
+ * and no later claim would ever touch its key again.
+ */
+export function sweepLeases(db: Db, now: number, isVoid: (holder: string) => boolean): number {
+  return writeTransaction(db, () => {
+    const stale = db
+      .select()
+      .from(workLeases)
+      .all()
+      .filter((row) => row.expiresAt <= now || isVoid(row.holder))
+      .map((row) => row.workKey);
+    if (stale.length === 0) return 0;
+    return db.delete(workLeases).where(inArray(workLeases.workKey, stale)).run().changes;
+  });
+}
+
 /** The live lease on the key, if another holder has one at `now`. */
 export function heldByOther(db: Db, key: string, holder: string, now: number): WorkLeaseRow | undefined {
   const row = db.select().from(workLeases).where(eq(workLeases.workKey, key)).get();

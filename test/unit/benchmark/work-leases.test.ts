@@ -1,8 +1,9 @@
 /**
  * Leases on shared benchmark work (work_leases), between two connections to one SQLite file as
  * two processes would hold them: a claim is exclusive while the lease lives, renewal keeps it,
- * a lapsed lease is taken over, release frees it, and a lease of a process of this machine that
- * has ended is taken over at once. Two LLM clients sharing leases send an identical request once.
+ * a lapsed lease is taken over, release frees it, a lease of a process of this machine that has
+ * ended is taken over at once, and a new worker clears the leases no claim would reach. Two LLM
+ * clients sharing leases send an identical request once.
  */
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
@@ -67,6 +68,20 @@ describe("work leases", () => {
     expect(heldByOther(a, "unit:gone", "someone", Date.now())?.holder).toBe(leases.holder);
     leases.close();
     expect(heldByOther(a, "unit:gone", "someone", Date.now())).toBeUndefined();
+  });
+
+  it("a new worker clears leases nobody will claim again: an ended process's, and lapsed ones", () => {
+    const [a, b] = twoConnections();
+    const ended = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    const now = Date.now();
+    // Killed after storing its work but before giving the lease up: no claim ever touches this key again.
+    claimLease(a, "call:done", `${hostname()}|${ended}|x`, now, 60_000);
+    claimLease(a, "unit:lapsed", "elsewhere|1|y", now - 120_000, 60_000);
+    claimLease(a, "unit:live", `${hostname()}|${process.pid}|x`, now, 60_000);
+    const leases = workerLeases(b);
+    cleanups.push(() => leases.close());
+    const keys = a.$client.prepare("SELECT work_key AS k FROM work_leases ORDER BY work_key").all();
+    expect(keys).toEqual([{ k: "unit:live" }]);
   });
 
   it("a queue hands out only what this worker holds, and waits for what another worker holds", async () => {
