@@ -383,11 +383,18 @@ const dimensionsSchema = z
   .strict();
 
 export const NO_MENTION = "No Mention";
+/**
+ * The judge's own overall score for a pair and topic, when it gave one (ProMediate's judge does,
+ * and its released code reads it instead of the mean of the five dimensions).
+ */
+const overall = unit.optional();
 
 /** The per-turn baseline's raw output: pair scores on the starting attitudes, then one entry per turn. */
 export const perTurnOutputSchema = z
   .object({
-    initial: z.array(z.object({ pair: z.tuple([code, code]), topic: code, dimensions: dimensionsSchema }).strict()),
+    initial: z.array(
+      z.object({ pair: z.tuple([code, code]), topic: code, dimensions: dimensionsSchema, overall }).strict(),
+    ),
     turns: z.array(
       z
         .object({
@@ -396,7 +403,9 @@ export const perTurnOutputSchema = z
           /** Party turns: the speaker's attitude per topic, or "No Mention". */
           attitudes: z.record(z.string(), z.string()).optional(),
           /** Party turns: the speaker's agreement with each other party, per topic. */
-          agreement: z.array(z.object({ with: code, topic: code, dimensions: dimensionsSchema }).strict()).optional(),
+          agreement: z
+            .array(z.object({ with: code, topic: code, dimensions: dimensionsSchema, overall }).strict())
+            .optional(),
           /** Mediator turns: the topics the utterance addresses. */
           mentioned_topics: z.array(code).optional(),
         })
