@@ -8,7 +8,14 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { EvaluationError, Party, ScenarioBody, ConditionProvenance, Topic } from "../app/domain/bundle.ts";
+import type {
+  EvaluationError,
+  Party,
+  ScenarioBody,
+  ScenarioSource,
+  ConditionProvenance,
+  Topic,
+} from "../app/domain/bundle.ts";
 import type { LabelStatus } from "../app/domain/label-status.ts";
 import type { TaskTypeId } from "../app/task-types/registry.ts";
 
@@ -23,9 +30,7 @@ export const scenarios = sqliteTable(
     background: text("background").notNull(),
     topics: text("topics", { mode: "json" }).$type<Topic[]>().notNull(),
     parties: text("parties", { mode: "json" }).$type<Party[]>().notNull(),
-    source: text("source", { mode: "json" })
-      .$type<{ kind: "demo" | "curated" | "manual"; note?: string; url?: string }>()
-      .notNull(),
+    source: text("source", { mode: "json" }).$type<ScenarioSource>().notNull(),
     createdAt: createdAt(),
   },
   (t) => [index("scenarios_domain_idx").on(t.domain)],

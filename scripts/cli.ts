@@ -29,6 +29,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   llm: async () => (await import("./commands/llm.ts")).registerLlmCommands,
   "mock-llm": async () => (await import("./commands/mock-llm.ts")).registerMockLlmCommands,
   report: async () => (await import("./commands/report.ts")).registerReportCommand,
+  promediate: async () => (await import("./commands/promediate.ts")).registerPromediateCommands,
   "validate-evaluator": async () => (await import("./commands/validate-evaluator.ts")).registerValidateEvaluatorCommand,
   // Each crowd channel folder's command (mturk, prolific), by the name its descriptor gives.
   ...Object.fromEntries(

@@ -85,7 +85,15 @@ export const partySchema = z
   })
   .strict();
 
-const topicsSchema = z.array(topicSchema).min(1).max(4, "a scenario has at most four topics");
+/**
+ * A negotiation may have more topics than a curated scenario (ProMediate's hmo case has five);
+ * curation keeps its own tighter limit (curation/writer-checks.ts).
+ */
+export const MAX_SCENARIO_TOPICS = 8;
+const topicsSchema = z
+  .array(topicSchema)
+  .min(1)
+  .max(MAX_SCENARIO_TOPICS, `a scenario has at most ${MAX_SCENARIO_TOPICS} topics`);
 const partiesSchema = z.array(partySchema).min(2, "a scenario needs at least two parties").max(6);
 
 /** Checks that tie parties to topics: unique ids, a stance and a weight per topic, weights summing to 10. */
@@ -124,13 +132,31 @@ export const scenarioBodySchema = z
   .strict()
   .superRefine(checkScenarioBody);
 
-export const scenarioSourceSchema = z
+/** A scenario imported from a ProMediate case file: the file, its hash and which fields the importer derived. */
+const promediateSourceSchema = z
   .object({
-    kind: z.enum(["demo", "curated", "manual"]),
-    note: text.optional(),
-    url: z.string().url().optional(),
+    kind: z.literal("promediate"),
+    /** The case file's name (e.g. "williams.json"). */
+    file: z.string().min(1),
+    /** The sha256 of the case file's bytes, hex. */
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, "a sha256 is 64 lower-case hex digits"),
+    /** Fields the case does not state, worked out by the importer's documented rules (docs/promediate.md). */
+    derived: z.array(z.string().min(1)).min(1),
+    note: text,
   })
   .strict();
+
+export const scenarioSourceSchema = z.union([
+  z
+    .object({
+      kind: z.enum(["demo", "curated", "manual"]),
+      note: text.optional(),
+      url: z.string().url().optional(),
+    })
+    .strict(),
+  promediateSourceSchema,
+]);
+export type ScenarioSource = z.infer<typeof scenarioSourceSchema>;
 
 export const scenarioSchema = z
   .object({

@@ -5,6 +5,7 @@ import { SeedReport } from "../components/curation/SeedReport.tsx";
 import { ConditionList } from "../components/probing/ConditionList.tsx";
 import { RunTable } from "../components/RunTable.tsx";
 import { ScenarioDetails } from "../components/ScenarioDetails.tsx";
+import { ScenarioProvenance } from "../components/ScenarioProvenance.tsx";
 import { getScenario } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
@@ -34,10 +35,12 @@ export default function ScenarioPage() {
       <h1>
         {scenario.title} {scenario.source.kind === "demo" ? <span className="badge">demo data</span> : null}
         {scenario.source.kind === "curated" ? <span className="badge">curated</span> : null}
+        {scenario.source.kind === "promediate" ? <span className="badge">ProMediate case</span> : null}
       </h1>
       <p className="muted">
         <span className="domain">{scenario.domain}</span> · {conditionCount} condition{conditionCount === 1 ? "" : "s"}
       </p>
+      <ScenarioProvenance source={scenario.source} />
       {curation ? (
         <div className="curation-layout">
           <div>{details}</div>
