@@ -112,7 +112,9 @@ function buildTopics(c: PromediateCase, names: string[], problems: CaseProblem[]
     const topic = { id: `T${i + 1}`, name, description, options };
     const checked = parsed ? topicSchema.safeParse(topic) : null;
     if (checked && !checked.success)
-      problems.push(...zodProblems(checked.error).map((p) => ({ ...p, path: `$.options (issue ${i + 1})` })));
+      problems.push(
+        ...checked.error.issues.map((p) => ({ path: "$.options", message: `issue ${i + 1}: ${p.message}` })),
+      );
     return topic;
   });
 }

@@ -71,6 +71,15 @@ const damaged: { name: string; damage: (c: Record<string, unknown>) => string | 
     ],
   },
   {
+    name: "more options than a topic may have",
+    damage: (c) =>
+      void (c.options = (c.options as string).replace(
+        "\n\n2. Allocation of Costs",
+        " (e) e (f) f (g) g (h) h (i) i\n\n2. Allocation of Costs",
+      )),
+    expected: [/williams\.json: \$\.options: issue 1: Array must contain at most 8 element\(s\)/],
+  },
+  {
     name: "bad JSON",
     damage: (c) => JSON.stringify(c).slice(0, 200),
     expected: [/williams\.json: \$: not valid JSON/],
