@@ -33,6 +33,7 @@ export interface CurationProblem {
 
 /** Options per topic: small discrete sets, as the paper asks. */
 export const MAX_OPTIONS = 4;
+/** Curation's own limit: the bundle accepts up to MAX_SCENARIO_TOPICS (imported cases may have more). */
 const MAX_TOPICS = 4;
 
 /** "rule x: message; rule y: message" — the text of a repair request or a rejection reason. */
