@@ -8,7 +8,14 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { EvaluationError, Party, ScenarioBody, ConditionProvenance, Topic } from "../app/domain/bundle.ts";
+import type {
+  EvaluationError,
+  Party,
+  ScenarioBody,
+  ConditionProvenance,
+  Topic,
+  TurnOrder,
+} from "../app/domain/bundle.ts";
 import type { LabelStatus } from "../app/domain/label-status.ts";
 import type { TaskTypeId } from "../app/task-types/registry.ts";
 
@@ -64,6 +71,8 @@ export const runs = sqliteTable(
     simulatorBackbone: text("simulator_backbone").notNull(),
     outcome: text("outcome").notNull(),
     partyOrder: text("party_order", { mode: "json" }).$type<string[]>().notNull(),
+    /** "cyclic" (parties in party_order) or "free" (any order; imported transcripts): app/domain/bundle.ts. */
+    turnOrder: text("turn_order").$type<TurnOrder>().notNull().default("cyclic"),
     totalTurns: integer("total_turns").notNull(),
     partyTurns: integer("party_turns").notNull(),
     mediatorTurns: integer("mediator_turns").notNull(),
