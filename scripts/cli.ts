@@ -30,6 +30,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   "mock-llm": async () => (await import("./commands/mock-llm.ts")).registerMockLlmCommands,
   report: async () => (await import("./commands/report.ts")).registerReportCommand,
   "validate-evaluator": async () => (await import("./commands/validate-evaluator.ts")).registerValidateEvaluatorCommand,
+  promediate: async () => (await import("./commands/promediate.ts")).registerPromediateCommands,
   // Each crowd channel folder's command (mturk, prolific), by the name its descriptor gives.
   ...Object.fromEntries(
     CHANNEL_FOLDERS.flatMap((f) => (f.command ? [[f.command.name, CHANNEL_COMMANDS[f.id as CommandFolder]]] : [])),
