@@ -16,6 +16,8 @@ import { BUNDLE_FORMAT, BUNDLE_VERSION, type PerTurnOutput } from "../../../app/
 import { partyCode } from "../../../app/domain/promediate/transcript-names.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { getRunView } from "../../../app/server/catalog.server.ts";
+import { exportBatch } from "../../../app/crowd-channels/mturk/export.server.ts";
+import { consensusTaskView, createConsensusStudy } from "../../../app/task-types/consensus-snippet/handlers.server.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 import { runCliInProcess } from "../../helpers/cli-in-process.ts";
 
@@ -230,6 +232,31 @@ describe("socrates promediate transcript", () => {
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     // T = 10 turns: windows of w = min(10, ⌊10/2⌋) = 5 turns, G[1..5] and G[6..10].
     expect(byMetric.CC).toBeCloseTo(mean(G.slice(6, 11)) - mean(G.slice(1, 6)), 10);
+  });
+
+  it("gives snippet annotation items: the task view and the MTurk batch keep the turns and the line breaks", async () => {
+    await transcript();
+    const studyId = createConsensusStudy(ctx.db, { name: "ProMediate transcript", pool: "crowd", trajectories: 1 });
+    const items = ctx.db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).all();
+    expect(items).toHaveLength(2);
+    const view = consensusTaskView(ctx.db, items[0]);
+    expect(view.snippet.map((t) => t.speakerId)).toEqual([
+      "MEDIATOR",
+      "BRADLEY",
+      "SUSAN",
+      "SUSAN",
+      "MEDIATOR",
+      "MEDIATOR",
+      "ROBERT",
+      "PATRICIA",
+    ]);
+    const out = join(ctx.dir, "batch");
+    const summary = exportBatch(ctx.db, studyId, { outDir: out, now: new Date("2030-01-02T03:04:05Z") });
+    const csv = readFileSync(summary.files.inputCsv, "utf8");
+    expect(csv).toContain("<p>I have three points.<br>First: pharmacists: they are already stretched thin.</p>");
+    expect(csv).toContain(
+      "<p>Second, mandatory consultation only outside a physician&#39;s specialty seems fair to me.</p>",
+    );
   });
 
   it("exports the run with turn_order free and reimports the export unchanged", async () => {
