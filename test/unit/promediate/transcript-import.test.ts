@@ -173,6 +173,19 @@ describe("socrates promediate transcript", () => {
     expect(tableCounts(ctx.db)).toEqual(before);
   });
 
+  it("--case may name the case file: its config order is read, and the same folder is the same run", async () => {
+    expect((await transcript()).status).toBe(0);
+    const before = tableCounts(ctx.db);
+    const byFile = await runCliInProcess(
+      ["promediate", "transcript", folder, "--case", join(CASES, "williams.json")],
+      env,
+    );
+    expect(byFile.stderr).toBe("");
+    expect(byFile.stdout).toMatch(/already stored and unchanged/);
+    expect(byFile.stdout).not.toMatch(/config order/);
+    expect(tableCounts(ctx.db)).toEqual(before);
+  });
+
   it("--dry-run writes nothing", async () => {
     const before = tableCounts(ctx.db);
     const result = await transcript("--dry-run");
