@@ -12,10 +12,11 @@ import { renderToString } from "react-dom/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as schema from "../../../db/schema.ts";
 import { Dialogue } from "../../../app/components/Dialogue.tsx";
+import { MetricsPanel } from "../../../app/components/MetricsPanel.tsx";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type PerTurnOutput } from "../../../app/domain/bundle.ts";
 import { partyCode } from "../../../app/domain/promediate/transcript-names.ts";
 import { exportBundle, importBundleFiles } from "../../../app/server/bundle-store.server.ts";
-import { getRunView } from "../../../app/server/catalog.server.ts";
+import { getRunMetrics, getRunView } from "../../../app/server/catalog.server.ts";
 import { exportBatch } from "../../../app/crowd-channels/mturk/export.server.ts";
 import { consensusTaskView, createConsensusStudy } from "../../../app/task-types/consensus-snippet/handlers.server.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
@@ -245,6 +246,17 @@ describe("socrates promediate transcript", () => {
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     // T = 10 turns: windows of w = min(10, ⌊10/2⌋) = 5 turns, G[1..5] and G[6..10].
     expect(byMetric.CC).toBeCloseTo(mean(G.slice(6, 11)) - mean(G.slice(1, 6)), 10);
+    // The run page's metrics panel shows them under the transcript's evaluation.
+    const view = getRunView(ctx.db, runId);
+    if (!view) throw new Error("no run view");
+    const metrics = getRunMetrics(ctx.db, runId);
+    expect(Object.keys(metrics.evaluations)).toEqual([`${runId}:per-turn:promediate-judge`]);
+    const panel = renderToString(
+      createElement(MetricsPanel, { run: view.run, metrics, evaluations: view.evaluations }),
+    ).replace(/<!-- -->/g, "");
+    expect(panel).toContain("promediate-judge");
+    expect(panel).toMatch(/\bCC\b/);
+    expect(panel).toMatch(/\bTLE\b/);
   });
 
   it("gives snippet annotation items: the task view and the MTurk batch keep the turns and the line breaks", async () => {
