@@ -21,6 +21,9 @@ import { exportBatch } from "../../../app/crowd-channels/mturk/export.server.ts"
 import { consensusTaskView, createConsensusStudy } from "../../../app/task-types/consensus-snippet/handlers.server.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 import { runCliInProcess } from "../../helpers/cli-in-process.ts";
+import { evaluationConfigJson } from "../pipeline/evaluation-helpers.ts";
+import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
+import { JUDGE_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 
 const CASES = resolve(import.meta.dirname, "../../../../shared/promediate-cases");
 const FIXTURE = resolve(import.meta.dirname, "../../fixtures/promediate/williams-free");
@@ -257,6 +260,29 @@ describe("socrates promediate transcript", () => {
     expect(panel).toContain("promediate-judge");
     expect(panel).toMatch(/\bCC\b/);
     expect(panel).toMatch(/\bTLE\b/);
+  });
+
+  it("the topic-localized evaluator and the MI judge score the free run (stand-in over HTTP), so IE and IT follow", async () => {
+    await transcript();
+    const runId = storedRun().run.id;
+    const mock = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES }) });
+    try {
+      const config = join(ctx.dir, "socrates.config.json");
+      writeFileSync(config, JSON.stringify(evaluationConfigJson(mock.url)));
+      const judged = { ...env, SOCRATES_CONFIG: config };
+      for (const method of ["topic", "mi"]) {
+        const result = await runCliInProcess(["evaluate", "--run", runId, "--method", method], judged);
+        expect(result.status).toBe(0);
+        expect(result.stdout).toMatch(/1 stored, 0 skipped, 0 failed/);
+      }
+      expect((await runCliInProcess(["metrics", "--run", runId], judged)).status).toBe(0);
+    } finally {
+      await mock.close();
+    }
+    const metrics = ctx.db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, runId)).all();
+    const topicRows = metrics.filter((r) => r.evaluationId.includes(":topic-localized:"));
+    expect(topicRows.map((r) => r.metric).sort()).toEqual(expect.arrayContaining(["IE", "IT"]));
+    expect(metrics.map((r) => r.metric)).toContain("MI");
   });
 
   it("gives snippet annotation items: the task view and the MTurk batch keep the turns and the line breaks", async () => {
