@@ -137,8 +137,14 @@ function readRecords(
     agreement: input.agreement,
   });
   result.warnings.push(...records.warnings);
-  for (const p of records.problems)
-    result.problems.push({ file: p.file, where: formatJsonPath(p.path), message: p.message });
+  // A state is read as one turn's "after" and the next one's "before": report each problem once.
+  const seen = new Set<string>();
+  for (const p of records.problems) {
+    const problem = { file: p.file, where: formatJsonPath(p.path), message: p.message };
+    const key = JSON.stringify(problem);
+    if (!seen.has(key)) result.problems.push(problem);
+    seen.add(key);
+  }
   return records.output;
 }
 

@@ -357,6 +357,17 @@ describe("damaged transcript folders are refused, naming file and line or JSON p
       expected: /attitudes\.json: \$: expected a list of 12 states .*, got 10/,
     },
     {
+      // State 3 is Susan's "after" at turn 3 and her "before" at turn 4: one problem, named once.
+      name: "a party's attitudes that are not an object",
+      damage: () => {
+        const records = JSON.parse(readFileSync(join(folder, "attitudes.json"), "utf8"));
+        records[3].Susan = "costs";
+        writeFileSync(join(folder, "attitudes.json"), JSON.stringify(records));
+      },
+      expected:
+        /\(1 problem\):\n {2}attitudes\.json: \$\[3\]\.Susan: a party's attitudes are an object keyed by topic\n/,
+    },
+    {
       name: "invalid JSON",
       damage: () => writeFileSync(join(folder, "agreement_scores.json"), "[{"),
       expected: /agreement_scores\.json: \$: invalid JSON/,
