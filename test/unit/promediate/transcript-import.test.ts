@@ -262,7 +262,7 @@ describe("socrates promediate transcript", () => {
     expect(panel).toMatch(/\bTLE\b/);
   });
 
-  it("the topic-localized evaluator and the MI judge score the free run (stand-in over HTTP), so IE and IT follow", async () => {
+  it("the topic-localized evaluator, the per-turn baseline and the MI judge score the free run (stand-in over HTTP), so IE and IT follow", async () => {
     await transcript();
     const runId = storedRun().run.id;
     const mock = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES }) });
@@ -270,7 +270,7 @@ describe("socrates promediate transcript", () => {
       const config = join(ctx.dir, "socrates.config.json");
       writeFileSync(config, JSON.stringify(evaluationConfigJson(mock.url)));
       const judged = { ...env, SOCRATES_CONFIG: config };
-      for (const method of ["topic", "mi"]) {
+      for (const method of ["topic", "per-turn", "mi"]) {
         const result = await runCliInProcess(["evaluate", "--run", runId, "--method", method], judged);
         expect(result.status).toBe(0);
         expect(result.stdout).toMatch(/1 stored, 0 skipped, 0 failed/);
