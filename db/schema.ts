@@ -15,6 +15,7 @@ import type {
   ScenarioSource,
   ConditionProvenance,
   Topic,
+  TurnOrder,
 } from "../app/domain/bundle.ts";
 import type { LabelStatus } from "../app/domain/label-status.ts";
 import type { TaskTypeId } from "../app/task-types/registry.ts";
@@ -69,6 +70,8 @@ export const runs = sqliteTable(
     simulatorBackbone: text("simulator_backbone").notNull(),
     outcome: text("outcome").notNull(),
     partyOrder: text("party_order", { mode: "json" }).$type<string[]>().notNull(),
+    /** "cyclic" (parties in party_order) or "free" (any order; imported transcripts): app/domain/bundle.ts. */
+    turnOrder: text("turn_order").$type<TurnOrder>().notNull().default("cyclic"),
     totalTurns: integer("total_turns").notNull(),
     partyTurns: integer("party_turns").notNull(),
     mediatorTurns: integer("mediator_turns").notNull(),

@@ -295,6 +295,15 @@ export const mediatorDecisionSchema = z
 export const OUTCOMES = ["resolved", "impasse", "budget"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
+/**
+ * How parties take turns. "cyclic" (the default, and what an absent field means): parties speak in
+ * party_order, round after round, and the mediator speaks at most once between two party turns.
+ * "free": any party may speak next and the mediator may speak several times in a row, as in
+ * transcripts recorded elsewhere (docs/formats.md).
+ */
+export const TURN_ORDERS = ["cyclic", "free"] as const;
+export type TurnOrder = (typeof TURN_ORDERS)[number];
+
 export const runSchema = z
   .object({
     id,
@@ -303,8 +312,10 @@ export const runSchema = z
     mediator_backbone: z.string().min(1).nullable(),
     simulator_backbone: z.string().min(1),
     outcome: z.enum(OUTCOMES),
-    /** Party ids in their fixed cyclic speaking order. */
+    /** Party ids: their fixed speaking order in a cyclic run; in a free run, the parties that may speak. */
     party_order: z.array(code).min(2),
+    /** Absent means "cyclic"; only "free" is ever stored back into a bundle (see TURN_ORDERS). */
+    turn_order: z.enum(TURN_ORDERS).optional(),
     turns: z.array(turnSchema).min(1),
     mediator_decisions: z.array(mediatorDecisionSchema).optional(),
     config: z.record(z.string(), z.unknown()),
@@ -322,6 +333,7 @@ export const runSchema = z
       );
     }
     if (new Set(run.party_order).size !== run.party_order.length) issue(["party_order"], "party_order repeats a party");
+    const free = run.turn_order === "free";
     let partyTurns = 0;
     let previousRole: "party" | "mediator" | null = null;
     run.turns.forEach((turn, i) => {
@@ -331,10 +343,13 @@ export const runSchema = z
         if (turn.speaker !== MEDIATOR_ID)
           issue(["turns", i, "speaker"], `a mediator turn's speaker is "${MEDIATOR_ID}"`);
         if (!run.mediated) issue(["turns", i, "role"], "an unmediated run has no mediator turns");
-        if (previousRole === "mediator")
-          issue(["turns", i, "role"], "the mediator speaks at most once between two party turns");
+        if (previousRole === "mediator" && !free)
+          issue(["turns", i, "role"], "the mediator speaks at most once between two party turns (a cyclic run)");
         if (turn.signal) issue(["turns", i, "signal"], "only parties signal");
         if (turn.emotion !== undefined) issue(["turns", i, "emotion"], "only parties report an emotion");
+      } else if (free) {
+        if (!run.party_order.includes(turn.speaker))
+          issue(["turns", i, "speaker"], `"${turn.speaker}" is not in party_order (${run.party_order.join(", ")})`);
       } else {
         const expected = run.party_order[partyTurns % run.party_order.length];
         if (turn.speaker !== expected) {
@@ -367,7 +382,9 @@ export const runSchema = z
       if (missing.length > 0)
         issue(["outcome"], `a "resolved" run needs every party to signal "consensus"; ${missing.join(", ")} never did`);
     }
-  });
+  })
+  // An explicit "cyclic" is the default spelled out: dropped, so it stores and compares as an absent field.
+  .transform((run) => (run.turn_order === "cyclic" ? { ...run, turn_order: undefined } : run));
 
 export const judgeEntrySchema = z
   .object({

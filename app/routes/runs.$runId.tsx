@@ -84,6 +84,7 @@ function RunFacts({ view }: { view: Loaded }) {
         <dt>Turns</dt>
         <dd>
           {view.run.totalTurns} ({view.run.partyTurns} party, {view.run.mediatorTurns} mediator)
+          {view.run.turnOrder === "free" ? " · free turn order" : ""}
         </dd>
       </div>
       {view.counterpartId ? (

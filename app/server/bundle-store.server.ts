@@ -106,6 +106,7 @@ function runRecord(row: typeof schema.runs.$inferSelect, turnRows: (typeof schem
     simulator_backbone: row.simulatorBackbone,
     outcome: row.outcome as Run["outcome"],
     party_order: row.partyOrder,
+    ...(row.turnOrder === "free" ? { turn_order: row.turnOrder } : {}),
     turns: turnRows.map((t) => ({
       turn_id: t.turnId,
       speaker: t.speaker,

@@ -292,6 +292,7 @@ export function getRunView(db: Db, id: string) {
       simulatorBackbone: run.simulatorBackbone,
       outcome: run.outcome,
       partyOrder: run.partyOrder,
+      turnOrder: run.turnOrder,
       totalTurns: run.totalTurns,
       partyTurns: run.partyTurns,
       mediatorTurns: run.mediatorTurns,

@@ -1,8 +1,12 @@
-/** The `promediate` command group: ProMediate's testbed (its cases) in the studio. */
+/** `socrates promediate …`: ProMediate's testbed in the studio (docs/promediate.md). */
 import type { Command } from "commander";
 import { addImportCommand } from "./promediate-import.ts";
+import { addTranscriptCommand } from "./promediate-transcript.ts";
 
 export function registerPromediateCommands(program: Command): void {
-  const group = program.command("promediate").description("bring ProMediate's negotiation testbed into the studio");
+  const group = program
+    .command("promediate")
+    .description("import ProMediate's cases and transcripts (its published testbed) into the studio");
   addImportCommand(group);
+  addTranscriptCommand(group);
 }

@@ -47,6 +47,20 @@ describe("segmentSnippets", () => {
     ]);
   });
 
+  it("cuts a free-order run every n party turns (n parties), mediator runs staying where they fall", () => {
+    // turns: 1 M, 2 M, 3 B, 4 B, 5 C, 6 M, 7 A, 8 C, 9 M, 10 M, 11 A, 12 B (three parties, any order);
+    // party turns 4 and 7 (turns 7 and 12) open snippets
+    const speakers = ["MEDIATOR", "MEDIATOR", "B", "B", "C", "MEDIATOR", "A", "C", "MEDIATOR", "MEDIATOR", "A", "B"];
+    const spans = segmentSnippets(turns(speakers), ["A", "B", "C"], "free");
+    expect(spans.map((s) => [s.startTurn, s.endTurn, s.isPartial, s.isLast])).toEqual([
+      [1, 6, false, false],
+      [7, 11, false, false],
+      [12, 12, true, true],
+    ]);
+    // The same turns read as a cyclic run would cut at A's turns only.
+    expect(segmentSnippets(turns(speakers), ["A", "B", "C"]).map((s) => s.startTurn)).toEqual([1, 7, 11]);
+  });
+
   it("returns nothing for an empty run", () => {
     expect(segmentSnippets([], ["A", "B"])).toEqual([]);
   });

@@ -5,14 +5,6 @@
  */
 import { flatten } from "./case-schema.ts";
 
-/** The party code rule shared by every part of the ProMediate import: upper case, A-Z0-9 and "_", 16 at most. */
-export function partyCode(name: string): string {
-  return name
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, "_")
-    .slice(0, 16);
-}
-
 /** The brief's "Role:" line, without the label; null when it has none. */
 export function briefRole(brief: string): string | null {
   const m = /^\s*Role\s*:\s*(.+)$/im.exec(brief);

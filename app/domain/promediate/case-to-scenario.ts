@@ -24,14 +24,8 @@ import {
   type PromediateTopics,
 } from "./case-schema.ts";
 import { issueDescription, issueTitle, LABEL_STYLE_NAMES, numberedBlocks, parseOptions } from "./case-options.ts";
-import {
-  briefRole,
-  opinionsSection,
-  partyCode,
-  partyRelation,
-  significantWords,
-  splitOpinions,
-} from "./case-parties.ts";
+import { briefRole, opinionsSection, partyRelation, significantWords, splitOpinions } from "./case-parties.ts";
+import { partyCode } from "./party-names.ts";
 import { rankTopics, weightsFromRanking, type RankRule } from "./case-weights.ts";
 
 /** The fields the importer works out by a rule rather than reading them from the case. */

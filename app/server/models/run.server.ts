@@ -264,6 +264,7 @@ const insertRunRow = preparedOnce((db) =>
       simulatorBackbone: raw("simulatorBackbone"),
       outcome: raw("outcome"),
       partyOrder: raw("partyOrder"),
+      turnOrder: raw("turnOrder"),
       totalTurns: raw("totalTurns"),
       partyTurns: raw("partyTurns"),
       mediatorTurns: raw("mediatorTurns"),
@@ -323,6 +324,7 @@ export function insertRunRecord(db: Db, run: Run, scenarioId: string): void {
     simulatorBackbone: run.simulator_backbone,
     outcome: run.outcome,
     partyOrder: JSON.stringify(run.party_order),
+    turnOrder: run.turn_order ?? "cyclic",
     totalTurns: run.turns.length,
     partyTurns: run.turns.length - mediatorTurns,
     mediatorTurns,
@@ -350,6 +352,7 @@ export function insertRunRecord(db: Db, run: Run, scenarioId: string): void {
   const spans = segmentSnippets(
     run.turns.map((t) => ({ turnId: t.turn_id, role: t.role, speaker: t.speaker })),
     run.party_order,
+    run.turn_order ?? "cyclic",
   );
   const snippet = insertSnippet(db);
   for (const s of spans) {

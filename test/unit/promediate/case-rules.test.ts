@@ -1,7 +1,8 @@
 /** The importer's pure rules on small inputs: label styles, party codes, opinion headings, weights. */
 import { describe, expect, it } from "vitest";
 import { numberedBlocks, parseOptions } from "../../../app/domain/promediate/case-options.ts";
-import { partyCode, significantWords, splitOpinions } from "../../../app/domain/promediate/case-parties.ts";
+import { significantWords, splitOpinions } from "../../../app/domain/promediate/case-parties.ts";
+import { partyCode } from "../../../app/domain/promediate/party-names.ts";
 import { rankTopics, rankWeights, weightsFromRanking } from "../../../app/domain/promediate/case-weights.ts";
 import { caseBackground } from "../../../app/domain/promediate/case-domain.ts";
 

@@ -1,0 +1,1 @@
+ALTER TABLE `runs` ADD `turn_order` text DEFAULT 'cyclic' NOT NULL;
