@@ -10,6 +10,10 @@ import * as schema from "../../../db/schema.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { runCliInProcess } from "../../helpers/cli-in-process.ts";
 import { MEDIATED } from "./evaluation-helpers.ts";
+import { renderToStaticMarkup } from "react-dom/server";
+import { MetricsPanel } from "../../../app/components/MetricsPanel.tsx";
+import { formatMetricValue } from "../../../app/domain/metrics/metric-format.ts";
+import { getRunMetrics, getRunView } from "../../../app/server/catalog.server.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -85,6 +89,21 @@ describe("socrates metrics --definitions", () => {
 
     await runCliInProcess(["metrics", "--run", MEDIATED, "--definitions", "promediate-reference"], env);
     expect(rowsOf(db)).toHaveLength(both.length);
+
+    // The run page shows both side by side: its loader's reads, rendered by its panel.
+    const view = getRunView(db, MEDIATED)!;
+    const html = renderToStaticMarkup(
+      <MetricsPanel run={view.run} metrics={getRunMetrics(db, MEDIATED)} evaluations={view.evaluations} />,
+    );
+    expect(html).toContain("ProMediate ref.");
+    const cc = both.find((r) => r.metric === "CC" && r.definitions === "promediate-reference")!;
+    const ccSpec = both.find((r) => r.metric === "CC" && r.definitions === "spec")!;
+    const ccRow = /<tr data-metric="CC">(.*?)<\/tr>/.exec(html)![1];
+    expect(ccRow).toContain(`data-definitions="spec"><strong>${formatMetricValue("CC", ccSpec.value)}</strong>`);
+    expect(ccRow).toMatch(
+      new RegExp(`data-definitions="promediate-reference"[^>]*>${formatMetricValue("CC", cc.value)}<`),
+    );
+    expect(html.match(/<tr data-metric="CC">/g)).toHaveLength(both.filter((r) => r.metric === "CC").length / 2);
   });
 
   it("refuses an unknown choice and a contradiction with --params (exit 2, nothing stored)", async () => {
