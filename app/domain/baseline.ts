@@ -153,7 +153,10 @@ export function checkPerTurnOutput(output: PerTurnOutput, run: RunShape): JudgeP
   return problems;
 }
 
-/** Builds A, G_k and G (and the same on the judge's overall scores). Call checkPerTurnOutput first: this assumes valid input. */
+/**
+ * Builds A, G_k and G (and the same on the judge's overall scores). Call checkPerTurnOutput first: this assumes valid
+ * input.
+ */
 export function perTurnTrajectory(output: PerTurnOutput, run: RunShape): PerTurnTrajectory {
   const T = run.speakers.length;
   const pairs = allPairs(run.partyIds);

@@ -43,7 +43,7 @@ export function definitionValuesReader(
 ): (runId: string) => DefinitionValues | undefined {
   const groups = groupRows(db, planParams, new Set(gridRunIds));
   const perTurnIds = currentEvaluationIds(db, gridRunIds, "per-turn", mainEvaluator);
-  const valueOf = (runId: string, metric: string, definitions: string): number | null => {
+  const readValue = (runId: string, metric: string, definitions: string): number | null => {
     const rows = groups.get(key(runId, metric, definitions)) ?? [];
     const preferred = metric === "MI" ? miEvaluationId(runId, mainEvaluator) : perTurnIds.get(runId);
     return (rows.find((r) => r.evaluationId === preferred) ?? rows[0])?.value ?? null;
@@ -54,7 +54,7 @@ export function definitionValuesReader(
     return Object.fromEntries(
       DEFINITION_METRICS.map((m) => [
         m,
-        { spec: valueOf(runId, m, "spec"), reference: valueOf(runId, m, "promediate-reference") },
+        { spec: readValue(runId, m, "spec"), reference: readValue(runId, m, "promediate-reference") },
       ]),
     ) as DefinitionValues;
   };

@@ -45,9 +45,7 @@ export const mi = defineMetric({
   },
   explain: (d) =>
     d.definitions === REFERENCE_DETAIL.definitions
-      ? [
-          `${d.interventions} interventions judged by ${d.backbone}; ${d.countedZero} all n/a, counted 0`,
-        ]
+      ? [`${d.interventions} interventions judged by ${d.backbone}; ${d.countedZero} all n/a, counted 0`]
       : d.interventions === undefined
         ? []
         : [
