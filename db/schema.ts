@@ -599,10 +599,15 @@ export const metricValues = sqliteTable(
     params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     /** The metric's definition version that computed the value; rows of another version are stale (registry.ts). */
     definitionVersion: integer("definition_version").notNull().default(1),
+    /**
+     * CC, TLE, RL, ME and MI: the definitions the row was computed by (params.definitions: spec or
+     * promediate-reference); "spec" for the other metrics. Part of the row's identity, so both can be stored.
+     */
+    definitions: text("definitions").notNull().default("spec"),
     computedAt: text("computed_at").notNull(),
   },
   (t) => [
-    uniqueIndex("metric_values_subject_uq").on(t.subjectKind, t.subjectId, t.evaluationId, t.metric),
+    uniqueIndex("metric_values_subject_uq").on(t.subjectKind, t.subjectId, t.evaluationId, t.metric, t.definitions),
     index("metric_values_metric_idx").on(t.metric),
   ],
 );

@@ -1,4 +1,4 @@
-import type { EvaluationView, MetricView, RunMetrics } from "../domain/catalog-views.ts";
+import type { EvaluationView, RunMetrics } from "../domain/catalog-views.ts";
 import {
   explainMetric,
   formatMetricValue,
@@ -7,23 +7,47 @@ import {
   unitsNote,
   unmediatedNote,
 } from "../domain/metrics/metric-format.ts";
-import { runMetricTables } from "../domain/metrics/run-metric-tables.ts";
+import { runMetricTables, type MetricTableRow } from "../domain/metrics/run-metric-tables.ts";
 
-function MetricTable({ title, rows }: { title: string; rows: MetricView[] }) {
+/** The value of ProMediate's reference definitions beside the spec's, its explanation on hover. */
+function ReferenceCell({ row }: { row: MetricTableRow }) {
+  if (!row.reference) return <td className="num muted">·</td>;
+  return (
+    <td className="num" data-definitions="promediate-reference" title={explainMetric(row.reference)}>
+      {formatMetricValue(row.reference.metric, row.reference.value)}
+    </td>
+  );
+}
+
+function MetricTable({ title, rows }: { title: string; rows: MetricTableRow[] }) {
   const params = formatParams(rows.map((r) => r.params));
+  const withReference = rows.some((r) => r.reference);
   return (
     <div className="topic">
       <h3>{title}</h3>
       <table className="mini-table">
+        {withReference ? (
+          <thead>
+            <tr>
+              <th scope="col">metric</th>
+              <th scope="col">spec</th>
+              <th scope="col" title="as ProMediate's released evaluation code computes it (docs/metrics.md)">
+                ProMediate ref.
+              </th>
+              <th scope="col" />
+            </tr>
+          </thead>
+        ) : null}
         <tbody>
           {rows.map((m, i) => (
             <tr key={`${m.metric}-${i}`} data-metric={m.metric}>
               <th scope="row" title={metricLabel(m.metric)}>
                 {m.metric}
               </th>
-              <td className="num">
+              <td className="num" data-definitions={withReference ? "spec" : undefined}>
                 <strong>{formatMetricValue(m.metric, m.value)}</strong>
               </td>
+              {withReference ? <ReferenceCell row={m} /> : null}
               <td className="muted">{explainMetric(m)}</td>
             </tr>
           ))}

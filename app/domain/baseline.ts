@@ -24,6 +24,14 @@ export interface PerTurnTrajectory {
   topicConsensus: Record<string, number[]>;
   /** G[t]. */
   consensus: number[];
+  /**
+   * G_k[t] as ProMediate's released code reads it: each pair's score is the judge's own overall score where it gave
+   * one, else the mean of the five dimensions (app/domain/metrics/promediate-reference/). Absent: the same as
+   * topicConsensus.
+   */
+  overallTopicConsensus?: Record<string, number[]>;
+  /** G[t] on overallTopicConsensus. */
+  overallConsensus?: number[];
   /** Party turns at which the speaker mentioned each topic (attitude other than "No Mention"). */
   mentions: Record<string, number[]>;
   /** Mediator turns and the topics each addresses (empty list: none named). */
@@ -43,6 +51,30 @@ function allPairs(partyIds: string[]): string[] {
 
 function meanDimensions(dimensions: Record<(typeof BASELINE_DIMENSIONS)[number], number>): number {
   return BASELINE_DIMENSIONS.reduce((sum, d) => sum + dimensions[d], 0) / BASELINE_DIMENSIONS.length;
+}
+
+type PairEntry = { dimensions: Record<(typeof BASELINE_DIMENSIONS)[number], number>; overall?: number };
+const overallOrMean = (entry: PairEntry) => entry.overall ?? meanDimensions(entry.dimensions);
+
+/** Per topic, the mean over pairs at every turn; then the mean over topics. */
+function groupSeries(
+  pairScores: Record<string, Record<string, number[]>>,
+  pairs: string[],
+  topicIds: string[],
+  T: number,
+): { topicConsensus: Record<string, number[]>; consensus: number[] } {
+  const topicConsensus: Record<string, number[]> = {};
+  for (const topic of topicIds) {
+    topicConsensus[topic] = Array.from(
+      { length: T + 1 },
+      (_, t) => pairs.reduce((s, pair) => s + pairScores[pair][topic][t], 0) / pairs.length,
+    );
+  }
+  const consensus = Array.from(
+    { length: T + 1 },
+    (_, t) => topicIds.reduce((s, topic) => s + topicConsensus[topic][t], 0) / topicIds.length,
+  );
+  return { topicConsensus, consensus };
 }
 
 export function checkPerTurnOutput(output: PerTurnOutput, run: RunShape): JudgeProblem[] {
@@ -121,24 +153,38 @@ export function checkPerTurnOutput(output: PerTurnOutput, run: RunShape): JudgeP
   return problems;
 }
 
-/** Builds A, G_k and G. Call checkPerTurnOutput first: this assumes valid input. */
+/**
+ * Builds A, G_k and G (and the same on the judge's overall scores). Call checkPerTurnOutput first: this assumes valid
+ * input.
+ */
 export function perTurnTrajectory(output: PerTurnOutput, run: RunShape): PerTurnTrajectory {
   const T = run.speakers.length;
   const pairs = allPairs(run.partyIds);
-  const pairScores: Record<string, Record<string, number[]>> = {};
-  for (const pair of pairs) {
-    pairScores[pair] = {};
-    for (const topic of run.topicIds) pairScores[pair][topic] = new Array<number>(T + 1);
-  }
-  for (const entry of output.initial)
-    pairScores[pairKey(...entry.pair)][entry.topic][0] = meanDimensions(entry.dimensions);
+  const emptyScores = () => {
+    const scores: Record<string, Record<string, number[]>> = {};
+    for (const pair of pairs) {
+      scores[pair] = {};
+      for (const topic of run.topicIds) scores[pair][topic] = new Array<number>(T + 1);
+    }
+    return scores;
+  };
+  const pairScores = emptyScores();
+  const overallScores = emptyScores();
+  const set = (pair: string, topic: string, t: number, entry: PairEntry) => {
+    pairScores[pair][topic][t] = meanDimensions(entry.dimensions);
+    overallScores[pair][topic][t] = overallOrMean(entry);
+  };
+  for (const entry of output.initial) set(pairKey(...entry.pair), entry.topic, 0, entry);
 
   const byTurn = new Map(output.turns.map((entry) => [entry.turn_id, entry]));
   const mentions: Record<string, number[]> = Object.fromEntries(run.topicIds.map((topic) => [topic, []]));
   const mediatorTargets: { turn: number; topics: string[] }[] = [];
   for (let t = 1; t <= T; t++) {
     for (const pair of pairs)
-      for (const topic of run.topicIds) pairScores[pair][topic][t] = pairScores[pair][topic][t - 1];
+      for (const topic of run.topicIds) {
+        pairScores[pair][topic][t] = pairScores[pair][topic][t - 1];
+        overallScores[pair][topic][t] = overallScores[pair][topic][t - 1];
+      }
     const speaker = run.speakers[t - 1];
     const entry = byTurn.get(t);
     if (speaker === MEDIATOR_ID) {
@@ -149,20 +195,19 @@ export function perTurnTrajectory(output: PerTurnOutput, run: RunShape): PerTurn
     for (const [topic, attitude] of Object.entries(entry.attitudes ?? {})) {
       if (attitude.trim() !== NO_MENTION) mentions[topic].push(t);
     }
-    for (const score of entry.agreement ?? [])
-      pairScores[pairKey(speaker, score.with)][score.topic][t] = meanDimensions(score.dimensions);
+    for (const score of entry.agreement ?? []) set(pairKey(speaker, score.with), score.topic, t, score);
   }
 
-  const topicConsensus: Record<string, number[]> = {};
-  for (const topic of run.topicIds) {
-    topicConsensus[topic] = Array.from(
-      { length: T + 1 },
-      (_, t) => pairs.reduce((s, pair) => s + pairScores[pair][topic][t], 0) / pairs.length,
-    );
-  }
-  const consensus = Array.from(
-    { length: T + 1 },
-    (_, t) => run.topicIds.reduce((s, topic) => s + topicConsensus[topic][t], 0) / run.topicIds.length,
-  );
-  return { pairs, pairScores, topicConsensus, consensus, mentions, mediatorTargets };
+  const { topicConsensus, consensus } = groupSeries(pairScores, pairs, run.topicIds, T);
+  const overall = groupSeries(overallScores, pairs, run.topicIds, T);
+  return {
+    pairs,
+    pairScores,
+    topicConsensus,
+    consensus,
+    mentions,
+    mediatorTargets,
+    overallTopicConsensus: overall.topicConsensus,
+    overallConsensus: overall.consensus,
+  };
 }

@@ -12,6 +12,7 @@ import {
   type EvaluateMethod,
   type EvaluateSummary,
 } from "../../app/server/pipeline/evaluate-runs.server.ts";
+import { METRIC_DEFINITIONS } from "../../app/domain/metrics/benchmark/shared-params.ts";
 import { METRIC_UNITS } from "../../app/domain/metrics/descriptor.ts";
 import {
   formatMetricValue,
@@ -43,6 +44,7 @@ interface MetricsOptions {
   params?: string;
   timing?: boolean;
   bins: string;
+  definitions?: string;
 }
 
 /** Input and configuration errors become UserErrors (exit code 2 with the message). */
@@ -195,6 +197,18 @@ async function runEvaluate(opts: EvaluateOptions): Promise<void> {
   }
 }
 
+/** `--definitions` into the parameters; it must not contradict a `definitions` given in `--params`. */
+function withDefinitions(params: Record<string, unknown>, definitions: string | undefined): Record<string, unknown> {
+  if (definitions === undefined) return params;
+  if (!(METRIC_DEFINITIONS as readonly string[]).includes(definitions))
+    throw new UserError(`--definitions: "${definitions}" is not one of ${METRIC_DEFINITIONS.join(", ")}`);
+  if (params.definitions !== undefined && params.definitions !== definitions)
+    throw new UserError(
+      `--definitions ${definitions} contradicts --params: definitions = ${JSON.stringify(params.definitions)}`,
+    );
+  return { ...params, definitions };
+}
+
 /** `socrates metrics`: compute the metrics from stored evaluations and store them. */
 function registerMetrics(program: Command): void {
   program
@@ -204,6 +218,10 @@ function registerMetrics(program: Command): void {
     .option(
       "--params <json>",
       `parameter overrides, e.g. '{"delta":0.1,"W":8}' (keys: ${[...PARAM_SPECS.keys()].join(", ")})`,
+    )
+    .option(
+      "--definitions <which>",
+      `how CC, TLE, RL, ME and MI are computed: ${METRIC_DEFINITIONS.join(" | ")} (as ProMediate's released code computes them); rows of each are stored side by side (default: spec)`,
     )
     .option(
       "--timing",
@@ -223,6 +241,7 @@ function runMetrics(opts: MetricsOptions): void {
       throw new UserError(`--params: invalid JSON: ${(err as Error).message}`);
     }
   }
+  params = withDefinitions(params, opts.definitions);
   const db = openDatabase();
   const summary = asUserError(() => {
     if (opts.run !== undefined) selectRunIds(db, { runId: opts.run });

@@ -77,6 +77,31 @@ describe("per-turn baseline G[t]", () => {
     expect(trajectory.consensus).toEqual([0.5, 0.5, 0.75]);
   });
 
+  it("keeps a second series on the judge's own overall scores, the five dimensions' mean where none was given", () => {
+    const output: PerTurnOutput = {
+      initial: [
+        { pair: ["A", "B"], topic: "X", dimensions: dims(0.2, 0.4, 0.6, 0.8, 1), overall: 0.75 },
+        { pair: ["A", "B"], topic: "Y", dimensions: flat(0.5) },
+      ],
+      turns: [
+        {
+          turn_id: 1,
+          speaker: "A",
+          attitudes: { X: "moves", Y: "moves" },
+          agreement: [
+            { with: "B", topic: "X", dimensions: flat(0.25), overall: 0 },
+            { with: "B", topic: "Y", dimensions: flat(1), overall: 0.5 },
+          ],
+        },
+      ],
+    };
+    const t = perTurnTrajectory(output, { topicIds: ["X", "Y"], partyIds: ["A", "B"], speakers: ["A"] });
+    expect(t.topicConsensus.X[0]).toBeCloseTo(0.6, 12);
+    expect(t.overallTopicConsensus).toEqual({ X: [0.75, 0], Y: [0.5, 0.5] });
+    expect(t.overallConsensus).toEqual([0.625, 0.25]);
+    expect(t.consensus[1]).toBe(0.625);
+  });
+
   it("names every problem in a malformed output", () => {
     const output: PerTurnOutput = {
       initial: [{ pair: ["A", "B"], topic: "X", dimensions: flat(0) }],

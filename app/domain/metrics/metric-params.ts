@@ -5,6 +5,7 @@
 import { z, type ZodTypeAny } from "zod";
 import type { ParamSpec, ParamValues } from "./descriptor.ts";
 import { formatJsonPath } from "../judge-problems.ts";
+import type { MetricDefinitions } from "./benchmark/shared-params.ts";
 import { METRICS, type RegisteredMetric } from "./registry.ts";
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -71,4 +72,19 @@ export function storedWithParams(
     keys.length === Object.keys(row.params ?? {}).length &&
     keys.every((k) => JSON.stringify(row.params[k]) === JSON.stringify(wanted[k]))
   );
+}
+
+/** The definitions a row was computed by: its params' `definitions` (CC, TLE, RL, ME, MI), else "spec". */
+export function rowDefinitions(row: { params: Record<string, unknown> }): MetricDefinitions {
+  return row.params?.definitions === "promediate-reference" ? "promediate-reference" : "spec";
+}
+
+/**
+ * Whether a stored row belongs to the definitions `params` asks for: a row of the other definitions is another
+ * reading of the same metric, never a row with "other parameters" to recompute or report. Rows of metrics without
+ * the parameter belong to both.
+ */
+export function ofDefinitions(row: { params: Record<string, unknown> }, params: MetricParams): boolean {
+  if (row.params?.definitions === undefined) return true;
+  return rowDefinitions(row) === (params as { definitions?: MetricDefinitions }).definitions;
 }

@@ -6,12 +6,45 @@
  */
 import type { EvaluationView, MetricView, RunMetrics } from "../catalog-views.ts";
 import { detailSourceLabel } from "./benchmark/emotion-detail.ts";
+import { rowDefinitions } from "./metric-params.ts";
 import { MEDIATOR_METRIC_IDS, metricOrder, METRICS, readsEmotion } from "./registry.ts";
+
+/** A row of the spec's definitions, with the same metric's row of ProMediate's reference definitions when stored. */
+export interface MetricTableRow extends MetricView {
+  reference?: MetricView;
+}
 
 export interface MetricTable {
   key: string;
   title: string;
-  rows: MetricView[];
+  rows: MetricTableRow[];
+}
+
+const isReference = (m: MetricView) => rowDefinitions(m) === "promediate-reference";
+
+/**
+ * Puts each reference row beside its metric's spec row (docs/metrics.md, "ProMediate reference definitions"); a
+ * reference row without one gets a row of its own whose spec value is missing.
+ */
+function besideSpec(rows: MetricView[]): MetricTableRow[] {
+  const references = rows.filter(isReference);
+  const spec: MetricTableRow[] = rows
+    .filter((m) => !isReference(m))
+    .map((m) => {
+      const reference = references.find((r) => r.metric === m.metric);
+      return reference ? { ...m, reference } : m;
+    });
+  const alone = references
+    .filter((r) => !spec.some((m) => m.metric === r.metric))
+    .map((r) => ({
+      metric: r.metric,
+      value: null,
+      detail: { reason: "not computed with the spec definitions yet (npx socrates metrics)" },
+      params: {},
+      computedAt: r.computedAt,
+      reference: r,
+    }));
+  return [...spec, ...alone].sort(byOrder);
 }
 
 const byOrder = (a: MetricView, b: MetricView) => metricOrder(a.metric) - metricOrder(b.metric);
@@ -67,9 +100,9 @@ export function runMetricTables(
   const tables = evaluations.map((e) => ({
     key: e.id,
     title: evaluationTitle(e),
-    rows: [...(metrics.evaluations[e.id] ?? []), ...pairRowsOf(metrics, e), ...ecRowsOf(emotion, e)].sort(byOrder),
+    rows: besideSpec([...(metrics.evaluations[e.id] ?? []), ...pairRowsOf(metrics, e), ...ecRowsOf(emotion, e)]),
   }));
-  const runRows = [...own, ...placeholders(run, own)].sort(byOrder);
+  const runRows = besideSpec([...own, ...placeholders(run, own)]);
   return [
     ...tables,
     ...emotionTables(emotion.filter((m) => !filedWithJudge(m))),

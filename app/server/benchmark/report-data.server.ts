@@ -8,6 +8,7 @@
  * Each stored run of the grid (mediated or not) also carries its emotion metrics — ER, EF, EV
  * under `emotionSubjectId` and EC under `emotionConsensusSubjectId` of its preferred trajectory
  * (app/server/emotion-trajectories.server.ts; a few queries per run, since the source depends on the run's records).
+ * CC, TLE, RL, ME and MI of both metric definitions come from ./report-definitions.server.ts.
  */
 import {
   planEvaluators,
@@ -18,6 +19,7 @@ import {
 } from "../../domain/benchmark/grid.ts";
 import type { BenchmarkReport } from "../../domain/benchmark/report-model.ts";
 import type {
+  DefinitionValues,
   JudgedValues,
   ReportInput,
   ReportSubject,
@@ -33,6 +35,7 @@ import { runIds } from "../models/run.server.ts";
 import type { LoadedPlan } from "./plan-file.server.ts";
 import { preferredRunTrajectory } from "../emotion-trajectories.server.ts";
 import { loadConditionCoverage } from "./report-conditions.server.ts";
+import { definitionValuesReader } from "./report-definitions.server.ts";
 
 type StoredRow = ReturnType<typeof metricRowsOfMetrics>[number];
 
@@ -166,6 +169,8 @@ interface SubjectSources {
   /** By evaluator, the evaluation its rows are read under, per run. */
   topicIds: Map<string, Map<string, string>>;
   emotionOf: (runId: string) => RunEmotion | null;
+  /** CC, TLE, RL, ME and MI under both metric definitions (./report-definitions.server.ts). */
+  definitionsOf: (runId: string) => DefinitionValues | undefined;
   use: ReadValue;
 }
 
@@ -245,6 +250,7 @@ function collectSubjects(src: SubjectSources, units: readonly GridUnit[]) {
         IF: src.use(src.runRows.get(rowKey(m.runId, "", "IF"))),
         FI: src.use(src.runRows.get(rowKey(m.runId, "", "FI"))),
         judged,
+        definitions: src.definitionsOf(m.runId),
       });
     }
   }
@@ -279,7 +285,8 @@ export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid):
   const use = paramRecorder(params);
 
   const emotionOf = emotionReader(db, runRows, topicIds.get(evaluators[0])!, plan.emotion?.judge?.model, use);
-  const sources = { evaluators, stored, runRows, pairRows, topicIds, emotionOf, use };
+  const definitionsOf = definitionValuesReader(db, planParams, gridRunIds, evaluators[0]);
+  const sources = { evaluators, stored, runRows, pairRows, topicIds, emotionOf, definitionsOf, use };
   const { subjects, unmediated, counts } = collectSubjects(sources, grid.units);
   return {
     input: {

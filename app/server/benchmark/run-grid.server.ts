@@ -13,7 +13,7 @@
  */
 import type { BenchmarkPlan } from "../../domain/benchmark/plan.ts";
 import type { Llm, LlmRole } from "../../domain/llm/types.ts";
-import { parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";
+import { ofDefinitions, parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";
 import { runSeed } from "../../domain/simulation/schedule.ts";
 import { simulateRun, type RunSetup } from "../../domain/simulation/simulate-run.ts";
 import type { LedgerTotals, RoleCalls } from "../../domain/llm/call-ledger.ts";
@@ -264,8 +264,9 @@ function hasMetrics(ctx: Ctx, work: UnitWork, run: RunWork): boolean {
     pairs.some((p) => staleMetricValuesOf(db, "pair", p.id).length > 0)
   )
     return false;
-  const own = metricValuesOf(db, "run", run.runId);
-  const ofPairs = pairs.map((p) => metricValuesOf(db, "pair", p.id));
+  // Rows of the other metric definitions (docs/metrics.md, "ProMediate reference definitions") are not the plan's.
+  const own = metricValuesOf(db, "run", run.runId).filter((row) => ofDefinitions(row, params));
+  const ofPairs = pairs.map((p) => metricValuesOf(db, "pair", p.id).filter((row) => ofDefinitions(row, params)));
   if (![own, ...ofPairs].every((rows) => rows.every((row) => storedWithParams(row, params)))) return false;
   return run.mediator ? own.length > 0 : ofPairs.every((rows) => rows.length > 0);
 }

@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
+import { rowDefinitions } from "../../domain/metrics/metric-params.ts";
 import { definitionVersion, isCurrentDefinition } from "../../domain/metrics/registry.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
@@ -39,10 +40,17 @@ const upsert = preparedOnce((db) =>
       detail: p("detail"),
       params: p("params"),
       definitionVersion: p("definitionVersion"),
+      definitions: p("definitions"),
       computedAt: p("computedAt"),
     })
     .onConflictDoUpdate({
-      target: [metricValues.subjectKind, metricValues.subjectId, metricValues.evaluationId, metricValues.metric],
+      target: [
+        metricValues.subjectKind,
+        metricValues.subjectId,
+        metricValues.evaluationId,
+        metricValues.metric,
+        metricValues.definitions,
+      ],
       set: {
         value: sql`excluded.value`,
         detail: sql`excluded.detail`,
@@ -54,9 +62,12 @@ const upsert = preparedOnce((db) =>
     .prepare(),
 );
 
-/** Stores a value, replacing the one stored for the same subject, evaluation and metric. */
+/**
+ * Stores a value, replacing the one stored for the same subject, evaluation, metric and definitions (a row of the
+ * other definitions stays).
+ */
 export function upsertMetricValue(db: Db, row: NewMetricValue): void {
-  upsert(db).run(row);
+  upsert(db).run({ ...row, definitions: rowDefinitions(row) });
 }
 
 /** Removes a subject's values of these metrics (under every evaluation); returns how many went. */
@@ -162,6 +173,7 @@ export function metricRowsOfMetrics(db: Db, subjectKind: "run" | "pair", metrics
       detail: metricValues.detail,
       params: metricValues.params,
       definitionVersion: metricValues.definitionVersion,
+      definitions: metricValues.definitions,
     })
     .from(metricValues)
     .where(and(eq(metricValues.subjectKind, subjectKind), inArray(metricValues.metric, [...metrics])))

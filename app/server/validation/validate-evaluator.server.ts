@@ -8,7 +8,7 @@
 import { buildTable8 } from "../../report-parts/table8.ts";
 import { DEFAULT_BOOTSTRAP } from "../../domain/benchmark/report/cells.ts";
 import { DEFAULT_TIMING_BINS } from "../../domain/metrics/timing-profile.ts";
-import { parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";
+import { ofDefinitions, parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";
 import type { ReportTable } from "../../domain/benchmark/report-model.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { bestBackbone, compareBackbones } from "../../domain/validation/backbone-comparison.ts";
@@ -167,7 +167,7 @@ function benchmarkMetrics(options: ValidationRunOptions): number {
   for (const runId of work.benchmarkMediatedRunIds) {
     const id = ids.get(runId)!;
     // Stored, current and of the plan's parameters: otherwise recomputed (docs/metrics.md).
-    const rows = metricValuesOf(db, "run", runId);
+    const rows = metricValuesOf(db, "run", runId).filter((row) => ofDefinitions(row, params));
     if (
       rows.some((row) => row.evaluationId === id) &&
       rows.every((row) => storedWithParams(row, params)) &&

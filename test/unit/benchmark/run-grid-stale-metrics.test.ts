@@ -11,7 +11,12 @@ import { definitionVersion } from "../../../app/domain/metrics/registry.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { loadPlanFile } from "../../../app/server/benchmark/plan-file.server.ts";
 import { runGrid } from "../../../app/server/benchmark/run-grid.server.ts";
-import { metricValuesOf, staleMetricValuesOf } from "../../../app/server/models/metric-value.server.ts";
+import {
+  metricValuesOf,
+  staleMetricValuesOf,
+  upsertMetricValue,
+} from "../../../app/server/models/metric-value.server.ts";
+import * as schema from "../../../db/schema.ts";
 import { MEDIATOR_MODEL, PARTY_MODEL, JUDGE_MODEL, gridFixture } from "./runner-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -79,5 +84,31 @@ describe("benchmark run over stale metric rows", { timeout: 60_000 }, () => {
       .get(runId) as { params: string };
     expect(JSON.parse(params.params)).toMatchObject({ delta: 0.2 });
     expect(mock.requests.length).toBe(requests);
+  });
+
+  it("does not take a row of the other metric definitions for one of other parameters", async () => {
+    const { db, config, loaded, llm } = await gridFixture(TINY_PLAN, (c) => cleanups.push(c));
+    expect((await runGrid({ db, llm: llm(), config, loaded })).failures).toEqual([]);
+    // IT is a mediator metric: its row names the mediated run.
+    const mediated = db
+      .select()
+      .from(schema.metricValues)
+      .all()
+      .find((r) => r.metric === "IT")!.subjectId;
+    // A reference row beside the plan's (spec) rows, as `socrates metrics --definitions promediate-reference` stores.
+    upsertMetricValue(db, {
+      subjectKind: "run",
+      subjectId: mediated,
+      evaluationId: `${mediated}:per-turn:other`,
+      metric: "CC",
+      value: 0.25,
+      detail: {},
+      params: { wMax: 10, definitions: "promediate-reference" },
+      definitionVersion: definitionVersion("CC")!,
+      computedAt: "2026-01-01T00:00:00Z",
+    });
+    const again = await runGrid({ db, llm: createLlm({ db, config }), config, loaded });
+    expect(again.metricRuns).toBe(0);
+    expect(metricValuesOf(db, "run", mediated).filter((r) => r.metric === "CC")).toHaveLength(1);
   });
 });

@@ -58,4 +58,37 @@ describe("MetricsPanel", () => {
     );
     expect(empty).toContain("No metrics computed for this run yet");
   });
+
+  it("shows ProMediate's reference values beside the spec's, and a reference row stored alone", () => {
+    const perTurn = { id: "r:per-turn:j", method: "per-turn" as const, backbone: "j" };
+    const row = (metric: string, definitions: string, value: number | null): MetricView => ({
+      ...view(metric, definitions === "spec" ? {} : { definitions }),
+      value,
+      params: { definitions },
+    });
+    const metrics: RunMetrics = {
+      run: [view("IF")],
+      evaluations: {
+        [perTurn.id]: [
+          row("CC", "spec", 0.25),
+          row("CC", "promediate-reference", -0.125),
+          row("ME", "promediate-reference", 0.5),
+        ],
+      },
+      pair: null,
+      computedAt: "2025-01-01T00:00:00Z",
+    };
+    const html = renderToStaticMarkup(
+      <MetricsPanel run={{ id: "r", mediated: true }} metrics={metrics} evaluations={[perTurn]} />,
+    );
+    expect(html).toContain("ProMediate ref.");
+    const cc = /<tr data-metric="CC">(.*?)<\/tr>/.exec(html)![1];
+    expect(cc).toContain('data-definitions="spec"><strong>0.250</strong>');
+    expect(cc).toMatch(/data-definitions="promediate-reference"[^>]*>-0.125</);
+    const me = /<tr data-metric="ME">(.*?)<\/tr>/.exec(html)![1];
+    expect(me).toContain("not computed with the spec definitions yet");
+    expect(me).toMatch(/data-definitions="promediate-reference"[^>]*>0.500</);
+    // The run's own table has no reference rows: no reference column there.
+    expect(html.match(/ProMediate ref\./g)).toHaveLength(1);
+  });
 });

@@ -79,7 +79,17 @@ describe("metric registry", () => {
   });
 
   it("derives one parameter schema; every default parses and each metric records its own keys in order", () => {
-    expect([...PARAM_SPECS.keys()].slice(0, 8)).toEqual(["s0", "delta", "W", "h", "wMax", "tau", "rlWindow", "meSpan"]);
+    expect([...PARAM_SPECS.keys()].slice(0, 9)).toEqual([
+      "s0",
+      "delta",
+      "W",
+      "h",
+      "wMax",
+      "definitions",
+      "tau",
+      "rlWindow",
+      "meSpan",
+    ]);
     expect(DEFAULT_METRIC_PARAMS).toMatchObject({
       s0: 1,
       delta: 0.05,
@@ -89,8 +99,11 @@ describe("metric registry", () => {
       tau: 0.1,
       rlWindow: 10,
       meSpan: 5,
+      definitions: "spec",
     });
     expect(parseMetricParams({ h: 3 }).h).toBe(3);
+    expect(parseMetricParams({ definitions: "promediate-reference" }).definitions).toBe("promediate-reference");
+    expect(() => parseMetricParams({ definitions: "paper" })).toThrow(/definitions/);
     for (const m of METRICS) {
       for (const [key, spec] of Object.entries(m.params)) {
         expect(PARAM_SPECS.get(key)).toBe(spec);
@@ -120,7 +133,7 @@ describe("metric registry", () => {
       ]),
     ).toBe("s0 = 1 · δ = 0.05 · w max = 10");
     expect(formatParamsInline(DEFAULT_METRIC_PARAMS)).toMatch(
-      /^s0=1 δ=0.05 W=10 h=5 wMax=10 τ=0.1 rlWindow=10 meSpan=5\b/,
+      /^s0=1 δ=0.05 W=10 h=5 wMax=10 definitions=spec τ=0.1 rlWindow=10 meSpan=5\b/,
     );
     // One clause per unit, in registry order, naming every metric once.
     const clauses = unitsNote().replace(/\.$/, "").split("; ");

@@ -48,6 +48,16 @@ export interface RunPlace {
   emotion: RunEmotion | null;
 }
 
+/** The metrics computed both ways (docs/metrics.md, "ProMediate reference definitions"). */
+export const DEFINITION_METRICS = ["CC", "TLE", "RL", "ME", "MI"] as const;
+export type DefinitionMetric = (typeof DEFINITION_METRICS)[number];
+
+/**
+ * A run's CC, TLE, RL, ME (per-turn baseline) and MI (judge) under the spec's definitions and ProMediate's reference
+ * ones; null = no stored row of that definition, or undefined.
+ */
+export type DefinitionValues = Record<DefinitionMetric, { spec: number | null; reference: number | null }>;
+
 export interface ReportSubject extends RunPlace {
   /** The mediated run (for CG, the pair's mediated run): what a cell links to. */
   runId: string;
@@ -56,6 +66,8 @@ export interface ReportSubject extends RunPlace {
   FI: number | null;
   /** By evaluator backbone; an evaluator without stored rows for this run is absent. */
   judged: Record<string, JudgedValues>;
+  /** Absent when the run has no per-turn evaluation or MI judgment with metric rows. */
+  definitions?: DefinitionValues;
 }
 
 /** A scenario the plan selects, with what the database holds of its 15 conditions (Table 5). */

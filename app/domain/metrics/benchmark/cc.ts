@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { consensusChange, DEFAULT_CC_MAX_WINDOW } from "../consensus-change.ts";
 import { defineMetric, METRIC_UNITS, reasonOf } from "../descriptor.ts";
-import { evaluationQuality } from "./shared-params.ts";
+import { referenceConsensusChange } from "../promediate-reference/cc.ts";
+import { definitionsParam, evaluationQuality, REFERENCE_DETAIL } from "./shared-params.ts";
 
 /** Consensus change: mean G over the last w turns minus over the first w (spec: "ProMediate per-turn baseline"). */
 export const cc = defineMetric({
@@ -14,10 +15,18 @@ export const cc = defineMetric({
     wMax: {
       schema: z.number().int().min(1).default(DEFAULT_CC_MAX_WINDOW),
       symbol: "w max",
-      doc: "upper bound on the window, w = min(wMax, ⌊T/2⌋)",
+      doc: "upper bound on the window, w = min(wMax, ⌊T/2⌋); the reference definitions' fixed window",
     },
+    definitions: definitionsParam,
   },
   compute({ evaluation, trajectory }, params) {
+    if (params.definitions === "promediate-reference") {
+      const ref = referenceConsensusChange(trajectory.overallConsensus ?? trajectory.consensus, params.wMax);
+      return {
+        value: ref.value,
+        detail: { ...REFERENCE_DETAIL, ...ref.detail, ...evaluationQuality(evaluation.errors) },
+      };
+    }
     const cc = consensusChange(trajectory.consensus, { maxWindow: params.wMax });
     return {
       value: cc.cc,
@@ -31,5 +40,10 @@ export const cc = defineMetric({
       },
     };
   },
-  explain: (d, value) => (value === null ? [] : [`windows of w = ${d.w} turns`]),
+  explain: (d, value) => {
+    if (value === null) return [];
+    if (d.definitions === REFERENCE_DETAIL.definitions)
+      return [`windows of ${d.window} scores from G[0]${d.sharedScores ? `, ${d.sharedScores} shared` : ""}`];
+    return [`windows of w = ${d.w} turns`];
+  },
 });

@@ -1,5 +1,7 @@
 import { defineMetric, METRIC_UNITS, reasonOf } from "../descriptor.ts";
 import { mediatorIntelligence } from "../mediator-intelligence.ts";
+import { referenceMediatorIntelligence } from "../promediate-reference/mi.ts";
+import { definitionsParam, REFERENCE_DETAIL } from "./shared-params.ts";
 
 /**
  * Mediator intelligence: a judge's mean applicable 1–5 score over the interventions (spec: "ProMediate per-turn
@@ -12,8 +14,12 @@ export const mi = defineMetric({
   level: "intervention",
   input: "mi-judgments",
   mediatedOnly: true,
-  params: {},
-  compute({ run, backbone, judgments }) {
+  params: { definitions: definitionsParam },
+  compute({ run, backbone, judgments }, params) {
+    if (params.definitions === "promediate-reference") {
+      const ref = referenceMediatorIntelligence(judgments);
+      return { value: ref.value, detail: { ...REFERENCE_DETAIL, backbone, ...ref.detail } };
+    }
     const mi = mediatorIntelligence(
       judgments.map((j) => [
         j.perceptionAlignment,
@@ -38,10 +44,12 @@ export const mi = defineMetric({
     };
   },
   explain: (d) =>
-    d.interventions === undefined
-      ? []
-      : [
-          `${d.interventions} of ${d.mediatorTurns} interventions judged by ${d.backbone}; ${d.notApplicableScores} scores not applicable`,
-        ],
+    d.definitions === REFERENCE_DETAIL.definitions
+      ? [`${d.interventions} interventions judged by ${d.backbone}; ${d.countedZero} all n/a, counted 0`]
+      : d.interventions === undefined
+        ? []
+        : [
+            `${d.interventions} of ${d.mediatorTurns} interventions judged by ${d.backbone}; ${d.notApplicableScores} scores not applicable`,
+          ],
   placeholder: (run) => `not judged yet (npx socrates evaluate --method mi --run ${run.id}, then npx socrates metrics)`,
 });

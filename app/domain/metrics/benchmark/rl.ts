@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineMetric, detailNumber, detailPercent, METRIC_UNITS, reasonOf } from "../descriptor.ts";
 import { DEFAULT_RL_TAU, DEFAULT_RL_WINDOW, responseLatency } from "../response-latency.ts";
-import { evaluationQuality } from "./shared-params.ts";
+import { referenceResponseLatency } from "../promediate-reference/rl.ts";
+import { definitionsParam, evaluationQuality, REFERENCE_DETAIL } from "./shared-params.ts";
 
 /** Response latency: turns from a fall of G to the mediator's next turn (spec: "ProMediate per-turn baseline"). */
 export const rl = defineMetric({
@@ -18,10 +19,19 @@ export const rl = defineMetric({
     rlWindow: {
       schema: z.number().int().min(1).default(DEFAULT_RL_WINDOW),
       symbol: "RL window",
-      doc: "… within this many turns",
+      doc: "… within this many turns (the reference definitions: exactly this many turns apart)",
     },
+    definitions: definitionsParam,
   },
   compute({ run, evaluation, trajectory }, params) {
+    if (params.definitions === "promediate-reference") {
+      const consensus = trajectory.overallConsensus ?? trajectory.consensus;
+      const ref = referenceResponseLatency(consensus, run.mediatorTurns, params.tau, params.rlWindow);
+      return {
+        value: ref.value,
+        detail: { ...REFERENCE_DETAIL, ...ref.detail, ...evaluationQuality(evaluation.errors) },
+      };
+    }
     const rl = responseLatency(
       trajectory.consensus,
       run.mediatorTurns,
@@ -50,6 +60,7 @@ export const rl = defineMetric({
     };
   },
   explain(d) {
+    if (d.definitions === REFERENCE_DETAIL.definitions) return [`${d.events} drop events, ${d.responded} answered`];
     const seconds = detailNumber(d.meanDecisionSeconds);
     return [
       `${d.events} drop events, ${detailPercent(d.unrespondedShare)} unanswered`,

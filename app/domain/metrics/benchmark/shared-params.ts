@@ -17,3 +17,20 @@ export const s0Param = {
 export function evaluationQuality(errors: readonly unknown[]) {
   return { evaluationErrors: errors.length };
 }
+
+/** How CC, TLE, RL, ME and MI are computed: as the spec defines them, or as ProMediate's released code does. */
+export const METRIC_DEFINITIONS = ["spec", "promediate-reference"] as const;
+export type MetricDefinitions = (typeof METRIC_DEFINITIONS)[number];
+
+/**
+ * Taken by CC, TLE, RL, ME and MI, so every row of theirs records which definition computed it (a row of one is
+ * never served for the other). docs/metrics.md, "ProMediate reference definitions".
+ */
+export const definitionsParam = {
+  schema: z.enum(METRIC_DEFINITIONS).default("spec"),
+  symbol: "definitions",
+  doc: "spec (../shared/spec/metrics.md) or promediate-reference (as ProMediate's released evaluation code computes)",
+} satisfies ParamSpec;
+
+/** Marks a reference row's detail, so explain() reads its own fields (explain sees the detail, not the params). */
+export const REFERENCE_DETAIL = { definitions: "promediate-reference" } as const;

@@ -1,6 +1,7 @@
 import { defineMetric, METRIC_UNITS, reasonOf } from "../descriptor.ts";
 import { topicLevelEfficiency, turnsMentioning } from "../topic-level-efficiency.ts";
-import { evaluationQuality } from "./shared-params.ts";
+import { referenceTopicLevelEfficiency } from "../promediate-reference/tle.ts";
+import { definitionsParam, evaluationQuality, REFERENCE_DETAIL } from "./shared-params.ts";
 
 /** Topic-level efficiency: each mentioned topic's gain in G_k per mention (spec: "ProMediate per-turn baseline"). */
 export const tle = defineMetric({
@@ -11,12 +12,18 @@ export const tle = defineMetric({
   unit: METRIC_UNITS.agreementChange,
   level: "run",
   input: "per-turn",
-  params: {},
-  compute({ evaluation, trajectory }) {
-    const tle = topicLevelEfficiency(
-      trajectory.topicConsensus,
-      turnsMentioning(trajectory.mentions, trajectory.mediatorTargets),
-    );
+  params: { definitions: definitionsParam },
+  compute({ evaluation, trajectory }, params) {
+    const mentioning = turnsMentioning(trajectory.mentions, trajectory.mediatorTargets);
+    if (params.definitions === "promediate-reference") {
+      const series = trajectory.overallTopicConsensus ?? trajectory.topicConsensus;
+      const ref = referenceTopicLevelEfficiency(series, mentioning);
+      return {
+        value: ref.value,
+        detail: { ...REFERENCE_DETAIL, ...ref.detail, ...evaluationQuality(evaluation.errors) },
+      };
+    }
+    const tle = topicLevelEfficiency(trajectory.topicConsensus, mentioning);
     return {
       value: tle.tle,
       detail: {
@@ -28,5 +35,8 @@ export const tle = defineMetric({
       },
     };
   },
-  explain: (d) => [`${d.topicsUsed} topics mentioned, ${d.topicsUnmentioned} never`],
+  explain: (d) =>
+    d.definitions === REFERENCE_DETAIL.definitions
+      ? [`${d.topicsCountedZero} topics with under 5 mentions counted 0`]
+      : [`${d.topicsUsed} topics mentioned, ${d.topicsUnmentioned} never`],
 });

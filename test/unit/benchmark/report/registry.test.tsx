@@ -62,7 +62,9 @@ function fullInput(): ReportPartInput {
             interventions: [{ progress: ((n % 10) + 1) / 10, ie: (n % 4) / 4 }],
           });
           const judged = { judge: scores(0), "judge-b": scores(1) };
-          subjects.push({ ...at, mediator, IF: (n % 6) / 6, FI: (n % 3) / 3, judged });
+          const both = (k: number) => ({ spec: ((n + k) % 5) / 10, reference: ((n + 2 * k) % 7) / 10 - 0.2 });
+          const definitions = { CC: both(1), TLE: both(2), RL: both(3), ME: both(4), MI: both(5) };
+          subjects.push({ ...at, mediator, IF: (n % 6) / 6, FI: (n % 3) / 3, judged, definitions });
         }
         unmediated.push({ ...place(scenarioId, conditionKey, "sim", runIndex), emotion: null });
       }
