@@ -58,7 +58,15 @@ export function runSeed(baseSeed: number, runIndex: number): number {
   return fnv1a(`run:${baseSeed}:${runIndex}`) & 0x7fffffff;
 }
 
-export type CallKind = "party" | "mediator-when" | "mediator-how";
+export type CallKind =
+  | "party"
+  | "mediator-when"
+  | "mediator-how"
+  // The socially intelligent mediator's other steps (social-mediator.ts).
+  | "mediator-tracker"
+  | "mediator-rate"
+  | "mediator-voice"
+  | "mediator-close";
 
 /**
  * The seed of one LLM call, from the run seed, the call kind and the party-turn count so far.
