@@ -1,7 +1,7 @@
 /**
  * The run page's mediator decisions: after each party turn, whether the mediator stepped in and why. For the socially
  * intelligent mediator also its motivation against its threshold, its consensus tracker, and the four candidates it
- * drafted with their ratings and which one it voiced (docs/llm.md "Mediator modes").
+ * drafted with their ratings and which one it voiced (docs/benchmark.md "Mediator modes").
  */
 import type { MediatorDecision } from "../domain/bundle.ts";
 

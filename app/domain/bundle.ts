@@ -282,7 +282,7 @@ export const mediatorDecisionSchema = z
     engage: z.boolean(),
     thought: text.optional(),
     seconds: z.number().nonnegative().optional(),
-    // The social mediator's record (docs/llm.md "Mediator modes"); other modes leave these out.
+    // The social mediator's record (docs/benchmark.md "Mediator modes"); other modes leave these out.
     motivation: rating.optional(),
     threshold: rating.optional(),
     candidates: z.array(mediatorCandidateSchema).optional(),

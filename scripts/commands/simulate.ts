@@ -64,6 +64,8 @@ function modeText(plan: BatchPlan): string {
   return s ? `${plan.mediatorMode}, frequency ${s.frequency}, memory ${s.memory}` : plan.mediatorMode;
 }
 
+const MEDIATOR_MODE_HELP = "the mediator's prompts: generic, social or naive (docs/benchmark.md, Mediator modes)";
+
 export function registerSimulateCommands(program: Command): void {
   withSimulationOptions(
     program
@@ -74,7 +76,7 @@ export function registerSimulateCommands(program: Command): void {
       .requiredOption("--scenario <id>", "scenario id")
       .option("--condition <id>", "condition id (default: the scenario's general condition)")
       .requiredOption("--mediator <model>", 'mediator model (overrides the configured mediator model), or "none"')
-      .option("--mediator-mode <mode>", "the mediator's prompts: generic, social or naive (docs/llm.md)", "generic")
+      .option("--mediator-mode <mode>", MEDIATOR_MODE_HELP, "generic")
       .option("--mediator-frequency <f>", "mode social: how readily it steps in, less, normal or more (default normal)")
       .option("--mediator-memory <n>", "mode social: how many recent events its memory keeps (default 8)")
       .option("--runs <n>", "runs per setting", "1")

@@ -26,7 +26,7 @@ export function conditionKeyOf(axis: string, variant: string): string {
 
 /**
  * The mediators a plan can ask for: our generic mediator, a socially intelligent one and a naive one (both after
- * ProMediate; docs/llm.md "Mediator modes").
+ * ProMediate; docs/benchmark.md "Mediator modes").
  */
 export const MEDIATOR_MODES = ["generic", "social", "naive"] as const;
 export type MediatorMode = (typeof MEDIATOR_MODES)[number];

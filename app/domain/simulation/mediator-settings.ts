@@ -1,5 +1,5 @@
 /**
- * The socially intelligent mediator's settings (docs/llm.md "Mediator modes"): how readily it steps in
+ * The socially intelligent mediator's settings (docs/benchmark.md "Mediator modes"): how readily it steps in
  * (`frequency`, which moves its motivation threshold) and how many recent events its memory keeps. Both change
  * what the run says, so both are part of a social run's identity (run-identity.ts).
  */
@@ -21,6 +21,14 @@ export const DEFAULT_SOCIAL: SocialSettings = { frequency: "normal", memory: 8 }
  * reason, a more frequent one a weaker (ProMediate's own cut is 3.5).
  */
 export const MOTIVATION_THRESHOLDS: Record<MediatorFrequency, number> = { less: 4, normal: 3.5, more: 2.5 };
+
+/**
+ * The most mediator calls one gap after a party turn makes, by mode: every gap's decision calls (the social
+ * mediator's tracker and motivation), and an intervention's (its four drafts rated, drafting and voicing).
+ */
+export function mediatorCallShape(mode: string): { decision: number; intervention: number } {
+  return mode === "social" ? { decision: 2, intervention: 6 } : { decision: 1, intervention: 1 };
+}
 
 /** A mode as run ids show it: `social`, or `social-more-m4` when a setting is not the default. */
 export function mediatorModeKey(mode: string, social: SocialSettings | null): string {

@@ -1,5 +1,5 @@
 /**
- * The socially intelligent mediator's gap after a party turn (docs/llm.md "Mediator modes"), after ProMediate's:
+ * The socially intelligent mediator's gap after a party turn (docs/benchmark.md "Mediator modes"), after ProMediate's:
  * 1. tracker — an LLM call updates the per-topic consensus tracker from the latest turn (settled or not, options in
  *    play);
  * 2. closing — once every topic is settled (and it has not closed since), it sums up and asks for confirmation;

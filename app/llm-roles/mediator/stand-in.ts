@@ -2,7 +2,7 @@
  * The mediator's stand-in, deterministic, never a model. Generic (mediator-when/-how): step in after two or more
  * party turns since the last intervention, one time in three by a hash of the request, with a package naming one
  * option per topic. Naive (mediator-when-naive/-how-naive): step in one time in four once a party has spoken since
- * the last intervention, with a general appeal. Social (docs/llm.md "Mediator modes"):
+ * the last intervention, with a general appeal. Social (docs/benchmark.md "Mediator modes"):
  * - mediator-tracker: topic i (0-based) is settled from party turn 3 + 2·i on, on a letter fixed by the topic's id;
  *   before that every option is in play;
  * - mediator-when-social: motivation 0.6 + 0.8 per party turn since the mediator last spoke (or since the start) +

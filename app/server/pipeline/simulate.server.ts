@@ -51,6 +51,7 @@ import { MEDIATOR_MODES, type MediatorMode } from "../../domain/benchmark/plan.t
 import {
   DEFAULT_SOCIAL,
   MEDIATOR_FREQUENCIES,
+  mediatorCallShape,
   type SocialSettings,
 } from "../../domain/simulation/mediator-settings.ts";
 import { identifyRuns } from "./run-identity.server.ts";
@@ -71,7 +72,7 @@ export interface BatchOptions {
   conditionId?: string;
   /** A model for the mediator role, or "none" for unmediated runs only. */
   mediator: string;
-  /** The mediator's mode (default generic; docs/llm.md "Mediator modes"). */
+  /** The mediator's mode (default generic; docs/benchmark.md "Mediator modes"). */
   mediatorMode?: string;
   /** The social mediator's frequency and memory (only with mode social; defaults DEFAULT_SOCIAL). */
   social?: { frequency?: string; memory?: number };
@@ -307,6 +308,7 @@ export function estimateBatch(plan: BatchPlan): CallEstimate {
     mediatedRuns: pending.filter((r) => r.mediated).length,
     unmediatedRuns: pending.filter((r) => !r.mediated).length,
     budget: plan.budget,
+    mediatorCalls: mediatorCallShape(plan.mediatorMode),
   });
 }
 

@@ -7,7 +7,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runSchema, type MediatorDecision, type Run } from "../../../app/domain/bundle.ts";
 import { parseBenchmarkPlan } from "../../../app/domain/benchmark/plan.ts";
 import { exportBundle } from "../../../app/server/bundle-store.server.ts";
-import { planBatch, simulateBatch, SimulationInputError } from "../../../app/server/pipeline/simulate.server.ts";
+import {
+  estimateBatch,
+  planBatch,
+  simulateBatch,
+  SimulationInputError,
+} from "../../../app/server/pipeline/simulate.server.ts";
 import type { Responder } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { SIMULATION_ROLES, standInResponder } from "../../../app/llm-roles/stand-in.ts";
 import { chatRequests, demoSimulationSetup, duplicates, MEDIATOR_MODEL, PARTY_MODEL, servedBodies } from "./helpers.ts";
@@ -236,6 +241,9 @@ describe("run identity by mediator mode and settings", () => {
     expect(mediated[3]).toContain(`:${MEDIATOR_MODEL}:social-less:`);
     expect(mediated[5]).toContain(`:${MEDIATOR_MODEL}:social-m4:`);
     expect(new Set(plans.map((p) => p.runs.find((r) => !r.mediated)!.runId)).size).toBe(1);
+    // The dry run's bound counts the social mediator's two calls per gap and six per intervention.
+    expect(estimateBatch(plans[2])).toMatchObject({ partyCalls: 60, mediatorWhenCalls: 58, mediatorHowCalls: 174 });
+    expect(estimateBatch(plans[1])).toMatchObject({ partyCalls: 60, mediatorWhenCalls: 29, mediatorHowCalls: 29 });
     // Explicit defaults are the defaults.
     expect(plan("social", { frequency: "normal", memory: 8 }).runs[0].runId).toBe(mediated[2]);
   });
