@@ -234,10 +234,9 @@ export async function socialMediatorGap(
     seconds: when.latencyMs / 1000,
     motivation,
     threshold,
-    tracker,
   };
   if (!decision.engage) {
-    decisions.push(decision);
+    decisions.push({ ...decision, tracker });
     return;
   }
   const { candidates, chosen } = await draftAndRate(g, c, when.value.thought, afterTurn, partyTurns);
@@ -250,6 +249,7 @@ export async function socialMediatorGap(
     candidateValues(c, candidates[chosen]),
     mediatorHowReplySchema,
   );
-  decisions.push({ ...decision, candidates, chosen });
+  // Keys in the schema's order, so the stored JSON is what the bundle importer stores (own-records.test.ts).
+  decisions.push({ ...decision, candidates, chosen, tracker });
   speak(voiced.value.utterance);
 }
