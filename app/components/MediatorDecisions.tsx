@@ -4,6 +4,7 @@
  * drafted with their ratings and which one it voiced (docs/benchmark.md "Mediator modes").
  */
 import type { MediatorDecision } from "../domain/bundle.ts";
+import { ScrollX } from "./ScrollX.tsx";
 
 interface Props {
   decisions: readonly MediatorDecision[];
@@ -40,8 +41,16 @@ export function MediatorDecisions({ decisions, topics }: Props) {
             </h3>
           </summary>
           {d.thought ? <p>Thought: {d.thought}</p> : null}
-          {d.tracker ? <Tracker decision={d} topics={topics} /> : null}
-          {d.candidates ? <Candidates decision={d} /> : null}
+          {d.tracker ? (
+            <ScrollX label={`Consensus tracker after turn ${d.after_turn}`}>
+              <Tracker decision={d} topics={topics} />
+            </ScrollX>
+          ) : null}
+          {d.candidates ? (
+            <ScrollX label={`Candidate interventions after turn ${d.after_turn}`}>
+              <Candidates decision={d} />
+            </ScrollX>
+          ) : null}
         </details>
       ))}
     </section>
