@@ -1,7 +1,9 @@
 /**
  * One simulated run: parties speak in their fixed cycle; after each party turn that does not
  * end the run, the mediator (if any) decides whether to step in ("when") and, if so, speaks
- * once ("how"). The run is returned whole or not at all: any failed call abandons it.
+ * once ("how"). The socially intelligent mediator (RunSetup.mediatorSocial) plays its gap in
+ * social-mediator.ts instead: tracker, closing or motivation, candidates, voice. The run is returned
+ * whole or not at all: any failed call abandons it.
  *
  * With `emotion` on, every party turn also reports the party's emotion (0–100) and its reason,
  * stored on the turn and shown back only to that party (app/domain/visibility.ts).
