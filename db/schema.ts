@@ -76,7 +76,8 @@ export const runs = sqliteTable(
     partyTurns: integer("party_turns").notNull(),
     mediatorTurns: integer("mediator_turns").notNull(),
     mediatorDecisions: text("mediator_decisions", { mode: "json" }).$type<
-      { after_turn: number; engage: boolean; thought?: string; seconds?: number }[]
+      // The social mediator adds its record (motivation, candidates, tracker…: app/domain/bundle.ts).
+      { after_turn: number; engage: boolean; thought?: string; seconds?: number; [field: string]: unknown }[]
     >(),
     config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     seed: integer("seed"),

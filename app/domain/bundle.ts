@@ -282,6 +282,25 @@ export const turnSchema = z
   })
   .strict();
 
+/** A rating from 1 to 5 (the social mediator's motivation and its candidates' ratings). */
+const rating = z.number().min(1).max(5);
+
+/** One intervention the social mediator drafted, its ratings on the four breakdown dimensions and their mean. */
+const mediatorCandidateSchema = z
+  .object({
+    strategy: z.enum(["facilitative", "evaluative", "transformative", "problem-solving"]),
+    text,
+    ratings: z.object({ perception: rating, emotion: rating, cognition: rating, communication: rating }).strict(),
+    overall: rating,
+    reason: text.optional(),
+  })
+  .strict();
+
+/** The social mediator's consensus tracker for one topic after the turn. */
+const trackedTopicSchema = z
+  .object({ topic_id: code, settled: z.boolean(), options: z.array(z.string().min(1)), note: text.optional() })
+  .strict();
+
 export const mediatorDecisionSchema = z
   .object({
     /** The party turn after which the mediator decided (it would speak as the next turn). */
@@ -289,8 +308,19 @@ export const mediatorDecisionSchema = z
     engage: z.boolean(),
     thought: text.optional(),
     seconds: z.number().nonnegative().optional(),
+    // The social mediator's record (docs/benchmark.md "Mediator modes"); other modes leave these out.
+    motivation: rating.optional(),
+    threshold: rating.optional(),
+    candidates: z.array(mediatorCandidateSchema).optional(),
+    /** Index into `candidates` of the one voiced. */
+    chosen: z.number().int().nonnegative().optional(),
+    tracker: z.array(trackedTopicSchema).optional(),
+    /** Every topic was settled: the mediator summed up and asked the parties to confirm. */
+    closing: z.boolean().optional(),
   })
   .strict();
+
+export type MediatorDecision = z.infer<typeof mediatorDecisionSchema>;
 
 export const OUTCOMES = ["resolved", "impasse", "budget"] as const;
 export type Outcome = (typeof OUTCOMES)[number];

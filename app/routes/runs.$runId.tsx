@@ -8,6 +8,8 @@ import { ScenarioDetails } from "../components/ScenarioDetails.tsx";
 import { TopicScoreTable } from "../components/TopicScoreTable.tsx";
 import { DEFAULT_S0 } from "../domain/consensus.ts";
 import { MetricsPanel } from "../components/MetricsPanel.tsx";
+import { MediatorDecisions } from "../components/MediatorDecisions.tsx";
+import type { MediatorDecision } from "../domain/bundle.ts";
 import { getRunEmotion, getRunMetrics, getRunView } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
@@ -48,6 +50,7 @@ export default function RunViewer() {
       <ConsensusSection view={view} />
       <EmotionSection runId={view.run.id} charts={view.emotion} />
       <MetricsPanel run={view.run} metrics={view.metrics} evaluations={view.evaluations} />
+      <MediatorDecisions decisions={view.run.mediatorDecisions as MediatorDecision[]} topics={view.played.topics} />
       <section className="run-layout">
         <DialogueColumn view={view} />
         <TopicScoresColumn view={view} />

@@ -298,6 +298,7 @@ export function getRunView(db: Db, id: string) {
       mediatorTurns: run.mediatorTurns,
       seed: run.seed,
       config: run.config,
+      mediatorDecisions: run.mediatorDecisions ?? [],
     },
     condition: { id: condition.id, axis: condition.axis, variant: condition.variant },
     scenario: {

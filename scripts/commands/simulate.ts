@@ -8,6 +8,7 @@ import {
   planBatch,
   simulateBatch,
   SimulationInputError,
+  type BatchPlan,
   type BatchSummary,
 } from "../../app/server/pipeline/simulate.server.ts";
 import { DEFAULT_BASE_SEED } from "../../app/domain/simulation/schedule.ts";
@@ -19,6 +20,9 @@ interface SimulateOptions {
   scenario: string;
   condition?: string;
   mediator: string;
+  mediatorMode: string;
+  mediatorFrequency?: string;
+  mediatorMemory?: string;
   runs: string;
   withUnmediated?: boolean;
   budget: string;
@@ -45,6 +49,23 @@ function describeSummary(summary: BatchSummary): string {
   return lines.join("\n");
 }
 
+/** --mediator-frequency and --mediator-memory (checked against the mode by planBatch). */
+function socialOptions(opts: SimulateOptions): { frequency?: string; memory?: number } {
+  const memory = opts.mediatorMemory;
+  return {
+    frequency: opts.mediatorFrequency,
+    memory: memory === undefined ? undefined : parseIntOption("mediator-memory", memory, 1, 50),
+  };
+}
+
+/** The mediator's mode as the dry run prints it: `generic`, or `social, frequency more, memory 8`. */
+function modeText(plan: BatchPlan): string {
+  const s = plan.mediatorSocial;
+  return s ? `${plan.mediatorMode}, frequency ${s.frequency}, memory ${s.memory}` : plan.mediatorMode;
+}
+
+const MEDIATOR_MODE_HELP = "the mediator's prompts: generic, social or naive (docs/benchmark.md, Mediator modes)";
+
 export function registerSimulateCommands(program: Command): void {
   withSimulationOptions(
     program
@@ -55,6 +76,9 @@ export function registerSimulateCommands(program: Command): void {
       .requiredOption("--scenario <id>", "scenario id")
       .option("--condition <id>", "condition id (default: the scenario's general condition)")
       .requiredOption("--mediator <model>", 'mediator model (overrides the configured mediator model), or "none"')
+      .option("--mediator-mode <mode>", MEDIATOR_MODE_HELP, "generic")
+      .option("--mediator-frequency <f>", "mode social: how readily it steps in, less, normal or more (default normal)")
+      .option("--mediator-memory <n>", "mode social: how many recent events its memory keeps (default 8)")
       .option("--runs <n>", "runs per setting", "1")
       .option(
         "--with-unmediated",
@@ -85,6 +109,8 @@ export function registerSimulateCommands(program: Command): void {
         scenarioId: opts.scenario,
         conditionId: opts.condition,
         mediator: opts.mediator,
+        mediatorMode: opts.mediatorMode,
+        social: socialOptions(opts),
         runs,
         withUnmediated: opts.withUnmediated ?? true,
         budget,
@@ -98,7 +124,7 @@ export function registerSimulateCommands(program: Command): void {
       if (opts.dryRun) {
         const estimate = estimateBatch(plan);
         console.log(
-          `condition ${plan.condition.id}${plan.conditionIsNew ? " (would be created)" : ""}; simulator ${plan.simulatorModel}; mediator ${plan.mediatorModel ?? "none"}${plan.emotion ? "; self-reported emotion" : ""}`,
+          `condition ${plan.condition.id}${plan.conditionIsNew ? " (would be created)" : ""}; simulator ${plan.simulatorModel}; mediator ${plan.mediatorModel ?? "none"}${plan.mediatorModel ? ` (${modeText(plan)})` : ""}${plan.emotion ? "; self-reported emotion" : ""}`,
         );
         console.log(`runs: ${pending.length} to simulate, ${plan.runs.length - pending.length} already stored`);
         for (const r of pending) console.log(`  ${r.runId}`);

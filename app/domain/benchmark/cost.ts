@@ -12,6 +12,7 @@
  * call reports and only uses the estimate for the call it is about to start.
  */
 import { estimateCalls, type CallEstimate } from "../simulation/schedule.ts";
+import { mediatorCallShape } from "../simulation/mediator-settings.ts";
 
 export const CHARS_PER_TOKEN = 4;
 export const DIALOGUE_TOKENS_PER_TURN = 60;
@@ -46,6 +47,8 @@ export interface RunGroup {
   runs: number;
   simulatorModel: string;
   mediatorModel: string | null;
+  /** The mediator's mode (default generic): the social mediator makes more calls per gap. */
+  mediatorMode?: string;
   /** Topic-localized evaluations still to make, by judge model (each = one judge call per topic). */
   judges: Record<string, number>;
   /** Emotion-judge evaluations still to make, by judge model (each = one judge call per party). */
@@ -82,6 +85,7 @@ export function estimateGridCost(groups: readonly RunGroup[], prices: Record<str
       mediatedRuns: g.mediated ? g.runs : 0,
       unmediatedRuns: g.mediated ? 0 : g.runs,
       budget: g.budget,
+      mediatorCalls: mediatorCallShape(g.mediatorMode ?? "generic"),
     });
     calls.runs += c.runs;
     calls.partyCalls += c.partyCalls;

@@ -24,6 +24,7 @@ import {
   type MediatorMode,
   type PlanBackbone,
   type PlanMediator,
+  socialSettingsOf,
 } from "./plan.ts";
 
 export interface CatalogScenario {
@@ -132,7 +133,12 @@ function gridRun(
     simulatorModel: spec.simulator.model,
     simulatorSampling: identity.sampling?.party ?? NO_SAMPLING,
     mediator: mediator
-      ? { model: mediator.model, mode: mediator.mode, sampling: identity.sampling?.mediator ?? NO_SAMPLING }
+      ? {
+          model: mediator.model,
+          mode: mediator.mode,
+          sampling: identity.sampling?.mediator ?? NO_SAMPLING,
+          ...(mediator.mode === "social" ? { social: socialSettingsOf(mediator) } : {}),
+        }
       : null,
     budget: plan.budget,
     baseSeed: plan.seed,

@@ -9,6 +9,12 @@ import { z } from "zod";
 import { CONDITION_AXES, DOMAINS } from "../bundle.ts";
 import { formatJsonPath } from "../judge-problems.ts";
 import { PROBE_CONDITIONS } from "../probing/conditions.ts";
+import {
+  DEFAULT_SOCIAL,
+  MEDIATOR_FREQUENCIES,
+  mediatorModeKey,
+  type SocialSettings,
+} from "../simulation/mediator-settings.ts";
 
 /** The condition keys a plan may name: `general`, or `<axis>:<variant>` of the 15 (e.g. `emotion:CR`). */
 export const CONDITION_KEYS: readonly string[] = PROBE_CONDITIONS.map((c) => conditionKeyOf(c.axis, c.variant));
@@ -18,8 +24,11 @@ export function conditionKeyOf(axis: string, variant: string): string {
   return axis === "general" ? "general" : `${axis}:${variant}`;
 }
 
-/** The mediator prompts a plan can ask for: our generic mediator, or a socially intelligent one (after ProMediate). */
-export const MEDIATOR_MODES = ["generic", "social"] as const;
+/**
+ * The mediators a plan can ask for: our generic mediator, a socially intelligent one and a naive one (both after
+ * ProMediate; docs/benchmark.md "Mediator modes").
+ */
+export const MEDIATOR_MODES = ["generic", "social", "naive"] as const;
 export type MediatorMode = (typeof MEDIATOR_MODES)[number];
 
 const name = z.string().trim().min(1).max(80);
@@ -38,8 +47,21 @@ const mediatorSchema = backboneSchema
     /** How the mediator is shown in reports and on the Benchmark page (unique in the plan). */
     name: name,
     mode: z.enum(MEDIATOR_MODES).default("generic"),
+    /** The social mediator only: how readily it steps in (default normal). */
+    frequency: z.enum(MEDIATOR_FREQUENCIES).optional(),
+    /** The social mediator only: how many recent events its memory keeps (default 8). */
+    memory: z.number().int().min(1).max(50).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((m, ctx) => {
+    for (const key of ["frequency", "memory"] as const)
+      if (m[key] !== undefined && m.mode !== "social")
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [key],
+          message: `only a mediator of mode "social" takes ${key} (this one is "${m.mode}")`,
+        });
+  });
 
 const scenarioSelection = z.union([
   z.literal("all"),
@@ -138,7 +160,7 @@ export const benchmarkPlanSchema = z
         ctx.addIssue({
           code: z.ZodIssueCode.custom,
           path: ["mediators", i],
-          message: `same model and mode as mediators[${same}]: their runs would share ids`,
+          message: `same model, mode and settings as mediators[${same}]: their runs would share ids`,
         });
       runKeys.set(key, i);
     });
@@ -195,12 +217,18 @@ export function parseBenchmarkPlanText(text: string, source: string): BenchmarkP
 }
 
 /**
- * What a mediated run's id carries for its mediator: the model, and the mode unless generic, so
- * the same model under two prompts gets two runs. (The endpoint is not part of it: the same
- * model on two endpoints is the same mediator.)
+ * What a mediated run's id carries for its mediator: the model, and the mode unless generic (with
+ * the social mediator's settings unless default), so the same model under two prompts gets two
+ * runs. (The endpoint is not part of it: the same model on two endpoints is the same mediator.)
  */
-export function mediatorRunKey(m: Pick<PlanMediator, "model" | "mode">): string {
-  return m.mode === "generic" ? m.model : `${m.model}:${m.mode}`;
+export function mediatorRunKey(m: Pick<PlanMediator, "model" | "mode" | "frequency" | "memory">): string {
+  if (m.mode === "generic") return m.model;
+  return `${m.model}:${mediatorModeKey(m.mode, m.mode === "social" ? socialSettingsOf(m) : null)}`;
+}
+
+/** The social mediator's settings of a plan mediator, defaults filled. */
+export function socialSettingsOf(m: Pick<PlanMediator, "frequency" | "memory">): SocialSettings {
+  return { frequency: m.frequency ?? DEFAULT_SOCIAL.frequency, memory: m.memory ?? DEFAULT_SOCIAL.memory };
 }
 
 /** The plan in a canonical JSON form (keys sorted, defaults filled), hashed to identify it. */

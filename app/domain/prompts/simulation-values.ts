@@ -95,6 +95,13 @@ export function mediatorWhenValues(view: MediatorView): Record<string, string> {
   return { ...sharedValues(view), dialogue: formatDialogue(view), last_speaker: last.speakerName };
 }
 
+/**
+ * The shared values every mediator template has (background, parties, topics): the social mediator's steps add theirs.
+ */
+export function mediatorSharedValues(view: MediatorView): Record<string, string> {
+  return sharedValues(view);
+}
+
 /** The values of the `mediator-how` template: the shared view and why the mediator steps in. */
 export function mediatorHowValues(view: MediatorView, reason: string): Record<string, string> {
   return { ...sharedValues(view), dialogue: formatDialogue(view), reason };

@@ -9,6 +9,7 @@
 import { canonicalJson } from "../bundle-checks.ts";
 import { sha256Hex } from "../sha256.ts";
 import { runSeed, sanitiseId } from "./schedule.ts";
+import { mediatorModeKey, socialSettingsFrom, type SocialSettings } from "./mediator-settings.ts";
 
 /** The sampling parameters a role's calls were sent with (null: left to the server's default). */
 export interface RoleSampling {
@@ -22,6 +23,8 @@ export interface RunSettings {
   /** The mediator's model and prompt mode, or null for an unmediated run. */
   mediator: string | null;
   mediator_mode: string | null;
+  /** The social mediator's frequency and memory; absent for every other mode (their hashes are what they were). */
+  mediator_social?: SocialSettings;
   turn_budget: number | null;
   base_seed: number | null;
   run_index: number | null;
@@ -43,7 +46,7 @@ export interface PlannedRunInput {
   simulatorModel: string;
   simulatorSampling: RoleSampling;
   /** Null for an unmediated run. */
-  mediator: { model: string; mode: string; sampling: RoleSampling } | null;
+  mediator: { model: string; mode: string; sampling: RoleSampling; social?: SocialSettings } | null;
   budget: number;
   baseSeed: number;
   runIndex: number;
@@ -59,6 +62,7 @@ export function plannedRunSettings(input: PlannedRunInput): RunSettings {
     simulator: input.simulatorModel,
     mediator: mediator?.model ?? null,
     mediator_mode: mediator ? mediator.mode : null,
+    ...(mediator?.social ? { mediator_social: mediator.social } : {}),
     turn_budget: input.budget,
     base_seed: input.baseSeed,
     run_index: input.runIndex,
@@ -93,12 +97,14 @@ export function recordedRunSettings(run: RecordedRun): RunSettings {
   const recorded = c.sampling && typeof c.sampling === "object" ? (c.sampling as Record<string, unknown>) : undefined;
   const party = samplingOf(recorded?.party);
   const mediator = samplingOf(recorded?.mediator);
+  const social = mediated ? socialSettingsFrom(c.mediator_social) : null;
   return {
     condition_id: run.condition_id,
     simulator: run.simulator_backbone,
     mediator: run.mediator_backbone,
     // Runs of `simulate` recorded no mode: theirs is the generic prompt.
     mediator_mode: mediated ? (typeof c.mediator_mode === "string" ? c.mediator_mode : "generic") : null,
+    ...(social ? { mediator_social: social } : {}),
     turn_budget: numberOrNull(c.turn_budget),
     base_seed: numberOrNull(c.base_seed),
     run_index: numberOrNull(c.run_index),
@@ -117,6 +123,7 @@ export function runConfigOf(settings: RunSettings): Record<string, unknown> {
     run_index: settings.run_index,
     prompt_version: settings.prompt_version,
     ...(settings.mediator_mode !== null ? { mediator_mode: settings.mediator_mode } : {}),
+    ...(settings.mediator_social ? { mediator_social: settings.mediator_social } : {}),
     ...(settings.emotion ? { emotion: true } : {}),
     ...(settings.sampling ? { sampling: settings.sampling } : {}),
   };
@@ -160,7 +167,7 @@ export function identifiedRunId(settings: RunSettings, hash: string): string {
     settings.mediator === null
       ? "none"
       : settings.mediator_mode && settings.mediator_mode !== "generic"
-        ? `${settings.mediator}:${settings.mediator_mode}`
+        ? `${settings.mediator}:${mediatorModeKey(settings.mediator_mode, settings.mediator_social ?? null)}`
         : settings.mediator;
   return sanitiseId(
     `${settings.condition_id}:${mediator}:${settings.simulator}:r${settings.run_index ?? 0}:${hash.slice(0, 10)}`,

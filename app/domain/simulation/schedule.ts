@@ -58,7 +58,15 @@ export function runSeed(baseSeed: number, runIndex: number): number {
   return fnv1a(`run:${baseSeed}:${runIndex}`) & 0x7fffffff;
 }
 
-export type CallKind = "party" | "mediator-when" | "mediator-how";
+export type CallKind =
+  | "party"
+  | "mediator-when"
+  | "mediator-how"
+  // The socially intelligent mediator's other steps (social-mediator.ts).
+  | "mediator-tracker"
+  | "mediator-rate"
+  | "mediator-voice"
+  | "mediator-close";
 
 /**
  * The seed of one LLM call, from the run seed, the call kind and the party-turn count so far.
@@ -94,14 +102,21 @@ export interface CallEstimate {
 /**
  * The most LLM calls a set of runs can make (repair retries by the client not included):
  * every party turn, plus for a mediated run a "when" decision after every party turn but the
- * last and, at worst, a "how" call after each of them.
+ * last and, at worst, a "how" call after each of them (`mediatorCalls`: how many calls each is for
+ * the mediator's mode, one and one by default; mediator-settings.ts).
  */
-export function estimateCalls(input: { mediatedRuns: number; unmediatedRuns: number; budget: number }): CallEstimate {
+export function estimateCalls(input: {
+  mediatedRuns: number;
+  unmediatedRuns: number;
+  budget: number;
+  mediatorCalls?: { decision: number; intervention: number };
+}): CallEstimate {
   const { mediatedRuns, unmediatedRuns, budget } = input;
+  const shape = input.mediatorCalls ?? { decision: 1, intervention: 1 };
   const partyCalls = (mediatedRuns + unmediatedRuns) * budget;
   const gaps = Math.max(0, budget - 1);
-  const mediatorWhenCalls = mediatedRuns * gaps;
-  const mediatorHowCalls = mediatedRuns * gaps;
+  const mediatorWhenCalls = mediatedRuns * gaps * shape.decision;
+  const mediatorHowCalls = mediatedRuns * gaps * shape.intervention;
   return {
     runs: mediatedRuns + unmediatedRuns,
     partyCalls,

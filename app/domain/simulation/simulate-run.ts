@@ -1,7 +1,9 @@
 /**
  * One simulated run: parties speak in their fixed cycle; after each party turn that does not
  * end the run, the mediator (if any) decides whether to step in ("when") and, if so, speaks
- * once ("how"). The run is returned whole or not at all: any failed call abandons it.
+ * once ("how"). The socially intelligent mediator (RunSetup.mediatorSocial) plays its gap in
+ * social-mediator.ts instead: tracker, closing or motivation, candidates, voice. The run is returned
+ * whole or not at all: any failed call abandons it.
  *
  * With `emotion` on, every party turn also reports the party's emotion (0–100) and its reason,
  * stored on the turn and shown back only to that party (app/domain/visibility.ts).
@@ -16,6 +18,8 @@ import { mediatorView, partyView, type MediatorView, type PartyView, type Played
 import type { ChatMessage, Llm, LlmRequest, LlmResult } from "../llm/types.ts";
 import { partyEmotionReplySchema, partyReplySchema } from "../../llm-roles/party/reply.ts";
 import { mediatorHowReplySchema, mediatorWhenReplySchema } from "../../llm-roles/mediator/reply.ts";
+import type { SocialSettings } from "./mediator-settings.ts";
+import { socialMediatorGap, type Ask, type SocialRender } from "./social-mediator.ts";
 
 /** The chat messages of each kind of call, built from what that speaker may see (injected: templates live on disk). */
 export interface SimulationPrompts {
@@ -26,6 +30,8 @@ export interface SimulationPrompts {
   mediatorHow(view: MediatorView, reason: string): ChatMessage[];
   /** The template each builder renders, named with its request (the stand-in answers by it). */
   templates: { party: string; partyEmotion: string; mediatorWhen: string; mediatorHow: string };
+  /** The socially intelligent mediator's steps (used when RunSetup.mediatorSocial is set). */
+  social?: SocialRender;
 }
 
 export interface RunSetup {
@@ -41,6 +47,8 @@ export interface RunSetup {
   seed: number;
   /** Parties self-report their emotion every turn (default off: the requests of runs without it are unchanged). */
   emotion?: boolean;
+  /** The socially intelligent mediator's settings: its gap runs social-mediator.ts instead of when/how. */
+  mediatorSocial?: SocialSettings;
   /** Recorded on the run as its `config`. */
   config: Record<string, unknown>;
 }
@@ -87,9 +95,6 @@ class Abandon extends Error {
     super(message);
   }
 }
-
-/** One successful LLM reply (with its recorded latency); a failed call abandons the run. */
-type Ask = <T>(what: string, request: LlmRequest<T>) => Promise<Extract<LlmResult<T>, { ok: true }>>;
 
 /** The run's way to call the LLM: every call is counted into `stats`, and a failure or an abort abandons the run. */
 function runAsker(llm: Llm, runId: string, stats: CallStats, signal: AbortSignal | undefined): Ask {
@@ -206,7 +211,19 @@ async function playRun(
     turns.push(await partyTurn(ask, prompts, setup, turns, speaker, partyTurns));
     outcome = outcomeAfter(setup.partyOrder, turns, setup.budget);
     if (outcome !== null || setup.mediatorModel === null) continue;
-    await mediatorGap(ask, prompts, setup, setup.mediatorModel, turns, decisions, partyTurns);
+    if (setup.mediatorSocial) {
+      if (!prompts.social) throw new Error("a social mediator's run needs the social prompts");
+      const model = setup.mediatorModel;
+      const g = {
+        ask,
+        render: prompts.social,
+        scenario: setup.scenario,
+        model,
+        seed: setup.seed,
+        social: setup.mediatorSocial,
+      };
+      await socialMediatorGap(g, turns, decisions, partyTurns);
+    } else await mediatorGap(ask, prompts, setup, setup.mediatorModel, turns, decisions, partyTurns);
   }
   return outcome;
 }

@@ -217,6 +217,7 @@ export function estimateShardCost(
         runs: r.stored ? 0 : 1,
         simulatorModel: w.unit.simulator.model,
         mediatorModel: r.mediator?.model ?? null,
+        ...(r.mediator ? { mediatorMode: r.mediator.mode } : {}),
         judges,
         scenarioChars,
         topics: played.topics.length,

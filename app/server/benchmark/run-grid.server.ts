@@ -11,7 +11,7 @@
  * lost: stored runs and evaluations are skipped, and interrupted runs replay their calls from the
  * LLM cache.
  */
-import type { BenchmarkPlan } from "../../domain/benchmark/plan.ts";
+import { socialSettingsOf, type BenchmarkPlan } from "../../domain/benchmark/plan.ts";
 import type { Llm, LlmRole } from "../../domain/llm/types.ts";
 import { ofDefinitions, parseMetricParams, storedWithParams } from "../../domain/metrics/metric-params.ts";
 import { runSeed } from "../../domain/simulation/schedule.ts";
@@ -158,6 +158,7 @@ function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): RunSetup {
     seed: runSeed(ctx.plan.seed, unit.runIndex),
     config,
     ...(emotion ? { emotion: true } : {}),
+    ...(run.mediator?.mode === "social" ? { mediatorSocial: socialSettingsOf(run.mediator) } : {}),
   };
 }
 

@@ -46,7 +46,14 @@ import {
   type CallStats,
   type RunSetup,
 } from "../../domain/simulation/simulate-run.ts";
-import { simulationPrompts, simulationTemplatesFor } from "./simulation-prompts.server.ts";
+import { simulationPromptsFor, simulationTemplatesFor } from "./simulation-prompts.server.ts";
+import { MEDIATOR_MODES, type MediatorMode } from "../../domain/benchmark/plan.ts";
+import {
+  DEFAULT_SOCIAL,
+  MEDIATOR_FREQUENCIES,
+  mediatorCallShape,
+  type SocialSettings,
+} from "../../domain/simulation/mediator-settings.ts";
 import { identifyRuns } from "./run-identity.server.ts";
 
 /** Bad batch input (unknown scenario, a condition of another scenario…): the CLI shows the message. */
@@ -65,6 +72,10 @@ export interface BatchOptions {
   conditionId?: string;
   /** A model for the mediator role, or "none" for unmediated runs only. */
   mediator: string;
+  /** The mediator's mode (default generic; docs/benchmark.md "Mediator modes"). */
+  mediatorMode?: string;
+  /** The social mediator's frequency and memory (only with mode social; defaults DEFAULT_SOCIAL). */
+  social?: { frequency?: string; memory?: number };
   runs: number;
   /** With a mediator: also simulate each index's unmediated run and store the matched pair (default true). */
   withUnmediated?: boolean;
@@ -103,6 +114,9 @@ export interface BatchPlan {
   partyOrder: string[];
   simulatorModel: string;
   mediatorModel: string | null;
+  mediatorMode: MediatorMode;
+  /** The social mediator's settings (mode social only). */
+  mediatorSocial?: SocialSettings;
   budget: number;
   baseSeed: number;
   /** The runs' parties self-report their emotion (recorded as `emotion: true` in each run's config). */
@@ -188,6 +202,7 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
   const baseSeed = options.seed ?? DEFAULT_BASE_SEED;
   if (!Number.isInteger(baseSeed)) throw new SimulationInputError(`the seed must be a whole number, got ${baseSeed}`);
   if (!options.mediator.trim()) throw new SimulationInputError('the mediator is a model name or "none"');
+  const { mediatorMode, mediatorSocial } = mediatorSettingsOf(options);
 
   const scenario = loadScenario(db, options.scenarioId);
   const { condition, isNew } = resolveCondition(db, scenario, options.conditionId);
@@ -209,6 +224,8 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
     partyOrder,
     simulatorModel,
     mediatorModel,
+    mediatorMode,
+    ...(mediatorSocial ? { mediatorSocial } : {}),
     budget,
     baseSeed,
     emotion,
@@ -247,6 +264,8 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
     partyOrder,
     simulatorModel,
     mediatorModel,
+    mediatorMode,
+    ...(mediatorSocial ? { mediatorSocial } : {}),
     budget,
     baseSeed,
     emotion,
@@ -256,6 +275,32 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
   };
 }
 
+/** The mode and social settings a batch asks for, checked. */
+function mediatorSettingsOf(options: Pick<BatchOptions, "mediatorMode" | "social">): {
+  mediatorMode: MediatorMode;
+  mediatorSocial?: SocialSettings;
+} {
+  const mode = options.mediatorMode ?? "generic";
+  const mediatorMode = MEDIATOR_MODES.find((m) => m === mode);
+  if (!mediatorMode)
+    throw new SimulationInputError(`the mediator mode is one of ${MEDIATOR_MODES.join(", ")}, got "${mode}"`);
+  const { frequency, memory } = options.social ?? {};
+  if (mediatorMode !== "social") {
+    if (frequency !== undefined || memory !== undefined)
+      throw new SimulationInputError(`the mediator frequency and memory go with mode "social", not "${mediatorMode}"`);
+    return { mediatorMode };
+  }
+  const f = MEDIATOR_FREQUENCIES.find((x) => x === (frequency ?? DEFAULT_SOCIAL.frequency));
+  if (!f)
+    throw new SimulationInputError(
+      `the mediator frequency is one of ${MEDIATOR_FREQUENCIES.join(", ")}, got "${frequency}"`,
+    );
+  const m = memory ?? DEFAULT_SOCIAL.memory;
+  if (!Number.isInteger(m) || m < 1 || m > 50)
+    throw new SimulationInputError(`the mediator memory is a whole number of events from 1 to 50, got ${m}`);
+  return { mediatorMode, mediatorSocial: { frequency: f, memory: m } };
+}
+
 /** The most LLM calls the runs still to simulate could make (for `--dry-run`). */
 export function estimateBatch(plan: BatchPlan): CallEstimate {
   const pending = plan.runs.filter((r) => !r.stored);
@@ -263,6 +308,7 @@ export function estimateBatch(plan: BatchPlan): CallEstimate {
     mediatedRuns: pending.filter((r) => r.mediated).length,
     unmediatedRuns: pending.filter((r) => !r.mediated).length,
     budget: plan.budget,
+    mediatorCalls: mediatorCallShape(plan.mediatorMode),
   });
 }
 
@@ -271,21 +317,26 @@ export type RunPlanSettings = Pick<
   BatchPlan,
   "condition" | "played" | "partyOrder" | "simulatorModel" | "mediatorModel" | "budget" | "baseSeed" | "sampling"
 > &
-  Partial<Pick<BatchPlan, "emotion">>;
+  Partial<Pick<BatchPlan, "emotion" | "mediatorMode" | "mediatorSocial">>;
 
-/** The prompt_version of the runs of a plan: a hash of the templates they render (party-emotion with emotion). */
-export function simulationPromptVersion(emotion = false): string {
-  return templateVersion(simulationTemplatesFor("generic", { emotion }));
+/**
+ * The prompt_version of the runs of a plan: a hash of the templates they render (party-emotion with emotion; an
+ * unmediated run renders the generic mode's).
+ */
+export function simulationPromptVersion(emotion = false, mode: MediatorMode = "generic"): string {
+  return templateVersion(simulationTemplatesFor(mode, { emotion }));
 }
 
-/** The identity of one run of a plan: `simulate`'s generic prompts, the plan's settings, this run index. */
+/** The identity of one run of a plan: its mediator's prompts (generic by default), the plan's settings, this index. */
 export function plannedSettings(plan: RunPlanSettings, index: number, mediated: boolean): RunSettings {
   const emotion = plan.emotion ?? false;
+  const mode = mediated ? (plan.mediatorMode ?? "generic") : "generic";
   let mediator = null;
   if (mediated) {
     if (plan.mediatorModel === null || plan.sampling.mediator === null)
       throw new Error("a mediated run needs the mediator's model and sampling");
-    mediator = { model: plan.mediatorModel, mode: "generic", sampling: plan.sampling.mediator };
+    const social = mode === "social" ? (plan.mediatorSocial ?? DEFAULT_SOCIAL) : undefined;
+    mediator = { model: plan.mediatorModel, mode, sampling: plan.sampling.mediator, ...(social ? { social } : {}) };
   }
   return plannedRunSettings({
     conditionId: plan.condition.id,
@@ -295,7 +346,7 @@ export function plannedSettings(plan: RunPlanSettings, index: number, mediated: 
     budget: plan.budget,
     baseSeed: plan.baseSeed,
     runIndex: index,
-    promptVersion: simulationPromptVersion(emotion),
+    promptVersion: simulationPromptVersion(emotion, mode),
     emotion,
   });
 }
@@ -313,6 +364,9 @@ export function runSetup(plan: RunPlanSettings, planned: Pick<PlannedRun, "runId
     seed: runSeed(plan.baseSeed, planned.index),
     // A run without emotion keeps today's config (and requests) exactly.
     ...(plan.emotion ? { emotion: true } : {}),
+    ...(planned.mediated && plan.mediatorMode === "social"
+      ? { mediatorSocial: plan.mediatorSocial ?? DEFAULT_SOCIAL }
+      : {}),
     config: runConfigOf(plannedSettings(plan, planned.index, planned.mediated)),
   };
 }
@@ -380,7 +434,8 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
         onProgress?.({ type: "aborted", runId: next.runId });
         continue;
       }
-      const attempt = await simulateRun(llm, simulationPrompts, runSetup(plan, next), { signal });
+      const prompts = simulationPromptsFor(next.mediated ? plan.mediatorMode : "generic");
+      const attempt = await simulateRun(llm, prompts, runSetup(plan, next), { signal });
       addStats(summary.calls, attempt.stats);
       if (!attempt.ok) {
         if (attempt.aborted) {

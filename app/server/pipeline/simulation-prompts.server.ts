@@ -1,8 +1,9 @@
 /**
  * Chat messages for the simulation's kinds of call: the values built from the views by
  * app/domain/prompts/simulation-values.ts, rendered into the templates in ./prompts. The mediator
- * has a mode: `generic` (mediator-when/mediator-how) or `social`, a socially intelligent mediator
- * after ProMediate (mediator-when-social/mediator-how-social: same placeholders, same replies).
+ * has a mode: `generic` (mediator-when/mediator-how), `naive` (mediator-when-naive/mediator-how-naive: same
+ * placeholders, same replies), or `social`, the socially intelligent mediator after ProMediate, whose steps
+ * (tracker, when, draft, rate, voice, close) app/domain/simulation/social-mediator.ts makes.
  * The party speaks from `party`, or from `party-emotion` in a run with emotion (RunSetup.emotion),
  * where it also rates how it feels.
  */
@@ -17,6 +18,7 @@ import {
 } from "../../domain/prompts/simulation-values.ts";
 import type { SimulationPrompts } from "../../domain/simulation/simulate-run.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
+import { SOCIAL_TEMPLATES, type SocialStep } from "../../domain/simulation/social-mediator.ts";
 
 export const SIMULATION_TEMPLATES = ["party", "mediator-when", "mediator-how"] as const;
 
@@ -31,9 +33,13 @@ export interface SimulationOptions {
  */
 export function simulationTemplatesFor(mode: MediatorMode, options: SimulationOptions = {}): readonly string[] {
   const party = options.emotion ? "party-emotion" : "party";
-  return mode === "generic"
-    ? [party, "mediator-when", "mediator-how"]
-    : [party, `mediator-when-${mode}`, `mediator-how-${mode}`];
+  if (mode === "social") return [party, ...Object.values(SOCIAL_TEMPLATES)];
+  return [party, ...whenHowTemplates(mode)];
+}
+
+/** The when and how templates of a mode that makes one decision and one utterance per gap. */
+function whenHowTemplates(mode: Exclude<MediatorMode, "social">): [string, string] {
+  return mode === "generic" ? ["mediator-when", "mediator-how"] : [`mediator-when-${mode}`, `mediator-how-${mode}`];
 }
 
 export function partyMessages(view: PartyView): ChatMessage[] {
@@ -45,12 +51,15 @@ export function partyEmotionMessages(view: PartyView): ChatMessage[] {
 }
 
 export function mediatorWhenMessages(view: MediatorView, mode: MediatorMode = "generic"): ChatMessage[] {
-  return renderMessages(simulationTemplatesFor(mode)[1], mediatorWhenValues(view));
+  return renderMessages(whenHowOf(mode)[0], mediatorWhenValues(view));
 }
 
 export function mediatorHowMessages(view: MediatorView, reason: string, mode: MediatorMode = "generic"): ChatMessage[] {
-  return renderMessages(simulationTemplatesFor(mode)[2], mediatorHowValues(view, reason));
+  return renderMessages(whenHowOf(mode)[1], mediatorHowValues(view, reason));
 }
+
+/** The social mode never renders when/how (its gap has its own steps); its builders fall back to the generic ones. */
+const whenHowOf = (mode: MediatorMode) => whenHowTemplates(mode === "social" ? "generic" : mode);
 
 /**
  * The message builders simulateRun is given for a mediator mode, rendered from the templates on
@@ -65,9 +74,12 @@ export function simulationPromptsFor(mode: MediatorMode): SimulationPrompts {
     templates: {
       party: "party",
       partyEmotion: "party-emotion",
-      mediatorWhen: simulationTemplatesFor(mode)[1],
-      mediatorHow: simulationTemplatesFor(mode)[2],
+      mediatorWhen: whenHowOf(mode)[0],
+      mediatorHow: whenHowOf(mode)[1],
     },
+    ...(mode === "social"
+      ? { social: (step: SocialStep, values: Record<string, string>) => renderMessages(SOCIAL_TEMPLATES[step], values) }
+      : {}),
   };
 }
 

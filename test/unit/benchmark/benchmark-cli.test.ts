@@ -228,7 +228,7 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("main: 12 units, 36 runs (36 to simulate, 0 stored), 36 evaluations (36 pending)");
     expect(result.stdout).toMatch(
-      /estimate: at most \d+ LLM calls \(216 party turns, 120 mediator decisions, 120 mediator turns, 144 judge calls\)/,
+      /estimate: at most \d+ LLM calls \(216 party turns, 180 mediator decisions, 420 mediator turns, 144 judge calls\)/,
     );
     for (const table of ["runs", "evaluations", "benchmark_plans", "llm_calls", "settings", "metric_values"]) {
       expect(count(files.dbPath, `SELECT count(*) AS n FROM ${table}`)).toBe(0);

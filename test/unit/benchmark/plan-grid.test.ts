@@ -70,7 +70,7 @@ describe("benchmark plan", () => {
     } catch (err) {
       const message = (err as Error).message;
       expect(message).toContain("b.json: $.mediators[1].name");
-      expect(message).toContain("b.json: $.mediators[1]: same model and mode");
+      expect(message).toContain("b.json: $.mediators[1]: same model, mode and settings");
       expect(message).toContain("b.json: $.conditions.keys[0]");
     }
     expect(() => parseBenchmarkPlanText("{", "c.json")).toThrow(/c\.json: \$: invalid JSON/);

@@ -103,7 +103,7 @@ describe("benchmark run", { timeout: 60_000 }, () => {
 
     // The social mediator: its own templates in the requests, its mode and prompt version on the run.
     const bodies = mock.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => JSON.stringify(r.body));
-    const social = bodies.filter((b) => b.includes("four kinds of trouble"));
+    const social = bodies.filter((b) => b.includes("four kinds of breakdown"));
     expect(social.length).toBeGreaterThan(0);
     const socialRun = units[0].mediated[1].runId;
     const genericRun = units[0].mediated[0].runId;

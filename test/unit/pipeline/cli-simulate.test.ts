@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { seedDemo } from "../../../demo/seed.ts";
 import { printedCommand, runCli, spawnCli } from "../../helpers/cli.ts";
+import { runCliInProcess } from "../../helpers/cli-in-process.ts";
 import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { tableCounts, tempDir } from "../../../harness/temp-db.ts";
 import { MEDIATOR_MODEL, PARTY_MODEL, simulationConfigJson } from "./helpers.ts";
@@ -62,6 +63,26 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     const db = openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
     expect(tableCounts(db)).toEqual(counts);
+  });
+
+  it("--mediator-mode picks the mediator and its settings; a setting on the wrong mode exits 2", async () => {
+    const { configPath, env } = setup();
+    const base = ["simulate", "--scenario", "demo-transactional-1", "--mediator", MEDIATOR_MODEL, "--budget", "10"];
+    const social = await runCliInProcess(
+      [...base, "--mediator-mode", "social", "--mediator-frequency", "more", "--config", configPath, "--dry-run"],
+      env,
+    );
+    expect(social.status).toBe(0);
+    expect(social.stdout).toContain(`mediator ${MEDIATOR_MODEL} (social, frequency more, memory 8)`);
+    expect(social.stdout).toContain(`demo-transactional-1:general:${MEDIATOR_MODEL}:social-more:${PARTY_MODEL}:r0`);
+    // 20 party turns, 9 gaps × 2 decision calls, 9 gaps × 6 intervention calls at most.
+    expect(social.stdout).toContain("at most 92 LLM calls (20 party turns, 18 mediator decisions, 54 mediator turns)");
+    const wrong = await runCliInProcess(
+      [...base, "--mediator-mode", "naive", "--mediator-memory", "4", "--config", configPath, "--dry-run"],
+      env,
+    );
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('the mediator frequency and memory go with mode "social", not "naive"');
   });
 
   it("--no-with-unmediated plans mediated runs only", () => {

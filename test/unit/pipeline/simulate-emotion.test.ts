@@ -64,8 +64,12 @@ describe("simulation with self-reported emotion", () => {
     expect(simulationTemplatesFor("generic")).toEqual(SIMULATION_TEMPLATES);
     expect(simulationTemplatesFor("social", { emotion: true })).toEqual([
       "party-emotion",
+      "mediator-tracker",
       "mediator-when-social",
       "mediator-how-social",
+      "mediator-rate",
+      "mediator-voice",
+      "mediator-close",
     ]);
 
     for (const run of runs) {

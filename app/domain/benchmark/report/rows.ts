@@ -1,15 +1,20 @@
 /** Helpers the table builders share: mediator rows grouped by mode, labels, text cells. */
 import type { ReportText } from "../report-model.ts";
 import type { ReportInput } from "./input.ts";
+import { MEDIATOR_MODES, type MediatorMode } from "../plan.ts";
 
 /** The average's key: Table 3's (and the emotional-repair table's) Average row and Avg column. */
 export const AVG = "avg";
 
-const MODE_LABEL: Record<string, string> = { generic: "generic mediator", social: "socially intelligent mediator" };
+const MODE_LABEL: Record<MediatorMode, string> = {
+  generic: "generic mediator",
+  social: "socially intelligent mediator",
+  naive: "naive mediator",
+};
 
-/** The plan's mediators, generic ones first (the table's row groups), in plan order within a group. */
+/** The plan's mediators, grouped by mode in MEDIATOR_MODES order (generic first), in plan order within a group. */
 export function mediatorRows(input: ReportInput): { key: string; label: string; group: string }[] {
-  const order = ["generic", "social"];
+  const order: readonly string[] = MEDIATOR_MODES;
   return [...input.mediators]
     .sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode))
     .map((m) => ({ key: m.name, label: m.name, group: MODE_LABEL[m.mode] ?? m.mode }));
