@@ -8,8 +8,9 @@
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { eq, isNull } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import { recordedIdentity } from "../domain/simulation/run-identity.ts";
@@ -19,7 +20,21 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 export const DEFAULT_DB_PATH = "data/socrates.db";
 /** How long the CLI (and tests) wait inside SQLite for another process's write lock. */
 const CLI_BUSY_TIMEOUT_MS = 5000;
-const MIGRATIONS_DIR = resolve(process.cwd(), "db/migrations");
+/**
+ * The project's db/migrations, found upwards from this module (the sources, the CLI bundle in
+ * dist/cli and the app build all sit inside the project), so a command run from any folder finds it.
+ */
+function migrationsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, "db", "migrations");
+    if (existsSync(join(candidate, "meta", "_journal.json"))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(process.cwd(), "db/migrations");
+    dir = parent;
+  }
+}
+const MIGRATIONS_DIR = migrationsDir();
 /**
  * After a checkpoint resets the write-ahead log, SQLite truncates it to this size: a log grown by
  * one large write (an import) does not keep its disk space for good.
