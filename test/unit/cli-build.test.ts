@@ -87,6 +87,23 @@ describe("the bin without a fresh build", () => {
     expect(runCli(["stats", "--help"], { SOCRATES_CLI_DIR: dir }).stdout).toBe(first.stdout);
     expect(statSync(join(dir, "build-info.json")).mtimeMs).toBe(builtAt); // fresh: not built again
   });
+
+  it("opens and migrates a database when run from outside the project folder", () => {
+    const away = mkdtempSync(join(tmpdir(), "socrates-away-"));
+    try {
+      const result = spawnSync(process.execPath, [join(ROOT, "scripts/socrates.mjs"), "export", "out.json"], {
+        cwd: away,
+        env: { ...process.env, SOCRATES_DB: "here.db" },
+        encoding: "utf8",
+      });
+      expect(result.stderr).not.toMatch(/_journal|unexpected error/);
+      expect(result.status, result.stderr).toBe(0);
+      expect(existsSync(join(away, "here.db"))).toBe(true);
+      expect(JSON.parse(readFileSync(join(away, "out.json"), "utf8")).scenarios).toEqual([]);
+    } finally {
+      rmSync(away, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("cliBuildIsFresh (scripts/cli-bundle.mjs)", () => {
