@@ -26,7 +26,8 @@ describe("metric values", () => {
   it("stores a new row with its detail and params as JSON", () => {
     const db = emptyDb();
     upsertMetricValue(db, row());
-    expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, ...row() }]);
+    // A row without a `definitions` parameter is of the spec's definitions.
+    expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, definitions: "spec", ...row() }]);
     const [raw] = db.$client.prepare("SELECT detail, params FROM metric_values").all() as {
       detail: string;
       params: string;
@@ -46,7 +47,7 @@ describe("metric values", () => {
       computedAt: "2025-02-01T00:00:00.000Z",
     });
     upsertMetricValue(db, later);
-    expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, ...later }]);
+    expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, definitions: "spec", ...later }]);
   });
 
   it("keeps rows of another subject kind, evaluation or metric apart; reads them by evaluation and metric", () => {
