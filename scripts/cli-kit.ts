@@ -96,3 +96,11 @@ export function interruptible(): { controller: AbortController; release: () => v
   process.once("SIGINT", onSigint);
   return { controller, release: () => void process.off("SIGINT", onSigint) };
 }
+
+/** The one line a command prints when Ctrl-C stopped it (work in flight is dropped, never counted as failed). */
+export function interruptedLine(done: number, droppedInFlight: number): string {
+  return `interrupted: finishing nothing new; ${done} done, ${droppedInFlight} in flight dropped`;
+}
+
+/** Ctrl-C's exit code, as a shell reports a process ended by SIGINT (128 + 2). */
+export const EXIT_INTERRUPTED = 130;

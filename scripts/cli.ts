@@ -13,6 +13,7 @@ import { Command, CommanderError, Help } from "commander";
 import { CHANNEL_COMMANDS } from "../app/crowd-channels/commands.server.ts";
 import { CHANNEL_FOLDERS, type CommandFolder } from "../app/crowd-channels/registry.ts";
 import { EXIT_BAD_INPUT, UserError } from "./cli-kit.ts";
+import { disableColour, paletteFor } from "./colour.ts";
 
 type Register = (program: Command) => void;
 
@@ -45,10 +46,22 @@ export interface CommandEntry {
   description: string;
 }
 
+/** What every long command does on the terminal (docs/pipeline.md, "Progress, Ctrl-C and colour"). */
+const OUTPUT_HELP = `
+Long commands (simulate, evaluate, benchmark run, validate-evaluator) show one progress line on
+stderr, e.g. "simulate 12/160 runs · 3.1 runs/min · ETA 4 min · $0.12 spent": redrawn in place on a
+terminal, printed every 5 s (SOCRATES_PROGRESS_SECONDS) and at the end in a log.
+Ctrl-C in simulate, evaluate and benchmark run starts nothing new, drops the work in flight (its
+answered calls stay cached), prints one "interrupted" line, the summary and the command that resumes,
+and exits with code 130.
+Colour is on for a terminal only; NO_COLOR or --no-color turn it off, FORCE_COLOR turns it on.`;
+
 function createProgram(): Command {
   return new Command()
     .name("socrates")
     .description("SoCRATES Studio: validate LLM-mediation evaluators against human labels and run the benchmark")
+    .option("--no-color", "no colour in the output (also off when NO_COLOR is set or the output is not a terminal)")
+    .addHelpText("after", OUTPUT_HELP)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
 }
@@ -83,7 +96,7 @@ function readManifest(): CommandEntry[] | undefined {
 
 /** The command a command line asks for: its first word, or the word after `help`. */
 function requestedCommand(argv: string[]): string | undefined {
-  const [first, second] = argv.slice(2);
+  const [first, second] = argv.slice(2).filter((word) => word !== "--no-color"); // the one program-wide option
   return first === "help" ? second : first;
 }
 
@@ -129,7 +142,10 @@ async function diskFullAnswer(err: unknown): Promise<string | null> {
 
 /** Runs the command line `argv` (process.argv shape) and sets the exit code. */
 export async function main(argv: string[]): Promise<void> {
+  // Read before parsing, so that even a usage error is printed without colour.
+  if (argv.slice(2).includes("--no-color")) disableColour();
   const program = createProgram();
+  const paint = paletteFor(process.stderr);
   let diskFull: string | null = null;
   try {
     await registerFor(program, argv);
@@ -139,14 +155,14 @@ export async function main(argv: string[]): Promise<void> {
       // Help and version exit cleanly; usage errors are bad input.
       process.exitCode = err.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
     } else if (err instanceof UserError) {
-      process.stderr.write(`error: ${err.message}\n`);
+      process.stderr.write(`${paint.error("error:")} ${err.message}\n`);
       process.exitCode = EXIT_BAD_INPUT;
     } else if ((diskFull = await diskFullAnswer(err)) !== null) {
       // A full disk is the environment, not a bug: name it and the file system to free, no stack trace.
-      process.stderr.write(`error: ${diskFull}\n`);
+      process.stderr.write(`${paint.error("error:")} ${diskFull}\n`);
       process.exitCode = EXIT_BAD_INPUT;
     } else {
-      process.stderr.write(`unexpected error: ${(err as Error).stack ?? String(err)}\n`);
+      process.stderr.write(`${paint.error("unexpected error:")} ${(err as Error).stack ?? String(err)}\n`);
       process.exitCode = 1;
     }
   }

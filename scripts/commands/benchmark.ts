@@ -32,7 +32,15 @@ import {
 } from "../../app/server/benchmark/run-grid.server.ts";
 import type { GridCostEstimate } from "../../app/domain/benchmark/cost.ts";
 import { SimulationInputError } from "../../app/server/pipeline/simulate.server.ts";
-import { guardUserErrors, interruptible, parseIntOption, UserError } from "../cli-kit.ts";
+import {
+  EXIT_INTERRUPTED,
+  guardUserErrors,
+  interruptedLine,
+  interruptible,
+  parseIntOption,
+  UserError,
+} from "../cli-kit.ts";
+import { paletteFor } from "../colour.ts";
 import { capStopMessage, commandLine } from "../command-line.ts";
 import { createProgress, type Progress } from "../progress.ts";
 
@@ -121,18 +129,30 @@ function costLeft(
 
 /** What went wrong, if anything, and the command that resumes: every option as the user gave it. */
 function reportStop(summary: GridSummary, command: Command, left: () => number, maxCostUsd: number | undefined): void {
+  const paint = paletteFor(process.stderr);
   if (summary.stopped === "cap") {
-    console.error(capStopMessage(command, { capUsd: maxCostUsd!, spentUsd: summary.spentUsd, leftUsd: left() }));
-    process.exitCode = 1;
-  } else if (summary.stopped === "signal") {
-    console.error(`interrupted; resume with: ${commandLine(command)}`);
-    process.exitCode = 130;
-  } else if (summary.failures.length > 0) {
     console.error(
-      `${summary.failures.length} step(s) failed; run the same command again to retry them: ${commandLine(command)}`,
+      paint.warning(capStopMessage(command, { capUsd: maxCostUsd!, spentUsd: summary.spentUsd, leftUsd: left() })),
     );
     process.exitCode = 1;
-  }
+  } else if (summary.stopped === "signal") {
+    console.error(paint.warning(`nothing half done was stored; resume with: ${commandLine(command)}`));
+    process.exitCode = EXIT_INTERRUPTED;
+  } else if (summary.failures.length > 0) {
+    console.error(
+      paint.error(
+        `${summary.failures.length} step(s) failed; run the same command again to retry them: ${commandLine(command)}`,
+      ),
+    );
+    process.exitCode = 1;
+  } else console.error(paint.success("done: every step of the grid is stored"));
+}
+
+/** Ctrl-C's one line, before the summary: the steps done (stored, skipped or failed) and those dropped. */
+function reportInterrupted(s: GridSummary): void {
+  if (s.stopped !== "signal") return;
+  const done = s.runs.stored + s.runs.skipped + s.evaluations.stored + s.evaluations.skipped + s.failures.length;
+  console.error(paletteFor(process.stderr).warning(interruptedLine(done, s.droppedInFlight)));
 }
 
 async function runCommand(opts: RunOptions, command: Command): Promise<void> {
@@ -173,11 +193,12 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
       leases,
       signal: controller.signal,
       onStart: (steps, spent) => {
-        bar = createProgress("benchmark", steps, { eta: true, status: () => `$${spent().toFixed(2)} spent` });
+        bar = createProgress("benchmark", steps, { unit: "steps", eta: true, cost: spent });
       },
       onProgress: progressFor(() => bar),
     });
     bar?.done();
+    reportInterrupted(summary);
     console.log(describeSummary(summary));
     reportStop(summary, command, () => costLeft(db, loaded, config, shard), maxCostUsd);
   } finally {

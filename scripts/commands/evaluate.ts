@@ -25,7 +25,17 @@ import { MetricParamsError, PARAM_SPECS } from "../../app/domain/metrics/metric-
 import type { MetricRow } from "../../app/domain/metrics/metric-rows.ts";
 import { METRIC_IDS, readsEmotion } from "../../app/domain/metrics/registry.ts";
 import { computeMetrics, type MetricsSummary } from "../../app/server/pipeline/metrics-runner.server.ts";
-import { guardUserErrors, parseIntOption, UserError } from "../cli-kit.ts";
+import { spendGuard } from "../../app/server/benchmark/spend-cap.server.ts";
+import {
+  EXIT_INTERRUPTED,
+  guardUserErrors,
+  interruptedLine,
+  interruptible,
+  parseIntOption,
+  UserError,
+} from "../cli-kit.ts";
+import { paletteFor } from "../colour.ts";
+import { commandLine } from "../command-line.ts";
 import { createProgress } from "../progress.ts";
 import { timingProfiles, type TimingProfileCell } from "../../app/server/pipeline/timing-profile.server.ts";
 
@@ -50,6 +60,33 @@ interface MetricsOptions {
 /** Input and configuration errors become UserErrors (exit code 2 with the message). */
 const asUserError = guardUserErrors(LlmConfigError, RunNotFoundError, MetricParamsError);
 
+function interruptedCounts(summary: EvaluateSummary): string {
+  const stopped = summary.runs.filter((r) => r.status === "interrupted");
+  const inFlight = stopped.filter((r) => r.inFlight).length;
+  return `${inFlight} dropped in flight, ${stopped.length - inFlight} not started`;
+}
+
+/** The summary, and after Ctrl-C the one "interrupted" line before it and the command that resumes after it. */
+function reportEvaluation(summary: EvaluateSummary, tally: UsageTally, command: Command): void {
+  const paint = paletteFor(process.stderr);
+  const stopped = summary.runs.filter((r) => r.status === "interrupted");
+  const inFlight = stopped.filter((r) => r.status === "interrupted" && r.inFlight).length;
+  if (stopped.length > 0) console.error(paint.warning(interruptedLine(summary.runs.length - stopped.length, inFlight)));
+  console.log(describeEvaluation(summary, tally));
+  const failed = summary.runs.filter((r) => r.status === "failed").length;
+  if (stopped.length > 0) {
+    console.error(
+      paint.warning(
+        `stored evaluations are kept and answered calls come from the cache; resume with: ${commandLine(command)}`,
+      ),
+    );
+    process.exitCode = EXIT_INTERRUPTED;
+  } else if (failed > 0) {
+    console.error(paint.error(`${failed} run(s) failed; run the same command again to retry them`));
+    process.exitCode = 1;
+  }
+}
+
 function describeEvaluation(summary: EvaluateSummary, tally: UsageTally): string {
   const count = (status: string) => summary.runs.filter((r) => r.status === status).length;
   const withErrors = summary.runs.filter((r) => r.status === "stored" && r.errors > 0).length;
@@ -65,7 +102,8 @@ function describeEvaluation(summary: EvaluateSummary, tally: UsageTally): string
     { calls: 0, cached: 0, failed: 0, prompt: 0, completion: 0, cost: 0 },
   );
   const lines = [
-    `${summary.method} with ${summary.backbone}: ${count("stored")} stored${withErrors > 0 ? ` (${withErrors} with recorded errors)` : ""}, ${count("skipped")} skipped, ${count("failed")} failed`,
+    `${summary.method} with ${summary.backbone}: ${count("stored")} stored${withErrors > 0 ? ` (${withErrors} with recorded errors)` : ""}, ${count("skipped")} skipped, ${count("failed")} failed` +
+      (count("interrupted") > 0 ? `; interrupted, not failed: ${interruptedCounts(summary)}` : ""),
     `LLM calls: ${calls.calls - calls.cached} made, ${calls.cached} from cache${calls.failed > 0 ? `, ${calls.failed} failed` : ""}`,
     `tokens (new calls): ${calls.prompt} prompt + ${calls.completion} completion; cost $${calls.cost.toFixed(4)}`,
   ];
@@ -153,7 +191,7 @@ Methods (LLM role in parentheses):
     .action(runEvaluate);
 }
 
-async function runEvaluate(opts: EvaluateOptions): Promise<void> {
+async function runEvaluate(opts: EvaluateOptions, command: Command): Promise<void> {
   if (Boolean(opts.run) === Boolean(opts.all)) throw new UserError("give either --run <id> or --all");
   if (!(EVALUATE_METHODS as readonly string[]).includes(opts.method)) {
     throw new UserError(`--method must be one of ${EVALUATE_METHODS.join(", ")}, got "${opts.method}"`);
@@ -177,11 +215,18 @@ async function runEvaluate(opts: EvaluateOptions): Promise<void> {
     return;
   }
 
-  const progress = createProgress(`evaluate ${method}`, runIds.length);
+  // Ctrl-C: the guard refuses every call after it, runs in flight store nothing, and the replies
+  // already on the wire are awaited so the resume finds them in the cache instead of paying again.
+  const { controller, release } = interruptible();
+  const guard = spendGuard({ llm, db, config, signal: controller.signal });
+  const unit = { unit: "runs", eta: true, cost: tally.costUsd };
+  const progress = createProgress(`evaluate ${method}`, runIds.length, unit);
   try {
     const summary = await asUserError.async(() =>
       evaluateRuns(db, {
         ...job,
+        llm: guard.llm,
+        signal: controller.signal,
         onRun: (r) => {
           if (r.status === "stored") progress.tick(`${r.runId}${r.errors > 0 ? ` (${r.errors} recorded errors)` : ""}`);
           else if (r.status === "skipped") progress.tick(`${r.runId}: ${r.reason}`);
@@ -189,11 +234,12 @@ async function runEvaluate(opts: EvaluateOptions): Promise<void> {
         },
       }),
     );
+    await guard.settled();
     progress.done();
-    console.log(describeEvaluation(summary, tally));
-    if (summary.runs.some((r) => r.status === "failed")) process.exitCode = 1;
+    reportEvaluation(summary, tally, command);
   } finally {
     progress.done();
+    release();
   }
 }
 

@@ -12,7 +12,16 @@ import {
   type BatchSummary,
 } from "../../app/server/pipeline/simulate.server.ts";
 import { DEFAULT_BASE_SEED } from "../../app/domain/simulation/schedule.ts";
-import { guardUserErrors, interruptible, parseIntOption, withSimulationOptions } from "../cli-kit.ts";
+import { UsageTally } from "../../app/server/llm/usage.server.ts";
+import {
+  EXIT_INTERRUPTED,
+  guardUserErrors,
+  interruptedLine,
+  interruptible,
+  parseIntOption,
+  withSimulationOptions,
+} from "../cli-kit.ts";
+import { paletteFor } from "../colour.ts";
 import { commandLine } from "../command-line.ts";
 import { createProgress } from "../progress.ts";
 
@@ -36,11 +45,19 @@ interface SimulateOptions {
 /** Input and configuration errors become UserErrors (exit code 2 with the message). */
 const asUserError = guardUserErrors(SimulationInputError, LlmConfigError);
 
-function describeSummary(summary: BatchSummary): string {
+/** Runs Ctrl-C stopped: those in flight (dropped, their answered calls cached) and those never started. */
+interface Interrupted {
+  inFlight: number;
+  notStarted: number;
+}
+
+function describeSummary(summary: BatchSummary, interrupted: Interrupted): string {
   const { calls } = summary;
   const lines = [
     `runs: ${summary.stored.length} stored, ${summary.skipped.length} already stored (skipped), ${summary.failed.length} failed` +
-      (summary.aborted.length > 0 ? `, ${summary.aborted.length} interrupted` : ""),
+      (summary.aborted.length > 0
+        ? `; interrupted, not failed: ${interrupted.inFlight} dropped in flight, ${interrupted.notStarted} not started`
+        : ""),
     `matched pairs stored: ${summary.pairsStored.length}`,
     `LLM calls: ${calls.made} made, ${calls.cached} from cache${calls.failed > 0 ? `, ${calls.failed} failed` : ""}`,
     `tokens (new calls): ${calls.promptTokens} prompt + ${calls.completionTokens} completion; cost $${calls.costUsd.toFixed(4)}`,
@@ -65,6 +82,23 @@ function modeText(plan: BatchPlan): string {
 }
 
 const MEDIATOR_MODE_HELP = "the mediator's prompts: generic, social or naive (docs/benchmark.md, Mediator modes)";
+
+/** The summary, and after a stop the one "interrupted" line before it and the command that resumes after it. */
+function reportBatch(summary: BatchSummary, interrupted: Interrupted, command: Command): void {
+  const paint = paletteFor(process.stderr);
+  const done = summary.stored.length + summary.skipped.length + summary.failed.length;
+  if (summary.aborted.length > 0) console.error(paint.warning(interruptedLine(done, interrupted.inFlight)));
+  console.log(describeSummary(summary, interrupted));
+  const kept = "stored runs are kept and calls already answered come from the cache";
+  const resume = `${kept}; resume with: ${commandLine(command)}`;
+  if (summary.aborted.length > 0) {
+    console.error(paint.warning(resume));
+    process.exitCode = EXIT_INTERRUPTED;
+  } else if (summary.failed.length > 0) {
+    console.error(paint.error(`${summary.failed.length} run(s) failed; ${resume}`));
+    process.exitCode = 1;
+  } else console.error(paint.success(`done: ${summary.stored.length} run(s) stored`));
+}
 
 export function registerSimulateCommands(program: Command): void {
   withSimulationOptions(
@@ -102,7 +136,8 @@ export function registerSimulateCommands(program: Command): void {
       asUserError(() => roleConfig(config, "party"));
       if (opts.mediator !== "none") asUserError(() => roleConfig(config, "mediator"));
       const db = openDatabase();
-      const llm = asUserError(() => createLlm({ db, config }));
+      const tally = new UsageTally();
+      const llm = asUserError(() => createLlm({ db, config, onCall: tally.record }));
       const batch = {
         db,
         llm,
@@ -136,7 +171,8 @@ export function registerSimulateCommands(program: Command): void {
 
       // Ctrl-C stops cleanly: runs in progress are abandoned (never half stored) and resume from the cache next time.
       const { controller, release } = interruptible();
-      const progress = createProgress("simulate", plan.runs.length);
+      const progress = createProgress("simulate", plan.runs.length, { unit: "runs", eta: true, cost: tally.costUsd });
+      const interrupted: Interrupted = { inFlight: 0, notStarted: 0 };
       try {
         const summary = await simulateBatch({
           ...batch,
@@ -145,18 +181,12 @@ export function registerSimulateCommands(program: Command): void {
             if (e.type === "stored") progress.tick(`${e.runId}: ${e.outcome} after ${e.turns} turns`);
             else if (e.type === "skipped") progress.tick(`${e.runId}: already stored`);
             else if (e.type === "failed") progress.fail(`${e.runId}: ${e.reason}`);
-            else progress.fail(`${e.runId}: interrupted`);
+            else if (e.inFlight) interrupted.inFlight += 1;
+            else interrupted.notStarted += 1;
           },
         });
         progress.done();
-        console.log(describeSummary(summary));
-        if (summary.failed.length > 0 || summary.aborted.length > 0) {
-          const why = summary.aborted.length > 0 ? "interrupted" : `${summary.failed.length} run(s) failed`;
-          console.error(
-            `${why}; stored runs are kept and calls already answered come from the cache. Resume with: ${commandLine(command)}`,
-          );
-          process.exitCode = 1;
-        }
+        reportBatch(summary, interrupted, command);
       } finally {
         progress.done();
         release();

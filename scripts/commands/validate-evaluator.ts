@@ -112,8 +112,7 @@ async function run(opts: Options, command: Command): Promise<void> {
         concurrency,
         signal: controller.signal,
         onStart: (runs, spent) => {
-          if (runs > 0)
-            bar = createProgress("judge", runs, { eta: true, status: () => `$${spent().toFixed(2)} spent` });
+          if (runs > 0) bar = createProgress("judge", runs, { unit: "runs", eta: true, cost: spent });
         },
         onRun: (status, backbone) => {
           if (status.status === "failed") bar?.fail(`${status.runId} by ${backbone}: ${status.message}`);

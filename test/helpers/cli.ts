@@ -10,7 +10,7 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): CliResult {
+export function runCli(args: string[], env: Record<string, string | undefined> = {}): CliResult {
   const result = spawnSync(process.execPath, [ENTRY, ...args], {
     cwd: resolve(import.meta.dirname, "../.."),
     env: { ...process.env, ...env },
@@ -28,8 +28,11 @@ export interface CliChild {
   kill(): void;
 }
 
-/** The real CLI in a child process, asynchronously (for a test whose mock endpoint lives in the test process). */
-export function spawnCli(args: string[], env: Record<string, string> = {}): CliChild {
+/**
+ * The real CLI in a child process, asynchronously (for a test whose mock endpoint lives in the test process). A
+ * variable given as undefined is left out of the child's environment.
+ */
+export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): CliChild {
   const child = spawn(process.execPath, [ENTRY, ...args], {
     cwd: resolve(import.meta.dirname, "../.."),
     env: { ...process.env, ...env },

@@ -81,6 +81,8 @@ export interface GridSummary {
   pairsStored: number;
   metricRuns: number;
   failures: { id: string; reason: string }[];
+  /** Steps (a run or an evaluation) in progress when the cap or a signal stopped the runner: dropped, not failed. */
+  droppedInFlight: number;
   /** Why the command stopped before the end: the spending cap, or a signal (Ctrl-C). */
   stopped: "cap" | "signal" | null;
   /** The spend guard's ledger: the dollars above are its total cost. */
@@ -164,7 +166,10 @@ function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): RunSetup {
 
 /** The reason a step did not finish, unless the runner was stopped (then it is not a failure). */
 function recordFailure(ctx: Ctx, id: string, reason: string): void {
-  if (ctx.guard.capReached() || ctx.signal?.aborted) return;
+  if (ctx.guard.capReached() || ctx.signal?.aborted) {
+    ctx.summary.droppedInFlight += 1;
+    return;
+  }
   ctx.summary.failures.push({ id, reason });
   ctx.onProgress?.({ type: "failed", id, reason });
 }
@@ -178,7 +183,7 @@ async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean
     { signal: ctx.signal },
   );
   if (!attempt.ok) {
-    if (!attempt.aborted) recordFailure(ctx, run.runId, attempt.reason);
+    recordFailure(ctx, run.runId, attempt.reason); // an abort by the signal counts as dropped
     return false;
   }
   const { condition, played } = ctx.playedOf(work.unit);
@@ -351,6 +356,7 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
     pairsStored: 0,
     metricRuns: 0,
     failures: [],
+    droppedInFlight: 0,
     stopped: null,
     spentUsd: 0,
     calls: { byRole: [], total: guard.ledger.totals() },

@@ -64,6 +64,13 @@ export class UsageTally {
     this.byRole.set(event.role, row);
   };
 
+  /** Dollars of the new (not cached) calls so far: a progress line's "$0.12 spent". */
+  readonly costUsd = (): number => {
+    let usd = 0;
+    for (const row of this.byRole.values()) usd += row.costUsd;
+    return usd;
+  };
+
   rows(): TallyRow[] {
     return [...this.byRole.values()].sort((a, b) => (a.role < b.role ? -1 : 1));
   }

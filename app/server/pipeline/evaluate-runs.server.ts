@@ -55,7 +55,9 @@ export type RunStatus =
   | { runId: string; status: "stored"; evaluationId?: string; calls: number; errors: number }
   | { runId: string; status: "planned"; calls: number }
   | { runId: string; status: "skipped"; reason: string }
-  | { runId: string; status: "failed"; message: string; calls: number };
+  | { runId: string; status: "failed"; message: string; calls: number }
+  /** Stopped by the job's signal: never started, or dropped in flight (nothing stored; answered calls are cached). */
+  | { runId: string; status: "interrupted"; inFlight: boolean };
 
 export interface EvaluateJob {
   llm: Llm;
@@ -68,6 +70,8 @@ export interface EvaluateJob {
   /** Count the calls that would be made; call nothing and store nothing. */
   dryRun?: boolean;
   onRun?: (status: RunStatus) => void;
+  /** Ctrl-C: no run starts after it, and a run in flight stores nothing. */
+  signal?: AbortSignal;
   /** Runs the caller holds in memory (the benchmark runner's just-simulated runs), by id: not read back. */
   held?: ReadonlyMap<string, HeldRun>;
 }
@@ -142,6 +146,7 @@ async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: st
     }
     if (job.dryRun) return { runId, status: "planned", calls: pending.length };
     const outcome = await judgeInterventions(ctx, pending, { llm: job.llm, backbone: job.backbone });
+    if (job.signal?.aborted) return { runId, status: "interrupted", inFlight: true };
     storeJudgments(db, runId, outcome);
     if (outcome.judgments.length === 0) {
       return {
@@ -173,9 +178,12 @@ async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: st
   if (job.dryRun) return { runId, status: "planned", calls };
   try {
     const evaluation = await evaluator.run(db, ctx, { llm: job.llm, backbone: job.backbone }, held);
+    // A stop mid-run may have left some of its calls unanswered: store nothing rather than a record with gaps.
+    if (job.signal?.aborted) return { runId, status: "interrupted", inFlight: true };
     storeEvaluation(db, evaluation, ctx);
     return { runId, status: "stored", evaluationId: id, calls, errors: evaluation.errors?.length ?? 0 };
   } catch (err) {
+    if (job.signal?.aborted) return { runId, status: "interrupted", inFlight: true };
     return { runId, status: "failed", calls, message: (err as Error).message };
   }
 }
@@ -186,12 +194,14 @@ export async function evaluateRuns(db: Db, job: EvaluateJob): Promise<EvaluateSu
   const runs = await Promise.all(
     job.runIds.map((runId) =>
       limit.run(async () => {
-        const status = await evaluateOne(db, job, backbone, runId);
+        const status: RunStatus = job.signal?.aborted
+          ? { runId, status: "interrupted", inFlight: false }
+          : await evaluateOne(db, job, backbone, runId);
         job.onRun?.(status);
         return status;
       }),
     ),
   );
-  const calls = runs.reduce((n, r) => n + (r.status === "skipped" ? 0 : r.calls), 0);
+  const calls = runs.reduce((n, r) => n + (r.status === "skipped" || r.status === "interrupted" ? 0 : r.calls), 0);
   return { method: job.method, backbone, dryRun: Boolean(job.dryRun), runs, calls };
 }

@@ -131,7 +131,8 @@ export type ProgressEvent =
   | { type: "stored"; runId: string; outcome: Run["outcome"]; turns: number }
   | { type: "skipped"; runId: string }
   | { type: "failed"; runId: string; reason: string }
-  | { type: "aborted"; runId: string };
+  /** Stopped by the signal: `inFlight` when the run had started (its answered calls are cached), else never begun. */
+  | { type: "aborted"; runId: string; inFlight: boolean };
 
 export interface BatchSummary {
   plan: BatchPlan;
@@ -431,7 +432,7 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
     for (let next = queue.shift(); next; next = queue.shift()) {
       if (signal?.aborted) {
         summary.aborted.push(next.runId);
-        onProgress?.({ type: "aborted", runId: next.runId });
+        onProgress?.({ type: "aborted", runId: next.runId, inFlight: false });
         continue;
       }
       const prompts = simulationPromptsFor(next.mediated ? plan.mediatorMode : "generic");
@@ -440,7 +441,7 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
       if (!attempt.ok) {
         if (attempt.aborted) {
           summary.aborted.push(attempt.runId);
-          onProgress?.({ type: "aborted", runId: attempt.runId });
+          onProgress?.({ type: "aborted", runId: attempt.runId, inFlight: true });
         } else {
           summary.failed.push({ runId: attempt.runId, reason: attempt.reason });
           onProgress?.({ type: "failed", runId: attempt.runId, reason: attempt.reason });
