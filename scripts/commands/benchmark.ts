@@ -136,7 +136,7 @@ function reportStop(summary: GridSummary, command: Command, left: () => number, 
     );
     process.exitCode = 1;
   } else if (summary.stopped === "signal") {
-    console.error(paint.warning(`nothing half done was stored; resume with: ${commandLine(command)}`));
+    console.error(paint.warning(`nothing half done was stored. Resume with: ${commandLine(command)}`));
     process.exitCode = EXIT_INTERRUPTED;
   } else if (summary.failures.length > 0) {
     console.error(

@@ -77,7 +77,7 @@ function reportEvaluation(summary: EvaluateSummary, tally: UsageTally, command: 
   if (stopped.length > 0) {
     console.error(
       paint.warning(
-        `stored evaluations are kept and answered calls come from the cache; resume with: ${commandLine(command)}`,
+        `stored evaluations are kept and answered calls come from the cache. Resume with: ${commandLine(command)}`,
       ),
     );
     process.exitCode = EXIT_INTERRUPTED;

@@ -90,7 +90,7 @@ function reportBatch(summary: BatchSummary, interrupted: Interrupted, command: C
   if (summary.aborted.length > 0) console.error(paint.warning(interruptedLine(done, interrupted.inFlight)));
   console.log(describeSummary(summary, interrupted));
   const kept = "stored runs are kept and calls already answered come from the cache";
-  const resume = `${kept}; resume with: ${commandLine(command)}`;
+  const resume = `${kept}. Resume with: ${commandLine(command)}`;
   if (summary.aborted.length > 0) {
     console.error(paint.warning(resume));
     process.exitCode = EXIT_INTERRUPTED;

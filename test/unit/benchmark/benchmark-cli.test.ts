@@ -258,7 +258,7 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     const stopped = await child.exited;
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toContain(
-      `nothing half done was stored; resume with: SOCRATES_DB=${files.dbPath} npx socrates benchmark run --plan ${files.planPath} --config ${files.configPath}`,
+      `nothing half done was stored. Resume with: SOCRATES_DB=${files.dbPath} npx socrates benchmark run --plan ${files.planPath} --config ${files.configPath}`,
     );
     expect(brokenRuns(files.dbPath)).toEqual([]);
     await resumesToCompletion({ mock, files, args, env });

@@ -45,18 +45,30 @@ async function setUp() {
   const seeded = openDatabase(dbPath);
   seedDemo(seeded);
   seeded.$client.close();
-  const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), latencyMs: 20 });
+  const mock = await startMockLlm({
+    respond: standInResponder({ roles: [...SIMULATION_ROLES, "evaluator"] }),
+    latencyMs: 20,
+  });
   cleanups.push(() => mock.close());
   const configPath = join(dir, "socrates.config.json");
   const price = { inputPerMillion: 100, outputPerMillion: 100 }; // a visible cost per call
-  const config = { ...simulationConfigJson(mock.url), prices: { [PARTY_MODEL]: price, [MEDIATOR_MODEL]: price } };
+  const simulation = simulationConfigJson(mock.url) as { roles: object };
+  const config = {
+    ...simulation,
+    roles: { ...simulation.roles, evaluator: { endpoint: "mock", model: JUDGE_MODEL, temperature: 0 } },
+    prices: { [PARTY_MODEL]: price, [MEDIATOR_MODEL]: price, [JUDGE_MODEL]: price },
+  };
   writeFileSync(configPath, JSON.stringify(config));
   const reader = new Database(dbPath, { readonly: true });
   cleanups.push(() => reader.close());
   const storedRuns = () =>
     (reader.prepare("SELECT count(*) AS n FROM runs WHERE simulator_backbone = ?").get(PARTY_MODEL) as { n: number }).n;
-  return { mock, dbPath, configPath, storedRuns };
+  const storedEvaluations = () =>
+    (reader.prepare("SELECT count(*) AS n FROM evaluations WHERE backbone = ?").get(JUDGE_MODEL) as { n: number }).n;
+  return { mock, dbPath, configPath, storedRuns, storedEvaluations };
 }
+
+const JUDGE_MODEL = "interrupt-judge";
 
 const RUNS = 8; // per setting: 16 runs with the matched unmediated ones
 
@@ -112,8 +124,8 @@ describe("Ctrl-C, progress and colour in the CLI", { timeout: 180_000 }, () => {
 
     // The printed command resumes: the rest is stored and nothing answered before is asked again.
     const resumeLine = errLines.at(-1)!;
-    expect(resumeLine).toMatch(/; resume with: SOCRATES_DB=.* npx socrates simulate /);
-    const resume = printedCommand(resumeLine.slice(resumeLine.indexOf("resume with: ") + "resume with: ".length));
+    expect(resumeLine).toMatch(/\. Resume with: SOCRATES_DB=.* npx socrates simulate /);
+    const resume = printedCommand(resumeLine.slice(resumeLine.indexOf("Resume with: ") + "Resume with: ".length));
     const servedBefore = servedBodies(mock).length;
     const second = await startCli(resume.args, { ...resume.env, ...NO_COLOUR_SETTINGS }).exited;
     expect(second.code).toBe(0);
@@ -142,6 +154,48 @@ describe("Ctrl-C, progress and colour in the CLI", { timeout: 180_000 }, () => {
     const badInput = runCli(["simulate", "--scenario", "x", "--mediator", "none", "--runs", "0"], { FORCE_COLOR: "1" });
     expect(badInput.status).toBe(2);
     expect(badInput.stderr).toContain(`${ESCAPE}31merror:${ESCAPE}39m --runs must be a whole number`);
+  });
+
+  it("stops evaluate on SIGINT the same way, and its resume judges the rest without asking twice", async () => {
+    const { mock, dbPath, configPath, storedEvaluations } = await setUp();
+    const env = { SOCRATES_DB: dbPath, ...NO_COLOUR_SETTINGS };
+    const simulate = ["simulate", "--scenario", "demo-transactional-1", "--mediator", MEDIATOR_MODEL, "--runs", "6"];
+    const simulated = await startCli([...simulate, "--budget", "6", "--config", configPath], env).exited;
+    expect(simulated.code).toBe(0);
+
+    const args = ["evaluate", "--all", "--method", "topic", "--concurrency", "2", "--config", configPath];
+    const child = startCli(args, env);
+    const inFlight = () => chatRequests(mock).filter((r) => r.status === undefined).length;
+    await until(() => storedEvaluations() >= 2 && inFlight() >= 1, "two stored evaluations and a request in flight");
+    process.kill(child.pid, "SIGINT");
+    const stopped = await child.exited;
+    expect(stopped.code).toBe(130);
+    const errLines = stopped.stderr.trim().split("\n");
+    const interrupted = errLines.filter((l) => /interrupted/.test(l));
+    expect(interrupted).toHaveLength(1);
+    const line = /^interrupted: finishing nothing new; (\d+) done, (\d+) in flight dropped$/.exec(interrupted[0]);
+    expect(line).not.toBeNull();
+    const stored = storedEvaluations();
+    const summary =
+      /topic with interrupt-judge: (\d+) stored, (\d+) skipped, 0 failed; interrupted, not failed: (\d+) dropped in flight, (\d+) not started/.exec(
+        stopped.stdout,
+      );
+    expect(summary).not.toBeNull();
+    const [storedNow, skipped, dropped, notStarted] = summary!.slice(1).map(Number);
+    expect(storedNow).toBe(stored);
+    expect(Number(line![1])).toBe(stored + skipped);
+    expect(Number(line![2])).toBe(dropped);
+    expect(errLines.filter((l) => /failed/.test(l))).toEqual([]);
+    expect(stopped.stdout + stopped.stderr).not.toContain(ESCAPE);
+
+    const resumeLine = errLines.at(-1)!;
+    const resume = printedCommand(resumeLine.slice(resumeLine.indexOf("Resume with: ") + "Resume with: ".length));
+    expect([...resume.args].sort()).toEqual([...args].sort()); // the same options, in commander's order
+    const second = await startCli(resume.args, { ...resume.env, ...env }).exited;
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`topic with ${JUDGE_MODEL}: ${dropped + notStarted} stored`);
+    expect(storedEvaluations()).toBe(stored + dropped + notStarted);
+    expect(duplicates(servedBodies(mock))).toEqual([]);
   });
 
   it("--help describes the progress line, Ctrl-C's exit code and the colour settings", () => {
