@@ -257,6 +257,11 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     process.kill(child.pid, "SIGINT");
     const stopped = await child.exited;
     expect(stopped.code).toBe(130);
+    // One line for the stop, before the summary; the work dropped in flight is not a failure.
+    const interrupted = stopped.stderr.split("\n").filter((l) => /interrupted/.test(l));
+    expect(interrupted).toHaveLength(1);
+    expect(interrupted[0]).toMatch(/^interrupted: finishing nothing new; \d+ done, \d+ in flight dropped$/);
+    expect(stopped.stdout).not.toMatch(/^failed /m);
     expect(stopped.stderr).toContain(
       `nothing half done was stored. Resume with: SOCRATES_DB=${files.dbPath} npx socrates benchmark run --plan ${files.planPath} --config ${files.configPath}`,
     );
