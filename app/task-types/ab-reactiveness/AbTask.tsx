@@ -125,7 +125,10 @@ export function AbTask(props: AbTaskProps) {
           ...(guidelines ? AB_SHORTCUTS : AB_SHORTCUTS.filter((s) => s.command !== "toggleGuidelines")),
           ...(props.pageShortcuts ?? []),
         ]}
-        notes={["Enter on a button or link keeps its usual meaning; anywhere else it submits."]}
+        notes={[
+          "Enter on a button or link keeps its usual meaning; anywhere else it submits.",
+          "On a narrow screen the conversations are tabs: on a tab, ← and → (or Home and End) switch between A and B.",
+        ]}
       />
     </div>
   );
