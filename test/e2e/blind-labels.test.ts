@@ -114,7 +114,7 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
       .getByTestId("keys-not-applied")
       .getByText("The 2 keys typed before this item appeared were not applied")
       .waitFor();
-    expect(await page.getByRole("radio", { name: /Conversation B/ }).getAttribute("aria-checked")).toBe("false");
+    expect(await page.getByRole("radio", { name: /B is more reactive/ }).getAttribute("aria-checked")).toBe("false");
     expect(labelsOf(abStudy, "ada").map((l) => [l.itemId, l.choice])).toEqual([[first, "A"]]);
     // Nothing arrives later either: the page is idle and still shows the unanswered item.
     await page.waitForLoadState("networkidle");

@@ -177,13 +177,13 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     expect(await frame.getByTestId("mturk-task").getAttribute("data-mode")).toBe("preview");
     // Inside MTurk's frame the worker sees the task only: no site header or login link.
     expect(await frame.locator("header.site-header").count()).toBe(0);
-    expect(await frame.getByRole("radio", { name: /Conversation A/ }).isDisabled()).toBe(true);
-    expect(await frame.getByRole("radio", { name: /Conversation B/ }).isDisabled()).toBe(true);
+    expect(await frame.getByRole("radio", { name: /A is more reactive/ }).isDisabled()).toBe(true);
+    expect(await frame.getByRole("radio", { name: /B is more reactive/ }).isDisabled()).toBe(true);
     expect(await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).isDisabled()).toBe(true);
     // Keys do nothing in a preview.
     await frame.getByRole("heading", { name: "Conversation A" }).click();
     await page.keyboard.press("1");
-    expect(await frame.getByRole("radio", { name: /Conversation A/ }).getAttribute("aria-checked")).toBe("false");
+    expect(await frame.getByRole("radio", { name: /A is more reactive/ }).getAttribute("aria-checked")).toBe("false");
     // Blinding: the pair's id, its runs and their models or levels never reach the worker.
     const [pair] = query(
       server.dbPath,
@@ -211,8 +211,8 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     expect(query(server.dbPath, `SELECT count(*) AS n FROM annotators WHERE external_id = ?`, worker.workerId)).toEqual(
       [{ n: 0 }],
     );
-    await frame.getByRole("radio", { name: /Conversation B/ }).click();
-    expect(await frame.getByRole("radio", { name: /Conversation B/ }).getAttribute("aria-checked")).toBe("true");
+    await frame.getByRole("radio", { name: /B is more reactive/ }).click();
+    expect(await frame.getByRole("radio", { name: /B is more reactive/ }).getAttribute("aria-checked")).toBe("true");
     await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).click();
 
     await waitFor("the stand-in to receive the submit", () => standIn.submissions.length > 0);
@@ -290,7 +290,7 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
       return route.continue({ postData: form.toString() });
     });
     const frame = await openHit(page, accepted(second));
-    await frame.getByRole("radio", { name: /Conversation A/ }).click();
+    await frame.getByRole("radio", { name: /A is more reactive/ }).click();
     await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).click();
     const error = frame.getByTestId("task-error");
     await error.waitFor();

@@ -1,15 +1,16 @@
 /**
- * The A/B reactiveness task: two conversations side by side (stacked on narrow screens) with the
- * target party's turns marked, and one choice — in which conversation does the target party act
+ * The A/B reactiveness task: two conversations side by side (two tabs on a phone, AbConversations)
+ * with the target party's turns marked, and one choice — in which conversation does the target party act
  * more reactively. Keyboard-first (AB_SHORTCUTS); no data fetching. Key it by item.
  */
 import * as RadioGroup from "@radix-ui/react-radio-group";
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from "react";
 import { type AbLabelPayload, AB_REACTIVENESS } from "./label.ts";
 import { AB_SHORTCUTS, abCommandFor, abProblems, type AbChoice } from "./ab-task-state.ts";
+import { AbConversations } from "./AbConversations.tsx";
 import { FieldErrors, problemsElsewhere } from "../../components/tasks/FieldErrors.tsx";
 import { ShortcutCheatSheet } from "../../components/tasks/ShortcutCheatSheet.tsx";
-import { speakersInOrder, TaskDialogue } from "../../components/tasks/TaskDialogue.tsx";
+import { speakersInOrder } from "../../components/tasks/TaskDialogue.tsx";
 import {
   TaskAnnouncements,
   TaskForm,
@@ -72,45 +73,40 @@ export function AbTask(props: AbTaskProps) {
       <TaskAnnouncements announcement={task.announcement} alert={task.alert} unplaced={unplaced} />
 
       <p className="ab-question">
-        Both conversations come from the same scenario; only the temperament of <strong>{targetParty.name}</strong>{" "}
-        differs. Judge how {targetParty.name} behaves — not who gets the better deal — and choose the conversation in
-        which {targetParty.name} is the more reactive negotiator.
+        <span className="ab-question-long">
+          Both conversations come from the same scenario; only the temperament of <strong>{targetParty.name}</strong>{" "}
+          differs. Judge how {targetParty.name} behaves — not who gets the better deal — and choose the conversation in
+          which {targetParty.name} is the more reactive negotiator.
+        </span>
+        {/* On a phone (ab-task.css) the same in a third of the lines, so the dialogue shows on arrival. */}
+        <span className="ab-question-short">
+          Only the highlighted party&rsquo;s temperament differs between A and B: judge how it behaves, not who gets the
+          better deal.
+        </span>
       </p>
 
       {guidelines ? (
-        <TaskGuidelines
-          id={`${base}-guidelines`}
-          open={task.guidelinesOpen}
-          onToggle={() => task.setGuidelinesOpen((o) => !o)}
-          label="Guidelines: composed or reactive?"
-          shortcut="g"
-          source={guidelines}
-        />
+        // A box of its own height when open (ab-task.css), so the dialogue still shows on arrival.
+        <div className="ab-guidelines">
+          <TaskGuidelines
+            id={`${base}-guidelines`}
+            open={task.guidelinesOpen}
+            onToggle={() => task.setGuidelinesOpen((o) => !o)}
+            label="Guidelines: composed or reactive?"
+            shortcut="g"
+            source={guidelines}
+          />
+        </div>
       ) : null}
 
-      <div className="ab-columns">
-        {(
-          [
-            ["A", conversationA],
-            ["B", conversationB],
-          ] as const
-        ).map(([side, turns]) => (
-          <section
-            key={side}
-            className={`ab-side${task.choice === side ? " chosen" : ""}`}
-            aria-labelledby={`${base}-side-${side}`}
-            data-side={side}
-          >
-            <h3 id={`${base}-side-${side}`}>Conversation {side}</h3>
-            <TaskDialogue
-              turns={turns}
-              partyOrder={partyOrder}
-              label={`Conversation ${side}`}
-              targetPartyId={targetParty.id}
-            />
-          </section>
-        ))}
-      </div>
+      <AbConversations
+        base={base}
+        conversationA={conversationA}
+        conversationB={conversationB}
+        partyOrder={partyOrder}
+        targetPartyId={targetParty.id}
+        choice={task.choice}
+      />
 
       <AbChoiceForm
         base={base}
@@ -129,7 +125,10 @@ export function AbTask(props: AbTaskProps) {
           ...(guidelines ? AB_SHORTCUTS : AB_SHORTCUTS.filter((s) => s.command !== "toggleGuidelines")),
           ...(props.pageShortcuts ?? []),
         ]}
-        notes={["Enter on a button or link keeps its usual meaning; anywhere else it submits."]}
+        notes={[
+          "Enter on a button or link keeps its usual meaning; anywhere else it submits.",
+          "On a narrow screen the conversations are tabs: on a tab, ← and → (or Home and End) switch between A and B.",
+        ]}
       />
     </div>
   );
@@ -230,7 +229,7 @@ function AbChoiceForm({
   const choiceInvalid = problems.some((p) => p.path === "choice");
   return (
     <TaskForm className="ab-form" label="Reactiveness choice" onSubmit={task.submit}>
-      <span id={`${base}-choice-label`} className="score-label">
+      <span id={`${base}-choice-label`} className="score-label ab-choice-label">
         In which conversation is {targetName} more reactive?
       </span>
       <RadioGroup.Root
@@ -245,8 +244,15 @@ function AbChoiceForm({
         onValueChange={(value) => task.choose(value as AbChoice)}
       >
         {(["A", "B"] as const).map((side, i) => (
-          <RadioGroup.Item key={side} value={side} className="choice ab-choice-item" aria-keyshortcuts={String(i + 1)}>
-            Conversation {side} <kbd>{i + 1}</kbd>
+          // Named by what choosing it says ("A is more reactive"); the key is in aria-keyshortcuts.
+          <RadioGroup.Item
+            key={side}
+            value={side}
+            className="choice ab-choice-item"
+            aria-label={`${side} is more reactive`}
+            aria-keyshortcuts={String(i + 1)}
+          >
+            {side} is more reactive <kbd>{i + 1}</kbd>
           </RadioGroup.Item>
         ))}
       </RadioGroup.Root>

@@ -72,15 +72,15 @@ describe("task components in preview", () => {
   });
 
   it("a read-only A/B task disables both choices and the submit", () => {
-    const choices = buttons(ab(true)).filter((b) => /^Conversation [AB]|^Submit/.test(b.text));
+    const choices = buttons(ab(true)).filter((b) => /^[AB] is more reactive|^Submit/.test(b.text));
     expect(choices.map((b) => [b.text.slice(0, 14), b.disabled])).toEqual([
-      ["Conversation A", true],
-      ["Conversation B", true],
+      ["A is more reac", true],
+      ["B is more reac", true],
       ["Submit and nex", true],
     ]);
     expect(
       buttons(ab())
-        .filter((b) => /^Conversation [AB]|^Submit/.test(b.text))
+        .filter((b) => /^[AB] is more reactive|^Submit/.test(b.text))
         .every((b) => !b.disabled),
     ).toBe(true);
   });

@@ -200,7 +200,7 @@ describe("AbTask markup", () => {
   it("renders the A/B choice as a radio group, guidelines collapsed after the first item, unsafe links as text", () => {
     const html = render({ initialChoice: "B" });
     expect(html).toMatch(/role="radiogroup"/);
-    expect(html).toMatch(/aria-checked="true"[^>]*data-state="checked"[^>]*>Conversation B/);
+    expect(html).toMatch(/aria-checked="true"[^>]*data-state="checked"[^>]*>B is more reactive/);
     expect(html).toMatch(/aria-expanded="false"[^>]*>Guidelines: composed or reactive\?/);
     expect(html).toContain("<em>Reactive</em>: escalates quickly");
     expect(html).not.toContain("javascript:");
