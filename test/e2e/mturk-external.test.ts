@@ -294,7 +294,9 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).click();
     const error = frame.getByTestId("task-error");
     await error.waitFor();
-    expect(await error.locator("code").allTextContents()).toContain("choice");
+    // Said in words: the worker sees no field path.
+    expect(await error.textContent()).toContain("Your choice is not one of the choices.");
+    expect(await error.locator("code").count()).toBe(0);
     expect(crowdRows(second.assignmentId)).toHaveLength(0);
     expect(standIn.submissions).toHaveLength(2);
 
