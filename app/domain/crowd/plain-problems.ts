@@ -67,7 +67,9 @@ function sentence(text: string): string {
 
 /** One problem as a sentence without its path: "The item number is missing." */
 export function plainProblem(p: PathProblem): string {
-  const message = plainMessage(p.message);
+  // A message that opens with its own field's name ("SESSION_ID is missing") drops it for the words.
+  const own = p.path !== "" && p.message.startsWith(`${p.path} `) ? p.message.slice(p.path.length + 1) : p.message;
+  const message = plainMessage(own);
   const field = fieldWords(p.path);
-  return sentence(/^(is|are|has|holds|must) /.test(message) ? `${field} ${message}` : `${field}: ${message}`);
+  return sentence(/^(is|are|has|holds|must|still) /.test(message) ? `${field} ${message}` : `${field}: ${message}`);
 }

@@ -48,6 +48,10 @@ describe("field problems in plain words", () => {
     expect(plainProblem({ path: "", message: "Expected object, received string" })).toBe(
       "Your answer has the wrong kind of value.",
     );
+    // A message that opens with its parameter's name (Prolific's) drops the name for the words.
+    expect(plainProblem({ path: "SESSION_ID", message: "SESSION_ID is missing" })).toBe(
+      "The Prolific session ID is missing.",
+    );
     expect(plainMessage("choose A or B")).toBe("choose A or B");
     expect(fieldWords("topics.t1.positions.p2")).toBe("a party's position on a topic");
     expect(fieldWords("somethingInternal")).toBe("part of your answer");
