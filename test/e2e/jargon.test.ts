@@ -53,6 +53,10 @@ describe.runIf(runBrowserTests)(
     async function termsOf(path: string): Promise<TermOnPage[]> {
       await page.goto(server.url + path);
       await page.waitForLoadState("networkidle");
+      // Terms inside collapsed sections count too: open them all, so each is in the accessibility tree.
+      await page.locator("details").evaluateAll((els) => {
+        for (const d of els) (d as HTMLDetailsElement).open = true;
+      });
       const terms = await page.locator("a.term").evaluateAll((els) =>
         els.map((el) => ({
           text: (el as HTMLElement).innerText.replace(/\s+/g, " ").trim(),
