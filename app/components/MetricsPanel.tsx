@@ -107,8 +107,9 @@ export function MetricsPanel({
       </div>
       <p className="muted">
         {run.mediated ? null : <>{unmediatedNote()} </>}
-        {unitsNote()} “—” marks a metric that is undefined for this run, with the reason. Computed{" "}
-        {metrics.computedAt.slice(0, 16).replace("T", " ")} UTC with <code>npx socrates metrics</code>.
+        {unitsNote()} “—” marks a metric that is undefined for this run, with the reason. Each symbol links to the{" "}
+        <a href="/glossary">glossary</a>. Computed {metrics.computedAt.slice(0, 16).replace("T", " ")} UTC with{" "}
+        <code>npx socrates metrics</code>.
       </p>
     </section>
   );
