@@ -18,10 +18,12 @@ import { useCspNonce } from "./components/csp-nonce.ts";
 import type { ReactNode } from "react";
 import stylesHref from "./styles.css?url";
 import abTaskHref from "./styles/ab-task.css?url";
+import jargonHref from "./styles/jargon.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
   { rel: "stylesheet", href: abTaskHref },
+  { rel: "stylesheet", href: jargonHref },
   // public/favicon.svg: without it every page asks for /favicon.ico and logs a 404.
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];

@@ -2,12 +2,14 @@ import type { EvaluationView, RunMetrics } from "../domain/catalog-views.ts";
 import {
   explainMetric,
   formatMetricValue,
-  formatParams,
+  paramList,
   metricLabel,
   unitsNote,
   unmediatedNote,
 } from "../domain/metrics/metric-format.ts";
 import { runMetricTables, type MetricTableRow } from "../domain/metrics/run-metric-tables.ts";
+import { termKey } from "../domain/glossary.ts";
+import { Term, TermOrText } from "./Term.tsx";
 
 /** The value of ProMediate's reference definitions beside the spec's, its explanation on hover. */
 function ReferenceCell({ row }: { row: MetricTableRow }) {
@@ -20,7 +22,7 @@ function ReferenceCell({ row }: { row: MetricTableRow }) {
 }
 
 function MetricTable({ title, rows }: { title: string; rows: MetricTableRow[] }) {
-  const params = formatParams(rows.map((r) => r.params));
+  const params = paramList(rows.map((r) => r.params));
   const withReference = rows.some((r) => r.reference);
   return (
     <div className="topic">
@@ -30,9 +32,11 @@ function MetricTable({ title, rows }: { title: string; rows: MetricTableRow[] })
           <thead>
             <tr>
               <th scope="col">metric</th>
-              <th scope="col">spec</th>
-              <th scope="col" title="as ProMediate's released evaluation code computes it (docs/metrics.md)">
-                ProMediate ref.
+              <th scope="col">
+                <Term k="definitions">spec</Term>
+              </th>
+              <th scope="col">
+                <Term k="definitions">ProMediate ref.</Term>
               </th>
               <th scope="col" />
             </tr>
@@ -41,8 +45,9 @@ function MetricTable({ title, rows }: { title: string; rows: MetricTableRow[] })
         <tbody>
           {rows.map((m, i) => (
             <tr key={`${m.metric}-${i}`} data-metric={m.metric}>
-              <th scope="row" title={metricLabel(m.metric)}>
-                {m.metric}
+              <th scope="row">
+                {/* A stored metric no longer registered has no entry: its id, with its label if known. */}
+                {termKey(m.metric) ? <Term k={m.metric} /> : <span title={metricLabel(m.metric)}>{m.metric}</span>}
               </th>
               <td className="num" data-definitions={withReference ? "spec" : undefined}>
                 <strong>{formatMetricValue(m.metric, m.value)}</strong>
@@ -53,9 +58,16 @@ function MetricTable({ title, rows }: { title: string; rows: MetricTableRow[] })
           ))}
         </tbody>
       </table>
-      {params ? (
+      {params.length > 0 ? (
         <p className="muted">
-          <small>{params}</small>
+          <small>
+            {params.map((p, i) => (
+              <span key={p.key}>
+                {i > 0 ? " · " : null}
+                <TermOrText text={p.symbol} /> = {p.value}
+              </span>
+            ))}
+          </small>
         </p>
       ) : null}
     </div>
@@ -95,8 +107,9 @@ export function MetricsPanel({
       </div>
       <p className="muted">
         {run.mediated ? null : <>{unmediatedNote()} </>}
-        {unitsNote()} “—” marks a metric that is undefined for this run, with the reason. Computed{" "}
-        {metrics.computedAt.slice(0, 16).replace("T", " ")} UTC with <code>npx socrates metrics</code>.
+        {unitsNote()} “—” marks a metric that is undefined for this run, with the reason. Each symbol links to the{" "}
+        <a href="/glossary">glossary</a>. Computed {metrics.computedAt.slice(0, 16).replace("T", " ")} UTC with{" "}
+        <code>npx socrates metrics</code>.
       </p>
     </section>
   );

@@ -4,6 +4,7 @@ import { ScrollX } from "../components/ScrollX.tsx";
 import { requireUser } from "../server/auth/session.server.ts";
 import { benchmarkPlans } from "../server/benchmark/page.server.ts";
 import { getDb } from "../server/db.server.ts";
+import { Term } from "../components/Term.tsx";
 
 export const meta: MetaFunction = () => [{ title: "Benchmark · SoCRATES Studio" }];
 
@@ -34,7 +35,9 @@ export default function BenchmarkPlans() {
             <thead>
               <tr>
                 <th>Plan</th>
-                <th>Hash</th>
+                <th>
+                  <Term k="plan-hash">Hash</Term>
+                </th>
                 <th className="num">Mediators</th>
                 <th className="num">Runs stored / planned</th>
                 <th>Last run</th>

@@ -8,6 +8,7 @@ import { ScenarioDetails } from "../components/ScenarioDetails.tsx";
 import { TopicScoreTable } from "../components/TopicScoreTable.tsx";
 import { DEFAULT_S0 } from "../domain/consensus.ts";
 import { MetricsPanel } from "../components/MetricsPanel.tsx";
+import { Term } from "../components/Term.tsx";
 import { MediatorDecisions } from "../components/MediatorDecisions.tsx";
 import type { MediatorDecision } from "../domain/bundle.ts";
 import { getRunEmotion, getRunMetrics, getRunView } from "../server/catalog.server.ts";
@@ -136,9 +137,17 @@ function ConsensusSection({ view }: { view: Loaded }) {
             title={`Consensus by turn for run ${view.run.id}`}
           />
           <p className="muted">
-            Final consensus: {view.evaluations.map((e, i) => `${series[i].label} ${final(e.consensus)}`).join(" · ")}.
-            C[t] averages each topic's latest located 1–5 score, remapped to 0–100 % (starting score s0 = {DEFAULT_S0});
-            G[t] averages pairwise agreement over party pairs and topics.
+            Final consensus:{" "}
+            {view.evaluations.map((e, i) => (
+              <span key={e.id}>
+                {i > 0 ? " · " : null}
+                <Term k={e.method === "topic-localized" ? "C[t]" : "G[t]"} />{" "}
+                {e.method === "topic-localized" ? "topic-localized" : "per-turn baseline"} · {e.backbone}{" "}
+                {final(e.consensus)}
+              </span>
+            ))}
+            . <Term k="C[t]" /> averages each topic's latest located 1–5 score, remapped to 0–100 % (starting score{" "}
+            <Term k="s0" /> = {DEFAULT_S0}); <Term k="G[t]" /> averages pairwise agreement over party pairs and topics.
           </p>
         </>
       )}

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { AcceptanceRecord } from "../components/curation/AcceptanceRecord.tsx";
 import { SeedReport } from "../components/curation/SeedReport.tsx";
 import { ConditionList } from "../components/probing/ConditionList.tsx";
+import { conditionCountsLine } from "../domain/probing/condition-listing.ts";
 import { RunTable } from "../components/RunTable.tsx";
 import { ScenarioDetails } from "../components/ScenarioDetails.tsx";
 import { ScenarioProvenance } from "../components/ScenarioProvenance.tsx";
@@ -38,7 +39,8 @@ export default function ScenarioPage() {
         {scenario.source.kind === "promediate" ? <span className="badge">ProMediate case</span> : null}
       </h1>
       <p className="muted">
-        <span className="domain">{scenario.domain}</span> · {conditionCount} condition{conditionCount === 1 ? "" : "s"}
+        <span className="domain">{scenario.domain}</span> ·{" "}
+        <span data-testid="condition-counts">{conditionCountsLine(conditions, conditionCount)}</span>
       </p>
       <ScenarioProvenance source={scenario.source} />
       {curation ? (

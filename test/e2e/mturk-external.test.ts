@@ -163,7 +163,7 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     const evil = await fetch(taskUrl({ ...worker, turkSubmitTo: "https://evil.example" }));
     expect(evil.status).toBe(400);
     expect(await evil.text()).toContain(
-      "turkSubmitTo: &quot;https://evil.example&quot; is not an MTurk submit address",
+      "The address your answer goes back to on Mechanical Turk: &quot;https://evil.example&quot; is not an MTurk submit address",
     );
   });
 
@@ -276,7 +276,7 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     await page.close();
   });
 
-  it("the server's validation is authoritative: a bad answer is shown with its field path, a forged token is refused", async () => {
+  it("the server's validation is authoritative: a bad answer is shown in words, a forged token is refused", async () => {
     const second = { assignmentId: "3E2EASSIGNMENT02", hitId: "3E2EHIT0001", workerId: "AE2EWORKER2" };
     const page = await browser.newPage();
     // Alter the answer on its way to the server, as a tampering client could.
@@ -294,7 +294,9 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
     await frame.getByRole("button", { name: /Submit to Mechanical Turk/ }).click();
     const error = frame.getByTestId("task-error");
     await error.waitFor();
-    expect(await error.locator("code").allTextContents()).toContain("choice");
+    // Said in words: the worker sees no field path.
+    expect(await error.textContent()).toContain("Your choice is not one of the choices.");
+    expect(await error.locator("code").count()).toBe(0);
     expect(crowdRows(second.assignmentId)).toHaveLength(0);
     expect(standIn.submissions).toHaveLength(2);
 

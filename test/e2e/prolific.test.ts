@@ -126,13 +126,13 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
     await page.close();
   });
 
-  it("a link with a missing or unfilled id is refused with the parameter's name", async () => {
+  it("a link with a missing or unfilled id is refused, the id named in words", async () => {
     const missing = await fetch(`${server.url}/crowd/start?study=${studyId}&PROLIFIC_PID=abc&STUDY_ID=pstudy`);
     expect(missing.status).toBe(400);
-    expect(await missing.text()).toContain("SESSION_ID is missing");
+    expect(await missing.text()).toContain("The Prolific session ID is missing.");
     const unfilled = await fetch(studyUrl);
     expect(unfilled.status).toBe(400);
-    expect(await unfilled.text()).toContain("PROLIFIC_PID still holds Prolific&#x27;s placeholder");
+    expect(await unfilled.text()).toContain("Your Prolific ID still holds Prolific&#x27;s placeholder");
   });
 
   it("a participant qualifies, labels the session's pairs, sees the completion code and is sent to Prolific with it", async () => {

@@ -12,6 +12,8 @@ import { AVG } from "../../domain/benchmark/report/rows.ts";
 import { emotionRepair } from "../../report-parts/emotion-repair.ts";
 import { REPORT_PARTS } from "../../report-parts/registry.ts";
 import { table3 as table3Part } from "../../report-parts/table3.ts";
+import { paramList } from "../../domain/metrics/metric-format.ts";
+import { Term, TermOrText } from "../Term.tsx";
 import { Leaderboard, type LeaderboardMetric } from "./Leaderboard.tsx";
 import { ReportFigureView } from "./ReportFigureView.tsx";
 import { ReportTableView } from "./ReportTableView.tsx";
@@ -56,13 +58,18 @@ function ReportHeader({ report }: { report: PageReport }) {
       </p>
       <h1>{report.planName}</h1>
       <p className="muted" data-testid="report-constants">
-        Plan <code>{report.planHash}</code> · evaluator {report.evaluator} · simulator {report.simulator} · studies
-        (Tables 1, 2, 6) {report.studyIds.length > 0 ? report.studyIds.join(", ") : "none named"} ·{" "}
-        {Object.entries(params)
-          .map(([k, v]) => `${k} = ${String(v)}`)
-          .join(", ")}
-        , {bins} timing bins · 95% CIs from {bootstrap.draws} bootstrap draws over scenarios (seed {bootstrap.seed}) ·{" "}
-        {coverage.storedRuns} of {coverage.plannedRuns} runs stored, {coverage.evaluatedRuns} mediated runs with metrics
+        Plan <Term k="plan-hash">hash</Term> <code>{report.planHash}</code> · evaluator {report.evaluator} · simulator{" "}
+        {report.simulator} · studies (Tables 1, 2, 6){" "}
+        {report.studyIds.length > 0 ? report.studyIds.join(", ") : "none named"} ·{" "}
+        {paramList([params]).map((p, i) => (
+          <span key={p.key}>
+            {i > 0 ? ", " : null}
+            <TermOrText text={p.symbol} /> = {p.value}
+          </span>
+        ))}
+        , {bins} timing bins · <Term k="CI">95% CIs</Term> from {bootstrap.draws} bootstrap draws over scenarios (seed{" "}
+        {bootstrap.seed}) · {coverage.storedRuns} of {coverage.plannedRuns} runs stored, {coverage.evaluatedRuns}{" "}
+        mediated runs with metrics
         {coverage.incompleteRuns > 0 ? `, ${coverage.incompleteRuns} with incomplete judge output (left out)` : ""}
       </p>
       {report.warnings.length > 0 ? (

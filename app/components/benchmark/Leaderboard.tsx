@@ -1,5 +1,6 @@
 import { type LeaderboardRow, cellTitle, formatMean } from "../../domain/benchmark/report-view.ts";
 import { ScrollX } from "../ScrollX.tsx";
+import { Term } from "../Term.tsx";
 
 export interface LeaderboardMetric {
   key: string;
@@ -24,10 +25,10 @@ export function Leaderboard({ rows, metrics }: { rows: LeaderboardRow[]; metrics
             {metrics.map((m) => (
               <th key={m.key} className="num">
                 {/* The metric's short name (its key: CG, IE, IT, ER) stands in on a phone. */}
-                <span className="metric-long">{m.label}</span>
-                <abbr className="metric-short" title={m.label}>
-                  {m.key}
-                </abbr>
+                <Term k={m.key}>
+                  <span className="metric-long">{m.label}</span>
+                  <span className="metric-short">{m.key}</span>
+                </Term>
               </th>
             ))}
           </tr>

@@ -3,6 +3,7 @@ import { isReportCell, type ReportTable, type ReportValue } from "../../domain/b
 import { AVG } from "../../domain/benchmark/report/rows.ts";
 import { cellTitle, formatMean, heatRanges, heatStyle } from "../../domain/benchmark/report-view.ts";
 import { ScrollX } from "../ScrollX.tsx";
+import { TermOrText } from "../Term.tsx";
 
 interface Props {
   table: ReportTable;
@@ -28,7 +29,7 @@ function GroupHeader({ table }: { table: ReportTable }) {
       <th aria-hidden="true" />
       {spans.map((s, i) => (
         <th key={i} colSpan={s.span} scope="colgroup">
-          {s.group}
+          <TermOrText text={s.group} />
         </th>
       ))}
     </tr>
@@ -69,7 +70,7 @@ export function ReportTableView({ table, cellHref, heat = false }: Props) {
               <th scope="col">{table.rowLabel ?? (table.rows.some((r) => r.group) ? "Mediator" : "")}</th>
               {table.columns.map((c) => (
                 <th key={c.key} scope="col" className="num">
-                  {c.label}
+                  <TermOrText text={c.label} />
                 </th>
               ))}
             </tr>

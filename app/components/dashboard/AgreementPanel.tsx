@@ -6,6 +6,7 @@ import { TASK_TYPES } from "../../task-types/registry.ts";
 import type { AgreementSummary, LevelFigures } from "../../domain/validation/index.ts";
 import { formatCi, formatCoefficient } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";
+import { Term } from "../Term.tsx";
 
 interface Props {
   agreement: AgreementSummary;
@@ -52,17 +53,29 @@ export function AgreementPanel({ agreement, withoutFlagged }: Props) {
                 </>
               ) : (
                 <>
-                  <th className="num">α</th>
-                  <th className="num">95% CI</th>
+                  <th className="num">
+                    <Term k="alpha" />
+                  </th>
+                  <th className="num">
+                    <Term k="CI" />
+                  </th>
                 </>
               )}
             </tr>
             {compare ? (
               <tr>
-                <th className="num">α</th>
-                <th className="num">95% CI</th>
-                <th className="num">α</th>
-                <th className="num">95% CI</th>
+                <th className="num">
+                  <Term k="alpha" />
+                </th>
+                <th className="num">
+                  <Term k="CI" />
+                </th>
+                <th className="num">
+                  <Term k="alpha" />
+                </th>
+                <th className="num">
+                  <Term k="CI" />
+                </th>
               </tr>
             ) : null}
           </thead>

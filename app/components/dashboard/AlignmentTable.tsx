@@ -3,6 +3,7 @@ import type { PearsonResult } from "../../domain/stats/index.ts";
 import type { AlignmentSummary } from "../../domain/validation/alignment-summary.ts";
 import { formatCi, formatCoefficient, formatP } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";
+import { Term } from "../Term.tsx";
 
 function PearsonCells({ result }: { result: PearsonResult }) {
   if (result.r === null) {
@@ -84,8 +85,11 @@ export function AlignmentTable({ table }: { table: AlignmentSummary }) {
         {table.s0 !== undefined ? (
           <>
             {" "}
-            (<span data-testid="alignment-s0">s0 = {table.s0}</span> before a topic's first located turn, as in{" "}
-            <code>socrates metrics</code>)
+            (
+            <span data-testid="alignment-s0">
+              <Term k="s0" /> = {table.s0}
+            </span>{" "}
+            before a topic's first located turn, as in <code>socrates metrics</code>)
           </>
         ) : null}
         ; per-turn baseline: 1 + 4 · mean pair agreement there; both on 1–5. Pearson r with two-sided p and a Fisher-z
@@ -98,10 +102,18 @@ export function AlignmentTable({ table }: { table: AlignmentSummary }) {
 function Headers() {
   return (
     <>
-      <th className="num">r</th>
-      <th className="num">p</th>
-      <th className="num">n</th>
-      <th className="num">95% CI</th>
+      <th className="num">
+        <Term k="r" />
+      </th>
+      <th className="num">
+        <Term k="p" />
+      </th>
+      <th className="num">
+        <Term k="n" />
+      </th>
+      <th className="num">
+        <Term k="CI" />
+      </th>
     </>
   );
 }

@@ -7,6 +7,7 @@ import type { BackboneComparison, DifferenceTest } from "../../domain/validation
 import type { ComparisonPanel } from "../../domain/validation/comparison-panel.ts";
 import { formatCi, formatCoefficient, formatP } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";
+import { TermOrText } from "../Term.tsx";
 
 /** The verdict in words, as the panel shows it. */
 export const VERDICT_TEXT: Record<DifferenceTest["verdict"], string> = {
@@ -147,7 +148,7 @@ export function BackboneComparisonPanel({
                 <tr>
                   {COLUMNS.map(([name, numeric]) => (
                     <th key={name} scope="col" className={numeric ? "num" : undefined}>
-                      {name}
+                      <TermOrText text={name} />
                     </th>
                   ))}
                 </tr>

@@ -8,6 +8,7 @@ import type { AbSummary } from "../../domain/validation/index.ts";
 import type { LevelAgreement } from "../../domain/validation/consensus-agreement.ts";
 import { formatCi, formatCoefficient, formatP, formatPercent } from "./format.ts";
 import { ScrollX } from "../ScrollX.tsx";
+import { Term } from "../Term.tsx";
 
 /** The automatic proxy over the study's pairs: per backbone, and all backbones pooled. */
 export interface ProxySummary {
@@ -118,9 +119,15 @@ export function FidelityTable({ summary }: { summary: FidelitySummary }) {
               <th className="num">No majority</th>
               <th className="num">Labels</th>
               <th className="num">Fidelity</th>
-              <th className="num">Nominal α</th>
-              <th className="num">95% CI</th>
-              <th className="num">n units</th>
+              <th className="num">
+                Nominal <Term k="alpha" />
+              </th>
+              <th className="num">
+                <Term k="CI" />
+              </th>
+              <th className="num">
+                <Term k="n" /> units
+              </th>
               {PROXY_HEADERS}
             </tr>
           </thead>

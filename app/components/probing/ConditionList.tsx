@@ -6,6 +6,7 @@
 import { Link } from "@remix-run/react";
 import type { ConditionEntry, ConditionListing } from "../../domain/probing/condition-listing.ts";
 import { ConditionDiffView, PersonaChips } from "./ConditionDiffView.tsx";
+import { Term } from "../Term.tsx";
 
 /** Method, writer model, seed, length ratio and prompt version, as far as the condition records them. */
 function Provenance({ entry }: { entry: ConditionEntry }) {
@@ -16,9 +17,12 @@ function Provenance({ entry }: { entry: ConditionEntry }) {
     p.seed_id === null ? "from the background (no seed report)" : p.seed_id ? `seed ${p.seed_id}` : null,
     p.length_ratio !== undefined ? `length ×${p.length_ratio.toFixed(2)}` : null,
     p.repaired ? "repaired" : null,
-    `prompt ${p.prompt_version}`,
   ].filter(Boolean);
-  return <span className="provenance">{parts.join(" · ")}</span>;
+  return (
+    <span className="provenance">
+      {parts.join(" · ")} · <Term k="prompt-version">prompt</Term> {p.prompt_version}
+    </span>
+  );
 }
 
 function RunsLink({ entry }: { entry: ConditionEntry }) {

@@ -1,5 +1,6 @@
 /** Server or client validation problems shown next to the field their path names. */
 import type { FieldProblem } from "../../task-types/task-view.ts";
+import { plainMessage } from "../../domain/crowd/plain-problems.ts";
 
 /** Problems whose path is exactly `path`. */
 export function problemsAt(problems: readonly FieldProblem[], path: string): FieldProblem[] {
@@ -18,7 +19,8 @@ export function FieldErrors({ id, problems, path }: { id: string; problems: read
   return (
     <div className="field-error" id={id} data-path={path}>
       {here.map((p, i) => (
-        <p key={i}>{p.message}</p>
+        // Beside its field the message needs no field name; zod's stock wording is put plainly.
+        <p key={i}>{plainMessage(p.message)}</p>
       ))}
     </div>
   );

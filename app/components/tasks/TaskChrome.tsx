@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { Markdown } from "./Markdown.tsx";
 import { displayKey } from "../../domain/shortcuts.ts";
 import { TaskProgress } from "./TaskProgress.tsx";
+import { plainProblem } from "../../domain/crowd/plain-problems.ts";
 import type { FieldProblem, TaskProgressValue } from "../../task-types/task-view.ts";
 
 export function TaskTop({
@@ -55,9 +56,7 @@ export function TaskAnnouncements({
         {unplaced.length > 0 ? (
           <ul>
             {unplaced.map((p, i) => (
-              <li key={i}>
-                {p.path ? <code>{p.path}</code> : null} {p.message}
-              </li>
+              <li key={i}>{plainProblem(p)}</li>
             ))}
           </ul>
         ) : null}

@@ -13,6 +13,7 @@ import { ItemTask } from "./ItemTask.tsx";
 import { mayQueueFor } from "./queued-keys.ts";
 import { useKeysWhileLoading, type DroppedKeys } from "./useKeysWhileLoading.ts";
 import { useTaskPosting, type TaskPostingOptions } from "./useTaskPosting.ts";
+import { plainProblem } from "../../domain/crowd/plain-problems.ts";
 
 /** What the page's loader gives for the item. */
 export interface TaskPageItem {
@@ -147,9 +148,7 @@ function TaskError({ failure, listProblems }: { failure: TaskFailure | null; lis
       {listProblems && failure.problems.length > 0 ? (
         <ul>
           {failure.problems.map((p, i) => (
-            <li key={i}>
-              <code>{p.path || "label"}</code> {p.message}
-            </li>
+            <li key={i}>{plainProblem(p)}</li>
           ))}
         </ul>
       ) : null}

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { type ServiceError, badInput, zodProblems } from "../../server/http/errors.server.ts";
+import { plainProblem } from "../../domain/crowd/plain-problems.ts";
 
 /** The assignment id MTurk sends while a worker only previews a HIT. */
 export const PREVIEW_ASSIGNMENT_ID = "ASSIGNMENT_ID_NOT_AVAILABLE";
@@ -100,8 +101,11 @@ export type ExternalQuestionRequest =
   | ({ mode: "work" } & ExternalAssignment);
 
 function invalidLink(problems: { path: string; message: string }[]): ServiceError {
-  // The message names each parameter too: a loader's error page shows only the message.
-  return badInput(`The task link is not valid: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`, problems);
+  // A loader's error page shows only the message, and a worker reads it: each problem in words, not as a parameter.
+  return badInput(
+    `The task link is not valid. ${problems.map(plainProblem).join(" ")} Please open the task from Mechanical Turk again.`,
+    problems,
+  );
 }
 
 /** Reads MTurk's query parameters. A preview needs only study and item; an accepted assignment needs all of them. */

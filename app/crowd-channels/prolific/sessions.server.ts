@@ -13,6 +13,7 @@ import { z } from "zod";
 import { writeTransaction, type Db } from "../../server/db.server.ts";
 import { nextTask } from "../../server/annotation/assignment.server.ts";
 import { ServiceError, badInput, forbidden, zodProblems } from "../../server/http/errors.server.ts";
+import { plainProblem } from "../../domain/crowd/plain-problems.ts";
 import { releaseLeasesOf } from "../../server/models/assignment.server.ts";
 import {
   findSession,
@@ -76,8 +77,9 @@ export function parseProlificParams(params: URLSearchParams): ProlificParams {
   );
   if (parsed.success) return parsed.data;
   const problems = zodProblems(parsed.error);
+  // A participant reads the message: each problem in words, not as a URL parameter.
   throw badInput(
-    `This Prolific link is not valid: ${problems.map((p) => p.message).join("; ")}. Please open the study from Prolific again.`,
+    `This Prolific link is not valid. ${problems.map(plainProblem).join(" ")} Please open the study from Prolific again.`,
     problems,
   );
 }

@@ -16,12 +16,19 @@ export function metricLabel(metric: string): string | undefined {
   return metricById(metric)?.label;
 }
 
-/** "δ = 0.05 · W = 10": the parameters a set of values was computed with, each once. */
-export function formatParams(paramSets: Record<string, unknown>[]): string {
+/** The parameters a set of values was computed with, each once: key (for the glossary), symbol and value. */
+export function paramList(paramSets: Record<string, unknown>[]): { key: string; symbol: string; value: string }[] {
   const seen = new Map<string, unknown>();
   for (const params of paramSets)
     for (const [key, value] of Object.entries(params)) if (!seen.has(key)) seen.set(key, value);
-  return [...seen].map(([key, value]) => `${PARAM_SPECS.get(key)?.symbol ?? key} = ${String(value)}`).join(" · ");
+  return [...seen].map(([key, value]) => ({ key, symbol: PARAM_SPECS.get(key)?.symbol ?? key, value: String(value) }));
+}
+
+/** "δ = 0.05 · W = 10": the parameters a set of values was computed with, each once. */
+export function formatParams(paramSets: Record<string, unknown>[]): string {
+  return paramList(paramSets)
+    .map((p) => `${p.symbol} = ${p.value}`)
+    .join(" · ");
 }
 
 /** "s0=1 δ=0.05 … wMax=10": one line for a terminal; a symbol of several words gives way to the key. */

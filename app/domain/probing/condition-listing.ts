@@ -82,3 +82,19 @@ export function conditionListing(
     probeCommand: `npx socrates probe --scenario ${scenarioId}`,
   };
 }
+
+/**
+ * The scenario page's headline count, each part named for what it counts: the stored conditions
+ * include the persona-fidelity ones beside the benchmark's 15, so "22 conditions" and "15 of 15"
+ * are both true and must say so. `storedTotal` is every condition stored for the scenario.
+ */
+export function conditionCountsLine(listing: ConditionListing, storedTotal: number): string {
+  const benchmark = listing.benchmark.length - listing.missing;
+  const fidelity = listing.fidelity.length;
+  const other = storedTotal - benchmark - fidelity;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const parts = [`${benchmark} of the ${listing.benchmark.length} benchmark conditions`];
+  if (fidelity > 0) parts.push(plural(fidelity, "persona-fidelity condition"));
+  if (other > 0) parts.push(`${other} other`);
+  return `${plural(storedTotal, "stored condition")}: ${parts.join(", ")}`;
+}

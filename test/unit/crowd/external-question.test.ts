@@ -101,14 +101,18 @@ describe("MTurk parameters", () => {
     ["credentials", "https://user:pw@www.mturk.com"],
     ["a script URL", "javascript:alert(1)"],
     ["a stand-in that is not configured", "http://127.0.0.1:9999"],
-  ])("refuses turkSubmitTo with %s (400, names the parameter)", (_, turkSubmitTo) => {
+  ])("refuses turkSubmitTo with %s (400, names the parameter in words)", (_, turkSubmitTo) => {
     for (const assignmentId of [accepted.assignmentId, PREVIEW_ASSIGNMENT_ID]) {
       const e = rejection(() =>
         parseExternalQuestionParams(query({ ...accepted, assignmentId, turkSubmitTo }), ALLOWED),
       );
       expect(e.status).toBe(400);
       expect(e.problems.map((p) => p.path)).toEqual(["turkSubmitTo"]);
-      expect(e.message).toMatch(/turkSubmitTo: .* is not an MTurk submit address/);
+      // A worker reads the message: the parameter in words (issue 32), its path stays in the problems.
+      expect(e.message).toMatch(
+        /The address your answer goes back to on Mechanical Turk: .* is not an MTurk submit address/,
+      );
+      expect(e.message).not.toContain("turkSubmitTo");
     }
   });
 

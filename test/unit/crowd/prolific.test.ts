@@ -147,8 +147,9 @@ describe("Prolific sessions", () => {
     const missing = expectError(
       () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: null, STUDY_ID: "" })),
       400,
-      /This Prolific link is not valid/,
+      /^This Prolific link is not valid\. The Prolific study ID is empty\. The Prolific session ID is missing\./,
     );
+    // The participant reads words; the problems keep the parameters' names.
     expect(missing.problems).toEqual([
       { path: "STUDY_ID", message: "STUDY_ID is empty" },
       { path: "SESSION_ID", message: "SESSION_ID is missing" },
@@ -156,14 +157,18 @@ describe("Prolific sessions", () => {
     expectError(
       () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "{{%PROLIFIC_PID%}}" })),
       400,
-      /PROLIFIC_PID still holds Prolific's placeholder/,
+      /Your Prolific ID still holds Prolific's placeholder/,
     );
     expectError(
       () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: "x'; DROP TABLE" })),
       400,
-      /SESSION_ID must be 1–64 letters, digits/,
+      /The Prolific session ID must be 1–64 letters, digits/,
     );
-    expectError(() => parseProlificParams(link({ PROLIFIC_PID: "p".repeat(65) })), 400, /PROLIFIC_PID must be 1–64/);
+    expectError(
+      () => parseProlificParams(link({ PROLIFIC_PID: "p".repeat(65) })),
+      400,
+      /Your Prolific ID must be 1–64/,
+    );
     expect(tableCounts(t.db)).toEqual(counts);
   });
 

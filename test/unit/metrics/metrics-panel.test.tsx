@@ -30,7 +30,8 @@ describe("MetricsPanel", () => {
     );
     const shown = [...html.matchAll(/data-metric="([A-Z]+)"/g)].map((m) => m[1]);
     expect([...shown].sort()).toEqual(METRICS.map((m) => m.id).sort());
-    for (const m of METRICS) expect(html).toContain(`title="${m.label}"`);
+    // Each id is a glossary link whose title (its accessible description) opens with the metric's label.
+    for (const m of METRICS) expect(html).toContain(`title="${m.label.replace(/'/g, "&#x27;")}: `);
     expect(html).toContain("Topic-localized C[t] · j");
     expect(html).toContain("The run itself");
   });

@@ -119,7 +119,7 @@ describe("ConsensusTask markup", () => {
     expect(rent).toContain('data-path="topics.RENT.score"');
     expect(rent).toContain("a score is 1 to 5");
     const alert = section(html, 'role="alert"');
-    expect(alert.slice(0, alert.indexOf("</div>"))).toContain("<code>kind</code> expected consensus");
+    expect(alert.slice(0, alert.indexOf("</div>"))).toContain("<li>The kind of answer: expected consensus");
   });
 
   it("restores a saved label into the controls", () => {
@@ -215,7 +215,9 @@ describe("AbTask markup", () => {
       ],
     });
     expect(html).toMatch(/class="field-error" id="[^"]+" data-path="choice"><p>choose A or B<\/p>/);
-    expect(html).toContain("<code>payload</code> not JSON");
+    // In words, not as a field path.
+    expect(html).toContain("<li>Your answer: not JSON.</li>");
+    expect(html).not.toContain("<code>payload</code>");
   });
 });
 
