@@ -241,7 +241,7 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
 
   it("sorts /runs by clicking a column header, either way, and filters it", async () => {
     await page.goto(server.url + "/runs");
-    const turns = () => page.getByTestId("run-table").locator("tbody tr td:nth-child(6)").allTextContents();
+    const turns = () => page.getByTestId("run-table").locator("tbody tr td:nth-child(5)").allTextContents();
     await page.getByRole("link", { name: "Turns", exact: true }).click();
     await page.locator("th[aria-sort=ascending]", { hasText: "Turns" }).waitFor();
     const up = numbers(await turns());
@@ -258,7 +258,7 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
     await page.waitForURL(/mediated=no/);
     expect(page.url()).toMatch(/sort=turns/);
     // The URL may change a moment before the filtered rows arrive: wait for them.
-    const mediators = () => page.getByTestId("run-table").locator("tbody tr td:nth-child(4)").allTextContents();
+    const mediators = () => page.getByTestId("run-table").locator("tbody tr td:nth-child(3)").allTextContents();
     await expect.poll(async () => [...new Set(await mediators())]).toEqual(["none"]);
   });
 
