@@ -11,6 +11,7 @@
  *                          REBUILD=1 rebuilds build-test/ first)
  */
 import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseConditionKey, RUN_PAGE_SIZE } from "../app/domain/run-list.ts";
 import { createAccount } from "../app/server/annotation/accounts.server.ts";
@@ -36,7 +37,7 @@ function pages(total: number): { name: string; search: string; filter: RunListFi
   return [
     { name: "first page", search: "", filter: {}, page: 1 },
     {
-      name: "filtered (mediator, condition, words)",
+      name: "filtered (mediator, condition, word)",
       search: "?q=bench&cond=emotion:CC&mediator=m3",
       filter: { text: "bench", condition: parseConditionKey("emotion:CC"), mediator: "m3" },
       page: 1,
@@ -58,7 +59,7 @@ async function times(n: number, run: () => unknown): Promise<number[]> {
 const ms = (x: number) => x.toFixed(1).padStart(7);
 function line(name: string, values: number[]): string {
   const figures = `median ${ms(percentile(values, 50))} p95 ${ms(percentile(values, 95))} ms`;
-  return `  ${name.padEnd(44)} n=${String(values.length).padStart(3)} ${figures}   (${TARGET})`;
+  return `  ${name.padEnd(50)} n=${String(values.length).padStart(3)} ${figures}   (${TARGET})`;
 }
 
 async function inProcess(db: Db): Promise<void> {
@@ -102,6 +103,12 @@ try {
   importBundleFiles(db, [{ file: "synthetic.json", text: JSON.stringify(syntheticBundle(SCENARIOS)) }]);
   await createAccount(db, { ...ADMIN, displayName: "Bench admin", role: "admin" });
   console.log(`/runs at scale (${SCENARIOS} synthetic scenarios, ${RUN_PAGE_SIZE} runs a page)`);
+  // Wall-clock figures: on a shared machine they read high when the load is.
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   await inProcess(db);
   const total = countRuns(db);
   db.$client.close();
