@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { RunListItem } from "../domain/catalog-views.ts";
+import { conditionLabel, runTitle } from "../domain/run-list.ts";
 import type { SortState } from "../domain/table-sort.ts";
 import { SortHeader } from "./SortHeader.tsx";
 import { ScrollX } from "./ScrollX.tsx";
@@ -20,24 +21,18 @@ function Header({
   return <th className={numeric ? "num" : undefined}>{label}</th>;
 }
 
-/** The runs table; given `sort`, its headers sort it through the query string (the runs page). */
-export function RunTable({
-  runs,
-  showScenario = true,
-  sort,
-}: {
-  runs: RunListItem[];
-  showScenario?: boolean;
-  sort?: SortState;
-}) {
+/**
+ * The runs table; given `sort`, its headers sort it through the query string (the runs page). Each run's main cell is
+ * its readable title (scenario · condition · mediator) linking to it, with the run id beneath.
+ */
+export function RunTable({ runs, sort }: { runs: RunListItem[]; sort?: SortState }) {
   if (runs.length === 0) return <p className="empty-state">{sort ? "No run matches." : "No runs yet."}</p>;
   return (
     <ScrollX label="Runs">
       <table className="data-table" data-testid="run-table">
         <thead>
           <tr>
-            <Header label="Run" sortKey="id" sort={sort} />
-            {showScenario ? <Header label="Scenario" sortKey="scenario" sort={sort} /> : null}
+            <Header label="Run" sortKey="scenario" sort={sort} />
             <Header label="Condition" sortKey="condition" sort={sort} />
             <Header label="Mediator" sortKey="mediator" sort={sort} />
             <Header label="Outcome" sortKey="outcome" sort={sort} />
@@ -49,14 +44,11 @@ export function RunTable({
         <tbody>
           {runs.map((r) => (
             <tr key={r.id}>
-              <td>
-                <Link to={`/runs/${encodeURIComponent(r.id)}`}>{r.id}</Link>
+              <td className="run-title-cell">
+                <Link to={`/runs/${encodeURIComponent(r.id)}`}>{runTitle(r)}</Link>
+                <code className="run-id">{r.id}</code>
               </td>
-              {showScenario ? <td>{r.scenarioTitle}</td> : null}
-              <td>
-                {r.axis}
-                {r.variant !== "default" ? ` · ${r.variant}` : ""}
-              </td>
+              <td>{conditionLabel(r.axis, r.variant)}</td>
               <td>{r.mediated ? r.mediatorBackbone : <span className="muted">none</span>}</td>
               <td>
                 <span className={`outcome outcome-${r.outcome}`}>{r.outcome}</span>

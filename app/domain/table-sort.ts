@@ -24,12 +24,14 @@ export function parseSort<K extends string>(
 
 /**
  * The query string a column header links to: that column ascending, or reversed when it is already the sort. Other
- * parameters (filters) stay.
+ * parameters (filters) stay; the page goes.
  */
 export function sortSearch(params: URLSearchParams, current: SortState, key: string): string {
   const next = new URLSearchParams(params);
   next.set("sort", key);
   next.set("dir", current.key === key && current.dir === "asc" ? "desc" : "asc");
+  // A new order starts at its first page.
+  next.delete("page");
   return `?${next.toString()}`;
 }
 

@@ -59,7 +59,7 @@ export default function ScenarioPage() {
       ) : null}
       <ConditionList listing={conditions} />
       <h2>Runs</h2>
-      <RunTable runs={runs} showScenario={false} />
+      <RunTable runs={runs} />
     </>
   );
 }

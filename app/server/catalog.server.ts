@@ -1,5 +1,5 @@
 /** Read-side queries for the scenario and run pages (the shapes they return are in app/domain/catalog-views.ts). */
-import { and, asc, count, desc, eq, inArray, ne, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, ne, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import type { Party, Topic } from "../domain/bundle.ts";
 import type { EmotionChartView, EvaluationView, MetricView, RunListItem, RunMetrics } from "../domain/catalog-views.ts";
@@ -8,6 +8,7 @@ import { readsEvaluation } from "../domain/metrics/registry.ts";
 import { EMOTION_METHOD, emotionSourceLabel } from "../domain/emotion/trajectory.ts";
 import { conditionListing } from "../domain/probing/condition-listing.ts";
 import { consensusSeries, topicSeries, type EvaluationMethod } from "../domain/series.ts";
+import { NO_MEDIATOR, pageCount } from "../domain/run-list.ts";
 import type { SortState } from "../domain/table-sort.ts";
 import { renderChartSvg } from "./charts/render.server.ts";
 import type { Db } from "./db.server.ts";
@@ -121,8 +122,20 @@ export interface RunListFilter {
   text?: string;
   outcome?: string;
   mediated?: boolean;
+  /** One condition across scenarios (its axis and variant). */
+  condition?: { axis: string; variant: string };
+  /** A mediator backbone, or NO_MEDIATOR for the unmediated runs. */
+  mediator?: string;
+  /** The simulator backbone (the model playing the parties). */
+  backbone?: string;
   sort?: SortState<RunSortKey>;
   limit?: number;
+  offset?: number;
+}
+
+function mediatorIs(mediator: string | undefined): SQL | undefined {
+  if (!mediator) return undefined;
+  return mediator === NO_MEDIATOR ? eq(schema.runs.mediated, false) : eq(schema.runs.mediatorBackbone, mediator);
 }
 
 function runConditions(filter: RunListFilter): SQL | undefined {
@@ -134,12 +147,17 @@ function runConditions(filter: RunListFilter): SQL | undefined {
     filter.conditionId ? eq(schema.runs.conditionId, filter.conditionId) : undefined,
     filter.outcome ? eq(schema.runs.outcome, filter.outcome) : undefined,
     filter.mediated === undefined ? undefined : eq(schema.runs.mediated, filter.mediated),
+    filter.condition
+      ? and(eq(schema.conditions.axis, filter.condition.axis), eq(schema.conditions.variant, filter.condition.variant))
+      : undefined,
+    mediatorIs(filter.mediator),
+    filter.backbone ? eq(schema.runs.simulatorBackbone, filter.backbone) : undefined,
     // instr, not LIKE: the words are data, never patterns.
     ...words.map((w) => sql`instr(${searched}, ${w}) > 0`),
   );
 }
 
-/** The runs, filtered and sorted (by default: scenario, condition, mediated first), up to `limit`. */
+/** The runs, filtered and sorted (by default: scenario, condition, mediated first), `limit` from `offset`. */
 export function listRuns(db: Db, filter: RunListFilter = {}): RunListItem[] {
   const sort = filter.sort;
   const order = sort
@@ -151,25 +169,87 @@ export function listRuns(db: Db, filter: RunListFilter = {}): RunListItem[] {
         desc(schema.runs.mediated),
         asc(schema.runs.id),
       ];
-  return db
-    .select(runListColumns)
+  // Two steps: order only the ids (narrow rows in the sorter), then read the page's rows, so the evaluation
+  // count and the wide columns are computed for the rows shown, not for every run that matches.
+  const ids = db
+    .select({ id: schema.runs.id })
     .from(schema.runs)
     .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
     .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
     .where(runConditions(filter))
     .orderBy(...order)
     .limit(filter.limit ?? 500)
-    .all();
+    .offset(filter.offset ?? 0)
+    .all()
+    .map((r) => r.id);
+  if (ids.length === 0) return [];
+  const rows = new Map(
+    db
+      .select(runListColumns)
+      .from(schema.runs)
+      .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
+      .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
+      .where(inArray(schema.runs.id, ids))
+      .all()
+      .map((r) => [r.id, r]),
+  );
+  return ids.map((id) => rows.get(id)!);
 }
 
-/** The outcomes stored runs have, for the runs page's filter. */
-export function runOutcomes(db: Db): string[] {
+/** How many runs the filter matches (the joins only when a condition needs them). */
+export function countRuns(db: Db, filter: RunListFilter = {}): number {
   return db
-    .selectDistinct({ outcome: schema.runs.outcome })
+    .select({ n: count() })
     .from(schema.runs)
-    .orderBy(asc(schema.runs.outcome))
-    .all()
-    .map((r) => r.outcome);
+    .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
+    .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
+    .where(runConditions(filter))
+    .get()!.n;
+}
+
+/**
+ * One page of the filtered runs, paged in the database, with the total they come to; a page past the last
+ * shows the last.
+ */
+export function runsPage(db: Db, filter: RunListFilter, page: number, size: number) {
+  const total = countRuns(db, filter);
+  const pages = pageCount(total, size);
+  const current = Math.min(page, pages);
+  const runs = listRuns(db, { ...filter, limit: size, offset: (current - 1) * size });
+  return { runs, total, page: current, pages, size };
+}
+
+/** The choices of the runs page's filters: only values some stored run has. */
+export function runFacets(db: Db) {
+  const distinct = (
+    column: typeof schema.runs.mediatorBackbone | typeof schema.runs.simulatorBackbone | typeof schema.runs.outcome,
+  ) =>
+    db
+      .selectDistinct({ value: column })
+      .from(schema.runs)
+      .where(isNotNull(column))
+      .orderBy(asc(column))
+      .all()
+      .map((r) => String(r.value));
+  const scenarios = db
+    .select({ id: schema.scenarios.id, title: schema.scenarios.title })
+    .from(schema.scenarios)
+    .where(inArray(schema.scenarios.id, db.select({ id: schema.runs.scenarioId }).from(schema.runs)))
+    .orderBy(asc(schema.scenarios.title), asc(schema.scenarios.id))
+    .all();
+  const conditions = db
+    .selectDistinct({ axis: schema.conditions.axis, variant: schema.conditions.variant })
+    .from(schema.conditions)
+    .where(inArray(schema.conditions.id, db.select({ id: schema.runs.conditionId }).from(schema.runs)))
+    .orderBy(asc(schema.conditions.axis), asc(schema.conditions.variant))
+    .all();
+  return {
+    scenarios,
+    conditions,
+    mediators: distinct(schema.runs.mediatorBackbone),
+    backbones: distinct(schema.runs.simulatorBackbone),
+    outcomes: distinct(schema.runs.outcome),
+  };
 }
 
 export function getScenario(db: Db, id: string) {

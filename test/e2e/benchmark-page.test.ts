@@ -111,8 +111,9 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
       `Table 3: mediator performance by domain: ${MEDIATOR}, CG ${DOMAIN}`,
     );
 
+    // Each row's link reads "scenario · condition · mediator"; the run id is shown beneath it.
     const links = page.getByTestId("run-table").locator("tbody tr td:first-child a");
-    const ids = await links.allTextContents();
+    const ids = await page.getByTestId("run-table").locator("tbody tr td:first-child .run-id").allTextContents();
     expect(ids).toHaveLength(n);
     for (const id of ids) {
       const facts = runFacts(id);
