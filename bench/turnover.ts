@@ -8,7 +8,9 @@
  *
  *   npm run bench:turnover            (N=20; REUSE_BUILD=1 serves the existing build-test/ as is)
  */
+import { asc, eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
+import { studyItems } from "../db/schema.ts";
 import { createAbStudy, createConsensusStudy } from "../app/server/annotation/studies.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
 import { validConsensusLabel } from "../harness/annotation.ts";
@@ -90,12 +92,20 @@ async function main(): Promise<void> {
   try {
     const db = openDatabase(server.dbPath);
     // Enough trajectories for N snippets, and one A/B item per demo pair (N or fewer).
-    const consensus = createConsensusStudy(db, { name: "Turnover", pool: "expert", trajectories: 6, config: { seed: 5 } });
+    const consensus = createConsensusStudy(db, {
+      name: "Turnover",
+      pool: "expert",
+      trajectories: 6,
+      config: { seed: 5 },
+    });
     const ab = createAbStudy(db, { name: "Turnover A/B", pool: "expert", config: { seed: 5 } });
     const itemsOf = (studyId: number) =>
-      db.$client.prepare("SELECT id FROM study_items WHERE study_id = ? ORDER BY position").all(studyId) as {
-        id: number;
-      }[];
+      db
+        .select({ id: studyItems.id })
+        .from(studyItems)
+        .where(eq(studyItems.studyId, studyId))
+        .orderBy(asc(studyItems.position))
+        .all();
     const probe = itemsOf(consensus);
     const counts = { consensus: probe.length, "A/B": itemsOf(ab).length };
     const shapes = new Map(
