@@ -6,7 +6,8 @@
  * task page's data-item changed and no data-busy). Prints mean, median and p95 per type and
  * overall.
  *
- *   npm run bench:turnover            (N=20; REUSE_BUILD=1 serves the existing build-test/ as is)
+ *   npm run bench:turnover     (N=20; REUSE_BUILD=1 serves the existing build as is; BUILD_DIR=dir builds/serves
+ *                               another folder than build-test/, e.g. for the code before a change)
  */
 import { asc, eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
@@ -17,9 +18,11 @@ import { validConsensusLabel } from "../harness/annotation.ts";
 import { startAppServer } from "../harness/app-server.ts";
 import { launchChromium } from "../harness/browser.ts";
 import { DEMO, loginInBrowser } from "../harness/login.ts";
-import { buildApp } from "../harness/test-build.ts";
+import { buildApp, TEST_BUILD_DIR } from "../harness/test-build.ts";
 
 const N = Number(process.env.N ?? 20);
+/** Another build to serve, e.g. one of older code to compare with under the same load. */
+const BUILD_DIR = process.env.BUILD_DIR ?? TEST_BUILD_DIR;
 /** A person reads before submitting; long enough for the draft autosave (0.8 s after the last key) to go out. */
 const PAUSE_MS = 1200;
 
@@ -84,10 +87,10 @@ function consensusKeys(shape: { topics: number; parties: number }): string[] {
 
 async function main(): Promise<void> {
   if (process.env.REUSE_BUILD !== "1") {
-    console.log("Building the app (remix vite:build into build-test/)…");
-    buildApp();
+    console.log(`Building the app (remix vite:build into ${BUILD_DIR}/)…`);
+    buildApp(BUILD_DIR);
   }
-  const server = await startAppServer();
+  const server = await startAppServer({ env: { SOCRATES_BUILD_DIR: BUILD_DIR } });
   const browser = await launchChromium();
   try {
     const db = openDatabase(server.dbPath);
