@@ -9,6 +9,7 @@
  *   npm run bench:turnover     (N=20; REUSE_BUILD=1 serves the existing build as is; BUILD_DIR=dir builds/serves
  *                               another folder than build-test/, e.g. for the code before a change)
  */
+import { loadavg } from "node:os";
 import { asc, eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { studyItems } from "../db/schema.ts";
@@ -29,7 +30,21 @@ const PAUSE_MS = 1200;
 interface Timer {
   start: number;
   end: number;
+  /** Requests the page sent and React commits made between the keydown and the next item ready. */
+  requests: number;
+  commits: number;
 }
+
+/**
+ * Counts React's commits: React reports each to the devtools hook when one is there (a stand-in
+ * that only counts). Commits and requests per turn do not depend on the machine's load, the times do.
+ */
+const COMMIT_COUNTER = `window.__commits = [];
+window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+  supportsFiber: true, renderers: new Map(), inject() { return 1; }, checkDCE() {},
+  onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
+  onCommitFiberRoot() { window.__commits.push(performance.now()); },
+};`;
 
 /**
  * Stamps, in the page's own clock, the Ctrl+Enter keydown and the moment the next item is ready. A string, not a
@@ -45,6 +60,10 @@ const TIMER_SCRIPT = (current: number) => `(() => {
     const el = document.querySelector('[data-testid="task-page"]');
     if (t.start && el && el.getAttribute("data-item") !== "${current}" && !el.hasAttribute("data-busy")) {
       t.end = performance.now();
+      t.commits = window.__commits.filter((c) => c >= t.start).length;
+      t.requests = performance
+        .getEntriesByType("resource")
+        .filter((e) => e.startTime >= t.start && e.startTime <= t.end && !e.name.endsWith(".svg")).length;
       observer.disconnect();
       document.removeEventListener("keydown", onKey, { capture: true });
     }
@@ -60,7 +79,7 @@ const onScreen = (page: Page) =>
   page.locator('[data-testid="task-page"]:not([data-busy])').getAttribute("data-item").then(Number);
 
 /** Answers the item on screen by keyboard and returns the turnover of its submit in milliseconds. */
-async function turn(page: Page, keys: string[]): Promise<number> {
+async function turn(page: Page, keys: string[]): Promise<Timer> {
   const item = await onScreen(page);
   for (const key of keys) await page.keyboard.press(key);
   await page.waitForTimeout(PAUSE_MS);
@@ -69,15 +88,19 @@ async function turn(page: Page, keys: string[]): Promise<number> {
   await page.locator(`[data-testid="task-page"]:not([data-item="${item}"]):not([data-busy])`).waitFor();
   await page.waitForFunction("window.__turnover.end > 0");
   const t = (await page.evaluate("window.__turnover")) as Timer;
-  return t.end - t.start;
+  return t;
 }
 
-function summary(label: string, ms: number[]): string {
-  const sorted = [...ms].sort((a, b) => a - b);
+function summary(label: string, turns: Timer[]): string {
+  const sorted = turns.map((t) => t.end - t.start).sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   const mean = sorted.reduce((s, x) => s + x, 0) / sorted.length;
   const f = (x: number) => `${Math.round(x)} ms`.padStart(8);
-  return `  ${label.padEnd(10)} n=${String(sorted.length).padStart(3)}  mean ${f(mean)}  median ${f(at(0.5))}  p95 ${f(at(0.95))}  max ${f(sorted[sorted.length - 1])}`;
+  const per = (key: "requests" | "commits") => (turns.reduce((s, t) => s + t[key], 0) / turns.length).toFixed(1);
+  return (
+    `  ${label.padEnd(10)} n=${String(sorted.length).padStart(3)}  mean ${f(mean)}  median ${f(at(0.5))}  ` +
+    `p95 ${f(at(0.95))}  max ${f(sorted[sorted.length - 1])}  requests ${per("requests")}  commits ${per("commits")}`
+  );
 }
 
 /** The keys that answer a consensus item: per topic a letter per party, a score, "j" to the next topic. */
@@ -122,7 +145,8 @@ async function main(): Promise<void> {
 
     const page = await browser.newPage();
     await loginInBrowser(page, server.url, DEMO.ada);
-    const figures: Record<string, number[]> = { consensus: [], "A/B": [] };
+    await page.addInitScript(COMMIT_COUNTER);
+    const figures: Record<string, Timer[]> = { consensus: [], "A/B": [] };
     for (const [type, studyId] of [
       ["consensus", consensus],
       ["A/B", ab],
@@ -134,12 +158,15 @@ async function main(): Promise<void> {
       // The last item's submit leads to "All done", not to an item: it is left out.
       for (let i = 0; i <= N && i < counts[type] - 1; i++) {
         const keys = type === "A/B" ? ["1"] : consensusKeys(shapes.get(await onScreen(page))!);
-        const ms = await turn(page, keys);
-        if (i > 0) figures[type].push(ms);
+        const timed = await turn(page, keys);
+        if (i > 0) figures[type].push(timed);
       }
     }
-    console.log(`Next-item turnover in Chromium (Ctrl+Enter → next item ready), after one warm-up turn per type:`);
-    for (const [type, ms] of Object.entries(figures)) if (ms.length) console.log(summary(type, ms));
+    console.log(
+      `Next-item turnover in Chromium (Ctrl+Enter → next item ready), after one warm-up turn per type ` +
+        `(requests and React commits: means per turn; load average ${loadavg()[0].toFixed(1)}):`,
+    );
+    for (const [type, turns] of Object.entries(figures)) if (turns.length) console.log(summary(type, turns));
     console.log(summary("overall", Object.values(figures).flat()));
   } finally {
     await browser.close();
