@@ -15,6 +15,7 @@ import { openDatabase } from "../../app/server/db.server.ts";
 import { addAnnotator } from "../../harness/annotation.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { holdNextSubmit } from "../../harness/hold-submit.ts";
 import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
 
 describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { timeout: 180_000 }, () => {
@@ -105,10 +106,14 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
     await page.getByRole("dialog").waitFor({ state: "detached" });
 
     await page.keyboard.press("1");
+    // The submit is held in the browser until "2" and Enter are typed: the next item is still loading, as in the
+    // report, however fast it comes.
+    const submit = await holdNextSubmit(page);
     await page.keyboard.press("Enter");
-    // At once, as in the report: the next item is still loading.
+    await submit.sent;
     await page.keyboard.press("2");
     await page.keyboard.press("Enter");
+    await submit.release();
     await waitForItem(page, second);
     await page
       .getByTestId("keys-not-applied")

@@ -13,6 +13,7 @@ import { openDatabase } from "../../app/server/db.server.ts";
 import { validConsensusLabel } from "../../harness/annotation.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { holdNextSubmit } from "../../harness/hold-submit.ts";
 import { DEMO, loginInBrowser } from "../../harness/login.ts";
 
 type Stored = {
@@ -111,11 +112,16 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
       .map((itemId, i) => ({ itemId, option: i % 2 === 0 ? "a" : "b", score: (i % 4) + 1 }));
     for (const [i, step] of plan.entries()) {
       for (const key of keysFor(step.itemId, step.option, step.score)) await page.keyboard.press(key);
+      // The submit is held in the browser until the keys below are typed: they are typed while the next item loads
+      // however fast it comes.
+      const submit = await holdNextSubmit(page);
       await page.keyboard.press("Control+Enter");
-      // At once, while the next item loads: a move (kept for it), a score and a submit (never applied to it).
+      await submit.sent;
+      // While the next item loads: a move (kept for it), a score and a submit (never applied to it).
       await page.keyboard.press("j");
       await page.keyboard.press("5");
       await page.keyboard.press("Control+Enter");
+      await submit.release();
       const next = items[i + 1];
       await waitForItem(page, next);
       await page

@@ -5,7 +5,7 @@
  * token, a signed assignment token) and where they post.
  */
 import { useFetcher, useSubmit } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import type { LabelPayload } from "../../task-types/registry.ts";
 import { useAutosave } from "./useAutosave.ts";
 import { useTimeOnTask } from "./useTimeOnTask.ts";
@@ -22,18 +22,20 @@ export interface TaskPostingOptions {
 
 export function useTaskPosting({ action, itemId, draftsEnabled, fields }: TaskPostingOptions) {
   const submit = useSubmit();
-  const draft = useFetcher();
+  const draftFetcher = useFetcher();
   const seconds = useTimeOnTask(itemId);
   const saveDraftNow = useCallback(
     (payload: unknown) => {
       if (!draftsEnabled || payload === null) return;
-      draft.submit({ ...fields, intent: "draft", payload: JSON.stringify(payload) }, { method: "post", action });
+      draftFetcher.submit({ ...fields, intent: "draft", payload: JSON.stringify(payload) }, { method: "post", action });
     },
-    [draft, draftsEnabled, fields, action],
+    [draftFetcher, draftsEnabled, fields, action],
   );
-  // A new item starts clean.
-  const [draftValue, setDraftValue] = useState<unknown>(null);
-  useEffect(() => setDraftValue(null), [itemId]);
+  // A new item starts clean: a draft belongs to the item it was typed on. Derived while rendering, not reset by an
+  // effect, so the next item's arrival costs no extra render of the whole task (issue 32's turnover).
+  const [draft, setDraft] = useState<{ itemId: number; value: unknown }>({ itemId, value: null });
+  const draftValue = draft.itemId === itemId ? draft.value : null;
+  const setDraftValue = useCallback((value: unknown) => setDraft({ itemId, value }), [itemId]);
   const autosave = useAutosave(draftValue, saveDraftNow);
 
   const send = useCallback(

@@ -1,5 +1,6 @@
 /** One topic of the consensus task: its options, each party's position, the agreement score and carry-forward. */
 import * as RadioGroup from "@radix-ui/react-radio-group";
+import { memo } from "react";
 import { POSITION_NOT_STATED, POSITION_UNCLEAR, type ConsensusLabel } from "./label.ts";
 import type { FieldProblem, TaskScenario } from "../task-view.ts";
 import {
@@ -30,7 +31,24 @@ export interface TopicCardProps {
   cardRef: (element: HTMLFieldSetElement | null) => void;
 }
 
-export function TopicCard(props: TopicCardProps) {
+/**
+ * A card renders again only when what it shows changes, not on every render of the page around it
+ * (the busy state and navigation of a submit, the next item's arrival): its Radix radios are the
+ * costliest part of the page to render (issue 32's turnover). `cardRef` is a new function on each
+ * render doing the same thing; `problems` is a new array with the same entries.
+ */
+export const TopicCard = memo(TopicCardView, (before, after) =>
+  (Object.keys(after) as (keyof TopicCardProps)[]).every(
+    (key) =>
+      key === "cardRef" ||
+      before[key] === after[key] ||
+      (key === "problems" &&
+        before.problems.length === after.problems.length &&
+        before.problems.every((p, i) => p === after.problems[i])),
+  ),
+);
+
+function TopicCardView(props: TopicCardProps) {
   const { base, topic, topicIndex, config, state, problems, readOnly, dispatch } = props;
   const draft = state.topics[topic.id];
   const focused = topicIndex === state.focusedTopic;
