@@ -18,8 +18,13 @@ import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
 
+// A title per item, so a screen reader (and the tab strip) tells one item from the next.
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.study.name ?? "Task"} · SoCRATES Studio` },
+  {
+    title: data
+      ? `Item ${data.itemId} (${data.progress.done} of ${data.progress.total} done) · ${data.study.name} · SoCRATES Studio`
+      : "Task · SoCRATES Studio",
+  },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -101,6 +106,7 @@ export default function TaskPage() {
       posting={{ action: itemPath, draftsEnabled: open, fields }}
       loadsNextItem
       itemActions={itemActions}
+      sessionKey={String(data.study.id)}
       readOnly={data.skipped}
       failure={result && !result.ok ? (result as ActionFailure) : null}
       header={

@@ -5,11 +5,13 @@
  * The two pages differ only in what they pass in.
  */
 import { useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { FieldProblem, TaskProgressValue } from "../../task-types/task-view.ts";
 import type { TaskView } from "../../task-types/registry.ts";
 import { useItemActions, type ItemActionsConfig } from "./ItemActions.tsx";
+import { DraftStatusNote } from "./DraftStatusNote.tsx";
 import { ItemTask } from "./ItemTask.tsx";
+import { SessionStats, useSessionStats } from "./SessionStats.tsx";
 import { mayQueueFor } from "./queued-keys.ts";
 import { useKeysWhileLoading, type DroppedKeys } from "./useKeysWhileLoading.ts";
 import { useTaskPosting, type TaskPostingOptions } from "./useTaskPosting.ts";
@@ -54,12 +56,19 @@ export interface TaskPageShellProps {
   loadsNextItem?: boolean;
   /** Skip, flag and undo-last (the annotator's page only). */
   itemActions?: ItemActionsConfig;
+  /** Shows session statistics, kept under this key (e.g. the study id); none without it. */
+  sessionKey?: string;
 }
 
 export function TaskPageShell(props: TaskPageShellProps) {
   const { item, failure } = props;
   const submitting = useNavigation().state === "submitting";
-  const { setDraftValue, send, flushDraft } = useTaskPosting({ ...props.posting, itemId: item.itemId });
+  const { setDraftValue, send, flushDraft, draftStatus, seconds } = useTaskPosting({
+    ...props.posting,
+    itemId: item.itemId,
+  });
+  const session = useSessionStats(props.sessionKey);
+
   const loading = useKeysWhileLoading(item.itemId, (key) => mayQueueFor(item.task.kind, key));
   const hold = props.loadsNextItem ? loading.hold : noop;
   const actions = useItemActions(props.itemActions, () => {
@@ -67,8 +76,10 @@ export function TaskPageShell(props: TaskPageShellProps) {
     hold();
   });
   const busy = props.loadsNextItem === true && loading.busy;
+  const { frame, arrival } = useItemArrival(item.itemId, busy);
   return (
     <section
+      ref={frame}
       className="task-page"
       data-testid={props.testId}
       data-item={item.itemId}
@@ -77,6 +88,15 @@ export function TaskPageShell(props: TaskPageShellProps) {
       aria-busy={busy || undefined}
     >
       {props.header}
+      <p className="visually-hidden" aria-live="polite" data-testid="item-announcement">
+        {arrival}
+      </p>
+      <div className="task-status-row">
+        {props.posting.draftsEnabled ? <DraftStatusNote status={draftStatus} /> : null}
+        {props.sessionKey ? (
+          <SessionStats entries={session.entries} remaining={props.progress.total - props.progress.done} />
+        ) : null}
+      </div>
       <TaskError failure={failure} listProblems={props.listProblems ?? false} />
       <LoadingNotice busy={busy} dropped={props.loadsNextItem ? loading.dropped : null} />
       {props.replacement ?? (
@@ -99,6 +119,7 @@ export function TaskPageShell(props: TaskPageShellProps) {
             pageShortcuts={actions.shortcuts}
             onDraftChange={setDraftValue}
             onSubmit={(payload) => {
+              session.record(item.itemId, seconds());
               hold();
               send(payload);
             }}
@@ -110,6 +131,26 @@ export function TaskPageShell(props: TaskPageShellProps) {
 }
 
 const noop = () => {};
+
+/**
+ * When another item replaces the one on screen (not on the first load): its heading takes focus and a polite live region
+ * names it, so a screen reader hears that the next item is there.
+ */
+function useItemArrival(itemId: number, busy: boolean) {
+  const frame = useRef<HTMLElement>(null);
+  const [arrival, setArrival] = useState("");
+  const shown = useRef(itemId);
+  useEffect(() => {
+    // Once it can take input: the old item's frame is inert while the next one loads.
+    if (busy || shown.current === itemId) return;
+    shown.current = itemId;
+    const heading = frame.current?.querySelector<HTMLElement>("h1.task-title");
+    if (!heading) return;
+    heading.focus({ preventScroll: false });
+    setArrival(`Next item: ${heading.textContent?.trim() ?? ""}`);
+  }, [itemId, busy]);
+  return { frame, arrival };
+}
 
 /** Says the next item is on its way, or that held keys were not applied and why. */
 function LoadingNotice({ busy, dropped }: { busy: boolean; dropped: DroppedKeys | null }) {

@@ -5,9 +5,10 @@
  * token, a signed assignment token) and where they post.
  */
 import { useFetcher, useSubmit } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { LabelPayload } from "../../task-types/registry.ts";
 import { useAutosave } from "./useAutosave.ts";
+import { useDraftStatus } from "./useDraftStatus.ts";
 import { useTimeOnTask } from "./useTimeOnTask.ts";
 
 export interface TaskPostingOptions {
@@ -22,23 +23,31 @@ export interface TaskPostingOptions {
 
 export function useTaskPosting({ action, itemId, draftsEnabled, fields }: TaskPostingOptions) {
   const submit = useSubmit();
-  const draft = useFetcher();
+  const draft = useFetcher<{ ok: boolean; message?: string }>();
   const seconds = useTimeOnTask(itemId);
+  const lastDraft = useRef<{ itemId: number; payload: unknown } | null>(null);
   const saveDraftNow = useCallback(
     (payload: unknown) => {
       if (!draftsEnabled || payload === null) return;
+      lastDraft.current = { itemId, payload };
       draft.submit({ ...fields, intent: "draft", payload: JSON.stringify(payload) }, { method: "post", action });
     },
-    [draft, draftsEnabled, fields, action],
+    [draft, draftsEnabled, fields, action, itemId],
   );
   // A new item starts clean.
   const [draftValue, setDraftValue] = useState<unknown>(null);
   useEffect(() => setDraftValue(null), [itemId]);
   const autosave = useAutosave(draftValue, saveDraftNow);
+  // A draft that was not saved (a busy database) is sent again; the page shows where it stands.
+  // Never once the label is sent, nor to another item's address.
+  const draftStatus = useDraftStatus(draft, itemId, () => {
+    if (lastDraft.current?.itemId === itemId) saveDraftNow(lastDraft.current.payload);
+  });
 
   const send = useCallback(
     (payload: LabelPayload) => {
       autosave.cancel();
+      lastDraft.current = null;
       submit(
         {
           ...fields,
@@ -54,5 +63,5 @@ export function useTaskPosting({ action, itemId, draftsEnabled, fields }: TaskPo
   // Before a skip or an undo loads another item in this same page: the draft goes to its own item now, not later to the
   // next one's address.
   const flushDraft = autosave.flush;
-  return { setDraftValue, send, flushDraft };
+  return { setDraftValue, send, flushDraft, draftStatus, seconds };
 }

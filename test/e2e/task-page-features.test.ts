@@ -1,0 +1,141 @@
+/**
+ * The task page's features of issue 32 in Chromium through the real server: the draft's saved state (and its retry
+ * while the database is locked), messages cleared when the item changes, the heading, title, announcement and focus of
+ * the next item, and session statistics. Results are read back from the database.
+ */
+import Database from "better-sqlite3";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAbStudy } from "../../app/server/annotation/studies.server.ts";
+import { openDatabase } from "../../app/server/db.server.ts";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { DEMO, loginInBrowser } from "../../harness/login.ts";
+
+describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180_000 }, () => {
+  let server: AppServer;
+  let browser: Browser;
+  let draftStudy = 0;
+  let flowStudy = 0;
+
+  const read = <T>(sql: string, ...args: unknown[]): T[] => {
+    const db = new Database(server.dbPath, { readonly: true });
+    try {
+      return db.prepare(sql).all(...args) as T[];
+    } finally {
+      db.close();
+    }
+  };
+  const itemsOf = (studyId: number) =>
+    read<{ id: number }>(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`, studyId).map((r) => r.id);
+  const waitForItem = async (page: Page, itemId: number) => {
+    await page.locator(`[data-testid="task-page"][data-item="${itemId}"]:not([data-busy])`).waitFor();
+    await page.waitForLoadState("networkidle");
+  };
+  const onScreen = (page: Page) =>
+    page.locator('[data-testid="task-page"]:not([data-busy])').getAttribute("data-item").then(Number);
+  const draftsOf = (username: string) =>
+    read<{ itemId: number; payload: string }>(
+      `SELECT d.study_item_id AS itemId, d.payload FROM label_drafts d JOIN annotators n ON n.id = d.annotator_id
+       WHERE n.username = ?`,
+      username,
+    ).map((d) => ({ itemId: d.itemId, choice: JSON.parse(d.payload).choice as string }));
+
+  beforeAll(async () => {
+    // A write waits at most a second for the lock, so a test holding it sees the 503 soon.
+    server = await startAppServer({ env: { SOCRATES_WRITE_WAIT_MS: "1000" } });
+    browser = await launchChromium();
+    const db = openDatabase(server.dbPath);
+    draftStudy = createAbStudy(db, { name: "Drafts", pool: "expert" });
+    flowStudy = createAbStudy(db, { name: "Item flow", pool: "expert" });
+    db.$client.close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("shows the draft's saved state, and while the database is locked says it is not saved and retries", async () => {
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.ben);
+    await page.goto(`${server.url}/annotate/${draftStudy}/next`);
+    const item = await onScreen(page);
+    await waitForItem(page, item);
+    const status = page.getByTestId("draft-status");
+    expect(await status.textContent()).toBe("");
+
+    await page.keyboard.press("1");
+    await page.locator('[data-testid="draft-status"][data-phase="saved"]').waitFor();
+    expect(await status.textContent()).toMatch(/^Saved · \d+ s ago$/);
+    // The ticking age is not read out: the status region's accessible text is the state alone.
+    expect(await status.locator('[aria-hidden="true"]').textContent()).toMatch(/^ · \d+ s ago$/);
+    expect(draftsOf("ben")).toEqual([{ itemId: item, choice: "A" }]);
+
+    const lock = new Database(server.dbPath);
+    try {
+      lock.exec("BEGIN IMMEDIATE");
+      await page.keyboard.press("2");
+      await page.locator('[data-testid="draft-status"][data-phase="retrying"]').waitFor({ timeout: 20_000 });
+      expect(await status.textContent()).toBe("Not saved — retrying");
+    } finally {
+      lock.exec("COMMIT");
+      lock.close();
+    }
+    await page.locator('[data-testid="draft-status"][data-phase="saved"]').waitFor({ timeout: 20_000 });
+    expect(draftsOf("ben")).toEqual([{ itemId: item, choice: "B" }]);
+    await page.close();
+  });
+
+  it("the next item: an h1, a new title, an announcement, focus on its heading; the last item's messages and saved state are gone; session statistics count it", async () => {
+    const [first, second, third] = itemsOf(flowStudy);
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.ada);
+    await page.goto(`${server.url}/annotate/${flowStudy}/next`);
+    await waitForItem(page, first);
+    expect(await page.locator("h1").count()).toBe(1);
+    expect(await page.locator("h1").textContent()).toContain("Watch");
+    const firstTitle = await page.title();
+    expect(firstTitle).toContain(`Item ${first}`);
+    const stats = page.getByTestId("session-stats");
+    expect(await stats.locator('[data-stat="items"]').textContent()).toBe("0 items");
+    expect(await stats.locator('[data-stat="left"]').textContent()).toBe("—");
+
+    await page.getByRole("button", { name: /^Flag/ }).click();
+    await page.getByLabel(/What is wrong with this item/).fill("Conversation B stops mid-sentence.");
+    await page.getByRole("button", { name: /Send flag/ }).click();
+    await page.getByTestId("flag-status").getByText("Flag sent").waitFor();
+    await page.keyboard.press("1");
+    await page.locator('[data-testid="draft-status"][data-phase="saved"]').waitFor();
+    await page.keyboard.press("Control+Enter");
+    await waitForItem(page, second);
+
+    expect(await page.getByTestId("flag-status").count()).toBe(0);
+    expect(await page.getByTestId("draft-status").getAttribute("data-phase")).toBe("idle");
+    expect(await page.title()).toContain(`Item ${second}`);
+    expect(await page.title()).not.toBe(firstTitle);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.matches("h1.task-title") ?? false)).toBe(true);
+    expect(await page.getByTestId("item-announcement").textContent()).toMatch(/^Next item: Watch /);
+    expect(await stats.locator('[data-stat="items"]').textContent()).toBe("1 item");
+    expect(await stats.locator('[data-stat="median"]').textContent()).toMatch(/^\d+ s$/);
+    expect(await stats.locator('[data-stat="left"]').textContent()).toMatch(/^\d+ (s|min)$/);
+
+    // Keys still answer with the heading focused; the session count survives a reload of the page.
+    await page.keyboard.press("2");
+    await page.keyboard.press("Control+Enter");
+    await waitForItem(page, third);
+    await page.reload();
+    await waitForItem(page, third);
+    expect(await stats.locator('[data-stat="items"]').textContent()).toBe("2 items");
+    const stored = read<{ itemId: number; payload: string }>(
+      `SELECT l.study_item_id AS itemId, r.payload FROM labels l JOIN label_revisions r ON r.label_id = l.id
+       JOIN annotators n ON n.id = l.annotator_id JOIN study_items i ON i.id = l.study_item_id
+       WHERE n.username = 'ada' AND i.study_id = ? ORDER BY r.id`,
+      flowStudy,
+    ).map((r) => ({ itemId: r.itemId, choice: JSON.parse(r.payload).choice }));
+    expect(stored).toEqual([
+      { itemId: first, choice: "A" },
+      { itemId: second, choice: "B" },
+    ]);
+    await page.close();
+  });
+});
