@@ -385,6 +385,8 @@ export const labelRevisions = sqliteTable(
     /** A repeated submit with the same token is stored once. */
     clientToken: text("client_token"),
     secondsOnTask: real("seconds_on_task"),
+    /** The annotator's optional comment on this answer (null when none); at most LABEL_COMMENT_MAX characters. */
+    comment: text("comment"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -48,6 +48,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const post = {
     intent: form.get("intent"),
     note: form.get("note"),
+    comment: form.get("comment"),
     payload: formJson(form, "payload"),
     clientToken: String(form.get("clientToken") ?? ""),
     secondsOnTask: formSeconds(form),
@@ -107,6 +108,7 @@ export default function TaskPage() {
       loadsNextItem
       itemActions={itemActions}
       sessionKey={String(data.study.id)}
+      commentField
       readOnly={data.skipped}
       failure={result && !result.ok ? (result as ActionFailure) : null}
       header={

@@ -17,6 +17,7 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
   let browser: Browser;
   let draftStudy = 0;
   let flowStudy = 0;
+  let commentStudy = 0;
 
   const read = <T>(sql: string, ...args: unknown[]): T[] => {
     const db = new Database(server.dbPath, { readonly: true });
@@ -48,6 +49,7 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
     const db = openDatabase(server.dbPath);
     draftStudy = createAbStudy(db, { name: "Drafts", pool: "expert" });
     flowStudy = createAbStudy(db, { name: "Item flow", pool: "expert" });
+    commentStudy = createAbStudy(db, { name: "Comments", pool: "expert" });
     db.$client.close();
   });
   afterAll(async () => {
@@ -137,5 +139,45 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
       { itemId: second, choice: "B" },
     ]);
     await page.close();
+  });
+
+  it("a comment written under the task is stored with the label, starts the revision, and is shown on the dashboard and in the CSV", async () => {
+    const [first, second] = itemsOf(commentStudy);
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.ben);
+    await page.goto(`${server.url}/annotate/${commentStudy}/next`);
+    await waitForItem(page, first);
+    await page.keyboard.press("2");
+    const box = page.getByLabel(/Comment for the researchers/);
+    await box.fill("B's third turn is cut off, I chose on the rest.");
+    // Typing in the box answers nothing (the "1" stays text); Ctrl+Enter from it submits, with the comment.
+    await box.press("End");
+    await box.pressSequentially(" 1");
+    await box.press("Control+Enter");
+    await waitForItem(page, second);
+    expect(await box.inputValue()).toBe("");
+    expect(
+      read(
+        `SELECT json_extract(r.payload, '$.choice') AS choice, r.comment FROM labels l
+         JOIN label_revisions r ON r.label_id = l.id WHERE l.study_item_id = ?`,
+        first,
+      ),
+    ).toEqual([{ choice: "B", comment: "B's third turn is cut off, I chose on the rest. 1" }]);
+    await page.goto(`${server.url}/annotate/${commentStudy}/items/${first}`);
+    await waitForItem(page, first);
+    expect(await box.inputValue()).toBe("B's third turn is cut off, I chose on the rest. 1");
+    await page.close();
+
+    const admin = await browser.newPage();
+    await loginInBrowser(admin, server.url, DEMO.admin);
+    await admin.goto(`${server.url}/admin/studies/${commentStudy}`);
+    const row = admin.getByTestId("label-comment-row");
+    await row.first().waitFor();
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain("B's third turn is cut off, I chose on the rest. 1");
+    const csv = await (await admin.request.get(`${server.url}/admin/studies/${commentStudy}/labels.csv`)).text();
+    expect(csv.split("\r\n")[0]).toContain("submitted_at,comment");
+    expect(csv).toContain("B's third turn is cut off, I chose on the rest. 1");
+    await admin.close();
   });
 });

@@ -26,7 +26,8 @@ export function useItemActions(
   const submit = useSubmit();
   const flagger = useFetcher<FlagReply>();
   const [dialog, setDialog] = useState<Dialog>(null);
-  // The item a flag was sent from: its reply is shown only while that item is on screen (an undo or a submit clears it).
+  // The item a flag was sent from: its reply is shown only while that item is on screen (an undo or a submit clears
+  // it).
   const [flaggedFrom, setFlaggedFrom] = useState<string | null>(null);
   const actionPath = config?.action;
   // A new item (its action path) starts without the last one's reply.

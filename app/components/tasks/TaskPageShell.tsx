@@ -11,6 +11,7 @@ import type { TaskView } from "../../task-types/registry.ts";
 import { useItemActions, type ItemActionsConfig } from "./ItemActions.tsx";
 import { DraftStatusNote } from "./DraftStatusNote.tsx";
 import { ItemTask } from "./ItemTask.tsx";
+import { LabelComment } from "./LabelComment.tsx";
 import { SessionStats, useSessionStats } from "./SessionStats.tsx";
 import { mayQueueFor } from "./queued-keys.ts";
 import { useKeysWhileLoading, type DroppedKeys } from "./useKeysWhileLoading.ts";
@@ -25,6 +26,8 @@ export interface TaskPageItem {
   initialLabel: unknown;
   initialChoice: unknown;
   study: { guidelines: string };
+  /** The comment of the annotator's latest revision (the comment field starts from it). */
+  comment?: string;
 }
 
 export interface TaskFailure {
@@ -58,6 +61,8 @@ export interface TaskPageShellProps {
   itemActions?: ItemActionsConfig;
   /** Shows session statistics, kept under this key (e.g. the study id); none without it. */
   sessionKey?: string;
+  /** Offers a comment field whose text is posted with the label as `comment`. */
+  commentField?: boolean;
 }
 
 export function TaskPageShell(props: TaskPageShellProps) {
@@ -68,6 +73,7 @@ export function TaskPageShell(props: TaskPageShellProps) {
     itemId: item.itemId,
   });
   const session = useSessionStats(props.sessionKey);
+  const [comment, setComment] = useItemComment(item);
 
   const loading = useKeysWhileLoading(item.itemId, (key) => mayQueueFor(item.task.kind, key));
   const hold = props.loadsNextItem ? loading.hold : noop;
@@ -121,9 +127,17 @@ export function TaskPageShell(props: TaskPageShellProps) {
             onSubmit={(payload) => {
               session.record(item.itemId, seconds());
               hold();
-              send(payload);
+              send(payload, props.commentField ? { comment } : {});
             }}
           />
+          {props.commentField ? (
+            <LabelComment
+              value={comment}
+              onChange={setComment}
+              problems={failure?.problems ?? []}
+              disabled={props.readOnly === true}
+            />
+          ) : null}
         </div>
       )}
     </section>
@@ -132,9 +146,20 @@ export function TaskPageShell(props: TaskPageShellProps) {
 
 const noop = () => {};
 
+/** The comment being written, starting over from the stored one on each item. */
+function useItemComment(item: TaskPageItem) {
+  const [comment, setComment] = useState(item.comment ?? "");
+  const [forItem, setForItem] = useState(item.itemId);
+  if (forItem !== item.itemId) {
+    setForItem(item.itemId);
+    setComment(item.comment ?? "");
+  }
+  return [comment, setComment] as const;
+}
+
 /**
- * When another item replaces the one on screen (not on the first load): its heading takes focus and a polite live region
- * names it, so a screen reader hears that the next item is there.
+ * When another item replaces the one on screen (not on the first load): its heading takes focus and a polite live
+ * region names it, so a screen reader hears that the next item is there.
  */
 function useItemArrival(itemId: number, busy: boolean) {
   const frame = useRef<HTMLElement>(null);

@@ -45,12 +45,13 @@ export function useTaskPosting({ action, itemId, draftsEnabled, fields }: TaskPo
   });
 
   const send = useCallback(
-    (payload: LabelPayload) => {
+    (payload: LabelPayload, extra: Record<string, string> = {}) => {
       autosave.cancel();
       lastDraft.current = null;
       submit(
         {
           ...fields,
+          ...extra,
           intent: "submit",
           payload: JSON.stringify(payload),
           secondsOnTask: String(Math.round(seconds() * 10) / 10),
