@@ -285,6 +285,8 @@ export const annotators = sqliteTable(
     /** Crowd workers: when they passed the qualification test (null until then). */
     qualifiedAt: text("qualified_at"),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
+    /** The annotator's own setting: a single-choice answer submits and advances at once (off by default). */
+    autoAdvance: integer("auto_advance", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

@@ -114,7 +114,8 @@ export default function TaskPage() {
       header={
         <nav className="muted task-crumbs" aria-label="Task">
           <Link to="/annotate">My tasks</Link> · {data.study.name} ·{" "}
-          <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link>
+          <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link> ·{" "}
+          <Link to="/annotate/settings">Settings{data.autoAdvance ? " (auto-advance on)" : ""}</Link>
           {data.submitted ? (
             <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span>
           ) : null}

@@ -18,6 +18,7 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
   let draftStudy = 0;
   let flowStudy = 0;
   let commentStudy = 0;
+  let autoStudy = 0;
 
   const read = <T>(sql: string, ...args: unknown[]): T[] => {
     const db = new Database(server.dbPath, { readonly: true });
@@ -50,6 +51,7 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
     draftStudy = createAbStudy(db, { name: "Drafts", pool: "expert" });
     flowStudy = createAbStudy(db, { name: "Item flow", pool: "expert" });
     commentStudy = createAbStudy(db, { name: "Comments", pool: "expert" });
+    autoStudy = createAbStudy(db, { name: "Auto-advance", pool: "expert" });
     db.$client.close();
   });
   afterAll(async () => {
@@ -179,5 +181,50 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
     expect(csv.split("\r\n")[0]).toContain("submitted_at,comment");
     expect(csv).toContain("B's third turn is cut off, I chose on the rest. 1");
     await admin.close();
+  });
+
+  it("auto-advance, set on the settings page, submits an A/B choice and opens the next item; off again, a choice waits", async () => {
+    const [first, second, third] = itemsOf(autoStudy);
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.ben);
+    const setAutoAdvance = async (on: boolean) => {
+      await page.goto(`${server.url}/annotate/settings`);
+      await page.getByLabel(/Submit as soon as I choose/).setChecked(on);
+      await page.getByRole("button", { name: "Save settings" }).click();
+      await page
+        .getByTestId("settings-status")
+        .getByText(`auto-advance is ${on ? "on" : "off"}`)
+        .waitFor();
+    };
+    await setAutoAdvance(true);
+    expect(read(`SELECT auto_advance AS on_ FROM annotators WHERE username = 'ben'`)).toEqual([{ on_: 1 }]);
+    await page.goto(`${server.url}/annotate/${autoStudy}/next`);
+    await waitForItem(page, first);
+    await page.getByText("Settings (auto-advance on)").waitFor();
+    await page.keyboard.press("1");
+    await waitForItem(page, second);
+    await page.keyboard.press("b");
+    await waitForItem(page, third);
+    const choices = () =>
+      read<{ itemId: number; choice: string }>(
+        `SELECT l.study_item_id AS itemId, json_extract(r.payload, '$.choice') AS choice FROM labels l
+         JOIN label_revisions r ON r.label_id = l.id JOIN study_items i ON i.id = l.study_item_id
+         WHERE i.study_id = ? ORDER BY r.id`,
+        autoStudy,
+      );
+    expect(choices()).toEqual([
+      { itemId: first, choice: "A" },
+      { itemId: second, choice: "B" },
+    ]);
+
+    await setAutoAdvance(false);
+    expect(read(`SELECT auto_advance AS on_ FROM annotators WHERE username = 'ben'`)).toEqual([{ on_: 0 }]);
+    await page.goto(`${server.url}/annotate/${autoStudy}/next`);
+    await waitForItem(page, third);
+    await page.keyboard.press("1");
+    await page.locator('[data-testid="draft-status"][data-phase="saved"]').waitFor();
+    expect(await onScreen(page)).toBe(third);
+    expect(choices()).toHaveLength(2);
+    await page.close();
   });
 });

@@ -28,6 +28,8 @@ export interface TaskPageItem {
   study: { guidelines: string };
   /** The comment of the annotator's latest revision (the comment field starts from it). */
   comment?: string;
+  /** The annotator's auto-advance setting (the annotator's page only). */
+  autoAdvance?: boolean;
 }
 
 export interface TaskFailure {
@@ -123,6 +125,7 @@ export function TaskPageShell(props: TaskPageShellProps) {
             readOnly={props.readOnly}
             submitText={props.submitText}
             pageShortcuts={actions.shortcuts}
+            autoAdvance={item.autoAdvance}
             onDraftChange={setDraftValue}
             onSubmit={(payload) => {
               session.record(item.itemId, seconds());

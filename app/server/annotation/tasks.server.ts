@@ -1,4 +1,5 @@
 /** Everything the task page needs for one item, checked for access and ownership, blinded by task-view. */
+import { taskSettings } from "./annotator-settings.server.ts";
 import type { SessionUser } from "../auth/session.server.ts";
 import type { Db } from "../db.server.ts";
 import { needsQualification, studyForWorker } from "./access.server.ts";
@@ -54,6 +55,8 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
     submitted: latest ? { revision: latest.revision, createdAt: latest.createdAt } : null,
     /** The comment of the annotator's latest revision, which a revision starts from. */
     comment: latest?.comment ?? "",
+    /** The annotator's setting: a single-choice answer submits at once. */
+    autoAdvance: taskSettings(db, user).autoAdvance,
     leaseExpiresAt: assignment.status === "leased" ? assignment.leaseExpiresAt : null,
     /** The annotator passed on this item: it can be read, not answered. */
     skipped: assignment.status === "skipped",
