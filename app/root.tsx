@@ -20,12 +20,14 @@ import stylesHref from "./styles.css?url";
 import abTaskHref from "./styles/ab-task.css?url";
 import jargonHref from "./styles/jargon.css?url";
 import runsHref from "./styles/runs.css?url";
+import taskPageStylesHref from "./styles/task-page.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
   { rel: "stylesheet", href: abTaskHref },
   { rel: "stylesheet", href: jargonHref },
   { rel: "stylesheet", href: runsHref },
+  { rel: "stylesheet", href: taskPageStylesHref },
   // public/favicon.svg: without it every page asks for /favicon.ico and logs a 404.
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];

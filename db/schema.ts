@@ -285,6 +285,8 @@ export const annotators = sqliteTable(
     /** Crowd workers: when they passed the qualification test (null until then). */
     qualifiedAt: text("qualified_at"),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
+    /** The annotator's own setting: a single-choice answer submits and advances at once (off by default). */
+    autoAdvance: integer("auto_advance", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -385,6 +387,8 @@ export const labelRevisions = sqliteTable(
     /** A repeated submit with the same token is stored once. */
     clientToken: text("client_token"),
     secondsOnTask: real("seconds_on_task"),
+    /** The annotator's optional comment on this answer (null when none); at most LABEL_COMMENT_MAX characters. */
+    comment: text("comment"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -11,12 +11,14 @@ import {
 } from "../components/dashboard/index.ts";
 import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
+import { LabelCommentsPanel } from "../components/dashboard/LabelCommentsPanel.tsx";
 import { ChannelPanels } from "../crowd-channels/ChannelPanels.tsx";
 import { dashboardPage } from "../server/annotation/dashboard-cache.server.ts";
 import { alignmentSummary } from "../domain/validation/alignment-summary.ts";
 import { TASK_TYPES } from "../task-types/registry.ts";
 import { actionResult, orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
+import { studyLabelComments } from "../server/annotation/label-comments.server.ts";
 import { setCountSurplus, setMinSecondsOnTask } from "../server/annotation/dashboard-settings.server.ts";
 import { getStudy, setStudyStatus } from "../server/annotation/studies.server.ts";
 import { crowdDashboardAction, NO_ACTION_DATA } from "../server/crowd/dashboard-actions.server.ts";
@@ -55,6 +57,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     channels: page.channels,
     channelPanels,
     flags,
+    labelComments: studyLabelComments(db, studyId),
   });
 }
 
@@ -142,6 +145,7 @@ export default function StudyDashboard() {
       </section>
 
       <FlagsPanel data={d.flags} error={failure?.message ?? null} />
+      <LabelCommentsPanel studyId={d.study.id} data={d.labelComments} />
 
       <section className="dash-section" data-testid="label-status">
         <h2>Label status</h2>

@@ -19,8 +19,13 @@ import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
 
+// A title per item, so a screen reader (and the tab strip) tells one item from the next.
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.study.name ?? "Task"} · SoCRATES Studio` },
+  {
+    title: data
+      ? `Item ${data.itemId} (${data.progress.done} of ${data.progress.total} done) · ${data.study.name} · SoCRATES Studio`
+      : "Task · SoCRATES Studio",
+  },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -45,6 +50,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const post = {
     intent: form.get("intent"),
     note: form.get("note"),
+    comment: form.get("comment"),
     payload: formJson(form, "payload"),
     clientToken: String(form.get("clientToken") ?? ""),
     secondsOnTask: formSeconds(form),
@@ -105,12 +111,15 @@ export default function TaskPage() {
         posting={{ action: itemPath, draftsEnabled: open, fields }}
         loadsNextItem
         itemActions={itemActions}
+        sessionKey={String(data.study.id)}
+        commentField
         readOnly={data.skipped}
         failure={result && !result.ok ? (result as ActionFailure) : null}
         header={
           <nav className="muted task-crumbs" aria-label="Task">
             <Link to="/annotate">My tasks</Link> · {data.study.name} ·{" "}
-            <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link>
+            <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link> ·{" "}
+            <Link to="/annotate/settings">Settings{data.autoAdvance ? " (auto-advance on)" : ""}</Link>
             {data.submitted ? (
               <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span>
             ) : null}

@@ -28,6 +28,8 @@ export interface TaskComponentProps<View = unknown> {
   submitText?: string;
   /** The page's shortcuts (skip, flag, undo), added to the task's keys and cheat sheet. */
   pageShortcuts?: readonly PageShortcut[];
+  /** The annotator's auto-advance setting: a type with one answer submits as soon as it is chosen. */
+  autoAdvance?: boolean;
   /** The work in progress, for drafts: whatever the type autosaves. */
   onDraftChange: (draft: unknown) => void;
   onSubmit: (payload: LabelPayload) => void;

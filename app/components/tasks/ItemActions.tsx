@@ -26,6 +26,12 @@ export function useItemActions(
   const submit = useSubmit();
   const flagger = useFetcher<FlagReply>();
   const [dialog, setDialog] = useState<Dialog>(null);
+  // The item a flag was sent from: its reply is shown only while that item is on screen (an undo or a submit clears
+  // it).
+  const [flaggedFrom, setFlaggedFrom] = useState<string | null>(null);
+  const actionPath = config?.action;
+  // A new item (its action path) starts without the last one's reply.
+  useEffect(() => setFlaggedFrom(null), [actionPath]);
   const latest = useRef(config);
   latest.current = config;
 
@@ -33,6 +39,7 @@ export function useItemActions(
     const now = latest.current;
     if (!now) return;
     if (intent === "flag") {
+      setFlaggedFrom(now.action);
       flagger.submit({ ...now.fields, intent, note }, { method: "post", action: now.action });
       return;
     }
@@ -52,7 +59,7 @@ export function useItemActions(
   }, [skip, flag, undo]);
   if (!config) return { shortcuts: [], panel: null };
 
-  const reply = flagger.state === "idle" ? flagger.data : undefined;
+  const reply = flagger.state === "idle" && flaggedFrom === config.action ? flagger.data : undefined;
   const panel = (
     // biome-ignore lint/a11y/useSemanticElements: a row of buttons; a fieldset would bring form styling
     <div className="item-actions" role="group" aria-label="This item">

@@ -24,7 +24,10 @@ export function TaskTop({
     <header className="task-top">
       <div>
         <p className="task-kind">{kind}</p>
-        <h2 className="task-title">{title}</h2>
+        {/* The page's heading: focused when the next item arrives (TaskPageShell). */}
+        <h1 className="task-title" tabIndex={-1}>
+          {title}
+        </h1>
       </div>
       <div className="task-header-tools">
         <TaskProgress progress={progress} />

@@ -5,11 +5,14 @@
  * The two pages differ only in what they pass in.
  */
 import { useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { FieldProblem, TaskProgressValue } from "../../task-types/task-view.ts";
 import type { TaskView } from "../../task-types/registry.ts";
 import { useItemActions, type ItemActionsConfig } from "./ItemActions.tsx";
+import { DraftStatusNote } from "./DraftStatusNote.tsx";
 import { ItemTask } from "./ItemTask.tsx";
+import { LabelComment } from "./LabelComment.tsx";
+import { SessionStats, useSessionStats } from "./SessionStats.tsx";
 import { mayQueueFor } from "./queued-keys.ts";
 import { useKeysWhileLoading, type DroppedKeys } from "./useKeysWhileLoading.ts";
 import { useTaskPosting, type TaskPostingOptions } from "./useTaskPosting.ts";
@@ -24,6 +27,10 @@ export interface TaskPageItem {
   initialLabel: unknown;
   initialChoice: unknown;
   study: { guidelines: string };
+  /** The comment of the annotator's latest revision (the comment field starts from it). */
+  comment?: string;
+  /** The annotator's auto-advance setting (the annotator's page only). */
+  autoAdvance?: boolean;
 }
 
 export interface TaskFailure {
@@ -55,12 +62,22 @@ export interface TaskPageShellProps {
   loadsNextItem?: boolean;
   /** Skip, flag and undo-last (the annotator's page only). */
   itemActions?: ItemActionsConfig;
+  /** Shows session statistics, kept under this key (e.g. the study id); none without it. */
+  sessionKey?: string;
+  /** Offers a comment field whose text is posted with the label as `comment`. */
+  commentField?: boolean;
 }
 
 export function TaskPageShell(props: TaskPageShellProps) {
   const { item, failure } = props;
   const submitting = useNavigation().state === "submitting";
-  const { setDraftValue, send, flushDraft } = useTaskPosting({ ...props.posting, itemId: item.itemId });
+  const { setDraftValue, send, flushDraft, draftStatus, seconds } = useTaskPosting({
+    ...props.posting,
+    itemId: item.itemId,
+  });
+  const session = useSessionStats(props.sessionKey);
+  const [comment, setComment] = useItemComment(item);
+
   const loading = useKeysWhileLoading(item.itemId, (key) => mayQueueFor(item.task.kind, key));
   const hold = props.loadsNextItem ? loading.hold : noop;
   const actions = useItemActions(props.itemActions, () => {
@@ -68,8 +85,10 @@ export function TaskPageShell(props: TaskPageShellProps) {
     hold();
   });
   const busy = props.loadsNextItem === true && loading.busy;
+  const { frame, arrival } = useItemArrival(item.itemId, busy);
   return (
     <section
+      ref={frame}
       className="task-page"
       data-testid={props.testId}
       data-item={item.itemId}
@@ -78,6 +97,15 @@ export function TaskPageShell(props: TaskPageShellProps) {
       aria-busy={busy || undefined}
     >
       {props.header}
+      <p className="visually-hidden" aria-live="polite" data-testid="item-announcement">
+        {arrival}
+      </p>
+      <div className="task-status-row">
+        {props.posting.draftsEnabled ? <DraftStatusNote status={draftStatus} /> : null}
+        {props.sessionKey ? (
+          <SessionStats entries={session.entries} remaining={props.progress.total - props.progress.done} />
+        ) : null}
+      </div>
       <TaskError failure={failure} listProblems={props.listProblems ?? false} />
       <LoadingNotice busy={busy} dropped={props.loadsNextItem ? loading.dropped : null} />
       {props.replacement ?? (
@@ -98,12 +126,22 @@ export function TaskPageShell(props: TaskPageShellProps) {
             readOnly={props.readOnly}
             submitText={props.submitText}
             pageShortcuts={actions.shortcuts}
+            autoAdvance={item.autoAdvance}
             onDraftChange={setDraftValue}
             onSubmit={(payload) => {
+              session.record(item.itemId, seconds());
               hold();
-              send(payload);
+              send(payload, props.commentField ? { comment } : {});
             }}
           />
+          {props.commentField ? (
+            <LabelComment
+              value={comment}
+              onChange={setComment}
+              problems={failure?.problems ?? []}
+              disabled={props.readOnly === true}
+            />
+          ) : null}
         </div>
       )}
     </section>
@@ -111,6 +149,37 @@ export function TaskPageShell(props: TaskPageShellProps) {
 }
 
 const noop = () => {};
+
+/** The comment being written, starting over from the stored one on each item. */
+function useItemComment(item: TaskPageItem) {
+  const [comment, setComment] = useState(item.comment ?? "");
+  const [forItem, setForItem] = useState(item.itemId);
+  if (forItem !== item.itemId) {
+    setForItem(item.itemId);
+    setComment(item.comment ?? "");
+  }
+  return [comment, setComment] as const;
+}
+
+/**
+ * When another item replaces the one on screen (not on the first load): its heading takes focus and a polite live
+ * region names it, so a screen reader hears that the next item is there.
+ */
+function useItemArrival(itemId: number, busy: boolean) {
+  const frame = useRef<HTMLElement>(null);
+  const [arrival, setArrival] = useState("");
+  const shown = useRef(itemId);
+  useEffect(() => {
+    // Once it can take input: the old item's frame is inert while the next one loads.
+    if (busy || shown.current === itemId) return;
+    shown.current = itemId;
+    const heading = frame.current?.querySelector<HTMLElement>("h1.task-title");
+    if (!heading) return;
+    heading.focus({ preventScroll: false });
+    setArrival(`Next item: ${heading.textContent?.trim() ?? ""}`);
+  }, [itemId, busy]);
+  return { frame, arrival };
+}
 
 /** Says the next item is on its way, or that held keys were not applied and why. */
 function LoadingNotice({ busy, dropped }: { busy: boolean; dropped: DroppedKeys | null }) {

@@ -5,9 +5,10 @@
  * token, a signed assignment token) and where they post.
  */
 import { useFetcher, useSubmit } from "@remix-run/react";
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import type { LabelPayload } from "../../task-types/registry.ts";
 import { useAutosave } from "./useAutosave.ts";
+import { useDraftStatus } from "./useDraftStatus.ts";
 import { useTimeOnTask } from "./useTimeOnTask.ts";
 
 export interface TaskPostingOptions {
@@ -22,14 +23,16 @@ export interface TaskPostingOptions {
 
 export function useTaskPosting({ action, itemId, draftsEnabled, fields }: TaskPostingOptions) {
   const submit = useSubmit();
-  const draftFetcher = useFetcher();
+  const draftFetcher = useFetcher<{ ok: boolean; message?: string }>();
   const seconds = useTimeOnTask(itemId);
+  const lastDraft = useRef<{ itemId: number; payload: unknown } | null>(null);
   const saveDraftNow = useCallback(
     (payload: unknown) => {
       if (!draftsEnabled || payload === null) return;
+      lastDraft.current = { itemId, payload };
       draftFetcher.submit({ ...fields, intent: "draft", payload: JSON.stringify(payload) }, { method: "post", action });
     },
-    [draftFetcher, draftsEnabled, fields, action],
+    [draftFetcher, draftsEnabled, fields, action, itemId],
   );
   // A new item starts clean: a draft belongs to the item it was typed on. Derived while rendering, not reset by an
   // effect, so the next item's arrival costs no extra render of the whole task (issue 32's turnover).
@@ -37,13 +40,20 @@ export function useTaskPosting({ action, itemId, draftsEnabled, fields }: TaskPo
   const draftValue = draft.itemId === itemId ? draft.value : null;
   const setDraftValue = useCallback((value: unknown) => setDraft({ itemId, value }), [itemId]);
   const autosave = useAutosave(draftValue, saveDraftNow);
+  // A draft that was not saved (a busy database) is sent again; the page shows where it stands.
+  // Never once the label is sent, nor to another item's address.
+  const draftStatus = useDraftStatus(draftFetcher, itemId, () => {
+    if (lastDraft.current?.itemId === itemId) saveDraftNow(lastDraft.current.payload);
+  });
 
   const send = useCallback(
-    (payload: LabelPayload) => {
+    (payload: LabelPayload, extra: Record<string, string> = {}) => {
       autosave.cancel();
+      lastDraft.current = null;
       submit(
         {
           ...fields,
+          ...extra,
           intent: "submit",
           payload: JSON.stringify(payload),
           secondsOnTask: String(Math.round(seconds() * 10) / 10),
@@ -56,5 +66,5 @@ export function useTaskPosting({ action, itemId, draftsEnabled, fields }: TaskPo
   // Before a skip or an undo loads another item in this same page: the draft goes to its own item now, not later to the
   // next one's address.
   const flushDraft = autosave.flush;
-  return { setDraftValue, send, flushDraft };
+  return { setDraftValue, send, flushDraft, draftStatus, seconds };
 }

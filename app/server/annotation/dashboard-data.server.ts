@@ -49,6 +49,8 @@ export interface LabelRecord {
   /** Summed over the label's revisions. */
   secondsOnTask: number | null;
   submittedAt: string;
+  /** The latest revision's comment from the annotator, or null. */
+  comment: string | null;
 }
 
 export function loadItems(db: Db, studyIds: readonly number[]): ItemRecord[] {

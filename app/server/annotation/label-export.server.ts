@@ -27,6 +27,7 @@ export function labelsCsv(db: Db, studyId: number): string {
       l.revision,
       l.secondsOnTask,
       l.submittedAt,
+      l.comment ?? "",
     ];
   };
   // status: counted | pending | surplus (docs/formats.md); analyses should keep counted rows unless they mean
@@ -42,6 +43,7 @@ export function labelsCsv(db: Db, studyId: number): string {
     "revision",
     "seconds_on_task",
     "submitted_at",
+    "comment",
   ];
   // The type's own columns follow the common ones (consensus: a row per topic; A/B: a row per label).
   const { csv } = TASK_SERVERS[study.type];
@@ -60,6 +62,7 @@ export function labelsJsonl(db: Db, studyId: number): string {
         revision: r.revision,
         payload: r.payload,
         seconds_on_task: r.secondsOnTask,
+        comment: r.comment,
         created_at: r.createdAt,
       }));
       return JSON.stringify({
@@ -71,6 +74,7 @@ export function labelsJsonl(db: Db, studyId: number): string {
         pool: l.pool,
         status: l.status,
         label: l.payload,
+        comment: l.comment,
         revisions: history,
       });
     })

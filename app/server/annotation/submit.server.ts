@@ -4,6 +4,7 @@
  * here against the item it labels, whatever the browser checked: load the item's context, run
  * the pure checks from app/domain, then write through the label store.
  */
+import { labelCommentSchema } from "../../domain/label-comment.ts";
 import { z } from "zod";
 import { checkLabel, labelPayloadSchema, type LabelPayload } from "../../task-types/registry.ts";
 import { refuseOnSubmit } from "../../task-types/registry.server.ts";
@@ -30,6 +31,8 @@ export interface SubmitInput {
   payload: unknown;
   clientToken: string;
   secondsOnTask: number | null;
+  /** The annotator's optional comment (checked with labelCommentSchema). */
+  comment?: unknown;
 }
 
 export interface SubmitResult {
@@ -78,6 +81,14 @@ export function checkSecondsOnTask(seconds: number | null): void {
   }
 }
 
+/** The comment as stored (trimmed, null when empty), or a 400 naming the field. */
+function checkedComment(value: unknown): string | null {
+  const parsed = labelCommentSchema.safeParse(value ?? null);
+  if (!parsed.success)
+    throw badInput("The comment is not valid", [{ path: "comment", message: parsed.error.issues[0].message }]);
+  return parsed.data;
+}
+
 function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
   const repeated = revisionByClientToken(db, input.clientToken);
   if (repeated) {
@@ -117,6 +128,7 @@ function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
     payload,
     clientToken: input.clientToken,
     secondsOnTask: input.secondsOnTask,
+    comment: checkedComment(input.comment),
     statusIfNew,
   });
   return { labelId, revision, duplicate: false };
@@ -129,6 +141,7 @@ export function submitLabel(db: Db, input: SubmitInput): SubmitResult {
       { path: "clientToken", message: token.error.issues[0].message },
     ]);
   checkSecondsOnTask(input.secondsOnTask);
+  checkedComment(input.comment);
   return writeTransaction(db, () => storeSubmit(db, input));
 }
 

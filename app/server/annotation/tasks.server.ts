@@ -1,4 +1,5 @@
 /** Everything the task page needs for one item, checked for access and ownership, blinded by task-view. */
+import { taskSettings } from "./annotator-settings.server.ts";
 import type { SessionUser } from "../auth/session.server.ts";
 import type { Db } from "../db.server.ts";
 import { needsQualification, studyForWorker } from "./access.server.ts";
@@ -52,6 +53,10 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
     itemId,
     progress: annotatorProgress(db, studyId, user.id),
     submitted: latest ? { revision: latest.revision, createdAt: latest.createdAt } : null,
+    /** The comment of the annotator's latest revision, which a revision starts from. */
+    comment: latest?.comment ?? "",
+    /** The annotator's setting: a single-choice answer submits at once. */
+    autoAdvance: taskSettings(db, user).autoAdvance,
     leaseExpiresAt: assignment.status === "leased" ? assignment.leaseExpiresAt : null,
     /** The annotator passed on this item: it can be read, not answered. */
     skipped: assignment.status === "skipped",
@@ -71,6 +76,8 @@ export interface TaskPost {
   payload: unknown;
   clientToken: string;
   secondsOnTask: number | null;
+  /** The comment stored with a submitted label (optional). */
+  comment?: unknown;
 }
 
 /** What the task page's action did: the route turns it into a response. */
@@ -114,6 +121,7 @@ function saveAnswer(db: Db, studyId: number, itemId: number, user: SessionUser, 
     payload: post.payload,
     clientToken: post.clientToken,
     secondsOnTask: post.secondsOnTask,
+    comment: post.comment,
   });
   return "label";
 }

@@ -3,7 +3,7 @@
  * the dashboard and exports. Data access only; what may be written is decided by the submit service
  * (annotation/submit.server.ts).
  */
-import { and, asc, countDistinct, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, countDistinct, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { LabelStatus } from "../../domain/label-status.ts";
 import type { LabelPayload } from "../../task-types/registry.ts";
@@ -63,6 +63,7 @@ const revisionQueries = preparedOnce((db) => ({
       payload: sql`${sql.placeholder("payload")}`,
       clientToken: sql.placeholder("clientToken"),
       secondsOnTask: sql.placeholder("secondsOnTask"),
+      comment: sql.placeholder("comment"),
     })
     .prepare(),
   deleteDraft: db
@@ -82,6 +83,8 @@ export interface LabelRevisionInput {
   payload: LabelPayload;
   clientToken: string | null;
   secondsOnTask: number | null;
+  /** The annotator's comment, already checked (labelCommentSchema); absent means none. */
+  comment?: string | null;
   /**
    * The status a new label is created with (annotation/label-status.server.ts decides it); a revision keeps the
    * label's.
@@ -107,6 +110,7 @@ export function writeLabelRevision(
     payload: JSON.stringify(input.payload),
     clientToken: input.clientToken,
     secondsOnTask: input.secondsOnTask,
+    comment: input.comment ?? null,
   });
   q.deleteDraft.run({ itemId, annotatorId });
   return { labelId, revision: next, status };
@@ -190,6 +194,7 @@ export interface LabelRevisionView {
   revision: number;
   payload: LabelPayload;
   secondsOnTask: number | null;
+  comment: string | null;
   createdAt: string;
 }
 
@@ -204,6 +209,7 @@ const latestOwn = preparedOnce((db) =>
       revision: labelRevisions.revision,
       payload: labelRevisions.payload,
       secondsOnTask: labelRevisions.secondsOnTask,
+      comment: labelRevisions.comment,
       createdAt: labelRevisions.createdAt,
     })
     .from(labels)
@@ -243,12 +249,20 @@ export function findLabel(
 export function labelRevisionsOf(
   db: Db,
   labelId: number,
-): { revision: number; payload: LabelPayload; secondsOnTask: number | null; createdAt: string; fromSite: boolean }[] {
+): {
+  revision: number;
+  payload: LabelPayload;
+  secondsOnTask: number | null;
+  comment: string | null;
+  createdAt: string;
+  fromSite: boolean;
+}[] {
   return db
     .select({
       revision: labelRevisions.revision,
       payload: labelRevisions.payload,
       secondsOnTask: labelRevisions.secondsOnTask,
+      comment: labelRevisions.comment,
       createdAt: labelRevisions.createdAt,
       clientToken: labelRevisions.clientToken,
     })
@@ -366,6 +380,7 @@ export function latestLabelRows(db: Db, studyIds: readonly number[]) {
       revision: labelRevisions.revision,
       payload: labelRevisions.payload,
       submittedAt: labelRevisions.createdAt,
+      comment: labelRevisions.comment,
       secondsOnTask: sql<
         number | null
       >`(select sum(x.seconds_on_task) from ${labelRevisions} x where x.label_id = ${labels.id})`,
@@ -417,3 +432,29 @@ const ownOnSnippet = preparedOnce((db) => {
     .limit(1)
     .prepare();
 });
+
+/** The comments annotators stored with the latest revision of their labels in a study, newest first. */
+export function latestLabelComments(db: Db, studyId: number, limit: number) {
+  const latest = db
+    .select({ n: sql`max(${labelRevisions.revision})` })
+    .from(labelRevisions)
+    .where(eq(labelRevisions.labelId, labels.id));
+  return db
+    .select({
+      labelId: labels.id,
+      itemId: labels.studyItemId,
+      position: studyItems.position,
+      annotatorName: annotators.displayName,
+      revision: labelRevisions.revision,
+      comment: sql<string>`${labelRevisions.comment}`,
+      createdAt: labelRevisions.createdAt,
+    })
+    .from(labels)
+    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+    .innerJoin(annotators, eq(annotators.id, labels.annotatorId))
+    .innerJoin(labelRevisions, and(eq(labelRevisions.labelId, labels.id), eq(labelRevisions.revision, latest)))
+    .where(and(eq(studyItems.studyId, studyId), isNotNull(labelRevisions.comment)))
+    .orderBy(desc(labelRevisions.id))
+    .limit(limit)
+    .all();
+}

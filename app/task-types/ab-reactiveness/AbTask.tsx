@@ -46,6 +46,8 @@ export interface AbTaskProps {
   submitText?: string;
   /** The page's shortcuts (skip, flag, undo). */
   pageShortcuts?: readonly PageShortcut[];
+  /** The annotator's setting: the choice is the one answer, so choosing submits at once. */
+  autoAdvance?: boolean;
 }
 
 export function AbTask(props: AbTaskProps) {
@@ -151,6 +153,11 @@ function useAbTask(props: AbTaskProps, readOnly: boolean) {
     setChoice(value);
     setAnnouncement(`Conversation ${value} chosen.`);
     latest.current.props.onChoiceChange?.(value);
+    // Auto-advance (Prodigy's auto-accept): the one answer is given, so it goes as if submitted.
+    if (latest.current.props.autoAdvance && !latest.current.props.submitting) {
+      setAlert("");
+      latest.current.props.onSubmit({ kind: AB_REACTIVENESS, choice: value });
+    }
   }, []);
 
   const submit = useCallback(() => {

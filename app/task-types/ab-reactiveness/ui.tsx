@@ -19,6 +19,7 @@ export const abReactivenessUi: TaskTypeUi<typeof AB_REACTIVENESS, AbTaskView, Ab
       conversationB={task.conversationB}
       targetParty={task.targetParty}
       guidelinesInitiallyOpen={props.contextOpen}
+      autoAdvance={props.autoAdvance}
       onChoiceChange={(choice) => props.onDraftChange(choice ? { kind: AB_REACTIVENESS, choice } : null)}
     />
   ),

@@ -1,0 +1,1 @@
+ALTER TABLE `label_revisions` ADD `comment` text;

@@ -1,0 +1,1 @@
+ALTER TABLE `annotators` ADD `auto_advance` integer DEFAULT false NOT NULL;
