@@ -17,9 +17,11 @@ import { currentUser } from "./server/auth/session.server.ts";
 import { useCspNonce } from "./components/csp-nonce.ts";
 import type { ReactNode } from "react";
 import stylesHref from "./styles.css?url";
+import chartsHref from "./styles/charts.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
+  { rel: "stylesheet", href: chartsHref },
   // public/favicon.svg: without it every page asks for /favicon.ico and logs a 404.
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
