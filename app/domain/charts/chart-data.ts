@@ -59,12 +59,16 @@ export function tableCell(v: ChartCell): string {
   return String(v);
 }
 
+/** A legend label's longest drawing on a phone, px. */
+const NARROW_LABEL_LIMIT = 220;
+
 /** The width a phone's chart gets (a 390 px screen less the page's padding and the axes). */
-export const NARROW_WIDTH = 250;
+export const NARROW_WIDTH = 200;
 
 /**
  * The spec for a narrow screen: panels of a facet in one column, a numeric width cut to NARROW_WIDTH (a step width is
- * kept: its bars need it), legends below the plot.
+ * kept: its bars need it), legends below the plot with labels cut to the plot's width plus the axis (an ellipsis; the
+ * data table has them in full), titles likewise.
  */
 export function narrowChartSpec(spec: TopLevelSpec): TopLevelSpec {
   const s = structuredClone(spec) as SpecNode;
@@ -78,7 +82,12 @@ export function narrowChartSpec(spec: TopLevelSpec): TopLevelSpec {
   }
   const config = s.config ?? {};
   const legend = (config.legend ?? {}) as Record<string, unknown>;
-  s.config = { ...config, legend: { ...legend, orient: "bottom", direction: "vertical" } };
+  const title = (config.title ?? {}) as Record<string, unknown>;
+  s.config = {
+    ...config,
+    legend: { ...legend, orient: "bottom", direction: "vertical", labelLimit: NARROW_LABEL_LIMIT },
+    title: { ...title, limit: NARROW_WIDTH + NARROW_LABEL_LIMIT / 2 },
+  };
   return s as TopLevelSpec;
 }
 

@@ -63,7 +63,7 @@ export function consensusChartSpec(input: {
   const rows = input.series.flatMap((s) => s.values.map((v, turn) => ({ series: s.label, turn, consensus: v * 100 })));
   return {
     ...CHART_BASE,
-    title: { text: input.title, subtitle: "consensus 0–100 %; grey rules: mediator turns" },
+    title: { text: input.title, subtitle: "grey rules: mediator turns" },
     width: 620,
     height: 240,
     layer: [
@@ -135,7 +135,10 @@ export function alignmentScatterSpec(points: readonly AlignmentPoint[], title: s
     ({ field, type: "quantitative", title: name, scale: { domain: [1, 5] } }) as const;
   return {
     ...CHART_BASE,
-    title: { text: title, subtitle: "each point one (snippet, topic); on the dashed line they agree" },
+    title: {
+      text: title,
+      subtitle: ["each point one (snippet, topic) of a final snippet;", "on the dashed line they agree"],
+    },
     width: 360,
     height: 300,
     layer: [
@@ -189,14 +192,15 @@ export function proportionDot(label: string, successes: number, n: number): Inte
 /** Dots with their 95% intervals, one row per label; `interval` names the kind (it is the tooltip's title). */
 export function intervalDotsSpec(o: {
   title: string;
-  subtitle: string;
+  /** One string per line (a phone's drawing is narrow). */
+  subtitle: string[];
   dots: readonly IntervalDot[];
   xTitle: string;
   interval: string;
   domain?: [number, number];
 }): TopLevelSpec {
   const order = o.dots.map((d) => d.label);
-  const y = { field: "label", type: "nominal", title: null, sort: order, axis: { labelLimit: 220 } } as const;
+  const y = { field: "label", type: "nominal", title: null, sort: order, axis: { labelLimit: 120 } } as const;
   const x = { field: "estimate", type: "quantitative", title: o.xTitle, scale: { domain: o.domain ?? [0, 100] } };
   return {
     ...CHART_BASE,
@@ -231,7 +235,7 @@ export function intervalDotsSpec(o: {
 export function fidelityDotsSpec(rows: readonly { backbone: string; correct: number; pairs: number }[]): TopLevelSpec {
   return intervalDotsSpec({
     title: "Persona fidelity per simulator backbone",
-    subtitle: "share of pairs whose majority names the higher level; bars: Wilson 95% interval",
+    subtitle: ["share of pairs whose majority names", "the higher level; bars: Wilson 95% interval"],
     dots: rows.map((r) => proportionDot(r.backbone, r.correct, r.pairs)),
     xTitle: "fidelity, %",
     interval: "Wilson 95%",
@@ -242,7 +246,7 @@ export function fidelityDotsSpec(rows: readonly { backbone: string; correct: num
 export function goldDotsSpec(rows: readonly { name: string; passed: number; attempted: number }[]): TopLevelSpec {
   return intervalDotsSpec({
     title: "Gold accuracy per annotator",
-    subtitle: "gold items passed of those attempted; bars: Wilson 95% interval",
+    subtitle: ["gold items passed of those attempted;", "bars: Wilson 95% interval"],
     dots: rows.map((r) => proportionDot(r.name, r.passed, r.attempted)),
     xTitle: "gold accuracy, %",
     interval: "Wilson 95%",
