@@ -72,7 +72,7 @@ const SHOTS: Shot[] = [
       await loginInBrowser(page, server.url, DEMO.admin);
       await page.goto(`${server.url}/benchmark`);
       await page.getByTestId("benchmark-plans").getByRole("link").first().click();
-      await page.getByTestId("report-figure4").locator("svg").waitFor();
+      await page.getByTestId("report-figure4").locator("svg").first().waitFor({ state: "attached" });
     },
   },
   {

@@ -163,7 +163,7 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
       const sized = await context.newPage();
       await loginInBrowser(sized, server.url, DEMO.admin);
       await sized.goto(href);
-      await sized.getByTestId("report-figure4").locator("svg").waitFor();
+      await sized.getByTestId("report-figure4").locator("svg").first().waitFor({ state: "attached" });
       const sizes = await sized.evaluate(() => ({
         scroll: document.scrollingElement!.scrollWidth,
         viewport: window.innerWidth,
