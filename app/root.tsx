@@ -21,6 +21,7 @@ import abTaskHref from "./styles/ab-task.css?url";
 import jargonHref from "./styles/jargon.css?url";
 import runsHref from "./styles/runs.css?url";
 import taskPageStylesHref from "./styles/task-page.css?url";
+import chartsHref from "./styles/charts.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
@@ -28,6 +29,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: jargonHref },
   { rel: "stylesheet", href: runsHref },
   { rel: "stylesheet", href: taskPageStylesHref },
+  { rel: "stylesheet", href: chartsHref },
   // public/favicon.svg: without it every page asks for /favicon.ico and logs a 404.
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];

@@ -55,17 +55,15 @@ async function inProcess(dbPath: string, studyId: number): Promise<void> {
     console.log(`(a) in process — alpha ${agreement.units} units × ${agreement.raters} raters`);
     console.log(
       line(
-        "uncached page data (+ SVG)",
-        await times(UNCACHED, async () => await freshPage(db, studyId, options).trendSvg),
+        "uncached page data (+ charts)",
+        await times(UNCACHED, async () => await freshPage(db, studyId, options).charts),
       ),
     );
     console.log(
-      line("first cached call (computes)", [
-        await timed(async () => await dashboardPage(db, studyId, options).trendSvg),
-      ]),
+      line("first cached call (computes)", [await timed(async () => await dashboardPage(db, studyId, options).charts)]),
     );
     console.log(
-      `${line("cached calls", await times(N, async () => await dashboardPage(db, studyId, options).trendSvg))}   (${TARGET})`,
+      `${line("cached calls", await times(N, async () => await dashboardPage(db, studyId, options).charts))}   (${TARGET})`,
     );
   } finally {
     db.$client.close();

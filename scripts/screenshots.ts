@@ -1,8 +1,8 @@
 /**
- * `npm run screenshots`: the run viewer, a study dashboard, both task pages (consensus snippet,
- * A/B reactiveness) and the demo benchmark's report at 1280 px and 390 px, from the real server on a fresh demo
- * database in Chromium, into exports/screenshots/ (git-ignored). Builds into build-screenshots/ so neither a
- * running `npm start` (build/) nor a test run (build-test/) is disturbed.
+ * `npm run screenshots`: the run viewer, a study dashboard, a dashboard chart with its data table shown, both task
+ * pages (consensus snippet, A/B reactiveness) and the demo benchmark's report at 1280 px and 390 px, from the real
+ * server on a fresh demo database in Chromium, into exports/screenshots/ (git-ignored). Builds into build-screenshots/
+ * so neither a running `npm start` (build/) nor a test run (build-test/) is disturbed.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,6 +28,8 @@ interface Shot {
   name: string;
   /** Opens the page in a fresh, logged-in context and waits until it shows. */
   open: (page: Page, server: AppServer, abStudy: number) => Promise<void>;
+  /** Shoot only this element (its test id) rather than the full page. */
+  element?: string;
 }
 
 const demoRuns = JSON.parse(readFileSync(join(ROOT, "demo/demo-transactional.json"), "utf8")) as {
@@ -53,12 +55,24 @@ const SHOTS: Shot[] = [
     },
   },
   {
+    // A dashboard chart with its data table shown (issue 32).
+    name: "dashboard-chart-data",
+    element: "trend-chart",
+    open: async (page, server) => {
+      await loginInBrowser(page, server.url, DEMO.admin);
+      await page.goto(`${server.url}/admin/studies/${DASHBOARD_STUDY}`);
+      const chart = page.getByTestId("trend-chart");
+      await chart.getByText("Show data", { exact: true }).click();
+      await chart.locator("table").waitFor();
+    },
+  },
+  {
     name: "benchmark-report",
     open: async (page, server) => {
       await loginInBrowser(page, server.url, DEMO.admin);
       await page.goto(`${server.url}/benchmark`);
       await page.getByTestId("benchmark-plans").getByRole("link").first().click();
-      await page.getByTestId("report-figure4").locator("svg").waitFor();
+      await page.getByTestId("report-figure4").locator("svg").first().waitFor({ state: "attached" });
     },
   },
   {
@@ -96,7 +110,8 @@ async function capture(
     const page = await context.newPage();
     await shot.open(page, server, abStudy);
     const file = join(OUT, `${shot.name}-${width}.png`);
-    await page.screenshot({ path: file, fullPage: true });
+    if (shot.element) await page.getByTestId(shot.element).screenshot({ path: file });
+    else await page.screenshot({ path: file, fullPage: true });
     return file;
   } finally {
     await context.close();

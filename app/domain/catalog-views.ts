@@ -1,4 +1,5 @@
 /** The shapes the scenario and run pages read (built by app/server/catalog.server.ts); types only, for components. */
+import type { RenderedChart } from "./charts/chart-data.ts";
 import type { EvaluationMethod, TopicSeries } from "./series.ts";
 
 export interface RunListItem {
@@ -52,7 +53,8 @@ export interface EmotionChartView {
   key: string;
   /** "self-report" or "judge <backbone>". */
   label: string;
-  svg: string;
+  /** Drawn on the server, with its data for the table and CSV. */
+  chart: RenderedChart;
   /** Names of the parties the judge failed on (no line drawn for them). */
   failedParties: string[];
 }

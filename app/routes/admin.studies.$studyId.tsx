@@ -4,6 +4,7 @@ import { AgreementSection } from "../components/admin/AgreementSection.tsx";
 import { StudyHeader } from "../components/admin/StudyHeader.tsx";
 import {
   AnnotatorTable,
+  DashboardChart,
   FastLabelsPanel,
   LabelStatusPanel,
   ProgressPanel,
@@ -46,14 +47,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const view = page.view;
   const channelPanels = view.study.pool === "crowd" ? channelPanelData(db, view.study, url.origin) : null;
   const flags = studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
-  // The page shows the trend as the server-drawn SVG only and the alignment's figures without its per-unit values, so
+  // The page shows the trend as a server-drawn chart only and the alignment's figures without its per-unit values, so
   // those stay on the server.
   const { trend: _trend, alignment, ...shown } = view;
-  const trendSvg = await page.trendSvg;
+  const charts = await page.charts;
   return json({
     ...shown,
     alignment: alignment ? alignmentSummary(alignment) : null,
-    trendSvg,
+    charts,
     channels: page.channels,
     channelPanels,
     flags,
@@ -126,7 +127,7 @@ export default function StudyDashboard() {
         kind={d.kind}
         pool={d.study.pool}
         alignment={d.alignment}
-        trendSvg={d.trendSvg}
+        charts={d.charts}
         comparison={d.comparison}
         referenceHref={referenceHref}
         fidelity={d.fidelity}
@@ -135,6 +136,12 @@ export default function StudyDashboard() {
       <section className="dash-section">
         <h2>Annotators</h2>
         <AnnotatorTable progress={d.progress} gold={d.gold} flagged={d.flagged} names={d.names} fast={d.fast} />
+        <DashboardChart
+          chart={d.charts.gold}
+          testId="gold-chart"
+          fileName={`study-${d.study.id}-gold-accuracy`}
+          label="Gold accuracy per annotator: a dot per annotator, a bar for its Wilson 95% interval"
+        />
         <FastLabelsPanel
           fast={d.fast}
           excluding={d.excludeFast}

@@ -17,6 +17,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** Every registered report part the report holds, in report order (app/report-parts/registry.ts). */
 export default function BenchmarkReportPage() {
-  const { report, svgs } = useLoaderData<typeof loader>();
-  return <BenchmarkReportView report={report} svgs={svgs} />;
+  const { report, charts } = useLoaderData<typeof loader>();
+  return <BenchmarkReportView report={report} charts={charts} />;
 }

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import { ConsensusChart, type ChartSeries } from "../components/ConsensusChart.tsx";
+import { ChartFrame } from "../components/charts/ChartFrame.tsx";
 import { Dialogue } from "../components/Dialogue.tsx";
 import { EmotionSection } from "../components/EmotionChart.tsx";
 import { ScenarioDetails } from "../components/ScenarioDetails.tsx";
@@ -11,7 +11,7 @@ import { MetricsPanel } from "../components/MetricsPanel.tsx";
 import { Term } from "../components/Term.tsx";
 import { MediatorDecisions } from "../components/MediatorDecisions.tsx";
 import type { MediatorDecision } from "../domain/bundle.ts";
-import { getRunEmotion, getRunMetrics, getRunView } from "../server/catalog.server.ts";
+import { getRunConsensusChart, getRunEmotion, getRunMetrics, getRunView } from "../server/catalog.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 
@@ -23,12 +23,15 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
   const view = getRunView(getDb(), params.runId ?? "");
   if (!view) throw new Response(`There is no run "${params.runId}".`, { status: 404, statusText: "Not Found" });
-  return json({ ...view, metrics: getRunMetrics(getDb(), view.run.id), emotion: await getRunEmotion(getDb(), view) });
+  return json({
+    ...view,
+    metrics: getRunMetrics(getDb(), view.run.id),
+    consensusChart: await getRunConsensusChart(view),
+    emotion: await getRunEmotion(getDb(), view),
+  });
 }
 
 type Loaded = SerializeFrom<typeof loader>;
-
-const PALETTE = { "topic-localized": ["#1f6feb", "#0b7a75", "#6f42c1"], "per-turn": ["#d9480f", "#b08800", "#cf222e"] };
 
 export default function RunViewer() {
   const view = useLoaderData<typeof loader>();
@@ -105,36 +108,23 @@ function RunFacts({ view }: { view: Loaded }) {
   );
 }
 
-/** One chart line per evaluation, colored by method (dashed: the per-turn baseline). */
-function chartSeries(evaluations: Loaded["evaluations"]): ChartSeries[] {
-  const used = { "topic-localized": 0, "per-turn": 0 };
-  return evaluations.map((e) => ({
-    label: `${e.method === "topic-localized" ? "C[t] topic-localized" : "G[t] per-turn baseline"} · ${e.backbone}`,
-    values: e.consensus,
-    color: PALETTE[e.method][used[e.method]++ % 3],
-    dashed: e.method === "per-turn",
-  }));
-}
-
 function ConsensusSection({ view }: { view: Loaded }) {
-  const series = chartSeries(view.evaluations);
-  const mediatorTurns = view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
   const final = (values: number[]) => `${(values[values.length - 1] * 100).toFixed(1)}%`;
   return (
     <section>
       <h2>Consensus over the run</h2>
-      {series.length === 0 ? (
+      {view.consensusChart === null ? (
         <p className="empty-state">
           This run has no evaluations yet. Score it with <code>npx socrates evaluate --run {view.run.id}</code> or
           import an evaluation bundle.
         </p>
       ) : (
         <>
-          <ConsensusChart
-            series={series}
-            totalTurns={view.run.totalTurns}
-            mediatorTurns={mediatorTurns}
-            title={`Consensus by turn for run ${view.run.id}`}
+          <ChartFrame
+            chart={view.consensusChart}
+            testId="consensus-chart"
+            fileName={`${view.run.id}-consensus`.replace(/[^\w.-]+/g, "_")}
+            label={`Consensus by turn for run ${view.run.id}: one line per evaluation, mediator turns as rules`}
           />
           <p className="muted">
             Final consensus:{" "}

@@ -10,7 +10,9 @@ import { conditionListing } from "../domain/probing/condition-listing.ts";
 import { consensusSeries, topicSeries, type EvaluationMethod } from "../domain/series.ts";
 import { NO_MEDIATOR, pageCount } from "../domain/run-list.ts";
 import type { SortState } from "../domain/table-sort.ts";
-import { renderChartSvg } from "./charts/render.server.ts";
+import { renderChart } from "./charts/render.server.ts";
+import type { RenderedChart } from "../domain/charts/chart-data.ts";
+import { consensusChartSpec, runConsensusSeries } from "../domain/charts/views.ts";
 import type { Db } from "./db.server.ts";
 import { storedEmotionTrajectories } from "./emotion-trajectories.server.ts";
 import {
@@ -404,6 +406,19 @@ export function getRunView(db: Db, id: string) {
 
 export type RunView = NonNullable<ReturnType<typeof getRunView>>;
 
+/** The run's consensus by turn, one line per evaluation, drawn for the run page (null without an evaluation). */
+export async function getRunConsensusChart(view: RunView): Promise<RenderedChart | null> {
+  if (view.evaluations.length === 0) return null;
+  return renderChart(
+    consensusChartSpec({
+      title: `Consensus by turn for run ${view.run.id}`,
+      series: runConsensusSeries(view.evaluations),
+      totalTurns: view.run.totalTurns,
+      mediatorTurns: view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId),
+    }),
+  );
+}
+
 /** Each emotion trajectory of the run (self-report first, then each judge), drawn on the server for the run page. */
 export async function getRunEmotion(db: Db, view: RunView): Promise<EmotionChartView[]> {
   const parties = view.played.parties.map((p) => ({ id: p.id, name: p.name }));
@@ -418,7 +433,7 @@ export async function getRunEmotion(db: Db, view: RunView): Promise<EmotionChart
     trajectories.map(async (trajectory) => ({
       key: trajectory.source.kind === "self" ? "self" : trajectory.source.evaluationId,
       label: emotionSourceLabel(trajectory.source),
-      svg: await renderChartSvg(
+      chart: await renderChart(
         emotionChartSpec({ trajectory, totalTurns: view.run.totalTurns, mediatorTurns, parties }),
       ),
       failedParties: trajectory.failedParties.map((id) => nameOf.get(id) ?? id),

@@ -9,6 +9,7 @@ import type { StudyFormChoices } from "./study-form.ts";
 import type { Db } from "../server/db.server.ts";
 import type { ItemRow, StudyRow } from "../server/models/study.server.ts";
 import type { SnippetContext } from "../server/annotation/task-view.server.ts";
+import type { DashboardCharts } from "../domain/charts/chart-data.ts";
 import type { ItemRecord, LabelRecord } from "../server/annotation/dashboard-data.server.ts";
 import type { CommonStudyInput } from "../server/annotation/new-study.server.ts";
 
@@ -80,8 +81,8 @@ export interface TaskTypeServer<Id extends TaskTypeId, Figures extends { kind: I
   dashboard(context: DashboardContext): Figures;
   /** Those figures as the dashboard page shows them (no rating matrices). */
   dashboardView(figures: Figures, options: DashboardViewOptions): DashboardViewPart<Id>;
-  /** The dashboard's drawn figure (SVG), when the type has one and the view has data for it. */
-  dashboardSvg?(view: DashboardViewPart<Id>): Promise<string | null>;
+  /** The dashboard's drawn figures by key (e.g. "trend"), those the type has and the view has data for. */
+  dashboardCharts?(view: DashboardViewPart<Id>): Promise<DashboardCharts>;
   /** The label CSV's own columns: one or more rows per latest label. */
   csv: { header: readonly string[]; rows(label: LabelRecord, item: ItemRecord): unknown[][] };
   /** The label JSONL's item fields. */

@@ -11,6 +11,7 @@ import { consensusSnippetServer } from "./consensus-snippet/handlers.server.ts";
 import type { TaskTypeServer } from "./handler.server.ts";
 import type { LabelPayload, TaskTypeId, TaskView } from "./registry.ts";
 import type { SnippetContext } from "../server/annotation/task-view.server.ts";
+import type { DashboardCharts } from "../domain/charts/chart-data.ts";
 
 export const TASK_SERVERS = {
   [consensusSnippetServer.id]: consensusSnippetServer,
@@ -35,8 +36,8 @@ export function refuseOnSubmit(item: ItemRow, label: LabelPayload, snippet: () =
   server.refuseOnSubmit?.(item, label as never, snippet);
 }
 
-/** The dashboard's drawn figure for a type's view (null for a type without one). */
-export function dashboardSvg(view: Pick<DashboardView, "kind">): Promise<string | null> {
-  const server = TASK_SERVERS[view.kind] as Pick<TaskTypeServer<TaskTypeId>, "dashboardSvg">;
-  return server.dashboardSvg ? server.dashboardSvg(view as never) : Promise.resolve(null);
+/** The dashboard's drawn figures for a type's view (none for a type without any). */
+export function dashboardCharts(view: Pick<DashboardView, "kind">): Promise<DashboardCharts> {
+  const server = TASK_SERVERS[view.kind] as Pick<TaskTypeServer<TaskTypeId>, "dashboardCharts">;
+  return server.dashboardCharts ? server.dashboardCharts(view as never) : Promise.resolve({});
 }

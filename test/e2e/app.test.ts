@@ -118,9 +118,11 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
       // Snippet boundaries, as annotators will see them: the first one opens the dialogue.
       expect(await dialogue.locator("li.snippet-divider").first().textContent()).toMatch(/^Snippet 1 · turns 1–\d+/);
 
+      // Drawn by Vega-Lite like every chart; the wide drawing is the one on a laptop.
       const chart = page.getByTestId("consensus-chart");
-      expect(await chart.locator("polyline").count()).toBe(2); // C[t] and G[t]
-      expect(await chart.locator(".mediator-mark").count()).toBeGreaterThan(0);
+      const wide = chart.locator(".chart-wide svg");
+      expect(await wide.locator('[aria-roledescription="line mark"]').count()).toBe(2); // C[t] and G[t]
+      expect(await wide.locator(".mediator_turns_marks line").count()).toBeGreaterThan(0);
       expect(await chart.textContent()).toContain("G[t] per-turn baseline");
       expect(await page.getByTestId("topic-scores").locator("details").count()).toBe(demo.scenarios[0].topics.length);
 

@@ -57,23 +57,25 @@ describe.runIf(runBrowserTests)("run viewer emotion lines in Chromium", () => {
     expect(follows).toBe(true);
 
     // One line per party (Buyer, Seller), one rule for the mediator's turn 3.
-    expect(await chart.locator('svg [aria-roledescription="line mark"]').count()).toBe(2);
-    const rules = chart.locator("svg .mediator_turns_marks line");
+    expect(await chart.locator('.chart-wide svg [aria-roledescription="line mark"]').count()).toBe(2);
+    const rules = chart.locator(".chart-wide svg .mediator_turns_marks line");
     expect(await rules.count()).toBe(1);
     expect(await rules.first().locator("title").textContent()).toBe("mediator, turn 3");
 
     // The buyer's point at turn 4 carries its reason as the native hover title.
     const reason = SELF_REPORTED[4].emotion_reason;
     const point = chart
-      .locator("svg .emotion_points_marks path")
+      .locator(".chart-wide svg .emotion_points_marks path")
       .filter({ has: page.locator("title", { hasText: reason }) });
     expect(await point.count()).toBe(1);
     await point.hover();
     expect(await point.locator("title").textContent()).toBe(`Buyer, turn 4: 58 — ${reason}`);
     // Reasons are markup-safe text, never parsed as elements.
-    expect(await chart.locator("svg title", { hasText: 'Seller relaxes <cautiously> & "mostly" agrees' }).count()).toBe(
-      1,
-    );
+    expect(
+      await chart
+        .locator(".chart-wide svg title", { hasText: 'Seller relaxes <cautiously> & "mostly" agrees' })
+        .count(),
+    ).toBe(1);
     expect(await page.locator("cautiously").count()).toBe(0);
     expect((browser as Browser & { cspViolations: string[] }).cspViolations).toEqual([]);
     await page.close();

@@ -27,14 +27,15 @@ const widths = (page: Page) =>
   page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, viewport: window.innerWidth }));
 
 /**
- * Every axis text of a chart: its computed font size and the size it is drawn at (font size × the
- * SVG's scale). Hand-drawn charts mark theirs `.tick`/`.axis-label`; server-drawn Vega SVGs group
- * them under `.role-axis-label`/`.role-axis-title`.
+ * Every axis text of the chart's drawing on screen (a ChartFrame holds a wide and a narrow one, CSS shows one): its
+ * computed font size and the size it is drawn at (font size × the SVG's scale). Vega SVGs group axis text under
+ * `.role-axis-label`/`.role-axis-title`.
  */
 function axisText(page: Page, testId: string) {
   return page.getByTestId(testId).evaluate((figure) =>
-    [...figure.querySelectorAll("text.tick, text.axis-label, .role-axis-label text, .role-axis-title text")].map(
-      (t) => {
+    [...figure.querySelectorAll(".role-axis-label text, .role-axis-title text")]
+      .filter((t) => (t as SVGTextElement).ownerSVGElement!.getBoundingClientRect().width > 0)
+      .map((t) => {
         const svg = (t as SVGTextElement).ownerSVGElement!;
         const computed = parseFloat(getComputedStyle(t).fontSize);
         return {
@@ -42,8 +43,7 @@ function axisText(page: Page, testId: string) {
           computed,
           drawn: (computed * svg.getBoundingClientRect().width) / svg.viewBox.baseVal.width,
         };
-      },
-    ),
+      }),
   );
 }
 

@@ -23,7 +23,7 @@ describe("run page emotion data", () => {
     const view = getRunView(db, "fx-1:med")!;
     const charts = await getRunEmotion(db, view);
     expect(charts.map((c) => [c.key, c.label, c.failedParties])).toEqual([["self", "self-report", []]]);
-    const svg = charts[0].svg;
+    const svg = charts[0].chart.svg;
     expect(svg.match(/aria-roledescription="line mark"/g)).toHaveLength(2);
     expect(svg).toContain(
       "<title>Buyer, turn 4: 58 — Buyer exhales: the mediator finally named the lantern deadline</title>",
@@ -40,8 +40,9 @@ describe("run page emotion data", () => {
     expect(view.evaluations).toEqual([]);
     const charts = await getRunEmotion(db, view);
     expect(charts.map((c) => [c.label, c.failedParties])).toEqual([[`judge ${JUDGE_BACKBONE}`, ["Seller"]]]);
-    expect(charts[0].svg.match(/aria-roledescription="line mark"/g)).toHaveLength(1);
-    expect(charts[0].svg).toContain("Buyer hardens");
+    expect(charts[0].chart.svg.match(/aria-roledescription="line mark"/g)).toHaveLength(1);
+    expect(charts[0].chart.svg).toContain("Buyer hardens");
+    expect(charts[0].chart.data.columns).toContain("reason");
     // The mediated run's consensus evaluators are untouched.
     expect(getRunView(db, "fx-1:med")!.evaluations.map((e) => e.method)).toEqual(["topic-localized", "per-turn"]);
   });

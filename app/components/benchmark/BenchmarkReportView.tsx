@@ -15,6 +15,7 @@ import { table3 as table3Part } from "../../report-parts/table3.ts";
 import { paramList } from "../../domain/metrics/metric-format.ts";
 import { Term, TermOrText } from "../Term.tsx";
 import { Leaderboard, type LeaderboardMetric } from "./Leaderboard.tsx";
+import type { RenderedChart } from "../../domain/charts/chart-data.ts";
 import { ReportFigureView } from "./ReportFigureView.tsx";
 import { ReportTableView } from "./ReportTableView.tsx";
 
@@ -35,15 +36,15 @@ const REPAIR_METRIC: LeaderboardMetric = {
 /** Table 3's keys: columns `<metric>|<domain>`, the average column and row AVG. */
 const averageColumn = (metric: string) => `${metric}|${AVG}`;
 
-/** The report as the page gets it: a figure arrives drawn (svgs), its spec is not read. */
+/** The report as the page gets it: a figure arrives drawn (charts), its spec is not read. */
 export type PageReport = Omit<BenchmarkReport, "figures"> & {
   figures: Pick<ReportFigure, "id" | "title" | "caption">[];
 };
 
 interface Props {
   report: PageReport;
-  /** Each figure's SVG, by figure id. */
-  svgs: Record<string, string>;
+  /** Each figure drawn with its data, by figure id. */
+  charts: Record<string, RenderedChart>;
   /** The parts to show (default: the registry). */
   parts?: readonly ReportPart[];
 }
@@ -84,13 +85,21 @@ function ReportHeader({ report }: { report: PageReport }) {
 }
 
 /** One part of the report as the page shows it; null when the report does not hold it. */
-function PartView({ part, report, svgs }: { part: ReportPart; report: PageReport; svgs: Record<string, string> }) {
+function PartView({
+  part,
+  report,
+  charts,
+}: {
+  part: ReportPart;
+  report: PageReport;
+  charts: Record<string, RenderedChart>;
+}) {
   if (part.kind === "figure") {
     const figure = report.figures.find((f) => f.id === part.id);
     if (!figure) return null;
     return (
       <section id={part.id}>
-        <ReportFigureView figure={figure} svg={svgs[figure.id] ?? ""} />
+        <ReportFigureView figure={figure} chart={charts[figure.id]} />
       </section>
     );
   }
@@ -112,7 +121,7 @@ function PartView({ part, report, svgs }: { part: ReportPart; report: PageReport
   );
 }
 
-export function BenchmarkReportView({ report, svgs, parts = REPORT_PARTS }: Props) {
+export function BenchmarkReportView({ report, charts, parts = REPORT_PARTS }: Props) {
   const table3 = report.tables.find((t) => t.id === table3Part.id);
   const ranked = table3
     ? leaderboard(
@@ -135,7 +144,7 @@ export function BenchmarkReportView({ report, svgs, parts = REPORT_PARTS }: Prop
         </>
       ) : null}
       {inReportOrder(parts).map((part) => (
-        <PartView key={part.id} part={part} report={report} svgs={svgs} />
+        <PartView key={part.id} part={part} report={report} charts={charts} />
       ))}
     </>
   );

@@ -1,31 +1,38 @@
+import type { RenderedChart } from "../../domain/charts/chart-data.ts";
 import type { ReportFigure } from "../../domain/benchmark/report-model.ts";
-import { ScrollX } from "../ScrollX.tsx";
+import { ChartFrame } from "../charts/ChartFrame.tsx";
 
 /**
  * A report figure: the SVG the server drew from the figure's Vega-Lite spec (the same markup the
- * CLI writes to a file), inlined. Vega's SVG carries no script; its links are plain anchors.
+ * CLI writes to a file), inlined in a ChartFrame with its data table and downloads. Vega's SVG
+ * carries no script; its links are plain anchors. Without a drawing only the caption shows.
  */
 export function ReportFigureView({
   figure,
-  svg,
+  chart,
 }: {
   figure: Pick<ReportFigure, "id" | "title" | "caption">;
-  svg: string;
+  chart: RenderedChart | undefined;
 }) {
+  const caption = (
+    <>
+      <strong>{figure.title}.</strong> {figure.caption}
+    </>
+  );
+  if (!chart) {
+    return (
+      <figure className="report-figure" data-testid={`report-${figure.id}`}>
+        <figcaption>{caption}</figcaption>
+      </figure>
+    );
+  }
   return (
-    <figure className="report-figure" data-testid={`report-${figure.id}`}>
-      <ScrollX label={figure.title}>
-        <div
-          className="report-svg"
-          role="img"
-          aria-label={`${figure.title}. ${figure.caption}`}
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data
-          dangerouslySetInnerHTML={{ __html: svg }}
-        />
-      </ScrollX>
-      <figcaption>
-        <strong>{figure.title}.</strong> {figure.caption}
-      </figcaption>
-    </figure>
+    <ChartFrame
+      chart={chart}
+      testId={`report-${figure.id}`}
+      label={`${figure.title}. ${figure.caption}`}
+      fileName={figure.id}
+      caption={caption}
+    />
   );
 }

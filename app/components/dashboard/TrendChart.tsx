@@ -1,26 +1,33 @@
 /**
- * Consensus by snippet position (the paper's Figure 5): the expert mean against each method, on
- * 0–100 %. The server draws it from trendChartSpec with renderChartSvg (the same SVG
- * `validate-evaluator` writes to figure5.svg) and the page inlines it; Vega's SVG carries no script.
+ * The dashboard's charts, drawn by the server (app/server/charts/render.server.ts) and framed
+ * with their data table and downloads. Figure 5, consensus by snippet position (the expert mean
+ * against each method, 0–100 %), is the same SVG `validate-evaluator` writes to figure5.svg.
  */
-import { ScrollX } from "../ScrollX.tsx";
+import type { RenderedChart } from "../../domain/charts/chart-data.ts";
+import { ChartFrame } from "../charts/ChartFrame.tsx";
 
-/** `svg` is null when no expert has scored a snippet yet. */
-export function TrendChart({ svg, title = "Consensus by snippet position" }: { svg: string | null; title?: string }) {
-  if (svg === null) {
+/** A dashboard chart, or nothing while it has no data. */
+export function DashboardChart(props: {
+  chart: RenderedChart | undefined;
+  testId: string;
+  fileName: string;
+  label: string;
+}) {
+  const { chart, ...rest } = props;
+  return chart ? <ChartFrame chart={chart} {...rest} /> : null;
+}
+
+/** `chart` is absent while no expert has scored a snippet. */
+export function TrendChart({ chart, studyId }: { chart: RenderedChart | undefined; studyId?: number }) {
+  if (!chart) {
     return <p className="empty-state">No labels yet — the trend appears once experts have scored snippets.</p>;
   }
   return (
-    <figure className="report-figure" data-testid="trend-chart">
-      <ScrollX label={title}>
-        <div
-          className="report-svg"
-          role="img"
-          aria-label={`${title}: the expert mean and each method, consensus (score − 1) / 4 in percent`}
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data
-          dangerouslySetInnerHTML={{ __html: svg }}
-        />
-      </ScrollX>
-    </figure>
+    <ChartFrame
+      chart={chart}
+      testId="trend-chart"
+      fileName={studyId === undefined ? "figure5" : `study-${studyId}-figure5`}
+      label={`${chart.title}: the expert mean and each method, consensus (score − 1) / 4 in percent`}
+    />
   );
 }

@@ -2,7 +2,7 @@
 export { ProgressPanel } from "./ProgressPanel.tsx";
 export { AgreementPanel } from "./AgreementPanel.tsx";
 export { AlignmentTable } from "./AlignmentTable.tsx";
-export { TrendChart } from "./TrendChart.tsx";
+export { DashboardChart, TrendChart } from "./TrendChart.tsx";
 export { BackboneComparisonPanel } from "./BackboneComparisonPanel.tsx";
 export { AnnotatorTable } from "./AnnotatorTable.tsx";
 export { FidelityTable } from "./FidelityTable.tsx";

@@ -2,13 +2,14 @@
 import type { AlignmentSummary } from "../../domain/validation/alignment-summary.ts";
 import type { ComparisonPanel } from "../../domain/validation/comparison-panel.ts";
 import type { FidelitySummary } from "./FidelityTable.tsx";
+import type { DashboardCharts } from "../../domain/charts/chart-data.ts";
 
 /** The type-specific figures of the dashboard view; each type fills its own and leaves the others null. */
 export interface TypeFigures {
   pool: string;
   alignment: AlignmentSummary | null;
-  /** Figure 5 drawn by the server (null: no expert scores yet). */
-  trendSvg: string | null;
+  /** The charts the server drew, by key ("trend", "alignment", "fidelity"; a key without data is absent). */
+  charts: DashboardCharts;
   /** Every evaluator backbone against the chosen reference (null without alignment). */
   comparison: ComparisonPanel | null;
   /** The page's address with another reference backbone chosen. */

@@ -20,7 +20,10 @@ import {
   type StudyDashboardView,
   type ViewOptions,
 } from "./dashboard-view.server.ts";
-import { dashboardSvg, type DashboardView } from "../../task-types/registry.server.ts";
+import { dashboardCharts } from "../../task-types/registry.server.ts";
+import type { DashboardCharts } from "../../domain/charts/chart-data.ts";
+import { goldDotsSpec } from "../../domain/charts/views.ts";
+import { renderChart } from "../charts/render.server.ts";
 
 /**
  * Entries per database connection: a figures entry per (study, flagged exclusion, fast-label exclusion), a view entry
@@ -49,11 +52,11 @@ class Lru<V> {
   }
 }
 
-/** What the page needs beyond the view: per-channel figures and the trend drawn as SVG (rendered once per entry). */
+/** What the page needs beyond the view: per-channel figures and the charts (drawn once per entry). */
 interface Figures {
   analytics: DashboardAnalytics;
   channels: ChannelStats[];
-  trendSvg?: Promise<string | null>;
+  charts?: Promise<DashboardCharts>;
 }
 
 interface Entry {
@@ -96,7 +99,7 @@ function cached<V>(cache: Cache, key: string, mark: string, compute: () => V): V
 export interface DashboardPage {
   view: StudyDashboardView;
   channels: ChannelStats[];
-  trendSvg: Promise<string | null>;
+  charts: Promise<DashboardCharts>;
 }
 
 const cacheEnabled = () => process.env.SOCRATES_DASHBOARD_CACHE !== "off";
@@ -117,25 +120,37 @@ export function dashboardPage(db: Db, studyId: number, options: ViewOptions): Da
       figuresView(figures.analytics.figures, options),
     );
     const view = namedView(withLeaseParts(db, figures.analytics), part);
-    return { view, channels: figures.channels, trendSvg: trendSvgOf(figures, part) };
+    return { view, channels: figures.channels, charts: chartsOf(figures, view) };
   });
 }
 
 /** The page's data computed now, uncached. */
 export function freshPage(db: Db, studyId: number, options: ViewOptions): DashboardPage {
   const view = studyDashboardView(db, studyId, options);
-  return { view, channels: studyChannelStats(db, studyId, view.gold), trendSvg: dashboardSvg(view) };
+  return { view, channels: studyChannelStats(db, studyId, view.gold), charts: pageCharts(view) };
 }
 
-/** The trend's SVG, drawn once per figures entry (Vega's rendering costs more than the rest of a cached page). */
-function trendSvgOf(figures: Figures, part: DashboardView): Promise<string | null> {
-  if (!figures.trendSvg) {
-    const svg = dashboardSvg(part);
-    figures.trendSvg = svg;
+/** The type's charts and gold accuracy per annotator (once anyone has attempted a gold item). */
+async function pageCharts(view: StudyDashboardView): Promise<DashboardCharts> {
+  const charts = await dashboardCharts(view);
+  const gold = view.gold.filter((g) => g.attempted > 0);
+  if (gold.length === 0) return charts;
+  const rows = gold.map((g) => ({ name: view.names[g.annotatorId] ?? g.annotatorId, ...g }));
+  return { ...charts, gold: await renderChart(goldDotsSpec(rows)) };
+}
+
+/**
+ * The charts, drawn once per figures entry (Vega's rendering costs more than the rest of a cached page); none of them
+ * depends on the reference backbone, the one view parameter the entry does not fix.
+ */
+function chartsOf(figures: Figures, view: StudyDashboardView): Promise<DashboardCharts> {
+  if (!figures.charts) {
+    const charts = pageCharts(view);
+    figures.charts = charts;
     // A failed rendering is not kept: the next request tries again.
-    svg.catch(() => {
-      if (figures.trendSvg === svg) figures.trendSvg = undefined;
+    charts.catch(() => {
+      if (figures.charts === charts) figures.charts = undefined;
     });
   }
-  return figures.trendSvg;
+  return figures.charts;
 }

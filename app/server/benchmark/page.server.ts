@@ -5,7 +5,8 @@
  */
 import { planGrid, loadStoredPlan, type LoadedPlan } from "./plan-file.server.ts";
 import { buildBenchmarkReport, EmptyReportError, type ReportOptions } from "./report.server.ts";
-import { renderChartSvg } from "../charts/render.server.ts";
+import { renderChart } from "../charts/render.server.ts";
+import type { RenderedChart } from "../../domain/charts/chart-data.ts";
 import type { Db } from "../db.server.ts";
 import { benchmarkPlanList } from "../models/benchmark-plan.server.ts";
 import { storedRunIds } from "../models/run.server.ts";
@@ -68,15 +69,15 @@ const STUDY_TABLES = REPORT_PARTS.filter((p) => p.readsStudies).map((p) => p.id)
 
 export interface BenchmarkPageData {
   report: BenchmarkReport;
-  /** Each figure's SVG, by figure id. */
-  svgs: Record<string, string>;
+  /** Each figure drawn (wide and narrow) with its data, by figure id. */
+  charts: Record<string, RenderedChart>;
 }
 
 export async function benchmarkPage(db: Db, hash: string): Promise<BenchmarkPageData> {
   const report = reportOf(db, hash);
-  const svgs: Record<string, string> = {};
-  for (const figure of report.figures) svgs[figure.id] = await renderChartSvg(figure.spec);
-  return { report, svgs };
+  const charts: Record<string, RenderedChart> = {};
+  for (const figure of report.figures) charts[figure.id] = await renderChart(figure.spec);
+  return { report, charts };
 }
 
 /** The runs that entered one cell of one table, or a 404 naming what was not found. */

@@ -7,6 +7,8 @@
  */
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
+import { withRoundedHover } from "../../domain/charts/hover.ts";
+import { chartData, narrowChartSpec, type RenderedChart } from "../../domain/charts/chart-data.ts";
 
 /** The look every chart shares: legible in print (≥ 11 px text), no chart-junk. */
 const CHART_CONFIG = {
@@ -19,13 +21,25 @@ const CHART_CONFIG = {
 };
 
 export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
-  const compiled = compile({ ...spec, config: { ...CHART_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec;
+  const rounded = withRoundedHover(spec);
+  const compiled = compile({ ...rounded, config: { ...CHART_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: "none" });
   try {
     return withHoverTitles(await view.toSVG(), tooltipMarkNames(compiled));
   } finally {
     view.finalize();
   }
+}
+
+/**
+ * A chart for a page (issue 32): drawn for a wide and a narrow screen (the page shows one by its width), with the
+ * spec's data for the "Show data" table and the CSV download.
+ */
+export async function renderChart(spec: TopLevelSpec): Promise<RenderedChart> {
+  const [svg, narrowSvg] = await Promise.all([renderChartSvg(spec), renderChartSvg(narrowChartSpec(spec))]);
+  const text = typeof spec.title === "object" && !Array.isArray(spec.title) ? spec.title.text : spec.title;
+  const title = Array.isArray(text) ? text.join(" ") : typeof text === "string" ? text : "Chart";
+  return { title, svg, narrowSvg, data: chartData(spec) };
 }
 
 /** Marks drawn as one element for many data: their single label names only the first datum, so they get no title. */

@@ -27,6 +27,9 @@ import {
 import { blindScenario, playedScenarioOfRun, turnsBetween } from "../../server/annotation/task-view.server.ts";
 import type { ItemRow } from "../../server/models/study.server.ts";
 import type { AbTaskView } from "./view.ts";
+import { renderChart } from "../../server/charts/render.server.ts";
+import { fidelityDotsSpec } from "../../domain/charts/views.ts";
+import type { BackboneFidelity } from "../../domain/metrics/persona-fidelity.ts";
 import type { DashboardContext, TaskTypeServer } from "../handler.server.ts";
 import {
   baseStudySchema,
@@ -247,6 +250,12 @@ export const abReactivenessServer = {
       trend: null,
       comparison: null,
     };
+  },
+  // Fidelity as dots with Wilson intervals, once a pair has a label.
+  dashboardCharts: async (view) => {
+    const { fidelity } = view as { fidelity: { fidelity: BackboneFidelity[] } | null };
+    const rows = fidelity?.fidelity.filter((f) => f.pairs > 0) ?? [];
+    return rows.length > 0 ? { fidelity: await renderChart(fidelityDotsSpec(rows)) } : {};
   },
   csv: {
     header: ["pair_id", "simulator_backbone", "target_party", "level_a", "level_b", "choice"],

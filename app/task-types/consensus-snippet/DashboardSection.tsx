@@ -1,17 +1,23 @@
 /** A consensus study's dashboard section: does the evaluator agree with the experts (alignment, comparison, trend)? */
 import { AlignmentTable } from "../../components/dashboard/AlignmentTable.tsx";
 import { BackboneComparisonPanel } from "../../components/dashboard/BackboneComparisonPanel.tsx";
-import { TrendChart } from "../../components/dashboard/TrendChart.tsx";
+import { DashboardChart, TrendChart } from "../../components/dashboard/TrendChart.tsx";
 import type { TypeFigures } from "../../components/dashboard/type-figures.ts";
 
-export const ConsensusDashboardSection = ({ pool, alignment, trendSvg, comparison, referenceHref }: TypeFigures) => (
+export const ConsensusDashboardSection = ({ pool, alignment, charts, comparison, referenceHref }: TypeFigures) => (
   <section className="dash-section">
     <h2>Does the evaluator agree with the experts?</h2>
     {alignment ? (
       <>
         <AlignmentTable table={alignment} />
+        <DashboardChart
+          chart={charts.alignment}
+          testId="alignment-chart"
+          fileName="alignment-outcome"
+          label="Each method's score against the expert mean on every final snippet and topic, with the line of agreement"
+        />
         {comparison ? <BackboneComparisonPanel panel={comparison} hrefFor={referenceHref} /> : null}
-        <TrendChart svg={trendSvg} />
+        <TrendChart chart={charts.trend} />
       </>
     ) : (
       <p className="empty-state">

@@ -11,13 +11,16 @@ import {
   consensusTrend,
   seriesLookup,
   type AlignmentItem,
+  type AlignmentTable,
   type ConsensusLabelRow,
   type ConsensusTrend,
   type EvaluatorSource,
 } from "../../domain/validation/index.ts";
 import { trendChartSpec } from "../../domain/validation/trend-chart.ts";
 import { withoutUnscoredBackbones } from "../../domain/validation/scored-backbones.ts";
-import { renderChartSvg } from "../../server/charts/render.server.ts";
+import { renderChart } from "../../server/charts/render.server.ts";
+import type { DashboardCharts } from "../../domain/charts/chart-data.ts";
+import { alignmentPoints, alignmentScatterSpec } from "../../domain/charts/views.ts";
 import type { Db } from "../../server/db.server.ts";
 import { failedTopicsOf } from "../../domain/metrics/incomplete-input.ts";
 import { findEvaluation } from "../../server/models/evaluation.server.ts";
@@ -161,7 +164,19 @@ export function consensusDashboard({
   };
 }
 
-/** The trend as the page inlines it: Figure 5's SVG, or null while no expert has scored a snippet. */
-export async function trendChartSvg(trend: ConsensusTrend | null): Promise<string | null> {
-  return trend && trend.positions.length > 0 ? renderChartSvg(trendChartSpec(trend)) : null;
+/**
+ * The charts the page inlines: Figure 5 (the trend) and the alignment scatter at outcome level, each left out while it
+ * has no data (no expert score yet, no method with a value on a final snippet).
+ */
+export async function consensusCharts(
+  trend: ConsensusTrend | null,
+  alignment: AlignmentTable | null,
+): Promise<DashboardCharts> {
+  const charts: DashboardCharts = {};
+  if (trend && trend.positions.length > 0) charts.trend = await renderChart(trendChartSpec(trend));
+  const points = alignment ? alignmentPoints(alignment) : [];
+  if (points.length > 0) {
+    charts.alignment = await renderChart(alignmentScatterSpec(points, "Each method against the expert mean"));
+  }
+  return charts;
 }

@@ -9,7 +9,13 @@ import { parseStudyConfig } from "../../domain/study-config.ts";
 import { CONSENSUS_SNIPPET, type ConsensusLabel } from "./label.ts";
 import { taskType, taskTypeName } from "../registry.ts";
 import { ofKind } from "../resume.ts";
-import { mixGold, stratifiedSample, summarizeAgreement, type ConsensusTrend } from "../../domain/validation/index.ts";
+import {
+  mixGold,
+  stratifiedSample,
+  summarizeAgreement,
+  type AlignmentTable,
+  type ConsensusTrend,
+} from "../../domain/validation/index.ts";
 import { comparisonPanel } from "../../domain/validation/comparison-panel.ts";
 import type { Db } from "../../server/db.server.ts";
 import { badInput, type FieldProblem } from "../../server/http/errors.server.ts";
@@ -26,7 +32,7 @@ import {
   type SnippetContext,
 } from "../../server/annotation/task-view.server.ts";
 import type { ConsensusTaskView } from "./view.ts";
-import { consensusDashboard, trendChartSvg } from "./dashboard.server.ts";
+import { consensusDashboard, consensusCharts } from "./dashboard.server.ts";
 import type { TaskTypeServer } from "../handler.server.ts";
 import {
   baseStudySchema,
@@ -174,8 +180,9 @@ export const consensusSnippetServer = {
     // The reference is the page's choice, so the difference tests are run for the view.
     comparison: d.alignment ? comparisonPanel(d.alignment, reference ?? null, d.boot) : null,
   }),
-  // The trend is this type's own (dashboardView above fills it).
-  dashboardSvg: (view) => trendChartSvg(view.trend as ConsensusTrend | null),
+  // The trend and the alignment scatter are this type's own (dashboardView above fills their data).
+  dashboardCharts: (view) =>
+    consensusCharts(view.trend as ConsensusTrend | null, view.alignment as AlignmentTable | null),
   // One row per topic of each label, topics in id order.
   csv: {
     header: [

@@ -45,8 +45,12 @@ describe("the Benchmark page's data", () => {
     expect(found.label).toContain("alpha, CG healthcare");
 
     const page = await benchmarkPage(db, loaded.hash);
-    expect(Object.keys(page.svgs).sort()).toEqual(page.report.figures.map((f) => f.id).sort());
-    expect(Object.values(page.svgs).every((svg) => svg.startsWith("<svg"))).toBe(true);
+    expect(Object.keys(page.charts).sort()).toEqual(page.report.figures.map((f) => f.id).sort());
+    for (const chart of Object.values(page.charts)) {
+      expect(chart.svg.startsWith("<svg")).toBe(true);
+      expect(chart.narrowSvg.startsWith("<svg")).toBe(true);
+      expect(chart.data.rows.length).toBeGreaterThan(0);
+    }
   });
 
   it("answers 404 for an unknown plan or cell, and for a plan with no stored run yet", async () => {

@@ -25,7 +25,7 @@ import {
   summarizeAgreement,
   type AbItem,
 } from "../../../app/domain/validation/index.ts";
-import { trendChartSvg } from "../../../app/task-types/consensus-snippet/dashboard.server.ts";
+import { consensusCharts } from "../../../app/task-types/consensus-snippet/dashboard.server.ts";
 import { item, label } from "./fixtures.ts";
 import { alignmentSummary } from "../../../app/domain/validation/alignment-summary.ts";
 
@@ -129,18 +129,21 @@ describe("dashboard components", () => {
 
   it("TrendChart inlines Figure 5 as the server draws it, every series named, or an empty state", async () => {
     const table = alignmentTable(items, labels, { evaluators: [{ backbone: "gpt-x", valueAt: seriesLookup(series) }] });
-    const svg = await trendChartSvg(consensusTrend(table));
-    const html = renderToStaticMarkup(<TrendChart svg={svg} />);
+    const { trend } = await consensusCharts(consensusTrend(table), table);
+    const html = renderToStaticMarkup(<TrendChart chart={trend} />);
     expect(html).toContain('data-testid="trend-chart"');
     expect(html).toContain("<svg");
     expect(html).not.toContain("<script");
-    // One line per series: expert mean, evaluator, crowd (its single point is a line of one).
-    expect(html.match(/class="mark-line role-mark/g)).toHaveLength(3);
+    // One line per series: expert mean, evaluator, crowd (its single point is a line of one), in each drawing.
+    expect(trend?.svg.match(/class="mark-line role-mark/g)).toHaveLength(3);
+    expect(trend?.narrowSvg.match(/class="mark-line role-mark/g)).toHaveLength(3);
+    expect(html).toContain("Show data");
     for (const name of ["Expert mean", "Topic-localized evaluator (gpt-x)", "Non-expert pool (crowd mean)"])
       expect(text(html)).toContain(name);
     expect(text(html)).toContain("snippet position");
-    expect(await trendChartSvg(consensusTrend(alignmentTable(items, [], { evaluators: [] })))).toBeNull();
-    expect(renderToStaticMarkup(<TrendChart svg={null} />)).toContain("No labels yet");
+    const empty = alignmentTable(items, [], { evaluators: [] });
+    expect(await consensusCharts(consensusTrend(empty), empty)).toEqual({});
+    expect(renderToStaticMarkup(<TrendChart chart={undefined} />)).toContain("No labels yet");
   });
 
   it("AnnotatorTable shows counts, median time, gold accuracy and a flag", () => {

@@ -118,7 +118,7 @@ function reportOf(input: ReportPartInput, built: ReturnType<typeof buildReportPa
 const page = (report: BenchmarkReport, parts?: readonly ReportPart[]) =>
   renderToStaticMarkup(
     <StaticRouter location={`/benchmark/${report.planHash}`}>
-      <BenchmarkReportView report={report} svgs={{}} parts={parts} />
+      <BenchmarkReportView report={report} charts={{}} parts={parts} />
     </StaticRouter>,
   );
 

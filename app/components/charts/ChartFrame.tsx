@@ -1,0 +1,91 @@
+/**
+ * Every chart's frame (issue 32): the server-drawn SVG — a wide and a narrow drawing, CSS shows
+ * the one that fits the screen — then "Show data" (the chart's data as a table), and CSV and SVG
+ * downloads built from the same data and drawing as data: links, so they need no route.
+ */
+import type { ReactNode } from "react";
+import { chartCsv, tableCell, type RenderedChart } from "../../domain/charts/chart-data.ts";
+import { ScrollX } from "../ScrollX.tsx";
+
+interface Props {
+  chart: RenderedChart;
+  testId: string;
+  /** What a screen reader hears for the picture (the data table follows it). */
+  label: string;
+  /** The downloads' file name, without extension. */
+  fileName: string;
+  className?: string;
+  caption?: ReactNode;
+  /** Extra attributes on the figure (e.g. data-source). */
+  data?: Record<`data-${string}`, string>;
+}
+
+const dataHref = (type: string, text: string) => `data:${type};charset=utf-8,${encodeURIComponent(text)}`;
+
+function Drawing({ svg, label, which }: { svg: string; label: string; which: "wide" | "narrow" }) {
+  return (
+    <div className={`chart-${which}`}>
+      <ScrollX label={label}>
+        <div
+          className="report-svg"
+          role="img"
+          aria-label={label}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data
+          dangerouslySetInnerHTML={{ __html: svg }}
+        />
+      </ScrollX>
+    </div>
+  );
+}
+
+export function ChartFrame({ chart, testId, label, fileName, className, caption, data }: Props) {
+  return (
+    <figure className={`report-figure chart-frame ${className ?? ""}`} data-testid={testId} {...data}>
+      <Drawing svg={chart.svg} label={label} which="wide" />
+      <Drawing svg={chart.narrowSvg} label={label} which="narrow" />
+      {caption ? <figcaption>{caption}</figcaption> : null}
+      <div className="chart-tools">
+        <details className="chart-data">
+          <summary>Show data</summary>
+          <ChartTable chart={chart} />
+        </details>
+        <a className="chart-download" download={`${fileName}.csv`} href={dataHref("text/csv", chartCsv(chart.data))}>
+          Download CSV
+        </a>
+        <a className="chart-download" download={`${fileName}.svg`} href={dataHref("image/svg+xml", chart.svg)}>
+          Download SVG
+        </a>
+      </div>
+    </figure>
+  );
+}
+
+function ChartTable({ chart }: { chart: RenderedChart }) {
+  return (
+    <ScrollX label={`Data of ${chart.title}`}>
+      <table className="data-table chart-data-table">
+        <caption>Data of “{chart.title}” (numbers rounded; the CSV has them in full)</caption>
+        <thead>
+          <tr>
+            {chart.data.columns.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {chart.data.rows.map((row, i) => (
+            <tr key={i}>
+              {row.map((v, j) => (
+                <td key={j} className={typeof v === "number" ? "num" : undefined}>
+                  {tableCell(v)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollX>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * Charts in Chromium against the real server's demo database (issue 32): a dashboard chart's
+ * "Show data" reveals its data as a table, its CSV and SVG downloads carry the chart's data and
+ * drawing, the new views (alignment scatter, fidelity dots with intervals) are on their
+ * dashboards, and at 390 px the page does not scroll sideways and the narrow drawing fits.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
+import { DEMO, loginInBrowser } from "../../harness/login.ts";
+
+/** A data: link's text. */
+const decoded = (href: string | null) => decodeURIComponent((href ?? "").replace(/^data:[^,]*,/, ""));
+
+describe.runIf(runBrowserTests)("charts with their data", { timeout: 120_000 }, () => {
+  let server: AppServer;
+  let browser: Browser;
+  const pages: Record<number, Page> = {};
+
+  beforeAll(async () => {
+    server = await startAppServer();
+    browser = await launchChromium();
+    for (const width of [390, 1280]) {
+      const context = await browser.newContext({ viewport: { width, height: 844 } });
+      pages[width] = await context.newPage();
+      await loginInBrowser(pages[width], server.url, DEMO.admin);
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("shows the trend's data as a table behind a toggle, and offers it as CSV and the drawing as SVG", async () => {
+    const page = pages[1280];
+    await page.goto(`${server.url}/admin/studies/1`);
+    const chart = page.getByTestId("trend-chart");
+    await chart.locator(".chart-wide svg").waitFor();
+    const table = chart.locator("table.chart-data-table");
+    expect(await table.isVisible()).toBe(false);
+    await chart.getByText("Show data", { exact: true }).click();
+    await table.waitFor({ state: "visible" });
+    const headers = await table.locator("thead th").allTextContents();
+    expect(headers).toEqual(["position", "series", "consensus", "n"]);
+    const rows = await table.locator("tbody tr").count();
+    expect(rows).toBeGreaterThan(0);
+    expect(await table.locator("tbody tr").first().locator("td").first().textContent()).toMatch(/^\d+$/);
+
+    const csvLink = chart.getByRole("link", { name: "Download CSV" });
+    expect(await csvLink.getAttribute("download")).toMatch(/\.csv$/);
+    const csvHref = await csvLink.getAttribute("href");
+    expect(csvHref).toMatch(/^data:text\/csv;charset=utf-8,/);
+    const csv = decoded(csvHref).trim().split("\r\n");
+    expect(csv[0]).toBe("position,series,consensus,n");
+    expect(csv).toHaveLength(rows + 1);
+    // The table rounds; the CSV has each value as computed.
+    expect(csv.slice(1).every((line) => line.split(",").length >= 4)).toBe(true);
+
+    const svgLink = chart.getByRole("link", { name: "Download SVG" });
+    expect(await svgLink.getAttribute("download")).toMatch(/\.svg$/);
+    const svg = decoded(await svgLink.getAttribute("href"));
+    expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg).toContain("Expert mean");
+
+    // The point titles are rounded as the tooltip format says (one decimal), never a raw float.
+    const titles = await chart.locator(".chart-wide svg title").allTextContents();
+    expect(titles.length).toBeGreaterThan(0);
+    for (const t of titles) expect(t).not.toMatch(/\d\.\d{3,}/);
+
+    // The alignment table's scatter beside it, with its own data.
+    const scatter = page.getByTestId("alignment-chart");
+    await scatter.locator(".chart-wide svg").waitFor();
+    expect(decoded(await scatter.getByRole("link", { name: "Download CSV" }).getAttribute("href"))).toMatch(
+      /^method,unit,expert,value\r\n/,
+    );
+  });
+
+  it("draws persona fidelity as dots with Wilson intervals on the A/B dashboard", async () => {
+    const page = pages[1280];
+    await page.goto(`${server.url}/admin/studies`);
+    await page.getByRole("link", { name: "Demo: crowd A/B reactiveness" }).first().click();
+    const chart = page.getByTestId("fidelity-chart");
+    await chart.locator(".chart-wide svg").waitFor();
+    const csv = decoded(await chart.getByRole("link", { name: "Download CSV" }).getAttribute("href"));
+    const [header, ...lines] = csv.trim().split("\r\n");
+    expect(header).toBe("label,estimate,low,high,n");
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      const [, estimate, low, high] = line.split(",").map(Number);
+      expect(low).toBeLessThanOrEqual(estimate);
+      expect(high).toBeGreaterThanOrEqual(estimate);
+    }
+  });
+
+  it("at 390 px: no sideways page scroll, the narrow drawing shown and inside the screen, the table in its box", async () => {
+    const page = pages[390];
+    await page.goto(`${server.url}/admin/studies/1`);
+    const chart = page.getByTestId("trend-chart");
+    const narrow = chart.locator(".chart-narrow svg");
+    await narrow.waitFor();
+    expect(await chart.locator(".chart-wide svg").isVisible()).toBe(false);
+    const box = (await narrow.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await chart.getByText("Show data", { exact: true }).click();
+    await chart.locator("table.chart-data-table").waitFor({ state: "visible" });
+    const scroll = await page.evaluate(() => document.scrollingElement!.scrollWidth);
+    expect(scroll).toBeLessThanOrEqual(390);
+  });
+});
