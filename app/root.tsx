@@ -17,9 +17,12 @@ import { currentUser } from "./server/auth/session.server.ts";
 import { useCspNonce } from "./components/csp-nonce.ts";
 import type { ReactNode } from "react";
 import stylesHref from "./styles.css?url";
+import a11yHref from "./styles/a11y.css?url";
+import { THEME_SCRIPT, ThemeToggle } from "./components/ThemeToggle.tsx";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
+  { rel: "stylesheet", href: a11yHref },
   // public/favicon.svg: without it every page asks for /favicon.ico and logs a 404.
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
@@ -85,14 +88,20 @@ export function Layout({ children }: { children: ReactNode }) {
   const framed = useFramed();
   const nonce = useCspNonce();
   return (
-    <html lang="en">
+    // THEME_SCRIPT sets data-theme on <html> before React hydrates it: not a mismatch to report.
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed script of ours, needed before first paint */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
         <Meta />
         <Links />
       </head>
       <body>
+        <a href="#main" className="skip-link">
+          Skip to main content
+        </a>
         {framed ? null : (
           <header className="site-header">
             <Link to="/" className="brand">
@@ -100,9 +109,13 @@ export function Layout({ children }: { children: ReactNode }) {
             </Link>
             <MainNav />
             <AccountBox />
+            <ThemeToggle />
           </header>
         )}
-        <main className="page">{children}</main>
+        {/* tabIndex -1: the skip link moves keyboard focus here, not only the scroll position. */}
+        <main id="main" tabIndex={-1} className="page">
+          {children}
+        </main>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
