@@ -18,11 +18,11 @@ import { loadQualificationTest } from "../../app/server/templates.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { axeViolations, describeViolations } from "../../harness/axe.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { createCrowdAbStudy, DEMO, loginInBrowser } from "../../harness/login.ts";
 
 const SECRET = "accessibility-test-secret";
 const EXPERT_STUDY = 1; // the demo's expert consensus study
-const AB_STUDY = 3; // the demo's crowd A/B study
+const FULL_STUDY = 3; // the demo's crowd A/B study, which has no work left on a fresh database
 const qualification = loadQualificationTest();
 // A mediated run: its viewer shows the mediator's turns, whose numbers failed contrast before.
 const demo = JSON.parse(readFileSync("demo/demo-transactional.json", "utf8")) as {
@@ -90,9 +90,10 @@ const taskPage = async (page: Page) => {
 };
 
 let base = "";
-const found = { scenario: "", run: "", plan: "", item: 0, label: 0, abItem: 0 };
-const worker = (id: string) =>
-  `/crowd/start?${new URLSearchParams({ study: String(AB_STUDY), worker: id, sig: crowdLinkSignature(AB_STUDY, id, SECRET) })}`;
+const found = { scenario: "", run: "", plan: "", item: 0, label: 0, abStudy: 0, abItem: 0 };
+/** A signed per-worker crowd link (to the A/B study the admin created, unless another is given). */
+const worker = (id: string, study = found.abStudy) =>
+  `/crowd/start?${new URLSearchParams({ study: String(study), worker: id, sig: crowdLinkSignature(study, id, SECRET) })}`;
 
 async function answerQualification(page: Page, right: boolean): Promise<void> {
   for (const [i, q] of qualification.questions.entries()) {
@@ -112,7 +113,7 @@ const ROLES: Record<string, { account?: { username: string; password: string }; 
       visit("home", "/"),
       visit("studies list", "/admin/studies"),
       visit("study dashboard", `/admin/studies/${EXPERT_STUDY}`),
-      visit("A/B study dashboard", `/admin/studies/${AB_STUDY}`),
+      visit("A/B study dashboard", () => `/admin/studies/${found.abStudy}`),
       visit("annotators", "/admin/annotators"),
       visit("scenarios list", "/scenarios"),
       visit("scenario detail", () => found.scenario),
@@ -205,11 +206,12 @@ const ROLES: Record<string, { account?: { username: string; password: string }; 
           await ready(page);
         },
       },
+      visit("crowd start, no work left", () => worker(`W_A11Y_LATE_${tag}`, FULL_STUDY)),
       {
         name: "MTurk task (preview)",
         open: async (page) => {
           const params = {
-            study: String(AB_STUDY),
+            study: String(found.abStudy),
             item: String(found.abItem),
             assignmentId: "ASSIGNMENT_ID_NOT_AVAILABLE",
           };
@@ -239,16 +241,17 @@ describe.runIf(runBrowserTests)("no axe violations on any page, role and width",
     const labelled = adaLabelsOneSnippet(server.dbPath);
     found.item = labelled.itemId;
     found.label = labelled.labelId;
+    // The detail pages' addresses, as an admin finds them from the lists; a crowd A/B study with work to do.
+    const page = await browser.newPage();
+    await loginInBrowser(page, base, DEMO.admin);
+    found.abStudy = await createCrowdAbStudy(page, base, "Accessibility A/B");
     const db = openDatabase(server.dbPath);
     found.abItem = (
-      db.$client.prepare("SELECT id FROM study_items WHERE study_id = ? ORDER BY id LIMIT 1").get(AB_STUDY) as {
+      db.$client.prepare("SELECT id FROM study_items WHERE study_id = ? ORDER BY id LIMIT 1").get(found.abStudy) as {
         id: number;
       }
     ).id;
     db.$client.close();
-    // The detail pages' addresses, as an admin finds them from the lists.
-    const page = await browser.newPage();
-    await loginInBrowser(page, base, DEMO.admin);
     const href = async (path: string, selector: string) => {
       await page.goto(base + path);
       return (await page.locator(selector).first().getAttribute("href"))!;
