@@ -12,7 +12,8 @@ import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 const LIGHT_BG = "rgb(246, 248, 250)";
 const DARK_BG = "rgb(13, 17, 23)";
 
-const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+// The page background is the root element's (app/styles.css paints :root).
+const background = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
 const themeAttr = (page: Page) => page.evaluate(() => document.documentElement.dataset.theme ?? null);
 
 describe.runIf(runBrowserTests)("light, dark and system theme in Chromium", { timeout: 120_000 }, () => {
