@@ -22,6 +22,8 @@ import jargonHref from "./styles/jargon.css?url";
 import runsHref from "./styles/runs.css?url";
 import taskPageStylesHref from "./styles/task-page.css?url";
 import chartsHref from "./styles/charts.css?url";
+import a11yHref from "./styles/a11y.css?url";
+import { THEME_SCRIPT, ThemeToggle } from "./components/ThemeToggle.tsx";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
@@ -30,6 +32,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: runsHref },
   { rel: "stylesheet", href: taskPageStylesHref },
   { rel: "stylesheet", href: chartsHref },
+  { rel: "stylesheet", href: a11yHref },
   // public/favicon.svg: without it every page asks for /favicon.ico and logs a 404.
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
@@ -95,14 +98,20 @@ export function Layout({ children }: { children: ReactNode }) {
   const framed = useFramed();
   const nonce = useCspNonce();
   return (
-    <html lang="en">
+    // THEME_SCRIPT sets data-theme on <html> before React hydrates it: not a mismatch to report.
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed script of ours, needed before first paint */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
         <Meta />
         <Links />
       </head>
       <body>
+        <a href="#main" className="skip-link">
+          Skip to main content
+        </a>
         {framed ? null : (
           <header className="site-header">
             <Link to="/" className="brand">
@@ -110,9 +119,13 @@ export function Layout({ children }: { children: ReactNode }) {
             </Link>
             <MainNav />
             <AccountBox />
+            <ThemeToggle />
           </header>
         )}
-        <main className="page">{children}</main>
+        {/* tabIndex -1: the skip link moves keyboard focus here, not only the scroll position. */}
+        <main id="main" tabIndex={-1} className="page">
+          {children}
+        </main>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -37,7 +37,15 @@ export default function MyTasks() {
             <li key={s.id} className="card task-card">
               <h2>{s.name}</h2>
               <p className="muted task-card-type">{taskTypeName(s.type)}</p>
-              <div className="progress" role="img" aria-label={`${s.done} of ${s.total} items labelled`}>
+              <div
+                className="progress"
+                role="progressbar"
+                aria-label={`${s.name}: items labelled`}
+                aria-valuemin={0}
+                aria-valuemax={s.total}
+                aria-valuenow={s.done}
+                aria-valuetext={`${s.done} of ${s.total} items labelled`}
+              >
                 <div className="progress-fill" style={{ width: `${s.total ? (100 * s.done) / s.total : 0}%` }} />
               </div>
               <p className="task-card-count">

@@ -277,7 +277,10 @@ function SnippetConversation({
 }) {
   const partyOrder = useMemo(() => scenario.parties.map((p) => p.id), [scenario]);
   return (
-    <div className="task-conversation">
+    // A region of its own that scrolls beside the form on wide screens: focusable so keys can scroll it (axe's
+    // scrollable-region-focusable).
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+    <section className="task-conversation" aria-label="Conversation" tabIndex={0}>
       <section aria-labelledby={`${base}-prev`}>
         <h2 id={`${base}-prev`} className="task-section-title">
           Preceding snippet <span className="muted">(context only)</span>
@@ -299,6 +302,6 @@ function SnippetConversation({
         </h2>
         <TaskDialogue turns={snippet} partyOrder={partyOrder} label="Snippet to label" />
       </section>
-    </div>
+    </section>
   );
 }
