@@ -62,6 +62,7 @@ function adaLabelsOneSnippet(dbPath: string): { itemId: number; labelId: number 
 interface Visit {
   name: string;
   /** Opens the state; returns another page when the state was opened there. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: most states open on the page given and return nothing.
   open: (page: Page) => Promise<Page | undefined | void>;
 }
 

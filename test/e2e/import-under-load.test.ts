@@ -88,9 +88,15 @@ describe("a large CLI import while annotators submit", () => {
     // Requests really ran while the import held the lock, and none failed.
     expect(during.some((s) => s.kind === "submit")).toBe(true);
     expect(during.some((s) => s.kind === "login")).toBe(true);
-    expect(record.samples.filter((s) => s.status === 500), record.failures.join("\n")).toEqual([]);
+    expect(
+      record.samples.filter((s) => s.status === 500),
+      record.failures.join("\n"),
+    ).toEqual([]);
     // Anything else unexpected either (a 503 "busy, retry" is allowed: the client resends).
-    expect(record.samples.filter((s) => !s.ok && s.status !== 503), record.failures.join("\n")).toEqual([]);
+    expect(
+      record.samples.filter((s) => !s.ok && s.status !== 503),
+      record.failures.join("\n"),
+    ).toEqual([]);
 
     const stored = checkStored(dbPath, fixture.studyId, record.acknowledged);
     expect(stored.missing).toEqual([]);

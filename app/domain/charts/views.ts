@@ -143,7 +143,8 @@ export function alignmentScatterSpec(points: readonly AlignmentPoint[], title: s
     height: 300,
     layer: [
       {
-        mark: { type: "rule", color: "#8c959f", strokeDash: [4, 4] },
+        // Decorative (the subtitle says what it is): no accessible mark of its own, so no unnamed graphic.
+        mark: { type: "rule", color: "#8c959f", strokeDash: [4, 4], aria: false },
         encoding: { x: { datum: 1 }, y: { datum: 1 }, x2: { datum: 5 }, y2: { datum: 5 } },
       },
       {
@@ -210,7 +211,8 @@ export function intervalDotsSpec(o: {
     height: { step: 28 },
     layer: [
       {
-        mark: { type: "rule", strokeWidth: 2, color: "#57606a" },
+        // The interval is read with its dot (the dot's label and the data table give low and high).
+        mark: { type: "rule", strokeWidth: 2, color: "#57606a", aria: false },
         encoding: { y, x: { ...x, field: "low" }, x2: { field: "high" } },
       },
       {
