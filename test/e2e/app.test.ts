@@ -140,7 +140,8 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
       await page.getByRole("link", { name: "Scenarios", exact: true }).first().click();
       await page.getByRole("link", { name: demo.scenarios[0].title }).click();
       await page.getByRole("heading", { name: demo.scenarios[0].title }).waitFor();
-      await page.getByRole("link", { name: mediatedRun.id }).click();
+      // A run's link is its title (scenario · condition · mediator); its id is printed beneath.
+      await page.getByRole("row").filter({ hasText: mediatedRun.id }).getByRole("link").first().click();
       await page.getByTestId("dialogue").waitFor();
       expect(page.url()).toContain(runPath);
       await page.close();
