@@ -1,6 +1,7 @@
 /**
  * ProMediate's cases on the scenario page, in Chromium against the real server: hmo with its five
- * topics, flagship with its six parties, each with the provenance of its case file.
+ * topics, flagship with its six parties, each with the provenance of its case file; and an
+ * imported transcript on the run page.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -8,6 +9,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importPromediateCases } from "../../app/server/promediate/import-cases.server.ts";
+import { importTranscript } from "../../app/server/promediate/import-transcript.server.ts";
 import type { AppServer } from "../../harness/app-server.ts";
 import { runBrowserTests } from "../../harness/browser.ts";
 import { tempDb } from "../../harness/temp-db.ts";
@@ -21,11 +23,15 @@ describe.runIf(runBrowserTests)(
     const cleanups: (() => unknown)[] = [];
     let server: AppServer;
     let page: Page;
+    let transcriptRun = "";
 
     beforeAll(async () => {
       const t = tempDb();
       cleanups.push(t.cleanup);
       importPromediateCases(t.db, CASES_DIR);
+      // A ProMediate transcript: free turn order, two mediator turns in a row, a multi-line utterance.
+      const folder = join(import.meta.dirname, "../fixtures/promediate/williams-free");
+      transcriptRun = importTranscript(t.db, folder, { caseArg: "williams" }).runId;
       ({ server, page } = await openAsAdmin(t, cleanups));
     });
     afterAll(async () => {
@@ -69,6 +75,22 @@ describe.runIf(runBrowserTests)(
         "STILES",
       ]);
       await expect(cards.nth(5).locator("tr").count()).resolves.toBe(4);
+    });
+    it("shows an imported transcript on the run page: free order, two mediator turns running, line breaks kept", async () => {
+      await page.goto(`${server.url}/runs/${encodeURIComponent(transcriptRun)}`);
+      await page.getByTestId("dialogue").waitFor();
+      await expect(page.locator("main").innerText()).resolves.toContain("free turn order");
+      // The roles of the turns in order: somewhere a mediator turn follows a mediator turn.
+      const roles = await page
+        .locator("ol.dialogue > li.turn")
+        .evaluateAll((items) => items.map((li) => (li.classList.contains("mediator") ? "M" : "P")).join(""));
+      expect(roles).toContain("MM");
+      const multiLine = page.locator(".turn p", { hasText: "First: pharmacists: they are already stretched thin." });
+      // pre-wrap keeps the utterance's own line breaks: the paragraph is several lines tall.
+      const box = (await multiLine.boundingBox())!;
+      const lineHeight = await multiLine.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+      expect(box.height).toBeGreaterThan(2.5 * lineHeight);
+      await expect(multiLine.innerText()).resolves.toContain("stretched thin.\n\nSecond, mandatory");
     });
   },
 );
