@@ -9,7 +9,7 @@
  *
  * Undefined results are null with a reason, never NaN.
  */
-import { normalTwoSidedP, studentTTwoSidedP } from "./distributions.ts";
+import { normalQuantileUpper, studentTTwoSidedP } from "./distributions.ts";
 import { StatsInputError } from "./errors.ts";
 
 /** Pearson correlations on the same n cases: j is the shared variable (the expert mean), k and h the two methods. */
@@ -89,22 +89,6 @@ function correlationOfCorrelations({ rjk, rjh, rkh }: OverlappingCorrelations): 
 function fisherInterval(r: number, halfWidth: number): [number, number] {
   const z = Math.atanh(r);
   return [Math.tanh(z - halfWidth), Math.tanh(z + halfWidth)];
-}
-
-/**
- * z with P(Z > z) = tail for a standard normal Z, 0 < tail < 1/2: bisection on the two-sided
- * tail normalTwoSidedP (monotone), 80 halvings of [0, 40] reach the spacing of doubles.
- */
-function normalQuantileUpper(tail: number): number {
-  let lo = 0;
-  let hi = 40;
-  for (let i = 0; i < 80 && hi - lo > 0; i++) {
-    const mid = (lo + hi) / 2;
-    if (mid === lo || mid === hi) break;
-    if (normalTwoSidedP(mid) > 2 * tail) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
 }
 
 function checkInput(c: OverlappingCorrelations): void {

@@ -24,6 +24,22 @@ export function normalTwoSidedP(z: number): number {
   return clamp01(x < ERFC_TAIL_FROM ? jStat.erfc(x) : erfcTail(x));
 }
 
+/**
+ * z with P(Z > z) = tail for a standard normal Z, 0 < tail < 1/2: bisection on the two-sided
+ * tail normalTwoSidedP (monotone), 80 halvings of [0, 40] reach the spacing of doubles.
+ */
+export function normalQuantileUpper(tail: number): number {
+  let lo = 0;
+  let hi = 40;
+  for (let i = 0; i < 80 && hi - lo > 0; i++) {
+    const mid = (lo + hi) / 2;
+    if (mid === lo || mid === hi) break;
+    if (normalTwoSidedP(mid) > 2 * tail) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 const ERFC_TAIL_FROM = 3;
 const ERFC_TAIL_TERMS = 80;
 
