@@ -147,6 +147,9 @@ export function activeMean(units: readonly ActiveUnit[], alpha = 0.05): MeanEsti
   return interval(zm, se, alpha, labelled, N, lambda);
 }
 
+/** Relative size of det(XᵀX) under which the two regressors count as collinear. */
+const COLLINEAR = 1e-10;
+
 /** Coefficients (p, q) minimising Σ(b − p·a − q·d − c)² over p, q and an intercept c. */
 function leastSquares2(a: number[], d: number[], b: number[]): [number, number] {
   const am = mean(a);
@@ -168,7 +171,9 @@ function leastSquares2(a: number[], d: number[], b: number[]): [number, number] 
     sdb += y * z;
   }
   const det = saa * sdd - sad * sad;
-  if (!(Math.abs(det) > 1e-300)) return sdd > 0 ? [0, sdb / sdd] : [0, 0];
+  // a and d (nearly) collinear, as when the judge gives every unit one value: the judge adds nothing
+  // beyond d, so fit q alone. An absolute threshold would let rounding noise through as a huge p.
+  if (!(det > COLLINEAR * saa * sdd)) return sdd > 0 ? [0, sdb / sdd] : [0, 0];
   return [(sab * sdd - sdb * sad) / det, (sdb * saa - sab * sad) / det];
 }
 

@@ -42,6 +42,10 @@ export function sizesFrom(units: readonly SizedUnit[], share = UNIFORM_SHARE): n
 export function drawOrder(units: readonly SizedUnit[], seed: number, share = UNIFORM_SHARE): OrderedUnit[] {
   // Uniforms are assigned by sorted id, so the input order never matters.
   const sorted = [...units].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // A repeated id would make the order depend on the input order (and count one run twice).
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i].id === sorted[i - 1].id) throw new RangeError(`unit id ${sorted[i].id} appears more than once`);
+  }
   const sizes = sizesFrom(sorted, share);
   const rng = createRng(seed);
   return sorted
