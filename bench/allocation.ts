@@ -11,11 +11,12 @@
  *   a human score Y ~ Beta(3, 2) on 0–1 (mean 0.6, sd 0.2); the truth is that 0.6, the mediator's
  *   expected score, which all three intervals are for.
  * - The judge: f = 0.15 + 0.7·Y + s·σ·ε, ε standard normal: a biased judge that compresses the scale,
- *   with an error whose size σ = exp(0.75·Z) differs from run to run (heteroscedastic); s is set so
- *   that corr(Y, f) = r. Judge values are not clipped to 0–1 (no estimator needs them to be).
+ *   with an error whose size σ = exp(0.75·Z) differs from run to run (heteroscedastic; 0.75 is
+ *   ERROR_SPREAD); s is set so that corr(Y, f) = r. Judge values are not clipped to 0–1 (no
+ *   estimator needs them to be).
  * - The judge's uncertainty signal (what disagreement between backbones would give):
- *   u = σ·exp(0.5·Z'), Z' independent of Z, so it reveals the size of the judge's error only partly
- *   (corr(log u, log σ) = 0.83), and says nothing about Y itself.
+ *   u = σ·exp(0.5·Z') (0.5 is SIGNAL_NOISE), Z' independent of Z, so it reveals the size of the
+ *   judge's error only partly (corr(log u, log σ) = 0.83), and says nothing about Y itself.
  * - Labels needed: for each estimator, the fewest labels n whose mean half-width over the studies
  *   is ≤ 0.05 (a bisection on n, every study estimated at each n tried), and the coverage of the
  *   intervals at that n. Below MIN_LABELS the normal intervals of PPI++ and active labelling are
@@ -27,7 +28,8 @@
  * - What docs/estimation.md warns against: labelling from 10 labels on until the interval first
  *   dips under ±0.05 and reading it there (its coverage).
  *
- *   npm run bench:allocation        (STUDIES=1000 per quality; RUNS=600; STUDIES=100 for a quick look)
+ *   npm run bench:allocation        (STUDIES=1000 per quality; RUNS=600; STUDIES=100 for a quick look;
+ *                                    ERROR_SPREAD=0.75 and SIGNAL_NOISE=0.5 set the judge's error model)
  */
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -53,8 +55,8 @@ const Y_SD = 0.2;
 const JUDGE_SHIFT = 0.15;
 const JUDGE_SLOPE = 0.7;
 /** Spread of log σ, the judge's error size, and of the noise in its uncertainty signal. */
-const ERROR_SPREAD = 0.75;
-const SIGNAL_NOISE = 0.5;
+const ERROR_SPREAD = Number(process.env.ERROR_SPREAD ?? 0.75);
+const SIGNAL_NOISE = Number(process.env.SIGNAL_NOISE ?? 0.5);
 
 const METHODS = ["human-only", "PPI++", "active"] as const;
 type Method = (typeof METHODS)[number];
@@ -287,7 +289,8 @@ function main(): void {
   const loadAtStart = loadavg()[0];
   console.log(
     `bench:allocation: ${STUDIES} studies per judge quality, ${RUNS} runs each, target ±${TARGET}, ` +
-      `95% intervals, true mean ${TRUTH}; an interval is read from ${MIN_LABELS} labels on`,
+      `95% intervals, true mean ${TRUTH}; an interval is read from ${MIN_LABELS} labels on; judge error ` +
+      `spread ${ERROR_SPREAD}, signal noise ${SIGNAL_NOISE}`,
   );
   const results = QUALITIES.map((r, i) => runSetting(r, i));
   results.forEach(printSetting);
