@@ -8,7 +8,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { nextTask } from "../../../app/server/annotation/assignment.server.ts";
 import { withFeedbackFor } from "../../../app/server/annotation/gold-feedback.server.ts";
 import { recordItemShown } from "../../../app/server/annotation/item-shown.server.ts";
-import { createAbStudy } from "../../../app/server/annotation/studies.server.ts";
+import { createStudyFromForm } from "../../../app/server/annotation/study-admin.server.ts";
+import { createAbStudy, getStudy } from "../../../app/server/annotation/studies.server.ts";
+import { withWriteLock } from "../../../app/server/http/write-lock.server.ts";
+import { parseStudyConfig } from "../../../app/domain/study-config.ts";
 import { saveTaskWork, taskPage } from "../../../app/server/annotation/tasks.server.ts";
 import type { SessionUser } from "../../../app/server/auth/session.server.ts";
 import { consensusGold } from "../../../app/task-types/consensus-snippet/gold.ts";
@@ -163,6 +166,19 @@ describe("gold feedback", () => {
     // Every submit, gold or not and answered wrongly, sends the annotator on without naming an item.
     expect(done.every((d) => d.goldFeedback === false)).toBe(true);
     expect(pageOf(regularId, goldId).goldFeedback).toBeNull();
+  });
+
+  it("is set by the New-study form's checkbox, and off when it is not ticked", async () => {
+    const create = (ticked: boolean) => {
+      const form = new FormData();
+      const fields = { type: "ab-reactiveness", name: `ticked ${ticked}`, pool: "crowd", goldRate: "0.5" };
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      if (ticked) form.append("goldFeedback", "on");
+      return withWriteLock(t.db, () => createStudyFromForm(t.db, form));
+    };
+    const feedbackOf = (studyId: number) => parseStudyConfig(getStudy(t.db, studyId).config).goldFeedback;
+    expect(feedbackOf(await create(true))).toBe(true);
+    expect(feedbackOf(await create(false))).toBe(false);
   });
 
   it("names the gold item only on the study's own task pages", () => {
