@@ -115,9 +115,9 @@ export function parseKeyName(text: string): string | null {
   return name;
 }
 
-// Ctrl/⌘ with these: the browser's own commands (select all, copy, find, new tab, close, reload, print, save, zoom,
-// tab switching…); Ctrl/⌘+Z and +Enter stay free for the task.
-const BROWSER_MOD_KEYS = new Set([..."acdefghjklnopqrstuvwx0123456789+-=", "Tab", "PageUp", "PageDown"]);
+// Ctrl/⌘ with a letter, a digit or these is one browser's command or another (select all, copy, find, new tab, close,
+// reload, print, save, bookmarks, zoom, tab switching…); Ctrl/⌘+Z (the task's undo) and +Enter stay free.
+const BROWSER_MOD_KEYS = new Set(["+", "-", "=", "Tab", "PageUp", "PageDown"]);
 const BROWSER_ALT_KEYS = new Set(["ArrowLeft", "ArrowRight", "Home", "d", "e", "f"]);
 
 /** Why a key cannot be bound (the browser or focus movement owns it), or null when it can. */
@@ -127,7 +127,8 @@ export function reservedKey(name: string): string | null {
   if (name === "Tab" || name === "Shift+Tab") return "moves between the page's controls";
   if (/^F\d+$/.test(bare)) return "is the browser's (help, find, reload, full screen, developer tools)";
   if (name.startsWith("Mod+Shift+") || name.startsWith("Mod+Alt+")) return "is the browser's";
-  if (name.startsWith("Mod+") && BROWSER_MOD_KEYS.has(bare)) return "is the browser's (copy, find, new tab, close…)";
+  if (name.startsWith("Mod+") && bare !== "z" && (/^[a-z0-9]$/.test(bare) || BROWSER_MOD_KEYS.has(bare)))
+    return "is the browser's (copy, find, new tab, close…)";
   if (name.startsWith("Alt+") && BROWSER_ALT_KEYS.has(bare)) return "is the browser's (back, forward, menus)";
   return null;
 }

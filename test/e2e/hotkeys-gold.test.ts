@@ -8,7 +8,7 @@
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAbStudy } from "../../app/server/annotation/studies.server.ts";
+import { createAbStudy, createConsensusStudy } from "../../app/server/annotation/studies.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
@@ -20,6 +20,7 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
   let keysStudy = 0;
   let feedbackStudy = 0;
   let quietStudy = 0;
+  let consensusStudy = 0;
 
   const read = <T>(sql: string, ...args: unknown[]): T[] => {
     const db = new Database(server.dbPath, { readonly: true });
@@ -71,6 +72,7 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
       config: { ...gold, goldFeedback: true },
     });
     quietStudy = createAbStudy(db, { name: "Plain A/B", pool: "expert", config: gold });
+    consensusStudy = createConsensusStudy(db, { name: "Own consensus keys", pool: "expert", trajectories: 1 });
     db.$client.close();
   });
   afterAll(async () => {
@@ -132,6 +134,54 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
       { itemId: first, choice: "B" },
       { itemId: second, choice: "A" },
     ]);
+    await page.close();
+  });
+
+  it("consensus: scores on keys of one's own (by place) and a new submit key; the old ones do nothing", async () => {
+    const page = await browser.newPage();
+    await loginInBrowser(page, server.url, DEMO.ada);
+    await page.goto(`${server.url}/annotate/settings`);
+    const consensus = consensusSection(page);
+    await consensus.getByLabel(/^Agreement score of the focused topic/).fill("q w t y z");
+    await consensus.getByLabel("Submit and go to the next item").fill("Shift+Enter");
+    await consensus.getByRole("button", { name: "Save keys for Snippet consensus" }).click();
+    await page.getByTestId("settings-status").getByText("Saved: your keys for Snippet consensus.").waitFor();
+    expect(hotkeysOf("ada")).toEqual({
+      "consensus-snippet": { score: ["q", "w", "t", "y", "z"], submit: ["Shift+Enter"] },
+    });
+
+    await page.goto(`${server.url}/annotate/${consensusStudy}/next`);
+    const first = await onScreen(page);
+    expect(
+      await page
+        .getByRole("button", { name: /^Submit and next/ })
+        .locator("kbd")
+        .textContent(),
+    ).toBe("Shift + Enter");
+    const cards = page.locator("fieldset.topic-card");
+    const parties = await cards.first().locator(".position-row").count();
+    const topics = await cards.count();
+    // Every party "not stated"; scores 2, 3, … by the keys in second, third… place; the old digit key after each
+    // changes nothing.
+    for (let topic = 0; topic < topics; topic++) {
+      for (let party = 0; party < parties; party++) await page.keyboard.press("n");
+      await page.keyboard.press("qwtyz"[(topic + 1) % 5]);
+      await page.keyboard.press("1");
+      await page.keyboard.press("j");
+    }
+    await page.keyboard.press("Control+Enter");
+    await page.waitForLoadState("networkidle");
+    expect(await onScreen(page)).toBe(first);
+    await submitWith(page, "Shift+Enter", first);
+    const stored = read<{ payload: string }>(
+      `SELECT r.payload FROM labels l JOIN label_revisions r ON r.label_id = l.id
+       JOIN annotators n ON n.id = l.annotator_id WHERE l.study_item_id = ? AND n.username = 'ada'`,
+      first,
+    ).map((r) => JSON.parse(r.payload) as { topics: Record<string, { score: number }> });
+    expect(stored).toHaveLength(1);
+    expect(Object.values(stored[0].topics).map((t) => t.score)).toEqual(
+      Array.from({ length: topics }, (_, i) => ((i + 1) % 5) + 1),
+    );
     await page.close();
   });
 

@@ -59,9 +59,9 @@ describe("written key names", () => {
   });
 
   it("leaves the browser's keys and focus movement alone, not the task's own Ctrl/⌘ keys", () => {
-    for (const key of ["Tab", "Shift+Tab", "F5", "F12", "Mod+w", "Mod+t", "Mod+r", "Mod+c", "Mod+1", "Alt+ArrowLeft"])
+    for (const key of ["Tab", "Shift+Tab", "F5", "F12", "Mod+w", "Mod+b", "Mod+c", "Mod+1", "Mod+=", "Alt+ArrowLeft"])
       expect(reservedKey(key), key).not.toBeNull();
-    for (const key of ["Mod+Enter", "Mod+z", "j", "Enter", "Space", "Alt+j", "?"])
+    for (const key of ["Mod+Enter", "Mod+z", "Mod+ArrowDown", "j", "Enter", "Shift+Enter", "Space", "Alt+j", "?"])
       expect(reservedKey(key), key).toBeNull();
   });
 });
