@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAbStudy, createConsensusStudy } from "../../app/server/annotation/studies.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
+import { axeViolations, describeViolations } from "../../harness/axe.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { DEMO, loginInBrowser } from "../../harness/login.ts";
 
@@ -206,6 +207,7 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
     // The other type's form shows no problem.
     expect(await abSection(page).locator('[aria-invalid="true"]').count()).toBe(0);
     expect(hotkeysOf("ben")).toEqual(before);
+    expect(describeViolations(await axeViolations(page))).toBe("");
 
     await abSection(page).getByRole("button", { name: "Reset A/B reactiveness to defaults" }).click();
     await page.getByTestId("settings-status").getByText("A/B reactiveness is back to the default keys").waitFor();
@@ -243,6 +245,8 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
     expect(text).toContain(expected === "A" ? "matched its known answer" : "did not match its known answer");
     expect(text).toContain(`Expected: conversation ${expected}, where`);
     expect(text).toContain("You chose conversation A.");
+    // The feedback passes the same accessibility audit as every page (accessibility.test.ts).
+    expect(describeViolations(await axeViolations(page))).toBe("");
 
     await feedback.getByRole("button", { name: "Dismiss" }).click();
     expect(await feedback.textContent()).toBe("");
