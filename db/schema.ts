@@ -287,6 +287,11 @@ export const annotators = sqliteTable(
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     /** The annotator's own setting: a single-choice answer submits and advances at once (off by default). */
     autoAdvance: integer("auto_advance", { mode: "boolean" }).notNull().default(false),
+    /** The annotator's own task-page keys: task type → command → keys, only those that differ from the defaults. */
+    hotkeys: text("hotkeys", { mode: "json" })
+      .$type<Record<string, Record<string, string[]>>>()
+      .notNull()
+      .default(sql`'{}'`),
     createdAt: createdAt(),
   },
   (t) => [

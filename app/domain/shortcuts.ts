@@ -9,6 +9,10 @@ export interface ShortcutSpec<Command extends string = string> {
   keys: readonly string[];
   description: string;
   group: string;
+  /** Each key stands for one value, in order (scores 1–5, options A–H): a rebinding gives as many keys. */
+  positional?: boolean;
+  /** Not rebindable by the annotator (its key is the platform's convention, e.g. Escape closes). */
+  fixed?: boolean;
 }
 
 /** A shortcut the page adds to a task (skip, flag, undo): listed in the task's cheat sheet, run by its key handler. */
@@ -109,6 +113,18 @@ export function isActivatableTarget(target: EventTarget | null): boolean {
   if (element.getAttribute("role") === "radio") return false;
   const tag = element.tagName.toLowerCase();
   return tag === "button" || tag === "a" || tag === "summary" || element.getAttribute("role") === "button";
+}
+
+/** The keys bound to a command in a table ([] when it has none). */
+export function keysOf(shortcuts: readonly ShortcutSpec[], command: string): readonly string[] {
+  return shortcuts.find((s) => s.command === command)?.keys ?? [];
+}
+
+/** Key names as `aria-keyshortcuts` spells them ("Mod+z" is "Control+z Meta+z"). */
+export function ariaKeys(keys: readonly string[]): string {
+  return keys
+    .flatMap((key) => (key.startsWith("Mod+") ? [`Control+${key.slice(4)}`, `Meta+${key.slice(4)}`] : [key]))
+    .join(" ");
 }
 
 /** How a key name reads in the cheat sheet. */

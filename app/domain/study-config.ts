@@ -36,6 +36,11 @@ export const studyConfigSchema = z
     goldThreshold: z.number().min(0).max(1).default(0.7),
     goldMinAttempted: z.number().int().min(1).default(2),
     /**
+     * After an annotator submits a gold item, the next page says whether the answer matched and what was expected
+     * (training rather than a hidden check); off by default, when gold items stay indistinguishable.
+     */
+    goldFeedback: z.boolean().default(false),
+    /**
      * Labels given in fewer seconds on task than this are listed on the dashboard, which can leave them out of the
      * statistics (0: none).
      */

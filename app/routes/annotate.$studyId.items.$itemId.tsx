@@ -2,6 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useMemo } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
+import { GoldFeedbackNote } from "../components/tasks/GoldFeedbackNote.tsx";
 import {
   actionResult,
   formJson,
@@ -18,6 +19,7 @@ import { likelyNextItem } from "../server/annotation/assignment.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
+import { withFeedbackFor } from "../server/annotation/gold-feedback.server.ts";
 
 // A title per item, so a screen reader (and the tab strip) tells one item from the next.
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -33,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const studyId = parseId(params.studyId, "study");
   const itemId = parseId(params.itemId, "item");
   const db = getDb();
-  const { firstShowing, ...page } = orResponse(() => taskPage(db, studyId, itemId, user));
+  const { firstShowing, ...page } = orResponse(() => taskPage(db, studyId, itemId, user, new URL(request.url)));
   // From now on the item is the annotator's to answer: a submit that came before this is refused (issue 28).
   // The one write a loader makes (test/unit/architecture.test.ts): it stamps the annotator's own
   // existing assignment once and creates, leases or submits nothing.
@@ -71,7 +73,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return redirect(takeNextStep(db, studyId, user));
       case "label":
         if (form.get("then") === "stay") return json({ ok: true as const, saved: "label" as const });
-        return redirect(fromMine ? `/annotate/${studyId}/mine` : takeNextStep(db, studyId, user));
+        if (fromMine) return redirect(`/annotate/${studyId}/mine`);
+        // On a study that gives gold feedback, the next page names the gold item just answered.
+        return redirect(
+          result.goldFeedback
+            ? withFeedbackFor(takeNextStep(db, studyId, user), studyId, itemId)
+            : takeNextStep(db, studyId, user),
+        );
     }
   });
 }
@@ -116,20 +124,23 @@ export default function TaskPage() {
         readOnly={data.skipped}
         failure={result && !result.ok ? (result as ActionFailure) : null}
         header={
-          <nav className="muted task-crumbs" aria-label="Task">
-            <Link to="/annotate">My tasks</Link> · {data.study.name} ·{" "}
-            <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link> ·{" "}
-            <Link to="/annotate/settings">Settings{data.autoAdvance ? " (auto-advance on)" : ""}</Link>
-            {data.submitted ? (
-              <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span>
-            ) : null}
-            {!data.study.open ? (
-              <span className="badge"> This study is closed: your answers can be read but not changed</span>
-            ) : null}
-            {data.skipped ? (
-              <span className="badge"> You skipped this item: it has gone to other annotators</span>
-            ) : null}
-          </nav>
+          <>
+            <nav className="muted task-crumbs" aria-label="Task">
+              <Link to="/annotate">My tasks</Link> · {data.study.name} ·{" "}
+              <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link> ·{" "}
+              <Link to="/annotate/settings">Settings{data.autoAdvance ? " (auto-advance on)" : ""}</Link>
+              {data.submitted ? (
+                <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span>
+              ) : null}
+              {!data.study.open ? (
+                <span className="badge"> This study is closed: your answers can be read but not changed</span>
+              ) : null}
+              {data.skipped ? (
+                <span className="badge"> You skipped this item: it has gone to other annotators</span>
+              ) : null}
+            </nav>
+            <GoldFeedbackNote feedback={data.goldFeedback} itemId={data.itemId} />
+          </>
         }
       />
     </>

@@ -84,6 +84,11 @@ export interface GoldRules<Label, Item extends { itemId: number | string }> {
   checkItem?: (item: Item) => void;
   /** Whether a label on the item passes; `tolerance` is the largest score difference that does. */
   passes: (label: Label, item: Item, tolerance: number) => boolean;
+  /**
+   * Gold feedback in plain words: what was expected and what the label gave, one sentence per line, against the
+   * scenario as played (`targetParty` names the compared party where the type has one).
+   */
+  explain: (label: Label, item: Item, tolerance: number, scenario: SummaryScenario, targetParty: string) => string[];
 }
 
 /**

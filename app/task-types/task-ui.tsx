@@ -5,6 +5,7 @@
  */
 import type { ReactElement } from "react";
 import type { PageShortcut } from "../domain/shortcuts.ts";
+import type { KeyOverrides } from "../domain/hotkeys.ts";
 import type { LabelPayload } from "./registry.ts";
 import type { FieldProblem, TaskProgressValue } from "./task-view.ts";
 import type { StudyTypeFieldsProps } from "../components/admin/StudyTypeFields.tsx";
@@ -30,6 +31,8 @@ export interface TaskComponentProps<View = unknown> {
   pageShortcuts?: readonly PageShortcut[];
   /** The annotator's auto-advance setting: a type with one answer submits as soon as it is chosen. */
   autoAdvance?: boolean;
+  /** The annotator's own keys for this type's shortcuts (domain/hotkeys.ts); the defaults without. */
+  keyOverrides?: KeyOverrides;
   /** The work in progress, for drafts: whatever the type autosaves. */
   onDraftChange: (draft: unknown) => void;
   onSubmit: (payload: LabelPayload) => void;

@@ -129,6 +129,7 @@ const ROLES: Record<string, { account?: { username: string; password: string }; 
     account: DEMO.ada,
     visits: () => [
       visit("my tasks", "/annotate"),
+      visit("task settings", "/annotate/settings"),
       visit("my labels", `/annotate/${EXPERT_STUDY}/mine`),
       visit("label page", () => `/labels/${found.label}`),
       {

@@ -33,6 +33,7 @@ const COMMON_LABELS: Record<string, string> = {
   pool: "Pool",
   labelsPerItem: "Labels per item",
   goldRate: "Gold rate",
+  goldFeedback: "Gold feedback",
   seed: "Sampling seed",
   leaseMinutes: "Lease",
   guidelines: "Guidelines",
@@ -104,6 +105,16 @@ function SamplingFields({ posted, problem }: { posted: FormValues; problem: Prob
           defaultValue={posted.value("goldRate")}
         />
         <FieldError message={problem("goldRate")} />
+      </label>
+      <label className="settings-check">
+        <input
+          type="checkbox"
+          name="goldFeedback"
+          id="field-goldFeedback"
+          defaultChecked={posted.value("goldFeedback") === "on"}
+        />{" "}
+        Gold feedback: after answering a gold item, the annotator is told whether the answer matched and what was
+        expected (off: gold items look like any other)
       </label>
       <label>
         Sampling seed{" "}

@@ -5,8 +5,9 @@
  */
 import { useFetcher, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { ITEM_ACTION_SHORTCUTS, type ItemActionCommand } from "./item-action-shortcuts.ts";
-import { displayKey, type PageShortcut } from "../../domain/shortcuts.ts";
+import { ITEM_ACTION_SHORTCUTS, type ItemActionCommand } from "../../domain/item-action-shortcuts.ts";
+import { ariaKeys, displayKey, type PageShortcut } from "../../domain/shortcuts.ts";
+import { bindShortcuts, type KeyOverrides } from "../../domain/hotkeys.ts";
 
 export interface ItemActionsConfig {
   /** Where the page posts (it names the item). */
@@ -22,6 +23,7 @@ type FlagReply = { ok: true; saved: "flagged" } | { ok: false; message: string }
 export function useItemActions(
   config: ItemActionsConfig | undefined,
   hold: () => void,
+  keyOverrides?: KeyOverrides,
 ): { shortcuts: PageShortcut[]; panel: ReactNode } {
   const submit = useSubmit();
   const flagger = useFetcher<FlagReply>();
@@ -52,11 +54,10 @@ export function useItemActions(
   const { skip = false, flag = false, undo = false } = config?.allowed ?? {};
   const shortcuts = useMemo(() => {
     const allowed = { skip, flag, undo };
-    return ITEM_ACTION_SHORTCUTS.filter((s) => allowed[s.command]).map((s) => ({
-      ...s,
-      run: () => run.current?.[s.command](),
-    }));
-  }, [skip, flag, undo]);
+    return bindShortcuts(ITEM_ACTION_SHORTCUTS, keyOverrides)
+      .filter((s) => allowed[s.command])
+      .map((s) => ({ ...s, run: () => run.current?.[s.command]() }));
+  }, [skip, flag, undo, keyOverrides]);
   if (!config) return { shortcuts: [], panel: null };
 
   const reply = flagger.state === "idle" && flaggedFrom === config.action ? flagger.data : undefined;
@@ -70,7 +71,7 @@ export function useItemActions(
           className="button-secondary"
           data-action={s.command}
           onClick={s.run}
-          aria-keyshortcuts={ariaKeys(s.keys[0])}
+          aria-keyshortcuts={ariaKeys(s.keys)}
         >
           {BUTTON_TEXT[s.command as ItemActionCommand]} <kbd>{displayKey(s.keys[0])}</kbd>
         </button>
@@ -116,8 +117,6 @@ export function useItemActions(
 }
 
 const BUTTON_TEXT: Record<ItemActionCommand, string> = { skip: "Skip", flag: "Flag", undo: "Undo last" };
-
-const ariaKeys = (key: string) => (key.startsWith("Mod+") ? `Control+${key.slice(4)} Meta+${key.slice(4)}` : key);
 
 /** A modal asking for a short text; Enter (Ctrl/⌘+Enter in the comment box) confirms, Esc cancels. */
 function NoteDialog(props: {

@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from "react";
 import { Markdown } from "./Markdown.tsx";
-import { displayKey } from "../../domain/shortcuts.ts";
+import { ariaKeys, displayKey } from "../../domain/shortcuts.ts";
 import { TaskProgress } from "./TaskProgress.tsx";
 import { plainProblem } from "../../domain/crowd/plain-problems.ts";
 import type { FieldProblem, TaskProgressValue } from "../../task-types/task-view.ts";
@@ -14,11 +14,14 @@ export function TaskTop({
   title,
   progress,
   onShowShortcuts,
+  shortcutsKey = "?",
 }: {
   kind: string;
   title: ReactNode;
   progress: TaskProgressValue;
   onShowShortcuts: () => void;
+  /** The key that opens the list (the annotator's own, default "?"). */
+  shortcutsKey?: string;
 }) {
   return (
     <header className="task-top">
@@ -31,8 +34,13 @@ export function TaskTop({
       </div>
       <div className="task-header-tools">
         <TaskProgress progress={progress} />
-        <button type="button" className="button-secondary" onClick={onShowShortcuts} aria-keyshortcuts="?">
-          Keyboard shortcuts <kbd>?</kbd>
+        <button
+          type="button"
+          className="button-secondary"
+          onClick={onShowShortcuts}
+          aria-keyshortcuts={ariaKeys([shortcutsKey])}
+        >
+          Keyboard shortcuts <kbd>{displayKey(shortcutsKey)}</kbd>
         </button>
       </div>
     </header>
@@ -93,9 +101,9 @@ export function TaskGuidelines({
           aria-expanded={open}
           aria-controls={id}
           onClick={onToggle}
-          aria-keyshortcuts={shortcut}
+          aria-keyshortcuts={ariaKeys([shortcut])}
         >
-          {label} <kbd>{shortcut}</kbd>
+          {label} <kbd>{displayKey(shortcut)}</kbd>
         </button>
       </h2>
       <div id={id} hidden={!open}>

@@ -17,6 +17,7 @@ import { mayQueueFor } from "./queued-keys.ts";
 import { useKeysWhileLoading, type DroppedKeys } from "./useKeysWhileLoading.ts";
 import { useTaskPosting, type TaskPostingOptions } from "./useTaskPosting.ts";
 import { plainProblem } from "../../domain/crowd/plain-problems.ts";
+import type { KeyOverrides } from "../../domain/hotkeys.ts";
 
 /** What the page's loader gives for the item. */
 export interface TaskPageItem {
@@ -31,6 +32,8 @@ export interface TaskPageItem {
   comment?: string;
   /** The annotator's auto-advance setting (the annotator's page only). */
   autoAdvance?: boolean;
+  /** The annotator's own keys for this task type (the annotator's page only; the defaults without). */
+  keyOverrides?: KeyOverrides;
 }
 
 export interface TaskFailure {
@@ -78,12 +81,16 @@ export function TaskPageShell(props: TaskPageShellProps) {
   const session = useSessionStats(props.sessionKey);
   const [comment, setComment] = useItemComment(item);
 
-  const loading = useKeysWhileLoading(item.itemId, (key) => mayQueueFor(item.task.kind, key));
+  const loading = useKeysWhileLoading(item.itemId, (key) => mayQueueFor(item.task.kind, key, item.keyOverrides));
   const hold = props.loadsNextItem ? loading.hold : noop;
-  const actions = useItemActions(props.itemActions, () => {
-    flushDraft();
-    hold();
-  });
+  const actions = useItemActions(
+    props.itemActions,
+    () => {
+      flushDraft();
+      hold();
+    },
+    item.keyOverrides,
+  );
   const busy = props.loadsNextItem === true && loading.busy;
   const { frame, arrival } = useItemArrival(item.itemId, busy);
   return (
@@ -127,6 +134,7 @@ export function TaskPageShell(props: TaskPageShellProps) {
             submitText={props.submitText}
             pageShortcuts={actions.shortcuts}
             autoAdvance={item.autoAdvance}
+            keyOverrides={item.keyOverrides}
             onDraftChange={setDraftValue}
             onSubmit={(payload) => {
               session.record(item.itemId, seconds());

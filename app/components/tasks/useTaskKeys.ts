@@ -1,6 +1,6 @@
 /**
  * The document-level keyboard handling both task kinds share: keys already handled by a focused
- * control or typed into a text field are left alone (Mod+Enter still counts), and while the
+ * control or typed into a text field are left alone (a Ctrl/⌘ submit key still counts), and while the
  * shortcut list is open only closing it does anything. The page's shortcuts come next; `onKey` sees every other key
  * event and is read through a ref, so the listener is registered once.
  */
@@ -21,6 +21,8 @@ export interface TaskKeyOptions {
   onKey: (event: KeyboardEvent) => void;
   /** The page's own shortcuts (skip, flag, undo); they win over the task's keys. */
   pageShortcuts?: readonly PageShortcut[];
+  /** The task's submit keys: those with Ctrl/⌘ act even in a text field (default Ctrl/⌘+Enter). */
+  submitKeys?: readonly string[];
 }
 
 export function useTaskKeys(options: TaskKeyOptions): void {
@@ -29,8 +31,10 @@ export function useTaskKeys(options: TaskKeyOptions): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (handledElsewhere(event)) return;
-      if (isTypingTarget(event.target) && keyName(event) !== "Mod+Enter") return;
       const now = latest.current;
+      const name = keyName(event);
+      const typingKeys = (now.submitKeys ?? ["Mod+Enter"]).filter((k) => k.startsWith("Mod+"));
+      if (isTypingTarget(event.target) && !typingKeys.includes(name)) return;
       if (now.cheatSheetOpen) {
         if (now.closesCheatSheet(event)) {
           event.preventDefault();

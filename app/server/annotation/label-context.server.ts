@@ -18,6 +18,10 @@ export interface ItemWords {
   place: string;
   /** The label in words, against the scenario the item was played in. */
   summarise: (payload: LabelPayload) => AnswerSummary;
+  /** The scenario as played (blinded use only: topic and party names, option text). */
+  body: ScenarioBody;
+  /** The compared party's name on an A/B item, else "". */
+  targetName: string;
 }
 
 /**
@@ -64,6 +68,8 @@ export function itemWordsOfStudy(db: Db, studyId: number, wanted: ReadonlySet<nu
           place: places.get(item.itemId) ?? "",
           summarise: (payload: LabelPayload) =>
             summariseAnswer(payload, item.scenario?.body ?? empty, item.targetName ?? undefined),
+          body: item.scenario?.body ?? empty,
+          targetName: item.targetName ?? "",
         },
       ]),
   );

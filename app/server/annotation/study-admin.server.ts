@@ -86,6 +86,8 @@ function commonFields(form: FormData) {
       ...(num("seed") !== undefined ? { seed: num("seed") } : {}),
       ...(num("goldRate") !== undefined ? { goldRate: num("goldRate") } : {}),
       ...(num("leaseMinutes") !== undefined ? { leaseMinutes: num("leaseMinutes") } : {}),
+      // A checkbox posts "on" when ticked and nothing otherwise.
+      ...(form.get("goldFeedback") === "on" ? { goldFeedback: true } : {}),
     },
   };
 }

@@ -14,6 +14,7 @@ import { saveDraft, submitShownLabel } from "./submit.server.ts";
 import { canUndoFrom, flagItem, skipItem, undoTarget } from "./item-actions.server.ts";
 import { loadItem } from "./task-view.server.ts";
 import { TASK_SERVERS } from "../../task-types/registry.server.ts";
+import { feedbackDue, goldFeedbackOf } from "./gold-feedback.server.ts";
 
 export function annotatorProgress(db: Db, studyId: number, annotatorId: number): { total: number; done: number } {
   const counts = statusCounts(db, studyId, annotatorId);
@@ -35,13 +36,15 @@ export function annotatorHome(db: Db, user: SessionUser) {
   return { name: user.displayName, studies, mustQualify: needsQualification(user) };
 }
 
-export function taskPage(db: Db, studyId: number, itemId: number, user: SessionUser) {
+/** `url` is the page's address: `?gold=` asks for feedback on a gold item just answered (gold-feedback.server.ts). */
+export function taskPage(db: Db, studyId: number, itemId: number, user: SessionUser, url?: URL) {
   const study = studyForWorker(db, studyId, user);
   const item = loadItem(db, studyId, itemId);
   const assignment = findAssignment(db, itemId, user.id);
   if (!assignment) throw forbidden(`Item ${itemId} is not assigned to you`);
   const latest = latestOwnLabel(db, itemId, user.id);
   const draft = loadDraft(db, itemId, user.id);
+  const settings = taskSettings(db, user);
   return {
     study: {
       id: study.id,
@@ -56,7 +59,11 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
     /** The comment of the annotator's latest revision, which a revision starts from. */
     comment: latest?.comment ?? "",
     /** The annotator's setting: a single-choice answer submits at once. */
-    autoAdvance: taskSettings(db, user).autoAdvance,
+    autoAdvance: settings.autoAdvance,
+    /** The annotator's own keys for this task type (only those that differ from the defaults). */
+    keyOverrides: settings.hotkeys[study.type] ?? {},
+    /** Null unless the study gives gold feedback and the address names a gold item the annotator answered. */
+    goldFeedback: url ? goldFeedbackOf(db, studyId, url, user.id) : null,
     leaseExpiresAt: assignment.status === "leased" ? assignment.leaseExpiresAt : null,
     /** The annotator passed on this item: it can be read, not answered. */
     skipped: assignment.status === "skipped",
@@ -81,7 +88,11 @@ export interface TaskPost {
 }
 
 /** What the task page's action did: the route turns it into a response. */
-export type TaskWorkResult = { done: "draft" | "label" | "skipped" | "flagged" } | { done: "undo"; itemId: number };
+export type TaskWorkResult =
+  | { done: "draft" | "skipped" | "flagged" }
+  /** `goldFeedback`: the item was gold on a study that says so after the answer. */
+  | { done: "label"; goldFeedback: boolean }
+  | { done: "undo"; itemId: number };
 
 /** Carries out what the task page posted on an item: a draft, a label, a skip, a flag or an undo. */
 export function saveTaskWork(
@@ -101,8 +112,10 @@ export function saveTaskWork(
       return { done: "flagged" };
     case "undo":
       return { done: "undo", itemId: undoTarget(db, studyId, itemId, user) };
-    default:
-      return { done: saveAnswer(db, studyId, itemId, user, post) };
+    default: {
+      const done = saveAnswer(db, studyId, itemId, user, post);
+      return done === "draft" ? { done } : { done, goldFeedback: feedbackDue(db, studyId, itemId) };
+    }
   }
 }
 

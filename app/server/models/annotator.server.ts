@@ -45,7 +45,7 @@ export function insertAnnotatorIfNew(db: Db, values: typeof annotators.$inferIns
 export function updateAnnotator(
   db: Db,
   annotatorId: number,
-  set: Partial<Pick<AnnotatorRow, "passwordHash" | "active" | "qualifiedAt" | "autoAdvance">>,
+  set: Partial<Pick<AnnotatorRow, "passwordHash" | "active" | "qualifiedAt" | "autoAdvance" | "hotkeys">>,
 ): void {
   db.update(annotators).set(set).where(eq(annotators.id, annotatorId)).run();
 }

@@ -19,7 +19,8 @@ import {
   TaskTop,
 } from "../../components/tasks/TaskChrome.tsx";
 import { useTaskKeys } from "../../components/tasks/useTaskKeys.ts";
-import type { PageShortcut } from "../../domain/shortcuts.ts";
+import { ariaKeys, displayKey, keysOf, type PageShortcut, type ShortcutSpec } from "../../domain/shortcuts.ts";
+import { bindShortcuts, type KeyOverrides } from "../../domain/hotkeys.ts";
 import type { FieldProblem, TaskProgressValue, TaskTurn } from "../task-view.ts";
 
 export { AB_SHORTCUTS, type AbChoice };
@@ -48,6 +49,8 @@ export interface AbTaskProps {
   pageShortcuts?: readonly PageShortcut[];
   /** The annotator's setting: the choice is the one answer, so choosing submits at once. */
   autoAdvance?: boolean;
+  /** The annotator's own keys (domain/hotkeys.ts); AB_SHORTCUTS without. */
+  keyOverrides?: KeyOverrides;
 }
 
 export function AbTask(props: AbTaskProps) {
@@ -71,6 +74,7 @@ export function AbTask(props: AbTaskProps) {
         }
         progress={progress}
         onShowShortcuts={() => task.setCheatSheetOpen(true)}
+        shortcutsKey={keysOf(task.shortcuts, "toggleCheatSheet")[0]}
       />
       <TaskAnnouncements announcement={task.announcement} alert={task.alert} unplaced={unplaced} />
 
@@ -95,7 +99,7 @@ export function AbTask(props: AbTaskProps) {
             open={task.guidelinesOpen}
             onToggle={() => task.setGuidelinesOpen((o) => !o)}
             label="Guidelines: composed or reactive?"
-            shortcut="g"
+            shortcut={keysOf(task.shortcuts, "toggleGuidelines")[0]}
             source={guidelines}
           />
         </div>
@@ -124,12 +128,13 @@ export function AbTask(props: AbTaskProps) {
         open={task.cheatSheetOpen}
         onClose={() => task.setCheatSheetOpen(false)}
         shortcuts={[
-          ...(guidelines ? AB_SHORTCUTS : AB_SHORTCUTS.filter((s) => s.command !== "toggleGuidelines")),
+          ...(guidelines ? task.shortcuts : task.shortcuts.filter((s) => s.command !== "toggleGuidelines")),
           ...(props.pageShortcuts ?? []),
         ]}
         notes={[
           "Enter on a button or link keeps its usual meaning; anywhere else it submits.",
           "On a narrow screen the conversations are tabs: on a tab, ← and → (or Home and End) switch between A and B.",
+          "Your keys can be changed under Settings.",
         ]}
       />
     </div>
@@ -144,9 +149,10 @@ function useAbTask(props: AbTaskProps, readOnly: boolean) {
   const [cheatSheetOpen, setCheatSheetOpen] = useState(false);
   const [announcement, setAnnouncement] = useState("");
   const [alert, setAlert] = useState("");
+  const shortcuts = useMemo(() => bindShortcuts(AB_SHORTCUTS, props.keyOverrides), [props.keyOverrides]);
   const choiceRef = useRef<HTMLDivElement>(null);
-  const latest = useRef({ choice, readOnly, props });
-  latest.current = { choice, readOnly, props };
+  const latest = useRef({ choice, readOnly, props, shortcuts });
+  latest.current = { choice, readOnly, props, shortcuts };
 
   const choose = useCallback((value: AbChoice) => {
     if (latest.current.readOnly) return;
@@ -181,11 +187,13 @@ function useAbTask(props: AbTaskProps, readOnly: boolean) {
 
   useTaskKeys({
     cheatSheetOpen,
-    closesCheatSheet: (event) => ["closeOverlay", "toggleCheatSheet"].includes(abCommandFor(event) ?? ""),
+    submitKeys: keysOf(shortcuts, "submit"),
+    closesCheatSheet: (event) =>
+      ["closeOverlay", "toggleCheatSheet"].includes(abCommandFor(event, latest.current.shortcuts) ?? ""),
     closeCheatSheet: () => setCheatSheetOpen(false),
     pageShortcuts: props.pageShortcuts,
     onKey: (event) => {
-      const command = abCommandFor(event);
+      const command = abCommandFor(event, latest.current.shortcuts);
       if (!command || command === "closeOverlay") return;
       event.preventDefault();
       if (command === "chooseA" || command === "chooseB") choose(command === "chooseA" ? "A" : "B");
@@ -196,6 +204,7 @@ function useAbTask(props: AbTaskProps, readOnly: boolean) {
   });
 
   return {
+    shortcuts,
     choice,
     attempted,
     choose,
@@ -227,6 +236,7 @@ function AbChoiceForm({
     choose: (value: AbChoice) => void;
     submit: () => void;
     choiceRef: RefObject<HTMLDivElement>;
+    shortcuts: readonly ShortcutSpec[];
   };
   problems: FieldProblem[];
   readOnly: boolean;
@@ -234,6 +244,8 @@ function AbChoiceForm({
   submitText?: string;
 }) {
   const choiceInvalid = problems.some((p) => p.path === "choice");
+  const chooseKeys = { A: keysOf(task.shortcuts, "chooseA"), B: keysOf(task.shortcuts, "chooseB") };
+  const submitKeys = keysOf(task.shortcuts, "submit");
   return (
     <TaskForm className="ab-form" label="Reactiveness choice" onSubmit={task.submit}>
       <span id={`${base}-choice-label`} className="score-label ab-choice-label">
@@ -250,16 +262,16 @@ function AbChoiceForm({
         disabled={readOnly}
         onValueChange={(value) => task.choose(value as AbChoice)}
       >
-        {(["A", "B"] as const).map((side, i) => (
+        {(["A", "B"] as const).map((side) => (
           // Named by what choosing it says ("A is more reactive"); the key is in aria-keyshortcuts.
           <RadioGroup.Item
             key={side}
             value={side}
             className="choice ab-choice-item"
             aria-label={`${side} is more reactive`}
-            aria-keyshortcuts={String(i + 1)}
+            aria-keyshortcuts={ariaKeys(chooseKeys[side])}
           >
-            {side} is more reactive <kbd>{i + 1}</kbd>
+            {side} is more reactive <kbd>{displayKey(chooseKeys[side][0])}</kbd>
           </RadioGroup.Item>
         ))}
       </RadioGroup.Root>
@@ -268,8 +280,8 @@ function AbChoiceForm({
         submitting={submitting}
         disabled={readOnly}
         text={submitText}
-        shortcut="Enter"
-        ariaKeyshortcuts="Enter Control+Enter Meta+Enter"
+        shortcut={submitKeys[0]}
+        ariaKeyshortcuts={ariaKeys(submitKeys)}
       />
     </TaskForm>
   );

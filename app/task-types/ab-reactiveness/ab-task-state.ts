@@ -13,16 +13,21 @@ export const AB_SHORTCUTS: readonly ShortcutSpec<AbCommand>[] = [
   { command: "submit", keys: ["Enter", "Mod+Enter"], description: "Submit and go to the next item", group: "Label" },
   { command: "toggleGuidelines", keys: ["g", "m"], description: "Show or hide the guidelines", group: "General" },
   { command: "toggleCheatSheet", keys: ["?"], description: "Show or hide this list of shortcuts", group: "General" },
-  { command: "closeOverlay", keys: ["Escape"], description: "Close this list", group: "General" },
+  { command: "closeOverlay", keys: ["Escape"], description: "Close this list", group: "General", fixed: true },
 ];
 
 /**
- * The command for a key press, or null. Plain Enter on a button or link keeps its own meaning
- * (opening the guidelines, say); on a choice or anywhere else it submits.
+ * The command for a key press in `shortcuts` (the annotator's bindings of AB_SHORTCUTS), or null. Plain Enter or
+ * Space on a button or link keeps its own meaning (opening the guidelines, say); on a choice or anywhere else it
+ * submits.
  */
-export function abCommandFor(event: KeyLike & { target?: EventTarget | null }): AbCommand | null {
-  const command = commandOf(AB_SHORTCUTS, event);
-  if (command === "submit" && keyName(event) === "Enter" && isActivatableTarget(event.target ?? null)) return null;
+export function abCommandFor(
+  event: KeyLike & { target?: EventTarget | null },
+  shortcuts: readonly ShortcutSpec<AbCommand>[] = AB_SHORTCUTS,
+): AbCommand | null {
+  const command = commandOf(shortcuts, event);
+  const plain = keyName(event) === "Enter" || keyName(event) === "Space";
+  if (command === "submit" && plain && isActivatableTarget(event.target ?? null)) return null;
   return command;
 }
 

@@ -19,5 +19,12 @@ export const abGold: GoldRules<AbLabelPayload, AbGoldItem> = {
       );
     }
   },
-  passes: (label, item) => label.choice === (item.levelA > item.levelB ? "A" : "B"),
+  passes: (label, item) => label.choice === expectedSide(item),
+  explain: (label, item, _tolerance, _scenario, targetParty) => [
+    `Expected: conversation ${expectedSide(item)}, where ${targetParty || "the highlighted party"} is the more reactive negotiator.`,
+    `You chose conversation ${label.choice}.`,
+  ],
 };
+
+/** The side whose target party was simulated as the more reactive. */
+const expectedSide = (item: AbGoldItem) => (item.levelA > item.levelB ? "A" : "B");

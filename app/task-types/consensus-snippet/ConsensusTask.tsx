@@ -25,7 +25,8 @@ import {
   TaskTop,
 } from "../../components/tasks/TaskChrome.tsx";
 import { useConsensusTask } from "./useConsensusTask.tsx";
-import type { PageShortcut } from "../../domain/shortcuts.ts";
+import { ariaKeys, displayKey, keysOf, type PageShortcut, type ShortcutSpec } from "../../domain/shortcuts.ts";
+import type { KeyOverrides } from "../../domain/hotkeys.ts";
 import type { FieldProblem, TaskProgressValue, TaskScenario, TaskTurn } from "../task-view.ts";
 
 export { CONSENSUS_SHORTCUTS, type ConsensusDraft };
@@ -54,12 +55,15 @@ export interface ConsensusTaskProps {
   submitText?: string;
   /** The page's shortcuts (skip, flag, undo). */
   pageShortcuts?: readonly PageShortcut[];
+  /** The annotator's own keys (domain/hotkeys.ts); CONSENSUS_SHORTCUTS without. */
+  keyOverrides?: KeyOverrides;
 }
 
 const CHEAT_SHEET_NOTES = [
   "Letter keys set the position of the selected party (marked ▸) in the focused topic, then select the next party.",
   "When a row of choices has keyboard focus, ← and → move within it; ↑ and ↓ always move between topics.",
-  "Shortcuts are off while you type in a text field; Ctrl/⌘ + Enter still submits.",
+  "Shortcuts are off while you type in a text field; the submit key with Ctrl/⌘ still submits.",
+  "Your keys can be changed under Settings.",
 ];
 
 export function ConsensusTask(props: ConsensusTaskProps) {
@@ -78,7 +82,9 @@ export function ConsensusTask(props: ConsensusTaskProps) {
     onDraftChange: props.onDraftChange,
     onSubmit: props.onSubmit,
     pageShortcuts: props.pageShortcuts,
+    keyOverrides: props.keyOverrides,
   });
+  const keyOf = (command: string) => keysOf(task.shortcuts, command)[0];
   const { config } = task;
   const base = useId();
   const unplaced = problemsElsewhere(
@@ -93,6 +99,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
         title={scenario.title}
         progress={progress}
         onShowShortcuts={() => task.setCheatSheetOpen(true)}
+        shortcutsKey={keyOf("toggleCheatSheet")}
       />
       <TaskAnnouncements announcement={task.announcement} alert={task.alert} unplaced={unplaced} />
       <ScenarioBackground
@@ -100,6 +107,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
         scenario={scenario}
         open={task.backgroundOpen}
         onToggle={task.toggleBackground}
+        shortcut={keyOf("toggleBackground")}
       />
       {guidelines ? (
         <TaskGuidelines
@@ -107,7 +115,7 @@ export function ConsensusTask(props: ConsensusTaskProps) {
           open={task.guidelinesOpen}
           onToggle={task.toggleGuidelines}
           label="Guidelines"
-          shortcut="m"
+          shortcut={keyOf("toggleGuidelines")}
           source={guidelines}
         />
       ) : null}
@@ -135,7 +143,10 @@ export function ConsensusTask(props: ConsensusTaskProps) {
       <ShortcutCheatSheet
         open={task.cheatSheetOpen}
         onClose={() => task.setCheatSheetOpen(false)}
-        shortcuts={[...shortcutsFor(guidelines !== "", props.previousSnippet !== null), ...(props.pageShortcuts ?? [])]}
+        shortcuts={[
+          ...shortcutsFor(task.shortcuts, guidelines !== "", props.previousSnippet !== null),
+          ...(props.pageShortcuts ?? []),
+        ]}
         notes={CHEAT_SHEET_NOTES}
       />
     </div>
@@ -171,6 +182,8 @@ function ConsensusForm({
   // The form's own problems show only once a submit was attempted; the server's always show.
   const problems: FieldProblem[] = [...errors, ...(state.attempted ? consensusFormProblems(state) : [])];
   const completeCount = config.topics.filter((t) => isTopicComplete(state, t.id)).length;
+  const carryKey = keysOf(task.shortcuts, "carryForward")[0];
+  const submitKeys = keysOf(task.shortcuts, "submit");
   return (
     <TaskForm className="task-form" label="Consensus label" onSubmit={task.submit}>
       {scenario.topics.map((topic, topicIndex) => (
@@ -186,6 +199,7 @@ function ConsensusForm({
           firstSnippet={firstSnippet}
           readOnly={readOnly}
           dispatch={task.dispatch}
+          carryKey={carryKey}
           cardRef={(el) => {
             task.topicRefs.current[topicIndex] = el;
           }}
@@ -195,8 +209,8 @@ function ConsensusForm({
         submitting={submitting}
         disabled={readOnly}
         text={submitText}
-        shortcut="Mod+Enter"
-        ariaKeyshortcuts="Control+Enter Meta+Enter"
+        shortcut={submitKeys[0]}
+        ariaKeyshortcuts={ariaKeys(submitKeys)}
       >
         <span className="muted">
           {completeCount} of {config.topics.length} topics complete
@@ -206,9 +220,9 @@ function ConsensusForm({
   );
 }
 
-/** The task's shortcuts as listed: without guidelines no "m", on a first snippet no carry-forward. */
-function shortcutsFor(hasGuidelines: boolean, hasPreviousSnippet: boolean) {
-  return CONSENSUS_SHORTCUTS.filter(
+/** The task's shortcuts as listed: without guidelines no guidelines key, on a first snippet no carry-forward. */
+function shortcutsFor(shortcuts: readonly ShortcutSpec[], hasGuidelines: boolean, hasPreviousSnippet: boolean) {
+  return shortcuts.filter(
     (s) => (hasGuidelines || s.command !== "toggleGuidelines") && (hasPreviousSnippet || s.command !== "carryForward"),
   );
 }
@@ -223,17 +237,19 @@ function knownPaths(config: FormConfig): Set<string> {
   return paths;
 }
 
-/** The scenario's background and parties behind a disclosure button (shortcut i). */
+/** The scenario's background and parties behind a disclosure button (shortcut i by default). */
 function ScenarioBackground({
   id,
   scenario,
   open,
   onToggle,
+  shortcut,
 }: {
   id: string;
   scenario: TaskScenario;
   open: boolean;
   onToggle: () => void;
+  shortcut: string;
 }) {
   return (
     <section className="task-background">
@@ -244,9 +260,9 @@ function ScenarioBackground({
           aria-expanded={open}
           aria-controls={id}
           onClick={onToggle}
-          aria-keyshortcuts="i"
+          aria-keyshortcuts={ariaKeys([shortcut])}
         >
-          Scenario background <kbd>i</kbd>
+          Scenario background <kbd>{displayKey(shortcut)}</kbd>
         </button>
       </h2>
       <div id={id} hidden={!open}>

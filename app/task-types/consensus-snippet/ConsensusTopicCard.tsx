@@ -13,6 +13,7 @@ import {
 } from "./consensus-form-state.ts";
 import { FieldErrors, problemsAt } from "../../components/tasks/FieldErrors.tsx";
 import { ScoreControl } from "../../components/tasks/ScoreControl.tsx";
+import { ariaKeys, displayKey } from "../../domain/shortcuts.ts";
 
 type Topic = TaskScenario["topics"][number];
 
@@ -29,6 +30,8 @@ export interface TopicCardProps {
   readOnly: boolean;
   dispatch: (action: ConsensusFormAction) => void;
   cardRef: (element: HTMLFieldSetElement | null) => void;
+  /** The annotator's carry-forward key (default "r"). */
+  carryKey: string;
 }
 
 /**
@@ -191,6 +194,7 @@ function CarryForward({
   readOnly,
   dispatch,
   idFor,
+  carryKey,
 }: TopicCardProps & { idFor: (suffix: string) => string }) {
   const draft = state.topics[topic.id];
   const blocker = draft.carriedForward ? null : carryForwardBlocker(previousLabel, topic.id);
@@ -202,10 +206,10 @@ function CarryForward({
         aria-pressed={draft.carriedForward}
         disabled={blocker !== null || readOnly}
         aria-describedby={idFor("carry-note")}
-        aria-keyshortcuts="r"
+        aria-keyshortcuts={ariaKeys([carryKey])}
         onClick={() => dispatch({ type: "toggleCarryForward", topicId: topic.id, previous: previousLabel })}
       >
-        Not mentioned — carry forward <kbd>r</kbd>
+        Not mentioned — carry forward <kbd>{displayKey(carryKey)}</kbd>
       </button>
       <span id={idFor("carry-note")} className="muted carry-note">
         {blocker ??

@@ -10,7 +10,7 @@ import {
   type ConsensusLabel,
   CONSENSUS_SNIPPET,
 } from "./label.ts";
-import { commandOf, keyName, type KeyLike, type ShortcutSpec } from "../../domain/shortcuts.ts";
+import { commandOf, keyName, keysOf, type KeyLike, type ShortcutSpec } from "../../domain/shortcuts.ts";
 import type { FieldProblem, TaskScenario } from "../task-view.ts";
 
 /**
@@ -314,12 +314,14 @@ export const CONSENSUS_SHORTCUTS: readonly ShortcutSpec<ConsensusCommand>[] = [
     keys: ["1", "2", "3", "4", "5"],
     description: "Agreement score of the focused topic (1 = far apart … 5 = full agreement)",
     group: "Label",
+    positional: true,
   },
   {
     command: "option",
     keys: OPTION_KEYS,
     description: "Selected party's position: that option letter; then the next party is selected",
     group: "Label",
+    positional: true,
   },
   { command: "unclear", keys: ["u"], description: "Selected party's position: Unclear", group: "Label" },
   { command: "notStated", keys: ["n"], description: "Selected party's position: Not stated", group: "Label" },
@@ -338,7 +340,7 @@ export const CONSENSUS_SHORTCUTS: readonly ShortcutSpec<ConsensusCommand>[] = [
     group: "General",
   },
   { command: "toggleCheatSheet", keys: ["?"], description: "Show or hide this list of shortcuts", group: "General" },
-  { command: "closeOverlay", keys: ["Escape"], description: "Close this list", group: "General" },
+  { command: "closeOverlay", keys: ["Escape"], description: "Close this list", group: "General", fixed: true },
   { command: "submit", keys: ["Mod+Enter"], description: "Submit and go to the next item", group: "General" },
 ];
 
@@ -348,13 +350,17 @@ export type ConsensusKeyResult =
   | { kind: "ui"; command: "toggleBackground" | "toggleGuidelines" | "toggleCheatSheet" | "closeOverlay" | "submit" }
   | { kind: "refused"; announce: string };
 
-/** Maps a key press to a form action or UI command given the current state; null when the key is not ours. */
+/**
+ * Maps a key press to a form action or UI command given the current state; null when the key is not ours. `shortcuts`
+ * are the annotator's bindings of CONSENSUS_SHORTCUTS: a score or an option is the key's place in its command's keys.
+ */
 export function consensusKeyResult(
   state: ConsensusFormState,
   event: KeyLike,
   previous: ConsensusLabel | null,
+  shortcuts: readonly ShortcutSpec<ConsensusCommand>[] = CONSENSUS_SHORTCUTS,
 ): ConsensusKeyResult | null {
-  const command = commandOf(CONSENSUS_SHORTCUTS, event);
+  const command = commandOf(shortcuts, event);
   if (!command) return null;
   const { config } = state;
   const topic = config.topics[state.focusedTopic];
@@ -391,7 +397,7 @@ export function consensusKeyResult(
       };
     }
     case "score": {
-      const score = Number(keyName(event));
+      const score = keysOf(shortcuts, "score").indexOf(keyName(event)) + 1;
       return {
         kind: "form",
         action: { type: "setScore", topicId: topic.id, score },
@@ -399,7 +405,7 @@ export function consensusKeyResult(
       };
     }
     case "option": {
-      const label = keyName(event).toUpperCase();
+      const label = String.fromCharCode(65 + keysOf(shortcuts, "option").indexOf(keyName(event)));
       if (!topic.optionLabels.includes(label)) {
         return {
           kind: "refused",

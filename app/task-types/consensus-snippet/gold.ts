@@ -36,4 +36,14 @@ export const consensusGold: GoldRules<ConsensusLabel, ConsensusGoldItem> = {
       const entry = label.topics[topicId];
       return entry !== undefined && Math.abs(entry.score - ref) <= tolerance;
     }),
+  explain: (label, item, tolerance, scenario) =>
+    Object.entries(item.reference).map(([topicId, ref]) => {
+      const name = scenario.topics.find((t) => t.id === topicId)?.name ?? topicId;
+      const given = label.topics[topicId]?.score;
+      const [low, high] = [Math.max(1, ref - tolerance), Math.min(5, ref + tolerance)];
+      const within = low < high ? ` (${low}–${high} counts as a match)` : "";
+      const yours = given === undefined ? "you gave no score" : `you gave ${given}`;
+      const verdict = given !== undefined && Math.abs(given - ref) <= tolerance ? "a match" : "not a match";
+      return `${name}: expected agreement ${ref}${within}; ${yours} — ${verdict}.`;
+    }),
 };

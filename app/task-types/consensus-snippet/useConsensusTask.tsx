@@ -9,6 +9,7 @@ import {
   consensusFormProblems,
   consensusFormReducer,
   consensusKeyResult,
+  CONSENSUS_SHORTCUTS,
   formConfigOf,
   initConsensusForm,
   toConsensusDraft,
@@ -18,7 +19,8 @@ import {
   type ConsensusFormState,
 } from "./consensus-form-state.ts";
 import { useTaskKeys } from "../../components/tasks/useTaskKeys.ts";
-import type { PageShortcut } from "../../domain/shortcuts.ts";
+import { keysOf, type PageShortcut } from "../../domain/shortcuts.ts";
+import { bindShortcuts, type KeyOverrides } from "../../domain/hotkeys.ts";
 
 export interface ConsensusTaskInput {
   scenario: TaskScenario;
@@ -33,6 +35,8 @@ export interface ConsensusTaskInput {
   onDraftChange: (draft: ConsensusDraft) => void;
   onSubmit: (label: ConsensusLabel) => void;
   pageShortcuts?: readonly PageShortcut[];
+  /** The annotator's own keys (domain/hotkeys.ts). */
+  keyOverrides?: KeyOverrides;
 }
 
 export function useConsensusTask(input: ConsensusTaskInput) {
@@ -44,8 +48,9 @@ export function useConsensusTask(input: ConsensusTaskInput) {
   const [announcement, setAnnouncement] = useState("");
   const [alert, setAlert] = useState("");
   const topicRefs = useRef<(HTMLFieldSetElement | null)[]>([]);
-  const latest = useRef({ state, input });
-  latest.current = { state, input };
+  const shortcuts = useMemo(() => bindShortcuts(CONSENSUS_SHORTCUTS, input.keyOverrides), [input.keyOverrides]);
+  const latest = useRef({ state, input, shortcuts });
+  latest.current = { state, input, shortcuts };
 
   useDraftReports(state, () => latest.current.input.onDraftChange(toConsensusDraft(latest.current.state)));
   useEffect(() => {
@@ -86,15 +91,17 @@ export function useConsensusTask(input: ConsensusTaskInput) {
 
   useTaskKeys({
     cheatSheetOpen,
+    submitKeys: keysOf(shortcuts, "submit"),
     closesCheatSheet: (event) => {
-      const result = consensusKeyResult(latest.current.state, event, latest.current.input.previousLabel);
+      const now = latest.current;
+      const result = consensusKeyResult(now.state, event, now.input.previousLabel, now.shortcuts);
       return result?.kind === "ui" && (result.command === "closeOverlay" || result.command === "toggleCheatSheet");
     },
     closeCheatSheet: () => setCheatSheetOpen(false),
     pageShortcuts: input.pageShortcuts,
     onKey: (event) => {
-      const { state: now, input: props } = latest.current;
-      const result = consensusKeyResult(now, event, props.previousLabel);
+      const { state: now, input: props, shortcuts: bound } = latest.current;
+      const result = consensusKeyResult(now, event, props.previousLabel, bound);
       if (!result || (result.kind === "ui" && result.command === "closeOverlay")) return;
       // Read-only: the reading shortcuts (background, guidelines, cheat sheet) still work, answering does not.
       if (props.readOnly && (result.kind !== "ui" || result.command === "submit")) return;
@@ -113,6 +120,7 @@ export function useConsensusTask(input: ConsensusTaskInput) {
   });
 
   return {
+    shortcuts,
     config,
     state,
     dispatch: dispatch as (action: ConsensusFormAction) => void,

@@ -3,7 +3,7 @@
  * task types use (consensus: a–h, j, k, u, n, r, i, m, 1–5, [ ]; A/B: 1, 2, a, b, g, m) so one
  * table serves both, and each opens a dialog or reopens an item, never changes an answer.
  */
-import type { ShortcutSpec } from "../../domain/shortcuts.ts";
+import type { ShortcutSpec } from "./shortcuts.ts";
 
 export type ItemActionCommand = "skip" | "flag" | "undo";
 

@@ -1,0 +1,1 @@
+ALTER TABLE `annotators` ADD `hotkeys` text DEFAULT '{}' NOT NULL;
