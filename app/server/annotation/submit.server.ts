@@ -16,6 +16,8 @@ import { identityConfirmedOnSubmit } from "./identity.server.ts";
 import { refuseUnshown } from "./item-shown.server.ts";
 import { statusForNewLabel } from "./label-status.server.ts";
 import { getStudy } from "./studies.server.ts";
+import { findItem } from "../models/study.server.ts";
+import { parseStudyConfig } from "../../domain/study-config.ts";
 import {
   playedScenarioOfRun,
   previousOwnLabel,
@@ -108,6 +110,7 @@ function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
       409,
       "You skipped this item, so it went back to the pool for others; your answer was not stored",
     );
+  refuseGoldRevision(db, study.config, input.itemId, assignment.status);
   // The lease lapsed: the work still counts if the item has a free slot.
   if (assignment.status === "released" && takenSlots(db, input.itemId) >= study.labelsPerItem) {
     throw new ServiceError(
@@ -132,6 +135,18 @@ function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
     statusIfNew,
   });
   return { labelId, revision, duplicate: false };
+}
+
+/**
+ * Where the study shows gold feedback, a gold item's answer is final once given: the expected answer was shown after
+ * it, and a revision would turn gold accuracy into a copy of that answer.
+ */
+function refuseGoldRevision(db: Db, config: unknown, itemId: number, status: string): void {
+  if (status !== "submitted" || !parseStudyConfig(config).goldFeedback || !findItem(db, itemId)?.isGold) return;
+  throw new ServiceError(
+    409,
+    "This answer is final: this study shows the expected answer of a check item after it is given, so it cannot be changed",
+  );
 }
 
 export function submitLabel(db: Db, input: SubmitInput): SubmitResult {

@@ -120,6 +120,32 @@ describe("gold feedback", () => {
     expect(page().goldFeedback).toBeNull();
   });
 
+  it("makes a gold answer final where feedback is shown; regular answers and studies without it stay revisable", () => {
+    const revise = (studyId: number, itemId: number) => () =>
+      saveTaskWork(t.db, studyId, itemId, user, {
+        intent: "submit",
+        payload: { kind: "ab-reactiveness", choice: goldOf(studyId).get(itemId)!.expected },
+        clientToken: `gold-feedback-revision-${studyId}-${itemId}`,
+        secondsOnTask: 5,
+      });
+    const withFeedback = createAbStudy(t.db, {
+      name: "final gold",
+      pool: "expert",
+      config: { seed: 4, goldRate: 0.5, goldFeedback: true },
+    });
+    answerAll(withFeedback, () => false);
+    const gold = goldOf(withFeedback);
+    const goldId = [...gold].find(([, g]) => g.isGold)![0];
+    const regularId = [...gold].find(([, g]) => !g.isGold)![0];
+    expect(revise(withFeedback, goldId)).toThrow(/answer is final/);
+    expect(revise(withFeedback, regularId)()).toMatchObject({ done: "label" });
+
+    const without = createAbStudy(t.db, { name: "revisable", pool: "expert", config: { seed: 4, goldRate: 0.5 } });
+    answerAll(without, () => false);
+    const otherGold = [...goldOf(without)].find(([, g]) => g.isGold)![0];
+    expect(revise(without, otherGold)()).toMatchObject({ done: "label" });
+  });
+
   it("gives nothing about a gold item the annotator has not answered", () => {
     const study = createAbStudy(t.db, {
       name: "unanswered",
