@@ -9,9 +9,11 @@
  *   npm run bench:cli     (ROUNDS=3 interleaved rounds; WORKLOADS=tiny,ordinal,... to pick some;
  *                          DATA_DIR=dir keeps the generated files there and reuses them next time)
  *
- * Each round runs every workload once per side, the side that goes first alternating, so a change
- * in the machine's load hits both. Printed: median wall time and peak RSS (from /usr/bin/time when
- * present) per side, the median of the per-round ratios, and the load average before and after.
+ * Each round runs every workload once per side, the side that goes first rotating, so a change in
+ * the machine's load hits every side. BASELINE_BIN=path/to/scripts/socrates.mjs adds another
+ * checkout's bin as a side (e.g. the code before a change, in a copy with its own build). Printed:
+ * median wall time and peak RSS (from /usr/bin/time when present) per side, the median of the
+ * per-round ratios, and the load average before and after.
  */
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
@@ -105,6 +107,7 @@ alpha = krippendorff.alpha(reliability_data=np.array(data, dtype=float), level_o
 print(json.dumps({"alpha": float(alpha)}))
 `;
 
+/** The environment python3 finds numpy and fast-krippendorff in, or undefined when it does not. */
 function pythonEnv(): NodeJS.ProcessEnv | undefined {
   const src = process.env.FAST_KRIPPENDORFF_SRC ?? (existsSync("/work/fastkripp_src") ? "/work/fastkripp_src" : "");
   const env = src ? { ...process.env, PYTHONPATH: src } : process.env;
@@ -135,6 +138,24 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** One kind of process timed on every workload: its command line for a file and a level. */
+interface Side {
+  name: string;
+  command: (file: string, level: string) => [string, string[]];
+  env: NodeJS.ProcessEnv;
+}
+
+function sides(): Side[] {
+  const cli = (bin: string) => (file: string, level: string) =>
+    [process.execPath, [bin, "stats", "alpha", "--file", file, "--level", level]] as [string, string[]];
+  const list: Side[] = [{ name: "project", command: cli(join(ROOT, "scripts/socrates.mjs")), env: process.env }];
+  const baseline = process.env.BASELINE_BIN;
+  if (baseline) list.push({ name: "baseline", command: cli(resolve(baseline)), env: process.env });
+  const python = pythonEnv();
+  if (python) list.push({ name: "python", command: (f, l) => ["python3", ["-c", PYTHON_ANCHOR, f, l]], env: python });
+  return list;
+}
+
 function main(): void {
   const build = spawnSync(process.execPath, [join(ROOT, "scripts/build-cli.mjs")], { encoding: "utf8" });
   if (build.status !== 0) throw new Error(`building the CLI failed: ${build.stderr}`);
@@ -143,72 +164,62 @@ function main(): void {
   const keep = process.env.DATA_DIR;
   if (keep) mkdirSync(keep, { recursive: true });
   const dir = keep ? resolve(keep) : mkdtempSync(join(tmpdir(), "socrates-bench-cli-"));
-  const python = pythonEnv();
+  const timed = sides();
   const loadBefore = loadavg();
   try {
     const files = new Map(workloads.map((w) => [w.id, writeWorkload(dir, w)]));
     const rssFile = join(dir, "peak-rss.txt");
-    const samples = new Map(workloads.map((w) => [w.id, { project: [] as Sample[], python: [] as Sample[] }]));
+    // samples[workload][side][round]
+    const samples = new Map(workloads.map((w) => [w.id, new Map(timed.map((t) => [t.name, [] as Sample[]]))]));
     for (let round = 0; round < ROUNDS; round++) {
+      // Each round starts with another side, so no side always runs right after the big Python process.
+      const order = timed.map((_, i) => timed[(i + round) % timed.length]);
       for (const w of workloads) {
-        const file = files.get(w.id)!;
-        const sides: (() => void)[] = [
-          () =>
-            samples
-              .get(w.id)!
-              .project.push(
-                timeProcess(
-                  process.execPath,
-                  [join(ROOT, "scripts/socrates.mjs"), "stats", "alpha", "--file", file, "--level", w.level],
-                  process.env,
-                  rssFile,
-                ),
-              ),
-        ];
-        if (python) {
-          const runPython = () =>
-            samples
-              .get(w.id)!
-              .python.push(timeProcess("python3", ["-c", PYTHON_ANCHOR, file, w.level], python, rssFile));
-          if (round % 2 === 0) sides.push(runPython);
-          else sides.unshift(runPython);
+        for (const side of order) {
+          const [command, args] = side.command(files.get(w.id)!, w.level);
+          samples
+            .get(w.id)!
+            .get(side.name)!
+            .push(timeProcess(command, args, side.env, rssFile));
         }
-        for (const side of sides) side();
       }
     }
-    report(workloads, samples, python !== undefined, loadBefore);
+    report(workloads, samples, loadBefore);
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function report(
-  workloads: Workload[],
-  samples: Map<string, { project: Sample[]; python: Sample[] }>,
-  withPython: boolean,
-  loadBefore: number[],
-): void {
+function report(workloads: Workload[], samples: Map<string, Map<string, Sample[]>>, loadBefore: number[]): void {
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
   console.log(
     `node ${process.version}, ${ROUNDS} interleaved rounds, medians; load average before ${load(loadBefore)}, ` +
-      `after ${load(loadavg())} (2 cores: above 2 inflates both sides)`,
+      `after ${load(loadavg())} (2 cores: above 2 inflates every side)`,
   );
-  if (!withPython) console.log("python3 with numpy and fast-krippendorff not found: project figures only");
+  const names = [...samples.values().next().value!.keys()];
+  if (!names.includes("python")) console.log("python3 with numpy and fast-krippendorff not found: no ratios to it");
   const mb = (xs: Sample[]) => (xs[0]?.rssMb == null ? "n/a" : `${median(xs.map((s) => s.rssMb!)).toFixed(0)} MB`);
+  /** Median of the per-round ratios a / b (both ran in the same round). */
+  const ratio = (a: Sample[], b: Sample[]) => median(a.map((s, i) => s.seconds / b[i].seconds));
   for (const w of workloads) {
-    const { project, python } = samples.get(w.id)!;
-    const p = median(project.map((s) => s.seconds));
-    let line = `${w.id.padEnd(9)} ${w.label.padEnd(42)} project ${p.toFixed(3)} s ${mb(project).padStart(8)}`;
-    if (python.length > 0) {
-      const q = median(python.map((s) => s.seconds));
-      const ratio = median(project.map((s, i) => s.seconds / python[i].seconds));
+    const bySide = samples.get(w.id)!;
+    const parts = names.map((n) => {
+      const xs = bySide.get(n)!;
+      return `${n} ${median(xs.map((s) => s.seconds)).toFixed(3)} s ${mb(xs).padStart(7)}`;
+    });
+    const project = bySide.get("project")!;
+    const python = bySide.get("python");
+    const baseline = bySide.get("baseline");
+    if (baseline) parts.push(`project/baseline ${ratio(project, baseline).toFixed(3)}`);
+    if (python) {
+      const r = ratio(project, python);
       const target = w.values >= 1_000_000 ? 0.5 : 1;
       const diff = Math.abs((project[0].alpha ?? Number.NaN) - (python[0].alpha ?? Number.NaN));
-      line +=
-        ` | python ${q.toFixed(3)} s ${mb(python).padStart(8)} | project/python ${ratio.toFixed(3)}` +
-        ` (target ≤ ${target}: ${ratio <= target ? "yes" : "NO"}) | |Δalpha| ${diff.toExponential(1)}`;
+      parts.push(`project/python ${r.toFixed(3)} (target ≤ ${target}: ${r <= target ? "yes" : "NO"})`);
+      if (baseline) parts.push(`baseline/python ${ratio(baseline, python).toFixed(3)}`);
+      parts.push(`|Δalpha| ${diff.toExponential(1)}`);
     }
-    console.log(line);
+    console.log(`${w.id.padEnd(9)} ${w.label.padEnd(42)} ${parts.join(" | ")}`);
   }
 }
 
