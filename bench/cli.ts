@@ -30,14 +30,15 @@ interface Workload {
   id: string;
   label: string;
   level: "nominal" | "ordinal" | "interval";
+  /** Cells in the file: the ≤ 0.5 target applies from a million up. */
   values: number;
   /** The text of the `data` array, piece by piece (one row per rater). */
   rows: () => Iterable<string>;
 }
 
 /**
- * Raters agree with a unit's true value with probability `agree`, else pick any value; `missing` of
- * the cells are null. Rows are yielded as JSON text a million cells at a time.
+ * Raters give a unit's true value 70% of the time, else any value; `missing` of the cells are null.
+ * Rows are yielded as JSON text a million cells at a time.
  */
 function* ratingRows(seed: number, raters: number, units: number, values: readonly number[], missing: number) {
   const rng = createRng(seed);
