@@ -1,36 +1,11 @@
 /** `socrates stats …`: agreement and correlation statistics on JSON files. */
 import { type Command, Option } from "commander";
-import { z } from "zod";
-import { parseIntOption, printJson, readJsonFile, UserError } from "../cli-kit.ts";
-import {
-  ALPHA_LEVELS,
-  bootstrapAlpha,
-  kendallTauB,
-  KENDALL_EXACT_MAX_N,
-  krippendorffAlpha,
-  pearson,
-  spearman,
-  SPEARMAN_EXACT_MAX_N,
-  StatsInputError,
-  type AlphaLevel,
-} from "../../app/domain/stats/index.ts";
-
-const ratingCell = z.union([z.number().finite(), z.string(), z.null()], {
-  errorMap: () => ({ message: "expected a number, string or null" }),
-});
-const alphaFile = z.object({
-  data: z.array(z.array(ratingCell, { errorMap: () => ({ message: "expected an array of ratings (one per unit)" }) }), {
-    errorMap: () => ({ message: "expected an array of rater rows" }),
-  }),
-});
-
-const finiteNumber = z
-  .number({ errorMap: () => ({ message: "expected a finite number" }) })
-  .finite("expected a finite number");
-const corrFile = z.object({
-  x: z.array(finiteNumber, { errorMap: () => ({ message: "expected an array of numbers" }) }),
-  y: z.array(finiteNumber, { errorMap: () => ({ message: "expected an array of numbers" }) }),
-});
+import { parseIntOption, printJson, UserError } from "../cli-kit.ts";
+import { bootstrapAlpha } from "../../app/domain/stats/bootstrap.ts";
+import { StatsInputError } from "../../app/domain/stats/errors.ts";
+import { ALPHA_LEVELS, krippendorffAlpha, type AlphaLevel } from "../../app/domain/stats/krippendorff.ts";
+import { KENDALL_EXACT_MAX_N, SPEARMAN_EXACT_MAX_N } from "../../app/domain/stats/rank-exact-p.ts";
+import { readAlphaFile, readCorrFile } from "./stats-files.ts";
 
 export function registerStatsCommands(program: Command): void {
   const stats = program
@@ -66,7 +41,7 @@ Prints {"alpha", "level", "units", "pairable_values"} plus "reason" when alpha i
         opts.bootstrap === undefined ? undefined : parseIntOption("bootstrap", opts.bootstrap, 1, 1_000_000);
       if (opts.seed !== undefined && draws === undefined) throw new UserError("--seed only applies with --bootstrap");
       const seed = opts.seed === undefined ? undefined : parseIntOption("seed", opts.seed, 0, 2 ** 32 - 1);
-      const { data } = parseFile(opts.file, alphaFile);
+      const data = readAlphaFile(opts.file);
 
       const result = withFileName(opts.file, () => krippendorffAlpha(data, opts.level));
       const out: Record<string, unknown> = {
@@ -106,10 +81,12 @@ without ties, Spearman up to n = ${SPEARMAN_EXACT_MAX_N}, Kendall up to n = ${KE
 for rankings equal or reversed up to one adjacent swap) or "asymptotic" (Spearman: the t
 approximation, Kendall: the normal one with the tie correction).`,
     )
-    .action((opts: { file: string }) => {
-      const { x, y } = parseFile(opts.file, corrFile);
+    .action(async (opts: { file: string }) => {
+      const { x, y } = readCorrFile(opts.file);
       if (x.length !== y.length)
         throw new UserError(`${opts.file}: $.x has ${x.length} values but $.y has ${y.length}`);
+      // Loaded here: its p-values need jstat, which `stats alpha` has no use for.
+      const { kendallTauB, pearson, spearman } = await import("../../app/domain/stats/correlation.ts");
       const pr = withFileName(opts.file, () => pearson(x, y));
       const sr = spearman(x, y);
       const kr = kendallTauB(x, y);
@@ -120,19 +97,6 @@ approximation, Kendall: the normal one with the tie correction).`,
         kendall: withReason({ tau: kr.tau, p: kr.p, method: kr.method }, kr.reason),
       });
     });
-}
-
-/** Reads and validates a JSON file, naming the file and the JSON path of the first problems. */
-function parseFile<T>(path: string, schema: z.ZodType<T>): T {
-  const parsed = schema.safeParse(readJsonFile(path));
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.slice(0, 3).map((i) => `${jsonPath(i.path)}: ${i.message}`);
-  const more = parsed.error.issues.length > 3 ? ` (and ${parsed.error.issues.length - 3} more)` : "";
-  throw new UserError(`${path}: ${issues.join("; ")}${more}`);
-}
-
-function jsonPath(path: (string | number)[]): string {
-  return "$" + path.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("");
 }
 
 /** Data problems found by the statistics code itself (ragged rows, strings at a numeric level…). */

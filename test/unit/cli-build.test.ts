@@ -1,7 +1,8 @@
 /**
  * The `socrates` CLI as built ahead into dist/cli/ (scripts/build-cli.mjs; the global setup builds
- * it): it answers as the sources do, its top-level help loads no command module, and the bin
- * knows when the build is older than its sources and builds it then.
+ * it): it answers as the sources do, its top-level help loads no command module, a command loads
+ * only the packages it uses, and the bin knows when the build is older than its sources and builds
+ * it then.
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -23,6 +24,38 @@ import { runCli } from "../helpers/cli.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const CLI_DIR = join(ROOT, "dist/cli");
+
+/**
+ * Runs the built CLI with a module hook that logs every module it resolves, and returns the
+ * packages among them (`vega`, `@aws-sdk/client-mturk`) and the CLI's own built files.
+ */
+function loadedBy(args: string[]): { packages: string[]; chunks: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), "socrates-cli-loads-"));
+  try {
+    const log = join(dir, "resolved.txt");
+    const hooks = `import { appendFileSync } from "node:fs";
+      export async function resolve(specifier, context, next) {
+        const result = await next(specifier, context);
+        appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
+        return result;
+      }`;
+    const register = `import { register } from "node:module";
+      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+    const run = spawnSync(
+      process.execPath,
+      ["--import", `data:text/javascript,${encodeURIComponent(register)}`, join(ROOT, "scripts/socrates.mjs"), ...args],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const urls = readFileSync(log, "utf8").split("\n");
+    const packages = urls.flatMap((u) => u.match(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1] ?? []);
+    const chunks = urls.flatMap((u) => u.match(/\/dist\/cli\/([^/]+\.mjs)$/)?.[1] ?? []);
+    return { packages: [...new Set(packages)].sort(), chunks: [...new Set(chunks)] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Every module specifier a built file imports statically (`import … from "x"`), not through import(). */
 function staticImports(file: string): string[] {
@@ -61,6 +94,44 @@ describe("the built CLI", () => {
       module: string;
     }[];
     expect(manifest.find((e) => e.names.includes("seed-demo"))?.module).toBe("data");
+  });
+
+  it("runs `stats alpha` with no package but commander: no zod, jstat, openai, drizzle, SQLite, vega or AWS SDK", () => {
+    const dir = mkdtempSync(join(tmpdir(), "socrates-alpha-"));
+    try {
+      const file = join(dir, "m.json");
+      writeFileSync(
+        file,
+        JSON.stringify({
+          data: [
+            [1, 2, 3, null],
+            [1, 2, 4, 4],
+          ],
+        }),
+      );
+      const { packages, chunks } = loadedBy(["stats", "alpha", "--file", file, "--level", "ordinal"]);
+      expect(chunks.some((c) => c.startsWith("stats-"))).toBe(true); // the hook saw the command's own module
+      expect(packages).toEqual(["commander"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("draws no chart for `db --help`, so loads neither vega nor an LLM client nor the AWS SDK", () => {
+    const { packages } = loadedBy(["db", "--help"]);
+    expect(packages).toContain("better-sqlite3");
+    expect(packages.filter((p) => /^(vega|d3-|openai|@aws-sdk\/)/.test(p))).toEqual([]);
+  });
+
+  it("answers --help for every top-level command the manifest lists", { timeout: 180_000 }, () => {
+    const manifest = JSON.parse(readFileSync(join(CLI_DIR, "commands.json"), "utf8")) as { names: string[] }[];
+    expect(manifest.length).toBeGreaterThan(10);
+    for (const { names } of manifest) {
+      const result = runCli([names[0], "--help"]);
+      expect(result.stderr, names[0]).toBe("");
+      expect(result.status, names[0]).toBe(0);
+      expect(result.stdout).toContain(`Usage: socrates ${names[0]} `);
+    }
   });
 
   it("loads a command's own module on demand: `help stats` shows the stats subcommands", () => {

@@ -1,7 +1,6 @@
 /** Statistics engine: inter-rater agreement, bootstrap intervals, correlations. Pure, no I/O. */
 export {
   krippendorffAlpha,
-  ALPHA_LEVELS,
   REASON_NO_PAIRABLE,
   REASON_NO_VARIATION,
   type AlphaLevel,
@@ -23,7 +22,7 @@ export {
   rankAverage,
   type PearsonResult,
 } from "./correlation.ts";
-export { SPEARMAN_EXACT_MAX_N, KENDALL_EXACT_MAX_N, type PValueMethod } from "./rank-exact-p.ts";
+export { SPEARMAN_EXACT_MAX_N, type PValueMethod } from "./rank-exact-p.ts";
 export { createRng, randomInt } from "./rng.ts";
 export { StatsInputError } from "./errors.ts";
 export {

@@ -5,8 +5,7 @@
  * encoding becomes a link in the SVG; a mark with a `tooltip` gets a native `<title>` per item,
  * so hovering shows the tooltip without any client-side Vega (see withHoverTitles).
  */
-import * as vega from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import type { TopLevelSpec } from "vega-lite";
 import { withRoundedHover } from "../../domain/charts/hover.ts";
 import { chartData, narrowChartSpec, type RenderedChart } from "../../domain/charts/chart-data.ts";
 
@@ -20,7 +19,15 @@ const CHART_CONFIG = {
   view: { stroke: "#ddd" },
 };
 
+/**
+ * Vega and Vega-Lite (some 60 packages), imported on the first chart: a CLI command that draws no chart (`socrates db`,
+ * `import`) or a server that has drawn none yet does not pay for loading them.
+ */
+let runtime: Promise<[typeof import("vega"), typeof import("vega-lite")]> | undefined;
+
 export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
+  runtime ??= Promise.all([import("vega"), import("vega-lite")]);
+  const [vega, { compile }] = await runtime;
   const rounded = withRoundedHover(spec);
   const compiled = compile({ ...rounded, config: { ...CHART_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: "none" });
