@@ -43,6 +43,8 @@ const REPAIR_METRIC: LeaderboardMetric = {
 const CALIBRATED_METRIC: LeaderboardMetric = {
   key: "PPI",
   label: "Human-calibrated",
+  missingTitle:
+    "No PPI++ estimate yet: some domain has fewer than two runs with complete expert labels (see the notes under Human-calibrated scores).",
   describe: (cell) =>
     `PPI++ estimate of the experts' outcome consensus ${formatMean(cell.mean, "percent")}` +
     (cell.ci ? `, 95% CI ${formatMean(cell.ci[0], "percent")} to ${formatMean(cell.ci[1], "percent")}` : "") +
