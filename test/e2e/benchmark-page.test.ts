@@ -22,6 +22,7 @@ import { calibratedEstimates } from "../../app/server/estimation/calibrated.serv
 import { touchBenchmarkPlan } from "../../app/server/models/benchmark-plan.server.ts";
 import { loadDemoPlan } from "../../demo/benchmark/seed.ts";
 import { labelLikeTheJudge } from "../unit/estimation/fixture.ts";
+import { axeViolations, describeViolations } from "../../harness/axe.ts";
 
 const PLAN_NAME = "Demo benchmark (stand-in output)";
 const MEDIATOR = "demo-mediator-a"; // the generic mode; "demo-mediator-a (social)" is another row
@@ -309,6 +310,9 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
         new RegExp(`^${pct(e.estimate)} \\[${pct(e.lower)}, ${pct(e.upper)}\\] \\(\\d+\\)$`),
       );
     }
+    // The new table and column pass axe (WCAG A and AA) like the rest of the page.
+    const violations = await axeViolations(page);
+    expect(violations, describeViolations(violations)).toEqual([]);
     expect(problems.slice(before)).toEqual([]);
   });
 });
