@@ -65,7 +65,7 @@ const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
  * A topic whose judge pass failed has no s[k] of its own (its stored rows sit at s0): its units
  * get no evaluator value rather than a made-up one (spec: invalid output is never silently used).
  */
-function withoutFailedTopics(db: Db, series: ScoreSeries[], topics: Map<string, string[]>): ScoreSeries[] {
+export function withoutFailedTopics(db: Db, series: ScoreSeries[], topics: Map<string, string[]>): ScoreSeries[] {
   const failed = new Map<string, Set<string>>();
   const failedOf = (evaluationId: string, runId: string) => {
     let set = failed.get(evaluationId);
