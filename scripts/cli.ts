@@ -32,6 +32,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   report: async () => (await import("./commands/report.ts")).registerReportCommand,
   promediate: async () => (await import("./commands/promediate.ts")).registerPromediateCommands,
   "validate-evaluator": async () => (await import("./commands/validate-evaluator.ts")).registerValidateEvaluatorCommand,
+  estimate: async () => (await import("./commands/estimate.ts")).registerEstimateCommand,
   // Each crowd channel folder's command (mturk, prolific), by the name its descriptor gives.
   ...Object.fromEntries(
     CHANNEL_FOLDERS.flatMap((f) => (f.command ? [[f.command.name, CHANNEL_COMMANDS[f.id as CommandFolder]]] : [])),

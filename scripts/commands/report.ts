@@ -2,7 +2,6 @@
 import { join } from "node:path";
 import type { Command } from "commander";
 import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
-import { loadPlanFile, loadStoredPlan, type LoadedPlan } from "../../app/server/benchmark/plan-file.server.ts";
 import { buildBenchmarkReport, EmptyReportError } from "../../app/server/benchmark/report.server.ts";
 import { StudyScopeError } from "../../app/server/benchmark/report-studies.server.ts";
 import { buildManifest, verifyReport, writeManifest } from "../../app/server/benchmark/report-manifest.server.ts";
@@ -13,6 +12,7 @@ import { REPORT_FORMATS, writeReportFiles, type ReportFormat } from "../../app/s
 import { openDatabase, type Db } from "../../app/server/db.server.ts";
 import { OutputFolderError } from "../../app/server/output-folder.server.ts";
 import { guardUserErrors, UserError } from "../cli-kit.ts";
+import { loadPlan, parseStudyIds } from "../plan-options.ts";
 
 interface ReportOptions {
   plan?: string;
@@ -32,19 +32,6 @@ const asUserError = guardUserErrors(
   OutputFolderError,
 );
 
-/** `--study 3 4` or `--study 3,4`: study ids, each a whole number ≥ 1. */
-export function parseStudyIds(raw: readonly string[] | undefined): number[] | undefined {
-  if (raw === undefined) return undefined;
-  const parts = raw
-    .flatMap((r) => r.split(","))
-    .map((p) => p.trim())
-    .filter(Boolean);
-  const bad = parts.find((p) => !/^\d+$/.test(p) || Number(p) < 1);
-  if (bad !== undefined || parts.length === 0)
-    throw new UserError(`--study: expected study ids (whole numbers ≥ 1), got "${raw.join(" ")}"`);
-  return parts.map(Number);
-}
-
 function parseFormats(raw: string): ReportFormat[] {
   const formats = raw
     .split(",")
@@ -54,15 +41,6 @@ function parseFormats(raw: string): ReportFormat[] {
   if (unknown.length > 0 || formats.length === 0)
     throw new UserError(`--format: expected a comma-separated list of ${REPORT_FORMATS.join(", ")}; got "${raw}"`);
   return formats as ReportFormat[];
-}
-
-function loadPlan(db: Db, opts: ReportOptions): LoadedPlan {
-  if (opts.plan && opts.hash) throw new UserError("give --plan or --hash, not both");
-  if (opts.plan) return asUserError(() => loadPlanFile(opts.plan!));
-  if (!opts.hash) throw new UserError("--plan FILE (or --hash H of a plan `benchmark run` recorded) is required");
-  const stored = asUserError(() => loadStoredPlan(db, opts.hash!));
-  if (!stored) throw new UserError(`--hash: no benchmark plan ${opts.hash} is recorded in the database`);
-  return stored;
 }
 
 /**
