@@ -27,7 +27,6 @@ export type ProlificSettings = z.infer<typeof prolificSettingsSchema>;
  * (docs/active-labelling.md).
  */
 export const ALLOCATIONS = ["stratified", "active"] as const;
-export type Allocation = (typeof ALLOCATIONS)[number];
 
 export const studyConfigSchema = z
   .object({

@@ -6,11 +6,34 @@
  */
 import { runQuantities, type RunValues } from "../../domain/estimation/run-quantities.ts";
 import { seriesLookup, type AlignmentItem, type ValueLookup } from "../../domain/validation/alignment-table.ts";
-import { withoutFailedTopics } from "../../task-types/consensus-snippet/dashboard.server.ts";
-import { loadSeries, topicsByRun } from "../annotation/dashboard-data.server.ts";
+import { failedTopicsOf } from "../../domain/metrics/incomplete-input.ts";
+import { loadSeries, topicsByRun, type ScoreSeries } from "../annotation/dashboard-data.server.ts";
 import type { Db } from "../db.server.ts";
+import { findEvaluation } from "../models/evaluation.server.ts";
 import { snippetsOfRuns } from "../models/study-draw.server.ts";
 import { currentMetricParams } from "../pipeline/metric-settings.server.ts";
+
+/**
+ * A topic whose judge pass failed has no s[k] of its own (its stored rows sit at s0): its units
+ * get no evaluator value rather than a made-up one (spec: invalid output is never silently used).
+ */
+export function withoutFailedTopics(db: Db, series: ScoreSeries[], topics: Map<string, string[]>): ScoreSeries[] {
+  const failed = new Map<string, Set<string>>();
+  const failedOf = (evaluationId: string, runId: string) => {
+    let set = failed.get(evaluationId);
+    if (!set) {
+      const e = findEvaluation(db, evaluationId)!;
+      failed.set(
+        evaluationId,
+        (set = new Set(
+          failedTopicsOf(topics.get(runId) ?? [], { id: e.id, output: e.output, errors: e.errors ?? [] }),
+        )),
+      );
+    }
+    return set;
+  };
+  return series.filter((s) => !failedOf(s.evaluationId, s.runId).has(s.topicId));
+}
 
 export interface JudgeReadings {
   /** Every snippet of the runs as an alignment item (the snippet id as item id). */

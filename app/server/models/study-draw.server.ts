@@ -3,13 +3,13 @@
  * key, and which runs have been drawn into the study, in what order. A draw and its items are
  * written by the caller's transaction (the allocation's IMMEDIATE one), never on their own.
  */
-import { and, asc, eq, inArray, isNotNull, max, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, max, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { DrawRow } from "../../domain/estimation/active-design.ts";
 import type { Db } from "../db.server.ts";
 import type { NewStudyItem } from "./study.server.ts";
 
-const { studyDraws, studyItems, snippets } = schema;
+const { studyDraws, studyItems, snippets, evaluations } = schema;
 
 /** Stores a new active study's population (none drawn). */
 export function insertDraws(db: Db, studyId: number, rows: readonly DrawRow[]): void {
@@ -80,18 +80,6 @@ export function appendItems(db: Db, studyId: number, items: readonly NewStudyIte
   });
 }
 
-/** Whether the study has a drawn run (an active study's first draw has happened). */
-export function hasDraws(db: Db, studyId: number): boolean {
-  return (
-    db
-      .select({ one: sql`1` })
-      .from(studyDraws)
-      .where(and(eq(studyDraws.studyId, studyId), isNotNull(studyDraws.position)))
-      .limit(1)
-      .get() !== undefined
-  );
-}
-
 /** Snippet rows of several runs, by run then position. */
 export function snippetsOfRuns(db: Db, runIds: readonly string[]) {
   if (runIds.length === 0) return [];
@@ -101,4 +89,15 @@ export function snippetsOfRuns(db: Db, runIds: readonly string[]) {
     .where(inArray(snippets.runId, [...runIds]))
     .orderBy(asc(snippets.runId), asc(snippets.position))
     .all();
+}
+
+/** The backbones of stored topic-localized evaluations, in name order (an active study's judge choices). */
+export function topicJudgeBackbones(db: Db): string[] {
+  return db
+    .selectDistinct({ backbone: evaluations.backbone })
+    .from(evaluations)
+    .where(eq(evaluations.method, "topic-localized"))
+    .orderBy(asc(evaluations.backbone))
+    .all()
+    .map((r) => r.backbone);
 }

@@ -19,6 +19,7 @@ import { comparisonPanel } from "../../domain/validation/comparison-panel.ts";
 import type { Db } from "../../server/db.server.ts";
 import { activePopulation, storePopulation } from "../../server/annotation/active-draw.server.ts";
 import { goldSnippets } from "./gold-source.server.ts";
+import { topicJudgeBackbones } from "../../server/models/study-draw.server.ts";
 import { badInput, type FieldProblem } from "../../server/http/errors.server.ts";
 import { evaluatedTrajectories, evaluatedTrajectoryCount } from "../../server/models/run.server.ts";
 import { snippetsOfRun } from "../../server/models/snippet.server.ts";
@@ -173,6 +174,7 @@ export const consensusSnippetServer = {
     goldSources: listStudyRows(db)
       .filter((s) => s.type === CONSENSUS_SNIPPET)
       .map((s) => ({ id: s.id, name: s.name, pool: s.pool })),
+    judges: topicJudgeBackbones(db),
   }),
   createFromForm: async (db, form, common) => consensusFromFields(db, form, common),
   createFromFields: consensusFromFields,
@@ -187,6 +189,7 @@ export const consensusSnippetServer = {
     trend: d.trend,
     // The reference is the page's choice, so the difference tests are run for the view.
     comparison: d.alignment ? comparisonPanel(d.alignment, reference ?? null, d.boot) : null,
+    stopping: d.stopping,
   }),
   // The trend and the alignment scatter are this type's own (dashboardView above fills their data).
   dashboardCharts: (view) =>
