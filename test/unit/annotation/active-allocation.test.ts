@@ -10,8 +10,14 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasWorkFor, nextTask } from "../../../app/server/annotation/assignment.server.ts";
 import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
+import { loadItems, loadLatestLabels } from "../../../app/server/annotation/dashboard-data.server.ts";
+import { setTargetHalfWidth } from "../../../app/server/annotation/dashboard-settings.server.ts";
+import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
+import { labelsToHalfWidth } from "../../../app/domain/estimation/mean-estimators.ts";
+import { activeDesignOf } from "../../../app/server/estimation/active-study.server.ts";
+import { stoppingPanel } from "../../../app/server/estimation/stopping-rule.server.ts";
 import { findStudy } from "../../../app/server/models/study.server.ts";
-import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
+import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 
@@ -172,4 +178,81 @@ describe("an active study under concurrent annotators", () => {
     expect(results.reduce((n, got) => n + got.length, 0)).toBe(perItem.length * K);
     expect(hasWorkFor(t.db, studyId, annotators[0])).toBe(false);
   }, 120_000);
+});
+
+describe("an active study's stopping rule and design", () => {
+  const t = tempDb();
+  let studyId = 0;
+  beforeAll(() => {
+    seedDemo(t.db);
+    studyId = createConsensusStudy(t.db, active(4));
+    const experts = [addAnnotator(t.db, "stop-ada", "expert"), addAnnotator(t.db, "stop-ben", "expert")];
+    // Both label everything the study draws, with scores that differ by run so the estimate has spread.
+    for (let more = true; more; ) {
+      more = false;
+      for (const annotatorId of experts) {
+        const lease = nextTask(t.db, studyId, annotatorId);
+        if (!lease) continue;
+        more = true;
+        submitLabel(t.db, {
+          studyId,
+          itemId: lease.itemId,
+          annotatorId,
+          payload: validConsensusLabel(t.db, lease.itemId, 1 + (lease.itemId % 5)),
+          clientToken: `stop-${annotatorId}-${lease.itemId}`,
+          secondsOnTask: 5,
+        });
+      }
+    }
+  });
+  afterAll(() => t.cleanup());
+
+  it("estimates every mediator from the complete prefix, with π recorded in the draw log", () => {
+    const panel = stoppingPanel(
+      t.db,
+      studyId,
+      loadItems(t.db, [studyId]),
+      loadLatestLabels(t.db, [studyId], "statistics"),
+    );
+    expect(panel.source).toBe("active");
+    expect(panel.target).toBe(0.05);
+    expect(panel.empty).toBeNull();
+    expect(panel.active).toMatchObject({ judges: ["demo-judge"], budget: 4, population: 8, drawn: 4, leftOut: 0 });
+    expect(panel.active!.draws.map((d) => d.position)).toEqual([1, 2, 3, 4]);
+    for (const d of panel.active!.draws) {
+      expect(d.inPrefix).toBe(true);
+      expect(d.pi).toBeGreaterThan(0);
+      expect(d.pi).toBeLessThanOrEqual(1);
+    }
+    expect(panel.rows.map((r) => `${r.quantity}:${r.mediator}`).sort()).toEqual([
+      "outcome:demo-mediator",
+      "outcome:none",
+      "trajectory:demo-mediator",
+      "trajectory:none",
+    ]);
+    for (const r of panel.rows) {
+      expect(r.estimate).toMatchObject({ labelled: 2, units: 4 });
+      expect(r.further).toBe(labelsToHalfWidth(r.estimate!, 0.05));
+    }
+  });
+
+  it("gives the calibrated-estimates service π for the population and counts only the prefix as labelled", () => {
+    const design = activeDesignOf(t.db, [studyId])!;
+    const rows = draws(t.db.$client, studyId);
+    for (const r of rows) {
+      const pi = design.inclusionProbability(r.run_id)!;
+      expect(pi).toBeGreaterThan(0);
+      expect(pi).toBeLessThanOrEqual(1);
+      expect(design.sampled!(r.run_id)).toBe(r.position !== null);
+    }
+    expect(design.inclusionProbability("no-such-run")).toBeUndefined();
+    expect(activeDesignOf(t.db, [])).toBeUndefined();
+  });
+
+  it("the target half-width is a number above 0 and at most 1, refused otherwise naming the field", () => {
+    expect(setTargetHalfWidth(t.db, studyId, "0.1")).toBe(0.1);
+    expect(findStudy(t.db, studyId)!.config).toMatchObject({ targetHalfWidth: 0.1 });
+    for (const bad of ["0", "-1", "2", "", "x", null])
+      expectServiceError(() => setTargetHalfWidth(t.db, studyId, bad), 400, /half-width/, "targetHalfWidth");
+  });
 });
