@@ -19,7 +19,7 @@ import { drawsOf } from "../models/study-draw.server.ts";
 import { findStudy, type StudyRow } from "../models/study.server.ts";
 import type { StoppingPanel, StoppingRow } from "../../domain/estimation/stopping-panel.ts";
 import { studyRunValues } from "./active-study.server.ts";
-import { calibratedEstimates } from "./calibrated.server.ts";
+import { CalibrationInputError, calibratedEstimates } from "./calibrated.server.ts";
 import { judgeReadings, judgeRunValues } from "./judge-readings.server.ts";
 
 const row = (mediator: string, quantity: RunQuantity, estimate: MeanEstimate | null, target: number): StoppingRow => ({
@@ -94,11 +94,18 @@ function ppiPanel(db: Db, study: StudyRow, config: StudyConfig, complete: Set<st
   for (const plan of benchmarkPlanList(db)) {
     const loaded = loadStoredPlan(db, plan.hash);
     if (!loaded) continue;
-    const estimates = calibratedEstimates(db, {
-      loaded,
-      studyIds: [study.id],
-      settings: { target: config.targetHalfWidth },
-    });
+    let estimates: ReturnType<typeof calibratedEstimates>;
+    try {
+      estimates = calibratedEstimates(db, {
+        loaded,
+        studyIds: [study.id],
+        settings: { target: config.targetHalfWidth },
+      });
+    } catch (err) {
+      // A plan the service cannot read against this study offers no PPI++; the next plan, or experts only, stands in.
+      if (err instanceof CalibrationInputError) continue;
+      throw err;
+    }
     const overall = estimates.rows.filter((r) => r.domain === null);
     const labelled = overall.filter((r) => r.quantity === "outcome").reduce((s, r) => s + r.labelled, 0);
     if (labelled < 2 || (best && best.labelled >= labelled)) continue;
