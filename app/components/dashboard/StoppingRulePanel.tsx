@@ -4,6 +4,7 @@
  * researcher sets here, and for an active study the log of the runs drawn so far.
  */
 import { Form } from "@remix-run/react";
+import { ScrollX } from "../ScrollX.tsx";
 import type { DrawLogRow, StoppingPanel } from "../../domain/estimation/stopping-panel.ts";
 
 const fixed = (x: number, digits = 3) => x.toFixed(digits);
@@ -42,8 +43,8 @@ function TargetForm({ target }: { target: number }) {
 
 function DrawLog({ draws }: { draws: DrawLogRow[] }) {
   return (
-    <div className="draw-log-wrap">
-      <table className="draw-log" data-testid="draw-log">
+    <ScrollX label="Runs drawn">
+      <table className="data-table dash-table draw-log" data-testid="draw-log">
         <caption>Runs drawn, in order (π: the chance each had of being drawn by now)</caption>
         <thead>
           <tr>
@@ -68,7 +69,7 @@ function DrawLog({ draws }: { draws: DrawLogRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollX>
   );
 }
 
@@ -95,36 +96,38 @@ export function StoppingRulePanel({ panel }: { panel: StoppingPanel }) {
           {panel.empty}
         </p>
       ) : (
-        <table className="stopping-rule" data-testid="stopping-table">
-          <thead>
-            <tr>
-              <th scope="col">Mediator</th>
-              <th scope="col">Quantity</th>
-              <th scope="col">Estimate</th>
-              <th scope="col">95% CI</th>
-              <th scope="col">Half-width</th>
-              <th scope="col">Labelled runs</th>
-              <th scope="col">Further runs to ±{panel.target}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {panel.rows.map((r) => (
-              <tr key={`${r.quantity}:${r.mediator}`} data-mediator={r.mediator} data-quantity={r.quantity}>
-                <td>{r.mediator}</td>
-                <td>{r.quantity}</td>
-                <td className="num">{r.estimate ? fixed(r.estimate.estimate) : "—"}</td>
-                <td className="num">
-                  {r.estimate ? `${fixed(r.estimate.lower)} to ${fixed(r.estimate.upper)}` : "needs 2 labelled runs"}
-                </td>
-                <td className="num">{r.estimate ? `±${fixed(r.estimate.halfWidth)}` : "—"}</td>
-                <td className="num">{r.estimate ? r.estimate.labelled : 0}</td>
-                <td className={r.further === 0 ? "num reached" : "num"} data-testid="further-labels">
-                  {r.further === null ? "—" : r.further === 0 ? "0 (reached)" : r.further}
-                </td>
+        <ScrollX label="Estimates and labels to the target">
+          <table className="data-table dash-table stopping-rule" data-testid="stopping-table">
+            <thead>
+              <tr>
+                <th scope="col">Mediator</th>
+                <th scope="col">Quantity</th>
+                <th scope="col">Estimate</th>
+                <th scope="col">95% CI</th>
+                <th scope="col">Half-width</th>
+                <th scope="col">Labelled runs</th>
+                <th scope="col">Further runs to ±{panel.target}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {panel.rows.map((r) => (
+                <tr key={`${r.quantity}:${r.mediator}`} data-mediator={r.mediator} data-quantity={r.quantity}>
+                  <td>{r.mediator}</td>
+                  <td>{r.quantity}</td>
+                  <td className="num">{r.estimate ? fixed(r.estimate.estimate) : "—"}</td>
+                  <td className="num">
+                    {r.estimate ? `${fixed(r.estimate.lower)} to ${fixed(r.estimate.upper)}` : "needs 2 labelled runs"}
+                  </td>
+                  <td className="num">{r.estimate ? `±${fixed(r.estimate.halfWidth)}` : "—"}</td>
+                  <td className="num">{r.estimate ? r.estimate.labelled : 0}</td>
+                  <td className={r.further === 0 ? "num reached" : "num"} data-testid="further-labels">
+                    {r.further === null ? "—" : r.further === 0 ? "0 (reached)" : r.further}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollX>
       )}
       {active ? (
         <>
