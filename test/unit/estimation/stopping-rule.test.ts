@@ -7,12 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classicalMean, labelsToHalfWidth } from "../../../app/domain/estimation/mean-estimators.ts";
 import { loadItems, loadLatestLabels } from "../../../app/server/annotation/dashboard-data.server.ts";
 import { calibratedEstimates } from "../../../app/server/estimation/calibrated.server.ts";
-import { studyRunValues } from "../../../app/server/estimation/active-study.server.ts";
 import { stoppingPanel } from "../../../app/server/estimation/stopping-rule.server.ts";
 import { touchBenchmarkPlan } from "../../../app/server/models/benchmark-plan.server.ts";
 import { findStudy } from "../../../app/server/models/study.server.ts";
 import { evaluatedTrajectories } from "../../../app/server/models/run.server.ts";
-import { labelledPlanDb, type LabelledPlan } from "./fixture.ts";
+import { nextTask } from "../../../app/server/annotation/assignment.server.ts";
+import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
+import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
+import { activeDesignOf, studyRunValues } from "../../../app/server/estimation/active-study.server.ts";
+import { addAnnotator, validConsensusLabel } from "../../../harness/annotation.ts";
+import { labelledPlanDb, MAIN_JUDGE, type LabelledPlan } from "./fixture.ts";
 
 const panelOf = (f: LabelledPlan) =>
   stoppingPanel(f.db, f.studyId, loadItems(f.db, [f.studyId]), loadLatestLabels(f.db, [f.studyId], "statistics"));
@@ -81,5 +85,52 @@ describe("the stopping rule's empty state", () => {
     expect(panel.rows).toEqual([]);
     expect(panel.empty).toMatch(/at least two runs whose snippets all have their k labels/);
     expect(panel.empty).toMatch(/benchmark plan/);
+  });
+});
+
+describe("an active study in the calibrated-estimates service", () => {
+  let f: LabelledPlan;
+  let activeId = 0;
+  beforeAll(() => {
+    f = labelledPlanDb({ trajectories: 2 });
+    activeId = createConsensusStudy(f.db, {
+      name: "Active on the plan",
+      pool: "expert",
+      trajectories: 12,
+      config: { seed: 8, allocation: "active", judgeBackbones: [MAIN_JUDGE] },
+    });
+    ["ivy", "jon"].forEach((name) => {
+      const expert = addAnnotator(f.db, name, "expert");
+      for (let lease = nextTask(f.db, activeId, expert); lease; lease = nextTask(f.db, activeId, expert))
+        submitLabel(f.db, {
+          studyId: activeId,
+          itemId: lease.itemId,
+          annotatorId: expert,
+          payload: validConsensusLabel(f.db, lease.itemId, 1 + (lease.itemId % 5)),
+          clientToken: `active-plan-${name}-${lease.itemId}`,
+          secondsOnTask: 9,
+        });
+    });
+  });
+  afterAll(() => f.cleanup());
+
+  it("fills `active` from the study's design: π at the prefix, only the prefix labelled", () => {
+    const design = activeDesignOf(f.db, [activeId])!;
+    const rows = calibratedEstimates(f.db, { loaded: f.loaded, studyIds: [activeId] }).rows;
+    const withActive = rows.filter((r) => r.active !== null);
+    expect(withActive.length).toBeGreaterThan(0);
+    const sampled = new Set(
+      (f.db.$client.prepare("SELECT run_id FROM study_draws WHERE study_id = ?").all(activeId) as { run_id: string }[])
+        .map((r) => r.run_id)
+        .filter((id) => design.sampled!(id)),
+    );
+    expect(sampled.size).toBe(12);
+    // The active estimates count only labelled runs, and at most the 12 drawn ones per quantity (two quantities).
+    for (const r of withActive) expect(r.active!.labelled).toBeLessThanOrEqual(r.labelled);
+    expect(withActive.reduce((s, r) => s + (r.domain === null ? 0 : r.active!.labelled), 0)).toBeLessThanOrEqual(24);
+    // Without an active study among those named, no row has one.
+    expect(calibratedEstimates(f.db, { loaded: f.loaded, studyIds: [f.studyId] }).rows.every((r) => !r.active)).toBe(
+      true,
+    );
   });
 });
