@@ -156,6 +156,13 @@ const otherEntries: GlossaryEntry[] = [
   entry("df", "df", "Degrees of freedom", "For Williams' t, n − 3.", "Comparing two evaluators"),
   entry("n", "n", "Count", "How many units (or runs, pairs) a figure is computed over.", VALIDATION),
   entry(
+    "PPI",
+    "PPI++",
+    "Prediction-powered estimate",
+    "A mediator's score on the experts' scale: the judge's mean on every run, corrected by the expert labels on some.",
+    "Human-scale quantities",
+  ),
+  entry(
     "plan-hash",
     "plan hash",
     "Plan hash",

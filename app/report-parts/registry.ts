@@ -12,6 +12,7 @@ import { figure2 } from "./figure2.ts";
 import { figure3 } from "./figure3.ts";
 import { figure4 } from "./figure4.ts";
 import { figure6 } from "./figure6.ts";
+import { humanCalibrated } from "./human-calibrated.ts";
 import { promediateDefinitions } from "./promediate-definitions.ts";
 import { table1 } from "./table1.ts";
 import { table1proxy } from "./table1proxy.ts";
@@ -28,6 +29,7 @@ export const REPORT_PARTS: readonly ReportPart[] = [
   table1proxy,
   table2,
   table3,
+  humanCalibrated,
   table5,
   table6,
   table7,

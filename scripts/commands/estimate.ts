@@ -14,11 +14,8 @@ import {
 } from "../../app/domain/estimation/calibrated-format.ts";
 import { RUN_QUANTITIES, type RunQuantity } from "../../app/domain/estimation/run-quantities.ts";
 import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
-import {
-  CalibrationInputError,
-  calibratedEstimates,
-  type CalibratedEstimates,
-} from "../../app/server/estimation/calibrated.server.ts";
+import { CalibrationInputError, calibratedEstimates } from "../../app/server/estimation/calibrated.server.ts";
+import type { CalibratedEstimates } from "../../app/domain/estimation/calibrated.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { guardUserErrors, printJson, UserError } from "../cli-kit.ts";
 import { loadPlan, parseStudyIds } from "../plan-options.ts";

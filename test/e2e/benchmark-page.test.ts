@@ -5,7 +5,8 @@
  * against the database file) and on to the run viewer. Annotators get no access; an unknown plan
  * is the 404 page; the cell links are reached with the keyboard; on a phone and a laptop the page
  * never scrolls sideways and the figures' text is drawn at 11 px or more. Table 5 lays out the
- * demo scenarios × the 15 conditions.
+ * demo scenarios × the 15 conditions. With an expert study named, the report has its
+ * human-calibrated scores and the leaderboard a column of them with their CIs (issue 33).
  */
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
@@ -13,6 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
+import { parseBenchmarkPlan } from "../../app/domain/benchmark/plan.ts";
+import { createConsensusStudy } from "../../app/server/annotation/studies.server.ts";
+import { planHash } from "../../app/server/benchmark/plan-file.server.ts";
+import { openDatabase } from "../../app/server/db.server.ts";
+import { calibratedEstimates } from "../../app/server/estimation/calibrated.server.ts";
+import { touchBenchmarkPlan } from "../../app/server/models/benchmark-plan.server.ts";
+import { loadDemoPlan } from "../../demo/benchmark/seed.ts";
+import { labelLikeTheJudge } from "../unit/estimation/fixture.ts";
+import { axeViolations, describeViolations } from "../../harness/axe.ts";
 
 const PLAN_NAME = "Demo benchmark (stand-in output)";
 const MEDIATOR = "demo-mediator-a"; // the generic mode; "demo-mediator-a (social)" is another row
@@ -234,5 +244,75 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     await expect(page.locator(".error-page").textContent()).resolves.toContain(
       'No benchmark plan has the hash "000000000000"',
     );
+  });
+
+  /**
+   * An expert study over the benchmark's runs, scored by Ada like the demo judge, and the demo plan
+   * recorded again under another name naming it: its report has the human-calibrated table and column.
+   */
+  function planWithExperts(): { hash: string; ppi: Map<string, { estimate: number; lower: number; upper: number }> } {
+    const db = openDatabase(server.dbPath);
+    try {
+      const studyId = createConsensusStudy(db, {
+        name: "Experts on the demo benchmark",
+        pool: "expert",
+        trajectories: 90,
+        config: { seed: 3 },
+      });
+      const ada = db.$client.prepare("SELECT id FROM annotators WHERE username = 'ada'").get() as { id: number };
+      labelLikeTheJudge(db, studyId, [ada.id], "demo-judge");
+      const demo = loadDemoPlan();
+      const plan = parseBenchmarkPlan(
+        { ...demo.plan, name: "Demo benchmark with expert labels", studies: [studyId] },
+        "test plan",
+      );
+      const loaded = { plan, hash: planHash(plan), source: demo.source };
+      touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
+      const result = calibratedEstimates(db, { loaded, studyIds: [studyId], settings: { quantities: ["outcome"] } });
+      const ppi = new Map(
+        result.rows.flatMap((r) => (r.domain === null && r.mediator !== null && r.ppi ? [[r.mediator, r.ppi]] : [])),
+      );
+      return { hash: loaded.hash, ppi };
+    } finally {
+      db.$client.close();
+    }
+  }
+
+  it("shows the human-calibrated scores of a plan naming an expert study: its table and a leaderboard column with CIs", {
+    timeout: 120_000,
+  }, async () => {
+    // The 404 test above leaves its console error behind: only this test's count.
+    const before = problems.length;
+    const { hash, ppi } = planWithExperts();
+    expect(ppi.size).toBeGreaterThan(0);
+    await page.goto(`${server.url}/benchmark/${hash}`);
+    const table = page.getByTestId("report-human-calibrated");
+    await table.waitFor();
+    await expect(table.locator("thead").textContent()).resolves.toContain("PPI++ [CI]");
+    const pct = (x: number) => (x * 100).toFixed(1);
+    const three = (x: number) => x.toFixed(3);
+    const board = page.getByTestId("leaderboard");
+    await expect(board.locator("thead").textContent()).resolves.toContain("Human-calibrated");
+    for (const [mediator, e] of ppi) {
+      // The table's outcome row: the estimate with its interval on the 0–1 scale.
+      const row = table.locator("tbody tr").filter({
+        has: page.getByRole("rowheader", { name: new RegExp(`^${mediator.replace(/[()]/g, "\\$&")}\\s*outcome`) }),
+      });
+      await expect(row.textContent()).resolves.toContain(`${three(e.estimate)} [${three(e.lower)}, ${three(e.upper)}]`);
+      // The leaderboard: ×100 with the interval in brackets.
+      const cell = board
+        .locator("tbody tr")
+        .filter({
+          has: page.locator(".mediator-name", { hasText: new RegExp(`^${mediator.replace(/[()]/g, "\\$&")}(?! \\()`) }),
+        })
+        .locator('td[data-metric="PPI"]');
+      await expect(cell.textContent()).resolves.toMatch(
+        new RegExp(`^${pct(e.estimate)} \\[${pct(e.lower)}, ${pct(e.upper)}\\] \\(\\d+\\)$`),
+      );
+    }
+    // The new table and column pass axe (WCAG A and AA) like the rest of the page.
+    const violations = await axeViolations(page);
+    expect(violations, describeViolations(violations)).toEqual([]);
+    expect(problems.slice(before)).toEqual([]);
   });
 });

@@ -4,12 +4,18 @@
  * each under its id as anchor. A part the plan cannot give is absent; the warnings say why.
  */
 import { Link } from "@remix-run/react";
-import { leaderboard, withLeaderboardColumn } from "../../domain/benchmark/report-view.ts";
+import {
+  formatMean,
+  leaderboard,
+  withIntervalColumn,
+  withLeaderboardColumn,
+} from "../../domain/benchmark/report-view.ts";
 import type { BenchmarkReport, ReportFigure } from "../../domain/benchmark/report-model.ts";
 import { ALL_CONDITIONS } from "../../domain/benchmark/report/emotion.ts";
 import { inReportOrder, type ReportPart } from "../../domain/benchmark/report/part.ts";
 import { AVG } from "../../domain/benchmark/report/rows.ts";
 import { emotionRepair } from "../../report-parts/emotion-repair.ts";
+import { calibratedRowKey, humanCalibrated } from "../../report-parts/human-calibrated.ts";
 import { REPORT_PARTS } from "../../report-parts/registry.ts";
 import { table3 as table3Part } from "../../report-parts/table3.ts";
 import { paramList } from "../../domain/metrics/metric-format.ts";
@@ -31,6 +37,19 @@ const REPAIR_METRIC: LeaderboardMetric = {
   label: "Emotional repair",
   missingTitle:
     "No emotion data: set the plan's emotion field or run `socrates evaluate --method emotion`, then `socrates metrics`.",
+};
+
+/** From the human-calibrated table (when the report reads an expert study): PPI++ of the outcome consensus. */
+const CALIBRATED_METRIC: LeaderboardMetric = {
+  key: "PPI",
+  label: "Human-calibrated",
+  missingTitle:
+    "No PPI++ estimate yet: some domain has fewer than two runs with complete expert labels (see the notes under Human-calibrated scores).",
+  describe: (cell) =>
+    `PPI++ estimate of the experts' outcome consensus ${formatMean(cell.mean, "percent")}` +
+    (cell.ci ? `, 95% CI ${formatMean(cell.ci[0], "percent")} to ${formatMean(cell.ci[1], "percent")}` : "") +
+    `, ${cell.n} labelled runs`,
+  note: "Human-calibrated: the PPI++ estimate of the experts' outcome consensus (judge on every run, expert labels on some), its normal 95% CI, and the labelled runs in parentheses.",
 };
 
 /** Table 3's keys: columns `<metric>|<domain>`, the average column and row AVG. */
@@ -133,14 +152,23 @@ export function BenchmarkReportView({ report, charts, parts = REPORT_PARTS }: Pr
       )
     : [];
   const repair = report.tables.find((t) => t.id === emotionRepair.id);
-  const board = withLeaderboardColumn(ranked, repair, REPAIR_METRIC.key, ALL_CONDITIONS);
+  const calibrated = report.tables.find((t) => t.id === humanCalibrated.id);
+  const withRepair = withLeaderboardColumn(ranked, repair, REPAIR_METRIC.key, ALL_CONDITIONS);
+  const board = calibrated
+    ? withIntervalColumn(withRepair, calibrated, CALIBRATED_METRIC.key, {
+        rowKey: (mediator) => calibratedRowKey("outcome", mediator),
+        column: "ppi",
+        countColumn: "labelled",
+      })
+    : withRepair;
+  const metrics = [...LEADERBOARD_METRICS, REPAIR_METRIC, ...(calibrated ? [CALIBRATED_METRIC] : [])];
   return (
     <>
       <ReportHeader report={report} />
       {table3 ? (
         <>
           <h2>Leaderboard</h2>
-          <Leaderboard rows={board} metrics={[...LEADERBOARD_METRICS, REPAIR_METRIC]} />
+          <Leaderboard rows={board} metrics={metrics} />
         </>
       ) : null}
       {inReportOrder(parts).map((part) => (

@@ -1,3 +1,4 @@
+import type { ReportCell } from "../../domain/benchmark/report-model.ts";
 import { type LeaderboardRow, cellTitle, formatMean } from "../../domain/benchmark/report-view.ts";
 import { ScrollX } from "../ScrollX.tsx";
 import { Term } from "../Term.tsx";
@@ -7,6 +8,10 @@ export interface LeaderboardMetric {
   label: string;
   /** The hover text of a cell without data (e.g. how to get emotion data). */
   missingTitle?: string;
+  /** The hover text of a cell with data, when the column is not a Table 3 mean (default: cellTitle). */
+  describe?: (cell: ReportCell) => string;
+  /** What the column's cells are, when they read differently from the others (under the table). */
+  note?: string;
 }
 
 /**
@@ -49,7 +54,7 @@ export function Leaderboard({ rows, metrics }: { rows: LeaderboardRow[]; metrics
                       key={m.key}
                       className="num"
                       data-metric={m.key}
-                      title={cell ? cellTitle(cell, "percent") : m.missingTitle}
+                      title={cell ? (m.describe?.(cell) ?? cellTitle(cell, "percent")) : m.missingTitle}
                     >
                       {cell ? formatMean(cell.mean, "percent") : "—"}
                       {cell?.ci ? (
@@ -70,6 +75,7 @@ export function Leaderboard({ rows, metrics }: { rows: LeaderboardRow[]; metrics
       <p className="muted leaderboard-note">
         Each cell: the mean ×100, its 95% confidence interval in brackets (percentile bootstrap over scenarios, seeded;
         none with fewer than two scenarios), and the runs in parentheses.
+        {metrics.flatMap((m) => (m.note ? [` ${m.note}`] : [])).join("")}
       </p>
     </>
   );

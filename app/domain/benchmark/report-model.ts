@@ -32,6 +32,8 @@ export interface ReportText {
   text: string;
   /** The number behind the text, for csv and for sorting. */
   value: number | null;
+  /** The interval the text states around `value`, when it states one (the human-calibrated estimates). */
+  ci?: [number, number];
 }
 
 export type ReportValue = ReportCell | ReportText;

@@ -121,3 +121,33 @@ export function withLeaderboardColumn(
   const byMediator = new Map((table?.rows ?? []).map((r) => [r.label, asCell(r.cells[column])]));
   return rows.map((r) => ({ ...r, cells: { ...r.cells, [metric]: byMediator.get(r.mediator) } }));
 }
+
+/**
+ * The leaderboard with a column read from a table of estimates stated as text with an interval
+ * (the human-calibrated table): the cell of row `rowKey(mediator)`, column `column`, as a mean with
+ * that interval and the count of column `countColumn`; a mediator without a value gets none.
+ */
+export function withIntervalColumn(
+  rows: readonly LeaderboardRow[],
+  table: ReportTable | undefined,
+  metric: string,
+  at: { rowKey: (mediator: string) => string; column: string; countColumn: string },
+): LeaderboardRow[] {
+  return rows.map((r) => {
+    const row = table?.rows.find((x) => x.key === at.rowKey(r.mediator));
+    const value = row?.cells[at.column];
+    const count = row?.cells[at.countColumn];
+    const cell: ReportCell | undefined =
+      value && !isReportCell(value) && value.value !== null
+        ? {
+            mean: value.value,
+            median: null,
+            n: count && !isReportCell(count) ? (count.value ?? 0) : 0,
+            missing: 0,
+            ci: value.ci ?? null,
+            runIds: [],
+          }
+        : undefined;
+    return { ...r, cells: { ...r.cells, [metric]: cell } };
+  });
+}

@@ -81,6 +81,23 @@ export interface CalibratedRow {
   notes: string[];
 }
 
+/** Everything that changes the numbers, printed with them. */
+export interface CalibratedEstimates {
+  planName: string;
+  planHash: string;
+  /** The plan's main evaluator, whose s[k][t_end] is the judge's value. */
+  evaluator: string;
+  /** The starting score the judge's series are read with (the plan's metric params). */
+  s0: number;
+  studyIds: number[];
+  settings: CalibrationSettings;
+  /** Stored runs of the plan's main grid (mediated and unmediated). */
+  runs: number;
+  /** Runs some expert scored that are not runs of the plan's main grid: not used. */
+  labelledOutsidePlan: number;
+  rows: CalibratedRow[];
+}
+
 const valuesOf = (runs: readonly CalibrationRun[], pick: (r: CalibrationRun) => number | null): number[] =>
   runs.flatMap((r) => {
     const v = pick(r);

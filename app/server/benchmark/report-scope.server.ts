@@ -10,6 +10,7 @@ import { loadStudyResults, type StudyScope } from "./report-studies.server.ts";
 import { listStudyRows } from "../models/study.server.ts";
 import { AB_REACTIVENESS } from "../../task-types/ab-reactiveness/label.ts";
 import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
+import { calibratedEstimates } from "../estimation/calibrated.server.ts";
 
 export interface StudyTables {
   /** The study ids the tables read, in the order named (empty: none named). */
@@ -64,5 +65,8 @@ export function studyTablesOf(
         `Tables 2 and 6 omitted: none of the named studies (${ids.join(", ")}) is an expert snippet-consensus study.`,
       );
   }
-  return { ids, input: { results, expected }, warnings };
+  // The human-calibrated scores read the named expert consensus studies (already checked above).
+  const expertIds = results.alignment.map((a) => a.studyId);
+  const calibrated = expertIds.length > 0 ? calibratedEstimates(db, { loaded, studyIds: expertIds }) : undefined;
+  return { ids, input: { results, expected, ...(calibrated ? { calibrated } : {}) }, warnings };
 }

@@ -13,7 +13,7 @@ import {
   calibratedRows,
   DEFAULT_CALIBRATION,
   type ActiveDesign,
-  type CalibratedRow,
+  type CalibratedEstimates,
   type CalibrationRun,
   type CalibrationSettings,
 } from "../../domain/estimation/calibrated.ts";
@@ -48,23 +48,6 @@ export interface CalibrationRequest {
   settings?: Partial<CalibrationSettings>;
   /** An active study's design; absent: `active` is null on every row. */
   design?: ActiveDesign;
-}
-
-/** Everything that changes the numbers, printed with them. */
-export interface CalibratedEstimates {
-  planName: string;
-  planHash: string;
-  /** The plan's main evaluator, whose s[k][t_end] is the judge's value. */
-  evaluator: string;
-  /** The starting score the judge's series are read with (the plan's metric params). */
-  s0: number;
-  studyIds: number[];
-  settings: CalibrationSettings;
-  /** Stored runs of the plan's main grid (mediated and unmediated). */
-  runs: number;
-  /** Runs some expert scored that are not runs of the plan's main grid: not used. */
-  labelledOutsidePlan: number;
-  rows: CalibratedRow[];
 }
 
 /** Each named study, checked: it exists and is an expert snippet-consensus study. */

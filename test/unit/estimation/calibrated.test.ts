@@ -16,11 +16,8 @@ import type { RunQuantity } from "../../../app/domain/estimation/run-quantities.
 import { normalQuantileUpper } from "../../../app/domain/stats/distributions.ts";
 import { playedScenarioOfRun } from "../../../app/server/annotation/task-view.server.ts";
 import { planGrid } from "../../../app/server/benchmark/plan-file.server.ts";
-import {
-  CalibrationInputError,
-  calibratedEstimates,
-  type CalibratedEstimates,
-} from "../../../app/server/estimation/calibrated.server.ts";
+import { CalibrationInputError, calibratedEstimates } from "../../../app/server/estimation/calibrated.server.ts";
+import type { CalibratedEstimates } from "../../../app/domain/estimation/calibrated.ts";
 import { judgeScore, labelledPlanDb, type LabelledPlan } from "./fixture.ts";
 
 let t: LabelledPlan;

@@ -61,6 +61,50 @@ export function judgeScore(db: Db, runId: string, topicId: string, turn: number,
   return row?.score ?? null;
 }
 
+/**
+ * Each expert takes the study's items in allocation order until none is left or the next is in
+ * `skipped`, and scores every topic of a snippet with the judge's score on its first topic at the
+ * snippet's last turn, moved by ±1 on three snippets in ten (seeded per expert). What was submitted.
+ */
+export function labelLikeTheJudge(
+  db: Db,
+  studyId: number,
+  experts: readonly number[],
+  backbone: string,
+  skipped: ReadonlySet<number> = new Set(),
+): SubmittedScore[] {
+  const submitted: SubmittedScore[] = [];
+  experts.forEach((expert, e) => {
+    const rng = createRng(40 + e);
+    for (let lease = nextTask(db, studyId, expert); lease; lease = nextTask(db, studyId, expert)) {
+      if (skipped.has(lease.itemId)) break;
+      const snippet = snippetOfItem(db, lease.itemId);
+      const payload = validConsensusLabel(db, lease.itemId);
+      const firstTopic = Object.keys(payload.topics)[0];
+      const judge = judgeScore(db, snippet.runId, firstTopic, snippet.endTurn, backbone) ?? 3;
+      const noise = rng() < 0.3 ? (rng() < 0.5 ? -1 : 1) : 0;
+      const score = Math.min(5, Math.max(1, Math.round(judge) + noise));
+      for (const topic of Object.values(payload.topics)) topic.score = score;
+      submitLabel(db, {
+        studyId,
+        itemId: lease.itemId,
+        annotatorId: expert,
+        payload,
+        clientToken: `calibrated-${studyId}-${expert}-${lease.itemId}`,
+        secondsOnTask: 30,
+      });
+      submitted.push({
+        itemId: lease.itemId,
+        runId: snippet.runId,
+        position: snippet.position,
+        isLast: snippet.isLast === 1,
+        score,
+      });
+    }
+  });
+  return submitted;
+}
+
 export function labelledPlanDb(options: { trajectories?: number; unlabelledTail?: number } = {}): LabelledPlan {
   const t = tempDb();
   const loaded = fixturePlan();
@@ -77,35 +121,7 @@ export function labelledPlanDb(options: { trajectories?: number; unlabelledTail?
     id: number;
   }[];
   const skipped = new Set(items.slice(items.length - (options.unlabelledTail ?? 2)).map((i) => i.id));
-  const submitted: SubmittedScore[] = [];
-  ["erin", "fred"].forEach((name, e) => {
-    const expert = addAnnotator(t.db, name, "expert");
-    const rng = createRng(40 + e);
-    for (let lease = nextTask(t.db, studyId, expert); lease; lease = nextTask(t.db, studyId, expert)) {
-      if (skipped.has(lease.itemId)) break;
-      const snippet = snippetOfItem(t.db, lease.itemId);
-      const payload = validConsensusLabel(t.db, lease.itemId);
-      const firstTopic = Object.keys(payload.topics)[0];
-      const judge = judgeScore(t.db, snippet.runId, firstTopic, snippet.endTurn) ?? 3;
-      const noise = rng() < 0.3 ? (rng() < 0.5 ? -1 : 1) : 0;
-      const score = Math.min(5, Math.max(1, Math.round(judge) + noise));
-      for (const topic of Object.values(payload.topics)) topic.score = score;
-      submitLabel(t.db, {
-        studyId,
-        itemId: lease.itemId,
-        annotatorId: expert,
-        payload,
-        clientToken: `calibrated-${name}-${lease.itemId}`,
-        secondsOnTask: 30,
-      });
-      submitted.push({
-        itemId: lease.itemId,
-        runId: snippet.runId,
-        position: snippet.position,
-        isLast: snippet.isLast === 1,
-        score,
-      });
-    }
-  });
+  const experts = ["erin", "fred"].map((name) => addAnnotator(t.db, name, "expert"));
+  const submitted = labelLikeTheJudge(t.db, studyId, experts, MAIN_JUDGE, skipped);
   return { ...t, loaded, planFile, studyId, submitted };
 }

@@ -7,6 +7,7 @@
 import type { ReportFigure, ReportTable } from "../report-model.ts";
 import type { ReportInput } from "./input.ts";
 import type { StudyExpectations, StudyResults } from "./studies.ts";
+import type { CalibratedEstimates } from "../../estimation/calibrated.ts";
 
 /** The paper's numbered tables and figures, then the emotion read-out (docs/metrics-emotion.md). */
 export const REPORT_SECTIONS = ["paper", "emotion"] as const;
@@ -16,6 +17,8 @@ export type ReportSection = (typeof REPORT_SECTIONS)[number];
 export interface StudyInput {
   results: StudyResults;
   expected: StudyExpectations;
+  /** The human-calibrated estimates from the named expert consensus studies; absent when none is named. */
+  calibrated?: CalibratedEstimates;
 }
 
 export interface ReportPartInput extends ReportInput {

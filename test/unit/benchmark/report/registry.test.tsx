@@ -20,6 +20,7 @@ import {
   type ReportPartInput,
   type TablePart,
 } from "../../../../app/domain/benchmark/report/part.ts";
+import { calibratedRows, DEFAULT_CALIBRATION } from "../../../../app/domain/estimation/calibrated.ts";
 import { REPORT_PARTS } from "../../../../app/report-parts/registry.ts";
 import { writeReportFiles } from "../../../../app/server/benchmark/report-files.server.ts";
 import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.server.ts";
@@ -104,6 +105,27 @@ function fullInput(): ReportPartInput {
         proxy: [proxy],
       },
       expected: { simulators: ["sim"], evaluator: "judge", otherEvaluators: ["judge-b"] },
+      calibrated: {
+        planName: "full",
+        planHash: "abc123",
+        evaluator: "judge",
+        s0: 1,
+        studyIds: [1],
+        settings: DEFAULT_CALIBRATION,
+        runs: 8,
+        labelledOutsidePlan: 0,
+        rows: calibratedRows(
+          ["alpha", "beta"].flatMap((mediator, m) =>
+            [0, 1, 2, 3].map((i) => ({
+              runId: `c${m}${i}`,
+              mediator,
+              domain: "transactional",
+              judge: { outcome: (i + m) / 5, trajectory: (i + 1) / 6 },
+              human: i < 3 ? { outcome: (i + 2 * m) / 6, trajectory: (2 * i + 1) / 8 } : null,
+            })),
+          ),
+        ),
+      },
     },
   };
 }
