@@ -19,6 +19,7 @@ import { stoppingPanel } from "../../../app/server/estimation/stopping-rule.serv
 import { findStudy } from "../../../app/server/models/study.server.ts";
 import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
+import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
@@ -254,5 +255,43 @@ describe("an active study's stopping rule and design", () => {
     expect(findStudy(t.db, studyId)!.config).toMatchObject({ targetHalfWidth: 0.1 });
     for (const bad of ["0", "-1", "2", "", "x", null])
       expectServiceError(() => setTargetHalfWidth(t.db, studyId, bad), 400, /half-width/, "targetHalfWidth");
+  });
+});
+
+describe("an active study with gold", () => {
+  let t: Awaited<ReturnType<typeof demoStudiesDb>>;
+  beforeAll(async () => {
+    t = await demoStudiesDb();
+  });
+  afterAll(() => t.cleanup());
+
+  it("mixes gold snippets from the chosen study into each drawn run's items, at the study's rate", () => {
+    const studyId = createConsensusStudy(t.db, {
+      ...active(2),
+      goldFromStudyId: 1,
+      config: { ...active(2).config, goldRate: 0.5 },
+    });
+    expect(findStudy(t.db, studyId)!.config).toMatchObject({ goldFromStudyId: 1, goldRate: 0.5 });
+    const ada = addAnnotator(t.db, "gold-ada", "expert");
+    nextTask(t.db, studyId, ada);
+    const items = t.db.$client
+      .prepare("SELECT run_id, snippet_id, is_gold FROM study_items WHERE study_id = ? ORDER BY position")
+      .all(studyId) as { run_id: string; snippet_id: number; is_gold: number }[];
+    const [drawn] = draws(t.db.$client, studyId).filter((r) => r.position !== null);
+    const regular = items.filter((i) => i.is_gold === 0);
+    const gold = items.filter((i) => i.is_gold === 1);
+    expect(regular.every((i) => i.run_id === drawn.run_id)).toBe(true);
+    expect(gold.length).toBeGreaterThan(0);
+    expect(gold.length).toBeLessThanOrEqual(Math.floor(0.5 * regular.length + 0.5));
+    // Gold comes from the source study's fully labelled snippets, never the drawn run's own.
+    const source = new Set(
+      (
+        t.db.$client.prepare("SELECT snippet_id FROM study_items WHERE study_id = 1").all() as { snippet_id: number }[]
+      ).map((r) => r.snippet_id),
+    );
+    for (const g of gold) {
+      expect(source.has(g.snippet_id)).toBe(true);
+      expect(regular.some((r) => r.snippet_id === g.snippet_id)).toBe(false);
+    }
   });
 });
