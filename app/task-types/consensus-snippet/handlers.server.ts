@@ -146,7 +146,8 @@ function consensusFromFields(db: Db, form: FormData, common: CommonStudyInput): 
     config: {
       ...common.config,
       ...(typeof allocation === "string" && allocation !== "" ? { allocation } : {}),
-      ...(backbones.length ? { judgeBackbones: backbones } : {}),
+      // The judge selects are on the form whatever the mode; only an active study reads them.
+      ...(allocation === "active" && backbones.length ? { judgeBackbones: backbones } : {}),
     } as CommonStudyInput["config"],
     trajectories: formNumber(form, "trajectories") ?? Number.NaN,
     goldFromStudyId: formNumber(form, "goldFromStudyId"),
