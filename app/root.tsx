@@ -24,6 +24,7 @@ import taskPageStylesHref from "./styles/task-page.css?url";
 import chartsHref from "./styles/charts.css?url";
 import a11yHref from "./styles/a11y.css?url";
 import hotkeysGoldHref from "./styles/hotkeys-gold.css?url";
+import activeLabellingHref from "./styles/active-labelling.css?url";
 import { THEME_SCRIPT, ThemeToggle } from "./components/ThemeToggle.tsx";
 
 export const links: LinksFunction = () => [
@@ -35,6 +36,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: chartsHref },
   { rel: "stylesheet", href: a11yHref },
   { rel: "stylesheet", href: hotkeysGoldHref },
+  { rel: "stylesheet", href: activeLabellingHref },
   // public/favicon.svg: without it every page asks for /favicon.ico and logs a 404.
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];

@@ -270,6 +270,33 @@ export const studyItems = sqliteTable(
   ],
 );
 
+/**
+ * An active-labelling study's population (issue 33, docs/active-labelling.md): one row per candidate run with its
+ * stratum (the mediator), the judge's uncertainty, its size p_i and its sequential Poisson key U_i / p_i. `position`
+ * is the order in which runs were drawn into the study (null: not drawn yet); a run's items exist only once drawn.
+ */
+export const studyDraws = sqliteTable(
+  "study_draws",
+  {
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    mediator: text("mediator").notNull(),
+    uncertainty: real("uncertainty").notNull(),
+    size: real("size").notNull(),
+    key: real("key").notNull(),
+    position: integer("position"),
+    drawnAt: text("drawn_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.studyId, t.runId] }),
+    uniqueIndex("study_draws_study_position_uq").on(t.studyId, t.position),
+  ],
+);
+
 export const annotators = sqliteTable(
   "annotators",
   {

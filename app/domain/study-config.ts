@@ -21,6 +21,13 @@ export const prolificSettingsSchema = z
   .strict();
 export type ProlificSettings = z.infer<typeof prolificSettingsSchema>;
 
+/**
+ * How a consensus study picks its trajectories: `stratified` samples them all at creation (seeded, domain × mediator);
+ * `active` draws one at a time as annotators ask for work, favouring runs the judge is least sure of
+ * (docs/active-labelling.md).
+ */
+export const ALLOCATIONS = ["stratified", "active"] as const;
+
 export const studyConfigSchema = z
   .object({
     /** A started task returns to the pool after this many minutes without a submit. */
@@ -48,10 +55,20 @@ export const studyConfigSchema = z
     /** Sampling and bootstrap seed. */
     seed: z.number().int().default(1),
     bootstrapDraws: z.number().int().min(100).max(100_000).default(1000),
-    /** Consensus studies: how many trajectories were sampled. */
+    /** Consensus studies: how many trajectories were sampled (active: the most that will be drawn, the budget). */
     trajectories: z.number().int().min(1).optional(),
     /** Labels stored beyond k on an item (surplus) enter the statistics too; off by default (k is a hard cap). */
     countSurplus: z.boolean().default(false),
+    allocation: z.enum(ALLOCATIONS).default("stratified"),
+    /**
+     * Active studies: the topic-localized judge backbone(s) whose evaluations define the population and its
+     * uncertainty; the first is the judge the estimate calibrates, a second one only measures disagreement.
+     */
+    judgeBackbones: z.array(z.string().min(1)).min(1).max(2).optional(),
+    /** Active studies with gold: the consensus study the gold snippets come from (mixed in as runs are drawn). */
+    goldFromStudyId: z.number().int().optional(),
+    /** The stopping rule's target: the 95% CI half-width (0–1 scale) the researcher wants per mediator. */
+    targetHalfWidth: z.number().gt(0).max(1).default(0.05),
     /** Crowd studies recruited on Prolific: what a participant does in one session, and what ends it. */
     prolific: prolificSettingsSchema.optional(),
   })

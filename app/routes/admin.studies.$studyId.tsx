@@ -20,7 +20,11 @@ import { TASK_TYPES } from "../task-types/registry.ts";
 import { actionResult, orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
 import { studyLabelComments } from "../server/annotation/label-comments.server.ts";
-import { setCountSurplus, setMinSecondsOnTask } from "../server/annotation/dashboard-settings.server.ts";
+import {
+  setCountSurplus,
+  setMinSecondsOnTask,
+  setTargetHalfWidth,
+} from "../server/annotation/dashboard-settings.server.ts";
 import { getStudy, setStudyStatus } from "../server/annotation/studies.server.ts";
 import { crowdDashboardAction, NO_ACTION_DATA } from "../server/crowd/dashboard-actions.server.ts";
 import { channelPanelData } from "../crowd-channels/registry.server.ts";
@@ -84,6 +88,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     await orResponseWrite(() => setCountSurplus(db, studyId, form.get("countSurplus")));
     return json(NO_ACTION_DATA);
   }
+  if (intent === "target-half-width") {
+    return actionResult(() => {
+      setTargetHalfWidth(db, studyId, form.get("targetHalfWidth"));
+      return json(NO_ACTION_DATA);
+    }, db);
+  }
   if (intent === "min-seconds") {
     return actionResult(() => {
       setMinSecondsOnTask(db, studyId, form.get("minSecondsOnTask"));
@@ -131,6 +141,7 @@ export default function StudyDashboard() {
         comparison={d.comparison}
         referenceHref={referenceHref}
         fidelity={d.fidelity}
+        stopping={"stopping" in d ? d.stopping : null}
       />
 
       <section className="dash-section">

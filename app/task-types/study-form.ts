@@ -18,6 +18,8 @@ export interface GoldSourceChoice {
 export interface StudyFormChoices {
   /** Consensus studies: the consensus studies gold snippets can come from. */
   goldSources?: GoldSourceChoice[];
+  /** Consensus studies: the topic-localized judge backbones an active study can calibrate (issue 33). */
+  judges?: string[];
   /** A/B studies: the stored pairs' simulator backbones, to choose from. */
   backbones?: BackboneCount[];
 }

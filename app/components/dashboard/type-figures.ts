@@ -3,6 +3,7 @@ import type { AlignmentSummary } from "../../domain/validation/alignment-summary
 import type { ComparisonPanel } from "../../domain/validation/comparison-panel.ts";
 import type { FidelitySummary } from "./FidelityTable.tsx";
 import type { DashboardCharts } from "../../domain/charts/chart-data.ts";
+import type { StoppingPanel } from "../../domain/estimation/stopping-panel.ts";
 
 /** The type-specific figures of the dashboard view; each type fills its own and leaves the others null. */
 export interface TypeFigures {
@@ -15,4 +16,6 @@ export interface TypeFigures {
   /** The page's address with another reference backbone chosen. */
   referenceHref: (backbone: string) => string;
   fidelity: FidelitySummary | null;
+  /** Consensus studies: the stopping rule and an active study's draw log (issue 33); absent for other types. */
+  stopping?: StoppingPanel | null;
 }

@@ -34,6 +34,11 @@ export interface CalibrationRun {
  */
 export interface ActiveDesign {
   inclusionProbability: (runId: string) => number | undefined;
+  /**
+   * Whether the run is in the sample the π describe (an active study's complete prefix); absent: every labelled run
+   * is. A run labelled outside it enters as unlabelled, since its π belongs to a later stopping point.
+   */
+  sampled?: (runId: string) => boolean;
 }
 
 export interface CalibrationSettings {
@@ -157,7 +162,7 @@ function activeEstimate(
   const units = judged.map((r) => ({
     f: r.judge[q] as number,
     pi: design.inclusionProbability(r.runId),
-    y: r.human?.[q] ?? null,
+    y: design.sampled && !design.sampled(r.runId) ? null : (r.human?.[q] ?? null),
   }));
   if (units.some((u) => u.pi === undefined)) return null;
   return activeMean(

@@ -5,7 +5,8 @@
  * lease is released back to the pool; a skip takes no slot but the item is never offered to the skipper again
  * (models/assignment.server.ts). Allocation runs in one IMMEDIATE transaction, so concurrent requests (threads or
  * processes) serialise on SQLite's write lock and can never over-assign. Annotators get items in study order, which
- * keeps a trajectory's snippets in sequence.
+ * keeps a trajectory's snippets in sequence. An active study (docs/active-labelling.md) adds a run's items only when
+ * it is drawn, inside the same transaction.
  */
 import { writeTransaction, type Db } from "../db.server.ts";
 import { forbidden, notFound } from "../http/errors.server.ts";
@@ -17,6 +18,7 @@ import {
   upsertLease,
 } from "../models/assignment.server.ts";
 import { findStudy } from "../models/study.server.ts";
+import { canDraw, drawNextRun } from "./active-draw.server.ts";
 import { identityConfirmedOnSubmit } from "./identity.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
 
@@ -47,14 +49,19 @@ export function nextTask(db: Db, studyId: number, annotatorId: number, now = new
     const held = heldLease(db, studyId, annotatorId);
     if (held) return { ...held, resumed: true };
 
-    const itemId = firstOpenItem(
-      db,
-      studyId,
-      annotatorId,
-      study.labelsPerItem,
-      identityConfirmedOnSubmit(db, annotatorId),
-      now.toISOString(),
-    );
+    const open = () =>
+      firstOpenItem(
+        db,
+        studyId,
+        annotatorId,
+        study.labelsPerItem,
+        identityConfirmedOnSubmit(db, annotatorId),
+        now.toISOString(),
+      );
+    let itemId = open();
+    // An active study draws its next run only when nothing is open for the asker, in this transaction, so two
+    // concurrent askers never draw twice (active-draw.server.ts).
+    while (itemId === undefined && drawNextRun(db, study, now)) itemId = open();
     if (itemId === undefined) return null;
     const leaseExpiresAt = addMinutes(now, leaseMinutes);
     // An annotator who let a lease lapse on this item may take it again: the row is reused.
@@ -87,5 +94,8 @@ export function hasWorkFor(
   now = new Date(),
   verified = identityConfirmedOnSubmit(db, annotatorId),
 ): boolean {
-  return hasOpenWork(db, studyId, annotatorId, now.toISOString(), verified);
+  if (hasOpenWork(db, studyId, annotatorId, now.toISOString(), verified)) return true;
+  // An active study's undrawn runs are work too: asking draws one.
+  const study = findStudy(db, studyId);
+  return study?.status === "open" && canDraw(db, study);
 }

@@ -38,3 +38,20 @@ export function setMinSecondsOnTask(db: Db, studyId: number, value: unknown): nu
   setStudyConfig(db, studyId, config);
   return config.minSecondsOnTask;
 }
+
+/**
+ * Sets the study's `targetHalfWidth` (the stopping rule's target, issue 33) from a posted number
+ * above 0 and at most 1 (the 0–1 scale); anything else is a 400 naming the field. Returns the value now stored.
+ */
+export function setTargetHalfWidth(db: Db, studyId: number, value: unknown): number {
+  const study = getStudy(db, studyId);
+  const target = typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
+  if (!Number.isFinite(target) || target <= 0 || target > 1) {
+    throw badInput("The target half-width is a number above 0 and at most 1", [
+      { path: "targetHalfWidth", message: "a half-width above 0 and at most 1 (the 0–1 scale)" },
+    ]);
+  }
+  const config = parseStudyConfig({ ...parseStudyConfig(study.config), targetHalfWidth: target });
+  setStudyConfig(db, studyId, config);
+  return config.targetHalfWidth;
+}

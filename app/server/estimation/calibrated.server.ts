@@ -29,6 +29,7 @@ import type { Db } from "../db.server.ts";
 import { findEvaluation } from "../models/evaluation.server.ts";
 import { findRun, publicTurns, storedRunIds } from "../models/run.server.ts";
 import { findStudy } from "../models/study.server.ts";
+import { activeDesignOf } from "./active-study.server.ts";
 
 /** Bad input to the estimate (a study that is missing or not an expert consensus study); names where it was named. */
 export class CalibrationInputError extends Error {
@@ -177,6 +178,8 @@ export function calibratedEstimates(db: Db, request: CalibrationRequest): Calibr
   const topics = topicsByRun(db, runIds);
   const judge = judgeValues(db, loaded, runIds, topics, s0);
   const { human, outside } = humanValues(db, studyIds, new Set(runIds), topics);
+  // A named active study brings its own design (docs/active-labelling.md): π at its current prefix.
+  const design = request.design ?? activeDesignOf(db, studyIds);
   const noValue: RunValues = { outcome: null, trajectory: null };
   const calibration: CalibrationRun[] = runs.map((r) => ({
     ...r,
@@ -194,7 +197,7 @@ export function calibratedEstimates(db: Db, request: CalibrationRequest): Calibr
     labelledOutsidePlan: outside,
     rows: calibratedRows(calibration, settings, {
       mediators: loaded.plan.mediators.map((m) => m.name),
-      ...(request.design ? { design: request.design } : {}),
+      ...(design ? { design } : {}),
     }),
   };
 }

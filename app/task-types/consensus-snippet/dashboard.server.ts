@@ -22,8 +22,8 @@ import { renderChart } from "../../server/charts/render.server.ts";
 import type { DashboardCharts } from "../../domain/charts/chart-data.ts";
 import { alignmentPoints, alignmentScatterSpec } from "../../domain/charts/views.ts";
 import type { Db } from "../../server/db.server.ts";
-import { failedTopicsOf } from "../../domain/metrics/incomplete-input.ts";
-import { findEvaluation } from "../../server/models/evaluation.server.ts";
+import { withoutFailedTopics } from "../../server/estimation/judge-readings.server.ts";
+import { stoppingPanel } from "../../server/estimation/stopping-rule.server.ts";
 import { crowdStudiesOnSameSnippets } from "../../server/models/study.server.ts";
 import { currentMetricParams } from "../../server/pipeline/metric-settings.server.ts";
 import {
@@ -34,7 +34,6 @@ import {
   withoutFastLabels,
   type ItemRecord,
   type LabelRecord,
-  type ScoreSeries,
 } from "../../server/annotation/dashboard-data.server.ts";
 import type { DashboardContext } from "../handler.server.ts";
 
@@ -60,28 +59,6 @@ const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
     payload: l.payload as ConsensusLabel,
     secondsOnTask: l.secondsOnTask,
   }));
-
-/**
- * A topic whose judge pass failed has no s[k] of its own (its stored rows sit at s0): its units
- * get no evaluator value rather than a made-up one (spec: invalid output is never silently used).
- */
-function withoutFailedTopics(db: Db, series: ScoreSeries[], topics: Map<string, string[]>): ScoreSeries[] {
-  const failed = new Map<string, Set<string>>();
-  const failedOf = (evaluationId: string, runId: string) => {
-    let set = failed.get(evaluationId);
-    if (!set) {
-      const e = findEvaluation(db, evaluationId)!;
-      failed.set(
-        evaluationId,
-        (set = new Set(
-          failedTopicsOf(topics.get(runId) ?? [], { id: e.id, output: e.output, errors: e.errors ?? [] }),
-        )),
-      );
-    }
-    return set;
-  };
-  return series.filter((s) => !failedOf(s.evaluationId, s.runId).has(s.topicId));
-}
 
 /**
  * Every evaluator's series (read with the s0 `socrates metrics` last used), and the per-turn baseline's, on the study's
@@ -161,6 +138,8 @@ export function consensusDashboard({
     crowdStudies,
     /** The study's bootstrap settings, for the backbone comparison the view runs. */
     boot,
+    /** Per mediator the CI half-width and the labels to the target (issue 33), with an active study's draw log. */
+    stopping: stoppingPanel(db, study.id, items, labels),
   };
 }
 

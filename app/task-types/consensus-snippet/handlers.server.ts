@@ -4,8 +4,7 @@
  * expert study; its dashboard shows alpha per pool, alignment with the evaluator and the trend.
  */
 import { z } from "zod";
-import { meanOf } from "../../domain/metrics/alignment-values.ts";
-import { parseStudyConfig } from "../../domain/study-config.ts";
+import { parseStudyConfig, type StudyConfig } from "../../domain/study-config.ts";
 import { CONSENSUS_SNIPPET, type ConsensusLabel } from "./label.ts";
 import { taskType, taskTypeName } from "../registry.ts";
 import { ofKind } from "../resume.ts";
@@ -18,11 +17,13 @@ import {
 } from "../../domain/validation/index.ts";
 import { comparisonPanel } from "../../domain/validation/comparison-panel.ts";
 import type { Db } from "../../server/db.server.ts";
+import { activePopulation, storePopulation } from "../../server/annotation/active-draw.server.ts";
+import { goldSnippets } from "./gold-source.server.ts";
+import { topicJudgeBackbones } from "../../server/models/study-draw.server.ts";
 import { badInput, type FieldProblem } from "../../server/http/errors.server.ts";
 import { evaluatedTrajectories, evaluatedTrajectoryCount } from "../../server/models/run.server.ts";
 import { snippetsOfRun } from "../../server/models/snippet.server.ts";
-import { findStudy, listStudyRows, type StudyRow, type ItemRow } from "../../server/models/study.server.ts";
-import { loadItems, loadLatestLabels } from "../../server/annotation/dashboard-data.server.ts";
+import { findStudy, listStudyRows, type ItemRow } from "../../server/models/study.server.ts";
 import {
   blindScenario,
   playedScenarioOfRun,
@@ -81,40 +82,11 @@ function goldSourceProblem(db: Db, fromStudyId: number): FieldProblem | null {
 
 const withArticle = (name: string) => (/^[aeiou]/i.test(name) && !/^(one|uni)/i.test(name) ? "an " : "a ") + name;
 
-/** Gold candidates: snippets fully labelled in another consensus study; reference = rounded expert mean per topic. */
-function goldSnippets(db: Db, source: StudyRow, exclude: Set<number>): NewItem<typeof CONSENSUS_SNIPPET>[] {
-  const fromStudyId = source.id;
-  // The source study's items and latest labels, as the dashboard reads them.
-  const items = new Map(loadItems(db, [fromStudyId]).map((i) => [i.itemId, i]));
-  const scoresByItem = new Map<number, Record<string, number[]>>();
-  for (const label of loadLatestLabels(db, [fromStudyId], "statistics")) {
-    const item = items.get(label.itemId);
-    const payload = ofKind<ConsensusLabel>(CONSENSUS_SNIPPET, label.payload);
-    if (!item || item.isGold || item.snippetId === null || !payload) continue;
-    const scores = scoresByItem.get(label.itemId) ?? {};
-    for (const [topicId, t] of Object.entries(payload.topics)) (scores[topicId] ??= []).push(t.score);
-    scoresByItem.set(label.itemId, scores);
-  }
-  const gold: NewItem<typeof CONSENSUS_SNIPPET>[] = [];
-  for (const [itemId, scores] of scoresByItem) {
-    const item = items.get(itemId)!;
-    if (exclude.has(item.snippetId!) || !Object.values(scores).every((s) => s.length >= source.labelsPerItem)) continue;
-    const topics = Object.fromEntries(Object.entries(scores).map(([k, s]) => [k, Math.round(meanOf(s) as number)]));
-    gold.push({
-      kind: CONSENSUS_SNIPPET,
-      snippetId: item.snippetId!,
-      runId: item.runId!,
-      isGold: true,
-      gold: { topics },
-    });
-  }
-  return gold;
-}
-
 export function createConsensusStudy(db: Db, input: z.input<typeof consensusStudySchema>): number {
   const goldProblem = input.goldFromStudyId === undefined ? null : goldSourceProblem(db, input.goldFromStudyId);
   const data = parseOrThrow(consensusStudySchema, input, goldProblem ? [goldProblem] : []);
   const config = parseStudyConfig(data.config);
+  if (config.allocation === "active") return createActiveStudy(db, data, config);
   const pool = evaluatedTrajectories(db);
   if (data.trajectories > pool.length) {
     throw badInput(`Only ${pool.length} evaluated trajectories are available; you asked for ${data.trajectories}`, [
@@ -136,9 +108,47 @@ export function createConsensusStudy(db: Db, input: z.input<typeof consensusStud
   return insertStudy(db, CONSENSUS_SNIPPET, data, items, { trajectories: data.trajectories });
 }
 
+/**
+ * An active study (docs/active-labelling.md): its population and draw order are stored now, its items appear as runs
+ * are drawn; `trajectories` is the budget, the most runs it will draw.
+ */
+function createActiveStudy(db: Db, data: z.infer<typeof consensusStudySchema>, config: StudyConfig): number {
+  const backbones = config.judgeBackbones ?? [];
+  if (backbones.length === 0 || new Set(backbones).size !== backbones.length) {
+    throw badInput("An active study needs its judge backbone (and, optionally, a different second one)", [
+      { path: "judgeBackbones", message: backbones.length ? "choose two different backbones" : "choose the judge" },
+    ]);
+  }
+  const population = activePopulation(db, backbones);
+  if (data.trajectories > population.length) {
+    throw badInput(
+      `Only ${population.length} runs have the judge's evaluation; the budget asks for ${data.trajectories}`,
+      [{ path: "trajectories", message: `at most ${population.length}` }],
+    );
+  }
+  return db.transaction(() => {
+    const studyId = insertStudy(db, CONSENSUS_SNIPPET, data, [], {
+      trajectories: data.trajectories,
+      goldFromStudyId: data.goldFromStudyId,
+    });
+    storePopulation(db, studyId, population, config.seed);
+    return studyId;
+  });
+}
+
 function consensusFromFields(db: Db, form: FormData, common: CommonStudyInput): number {
+  const allocation = form.get("allocation");
+  const backbones = [form.get("judgeBackbone"), form.get("judgeBackbone2")].filter(
+    (b): b is string => typeof b === "string" && b !== "",
+  );
   return createConsensusStudy(db, {
     ...common,
+    config: {
+      ...common.config,
+      ...(typeof allocation === "string" && allocation !== "" ? { allocation } : {}),
+      // The judge selects are on the form whatever the mode; only an active study reads them.
+      ...(allocation === "active" && backbones.length ? { judgeBackbones: backbones } : {}),
+    } as CommonStudyInput["config"],
     trajectories: formNumber(form, "trajectories") ?? Number.NaN,
     goldFromStudyId: formNumber(form, "goldFromStudyId"),
   });
@@ -165,6 +175,7 @@ export const consensusSnippetServer = {
     goldSources: listStudyRows(db)
       .filter((s) => s.type === CONSENSUS_SNIPPET)
       .map((s) => ({ id: s.id, name: s.name, pool: s.pool })),
+    judges: topicJudgeBackbones(db),
   }),
   createFromForm: async (db, form, common) => consensusFromFields(db, form, common),
   createFromFields: consensusFromFields,
@@ -179,6 +190,7 @@ export const consensusSnippetServer = {
     trend: d.trend,
     // The reference is the page's choice, so the difference tests are run for the view.
     comparison: d.alignment ? comparisonPanel(d.alignment, reference ?? null, d.boot) : null,
+    stopping: d.stopping,
   }),
   // The trend and the alignment scatter are this type's own (dashboardView above fills their data).
   dashboardCharts: (view) =>

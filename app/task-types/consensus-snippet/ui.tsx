@@ -24,7 +24,12 @@ export const consensusSnippetUi: TaskTypeUi<typeof CONSENSUS_SNIPPET, ConsensusT
   ),
   studyForm: {
     availability: (n) => `${n} evaluated trajectories available`,
-    fieldLabels: { trajectories: "Trajectories to sample", goldFromStudyId: "Gold snippets from" },
+    fieldLabels: {
+      trajectories: "Trajectories to sample",
+      goldFromStudyId: "Gold snippets from",
+      allocation: "How trajectories are chosen",
+      judgeBackbones: "Judge",
+    },
     Fields: ConsensusFields,
   },
   DashboardSection: ConsensusDashboardSection,
