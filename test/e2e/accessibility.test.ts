@@ -136,10 +136,12 @@ const ready = async (page: Page) => {
   await page.waitForLoadState("networkidle");
   await page.locator("h1").first().waitFor();
 };
-const visit = (name: string, path: string | (() => string)): Visit => ({
+/** A page state reached by its address; `shows` (a test id, or a CSS selector) tells it from its neighbours. */
+const visit = (name: string, path: string | (() => string), shows?: string): Visit => ({
   name,
   open: async (page) => {
     await page.goto(base + (typeof path === "string" ? path : path()));
+    if (shows) await (/^[a-z-]+$/.test(shows) ? page.getByTestId(shows) : page.locator(shows)).first().waitFor();
     await ready(page);
   },
 });
@@ -223,8 +225,12 @@ const crowdEntryVisits: Visit[] = [
       await page.waitForLoadState("networkidle");
     },
   },
-  visit("crowd start, no work left", () => worker("W_A11Y_LATE", FULL_STUDY)),
-  visit("crowd start, a link without a worker (error page)", () => `/crowd/start?study=${found.abStudy}`),
+  visit("crowd start, no work left", () => worker("W_A11Y_LATE", FULL_STUDY), "crowd-no-work"),
+  visit(
+    "crowd start, a link without a worker (error page)",
+    () => `/crowd/start?study=${found.abStudy}`,
+    ".error-page",
+  ),
 ];
 
 /** MTurk's pages: the HIT's preview, the bare task URL, an assignment already submitted, a link-out HIT refused. */
@@ -237,7 +243,7 @@ const mturkVisits: Visit[] = [
       await page.waitForLoadState("networkidle");
     },
   },
-  visit("MTurk task page without a HIT (400)", "/mturk/task"),
+  visit("MTurk task page without a HIT (400)", "/mturk/task", "mturk-task-about"),
   {
     name: "MTurk task, assignment already submitted",
     open: async (page) => {
@@ -257,15 +263,18 @@ const mturkVisits: Visit[] = [
   visit(
     "crowd start from an MTurk link-out HIT (refused)",
     () => `/crowd/start?study=${found.abStudy}&assignmentId=3A11YLINKOUT&hitId=3A11YHIT00002&workerId=AA11YWORKER2`,
+    "crowd-refused",
   ),
 ];
 
 /** Prolific's ends: the completion code, a failed reading test, a full study, a link missing an id. */
 const prolificVisits: Visit[] = [
-  visit("Prolific link missing the session id (refused)", () =>
-    prolific(P1, "a11y-no-session").replace(/&SESSION_ID=[^&]*/, ""),
+  visit(
+    "Prolific link missing the session id (refused)",
+    () => prolific(P1, "a11y-no-session").replace(/&SESSION_ID=[^&]*/, ""),
+    "crowd-refused",
   ),
-  visit("Prolific, no work left", () => prolific(P1, "a11y-full-session", FULL_STUDY)),
+  visit("Prolific, no work left", () => prolific(P1, "a11y-full-session", FULL_STUDY), "crowd-no-work"),
   {
     name: "Prolific completion code",
     open: async (page) => {
