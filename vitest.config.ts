@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Kept apart from vite.config.ts so the Remix plugin never loads under test.
@@ -11,6 +12,10 @@ export default defineConfig({
     // re-renders); 1 s, the default, is too short on a loaded 2-core CI machine. A wait, not a timing target.
     expect: { poll: { timeout: 10_000 } },
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: one on our 2-core machines, so every file waited for
+    // the last. Browser and server tests spend most of their time waiting on Chromium and the server (processes
+    // of their own), so two files at a time keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ["default", "./test/plain-summary-reporter.ts"],
   },
 });

@@ -21,7 +21,8 @@ export interface AxeViolation {
 
 /** The WCAG A/AA violations axe finds in the page as it is now. */
 export async function axeViolations(page: Page | Frame): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
+  // Once per document: a page audited again (resized, another colour scheme) keeps the axe it was given.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async (tags) => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResults> } }).axe;
     interface AxeResults {
