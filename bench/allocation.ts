@@ -17,15 +17,16 @@
  * - The judge's uncertainty signal (what disagreement between backbones would give):
  *   u = σ·exp(0.5·Z') (0.5 is SIGNAL_NOISE), Z' independent of Z, so it reveals the size of the
  *   judge's error only partly (corr(log u, log σ) = 0.83), and says nothing about Y itself.
- * - Labels needed: for each estimator, the fewest labels n whose mean half-width over the studies
- *   is ≤ 0.05 (a bisection on n, every study estimated at each n tried), and the coverage of the
- *   intervals at that n. Below MIN_LABELS the normal intervals of PPI++ and active labelling are
- *   too narrow (their coverage at 15 labels is printed to show it), so docs/estimation.md asks for
- *   that many labels before an interval is read.
- * - The stopping rule as a study would use it: label MIN_LABELS runs, project the total with
+ * - Labels needed: for each estimator, the fewest labels n ≥ MIN_LABELS whose mean half-width over
+ *   the studies is ≤ 0.05 (a bisection on n, every study estimated at each n tried), and the coverage
+ *   of the intervals at that n; a closing line checks every such coverage against [0.93, 0.97]. Below
+ *   MIN_LABELS the normal intervals of PPI++ and active labelling are too narrow, so the platform
+ *   reports none as final there (docs/estimation.md); the diagnostics show the unfloored n and the
+ *   coverage at it and at 15 labels.
+ * - The planned stop (diagnostics) as a study would use it: label MIN_LABELS runs, project the total with
  *   labelsToHalfWidth, label up to it, read the interval there (labels used, coverage, share of
  *   studies that reached ±0.05).
- * - What docs/estimation.md warns against: labelling from 10 labels on until the interval first
+ * - What docs/estimation.md warns against (diagnostics): labelling from 10 labels on until the interval first
  *   dips under ±0.05 and reading it there (its coverage).
  *
  *   npm run bench:allocation        (STUDIES=1000 per quality; RUNS=600; STUDIES=100 for a quick look;
@@ -192,10 +193,14 @@ function firstDip(estimators: ((n: number) => MeanEstimate | null)[]): number {
 }
 
 interface MethodResult {
+  /** The fewest labels, from MIN_LABELS on, whose mean half-width is ≤ TARGET. */
   needed: number;
+  /** The same without the MIN_LABELS floor. */
+  raw: number;
+  /** Coverage of the reported interval at `needed` labels. */
   coverageThere: number;
-  /** At max(needed, MIN_LABELS): where an interval would first be read. */
-  coverageRead: number;
+  /** Coverage of an interval read at `raw` labels (below the floor when raw < MIN_LABELS). */
+  coverageRaw: number;
   coverageAt15: number;
   twoStage: TwoStage;
   firstDip: number;
@@ -242,11 +247,14 @@ function runSetting(r: number, settingIndex: number): SettingResult {
   const methods = {} as Record<Method, MethodResult>;
   for (const method of METHODS) {
     const at = curve(estimators[method]);
-    const needed = labelsNeeded(at);
+    // The platform reads an interval from MIN_LABELS labels on, so fewer never reach a reported ±0.05.
+    const raw = labelsNeeded(at);
+    const needed = Math.max(raw, MIN_LABELS);
     methods[method] = {
       needed,
+      raw,
       coverageThere: at(needed).coverage,
-      coverageRead: at(Math.max(needed, MIN_LABELS)).coverage,
+      coverageRaw: at(raw).coverage,
       coverageAt15: at(15).coverage,
       twoStage: twoStage(estimators[method]),
       firstDip: firstDip(estimators[method]),
@@ -260,10 +268,7 @@ function printSetting(res: SettingResult): void {
     `\nr = ${res.r.toFixed(1)} (measured corr(Y, f) ${res.measuredR.toFixed(3)}; judge-only error ` +
       `${res.judgeError >= 0 ? "+" : ""}${res.judgeError.toFixed(3)})`,
   );
-  console.log(
-    "  method       labels to ±0.05  × human-only  coverage there  at 15 labels  at max(n, " +
-      `${MIN_LABELS})  | stopping rule: labels  coverage  reached ±0.05  | first dip: coverage`,
-  );
+  console.log("  method       labels to ±0.05  × human-only  coverage there");
   const human = res.methods["human-only"].needed;
   for (const method of METHODS) {
     const m = res.methods[method];
@@ -272,15 +277,49 @@ function printSetting(res: SettingResult): void {
       String(m.needed).padStart(15),
       (m.needed / human).toFixed(2).padStart(12),
       m.coverageThere.toFixed(3).padStart(14),
-      m.coverageAt15.toFixed(3).padStart(12),
-      m.coverageRead.toFixed(3).padStart(13),
-      ` | ${" ".repeat(14)}${m.twoStage.labels.toFixed(1).padStart(7)}`,
-      m.twoStage.coverage.toFixed(3).padStart(8),
-      m.twoStage.reached.toFixed(2).padStart(13),
-      ` | ${m.firstDip.toFixed(3).padStart(19)}`,
     ];
     console.log(`  ${cells.join("  ")}`);
   }
+}
+
+/** How intervals read by the rules docs/estimation.md warns about (or only plans with) cover. */
+function printDiagnostics(results: readonly SettingResult[]): void {
+  console.log(
+    `\nDiagnostics (not reported intervals): coverage below the ${MIN_LABELS}-label floor, of the planned stop ` +
+      `(pilot ${MIN_LABELS}, projected total) and of stopping at the first dip under ±${TARGET}`,
+  );
+  console.log(
+    "  r    method       n for ±0.05 unfloored  coverage there  at 15 labels  | planned stop: labels  coverage  " +
+      "reached ±0.05  | first dip: coverage",
+  );
+  for (const res of results) {
+    for (const method of METHODS) {
+      const m = res.methods[method];
+      const cells = [
+        res.r.toFixed(1).padEnd(3),
+        method.padEnd(11),
+        String(m.raw).padStart(21),
+        m.coverageRaw.toFixed(3).padStart(14),
+        m.coverageAt15.toFixed(3).padStart(12),
+        ` | ${m.twoStage.labels.toFixed(1).padStart(20)}`,
+        m.twoStage.coverage.toFixed(3).padStart(8),
+        m.twoStage.reached.toFixed(2).padStart(13),
+        ` | ${m.firstDip.toFixed(3).padStart(19)}`,
+      ];
+      console.log(`  ${cells.join("  ")}`);
+    }
+  }
+}
+
+/** The acceptance check: every reported interval's coverage against [0.93, 0.97]. */
+function printCoverageVerdict(results: readonly SettingResult[]): void {
+  const all = results.flatMap((res) => METHODS.map((m) => res.methods[m].coverageThere));
+  const [lo, hi] = [Math.min(...all), Math.max(...all)];
+  const inside = lo >= 0.93 && hi <= 0.97;
+  console.log(
+    `coverage of the reported 95% intervals, every setting and method: ${lo.toFixed(3)}–${hi.toFixed(3)} ` +
+      `(${inside ? "within" : "OUTSIDE"} [0.93, 0.97])`,
+  );
 }
 
 function main(): void {
@@ -294,6 +333,7 @@ function main(): void {
   );
   const results = QUALITIES.map((r, i) => runSetting(r, i));
   results.forEach(printSetting);
+  printDiagnostics(results);
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuAtStart);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
@@ -302,6 +342,7 @@ function main(): void {
       `${loadavg()[0].toFixed(2)} at end (Monte Carlo s.e. of a 0.95 coverage: ` +
       `${Math.sqrt((0.95 * 0.05) / STUDIES).toFixed(3)})`,
   );
+  printCoverageVerdict(results);
   const at07 = results.find((res) => res.r === 0.7);
   if (at07) {
     const n = (m: Method) => at07.methods[m].needed;
