@@ -8,6 +8,8 @@ import type { ReportRow, ReportTable, ReportText } from "../domain/benchmark/rep
 import type { TablePart } from "../domain/benchmark/report/part.ts";
 import type { CalibratedEstimates } from "../domain/estimation/calibrated.ts";
 import {
+  isProvisional,
+  PROVISIONAL_NOTE,
   labelledOfRuns,
   labelsText,
   mediatorName,
@@ -29,6 +31,9 @@ const estimateCell = (e: MeanEstimate | null): ReportText => ({
 
 export function buildHumanCalibrated(c: CalibratedEstimates): ReportTable {
   const overall = c.rows.filter((r) => r.domain === null);
+  // An active study's design gives its own column; other studies have none.
+  const active = overall.some((r) => r.active);
+  const provisional = overall.some((r) => [r.humanOnly, r.ppi, r.active].some((e) => e && isProvisional(e)));
   const rows: ReportRow[] = overall.map((r) => ({
     key: calibratedRowKey(r.quantity, mediatorName(r)),
     label: mediatorName(r),
@@ -38,6 +43,7 @@ export function buildHumanCalibrated(c: CalibratedEstimates): ReportTable {
       judge: estimateCell(r.judgeOnly),
       human: estimateCell(r.humanOnly),
       ppi: estimateCell(r.ppi),
+      ...(active ? { active: estimateCell(r.active) } : {}),
       labels: { text: labelsText(r.labelsToTarget.ppi), value: r.labelsToTarget.ppi },
     },
   }));
@@ -47,6 +53,12 @@ export function buildHumanCalibrated(c: CalibratedEstimates): ReportTable {
     `Values on 0–1: C = mean over topics of (score − 1) / 4, at the final snippet (outcome) or averaged over the snippets (trajectory); the judge reads ${c.evaluator}'s s[k][t_end] (s0 = ${c.s0}) at every run's snippet ends, the experts the mean expert score of studies ${c.studyIds.join(", ")} (docs/metrics.md, "Human-scale quantities").`,
     `Judge-only: the mean over every judged run. Human-only: the mean over the runs whose expert labels are complete. PPI++: the judge on every run corrected by the labelled runs (power-tuned). ${level}% normal CIs; over all domains, the domains' estimates weighted by their share of the runs (stratified).`,
     `Labels to ±${c.settings.target}: more labelled runs PPI++ would need for that half-width, assuming its standard error falls as 1/√labels.`,
+    ...(active
+      ? [
+          "Active: the judge on every run corrected by the labels drawn with known probabilities (inverse-probability weighted; docs/active-labelling.md).",
+        ]
+      : []),
+    ...(provisional ? [PROVISIONAL_NOTE] : []),
     ...(incomplete > 0 ? [`${incomplete} run-quantities have incomplete expert labels: counted, never imputed.`] : []),
     ...(c.labelledOutsidePlan > 0
       ? [`${c.labelledOutsidePlan} runs the studies label are not runs of the plan's main grid and are not used.`]
@@ -65,6 +77,7 @@ export function buildHumanCalibrated(c: CalibratedEstimates): ReportTable {
       { key: "judge", label: "judge-only [CI]" },
       { key: "human", label: "human-only [CI]" },
       { key: "ppi", label: "PPI++ [CI]" },
+      ...(active ? [{ key: "active", label: "active [CI]" }] : []),
       { key: "labels", label: `labels to ±${c.settings.target}` },
     ],
     rows,

@@ -6,6 +6,8 @@
 import type { Command } from "commander";
 import {
   domainName,
+  isProvisional,
+  PROVISIONAL_NOTE,
   labelledOfRuns,
   labelsText,
   mediatorName,
@@ -49,7 +51,7 @@ const HEADER = ["mediator", "domain", "labelled / runs", "judge-only", "human-on
 
 /** Columns padded to their widest cell. */
 function aligned(rows: string[][]): string {
-  const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows
     .map((r) =>
       r
@@ -67,10 +69,12 @@ function printTables(result: CalibratedEstimates): void {
   );
   for (const quantity of settings.quantities) {
     const rows = result.rows.filter((r) => r.quantity === quantity);
+    // An active study's design gives its own column; other studies have none.
+    const active = rows.some((r) => r.active);
     console.log(`\n${QUANTITY_LABELS[quantity]} (0–1)`);
     console.log(
       aligned([
-        HEADER,
+        active ? [...HEADER.slice(0, 6), "active ±", HEADER[6]] : HEADER,
         ...rows.map((r) => [
           mediatorName(r),
           domainName(r),
@@ -78,10 +82,13 @@ function printTables(result: CalibratedEstimates): void {
           r.judgeOnly ? r.judgeOnly.estimate.toFixed(3) : "—",
           plusMinus(r.humanOnly),
           plusMinus(r.ppi),
+          ...(active ? [plusMinus(r.active)] : []),
           labelsText(r.labelsToTarget.ppi),
         ]),
       ]),
     );
+    const estimates = rows.flatMap((r) => [r.humanOnly, r.ppi, r.active]);
+    if (estimates.some((e) => e && isProvisional(e))) console.log(PROVISIONAL_NOTE);
     const incomplete = rows.filter((r) => r.domain !== null).reduce((s, r) => s + r.incomplete, 0);
     if (incomplete > 0)
       console.log(`${incomplete} run${incomplete === 1 ? "" : "s"} with incomplete expert labels: counted, not used`);

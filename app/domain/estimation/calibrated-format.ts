@@ -4,7 +4,7 @@
  * half-width or in brackets; one wording for the mediators, domains and quantities.
  */
 import type { CalibratedRow } from "./calibrated.ts";
-import type { MeanEstimate } from "./mean-estimators.ts";
+import { MIN_LABELS_FOR_INTERVAL, type MeanEstimate } from "./mean-estimators.ts";
 import type { RunQuantity } from "./run-quantities.ts";
 
 export const UNMEDIATED = "no mediator";
@@ -20,14 +20,20 @@ export const domainName = (row: Pick<CalibratedRow, "domain">) => row.domain ?? 
 
 const three = (x: number) => x.toFixed(3);
 
-/** "0.612 ± 0.041", or "—" without an estimate. */
+/** Marks an interval from fewer labelled units than a normal interval needs (docs/estimation.md). */
+export const PROVISIONAL_MARK = "†";
+export const PROVISIONAL_NOTE = `${PROVISIONAL_MARK} fewer than ${MIN_LABELS_FOR_INTERVAL} labelled runs: the interval is provisional (too narrow too often; docs/estimation.md)`;
+export const isProvisional = (e: MeanEstimate) => e.labelled < MIN_LABELS_FOR_INTERVAL;
+const mark = (e: MeanEstimate) => (isProvisional(e) ? ` ${PROVISIONAL_MARK}` : "");
+
+/** "0.612 ± 0.041" (with † when provisional), or "—" without an estimate. */
 export function plusMinus(e: MeanEstimate | null): string {
-  return e ? `${three(e.estimate)} ± ${three(e.halfWidth)}` : "—";
+  return e ? `${three(e.estimate)} ± ${three(e.halfWidth)}${mark(e)}` : "—";
 }
 
-/** "0.612 [0.571, 0.653]", or "—" without an estimate. */
+/** "0.612 [0.571, 0.653]" (with † when provisional), or "—" without an estimate. */
 export function withInterval(e: MeanEstimate | null): string {
-  return e ? `${three(e.estimate)} [${three(e.lower)}, ${three(e.upper)}]` : "—";
+  return e ? `${three(e.estimate)} [${three(e.lower)}, ${three(e.upper)}]${mark(e)}` : "—";
 }
 
 /** "12 / 30": runs with a complete expert value of the runs. */

@@ -11,7 +11,7 @@
  *   runs), their variances by (N_d / N)². It is missing when a domain with runs has no estimate.
  * - An active study's design (ActiveDesign) adds the inverse-probability-weighted estimate.
  */
-import { activeMean, classicalMean, labelsToHalfWidth, ppiMean, type MeanEstimate } from "./mean-estimators.ts";
+import { activeMean, classicalMean, labelsToReport, ppiMean, type MeanEstimate } from "./mean-estimators.ts";
 import type { RunQuantity, RunValues } from "./run-quantities.ts";
 import { normalQuantileUpper } from "../stats/distributions.ts";
 
@@ -145,8 +145,8 @@ function stratumRow(
     ppi,
     active: design ? activeEstimate(judged, q, design, alpha) : null,
     labelsToTarget: {
-      humanOnly: humanOnly ? labelsToHalfWidth(humanOnly, settings.target) : null,
-      ppi: ppi ? labelsToHalfWidth(ppi, settings.target) : null,
+      humanOnly: humanOnly ? labelsToReport(humanOnly, settings.target) : null,
+      ppi: ppi ? labelsToReport(ppi, settings.target) : null,
     },
     notes,
   };
@@ -234,8 +234,8 @@ function overallRow(
     ppi,
     active,
     labelsToTarget: {
-      humanOnly: humanOnly ? labelsToHalfWidth(humanOnly, settings.target) : null,
-      ppi: ppi ? labelsToHalfWidth(ppi, settings.target) : null,
+      humanOnly: humanOnly ? labelsToReport(humanOnly, settings.target) : null,
+      ppi: ppi ? labelsToReport(ppi, settings.target) : null,
     },
     notes: short.length > 0 ? [`no PPI++ estimate in ${short.join(", ")}: the overall needs every domain`] : [],
   };

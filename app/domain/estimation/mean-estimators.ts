@@ -221,3 +221,11 @@ export function labelsToHalfWidth(current: MeanEstimate, target: number): number
   if (current.halfWidth <= target) return 0;
   return Math.max(0, Math.ceil(current.labelled * (current.halfWidth / target) ** 2) - current.labelled);
 }
+
+/**
+ * The further labels the platform asks for: enough for the projected half-width, and never fewer than it takes to
+ * reach the MIN_LABELS_FOR_INTERVAL an interval needs before it is read as final (so "0" means both are met).
+ */
+export function labelsToReport(current: MeanEstimate, target: number): number {
+  return Math.max(labelsToHalfWidth(current, target), MIN_LABELS_FOR_INTERVAL - current.labelled);
+}

@@ -7,7 +7,7 @@
  * otherwise the human-only mean. An active study's draw log comes with it.
  */
 import { activeStratumEstimate, stratumDesigns } from "../../domain/estimation/active-design.ts";
-import { classicalMean, labelsToHalfWidth, type MeanEstimate } from "../../domain/estimation/mean-estimators.ts";
+import { classicalMean, labelsToReport, type MeanEstimate } from "../../domain/estimation/mean-estimators.ts";
 import { RUN_QUANTITIES, type RunQuantity, type RunValues } from "../../domain/estimation/run-quantities.ts";
 import { parseStudyConfig, type StudyConfig } from "../../domain/study-config.ts";
 import type { ItemRecord, LabelRecord } from "../annotation/dashboard-data.server.ts";
@@ -26,7 +26,7 @@ const row = (mediator: string, quantity: RunQuantity, estimate: MeanEstimate | n
   mediator,
   quantity,
   estimate,
-  further: estimate ? labelsToHalfWidth(estimate, target) : null,
+  further: estimate ? labelsToReport(estimate, target) : null,
 });
 
 /** The active study's panel: per mediator stratum and quantity, activeMean over its design. */

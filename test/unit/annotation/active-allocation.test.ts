@@ -13,7 +13,7 @@ import { createConsensusStudy } from "../../../app/server/annotation/studies.ser
 import { loadItems, loadLatestLabels } from "../../../app/server/annotation/dashboard-data.server.ts";
 import { setTargetHalfWidth } from "../../../app/server/annotation/dashboard-settings.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
-import { labelsToHalfWidth } from "../../../app/domain/estimation/mean-estimators.ts";
+import { labelsToReport } from "../../../app/domain/estimation/mean-estimators.ts";
 import { activeDesignOf } from "../../../app/server/estimation/active-study.server.ts";
 import { stoppingPanel } from "../../../app/server/estimation/stopping-rule.server.ts";
 import { findStudy } from "../../../app/server/models/study.server.ts";
@@ -233,7 +233,7 @@ describe("an active study's stopping rule and design", () => {
     ]);
     for (const r of panel.rows) {
       expect(r.estimate).toMatchObject({ labelled: 2, units: 4 });
-      expect(r.further).toBe(labelsToHalfWidth(r.estimate!, 0.05));
+      expect(r.further).toBe(labelsToReport(r.estimate!, 0.05));
     }
   });
 

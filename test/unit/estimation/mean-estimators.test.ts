@@ -7,6 +7,8 @@ import {
   activeMean,
   classicalMean,
   labelsToHalfWidth,
+  labelsToReport,
+  MIN_LABELS_FOR_INTERVAL,
   type MeanEstimate,
   ppiMean,
 } from "../../../app/domain/estimation/mean-estimators.ts";
@@ -73,5 +75,17 @@ describe("labelsToHalfWidth", () => {
 
   it("refuses a target that is not positive", () => {
     expect(() => labelsToHalfWidth(at(40, 0.08), 0)).toThrow(/target half-width must be positive/);
+  });
+
+  it("asks, as labelsToReport, for at least the labels an interval needs before it is read as final", () => {
+    expect(MIN_LABELS_FOR_INTERVAL).toBe(30);
+    // 10 labels at ±0.06: the projection wants 15 in all (5 more), the floor 20 more.
+    expect(labelsToHalfWidth(at(10, 0.06), 0.05)).toBe(5);
+    expect(labelsToReport(at(10, 0.06), 0.05)).toBe(20);
+    // Already narrow at 12 labels: still 18 to go.
+    expect(labelsToReport(at(12, 0.01), 0.05)).toBe(18);
+    // Past the floor, the projection alone.
+    expect(labelsToReport(at(40, 0.08), 0.05)).toBe(63);
+    expect(labelsToReport(at(40, 0.05), 0.05)).toBe(0);
   });
 });

@@ -4,7 +4,7 @@
  * state saying what is needed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { classicalMean, labelsToHalfWidth } from "../../../app/domain/estimation/mean-estimators.ts";
+import { classicalMean, labelsToReport } from "../../../app/domain/estimation/mean-estimators.ts";
 import { loadItems, loadLatestLabels } from "../../../app/server/annotation/dashboard-data.server.ts";
 import { calibratedEstimates } from "../../../app/server/estimation/calibrated.server.ts";
 import { stoppingPanel } from "../../../app/server/estimation/stopping-rule.server.ts";
@@ -47,7 +47,7 @@ describe("a stratified study's stopping rule", () => {
       const expected = classicalMean(ys);
       expect(row.estimate?.estimate).toBe(expected?.estimate);
       expect(row.estimate?.halfWidth).toBe(expected?.halfWidth);
-      expect(row.further).toBe(expected ? labelsToHalfWidth(expected, 0.05) : null);
+      expect(row.further).toBe(expected ? labelsToReport(expected, 0.05) : null);
     }
     expect(panel.rows.some((r) => r.estimate !== null)).toBe(true);
   });
@@ -68,7 +68,7 @@ describe("a stratified study's stopping rule", () => {
     expect(panel.rows.map((r) => [r.mediator, r.quantity, r.estimate])).toEqual(
       service.map((r) => [r.mediator ?? "none", r.quantity, r.ppi]),
     );
-    for (const r of panel.rows) expect(r.further).toBe(r.estimate ? labelsToHalfWidth(r.estimate, 0.05) : null);
+    for (const r of panel.rows) expect(r.further).toBe(r.estimate ? labelsToReport(r.estimate, 0.05) : null);
   });
 });
 
