@@ -25,7 +25,8 @@ export interface UnitTable {
   observed: Float64Array | null; // the unit's share of the observed sum (not ordinal)
   start: Int32Array | null; // unit i's codes are codes[start[i] .. start[i + 1]) (coded levels)
   codes: Int32Array | null;
-  mean: Float64Array | null; // interval: the unit's mean, M2 and whether its values differ
+  // interval: the unit's mean (less the first pairable value), M2 and whether its values differ
+  mean: Float64Array | null;
   m2: Float64Array | null;
   varied: Float64Array | null; // 1 when the unit holds two different values, else 0
   first: Float64Array | null; // interval: the unit's first value
@@ -37,7 +38,7 @@ export interface UnitScan {
   nTotal: number;
   observedSum: number; // Σ over units of their observed share (ordinal: 0, summed later)
   varied: boolean; // two or more distinct pairable values
-  mean: number; // interval: pooled mean and M2 of the pairable values
+  mean: number; // interval: pooled mean (less the first pairable value) and M2 of the pairable values
   m2: number;
   values: (number | string)[]; // coded levels: the distinct values, by code
   marginals: Float64Array; // coded levels: n_c (length ≥ values.length)
@@ -95,20 +96,25 @@ function scanInterval(data: RatingValue[][], unitCount: number, table: UnitTable
       xs[m++] = v as number;
     }
     if (m < 2) continue; // a lone rating has nothing to be compared with
+    if (units === 0) firstValue = xs[0];
+    else if (!varied && xs[0] !== firstValue) varied = true;
+    // Means are taken relative to the first pairable value: values close together (1e9 + 0.001 k)
+    // then differ exactly, and a unit mean is not rounded to the values' magnitude.
     let unitMean: number;
-    let unitM2: number;
+    let unitM2 = 0;
     if (m === 2) {
       const d = xs[0] - xs[1];
-      unitMean = xs[0] - d / 2;
+      unitMean = xs[0] - firstValue - d / 2;
       unitM2 = (d * d) / 2;
     } else {
-      [unitMean, unitM2] = meanAndM2(xs, m);
+      let s = 0;
+      for (let i = 0; i < m; i++) s += xs[i] - firstValue;
+      unitMean = s / m;
+      for (let i = 0; i < m; i++) unitM2 += (xs[i] - firstValue - unitMean) ** 2;
     }
     const unitObserved = (2 * m * unitM2) / (m - 1);
     let unitVaried = false;
     for (let i = 1; i < m; i++) if (xs[i] !== xs[0]) unitVaried = true;
-    if (units === 0) firstValue = xs[0];
-    else if (!varied && xs[0] !== firstValue) varied = true;
     varied ||= unitVaried;
     // Chan et al.'s merge of (nTotal, mean, m2) with the unit's (m, unitMean, unitM2).
     const merged = nTotal + m;
@@ -146,15 +152,6 @@ function scanInterval(data: RatingValue[][], unitCount: number, table: UnitTable
 }
 
 const EMPTY = new Float64Array(0);
-
-function meanAndM2(xs: Float64Array, m: number): [number, number] {
-  let s = 0;
-  for (let i = 0; i < m; i++) s += xs[i];
-  const mean = s / m;
-  let m2 = 0;
-  for (let i = 0; i < m; i++) m2 += (xs[i] - mean) * (xs[i] - mean);
-  return [mean, m2];
-}
 
 function scanCoded(
   data: RatingValue[][],
