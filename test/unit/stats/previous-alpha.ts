@@ -15,14 +15,12 @@ export function previousAlpha(data: RatingValue[][], level: AlphaLevel): number 
   const direct = level !== "ordinal";
   const tally = new PairTally(!direct);
   const codes = new Int32Array(data.length); // reused for every unit
-  let units = 0;
   let nTotal = 0;
   let observedSum = 0;
 
   for (let u = 0; u < unitCount; u++) {
     const m = readUnit(data, u, coder, codes);
     if (m < 2) continue; // a lone rating has nothing to be compared with
-    units++;
     nTotal += m;
     if (coder.size > tally.capacity) tally.grow(coder.size);
     tally.addUnit(codes, m);
