@@ -5,8 +5,8 @@
  * rating matrix in memory), the reference's CPU time on the same data (time.process_time in a
  * Python child, bench/stats-reference.py: fast-krippendorff, or our plain numpy coincidence-matrix
  * alpha and numpy bootstrap), and reference / ours. Runs alternate, ours then the reference's,
- * after one warm-up each, and the medians are printed with the load average before and after:
- * other work on the machine slows both sides, so trust the ratios more than the seconds.
+ * after a warm-up (none for the slow references), and the medians are printed with the load
+ * average: other work on the machine slows both sides, so trust the ratios more than the seconds.
  * Without python3 + numpy only our times are printed; without fast-krippendorff's source
  * (FAST_KRIPPENDORFF_SRC, default ../fastkripp_src beside the repository: a folder holding its
  * `krippendorff` package) its rows print ours only.
@@ -214,12 +214,13 @@ async function measure(
   const n = w.slow ? Math.min(3, repeats) : repeats;
   const row: Row = { workload: w, ours: [], reference: withRef ? [] : null, agrees: null };
   for (let i = 0; i <= n; i++) {
-    const mine = ours(w, data); // run 0 is the warm-up of both sides
+    const mine = ours(w, data); // run 0 warms up the JIT
     if (i > 0) row.ours.push(mine);
-    if (!withRef) continue;
+    // The reference warms up too (caches, allocator), except where one run takes seconds.
+    if (!withRef || (i === 0 && w.slow)) continue;
     const answer = await python.ask(job);
     if (i > 0) row.reference!.push(answer.seconds as number);
-    if (i === 0 && !w.draws) {
+    if (i === (w.slow ? 1 : 0) && !w.draws) {
       const alpha = krippendorffAlpha(data, w.level).alpha;
       row.agrees = alpha !== null && typeof answer.alpha === "number" && Math.abs(answer.alpha - alpha) <= 1e-9;
     }
@@ -277,13 +278,16 @@ async function main(): Promise<void> {
   const refs = python === null ? "no python3 + numpy: our times only" : `references in Python, ${fk}`;
   console.log(
     `node ${process.version}; CPU seconds, median of ${repeats} alternating runs per side (3 for the slow ones) ` +
-      `after one warm-up; ${refs}`,
+      `after a warm-up (ours always, the reference except for the slow ones); ${refs}`,
   );
   const dir = mkdtempSync(join(tmpdir(), "bench-stats-"));
   const rows: Row[] = [];
   try {
     for (const w of WORKLOADS.filter((x) => !only || only.includes(x.name))) {
-      rows.push(await measure(w, python, fkPresent, dir, repeats));
+      const row = await measure(w, python, fkPresent, dir, repeats);
+      rows.push(row);
+      const ref = row.reference ? `, reference ${median(row.reference).toFixed(4)} s` : "";
+      console.log(`  ${w.name}: ours ${median(row.ours).toFixed(4)} s${ref} (load ${loadAverage()})`);
     }
   } finally {
     python?.close();
