@@ -88,16 +88,11 @@ export function bootstrapAlphaSamples(
   const scan = scanUnits(data, checkShape(data), level, true);
   const P = scan.units;
   if (P === 0) return new Array<null>(draws).fill(null);
-  const { alphaOf, groupOf } =
-    level === "interval" ? { alphaOf: intervalDraws(scan), groupOf: null } : codedDraws(scan);
+  const { alphaOf, groupOf, groups } =
+    level === "interval" ? { alphaOf: intervalDraws(scan), groupOf: null, groups: P } : codedDraws(scan);
 
   const stream = new UniformStream(seed);
-  const counts = new Int32Array(groupOf === null ? P : countGroups(groupOf));
-  // primeFeedback: the hot loops below are compiled while they first run (on-stack replacement),
-  // before the code after them has run; V8 then lacks type feedback there and deoptimises at the
-  // loop's end, sending the next whole pass through the interpreter, again and again. One call
-  // with nothing to loop over runs that code first.
-  stream.countPicks(counts, P, 0, groupOf);
+  const counts = new Int32Array(groups);
   const out: (number | null)[] = new Array<number | null>(draws);
   for (let d = 0; d < draws; d++) {
     counts.fill(0);
@@ -116,6 +111,10 @@ type DrawAlpha = (counts: Int32Array) => number | null;
  * S1 small beside S2 (draws stay near μ), so nothing cancels.
  */
 function intervalDraws(scan: UnitScan): DrawAlpha {
+  // primeFeedback (here and in codedDraws): V8 compiles a hot loop while it first runs (on-stack
+  // replacement), before the code after it has run, then lacks type feedback there and deoptimises
+  // at the loop's end, sending the next whole pass through the interpreter. One call with nothing
+  // to loop over runs that code first.
   const table = scan.table!;
   const P = table.count;
   const { size, mean, m2, varied } = table;
@@ -191,7 +190,7 @@ function constantsDiffer(table: UnitTable, counts: Int32Array): boolean {
  * picked), so a draw's pass is over the groups: 15 for two raters on 5 values, about 41,000 for
  * 100,000 two-rating units on 1,000 values.
  */
-function codedDraws(scan: UnitScan): { alphaOf: DrawAlpha; groupOf: Int32Array } {
+function codedDraws(scan: UnitScan): { alphaOf: DrawAlpha; groupOf: Int32Array; groups: number } {
   const { level } = scan;
   const P = scan.units;
   const V = scan.values.length;
@@ -221,13 +220,7 @@ function codedDraws(scan: UnitScan): { alphaOf: DrawAlpha; groupOf: Int32Array }
     }
     return alphaFromSums(level, P, nTotal, present >= 2, observedSum, expected(marginals, nTotal)).alpha;
   };
-  return { alphaOf, groupOf };
-}
-
-function countGroups(groupOf: Int32Array): number {
-  let n = 0;
-  for (let i = 0; i < groupOf.length; i++) if (groupOf[i] >= n) n = groupOf[i] + 1;
-  return n;
+  return { alphaOf, groupOf, groups: G };
 }
 
 /** The units' distinct code multisets as a table of groups, and each unit's group. */
