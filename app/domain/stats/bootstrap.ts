@@ -126,19 +126,21 @@ function intervalDraws(scan: UnitScan): DrawAlpha {
     s1[i] = size[i] * d;
     s2[i] = m2![i] + size[i] * d * d;
   }
-  const sums = new Float64Array(5);
-  weightedSums(new Int32Array(0), 0, size, observed, s1, s2, varied!, sums); // see primeFeedback
+  const variedUnits: number[] = []; // units holding two different values
+  for (let i = 0; i < P; i++) if (varied![i] === 1) variedUnits.push(i);
+  const sums = new Float64Array(4);
+  weightedSums(new Int32Array(0), 0, size, observed, s1, s2, sums); // see primeFeedback
   return (counts) => {
-    weightedSums(counts, P, size, observed, s1, s2, varied!, sums);
-    const [nTotal, observedSum, sum1, sum2, variedUnits] = sums;
-    const isVaried = variedUnits > 0 || constantsDiffer(table, counts);
+    weightedSums(counts, P, size, observed, s1, s2, sums);
+    const [nTotal, observedSum, sum1, sum2] = sums;
+    const isVaried = variedUnits.some((i) => counts[i] !== 0) || constantsDiffer(table, counts);
     const expectedSum = 2 * (nTotal * sum2 - sum1 * sum1);
     return alphaFromSums("interval", P, nTotal, isVaried, observedSum, expectedSum).alpha;
   };
 }
 
 /**
- * Σ k_i · (m_i, observed_i, s1_i, s2_i, varied_i) over the units into `out`. A plain function of
+ * Σ k_i · (m_i, observed_i, s1_i, s2_i) over the units into `out`. A plain function of
  * typed arrays with no rare branch, so V8 optimises it once (as a closure it kept deoptimising).
  * No skip for k = 0 either: a mispredicted branch costs more than the products.
  */
@@ -149,27 +151,23 @@ function weightedSums(
   observed: Float64Array,
   s1: Float64Array,
   s2: Float64Array,
-  varied: Float64Array,
   out: Float64Array,
 ): void {
   let nTotal = 0;
   let observedSum = 0;
   let sum1 = 0;
   let sum2 = 0;
-  let variedUnits = 0;
   for (let i = 0; i < P; i++) {
     const k = counts[i];
     nTotal += k * size[i];
     observedSum += k * observed[i];
     sum1 += k * s1[i];
     sum2 += k * s2[i];
-    variedUnits += k * varied[i];
   }
   out[0] = nTotal;
   out[1] = observedSum;
   out[2] = sum1;
   out[3] = sum2;
-  out[4] = variedUnits;
 }
 
 /** For a draw of single-valued units only: whether two of them hold different values. */
