@@ -1,23 +1,44 @@
 /**
- * Timing of the statistics engine against its targets (run: npm run bench:stats).
- * Datasets are generated with the seeded RNG, so every run measures the same input.
- * Each case runs once to warm up, then 5 timed runs; the median is reported.
+ * Krippendorff's alpha and its bootstrap against the references of issue 35 (run: npm run bench:stats).
+ *
+ * Per workload: our CPU time (process.cpuUsage around krippendorffAlpha / bootstrapAlpha on the
+ * rating matrix in memory), the reference's CPU time on the same data (time.process_time in a
+ * Python child, bench/stats-reference.py: fast-krippendorff, or our plain numpy coincidence-matrix
+ * alpha and numpy bootstrap), and reference / ours. Runs alternate, ours then the reference's,
+ * after a warm-up (none for the slow references), and the medians are printed with the load
+ * average: other work on the machine slows both sides, so trust the ratios more than the seconds.
+ * Without python3 + numpy only our times are printed; without fast-krippendorff's source
+ * (FAST_KRIPPENDORFF_SRC, default ../fastkripp_src beside the repository: a folder holding its
+ * `krippendorff` package) its rows print ours only.
+ *
+ *   CASES=nominal,boot-ratio  a subset (names as printed);  REPEATS=n  timed runs per side (default 5;
+ *   the slow references — interval 2 × 10M and the bootstraps — run at most 3)
  */
-import { loadavg } from "node:os";
-import { performance } from "node:perf_hooks";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import {
   bootstrapAlpha,
   createRng,
   krippendorffAlpha,
   randomInt,
+  type AlphaLevel,
   type RatingValue,
 } from "../app/domain/stats/index.ts";
 
-interface Case {
+type Reference = "fk" | "numpy" | "numpy-boot";
+
+interface Workload {
+  name: string;
   label: string;
-  target: number; // seconds
-  run: () => unknown;
-  repeats?: number; // timed runs (default 5)
+  data: () => RatingValue[][];
+  level: AlphaLevel;
+  reference: Reference;
+  draws?: number; // a bootstrap of this many draws
+  slow?: boolean; // at most 3 timed runs per side
 }
 
 /** Raters agree with a unit's "true" value with probability `agree`, otherwise pick at random. */
@@ -39,94 +60,240 @@ function ratings(
   );
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
+const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
+const many = () => ratings(14, 2, 1_000_000, range(10_000), 0.6, 0);
+const bootData = () => ratings(15, 2, 100_000, range(1_000), 0.6, 0);
 
-function time(run: () => unknown, repeats = 5): number {
-  run(); // warm-up: JIT and allocation of the dataset-independent structures
-  const seconds: number[] = [];
-  for (let i = 0; i < repeats; i++) {
-    const t0 = performance.now();
-    run();
-    seconds.push((performance.now() - t0) / 1000);
-  }
-  return median(seconds);
-}
-
-const ordinalData = ratings(11, 2, 1_000_000, [1, 2, 3, 4, 5], 0.7, 0);
-const nominalData = ratings(12, 3, 300_000, [1, 2, 3, 4, 5, 6, 7, 8], 0.7, 0.1);
-const intervalValues = Array.from({ length: 40 }, (_, i) => i * 0.25);
-const intervalData = ratings(13, 2, 10_000, intervalValues, 0.6, 0);
-// Many distinct values: the case where the ratio level's expected disagreement is O(V²).
-const manyValues = Array.from({ length: 10_000 }, (_, i) => 1 + i);
-const manyData = ratings(14, 2, 1_000_000, manyValues, 0.6, 0);
-const ratioBootValues = Array.from({ length: 1_000 }, (_, i) => 1 + i);
-const ratioBootData = ratings(15, 2, 100_000, ratioBootValues, 0.6, 0);
-
-const cases: Case[] = [
+const WORKLOADS: Workload[] = [
   {
-    label: "(a) alpha ordinal, 2 raters x 1,000,000 units",
-    target: 0.2,
-    run: () => krippendorffAlpha(ordinalData, "ordinal"),
+    name: "nominal",
+    label: "alpha nominal, 3 x 300,000, 10% missing, 8 values",
+    data: () => ratings(12, 3, 300_000, range(8), 0.7, 0.1),
+    level: "nominal",
+    reference: "fk",
   },
   {
-    label: "(b) alpha nominal, 3 raters x 300,000 units, 10% missing",
-    target: 0.06,
-    run: () => krippendorffAlpha(nominalData, "nominal"),
+    name: "ordinal",
+    label: "alpha ordinal, 2 x 1,000,000, 5 values",
+    data: () => ratings(11, 2, 1_000_000, range(5), 0.7, 0),
+    level: "ordinal",
+    reference: "fk",
   },
   {
-    label: "(c) bootstrap 1000 draws, interval, 2 x 10,000, 40 values",
-    target: 1,
-    run: () => bootstrapAlpha(intervalData, "interval", { draws: 1000, seed: 1 }),
+    name: "interval-10m",
+    label: "alpha interval, 2 x 10,000,000, 5 values",
+    data: () => ratings(16, 2, 10_000_000, range(5), 0.7, 0),
+    level: "interval",
+    reference: "fk",
+    slow: true,
   },
   {
-    label: "(d) alpha interval, 2 x 1,000,000 units, 10,000 values",
-    target: 1,
-    run: () => krippendorffAlpha(manyData, "interval"),
-  },
-  // Target for (e): within 2x of (d), checked in the printout below.
-  {
-    label: "(e) alpha ratio, 2 x 1,000,000 units, 10,000 values",
-    target: 2,
-    run: () => krippendorffAlpha(manyData, "ratio"),
+    name: "interval-10k",
+    label: "alpha interval, 2 x 1,000,000, 10,000 values",
+    data: many,
+    level: "interval",
+    reference: "numpy",
   },
   {
-    label: "(f) bootstrap 1000 draws, ratio, 2 x 100,000, 1,000 values",
-    target: 5,
-    run: () => bootstrapAlpha(ratioBootData, "ratio", { draws: 1000, seed: 1 }),
-    repeats: 1,
+    name: "ratio-10k",
+    label: "alpha ratio, 2 x 1,000,000, 10,000 values",
+    data: many,
+    level: "ratio",
+    reference: "numpy",
+  },
+  {
+    name: "boot-interval",
+    label: "bootstrap 1,000 draws, interval, 2 x 100,000, 1,000 values",
+    data: bootData,
+    level: "interval",
+    reference: "numpy-boot",
+    draws: 1000,
+    slow: true,
+  },
+  {
+    name: "boot-ratio",
+    label: "bootstrap 1,000 draws, ratio, 2 x 100,000, 1,000 values",
+    data: bootData,
+    level: "ratio",
+    reference: "numpy-boot",
+    draws: 1000,
+    slow: true,
   },
 ];
 
-const only = process.env.CASES?.split(",").map((x) => x.trim());
-const rows = cases
-  .filter((c) => !only || only.some((o) => c.label.startsWith(`(${o})`)))
-  .map((c) => {
-    const s = time(c.run, c.repeats);
-    return { case: c.label, seconds: s.toFixed(4), target: c.target.toFixed(2), ok: s <= c.target ? "yes" : "NO" };
-  });
+const REFERENCE_NAMES: Record<Reference, string> = {
+  fk: "fast-krippendorff",
+  numpy: "numpy coincidence matrix",
+  "numpy-boot": "numpy bootstrap",
+};
 
-const header = { case: "case", seconds: "median s", target: "target s", ok: "within" };
-const widths = Object.keys(header).map((k) =>
-  Math.max(...[header, ...rows].map((r) => r[k as keyof typeof header].length)),
-);
-const line = (r: typeof header) =>
-  (Object.keys(header) as (keyof typeof header)[]).map((k, i) => r[k].padEnd(widths[i])).join("  ");
-// The load average says whether the figures come from an idle machine (2 cores here: load > 2 inflates them).
-const load = loadavg()
-  .map((x) => x.toFixed(2))
-  .join(" ");
-console.log(`node ${process.version}, median of 5 timed runs (1 for (f)) after one warm-up; load average ${load}`);
-console.log(line(header));
-console.log(widths.map((w) => "-".repeat(w)).join("  "));
-for (const r of rows) console.log(line(r));
-const secondsOf = (tag: string) => rows.find((r) => r.case.startsWith(`(${tag})`))?.seconds;
-const [intervalS, ratioS] = [secondsOf("d"), secondsOf("e")];
-if (intervalS && ratioS) {
-  const factor = Number(ratioS) / Number(intervalS);
-  console.log(
-    `ratio / interval at 10,000 values: ${factor.toFixed(2)}x (target: within 2x) ${factor <= 2 ? "yes" : "NO"}`,
-  );
+/** The Python side: one job per line, one JSON answer per line. */
+class PythonReference {
+  private readonly lines: AsyncIterator<string>;
+  private readonly child;
+
+  constructor(script: string, fkSource: string | null) {
+    const pythonPath = [fkSource, process.env.PYTHONPATH].filter(Boolean).join(":");
+    this.child = spawn("python3", [script], {
+      env: { ...process.env, PYTHONPATH: pythonPath },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
+  }
+
+  async ask(job: object): Promise<Record<string, unknown>> {
+    this.child.stdin.write(`${JSON.stringify(job)}\n`);
+    const next = await this.lines.next();
+    if (next.done) throw new Error("the Python reference stopped");
+    return JSON.parse(next.value);
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
 }
+
+function numpyPresent(): boolean {
+  const probe = spawnSync("python3", ["-c", "import numpy"], { stdio: "ignore" });
+  return probe.status === 0;
+}
+
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+function ours(w: Workload, data: RatingValue[][]): number {
+  const t0 = cpuSeconds();
+  if (w.draws) bootstrapAlpha(data, w.level, { draws: w.draws, seed: 1 });
+  else krippendorffAlpha(data, w.level);
+  return cpuSeconds() - t0;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Rating matrix as float64, rows = raters, NaN = missing: the file the Python side reads. */
+function writeMatrix(path: string, data: RatingValue[][]): void {
+  const units = data[0].length;
+  const out = new Float64Array(data.length * units);
+  for (let r = 0; r < data.length; r++) {
+    for (let u = 0; u < units; u++) {
+      const v = data[r][u];
+      out[r * units + u] = typeof v === "number" ? v : Number.NaN;
+    }
+  }
+  writeFileSync(path, out);
+}
+
+interface Row {
+  workload: Workload;
+  ours: number[];
+  reference: number[] | null;
+  agrees: boolean | null; // the reference's alpha equals ours (1e-9), point estimates only
+}
+
+async function measure(
+  w: Workload,
+  python: PythonReference | null,
+  fkPresent: boolean,
+  dir: string,
+  repeats: number,
+): Promise<Row> {
+  const data = w.data();
+  const withRef = python !== null && (w.reference !== "fk" || fkPresent);
+  if (withRef) {
+    const path = join(dir, `${w.name}.f64`);
+    writeMatrix(path, data);
+    await python.ask({ op: "load", name: w.name, path, raters: data.length, units: data[0].length });
+  }
+  const job = { op: "run", ref: w.reference, name: w.name, level: w.level, draws: w.draws, seed: 1 };
+  const n = w.slow ? Math.min(3, repeats) : repeats;
+  const row: Row = { workload: w, ours: [], reference: withRef ? [] : null, agrees: null };
+  for (let i = 0; i <= n; i++) {
+    const mine = ours(w, data); // run 0 warms up the JIT
+    if (i > 0) row.ours.push(mine);
+    // The reference warms up too (caches, allocator), except where one run takes seconds.
+    if (!withRef || (i === 0 && w.slow)) continue;
+    const answer = await python.ask(job);
+    if (i > 0) row.reference!.push(answer.seconds as number);
+    if (i === (w.slow ? 1 : 0) && !w.draws) {
+      const alpha = krippendorffAlpha(data, w.level).alpha;
+      row.agrees = alpha !== null && typeof answer.alpha === "number" && Math.abs(answer.alpha - alpha) <= 1e-9;
+    }
+  }
+  return row;
+}
+
+function print(rows: Row[], loadBefore: string): void {
+  const table = rows.map((r) => {
+    const mine = median(r.ours);
+    const ref = r.reference ? median(r.reference) : null;
+    const ratio = ref !== null ? ref / mine : null;
+    return {
+      workload: `${r.workload.name}: ${r.workload.label}`,
+      ours: mine.toFixed(4),
+      reference: ref !== null ? `${ref.toFixed(4)} ${REFERENCE_NAMES[r.workload.reference]}` : "-",
+      ratio: ratio !== null ? `${ratio.toFixed(1)}x` : "-",
+      goal: ratio === null ? "-" : ratio >= 10 ? "met" : "NOT met",
+      alpha: r.agrees === null ? "-" : r.agrees ? "same" : "DIFFERS",
+    };
+  });
+  const header = {
+    workload: "workload",
+    ours: "ours s",
+    reference: "reference s",
+    ratio: "ref/ours",
+    goal: ">= 10x",
+    alpha: "alpha",
+  };
+  const keys = Object.keys(header) as (keyof typeof header)[];
+  const widths = keys.map((k) => Math.max(...[header, ...table].map((r) => r[k].length)));
+  const line = (r: typeof header) => keys.map((k, i) => r[k].padEnd(widths[i])).join("  ");
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const r of table) console.log(line(r));
+  console.log(`load average before ${loadBefore}, after ${loadAverage()} (2 cores: above 2 both sides wait)`);
+}
+
+function loadAverage(): string {
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+}
+
+async function main(): Promise<void> {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const only = process.env.CASES?.split(",").map((x) => x.trim());
+  const repeats = Math.max(1, Number(process.env.REPEATS ?? 5));
+  const fkSource = resolve(process.env.FAST_KRIPPENDORFF_SRC ?? join(here, "..", "..", "fastkripp_src"));
+  const hasFk = existsSync(join(fkSource, "krippendorff"));
+  const python = numpyPresent() ? new PythonReference(join(here, "stats-reference.py"), hasFk ? fkSource : null) : null;
+  const fkPresent = python !== null && (await python.ask({ op: "probe" })).fk === true;
+  const loadBefore = loadAverage();
+  const fk = fkPresent ? `fast-krippendorff from ${fkSource}` : "fast-krippendorff not found";
+  const refs = python === null ? "no python3 + numpy: our times only" : `references in Python, ${fk}`;
+  console.log(
+    `node ${process.version}; CPU seconds, median of ${repeats} alternating runs per side (3 for the slow ones) ` +
+      `after a warm-up (ours always, the reference except for the slow ones); ${refs}`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), "bench-stats-"));
+  const rows: Row[] = [];
+  try {
+    for (const w of WORKLOADS.filter((x) => !only || only.includes(x.name))) {
+      const row = await measure(w, python, fkPresent, dir, repeats);
+      rows.push(row);
+      const ref = row.reference ? `, reference ${median(row.reference).toFixed(4)} s` : "";
+      console.log(`  ${w.name}: ours ${median(row.ours).toFixed(4)} s${ref} (load ${loadAverage()})`);
+    }
+  } finally {
+    python?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  print(rows, loadBefore);
+}
+
+await main();

@@ -7,17 +7,20 @@
  * where o_ck adds 1 / (m_u − 1) for every ordered pair of ratings (c, k) from different raters
  * inside a unit u with m_u ≥ 2 ratings, and n_c = Σ_k o_ck is the number of pairable values c.
  *
- * Cost: one pass over the units (rating matrix read once, no per-unit allocation), then work
- * proportional to the distinct values V (O(V²) only for the ratio level, see ratio-kernel.ts).
- * Only the ordinal level stores the coincidence matrix: its δ² depends on the marginals, known
- * at the end. The other levels' δ² is fixed by the values, so the observed sum is added up unit
- * by unit and only the marginals are kept.
+ * The matrix is never built. One pass over the units (alpha-units.ts) adds up the observed sum
+ * unit by unit and keeps what the expected sum needs: the marginals n_c, or for the interval level
+ * only the pooled mean and M2 (Σ_c Σ_k n_c n_k (x_c − x_k)² = 2 n.. Σ (x − x̄)²). Ordinal δ² is a
+ * squared difference of mid-ranks, known once the marginals are, so its observed sum is a second
+ * pass over the units' kept codes: O(n + V log V) at any number of distinct values V. Ratio's
+ * expected sum is O(V · rank) through a low-rank kernel factor (ratio-low-rank.ts) when V is
+ * large, else pair by pair over the present values (ratio-kernel.ts).
  */
 import { StatsInputError } from "./errors.ts";
+import { scanUnits, TALLY_SIDE, type AlphaLevel, type RatingValue, type UnitTable } from "./alpha-units.ts";
 import { ratioExpectedSum } from "./ratio-kernel.ts";
+import { RatioLowRank } from "./ratio-low-rank.ts";
 
-export type AlphaLevel = "nominal" | "ordinal" | "interval" | "ratio";
-export type RatingValue = number | string | null | undefined; // null/undefined = missing
+export type { AlphaLevel, RatingValue } from "./alpha-units.ts";
 
 export const ALPHA_LEVELS: readonly AlphaLevel[] = ["nominal", "ordinal", "interval", "ratio"];
 
@@ -37,34 +40,132 @@ export const REASON_NO_VARIATION = "expected disagreement is 0 (all pairable val
 /** Alpha for a rating matrix: rows = raters, columns = units; null/undefined = missing. */
 export function krippendorffAlpha(data: RatingValue[][], level: AlphaLevel): AlphaResult {
   assertLevel(level);
-  const unitCount = checkShape(data);
-  const coder = new ValueCoder(level);
-  const kernel = new MetricKernel(level, coder.values); // coder.values grows as values are seen
-  const direct = level !== "ordinal";
-  const tally = new PairTally(!direct);
-  const codes = new Int32Array(data.length); // reused for every unit
-  let units = 0;
-  let nTotal = 0;
-  let observedSum = 0;
-
-  for (let u = 0; u < unitCount; u++) {
-    const m = readUnit(data, u, coder, codes);
-    if (m < 2) continue; // a lone rating has nothing to be compared with
-    units++;
-    nTotal += m;
-    if (coder.size > tally.capacity) tally.grow(coder.size);
-    tally.addUnit(codes, m);
-    if (direct) observedSum += kernel.unitObserved(codes, m);
+  const scan = scanUnits(data, checkShape(data), level, false);
+  let observedSum = scan.observedSum;
+  let expectedSum: number;
+  const { nTotal, marginals } = scan;
+  const V = scan.values.length;
+  if (level === "interval") {
+    expectedSum = 2 * nTotal * scan.m2;
+  } else if (level === "nominal") {
+    let sq = 0;
+    for (let c = 0; c < V; c++) sq += marginals[c] * marginals[c];
+    expectedSum = nTotal * nTotal - sq;
+  } else if (level === "ratio") {
+    expectedSum = ratioPointSum(Float64Array.from(scan.values as number[]), marginals, V);
+  } else {
+    const pos = midRanks(sortedCodes(scan.values as number[]), marginals, V);
+    observedSum =
+      (scan.table ? ordinalObserved(scan.table, pos) : 0) +
+      tallyObserved(scan.pairTally!, pos, Math.min(V, TALLY_SIDE));
+    expectedSum = positionExpectedSum(pos, marginals, V, nTotal);
   }
+  return alphaFromSums(level, scan.units, nTotal, scan.varied, observedSum, expectedSum);
+}
 
-  const V = coder.size;
-  if (V > tally.capacity) tally.grow(V); // values seen only in lone ratings still need a (zero) marginal
-  const pos = kernel.positions(tally.marginals, V);
-  tally.forEachPair((a, b, w) => {
-    observedSum += 2 * w * kernel.delta(pos, a, b); // each unordered pair stands for (a,b) and (b,a)
-  });
-  const expectedSum = kernel.expectedSum(pos, tally.marginals, V, nTotal);
-  return alphaFromSums(level, units, nTotal, countPresent(tally.marginals, V), observedSum, expectedSum);
+// Below this many distinct positive values the ratio pair loop is cheap enough.
+const LOW_RANK_MIN = 2048;
+
+/** Σ_c Σ_k n_c n_k δ²(c, k) at the ratio level for the values `pos` (≥ 0) and counts `marginals`. */
+function ratioPointSum(pos: Float64Array, marginals: Float64Array, V: number): number {
+  let positive = 0;
+  for (let c = 0; c < V; c++) if (marginals[c] !== 0 && pos[c] > 0) positive++;
+  if (positive >= LOW_RANK_MIN) {
+    const x = new Float64Array(positive);
+    const w = new Float64Array(positive);
+    let zeroWeight = 0;
+    let k = 0;
+    for (let c = 0; c < V; c++) {
+      if (marginals[c] === 0) continue;
+      if (pos[c] > 0) {
+        x[k] = pos[c];
+        w[k++] = marginals[c];
+      } else zeroWeight = marginals[c];
+    }
+    // Factoring costs about V · rank² / 2: worth it while rank stays under √V.
+    const sum = RatioLowRank.build(x, Math.floor(Math.sqrt(positive)))?.expectedSum(w) ?? null;
+    if (sum !== null) {
+      let positiveWeight = 0;
+      for (let i = 0; i < positive; i++) positiveWeight += w[i];
+      return sum + 2 * zeroWeight * positiveWeight; // δ²(0, x > 0) = 1, both orders
+    }
+  }
+  return ratioExpectedSum(pos, marginals, V);
+}
+
+/** Codes 0..V−1 ordered by their numeric value. */
+export function sortedCodes(values: readonly number[]): Int32Array {
+  const order = new Int32Array(values.length);
+  for (let c = 0; c < order.length; c++) order[c] = c;
+  return order.sort((a, b) => values[a] - values[b]);
+}
+
+/**
+ * Ordinal positions: the mid-rank of each code among the pairable values. Ordinal δ²(c, k) is
+ * (Σ_{g=c..k} n_g − (n_c + n_k)/2)², which equals (midrank(k) − midrank(c))².
+ */
+export function midRanks(order: Int32Array, marginals: Float64Array, V: number): Float64Array {
+  const pos = new Float64Array(V);
+  let before = 0;
+  for (let i = 0; i < V; i++) {
+    const c = order[i];
+    pos[c] = before + marginals[c] / 2;
+    before += marginals[c];
+  }
+  return pos;
+}
+
+/** One unit's Σ over ordered pairs of (pos_a − pos_b)² / (m − 1). */
+export function ordinalUnitShare(codes: Int32Array, from: number, to: number, pos: Float64Array): number {
+  const m = to - from;
+  if (m === 2) {
+    const d = pos[codes[from]] - pos[codes[from + 1]];
+    return 2 * d * d;
+  }
+  let sum = 0;
+  for (let i = from; i < to; i++) {
+    const p = pos[codes[i]];
+    for (let j = i + 1; j < to; j++) sum += (p - pos[codes[j]]) ** 2;
+  }
+  return (2 * sum) / (m - 1);
+}
+
+/** Σ over the tallied unordered pairs of both orders' (pos_a − pos_b)² · o_ab. */
+function tallyObserved(tally: Float64Array, pos: Float64Array, V: number): number {
+  let sum = 0;
+  for (let a = 0; a < V; a++) {
+    for (let b = a + 1; b < V; b++) {
+      const o = tally[a * TALLY_SIDE + b];
+      if (o !== 0) sum += 2 * o * (pos[a] - pos[b]) ** 2;
+    }
+  }
+  return sum;
+}
+
+function ordinalObserved(table: UnitTable, pos: Float64Array): number {
+  const { start, codes, count } = table;
+  let sum = 0;
+  for (let i = 0; i < count; i++) sum += ordinalUnitShare(codes!, start![i], start![i + 1], pos);
+  return sum;
+}
+
+/** Σ_c Σ_k n_c n_k (p_c − p_k)² over ordered pairs, as a variance: O(V). */
+export function positionExpectedSum(pos: Float64Array, marginals: Float64Array, V: number, nTotal: number): number {
+  if (nTotal === 0) return 0;
+  // Σ Σ n_c n_k (x_c − x_k)² = 2 n.. Σ n_c (x_c − x̄)² − 2 (Σ n_c (x_c − x̄))²; centring keeps it accurate.
+  let mean = 0;
+  for (let c = 0; c < V; c++) mean += marginals[c] * pos[c];
+  mean /= nTotal;
+  let s1 = 0;
+  let s2 = 0;
+  for (let c = 0; c < V; c++) {
+    const n = marginals[c];
+    if (n === 0) continue;
+    const d = pos[c] - mean;
+    s1 += n * d;
+    s2 += n * d * d;
+  }
+  return 2 * nTotal * s2 - 2 * s1 * s1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -74,17 +175,6 @@ export function assertLevel(level: string): asserts level is AlphaLevel {
   if (!(ALPHA_LEVELS as readonly string[]).includes(level)) {
     throw new StatsInputError(`unknown level "${level}"; expected one of ${ALPHA_LEVELS.join(", ")}`);
   }
-}
-
-/** Codes unit u's present ratings into `codes` (reused buffer) and returns how many there are. */
-export function readUnit(data: RatingValue[][], u: number, coder: ValueCoder, codes: Int32Array): number {
-  let m = 0;
-  for (let r = 0; r < data.length; r++) {
-    const v = data[r][u];
-    if (v === null || v === undefined) continue;
-    codes[m++] = coder.code(v, r, u);
-  }
-  return m;
 }
 
 /** Checks that data is a list of equally long rows and returns the number of units. */
@@ -104,281 +194,12 @@ export function checkShape(data: RatingValue[][]): number {
   return unitCount;
 }
 
-/**
- * Maps rating values to dense codes 0..V−1 in first-seen order. Values are validated only the
- * first time they are seen, so the per-value cost is a single Map lookup.
- */
-export class ValueCoder {
-  readonly values: (number | string)[] = [];
-  private readonly numbers = new Map<number, number>();
-  private readonly strings = new Map<string, number>();
-  private kind: "number" | "string" | null = null;
-
-  constructor(private readonly level: AlphaLevel) {}
-
-  get size(): number {
-    return this.values.length;
-  }
-
-  /** Code of a present (non-missing) value; `rater`/`unit` only name the cell in errors. */
-  code(v: unknown, rater: number, unit: number): number {
-    if (typeof v === "number") {
-      const c = this.numbers.get(v);
-      return c !== undefined ? c : this.addNumber(v, rater, unit);
-    }
-    if (typeof v === "string") {
-      const c = this.strings.get(v);
-      return c !== undefined ? c : this.addString(v, rater, unit);
-    }
-    throw new StatsInputError(
-      `rater ${rater}, unit ${unit}: expected a number, a string or null, got ${v === null ? "null" : typeof v}`,
-    );
-  }
-
-  private addNumber(v: number, rater: number, unit: number): number {
-    if (!Number.isFinite(v)) {
-      throw new StatsInputError(`rater ${rater}, unit ${unit}: value ${v} is not a finite number`);
-    }
-    if (this.level === "ratio" && v < 0) {
-      throw new StatsInputError(`rater ${rater}, unit ${unit}: ratio level needs values >= 0, got ${v}`);
-    }
-    this.checkKind("number", rater, unit);
-    const c = this.values.length;
-    this.values.push(v);
-    this.numbers.set(v, c);
-    return c;
-  }
-
-  private addString(v: string, rater: number, unit: number): number {
-    if (this.level !== "nominal") {
-      throw new StatsInputError(
-        `rater ${rater}, unit ${unit}: "${v}" is a string; the ${this.level} level needs numbers (strings are nominal only)`,
-      );
-    }
-    this.checkKind("string", rater, unit);
-    const c = this.values.length;
-    this.values.push(v);
-    this.strings.set(v, c);
-    return c;
-  }
-
-  // Mixing 1 and "1" would silently create two categories; refuse instead.
-  private checkKind(kind: "number" | "string", rater: number, unit: number): void {
-    if (this.kind === null) this.kind = kind;
-    else if (this.kind !== kind) {
-      throw new StatsInputError(
-        `rater ${rater}, unit ${unit}: ratings mix numbers and strings; use one type for all values`,
-      );
-    }
-  }
-}
-
-const INITIAL_CAPACITY = 16;
-// Above this many distinct values a dense V×V matrix would cost too much memory; switch to a map.
-const DENSE_MAX = 1024;
-const SPARSE_STRIDE = 2 ** 26;
-
-/**
- * The off-diagonal half of the coincidence matrix (o_ck for c < k; the diagonal never contributes
- * to disagreement) plus the value marginals n_c. Dense typed array while V is small, sparse beyond;
- * with storePairs = false only the marginals.
- */
-export class PairTally {
-  capacity = INITIAL_CAPACITY;
-  marginals = new Float64Array(INITIAL_CAPACITY);
-  private dense: Float64Array | null;
-  private sparse: Map<number, number> | null = null;
-  private readonly storePairs: boolean;
-
-  constructor(storePairs = true) {
-    this.storePairs = storePairs;
-    this.dense = storePairs ? new Float64Array(INITIAL_CAPACITY * INITIAL_CAPACITY) : null;
-  }
-
-  /** Makes room for codes 0..size−1. */
-  grow(size: number): void {
-    let cap = this.capacity;
-    while (cap < size) cap *= 2;
-    const marginals = new Float64Array(cap);
-    marginals.set(this.marginals);
-    this.marginals = marginals;
-    if (this.dense !== null) {
-      const old = this.dense;
-      const oldCap = this.capacity;
-      if (cap <= DENSE_MAX) {
-        const dense = new Float64Array(cap * cap);
-        for (let a = 0; a < oldCap; a++) dense.set(old.subarray(a * oldCap, (a + 1) * oldCap), a * cap);
-        this.dense = dense;
-      } else {
-        if (size > SPARSE_STRIDE) throw new StatsInputError(`too many distinct values (${size})`);
-        const sparse = new Map<number, number>();
-        for (let a = 0; a < oldCap; a++) {
-          for (let b = a + 1; b < oldCap; b++) {
-            const w = old[a * oldCap + b];
-            if (w !== 0) sparse.set(a * SPARSE_STRIDE + b, w);
-          }
-        }
-        this.sparse = sparse;
-        this.dense = null;
-      }
-    } else if (this.storePairs && size > SPARSE_STRIDE) {
-      throw new StatsInputError(`too many distinct values (${size})`);
-    }
-    this.capacity = cap;
-  }
-
-  /** Adds one pairable unit whose m ratings are codes[0..m). */
-  addUnit(codes: Int32Array, m: number): void {
-    const w = 1 / (m - 1);
-    const marginals = this.marginals;
-    for (let i = 0; i < m; i++) {
-      const a = codes[i];
-      marginals[a] += 1;
-      if (!this.storePairs) continue;
-      for (let j = i + 1; j < m; j++) {
-        const b = codes[j];
-        if (a !== b) this.addPair(a, b, w);
-      }
-    }
-  }
-
-  /** Adds weight w to the unordered pair {a, b}, a ≠ b. */
-  addPair(a: number, b: number, w: number): void {
-    const lo = a < b ? a : b;
-    const hi = a < b ? b : a;
-    if (this.dense !== null) {
-      this.dense[lo * this.capacity + hi] += w;
-    } else {
-      const key = lo * SPARSE_STRIDE + hi;
-      this.sparse!.set(key, (this.sparse!.get(key) ?? 0) + w);
-    }
-  }
-
-  forEachPair(visit: (a: number, b: number, w: number) => void): void {
-    if (this.dense !== null) {
-      const cap = this.capacity;
-      const dense = this.dense;
-      for (let a = 0; a < cap; a++) {
-        for (let b = a + 1; b < cap; b++) {
-          const w = dense[a * cap + b];
-          if (w !== 0) visit(a, b, w);
-        }
-      }
-    } else if (this.sparse !== null) {
-      for (const [key, w] of this.sparse) {
-        const a = Math.floor(key / SPARSE_STRIDE);
-        visit(a, key - a * SPARSE_STRIDE, w);
-      }
-    }
-  }
-}
-
-/**
- * The difference function δ² of a level. Interval and ordinal are both squared differences of a
- * per-value position: the value itself (interval) or its mid-rank among the pairable values
- * (ordinal: Σ_{g=c..k} n_g − (n_c + n_k)/2 equals midrank(k) − midrank(c)). That makes the
- * expected-disagreement sum a variance, computable in O(V).
- */
-export class MetricKernel {
-  /** Codes sorted by value, for the ordinal mid-ranks; built on first use, once every value is known. */
-  private order: Int32Array | null = null;
-
-  constructor(
-    readonly level: AlphaLevel,
-    private readonly values: readonly (number | string)[], // may still grow until positions() is called
-  ) {}
-
-  /** Per-code positions for the metric (null for nominal). Ordinal depends on the marginals. */
-  positions(marginals: Float64Array, V: number): Float64Array | null {
-    if (this.level === "nominal") return null;
-    const pos = new Float64Array(V);
-    if (this.level === "ordinal") {
-      if (this.order === null) {
-        const nums = this.values as readonly number[];
-        this.order = Int32Array.from(Array.from(nums.keys()).sort((a, b) => nums[a] - nums[b]));
-      }
-      let before = 0;
-      for (let i = 0; i < V; i++) {
-        const c = this.order![i];
-        pos[c] = before + marginals[c] / 2;
-        before += marginals[c];
-      }
-    } else {
-      for (let c = 0; c < V; c++) pos[c] = this.values[c] as number;
-    }
-    return pos;
-  }
-
-  /** δ²(a, b) for a ≠ b. */
-  delta(pos: Float64Array | null, a: number, b: number): number {
-    return pos === null ? 1 : positionDelta(this.level, pos[a], pos[b]);
-  }
-
-  /**
-   * One unit's share of the observed sum, Σ over ordered pairs of its m ratings of δ² / (m − 1),
-   * for the levels whose δ² is fixed by the values (not ordinal).
-   */
-  unitObserved(codes: Int32Array, m: number): number {
-    let sum = 0;
-    for (let i = 0; i < m; i++) {
-      const a = codes[i];
-      for (let j = i + 1; j < m; j++) {
-        const b = codes[j];
-        if (a === b) continue;
-        sum +=
-          this.level === "nominal" ? 1 : positionDelta(this.level, this.values[a] as number, this.values[b] as number);
-      }
-    }
-    return (2 * sum) / (m - 1);
-  }
-
-  /** Σ_c Σ_k n_c n_k δ²(c, k) over ordered pairs. */
-  expectedSum(pos: Float64Array | null, marginals: Float64Array, V: number, nTotal: number): number {
-    if (nTotal === 0) return 0;
-    if (pos === null) {
-      let sq = 0;
-      for (let c = 0; c < V; c++) sq += marginals[c] * marginals[c];
-      return nTotal * nTotal - sq;
-    }
-    if (this.level === "ratio") return ratioExpectedSum(pos, marginals, V);
-    // Σ Σ n_c n_k (x_c − x_k)² = 2 n.. Σ n_c (x_c − x̄)² − 2 (Σ n_c (x_c − x̄))²; centring keeps it exact-ish.
-    let mean = 0;
-    for (let c = 0; c < V; c++) mean += marginals[c] * pos[c];
-    mean /= nTotal;
-    let s1 = 0;
-    let s2 = 0;
-    for (let c = 0; c < V; c++) {
-      const n = marginals[c];
-      if (n === 0) continue;
-      const d = pos[c] - mean;
-      s1 += n * d;
-      s2 += n * d * d;
-    }
-    return 2 * nTotal * s2 - 2 * s1 * s1;
-  }
-}
-
-/** δ² between two metric positions (interval/ordinal: squared difference; ratio: relative). */
-function positionDelta(level: AlphaLevel, pa: number, pb: number): number {
-  if (level === "ratio") {
-    const s = pa + pb;
-    return s === 0 ? 0 : ((pa - pb) / s) ** 2;
-  }
-  return (pa - pb) * (pa - pb);
-}
-
-export function countPresent(marginals: Float64Array, V: number): number {
-  let present = 0;
-  for (let c = 0; c < V; c++) if (marginals[c] > 0) present++;
-  return present;
-}
-
 /** Final step: turns the two disagreement sums into an AlphaResult, never producing NaN. */
 export function alphaFromSums(
   level: AlphaLevel,
   units: number,
   nTotal: number,
-  presentValues: number,
+  varied: boolean, // two or more distinct pairable values
   observedSum: number,
   expectedSum: number,
 ): AlphaResult {
@@ -387,7 +208,7 @@ export function alphaFromSums(
     return { ...base, alpha: null, reason: REASON_NO_PAIRABLE, observedDisagreement: null, expectedDisagreement: null };
   }
   // With one distinct pairable value every δ² is 0; decide on counts, not on a float being 0.
-  if (presentValues < 2 || !(expectedSum > 0)) {
+  if (!varied || !(expectedSum > 0)) {
     return { ...base, alpha: null, reason: REASON_NO_VARIATION, observedDisagreement: 0, expectedDisagreement: 0 };
   }
   const observed = observedSum / nTotal;

@@ -6,6 +6,9 @@
  * a double loop — but over the present values only (n_c ≠ 0), packed into typed arrays, with δ²
  * inlined. A zero value is kept out of the loop: δ²(0, x > 0) = 1, so it adds n_0 · Σ_{k≠0} n_k
  * per order. (Codes are distinct values, so at most one code is 0.)
+ *
+ * With many distinct values the sum goes through a low-rank factor of the kernel instead
+ * (ratio-low-rank.ts); this pair loop is for few values and for values too close for that factor.
  */
 
 /** Present values packed for the double loop: positive positions x[0..k) with weights w, plus a zero's weight. */

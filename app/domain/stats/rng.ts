@@ -5,14 +5,61 @@
 
 /** Returns a generator of floats in [0, 1) fully determined by `seed` (an integer; taken modulo 2^32). */
 export function createRng(seed: number): () => number {
-  if (!Number.isInteger(seed)) throw new Error(`createRng: seed must be an integer, got ${seed}`);
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const stream = new UniformStream(seed);
+  return () => stream.next();
+}
+
+const STEP = 0x6d2b79f5;
+
+/** mulberry32's output for a state: a float in [0, 1). */
+function mix(state: number): number {
+  let t = Math.imul(state ^ (state >>> 15), 1 | state);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+/** The numbers of createRng(seed), with a bulk form for resampling loops. */
+export class UniformStream {
+  private state: number;
+
+  constructor(seed: number) {
+    if (!Number.isInteger(seed)) throw new Error(`createRng: seed must be an integer, got ${seed}`);
+    this.state = seed >>> 0;
+  }
+
+  next(): number {
+    this.state = (this.state + STEP) | 0;
+    return mix(this.state);
+  }
+
+  /**
+   * `times` picks of an index in [0, n), each adding one to counts[index] — or to
+   * counts[groupOf[index]] when given: the indices Math.floor(next() · n) would give, with the state
+   * in a local (about twice as fast in V8).
+   */
+  countPicks(counts: Int32Array, n: number, times: number, groupOf: Int32Array | null = null): void {
+    this.state = pickLoop(this.state, counts, n, times, groupOf);
+  }
+}
+
+/**
+ * countPicks' loop from `state`, returning the state after it. A plain function of numbers and
+ * typed arrays: with the loop inside the method, V8's code compiled mid-loop deoptimised at the
+ * store to this.state after it on every call.
+ */
+function pickLoop(state: number, counts: Int32Array, n: number, times: number, groupOf: Int32Array | null): number {
+  if (groupOf === null) {
+    for (let i = 0; i < times; i++) {
+      state = (state + STEP) | 0;
+      counts[Math.floor(mix(state) * n)]++;
+    }
+  } else {
+    for (let i = 0; i < times; i++) {
+      state = (state + STEP) | 0;
+      counts[groupOf[Math.floor(mix(state) * n)]]++;
+    }
+  }
+  return state;
 }
 
 /**
