@@ -12,7 +12,10 @@ export interface StoppingRow {
   mediator: string;
   quantity: RunQuantity;
   estimate: MeanEstimate | null;
-  /** Further labelled runs to reach the target (labelsToReport: at least up to the 30 labels an interval needs); null without an estimate. */
+  /**
+   * Further labelled runs to reach the target (labelsToReport: at least up to the 30 labels an interval needs); null
+   * without an estimate.
+   */
   further: number | null;
 }
 
