@@ -39,8 +39,8 @@ describe("A/B studies by simulator backbone", () => {
         { backbone: "sim-c", pairs: 6 },
       ],
     });
-    // No consensus study yet: nothing to draw gold snippets from.
-    expect(studiesOverview(t.db).choices["consensus-snippet"]).toEqual({ goldSources: [] });
+    // No consensus study yet: nothing to draw gold snippets from; no evaluation yet: no judge for an active study.
+    expect(studiesOverview(t.db).choices["consensus-snippet"]).toEqual({ goldSources: [], judges: [] });
   });
 
   it("takes only the chosen backbones' pairs, and every pair when none is chosen", () => {

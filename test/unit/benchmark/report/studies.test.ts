@@ -32,6 +32,7 @@ describe("benchmark report: the validation studies' tables", () => {
       "table1proxy",
       "table2",
       "table3",
+      "human-calibrated",
       "table5",
       "table6",
       "table7",
