@@ -71,7 +71,7 @@ const SHOTS: Shot[] = [
     open: async (page, server) => {
       await loginInBrowser(page, server.url, DEMO.admin);
       await page.goto(`${server.url}/benchmark`);
-      await page.getByTestId("benchmark-plans").getByRole("link").first().click();
+      await page.getByTestId("benchmark-plans").locator("tbody").getByRole("link").first().click();
       await page.getByTestId("report-figure4").locator("svg").first().waitFor({ state: "attached" });
     },
   },
