@@ -5,7 +5,6 @@
  * dashboard shows the draw log and the stopping rule with a target the admin sets.
  */
 import { MIN_LABELS_FOR_INTERVAL } from "../../app/domain/estimation/mean-estimators.ts";
-import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextTask } from "../../app/server/annotation/assignment.server.ts";
@@ -15,6 +14,7 @@ import { validConsensusLabel } from "../../harness/annotation.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { readRows } from "../helpers/read-rows.ts";
 
 describe.runIf(runBrowserTests)("an active study in Chromium", { timeout: 240_000 }, () => {
   let server: AppServer;
@@ -23,14 +23,7 @@ describe.runIf(runBrowserTests)("an active study in Chromium", { timeout: 240_00
   // Two runs per mediator stratum (set once the server's demo is known), the fewest that give each an interval.
   let BUDGET = 0;
 
-  const read = <T>(sql: string, ...args: unknown[]): T[] => {
-    const db = new Database(server.dbPath, { readonly: true });
-    try {
-      return db.prepare(sql).all(...args) as T[];
-    } finally {
-      db.close();
-    }
-  };
+  const read = <T>(sql: string, ...args: unknown[]) => readRows<T>(server.dbPath, sql, ...args);
   const drawnRuns = () =>
     read<{ run_id: string }>(
       "SELECT run_id FROM study_draws WHERE study_id = ? AND position IS NOT NULL ORDER BY position",

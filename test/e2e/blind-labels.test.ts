@@ -5,7 +5,6 @@
  * the dashboard, labels faster than the study's minimum seconds on task are listed beside gold
  * accuracy and the exclude switch takes them out of alpha. Results are read back from the database.
  */
-import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextTask } from "../../app/server/annotation/assignment.server.ts";
@@ -17,6 +16,7 @@ import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { holdNextSubmit } from "../../harness/hold-submit.ts";
 import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
+import { readRows } from "../helpers/read-rows.ts";
 
 describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { timeout: 180_000 }, () => {
   let server: AppServer;
@@ -26,14 +26,7 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
   let fastStudy = 0;
   let quickItems = 0;
 
-  const read = <T>(sql: string, ...args: unknown[]): T[] => {
-    const db = new Database(server.dbPath, { readonly: true });
-    try {
-      return db.prepare(sql).all(...args) as T[];
-    } finally {
-      db.close();
-    }
-  };
+  const read = <T>(sql: string, ...args: unknown[]) => readRows<T>(server.dbPath, sql, ...args);
   const itemsOf = (studyId: number) =>
     read<{ id: number }>(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`, studyId).map((r) => r.id);
   const labelsOf = (studyId: number, username: string) =>

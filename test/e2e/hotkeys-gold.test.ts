@@ -5,7 +5,6 @@
  * on a study that enables it, can be dismissed, is gone on the next item, and never appears on a study without it.
  * Results are read back from the database.
  */
-import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAbStudy, createConsensusStudy } from "../../app/server/annotation/studies.server.ts";
@@ -14,6 +13,7 @@ import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { axeViolations, describeViolations } from "../../harness/axe.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { readRows } from "../helpers/read-rows.ts";
 
 describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium", { timeout: 240_000 }, () => {
   let server: AppServer;
@@ -23,14 +23,7 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
   let quietStudy = 0;
   let consensusStudy = 0;
 
-  const read = <T>(sql: string, ...args: unknown[]): T[] => {
-    const db = new Database(server.dbPath, { readonly: true });
-    try {
-      return db.prepare(sql).all(...args) as T[];
-    } finally {
-      db.close();
-    }
-  };
+  const read = <T>(sql: string, ...args: unknown[]) => readRows<T>(server.dbPath, sql, ...args);
   const hotkeysOf = (username: string) =>
     JSON.parse(read<{ h: string }>(`SELECT hotkeys AS h FROM annotators WHERE username = ?`, username)[0].h);
   const choicesIn = (studyId: number, username: string) =>

@@ -5,7 +5,6 @@
  * undo-last with their shortcuts; `?from=mine` returns to My labels; the first snippet offers no
  * carry-forward; party names are shown whole. Results are read back from the database.
  */
-import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAbStudy, createConsensusStudy } from "../../app/server/annotation/studies.server.ts";
@@ -15,6 +14,7 @@ import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { holdNextSubmit } from "../../harness/hold-submit.ts";
 import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { readRows } from "../helpers/read-rows.ts";
 
 type Stored = {
   itemId: number;
@@ -30,14 +30,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
   let abStudy = 0;
   const shapes = new Map<number, { topics: string[]; parties: string[] }>();
 
-  const read = <T>(sql: string, ...args: unknown[]): T[] => {
-    const db = new Database(server.dbPath, { readonly: true });
-    try {
-      return db.prepare(sql).all(...args) as T[];
-    } finally {
-      db.close();
-    }
-  };
+  const read = <T>(sql: string, ...args: unknown[]) => readRows<T>(server.dbPath, sql, ...args);
   const itemsOf = (studyId: number) =>
     read<{ id: number }>(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`, studyId).map((r) => r.id);
   const latestLabels = (studyId: number, username: string): Stored[] =>

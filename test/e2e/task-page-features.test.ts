@@ -11,6 +11,7 @@ import { openDatabase } from "../../app/server/db.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { readRows } from "../helpers/read-rows.ts";
 
 describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180_000 }, () => {
   let server: AppServer;
@@ -20,14 +21,7 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
   let commentStudy = 0;
   let autoStudy = 0;
 
-  const read = <T>(sql: string, ...args: unknown[]): T[] => {
-    const db = new Database(server.dbPath, { readonly: true });
-    try {
-      return db.prepare(sql).all(...args) as T[];
-    } finally {
-      db.close();
-    }
-  };
+  const read = <T>(sql: string, ...args: unknown[]) => readRows<T>(server.dbPath, sql, ...args);
   const itemsOf = (studyId: number) =>
     read<{ id: number }>(`SELECT id FROM study_items WHERE study_id = ? ORDER BY position`, studyId).map((r) => r.id);
   const waitForItem = async (page: Page, itemId: number) => {

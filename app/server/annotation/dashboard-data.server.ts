@@ -12,6 +12,7 @@ import { activeLeases } from "../models/assignment.server.ts";
 import { scoreRows } from "../models/evaluation.server.ts";
 import { usableEvaluationIds } from "../pipeline/evaluation-identity.server.ts";
 import { latestLabelRows } from "../models/label.server.ts";
+import type { AlignmentItem } from "../../domain/validation/alignment-table.ts";
 import { findStudy, itemsWithContext } from "../models/study.server.ts";
 import { playedScenarioOfRun } from "./task-view.server.ts";
 
@@ -33,6 +34,19 @@ export interface ItemRecord {
   levelB: number | null;
   targetParty: string | null;
   backbone: string | null;
+}
+
+/** A consensus item (one with a run and a snippet) as the alignment and estimation code read it, with its topics. */
+export function alignmentItemOf(i: ItemRecord, topics: ReadonlyMap<string, string[]>): AlignmentItem {
+  return {
+    itemId: i.itemId,
+    runId: i.runId as string,
+    snippetPosition: i.snippetPosition as number,
+    isLastSnippet: i.isLastSnippet,
+    endTurn: i.endTurn as number,
+    topicIds: topics.get(i.runId as string) ?? [],
+    isGold: i.isGold,
+  };
 }
 
 export interface LabelRecord {

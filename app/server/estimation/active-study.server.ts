@@ -10,6 +10,7 @@ import { parseStudyConfig } from "../../domain/study-config.ts";
 import type { AlignmentItem } from "../../domain/validation/alignment-table.ts";
 import type { ConsensusLabel } from "../../task-types/consensus-snippet/label.ts";
 import {
+  alignmentItemOf,
   loadItems,
   loadLatestLabels,
   topicsByRun,
@@ -70,15 +71,7 @@ export function studyRunValues(
   const topics = topicsByRun(db, runIds);
   const own: AlignmentItem[] = items
     .filter((i) => i.runId !== null && i.snippetPosition !== null)
-    .map((i) => ({
-      itemId: i.itemId,
-      runId: i.runId as string,
-      snippetPosition: i.snippetPosition as number,
-      isLastSnippet: i.isLastSnippet,
-      endTurn: i.endTurn as number,
-      topicIds: topics.get(i.runId as string) ?? [],
-      isGold: i.isGold,
-    }));
+    .map((i) => alignmentItemOf(i, topics));
   const human = humanValues(own, labels);
   return { human, complete: completeRuns(own, labels, study.labelsPerItem, human) };
 }

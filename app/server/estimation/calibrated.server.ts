@@ -24,7 +24,13 @@ import { segmentSnippets, type SnippetTurn } from "../../domain/snippets.ts";
 import { referenceUnits, seriesLookup, type AlignmentItem } from "../../domain/validation/alignment-table.ts";
 import type { ConsensusLabelRow } from "../../domain/validation/types.ts";
 import { CONSENSUS_SNIPPET, type ConsensusLabel } from "../../task-types/consensus-snippet/label.ts";
-import { loadItems, loadLatestLabels, loadSeries, topicsByRun } from "../annotation/dashboard-data.server.ts";
+import {
+  alignmentItemOf,
+  loadItems,
+  loadLatestLabels,
+  loadSeries,
+  topicsByRun,
+} from "../annotation/dashboard-data.server.ts";
 import type { Db } from "../db.server.ts";
 import { findEvaluation } from "../models/evaluation.server.ts";
 import { findRun, publicTurns, storedRunIds } from "../models/run.server.ts";
@@ -138,15 +144,7 @@ function humanValues(db: Db, studyIds: readonly number[], inPlan: Set<string>, t
     }));
   const planItems: AlignmentItem[] = items
     .filter((i) => inPlan.has(i.runId as string))
-    .map((i) => ({
-      itemId: i.itemId,
-      runId: i.runId as string,
-      snippetPosition: i.snippetPosition as number,
-      isLastSnippet: i.isLastSnippet,
-      endTurn: i.endTurn as number,
-      topicIds: topics.get(i.runId as string) ?? [],
-      isGold: i.isGold,
-    }));
+    .map((i) => alignmentItemOf(i, topics));
   const planItemIds = new Set(planItems.map((i) => i.itemId));
   const runOfItem = new Map(items.map((i) => [i.itemId, i.runId as string]));
   const outside = new Set(

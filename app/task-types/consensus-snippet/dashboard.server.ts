@@ -27,6 +27,7 @@ import { stoppingPanel } from "../../server/estimation/stopping-rule.server.ts";
 import { crowdStudiesOnSameSnippets } from "../../server/models/study.server.ts";
 import { currentMetricParams } from "../../server/pipeline/metric-settings.server.ts";
 import {
+  alignmentItemOf,
   loadItems,
   loadLatestLabels,
   loadSeries,
@@ -38,17 +39,7 @@ import {
 import type { DashboardContext } from "../handler.server.ts";
 
 function consensusItems(items: readonly ItemRecord[], topics: Map<string, string[]>): AlignmentItem[] {
-  return items
-    .filter((i) => i.kind === CONSENSUS_SNIPPET && i.runId !== null)
-    .map((i) => ({
-      itemId: i.itemId,
-      runId: i.runId as string,
-      snippetPosition: i.snippetPosition as number,
-      isLastSnippet: i.isLastSnippet,
-      endTurn: i.endTurn as number,
-      topicIds: topics.get(i.runId as string) ?? [],
-      isGold: i.isGold,
-    }));
+  return items.filter((i) => i.kind === CONSENSUS_SNIPPET && i.runId !== null).map((i) => alignmentItemOf(i, topics));
 }
 
 const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>

@@ -3,10 +3,8 @@
  * appear only as runs are drawn, and annotators in processes of their own, each with its own
  * connection, never make it draw a run twice nor put more than k labels on an item.
  */
-import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasWorkFor, nextTask } from "../../../app/server/annotation/assignment.server.ts";
 import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
@@ -19,11 +17,11 @@ import { stoppingPanel } from "../../../app/server/estimation/stopping-rule.serv
 import { findStudy } from "../../../app/server/models/study.server.ts";
 import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
+import { bundleAnnotatorWorker, startAnnotatorWorker } from "../../helpers/annotator-workers.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
-const WORKER = resolve(ROOT, "test/helpers/annotator-worker.ts");
 
 const active = (trajectories: number, extra: Record<string, unknown> = {}) => ({
   name: "active",
@@ -97,37 +95,6 @@ describe("creating an active study", () => {
   });
 });
 
-async function bundleWorker(outdir: string): Promise<string> {
-  const outfile = join(outdir, "annotator-worker.mjs");
-  const common = { bundle: true, format: "esm", platform: "node", target: "node20", packages: "external" } as const;
-  await build({ ...common, absWorkingDir: ROOT, entryPoints: [WORKER], outfile, logLevel: "warning" });
-  return outfile;
-}
-
-function runWorker(script: string, dbPath: string, studyId: number, annotatorId: number) {
-  const child = spawn(process.execPath, [script, dbPath, String(studyId), String(annotatorId)], {
-    cwd: ROOT,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  let markReady: () => void = () => {};
-  const ready = new Promise<void>((ok) => (markReady = ok));
-  child.stdout.on("data", (d) => {
-    out += d;
-    if (out.startsWith("ready\n")) markReady();
-  });
-  child.stderr.on("data", (d) => (err += d));
-  const done = new Promise<number[]>((ok, fail) =>
-    child.on("exit", (code) =>
-      code === 0
-        ? ok(JSON.parse(out.slice("ready\n".length)) as number[])
-        : fail(new Error(`worker ${annotatorId} exited ${code}: ${err}`)),
-    ),
-  );
-  return { ready, go: () => child.stdin.end("go\n"), done };
-}
-
 describe("an active study under concurrent annotators", () => {
   const t = tempDb();
   const bundleDir = join(ROOT, "dist", `active-worker-${process.pid}`);
@@ -138,7 +105,7 @@ describe("an active study under concurrent annotators", () => {
   const annotators: number[] = [];
 
   beforeAll(async () => {
-    script = await bundleWorker(bundleDir);
+    script = await bundleAnnotatorWorker(bundleDir);
     seedDemo(t.db);
     studyId = createConsensusStudy(t.db, { ...active(BUDGET), labelsPerItem: K });
     for (let i = 0; i < 6; i++) annotators.push(addAnnotator(t.db, `drawer${i}`, "expert"));
@@ -149,7 +116,7 @@ describe("an active study under concurrent annotators", () => {
   });
 
   it("draws each run once, up to the budget, and every item gets exactly k labels", async () => {
-    const workers = annotators.map((id) => runWorker(script, t.path, studyId, id));
+    const workers = annotators.map((id) => startAnnotatorWorker(script, t.path, studyId, id));
     await Promise.all(workers.map((w) => w.ready));
     for (const w of workers) w.go();
     const results = await Promise.all(workers.map((w) => w.done));

@@ -3,57 +3,15 @@
  * at the same time. SQLite's write lock must serialise allocation so that no item gets more than
  * k labels and nobody gets an item twice.
  */
-import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
+import { bundleAnnotatorWorker, startAnnotatorWorker } from "../../helpers/annotator-workers.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
-const WORKER = resolve(ROOT, "test/helpers/annotator-worker.ts");
-
-interface Worker {
-  ready: Promise<void>;
-  go: () => void;
-  done: Promise<number[]>;
-}
-
-/**
- * The worker compiled once to plain JavaScript: twenty processes each compiling the TypeScript
- * through tsx spent most of this test starting up. Packages stay external, so the bundle lies
- * inside the checkout (dist/, git-ignored) where node finds node_modules.
- */
-async function bundleWorker(outdir: string): Promise<string> {
-  const outfile = join(outdir, "annotator-worker.mjs");
-  const common = { bundle: true, format: "esm", platform: "node", target: "node20", packages: "external" } as const;
-  await build({ ...common, absWorkingDir: ROOT, entryPoints: [WORKER], outfile, logLevel: "warning" });
-  return outfile;
-}
-
-function startWorker(script: string, dbPath: string, studyId: number, annotatorId: number): Worker {
-  const args = [script, dbPath, String(studyId), String(annotatorId)];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  let markReady: () => void = () => {};
-  const ready = new Promise<void>((ok) => (markReady = ok));
-  child.stdout.on("data", (d) => {
-    out += d;
-    if (out.startsWith("ready\n")) markReady();
-  });
-  child.stderr.on("data", (d) => (err += d));
-  const done = new Promise<number[]>((ok, fail) =>
-    child.on("exit", (code) =>
-      code === 0
-        ? ok(JSON.parse(out.slice("ready\n".length)) as number[])
-        : fail(new Error(`worker ${annotatorId} exited ${code}: ${err}`)),
-    ),
-  );
-  return { ready, go: () => child.stdin.end("go\n"), done };
-}
 
 describe("allocation under concurrency", () => {
   const t = tempDb();
@@ -64,7 +22,7 @@ describe("allocation under concurrency", () => {
   let script = "";
 
   beforeAll(async () => {
-    script = await bundleWorker(bundleDir);
+    script = await bundleAnnotatorWorker(bundleDir);
     seedDemo(t.db);
     studyId = createConsensusStudy(t.db, {
       name: "race",
@@ -81,7 +39,7 @@ describe("allocation under concurrency", () => {
   });
 
   it("20 annotators at once: at most k labels per item, never a repeated item, every slot filled", async () => {
-    const workers = annotators.map((id) => startWorker(script, t.path, studyId, id));
+    const workers = annotators.map((id) => startAnnotatorWorker(script, t.path, studyId, id));
     await Promise.all(workers.map((w) => w.ready));
     for (const w of workers) w.go();
     const results = await Promise.all(workers.map((w) => w.done));
