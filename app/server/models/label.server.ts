@@ -279,10 +279,7 @@ export function ownLabels(
   studyId: number,
   annotatorId: number,
 ): { labelId: number; itemId: number; revisions: number; updatedAt: string; payload: LabelPayload }[] {
-  const latest = db
-    .select({ n: sql`max(${labelRevisions.revision})` })
-    .from(labelRevisions)
-    .where(eq(labelRevisions.labelId, labels.id));
+  const latest = latestRevisionOf(db);
   return (
     db
       .select({
@@ -361,13 +358,18 @@ export function loadDraft(db: Db, itemId: number, annotatorId: number): unknown 
 
 // ---------- reads for the dashboard, exports and carry-forward ----------
 
-/** Latest revision of every label in the given studies, with its status, annotator and summed time on task. */
-export function latestLabelRows(db: Db, studyIds: readonly number[]) {
-  if (studyIds.length === 0) return [];
-  const latest = db
+/** The correlated subquery "the label's highest revision number", for picking each label's latest revision. */
+function latestRevisionOf(db: Db) {
+  return db
     .select({ n: sql`max(${labelRevisions.revision})` })
     .from(labelRevisions)
     .where(eq(labelRevisions.labelId, labels.id));
+}
+
+/** Latest revision of every label in the given studies, with its status, annotator and summed time on task. */
+export function latestLabelRows(db: Db, studyIds: readonly number[]) {
+  if (studyIds.length === 0) return [];
+  const latest = latestRevisionOf(db);
   return db
     .select({
       labelId: labels.id,
@@ -435,10 +437,7 @@ const ownOnSnippet = preparedOnce((db) => {
 
 /** The comments annotators stored with the latest revision of their labels in a study, newest first. */
 export function latestLabelComments(db: Db, studyId: number, limit: number) {
-  const latest = db
-    .select({ n: sql`max(${labelRevisions.revision})` })
-    .from(labelRevisions)
-    .where(eq(labelRevisions.labelId, labels.id));
+  const latest = latestRevisionOf(db);
   return db
     .select({
       labelId: labels.id,
