@@ -20,8 +20,7 @@
  * for a slot, not the pipeline's own work between calls.
  */
 import type { Llm, LlmRequest, LlmRole } from "../app/domain/llm/types.ts";
-import { planFor } from "../app/server/llm/context.server.ts";
-import type { LlmConfig } from "../app/server/llm/config.server.ts";
+import { roleConfig, type LlmConfig } from "../app/server/llm/config.server.ts";
 import { requestKey, type ServiceRecord } from "./chain-key.ts";
 
 export interface TracedCall {
@@ -42,12 +41,13 @@ export function tracedLlm(llm: Llm, config: LlmConfig): { llm: Llm; calls: Trace
   const calls: TracedCall[] = [];
   let clock = 0;
   const traced = async <T>(request: LlmRequest<T>) => {
-    const plan = planFor(config, request);
+    // The role's settings as planFor applies them, without its cache key: the tracer's own CPU counts as the runner's.
+    const role = roleConfig(config, request.role);
     const key = requestKey({
-      model: plan.model,
-      seed: plan.seed,
-      temperature: plan.temperature,
-      maxTokens: plan.maxTokens,
+      model: request.model ?? role.model,
+      seed: request.seed ?? role.seed,
+      temperature: request.temperature ?? role.temperature,
+      maxTokens: request.maxTokens ?? role.maxTokens,
       messages: request.messages,
     });
     const issued = clock++;

@@ -41,13 +41,19 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * The messages as canonicalJson writes them, by one JSON.stringify when every role and content is
- * a string (keys in sorted order: content, role); the prompts are most of what a key hashes.
+ * The messages as canonicalJson writes them (keys in sorted order: content, role), written string
+ * by string when every role and content is a string, without an object per message: the prompts
+ * are most of what a key hashes, and a key is made for every call.
  */
 function canonicalMessages(messages: ChatMessage[]): CanonicalText | { role: unknown; content: unknown }[] {
-  const plain = messages.map(({ role, content }) => ({ content, role }));
-  if (!plain.every((m) => typeof m.content === "string" && typeof m.role === "string")) return plain;
-  return new CanonicalText(JSON.stringify(plain));
+  let text = "[";
+  for (let i = 0; i < messages.length; i++) {
+    const { role, content } = messages[i];
+    if (typeof content !== "string" || typeof role !== "string")
+      return messages.map((m) => ({ content: m.content, role: m.role }));
+    text += `${i > 0 ? "," : ""}{"content":${JSON.stringify(content)},"role":${JSON.stringify(role)}}`;
+  }
+  return new CanonicalText(`${text}]`);
 }
 
 export function cacheKey(parts: CacheKeyParts): string {

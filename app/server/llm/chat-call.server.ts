@@ -28,7 +28,7 @@ async function execute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan
     request.schema,
     request.messages,
   );
-  const { usage, latencyMs } = recordStep(
+  const { usage, latencyMs } = await recordStep(
     ctx,
     request,
     plan,

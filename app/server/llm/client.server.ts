@@ -7,6 +7,7 @@
  * context (planning, recording).
  */
 import type { Db } from "../db.server.ts";
+import { callBatches } from "./call-batches.server.ts";
 import { chatCaller } from "./chat-call.server.ts";
 import { roleConfig, roleSampling, type Env, type LlmConfig } from "./config.server.ts";
 import type { ClientContext, LlmCallEvent, SharedRequests } from "./context.server.ts";
@@ -45,6 +46,7 @@ export function createLlm(options: CreateLlmOptions): Llm {
       backoff: options.backoff ?? DEFAULT_BACKOFF,
     },
     replies: replyMemory(options.db),
+    store: callBatches(options.db),
     shared: options.shared,
   };
   return {

@@ -4,7 +4,8 @@
  * HTTP step is recorded: a row in llm_calls (cache and accounting) and an `onCall` event.
  */
 import type { Db } from "../db.server.ts";
-import { recordCall, type NewLlmCallRow, type OkReply } from "../models/llm-call.server.ts";
+import type { NewLlmCallRow, OkReply } from "../models/llm-call.server.ts";
+import type { CallBatches } from "./call-batches.server.ts";
 import { cacheKey, type CacheKeyParts } from "./cache-key.server.ts";
 import { costUsd, endpointFor, endpointIdentity, roleConfig, type LlmConfig } from "./config.server.ts";
 import type { Endpoint, RetrySettings } from "./endpoints.server.ts";
@@ -38,6 +39,8 @@ export interface ClientContext {
   retry: RetrySettings;
   /** Ok replies already read from llm_calls, by cache key (the chat cache's fast path). */
   replies: ReplyMemory;
+  /** Where finished steps are stored: one transaction per turn of the event loop. */
+  store: CallBatches;
   /** Requests in flight shared with other processes on the database (benchmark workers), when there are any. */
   shared?: SharedRequests;
 }
@@ -128,22 +131,24 @@ export interface StepCost {
   latencyMs: number;
 }
 
-/** Records a step under the plan's key, reports it, and returns what it cost and took. */
-export function recordStep(
+/**
+ * Records a step under the plan's key, reports it, and returns what it cost and took; resolves once
+ * the row is committed, so nothing uses a reply that is not stored.
+ */
+export async function recordStep(
   ctx: ClientContext,
   request: LlmRequest<unknown>,
   plan: Plan,
   step: StepRecord,
   started: number,
-): StepCost {
+): Promise<StepCost> {
   const usage = {
     promptTokens: step.promptTokens,
     completionTokens: step.completionTokens,
     costUsd: costUsd(ctx.config, plan.model, step.promptTokens, step.completionTokens),
   };
   const latencyMs = Date.now() - started;
-  ctx.replies.forget(plan.key);
-  recordCall(ctx.db, {
+  await ctx.store.record({
     ...step,
     cacheKey: plan.key,
     role: request.role,
@@ -153,6 +158,8 @@ export function recordStep(
     latencyMs,
     subject: request.subject ?? null,
   });
+  // Once committed: until then the memory still agrees with the table.
+  ctx.replies.forget(plan.key);
   const ok = step.status === "ok";
   ctx.onCall?.({
     role: request.role,

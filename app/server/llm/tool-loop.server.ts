@@ -101,7 +101,7 @@ async function liveTurn<T>(
     toolParams,
   );
   const { outcome, reply, toolCalls } = answer;
-  const recorded = recordStep(
+  const recorded = await recordStep(
     ctx,
     request,
     plan,

@@ -160,7 +160,7 @@ export function webResearcher(
     const started = Date.now();
     const done = await research(ctx, request, plan, tool);
     const { outcome, citations } = done;
-    const { usage, latencyMs } = recordStep(
+    const { usage, latencyMs } = await recordStep(
       ctx,
       request,
       plan,

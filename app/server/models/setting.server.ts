@@ -5,6 +5,7 @@
 import { eq, sql } from "drizzle-orm";
 import { settings } from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
+import { preparedOnce, rawPlaceholder } from "./prepared.server.ts";
 
 export const SETTING_KEYS = { metricParams: "metric-params" } as const;
 export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
@@ -13,10 +14,16 @@ export function readSetting(db: Db, key: SettingKey): unknown {
   return db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).get()?.value;
 }
 
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+// The benchmark runner records its metric parameters with every run's metrics: prepared once per connection.
+const upsert = preparedOnce((db) =>
+  db
+    .insert(settings)
+    .values({ key: rawPlaceholder("key"), value: rawPlaceholder("value"), updatedAt: now })
+    .onConflictDoUpdate({ target: settings.key, set: { value: sql.raw("excluded.value"), updatedAt: now } })
+    .prepare(),
+);
+
 export function writeSetting(db: Db, key: SettingKey, value: unknown): void {
-  const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
-  db.insert(settings)
-    .values({ key, value, updatedAt: now })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } })
-    .run();
+  upsert(db).run({ key, value: JSON.stringify(value) });
 }

@@ -1,0 +1,45 @@
+/**
+ * Writes llm_calls rows in batches: every row recorded during one turn of the event loop is
+ * stored in a single IMMEDIATE transaction at the end of that turn (setImmediate), instead of one
+ * commit per call. `record` resolves only once its row is committed, so a paid reply is still
+ * stored before the caller can use it (docs/pipeline.md: nothing paid twice); a failed commit
+ * rejects every call of its batch, as the one-row write did for its call.
+ */
+import { type Db, writeTransaction } from "../db.server.ts";
+import { recordCall, type NewLlmCallRow } from "../models/llm-call.server.ts";
+
+export interface CallBatches {
+  /** Stores the row with the others of this turn; resolves once it is committed. */
+  record(row: NewLlmCallRow): Promise<void>;
+}
+
+interface Pending {
+  row: NewLlmCallRow;
+  stored: () => void;
+  failed: (error: unknown) => void;
+}
+
+export function callBatches(db: Db): CallBatches {
+  let batch: Pending[] = [];
+  const flush = () => {
+    const rows = batch;
+    batch = [];
+    try {
+      // In the order recorded: a later outcome under the same key replaces an earlier one.
+      writeTransaction(db, () => {
+        for (const p of rows) recordCall(db, p.row);
+      });
+    } catch (error) {
+      for (const p of rows) p.failed(error);
+      return;
+    }
+    for (const p of rows) p.stored();
+  };
+  return {
+    record: (row) =>
+      new Promise<void>((stored, failed) => {
+        if (batch.length === 0) setImmediate(flush);
+        batch.push({ row, stored, failed });
+      }),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The llm_calls rows of one event-loop turn are written in one transaction: each row is committed
+ * (visible to another connection on the file) by the time its `record` resolves, a later outcome
+ * under the same key still replaces an earlier one, and a failed commit rejects the whole batch
+ * and stores none of it.
+ */
+import { describe, expect, it } from "vitest";
+import { openDatabase } from "../../../app/server/db.server.ts";
+import { callBatches } from "../../../app/server/llm/call-batches.server.ts";
+import { findOkCall, type NewLlmCallRow } from "../../../app/server/models/llm-call.server.ts";
+import { databasePerTest } from "../pipeline/test-db.ts";
+
+const emptyDb = databasePerTest();
+
+const call = (cacheKey: string, over: Partial<NewLlmCallRow> = {}): NewLlmCallRow => ({
+  cacheKey,
+  role: "party",
+  baseUrl: "http://mock/v1",
+  model: "m",
+  request: { messages: [{ role: "user", content: cacheKey }] },
+  status: "ok",
+  response: '{"say":"hi"}',
+  parsed: { say: "hi" },
+  promptTokens: 10,
+  completionTokens: 5,
+  costUsd: 0.25,
+  attempts: 1,
+  latencyMs: 30,
+  subject: "run-1",
+  ...over,
+});
+
+describe("callBatches", () => {
+  it("commits each row before its record resolves, many rows of one turn together", async () => {
+    const db = emptyDb();
+    const other = openDatabase(db.$client.name);
+    try {
+      const store = callBatches(db);
+      const keys = ["a", "b", "c"];
+      const recorded = keys.map((k) => store.record(call(k)));
+      // Nothing is written before the turn ends: the rows go in one transaction.
+      expect(findOkCall(other, "a")).toBeUndefined();
+      await Promise.all(recorded);
+      for (const k of keys) expect(findOkCall(other, k)).toMatchObject({ cacheKey: k, parsed: { say: "hi" } });
+      await store.record(call("d"));
+      expect(findOkCall(other, "d")).toMatchObject({ cacheKey: "d" });
+    } finally {
+      other.$client.close();
+    }
+  });
+
+  it("keeps the order within a batch: a failed try then its success under one key adds up", async () => {
+    const db = emptyDb();
+    const store = callBatches(db);
+    await Promise.all([
+      store.record(call("k", { status: "failed", response: null, parsed: null, error: "timeout", attempts: 2 })),
+      store.record(call("k")),
+    ]);
+    expect(findOkCall(db, "k")).toMatchObject({ status: "ok", error: null, attempts: 3, costUsd: 0.5 });
+  });
+
+  it("rejects every row of a batch whose commit fails and stores none of them", async () => {
+    const db = emptyDb();
+    const store = callBatches(db);
+    const good = store.record(call("good"));
+    const bad = store.record(call("bad", { status: null as unknown as "ok" }));
+    await expect(good).rejects.toThrow(/NOT NULL/);
+    await expect(bad).rejects.toThrow(/NOT NULL/);
+    expect(findOkCall(db, "good")).toBeUndefined();
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * The metric parameters recorded in the settings table (one prepared upsert per connection): the
+ * defaults before any are recorded, then the last recorded, also as another connection reads them.
+ */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_METRIC_PARAMS, parseMetricParams } from "../../../app/domain/metrics/metric-params.ts";
+import { openDatabase } from "../../../app/server/db.server.ts";
+import { currentMetricParams, recordMetricParams } from "../../../app/server/pipeline/metric-settings.server.ts";
+import { databasePerTest } from "./test-db.ts";
+
+const emptyDb = databasePerTest();
+
+describe("recorded metric parameters", () => {
+  it("are the defaults until recorded, then the last recorded", () => {
+    const db = emptyDb();
+    expect(currentMetricParams(db)).toEqual(DEFAULT_METRIC_PARAMS);
+    const [name, value] = Object.entries(DEFAULT_METRIC_PARAMS).find(([, v]) => typeof v === "number")!;
+    const changed = parseMetricParams({ [name]: (value as number) + 1 });
+    recordMetricParams(db, DEFAULT_METRIC_PARAMS);
+    recordMetricParams(db, changed);
+    expect(currentMetricParams(db)).toEqual(changed);
+    const other = openDatabase(db.$client.name);
+    try {
+      expect(currentMetricParams(other)).toEqual(changed);
+      expect(other.$client.prepare("select count(*) as n from settings").get()).toEqual({ n: 1 });
+    } finally {
+      other.$client.close();
+    }
+  });
+});
