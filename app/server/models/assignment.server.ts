@@ -359,9 +359,17 @@ export function findAssignment(db: Db, itemId: number, annotatorId: number): Ass
 }
 
 /** Leases in the study still running at `now`. */
-export function activeLeases(db: Db, studyId: number, now: string): { itemId: number; annotatorId: number }[] {
+export function activeLeases(
+  db: Db,
+  studyId: number,
+  now: string,
+): { itemId: number; annotatorId: number; leaseExpiresAt: string }[] {
   return db
-    .select({ itemId: assignments.studyItemId, annotatorId: assignments.annotatorId })
+    .select({
+      itemId: assignments.studyItemId,
+      annotatorId: assignments.annotatorId,
+      leaseExpiresAt: assignments.leaseExpiresAt,
+    })
     .from(assignments)
     .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
     .where(and(eq(studyItems.studyId, studyId), eq(assignments.status, "leased"), gt(assignments.leaseExpiresAt, now)))
