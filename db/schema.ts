@@ -297,6 +297,19 @@ export const studyDraws = sqliteTable(
   ],
 );
 
+/**
+ * Where allocation starts looking in a study (issue 35): every item before position `openFrom` has k verified live
+ * places taken. Allocation moves it forward; the triggers of its migration move it back on any write that could
+ * free a place (a release, a skip, a deleted row, a label back to pending, an identity change, a larger k, an item
+ * inserted or moved before it). No row: start at the beginning.
+ */
+export const allocationCursors = sqliteTable("allocation_cursors", {
+  studyId: integer("study_id")
+    .primaryKey()
+    .references(() => studies.id, { onDelete: "cascade" }),
+  openFrom: integer("open_from").notNull(),
+});
+
 export const annotators = sqliteTable(
   "annotators",
   {

@@ -11,6 +11,7 @@
 import { writeTransaction, type Db } from "../db.server.ts";
 import { forbidden, notFound } from "../http/errors.server.ts";
 import {
+  advanceAllocationCursor,
   firstOpenItem,
   hasOpenWork,
   heldLease,
@@ -57,6 +58,7 @@ export function nextTask(db: Db, studyId: number, annotatorId: number, now = new
         study.labelsPerItem,
         identityConfirmedOnSubmit(db, annotatorId),
         now.toISOString(),
+        advanceAllocationCursor(db, studyId, study.labelsPerItem),
       );
     let itemId = open();
     // An active study draws its next run only when nothing is open for the asker, in this transaction, so two

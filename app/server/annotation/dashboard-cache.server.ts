@@ -3,16 +3,18 @@
  * in-process LRU until the study's data mark (models/data-version.server.ts, kept by SQLite
  * triggers) moves: any new or revised label, exclusion, gold or config change, evaluation, run or
  * annotator change, by this process or another. The mark and the figures are read in one read
- * transaction, so a cached value always belongs to its mark. Leases are not in the mark: progress
- * and names are read fresh on each request (dashboard.server.ts `withLeaseParts`). The bootstrap
+ * transaction, so a cached value always belongs to its mark. Leases are not in the mark (allocation writes them on
+ * every task request): the page's lease parts (progress and names, dashboard.server.ts `leaseParts`) are kept under
+ * the data mark plus the study's lease mark, which every assignment write moves, and only until the first running
+ * lease ends, since a lease ends by the clock without a write. The bootstrap
  * is seeded from the study config, so a cached value equals a fresh computation.
  * `SOCRATES_DASHBOARD_CACHE=off` computes every request afresh (bench/dashboard.ts's "before").
  */
 import type { ChannelStats } from "../../domain/crowd/channel-stats.ts";
 import { studyChannelStats } from "../crowd/channel-stats.server.ts";
 import { inTransaction, type Db } from "../db.server.ts";
-import { dashboardMark, inReadSnapshot } from "../models/data-version.server.ts";
-import { dashboardAnalytics, withLeaseParts, type DashboardAnalytics } from "./dashboard.server.ts";
+import { dashboardMark, inReadSnapshot, leaseMark } from "../models/data-version.server.ts";
+import { dashboardAnalytics, leaseParts, withLeaseParts, type DashboardAnalytics } from "./dashboard.server.ts";
 import {
   figuresView,
   namedView,
@@ -27,9 +29,9 @@ import { renderChart } from "../charts/render.server.ts";
 
 /**
  * Entries per database connection: a figures entry per (study, flagged exclusion, fast-label exclusion), a view entry
- * per reference too.
+ * and a named view entry (with the lease parts) per reference too.
  */
-export const DASHBOARD_CACHE_ENTRIES = 32;
+export const DASHBOARD_CACHE_ENTRIES = 48;
 
 /** A bounded map that forgets its least recently used entry when full (a Map keeps insertion order). */
 class Lru<V> {
@@ -68,20 +70,31 @@ interface Cache {
   lru: Lru<Entry>;
   hits: number;
   misses: number;
+  /** Times the lease parts were read from the database rather than served from an entry. */
+  leaseReads: number;
+}
+
+/** A page view with its lease parts, good until the first running lease ends (null: none runs). */
+interface NamedEntry {
+  view: StudyDashboardView;
+  endsAt: string | null;
 }
 
 const caches = new WeakMap<Db, Cache>();
 
 function cacheOf(db: Db): Cache {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = { lru: new Lru(DASHBOARD_CACHE_ENTRIES), hits: 0, misses: 0 }));
+  if (!cache) caches.set(db, (cache = { lru: new Lru(DASHBOARD_CACHE_ENTRIES), hits: 0, misses: 0, leaseReads: 0 }));
   return cache;
 }
 
-/** Hits and misses so far on this connection (tests check that a write made the next request recompute). */
-export function dashboardCacheStats(db: Db): { hits: number; misses: number } {
-  const { hits, misses } = cacheOf(db);
-  return { hits, misses };
+/**
+ * Hits and misses of the figures so far on this connection, and reads of the lease parts (tests check that a write made
+ * the next request recompute what it changed, and only that).
+ */
+export function dashboardCacheStats(db: Db): { hits: number; misses: number; leaseReads: number } {
+  const { hits, misses, leaseReads } = cacheOf(db);
+  return { hits, misses, leaseReads };
 }
 
 function cached<V>(cache: Cache, key: string, mark: string, compute: () => V): V {
@@ -104,8 +117,8 @@ export interface DashboardPage {
 
 const cacheEnabled = () => process.env.SOCRATES_DASHBOARD_CACHE !== "off";
 
-/** The dashboard page's data, from the cache while the study's mark stands. */
-export function dashboardPage(db: Db, studyId: number, options: ViewOptions): DashboardPage {
+/** The dashboard page's data, from the cache while the study's marks stand and no lease has ended since. */
+export function dashboardPage(db: Db, studyId: number, options: ViewOptions, now = new Date()): DashboardPage {
   // Inside a caller's transaction the mark may belong to writes not yet committed (or about to be rolled back).
   if (!cacheEnabled() || inTransaction(db)) return freshPage(db, studyId, options);
   return inReadSnapshot(db, () => {
@@ -116,10 +129,17 @@ export function dashboardPage(db: Db, studyId: number, options: ViewOptions): Da
       const analytics = dashboardAnalytics(db, studyId, options);
       return { analytics, channels: studyChannelStats(db, studyId, analytics.gold) };
     });
-    const part = cached(cache, `view:${params}:${options.reference ?? ""}`, mark, () =>
-      figuresView(figures.analytics.figures, options),
-    );
-    const view = namedView(withLeaseParts(db, figures.analytics), part);
+    const viewKey = `view:${params}:${options.reference ?? ""}`;
+    const namedMark = `${mark};leases=${leaseMark(db, studyId)}`;
+    const hit = cache.lru.get(`named:${viewKey}`);
+    const named = hit?.mark === namedMark ? (hit.value as NamedEntry) : undefined;
+    if (named && (named.endsAt === null || now.toISOString() < named.endsAt))
+      return { view: named.view, channels: figures.channels, charts: chartsOf(figures, named.view) };
+    const part = cached(cache, viewKey, mark, () => figuresView(figures.analytics.figures, options));
+    cache.leaseReads++;
+    const parts = leaseParts(db, figures.analytics, now);
+    const view = namedView(withLeaseParts(db, figures.analytics, parts), part);
+    cache.lru.set(`named:${viewKey}`, { mark: namedMark, value: { view, endsAt: parts.endsAt } satisfies NamedEntry });
     return { view, channels: figures.channels, charts: chartsOf(figures, view) };
   });
 }

@@ -124,6 +124,7 @@ export function loadActiveLeases(db: Db, studyId: number, now = new Date()) {
   return activeLeases(db, studyId, now.toISOString()).map((l) => ({
     itemId: l.itemId,
     annotatorId: String(l.annotatorId),
+    leaseExpiresAt: l.leaseExpiresAt,
   }));
 }
 

@@ -4,8 +4,8 @@
  * and the type's own figures (consensus: the alignment table and trend; A/B: fidelity), from its
  * handler in task-types/. Every figure comes from the pure analytics in app/domain/validation on
  * rows loaded here. The figures that depend only on stored labels and data (`dashboardAnalytics`)
- * are what dashboard-cache.server.ts keeps; those that depend on assignment leases (progress, the
- * names of everyone holding an item) are added fresh on each request (`withLeaseParts`).
+ * are what dashboard-cache.server.ts keeps under the data mark; those that depend on assignment leases (progress, the
+ * names of everyone holding an item: `leaseParts`) it keeps under the lease mark too, until the first lease ends.
  */
 import {
   fastLabels,
@@ -87,21 +87,28 @@ export function dashboardAnalytics(db: Db, studyId: number, options: DashboardOp
 
 export type DashboardAnalytics = ReturnType<typeof dashboardAnalytics>;
 
-/** The dashboard from its analytics plus what leases change, read now: progress and everyone's name. */
-export function withLeaseParts(db: Db, a: DashboardAnalytics) {
+/**
+ * What leases change, read at `now`: everyone's name (whoever holds or held an item here, labelled or not) and
+ * progress, with when the first running lease ends (null: none runs). Until then they change only with a write to the
+ * study's assignments, which moves its lease mark (dashboard-cache.server.ts keeps them on that).
+ */
+export function leaseParts(db: Db, a: DashboardAnalytics, now = new Date()) {
   const studyId = a.study.id;
-  // Everyone who holds or held an item here, labelled or not, is shown by name.
   const names = Object.fromEntries(
     assignedAnnotators(db, studyId)
       .map((r): [string, string] => [String(r.id), r.name])
       .concat(a.labelNames),
   );
-  const progress = studyProgress(
-    a.progressItems,
-    a.progressLabels,
-    loadActiveLeases(db, studyId),
-    a.study.labelsPerItem,
-  );
+  const leases = loadActiveLeases(db, studyId, now);
+  const progress = studyProgress(a.progressItems, a.progressLabels, leases, a.study.labelsPerItem);
+  let endsAt: string | null = null;
+  for (const l of leases) if (endsAt === null || l.leaseExpiresAt < endsAt) endsAt = l.leaseExpiresAt;
+  return { names, progress, endsAt };
+}
+
+/** The dashboard from its analytics plus what leases change (read now unless given). */
+export function withLeaseParts(db: Db, a: DashboardAnalytics, parts = leaseParts(db, a)) {
+  const { names, progress } = parts;
   const { study, gold, flagged, excludeFlagged, fast, excludeFast, labelStatus, figures } = a;
   return { study, names, progress, gold, flagged, excludeFlagged, fast, excludeFast, labelStatus, ...figures };
 }

@@ -11,6 +11,7 @@ import {
   eq,
   exists,
   gt,
+  gte,
   inArray,
   isNotNull,
   lt,
@@ -27,7 +28,7 @@ import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
-const { assignments, studyItems, studies, annotators, labels } = schema;
+const { allocationCursors, assignments, studyItems, studies, annotators, labels } = schema;
 
 export type AssignmentStatus = "leased" | "submitted" | "released" | "skipped";
 
@@ -154,6 +155,7 @@ const firstOpen = preparedOnce((db) => {
     .where(
       and(
         eq(studyItems.studyId, p("studyId")),
+        gte(studyItems.position, p("from")),
         notExists(mine),
         sql`${verified} + ${p("countUnverified")} * ${unverified} < ${p("k")}`,
       ),
@@ -163,13 +165,74 @@ const firstOpen = preparedOnce((db) => {
     .prepare();
 });
 
+const cursorOf = preparedOnce((db) =>
+  db
+    .select({ openFrom: allocationCursors.openFrom })
+    .from(allocationCursors)
+    .where(eq(allocationCursors.studyId, p("studyId")))
+    .prepare(),
+);
+
+/** Where allocation starts looking in the study: every item before this position has its k verified places taken. */
+export function allocationCursor(db: Db, studyId: number): number {
+  return cursorOf(db).get({ studyId })?.openFrom ?? 0;
+}
+
+// The first item at or after `from` with a verified place free: a read of the fill frontier only, since the cursor
+// never falls behind it by more than what was filled since the last allocation.
+const cursorMoves = preparedOnce((db) => {
+  const verified = db
+    .select({ n: count() })
+    .from(assignments)
+    .where(
+      and(
+        eq(assignments.studyItemId, studyItems.id),
+        notInArray(assignments.status, NO_SLOT),
+        verifiedRow(db, assignments),
+      ),
+    );
+  const notFull = db
+    .select({ position: studyItems.position })
+    .from(studyItems)
+    .where(and(eq(studyItems.studyId, p("studyId")), gte(studyItems.position, p("from")), sql`${verified} < ${p("k")}`))
+    .orderBy(asc(studyItems.position))
+    .limit(1)
+    .prepare();
+  const end = db
+    .select({ last: sql<number | null>`max(${studyItems.position})` })
+    .from(studyItems)
+    .where(eq(studyItems.studyId, p("studyId")))
+    .prepare();
+  const save = db
+    .insert(allocationCursors)
+    .values({ studyId: p("studyId"), openFrom: p("openFrom") })
+    .onConflictDoUpdate({ target: allocationCursors.studyId, set: { openFrom: sql`excluded.open_from` } })
+    .prepare();
+  return { notFull, end, save };
+});
+
+/**
+ * Moves the study's allocation cursor past the items whose k places verified work holds (inside the allocation's
+ * write transaction); returns it. Triggers (migration 0026) move it back when a place frees up.
+ */
+export function advanceAllocationCursor(db: Db, studyId: number, k: number): number {
+  const from = allocationCursor(db, studyId);
+  const q = cursorMoves(db);
+  const open = q.notFull.get({ studyId, from, k });
+  const last = open ? null : q.end.get({ studyId })?.last;
+  const to = open ? open.position : last == null ? from : last + 1;
+  if (to !== from) q.save.run({ studyId, openFrom: to });
+  return to;
+}
+
 const pendingSinceAt = (now: string) => new Date(Date.parse(now) - PENDING_HOLD_HOURS * 3_600_000).toISOString();
 
 /**
  * The first item (by position) the annotator has no live or skipped row on and that still has a
  * place for them: a verified annotator counts verified rows only, so strangers never keep an item
  * from its k; an unverified one counts unverified rows that still hold a place too, so honest
- * unverified workers spread over the items instead of piling onto one.
+ * unverified workers spread over the items instead of piling onto one. The search starts at `from`, the study's
+ * allocation cursor (items before it are full for every asker), so it does not walk the filled items.
  */
 export function firstOpenItem(
   db: Db,
@@ -178,9 +241,11 @@ export function firstOpenItem(
   k: number,
   askerVerified = true,
   now = new Date().toISOString(),
+  from = allocationCursor(db, studyId),
 ): number | undefined {
   return firstOpen(db).get({
     studyId,
+    from,
     annotatorId,
     k,
     countUnverified: askerVerified ? 0 : 1,
@@ -294,9 +359,17 @@ export function findAssignment(db: Db, itemId: number, annotatorId: number): Ass
 }
 
 /** Leases in the study still running at `now`. */
-export function activeLeases(db: Db, studyId: number, now: string): { itemId: number; annotatorId: number }[] {
+export function activeLeases(
+  db: Db,
+  studyId: number,
+  now: string,
+): { itemId: number; annotatorId: number; leaseExpiresAt: string }[] {
   return db
-    .select({ itemId: assignments.studyItemId, annotatorId: assignments.annotatorId })
+    .select({
+      itemId: assignments.studyItemId,
+      annotatorId: assignments.annotatorId,
+      leaseExpiresAt: assignments.leaseExpiresAt,
+    })
     .from(assignments)
     .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
     .where(and(eq(studyItems.studyId, studyId), eq(assignments.status, "leased"), gt(assignments.leaseExpiresAt, now)))

@@ -47,6 +47,22 @@ export function dashboardMark(db: Db, studyId: number): string {
     .join(",");
 }
 
+const leaseVersion = preparedOnce((db) =>
+  db
+    .select({ version: dataVersions.version })
+    .from(dataVersions)
+    .where(eq(dataVersions.scope, p("scope")))
+    .prepare(),
+);
+
+/**
+ * The study's lease mark: moved by every write to its assignments that could change who holds an item or when a lease
+ * ends (migration 0026), which the dashboard mark leaves out on purpose (allocation writes them on every request).
+ */
+export function leaseMark(db: Db, studyId: number): number {
+  return leaseVersion(db).get({ scope: `leases:${studyId}` })?.version ?? 0;
+}
+
 /**
  * Runs `read` in one read transaction (BEGIN DEFERRED): in WAL mode everything it reads, the mark
  * first, comes from one snapshot, so a value computed inside always matches the mark read inside.

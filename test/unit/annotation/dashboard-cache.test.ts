@@ -17,7 +17,7 @@ import {
 import { setCountSurplus } from "../../../app/server/annotation/dashboard-settings.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
-import { dashboardMark } from "../../../app/server/models/data-version.server.ts";
+import { dashboardMark, leaseMark } from "../../../app/server/models/data-version.server.ts";
 import { addAnnotator, validConsensusLabel } from "../../../harness/annotation.ts";
 import { differences } from "../../helpers/close-to.ts";
 import { demoStudiesDb } from "../../helpers/demo-studies-db.ts";
@@ -209,15 +209,36 @@ describe("dashboard cache", () => {
       expectFresh(expert);
     });
 
-    it("leases are read fresh: progress follows a new lease while the figures stay cached", () => {
+    it("leases move the lease mark: progress follows a new lease while the figures stay cached", () => {
       served(expert);
       const reader = addAnnotator(t.db, "cache-reader", "expert");
       served(expert); // the new account moved the global mark
+      const kept = dashboardCacheStats(t.db).leaseReads;
+      expect(served(expert).recomputed).toBe(false);
+      expect(dashboardCacheStats(t.db).leaseReads, "no write: the lease parts come from the cache").toBe(kept);
+      const mark = leaseMark(t.db, expert);
       nextTask(t.db, expert, reader);
+      expect(leaseMark(t.db, expert)).not.toBe(mark);
       const after = served(expert);
       expect(after.recomputed).toBe(false);
+      expect(dashboardCacheStats(t.db).leaseReads).toBe(kept + 1);
       expect(after.page.view.names[String(reader)]).toBe("cache-reader");
       expectFresh(expert);
+    });
+
+    it("a lease that ends by the clock (no write) makes the next request read the lease parts again", () => {
+      const walker = addAnnotator(t.db, "cache-walker", "expert");
+      const lease = nextTask(t.db, expert, walker)!;
+      const progressOf = (page: DashboardPage) =>
+        page.view.progress.annotators.find((a) => a.annotatorId === String(walker))?.activeLeases ?? 0;
+      const before = new Date(Date.parse(lease.leaseExpiresAt) - 1000);
+      expect(progressOf(dashboardPage(t.db, expert, options(false), before))).toBe(1);
+      const reads = dashboardCacheStats(t.db).leaseReads;
+      expect(progressOf(dashboardPage(t.db, expert, options(false), before))).toBe(1);
+      expect(dashboardCacheStats(t.db).leaseReads).toBe(reads);
+      const later = dashboardPage(t.db, expert, options(false), new Date(Date.parse(lease.leaseExpiresAt) + 1000));
+      expect(dashboardCacheStats(t.db).leaseReads).toBe(reads + 1);
+      expect(progressOf(later)).toBe(0);
     });
   });
 
