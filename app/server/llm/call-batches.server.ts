@@ -2,8 +2,9 @@
  * Writes llm_calls rows in batches: every row recorded during one turn of the event loop is
  * stored in a single IMMEDIATE transaction at the end of that turn (setImmediate), instead of one
  * commit per call. `record` resolves only once its row is committed, so a paid reply is still
- * stored before the caller can use it (docs/pipeline.md: nothing paid twice); a failed commit
- * rejects every call of its batch, as the one-row write did for its call.
+ * stored before the caller can use it (docs/pipeline.md: nothing paid twice). When the batch's
+ * commit fails, each row is retried in a transaction of its own, so one bad row or a passing lock
+ * fails only the calls whose own write fails, exactly as the one-row write did.
  */
 import { type Db, writeTransaction } from "../db.server.ts";
 import { recordCall, type NewLlmCallRow } from "../models/llm-call.server.ts";
@@ -29,8 +30,8 @@ export function callBatches(db: Db): CallBatches {
       writeTransaction(db, () => {
         for (const p of rows) recordCall(db, p.row);
       });
-    } catch (error) {
-      for (const p of rows) p.failed(error);
+    } catch {
+      for (const p of rows) storeAlone(db, p);
       return;
     }
     for (const p of rows) p.stored();
@@ -42,4 +43,14 @@ export function callBatches(db: Db): CallBatches {
         batch.push({ row, stored, failed });
       }),
   };
+}
+
+function storeAlone(db: Db, p: Pending): void {
+  try {
+    writeTransaction(db, () => recordCall(db, p.row));
+  } catch (error) {
+    p.failed(error);
+    return;
+  }
+  p.stored();
 }

@@ -1,8 +1,8 @@
 /**
  * The llm_calls rows of one event-loop turn are written in one transaction: each row is committed
  * (visible to another connection on the file) by the time its `record` resolves, a later outcome
- * under the same key still replaces an earlier one, and a failed commit rejects the whole batch
- * and stores none of it.
+ * under the same key still replaces an earlier one, and when a batch's commit fails each row is
+ * retried alone: only the row that cannot be written fails, the others of its turn are stored.
  */
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
@@ -59,13 +59,17 @@ describe("callBatches", () => {
     expect(findOkCall(db, "k")).toMatchObject({ status: "ok", error: null, attempts: 3, costUsd: 0.5 });
   });
 
-  it("rejects every row of a batch whose commit fails and stores none of them", async () => {
+  it("stores the good rows of a batch whose commit fails and rejects only the bad one", async () => {
     const db = emptyDb();
     const store = callBatches(db);
     const good = store.record(call("good"));
     const bad = store.record(call("bad", { status: null as unknown as "ok" }));
-    await expect(good).rejects.toThrow(/NOT NULL/);
+    const after = store.record(call("after"));
+    await expect(good).resolves.toBeUndefined();
     await expect(bad).rejects.toThrow(/NOT NULL/);
-    expect(findOkCall(db, "good")).toBeUndefined();
+    await expect(after).resolves.toBeUndefined();
+    expect(findOkCall(db, "good")).toMatchObject({ cacheKey: "good" });
+    expect(findOkCall(db, "after")).toMatchObject({ cacheKey: "after" });
+    expect(findOkCall(db, "bad")).toBeUndefined();
   });
 });
