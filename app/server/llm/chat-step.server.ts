@@ -53,11 +53,7 @@ export async function chatStep(
     (format) =>
       sendWithRetries(
         endpoint,
-        (client) =>
-          client.chat.completions.create(
-            { model: plan.model, ...sentParams(plan), ...body, ...format },
-            { headers: plan.headers },
-          ),
+        (replica) => replica.chat({ model: plan.model, ...sentParams(plan), ...body, ...format }, plan.headers),
         ctx.retry,
       ),
   );

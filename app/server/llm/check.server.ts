@@ -13,6 +13,7 @@ import {
   type LlmConfig,
   type ReplicaConfig,
 } from "./config.server.ts";
+import { chatPoster } from "./chat-transport.server.ts";
 import { describeError, listModels, sdkClient } from "./endpoints.server.ts";
 import { CHECK_TEMPLATE, LLM_ROLES, type LlmRole } from "../../domain/llm/types.ts";
 import { requestHeaders } from "./context.server.ts";
@@ -66,12 +67,10 @@ async function askOnce(
 ): Promise<ServerCheck> {
   const started = Date.now();
   try {
-    const client = sdkClient(server.baseUrl, apiKeyFor(config, endpoint, options.env, replica), options.timeoutMs);
+    // The transport the calls use (chat-transport.server.ts), so the check proves their path.
+    const chat = chatPoster(server.baseUrl, apiKeyFor(config, endpoint, options.env, replica), options.timeoutMs);
     const messages = [{ role: "user" as const, content: "Reply with the word ok." }];
-    await client.chat.completions.create(
-      { model, messages, max_tokens: 1 },
-      { headers: requestHeaders(options.role, CHECK_TEMPLATE) },
-    );
+    await chat({ model, messages, max_tokens: 1 }, requestHeaders(options.role, CHECK_TEMPLATE));
     return { ok: true, latencyMs: Date.now() - started };
   } catch (err) {
     return { ok: false, error: err instanceof LlmConfigError ? err.message : describeError(err, options.timeoutMs) };

@@ -16,6 +16,8 @@ import {
   type LlmConfig,
   type ReplicaConfig,
 } from "./config.server.ts";
+import { chatPoster, type ChatPost } from "./chat-transport.server.ts";
+import { leanFetch } from "./http-exchange.server.ts";
 import { ReplicaPool } from "../../domain/llm/replica-pool.ts";
 import {
   backoffMs,
@@ -28,7 +30,10 @@ import type { LlmRole } from "../../domain/llm/types.ts";
 
 export interface Replica {
   config: ReplicaConfig;
+  /** The SDK for requests other than chat completions (GET /models, the Responses API). */
   client: OpenAI;
+  /** Chat completions (chat-transport.server.ts). */
+  chat: ChatPost;
 }
 
 export interface Endpoint {
@@ -55,18 +60,21 @@ export type Sent<R> =
 
 const PROBE_TIMEOUT_MS = 10_000;
 
-/** One SDK client per server; retries are ours (backoff with jitter, Retry-After, a record of attempts). */
+/**
+ * One SDK client per server; retries are ours (backoff with jitter, Retry-After, a record of attempts), and so is the
+ * fetch (http-exchange.server.ts: a fraction of the built-in one's CPU per request).
+ */
 export function sdkClient(baseUrl: string, apiKey: string, timeoutMs: number): OpenAI {
-  return new OpenAI({ baseURL: baseUrl, apiKey, maxRetries: 0, timeout: timeoutMs });
+  return new OpenAI({ baseURL: baseUrl, apiKey, maxRetries: 0, timeout: timeoutMs, fetch: leanFetch });
 }
 
 /** An endpoint's replicas with their clients and their shared pool. */
 export function openEndpoint(config: LlmConfig, name: string, env: Env | undefined): Endpoint {
   const endpoint = config.endpoints[name];
-  const replicas = replicasOf(name, endpoint).map((r, i) => ({
-    config: r,
-    client: sdkClient(r.baseUrl, apiKeyFor(config, name, env, i), r.timeoutMs),
-  }));
+  const replicas = replicasOf(name, endpoint).map((r, i) => {
+    const key = apiKeyFor(config, name, env, i);
+    return { config: r, client: sdkClient(r.baseUrl, key, r.timeoutMs), chat: chatPoster(r.baseUrl, key, r.timeoutMs) };
+  });
   const health = healthOf(endpoint);
   const policy = health ?? { failures: Infinity, backoffMs: 0, maxBackoffMs: 0 };
   // A replica back from its time out must first answer GET /models (soon: a probe should not stall).
@@ -121,10 +129,10 @@ type Attempt<R> = { value: R } | { err: unknown; status?: number; asked?: number
 async function attemptOn<R>(
   endpoint: Endpoint,
   replica: number,
-  send: (client: OpenAI) => Promise<R>,
+  send: (replica: Replica) => Promise<R>,
 ): Promise<Attempt<R>> {
   try {
-    const value = await send(endpoint.replicas[replica].client);
+    const value = await send(endpoint.replicas[replica]);
     endpoint.pool.succeeded(replica);
     return { value };
   } catch (err) {
@@ -146,7 +154,7 @@ async function attemptOn<R>(
  */
 export async function sendWithRetries<R>(
   endpoint: Endpoint,
-  send: (client: OpenAI) => Promise<R>,
+  send: (replica: Replica) => Promise<R>,
   retry: RetrySettings,
 ): Promise<Sent<R>> {
   const tried = new Set<number>();
@@ -191,9 +199,7 @@ export function describeError(err: unknown, timeoutMs?: number): string {
   // Network errors nest: the SDK's error wraps fetch's TypeError, which wraps the socket error.
   let cause: unknown = err;
   while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
-  const message = cause instanceof Error ? cause.message : String(cause);
-  // fetch refuses some ports outright (e.g. 9, 25), with a message that does not say so.
-  return `network error: ${message === "bad port" ? "bad port (fetch refuses to connect to this port number)" : message}`;
+  return `network error: ${cause instanceof Error ? cause.message : String(cause)}`;
 }
 
 export type ModelListing =

@@ -68,7 +68,7 @@ function respond(ctx: ClientContext, endpoint: Endpoint, plan: Plan, schema: Zod
     (format) =>
       sendWithRetries(
         endpoint,
-        (client) => client.responses.create({ ...body, ...format }, { headers: plan.headers }),
+        (replica) => replica.client.responses.create({ ...body, ...format }, { headers: plan.headers }),
         ctx.retry,
       ),
   );

@@ -44,12 +44,12 @@ describe("socrates llm check", () => {
     expect(result.stderr).toContain(`error: ${LLM_ROLES.length} of ${LLM_ROLES.length} roles failed the check`);
   });
 
-  it("says why fetch refuses a port such as 9", () => {
+  it("connects to a port the built-in fetch refuses (9) like any other, and says what the socket said", () => {
     const file = writeConfig(mockConfigJson("http://127.0.0.1:9/v1"));
     const result = runCli(["llm", "check", "--config", file]);
     expect(result.status).toBe(2);
     expect(result.stdout).toContain(
-      "party           FAILED  mock-model @ http://127.0.0.1:9/v1: network error: bad port (fetch refuses to connect to this port number)",
+      "party           FAILED  mock-model @ http://127.0.0.1:9/v1: network error: connect ECONNREFUSED 127.0.0.1:9",
     );
   });
 
