@@ -7,8 +7,9 @@
  * with the stand-in's recorded service times, see bench/dependent-chain.ts) — the runner's CPU time (per client call
  * too), calls per second, the database size, the time to build the report (buildBenchmarkReport), the load average and
  * the stand-in's CPU time (docs/benchmark.md has figures). The stand-in is not a model: the numbers in the database
- * mean nothing; the timings are the point. Figures only; it exits 0 whether or not the target (wall ≤ 1.15 × ideal) is
- * met. With SHARDS > 1 the calls are made in the shard processes and the chain is not traced.
+ * mean nothing; the timings are the point. Figures only; it exits 0 whether or not the targets (wall ≤ 1.3 × ideal,
+ * runner CPU ≤ 0.6 ms per client call, on an idle 2-core machine) are met. With SHARDS > 1 the calls are made in the
+ * shard processes and the chain is not traced.
  *
  * SHARDS=n plays the grid as `socrates benchmark run --shard i/n` in n processes on the same
  * database (each with 64/n of the endpoint's slots, so the endpoint still sees at most 64), the
@@ -49,7 +50,8 @@ if (!Number.isInteger(SHARDS) || SHARDS < 1 || 64 % SHARDS !== 0) {
 }
 const CONCURRENCY = 64;
 const LATENCY_MS = 50;
-const TARGET_RATIO = 1.15;
+const TARGET_RATIO = 1.3;
+const TARGET_CPU_US = 600;
 
 /** Seconds with one decimal: the ratios are read off these. */
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -209,7 +211,7 @@ try {
     [`former chain estimate: calls × ${LATENCY_MS} ms`, SHARDS === 1 ? seconds(estimatedChainMs) : "—"],
     [
       SHARDS === 1 ? "runner CPU time (all its threads)" : `runner CPU time (${SHARDS} shard processes)`,
-      `${seconds(cpuMs)} (${((cpuMs / wallMs) * 100).toFixed(0)}% of wall${SHARDS === 1 ? `; ${((cpuMs / calls) * 1000).toFixed(0)} µs per client call` : ""})`,
+      `${seconds(cpuMs)} (${((cpuMs / wallMs) * 100).toFixed(0)}% of wall${SHARDS === 1 ? `; ${((cpuMs / calls) * 1000).toFixed(0)} µs per client call, target ≤ ${TARGET_CPU_US}` : ""})`,
     ],
     ["calls per second", (stats.requests / (wallMs / 1000)).toFixed(1)],
     ["database size", `${sizeMb.toFixed(1)} MB`],

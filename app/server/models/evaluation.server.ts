@@ -73,6 +73,26 @@ export interface EvaluationIdentityRow {
   promptVersion: string | null;
 }
 
+const identitiesOfRun = preparedOnce((db) =>
+  db
+    .select({
+      id: evaluations.id,
+      runId: evaluations.runId,
+      backbone: evaluations.backbone,
+      promptVersion: evaluations.promptVersion,
+    })
+    .from(evaluations)
+    .where(
+      and(
+        eq(evaluations.runId, p("runId")),
+        eq(evaluations.method, p("method")),
+        eq(evaluations.backbone, p("backbone")),
+      ),
+    )
+    .orderBy(asc(evaluations.id))
+    .prepare(),
+);
+
 /** The identities of every evaluation of `method` by `backbone` on the given runs (outputs not read). */
 export function evaluationIdentities(
   db: Db,
@@ -80,6 +100,8 @@ export function evaluationIdentities(
   method: string,
   backbone: string,
 ): EvaluationIdentityRow[] {
+  // One run (the benchmark runner asks per run): a statement prepared once.
+  if (runIds.length === 1) return identitiesOfRun(db).all({ runId: runIds[0], method, backbone });
   const out: EvaluationIdentityRow[] = [];
   // In chunks: a report's grid can name more runs than one statement may bind.
   for (let i = 0; i < runIds.length; i += 500) {

@@ -19,7 +19,8 @@ export function allMatchedPairs(db: Db): MatchedPairRow[] {
  * are of its condition (the import checks it), so the search starts from the run's condition:
  * unmediated_run_id has no index, and the benchmark asks this once per run.
  */
-export function matchedPairsOfRun(db: Db, runId: string): MatchedPairRow[] {
+const pairsOfRun = preparedOnce((db) => {
+  const runId = sql.placeholder("runId");
   const conditionOfRun = sql`(select ${schema.runs.conditionId} from ${schema.runs} where ${schema.runs.id} = ${runId})`;
   return db
     .select()
@@ -31,7 +32,11 @@ export function matchedPairsOfRun(db: Db, runId: string): MatchedPairRow[] {
       ),
     )
     .orderBy(asc(matchedPairs.id))
-    .all();
+    .prepare();
+});
+
+export function matchedPairsOfRun(db: Db, runId: string): MatchedPairRow[] {
+  return pairsOfRun(db).all({ runId });
 }
 
 /** Which of these pair ids are stored. */
