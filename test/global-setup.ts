@@ -5,10 +5,13 @@
  * built so browser tests exercise the production server. Its build goes to build-test/
  * (harness/test-build.ts), never to the build/ a running `npm start` serves. When the run is
  * filtered to files outside test/e2e (`vitest run test/unit/x`), no test needs the app build and
- * it is skipped, which keeps focused runs fast.
+ * it is skipped, which keeps focused runs fast. A throwaway PostgreSQL server is started when
+ * PostgreSQL is installed (harness/postgres.ts), for the tests that run on both engines; its URL
+ * goes to the test processes in SOCRATES_TEST_PG.
  */
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
+import { postgresAvailable, startTestServer } from "../harness/postgres.ts";
 import { buildApp, ROOT } from "../harness/test-build.ts";
 
 function filters(): string[] {
@@ -22,9 +25,11 @@ function buildCli(): void {
     throw new Error(`building the CLI (scripts/build-cli.mjs) failed:\n${result.stdout}${result.stderr}`);
 }
 
-export default function setup(): void {
+export default function setup(): () => void {
   buildCli();
+  const server = postgresAvailable() ? startTestServer() : undefined;
+  if (server) process.env.SOCRATES_TEST_PG = server.url;
   const selected = filters();
-  if (selected.length > 0 && !selected.some((f) => f.includes("e2e"))) return;
-  buildApp();
+  if (selected.length === 0 || selected.some((f) => f.includes("e2e"))) buildApp();
+  return () => server?.stop();
 }

@@ -57,6 +57,21 @@ export function registerDataCommands(program: Command): void {
       console.log(`database ready: ${databasePath()}`);
     });
 
+  db.command("copy")
+    .description("copy a whole database into an empty one, SQLite file ↔ PostgreSQL, all or nothing (docs/deploy.md)")
+    .requiredOption("--from <database>", "the source: sqlite:PATH (or a path) or postgres://user@host/name")
+    .requiredOption("--to <database>", "the empty target, named the same ways (a PostgreSQL database must exist)")
+    .action(async (opts: { from: string; to: string }) => {
+      const { copyDatabaseBetween, CopyRefused } = await import("../../app/server/db-copy.server.ts");
+      const summary = await copyDatabaseBetween(opts.from, opts.to, (name, rows) =>
+        console.error(`  ${name}: ${rows} rows`),
+      ).catch((err: unknown) => {
+        throw err instanceof CopyRefused ? new UserError(`db copy: ${err.message}; nothing was written`) : err;
+      });
+      const total = summary.rows.reduce((n, [, rows]) => n + rows, 0);
+      console.log(`copied ${total} rows in ${summary.rows.length} tables from ${opts.from} to ${opts.to}`);
+    });
+
   program
     .command("import")
     .description(

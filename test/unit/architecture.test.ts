@@ -100,7 +100,12 @@ describe("layers", () => {
     // bundle-store: bulk import/export of the whole bundle; catalog: joined read views for the research pages.
     const allowed = (f: string) =>
       f.startsWith("app/server/models/") ||
-      ["app/server/db.server.ts", "app/server/bundle-store.server.ts", "app/server/catalog.server.ts"].includes(f);
+      [
+        "app/server/db.server.ts",
+        "app/server/db-pg.server.ts",
+        "app/server/bundle-store.server.ts",
+        "app/server/catalog.server.ts",
+      ].includes(f);
     const building = sourceFiles("app", "demo", "scripts").filter(
       (f) =>
         !allowed(f) &&
