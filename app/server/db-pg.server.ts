@@ -3,27 +3,13 @@
  * pool, drizzle over db/schema-pg.ts (the same tables as db/schema.ts), and the migrations of
  * db/migrations-pg applied on open, as openDatabase does for SQLite.
  */
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { pgTables } from "../../db/schema-pg.ts";
+import { migrationsDir } from "./db.server.ts";
 
 export type PgDb = NodePgDatabase<typeof pgTables> & { $client: pg.Pool };
-
-/** db/migrations-pg, found upwards from this module like db/migrations (db.server.ts). */
-function migrationsDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, "db", "migrations-pg");
-    if (existsSync(join(candidate, "meta", "_journal.json"))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return resolve(process.cwd(), "db/migrations-pg");
-    dir = parent;
-  }
-}
 
 /** True for a URL this module opens (postgres:// or postgresql://). */
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
@@ -33,7 +19,7 @@ export async function openPostgres(url: string): Promise<PgDb> {
   const pool = new pg.Pool({ connectionString: url, max: 8 });
   const db = drizzle(pool, { schema: pgTables }) as PgDb;
   try {
-    await migrate(db, { migrationsFolder: migrationsDir() });
+    await migrate(db, { migrationsFolder: migrationsDir("migrations-pg") });
   } catch (err) {
     await pool.end();
     throw err;

@@ -21,20 +21,21 @@ export const DEFAULT_DB_PATH = "data/socrates.db";
 /** How long the CLI (and tests) wait inside SQLite for another process's write lock. */
 const CLI_BUSY_TIMEOUT_MS = 5000;
 /**
- * The project's db/migrations, found upwards from this module (the sources, the CLI bundle in
- * dist/cli and the app build all sit inside the project), so a command run from any folder finds it.
+ * The project's db/<folder> of migrations (db/migrations, db/migrations-pg), found upwards from this
+ * module (the sources, the CLI bundle in dist/cli and the app build all sit inside the project), so
+ * a command run from any folder finds it.
  */
-function migrationsDir(): string {
+export function migrationsDir(folder: string): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const candidate = join(dir, "db", "migrations");
+    const candidate = join(dir, "db", folder);
     if (existsSync(join(candidate, "meta", "_journal.json"))) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) return resolve(process.cwd(), "db/migrations");
+    if (parent === dir) return resolve(process.cwd(), "db", folder);
     dir = parent;
   }
 }
-const MIGRATIONS_DIR = migrationsDir();
+const MIGRATIONS_DIR = migrationsDir("migrations");
 /**
  * After a checkpoint resets the write-ahead log, SQLite truncates it to this size: a log grown by
  * one large write (an import) does not keep its disk space for good.

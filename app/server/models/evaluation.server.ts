@@ -73,14 +73,17 @@ export interface EvaluationIdentityRow {
   promptVersion: string | null;
 }
 
+/** The columns of an evaluation's identity. */
+const identityColumns = {
+  id: evaluations.id,
+  runId: evaluations.runId,
+  backbone: evaluations.backbone,
+  promptVersion: evaluations.promptVersion,
+};
+
 const identitiesOfRun = preparedOnce((db) =>
   db
-    .select({
-      id: evaluations.id,
-      runId: evaluations.runId,
-      backbone: evaluations.backbone,
-      promptVersion: evaluations.promptVersion,
-    })
+    .select(identityColumns)
     .from(evaluations)
     .where(
       and(
@@ -108,12 +111,7 @@ export function evaluationIdentities(
     const chunk = runIds.slice(i, i + 500);
     out.push(
       ...db
-        .select({
-          id: evaluations.id,
-          runId: evaluations.runId,
-          backbone: evaluations.backbone,
-          promptVersion: evaluations.promptVersion,
-        })
+        .select(identityColumns)
         .from(evaluations)
         .where(
           and(inArray(evaluations.runId, chunk), eq(evaluations.method, method), eq(evaluations.backbone, backbone)),
