@@ -3,9 +3,10 @@
  * all or nothing. The target must be empty; every table is copied in an order where foreign keys
  * hold, ids included, in one transaction on the target; the caches its triggers fill while rows
  * go in (data_versions, allocation_cursors) are then replaced by the source's, and PostgreSQL's id
- * sequences moved past the copied ids. Nothing is written to the source.
+ * sequences moved past the copied ids. The source is read on one snapshot (a read transaction), so
+ * a copy taken while the app runs is consistent. Nothing is written to the source.
  */
-import { endWrite, openDatabase, tryBeginWrite } from "./db.server.ts";
+import { endWrite, onOneSnapshot, openDatabase, tryBeginWrite } from "./db.server.ts";
 import { isPostgresUrl, openPostgres } from "./db-pg.server.ts";
 import {
   clearTable,
@@ -103,7 +104,7 @@ export async function copyDatabaseBetween(
     opened.push(source);
     const target = await openNamed(to, "target");
     opened.push(target);
-    return await copyDatabase(source, target, onTable);
+    return await onSnapshot(source, (snapshot) => copyDatabase(snapshot, target, onTable));
   } finally {
     for (const db of opened) await closeAny(db);
   }
@@ -115,4 +116,13 @@ async function openNamed(location: string, role: string): Promise<AnyDb> {
   } catch (err) {
     throw new CopyRefused(`cannot open the ${role} ${location}: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** Runs `work` on one snapshot of `source` (SQLite: a read transaction; PostgreSQL: repeatable read, read only). */
+function onSnapshot<T>(source: AnyDb, work: (snapshot: AnyDb) => Promise<T>): Promise<T> {
+  if (source.engine === "sqlite") return onOneSnapshot(source.db, () => work(source));
+  return source.db.transaction((tx) => work({ engine: "postgres", db: tx as never }), {
+    isolationLevel: "repeatable read",
+    accessMode: "read only",
+  });
 }

@@ -175,6 +175,20 @@ export function endWrite(db: Db, commit: boolean): void {
   }
 }
 
+/**
+ * Runs `work` on one snapshot of the database: a read transaction held across its awaits, so every
+ * read sees the same committed state while other processes write (WAL). Only for a connection
+ * nothing else in the process uses meanwhile (a command's own, e.g. `db copy`'s source).
+ */
+export async function onOneSnapshot<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  db.$client.exec("BEGIN");
+  try {
+    return await work();
+  } finally {
+    if (db.$client.inTransaction) db.$client.exec("COMMIT");
+  }
+}
+
 /** True while this connection is inside a transaction (a nested write joins it as a savepoint). */
 export function inTransaction(db: Db): boolean {
   return db.$client.inTransaction;
