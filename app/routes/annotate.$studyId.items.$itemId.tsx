@@ -15,7 +15,6 @@ import { recordItemShown } from "../server/annotation/item-shown.server.ts";
 import { saveTaskWork, taskPage } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { takeNextStep } from "../server/crowd/next-step.server.ts";
-import { likelyNextItem } from "../server/annotation/assignment.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
@@ -40,8 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The one write a loader makes (test/unit/architecture.test.ts): it stamps the annotator's own
   // existing assignment once and creates, leases or submits nothing.
   if (firstShowing) await orResponseWrite(() => recordItemShown(db, itemId, user.id), db);
-  const upNext = page.skipped ? undefined : likelyNextItem(db, studyId, user.id);
-  return json({ ...page, upNextPath: upNext === undefined ? null : `/annotate/${studyId}/items/${upNext}` });
+  return json(page);
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -110,54 +108,36 @@ export default function TaskPage() {
     [itemPath, fields, open, data.submitted, data.study.open, data.canUndo],
   );
   return (
-    <>
-      <UpNext path={fromMine ? null : data.upNextPath} />
-      <TaskPageShell
-        testId="task-page"
-        item={data}
-        progress={data.progress}
-        posting={{ action: itemPath, draftsEnabled: open, fields }}
-        loadsNextItem
-        itemActions={itemActions}
-        sessionKey={String(data.study.id)}
-        commentField
-        readOnly={data.skipped}
-        failure={result && !result.ok ? (result as ActionFailure) : null}
-        header={
-          <>
-            <nav className="muted task-crumbs" aria-label="Task">
-              <Link to="/annotate">My tasks</Link> · {data.study.name} ·{" "}
-              <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link> ·{" "}
-              <Link to="/annotate/settings">Settings{data.autoAdvance ? " (auto-advance on)" : ""}</Link>
-              {data.submitted ? (
-                <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span>
-              ) : null}
-              {!data.study.open ? (
-                <span className="badge"> This study is closed: your answers can be read but not changed</span>
-              ) : null}
-              {data.skipped ? (
-                <span className="badge"> You skipped this item: it has gone to other annotators</span>
-              ) : null}
-            </nav>
-            <GoldFeedbackNote feedback={data.goldFeedback} itemId={data.itemId} />
-          </>
-        }
-      />
-    </>
-  );
-}
-
-/**
- * A link the annotator never sees to the item the submit will most likely lead to: Remix learns its
- * route now (lazy route discovery), so the submit's redirect loads the next item without first
- * asking /__manifest — one round-trip less. It fetches no data: the item's loader, which records
- * that the item was shown, runs only when the item is really opened.
- */
-function UpNext({ path }: { path: string | null }) {
-  if (!path) return null;
-  return (
-    <Link to={path} hidden tabIndex={-1} aria-hidden="true" prefetch="none" discover="render">
-      next item
-    </Link>
+    <TaskPageShell
+      testId="task-page"
+      item={data}
+      progress={data.progress}
+      posting={{ action: itemPath, draftsEnabled: open, fields }}
+      loadsNextItem
+      itemActions={itemActions}
+      sessionKey={String(data.study.id)}
+      commentField
+      readOnly={data.skipped}
+      failure={result && !result.ok ? (result as ActionFailure) : null}
+      header={
+        <>
+          <nav className="muted task-crumbs" aria-label="Task">
+            <Link to="/annotate">My tasks</Link> · {data.study.name} ·{" "}
+            <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link> ·{" "}
+            <Link to="/annotate/settings">Settings{data.autoAdvance ? " (auto-advance on)" : ""}</Link>
+            {data.submitted ? (
+              <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span>
+            ) : null}
+            {!data.study.open ? (
+              <span className="badge"> This study is closed: your answers can be read but not changed</span>
+            ) : null}
+            {data.skipped ? (
+              <span className="badge"> You skipped this item: it has gone to other annotators</span>
+            ) : null}
+          </nav>
+          <GoldFeedbackNote feedback={data.goldFeedback} itemId={data.itemId} />
+        </>
+      }
+    />
   );
 }
