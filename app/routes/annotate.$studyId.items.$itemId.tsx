@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useMemo } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
@@ -39,7 +39,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The one write a loader makes (test/unit/architecture.test.ts): it stamps the annotator's own
   // existing assignment once and creates, leases or submits nothing.
   if (firstShowing) await orResponseWrite(() => recordItemShown(db, itemId, user.id), db);
-  return json(page);
+  // A plain object: single fetch serialises it once (json() would stringify, then parse it back, per request).
+  return page;
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -63,14 +64,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
     switch (result.done) {
       case "draft":
       case "flagged":
-        return json({ ok: true as const, saved: result.done });
+        return { ok: true as const, saved: result.done };
       case "undo":
         return redirect(`/annotate/${studyId}/items/${result.itemId}`);
       // The next item is leased here, in the POST, and the browser goes straight to it.
       case "skipped":
         return redirect(takeNextStep(db, studyId, user));
       case "label":
-        if (form.get("then") === "stay") return json({ ok: true as const, saved: "label" as const });
+        if (form.get("then") === "stay") return { ok: true as const, saved: "label" as const };
         if (fromMine) return redirect(`/annotate/${studyId}/mine`);
         // On a study that gives gold feedback, the next page names the gold item just answered.
         return redirect(
