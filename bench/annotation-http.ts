@@ -27,6 +27,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { tempDir } from "../harness/temp-db.ts";
 import { measureInProcessFresh } from "./annotation.ts";
+import { hashPassword, verifyPassword } from "../app/server/auth/password.server.ts";
 import { latencyReport, percentile, type ClientMode, type RequestKind } from "./load-clients.ts";
 import { ensureTestBuild } from "./load-build.ts";
 import { prepareLoadDatabase, type LoadFixture } from "./load-fixture.ts";
@@ -69,6 +70,16 @@ function report(
       ? ""
       : `   flat out / in process ${(perSecond / inProcessPerSecond).toFixed(3)}× (target ≥ 0.4×)`;
   console.log(`  submits per second    ${perSecond.toFixed(1)}${ratio}`);
+  const acknowledged = r.record.acknowledged.length;
+  if (r.serverCpuMs !== null && acknowledged > 0)
+    console.log(
+      `  CPU per submit        server ${(r.serverCpuMs / acknowledged).toFixed(2)} ms, clients ${(r.clientCpuMs / acknowledged).toFixed(2)} ms ` +
+        `(server busy ${((100 * r.serverCpuMs) / (1000 * r.seconds)).toFixed(0)}% of one core; whole phase, logins included)`,
+    );
+  if (r.steady && r.steady.acknowledged > 0)
+    console.log(
+      `  server CPU per submit after the first quarter (logins and first pages done)  ${(r.steady.serverCpuMs / r.steady.acknowledged).toFixed(2)} ms`,
+    );
   console.log(latencyReport(r.record.samples));
   const cycle = r.record.samples.filter((s) => CYCLE.includes(s.kind)).map((s) => s.ms);
   console.log(`  p95 over all cycle requests  ${percentile(cycle, 95).toFixed(1)} ms`);
@@ -79,6 +90,21 @@ function report(
   for (const t of targets) console.log(`  target: ${t}`);
   for (const f of r.record.failures) console.log(`  ! ${f}`);
   if (r.stored.missing.length > 0 || r.stored.overK > 0 || r.errors > 0) process.exitCode = 1;
+}
+
+/**
+ * A login's floor: one scrypt check of a stored password (the production cost, N = 16384, r = 8) in this process,
+ * median of 9, printed beside the login figures: it is the price of the password hash, not of the server.
+ */
+async function passwordCheckCost(): Promise<string> {
+  const stored = await hashPassword("bench-password-check");
+  const ms: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const t = performance.now();
+    await verifyPassword("bench-password-check", stored);
+    ms.push(performance.now() - t);
+  }
+  return `  a login's password check alone (scrypt ${stored.split("$").slice(1, 4).join("/")}, median of 9 here): ${percentile(ms, 50).toFixed(1)} ms`;
 }
 
 ensureTestBuild();
@@ -125,6 +151,7 @@ try {
     report(`Human pace (one submit per 20–40 s each), ${DESCRIBE[modes[0]]}`, r, fixture, [
       "p95 < 50 ms per request type, 0 errors",
     ]);
+    console.log(await passwordCheckCost());
   }
 } finally {
   tmp.cleanup();

@@ -10,17 +10,19 @@
  *
  *   npm run bench:dashboard     (N=200 cached requests, UNCACHED=10 requests with the cache off,
  *                                SCALE=1 for 100 trajectories, HTTP=0 to skip (b),
- *                                REBUILD=1 rebuilds build-test/ first)
+ *                                REBUILD=1 rebuilds build-test/ first; it is rebuilt anyway when
+ *                                app/ or db/ changed since, bench/load-build.ts;
+ *                                PROFILE=dir: the server writes a CPU profile per phase into dir/cache-<off|on>/)
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { dashboardPage, freshPage } from "../app/server/annotation/dashboard-cache.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
 import { ADMIN, EXPERTS, K, prepareDashboardStudy } from "./study-fixture.ts";
 import { startAppServer } from "../harness/app-server.ts";
 import { loginCookie } from "../harness/login.ts";
 import { tempDir } from "../harness/temp-db.ts";
-import { buildApp, ROOT, TEST_BUILD_DIR } from "../harness/test-build.ts";
+import { ensureTestBuild } from "./load-build.ts";
 import { percentile } from "./load-clients.ts";
 
 const N = Number(process.env.N ?? 200);
@@ -28,6 +30,8 @@ const UNCACHED = Number(process.env.UNCACHED ?? 10);
 const SCALE = Number(process.env.SCALE ?? 1);
 const TRAJECTORIES = Math.max(2, Math.round(100 * SCALE));
 const TARGET = "target: p95 < 30 ms cached";
+const PROFILE = process.env.PROFILE ? resolve(process.env.PROFILE) : null;
+const PROFILE_HOOK = pathToFileURL(resolve(import.meta.dirname, "load-cpu-profile.mjs")).href;
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
@@ -71,7 +75,10 @@ async function inProcess(dbPath: string, studyId: number): Promise<void> {
 }
 
 async function overHttp(dbPath: string, studyId: number, cache: "on" | "off"): Promise<void> {
-  const server = await startAppServer({ dbPath, env: { SOCRATES_DASHBOARD_CACHE: cache } });
+  const profile: Record<string, string> = PROFILE
+    ? { NODE_OPTIONS: `--import=${PROFILE_HOOK}`, SOCRATES_CPU_PROFILE_DIR: join(PROFILE, `cache-${cache}`) }
+    : {};
+  const server = await startAppServer({ dbPath, env: { SOCRATES_DASHBOARD_CACHE: cache, ...profile } });
   try {
     const cookie = await loginCookie(server.url, ADMIN);
     const get = (path: string) => async () => {
@@ -102,7 +109,7 @@ try {
   console.log(`Study dashboard at scale (${TRAJECTORIES} trajectories, ${EXPERTS} experts, k = ${K})`);
   await inProcess(dbPath, studyId);
   if (process.env.HTTP !== "0") {
-    if (!existsSync(join(ROOT, TEST_BUILD_DIR, "server/index.js")) || process.env.REBUILD === "1") buildApp();
+    ensureTestBuild();
     await overHttp(dbPath, studyId, "off");
     await overHttp(dbPath, studyId, "on");
   }
