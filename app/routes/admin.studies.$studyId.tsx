@@ -17,9 +17,8 @@ import { ChannelPanels } from "../crowd-channels/ChannelPanels.tsx";
 import { dashboardPage } from "../server/annotation/dashboard-cache.server.ts";
 import { alignmentSummary } from "../domain/validation/alignment-summary.ts";
 import { TASK_TYPES } from "../task-types/registry.ts";
-import { actionResult, orResponse, orResponseWrite } from "../server/http/responses.server.ts";
+import { actionResult, asJsonData, orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
-import { studyLabelComments } from "../server/annotation/label-comments.server.ts";
 import {
   setCountSurplus,
   setMinSecondsOnTask,
@@ -55,14 +54,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // those stay on the server.
   const { trend: _trend, alignment, ...shown } = view;
   const charts = await page.charts;
-  return json({
+  return asJsonData({
     ...shown,
     alignment: alignment ? alignmentSummary(alignment) : null,
     charts,
     channels: page.channels,
     channelPanels,
     flags,
-    labelComments: studyLabelComments(db, studyId),
+    labelComments: page.labelComments,
   });
 }
 

@@ -122,3 +122,12 @@ export function formSeconds(form: FormData): number | null {
   const value = form.get("secondsOnTask");
   return value === null || value === "" ? null : Number(value);
 }
+
+/**
+ * `data` exactly as `json()` delivers it to the page (NaN and Infinity as null, undefined fields dropped, dates as
+ * strings), for a loader to return as a plain object: single fetch then serialises it once, where a `json()` Response
+ * was stringified, encoded, decoded and parsed back first — most of a large cached page's time.
+ */
+export function asJsonData<T>(data: T): T {
+  return JSON.parse(JSON.stringify(data)) as T;
+}
