@@ -6,7 +6,8 @@
  *   (b) over HTTP against the real server (build-test/): the first request, then N document and
  *       N `.data` (client navigation) requests, once with the cache off
  *       (SOCRATES_DASHBOARD_CACHE=off, the "before") and once on.
- * Prints p50/p95/p99 in ms beside the target (p95 < 30 ms cached). Figures only, no pass/fail.
+ * Prints p50/p95/p99 in ms beside the target (p95 < 30 ms cached), and over HTTP the server's CPU
+ * per request. Figures only, no pass/fail.
  *
  *   npm run bench:dashboard     (N=200 cached requests, UNCACHED=10 requests with the cache off,
  *                                SCALE=1 for 100 trajectories, HTTP=0 to skip (b),
@@ -23,6 +24,7 @@ import { startAppServer } from "../harness/app-server.ts";
 import { loginCookie } from "../harness/login.ts";
 import { tempDir } from "../harness/temp-db.ts";
 import { ensureTestBuild } from "./load-build.ts";
+import { listenerPid, processCpuMs } from "./server-cpu.ts";
 import { percentile } from "./load-clients.ts";
 
 const N = Number(process.env.N ?? 200);
@@ -87,14 +89,24 @@ async function overHttp(dbPath: string, studyId: number, cache: "on" | "off"): P
       await res.arrayBuffer();
     };
     const n = cache === "on" ? N : UNCACHED;
+    // The server's CPU per request beside the latencies: it depends far less on what else runs on the machine.
+    const pid = listenerPid(new URL(server.url).port);
+    const withCpu = async (run: () => Promise<number[]>) => {
+      const before = processCpuMs(pid);
+      const values = await run();
+      const after = processCpuMs(pid);
+      const cpu =
+        before === null || after === null
+          ? ""
+          : `; server CPU ${((after - before) / values.length).toFixed(1)} ms per request`;
+      return { values, cpu };
+    };
     console.log(`(b) over HTTP, cache ${cache}`);
     console.log(line("first document request", [await timed(get(`/admin/studies/${studyId}`))]));
-    console.log(
-      `${line("document requests", await times(n, get(`/admin/studies/${studyId}`)))}${cache === "on" ? `   (${TARGET})` : ""}`,
-    );
-    console.log(
-      `${line(".data requests", await times(n, get(`/admin/studies/${studyId}.data`)))}${cache === "on" ? `   (${TARGET})` : ""}`,
-    );
+    const docs = await withCpu(() => times(n, get(`/admin/studies/${studyId}`)));
+    console.log(`${line("document requests", docs.values)}${cache === "on" ? `   (${TARGET})` : ""}${docs.cpu}`);
+    const data = await withCpu(() => times(n, get(`/admin/studies/${studyId}.data`)));
+    console.log(`${line(".data requests", data.values)}${cache === "on" ? `   (${TARGET})` : ""}${data.cpu}`);
   } finally {
     await server.stop();
   }

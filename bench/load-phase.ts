@@ -3,11 +3,10 @@
  * the server, run a client per account until the time is up, stop, and check in the database that
  * every acknowledged label is stored and no item is past k. Used by bench:annotation-http.
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { startAppServer } from "../harness/app-server.ts";
 import { LoadRecord, runAnnotatorClient, type ClientOptions } from "./load-clients.ts";
 import { checkStored, type LoadFixture, type StoredCheck } from "./load-fixture.ts";
+import { listenerPid, processCpuMs } from "./server-cpu.ts";
 
 export interface PhaseResult {
   record: LoadRecord;
@@ -27,27 +26,6 @@ export interface PhaseResult {
    * scrypt each) and first page loads are over: the steady state's cost per submit. Null where CPU cannot be read.
    */
   steady: { serverCpuMs: number; acknowledged: number } | null;
-}
-
-/** The process listening on `port` (the server node, not the tsx launcher before it), via `ss`; null if unknown. */
-function listenerPid(port: string): number | null {
-  try {
-    const pid = /pid=(\d+)/.exec(execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" }))?.[1];
-    return pid ? Number(pid) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** utime + stime of a process in ms (Linux /proc, clock ticks of 10 ms), or null. */
-function processCpuMs(pid: number | null): number | null {
-  if (pid === null) return null;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
 }
 
 export interface PhaseOptions extends Pick<ClientOptions, "mode" | "thinkMs" | "draftEvery" | "arriveWithinMs"> {
