@@ -76,10 +76,18 @@ function report(
       `  CPU per submit        server ${(r.serverCpuMs / acknowledged).toFixed(2)} ms, clients ${(r.clientCpuMs / acknowledged).toFixed(2)} ms ` +
         `(server busy ${((100 * r.serverCpuMs) / (1000 * r.seconds)).toFixed(0)}% of one core; whole phase, logins included)`,
     );
-  if (r.steady && r.steady.acknowledged > 0)
+  if (r.steady && r.steady.acknowledged > 0) {
+    const perSubmit = r.steady.serverCpuMs / r.steady.acknowledged;
+    // In units of the in-process label time of this run, the figure hardly depends on how fast the machine runs today.
+    const inLabels =
+      inProcessPerSecond === undefined
+        ? ""
+        : ` = ${((perSubmit * inProcessPerSecond) / 1000).toFixed(1)}× the in-process allocate + submit time ` +
+          "(0.4× flat out needs ≤ 2.5× with a core to the server alone)";
     console.log(
-      `  server CPU per submit after the first quarter (logins and first pages done)  ${(r.steady.serverCpuMs / r.steady.acknowledged).toFixed(2)} ms`,
+      `  server CPU per submit after the first quarter (logins and first pages done)  ${perSubmit.toFixed(2)} ms${inLabels}`,
     );
+  }
   console.log(latencyReport(r.record.samples));
   const cycle = r.record.samples.filter((s) => CYCLE.includes(s.kind)).map((s) => s.ms);
   console.log(`  p95 over all cycle requests  ${percentile(cycle, 95).toFixed(1)} ms`);
