@@ -26,6 +26,7 @@ import a11yHref from "./styles/a11y.css?url";
 import hotkeysGoldHref from "./styles/hotkeys-gold.css?url";
 import activeLabellingHref from "./styles/active-labelling.css?url";
 import { THEME_SCRIPT, ThemeToggle } from "./components/ThemeToggle.tsx";
+import { skipRevalidationAfterDraft } from "./components/tasks/draft-revalidation.ts";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
@@ -41,6 +42,9 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 export const meta: MetaFunction = () => [{ title: "SoCRATES Studio" }];
+
+// The signed-in user does not change with a draft save (draft-revalidation.ts).
+export const shouldRevalidate = skipRevalidationAfterDraft;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await currentUser(request);

@@ -49,7 +49,7 @@ if (!["both", "browser", "document"].includes(MODE)) {
 const modes: ClientMode[] = MODE === "both" ? ["browser", "document"] : [MODE as ClientMode];
 
 /** The requests of an annotation cycle (not the logins before it). */
-const CYCLE: RequestKind[] = ["next", "item", "draft", "revalidate", "submit"];
+const CYCLE: RequestKind[] = ["next", "item", "draft", "submit"];
 const DESCRIBE: Record<ClientMode, string> = {
   browser: "browser client (single-fetch .data requests)",
   document: "document client (full page loads, no JavaScript)",

@@ -7,14 +7,15 @@
  *   - "browser": what Chromium sends once the app runs (recorded by bench/load-browser-cycle.ts):
  *     Remix single-fetch `.data` requests — the submit posts to `<item>.data` (202 → the next item),
  *     then `<item>.data` of the new item (the page carries the whole route manifest, so no
- *     `/__manifest` request); a draft is a POST to `<item>.data` followed by the page's revalidation GET of it.
+ *     `/__manifest` request); a draft is a POST to `<item>.data` alone (no revalidation GET after it since
+ *     issue 35).
  * Every request is timed and its status recorded; a 503 (the server's "busy, retry") is retried
  * after its Retry-After with the same client token, as a resent form would be.
  */
 import type { ConsensusLabel } from "../app/task-types/consensus-snippet/label.ts";
 import type { Account } from "./load-fixture.ts";
 
-export type RequestKind = "login" | "logout" | "next" | "item" | "draft" | "revalidate" | "submit";
+export type RequestKind = "login" | "logout" | "next" | "item" | "draft" | "submit";
 export type ClientMode = "document" | "browser";
 
 export interface Sample {
@@ -273,8 +274,8 @@ function browserSession(request: Requester, o: ClientOptions): Session {
       return itemPath;
     },
     async draft(itemPath, fields) {
+      // Its POST alone: the page does not fetch its data again after a draft (draft-revalidation.ts).
       await request("draft", `${itemPath}.data`, form(fields), (r) => r.status === 200);
-      await request("revalidate", `${itemPath}.data`, {}, (r) => r.status === 200);
     },
     async submit(itemPath, fields) {
       const res = await request("submit", `${itemPath}.data`, form(fields), (r) => dataRedirectTo(r, nextStep));
@@ -313,7 +314,7 @@ export function percentile(values: number[], p: number): number {
 
 /** A table of count and p50/p95/p99/max latency per request kind, plus unexpected answers by status. */
 export function latencyReport(samples: Sample[]): string {
-  const kinds: RequestKind[] = ["login", "logout", "next", "item", "draft", "revalidate", "submit"];
+  const kinds: RequestKind[] = ["login", "logout", "next", "item", "draft", "submit"];
   const lines = [
     `  ${"request".padEnd(10)} ${"count".padStart(7)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`,
   ];

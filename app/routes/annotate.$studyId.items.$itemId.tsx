@@ -2,6 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useMemo } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
+import { skipRevalidationAfterDraft } from "../components/tasks/draft-revalidation.ts";
 import { GoldFeedbackNote } from "../components/tasks/GoldFeedbackNote.tsx";
 import {
   actionResult,
@@ -28,6 +29,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
       : "Task · SoCRATES Studio",
   },
 ];
+
+// An autosaved draft reloads nothing: the page shows its state from the fetcher (draft-revalidation.ts).
+export const shouldRevalidate = skipRevalidationAfterDraft;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
