@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   Form,
   isRouteErrorResponse,
@@ -26,6 +26,7 @@ import a11yHref from "./styles/a11y.css?url";
 import hotkeysGoldHref from "./styles/hotkeys-gold.css?url";
 import activeLabellingHref from "./styles/active-labelling.css?url";
 import { THEME_SCRIPT, ThemeToggle } from "./components/ThemeToggle.tsx";
+import { skipRevalidationAfterDraft } from "./components/tasks/draft-revalidation.ts";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
@@ -42,9 +43,13 @@ export const links: LinksFunction = () => [
 ];
 export const meta: MetaFunction = () => [{ title: "SoCRATES Studio" }];
 
+// The signed-in user does not change with a draft save (draft-revalidation.ts).
+export const shouldRevalidate = skipRevalidationAfterDraft;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await currentUser(request);
-  return json({ user: user ? { displayName: user.displayName, role: user.role } : null });
+  // A plain object, as single fetch takes it: no stringify and parse back on every request.
+  return { user: user ? { displayName: user.displayName, role: user.role } : null };
 }
 
 /** The signed-in user (or null) from the root loader; absent on the error page when the loader failed. */

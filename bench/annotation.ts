@@ -4,7 +4,8 @@
  * Prints how long study creation takes, allocation + submit throughput (and each part's cost per
  * label: nextTask, submitLabel), and the dashboard's
  * compute time (alpha at two levels with 1,000 bootstrap draws each, alignment, trend).
- * Figures only, no pass/fail.
+ * Figures only, no pass/fail. bench:annotation-http runs the same allocate + submit measurement
+ * (measureInProcess) in its own run, for the HTTP / in-process ratio.
  *
  *   npm run bench:annotation        (SCALE=0.2 for a quick look)
  */
@@ -16,37 +17,40 @@ import * as schema from "../db/schema.ts";
 import { nextTask } from "../app/server/annotation/assignment.server.ts";
 import { studyDashboard } from "../app/server/annotation/dashboard.server.ts";
 import { submitLabel } from "../app/server/annotation/submit.server.ts";
-import { openDatabase } from "../app/server/db.server.ts";
+import { openDatabase, type Db } from "../app/server/db.server.ts";
 import { addExperts, createBenchStudy, EXPERTS, importSyntheticRuns, K, labelMaker } from "./study-fixture.ts";
-
-const SCALE = Number(process.env.SCALE ?? 1);
-if (!(SCALE > 0 && SCALE <= 10)) {
-  console.error(`SCALE must be a number in (0, 10], got "${process.env.SCALE}"`);
-  process.exit(2);
-}
-const TRAJECTORIES = Math.max(2, Math.round(100 * SCALE));
 
 const seconds = (start: number) => (performance.now() - start) / 1000;
 
-const dir = mkdtempSync(join(tmpdir(), "socrates-bench-annotation-"));
-try {
-  const db = openDatabase(join(dir, "bench.db"));
-  importSyntheticRuns(db, TRAJECTORIES);
+export interface InProcessFigures {
+  trajectories: number;
+  items: number;
+  createSeconds: number;
+  submitted: number;
+  allocateSeconds: number;
+  submitSeconds: number;
+  /** Labels per second, allocate + submit. */
+  labelsPerSecond: number;
+}
 
+/**
+ * Labels a fresh study of `trajectories` trajectories to k = 3 through nextTask and submitLabel,
+ * annotators taking turns one task each as requests would interleave on a server; each call timed
+ * on its own, so the allocation and the submit costs show separately. Leaves the labelled study in
+ * `db` (the dashboard part of this bench reads it).
+ */
+export function measureInProcess(db: Db, trajectories: number): InProcessFigures & { studyId: number } {
+  importSyntheticRuns(db, trajectories);
   let t = performance.now();
-  const studyId = createBenchStudy(db, TRAJECTORIES);
+  const studyId = createBenchStudy(db, trajectories);
   const createSeconds = seconds(t);
   const items = db
     .select({ id: schema.studyItems.id })
     .from(schema.studyItems)
     .where(eq(schema.studyItems.studyId, studyId))
     .all().length;
-
   const annotators = addExperts(db);
   const label = labelMaker(db, studyId);
-
-  // Annotators take turns, one task each, as requests would interleave on a server.
-  // Each call is timed on its own, so the allocation and the submit costs show separately.
   let submitted = 0;
   let allocateSeconds = 0;
   let submitSeconds = 0;
@@ -74,32 +78,65 @@ try {
       submitted++;
     }
   }
-  const labelSeconds = allocateSeconds + submitSeconds;
-  const perLabel = (s: number) => ((1000 * s) / submitted).toFixed(3);
-
-  t = performance.now();
-  const dashboard = studyDashboard(db, studyId);
-  const dashboardSeconds = seconds(t);
-  if (dashboard.kind !== "consensus-snippet") throw new Error("expected a consensus dashboard");
-
-  const rows: [string, string][] = [
-    ["trajectories / items", `${TRAJECTORIES} / ${items}`],
-    ["annotators × k", `${EXPERTS} × ${K}`],
-    ["create study (s)", createSeconds.toFixed(2)],
-    ["labels submitted", String(submitted)],
-    ["allocate + submit, total (s)", labelSeconds.toFixed(2)],
-    ["allocate (nextTask), per label (ms)", perLabel(allocateSeconds)],
-    ["submit (submitLabel), per label (ms)", perLabel(submitSeconds)],
-    ["allocate + submit, per label (ms)", perLabel(labelSeconds)],
-    ["labels per second", `${(submitted / labelSeconds).toFixed(0)}   (target ≥ 1,000 on an idle 2-core machine)`],
-    ["dashboard compute (s)", dashboardSeconds.toFixed(2)],
-    ["  alpha units × raters", `${dashboard.agreement.units.length} × ${dashboard.agreement.raters.length}`],
-    ["  alignment units", String(dashboard.alignment?.units.length ?? 0)],
-  ];
-  const width = Math.max(...rows.map(([k]) => k.length));
-  console.log(`Annotation platform at study scale (scale ${SCALE})`);
-  for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
-  db.$client.close();
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  const labelsPerSecond = submitted / (allocateSeconds + submitSeconds);
+  return { studyId, trajectories, items, createSeconds, submitted, allocateSeconds, submitSeconds, labelsPerSecond };
 }
+
+/** measureInProcess on a temporary database of its own, removed afterwards. */
+export function measureInProcessFresh(trajectories: number): InProcessFigures {
+  const dir = mkdtempSync(join(tmpdir(), "socrates-bench-annotation-"));
+  try {
+    const db = openDatabase(join(dir, "bench.db"));
+    try {
+      const { studyId: _, ...figures } = measureInProcess(db, trajectories);
+      return figures;
+    } finally {
+      db.$client.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function main(): void {
+  const SCALE = Number(process.env.SCALE ?? 1);
+  if (!(SCALE > 0 && SCALE <= 10)) {
+    console.error(`SCALE must be a number in (0, 10], got "${process.env.SCALE}"`);
+    process.exit(2);
+  }
+  const dir = mkdtempSync(join(tmpdir(), "socrates-bench-annotation-"));
+  try {
+    const db = openDatabase(join(dir, "bench.db"));
+    const m = measureInProcess(db, Math.max(2, Math.round(100 * SCALE)));
+    const labelSeconds = m.allocateSeconds + m.submitSeconds;
+    const perLabel = (s: number) => ((1000 * s) / m.submitted).toFixed(3);
+
+    const t = performance.now();
+    const dashboard = studyDashboard(db, m.studyId);
+    const dashboardSeconds = seconds(t);
+    if (dashboard.kind !== "consensus-snippet") throw new Error("expected a consensus dashboard");
+
+    const rows: [string, string][] = [
+      ["trajectories / items", `${m.trajectories} / ${m.items}`],
+      ["annotators × k", `${EXPERTS} × ${K}`],
+      ["create study (s)", m.createSeconds.toFixed(2)],
+      ["labels submitted", String(m.submitted)],
+      ["allocate + submit, total (s)", labelSeconds.toFixed(2)],
+      ["allocate (nextTask), per label (ms)", perLabel(m.allocateSeconds)],
+      ["submit (submitLabel), per label (ms)", perLabel(m.submitSeconds)],
+      ["allocate + submit, per label (ms)", perLabel(labelSeconds)],
+      ["labels per second", `${m.labelsPerSecond.toFixed(0)}   (target ≥ 1,000 on an idle 2-core machine)`],
+      ["dashboard compute (s)", dashboardSeconds.toFixed(2)],
+      ["  alpha units × raters", `${dashboard.agreement.units.length} × ${dashboard.agreement.raters.length}`],
+      ["  alignment units", String(dashboard.alignment?.units.length ?? 0)],
+    ];
+    const width = Math.max(...rows.map(([k]) => k.length));
+    console.log(`Annotation platform at study scale (scale ${SCALE})`);
+    for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
+    db.$client.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -6,21 +6,25 @@
  *   (b) over HTTP against the real server (build-test/): the first request, then N document and
  *       N `.data` (client navigation) requests, once with the cache off
  *       (SOCRATES_DASHBOARD_CACHE=off, the "before") and once on.
- * Prints p50/p95/p99 in ms beside the target (p95 < 30 ms cached). Figures only, no pass/fail.
+ * Prints p50/p95/p99 in ms beside the target (p95 < 30 ms cached), and over HTTP the server's CPU
+ * per request. Figures only, no pass/fail.
  *
  *   npm run bench:dashboard     (N=200 cached requests, UNCACHED=10 requests with the cache off,
  *                                SCALE=1 for 100 trajectories, HTTP=0 to skip (b),
- *                                REBUILD=1 rebuilds build-test/ first)
+ *                                REBUILD=1 rebuilds build-test/ first; it is rebuilt anyway when
+ *                                app/ or db/ changed since, bench/load-build.ts;
+ *                                PROFILE=dir: the server writes a CPU profile per phase into dir/cache-<off|on>/)
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { dashboardPage, freshPage } from "../app/server/annotation/dashboard-cache.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
 import { ADMIN, EXPERTS, K, prepareDashboardStudy } from "./study-fixture.ts";
 import { startAppServer } from "../harness/app-server.ts";
 import { loginCookie } from "../harness/login.ts";
 import { tempDir } from "../harness/temp-db.ts";
-import { buildApp, ROOT, TEST_BUILD_DIR } from "../harness/test-build.ts";
+import { ensureTestBuild } from "./load-build.ts";
+import { listenerPid, processCpuMs } from "./server-cpu.ts";
 import { percentile } from "./load-clients.ts";
 
 const N = Number(process.env.N ?? 200);
@@ -28,6 +32,8 @@ const UNCACHED = Number(process.env.UNCACHED ?? 10);
 const SCALE = Number(process.env.SCALE ?? 1);
 const TRAJECTORIES = Math.max(2, Math.round(100 * SCALE));
 const TARGET = "target: p95 < 30 ms cached";
+const PROFILE = process.env.PROFILE ? resolve(process.env.PROFILE) : null;
+const PROFILE_HOOK = pathToFileURL(resolve(import.meta.dirname, "load-cpu-profile.mjs")).href;
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
@@ -71,7 +77,10 @@ async function inProcess(dbPath: string, studyId: number): Promise<void> {
 }
 
 async function overHttp(dbPath: string, studyId: number, cache: "on" | "off"): Promise<void> {
-  const server = await startAppServer({ dbPath, env: { SOCRATES_DASHBOARD_CACHE: cache } });
+  const profile: Record<string, string> = PROFILE
+    ? { NODE_OPTIONS: `--import=${PROFILE_HOOK}`, SOCRATES_CPU_PROFILE_DIR: join(PROFILE, `cache-${cache}`) }
+    : {};
+  const server = await startAppServer({ dbPath, env: { SOCRATES_DASHBOARD_CACHE: cache, ...profile } });
   try {
     const cookie = await loginCookie(server.url, ADMIN);
     const get = (path: string) => async () => {
@@ -80,14 +89,24 @@ async function overHttp(dbPath: string, studyId: number, cache: "on" | "off"): P
       await res.arrayBuffer();
     };
     const n = cache === "on" ? N : UNCACHED;
+    // The server's CPU per request beside the latencies: it depends far less on what else runs on the machine.
+    const pid = listenerPid(new URL(server.url).port);
+    const withCpu = async (run: () => Promise<number[]>) => {
+      const before = processCpuMs(pid);
+      const values = await run();
+      const after = processCpuMs(pid);
+      const cpu =
+        before === null || after === null
+          ? ""
+          : `; server CPU ${((after - before) / values.length).toFixed(1)} ms per request`;
+      return { values, cpu };
+    };
     console.log(`(b) over HTTP, cache ${cache}`);
     console.log(line("first document request", [await timed(get(`/admin/studies/${studyId}`))]));
-    console.log(
-      `${line("document requests", await times(n, get(`/admin/studies/${studyId}`)))}${cache === "on" ? `   (${TARGET})` : ""}`,
-    );
-    console.log(
-      `${line(".data requests", await times(n, get(`/admin/studies/${studyId}.data`)))}${cache === "on" ? `   (${TARGET})` : ""}`,
-    );
+    const docs = await withCpu(() => times(n, get(`/admin/studies/${studyId}`)));
+    console.log(`${line("document requests", docs.values)}${cache === "on" ? `   (${TARGET})` : ""}${docs.cpu}`);
+    const data = await withCpu(() => times(n, get(`/admin/studies/${studyId}.data`)));
+    console.log(`${line(".data requests", data.values)}${cache === "on" ? `   (${TARGET})` : ""}${data.cpu}`);
   } finally {
     await server.stop();
   }
@@ -102,7 +121,7 @@ try {
   console.log(`Study dashboard at scale (${TRAJECTORIES} trajectories, ${EXPERTS} experts, k = ${K})`);
   await inProcess(dbPath, studyId);
   if (process.env.HTTP !== "0") {
-    if (!existsSync(join(ROOT, TEST_BUILD_DIR, "server/index.js")) || process.env.REBUILD === "1") buildApp();
+    ensureTestBuild();
     await overHttp(dbPath, studyId, "off");
     await overHttp(dbPath, studyId, "on");
   }

@@ -57,7 +57,7 @@ export async function recordBrowserCycle(): Promise<RecordedRequest[]> {
     });
     const topics = Object.keys(fixture.label.topics).length;
     const parties = Object.keys(Object.values(fixture.label.topics)[0].positions).length;
-    // Two cycles: the first also fetches what a browser keeps afterwards (the next page's code, route manifests); the
+    // Two cycles: the first also fetches what a browser keeps afterwards (the next page's code); the
     // second is the steady state.
     for (let cycle = 0; cycle < 2; cycle++) {
       recorded = [];

@@ -6,15 +6,16 @@
  *   - "document": full page loads, as without JavaScript (bench:load, the import-under-load test);
  *   - "browser": what Chromium sends once the app runs (recorded by bench/load-browser-cycle.ts):
  *     Remix single-fetch `.data` requests — the submit posts to `<item>.data` (202 → the next item),
- *     then the route manifest for the new item's path, `<item>.data`;
- *     a draft is a POST to `<item>.data` followed by the page's revalidation GET of it.
+ *     then `<item>.data` of the new item (the page carries the whole route manifest, so no
+ *     `/__manifest` request); a draft is a POST to `<item>.data` alone (no revalidation GET after it since
+ *     issue 35).
  * Every request is timed and its status recorded; a 503 (the server's "busy, retry") is retried
  * after its Retry-After with the same client token, as a resent form would be.
  */
 import type { ConsensusLabel } from "../app/task-types/consensus-snippet/label.ts";
 import type { Account } from "./load-fixture.ts";
 
-export type RequestKind = "login" | "logout" | "next" | "item" | "draft" | "revalidate" | "manifest" | "submit";
+export type RequestKind = "login" | "logout" | "next" | "item" | "draft" | "submit";
 export type ClientMode = "document" | "browser";
 
 export interface Sample {
@@ -258,26 +259,23 @@ const dataRedirectTo = (res: Response, pattern: RegExp) =>
   res.status === 202 && pattern.test(res.headers.get("location") ?? "");
 
 /**
- * With JavaScript, as recorded in Chromium: the first item by a document POST, then `.data` requests and a route
- * manifest per new item path.
+ * With JavaScript, as recorded in Chromium: the first item by a document POST, then `.data` requests only.
  */
 function browserSession(request: Requester, o: ClientOptions): Session {
   const taskPath = new RegExp(`^/annotate/${o.studyId}/items/(\\d+)$`);
   const nextStep = nextStepOf(o.studyId);
-  let version = "";
   let queued: string | undefined;
   return {
     async firstItem() {
       const next = await request("next", `/annotate/${o.studyId}/next`, form({}), (r) => redirectTo(r, nextStep));
       const itemPath = next.headers.get("location") ?? "";
       if (!taskPath.test(itemPath)) return null;
-      const page = await request("item", itemPath, {}, (r) => r.status === 200);
-      version = /"version":\s*"([0-9a-f]+)"/.exec(page.bodyText)?.[1] ?? "";
+      await request("item", itemPath, {}, (r) => r.status === 200);
       return itemPath;
     },
     async draft(itemPath, fields) {
+      // Its POST alone: the page does not fetch its data again after a draft (draft-revalidation.ts).
       await request("draft", `${itemPath}.data`, form(fields), (r) => r.status === 200);
-      await request("revalidate", `${itemPath}.data`, {}, (r) => r.status === 200);
     },
     async submit(itemPath, fields) {
       const res = await request("submit", `${itemPath}.data`, form(fields), (r) => dataRedirectTo(r, nextStep));
@@ -295,12 +293,6 @@ function browserSession(request: Requester, o: ClientOptions): Session {
         itemPath = next.headers.get("location") ?? "";
       }
       if (!taskPath.test(itemPath)) return null;
-      await request(
-        "manifest",
-        `/__manifest?p=${encodeURIComponent(itemPath)}&version=${version}`,
-        {},
-        (r) => r.status === 200,
-      );
       await request("item", `${itemPath}.data`, {}, (r) => r.status === 200);
       return itemPath;
     },
@@ -322,7 +314,7 @@ export function percentile(values: number[], p: number): number {
 
 /** A table of count and p50/p95/p99/max latency per request kind, plus unexpected answers by status. */
 export function latencyReport(samples: Sample[]): string {
-  const kinds: RequestKind[] = ["login", "logout", "next", "manifest", "item", "draft", "revalidate", "submit"];
+  const kinds: RequestKind[] = ["login", "logout", "next", "item", "draft", "submit"];
   const lines = [
     `  ${"request".padEnd(10)} ${"count".padStart(7)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`,
   ];

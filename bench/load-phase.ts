@@ -6,6 +6,7 @@
 import { startAppServer } from "../harness/app-server.ts";
 import { LoadRecord, runAnnotatorClient, type ClientOptions } from "./load-clients.ts";
 import { checkStored, type LoadFixture, type StoredCheck } from "./load-fixture.ts";
+import { listenerPid, processCpuMs } from "./server-cpu.ts";
 
 export interface PhaseResult {
   record: LoadRecord;
@@ -13,6 +14,18 @@ export interface PhaseResult {
   stored: StoredCheck;
   /** Requests the clients did not expect (any error status, no answer, a wrong redirect). */
   errors: number;
+  /**
+   * CPU time (user + system, ms) the server process spent in the phase, or null where it cannot be read (no `ss`
+   * or /proc): unlike throughput, it hardly depends on what else shares the machine.
+   */
+  serverCpuMs: number | null;
+  /** CPU time of this process (the clients) in the phase, ms. */
+  clientCpuMs: number;
+  /**
+   * The server's CPU and the acknowledged submits after the phase's first quarter, when the logins (a deliberate
+   * scrypt each) and first page loads are over: the steady state's cost per submit. Null where CPU cannot be read.
+   */
+  steady: { serverCpuMs: number; acknowledged: number } | null;
 }
 
 export interface PhaseOptions extends Pick<ClientOptions, "mode" | "thinkMs" | "draftEvery" | "arriveWithinMs"> {
@@ -23,12 +36,30 @@ export interface PhaseOptions extends Pick<ClientOptions, "mode" | "thinkMs" | "
   serverEnv?: Record<string, string>;
 }
 
+function steadyState(
+  quarter: { cpu: number | null; acknowledged: number } | null,
+  cpuAtEnd: number | null,
+  acknowledgedAtEnd: number,
+): PhaseResult["steady"] {
+  if (quarter?.cpu == null || cpuAtEnd === null) return null;
+  return { serverCpuMs: cpuAtEnd - quarter.cpu, acknowledged: acknowledgedAtEnd - quarter.acknowledged };
+}
+
 export async function runLoadPhase(o: PhaseOptions): Promise<PhaseResult> {
   const server = await startAppServer({ dbPath: o.dbPath, env: o.serverEnv });
   const record = new LoadRecord();
   let stopping = false;
+  const pid = listenerPid(new URL(server.url).port);
+  const serverCpuAtStart = processCpuMs(pid);
+  let serverCpuAtEnd: number | null = null;
+  const clientCpuAtStart = process.cpuUsage();
   const start = performance.now();
   const timer = setTimeout(() => (stopping = true), o.seconds * 1000);
+  let quarter: { cpu: number | null; acknowledged: number } | null = null;
+  const quarterTimer = setTimeout(
+    () => (quarter = { cpu: processCpuMs(pid), acknowledged: record.acknowledged.length }),
+    o.seconds * 250,
+  );
   try {
     await Promise.all(
       o.fixture.accounts.map((account) =>
@@ -46,15 +77,21 @@ export async function runLoadPhase(o: PhaseOptions): Promise<PhaseResult> {
         }),
       ),
     );
+    serverCpuAtEnd = processCpuMs(pid);
   } finally {
     clearTimeout(timer);
+    clearTimeout(quarterTimer);
     await server.stop();
   }
   const seconds = (performance.now() - start) / 1000;
+  const clientCpu = process.cpuUsage(clientCpuAtStart);
   return {
     record,
     seconds,
     stored: checkStored(o.dbPath, o.fixture.studyId, record.acknowledged),
     errors: record.samples.filter((s) => !s.ok).length,
+    serverCpuMs: serverCpuAtStart === null || serverCpuAtEnd === null ? null : serverCpuAtEnd - serverCpuAtStart,
+    clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
+    steady: steadyState(quarter, serverCpuAtEnd, record.acknowledged.length),
   };
 }

@@ -18,6 +18,7 @@ import { computeMetrics } from "../app/server/pipeline/metrics-runner.server.ts"
 import { bodyLimit } from "../app/server/http/body-limit.server.ts";
 import { crossOriginProtection } from "../app/server/http/cross-origin.server.ts";
 import { remixHandler } from "../app/server/http/remix-handler.server.ts";
+import { cacheRouteMatches } from "../app/server/http/route-match-cache.server.ts";
 import { policyOptions, securityHeaders } from "../app/server/http/security-headers.server.ts";
 import { serverSettings } from "../app/server/http/server-settings.server.ts";
 import { buildDirectory } from "./build-dir.ts";
@@ -89,6 +90,8 @@ if (dev) {
   }
   app.use("/assets", express.static(join(dir, "client/assets"), { immutable: true, maxAge: "1y" }));
   app.use(topLevelFiles(join(dir, "client")));
+  // The route tree is fixed in production: each path's matches are worked out once (route-match-cache.server.ts).
+  cacheRouteMatches();
   build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
 }
 app.all(

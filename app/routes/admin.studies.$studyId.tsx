@@ -14,12 +14,18 @@ import { ChannelPanel } from "../components/dashboard/ChannelPanel.tsx";
 import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
 import { LabelCommentsPanel } from "../components/dashboard/LabelCommentsPanel.tsx";
 import { ChannelPanels } from "../crowd-channels/ChannelPanels.tsx";
-import { dashboardPage } from "../server/annotation/dashboard-cache.server.ts";
+import { dashboardPage, type DashboardPage } from "../server/annotation/dashboard-cache.server.ts";
+import type { DashboardCharts } from "../domain/charts/chart-data.ts";
 import { alignmentSummary } from "../domain/validation/alignment-summary.ts";
 import { TASK_TYPES } from "../task-types/registry.ts";
-import { actionResult, orResponse, orResponseWrite } from "../server/http/responses.server.ts";
+import {
+  actionResult,
+  asJsonData,
+  jsonDataOnce,
+  orResponse,
+  orResponseWrite,
+} from "../server/http/responses.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
-import { studyLabelComments } from "../server/annotation/label-comments.server.ts";
 import {
   setCountSurplus,
   setMinSecondsOnTask,
@@ -51,20 +57,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const view = page.view;
   const channelPanels = view.study.pool === "crowd" ? channelPanelData(db, view.study, url.origin) : null;
   const flags = studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
-  // The page shows the trend as a server-drawn chart only and the alignment's figures without its per-unit values, so
-  // those stay on the server.
-  const { trend: _trend, alignment, ...shown } = view;
-  const charts = await page.charts;
-  return json({
-    ...shown,
-    alignment: alignment ? alignmentSummary(alignment) : null,
-    charts,
-    channels: page.channels,
-    channelPanels,
-    flags,
-    labelComments: studyLabelComments(db, studyId),
-  });
+  const charts = chartsData(await page.charts);
+  const perRequest = asJsonData({ channels: page.channels, channelPanels, flags, labelComments: page.labelComments });
+  return { ...shownView(view), charts, ...perRequest };
 }
+
+/**
+ * The view as the page gets it, in JSON form: the trend only as a server-drawn chart and the alignment's figures without
+ * its per-unit values (those stay on the server). A cached view (and its charts) is the same object until the study's
+ * data changes, so this is made once per view, not per request (it was most of a cached page's time).
+ */
+const shownView = jsonDataOnce((view: DashboardPage["view"]) => {
+  const { trend: _trend, alignment, ...rest } = view;
+  return { ...rest, alignment: alignment ? alignmentSummary(alignment) : null };
+});
+const chartsData = jsonDataOnce((charts: DashboardCharts) => charts);
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request, ["admin"]);

@@ -1,7 +1,8 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useMemo } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
+import { skipRevalidationAfterDraft } from "../components/tasks/draft-revalidation.ts";
 import { GoldFeedbackNote } from "../components/tasks/GoldFeedbackNote.tsx";
 import {
   actionResult,
@@ -15,7 +16,6 @@ import { recordItemShown } from "../server/annotation/item-shown.server.ts";
 import { saveTaskWork, taskPage } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { takeNextStep } from "../server/crowd/next-step.server.ts";
-import { likelyNextItem } from "../server/annotation/assignment.server.ts";
 import { getDb } from "../server/db.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 import { readForm } from "../server/http/request-body.server.ts";
@@ -30,6 +30,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   },
 ];
 
+// An autosaved draft reloads nothing: the page shows its state from the fetcher (draft-revalidation.ts).
+export const shouldRevalidate = skipRevalidationAfterDraft;
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
@@ -40,8 +43,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The one write a loader makes (test/unit/architecture.test.ts): it stamps the annotator's own
   // existing assignment once and creates, leases or submits nothing.
   if (firstShowing) await orResponseWrite(() => recordItemShown(db, itemId, user.id), db);
-  const upNext = page.skipped ? undefined : likelyNextItem(db, studyId, user.id);
-  return json({ ...page, upNextPath: upNext === undefined ? null : `/annotate/${studyId}/items/${upNext}` });
+  // A plain object: single fetch serialises it once (json() would stringify, then parse it back, per request).
+  return page;
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -65,14 +68,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
     switch (result.done) {
       case "draft":
       case "flagged":
-        return json({ ok: true as const, saved: result.done });
+        return { ok: true as const, saved: result.done };
       case "undo":
         return redirect(`/annotate/${studyId}/items/${result.itemId}`);
       // The next item is leased here, in the POST, and the browser goes straight to it.
       case "skipped":
         return redirect(takeNextStep(db, studyId, user));
       case "label":
-        if (form.get("then") === "stay") return json({ ok: true as const, saved: "label" as const });
+        if (form.get("then") === "stay") return { ok: true as const, saved: "label" as const };
         if (fromMine) return redirect(`/annotate/${studyId}/mine`);
         // On a study that gives gold feedback, the next page names the gold item just answered.
         return redirect(
@@ -110,54 +113,36 @@ export default function TaskPage() {
     [itemPath, fields, open, data.submitted, data.study.open, data.canUndo],
   );
   return (
-    <>
-      <UpNext path={fromMine ? null : data.upNextPath} />
-      <TaskPageShell
-        testId="task-page"
-        item={data}
-        progress={data.progress}
-        posting={{ action: itemPath, draftsEnabled: open, fields }}
-        loadsNextItem
-        itemActions={itemActions}
-        sessionKey={String(data.study.id)}
-        commentField
-        readOnly={data.skipped}
-        failure={result && !result.ok ? (result as ActionFailure) : null}
-        header={
-          <>
-            <nav className="muted task-crumbs" aria-label="Task">
-              <Link to="/annotate">My tasks</Link> · {data.study.name} ·{" "}
-              <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link> ·{" "}
-              <Link to="/annotate/settings">Settings{data.autoAdvance ? " (auto-advance on)" : ""}</Link>
-              {data.submitted ? (
-                <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span>
-              ) : null}
-              {!data.study.open ? (
-                <span className="badge"> This study is closed: your answers can be read but not changed</span>
-              ) : null}
-              {data.skipped ? (
-                <span className="badge"> You skipped this item: it has gone to other annotators</span>
-              ) : null}
-            </nav>
-            <GoldFeedbackNote feedback={data.goldFeedback} itemId={data.itemId} />
-          </>
-        }
-      />
-    </>
-  );
-}
-
-/**
- * A link the annotator never sees to the item the submit will most likely lead to: Remix learns its
- * route now (lazy route discovery), so the submit's redirect loads the next item without first
- * asking /__manifest — one round-trip less. It fetches no data: the item's loader, which records
- * that the item was shown, runs only when the item is really opened.
- */
-function UpNext({ path }: { path: string | null }) {
-  if (!path) return null;
-  return (
-    <Link to={path} hidden tabIndex={-1} aria-hidden="true" prefetch="none" discover="render">
-      next item
-    </Link>
+    <TaskPageShell
+      testId="task-page"
+      item={data}
+      progress={data.progress}
+      posting={{ action: itemPath, draftsEnabled: open, fields }}
+      loadsNextItem
+      itemActions={itemActions}
+      sessionKey={String(data.study.id)}
+      commentField
+      readOnly={data.skipped}
+      failure={result && !result.ok ? (result as ActionFailure) : null}
+      header={
+        <>
+          <nav className="muted task-crumbs" aria-label="Task">
+            <Link to="/annotate">My tasks</Link> · {data.study.name} ·{" "}
+            <Link to={`/annotate/${data.study.id}/mine`}>My labels</Link> ·{" "}
+            <Link to="/annotate/settings">Settings{data.autoAdvance ? " (auto-advance on)" : ""}</Link>
+            {data.submitted ? (
+              <span className="badge"> Submitted (revision {data.submitted.revision}) — you can revise it</span>
+            ) : null}
+            {!data.study.open ? (
+              <span className="badge"> This study is closed: your answers can be read but not changed</span>
+            ) : null}
+            {data.skipped ? (
+              <span className="badge"> You skipped this item: it has gone to other annotators</span>
+            ) : null}
+          </nav>
+          <GoldFeedbackNote feedback={data.goldFeedback} itemId={data.itemId} />
+        </>
+      }
+    />
   );
 }

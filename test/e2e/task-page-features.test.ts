@@ -62,8 +62,16 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
     const status = page.getByTestId("draft-status");
     expect(await status.textContent()).toBe("");
 
+    // A draft save is its POST alone: the page's data is not fetched again after it (draft-revalidation.ts).
+    const sent: string[] = [];
+    const record = (r: { method: () => string; url: () => string }) =>
+      sent.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    page.on("request", record);
     await page.keyboard.press("1");
     await page.locator('[data-testid="draft-status"][data-phase="saved"]').waitFor();
+    await page.waitForLoadState("networkidle");
+    page.off("request", record);
+    expect(sent).toEqual([`POST /annotate/${draftStudy}/items/${item}.data`]);
     expect(await status.textContent()).toMatch(/^Saved · \d+ s ago$/);
     // The ticking age is not read out: the status region's accessible text is the state alone.
     expect(await status.locator('[aria-hidden="true"]').textContent()).toMatch(/^ · \d+ s ago$/);

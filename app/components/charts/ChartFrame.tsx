@@ -22,6 +22,20 @@ interface Props {
 
 const dataHref = (type: string, text: string) => `data:${type};charset=utf-8,${encodeURIComponent(text)}`;
 
+/**
+ * A chart's two download links, encoded once per chart object: a cached dashboard hands the same chart to every
+ * request, and encoding its SVG and CSV was a good part of the page's render.
+ */
+const downloads = new WeakMap<RenderedChart, { csv: string; svg: string }>();
+function downloadHrefs(chart: RenderedChart): { csv: string; svg: string } {
+  let hrefs = downloads.get(chart);
+  if (!hrefs) {
+    hrefs = { csv: dataHref("text/csv", chartCsv(chart.data)), svg: dataHref("image/svg+xml", chart.svg) };
+    downloads.set(chart, hrefs);
+  }
+  return hrefs;
+}
+
 function Drawing({ svg, label, which }: { svg: string; label: string; which: "wide" | "narrow" }) {
   return (
     <div className={`chart-${which}`}>
@@ -39,6 +53,7 @@ function Drawing({ svg, label, which }: { svg: string; label: string; which: "wi
 }
 
 export function ChartFrame({ chart, testId, label, fileName, className, caption, data }: Props) {
+  const hrefs = downloadHrefs(chart);
   return (
     <figure className={`report-figure chart-frame ${className ?? ""}`} data-testid={testId} {...data}>
       <Drawing svg={chart.svg} label={label} which="wide" />
@@ -49,10 +64,10 @@ export function ChartFrame({ chart, testId, label, fileName, className, caption,
           <summary>Show data</summary>
           <ChartTable chart={chart} />
         </details>
-        <a className="chart-download" download={`${fileName}.csv`} href={dataHref("text/csv", chartCsv(chart.data))}>
+        <a className="chart-download" download={`${fileName}.csv`} href={hrefs.csv}>
           Download CSV
         </a>
-        <a className="chart-download" download={`${fileName}.svg`} href={dataHref("image/svg+xml", chart.svg)}>
+        <a className="chart-download" download={`${fileName}.svg`} href={hrefs.svg}>
           Download SVG
         </a>
       </div>

@@ -73,18 +73,6 @@ export function nextTask(db: Db, studyId: number, annotatorId: number, now = new
 }
 
 /**
- * The item `nextTask` would most likely lease after the annotator's current one (read-only: leases
- * nothing, so it is only a guess — another annotator may take the place first). The task page uses
- * it to learn the next item's route in advance (issue 32's turnover), never to show or record it.
- */
-export function likelyNextItem(db: Db, studyId: number, annotatorId: number, now = new Date()): number | undefined {
-  const study = findStudy(db, studyId);
-  if (study?.status !== "open") return undefined;
-  const verified = identityConfirmedOnSubmit(db, annotatorId);
-  return firstOpenItem(db, studyId, annotatorId, study.labelsPerItem, verified, now.toISOString());
-}
-
-/**
  * Whether the annotator holds a lease or could get an item now (read-only: leases nothing).
  * `verified` says which places they may take: by default their own identity's (an annotator id
  * that exists nowhere, the entry gate's newcomer, asks as an unverified one).

@@ -26,6 +26,7 @@ import { dashboardCharts } from "../../task-types/registry.server.ts";
 import type { DashboardCharts } from "../../domain/charts/chart-data.ts";
 import { goldDotsSpec } from "../../domain/charts/views.ts";
 import { renderChart } from "../charts/render.server.ts";
+import { studyLabelComments } from "./label-comments.server.ts";
 
 /**
  * Entries per database connection: a figures entry per (study, flagged exclusion, fast-label exclusion), a view entry
@@ -54,12 +55,18 @@ class Lru<V> {
   }
 }
 
-/** What the page needs beyond the view: per-channel figures and the charts (drawn once per entry). */
+/**
+ * What the page needs beyond the view: per-channel figures, the latest label comments (their query reads every label
+ * of the study, so once per mark) and the charts (drawn once per entry).
+ */
 interface Figures {
   analytics: DashboardAnalytics;
   channels: ChannelStats[];
+  labelComments: LabelComments;
   charts?: Promise<DashboardCharts>;
 }
+
+type LabelComments = ReturnType<typeof studyLabelComments>;
 
 interface Entry {
   mark: string;
@@ -112,6 +119,7 @@ function cached<V>(cache: Cache, key: string, mark: string, compute: () => V): V
 export interface DashboardPage {
   view: StudyDashboardView;
   channels: ChannelStats[];
+  labelComments: LabelComments;
   charts: Promise<DashboardCharts>;
 }
 
@@ -127,27 +135,41 @@ export function dashboardPage(db: Db, studyId: number, options: ViewOptions, now
     const params = `${studyId}:${options.excludeFlagged ? "excluding" : "all"}:${options.excludeFast ? "without-fast" : "with-fast"}`;
     const figures = cached(cache, `figures:${params}`, mark, (): Figures => {
       const analytics = dashboardAnalytics(db, studyId, options);
-      return { analytics, channels: studyChannelStats(db, studyId, analytics.gold) };
+      return {
+        analytics,
+        channels: studyChannelStats(db, studyId, analytics.gold),
+        labelComments: studyLabelComments(db, studyId),
+      };
     });
     const viewKey = `view:${params}:${options.reference ?? ""}`;
     const namedMark = `${mark};leases=${leaseMark(db, studyId)}`;
     const hit = cache.lru.get(`named:${viewKey}`);
     const named = hit?.mark === namedMark ? (hit.value as NamedEntry) : undefined;
     if (named && (named.endsAt === null || now.toISOString() < named.endsAt))
-      return { view: named.view, channels: figures.channels, charts: chartsOf(figures, named.view) };
+      return {
+        view: named.view,
+        channels: figures.channels,
+        labelComments: figures.labelComments,
+        charts: chartsOf(figures, named.view),
+      };
     const part = cached(cache, viewKey, mark, () => figuresView(figures.analytics.figures, options));
     cache.leaseReads++;
     const parts = leaseParts(db, figures.analytics, now);
     const view = namedView(withLeaseParts(db, figures.analytics, parts), part);
     cache.lru.set(`named:${viewKey}`, { mark: namedMark, value: { view, endsAt: parts.endsAt } satisfies NamedEntry });
-    return { view, channels: figures.channels, charts: chartsOf(figures, view) };
+    return { view, channels: figures.channels, labelComments: figures.labelComments, charts: chartsOf(figures, view) };
   });
 }
 
 /** The page's data computed now, uncached. */
 export function freshPage(db: Db, studyId: number, options: ViewOptions): DashboardPage {
   const view = studyDashboardView(db, studyId, options);
-  return { view, channels: studyChannelStats(db, studyId, view.gold), charts: pageCharts(view) };
+  return {
+    view,
+    channels: studyChannelStats(db, studyId, view.gold),
+    labelComments: studyLabelComments(db, studyId),
+    charts: pageCharts(view),
+  };
 }
 
 /** The type's charts and gold accuracy per annotator (once anyone has attempted a gold item). */

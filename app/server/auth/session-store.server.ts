@@ -4,13 +4,14 @@
  * the session at once (logout, password change, deactivation); a stolen copy of the database
  * holds no usable session id. Expired rows are purged whenever a session is created.
  */
-import { createSessionStorage, type SessionStorage } from "@remix-run/node";
+import { createCookie, createSessionStorage, type SessionStorage } from "@remix-run/node";
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db.server.ts";
 import { withWriteLock } from "../http/write-lock.server.ts";
 import {
   deleteSession,
   findLiveSession,
+  findLiveSessionAnnotator,
   insertSession,
   purgeExpiredSessions,
   updateSession,
@@ -34,18 +35,29 @@ function rowData(data: Partial<SessionData>): Record<string, unknown> {
   return rest;
 }
 
-export function databaseSessionStorage(db: () => Db, secret: string): SessionStorage<SessionData> {
-  return createSessionStorage<SessionData>({
-    cookie: {
-      name: "socrates_session",
-      httpOnly: true,
-      sameSite: "lax",
-      path: "/",
-      // Behind TLS set SESSION_COOKIE_SECURE=1; plain-http localhost would otherwise drop the cookie.
-      secure: process.env.SESSION_COOKIE_SECURE === "1",
-      secrets: [secret],
-      maxAge: SESSION_MAX_AGE_SECONDS,
-    },
+/** A signed-in request's session data and annotator row (findLiveSessionAnnotator). */
+export type SignedIn = NonNullable<ReturnType<typeof findLiveSessionAnnotator>>;
+
+export interface DatabaseSessionStorage extends SessionStorage<SessionData> {
+  /**
+   * What `getSession` and then the annotator's row by id would give, in one read: the same cookie check (signature),
+   * the same live-session lookup, joined with the annotator. Null without a valid cookie or a live session.
+   */
+  readSignedIn(cookieHeader: string | null): Promise<SignedIn | null>;
+}
+
+export function databaseSessionStorage(db: () => Db, secret: string): DatabaseSessionStorage {
+  const cookie = createCookie("socrates_session", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    // Behind TLS set SESSION_COOKIE_SECURE=1; plain-http localhost would otherwise drop the cookie.
+    secure: process.env.SESSION_COOKIE_SECURE === "1",
+    secrets: [secret],
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+  const storage = createSessionStorage<SessionData>({
+    cookie,
     async createData(data, expires) {
       const annotatorId = data.annotatorId;
       if (typeof annotatorId !== "number") throw new Error("a session is only stored for a signed-in annotator");
@@ -72,6 +84,13 @@ export function databaseSessionStorage(db: () => Db, secret: string): SessionSto
     },
     async deleteData(id) {
       await withWriteLock(db(), () => deleteSession(db(), sessionIdHash(id)));
+    },
+  });
+  return Object.assign(storage, {
+    async readSignedIn(cookieHeader: string | null) {
+      const id: unknown = cookieHeader ? await cookie.parse(cookieHeader) : null;
+      if (typeof id !== "string" || id === "") return null;
+      return findLiveSessionAnnotator(db(), sessionIdHash(id), new Date().toISOString()) ?? null;
     },
   });
 }

@@ -5,7 +5,7 @@
  */
 import { redirect } from "@remix-run/node";
 import { getDb } from "../db.server.ts";
-import { findAnnotator, type AnnotatorRow } from "../models/annotator.server.ts";
+import type { AnnotatorRow } from "../models/annotator.server.ts";
 import { appSecret } from "./secret.server.ts";
 import { databaseSessionStorage } from "./session-store.server.ts";
 
@@ -41,13 +41,12 @@ export function currentUser(request: Request): Promise<SessionUser | null> {
 const usersOfGets = new WeakMap<Request, Promise<SessionUser | null>>();
 
 async function readCurrentUser(request: Request): Promise<SessionUser | null> {
-  const session = await sessionStorage().getSession(request.headers.get("Cookie"));
-  const id = session.get("annotatorId");
-  if (typeof id !== "number") return null;
-  const crowdStudies = session.get("crowdStudies");
-  const row = findAnnotator(getDb(), id);
+  // The session and its annotator in one read (session-store.server.ts).
+  const signedIn = await sessionStorage().readSignedIn(request.headers.get("Cookie"));
+  const row = signedIn?.annotator;
   if (!row?.active) return null;
-  const { username, displayName, role, channel, externalId, qualifiedAt } = row;
+  const crowdStudies = signedIn?.data.crowdStudies;
+  const { id, username, displayName, role, channel, externalId, qualifiedAt } = row;
   return {
     id,
     username,

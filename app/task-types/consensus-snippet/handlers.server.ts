@@ -45,8 +45,11 @@ import {
 } from "../../server/annotation/new-study.server.ts";
 
 /** The snippet and (for context) the one before it, its scenario blinded. */
-export function consensusTaskView(db: Db, item: ItemRow): ConsensusTaskView {
-  const context = snippetContext(db, item.snippetId as number);
+export function consensusTaskView(
+  db: Db,
+  item: ItemRow,
+  context: SnippetContext = snippetContext(db, item.snippetId as number),
+): ConsensusTaskView {
   const { title, body } = playedScenarioOfRun(db, context.runId);
   const names = new Map(body.parties.map((p) => [p.id, p.name]));
   return {
@@ -227,10 +230,14 @@ export const consensusSnippetServer = {
     start_turn: item.startTurn,
     end_turn: item.endTurn,
   }),
-  taskPart: (db, item, annotatorId, saved) => ({
-    task: consensusTaskView(db, item),
-    previousLabel: annotatorId === null ? null : previousOwnLabel(db, item, annotatorId),
-    initialLabel: definition.resume(saved.draft, saved.latest),
-    initialChoice: null,
-  }),
+  taskPart: (db, item, annotatorId, saved) => {
+    // The snippet's place in its run, read once for the view and the carry-forward label.
+    const context = snippetContext(db, item.snippetId as number);
+    return {
+      task: consensusTaskView(db, item, context),
+      previousLabel: annotatorId === null ? null : previousOwnLabel(db, item, annotatorId, context),
+      initialLabel: definition.resume(saved.draft, saved.latest),
+      initialChoice: null,
+    };
+  },
 } satisfies TaskTypeServer<typeof CONSENSUS_SNIPPET, ReturnType<typeof consensusDashboard>>;

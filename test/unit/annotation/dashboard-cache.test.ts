@@ -42,7 +42,7 @@ describe("dashboard cache", () => {
   });
   afterAll(() => t.cleanup());
 
-  const data = (page: DashboardPage) => ({ view: page.view, channels: page.channels });
+  const data = (page: DashboardPage) => ({ view: page.view, channels: page.channels, comments: page.labelComments });
   const options = (excludeFlagged: boolean, reference: string | null = null) => ({ excludeFlagged, reference });
 
   /** The page served now (from the cache when the mark stands) and whether it was a hit. */
@@ -101,7 +101,7 @@ describe("dashboard cache", () => {
   describe("invalidation", () => {
     let ada = 0;
     let item = 0;
-    const submit = (score: number, token: string) =>
+    const submit = (score: number, token: string, comment?: string) =>
       submitLabel(t.db, {
         studyId: expert,
         itemId: item,
@@ -109,6 +109,7 @@ describe("dashboard cache", () => {
         payload: validConsensusLabel(t.db, item, score),
         clientToken: token,
         secondsOnTask: 12,
+        comment,
       });
 
     beforeAll(() => {
@@ -143,6 +144,16 @@ describe("dashboard cache", () => {
         () => submit(5, "cache-token-0002"),
         (v) => v.agreement,
       );
+    });
+
+    it("a comment with a revision shows in the served label comments", () => {
+      const before = served(expert).page.labelComments;
+      submit(4, "cache-token-comment-1", "a comment the cached page must show");
+      const after = served(expert);
+      expect(after.recomputed).toBe(true);
+      expect(after.page.labelComments).not.toEqual(before);
+      expect(after.page.labelComments.rows[0].comment).toBe("a comment the cached page must show");
+      expectFresh(expert);
     });
 
     it("a gold change (an item taken out of the gold set) moves gold accuracy", () => {
