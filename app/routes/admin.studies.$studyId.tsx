@@ -63,9 +63,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /**
- * The view as the page gets it, in JSON form: the trend only as a server-drawn chart and the alignment's figures without
- * its per-unit values (those stay on the server). A cached view (and its charts) is the same object until the study's
- * data changes, so this is made once per view, not per request (it was most of a cached page's time).
+ * The view as the page gets it, in JSON form: the trend only as a server-drawn chart and the alignment's figures
+ * without its per-unit values (those stay on the server). A cached view (and its charts) is the same object until the
+ * study's data changes, so this is made once per view, not per request (it was most of a cached page's time).
  */
 const shownView = jsonDataOnce((view: DashboardPage["view"]) => {
   const { trend: _trend, alignment, ...rest } = view;
