@@ -49,16 +49,32 @@ function canonicalMessages(messages: ChatMessage[]): CanonicalText | { role: unk
   let text = "[";
   for (let i = 0; i < messages.length; i++) {
     const { role, content } = messages[i];
-    if (typeof content !== "string" || typeof role !== "string")
+    // Anything else on a message (never hashed) would be lost from the text the request reuses: then no text.
+    if (typeof content !== "string" || typeof role !== "string" || !onlyRoleAndContent(messages[i]))
       return messages.map((m) => ({ content: m.content, role: m.role }));
     text += `${i > 0 ? "," : ""}{"content":${JSON.stringify(content)},"role":${JSON.stringify(role)}}`;
   }
   return new CanonicalText(`${text}]`);
 }
 
+function onlyRoleAndContent(message: object): boolean {
+  let keys = 0;
+  for (const _ in message) keys++;
+  return keys === 2;
+}
+
 export function cacheKey(parts: CacheKeyParts): string {
+  return keyAndMessagesJson(parts).key;
+}
+
+/**
+ * The cache key, and the messages as JSON text when every role and content is a string (the text the
+ * key hashed): the request sent and the row stored reuse it instead of writing the prompts out again.
+ */
+export function keyAndMessagesJson(parts: CacheKeyParts): { key: string; messagesJson?: string } {
   const { baseUrl, model, messages, temperature, maxTokens, seed, jsonMode, structured, tools, continuation, api } =
     parts;
+  const written = canonicalMessages(messages);
   const normalised = {
     structured: structured || undefined,
     tools,
@@ -66,11 +82,21 @@ export function cacheKey(parts: CacheKeyParts): string {
     api,
     baseUrl: baseUrl.replace(/\/+$/, ""),
     model,
-    messages: canonicalMessages(messages),
+    messages: written,
     temperature,
     maxTokens,
     seed,
     jsonMode,
   };
-  return createHash("sha256").update(canonicalJson(normalised)).digest("hex");
+  const key = createHash("sha256").update(canonicalJson(normalised)).digest("hex");
+  return written instanceof CanonicalText ? { key, messagesJson: written.text } : { key };
+}
+
+/**
+ * `{"messages":<messagesJson>, …rest}` as JSON text: an object holding messages already written out,
+ * without writing them again (rest's own keys follow, undefined ones dropped as JSON.stringify does).
+ */
+export function jsonWithMessages(messagesJson: string, rest: object): string {
+  const others = JSON.stringify(rest);
+  return `{"messages":${messagesJson}${others.length > 2 ? `,${others.slice(1)}` : "}"}`;
 }

@@ -3,6 +3,7 @@
  * repair round that shows the model its error; cached in llm_calls, identical concurrent requests
  * sent once.
  */
+import { jsonWithMessages } from "./cache-key.server.ts";
 import { askWithRepair, sentParams } from "./chat-step.server.ts";
 import {
   type ClientContext,
@@ -34,6 +35,10 @@ async function execute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan
     plan,
     {
       request: { messages: request.messages, ...sentParams(plan), ...format, structuredOutput: structured },
+      // The same object as JSON, its messages as the key's text (not written out a third time).
+      requestText: plan.messagesJson
+        ? jsonWithMessages(plan.messagesJson, { ...sentParams(plan), ...format, structuredOutput: structured })
+        : undefined,
       response: reply,
       parsed: outcome.ok ? (outcome.value as unknown) : null,
       replyForm: outcome.ok ? outcome.form : null,

@@ -53,7 +53,13 @@ export async function chatStep(
     (format) =>
       sendWithRetries(
         endpoint,
-        (replica) => replica.chat({ model: plan.model, ...sentParams(plan), ...body, ...format }, plan.headers),
+        (replica) =>
+          replica.chat(
+            { model: plan.model, ...sentParams(plan), ...body, ...format },
+            plan.headers,
+            // The plan's messages were written out for its key: sent as that text (a repair round's are new).
+            body.messages === plan.messages ? plan.messagesJson : undefined,
+          ),
         ctx.retry,
       ),
   );

@@ -8,12 +8,20 @@
  */
 import type OpenAI from "openai";
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import { jsonWithMessages } from "./cache-key.server.ts";
 import { exchange, ExchangeTimeout, headersOf, type Exchanged } from "./http-exchange.server.ts";
 
 type ChatBody = OpenAI.ChatCompletionCreateParamsNonStreaming;
 
-/** One chat completion on one server; `headers` are added to (and may replace) the defaults. */
-export type ChatPost = (body: ChatBody, headers?: Record<string, string>) => Promise<OpenAI.ChatCompletion>;
+/**
+ * One chat completion on one server; `headers` are added to (and may replace) the defaults.
+ * `messagesJson`, when given, is `body.messages` already written as JSON (the cache key's text).
+ */
+export type ChatPost = (
+  body: ChatBody,
+  headers?: Record<string, string>,
+  messagesJson?: string,
+) => Promise<OpenAI.ChatCompletion>;
 
 function parsedOrUndefined(text: string): unknown {
   try {
@@ -31,8 +39,8 @@ function statusError(got: Exchanged): APIError {
 
 export function chatPoster(baseUrl: string, apiKey: string, timeoutMs: number): ChatPost {
   const url = new URL(`${baseUrl.replace(/\/+$/, "")}/chat/completions`);
-  return async (body, headers) => {
-    const json = JSON.stringify(body);
+  return async (body, headers, messagesJson) => {
+    const json = messagesJson ? jsonWithMessages(messagesJson, { ...body, messages: undefined }) : JSON.stringify(body);
     let got: Exchanged;
     try {
       got = await exchange(url, {

@@ -6,7 +6,7 @@
 import type { Db } from "../db.server.ts";
 import type { NewLlmCallRow, OkReply } from "../models/llm-call.server.ts";
 import type { CallBatches } from "./call-batches.server.ts";
-import { cacheKey, type CacheKeyParts } from "./cache-key.server.ts";
+import { keyAndMessagesJson, type CacheKeyParts } from "./cache-key.server.ts";
 import { costUsd, endpointFor, endpointIdentity, roleConfig, type LlmConfig } from "./config.server.ts";
 import type { Endpoint, RetrySettings } from "./endpoints.server.ts";
 import type { ReplyMemory } from "./reply-memory.server.ts";
@@ -89,6 +89,8 @@ export interface Plan extends CacheKeyParts {
   structured: boolean;
   /** The request's role and template, sent as headers (not in the cache key: the messages decide the reply). */
   headers: Record<string, string>;
+  /** `messages` as the JSON text the key hashed (when all are plain strings), reused by the request and its row. */
+  messagesJson?: string;
 }
 
 /** The headers naming a request's role and template. */
@@ -112,7 +114,8 @@ export function planFor(config: LlmConfig, request: LlmRequest<unknown>, extra: 
     structured,
     ...extra,
   };
-  return { ...parts, structured, key: cacheKey(parts), headers: requestHeaders(request.role, request.template) };
+  const { key, messagesJson } = keyAndMessagesJson(parts);
+  return { ...parts, structured, key, messagesJson, headers: requestHeaders(request.role, request.template) };
 }
 
 /** What one HTTP step (with its retries and repair) spent and produced, to be recorded. */

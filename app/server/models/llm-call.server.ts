@@ -13,7 +13,10 @@ import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
 export type LlmCallRow = typeof llmCalls.$inferSelect;
-export type NewLlmCallRow = Omit<typeof llmCalls.$inferInsert, "createdAt">;
+export type NewLlmCallRow = Omit<typeof llmCalls.$inferInsert, "createdAt"> & {
+  /** `request` already written as JSON, when the caller has it (the LLM client does): stored as it is. */
+  requestText?: string;
+};
 
 // Looked up before every LLM call: prepared once per connection.
 const byKey = preparedOnce((db) =>
@@ -121,7 +124,7 @@ export function recordCall(db: Db, row: NewLlmCallRow): void {
     role: row.role,
     baseUrl: row.baseUrl,
     model: row.model,
-    request: JSON.stringify(row.request),
+    request: row.requestText ?? JSON.stringify(row.request),
     response: row.response ?? null,
     parsed: jsonText(row.parsed),
     status: row.status,

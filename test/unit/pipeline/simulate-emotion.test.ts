@@ -135,7 +135,8 @@ describe("simulation with self-reported emotion", () => {
     const partyBodies = new Set(
       chatRequests(mock)
         .filter((r) => r.body.model === PARTY_MODEL)
-        .map((r) => JSON.stringify(r.body.messages)),
+        // Role and content of each message, whatever the order of their keys on the wire.
+        .map((r) => JSON.stringify(r.body.messages.map((m) => ({ role: m.role, content: m.content })))),
     );
     const played = planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1 }).played;
     for (const run of runs) {
