@@ -18,9 +18,9 @@ export const UNMEDIATED = "demo-transactional-1:general:unmediated";
 export const MEDIATED = "demo-transactional-1:general:mediated";
 export const PAIR = "demo-transactional-1:general:pair";
 
-export function evaluationConfigJson(url: string): object {
+export function evaluationConfigJson(url: string, maxRetries = 1): object {
   return {
-    endpoints: { mock: { baseUrl: url, maxRetries: 1, timeoutMs: 10_000, concurrency: 6 } },
+    endpoints: { mock: { baseUrl: url, maxRetries, timeoutMs: 10_000, concurrency: 6 } },
     roles: {
       evaluator: { endpoint: "mock", model: JUDGE_MODEL, temperature: 0 },
       "baseline-judge": { endpoint: "mock", model: BASELINE_MODEL, temperature: 0 },
@@ -30,21 +30,21 @@ export function evaluationConfigJson(url: string): object {
   };
 }
 
-export function judgeLlm(db: Parameters<typeof createLlm>[0]["db"], mock: MockLlm): Llm {
+export function judgeLlm(db: Parameters<typeof createLlm>[0]["db"], mock: MockLlm, maxRetries = 1): Llm {
   return createLlm({
     db,
-    config: parseLlmConfig(evaluationConfigJson(mock.url), "test config"),
+    config: parseLlmConfig(evaluationConfigJson(mock.url, maxRetries), "test config"),
     sleep: async () => {},
   });
 }
 
-export async function evaluationSetup(cleanups: (() => unknown)[], sabotage: EvaluationSabotage = {}) {
+export async function evaluationSetup(cleanups: (() => unknown)[], sabotage: EvaluationSabotage = {}, maxRetries = 1) {
   const t = tempDb();
   cleanups.push(t.cleanup);
   seedDemo(t.db);
   const mock = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES, sabotage }) });
   cleanups.push(() => mock.close());
-  return { ...t, mock, llm: judgeLlm(t.db, mock) };
+  return { ...t, mock, llm: judgeLlm(t.db, mock, maxRetries) };
 }
 
 /** The system prompts of the chat requests the mock answered, with their user messages. */
