@@ -8,27 +8,20 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../../app/server/db.server.ts";
 import { callBatches } from "../../../app/server/llm/call-batches.server.ts";
 import { findOkCall, type NewLlmCallRow } from "../../../app/server/models/llm-call.server.ts";
+import { llmCallRow } from "../../helpers/llm-call-row.ts";
 import { databasePerTest } from "../pipeline/test-db.ts";
 
 const emptyDb = databasePerTest();
 
-const call = (cacheKey: string, over: Partial<NewLlmCallRow> = {}): NewLlmCallRow => ({
-  cacheKey,
-  role: "party",
-  baseUrl: "http://mock/v1",
-  model: "m",
-  request: { messages: [{ role: "user", content: cacheKey }] },
-  status: "ok",
-  response: '{"say":"hi"}',
-  parsed: { say: "hi" },
-  promptTokens: 10,
-  completionTokens: 5,
-  costUsd: 0.25,
-  attempts: 1,
-  latencyMs: 30,
-  subject: "run-1",
-  ...over,
-});
+const call = (cacheKey: string, over: Partial<NewLlmCallRow> = {}): NewLlmCallRow =>
+  llmCallRow({
+    cacheKey,
+    role: "party",
+    request: { messages: [{ role: "user", content: cacheKey }] },
+    response: '{"say":"hi"}',
+    parsed: { say: "hi" },
+    ...over,
+  });
 
 describe("callBatches", () => {
   it("commits each row before its record resolves, many rows of one turn together", async () => {

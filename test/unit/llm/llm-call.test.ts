@@ -1,27 +1,12 @@
 /** The llm_calls repository: a failed row is no cache hit, and spend adds up over tries of one request. */
 import { describe, expect, it } from "vitest";
-import { findOkCall, recordCall, usageByRole, type NewLlmCallRow } from "../../../app/server/models/llm-call.server.ts";
+import { findOkCall, recordCall, usageByRole } from "../../../app/server/models/llm-call.server.ts";
+import { llmCallRow } from "../../helpers/llm-call-row.ts";
 import { databasePerTest } from "../pipeline/test-db.ts";
 
 const emptyDb = databasePerTest();
 
-const call = (over: Partial<NewLlmCallRow> = {}): NewLlmCallRow => ({
-  cacheKey: "k1",
-  role: "mediator",
-  baseUrl: "http://mock/v1",
-  model: "m",
-  request: { messages: [] },
-  status: "ok",
-  response: '{"echo":"hi"}',
-  parsed: { echo: "hi" },
-  promptTokens: 10,
-  completionTokens: 5,
-  costUsd: 0.25,
-  attempts: 1,
-  latencyMs: 30,
-  subject: "run-1",
-  ...over,
-});
+const call = llmCallRow;
 
 describe("llm calls", () => {
   it("finds a stored ok call by key, never a failed one", () => {
