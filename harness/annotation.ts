@@ -2,6 +2,7 @@
 import { eq } from "drizzle-orm";
 import * as schema from "../db/schema.ts";
 import type { ConsensusLabel } from "../app/task-types/consensus-snippet/label.ts";
+import type { SessionUser } from "../app/server/auth/session.server.ts";
 import type { Db } from "../app/server/db.server.ts";
 import { seedDemo } from "../demo/seed.ts";
 import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";
@@ -37,5 +38,19 @@ export function validConsensusLabel(db: Db, itemId: number, score = 3): Consensu
         { score, carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "unclear"])) },
       ]),
     ),
+  };
+}
+
+/** A signed-in annotator as the services receive one: username `u<id>` unless given, no crowd identity. */
+export function sessionUser(id: number, role: "expert" | "crowd" = "expert", username = `u${id}`): SessionUser {
+  return {
+    id,
+    role,
+    username,
+    displayName: username,
+    channel: null,
+    externalId: null,
+    qualifiedAt: null,
+    crowdStudies: [],
   };
 }

@@ -10,22 +10,13 @@ import {
   saveTaskSettings,
   taskSettings,
 } from "../../../app/server/annotation/annotator-settings.server.ts";
-import { addAnnotator } from "../../../harness/annotation.ts";
+import { addAnnotator, sessionUser } from "../../../harness/annotation.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 
 describe("annotator task settings", () => {
   let t: ReturnType<typeof tempDb>;
-  const userOf = (id: number, username: string) => ({
-    id,
-    role: "expert" as const,
-    username,
-    displayName: username,
-    channel: null,
-    externalId: null,
-    qualifiedAt: null,
-    crowdStudies: [],
-  });
+  const userOf = (id: number, username: string) => sessionUser(id, "expert", username);
   beforeEach(() => {
     t = tempDb();
   });

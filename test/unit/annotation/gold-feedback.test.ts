@@ -15,19 +15,10 @@ import { parseStudyConfig } from "../../../app/domain/study-config.ts";
 import { saveTaskWork, taskPage } from "../../../app/server/annotation/tasks.server.ts";
 import type { SessionUser } from "../../../app/server/auth/session.server.ts";
 import { consensusGold } from "../../../app/task-types/consensus-snippet/gold.ts";
-import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
+import { addAnnotator, seedDemo, sessionUser } from "../../../harness/annotation.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 
-const expert = (id: number): SessionUser => ({
-  id,
-  role: "expert",
-  username: `u${id}`,
-  displayName: `u${id}`,
-  channel: null,
-  externalId: null,
-  qualifiedAt: null,
-  crowdStudies: [],
-});
+const expert = (id: number): SessionUser => sessionUser(id);
 
 describe("gold feedback", () => {
   let t: ReturnType<typeof tempDb>;

@@ -13,20 +13,11 @@ import { studyDashboard } from "../../../app/server/annotation/dashboard.server.
 import { takenSlots } from "../../../app/server/models/assignment.server.ts";
 import { flagsOfStudy } from "../../../app/server/models/item-flag.server.ts";
 import type { SessionUser } from "../../../app/server/auth/session.server.ts";
-import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
+import { addAnnotator, seedDemo, validConsensusLabel, sessionUser } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 
-const userOf = (id: number, role: "expert" | "crowd" = "expert"): SessionUser => ({
-  id,
-  role,
-  username: `u${id}`,
-  displayName: `u${id}`,
-  channel: null,
-  externalId: null,
-  qualifiedAt: null,
-  crowdStudies: [],
-});
+const userOf = (id: number, role: "expert" | "crowd" = "expert"): SessionUser => sessionUser(id, role);
 
 describe("skip, flag and undo-last", () => {
   let t: ReturnType<typeof tempDb>;

@@ -17,20 +17,11 @@ import {
   submitExternalQuestion,
 } from "../../../app/crowd-channels/mturk/external-question.server.ts";
 import { studyItemIds } from "../../../app/server/models/study.server.ts";
-import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
+import { addAnnotator, seedDemo, sessionUser } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 
-const expert = (id: number): SessionUser => ({
-  id,
-  role: "expert",
-  username: `u${id}`,
-  displayName: `u${id}`,
-  channel: null,
-  externalId: null,
-  qualifiedAt: null,
-  crowdStudies: [],
-});
+const expert = (id: number): SessionUser => sessionUser(id);
 const CHOICE_B = { kind: "ab-reactiveness", choice: "B" };
 const NOT_SHOWN = /Item \d+ had not been shown to you yet when this answer arrived, so it was not stored/;
 
