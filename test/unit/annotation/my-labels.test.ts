@@ -6,7 +6,7 @@ import { myLabels } from "../../../app/server/annotation/my-labels.server.ts";
 import { createAbStudy, createConsensusStudy } from "../../../app/server/annotation/studies.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import type { SessionUser } from "../../../app/server/auth/session.server.ts";
-import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
+import { addAnnotator, seedDemo, sessionUser, validConsensusLabel } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 
@@ -18,12 +18,7 @@ describe("My labels and label history", () => {
   let ada: SessionUser;
   let ben: SessionUser;
   const user = (id: number, username: string, role: "expert" | "crowd", crowdStudies: number[] = []): SessionUser => ({
-    id,
-    role,
-    username,
-    displayName: username,
-    channel: null,
-    externalId: null,
+    ...sessionUser(id, role, username),
     qualifiedAt: new Date().toISOString(),
     crowdStudies,
   });
