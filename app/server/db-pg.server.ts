@@ -29,7 +29,9 @@ export function markPostgres(db: object): void {
   postgresHandles.add(db);
 }
 
-/** The engine behind a handle typed as `Db` (SQLite's drizzle type, which both engines' queries are written against). */
+/**
+ * The engine behind a handle typed as `Db` (SQLite's drizzle type, which the queries of both engines are written for).
+ */
 export function dialectOf(db: object): Dialect {
   return postgresHandles.has(db) ? "postgres" : "sqlite";
 }
