@@ -7,9 +7,34 @@ import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { pgTables } from "../../db/schema-pg.ts";
-import { migrationsDir } from "./db.server.ts";
+import { migrationsDir, type Db } from "./db.server.ts";
 
 export type PgDb = NodePgDatabase<typeof pgTables> & { $client: pg.Pool };
+
+/*
+ * The queries are written once, against db/schema.ts's tables, and run on both engines. For
+ * PostgreSQL to hand back what SQLite does: int8 (bigint) columns as JS numbers (every integer
+ * column is bigint, as SQLite's integers are 64-bit), and json columns as their text, which
+ * drizzle's JSON columns parse. drizzle's node-postgres session reads pg's global parsers.
+ */
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.JSON, (value: string) => value);
+
+export type Dialect = "sqlite" | "postgres";
+
+const postgresHandles = new WeakSet<object>();
+
+/** Marks a drizzle handle (a database or a transaction's) as PostgreSQL's. */
+export function markPostgres(db: object): void {
+  postgresHandles.add(db);
+}
+
+/**
+ * The engine behind a handle typed as `Db` (SQLite's drizzle type, which the queries of both engines are written for).
+ */
+export function dialectOf(db: object): Dialect {
+  return postgresHandles.has(db) ? "postgres" : "sqlite";
+}
 
 /** True for a URL this module opens (postgres:// or postgresql://). */
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
@@ -20,9 +45,15 @@ export async function openPostgres(url: string): Promise<PgDb> {
   const db = drizzle(pool, { schema: pgTables }) as PgDb;
   try {
     await migrate(db, { migrationsFolder: migrationsDir("migrations-pg") });
+    markPostgres(db);
   } catch (err) {
     await pool.end();
     throw err;
   }
   return db;
+}
+
+/** A PostgreSQL database as the services take one: typed as `Db`, its queries written against db/schema.ts. */
+export async function openPostgresAsDb(url: string): Promise<Db> {
+  return (await openPostgres(url)) as unknown as Db;
 }
