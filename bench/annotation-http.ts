@@ -126,7 +126,7 @@ try {
       .join(" ")}; the clients share the machine with the server)`,
   );
   // The in-process figure of this run, on this machine: what the HTTP path is measured against.
-  const inProcess = measureInProcessFresh(IN_PROCESS_TRAJECTORIES);
+  const inProcess = await measureInProcessFresh(IN_PROCESS_TRAJECTORIES);
   const perLabel = (s: number) => ((1000 * s) / inProcess.submitted).toFixed(3);
   console.log(
     `\nIn process (bench:annotation's allocate + submit, ${inProcess.items} items, ${inProcess.submitted} labels): ` +

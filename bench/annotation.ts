@@ -39,10 +39,10 @@ export interface InProcessFigures {
  * on its own, so the allocation and the submit costs show separately. Leaves the labelled study in
  * `db` (the dashboard part of this bench reads it).
  */
-export function measureInProcess(db: Db, trajectories: number): InProcessFigures & { studyId: number } {
-  importSyntheticRuns(db, trajectories);
+export async function measureInProcess(db: Db, trajectories: number): Promise<InProcessFigures & { studyId: number }> {
+  await importSyntheticRuns(db, trajectories);
   let t = performance.now();
-  const studyId = createBenchStudy(db, trajectories);
+  const studyId = await createBenchStudy(db, trajectories);
   const createSeconds = seconds(t);
   const items = db
     .select({ id: schema.studyItems.id })
@@ -50,7 +50,7 @@ export function measureInProcess(db: Db, trajectories: number): InProcessFigures
     .where(eq(schema.studyItems.studyId, studyId))
     .all().length;
   const annotators = addExperts(db);
-  const label = labelMaker(db, studyId);
+  const label = await labelMaker(db, studyId);
   let submitted = 0;
   let allocateSeconds = 0;
   let submitSeconds = 0;
@@ -58,15 +58,15 @@ export function measureInProcess(db: Db, trajectories: number): InProcessFigures
   while (active.size > 0) {
     for (const annotatorId of [...active]) {
       t = performance.now();
-      const lease = nextTask(db, studyId, annotatorId);
+      const lease = await nextTask(db, studyId, annotatorId);
       allocateSeconds += seconds(t);
       if (!lease) {
         active.delete(annotatorId);
         continue;
       }
-      const payload = label();
+      const payload = await label();
       t = performance.now();
-      submitLabel(db, {
+      await submitLabel(db, {
         studyId,
         itemId: lease.itemId,
         annotatorId,
@@ -83,12 +83,12 @@ export function measureInProcess(db: Db, trajectories: number): InProcessFigures
 }
 
 /** measureInProcess on a temporary database of its own, removed afterwards. */
-export function measureInProcessFresh(trajectories: number): InProcessFigures {
+export async function measureInProcessFresh(trajectories: number): Promise<InProcessFigures> {
   const dir = mkdtempSync(join(tmpdir(), "socrates-bench-annotation-"));
   try {
     const db = openDatabase(join(dir, "bench.db"));
     try {
-      const { studyId: _, ...figures } = measureInProcess(db, trajectories);
+      const { studyId: _, ...figures } = await measureInProcess(db, trajectories);
       return figures;
     } finally {
       db.$client.close();
@@ -98,7 +98,7 @@ export function measureInProcessFresh(trajectories: number): InProcessFigures {
   }
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const SCALE = Number(process.env.SCALE ?? 1);
   if (!(SCALE > 0 && SCALE <= 10)) {
     console.error(`SCALE must be a number in (0, 10], got "${process.env.SCALE}"`);
@@ -107,12 +107,12 @@ function main(): void {
   const dir = mkdtempSync(join(tmpdir(), "socrates-bench-annotation-"));
   try {
     const db = openDatabase(join(dir, "bench.db"));
-    const m = measureInProcess(db, Math.max(2, Math.round(100 * SCALE)));
+    const m = await measureInProcess(db, Math.max(2, Math.round(100 * SCALE)));
     const labelSeconds = m.allocateSeconds + m.submitSeconds;
     const perLabel = (s: number) => ((1000 * s) / m.submitted).toFixed(3);
 
     const t = performance.now();
-    const dashboard = studyDashboard(db, m.studyId);
+    const dashboard = await studyDashboard(db, m.studyId);
     const dashboardSeconds = seconds(t);
     if (dashboard.kind !== "consensus-snippet") throw new Error("expected a consensus dashboard");
 
@@ -139,4 +139,4 @@ function main(): void {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -74,7 +74,7 @@ let mockClosed = false;
 const mock = await startMockProcess({ min: LATENCY_MS, max: LATENCY_MS });
 try {
   const db = openDatabase(dbPath);
-  importBundleFiles(db, [
+  await importBundleFiles(db, [
     {
       file: "synthetic catalogue",
       text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...syntheticCatalog(SCENARIOS, "bench") }),
@@ -180,9 +180,9 @@ try {
         );
       }),
     );
-    const n = (table: typeof schema.runs | typeof schema.evaluations | typeof schema.matchedPairs) =>
-      db.select({ n: count() }).from(table).get()!.n;
-    const stored = `${n(schema.runs)} / ${n(schema.evaluations)} / ${n(schema.matchedPairs)}`;
+    const n = async (table: typeof schema.runs | typeof schema.evaluations | typeof schema.matchedPairs) =>
+      (await db.select({ n: count() }).from(table).limit(1))[0]!.n;
+    const stored = `${await n(schema.runs)} / ${await n(schema.evaluations)} / ${await n(schema.matchedPairs)}`;
     return { stored, failures: exits.filter((e): e is string => e !== null) };
   }
   const stats = await mock.stats();
@@ -217,7 +217,7 @@ try {
     ["database size", `${sizeMb.toFixed(1)} MB`],
   ];
   const reportStarted = performance.now();
-  const report = buildBenchmarkReport(db, loaded);
+  const report = await buildBenchmarkReport(db, loaded);
   rows.push([
     `report build (${report.tables.length} tables, ${report.figures.length} figures)`,
     `${((performance.now() - reportStarted) / 1000).toFixed(2)} s (target < 10 s)`,

@@ -38,8 +38,10 @@ const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
 const dir = mkdtempSync(join(tmpdir(), "socrates-bench-crowd-"));
 try {
   const db = openDatabase(join(dir, "bench.db"));
-  importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(TRAJECTORIES / 135))) }]);
-  const studyId = createConsensusStudy(db, {
+  await importBundleFiles(db, [
+    { file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(TRAJECTORIES / 135))) },
+  ]);
+  const studyId = await createConsensusStudy(db, {
     name: "bench crowd",
     pool: "crowd",
     trajectories: TRAJECTORIES,
@@ -48,7 +50,7 @@ try {
   });
 
   let t = performance.now();
-  const batch = exportBatch(db, studyId, { outDir: join(dir, "batch"), overrides: { rewardUsd: 0.4 } });
+  const batch = await exportBatch(db, studyId, { outDir: join(dir, "batch"), overrides: { rewardUsd: 0.4 } });
   const exportSeconds = seconds(t);
   const input = parseCsv(readFileSync(batch.files.inputCsv, "utf8"));
 
@@ -56,10 +58,10 @@ try {
   const rng = createRng(9);
   const itemColumn = input.header.indexOf("item_id");
   const assignments: WorkerAssignment[] = [];
-  input.records.forEach((record, hit) => {
+  input.records.forEach(async (record, hit) => {
     const itemId = Number(record.fields[itemColumn]);
-    const { runId } = snippetContext(db, findItem(db, itemId)!.snippetId!);
-    const { body } = playedScenarioOfRun(db, runId);
+    const { runId } = await snippetContext(db, (await findItem(db, itemId))!.snippetId!);
+    const { body } = await playedScenarioOfRun(db, runId);
     const first = randomInt(rng, WORKERS);
     for (let j = 0; j < K; j++) {
       const label: ConsensusLabel = {
@@ -87,13 +89,13 @@ try {
   const results = mturkResultsCsv({ header: input.header, rows: input.records.map((r) => r.fields) }, assignments);
 
   t = performance.now();
-  const first = importMturkResults(db, studyId, { text: results, fileName: "Batch_bench_batch_results.csv" });
+  const first = await importMturkResults(db, studyId, { text: results, fileName: "Batch_bench_batch_results.csv" });
   const importSeconds = seconds(t);
   t = performance.now();
-  const second = importMturkResults(db, studyId, { text: results, fileName: "Batch_bench_batch_results.csv" });
+  const second = await importMturkResults(db, studyId, { text: results, fileName: "Batch_bench_batch_results.csv" });
   const reimportSeconds = seconds(t);
   t = performance.now();
-  const channels = studyChannelStats(db, studyId);
+  const channels = await studyChannelStats(db, studyId);
   const statsSeconds = seconds(t);
   const mturk = channels.find((c) => c.channel === "mturk");
 

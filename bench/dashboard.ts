@@ -56,20 +56,22 @@ async function inProcess(dbPath: string, studyId: number): Promise<void> {
   const db = openDatabase(dbPath);
   try {
     const options = { excludeFlagged: false, reference: null };
-    const page = freshPage(db, studyId, options);
+    const page = await freshPage(db, studyId, options);
     const { agreement } = page.view;
     console.log(`(a) in process — alpha ${agreement.units} units × ${agreement.raters} raters`);
     console.log(
       line(
         "uncached page data (+ charts)",
-        await times(UNCACHED, async () => await freshPage(db, studyId, options).charts),
+        await times(UNCACHED, async () => await (await freshPage(db, studyId, options)).charts),
       ),
     );
     console.log(
-      line("first cached call (computes)", [await timed(async () => await dashboardPage(db, studyId, options).charts)]),
+      line("first cached call (computes)", [
+        await timed(async () => await (await dashboardPage(db, studyId, options)).charts),
+      ]),
     );
     console.log(
-      `${line("cached calls", await times(N, async () => await dashboardPage(db, studyId, options).charts))}   (${TARGET})`,
+      `${line("cached calls", await times(N, async () => await (await dashboardPage(db, studyId, options)).charts))}   (${TARGET})`,
     );
   } finally {
     db.$client.close();

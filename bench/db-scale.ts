@@ -32,27 +32,23 @@ const dir = mkdtempSync(join(tmpdir(), "socrates-bench-db-"));
 try {
   const [text, genSeconds] = time(() => JSON.stringify(syntheticBundle(SCENARIOS)));
   const db = openDatabase(join(dir, "bench.db"));
-  const [summary, importSeconds] = time(() => importBundleFiles(db, [{ file: "synthetic.json", text }]));
+  const [summary, importSeconds] = time(async () => await importBundleFiles(db, [{ file: "synthetic.json", text }]));
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   const size = statSync(join(dir, "bench.db")).size;
-  const runIds = db
-    .select({ id: schema.runs.id })
-    .from(schema.runs)
-    .all()
-    .map((r) => r.id);
+  const runIds = (await db.select({ id: schema.runs.id }).from(schema.runs)).map((r) => r.id);
   const sample = Array.from({ length: 200 }, () => runIds[randomInt(rng, runIds.length)]);
-  const [, viewSeconds] = time(() => sample.forEach((id) => getRunView(db, id)));
+  const [, viewSeconds] = time(() => sample.forEach(async (id) => await getRunView(db, id)));
   const [, listSeconds] = time(() => listRuns(db, { scenarioId: "bench-0" }));
-  const [, reimportSeconds] = time(() => importBundleFiles(db, [{ file: "synthetic.json", text }]));
+  const [, reimportSeconds] = time(async () => await importBundleFiles(db, [{ file: "synthetic.json", text }]));
   const [, exportSeconds] = time(() => exportBundle(db));
-  const rows = (table: SQLiteTable) => db.select({ n: count() }).from(table).get()!.n;
+  const rows = async (table: SQLiteTable) => (await db.select({ n: count() }).from(table).limit(1))[0]!.n;
   console.log(`Synthetic benchmark database (scale ${SCALE})`);
   console.table({
     runs: { value: summary.inserted.runs },
-    turns: { value: rows(schema.turns) },
-    snippets: { value: rows(schema.snippets) },
+    turns: { value: await rows(schema.turns) },
+    snippets: { value: await rows(schema.snippets) },
     evaluations: { value: summary.inserted.evaluations },
-    "evaluation_scores rows": { value: rows(schema.evaluationScores) },
+    "evaluation_scores rows": { value: await rows(schema.evaluationScores) },
     "bundle size (MB)": { value: +(text.length / 1e6).toFixed(1) },
     "database size (MB)": { value: +(size / 1e6).toFixed(1) },
     "generate bundle (s)": { value: +genSeconds.toFixed(2) },

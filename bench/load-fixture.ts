@@ -36,10 +36,10 @@ export async function prepareLoadDatabase(
 ): Promise<LoadFixture> {
   const db = openDatabase(dbPath);
   try {
-    importBundleFiles(db, [
+    await importBundleFiles(db, [
       { file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(options.trajectories / 135))) },
     ]);
-    const studyId = createConsensusStudy(db, {
+    const studyId = await createConsensusStudy(db, {
       name: "load",
       pool: "expert",
       trajectories: options.trajectories,
@@ -57,7 +57,7 @@ export async function prepareLoadDatabase(
     }));
     for (const a of accounts)
       await createAccount(db, { username: a.username, displayName: a.username, role: "expert", password: a.password });
-    const { body } = playedScenarioOfRun(db, snippetContext(db, items[0].snippetId!).runId);
+    const { body } = await playedScenarioOfRun(db, (await snippetContext(db, items[0].snippetId!)).runId);
     const label: ConsensusLabel = {
       kind: "consensus-snippet",
       topics: Object.fromEntries(

@@ -205,7 +205,7 @@ const dir = mkdtempSync(join(tmpdir(), "socrates-bench-pipeline-"));
 const mock = await startMockProcess(LATENCY);
 try {
   const db = openDatabase(join(dir, "bench.db"));
-  seedDemo(db);
+  await seedDemo(db);
   const config = parseLlmConfig(
     mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY, timeoutMs: 60_000 } }),
     "bench config",
@@ -227,7 +227,7 @@ try {
   const services = serviceTimes(await mock.services(), traced);
   const chain = longestChain(traced, services.byKey);
   const metricsStarted = performance.now();
-  const metrics = computeMetrics(db);
+  const metrics = await computeMetrics(db);
   const metricsMs = performance.now() - metricsStarted;
 
   const meanLatency = firstMock.requests > 0 ? firstMock.latencySumMs / firstMock.requests : 0;

@@ -100,7 +100,7 @@ const tmp = tempDir("socrates-bench-runs-");
 try {
   const dbPath = join(tmp.dir, "runs.db");
   const db = openDatabase(dbPath);
-  importBundleFiles(db, [{ file: "synthetic.json", text: JSON.stringify(syntheticBundle(SCENARIOS)) }]);
+  await importBundleFiles(db, [{ file: "synthetic.json", text: JSON.stringify(syntheticBundle(SCENARIOS)) }]);
   await createAccount(db, { ...ADMIN, displayName: "Bench admin", role: "admin" });
   console.log(`/runs at scale (${SCENARIOS} synthetic scenarios, ${RUN_PAGE_SIZE} runs a page)`);
   // Wall-clock figures: on a shared machine they read high when the load is.

@@ -22,9 +22,9 @@ export const K = 3;
 export const ADMIN = { username: "bench-admin", password: "bench-admin-Kx7q!pass" };
 
 /** A label with the scenario's topics scored at random (the figures are about speed, not agreement). */
-export function labelMaker(db: Db, studyId: number): () => ConsensusLabel {
+export async function labelMaker(db: Db, studyId: number): Promise<() => ConsensusLabel> {
   const first = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).get()!;
-  const { body } = playedScenarioOfRun(db, snippetContext(db, first.snippetId!).runId);
+  const { body } = await playedScenarioOfRun(db, (await snippetContext(db, first.snippetId!)).runId);
   const rng = createRng(5);
   return () => ({
     kind: "consensus-snippet",
@@ -42,13 +42,15 @@ export function labelMaker(db: Db, studyId: number): () => ConsensusLabel {
 }
 
 /** The synthetic runs for `trajectories` trajectories (one scenario gives 135 evaluated runs of 30 turns). */
-export function importSyntheticRuns(db: Db, trajectories: number): void {
-  importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(trajectories / 135))) }]);
+export async function importSyntheticRuns(db: Db, trajectories: number): Promise<void> {
+  await importBundleFiles(db, [
+    { file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(trajectories / 135))) },
+  ]);
 }
 
 /** The expert consensus study over `trajectories` trajectories with k = 3; returns its id. */
-export function createBenchStudy(db: Db, trajectories: number): number {
-  return createConsensusStudy(db, {
+export async function createBenchStudy(db: Db, trajectories: number): Promise<number> {
+  return await createConsensusStudy(db, {
     name: "bench",
     pool: "expert",
     trajectories,
@@ -72,21 +74,21 @@ export function addExperts(db: Db, count = EXPERTS): number[] {
 
 /** The study, fully labelled by 30 experts taking turns, and an admin account; returns the study id. */
 export async function prepareDashboardStudy(db: Db, trajectories: number): Promise<number> {
-  importSyntheticRuns(db, trajectories);
-  const studyId = createBenchStudy(db, trajectories);
+  await importSyntheticRuns(db, trajectories);
+  const studyId = await createBenchStudy(db, trajectories);
   const experts = addExperts(db);
-  const label = labelMaker(db, studyId);
+  const label = await labelMaker(db, studyId);
   const active = new Set(experts);
   while (active.size > 0) {
     for (const annotatorId of [...active]) {
-      const lease = nextTask(db, studyId, annotatorId);
+      const lease = await nextTask(db, studyId, annotatorId);
       if (!lease) active.delete(annotatorId);
       else
-        submitLabel(db, {
+        await submitLabel(db, {
           studyId,
           itemId: lease.itemId,
           annotatorId,
-          payload: label(),
+          payload: await label(),
           clientToken: `bench-${annotatorId}-${lease.itemId}`,
           secondsOnTask: 30,
         });

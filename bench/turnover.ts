@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   try {
     const db = openDatabase(server.dbPath);
     // Enough trajectories for N snippets, and one A/B item per demo pair (N or fewer).
-    const consensus = createConsensusStudy(db, {
+    const consensus = await createConsensusStudy(db, {
       name: "Turnover",
       pool: "expert",
       trajectories: 6,
@@ -135,11 +135,13 @@ async function main(): Promise<void> {
     const probe = itemsOf(consensus);
     const counts = { consensus: probe.length, "A/B": itemsOf(ab).length };
     const shapes = new Map(
-      probe.map(({ id }) => {
-        const label = validConsensusLabel(db, id);
-        const topics = Object.values(label.topics);
-        return [id, { topics: topics.length, parties: Object.keys(topics[0].positions).length }];
-      }),
+      await Promise.all(
+        probe.map(async ({ id }) => {
+          const label = await validConsensusLabel(db, id);
+          const topics = Object.values(label.topics);
+          return [id, { topics: topics.length, parties: Object.keys(topics[0].positions).length }];
+        }),
+      ),
     );
     db.$client.close();
 

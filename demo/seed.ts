@@ -15,8 +15,8 @@ export function readBundleDir(dir: string): BundleFile[] {
 }
 
 /** Imports the demo bundles (idempotent: records already present are left as they are). */
-export function seedDemo(db: Db): ImportSummary {
-  return importBundleFiles(db, readBundleDir(DEMO_DIR));
+export async function seedDemo(db: Db): Promise<ImportSummary> {
+  return await importBundleFiles(db, readBundleDir(DEMO_DIR));
 }
 
 export function isEmpty(db: Db): boolean {

@@ -49,8 +49,8 @@ function jitter(rng: Rng, spread: 1 | 2): number {
 }
 
 /** The demo judge's score and stances for a topic at turn tEnd (carried forward from s0 = 1). */
-function judgeAt(db: Db, runId: string, topicId: string, tEnd: number) {
-  const evaluation = evaluationsOfRun(db, runId).find(
+async function judgeAt(db: Db, runId: string, topicId: string, tEnd: number) {
+  const evaluation = (await evaluationsOfRun(db, runId)).find(
     (e) => e.method === "topic-localized" && e.backbone === DEMO_JUDGE,
   );
   if (!evaluation) return { score: 1, stances: null as Record<string, string> | null, locatedIn: [] as number[] };
@@ -60,19 +60,19 @@ function judgeAt(db: Db, runId: string, topicId: string, tEnd: number) {
   return { score: rows.at(-1)?.score ?? 1, stances: last?.stances ?? null, locatedIn: located.map((r) => r.turnId) };
 }
 
-function demoConsensusLabel(
+async function demoConsensusLabel(
   db: Db,
   itemId: number,
   previous: ConsensusLabel | null,
   rng: Rng,
   spread: 1 | 2,
-): ConsensusLabel {
-  const item = findItem(db, itemId)!;
-  const context = snippetContext(db, item.snippetId!);
-  const { body } = playedScenarioOfRun(db, context.runId);
+): Promise<ConsensusLabel> {
+  const item = (await findItem(db, itemId))!;
+  const context = await snippetContext(db, item.snippetId!);
+  const { body } = await playedScenarioOfRun(db, context.runId);
   const topics: ConsensusLabel["topics"] = {};
   for (const topic of body.topics) {
-    const judge = judgeAt(db, context.runId, topic.id, context.endTurn);
+    const judge = await judgeAt(db, context.runId, topic.id, context.endTurn);
     const mentioned = judge.locatedIn.some((t) => t >= context.startTurn);
     const before = previous?.topics[topic.id];
     if (!mentioned && before) {
@@ -99,23 +99,23 @@ function demoConsensusLabel(
  * Labels `count` items of a study as one annotator, through allocation and validation like a real
  * session. `make` gets the annotator's previous label in the same conversation (for carry-forward).
  */
-function labelAs<P extends LabelPayload>(
+async function labelAs<P extends LabelPayload>(
   db: Db,
   studyId: number,
   annotatorId: number,
   count: number,
   rng: Rng,
   make: (itemId: number, previous: P | null) => P,
-): void {
+): Promise<void> {
   let previous: P | null = null;
   let previousRun: string | null = null;
   for (let i = 0; i < count; i++) {
-    const lease = nextTask(db, studyId, annotatorId);
+    const lease = await nextTask(db, studyId, annotatorId);
     if (!lease) return;
-    const item = findItem(db, lease.itemId)!;
+    const item = (await findItem(db, lease.itemId))!;
     if (item.runId !== previousRun) previous = null;
-    const payload = make(lease.itemId, previous);
-    submitLabel(db, {
+    const payload = await make(lease.itemId, previous);
+    await submitLabel(db, {
       studyId,
       itemId: lease.itemId,
       annotatorId,
@@ -142,12 +142,12 @@ function seedDemoMturkBatch(db: Db, studyId: number, untouched: number): void {
   const rng = createRng(500);
   const start = Date.parse("2026-11-20T15:00:00.000Z");
   let n = 0;
-  open.forEach((item, i) => {
+  open.forEach(async (item, i) => {
     for (const w of [i % 3, (i + 1) % 3]) {
       const accepted = start + n * 420_000;
       const workSeconds = Math.round(90 + rng() * 150);
       const status = n === 5 ? "rejected" : n >= 13 ? "submitted" : "approved";
-      recordCrowdAssignment(db, {
+      await recordCrowdAssignment(db, {
         channel: "mturk",
         externalId: `3DEMOASSIGNMENT${String(n + 1).padStart(15, "0")}`,
         externalGroupId: `3DEMOHIT${String(i + 1).padStart(22, "0")}`,
@@ -155,7 +155,7 @@ function seedDemoMturkBatch(db: Db, studyId: number, untouched: number): void {
         itemId: item.id,
         workerId: DEMO_MTURK[w],
         status,
-        payload: demoConsensusLabel(db, item.id, null, createRng(5000 + 31 * w + item.id), 2),
+        payload: await demoConsensusLabel(db, item.id, null, createRng(5000 + 31 * w + item.id), 2),
         secondsOnTask: workSeconds,
         rewardUsd: 0.5,
         acceptedAt: new Date(accepted).toISOString(),
@@ -180,7 +180,7 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
   for (const account of DEMO_ACCOUNTS) ids[account.username] = (await createAccount(db, account)).valueOf();
 
   const consensusGuidelines = loadGuidelines(CONSENSUS_SNIPPET);
-  const expertStudy = createConsensusStudy(db, {
+  const expertStudy = await createConsensusStudy(db, {
     name: "Demo: expert snippet consensus",
     pool: "expert",
     trajectories: 4,
@@ -192,16 +192,21 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
   const itemsOfFirst = (n: number) => items.filter((i) => runsInOrder.indexOf(i.runId) < n).length;
   // Ada has finished three trajectories, Ben two and half of the third: the study is part-way.
   const third = items.filter((i) => i.runId === runsInOrder[2]).length;
-  labelAs<ConsensusLabel>(db, expertStudy, ids.ada, itemsOfFirst(3), createRng(101), (itemId, prev) =>
-    demoConsensusLabel(db, itemId, prev, createRng(1000 + itemId), 1),
+  await labelAs<ConsensusLabel>(
+    db,
+    expertStudy,
+    ids.ada,
+    itemsOfFirst(3),
+    createRng(101),
+    async (itemId, prev) => await demoConsensusLabel(db, itemId, prev, createRng(1000 + itemId), 1),
   );
-  labelAs<ConsensusLabel>(
+  await labelAs<ConsensusLabel>(
     db,
     expertStudy,
     ids.ben,
     itemsOfFirst(2) + Math.floor(third / 2),
     createRng(202),
-    (itemId, prev) => demoConsensusLabel(db, itemId, prev, createRng(2000 + itemId), 1),
+    async (itemId, prev) => await demoConsensusLabel(db, itemId, prev, createRng(2000 + itemId), 1),
   );
 
   const crowdIds = DEMO_CROWD.map((w) => findOrCreateCrowdWorker(db, "link", w));
@@ -209,7 +214,7 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
   for (const id of crowdIds) updateAnnotator(db, id, { qualifiedAt: now });
 
   // Same seed and size as the expert study, so it samples the same trajectories: the non-expert baseline.
-  const crowdConsensus = createConsensusStudy(db, {
+  const crowdConsensus = await createConsensusStudy(db, {
     name: "Demo: crowd snippet consensus",
     pool: "crowd",
     trajectories: 4,
@@ -218,15 +223,21 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
   });
   crowdIds
     .slice(0, 3)
-    .forEach((id, w) =>
-      labelAs<ConsensusLabel>(db, crowdConsensus, id, itemsOfFirst(2), createRng(300 + w), (itemId, prev) =>
-        demoConsensusLabel(db, itemId, prev, createRng(3000 + 97 * w + itemId), 2),
-      ),
+    .forEach(
+      async (id, w) =>
+        await labelAs<ConsensusLabel>(
+          db,
+          crowdConsensus,
+          id,
+          itemsOfFirst(2),
+          createRng(300 + w),
+          async (itemId, prev) => await demoConsensusLabel(db, itemId, prev, createRng(3000 + 97 * w + itemId), 2),
+        ),
     );
 
   seedDemoMturkBatch(db, crowdConsensus, items.length - itemsOfFirst(2));
 
-  if (abPairCount(db) > 0) {
+  if ((await abPairCount(db)) > 0) {
     const abStudy = createAbStudy(db, {
       name: "Demo: crowd A/B reactiveness",
       pool: "crowd",
@@ -234,10 +245,10 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
       config: { seed: 11, goldRate: 0.5 },
     });
     const abItems = itemsOfStudy(db, abStudy);
-    crowdIds.forEach((id, w) => {
+    crowdIds.forEach(async (id, w) => {
       const rng = createRng(400 + w);
-      labelAs(db, abStudy, id, w === 3 ? Math.ceil(abItems.length / 2) : abItems.length, rng, (itemId) => {
-        const item = findItem(db, itemId)!;
+      await labelAs(db, abStudy, id, w === 3 ? Math.ceil(abItems.length / 2) : abItems.length, rng, async (itemId) => {
+        const item = (await findItem(db, itemId))!;
         const pair = findAbPair(db, item.abPairId!)!;
         const right = pair.levelA > pair.levelB ? "A" : "B";
         const wrong = right === "A" ? "B" : "A";

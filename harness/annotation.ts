@@ -26,10 +26,10 @@ export function addAnnotator(db: Db, username: string, role: "admin" | "expert" 
 }
 
 /** A valid consensus label for an item: every topic scored `score`, every party "unclear". */
-export function validConsensusLabel(db: Db, itemId: number, score = 3): ConsensusLabel {
+export async function validConsensusLabel(db: Db, itemId: number, score = 3): Promise<ConsensusLabel> {
   const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get()!;
-  const { runId } = snippetContext(db, item.snippetId!);
-  const { body } = playedScenarioOfRun(db, runId);
+  const { runId } = await snippetContext(db, item.snippetId!);
+  const { body } = await playedScenarioOfRun(db, runId);
   return {
     kind: "consensus-snippet",
     topics: Object.fromEntries(

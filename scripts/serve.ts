@@ -45,12 +45,12 @@ const settings = serverSettings();
 
 const db = getDb();
 if (isEmpty(db)) {
-  const summary = seedDemo(db);
+  const summary = await seedDemo(db);
   console.log(
     `Seeded the demo study: ${summary.inserted.scenarios} scenarios, ${summary.inserted.runs} runs, ${summary.inserted.evaluations} evaluations.`,
   );
   // The run viewer shows stored metrics; compute them for the demo so it has them from the start.
-  const metrics = computeMetrics(db);
+  const metrics = await computeMetrics(db);
   console.log(`Computed ${metrics.rows.length} metric values for the demo runs and pairs.`);
   const studies = await seedDemoStudies(db);
   if (studies.created)
@@ -58,7 +58,7 @@ if (isEmpty(db)) {
       "Seeded the demo annotation studies: an expert consensus study partly labelled by two experts, a crowd consensus study (link workers and a small imported MTurk batch) and a crowd A/B study.",
     );
   // After the studies, which sample the hand-written runs: the benchmark's stand-in runs stay out of them.
-  const bench = seedDemoBenchmark(db);
+  const bench = await seedDemoBenchmark(db);
   console.log(
     `Seeded the demo benchmark "${bench.plan.plan.name}": ${bench.imported.inserted.runs} runs, ${bench.imported.inserted.evaluations} evaluations (stand-in output, not model output).`,
   );

@@ -6,10 +6,10 @@ import { getDb } from "../server/db.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "SoCRATES Studio" }];
 
-export function loader() {
+export async function loader() {
   const db = getDb();
   const firstMediated = listRuns(db, { limit: 50 }).find((r) => r.mediated && r.evaluations > 0);
-  return json({ ...overview(db), exampleRunId: firstMediated?.id ?? null });
+  return json({ ...(await overview(db)), exampleRunId: firstMediated?.id ?? null });
 }
 
 export default function Home() {

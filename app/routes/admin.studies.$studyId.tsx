@@ -51,8 +51,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const excludeFlagged = url.searchParams.get("exclude") === "flagged";
   const excludeFast = url.searchParams.get("fast") === "exclude";
   // Cached per study and parameters until the study's data changes (dashboard-cache.server.ts).
-  const page = orResponse(() =>
-    dashboardPage(db, studyId, { excludeFlagged, excludeFast, reference: url.searchParams.get("reference") || null }),
+  const page = orResponse(
+    async () =>
+      await dashboardPage(db, studyId, {
+        excludeFlagged,
+        excludeFast,
+        reference: url.searchParams.get("reference") || null,
+      }),
   );
   const view = page.view;
   const channelPanels = view.study.pool === "crowd" ? channelPanelData(db, view.study, url.origin) : null;
@@ -80,9 +85,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = String(form.get("intent"));
   const db = getDb();
   // Every intent is for an existing study: an unknown id is a 404 before anything else.
-  orResponse(() => getStudy(db, studyId));
+  orResponse(async () => await getStudy(db, studyId));
   if (intent === "close" || intent === "reopen") {
-    await orResponseWrite(() => setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
+    await orResponseWrite(async () => await setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
     return json(NO_ACTION_DATA);
   }
   if (intent === "resolve-flag") {
@@ -92,18 +97,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }, db);
   }
   if (intent === "count-surplus") {
-    await orResponseWrite(() => setCountSurplus(db, studyId, form.get("countSurplus")));
+    await orResponseWrite(async () => await setCountSurplus(db, studyId, form.get("countSurplus")));
     return json(NO_ACTION_DATA);
   }
   if (intent === "target-half-width") {
-    return actionResult(() => {
-      setTargetHalfWidth(db, studyId, form.get("targetHalfWidth"));
+    return actionResult(async () => {
+      await setTargetHalfWidth(db, studyId, form.get("targetHalfWidth"));
       return json(NO_ACTION_DATA);
     }, db);
   }
   if (intent === "min-seconds") {
-    return actionResult(() => {
-      setMinSecondsOnTask(db, studyId, form.get("minSecondsOnTask"));
+    return actionResult(async () => {
+      await setMinSecondsOnTask(db, studyId, form.get("minSecondsOnTask"));
       return json(NO_ACTION_DATA);
     }, db);
   }

@@ -38,11 +38,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const studyId = parseId(params.studyId, "study");
   const itemId = parseId(params.itemId, "item");
   const db = getDb();
-  const { firstShowing, ...page } = orResponse(() => taskPage(db, studyId, itemId, user, new URL(request.url)));
+  const { firstShowing, ...page } = orResponse(
+    async () => await taskPage(db, studyId, itemId, user, new URL(request.url)),
+  );
   // From now on the item is the annotator's to answer: a submit that came before this is refused (issue 28).
   // The one write a loader makes (test/unit/architecture.test.ts): it stamps the annotator's own
   // existing assignment once and creates, leases or submits nothing.
-  if (firstShowing) await orResponseWrite(() => recordItemShown(db, itemId, user.id), db);
+  if (firstShowing) await orResponseWrite(async () => await recordItemShown(db, itemId, user.id), db);
   // A plain object: single fetch serialises it once (json() would stringify, then parse it back, per request).
   return page;
 }
@@ -63,8 +65,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // Opened from My labels: a submit goes back there, not on to the next unlabelled item.
   const fromMine = new URL(request.url).searchParams.get("from") === "mine";
   const db = getDb();
-  return actionResult(() => {
-    const result = saveTaskWork(db, studyId, itemId, user, post);
+  return actionResult(async () => {
+    const result = await saveTaskWork(db, studyId, itemId, user, post);
     switch (result.done) {
       case "draft":
       case "flagged":
@@ -73,15 +75,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return redirect(`/annotate/${studyId}/items/${result.itemId}`);
       // The next item is leased here, in the POST, and the browser goes straight to it.
       case "skipped":
-        return redirect(takeNextStep(db, studyId, user));
+        return redirect(await takeNextStep(db, studyId, user));
       case "label":
         if (form.get("then") === "stay") return { ok: true as const, saved: "label" as const };
         if (fromMine) return redirect(`/annotate/${studyId}/mine`);
         // On a study that gives gold feedback, the next page names the gold item just answered.
         return redirect(
           result.goldFeedback
-            ? withFeedbackFor(takeNextStep(db, studyId, user), studyId, itemId)
-            : takeNextStep(db, studyId, user),
+            ? withFeedbackFor(await takeNextStep(db, studyId, user), studyId, itemId)
+            : await takeNextStep(db, studyId, user),
         );
     }
   });

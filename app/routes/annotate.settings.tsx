@@ -19,7 +19,7 @@ export const meta: MetaFunction = () => [{ title: "Task settings · SoCRATES Stu
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
-  const settings = taskSettings(getDb(), user);
+  const settings = await taskSettings(getDb(), user);
   return json({ autoAdvance: settings.autoAdvance, tables: hotkeyTables(settings) });
 }
 
@@ -28,17 +28,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const db = getDb();
   const intent = form.get("intent");
-  return actionResult(() => {
+  return actionResult(async () => {
     if (intent === "hotkeys") {
       const fields = { taskType: form.get("taskType"), fields: keyFields(form) };
-      return { ok: true as const, saved: "hotkeys" as const, ...saveHotkeys(db, user, fields) };
+      return { ok: true as const, saved: "hotkeys" as const, ...(await saveHotkeys(db, user, fields)) };
     }
     if (intent === "resetHotkeys")
-      return { ok: true as const, saved: "reset" as const, ...resetHotkeys(db, user, form.get("taskType")) };
+      return { ok: true as const, saved: "reset" as const, ...(await resetHotkeys(db, user, form.get("taskType"))) };
     return {
       ok: true as const,
       saved: "general" as const,
-      ...saveTaskSettings(db, user, { autoAdvance: form.get("autoAdvance") }),
+      ...(await saveTaskSettings(db, user, { autoAdvance: form.get("autoAdvance") })),
     };
   });
 }

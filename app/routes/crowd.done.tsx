@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const endView = channel?.completion.endView;
   if (!channel || !endView) throw redirect(`/annotate/${studyId}/next`);
   const db = getDb();
-  const study = orResponse(() => studyForWorker(db, studyId, user));
+  const study = orResponse(async () => await studyForWorker(db, studyId, user));
   // Read-only (issue 29): a session still going is completed, or given its next item, by the next page's POST.
   const step = orResponse(() => endView(db, studyId, user.id));
   if (step === null) throw redirect(`/annotate/${studyId}/next`);

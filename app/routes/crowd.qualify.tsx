@@ -81,11 +81,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** The first item after a pass; null (the next page decides) when the study refuses, so the pass itself is kept. */
-function firstItemPath(request: Request, db: ReturnType<typeof getDb>, user: SessionUser): string | null {
+async function firstItemPath(
+  request: Request,
+  db: ReturnType<typeof getDb>,
+  user: SessionUser,
+): Promise<string | null> {
   const study = Number(studyParam(request));
   if (!user.crowdStudies.includes(study)) return null;
   try {
-    return takeNextStep(db, study, user);
+    return await takeNextStep(db, study, user);
   } catch (err) {
     if (err instanceof ServiceError) return null;
     throw err;
@@ -97,11 +101,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const origin = attemptOrigin(request, user, context);
   const form = await readForm(request);
   const db = getDb();
-  const { reply, status, next } = await orResponseWrite(() => {
-    const outcome = takeQualificationTest(db, user.id, form, origin);
+  const { reply, status, next } = await orResponseWrite(async () => {
+    const outcome = await takeQualificationTest(db, user.id, form, origin);
     // A pass goes straight to the first item, leased here in the POST (the next page's GET writes nothing).
     const next = outcome.reply.passed
-      ? firstItemPath(request, db, { ...user, qualifiedAt: new Date().toISOString() })
+      ? await firstItemPath(request, db, { ...user, qualifiedAt: new Date().toISOString() })
       : null;
     return { ...outcome, next };
   }, db);

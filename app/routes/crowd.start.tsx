@@ -24,11 +24,11 @@ const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 403: "Forbidde
 type Channel = NonNullable<ReturnType<typeof channelForEntry>>;
 
 /** The study and the channel a /crowd/start URL names, or the page that ends the visit at once (read-only). */
-function entryOf(request: Request) {
+async function entryOf(request: Request) {
   const params = new URL(request.url).searchParams;
   const studyId = parseId(params.get("study") ?? undefined, "study");
   const db = getDb();
-  const study = orResponse(() => getStudy(db, studyId));
+  const study = orResponse(async () => await getStudy(db, studyId));
   if (study.pool !== "crowd")
     throw new Response("This study is not open to crowd workers.", { status: 403, statusText: "Forbidden" });
   const channel = channelForEntry(params);
@@ -38,7 +38,7 @@ function entryOf(request: Request) {
   if (!channel)
     throw new Response("This page needs a study link with a worker id.", { status: 400, statusText: "Bad Request" });
   // Before any reading test or stored row: a full study says so at once.
-  if (noWorkForEntrant(db, studyId, channel, params)) {
+  if (await noWorkForEntrant(db, studyId, channel, params)) {
     return { ended: json({ state: "no-work" as const, name: study.name, message: NO_WORK_MESSAGE, returnNote }) };
   }
   return { db, params, study, channel, returnNote };
@@ -65,7 +65,7 @@ function isSameWorker(user: SessionUser, channel: Channel, params: URLSearchPara
  * first, so a link from another site cannot replace their session. Entering is the POST below.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const entry = entryOf(request);
+  const entry = await entryOf(request);
   if ("ended" in entry) return entry.ended;
   const { db, params, study, channel, returnNote } = entry;
   const refusal = orResponse(() => channel.entry.check(db, study, params));
@@ -82,7 +82,7 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
   actionHeaders.has("Retry-After") ? actionHeaders : loaderHeaders;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const entry = entryOf(request);
+  const entry = await entryOf(request);
   if ("ended" in entry) return entry.ended;
   const { db, params, study, channel } = entry;
   const enter = () => channel.entry.enter(db, study, params);

@@ -43,7 +43,7 @@ const TASK_PARAMS = ["study", "item", "assignmentId", "hitId", "workerId", "turk
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   if (!TASK_PARAMS.some((p) => params.has(p))) return json({ mode: "about" as const }, { status: 400 });
-  return json(orResponse(() => channel.page(getDb(), params)));
+  return json(orResponse(async () => await channel.page(getDb(), params)));
 }
 
 /** A limited entry's Retry-After reaches the page too, not only data requests. */
@@ -56,11 +56,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = form.get("intent");
   const token = String(form.get("token") ?? "");
   const options = { entries: { limiter: crowdEntryLimiter(), network: networkIdentity(context) } };
-  return actionResult(() => {
+  return actionResult(async () => {
     const payload = formJson(form, "payload");
     try {
       if (intent === "draft") {
-        channel.saveDraft(db, token, payload, options);
+        await channel.saveDraft(db, token, payload, options);
         return json({ ok: true as const, saved: "draft" as const });
       }
       if (intent !== "submit")
@@ -73,7 +73,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
           { ok: false, message: "The label is not valid JSON", problems: [{ path: "payload", message: "not JSON" }] },
           { status: 400 },
         );
-      const result = channel.submit(db, { token, payload, secondsOnTask: formSeconds(form) }, new Date(), options);
+      const result = await channel.submit(
+        db,
+        { token, payload, secondsOnTask: formSeconds(form) },
+        new Date(),
+        options,
+      );
       return json({ ok: true as const, saved: "label" as const, ...result });
     } catch (err) {
       if (err instanceof EntryLimited)

@@ -21,7 +21,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
-  const view = getRunView(getDb(), params.runId ?? "");
+  const view = await getRunView(getDb(), params.runId ?? "");
   if (!view) throw new Response(`There is no run "${params.runId}".`, { status: 404, statusText: "Not Found" });
   return json({
     ...view,

@@ -77,7 +77,7 @@ type RunFilterValues = Record<(typeof FILTERS)[number], string>;
 function benchmarkCell(params: URLSearchParams) {
   const [plan, table, row, column] = ["plan", "table", "row", "column"].map((k) => params.get(k) ?? "");
   if (!plan) return null;
-  const found = orResponse(() => cellRunIds(getDb(), plan, { table, row, column }));
+  const found = orResponse(async () => await cellRunIds(getDb(), plan, { table, row, column }));
   return { plan, table, row, column, label: found.label, runIds: found.runIds };
 }
 

@@ -13,7 +13,7 @@ import { matchedPairIdOfMediatedRun } from "./models/matched-pair.server.ts";
  */
 export function uniqueKeyProblems(db: Db, files: { file: string; bundle: Bundle }[]): ConstraintProblem[] {
   return checkUniqueKeys(files, {
-    conditionWithKey: (scenarioId, axis, variant) => conditionIdWithKey(db, scenarioId, axis, variant),
-    matchedPairOfMediatedRun: (runId) => matchedPairIdOfMediatedRun(db, runId),
+    conditionWithKey: async (scenarioId, axis, variant) => await conditionIdWithKey(db, scenarioId, axis, variant),
+    matchedPairOfMediatedRun: async (runId) => await matchedPairIdOfMediatedRun(db, runId),
   });
 }

@@ -38,6 +38,7 @@ import { allMatchedPairs, insertMatchedPair } from "./models/matched-pair.server
 import { findRun, insertRunRecord, runSpeakers, runTurnRows } from "./models/run.server.ts";
 import { findScenario } from "./models/scenario.server.ts";
 
+import { transact } from "./db-transaction.server.ts";
 export interface FileProblem {
   file: string;
   path: string;
@@ -159,24 +160,24 @@ function evaluationRecord(row: typeof schema.evaluations.$inferSelect): Evaluati
   } as Evaluation;
 }
 
-function loadRun(db: Db, id: string): Run | undefined {
-  const row = findRun(db, id);
-  return row && runRecord(row, runTurnRows(db, id));
+async function loadRun(db: Db, id: string): Promise<Run | undefined> {
+  const row = await findRun(db, id);
+  return row && runRecord(row, await runTurnRows(db, id));
 }
 
 /** Each record kind's stored version, in bundle shape, by id. */
-function storedRecord(db: Db, kind: RecordKind, id: string): unknown {
+async function storedRecord(db: Db, kind: RecordKind, id: string): Promise<unknown> {
   switch (kind) {
     case "scenarios": {
-      const row = findScenario(db, id);
+      const row = await findScenario(db, id);
       return row && scenarioRecord(row);
     }
     case "conditions": {
-      const row = findCondition(db, id);
+      const row = await findCondition(db, id);
       return row && conditionRecord(row);
     }
     case "runs":
-      return loadRun(db, id);
+      return await loadRun(db, id);
     case "matched_pairs": {
       const row = db.select().from(schema.matchedPairs).where(eq(schema.matchedPairs.id, id)).get();
       return row && pairRecord(row);
@@ -186,7 +187,7 @@ function storedRecord(db: Db, kind: RecordKind, id: string): unknown {
       return row && abPairRecord(row);
     }
     case "evaluations": {
-      const row = findEvaluation(db, id);
+      const row = await findEvaluation(db, id);
       return row && evaluationRecord(row);
     }
   }
@@ -252,27 +253,27 @@ function combinedLookup(db: Db, bundles: Bundle[]): RecordLookup {
   return {
     scenario: (id) =>
       scenarios.get(id) ??
-      remember(storedScenarios, id, () => {
-        const row = findScenario(db, id);
+      remember(storedScenarios, id, async () => {
+        const row = await findScenario(db, id);
         return row && scenarioRecord(row);
       }),
     condition: (id) =>
       conditions.get(id) ??
-      remember(storedConditions, id, () => {
-        const row = findCondition(db, id);
+      remember(storedConditions, id, async () => {
+        const row = await findCondition(db, id);
         return row && { id: row.id, scenarioId: row.scenarioId, expanded: row.expanded ?? null };
       }),
     run: (id) =>
       runs.get(id) ??
-      remember(storedRuns, id, () => {
-        const row = findRun(db, id);
+      remember(storedRuns, id, async () => {
+        const row = await findRun(db, id);
         return (
           row && {
             id: row.id,
             conditionId: row.conditionId,
             mediated: row.mediated,
             simulatorBackbone: row.simulatorBackbone,
-            speakers: runSpeakers(db, id),
+            speakers: await runSpeakers(db, id),
             mediatorBackbone: row.mediatorBackbone,
             partyOrder: row.partyOrder,
             seed: row.seed,
@@ -285,83 +286,81 @@ function combinedLookup(db: Db, bundles: Bundle[]): RecordLookup {
 
 // ---------- writing ----------
 
-function insertRecord(db: Db, kind: RecordKind, record: unknown, lookup: RecordLookup): void {
+async function insertRecord(db: Db, kind: RecordKind, record: unknown, lookup: RecordLookup): Promise<void> {
   switch (kind) {
     case "scenarios": {
       const s = record as Scenario;
-      db.insert(schema.scenarios)
-        .values({
-          id: s.id,
-          domain: s.domain,
-          title: s.title,
-          background: s.background,
-          topics: s.topics,
-          parties: s.parties,
-          source: s.source,
-        })
-        .run();
+      await db.insert(schema.scenarios).values({
+        id: s.id,
+        domain: s.domain,
+        title: s.title,
+        background: s.background,
+        topics: s.topics,
+        parties: s.parties,
+        source: s.source,
+      });
       return;
     }
     case "conditions": {
       const c = record as Condition;
-      db.insert(schema.conditions)
-        .values({
-          id: c.id,
-          scenarioId: c.scenario_id,
-          axis: c.axis,
-          variant: c.variant,
-          expanded: c.expanded ?? null,
-          provenance: c.provenance ?? null,
-        })
-        .run();
+      await db.insert(schema.conditions).values({
+        id: c.id,
+        scenarioId: c.scenario_id,
+        axis: c.axis,
+        variant: c.variant,
+        expanded: c.expanded ?? null,
+        provenance: c.provenance ?? null,
+      });
       return;
     }
     case "runs":
-      insertRun(db, record as Run, lookup);
+      await insertRun(db, record as Run, lookup);
       return;
     case "matched_pairs":
-      insertMatchedPair(db, record as MatchedPair);
+      await insertMatchedPair(db, record as MatchedPair);
       return;
     case "ab_pairs": {
       const p = record as AbPairRecord;
-      db.insert(schema.abPairs)
-        .values({
-          id: p.id,
-          scenarioId: p.scenario_id,
-          runAId: p.run_a_id,
-          runBId: p.run_b_id,
-          targetParty: p.target_party,
-          levelA: p.level_a,
-          levelB: p.level_b,
-          opponentLevel: p.opponent_level ?? null,
-        })
-        .run();
+      await db.insert(schema.abPairs).values({
+        id: p.id,
+        scenarioId: p.scenario_id,
+        runAId: p.run_a_id,
+        runBId: p.run_b_id,
+        targetParty: p.target_party,
+        levelA: p.level_a,
+        levelB: p.level_b,
+        opponentLevel: p.opponent_level ?? null,
+      });
       return;
     }
     case "evaluations":
-      insertEvaluation(db, record as Evaluation, lookup);
+      await insertEvaluation(db, record as Evaluation, lookup);
       return;
   }
 }
 
-function insertRun(db: Db, run: Run, lookup: RecordLookup): void {
-  insertRunRecord(db, run, lookup.condition(run.condition_id)!.scenarioId);
+async function insertRun(db: Db, run: Run, lookup: RecordLookup): Promise<void> {
+  await insertRunRecord(db, run, lookup.condition(run.condition_id)!.scenarioId);
 }
 
-function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup): void {
+async function insertEvaluation(db: Db, evaluation: Evaluation, lookup: RecordLookup): Promise<void> {
   const run = lookup.run(evaluation.run_id)!;
   const played = playedScenario(lookup, run.conditionId)!;
   const topicIds = played.topics.map((t) => t.id);
   const partyIds = played.parties.map((p) => p.id);
-  insertEvaluationRecord(db, evaluation, { topicIds, partyIds, speakers: run.speakers });
+  await insertEvaluationRecord(db, evaluation, { topicIds, partyIds, speakers: run.speakers });
 }
 
 /**
  * Imports bundle files all-or-nothing. Throws BundleImportError listing every problem found
  * (file, JSON path, message) and leaves the database unchanged.
  */
-export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun?: boolean } = {}): ImportSummary {
-  const summary = importParsed(
+export async function importBundleFiles(
+  db: Db,
+  files: BundleFile[],
+  options: { dryRun?: boolean } = {},
+): Promise<ImportSummary> {
+  const summary = await importParsed(
     db,
     files.map((f) => ({ file: f.file, parsed: parseFile(f) })),
     options,
@@ -377,23 +376,23 @@ export function importBundleFiles(db: Db, files: BundleFile[], options: { dryRun
  * as JSON text and reading them back. The pipeline's own records whose id is already stored come
  * here (pipeline/own-records.server.ts), so an equal one is kept and a different one refused.
  */
-export function importBundleRecords(
+export async function importBundleRecords(
   db: Db,
   label: string,
   records: Omit<BundleInput, "format" | "version">,
-): ImportSummary {
-  return importParsed(
+): Promise<ImportSummary> {
+  return await importParsed(
     db,
     [{ file: label, parsed: parseBundleValue(label, { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...records }) }],
     {},
   );
 }
 
-function importParsed(
+async function importParsed(
   db: Db,
   inputs: { file: string; parsed: { bundle?: Bundle; problems: FileProblem[] } }[],
   options: { dryRun?: boolean },
-): ImportSummary {
+): Promise<ImportSummary> {
   const problems: FileProblem[] = [];
   const parsed: { file: string; bundle: Bundle }[] = [];
   for (const { file, parsed: result } of inputs) {
@@ -411,9 +410,9 @@ function importParsed(
   // Everything that needs no database is worked out before the write lock is taken: while the
   // lock is held, the web server's writes wait.
   const plan = planRecords(parsed);
-  writeTransaction(
+  await transact(
     db,
-    () => {
+    async (db) => {
       const lookup = combinedLookup(
         db,
         parsed.map((p) => p.bundle),
@@ -431,9 +430,9 @@ function importParsed(
           continue;
         }
         const { kind, record, content, file, index } = step;
-        const stored = storedRecord(db, kind, record.id);
+        const stored = await storedRecord(db, kind, record.id);
         if (stored === undefined) {
-          insertRecord(db, kind, record, lookup);
+          await insertRecord(db, kind, record, lookup);
           summary.inserted[kind] += 1;
         } else if (canonicalJson(stored) === content) {
           summary.unchanged[kind] += 1;

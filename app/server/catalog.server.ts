@@ -29,10 +29,10 @@ import { metricValuesNotingStale, type MetricValueRow } from "./models/metric-va
 import { findRun, runTurnRows } from "./models/run.server.ts";
 import { findScenario } from "./models/scenario.server.ts";
 
-export function overview(db: Db) {
-  const [scenarioCount] = db.select({ n: count() }).from(schema.scenarios).all();
-  const [runCount] = db.select({ n: count() }).from(schema.runs).all();
-  const [evaluationCount] = db.select({ n: count() }).from(schema.evaluations).all();
+export async function overview(db: Db) {
+  const [scenarioCount] = await db.select({ n: count() }).from(schema.scenarios);
+  const [runCount] = await db.select({ n: count() }).from(schema.runs);
+  const [evaluationCount] = await db.select({ n: count() }).from(schema.evaluations);
   const domains = db
     .selectDistinct({ domain: schema.scenarios.domain })
     .from(schema.scenarios)
@@ -254,8 +254,8 @@ export function runFacets(db: Db) {
   };
 }
 
-export function getScenario(db: Db, id: string) {
-  const scenario = findScenario(db, id);
+export async function getScenario(db: Db, id: string) {
+  const scenario = await findScenario(db, id);
   if (!scenario) return null;
   const conditions = conditionsOfScenario(db, id);
   const runCounts = new Map(
@@ -307,13 +307,13 @@ export function curationOverview(db: Db): CurationDomainSummary[] {
   return curationSummary(candidateOutcomes(db));
 }
 
-export function getRunView(db: Db, id: string) {
-  const run = findRun(db, id);
+export async function getRunView(db: Db, id: string) {
+  const run = await findRun(db, id);
   if (!run) return null;
-  const condition = findCondition(db, run.conditionId)!;
-  const scenario = findScenario(db, run.scenarioId)!;
+  const condition = (await findCondition(db, run.conditionId))!;
+  const scenario = (await findScenario(db, run.scenarioId))!;
   const played: { background: string; topics: Topic[]; parties: Party[] } = condition.expanded ?? scenario;
-  const turns = runTurnRows(db, id);
+  const turns = await runTurnRows(db, id);
   const topicIds = played.topics.map((t) => t.id);
   const evaluations: EvaluationView[] = db
     .select()
@@ -424,7 +424,7 @@ export async function getRunEmotion(db: Db, view: RunView): Promise<EmotionChart
   const parties = view.played.parties.map((p) => ({ id: p.id, name: p.name }));
   const nameOf = new Map(parties.map((p) => [p.id, p.name]));
   const mediatorTurns = view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
-  const trajectories = storedEmotionTrajectories(
+  const trajectories = await storedEmotionTrajectories(
     db,
     view.run.id,
     parties.map((p) => p.id),

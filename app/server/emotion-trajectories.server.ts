@@ -22,23 +22,31 @@ import { usableEvaluationIds } from "./pipeline/evaluation-identity.server.ts";
  * Every emotion trajectory of the run; `partyIds` in the run's party order (read from the played scenario when
  * omitted).
  */
-export function storedEmotionTrajectories(db: Db, runId: string, partyIds?: readonly string[]): EmotionTrajectory[] {
-  const parties = partyIds ?? playedScenarioRow(db, runId)?.body.parties.map((p) => p.id) ?? [];
+export async function storedEmotionTrajectories(
+  db: Db,
+  runId: string,
+  partyIds?: readonly string[],
+): Promise<EmotionTrajectory[]> {
+  const parties = partyIds ?? (await playedScenarioRow(db, runId))?.body.parties.map((p) => p.id) ?? [];
   // Only the evaluations the current judge prompt may use (resolveEvaluationIds): one per backbone.
-  const rows = evaluationsOfRunByMethod(db, runId, EMOTION_METHOD);
+  const rows = await evaluationsOfRunByMethod(db, runId, EMOTION_METHOD);
   const usable = usableEvaluationIds(rows);
   const evaluations = rows
     .filter((e) => usable.has(e.id))
     .map((e) => ({ id: e.id, method: e.method, backbone: e.backbone, output: e.output, errors: e.errors ?? [] }));
-  return runEmotionTrajectories(emotionTurns(db, runId), evaluations, parties);
+  return runEmotionTrajectories(await emotionTurns(db, runId), evaluations, parties);
 }
 
 /**
  * The run's preferred trajectory: the self-report, else `judgeBackbone`'s, else the first judge's; null without
  * emotion.
  */
-export function preferredRunTrajectory(db: Db, runId: string, judgeBackbone?: string): EmotionTrajectory | null {
-  return preferredTrajectory(storedEmotionTrajectories(db, runId), judgeBackbone);
+export async function preferredRunTrajectory(
+  db: Db,
+  runId: string,
+  judgeBackbone?: string,
+): Promise<EmotionTrajectory | null> {
+  return preferredTrajectory(await storedEmotionTrajectories(db, runId), judgeBackbone);
 }
 
 /**
@@ -51,8 +59,8 @@ export function preferredVolatilityReader(
   judgeBackbone?: string,
 ): (runId: string, partyId: string) => number | null {
   const preferred = new Map<string, EmotionTrajectory | null>();
-  return (runId, partyId) => {
-    if (!preferred.has(runId)) preferred.set(runId, preferredRunTrajectory(db, runId, judgeBackbone));
+  return async (runId, partyId) => {
+    if (!preferred.has(runId)) preferred.set(runId, await preferredRunTrajectory(db, runId, judgeBackbone));
     const trajectory = preferred.get(runId);
     if (!trajectory || trajectory.failedParties.length > 0) return null;
     return partyVolatility(trajectory.parties[partyId] ?? []);

@@ -26,8 +26,8 @@ export type DashboardView = { [Id in TaskTypeId]: ReturnType<Servers[Id]["dashbo
 export type TaskPart = { [Id in TaskTypeId]: ReturnType<Servers[Id]["taskPart"]> }[TaskTypeId];
 
 /** The blinded view of an item, whichever its task type. */
-export function taskView(db: Db, item: ItemRow): TaskView {
-  return TASK_SERVERS[item.kind].view(db, item);
+export async function taskView(db: Db, item: ItemRow): Promise<TaskView> {
+  return await TASK_SERVERS[item.kind].view(db, item);
 }
 
 /** What a type checks on a submit beyond the label's own check (nothing for most types). */

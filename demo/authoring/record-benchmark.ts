@@ -85,7 +85,7 @@ function versionFree({
 /** Plays, judges and exports the demo plan's grid in a scratch database. */
 export async function recordDemoBenchmark(): Promise<Bundle> {
   return withScratchStandIn("socrates-benchmark-demo-", standInResponder(), async (db, url) => {
-    seedDemo(db);
+    await seedDemo(db);
     const loaded = loadDemoPlan();
     const config = standInConfig(url);
     // One unit at a time: the cache and the stored order do not depend on scheduling.

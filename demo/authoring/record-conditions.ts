@@ -37,7 +37,7 @@ try {
   const files = readdirSync(DEMO_DIR)
     .filter((f) => SCENARIO_FILES.test(f))
     .sort();
-  importBundleFiles(
+  await importBundleFiles(
     db,
     files.map((f) => ({ file: f, text: readFileSync(join(DEMO_DIR, f), "utf8") })),
   );

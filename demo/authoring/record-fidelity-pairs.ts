@@ -40,7 +40,7 @@ export async function recordFidelityPairs(): Promise<Bundle> {
     "socrates-fidelity-demo-",
     standInResponder({ roles: SIMULATION_ROLES }),
     async (db, url) => {
-      importBundleFiles(
+      await importBundleFiles(
         db,
         readBundleDir(DEMO_DIR).filter((f) => !f.file.endsWith(AB_DEMO_FILE)),
       );

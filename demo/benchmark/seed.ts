@@ -38,13 +38,13 @@ export interface DemoBenchmarkSummary {
  * metric row is computed — recomputing would rewrite rows a user may have recomputed with other
  * parameters since.
  */
-export function seedDemoBenchmark(db: Db): DemoBenchmarkSummary {
-  const imported = importBundleFiles(db, [
+export async function seedDemoBenchmark(db: Db): Promise<DemoBenchmarkSummary> {
+  const imported = await importBundleFiles(db, [
     { file: DEMO_BENCHMARK_BUNDLE, text: readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8") },
   ]);
   const plan = loadDemoPlan();
   if (!findBenchmarkPlan(db, plan.hash))
-    touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: plan.source });
+    await touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: plan.source });
   const params = parseMetricParams(plan.plan.params);
   let metricRows = 0;
   for (const unit of planGrid(db, plan.plan).units) {
@@ -56,7 +56,7 @@ export function seedDemoBenchmark(db: Db): DemoBenchmarkSummary {
       const stored =
         metricValuesOf(db, "run", runId).length > 0 &&
         (pairId === null || metricValuesOf(db, "pair", pairId).length > 0);
-      if (!stored) metricRows += computeMetrics(db, { runId, params }).rows.length;
+      if (!stored) metricRows += (await computeMetrics(db, { runId, params })).rows.length;
     }
   }
   return { plan, imported, metricRows };

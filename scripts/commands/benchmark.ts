@@ -118,13 +118,13 @@ function progressFor(progress: () => Progress | undefined) {
 }
 
 /** The estimated dollars of the shard's work still pending. */
-function costLeft(
+async function costLeft(
   db: Db,
   loaded: LoadedPlan,
   config: LlmConfig,
   shard: { index: number; count: number } | undefined,
-): number {
-  return estimateShardCost(db, loaded.plan, config, shardWork(db, loaded, shard).units).usd.total;
+): Promise<number> {
+  return estimateShardCost(db, loaded.plan, config, (await shardWork(db, loaded, shard)).units).usd.total;
 }
 
 /** What went wrong, if anything, and the command that resumes: every option as the user gave it. */
@@ -166,7 +166,7 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
       ? defaultConcurrency(loaded.plan, config)
       : parseIntOption("concurrency", opts.concurrency, 1, 4096);
   const db = openDatabase();
-  const work = asUserError(() => prepareGridRun({ db, config, loaded, shard }));
+  const work = asUserError(async () => await prepareGridRun({ db, config, loaded, shard }));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash}) from ${loaded.source}`);
   console.log(describeWork(work, opts.shard));
   console.log(describeEstimate(estimateShardCost(db, loaded.plan, config, work.units)));
@@ -174,7 +174,7 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
   if (opts.dryRun) return;
 
   // Other `benchmark run` processes on this database share the work through leases (docs/benchmark.md).
-  const leases = workerLeases(db);
+  const leases = await workerLeases(db);
   const llm = asUserError(() => createLlm({ db, config, shared: leases }));
   // Ctrl-C stops cleanly: no new call starts, runs in progress are abandoned (never half stored) and resume from the
   // cache.
@@ -200,7 +200,7 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
     bar?.done();
     reportInterrupted(summary);
     console.log(describeSummary(summary));
-    reportStop(summary, command, () => costLeft(db, loaded, config, shard), maxCostUsd);
+    reportStop(summary, command, async () => await costLeft(db, loaded, config, shard), maxCostUsd);
   } finally {
     bar?.done();
     release();
@@ -217,7 +217,7 @@ function statusCommand(opts: { plan: string; shard?: string; config?: string }):
   const config =
     opts.config !== undefined || existsSync(configPath) ? asUserError(() => loadLlmConfig(configPath)) : undefined;
   const db = openDatabase();
-  const work = asUserError(() => shardWork(db, loaded, shard, config));
+  const work = asUserError(async () => await shardWork(db, loaded, shard, config));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash})`);
   if (!config)
     console.log(`no LLM configuration (${configPath}): runs are matched on every setting but the roles' sampling`);

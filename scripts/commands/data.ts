@@ -87,7 +87,9 @@ export function registerDataCommands(program: Command): void {
         throw new UserError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
       }
       if (files.length === 0) throw new UserError(`${path}: no .json files in this directory`);
-      const summary = importOrExplain(() => importBundleFiles(openDatabase(), files, { dryRun: opts.dryRun }));
+      const summary = importOrExplain(
+        async () => await importBundleFiles(openDatabase(), files, { dryRun: opts.dryRun }),
+      );
       console.log(describeSummary(summary));
     });
 
@@ -109,10 +111,10 @@ export function registerDataCommands(program: Command): void {
     .description(
       "import the demo study and the demo benchmark from demo/ (fictional data written for this project); safe to repeat",
     )
-    .action(() => {
+    .action(async () => {
       const db = openDatabase();
-      console.log(describeSummary(importOrExplain(() => seedDemo(db))));
-      const bench = seedDemoBenchmark(db);
+      console.log(describeSummary(importOrExplain(async () => await seedDemo(db))));
+      const bench = await seedDemoBenchmark(db);
       console.log(
         `demo benchmark "${bench.plan.plan.name}" (stand-in output): ${describeSummary(bench.imported)}; ${bench.metricRows > 0 ? `${bench.metricRows} metric values computed` : "every run's metrics already stored: nothing recomputed"}`,
       );

@@ -122,7 +122,9 @@ export function registerEstimateCommand(program: Command): void {
       if (studyIds === undefined) throw new UserError("--study <ids...> is required: the expert studies to read");
       const db = openDatabase();
       const loaded = loadPlan(db, opts);
-      const result = asUserError(() => calibratedEstimates(db, { loaded, studyIds, settings: { quantities, target } }));
+      const result = asUserError(
+        async () => await calibratedEstimates(db, { loaded, studyIds, settings: { quantities, target } }),
+      );
       if (opts.json) printJson(result);
       else printTables(result);
     });

@@ -202,7 +202,7 @@ async function runEvaluate(opts: EvaluateOptions, command: Command): Promise<voi
   const db = openDatabase();
   const tally = new UsageTally();
   const llm = asUserError(() => createLlm({ db, config, onCall: tally.record }));
-  const runIds = asUserError(() => selectRunIds(db, { runId: opts.run, all: opts.all }));
+  const runIds = asUserError(async () => await selectRunIds(db, { runId: opts.run, all: opts.all }));
   const job = { llm, method, runIds, backbone: opts.backbone, concurrency };
 
   if (opts.dryRun) {
@@ -289,9 +289,9 @@ function runMetrics(opts: MetricsOptions): void {
   }
   params = withDefinitions(params, opts.definitions);
   const db = openDatabase();
-  const summary = asUserError(() => {
-    if (opts.run !== undefined) selectRunIds(db, { runId: opts.run });
-    return computeMetrics(db, { runId: opts.run, params });
+  const summary = asUserError(async () => {
+    if (opts.run !== undefined) await selectRunIds(db, { runId: opts.run });
+    return await computeMetrics(db, { runId: opts.run, params });
   });
   console.log(metricsTable(summary));
   const incomplete =

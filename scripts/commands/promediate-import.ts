@@ -38,10 +38,10 @@ export function addImportCommand(group: Command): void {
     .argument("<case>", "a case .json file, or a directory whose every .json but topics.json is a case")
     .option("--topics <file>", "the topic lists by case (default: topics.json beside each case, when it has none)")
     .option("--dry-run", "check and convert everything and say what would be stored, writing nothing")
-    .action((path: string, opts: { topics?: string; dryRun?: boolean }) => {
+    .action(async (path: string, opts: { topics?: string; dryRun?: boolean }) => {
       let result: PromediateImportResult;
       try {
-        result = importPromediateCases(openDatabase(), path, { topicsPath: opts.topics, dryRun: opts.dryRun });
+        result = await importPromediateCases(openDatabase(), path, { topicsPath: opts.topics, dryRun: opts.dryRun });
       } catch (err) {
         if (!(err instanceof PromediateImportError)) throw err;
         for (const w of err.warnings) console.error(`warning: ${w.file}: ${w.path}: ${w.message}`);

@@ -57,10 +57,10 @@ export function addTranscriptCommand(group: Command): void {
     .option("--mediator-name <name>", "the mediator's name in the log", "Mediator")
     .option("--mediator-backbone <name>", "the mediator backbone to record (default: from the folder's path)")
     .option("--dry-run", "check everything and report what would be imported, writing nothing")
-    .action((folder: string, opts: TranscriptOptions) => {
+    .action(async (folder: string, opts: TranscriptOptions) => {
       let summary: TranscriptImportSummary;
       try {
-        summary = importTranscript(openDatabase(), folder, {
+        summary = await importTranscript(openDatabase(), folder, {
           caseArg: opts.case,
           mediatorName: opts.mediatorName,
           mediatorBackbone: opts.mediatorBackbone,

@@ -48,7 +48,7 @@ function parseFormats(raw: string): ReportFormat[] {
  * first that differs.
  */
 function verify(db: Db, dir: string): void {
-  const result = asUserError(() => verifyReport(db, dir));
+  const result = asUserError(async () => await verifyReport(db, dir));
   const changes = result.changes.map((c) => `  ${describeSourceChange(c)}`);
   if (result.difference) {
     console.error(`${dir}: differs from the database: ${describeDifference(result.difference)}`);
@@ -104,15 +104,15 @@ export function registerReportCommand(program: Command): void {
       const started = performance.now();
       const db = openDatabase();
       const loaded = loadPlan(db, opts);
-      const report = asUserError(() => buildBenchmarkReport(db, loaded, studyIds ? { studyIds } : {}));
+      const report = asUserError(async () => await buildBenchmarkReport(db, loaded, studyIds ? { studyIds } : {}));
       const built = performance.now();
       const outDir = opts.out ?? join("exports", `report-${loaded.plan.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
       const files = await asUserError.async(() => writeReportFiles(report, outDir, formats));
       files.push(
-        asUserError(() =>
+        asUserError(async () =>
           writeManifest(
             outDir,
-            buildManifest(db, { loaded, report, configPath: resolveConfigPath(opts.config), files }),
+            await buildManifest(db, { loaded, report, configPath: resolveConfigPath(opts.config), files }),
           ),
         ),
       );

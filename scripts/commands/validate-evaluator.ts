@@ -75,8 +75,8 @@ function describeWork(work: ValidationWork): string {
 }
 
 /** The estimated dollars of the judging still pending. */
-function costLeft(db: Db, config: LlmConfig, target: Parameters<typeof planValidation>[2]): number {
-  return planValidation(db, config, target).jobs.reduce((n, j) => n + j.usd, 0);
+async function costLeft(db: Db, config: LlmConfig, target: Parameters<typeof planValidation>[2]): Promise<number> {
+  return (await planValidation(db, config, target)).jobs.reduce((n, j) => n + j.usd, 0);
 }
 
 async function run(opts: Options, command: Command): Promise<void> {
@@ -88,7 +88,7 @@ async function run(opts: Options, command: Command): Promise<void> {
   const db = openDatabase();
   const benchmark = opts.benchmark === undefined ? undefined : loadBenchmark(db, opts.benchmark);
   const target = { studyId, candidate: opts.backbone, against: opts.against, endpoint: opts.endpoint, benchmark };
-  const work = asUserError(() => planValidation(db, config, target));
+  const work = asUserError(async () => await planValidation(db, config, target));
   console.log(
     `validating ${opts.backbone} on study ${studyId} ("${work.studyName}")${benchmark ? ` and the benchmark "${benchmark.plan.name}" (${benchmark.hash})` : ""}`,
   );
@@ -129,7 +129,7 @@ async function run(opts: Options, command: Command): Promise<void> {
         capStopMessage(command, {
           capUsd: maxCostUsd!,
           spentUsd: outcome.spentUsd,
-          leftUsd: costLeft(db, config, target),
+          leftUsd: await costLeft(db, config, target),
         }),
       );
       process.exitCode = 1;

@@ -42,20 +42,20 @@ const demo = JSON.parse(readFileSync("demo/demo-transactional.json", "utf8")) as
 };
 
 /** Ada labels one snippet of the expert study (so My labels, a label's page and the revise page have content). */
-function adaLabelsOneSnippet(dbPath: string): { itemId: number; labelId: number } {
+async function adaLabelsOneSnippet(dbPath: string): Promise<{ itemId: number; labelId: number }> {
   const db = openDatabase(dbPath);
   try {
     const ada = db.select().from(schema.annotators).where(eq(schema.annotators.username, DEMO.ada.username)).get()!.id;
-    const itemId = nextTask(db, EXPERT_STUDY, ada)!.itemId;
+    const itemId = (await nextTask(db, EXPERT_STUDY, ada))!.itemId;
     const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get()!;
-    const { body } = playedScenarioOfRun(db, snippetContext(db, item.snippetId!).runId);
+    const { body } = await playedScenarioOfRun(db, (await snippetContext(db, item.snippetId!)).runId);
     const topics = Object.fromEntries(
       body.topics.map((t) => [
         t.id,
         { score: 3, carriedForward: false, positions: Object.fromEntries(body.parties.map((p) => [p.id, "A"])) },
       ]),
     );
-    submitLabel(db, {
+    await submitLabel(db, {
       studyId: EXPERT_STUDY,
       itemId,
       annotatorId: ada,
@@ -71,13 +71,13 @@ function adaLabelsOneSnippet(dbPath: string): { itemId: number; labelId: number 
 }
 
 /** Labels, as the crowd worker and through the app's own services, every item the study still offers them. */
-function labelEverythingLeft(dbPath: string, externalId: string, studyId: number): number {
+async function labelEverythingLeft(dbPath: string, externalId: string, studyId: number): Promise<number> {
   const db = openDatabase(dbPath);
   try {
     const worker = db.select().from(schema.annotators).where(eq(schema.annotators.externalId, externalId)).get()!;
     let labelled = 0;
-    for (let lease = nextTask(db, studyId, worker.id); lease; lease = nextTask(db, studyId, worker.id)) {
-      submitLabel(db, {
+    for (let lease = await nextTask(db, studyId, worker.id); lease; lease = await nextTask(db, studyId, worker.id)) {
+      await submitLabel(db, {
         studyId,
         itemId: lease.itemId,
         annotatorId: worker.id,
@@ -97,17 +97,18 @@ function labelEverythingLeft(dbPath: string, externalId: string, studyId: number
  * Failed reading-test attempts recorded for a worker, as the test's form records them. With `network` they count
  * against that network's cap (until it is reached); without, only against the worker's own three.
  */
-function failedAttempts(dbPath: string, externalId: string, network?: AttemptOrigin): void {
+async function failedAttempts(dbPath: string, externalId: string, network?: AttemptOrigin): Promise<void> {
   const db = openDatabase(dbPath);
   try {
     const worker = db.select().from(schema.annotators).where(eq(schema.annotators.externalId, externalId)).get()!;
     if (!network) {
-      for (let i = 0; i < MAX_QUALIFICATION_ATTEMPTS; i++) recordQualificationAttempt(db, worker.id, qualification, {});
+      for (let i = 0; i < MAX_QUALIFICATION_ATTEMPTS; i++)
+        await recordQualificationAttempt(db, worker.id, qualification, {});
       return;
     }
     for (let i = 0; !networkLimitReached(db, network); i++) {
       if (i >= 100) throw new Error("100 attempts recorded and the network's cap is still not reached");
-      recordQualificationAttempt(db, worker.id, qualification, {}, network);
+      await recordQualificationAttempt(db, worker.id, qualification, {}, network);
     }
   } finally {
     db.$client.close();
@@ -297,7 +298,7 @@ const prolificVisits: Visit[] = [
     open: async (page) => {
       await enter(page, prolific(P2, "a11y-session-2"), true);
       await page.waitForURL(/\/crowd\/qualify/);
-      failedAttempts(dbPath, P2);
+      await failedAttempts(dbPath, P2);
       await page.goto(`${base}/crowd/qualify?study=${found.abStudy}`);
       await page.getByTestId("prolific-not-qualified").waitFor();
       await page.waitForLoadState("networkidle");
@@ -312,7 +313,7 @@ const crowdEndVisits: Visit[] = [
     open: async (page) => {
       await enter(page, worker("W_A11Y_LOCKED"), true);
       await page.waitForURL(/\/crowd\/qualify/);
-      failedAttempts(dbPath, "W_A11Y_LOCKED");
+      await failedAttempts(dbPath, "W_A11Y_LOCKED");
       await page.reload();
       await page.getByText(`You have used all ${MAX_QUALIFICATION_ATTEMPTS} attempts`).waitFor();
       await page.waitForLoadState("networkidle");
@@ -335,7 +336,7 @@ const crowdEndVisits: Visit[] = [
       // Every worker here is 127.0.0.1: its cap is filled up to the limit the server applies.
       const origin = { studyId: found.abStudy, network: networkIdentity({ clientAddress: "127.0.0.1" }, SECRET) };
       // Recorded as another worker's (the one out of attempts), so this worker still has attempts of their own.
-      failedAttempts(dbPath, "W_A11Y_LOCKED", origin);
+      await failedAttempts(dbPath, "W_A11Y_LOCKED", origin);
       await page.reload();
       await page.getByTestId("qualify-network-limit").waitFor();
       await page.waitForLoadState("networkidle");
@@ -347,7 +348,8 @@ const crowdEndVisits: Visit[] = [
       // The first worker comes back to the item they hold, and is then given every item left.
       await enter(page, worker("W_A11Y"), true);
       await page.waitForURL(/\/annotate\/\d+\/items\/\d+/);
-      if (labelEverythingLeft(dbPath, "W_A11Y", found.abStudy) === 0) throw new Error("W_A11Y had nothing to label");
+      if ((await labelEverythingLeft(dbPath, "W_A11Y", found.abStudy)) === 0)
+        throw new Error("W_A11Y had nothing to label");
       await page.goto(`${base}/annotate/${found.abStudy}/next`);
       await page.getByTestId("next-none").waitFor();
       await page.waitForLoadState("networkidle");
@@ -440,7 +442,7 @@ describe.runIf(runBrowserTests)("no axe violations on any page, role and width",
     base = server.url;
     dbPath = server.dbPath;
     browser = await launchChromium();
-    const labelled = adaLabelsOneSnippet(server.dbPath);
+    const labelled = await adaLabelsOneSnippet(server.dbPath);
     found.item = labelled.itemId;
     found.label = labelled.labelId;
     // The detail pages' addresses, as an admin finds them from the lists; a crowd A/B study with work to do, open to

@@ -70,20 +70,20 @@ describe.runIf(runBrowserTests)("an active study in Chromium", { timeout: 240_00
   }
 
   /** Labels as the annotator through the allocation and submit services until `stop` says so or nothing is left. */
-  function labelThroughService(username: string, stop: (runId: string) => boolean): void {
+  async function labelThroughService(username: string, stop: (runId: string) => boolean): Promise<void> {
     const db = openDatabase(server.dbPath);
     const annotatorId = idOf(username);
     try {
       for (;;) {
-        const lease = nextTask(db, studyId, annotatorId);
+        const lease = await nextTask(db, studyId, annotatorId);
         if (!lease) return;
         const runId = read<{ run_id: string }>("SELECT run_id FROM study_items WHERE id = ?", lease.itemId)[0].run_id;
-        if (stop(runId)) return;
-        submitLabel(db, {
+        if (await stop(runId)) return;
+        await submitLabel(db, {
           studyId,
           itemId: lease.itemId,
           annotatorId,
-          payload: validConsensusLabel(db, lease.itemId, 1 + (lease.itemId % 5)),
+          payload: await validConsensusLabel(db, lease.itemId, 1 + (lease.itemId % 5)),
           clientToken: `active-e2e-${username}-item-${lease.itemId}`,
           secondsOnTask: 6,
         });
@@ -153,7 +153,7 @@ describe.runIf(runBrowserTests)("an active study in Chromium", { timeout: 240_00
     expect(drawnRuns()).toHaveLength(1);
 
     // Ada finishes the first run; her next request draws the second one, which her page then shows.
-    labelThroughService("ada", (runId) => runId !== first);
+    await labelThroughService("ada", (runId) => runId !== first);
     expect(drawnRuns()).toHaveLength(2);
     await ada.goto(`${server.url}/annotate/${studyId}/next`);
     await ada.waitForURL(/\/items\/\d+$/);
@@ -163,9 +163,9 @@ describe.runIf(runBrowserTests)("an active study in Chromium", { timeout: 240_00
     await labelByKeyboard(ada, "a", 3);
 
     // Both label everything the budget allows.
-    labelThroughService("ben", () => false);
-    labelThroughService("ada", () => false);
-    labelThroughService("ben", () => false);
+    await labelThroughService("ben", () => false);
+    await labelThroughService("ada", () => false);
+    await labelThroughService("ben", () => false);
     expect(drawnRuns()).toHaveLength(BUDGET);
     const items = itemsOf();
     expect(new Set(items.map((i) => i.run_id))).toEqual(new Set(drawnRuns()));

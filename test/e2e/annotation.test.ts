@@ -74,7 +74,7 @@ async function checkedScore(page: Page, topic: string): Promise<string | null> {
 /**
  * Stores a copy of demo-judge's topic-localized evaluations of study 1's runs under `backbone`, every score s as 6 − s.
  */
-function storeReversedJudge(dbPath: string, backbone: string): void {
+async function storeReversedJudge(dbPath: string, backbone: string): Promise<void> {
   const db = openDatabase(dbPath);
   const sql =
     "SELECT id, run_id, output FROM evaluations WHERE method = 'topic-localized' AND backbone = 'demo-judge' AND run_id IN (SELECT run_id FROM study_items WHERE study_id = 1)";
@@ -91,7 +91,7 @@ function storeReversedJudge(dbPath: string, backbone: string): void {
     };
   });
   expect(evaluations.length).toBeGreaterThan(0);
-  importBundleRecords(db, "<reversed judge>", { evaluations });
+  await importBundleRecords(db, "<reversed judge>", { evaluations });
   db.$client.close();
 }
 
@@ -245,7 +245,7 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
 
     // A second backbone on the demo expert study's runs: demo-judge's replies with every score
     // reversed (s → 6 − s), stored as an evaluate run would store them.
-    storeReversedJudge(server.dbPath, "reversed-judge");
+    await storeReversedJudge(server.dbPath, "reversed-judge");
     await page.goto(`${server.url}/admin/studies/1`);
     expect(await page.getByTestId("alignment-table").textContent()).toContain(
       "Topic-localized evaluator (reversed-judge)",

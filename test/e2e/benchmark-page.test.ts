@@ -250,10 +250,13 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
    * An expert study over the benchmark's runs, scored by Ada like the demo judge, and the demo plan
    * recorded again under another name naming it: its report has the human-calibrated table and column.
    */
-  function planWithExperts(): { hash: string; ppi: Map<string, { estimate: number; lower: number; upper: number }> } {
+  async function planWithExperts(): Promise<{
+    hash: string;
+    ppi: Map<string, { estimate: number; lower: number; upper: number }>;
+  }> {
     const db = openDatabase(server.dbPath);
     try {
-      const studyId = createConsensusStudy(db, {
+      const studyId = await createConsensusStudy(db, {
         name: "Experts on the demo benchmark",
         pool: "expert",
         trajectories: 90,
@@ -267,8 +270,12 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
         "test plan",
       );
       const loaded = { plan, hash: planHash(plan), source: demo.source };
-      touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
-      const result = calibratedEstimates(db, { loaded, studyIds: [studyId], settings: { quantities: ["outcome"] } });
+      await touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
+      const result = await calibratedEstimates(db, {
+        loaded,
+        studyIds: [studyId],
+        settings: { quantities: ["outcome"] },
+      });
       const ppi = new Map(
         result.rows.flatMap((r) => (r.domain === null && r.mediator !== null && r.ppi ? [[r.mediator, r.ppi]] : [])),
       );
@@ -283,7 +290,7 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
   }, async () => {
     // The 404 test above leaves its console error behind: only this test's count.
     const before = problems.length;
-    const { hash, ppi } = planWithExperts();
+    const { hash, ppi } = await planWithExperts();
     expect(ppi.size).toBeGreaterThan(0);
     await page.goto(`${server.url}/benchmark/${hash}`);
     const table = page.getByTestId("report-human-calibrated");

@@ -63,12 +63,12 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
     const agreed = new Map<number, "A" | "B">();
     let token = 0;
     for (const { name, id } of people) {
-      for (let lease = nextTask(db, fastStudy, id); lease; lease = nextTask(db, fastStudy, id)) {
+      for (let lease = await nextTask(db, fastStudy, id); lease; lease = await nextTask(db, fastStudy, id)) {
         if (!agreed.has(lease.itemId)) agreed.set(lease.itemId, agreed.size % 2 === 0 ? "A" : "B");
         const side = agreed.get(lease.itemId)!;
         const quick = name === "quick-one";
         const payload = { kind: "ab-reactiveness", choice: quick ? (side === "A" ? "B" : "A") : side };
-        submitLabel(db, {
+        await submitLabel(db, {
           studyId: fastStudy,
           itemId: lease.itemId,
           annotatorId: id,

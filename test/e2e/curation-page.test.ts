@@ -81,14 +81,14 @@ function briefReport(title: string) {
 }
 
 /** Seeds and candidates through the curation's own repositories, as `socrates curate` stores them. */
-function insertCurationRecord(db: Db) {
+async function insertCurationRecord(db: Db) {
   const seedId = (domain: Domain, report: SeedReport) => {
     const result = insertSeed(db, { domain, report, sourceKind: "search-tools", provenance: { attempt: 0 } });
     if (!("stored" in result)) throw new Error(`seed "${report.title}" was already stored`);
     return result.stored.id;
   };
   const replays = [1, 2, 3].map((replay) => ({ replay, outcome: "impasse", runId: runIdOf(replay) }));
-  insertCandidate(db, {
+  await insertCandidate(db, {
     seedId: seedId("transactional", { ...REPORT, sources: SOURCES }),
     domain: "transactional",
     status: "accepted",
@@ -97,7 +97,7 @@ function insertCurationRecord(db: Db) {
     scenarioId: CURATED,
   });
   const invalid = seedId("healthcare", briefReport("Clinic merger dispute"));
-  insertCandidate(db, {
+  await insertCandidate(db, {
     seedId: invalid,
     domain: "healthcare",
     status: "rejected",
@@ -109,7 +109,7 @@ function insertCurationRecord(db: Db) {
     { replay: 1, outcome: "impasse" },
     { replay: 2, outcome: "resolved" },
   ];
-  insertCandidate(db, {
+  await insertCandidate(db, {
     seedId: resolved,
     domain: "healthcare",
     status: "rejected",
@@ -128,9 +128,9 @@ describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chrom
   beforeAll(async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    seedDemo(t.db);
-    importBundleFiles(t.db, [{ file: "curated.json", text: JSON.stringify(curatedBundle()) }]);
-    insertCurationRecord(t.db);
+    await seedDemo(t.db);
+    await importBundleFiles(t.db, [{ file: "curated.json", text: JSON.stringify(curatedBundle()) }]);
+    await insertCurationRecord(t.db);
     ({ server, page } = await openAsAdmin(t, cleanups));
   });
   afterAll(async () => {

@@ -30,7 +30,7 @@ describe.runIf(runBrowserTests)("run viewer emotion lines in Chromium", () => {
       role: "admin",
       password: ADMIN.password,
     });
-    importBundleFiles(t.db, [{ file: "emotion.json", text: JSON.stringify(emotionFixtureBundle()) }]);
+    await importBundleFiles(t.db, [{ file: "emotion.json", text: JSON.stringify(emotionFixtureBundle()) }]);
     server = await startAppServer({ dbPath: t.path });
     cleanups.push(() => server.stop());
     browser = await launchChromium();

@@ -66,7 +66,7 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
       config: { ...gold, goldFeedback: true },
     });
     quietStudy = createAbStudy(db, { name: "Plain A/B", pool: "expert", config: gold });
-    consensusStudy = createConsensusStudy(db, { name: "Own consensus keys", pool: "expert", trajectories: 1 });
+    consensusStudy = await createConsensusStudy(db, { name: "Own consensus keys", pool: "expert", trajectories: 1 });
     db.$client.close();
   });
   afterAll(async () => {

@@ -31,11 +31,11 @@ interface Fixture {
  * Ada labels the first two snippets of a one-trajectory study (score 3, every party on option A),
  * written through the services on the server's own database file.
  */
-function labelTwoSnippets(dbPath: string): Fixture {
+async function labelTwoSnippets(dbPath: string): Promise<Fixture> {
   const db = openDatabase(dbPath);
   try {
     const ada = db.select().from(schema.annotators).where(eq(schema.annotators.username, DEMO.ada.username)).get()!.id;
-    const studyId = createConsensusStudy(db, {
+    const studyId = await createConsensusStudy(db, {
       name: "My labels in Chromium",
       pool: "expert",
       trajectories: 1,
@@ -44,9 +44,9 @@ function labelTwoSnippets(dbPath: string): Fixture {
     const items: number[] = [];
     let body: ReturnType<typeof playedScenarioOfRun> | null = null;
     for (const n of [1, 2]) {
-      const itemId = nextTask(db, studyId, ada)!.itemId;
+      const itemId = (await nextTask(db, studyId, ada))!.itemId;
       const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get()!;
-      body = playedScenarioOfRun(db, snippetContext(db, item.snippetId!).runId);
+      body = await playedScenarioOfRun(db, (await snippetContext(db, item.snippetId!)).runId);
       const topics = Object.fromEntries(
         body.body.topics.map((t) => [
           t.id,
@@ -57,7 +57,7 @@ function labelTwoSnippets(dbPath: string): Fixture {
           },
         ]),
       );
-      submitLabel(db, {
+      await submitLabel(db, {
         studyId,
         itemId,
         annotatorId: ada,
@@ -91,7 +91,7 @@ describe.runIf(runBrowserTests)("My labels and label history in Chromium", { tim
   beforeAll(async () => {
     server = await startAppServer();
     browser = await launchChromium();
-    fx = labelTwoSnippets(server.dbPath);
+    fx = await labelTwoSnippets(server.dbPath);
     mine = `${server.url}/annotate/${fx.studyId}/mine`;
     page = await (await browser.newContext()).newPage();
     await loginInBrowser(page, server.url, DEMO.ada);

@@ -67,7 +67,7 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
   beforeAll(async () => {
     t = tempDb();
     cleanups.push(t.cleanup);
-    seedDemo(t.db);
+    await seedDemo(t.db);
     await createAccount(t.db, {
       username: ADMIN.username,
       displayName: "Admin",
@@ -125,7 +125,7 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
   }, 60_000);
 
   it("evaluates every run with the topic-localized evaluator and the per-turn baseline", async () => {
-    const runCount = t.db.select({ id: schema.runs.id }).from(schema.runs).all().length;
+    const runCount = (await t.db.select({ id: schema.runs.id }).from(schema.runs)).length;
     for (const method of ["topic", "per-turn"]) {
       const result = await socrates(["evaluate", "--all", "--method", method, "--config", config], env);
       expect(result.status, result.stdout + result.stderr).toBe(0);

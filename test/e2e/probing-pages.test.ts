@@ -29,7 +29,7 @@ describe.runIf(runBrowserTests)(
     beforeAll(async () => {
       t = tempDb();
       cleanups.push(t.cleanup);
-      importBundleFiles(t.db, [
+      await importBundleFiles(t.db, [
         { file: "probe.json", text: JSON.stringify(probingBundle()) },
         { file: "ab.json", text: JSON.stringify(fidelityPairsBundle(["sim-a", "sim-b", "sim-c"], 4)) },
       ]);

@@ -28,10 +28,10 @@ describe.runIf(runBrowserTests)(
     beforeAll(async () => {
       const t = tempDb();
       cleanups.push(t.cleanup);
-      importPromediateCases(t.db, CASES_DIR);
+      await importPromediateCases(t.db, CASES_DIR);
       // A ProMediate transcript: free turn order, two mediator turns in a row, a multi-line utterance.
       const folder = join(import.meta.dirname, "../fixtures/promediate/williams-free");
-      transcriptRun = importTranscript(t.db, folder, { caseArg: "williams" }).runId;
+      transcriptRun = (await importTranscript(t.db, folder, { caseArg: "williams" })).runId;
       ({ server, page } = await openAsAdmin(t, cleanups));
     });
     afterAll(async () => {

@@ -24,7 +24,7 @@ describe.runIf(runBrowserTests)("/runs in the browser: total, paging and filters
   beforeAll(async () => {
     const dbPath = `${tmp.dir}/runs.db`;
     const db = openDatabase(dbPath);
-    importBundleFiles(db, [{ file: "synthetic.json", text: JSON.stringify(syntheticBundle(1)) }]);
+    await importBundleFiles(db, [{ file: "synthetic.json", text: JSON.stringify(syntheticBundle(1)) }]);
     await createAccount(db, { ...ADMIN, displayName: "Runs admin", role: "admin" });
     db.$client.close();
     server = await startAppServer({ dbPath });

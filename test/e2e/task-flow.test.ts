@@ -60,14 +60,14 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     server = await startAppServer();
     browser = await launchChromium();
     const db = openDatabase(server.dbPath);
-    rapidStudy = createConsensusStudy(db, {
+    rapidStudy = await createConsensusStudy(db, {
       name: "Rapid typing",
       pool: "expert",
       trajectories: 4,
       config: { seed: 11 },
     });
     // Seed 17 draws a trajectory of four snippets from the demo pool (the tests below walk three).
-    actionStudy = createConsensusStudy(db, {
+    actionStudy = await createConsensusStudy(db, {
       name: "Skip flag undo",
       pool: "expert",
       trajectories: 1,
@@ -76,7 +76,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     });
     abStudy = createAbStudy(db, { name: "A/B actions", pool: "expert" });
     for (const id of [...itemsOf(rapidStudy), ...itemsOf(actionStudy)]) {
-      const label = validConsensusLabel(db, id);
+      const label = await validConsensusLabel(db, id);
       shapes.set(id, {
         topics: Object.keys(label.topics),
         parties: Object.keys(Object.values(label.topics)[0].positions),

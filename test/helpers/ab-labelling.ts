@@ -16,13 +16,17 @@ export const imperfectChooser: AbChooser = (pair, annotator) => {
 
 export function labelAbStudy(db: Db, studyId: number, annotators: readonly number[], choose: AbChooser): number {
   let stored = 0;
-  annotators.forEach((annotatorId, index) => {
-    for (let lease = nextTask(db, studyId, annotatorId); lease; lease = nextTask(db, studyId, annotatorId)) {
+  annotators.forEach(async (annotatorId, index) => {
+    for (
+      let lease = await nextTask(db, studyId, annotatorId);
+      lease;
+      lease = await nextTask(db, studyId, annotatorId)
+    ) {
       const { pairId } = db.$client
         .prepare("SELECT ab_pair_id AS pairId FROM study_items WHERE id = ?")
         .get(lease.itemId) as { pairId: string };
       const choice = choose(findAbPair(db, pairId)!, index);
-      submitLabel(db, {
+      await submitLabel(db, {
         studyId,
         itemId: lease.itemId,
         annotatorId,

@@ -17,14 +17,14 @@ const got: number[] = [];
 process.stdout.write("ready\n");
 await new Promise<void>((go) => process.stdin.once("data", () => go()));
 for (;;) {
-  const lease = nextTask(db, studyId, annotatorId);
+  const lease = await nextTask(db, studyId, annotatorId);
   if (!lease) break;
   got.push(lease.itemId);
-  submitLabel(db, {
+  await submitLabel(db, {
     studyId,
     itemId: lease.itemId,
     annotatorId,
-    payload: validConsensusLabel(db, lease.itemId),
+    payload: await validConsensusLabel(db, lease.itemId),
     clientToken: `worker-${annotatorId}-item-${lease.itemId}`,
     secondsOnTask: 1,
   });

@@ -11,7 +11,7 @@ type TempDb = ReturnType<typeof tempDb>;
 
 export async function demoStudiesDb(): Promise<ReturnType<typeof tempDb>> {
   const t = tempDb();
-  seedDemo(t.db);
+  await seedDemo(t.db);
   await seedDemoStudies(t.db);
   return t;
 }

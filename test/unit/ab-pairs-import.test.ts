@@ -28,8 +28,8 @@ describe("A/B reactiveness pairs in bundles", () => {
   });
   afterEach(() => t.cleanup());
 
-  it("imports a pair, stores its columns, and a second import changes nothing", () => {
-    const first = importBundleFiles(t.db, asFile(abBundle()));
+  it("imports a pair, stores its columns, and a second import changes nothing", async () => {
+    const first = await importBundleFiles(t.db, asFile(abBundle()));
     expect(first.inserted).toEqual({
       scenarios: 1,
       conditions: 3,
@@ -51,27 +51,27 @@ describe("A/B reactiveness pairs in bundles", () => {
     });
 
     const counts = tableCounts(t.db);
-    const second = importBundleFiles(t.db, asFile(abBundle()));
+    const second = await importBundleFiles(t.db, asFile(abBundle()));
     expect(second.inserted.ab_pairs).toBe(0);
     expect(second.unchanged.ab_pairs).toBe(1);
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
-  it("accepts a pair whose runs were imported earlier, and a pair without opponent_level", () => {
+  it("accepts a pair whose runs were imported earlier, and a pair without opponent_level", async () => {
     const bundle = abBundle();
-    importBundleFiles(t.db, asFile({ ...bundle, ab_pairs: [] }));
+    await importBundleFiles(t.db, asFile({ ...bundle, ab_pairs: [] }));
     const { opponent_level: _dropped, ...noOpponent } = bundle.ab_pairs[0];
     const later = { format: "socrates-bundle", version: 1, ab_pairs: [{ ...noOpponent, id: "fx-1:ab:2" }] };
-    expect(importBundleFiles(t.db, asFile(later, "later.json")).inserted.ab_pairs).toBe(1);
+    expect((await importBundleFiles(t.db, asFile(later, "later.json"))).inserted.ab_pairs).toBe(1);
     expect(exportBundle(t.db).ab_pairs.find((p) => p.id === "fx-1:ab:2")).toEqual({ ...noOpponent, id: "fx-1:ab:2" });
   });
 
-  it("refuses a pair stored with different content, changing nothing", () => {
-    importBundleFiles(t.db, asFile(abBundle()));
+  it("refuses a pair stored with different content, changing nothing", async () => {
+    await importBundleFiles(t.db, asFile(abBundle()));
     const before = tableCounts(t.db);
     const changed = abBundle();
     delete changed.ab_pairs[0].opponent_level; // still true to the runs, but not what is stored
-    expect(problemsOf(() => importBundleFiles(t.db, asFile(changed, "edited.json")))).toEqual([
+    expect(problemsOf(async () => await importBundleFiles(t.db, asFile(changed, "edited.json")))).toEqual([
       {
         file: "edited.json",
         path: "$.ab_pairs[0]",
@@ -186,7 +186,7 @@ describe("A/B reactiveness pairs in bundles", () => {
     it(`refuses ${c.name}, naming the JSON path, and stores nothing`, () => {
       const b = abBundle();
       c.edit(b);
-      const problems = problemsOf(() => importBundleFiles(t.db, asFile(b, "bad.json")));
+      const problems = problemsOf(async () => await importBundleFiles(t.db, asFile(b, "bad.json")));
       expect(problems).toContainEqual({ file: "bad.json", path: c.path, message: expect.stringMatching(c.message) });
       expect(tableCounts(t.db).ab_pairs).toBe(0);
       expect(tableCounts(t.db).runs).toBe(0);
@@ -199,7 +199,7 @@ describe("A/B reactiveness pairs in bundles", () => {
     b.scenarios.push(other);
     b.conditions.push({ id: "fx-2:general", scenario_id: "fx-2", axis: "general", variant: "default" });
     b.runs[2].condition_id = "fx-2:general";
-    expect(problemsOf(() => importBundleFiles(t.db, asFile(b, "bad.json")))).toEqual([
+    expect(problemsOf(async () => await importBundleFiles(t.db, asFile(b, "bad.json")))).toEqual([
       {
         file: "bad.json",
         path: "$.ab_pairs[0].run_a_id",
@@ -209,7 +209,7 @@ describe("A/B reactiveness pairs in bundles", () => {
     expect(tableCounts(t.db).scenarios).toBe(0);
   });
 
-  it("export → import into an empty database → export gives identical JSON, pairs ordered by id", () => {
+  it("export → import into an empty database → export gives identical JSON, pairs ordered by id", async () => {
     const b = abBundle();
     const thirds = fixtureAbBundle({
       pairId: "fx-1:ab:z",
@@ -220,14 +220,14 @@ describe("A/B reactiveness pairs in bundles", () => {
     b.conditions.push(...thirds.conditions.slice(1));
     b.runs.push(...thirds.runs.slice(2));
     b.ab_pairs.unshift(thirds.ab_pairs[0]);
-    importBundleFiles(t.db, asFile(b));
+    await importBundleFiles(t.db, asFile(b));
     const first = exportBundle(t.db);
     expect(first.ab_pairs.map((p) => p.id)).toEqual(["fx-1:ab", "fx-1:ab:z"]);
     expect(first.ab_pairs[1]).toEqual(b.ab_pairs[0]); // thirds survive the REAL column exactly
     const text = JSON.stringify(first, null, 2);
     const other = tempDb();
     try {
-      importBundleFiles(other.db, [{ file: "export.json", text }]);
+      await importBundleFiles(other.db, [{ file: "export.json", text }]);
       expect(JSON.stringify(exportBundle(other.db), null, 2)).toBe(text);
     } finally {
       other.cleanup();
@@ -242,7 +242,7 @@ describe("the demo A/B reactiveness bundle", () => {
     const { seedDemo } = await import("../../demo/seed.ts");
     const t = tempDb();
     try {
-      expect(seedDemo(t.db).inserted.ab_pairs).toBe(16);
+      expect((await seedDemo(t.db)).inserted.ab_pairs).toBe(16);
       const bundle = exportBundle(t.db);
       const runs = new Map(bundle.runs.map((r) => [r.id, r]));
       const conditions = new Map(bundle.conditions.map((c) => [c.id, c]));

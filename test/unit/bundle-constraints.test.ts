@@ -26,16 +26,18 @@ function refusal(run: () => unknown): string[] {
 
 describe("bundle import: the database's constraints as named problems", () => {
   let t: ReturnType<typeof tempDb>;
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    importBundleFiles(t.db, [asFile(fixtureBundle(), "seed.json")]);
+    await importBundleFiles(t.db, [asFile(fixtureBundle(), "seed.json")]);
   });
   afterEach(() => t.cleanup());
 
   it("refuses a stored condition's scenario, axis and variant under a new id, writing nothing", () => {
     const before = tableCounts(t.db);
     const again = { ...fixtureBundle().conditions[0], id: "fx-1:general-2" };
-    expect(refusal(() => importBundleFiles(t.db, [asFile(only({ conditions: [again] }), "again.json")]))).toEqual([
+    expect(
+      refusal(async () => await importBundleFiles(t.db, [asFile(only({ conditions: [again] }), "again.json")])),
+    ).toEqual([
       'again.json: $.conditions[0].variant: the stored condition "fx-1:general" already has scenario "fx-1", axis "general", variant "default"; use its id "fx-1:general" instead of "fx-1:general-2", or another variant',
     ]);
     expect(tableCounts(t.db)).toEqual(before);
@@ -47,15 +49,19 @@ describe("bundle import: the database's constraints as named problems", () => {
     const a = { id: "fx-2:general", scenario_id: "fx-2", axis: "general", variant: "default" };
     const b = { ...a, id: "fx-2:general-b" };
     expect(
-      refusal(() => importBundleFiles(t.db, [asFile(only({ scenarios: [scenario], conditions: [a, b] }), "two.json")])),
+      refusal(
+        async () =>
+          await importBundleFiles(t.db, [asFile(only({ scenarios: [scenario], conditions: [a, b] }), "two.json")]),
+      ),
     ).toEqual([
       'two.json: $.conditions[1].variant: condition "fx-2:general" in this bundle already has scenario "fx-2", axis "general", variant "default"; one condition per scenario, axis and variant',
     ]);
-    const problems = refusal(() =>
-      importBundleFiles(t.db, [
-        asFile(only({ scenarios: [scenario], conditions: [a] }), "one.json"),
-        asFile(only({ conditions: [b] }), "other.json"),
-      ]),
+    const problems = refusal(
+      async () =>
+        await importBundleFiles(t.db, [
+          asFile(only({ scenarios: [scenario], conditions: [a] }), "one.json"),
+          asFile(only({ conditions: [b] }), "other.json"),
+        ]),
     );
     expect(problems).toEqual([
       'other.json: $.conditions[0].variant: condition "fx-2:general" in one.json already has scenario "fx-2", axis "general", variant "default"; one condition per scenario, axis and variant',
@@ -64,13 +70,15 @@ describe("bundle import: the database's constraints as named problems", () => {
 
   it("refuses a second matched pair for a stored pair's mediated run", () => {
     const pair = { ...fixtureBundle().matched_pairs[0], id: "fx-1:pair-2" };
-    expect(refusal(() => importBundleFiles(t.db, [asFile(only({ matched_pairs: [pair] }), "pairs.json")]))).toEqual([
+    expect(
+      refusal(async () => await importBundleFiles(t.db, [asFile(only({ matched_pairs: [pair] }), "pairs.json")])),
+    ).toEqual([
       `pairs.json: $.matched_pairs[0].mediated_run_id: the stored matched pair "${fixtureBundle().matched_pairs[0].id}" already has mediated run "fx-1:med"; use its id "${fixtureBundle().matched_pairs[0].id}" instead of "fx-1:pair-2", or another mediated run id`,
     ]);
   });
 
-  it("leaves a re-import of the same records alone (a key held by the record itself is no conflict)", () => {
-    const again = importBundleFiles(t.db, [asFile(fixtureBundle(), "seed-again.json")]);
+  it("leaves a re-import of the same records alone (a key held by the record itself is no conflict)", async () => {
+    const again = await importBundleFiles(t.db, [asFile(fixtureBundle(), "seed-again.json")]);
     expect(again.unchanged).toEqual({
       scenarios: 1,
       conditions: 1,
@@ -86,7 +94,7 @@ describe("bundle import: the database's constraints as named problems", () => {
       '"config":{',
       `"config":{"deep":${"[".repeat(10_000)}${"]".repeat(10_000)},`,
     );
-    const problems = refusal(() => importBundleFiles(t.db, [{ file: "deep.json", text }]));
+    const problems = refusal(async () => await importBundleFiles(t.db, [{ file: "deep.json", text }]));
     expect(problems).toEqual([
       `deep.json: $.runs[0].config.deep${"[0]".repeat(60)}: nested deeper than 64 levels of arrays and objects (a bundle may nest at most 64)`,
     ]);
@@ -101,17 +109,17 @@ describe("bundle import: the database's constraints as named problems", () => {
     const latin1 = new Uint8Array([...bytes.subarray(0, at), 0xe0, ...bytes.subarray(at + 2)]);
     const line = new TextDecoder().decode(bytes.subarray(0, at)).split("\n").length;
     const column = at - bytes.lastIndexOf(0x0a, at);
-    expect(refusal(() => importBundleFiles(t.db, [{ file: "latin1.json", bytes: latin1 }]))).toEqual([
+    expect(refusal(async () => await importBundleFiles(t.db, [{ file: "latin1.json", bytes: latin1 }]))).toEqual([
       `latin1.json: $: invalid UTF-8 at byte ${at} (line ${line}, byte ${column} of the line: e0 6c 65 22); save the file as UTF-8`,
     ]);
     const lone = JSON.stringify(fixtureBundle()).replace("Fixture sale", "Fixture \\ud800sale");
-    expect(refusal(() => importBundleFiles(t.db, [{ file: "lone.json", text: lone }]))).toEqual([
+    expect(refusal(async () => await importBundleFiles(t.db, [{ file: "lone.json", text: lone }]))).toEqual([
       "lone.json: $.scenarios[0].title: a string holds the lone UTF-16 surrogate \\ud800, which is not a character (UTF-8 cannot store it)",
     ]);
   });
 
   it("the web A/B upload answers 400 naming the problem where it answered 500", async () => {
-    importBundleFiles(t.db, [asFile(fixtureAbBundle(), "ab.json")]);
+    await importBundleFiles(t.db, [asFile(fixtureAbBundle(), "ab.json")]);
     const stored = fixtureAbBundle();
     const clash = {
       ...stored,

@@ -18,8 +18,8 @@ describe("bundle import and export", () => {
     expect(t.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
   });
 
-  it("imports every record, derives snippets and per-turn scores, and a second import changes nothing", () => {
-    const first = importBundleFiles(t.db, asFile(fixtureBundle()));
+  it("imports every record, derives snippets and per-turn scores, and a second import changes nothing", async () => {
+    const first = await importBundleFiles(t.db, asFile(fixtureBundle()));
     expect(first.inserted).toEqual({
       scenarios: 1,
       conditions: 1,
@@ -34,7 +34,7 @@ describe("bundle import and export", () => {
     // Two topics × (T + 1 = 8) turns, for each of the two evaluations.
     expect(counts.evaluation_scores).toBe(2 * 2 * 8);
 
-    const second = importBundleFiles(t.db, asFile(fixtureBundle()));
+    const second = await importBundleFiles(t.db, asFile(fixtureBundle()));
     expect(second.inserted).toEqual({
       scenarios: 0,
       conditions: 0,
@@ -54,8 +54,8 @@ describe("bundle import and export", () => {
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
-  it("stores the carried-forward scores of a topic-localized evaluation", () => {
-    importBundleFiles(t.db, asFile(fixtureBundle()));
+  it("stores the carried-forward scores of a topic-localized evaluation", async () => {
+    await importBundleFiles(t.db, asFile(fixtureBundle()));
     const rows = t.db.$client
       .prepare(
         "SELECT turn_id, score, located FROM evaluation_scores WHERE evaluation_id = ? AND topic_id = 'PRICE' ORDER BY turn_id",
@@ -65,25 +65,25 @@ describe("bundle import and export", () => {
     expect(rows.filter((r) => r.located).map((r) => r.turn_id)).toEqual([1, 4]);
   });
 
-  it("refuses a record whose id is already stored with different content, changing nothing", () => {
-    importBundleFiles(t.db, asFile(fixtureBundle()));
+  it("refuses a record whose id is already stored with different content, changing nothing", async () => {
+    await importBundleFiles(t.db, asFile(fixtureBundle()));
     const before = tableCounts(t.db);
     const changed = fixtureBundle();
     changed.scenarios[0].title = "A different title";
-    expect(() => importBundleFiles(t.db, asFile(changed, "edited.json"))).toThrowError(
+    await expect(await importBundleFiles(t.db, asFile(changed, "edited.json"))).rejects.toThrowError(
       /edited\.json: \$\.scenarios\[0\]: "fx-1" is already stored with different content/,
     );
     expect(tableCounts(t.db)).toEqual(before);
     expect(exportBundle(t.db).scenarios[0].title).toBe("Fixture sale");
   });
 
-  it("writes nothing on a dry run", () => {
-    const summary = importBundleFiles(t.db, asFile(fixtureBundle()), { dryRun: true });
+  it("writes nothing on a dry run", async () => {
+    const summary = await importBundleFiles(t.db, asFile(fixtureBundle()), { dryRun: true });
     expect(summary.inserted.runs).toBe(2);
     expect(tableCounts(t.db).runs).toBe(0);
   });
 
-  it("accepts records spread across files and refuses the same id with different content in two files", () => {
+  it("accepts records spread across files and refuses the same id with different content in two files", async () => {
     const whole = fixtureBundle();
     const scenarioFile = {
       format: "socrates-bundle",
@@ -99,7 +99,7 @@ describe("bundle import and export", () => {
       evaluations: whole.evaluations,
     };
     // Runs come first in file order: references are resolved across files.
-    const summary = importBundleFiles(
+    const summary = await importBundleFiles(
       t.db,
       [...asFile(runFile, "runs.json"), ...asFile(scenarioFile, "scenarios.json")],
       { dryRun: true },
@@ -108,7 +108,7 @@ describe("bundle import and export", () => {
 
     const clash = { ...scenarioFile, scenarios: [{ ...whole.scenarios[0], title: "Other" }] };
     try {
-      importBundleFiles(t.db, [...asFile(scenarioFile, "a.json"), ...asFile(clash, "b.json")]);
+      await importBundleFiles(t.db, [...asFile(scenarioFile, "a.json"), ...asFile(clash, "b.json")]);
       expect.unreachable();
     } catch (err) {
       expect((err as BundleImportError).problems).toEqual([
@@ -122,12 +122,12 @@ describe("bundle import and export", () => {
     expect(tableCounts(t.db).scenarios).toBe(0);
   });
 
-  it("export → import into an empty database → export gives identical JSON", () => {
-    importBundleFiles(t.db, asFile(fixtureBundle()));
+  it("export → import into an empty database → export gives identical JSON", async () => {
+    await importBundleFiles(t.db, asFile(fixtureBundle()));
     const firstExport = JSON.stringify(exportBundle(t.db), null, 2);
     const other = tempDb();
     try {
-      importBundleFiles(other.db, [{ file: "export.json", text: firstExport }]);
+      await importBundleFiles(other.db, [{ file: "export.json", text: firstExport }]);
       expect(JSON.stringify(exportBundle(other.db), null, 2)).toBe(firstExport);
     } finally {
       other.cleanup();
@@ -141,7 +141,7 @@ describe("the demo study", () => {
     const a = tempDb();
     const b = tempDb();
     try {
-      const first = seedDemo(a.db);
+      const first = await seedDemo(a.db);
       // 8 runs in matched pairs, plus 32 short runs of 15 fidelity conditions in 16 A/B reactiveness pairs;
       // 4 general conditions, 56 probe conditions and the 15 fidelity ones.
       expect(first.inserted).toEqual({
@@ -153,9 +153,9 @@ describe("the demo study", () => {
         evaluations: 16,
       });
       expect(new Set(exportBundle(a.db).scenarios.map((s) => s.domain)).size).toBeGreaterThanOrEqual(4);
-      expect(seedDemo(a.db).inserted.runs).toBe(0);
+      expect((await seedDemo(a.db)).inserted.runs).toBe(0);
       const exported = JSON.stringify(exportBundle(a.db), null, 2);
-      importBundleFiles(b.db, [{ file: "demo-export.json", text: exported }]);
+      await importBundleFiles(b.db, [{ file: "demo-export.json", text: exported }]);
       expect(JSON.stringify(exportBundle(b.db), null, 2)).toBe(exported);
     } finally {
       a.cleanup();
@@ -167,7 +167,7 @@ describe("the demo study", () => {
     const { seedDemo } = await import("../../demo/seed.ts");
     const t = tempDb();
     try {
-      seedDemo(t.db);
+      await seedDemo(t.db);
       const bundle = exportBundle(t.db);
       // The mediated/unmediated study; the short A/B reactiveness runs are checked in ab-pairs-import.test.ts.
       const paired = new Set(bundle.matched_pairs.flatMap((p) => [p.mediated_run_id, p.unmediated_run_id]));

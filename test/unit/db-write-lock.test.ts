@@ -13,6 +13,7 @@ import { DatabaseBusyError, withWriteLock } from "../../app/server/http/write-lo
 import { findAnnotatorByUsername, insertAnnotator } from "../../app/server/models/annotator.server.ts";
 import { tempDb } from "../../harness/temp-db.ts";
 
+import { transact } from "../../app/server/db-transaction.server.ts";
 let t: ReturnType<typeof tempDb>;
 let web: Db;
 let other: Database.Database;
@@ -63,10 +64,12 @@ describe("withWriteLock", () => {
   });
 
   it("runs the service's own writeTransaction as a savepoint inside the held lock", async () => {
-    await withWriteLock(web, () => {
+    await withWriteLock(web, async () => {
       addExpert("outer");
-      expect(() => writeTransaction(web, () => (addExpert("inner"), addExpert("inner")))).toThrow(/UNIQUE/);
-      writeTransaction(web, () => addExpert("inner-ok"));
+      await expect(
+        (async () => await transact(web, async (web) => (addExpert("inner"), addExpert("inner"))))(),
+      ).rejects.toThrow(/UNIQUE/);
+      await transact(web, async (web) => addExpert("inner-ok"));
     });
     expect([exists("outer"), exists("inner"), exists("inner-ok")]).toEqual([true, false, true]);
     expect(web.$client.inTransaction).toBe(false);

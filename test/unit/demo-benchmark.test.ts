@@ -40,11 +40,11 @@ describe("the demo benchmark", () => {
     expect(demoBenchmarkText(await recordDemoBenchmark())).toBe(readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8"));
   });
 
-  it("seeds its plan, its whole grid and the metrics of every mediated run and pair, and seeding again changes nothing", () => {
+  it("seeds its plan, its whole grid and the metrics of every mediated run and pair, and seeding again changes nothing", async () => {
     const t = tempDb();
     try {
-      seedDemo(t.db);
-      const first = seedDemoBenchmark(t.db);
+      await seedDemo(t.db);
+      const first = await seedDemoBenchmark(t.db);
       const [listed] = benchmarkPlans(t.db);
       expect(listed).toMatchObject({ hash: first.plan.hash, source: DEMO_PLAN_SOURCE, mediators: 3 });
       expect(listed.storedRuns).toBe(listed.plannedRuns);
@@ -67,7 +67,7 @@ describe("the demo benchmark", () => {
 
       const counts = tableCounts(t.db);
       const digests = tableDigests(t.db);
-      const again = seedDemoBenchmark(t.db);
+      const again = await seedDemoBenchmark(t.db);
       expect(Object.values(again.imported.inserted).every((n) => n === 0)).toBe(true);
       expect(first.metricRows).toBeGreaterThan(0);
       expect(again.metricRows).toBe(0);

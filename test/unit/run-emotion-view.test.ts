@@ -10,17 +10,17 @@ import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
-function dbWith(bundle: object) {
+async function dbWith(bundle: object) {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  importBundleFiles(t.db, [{ file: "emotion.json", text: JSON.stringify(bundle) }]);
+  await importBundleFiles(t.db, [{ file: "emotion.json", text: JSON.stringify(bundle) }]);
   return t.db;
 }
 
 describe("run page emotion data", () => {
   it("draws the self-report of a run whose parties reported emotion, reasons as hover titles", async () => {
-    const db = dbWith(emotionFixtureBundle());
-    const view = getRunView(db, "fx-1:med")!;
+    const db = await dbWith(emotionFixtureBundle());
+    const view = (await getRunView(db, "fx-1:med"))!;
     const charts = await getRunEmotion(db, view);
     expect(charts.map((c) => [c.key, c.label, c.failedParties])).toEqual([["self", "self-report", []]]);
     const svg = charts[0].chart.svg;
@@ -35,8 +35,8 @@ describe("run page emotion data", () => {
   });
 
   it("draws a judged trajectory, names the party the judge failed on, and keeps it out of the consensus list", async () => {
-    const db = dbWith(emotionFixtureBundle());
-    const view = getRunView(db, "fx-1:unmed")!;
+    const db = await dbWith(emotionFixtureBundle());
+    const view = (await getRunView(db, "fx-1:unmed"))!;
     expect(view.evaluations).toEqual([]);
     const charts = await getRunEmotion(db, view);
     expect(charts.map((c) => [c.label, c.failedParties])).toEqual([[`judge ${JUDGE_BACKBONE}`, ["Seller"]]]);
@@ -44,11 +44,14 @@ describe("run page emotion data", () => {
     expect(charts[0].chart.svg).toContain("Buyer hardens");
     expect(charts[0].chart.data.columns).toContain("reason");
     // The mediated run's consensus evaluators are untouched.
-    expect(getRunView(db, "fx-1:med")!.evaluations.map((e) => e.method)).toEqual(["topic-localized", "per-turn"]);
+    expect((await getRunView(db, "fx-1:med"))!.evaluations.map((e) => e.method)).toEqual([
+      "topic-localized",
+      "per-turn",
+    ]);
   });
 
   it("has no charts for a run without emotion", async () => {
-    const db = dbWith(fixtureBundle());
-    expect(await getRunEmotion(db, getRunView(db, "fx-1:med")!)).toEqual([]);
+    const db = await dbWith(fixtureBundle());
+    expect(await getRunEmotion(db, (await getRunView(db, "fx-1:med"))!)).toEqual([]);
   });
 });

@@ -46,10 +46,10 @@ describe("seed-demo on a seeded database", () => {
     const t = tempDb();
     try {
       // What scripts/serve.ts does on an empty database.
-      seedDemo(t.db);
-      computeMetrics(t.db);
+      await seedDemo(t.db);
+      await computeMetrics(t.db);
       await seedDemoStudies(t.db);
-      seedDemoBenchmark(t.db);
+      await seedDemoBenchmark(t.db);
       const counts = tableCounts(t.db);
       const digests = tableDigests(t.db);
       expect(counts.studies).toBeGreaterThan(0);

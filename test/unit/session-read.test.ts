@@ -35,7 +35,7 @@ describe("readSignedIn", () => {
     const id = addAnnotator(db, "worker-1", "crowd");
     const cookie = await signIn(store, id, [4, 7]);
     const signedIn = await store.readSignedIn(cookie);
-    expect(signedIn?.annotator).toEqual(findAnnotator(db, id));
+    expect(signedIn?.annotator).toEqual(await findAnnotator(db, id));
     expect(signedIn?.data).toEqual({ crowdStudies: [4, 7] });
     const session = await store.getSession(cookie);
     expect(session.get("annotatorId")).toBe(id);

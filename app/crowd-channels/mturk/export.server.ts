@@ -196,13 +196,13 @@ interface InputCsv {
  * The study's HIT plan, task type and output folder, refusing an expert or closed study, a type without a
  * Mechanical Turk template, and a linked or non-empty output folder.
  */
-function checkExportable(
+async function checkExportable(
   db: Db,
   studyId: number,
   options: ExportOptions,
-): { plan: StudyHitPlan; kind: GuidelineKind; outDir: string } {
+): Promise<{ plan: StudyHitPlan; kind: GuidelineKind; outDir: string }> {
   // Refuses expert studies and invalid settings before any work; the estimate is redone below for the real count.
-  const plan = planHits(db, studyId, 0, options.overrides);
+  const plan = await planHits(db, studyId, 0, options.overrides);
   const { study } = plan;
   if (study.status !== "open")
     throw new ServiceError(409, `Study ${studyId} is closed; reopen it before exporting HITs`);
@@ -220,30 +220,34 @@ function checkExportable(
 }
 
 /** One CSV per group, with the ids of the items whose HIT is over MTurk's question limit. */
-function inputCsvs(
+async function inputCsvs(
   db: Db,
   studyId: number,
   groups: (OrderGroup & { items: ItemRow[] })[],
   order: LabelOrder,
   template: string,
-): { csvs: InputCsv[]; oversized: number[] } {
+): Promise<{ csvs: InputCsv[]; oversized: number[] }> {
   const header = templateVariables(template);
   const oversized: number[] = [];
-  const csvs = groups.map((group) => {
-    const rows = group.items.map((item) => {
-      const values = hitValues(taskView(db, item), { studyId, itemId: item.id });
-      if (Buffer.byteLength(fillTemplate(template, values), "utf8") > MTURK_QUESTION_LIMIT_BYTES)
-        oversized.push(item.id);
-      return header.map((name) => values[name]);
-    });
-    // MTurk puts these values into the worker's page as they are (docs/formats.md).
-    return {
-      name: inputFileName(group, order),
-      assignmentsPerHit: group.assignments,
-      rows: rows.length,
-      text: toCsv(header, rows, { verbatim: true }),
-    };
-  });
+  const csvs = await Promise.all(
+    groups.map(async (group) => {
+      const rows = await Promise.all(
+        group.items.map(async (item) => {
+          const values = hitValues(await taskView(db, item), { studyId, itemId: item.id });
+          if (Buffer.byteLength(fillTemplate(template, values), "utf8") > MTURK_QUESTION_LIMIT_BYTES)
+            oversized.push(item.id);
+          return header.map((name) => values[name]);
+        }),
+      );
+      // MTurk puts these values into the worker's page as they are (docs/formats.md).
+      return {
+        name: inputFileName(group, order),
+        assignmentsPerHit: group.assignments,
+        rows: rows.length,
+        text: toCsv(header, rows, { verbatim: true }),
+      };
+    }),
+  );
   return { csvs, oversized };
 }
 
@@ -285,8 +289,8 @@ function writeBatch(outDir: string, contents: Record<string, string>, csvs: Inpu
  * expert or closed study, an underpaying reward unless forced, a study with nothing left to
  * label, and an output folder that already holds files; on refusal nothing is written.
  */
-export function exportBatch(db: Db, studyId: number, options: ExportOptions): ExportSummary {
-  const { plan, kind, outDir } = checkExportable(db, studyId, options);
+export async function exportBatch(db: Db, studyId: number, options: ExportOptions): Promise<ExportSummary> {
+  const { plan, kind, outDir } = await checkExportable(db, studyId, options);
   const { study } = plan;
 
   const dir = options.templatesDir ?? templatesDir();
@@ -303,12 +307,14 @@ export function exportBatch(db: Db, studyId: number, options: ExportOptions): Ex
       `Nothing to export: all ${items.length} items of study ${studyId} already have ${study.labelsPerItem} counted labels or pending ones that fill the gap`,
     );
   }
-  const groups = orderedGroups(order, items).map((g) => ({
-    ...g,
-    items: g.itemIds.map((itemId) => loadItem(db, studyId, itemId)),
-  }));
+  const groups = await Promise.all(
+    orderedGroups(order, items).map(async (g) => ({
+      ...g,
+      items: await Promise.all(g.itemIds.map(async (itemId) => await loadItem(db, studyId, itemId))),
+    })),
+  );
   const warnings = orderWarnings(order);
-  const { csvs, oversized } = inputCsvs(db, studyId, groups, order, template);
+  const { csvs, oversized } = await inputCsvs(db, studyId, groups, order, template);
   if (oversized.length) {
     warnings.push(
       `${oversized.length} HIT${oversized.length === 1 ? " is" : "s are"} larger than MTurk's 64 KB question limit and may be refused (item ids ${oversized.join(", ")})`,

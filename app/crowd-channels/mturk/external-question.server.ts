@@ -38,8 +38,8 @@ import { findOrCreateCrowdWorker } from "../../server/crowd/workers.server.ts";
 
 // ---------- checks shared by the page and the submit ----------
 
-function openCrowdStudy(db: Db, studyId: number): StudyRow {
-  const study = studyOrNotFound(db, studyId);
+async function openCrowdStudy(db: Db, studyId: number): Promise<StudyRow> {
+  const study = await studyOrNotFound(db, studyId);
   if (study.pool !== "crowd") throw forbidden(`Study ${studyId} is not a crowd study`);
   if (study.status !== "open")
     throw new ServiceError(409, `Study ${studyId} is closed and takes no more answers. Please return this HIT.`);
@@ -86,8 +86,8 @@ interface StoredAssignment {
   labelId: number | null;
 }
 
-function storedAssignment(db: Db, assignmentId: string): StoredAssignment | undefined {
-  const row = findCrowdAssignment(db, "mturk", assignmentId);
+async function storedAssignment(db: Db, assignmentId: string): Promise<StoredAssignment | undefined> {
+  const row = await findCrowdAssignment(db, "mturk", assignmentId);
   return row && { studyId: row.studyId, itemId: row.studyItemId, annotatorId: row.annotatorId, labelId: row.labelId };
 }
 
@@ -116,8 +116,8 @@ function handoffFor(db: Db, a: ExternalAssignment, stored: StoredAssignment, ann
 }
 
 /** A worker answers an item once: a label of theirs from another assignment (another HIT) is not added to. */
-function refuseSecondAssignmentOnItem(db: Db, itemId: number, annotatorId: number | undefined): void {
-  if (annotatorId !== undefined && latestOwnLabel(db, itemId, annotatorId)) {
+async function refuseSecondAssignmentOnItem(db: Db, itemId: number, annotatorId: number | undefined): Promise<void> {
+  if (annotatorId !== undefined && (await latestOwnLabel(db, itemId, annotatorId))) {
     throw new ServiceError(409, "You have already answered this item in another assignment. Please return this HIT.");
   }
 }
@@ -154,9 +154,9 @@ export type ExternalTaskPage = PageCommon &
   );
 
 /** The item's typed part; the form starts from the worker's draft only (never a label from another channel). */
-function taskPart(db: Db, item: ItemRow, annotatorId: number | null): TaskPart {
-  const draft = annotatorId === null ? null : loadDraft(db, item.id, annotatorId);
-  return TASK_SERVERS[item.kind].taskPart(db, item, annotatorId, { draft, latest: null });
+async function taskPart(db: Db, item: ItemRow, annotatorId: number | null): Promise<TaskPart> {
+  const draft = annotatorId === null ? null : await loadDraft(db, item.id, annotatorId);
+  return await TASK_SERVERS[item.kind].taskPart(db, item, annotatorId, { draft, latest: null });
 }
 
 /**
@@ -166,14 +166,14 @@ function taskPart(db: Db, item: ItemRow, annotatorId: number | null): TaskPart {
  * posts an answer or a draft, so invented worker ids on a published HIT leave no trace and hold
  * no place. The showing time travels in the signed token instead.
  */
-export function externalTaskPage(
+export async function externalTaskPage(
   db: Db,
   request: ExternalQuestionRequest,
   now = new Date(),
   secret = appSecret(),
-): ExternalTaskPage {
-  const study = openCrowdStudy(db, request.studyId);
-  const item = loadItem(db, request.studyId, request.itemId);
+): Promise<ExternalTaskPage> {
+  const study = await openCrowdStudy(db, request.studyId);
+  const item = await loadItem(db, request.studyId, request.itemId);
   const common: PageCommon = {
     study: { id: study.id, name: study.name, guidelines: study.guidelines },
     itemId: item.id,
@@ -181,29 +181,29 @@ export function externalTaskPage(
   if (request.mode === "preview") {
     // MTurk names the HIT in a preview too: one the app never published is refused before anyone accepts it.
     if (request.hitId !== undefined) publishedHit(db, request.hitId, study.id, item.id);
-    return { ...common, ...taskPart(db, item, null), mode: "preview" };
+    return { ...common, ...(await taskPart(db, item, null)), mode: "preview" };
   }
 
   checkedHit(db, { ...request, itemId: item.id });
   const annotatorId = findCrowdWorker(db, "mturk", request.workerId.trim());
   const token = signAssignment({ ...request, shownAt: now.toISOString() }, secret);
-  const stored = storedAssignment(db, request.assignmentId);
+  const stored = await storedAssignment(db, request.assignmentId);
   if (stored) {
     if (annotatorId === undefined)
       throw new ServiceError(409, `Assignment ${request.assignmentId} was stored for another item or worker`);
     return {
       ...common,
-      ...taskPart(db, item, annotatorId),
+      ...(await taskPart(db, item, annotatorId)),
       mode: "submitted",
       token,
       assignmentId: request.assignmentId,
       handoff: handoffFor(db, request, stored, annotatorId),
     };
   }
-  refuseSecondAssignmentOnItem(db, item.id, annotatorId);
+  await refuseSecondAssignmentOnItem(db, item.id, annotatorId);
   return {
     ...common,
-    ...taskPart(db, item, annotatorId ?? null),
+    ...(await taskPart(db, item, annotatorId ?? null)),
     mode: "work",
     token,
     assignmentId: request.assignmentId,
@@ -261,17 +261,17 @@ function assignmentOfToken(token: string, options: ExternalOptions): SignedAssig
  * a resent form) returns the stored answer's hand-off and writes nothing. Bad answers are refused
  * with a 400 listing each problem by its path.
  */
-export function submitExternalQuestion(
+export async function submitExternalQuestion(
   db: Db,
   input: ExternalSubmitInput,
   now = new Date(),
   options: ExternalOptions = {},
-): ExternalSubmitResult {
+): Promise<ExternalSubmitResult> {
   const a = assignmentOfToken(input.token, options);
-  const study = openCrowdStudy(db, a.studyId);
-  loadItem(db, study.id, a.itemId);
+  const study = await openCrowdStudy(db, a.studyId);
+  await loadItem(db, study.id, a.itemId);
   const hit = checkedHit(db, a);
-  const before = storedAssignment(db, a.assignmentId);
+  const before = await storedAssignment(db, a.assignmentId);
   if (before)
     return { handoff: handoffFor(db, a, before, findOrCreateCrowdWorker(db, "mturk", a.workerId)), duplicate: true };
   checkEntryLimit(options, study.id, now);
@@ -279,9 +279,9 @@ export function submitExternalQuestion(
 
   const seconds = input.secondsOnTask;
   checkSecondsOnTask(seconds);
-  refuseSecondAssignmentOnItem(db, a.itemId, annotatorId);
+  await refuseSecondAssignmentOnItem(db, a.itemId, annotatorId);
   refuseBeforeShown(a, now);
-  const outcome = recordCrowdAssignment(db, {
+  const outcome = await recordCrowdAssignment(db, {
     channel: "mturk",
     externalId: a.assignmentId,
     externalGroupId: a.hitId,
@@ -297,8 +297,8 @@ export function submitExternalQuestion(
     source: "external-question",
   });
   // The page wrote nothing when it served the item; the showing its token carries is recorded now.
-  recordItemShown(db, a.itemId, annotatorId, new Date(a.shownAt));
-  const after = storedAssignment(db, a.assignmentId);
+  await recordItemShown(db, a.itemId, annotatorId, new Date(a.shownAt));
+  const after = await storedAssignment(db, a.assignmentId);
   if (!after) throw new Error(`Assignment ${a.assignmentId} was not stored`);
   if (outcome.kind === "stored") countEntry(options, study.id, now);
   // "unchanged": a concurrent submit of the same answer got there first.
@@ -306,25 +306,31 @@ export function submitExternalQuestion(
 }
 
 /** Autosaves the worker's unfinished answer; a worker id seen for the first time counts as a new entry. */
-export function saveExternalDraft(
+export async function saveExternalDraft(
   db: Db,
   token: string,
   payload: unknown,
   options: ExternalOptions = {},
   now = new Date(),
-): void {
+): Promise<void> {
   const a = assignmentOfToken(token, options);
-  openCrowdStudy(db, a.studyId);
-  if (storedAssignment(db, a.assignmentId)) return; // answered: the draft is no longer needed
+  await openCrowdStudy(db, a.studyId);
+  if (await storedAssignment(db, a.assignmentId)) return; // answered: the draft is no longer needed
   const known = findCrowdWorker(db, "mturk", a.workerId.trim());
   if (known === undefined) checkEntryLimit(options, a.studyId, now);
   const annotatorId = known ?? findOrCreateCrowdWorker(db, "mturk", a.workerId);
   // A draft needs the worker's assignment: this POST leases the item (an unverified lease holds no
   // place against verified annotators) and records the showing the token carries.
-  const study = studyOrNotFound(db, a.studyId);
+  const study = await studyOrNotFound(db, a.studyId);
   const { leaseMinutes } = parseStudyConfig(study.config);
-  leaseFixedItem(db, a.itemId, annotatorId, a.shownAt, new Date(now.getTime() + leaseMinutes * 60_000).toISOString());
-  recordItemShown(db, a.itemId, annotatorId, new Date(a.shownAt));
-  saveDraft(db, a.studyId, a.itemId, annotatorId, payload);
+  await leaseFixedItem(
+    db,
+    a.itemId,
+    annotatorId,
+    a.shownAt,
+    new Date(now.getTime() + leaseMinutes * 60_000).toISOString(),
+  );
+  await recordItemShown(db, a.itemId, annotatorId, new Date(a.shownAt));
+  await saveDraft(db, a.studyId, a.itemId, annotatorId, payload);
   if (known === undefined) countEntry(options, a.studyId, now);
 }

@@ -26,8 +26,8 @@ export const mturkExternalChannel = {
   settings: null,
   dashboard: null,
   /** The task page for MTurk's query parameters. */
-  page: (db: Parameters<typeof externalTaskPage>[0], params: URLSearchParams) =>
-    externalTaskPage(db, parseExternalQuestionParams(params)),
+  page: async (db: Parameters<typeof externalTaskPage>[0], params: URLSearchParams) =>
+    await externalTaskPage(db, parseExternalQuestionParams(params)),
   submit: submitExternalQuestion,
   saveDraft: saveExternalDraft,
 } satisfies CrowdChannel & Record<string, unknown>;

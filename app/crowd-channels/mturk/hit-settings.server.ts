@@ -55,8 +55,13 @@ export interface StudyHitPlan {
 }
 
 /** Settings and cost for `hits` HITs of the study; refuses non-crowd studies and invalid values. */
-export function planHits(db: Db, studyId: number, hits: number, overrides: HitOverrides = {}): StudyHitPlan {
-  const study = studyOrNotFound(db, studyId);
+export async function planHits(
+  db: Db,
+  studyId: number,
+  hits: number,
+  overrides: HitOverrides = {},
+): Promise<StudyHitPlan> {
+  const study = await studyOrNotFound(db, studyId);
   if (study.pool !== "crowd")
     throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies go to Mechanical Turk`);
   const pace = secondsPerItem(db, study, overrides.secondsPerItem);

@@ -32,6 +32,7 @@ import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { recordCrowdAssignment, type CrowdAssignmentOutcome } from "../../server/crowd/record-assignment.server.ts";
 import { recordDecisions, reviewDecisions, type ReviewDecision } from "../../server/crowd/review.server.ts";
 
+import { transact } from "../../server/db-transaction.server.ts";
 const CHANNEL = "mturk" as const;
 
 export interface MturkImportOptions {
@@ -105,12 +106,12 @@ interface PreparedRow {
 }
 
 /** Looks the row's item up and turns its answers into a label payload, or says why not. */
-function prepareRow(
+async function prepareRow(
   db: Db,
   studyId: number,
   row: MturkResultRow,
   scenarioOfRun: (runId: string) => AnswerScenario,
-): { ok: true; prepared: PreparedRow } | { ok: false; problems: ResultsProblem[] } {
+): Promise<{ ok: true; prepared: PreparedRow } | { ok: false; problems: ResultsProblem[] }> {
   const problem = (path: string, message: string): ResultsProblem => ({
     line: row.line,
     assignmentId: row.assignmentId,
@@ -119,7 +120,7 @@ function prepareRow(
   });
   let item: ItemRow;
   try {
-    item = loadItem(db, studyId, row.itemId);
+    item = await loadItem(db, studyId, row.itemId);
   } catch (err) {
     if (err instanceof ServiceError)
       return {
@@ -129,8 +130,9 @@ function prepareRow(
     throw err;
   }
   if (row.answers === null) return { ok: true, prepared: { row, payload: null } };
-  const result = taskType(item.kind).mturk.payloadFromAnswers(row.answers, () =>
-    scenarioOfRun(snippetContext(db, item.snippetId as number).runId),
+  const result = taskType(item.kind).mturk.payloadFromAnswers(
+    row.answers,
+    async () => await scenarioOfRun((await snippetContext(db, item.snippetId as number)).runId),
   );
   if (!result.ok) return { ok: false, problems: result.problems.map((p) => problem(p.path, p.message)) };
   // The template's hidden field must name the same item as the Input column (a mixed-up batch otherwise stores labels
@@ -150,9 +152,9 @@ function prepareRow(
 }
 
 /** An older download still says Submitted for work since approved or rejected; the later status stands. */
-function statusToRecord(db: Db, row: MturkResultRow): "submitted" | "approved" | "rejected" {
+async function statusToRecord(db: Db, row: MturkResultRow): Promise<"submitted" | "approved" | "rejected"> {
   const fromFile = MTURK_STATUSES[row.status];
-  const stored = findCrowdAssignment(db, CHANNEL, row.assignmentId)?.status;
+  const stored = (await findCrowdAssignment(db, CHANNEL, row.assignmentId))?.status;
   return fromFile === "submitted" && (stored === "approved" || stored === "rejected") ? stored : fromFile;
 }
 
@@ -211,40 +213,44 @@ function reviewMarks(
   return marks;
 }
 
-export function importMturkResults(db: Db, studyId: number, options: MturkImportOptions): MturkImportResult {
-  const study = studyOrNotFound(db, studyId);
+export async function importMturkResults(
+  db: Db,
+  studyId: number,
+  options: MturkImportOptions,
+): Promise<MturkImportResult> {
+  const study = await studyOrNotFound(db, studyId);
   if (study.pool !== "crowd")
     throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies take MTurk results`);
   const parsed = parseMturkResults(options.text, studyId);
   const problems: ResultsProblem[] = [...parsed.problems];
 
   const scenarios = new Map<string, AnswerScenario>();
-  const scenarioOfRun = (runId: string): AnswerScenario => {
-    if (!scenarios.has(runId)) scenarios.set(runId, playedScenarioOfRun(db, runId).body);
+  const scenarioOfRun = async (runId: string): Promise<AnswerScenario> => {
+    if (!scenarios.has(runId)) scenarios.set(runId, (await playedScenarioOfRun(db, runId)).body);
     return scenarios.get(runId)!;
   };
   const prepared: PreparedRow[] = [];
   for (const row of parsed.rows) {
-    const result = prepareRow(db, studyId, row, scenarioOfRun);
+    const result = await prepareRow(db, studyId, row, scenarioOfRun);
     if (result.ok) prepared.push(result.prepared);
     else problems.push(...result.problems);
   }
 
-  return writeTransaction(
+  return await transact(
     db,
-    (): MturkImportResult => {
+    async (db): Promise<MturkImportResult> => {
       const workersBefore = crowdWorkerCount(db, CHANNEL);
       const summary = emptySummary(Boolean(options.dryRun), parsed.rows.length);
       for (const { row, payload } of prepared) {
         try {
-          const outcome = recordCrowdAssignment(db, {
+          const outcome = await recordCrowdAssignment(db, {
             channel: CHANNEL,
             externalId: row.assignmentId,
             externalGroupId: row.hitId,
             studyId,
             itemId: row.itemId,
             workerId: row.workerId,
-            status: statusToRecord(db, row),
+            status: await statusToRecord(db, row),
             payload,
             secondsOnTask: row.workSeconds,
             rewardUsd: row.rewardUsd,
@@ -267,7 +273,7 @@ export function importMturkResults(db: Db, studyId: number, options: MturkImport
       summary.workersCreated = crowdWorkerCount(db, CHANNEL) - workersBefore;
 
       const inFile = new Set(parsed.rows.map((r) => r.assignmentId));
-      const decisions = reviewDecisions(db, studyId, CHANNEL).filter((d) => inFile.has(d.externalId));
+      const decisions = (await reviewDecisions(db, studyId, CHANNEL)).filter((d) => inFile.has(d.externalId));
       const marks = reviewMarks(parsed.rows, new Map(decisions.map((d) => [d.externalId, d])));
       const rejections = [...marks.values()].filter((m) => m.decision === "reject").length;
       const review: MturkReviewFile = {
@@ -283,7 +289,7 @@ export function importMturkResults(db: Db, studyId: number, options: MturkImport
       const result = { summary, review };
       // Only decisions that differ from the stored ones are written, so a repeated import changes nothing.
       const current = new Map(listCrowdAssignments(db, studyId, CHANNEL).map((a) => [a.id, a]));
-      recordDecisions(
+      await recordDecisions(
         db,
         decisions.filter((d) => {
           const stored = current.get(d.crowdAssignmentId);

@@ -215,7 +215,7 @@ async function ensureQualificationType(
     id = found;
     source = "found on MTurk";
   }
-  storeQualificationType(db, { qualificationTypeId: id, environment, testKey, name });
+  await storeQualificationType(db, { qualificationTypeId: id, environment, testKey, name });
   return { id, source };
 }
 
@@ -251,7 +251,7 @@ interface PublishPlan {
 }
 
 /** Checks the options and the study, and works out which items need a HIT and what it costs. */
-function planPublish(db: Db, options: PublishOptions): PublishPlan {
+async function planPublish(db: Db, options: PublishOptions): Promise<PublishPlan> {
   const { studyId, production } = options;
   const environment = environmentOf(production);
   const baseUrl = normaliseBaseUrl(options.baseUrl);
@@ -259,13 +259,13 @@ function planPublish(db: Db, options: PublishOptions): PublishPlan {
   if (!Number.isInteger(frameHeight) || frameHeight < 0 || frameHeight > 10_000)
     throw badInput(`The frame height must be a whole number of pixels from 0 to 10000, got ${frameHeight}`);
 
-  const labelsPerItem = studyOrNotFound(db, studyId).labelsPerItem;
+  const labelsPerItem = (await studyOrNotFound(db, studyId)).labelsPerItem;
   const states = itemPublishStates(db, studyId, environment, options.now ?? new Date());
   const needing = states.filter((s) => s.labels < labelsPerItem);
   // An item whose HIT is still on offer waits for it; one whose HIT expired short of labels gets a new batch.
   const toPublish = needing.filter((s) => s.liveHits === 0);
   // planHits refuses a non-crowd study and validates every setting.
-  const plan = planHits(db, studyId, toPublish.length, options.overrides ?? {});
+  const plan = await planHits(db, studyId, toPublish.length, options.overrides ?? {});
   const { study, estimate } = plan;
   if (study.status !== "open")
     throw new ServiceError(409, `Study ${studyId} is closed; reopen it before publishing HITs`);
@@ -429,7 +429,7 @@ export async function publishStudy(
   options: PublishOptions,
 ): Promise<PublishSummary> {
   const { production } = options;
-  const plan = planPublish(db, options);
+  const plan = await planPublish(db, options);
   const { summary, environment } = plan;
   if (plan.toPublish.length === 0) return summary;
   if (summary.dryRun) return dryRunSummary(db, plan);
@@ -447,7 +447,7 @@ export async function publishStudy(
   for (const state of plan.toPublish) {
     const hit = plannedHit(plan, state);
     const created = await createHit(client, production, plan, settings, hitTypeId, state, hit);
-    storeHit(db, {
+    await storeHit(db, {
       hitId: created.hitId,
       environment,
       hitTypeId: created.hitTypeId,

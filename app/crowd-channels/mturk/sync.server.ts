@@ -36,6 +36,7 @@ import {
 } from "./client.server.ts";
 import { recordDecisions, reviewDecisions, type ReviewDecision } from "../../server/crowd/review.server.ts";
 
+import { transact } from "../../server/db-transaction.server.ts";
 export interface SyncOptions {
   studyId: number;
   production: boolean;
@@ -145,11 +146,11 @@ function tally(
  * worker and HIT (another worker or HIT leaves it pending, reported). Expected failures (bad
  * answer, conflicting answer, mismatch) become problems so one bad assignment never stops the rest.
  */
-function takeIn(
+async function takeIn(
   db: Db,
   studyId: number,
   { hit, assignment: a }: Listed,
-): { taken: Taken; statusChanged: boolean; surplus: boolean } | SyncProblem {
+): Promise<{ taken: Taken; statusChanged: boolean; surplus: boolean } | SyncProblem> {
   const assignmentId = a.AssignmentId ?? "";
   const problem = (message: string): SyncProblem => ({
     assignmentId,
@@ -162,7 +163,7 @@ function takeIn(
   const status = STATUS_OF[a.AssignmentStatus ?? ""];
   if (!status) return problem(`unexpected assignment status "${a.AssignmentStatus}"`);
 
-  const stored = findCrowdAssignment(db, "mturk", assignmentId);
+  const stored = await findCrowdAssignment(db, "mturk", assignmentId);
   if (stored && stored.studyItemId !== hit.itemId)
     return problem(`stored for item ${stored.studyItemId}, but its HIT is for item ${hit.itemId}; left as it is`);
   // Confirmed with a stored label, or a rejection, needs nothing from the answer: only the status may change.
@@ -178,7 +179,7 @@ function takeIn(
     payload = label.payload;
   }
   try {
-    const outcome = recordCrowdAssignment(db, {
+    const outcome = await recordCrowdAssignment(db, {
       channel: "mturk",
       externalId: assignmentId,
       externalGroupId: hit.hitId,
@@ -210,7 +211,7 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
   const { studyId, production } = options;
   const environment = environmentOf(production);
   const dryRun = options.dryRun === true;
-  studyOrNotFound(db, studyId);
+  await studyOrNotFound(db, studyId);
   const hits = hitsOfStudy(db, studyId, environment);
   const summary: SyncSummary = {
     environment,
@@ -238,12 +239,12 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
   const itemOf = new Map(listed.map((l) => [l.assignment.AssignmentId, l.hit.itemId]));
 
   // All database work in one transaction: a dry run rolls it back after deciding.
-  const pending = writeTransaction(
+  const pending = await transact(
     db,
-    (): ReviewDecision[] => {
-      for (const entry of listed) tally(summary, takeIn(db, studyId, entry));
+    async (db): Promise<ReviewDecision[]> => {
+      for (const entry of listed) tally(summary, await takeIn(db, studyId, entry));
       // Only this environment's assignments: a batch imported from the requester site is not ours to settle here.
-      return reviewDecisions(db, studyId, "mturk").filter((d) => itemOf.has(d.externalId));
+      return (await reviewDecisions(db, studyId, "mturk")).filter((d) => itemOf.has(d.externalId));
     },
     { dryRun },
   );
@@ -274,8 +275,8 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
       summary.failed++;
       continue;
     }
-    writeTransaction(db, () => {
-      recordDecisions(db, [decision]);
+    await transact(db, async (db) => {
+      await recordDecisions(db, [decision]);
       setCrowdAssignmentStatus(
         db,
         decision.crowdAssignmentId,

@@ -25,18 +25,18 @@ export const prolificChannel: CrowdChannel = {
     params: ["study", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"],
     workerParam: "PROLIFIC_PID",
     matches: isProlificEntry,
-    check(db, study, params) {
+    async check(db, study, params) {
       try {
-        checkProlificEntry(db, study.id, params);
+        await checkProlificEntry(db, study.id, params);
         return null;
       } catch (err) {
         if (err instanceof ServiceError) return { kind: "refused", status: err.status, message: err.message };
         throw err;
       }
     },
-    enter(db, study, params) {
+    async enter(db, study, params) {
       try {
-        const entry = enterProlificSession(db, study.id, params);
+        const entry = await enterProlificSession(db, study.id, params);
         return { kind: "session", annotatorId: entry.annotatorId, next: entry.next, created: !entry.revisit };
       } catch (err) {
         // Participants get a page in plain words (with the status), not an error screen.
@@ -55,16 +55,16 @@ export const prolificChannel: CrowdChannel = {
   completion: {
     describe:
       "The session ends after the study's items per session (or when nothing is left); the participant gets the completion code and goes back to Prolific.",
-    finish(db, studyId, annotatorId): CompletionStep {
-      const step = prolificStep(db, studyId, annotatorId);
+    async finish(db, studyId, annotatorId): Promise<CompletionStep> {
+      const step = await prolificStep(db, studyId, annotatorId);
       if (step.kind === "task" || step.kind === "qualify")
         return { kind: step.kind, path: prolificStepPath(studyId, step) };
       if (step.kind === "not-qualified") return step;
       const { code, url, labels } = step.completion;
       return { kind: "complete", code, url, labels };
     },
-    endView(db, studyId, annotatorId) {
-      const view = prolificEndView(db, studyId, annotatorId);
+    async endView(db, studyId, annotatorId) {
+      const view = await prolificEndView(db, studyId, annotatorId);
       if (view === null || view.kind === "not-qualified") return view;
       const { code, url, labels } = view.completion;
       return { kind: "complete", code, url, labels };

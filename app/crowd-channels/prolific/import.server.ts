@@ -28,6 +28,7 @@ import { pendingLabelsOf } from "../../server/models/label.server.ts";
 import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { prolificSettingsOf } from "./sessions.server.ts";
 
+import { transact } from "../../server/db-transaction.server.ts";
 const CHANNEL = "prolific";
 
 /** What Prolific's review outcome means for the stored session's status; other statuses leave it. */
@@ -90,8 +91,8 @@ type Match =
   | { kind: "mismatch"; reason: string }
   | { kind: "session"; session: SessionForConfirmation };
 
-function matchRow(db: Db, studyId: number, row: ProlificExportRow): Match {
-  const session = sessionForConfirmation(db, CHANNEL, row.submissionId);
+async function matchRow(db: Db, studyId: number, row: ProlificExportRow): Promise<Match> {
+  const session = await sessionForConfirmation(db, CHANNEL, row.submissionId);
   if (!session) return { kind: "unknown" };
   if (session.studyId !== studyId)
     return { kind: "mismatch", reason: `the session was entered for study ${session.studyId}, not ${studyId}` };
@@ -145,16 +146,16 @@ function emptySummary(dryRun: boolean, rows: number): ProlificImportSummary {
 }
 
 /** Confirms the participant's pending labels in the study, first stored first counted. Returns how many changed. */
-function confirmPendingLabels(
+async function confirmPendingLabels(
   db: Db,
   studyId: number,
   labelsPerItem: number,
   annotatorId: number,
   summary: ProlificImportSummary,
-): number {
+): Promise<number> {
   const pending = pendingLabelsOf(db, studyId, annotatorId);
   for (const { labelId, itemId } of pending) {
-    if (confirmLabel(db, labelId, itemId, labelsPerItem) === "counted") summary.labelsCounted++;
+    if ((await confirmLabel(db, labelId, itemId, labelsPerItem)) === "counted") summary.labelsCounted++;
     else summary.labelsSurplus++;
   }
   return pending.length;
@@ -168,13 +169,13 @@ interface StudyTerms {
 }
 
 /** Applies one matching row: Prolific's review outcome, then the confirmation when the row vouches for the session. */
-function applyRow(
+async function applyRow(
   db: Db,
   terms: StudyTerms,
   row: ProlificExportRow,
   session: SessionForConfirmation,
   summary: ProlificImportSummary,
-): void {
+): Promise<void> {
   let changed = false;
   const status = STATUS_FROM_PROLIFIC[row.status];
   if (status && status !== session.status) {
@@ -198,7 +199,8 @@ function applyRow(
     changed = true;
   }
   // Labels submitted after an earlier confirmation are confirmed too.
-  if (confirmPendingLabels(db, terms.studyId, terms.labelsPerItem, session.annotatorId, summary) > 0) changed = true;
+  if ((await confirmPendingLabels(db, terms.studyId, terms.labelsPerItem, session.annotatorId, summary)) > 0)
+    changed = true;
   if (!changed) summary.unchanged++;
 }
 
@@ -206,8 +208,12 @@ function applyRow(
  * Imports a Prolific export into a study. Refuses (ProlificImportError) a malformed file, naming row and column;
  * nothing is written then.
  */
-export function importProlificExport(db: Db, studyId: number, options: ProlificImportOptions): ProlificImportSummary {
-  const study = studyOrNotFound(db, studyId);
+export async function importProlificExport(
+  db: Db,
+  studyId: number,
+  options: ProlificImportOptions,
+): Promise<ProlificImportSummary> {
+  const study = await studyOrNotFound(db, studyId);
   const settings = prolificSettingsOf(study);
   if (!settings)
     throw new ServiceError(
@@ -222,13 +228,13 @@ export function importProlificExport(db: Db, studyId: number, options: ProlificI
     completionCode: settings.completionCode,
     at: (options.now ?? new Date()).toISOString(),
   };
-  return writeTransaction(
+  return await transact(
     db,
-    (): ProlificImportSummary => {
+    async (db): Promise<ProlificImportSummary> => {
       const summary = emptySummary(Boolean(options.dryRun), parsed.rows.length);
       const matched: { row: ProlificExportRow; session: SessionForConfirmation }[] = [];
       for (const row of parsed.rows) {
-        const match = matchRow(db, studyId, row);
+        const match = await matchRow(db, studyId, row);
         if (match.kind === "unknown") summary.unknownSessions++;
         else if (match.kind === "mismatch")
           summary.mismatched.push({ line: row.line, submissionId: row.submissionId, reason: match.reason });
@@ -245,7 +251,7 @@ export function importProlificExport(db: Db, studyId: number, options: ProlificI
           });
           continue;
         }
-        applyRow(db, terms, row, session, summary);
+        await applyRow(db, terms, row, session, summary);
       }
       summary.mismatched.sort((a, b) => a.line - b.line);
       return summary;

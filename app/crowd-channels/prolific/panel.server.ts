@@ -17,9 +17,9 @@ export const prolificDashboard: ChannelDashboard = {
   }),
   intent: "prolific",
   /** Saves the settings; field problems go back to the form, a missing study is thrown (404). */
-  act(db, studyId, form): { result: ProlificPanelResult; status: number } {
+  async act(db, studyId, form): Promise<{ result: ProlificPanelResult; status: number }> {
     try {
-      updateProlificSettings(db, studyId, Object.fromEntries(form));
+      await updateProlificSettings(db, studyId, Object.fromEntries(form));
       return { result: { ok: true }, status: 200 };
     } catch (err) {
       if (!(err instanceof ServiceError) || err.status === 404) throw err;

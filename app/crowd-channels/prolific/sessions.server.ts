@@ -30,6 +30,7 @@ import { qualificationState } from "../../server/crowd/qualification.server.ts";
 import { findOrCreateCrowdWorker } from "../../server/crowd/workers.server.ts";
 import { parseStudyConfig, prolificSettingsSchema, type ProlificSettings } from "../../domain/study-config.ts";
 
+import { transact } from "../../server/db-transaction.server.ts";
 const CHANNEL = "prolific";
 
 export const PROLIFIC_COMPLETION_URL = "https://app.prolific.com/submissions/complete";
@@ -118,8 +119,8 @@ export interface ProlificEntry {
  * study without Prolific settings or a closed one (409), a SESSION_ID already used by another
  * participant or study (409).
  */
-export function checkProlificEntry(db: Db, studyId: number, params: URLSearchParams): void {
-  const study = studyOrNotFound(db, studyId);
+export async function checkProlificEntry(db: Db, studyId: number, params: URLSearchParams): Promise<void> {
+  const study = await studyOrNotFound(db, studyId);
   const ids = parseProlificParams(params);
   settingsOrRefuse(study);
   if (study.status !== "open")
@@ -145,13 +146,13 @@ export function checkProlificEntry(db: Db, studyId: number, params: URLSearchPar
  * (400), a study without Prolific settings or a closed one (409), and a SESSION_ID already used
  * by another participant or study (409).
  */
-export function enterProlificSession(
+export async function enterProlificSession(
   db: Db,
   studyId: number,
   params: URLSearchParams,
   now = new Date(),
-): ProlificEntry {
-  const study = studyOrNotFound(db, studyId);
+): Promise<ProlificEntry> {
+  const study = await studyOrNotFound(db, studyId);
   const ids = parseProlificParams(params);
   const settings = settingsOrRefuse(study);
   if (study.status !== "open")
@@ -159,7 +160,7 @@ export function enterProlificSession(
       409,
       "This study is closed and takes no more answers. Please return your place in it on Prolific.",
     );
-  const entry = writeTransaction(db, (): Omit<ProlificEntry, "next"> => {
+  const entry = await transact(db, async (db): Promise<Omit<ProlificEntry, "next">> => {
     const annotatorId = findOrCreateCrowdWorker(db, CHANNEL, ids.PROLIFIC_PID);
     const stored = findSession(db, CHANNEL, ids.SESSION_ID);
     if (stored) {
@@ -219,15 +220,15 @@ export type ProlificStep =
   | { kind: "complete"; completion: ProlificCompletion };
 
 /** Marks the participant's latest session in the study submitted (once) and frees any item they still hold. */
-function completeSession(
+async function completeSession(
   db: Db,
   studyId: number,
   annotatorId: number,
   settings: ProlificSettings,
   labels: number,
   now: Date,
-): ProlificCompletion {
-  return writeTransaction(db, (): ProlificCompletion => {
+): Promise<ProlificCompletion> {
+  return await transact(db, async (db): Promise<ProlificCompletion> => {
     const session = latestSession(db, CHANNEL, studyId, annotatorId);
     if (!session) throw forbidden("Please open this study through the Prolific link you were given.");
     let workSeconds = session.workSeconds;
@@ -252,18 +253,23 @@ function completeSession(
  * What a Prolific participant does next in a study: the reading test, a task, or — once they
  * have `itemsPerSession` labels, or there is nothing left for them — the completion code.
  */
-export function prolificStep(db: Db, studyId: number, annotatorId: number, now = new Date()): ProlificStep {
-  const study = studyOrNotFound(db, studyId);
+export async function prolificStep(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+  now = new Date(),
+): Promise<ProlificStep> {
+  const study = await studyOrNotFound(db, studyId);
   const settings = settingsOrRefuse(study);
   const before = qualificationPath(db, studyId, annotatorId);
   if (before) return before.startsWith("/crowd/done") ? { kind: "not-qualified" } : { kind: "qualify", path: before };
   const labels = prolificLabelCount(db, studyId, annotatorId);
   // A study closed mid-session has no more work: the participant still gets the code.
   if (labels < settings.itemsPerSession && study.status === "open") {
-    const lease = nextTask(db, studyId, annotatorId, now);
+    const lease = await nextTask(db, studyId, annotatorId, now);
     if (lease) return { kind: "task", itemId: lease.itemId };
   }
-  return { kind: "complete", completion: completeSession(db, studyId, annotatorId, settings, labels, now) };
+  return { kind: "complete", completion: await completeSession(db, studyId, annotatorId, settings, labels, now) };
 }
 
 /**
@@ -271,12 +277,12 @@ export function prolificStep(db: Db, studyId: number, annotatorId: number, now =
  * test, the code once the session has been completed, else null (the session is still going:
  * the next step, a POST, completes it or leases the next item).
  */
-export function prolificEndView(
+export async function prolificEndView(
   db: Db,
   studyId: number,
   annotatorId: number,
-): Exclude<ProlificStep, { kind: "task" } | { kind: "qualify" }> | null {
-  const settings = settingsOrRefuse(studyOrNotFound(db, studyId));
+): Promise<Exclude<ProlificStep, { kind: "task" } | { kind: "qualify" }> | null> {
+  const settings = settingsOrRefuse(await studyOrNotFound(db, studyId));
   if (qualificationState(db, annotatorId) === "locked") return { kind: "not-qualified" };
   const session = latestSession(db, CHANNEL, studyId, annotatorId);
   if (!session || session.status === "accepted") return null;
@@ -332,8 +338,12 @@ export const prolificSettingsFormSchema = z.object({
 });
 
 /** Sets a crowd study's Prolific settings; other config keys are kept. Throws 400 with field problems. */
-export function updateProlificSettings(db: Db, studyId: number, input: Record<string, unknown>): ProlificSettings {
-  const study = studyOrNotFound(db, studyId);
+export async function updateProlificSettings(
+  db: Db,
+  studyId: number,
+  input: Record<string, unknown>,
+): Promise<ProlificSettings> {
+  const study = await studyOrNotFound(db, studyId);
   if (study.pool !== "crowd")
     throw badInput("Prolific settings are for crowd studies; this is an expert study", [
       { path: "pool", message: "not a crowd study" },

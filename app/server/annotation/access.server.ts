@@ -7,8 +7,8 @@ import type { Db } from "../db.server.ts";
 import { forbidden } from "../http/errors.server.ts";
 import { getStudy, type StudyRow } from "./studies.server.ts";
 
-export function studyForWorker(db: Db, studyId: number, user: SessionUser): StudyRow {
-  const study = getStudy(db, studyId);
+export async function studyForWorker(db: Db, studyId: number, user: SessionUser): Promise<StudyRow> {
+  const study = await getStudy(db, studyId);
   if (user.role === "admin")
     throw forbidden("Admins review studies on the dashboard; annotation tasks are for annotators");
   if (study.pool !== user.role)

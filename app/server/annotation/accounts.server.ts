@@ -17,6 +17,7 @@ import {
 } from "../models/annotator.server.ts";
 import { deleteSessionsOf } from "../models/session.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 export const newAccountSchema = z
   .object({
     username: z
@@ -50,23 +51,25 @@ function checkPassword(password: string, username: string): void {
   if (problem) throw badInput(`The password ${problem}`, [{ path: "password", message: problem }]);
 }
 
-function existingAccount(db: Db, annotatorId: number): AnnotatorRow {
-  const row = Number.isSafeInteger(annotatorId) && annotatorId > 0 ? findAnnotator(db, annotatorId) : undefined;
+async function existingAccount(db: Db, annotatorId: number): Promise<AnnotatorRow> {
+  const row = Number.isSafeInteger(annotatorId) && annotatorId > 0 ? await findAnnotator(db, annotatorId) : undefined;
   if (!row) throw notFound(`Account ${annotatorId}`);
   return row;
 }
 
 /** A new password for an admin or expert; every session of that account ends (it logs in again). */
 export async function setPassword(db: Db, annotatorId: number, password: string): Promise<void> {
-  const account = existingAccount(db, annotatorId);
+  const account = await existingAccount(db, annotatorId);
   if (account.role === "crowd") throw badInput("Crowd workers have no password");
   checkPassword(password, account.username);
   const passwordHash = await hashPassword(password);
-  await withWriteLock(db, () =>
-    writeTransaction(db, () => {
-      updateAnnotator(db, annotatorId, { passwordHash });
-      deleteSessionsOf(db, annotatorId);
-    }),
+  await withWriteLock(
+    db,
+    async () =>
+      await transact(db, async (db) => {
+        updateAnnotator(db, annotatorId, { passwordHash });
+        deleteSessionsOf(db, annotatorId);
+      }),
   );
 }
 
@@ -91,9 +94,9 @@ export function listAnnotators(db: Db) {
 }
 
 /** Activates or deactivates an account; deactivating ends its sessions. */
-export function setActive(db: Db, annotatorId: number, active: boolean): void {
-  existingAccount(db, annotatorId);
-  writeTransaction(db, () => {
+export async function setActive(db: Db, annotatorId: number, active: boolean): Promise<void> {
+  await existingAccount(db, annotatorId);
+  await transact(db, async (db) => {
     updateAnnotator(db, annotatorId, { active });
     if (!active) deleteSessionsOf(db, annotatorId);
   });
@@ -115,7 +118,7 @@ export async function accountAction(db: Db, adminId: number, form: FormData): Pr
   }
   if (intent === "deactivate" || intent === "activate") {
     if (id === adminId) throw badInput("You cannot deactivate your own account");
-    setActive(db, id, intent === "activate");
+    await setActive(db, id, intent === "activate");
     return intent === "activate" ? "Account activated." : "Account deactivated.";
   }
   if (intent === "password") {

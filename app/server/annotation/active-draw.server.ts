@@ -23,9 +23,9 @@ import { findStudy, itemsOfStudy, type NewStudyItem, type StudyRow } from "../mo
  * judge backbone scored on every topic at the final turn, with the judge's uncertainty. A 400
  * naming `judgeBackbones` when there is none.
  */
-export function activePopulation(db: Db, backbones: readonly string[]): PopulationRun[] {
+export async function activePopulation(db: Db, backbones: readonly string[]): Promise<PopulationRun[]> {
   const candidates = evaluatedTrajectories(db);
-  const readings = judgeReadings(
+  const readings = await judgeReadings(
     db,
     candidates.map((c) => c.runId),
     backbones,
@@ -44,8 +44,13 @@ export function activePopulation(db: Db, backbones: readonly string[]): Populati
 }
 
 /** Stores the population's draw order for a new active study (in the creating transaction). */
-export function storePopulation(db: Db, studyId: number, population: readonly PopulationRun[], seed: number): void {
-  insertDraws(db, studyId, planDraws(population, seed));
+export async function storePopulation(
+  db: Db,
+  studyId: number,
+  population: readonly PopulationRun[],
+  seed: number,
+): Promise<void> {
+  await insertDraws(db, studyId, planDraws(population, seed));
 }
 
 /** Whether an active study may still draw a run (read-only): within its budget, with a run left. */
@@ -61,7 +66,7 @@ export function canDraw(db: Db, study: StudyRow): boolean {
  * the allocation's IMMEDIATE transaction: the write lock is what keeps two askers from drawing the
  * same run or two runs where one was due.
  */
-export function drawNextRun(db: Db, study: StudyRow, now: Date): boolean {
+export async function drawNextRun(db: Db, study: StudyRow, now: Date): Promise<boolean> {
   const config = parseStudyConfig(study.config);
   if (config.allocation !== "active") return false;
   const next = nextToDraw(drawsOf(db, study.id), config.trajectories ?? Number.POSITIVE_INFINITY);
@@ -75,7 +80,7 @@ export function drawNextRun(db: Db, study: StudyRow, now: Date): boolean {
       isGold: false,
     }),
   );
-  const source = config.goldFromStudyId === undefined ? undefined : findStudy(db, config.goldFromStudyId);
+  const source = config.goldFromStudyId === undefined ? undefined : await findStudy(db, config.goldFromStudyId);
   if (!source || config.goldRate === 0) {
     appendItems(db, study.id, regular);
     return true;

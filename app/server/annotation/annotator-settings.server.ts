@@ -18,6 +18,7 @@ import { writeTransaction, type Db } from "../db.server.ts";
 import { badInput } from "../http/errors.server.ts";
 import { findAnnotator, updateAnnotator } from "../models/annotator.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 export interface TaskSettings {
   autoAdvance: boolean;
   hotkeys: HotkeySettings;
@@ -26,8 +27,8 @@ export interface TaskSettings {
 // What a stored value must look like to be used; anything else reads as "no changes" (the defaults).
 const storedHotkeys = z.record(z.string(), z.record(z.string(), z.array(z.string())));
 
-export function taskSettings(db: Db, user: SessionUser): TaskSettings {
-  const row = findAnnotator(db, user.id);
+export async function taskSettings(db: Db, user: SessionUser): Promise<TaskSettings> {
+  const row = await findAnnotator(db, user.id);
   const hotkeys = storedHotkeys.safeParse(row?.hotkeys ?? {});
   return { autoAdvance: row?.autoAdvance ?? false, hotkeys: hotkeys.success ? hotkeys.data : {} };
 }
@@ -35,11 +36,15 @@ export function taskSettings(db: Db, user: SessionUser): TaskSettings {
 // A checkbox posts "on" when ticked and nothing otherwise.
 const settingsForm = z.object({ autoAdvance: z.enum(["on"]).nullable() });
 
-export function saveTaskSettings(db: Db, user: SessionUser, form: { autoAdvance: unknown }): { autoAdvance: boolean } {
+export async function saveTaskSettings(
+  db: Db,
+  user: SessionUser,
+  form: { autoAdvance: unknown },
+): Promise<{ autoAdvance: boolean }> {
   const parsed = settingsForm.safeParse(form);
   if (!parsed.success) throw badInput("The settings are not valid", [{ path: "autoAdvance", message: "on or absent" }]);
   const autoAdvance = parsed.data.autoAdvance === "on";
-  writeTransaction(db, () => updateAnnotator(db, user.id, { autoAdvance }));
+  await transact(db, async (db) => updateAnnotator(db, user.id, { autoAdvance }));
   return { autoAdvance };
 }
 
@@ -52,11 +57,11 @@ function postedType(value: unknown): TaskTypeId {
  * Stores the annotator's keys for one task type from the posted `keys.<command>` fields; a form with any problem
  * stores nothing and is refused with every problem by field.
  */
-export function saveHotkeys(
+export async function saveHotkeys(
   db: Db,
   user: SessionUser,
   form: { taskType: unknown; fields: Record<string, string> },
-): { taskType: TaskTypeId } {
+): Promise<{ taskType: TaskTypeId }> {
   const kind = postedType(form.taskType);
   const { overrides, problems } = readKeyBindings(kind, form.fields);
   if (problems.length > 0)
@@ -65,7 +70,7 @@ export function saveHotkeys(
       // Named by task type too: the page has one form per type, with the same commands in several.
       problems.map((p) => ({ ...p, path: `${kind}.${p.path}` })),
     );
-  writeHotkeys(db, user, kind, overrides);
+  await writeHotkeys(db, user, kind, overrides);
   return { taskType: kind };
 }
 
@@ -77,17 +82,17 @@ export function keyFields(form: FormData): Record<string, string> {
 }
 
 /** Gives one task type its default keys back. */
-export function resetHotkeys(db: Db, user: SessionUser, taskType: unknown): { taskType: TaskTypeId } {
+export async function resetHotkeys(db: Db, user: SessionUser, taskType: unknown): Promise<{ taskType: TaskTypeId }> {
   const kind = postedType(taskType);
-  writeHotkeys(db, user, kind, {});
+  await writeHotkeys(db, user, kind, {});
   return { taskType: kind };
 }
 
 const problemCount = (n: number) => (n === 1 ? "1 problem, marked below." : `${n} problems, marked below.`);
 
-function writeHotkeys(db: Db, user: SessionUser, kind: TaskTypeId, overrides: KeyOverrides): void {
-  writeTransaction(db, () => {
-    const { [kind]: _old, ...others } = taskSettings(db, user).hotkeys;
+async function writeHotkeys(db: Db, user: SessionUser, kind: TaskTypeId, overrides: KeyOverrides): Promise<void> {
+  await transact(db, async (db) => {
+    const { [kind]: _old, ...others } = (await taskSettings(db, user)).hotkeys;
     const hotkeys = Object.keys(overrides).length > 0 ? { ...others, [kind]: overrides } : others;
     updateAnnotator(db, user.id, { hotkeys: hotkeys as Record<string, Record<string, string[]>> });
   });

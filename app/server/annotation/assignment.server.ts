@@ -23,6 +23,7 @@ import { canDraw, drawNextRun } from "./active-draw.server.ts";
 import { identityConfirmedOnSubmit } from "./identity.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
 
+import { transact } from "../db-transaction.server.ts";
 export interface Lease {
   assignmentId: number;
   itemId: number;
@@ -34,42 +35,42 @@ export interface Lease {
 const addMinutes = (date: Date, minutes: number) => new Date(date.getTime() + minutes * 60_000).toISOString();
 
 /** Releases the study's expired leases; returns how many went back to the pool. */
-export function releaseExpiredLeases(db: Db, studyId: number, now = new Date()): number {
-  return releaseLeasesEndedBy(db, studyId, now.toISOString());
+export async function releaseExpiredLeases(db: Db, studyId: number, now = new Date()): Promise<number> {
+  return (await releaseLeasesEndedBy(db, studyId, now.toISOString()));
 }
 
 /** The annotator's next task in a study (their current lease if they hold one), or null when none is left for them. */
-export function nextTask(db: Db, studyId: number, annotatorId: number, now = new Date()): Lease | null {
-  return writeTransaction(db, (): Lease | null => {
-    const study = findStudy(db, studyId);
+export async function nextTask(db: Db, studyId: number, annotatorId: number, now = new Date()): Promise<Lease | null> {
+  return (await transact(db, async (db): Promise<Lease | null> => {
+    const study = (await findStudy(db, studyId));
     if (!study) throw notFound(`Study ${studyId}`);
     if (study.status !== "open") throw forbidden(`Study ${studyId} is closed`);
     const { leaseMinutes } = parseStudyConfig(study.config);
-    releaseExpiredLeases(db, studyId, now);
+    (await releaseExpiredLeases(db, studyId, now));
 
-    const held = heldLease(db, studyId, annotatorId);
+    const held = (await heldLease(db, studyId, annotatorId));
     if (held) return { ...held, resumed: true };
 
-    const open = () =>
-      firstOpenItem(
+    const open = async () =>
+      (await firstOpenItem(
         db,
         studyId,
         annotatorId,
         study.labelsPerItem,
-        identityConfirmedOnSubmit(db, annotatorId),
+        (await identityConfirmedOnSubmit(db, annotatorId)),
         now.toISOString(),
-        advanceAllocationCursor(db, studyId, study.labelsPerItem),
-      );
-    let itemId = open();
+        (await advanceAllocationCursor(db, studyId, study.labelsPerItem)),
+      ));
+    let itemId = (await open());
     // An active study draws its next run only when nothing is open for the asker, in this transaction, so two
     // concurrent askers never draw twice (active-draw.server.ts).
-    while (itemId === undefined && drawNextRun(db, study, now)) itemId = open();
+    while (itemId === undefined && (await drawNextRun(db, study, now))) itemId = (await open());
     if (itemId === undefined) return null;
     const leaseExpiresAt = addMinutes(now, leaseMinutes);
     // An annotator who let a lease lapse on this item may take it again: the row is reused.
-    const assignmentId = upsertLease(db, itemId, annotatorId, now.toISOString(), leaseExpiresAt);
+    const assignmentId = (await upsertLease(db, itemId, annotatorId, now.toISOString(), leaseExpiresAt));
     return { assignmentId, itemId, leaseExpiresAt, resumed: false };
-  });
+  }));
 }
 
 /**
@@ -77,15 +78,16 @@ export function nextTask(db: Db, studyId: number, annotatorId: number, now = new
  * `verified` says which places they may take: by default their own identity's (an annotator id
  * that exists nowhere, the entry gate's newcomer, asks as an unverified one).
  */
-export function hasWorkFor(
+export async function hasWorkFor(
   db: Db,
   studyId: number,
   annotatorId: number,
   now = new Date(),
-  verified = identityConfirmedOnSubmit(db, annotatorId),
-): boolean {
+  verifiedGiven?: boolean,
+): Promise<boolean> {
+  const verified = verifiedGiven ?? (await identityConfirmedOnSubmit(db, annotatorId));
   if (hasOpenWork(db, studyId, annotatorId, now.toISOString(), verified)) return true;
   // An active study's undrawn runs are work too: asking draws one.
-  const study = findStudy(db, studyId);
+  const study = (await findStudy(db, studyId));
   return study?.status === "open" && canDraw(db, study);
 }

@@ -126,23 +126,28 @@ export interface DashboardPage {
 const cacheEnabled = () => process.env.SOCRATES_DASHBOARD_CACHE !== "off";
 
 /** The dashboard page's data, from the cache while the study's marks stand and no lease has ended since. */
-export function dashboardPage(db: Db, studyId: number, options: ViewOptions, now = new Date()): DashboardPage {
+export async function dashboardPage(
+  db: Db,
+  studyId: number,
+  options: ViewOptions,
+  now = new Date(),
+): Promise<DashboardPage> {
   // Inside a caller's transaction the mark may belong to writes not yet committed (or about to be rolled back).
-  if (!cacheEnabled() || inTransaction(db)) return freshPage(db, studyId, options);
-  return inReadSnapshot(db, () => {
+  if (!cacheEnabled() || inTransaction(db)) return await freshPage(db, studyId, options);
+  return inReadSnapshot(db, async () => {
     const cache = cacheOf(db);
-    const mark = dashboardMark(db, studyId);
+    const mark = await dashboardMark(db, studyId);
     const params = `${studyId}:${options.excludeFlagged ? "excluding" : "all"}:${options.excludeFast ? "without-fast" : "with-fast"}`;
-    const figures = cached(cache, `figures:${params}`, mark, (): Figures => {
-      const analytics = dashboardAnalytics(db, studyId, options);
+    const figures = cached(cache, `figures:${params}`, mark, async (): Promise<Figures> => {
+      const analytics = await dashboardAnalytics(db, studyId, options);
       return {
         analytics,
-        channels: studyChannelStats(db, studyId, analytics.gold),
+        channels: await studyChannelStats(db, studyId, analytics.gold),
         labelComments: studyLabelComments(db, studyId),
       };
     });
     const viewKey = `view:${params}:${options.reference ?? ""}`;
-    const namedMark = `${mark};leases=${leaseMark(db, studyId)}`;
+    const namedMark = `${mark};leases=${await leaseMark(db, studyId)}`;
     const hit = cache.lru.get(`named:${viewKey}`);
     const named = hit?.mark === namedMark ? (hit.value as NamedEntry) : undefined;
     if (named && (named.endsAt === null || now.toISOString() < named.endsAt))
@@ -162,11 +167,11 @@ export function dashboardPage(db: Db, studyId: number, options: ViewOptions, now
 }
 
 /** The page's data computed now, uncached. */
-export function freshPage(db: Db, studyId: number, options: ViewOptions): DashboardPage {
-  const view = studyDashboardView(db, studyId, options);
+export async function freshPage(db: Db, studyId: number, options: ViewOptions): Promise<DashboardPage> {
+  const view = await studyDashboardView(db, studyId, options);
   return {
     view,
-    channels: studyChannelStats(db, studyId, view.gold),
+    channels: await studyChannelStats(db, studyId, view.gold),
     labelComments: studyLabelComments(db, studyId),
     charts: pageCharts(view),
   };

@@ -93,16 +93,16 @@ export function loadLatestLabels(db: Db, studyIds: readonly number[], which: "st
 /** The labels among `rows` that statistics may use, by each one's study setting. */
 export function forStatistics(db: Db, rows: readonly LabelRecord[]): LabelRecord[] {
   const allowed = new Map<number, Set<LabelStatus>>();
-  const allowedIn = (studyId: number) => {
+  const allowedIn = async (studyId: number) => {
     let set = allowed.get(studyId);
     if (!set)
       allowed.set(
         studyId,
-        (set = new Set(statusesInStatistics(parseStudyConfig(findStudy(db, studyId)?.config).countSurplus))),
+        (set = new Set(statusesInStatistics(parseStudyConfig((await findStudy(db, studyId))?.config).countSurplus))),
       );
     return set;
   };
-  return rows.filter((r) => allowedIn(r.studyId).has(r.status));
+  return rows.filter(async (r) => (await allowedIn(r.studyId)).has(r.status));
 }
 
 /**
@@ -111,13 +111,13 @@ export function forStatistics(db: Db, rows: readonly LabelRecord[]): LabelRecord
  */
 export function withoutFastLabels(db: Db, rows: readonly LabelRecord[]): LabelRecord[] {
   const minimum = new Map<number, number>();
-  const minimumOf = (studyId: number) => {
+  const minimumOf = async (studyId: number) => {
     let value = minimum.get(studyId);
     if (value === undefined)
-      minimum.set(studyId, (value = parseStudyConfig(findStudy(db, studyId)?.config).minSecondsOnTask));
+      minimum.set(studyId, (value = parseStudyConfig((await findStudy(db, studyId))?.config).minSecondsOnTask));
     return value;
   };
-  return rows.filter((r) => !isFastLabel(r, minimumOf(r.studyId)));
+  return rows.filter(async (r) => !isFastLabel(r, await minimumOf(r.studyId)));
 }
 
 export function loadActiveLeases(db: Db, studyId: number, now = new Date()) {
@@ -129,12 +129,12 @@ export function loadActiveLeases(db: Db, studyId: number, now = new Date()) {
 }
 
 /** Topic ids per run (as played), cached per call. */
-export function topicsByRun(db: Db, runIds: Iterable<string>): Map<string, string[]> {
+export async function topicsByRun(db: Db, runIds: Iterable<string>): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   for (const runId of runIds)
     out.set(
       runId,
-      playedScenarioOfRun(db, runId).body.topics.map((t) => t.id),
+      (await playedScenarioOfRun(db, runId)).body.topics.map((t) => t.id),
     );
   return out;
 }

@@ -47,8 +47,8 @@ export function namedView(d: Omit<StudyDashboard, keyof DashboardFigures>, part:
 }
 
 /** The page's dashboard computed now, uncached. */
-export function studyDashboardView(db: Db, studyId: number, options: ViewOptions) {
-  const d = studyDashboard(db, studyId, options);
+export async function studyDashboardView(db: Db, studyId: number, options: ViewOptions) {
+  const d = await studyDashboard(db, studyId, options);
   return namedView(d, figuresView(d, options));
 }
 

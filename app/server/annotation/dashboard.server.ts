@@ -34,8 +34,8 @@ export interface DashboardOptions {
 }
 
 /** Everything on the dashboard that assignment leases do not change, with what progress is computed from. */
-export function dashboardAnalytics(db: Db, studyId: number, options: DashboardOptions = {}) {
-  const study = getStudy(db, studyId);
+export async function dashboardAnalytics(db: Db, studyId: number, options: DashboardOptions = {}) {
+  const study = await getStudy(db, studyId);
   const config = parseStudyConfig(study.config);
   const items = loadItems(db, [studyId]);
   const stored = loadLatestLabels(db, [studyId], "stored");
@@ -114,8 +114,8 @@ export function withLeaseParts(db: Db, a: DashboardAnalytics, parts = leaseParts
 }
 
 /** The dashboard computed now, uncached (the CLI, reports and tests; the page reads it through the cache). */
-export function studyDashboard(db: Db, studyId: number, options: DashboardOptions = {}) {
-  return withLeaseParts(db, dashboardAnalytics(db, studyId, options));
+export async function studyDashboard(db: Db, studyId: number, options: DashboardOptions = {}) {
+  return withLeaseParts(db, await dashboardAnalytics(db, studyId, options));
 }
 
 /** Every stored label of the study by status (counted, pending, surplus), zero where none. */

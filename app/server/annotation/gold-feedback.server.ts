@@ -26,11 +26,12 @@ export interface GoldFeedback {
 /** The query parameter naming the gold item just answered. */
 const PARAM = "gold";
 
-const feedbackOn = (db: Db, studyId: number) => parseStudyConfig(getStudy(db, studyId).config).goldFeedback;
+const feedbackOn = async (db: Db, studyId: number) =>
+  parseStudyConfig((await getStudy(db, studyId)).config).goldFeedback;
 
 /** Whether a label just stored on the item earns feedback: the study has the setting and the item is gold. */
-export function feedbackDue(db: Db, studyId: number, itemId: number): boolean {
-  return feedbackOn(db, studyId) && loadItem(db, studyId, itemId).isGold;
+export async function feedbackDue(db: Db, studyId: number, itemId: number): Promise<boolean> {
+  return (await feedbackOn(db, studyId)) && (await loadItem(db, studyId, itemId)).isGold;
 }
 
 /** The next step's address, naming the gold item when it is the study's next task page. */
@@ -40,16 +41,21 @@ export function withFeedbackFor(path: string, studyId: number, goldItemId: numbe
 }
 
 /** The feedback a task page's address asks for, or null when there is none to give (see the file's comment). */
-export function goldFeedbackOf(db: Db, studyId: number, url: URL, annotatorId: number): GoldFeedback | null {
+export async function goldFeedbackOf(
+  db: Db,
+  studyId: number,
+  url: URL,
+  annotatorId: number,
+): Promise<GoldFeedback | null> {
   const asked = Number(url.searchParams.get(PARAM));
-  if (!Number.isSafeInteger(asked) || asked <= 0 || !feedbackOn(db, studyId)) return null;
+  if (!Number.isSafeInteger(asked) || asked <= 0 || !(await feedbackOn(db, studyId))) return null;
   const source = loadItems(db, [studyId]).find((i) => i.itemId === asked);
   if (!source?.isGold) return null;
-  const label = latestOwnLabel(db, asked, annotatorId);
+  const label = await latestOwnLabel(db, asked, annotatorId);
   if (!label || label.payload.kind !== source.kind) return null;
   const rules = taskType(source.kind as string).gold;
   const item = rules.fromItem(source);
-  const words = itemWordsOfStudy(db, studyId, new Set([asked])).get(asked);
+  const words = (await itemWordsOfStudy(db, studyId, new Set([asked]))).get(asked);
   const scenario = words?.body ?? { background: "", topics: [], parties: [] };
   return {
     itemId: asked,

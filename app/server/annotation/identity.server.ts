@@ -6,8 +6,8 @@ import type { Db } from "../db.server.ts";
 import { CONFIRMED_AT_ENTRY, isWorkerChannel } from "../crowd/workers.server.ts";
 import { findAnnotator } from "../models/annotator.server.ts";
 
-export function identityConfirmedOnSubmit(db: Db, annotatorId: number): boolean {
-  const annotator = findAnnotator(db, annotatorId);
+export async function identityConfirmedOnSubmit(db: Db, annotatorId: number): Promise<boolean> {
+  const annotator = await findAnnotator(db, annotatorId);
   if (!annotator) return false;
   if (annotator.role !== "crowd") return true;
   return isWorkerChannel(annotator.channel) && CONFIRMED_AT_ENTRY[annotator.channel];

@@ -12,6 +12,7 @@ import { insertItemFlag } from "../models/item-flag.server.ts";
 import { studyForWorker } from "./access.server.ts";
 import { loadItem } from "./task-view.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 export const SKIP_REASON_MAX = 500;
 export const FLAG_COMMENT_MAX = 1000;
 
@@ -23,12 +24,12 @@ const flagCommentSchema = z
   .max(FLAG_COMMENT_MAX, `at most ${FLAG_COMMENT_MAX} characters`);
 
 /** The open study, the item in it and the asker's own assignment on it; refuses anything else. */
-function ownItem(db: Db, studyId: number, itemId: number, user: SessionUser): AssignmentRow {
-  const study = studyForWorker(db, studyId, user);
+async function ownItem(db: Db, studyId: number, itemId: number, user: SessionUser): Promise<AssignmentRow> {
+  const study = await studyForWorker(db, studyId, user);
   if (study.status !== "open")
     throw new ServiceError(409, `Study ${studyId} is closed; its items can no longer be skipped or flagged`);
-  loadItem(db, studyId, itemId);
-  const assignment = findAssignment(db, itemId, user.id);
+  await loadItem(db, studyId, itemId);
+  const assignment = await findAssignment(db, itemId, user.id);
   if (!assignment) throw forbidden(`Item ${itemId} is not assigned to you`);
   return assignment;
 }
@@ -40,10 +41,16 @@ function parsed<T>(schema: z.ZodType<T>, value: unknown, path: string, message: 
 }
 
 /** Skips the item: it goes back to the pool for others and is never offered to this annotator again. */
-export function skipItem(db: Db, studyId: number, itemId: number, user: SessionUser, reason: unknown): void {
+export async function skipItem(
+  db: Db,
+  studyId: number,
+  itemId: number,
+  user: SessionUser,
+  reason: unknown,
+): Promise<void> {
   const text = parsed(skipReasonSchema, reason ?? "", "reason", "The skip reason is too long");
-  writeTransaction(db, () => {
-    const assignment = ownItem(db, studyId, itemId, user);
+  await transact(db, async (db) => {
+    const assignment = await ownItem(db, studyId, itemId, user);
     if (assignment.status === "submitted")
       throw new ServiceError(
         409,
@@ -55,10 +62,16 @@ export function skipItem(db: Db, studyId: number, itemId: number, user: SessionU
 }
 
 /** Stores the annotator's flag on an item (it neither skips nor submits); returns the flag id. */
-export function flagItem(db: Db, studyId: number, itemId: number, user: SessionUser, comment: unknown): number {
+export async function flagItem(
+  db: Db,
+  studyId: number,
+  itemId: number,
+  user: SessionUser,
+  comment: unknown,
+): Promise<number> {
   const text = parsed(flagCommentSchema, comment, "comment", "The flag needs a comment");
-  return writeTransaction(db, () => {
-    ownItem(db, studyId, itemId, user);
+  return await transact(db, async (db) => {
+    await ownItem(db, studyId, itemId, user);
     return insertItemFlag(db, { studyItemId: itemId, annotatorId: user.id, comment: text });
   });
 }
@@ -68,10 +81,15 @@ export function flagItem(db: Db, studyId: number, itemId: number, user: SessionU
  * they are on (any submitted one when the current item is not submitted yet). Nothing is deleted:
  * the item page shows the stored label and a new submit adds a revision.
  */
-export function undoTarget(db: Db, studyId: number, currentItemId: number, user: SessionUser): number {
-  studyForWorker(db, studyId, user);
-  loadItem(db, studyId, currentItemId);
-  const { itemId, before } = previousSubmitted(db, studyId, findAssignment(db, currentItemId, user.id), user.id);
+export async function undoTarget(db: Db, studyId: number, currentItemId: number, user: SessionUser): Promise<number> {
+  await studyForWorker(db, studyId, user);
+  await loadItem(db, studyId, currentItemId);
+  const { itemId, before } = await previousSubmitted(
+    db,
+    studyId,
+    await findAssignment(db, currentItemId, user.id),
+    user.id,
+  );
   if (itemId === undefined)
     throw new ServiceError(
       409,
@@ -86,14 +104,19 @@ export function undoTarget(db: Db, studyId: number, currentItemId: number, user:
  * Whether undo-last has an item to reopen from the one whose assignment is `current` (the task page offers it only
  * then).
  */
-export function canUndoFrom(db: Db, studyId: number, current: AssignmentRow | undefined, annotatorId: number): boolean {
-  return previousSubmitted(db, studyId, current, annotatorId).itemId !== undefined;
+export async function canUndoFrom(
+  db: Db,
+  studyId: number,
+  current: AssignmentRow | undefined,
+  annotatorId: number,
+): Promise<boolean> {
+  return (await previousSubmitted(db, studyId, current, annotatorId)).itemId !== undefined;
 }
 
-function previousSubmitted(db: Db, studyId: number, current: AssignmentRow | undefined, annotatorId: number) {
+async function previousSubmitted(db: Db, studyId: number, current: AssignmentRow | undefined, annotatorId: number) {
   const before =
     current?.status === "submitted" && current.submittedAt !== null
       ? { submittedAt: current.submittedAt, id: current.id }
       : null;
-  return { itemId: submittedItemBefore(db, studyId, annotatorId, before), before };
+  return { itemId: await submittedItemBefore(db, studyId, annotatorId, before), before };
 }

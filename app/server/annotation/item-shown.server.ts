@@ -17,17 +17,17 @@ export function awaitsFirstShowing(assignment: Pick<AssignmentRow, "shownAt" | "
 }
 
 /** Records that the item is being shown to the annotator now, if no page has shown it before. */
-export function recordItemShown(db: Db, itemId: number, annotatorId: number, now = new Date()): void {
-  const assignment = findAssignment(db, itemId, annotatorId);
-  if (assignment && assignment.shownAt === null) markShown(db, assignment.id, now.toISOString());
+export async function recordItemShown(db: Db, itemId: number, annotatorId: number, now = new Date()): Promise<void> {
+  const assignment = await findAssignment(db, itemId, annotatorId);
+  if (assignment && assignment.shownAt === null) await markShown(db, assignment.id, now.toISOString());
 }
 
 /**
  * Refuses (409) an answer that arrives when no page has shown the item to this annotator yet, or
  * before the moment it was shown; a 403 when the item is not theirs at all.
  */
-export function refuseUnshown(db: Db, itemId: number, annotatorId: number, now: Date): void {
-  const assignment = findAssignment(db, itemId, annotatorId);
+export async function refuseUnshown(db: Db, itemId: number, annotatorId: number, now: Date): Promise<void> {
+  const assignment = await findAssignment(db, itemId, annotatorId);
   if (!assignment) throw forbidden(`Item ${itemId} is not assigned to you`);
   const shownAt = assignment.shownAt === null ? Number.NaN : Date.parse(assignment.shownAt);
   if (!(shownAt <= now.getTime())) {

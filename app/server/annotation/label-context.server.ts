@@ -28,30 +28,36 @@ export interface ItemWords {
  * The words of the study's items in `wanted`, by item id. Places are numbered over the whole study
  * (one query), but scenarios and snippet counts are read only for the wanted items.
  */
-export function itemWordsOfStudy(db: Db, studyId: number, wanted: ReadonlySet<number>): Map<number, ItemWords> {
+export async function itemWordsOfStudy(
+  db: Db,
+  studyId: number,
+  wanted: ReadonlySet<number>,
+): Promise<Map<number, ItemWords>> {
   const played = new Map<string, { title: string; body: ScenarioBody }>();
-  const scenarioOf = (runId: string) =>
-    played.get(runId) ?? played.set(runId, playedScenarioOfRun(db, runId)).get(runId)!;
-  const items = itemsWithContext(db, [studyId]).map((item) => {
-    // A/B items read the scenario from conversation A, as the task page does.
-    const runId = !wanted.has(item.itemId)
-      ? null
-      : item.pairId
-        ? (findAbPair(db, item.pairId)?.runAId ?? null)
-        : item.runId;
-    const scenario = runId ? scenarioOf(runId) : null;
-    const targetName = item.targetParty
-      ? (scenario?.body.parties.find((p) => p.id === item.targetParty)?.name ?? null)
-      : null;
-    return {
-      itemId: item.itemId,
-      kind: item.kind,
-      runId: item.pairId ? null : item.runId,
-      snippetPosition: item.snippetPosition,
-      targetName,
-      scenario,
-    };
-  });
+  const scenarioOf = async (runId: string) =>
+    played.get(runId) ?? played.set(runId, await playedScenarioOfRun(db, runId)).get(runId)!;
+  const items = await Promise.all(
+    itemsWithContext(db, [studyId]).map(async (item) => {
+      // A/B items read the scenario from conversation A, as the task page does.
+      const runId = !wanted.has(item.itemId)
+        ? null
+        : item.pairId
+          ? (findAbPair(db, item.pairId)?.runAId ?? null)
+          : item.runId;
+      const scenario = runId ? await scenarioOf(runId) : null;
+      const targetName = item.targetParty
+        ? (scenario?.body.parties.find((p) => p.id === item.targetParty)?.name ?? null)
+        : null;
+      return {
+        itemId: item.itemId,
+        kind: item.kind,
+        runId: item.pairId ? null : item.runId,
+        snippetPosition: item.snippetPosition,
+        targetName,
+        scenario,
+      };
+    }),
+  );
   const wantedRuns = [...new Set(items.flatMap((i) => (i.runId && wanted.has(i.itemId) ? [i.runId] : [])))];
   const places = itemPlaces(
     items satisfies PlaceItem[],

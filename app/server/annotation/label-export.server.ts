@@ -10,8 +10,8 @@ import { loadItems, loadLatestLabels } from "./dashboard-data.server.ts";
 import { getStudy } from "./studies.server.ts";
 import { TASK_SERVERS } from "../../task-types/registry.server.ts";
 
-export function labelsCsv(db: Db, studyId: number): string {
-  const study = getStudy(db, studyId);
+export async function labelsCsv(db: Db, studyId: number): Promise<string> {
+  const study = await getStudy(db, studyId);
   const items = new Map(loadItems(db, [studyId]).map((i) => [i.itemId, i]));
   const labels = loadLatestLabels(db, [studyId], "stored");
   const common = (l: (typeof labels)[number]) => {
@@ -51,8 +51,8 @@ export function labelsCsv(db: Db, studyId: number): string {
   return toCsv([...commonHeader, ...csv.header], rows);
 }
 
-export function labelsJsonl(db: Db, studyId: number): string {
-  getStudy(db, studyId);
+export async function labelsJsonl(db: Db, studyId: number): Promise<string> {
+  await getStudy(db, studyId);
   const items = new Map(loadItems(db, [studyId]).map((i) => [i.itemId, i]));
   const labels = loadLatestLabels(db, [studyId], "stored");
   return labels

@@ -7,19 +7,23 @@ import { findLabel, labelRevisionsOf } from "../models/label.server.ts";
 import { getStudy } from "./studies.server.ts";
 import { itemWordsOfStudy } from "./label-context.server.ts";
 
-export function labelHistory(db: Db, labelId: number, viewer: { id: number; role: string }): LabelHistoryView {
+export async function labelHistory(
+  db: Db,
+  labelId: number,
+  viewer: { id: number; role: string },
+): Promise<LabelHistoryView> {
   const label = findLabel(db, labelId);
   if (!label) throw notFound(`Label ${labelId}`);
   if (viewer.role !== "admin" && viewer.id !== label.annotatorId)
     throw forbidden("This label belongs to another annotator");
   const own = viewer.id === label.annotatorId;
-  const author = own ? "You" : (findAnnotator(db, label.annotatorId)?.displayName ?? "Unknown annotator");
-  const item = itemWordsOfStudy(db, label.studyId, new Set([label.itemId])).get(label.itemId)!;
+  const author = own ? "You" : ((await findAnnotator(db, label.annotatorId))?.displayName ?? "Unknown annotator");
+  const item = (await itemWordsOfStudy(db, label.studyId, new Set([label.itemId]))).get(label.itemId)!;
   const stored = labelRevisionsOf(db, labelId).map(({ payload, ...r }) => ({ ...r, summary: item.summarise(payload) }));
   return {
     labelId,
     studyId: label.studyId,
-    studyName: getStudy(db, label.studyId).name,
+    studyName: (await getStudy(db, label.studyId)).name,
     itemId: label.itemId,
     scenario: item.scenario,
     place: item.place,

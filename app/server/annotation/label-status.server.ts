@@ -11,19 +11,29 @@ import { countedLabelsOnItem, labelStatusOf, setLabelStatus } from "../models/la
  * The status for a label about to be created on an item of a study with k = `labelsPerItem`:
  * pending while its author's identity awaits the channel's confirmation, else counted or surplus.
  */
-export function statusForNewLabel(db: Db, itemId: number, labelsPerItem: number, confirmed: boolean): LabelStatus {
-  return confirmed ? statusWithinCap(countedLabelsOnItem(db, itemId), labelsPerItem) : "pending";
+export async function statusForNewLabel(
+  db: Db,
+  itemId: number,
+  labelsPerItem: number,
+  confirmed: boolean,
+): Promise<LabelStatus> {
+  return confirmed ? statusWithinCap(await countedLabelsOnItem(db, itemId), labelsPerItem) : "pending";
 }
 
 /**
  * Confirms a pending label: counted while the item has room, else surplus. Other statuses stay. Returns the status now
  * held.
  */
-export function confirmLabel(db: Db, labelId: number, itemId: number, labelsPerItem: number): LabelStatus {
+export async function confirmLabel(
+  db: Db,
+  labelId: number,
+  itemId: number,
+  labelsPerItem: number,
+): Promise<LabelStatus> {
   const status = labelStatusOf(db, labelId);
   if (status === undefined) throw new Error(`No label ${labelId}`);
   if (status !== "pending") return status;
-  const next = statusWithinCap(countedLabelsOnItem(db, itemId), labelsPerItem);
+  const next = statusWithinCap(await countedLabelsOnItem(db, itemId), labelsPerItem);
   setLabelStatus(db, labelId, next);
   return next;
 }

@@ -11,10 +11,10 @@ import { ownLabels } from "../models/label.server.ts";
 import { studyForWorker } from "./access.server.ts";
 import { itemWordsOfStudy } from "./label-context.server.ts";
 
-export function myLabels(db: Db, studyId: number, user: SessionUser, filter: MyLabelsFilter) {
-  const study = studyForWorker(db, studyId, user);
+export async function myLabels(db: Db, studyId: number, user: SessionUser, filter: MyLabelsFilter) {
+  const study = await studyForWorker(db, studyId, user);
   const labels = ownLabels(db, studyId, user.id);
-  const words = itemWordsOfStudy(db, studyId, new Set(labels.map((l) => l.itemId)));
+  const words = await itemWordsOfStudy(db, studyId, new Set(labels.map((l) => l.itemId)));
   const rows: MyLabelRow[] = labels.map((label) => {
     const item = words.get(label.itemId)!;
     return {

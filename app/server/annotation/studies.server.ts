@@ -12,8 +12,8 @@ export { createConsensusStudy } from "../../task-types/consensus-snippet/handler
 
 export type { StudyRow };
 
-export function getStudy(db: Db, studyId: number): StudyRow {
-  const study = findStudy(db, studyId);
+export async function getStudy(db: Db, studyId: number): Promise<StudyRow> {
+  const study = await findStudy(db, studyId);
   if (!study) throw notFound(`Study ${studyId}`);
   return study;
 }
@@ -23,7 +23,7 @@ export function listStudies(db: Db, filter: { pool?: Pool } = {}) {
   return listStudyRows(db, filter).map((s) => ({ ...s, items: counts.get(s.id) ?? 0 }));
 }
 
-export function setStudyStatus(db: Db, studyId: number, status: "open" | "closed"): void {
-  getStudy(db, studyId);
+export async function setStudyStatus(db: Db, studyId: number, status: "open" | "closed"): Promise<void> {
+  await getStudy(db, studyId);
   updateStudyStatus(db, studyId, status);
 }

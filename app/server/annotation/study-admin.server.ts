@@ -15,6 +15,7 @@ import { formNumber } from "./new-study.server.ts";
 import type { TaskTypeServer } from "../../task-types/handler.server.ts";
 import { TASK_SERVERS } from "../../task-types/registry.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 function formChoicesOf(db: Db, id: TaskTypeId): StudyFormChoices {
   const server: TaskTypeServer<TaskTypeId> = TASK_SERVERS[id];
   return server.formChoices?.(db) ?? {};
@@ -131,18 +132,22 @@ export interface StudyPreview {
 /** How many items (and gold items) the form's study would have: the real creation, rolled back. */
 export async function previewStudyFromForm(db: Db, form: FormData): Promise<StudyPreview> {
   const upload = form.get("bundle");
-  return withFormFields(() =>
-    writeTransaction(
-      db,
-      () => {
-        const items = itemsOfStudy(db, TASK_SERVERS[formType(form)].createFromFields(db, form, commonFields(form)));
-        return {
-          items: items.length,
-          gold: items.filter((i) => i.isGold).length,
-          uploadIgnored: upload instanceof File && upload.size > 0,
-        };
-      },
-      { dryRun: true },
-    ),
+  return withFormFields(
+    async () =>
+      await transact(
+        db,
+        async (db) => {
+          const items = itemsOfStudy(
+            db,
+            await TASK_SERVERS[formType(form)].createFromFields(db, form, commonFields(form)),
+          );
+          return {
+            items: items.length,
+            gold: items.filter((i) => i.isGold).length,
+            uploadIgnored: upload instanceof File && upload.size > 0,
+          };
+        },
+        { dryRun: true },
+      ),
   );
 }

@@ -26,6 +26,7 @@ import {
   type SnippetContext,
 } from "./task-view.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 export interface SubmitInput {
   studyId: number;
   itemId: number;
@@ -49,14 +50,14 @@ const clientTokenSchema = z
   .regex(/^[A-Za-z0-9_-]{8,64}$/, "a client token is 8–64 letters, digits, '_' or '-'");
 
 /** Checks a payload against the item; returns it parsed, or throws a 400 listing every problem. */
-export function validatePayload(
+export async function validatePayload(
   db: Db,
   itemId: number,
   studyId: number,
   annotatorId: number,
   payload: unknown,
-): LabelPayload {
-  const item = loadItem(db, studyId, itemId);
+): Promise<LabelPayload> {
+  const item = await loadItem(db, studyId, itemId);
   const parsed = labelPayloadSchema.safeParse(payload);
   if (!parsed.success) throw badInput("The label is not valid", zodProblems(parsed.error));
   const label = parsed.data;
@@ -66,11 +67,12 @@ export function validatePayload(
     ]);
   // The snippet's place in its run is read once, and only when a check needs it.
   let known: SnippetContext | undefined;
-  const context = () => (known ??= snippetContext(db, item.snippetId as number));
+  const context = async () => (known ??= await snippetContext(db, item.snippetId as number));
   refuseOnSubmit(item, label, context);
   const problems = checkLabel(label, {
-    scenario: () => playedScenarioOfRun(db, context().runId).body,
-    previousLabel: () => previousOwnLabel(db, item, annotatorId, item.snippetId === null ? undefined : context()),
+    scenario: async () => (await playedScenarioOfRun(db, (await context()).runId)).body,
+    previousLabel: async () =>
+      await previousOwnLabel(db, item, annotatorId, item.snippetId === null ? undefined : await context()),
   });
   if (problems.length) throw badInput("The label is not valid", problems);
   return label;
@@ -91,26 +93,26 @@ function checkedComment(value: unknown): string | null {
   return parsed.data;
 }
 
-function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
-  const repeated = revisionByClientToken(db, input.clientToken);
+async function storeSubmit(db: Db, input: SubmitInput): Promise<SubmitResult> {
+  const repeated = await revisionByClientToken(db, input.clientToken);
   if (repeated) {
     if (repeated.annotatorId !== input.annotatorId || repeated.itemId !== input.itemId)
       throw new ServiceError(409, "This client token was already used for another submission");
     return { labelId: repeated.labelId, revision: repeated.revision, duplicate: true };
   }
-  const study = getStudy(db, input.studyId);
+  const study = await getStudy(db, input.studyId);
   if (study.status !== "open")
     throw new ServiceError(409, `Study ${input.studyId} is closed; labels can no longer be changed`);
-  const payload = validatePayload(db, input.itemId, input.studyId, input.annotatorId, input.payload);
+  const payload = await validatePayload(db, input.itemId, input.studyId, input.annotatorId, input.payload);
 
-  const assignment = findAssignment(db, input.itemId, input.annotatorId);
+  const assignment = await findAssignment(db, input.itemId, input.annotatorId);
   if (!assignment) throw forbidden(`Item ${input.itemId} is not assigned to you`);
   if (assignment.status === "skipped")
     throw new ServiceError(
       409,
       "You skipped this item, so it went back to the pool for others; your answer was not stored",
     );
-  refuseGoldRevision(db, study.config, input.itemId, assignment.status);
+  await refuseGoldRevision(db, study.config, input.itemId, assignment.status);
   // The lease lapsed: the work still counts if the item has a free slot.
   if (assignment.status === "released" && takenSlots(db, input.itemId) >= study.labelsPerItem) {
     throw new ServiceError(
@@ -118,14 +120,14 @@ function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
       "Your time on this item ran out and it went to another annotator; your answer was not stored",
     );
   }
-  markSubmitted(db, assignment.id, new Date().toISOString());
-  const statusIfNew = statusForNewLabel(
+  await markSubmitted(db, assignment.id, new Date().toISOString());
+  const statusIfNew = await statusForNewLabel(
     db,
     input.itemId,
     study.labelsPerItem,
-    identityConfirmedOnSubmit(db, input.annotatorId),
+    await identityConfirmedOnSubmit(db, input.annotatorId),
   );
-  const { labelId, revision } = writeLabelRevision(db, {
+  const { labelId, revision } = await writeLabelRevision(db, {
     itemId: input.itemId,
     annotatorId: input.annotatorId,
     payload,
@@ -141,15 +143,15 @@ function storeSubmit(db: Db, input: SubmitInput): SubmitResult {
  * Where the study shows gold feedback, a gold item's answer is final once given: the expected answer was shown after
  * it, and a revision would turn gold accuracy into a copy of that answer.
  */
-function refuseGoldRevision(db: Db, config: unknown, itemId: number, status: string): void {
-  if (status !== "submitted" || !parseStudyConfig(config).goldFeedback || !findItem(db, itemId)?.isGold) return;
+async function refuseGoldRevision(db: Db, config: unknown, itemId: number, status: string): Promise<void> {
+  if (status !== "submitted" || !parseStudyConfig(config).goldFeedback || !(await findItem(db, itemId))?.isGold) return;
   throw new ServiceError(
     409,
     "This answer is final: this study shows the expected answer of a check item after it is given, so it cannot be changed",
   );
 }
 
-export function submitLabel(db: Db, input: SubmitInput): SubmitResult {
+export async function submitLabel(db: Db, input: SubmitInput): Promise<SubmitResult> {
   const token = clientTokenSchema.safeParse(input.clientToken);
   if (!token.success)
     throw badInput("The submission has no valid client token", [
@@ -157,7 +159,7 @@ export function submitLabel(db: Db, input: SubmitInput): SubmitResult {
     ]);
   checkSecondsOnTask(input.secondsOnTask);
   checkedComment(input.comment);
-  return writeTransaction(db, () => storeSubmit(db, input));
+  return await transact(db, async (db) => await storeSubmit(db, input));
 }
 
 /**
@@ -165,19 +167,25 @@ export function submitLabel(db: Db, input: SubmitInput): SubmitResult {
  * refused unless a page showed the item to this annotator before it arrived
  * (item-shown.server.ts). Services and seeding that write labels without a page call `submitLabel`.
  */
-export function submitShownLabel(db: Db, input: SubmitInput, now = new Date()): SubmitResult {
-  return writeTransaction(db, () => {
-    loadItem(db, input.studyId, input.itemId); // an item that does not exist is a 404 first, as for any submit
-    refuseUnshown(db, input.itemId, input.annotatorId, now);
-    return submitLabel(db, input);
+export async function submitShownLabel(db: Db, input: SubmitInput, now = new Date()): Promise<SubmitResult> {
+  return await transact(db, async (db) => {
+    await loadItem(db, input.studyId, input.itemId); // an item that does not exist is a 404 first, as for any submit
+    await refuseUnshown(db, input.itemId, input.annotatorId, now);
+    return await submitLabel(db, input);
   });
 }
 
 /** Autosaved work in progress: checked for size and shape only, replaced on every save. */
-export function saveDraft(db: Db, studyId: number, itemId: number, annotatorId: number, payload: unknown): void {
-  loadItem(db, studyId, itemId);
+export async function saveDraft(
+  db: Db,
+  studyId: number,
+  itemId: number,
+  annotatorId: number,
+  payload: unknown,
+): Promise<void> {
+  await loadItem(db, studyId, itemId);
   const json = JSON.stringify(payload ?? null);
   if (json.length > 50_000) throw badInput("The draft is too large");
-  if (!findAssignment(db, itemId, annotatorId)) throw forbidden(`Item ${itemId} is not assigned to you`);
-  upsertDraft(db, itemId, annotatorId, json, new Date().toISOString());
+  if (!(await findAssignment(db, itemId, annotatorId))) throw forbidden(`Item ${itemId} is not assigned to you`);
+  await upsertDraft(db, itemId, annotatorId, json, new Date().toISOString());
 }

@@ -17,15 +17,15 @@ import { findItem, type ItemRow } from "../models/study.server.ts";
 
 export type { ItemRow, TaskScenario, TaskTurn };
 
-export function loadItem(db: Db, studyId: number, itemId: number): ItemRow {
-  const item = findItem(db, itemId);
+export async function loadItem(db: Db, studyId: number, itemId: number): Promise<ItemRow> {
+  const item = await findItem(db, itemId);
   if (!item || item.studyId !== studyId) throw notFound(`Item ${itemId} of study ${studyId}`);
   return item;
 }
 
 /** The scenario as played in a run (a condition's expanded scenario, else the base), with its title. */
-export function playedScenarioOfRun(db: Db, runId: string): { title: string; body: ScenarioBody } {
-  const played = playedScenarioRow(db, runId);
+export async function playedScenarioOfRun(db: Db, runId: string): Promise<{ title: string; body: ScenarioBody }> {
+  const played = await playedScenarioRow(db, runId);
   if (!played) throw notFound(`Run ${runId}`);
   return played;
 }
@@ -45,14 +45,14 @@ export function blindScenario(title: string, body: ScenarioBody): TaskScenario {
   };
 }
 
-export function turnsBetween(
+export async function turnsBetween(
   db: Db,
   runId: string,
   startTurn: number,
   endTurn: number,
   names: Map<string, string>,
-): TaskTurn[] {
-  return turnsInRange(db, runId, startTurn, endTurn).map((t) => ({
+): Promise<TaskTurn[]> {
+  return (await turnsInRange(db, runId, startTurn, endTurn)).map((t) => ({
     turnId: t.turnId,
     speakerId: t.speaker,
     speakerName: t.speaker === MEDIATOR_ID ? "Mediator" : (names.get(t.speaker) ?? t.speaker),
@@ -69,10 +69,10 @@ export interface SnippetContext {
   previous: { startTurn: number; endTurn: number } | null;
 }
 
-export function snippetContext(db: Db, snippetId: number): SnippetContext {
-  const snippet = findSnippet(db, snippetId);
+export async function snippetContext(db: Db, snippetId: number): Promise<SnippetContext> {
+  const snippet = await findSnippet(db, snippetId);
   if (!snippet) throw notFound(`Snippet ${snippetId}`);
-  const previous = snippetAt(db, snippet.runId, snippet.position - 1);
+  const previous = await snippetAt(db, snippet.runId, snippet.position - 1);
   return {
     runId: snippet.runId,
     position: snippet.position,
@@ -83,15 +83,15 @@ export function snippetContext(db: Db, snippetId: number): SnippetContext {
 }
 
 /** The annotator's own latest label on the snippet before this one in the same study, for carry-forward. */
-export function previousOwnLabel(
+export async function previousOwnLabel(
   db: Db,
   item: ItemRow,
   annotatorId: number,
   known?: SnippetContext,
-): ConsensusLabel | null {
+): Promise<ConsensusLabel | null> {
   if (item.kind !== CONSENSUS_SNIPPET || item.snippetId === null) return null;
-  const context = known ?? snippetContext(db, item.snippetId);
+  const context = known ?? (await snippetContext(db, item.snippetId));
   if (context.position <= 1) return null;
-  const payload = ownLabelOnSnippet(db, item.studyId, annotatorId, context.runId, context.position - 1);
+  const payload = await ownLabelOnSnippet(db, item.studyId, annotatorId, context.runId, context.position - 1);
   return payload === undefined ? null : (payload as ConsensusLabel);
 }

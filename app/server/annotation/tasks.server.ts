@@ -16,35 +16,41 @@ import { loadItem } from "./task-view.server.ts";
 import { TASK_SERVERS } from "../../task-types/registry.server.ts";
 import { feedbackDue, goldFeedbackOf } from "./gold-feedback.server.ts";
 
-export function annotatorProgress(db: Db, studyId: number, annotatorId: number): { total: number; done: number } {
-  const counts = statusCounts(db, studyId, annotatorId);
+export async function annotatorProgress(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+): Promise<{ total: number; done: number }> {
+  const counts = await statusCounts(db, studyId, annotatorId);
   // Skipped items are no longer the annotator's to do, so they leave the total.
-  return { total: itemCount(db, studyId) - counts.skipped, done: counts.submitted };
+  return { total: (await itemCount(db, studyId)) - counts.skipped, done: counts.submitted };
 }
 
 /** The annotator's home: the open studies of their pool (crowd: the ones they entered), with progress. */
-export function annotatorHome(db: Db, user: SessionUser) {
-  const studies = listStudies(db, { pool: user.role as "expert" | "crowd" })
-    .filter((s) => s.status === "open" && (user.role !== "crowd" || user.crowdStudies.includes(s.id)))
-    .map((s) => ({
-      id: s.id,
-      name: s.name,
-      type: s.type,
-      hasWork: hasWorkFor(db, s.id, user.id),
-      ...annotatorProgress(db, s.id, user.id),
-    }));
+export async function annotatorHome(db: Db, user: SessionUser) {
+  const studies = await Promise.all(
+    listStudies(db, { pool: user.role as "expert" | "crowd" })
+      .filter((s) => s.status === "open" && (user.role !== "crowd" || user.crowdStudies.includes(s.id)))
+      .map(async (s) => ({
+        id: s.id,
+        name: s.name,
+        type: s.type,
+        hasWork: await hasWorkFor(db, s.id, user.id),
+        ...(await annotatorProgress(db, s.id, user.id)),
+      })),
+  );
   return { name: user.displayName, studies, mustQualify: needsQualification(user) };
 }
 
 /** `url` is the page's address: `?gold=` asks for feedback on a gold item just answered (gold-feedback.server.ts). */
-export function taskPage(db: Db, studyId: number, itemId: number, user: SessionUser, url?: URL) {
-  const study = studyForWorker(db, studyId, user);
-  const item = loadItem(db, studyId, itemId);
-  const assignment = findAssignment(db, itemId, user.id);
+export async function taskPage(db: Db, studyId: number, itemId: number, user: SessionUser, url?: URL) {
+  const study = await studyForWorker(db, studyId, user);
+  const item = await loadItem(db, studyId, itemId);
+  const assignment = await findAssignment(db, itemId, user.id);
   if (!assignment) throw forbidden(`Item ${itemId} is not assigned to you`);
-  const latest = latestOwnLabel(db, itemId, user.id);
-  const draft = loadDraft(db, itemId, user.id);
-  const settings = taskSettings(db, user);
+  const latest = await latestOwnLabel(db, itemId, user.id);
+  const draft = await loadDraft(db, itemId, user.id);
+  const settings = await taskSettings(db, user);
   return {
     study: {
       id: study.id,
@@ -54,7 +60,7 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
       open: study.status === "open",
     },
     itemId,
-    progress: annotatorProgress(db, studyId, user.id),
+    progress: await annotatorProgress(db, studyId, user.id),
     submitted: latest ? { revision: latest.revision, createdAt: latest.createdAt } : null,
     /** The comment of the annotator's latest revision, which a revision starts from. */
     comment: latest?.comment ?? "",
@@ -63,15 +69,15 @@ export function taskPage(db: Db, studyId: number, itemId: number, user: SessionU
     /** The annotator's own keys for this task type (only those that differ from the defaults). */
     keyOverrides: settings.hotkeys[study.type] ?? {},
     /** Null unless the study gives gold feedback and the address names a gold item the annotator answered. */
-    goldFeedback: url ? goldFeedbackOf(db, studyId, url, user.id) : null,
+    goldFeedback: url ? await goldFeedbackOf(db, studyId, url, user.id) : null,
     leaseExpiresAt: assignment.status === "leased" ? assignment.leaseExpiresAt : null,
     /** The annotator passed on this item: it can be read, not answered. */
     skipped: assignment.status === "skipped",
-    canUndo: canUndoFrom(db, studyId, assignment, user.id),
+    canUndo: await canUndoFrom(db, studyId, assignment, user.id),
     /** No page has shown this item to the annotator yet: the loader records this showing (recordItemShown). */
     firstShowing: awaitsFirstShowing(assignment),
     // The form starts from the draft, else from the annotator's latest submitted label.
-    ...TASK_SERVERS[item.kind].taskPart(db, item, user.id, { draft, latest: latest?.payload ?? null }),
+    ...(await TASK_SERVERS[item.kind].taskPart(db, item, user.id, { draft, latest: latest?.payload ?? null })),
   };
 }
 
@@ -95,39 +101,45 @@ export type TaskWorkResult =
   | { done: "undo"; itemId: number };
 
 /** Carries out what the task page posted on an item: a draft, a label, a skip, a flag or an undo. */
-export function saveTaskWork(
+export async function saveTaskWork(
   db: Db,
   studyId: number,
   itemId: number,
   user: SessionUser,
   post: TaskPost,
-): TaskWorkResult {
-  studyForWorker(db, studyId, user);
+): Promise<TaskWorkResult> {
+  await studyForWorker(db, studyId, user);
   switch (post.intent) {
     case "skip":
-      skipItem(db, studyId, itemId, user, post.note);
+      await skipItem(db, studyId, itemId, user, post.note);
       return { done: "skipped" };
     case "flag":
-      flagItem(db, studyId, itemId, user, post.note);
+      await flagItem(db, studyId, itemId, user, post.note);
       return { done: "flagged" };
     case "undo":
-      return { done: "undo", itemId: undoTarget(db, studyId, itemId, user) };
+      return { done: "undo", itemId: await undoTarget(db, studyId, itemId, user) };
     default: {
-      const done = saveAnswer(db, studyId, itemId, user, post);
-      return done === "draft" ? { done } : { done, goldFeedback: feedbackDue(db, studyId, itemId) };
+      const done = await saveAnswer(db, studyId, itemId, user, post);
+      return done === "draft" ? { done } : { done, goldFeedback: await feedbackDue(db, studyId, itemId) };
     }
   }
 }
 
-function saveAnswer(db: Db, studyId: number, itemId: number, user: SessionUser, post: TaskPost): "draft" | "label" {
+async function saveAnswer(
+  db: Db,
+  studyId: number,
+  itemId: number,
+  user: SessionUser,
+  post: TaskPost,
+): Promise<"draft" | "label"> {
   if (post.intent === "draft") {
-    saveDraft(db, studyId, itemId, user.id, post.payload);
+    await saveDraft(db, studyId, itemId, user.id, post.payload);
     return "draft";
   }
   if (post.intent !== "submit") throw badInput(`Unknown action "${String(post.intent)}"`);
   if (post.payload === undefined)
     throw badInput("The label is not valid JSON", [{ path: "payload", message: "not JSON" }]);
-  submitShownLabel(db, {
+  await submitShownLabel(db, {
     studyId,
     itemId,
     annotatorId: user.id,

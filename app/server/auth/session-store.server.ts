@@ -62,9 +62,9 @@ export function databaseSessionStorage(db: () => Db, secret: string): DatabaseSe
       const annotatorId = data.annotatorId;
       if (typeof annotatorId !== "number") throw new Error("a session is only stored for a signed-in annotator");
       const id = randomBytes(32).toString("base64url");
-      await withWriteLock(db(), () => {
+      await withWriteLock(db(), async () => {
         purgeExpiredSessions(db(), new Date().toISOString());
-        insertSession(db(), {
+        await insertSession(db(), {
           idHash: sessionIdHash(id),
           annotatorId,
           data: rowData(data),
@@ -74,7 +74,7 @@ export function databaseSessionStorage(db: () => Db, secret: string): DatabaseSe
       return id;
     },
     async readData(id) {
-      const row = findLiveSession(db(), sessionIdHash(id), new Date().toISOString());
+      const row = await findLiveSession(db(), sessionIdHash(id), new Date().toISOString());
       return row ? ({ ...row.data, annotatorId: row.annotatorId } as SessionData) : null;
     },
     async updateData(id, data, expires) {
@@ -90,7 +90,7 @@ export function databaseSessionStorage(db: () => Db, secret: string): DatabaseSe
     async readSignedIn(cookieHeader: string | null) {
       const id: unknown = cookieHeader ? await cookie.parse(cookieHeader) : null;
       if (typeof id !== "string" || id === "") return null;
-      return findLiveSessionAnnotator(db(), sessionIdHash(id), new Date().toISOString()) ?? null;
+      return (await findLiveSessionAnnotator(db(), sessionIdHash(id), new Date().toISOString())) ?? null;
     },
   });
 }

@@ -62,11 +62,11 @@ export interface PlayedCondition {
 /** Loads each scenario-condition once per command. */
 export function playedConditions(db: Db): (unit: Pick<GridUnit, "scenarioId" | "conditionId">) => PlayedCondition {
   const cache = new Map<string, PlayedCondition>();
-  return (unit) => {
+  return async (unit) => {
     let found = cache.get(unit.conditionId);
     if (!found) {
-      const scenario = loadScenario(db, unit.scenarioId);
-      const { condition } = resolveCondition(db, scenario, unit.conditionId);
+      const scenario = await loadScenario(db, unit.scenarioId);
+      const { condition } = await resolveCondition(db, scenario, unit.conditionId);
       const body = condition.expanded ?? scenario;
       found = { condition, played: { background: body.background, topics: body.topics, parties: body.parties } };
       cache.set(unit.conditionId, found);
@@ -84,16 +84,16 @@ export function unitEvaluators(plan: BenchmarkPlan, part: GridPart): PlanBackbon
  * Whether each run still needs the plan's emotion judge; a run not simulated yet will self-report when the plan says
  * so.
  */
-function emotionJudgeWork(
+async function emotionJudgeWork(
   db: Db,
   plan: BenchmarkPlan,
   runIds: readonly string[],
   stored: ReadonlySet<string>,
   selfReported: ReadonlySet<string>,
-): (runId: string) => EmotionJudgeWork {
+): Promise<(runId: string) => EmotionJudgeWork> {
   const judge = plan.emotion?.judge;
   if (!judge) return () => "none";
-  const judged = resolveEvaluationIds(db, runIds, EMOTION_METHOD, judge.model);
+  const judged = await resolveEvaluationIds(db, runIds, EMOTION_METHOD, judge.model);
   return (runId) => {
     if (judged.has(runId)) return "done";
     const willSelfReport = stored.has(runId) ? selfReported.has(runId) : plan.emotion!.selfReport;
@@ -101,7 +101,7 @@ function emotionJudgeWork(
   };
 }
 
-export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork {
+export async function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): Promise<UnitWork> {
   const mediators = new Map(plan.mediators.map((m) => [m.name, m]));
   const evaluators = unitEvaluators(plan, unit.part);
   const runIds = [unit.unmediatedRunId, ...unit.mediated.map((m) => m.runId)];
@@ -111,22 +111,28 @@ export function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): UnitWork 
     unit.mediated.map((m) => m.pairId),
   );
   // One query for the unit's evaluations, reading their backbones only (not the judge outputs).
-  const judged = new Map(evaluators.map((e) => [e.model, resolveEvaluationIds(db, runIds, TOPIC_METHOD, e.model)]));
+  const judged = new Map(
+    await Promise.all(
+      evaluators.map(async (e) => [e.model, await resolveEvaluationIds(db, runIds, TOPIC_METHOD, e.model)]),
+    ),
+  );
   const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || !judged.get(e.model)!.has(runId));
   // One query for which stored runs self-reported (only a plan with `emotion` asks).
   const selfReported = plan.emotion ? selfReportedRunIds(db, [...stored]) : new Set<string>();
-  const emotionJudge = emotionJudgeWork(db, plan, runIds, stored, selfReported);
-  const runWork = (runId: string, mediator: PlanMediator | null, settings: RunSettings): RunWork => ({
+  const emotionJudge = await emotionJudgeWork(db, plan, runIds, stored, selfReported);
+  const runWork = async (runId: string, mediator: PlanMediator | null, settings: RunSettings): Promise<RunWork> => ({
     runId,
     mediator,
     stored: stored.has(runId),
     pendingEvaluators: pending(runId),
-    emotionJudge: emotionJudge(runId),
+    emotionJudge: await emotionJudge(runId),
     settings,
   });
   const runs: RunWork[] = [
-    runWork(unit.unmediatedRunId, null, unit.unmediatedSettings),
-    ...unit.mediated.map((m) => runWork(m.runId, mediators.get(m.mediator)!, m.settings)),
+    await runWork(unit.unmediatedRunId, null, unit.unmediatedSettings),
+    ...(await Promise.all(
+      unit.mediated.map(async (m) => await runWork(m.runId, mediators.get(m.mediator)!, m.settings)),
+    )),
   ];
   const pairs = unit.mediated.map((m) => ({
     id: m.pairId,
@@ -147,16 +153,19 @@ export interface ShardWork {
  * The shard's units and what each still needs; refuses a grid with missing conditions or unknown
  * scenarios. With the LLM configuration, runs are matched on their sampling too (see planGrid).
  */
-export function shardWork(
+export async function shardWork(
   db: Db,
   loaded: LoadedPlan,
   shard?: { index: number; count: number },
   config?: LlmConfig,
-): ShardWork {
+): Promise<ShardWork> {
   const grid = planGrid(db, loaded.plan, config ? gridSampling(config) : undefined);
   checkGridComplete(grid, loaded.source);
   const units = shard ? grid.units.filter((u) => inShard(u, shard)) : grid.units;
-  return { gridUnits: grid.units.length, units: units.map((u) => unitWork(db, loaded.plan, u)) };
+  return {
+    gridUnits: grid.units.length,
+    units: await Promise.all(units.map(async (u) => await unitWork(db, loaded.plan, u))),
+  };
 }
 
 export interface PartCounts {

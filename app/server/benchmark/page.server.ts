@@ -55,9 +55,9 @@ function loadedPlan(db: Db, hash: string): LoadedPlan {
 }
 
 /** The plan's report; a plan with no stored run yet gets the error page with the command that fills it. */
-function reportOf(db: Db, hash: string, options: ReportOptions = {}): BenchmarkReport {
+async function reportOf(db: Db, hash: string, options: ReportOptions = {}): Promise<BenchmarkReport> {
   try {
-    return buildBenchmarkReport(db, loadedPlan(db, hash), options);
+    return await buildBenchmarkReport(db, loadedPlan(db, hash), options);
   } catch (err) {
     if (err instanceof EmptyReportError) throw new ServiceError(404, err.message);
     throw err;
@@ -74,20 +74,20 @@ export interface BenchmarkPageData {
 }
 
 export async function benchmarkPage(db: Db, hash: string): Promise<BenchmarkPageData> {
-  const report = reportOf(db, hash);
+  const report = await reportOf(db, hash);
   const charts: Record<string, RenderedChart> = {};
   for (const figure of report.figures) charts[figure.id] = await renderChart(figure.spec);
   return { report, charts };
 }
 
 /** The runs that entered one cell of one table, or a 404 naming what was not found. */
-export function cellRunIds(
+export async function cellRunIds(
   db: Db,
   hash: string,
   cell: { table: string; row: string; column: string },
-): { label: string; runIds: string[] } {
+): Promise<{ label: string; runIds: string[] }> {
   // The study tables read every study's dashboard: build them only when the cell is one of theirs.
-  const report = reportOf(db, hash, { studies: STUDY_TABLES.includes(cell.table) });
+  const report = await reportOf(db, hash, { studies: STUDY_TABLES.includes(cell.table) });
   const table = report.tables.find((t) => t.id === cell.table);
   const row = table?.rows.find((r) => r.key === cell.row);
   const column = table?.columns.find((c) => c.key === cell.column);

@@ -106,8 +106,8 @@ function emotionReader(
   judge: string | undefined,
   use: (row: StoredRow | undefined) => number | null,
 ) {
-  return (runId: string): RunEmotion | null => {
-    const trajectory = preferredRunTrajectory(db, runId, judge);
+  return async (runId: string): Promise<RunEmotion | null> => {
+    const trajectory = await preferredRunTrajectory(db, runId, judge);
     if (!trajectory) return null;
     const id = emotionSubjectId(runId, trajectory.source);
     const er = rows.get(rowKey(runId, id, "ER"));
@@ -272,20 +272,24 @@ function planFields(loaded: LoadedPlan, evaluators: string[]) {
   };
 }
 
-export function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid): ReportData {
+export async function loadReportData(db: Db, loaded: LoadedPlan, grid: BenchmarkGrid): Promise<ReportData> {
   const { plan } = loaded;
   const evaluators = planEvaluators(plan).map((e) => e.model);
   const planParams = parseMetricParams(plan.params);
   const gridRunIds = grid.units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
   const { runRows, pairRows, other } = loadGridRows(db, planParams, grid, gridRunIds);
   // The evaluation each evaluator's rows are read under, per run (one query per evaluator).
-  const topicIds = new Map(evaluators.map((e) => [e, currentEvaluationIds(db, gridRunIds, "topic-localized", e)]));
+  const topicIds = new Map(
+    await Promise.all(
+      evaluators.map(async (e) => [e, await currentEvaluationIds(db, gridRunIds, "topic-localized", e)]),
+    ),
+  );
   const stored = new Set(runIds(db));
   const params = new Map<string, Set<string>>();
   const use = paramRecorder(params);
 
   const emotionOf = emotionReader(db, runRows, topicIds.get(evaluators[0])!, plan.emotion?.judge?.model, use);
-  const definitionsOf = definitionValuesReader(db, planParams, gridRunIds, evaluators[0]);
+  const definitionsOf = await definitionValuesReader(db, planParams, gridRunIds, evaluators[0]);
   const sources = { evaluators, stored, runRows, pairRows, topicIds, emotionOf, definitionsOf, use };
   const { subjects, unmediated, counts } = collectSubjects(sources, grid.units);
   return {

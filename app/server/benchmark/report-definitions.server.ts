@@ -35,14 +35,14 @@ function groupRows(db: Db, planParams: MetricParams, grid: ReadonlySet<string>):
 }
 
 /** Reads each grid run's values of both definitions; undefined for a run without any such row. */
-export function definitionValuesReader(
+export async function definitionValuesReader(
   db: Db,
   planParams: MetricParams,
   gridRunIds: string[],
   mainEvaluator: string,
-): (runId: string) => DefinitionValues | undefined {
+): Promise<(runId: string) => DefinitionValues | undefined> {
   const groups = groupRows(db, planParams, new Set(gridRunIds));
-  const perTurnIds = currentEvaluationIds(db, gridRunIds, "per-turn", mainEvaluator);
+  const perTurnIds = await currentEvaluationIds(db, gridRunIds, "per-turn", mainEvaluator);
   const readValue = (runId: string, metric: string, definitions: string): number | null => {
     const rows = groups.get(key(runId, metric, definitions)) ?? [];
     const preferred = metric === "MI" ? miEvaluationId(runId, mainEvaluator) : perTurnIds.get(runId);

@@ -97,7 +97,10 @@ export interface ManifestInput {
   files: readonly string[];
 }
 
-export function buildManifest(db: Db, { loaded, report, configPath, files }: ManifestInput): ReportManifest {
+export async function buildManifest(
+  db: Db,
+  { loaded, report, configPath, files }: ManifestInput,
+): Promise<ReportManifest> {
   const numbers = reportNumbers(report);
   return {
     format: MANIFEST_FORMAT,
@@ -117,7 +120,7 @@ export function buildManifest(db: Db, { loaded, report, configPath, files }: Man
       numbers: numbers.length,
     },
     files: Object.fromEntries(files.map((f) => [basename(f), sha256(readFileSync(f))])),
-    sources: reportSources(db, loaded, report.studyIds),
+    sources: await reportSources(db, loaded, report.studyIds),
     numbers,
   };
 }
@@ -147,7 +150,7 @@ export function readManifest(dir: string): ReportManifest {
 }
 
 /** Rebuilds the report the manifest describes from the database and compares every number and every source row. */
-export function verifyReport(db: Db, dir: string): Verification {
+export async function verifyReport(db: Db, dir: string): Promise<Verification> {
   const manifest = readManifest(dir);
   const source = `${join(dir, MANIFEST_FILE)}: $.plan.definition`;
   const plan = parseBenchmarkPlan(manifest.plan.definition, source);
@@ -157,7 +160,7 @@ export function verifyReport(db: Db, dir: string): Verification {
       `${source}: the plan hashes to ${hash}, not the recorded ${manifest.plan.hash}: the manifest was edited`,
     );
   const loaded = { plan, hash, source: manifest.plan.source };
-  const report = buildBenchmarkReport(db, loaded, {
+  const report = await buildBenchmarkReport(db, loaded, {
     studyIds: manifest.studyIds,
     studyIdsSource: `${join(dir, MANIFEST_FILE)}: $.studyIds`,
     bins: manifest.options.bins,
@@ -169,6 +172,6 @@ export function verifyReport(db: Db, dir: string): Verification {
     manifest,
     numbers: manifest.numbers.length,
     difference,
-    changes: sourceChanges(manifest.sources, reportSources(db, loaded, report.studyIds)),
+    changes: sourceChanges(manifest.sources, await reportSources(db, loaded, report.studyIds)),
   };
 }

@@ -78,18 +78,20 @@ function metricSource(db: Db, loaded: LoadedPlan): SourceRows {
  * The named studies with the crowd studies on their snippets: their settings, items, stored labels and the evaluations
  * of their runs.
  */
-function studySources(db: Db, studyIds: readonly number[]): Record<string, SourceRows> {
-  const named = studyIds.filter((id) => findStudy(db, id) !== undefined);
+async function studySources(db: Db, studyIds: readonly number[]): Promise<Record<string, SourceRows>> {
+  const named = studyIds.filter(async (id) => (await findStudy(db, id)) !== undefined);
   const all = [...new Set([...named, ...named.flatMap((id) => crowdStudiesOnSameSnippets(db, id))])].sort(
     (a, b) => a - b,
   );
-  const studies = all.map((id): [string, unknown] => {
-    const s = findStudy(db, id)!;
-    return [
-      `study:${id}`,
-      { name: s.name, type: s.type, pool: s.pool, labelsPerItem: s.labelsPerItem, config: s.config },
-    ];
-  });
+  const studies = await Promise.all(
+    all.map(async (id): Promise<[string, unknown]> => {
+      const s = (await findStudy(db, id))!;
+      return [
+        `study:${id}`,
+        { name: s.name, type: s.type, pool: s.pool, labelsPerItem: s.labelsPerItem, config: s.config },
+      ];
+    }),
+  );
   const items = loadItems(db, all);
   const labels = loadLatestLabels(db, all, "stored").map((l): [string, unknown] => [
     `label:${l.labelId}`,
@@ -103,8 +105,8 @@ function studySources(db: Db, studyIds: readonly number[]): Record<string, Sourc
     },
   ]);
   const runIds = [...new Set(items.flatMap((i) => (i.runId ? [i.runId] : [])))].sort();
-  const evaluations = runIds.flatMap((runId) =>
-    evaluationsOfRun(db, runId).map((e): [string, unknown] => [
+  const evaluations = runIds.flatMap(async (runId) =>
+    (await evaluationsOfRun(db, runId)).map((e): [string, unknown] => [
       `evaluation:${e.id}`,
       { method: e.method, backbone: e.backbone, output: e.output, errors: e.errors },
     ]),
@@ -118,6 +120,10 @@ function studySources(db: Db, studyIds: readonly number[]): Record<string, Sourc
 }
 
 /** Every source table's rows, hashed: metric_values always; the study tables when the report names studies. */
-export function reportSources(db: Db, loaded: LoadedPlan, studyIds: readonly number[]): Record<string, SourceRows> {
-  return { metric_values: metricSource(db, loaded), ...(studyIds.length > 0 ? studySources(db, studyIds) : {}) };
+export async function reportSources(
+  db: Db,
+  loaded: LoadedPlan,
+  studyIds: readonly number[],
+): Promise<Record<string, SourceRows>> {
+  return { metric_values: metricSource(db, loaded), ...(studyIds.length > 0 ? await studySources(db, studyIds) : {}) };
 }

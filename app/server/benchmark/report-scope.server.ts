@@ -37,16 +37,16 @@ function nameableStudies(db: Db): number[] {
 const noneNamed = (ids: number[]) =>
   `Tables 1, 2 and 6 omitted: the plan names no validation study (the database has ${ids.length === 1 ? "study" : "studies"} ${ids.join(", ")}). Add \`"studies": [<id>, …]\` to the plan or pass \`--study <id>…\`.`;
 
-export function studyTablesOf(
+export async function studyTablesOf(
   db: Db,
   loaded: LoadedPlan,
   options: { studies?: boolean; studyIds?: readonly number[]; studyIdsSource?: string },
-): StudyTables {
+): Promise<StudyTables> {
   const scope = studyScopeOf(loaded, options.studyIds, options.studyIdsSource);
   const ids = [...new Set(scope.ids)];
   if (options.studies === false) return { ids, warnings: [] };
   const { plan } = loaded;
-  const results = loadStudyResults(db, scope, plan.emotion?.judge?.model);
+  const results = await loadStudyResults(db, scope, plan.emotion?.judge?.model);
   const expected = {
     simulators: [plan.simulator.model, ...plan.ablations.simulators.map((s) => s.model)],
     evaluator: plan.evaluator.model,
@@ -67,6 +67,6 @@ export function studyTablesOf(
   }
   // The human-calibrated scores read the named expert consensus studies (already checked above).
   const expertIds = results.alignment.map((a) => a.studyId);
-  const calibrated = expertIds.length > 0 ? calibratedEstimates(db, { loaded, studyIds: expertIds }) : undefined;
+  const calibrated = expertIds.length > 0 ? await calibratedEstimates(db, { loaded, studyIds: expertIds }) : undefined;
   return { ids, input: { results, expected, ...(calibrated ? { calibrated } : {}) }, warnings };
 }

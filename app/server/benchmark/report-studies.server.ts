@@ -40,8 +40,8 @@ export function loadFidelityProxy(db: Db, judgeBackbone?: string): BackboneProxy
 /** Each named study, checked: it exists, and is an A/B study or an expert consensus study. */
 function checkedStudies(db: Db, scope: StudyScope) {
   const seen = new Set<number>();
-  return scope.ids.flatMap((id, i) => {
-    const study = findStudy(db, id);
+  return scope.ids.flatMap(async (id, i) => {
+    const study = await findStudy(db, id);
     if (!study) throw new StudyScopeError(`${scope.where(i)}: study ${id} does not exist (see the Studies page)`);
     if (seen.has(id)) return [];
     seen.add(id);
@@ -59,10 +59,10 @@ function checkedStudies(db: Db, scope: StudyScope) {
   });
 }
 
-export function loadStudyResults(db: Db, scope: StudyScope, judgeBackbone?: string): StudyResults {
+export async function loadStudyResults(db: Db, scope: StudyScope, judgeBackbone?: string): Promise<StudyResults> {
   const results: StudyResults = { fidelity: [], alignment: [], proxy: loadFidelityProxy(db, judgeBackbone) };
   for (const study of checkedStudies(db, scope)) {
-    const dashboard = studyDashboard(db, study.id);
+    const dashboard = await studyDashboard(db, study.id);
     const ref = { studyId: study.id, study: `${study.name} (study ${study.id})` };
     if (study.type === AB_REACTIVENESS) {
       results.fidelity.push({ ...ref, rows: "ab" in dashboard ? dashboard.ab.fidelity : [] });

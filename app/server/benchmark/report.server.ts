@@ -56,9 +56,13 @@ function constantsOf(params: Map<string, Set<string>>): { params: Record<string,
   return { params: out, warnings };
 }
 
-export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: ReportOptions = {}): BenchmarkReport {
+export async function buildBenchmarkReport(
+  db: Db,
+  loaded: LoadedPlan,
+  options: ReportOptions = {},
+): Promise<BenchmarkReport> {
   const grid = planGrid(db, loaded.plan);
-  const data = loadReportData(db, loaded, grid);
+  const data = await loadReportData(db, loaded, grid);
   if (data.input.subjects.length === 0) {
     throw new EmptyReportError(
       `${loaded.source}: no mediated run of the plan "${loaded.plan.name}" is stored (${data.coverage.plannedMediatedRuns} planned, ${data.coverage.storedRuns} runs of the grid stored); run \`socrates benchmark run --plan ${loaded.source}\` first`,
@@ -67,7 +71,7 @@ export function buildBenchmarkReport(db: Db, loaded: LoadedPlan, options: Report
   const bootstrap = { ...DEFAULT_BOOTSTRAP, ...options.bootstrap };
   const bins = options.bins ?? DEFAULT_TIMING_BINS;
   const constants = constantsOf(data.params);
-  const studies = studyTablesOf(db, loaded, options);
+  const studies = await studyTablesOf(db, loaded, options);
   const input = { ...data.input, bootstrap, bins, studies: studies.input };
   const parts = buildReportParts(input, options.parts ?? REPORT_PARTS);
   const warnings = [...constants.warnings, ...parts.warnings, ...studies.warnings];

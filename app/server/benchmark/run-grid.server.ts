@@ -118,12 +118,12 @@ export function defaultConcurrency(plan: BenchmarkPlan, config: LlmConfig): numb
 }
 
 /** Stores each pair of the unit whose two runs are stored; returns the run ids whose pairs are new. */
-function storeReadyPairs(ctx: Ctx, work: UnitWork): string[] {
+async function storeReadyPairs(ctx: Ctx, work: UnitWork): Promise<string[]> {
   const stored = new Set(work.runs.filter((r) => r.stored).map((r) => r.runId));
   const ready = work.pairs.filter((p) => !p.stored && stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
   if (ready.length === 0) return [];
   const conditionId = work.unit.conditionId;
-  storeOwnPairs(
+  await storeOwnPairs(
     ctx.db,
     `<benchmark pairs of ${conditionId}>`,
     ready.map((p) => ({
@@ -188,7 +188,7 @@ async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean
   }
   const { condition, played } = ctx.playedOf(work.unit);
   try {
-    storeOwnRun(ctx.db, `<benchmark ${run.runId}>`, attempt.run, condition.scenario_id);
+    await storeOwnRun(ctx.db, `<benchmark ${run.runId}>`, attempt.run, condition.scenario_id);
   } catch (err) {
     recordFailure(ctx, run.runId, `could not store the run: ${(err as Error).message}`);
     return false;
@@ -283,19 +283,19 @@ async function runOne(ctx: Ctx, work: UnitWork, run: RunWork): Promise<void> {
     if (!(await simulate(ctx, work, run))) return;
     fresh = true;
   }
-  const pairedRuns = storeReadyPairs(ctx, work);
+  const pairedRuns = await storeReadyPairs(ctx, work);
   const evaluated = await evaluate(ctx, run);
   const emotionJudged = await judgeEmotion(ctx, run);
   if (run.pendingEvaluators.length > 0 && !evaluated) return;
   // Metrics of the run and of its pairs; the last of a pair's runs to finish computes the pair with both.
   if (fresh || evaluated || emotionJudged || pairedRuns.length > 0 || !hasMetrics(ctx, work, run)) {
-    computeMetrics(ctx.db, { runId: run.runId, params: ctx.params, held: ctx.held.facts });
+    await computeMetrics(ctx.db, { runId: run.runId, params: ctx.params, held: ctx.held.facts });
     ctx.summary.metricRuns += 1;
   }
 }
 
 async function runUnit(ctx: Ctx, work: UnitWork): Promise<void> {
-  storeReadyPairs(ctx, work); // pairs whose runs an interrupted command stored
+  await storeReadyPairs(ctx, work); // pairs whose runs an interrupted command stored
   try {
     await Promise.all(work.runs.map((run) => runOne(ctx, work, run)));
   } finally {
@@ -321,8 +321,8 @@ function doneSteps(w: UnitWork): number {
 /**
  * A unit's work as the database now has it: another worker may have done some or all of it since the command started.
  */
-function reread(ctx: Ctx, w: UnitWork): UnitWork {
-  const now = unitWork(ctx.db, ctx.plan, w.unit);
+async function reread(ctx: Ctx, w: UnitWork): Promise<UnitWork> {
+  const now = await unitWork(ctx.db, ctx.plan, w.unit);
   const more = doneSteps(now) - doneSteps(w);
   if (more <= 0) return now;
   // Done by another worker: counted as skipped, as an earlier command's work is.
@@ -334,19 +334,19 @@ function reread(ctx: Ctx, w: UnitWork): UnitWork {
 }
 
 /** Throws BenchmarkPlanError for a plan the configuration or the database cannot serve. */
-export function prepareGridRun(options: Pick<GridRunOptions, "db" | "config" | "loaded" | "shard">) {
+export async function prepareGridRun(options: Pick<GridRunOptions, "db" | "config" | "loaded" | "shard">) {
   const { db, config, loaded, shard } = options;
   checkPlanAgainstConfig(loaded.plan, loaded.source, config);
-  return shardWork(db, loaded, shard, config);
+  return await shardWork(db, loaded, shard, config);
 }
 
 export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
   const { db, config, loaded, signal } = options;
   const { plan } = loaded;
-  const work = options.prepared ?? prepareGridRun(options);
+  const work = options.prepared ?? (await prepareGridRun(options));
   const params = parseMetricParams(plan.params);
-  touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
-  recordMetricParams(db, params);
+  await touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
+  await recordMetricParams(db, params);
 
   const guard = spendGuard({ llm: options.llm, db, config, maxCostUsd: options.maxCostUsd, signal });
   const summary: GridSummary = {
@@ -386,7 +386,7 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
   async function worker(): Promise<void> {
     for (let next = await queue.next(); next; next = await queue.next()) {
       try {
-        await runUnit(ctx, options.leases ? reread(ctx, next) : next);
+        await runUnit(ctx, options.leases ? await reread(ctx, next) : next);
       } finally {
         queue.done(next);
       }

@@ -56,10 +56,10 @@ export function spendGuard(options: {
   const inFlight = new Set<Promise<unknown>>();
 
   /** The call's expected dollars if it must go to the endpoint, or 0 when the cache answers it. */
-  function expected(request: LlmRequest<unknown>): number {
+  async function expected(request: LlmRequest<unknown>): Promise<number> {
     if (maxCostUsd === undefined) return 0;
     const plan = planFor(config, request);
-    if (findOkCall(db, plan.key)) return 0;
+    if (await findOkCall(db, plan.key)) return 0;
     const chars = request.messages.reduce((n, m) => n + m.content.length, 0);
     return expectedCallUsd(config.prices[plan.model], chars, KIND_OF[request.role] ?? "judge");
   }
@@ -70,7 +70,7 @@ export function spendGuard(options: {
   ): Promise<R> {
     if (signal?.aborted) throw new BenchmarkStopped("signal");
     if (reached) throw new BenchmarkStopped("cap");
-    const cost = expected(request);
+    const cost = await expected(request);
     if (maxCostUsd !== undefined && cost > 0 && spent() + reserved + cost > maxCostUsd) {
       reached = true;
       throw new BenchmarkStopped("cap");

@@ -43,24 +43,24 @@ function deadLocalHolder(holder: string): boolean {
   }
 }
 
-export function workerLeases(db: Db, options: WorkerLeaseOptions = {}): WorkerLeases {
+export async function workerLeases(db: Db, options: WorkerLeaseOptions = {}): Promise<WorkerLeases> {
   const ttlMs = options.ttlMs ?? DEFAULT_LEASE_MS;
   const now = options.now ?? Date.now;
   const holder = `${hostname()}|${process.pid}|${randomUUID().slice(0, 8)}`;
   const held = new Set<string>();
   // Leases a dead worker left on work already finished are never claimed again: clear them first.
-  sweepLeases(db, now(), deadLocalHolder);
+  await sweepLeases(db, now(), deadLocalHolder);
   const timer = setInterval(
     () => renewLeases(db, holder, [...held], now(), ttlMs),
     Math.max(10, Math.floor(ttlMs / 3)),
   );
   timer.unref();
 
-  function claim(key: string): boolean {
+  async function claim(key: string): Promise<boolean> {
     const other = heldByOther(db, key, holder, now());
     // A lease of a process of this machine that no longer runs is taken over without waiting for it to lapse.
     const at = other && deadLocalHolder(other.holder) ? other.expiresAt : now();
-    if (!claimLease(db, key, holder, at, ttlMs + (now() - at))) return false;
+    if (!(await claimLease(db, key, holder, at, ttlMs + (now() - at)))) return false;
     held.add(key);
     return true;
   }
@@ -72,7 +72,7 @@ export function workerLeases(db: Db, options: WorkerLeaseOptions = {}): WorkerLe
     holder,
     claim,
     release,
-    claimRequest: (key) => claim(`call:${key}`),
+    claimRequest: async (key) => await claim(`call:${key}`),
     releaseRequest: (key) => release(`call:${key}`),
     pause: () => new Promise((resolve) => setTimeout(resolve, POLL_MS)),
     close() {

@@ -16,8 +16,12 @@ function channelsOf(db: Db, studyId: number): Map<string, Channel> {
 }
 
 /** Per-channel figures for a study; pass the dashboard's gold accuracy to avoid computing it twice. */
-export function studyChannelStats(db: Db, studyId: number, gold?: readonly GoldAccuracy[]): ChannelStats[] {
-  studyOrNotFound(db, studyId);
+export async function studyChannelStats(
+  db: Db,
+  studyId: number,
+  gold?: readonly GoldAccuracy[],
+): Promise<ChannelStats[]> {
+  await studyOrNotFound(db, studyId);
   const labels = loadLatestLabels(db, [studyId], "stored");
   const channels = channelsOf(db, studyId);
   const channelOf = (annotatorId: string) => channels.get(annotatorId) ?? "web";

@@ -6,8 +6,8 @@ import type { Db } from "../db.server.ts";
 import { notFound } from "../http/errors.server.ts";
 import { findStudy, type StudyRow } from "../models/study.server.ts";
 
-export function studyOrNotFound(db: Db, studyId: number): StudyRow {
-  const study = findStudy(db, studyId);
+export async function studyOrNotFound(db: Db, studyId: number): Promise<StudyRow> {
+  const study = await findStudy(db, studyId);
   if (!study) throw notFound(`Study ${studyId}`);
   return study;
 }

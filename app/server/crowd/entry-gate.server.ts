@@ -17,22 +17,27 @@ const NEWCOMER = -1;
  * entering would lead to the test, then to nothing). A qualified worker who is already known
  * enters as usual: no test is ahead of them, and their channel may owe them a completion code.
  */
-export function noWorkBeforeEntry(
+export async function noWorkBeforeEntry(
   db: Db,
   studyId: number,
   workerChannel: WorkerChannel,
   workerId: string | null,
-): boolean {
+): Promise<boolean> {
   const known = workerId ? findCrowdWorker(db, workerChannel, workerId.trim()) : undefined;
   if (known !== undefined && qualifiedAt(db, known)) return false;
   // Unverified namespaces (MTurk, Prolific) ask about the places beyond k that they may take.
-  return !hasWorkFor(db, studyId, known ?? NEWCOMER, new Date(), CONFIRMED_AT_ENTRY[workerChannel]);
+  return !(await hasWorkFor(db, studyId, known ?? NEWCOMER, new Date(), CONFIRMED_AT_ENTRY[workerChannel]));
 }
 
 /** The same check for whoever a /crowd/start link names (channels that start no session are never refused here). */
-export function noWorkForEntrant(db: Db, studyId: number, channel: CrowdChannel, params: URLSearchParams): boolean {
+export async function noWorkForEntrant(
+  db: Db,
+  studyId: number,
+  channel: CrowdChannel,
+  params: URLSearchParams,
+): Promise<boolean> {
   const param = "workerParam" in channel.entry ? channel.entry.workerParam : null;
-  return param !== null && noWorkBeforeEntry(db, studyId, channel.identity.workerChannel, params.get(param));
+  return param !== null && (await noWorkBeforeEntry(db, studyId, channel.identity.workerChannel, params.get(param)));
 }
 
 export const NO_WORK_MESSAGE =

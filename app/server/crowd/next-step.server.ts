@@ -18,25 +18,25 @@ export const noMoreWorkPath = (studyId: number) => `/annotate/${studyId}/next?do
  * under the write lock): their channel's own step (Prolific's completion), the reading test, the
  * item, or the page saying nothing is left.
  */
-export function takeNextStep(db: Db, studyId: number, user: SessionUser, now = new Date()): string {
-  studyForWorker(db, studyId, user);
+export async function takeNextStep(db: Db, studyId: number, user: SessionUser, now = new Date()): Promise<string> {
+  await studyForWorker(db, studyId, user);
   const channelNext = channelNextPath(db, studyId, user);
   if (channelNext) return channelNext;
   if (needsQualification(user)) return `/crowd/qualify?study=${studyId}`;
-  const lease = nextTask(db, studyId, user.id, now);
+  const lease = await nextTask(db, studyId, user.id, now);
   return lease ? `/annotate/${studyId}/items/${lease.itemId}` : noMoreWorkPath(studyId);
 }
 
 /** What the GET of the next page may do without writing: go to a lease already held, or to the test. */
 export type CurrentStep = { kind: "go"; path: string } | { kind: "start"; name: string; hasWork: boolean };
 
-export function currentStep(db: Db, studyId: number, user: SessionUser, now = new Date()): CurrentStep {
-  const study = studyForWorker(db, studyId, user);
+export async function currentStep(db: Db, studyId: number, user: SessionUser, now = new Date()): Promise<CurrentStep> {
+  const study = await studyForWorker(db, studyId, user);
   if (needsQualification(user)) return { kind: "go", path: `/crowd/qualify?study=${studyId}` };
-  const held = heldLease(db, studyId, user.id);
+  const held = await heldLease(db, studyId, user.id);
   if (held && Date.parse(held.leaseExpiresAt) > now.getTime())
     return { kind: "go", path: `/annotate/${studyId}/items/${held.itemId}` };
   // A channel with a completion step (Prolific) may owe the worker a code: only its POST step knows.
   const ownStep = channelOfWorker(user.channel)?.completion.finish != null;
-  return { kind: "start", name: study.name, hasWork: ownStep || hasWorkFor(db, studyId, user.id, now) };
+  return { kind: "start", name: study.name, hasWork: ownStep || (await hasWorkFor(db, studyId, user.id, now)) };
 }

@@ -23,6 +23,7 @@ import {
 } from "../models/qualification-attempt.server.ts";
 import { loadQualificationTest } from "../templates.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 /** Attempts a worker may make before the test locks (a fail shows the score, never the key). */
 export const MAX_QUALIFICATION_ATTEMPTS = 3;
 
@@ -48,28 +49,28 @@ export interface AttemptOrigin {
   network: string;
 }
 
-export function recordQualificationAttempt(
+export async function recordQualificationAttempt(
   db: Db,
   annotatorId: number,
   test: QualificationTest,
   answers: Record<string, string>,
   origin?: AttemptOrigin,
-): QualificationScore {
+): Promise<QualificationScore> {
   const score = scoreQualification(test, answers);
-  writeTransaction(db, () => storeAttempt(db, annotatorId, test, answers, score, origin));
+  await transact(db, async (db) => await storeAttempt(db, annotatorId, test, answers, score, origin));
   return score;
 }
 
 /** Call inside a transaction. */
-function storeAttempt(
+async function storeAttempt(
   db: Db,
   annotatorId: number,
   test: QualificationTest,
   answers: Record<string, string>,
   score: QualificationScore,
   origin?: AttemptOrigin,
-): void {
-  insertQualificationAttempt(db, {
+): Promise<void> {
+  await insertQualificationAttempt(db, {
     annotatorId,
     testId: qualificationKey(test),
     answers,
@@ -134,7 +135,12 @@ type Outcome = { reply: QualificationReply; status: 200 | 400 | 403 | 429 };
  * cap reached a 429 (both record nothing), an unreadable answer a 400. The caps are checked in the
  * same transaction as the insert, so concurrent submits cannot slip past them.
  */
-export function takeQualificationTest(db: Db, annotatorId: number, form: FormData, origin: AttemptOrigin): Outcome {
+export async function takeQualificationTest(
+  db: Db,
+  annotatorId: number,
+  form: FormData,
+  origin: AttemptOrigin,
+): Promise<Outcome> {
   if (attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS)
     return { reply: refusal({ locked: true }), status: 403 };
   const test = loadQualificationTest();
@@ -150,12 +156,12 @@ export function takeQualificationTest(db: Db, annotatorId: number, form: FormDat
     if (!(err instanceof QualificationAnswerError)) throw err;
     return { reply: refusal({ total: test.questions.length, error: err.message }), status: 400 };
   }
-  return writeTransaction(db, (): Outcome => {
+  return await transact(db, async (db): Promise<Outcome> => {
     if (attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS)
       return { reply: refusal({ locked: true }), status: 403 };
     if (networkLimitReached(db, origin))
       return { reply: refusal({ networkLimited: true, error: NETWORK_LIMIT_MESSAGE }), status: 429 };
-    storeAttempt(db, annotatorId, test, answers, score, origin);
+    await storeAttempt(db, annotatorId, test, answers, score, origin);
     const locked = !score.passed && attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS;
     return {
       reply: {

@@ -30,6 +30,7 @@ import type { StudyRow } from "../models/study.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
 import { findOrCreateCrowdWorker, type WorkerChannel } from "./workers.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 export interface CrowdAssignmentInput {
   channel: Exclude<WorkerChannel, "link">;
   /** MTurk AssignmentId. */
@@ -89,17 +90,17 @@ const closed = (studyId: number) => new ServiceError(409, `Study ${studyId} is c
  * source that adds a revision to a label still pending (the worker's own unconfirmed answer)
  * confirms that label too: its latest revision is now the confirmed one.
  */
-function storeLabel(
+async function storeLabel(
   db: Db,
   input: CrowdAssignmentInput,
   { labelsPerItem }: StudyFacts,
   annotatorId: number,
   payload: LabelPayload,
 ) {
-  upsertSubmitted(db, input.itemId, annotatorId, input.submittedAt ?? new Date().toISOString());
+  await upsertSubmitted(db, input.itemId, annotatorId, input.submittedAt ?? new Date().toISOString());
   const confirmed = confirmsAssignment(input.source);
-  const statusIfNew = statusForNewLabel(db, input.itemId, labelsPerItem, confirmed);
-  const written = writeLabelRevision(db, {
+  const statusIfNew = await statusForNewLabel(db, input.itemId, labelsPerItem, confirmed);
+  const written = await writeLabelRevision(db, {
     itemId: input.itemId,
     annotatorId,
     payload,
@@ -107,7 +108,7 @@ function storeLabel(
     secondsOnTask: input.secondsOnTask,
     statusIfNew,
   });
-  const labelStatus = confirmed ? confirmLabel(db, written.labelId, input.itemId, labelsPerItem) : written.status;
+  const labelStatus = confirmed ? await confirmLabel(db, written.labelId, input.itemId, labelsPerItem) : written.status;
   return { labelId: written.labelId, revision: written.revision, labelStatus };
 }
 /**
@@ -149,17 +150,17 @@ function mismatchOf(
  * A pending assignment a confirming source now reports: it is confirmed, and its label counted or surplus unless MTurk
  * rejected the work.
  */
-function confirmStored(
+async function confirmStored(
   db: Db,
   input: CrowdAssignmentInput,
   study: StudyFacts,
   stored: StoredCrowdAssignment,
   statusChanged: boolean,
-): CrowdAssignmentOutcome {
+): Promise<CrowdAssignmentOutcome> {
   confirmCrowdAssignment(db, stored.id, new Date().toISOString());
   if (stored.labelId === null || input.status === "rejected")
     return { kind: "confirmed", labelId: stored.labelId, labelStatus: null, statusChanged };
-  const labelStatus = confirmLabel(db, stored.labelId, input.itemId, study.labelsPerItem);
+  const labelStatus = await confirmLabel(db, stored.labelId, input.itemId, study.labelsPerItem);
   return { kind: "confirmed", labelId: stored.labelId, labelStatus, statusChanged };
 }
 
@@ -167,14 +168,14 @@ function confirmStored(
  * An assignment seen before: the same answer changes at most the status (and confirms a pending
  * one a confirming source reports); a different one is refused.
  */
-function updateStored(
+async function updateStored(
   db: Db,
   input: CrowdAssignmentInput,
   study: StudyFacts,
   stored: StoredCrowdAssignment,
   payload: LabelPayload | null,
   hash: string | null,
-): CrowdAssignmentOutcome {
+): Promise<CrowdAssignmentOutcome> {
   const confirming = isPendingReport(input, stored);
   const storedAnswer = storedHash(db, stored, hash);
   if (hash && storedAnswer && hash !== storedAnswer) {
@@ -188,28 +189,30 @@ function updateStored(
   // An assignment first seen rejected and later approved (a reversed rejection) now brings its label.
   if (payload && hash && stored.labelId === null) {
     if (study.status !== "open") throw closed(input.studyId);
-    const written = storeLabel(db, input, study, stored.annotatorId, payload);
+    const written = await storeLabel(db, input, study, stored.annotatorId, payload);
     setCrowdAssignmentLabel(db, stored.id, written.labelId, hash);
     if (confirming) confirmCrowdAssignment(db, stored.id, new Date().toISOString());
     return { kind: "stored", ...written };
   }
-  return confirming ? confirmStored(db, input, study, stored, statusChanged) : { kind: "unchanged", statusChanged };
+  return confirming
+    ? await confirmStored(db, input, study, stored, statusChanged)
+    : { kind: "unchanged", statusChanged };
 }
 
 /** A confirming source reporting an assignment stored pending (from the task page). */
 const isPendingReport = (input: CrowdAssignmentInput, stored: StoredCrowdAssignment | undefined): boolean =>
   stored !== undefined && stored.confirmedAt === null && confirmsAssignment(input.source);
 
-function recordNew(
+async function recordNew(
   db: Db,
   input: CrowdAssignmentInput,
   study: StudyFacts,
   annotatorId: number,
   payload: LabelPayload | null,
   hash: string | null,
-): CrowdAssignmentOutcome {
+): Promise<CrowdAssignmentOutcome> {
   if (study.status !== "open") throw closed(input.studyId);
-  const written = payload ? storeLabel(db, input, study, annotatorId, payload) : null;
+  const written = payload ? await storeLabel(db, input, study, annotatorId, payload) : null;
   insertCrowdAssignment(db, {
     channel: input.channel,
     externalId: input.externalId,
@@ -237,10 +240,10 @@ function recordNew(
  * pending assignment it reports for the same worker and HIT; another worker or HIT is a
  * "mismatch" and changes nothing. Runs in its own transaction, or as a savepoint inside the caller's.
  */
-export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): CrowdAssignmentOutcome {
-  return writeTransaction(db, (): CrowdAssignmentOutcome => {
-    const study = studyOrNotFound(db, input.studyId);
-    const stored = findCrowdAssignment(db, input.channel, input.externalId);
+export async function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): Promise<CrowdAssignmentOutcome> {
+  return await transact(db, async (db): Promise<CrowdAssignmentOutcome> => {
+    const study = await studyOrNotFound(db, input.studyId);
+    const stored = await findCrowdAssignment(db, input.channel, input.externalId);
     const pending = isPendingReport(input, stored) ? stored : undefined;
     if (stored && !pending && stored.studyItemId !== input.itemId) {
       throw new ServiceError(
@@ -256,14 +259,16 @@ export function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): Crow
     const annotatorId = stored?.annotatorId ?? findOrCreateCrowdWorker(db, input.channel, input.workerId);
     // A rejected assignment's answer is never used, so it need not be valid.
     const payload =
-      input.status === "rejected" ? null : validatePayload(db, input.itemId, input.studyId, annotatorId, input.payload);
+      input.status === "rejected"
+        ? null
+        : await validatePayload(db, input.itemId, input.studyId, annotatorId, input.payload);
     const hash = payload ? payloadHash(payload) : null;
     if (pending) {
       const mismatch = mismatchOf(db, input, pending, hash);
       if (mismatch) return { kind: "mismatch", message: mismatch };
     }
     return stored
-      ? updateStored(db, input, study, stored, payload, hash)
-      : recordNew(db, input, study, annotatorId, payload, hash);
+      ? await updateStored(db, input, study, stored, payload, hash)
+      : await recordNew(db, input, study, annotatorId, payload, hash);
   });
 }

@@ -18,6 +18,7 @@ import {
   type CrowdAssignmentRow,
 } from "../models/crowd-assignment.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 export interface ReviewDecision {
   crowdAssignmentId: number;
   externalId: string;
@@ -38,13 +39,13 @@ function flaggedReason(passed: number, attempted: number, threshold: number): st
  * Decisions for the study's confirmed assignments on a channel. By default only assignments still
  * waiting for review (status submitted) are decided; the channel has already settled the others.
  */
-export function reviewDecisions(
+export async function reviewDecisions(
   db: Db,
   studyId: number,
   channel: string,
   options: { includeReviewed?: boolean } = {},
-): ReviewDecision[] {
-  const study = studyOrNotFound(db, studyId);
+): Promise<ReviewDecision[]> {
+  const study = await studyOrNotFound(db, studyId);
   const config = parseStudyConfig(study.config);
   const items = loadItems(db, [studyId]);
   const labels = loadLatestLabels(db, [studyId], "stored").filter((l) => l.status !== "pending");
@@ -76,8 +77,8 @@ export function reviewDecisions(
 }
 
 /** Records decisions on the assignments (what was decided, why, and when). */
-export function recordDecisions(db: Db, decisions: readonly ReviewDecision[], at = new Date()): void {
-  writeTransaction(db, () => {
+export async function recordDecisions(db: Db, decisions: readonly ReviewDecision[], at = new Date()): Promise<void> {
+  await transact(db, async (db) => {
     for (const d of decisions)
       setCrowdAssignmentDecision(db, d.crowdAssignmentId, d.decision, d.reason, at.toISOString());
   });

@@ -13,6 +13,7 @@ import { candidateForSeed, insertCandidate, type CandidateRow } from "../models/
 import { replayUnmediated } from "./replay.server.ts";
 import { writeScenario, type WriterSeed } from "./writer.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 export type SeedOutcome =
   | { kind: "recorded"; candidate: CandidateRow; existed: boolean }
   | { kind: "failed"; reason: string; aborted: boolean };
@@ -37,7 +38,7 @@ export async function curateSeed(
   const written = await writeScenario(llm, seed);
   if (!written.ok) {
     if (!written.invalid) return { kind: "failed", reason: written.reason, aborted: Boolean(signal?.aborted) };
-    insertCandidate(db, {
+    await insertCandidate(db, {
       ...base,
       status: "rejected",
       rejection: "invalid",
@@ -54,7 +55,7 @@ export async function curateSeed(
   if (played.resolvedOn !== null) {
     // The replays of a rejected scenario are not stored as runs: only their outcomes are kept.
     const records = played.records.map(({ replay, outcome }) => ({ replay, outcome }));
-    insertCandidate(db, {
+    await insertCandidate(db, {
       ...base,
       status: "rejected",
       rejection: "resolved",
@@ -73,9 +74,9 @@ export async function curateSeed(
     runs: played.runs,
   };
   try {
-    writeTransaction(db, () => {
-      importBundleFiles(db, [{ file: `<curate ${seed.id}>`, text: JSON.stringify(bundle) }]);
-      insertCandidate(db, {
+    await transact(db, async (db) => {
+      await importBundleFiles(db, [{ file: `<curate ${seed.id}>`, text: JSON.stringify(bundle) }]);
+      await insertCandidate(db, {
         ...base,
         status: "accepted",
         candidate: scenario,

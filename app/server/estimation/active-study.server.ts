@@ -61,14 +61,14 @@ function completeRuns(
 }
 
 /** A study's human values per run and its completely labelled runs, from its items and counted labels. */
-export function studyRunValues(
+export async function studyRunValues(
   db: Db,
   study: StudyRow,
   items: readonly ItemRecord[],
   labels: readonly LabelRecord[],
-): { human: Map<string, RunValues>; complete: Set<string> } {
+): Promise<{ human: Map<string, RunValues>; complete: Set<string> }> {
   const runIds = [...new Set(items.map((i) => i.runId).filter((r): r is string => r !== null))];
-  const topics = topicsByRun(db, runIds);
+  const topics = await topicsByRun(db, runIds);
   const own: AlignmentItem[] = items
     .filter((i) => i.runId !== null && i.snippetPosition !== null)
     .map((i) => alignmentItemOf(i, topics));
@@ -81,13 +81,13 @@ export function studyRunValues(
  * stratum's current prefix for every run of its population, and which runs are in the prefix (only
  * their human values may enter). Undefined when none of the studies is active.
  */
-export function activeDesignOf(db: Db, studyIds: readonly number[]): ActiveDesign | undefined {
-  const study = studyIds
-    .map((id) => findStudy(db, id))
-    .find((s): s is StudyRow => s !== undefined && parseStudyConfig(s.config).allocation === "active");
+export async function activeDesignOf(db: Db, studyIds: readonly number[]): Promise<ActiveDesign | undefined> {
+  const study = (await Promise.all(studyIds.map(async (id) => await findStudy(db, id)))).find(
+    (s): s is StudyRow => s !== undefined && parseStudyConfig(s.config).allocation === "active",
+  );
   if (!study) return undefined;
   const items = loadItems(db, [study.id]);
-  const { complete } = studyRunValues(db, study, items, loadLatestLabels(db, [study.id], "statistics"));
+  const { complete } = await studyRunValues(db, study, items, loadLatestLabels(db, [study.id], "statistics"));
   const units = new Map(
     stratumDesigns(drawsOf(db, study.id), complete).flatMap((d) => d.units.map((u) => [u.runId, u])),
   );

@@ -58,8 +58,8 @@ export interface CalibrationRequest {
 
 /** Each named study, checked: it exists and is an expert snippet-consensus study. */
 function checkStudies(db: Db, ids: readonly number[], where: (i: number) => string): number[] {
-  ids.forEach((id, i) => {
-    const study = findStudy(db, id);
+  ids.forEach(async (id, i) => {
+    const study = await findStudy(db, id);
     if (!study) throw new CalibrationInputError(`${where(i)}: study ${id} does not exist (see the Studies page)`);
     if (study.type !== CONSENSUS_SNIPPET || study.pool !== "expert")
       throw new CalibrationInputError(
@@ -86,9 +86,9 @@ function planRuns(db: Db, loaded: LoadedPlan) {
 
 /** Every run's snippets by the snippet rule (app/domain/snippets.ts) as items, with the run's topics. */
 function snippetItems(db: Db, runIds: readonly string[], topics: Map<string, string[]>): AlignmentItem[] {
-  return runIds.flatMap((runId) => {
-    const run = findRun(db, runId)!;
-    const turns = publicTurns(db, runId).map((t) => ({
+  return runIds.flatMap(async (runId) => {
+    const run = (await findRun(db, runId))!;
+    const turns = (await publicTurns(db, runId)).map((t) => ({
       turnId: t.turnId,
       role: t.role as SnippetTurn["role"],
       speaker: t.speaker,
@@ -112,11 +112,11 @@ function snippetItems(db: Db, runIds: readonly string[], topics: Map<string, str
 function judgeValues(db: Db, loaded: LoadedPlan, runIds: string[], topics: Map<string, string[]>, s0: number) {
   const evaluator = loaded.plan.evaluator.model;
   const failed = new Map<string, Set<string>>();
-  const series = loadSeries(db, runIds, "topic-localized").filter((s) => {
+  const series = loadSeries(db, runIds, "topic-localized").filter(async (s) => {
     if (s.backbone !== evaluator) return false;
     let set = failed.get(s.evaluationId);
     if (!set) {
-      const e = findEvaluation(db, s.evaluationId)!;
+      const e = (await findEvaluation(db, s.evaluationId))!;
       set = new Set(failedTopicsOf(topics.get(s.runId) ?? [], { id: e.id, output: e.output, errors: e.errors ?? [] }));
       failed.set(s.evaluationId, set);
     }
@@ -166,18 +166,18 @@ function humanValues(db: Db, studyIds: readonly number[], inPlan: Set<string>, t
   return { human, outside: outside.size };
 }
 
-export function calibratedEstimates(db: Db, request: CalibrationRequest): CalibratedEstimates {
+export async function calibratedEstimates(db: Db, request: CalibrationRequest): Promise<CalibratedEstimates> {
   const { loaded } = request;
   const settings: CalibrationSettings = { ...DEFAULT_CALIBRATION, ...request.settings };
   const studyIds = checkStudies(db, request.studyIds, request.studyWhere ?? (() => "--study"));
   const { s0 } = parseMetricParams(loaded.plan.params);
   const runs = planRuns(db, loaded);
   const runIds = runs.map((r) => r.runId);
-  const topics = topicsByRun(db, runIds);
+  const topics = await topicsByRun(db, runIds);
   const judge = judgeValues(db, loaded, runIds, topics, s0);
   const { human, outside } = humanValues(db, studyIds, new Set(runIds), topics);
   // A named active study brings its own design (docs/active-labelling.md): π at its current prefix.
-  const design = request.design ?? activeDesignOf(db, studyIds);
+  const design = request.design ?? (await activeDesignOf(db, studyIds));
   const noValue: RunValues = { outcome: null, trajectory: null };
   const calibration: CalibrationRun[] = runs.map((r) => ({
     ...r,

@@ -19,10 +19,10 @@ import { currentMetricParams } from "../pipeline/metric-settings.server.ts";
  */
 export function withoutFailedTopics(db: Db, series: ScoreSeries[], topics: Map<string, string[]>): ScoreSeries[] {
   const failed = new Map<string, Set<string>>();
-  const failedOf = (evaluationId: string, runId: string) => {
+  const failedOf = async (evaluationId: string, runId: string) => {
     let set = failed.get(evaluationId);
     if (!set) {
-      const e = findEvaluation(db, evaluationId)!;
+      const e = (await findEvaluation(db, evaluationId))!;
       failed.set(
         evaluationId,
         (set = new Set(
@@ -32,7 +32,7 @@ export function withoutFailedTopics(db: Db, series: ScoreSeries[], topics: Map<s
     }
     return set;
   };
-  return series.filter((s) => !failedOf(s.evaluationId, s.runId).has(s.topicId));
+  return series.filter(async (s) => !(await failedOf(s.evaluationId, s.runId)).has(s.topicId));
 }
 
 export interface JudgeReadings {
@@ -43,8 +43,12 @@ export interface JudgeReadings {
   lookups: Map<string, ValueLookup>;
 }
 
-export function judgeReadings(db: Db, runIds: readonly string[], backbones: readonly string[]): JudgeReadings {
-  const topics = topicsByRun(db, runIds);
+export async function judgeReadings(
+  db: Db,
+  runIds: readonly string[],
+  backbones: readonly string[],
+): Promise<JudgeReadings> {
+  const topics = await topicsByRun(db, runIds);
   const items: AlignmentItem[] = snippetsOfRuns(db, runIds).map((s) => ({
     itemId: s.id,
     runId: s.runId,

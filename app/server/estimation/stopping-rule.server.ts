@@ -30,17 +30,17 @@ const row = (mediator: string, quantity: RunQuantity, estimate: MeanEstimate | n
 });
 
 /** The active study's panel: per mediator stratum and quantity, activeMean over its design. */
-function activePanel(
+async function activePanel(
   db: Db,
   study: StudyRow,
   config: StudyConfig,
   human: Map<string, RunValues>,
   complete: Set<string>,
-): StoppingPanel {
+): Promise<StoppingPanel> {
   const draws = drawsOf(db, study.id);
   const designs = stratumDesigns(draws, complete);
   const judges = config.judgeBackbones ?? [];
-  const readings = judgeReadings(
+  const readings = await judgeReadings(
     db,
     draws.map((d) => d.runId),
     judges.slice(0, 1),
@@ -88,7 +88,12 @@ function activePanel(
 }
 
 /** PPI++ per mediator over the stored plan that holds the most of the study's completely labelled runs, if any. */
-function ppiPanel(db: Db, study: StudyRow, config: StudyConfig, complete: Set<string>): StoppingPanel | null {
+async function ppiPanel(
+  db: Db,
+  study: StudyRow,
+  config: StudyConfig,
+  complete: Set<string>,
+): Promise<StoppingPanel | null> {
   if (study.pool !== "expert" || complete.size === 0) return null;
   let best: { name: string; rows: StoppingRow[]; labelled: number } | null = null;
   for (const plan of benchmarkPlanList(db)) {
@@ -96,7 +101,7 @@ function ppiPanel(db: Db, study: StudyRow, config: StudyConfig, complete: Set<st
     if (!loaded) continue;
     let estimates: ReturnType<typeof calibratedEstimates>;
     try {
-      estimates = calibratedEstimates(db, {
+      estimates = await calibratedEstimates(db, {
         loaded,
         studyIds: [study.id],
         settings: { target: config.targetHalfWidth },
@@ -154,15 +159,15 @@ function humanPanel(db: Db, config: StudyConfig, human: Map<string, RunValues>, 
 }
 
 /** The stopping rule for a consensus study's dashboard, from its items and counted labels. */
-export function stoppingPanel(
+export async function stoppingPanel(
   db: Db,
   studyId: number,
   items: readonly ItemRecord[],
   labels: readonly LabelRecord[],
-): StoppingPanel {
-  const study = findStudy(db, studyId)!;
+): Promise<StoppingPanel> {
+  const study = (await findStudy(db, studyId))!;
   const config = parseStudyConfig(study.config);
-  const { human, complete } = studyRunValues(db, study, items, labels);
-  if (config.allocation === "active") return activePanel(db, study, config, human, complete);
-  return ppiPanel(db, study, config, complete) ?? humanPanel(db, config, human, complete);
+  const { human, complete } = await studyRunValues(db, study, items, labels);
+  if (config.allocation === "active") return await activePanel(db, study, config, human, complete);
+  return (await ppiPanel(db, study, config, complete)) ?? humanPanel(db, config, human, complete);
 }

@@ -41,18 +41,21 @@ export interface GenerateOptions extends FidelityOptions {
   onEvent?: (event: FidelityEvent) => void;
 }
 
-function store(db: Db, records: { conditions?: Condition[]; runs?: Run[]; ab_pairs?: AbPairRecord[] }): void {
+async function store(
+  db: Db,
+  records: { conditions?: Condition[]; runs?: Run[]; ab_pairs?: AbPairRecord[] },
+): Promise<void> {
   const bundle = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...records };
-  importBundleFiles(db, [{ file: "<fidelity>", text: JSON.stringify(bundle) }]);
+  await importBundleFiles(db, [{ file: "<fidelity>", text: JSON.stringify(bundle) }]);
 }
 
 /** Stores every pair of the plan whose two runs are now stored. */
-function storeReadyPairs(
+async function storeReadyPairs(
   db: Db,
   plan: FidelityPlan,
   summary: FidelitySummary,
   onEvent?: (e: FidelityEvent) => void,
-): void {
+): Promise<void> {
   const pending = plan.pairs.filter((p) => !p.stored);
   const stored = storedRunIds(
     db,
@@ -60,16 +63,16 @@ function storeReadyPairs(
   );
   const ready = pending.filter((p) => stored.has(p.runA.runId) && stored.has(p.runB.runId));
   if (ready.length === 0) return;
-  store(db, { ab_pairs: ready.map((p) => p.record) });
+  await store(db, { ab_pairs: ready.map((p) => p.record) });
   for (const p of ready) {
     p.stored = true;
     summary.pairsStored.push(p.record.id);
-    onEvent?.({ type: "pair", pairId: p.record.id });
+    await onEvent?.({ type: "pair", pairId: p.record.id });
   }
 }
 
 export async function generateFidelityPairs(options: GenerateOptions): Promise<FidelitySummary> {
-  const plan = planFidelity(options);
+  const plan = await planFidelity(options);
   const { db, llm, signal, onEvent } = options;
   const summary: FidelitySummary = {
     plan,
@@ -82,10 +85,10 @@ export async function generateFidelityPairs(options: GenerateOptions): Promise<F
     aborted: [],
     calls: emptyStats(),
   };
-  if (plan.newConditions.length > 0) store(db, { conditions: plan.newConditions });
+  if (plan.newConditions.length > 0) await store(db, { conditions: plan.newConditions });
   for (const r of plan.pairs.flatMap((p) => [p.runA, p.runB]).filter((r) => r.stored))
     onEvent?.({ type: "skipped", runId: r.runId });
-  storeReadyPairs(db, plan, summary, onEvent); // pairs whose runs an interrupted batch stored
+  await storeReadyPairs(db, plan, summary, onEvent); // pairs whose runs an interrupted batch stored
 
   const queue = pendingRuns(plan);
   async function worker(): Promise<void> {
@@ -113,7 +116,7 @@ export async function generateFidelityPairs(options: GenerateOptions): Promise<F
         continue;
       }
       try {
-        store(db, { runs: [attempt.run] });
+        await store(db, { runs: [attempt.run] });
       } catch (err) {
         const reason = `could not store the run: ${(err as Error).message}`;
         summary.failed.push({ runId: attempt.run.id, reason });
@@ -129,7 +132,7 @@ export async function generateFidelityPairs(options: GenerateOptions): Promise<F
         turns: attempt.run.turns.length,
         calls: summary.calls,
       });
-      storeReadyPairs(db, plan, summary, onEvent);
+      await storeReadyPairs(db, plan, summary, onEvent);
     }
   }
   const concurrency = Math.max(1, options.concurrency ?? 4);

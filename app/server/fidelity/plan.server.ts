@@ -103,10 +103,10 @@ function wholeNumber(name: string, value: number, min: number): void {
     throw new FidelityInputError(`${name} must be a whole number ≥ ${min}, got ${value}`);
 }
 
-function generalBodies(db: Db, ids: readonly string[]): Map<string, ScenarioBody> {
+async function generalBodies(db: Db, ids: readonly string[]): Promise<Map<string, ScenarioBody>> {
   const bodies = new Map<string, ScenarioBody>();
   for (const id of ids) {
-    const row = findScenario(db, id);
+    const row = await findScenario(db, id);
     if (!row) throw new FidelityInputError(`unknown scenario "${id}"`);
     bodies.set(id, { background: row.background, topics: row.topics, parties: row.parties });
   }
@@ -114,7 +114,7 @@ function generalBodies(db: Db, ids: readonly string[]): Map<string, ScenarioBody
   return bodies;
 }
 
-export function planFidelity(options: FidelityOptions): FidelityPlan {
+export async function planFidelity(options: FidelityOptions): Promise<FidelityPlan> {
   const { db, llm } = options;
   const seed = options.seed ?? DEFAULT_FIDELITY_SEED;
   const budget = options.budget ?? DEFAULT_TURN_BUDGET;
@@ -125,7 +125,7 @@ export function planFidelity(options: FidelityOptions): FidelityPlan {
   if (options.simulator !== undefined && !options.simulator.trim())
     throw new FidelityInputError("the simulator is a model name");
   const simulatorModel = llm.modelFor("party", options.simulator);
-  const bodies = generalBodies(db, options.scenarios ?? scenarioIds(db));
+  const bodies = await generalBodies(db, options.scenarios ?? scenarioIds(db));
   const pool = [...bodies].map(([id, body]) => ({ id, partyIds: body.parties.map((p) => p.id) }));
   const version = fidelityTemplateVersion();
   const sampling = { party: llm.samplingFor("party"), mediator: null };
@@ -173,7 +173,7 @@ export function planFidelity(options: FidelityOptions): FidelityPlan {
     };
     return { draw, record, runA, runB, stored: stored !== undefined };
   });
-  const newConditions = [...conditions.values()].filter((c) => !findCondition(db, c.id));
+  const newConditions = [...conditions.values()].filter(async (c) => !(await findCondition(db, c.id)));
   return { simulatorModel, seed, budget, emotion, sampling, conditions, newConditions, pairs };
 }
 

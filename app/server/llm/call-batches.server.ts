@@ -9,6 +9,7 @@
 import { type Db, writeTransaction } from "../db.server.ts";
 import { recordCall, type NewLlmCallRow } from "../models/llm-call.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 export interface CallBatches {
   /** Stores the row with the others of this turn; resolves once it is committed. */
   record(row: NewLlmCallRow): Promise<void>;
@@ -22,16 +23,16 @@ interface Pending {
 
 export function callBatches(db: Db): CallBatches {
   let batch: Pending[] = [];
-  const flush = () => {
+  const flush = async () => {
     const rows = batch;
     batch = [];
     try {
       // In the order recorded: a later outcome under the same key replaces an earlier one.
-      writeTransaction(db, () => {
-        for (const p of rows) recordCall(db, p.row);
+      await transact(db, async (db) => {
+        for (const p of rows) await recordCall(db, p.row);
       });
     } catch {
-      for (const p of rows) storeAlone(db, p);
+      for (const p of rows) await storeAlone(db, p);
       return;
     }
     for (const p of rows) p.stored();
@@ -45,9 +46,9 @@ export function callBatches(db: Db): CallBatches {
   };
 }
 
-function storeAlone(db: Db, p: Pending): void {
+async function storeAlone(db: Db, p: Pending): Promise<void> {
   try {
-    writeTransaction(db, () => recordCall(db, p.row));
+    await transact(db, async (db) => await recordCall(db, p.row));
   } catch (error) {
     p.failed(error);
     return;

@@ -23,10 +23,10 @@ export const DEFAULT_REPLY_MEMORY = 20_000;
 export function replyMemory(db: Db, limit = DEFAULT_REPLY_MEMORY): ReplyMemory {
   const replies = new Map<string, OkReply>();
   return {
-    find(key) {
+    async find(key) {
       const known = replies.get(key);
       if (known) return known;
-      const row = findOkReply(db, key);
+      const row = await findOkReply(db, key);
       if (!row) return undefined;
       if (replies.size >= limit) replies.delete(replies.keys().next().value!);
       replies.set(key, row);

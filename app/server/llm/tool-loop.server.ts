@@ -62,8 +62,8 @@ async function runToolCall<T>(request: ToolRequest<T>, call: StoredToolCall): Pr
   }
 }
 
-function cachedTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan): Turn<T> | undefined {
-  const row = findOkCall(ctx.db, plan.key);
+async function cachedTurn<T>(ctx: ClientContext, request: ToolRequest<T>, plan: Plan): Promise<Turn<T> | undefined> {
+  const row = await findOkCall(ctx.db, plan.key);
   if (!row) return undefined;
   const cost = { ...storedCost(row), requests: 0 };
   const stored = row.parsed as { content?: string | null; toolCalls?: StoredToolCall[] } | null;
@@ -134,7 +134,7 @@ async function sharedTurn<T>(
   offerTools: boolean,
 ): Promise<Turn<T>> {
   if (!(await holdRequest(ctx, plan.key))) {
-    const stored = cachedTurn(ctx, request, plan);
+    const stored = await cachedTurn(ctx, request, plan);
     if (stored) return stored;
   }
   try {
@@ -160,7 +160,7 @@ export function toolCaller(ctx: ClientContext): <T>(request: ToolRequest<T>) => 
         continuation: [...continuation],
       });
       const turn =
-        cachedTurn(ctx, request, plan) ??
+        (await cachedTurn(ctx, request, plan)) ??
         (await sharedTurn(ctx, request, plan, [...request.messages, ...continuation], offerTools));
       usage = addUsage(usage, turn.usage);
       latencyMs += turn.latencyMs;

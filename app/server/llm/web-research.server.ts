@@ -146,7 +146,7 @@ export function webResearcher(
     const plan = planFor(ctx.config, request, { api: "responses", tools: [tool] });
     const model = plan.model;
 
-    const row = findOkCall(ctx.db, plan.key);
+    const row = await findOkCall(ctx.db, plan.key);
     if (row?.response != null) {
       const parsed = parseReply(row.response, request.schema, row.replyForm === "structured");
       if (parsed.ok) {

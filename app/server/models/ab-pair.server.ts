@@ -22,8 +22,8 @@ export function findAbPairByRuns(db: Db, runAId: string, runBId: string): AbPair
     .get();
 }
 
-export function abPairCount(db: Db): number {
-  return db.select({ n: count() }).from(abPairs).get()?.n ?? 0;
+export async function abPairCount(db: Db): Promise<number> {
+  return (await db.select({ n: count() }).from(abPairs).limit(1))[0]?.n ?? 0;
 }
 
 /** A pair with the simulator backbone that played it (its runs share one; the import checks that). */

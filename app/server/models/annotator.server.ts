@@ -17,8 +17,8 @@ const byId = preparedOnce((db) =>
     .prepare(),
 );
 
-export function findAnnotator(db: Db, annotatorId: number): AnnotatorRow | undefined {
-  return byId(db).get({ id: annotatorId });
+export async function findAnnotator(db: Db, annotatorId: number): Promise<AnnotatorRow | undefined> {
+  return (await byId(db).execute({ id: annotatorId }))[0];
 }
 
 export function findAnnotatorByUsername(db: Db, username: string): AnnotatorRow | undefined {

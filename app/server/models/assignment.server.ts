@@ -28,6 +28,7 @@ import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
+import { changedRows } from "../db.server.ts";
 const { allocationCursors, assignments, studyItems, studies, annotators, labels } = schema;
 
 export type AssignmentStatus = "leased" | "submitted" | "released" | "skipped";
@@ -97,8 +98,8 @@ const releaseEnded = preparedOnce((db) =>
 );
 
 /** Marks the study's leases that ended by `now` as released; returns how many. */
-export function releaseLeasesEndedBy(db: Db, studyId: number, now: string): number {
-  return releaseEnded(db).run({ studyId, now }).changes;
+export async function releaseLeasesEndedBy(db: Db, studyId: number, now: string): Promise<number> {
+  return changedRows(await releaseEnded(db).execute({ studyId, now }));
 }
 
 const held = preparedOnce((db) =>
@@ -125,8 +126,8 @@ const held = preparedOnce((db) =>
 );
 
 /** The annotator's first leased item in the study (by position), if any. */
-export function heldLease(db: Db, studyId: number, annotatorId: number) {
-  return held(db).get({ studyId, annotatorId });
+export async function heldLease(db: Db, studyId: number, annotatorId: number) {
+  return (await held(db).execute({ studyId, annotatorId }))[0];
 }
 
 const firstOpen = preparedOnce((db) => {
@@ -174,8 +175,8 @@ const cursorOf = preparedOnce((db) =>
 );
 
 /** Where allocation starts looking in the study: every item before this position has its k verified places taken. */
-export function allocationCursor(db: Db, studyId: number): number {
-  return cursorOf(db).get({ studyId })?.openFrom ?? 0;
+export async function allocationCursor(db: Db, studyId: number): Promise<number> {
+  return (await cursorOf(db).execute({ studyId }))[0]?.openFrom ?? 0;
 }
 
 // The first item at or after `from` with a verified place free: a read of the fill frontier only, since the cursor
@@ -215,13 +216,13 @@ const cursorMoves = preparedOnce((db) => {
  * Moves the study's allocation cursor past the items whose k places verified work holds (inside the allocation's
  * write transaction); returns it. Triggers (migration 0026) move it back when a place frees up.
  */
-export function advanceAllocationCursor(db: Db, studyId: number, k: number): number {
-  const from = allocationCursor(db, studyId);
+export async function advanceAllocationCursor(db: Db, studyId: number, k: number): Promise<number> {
+  const from = (await allocationCursor(db, studyId));
   const q = cursorMoves(db);
-  const open = q.notFull.get({ studyId, from, k });
-  const last = open ? null : q.end.get({ studyId })?.last;
+  const open = (await q.notFull.execute({ studyId, from, k }))[0];
+  const last = open ? null : (await q.end.execute({ studyId }))[0]?.last;
   const to = open ? open.position : last == null ? from : last + 1;
-  if (to !== from) q.save.run({ studyId, openFrom: to });
+  if (to !== from) (await q.save.execute({ studyId, openFrom: to }));
   return to;
 }
 
@@ -234,23 +235,24 @@ const pendingSinceAt = (now: string) => new Date(Date.parse(now) - PENDING_HOLD_
  * unverified workers spread over the items instead of piling onto one. The search starts at `from`, the study's
  * allocation cursor (items before it are full for every asker), so it does not walk the filled items.
  */
-export function firstOpenItem(
+export async function firstOpenItem(
   db: Db,
   studyId: number,
   annotatorId: number,
   k: number,
   askerVerified = true,
   now = new Date().toISOString(),
-  from = allocationCursor(db, studyId),
-): number | undefined {
-  return firstOpen(db).get({
+  fromGiven?: number,
+): Promise<number | undefined> {
+  const from = fromGiven ?? (await allocationCursor(db, studyId));
+  return (await firstOpen(db).execute({
     studyId,
     from,
     annotatorId,
     k,
     countUnverified: askerVerified ? 0 : 1,
     pendingSince: pendingSinceAt(now),
-  })?.id;
+  }))[0]?.id;
 }
 
 const lease = preparedOnce((db) =>
@@ -272,14 +274,14 @@ const lease = preparedOnce((db) =>
 );
 
 /** Leases an item; an annotator whose lease on it lapsed takes the same row again. Returns the assignment id. */
-export function upsertLease(
+export async function upsertLease(
   db: Db,
   itemId: number,
   annotatorId: number,
   leasedAt: string,
   leaseExpiresAt: string,
-): number {
-  return lease(db).get({ itemId, annotatorId, leasedAt, leaseExpiresAt })!.id;
+): Promise<number> {
+  return (await lease(db).execute({ itemId, annotatorId, leasedAt, leaseExpiresAt }))[0]!.id;
 }
 
 /** Whether the annotator holds a live lease in the study, or an item still has a free place for them (read-only). */
@@ -354,8 +356,8 @@ export interface AssignmentRow {
   shownAt: string | null;
 }
 
-export function findAssignment(db: Db, itemId: number, annotatorId: number): AssignmentRow | undefined {
-  return byItemAndAnnotator(db).get({ itemId, annotatorId }) as AssignmentRow | undefined;
+export async function findAssignment(db: Db, itemId: number, annotatorId: number): Promise<AssignmentRow | undefined> {
+  return (await byItemAndAnnotator(db).execute({ itemId, annotatorId }))[0] as AssignmentRow | undefined;
 }
 
 /** Leases in the study still running at `now`. */
@@ -387,9 +389,9 @@ const countsByStatus = preparedOnce((db) =>
 );
 
 /** How many of the study's items the annotator holds in each status (one query: the task page asks on every item). */
-export function statusCounts(db: Db, studyId: number, annotatorId: number): Record<AssignmentStatus, number> {
+export async function statusCounts(db: Db, studyId: number, annotatorId: number): Promise<Record<AssignmentStatus, number>> {
   const counts: Record<AssignmentStatus, number> = { leased: 0, submitted: 0, released: 0, skipped: 0 };
-  const rows = countsByStatus(db).all({ studyId, annotatorId });
+  const rows = (await countsByStatus(db).execute({ studyId, annotatorId }));
   for (const { status, n } of rows) counts[status as AssignmentStatus] = n;
   return counts;
 }
@@ -429,17 +431,17 @@ export function markSkipped(db: Db, assignmentId: number, at: string, reason: st
  * assignment `before` (its first submit time, then its id for submits in the same millisecond;
  * null: the latest of all). Repeated undo walks back through their work this way.
  */
-export function submittedItemBefore(
+export async function submittedItemBefore(
   db: Db,
   studyId: number,
   annotatorId: number,
   before: { submittedAt: string; id: number } | null,
-): number | undefined {
+): Promise<number | undefined> {
   const q = submittedBefore(db);
   return (
     before === null
-      ? q.latest.get({ studyId, annotatorId })
-      : q.before.get({ studyId, annotatorId, submittedAt: before.submittedAt, id: before.id })
+      ? (await q.latest.execute({ studyId, annotatorId }))[0]
+      : (await q.before.execute({ studyId, annotatorId, submittedAt: before.submittedAt, id: before.id }))[0]
   )?.itemId;
 }
 
@@ -480,8 +482,8 @@ const submitted = preparedOnce((db) =>
     .prepare(),
 );
 
-export function markSubmitted(db: Db, assignmentId: number, at: string): void {
-  submitted(db).run({ assignmentId, at });
+export async function markSubmitted(db: Db, assignmentId: number, at: string): Promise<void> {
+  (await submitted(db).execute({ assignmentId, at }));
 }
 
 // Only the first showing is kept, so a reload or a revisit never moves it.
@@ -494,13 +496,13 @@ const shown = preparedOnce((db) =>
 );
 
 /** Records when the item was first on a page served to the assignment's annotator (a later call changes nothing). */
-export function markShown(db: Db, assignmentId: number, at: string): void {
-  shown(db).run({ assignmentId, at });
+export async function markShown(db: Db, assignmentId: number, at: string): Promise<void> {
+  (await shown(db).execute({ assignmentId, at }));
 }
 
 /** Marks the annotator's assignment on the item submitted, creating it when a channel handed out the work. */
-export function upsertSubmitted(db: Db, itemId: number, annotatorId: number, at: string): void {
-  db.insert(assignments)
+export async function upsertSubmitted(db: Db, itemId: number, annotatorId: number, at: string): Promise<void> {
+  (await db.insert(assignments)
     .values({
       studyItemId: itemId,
       annotatorId,
@@ -512,26 +514,24 @@ export function upsertSubmitted(db: Db, itemId: number, annotatorId: number, at:
     .onConflictDoUpdate({
       target: [assignments.studyItemId, assignments.annotatorId],
       set: { status: "submitted", submittedAt: sql`coalesce(${assignments.submittedAt}, excluded.submitted_at)` },
-    })
-    .run();
+    }));
 }
 
 /** Leases a fixed item to the annotator unless they hold an assignment on it (a released one is renewed). */
-export function leaseFixedItem(
+export async function leaseFixedItem(
   db: Db,
   itemId: number,
   annotatorId: number,
   leasedAt: string,
   leaseExpiresAt: string,
-): void {
-  db.insert(assignments)
+): Promise<void> {
+  (await db.insert(assignments)
     .values({ studyItemId: itemId, annotatorId, status: "leased", leasedAt, leaseExpiresAt })
     .onConflictDoUpdate({
       target: [assignments.studyItemId, assignments.annotatorId],
       set: { status: "leased", leasedAt: sql`excluded.leased_at`, leaseExpiresAt: sql`excluded.lease_expires_at` },
       where: eq(assignments.status, "released"),
-    })
-    .run();
+    }));
 }
 
 /** When the annotator's assignment on the item was leased, if they have one. */

@@ -9,12 +9,15 @@ import type { Db } from "../db.server.ts";
 export type BenchmarkPlanRow = typeof benchmarkPlans.$inferSelect;
 
 /** Records a plan (once per hash) and marks it as just run. */
-export function touchBenchmarkPlan(db: Db, row: { hash: string; name: string; plan: unknown; source: string }): void {
+export async function touchBenchmarkPlan(
+  db: Db,
+  row: { hash: string; name: string; plan: unknown; source: string },
+): Promise<void> {
   const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
-  db.insert(benchmarkPlans)
+  await db
+    .insert(benchmarkPlans)
     .values({ ...row, lastRunAt: now })
-    .onConflictDoUpdate({ target: benchmarkPlans.hash, set: { name: row.name, source: row.source, lastRunAt: now } })
-    .run();
+    .onConflictDoUpdate({ target: benchmarkPlans.hash, set: { name: row.name, source: row.source, lastRunAt: now } });
 }
 
 export function findBenchmarkPlan(db: Db, hash: string): BenchmarkPlanRow | undefined {

@@ -17,8 +17,8 @@ const byId = preparedOnce((db) =>
     .prepare(),
 );
 
-export function findCondition(db: Db, id: string): ConditionRow | undefined {
-  return byId(db).get({ id });
+export async function findCondition(db: Db, id: string): Promise<ConditionRow | undefined> {
+  return (await byId(db).execute({ id }))[0];
 }
 
 // The import asks once per condition it brings (conditions_scenario_axis_variant_uq).
@@ -37,8 +37,13 @@ const byKey = preparedOnce((db) =>
 );
 
 /** The id of the stored condition with this scenario, axis and variant (they are unique together). */
-export function conditionIdWithKey(db: Db, scenarioId: string, axis: string, variant: string): string | undefined {
-  return byKey(db).get({ scenarioId, axis, variant })?.id;
+export async function conditionIdWithKey(
+  db: Db,
+  scenarioId: string,
+  axis: string,
+  variant: string,
+): Promise<string | undefined> {
+  return (await byKey(db).execute({ scenarioId, axis, variant }))[0]?.id;
 }
 
 /** The scenario's condition on the "general" axis, if it has one. */

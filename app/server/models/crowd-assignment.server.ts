@@ -52,8 +52,12 @@ const findQuery = preparedOnce((db) =>
     .prepare(),
 );
 
-export function findCrowdAssignment(db: Db, channel: string, externalId: string): StoredCrowdAssignment | undefined {
-  return findQuery(db).get({ channel, externalId }) as StoredCrowdAssignment | undefined;
+export async function findCrowdAssignment(
+  db: Db,
+  channel: string,
+  externalId: string,
+): Promise<StoredCrowdAssignment | undefined> {
+  return (await findQuery(db).execute({ channel, externalId }))[0] as StoredCrowdAssignment | undefined;
 }
 
 export type NewCrowdAssignment = typeof crowdAssignments.$inferInsert;
@@ -223,12 +227,12 @@ const confirmationQuery = preparedOnce((db) =>
 );
 
 /** The stored session with this external id on a channel, in whatever study (the caller checks). */
-export function sessionForConfirmation(
+export async function sessionForConfirmation(
   db: Db,
   channel: string,
   externalId: string,
-): SessionForConfirmation | undefined {
-  return confirmationQuery(db).get({ channel, externalId }) as SessionForConfirmation | undefined;
+): Promise<SessionForConfirmation | undefined> {
+  return (await confirmationQuery(db).execute({ channel, externalId }))[0] as SessionForConfirmation | undefined;
 }
 
 /** Records that the channel confirmed the work (only the first time). */

@@ -10,8 +10,8 @@ import type { Db } from "../db.server.ts";
 export type CandidateRow = typeof curationCandidates.$inferSelect;
 export type NewCandidate = Omit<typeof curationCandidates.$inferInsert, "id" | "createdAt">;
 
-export function insertCandidate(db: Db, row: NewCandidate): void {
-  db.insert(curationCandidates).values(row).run();
+export async function insertCandidate(db: Db, row: NewCandidate): Promise<void> {
+  await db.insert(curationCandidates).values(row);
 }
 
 export function candidateForSeed(db: Db, seedId: string): CandidateRow | undefined {

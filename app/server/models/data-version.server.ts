@@ -40,9 +40,8 @@ const versions = preparedOnce((db) => {
 });
 
 /** The study dashboard's mark, e.g. "global=12,study:3=40"; equal marks mean equal dashboard inputs. */
-export function dashboardMark(db: Db, studyId: number): string {
-  return versions(db)
-    .all({ studyId, own: studyScope(studyId) })
+export async function dashboardMark(db: Db, studyId: number): Promise<string> {
+  return (await versions(db).execute({ studyId, own: studyScope(studyId) }))
     .map((r) => `${r.scope}=${r.version}`)
     .join(",");
 }
@@ -59,8 +58,8 @@ const leaseVersion = preparedOnce((db) =>
  * The study's lease mark: moved by every write to its assignments that could change who holds an item or when a lease
  * ends (migration 0026), which the dashboard mark leaves out on purpose (allocation writes them on every request).
  */
-export function leaseMark(db: Db, studyId: number): number {
-  return leaseVersion(db).get({ scope: `leases:${studyId}` })?.version ?? 0;
+export async function leaseMark(db: Db, studyId: number): Promise<number> {
+  return (await leaseVersion(db).execute({ scope: `leases:${studyId}` }))[0]?.version ?? 0;
 }
 
 /**

@@ -10,6 +10,7 @@ import { deriveEvaluationScores } from "../../domain/evaluation-scores.ts";
 import type { Db } from "../db.server.ts";
 import { jsonOrNull, preparedOnce, rawPlaceholder } from "./prepared.server.ts";
 
+import { changedRows } from "../db.server.ts";
 const { evaluations, evaluationScores, interventionJudgments } = schema;
 
 export type EvaluationRow = typeof evaluations.$inferSelect;
@@ -50,8 +51,8 @@ const judgmentsOf = preparedOnce((db) =>
     .prepare(),
 );
 
-export function findEvaluation(db: Db, id: string): EvaluationRow | undefined {
-  return byId(db).get({ id });
+export async function findEvaluation(db: Db, id: string): Promise<EvaluationRow | undefined> {
+  return (await byId(db).execute({ id }))[0];
 }
 
 /** The backbone of each stored evaluation among `ids` (id → backbone), without reading their outputs. */
@@ -97,14 +98,14 @@ const identitiesOfRun = preparedOnce((db) =>
 );
 
 /** The identities of every evaluation of `method` by `backbone` on the given runs (outputs not read). */
-export function evaluationIdentities(
+export async function evaluationIdentities(
   db: Db,
   runIds: readonly string[],
   method: string,
   backbone: string,
-): EvaluationIdentityRow[] {
+): Promise<EvaluationIdentityRow[]> {
   // One run (the benchmark runner asks per run): a statement prepared once.
-  if (runIds.length === 1) return identitiesOfRun(db).all({ runId: runIds[0], method, backbone });
+  if (runIds.length === 1) return await identitiesOfRun(db).execute({ runId: runIds[0], method, backbone });
   const out: EvaluationIdentityRow[] = [];
   // In chunks: a report's grid can name more runs than one statement may bind.
   for (let i = 0; i < runIds.length; i += 500) {
@@ -124,18 +125,18 @@ export function evaluationIdentities(
 }
 
 /** A run's evaluations, in id order. */
-export function evaluationsOfRun(db: Db, runId: string): EvaluationRow[] {
-  return ofRun(db).all({ runId });
+export async function evaluationsOfRun(db: Db, runId: string): Promise<EvaluationRow[]> {
+  return await ofRun(db).execute({ runId });
 }
 
 /** A run's evaluations of one method (e.g. its emotion judges), without reading the others' output. */
-export function evaluationsOfRunByMethod(db: Db, runId: string, method: string): EvaluationRow[] {
-  return ofRunByMethod(db).all({ runId, method });
+export async function evaluationsOfRunByMethod(db: Db, runId: string, method: string): Promise<EvaluationRow[]> {
+  return await ofRunByMethod(db).execute({ runId, method });
 }
 
 /** A run's intervention judgments, by backbone and turn. */
-export function judgmentsOfRun(db: Db, runId: string): JudgmentRow[] {
-  return judgmentsOf(db).all({ runId });
+export async function judgmentsOfRun(db: Db, runId: string): Promise<JudgmentRow[]> {
+  return await judgmentsOf(db).execute({ runId });
 }
 
 /** The turns of a run this backbone has judged. */
@@ -149,8 +150,8 @@ export function judgedTurnIds(db: Db, runId: string, backbone: string): Set<numb
 }
 
 /** Stores a judgment unless one is stored for its (run, turn, backbone); true when it was stored. */
-export function insertJudgment(db: Db, judgment: NewJudgment): boolean {
-  return db.insert(interventionJudgments).values(judgment).onConflictDoNothing().run().changes > 0;
+export async function insertJudgment(db: Db, judgment: NewJudgment): Promise<boolean> {
+  return changedRows(await db.insert(interventionJudgments).values(judgment).onConflictDoNothing()) > 0;
 }
 
 /** Score rows of every evaluation of `method` on the given runs, by evaluation, topic and turn. */
@@ -228,8 +229,8 @@ const insertScore = preparedOnce((db) =>
  * scenario its run played and who spoke each turn); call inside the caller's transaction. The
  * scores are only inserted here: the evaluation row's trigger moves the dashboard's data mark.
  */
-export function insertEvaluationRecord(db: Db, evaluation: Evaluation, run: RunShape): void {
-  insertEvaluationRow(db).run({
+export async function insertEvaluationRecord(db: Db, evaluation: Evaluation, run: RunShape): Promise<void> {
+  await insertEvaluationRow(db).execute({
     id: evaluation.id,
     runId: evaluation.run_id,
     method: evaluation.method,
@@ -241,7 +242,7 @@ export function insertEvaluationRecord(db: Db, evaluation: Evaluation, run: RunS
   });
   const score = insertScore(db);
   for (const r of deriveEvaluationScores(evaluation, run)) {
-    score.run({
+    await score.execute({
       evaluationId: evaluation.id,
       topicId: r.topicId,
       turnId: r.turnId,

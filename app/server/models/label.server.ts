@@ -28,11 +28,11 @@ const byClientToken = preparedOnce((db) =>
 );
 
 /** The revision a client token was stored with, and whose label it is. */
-export function revisionByClientToken(
+export async function revisionByClientToken(
   db: Db,
   clientToken: string,
-): { labelId: number; revision: number; annotatorId: number; itemId: number } | undefined {
-  return byClientToken(db).get({ clientToken });
+): Promise<{ labelId: number; revision: number; annotatorId: number; itemId: number } | undefined> {
+  return (await byClientToken(db).execute({ clientToken }))[0];
 }
 
 const revisionQueries = preparedOnce((db) => ({
@@ -96,15 +96,15 @@ export interface LabelRevisionInput {
  * Appends a revision to the annotator's label on the item (creating the label on first submit)
  * and clears their draft. Call inside a transaction, after validating the payload.
  */
-export function writeLabelRevision(
+export async function writeLabelRevision(
   db: Db,
   input: LabelRevisionInput,
-): { labelId: number; revision: number; status: LabelStatus } {
+): Promise<{ labelId: number; revision: number; status: LabelStatus }> {
   const { itemId, annotatorId } = input;
   const q = revisionQueries(db);
-  const { labelId, status } = q.upsertLabel.get({ itemId, annotatorId, status: input.statusIfNew })!;
-  const { next } = q.nextRevision.get({ labelId })!;
-  q.insertRevision.run({
+  const { labelId, status } = (await q.upsertLabel.execute({ itemId, annotatorId, status: input.statusIfNew }))[0]!;
+  const { next } = (await q.nextRevision.execute({ labelId }))[0]!;
+  await q.insertRevision.execute({
     labelId,
     revision: next,
     payload: JSON.stringify(input.payload),
@@ -112,7 +112,7 @@ export function writeLabelRevision(
     secondsOnTask: input.secondsOnTask,
     comment: input.comment ?? null,
   });
-  q.deleteDraft.run({ itemId, annotatorId });
+  await q.deleteDraft.execute({ itemId, annotatorId });
   return { labelId, revision: next, status };
 }
 
@@ -125,8 +125,8 @@ const statusQueries = preparedOnce((db) => ({
 }));
 
 /** Counted labels on an item (k caps this number). */
-export function countedLabelsOnItem(db: Db, itemId: number): number {
-  return statusQueries(db).countedOnItem.get({ itemId })!.n;
+export async function countedLabelsOnItem(db: Db, itemId: number): Promise<number> {
+  return (await statusQueries(db).countedOnItem.execute({ itemId }))[0]!.n;
 }
 
 export function labelStatusOf(db: Db, labelId: number): LabelStatus | undefined {
@@ -224,8 +224,8 @@ const latestOwn = preparedOnce((db) =>
 );
 
 /** Latest revision of one annotator's label on an item, or null. */
-export function latestOwnLabel(db: Db, itemId: number, annotatorId: number): LabelRevisionView | null {
-  const row = latestOwn(db).get({ itemId, annotatorId });
+export async function latestOwnLabel(db: Db, itemId: number, annotatorId: number): Promise<LabelRevisionView | null> {
+  const row = (await latestOwn(db).execute({ itemId, annotatorId }))[0];
   return row ? { ...row, payload: row.payload as LabelPayload } : null;
 }
 
@@ -328,14 +328,20 @@ export function timedLabelSeconds(db: Db, studyId: number): number[] {
 // ---------- drafts ----------
 
 /** Stores (or replaces) the annotator's draft on an item; `json` is the payload already serialised. */
-export function upsertDraft(db: Db, itemId: number, annotatorId: number, json: string, at: string): void {
-  db.insert(labelDrafts)
+export async function upsertDraft(
+  db: Db,
+  itemId: number,
+  annotatorId: number,
+  json: string,
+  at: string,
+): Promise<void> {
+  await db
+    .insert(labelDrafts)
     .values({ studyItemId: itemId, annotatorId, payload: sql`${json}`, updatedAt: at })
     .onConflictDoUpdate({
       target: [labelDrafts.studyItemId, labelDrafts.annotatorId],
       set: { payload: sql`excluded.payload`, updatedAt: sql`excluded.updated_at` },
-    })
-    .run();
+    });
 }
 
 const draftOf = preparedOnce((db) =>
@@ -351,8 +357,8 @@ const draftOf = preparedOnce((db) =>
     .prepare(),
 );
 
-export function loadDraft(db: Db, itemId: number, annotatorId: number): unknown {
-  const row = draftOf(db).get({ itemId, annotatorId });
+export async function loadDraft(db: Db, itemId: number, annotatorId: number): Promise<unknown> {
+  const row = (await draftOf(db).execute({ itemId, annotatorId }))[0];
   return row ? row.payload : null;
 }
 
@@ -408,14 +414,14 @@ export function labelCountsByStudy(db: Db): Map<number, number> {
 }
 
 /** The payload of the annotator's latest revision on the study's item showing a run's snippet at `position`. */
-export function ownLabelOnSnippet(
+export async function ownLabelOnSnippet(
   db: Db,
   studyId: number,
   annotatorId: number,
   runId: string,
   position: number,
-): unknown {
-  return ownOnSnippet(db).get({ studyId, annotatorId, runId, position })?.payload;
+): Promise<unknown> {
+  return (await ownOnSnippet(db).execute({ studyId, annotatorId, runId, position }))[0]?.payload;
 }
 
 // Read on every consensus submit (carry-forward check): prepared once per connection.

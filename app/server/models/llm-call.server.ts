@@ -28,8 +28,8 @@ const byKey = preparedOnce((db) =>
 );
 
 /** The stored successful call for this key, if any. */
-export function findOkCall(db: Db, key: string): LlmCallRow | undefined {
-  const row = byKey(db).get({ key });
+export async function findOkCall(db: Db, key: string): Promise<LlmCallRow | undefined> {
+  const row = (await byKey(db).execute({ key }))[0];
   return row?.status === "ok" ? row : undefined;
 }
 
@@ -56,8 +56,8 @@ const okReplyByKey = preparedOnce((db) =>
 );
 
 /** The reply of the stored successful call for this key, if any (the chat cache's lookup). */
-export function findOkReply(db: Db, key: string): OkReply | undefined {
-  return okReplyByKey(db).get({ key });
+export async function findOkReply(db: Db, key: string): Promise<OkReply | undefined> {
+  return (await okReplyByKey(db).execute({ key }))[0];
 }
 
 /*
@@ -118,8 +118,8 @@ const jsonText = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);
 
 /** Stores a call's outcome, replacing an earlier outcome for the same key but adding up its spend. */
-export function recordCall(db: Db, row: NewLlmCallRow): void {
-  upsert(db).run({
+export async function recordCall(db: Db, row: NewLlmCallRow): Promise<void> {
+  await upsert(db).execute({
     cacheKey: row.cacheKey,
     role: row.role,
     baseUrl: row.baseUrl,

@@ -35,8 +35,8 @@ const pairsOfRun = preparedOnce((db) => {
     .prepare();
 });
 
-export function matchedPairsOfRun(db: Db, runId: string): MatchedPairRow[] {
-  return pairsOfRun(db).all({ runId });
+export async function matchedPairsOfRun(db: Db, runId: string): Promise<MatchedPairRow[]> {
+  return await pairsOfRun(db).execute({ runId });
 }
 
 /** Which of these pair ids are stored. */
@@ -62,12 +62,12 @@ const byMediatedRun = preparedOnce((db) =>
 );
 
 /** The id of the stored pair whose mediated run this is (one pair per mediated run). */
-export function matchedPairIdOfMediatedRun(db: Db, runId: string): string | undefined {
-  return byMediatedRun(db).get({ runId })?.id;
+export async function matchedPairIdOfMediatedRun(db: Db, runId: string): Promise<string | undefined> {
+  return (await byMediatedRun(db).execute({ runId }))[0]?.id;
 }
 
 /** Inserts a matched pair (call inside the caller's transaction; its runs must be stored). */
-export function insertMatchedPair(db: Db, pair: MatchedPair): void {
+export async function insertMatchedPair(db: Db, pair: MatchedPair): Promise<void> {
   const { id, condition_id: conditionId, mediated_run_id: mediatedRunId, unmediated_run_id: unmediatedRunId } = pair;
-  db.insert(matchedPairs).values({ id, conditionId, mediatedRunId, unmediatedRunId }).run();
+  await db.insert(matchedPairs).values({ id, conditionId, mediatedRunId, unmediatedRunId });
 }

@@ -66,8 +66,8 @@ const upsert = preparedOnce((db) =>
  * Stores a value, replacing the one stored for the same subject, evaluation, metric and definitions (a row of the
  * other definitions stays).
  */
-export function upsertMetricValue(db: Db, row: NewMetricValue): void {
-  upsert(db).run({ ...row, definitions: rowDefinitions(row) });
+export async function upsertMetricValue(db: Db, row: NewMetricValue): Promise<void> {
+  await upsert(db).execute({ ...row, definitions: rowDefinitions(row) });
 }
 
 /** Removes a subject's values of these metrics (under every evaluation); returns how many went. */

@@ -37,8 +37,8 @@ export function hitsOfStudy(db: Db, studyId: number, environment: string): Store
 }
 
 /** Stores a HIT MTurk returned; a HIT already stored is left as it is. */
-export function storeHit(db: Db, values: typeof mturkHits.$inferInsert): void {
-  db.insert(mturkHits).values(values).onConflictDoNothing({ target: mturkHits.hitId }).run();
+export async function storeHit(db: Db, values: typeof mturkHits.$inferInsert): Promise<void> {
+  await db.insert(mturkHits).values(values).onConflictDoNothing({ target: mturkHits.hitId });
 }
 
 export interface ItemPublishState {

@@ -15,6 +15,9 @@ export function storedQualificationType(db: Db, environment: string, testKey: st
   return row?.id ?? null;
 }
 
-export function storeQualificationType(db: Db, values: typeof mturkQualificationTypes.$inferInsert): void {
-  db.insert(mturkQualificationTypes).values(values).onConflictDoNothing().run();
+export async function storeQualificationType(
+  db: Db,
+  values: typeof mturkQualificationTypes.$inferInsert,
+): Promise<void> {
+  await db.insert(mturkQualificationTypes).values(values).onConflictDoNothing();
 }

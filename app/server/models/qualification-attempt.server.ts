@@ -5,8 +5,11 @@ import type { Db } from "../db.server.ts";
 
 const { qualificationAttempts } = schema;
 
-export function insertQualificationAttempt(db: Db, attempt: typeof qualificationAttempts.$inferInsert): void {
-  db.insert(qualificationAttempts).values(attempt).run();
+export async function insertQualificationAttempt(
+  db: Db,
+  attempt: typeof qualificationAttempts.$inferInsert,
+): Promise<void> {
+  await db.insert(qualificationAttempts).values(attempt);
 }
 
 export function countQualificationAttempts(db: Db, annotatorId: number): number {

@@ -28,8 +28,8 @@ const byId = preparedOnce((db) =>
     .prepare(),
 );
 
-export function findRun(db: Db, id: string): RunRow | undefined {
-  return byId(db).get({ id });
+export async function findRun(db: Db, id: string): Promise<RunRow | undefined> {
+  return (await byId(db).execute({ id }))[0];
 }
 
 /** Every run id, in id order. */
@@ -124,20 +124,18 @@ const speakersOf = preparedOnce((db) =>
 );
 
 /** Every column of a run's turns, in order (private thoughts included). */
-export function runTurnRows(db: Db, runId: string): TurnRow[] {
-  return turnRowsOf(db).all({ runId });
+export async function runTurnRows(db: Db, runId: string): Promise<TurnRow[]> {
+  return await turnRowsOf(db).execute({ runId });
 }
 
 /** What was said aloud in a run, in order: no private thoughts or signals. */
-export function publicTurns(db: Db, runId: string) {
-  return publicTurnsOf(db).all({ runId });
+export async function publicTurns(db: Db, runId: string) {
+  return await publicTurnsOf(db).execute({ runId });
 }
 
 /** Who spoke each turn of a run, in order. */
-export function runSpeakers(db: Db, runId: string): string[] {
-  return speakersOf(db)
-    .all({ runId })
-    .map((t) => t.speaker);
+export async function runSpeakers(db: Db, runId: string): Promise<string[]> {
+  return (await speakersOf(db).execute({ runId })).map((t) => t.speaker);
 }
 
 const emotionTurnColumns = {
@@ -173,8 +171,8 @@ export function hasSelfReportedEmotion(db: Db, runId: string): boolean {
 }
 
 /** Each turn's speaker with the party's self-reported emotion (null when the run was simulated without it). */
-export function emotionTurns(db: Db, runId: string): EmotionTurn[] {
-  return emotionTurnsOf(db).all({ runId });
+export async function emotionTurns(db: Db, runId: string): Promise<EmotionTurn[]> {
+  return await emotionTurnsOf(db).execute({ runId });
 }
 
 const played = preparedOnce((db) =>
@@ -194,8 +192,11 @@ const played = preparedOnce((db) =>
 );
 
 /** The scenario a run played (the condition's expanded one, else the base), with its title. */
-export function playedScenarioRow(db: Db, runId: string): { title: string; body: ScenarioBody } | undefined {
-  const row = played(db).get({ runId });
+export async function playedScenarioRow(
+  db: Db,
+  runId: string,
+): Promise<{ title: string; body: ScenarioBody } | undefined> {
+  const row = (await played(db).execute({ runId }))[0];
   return (
     row && {
       title: row.title,
@@ -214,8 +215,8 @@ const turnRange = preparedOnce((db) =>
     .prepare(),
 );
 
-export function turnsInRange(db: Db, runId: string, startTurn: number, endTurn: number) {
-  return turnRange(db).all({ runId, startTurn, endTurn });
+export async function turnsInRange(db: Db, runId: string, startTurn: number, endTurn: number) {
+  return await turnRange(db).execute({ runId, startTurn, endTurn });
 }
 
 const hasSnippets = (db: Db) => exists(db.select({ one: sql`1` }).from(snippets).where(eq(snippets.runId, runs.id)));
@@ -313,9 +314,9 @@ const insertSnippet = preparedOnce((db) =>
  * Turns and snippets are only inserted here, with their run: the run row's trigger moves the
  * dashboard's data mark, so theirs fire none (migration 0014).
  */
-export function insertRunRecord(db: Db, run: Run, scenarioId: string): void {
+export async function insertRunRecord(db: Db, run: Run, scenarioId: string): Promise<void> {
   const mediatorTurns = run.turns.filter((t) => t.role === "mediator").length;
-  insertRunRow(db).run({
+  await insertRunRow(db).execute({
     id: run.id,
     conditionId: run.condition_id,
     scenarioId,
@@ -337,7 +338,7 @@ export function insertRunRecord(db: Db, run: Run, scenarioId: string): void {
   });
   const turn = insertTurn(db);
   for (const t of run.turns) {
-    turn.run({
+    await turn.execute({
       runId: run.id,
       turnId: t.turn_id,
       speaker: t.speaker,
@@ -356,7 +357,7 @@ export function insertRunRecord(db: Db, run: Run, scenarioId: string): void {
   );
   const snippet = insertSnippet(db);
   for (const s of spans) {
-    snippet.run({
+    await snippet.execute({
       runId: run.id,
       position: s.position,
       startTurn: s.startTurn,

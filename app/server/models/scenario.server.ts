@@ -17,8 +17,8 @@ const byId = preparedOnce((db) =>
     .prepare(),
 );
 
-export function findScenario(db: Db, id: string): ScenarioRow | undefined {
-  return byId(db).get({ id });
+export async function findScenario(db: Db, id: string): Promise<ScenarioRow | undefined> {
+  return (await byId(db).execute({ id }))[0];
 }
 
 /** Every scenario id, in id order. */

@@ -8,16 +8,16 @@ const { annotators, sessions } = schema;
 
 export type SessionRow = typeof sessions.$inferSelect;
 
-export function insertSession(
+export async function insertSession(
   db: Db,
   values: { idHash: string; annotatorId: number; data: Record<string, unknown>; expiresAt: string },
-): void {
-  db.insert(sessions).values(values).run();
+): Promise<void> {
+  await db.insert(sessions).values(values);
 }
 
 /** The session with this id hash, unless it has expired by `now` (ISO time). */
-export function findLiveSession(db: Db, idHash: string, now: string): SessionRow | undefined {
-  return liveSession(db).get({ idHash, now });
+export async function findLiveSession(db: Db, idHash: string, now: string): Promise<SessionRow | undefined> {
+  return (await liveSession(db).execute({ idHash, now }))[0];
 }
 
 // Read on every request of a signed-in user: prepared once per connection.
@@ -33,12 +33,12 @@ const liveSession = preparedOnce((db) =>
  * A live session's data and its annotator's row, in one read: what every signed-in request needs (the session store's
  * read, then the annotator by id, was two).
  */
-export function findLiveSessionAnnotator(
+export async function findLiveSessionAnnotator(
   db: Db,
   idHash: string,
   now: string,
-): { data: Record<string, unknown>; annotator: typeof annotators.$inferSelect } | undefined {
-  return liveSessionAnnotator(db).get({ idHash, now });
+): Promise<{ data: Record<string, unknown>; annotator: typeof annotators.$inferSelect } | undefined> {
+  return (await liveSessionAnnotator(db).execute({ idHash, now }))[0];
 }
 
 const liveSessionAnnotator = preparedOnce((db) =>

@@ -24,6 +24,6 @@ const upsert = preparedOnce((db) =>
     .prepare(),
 );
 
-export function writeSetting(db: Db, key: SettingKey, value: unknown): void {
-  upsert(db).run({ key, value: JSON.stringify(value) });
+export async function writeSetting(db: Db, key: SettingKey, value: unknown): Promise<void> {
+  await upsert(db).execute({ key, value: JSON.stringify(value) });
 }

@@ -25,12 +25,12 @@ const byPosition = preparedOnce((db) =>
     .prepare(),
 );
 
-export function findSnippet(db: Db, snippetId: number): SnippetRow | undefined {
-  return byId(db).get({ id: snippetId });
+export async function findSnippet(db: Db, snippetId: number): Promise<SnippetRow | undefined> {
+  return (await byId(db).execute({ id: snippetId }))[0];
 }
 
-export function snippetAt(db: Db, runId: string, position: number): SnippetRow | undefined {
-  return byPosition(db).get({ runId, position });
+export async function snippetAt(db: Db, runId: string, position: number): Promise<SnippetRow | undefined> {
+  return (await byPosition(db).execute({ runId, position }))[0];
 }
 
 export function snippetsOfRun(db: Db, runId: string): SnippetRow[] {

@@ -12,19 +12,17 @@ import type { NewStudyItem } from "./study.server.ts";
 const { studyDraws, studyItems, snippets, evaluations } = schema;
 
 /** Stores a new active study's population (none drawn). */
-export function insertDraws(db: Db, studyId: number, rows: readonly DrawRow[]): void {
+export async function insertDraws(db: Db, studyId: number, rows: readonly DrawRow[]): Promise<void> {
   for (const r of rows) {
-    db.insert(studyDraws)
-      .values({
-        studyId,
-        runId: r.runId,
-        mediator: r.mediator,
-        uncertainty: r.uncertainty,
-        size: r.size,
-        key: r.key,
-        position: r.position,
-      })
-      .run();
+    await db.insert(studyDraws).values({
+      studyId,
+      runId: r.runId,
+      mediator: r.mediator,
+      uncertainty: r.uncertainty,
+      size: r.size,
+      key: r.key,
+      position: r.position,
+    });
   }
 }
 
@@ -73,10 +71,8 @@ export function appendItems(db: Db, studyId: number, items: readonly NewStudyIte
       .from(studyItems)
       .where(eq(studyItems.studyId, studyId))
       .get()?.n ?? -1;
-  items.forEach((item, i) => {
-    db.insert(studyItems)
-      .values({ ...item, studyId, position: last + 1 + i })
-      .run();
+  items.forEach(async (item, i) => {
+    await db.insert(studyItems).values({ ...item, studyId, position: last + 1 + i });
   });
 }
 

@@ -28,8 +28,8 @@ const itemById = preparedOnce((db) =>
     .prepare(),
 );
 
-export function findStudy(db: Db, studyId: number): StudyRow | undefined {
-  return byId(db).get({ id: studyId });
+export async function findStudy(db: Db, studyId: number): Promise<StudyRow | undefined> {
+  return (await byId(db).execute({ id: studyId }))[0];
 }
 
 export function listStudyRows(db: Db, filter: { pool?: string } = {}): StudyRow[] {
@@ -49,10 +49,8 @@ export function updateStudyStatus(db: Db, studyId: number, status: "open" | "clo
 export function insertStudyWithItems(db: Db, study: NewStudy, items: readonly NewStudyItem[]): number {
   return db.transaction((tx) => {
     const studyId = tx.insert(studies).values(study).returning({ id: studies.id }).get().id;
-    items.forEach((item, position) => {
-      tx.insert(studyItems)
-        .values({ ...item, studyId, position })
-        .run();
+    items.forEach(async (item, position) => {
+      await tx.insert(studyItems).values({ ...item, studyId, position });
     });
     return studyId;
   });
@@ -77,12 +75,12 @@ const countOfItems = preparedOnce((db) =>
     .prepare(),
 );
 
-export function itemCount(db: Db, studyId: number): number {
-  return countOfItems(db).get({ studyId })?.n ?? 0;
+export async function itemCount(db: Db, studyId: number): Promise<number> {
+  return (await countOfItems(db).execute({ studyId }))[0]?.n ?? 0;
 }
 
-export function findItem(db: Db, itemId: number): ItemRow | undefined {
-  return itemById(db).get({ id: itemId });
+export async function findItem(db: Db, itemId: number): Promise<ItemRow | undefined> {
+  return (await itemById(db).execute({ id: itemId }))[0];
 }
 
 /** A study's items in study order. */

@@ -8,18 +8,19 @@ import { and, eq, inArray } from "drizzle-orm";
 import { workLeases } from "../../../db/schema.ts";
 import { writeTransaction, type Db } from "../db.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 export type WorkLeaseRow = typeof workLeases.$inferSelect;
 
 /** Takes the key for `holder` until `now + ttlMs` when it is free, lapsed or already the holder's; true when taken. */
-export function claimLease(db: Db, key: string, holder: string, now: number, ttlMs: number): boolean {
-  return writeTransaction(db, () => {
+export async function claimLease(db: Db, key: string, holder: string, now: number, ttlMs: number): Promise<boolean> {
+  return await transact(db, async (db) => {
     const row = db.select().from(workLeases).where(eq(workLeases.workKey, key)).get();
     if (row && row.holder !== holder && row.expiresAt > now) return false;
     const lease = { holder, expiresAt: now + ttlMs };
-    db.insert(workLeases)
+    await db
+      .insert(workLeases)
       .values({ workKey: key, ...lease })
-      .onConflictDoUpdate({ target: workLeases.workKey, set: lease })
-      .run();
+      .onConflictDoUpdate({ target: workLeases.workKey, set: lease });
     return true;
   });
 }
@@ -46,13 +47,10 @@ export function releaseLease(db: Db, key: string, holder: string): void {
  * has ended. A worker killed between storing its work and giving the lease up leaves such a row,
  * and no later claim would ever touch its key again.
  */
-export function sweepLeases(db: Db, now: number, isVoid: (holder: string) => boolean): number {
-  return writeTransaction(db, () => {
-    const stale = db
-      .select()
-      .from(workLeases)
-      .all()
-      .filter((row) => row.expiresAt <= now || isVoid(row.holder))
+export async function sweepLeases(db: Db, now: number, isVoid: (holder: string) => boolean): Promise<number> {
+  return await transact(db, async (db) => {
+    const stale = (await db.select().from(workLeases))
+      .filter(async (row) => row.expiresAt <= now || (await isVoid(row.holder)))
       .map((row) => row.workKey);
     if (stale.length === 0) return 0;
     return db.delete(workLeases).where(inArray(workLeases.workKey, stale)).run().changes;

@@ -80,9 +80,9 @@ export async function judgeInterventions(
 /** Stores judgments in one transaction; a judgment already stored for (run, turn, backbone) is kept. */
 export function storeJudgments(db: Db, runId: string, outcome: MiOutcome): number {
   let inserted = 0;
-  db.transaction(() => {
+  db.transaction(async () => {
     for (const { turnId, reply } of outcome.judgments) {
-      const stored = insertJudgment(db, {
+      const stored = await insertJudgment(db, {
         runId,
         turnId,
         backbone: outcome.backbone,

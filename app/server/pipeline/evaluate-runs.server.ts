@@ -41,9 +41,9 @@ export interface RunSelection {
 }
 
 /** The run ids a selection names, in id order; an unknown run id is an error. */
-export function selectRunIds(db: Db, selection: RunSelection): string[] {
+export async function selectRunIds(db: Db, selection: RunSelection): Promise<string[]> {
   if (selection.runId !== undefined) {
-    const found = findRun(db, selection.runId);
+    const found = await findRun(db, selection.runId);
     if (!found) throw new RunNotFoundError(selection.runId);
     return [found.id];
   }
@@ -116,17 +116,17 @@ const RECORD_EVALUATORS: Record<Exclude<EvaluateMethod, "mi">, RecordEvaluator> 
   emotion: {
     method: EMOTION_METHOD,
     planned: plannedEmotionCalls,
-    run: (db, ctx, options, held) =>
-      evaluateEmotion({ ...ctx, thoughts: held?.thoughts ?? loadPartyThoughts(db, ctx.runId) }, options),
+    run: async (db, ctx, options, held) =>
+      evaluateEmotion({ ...ctx, thoughts: held?.thoughts ?? (await loadPartyThoughts(db, ctx.runId)) }, options),
   },
 };
 
 /** Stores the evaluation with its scores, derived from what its run played and who spoke (the context has both). */
-function storeEvaluation(db: Db, evaluation: Evaluation, ctx: EvaluationContext): void {
+async function storeEvaluation(db: Db, evaluation: Evaluation, ctx: EvaluationContext): Promise<void> {
   const topicIds = ctx.topics.map((t) => t.id);
   const partyIds = ctx.parties.map((p) => p.id);
   const speakers = ctx.turns.map((t) => t.speaker);
-  storeOwnEvaluation(db, `<evaluate ${evaluation.id}>`, evaluation, { topicIds, partyIds, speakers });
+  await storeOwnEvaluation(db, `<evaluate ${evaluation.id}>`, evaluation, { topicIds, partyIds, speakers });
 }
 
 function storedBackbone(db: Db, id: string): string | undefined {
@@ -135,7 +135,7 @@ function storedBackbone(db: Db, id: string): string | undefined {
 
 async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: string): Promise<RunStatus> {
   const held = job.held?.get(runId);
-  const ctx = held?.context ?? loadEvaluationContext(db, runId);
+  const ctx = held?.context ?? (await loadEvaluationContext(db, runId));
   if (job.method === "mi") {
     const pending = unjudgedMediatorTurns(db, ctx, backbone);
     if (pending.length === 0) {
@@ -162,7 +162,7 @@ async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: st
   if (job.method === "emotion" && hasSelfReportedEmotion(db, runId))
     return { runId, status: "skipped", reason: "has self-reported emotion" };
   const evaluator = RECORD_EVALUATORS[job.method];
-  const found = resolveEvaluationId(db, runId, evaluator.method, backbone);
+  const found = await resolveEvaluationId(db, runId, evaluator.method, backbone);
   if (found !== undefined) return { runId, status: "skipped", reason: `evaluation ${found} already stored` };
   const id = newEvaluationId(runId, evaluator.method, backbone);
   const existing = storedBackbone(db, id);
@@ -180,7 +180,7 @@ async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: st
     const evaluation = await evaluator.run(db, ctx, { llm: job.llm, backbone: job.backbone }, held);
     // A stop mid-run may have left some of its calls unanswered: store nothing rather than a record with gaps.
     if (job.signal?.aborted) return { runId, status: "interrupted", inFlight: true };
-    storeEvaluation(db, evaluation, ctx);
+    await storeEvaluation(db, evaluation, ctx);
     return { runId, status: "stored", evaluationId: id, calls, errors: evaluation.errors?.length ?? 0 };
   } catch (err) {
     if (job.signal?.aborted) return { runId, status: "interrupted", inFlight: true };

@@ -20,13 +20,13 @@ export class RunNotFoundError extends Error {
   }
 }
 
-export function loadEvaluationContext(db: Db, runId: string): EvaluationContext {
-  const run = findRun(db, runId);
+export async function loadEvaluationContext(db: Db, runId: string): Promise<EvaluationContext> {
+  const run = await findRun(db, runId);
   if (!run) throw new RunNotFoundError(runId);
-  const condition = findCondition(db, run.conditionId)!;
-  const scenario = findScenario(db, run.scenarioId)!;
+  const condition = (await findCondition(db, run.conditionId))!;
+  const scenario = (await findScenario(db, run.scenarioId))!;
   const played = condition.expanded ?? scenario;
-  const turns = publicTurns(db, runId).map((t) => ({ ...t, role: t.role as ContextTurn["role"] }));
+  const turns = (await publicTurns(db, runId)).map((t) => ({ ...t, role: t.role as ContextTurn["role"] }));
   return {
     runId,
     mediated: run.mediated,
@@ -48,8 +48,8 @@ export interface PartyThought {
  * Each party's private thoughts, by party id — for the emotion judge only, which shows a party
  * its own thoughts and nobody else's. Kept apart from the context above, which stays thought-free.
  */
-export function loadPartyThoughts(db: Db, runId: string): Map<string, PartyThought[]> {
-  return thoughtsByParty(runTurnRows(db, runId));
+export async function loadPartyThoughts(db: Db, runId: string): Promise<Map<string, PartyThought[]>> {
+  return thoughtsByParty(await runTurnRows(db, runId));
 }
 
 function thoughtsByParty(turns: readonly { turnId: number; role: string; speaker: string; thought: string | null }[]) {

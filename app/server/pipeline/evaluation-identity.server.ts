@@ -41,15 +41,15 @@ export function newEvaluationId(
  * (run id → evaluation id); a run without one is absent. A row of exactly this version wins over
  * one recorded before versions; a row of another version is never returned.
  */
-export function resolveEvaluationIds(
+export async function resolveEvaluationIds(
   db: Db,
   runIds: readonly string[],
   method: JudgedMethod,
   backbone: string,
   promptVersion = judgePromptVersion(method),
-): Map<string, string> {
+): Promise<Map<string, string>> {
   const found = new Map<string, { id: string; exact: boolean }>();
-  for (const row of evaluationIdentities(db, runIds, method, backbone)) {
+  for (const row of await evaluationIdentities(db, runIds, method, backbone)) {
     if (row.promptVersion !== null && row.promptVersion !== promptVersion) continue;
     const exact = row.promptVersion === promptVersion;
     const seen = found.get(row.runId);
@@ -90,22 +90,27 @@ export function usableEvaluationIds(rows: readonly EvaluationIdentity[]): Set<st
 }
 
 /** `resolveEvaluationIds` for one run. */
-export function resolveEvaluationId(db: Db, runId: string, method: JudgedMethod, backbone: string): string | undefined {
-  return resolveEvaluationIds(db, [runId], method, backbone).get(runId);
+export async function resolveEvaluationId(
+  db: Db,
+  runId: string,
+  method: JudgedMethod,
+  backbone: string,
+): Promise<string | undefined> {
+  return (await resolveEvaluationIds(db, [runId], method, backbone)).get(runId);
 }
 
 /**
  * The evaluation id a reader should look metric rows up under: the resolved one, else the id a
  * new evaluation would get (so a not-yet-judged run finds no rows, never a stale version's).
  */
-export function currentEvaluationIds(
+export async function currentEvaluationIds(
   db: Db,
   runIds: readonly string[],
   method: JudgedMethod,
   backbone: string,
-): Map<string, string> {
+): Promise<Map<string, string>> {
   const version = judgePromptVersion(method);
-  const resolved = resolveEvaluationIds(db, runIds, method, backbone, version);
+  const resolved = await resolveEvaluationIds(db, runIds, method, backbone, version);
   return new Map(
     runIds.map((runId) => [runId, resolved.get(runId) ?? newEvaluationId(runId, method, backbone, version)]),
   );

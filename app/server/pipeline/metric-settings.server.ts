@@ -14,6 +14,6 @@ export function currentMetricParams(db: Db): MetricParams {
   return parseMetricParams(stored, `settings "${SETTING_KEYS.metricParams}"`);
 }
 
-export function recordMetricParams(db: Db, params: MetricParams): void {
-  writeSetting(db, SETTING_KEYS.metricParams, params);
+export async function recordMetricParams(db: Db, params: MetricParams): Promise<void> {
+  await writeSetting(db, SETTING_KEYS.metricParams, params);
 }

@@ -38,19 +38,19 @@ export interface RunFacts {
 const secondsOf = (decisions: readonly { seconds?: number }[] | null | undefined) =>
   (decisions ?? []).flatMap((d) => (d.seconds === undefined ? [] : [d.seconds]));
 
-function loadRunFacts(db: Db, runId: string): RunFacts {
-  const run = findRun(db, runId);
+async function loadRunFacts(db: Db, runId: string): Promise<RunFacts> {
+  const run = await findRun(db, runId);
   if (!run) throw new Error(`there is no run "${runId}"`);
-  const condition = findCondition(db, run.conditionId)!;
-  const played = condition.expanded ?? findScenario(db, run.scenarioId)!;
+  const condition = (await findCondition(db, run.conditionId))!;
+  const played = condition.expanded ?? (await findScenario(db, run.scenarioId))!;
   return {
     runId,
     mediated: run.mediated,
     topicIds: played.topics.map((t) => t.id),
     partyIds: played.parties.map((p) => p.id),
-    speakers: runSpeakers(db, runId),
+    speakers: await runSpeakers(db, runId),
     decisionSeconds: secondsOf(run.mediatorDecisions),
-    emotionTurns: emotionTurns(db, runId),
+    emotionTurns: await emotionTurns(db, runId),
   };
 }
 
@@ -73,10 +73,10 @@ export function runFactsOf(run: Run, played: PlayedScenario): RunFacts {
   };
 }
 
-function loadRunData(db: Db, facts: RunFacts): RunData {
+async function loadRunData(db: Db, facts: RunFacts): Promise<RunData> {
   const { runId, speakers, partyIds } = facts;
   // Only evaluations the current judge prompts may use: a superseded prompt version's are not measured.
-  const stored = evaluationsOfRun(db, runId);
+  const stored = await evaluationsOfRun(db, runId);
   const usable = usableEvaluationIds(stored);
   const evaluations = stored
     .filter((e) => usable.has(e.id))
@@ -91,7 +91,7 @@ function loadRunData(db: Db, facts: RunFacts): RunData {
     mediatorTurns: speakers.flatMap((s, i) => (s === MEDIATOR_ID ? [i + 1] : [])),
     decisionSeconds: facts.decisionSeconds,
     evaluations,
-    judgments: judgmentsOfRun(db, runId),
+    judgments: await judgmentsOfRun(db, runId),
     emotions: runEmotionTrajectories(facts.emotionTurns, evaluations, partyIds),
   };
 }
@@ -124,31 +124,31 @@ export interface MetricsSummary {
  * mediator metric an earlier version stored for them (IT = 0, IF = 0): they have none.
  */
 function store(db: Db, rows: MetricRow[], unmediatedRuns: string[], params: MetricParams, computedAt: string): void {
-  db.transaction(() => {
+  db.transaction(async () => {
     for (const runId of unmediatedRuns) deleteMetricValues(db, "run", runId, MEDIATOR_METRIC_IDS);
-    for (const row of rows) upsertMetricValue(db, { ...row, computedAt });
-    recordMetricParams(db, params);
+    for (const row of rows) await upsertMetricValue(db, { ...row, computedAt });
+    await recordMetricParams(db, params);
   });
 }
 
-export function computeMetrics(db: Db, request: MetricsRequest = {}): MetricsSummary {
+export async function computeMetrics(db: Db, request: MetricsRequest = {}): Promise<MetricsSummary> {
   const params = parseMetricParams(request.params ?? {});
   const computedAt = (request.now ?? new Date()).toISOString();
   const cache = new Map<string, RunData>();
-  const dataOf = (id: string) => {
+  const dataOf = async (id: string) => {
     let data = cache.get(id);
-    if (!data) cache.set(id, (data = loadRunData(db, request.held?.get(id) ?? loadRunFacts(db, id))));
+    if (!data) cache.set(id, (data = await loadRunData(db, request.held?.get(id) ?? (await loadRunFacts(db, id)))));
     return data;
   };
-  const runIds = request.runId !== undefined ? [dataOf(request.runId).runId] : allRunIds(db);
-  const pairs = request.runId !== undefined ? matchedPairsOfRun(db, request.runId) : allMatchedPairs(db);
+  const runIds = request.runId !== undefined ? [(await dataOf(request.runId)).runId] : allRunIds(db);
+  const pairs = request.runId !== undefined ? await matchedPairsOfRun(db, request.runId) : allMatchedPairs(db);
 
   const rows: MetricRow[] = [];
-  for (const id of runIds) rows.push(...runMetricRows(dataOf(id), params));
+  for (const id of runIds) rows.push(...runMetricRows(await dataOf(id), params));
   for (const pair of pairs) {
     rows.push(
       ...pairMetricRows(
-        { id: pair.id, mediated: dataOf(pair.mediatedRunId), unmediated: dataOf(pair.unmediatedRunId) },
+        { id: pair.id, mediated: await dataOf(pair.mediatedRunId), unmediated: await dataOf(pair.unmediatedRunId) },
         params,
       ),
     );
@@ -156,7 +156,7 @@ export function computeMetrics(db: Db, request: MetricsRequest = {}): MetricsSum
   store(
     db,
     rows,
-    runIds.filter((id) => !dataOf(id).mediated),
+    runIds.filter(async (id) => !(await dataOf(id)).mediated),
     params,
     computedAt,
   );

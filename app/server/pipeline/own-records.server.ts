@@ -17,30 +17,31 @@ import { findEvaluation, insertEvaluationRecord } from "../models/evaluation.ser
 import { insertMatchedPair, storedMatchedPairIds } from "../models/matched-pair.server.ts";
 import { findRun, insertRunRecord } from "../models/run.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 /** Stores a run this process simulated, whole: its row, turns and snippets. */
-export function storeOwnRun(db: Db, label: string, run: Run, scenarioId: string): void {
-  writeTransaction(db, () => {
-    if (findRun(db, run.id)) importBundleRecords(db, label, { runs: [run] });
-    else insertRunRecord(db, run, scenarioId);
+export async function storeOwnRun(db: Db, label: string, run: Run, scenarioId: string): Promise<void> {
+  await transact(db, async (db) => {
+    if (await findRun(db, run.id)) await importBundleRecords(db, label, { runs: [run] });
+    else await insertRunRecord(db, run, scenarioId);
   });
 }
 
 /** Stores matched pairs of runs this process holds stored, all or none. */
-export function storeOwnPairs(db: Db, label: string, pairs: MatchedPair[]): void {
-  writeTransaction(db, () => {
+export async function storeOwnPairs(db: Db, label: string, pairs: MatchedPair[]): Promise<void> {
+  await transact(db, async (db) => {
     const stored = storedMatchedPairIds(
       db,
       pairs.map((p) => p.id),
     );
-    if (stored.size > 0) importBundleRecords(db, label, { matched_pairs: pairs });
-    else for (const pair of pairs) insertMatchedPair(db, pair);
+    if (stored.size > 0) await importBundleRecords(db, label, { matched_pairs: pairs });
+    else for (const pair of pairs) await insertMatchedPair(db, pair);
   });
 }
 
 /** Stores an evaluation its judges returned, with its scores; `run` is what its run played and who spoke. */
-export function storeOwnEvaluation(db: Db, label: string, evaluation: Evaluation, run: RunShape): void {
-  writeTransaction(db, () => {
-    if (findEvaluation(db, evaluation.id)) importBundleRecords(db, label, { evaluations: [evaluation] });
-    else insertEvaluationRecord(db, evaluation, run);
+export async function storeOwnEvaluation(db: Db, label: string, evaluation: Evaluation, run: RunShape): Promise<void> {
+  await transact(db, async (db) => {
+    if (await findEvaluation(db, evaluation.id)) await importBundleRecords(db, label, { evaluations: [evaluation] });
+    else await insertEvaluationRecord(db, evaluation, run);
   });
 }

@@ -144,8 +144,8 @@ export interface BatchSummary {
   calls: CallStats;
 }
 
-export function loadScenario(db: Db, id: string): Scenario {
-  const row = findScenario(db, id);
+export async function loadScenario(db: Db, id: string): Promise<Scenario> {
+  const row = await findScenario(db, id);
   if (!row) throw new SimulationInputError(`unknown scenario "${id}"`);
   return {
     id: row.id,
@@ -158,11 +158,11 @@ export function loadScenario(db: Db, id: string): Scenario {
   };
 }
 
-export function resolveCondition(
+export async function resolveCondition(
   db: Db,
   scenario: Scenario,
   conditionId: string | undefined,
-): { condition: Condition; isNew: boolean } {
+): Promise<{ condition: Condition; isNew: boolean }> {
   const toCondition = (row: ConditionRow): Condition => ({
     id: row.id,
     scenario_id: row.scenarioId,
@@ -171,7 +171,7 @@ export function resolveCondition(
     ...(row.expanded ? { expanded: row.expanded } : {}),
   });
   if (conditionId !== undefined) {
-    const row = findCondition(db, conditionId);
+    const row = await findCondition(db, conditionId);
     if (!row) throw new SimulationInputError(`unknown condition "${conditionId}"`);
     if (row.scenarioId !== scenario.id)
       throw new SimulationInputError(
@@ -193,7 +193,9 @@ export function resolveCondition(
 }
 
 /** Works out the batch's run ids and which are already stored. Reads the database, calls nothing. */
-export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | "concurrency">): BatchPlan {
+export async function planBatch(
+  options: Omit<BatchOptions, "onProgress" | "signal" | "concurrency">,
+): Promise<BatchPlan> {
   const { db, llm, runs: count } = options;
   if (!Number.isInteger(count) || count < 1)
     throw new SimulationInputError(`the number of runs must be a whole number ≥ 1, got ${count}`);
@@ -205,8 +207,8 @@ export function planBatch(options: Omit<BatchOptions, "onProgress" | "signal" | 
   if (!options.mediator.trim()) throw new SimulationInputError('the mediator is a model name or "none"');
   const { mediatorMode, mediatorSocial } = mediatorSettingsOf(options);
 
-  const scenario = loadScenario(db, options.scenarioId);
-  const { condition, isNew } = resolveCondition(db, scenario, options.conditionId);
+  const scenario = await loadScenario(db, options.scenarioId);
+  const { condition, isNew } = await resolveCondition(db, scenario, options.conditionId);
   const body = condition.expanded ?? scenario;
   const played: PlayedScenario = { background: body.background, topics: body.topics, parties: body.parties };
   const simulatorModel = llm.modelFor("party");
@@ -372,7 +374,11 @@ export function runSetup(plan: RunPlanSettings, planned: Pick<PlannedRun, "runId
   };
 }
 
-function storeBundle(db: Db, plan: BatchPlan, records: { runs?: Run[]; matched_pairs?: MatchedPair[] }): void {
+async function storeBundle(
+  db: Db,
+  plan: BatchPlan,
+  records: { runs?: Run[]; matched_pairs?: MatchedPair[] },
+): Promise<void> {
   const bundle: BundleInput = {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
@@ -380,11 +386,11 @@ function storeBundle(db: Db, plan: BatchPlan, records: { runs?: Run[]; matched_p
     runs: records.runs ?? [],
     matched_pairs: records.matched_pairs ?? [],
   };
-  importBundleFiles(db, [{ file: "<simulate>", text: JSON.stringify(bundle) }]);
+  await importBundleFiles(db, [{ file: "<simulate>", text: JSON.stringify(bundle) }]);
 }
 
 /** Stores every pair of the plan whose two runs are now stored. */
-function storeReadyPairs(db: Db, plan: BatchPlan, summary: BatchSummary): void {
+async function storeReadyPairs(db: Db, plan: BatchPlan, summary: BatchSummary): Promise<void> {
   const pending = plan.pairs.filter((p) => !p.stored);
   if (pending.length === 0) return;
   const stored = storedRunIds(
@@ -393,7 +399,7 @@ function storeReadyPairs(db: Db, plan: BatchPlan, summary: BatchSummary): void {
   );
   const ready = pending.filter((p) => stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
   if (ready.length === 0) return;
-  storeBundle(db, plan, {
+  await storeBundle(db, plan, {
     matched_pairs: ready.map((p) => ({
       id: p.id,
       condition_id: plan.condition.id,
@@ -408,7 +414,7 @@ function storeReadyPairs(db: Db, plan: BatchPlan, summary: BatchSummary): void {
 }
 
 export async function simulateBatch(options: BatchOptions): Promise<BatchSummary> {
-  const plan = planBatch(options);
+  const plan = await planBatch(options);
   const { db, llm, signal, onProgress } = options;
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const summary: BatchSummary = {
@@ -425,7 +431,7 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
     summary.skipped.push(r.runId);
     onProgress?.({ type: "skipped", runId: r.runId });
   }
-  storeReadyPairs(db, plan, summary); // pairs whose runs an interrupted batch stored
+  await storeReadyPairs(db, plan, summary); // pairs whose runs an interrupted batch stored
 
   const queue = plan.runs.filter((r) => !r.stored);
   async function worker(): Promise<void> {
@@ -449,7 +455,7 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
         continue;
       }
       try {
-        storeBundle(db, plan, { runs: [attempt.run] });
+        await storeBundle(db, plan, { runs: [attempt.run] });
       } catch (err) {
         const reason = `could not store the run: ${(err as Error).message}`;
         summary.failed.push({ runId: attempt.run.id, reason });
@@ -464,7 +470,7 @@ export async function simulateBatch(options: BatchOptions): Promise<BatchSummary
         outcome: attempt.run.outcome,
         turns: attempt.run.turns.length,
       });
-      storeReadyPairs(db, plan, summary);
+      await storeReadyPairs(db, plan, summary);
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, queue.length)) }, worker));

@@ -57,8 +57,8 @@ export interface ProbeSummary {
 
 /** The conditions the probe would store for these scenarios and axes, in Table 5 order per scenario. */
 export function planProbe(db: Db, scenarioIds: readonly string[], axes: readonly ConditionAxis[]): PlannedCondition[] {
-  return scenarioIds.flatMap((scenarioId) => {
-    if (!findScenario(db, scenarioId)) throw new ProbeInputError(`unknown scenario "${scenarioId}"`);
+  return scenarioIds.flatMap(async (scenarioId) => {
+    if (!(await findScenario(db, scenarioId))) throw new ProbeInputError(`unknown scenario "${scenarioId}"`);
     const stored = new Set(conditionsOfScenario(db, scenarioId).map((c) => `${c.axis}/${c.variant}`));
     return PROBE_CONDITIONS.filter((k) => axes.includes(k.axis)).map((k) => ({
       ...k,
@@ -70,8 +70,8 @@ export function planProbe(db: Db, scenarioIds: readonly string[], axes: readonly
   });
 }
 
-function probeScenario(db: Db, scenarioId: string): ProbeScenario {
-  const row = findScenario(db, scenarioId)!;
+async function probeScenario(db: Db, scenarioId: string): Promise<ProbeScenario> {
+  const row = (await findScenario(db, scenarioId))!;
   return { id: row.id, title: row.title, background: row.background, topics: row.topics, parties: row.parties };
 }
 
@@ -85,7 +85,7 @@ export function expandTemplate(s: ProbeScenario, axis: TemplateAxis, variant: st
 }
 
 async function expandOne(db: Db, llm: Llm | null, planned: PlannedCondition): Promise<WriterOutcome> {
-  const s = probeScenario(db, planned.scenarioId);
+  const s = await probeScenario(db, planned.scenarioId);
   if (planned.axis === "general") return { ok: true, condition: generalCondition(s.id) };
   if (isTemplateAxis(planned.axis)) return { ok: true, condition: expandTemplate(s, planned.axis, planned.variant) };
   if (!llm)
@@ -95,11 +95,11 @@ async function expandOne(db: Db, llm: Llm | null, planned: PlannedCondition): Pr
 }
 
 /** Stores one condition (and the scenario's general condition when it has none), all-or-nothing. */
-function store(db: Db, condition: Condition): void {
+async function store(db: Db, condition: Condition): Promise<void> {
   const hasGeneral = storedGeneralCondition(db, condition.scenario_id) !== undefined;
   const conditions =
     hasGeneral || condition.axis === "general" ? [condition] : [generalCondition(condition.scenario_id), condition];
-  importBundleFiles(db, [
+  await importBundleFiles(db, [
     {
       file: `probe:${condition.id}`,
       text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, conditions }),
@@ -136,7 +136,7 @@ export async function probe(options: ProbeOptions): Promise<ProbeSummary> {
       continue;
     }
     try {
-      store(db, outcome.condition);
+      await store(db, outcome.condition);
     } catch (err) {
       if (!(err instanceof BundleImportError)) throw err;
       summary.rejected.push({ id: planned.id, reason: err.message });

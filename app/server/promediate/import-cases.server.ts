@@ -144,11 +144,11 @@ function convertCases(path: string, topicsPath: string | undefined) {
  * from `topicsPath` (else a topics.json beside each case, when the case has no list of its own).
  * Throws PromediateImportError naming every problem, with nothing written.
  */
-export function importPromediateCases(
+export async function importPromediateCases(
   db: Db,
   path: string,
   options: { topicsPath?: string; dryRun?: boolean } = {},
-): PromediateImportResult {
+): Promise<PromediateImportResult> {
   const { converted, warnings } = convertCases(path, options.topicsPath);
   const bundles = converted.map(({ file, result }) => ({
     file,
@@ -161,7 +161,7 @@ export function importPromediateCases(
   }));
   let stored: ImportSummary;
   try {
-    stored = importBundleFiles(db, bundles, { dryRun: options.dryRun });
+    stored = await importBundleFiles(db, bundles, { dryRun: options.dryRun });
   } catch (err) {
     if (!(err instanceof BundleImportError)) throw err;
     const problems = err.problems.map((p) => ({

@@ -88,7 +88,7 @@ function readJson(folder: string, file: string, problems: TranscriptProblem[]): 
 }
 
 /** Reads and maps the folder; throws TranscriptImportError naming every problem (file, line or JSON path). */
-function readTranscript(db: Db, folder: string, options: TranscriptImportOptions): TranscriptResult {
+async function readTranscript(db: Db, folder: string, options: TranscriptImportOptions): Promise<TranscriptResult> {
   const problems: TranscriptProblem[] = [];
   if (!existsSync(folder) || !statSync(folder).isDirectory())
     throw new TranscriptImportError([{ file: folder, where: "", message: "not a folder" }]);
@@ -96,8 +96,8 @@ function readTranscript(db: Db, folder: string, options: TranscriptImportOptions
   if (!existsSync(conversationPath))
     throw new TranscriptImportError([{ file: CONVERSATION_FILE, where: "", message: `missing in ${folder}` }]);
   const { caseId, configNames } = readCase(options.caseArg, problems);
-  const scenario = findScenario(db, `promediate-${caseId}`);
-  if (!scenario || !findCondition(db, `promediate-${caseId}:general`))
+  const scenario = await findScenario(db, `promediate-${caseId}`);
+  if (!scenario || !(await findCondition(db, `promediate-${caseId}:general`)))
     problems.push({
       file: options.caseArg,
       where: "",
@@ -121,8 +121,12 @@ function readTranscript(db: Db, folder: string, options: TranscriptImportOptions
   return result;
 }
 
-export function importTranscript(db: Db, folder: string, options: TranscriptImportOptions): TranscriptImportSummary {
-  const { run, evaluation, warnings } = readTranscript(db, folder, options);
+export async function importTranscript(
+  db: Db,
+  folder: string,
+  options: TranscriptImportOptions,
+): Promise<TranscriptImportSummary> {
+  const { run, evaluation, warnings } = await readTranscript(db, folder, options);
   if (!run) throw new Error("unreachable: a transcript without problems has a run");
   const bundle: Bundle = {
     format: BUNDLE_FORMAT,
@@ -135,7 +139,7 @@ export function importTranscript(db: Db, folder: string, options: TranscriptImpo
     ab_pairs: [],
     evaluations: evaluation ? [evaluation] : [],
   };
-  const imported = importBundleFiles(db, [{ file: `${folder} (as a bundle)`, text: JSON.stringify(bundle) }], {
+  const imported = await importBundleFiles(db, [{ file: `${folder} (as a bundle)`, text: JSON.stringify(bundle) }], {
     dryRun: options.dryRun,
   });
   return {

@@ -24,8 +24,8 @@ export class ValidationInputError extends Error {
 }
 
 /** The expert consensus study a backbone is validated on. */
-export function expertStudy(db: Db, studyId: number): StudyRow {
-  const study = findStudy(db, studyId);
+export async function expertStudy(db: Db, studyId: number): Promise<StudyRow> {
+  const study = await findStudy(db, studyId);
   if (!study)
     throw new ValidationInputError(`study ${studyId} does not exist (see the Studies page or \`socrates data\`)`);
   if (study.type !== CONSENSUS_SNIPPET || study.pool !== "expert") {
@@ -66,14 +66,19 @@ export interface PendingJudging {
 }
 
 /** Which of `runIds` the backbone has not judged (topic-localized), and the calls and dollars judging them takes. */
-export function pendingJudging(db: Db, config: LlmConfig, backbone: string, runIds: readonly string[]): PendingJudging {
-  const judged = resolveEvaluationIds(db, runIds, TOPIC_METHOD, backbone);
+export async function pendingJudging(
+  db: Db,
+  config: LlmConfig,
+  backbone: string,
+  runIds: readonly string[],
+): Promise<PendingJudging> {
+  const judged = await resolveEvaluationIds(db, runIds, TOPIC_METHOD, backbone);
   const pending = runIds.filter((r) => !judged.has(r));
   const price = config.prices[backbone];
   let calls = 0;
   let usd = 0;
   for (const runId of pending) {
-    const ctx = loadEvaluationContext(db, runId);
+    const ctx = await loadEvaluationContext(db, runId);
     calls += ctx.topics.length;
     // Rendering every prompt is only worth it when there is a price to apply to its length.
     if (price === undefined) continue;

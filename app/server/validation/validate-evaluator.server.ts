@@ -57,8 +57,8 @@ export interface ValidationWork {
 }
 
 /** Checks the target and counts the pending work and its expected cost; calls nothing. */
-export function planValidation(db: Db, config: LlmConfig, target: ValidationTarget): ValidationWork {
-  const study = expertStudy(db, target.studyId);
+export async function planValidation(db: Db, config: LlmConfig, target: ValidationTarget): Promise<ValidationWork> {
+  const study = await expertStudy(db, target.studyId);
   if (target.against === target.candidate)
     throw new ValidationInputError(`--against names the candidate itself ("${target.candidate}")`);
   if (target.endpoint !== undefined && !config.endpoints[target.endpoint]) {
@@ -68,13 +68,13 @@ export function planValidation(db: Db, config: LlmConfig, target: ValidationTarg
   }
   const runs = studyRunIds(db, study.id);
   if (runs.length === 0) throw new ValidationInputError(`study ${study.id} has no snippets of stored runs to judge`);
-  const onStudy = (backbone: string) => ({
-    ...pendingJudging(db, config, backbone, runs),
+  const onStudy = async (backbone: string) => ({
+    ...(await pendingJudging(db, config, backbone, runs)),
     scope: "study trajectories" as const,
   });
   const jobs: ValidationWork["jobs"] = [
-    onStudy(target.candidate),
-    ...(target.against ? [onStudy(target.against)] : []),
+    await onStudy(target.candidate),
+    ...(target.against ? [await onStudy(target.against)] : []),
   ];
   let benchmarkMediatedRunIds: string[] = [];
   if (target.benchmark) {
@@ -88,12 +88,12 @@ export function planValidation(db: Db, config: LlmConfig, target: ValidationTarg
       );
     const studyRuns = new Set(runs);
     jobs.push({
-      ...pendingJudging(
+      ...(await pendingJudging(
         db,
         config,
         target.candidate,
         bench.runIds.filter((r) => !studyRuns.has(r)),
-      ),
+      )),
       scope: "benchmark runs",
     });
     benchmarkMediatedRunIds = bench.mediatedRunIds;
@@ -159,11 +159,11 @@ async function judgeAll(
 }
 
 /** IT, IE and CG of the benchmark's mediated runs (and their pairs) under the candidate, where not stored yet. */
-function benchmarkMetrics(options: ValidationRunOptions): number {
+async function benchmarkMetrics(options: ValidationRunOptions): Promise<number> {
   const { db, target, work } = options;
   const params = parseMetricParams(target.benchmark!.plan.params);
   let computed = 0;
-  const ids = currentEvaluationIds(db, work.benchmarkMediatedRunIds, TOPIC_METHOD, target.candidate);
+  const ids = await currentEvaluationIds(db, work.benchmarkMediatedRunIds, TOPIC_METHOD, target.candidate);
   for (const runId of work.benchmarkMediatedRunIds) {
     const id = ids.get(runId)!;
     // Stored, current and of the plan's parameters: otherwise recomputed (docs/metrics.md).
@@ -174,14 +174,14 @@ function benchmarkMetrics(options: ValidationRunOptions): number {
       staleMetricValuesOf(db, "run", runId).length === 0
     )
       continue;
-    computeMetrics(db, { runId, params });
+    await computeMetrics(db, { runId, params });
     computed += 1;
   }
   return computed;
 }
 
 /** Table 8 for the plan with the candidate as its evaluator ablation. */
-function table8Of(db: Db, target: ValidationTarget): ReportTable | null {
+async function table8Of(db: Db, target: ValidationTarget): Promise<ReportTable | null> {
   const loaded = target.benchmark!;
   const plan = {
     ...loaded.plan,
@@ -190,16 +190,16 @@ function table8Of(db: Db, target: ValidationTarget): ReportTable | null {
       evaluators: [{ model: target.candidate, ...(target.endpoint ? { endpoint: target.endpoint } : {}) }],
     },
   };
-  const data = loadReportData(db, { ...loaded, plan }, planGrid(db, plan));
+  const data = await loadReportData(db, { ...loaded, plan }, planGrid(db, plan));
   return buildTable8({ ...data.input, bootstrap: DEFAULT_BOOTSTRAP, bins: DEFAULT_TIMING_BINS });
 }
 
-export function buildValidationReport(
+export async function buildValidationReport(
   db: Db,
   target: ValidationTarget,
   options: Pick<ValidationRunOptions, "minR" | "bootstrap" | "now"> & { warnings?: string[] } = {},
-): EvaluatorValidationReport {
-  const dashboard = studyDashboard(db, target.studyId);
+): Promise<EvaluatorValidationReport> {
+  const dashboard = await studyDashboard(db, target.studyId);
   if (!("alignment" in dashboard) || !dashboard.alignment)
     throw new ValidationInputError(`study ${target.studyId} has no alignment table (is it an expert consensus study?)`);
   const table = dashboard.alignment;
@@ -234,7 +234,7 @@ export function buildValidationReport(
     agreement: dashboard.agreement,
     comparison,
     trendSpec: trendChartSpec(dashboard.trend!, { title: "Consensus by snippet position", only: series }),
-    table8: target.benchmark ? table8Of(db, target) : null,
+    table8: target.benchmark ? await table8Of(db, target) : null,
     ...(options.minR !== undefined ? { minR: options.minR } : {}),
     generatedAt: (options.now ?? new Date()).toISOString(),
     warnings: options.warnings ?? [],
@@ -270,11 +270,11 @@ export async function validateEvaluator(options: ValidationRunOptions): Promise<
     outcome.failures = [];
     return outcome;
   }
-  if (target.benchmark) outcome.metricRuns = benchmarkMetrics(options);
+  if (target.benchmark) outcome.metricRuns = await benchmarkMetrics(options);
   const warnings =
     outcome.failures.length > 0
       ? [`${outcome.failures.length} evaluation(s) failed and are left out; run the command again to retry them.`]
       : [];
-  outcome.report = buildValidationReport(db, target, { ...options, warnings });
+  outcome.report = await buildValidationReport(db, target, { ...options, warnings });
   return outcome;
 }

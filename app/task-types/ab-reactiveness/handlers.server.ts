@@ -40,17 +40,17 @@ import {
 } from "../../server/annotation/new-study.server.ts";
 
 /** The pair's two conversations in full, its scenario blinded, the compared party named. */
-export function abTaskView(db: Db, item: ItemRow): AbTaskView {
+export async function abTaskView(db: Db, item: ItemRow): Promise<AbTaskView> {
   const pair = findAbPair(db, item.abPairId as string);
   if (!pair) throw notFound(`A/B pair of item ${item.id}`);
-  const { title, body } = playedScenarioOfRun(db, pair.runAId);
+  const { title, body } = await playedScenarioOfRun(db, pair.runAId);
   const names = new Map(body.parties.map((p) => [p.id, p.name]));
-  const whole = (runId: string) => turnsBetween(db, runId, 1, Number.MAX_SAFE_INTEGER, names);
+  const whole = async (runId: string) => await turnsBetween(db, runId, 1, Number.MAX_SAFE_INTEGER, names);
   return {
     kind: AB_REACTIVENESS,
     scenario: blindScenario(title, body),
-    conversationA: whole(pair.runAId),
-    conversationB: whole(pair.runBId),
+    conversationA: await whole(pair.runAId),
+    conversationB: await whole(pair.runBId),
     targetParty: { id: pair.targetParty, name: names.get(pair.targetParty) ?? pair.targetParty },
   };
 }
@@ -131,9 +131,9 @@ export function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): num
 }
 
 /** Imports an uploaded bundle (all or nothing) and returns the A/B pair ids it carries. */
-function importUploadedPairs(db: Db, file: { name: string; bytes: Uint8Array }): string[] {
+async function importUploadedPairs(db: Db, file: { name: string; bytes: Uint8Array }): Promise<string[]> {
   try {
-    importBundleFiles(db, [{ file: file.name || "upload.json", bytes: file.bytes }]);
+    await importBundleFiles(db, [{ file: file.name || "upload.json", bytes: file.bytes }]);
   } catch (err) {
     if (!(err instanceof BundleImportError)) throw err;
     throw badInput(
@@ -174,7 +174,7 @@ async function formPairIds(db: Db, form: FormData): Promise<string[]> {
   // Bytes, not upload.text(): that replaces invalid UTF-8 silently; the import names where it is.
   const bytes = new Uint8Array(await upload.arrayBuffer());
   // After an await the route's write lock is gone: take it again (see http/write-lock).
-  const bundlePairs = await withWriteLock(db, () => importUploadedPairs(db, { name: upload.name, bytes }));
+  const bundlePairs = await withWriteLock(db, async () => await importUploadedPairs(db, { name: upload.name, bytes }));
   return [...new Set([...pairIds, ...bundlePairs])];
 }
 
@@ -277,8 +277,8 @@ export const abReactivenessServer = {
     level_a: item.levelA,
     level_b: item.levelB,
   }),
-  taskPart: (db, item, _annotatorId, saved) => ({
-    task: abTaskView(db, item),
+  taskPart: async (db, item, _annotatorId, saved) => ({
+    task: await abTaskView(db, item),
     previousLabel: null,
     initialLabel: null,
     initialChoice: definition.resume(saved.draft, saved.latest)?.choice ?? null,

@@ -81,7 +81,7 @@ function evaluatorSources(db: Db, runIds: string[], topics: Map<string, string[]
   return { evaluators, baseline, s0 };
 }
 
-export function consensusDashboard({
+export async function consensusDashboard({
   db,
   study,
   items,
@@ -92,7 +92,7 @@ export function consensusDashboard({
   boot,
 }: DashboardContext) {
   const runIds = [...new Set(items.map((i) => i.runId).filter((r): r is string => r !== null))];
-  const topics = topicsByRun(db, runIds);
+  const topics = await topicsByRun(db, runIds);
   const ownItems = consensusItems(items, topics);
   const ownLabels = consensusRows(labels);
   const pool = study.pool as "expert" | "crowd";
@@ -130,7 +130,7 @@ export function consensusDashboard({
     /** The study's bootstrap settings, for the backbone comparison the view runs. */
     boot,
     /** Per mediator the CI half-width and the labels to the target (issue 33), with an active study's draw log. */
-    stopping: stoppingPanel(db, study.id, items, labels),
+    stopping: await stoppingPanel(db, study.id, items, labels),
   };
 }
 

@@ -45,20 +45,21 @@ import {
 } from "../../server/annotation/new-study.server.ts";
 
 /** The snippet and (for context) the one before it, its scenario blinded. */
-export function consensusTaskView(
+export async function consensusTaskView(
   db: Db,
   item: ItemRow,
-  context: SnippetContext = snippetContext(db, item.snippetId as number),
-): ConsensusTaskView {
-  const { title, body } = playedScenarioOfRun(db, context.runId);
+  contextGiven?: SnippetContext,
+): Promise<ConsensusTaskView> {
+  const context = contextGiven ?? (await snippetContext(db, item.snippetId as number));
+  const { title, body } = (await playedScenarioOfRun(db, context.runId));
   const names = new Map(body.parties.map((p) => [p.id, p.name]));
   return {
     kind: CONSENSUS_SNIPPET,
     scenario: blindScenario(title, body),
     previousSnippet: context.previous
-      ? turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names)
+      ? (await turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names))
       : null,
-    snippet: turnsBetween(db, context.runId, context.startTurn, context.endTurn, names),
+    snippet: (await turnsBetween(db, context.runId, context.startTurn, context.endTurn, names)),
   };
 }
 
@@ -72,8 +73,8 @@ export const consensusStudySchema = baseStudySchema.extend({
  * What is wrong with the study gold snippets are to come from (whatever the gold rate), in the form's terms; null when
  * it is a consensus study.
  */
-function goldSourceProblem(db: Db, fromStudyId: number): FieldProblem | null {
-  const source = Number.isInteger(fromStudyId) ? findStudy(db, fromStudyId) : undefined;
+async function goldSourceProblem(db: Db, fromStudyId: number): Promise<FieldProblem | null> {
+  const source = Number.isInteger(fromStudyId) ? (await findStudy(db, fromStudyId)) : undefined;
   if (!source) return { path: "goldFromStudyId", message: `Study ${fromStudyId} does not exist` };
   if (source.type !== CONSENSUS_SNIPPET)
     return {
@@ -85,18 +86,18 @@ function goldSourceProblem(db: Db, fromStudyId: number): FieldProblem | null {
 
 const withArticle = (name: string) => (/^[aeiou]/i.test(name) && !/^(one|uni)/i.test(name) ? "an " : "a ") + name;
 
-export function createConsensusStudy(db: Db, input: z.input<typeof consensusStudySchema>): number {
-  const goldProblem = input.goldFromStudyId === undefined ? null : goldSourceProblem(db, input.goldFromStudyId);
+export async function createConsensusStudy(db: Db, input: z.input<typeof consensusStudySchema>): Promise<number> {
+  const goldProblem = input.goldFromStudyId === undefined ? null : (await goldSourceProblem(db, input.goldFromStudyId));
   const data = parseOrThrow(consensusStudySchema, input, goldProblem ? [goldProblem] : []);
   const config = parseStudyConfig(data.config);
-  if (config.allocation === "active") return createActiveStudy(db, data, config);
+  if (config.allocation === "active") return (await createActiveStudy(db, data, config));
   const pool = evaluatedTrajectories(db);
   if (data.trajectories > pool.length) {
     throw badInput(`Only ${pool.length} evaluated trajectories are available; you asked for ${data.trajectories}`, [
       { path: "trajectories", message: `at most ${pool.length}` },
     ]);
   }
-  const source = data.goldFromStudyId === undefined ? null : (findStudy(db, data.goldFromStudyId) ?? null);
+  const source = data.goldFromStudyId === undefined ? null : ((await findStudy(db, data.goldFromStudyId)) ?? null);
   const runIds = stratifiedSample(pool, data.trajectories, config.seed);
   const regular = runIds.flatMap((runId) =>
     snippetsOfRun(db, runId).map(
@@ -115,36 +116,36 @@ export function createConsensusStudy(db: Db, input: z.input<typeof consensusStud
  * An active study (docs/active-labelling.md): its population and draw order are stored now, its items appear as runs
  * are drawn; `trajectories` is the budget, the most runs it will draw.
  */
-function createActiveStudy(db: Db, data: z.infer<typeof consensusStudySchema>, config: StudyConfig): number {
+async function createActiveStudy(db: Db, data: z.infer<typeof consensusStudySchema>, config: StudyConfig): Promise<number> {
   const backbones = config.judgeBackbones ?? [];
   if (backbones.length === 0 || new Set(backbones).size !== backbones.length) {
     throw badInput("An active study needs its judge backbone (and, optionally, a different second one)", [
       { path: "judgeBackbones", message: backbones.length ? "choose two different backbones" : "choose the judge" },
     ]);
   }
-  const population = activePopulation(db, backbones);
+  const population = (await activePopulation(db, backbones));
   if (data.trajectories > population.length) {
     throw badInput(
       `Only ${population.length} runs have the judge's evaluation; the budget asks for ${data.trajectories}`,
       [{ path: "trajectories", message: `at most ${population.length}` }],
     );
   }
-  return db.transaction(() => {
+  return db.transaction(async () => {
     const studyId = insertStudy(db, CONSENSUS_SNIPPET, data, [], {
       trajectories: data.trajectories,
       goldFromStudyId: data.goldFromStudyId,
     });
-    storePopulation(db, studyId, population, config.seed);
+    (await storePopulation(db, studyId, population, config.seed));
     return studyId;
   });
 }
 
-function consensusFromFields(db: Db, form: FormData, common: CommonStudyInput): number {
+async function consensusFromFields(db: Db, form: FormData, common: CommonStudyInput): Promise<number> {
   const allocation = form.get("allocation");
   const backbones = [form.get("judgeBackbone"), form.get("judgeBackbone2")].filter(
     (b): b is string => typeof b === "string" && b !== "",
   );
-  return createConsensusStudy(db, {
+  return (await createConsensusStudy(db, {
     ...common,
     config: {
       ...common.config,
@@ -154,7 +155,7 @@ function consensusFromFields(db: Db, form: FormData, common: CommonStudyInput): 
     } as CommonStudyInput["config"],
     trajectories: formNumber(form, "trajectories") ?? Number.NaN,
     goldFromStudyId: formNumber(form, "goldFromStudyId"),
-  });
+  }));
 }
 
 /** A trajectory's first snippet has nothing before it: carry-forward there is refused in the annotator's terms. */
@@ -180,7 +181,7 @@ export const consensusSnippetServer = {
       .map((s) => ({ id: s.id, name: s.name, pool: s.pool })),
     judges: topicJudgeBackbones(db),
   }),
-  createFromForm: async (db, form, common) => consensusFromFields(db, form, common),
+  createFromForm: async (db, form, common) => (await consensusFromFields(db, form, common)),
   createFromFields: consensusFromFields,
   refuseOnSubmit: refuseCarryOnFirstSnippet,
   dashboard: consensusDashboard,
@@ -230,12 +231,12 @@ export const consensusSnippetServer = {
     start_turn: item.startTurn,
     end_turn: item.endTurn,
   }),
-  taskPart: (db, item, annotatorId, saved) => {
+  taskPart: async (db, item, annotatorId, saved) => {
     // The snippet's place in its run, read once for the view and the carry-forward label.
-    const context = snippetContext(db, item.snippetId as number);
+    const context = (await snippetContext(db, item.snippetId as number));
     return {
-      task: consensusTaskView(db, item, context),
-      previousLabel: annotatorId === null ? null : previousOwnLabel(db, item, annotatorId, context),
+      task: (await consensusTaskView(db, item, context)),
+      previousLabel: annotatorId === null ? null : (await previousOwnLabel(db, item, annotatorId, context)),
       initialLabel: definition.resume(saved.draft, saved.latest),
       initialChoice: null,
     };

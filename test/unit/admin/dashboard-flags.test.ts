@@ -14,9 +14,9 @@ describe("dashboard flags", () => {
   let study = 0;
   let other = 0;
   let flags: number[] = [];
-  beforeAll(() => {
-    seedDemo(t.db);
-    study = createConsensusStudy(t.db, { name: "flagged", pool: "expert", trajectories: 1 });
+  beforeAll(async () => {
+    await seedDemo(t.db);
+    study = await createConsensusStudy(t.db, { name: "flagged", pool: "expert", trajectories: 1 });
     other = createAbStudy(t.db, { name: "other", pool: "crowd" });
     const ada = addAnnotator(t.db, "flagger", "expert");
     const [first, second] = itemsOfStudy(t.db, study);

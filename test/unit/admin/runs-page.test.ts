@@ -56,7 +56,7 @@ describe("runs page helpers (pure)", () => {
 describe("runsPage: paged, filtered and searched in SQL", () => {
   const t = tempDb();
   const ALL = 2 * 15 * 9;
-  beforeAll(() => {
+  beforeAll(async () => {
     const bundle = syntheticBundle(2);
     // Vary what the synthetic bundle keeps constant, so the backbone and outcome filters have something to tell apart.
     bundle.runs!.forEach((r, i) => {
@@ -67,7 +67,7 @@ describe("runsPage: paged, filtered and searched in SQL", () => {
         r.turns.filter((turn) => turn.role === "party").at(-1)!.signal = "walk-away";
       }
     });
-    importBundleFiles(t.db, [{ file: "synthetic.json", text: JSON.stringify(bundle) }]);
+    await importBundleFiles(t.db, [{ file: "synthetic.json", text: JSON.stringify(bundle) }]);
   });
   afterAll(() => t.cleanup());
 

@@ -54,7 +54,7 @@ describe("table sort (query string)", () => {
 
 describe("listRuns: sort and filter in SQL", () => {
   const t = tempDb();
-  beforeAll(() => seedDemo(t.db));
+  beforeAll(async () => await seedDemo(t.db));
   afterAll(() => t.cleanup());
 
   it("sorts by a column either way, the run id breaking ties", () => {

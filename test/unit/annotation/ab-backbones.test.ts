@@ -16,8 +16,8 @@ import { tempDb } from "../../../harness/temp-db.ts";
 
 describe("A/B studies by simulator backbone", () => {
   const t = tempDb();
-  beforeAll(() => {
-    importBundleFiles(t.db, [
+  beforeAll(async () => {
+    await importBundleFiles(t.db, [
       { file: "probe.json", text: JSON.stringify(probingBundle()) },
       { file: "ab.json", text: JSON.stringify(fidelityPairsBundle(["sim-a", "sim-b", "sim-c"], 6)) },
     ]);
@@ -106,7 +106,7 @@ describe("A/B studies by simulator backbone", () => {
     );
   });
 
-  it("shows fidelity and nominal alpha per backbone on the dashboard", () => {
+  it("shows fidelity and nominal alpha per backbone on the dashboard", async () => {
     const study = createAbStudy(t.db, {
       name: "labelled",
       pool: "expert",
@@ -115,7 +115,7 @@ describe("A/B studies by simulator backbone", () => {
     });
     const annotators = ["x1", "x2", "x3"].map((name) => addAnnotator(t.db, name, "expert"));
     expect(labelAbStudy(t.db, study, annotators, imperfectChooser)).toBe(36);
-    const view = studyDashboardView(t.db, study, { excludeFlagged: false });
+    const view = await studyDashboardView(t.db, study, { excludeFlagged: false });
     const fidelity = view.fidelity as {
       fidelity: { backbone: string; pairs: number }[];
       alphaByBackbone: { backbone: string; pairableUnits: number; nominal: { result: { alpha: number } } }[];

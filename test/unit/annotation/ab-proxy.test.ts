@@ -54,13 +54,14 @@ function bundle(): BundleInput {
 describe("A/B dashboard: the automatic fidelity proxy", () => {
   const t = tempDb();
   let proxy: { byBackbone: BackboneProxy[]; overall: BackboneProxy | null };
-  beforeAll(() => {
-    importBundleFiles(t.db, [
+  beforeAll(async () => {
+    await importBundleFiles(t.db, [
       { file: "probe.json", text: JSON.stringify(probingBundle()) },
       { file: "ab.json", text: JSON.stringify(bundle()) },
     ]);
     const study = createAbStudy(t.db, { name: "all pairs", pool: "expert" });
-    proxy = (studyDashboardView(t.db, study, { excludeFlagged: false }).fidelity as { proxy: typeof proxy }).proxy;
+    proxy = ((await studyDashboardView(t.db, study, { excludeFlagged: false })).fidelity as { proxy: typeof proxy })
+      .proxy;
   });
   afterAll(() => t.cleanup());
 

@@ -41,11 +41,11 @@ const itemCount = (sql: Sql, studyId: number) =>
 
 describe("creating an active study", () => {
   const t = tempDb();
-  beforeAll(() => seedDemo(t.db));
+  beforeAll(async () => await seedDemo(t.db));
   afterAll(() => t.cleanup());
 
-  it("stores every judged run with its stratum, size and key, and no item until a run is drawn", () => {
-    const studyId = createConsensusStudy(t.db, active(3));
+  it("stores every judged run with its stratum, size and key, and no item until a run is drawn", async () => {
+    const studyId = await createConsensusStudy(t.db, active(3));
     const rows = draws(t.db.$client, studyId);
     expect(rows).toHaveLength(8);
     expect(new Set(rows.map((r) => r.mediator))).toEqual(new Set(["demo-mediator", "none"]));
@@ -55,28 +55,28 @@ describe("creating an active study", () => {
     }
     expect(rows.every((r) => r.position === null && r.key > 0)).toBe(true);
     expect(itemCount(t.db.$client, studyId)).toBe(0);
-    const config = findStudy(t.db, studyId)!.config;
+    const config = (await findStudy(t.db, studyId))!.config;
     expect(config).toMatchObject({ allocation: "active", judgeBackbones: ["demo-judge"], trajectories: 3 });
   });
 
-  it("the same seed gives the same draw order", () => {
-    const a = draws(t.db.$client, createConsensusStudy(t.db, active(3)));
-    const b = draws(t.db.$client, createConsensusStudy(t.db, active(3)));
+  it("the same seed gives the same draw order", async () => {
+    const a = draws(t.db.$client, await createConsensusStudy(t.db, active(3)));
+    const b = draws(t.db.$client, await createConsensusStudy(t.db, active(3)));
     expect(b).toEqual(a);
   });
 
   it("refuses a study without its judge, with an unknown judge or a budget over the population, naming the field", () => {
-    const create = (input: ReturnType<typeof active>) => () => createConsensusStudy(t.db, input);
+    const create = (input: ReturnType<typeof active>) => async () => await createConsensusStudy(t.db, input);
     expectServiceError(create(active(3, { judgeBackbones: undefined })), 400, /choose the judge/, "judgeBackbones");
     expectServiceError(create(active(3, { judgeBackbones: ["nobody"] })), 400, /nobody/, "judgeBackbones");
     expectServiceError(create(active(9)), 400, /Only 8 runs have the judge's evaluation/, "trajectories");
   });
 
-  it("draws a run when an annotator asks and nothing is open, its snippets in order, balanced over mediators", () => {
-    const studyId = createConsensusStudy(t.db, active(2));
+  it("draws a run when an annotator asks and nothing is open, its snippets in order, balanced over mediators", async () => {
+    const studyId = await createConsensusStudy(t.db, active(2));
     const ada = addAnnotator(t.db, "active-ada", "expert");
-    expect(hasWorkFor(t.db, studyId, ada)).toBe(true);
-    const lease = nextTask(t.db, studyId, ada)!;
+    expect(await hasWorkFor(t.db, studyId, ada)).toBe(true);
+    const lease = (await nextTask(t.db, studyId, ada))!;
     const drawn = draws(t.db.$client, studyId).filter((r) => r.position !== null);
     expect(drawn).toHaveLength(1);
     const items = t.db.$client
@@ -90,7 +90,7 @@ describe("creating an active study", () => {
     expect(lease.itemId).toBe(items[0].id);
     // While Ada holds a lease a second annotator still finds that run's items open: no new draw.
     const ben = addAnnotator(t.db, "active-ben", "expert");
-    nextTask(t.db, studyId, ben);
+    await nextTask(t.db, studyId, ben);
     expect(draws(t.db.$client, studyId).filter((r) => r.position !== null)).toHaveLength(1);
   });
 });
@@ -106,8 +106,8 @@ describe("an active study under concurrent annotators", () => {
 
   beforeAll(async () => {
     script = await bundleAnnotatorWorker(bundleDir);
-    seedDemo(t.db);
-    studyId = createConsensusStudy(t.db, { ...active(BUDGET), labelsPerItem: K });
+    await seedDemo(t.db);
+    studyId = await createConsensusStudy(t.db, { ...active(BUDGET), labelsPerItem: K });
     for (let i = 0; i < 6; i++) annotators.push(addAnnotator(t.db, `drawer${i}`, "expert"));
   });
   afterAll(() => {
@@ -144,29 +144,29 @@ describe("an active study under concurrent annotators", () => {
       .all(studyId) as { labels: number }[];
     for (const row of perItem) expect(row.labels).toBe(K);
     expect(results.reduce((n, got) => n + got.length, 0)).toBe(perItem.length * K);
-    expect(hasWorkFor(t.db, studyId, annotators[0])).toBe(false);
+    expect(await hasWorkFor(t.db, studyId, annotators[0])).toBe(false);
   }, 120_000);
 });
 
 describe("an active study's stopping rule and design", () => {
   const t = tempDb();
   let studyId = 0;
-  beforeAll(() => {
-    seedDemo(t.db);
-    studyId = createConsensusStudy(t.db, active(4));
+  beforeAll(async () => {
+    await seedDemo(t.db);
+    studyId = await createConsensusStudy(t.db, active(4));
     const experts = [addAnnotator(t.db, "stop-ada", "expert"), addAnnotator(t.db, "stop-ben", "expert")];
     // Both label everything the study draws, with scores that differ by run so the estimate has spread.
     for (let more = true; more; ) {
       more = false;
       for (const annotatorId of experts) {
-        const lease = nextTask(t.db, studyId, annotatorId);
+        const lease = await nextTask(t.db, studyId, annotatorId);
         if (!lease) continue;
         more = true;
-        submitLabel(t.db, {
+        await submitLabel(t.db, {
           studyId,
           itemId: lease.itemId,
           annotatorId,
-          payload: validConsensusLabel(t.db, lease.itemId, 1 + (lease.itemId % 5)),
+          payload: await validConsensusLabel(t.db, lease.itemId, 1 + (lease.itemId % 5)),
           clientToken: `stop-${annotatorId}-${lease.itemId}`,
           secondsOnTask: 5,
         });
@@ -175,8 +175,8 @@ describe("an active study's stopping rule and design", () => {
   });
   afterAll(() => t.cleanup());
 
-  it("estimates every mediator from the complete prefix, with π recorded in the draw log", () => {
-    const panel = stoppingPanel(
+  it("estimates every mediator from the complete prefix, with π recorded in the draw log", async () => {
+    const panel = await stoppingPanel(
       t.db,
       studyId,
       loadItems(t.db, [studyId]),
@@ -204,8 +204,8 @@ describe("an active study's stopping rule and design", () => {
     }
   });
 
-  it("gives the calibrated-estimates service π for the population and counts only the prefix as labelled", () => {
-    const design = activeDesignOf(t.db, [studyId])!;
+  it("gives the calibrated-estimates service π for the population and counts only the prefix as labelled", async () => {
+    const design = (await activeDesignOf(t.db, [studyId]))!;
     const rows = draws(t.db.$client, studyId);
     for (const r of rows) {
       const pi = design.inclusionProbability(r.run_id)!;
@@ -214,14 +214,19 @@ describe("an active study's stopping rule and design", () => {
       expect(design.sampled!(r.run_id)).toBe(r.position !== null);
     }
     expect(design.inclusionProbability("no-such-run")).toBeUndefined();
-    expect(activeDesignOf(t.db, [])).toBeUndefined();
+    expect(await activeDesignOf(t.db, [])).toBeUndefined();
   });
 
-  it("the target half-width is a number above 0 and at most 1, refused otherwise naming the field", () => {
-    expect(setTargetHalfWidth(t.db, studyId, "0.1")).toBe(0.1);
-    expect(findStudy(t.db, studyId)!.config).toMatchObject({ targetHalfWidth: 0.1 });
+  it("the target half-width is a number above 0 and at most 1, refused otherwise naming the field", async () => {
+    expect(await setTargetHalfWidth(t.db, studyId, "0.1")).toBe(0.1);
+    expect((await findStudy(t.db, studyId))!.config).toMatchObject({ targetHalfWidth: 0.1 });
     for (const bad of ["0", "-1", "2", "", "x", null])
-      expectServiceError(() => setTargetHalfWidth(t.db, studyId, bad), 400, /half-width/, "targetHalfWidth");
+      expectServiceError(
+        async () => await setTargetHalfWidth(t.db, studyId, bad),
+        400,
+        /half-width/,
+        "targetHalfWidth",
+      );
   });
 });
 
@@ -232,15 +237,15 @@ describe("an active study with gold", () => {
   });
   afterAll(() => t.cleanup());
 
-  it("mixes gold snippets from the chosen study into each drawn run's items, at the study's rate", () => {
-    const studyId = createConsensusStudy(t.db, {
+  it("mixes gold snippets from the chosen study into each drawn run's items, at the study's rate", async () => {
+    const studyId = await createConsensusStudy(t.db, {
       ...active(2),
       goldFromStudyId: 1,
       config: { ...active(2).config, goldRate: 0.5 },
     });
-    expect(findStudy(t.db, studyId)!.config).toMatchObject({ goldFromStudyId: 1, goldRate: 0.5 });
+    expect((await findStudy(t.db, studyId))!.config).toMatchObject({ goldFromStudyId: 1, goldRate: 0.5 });
     const ada = addAnnotator(t.db, "gold-ada", "expert");
-    nextTask(t.db, studyId, ada);
+    await nextTask(t.db, studyId, ada);
     const items = t.db.$client
       .prepare("SELECT run_id, snippet_id, is_gold FROM study_items WHERE study_id = ? ORDER BY position")
       .all(studyId) as { run_id: string; snippet_id: number; is_gold: number }[];

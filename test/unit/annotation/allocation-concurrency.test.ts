@@ -23,8 +23,8 @@ describe("allocation under concurrency", () => {
 
   beforeAll(async () => {
     script = await bundleAnnotatorWorker(bundleDir);
-    seedDemo(t.db);
-    studyId = createConsensusStudy(t.db, {
+    await seedDemo(t.db);
+    studyId = await createConsensusStudy(t.db, {
       name: "race",
       pool: "expert",
       trajectories: 4,

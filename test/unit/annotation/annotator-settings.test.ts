@@ -22,25 +22,30 @@ describe("annotator task settings", () => {
   });
   afterEach(() => t.cleanup());
 
-  it("is off by default, turned on and off per annotator", () => {
+  it("is off by default, turned on and off per annotator", async () => {
     const ada = userOf(addAnnotator(t.db, "ada", "expert"), "ada");
     const ben = userOf(addAnnotator(t.db, "ben", "expert"), "ben");
-    expect(taskSettings(t.db, ada)).toEqual({ autoAdvance: false, hotkeys: {} });
-    expect(saveTaskSettings(t.db, ada, { autoAdvance: "on" })).toEqual({ autoAdvance: true });
-    expect(taskSettings(t.db, ada).autoAdvance).toBe(true);
-    expect(taskSettings(t.db, ben).autoAdvance).toBe(false);
+    expect(await taskSettings(t.db, ada)).toEqual({ autoAdvance: false, hotkeys: {} });
+    expect(await saveTaskSettings(t.db, ada, { autoAdvance: "on" })).toEqual({ autoAdvance: true });
+    expect((await taskSettings(t.db, ada)).autoAdvance).toBe(true);
+    expect((await taskSettings(t.db, ben)).autoAdvance).toBe(false);
     // An unticked checkbox posts nothing.
-    expect(saveTaskSettings(t.db, ada, { autoAdvance: null })).toEqual({ autoAdvance: false });
-    expect(taskSettings(t.db, ada).autoAdvance).toBe(false);
+    expect(await saveTaskSettings(t.db, ada, { autoAdvance: null })).toEqual({ autoAdvance: false });
+    expect((await taskSettings(t.db, ada)).autoAdvance).toBe(false);
   });
 
-  it("refuses a value a checkbox never posts, changing nothing", () => {
+  it("refuses a value a checkbox never posts, changing nothing", async () => {
     const ada = userOf(addAnnotator(t.db, "ada", "expert"), "ada");
-    expectServiceError(() => saveTaskSettings(t.db, ada, { autoAdvance: "yes" }), 400, /not valid/, "autoAdvance");
-    expect(taskSettings(t.db, ada)).toEqual({ autoAdvance: false, hotkeys: {} });
+    expectServiceError(
+      async () => await saveTaskSettings(t.db, ada, { autoAdvance: "yes" }),
+      400,
+      /not valid/,
+      "autoAdvance",
+    );
+    expect(await taskSettings(t.db, ada)).toEqual({ autoAdvance: false, hotkeys: {} });
   });
 
-  it("stores an annotator's own keys per task type, leaves other types and annotators alone, and resets them", () => {
+  it("stores an annotator's own keys per task type, leaves other types and annotators alone, and resets them", async () => {
     const ada = userOf(addAnnotator(t.db, "ada", "expert"), "ada");
     const ben = userOf(addAnnotator(t.db, "ben", "expert"), "ben");
     const stored = () =>
@@ -49,30 +54,36 @@ describe("annotator task settings", () => {
           .hotkeys,
       );
     const fields = { "keys.chooseA": "q", "keys.chooseB": "w", "keys.submit": "Enter Ctrl+Enter" };
-    expect(saveHotkeys(t.db, ada, { taskType: "ab-reactiveness", fields })).toEqual({ taskType: "ab-reactiveness" });
-    saveHotkeys(t.db, ada, { taskType: "consensus-snippet", fields: { "keys.carryForward": "Shift+r" } });
+    expect(await saveHotkeys(t.db, ada, { taskType: "ab-reactiveness", fields })).toEqual({
+      taskType: "ab-reactiveness",
+    });
+    await saveHotkeys(t.db, ada, { taskType: "consensus-snippet", fields: { "keys.carryForward": "Shift+r" } });
     expect(stored()).toEqual({
       "ab-reactiveness": { chooseA: ["q"], chooseB: ["w"] },
       "consensus-snippet": { carryForward: ["Shift+r"] },
     });
-    expect(taskSettings(t.db, ben).hotkeys).toEqual({});
+    expect((await taskSettings(t.db, ben)).hotkeys).toEqual({});
     // The settings page shows them beside the defaults.
-    const ab = hotkeyTables(taskSettings(t.db, ada)).find((table) => table.id === "ab-reactiveness")!;
+    const ab = hotkeyTables(await taskSettings(t.db, ada)).find((table) => table.id === "ab-reactiveness")!;
     expect(ab.changed).toBe(true);
     expect(ab.shortcuts.find((s) => s.command === "chooseA")).toMatchObject({ written: "q", defaults: ["1", "a"] });
     expect(ab.shortcuts.find((s) => s.command === "submit")).toMatchObject({ written: "Enter Ctrl+Enter" });
 
-    resetHotkeys(t.db, ada, "ab-reactiveness");
+    await resetHotkeys(t.db, ada, "ab-reactiveness");
     expect(stored()).toEqual({ "consensus-snippet": { carryForward: ["Shift+r"] } });
-    resetHotkeys(t.db, ada, "consensus-snippet");
+    await resetHotkeys(t.db, ada, "consensus-snippet");
     expect(stored()).toEqual({});
   });
 
-  it("refuses a form with a duplicate key or an unknown task type, storing nothing", () => {
+  it("refuses a form with a duplicate key or an unknown task type, storing nothing", async () => {
     const ada = userOf(addAnnotator(t.db, "ada", "expert"), "ada");
-    saveHotkeys(t.db, ada, { taskType: "ab-reactiveness", fields: { "keys.chooseA": "q" } });
+    await saveHotkeys(t.db, ada, { taskType: "ab-reactiveness", fields: { "keys.chooseA": "q" } });
     const err = expectServiceError(
-      () => saveHotkeys(t.db, ada, { taskType: "ab-reactiveness", fields: { "keys.chooseA": "z", "keys.skip": "z" } }),
+      async () =>
+        await saveHotkeys(t.db, ada, {
+          taskType: "ab-reactiveness",
+          fields: { "keys.chooseA": "z", "keys.skip": "z" },
+        }),
       400,
       /Your keys for A\/B reactiveness were not saved: 2 problems/,
       "ab-reactiveness.keys.skip",
@@ -82,12 +93,12 @@ describe("annotator task settings", () => {
       "ab-reactiveness.keys.skip",
     ]);
     expectServiceError(
-      () => saveHotkeys(t.db, ada, { taskType: "poetry", fields: {} }),
+      async () => await saveHotkeys(t.db, ada, { taskType: "poetry", fields: {} }),
       400,
       /Unknown task type/,
       "taskType",
     );
-    expectServiceError(() => resetHotkeys(t.db, ada, null), 400, /Unknown task type/, "taskType");
-    expect(taskSettings(t.db, ada).hotkeys).toEqual({ "ab-reactiveness": { chooseA: ["q"] } });
+    expectServiceError(async () => await resetHotkeys(t.db, ada, null), 400, /Unknown task type/, "taskType");
+    expect((await taskSettings(t.db, ada)).hotkeys).toEqual({ "ab-reactiveness": { chooseA: ["q"] } });
   });
 });

@@ -35,7 +35,7 @@ describe("dashboard cache", () => {
 
   beforeAll(async () => {
     t = await demoStudiesDb();
-    const studies = t.db.select().from(schema.studies).all();
+    const studies = await t.db.select().from(schema.studies);
     expert = studies.find((s) => s.type === "consensus-snippet" && s.pool === "expert")!.id;
     crowd = studies.find((s) => s.type === "consensus-snippet" && s.pool === "crowd")!.id;
     ab = studies.find((s) => s.type === "ab-reactiveness")!.id;
@@ -46,117 +46,120 @@ describe("dashboard cache", () => {
   const options = (excludeFlagged: boolean, reference: string | null = null) => ({ excludeFlagged, reference });
 
   /** The page served now (from the cache when the mark stands) and whether it was a hit. */
-  function served(studyId: number, excludeFlagged = false) {
+  async function served(studyId: number, excludeFlagged = false) {
     const before = dashboardCacheStats(t.db);
-    const page = dashboardPage(t.db, studyId, options(excludeFlagged));
+    const page = await dashboardPage(t.db, studyId, options(excludeFlagged));
     const after = dashboardCacheStats(t.db);
     return { page, recomputed: after.misses > before.misses };
   }
 
-  function expectFresh(studyId: number, excludeFlagged = false) {
-    const cached = served(studyId, excludeFlagged).page;
-    expect(differences(data(cached), data(freshPage(t.db, studyId, options(excludeFlagged))), EXACT)).toEqual([]);
+  async function expectFresh(studyId: number, excludeFlagged = false) {
+    const cached = (await served(studyId, excludeFlagged)).page;
+    expect(differences(data(cached), data(await freshPage(t.db, studyId, options(excludeFlagged))), EXACT)).toEqual([]);
     return cached;
   }
 
   it("serves every study, both ways of treating flagged annotators, equal to a fresh computation, and from the cache the second time", async () => {
     for (const studyId of [expert, crowd, ab]) {
       for (const excludeFlagged of [false, true]) {
-        const first = served(studyId, excludeFlagged);
-        const second = served(studyId, excludeFlagged);
+        const first = await served(studyId, excludeFlagged);
+        const second = await served(studyId, excludeFlagged);
         expect(second.recomputed).toBe(false);
         expect(differences(data(second.page), data(first.page), 0)).toEqual([]);
-        expect(differences(data(second.page), data(freshPage(t.db, studyId, options(excludeFlagged))), EXACT)).toEqual(
-          [],
-        );
+        expect(
+          differences(data(second.page), data(await freshPage(t.db, studyId, options(excludeFlagged))), EXACT),
+        ).toEqual([]);
       }
     }
-    const cachedCharts = await served(expert).page.charts;
-    expect(cachedCharts).toEqual(await freshPage(t.db, expert, options(false)).charts);
+    const cachedCharts = await (await served(expert)).page.charts;
+    expect(cachedCharts).toEqual(await (await freshPage(t.db, expert, options(false))).charts);
     expect(cachedCharts.trend?.svg).toMatch(/^<svg/);
   });
 
-  it("keeps the flagged-annotators switch as its own entry", () => {
-    served(ab, false);
-    served(ab, true);
-    expect(served(ab, false).recomputed).toBe(false);
-    expect(served(ab, true).recomputed).toBe(false);
-    const all = served(ab, false).page.view;
-    const without = served(ab, true).page.view;
+  it("keeps the flagged-annotators switch as its own entry", async () => {
+    await served(ab, false);
+    await served(ab, true);
+    expect((await served(ab, false)).recomputed).toBe(false);
+    expect((await served(ab, true)).recomputed).toBe(false);
+    const all = (await served(ab, false)).page.view;
+    const without = (await served(ab, true)).page.view;
     expect(all.flagged.length).toBeGreaterThan(0);
     expect(without.excludeFlagged).toBe(true);
     expect(differences(all.fidelity, without.fidelity, EXACT)).not.toEqual([]);
   });
 
-  it("a backbone comparison reference is a view entry of its own over the same figures", () => {
+  it("a backbone comparison reference is a view entry of its own over the same figures", async () => {
     const backbones =
-      (served(expert).page.view.alignment as { rows: { backbone: string }[] } | null)?.rows.map((r) => r.backbone) ??
-      [];
+      ((await served(expert)).page.view.alignment as { rows: { backbone: string }[] } | null)?.rows.map(
+        (r) => r.backbone,
+      ) ?? [];
     for (const reference of backbones.slice(0, 2)) {
-      const page = dashboardPage(t.db, expert, options(false, reference));
-      expect(differences(data(page), data(freshPage(t.db, expert, options(false, reference))), EXACT)).toEqual([]);
+      const page = await dashboardPage(t.db, expert, options(false, reference));
+      expect(differences(data(page), data(await freshPage(t.db, expert, options(false, reference))), EXACT)).toEqual(
+        [],
+      );
     }
   });
 
   describe("invalidation", () => {
     let ada = 0;
     let item = 0;
-    const submit = (score: number, token: string, comment?: string) =>
-      submitLabel(t.db, {
+    const submit = async (score: number, token: string, comment?: string) =>
+      await submitLabel(t.db, {
         studyId: expert,
         itemId: item,
         annotatorId: ada,
-        payload: validConsensusLabel(t.db, item, score),
+        payload: await validConsensusLabel(t.db, item, score),
         clientToken: token,
         secondsOnTask: 12,
         comment,
       });
 
-    beforeAll(() => {
+    beforeAll(async () => {
       ada = addAnnotator(t.db, "cache-expert", "expert");
-      item = nextTask(t.db, expert, ada)!.itemId;
+      item = (await nextTask(t.db, expert, ada))!.itemId;
     });
 
     /**
      * After `write`, the next request recomputes, `figure` of the served view changed, and it equals a fresh
      * computation.
      */
-    function expectChange(studyId: number, write: () => void, figure: (view: DashboardPage["view"]) => unknown) {
-      const before = served(studyId).page;
-      write();
-      const after = served(studyId);
+    async function expectChange(studyId: number, write: () => void, figure: (view: DashboardPage["view"]) => unknown) {
+      const before = (await served(studyId)).page;
+      await write();
+      const after = await served(studyId);
       expect(after.recomputed).toBe(true);
-      expect(differences(figure(after.page.view), figure(before.view), EXACT)).not.toEqual([]);
-      expectFresh(studyId);
+      expect(differences(await figure(after.page.view), await figure(before.view), EXACT)).not.toEqual([]);
+      await expectFresh(studyId);
     }
 
-    it("a new label changes the served agreement", () => {
-      expectChange(
+    it("a new label changes the served agreement", async () => {
+      await expectChange(
         expert,
-        () => submit(1, "cache-token-0001"),
+        async () => await submit(1, "cache-token-0001"),
         (v) => v.agreement,
       );
     });
 
-    it("a revised label changes it again", () => {
-      expectChange(
+    it("a revised label changes it again", async () => {
+      await expectChange(
         expert,
-        () => submit(5, "cache-token-0002"),
+        async () => await submit(5, "cache-token-0002"),
         (v) => v.agreement,
       );
     });
 
-    it("a comment with a revision shows in the served label comments", () => {
-      const before = served(expert).page.labelComments;
-      submit(4, "cache-token-comment-1", "a comment the cached page must show");
-      const after = served(expert);
+    it("a comment with a revision shows in the served label comments", async () => {
+      const before = (await served(expert)).page.labelComments;
+      await submit(4, "cache-token-comment-1", "a comment the cached page must show");
+      const after = await served(expert);
       expect(after.recomputed).toBe(true);
       expect(after.page.labelComments).not.toEqual(before);
       expect(after.page.labelComments.rows[0].comment).toBe("a comment the cached page must show");
-      expectFresh(expert);
+      await expectFresh(expert);
     });
 
-    it("a gold change (an item taken out of the gold set) moves gold accuracy", () => {
+    it("a gold change (an item taken out of the gold set) moves gold accuracy", async () => {
       const goldItem = t.db
         .select()
         .from(schema.studyItems)
@@ -164,15 +167,15 @@ describe("dashboard cache", () => {
         .all()
         .find((i) => i.isGold)!;
       // An A/B gold answer follows the pair's levels, so the change is the item leaving the gold set.
-      expectChange(
+      await expectChange(
         ab,
         () => t.db.update(schema.studyItems).set({ isGold: false }).where(eq(schema.studyItems.id, goldItem.id)).run(),
         (v) => v.gold,
       );
     });
 
-    it("an exclusion written by another connection (a label taken out of the statistics as surplus), then counting surplus again", () => {
-      const before = served(crowd).page;
+    it("an exclusion written by another connection (a label taken out of the statistics as surplus), then counting surplus again", async () => {
+      const before = (await served(crowd)).page;
       const other = openDatabase(t.path);
       try {
         const labelId = (
@@ -186,68 +189,73 @@ describe("dashboard cache", () => {
       } finally {
         other.$client.close();
       }
-      const excluded = served(crowd);
+      const excluded = await served(crowd);
       expect(excluded.recomputed).toBe(true);
       expect(excluded.page.view.labelStatus.surplus).toBe(before.view.labelStatus.surplus + 1);
       expect(differences(excluded.page.view.agreement, before.view.agreement, EXACT)).not.toEqual([]);
-      expectFresh(crowd);
+      await expectFresh(crowd);
 
-      setCountSurplus(t.db, crowd, "true");
-      const counted = served(crowd);
+      await setCountSurplus(t.db, crowd, "true");
+      const counted = await served(crowd);
       expect(counted.recomputed).toBe(true);
       expect(differences(counted.page.view.agreement, before.view.agreement, EXACT)).toEqual([]);
-      expectFresh(crowd);
+      await expectFresh(crowd);
     });
 
-    it("a crowd label on the same snippets moves the expert study's mark (its alignment reads them); a lease does not", () => {
-      const mark = dashboardMark(t.db, expert);
+    it("a crowd label on the same snippets moves the expert study's mark (its alignment reads them); a lease does not", async () => {
+      const mark = await dashboardMark(t.db, expert);
       const worker = addAnnotator(t.db, "cache-crowd", "crowd");
-      expect(dashboardMark(t.db, expert)).not.toBe(mark); // a new account: names are global
-      const afterAccount = dashboardMark(t.db, expert);
-      const crowdMark = dashboardMark(t.db, crowd);
-      const lease = nextTask(t.db, crowd, worker)!;
-      expect(dashboardMark(t.db, expert)).toBe(afterAccount);
-      expect(dashboardMark(t.db, crowd)).toBe(crowdMark);
-      submitLabel(t.db, {
+      expect(await dashboardMark(t.db, expert)).not.toBe(mark); // a new account: names are global
+      const afterAccount = await dashboardMark(t.db, expert);
+      const crowdMark = await dashboardMark(t.db, crowd);
+      const lease = (await nextTask(t.db, crowd, worker))!;
+      expect(await dashboardMark(t.db, expert)).toBe(afterAccount);
+      expect(await dashboardMark(t.db, crowd)).toBe(crowdMark);
+      await submitLabel(t.db, {
         studyId: crowd,
         itemId: lease.itemId,
         annotatorId: worker,
-        payload: validConsensusLabel(t.db, lease.itemId, 2),
+        payload: await validConsensusLabel(t.db, lease.itemId, 2),
         clientToken: "cache-token-0003",
         secondsOnTask: 20,
       });
-      expect(dashboardMark(t.db, expert)).not.toBe(afterAccount);
-      expectFresh(expert);
+      expect(await dashboardMark(t.db, expert)).not.toBe(afterAccount);
+      await expectFresh(expert);
     });
 
-    it("leases move the lease mark: progress follows a new lease while the figures stay cached", () => {
-      served(expert);
+    it("leases move the lease mark: progress follows a new lease while the figures stay cached", async () => {
+      await served(expert);
       const reader = addAnnotator(t.db, "cache-reader", "expert");
-      served(expert); // the new account moved the global mark
+      await served(expert); // the new account moved the global mark
       const kept = dashboardCacheStats(t.db).leaseReads;
-      expect(served(expert).recomputed).toBe(false);
+      expect((await served(expert)).recomputed).toBe(false);
       expect(dashboardCacheStats(t.db).leaseReads, "no write: the lease parts come from the cache").toBe(kept);
-      const mark = leaseMark(t.db, expert);
-      nextTask(t.db, expert, reader);
-      expect(leaseMark(t.db, expert)).not.toBe(mark);
-      const after = served(expert);
+      const mark = await leaseMark(t.db, expert);
+      await nextTask(t.db, expert, reader);
+      expect(await leaseMark(t.db, expert)).not.toBe(mark);
+      const after = await served(expert);
       expect(after.recomputed).toBe(false);
       expect(dashboardCacheStats(t.db).leaseReads).toBe(kept + 1);
       expect(after.page.view.names[String(reader)]).toBe("cache-reader");
-      expectFresh(expert);
+      await expectFresh(expert);
     });
 
-    it("a lease that ends by the clock (no write) makes the next request read the lease parts again", () => {
+    it("a lease that ends by the clock (no write) makes the next request read the lease parts again", async () => {
       const walker = addAnnotator(t.db, "cache-walker", "expert");
-      const lease = nextTask(t.db, expert, walker)!;
+      const lease = (await nextTask(t.db, expert, walker))!;
       const progressOf = (page: DashboardPage) =>
         page.view.progress.annotators.find((a) => a.annotatorId === String(walker))?.activeLeases ?? 0;
       const before = new Date(Date.parse(lease.leaseExpiresAt) - 1000);
-      expect(progressOf(dashboardPage(t.db, expert, options(false), before))).toBe(1);
+      expect(progressOf(await dashboardPage(t.db, expert, options(false), before))).toBe(1);
       const reads = dashboardCacheStats(t.db).leaseReads;
-      expect(progressOf(dashboardPage(t.db, expert, options(false), before))).toBe(1);
+      expect(progressOf(await dashboardPage(t.db, expert, options(false), before))).toBe(1);
       expect(dashboardCacheStats(t.db).leaseReads).toBe(reads);
-      const later = dashboardPage(t.db, expert, options(false), new Date(Date.parse(lease.leaseExpiresAt) + 1000));
+      const later = await dashboardPage(
+        t.db,
+        expert,
+        options(false),
+        new Date(Date.parse(lease.leaseExpiresAt) + 1000),
+      );
       expect(dashboardCacheStats(t.db).leaseReads).toBe(reads + 1);
       expect(progressOf(later)).toBe(0);
     });
@@ -255,14 +263,14 @@ describe("dashboard cache", () => {
 
   // Turns, snippets and scores fire no insert trigger (migration 0014): they only ever arrive with
   // their run or evaluation, whose own trigger moves the mark.
-  it("an imported bundle moves the global mark through its runs and evaluations; a turn's later update moves it too", () => {
+  it("an imported bundle moves the global mark through its runs and evaluations; a turn's later update moves it too", async () => {
     const fresh = tempDb();
     try {
-      const marks = [dashboardMark(fresh.db, 1)];
-      importBundleFiles(fresh.db, [{ file: "fixture.json", text: JSON.stringify(fixtureBundle()) }]);
-      marks.push(dashboardMark(fresh.db, 1));
+      const marks = [await dashboardMark(fresh.db, 1)];
+      await importBundleFiles(fresh.db, [{ file: "fixture.json", text: JSON.stringify(fixtureBundle()) }]);
+      marks.push(await dashboardMark(fresh.db, 1));
       fresh.db.update(schema.turns).set({ utterance: "edited" }).where(eq(schema.turns.turnId, 1)).run();
-      marks.push(dashboardMark(fresh.db, 1));
+      marks.push(await dashboardMark(fresh.db, 1));
       expect(new Set(marks).size).toBe(3);
     } finally {
       fresh.cleanup();

@@ -30,7 +30,7 @@ describe("study dashboard against the statistics engine", () => {
   let abStudy = 0;
 
   beforeAll(async () => {
-    seedDemo(t.db);
+    await seedDemo(t.db);
     await seedDemoStudies(t.db);
     const ids = t.db.$client.prepare(`SELECT id, type, pool FROM studies ORDER BY id`).all() as {
       id: number;
@@ -71,9 +71,9 @@ describe("study dashboard against the statistics engine", () => {
     return { result: krippendorffAlpha(matrix, level), raters: raters.length };
   }
 
-  it("alpha (interval and ordinal) per pool", () => {
+  it("alpha (interval and ordinal) per pool", async () => {
     for (const studyId of [expertStudy, crowdStudy]) {
-      const d = studyDashboard(t.db, studyId);
+      const d = await studyDashboard(t.db, studyId);
       if (d.kind !== "consensus-snippet") throw new Error("expected a consensus dashboard");
       for (const level of ["interval", "ordinal"] as const) {
         const hand = alphaByHand(studyId, level);
@@ -87,8 +87,8 @@ describe("study dashboard against the statistics engine", () => {
     }
   });
 
-  it("alignment rows: evaluator, per-turn baseline and crowd mean against the expert mean, trajectory and outcome level", () => {
-    const d = studyDashboard(t.db, expertStudy);
+  it("alignment rows: evaluator, per-turn baseline and crowd mean against the expert mean, trajectory and outcome level", async () => {
+    const d = await studyDashboard(t.db, expertStudy);
     if (d.kind !== "consensus-snippet" || !d.alignment) throw new Error("expected an alignment table");
 
     // Reference: expert mean per (run, snippet position, topic).
@@ -153,8 +153,8 @@ describe("study dashboard against the statistics engine", () => {
     }
   });
 
-  it("progress counts and median seconds per annotator", () => {
-    const d = studyDashboard(t.db, expertStudy);
+  it("progress counts and median seconds per annotator", async () => {
+    const d = await studyDashboard(t.db, expertStudy);
     const perItem = t.db.$client
       .prepare(
         `SELECT i.id, (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id) AS n FROM study_items i WHERE i.study_id = ?`,
@@ -177,8 +177,8 @@ describe("study dashboard against the statistics engine", () => {
     }
   });
 
-  it("A/B: fidelity per simulator backbone by majority, gold accuracy and the flagged worker", () => {
-    const d = studyDashboard(t.db, abStudy);
+  it("A/B: fidelity per simulator backbone by majority, gold accuracy and the flagged worker", async () => {
+    const d = await studyDashboard(t.db, abStudy);
     if (d.kind !== "ab-reactiveness") throw new Error("expected an A/B dashboard");
     const rows = t.db.$client
       .prepare(

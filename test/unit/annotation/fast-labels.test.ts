@@ -59,15 +59,19 @@ describe("fast labels on the study dashboard", () => {
    * Every item of the study labelled by each annotator: the two careful ones alike, the quick one the other side, in
    * 0.5 s.
    */
-  function labelAll(careful: number[]) {
+  async function labelAll(careful: number[]) {
     const choices = new Map<number, "A" | "B">();
     for (const annotatorId of [...careful, quick]) {
-      for (let lease = nextTask(t.db, studyId, annotatorId); lease; lease = nextTask(t.db, studyId, annotatorId)) {
+      for (
+        let lease = await nextTask(t.db, studyId, annotatorId);
+        lease;
+        lease = await nextTask(t.db, studyId, annotatorId)
+      ) {
         if (!choices.has(lease.itemId)) choices.set(lease.itemId, choices.size % 2 === 0 ? "A" : "B");
         const agreed = choices.get(lease.itemId)!;
         const choice = annotatorId === quick ? (agreed === "A" ? "B" : "A") : agreed;
         const secondsOnTask = annotatorId === quick ? 0.5 : 12 + (token % 5);
-        submitLabel(t.db, {
+        await submitLabel(t.db, {
           studyId,
           itemId: lease.itemId,
           annotatorId,
@@ -80,9 +84,9 @@ describe("fast labels on the study dashboard", () => {
     return choices.size;
   }
 
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    seedDemo(t.db);
+    await seedDemo(t.db);
     studyId = createAbStudy(t.db, {
       name: "fast",
       pool: "expert",
@@ -93,12 +97,12 @@ describe("fast labels on the study dashboard", () => {
   });
   afterEach(() => t.cleanup());
 
-  it("lists the quick annotator's labels and, when asked, leaves them out of alpha", () => {
+  it("lists the quick annotator's labels and, when asked, leaves them out of alpha", async () => {
     const careful = [addAnnotator(t.db, "careful1", "expert"), addAnnotator(t.db, "careful2", "expert")];
-    const items = labelAll(careful);
+    const items = await labelAll(careful);
     expect(items).toBeGreaterThan(3);
 
-    const all = studyDashboard(t.db, studyId);
+    const all = await studyDashboard(t.db, studyId);
     expect(all.fast.minSeconds).toBe(2);
     expect(all.fast.annotators).toEqual([
       { annotatorId: String(quick), fast: items, timed: items, fastestSeconds: 0.5 },
@@ -111,7 +115,7 @@ describe("fast labels on the study dashboard", () => {
     };
     expect(abOf(all).overall).not.toBeNull();
 
-    const without = studyDashboard(t.db, studyId, { excludeFast: true });
+    const without = await studyDashboard(t.db, studyId, { excludeFast: true });
     expect(without.excludeFast).toBe(true);
     // Listed still (the list is what the switch acts on); progress still counts every label.
     expect(without.fast).toEqual(all.fast);
@@ -122,21 +126,21 @@ describe("fast labels on the study dashboard", () => {
     expect(nominal(without).alpha).toBe(1);
   });
 
-  it("the cached page keeps the two settings apart, and a new minimum moves the study's mark", () => {
-    labelAll([addAnnotator(t.db, "careful1", "expert"), addAnnotator(t.db, "careful2", "expert")]);
-    const alphaOf = (excludeFast: boolean) =>
-      dashboardPage(t.db, studyId, { excludeFlagged: false, excludeFast }).view.agreement.levels[0].alpha;
-    const [withFast, withoutFastAlpha] = [alphaOf(false), alphaOf(true)];
+  it("the cached page keeps the two settings apart, and a new minimum moves the study's mark", async () => {
+    await labelAll([addAnnotator(t.db, "careful1", "expert"), addAnnotator(t.db, "careful2", "expert")]);
+    const alphaOf = async (excludeFast: boolean) =>
+      (await dashboardPage(t.db, studyId, { excludeFlagged: false, excludeFast })).view.agreement.levels[0].alpha;
+    const [withFast, withoutFastAlpha] = [await alphaOf(false), await alphaOf(true)];
     expect(withoutFastAlpha).toBe(1);
     expect(withFast).toBeLessThan(0.5);
-    expect(alphaOf(true)).toBe(withoutFastAlpha); // served again from its own entry
-    expect(freshPage(t.db, studyId, { excludeFlagged: false, excludeFast: true }).view.agreement.levels[0].alpha).toBe(
-      1,
-    );
+    expect(await alphaOf(true)).toBe(withoutFastAlpha); // served again from its own entry
+    expect(
+      (await freshPage(t.db, studyId, { excludeFlagged: false, excludeFast: true })).view.agreement.levels[0].alpha,
+    ).toBe(1);
 
-    expect(setMinSecondsOnTask(t.db, studyId, "0.25")).toBe(0.25);
-    expect(parseStudyConfig(getStudy(t.db, studyId).config).minSecondsOnTask).toBe(0.25);
-    const page = dashboardPage(t.db, studyId, { excludeFlagged: false, excludeFast: true });
+    expect(await setMinSecondsOnTask(t.db, studyId, "0.25")).toBe(0.25);
+    expect(parseStudyConfig((await getStudy(t.db, studyId)).config).minSecondsOnTask).toBe(0.25);
+    const page = await dashboardPage(t.db, studyId, { excludeFlagged: false, excludeFast: true });
     expect(page.view.fast.labels).toEqual([]);
     expect(page.view.agreement.levels[0].alpha).toBe(withFast);
   });
@@ -144,7 +148,7 @@ describe("fast labels on the study dashboard", () => {
   it("refuses a minimum that is not a number of seconds from 0 to 3600, naming the field", () => {
     for (const bad of ["", "two", "-1", "3601", null])
       expectServiceError(
-        () => setMinSecondsOnTask(t.db, studyId, bad),
+        async () => await setMinSecondsOnTask(t.db, studyId, bad),
         400,
         /minimum seconds on task is a number from 0 to 3600/,
         "minSecondsOnTask",

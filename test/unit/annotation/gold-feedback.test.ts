@@ -41,16 +41,16 @@ describe("gold feedback", () => {
    * Answers every item of the study in turn (gold ones right when `right`), calling `shown` with each item as first
    * shown, and returns what each submit said.
    */
-  const answerAll = (studyId: number, right: (itemId: number) => boolean, shown?: (itemId: number) => void) => {
+  const answerAll = async (studyId: number, right: (itemId: number) => boolean, shown?: (itemId: number) => void) => {
     const gold = goldOf(studyId);
     const done: { itemId: number; goldFeedback: boolean }[] = [];
-    for (let lease = nextTask(t.db, studyId, user.id); lease; lease = nextTask(t.db, studyId, user.id)) {
+    for (let lease = await nextTask(t.db, studyId, user.id); lease; lease = await nextTask(t.db, studyId, user.id)) {
       const { itemId } = lease;
-      shown?.(itemId);
-      recordItemShown(t.db, itemId, user.id);
+      await shown?.(itemId);
+      await recordItemShown(t.db, itemId, user.id);
       const expected = gold.get(itemId)!.expected;
-      const choice = right(itemId) ? expected : expected === "A" ? "B" : "A";
-      const result = saveTaskWork(t.db, studyId, itemId, user, {
+      const choice = (await right(itemId)) ? expected : expected === "A" ? "B" : "A";
+      const result = await saveTaskWork(t.db, studyId, itemId, user, {
         intent: "submit",
         payload: { kind: "ab-reactiveness", choice },
         clientToken: `gold-feedback-token-${itemId}`,
@@ -62,14 +62,14 @@ describe("gold feedback", () => {
     return done;
   };
 
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    seedDemo(t.db);
+    await seedDemo(t.db);
     user = expert(addAnnotator(t.db, "gia", "expert"));
   });
   afterEach(() => t.cleanup());
 
-  it("on a study that enables it: gold submits name the item, and the page says matched or not and what was expected", () => {
+  it("on a study that enables it: gold submits name the item, and the page says matched or not and what was expected", async () => {
     const study = createAbStudy(t.db, {
       name: "with feedback",
       pool: "expert",
@@ -79,7 +79,7 @@ describe("gold feedback", () => {
     const goldIds = [...gold].filter(([, g]) => g.isGold).map(([id]) => id);
     expect(goldIds.length).toBeGreaterThan(1);
     const [rightOne] = goldIds;
-    const done = answerAll(study, (itemId) => itemId === rightOne);
+    const done = await answerAll(study, (itemId) => itemId === rightOne);
     expect(
       done
         .filter((d) => d.goldFeedback)
@@ -87,8 +87,9 @@ describe("gold feedback", () => {
         .sort(),
     ).toEqual([...goldIds].sort());
 
-    const page = (gold?: number) => taskPage(t.db, study, done[0].itemId, user, url(study, done[0].itemId, gold));
-    expect(page(rightOne).goldFeedback).toEqual({
+    const page = async (gold?: number) =>
+      await taskPage(t.db, study, done[0].itemId, user, url(study, done[0].itemId, gold));
+    expect((await page(rightOne)).goldFeedback).toEqual({
       itemId: rightOne,
       matched: true,
       lines: [
@@ -101,19 +102,19 @@ describe("gold feedback", () => {
       ],
     });
     const wrongOne = goldIds[1];
-    expect(page(wrongOne).goldFeedback).toMatchObject({ itemId: wrongOne, matched: false });
-    expect(page(wrongOne).goldFeedback!.lines[1]).toBe(
+    expect((await page(wrongOne)).goldFeedback).toMatchObject({ itemId: wrongOne, matched: false });
+    expect((await page(wrongOne)).goldFeedback!.lines[1]).toBe(
       `You chose conversation ${gold.get(wrongOne)!.expected === "A" ? "B" : "A"}.`,
     );
     // A regular item, or no item named: no feedback.
     const regular = [...gold].find(([, g]) => !g.isGold)![0];
-    expect(page(regular).goldFeedback).toBeNull();
-    expect(page().goldFeedback).toBeNull();
+    expect((await page(regular)).goldFeedback).toBeNull();
+    expect((await page()).goldFeedback).toBeNull();
   });
 
-  it("makes a gold answer final where feedback is shown; regular answers and studies without it stay revisable", () => {
-    const revise = (studyId: number, itemId: number) => () =>
-      saveTaskWork(t.db, studyId, itemId, user, {
+  it("makes a gold answer final where feedback is shown; regular answers and studies without it stay revisable", async () => {
+    const revise = (studyId: number, itemId: number) => async () =>
+      await saveTaskWork(t.db, studyId, itemId, user, {
         intent: "submit",
         payload: { kind: "ab-reactiveness", choice: goldOf(studyId).get(itemId)!.expected },
         clientToken: `gold-feedback-revision-${studyId}-${itemId}`,
@@ -124,7 +125,7 @@ describe("gold feedback", () => {
       pool: "expert",
       config: { seed: 4, goldRate: 0.5, goldFeedback: true },
     });
-    answerAll(withFeedback, () => false);
+    await answerAll(withFeedback, () => false);
     const gold = goldOf(withFeedback);
     const goldId = [...gold].find(([, g]) => g.isGold)![0];
     const regularId = [...gold].find(([, g]) => !g.isGold)![0];
@@ -132,41 +133,43 @@ describe("gold feedback", () => {
     expect(revise(withFeedback, regularId)()).toMatchObject({ done: "label" });
 
     const without = createAbStudy(t.db, { name: "revisable", pool: "expert", config: { seed: 4, goldRate: 0.5 } });
-    answerAll(without, () => false);
+    await answerAll(without, () => false);
     const otherGold = [...goldOf(without)].find(([, g]) => g.isGold)![0];
     expect(revise(without, otherGold)()).toMatchObject({ done: "label" });
   });
 
-  it("gives nothing about a gold item the annotator has not answered", () => {
+  it("gives nothing about a gold item the annotator has not answered", async () => {
     const study = createAbStudy(t.db, {
       name: "unanswered",
       pool: "expert",
       config: { seed: 4, goldRate: 0.5, goldFeedback: true },
     });
     const goldId = [...goldOf(study)].find(([, g]) => g.isGold)![0];
-    const { itemId } = nextTask(t.db, study, user.id)!;
+    const { itemId } = (await nextTask(t.db, study, user.id))!;
     if (itemId !== goldId)
-      expect(taskPage(t.db, study, itemId, user, url(study, itemId, goldId)).goldFeedback).toBeNull();
+      expect((await taskPage(t.db, study, itemId, user, url(study, itemId, goldId))).goldFeedback).toBeNull();
     const other = expert(addAnnotator(t.db, "oli", "expert"));
-    const lease = nextTask(t.db, study, other.id)!;
-    expect(taskPage(t.db, study, lease.itemId, other, url(study, lease.itemId, goldId)).goldFeedback).toBeNull();
+    const lease = (await nextTask(t.db, study, other.id))!;
+    expect(
+      (await taskPage(t.db, study, lease.itemId, other, url(study, lease.itemId, goldId))).goldFeedback,
+    ).toBeNull();
   });
 
-  it("without the setting, gold items are indistinguishable and nothing is revealed", () => {
+  it("without the setting, gold items are indistinguishable and nothing is revealed", async () => {
     const study = createAbStudy(t.db, { name: "no feedback", pool: "expert", config: { seed: 4, goldRate: 0.5 } });
     const gold = goldOf(study);
-    const pageOf = (itemId: number, asked?: number) => {
-      const { firstShowing: _f, ...page } = taskPage(t.db, study, itemId, user, url(study, itemId, asked));
+    const pageOf = async (itemId: number, asked?: number) => {
+      const { firstShowing: _f, ...page } = await taskPage(t.db, study, itemId, user, url(study, itemId, asked));
       return page;
     };
     // As each item is first shown (asking for feedback on the gold item answered last, if any).
     const pages = new Map<number, ReturnType<typeof pageOf>>();
     let lastGold: number | undefined;
-    const done = answerAll(
+    const done = await answerAll(
       study,
       () => false,
-      (itemId) => {
-        pages.set(itemId, pageOf(itemId, lastGold));
+      async (itemId) => {
+        pages.set(itemId, await pageOf(itemId, lastGold));
         if (gold.get(itemId)!.isGold) lastGold = itemId;
       },
     );
@@ -182,7 +185,7 @@ describe("gold feedback", () => {
     }
     // Every submit, gold or not and answered wrongly, sends the annotator on without naming an item.
     expect(done.every((d) => d.goldFeedback === false)).toBe(true);
-    expect(pageOf(regularId, goldId).goldFeedback).toBeNull();
+    expect((await pageOf(regularId, goldId)).goldFeedback).toBeNull();
   });
 
   it("is set by the New-study form's checkbox, and off when it is not ticked", async () => {
@@ -193,9 +196,9 @@ describe("gold feedback", () => {
       if (ticked) form.append("goldFeedback", "on");
       return withWriteLock(t.db, () => createStudyFromForm(t.db, form));
     };
-    const feedbackOf = (studyId: number) => parseStudyConfig(getStudy(t.db, studyId).config).goldFeedback;
-    expect(feedbackOf(await create(true))).toBe(true);
-    expect(feedbackOf(await create(false))).toBe(false);
+    const feedbackOf = async (studyId: number) => parseStudyConfig((await getStudy(t.db, studyId)).config).goldFeedback;
+    expect(await feedbackOf(await create(true))).toBe(true);
+    expect(await feedbackOf(await create(false))).toBe(false);
   });
 
   it("names the gold item only on the study's own task pages", () => {

@@ -25,12 +25,12 @@ describe("skip, flag and undo-last", () => {
   let experts: SessionUser[];
   let token = 0;
 
-  const submit = (who: SessionUser, itemId: number, score = 3) =>
-    submitLabel(t.db, {
+  const submit = async (who: SessionUser, itemId: number, score = 3) =>
+    await submitLabel(t.db, {
       studyId,
       itemId,
       annotatorId: who.id,
-      payload: validConsensusLabel(t.db, itemId, score),
+      payload: await validConsensusLabel(t.db, itemId, score),
       clientToken: `token-${String(++token).padStart(4, "0")}`,
       secondsOnTask: 5,
     });
@@ -40,20 +40,20 @@ describe("skip, flag and undo-last", () => {
         id: number;
       }[]
     ).map((r) => r.id);
-  const allOf = (who: SessionUser) => {
+  const allOf = async (who: SessionUser) => {
     const got: number[] = [];
-    for (let lease = nextTask(t.db, studyId, who.id); lease; lease = nextTask(t.db, studyId, who.id)) {
+    for (let lease = await nextTask(t.db, studyId, who.id); lease; lease = await nextTask(t.db, studyId, who.id)) {
       got.push(lease.itemId);
-      submit(who, lease.itemId);
+      await submit(who, lease.itemId);
     }
     return got;
   };
 
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    seedDemo(t.db);
+    await seedDemo(t.db);
     // k = 2: every item takes two annotators.
-    studyId = createConsensusStudy(t.db, {
+    studyId = await createConsensusStudy(t.db, {
       name: "s",
       pool: "expert",
       trajectories: 1,
@@ -64,10 +64,10 @@ describe("skip, flag and undo-last", () => {
   });
   afterEach(() => t.cleanup());
 
-  it("a skipped item is never offered to the skipper again, goes to others, and takes no slot", () => {
+  it("a skipped item is never offered to the skipper again, goes to others, and takes no slot", async () => {
     const [a, b, c, d] = experts;
-    const first = nextTask(t.db, studyId, a.id)!.itemId;
-    skipItem(t.db, studyId, first, a, "  the snippet is cut off  ");
+    const first = (await nextTask(t.db, studyId, a.id))!.itemId;
+    await skipItem(t.db, studyId, first, a, "  the snippet is cut off  ");
     expect(takenSlots(t.db, first)).toBe(0);
     const row = t.db.$client
       .prepare(
@@ -82,103 +82,103 @@ describe("skip, flag and undo-last", () => {
     expect(row.at).toBeTruthy();
 
     // The skipper goes on with the other items and never meets the skipped one again.
-    const rest = allOf(a);
+    const rest = await allOf(a);
     expect(rest).not.toContain(first);
     expect(rest.sort()).toEqual(
       items()
         .filter((i) => i !== first)
         .sort(),
     );
-    expect(hasWorkFor(t.db, studyId, a.id)).toBe(false);
-    expect(nextTask(t.db, studyId, a.id)).toBeNull();
+    expect(await hasWorkFor(t.db, studyId, a.id)).toBe(false);
+    expect(await nextTask(t.db, studyId, a.id)).toBeNull();
 
     // Two others fill the skipped item's k = 2 slots; a fourth finds it full.
-    expect(nextTask(t.db, studyId, b.id)!.itemId).toBe(first);
-    submit(b, first);
-    expect(nextTask(t.db, studyId, c.id)!.itemId).toBe(first);
-    submit(c, first);
+    expect((await nextTask(t.db, studyId, b.id))!.itemId).toBe(first);
+    await submit(b, first);
+    expect((await nextTask(t.db, studyId, c.id))!.itemId).toBe(first);
+    await submit(c, first);
     expect(takenSlots(t.db, first)).toBe(2);
-    expect(allOf(d)).not.toContain(first);
+    expect(await allOf(d)).not.toContain(first);
   });
 
-  it("a skip counts nowhere: not in the annotator's progress, not as a label on the dashboard", () => {
+  it("a skip counts nowhere: not in the annotator's progress, not as a label on the dashboard", async () => {
     const [a] = experts;
-    const first = nextTask(t.db, studyId, a.id)!.itemId;
-    const before = annotatorProgress(t.db, studyId, a.id);
-    skipItem(t.db, studyId, first, a, "");
+    const first = (await nextTask(t.db, studyId, a.id))!.itemId;
+    const before = await annotatorProgress(t.db, studyId, a.id);
+    await skipItem(t.db, studyId, first, a, "");
     // The skipped item leaves the skipper's total, so finishing the rest reaches "all done".
-    expect(annotatorProgress(t.db, studyId, a.id)).toEqual({ done: 0, total: before.total - 1 });
+    expect(await annotatorProgress(t.db, studyId, a.id)).toEqual({ done: 0, total: before.total - 1 });
     const labels = t.db.$client.prepare(`SELECT count(*) AS n FROM labels WHERE study_item_id = ?`).get(first) as {
       n: number;
     };
     expect(labels.n).toBe(0);
-    expect(studyDashboard(t.db, studyId).progress).toMatchObject({ labels: 0, complete: 0 });
-    expect(taskPage(t.db, studyId, first, a)).toMatchObject({ skipped: true });
+    expect((await studyDashboard(t.db, studyId)).progress).toMatchObject({ labels: 0, complete: 0 });
+    expect(await taskPage(t.db, studyId, first, a)).toMatchObject({ skipped: true });
   });
 
-  it("refuses a skip of a submitted item, of an item not assigned to the asker, and a reason over 500 characters; refuses a submit after a skip", () => {
+  it("refuses a skip of a submitted item, of an item not assigned to the asker, and a reason over 500 characters; refuses a submit after a skip", async () => {
     const [a, b] = experts;
-    const first = nextTask(t.db, studyId, a.id)!.itemId;
-    expectServiceError(() => skipItem(t.db, studyId, first, b, ""), 403, /not assigned to you/);
+    const first = (await nextTask(t.db, studyId, a.id))!.itemId;
+    expectServiceError(async () => await skipItem(t.db, studyId, first, b, ""), 403, /not assigned to you/);
     expectServiceError(
-      () => skipItem(t.db, studyId, first, a, "x".repeat(501)),
+      async () => await skipItem(t.db, studyId, first, a, "x".repeat(501)),
       400,
       /at most 500 characters/,
       "reason",
     );
-    expectServiceError(() => skipItem(t.db, studyId, first, userOf(a.id, "crowd"), ""), 403, /expert pool/);
-    submit(a, first);
-    expectServiceError(() => skipItem(t.db, studyId, first, a, ""), 409, /already labelled this item/);
-    const second = nextTask(t.db, studyId, a.id)!.itemId;
-    skipItem(t.db, studyId, second, a, "");
-    expectServiceError(() => submit(a, second), 409, /You skipped this item/);
+    expectServiceError(async () => await skipItem(t.db, studyId, first, userOf(a.id, "crowd"), ""), 403, /expert pool/);
+    await submit(a, first);
+    expectServiceError(async () => await skipItem(t.db, studyId, first, a, ""), 409, /already labelled this item/);
+    const second = (await nextTask(t.db, studyId, a.id))!.itemId;
+    await skipItem(t.db, studyId, second, a, "");
+    expectServiceError(async () => await submit(a, second), 409, /You skipped this item/);
   });
 
-  it("stores a flag with the annotator's comment and refuses an empty or over-long one, or another's item", () => {
+  it("stores a flag with the annotator's comment and refuses an empty or over-long one, or another's item", async () => {
     const [a, b] = experts;
-    const first = nextTask(t.db, studyId, a.id)!.itemId;
-    flagItem(t.db, studyId, first, a, "  Turn 3 is in another language. ");
+    const first = (await nextTask(t.db, studyId, a.id))!.itemId;
+    await flagItem(t.db, studyId, first, a, "  Turn 3 is in another language. ");
     expect(flagsOfStudy(t.db, studyId)).toMatchObject([
       { itemId: first, annotatorId: a.id, comment: "Turn 3 is in another language.", resolvedAt: null },
     ]);
-    expectServiceError(() => flagItem(t.db, studyId, first, a, "   "), 400, /say what is wrong/, "comment");
+    expectServiceError(async () => await flagItem(t.db, studyId, first, a, "   "), 400, /say what is wrong/, "comment");
     expectServiceError(
-      () => flagItem(t.db, studyId, first, a, "x".repeat(1001)),
+      async () => await flagItem(t.db, studyId, first, a, "x".repeat(1001)),
       400,
       /at most 1000 characters/,
       "comment",
     );
-    expectServiceError(() => flagItem(t.db, studyId, first, b, "broken"), 403, /not assigned to you/);
+    expectServiceError(async () => await flagItem(t.db, studyId, first, b, "broken"), 403, /not assigned to you/);
     // A flag neither skips nor submits: the lease is still the annotator's.
-    expect(nextTask(t.db, studyId, a.id)!.itemId).toBe(first);
+    expect((await nextTask(t.db, studyId, a.id))!.itemId).toBe(first);
     expect(flagsOfStudy(t.db, studyId)).toHaveLength(1);
   });
 
-  it("undo-last reopens the previous submitted item, and again the one before it; nothing is deleted", () => {
+  it("undo-last reopens the previous submitted item, and again the one before it; nothing is deleted", async () => {
     const [a] = experts;
-    const first = nextTask(t.db, studyId, a.id)!.itemId;
-    expectServiceError(() => undoTarget(t.db, studyId, first, a), 409, /nothing to undo/);
-    submit(a, first);
-    const second = nextTask(t.db, studyId, a.id)!.itemId;
-    submit(a, second);
-    const third = nextTask(t.db, studyId, a.id)!.itemId;
-    expect(undoTarget(t.db, studyId, third, a)).toBe(second);
-    expect(undoTarget(t.db, studyId, second, a)).toBe(first);
-    expectServiceError(() => undoTarget(t.db, studyId, first, a), 409, /no earlier item/);
+    const first = (await nextTask(t.db, studyId, a.id))!.itemId;
+    expectServiceError(async () => await undoTarget(t.db, studyId, first, a), 409, /nothing to undo/);
+    await submit(a, first);
+    const second = (await nextTask(t.db, studyId, a.id))!.itemId;
+    await submit(a, second);
+    const third = (await nextTask(t.db, studyId, a.id))!.itemId;
+    expect(await undoTarget(t.db, studyId, third, a)).toBe(second);
+    expect(await undoTarget(t.db, studyId, second, a)).toBe(first);
+    expectServiceError(async () => await undoTarget(t.db, studyId, first, a), 409, /no earlier item/);
     // Revising the reopened item adds a revision; the current lease is still waiting.
-    expect(submit(a, second, 5).revision).toBe(2);
-    expect(nextTask(t.db, studyId, a.id)!.itemId).toBe(third);
+    expect((await submit(a, second, 5)).revision).toBe(2);
+    expect((await nextTask(t.db, studyId, a.id))!.itemId).toBe(third);
   });
 
-  it("refuses carry-forward on a conversation's first snippet in the annotator's terms", () => {
+  it("refuses carry-forward on a conversation's first snippet in the annotator's terms", async () => {
     const [a] = experts;
-    const first = nextTask(t.db, studyId, a.id)!.itemId;
-    const label = validConsensusLabel(t.db, first);
+    const first = (await nextTask(t.db, studyId, a.id))!.itemId;
+    const label = await validConsensusLabel(t.db, first);
     const topic = Object.keys(label.topics)[0];
     label.topics[topic].carriedForward = true;
     expectServiceError(
-      () =>
-        submitLabel(t.db, {
+      async () =>
+        await submitLabel(t.db, {
           studyId,
           itemId: first,
           annotatorId: a.id,

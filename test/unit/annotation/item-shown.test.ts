@@ -36,46 +36,51 @@ describe("the first showing of an item, and submits that come before it", () => 
         .get(itemId, user.id) as { shownAt: string | null }
     ).shownAt;
   const labelCount = () => (t.db.$client.prepare(`SELECT count(*) AS n FROM label_revisions`).get() as { n: number }).n;
-  const post = (itemId: number, clientToken: string) =>
-    saveTaskWork(t.db, studyId, itemId, user, { intent: "submit", payload: CHOICE_B, clientToken, secondsOnTask: 0 });
+  const post = async (itemId: number, clientToken: string) =>
+    await saveTaskWork(t.db, studyId, itemId, user, {
+      intent: "submit",
+      payload: CHOICE_B,
+      clientToken,
+      secondsOnTask: 0,
+    });
 
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    seedDemo(t.db);
+    await seedDemo(t.db);
     studyId = createAbStudy(t.db, { name: "blind", pool: "expert", config: { seed: 5 } });
     user = expert(addAnnotator(t.db, "quick", "expert"));
   });
   afterEach(() => t.cleanup());
 
-  it("refuses the task page's submit for a leased item no page has shown yet, and stores nothing", () => {
-    const { itemId } = nextTask(t.db, studyId, user.id)!;
+  it("refuses the task page's submit for a leased item no page has shown yet, and stores nothing", async () => {
+    const { itemId } = (await nextTask(t.db, studyId, user.id))!;
     expect(shownAt(itemId)).toBeNull();
     const before = tableCounts(t.db);
-    expectServiceError(() => post(itemId, "blind-token-1"), 409, NOT_SHOWN);
+    expectServiceError(async () => await post(itemId, "blind-token-1"), 409, NOT_SHOWN);
     expect(tableCounts(t.db)).toEqual(before);
     expect(t.db.$client.prepare(`SELECT status FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({
       status: "leased",
     });
   });
 
-  it("takes the submit once the page has been served; the first showing is kept through reloads", () => {
-    const { itemId } = nextTask(t.db, studyId, user.id)!;
-    expect(taskPage(t.db, studyId, itemId, user).firstShowing).toBe(true);
-    recordItemShown(t.db, itemId, user.id, new Date("2026-11-28T10:00:00.000Z"));
-    expect(taskPage(t.db, studyId, itemId, user).firstShowing).toBe(false);
-    recordItemShown(t.db, itemId, user.id, new Date("2026-11-28T10:05:00.000Z")); // a reload
+  it("takes the submit once the page has been served; the first showing is kept through reloads", async () => {
+    const { itemId } = (await nextTask(t.db, studyId, user.id))!;
+    expect((await taskPage(t.db, studyId, itemId, user)).firstShowing).toBe(true);
+    await recordItemShown(t.db, itemId, user.id, new Date("2026-11-28T10:00:00.000Z"));
+    expect((await taskPage(t.db, studyId, itemId, user)).firstShowing).toBe(false);
+    await recordItemShown(t.db, itemId, user.id, new Date("2026-11-28T10:05:00.000Z")); // a reload
     expect(shownAt(itemId)).toBe("2026-11-28T10:00:00.000Z");
 
-    post(itemId, "seen-token-1");
+    await post(itemId, "seen-token-1");
     expect(labelCount()).toBe(1);
     expect(t.db.$client.prepare(`SELECT status FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({
       status: "submitted",
     });
   });
 
-  it("refuses a submit stamped before the showing, and an item that is not the annotator's (403)", () => {
-    const { itemId } = nextTask(t.db, studyId, user.id)!;
-    recordItemShown(t.db, itemId, user.id, new Date("2026-11-28T10:00:00.000Z"));
+  it("refuses a submit stamped before the showing, and an item that is not the annotator's (403)", async () => {
+    const { itemId } = (await nextTask(t.db, studyId, user.id))!;
+    await recordItemShown(t.db, itemId, user.id, new Date("2026-11-28T10:00:00.000Z"));
     const input = {
       studyId,
       itemId,
@@ -84,25 +89,33 @@ describe("the first showing of an item, and submits that come before it", () => 
       clientToken: "early-token-1",
       secondsOnTask: 0,
     };
-    expectServiceError(() => submitShownLabel(t.db, input, new Date("2026-11-28T09:59:59.950Z")), 409, NOT_SHOWN);
+    expectServiceError(
+      async () => await submitShownLabel(t.db, input, new Date("2026-11-28T09:59:59.950Z")),
+      409,
+      NOT_SHOWN,
+    );
     expect(labelCount()).toBe(0);
-    expect(submitShownLabel(t.db, input, new Date("2026-11-28T10:00:00.000Z")).duplicate).toBe(false);
+    expect((await submitShownLabel(t.db, input, new Date("2026-11-28T10:00:00.000Z"))).duplicate).toBe(false);
 
     const other = studyItemIds(t.db, studyId).find((id) => id !== itemId)!;
     expectServiceError(
-      () => refuseUnshown(t.db, other, user.id, new Date()),
+      async () => await refuseUnshown(t.db, other, user.id, new Date()),
       403,
       new RegExp(`Item ${other} is not assigned to you`),
     );
     // An item that does not exist (or not in this study) is a 404, as for any submit.
-    expectServiceError(() => post(999999, "forged-token-1"), 404, /Item 999999 of study \d+ does not exist/);
+    expectServiceError(
+      async () => await post(999999, "forged-token-1"),
+      404,
+      /Item 999999 of study \d+ does not exist/,
+    );
   });
 
-  it("a showing is recorded on the annotator's own existing assignment only: no row for someone else, none without a lease", () => {
-    const { itemId } = nextTask(t.db, studyId, user.id)!;
+  it("a showing is recorded on the annotator's own existing assignment only: no row for someone else, none without a lease", async () => {
+    const { itemId } = (await nextTask(t.db, studyId, user.id))!;
     const before = tableCounts(t.db);
     const other = addAnnotator(t.db, "other", "expert");
-    recordItemShown(t.db, itemId, other);
+    await recordItemShown(t.db, itemId, other);
     const after = tableCounts(t.db);
     expect(after.assignments).toBe(before.assignments);
     expect(shownAt(itemId)).toBeNull();
@@ -116,13 +129,13 @@ describe("the MTurk ExternalQuestion page", () => {
   const ACCEPTED = new Date("2026-11-28T12:00:00.000Z");
   let t: ReturnType<typeof tempDb>;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    seedDemo(t.db);
+    await seedDemo(t.db);
   });
   afterEach(() => t.cleanup());
 
-  it("signs the showing into the accepted worker's page (which writes nothing), refuses a submit stamped before it, and records it with the answer", () => {
+  it("signs the showing into the accepted worker's page (which writes nothing), refuses a submit stamped before it, and records it with the answer", async () => {
     const studyId = createAbStudy(t.db, { name: "crowd A/B", pool: "crowd", config: { seed: 3 } });
     const itemId = studyItemIds(t.db, studyId)[0];
     t.db.$client
@@ -139,7 +152,7 @@ describe("the MTurk ExternalQuestion page", () => {
       workerId: "A1QUICK",
       turkSubmitTo: STAND_IN,
     };
-    const page = externalTaskPage(t.db, work, ACCEPTED, SECRET);
+    const page = await externalTaskPage(t.db, work, ACCEPTED, SECRET);
     if (page.mode !== "work") throw new Error(`expected the work page, got ${page.mode}`);
     // Issue 29: the GET stores nothing, so no row exists until the worker posts.
     expect(t.db.$client.prepare(`SELECT count(*) AS n FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({
@@ -148,12 +161,13 @@ describe("the MTurk ExternalQuestion page", () => {
 
     const early = new Date(ACCEPTED.getTime() - 50);
     expectServiceError(
-      () => submitExternalQuestion(t.db, { token: page.token, payload: CHOICE_B, secondsOnTask: 0 }, early, options),
+      async () =>
+        await submitExternalQuestion(t.db, { token: page.token, payload: CHOICE_B, secondsOnTask: 0 }, early, options),
       409,
       NOT_SHOWN,
     );
     expect(t.db.$client.prepare(`SELECT count(*) AS n FROM crowd_assignments`).get()).toEqual({ n: 0 });
-    const stored = submitExternalQuestion(
+    const stored = await submitExternalQuestion(
       t.db,
       { token: page.token, payload: CHOICE_B, secondsOnTask: 4 },
       new Date(ACCEPTED.getTime() + 4000),

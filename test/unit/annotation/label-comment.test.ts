@@ -21,21 +21,21 @@ describe("comment stored with a label", () => {
   let ada: number;
   let itemId: number;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    seedDemo(t.db);
-    studyId = createConsensusStudy(t.db, { name: "s", pool: "expert", trajectories: 1, config: { seed: 1 } });
+    await seedDemo(t.db);
+    studyId = await createConsensusStudy(t.db, { name: "s", pool: "expert", trajectories: 1, config: { seed: 1 } });
     ada = addAnnotator(t.db, "ada", "expert");
-    itemId = nextTask(t.db, studyId, ada)!.itemId;
+    itemId = (await nextTask(t.db, studyId, ada))!.itemId;
   });
   afterEach(() => t.cleanup());
 
-  const submit = (comment: unknown, token: string, score = 3) =>
-    submitLabel(t.db, {
+  const submit = async (comment: unknown, token: string, score = 3) =>
+    await submitLabel(t.db, {
       studyId,
       itemId,
       annotatorId: ada,
-      payload: validConsensusLabel(t.db, itemId, score),
+      payload: await validConsensusLabel(t.db, itemId, score),
       clientToken: token,
       secondsOnTask: 12,
       comment,
@@ -51,18 +51,20 @@ describe("comment stored with a label", () => {
     crowdStudies: [],
   };
 
-  it("stores the trimmed comment with its revision; the task page starts from it; the exports and dashboard show it", () => {
-    submit("  Turn 3 reads as sarcasm to me.  ", "token-0001");
-    expect(taskPage(t.db, studyId, itemId, { ...user, id: ada }).comment).toBe("Turn 3 reads as sarcasm to me.");
+  it("stores the trimmed comment with its revision; the task page starts from it; the exports and dashboard show it", async () => {
+    await submit("  Turn 3 reads as sarcasm to me.  ", "token-0001");
+    expect((await taskPage(t.db, studyId, itemId, { ...user, id: ada })).comment).toBe(
+      "Turn 3 reads as sarcasm to me.",
+    );
 
-    const csv = parseCsv(labelsCsv(t.db, studyId));
+    const csv = parseCsv(await labelsCsv(t.db, studyId));
     const at = csv.header.indexOf("comment");
     expect(at).toBe(csv.header.indexOf("submitted_at") + 1);
     expect(csv.records.length).toBeGreaterThan(0);
     expect(new Set(csv.records.map((r) => r.fields[at]))).toEqual(new Set(["Turn 3 reads as sarcasm to me."]));
 
-    submit("", "token-0002", 4);
-    const record = JSON.parse(labelsJsonl(t.db, studyId).trim());
+    await submit("", "token-0002", 4);
+    const record = JSON.parse((await labelsJsonl(t.db, studyId)).trim());
     expect(record.comment).toBeNull();
     expect(record.revisions.map((r: { comment: string | null }) => r.comment)).toEqual([
       "Turn 3 reads as sarcasm to me.",
@@ -71,19 +73,24 @@ describe("comment stored with a label", () => {
     // The dashboard lists the latest revision's comment only: none now.
     expect(studyLabelComments(t.db, studyId)).toEqual({ rows: [], more: false });
 
-    submit("Changed my mind on the score.", "token-0003", 5);
+    await submit("Changed my mind on the score.", "token-0003", 5);
     const panel = studyLabelComments(t.db, studyId);
     expect(panel.rows.map((r) => ({ revision: r.revision, comment: r.comment, annotator: r.annotatorName }))).toEqual([
       { revision: 3, comment: "Changed my mind on the score.", annotator: "ada" },
     ]);
   });
 
-  it("refuses a comment over the limit or not text, naming the field, and stores nothing", () => {
-    expectServiceError(() => submit("x".repeat(LABEL_COMMENT_MAX + 1), "token-0001"), 400, /at most 1000/, "comment");
-    expectServiceError(() => submit(42, "token-0002"), 400, /comment/, "comment");
+  it("refuses a comment over the limit or not text, naming the field, and stores nothing", async () => {
+    expectServiceError(
+      async () => await submit("x".repeat(LABEL_COMMENT_MAX + 1), "token-0001"),
+      400,
+      /at most 1000/,
+      "comment",
+    );
+    expectServiceError(async () => await submit(42, "token-0002"), 400, /comment/, "comment");
     expect(tableCounts(t.db).label_revisions).toBe(0);
     // Exactly at the limit is fine; a missing comment is none.
-    expect(submit("y".repeat(LABEL_COMMENT_MAX), "token-0003").revision).toBe(1);
-    expect(submit(undefined, "token-0004").revision).toBe(2);
+    expect((await submit("y".repeat(LABEL_COMMENT_MAX), "token-0003")).revision).toBe(1);
+    expect((await submit(undefined, "token-0004")).revision).toBe(2);
   });
 });

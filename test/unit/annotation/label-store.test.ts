@@ -17,18 +17,18 @@ describe("label store", () => {
   let ben: number;
   let itemId: number;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    seedDemo(t.db);
-    studyId = createConsensusStudy(t.db, { name: "s", pool: "expert", trajectories: 1, config: { seed: 1 } });
+    await seedDemo(t.db);
+    studyId = await createConsensusStudy(t.db, { name: "s", pool: "expert", trajectories: 1, config: { seed: 1 } });
     ada = addAnnotator(t.db, "ada", "expert");
     ben = addAnnotator(t.db, "ben", "expert");
-    itemId = nextTask(t.db, studyId, ada)!.itemId;
+    itemId = (await nextTask(t.db, studyId, ada))!.itemId;
   });
   afterEach(() => t.cleanup());
 
-  const submit = (payload: unknown, token = "token-0001", who = ada, item = itemId, study = studyId) =>
-    submitLabel(t.db, {
+  const submit = async (payload: unknown, token = "token-0001", who = ada, item = itemId, study = studyId) =>
+    await submitLabel(t.db, {
       studyId: study,
       itemId: item,
       annotatorId: who,
@@ -37,23 +37,23 @@ describe("label store", () => {
       secondsOnTask: 12,
     });
 
-  it("stores a valid label as revision 1; a repeated client token is stored once", () => {
-    const label = validConsensusLabel(t.db, itemId);
-    expect(submit(label)).toMatchObject({ revision: 1, duplicate: false });
-    expect(submit(label)).toMatchObject({ revision: 1, duplicate: true });
+  it("stores a valid label as revision 1; a repeated client token is stored once", async () => {
+    const label = await validConsensusLabel(t.db, itemId);
+    expect(await submit(label)).toMatchObject({ revision: 1, duplicate: false });
+    expect(await submit(label)).toMatchObject({ revision: 1, duplicate: true });
     expect(tableCounts(t.db).label_revisions).toBe(1);
   });
 
-  it("revisions are appended, never overwritten; the latest counts", () => {
-    submit(validConsensusLabel(t.db, itemId, 2), "token-0001");
-    const second = submit(validConsensusLabel(t.db, itemId, 4), "token-0002");
+  it("revisions are appended, never overwritten; the latest counts", async () => {
+    await submit(await validConsensusLabel(t.db, itemId, 2), "token-0001");
+    const second = await submit(await validConsensusLabel(t.db, itemId, 4), "token-0002");
     expect(second.revision).toBe(2);
-    const history = labelHistory(t.db, second.labelId, { id: ada, role: "expert" });
+    const history = await labelHistory(t.db, second.labelId, { id: ada, role: "expert" });
     // The history lists revisions newest first, in words.
     expect(
       history.revisions.map((r) => (r.summary.kind === "consensus-snippet" ? r.summary.topics[0].score : 0)),
     ).toEqual([4, 2]);
-    const page = taskPage(t.db, studyId, itemId, {
+    const page = await taskPage(t.db, studyId, itemId, {
       id: ada,
       role: "expert",
       username: "ada",
@@ -67,10 +67,14 @@ describe("label store", () => {
     expect(Object.values(page.initialLabel!.topics)[0].score).toBe(4);
   });
 
-  it("another annotator's label history is forbidden; an admin may read it", () => {
-    const { labelId } = submit(validConsensusLabel(t.db, itemId));
-    expectRejected(() => labelHistory(t.db, labelId, { id: ben, role: "expert" }), 403, /another annotator/);
-    expect(labelHistory(t.db, labelId, { id: 999, role: "admin" }).revisions).toHaveLength(1);
+  it("another annotator's label history is forbidden; an admin may read it", async () => {
+    const { labelId } = await submit(await validConsensusLabel(t.db, itemId));
+    expectRejected(
+      async () => await labelHistory(t.db, labelId, { id: ben, role: "expert" }),
+      403,
+      /another annotator/,
+    );
+    expect((await labelHistory(t.db, labelId, { id: 999, role: "admin" })).revisions).toHaveLength(1);
   });
 
   describe("rejects bad labels with a clear message and stores nothing", () => {
@@ -143,19 +147,24 @@ describe("label store", () => {
     for (const [name, mutate, status, message] of bad) {
       it(name, () => {
         const before = tableCounts(t.db);
-        expectRejected(() => submit(mutate(validConsensusLabel(t.db, itemId))), status, message);
+        expectRejected(async () => await submit(mutate(await validConsensusLabel(t.db, itemId))), status, message);
         expect(tableCounts(t.db)).toEqual(before);
       });
     }
 
-    it("a forged item id, an item of another study, an unassigned item", () => {
+    it("a forged item id, an item of another study, an unassigned item", async () => {
       const before = tableCounts(t.db);
-      const label = validConsensusLabel(t.db, itemId);
-      expectRejected(() => submit(label, "token-0009", ada, 99_999), 404, /Item 99999 of study/);
-      const other = createConsensusStudy(t.db, { name: "other", pool: "expert", trajectories: 1, config: { seed: 2 } });
-      expectRejected(() => submit(label, "token-0010", ada, itemId, other), 404, /of study/);
-      expectRejected(() => submit(label, "token-0011", ada, itemId, 12345), 404, /does not exist/);
-      expectRejected(() => submit(label, "token-0012", ben), 403, /not assigned to you/);
+      const label = await validConsensusLabel(t.db, itemId);
+      expectRejected(async () => await submit(label, "token-0009", ada, 99_999), 404, /Item 99999 of study/);
+      const other = await createConsensusStudy(t.db, {
+        name: "other",
+        pool: "expert",
+        trajectories: 1,
+        config: { seed: 2 },
+      });
+      expectRejected(async () => await submit(label, "token-0010", ada, itemId, other), 404, /of study/);
+      expectRejected(async () => await submit(label, "token-0011", ada, itemId, 12345), 404, /does not exist/);
+      expectRejected(async () => await submit(label, "token-0012", ben), 403, /not assigned to you/);
       const after = tableCounts(t.db);
       // Creating the other study adds its rows and its data-version mark (migration 0012), nothing else.
       expect({
@@ -167,29 +176,33 @@ describe("label store", () => {
     });
 
     it("a missing client token", () => {
-      expectRejected(() => submit(validConsensusLabel(t.db, itemId), ""), 400, /client token/);
+      expectRejected(async () => await submit(await validConsensusLabel(t.db, itemId), ""), 400, /client token/);
     });
   });
 
-  it("carry-forward takes the annotator's own preceding score and no other", () => {
-    const first = validConsensusLabel(t.db, itemId, 2);
-    submit(first);
-    const second = nextTask(t.db, studyId, ada)!.itemId;
-    const carried = validConsensusLabel(t.db, second, 2);
+  it("carry-forward takes the annotator's own preceding score and no other", async () => {
+    const first = await validConsensusLabel(t.db, itemId, 2);
+    await submit(first);
+    const second = (await nextTask(t.db, studyId, ada))!.itemId;
+    const carried = await validConsensusLabel(t.db, second, 2);
     for (const topic of Object.values(carried.topics)) topic.carriedForward = true;
-    expect(submit(carried, "token-0002", ada, second).revision).toBe(1);
-    const wrong = validConsensusLabel(t.db, second, 5);
+    expect((await submit(carried, "token-0002", ada, second)).revision).toBe(1);
+    const wrong = await validConsensusLabel(t.db, second, 5);
     for (const topic of Object.values(wrong.topics)) topic.carriedForward = true;
-    expectRejected(() => submit(wrong, "token-0003", ada, second), 400, /must equal your preceding score 2/);
+    expectRejected(
+      async () => await submit(wrong, "token-0003", ada, second),
+      400,
+      /must equal your preceding score 2/,
+    );
   });
 
-  it("an abandoned lease returns to the pool; nobody gets an item twice", () => {
+  it("an abandoned lease returns to the pool; nobody gets an item twice", async () => {
     const later = new Date(Date.now() + 31 * 60_000);
-    expect(releaseExpiredLeases(t.db, studyId, later)).toBe(1);
+    expect(await releaseExpiredLeases(t.db, studyId, later)).toBe(1);
     // Ben gets the item Ada abandoned; Ada, asking again, gets it back too (k = 2) but only once.
-    expect(nextTask(t.db, studyId, ben, later)!.itemId).toBe(itemId);
-    const again = nextTask(t.db, studyId, ada, later)!;
+    expect((await nextTask(t.db, studyId, ben, later))!.itemId).toBe(itemId);
+    const again = (await nextTask(t.db, studyId, ada, later))!;
     expect(again.itemId).toBe(itemId);
-    expect(nextTask(t.db, studyId, ada, later)!.resumed).toBe(true);
+    expect((await nextTask(t.db, studyId, ada, later))!.resumed).toBe(true);
   });
 });

@@ -23,8 +23,8 @@ describe("My labels and label history", () => {
     crowdStudies,
   });
   let token = 0;
-  const submit = (who: SessionUser, itemId: number, payload: unknown, study = studyId) =>
-    submitLabel(t.db, {
+  const submit = async (who: SessionUser, itemId: number, payload: unknown, study = studyId) =>
+    await submitLabel(t.db, {
       studyId: study,
       itemId,
       annotatorId: who.id,
@@ -33,28 +33,28 @@ describe("My labels and label history", () => {
       secondsOnTask: 10,
     });
 
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    seedDemo(t.db);
-    studyId = createConsensusStudy(t.db, { name: "s", pool: "expert", trajectories: 1, config: { seed: 1 } });
+    await seedDemo(t.db);
+    studyId = await createConsensusStudy(t.db, { name: "s", pool: "expert", trajectories: 1, config: { seed: 1 } });
     ada = user(addAnnotator(t.db, "ada", "expert"), "ada", "expert");
     ben = user(addAnnotator(t.db, "ben", "expert"), "ben", "expert");
   });
   afterEach(() => t.cleanup());
 
   /** Ada labels two snippets, then revises the first. Returns the item ids in labelling order. */
-  function labelTwoAndReviseFirst(): [number, number] {
-    const first = nextTask(t.db, studyId, ada.id)!.itemId;
-    submit(ada, first, validConsensusLabel(t.db, first, 2));
-    const second = nextTask(t.db, studyId, ada.id)!.itemId;
-    submit(ada, second, validConsensusLabel(t.db, second, 3));
-    submit(ada, first, validConsensusLabel(t.db, first, 5));
+  async function labelTwoAndReviseFirst(): Promise<[number, number]> {
+    const first = (await nextTask(t.db, studyId, ada.id))!.itemId;
+    await submit(ada, first, await validConsensusLabel(t.db, first, 2));
+    const second = (await nextTask(t.db, studyId, ada.id))!.itemId;
+    await submit(ada, second, await validConsensusLabel(t.db, second, 3));
+    await submit(ada, first, await validConsensusLabel(t.db, first, 5));
     return [first, second];
   }
 
-  it("lists the annotator's labels newest first, with scenario, place and the answer in words", () => {
-    const [first, second] = labelTwoAndReviseFirst();
-    const list = myLabels(t.db, studyId, ada, any);
+  it("lists the annotator's labels newest first, with scenario, place and the answer in words", async () => {
+    const [first, second] = await labelTwoAndReviseFirst();
+    const list = await myLabels(t.db, studyId, ada, any);
     expect(list.rows.map((r) => r.itemId)).toEqual([first, second]);
     expect(list.rows.map((r) => r.place)).toEqual([
       expect.stringMatching(/^Trajectory 1 · snippet 1 of \d+$/),
@@ -68,23 +68,27 @@ describe("My labels and label history", () => {
     // Blinding: no run, condition or backbone names (the demo's ids look like
     // "<scenario>:general:…:demo-sim-alpha:r0").
     expect(JSON.stringify(list)).not.toMatch(/demo-sim|demo-judge|:general|:r\d/);
-    expect(myLabels(t.db, studyId, ben, any).rows).toEqual([]);
+    expect((await myLabels(t.db, studyId, ben, any)).rows).toEqual([]);
   });
 
-  it("filters by revised and by scenario, as the query says", () => {
-    const [first, second] = labelTwoAndReviseFirst();
-    expect(myLabels(t.db, studyId, ada, { scenario: null, revised: "yes" }).rows.map((r) => r.itemId)).toEqual([first]);
-    expect(myLabels(t.db, studyId, ada, { scenario: null, revised: "no" }).rows.map((r) => r.itemId)).toEqual([second]);
-    const title = myLabels(t.db, studyId, ada, any).scenarios[0];
-    expect(myLabels(t.db, studyId, ada, { scenario: title, revised: null }).rows).toHaveLength(2);
-    const none = myLabels(t.db, studyId, ada, { scenario: "No such scenario", revised: null });
+  it("filters by revised and by scenario, as the query says", async () => {
+    const [first, second] = await labelTwoAndReviseFirst();
+    expect((await myLabels(t.db, studyId, ada, { scenario: null, revised: "yes" })).rows.map((r) => r.itemId)).toEqual([
+      first,
+    ]);
+    expect((await myLabels(t.db, studyId, ada, { scenario: null, revised: "no" })).rows.map((r) => r.itemId)).toEqual([
+      second,
+    ]);
+    const title = (await myLabels(t.db, studyId, ada, any)).scenarios[0];
+    expect((await myLabels(t.db, studyId, ada, { scenario: title, revised: null })).rows).toHaveLength(2);
+    const none = await myLabels(t.db, studyId, ada, { scenario: "No such scenario", revised: null });
     expect([none.rows.length, none.total]).toEqual([0, 2]);
   });
 
-  it("a history reads newest first with who, when and what changed; only the author and admins may read it", () => {
-    const [first] = labelTwoAndReviseFirst();
-    const labelId = myLabels(t.db, studyId, ada, any).rows.find((r) => r.itemId === first)!.labelId;
-    const own = labelHistory(t.db, labelId, ada);
+  it("a history reads newest first with who, when and what changed; only the author and admins may read it", async () => {
+    const [first] = await labelTwoAndReviseFirst();
+    const labelId = (await myLabels(t.db, studyId, ada, any)).rows.find((r) => r.itemId === first)!.labelId;
+    const own = await labelHistory(t.db, labelId, ada);
     expect(own.revisions.map((r) => [r.revision, r.latest])).toEqual([
       [2, true],
       [1, false],
@@ -94,17 +98,17 @@ describe("My labels and label history", () => {
       expect.arrayContaining([expect.stringMatching(/: score 2 → 5$/)]),
     );
     expect(own.place).toMatch(/^Trajectory 1 · snippet 1 of/);
-    expectServiceError(() => labelHistory(t.db, labelId, ben), 403, /another annotator/);
-    const asAdmin = labelHistory(t.db, labelId, { id: addAnnotator(t.db, "root", "admin"), role: "admin" });
+    expectServiceError(async () => await labelHistory(t.db, labelId, ben), 403, /another annotator/);
+    const asAdmin = await labelHistory(t.db, labelId, { id: addAnnotator(t.db, "root", "admin"), role: "admin" });
     expect([asAdmin.own, asAdmin.author, asAdmin.revisions[0].who]).toEqual([false, "ada", "ada, on the task page"]);
   });
 
-  it("an A/B label is listed as a numbered pair about its target party, with the choice in words", () => {
+  it("an A/B label is listed as a numbered pair about its target party, with the choice in words", async () => {
     const abStudy = createAbStudy(t.db, { name: "ab", pool: "crowd", config: { seed: 4 } });
     const carl = user(addAnnotator(t.db, "carl", "crowd"), "carl", "crowd", [abStudy]);
-    const item = nextTask(t.db, abStudy, carl.id)!.itemId;
-    submit(carl, item, { kind: "ab-reactiveness", choice: "B" }, abStudy);
-    const [row] = myLabels(t.db, abStudy, carl, any).rows;
+    const item = (await nextTask(t.db, abStudy, carl.id))!.itemId;
+    await submit(carl, item, { kind: "ab-reactiveness", choice: "B" }, abStudy);
+    const [row] = (await myLabels(t.db, abStudy, carl, any)).rows;
     expect(row.place).toMatch(/^Pair \d+ of 16 · about \S/);
     expect(row.summary).toMatchObject({
       kind: "ab-reactiveness",

@@ -41,9 +41,9 @@ const studyCount = () => (t.db.$client.prepare("SELECT count(*) AS n FROM studie
 describe("the New-study form's validation", () => {
   let consensus = 0;
   let ab = 0;
-  beforeAll(() => {
-    seedDemo(t.db);
-    consensus = createConsensusStudy(t.db, { name: "gold source", pool: "expert", trajectories: 1 });
+  beforeAll(async () => {
+    await seedDemo(t.db);
+    consensus = await createConsensusStudy(t.db, { name: "gold source", pool: "expert", trajectories: 1 });
     ab = createAbStudy(t.db, { name: "an A/B study", pool: "crowd" });
   });
   afterAll(() => t.cleanup());

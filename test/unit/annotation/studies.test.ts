@@ -10,8 +10,8 @@ import { tempDb } from "../../../harness/temp-db.ts";
 describe("studies", () => {
   const t = tempDb();
   let experts: number[] = [];
-  beforeAll(() => {
-    seedDemo(t.db);
+  beforeAll(async () => {
+    await seedDemo(t.db);
     experts = [addAnnotator(t.db, "e1", "expert"), addAnnotator(t.db, "e2", "expert")];
   });
   afterAll(() => t.cleanup());
@@ -30,9 +30,9 @@ describe("studies", () => {
       gold: string | null;
     }[];
 
-  it("samples the same trajectories for the same seed, with each trajectory's snippets in order", () => {
-    const a = createConsensusStudy(t.db, { name: "a", pool: "expert", trajectories: 3, config: { seed: 5 } });
-    const b = createConsensusStudy(t.db, { name: "b", pool: "expert", trajectories: 3, config: { seed: 5 } });
+  it("samples the same trajectories for the same seed, with each trajectory's snippets in order", async () => {
+    const a = await createConsensusStudy(t.db, { name: "a", pool: "expert", trajectories: 3, config: { seed: 5 } });
+    const b = await createConsensusStudy(t.db, { name: "b", pool: "expert", trajectories: 3, config: { seed: 5 } });
     expect(items(a).map((i) => i.snippetId)).toEqual(items(b).map((i) => i.snippetId));
     const runs = [...new Set(items(a).map((i) => i.runId))];
     expect(runs).toHaveLength(3);
@@ -54,35 +54,40 @@ describe("studies", () => {
     expect(runs.every((r) => r !== null && !r.startsWith("demo-ab"))).toBe(true);
   });
 
-  it("refuses more trajectories than there are, naming the field", () => {
-    expect(() => createConsensusStudy(t.db, { name: "x", pool: "expert", trajectories: 99 })).toThrow(
+  it("refuses more trajectories than there are, naming the field", async () => {
+    await expect(await createConsensusStudy(t.db, { name: "x", pool: "expert", trajectories: 99 })).rejects.toThrow(
       /Only 8 evaluated trajectories/,
     );
     try {
-      createConsensusStudy(t.db, { name: "", pool: "expert", trajectories: 1 });
+      await createConsensusStudy(t.db, { name: "", pool: "expert", trajectories: 1 });
     } catch (err) {
       expect((err as ServiceError).problems).toContainEqual({ path: "name", message: "give the study a name" });
     }
   });
 
-  it("mixes gold snippets from a labelled study, with the rounded expert mean as reference, and scores them on the dashboard", () => {
-    const source = createConsensusStudy(t.db, { name: "source", pool: "expert", trajectories: 1, config: { seed: 9 } });
+  it("mixes gold snippets from a labelled study, with the rounded expert mean as reference, and scores them on the dashboard", async () => {
+    const source = await createConsensusStudy(t.db, {
+      name: "source",
+      pool: "expert",
+      trajectories: 1,
+      config: { seed: 9 },
+    });
     for (const [who, score] of [
       [experts[0], 2],
       [experts[1], 3],
     ] as const) {
-      for (let lease = nextTask(t.db, source, who); lease; lease = nextTask(t.db, source, who)) {
-        submitLabel(t.db, {
+      for (let lease = await nextTask(t.db, source, who); lease; lease = await nextTask(t.db, source, who)) {
+        await submitLabel(t.db, {
           studyId: source,
           itemId: lease.itemId,
           annotatorId: who,
-          payload: validConsensusLabel(t.db, lease.itemId, score),
+          payload: await validConsensusLabel(t.db, lease.itemId, score),
           clientToken: `source-${who}-item-${lease.itemId}`,
           secondsOnTask: 3,
         });
       }
     }
-    const withGold = createConsensusStudy(t.db, {
+    const withGold = await createConsensusStudy(t.db, {
       name: "gold",
       pool: "crowd",
       trajectories: 1,
@@ -106,20 +111,20 @@ describe("studies", () => {
     expect(gold.some((g) => regularSnippets.has(g.snippetId))).toBe(false);
 
     const worker = addAnnotator(t.db, "w1", "crowd");
-    for (let lease = nextTask(t.db, withGold, worker); lease; lease = nextTask(t.db, withGold, worker)) {
+    for (let lease = await nextTask(t.db, withGold, worker); lease; lease = await nextTask(t.db, withGold, worker)) {
       const isGold = gold.some((g) => g.id === lease!.itemId);
       // Within ±1 of 3 passes; 5 fails. This worker passes every gold item but the first.
       const score = isGold && lease.itemId === gold[0].id ? 5 : 4;
-      submitLabel(t.db, {
+      await submitLabel(t.db, {
         studyId: withGold,
         itemId: lease.itemId,
         annotatorId: worker,
-        payload: validConsensusLabel(t.db, lease.itemId, score),
+        payload: await validConsensusLabel(t.db, lease.itemId, score),
         clientToken: `gold-item-${lease.itemId}`,
         secondsOnTask: 2,
       });
     }
-    const d = studyDashboard(t.db, withGold);
+    const d = await studyDashboard(t.db, withGold);
     expect(d.gold).toEqual([
       {
         annotatorId: String(worker),
@@ -145,31 +150,38 @@ describe("studies", () => {
     expect(all.filter((i) => i.isGold)).toHaveLength(5);
   });
 
-  it("a closed study hands out no task and takes no label; reopened, it does again", () => {
-    const study = createConsensusStudy(t.db, { name: "closing", pool: "expert", trajectories: 1, config: { seed: 3 } });
-    const lease = nextTask(t.db, study, experts[0])!;
-    setStudyStatus(t.db, study, "closed");
-    expect(() => nextTask(t.db, study, experts[1])).toThrow(/closed/);
-    expect(() =>
-      submitLabel(t.db, {
+  it("a closed study hands out no task and takes no label; reopened, it does again", async () => {
+    const study = await createConsensusStudy(t.db, {
+      name: "closing",
+      pool: "expert",
+      trajectories: 1,
+      config: { seed: 3 },
+    });
+    const lease = (await nextTask(t.db, study, experts[0]))!;
+    await setStudyStatus(t.db, study, "closed");
+    await expect(await nextTask(t.db, study, experts[1])).rejects.toThrow(/closed/);
+    await expect(
+      await submitLabel(t.db, {
         studyId: study,
         itemId: lease.itemId,
         annotatorId: experts[0],
-        payload: validConsensusLabel(t.db, lease.itemId),
+        payload: await validConsensusLabel(t.db, lease.itemId),
         clientToken: "closed-0001",
         secondsOnTask: 1,
       }),
-    ).toThrow(/closed/);
-    setStudyStatus(t.db, study, "open");
+    ).rejects.toThrow(/closed/);
+    await setStudyStatus(t.db, study, "open");
     expect(
-      submitLabel(t.db, {
-        studyId: study,
-        itemId: lease.itemId,
-        annotatorId: experts[0],
-        payload: validConsensusLabel(t.db, lease.itemId),
-        clientToken: "closed-0001",
-        secondsOnTask: 1,
-      }).revision,
+      (
+        await submitLabel(t.db, {
+          studyId: study,
+          itemId: lease.itemId,
+          annotatorId: experts[0],
+          payload: await validConsensusLabel(t.db, lease.itemId),
+          clientToken: "closed-0001",
+          secondsOnTask: 1,
+        })
+      ).revision,
     ).toBe(1);
   });
 });

@@ -25,16 +25,16 @@ describe("places held by unverified crowd identities", () => {
   let token = 0;
 
   /** Leases the annotator's next item at `when`, marks it shown and submits a label on it. */
-  const labelNext = (annotatorId: number, when: Date) => {
-    const lease = nextTask(t.db, studyId, annotatorId, when)!;
+  const labelNext = async (annotatorId: number, when: Date) => {
+    const lease = (await nextTask(t.db, studyId, annotatorId, when))!;
     t.db.$client
       .prepare(`UPDATE assignments SET shown_at = ? WHERE id = ?`)
       .run(new Date(Date.now() - 60_000).toISOString(), lease.assignmentId);
-    submitLabel(t.db, {
+    await submitLabel(t.db, {
       studyId,
       itemId: lease.itemId,
       annotatorId,
-      payload: validConsensusLabel(t.db, lease.itemId, 3),
+      payload: await validConsensusLabel(t.db, lease.itemId, 3),
       clientToken: `token-${String(++token).padStart(4, "0")}`,
       secondsOnTask: 5,
     });
@@ -47,11 +47,11 @@ describe("places held by unverified crowd identities", () => {
         .get(itemId, annotatorId) as { status: string }
     ).status;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    seedDemo(t.db);
+    await seedDemo(t.db);
     // A crowd study with k = 2.
-    studyId = createConsensusStudy(t.db, {
+    studyId = await createConsensusStudy(t.db, {
       name: "crowd k2",
       pool: "crowd",
       trajectories: 1,
@@ -66,10 +66,10 @@ describe("places held by unverified crowd identities", () => {
   });
   afterEach(() => t.cleanup());
 
-  it("200 invented MTurk ids holding leases on the first item, and forged pending labels on it, leave its k places to signed-link workers", () => {
+  it("200 invented MTurk ids holding leases on the first item, and forged pending labels on it, leave its k places to signed-link workers", async () => {
     // What the ExternalQuestion page did before issue 29: a 30-minute lease per invented worker.
     for (let i = 0; i < 200; i++)
-      leaseFixedItem(
+      await leaseFixedItem(
         t.db,
         first,
         findOrCreateCrowdWorker(t.db, "mturk", `AFORGED${i}`),
@@ -77,7 +77,7 @@ describe("places held by unverified crowd identities", () => {
         at(30).toISOString(),
       );
     const forged = findOrCreateCrowdWorker(t.db, "prolific", "forged-pid");
-    expect(labelNext(forged, at(0))).toBe(second); // the unverified pool of the first item is full
+    expect(await labelNext(forged, at(0))).toBe(second); // the unverified pool of the first item is full
     expect(statusOf(second, forged)).toBe("pending");
     expect(takenSlots(t.db, first)).toBe(0);
     expect(takenSlots(t.db, second)).toBe(0);
@@ -87,35 +87,39 @@ describe("places held by unverified crowd identities", () => {
       addAnnotator(t.db, "link-w2", "crowd"),
       addAnnotator(t.db, "link-w3", "crowd"),
     ];
-    expect(honest.map((w) => nextTask(t.db, studyId, w, at(2))!.itemId)).toEqual([first, first, second]);
+    expect(await Promise.all(honest.map(async (w) => (await nextTask(t.db, studyId, w, at(2)))!.itemId))).toEqual([
+      first,
+      first,
+      second,
+    ]);
     expect(takenSlots(t.db, first)).toBe(2);
   });
 
-  it("among unverified askers a lease or a fresh pending label holds a place; a pending label stops holding one after PENDING_HOLD_HOURS", () => {
+  it("among unverified askers a lease or a fresh pending label holds a place; a pending label stops holding one after PENDING_HOLD_HOURS", async () => {
     const [p1, p2, p3] = ["p1", "p2", "p3"].map((id) => findOrCreateCrowdWorker(t.db, "prolific", id));
-    expect(labelNext(p1, at(0))).toBe(first);
-    expect(nextTask(t.db, studyId, p2, at(1))!.itemId).toBe(first);
+    expect(await labelNext(p1, at(0))).toBe(first);
+    expect((await nextTask(t.db, studyId, p2, at(1)))!.itemId).toBe(first);
     // Two unverified rows fill k = 2 for another unverified asker, not for a verified one.
-    expect(nextTask(t.db, studyId, p3, at(2))!.itemId).toBe(second);
+    expect((await nextTask(t.db, studyId, p3, at(2)))!.itemId).toBe(second);
     const expert = addAnnotator(t.db, "expert-x", "expert");
-    expect(hasWorkFor(t.db, studyId, expert, at(2))).toBe(true);
+    expect(await hasWorkFor(t.db, studyId, expert, at(2))).toBe(true);
 
     // Long after: p2's lease has ended and p1's pending label no longer holds a place.
     const later = at(PENDING_HOLD_HOURS * 60 + 5);
     const p4 = findOrCreateCrowdWorker(t.db, "prolific", "p4");
-    expect(nextTask(t.db, studyId, p4, later)!.itemId).toBe(first);
+    expect((await nextTask(t.db, studyId, p4, later))!.itemId).toBe(first);
     expect(statusOf(first, p1)).toBe("pending");
   });
 
-  it("a confirmed label holds a verified place", () => {
+  it("a confirmed label holds a verified place", async () => {
     const p1 = findOrCreateCrowdWorker(t.db, "prolific", "p1");
-    labelNext(p1, at(0));
+    await labelNext(p1, at(0));
     t.db.$client
       .prepare(`UPDATE labels SET status = 'counted' WHERE study_item_id = ? AND annotator_id = ?`)
       .run(first, p1);
     expect(takenSlots(t.db, first)).toBe(1);
     const [w1, w2] = [addAnnotator(t.db, "link-a", "crowd"), addAnnotator(t.db, "link-b", "crowd")];
-    expect(nextTask(t.db, studyId, w1, at(1))!.itemId).toBe(first);
-    expect(nextTask(t.db, studyId, w2, at(1))!.itemId).toBe(second);
+    expect((await nextTask(t.db, studyId, w1, at(1)))!.itemId).toBe(first);
+    expect((await nextTask(t.db, studyId, w2, at(1)))!.itemId).toBe(second);
   });
 });

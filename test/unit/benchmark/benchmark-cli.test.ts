@@ -54,7 +54,7 @@ async function setUp(
   cleanups.push(cleanup);
   const mock = await startMockLlm({ respond: standInResponder(), latencyMs: options.latencyMs ?? 0 });
   cleanups.push(() => mock.close());
-  const files = benchmarkFiles(dir, mock.url, options);
+  const files = await benchmarkFiles(dir, mock.url, options);
   const args = (...more: string[]) => [
     "benchmark",
     "run",
@@ -158,13 +158,15 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     const db = openDatabase(files.dbPath);
     cleanups.push(() => db.$client.close());
     const loaded = loadPlanFile(files.planPath);
-    expect(expectTables3And7MatchStoredRows(db, loaded, buildBenchmarkReport(db, loaded))).toBeGreaterThan(0);
+    expect(await expectTables3And7MatchStoredRows(db, loaded, await buildBenchmarkReport(db, loaded))).toBeGreaterThan(
+      0,
+    );
   });
 
   it("splits the grid into shards whose merged databases equal one unsharded run", async () => {
     const { dir, mock, files, args } = await setUp();
-    const second = benchmarkFiles(dir, mock.url, { name: "shard2" });
-    const whole = benchmarkFiles(dir, mock.url, { name: "whole" });
+    const second = await benchmarkFiles(dir, mock.url, { name: "shard2" });
+    const whole = await benchmarkFiles(dir, mock.url, { name: "whole" });
     const [a, b] = await Promise.all([
       startCli(args("--shard", "1/2"), { SOCRATES_DB: files.dbPath }).exited,
       startCli(args("--shard", "2/2"), { SOCRATES_DB: second.dbPath }).exited,
@@ -292,7 +294,7 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`${files.planPath}: $.scenarios.ids: the database holds no scenario "nowhere"`);
 
-    const bare = benchmarkFiles(dir, "http://127.0.0.1:9/v1", { name: "bare" });
+    const bare = await benchmarkFiles(dir, "http://127.0.0.1:9/v1", { name: "bare" });
     const db = new Database(bare.dbPath);
     db.prepare("DELETE FROM conditions WHERE axis = 'emotion'").run();
     db.close();

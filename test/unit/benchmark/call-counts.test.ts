@@ -94,7 +94,7 @@ async function setUp(
   cleanups.push(cleanup);
   const mock = await startMockLlm({ respond: standInResponder(), faults: options.faults });
   cleanups.push(() => mock.close());
-  const files = benchmarkFiles(dir, mock.url, { plan: PLAN, prices: options.prices });
+  const files = await benchmarkFiles(dir, mock.url, { plan: PLAN, prices: options.prices });
   return { dir, mock, files };
 }
 

@@ -41,7 +41,7 @@ describe("benchmark run and the judge's prompt version", { timeout: 60_000 }, ()
     const first = await runGrid({ db, llm: llm(), config, loaded });
     expect(first.failures).toEqual([]);
     expect(first.evaluations).toEqual({ stored: 2, skipped: 0 });
-    const runIds = prepareGridRun({ db, config, loaded }).units.flatMap((u) => u.runs.map((r) => r.runId));
+    const runIds = (await prepareGridRun({ db, config, loaded })).units.flatMap((u) => u.runs.map((r) => r.runId));
     const current = runIds.map((r) => newEvaluationId(r, "topic-localized", JUDGE_MODEL)).sort();
     expect(column(files.dbPath, "SELECT id FROM evaluations ORDER BY id")).toEqual(current);
     const judged = judgeRequests();
@@ -49,7 +49,9 @@ describe("benchmark run and the judge's prompt version", { timeout: 60_000 }, ()
 
     // Same prompt version: nothing pending, nothing asked.
     expect(
-      prepareGridRun({ db, config, loaded }).units.flatMap((u) => u.runs.map((r) => r.pendingEvaluators.length)),
+      (await prepareGridRun({ db, config, loaded })).units.flatMap((u) =>
+        u.runs.map((r) => r.pendingEvaluators.length),
+      ),
     ).toEqual([0, 0]);
     expect((await runGrid({ db, llm: llm(), config, loaded })).evaluations).toEqual({ stored: 0, skipped: 2 });
     expect(judgeRequests()).toBe(judged);
@@ -62,9 +64,9 @@ describe("benchmark run and the judge's prompt version", { timeout: 60_000 }, ()
     const earlier = stored.map(
       (e): Evaluation => ({ ...e, id: evaluationId(e.run_id, e.method, e.backbone, EARLIER), prompt_version: EARLIER }),
     );
-    importBundleRecords(db, "earlier prompt", { evaluations: earlier });
+    await importBundleRecords(db, "earlier prompt", { evaluations: earlier });
     expect(
-      prepareGridRun({ db, config, loaded }).units.flatMap((u) =>
+      (await prepareGridRun({ db, config, loaded })).units.flatMap((u) =>
         u.runs.map((r) => r.pendingEvaluators.map((e) => e.model)),
       ),
     ).toEqual([[JUDGE_MODEL], [JUDGE_MODEL]]);
@@ -76,7 +78,7 @@ describe("benchmark run and the judge's prompt version", { timeout: 60_000 }, ()
     );
 
     // The report reads the metrics of the current evaluations.
-    const report = buildBenchmarkReport(db, loaded);
+    const report = await buildBenchmarkReport(db, loaded);
     expect(report.coverage.evaluatedRuns).toBe(1);
     const under = column(
       files.dbPath,

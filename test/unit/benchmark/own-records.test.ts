@@ -49,10 +49,10 @@ function rows(db: Db, table: string): string[] {
 const RECORD_TABLES = ["runs", "turns", "snippets", "matched_pairs", "evaluations", "evaluation_scores"];
 
 /** The importer's rows for db's records: exported, then imported into a fresh database. */
-function reimported(db: Db, path: string): Db {
+async function reimported(db: Db, path: string): Promise<Db> {
   const fresh = openDatabase(path);
   cleanups.push(() => fresh.$client.close());
-  importBundleFiles(fresh, [{ file: "export.json", text: JSON.stringify(exportBundle(db)) }]);
+  await importBundleFiles(fresh, [{ file: "export.json", text: JSON.stringify(exportBundle(db)) }]);
   return fresh;
 }
 
@@ -66,14 +66,14 @@ describe("records the pipeline makes", { timeout: 90_000 }, () => {
     expect(summary.evaluations.stored).toBe(12); // a topic and an emotion evaluation per run
     expect(summary.metricRuns).toBe(6);
 
-    const fresh = reimported(db, join(dir, "reimported.db"));
+    const fresh = await reimported(db, join(dir, "reimported.db"));
     for (const table of RECORD_TABLES) {
       const direct = rows(db, table);
       expect(direct.length, table).toBeGreaterThan(0);
       expect(rows(fresh, table), table).toEqual(direct);
     }
     // Metrics read back from the imported database equal those the runner computed from memory.
-    computeMetrics(fresh, { params: loaded.plan.params });
+    await computeMetrics(fresh, { params: loaded.plan.params });
     const measured = rows(db, "metric_values");
     expect(measured.length).toBeGreaterThan(0);
     expect(rows(fresh, "metric_values")).toEqual(measured);
@@ -84,7 +84,7 @@ describe("records the pipeline makes", { timeout: 90_000 }, () => {
     const runIds = [(mediated as { id: string }).id];
     const perTurn = await evaluateRuns(db, { llm: createLlm({ db, config: judge }), method: "per-turn", runIds });
     expect(perTurn.runs[0].status).toBe("stored");
-    const again = reimported(db, join(dir, "reimported-again.db"));
+    const again = await reimported(db, join(dir, "reimported-again.db"));
     for (const table of ["evaluations", "evaluation_scores"]) {
       expect(rows(again, table), table).toEqual(rows(db, table));
     }

@@ -16,8 +16,8 @@ import { reportCell } from "./report/recompute.ts";
 const freshDb = databasePerTest();
 
 const loaded = fixturePlan();
-const record = (db: Db) =>
-  touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "plan.json" });
+const record = async (db: Db) =>
+  await touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "plan.json" });
 
 function status(fn: () => unknown): number | undefined {
   try {
@@ -31,15 +31,15 @@ function status(fn: () => unknown): number | undefined {
 describe("the Benchmark page's data", () => {
   it("lists a plan with its stored runs and gives each cell exactly the runs that entered it", async () => {
     const db = freshDb();
-    seedGrid(db, loaded);
-    record(db);
+    await seedGrid(db, loaded);
+    await record(db);
     const [plan] = benchmarkPlans(db);
     expect(plan).toMatchObject({ hash: loaded.hash, name: "report-test", mediators: 3 });
     expect(plan.storedRuns).toBe(plan.plannedRuns);
 
-    const report = buildBenchmarkReport(db, loaded);
+    const report = await buildBenchmarkReport(db, loaded);
     const expected = reportCell(report.tables.find((t) => t.id === "table3")!, "alpha", "CG|healthcare");
-    const found = cellRunIds(db, loaded.hash, { table: "table3", row: "alpha", column: "CG|healthcare" });
+    const found = await cellRunIds(db, loaded.hash, { table: "table3", row: "alpha", column: "CG|healthcare" });
     expect(found.runIds).toEqual(expected.runIds);
     expect(found.runIds.length).toBe(expected.n);
     expect(found.label).toContain("alpha, CG healthcare");
@@ -55,13 +55,17 @@ describe("the Benchmark page's data", () => {
 
   it("answers 404 for an unknown plan or cell, and for a plan with no stored run yet", async () => {
     const db = freshDb();
-    expect(status(() => cellRunIds(db, "000000000000", { table: "table3", row: "alpha", column: "CG|avg" }))).toBe(404);
-    record(db);
+    expect(
+      status(async () => await cellRunIds(db, "000000000000", { table: "table3", row: "alpha", column: "CG|avg" })),
+    ).toBe(404);
+    await record(db);
     await expect(benchmarkPage(db, loaded.hash)).rejects.toMatchObject({
       status: 404,
       message: expect.stringContaining("run `socrates benchmark run"),
     });
-    seedGrid(db, loaded);
-    expect(status(() => cellRunIds(db, loaded.hash, { table: "table3", row: "nobody", column: "CG|avg" }))).toBe(404);
+    await seedGrid(db, loaded);
+    expect(
+      status(async () => await cellRunIds(db, loaded.hash, { table: "table3", row: "nobody", column: "CG|avg" })),
+    ).toBe(404);
   });
 });

@@ -54,14 +54,14 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     cleanups.push(cleanup);
     const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
     cleanups.push(() => mock.close());
-    const files = benchmarkFiles(dir, mock.url, { plan: EMOTION_PLAN });
+    const files = await benchmarkFiles(dir, mock.url, { plan: EMOTION_PLAN });
     const db = openDatabase(files.dbPath);
     cleanups.push(() => db.$client.close());
     const config = loadLlmConfig(files.configPath);
     const loaded = loadPlanFile(files.planPath);
 
     // The estimate: per run, one topic-judge call per topic (4) and one emotion-judge call per party (2).
-    const work = prepareGridRun({ db, config, loaded });
+    const work = await prepareGridRun({ db, config, loaded });
     const runIds = work.units.flatMap((w) => w.runs.map((r) => r.runId));
     expect(runIds).toHaveLength(2);
     expect(work.units[0].runs.map((r) => r.emotionJudge)).toEqual(["pending", "pending"]);
@@ -94,7 +94,7 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
 
     // A second pass finds everything stored, plans nothing for the judge, and asks nothing.
     const before = mock.requests.length;
-    const again = prepareGridRun({ db, config, loaded });
+    const again = await prepareGridRun({ db, config, loaded });
     expect(again.units[0].runs.map((r) => r.emotionJudge)).toEqual(["done", "done"]);
     expect(estimateShardCost(db, loaded.plan, config, again.units).calls.judgeCalls).toBe(0);
     const second = await runGrid({ db, llm: createLlm({ db, config }), config, loaded });
@@ -107,7 +107,7 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
       ...loaded,
       plan: { ...loaded.plan, emotion: { selfReport: true, judge: { model: JUDGE } } },
     };
-    const fresh = prepareGridRun({ db, config, loaded: selfReporting });
+    const fresh = await prepareGridRun({ db, config, loaded: selfReporting });
     expect(countsByPart(fresh.units).main).toMatchObject({ runs: 2, runsStored: 0, emotionPending: 0 });
     for (const r of fresh.units[0].runs) expect(runIds).not.toContain(r.runId);
   });
@@ -117,7 +117,7 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     cleanups.push(cleanup);
     const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
     cleanups.push(() => mock.close());
-    const files = benchmarkFiles(dir, mock.url, {
+    const files = await benchmarkFiles(dir, mock.url, {
       plan: { ...EMOTION_PLAN, emotion: { selfReport: true, judge: { model: JUDGE } } },
     });
     const db = openDatabase(files.dbPath);

@@ -90,13 +90,9 @@ describe("benchmark run over stale metric rows", { timeout: 60_000 }, () => {
     const { db, config, loaded, llm } = await gridFixture(TINY_PLAN, (c) => cleanups.push(c));
     expect((await runGrid({ db, llm: llm(), config, loaded })).failures).toEqual([]);
     // IT is a mediator metric: its row names the mediated run.
-    const mediated = db
-      .select()
-      .from(schema.metricValues)
-      .all()
-      .find((r) => r.metric === "IT")!.subjectId;
+    const mediated = (await db.select().from(schema.metricValues)).find((r) => r.metric === "IT")!.subjectId;
     // A reference row beside the plan's (spec) rows, as `socrates metrics --definitions promediate-reference` stores.
-    upsertMetricValue(db, {
+    await upsertMetricValue(db, {
       subjectKind: "run",
       subjectId: mediated,
       evaluationId: `${mediated}:per-turn:other`,

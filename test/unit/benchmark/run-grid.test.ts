@@ -30,7 +30,7 @@ describe("benchmark run", { timeout: 60_000 }, () => {
     cleanups.push(cleanup);
     const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
     cleanups.push(() => mock.close());
-    const files = benchmarkFiles(dir, mock.url);
+    const files = await benchmarkFiles(dir, mock.url);
     const db = openDatabase(files.dbPath);
     cleanups.push(() => db.$client.close());
     const config = loadLlmConfig(files.configPath);

@@ -32,8 +32,11 @@ const PLAN_AT_12 = {
 };
 
 /** Each run the report of `loaded` reads: the budget it was simulated with, how it ended, its party turns. */
-function reportedRuns(db: Db, loaded: LoadedPlan): { budget: number; outcome: string; partyTurns: number }[] {
-  const data = loadReportData(db, loaded, planGrid(db, loaded.plan));
+async function reportedRuns(
+  db: Db,
+  loaded: LoadedPlan,
+): Promise<{ budget: number; outcome: string; partyTurns: number }[]> {
+  const data = await loadReportData(db, loaded, planGrid(db, loaded.plan));
   const ids = [...data.input.subjects.map((s) => s.runId), ...data.input.unmediated.map((u) => u.runId)];
   return ids.map((id) => {
     const row = db.$client
@@ -62,7 +65,7 @@ describe("benchmark plans find their runs by settings", { timeout: 90_000 }, () 
 
     // A copy of the plan with budget 20: nothing of the 12-turn grid counts as stored.
     const at20 = planFile(dir, 20);
-    expect(countsByPart(prepareGridRun({ db, config, loaded: at20 }).units).main).toMatchObject({
+    expect(countsByPart((await prepareGridRun({ db, config, loaded: at20 })).units).main).toMatchObject({
       runs: 4,
       runsStored: 0,
     });
@@ -80,9 +83,9 @@ describe("benchmark plans find their runs by settings", { timeout: 90_000 }, () 
     });
 
     // Each plan's report reads the runs of its own settings.
-    expect(reportedRuns(db, at20).map((r) => r.budget)).toEqual([20, 20, 20, 20]);
-    expect(reportedRuns(db, at12).map((r) => r.budget)).toEqual([12, 12, 12, 12]);
-    const report = buildBenchmarkReport(db, at20, { studies: false, bootstrap: { draws: 50 } });
+    expect((await reportedRuns(db, at20)).map((r) => r.budget)).toEqual([20, 20, 20, 20]);
+    expect((await reportedRuns(db, at12)).map((r) => r.budget)).toEqual([12, 12, 12, 12]);
+    const report = await buildBenchmarkReport(db, at20, { studies: false, bootstrap: { draws: 50 } });
     expect(report.coverage).toMatchObject({ plannedRuns: 4, storedRuns: 4, storedMediatedRuns: 2 });
 
     // The same plan again: every run, evaluation and pair is found; the endpoint hears nothing.
@@ -95,9 +98,9 @@ describe("benchmark plans find their runs by settings", { timeout: 90_000 }, () 
     // A budget the runs reach: new runs that end there, and the report of that plan shows them.
     const at4 = planFile(dir, 4);
     expect((await runGrid({ db, llm: llm(), config, loaded: at4 })).runs).toEqual({ stored: 4, skipped: 0 });
-    expect(reportedRuns(db, at4)).toEqual(
+    expect(await reportedRuns(db, at4)).toEqual(
       Array.from({ length: 4 }, () => ({ budget: 4, outcome: "budget", partyTurns: 4 })),
     );
-    expect(reportedRuns(db, at12).every((r) => r.partyTurns > 4 && r.outcome !== "budget")).toBe(true);
+    expect((await reportedRuns(db, at12)).every((r) => r.partyTurns > 4 && r.outcome !== "budget")).toBe(true);
   });
 });

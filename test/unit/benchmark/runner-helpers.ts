@@ -57,7 +57,7 @@ export function benchmarkConfigJson(
  * A database file holding the synthetic catalogue `t-0`, `t-1` (every condition), and the plan and config files beside
  * it.
  */
-export function benchmarkFiles(
+export async function benchmarkFiles(
   dir: string,
   url: string,
   options: {
@@ -68,7 +68,7 @@ export function benchmarkFiles(
 ) {
   const dbPath = join(dir, `${options.name ?? "bench"}.db`);
   const db = openDatabase(dbPath);
-  importBundleFiles(db, [
+  await importBundleFiles(db, [
     {
       file: "catalog",
       text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...syntheticCatalog(2, "t") }),
@@ -109,7 +109,7 @@ export async function gridFixture(plan: object, onCleanup: (c: () => unknown) =>
   onCleanup(cleanup);
   const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
   onCleanup(() => mock.close());
-  const files = benchmarkFiles(dir, mock.url, { plan });
+  const files = await benchmarkFiles(dir, mock.url, { plan });
   const db = openDatabase(files.dbPath);
   onCleanup(() => db.$client.close());
   const config = loadLlmConfig(files.configPath);

@@ -38,30 +38,30 @@ function twoConnections(): [Db, Db] {
 }
 
 describe("work leases", () => {
-  it("are exclusive while alive, renewed by their holder, taken over once lapsed, freed on release", () => {
+  it("are exclusive while alive, renewed by their holder, taken over once lapsed, freed on release", async () => {
     const [a, b] = twoConnections();
-    expect(claimLease(a, "unit:r1", "A", 1_000, 100)).toBe(true);
-    expect(claimLease(b, "unit:r1", "B", 1_050, 100)).toBe(false);
+    expect(await claimLease(a, "unit:r1", "A", 1_000, 100)).toBe(true);
+    expect(await claimLease(b, "unit:r1", "B", 1_050, 100)).toBe(false);
     expect(heldByOther(b, "unit:r1", "B", 1_050)?.holder).toBe("A");
     // Renewed at 1 090 until 1 190: still A's at 1 150.
     expect(renewLeases(a, "A", ["unit:r1"], 1_090, 100)).toBe(1);
-    expect(claimLease(b, "unit:r1", "B", 1_150, 100)).toBe(false);
+    expect(await claimLease(b, "unit:r1", "B", 1_150, 100)).toBe(false);
     // A stops renewing: at its expiry B takes it over, and A's late renewal no longer holds it.
-    expect(claimLease(b, "unit:r1", "B", 1_190, 100)).toBe(true);
+    expect(await claimLease(b, "unit:r1", "B", 1_190, 100)).toBe(true);
     expect(renewLeases(a, "A", ["unit:r1"], 1_200, 100)).toBe(0);
     // A's release of a lease it lost leaves B's in place; B's own release frees it.
     releaseLease(a, "unit:r1", "A");
     expect(heldByOther(a, "unit:r1", "A", 1_200)?.holder).toBe("B");
     releaseLease(b, "unit:r1", "B");
-    expect(claimLease(a, "unit:r1", "A", 1_200, 100)).toBe(true);
+    expect(await claimLease(a, "unit:r1", "A", 1_200, 100)).toBe(true);
   });
 
-  it("takes a lease of an ended process of this machine at once, never one of a live process", () => {
+  it("takes a lease of an ended process of this machine at once, never one of a live process", async () => {
     const [a, b] = twoConnections();
     const ended = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
-    claimLease(a, "unit:gone", `${hostname()}|${ended}|x`, Date.now(), 60_000);
-    claimLease(a, "unit:live", `${hostname()}|${process.pid}|x`, Date.now(), 60_000);
-    const leases = workerLeases(b);
+    await claimLease(a, "unit:gone", `${hostname()}|${ended}|x`, Date.now(), 60_000);
+    await claimLease(a, "unit:live", `${hostname()}|${process.pid}|x`, Date.now(), 60_000);
+    const leases = await workerLeases(b);
     cleanups.push(() => leases.close());
     expect(leases.claim("unit:gone")).toBe(true);
     expect(leases.claim("unit:live")).toBe(false);
@@ -70,15 +70,15 @@ describe("work leases", () => {
     expect(heldByOther(a, "unit:gone", "someone", Date.now())).toBeUndefined();
   });
 
-  it("a new worker clears leases nobody will claim again: an ended process's, and lapsed ones", () => {
+  it("a new worker clears leases nobody will claim again: an ended process's, and lapsed ones", async () => {
     const [a, b] = twoConnections();
     const ended = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
     const now = Date.now();
     // Killed after storing its work but before giving the lease up: no claim ever touches this key again.
-    claimLease(a, "call:done", `${hostname()}|${ended}|x`, now, 60_000);
-    claimLease(a, "unit:lapsed", "elsewhere|1|y", now - 120_000, 60_000);
-    claimLease(a, "unit:live", `${hostname()}|${process.pid}|x`, now, 60_000);
-    const leases = workerLeases(b);
+    await claimLease(a, "call:done", `${hostname()}|${ended}|x`, now, 60_000);
+    await claimLease(a, "unit:lapsed", "elsewhere|1|y", now - 120_000, 60_000);
+    await claimLease(a, "unit:live", `${hostname()}|${process.pid}|x`, now, 60_000);
+    const leases = await workerLeases(b);
     cleanups.push(() => leases.close());
     const keys = a.$client.prepare("SELECT work_key AS k FROM work_leases ORDER BY work_key").all();
     expect(keys).toEqual([{ k: "unit:live" }]);
@@ -86,8 +86,8 @@ describe("work leases", () => {
 
   it("a queue hands out only what this worker holds, and waits for what another worker holds", async () => {
     const [a, b] = twoConnections();
-    const mine = workerLeases(a, { ttlMs: 60_000 });
-    const theirs = workerLeases(b, { ttlMs: 60_000 });
+    const mine = await workerLeases(a, { ttlMs: 60_000 });
+    const theirs = await workerLeases(b, { ttlMs: 60_000 });
     cleanups.push(
       () => mine.close(),
       () => theirs.close(),
@@ -124,8 +124,8 @@ describe("requests in flight shared between two clients on one database", () => 
     const mock = await startMockLlm({ latencyMs: 150 }); // the default responder echoes the last message
     cleanups.push(() => mock.close());
     const [a, b] = twoConnections();
-    const leasesA = workerLeases(a);
-    const leasesB = workerLeases(b);
+    const leasesA = await workerLeases(a);
+    const leasesB = await workerLeases(b);
     cleanups.push(
       () => leasesA.close(),
       () => leasesB.close(),
@@ -147,8 +147,8 @@ describe("requests in flight shared between two clients on one database", () => 
     const mock = await startMockLlm({ latencyMs: 100, faults: [{ fault: { kind: "status", status: 400 }, times: 1 }] });
     cleanups.push(() => mock.close());
     const [a, b] = twoConnections();
-    const leasesA = workerLeases(a);
-    const leasesB = workerLeases(b);
+    const leasesA = await workerLeases(a);
+    const leasesB = await workerLeases(b);
     cleanups.push(
       () => leasesA.close(),
       () => leasesB.close(),

@@ -34,7 +34,7 @@ async function setUp(name: string) {
   // A little latency, so the processes overlap and requests are in flight when one is killed.
   const mock = await startMockLlm({ respond: standInResponder(), latencyMs: { min: 5, max: 40 } });
   cleanups.push(() => mock.close());
-  const files = benchmarkFiles(dir, mock.url, { plan: PLAN, name });
+  const files = await benchmarkFiles(dir, mock.url, { plan: PLAN, name });
   const args = ["benchmark", "run", "--plan", files.planPath, "--config", files.configPath];
   const env = { SOCRATES_DB: files.dbPath };
   return { mock, files, args, env };

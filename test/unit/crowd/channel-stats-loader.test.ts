@@ -35,7 +35,7 @@ describe("per-channel figures against plain SQL", () => {
   let items: Item[] = [];
 
   beforeAll(async () => {
-    seedDemo(t.db);
+    await seedDemo(t.db);
     await seedDemoStudies(t.db);
     items = t.db.$client
       .prepare(
@@ -61,7 +61,7 @@ describe("per-channel figures against plain SQL", () => {
       source: "batch-import",
       ...over,
     });
-    recordCrowdAssignment(
+    await recordCrowdAssignment(
       t.db,
       mturk({
         externalId: "ASG1",
@@ -72,15 +72,15 @@ describe("per-channel figures against plain SQL", () => {
         secondsOnTask: 75,
       }),
     );
-    recordCrowdAssignment(
+    await recordCrowdAssignment(
       t.db,
       mturk({ externalId: "ASG2", itemId: plain[0].id, workerId: "MW1", status: "approved", secondsOnTask: 45 }),
     );
-    recordCrowdAssignment(
+    await recordCrowdAssignment(
       t.db,
       mturk({ externalId: "ASG3", itemId: plain[1].id, workerId: "MW2", status: "rejected", secondsOnTask: 20 }),
     );
-    recordCrowdAssignment(
+    await recordCrowdAssignment(
       t.db,
       mturk({
         externalId: "ASG4",
@@ -92,7 +92,7 @@ describe("per-channel figures against plain SQL", () => {
         rewardUsd: null,
       }),
     );
-    recordCrowdAssignment(
+    await recordCrowdAssignment(
       t.db,
       mturk({
         externalId: "ASG5",
@@ -106,7 +106,7 @@ describe("per-channel figures against plain SQL", () => {
 
     // Every pair already has its three labels: the study now asks for six, so a Prolific participant finds work.
     t.db.$client.prepare(`UPDATE studies SET labels_per_item = 6 WHERE id = ?`).run(AB_STUDY);
-    updateProlificSettings(t.db, AB_STUDY, { completionCode: "ABC123", itemsPerSession: "3", rewardUsd: "1.20" });
+    await updateProlificSettings(t.db, AB_STUDY, { completionCode: "ABC123", itemsPerSession: "3", rewardUsd: "1.20" });
     const start = new Date(Date.now() - 10 * 60_000);
     const params = new URLSearchParams({
       study: String(AB_STUDY),
@@ -114,19 +114,19 @@ describe("per-channel figures against plain SQL", () => {
       STUDY_ID: "PSTUDY",
       SESSION_ID: "PSESS1",
     });
-    const { annotatorId } = enterProlificSession(t.db, AB_STUDY, params, start);
+    const { annotatorId } = await enterProlificSession(t.db, AB_STUDY, params, start);
     const test = loadQualificationTest();
-    recordQualificationAttempt(
+    await recordQualificationAttempt(
       t.db,
       annotatorId,
       test,
       Object.fromEntries(test.questions.map((q) => [q.id, q.answer])),
     );
     for (let n = 0; ; n++) {
-      const step = prolificStep(t.db, AB_STUDY, annotatorId, new Date(start.getTime() + (n + 1) * 100_000));
+      const step = await prolificStep(t.db, AB_STUDY, annotatorId, new Date(start.getTime() + (n + 1) * 100_000));
       if (step.kind !== "task") break;
       const item = items.find((i) => i.id === step.itemId)!;
-      submitLabel(t.db, {
+      await submitLabel(t.db, {
         studyId: AB_STUDY,
         itemId: item.id,
         annotatorId,
@@ -136,7 +136,7 @@ describe("per-channel figures against plain SQL", () => {
       });
     }
     // A second participant who has only just started.
-    enterProlificSession(
+    await enterProlificSession(
       t.db,
       AB_STUDY,
       new URLSearchParams({ PROLIFIC_PID: "PP2", STUDY_ID: "PSTUDY", SESSION_ID: "PSESS2" }),
@@ -205,8 +205,8 @@ describe("per-channel figures against plain SQL", () => {
       });
   }
 
-  it("equals the plain-SQL figures for every channel", () => {
-    const loaded = studyChannelStats(t.db, AB_STUDY);
+  it("equals the plain-SQL figures for every channel", async () => {
+    const loaded = await studyChannelStats(t.db, AB_STUDY);
     const expected = bySql();
     expect(loaded.map((s) => s.channel)).toEqual(["link", "mturk", "prolific"]);
     expect(loaded.map((s) => s.channel)).toEqual(expected.map((s) => s.channel));
@@ -222,8 +222,8 @@ describe("per-channel figures against plain SQL", () => {
     }
   });
 
-  it("gives the hand-checked Mechanical Turk and Prolific figures", () => {
-    const stats = studyChannelStats(t.db, AB_STUDY);
+  it("gives the hand-checked Mechanical Turk and Prolific figures", async () => {
+    const stats = await studyChannelStats(t.db, AB_STUDY);
     const mturk = stats.find((s) => s.channel === "mturk")!;
     // ASG4 has no reward and ASG3 was rejected: (0.4 + 0.4 + 0.5) / ((75 + 45 + 130) / 3600 h).
     expect(mturk).toMatchObject({
@@ -247,8 +247,8 @@ describe("per-channel figures against plain SQL", () => {
     expect(prolific.effectiveHourlyUsd).toBeCloseTo(1.2 / (400 / 3600), 9);
   });
 
-  it("takes the dashboard's own gold accuracy and gives the same figures", () => {
-    const d = studyDashboard(t.db, AB_STUDY);
-    expect(studyChannelStats(t.db, AB_STUDY, d.gold)).toEqual(studyChannelStats(t.db, AB_STUDY));
+  it("takes the dashboard's own gold accuracy and gives the same figures", async () => {
+    const d = await studyDashboard(t.db, AB_STUDY);
+    expect(await studyChannelStats(t.db, AB_STUDY, d.gold)).toEqual(await studyChannelStats(t.db, AB_STUDY));
   });
 });

@@ -64,7 +64,7 @@ describe("crowd dashboard actions and a channel's next step", () => {
     );
   });
 
-  it("saves Prolific's settings through the channel, returns field problems with their status, and throws for a missing study", () => {
+  it("saves Prolific's settings through the channel, returns field problems with their status, and throws for a missing study", async () => {
     const saved = crowdDashboardAction(
       t.db,
       CONSENSUS_CROWD,
@@ -73,7 +73,7 @@ describe("crowd dashboard actions and a channel's next step", () => {
       URL_BASE,
     );
     expect(saved).toEqual({ status: 200, data: { panel: { channel: "prolific", result: { ok: true } }, error: null } });
-    expect((findStudy(t.db, CONSENSUS_CROWD)!.config as { prolific?: unknown }).prolific).toEqual({
+    expect(((await findStudy(t.db, CONSENSUS_CROWD))!.config as { prolific?: unknown }).prolific).toEqual({
       completionCode: "C0DE42",
       itemsPerSession: 2,
     });
@@ -104,7 +104,7 @@ describe("crowd dashboard actions and a channel's next step", () => {
     });
   });
 
-  it("a channel's next step is its own for Prolific participants and none for experts and other crowd workers", () => {
+  it("a channel's next step is its own for Prolific participants and none for experts and other crowd workers", async () => {
     crowdDashboardAction(
       t.db,
       CONSENSUS_CROWD,
@@ -113,7 +113,7 @@ describe("crowd dashboard actions and a channel's next step", () => {
       URL_BASE,
     );
     const params = new URLSearchParams({ PROLIFIC_PID: "p1", STUDY_ID: "s1", SESSION_ID: "x1" });
-    const { annotatorId } = enterProlificSession(t.db, CONSENSUS_CROWD, params);
+    const { annotatorId } = await enterProlificSession(t.db, CONSENSUS_CROWD, params);
     expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: annotatorId, channel: "prolific" })).toBe(
       `/crowd/qualify?study=${CONSENSUS_CROWD}`,
     );

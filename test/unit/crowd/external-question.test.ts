@@ -206,12 +206,12 @@ describe("ExternalQuestion page and submit", () => {
       )
       .run(hitId, environment, studyId, itemId);
 
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    seedDemo(t.db);
+    await seedDemo(t.db);
     abStudy = createAbStudy(t.db, { name: "crowd A/B", pool: "crowd", config: { seed: 3, leaseMinutes: 45 } });
     abItems = studyItemIds(t.db, abStudy);
-    consensusStudy = createConsensusStudy(t.db, {
+    consensusStudy = await createConsensusStudy(t.db, {
       name: "crowd consensus",
       pool: "crowd",
       trajectories: 1,
@@ -233,16 +233,17 @@ describe("ExternalQuestion page and submit", () => {
     turkSubmitTo: STAND_IN,
     ...over,
   });
-  const accept = (over: Partial<ExternalAssignment> = {}) => externalTaskPage(t.db, work(over), NOW, SECRET);
+  const accept = async (over: Partial<ExternalAssignment> = {}) =>
+    await externalTaskPage(t.db, work(over), NOW, SECRET);
   const tokenOf = (page: ReturnType<typeof accept>) => (page.mode === "preview" ? "" : page.token);
-  const submit = (token: string, payload: unknown, secondsOnTask: number | null = 42.5) =>
-    submitExternalQuestion(t.db, { token, payload, secondsOnTask }, NOW, options);
+  const submit = async (token: string, payload: unknown, secondsOnTask: number | null = 42.5) =>
+    await submitExternalQuestion(t.db, { token, payload, secondsOnTask }, NOW, options);
   const count = (table: string) =>
     (t.db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
-  it("a preview shows the blinded task and writes nothing", () => {
+  it("a preview shows the blinded task and writes nothing", async () => {
     const before = tableCounts(t.db);
-    const page = externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET);
+    const page = await externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET);
     expect(page.mode).toBe("preview");
     expect(page.task.kind).toBe("ab-reactiveness");
     expect("token" in page).toBe(false);
@@ -251,9 +252,9 @@ describe("ExternalQuestion page and submit", () => {
     expect(tableCounts(t.db)).toEqual(before);
   });
 
-  it("the accepted page writes nothing (issue 29); its token carries the showing, and a draft leases the item for the study's lease time", () => {
+  it("the accepted page writes nothing (issue 29); its token carries the showing, and a draft leases the item for the study's lease time", async () => {
     const before = tableCounts(t.db);
-    const page = accept();
+    const page = await accept();
     expect(page.mode).toBe("work");
     expect(verifyAssignmentToken(tokenOf(page), SECRET)).toMatchObject({
       studyId: abStudy,
@@ -262,9 +263,9 @@ describe("ExternalQuestion page and submit", () => {
       turkSubmitTo: STAND_IN,
       shownAt: NOW.toISOString(),
     });
-    accept(); // a reload
+    await accept(); // a reload
     expect(tableCounts(t.db)).toEqual(before);
-    saveExternalDraft(t.db, tokenOf(page), { kind: "ab-reactiveness", choice: "A" }, options, NOW);
+    await saveExternalDraft(t.db, tokenOf(page), { kind: "ab-reactiveness", choice: "A" }, options, NOW);
     const rows = t.db.$client
       .prepare(
         `SELECT a.study_item_id AS itemId, a.status, a.leased_at AS leasedAt, a.lease_expires_at AS expires, a.shown_at AS shownAt, n.channel, n.external_id AS workerId, n.role FROM assignments a JOIN annotators n ON n.id = a.annotator_id`,
@@ -286,36 +287,38 @@ describe("ExternalQuestion page and submit", () => {
 
   it("an item of another study is 404; an expert study is 403", () => {
     const foreign = studyItemIds(t.db, consensusStudy)[0];
-    const e = rejection(() => accept({ itemId: foreign }));
+    const e = rejection(async () => await accept({ itemId: foreign }));
     expect(e.status).toBe(404);
     expect(e.message).toBe(`Item ${foreign} of study ${abStudy} does not exist`);
     expect(
-      rejection(() => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: foreign }, NOW, SECRET))
-        .status,
+      rejection(
+        async () => await externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: foreign }, NOW, SECRET),
+      ).status,
     ).toBe(404);
     // A token signed for that combination fails the same way at submit.
     expect(
-      rejection(() =>
-        submit(signAssignment(work({ itemId: foreign }), SECRET), { kind: "ab-reactiveness", choice: "A" }),
+      rejection(
+        async () =>
+          await submit(signAssignment(work({ itemId: foreign }), SECRET), { kind: "ab-reactiveness", choice: "A" }),
       ).status,
     ).toBe(404);
 
     const expert = createAbStudy(t.db, { name: "expert A/B", pool: "expert", config: { seed: 3 } });
     const expertItem = studyItemIds(t.db, expert)[0];
-    expect(rejection(() => accept({ studyId: expert, itemId: expertItem }))).toMatchObject({
+    expect(rejection(async () => await accept({ studyId: expert, itemId: expertItem }))).toMatchObject({
       status: 403,
       message: `Study ${expert} is not a crowd study`,
     });
     expect(count("label_revisions")).toBe(0);
   });
 
-  it("a closed study is refused for preview, accept and submit, and nothing is stored", () => {
-    const token = tokenOf(accept());
-    setStudyStatus(t.db, abStudy, "closed");
+  it("a closed study is refused for preview, accept and submit, and nothing is stored", async () => {
+    const token = tokenOf(await accept());
+    await setStudyStatus(t.db, abStudy, "closed");
     for (const fn of [
-      () => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET),
-      () => accept(),
-      () => submit(token, { kind: "ab-reactiveness", choice: "A" }),
+      async () => await externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET),
+      async () => await accept(),
+      async () => await submit(token, { kind: "ab-reactiveness", choice: "A" }),
     ]) {
       const e = rejection(fn);
       expect(e.status).toBe(409);
@@ -324,43 +327,47 @@ describe("ExternalQuestion page and submit", () => {
     expect(count("crowd_assignments") + count("label_revisions")).toBe(0);
   });
 
-  it("a tampered token is refused at submit and nothing is stored", () => {
-    const token = tokenOf(accept());
+  it("a tampered token is refused at submit and nothing is stored", async () => {
+    const token = tokenOf(await accept());
     const [body, sig] = token.split(".");
     const other = Buffer.from(
       Buffer.from(body, "base64url").toString().replace(`"itemId":${abItems[0]}`, `"itemId":${abItems[1]}`),
     ).toString("base64url");
-    expect(rejection(() => submit(`${other}.${sig}`, { kind: "ab-reactiveness", choice: "A" })).status).toBe(403);
     expect(
-      rejection(() =>
-        submitExternalQuestion(
-          t.db,
-          { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
-          NOW,
-          { ...options, secret: "a-different-secret-0000" },
-        ),
+      rejection(async () => await submit(`${other}.${sig}`, { kind: "ab-reactiveness", choice: "A" })).status,
+    ).toBe(403);
+    expect(
+      rejection(
+        async () =>
+          await submitExternalQuestion(
+            t.db,
+            { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
+            NOW,
+            { ...options, secret: "a-different-secret-0000" },
+          ),
       ).status,
     ).toBe(403);
     expect(count("crowd_assignments") + count("label_revisions")).toBe(0);
   });
 
-  it("a submit address dropped from the allow-list after accept is refused", () => {
-    const token = tokenOf(accept());
-    const e = rejection(() =>
-      submitExternalQuestion(
-        t.db,
-        { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
-        NOW,
-        { secret: SECRET, allowed: MTURK_SUBMIT_ORIGINS },
-      ),
+  it("a submit address dropped from the allow-list after accept is refused", async () => {
+    const token = tokenOf(await accept());
+    const e = rejection(
+      async () =>
+        await submitExternalQuestion(
+          t.db,
+          { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
+          NOW,
+          { secret: SECRET, allowed: MTURK_SUBMIT_ORIGINS },
+        ),
     );
     expect(e.status).toBe(400);
     expect(e.problems[0].path).toBe("turkSubmitTo");
   });
 
-  it("stores the answer once: a double submit, a different answer and a reload all return the stored label", () => {
-    const token = tokenOf(accept());
-    const first = submit(token, { kind: "ab-reactiveness", choice: "B" });
+  it("stores the answer once: a double submit, a different answer and a reload all return the stored label", async () => {
+    const token = tokenOf(await accept());
+    const first = await submit(token, { kind: "ab-reactiveness", choice: "B" });
     expect(first.duplicate).toBe(false);
     expect(first.handoff).toEqual({
       action: `${STAND_IN}/mturk/externalSubmit`,
@@ -368,8 +375,8 @@ describe("ExternalQuestion page and submit", () => {
       labelId: first.handoff.labelId,
       label: JSON.stringify({ kind: "ab-reactiveness", choice: "B" }),
     });
-    const again = submit(token, { kind: "ab-reactiveness", choice: "B" });
-    const changed = submit(token, { kind: "ab-reactiveness", choice: "A" });
+    const again = await submit(token, { kind: "ab-reactiveness", choice: "B" });
+    const changed = await submit(token, { kind: "ab-reactiveness", choice: "A" });
     expect(again).toEqual({ ...first, duplicate: true });
     expect(changed).toEqual({ ...first, duplicate: true });
     expect(count("label_revisions")).toBe(1);
@@ -395,14 +402,14 @@ describe("ExternalQuestion page and submit", () => {
     ]);
     expect(t.db.$client.prepare(`SELECT status FROM assignments`).all()).toEqual([{ status: "submitted" }]);
 
-    const reload = accept();
+    const reload = await accept();
     expect(reload.mode).toBe("submitted");
     expect(reload.mode === "submitted" && reload.handoff).toEqual(first.handoff);
     expect(count("label_revisions")).toBe(1);
   });
 
-  it("a submit without a work time stores none", () => {
-    submit(tokenOf(accept()), { kind: "ab-reactiveness", choice: "A" }, null);
+  it("a submit without a work time stores none", async () => {
+    await submit(tokenOf(await accept()), { kind: "ab-reactiveness", choice: "A" }, null);
     expect(
       t.db.$client.prepare(`SELECT reward_usd AS reward, work_seconds AS seconds FROM crowd_assignments`).get(),
     ).toEqual({ reward: 0.35, seconds: null });
@@ -410,66 +417,73 @@ describe("ExternalQuestion page and submit", () => {
 
   it("a HIT published for another item is refused", () => {
     publishHit("3HITOTHER", abStudy, abItems[1]);
-    const e = rejection(() => accept({ hitId: "3HITOTHER" }));
+    const e = rejection(async () => await accept({ hitId: "3HITOTHER" }));
     expect(e.status).toBe(409);
     expect(e.message).toBe(
       `HIT 3HITOTHER is for item ${abItems[1]} of study ${abStudy}, not item ${abItems[0]} of study ${abStudy}`,
     );
   });
 
-  it("a worker who answered the item in another assignment gets no second label", () => {
-    submit(tokenOf(accept()), { kind: "ab-reactiveness", choice: "A" });
-    const e = rejection(() => accept({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }));
+  it("a worker who answered the item in another assignment gets no second label", async () => {
+    await submit(tokenOf(await accept()), { kind: "ab-reactiveness", choice: "A" });
+    const e = rejection(async () => await accept({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }));
     expect(e).toMatchObject({
       status: 409,
       message: expect.stringMatching(/already answered this item in another assignment/),
     });
     expect(
-      rejection(() =>
-        submit(signAssignment(work({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }), SECRET), {
-          kind: "ab-reactiveness",
-          choice: "B",
-        }),
+      rejection(
+        async () =>
+          await submit(signAssignment(work({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }), SECRET), {
+            kind: "ab-reactiveness",
+            choice: "B",
+          }),
       ).status,
     ).toBe(409);
     expect(count("label_revisions")).toBe(1);
   });
 
-  it("refuses invalid answers with their field paths and stores nothing", () => {
-    const token = tokenOf(accept());
-    const bad = rejection(() => submit(token, { kind: "ab-reactiveness", choice: "C" }));
+  it("refuses invalid answers with their field paths and stores nothing", async () => {
+    const token = tokenOf(await accept());
+    const bad = rejection(async () => await submit(token, { kind: "ab-reactiveness", choice: "C" }));
     expect(bad.status).toBe(400);
     expect(bad.problems.map((p) => p.path)).toEqual(["choice"]);
     expect(
-      rejection(() => submit(token, { kind: "consensus-snippet", topics: {} })).problems.map((p) => p.path),
+      rejection(async () => await submit(token, { kind: "consensus-snippet", topics: {} })).problems.map((p) => p.path),
     ).toEqual(["kind"]);
     expect(
-      rejection(() => submit(token, { kind: "ab-reactiveness", choice: "A" }, -1)).problems.map((p) => p.path),
+      rejection(async () => await submit(token, { kind: "ab-reactiveness", choice: "A" }, -1)).problems.map(
+        (p) => p.path,
+      ),
     ).toEqual(["secondsOnTask"]);
 
     const item = studyItemIds(t.db, consensusStudy)[0];
     const consensusToken = tokenOf(
-      accept({ studyId: consensusStudy, itemId: item, assignmentId: "3ASSIGN0009", hitId: "3HITC001" }),
+      await accept({ studyId: consensusStudy, itemId: item, assignmentId: "3ASSIGN0009", hitId: "3HITC001" }),
     );
-    const label = validConsensusLabel(t.db, item);
+    const label = await validConsensusLabel(t.db, item);
     const [topic] = Object.keys(label.topics);
-    const outOfRange = rejection(() =>
-      submit(consensusToken, { ...label, topics: { ...label.topics, [topic]: { ...label.topics[topic], score: 6 } } }),
+    const outOfRange = rejection(
+      async () =>
+        await submit(consensusToken, {
+          ...label,
+          topics: { ...label.topics, [topic]: { ...label.topics[topic], score: 6 } },
+        }),
     );
     expect(outOfRange.problems).toContainEqual({
       path: `topics.${topic}.score`,
       message: expect.stringMatching(/score is 1 to 5/),
     });
     expect(count("crowd_assignments") + count("label_revisions")).toBe(0);
-    expect(submit(consensusToken, label).duplicate).toBe(false);
+    expect((await submit(consensusToken, label)).duplicate).toBe(false);
   });
 
-  it("autosaves a draft under the lease and shows it on reload; drafts stop once submitted", () => {
-    const token = tokenOf(accept());
-    saveExternalDraft(t.db, token, { kind: "ab-reactiveness", choice: "B" }, options);
-    expect(accept().initialChoice).toBe("B");
-    submit(token, { kind: "ab-reactiveness", choice: "B" });
-    saveExternalDraft(t.db, token, { kind: "ab-reactiveness", choice: "A" }, options);
+  it("autosaves a draft under the lease and shows it on reload; drafts stop once submitted", async () => {
+    const token = tokenOf(await accept());
+    await saveExternalDraft(t.db, token, { kind: "ab-reactiveness", choice: "B" }, options);
+    expect((await accept()).initialChoice).toBe("B");
+    await submit(token, { kind: "ab-reactiveness", choice: "B" });
+    await saveExternalDraft(t.db, token, { kind: "ab-reactiveness", choice: "A" }, options);
     expect(count("label_drafts")).toBe(0);
   });
 });

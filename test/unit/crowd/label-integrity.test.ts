@@ -64,12 +64,19 @@ describe("MTurk label integrity", () => {
   /**
    * What the statistics are made of: everything but names, gold checks (each worker's own work) and the status counts.
    */
-  const statistics = (studyId: number) => {
-    const { names: _n, gold: _g, flagged: _f, labelStatus: _s, study: _study, ...rest } = studyDashboard(t.db, studyId);
+  const statistics = async (studyId: number) => {
+    const {
+      names: _n,
+      gold: _g,
+      flagged: _f,
+      labelStatus: _s,
+      study: _study,
+      ...rest
+    } = await studyDashboard(t.db, studyId);
     return rest;
   };
   /** A worker opens the HIT's task page (accepting it) and submits an answer. */
-  function answerAs(
+  async function answerAs(
     studyId: number,
     itemId: number,
     hitId: string,
@@ -78,14 +85,14 @@ describe("MTurk label integrity", () => {
     payload: unknown,
     turkSubmitTo = SANDBOX,
   ) {
-    const page = externalTaskPage(
+    const page = await externalTaskPage(
       t.db,
       { mode: "work", studyId, itemId, assignmentId, hitId, workerId, turkSubmitTo },
       NOW,
       SECRET,
     );
     if (page.mode !== "work") throw new Error(`page is in ${page.mode} mode`);
-    return submitExternalQuestion(t.db, { token: page.token, payload, secondsOnTask: 30 }, NOW, options);
+    return await submitExternalQuestion(t.db, { token: page.token, payload, secondsOnTask: 30 }, NOW, options);
   }
   const labelsOn = (itemId: number) =>
     sql(
@@ -95,9 +102,9 @@ describe("MTurk label integrity", () => {
     );
   const sync = (studyId: number) => syncStudy(t.db, mturkClient(), { studyId, production: false });
 
-  it("attack 1: bare MTurk parameters on /crowd/start are refused with a page that says so, and create no worker", () => {
+  it("attack 1: bare MTurk parameters on /crowd/start are refused with a page that says so, and create no worker", async () => {
     const before = tableCounts(t.db);
-    const study = findStudy(t.db, CONSENSUS_CROWD)!;
+    const study = (await findStudy(t.db, CONSENSUS_CROWD))!;
     for (const query of [
       "assignmentId=X&hitId=H&workerId=A1DEMOTURKER01",
       "assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H",
@@ -116,17 +123,17 @@ describe("MTurk label integrity", () => {
     expect(tableCounts(t.db)).toEqual(before);
   });
 
-  it("attack 2: five invented workers on a real HIT of an item with k = 3 are stored pending, and nothing is counted", () => {
+  it("attack 2: five invented workers on a real HIT of an item with k = 3 are stored pending, and nothing is counted", async () => {
     const item = itemWith(AB_CROWD, "some");
     publishHit("3HITREAL", AB_CROWD, item);
     const countedBefore = sql(
       `SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`,
       item,
     )[0];
-    const stats = statistics(AB_CROWD);
+    const stats = await statistics(AB_CROWD);
 
     for (let n = 1; n <= 5; n++)
-      answerAs(AB_CROWD, item, "3HITREAL", `AINVENTED0${n}`, `3INVENTEDASSIGNMENT0${n}`, {
+      await answerAs(AB_CROWD, item, "3HITREAL", `AINVENTED0${n}`, `3INVENTEDASSIGNMENT0${n}`, {
         kind: "ab-reactiveness",
         choice: n % 2 ? "A" : "B",
       });
@@ -143,8 +150,8 @@ describe("MTurk label integrity", () => {
       countedBefore,
     );
     // Agreement and fidelity (and progress) are exactly what they were; the dashboard shows the five as pending.
-    expect(statistics(AB_CROWD)).toEqual(stats);
-    expect(studyDashboard(t.db, AB_CROWD).labelStatus.pending).toBe(5);
+    expect(await statistics(AB_CROWD)).toEqual(stats);
+    expect((await studyDashboard(t.db, AB_CROWD)).labelStatus.pending).toBe(5);
   });
 
   it("attack 2: an invented HIT id, or a HIT of the other environment, is refused on page load and on submit, and nothing is stored", () => {
@@ -159,13 +166,13 @@ describe("MTurk label integrity", () => {
       turkSubmitTo: SANDBOX,
     };
     expectServiceError(
-      () => externalTaskPage(t.db, { mode: "work", ...work, hitId: "3HITNEVERMADE" }, NOW, SECRET),
+      async () => await externalTaskPage(t.db, { mode: "work", ...work, hitId: "3HITNEVERMADE" }, NOW, SECRET),
       403,
       /HIT 3HITNEVERMADE was not published by this study's `mturk publish`.*return this HIT/,
     );
     expectServiceError(
-      () =>
-        externalTaskPage(
+      async () =>
+        await externalTaskPage(
           t.db,
           { mode: "preview", studyId: AB_CROWD, itemId: item, hitId: "3HITNEVERMADE" },
           NOW,
@@ -177,8 +184,8 @@ describe("MTurk label integrity", () => {
     // A token the server signed itself (as if handed out before) is no better at submit.
     const token = signAssignment({ ...work, hitId: "3HITNEVERMADE" }, SECRET);
     expectServiceError(
-      () =>
-        submitExternalQuestion(
+      async () =>
+        await submitExternalQuestion(
           t.db,
           { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 3 },
           NOW,
@@ -190,13 +197,13 @@ describe("MTurk label integrity", () => {
     // A sandbox HIT answered from MTurk's production site.
     const production = { ...work, hitId: "3HITSANDBOX", turkSubmitTo: MTURK_SUBMIT_ORIGINS[0] };
     expectServiceError(
-      () => externalTaskPage(t.db, { mode: "work", ...production }, NOW, SECRET),
+      async () => await externalTaskPage(t.db, { mode: "work", ...production }, NOW, SECRET),
       403,
       /published in the MTurk sandbox, but this assignment comes from the production/,
     );
     expectServiceError(
-      () =>
-        submitExternalQuestion(
+      async () =>
+        await submitExternalQuestion(
           t.db,
           {
             token: signAssignment(production, SECRET),
@@ -215,14 +222,14 @@ describe("MTurk label integrity", () => {
   it("sync confirms a pending answer MTurk lists for the same worker and HIT: counted within k, and the statistics take it in", async () => {
     const item = itemWith(CONSENSUS_CROWD, "none");
     publishHit("3HITCONS", CONSENSUS_CROWD, item);
-    const label = validConsensusLabel(t.db, item, 3);
-    const stats = statistics(CONSENSUS_CROWD);
-    answerAs(CONSENSUS_CROWD, item, "3HITCONS", "AREALWORKER1", "3REALASSIGNMENT1", label);
+    const label = await validConsensusLabel(t.db, item, 3);
+    const stats = await statistics(CONSENSUS_CROWD);
+    await answerAs(CONSENSUS_CROWD, item, "3HITCONS", "AREALWORKER1", "3REALASSIGNMENT1", label);
     expect(labelsOn(item)).toEqual([
       { worker: "AREALWORKER1", status: "pending", assignmentId: "3REALASSIGNMENT1", confirmed: 0 },
     ]);
     // Pending: alpha, alignment and progress are untouched.
-    expect(statistics(CONSENSUS_CROWD)).toEqual(stats);
+    expect(await statistics(CONSENSUS_CROWD)).toEqual(stats);
 
     fakeMturk([assignment("3REALASSIGNMENT1", "3HITCONS", "AREALWORKER1", "Submitted", labelAnswer(label))]);
     const summary = await sync(CONSENSUS_CROWD);
@@ -230,7 +237,7 @@ describe("MTurk label integrity", () => {
     expect(labelsOn(item)).toEqual([
       { worker: "AREALWORKER1", status: "counted", assignmentId: "3REALASSIGNMENT1", confirmed: 1 },
     ]);
-    expect(statistics(CONSENSUS_CROWD).progress.labels).toBe(stats.progress.labels + 1);
+    expect((await statistics(CONSENSUS_CROWD)).progress.labels).toBe(stats.progress.labels + 1);
   });
 
   it("sync: a confirmed answer beyond k is surplus (counted only when the study opts in); a mismatched worker confirms nothing and is reported", async () => {
@@ -239,9 +246,15 @@ describe("MTurk label integrity", () => {
       n: 3,
     });
     publishHit("3HITFULL", AB_CROWD, item);
-    answerAs(AB_CROWD, item, "3HITFULL", "AREALWORKER2", "3ASSIGNFULL01", { kind: "ab-reactiveness", choice: "A" });
-    answerAs(AB_CROWD, item, "3HITFULL", "AIMPOSTOR03", "3ASSIGNFULL02", { kind: "ab-reactiveness", choice: "B" });
-    const stats = statistics(AB_CROWD);
+    await answerAs(AB_CROWD, item, "3HITFULL", "AREALWORKER2", "3ASSIGNFULL01", {
+      kind: "ab-reactiveness",
+      choice: "A",
+    });
+    await answerAs(AB_CROWD, item, "3HITFULL", "AIMPOSTOR03", "3ASSIGNFULL02", {
+      kind: "ab-reactiveness",
+      choice: "B",
+    });
+    const stats = await statistics(AB_CROWD);
 
     fakeMturk([
       assignment(
@@ -279,18 +292,18 @@ describe("MTurk label integrity", () => {
     ]);
     expect(sql(`SELECT count(*) AS n FROM annotators WHERE external_id = 'AOTHERWORKER4'`)[0]).toEqual({ n: 0 });
     // Surplus stays out of the statistics until the study opts in.
-    expect(statistics(AB_CROWD)).toEqual(stats);
-    expect(studyDashboard(t.db, AB_CROWD).labelStatus).toMatchObject({ pending: 1 });
-    setCountSurplus(t.db, AB_CROWD, "true");
-    expect(statistics(AB_CROWD)).not.toEqual(stats);
-    setCountSurplus(t.db, AB_CROWD, "false");
-    expect(statistics(AB_CROWD)).toEqual(stats);
+    expect(await statistics(AB_CROWD)).toEqual(stats);
+    expect((await studyDashboard(t.db, AB_CROWD)).labelStatus).toMatchObject({ pending: 1 });
+    await setCountSurplus(t.db, AB_CROWD, "true");
+    expect(await statistics(AB_CROWD)).not.toEqual(stats);
+    await setCountSurplus(t.db, AB_CROWD, "false");
+    expect(await statistics(AB_CROWD)).toEqual(stats);
   });
 
-  it("the countSurplus switch takes only true or false, for an existing study", () => {
-    expectServiceError(() => setCountSurplus(t.db, AB_CROWD, "yes"), 400, /countSurplus/, "countSurplus");
-    expectServiceError(() => setCountSurplus(t.db, 999, "true"), 404, /Study 999/);
-    expect(setCountSurplus(t.db, AB_CROWD, "true")).toBe(true);
-    expect(studyDashboard(t.db, AB_CROWD).study.config.countSurplus).toBe(true);
+  it("the countSurplus switch takes only true or false, for an existing study", async () => {
+    expectServiceError(async () => await setCountSurplus(t.db, AB_CROWD, "yes"), 400, /countSurplus/, "countSurplus");
+    expectServiceError(async () => await setCountSurplus(t.db, 999, "true"), 404, /Study 999/);
+    expect(await setCountSurplus(t.db, AB_CROWD, "true")).toBe(true);
+    expect((await studyDashboard(t.db, AB_CROWD)).study.config.countSurplus).toBe(true);
   });
 });

@@ -26,7 +26,7 @@ describe("mturk export", () => {
   const freshDir = () => join(out.dir, `batch-${++n}`);
 
   beforeAll(async () => {
-    seedDemo(t.db);
+    await seedDemo(t.db);
     await seedDemoStudies(t.db);
     const rows = t.db.$client.prepare(`SELECT id, type, pool FROM studies ORDER BY id`).all() as {
       id: number;
@@ -51,7 +51,7 @@ describe("mturk export", () => {
       .all(studyId) as { id: number; isGold: number; labels: number }[];
   }
 
-  it("orders only the missing labels per item (k minus those held), one input file per number, and leaves complete items out", () => {
+  it("orders only the missing labels per item (k minus those held), one input file per number, and leaves complete items out", async () => {
     const studyId = studies.crowdConsensus;
     const perItem = (
       t.db.$client.prepare(`SELECT labels_per_item AS k FROM studies WHERE id = ?`).get(studyId) as { k: number }
@@ -65,7 +65,7 @@ describe("mturk export", () => {
     expect(new Set(missing.values()).size).toBeGreaterThan(1);
 
     const dir = freshDir();
-    const summary = exportBatch(t.db, studyId, { outDir: dir, now: new Date("2030-01-02T03:04:05Z") });
+    const summary = await exportBatch(t.db, studyId, { outDir: dir, now: new Date("2030-01-02T03:04:05Z") });
     const needs = [...new Set(missing.values())].sort((a, b) => b - a);
     const inputFiles = needs.map((need) => `input-${need}-assignments.csv`);
     const otherFiles = Object.values(EXPORT_FILES).filter((f) => f !== EXPORT_FILES.inputCsv);
@@ -128,8 +128,8 @@ describe("mturk export", () => {
     expect(key).toContain(`<MaximumSummedScore>${test.questions.length}</MaximumSummedScore>`);
   });
 
-  it("passes the HIT options through to hit-config.json", () => {
-    const summary = exportBatch(t.db, studies.crowdConsensus, {
+  it("passes the HIT options through to hit-config.json", async () => {
+    const summary = await exportBatch(t.db, studies.crowdConsensus, {
       outDir: freshDir(),
       overrides: {
         rewardUsd: 0.9,
@@ -172,10 +172,13 @@ describe("mturk export", () => {
   });
 
   /** Runs an export that must be refused, and checks that it wrote nothing. */
-  function refused(studyId: number, options: Partial<Parameters<typeof exportBatch>[2]> = {}): ServiceError {
+  async function refused(
+    studyId: number,
+    options: Partial<Parameters<typeof exportBatch>[2]> = {},
+  ): Promise<ServiceError> {
     const dir = freshDir();
     try {
-      exportBatch(t.db, studyId, { outDir: dir, ...options });
+      await exportBatch(t.db, studyId, { outDir: dir, ...options });
     } catch (err) {
       expect(err).toBeInstanceOf(ServiceError);
       expect(existsSync(dir), "nothing is written").toBe(false);
@@ -184,40 +187,44 @@ describe("mturk export", () => {
     throw new Error("the export was not refused");
   }
 
-  it("refuses an expert study, a closed study and a study with nothing left to label", () => {
-    expect(refused(studies.expert).message).toMatch(/expert study; only crowd studies go to Mechanical Turk/);
-    setStudyStatus(t.db, studies.crowdConsensus, "closed");
+  it("refuses an expert study, a closed study and a study with nothing left to label", async () => {
+    expect((await refused(studies.expert)).message).toMatch(/expert study; only crowd studies go to Mechanical Turk/);
+    await setStudyStatus(t.db, studies.crowdConsensus, "closed");
     try {
-      expect(refused(studies.crowdConsensus).message).toMatch(/is closed; reopen it/);
+      expect((await refused(studies.crowdConsensus)).message).toMatch(/is closed; reopen it/);
     } finally {
-      setStudyStatus(t.db, studies.crowdConsensus, "open");
+      await setStudyStatus(t.db, studies.crowdConsensus, "open");
     }
     // The demo's A/B study is fully labelled.
     expect(labelCounts(studies.crowdAb).every((i) => i.labels >= 3)).toBe(true);
-    expect(refused(studies.crowdAb).message).toMatch(
+    expect((await refused(studies.crowdAb)).message).toMatch(
       /Nothing to export: all 16 items of study \d+ already have 3 counted labels/,
     );
-    expect(refused(999).status).toBe(404);
+    expect((await refused(999)).status).toBe(404);
   });
 
-  it("refuses a reward below the federal minimum wage unless forced", () => {
+  it("refuses a reward below the federal minimum wage unless forced", async () => {
     const underpaid = { rewardUsd: 0.05, secondsPerItem: 120 };
-    const err = refused(studies.crowdConsensus, { overrides: underpaid });
+    const err = await refused(studies.crowdConsensus, { overrides: underpaid });
     expect(err.status).toBe(400);
     expect(err.message).toMatch(
       /\$0\.05 at 120 s per assignment pays \$1\.50\/h, below the U\.S\. federal minimum wage of \$7\.25\/h/,
     );
-    const forced = exportBatch(t.db, studies.crowdConsensus, { outDir: freshDir(), overrides: underpaid, force: true });
+    const forced = await exportBatch(t.db, studies.crowdConsensus, {
+      outDir: freshDir(),
+      overrides: underpaid,
+      force: true,
+    });
     expect(forced.estimate.hourlyWageUsd).toBeCloseTo(1.5, 10);
     expect(forced.warnings).toEqual([expect.stringMatching(/pays \$1\.50\/h, below .* \(forced\)$/)]);
     expect(JSON.parse(readFileSync(forced.files.hitConfig, "utf8")).Reward).toBe("0.05");
   });
 
-  it("never writes into a folder that already holds files, and accepts an empty one", () => {
+  it("never writes into a folder that already holds files, and accepts an empty one", async () => {
     const dir = freshDir();
     mkdirSync(dir);
     writeFileSync(join(dir, "notes.txt"), "earlier batch");
-    expect(() => exportBatch(t.db, studies.crowdConsensus, { outDir: dir })).toThrowError(
+    await expect(await exportBatch(t.db, studies.crowdConsensus, { outDir: dir })).rejects.toThrowError(
       /already exists and is not empty/,
     );
     expect(readdirSync(dir)).toEqual(["notes.txt"]);
@@ -225,14 +232,14 @@ describe("mturk export", () => {
 
     const empty = freshDir();
     mkdirSync(empty);
-    expect(exportBatch(t.db, studies.crowdConsensus, { outDir: empty }).rows).toBeGreaterThan(0);
+    expect((await exportBatch(t.db, studies.crowdConsensus, { outDir: empty })).rows).toBeGreaterThan(0);
 
     // An empty folder reached through a symbolic link is refused too (issue 29).
     const target = freshDir();
     mkdirSync(target);
     const linked = freshDir();
     symlinkSync(target, linked);
-    expect(() => exportBatch(t.db, studies.crowdConsensus, { outDir: linked })).toThrowError(
+    await expect(await exportBatch(t.db, studies.crowdConsensus, { outDir: linked })).rejects.toThrowError(
       /is a symbolic link; refusing to write through it/,
     );
     expect(readdirSync(target)).toEqual([]);

@@ -44,16 +44,16 @@ function inputCsv(studyId: number, itemIds: number[]): InputCsv {
   };
 }
 
-function scenarioOfItem(db: Db, itemId: number) {
+async function scenarioOfItem(db: Db, itemId: number) {
   const item = db.$client.prepare(`SELECT snippet_id AS snippetId FROM study_items WHERE id = ?`).get(itemId) as {
     snippetId: number;
   };
-  return playedScenarioOfRun(db, snippetContext(db, item.snippetId).runId).body;
+  return (await playedScenarioOfRun(db, (await snippetContext(db, item.snippetId)).runId)).body;
 }
 
 /** A label that differs per worker: scores and positions from a small seed. */
-function labelFor(db: Db, itemId: number, seed: number): ConsensusLabel {
-  const scenario = scenarioOfItem(db, itemId);
+async function labelFor(db: Db, itemId: number, seed: number): Promise<ConsensusLabel> {
+  const scenario = await scenarioOfItem(db, itemId);
   return {
     kind: "consensus-snippet",
     topics: Object.fromEntries(
@@ -121,8 +121,8 @@ describe("mturk import", () => {
   }
 
   /** The input CSV `mturk export` writes for the crowd consensus study (one row per HIT). */
-  function exportedInput(): InputCsv & { template: string } {
-    const batch = exportBatch(t.db, CONSENSUS_STUDY, { outDir: join(t.dir, "batch") });
+  async function exportedInput(): Promise<InputCsv & { template: string }> {
+    const batch = await exportBatch(t.db, CONSENSUS_STUDY, { outDir: join(t.dir, "batch") });
     return {
       ...allExportedRows(batch.batches, studyItemIds(t.db, CONSENSUS_STUDY)),
       template: readFileSync(batch.files.template, "utf8"),
@@ -139,21 +139,21 @@ describe("mturk import", () => {
   }
 
   /** The first two exported HITs, each done by three workers: one assignment already approved, one rejected. */
-  function consensusBatch() {
-    const input = exportedInput();
+  async function consensusBatch() {
+    const input = await exportedInput();
     const items = itemIdsOf(input);
     const workers = ["A1ALPHA", "A2BRAVO", "A3CHARLIE"];
     const assignments: (WorkerAssignment & { label: ConsensusLabel })[] = [];
     [0, 1].forEach((hit) =>
-      workers.forEach((workerId, w) => {
-        const label = labelFor(t.db, items[hit], hit * 3 + w);
+      workers.forEach(async (workerId, w) => {
+        const label = await labelFor(t.db, items[hit], hit * 3 + w);
         const status = hit === 1 && w === 2 ? "Rejected" : hit === 0 && w === 0 ? "Approved" : "Submitted";
         assignments.push({
           hit,
           workerId,
           status,
           workSeconds: 60 + 17 * (hit * 3 + w),
-          answers: consensusAnswers(items[hit], scenarioOfItem(t.db, items[hit]), label),
+          answers: consensusAnswers(items[hit], await scenarioOfItem(t.db, items[hit]), label),
           label,
         });
       }),
@@ -161,8 +161,8 @@ describe("mturk import", () => {
     return { items, input, assignments, text: mturkResultsCsv(input, assignments) };
   }
 
-  it("reads MTurk's file (quoted multi-line fields), stores the right labels, skips the rejection, and a second import adds nothing", () => {
-    const { items, input, assignments, text } = consensusBatch();
+  it("reads MTurk's file (quoted multi-line fields), stores the right labels, skips the rejection, and a second import adds nothing", async () => {
+    const { items, input, assignments, text } = await consensusBatch();
     // The format really is what the parser has to cope with: every field quoted, the export's HTML
     // cells holding commas, quotes and line breaks, so records span many lines.
     expect(text.startsWith('"HITId","HITTypeId","Title",')).toBe(true);
@@ -176,7 +176,10 @@ describe("mturk import", () => {
     expect(lineOf(text, mturkId("3ASG", "0XA2BRAVO"))).toBe(3 + breaksInFirstRecord);
 
     const before = tableCounts(t.db);
-    const { summary } = importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_1_batch_results.csv" });
+    const { summary } = await importMturkResults(t.db, CONSENSUS_STUDY, {
+      text,
+      fileName: "Batch_1_batch_results.csv",
+    });
     // Each exported item already held two counted labels (the demo batch) of k = 3: the first new
     // label on each is counted, the other three are surplus.
     expect(summary).toEqual({
@@ -252,7 +255,7 @@ describe("mturk import", () => {
 
     // The same file again: nothing new anywhere.
     const revisions = revisionCount(t.db);
-    const again = importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_1_batch_results.csv" });
+    const again = await importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_1_batch_results.csv" });
     expect(again.summary).toEqual({
       dryRun: false,
       rows: 6,
@@ -270,10 +273,14 @@ describe("mturk import", () => {
     expect(revisionCount(t.db)).toBe(revisions);
   });
 
-  it("a dry run reports the same counts and writes nothing", () => {
-    const { text } = consensusBatch();
+  it("a dry run reports the same counts and writes nothing", async () => {
+    const { text } = await consensusBatch();
     const before = tableCounts(t.db);
-    const { summary, review } = importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "b.csv", dryRun: true });
+    const { summary, review } = await importMturkResults(t.db, CONSENSUS_STUDY, {
+      text,
+      fileName: "b.csv",
+      dryRun: true,
+    });
     expect(summary).toMatchObject({ dryRun: true, stored: 5, rejectedSkipped: 1, workersCreated: 3 });
     expect(review.approvals + review.rejections + review.untouched).toBe(6);
     expect(tableCounts(t.db)).toEqual(before);
@@ -283,8 +290,8 @@ describe("mturk import", () => {
     function expectRefused(text: string, pattern: RegExp): MturkImportError {
       const before = tableCounts(t.db);
       const revisions = revisionCount(t.db);
-      const err = refusal(() =>
-        importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_9_batch_results.csv" }),
+      const err = refusal(
+        async () => await importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_9_batch_results.csv" }),
       );
       expect(err.message).toMatch(pattern);
       expect(tableCounts(t.db)).toEqual(before);
@@ -292,8 +299,8 @@ describe("mturk import", () => {
       return err;
     }
 
-    it("a missing Answer.taskAnswers column", () => {
-      const { input, assignments } = consensusBatch();
+    it("a missing Answer.taskAnswers column", async () => {
+      const { input, assignments } = await consensusBatch();
       const err = expectRefused(
         mturkResultsCsv(input, assignments, { withoutTaskAnswers: true }),
         /Batch_9_batch_results\.csv line 1: Answer\.taskAnswers: this column is missing/,
@@ -301,14 +308,14 @@ describe("mturk import", () => {
       expect(err.problems).toHaveLength(1);
     });
 
-    it("an empty Answer.taskAnswers cell, malformed JSON in one, an unknown item id, a score of 6 — every one with its line", () => {
-      const { items, input, assignments } = consensusBatch();
+    it("an empty Answer.taskAnswers cell, malformed JSON in one, an unknown item id, a score of 6 — every one with its line", async () => {
+      const { items, input, assignments } = await consensusBatch();
       const bad = assignments.map((a) => ({ ...a }));
       bad[1].answers = "";
       bad[2].answers = '[{"score|X|3":{"on":true},'; // cut off mid-object
       // A score of 6, as a hand-edited or forged answer would carry it.
       const six = { ...(bad[3].answers as Record<string, unknown>) };
-      const topic = scenarioOfItem(t.db, items[1]).topics[0].id;
+      const topic = (await scenarioOfItem(t.db, items[1])).topics[0].id;
       for (const key of Object.keys(six)) if (key.startsWith(`score|${topic}|`)) six[key] = { on: false };
       six[`score|${topic}|6`] = { on: true };
       bad[3].answers = six;
@@ -337,13 +344,13 @@ describe("mturk import", () => {
       expect(lineOfWorker(2, "A9ZULU")).toBeGreaterThan(7);
     });
 
-    it("an item of another study, a study id that is not this one, an answer naming another item, an unknown status", () => {
+    it("an item of another study, a study id that is not this one, an answer naming another item, an unknown status", async () => {
       const abItem = (
         t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? LIMIT 1`).get(AB_STUDY) as { id: number }
       ).id;
       const [own] = openConsensusItems(1);
-      const scenario = scenarioOfItem(t.db, own);
-      const answers = consensusAnswers(own, scenario, labelFor(t.db, own, 1));
+      const scenario = await scenarioOfItem(t.db, own);
+      const answers = consensusAnswers(own, scenario, await labelFor(t.db, own, 1));
       const input: InputCsv = {
         header: ["study_id", "item_id", "dialogue_html"],
         rows: [
@@ -368,7 +375,7 @@ describe("mturk import", () => {
       expect(err.problems[1].message).toBe(`is ${AB_STUDY}, but this import is for study ${CONSENSUS_STUDY}`);
     });
 
-    it("answers that do not make a label: no choice on an A/B pair, a topic left without a score", () => {
+    it("answers that do not make a label: no choice on an A/B pair, a topic left without a score", async () => {
       const abItem = (
         t.db.$client.prepare(`SELECT id FROM study_items WHERE study_id = ? LIMIT 1`).get(AB_STUDY) as { id: number }
       ).id;
@@ -376,14 +383,14 @@ describe("mturk import", () => {
       noChoice["choice|A"] = { on: false };
       const abText = mturkResultsCsv(inputCsv(AB_STUDY, [abItem]), [{ hit: 0, workerId: "W1", answers: noChoice }]);
       const before = tableCounts(t.db);
-      const ab = refusal(() => importMturkResults(t.db, AB_STUDY, { text: abText, fileName: "ab.csv" }));
+      const ab = refusal(async () => await importMturkResults(t.db, AB_STUDY, { text: abText, fileName: "ab.csv" }));
       expect(ab.problems).toEqual([
         { line: 2, assignmentId: mturkId("3ASG", "0XW1"), path: "choice", message: "no conversation was chosen" },
       ]);
 
       const [own] = openConsensusItems(1);
-      const scenario = scenarioOfItem(t.db, own);
-      const answers = consensusAnswers(own, scenario, labelFor(t.db, own, 1));
+      const scenario = await scenarioOfItem(t.db, own);
+      const answers = consensusAnswers(own, scenario, await labelFor(t.db, own, 1));
       const topic = scenario.topics[0].id;
       for (const key of Object.keys(answers)) if (key.startsWith(`score|${topic}|`)) answers[key] = { on: false };
       const err = expectRefused(
@@ -396,18 +403,22 @@ describe("mturk import", () => {
       expect(tableCounts(t.db)).toEqual(before);
     });
 
-    it("a different answer under an AssignmentId imported before, naming its line; the new rows in that file are not kept either", () => {
-      const { items, input, assignments, text } = consensusBatch();
-      importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "first.csv" });
+    it("a different answer under an AssignmentId imported before, naming its line; the new rows in that file are not kept either", async () => {
+      const { items, input, assignments, text } = await consensusBatch();
+      await importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "first.csv" });
       const changed = assignments.map((a) => ({ ...a }));
-      changed[4].answers = consensusAnswers(items[1], scenarioOfItem(t.db, items[1]), labelFor(t.db, items[1], 7));
+      changed[4].answers = consensusAnswers(
+        items[1],
+        await scenarioOfItem(t.db, items[1]),
+        await labelFor(t.db, items[1], 7),
+      );
       const extra = items[2]; // not in the first file
       const text2 = mturkResultsCsv(input, [
         ...changed,
         {
           hit: 2,
           workerId: "A4DELTA",
-          answers: consensusAnswers(extra, scenarioOfItem(t.db, extra), labelFor(t.db, extra, 2)),
+          answers: consensusAnswers(extra, await scenarioOfItem(t.db, extra), await labelFor(t.db, extra, 2)),
         },
       ]);
       const err = expectRefused(text2, /different answer/);
@@ -425,14 +436,14 @@ describe("mturk import", () => {
     });
   });
 
-  it("keeps a later status when an older download still says Submitted", () => {
-    const { input, assignments, text } = consensusBatch();
+  it("keeps a later status when an older download still says Submitted", async () => {
+    const { input, assignments, text } = await consensusBatch();
     const approved = assignments.map((a) => ({
       ...a,
       status: a.status === "Rejected" ? ("Rejected" as const) : ("Approved" as const),
     }));
-    importMturkResults(t.db, CONSENSUS_STUDY, { text: mturkResultsCsv(input, approved), fileName: "later.csv" });
-    const { summary } = importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "older.csv" });
+    await importMturkResults(t.db, CONSENSUS_STUDY, { text: mturkResultsCsv(input, approved), fileName: "later.csv" });
+    const { summary } = await importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "older.csv" });
     expect(summary.statusUpdated).toBe(0);
     const inFile = new Set(approved.map((a) => a.assignmentId ?? mturkId("3ASG", `${a.hit}X${a.workerId}`)));
     const statuses = listCrowdAssignments(t.db, CONSENSUS_STUDY, "mturk")
@@ -442,7 +453,7 @@ describe("mturk import", () => {
     expect(new Set(statuses)).toEqual(new Set(["approved", "rejected"]));
   });
 
-  it("writes the review file: gold failures and flagged workers rejected with a reason, the rest approved, settled rows blank", () => {
+  it("writes the review file: gold failures and flagged workers rejected with a reason, the rest approved, settled rows blank", async () => {
     const items = t.db.$client
       .prepare(
         `SELECT i.id, i.is_gold AS isGold, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? ORDER BY i.position`,
@@ -477,7 +488,7 @@ describe("mturk import", () => {
       answer(2, "WGONE", right(plain[0]), "Rejected"),
     ];
     const text = mturkResultsCsv(input, assignments);
-    const { review } = importMturkResults(t.db, AB_STUDY, { text, fileName: "ab.csv" });
+    const { review } = await importMturkResults(t.db, AB_STUDY, { text, fileName: "ab.csv" });
     expect(review).toMatchObject({ approvals: 4, rejections: 4, untouched: 2 });
 
     const original = parseCsv(text);
@@ -523,7 +534,7 @@ describe("mturk import", () => {
       .prepare(`SELECT decided_at FROM crowd_assignments WHERE decided_at IS NOT NULL ORDER BY id`)
       .all();
     const counts = tableCounts(t.db);
-    const again = importMturkResults(t.db, AB_STUDY, { text, fileName: "ab.csv" });
+    const again = await importMturkResults(t.db, AB_STUDY, { text, fileName: "ab.csv" });
     expect(again.review.csv).toBe(review.csv);
     expect(
       t.db.$client.prepare(`SELECT decided_at FROM crowd_assignments WHERE decided_at IS NOT NULL ORDER BY id`).all(),
@@ -531,7 +542,7 @@ describe("mturk import", () => {
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
-  it("confirms a pending answer from the task page when the file names the same worker and HIT, lists a mismatch, and stores rows past k as surplus", () => {
+  it("confirms a pending answer from the task page when the file names the same worker and HIT, lists a mismatch, and stores rows past k as surplus", async () => {
     const item = (
       t.db.$client
         .prepare(`SELECT id FROM study_items WHERE study_id = ? AND is_gold = 0 ORDER BY position LIMIT 1`)
@@ -541,8 +552,8 @@ describe("mturk import", () => {
       t.db.$client.prepare(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`).get(item);
     expect(counted()).toEqual({ n: 3 });
     const hitId = mturkId("3HIT", "0");
-    const pendingFromPage = (workerId: string, assignmentId: string, choice: "A" | "B") =>
-      recordCrowdAssignment(t.db, {
+    const pendingFromPage = async (workerId: string, assignmentId: string, choice: "A" | "B") =>
+      await recordCrowdAssignment(t.db, {
         channel: "mturk",
         externalId: assignmentId,
         externalGroupId: hitId,
@@ -559,8 +570,8 @@ describe("mturk import", () => {
       });
     const realId = mturkId("3ASG", "0XAPENDING1");
     const forgedId = mturkId("3ASG", "0XAIMPOSTOR");
-    pendingFromPage("APENDING1", realId, "A");
-    pendingFromPage("AIMPOSTOR", forgedId, "B");
+    await pendingFromPage("APENDING1", realId, "A");
+    await pendingFromPage("AIMPOSTOR", forgedId, "B");
 
     const text = mturkResultsCsv(inputCsv(AB_STUDY, [item]), [
       { hit: 0, workerId: "APENDING1", answers: abAnswers(item, "A") },
@@ -568,7 +579,7 @@ describe("mturk import", () => {
       { hit: 0, workerId: "AOTHER", assignmentId: forgedId, answers: abAnswers(item, "B") },
       { hit: 0, workerId: "ANEWCOMER", answers: abAnswers(item, "B") },
     ]);
-    const { summary, review } = importMturkResults(t.db, AB_STUDY, { text, fileName: "ab.csv" });
+    const { summary, review } = await importMturkResults(t.db, AB_STUDY, { text, fileName: "ab.csv" });
     expect(summary).toMatchObject({ rows: 3, stored: 1, confirmed: 1, surplus: 2, workersCreated: 1 });
     expect(summary.mismatched).toEqual([
       {

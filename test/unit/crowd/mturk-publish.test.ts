@@ -83,7 +83,7 @@ describe("mturk publish (mocked MTurk client)", () => {
     );
 
   beforeAll(async () => {
-    seedDemo(t.db);
+    await seedDemo(t.db);
     await seedDemoStudies(t.db);
     const studies = t.db.$client.prepare(`SELECT id, type, pool FROM studies ORDER BY id`).all() as {
       id: number;

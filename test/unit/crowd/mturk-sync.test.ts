@@ -109,9 +109,9 @@ describe("mturk sync (mocked MTurk client)", () => {
    * reached us); worker CARELESS answered the gold pair wrong (never reached us); one answer is
    * unreadable; one assignment MTurk already approved itself.
    */
-  function abScenario(): void {
+  async function abScenario(): Promise<void> {
     const wrong = s.goldChoice === "A" ? "B" : "A";
-    recordCrowdAssignment(t.db, {
+    await recordCrowdAssignment(t.db, {
       channel: "mturk",
       externalId: "ASG-GOOD-GOLD",
       externalGroupId: "HITGOLD",
@@ -126,7 +126,7 @@ describe("mturk sync (mocked MTurk client)", () => {
       submittedAt: null,
       source: "external-question",
     });
-    recordCrowdAssignment(t.db, {
+    await recordCrowdAssignment(t.db, {
       channel: "mturk",
       externalId: "ASG-AUTO",
       externalGroupId: "HITGOLD",
@@ -175,7 +175,7 @@ describe("mturk sync (mocked MTurk client)", () => {
   }
 
   it("imports what the app never saw, approves good work and rejects a failed gold item with the reason, all on the sandbox", async () => {
-    abScenario();
+    await abScenario();
     const summary = await run({ study: s.abStudy });
 
     // Both pages of the gold HIT were read; the production HIT was not touched.
@@ -273,7 +273,7 @@ describe("mturk sync (mocked MTurk client)", () => {
   });
 
   it("dry run: reads MTurk, reports the decisions, and changes nothing anywhere", async () => {
-    abScenario();
+    await abScenario();
     const before = tableCounts(t.db);
     const summary = await run({ study: s.abStudy, dryRun: true });
     expect(mturk.commandCalls(ApproveAssignmentCommand)).toHaveLength(0);
@@ -293,7 +293,7 @@ describe("mturk sync (mocked MTurk client)", () => {
 
   it("imports a consensus label from the Answer XML, and reports one that fails validation instead of storing it", async () => {
     storeHit("HITSNIP", s.consensusStudy, s.snippetItem);
-    const good = validConsensusLabel(t.db, s.snippetItem, 4);
+    const good = await validConsensusLabel(t.db, s.snippetItem, 4);
     const topic = Object.keys(good.topics)[0];
     const six = { ...good, topics: { ...good.topics, [topic]: { ...good.topics[topic], score: 6 } } };
     fakeMturk([
@@ -321,7 +321,7 @@ describe("mturk sync (mocked MTurk client)", () => {
   });
 
   it("keeps going when MTurk refuses one decision, and records only what was sent", async () => {
-    abScenario();
+    await abScenario();
     mturk
       .on(ApproveAssignmentCommand, { AssignmentId: "ASG-GOOD-REG" })
       .rejects(new RequestError({ message: "Assignment is not in a reviewable state", $metadata: {} }));

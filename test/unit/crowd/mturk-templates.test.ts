@@ -99,7 +99,7 @@ describe("MTurk templates on exported batches", () => {
   let hostileItemId = 0;
 
   beforeAll(async () => {
-    seedDemo(t.db);
+    await seedDemo(t.db);
     await seedDemoStudies(t.db);
     const sql = t.db.$client;
     const crowdConsensus = (
@@ -122,7 +122,7 @@ describe("MTurk templates on exported batches", () => {
     sql
       .prepare(`UPDATE studies SET guidelines = ? WHERE id = ?`)
       .run(`# Read this\n\nNever type ${HOSTILE} here, and see [the site](javascript:alert(2)).`, crowdConsensus);
-    consensus = readBatch(exportBatch(t.db, crowdConsensus, { outDir: join(out.dir, "consensus") }));
+    consensus = readBatch(await exportBatch(t.db, crowdConsensus, { outDir: join(out.dir, "consensus") }));
 
     // A fresh A/B study (the demo's is fully labelled), with gold pairs, a hostile utterance and no guidelines of its
     // own.
@@ -139,7 +139,7 @@ describe("MTurk templates on exported batches", () => {
         `UPDATE turns SET utterance = ? WHERE run_id = ? AND turn_id = (SELECT min(turn_id) FROM turns WHERE run_id = ? AND speaker = ?)`,
       )
       .run(HOSTILE, pair.runA, pair.runA, pair.party);
-    ab = readBatch(exportBatch(t.db, abStudy, { outDir: join(out.dir, "ab") }));
+    ab = readBatch(await exportBatch(t.db, abStudy, { outDir: join(out.dir, "ab") }));
   });
   afterAll(() => {
     t.cleanup();
@@ -224,7 +224,7 @@ describe("MTurk templates on exported batches", () => {
         for (const value of Object.values(row)) expect(templateVariables(value)).toEqual([]);
   });
 
-  it("names the answer buttons so the results import reads a worker's choices back", () => {
+  it("names the answer buttons so the results import reads a worker's choices back", async () => {
     const sql = t.db.$client;
     for (const row of consensus.rows) {
       const filled = fillTemplate(consensus.template, row);
@@ -240,7 +240,7 @@ describe("MTurk templates on exported batches", () => {
       const snippetId = (
         sql.prepare(`SELECT snippet_id AS s FROM study_items WHERE id = ?`).get(Number(row.item_id)) as { s: number }
       ).s;
-      const { body } = playedScenarioOfRun(t.db, snippetContext(t.db, snippetId).runId);
+      const { body } = await playedScenarioOfRun(t.db, (await snippetContext(t.db, snippetId)).runId);
       const result = consensusPayloadFromAnswers(answers, body);
       if (!result.ok) throw new Error(JSON.stringify(result.problems));
       expect(result.itemId).toBe(row.item_id);

@@ -32,31 +32,31 @@ describe("socrates prolific import", () => {
 
   beforeAll(async () => {
     t = tempDb();
-    seedDemo(t.db);
+    await seedDemo(t.db);
     await seedDemoStudies(t.db);
-    updateProlificSettings(t.db, STUDY, { completionCode: "C0DE42", itemsPerSession: "2" });
+    await updateProlificSettings(t.db, STUDY, { completionCode: "C0DE42", itemsPerSession: "2" });
     const params = new URLSearchParams({
       study: String(STUDY),
       PROLIFIC_PID: PID,
       STUDY_ID: "60aa11bb22cc33dd44ee55ff",
       SESSION_ID: "64aa00000000000000000001",
     });
-    annotatorId = enterProlificSession(t.db, STUDY, params).annotatorId;
+    annotatorId = (await enterProlificSession(t.db, STUDY, params)).annotatorId;
     const test = loadQualificationTest();
-    recordQualificationAttempt(
+    await recordQualificationAttempt(
       t.db,
       annotatorId,
       test,
       Object.fromEntries(test.questions.map((q) => [q.id, q.answer])),
     );
     for (let i = 0; i < 2; i++) {
-      const step = prolificStep(t.db, STUDY, annotatorId);
+      const step = await prolificStep(t.db, STUDY, annotatorId);
       if (step.kind !== "task") throw new Error(`expected a task, got ${step.kind}`);
-      submitLabel(t.db, {
+      await submitLabel(t.db, {
         studyId: STUDY,
         itemId: step.itemId,
         annotatorId,
-        payload: validConsensusLabel(t.db, step.itemId),
+        payload: await validConsensusLabel(t.db, step.itemId),
         clientToken: `cli-prolific-${i}`,
         secondsOnTask: 30,
       });

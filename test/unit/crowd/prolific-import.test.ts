@@ -85,31 +85,31 @@ describe("Prolific export import", () => {
   });
   afterAll(() => template.cleanup());
 
-  beforeEach(() => {
+  beforeEach(async () => {
     t = template.copy();
-    updateProlificSettings(t.db, CROWD, { completionCode: CODE, itemsPerSession: "2" });
+    await updateProlificSettings(t.db, CROWD, { completionCode: CODE, itemsPerSession: "2" });
   });
   afterEach(() => t.cleanup());
 
   /** A participant enters with these ids, passes the test and labels `n` items with every topic scored `score`. */
-  function participant(pid: string, session: string, n: number, score: number) {
+  async function participant(pid: string, session: string, n: number, score: number) {
     const params = new URLSearchParams({
       study: String(CROWD),
       PROLIFIC_PID: pid,
       STUDY_ID: PROLIFIC_STUDY,
       SESSION_ID: session,
     });
-    const { annotatorId } = enterProlificSession(t.db, CROWD, params);
-    recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
+    const { annotatorId } = await enterProlificSession(t.db, CROWD, params);
+    await recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
     const items: number[] = [];
     for (let i = 0; i < n; i++) {
-      const step = prolificStep(t.db, CROWD, annotatorId);
+      const step = await prolificStep(t.db, CROWD, annotatorId);
       if (step.kind !== "task") throw new Error(`expected a task, got ${step.kind}`);
-      submitLabel(t.db, {
+      await submitLabel(t.db, {
         studyId: CROWD,
         itemId: step.itemId,
         annotatorId,
-        payload: validConsensusLabel(t.db, step.itemId, score),
+        payload: await validConsensusLabel(t.db, step.itemId, score),
         clientToken: `${session}-${i}`,
         secondsOnTask: 30,
       });
@@ -130,33 +130,33 @@ describe("Prolific export import", () => {
         at: string | null;
       }
     ).at;
-  const figures = () => {
-    const crowd = studyDashboard(t.db, CROWD);
-    const expert = studyDashboard(t.db, EXPERT);
+  const figures = async () => {
+    const crowd = await studyDashboard(t.db, CROWD);
+    const expert = await studyDashboard(t.db, EXPERT);
     if (crowd.kind !== "consensus-snippet" || expert.kind !== "consensus-snippet")
       throw new Error("expected consensus dashboards");
     return { agreement: crowd.agreement, alignment: expert.alignment };
   };
-  const run = (rows: ExportRow[], options: { dryRun?: boolean; prolificStudy?: string } = {}) =>
-    importProlificExport(t.db, CROWD, {
+  const run = async (rows: ExportRow[], options: { dryRun?: boolean; prolificStudy?: string } = {}) =>
+    await importProlificExport(t.db, CROWD, {
       text: exportCsv(rows),
       fileName: "prolific_export.csv",
       now: new Date("2026-03-03T09:00:00.000Z"),
       ...options,
     });
 
-  it("a forged PROLIFIC_PID's labels stay pending, out of alpha and alignment, until an export lists the session", () => {
-    const before = figures();
+  it("a forged PROLIFIC_PID's labels stay pending, out of alpha and alignment, until an export lists the session", async () => {
+    const before = await figures();
     // Extreme scores: counted, they would move both alpha and the crowd mean in the alignment table.
-    const forged = participant("FORGED0000000000000000PID", "forged-session", 2, 1);
-    const real = participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 2, 5);
+    const forged = await participant("FORGED0000000000000000PID", "forged-session", 2, 1);
+    const real = await participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 2, 5);
     expect(statusesOf(forged.annotatorId)).toEqual(["pending", "pending"]);
     expect(statusesOf(real.annotatorId)).toEqual(["pending", "pending"]);
-    expect(figures()).toEqual(before);
+    expect(await figures()).toEqual(before);
     expect(prolificSessionCounts(t.db, CROWD)).toEqual({ confirmed: 0, pending: 2 });
 
     // An export that does not list the forged session: only the real participant's labels count.
-    const summary = run([
+    const summary = await run([
       { session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" },
       { session: "returned-elsewhere", pid: "5f00000000000000000000aa", status: "RETURNED" },
     ]);
@@ -176,13 +176,13 @@ describe("Prolific export import", () => {
     expect(confirmedAt("real-session")).toBe("2026-03-03T09:00:00.000Z");
     expect(confirmedAt("forged-session")).toBeNull();
     expect(prolificSessionCounts(t.db, CROWD)).toEqual({ confirmed: 1, pending: 1 });
-    const withReal = figures();
+    const withReal = await figures();
     expect(withReal.agreement.raters).toContain(String(real.annotatorId));
     expect(withReal.agreement.raters).not.toContain(String(forged.annotatorId));
     expect(withReal.alignment).not.toEqual(before.alignment);
 
     // Claiming the forged session under a real participant's id, or with another code, or as returned: still pending.
-    const claims = run([
+    const claims = await run([
       { session: "forged-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" },
       { session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" },
     ]);
@@ -195,39 +195,43 @@ describe("Prolific export import", () => {
       },
     ]);
     expect(claims).toMatchObject({ confirmedSessions: 0, unchanged: 1 });
-    expect(run([{ session: "forged-session", pid: "FORGED0000000000000000PID", code: "OTHER1" }])).toMatchObject({
+    expect(await run([{ session: "forged-session", pid: "FORGED0000000000000000PID", code: "OTHER1" }])).toMatchObject({
       confirmedSessions: 0,
       codeMismatch: 1,
     });
-    expect(run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "RETURNED" }])).toMatchObject({
+    expect(
+      await run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "RETURNED" }]),
+    ).toMatchObject({
       confirmedSessions: 0,
       stayPending: { RETURNED: 1 },
     });
-    expect(run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "TIMED-OUT" }])).toMatchObject({
+    expect(
+      await run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "TIMED-OUT" }]),
+    ).toMatchObject({
       stayPending: { "TIMED-OUT": 1 },
     });
     expect(statusesOf(forged.annotatorId)).toEqual(["pending", "pending"]);
-    expect(figures()).toEqual(withReal);
+    expect(await figures()).toEqual(withReal);
 
     // Only once Prolific itself lists the session as submitted do its labels count.
     expect(
-      run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "APPROVED", code: "" }]),
+      await run([{ session: "forged-session", pid: "FORGED0000000000000000PID", status: "APPROVED", code: "" }]),
     ).toMatchObject({ confirmedSessions: 1, labelsCounted: 2, statusUpdated: 1 });
     expect(statusesOf(forged.annotatorId)).toEqual(["counted", "counted"]);
-    expect(figures().agreement.raters).toContain(String(forged.annotatorId));
+    expect((await figures()).agreement.raters).toContain(String(forged.annotatorId));
   });
 
-  it("a dry run reports and writes nothing; a second import changes nothing", () => {
-    const real = participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 2, 4);
+  it("a dry run reports and writes nothing; a second import changes nothing", async () => {
+    const real = await participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 2, 4);
     const rows = [{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e", status: "APPROVED" }];
     const counts = tableCounts(t.db);
-    const dry = run(rows, { dryRun: true });
+    const dry = await run(rows, { dryRun: true });
     expect(dry).toMatchObject({ dryRun: true, confirmedSessions: 1, labelsCounted: 2, statusUpdated: 1 });
     expect(statusesOf(real.annotatorId)).toEqual(["pending", "pending"]);
     expect(confirmedAt("real-session")).toBeNull();
     expect(tableCounts(t.db)).toEqual(counts);
 
-    expect(run(rows)).toMatchObject({
+    expect(await run(rows)).toMatchObject({
       dryRun: false,
       confirmedSessions: 1,
       labelsCounted: 2,
@@ -236,13 +240,13 @@ describe("Prolific export import", () => {
     });
     const snapshot = t.db.$client.prepare(`SELECT id, status FROM labels ORDER BY id`).all();
     const sessions = t.db.$client.prepare(`SELECT * FROM crowd_assignments ORDER BY id`).all();
-    expect(run(rows)).toMatchObject({ confirmedSessions: 0, labelsCounted: 0, statusUpdated: 0, unchanged: 1 });
+    expect(await run(rows)).toMatchObject({ confirmedSessions: 0, labelsCounted: 0, statusUpdated: 0, unchanged: 1 });
     expect(t.db.$client.prepare(`SELECT id, status FROM labels ORDER BY id`).all()).toEqual(snapshot);
     expect(t.db.$client.prepare(`SELECT * FROM crowd_assignments ORDER BY id`).all()).toEqual(sessions);
   });
 
-  it("k stays a hard cap: a confirmed label on an item that filled up meanwhile is stored as surplus", () => {
-    const p = participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 2, 4);
+  it("k stays a hard cap: a confirmed label on an item that filled up meanwhile is stored as surplus", async () => {
+    const p = await participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 2, 4);
     const [full] = p.items;
     // Other (verified) workers fill the first item up to k while the session awaits confirmation.
     const countedOn = (itemId: number) =>
@@ -265,7 +269,7 @@ describe("Prolific export import", () => {
         });
       }
     });
-    const summary = run([{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" }]);
+    const summary = await run([{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" }]);
     expect(summary).toMatchObject({ confirmedSessions: 1, labelsCounted: 1, labelsSurplus: 1 });
     const statuses = t.db.$client
       .prepare(`SELECT study_item_id AS item, status FROM labels WHERE annotator_id = ? ORDER BY id`)
@@ -277,9 +281,9 @@ describe("Prolific export import", () => {
     expect(countedOn(full)).toBe(3);
   });
 
-  it("checks the Prolific study: a session entered under another STUDY_ID does not match", () => {
-    participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 1, 4);
-    const other = run([{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" }], {
+  it("checks the Prolific study: a session entered under another STUDY_ID does not match", async () => {
+    await participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 1, 4);
+    const other = await run([{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" }], {
       prolificStudy: "6bbbbbbbbbbbbbbbbbbbbbbb",
     });
     expect(other).toMatchObject({
@@ -297,29 +301,31 @@ describe("Prolific export import", () => {
       ["Participant id", "Status", "Study id", "Submission id"],
       [["5f1a2b3c4d5e6f7a8b9c0d1e", "APPROVED", "6ccccccccccccccccccccccc", "real-session"]],
     );
-    expect(importProlificExport(t.db, CROWD, { text: withColumn, fileName: "x.csv" }).mismatched).toHaveLength(1);
+    expect((await importProlificExport(t.db, CROWD, { text: withColumn, fileName: "x.csv" })).mismatched).toHaveLength(
+      1,
+    );
     expect(confirmedAt("real-session")).toBeNull();
     expect(
-      run([{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" }], { prolificStudy: PROLIFIC_STUDY })
+      (await run([{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e" }], { prolificStudy: PROLIFIC_STUDY }))
         .confirmedSessions,
     ).toBe(1);
   });
 
-  it("refuses a malformed export naming file, row and column, and writes nothing", () => {
-    participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 1, 4);
+  it("refuses a malformed export naming file, row and column, and writes nothing", async () => {
+    await participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 1, 4);
     const counts = tableCounts(t.db);
-    const refused = (text: string) => {
+    const refused = async (text: string) => {
       try {
-        importProlificExport(t.db, CROWD, { text, fileName: "bad.csv" });
+        await importProlificExport(t.db, CROWD, { text, fileName: "bad.csv" });
       } catch (err) {
         if (err instanceof ProlificImportError) return err.message;
         throw err;
       }
       throw new Error("expected the import to be refused");
     };
-    const missing = refused(toCsv(["Participant id", "Status"], [["p1", "APPROVED"]]));
+    const missing = await refused(toCsv(["Participant id", "Status"], [["p1", "APPROVED"]]));
     expect(missing).toContain(`bad.csv row 1, column "submission id": no "submission id" column in the header`);
-    const rows = refused(
+    const rows = await refused(
       toCsv(HEADER.slice(0, 3), [
         ["real-session", "5f1a2b3c4d5e6f7a8b9c0d1e", "APPROVED"],
         ["", "p2", "APPROVED"],
@@ -334,13 +340,13 @@ describe("Prolific export import", () => {
     expect(rows).toContain(
       `bad.csv row 5, column "Submission id": submission real-session is listed again (first on row 2)`,
     );
-    expect(refused(`"Submission id,Participant id\n`)).toContain(
+    expect(await refused(`"Submission id,Participant id\n`)).toContain(
       `bad.csv row 1, column "CSV": a quoted field is never closed`,
     );
     expect(tableCounts(t.db)).toEqual(counts);
     expect(confirmedAt("real-session")).toBeNull();
     expectServiceError(
-      () => importProlificExport(t.db, 3, { text: exportCsv([]), fileName: "x.csv" }),
+      async () => await importProlificExport(t.db, 3, { text: exportCsv([]), fileName: "x.csv" }),
       409,
       /no Prolific settings/,
     );

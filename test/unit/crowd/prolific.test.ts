@@ -75,10 +75,10 @@ describe("Prolific sessions", () => {
     expect(prolificCompletionUrl("C0DE42")).toBe("https://app.prolific.com/submissions/complete?cc=C0DE42");
   });
 
-  it("saves the settings from the dashboard form, keeping the rest of the config, and refuses bad ones with the field", () => {
-    const before = parseStudyConfig(getStudy(t.db, CONSENSUS_CROWD).config);
+  it("saves the settings from the dashboard form, keeping the rest of the config, and refuses bad ones with the field", async () => {
+    const before = parseStudyConfig((await getStudy(t.db, CONSENSUS_CROWD)).config);
     expect(
-      updateProlificSettings(t.db, CONSENSUS_CROWD, {
+      await updateProlificSettings(t.db, CONSENSUS_CROWD, {
         completionCode: " C0DE42 ",
         itemsPerSession: "2",
         rewardUsd: "1.50",
@@ -88,21 +88,25 @@ describe("Prolific sessions", () => {
       itemsPerSession: 2,
       rewardUsd: 1.5,
     });
-    const after = parseStudyConfig(getStudy(t.db, CONSENSUS_CROWD).config);
+    const after = parseStudyConfig((await getStudy(t.db, CONSENSUS_CROWD)).config);
     expect(after).toEqual({ ...before, prolific: { completionCode: "C0DE42", itemsPerSession: 2, rewardUsd: 1.5 } });
 
     // An empty reward is no reward.
-    updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "3", rewardUsd: "" });
-    expect(parseStudyConfig(getStudy(t.db, CONSENSUS_CROWD).config).prolific).toEqual({
+    await updateProlificSettings(t.db, CONSENSUS_CROWD, {
+      completionCode: "C0DE42",
+      itemsPerSession: "3",
+      rewardUsd: "",
+    });
+    expect(parseStudyConfig((await getStudy(t.db, CONSENSUS_CROWD)).config).prolific).toEqual({
       completionCode: "C0DE42",
       itemsPerSession: 3,
     });
 
     const counts = tableCounts(t.db);
-    const stored = getStudy(t.db, CONSENSUS_CROWD).config;
+    const stored = (await getStudy(t.db, CONSENSUS_CROWD)).config;
     const bad = (input: Record<string, unknown>, path: string, message: RegExp) => {
       const e = expectError(
-        () => updateProlificSettings(t.db, CONSENSUS_CROWD, input),
+        async () => await updateProlificSettings(t.db, CONSENSUS_CROWD, input),
         400,
         /The Prolific settings are not valid/,
       );
@@ -117,23 +121,23 @@ describe("Prolific sessions", () => {
     bad({ completionCode: "C0DE42", itemsPerSession: "" }, "itemsPerSession", /items per session is required/);
     bad({ completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "-1" }, "rewardUsd", /must not be negative/);
     expectError(
-      () => updateProlificSettings(t.db, 1, { completionCode: "C0DE42", itemsPerSession: "2" }),
+      async () => await updateProlificSettings(t.db, 1, { completionCode: "C0DE42", itemsPerSession: "2" }),
       400,
       /for crowd studies/,
     );
     expectError(
-      () => updateProlificSettings(t.db, 999, { completionCode: "C0DE42", itemsPerSession: "2" }),
+      async () => await updateProlificSettings(t.db, 999, { completionCode: "C0DE42", itemsPerSession: "2" }),
       404,
       /Study 999 does not exist/,
     );
-    expect(getStudy(t.db, CONSENSUS_CROWD).config).toEqual(stored);
+    expect((await getStudy(t.db, CONSENSUS_CROWD)).config).toEqual(stored);
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
   it("refuses participants while the study has no Prolific settings, and writes nothing", () => {
     const counts = tableCounts(t.db);
     const e = expectError(
-      () => enterProlificSession(t.db, CONSENSUS_CROWD, link()),
+      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link()),
       409,
       /not ready for Prolific participants/,
     );
@@ -141,11 +145,11 @@ describe("Prolific sessions", () => {
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
-  it("refuses a link with missing, unfilled or malformed ids, naming each parameter, and writes nothing", () => {
-    updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "2" });
+  it("refuses a link with missing, unfilled or malformed ids, naming each parameter, and writes nothing", async () => {
+    await updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "2" });
     const counts = tableCounts(t.db);
     const missing = expectError(
-      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: null, STUDY_ID: "" })),
+      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: null, STUDY_ID: "" })),
       400,
       /^This Prolific link is not valid\. The Prolific study ID is empty\. The Prolific session ID is missing\./,
     );
@@ -155,12 +159,12 @@ describe("Prolific sessions", () => {
       { path: "SESSION_ID", message: "SESSION_ID is missing" },
     ]);
     expectError(
-      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "{{%PROLIFIC_PID%}}" })),
+      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "{{%PROLIFIC_PID%}}" })),
       400,
       /Your Prolific ID still holds Prolific's placeholder/,
     );
     expectError(
-      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: "x'; DROP TABLE" })),
+      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: "x'; DROP TABLE" })),
       400,
       /The Prolific session ID must be 1–64 letters, digits/,
     );
@@ -172,10 +176,14 @@ describe("Prolific sessions", () => {
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
-  it("records the session once, however often the link is opened, and sends a new participant to the reading test", () => {
-    updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "1.5" });
+  it("records the session once, however often the link is opened, and sends a new participant to the reading test", async () => {
+    await updateProlificSettings(t.db, CONSENSUS_CROWD, {
+      completionCode: "C0DE42",
+      itemsPerSession: "2",
+      rewardUsd: "1.5",
+    });
     const at = new Date("2026-03-02T10:00:00.000Z");
-    const first = enterProlificSession(t.db, CONSENSUS_CROWD, link(), at);
+    const first = await enterProlificSession(t.db, CONSENSUS_CROWD, link(), at);
     expect(first).toMatchObject({ revisit: false, next: `/crowd/qualify?study=${CONSENSUS_CROWD}` });
     expect(
       t.db.$client
@@ -202,46 +210,50 @@ describe("Prolific sessions", () => {
     });
 
     const counts = tableCounts(t.db);
-    const again = enterProlificSession(t.db, CONSENSUS_CROWD, link(), new Date("2026-03-02T10:05:00.000Z"));
+    const again = await enterProlificSession(t.db, CONSENSUS_CROWD, link(), new Date("2026-03-02T10:05:00.000Z"));
     expect(again).toEqual({ ...first, revisit: true });
     expect(tableCounts(t.db)).toEqual(counts);
     expect(session(first.sessionRowId).acceptedAt).toBe(at.toISOString());
 
     // The same SESSION_ID from someone else, or for another Prolific study, is refused.
     expectError(
-      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "otherperson" })),
+      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "otherperson" })),
       409,
       /belongs to another participant or study/,
     );
     expectError(
-      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ STUDY_ID: "anotherstudy" })),
+      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ STUDY_ID: "anotherstudy" })),
       409,
       /belongs to another participant or study/,
     );
     expect(tableCounts(t.db).crowd_assignments).toBe(counts.crowd_assignments);
   });
 
-  it("completes the session after itemsPerSession labels: the code, the Prolific URL, status submitted and the work time", () => {
-    updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "1.5" });
+  it("completes the session after itemsPerSession labels: the code, the Prolific URL, status submitted and the work time", async () => {
+    await updateProlificSettings(t.db, CONSENSUS_CROWD, {
+      completionCode: "C0DE42",
+      itemsPerSession: "2",
+      rewardUsd: "1.5",
+    });
     const start = new Date(Date.now() - 20 * 60_000);
-    const { annotatorId, sessionRowId } = enterProlificSession(t.db, CONSENSUS_CROWD, link(), start);
-    expect(prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).toEqual({
+    const { annotatorId, sessionRowId } = await enterProlificSession(t.db, CONSENSUS_CROWD, link(), start);
+    expect(await prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).toEqual({
       kind: "qualify",
       path: `/crowd/qualify?study=${CONSENSUS_CROWD}`,
     });
-    recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
-    expect(enterProlificSession(t.db, CONSENSUS_CROWD, link()).next).toBe(`/annotate/${CONSENSUS_CROWD}/next`);
+    await recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
+    expect((await enterProlificSession(t.db, CONSENSUS_CROWD, link())).next).toBe(`/annotate/${CONSENSUS_CROWD}/next`);
 
     const labelled: number[] = [];
     for (let i = 0; i < 2; i++) {
-      const step = prolificStep(t.db, CONSENSUS_CROWD, annotatorId, new Date(start.getTime() + (i + 1) * 60_000));
+      const step = await prolificStep(t.db, CONSENSUS_CROWD, annotatorId, new Date(start.getTime() + (i + 1) * 60_000));
       if (step.kind !== "task") throw new Error(`expected a task, got ${step.kind}`);
       expect(prolificStepPath(CONSENSUS_CROWD, step)).toBe(`/annotate/${CONSENSUS_CROWD}/items/${step.itemId}`);
-      submitLabel(t.db, {
+      await submitLabel(t.db, {
         studyId: CONSENSUS_CROWD,
         itemId: step.itemId,
         annotatorId,
-        payload: validConsensusLabel(t.db, step.itemId),
+        payload: await validConsensusLabel(t.db, step.itemId),
         clientToken: `prolific-test-${i}`,
         secondsOnTask: 40,
       });
@@ -252,7 +264,7 @@ describe("Prolific sessions", () => {
     expect(new Set(labelled).size).toBe(2);
 
     const end = new Date(start.getTime() + 754_500);
-    const done = prolificStep(t.db, CONSENSUS_CROWD, annotatorId, end);
+    const done = await prolificStep(t.db, CONSENSUS_CROWD, annotatorId, end);
     expect(done).toEqual({
       kind: "complete",
       completion: {
@@ -273,17 +285,17 @@ describe("Prolific sessions", () => {
 
     // Coming back later shows the code again and changes nothing; no further item is leased.
     const counts = tableCounts(t.db);
-    expect(prolificStep(t.db, CONSENSUS_CROWD, annotatorId, new Date(end.getTime() + 60_000))).toEqual(done);
+    expect(await prolificStep(t.db, CONSENSUS_CROWD, annotatorId, new Date(end.getTime() + 60_000))).toEqual(done);
     expect(session(sessionRowId)).toMatchObject({ submittedAt: end.toISOString(), workSeconds: 754.5 });
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
-  it("completes at once when no work is left for the participant (every A/B pair already has its labels)", () => {
-    updateProlificSettings(t.db, AB_CROWD, { completionCode: "ABDONE", itemsPerSession: "3" });
+  it("completes at once when no work is left for the participant (every A/B pair already has its labels)", async () => {
+    await updateProlificSettings(t.db, AB_CROWD, { completionCode: "ABDONE", itemsPerSession: "3" });
     const start = new Date(Date.now() - 5 * 60_000);
-    const { annotatorId, sessionRowId } = enterProlificSession(t.db, AB_CROWD, link({ study: "3" }), start);
-    recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
-    const step = prolificStep(t.db, AB_CROWD, annotatorId, new Date(start.getTime() + 90_000));
+    const { annotatorId, sessionRowId } = await enterProlificSession(t.db, AB_CROWD, link({ study: "3" }), start);
+    await recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
+    const step = await prolificStep(t.db, AB_CROWD, annotatorId, new Date(start.getTime() + 90_000));
     expect(step).toEqual({
       kind: "complete",
       completion: { code: "ABDONE", url: prolificCompletionUrl("ABDONE"), labels: 0, target: 3, workSeconds: 90 },
@@ -291,40 +303,43 @@ describe("Prolific sessions", () => {
     expect(session(sessionRowId)).toMatchObject({ status: "submitted", workSeconds: 90, reward: null });
   });
 
-  it("a participant who fails the reading test three times gets no task and no code", () => {
-    updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "2" });
-    const { annotatorId, sessionRowId } = enterProlificSession(t.db, CONSENSUS_CROWD, link());
-    for (let i = 0; i < 2; i++) recordQualificationAttempt(t.db, annotatorId, test, wrongAnswers);
-    expect(prolificStep(t.db, CONSENSUS_CROWD, annotatorId).kind).toBe("qualify");
-    recordQualificationAttempt(t.db, annotatorId, test, wrongAnswers);
+  it("a participant who fails the reading test three times gets no task and no code", async () => {
+    await updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "2" });
+    const { annotatorId, sessionRowId } = await enterProlificSession(t.db, CONSENSUS_CROWD, link());
+    for (let i = 0; i < 2; i++) await recordQualificationAttempt(t.db, annotatorId, test, wrongAnswers);
+    expect((await prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).kind).toBe("qualify");
+    await recordQualificationAttempt(t.db, annotatorId, test, wrongAnswers);
     const counts = tableCounts(t.db);
-    expect(prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).toEqual({ kind: "not-qualified" });
-    expect(enterProlificSession(t.db, CONSENSUS_CROWD, link()).next).toBe(`/crowd/done?study=${CONSENSUS_CROWD}`);
+    expect(await prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).toEqual({ kind: "not-qualified" });
+    expect((await enterProlificSession(t.db, CONSENSUS_CROWD, link())).next).toBe(
+      `/crowd/done?study=${CONSENSUS_CROWD}`,
+    );
     expect(session(sessionRowId).status).toBe("accepted");
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
-  it("refuses new sessions on a closed study but gives a participant part-way through the code", () => {
-    updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "5" });
-    const { annotatorId, sessionRowId } = enterProlificSession(t.db, CONSENSUS_CROWD, link());
-    recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
-    const step = prolificStep(t.db, CONSENSUS_CROWD, annotatorId);
+  it("refuses new sessions on a closed study but gives a participant part-way through the code", async () => {
+    await updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "5" });
+    const { annotatorId, sessionRowId } = await enterProlificSession(t.db, CONSENSUS_CROWD, link());
+    await recordQualificationAttempt(t.db, annotatorId, test, rightAnswers);
+    const step = await prolificStep(t.db, CONSENSUS_CROWD, annotatorId);
     if (step.kind !== "task") throw new Error(`expected a task, got ${step.kind}`);
-    submitLabel(t.db, {
+    await submitLabel(t.db, {
       studyId: CONSENSUS_CROWD,
       itemId: step.itemId,
       annotatorId,
-      payload: validConsensusLabel(t.db, step.itemId),
+      payload: await validConsensusLabel(t.db, step.itemId),
       clientToken: "prolific-closed-1",
       secondsOnTask: 30,
     });
-    setStudyStatus(t.db, CONSENSUS_CROWD, "closed");
+    await setStudyStatus(t.db, CONSENSUS_CROWD, "closed");
     expectError(
-      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "latecomer", SESSION_ID: "sess0002" })),
+      async () =>
+        await enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "latecomer", SESSION_ID: "sess0002" })),
       409,
       /closed/,
     );
-    expect(prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).toMatchObject({
+    expect(await prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).toMatchObject({
       kind: "complete",
       completion: { labels: 1, target: 5 },
     });

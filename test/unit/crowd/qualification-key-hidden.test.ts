@@ -62,17 +62,17 @@ describe("the qualification answer key", () => {
     expect(withoutAnswers(a)).toEqual(withoutAnswers(b));
   });
 
-  it("is in no worker-visible file of an MTurk batch, only in the answer key for MTurk", () => {
-    const exported = (file: string, name: string) => {
+  it("is in no worker-visible file of an MTurk batch, only in the answer key for MTurk", async () => {
+    const exported = async (file: string, name: string) => {
       process.env.QUALIFICATION_TEST_FILE = file;
-      const summary = exportBatch(t.db, CROWD_CONSENSUS, {
+      const summary = await exportBatch(t.db, CROWD_CONSENSUS, {
         outDir: join(tmp.dir, name),
         now: new Date("2030-01-02T03:04:05.000Z"),
       });
       return Object.fromEntries(Object.entries(summary.files).map(([k, path]) => [k, readFileSync(path, "utf8")]));
     };
-    const withA = exported(files.a, "batch-a");
-    const withB = exported(files.b, "batch-b");
+    const withA = await exported(files.a, "batch-a");
+    const withB = await exported(files.b, "batch-b");
     for (const visible of ["template", "inputCsv", "qualificationTest", "hitConfig"])
       expect(withB[visible], visible).toBe(withA[visible]);
     expect(withA.qualificationTest).toBe(questionFormXml(a));

@@ -57,9 +57,9 @@ describe("reading-test attempt caps", () => {
       );
   });
 
-  it("stores the study and the network's keyed hash (never the address) with each attempt", () => {
+  it("stores the study and the network's keyed hash (never the address) with each attempt", async () => {
     const worker = findOrCreateCrowdWorker(t.db, "prolific", "made-up-0");
-    expect(takeQualificationTest(t.db, worker, wrong, campus).status).toBe(200);
+    expect((await takeQualificationTest(t.db, worker, wrong, campus)).status).toBe(200);
     expect(attempts()).toEqual([{ a: worker, s: STUDY, n: campus.network }]);
     expect(campus.network).not.toContain("203.0.113");
     // IPv6: one /64 is one network.
@@ -75,19 +75,19 @@ describe("reading-test attempt caps", () => {
     );
   });
 
-  it("many made-up worker ids from one network: after the cap every further attempt is refused (429) and nothing is stored", () => {
+  it("many made-up worker ids from one network: after the cap every further attempt is refused (429) and nothing is stored", async () => {
     const cap = DEFAULT_ATTEMPTS_PER_NETWORK;
     // Each made-up id is a fresh worker with fresh per-worker attempts; two attempts each.
     let made = 0;
     while (attempts().length < cap) {
       const worker = findOrCreateCrowdWorker(t.db, "prolific", `made-up-${made++}`);
       for (let i = 0; i < 2 && attempts().length < cap; i++)
-        expect(takeQualificationTest(t.db, worker, wrong, campus).status).toBe(200);
+        expect((await takeQualificationTest(t.db, worker, wrong, campus)).status).toBe(200);
     }
     expect(networkLimitReached(t.db, campus)).toBe(true);
     const counts = tableCounts(t.db);
     const fresh = findOrCreateCrowdWorker(t.db, "prolific", "made-up-fresh");
-    const refused = takeQualificationTest(t.db, fresh, right, campus);
+    const refused = await takeQualificationTest(t.db, fresh, right, campus);
     expect(refused).toEqual({
       status: 429,
       reply: { passed: false, correct: 0, total: 0, locked: false, networkLimited: true, error: NETWORK_LIMIT_MESSAGE },
@@ -101,29 +101,33 @@ describe("reading-test attempt caps", () => {
     // The cap is global, like the pass it guards (issue 29): another study is no way round it; another network is not
     // affected.
     expect(networkLimitReached(t.db, { ...campus, studyId: 3 })).toBe(true);
-    expect(takeQualificationTest(t.db, fresh, right, { ...campus, studyId: 3 }).status).toBe(429);
+    expect((await takeQualificationTest(t.db, fresh, right, { ...campus, studyId: 3 })).status).toBe(429);
     expect(
-      takeQualificationTest(t.db, fresh, right, {
-        ...campus,
-        network: networkIdentity({ clientAddress: "198.51.100.4" }),
-      }).reply.passed,
+      (
+        await takeQualificationTest(t.db, fresh, right, {
+          ...campus,
+          network: networkIdentity({ clientAddress: "198.51.100.4" }),
+        })
+      ).reply.passed,
     ).toBe(true);
   });
 
-  it("still locks a worker after three attempts, whatever the network", () => {
+  it("still locks a worker after three attempts, whatever the network", async () => {
     const worker = findOrCreateCrowdWorker(t.db, "prolific", "one-person");
     for (let i = 0; i < MAX_QUALIFICATION_ATTEMPTS; i++) {
-      takeQualificationTest(t.db, worker, wrong, {
+      await takeQualificationTest(t.db, worker, wrong, {
         studyId: STUDY,
         network: networkIdentity({ clientAddress: `192.0.2.${i}` }),
       });
     }
     const counts = tableCounts(t.db);
     expect(
-      takeQualificationTest(t.db, worker, right, {
-        studyId: STUDY,
-        network: networkIdentity({ clientAddress: "192.0.2.99" }),
-      }).status,
+      (
+        await takeQualificationTest(t.db, worker, right, {
+          studyId: STUDY,
+          network: networkIdentity({ clientAddress: "192.0.2.99" }),
+        })
+      ).status,
     ).toBe(403);
     expect(tableCounts(t.db)).toEqual(counts);
   });

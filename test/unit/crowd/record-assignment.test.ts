@@ -61,11 +61,11 @@ describe("crowd assignments", () => {
     ...over,
   });
 
-  it("stores a label once per assignment id, with the work time, and makes the worker a crowd annotator", () => {
-    const first = recordCrowdAssignment(t.db, input({}));
+  it("stores a label once per assignment id, with the work time, and makes the worker a crowd annotator", async () => {
+    const first = await recordCrowdAssignment(t.db, input({}));
     expect(first).toMatchObject({ kind: "stored", revision: 1 });
     const after = tableCounts(t.db);
-    expect(recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
+    expect(await recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
     expect(tableCounts(t.db)).toEqual(after);
     const worker = t.db.$client
       .prepare(`SELECT role, channel, external_id AS ext FROM annotators WHERE external_id = 'A1WORKER'`)
@@ -77,16 +77,16 @@ describe("crowd assignments", () => {
     expect(revision).toEqual({ s: 95, payload: JSON.stringify({ kind: "ab-reactiveness", choice: "A" }) });
   });
 
-  it("stores a results file's or sync's work confirmed, a task-page answer pending until a confirming source reports the same worker and HIT", () => {
+  it("stores a results file's or sync's work confirmed, a task-page answer pending until a confirming source reports the same worker and HIT", async () => {
     const state = (externalId: string) =>
       t.db.$client
         .prepare(
           `SELECT c.confirmed_at IS NOT NULL AS confirmed, l.status FROM crowd_assignments c JOIN labels l ON l.id = c.label_id WHERE c.external_id = ?`,
         )
         .get(externalId);
-    recordCrowdAssignment(t.db, input({ externalId: "3FROMFILE", workerId: "A1FILE" }));
-    recordCrowdAssignment(t.db, input({ externalId: "3FROMSYNC", workerId: "A2SYNC", source: "sync" }));
-    const page = recordCrowdAssignment(
+    await recordCrowdAssignment(t.db, input({ externalId: "3FROMFILE", workerId: "A1FILE" }));
+    await recordCrowdAssignment(t.db, input({ externalId: "3FROMSYNC", workerId: "A2SYNC", source: "sync" }));
+    const page = await recordCrowdAssignment(
       t.db,
       input({ externalId: "3FROMPAGE", workerId: "A3PAGE", source: "external-question" }),
     );
@@ -100,7 +100,7 @@ describe("crowd assignments", () => {
     // The same AssignmentId reported for another HIT confirms nothing and writes nothing.
     const before = tableCounts(t.db);
     expect(
-      recordCrowdAssignment(
+      await recordCrowdAssignment(
         t.db,
         input({ externalId: "3FROMPAGE", workerId: "A3PAGE", externalGroupId: "3OTHERHIT", source: "sync" }),
       ),
@@ -109,7 +109,7 @@ describe("crowd assignments", () => {
     expect(state("3FROMPAGE")).toEqual({ confirmed: 0, status: "pending" });
     // Reported as it was stored: confirmed.
     expect(
-      recordCrowdAssignment(
+      await recordCrowdAssignment(
         t.db,
         input({ externalId: "3FROMPAGE", workerId: "A3PAGE", status: "approved", source: "sync" }),
       ),
@@ -122,57 +122,61 @@ describe("crowd assignments", () => {
     expect(state("3FROMPAGE")).toEqual({ confirmed: 1, status: "surplus" });
   });
 
-  it("updates only the status when the channel reports the assignment approved later", () => {
-    recordCrowdAssignment(t.db, input({}));
-    expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({
+  it("updates only the status when the channel reports the assignment approved later", async () => {
+    await recordCrowdAssignment(t.db, input({}));
+    expect(await recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({
       kind: "unchanged",
       statusChanged: true,
     });
     expect(listCrowdAssignments(t.db, AB_STUDY, "mturk").map((r) => r.status)).toEqual(["approved"]);
   });
 
-  it("refuses a different answer or item under a known assignment id and keeps the stored one", () => {
-    recordCrowdAssignment(t.db, input({}));
+  it("refuses a different answer or item under a known assignment id and keeps the stored one", async () => {
+    await recordCrowdAssignment(t.db, input({}));
     const before = tableCounts(t.db);
-    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "B" } }))).toThrow(
-      /different answer/,
+    await expect(
+      await recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "B" } })),
+    ).rejects.toThrow(/different answer/);
+    await expect(await recordCrowdAssignment(t.db, input({ itemId: goldItem.id }))).rejects.toThrow(
+      /was stored for item/,
     );
-    expect(() => recordCrowdAssignment(t.db, input({ itemId: goldItem.id }))).toThrow(/was stored for item/);
     expect(tableCounts(t.db)).toEqual(before);
   });
 
-  it("records a rejected assignment without its label, and takes the label if the rejection is reversed", () => {
+  it("records a rejected assignment without its label, and takes the label if the rejection is reversed", async () => {
     const labelsBefore = tableCounts(t.db).labels;
-    expect(recordCrowdAssignment(t.db, input({ status: "rejected", payload: { nonsense: true } }))).toEqual({
+    expect(await recordCrowdAssignment(t.db, input({ status: "rejected", payload: { nonsense: true } }))).toEqual({
       kind: "rejected",
     });
     expect(tableCounts(t.db).labels).toBe(labelsBefore);
-    expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toMatchObject({ kind: "stored" });
+    expect(await recordCrowdAssignment(t.db, input({ status: "approved" }))).toMatchObject({ kind: "stored" });
     expect(tableCounts(t.db).labels).toBe(labelsBefore + 1);
   });
 
-  it("validates the answer like a web submit, naming the field", () => {
-    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "C" } }))).toThrow(
+  it("validates the answer like a web submit, naming the field", async () => {
+    await expect(
+      await recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "C" } })),
+    ).rejects.toThrow(
       expect.objectContaining({ status: 400, problems: [expect.objectContaining({ path: "choice" })] }),
     );
-    expect(() => recordCrowdAssignment(t.db, input({ payload: { kind: "consensus-snippet", topics: {} } }))).toThrow(
-      /takes a ab-reactiveness label, not consensus-snippet/,
-    );
+    await expect(
+      await recordCrowdAssignment(t.db, input({ payload: { kind: "consensus-snippet", topics: {} } })),
+    ).rejects.toThrow(/takes a ab-reactiveness label, not consensus-snippet/);
   });
 
-  it("refuses new labels for a closed study", () => {
-    setStudyStatus(t.db, AB_STUDY, "closed");
-    expect(() => recordCrowdAssignment(t.db, input({}))).toThrow(/closed/);
+  it("refuses new labels for a closed study", async () => {
+    await setStudyStatus(t.db, AB_STUDY, "closed");
+    await expect(await recordCrowdAssignment(t.db, input({}))).rejects.toThrow(/closed/);
   });
 
-  it("approves good work and rejects a failed gold item with a reason the worker can read", () => {
+  it("approves good work and rejects a failed gold item with a reason the worker can read", async () => {
     const wrong = goldItem.right === "A" ? "B" : "A";
-    recordCrowdAssignment(t.db, input({}));
-    recordCrowdAssignment(
+    await recordCrowdAssignment(t.db, input({}));
+    await recordCrowdAssignment(
       t.db,
       input({ externalId: "3ASSIGN_GOLD", itemId: goldItem.id, payload: { kind: "ab-reactiveness", choice: wrong } }),
     );
-    recordCrowdAssignment(
+    await recordCrowdAssignment(
       t.db,
       input({
         externalId: "3ASSIGN_OTHER",
@@ -181,14 +185,14 @@ describe("crowd assignments", () => {
         payload: { kind: "ab-reactiveness", choice: goldItem.right },
       }),
     );
-    const decisions = reviewDecisions(t.db, AB_STUDY, "mturk");
+    const decisions = await reviewDecisions(t.db, AB_STUDY, "mturk");
     expect(decisions.map((d) => [d.externalId, d.decision])).toEqual([
       ["3ASSIGN0000000000000000000001", "approve"],
       ["3ASSIGN_GOLD", "reject"],
       ["3ASSIGN_OTHER", "approve"],
     ]);
     expect(decisions[1].reason).toMatch(/check question with a known answer/);
-    recordDecisions(t.db, decisions);
+    await recordDecisions(t.db, decisions);
     expect(listCrowdAssignments(t.db, AB_STUDY, "mturk").map((r) => r.decision)).toEqual([
       "approve",
       "reject",
@@ -196,25 +200,26 @@ describe("crowd assignments", () => {
     ]);
   });
 
-  it("rejects every assignment of a worker flagged on gold items", () => {
+  it("rejects every assignment of a worker flagged on gold items", async () => {
     const golds = t.db.$client
       .prepare(
         `SELECT i.id, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? AND i.is_gold = 1`,
       )
       .all(AB_STUDY) as { id: number; a: number; b: number }[];
     expect(golds.length).toBeGreaterThanOrEqual(2);
-    golds.forEach((g, n) =>
-      recordCrowdAssignment(
-        t.db,
-        input({
-          externalId: `3FLAG${n}`,
-          itemId: g.id,
-          payload: { kind: "ab-reactiveness", choice: g.a > g.b ? "B" : "A" },
-        }),
-      ),
+    golds.forEach(
+      async (g, n) =>
+        await recordCrowdAssignment(
+          t.db,
+          input({
+            externalId: `3FLAG${n}`,
+            itemId: g.id,
+            payload: { kind: "ab-reactiveness", choice: g.a > g.b ? "B" : "A" },
+          }),
+        ),
     );
-    recordCrowdAssignment(t.db, input({ externalId: "3FLAG_PLAIN" }));
-    const decisions = reviewDecisions(t.db, AB_STUDY, "mturk");
+    await recordCrowdAssignment(t.db, input({ externalId: "3FLAG_PLAIN" }));
+    const decisions = await reviewDecisions(t.db, AB_STUDY, "mturk");
     expect(decisions).toHaveLength(golds.length + 1);
     expect(decisions.every((d) => d.decision === "reject")).toBe(true);
     expect(decisions.find((d) => d.externalId === "3FLAG_PLAIN")!.reason).toMatch(
@@ -254,12 +259,12 @@ describe("crowd assignments", () => {
       revisions: t.db.$client.prepare(`SELECT * FROM label_revisions ORDER BY id`).all(),
     });
 
-    it("takes the same answer as unchanged and restores its hash", () => {
-      recordCrowdAssignment(t.db, input({}));
+    it("takes the same answer as unchanged and restores its hash", async () => {
+      await recordCrowdAssignment(t.db, input({}));
       migrateFromOldKinds();
       expect(hashOf(FIRST)).toBeNull();
       const counts = tableCounts(t.db);
-      expect(recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({
+      expect(await recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({
         kind: "unchanged",
         statusChanged: true,
       });
@@ -267,12 +272,12 @@ describe("crowd assignments", () => {
       expect(hashOf(FIRST)).toBe(payloadHash(A));
     });
 
-    it("refuses a different answer with 409 and leaves the database as it was", () => {
-      recordCrowdAssignment(t.db, input({}));
+    it("refuses a different answer with 409 and leaves the database as it was", async () => {
+      await recordCrowdAssignment(t.db, input({}));
       migrateFromOldKinds();
       const before = snapshot();
       expectServiceError(
-        () => recordCrowdAssignment(t.db, input({ payload: B })),
+        async () => await recordCrowdAssignment(t.db, input({ payload: B })),
         409,
         /imported before with a different answer/,
       );
@@ -280,25 +285,28 @@ describe("crowd assignments", () => {
       expect(hashOf(FIRST)).toBeNull();
     });
 
-    it("recognises each of a worker's assignments on the item by its own revision", () => {
-      recordCrowdAssignment(t.db, input({}));
-      recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_SECOND", externalGroupId: "3HIT2", payload: B }));
+    it("recognises each of a worker's assignments on the item by its own revision", async () => {
+      await recordCrowdAssignment(t.db, input({}));
+      await recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_SECOND", externalGroupId: "3HIT2", payload: B }));
       migrateFromOldKinds();
       // The whole file again: both answers are the ones stored, though only the second is the latest revision.
-      expect(recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
+      expect(await recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
       expect(
-        recordCrowdAssignment(t.db, input({ externalId: "3ASSIGN_SECOND", externalGroupId: "3HIT2", payload: B })),
+        await recordCrowdAssignment(
+          t.db,
+          input({ externalId: "3ASSIGN_SECOND", externalGroupId: "3HIT2", payload: B }),
+        ),
       ).toEqual({ kind: "unchanged", statusChanged: false });
     });
 
-    it("never takes a later revision from the web task for the assignment's answer", () => {
-      recordCrowdAssignment(t.db, input({}));
+    it("never takes a later revision from the web task for the assignment's answer", async () => {
+      await recordCrowdAssignment(t.db, input({}));
       const annotatorId = (
         t.db.$client.prepare(`SELECT annotator_id AS a FROM crowd_assignments WHERE external_id = ?`).get(FIRST) as {
           a: number;
         }
       ).a;
-      writeLabelRevision(t.db, {
+      await writeLabelRevision(t.db, {
         itemId: plainItem,
         annotatorId,
         payload: B,
@@ -307,8 +315,8 @@ describe("crowd assignments", () => {
         statusIfNew: "counted",
       });
       migrateFromOldKinds();
-      expectServiceError(() => recordCrowdAssignment(t.db, input({ payload: B })), 409, /different answer/);
-      expect(recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
+      expectServiceError(async () => await recordCrowdAssignment(t.db, input({ payload: B })), 409, /different answer/);
+      expect(await recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
     });
   });
 });

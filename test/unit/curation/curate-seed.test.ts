@@ -15,19 +15,17 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function storeSeed(db: Db, seed: ReturnType<typeof writerSeed>): void {
-  db.insert(schema.seeds)
-    .values({
-      id: seed.id,
-      domain: seed.domain,
-      title: seed.title,
-      report: seed.report,
-      sources: seed.report.sources,
-      sourceKind: "files",
-      provenance: { test: true },
-      dedupeKey: seed.id,
-    })
-    .run();
+async function storeSeed(db: Db, seed: ReturnType<typeof writerSeed>): Promise<void> {
+  await db.insert(schema.seeds).values({
+    id: seed.id,
+    domain: seed.domain,
+    title: seed.title,
+    report: seed.report,
+    sources: seed.report.sources,
+    sourceKind: "files",
+    provenance: { test: true },
+    dedupeKey: seed.id,
+  });
 }
 
 async function setup() {
@@ -54,7 +52,7 @@ describe("curating one seed", () => {
     const rows = [];
     for (const title of titles) {
       const seed = writerSeed(title);
-      storeSeed(t.db, seed);
+      await storeSeed(t.db, seed);
       const outcome = await curateSeed(t.db, t.llm, seed, 3);
       if (outcome.kind !== "recorded") throw new Error(outcome.reason);
       rows.push(outcome.candidate);
@@ -94,13 +92,13 @@ describe("curating one seed", () => {
       expect(again.kind === "recorded" && again.existed).toBe(true);
     }
     expect(t.mock.requests.length).toBe(before);
-    expect(t.db.select().from(schema.curationCandidates).all()).toHaveLength(titles.length);
+    expect(await t.db.select().from(schema.curationCandidates)).toHaveLength(titles.length);
   });
 
   it("records nothing when a call fails, and the next try is answered from the cache up to where it stopped", async () => {
     const t = await setup();
     const seed = writerSeed("Ferry timetable");
-    storeSeed(t.db, seed);
+    await storeSeed(t.db, seed);
     // Every simulation request fails: the writer's calls succeed and are cached, the replay fails.
     t.mock.setFaults([{ fault: { kind: "status", status: 400 }, match: /simulated negotiation/, times: 1_000 }]);
     const failed = await curateSeed(t.db, t.llm, seed, 3);

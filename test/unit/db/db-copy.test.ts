@@ -38,9 +38,9 @@ describe.skipIf(skip)("socrates db copy", { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     const db = openDatabase(demo);
-    seedDemo(db);
+    await seedDemo(db);
     await seedDemoStudies(db);
-    seedDemoBenchmark(db);
+    await seedDemoBenchmark(db);
     db.$client.close();
     pg = await pgDatabase();
   }, 180_000);

@@ -29,12 +29,12 @@ let named: LoadedPlan;
 let report: BenchmarkReport;
 const cleanups: (() => void)[] = [];
 
-beforeAll(() => {
-  t = labelledPlanDb();
+beforeAll(async () => {
+  t = await labelledPlanDb();
   cleanups.push(t.cleanup);
   // The same grid, its plan naming the expert study.
   named = fixturePlan({ studies: [t.studyId] });
-  report = buildBenchmarkReport(t.db, named, { now: new Date("2026-01-02T00:00:00Z") });
+  report = await buildBenchmarkReport(t.db, named, { now: new Date("2026-01-02T00:00:00Z") });
 }, 120_000);
 afterAll(() => {
   for (const c of cleanups.splice(0)) c();
@@ -43,10 +43,10 @@ afterAll(() => {
 const calibratedTable = (r: BenchmarkReport) => r.tables.find((x) => x.id === "human-calibrated");
 
 describe("the Human-calibrated scores report part", () => {
-  it("holds each mediator's overall judge-only, human-only and PPI++ estimates from the service", () => {
+  it("holds each mediator's overall judge-only, human-only and PPI++ estimates from the service", async () => {
     const table = calibratedTable(report)!;
     expect(table.title).toBe("Human-calibrated scores");
-    const expected = calibratedEstimates(t.db, { loaded: named, studyIds: [t.studyId] });
+    const expected = await calibratedEstimates(t.db, { loaded: named, studyIds: [t.studyId] });
     const overall = expected.rows.filter((r) => r.domain === null);
     expect(table.rows).toHaveLength(overall.length);
     for (const r of overall) {
@@ -76,15 +76,15 @@ describe("the Human-calibrated scores report part", () => {
     const csv = readFileSync(join(dir, "human-calibrated.csv"), "utf8");
     expect(csv).toContain(`human-calibrated,${ppi.label},PPI++ [CI],${(ppi.cells.ppi as ReportText).value}`);
     files.push(
-      writeManifest(dir, buildManifest(t.db, { loaded: named, report, configPath: join(dir, "none"), files })),
+      writeManifest(dir, await buildManifest(t.db, { loaded: named, report, configPath: join(dir, "none"), files })),
     );
-    const verified = verifyReport(t.db, dir);
+    const verified = await verifyReport(t.db, dir);
     expect(verified.difference).toBeNull();
     expect(verified.manifest.numbers.some((n) => n.table === "human-calibrated")).toBe(true);
   });
 
   it("is on the Benchmark page's report, with a Human-calibrated leaderboard column", async () => {
-    touchBenchmarkPlan(t.db, { hash: named.hash, name: named.plan.name, plan: named.plan, source: "plan.json" });
+    await touchBenchmarkPlan(t.db, { hash: named.hash, name: named.plan.name, plan: named.plan, source: "plan.json" });
     const page = await benchmarkPage(t.db, named.hash);
     expect(calibratedTable(page.report)).toEqual(calibratedTable(report));
     const html = renderToStaticMarkup(
@@ -104,8 +104,8 @@ describe("the Human-calibrated scores report part", () => {
     );
   });
 
-  it("is absent from a report that names no study", () => {
-    const without = buildBenchmarkReport(t.db, t.loaded, { studies: false });
+  it("is absent from a report that names no study", async () => {
+    const without = await buildBenchmarkReport(t.db, t.loaded, { studies: false });
     expect(calibratedTable(without)).toBeUndefined();
   });
 });

@@ -40,34 +40,37 @@ function expectedRuns(): Expected[] {
   const snippetsOf = t.db.$client.prepare(
     "SELECT position, end_turn AS endTurn FROM snippets WHERE run_id = ? ORDER BY position",
   );
-  return units.flatMap((u) =>
-    [
-      { runId: u.unmediatedRunId, mediator: null as string | null },
-      ...u.mediated.map((m) => ({ runId: m.runId, mediator: m.mediator as string | null })),
-    ].map(({ runId, mediator }) => {
-      const snippets = snippetsOf.all(runId) as { position: number; endTurn: number }[];
-      const topics = playedScenarioOfRun(t.db, runId).body.topics.map((k) => k.id);
-      const judgeC = snippets.map((s) =>
-        mean(topics.map((k) => ((judgeScore(t.db, runId, k, s.endTurn) as number) - 1) / 4)),
-      );
-      const scores = snippets.map((s) =>
-        t.submitted.filter((x) => x.runId === runId && x.position === s.position).map((x) => x.score),
-      );
-      const humanC = scores.map((list) => (list.length === 0 ? null : (mean(list) - 1) / 4));
-      const complete = humanC.every((c) => c !== null);
-      return {
-        runId,
-        mediator,
-        domain: u.domain,
-        judge: { outcome: judgeC[judgeC.length - 1], trajectory: mean(judgeC) },
-        human: scores.some((l) => l.length > 0)
-          ? {
-              outcome: humanC[humanC.length - 1],
-              trajectory: complete ? mean(humanC as number[]) : null,
-            }
-          : null,
-      };
-    }),
+  return units.flatMap(
+    async (u) =>
+      await Promise.all(
+        [
+          { runId: u.unmediatedRunId, mediator: null as string | null },
+          ...u.mediated.map((m) => ({ runId: m.runId, mediator: m.mediator as string | null })),
+        ].map(async ({ runId, mediator }) => {
+          const snippets = snippetsOf.all(runId) as { position: number; endTurn: number }[];
+          const topics = (await playedScenarioOfRun(t.db, runId)).body.topics.map((k) => k.id);
+          const judgeC = snippets.map((s) =>
+            mean(topics.map((k) => ((judgeScore(t.db, runId, k, s.endTurn) as number) - 1) / 4)),
+          );
+          const scores = snippets.map((s) =>
+            t.submitted.filter((x) => x.runId === runId && x.position === s.position).map((x) => x.score),
+          );
+          const humanC = scores.map((list) => (list.length === 0 ? null : (mean(list) - 1) / 4));
+          const complete = humanC.every((c) => c !== null);
+          return {
+            runId,
+            mediator,
+            domain: u.domain,
+            judge: { outcome: judgeC[judgeC.length - 1], trajectory: mean(judgeC) },
+            human: scores.some((l) => l.length > 0)
+              ? {
+                  outcome: humanC[humanC.length - 1],
+                  trajectory: complete ? mean(humanC as number[]) : null,
+                }
+              : null,
+          };
+        }),
+      ),
   );
 }
 
@@ -82,9 +85,9 @@ function closeTo(actual: MeanEstimate | null, expected: MeanEstimate | null, wha
   expect(actual!.labelled, `${what}: labelled`).toBe(expected.labelled);
 }
 
-beforeAll(() => {
-  t = labelledPlanDb();
-  result = calibratedEstimates(t.db, { loaded: t.loaded, studyIds: [t.studyId] });
+beforeAll(async () => {
+  t = await labelledPlanDb();
+  result = await calibratedEstimates(t.db, { loaded: t.loaded, studyIds: [t.studyId] });
 }, 120_000);
 afterAll(() => t?.cleanup());
 
@@ -151,9 +154,13 @@ describe("calibratedEstimates on a labelled plan", () => {
     expect(result.rows.some((r) => r.domain === null && r.ppi !== null)).toBe(true);
   });
 
-  it("gives the labels to reach the target half-width, and narrower targets need more", () => {
+  it("gives the labels to reach the target half-width, and narrower targets need more", async () => {
     const row = result.rows.find((r) => r.domain === null && r.ppi !== null)!;
-    const wide = calibratedEstimates(t.db, { loaded: t.loaded, studyIds: [t.studyId], settings: { target: 0.2 } });
+    const wide = await calibratedEstimates(t.db, {
+      loaded: t.loaded,
+      studyIds: [t.studyId],
+      settings: { target: 0.2 },
+    });
     const same = wide.rows.find(
       (r) => r.quantity === row.quantity && r.mediator === row.mediator && r.domain === null,
     )!;
@@ -167,10 +174,10 @@ describe("calibratedEstimates on a labelled plan", () => {
     expect(wide.settings.target).toBe(0.2);
   });
 
-  it("adds the active estimate where a design gives every run an inclusion probability", () => {
+  it("adds the active estimate where a design gives every run an inclusion probability", async () => {
     const runs = expectedRuns();
     const pi = (runId: string) => 0.3 + (runId.charCodeAt(runId.length - 1) % 5) / 10;
-    const withDesign = calibratedEstimates(t.db, {
+    const withDesign = await calibratedEstimates(t.db, {
       loaded: t.loaded,
       studyIds: [t.studyId],
       settings: { quantities: ["outcome"] },
@@ -184,8 +191,8 @@ describe("calibratedEstimates on a labelled plan", () => {
     closeTo(row.active, expected, "active");
   });
 
-  it("refuses a study that does not exist or is not an expert consensus study, naming where it was given", () => {
-    expect(() => calibratedEstimates(t.db, { loaded: t.loaded, studyIds: [t.studyId, 999] })).toThrow(
+  it("refuses a study that does not exist or is not an expert consensus study, naming where it was given", async () => {
+    await expect(await calibratedEstimates(t.db, { loaded: t.loaded, studyIds: [t.studyId, 999] })).rejects.toThrow(
       new CalibrationInputError("--study: study 999 does not exist (see the Studies page)"),
     );
   });

@@ -14,8 +14,8 @@ import { labelledPlanDb, type LabelledPlan } from "./fixture.ts";
 let t: LabelledPlan;
 let env: Record<string, string>;
 
-beforeAll(() => {
-  t = labelledPlanDb();
+beforeAll(async () => {
+  t = await labelledPlanDb();
   env = { SOCRATES_DB: t.path };
 }, 120_000);
 afterAll(() => t?.cleanup());
@@ -25,7 +25,7 @@ describe("socrates estimate", () => {
     const result = await runCliInProcess(["estimate", "--plan", t.planFile, "--study", String(t.studyId)], env);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
-    const expected = calibratedEstimates(t.db, { loaded: t.loaded, studyIds: [t.studyId] });
+    const expected = await calibratedEstimates(t.db, { loaded: t.loaded, studyIds: [t.studyId] });
     expect(result.stdout).toContain(`plan "report-test" (${t.loaded.hash}) · evaluator judge-main (s0 = 1)`);
     expect(result.stdout).toContain("outcome: C at the final snippet (0–1)");
     expect(result.stdout).toContain("trajectory: mean C over the snippets (0–1)");
@@ -43,7 +43,7 @@ describe("socrates estimate", () => {
   });
 
   it("--json gives the estimates with every setting, by hash of a recorded plan", async () => {
-    touchBenchmarkPlan(t.db, {
+    await touchBenchmarkPlan(t.db, {
       hash: t.loaded.hash,
       name: t.loaded.plan.name,
       plan: t.loaded.plan,
@@ -68,7 +68,7 @@ describe("socrates estimate", () => {
     const json = JSON.parse(result.stdout);
     expect(json.settings).toEqual({ alpha: 0.05, quantities: ["outcome"], target: 0.1 });
     expect(json).toMatchObject({ planHash: t.loaded.hash, evaluator: "judge-main", s0: 1, studyIds: [t.studyId] });
-    const expected = calibratedEstimates(t.db, {
+    const expected = await calibratedEstimates(t.db, {
       loaded: { ...t.loaded, source: "plan.json" },
       studyIds: [t.studyId],
       settings: { quantities: ["outcome"], target: 0.1 },
@@ -95,7 +95,12 @@ describe("socrates estimate", () => {
   });
 
   it("exits 2 naming the option on bad input", async () => {
-    const crowd = createConsensusStudy(t.db, { name: "Crowd", pool: "crowd", trajectories: 2, config: { seed: 1 } });
+    const crowd = await createConsensusStudy(t.db, {
+      name: "Crowd",
+      pool: "crowd",
+      trajectories: 2,
+      config: { seed: 1 },
+    });
     const cases: [string[], string][] = [
       [["--study", "999"], "--study: study 999 does not exist"],
       [["--study", String(crowd)], `--study: study ${crowd} ("Crowd") is a crowd consensus-snippet study`],

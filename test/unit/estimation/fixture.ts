@@ -74,18 +74,18 @@ export function labelLikeTheJudge(
   skipped: ReadonlySet<number> = new Set(),
 ): SubmittedScore[] {
   const submitted: SubmittedScore[] = [];
-  experts.forEach((expert, e) => {
+  experts.forEach(async (expert, e) => {
     const rng = createRng(40 + e);
-    for (let lease = nextTask(db, studyId, expert); lease; lease = nextTask(db, studyId, expert)) {
+    for (let lease = await nextTask(db, studyId, expert); lease; lease = await nextTask(db, studyId, expert)) {
       if (skipped.has(lease.itemId)) break;
       const snippet = snippetOfItem(db, lease.itemId);
-      const payload = validConsensusLabel(db, lease.itemId);
+      const payload = await validConsensusLabel(db, lease.itemId);
       const firstTopic = Object.keys(payload.topics)[0];
       const judge = judgeScore(db, snippet.runId, firstTopic, snippet.endTurn, backbone) ?? 3;
       const noise = rng() < 0.3 ? (rng() < 0.5 ? -1 : 1) : 0;
       const score = Math.min(5, Math.max(1, Math.round(judge) + noise));
       for (const topic of Object.values(payload.topics)) topic.score = score;
-      submitLabel(db, {
+      await submitLabel(db, {
         studyId,
         itemId: lease.itemId,
         annotatorId: expert,
@@ -105,13 +105,15 @@ export function labelLikeTheJudge(
   return submitted;
 }
 
-export function labelledPlanDb(options: { trajectories?: number; unlabelledTail?: number } = {}): LabelledPlan {
+export async function labelledPlanDb(
+  options: { trajectories?: number; unlabelledTail?: number } = {},
+): Promise<LabelledPlan> {
   const t = tempDb();
   const loaded = fixturePlan();
-  seedGrid(t.db, loaded);
+  await seedGrid(t.db, loaded);
   const planFile = join(t.dir, "plan.json");
   writeFileSync(planFile, JSON.stringify(loaded.plan));
-  const studyId = createConsensusStudy(t.db, {
+  const studyId = await createConsensusStudy(t.db, {
     name: "Expert study on the plan",
     pool: "expert",
     trajectories: options.trajectories ?? 30,

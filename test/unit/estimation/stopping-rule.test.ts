@@ -18,24 +18,24 @@ import { activeDesignOf, studyRunValues } from "../../../app/server/estimation/a
 import { addAnnotator, validConsensusLabel } from "../../../harness/annotation.ts";
 import { labelledPlanDb, MAIN_JUDGE, type LabelledPlan } from "./fixture.ts";
 
-const panelOf = (f: LabelledPlan) =>
-  stoppingPanel(f.db, f.studyId, loadItems(f.db, [f.studyId]), loadLatestLabels(f.db, [f.studyId], "statistics"));
+const panelOf = async (f: LabelledPlan) =>
+  await stoppingPanel(f.db, f.studyId, loadItems(f.db, [f.studyId]), loadLatestLabels(f.db, [f.studyId], "statistics"));
 
 describe("a stratified study's stopping rule", () => {
   let f: LabelledPlan;
-  beforeAll(() => {
-    f = labelledPlanDb();
+  beforeAll(async () => {
+    f = await labelledPlanDb();
   });
   afterAll(() => f.cleanup());
 
-  it("without a stored plan: the experts-only mean per mediator over the completely labelled runs", () => {
-    const panel = panelOf(f);
+  it("without a stored plan: the experts-only mean per mediator over the completely labelled runs", async () => {
+    const panel = await panelOf(f);
     expect(panel.source).toBe("human");
     expect(panel.empty).toBeNull();
     const items = loadItems(f.db, [f.studyId]);
-    const { human, complete } = studyRunValues(
+    const { human, complete } = await studyRunValues(
       f.db,
-      findStudy(f.db, f.studyId)!,
+      (await findStudy(f.db, f.studyId))!,
       items,
       loadLatestLabels(f.db, [f.studyId], "statistics"),
     );
@@ -52,17 +52,17 @@ describe("a stratified study's stopping rule", () => {
     expect(panel.rows.some((r) => r.estimate !== null)).toBe(true);
   });
 
-  it("with the plan stored: PPI++ from the calibrated-estimates service, per mediator overall", () => {
-    touchBenchmarkPlan(f.db, {
+  it("with the plan stored: PPI++ from the calibrated-estimates service, per mediator overall", async () => {
+    await touchBenchmarkPlan(f.db, {
       hash: f.loaded.hash,
       name: f.loaded.plan.name,
       plan: f.loaded.plan,
       source: "plan.json",
     });
-    const panel = panelOf(f);
+    const panel = await panelOf(f);
     expect(panel.source).toBe("ppi");
     expect(panel.planName).toBe(f.loaded.plan.name);
-    const service = calibratedEstimates(f.db, { loaded: f.loaded, studyIds: [f.studyId] }).rows.filter(
+    const service = (await calibratedEstimates(f.db, { loaded: f.loaded, studyIds: [f.studyId] })).rows.filter(
       (r) => r.domain === null,
     );
     expect(panel.rows.map((r) => [r.mediator, r.quantity, r.estimate])).toEqual(
@@ -74,13 +74,13 @@ describe("a stratified study's stopping rule", () => {
 
 describe("the stopping rule's empty state", () => {
   let f: LabelledPlan;
-  beforeAll(() => {
-    f = labelledPlanDb({ trajectories: 2, unlabelledTail: 1000 });
+  beforeAll(async () => {
+    f = await labelledPlanDb({ trajectories: 2, unlabelledTail: 1000 });
   });
   afterAll(() => f.cleanup());
 
-  it("says what is needed when no run is completely labelled", () => {
-    const panel = panelOf(f);
+  it("says what is needed when no run is completely labelled", async () => {
+    const panel = await panelOf(f);
     expect(panel.source).toBeNull();
     expect(panel.rows).toEqual([]);
     expect(panel.empty).toMatch(/at least two runs whose snippets all have their k labels/);
@@ -91,22 +91,22 @@ describe("the stopping rule's empty state", () => {
 describe("an active study in the calibrated-estimates service", () => {
   let f: LabelledPlan;
   let activeId = 0;
-  beforeAll(() => {
-    f = labelledPlanDb({ trajectories: 2 });
-    activeId = createConsensusStudy(f.db, {
+  beforeAll(async () => {
+    f = await labelledPlanDb({ trajectories: 2 });
+    activeId = await createConsensusStudy(f.db, {
       name: "Active on the plan",
       pool: "expert",
       trajectories: 12,
       config: { seed: 8, allocation: "active", judgeBackbones: [MAIN_JUDGE] },
     });
-    ["ivy", "jon"].forEach((name) => {
+    ["ivy", "jon"].forEach(async (name) => {
       const expert = addAnnotator(f.db, name, "expert");
-      for (let lease = nextTask(f.db, activeId, expert); lease; lease = nextTask(f.db, activeId, expert))
-        submitLabel(f.db, {
+      for (let lease = await nextTask(f.db, activeId, expert); lease; lease = await nextTask(f.db, activeId, expert))
+        await submitLabel(f.db, {
           studyId: activeId,
           itemId: lease.itemId,
           annotatorId: expert,
-          payload: validConsensusLabel(f.db, lease.itemId, 1 + (lease.itemId % 5)),
+          payload: await validConsensusLabel(f.db, lease.itemId, 1 + (lease.itemId % 5)),
           clientToken: `active-plan-${name}-${lease.itemId}`,
           secondsOnTask: 9,
         });
@@ -114,9 +114,9 @@ describe("an active study in the calibrated-estimates service", () => {
   });
   afterAll(() => f.cleanup());
 
-  it("fills `active` from the study's design: π at the prefix, only the prefix labelled", () => {
-    const design = activeDesignOf(f.db, [activeId])!;
-    const rows = calibratedEstimates(f.db, { loaded: f.loaded, studyIds: [activeId] }).rows;
+  it("fills `active` from the study's design: π at the prefix, only the prefix labelled", async () => {
+    const design = (await activeDesignOf(f.db, [activeId]))!;
+    const rows = (await calibratedEstimates(f.db, { loaded: f.loaded, studyIds: [activeId] })).rows;
     const withActive = rows.filter((r) => r.active !== null);
     expect(withActive.length).toBeGreaterThan(0);
     const sampled = new Set(
@@ -129,8 +129,8 @@ describe("an active study in the calibrated-estimates service", () => {
     for (const r of withActive) expect(r.active!.labelled).toBeLessThanOrEqual(r.labelled);
     expect(withActive.reduce((s, r) => s + (r.domain === null ? 0 : r.active!.labelled), 0)).toBeLessThanOrEqual(24);
     // Without an active study among those named, no row has one.
-    expect(calibratedEstimates(f.db, { loaded: f.loaded, studyIds: [f.studyId] }).rows.every((r) => !r.active)).toBe(
-      true,
-    );
+    expect(
+      (await calibratedEstimates(f.db, { loaded: f.loaded, studyIds: [f.studyId] })).rows.every((r) => !r.active),
+    ).toBe(true);
   });
 });

@@ -160,6 +160,6 @@ describe("accounting", () => {
       cachedHits: 1,
       promptTokens: 110,
     });
-    expect(store.db.select().from(llmCalls).all()).toHaveLength(3);
+    expect(await store.db.select().from(llmCalls)).toHaveLength(3);
   });
 });

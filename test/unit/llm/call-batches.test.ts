@@ -32,11 +32,11 @@ describe("callBatches", () => {
       const keys = ["a", "b", "c"];
       const recorded = keys.map((k) => store.record(call(k)));
       // Nothing is written before the turn ends: the rows go in one transaction.
-      expect(findOkCall(other, "a")).toBeUndefined();
+      expect(await findOkCall(other, "a")).toBeUndefined();
       await Promise.all(recorded);
-      for (const k of keys) expect(findOkCall(other, k)).toMatchObject({ cacheKey: k, parsed: { say: "hi" } });
+      for (const k of keys) expect(await findOkCall(other, k)).toMatchObject({ cacheKey: k, parsed: { say: "hi" } });
       await store.record(call("d"));
-      expect(findOkCall(other, "d")).toMatchObject({ cacheKey: "d" });
+      expect(await findOkCall(other, "d")).toMatchObject({ cacheKey: "d" });
     } finally {
       other.$client.close();
     }
@@ -49,7 +49,7 @@ describe("callBatches", () => {
       store.record(call("k", { status: "failed", response: null, parsed: null, error: "timeout", attempts: 2 })),
       store.record(call("k")),
     ]);
-    expect(findOkCall(db, "k")).toMatchObject({ status: "ok", error: null, attempts: 3, costUsd: 0.5 });
+    expect(await findOkCall(db, "k")).toMatchObject({ status: "ok", error: null, attempts: 3, costUsd: 0.5 });
   });
 
   it("stores the good rows of a batch whose commit fails and rejects only the bad one", async () => {
@@ -61,8 +61,8 @@ describe("callBatches", () => {
     await expect(good).resolves.toBeUndefined();
     await expect(bad).rejects.toThrow(/NOT NULL/);
     await expect(after).resolves.toBeUndefined();
-    expect(findOkCall(db, "good")).toMatchObject({ cacheKey: "good" });
-    expect(findOkCall(db, "after")).toMatchObject({ cacheKey: "after" });
-    expect(findOkCall(db, "bad")).toBeUndefined();
+    expect(await findOkCall(db, "good")).toMatchObject({ cacheKey: "good" });
+    expect(await findOkCall(db, "after")).toMatchObject({ cacheKey: "after" });
+    expect(await findOkCall(db, "bad")).toBeUndefined();
   });
 });

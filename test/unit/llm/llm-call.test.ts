@@ -9,16 +9,16 @@ const emptyDb = databasePerTest();
 const call = llmCallRow;
 
 describe("llm calls", () => {
-  it("finds a stored ok call by key, never a failed one", () => {
+  it("finds a stored ok call by key, never a failed one", async () => {
     const db = emptyDb();
-    recordCall(db, call({ status: "failed", response: null, parsed: null, error: "timeout" }));
-    expect(findOkCall(db, "k1")).toBeUndefined();
-    expect(findOkCall(db, "other")).toBeUndefined();
+    await recordCall(db, call({ status: "failed", response: null, parsed: null, error: "timeout" }));
+    expect(await findOkCall(db, "k1")).toBeUndefined();
+    expect(await findOkCall(db, "other")).toBeUndefined();
   });
 
-  it("a later outcome replaces the earlier one, adding up tokens, cost and attempts", () => {
+  it("a later outcome replaces the earlier one, adding up tokens, cost and attempts", async () => {
     const db = emptyDb();
-    recordCall(
+    await recordCall(
       db,
       call({
         status: "failed",
@@ -31,8 +31,8 @@ describe("llm calls", () => {
         costUsd: 0.5,
       }),
     );
-    recordCall(db, call());
-    expect(findOkCall(db, "k1")).toMatchObject({
+    await recordCall(db, call());
+    expect(await findOkCall(db, "k1")).toMatchObject({
       status: "ok",
       error: null,
       parsed: { echo: "hi" },
@@ -43,11 +43,11 @@ describe("llm calls", () => {
     });
   });
 
-  it("sums usage per role, optionally of one subject", () => {
+  it("sums usage per role, optionally of one subject", async () => {
     const db = emptyDb();
-    recordCall(db, call());
-    recordCall(db, call({ cacheKey: "k2", status: "failed", response: null, parsed: null, subject: "run-2" }));
-    recordCall(db, call({ cacheKey: "k3", role: "party" }));
+    await recordCall(db, call());
+    await recordCall(db, call({ cacheKey: "k2", status: "failed", response: null, parsed: null, subject: "run-2" }));
+    await recordCall(db, call({ cacheKey: "k3", role: "party" }));
     expect(usageByRole(db)).toEqual([
       {
         role: "mediator",

@@ -67,7 +67,7 @@ describe("endpoint pools", () => {
     // asked only by health checks.
     expect(chats(failing).length).toBeLessThanOrEqual(4 + quickHealth.failures - 1);
     expect(probes(failing).length).toBeGreaterThan(0);
-    const rows = database.select().from(llmCalls).all();
+    const rows = await database.select().from(llmCalls);
     expect(rows).toHaveLength(40); // usage recorded once per reply, whatever the retries
     expect(new Set(rows.map((r) => r.baseUrl))).toEqual(new Set(["pool:cluster"]));
     expect(rows.every((r) => r.status === "ok")).toBe(true);

@@ -54,7 +54,7 @@ describe("reply repair", () => {
     expect(repair[1].content).toContain("Here is my answer"); // the bad reply, shown back
     expect(repair[2].role).toBe("user");
     expect(repair[2].content).toContain("$: the reply is not valid JSON");
-    const row = store.db.select().from(llmCalls).get();
+    const row = (await store.db.select().from(llmCalls).limit(1))[0];
     expect(row).toMatchObject({ status: "ok", attempts: 2, parsed: { topic: "DATE", score: 4 }, subject: "run-1" });
   });
 
@@ -76,7 +76,7 @@ describe("reply repair", () => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(/^invalid reply after one repair: \$: the reply is not valid JSON/);
     expect(mock.requests).toHaveLength(2); // exactly one repair
-    const row = store.db.select().from(llmCalls).get();
+    const row = (await store.db.select().from(llmCalls).limit(1))[0];
     expect(row).toMatchObject({ status: "failed", attempts: 2, parsed: null });
     expect(row?.response).toContain("Here is my answer");
     expect(row?.promptTokens).toBeGreaterThan(0); // both replies were paid for
@@ -92,11 +92,7 @@ describe("reply repair", () => {
     const second = await llm.call(ask("second question"));
     expect(second.ok).toBe(false);
     expect(mock.requests).toHaveLength(4);
-    const failed = store.db
-      .select()
-      .from(llmCalls)
-      .all()
-      .filter((r) => r.status === "failed");
+    const failed = (await store.db.select().from(llmCalls)).filter((r) => r.status === "failed");
     expect(failed).toHaveLength(1);
     expect(failed[0].error).toContain("invalid reply after one repair");
   });
@@ -117,7 +113,7 @@ describe("reply repair", () => {
     const again = await createLlm({ db: store.db, config: mockConfig(mock.url) }).call(ask("score the dialogue"));
 
     expect(again).toMatchObject({ ok: true, cached: false, value: { score: 3 } });
-    const rows = store.db.select().from(llmCalls).all();
+    const rows = await store.db.select().from(llmCalls);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: "ok", error: null, attempts: 3 }); // 2 failed + 1 ok, all counted
   });

@@ -27,7 +27,7 @@ afterEach(async () => {
   store.cleanup();
 });
 
-const rows = () => store.db.select().from(llmCalls).all();
+const rows = async () => await store.db.select().from(llmCalls);
 type Body = {
   response_format?: { type: string; json_schema?: { name: string; strict: boolean; schema: { properties: object } } };
 };
@@ -47,7 +47,7 @@ describe("reply forms over HTTP", () => {
     expect(first).toMatchObject({ ok: true, value: { echo: "first" } });
     expect(second).toMatchObject({ ok: true, value: { echo: "second" } });
     expect(mock.requests.map((r) => r.fault)).toEqual(["prose", "prose"]); // no repair request
-    expect(rows().map((r) => [r.status, r.replyForm, r.attempts])).toEqual([
+    expect((await rows()).map((r) => [r.status, r.replyForm, r.attempts])).toEqual([
       ["ok", "prose", 1],
       ["ok", "prose", 1],
     ]);
@@ -58,8 +58,8 @@ describe("reply forms over HTTP", () => {
     const llm = createLlm({ db: store.db, config: mockConfig(mock.url) });
 
     expect(await llm.call(ask("reasoning model"))).toMatchObject({ ok: true, value: { echo: "reasoning model" } });
-    expect(rows()[0]).toMatchObject({ status: "ok", replyForm: "think" });
-    expect(rows()[0].response).toMatch(/^<think>/);
+    expect((await rows())[0]).toMatchObject({ status: "ok", replyForm: "think" });
+    expect((await rows())[0].response).toMatch(/^<think>/);
     expect(await llm.call(ask("reasoning model"))).toMatchObject({
       ok: true,
       cached: true,
@@ -71,7 +71,7 @@ describe("reply forms over HTTP", () => {
   it("a plain JSON reply is recorded as json", async () => {
     const llm = createLlm({ db: store.db, config: mockConfig(mock.url) });
     await llm.call(ask("plain"));
-    expect(rows()[0].replyForm).toBe("json");
+    expect((await rows())[0].replyForm).toBe("json");
   });
 });
 
@@ -89,7 +89,7 @@ describe("structured outputs", () => {
       schema: { properties: { echo: { type: "string" } } },
     });
     expect(mock.requests[0].responseFormat).toBe("json_schema");
-    const row = rows()[0];
+    const row = (await rows())[0];
     expect(row.replyForm).toBe("structured");
     expect(row.request).toMatchObject({ structuredOutput: "sent", response_format: { type: "json_schema" } });
   });
@@ -116,10 +116,18 @@ describe("structured outputs", () => {
       ["json_object", 200],
       ["json_object", 200], // remembered: no second refusal
     ]);
-    const recorded = (echo: string) => rows().find((r) => (r.parsed as { echo: string }).echo === echo)!;
+    const recorded = async (echo: string) => (await rows()).find((r) => (r.parsed as { echo: string }).echo === echo)!;
     // The refused request counts as an attempt of the call it belongs to.
-    expect(recorded("one")).toMatchObject({ attempts: 2, replyForm: "json", request: { structuredOutput: "refused" } });
-    expect(recorded("two")).toMatchObject({ attempts: 1, replyForm: "json", request: { structuredOutput: "refused" } });
+    expect(await recorded("one")).toMatchObject({
+      attempts: 2,
+      replyForm: "json",
+      request: { structuredOutput: "refused" },
+    });
+    expect(await recorded("two")).toMatchObject({
+      attempts: 1,
+      replyForm: "json",
+      request: { structuredOutput: "refused" },
+    });
   });
 
   it("a schema strict mode cannot express is sent as JSON mode, with the reason recorded", async () => {
@@ -129,7 +137,7 @@ describe("structured outputs", () => {
     expect(await llm.call({ ...ask("loose"), schema: loose })).toMatchObject({ ok: true, value: { echo: "loose" } });
 
     expect(mock.requests[0].responseFormat).toBe("json_object");
-    expect((rows()[0].request as { structuredOutput: string }).structuredOutput).toMatch(
+    expect(((await rows())[0].request as { structuredOutput: string }).structuredOutput).toMatch(
       /^unusable schema: .*optional/,
     );
   });

@@ -52,7 +52,7 @@ describe("reply memory", () => {
     expect(mock.requests).toHaveLength(2);
   });
 
-  it("keeps only ok rows read from the database, and forgets a key whose outcome is recorded again", () => {
+  it("keeps only ok rows read from the database, and forgets a key whose outcome is recorded again", async () => {
     const memory = replyMemory(store.db, 2);
     const row = {
       role: "mediator",
@@ -63,15 +63,15 @@ describe("reply memory", () => {
       status: "ok",
       latencyMs: 12,
     };
-    recordCall(store.db, { ...row, cacheKey: "failed", status: "failed", response: null, error: "timeout" });
+    await recordCall(store.db, { ...row, cacheKey: "failed", status: "failed", response: null, error: "timeout" });
     expect(memory.find("failed")).toBeUndefined();
     expect(memory.size).toBe(0);
-    for (const key of ["a", "b", "c"]) recordCall(store.db, { ...row, cacheKey: key });
+    for (const key of ["a", "b", "c"]) await recordCall(store.db, { ...row, cacheKey: key });
     expect(memory.find("a")).toMatchObject({ response: '{"echo":"a"}', latencyMs: 12 });
     memory.find("b");
     memory.find("c");
     expect(memory.size).toBe(2); // the oldest went first
-    recordCall(store.db, { ...row, cacheKey: "c", status: "failed", response: null, error: "timeout" });
+    await recordCall(store.db, { ...row, cacheKey: "c", status: "failed", response: null, error: "timeout" });
     memory.forget("c");
     expect(memory.find("c")).toBeUndefined();
   });

@@ -52,7 +52,7 @@ describe("retries", () => {
     // (1 ms slack: Node timers work at millisecond resolution.)
     const gap = mock.requests[1].receivedAt - mock.requests[0].respondedAt!;
     expect(gap).toBeGreaterThanOrEqual(999);
-    expect(store.db.select().from(llmCalls).get()).toMatchObject({ status: "ok", attempts: 2 });
+    expect((await store.db.select().from(llmCalls).limit(1))[0]).toMatchObject({ status: "ok", attempts: 2 });
   });
 
   it("honours retry-after-ms", async () => {
@@ -95,7 +95,7 @@ describe("retries", () => {
     expect(result.ok).toBe(true);
     expect(mock.requests.map((r) => r.status)).toEqual([500, 500, 500, 200]);
     expect(waits).toEqual([100, 200, 250]); // doubling ceilings, capped (random() = 1 shows the ceiling)
-    expect(store.db.select().from(llmCalls).get()).toMatchObject({ status: "ok", attempts: 4 });
+    expect((await store.db.select().from(llmCalls).limit(1))[0]).toMatchObject({ status: "ok", attempts: 4 });
   });
 
   it("gives up after maxRetries and records the failure with the status and endpoint", async () => {
@@ -114,7 +114,7 @@ describe("retries", () => {
     expect(result.error).toContain(mock.url);
     expect(result.error).toContain("gave up after 3 attempts");
     expect(mock.requests).toHaveLength(3);
-    const row = store.db.select().from(llmCalls).get();
+    const row = (await store.db.select().from(llmCalls).limit(1))[0];
     expect(row).toMatchObject({ status: "failed", attempts: 3, response: null });
     expect(row?.error).toContain("HTTP 503");
   });
@@ -128,7 +128,7 @@ describe("retries", () => {
     expect(result).toMatchObject({ ok: false, cached: false });
     if (!result.ok) expect(result.error).toMatch(/HTTP 400 \(unknown parameter\) from .*not retried/);
     expect(mock.requests).toHaveLength(1);
-    expect(store.db.select().from(llmCalls).get()).toMatchObject({ status: "failed", attempts: 1 });
+    expect((await store.db.select().from(llmCalls).limit(1))[0]).toMatchObject({ status: "failed", attempts: 1 });
   });
 
   it("retries after a connection reset and after a timeout", async () => {
@@ -143,6 +143,6 @@ describe("retries", () => {
 
     expect(result.ok).toBe(true);
     expect(mock.requests.map((r) => r.fault)).toEqual(["reset", "slow", undefined]);
-    expect(store.db.select().from(llmCalls).get()).toMatchObject({ status: "ok", attempts: 3 });
+    expect((await store.db.select().from(llmCalls).limit(1))[0]).toMatchObject({ status: "ok", attempts: 3 });
   });
 });

@@ -46,7 +46,7 @@ const ask = {
   schema,
   subject: "curation",
 };
-const rows = () => store.db.select().from(llmCalls).all();
+const rows = async () => await store.db.select().from(llmCalls);
 
 describe("callWithTools", () => {
   it("runs the tools the model calls, shows it their results, parses its final answer; each step is recorded", async () => {
@@ -77,12 +77,12 @@ describe("callWithTools", () => {
         function: { name: "web_search", description: "Search the web", parameters: searchTool.parameters },
       },
     ]);
-    expect(rows().map((r) => [r.status, r.replyForm, r.subject])).toEqual([
+    expect((await rows()).map((r) => [r.status, r.replyForm, r.subject])).toEqual([
       ["ok", null, "curation"],
       ["ok", null, "curation"],
       ["ok", "json", "curation"],
     ]);
-    expect(result.usage.promptTokens).toBe(rows().reduce((n, r) => n + r.promptTokens, 0));
+    expect(result.usage.promptTokens).toBe((await rows()).reduce((n, r) => n + r.promptTokens, 0));
   });
 
   it("a rerun (a new process on the same database) pays for no step again", async () => {
@@ -159,11 +159,7 @@ describe("callWithTools", () => {
 
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(/^step 2: HTTP 500 .* gave up after \d+ attempts/);
-    expect(
-      rows()
-        .map((r) => r.status)
-        .sort(),
-    ).toEqual(["failed", "ok"]);
+    expect((await rows()).map((r) => r.status).sort()).toEqual(["failed", "ok"]);
 
     mock.setFaults([]);
     const before = mock.requests.length;
@@ -178,8 +174,8 @@ describe("callWithTools", () => {
     });
     const result = await llm.callWithTools({ ...ask, tools: [searchTool], runTool: async () => "" });
     expect(result).toMatchObject({ ok: true, value: { title: "Fixed" } });
-    expect(rows()).toHaveLength(1);
-    expect(rows()[0]).toMatchObject({ status: "ok", attempts: 2 });
+    expect(await rows()).toHaveLength(1);
+    expect((await rows())[0]).toMatchObject({ status: "ok", attempts: 2 });
   });
 });
 
@@ -199,7 +195,7 @@ describe("webResearch", () => {
     expect(mock.requests[0].path).toBe("/v1/responses");
     expect(body.tools).toEqual([{ type: "web_search_preview" }]);
     expect(body.input).toEqual(ask.messages);
-    expect(rows()[0]).toMatchObject({ status: "ok", replyForm: "prose", parsed: { value: report, citations } });
+    expect((await rows())[0]).toMatchObject({ status: "ok", replyForm: "prose", parsed: { value: report, citations } });
     expect(result.usage.promptTokens).toBeGreaterThan(0);
 
     const again = await createLlm({ db: store.db, config: mockConfig(mock.url) }).webResearch(ask);
@@ -219,7 +215,7 @@ describe("webResearch", () => {
       ["json_schema", 400],
       [undefined, 200],
     ]);
-    expect(rows()[0]).toMatchObject({ attempts: 2, request: { structuredOutput: "refused" } });
+    expect((await rows())[0]).toMatchObject({ attempts: 2, request: { structuredOutput: "refused" } });
   });
 
   it("a failure is returned with no citations, not thrown", async () => {
@@ -227,6 +223,6 @@ describe("webResearch", () => {
     const result = await llm.webResearch(ask);
     expect(result).toMatchObject({ ok: false, citations: [] });
     if (!result.ok) expect(result.error).toMatch(/HTTP 404 \(no such model\).*not retried/);
-    expect(rows()[0]).toMatchObject({ status: "failed" });
+    expect((await rows())[0]).toMatchObject({ status: "failed" });
   });
 });

@@ -43,7 +43,7 @@ async function setUp() {
   cleanups.push(cleanup);
   const dbPath = join(dir, "interrupt.db");
   const seeded = openDatabase(dbPath);
-  seedDemo(seeded);
+  await seedDemo(seeded);
   seeded.$client.close();
   const mock = await startMockLlm({
     respond: standInResponder({ roles: [...SIMULATION_ROLES, "evaluator"] }),

@@ -19,12 +19,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function setup() {
+async function setup() {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "cli.db");
   const db = openDatabase(dbPath);
-  seedDemo(db);
+  await seedDemo(db);
   const counts = tableCounts(db);
   db.$client.close();
   const configPath = join(dir, "socrates.config.json");
@@ -35,8 +35,8 @@ function setup() {
 
 // Each CLI start compiles TypeScript on the fly (a few seconds), so these tests get more time.
 describe("socrates simulate", { timeout: 90_000 }, () => {
-  it("--dry-run lists the runs and the most calls they could make, and writes nothing", () => {
-    const { configPath, counts, env, dbPath } = setup();
+  it("--dry-run lists the runs and the most calls they could make, and writes nothing", async () => {
+    const { configPath, counts, env, dbPath } = await setup();
     const result = runCli(
       [
         "simulate",
@@ -66,7 +66,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
   });
 
   it("--mediator-mode picks the mediator and its settings; a setting on the wrong mode exits 2", async () => {
-    const { configPath, env } = setup();
+    const { configPath, env } = await setup();
     const base = ["simulate", "--scenario", "demo-transactional-1", "--mediator", MEDIATOR_MODEL, "--budget", "10"];
     const social = await runCliInProcess(
       [...base, "--mediator-mode", "social", "--mediator-frequency", "more", "--config", configPath, "--dry-run"],
@@ -85,8 +85,8 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     expect(wrong.stderr).toContain('the mediator frequency and memory go with mode "social", not "naive"');
   });
 
-  it("--no-with-unmediated plans mediated runs only", () => {
-    const { configPath, env } = setup();
+  it("--no-with-unmediated plans mediated runs only", async () => {
+    const { configPath, env } = await setup();
     const result = runCli(
       [
         "simulate",
@@ -108,8 +108,8 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     expect(result.stdout).not.toContain(":none:");
   });
 
-  it("names bad input and exits with code 2", () => {
-    const { configPath, env } = setup();
+  it("names bad input and exits with code 2", async () => {
+    const { configPath, env } = await setup();
     const base = ["simulate", "--mediator", "none", "--config", configPath];
     const unknown = runCli([...base, "--scenario", "no-such-scenario"], env);
     expect(unknown.status).toBe(2);
@@ -136,8 +136,8 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     expect(noMediator.stderr).toContain("--mediator");
   });
 
-  it("reports a run that cannot reach its endpoint as failed, stores nothing, and exits non-zero", () => {
-    const { configPath, env, dbPath, counts } = setup();
+  it("reports a run that cannot reach its endpoint as failed, stores nothing, and exits non-zero", async () => {
+    const { configPath, env, dbPath, counts } = await setup();
     const result = runCli(
       ["simulate", "--scenario", "demo-transactional-1", "--mediator", "none", "--budget", "4", "--config", configPath],
       env,
@@ -154,7 +154,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
   });
 
   it("prints a resume command with every option given, which runs as printed once the endpoint answers", async () => {
-    const { configPath, env, dbPath } = setup();
+    const { configPath, env, dbPath } = await setup();
     // In the order the command declares its options, which is the order the printed command keeps.
     const given = [
       "simulate",
@@ -192,7 +192,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
   });
 
   it("--emotion stores each party turn's self-reported emotion, and --help says so", async () => {
-    const { configPath, env, dbPath } = setup();
+    const { configPath, env, dbPath } = await setup();
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
     writeFileSync(configPath, JSON.stringify(simulationConfigJson(mock.url)));

@@ -42,7 +42,7 @@ describe("the mediator's decision seconds", () => {
   it("are the recorded latency of the original call, also when a replay answers from the cache", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    seedDemo(t.db);
+    await seedDemo(t.db);
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), latencyMs: 50 });
     cleanups.push(() => mock.close());
     const options = {

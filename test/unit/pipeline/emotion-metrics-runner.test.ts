@@ -71,10 +71,10 @@ function emotionBundle() {
   return records;
 }
 
-function importedDb() {
+async function importedDb() {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  importBundleRecords(t.db, "emotion-fixture.json", emotionBundle());
+  await importBundleRecords(t.db, "emotion-fixture.json", emotionBundle());
   return t;
 }
 
@@ -87,9 +87,9 @@ const rowsOf = (t: ReturnType<typeof importedDb>, runId: string) =>
     .filter((r) => ["ER", "EF", "EV", "EC"].includes(r.metric));
 
 describe("metrics runner: emotion", () => {
-  it("stores ER, EF, EV under the self-report and EC against the topic judge, with the hand-computed values", () => {
-    const t = importedDb();
-    computeMetrics(t.db, { runId: "fx-1:med" });
+  it("stores ER, EF, EV under the self-report and EC against the topic judge, with the hand-computed values", async () => {
+    const t = await importedDb();
+    await computeMetrics(t.db, { runId: "fx-1:med" });
     const rows = rowsOf(t, "fx-1:med");
     const row = (metric: string) => rows.find((r) => r.metric === metric)!;
     expect(rows.map((r) => `${r.metric} ${r.evaluationId}`).sort()).toEqual([
@@ -122,9 +122,9 @@ describe("metrics runner: emotion", () => {
     expect(row("EC").detail).toMatchObject({ source: "self", topicBackbone: "mock-judge", n: 6 });
   });
 
-  it("stores the judged trajectory with a failed party as null, incomplete rows, counted; an unmediated run has EF and EV but no ER", () => {
-    const t = importedDb();
-    const summary = computeMetrics(t.db, {});
+  it("stores the judged trajectory with a failed party as null, incomplete rows, counted; an unmediated run has EF and EV but no ER", async () => {
+    const t = await importedDb();
+    const summary = await computeMetrics(t.db, {});
     const rows = rowsOf(t, "fx-1:unmed");
     expect(rows.map((r) => r.metric).sort()).toEqual(["EF", "EV"]);
     for (const r of rows) {
@@ -154,8 +154,8 @@ describe("metrics runner: emotion", () => {
     ).toEqual(["EF", "EV"]);
   });
 
-  it("socrates metrics prints the emotion bases and the count of incomplete rows", () => {
-    const t = importedDb();
+  it("socrates metrics prints the emotion bases and the count of incomplete rows", async () => {
+    const t = await importedDb();
     const result = runCli(["metrics"], { SOCRATES_DB: t.path });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);

@@ -25,7 +25,7 @@ afterEach(async () => {
 async function setup() {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  seedDemo(t.db);
+  await seedDemo(t.db);
   const mock = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES }) });
   cleanups.push(() => mock.close());
   const config = join(t.dir, "socrates.config.json");
@@ -48,13 +48,9 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(real.stdout).toContain(`topic with ${JUDGE_MODEL}: 1 stored, 0 skipped, 0 failed`);
     expect(real.stdout).toMatch(/LLM calls: 3 made, 0 from cache/);
     expect(real.stdout).toMatch(/tokens \(new calls\): \d+ prompt \+ \d+ completion; cost \$0\.0000/);
-    expect(
-      db
-        .select()
-        .from(schema.evaluations)
-        .all()
-        .map((e) => e.id),
-    ).toContain(newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL));
+    expect((await db.select().from(schema.evaluations)).map((e) => e.id)).toContain(
+      newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL),
+    );
 
     const again = await runCliInProcess(["evaluate", "--all", "--method", "topic", "--dry-run"], env);
     expect(again.stdout).toMatch(/1 skipped \(already done or nothing to judge\)/);
@@ -66,11 +62,7 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(real.status).toBe(0);
     expect(real.stdout).toContain(`emotion with ${EMOTION_MODEL}: 1 stored, 0 skipped, 0 failed`);
     expect(real.stdout).toMatch(/LLM calls: 2 made, 0 from cache/);
-    const stored = db
-      .select()
-      .from(schema.evaluations)
-      .all()
-      .filter((e) => e.method === "emotion");
+    const stored = (await db.select().from(schema.evaluations)).filter((e) => e.method === "emotion");
     expect(stored.map((e) => e.id)).toEqual([newEvaluationId(MEDIATED, "emotion", EMOTION_MODEL)]);
     expect(Object.keys(stored[0].output as object).sort()).toEqual(["BAKERY", "VENDOR"]);
 
@@ -99,7 +91,7 @@ describe("socrates evaluate and socrates metrics", () => {
   it("computes and stores metrics, printing a table and the parameters", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    seedDemo(t.db);
+    await seedDemo(t.db);
     const env = { SOCRATES_DB: t.path };
     const result = await runCliInProcess(["metrics", "--run", MEDIATED, "--params", '{"h":3}'], env);
     expect(result.stderr).toBe("");
@@ -111,7 +103,7 @@ describe("socrates evaluate and socrates metrics", () => {
     expect(lines.some((l) => l.startsWith(`${MEDIATED} `) && l.includes("topic-localized:demo-judge"))).toBe(true);
     expect(lines.some((l) => l.startsWith("pair demo-transactional-1:general:pair"))).toBe(true);
     expect(result.stdout).toContain("params: s0=1 δ=0.05 W=10 h=3");
-    const stored = t.db.select().from(schema.metricValues).all();
+    const stored = await t.db.select().from(schema.metricValues);
     expect(stored.find((r) => r.metric === "IE")!.params).toEqual({ s0: 1, h: 3 });
     // The parameters are recorded for what reads results later (the dashboard's alignment reads s0).
     expect(currentMetricParams(t.db)).toEqual({ ...DEFAULT_METRIC_PARAMS, h: 3 });

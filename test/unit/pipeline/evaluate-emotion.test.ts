@@ -48,7 +48,7 @@ describe("post-hoc emotion judge over HTTP", () => {
     expect(evaluationSchema.safeParse(evaluation).success).toBe(true);
     if (evaluation.method !== "emotion") throw new Error("wrong method");
     expect(evaluation.errors).toBeUndefined();
-    const speakers = runSpeakers(db, MEDIATED);
+    const speakers = await runSpeakers(db, MEDIATED);
     for (const party of PARTIES) {
       const own = speakers.flatMap((s, i) => (s === party ? [i + 1] : []));
       expect(evaluation.output[party].scores.map((s) => s.turn_id)).toEqual(own);
@@ -60,7 +60,7 @@ describe("post-hoc emotion judge over HTTP", () => {
     }
     // The metrics read it as a complete judged trajectory.
     const [trajectory] = runEmotionTrajectories(
-      emotionTurns(db, MEDIATED),
+      await emotionTurns(db, MEDIATED),
       [{ ...evaluation, errors: evaluation.errors ?? [] }],
       PARTIES,
     );
@@ -72,7 +72,7 @@ describe("post-hoc emotion judge over HTTP", () => {
     cleanups.push(fresh.cleanup);
     const bundle = exportBundle(db);
     expect(
-      importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(bundle) }]).inserted.evaluations,
+      (await importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(bundle) }])).inserted.evaluations,
     ).toBe(bundle.evaluations.length);
   });
 
@@ -134,12 +134,12 @@ describe("post-hoc emotion judge over HTTP", () => {
     expect([asked("BAKERY"), asked("VENDOR")]).toEqual([2, 1]);
     // The trajectory knows it is incomplete, so the metrics are null rather than imputed.
     const [trajectory] = runEmotionTrajectories(
-      emotionTurns(db, MEDIATED),
+      await emotionTurns(db, MEDIATED),
       [{ ...evaluation, errors: evaluation.errors ?? [] }],
       PARTIES,
     );
     expect(trajectory.failedParties).toEqual(["BAKERY"]);
-    computeMetrics(db, { runId: MEDIATED });
+    await computeMetrics(db, { runId: MEDIATED });
     const rows = getRunMetrics(db, MEDIATED).run.filter((r) => ["ER", "EF", "EV"].includes(r.metric));
     expect(rows.map((r) => r.metric).sort()).toEqual(["EF", "ER", "EV"]);
     for (const row of rows) {
@@ -161,7 +161,7 @@ describe("post-hoc emotion judge over HTTP", () => {
       id: `${MEDIATED}-felt`,
       turns: base.turns.map((t) => (t.role === "party" ? { ...t, emotion: 60, emotion_reason: "steady" } : t)),
     };
-    importBundleRecords(db, "test", { runs: [selfReported] });
+    await importBundleRecords(db, "test", { runs: [selfReported] });
     const summary = await evaluateRuns(db, { llm, method: "emotion", runIds: [selfReported.id] });
     expect(summary.runs).toEqual([{ runId: selfReported.id, status: "skipped", reason: "has self-reported emotion" }]);
     expect(chatRequests(mock)).toHaveLength(0);

@@ -72,11 +72,11 @@ describe("topic-localized evaluator over HTTP", () => {
     // The whole database, exported and imported into an empty one, passes every bundle check.
     const fresh = tempDb();
     cleanups.push(fresh.cleanup);
-    const imported = importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(bundle) }]);
+    const imported = await importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(bundle) }]);
     expect(imported.inserted.evaluations).toBe(bundle.evaluations.length);
 
     // The run viewer shows the new evaluation beside the demo's.
-    const view = getRunView(db, MEDIATED)!;
+    const view = (await getRunView(db, MEDIATED))!;
     const shown = view.evaluations.find((e) => e.backbone === JUDGE_MODEL)!;
     expect(shown.method).toBe("topic-localized");
     expect(shown.consensus).toHaveLength(view.run.totalTurns + 1);
@@ -136,7 +136,7 @@ describe("topic-localized evaluator over HTTP", () => {
     expect([perTopic("PRICE"), perTopic("DELIV"), perTopic("WARR")]).toEqual([2, 2, 1]);
 
     // Failed topics stay at s0 = 1 in the derived trajectory; nothing was clipped into range.
-    const view = getRunView(db, MEDIATED)!;
+    const view = (await getRunView(db, MEDIATED))!;
     const shown = view.evaluations.find((e) => e.backbone === JUDGE_MODEL)!;
     expect(shown.errors).toHaveLength(2);
     expect(new Set(shown.topics.find((t) => t.topicId === "PRICE")!.values)).toEqual(new Set([1]));

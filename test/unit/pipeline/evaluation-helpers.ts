@@ -41,7 +41,7 @@ export function judgeLlm(db: Parameters<typeof createLlm>[0]["db"], mock: MockLl
 export async function evaluationSetup(cleanups: (() => unknown)[], sabotage: EvaluationSabotage = {}, maxRetries = 1) {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  seedDemo(t.db);
+  await seedDemo(t.db);
   const mock = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES, sabotage }) });
   cleanups.push(() => mock.close());
   return { ...t, mock, llm: judgeLlm(t.db, mock, maxRetries) };

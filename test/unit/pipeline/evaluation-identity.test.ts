@@ -117,10 +117,10 @@ describe("evaluate finds stored evaluations by run, judge and prompt version", {
     const earlier = stored.map(
       (e): Evaluation => ({ ...e, id: evaluationId(e.run_id, e.method, e.backbone, EARLIER), prompt_version: EARLIER }),
     );
-    importBundleRecords(db, "earlier prompt", { evaluations: earlier });
+    await importBundleRecords(db, "earlier prompt", { evaluations: earlier });
     // An earlier prompt's text was another request: its cached replies cannot answer the current one.
     db.$client.prepare("DELETE FROM llm_calls WHERE role = 'evaluator'").run();
-    expect(resolveEvaluationIds(db, RUNS, "topic-localized", JUDGE_MODEL).size).toBe(0);
+    expect((await resolveEvaluationIds(db, RUNS, "topic-localized", JUDGE_MODEL)).size).toBe(0);
 
     const dry = await evaluateRuns(db, { llm, method: "topic", runIds: RUNS, dryRun: true });
     expect(dry.runs.map((r) => r.status)).toEqual(["planned", "planned"]);
@@ -128,7 +128,7 @@ describe("evaluate finds stored evaluations by run, judge and prompt version", {
     expect(rejudged.runs.map((r) => r.status)).toEqual(["stored", "stored"]);
     expect(chatRequests(mock).length - sent).toBe(first.calls);
     const current = new Map(RUNS.map((r) => [r, newEvaluationId(r, "topic-localized", JUDGE_MODEL)]));
-    expect(resolveEvaluationIds(db, RUNS, "topic-localized", JUDGE_MODEL)).toEqual(current);
+    expect(await resolveEvaluationIds(db, RUNS, "topic-localized", JUDGE_MODEL)).toEqual(current);
     expect(
       topicRows(db)
         .map((r) => r.id)
@@ -136,7 +136,7 @@ describe("evaluate finds stored evaluations by run, judge and prompt version", {
     ).toEqual([...earlier.map((e) => e.id), ...current.values()].sort());
 
     // Metrics are computed from the current evaluation only, never from the superseded one.
-    computeMetrics(db, { runId: MEDIATED });
+    await computeMetrics(db, { runId: MEDIATED });
     const ofJudge = metricValuesOf(db, "run", MEDIATED).filter((m) => m.evaluationId.includes(`:${JUDGE_MODEL}`));
     expect(ofJudge.length).toBeGreaterThan(0);
     expect(new Set(ofJudge.map((m) => m.evaluationId))).toEqual(new Set([current.get(MEDIATED)]));
@@ -207,11 +207,11 @@ describe("a database made before evaluation versions", { timeout: 60_000 }, () =
     expect(again.runs.map((r) => r.status)).toEqual(["skipped", "skipped"]);
     expect(chatRequests(fresh)).toHaveLength(0);
     expect(tableCounts(db)).toEqual(counts);
-    expect(resolveEvaluationIds(db, RUNS, "topic-localized", JUDGE_MODEL)).toEqual(
+    expect(await resolveEvaluationIds(db, RUNS, "topic-localized", JUDGE_MODEL)).toEqual(
       new Map(RUNS.map((r) => [r, evaluationId(r, "topic-localized", JUDGE_MODEL)])),
     );
     // …and the metrics read it.
-    computeMetrics(db, { runId: MEDIATED });
+    await computeMetrics(db, { runId: MEDIATED });
     expect(
       metricValuesOf(db, "run", MEDIATED).some(
         (m) => m.evaluationId === evaluationId(MEDIATED, "topic-localized", JUDGE_MODEL),

@@ -45,7 +45,7 @@ export async function demoSimulationSetup(
 ) {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  seedDemo(t.db);
+  await seedDemo(t.db);
   const mock = await startMockLlm({ respond });
   cleanups.push(() => mock.close());
   return { ...t, mock, llm: testLlm(t.db, mock) };

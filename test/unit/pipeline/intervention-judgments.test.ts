@@ -26,19 +26,20 @@ const judgment = (turnId: number, backbone: string, score = 3): NewJudgment => (
 });
 
 describe("intervention judgments", () => {
-  it("stores a judgment once: a second one for the same run, turn and backbone is not stored and changes nothing", () => {
+  it("stores a judgment once: a second one for the same run, turn and backbone is not stored and changes nothing", async () => {
     const db = demoDb();
-    expect(insertJudgment(db, judgment(2, "judge-a", 3))).toBe(true);
-    expect(insertJudgment(db, judgment(2, "judge-a", 5))).toBe(false);
-    expect(judgmentsOfRun(db, MEDIATED)).toMatchObject([
+    expect(await insertJudgment(db, judgment(2, "judge-a", 3))).toBe(true);
+    expect(await insertJudgment(db, judgment(2, "judge-a", 5))).toBe(false);
+    expect(await judgmentsOfRun(db, MEDIATED)).toMatchObject([
       { turnId: 2, backbone: "judge-a", perceptionAlignment: 3, reason: "score 3" },
     ]);
   });
 
-  it("reads a run's judgments by backbone and turn, and the turns one backbone judged", () => {
+  it("reads a run's judgments by backbone and turn, and the turns one backbone judged", async () => {
     const db = demoDb();
-    for (const j of [judgment(4, "judge-b"), judgment(2, "judge-b"), judgment(4, "judge-a")]) insertJudgment(db, j);
-    expect(judgmentsOfRun(db, MEDIATED).map((j) => [j.backbone, j.turnId])).toEqual([
+    for (const j of [judgment(4, "judge-b"), judgment(2, "judge-b"), judgment(4, "judge-a")])
+      await insertJudgment(db, j);
+    expect((await judgmentsOfRun(db, MEDIATED)).map((j) => [j.backbone, j.turnId])).toEqual([
       ["judge-a", 4],
       ["judge-b", 2],
       ["judge-b", 4],

@@ -23,7 +23,7 @@ describe("the run page's mediator decisions", () => {
     const { db, llm } = await demoSimulationSetup(cleanups);
     const base = { db, llm, scenarioId: "demo-transactional-1", mediator: MEDIATOR_MODEL, runs: 1, budget: 16 };
     const summary = await simulateBatch({ ...base, seed: 4, mediatorMode: "social", withUnmediated: false });
-    const view = getRunView(db, summary.stored[0])!;
+    const view = (await getRunView(db, summary.stored[0]))!;
     const decisions = view.run.mediatorDecisions as MediatorDecision[];
     const html = renderToStaticMarkup(<MediatorDecisions decisions={decisions} topics={view.played.topics} />);
 

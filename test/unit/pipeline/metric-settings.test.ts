@@ -11,13 +11,13 @@ import { databasePerTest } from "./test-db.ts";
 const emptyDb = databasePerTest();
 
 describe("recorded metric parameters", () => {
-  it("are the defaults until recorded, then the last recorded", () => {
+  it("are the defaults until recorded, then the last recorded", async () => {
     const db = emptyDb();
     expect(currentMetricParams(db)).toEqual(DEFAULT_METRIC_PARAMS);
     const [name, value] = Object.entries(DEFAULT_METRIC_PARAMS).find(([, v]) => typeof v === "number")!;
     const changed = parseMetricParams({ [name]: (value as number) + 1 });
-    recordMetricParams(db, DEFAULT_METRIC_PARAMS);
-    recordMetricParams(db, changed);
+    await recordMetricParams(db, DEFAULT_METRIC_PARAMS);
+    await recordMetricParams(db, changed);
     expect(currentMetricParams(db)).toEqual(changed);
     const other = openDatabase(db.$client.name);
     try {

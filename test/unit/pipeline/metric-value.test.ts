@@ -23,9 +23,9 @@ const row = (over: Partial<NewMetricValue> = {}): NewMetricValue => ({
 });
 
 describe("metric values", () => {
-  it("stores a new row with its detail and params as JSON", () => {
+  it("stores a new row with its detail and params as JSON", async () => {
     const db = emptyDb();
-    upsertMetricValue(db, row());
+    await upsertMetricValue(db, row());
     // A row without a `definitions` parameter is of the spec's definitions.
     expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, definitions: "spec", ...row() }]);
     const [raw] = db.$client.prepare("SELECT detail, params FROM metric_values").all() as {
@@ -35,9 +35,9 @@ describe("metric values", () => {
     expect(raw).toEqual({ detail: JSON.stringify(row().detail), params: JSON.stringify(row().params) });
   });
 
-  it("replaces value, detail, params, definition version and time of the same subject, evaluation and metric; keeps the row", () => {
+  it("replaces value, detail, params, definition version and time of the same subject, evaluation and metric; keeps the row", async () => {
     const db = emptyDb();
-    upsertMetricValue(db, row());
+    await upsertMetricValue(db, row());
     // "cg" is no registered id, so any definition version of it is read back.
     const later = row({
       value: null,
@@ -46,16 +46,16 @@ describe("metric values", () => {
       definitionVersion: 2,
       computedAt: "2025-02-01T00:00:00.000Z",
     });
-    upsertMetricValue(db, later);
+    await upsertMetricValue(db, later);
     expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, definitions: "spec", ...later }]);
   });
 
-  it("keeps rows of another subject kind, evaluation or metric apart; reads them by evaluation and metric", () => {
+  it("keeps rows of another subject kind, evaluation or metric apart; reads them by evaluation and metric", async () => {
     const db = emptyDb();
-    upsertMetricValue(db, row({ metric: "it" }));
-    upsertMetricValue(db, row({ evaluationId: "" }));
-    upsertMetricValue(db, row());
-    upsertMetricValue(db, row({ subjectKind: "pair" }));
+    await upsertMetricValue(db, row({ metric: "it" }));
+    await upsertMetricValue(db, row({ evaluationId: "" }));
+    await upsertMetricValue(db, row());
+    await upsertMetricValue(db, row({ subjectKind: "pair" }));
     expect(metricValuesOf(db, "run", "r1").map((r) => [r.evaluationId, r.metric])).toEqual([
       ["", "cg"],
       ["e1", "cg"],

@@ -22,10 +22,10 @@ afterEach(async () => {
 
 const REFERENCE_METRICS = ["CC", "TLE", "RL", "ME", "MI"];
 
-function setup() {
+async function setup() {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  seedDemo(t.db);
+  await seedDemo(t.db);
   return { db: t.db, env: { SOCRATES_DB: t.path } };
 }
 
@@ -47,7 +47,7 @@ describe("socrates metrics --definitions", () => {
   });
 
   it("stores the reference rows beside the spec rows, each recording its definitions; again changes nothing", async () => {
-    const { db, env } = setup();
+    const { db, env } = await setup();
     const spec = await runCliInProcess(["metrics", "--run", MEDIATED], env);
     expect(spec.stderr).toBe("");
     expect(spec.status).toBe(0);
@@ -91,7 +91,7 @@ describe("socrates metrics --definitions", () => {
     expect(rowsOf(db)).toHaveLength(both.length);
 
     // The run page shows both side by side: its loader's reads, rendered by its panel.
-    const view = getRunView(db, MEDIATED)!;
+    const view = (await getRunView(db, MEDIATED))!;
     const html = renderToStaticMarkup(
       <MetricsPanel run={view.run} metrics={getRunMetrics(db, MEDIATED)} evaluations={view.evaluations} />,
     );
@@ -107,7 +107,7 @@ describe("socrates metrics --definitions", () => {
   });
 
   it("refuses an unknown choice and a contradiction with --params (exit 2, nothing stored)", async () => {
-    const { db, env } = setup();
+    const { db, env } = await setup();
     const unknown = await runCliInProcess(["metrics", "--definitions", "paper"], env);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('--definitions: "paper" is not one of spec, promediate-reference');

@@ -39,10 +39,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function demoDb(): Db {
+async function demoDb(): Promise<Db> {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  seedDemo(t.db);
+  await seedDemo(t.db);
   return t.db;
 }
 
@@ -60,9 +60,9 @@ function expectSame(actual: number | null, expected: number | null): void {
 }
 
 describe("metrics runner", () => {
-  it("stores, for every demo run and evaluation, the values the metric functions give on the stored series", () => {
-    const db = demoDb();
-    const summary = computeMetrics(db, { now: new Date("2025-01-02T03:04:05Z") });
+  it("stores, for every demo run and evaluation, the values the metric functions give on the stored series", async () => {
+    const db = await demoDb();
+    const summary = await computeMetrics(db, { now: new Date("2025-01-02T03:04:05Z") });
     const bundle = exportBundle(db);
     expect(summary.runs).toBe(bundle.runs.length);
     expect(summary.pairs).toBe(bundle.matched_pairs.length);
@@ -70,7 +70,7 @@ describe("metrics runner", () => {
     expect(bundle.runs.filter((r) => !r.mediated).length).toBeGreaterThan(0);
     for (const run of bundle.runs) {
       // Series rebuilt from the derived rows the run viewer reads, not from the judge output the runner reads.
-      const view = getRunView(db, run.id)!;
+      const view = (await getRunView(db, run.id))!;
       const mediatorTurns = view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
       const T = view.run.totalTurns;
       const metricsOf = new Set(
@@ -149,8 +149,10 @@ describe("metrics runner", () => {
 
     // CG for each matched pair, from the final consensus of the two runs under the same judge.
     for (const pair of bundle.matched_pairs) {
-      const mediated = getRunView(db, pair.mediated_run_id)!.evaluations.filter((e) => e.method === "topic-localized");
-      const unmediated = getRunView(db, pair.unmediated_run_id)!.evaluations.filter(
+      const mediated = (await getRunView(db, pair.mediated_run_id))!.evaluations.filter(
+        (e) => e.method === "topic-localized",
+      );
+      const unmediated = (await getRunView(db, pair.unmediated_run_id))!.evaluations.filter(
         (e) => e.method === "topic-localized",
       );
       for (const m of mediated) {
@@ -165,16 +167,15 @@ describe("metrics runner", () => {
     }
   });
 
-  it("averages the applicable MI scores per judge backbone and leaves out −1", () => {
-    const db = demoDb();
+  it("averages the applicable MI scores per judge backbone and leaves out −1", async () => {
+    const db = await demoDb();
     const scores = [
       [3, 4, -1, 5],
       [2, -1, -1, 4],
     ];
-    scores.forEach((s, i) =>
-      db
-        .insert(schema.interventionJudgments)
-        .values({
+    scores.forEach(
+      async (s, i) =>
+        await db.insert(schema.interventionJudgments).values({
           runId: MEDIATED,
           turnId: [5, 11][i],
           backbone: "judge-x",
@@ -183,10 +184,9 @@ describe("metrics runner", () => {
           cognitiveChallenges: s[2],
           communicationBreakdowns: s[3],
           reason: "test",
-        })
-        .run(),
+        }),
     );
-    computeMetrics(db, { runId: MEDIATED });
+    await computeMetrics(db, { runId: MEDIATED });
     const applicable = scores.flat().filter((s) => s !== -1);
     const mi = stored(db, MEDIATED, `${MEDIATED}:mi:judge-x`, "MI");
     expectSame(mi.value, applicable.reduce((a, b) => a + b, 0) / applicable.length);
@@ -199,22 +199,22 @@ describe("metrics runner", () => {
     });
   });
 
-  it("records undefined metrics as null with a reason, and upserts with the parameters used", () => {
-    const db = demoDb();
+  it("records undefined metrics as null with a reason, and upserts with the parameters used", async () => {
+    const db = await demoDb();
     const evaluationId = `${MEDIATED}:topic-localized:demo-judge`;
     // No fall of C reaches δ = 1, so IT is undefined: null with a reason, not 0.
-    computeMetrics(db, { runId: MEDIATED, params: { delta: 1 } });
+    await computeMetrics(db, { runId: MEDIATED, params: { delta: 1 } });
     const none = stored(db, MEDIATED, evaluationId, "IT");
     expect(none.value).toBeNull();
     expect(none.detail).toMatchObject({ reason: "no drop events", events: 0 });
-    const count = () => db.select().from(schema.metricValues).all().length;
-    const before = count();
+    const count = async () => (await db.select().from(schema.metricValues)).length;
+    const before = await count();
 
-    computeMetrics(db, { runId: MEDIATED, params: { delta: 0.2, W: 4 } });
-    expect(count()).toBe(before);
+    await computeMetrics(db, { runId: MEDIATED, params: { delta: 0.2, W: 4 } });
+    expect(await count()).toBe(before);
     const it = stored(db, MEDIATED, evaluationId, "IT");
     expect(it.params).toEqual({ s0: 1, delta: 0.2, W: 4 });
-    const view = getRunView(db, MEDIATED)!;
+    const view = (await getRunView(db, MEDIATED))!;
     const C = view.evaluations.find((e) => e.id === evaluationId)!.consensus;
     const expected = interventionTimeliness(
       C,
@@ -225,8 +225,8 @@ describe("metrics runner", () => {
     expect(it.detail).toMatchObject({ events: expected.events.length, censored: expected.censored });
   });
 
-  it("stores no mediator metric for an unmediated run (not 0, not null), and CC, TLE and CG as usual", () => {
-    const db = demoDb();
+  it("stores no mediator metric for an unmediated run (not 0, not null), and CC, TLE and CG as usual", async () => {
+    const db = await demoDb();
     // What an earlier version stored for it (IT = 0, IF = 0) goes.
     const stale = {
       subjectKind: "run" as const,
@@ -237,9 +237,9 @@ describe("metrics runner", () => {
       definitionVersion: 1,
       computedAt: "2025-01-01T00:00:00.000Z",
     };
-    upsertMetricValue(db, { ...stale, evaluationId: "", metric: "IF" });
-    upsertMetricValue(db, { ...stale, evaluationId: `${UNMEDIATED}:topic-localized:demo-judge`, metric: "IT" });
-    const summary = computeMetrics(db, { runId: UNMEDIATED });
+    await upsertMetricValue(db, { ...stale, evaluationId: "", metric: "IF" });
+    await upsertMetricValue(db, { ...stale, evaluationId: `${UNMEDIATED}:topic-localized:demo-judge`, metric: "IT" });
+    const summary = await computeMetrics(db, { runId: UNMEDIATED });
     const own = summary.rows.filter((r) => r.subjectId === UNMEDIATED);
     expect(own.map((r) => `${r.evaluationId}/${r.metric}`).sort()).toEqual([
       `${UNMEDIATED}:per-turn:demo-judge/CC`,
@@ -250,8 +250,8 @@ describe("metrics runner", () => {
     expect(summary.rows.filter((r) => r.subjectId === PAIR).map((r) => r.metric)).toEqual(["CG"]);
   });
 
-  it("stores CG null and incomplete in SQLite when a topic of the unmediated run's judge pass failed", () => {
-    const db = demoDb();
+  it("stores CG null and incomplete in SQLite when a topic of the unmediated run's judge pass failed", async () => {
+    const db = await demoDb();
     const evaluationId = `${UNMEDIATED}:topic-localized:demo-judge`;
     const row = db.select().from(schema.evaluations).where(eq(schema.evaluations.id, evaluationId)).get()!;
     const [failed, ...kept] = Object.keys(row.output as Record<string, unknown>);
@@ -264,7 +264,7 @@ describe("metrics runner", () => {
       .run();
     expect(kept.length).toBeGreaterThan(0);
 
-    computeMetrics(db, { runId: MEDIATED });
+    await computeMetrics(db, { runId: MEDIATED });
     const cg = stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG");
     expect(cg.value).toBeNull();
     expect(cg.detail).toMatchObject({
@@ -275,7 +275,7 @@ describe("metrics runner", () => {
       backbone: "demo-judge",
     });
     // The mediated run's own C is complete: its IT is a value computed as before.
-    const view = getRunView(db, MEDIATED)!;
+    const view = (await getRunView(db, MEDIATED))!;
     const C = view.evaluations.find((e) => e.method === "topic-localized")!.consensus;
     expectSame(
       stored(db, MEDIATED, `${MEDIATED}:topic-localized:demo-judge`, "IT").value,
@@ -286,10 +286,10 @@ describe("metrics runner", () => {
     );
   });
 
-  it("never serves a value an earlier metric definition computed, and computes it again", () => {
-    const db = demoDb();
+  it("never serves a value an earlier metric definition computed, and computes it again", async () => {
+    const db = await demoDb();
     const evaluationId = `${MEDIATED}:per-turn:demo-judge`;
-    computeMetrics(db, { runId: MEDIATED });
+    await computeMetrics(db, { runId: MEDIATED });
     const current = stored(db, MEDIATED, evaluationId, "RL");
     expect(current.definitionVersion).toBe(2);
     // As the first definition left it (latency from each start, before issue 28).
@@ -315,7 +315,7 @@ describe("metrics runner", () => {
     });
     expect(explainMetric(page)).toBe("computed by definition v1 of RL, now v2: npx socrates metrics computes it again");
 
-    computeMetrics(db, { runId: MEDIATED });
+    await computeMetrics(db, { runId: MEDIATED });
     const again = stored(db, MEDIATED, evaluationId, "RL");
     expect([again.definitionVersion, again.value]).toEqual([2, current.value]);
     expect(staleMetricValuesOf(db, "run", MEDIATED)).toEqual([]);
@@ -328,15 +328,15 @@ describe("metrics runner", () => {
     expect(() => parseMetricParams({ W: 0 }, "--params")).toThrow(/^--params: \$\.W: /);
   });
 
-  it("gives the run page its metrics, the matched pair's CG included", () => {
-    const db = demoDb();
+  it("gives the run page its metrics, the matched pair's CG included", async () => {
+    const db = await demoDb();
     expect(getRunMetrics(db, MEDIATED)).toEqual({
       run: [],
       evaluations: {},
       pair: { id: PAIR, rows: [] },
       computedAt: null,
     });
-    computeMetrics(db, { runId: MEDIATED, now: new Date("2025-05-06T07:08:09Z") });
+    await computeMetrics(db, { runId: MEDIATED, now: new Date("2025-05-06T07:08:09Z") });
     for (const runId of [MEDIATED, UNMEDIATED]) {
       const metrics = getRunMetrics(db, runId);
       expect(metrics.pair?.rows.map((m) => m.detail.backbone)).toEqual(["demo-judge"]);

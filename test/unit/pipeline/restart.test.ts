@@ -42,7 +42,7 @@ describe("restarting a killed simulate batch", { timeout: 120_000 }, () => {
     cleanups.push(cleanup);
     const dbPath = join(dir, "bench.db");
     const seeded = openDatabase(dbPath);
-    seedDemo(seeded);
+    await seedDemo(seeded);
     seeded.$client.close();
 
     // Two injected server errors early on: retried by the client, so answered once each in the end.

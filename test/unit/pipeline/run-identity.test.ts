@@ -99,7 +99,7 @@ describe("simulate finds stored runs by their settings", { timeout: 60_000 }, ()
   it("makes new runs for --seed 99 --budget 10 after seed 7 at 12, and none (no request) for settings already stored", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    seedDemo(t.db);
+    await seedDemo(t.db);
     const mock = await standIn();
     const llm = testLlm(t.db, mock);
     const options = { db: t.db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 2 };
@@ -139,7 +139,7 @@ describe("simulate finds stored runs by their settings", { timeout: 60_000 }, ()
       config: parseLlmConfig(withPartyTemperature(mock.url, 1.1), "hotter"),
       sleep: async () => {},
     });
-    const plan = planBatch({ ...options, llm: hotter, seed: 7, budget: 12 });
+    const plan = await planBatch({ ...options, llm: hotter, seed: 7, budget: 12 });
     expect(plan.runs.map((r) => r.stored)).toEqual([false, false, false, false]);
     expect(plan.runs.map((r) => r.runId).filter((id) => seven.stored.includes(id))).toEqual([]);
   });
@@ -196,7 +196,7 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
   it("migrates with every run under its old id, and the same settings reuse them without a request", async () => {
     const made = tempDb();
     cleanups.push(made.cleanup);
-    seedDemo(made.db);
+    await seedDemo(made.db);
     const first = await standIn();
     const options = { scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 2, seed: 7, budget: 6 };
     const stored = await simulateBatch({ ...options, db: made.db, llm: testLlm(made.db, first) });
@@ -228,7 +228,7 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
 
     // The same settings, a stand-in that has never answered anything: every run is found under its old id.
     const fresh = await standIn();
-    const plan = planBatch({ ...options, db, llm: testLlm(db, fresh) });
+    const plan = await planBatch({ ...options, db, llm: testLlm(db, fresh) });
     expect(plan.runs.map((r) => [r.runId, r.stored])).toEqual(stored.plan.runs.map((r) => [slotOf(r.runId), true]));
     expect(plan.pairs.map((p) => [p.id, p.stored])).toEqual(
       stored.plan.pairs.map((p) => [`${slotOf(p.mediatedRunId)}:pair`, true]),

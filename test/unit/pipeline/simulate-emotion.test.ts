@@ -114,7 +114,7 @@ describe("simulation with self-reported emotion", () => {
     const exported = exportBundle(db);
     const fresh = tempDb();
     cleanups.push(fresh.cleanup);
-    importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(exported) }]);
+    await importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(exported) }]);
     expect(simulatedRuns(fresh.db).map((r) => r.turns)).toEqual(runs.map((r) => r.turns));
     expect(runs.flatMap((r) => r.turns).filter((t) => t.emotion !== undefined).length).toBeGreaterThan(0);
   });
@@ -138,7 +138,7 @@ describe("simulation with self-reported emotion", () => {
         // Role and content of each message, whatever the order of their keys on the wire.
         .map((r) => JSON.stringify(r.body.messages.map((m) => ({ role: m.role, content: m.content })))),
     );
-    const played = planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1 }).played;
+    const played = (await planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1 })).played;
     for (const run of runs) {
       expect(run.config).not.toHaveProperty("emotion");
       expect(run.config.prompt_version).toBe(templateVersion(SIMULATION_TEMPLATES));
@@ -184,10 +184,10 @@ describe("simulation with self-reported emotion", () => {
     expect(runs.get(without.stored[0])!.turns.every((t) => t.emotion === undefined)).toBe(true);
     // Each setting finds its own run again.
     expect(
-      planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 }).runs[0],
+      (await planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9 })).runs[0],
     ).toMatchObject({ runId: without.stored[0], stored: true });
     expect(
-      planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true })
+      (await planBatch({ db, llm, scenarioId: SCENARIO, mediator: "none", runs: 1, budget: 6, seed: 9, emotion: true }))
         .runs[0],
     ).toMatchObject({ runId: withEmotion.stored[0], stored: true });
   });

@@ -223,15 +223,15 @@ describe("the naive mediator", () => {
 describe("run identity by mediator mode and settings", () => {
   it("gives each mode, frequency and memory its own runs; the unmediated twin stays shared", async () => {
     const { db, llm } = await setup();
-    const plan = (mediatorMode: string, social?: { frequency?: string; memory?: number }) =>
-      planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1, mediatorMode, social });
+    const plan = async (mediatorMode: string, social?: { frequency?: string; memory?: number }) =>
+      await planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1, mediatorMode, social });
     const plans = [
-      plan("generic"),
-      plan("naive"),
-      plan("social"),
-      plan("social", { frequency: "less" }),
-      plan("social", { frequency: "more" }),
-      plan("social", { memory: 4 }),
+      await plan("generic"),
+      await plan("naive"),
+      await plan("social"),
+      await plan("social", { frequency: "less" }),
+      await plan("social", { frequency: "more" }),
+      await plan("social", { memory: 4 }),
     ];
     const mediated = plans.map((p) => p.runs.find((r) => r.mediated)!.runId);
     expect(new Set(mediated).size).toBe(6);
@@ -245,24 +245,24 @@ describe("run identity by mediator mode and settings", () => {
     expect(estimateBatch(plans[2])).toMatchObject({ partyCalls: 60, mediatorWhenCalls: 58, mediatorHowCalls: 174 });
     expect(estimateBatch(plans[1])).toMatchObject({ partyCalls: 60, mediatorWhenCalls: 29, mediatorHowCalls: 29 });
     // Explicit defaults are the defaults.
-    expect(plan("social", { frequency: "normal", memory: 8 }).runs[0].runId).toBe(mediated[2]);
+    expect((await plan("social", { frequency: "normal", memory: 8 })).runs[0].runId).toBe(mediated[2]);
   });
 
   it("refuses an unknown mode, an unknown frequency, and social settings on another mode", async () => {
     const { db, llm } = await setup();
     const base = { db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1 };
-    expect(() => planBatch({ ...base, mediatorMode: "wise" })).toThrow(
+    await expect(await planBatch({ ...base, mediatorMode: "wise" })).rejects.toThrow(
       new SimulationInputError('the mediator mode is one of generic, social, naive, got "wise"'),
     );
-    expect(() => planBatch({ ...base, mediatorMode: "social", social: { frequency: "often" } })).toThrow(
+    await expect(await planBatch({ ...base, mediatorMode: "social", social: { frequency: "often" } })).rejects.toThrow(
       /frequency is one of less, normal, more, got "often"/,
     );
-    expect(() => planBatch({ ...base, mediatorMode: "naive", social: { memory: 3 } })).toThrow(
+    await expect(await planBatch({ ...base, mediatorMode: "naive", social: { memory: 3 } })).rejects.toThrow(
       /go with mode "social", not "naive"/,
     );
   });
 
-  it("takes mode, frequency and memory in a plan, and names the path of a setting on the wrong mode", () => {
+  it("takes mode, frequency and memory in a plan, and names the path of a setting on the wrong mode", async () => {
     const plan = (mediators: unknown[]) =>
       parseBenchmarkPlan(
         {
@@ -275,7 +275,7 @@ describe("run identity by mediator mode and settings", () => {
         },
         "plan.json",
       );
-    const ok = plan([
+    const ok = await plan([
       { name: "g", model: "m" },
       { name: "n", model: "m", mode: "naive" },
       { name: "s", model: "m", mode: "social", frequency: "more", memory: 5 },
@@ -287,14 +287,14 @@ describe("run identity by mediator mode and settings", () => {
       ["social", "more", 5],
       ["social", undefined, undefined],
     ]);
-    expect(() => plan([{ name: "n", model: "m", mode: "naive", frequency: "more" }])).toThrow(
+    await expect(await plan([{ name: "n", model: "m", mode: "naive", frequency: "more" }])).rejects.toThrow(
       'plan.json: $.mediators[0].frequency: only a mediator of mode "social" takes frequency (this one is "naive")',
     );
-    expect(() =>
-      plan([
+    await expect(
+      await plan([
         { name: "a", model: "m", mode: "social" },
         { name: "b", model: "m", mode: "social", frequency: "normal", memory: 8 },
       ]),
-    ).toThrow(/mediators\[1\]: same model, mode and settings as mediators\[0\]/);
+    ).rejects.toThrow(/mediators\[1\]: same model, mode and settings as mediators\[0\]/);
   });
 });

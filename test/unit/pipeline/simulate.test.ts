@@ -124,7 +124,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     const exported = exportBundle(db);
     const fresh = tempDb();
     cleanups.push(fresh.cleanup);
-    const imported = importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(exported) }]);
+    const imported = await importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(exported) }]);
     expect(imported.inserted.runs).toBe(exported.runs.length);
     expect(imported.inserted.matched_pairs).toBe(exported.matched_pairs.length);
   });
@@ -139,7 +139,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     expect(second.skipped.sort()).toEqual([...first.stored].sort());
     expect(second.stored).toHaveLength(2); // only index 2 is new
     expect(simulatedRuns(db)).toHaveLength(6);
-    expect(estimateBatch(planBatch({ ...options, runs: 3 })).total).toBe(0);
+    expect(estimateBatch(await planBatch({ ...options, runs: 3 })).total).toBe(0);
     // Index 2's requests are new; nothing of indexes 0 and 1 was asked again.
     expect(mock.requests.length - requests).toBe(second.calls.made);
     expect(duplicates(servedBodies(mock))).toEqual([]);
@@ -238,7 +238,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
       preferences: Object.fromEntries(base.topics.map((t) => [t.id, "Prefers B, so the panel gets checked."])),
       weights: Object.fromEntries(base.topics.map((t, i) => [t.id, [5, 3, 2][i]])),
     };
-    importBundleFiles(db, [
+    await importBundleFiles(db, [
       {
         file: "three-party.json",
         text: JSON.stringify({
@@ -283,7 +283,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
   it("adds a general condition for a scenario that has none", async () => {
     const { db, llm } = await setup();
     const base = exportBundle(db).scenarios.find((sc) => sc.id === SCENARIO)!;
-    importBundleFiles(db, [
+    await importBundleFiles(db, [
       {
         file: "bare.json",
         text: JSON.stringify({ format: "socrates-bundle", version: 1, scenarios: [{ ...base, id: "bare-oven" }] }),
@@ -306,12 +306,12 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
   it("rejects unknown scenarios and conditions of another scenario, before any call", async () => {
     const { db, mock, llm } = await setup();
     const base = { db, llm, mediator: "none", runs: 1 };
-    expect(() => planBatch({ ...base, scenarioId: "nope" })).toThrow(SimulationInputError);
-    expect(() => planBatch({ ...base, scenarioId: "nope" })).toThrow('unknown scenario "nope"');
-    expect(() => planBatch({ ...base, scenarioId: SCENARIO, conditionId: "demo-healthcare-1:general" })).toThrow(
-      /belongs to scenario "demo-healthcare-1"/,
-    );
-    expect(() => planBatch({ ...base, scenarioId: SCENARIO, runs: 0 })).toThrow(/number of runs/);
+    await expect(await planBatch({ ...base, scenarioId: "nope" })).rejects.toThrow(SimulationInputError);
+    await expect(await planBatch({ ...base, scenarioId: "nope" })).rejects.toThrow('unknown scenario "nope"');
+    await expect(
+      await planBatch({ ...base, scenarioId: SCENARIO, conditionId: "demo-healthcare-1:general" }),
+    ).rejects.toThrow(/belongs to scenario "demo-healthcare-1"/);
+    await expect(await planBatch({ ...base, scenarioId: SCENARIO, runs: 0 })).rejects.toThrow(/number of runs/);
     await expect(simulateBatch({ ...base, scenarioId: SCENARIO, budget: 0 })).rejects.toThrow(/turn budget/);
     expect(mock.requests).toHaveLength(0);
     // Two mediator names that sanitise alike ("org/med", "org-med") are two identities: the stored run is not taken for
@@ -323,7 +323,13 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
       budget: 2,
       withUnmediated: false,
     });
-    const other = planBatch({ ...base, scenarioId: SCENARIO, mediator: "org-med", budget: 2, withUnmediated: false });
+    const other = await planBatch({
+      ...base,
+      scenarioId: SCENARIO,
+      mediator: "org-med",
+      budget: 2,
+      withUnmediated: false,
+    });
     expect(other.runs.map((r) => r.stored)).toEqual([false]);
     expect(slotOf(other.runs[0].runId)).toBe(slotOf(stored.stored[0]));
     expect(other.runs[0].runId).not.toBe(stored.stored[0]);
@@ -331,7 +337,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
 
   it("estimates the most calls without calling anything", async () => {
     const { db, mock, llm } = await setup();
-    const plan = planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 2, budget: 30 });
+    const plan = await planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 2, budget: 30 });
     expect(plan.runs.map((r) => r.mediated)).toEqual([true, false, true, false]);
     expect(estimateBatch(plan)).toEqual({
       runs: 4,

@@ -27,7 +27,7 @@ describe("the stand-in's final consensus", () => {
   it("differs between mediated and unmediated runs, so CG is not always 0", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    seedDemo(t.db);
+    await seedDemo(t.db);
     const mock = await startMockLlm({ respond: standInResponder({ roles: [...JUDGE_ROLES, ...SIMULATION_ROLES] }) });
     cleanups.push(() => mock.close());
     const sim = simulationConfigJson(mock.url) as { endpoints: object; roles: object };
@@ -49,14 +49,13 @@ describe("the stand-in's final consensus", () => {
     expect(batch.failed).toEqual([]);
     const evaluated = await evaluateRuns(t.db, { llm, method: "topic", runIds: batch.stored });
     expect(evaluated.method).toBe("topic");
-    computeMetrics(t.db);
+    await computeMetrics(t.db);
 
     const outcomes = new Map(
-      t.db
-        .select({ id: schema.runs.id, outcome: schema.runs.outcome })
-        .from(schema.runs)
-        .all()
-        .map((r) => [r.id, r.outcome]),
+      (await t.db.select({ id: schema.runs.id, outcome: schema.runs.outcome }).from(schema.runs)).map((r) => [
+        r.id,
+        r.outcome,
+      ]),
     );
     const pairs = t.db
       .select()

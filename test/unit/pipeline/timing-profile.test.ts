@@ -8,9 +8,9 @@ import { tempDb } from "../../../harness/temp-db.ts";
 
 describe("timing profile per mediator × condition", () => {
   const t = tempDb();
-  beforeAll(() => {
-    seedDemo(t.db);
-    computeMetrics(t.db);
+  beforeAll(async () => {
+    await seedDemo(t.db);
+    await computeMetrics(t.db);
   });
   afterAll(() => t.cleanup());
 

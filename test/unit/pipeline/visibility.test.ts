@@ -158,7 +158,7 @@ describe("visibility over a simulated batch, at the endpoint", () => {
   it("never sends a party's private profile or thoughts to the mediator or to another party", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    importBundleFiles(t.db, [
+    await importBundleFiles(t.db, [
       {
         file: "canary.json",
         text: JSON.stringify({
@@ -244,7 +244,7 @@ describe("persona statements in emotion and culture runs, at the endpoint", () =
   it("gives every party its own statement and not the other's, and the mediator none", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    importBundleFiles(t.db, [
+    await importBundleFiles(t.db, [
       {
         file: "pair.json",
         text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [pair] }),
@@ -305,7 +305,7 @@ describe("self-reported emotion over a simulated batch and its judges, at the en
   it("shows a party its own earlier scores and reasons, and nobody else's; the mediator and the judges see none", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    importBundleFiles(t.db, [
+    await importBundleFiles(t.db, [
       {
         file: "canary.json",
         text: JSON.stringify({

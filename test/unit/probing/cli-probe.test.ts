@@ -20,7 +20,7 @@ async function setup() {
   cleanups.push(cleanup);
   const dbPath = join(dir, "probe.db");
   const db = openDatabase(dbPath);
-  importScenario(db, fixtureScenario("valley", "Valley water [probe:none]"));
+  await importScenario(db, fixtureScenario("valley", "Valley water [probe:none]"));
   db.$client.close();
   const mock = await startMockLlm({ respond: standInResponder() });
   cleanups.push(() => mock.close());

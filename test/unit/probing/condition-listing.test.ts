@@ -10,10 +10,10 @@ import { tempDb } from "../../../harness/temp-db.ts";
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
-function prepared() {
+async function prepared() {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  importBundleFiles(t.db, [
+  await importBundleFiles(t.db, [
     { file: "probe.json", text: JSON.stringify(probingBundle()) },
     { file: "ab.json", text: JSON.stringify(fidelityPairsBundle(["sim-a"], 2)) },
   ]);
@@ -21,8 +21,8 @@ function prepared() {
 }
 
 describe("getScenario: conditions", () => {
-  it("lists the 15 in Table 5 order, stored or not, then the fidelity conditions", () => {
-    const { conditions, conditionCount } = getScenario(prepared(), PROBE_FX)!;
+  it("lists the 15 in Table 5 order, stored or not, then the fidelity conditions", async () => {
+    const { conditions, conditionCount } = (await getScenario(await prepared(), PROBE_FX))!;
     expect(conditionCount).toBe(9);
     expect(conditions.benchmark.map((c) => [c.axis, c.variant])).toEqual(
       PROBE_CONDITIONS.map((c) => [c.axis, c.variant]),
@@ -53,8 +53,8 @@ describe("getScenario: conditions", () => {
     ]);
   });
 
-  it("carries each condition's run count, provenance and diff", () => {
-    const { benchmark } = getScenario(prepared(), PROBE_FX)!.conditions;
+  it("carries each condition's run count, provenance and diff", async () => {
+    const { benchmark } = (await getScenario(await prepared(), PROBE_FX))!.conditions;
     const byVariant = new Map(benchmark.map((c) => [c.variant, c]));
     expect(byVariant.get("CR")!.runs).toBe(1);
     expect(byVariant.get("default")!.diff).toBeNull();
@@ -73,8 +73,8 @@ describe("getScenario: conditions", () => {
     ]);
   });
 
-  it("lists the runs of one condition for the run viewer's filter", () => {
-    const db = prepared();
+  it("lists the runs of one condition for the run viewer's filter", async () => {
+    const db = await prepared();
     expect(listRuns(db, { conditionId: "probe-fx:emotion:CR" }).map((r) => r.id)).toEqual(["probe-fx:emotion:CR:r0"]);
     expect(listRuns(db, { conditionId: "probe-fx:fidelity:BUY-0of3-ref1of3" })).toHaveLength(2);
   });

@@ -70,12 +70,12 @@ describe("fidelity pairs with self-reported emotion", () => {
     expect(proxy.agreement).toBeGreaterThan(0.5);
 
     // A batch without --emotion never takes the runs stored with it: its runs and pair are new.
-    const without = planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8 });
+    const without = await planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8 });
     const first = pairs.find(
-      (p) =>
+      async (p) =>
         p.id ===
-        planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8, emotion: true }).pairs[0]
-          .record.id,
+        (await planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8, emotion: true }))
+          .pairs[0].record.id,
     )!;
     expect(first).toBeDefined();
     expect(without.pairs[0]).toMatchObject({ stored: false, runA: { stored: false }, runB: { stored: false } });

@@ -29,7 +29,7 @@ afterEach(async () => {
 async function setup(faults: FaultRule[] = []) {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  seedDemo(t.db);
+  await seedDemo(t.db);
   const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), faults });
   cleanups.push(() => mock.close());
   return { ...t, mock, llm: testLlm(t.db, mock) };
@@ -117,7 +117,7 @@ describe("socrates fidelity pairs (server)", () => {
     ]);
     expect(mock.requests.length).toBe(requests);
     expect(tableCounts(db)).toEqual(counts);
-    const reimport = importBundleFiles(db, [{ file: "export.json", text: JSON.stringify(exportBundle(db)) }]);
+    const reimport = await importBundleFiles(db, [{ file: "export.json", text: JSON.stringify(exportBundle(db)) }]);
     expect(Object.values(reimport.inserted).every((n) => n === 0)).toBe(true);
     expect(reimport.unchanged.ab_pairs).toBe(20); // 16 demo pairs and these 4
   });
@@ -165,7 +165,7 @@ describe("socrates fidelity pairs (server)", () => {
     };
     let problems: { path: string }[] = [];
     try {
-      importBundleFiles(db, [{ file: "tampered.json", text: JSON.stringify(tampered) }]);
+      await importBundleFiles(db, [{ file: "tampered.json", text: JSON.stringify(tampered) }]);
     } catch (err) {
       if (!(err instanceof BundleImportError)) throw err;
       problems = err.problems;
@@ -176,18 +176,18 @@ describe("socrates fidelity pairs (server)", () => {
 
   it("refuses an unknown scenario, and plans new runs and a new pair for another budget", async () => {
     const { db, llm } = await setup();
-    expect(() => planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, scenarios: ["nope"] })).toThrow(
+    await expect(await planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, scenarios: ["nope"] })).rejects.toThrow(
       /unknown scenario "nope"/,
     );
     const first = await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 4 });
-    const again = planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 4 });
+    const again = await planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 4 });
     expect(again.pairs[0]).toMatchObject({
       stored: true,
       record: { id: first.pairsStored[0] },
       runA: { stored: true },
       runB: { stored: true },
     });
-    const longer = planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 5 });
+    const longer = await planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 5 });
     expect(longer.pairs[0]).toMatchObject({ stored: false, runA: { stored: false }, runB: { stored: false } });
     expect(longer.pairs[0].record.id).not.toBe(first.pairsStored[0]);
     expect(longer.pairs[0].runA.runId).not.toBe(again.pairs[0].runA.runId);
@@ -200,7 +200,7 @@ describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
   it("stores the pairs with a progress bar and a summary, stores nothing on a re-run, and previews with --dry-run", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    seedDemo(t.db);
+    await seedDemo(t.db);
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
     const configPath = join(t.dir, "socrates.config.json");
@@ -255,7 +255,7 @@ describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
   it("resumes after the process is killed mid-batch: each pair stored once, each request answered once", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    seedDemo(t.db);
+    await seedDemo(t.db);
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), latencyMs: 5 });
     cleanups.push(() => mock.close());
     const configPath = join(t.dir, "socrates.config.json");

@@ -59,11 +59,11 @@ export function fixtureScenario(id: string, title: string, partyIds: readonly st
   };
 }
 
-export function importScenario(db: Db, scenario: Scenario, withGeneral = true): void {
+export async function importScenario(db: Db, scenario: Scenario, withGeneral = true): Promise<void> {
   const conditions = withGeneral
     ? [{ id: `${scenario.id}:general`, scenario_id: scenario.id, axis: "general", variant: "default" }]
     : [];
-  importBundleFiles(db, [
+  await importBundleFiles(db, [
     {
       file: "fixture.json",
       text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [scenario], conditions }),

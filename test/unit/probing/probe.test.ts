@@ -26,7 +26,7 @@ async function setup(title = "Valley water [probe:none]", id = "valley") {
   const mock = await startMockLlm({ respond: standInResponder() });
   cleanups.push(() => mock.close());
   const scenario = fixtureScenario(id, title);
-  importScenario(t.db, scenario);
+  await importScenario(t.db, scenario);
   return { ...t, mock, scenario, llm: probeLlm(t.db, mock) };
 }
 
@@ -63,12 +63,12 @@ describe("socrates probe", () => {
     // A fresh database: the same export, byte for byte.
     const other = tempDb();
     cleanups.push(other.cleanup);
-    importScenario(other.db, t.scenario);
+    await importScenario(other.db, t.scenario);
     await runProbe(other.db, null, ["valley"], [...TEMPLATE_AXES]);
     expect(JSON.stringify(exportBundle(other.db))).toBe(JSON.stringify(first));
 
     // The same database: re-importing the conditions is "unchanged", and a re-run stores nothing.
-    const again = importBundleFiles(t.db, [
+    const again = await importBundleFiles(t.db, [
       {
         file: "again.json",
         text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, conditions: first.conditions }),
@@ -172,7 +172,7 @@ describe("socrates probe", () => {
       provenance: { attempt: 1, file: "x.json" },
     });
     if (!("stored" in stored)) throw new Error("seed not stored");
-    insertCandidate(t.db, {
+    await insertCandidate(t.db, {
       seedId: stored.stored.id,
       domain: "environmental",
       status: "accepted",
@@ -191,7 +191,7 @@ describe("socrates probe", () => {
   it("creates the general condition of a scenario that has none, and says the writer axes need an LLM", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
-    importScenario(t.db, fixtureScenario("bare", "Bare valley"), false);
+    await importScenario(t.db, fixtureScenario("bare", "Bare valley"), false);
     await runProbe(t.db, null, ["bare"], ["emotion"]);
     expect(exportBundle(t.db).conditions.map((c) => c.id)).toEqual([
       "bare:emotion:CC",

@@ -24,24 +24,24 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function importedDb() {
+async function importedDb() {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "p.db");
   const db = openDatabase(dbPath);
   cleanups.push(() => db.$client.close());
-  importPromediateCases(db, CASES_DIR);
+  await importPromediateCases(db, CASES_DIR);
   return { db, dir, dbPath };
 }
 
 describe("imported ProMediate scenarios downstream", { timeout: 120_000 }, () => {
-  it("show every topic and party on the scenario page, with where they came from", () => {
-    const { db } = importedDb();
+  it("show every topic and party on the scenario page, with where they came from", async () => {
+    const { db } = await importedDb();
     for (const [id, topics, parties] of [
       ["promediate-hmo", 5, 3],
       ["promediate-flagship", 4, 6],
     ] as const) {
-      const found = getScenario(db, id);
+      const found = await getScenario(db, id);
       if (!found) throw new Error(`${id} missing`);
       const { scenario } = found;
       const html = renderToStaticMarkup(
@@ -58,7 +58,7 @@ describe("imported ProMediate scenarios downstream", { timeout: 120_000 }, () =>
   });
 
   it("simulate runs promediate-williams:general with its five parties against the stand-in", async () => {
-    const { dir, dbPath, db } = importedDb();
+    const { dir, dbPath, db } = await importedDb();
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
     const configPath = join(dir, "socrates.config.json");

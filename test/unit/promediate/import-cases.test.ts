@@ -17,15 +17,15 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function importedDb() {
+async function importedDb() {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  const result = importPromediateCases(t.db, CASES_DIR);
+  const result = await importPromediateCases(t.db, CASES_DIR);
   return { ...t, result };
 }
 
-function scenario(db: ReturnType<typeof tempDb>["db"], name: string): ScenarioRow {
-  const found = findScenario(db, `promediate-${name}`);
+async function scenario(db: ReturnType<typeof tempDb>["db"], name: string): Promise<ScenarioRow> {
+  const found = await findScenario(db, `promediate-${name}`);
   if (!found) throw new Error(`promediate-${name} not stored`);
   return found;
 }
@@ -34,12 +34,12 @@ const caseJson = (name: string) => JSON.parse(readFileSync(join(CASES_DIR, `${na
 const topicsJson = JSON.parse(readFileSync(join(CASES_DIR, "topics.json"), "utf8"));
 
 describe("promediate import of the six real cases", () => {
-  it("stores one scenario and one general condition per case, with the case's topics in order", () => {
-    const { db, result } = importedDb();
+  it("stores one scenario and one general condition per case, with the case's topics in order", async () => {
+    const { db, result } = await importedDb();
     expect(result.stored.inserted).toMatchObject({ scenarios: 6, conditions: 6 });
     expect(result.cases.map((c) => c.scenarioId)).toEqual(CASE_NAMES.map((n) => `promediate-${n}`));
     for (const name of CASE_NAMES) {
-      const s = scenario(db, name);
+      const s = await scenario(db, name);
       const listed: string[] = caseJson(name).topics ?? topicsJson[name];
       expect(s.topics.map((t) => t.name)).toEqual(listed);
       expect(s.topics.map((t) => t.id)).toEqual(listed.map((_, i) => `T${i + 1}`));
@@ -50,9 +50,11 @@ describe("promediate import of the six real cases", () => {
     );
   });
 
-  it("letters every label style's options A, B, C… with the case's own wording", () => {
-    const { db } = importedDb();
-    const counts = Object.fromEntries(CASE_NAMES.map((n) => [n, scenario(db, n).topics.map((t) => t.options.length)]));
+  it("letters every label style's options A, B, C… with the case's own wording", async () => {
+    const { db } = await importedDb();
+    const counts = Object.fromEntries(
+      await Promise.all(CASE_NAMES.map(async (n) => [n, (await scenario(db, n)).topics.map((t) => t.options.length)])),
+    );
     // Counted by hand in the case files: (a) in flagship, williams and hmo, (A): in francis, (1). in ias,
     // Option 1A in river.
     expect(counts).toEqual({
@@ -63,35 +65,37 @@ describe("promediate import of the six real cases", () => {
       river: [4, 4, 3],
       williams: [4, 3, 3],
     });
-    const hmo = scenario(db, "hmo");
+    const hmo = await scenario(db, "hmo");
     expect(hmo.topics[3].options).toEqual([
       { label: "A", description: "Open" },
       { label: "B", description: "Dual" },
       { label: "C", description: "Exclusive" },
     ]);
     expect(hmo.topics[4].options.map((o) => o.description)).toEqual(["Two-year contract", "Five-year contract"]);
-    const river = scenario(db, "river");
+    const river = await scenario(db, "river");
     expect(river.topics[2].options.map((o) => `${o.label}: ${o.description}`)).toEqual([
       "A: All states should contribute equally.",
       "B: The lowest riparian should provide environmental flows.",
       "C: Ignore the environment for now.",
     ]);
-    const ias = scenario(db, "ias");
+    const ias = await scenario(db, "ias");
     expect(ias.topics[1].options[3]).toEqual({
       label: "D",
       description: "IAS could convene the division representatives to develop entirely new computer architecture.",
     });
     expect(ias.topics[1].description).toContain("Currently, each division has its own computer system.");
-    const francis = scenario(db, "francis");
+    const francis = await scenario(db, "francis");
     expect(francis.topics[0].options[3].description).toBe(
       "Do not expand the MMM; continue it just as a demonstration.",
     );
-    expect(scenario(db, "williams").topics[0].options[0].description).toBe("Status quo (no consultations)");
+    expect((await scenario(db, "williams")).topics[0].options[0].description).toBe("Status quo (no consultations)");
   });
 
-  it("makes a party of every brief but the mediator's, with its role and its own words per topic", () => {
-    const { db } = importedDb();
-    const parties = Object.fromEntries(CASE_NAMES.map((n) => [n, scenario(db, n).parties.map((p) => p.id)]));
+  it("makes a party of every brief but the mediator's, with its role and its own words per topic", async () => {
+    const { db } = await importedDb();
+    const parties = Object.fromEntries(
+      await Promise.all(CASE_NAMES.map(async (n) => [n, (await scenario(db, n)).parties.map((p) => p.id)])),
+    );
     expect(parties).toEqual({
       flagship: ["ATCHISON", "DELLING", "GORDON", "LANGTON", "ROSS", "STILES"],
       francis: ["BENNETT", "MACNAMARA", "MARSHALL", "MASON", "PARKER"],
@@ -100,35 +104,35 @@ describe("promediate import of the six real cases", () => {
       river: ["BASIN", "DARBIN", "EASTLAND", "MINISTRY", "NORTHLAND", "SOUTHLAND"],
       williams: ["BRADLEY", "PATRICIA", "ROBERT", "STEWARD", "SUSAN"],
     });
-    const macnamara = scenario(db, "francis").parties[1];
+    const macnamara = (await scenario(db, "francis")).parties[1];
     expect(macnamara.name).toBe("Macnamara");
     expect(macnamara.role).toBe("Senior Vice President for Nursing, St. Francis Hospital");
     expect(macnamara.preferences.T1).toMatch(/^- First Choice: Your first choice is Option B/);
-    const darbin = scenario(db, "river").parties[1];
+    const darbin = (await scenario(db, "river")).parties[1];
     expect(darbin.preferences.T2).toMatch(/^- First choice: \(2A\) Northland’s water to go to the environment/);
     expect(darbin.preferences.T3).toMatch(/^- first choice: \(3A\) Equal contribution from all states/);
-    const alex = scenario(db, "hmo").parties[0];
+    const alex = (await scenario(db, "hmo")).parties[0];
     expect(alex.preferences.T4).toContain("First choice: c Second choice: b Unacceptable: a");
-    const susan = scenario(db, "williams").parties[4];
+    const susan = (await scenario(db, "williams")).parties[4];
     expect(susan.role).toBe("Chief of Cardiology");
     expect(susan.preferences.T1).toMatch(/^- First Choice Retain the status quo\./);
     for (const name of CASE_NAMES) {
-      for (const p of scenario(db, name).parties) {
-        expect(Object.keys(p.preferences)).toEqual(scenario(db, name).topics.map((t) => t.id));
+      for (const p of (await scenario(db, name)).parties) {
+        expect(Object.keys(p.preferences)).toEqual((await scenario(db, name)).topics.map((t) => t.id));
         expect(p.relation.length).toBeGreaterThan(0);
       }
     }
   });
 
-  it("derives weights from a stated issue ranking, else from emphasis, summing to 10 and never all equal", () => {
-    const { db, result } = importedDb();
-    const weights = (name: string, party: number) => scenario(db, name).parties[party].weights;
+  it("derives weights from a stated issue ranking, else from emphasis, summing to 10 and never all equal", async () => {
+    const { db, result } = await importedDb();
+    const weights = async (name: string, party: number) => (await scenario(db, name)).parties[party].weights;
     // Bennett: "Issue IV is the most important … Issue I is the next … Issue III is somewhat … Issue II is least".
-    expect(weights("francis", 0)).toEqual({ T4: 4, T1: 3, T3: 2, T2: 1 });
+    expect(await weights("francis", 0)).toEqual({ T4: 4, T1: 3, T3: 2, T2: 1 });
     // Macnamara: I most, III second, IV somewhat, II least.
-    expect(weights("francis", 1)).toEqual({ T1: 4, T3: 3, T4: 2, T2: 1 });
+    expect(await weights("francis", 1)).toEqual({ T1: 4, T3: 3, T4: 2, T2: 1 });
     // Parker: II most, I a close second, III somewhat, IV not very.
-    expect(weights("francis", 4)).toEqual({ T2: 4, T1: 3, T3: 2, T4: 1 });
+    expect(await weights("francis", 4)).toEqual({ T2: 4, T1: 3, T3: 2, T4: 1 });
     expect(result.cases.find((c) => c.scenarioId === "promediate-francis")?.weightRules).toEqual({
       BENNETT: "stated-ranking",
       MACNAMARA: "stated-ranking",
@@ -137,9 +141,9 @@ describe("promediate import of the six real cases", () => {
       PARKER: "stated-ranking",
     });
     // Chung calls the architecture "your top priority": ranked first.
-    expect(weights("ias", 0).T2).toBe(4);
+    expect((await weights("ias", 0)).T2).toBe(4);
     for (const name of CASE_NAMES) {
-      for (const p of scenario(db, name).parties) {
+      for (const p of (await scenario(db, name)).parties) {
         const w = Object.values(p.weights);
         expect(w.reduce((a, b) => a + b, 0)).toBe(10);
         expect(new Set(w).size).toBeGreaterThan(1);
@@ -150,10 +154,10 @@ describe("promediate import of the six real cases", () => {
     }
   });
 
-  it("records the source file, its sha256 and the derived fields; derives domain by the cue rule", () => {
-    const { db } = importedDb();
+  it("records the source file, its sha256 and the derived fields; derives domain by the cue rule", async () => {
+    const { db } = await importedDb();
     for (const name of CASE_NAMES) {
-      const s = scenario(db, name);
+      const s = await scenario(db, name);
       const sha256 = createHash("sha256")
         .update(readFileSync(join(CASES_DIR, `${name}.json`)))
         .digest("hex");
@@ -166,7 +170,9 @@ describe("promediate import of the six real cases", () => {
       ]);
       expect(s.background).not.toMatch(/\{issues\}|\{options\}/);
     }
-    const domains = Object.fromEntries(CASE_NAMES.map((n) => [n, scenario(db, n).domain]));
+    const domains = Object.fromEntries(
+      await Promise.all(CASE_NAMES.map(async (n) => [n, (await scenario(db, n)).domain])),
+    );
     expect(domains).toEqual({
       flagship: "business-to-business",
       francis: "healthcare",
@@ -177,8 +183,8 @@ describe("promediate import of the six real cases", () => {
     });
   });
 
-  it("warns about the config/names spellings by file and JSON path, and imports those parties", () => {
-    const { result } = importedDb();
+  it("warns about the config/names spellings by file and JSON path, and imports those parties", async () => {
+    const { result } = await importedDb();
     const warnings = result.cases.flatMap((c) => c.warnings.map((w) => `${w.file}: ${w.path}: ${w.message}`));
     expect(warnings).toEqual([
       `${join(CASES_DIR, "francis.json")}: $.config.MacNamara: spelled "Macnamara" in $.names; taken as the same party, named "Macnamara"`,
@@ -186,11 +192,11 @@ describe("promediate import of the six real cases", () => {
     ]);
   });
 
-  it("changes nothing on a second import (rows and content equal)", () => {
-    const { db } = importedDb();
+  it("changes nothing on a second import (rows and content equal)", async () => {
+    const { db } = await importedDb();
     const counts = tableCounts(db);
     const digests = tableDigests(db);
-    const again = importPromediateCases(db, CASES_DIR);
+    const again = await importPromediateCases(db, CASES_DIR);
     expect(again.stored.inserted).toMatchObject({ scenarios: 0, conditions: 0 });
     expect(again.stored.unchanged).toMatchObject({ scenarios: 6, conditions: 6 });
     expect(tableCounts(db)).toEqual(counts);

@@ -81,9 +81,9 @@ let ctx: ReturnType<typeof tempDb>;
 let folder: string;
 let env: Record<string, string>;
 
-beforeEach(() => {
+beforeEach(async () => {
   ctx = tempDb();
-  importBundleFiles(ctx.db, [{ file: "williams-scenario.json", text: williamsScenarioBundle() }]);
+  await importBundleFiles(ctx.db, [{ file: "williams-scenario.json", text: williamsScenarioBundle() }]);
   // Laid out as ProMediate writes its output: output/<case>/<method>/<model>_<response>_<mode>_<freq>_<id>.
   folder = join(ctx.dir, "output", "williams", "Social", "gpt-4.1_separate_accommodating_less_5");
   mkdirSync(folder, { recursive: true });
@@ -95,8 +95,8 @@ afterEach(() => ctx.cleanup());
 const transcript = (...extra: string[]) =>
   runCliInProcess(["promediate", "transcript", folder, "--case", "williams", ...extra], env);
 
-function storedRun() {
-  const run = ctx.db.select().from(schema.runs).get();
+async function storedRun() {
+  const run = (await ctx.db.select().from(schema.runs).limit(1))[0];
   if (!run) throw new Error("no run stored");
   const turns = ctx.db.select().from(schema.turns).where(eq(schema.turns.runId, run.id)).all();
   const evaluation = ctx.db.select().from(schema.evaluations).where(eq(schema.evaluations.runId, run.id)).get();
@@ -108,7 +108,7 @@ describe("socrates promediate transcript", () => {
     const result = await transcript();
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
-    const { run, turns, evaluation } = storedRun();
+    const { run, turns, evaluation } = await storedRun();
     expect(result.stdout).toContain(`imported run ${run.id} and evaluation ${evaluation?.id}`);
     // The continuation line with two ": " in it is counted as a line of its own by ProMediate's scripts.
     expect(result.stdout).toMatch(/warning: conversation\.txt: line 19: a continuation of turn 7/);
@@ -200,7 +200,7 @@ describe("socrates promediate transcript", () => {
 
   it("shows in the run viewer: the free order, both mediator turns in a row and the multi-line turn", async () => {
     await transcript();
-    const view = getRunView(ctx.db, storedRun().run.id);
+    const view = await getRunView(ctx.db, (await storedRun()).run.id);
     expect(view?.run.turnOrder).toBe("free");
     expect(view?.snippets.map((s) => [s.startTurn, s.endTurn, s.isPartial])).toEqual([
       [1, 8, false],
@@ -217,7 +217,7 @@ describe("socrates promediate transcript", () => {
 
   it("yields metrics: each value computed or a counted null, none failing", async () => {
     await transcript();
-    const runId = storedRun().run.id;
+    const runId = (await storedRun()).run.id;
     const result = await runCliInProcess(["metrics", "--run", runId], env);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
@@ -250,7 +250,7 @@ describe("socrates promediate transcript", () => {
     // T = 10 turns: windows of w = min(10, ⌊10/2⌋) = 5 turns, G[1..5] and G[6..10].
     expect(byMetric.CC).toBeCloseTo(mean(G.slice(6, 11)) - mean(G.slice(1, 6)), 10);
     // The run page's metrics panel shows them under the transcript's evaluation.
-    const view = getRunView(ctx.db, runId);
+    const view = await getRunView(ctx.db, runId);
     if (!view) throw new Error("no run view");
     const metrics = getRunMetrics(ctx.db, runId);
     expect(Object.keys(metrics.evaluations)).toEqual([`${runId}:per-turn:promediate-judge`]);
@@ -264,7 +264,7 @@ describe("socrates promediate transcript", () => {
 
   it("the topic-localized evaluator, the per-turn baseline and the MI judge score the free run (stand-in over HTTP), so IE and IT follow", async () => {
     await transcript();
-    const runId = storedRun().run.id;
+    const runId = (await storedRun()).run.id;
     const mock = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES }) });
     try {
       const config = join(ctx.dir, "socrates.config.json");
@@ -287,10 +287,14 @@ describe("socrates promediate transcript", () => {
 
   it("gives snippet annotation items: the task view and the MTurk batch keep the turns and the line breaks", async () => {
     await transcript();
-    const studyId = createConsensusStudy(ctx.db, { name: "ProMediate transcript", pool: "crowd", trajectories: 1 });
+    const studyId = await createConsensusStudy(ctx.db, {
+      name: "ProMediate transcript",
+      pool: "crowd",
+      trajectories: 1,
+    });
     const items = ctx.db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).all();
     expect(items).toHaveLength(2);
-    const view = consensusTaskView(ctx.db, items[0]);
+    const view = await consensusTaskView(ctx.db, items[0]);
     expect(view.snippet.map((t) => t.speakerId)).toEqual([
       "MEDIATOR",
       "BRADLEY",
@@ -302,7 +306,7 @@ describe("socrates promediate transcript", () => {
       "PATRICIA",
     ]);
     const out = join(ctx.dir, "batch");
-    const summary = exportBatch(ctx.db, studyId, { outDir: out, now: new Date("2030-01-02T03:04:05Z") });
+    const summary = await exportBatch(ctx.db, studyId, { outDir: out, now: new Date("2030-01-02T03:04:05Z") });
     const csv = readFileSync(summary.files.inputCsv, "utf8");
     expect(csv).toContain("<p>I have three points.<br>First: pharmacists: they are already stretched thin.</p>");
     expect(csv).toContain(
@@ -314,7 +318,7 @@ describe("socrates promediate transcript", () => {
     await transcript();
     const bundle = exportBundle(ctx.db);
     expect(bundle.runs[0].turn_order).toBe("free");
-    const summary = importBundleFiles(ctx.db, [{ file: "export.json", text: JSON.stringify(bundle) }]);
+    const summary = await importBundleFiles(ctx.db, [{ file: "export.json", text: JSON.stringify(bundle) }]);
     expect(summary.inserted.runs).toBe(0);
     expect(summary.unchanged.runs).toBe(1);
   });

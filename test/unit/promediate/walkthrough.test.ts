@@ -115,7 +115,7 @@ describe("the ProMediate walkthrough (docs/promediate.md)", { timeout: 240_000 }
     }[];
     expect(socialRuns).toHaveLength(SCENARIOS.length);
     for (const { id } of socialRuns) {
-      const decisions = getRunView(db, id)!.run.mediatorDecisions as MediatorDecision[];
+      const decisions = (await getRunView(db, id))!.run.mediatorDecisions as MediatorDecision[];
       const engaged = decisions.filter((d) => d.candidates);
       expect(engaged.length, id).toBeGreaterThan(0);
       for (const d of engaged) {

@@ -21,7 +21,7 @@ describe("alignment with the recorded s0", () => {
   const t = tempDb();
   let expertStudy = 0;
   beforeAll(async () => {
-    seedDemo(t.db);
+    await seedDemo(t.db);
     await seedDemoStudies(t.db);
     expertStudy = (
       t.db.$client
@@ -41,23 +41,23 @@ describe("alignment with the recorded s0", () => {
     return { score, firstLocated };
   }
 
-  function evaluatorRow() {
-    const d = studyDashboard(t.db, expertStudy);
+  async function evaluatorRow() {
+    const d = await studyDashboard(t.db, expertStudy);
     if (d.kind !== "consensus-snippet" || !d.alignment) throw new Error("expected an alignment table");
     return { table: d.alignment, row: d.alignment.rows.find((r) => r.key === "evaluator:demo-judge")! };
   }
 
-  it("uses the default s0 = 1 until metrics are computed, and the recorded s0 after", () => {
+  it("uses the default s0 = 1 until metrics are computed, and the recorded s0 after", async () => {
     expect(currentMetricParams(t.db)).toEqual(DEFAULT_METRIC_PARAMS);
-    const before = evaluatorRow();
+    const before = await evaluatorRow();
     expect(before.table.s0).toBe(1);
     before.table.units.forEach((u, i) =>
       expect(before.row.values[i]).toBe(stored(u.runId, u.topicId, u.endTurn).score),
     );
 
-    computeMetrics(t.db, { params: { s0: 3 } });
+    await computeMetrics(t.db, { params: { s0: 3 } });
     expect(currentMetricParams(t.db).s0).toBe(3);
-    const after = evaluatorRow();
+    const after = await evaluatorRow();
     expect(after.table.s0).toBe(3);
     expect(after.table.units).toEqual(before.table.units);
     let unlocated = 0;
@@ -73,8 +73,8 @@ describe("alignment with the recorded s0", () => {
     expect(after.row.trajectory.r).not.toBe(before.row.trajectory.r);
   });
 
-  it("carries s0 into the page's view data, and the table shows it", () => {
-    const view = studyDashboardView(t.db, expertStudy, { excludeFlagged: false });
+  it("carries s0 into the page's view data, and the table shows it", async () => {
+    const view = await studyDashboardView(t.db, expertStudy, { excludeFlagged: false });
     if (!("alignment" in view) || !view.alignment) throw new Error("expected an alignment table in the view");
     expect(view.alignment.s0).toBe(3);
     const html = renderToStaticMarkup(<AlignmentTable table={alignmentSummary(view.alignment)} />);
@@ -82,8 +82,8 @@ describe("alignment with the recorded s0", () => {
     expect(html).toMatch(/<span data-testid="alignment-s0"><a [^>]*data-term="s0"[^>]*>s0<\/a> = 3<\/span>/);
   });
 
-  it("gives no evaluator value to the units of a topic whose judge pass failed", () => {
-    const before = evaluatorRow();
+  it("gives no evaluator value to the units of a topic whose judge pass failed", async () => {
+    const before = await evaluatorRow();
     const { runId, topicId } = before.table.units[0];
     const id = `${runId}:topic-localized:demo-judge`;
     const row = t.db.$client.prepare("SELECT output FROM evaluations WHERE id = ?").get(id) as { output: string };
@@ -93,7 +93,7 @@ describe("alignment with the recorded s0", () => {
       .prepare("UPDATE evaluations SET output = ?, errors = ? WHERE id = ?")
       .run(JSON.stringify(output), JSON.stringify([{ topic_id: topicId, message: "judge reply rejected" }]), id);
 
-    const after = evaluatorRow();
+    const after = await evaluatorRow();
     const hit = (u: { runId: string; topicId: string }) => u.runId === runId && u.topicId === topicId;
     after.table.units.forEach((u, i) =>
       expect(after.row.values[i], `${u.runId} ${u.topicId}`).toBe(hit(u) ? null : before.row.values[i]),

@@ -24,7 +24,7 @@ afterEach(() => {
 const EXPERT_STUDY = 1;
 
 /** The demo judge's evaluation of a run, stored again under another backbone. */
-function judgeAgain(db: Db, runId: string, backbone: string): void {
+async function judgeAgain(db: Db, runId: string, backbone: string): Promise<void> {
   const bundles = ["transactional", "healthcare", "environmental", "intra-organizational"].map(
     (d) => JSON.parse(readFileSync(`demo/demo-${d}.json`, "utf8")) as BundleInput,
   );
@@ -32,7 +32,7 @@ function judgeAgain(db: Db, runId: string, backbone: string): void {
     .flatMap((b) => b.evaluations ?? [])
     .find((e) => e.run_id === runId && e.method === "topic-localized") as Evaluation;
   const evaluation = { ...template, id: evaluationId(runId, "topic-localized", backbone), backbone };
-  importBundleFiles(db, [
+  await importBundleFiles(db, [
     {
       file: `${backbone}.json`,
       text: JSON.stringify({ format: "socrates-bundle", version: 1, evaluations: [evaluation] }),
@@ -40,8 +40,8 @@ function judgeAgain(db: Db, runId: string, backbone: string): void {
   ]);
 }
 
-function alignmentBackbones(db: Db): string[] {
-  const d = studyDashboard(db, EXPERT_STUDY);
+async function alignmentBackbones(db: Db): Promise<string[]> {
+  const d = await studyDashboard(db, EXPERT_STUDY);
   const table = "alignment" in d ? d.alignment : null;
   return table!.rows.flatMap((r) => (r.method === "evaluator" ? [r.backbone!] : []));
 }
@@ -50,26 +50,26 @@ describe("judge backbones without a score on the study", () => {
   it("are hidden from the dashboard's alignment and comparison and from validate-evaluator's report", async () => {
     const t = await demoStudiesDb();
     cleanups.push(t.cleanup);
-    const d = studyDashboard(t.db, EXPERT_STUDY);
+    const d = await studyDashboard(t.db, EXPERT_STUDY);
     const table = "alignment" in d ? d.alignment! : null;
     const labelled = new Set(table!.units.map((u) => u.runId));
     const runs = [...new Set(itemsOfStudy(t.db, EXPERT_STUDY).map((i) => i.runId!))];
     const unlabelled = runs.find((r) => !labelled.has(r));
     // The demo's experts label the first runs of the study only.
     expect(unlabelled).toBeDefined();
-    judgeAgain(t.db, unlabelled!, "judge-unscored");
-    judgeAgain(t.db, [...labelled][0], "judge-scored");
+    await judgeAgain(t.db, unlabelled!, "judge-unscored");
+    await judgeAgain(t.db, [...labelled][0], "judge-scored");
 
-    expect(alignmentBackbones(t.db)).toEqual(["demo-judge", "judge-scored"]);
-    const view = studyDashboard(t.db, EXPERT_STUDY);
+    expect(await alignmentBackbones(t.db)).toEqual(["demo-judge", "judge-scored"]);
+    const view = await studyDashboard(t.db, EXPERT_STUDY);
     expect("alignment" in view && view.alignment!.rows.some((r) => r.backbone === "judge-unscored")).toBe(false);
 
-    const report = buildValidationReport(t.db, { studyId: EXPERT_STUDY, candidate: "judge-scored" });
+    const report = await buildValidationReport(t.db, { studyId: EXPERT_STUDY, candidate: "judge-scored" });
     const printed = JSON.stringify(report.tables);
     expect(printed).toContain("judge-scored");
     expect(printed).not.toContain("judge-unscored");
-    expect(() => buildValidationReport(t.db, { studyId: EXPERT_STUDY, candidate: "judge-unscored" })).toThrow(
-      ValidationInputError,
-    );
+    await expect(
+      await buildValidationReport(t.db, { studyId: EXPERT_STUDY, candidate: "judge-unscored" }),
+    ).rejects.toThrow(ValidationInputError);
   });
 });

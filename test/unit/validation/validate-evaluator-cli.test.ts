@@ -32,7 +32,7 @@ let configPath: string;
 
 beforeAll(async () => {
   t = await demoStudiesDb();
-  seedDemoBenchmark(t.db);
+  await seedDemoBenchmark(t.db);
   studyId = listStudyRows(t.db).find((s) => s.pool === "expert" && s.type === "consensus-snippet")!.id;
   mock = await startMockLlm({ respond: standInResponder() });
   configPath = join(t.dir, "socrates.config.json");

@@ -79,13 +79,13 @@ Results come back with \`socrates mturk import\`.
 Example:
   npx socrates mturk export --study 2 --reward 0.50 --out exports/mturk/pilot`,
   );
-  command.action((opts: HitOptionValues & { study: string; out?: string }) => {
+  command.action(async (opts: HitOptionValues & { study: string; out?: string }) => {
     const studyId = parseIntOption("study", opts.study, 1);
     const overrides = hitOverrides(opts);
     const now = new Date();
     let summary: ExportSummary;
     try {
-      summary = exportBatch(openDatabase(), studyId, {
+      summary = await exportBatch(openDatabase(), studyId, {
         outDir: opts.out ?? defaultExportDir(studyId, now),
         overrides,
         force: opts.force ?? false,

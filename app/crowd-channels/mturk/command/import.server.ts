@@ -70,13 +70,13 @@ The review file is the results file with Approve ("x") or Reject (the reason the
 filled in for assignments still waiting for review: work that failed a gold item, or by a worker
 flagged on gold items, is rejected. Upload it under Manage → Results → Upload CSV.`,
     )
-    .action((opts: { study: string; file: string; reviewOut?: string; dryRun?: boolean }) => {
+    .action(async (opts: { study: string; file: string; reviewOut?: string; dryRun?: boolean }) => {
       const studyId = parseIntOption("study", opts.study, 1);
       const text = readTextFile(opts.file);
       let result: MturkImportResult;
       const db = openDatabase();
       try {
-        result = importMturkResults(db, studyId, { text, fileName: opts.file, dryRun: opts.dryRun });
+        result = await importMturkResults(db, studyId, { text, fileName: opts.file, dryRun: opts.dryRun });
       } catch (err) {
         if (err instanceof MturkImportError) throw new UserError(err.message);
         if (err instanceof ServiceError) throw new UserError(err.message);

@@ -12,9 +12,9 @@ import { handKendallTauB, handSpearman, plainMean } from "./hand-stats.ts";
 
 const freshDb = databasePerTest();
 
-function seeded(loaded: LoadedPlan): Db {
+async function seeded(loaded: LoadedPlan): Promise<Db> {
   const db = freshDb();
-  seedGrid(db, loaded);
+  await seedGrid(db, loaded);
   return db;
 }
 
@@ -28,8 +28,8 @@ const withSimulator = fixturePlan({
 });
 
 /** Stored value of a run's (or pair's) metric, straight from metric_values. */
-function reader(db: Db) {
-  const rows = db.select().from(schema.metricValues).all();
+async function reader(db: Db) {
+  const rows = await db.select().from(schema.metricValues);
   const byKey = new Map(rows.map((r) => [`${r.subjectId}|${r.evaluationId}|${r.metric}`, r]));
   return {
     value: (subject: string, evaluation: string, metric: string) =>
@@ -46,8 +46,8 @@ function gridRuns(db: Db, loaded: LoadedPlan, keep: (u: ReturnType<typeof planGr
     .flatMap((u) => u.mediated.map((m) => ({ ...m, unit: u })));
 }
 
-function metricValue(metric: string, db: Db, judge: string) {
-  const r = reader(db);
+async function metricValue(metric: string, db: Db, judge: string) {
+  const r = await reader(db);
   return (run: { runId: string; pairId: string }) => {
     const id = evaluationId(run.runId, "topic-localized", judge);
     return metric === "CG" ? r.value(run.pairId, id, "CG") : r.value(run.runId, id, metric);
@@ -81,48 +81,62 @@ const figureRows = (report: BenchmarkReport, id: string) =>
   (report.figures.find((f) => f.id === id)!.spec as { data: { values: Record<string, unknown>[] } }).data.values;
 
 describe("benchmark report: ablations and figures", () => {
-  it("Table 8 gives each evaluator's mean and the rank agreement of the mediator rankings, computed by hand", () => {
-    const db = seeded(withSimulator);
-    const report = buildBenchmarkReport(db, withSimulator);
+  it("Table 8 gives each evaluator's mean and the rank agreement of the mediator rankings, computed by hand", async () => {
+    const db = await seeded(withSimulator);
+    const report = await buildBenchmarkReport(db, withSimulator);
     const t8 = table(report, "table8");
     const main = gridRuns(db, withSimulator, (u) => u.part === "main");
     let exactCells = 0;
     for (const metric of ["IT", "IE", "CG"]) {
-      const scores = (judge: string) =>
-        MEDIATORS.map((m) => plainMean(main.filter((r) => r.mediator === m).map(metricValue(metric, db, judge)))!);
+      const scores = async (judge: string) =>
+        await Promise.all(
+          MEDIATORS.map(
+            async (m) => plainMean(main.filter((r) => r.mediator === m).map(await metricValue(metric, db, judge)))!,
+          ),
+        );
       for (const judge of [MAIN_JUDGE, ALT_JUDGE]) {
         const c = t8.rows.find((r) => r.key === judge)!.cells[metric];
-        expect(isReportCell(c) && c.mean).toBeCloseTo(plainMean(main.map(metricValue(metric, db, judge)))!, 12);
+        expect(isReportCell(c) && c.mean).toBeCloseTo(plainMean(main.map(await metricValue(metric, db, judge)))!, 12);
       }
       const rho = t8.rows.find((r) => r.key === `spearman|${ALT_JUDGE}`)!.cells[metric];
       const tau = t8.rows.find((r) => r.key === `kendall|${ALT_JUDGE}`)!.cells[metric];
-      expect(!isReportCell(rho) && rho.value).toBeCloseTo(handSpearman(scores(MAIN_JUDGE), scores(ALT_JUDGE)), 12);
-      expect(!isReportCell(tau) && tau.value).toBeCloseTo(handKendallTauB(scores(MAIN_JUDGE), scores(ALT_JUDGE)), 12);
+      expect(!isReportCell(rho) && rho.value).toBeCloseTo(
+        handSpearman(await scores(MAIN_JUDGE), await scores(ALT_JUDGE)),
+        12,
+      );
+      expect(!isReportCell(tau) && tau.value).toBeCloseTo(
+        handKendallTauB(await scores(MAIN_JUDGE), await scores(ALT_JUDGE)),
+        12,
+      );
       expect(!isReportCell(rho) && rho.text).toMatch(/^-?\d\.\d{3} \(p (<0\.001|[01]\.\d{3}), (exact|asymptotic)\)$/);
-      if (expectRankCell(rho, scores(MAIN_JUDGE), scores(ALT_JUDGE), handSpearman)) exactCells++;
-      if (expectRankCell(tau, scores(MAIN_JUDGE), scores(ALT_JUDGE), handKendallTauB)) exactCells++;
+      if (expectRankCell(rho, await scores(MAIN_JUDGE), await scores(ALT_JUDGE), handSpearman)) exactCells++;
+      if (expectRankCell(tau, await scores(MAIN_JUDGE), await scores(ALT_JUDGE), handKendallTauB)) exactCells++;
     }
     expect(exactCells).toBeGreaterThan(0); // the fixture's three mediators score without ties somewhere
   });
 
-  it("Table 9 gives the median ± half-range of the per-run means and Kendall τ-b between runs", () => {
-    const db = seeded(withSimulator);
-    const t9 = table(buildBenchmarkReport(db, withSimulator), "table9");
+  it("Table 9 gives the median ± half-range of the per-run means and Kendall τ-b between runs", async () => {
+    const db = await seeded(withSimulator);
+    const t9 = table(await buildBenchmarkReport(db, withSimulator), "table9");
     const general = gridRuns(
       db,
       withSimulator,
       (u) => u.conditionKey === "general" && u.simulator.model === "sim-main",
     );
     for (const metric of ["IT", "IE", "CG"]) {
-      const perRun = (m: string) =>
-        [0, 1, 2].map(
-          (i) =>
-            plainMean(
-              general.filter((r) => r.mediator === m && r.unit.runIndex === i).map(metricValue(metric, db, MAIN_JUDGE)),
-            )!,
+      const perRun = async (m: string) =>
+        await Promise.all(
+          [0, 1, 2].map(
+            async (i) =>
+              plainMean(
+                general
+                  .filter((r) => r.mediator === m && r.unit.runIndex === i)
+                  .map(await metricValue(metric, db, MAIN_JUDGE)),
+              )!,
+          ),
         );
       for (const m of MEDIATORS) {
-        const sorted = [...perRun(m)].sort((a, b) => a - b);
+        const sorted = [...(await perRun(m))].sort((a, b) => a - b);
         const cell = t9.rows.find((r) => r.key === m)!.cells[metric];
         expect(!isReportCell(cell) && cell.value).toBeCloseTo(sorted[1], 12);
         expect(!isReportCell(cell) && cell.text).toBe(
@@ -136,16 +150,16 @@ describe("benchmark report: ablations and figures", () => {
         [1, 2],
       ]) {
         const expected = handKendallTauB(
-          MEDIATORS.map((m) => perRun(m)[i]),
-          MEDIATORS.map((m) => perRun(m)[j]),
+          await Promise.all(MEDIATORS.map(async (m) => (await perRun(m))[i])),
+          await Promise.all(MEDIATORS.map(async (m) => (await perRun(m))[j])),
         );
         taus.push(expected);
         const cell = t9.rows.find((r) => r.key === `kendall|${i}|${j}`)!.cells[metric];
         expect(!isReportCell(cell) && cell.value).toBeCloseTo(expected, 12);
         expectRankCell(
           cell,
-          MEDIATORS.map((m) => perRun(m)[i]),
-          MEDIATORS.map((m) => perRun(m)[j]),
+          await Promise.all(MEDIATORS.map(async (m) => (await perRun(m))[i])),
+          await Promise.all(MEDIATORS.map(async (m) => (await perRun(m))[j])),
           handKendallTauB,
         );
       }
@@ -154,11 +168,11 @@ describe("benchmark report: ablations and figures", () => {
     }
   });
 
-  it("Figures 2, 3, 4 and 6 carry the expected data rows", () => {
-    const db = seeded(withSimulator);
-    const report = buildBenchmarkReport(db, withSimulator);
+  it("Figures 2, 3, 4 and 6 carry the expected data rows", async () => {
+    const db = await seeded(withSimulator);
+    const report = await buildBenchmarkReport(db, withSimulator);
     const main = gridRuns(db, withSimulator, (u) => u.part === "main");
-    const cg = metricValue("CG", db, MAIN_JUDGE);
+    const cg = await metricValue("CG", db, MAIN_JUDGE);
     const cgMean = (runs: typeof main) => plainMean(runs.map(cg))!;
     const x100 = (v: number) => Math.round(v * 1e4) / 100;
 
@@ -184,7 +198,7 @@ describe("benchmark report: ablations and figures", () => {
 
     const fig4 = figureRows(report, "figure4");
     expect(fig4).toHaveLength(3 * MEDIATORS.length * 5);
-    const r = reader(db);
+    const r = await reader(db);
     for (const row of fig4.filter((x) => x.count !== 0)) {
       const lifts = main
         .filter((run) => run.mediator === row.mediator && run.unit.axis === row.group)
@@ -212,10 +226,10 @@ describe("benchmark report: ablations and figures", () => {
     expect(report.warnings).toEqual([NO_EMOTION_WARNING]);
   });
 
-  it("a plan without ablations gives warnings, not a crash, and leaves out Tables 8 and 9 and Figure 6", () => {
+  it("a plan without ablations gives warnings, not a crash, and leaves out Tables 8 and 9 and Figure 6", async () => {
     const plain = fixturePlan({ ablations: {} });
-    const db = seeded(plain);
-    const report = buildBenchmarkReport(db, plain);
+    const db = await seeded(plain);
+    const report = await buildBenchmarkReport(db, plain);
     expect(report.tables.map((t) => t.id)).toEqual(["table3", "table5", "table7"]);
     expect(report.figures.map((f) => f.id)).toEqual(["figure2", "figure3", "figure4"]);
     expect(report.warnings.filter((w) => /^(Table 8|Table 9|Figure 6) omitted/.test(w))).toHaveLength(3);

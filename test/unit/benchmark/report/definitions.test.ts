@@ -23,8 +23,8 @@ import { reportCell } from "./recompute.ts";
 const freshDb = databasePerTest();
 const loaded = fixturePlan();
 
-function store(db: Db, runId: string, metric: string, evaluationId: string, value: number, params: object) {
-  upsertMetricValue(db, {
+async function store(db: Db, runId: string, metric: string, evaluationId: string, value: number, params: object) {
+  await upsertMetricValue(db, {
     subjectKind: "run",
     subjectId: runId,
     evaluationId,
@@ -38,33 +38,33 @@ function store(db: Db, runId: string, metric: string, evaluationId: string, valu
 }
 
 /** Both definitions' rows of one run under `backbone`: spec = base + k/10, reference = −(base + k/10). */
-function storeBoth(db: Db, runId: string, backbone: string, base: number, extra: object = {}) {
-  const perTurn = currentEvaluationIds(db, [runId], "per-turn", backbone).get(runId)!;
-  DEFINITION_METRICS.forEach((metric, k) => {
+async function storeBoth(db: Db, runId: string, backbone: string, base: number, extra: object = {}) {
+  const perTurn = (await currentEvaluationIds(db, [runId], "per-turn", backbone)).get(runId)!;
+  DEFINITION_METRICS.forEach(async (metric, k) => {
     const id = metric === "MI" ? miEvaluationId(runId, backbone) : perTurn;
-    store(db, runId, metric, id, base + k / 10, { ...extra, definitions: "spec" });
-    store(db, runId, metric, id, -(base + k / 10), { ...extra, definitions: "promediate-reference" });
+    await store(db, runId, metric, id, base + k / 10, { ...extra, definitions: "spec" });
+    await store(db, runId, metric, id, -(base + k / 10), { ...extra, definitions: "promediate-reference" });
   });
 }
 
 describe("the report's side-by-side part of both metric definitions", () => {
-  it("reads each run's rows of each definitions and builds spec / reference columns per metric", () => {
+  it("reads each run's rows of each definitions and builds spec / reference columns per metric", async () => {
     const db = freshDb();
-    seedGrid(db, loaded);
+    await seedGrid(db, loaded);
     const grid = planGrid(db, loaded.plan);
     const units = grid.units.filter((u) => u.part === "main" && u.conditionKey === "general");
     const alpha = units.map((u) => u.mediated.find((m) => m.mediator === "alpha")!.runId);
     const beta = units.map((u) => u.mediated.find((m) => m.mediator === "beta")!.runId);
-    alpha.forEach((runId, i) => storeBoth(db, runId, MAIN_JUDGE, i));
+    alpha.forEach(async (runId, i) => await storeBoth(db, runId, MAIN_JUDGE, i));
     // Beta's first run: the main judge's rows, beside another judge's and rows of other parameters (not read).
-    storeBoth(db, beta[0], MAIN_JUDGE, 0.5);
-    storeBoth(db, beta[0], ALT_JUDGE, 9);
-    const perTurn = currentEvaluationIds(db, [beta[0]], "per-turn", "judge-third").get(beta[0])!;
-    store(db, beta[0], "CC", perTurn, 7, { wMax: 4, definitions: "promediate-reference" });
+    await storeBoth(db, beta[0], MAIN_JUDGE, 0.5);
+    await storeBoth(db, beta[0], ALT_JUDGE, 9);
+    const perTurn = (await currentEvaluationIds(db, [beta[0]], "per-turn", "judge-third")).get(beta[0])!;
+    await store(db, beta[0], "CC", perTurn, 7, { wMax: 4, definitions: "promediate-reference" });
     // Beta's second run: only another judge's rows, read for want of the main judge's.
-    storeBoth(db, beta[1], ALT_JUDGE, 1.5);
+    await storeBoth(db, beta[1], ALT_JUDGE, 1.5);
 
-    const data = loadReportData(db, loaded, grid);
+    const data = await loadReportData(db, loaded, grid);
     const subject = (runId: string) => data.input.subjects.find((s) => s.runId === runId)!;
     expect(subject(alpha[1]).definitions).toEqual({
       CC: { spec: 1, reference: -1 },
@@ -99,10 +99,10 @@ describe("the report's side-by-side part of both metric definitions", () => {
     expect(reportCell(table, "gamma", "CC:reference")).toMatchObject({ mean: null, n: 0 });
   });
 
-  it("is left out when no run of the main grid has such rows", () => {
+  it("is left out when no run of the main grid has such rows", async () => {
     const db = freshDb();
-    seedGrid(db, loaded);
-    const data = loadReportData(db, loaded, planGrid(db, loaded.plan));
+    await seedGrid(db, loaded);
+    const data = await loadReportData(db, loaded, planGrid(db, loaded.plan));
     expect(buildDefinitionsTable({ ...data.input, bootstrap: DEFAULT_BOOTSTRAP, bins: 4 })).toBeNull();
   });
 });

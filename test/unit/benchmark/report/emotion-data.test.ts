@@ -36,12 +36,12 @@ const PLAN_JUDGE = "emo-b";
 const loaded: LoadedPlan = fixturePlan({ emotion: { selfReport: true, judge: { model: PLAN_JUDGE } } });
 
 /** Gives every party turn of the run a self-reported score: `scores(party)` in turn order, cycled. */
-function selfReport(db: Db, runId: string, scores: (party: string) => number[]) {
+async function selfReport(db: Db, runId: string, scores: (party: string) => number[]) {
   const seen = new Map<string, number>();
-  for (const turn of runTurnRows(db, runId).filter((t) => t.role === "party")) {
+  for (const turn of (await runTurnRows(db, runId)).filter((t) => t.role === "party")) {
     const i = seen.get(turn.speaker) ?? 0;
     seen.set(turn.speaker, i + 1);
-    const list = scores(turn.speaker);
+    const list = await scores(turn.speaker);
     db.update(schema.turns)
       .set({ emotion: list[i % list.length], emotionReason: "hand-set" })
       .where(and(eq(schema.turns.runId, runId), eq(schema.turns.turnId, turn.turnId)))
@@ -50,35 +50,35 @@ function selfReport(db: Db, runId: string, scores: (party: string) => number[]) 
 }
 
 /** Stores an emotion-judge evaluation scoring every party turn 50. */
-function judged(db: Db, runId: string, backbone: string) {
-  const parties = playedScenarioRow(db, runId)!.body.parties.map((p) => p.id);
-  const turns = runTurnRows(db, runId);
+async function judged(db: Db, runId: string, backbone: string) {
+  const parties = (await playedScenarioRow(db, runId))!.body.parties.map((p) => p.id);
+  const turns = await runTurnRows(db, runId);
   const output = Object.fromEntries(
     parties.map((p) => [
       p,
       { scores: turns.filter((t) => t.speaker === p).map((t) => ({ turn_id: t.turnId, score: 50, reason: "r" })) },
     ]),
   );
-  db.insert(schema.evaluations)
-    .values({ id: emotionEvaluationId(runId, backbone), runId, method: "emotion", backbone, output, errors: [] })
-    .run();
+  await db
+    .insert(schema.evaluations)
+    .values({ id: emotionEvaluationId(runId, backbone), runId, method: "emotion", backbone, output, errors: [] });
 }
 
 /** The rows the registry stores for one trajectory of a run (EC under the main evaluator's evaluation). */
-function storeRows(
+async function storeRows(
   db: Db,
   runId: string,
   source: EmotionSource,
   values: { ER?: number | null; EF: number; EV: number; EC: number },
 ) {
-  const row = (
+  const row = async (
     evaluation: string,
     metric: string,
     value: number | null,
     params: Record<string, unknown>,
     detail: Record<string, unknown> = {},
   ) =>
-    upsertMetricValue(db, {
+    await upsertMetricValue(db, {
       subjectKind: "run",
       subjectId: runId,
       evaluationId: evaluation,
@@ -91,18 +91,23 @@ function storeRows(
     });
   const id = emotionSubjectId(runId, source);
   if (values.ER !== undefined)
-    row(
+    await row(
       id,
       "ER",
       values.ER,
       { hE: 5 },
       { perIntervention: [{ m: 3, progress: 0.25, before: 0.5, afterTurn: 8, after: 0.6, er: values.ER }] },
     );
-  row(id, "EF", values.EF, {});
-  row(id, "EV", values.EV, {});
-  row(emotionConsensusSubjectId(runId, source, evaluationId(runId, "topic-localized", MAIN_JUDGE)), "EC", values.EC, {
-    s0: 1,
-  });
+  await row(id, "EF", values.EF, {});
+  await row(id, "EV", values.EV, {});
+  await row(
+    emotionConsensusSubjectId(runId, source, evaluationId(runId, "topic-localized", MAIN_JUDGE)),
+    "EC",
+    values.EC,
+    {
+      s0: 1,
+    },
+  );
 }
 
 const SELF: EmotionSource = { kind: "self" };
@@ -115,27 +120,27 @@ const judgeSource = (runId: string, backbone: string): EmotionSource => ({
 describe("the report's emotion part from stored rows", () => {
   it("reads each run's preferred trajectory: the self-report, else the plan's emotion judge; runs without emotion stay out", async () => {
     const db = freshDb();
-    seedGrid(db, loaded);
+    await seedGrid(db, loaded);
     const units = planGrid(db, loaded.plan).units.filter((u) => u.part === "main" && u.conditionKey === "emotion:CR");
     expect(units).toHaveLength(4);
     const run = (u: (typeof units)[number], mediator: string) => u.mediated.find((m) => m.mediator === mediator)!.runId;
-    units.forEach((u, i) => {
+    units.forEach(async (u, i) => {
       // alpha: self-reported, ER 0.1, 0.2, 0.3, 0.4 → mean 0.25.
       const a = run(u, "alpha");
-      selfReport(db, a, () => [40, 60]);
-      storeRows(db, a, SELF, { ER: 0.1 * (i + 1), EF: 0.5, EV: 0.2, EC: 0.4 });
+      await selfReport(db, a, () => [40, 60]);
+      await storeRows(db, a, SELF, { ER: 0.1 * (i + 1), EF: 0.5, EV: 0.2, EC: 0.4 });
       // beta: judged by emo-a (0.9) and by the plan's emo-b (−0.2); a stray self row is not read (no self-report).
       const b = run(u, "beta");
-      for (const backbone of ["emo-a", PLAN_JUDGE]) judged(db, b, backbone);
-      storeRows(db, b, judgeSource(b, "emo-a"), { ER: 0.9, EF: 0.9, EV: 0.9, EC: 0.9 });
-      storeRows(db, b, judgeSource(b, PLAN_JUDGE), { ER: -0.2, EF: 0.3, EV: 0.1, EC: -0.5 });
-      storeRows(db, b, SELF, { ER: 0.7, EF: 0.7, EV: 0.7, EC: 0.7 });
+      for (const backbone of ["emo-a", PLAN_JUDGE]) await judged(db, b, backbone);
+      await storeRows(db, b, judgeSource(b, "emo-a"), { ER: 0.9, EF: 0.9, EV: 0.9, EC: 0.9 });
+      await storeRows(db, b, judgeSource(b, PLAN_JUDGE), { ER: -0.2, EF: 0.3, EV: 0.1, EC: -0.5 });
+      await storeRows(db, b, SELF, { ER: 0.7, EF: 0.7, EV: 0.7, EC: 0.7 });
       // The unmediated run: self-reported, EF 0.2 / 0.4 alternating → mean 0.3.
-      selfReport(db, u.unmediatedRunId, () => [30, 50]);
-      storeRows(db, u.unmediatedRunId, SELF, { EF: i % 2 === 0 ? 0.2 : 0.4, EV: 0.3, EC: 0.1 });
+      await selfReport(db, u.unmediatedRunId, () => [30, 50]);
+      await storeRows(db, u.unmediatedRunId, SELF, { EF: i % 2 === 0 ? 0.2 : 0.4, EV: 0.3, EC: 0.1 });
     });
 
-    const data = loadReportData(db, loaded, planGrid(db, loaded.plan));
+    const data = await loadReportData(db, loaded, planGrid(db, loaded.plan));
     const subjectOf = (runId: string) => data.input.subjects.find((s) => s.runId === runId)!;
     expect(subjectOf(run(units[0], "alpha")).emotion).toEqual({
       source: "self-report",
@@ -158,7 +163,7 @@ describe("the report's emotion part from stored rows", () => {
     });
     expect(data.params.get("hE")).toEqual(new Set(["5"]));
 
-    const report = buildBenchmarkReport(db, loaded);
+    const report = await buildBenchmarkReport(db, loaded);
     expect(report.tables.map((t) => t.id).slice(-2)).toEqual(["emotion-repair", "emotion-summary"]);
     expect(report.figures.map((f) => f.id)).toContain("emotion-repair-figure");
     expect(report.warnings.join(" ")).not.toContain("Emotion tables");
@@ -195,34 +200,33 @@ describe("the report's emotion part from stored rows", () => {
     }
   });
 
-  it("omits the emotion part with a warning when no run has emotion", () => {
+  it("omits the emotion part with a warning when no run has emotion", async () => {
     const db = freshDb();
-    seedGrid(db, loaded);
-    const report = buildBenchmarkReport(db, loaded);
+    await seedGrid(db, loaded);
+    const report = await buildBenchmarkReport(db, loaded);
     expect(report.tables.map((t) => t.id)).not.toContain("emotion-repair");
     expect(report.warnings).toContainEqual(expect.stringContaining("socrates evaluate --method emotion"));
   });
 
-  it("Table 1's proxy: the A/B pairs' target volatility from each run's preferred trajectory, placed first without a study", () => {
+  it("Table 1's proxy: the A/B pairs' target volatility from each run's preferred trajectory, placed first without a study", async () => {
     const db = freshDb();
-    seedGrid(db, loaded);
+    await seedGrid(db, loaded);
     const units = planGrid(db, loaded.plan).units.filter(
       (u) => u.part === "main" && u.scenarioId.includes("transactional"),
     );
     const [r1, r2, r3, r4] = units.slice(0, 4).map((u) => u.unmediatedRunId);
-    const target = playedScenarioRow(db, r1)!.body.parties[0].id;
+    const target = (await playedScenarioRow(db, r1))!.body.parties[0].id;
     // Target volatility: r1 40→80→40… = 0.4; r2 50→55… = 0.05; r3 20→60… = 0.4; r4 (judged 50 flat) = 0.
-    selfReport(db, r1, () => [40, 80]);
-    selfReport(db, r2, () => [50, 55]);
-    selfReport(db, r3, () => [20, 60]);
-    judged(db, r4, PLAN_JUDGE);
-    const pair = (id: string, a: string, b: string, levelA: number, levelB: number) =>
-      db
+    await selfReport(db, r1, () => [40, 80]);
+    await selfReport(db, r2, () => [50, 55]);
+    await selfReport(db, r3, () => [20, 60]);
+    await judged(db, r4, PLAN_JUDGE);
+    const pair = async (id: string, a: string, b: string, levelA: number, levelB: number) =>
+      await db
         .insert(schema.abPairs)
-        .values({ id, scenarioId: units[0].scenarioId, runAId: a, runBId: b, targetParty: target, levelA, levelB })
-        .run();
-    pair("p1", r1, r2, 3, 0); // more reactive is more volatile: ordered
-    pair("p2", r4, r3, 2, 1); // more reactive (r4) is less volatile: not ordered
+        .values({ id, scenarioId: units[0].scenarioId, runAId: a, runBId: b, targetParty: target, levelA, levelB });
+    await pair("p1", r1, r2, 3, 0); // more reactive is more volatile: ordered
+    await pair("p2", r4, r3, 2, 1); // more reactive (r4) is less volatile: not ordered
 
     const [proxy] = loadFidelityProxy(db, PLAN_JUDGE);
     expect(proxy).toMatchObject({
@@ -237,7 +241,7 @@ describe("the report's emotion part from stored rows", () => {
     const expected = pearson([3, 0, 2, 1], [0.4, 0.05, 0, 0.4]);
     expect(proxy.r).toBeCloseTo(expected.r!, 12);
 
-    const report = buildBenchmarkReport(db, loaded);
+    const report = await buildBenchmarkReport(db, loaded);
     expect(report.tables[0].id).toBe("table1proxy");
     expect(report.tables[0].rows[0].cells.agreement).toEqual({ text: "50.0%", value: 0.5 });
     expect(report.tables[0].notes.join(" ")).toContain("stands alone");

@@ -25,24 +25,29 @@ const loaded = fixturePlan({
   },
 });
 
-function seededFile(): { dir: string; dbPath: string } {
+async function seededFile(): Promise<{ dir: string; dbPath: string }> {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "bench.db");
   const db = openDatabase(dbPath);
-  seedGrid(db, loaded);
+  await seedGrid(db, loaded);
   // As `benchmark run` records it, so `report --hash` finds it.
-  touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "benchmark.json" });
+  await touchBenchmarkPlan(db, {
+    hash: loaded.hash,
+    name: loaded.plan.name,
+    plan: loaded.plan,
+    source: "benchmark.json",
+  });
   db.$client.close();
   return { dir, dbPath };
 }
 
 describe("report files", () => {
   it("writes md, csv per table and figure, svg per figure and one script-free html", async () => {
-    const { dir, dbPath } = seededFile();
+    const { dir, dbPath } = await seededFile();
     const db = openDatabase(dbPath);
     cleanups.unshift(() => db.$client.close());
-    const report = buildBenchmarkReport(db, loaded);
+    const report = await buildBenchmarkReport(db, loaded);
     const out = join(dir, "out");
     const files = await writeReportFiles(report, out, ["md", "csv", "svg", "html"]);
     const ids = [...report.tables.map((t) => t.id), ...report.figures.map((f) => f.id)];
@@ -106,8 +111,8 @@ describe("report files", () => {
 
   it("the CLI writes the files, prints them and the build time; a bad plan or an empty grid exits 2 with a message", {
     timeout: 120_000,
-  }, () => {
-    const { dir, dbPath } = seededFile();
+  }, async () => {
+    const { dir, dbPath } = await seededFile();
     const planPath = join(dir, "benchmark.json");
     writeFileSync(planPath, JSON.stringify(loaded.plan));
     const out = join(dir, "cli-out");

@@ -72,12 +72,12 @@ function shiftedEvaluation(template: Evaluation, runId: string, backbone: string
 }
 
 /** Imports the catalogue and the grid's runs (less `skip`), judged by both judges, then computes the metrics. */
-export function seedGrid(db: Db, loaded: LoadedPlan, skip: ReadonlySet<string> = new Set()): void {
+export async function seedGrid(db: Db, loaded: LoadedPlan, skip: ReadonlySet<string> = new Set()): Promise<void> {
   const conditions = (JSON.parse(readFileSync("demo/demo-conditions.json", "utf8")) as BundleInput).conditions!.filter(
     (c) => SCENARIOS.includes(c.scenario_id) && CONDITION_KEYS.includes(`${c.axis}:${c.variant}`),
   );
   const catalogue = DEMO.map((d) => ({ ...demoBundle(d), runs: [], evaluations: [], matched_pairs: [] }));
-  importBundleFiles(
+  await importBundleFiles(
     db,
     [...catalogue, { format: "socrates-bundle", version: 1, conditions }].map((b, i) => ({
       file: `catalogue-${i}.json`,
@@ -119,11 +119,11 @@ export function seedGrid(db: Db, loaded: LoadedPlan, skip: ReadonlySet<string> =
       });
     }
   }
-  importBundleFiles(db, [
+  await importBundleFiles(db, [
     {
       file: "grid.json",
       text: JSON.stringify({ format: "socrates-bundle", version: 1, runs, evaluations, matched_pairs: pairs }),
     },
   ]);
-  computeMetrics(db, { now: new Date("2026-01-01T00:00:00Z") });
+  await computeMetrics(db, { now: new Date("2026-01-01T00:00:00Z") });
 }

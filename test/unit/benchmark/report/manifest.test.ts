@@ -26,7 +26,7 @@ const loaded = fixturePlan({ studies: [1, 3] });
 
 async function reportFolder() {
   const t = await demoStudiesDb();
-  seedGrid(t.db, loaded);
+  await seedGrid(t.db, loaded);
   const planFile = join(t.dir, "plan.json");
   writeFileSync(planFile, JSON.stringify(loaded.plan));
   const configFile = join(t.dir, "socrates.config.json");

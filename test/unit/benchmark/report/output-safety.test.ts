@@ -34,13 +34,18 @@ const loaded = fixturePlan({
   ablations: {},
 });
 
-function seeded(): { dir: string; dbPath: string } {
+async function seeded(): Promise<{ dir: string; dbPath: string }> {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "bench.db");
   const db = openDatabase(dbPath);
-  seedGrid(db, loaded);
-  touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "benchmark.json" });
+  await seedGrid(db, loaded);
+  await touchBenchmarkPlan(db, {
+    hash: loaded.hash,
+    name: loaded.plan.name,
+    plan: loaded.plan,
+    source: "benchmark.json",
+  });
   db.$client.close();
   return { dir, dbPath };
 }
@@ -48,7 +53,7 @@ function seeded(): { dir: string; dbPath: string } {
 async function writeReport(dbPath: string, out: string): Promise<string[]> {
   const db = openDatabase(dbPath);
   try {
-    return await writeReportFiles(buildBenchmarkReport(db, loaded), out);
+    return await writeReportFiles(await buildBenchmarkReport(db, loaded), out);
   } finally {
     db.$client.close();
   }
@@ -78,7 +83,7 @@ describe("report text from a plan or the database is escaped", () => {
   });
 
   it("report.md and report.html carry the mediator and plan names escaped, never as markup", async () => {
-    const { dir, dbPath } = seeded();
+    const { dir, dbPath } = await seeded();
     const out = join(dir, "out");
     await writeReport(dbPath, out);
     const md = readFileSync(join(out, "report.md"), "utf8");
@@ -100,7 +105,7 @@ describe("report text from a plan or the database is escaped", () => {
 
 describe("report --out refuses symbolic links", () => {
   it("refuses a symbolically linked folder and a link planted in the folder, writing nothing", async () => {
-    const { dir, dbPath } = seeded();
+    const { dir, dbPath } = await seeded();
     const elsewhere = join(dir, "elsewhere");
     mkdirSync(elsewhere);
     const linked = join(dir, "linked-out");
@@ -140,8 +145,8 @@ describe("report --out refuses symbolic links", () => {
     expect(readFileSync(join(dir, "report.md"), "utf8")).toBe("new\n");
   });
 
-  it("the CLI exits 2 naming the linked folder", { timeout: 180_000 }, () => {
-    const { dir, dbPath } = seeded();
+  it("the CLI exits 2 naming the linked folder", { timeout: 180_000 }, async () => {
+    const { dir, dbPath } = await seeded();
     const elsewhere = join(dir, "elsewhere");
     mkdirSync(elsewhere);
     const linked = join(dir, "linked-out");

@@ -16,8 +16,8 @@ import { planGrid, type LoadedPlan } from "../../../../app/server/benchmark/plan
 import type { Db } from "../../../../app/server/db.server.ts";
 
 /** The metric_values rows, read straight from the table. */
-export function storedValues(db: Db) {
-  const rows = db.select().from(schema.metricValues).all();
+export async function storedValues(db: Db) {
+  const rows = await db.select().from(schema.metricValues);
   return (subjectId: string, evaluation: string, metric: string): { found: boolean; value: number | null } => {
     const row = rows.find((r) => r.subjectId === subjectId && r.evaluationId === evaluation && r.metric === metric);
     return { found: row !== undefined, value: row?.value ?? null };
@@ -43,19 +43,19 @@ function expectCell(actual: ReportCell, values: (number | null)[], where: string
  * Every cell of Tables 3 and 7 against the recomputation; `notStored` are planned runs left out
  * on purpose. Returns how many CG values were not null (a test must see some).
  */
-export function expectTables3And7MatchStoredRows(
+export async function expectTables3And7MatchStoredRows(
   db: Db,
   loaded: LoadedPlan,
   report: BenchmarkReport,
   notStored: ReadonlySet<string> = new Set(),
-): number {
-  const stored = storedValues(db);
+): Promise<number> {
+  const stored = await storedValues(db);
   const table3 = report.tables.find((t) => t.id === "table3")!;
   const table7 = report.tables.find((t) => t.id === "table7")!;
   const units = planGrid(db, loaded.plan).units.filter((u) => u.part === "main");
   const judge = loaded.plan.evaluator.model;
   // The run's one topic-localized evaluation by the judge, read straight from the table.
-  const evaluations = db.select().from(schema.evaluations).all();
+  const evaluations = await db.select().from(schema.evaluations);
   const tl = (runId: string) => {
     const found = evaluations.filter(
       (e) => e.runId === runId && e.method === "topic-localized" && e.backbone === judge,

@@ -213,8 +213,11 @@ describe("a part added to the registry", () => {
   it("reaches report.md, its own csv, report.html and the page, after Table 9", async () => {
     const db = freshDb();
     const loaded = fixturePlan();
-    seedGrid(db, loaded);
-    const report = buildBenchmarkReport(db, loaded, { parts: [...REPORT_PARTS, runsPerScenario], studies: false });
+    await seedGrid(db, loaded);
+    const report = await buildBenchmarkReport(db, loaded, {
+      parts: [...REPORT_PARTS, runsPerScenario],
+      studies: false,
+    });
     const order = ids(report.tables);
     // After Table 9 (order 90) in the paper section; the emotion tables (another section) would follow.
     expect(order.indexOf("test-runs-per-scenario")).toBeGreaterThan(order.indexOf("table9"));

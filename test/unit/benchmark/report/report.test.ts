@@ -22,26 +22,26 @@ function skippedRun(db: Db): string {
   )!.mediated[1].runId;
 }
 
-function seeded(): { db: Db; skipped: string } {
+async function seeded(): Promise<{ db: Db; skipped: string }> {
   const db = freshDb();
   // The grid needs the catalogue to name the skipped run: seed a throwaway copy first.
   const probe = freshDb();
-  seedGrid(probe, loaded);
+  await seedGrid(probe, loaded);
   const skipped = skippedRun(probe);
-  seedGrid(db, loaded, new Set([skipped]));
+  await seedGrid(db, loaded, new Set([skipped]));
   return { db, skipped };
 }
 
 const cell = reportCell;
 
 describe("benchmark report", () => {
-  it("Tables 3 and 7 equal a recomputation from the stored metric rows; counts are the runs that entered", () => {
-    const { db, skipped } = seeded();
-    const report = buildBenchmarkReport(db, loaded, { now: new Date("2026-01-02T00:00:00Z") });
+  it("Tables 3 and 7 equal a recomputation from the stored metric rows; counts are the runs that entered", async () => {
+    const { db, skipped } = await seeded();
+    const report = await buildBenchmarkReport(db, loaded, { now: new Date("2026-01-02T00:00:00Z") });
     const table3 = report.tables.find((t) => t.id === "table3")!;
     const units = planGrid(db, loaded.plan).units.filter((u) => u.part === "main");
     expect(DOMAINS.filter((d) => units.some((u) => u.domain === d))).toEqual(["transactional", "healthcare"]);
-    const nonNull = expectTables3And7MatchStoredRows(db, loaded, report, new Set([skipped]));
+    const nonNull = await expectTables3And7MatchStoredRows(db, loaded, report, new Set([skipped]));
     expect(nonNull).toBeGreaterThan(0);
     // beta lost one healthcare run: 2 scenarios × 3 conditions × 2 runs − 1.
     const betaRuns = cell(table3, "beta", "IE|avg");
@@ -55,10 +55,10 @@ describe("benchmark report", () => {
     expect(report.warnings.some((w) => /different values/.test(w))).toBe(false);
   });
 
-  it("bootstrap CIs resample scenarios reproducibly and contain the mean", () => {
-    const { db } = seeded();
-    const a = buildBenchmarkReport(db, loaded);
-    const b = buildBenchmarkReport(db, loaded);
+  it("bootstrap CIs resample scenarios reproducibly and contain the mean", async () => {
+    const { db } = await seeded();
+    const a = await buildBenchmarkReport(db, loaded);
+    const b = await buildBenchmarkReport(db, loaded);
     const cellA = cell(a.tables[0], "alpha", "CG|avg");
     expect(cellA.ci).not.toBeNull();
     expect(cellA.ci).toEqual(cell(b.tables[0], "alpha", "CG|avg").ci);
@@ -66,13 +66,13 @@ describe("benchmark report", () => {
     expect(cellA.ci![1]).toBeGreaterThanOrEqual(cellA.mean!);
     // One scenario per domain column: no interval.
     expect(cell(a.tables[0], "alpha", "CG|healthcare").ci).toBeNull();
-    const other = buildBenchmarkReport(db, loaded, { bootstrap: { seed: 99 } });
+    const other = await buildBenchmarkReport(db, loaded, { bootstrap: { seed: 99 } });
     expect(cell(other.tables[0], "alpha", "CG|avg").mean).toBe(cellA.mean);
   });
 
-  it("a run whose judge output was incomplete (null value, detail.incomplete) counts as missing and in coverage", () => {
-    const { db } = seeded();
-    const before = buildBenchmarkReport(db, loaded);
+  it("a run whose judge output was incomplete (null value, detail.incomplete) counts as missing and in coverage", async () => {
+    const { db } = await seeded();
+    const before = await buildBenchmarkReport(db, loaded);
     const alpha = cell(before.tables[0], "alpha", "IE|avg");
     const runId = alpha.runIds[0];
     const id = evaluationId(runId, "topic-localized", MAIN_JUDGE);
@@ -86,7 +86,7 @@ describe("benchmark report", () => {
         ),
       )
       .run();
-    const after = buildBenchmarkReport(db, loaded);
+    const after = await buildBenchmarkReport(db, loaded);
     const changed = cell(after.tables[0], "alpha", "IE|avg");
     expect(changed.n).toBe(alpha.n - 1);
     expect(changed.missing).toBe(alpha.missing + 1);
@@ -94,12 +94,12 @@ describe("benchmark report", () => {
     expect(after.coverage.incompleteRuns).toBe(before.coverage.incompleteRuns + 1);
   });
 
-  it("never serves a row computed with other parameters than the plan's: the run drops out and a warning names the row and the command", () => {
-    const { db } = seeded();
-    const before = cell(buildBenchmarkReport(db, loaded).tables[0], "alpha", "IE|avg").runIds;
+  it("never serves a row computed with other parameters than the plan's: the run drops out and a warning names the row and the command", async () => {
+    const { db } = await seeded();
+    const before = cell((await buildBenchmarkReport(db, loaded)).tables[0], "alpha", "IE|avg").runIds;
     const one = before[0];
-    computeMetrics(db, { runId: one, params: { h: 3 } });
-    const report = buildBenchmarkReport(db, loaded);
+    await computeMetrics(db, { runId: one, params: { h: 3 } });
+    const report = await buildBenchmarkReport(db, loaded);
     expect(cell(report.tables[0], "alpha", "IE|avg").runIds).toEqual(before.filter((id) => id !== one));
     expect(report.warnings).toContainEqual(
       expect.stringMatching(

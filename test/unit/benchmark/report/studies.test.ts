@@ -24,8 +24,8 @@ describe("benchmark report: the validation studies' tables", () => {
     cleanups.push(t.cleanup);
     // The demo studies: 1 expert consensus (judged by demo-judge), 2 crowd consensus, 3 A/B.
     const loaded = fixturePlan({ ablations: { evaluators: [{ model: "demo-judge" }] }, studies: [1, 3] });
-    seedGrid(t.db, loaded);
-    const report = buildBenchmarkReport(t.db, loaded);
+    await seedGrid(t.db, loaded);
+    const report = await buildBenchmarkReport(t.db, loaded);
     // The demo's A/B runs carry self-reported emotion, so Table 1's automatic proxy stands beside it.
     expect(report.tables.map((x) => x.id)).toEqual([
       "table1",
@@ -39,7 +39,7 @@ describe("benchmark report: the validation studies' tables", () => {
       "table8",
     ]);
 
-    const dashboards = listStudies(t.db).map((s) => studyDashboard(t.db, s.id));
+    const dashboards = await Promise.all(listStudies(t.db).map(async (s) => await studyDashboard(t.db, s.id)));
     const ab = dashboards.flatMap((d) => ("ab" in d ? [d.ab] : []))[0];
     const table1 = report.tables.find((x) => x.id === "table1")!;
     for (const f of ab.fidelity) expect(valueAt(table1, f.backbone, "fidelity")).toBe(f.fidelity);
@@ -62,11 +62,11 @@ describe("benchmark report: the validation studies' tables", () => {
     );
   });
 
-  it("leaves Tables 1, 2 and 6 out when the plan names no study", () => {
+  it("leaves Tables 1, 2 and 6 out when the plan names no study", async () => {
     const t = tempDb();
     cleanups.push(t.cleanup);
     const loaded = fixturePlan({ ablations: {} });
-    seedGrid(t.db, loaded);
-    expect(buildBenchmarkReport(t.db, loaded).tables.map((x) => x.id)).toEqual(["table3", "table5", "table7"]);
+    await seedGrid(t.db, loaded);
+    expect((await buildBenchmarkReport(t.db, loaded)).tables.map((x) => x.id)).toEqual(["table3", "table5", "table7"]);
   });
 });

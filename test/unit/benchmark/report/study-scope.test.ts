@@ -30,17 +30,17 @@ const EXPERT = 1;
 const AB = 3;
 
 /** A second expert study (4) on a different sample of the demo's runs, every item scored by one expert. */
-function secondExpertStudy(db: Db): number {
-  const id = createConsensusStudy(db, {
+async function secondExpertStudy(db: Db): Promise<number> {
+  const id = await createConsensusStudy(db, {
     name: "Second expert study",
     pool: "expert",
     trajectories: 3,
     config: { seed: 99 },
   });
   const expert = addAnnotator(db, "carol", "expert");
-  for (let lease = nextTask(db, id, expert); lease; lease = nextTask(db, id, expert)) {
-    const payload = validConsensusLabel(db, lease.itemId, 1 + (lease.itemId % 5));
-    submitLabel(db, {
+  for (let lease = await nextTask(db, id, expert); lease; lease = await nextTask(db, id, expert)) {
+    const payload = await validConsensusLabel(db, lease.itemId, 1 + (lease.itemId % 5));
+    await submitLabel(db, {
       studyId: id,
       itemId: lease.itemId,
       annotatorId: expert,
@@ -55,11 +55,11 @@ function secondExpertStudy(db: Db): number {
 async function twoStudiesDb() {
   const t = await demoStudiesDb();
   cleanups.push(t.cleanup);
-  const second = secondExpertStudy(t.db);
+  const second = await secondExpertStudy(t.db);
   const planA = fixturePlan({ name: "plan-a", studies: [EXPERT, AB] });
   // Plan B's evaluator is the demo judge, which judged the demo runs both expert studies sample.
   const planB = fixturePlan({ name: "plan-b", evaluator: { model: "demo-judge" }, ablations: {}, studies: [second] });
-  seedGrid(t.db, planA);
+  await seedGrid(t.db, planA);
   return { ...t, second, planA, planB };
 }
 
@@ -75,8 +75,8 @@ describe("report scope: the studies a plan names", () => {
     timeout: 60_000,
   }, async () => {
     const { db, second, planA, planB } = await twoStudiesDb();
-    const a = buildBenchmarkReport(db, planA);
-    const b = buildBenchmarkReport(db, planB);
+    const a = await buildBenchmarkReport(db, planA);
+    const b = await buildBenchmarkReport(db, planB);
     const expertName = `Demo: expert snippet consensus (study ${EXPERT})`;
     const secondName = `Second expert study (study ${second})`;
     expect(a.studyIds).toEqual([EXPERT, AB]);
@@ -99,7 +99,7 @@ describe("report scope: the studies a plan names", () => {
       `— ${expertName}, Topic-localized evaluator (${MAIN_JUDGE}): judge the study's trajectories with it: \`npx socrates validate-evaluator --study ${EXPERT} --backbone ${MAIN_JUDGE}\`.`,
     );
     // The baseline and the crowd are computed, and equal the dashboard's.
-    const dashboard = studyDashboard(db, EXPERT);
+    const dashboard = await studyDashboard(db, EXPERT);
     const alignment = "alignment" in dashboard ? dashboard.alignment! : null;
     for (const method of ["baseline", "crowd"] as const) {
       const line = alignment!.rows.find((r) => r.method === method)!;
@@ -115,7 +115,7 @@ describe("report scope: the studies a plan names", () => {
     );
 
     // Plan B's evaluator did judge its study: the dashboard's own numbers.
-    const secondDash = studyDashboard(db, second);
+    const secondDash = await studyDashboard(db, second);
     const judged = ("alignment" in secondDash ? secondDash.alignment! : null)!.rows.find(
       (r) => r.backbone === "demo-judge",
     )!;
@@ -125,13 +125,13 @@ describe("report scope: the studies a plan names", () => {
 
     // The Benchmark page renders the recorded plan's report: the same scope.
     for (const plan of [planA, planB])
-      touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: "plan.json" });
+      await touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: "plan.json" });
     const page = await benchmarkPage(db, planB.hash);
     expect(page.report.studyIds).toEqual([second]);
     expect(groupsOf(tableOf(page.report, "table2"))).toEqual([secondName]);
 
     // `--study` overrides the plan: plan B's report on study 1 reads study 1 only.
-    const overridden = buildBenchmarkReport(db, planB, { studyIds: [EXPERT] });
+    const overridden = await buildBenchmarkReport(db, planB, { studyIds: [EXPERT] });
     expect(groupsOf(tableOf(overridden, "table2"))).toEqual([expertName]);
   });
 
@@ -140,7 +140,7 @@ describe("report scope: the studies a plan names", () => {
   }, async () => {
     const { db, planA } = await twoStudiesDb();
     const { studies: _, ...unnamed } = planA.plan;
-    const report = buildBenchmarkReport(db, { ...planA, plan: unnamed });
+    const report = await buildBenchmarkReport(db, { ...planA, plan: unnamed });
     expect(report.tables.map((t) => t.id).filter((id) => ["table1", "table2", "table6"].includes(id))).toEqual([]);
     expect(report.warnings.join("\n")).toContain(
       `Tables 1, 2 and 6 omitted: the plan names no validation study (the database has studies ${EXPERT}, ${AB}, 4). Add \`"studies": [<id>, …]\` to the plan or pass \`--study <id>…\`.`,

@@ -213,10 +213,15 @@ describe("Table 5 in the written report", () => {
     const loaded = fixturePlan();
     const dbPath = join(dir, "bench.db");
     const db = openDatabase(dbPath);
-    seedGrid(db, loaded);
-    const report = buildBenchmarkReport(db, loaded);
+    await seedGrid(db, loaded);
+    const report = await buildBenchmarkReport(db, loaded);
     // The Benchmark page's data is the same report.
-    touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "benchmark.json" });
+    await touchBenchmarkPlan(db, {
+      hash: loaded.hash,
+      name: loaded.plan.name,
+      plan: loaded.plan,
+      source: "benchmark.json",
+    });
     expect((await benchmarkPage(db, loaded.hash)).report.tables.find((t) => t.id === "table5")).toEqual(
       report.tables.find((t) => t.id === "table5"),
     );
