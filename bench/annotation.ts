@@ -44,11 +44,9 @@ export async function measureInProcess(db: Db, trajectories: number): Promise<In
   let t = performance.now();
   const studyId = await createBenchStudy(db, trajectories);
   const createSeconds = seconds(t);
-  const items = db
-    .select({ id: schema.studyItems.id })
-    .from(schema.studyItems)
-    .where(eq(schema.studyItems.studyId, studyId))
-    .all().length;
+  const items = (
+    await db.select({ id: schema.studyItems.id }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId))
+  ).length;
   const annotators = addExperts(db);
   const label = await labelMaker(db, studyId);
   let submitted = 0;
@@ -86,7 +84,7 @@ export async function measureInProcess(db: Db, trajectories: number): Promise<In
 export async function measureInProcessFresh(trajectories: number): Promise<InProcessFigures> {
   const dir = mkdtempSync(join(tmpdir(), "socrates-bench-annotation-"));
   try {
-    const db = openDatabase(join(dir, "bench.db"));
+    const db = await openDatabase(join(dir, "bench.db"));
     try {
       const { studyId: _, ...figures } = await measureInProcess(db, trajectories);
       return figures;
@@ -106,7 +104,7 @@ async function main(): Promise<void> {
   }
   const dir = mkdtempSync(join(tmpdir(), "socrates-bench-annotation-"));
   try {
-    const db = openDatabase(join(dir, "bench.db"));
+    const db = await openDatabase(join(dir, "bench.db"));
     const m = await measureInProcess(db, Math.max(2, Math.round(100 * SCALE)));
     const labelSeconds = m.allocateSeconds + m.submitSeconds;
     const perLabel = (s: number) => ((1000 * s) / m.submitted).toFixed(3);

@@ -73,7 +73,7 @@ const dbPath = join(dir, "benchmark.db");
 let mockClosed = false;
 const mock = await startMockProcess({ min: LATENCY_MS, max: LATENCY_MS });
 try {
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   await importBundleFiles(db, [
     {
       file: "synthetic catalogue",

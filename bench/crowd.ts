@@ -37,7 +37,7 @@ const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
 
 const dir = mkdtempSync(join(tmpdir(), "socrates-bench-crowd-"));
 try {
-  const db = openDatabase(join(dir, "bench.db"));
+  const db = await openDatabase(join(dir, "bench.db"));
   await importBundleFiles(db, [
     { file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(TRAJECTORIES / 135))) },
   ]);

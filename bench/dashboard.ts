@@ -53,7 +53,7 @@ function line(name: string, values: number[]): string {
 }
 
 async function inProcess(dbPath: string, studyId: number): Promise<void> {
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   try {
     const options = { excludeFlagged: false, reference: null };
     const page = await freshPage(db, studyId, options);
@@ -117,7 +117,7 @@ async function overHttp(dbPath: string, studyId: number, cache: "on" | "off"): P
 const tmp = tempDir("socrates-bench-dashboard-");
 try {
   const dbPath = join(tmp.dir, "dashboard.db");
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   const studyId = await prepareDashboardStudy(db, TRAJECTORIES);
   db.$client.close();
   console.log(`Study dashboard at scale (${TRAJECTORIES} trajectories, ${EXPERTS} experts, k = ${K})`);

@@ -31,16 +31,16 @@ function time<T>(fn: () => T): [T, number] {
 const dir = mkdtempSync(join(tmpdir(), "socrates-bench-db-"));
 try {
   const [text, genSeconds] = time(() => JSON.stringify(syntheticBundle(SCENARIOS)));
-  const db = openDatabase(join(dir, "bench.db"));
+  const db = await openDatabase(join(dir, "bench.db"));
   const [summary, importSeconds] = time(async () => await importBundleFiles(db, [{ file: "synthetic.json", text }]));
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   const size = statSync(join(dir, "bench.db")).size;
   const runIds = (await db.select({ id: schema.runs.id }).from(schema.runs)).map((r) => r.id);
   const sample = Array.from({ length: 200 }, () => runIds[randomInt(rng, runIds.length)]);
   const [, viewSeconds] = time(() => sample.forEach(async (id) => await getRunView(db, id)));
-  const [, listSeconds] = time(() => listRuns(db, { scenarioId: "bench-0" }));
+  const [, listSeconds] = time(async () => await listRuns(db, { scenarioId: "bench-0" }));
   const [, reimportSeconds] = time(async () => await importBundleFiles(db, [{ file: "synthetic.json", text }]));
-  const [, exportSeconds] = time(() => exportBundle(db));
+  const [, exportSeconds] = time(async () => await exportBundle(db));
   const rows = async (table: SQLiteTable) => (await db.select({ n: count() }).from(table).limit(1))[0]!.n;
   console.log(`Synthetic benchmark database (scale ${SCALE})`);
   console.table({

@@ -34,7 +34,7 @@ export async function prepareLoadDatabase(
   dbPath: string,
   options: { annotators: number; trajectories: number },
 ): Promise<LoadFixture> {
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   try {
     await importBundleFiles(db, [
       { file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(options.trajectories / 135))) },
@@ -46,11 +46,10 @@ export async function prepareLoadDatabase(
       labelsPerItem: LOAD_K,
       config: { seed: 1 },
     });
-    const items = db
+    const items = await db
       .select({ id: schema.studyItems.id, snippetId: schema.studyItems.snippetId })
       .from(schema.studyItems)
-      .where(eq(schema.studyItems.studyId, studyId))
-      .all();
+      .where(eq(schema.studyItems.studyId, studyId));
     const accounts = Array.from({ length: options.annotators }, (_, i) => ({
       username: `load-expert-${i}`,
       password: `load-${i}-Kx7q!pass-word`,
@@ -85,26 +84,24 @@ export interface StoredCheck {
 }
 
 /** Every acknowledged client token has a stored revision; no item is past k counted labels. */
-export function checkStored(dbPath: string, studyId: number, acknowledgedTokens: string[]): StoredCheck {
-  const db = openDatabase(dbPath);
+export async function checkStored(dbPath: string, studyId: number, acknowledgedTokens: string[]): Promise<StoredCheck> {
+  const db = await openDatabase(dbPath);
   try {
     const found = new Set<string>();
     for (let i = 0; i < acknowledgedTokens.length; i += 500) {
       const chunk = acknowledgedTokens.slice(i, i + 500);
-      const rows = db
+      const rows = await db
         .select({ token: schema.labelRevisions.clientToken })
         .from(schema.labelRevisions)
-        .where(inArray(schema.labelRevisions.clientToken, chunk))
-        .all();
+        .where(inArray(schema.labelRevisions.clientToken, chunk));
       for (const r of rows) if (r.token) found.add(r.token);
     }
-    const perItem = db
+    const perItem = await db
       .select({ itemId: schema.labels.studyItemId, n: count() })
       .from(schema.labels)
       .innerJoin(schema.studyItems, eq(schema.studyItems.id, schema.labels.studyItemId))
       .where(and(eq(schema.studyItems.studyId, studyId), eq(schema.labels.status, "counted")))
-      .groupBy(schema.labels.studyItemId)
-      .all();
+      .groupBy(schema.labels.studyItemId);
     return {
       acknowledged: acknowledgedTokens.length,
       missing: acknowledgedTokens.filter((t) => !found.has(t)),

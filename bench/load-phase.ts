@@ -88,7 +88,7 @@ export async function runLoadPhase(o: PhaseOptions): Promise<PhaseResult> {
   return {
     record,
     seconds,
-    stored: checkStored(o.dbPath, o.fixture.studyId, record.acknowledged),
+    stored: await checkStored(o.dbPath, o.fixture.studyId, record.acknowledged),
     errors: record.samples.filter((s) => !s.ok).length,
     serverCpuMs: serverCpuAtStart === null || serverCpuAtEnd === null ? null : serverCpuAtEnd - serverCpuAtStart,
     clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,

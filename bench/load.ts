@@ -64,7 +64,7 @@ try {
     await server.stop();
   }
   const elapsed = (performance.now() - start) / 1000;
-  const stored = checkStored(dbPath, fixture.studyId, record.acknowledged);
+  const stored = await checkStored(dbPath, fixture.studyId, record.acknowledged);
   const errors = record.samples.filter((s) => !s.ok).length;
   console.log(
     `Web server under load: ${ANNOTATORS} annotators over HTTP for ${elapsed.toFixed(1)} s (${fixture.items} items, k = 3)`,

@@ -155,14 +155,13 @@ async function runJob(
  * turns, mediator decisions and mediator turns are each a reply to what came before, then its
  * per-turn evaluation needs two rounds (attitudes, then agreement; the topic judge runs beside them).
  */
-function storedChain(db: Db, runIds: string[]): { runId: string; calls: number } {
+async function storedChain(db: Db, runIds: string[]): Promise<{ runId: string; calls: number }> {
   let best = { runId: "", calls: 0 };
   for (let i = 0; i < runIds.length; i += 500) {
-    const rows = db
+    const rows = await db
       .select({ id: schema.runs.id, total: schema.runs.totalTurns, decisions: schema.runs.mediatorDecisions })
       .from(schema.runs)
-      .where(inArray(schema.runs.id, runIds.slice(i, i + 500)))
-      .all();
+      .where(inArray(schema.runs.id, runIds.slice(i, i + 500)));
     for (const r of rows) {
       const calls = r.total + (r.decisions?.length ?? 0) + 2;
       if (calls > best.calls) best = { runId: r.id, calls };
@@ -173,26 +172,22 @@ function storedChain(db: Db, runIds: string[]): { runId: string; calls: number }
 
 /** Deletes the job's runs with everything hanging off them, so the rerun simulates and evaluates them again. */
 function deleteRuns(db: Db, runIds: string[]): void {
-  db.$client.transaction(() => {
+  db.$client.transaction(async () => {
     for (let i = 0; i < runIds.length; i += 500) {
       const ids = runIds.slice(i, i + 500);
-      const pairs = db
-        .select({ id: schema.matchedPairs.id })
-        .from(schema.matchedPairs)
-        .where(inArray(schema.matchedPairs.mediatedRunId, ids))
-        .all()
-        .map((p) => p.id);
-      db.delete(schema.metricValues)
-        .where(inArray(schema.metricValues.subjectId, [...ids, ...pairs]))
-        .run();
-      db.delete(schema.matchedPairs).where(inArray(schema.matchedPairs.mediatedRunId, ids)).run();
-      db.delete(schema.matchedPairs).where(inArray(schema.matchedPairs.unmediatedRunId, ids)).run();
+      const pairs = (
+        await db
+          .select({ id: schema.matchedPairs.id })
+          .from(schema.matchedPairs)
+          .where(inArray(schema.matchedPairs.mediatedRunId, ids))
+      ).map((p) => p.id);
+      await db.delete(schema.metricValues).where(inArray(schema.metricValues.subjectId, [...ids, ...pairs]));
+      await db.delete(schema.matchedPairs).where(inArray(schema.matchedPairs.mediatedRunId, ids));
+      await db.delete(schema.matchedPairs).where(inArray(schema.matchedPairs.unmediatedRunId, ids));
     }
     // Turns, evaluations, their scores, snippets and MI judgments go with their run (ON DELETE CASCADE).
     for (let i = 0; i < runIds.length; i += 500)
-      db.delete(schema.runs)
-        .where(inArray(schema.runs.id, runIds.slice(i, i + 500)))
-        .run();
+      await db.delete(schema.runs).where(inArray(schema.runs.id, runIds.slice(i, i + 500)));
   })();
 }
 
@@ -204,13 +199,13 @@ const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
 const dir = mkdtempSync(join(tmpdir(), "socrates-bench-pipeline-"));
 const mock = await startMockProcess(LATENCY);
 try {
-  const db = openDatabase(join(dir, "bench.db"));
+  const db = await openDatabase(join(dir, "bench.db"));
   await seedDemo(db);
   const config = parseLlmConfig(
     mockConfigJson(mock.url, { endpoint: { concurrency: CONCURRENCY, timeoutMs: 60_000 } }),
     "bench config",
   );
-  const batches = spread(scenarioIds(db), PAIRS);
+  const batches = spread(await scenarioIds(db), PAIRS);
   console.log(
     `${2 * PAIRS} simulations (${PAIRS} matched pairs over ${batches.length} demo scenarios, mediator "${MEDIATOR_MODEL}") + ${METHODS.join(" and ")} evaluations; ` +
       `mock latency uniform ${LATENCY.min}–${LATENCY.max} ms; endpoint concurrency ${CONCURRENCY}`,
@@ -240,7 +235,7 @@ try {
     seconds,
   });
   const ratio = first.wallMs / bound.idealMs;
-  const counted = storedChain(db, first.runsStored);
+  const counted = await storedChain(db, first.runsStored);
 
   deleteRuns(db, first.runsStored);
   const rerun = await runJob(db, config, batches);

@@ -63,12 +63,12 @@ function line(name: string, values: number[]): string {
 }
 
 async function inProcess(db: Db): Promise<void> {
-  const total = countRuns(db);
+  const total = await countRuns(db);
   console.log(`(a) in process — the loader's queries over ${total.toLocaleString("en")} runs`);
   for (const p of pages(total)) {
-    const values = await times(N, () => {
-      runsPage(db, p.filter, p.page, RUN_PAGE_SIZE);
-      runFacets(db);
+    const values = await times(N, async () => {
+      await runsPage(db, p.filter, p.page, RUN_PAGE_SIZE);
+      await runFacets(db);
     });
     console.log(line(p.name, values));
   }
@@ -99,7 +99,7 @@ async function overHttp(dbPath: string, total: number): Promise<void> {
 const tmp = tempDir("socrates-bench-runs-");
 try {
   const dbPath = join(tmp.dir, "runs.db");
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   await importBundleFiles(db, [{ file: "synthetic.json", text: JSON.stringify(syntheticBundle(SCENARIOS)) }]);
   await createAccount(db, { ...ADMIN, displayName: "Bench admin", role: "admin" });
   console.log(`/runs at scale (${SCENARIOS} synthetic scenarios, ${RUN_PAGE_SIZE} runs a page)`);
@@ -110,7 +110,7 @@ try {
       .join(" ")}`,
   );
   await inProcess(db);
-  const total = countRuns(db);
+  const total = await countRuns(db);
   db.$client.close();
   if (process.env.HTTP !== "0") {
     if (!existsSync(join(ROOT, TEST_BUILD_DIR, "server/index.js")) || process.env.REBUILD === "1") buildApp();

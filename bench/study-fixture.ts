@@ -23,7 +23,7 @@ export const ADMIN = { username: "bench-admin", password: "bench-admin-Kx7q!pass
 
 /** A label with the scenario's topics scored at random (the figures are about speed, not agreement). */
 export async function labelMaker(db: Db, studyId: number): Promise<() => ConsensusLabel> {
-  const first = db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).get()!;
+  const first = (await db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).limit(1))[0]!;
   const { body } = await playedScenarioOfRun(db, (await snippetContext(db, first.snippetId!)).runId);
   const rng = createRng(5);
   return () => ({
@@ -63,12 +63,13 @@ export async function createBenchStudy(db: Db, trajectories: number): Promise<nu
 export function addExperts(db: Db, count = EXPERTS): number[] {
   return Array.from(
     { length: count },
-    (_, i) =>
-      db
-        .insert(schema.annotators)
-        .values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" })
-        .returning({ id: schema.annotators.id })
-        .get().id,
+    async (_, i) =>
+      (
+        await db
+          .insert(schema.annotators)
+          .values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" })
+          .returning({ id: schema.annotators.id })
+      )[0].id,
   );
 }
 

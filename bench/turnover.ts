@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   const server = await startAppServer({ env: { SOCRATES_BUILD_DIR: BUILD_DIR } });
   const browser = await launchChromium();
   try {
-    const db = openDatabase(server.dbPath);
+    const db = await openDatabase(server.dbPath);
     // Enough trajectories for N snippets, and one A/B item per demo pair (N or fewer).
     const consensus = await createConsensusStudy(db, {
       name: "Turnover",
@@ -124,16 +124,15 @@ async function main(): Promise<void> {
       trajectories: 6,
       config: { seed: 5 },
     });
-    const ab = createAbStudy(db, { name: "Turnover A/B", pool: "expert", config: { seed: 5 } });
-    const itemsOf = (studyId: number) =>
-      db
+    const ab = await createAbStudy(db, { name: "Turnover A/B", pool: "expert", config: { seed: 5 } });
+    const itemsOf = async (studyId: number) =>
+      await db
         .select({ id: studyItems.id })
         .from(studyItems)
         .where(eq(studyItems.studyId, studyId))
-        .orderBy(asc(studyItems.position))
-        .all();
-    const probe = itemsOf(consensus);
-    const counts = { consensus: probe.length, "A/B": itemsOf(ab).length };
+        .orderBy(asc(studyItems.position));
+    const probe = await itemsOf(consensus);
+    const counts = { consensus: probe.length, "A/B": (await itemsOf(ab)).length };
     const shapes = new Map(
       await Promise.all(
         probe.map(async ({ id }) => {

@@ -19,6 +19,6 @@ export async function seedDemo(db: Db): Promise<ImportSummary> {
   return await importBundleFiles(db, readBundleDir(DEMO_DIR));
 }
 
-export function isEmpty(db: Db): boolean {
-  return scenarioIds(db).length === 0;
+export async function isEmpty(db: Db): Promise<boolean> {
+  return (await scenarioIds(db)).length === 0;
 }

@@ -54,7 +54,7 @@ async function judgeAt(db: Db, runId: string, topicId: string, tEnd: number) {
     (e) => e.method === "topic-localized" && e.backbone === DEMO_JUDGE,
   );
   if (!evaluation) return { score: 1, stances: null as Record<string, string> | null, locatedIn: [] as number[] };
-  const rows = topicScoresUpTo(db, evaluation.id, topicId, tEnd);
+  const rows = await topicScoresUpTo(db, evaluation.id, topicId, tEnd);
   const located = rows.filter((r) => r.located);
   const last = located.at(-1);
   return { score: rows.at(-1)?.score ?? 1, stances: last?.stances ?? null, locatedIn: located.map((r) => r.turnId) };
@@ -137,8 +137,8 @@ const DEMO_MTURK = ["A1DEMOTURKER01", "A2DEMOTURKER02", "A3DEMOTURKER03"];
  * $0.50 an assignment. Most work is approved, a little is waiting for review, one assignment
  * was rejected on MTurk (recorded, its answer not used). Stored as a results import would store it.
  */
-function seedDemoMturkBatch(db: Db, studyId: number, untouched: number): void {
-  const open = itemsOfStudy(db, studyId).slice(-untouched).slice(0, 8);
+async function seedDemoMturkBatch(db: Db, studyId: number, untouched: number): Promise<void> {
+  const open = (await itemsOfStudy(db, studyId)).slice(-untouched).slice(0, 8);
   const rng = createRng(500);
   const start = Date.parse("2026-11-20T15:00:00.000Z");
   let n = 0;
@@ -174,7 +174,7 @@ export interface DemoStudiesSummary {
 
 /** Creates the demo accounts and studies on a database that has none (idempotent: does nothing otherwise). */
 export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
-  if (listAnnotatorRows(db).length > 0 || listStudyRows(db).length > 0)
+  if ((await listAnnotatorRows(db)).length > 0 || (await listStudyRows(db)).length > 0)
     return { created: false, accounts: DEMO_ACCOUNTS };
   const ids: Record<string, number> = {};
   for (const account of DEMO_ACCOUNTS) ids[account.username] = (await createAccount(db, account)).valueOf();
@@ -187,7 +187,7 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
     guidelines: consensusGuidelines,
     config: { seed: 7 },
   });
-  const items = itemsOfStudy(db, expertStudy);
+  const items = await itemsOfStudy(db, expertStudy);
   const runsInOrder = [...new Set(items.map((i) => i.runId))];
   const itemsOfFirst = (n: number) => items.filter((i) => runsInOrder.indexOf(i.runId) < n).length;
   // Ada has finished three trajectories, Ben two and half of the third: the study is part-way.
@@ -209,9 +209,9 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
     async (itemId, prev) => await demoConsensusLabel(db, itemId, prev, createRng(2000 + itemId), 1),
   );
 
-  const crowdIds = DEMO_CROWD.map((w) => findOrCreateCrowdWorker(db, "link", w));
+  const crowdIds = await Promise.all(DEMO_CROWD.map(async (w) => await findOrCreateCrowdWorker(db, "link", w)));
   const now = new Date().toISOString();
-  for (const id of crowdIds) updateAnnotator(db, id, { qualifiedAt: now });
+  for (const id of crowdIds) await updateAnnotator(db, id, { qualifiedAt: now });
 
   // Same seed and size as the expert study, so it samples the same trajectories: the non-expert baseline.
   const crowdConsensus = await createConsensusStudy(db, {
@@ -235,21 +235,21 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
         ),
     );
 
-  seedDemoMturkBatch(db, crowdConsensus, items.length - itemsOfFirst(2));
+  await seedDemoMturkBatch(db, crowdConsensus, items.length - itemsOfFirst(2));
 
   if ((await abPairCount(db)) > 0) {
-    const abStudy = createAbStudy(db, {
+    const abStudy = await createAbStudy(db, {
       name: "Demo: crowd A/B reactiveness",
       pool: "crowd",
       guidelines: loadGuidelines(AB_REACTIVENESS),
       config: { seed: 11, goldRate: 0.5 },
     });
-    const abItems = itemsOfStudy(db, abStudy);
+    const abItems = await itemsOfStudy(db, abStudy);
     crowdIds.forEach(async (id, w) => {
       const rng = createRng(400 + w);
       await labelAs(db, abStudy, id, w === 3 ? Math.ceil(abItems.length / 2) : abItems.length, rng, async (itemId) => {
         const item = (await findItem(db, itemId))!;
-        const pair = findAbPair(db, item.abPairId!)!;
+        const pair = (await findAbPair(db, item.abPairId!))!;
         const right = pair.levelA > pair.levelB ? "A" : "B";
         const wrong = right === "A" ? "B" : "A";
         // Careful workers slip on about one pair in five; the third worker is careless (fails gold

@@ -10,24 +10,30 @@ import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/ta
 export { seedDemo };
 
 /** Inserts an account directly (no password): annotation services only need the row. */
-export function addAnnotator(db: Db, username: string, role: "admin" | "expert" | "crowd", qualified = true): number {
-  return db
-    .insert(schema.annotators)
-    .values({
-      username,
-      displayName: username,
-      role,
-      ...(role === "crowd"
-        ? { channel: "link", externalId: username, qualifiedAt: qualified ? new Date().toISOString() : null }
-        : {}),
-    })
-    .returning({ id: schema.annotators.id })
-    .get().id;
+export async function addAnnotator(
+  db: Db,
+  username: string,
+  role: "admin" | "expert" | "crowd",
+  qualified = true,
+): Promise<number> {
+  return (
+    await db
+      .insert(schema.annotators)
+      .values({
+        username,
+        displayName: username,
+        role,
+        ...(role === "crowd"
+          ? { channel: "link", externalId: username, qualifiedAt: qualified ? new Date().toISOString() : null }
+          : {}),
+      })
+      .returning({ id: schema.annotators.id })
+  )[0].id;
 }
 
 /** A valid consensus label for an item: every topic scored `score`, every party "unclear". */
 export async function validConsensusLabel(db: Db, itemId: number, score = 3): Promise<ConsensusLabel> {
-  const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get()!;
+  const item = (await db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).limit(1))[0]!;
   const { runId } = await snippetContext(db, item.snippetId!);
   const { body } = await playedScenarioOfRun(db, runId);
   return {

@@ -9,10 +9,10 @@ export function tempDir(prefix = "socrates-test-"): { dir: string; cleanup: () =
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function tempDb(): { db: Db; path: string; dir: string; cleanup: () => void } {
+export async function tempDb(): Promise<{ db: Db; path: string; dir: string; cleanup: () => void }> {
   const { dir, cleanup } = tempDir();
   const path = join(dir, "test.db");
-  const db = openDatabase(path);
+  const db = await openDatabase(path);
   return {
     db,
     path,

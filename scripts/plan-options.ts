@@ -24,7 +24,7 @@ export function loadPlan(db: Db, opts: { plan?: string; hash?: string }): Loaded
   if (opts.plan && opts.hash) throw new UserError("give --plan or --hash, not both");
   if (opts.plan) return asUserError(() => loadPlanFile(opts.plan!));
   if (!opts.hash) throw new UserError("--plan FILE (or --hash H of a plan `benchmark run` recorded) is required");
-  const stored = asUserError(() => loadStoredPlan(db, opts.hash!));
+  const stored = asUserError(async () => await loadStoredPlan(db, opts.hash!));
   if (!stored) throw new UserError(`--hash: no benchmark plan ${opts.hash} is recorded in the database`);
   return stored;
 }

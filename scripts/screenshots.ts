@@ -127,14 +127,14 @@ async function main(): Promise<void> {
   try {
     // The demo's A/B study is fully labelled: a fresh one, and a crowd worker who passed the
     // reading test, so their signed link leads straight to its task page.
-    const db = openDatabase(server.dbPath);
-    const abStudy = createAbStudy(db, {
+    const db = await openDatabase(server.dbPath);
+    const abStudy = await createAbStudy(db, {
       name: "Screenshots: crowd A/B reactiveness",
       pool: "crowd",
       guidelines: loadGuidelines(AB_REACTIVENESS),
       config: { seed: 5 },
     });
-    addAnnotator(db, "SCREENSHOT_W1", "crowd", true);
+    await addAnnotator(db, "SCREENSHOT_W1", "crowd", true);
     db.$client.close();
     for (const shot of SHOTS)
       for (const width of WIDTHS) console.log(`  ${await capture(browser, server, abStudy, shot, width)}`);

@@ -43,8 +43,8 @@ const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "127.0.0.1";
 const settings = serverSettings();
 
-const db = getDb();
-if (isEmpty(db)) {
+const db = await getDb();
+if (await isEmpty(db)) {
   const summary = await seedDemo(db);
   console.log(
     `Seeded the demo study: ${summary.inserted.scenarios} scenarios, ${summary.inserted.runs} runs, ${summary.inserted.evaluations} evaluations.`,

@@ -3,10 +3,10 @@ import type { Db } from "../server/db.server.ts";
 import { qualifiedAt } from "../server/models/annotator.server.ts";
 import type { EntryOutcome } from "./channel.server.ts";
 
-export function crowdSession(db: Db, studyId: number, annotatorId: number): EntryOutcome {
+export async function crowdSession(db: Db, studyId: number, annotatorId: number): Promise<EntryOutcome> {
   return {
     kind: "session",
     annotatorId,
-    next: qualifiedAt(db, annotatorId) ? `/annotate/${studyId}/next` : `/crowd/qualify?study=${studyId}`,
+    next: (await qualifiedAt(db, annotatorId)) ? `/annotate/${studyId}/next` : `/crowd/qualify?study=${studyId}`,
   };
 }

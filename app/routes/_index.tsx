@@ -7,8 +7,8 @@ import { getDb } from "../server/db.server.ts";
 export const meta: MetaFunction = () => [{ title: "SoCRATES Studio" }];
 
 export async function loader() {
-  const db = getDb();
-  const firstMediated = listRuns(db, { limit: 50 }).find((r) => r.mediated && r.evaluations > 0);
+  const db = await getDb();
+  const firstMediated = (await listRuns(db, { limit: 50 })).find((r) => r.mediated && r.evaluations > 0);
   return json({ ...(await overview(db)), exampleRunId: firstMediated?.id ?? null });
 }
 

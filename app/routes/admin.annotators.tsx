@@ -10,13 +10,15 @@ export const meta: MetaFunction = () => [{ title: "Annotators · SoCRATES Studio
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireUser(request, ["admin"]);
-  return json({ annotators: listAnnotators(getDb()), selfId: admin.id });
+  return json({ annotators: await listAnnotators(await getDb()), selfId: admin.id });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireUser(request, ["admin"]);
   const form = await readForm(request);
-  return actionResult(async () => json({ ok: true as const, message: await accountAction(getDb(), admin.id, form) }));
+  return actionResult(async () =>
+    json({ ok: true as const, message: await accountAction(await getDb(), admin.id, form) }),
+  );
 }
 
 /**

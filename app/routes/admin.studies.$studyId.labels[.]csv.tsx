@@ -8,7 +8,7 @@ import { parseId } from "../server/http/route-params.server.ts";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]);
   const studyId = parseId(params.studyId, "study");
-  const body = orResponse(async () => await labelsCsv(getDb(), studyId));
+  const body = orResponse(async () => await labelsCsv(await getDb(), studyId));
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

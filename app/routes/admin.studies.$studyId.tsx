@@ -47,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]);
   const studyId = parseId(params.studyId, "study");
   const url = new URL(request.url);
-  const db = getDb();
+  const db = await getDb();
   const excludeFlagged = url.searchParams.get("exclude") === "flagged";
   const excludeFast = url.searchParams.get("fast") === "exclude";
   // Cached per study and parameters until the study's data changes (dashboard-cache.server.ts).
@@ -61,7 +61,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
   const view = page.view;
   const channelPanels = view.study.pool === "crowd" ? channelPanelData(db, view.study, url.origin) : null;
-  const flags = studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
+  const flags = await studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
   const charts = chartsData(await page.charts);
   const perRequest = asJsonData({ channels: page.channels, channelPanels, flags, labelComments: page.labelComments });
   return { ...shownView(view), charts, ...perRequest };
@@ -83,7 +83,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const studyId = parseId(params.studyId, "study");
   const form = await readForm(request);
   const intent = String(form.get("intent"));
-  const db = getDb();
+  const db = await getDb();
   // Every intent is for an existing study: an unknown id is a 404 before anything else.
   orResponse(async () => await getStudy(db, studyId));
   if (intent === "close" || intent === "reopen") {
@@ -91,8 +91,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return json(NO_ACTION_DATA);
   }
   if (intent === "resolve-flag") {
-    return actionResult(() => {
-      resolveStudyFlag(db, studyId, form.get("flagId"));
+    return actionResult(async () => {
+      await resolveStudyFlag(db, studyId, form.get("flagId"));
       return json(NO_ACTION_DATA);
     }, db);
   }

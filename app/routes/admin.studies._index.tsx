@@ -13,13 +13,13 @@ export const meta: MetaFunction = () => [{ title: "Studies · SoCRATES Studio" }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]);
-  return json(studiesOverview(getDb(), new URL(request.url).searchParams));
+  return json(await studiesOverview(await getDb(), new URL(request.url).searchParams));
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request, ["admin"]);
   const form = await readForm(request);
-  const db = getDb();
+  const db = await getDb();
   // "Preview item count" runs the creation and rolls it back; both keep what was typed.
   if (form.get("intent") === "preview") {
     return echoFormOnFailure(

@@ -37,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
   const itemId = parseId(params.itemId, "item");
-  const db = getDb();
+  const db = await getDb();
   const { firstShowing, ...page } = orResponse(
     async () => await taskPage(db, studyId, itemId, user, new URL(request.url)),
   );
@@ -64,7 +64,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   };
   // Opened from My labels: a submit goes back there, not on to the next unlabelled item.
   const fromMine = new URL(request.url).searchParams.get("from") === "mine";
-  const db = getDb();
+  const db = await getDb();
   return actionResult(async () => {
     const result = await saveTaskWork(db, studyId, itemId, user, post);
     switch (result.done) {

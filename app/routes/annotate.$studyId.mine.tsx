@@ -15,7 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
   const filter = parseMyLabelsFilter(new URL(request.url).searchParams);
-  return json(orResponse(async () => await myLabels(getDb(), studyId, user, filter)));
+  return json(orResponse(async () => await myLabels(await getDb(), studyId, user, filter)));
 }
 
 export default function MyLabels() {

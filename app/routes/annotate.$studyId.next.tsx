@@ -19,7 +19,7 @@ export const meta: MetaFunction = () => [{ title: "Next task · SoCRATES Studio"
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
-  const step = orResponse(async () => await currentStep(getDb(), studyId, user));
+  const step = orResponse(async () => await currentStep(await getDb(), studyId, user));
   if (step.kind === "go") throw redirect(step.path);
   // `done`: the POST found nothing; starting again by itself would only loop.
   const again = !new URL(request.url).searchParams.has("done");
@@ -34,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
-  const db = getDb();
+  const db = await getDb();
   throw redirect(await orResponseWrite(async () => await takeNextStep(db, studyId, user), db));
 }
 

@@ -9,7 +9,7 @@ export const meta: MetaFunction = () => [{ title: "My tasks · SoCRATES Studio" 
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
-  return json(await annotatorHome(getDb(), user));
+  return json(await annotatorHome(await getDb(), user));
 }
 
 export default function MyTasks() {

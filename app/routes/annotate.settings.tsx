@@ -19,14 +19,14 @@ export const meta: MetaFunction = () => [{ title: "Task settings · SoCRATES Stu
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
-  const settings = await taskSettings(getDb(), user);
+  const settings = await taskSettings(await getDb(), user);
   return json({ autoAdvance: settings.autoAdvance, tables: hotkeyTables(settings) });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const form = await readForm(request);
-  const db = getDb();
+  const db = await getDb();
   const intent = form.get("intent");
   return actionResult(async () => {
     if (intent === "hotkeys") {

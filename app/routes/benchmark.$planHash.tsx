@@ -12,7 +12,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: mediator models and their scores
-  return json(await orResponseAsync(() => benchmarkPage(getDb(), params.planHash ?? "")));
+  return json(await orResponseAsync(async () => benchmarkPage(await getDb(), params.planHash ?? "")));
 }
 
 /** Every registered report part the report holds, in report order (app/report-parts/registry.ts). */

@@ -10,7 +10,7 @@ export const meta: MetaFunction = () => [{ title: "Benchmark · SoCRATES Studio"
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: mediator models and their scores
-  return json({ plans: benchmarkPlans(getDb()) });
+  return json({ plans: await benchmarkPlans(await getDb()) });
 }
 
 export default function BenchmarkPlans() {

@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const channel = channelOfWorker(user.channel);
   const endView = channel?.completion.endView;
   if (!channel || !endView) throw redirect(`/annotate/${studyId}/next`);
-  const db = getDb();
+  const db = await getDb();
   const study = orResponse(async () => await studyForWorker(db, studyId, user));
   // Read-only (issue 29): a session still going is completed, or given its next item, by the next page's POST.
   const step = orResponse(() => endView(db, studyId, user.id));

@@ -60,11 +60,11 @@ function attemptOrigin(request: Request, user: SessionUser, context: RequestCont
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["crowd"]);
   if (user.qualifiedAt) throw redirect(nextPath(request));
-  const db = getDb();
+  const db = await getDb();
   const test = loadQualificationTest();
-  const attempts = attemptCount(db, user.id);
+  const attempts = await attemptCount(db, user.id);
   if (attempts >= MAX_QUALIFICATION_ATTEMPTS) lockedRedirect(request, user);
-  const limited = networkLimitReached(db, attemptOrigin(request, user, context));
+  const limited = await networkLimitReached(db, attemptOrigin(request, user, context));
   // The answer key never leaves the server: only the questions without it are sent.
   return json(
     {
@@ -83,7 +83,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** The first item after a pass; null (the next page decides) when the study refuses, so the pass itself is kept. */
 async function firstItemPath(
   request: Request,
-  db: ReturnType<typeof getDb>,
+  db: Awaited<ReturnType<typeof getDb>>,
   user: SessionUser,
 ): Promise<string | null> {
   const study = Number(studyParam(request));
@@ -100,7 +100,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, ["crowd"]);
   const origin = attemptOrigin(request, user, context);
   const form = await readForm(request);
-  const db = getDb();
+  const db = await getDb();
   const { reply, status, next } = await orResponseWrite(async () => {
     const outcome = await takeQualificationTest(db, user.id, form, origin);
     // A pass goes straight to the first item, leased here in the POST (the next page's GET writes nothing).

@@ -27,7 +27,7 @@ type Channel = NonNullable<ReturnType<typeof channelForEntry>>;
 async function entryOf(request: Request) {
   const params = new URL(request.url).searchParams;
   const studyId = parseId(params.get("study") ?? undefined, "study");
-  const db = getDb();
+  const db = await getDb();
   const study = orResponse(async () => await getStudy(db, studyId));
   if (study.pool !== "crowd")
     throw new Response("This study is not open to crowd workers.", { status: 403, statusText: "Forbidden" });
@@ -91,7 +91,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const value = enter();
     return { value, created: value.created === true };
   };
-  let outcome: ReturnType<typeof enter>;
+  let outcome: Awaited<ReturnType<typeof enter>>;
   try {
     outcome = await orResponseWrite(
       () =>

@@ -12,7 +12,7 @@ export const meta: MetaFunction = () => [{ title: "Label history · SoCRATES Stu
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["admin", "expert", "crowd"]);
   const labelId = parseId(params.labelId, "label");
-  return json(orResponse(async () => await labelHistory(getDb(), labelId, user)));
+  return json(orResponse(async () => await labelHistory(await getDb(), labelId, user)));
 }
 
 export default function LabelHistory() {

@@ -32,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const field = (name: string) => String(form.get(name) ?? "");
-  const outcome = await logIn(getDb(), {
+  const outcome = await logIn(await getDb(), {
     username: field("username"),
     password: field("password"),
     network: networkIdentity(context),

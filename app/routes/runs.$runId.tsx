@@ -21,13 +21,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
-  const view = await getRunView(getDb(), params.runId ?? "");
+  const view = await getRunView(await getDb(), params.runId ?? "");
   if (!view) throw new Response(`There is no run "${params.runId}".`, { status: 404, statusText: "Not Found" });
   return json({
     ...view,
-    metrics: getRunMetrics(getDb(), view.run.id),
+    metrics: await getRunMetrics(await getDb(), view.run.id),
     consensusChart: await getRunConsensusChart(view),
-    emotion: await getRunEmotion(getDb(), view),
+    emotion: await getRunEmotion(await getDb(), view),
   });
 }
 

@@ -34,8 +34,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const cell = benchmarkCell(params);
   const filter = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ""])) as RunFilterValues;
   const sort = parseSort(params, RUN_SORT_KEYS, { key: "scenario", dir: "asc" });
-  const db = getDb();
-  const paged = runsPage(
+  const db = await getDb();
+  const paged = await runsPage(
     db,
     {
       ids: cell?.runIds,
@@ -67,7 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     filter,
     filtered,
     sort,
-    facets: runFacets(db),
+    facets: await runFacets(db),
   });
 }
 
@@ -77,7 +77,7 @@ type RunFilterValues = Record<(typeof FILTERS)[number], string>;
 function benchmarkCell(params: URLSearchParams) {
   const [plan, table, row, column] = ["plan", "table", "row", "column"].map((k) => params.get(k) ?? "");
   if (!plan) return null;
-  const found = orResponse(async () => await cellRunIds(getDb(), plan, { table, row, column }));
+  const found = orResponse(async () => await cellRunIds(await getDb(), plan, { table, row, column }));
   return { plan, table, row, column, label: found.label, runIds: found.runIds };
 }
 

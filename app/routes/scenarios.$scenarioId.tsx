@@ -17,7 +17,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
-  const found = await getScenario(getDb(), params.scenarioId ?? "");
+  const found = await getScenario(await getDb(), params.scenarioId ?? "");
   if (!found)
     throw new Response(`There is no scenario "${params.scenarioId}".`, { status: 404, statusText: "Not Found" });
   return json(found);

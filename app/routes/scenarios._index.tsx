@@ -10,8 +10,8 @@ export const meta: MetaFunction = () => [{ title: "Scenarios · SoCRATES Studio"
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: these pages show models, conditions and evaluator scores
-  const db = getDb();
-  return json({ scenarios: listScenarios(db), curation: curationOverview(db) });
+  const db = await getDb();
+  return json({ scenarios: await listScenarios(db), curation: await curationOverview(db) });
 }
 
 export default function Scenarios() {

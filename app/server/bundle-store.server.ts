@@ -179,11 +179,11 @@ async function storedRecord(db: Db, kind: RecordKind, id: string): Promise<unkno
     case "runs":
       return await loadRun(db, id);
     case "matched_pairs": {
-      const row = db.select().from(schema.matchedPairs).where(eq(schema.matchedPairs.id, id)).get();
+      const row = (await db.select().from(schema.matchedPairs).where(eq(schema.matchedPairs.id, id)).limit(1))[0];
       return row && pairRecord(row);
     }
     case "ab_pairs": {
-      const row = db.select().from(schema.abPairs).where(eq(schema.abPairs.id, id)).get();
+      const row = (await db.select().from(schema.abPairs).where(eq(schema.abPairs.id, id)).limit(1))[0];
       return row && abPairRecord(row);
     }
     case "evaluations": {
@@ -488,8 +488,8 @@ function planRecords(parsed: { file: string; bundle: Bundle }[]): PlanStep[] {
 }
 
 /** Every bundle record in the database, ordered by id so the output is reproducible. */
-export function exportBundle(db: Db): Bundle {
-  const turnRows = db.select().from(schema.turns).orderBy(asc(schema.turns.runId), asc(schema.turns.turnId)).all();
+export async function exportBundle(db: Db): Promise<Bundle> {
+  const turnRows = await db.select().from(schema.turns).orderBy(asc(schema.turns.runId), asc(schema.turns.turnId));
   const turnsByRun = new Map<string, (typeof schema.turns.$inferSelect)[]>();
   for (const t of turnRows) {
     const list = turnsByRun.get(t.runId) ?? [];
@@ -499,16 +499,13 @@ export function exportBundle(db: Db): Bundle {
   return {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
-    scenarios: db.select().from(schema.scenarios).orderBy(asc(schema.scenarios.id)).all().map(scenarioRecord),
-    conditions: db.select().from(schema.conditions).orderBy(asc(schema.conditions.id)).all().map(conditionRecord),
-    runs: db
-      .select()
-      .from(schema.runs)
-      .orderBy(asc(schema.runs.id))
-      .all()
-      .map((r) => runRecord(r, turnsByRun.get(r.id) ?? [])),
-    matched_pairs: allMatchedPairs(db).map(pairRecord),
-    ab_pairs: db.select().from(schema.abPairs).orderBy(asc(schema.abPairs.id)).all().map(abPairRecord),
-    evaluations: db.select().from(schema.evaluations).orderBy(asc(schema.evaluations.id)).all().map(evaluationRecord),
+    scenarios: (await db.select().from(schema.scenarios).orderBy(asc(schema.scenarios.id))).map(scenarioRecord),
+    conditions: (await db.select().from(schema.conditions).orderBy(asc(schema.conditions.id))).map(conditionRecord),
+    runs: (await db.select().from(schema.runs).orderBy(asc(schema.runs.id))).map((r) =>
+      runRecord(r, turnsByRun.get(r.id) ?? []),
+    ),
+    matched_pairs: (await allMatchedPairs(db)).map(pairRecord),
+    ab_pairs: (await db.select().from(schema.abPairs).orderBy(asc(schema.abPairs.id))).map(abPairRecord),
+    evaluations: (await db.select().from(schema.evaluations).orderBy(asc(schema.evaluations.id))).map(evaluationRecord),
   };
 }

@@ -33,11 +33,10 @@ export async function overview(db: Db) {
   const [scenarioCount] = await db.select({ n: count() }).from(schema.scenarios);
   const [runCount] = await db.select({ n: count() }).from(schema.runs);
   const [evaluationCount] = await db.select({ n: count() }).from(schema.evaluations);
-  const domains = db
+  const domains = await db
     .selectDistinct({ domain: schema.scenarios.domain })
     .from(schema.scenarios)
-    .orderBy(asc(schema.scenarios.domain))
-    .all();
+    .orderBy(asc(schema.scenarios.domain));
   return {
     scenarios: scenarioCount.n,
     runs: runCount.n,
@@ -46,33 +45,33 @@ export async function overview(db: Db) {
   };
 }
 
-export function listScenarios(db: Db) {
-  return db
-    .select({
-      id: schema.scenarios.id,
-      domain: schema.scenarios.domain,
-      title: schema.scenarios.title,
-      source: schema.scenarios.source,
-      parties: schema.scenarios.parties,
-      topics: schema.scenarios.topics,
-      // A join, not a correlated subquery: drizzle leaves a single-table query's columns unqualified.
-      runs: count(schema.runs.id),
-    })
-    .from(schema.scenarios)
-    .leftJoin(schema.runs, eq(schema.runs.scenarioId, schema.scenarios.id))
-    .groupBy(schema.scenarios.id)
-    .orderBy(asc(schema.scenarios.domain), asc(schema.scenarios.title))
-    .all()
-    .map((s) => ({
-      id: s.id,
-      domain: s.domain,
-      title: s.title,
-      demo: s.source.kind === "demo",
-      curated: s.source.kind === "curated",
-      parties: s.parties.length,
-      topics: s.topics.length,
-      runs: s.runs,
-    }));
+export async function listScenarios(db: Db) {
+  return (
+    await db
+      .select({
+        id: schema.scenarios.id,
+        domain: schema.scenarios.domain,
+        title: schema.scenarios.title,
+        source: schema.scenarios.source,
+        parties: schema.scenarios.parties,
+        topics: schema.scenarios.topics,
+        // A join, not a correlated subquery: drizzle leaves a single-table query's columns unqualified.
+        runs: count(schema.runs.id),
+      })
+      .from(schema.scenarios)
+      .leftJoin(schema.runs, eq(schema.runs.scenarioId, schema.scenarios.id))
+      .groupBy(schema.scenarios.id)
+      .orderBy(asc(schema.scenarios.domain), asc(schema.scenarios.title))
+  ).map((s) => ({
+    id: s.id,
+    domain: s.domain,
+    title: s.title,
+    demo: s.source.kind === "demo",
+    curated: s.source.kind === "curated",
+    parties: s.parties.length,
+    topics: s.topics.length,
+    runs: s.runs,
+  }));
 }
 
 const runListColumns = {
@@ -160,7 +159,7 @@ function runConditions(filter: RunListFilter): SQL | undefined {
 }
 
 /** The runs, filtered and sorted (by default: scenario, condition, mediated first), `limit` from `offset`. */
-export function listRuns(db: Db, filter: RunListFilter = {}): RunListItem[] {
+export async function listRuns(db: Db, filter: RunListFilter = {}): Promise<RunListItem[]> {
   const sort = filter.sort;
   const order = sort
     ? [(sort.dir === "desc" ? desc : asc)(RUN_SORT_COLUMNS[sort.key]), asc(schema.runs.id)]
@@ -173,99 +172,95 @@ export function listRuns(db: Db, filter: RunListFilter = {}): RunListItem[] {
       ];
   // Two steps: order only the ids (narrow rows in the sorter), then read the page's rows, so the evaluation
   // count and the wide columns are computed for the rows shown, not for every run that matches.
-  const ids = db
-    .select({ id: schema.runs.id })
-    .from(schema.runs)
-    .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
-    .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
-    .where(runConditions(filter))
-    .orderBy(...order)
-    .limit(filter.limit ?? 500)
-    .offset(filter.offset ?? 0)
-    .all()
-    .map((r) => r.id);
-  if (ids.length === 0) return [];
-  const rows = new Map(
-    db
-      .select(runListColumns)
+  const ids = (
+    await db
+      .select({ id: schema.runs.id })
       .from(schema.runs)
       .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
       .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
-      .where(inArray(schema.runs.id, ids))
-      .all()
-      .map((r) => [r.id, r]),
+      .where(runConditions(filter))
+      .orderBy(...order)
+      .limit(filter.limit ?? 500)
+      .offset(filter.offset ?? 0)
+  ).map((r) => r.id);
+  if (ids.length === 0) return [];
+  const rows = new Map(
+    (
+      await db
+        .select(runListColumns)
+        .from(schema.runs)
+        .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
+        .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
+        .where(inArray(schema.runs.id, ids))
+    ).map((r) => [r.id, r]),
   );
   return ids.map((id) => rows.get(id)!);
 }
 
 /** How many runs the filter matches (the joins only when a condition needs them). */
-export function countRuns(db: Db, filter: RunListFilter = {}): number {
-  return db
-    .select({ n: count() })
-    .from(schema.runs)
-    .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
-    .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
-    .where(runConditions(filter))
-    .get()!.n;
+export async function countRuns(db: Db, filter: RunListFilter = {}): Promise<number> {
+  return (
+    await db
+      .select({ n: count() })
+      .from(schema.runs)
+      .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
+      .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
+      .where(runConditions(filter))
+      .limit(1)
+  )[0]!.n;
 }
 
 /**
  * One page of the filtered runs, paged in the database, with the total they come to; a page past the last
  * shows the last.
  */
-export function runsPage(db: Db, filter: RunListFilter, page: number, size: number) {
-  const total = countRuns(db, filter);
+export async function runsPage(db: Db, filter: RunListFilter, page: number, size: number) {
+  const total = await countRuns(db, filter);
   const pages = pageCount(total, size);
   const current = Math.min(page, pages);
-  const runs = listRuns(db, { ...filter, limit: size, offset: (current - 1) * size });
+  const runs = await listRuns(db, { ...filter, limit: size, offset: (current - 1) * size });
   return { runs, total, page: current, pages, size };
 }
 
 /** The choices of the runs page's filters: only values some stored run has. */
-export function runFacets(db: Db) {
-  const distinct = (
+export async function runFacets(db: Db) {
+  const distinct = async (
     column: typeof schema.runs.mediatorBackbone | typeof schema.runs.simulatorBackbone | typeof schema.runs.outcome,
   ) =>
-    db
-      .selectDistinct({ value: column })
-      .from(schema.runs)
-      .where(isNotNull(column))
-      .orderBy(asc(column))
-      .all()
-      .map((r) => String(r.value));
-  const scenarios = db
+    (await db.selectDistinct({ value: column }).from(schema.runs).where(isNotNull(column)).orderBy(asc(column))).map(
+      (r) => String(r.value),
+    );
+  const scenarios = await db
     .select({ id: schema.scenarios.id, title: schema.scenarios.title })
     .from(schema.scenarios)
     .where(inArray(schema.scenarios.id, db.select({ id: schema.runs.scenarioId }).from(schema.runs)))
-    .orderBy(asc(schema.scenarios.title), asc(schema.scenarios.id))
-    .all();
-  const conditions = db
+    .orderBy(asc(schema.scenarios.title), asc(schema.scenarios.id));
+  const conditions = await db
     .selectDistinct({ axis: schema.conditions.axis, variant: schema.conditions.variant })
     .from(schema.conditions)
     .where(inArray(schema.conditions.id, db.select({ id: schema.runs.conditionId }).from(schema.runs)))
-    .orderBy(asc(schema.conditions.axis), asc(schema.conditions.variant))
-    .all();
+    .orderBy(asc(schema.conditions.axis), asc(schema.conditions.variant));
   return {
     scenarios,
     conditions,
-    mediators: distinct(schema.runs.mediatorBackbone),
-    backbones: distinct(schema.runs.simulatorBackbone),
-    outcomes: distinct(schema.runs.outcome),
+    mediators: await distinct(schema.runs.mediatorBackbone),
+    backbones: await distinct(schema.runs.simulatorBackbone),
+    outcomes: await distinct(schema.runs.outcome),
   };
 }
 
 export async function getScenario(db: Db, id: string) {
   const scenario = await findScenario(db, id);
   if (!scenario) return null;
-  const conditions = conditionsOfScenario(db, id);
+  const conditions = await conditionsOfScenario(db, id);
   const runCounts = new Map(
-    db
-      .select({ conditionId: schema.runs.conditionId, n: count() })
-      .from(schema.runs)
-      .where(eq(schema.runs.scenarioId, id))
-      .groupBy(schema.runs.conditionId)
-      .all()
-      .map((r) => [r.conditionId, r.n]),
+    (
+      await db
+        .select({ conditionId: schema.runs.conditionId, n: count() })
+        .from(schema.runs)
+        .where(eq(schema.runs.scenarioId, id))
+        .groupBy(schema.runs.conditionId)
+    ).map((r) => [r.conditionId, r.n]),
   );
   const stored = conditions.map((c) => ({
     id: c.id,
@@ -279,14 +274,14 @@ export async function getScenario(db: Db, id: string) {
     scenario,
     conditionCount: conditions.length,
     conditions: conditionListing(id, scenario, stored),
-    runs: listRuns(db, { scenarioId: id }),
-    curation: scenario.source.kind === "curated" ? curationRecord(db, id) : null,
+    runs: await listRuns(db, { scenarioId: id }),
+    curation: scenario.source.kind === "curated" ? await curationRecord(db, id) : null,
   };
 }
 
 /** A curated scenario's seed report, sources and acceptance record (null when this database has no record of it). */
-export function curationRecord(db: Db, scenarioId: string): CurationRecordView | null {
-  const found = curationOfScenario(db, scenarioId);
+export async function curationRecord(db: Db, scenarioId: string): Promise<CurationRecordView | null> {
+  const found = await curationOfScenario(db, scenarioId);
   if (!found) return null;
   const { candidate, seed } = found;
   return {
@@ -303,8 +298,8 @@ export function curationRecord(db: Db, scenarioId: string): CurationRecordView |
 }
 
 /** Accepted and rejected candidates per domain, for the scenarios page. */
-export function curationOverview(db: Db): CurationDomainSummary[] {
-  return curationSummary(candidateOutcomes(db));
+export async function curationOverview(db: Db): Promise<CurationDomainSummary[]> {
+  return curationSummary(await candidateOutcomes(db));
 }
 
 export async function getRunView(db: Db, id: string) {
@@ -315,20 +310,20 @@ export async function getRunView(db: Db, id: string) {
   const played: { background: string; topics: Topic[]; parties: Party[] } = condition.expanded ?? scenario;
   const turns = await runTurnRows(db, id);
   const topicIds = played.topics.map((t) => t.id);
-  const evaluations: EvaluationView[] = db
-    .select()
-    .from(schema.evaluations)
-    // Emotion-judge evaluations are no consensus series: the run page reads them through getRunEmotion.
-    .where(and(eq(schema.evaluations.runId, id), ne(schema.evaluations.method, EMOTION_METHOD)))
-    // "topic-localized" sorts after "per-turn"; show the evaluator under validation first.
-    .orderBy(desc(schema.evaluations.method), asc(schema.evaluations.backbone))
-    .all()
-    .map((evaluation) => {
-      const rows = db
+  const evaluations: EvaluationView[] = await Promise.all(
+    (
+      await db
+        .select()
+        .from(schema.evaluations)
+        // Emotion-judge evaluations are no consensus series: the run page reads them through getRunEmotion.
+        .where(and(eq(schema.evaluations.runId, id), ne(schema.evaluations.method, EMOTION_METHOD)))
+        // "topic-localized" sorts after "per-turn"; show the evaluator under validation first.
+        .orderBy(desc(schema.evaluations.method), asc(schema.evaluations.backbone))
+    ).map(async (evaluation) => {
+      const rows = await db
         .select()
         .from(schema.evaluationScores)
-        .where(eq(schema.evaluationScores.evaluationId, evaluation.id))
-        .all();
+        .where(eq(schema.evaluationScores.evaluationId, evaluation.id));
       const method = evaluation.method as EvaluationMethod;
       const topics = topicSeries(rows, topicIds, run.totalTurns);
       const reasons: EvaluationView["reasons"] = {};
@@ -348,8 +343,9 @@ export async function getRunView(db: Db, id: string) {
         topics,
         reasons,
       };
-    });
-  const snippetSpans = db
+    }),
+  );
+  const snippetSpans = await db
     .select({
       position: schema.snippets.position,
       startTurn: schema.snippets.startTurn,
@@ -358,13 +354,14 @@ export async function getRunView(db: Db, id: string) {
     })
     .from(schema.snippets)
     .where(eq(schema.snippets.runId, id))
-    .orderBy(asc(schema.snippets.position))
-    .all();
-  const pair = db
-    .select()
-    .from(schema.matchedPairs)
-    .where(run.mediated ? eq(schema.matchedPairs.mediatedRunId, id) : eq(schema.matchedPairs.unmediatedRunId, id))
-    .get();
+    .orderBy(asc(schema.snippets.position));
+  const pair = (
+    await db
+      .select()
+      .from(schema.matchedPairs)
+      .where(run.mediated ? eq(schema.matchedPairs.mediatedRunId, id) : eq(schema.matchedPairs.unmediatedRunId, id))
+      .limit(1)
+  )[0];
   const counterpartId = pair ? (run.mediated ? pair.unmediatedRunId : pair.mediatedRunId) : null;
   return {
     run: {
@@ -404,7 +401,7 @@ export async function getRunView(db: Db, id: string) {
   };
 }
 
-export type RunView = NonNullable<ReturnType<typeof getRunView>>;
+export type RunView = NonNullable<Awaited<ReturnType<typeof getRunView>>>;
 
 /** The run's consensus by turn, one line per evaluation, drawn for the run page (null without an evaluation). */
 export async function getRunConsensusChart(view: RunView): Promise<RenderedChart | null> {
@@ -442,7 +439,7 @@ export async function getRunEmotion(db: Db, view: RunView): Promise<EmotionChart
 }
 
 /** The stored metric values of one run and its matched pair (written by `socrates metrics`). */
-export function getRunMetrics(db: Db, runId: string): RunMetrics {
+export async function getRunMetrics(db: Db, runId: string): Promise<RunMetrics> {
   const toView = (r: MetricValueRow): MetricView => ({
     metric: r.metric,
     value: r.value,
@@ -450,19 +447,21 @@ export function getRunMetrics(db: Db, runId: string): RunMetrics {
     params: r.params,
     computedAt: r.computedAt,
   });
-  const rows = metricValuesNotingStale(db, "run", runId);
+  const rows = await metricValuesNotingStale(db, "run", runId);
   const result: RunMetrics = { run: [], evaluations: {}, pair: null, computedAt: null };
   for (const row of rows) {
     if (readsEvaluation(row.metric)) (result.evaluations[row.evaluationId] ??= []).push(toView(row));
     else result.run.push(toView(row));
   }
-  const pair = db
-    .select({ id: schema.matchedPairs.id })
-    .from(schema.matchedPairs)
-    .where(or(eq(schema.matchedPairs.mediatedRunId, runId), eq(schema.matchedPairs.unmediatedRunId, runId)))
-    .get();
+  const pair = (
+    await db
+      .select({ id: schema.matchedPairs.id })
+      .from(schema.matchedPairs)
+      .where(or(eq(schema.matchedPairs.mediatedRunId, runId), eq(schema.matchedPairs.unmediatedRunId, runId)))
+      .limit(1)
+  )[0];
   if (pair) {
-    const pairRows = metricValuesNotingStale(db, "pair", pair.id);
+    const pairRows = await metricValuesNotingStale(db, "pair", pair.id);
     result.pair = { id: pair.id, rows: pairRows.map(toView) };
     rows.push(...pairRows);
   }

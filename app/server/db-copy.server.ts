@@ -28,7 +28,7 @@ export class CopyRefused extends Error {}
 /** A database named as the command takes it: `sqlite:PATH`, a bare path, or a postgres:// URL. */
 export async function openAny(location: string): Promise<AnyDb> {
   if (isPostgresUrl(location)) return { engine: "postgres", db: await openPostgres(location) };
-  return { engine: "sqlite", db: openDatabase(location.replace(/^sqlite:/, "")) };
+  return { engine: "sqlite", db: await openDatabase(location.replace(/^sqlite:/, "")) };
 }
 
 export async function closeAny(target: AnyDb): Promise<void> {

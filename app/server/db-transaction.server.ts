@@ -50,11 +50,11 @@ interface SqliteWriter {
 
 const writers = new WeakMap<Db, SqliteWriter>();
 
-function writerOf(db: Db): SqliteWriter {
+async function writerOf(db: Db): Promise<SqliteWriter> {
   let found = writers.get(db);
   if (!found) {
     // An in-memory database has no file a second connection could open: it writes on its one connection.
-    const writer = db.$client.memory ? db : openDatabase(db.$client.name);
+    const writer = db.$client.memory ? db : await openDatabase(db.$client.name);
     if (writer !== db) writer.$client.pragma("busy_timeout = 0");
     found = { writer, tail: Promise.resolve() };
     writers.set(db, found);
@@ -79,7 +79,7 @@ async function beginWrite(writer: Db, maxWaitMs: number): Promise<void> {
 }
 
 async function sqliteTransact<T>(db: Db, work: (tx: Db) => Promise<T>, o: TransactOptions): Promise<T> {
-  const w = writerOf(db);
+  const w = await writerOf(db);
   const previous = w.tail;
   let done!: () => void;
   w.tail = new Promise<void>((ok) => (done = ok));

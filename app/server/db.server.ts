@@ -15,6 +15,7 @@ import { eq, isNull } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import { recordedIdentity } from "../domain/simulation/run-identity.ts";
 
+import { transact } from "./db-transaction.server.ts";
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 export const DEFAULT_DB_PATH = "data/socrates.db";
@@ -60,7 +61,7 @@ export function databasePath(): string {
 }
 
 /** Opens (creating if needed) a database file and brings its schema up to date. */
-export function openDatabase(path: string = databasePath()): Db {
+export async function openDatabase(path: string = databasePath()): Promise<Db> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
   sqlite.pragma("journal_mode = WAL");
@@ -72,7 +73,7 @@ export function openDatabase(path: string = databasePath()): Db {
   if (pageLimit !== null) sqlite.pragma(`max_page_count = ${pageLimit}`);
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  backfillRunIdentity(db);
+  await backfillRunIdentity(db);
   return db;
 }
 
@@ -82,9 +83,9 @@ export function openDatabase(path: string = databasePath()): Db {
  * and reused, never re-simulated. Idempotent: only rows without a hash are touched, so after the
  * first open this is one indexed query that finds nothing.
  */
-export function backfillRunIdentity(db: Db): number {
+export async function backfillRunIdentity(db: Db): Promise<number> {
   const { runs } = schema;
-  const pending = db
+  const pending = await db
     .select({
       id: runs.id,
       conditionId: runs.conditionId,
@@ -94,10 +95,9 @@ export function backfillRunIdentity(db: Db): number {
       seed: runs.seed,
     })
     .from(runs)
-    .where(isNull(runs.settingsHash))
-    .all();
+    .where(isNull(runs.settingsHash));
   if (pending.length === 0) return 0;
-  db.transaction((tx) => {
+  await transact(db, async (tx) => {
     for (const r of pending) {
       const identity = recordedIdentity({
         condition_id: r.conditionId,
@@ -106,7 +106,7 @@ export function backfillRunIdentity(db: Db): number {
         config: r.config,
         seed: r.seed,
       });
-      tx.update(runs).set(identity).where(eq(runs.id, r.id)).run();
+      await tx.update(runs).set(identity).where(eq(runs.id, r.id));
     }
   });
   return pending.length;
@@ -120,9 +120,9 @@ const cache = globalThis as unknown as { __socratesDb?: Db };
  * timeout 0): a write finding the lock taken fails at once with SQLITE_BUSY, and
  * `withWriteLock` retries it after an asynchronous pause.
  */
-export function getDb(): Db {
+export async function getDb(): Promise<Db> {
   if (!cache.__socratesDb) {
-    const db = openDatabase();
+    const db = await openDatabase();
     db.$client.pragma("busy_timeout = 0");
     cache.__socratesDb = db;
   }

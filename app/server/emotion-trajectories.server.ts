@@ -68,8 +68,8 @@ export function preferredVolatilityReader(
 }
 
 /** The stored A/B pairs (those named, else all) as the proxy reads them: backbone = the runs' simulator backbone. */
-export function storedProxyPairs(db: Db, pairIds?: ReadonlySet<string>): ProxyPair[] {
-  return listAbPairsWithBackbone(db)
+export async function storedProxyPairs(db: Db, pairIds?: ReadonlySet<string>): Promise<ProxyPair[]> {
+  return (await listAbPairsWithBackbone(db))
     .filter((p) => !pairIds || pairIds.has(p.id))
     .map((p) => ({
       pairId: p.id,

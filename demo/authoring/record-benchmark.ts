@@ -98,10 +98,10 @@ export async function recordDemoBenchmark(): Promise<Bundle> {
     });
     if (summary.failures.length > 0)
       throw new Error(`demo benchmark incomplete: ${summary.failures.map((f) => `${f.id}: ${f.reason}`).join("; ")}`);
-    const units = planGrid(db, loaded.plan).units;
+    const units = (await planGrid(db, loaded.plan)).units;
     const runIds = new Set(units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]));
     const pairIds = new Set(units.flatMap((u) => u.mediated.map((m) => m.pairId)));
-    return gridBundle(exportBundle(db), runIds, pairIds);
+    return gridBundle(await exportBundle(db), runIds, pairIds);
   });
 }
 

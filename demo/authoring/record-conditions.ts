@@ -33,7 +33,7 @@ const DESCRIPTION =
 const dir = mkdtempSync(join(tmpdir(), "socrates-demo-conditions-"));
 const mock = await startMockLlm({ respond: standInResponder() });
 try {
-  const db = openDatabase(join(dir, "record.db"));
+  const db = await openDatabase(join(dir, "record.db"));
   const files = readdirSync(DEMO_DIR)
     .filter((f) => SCENARIO_FILES.test(f))
     .sort();
@@ -42,10 +42,10 @@ try {
     files.map((f) => ({ file: f, text: readFileSync(join(DEMO_DIR, f), "utf8") })),
   );
   const llm = createLlm({ db, config: mockConfig(mock.url, { model: WRITER_MODEL }) });
-  const summary = await probe({ db, llm, plan: planProbe(db, scenarioIds(db), [...CONDITION_AXES]) });
+  const summary = await probe({ db, llm, plan: planProbe(db, await scenarioIds(db), [...CONDITION_AXES]) });
   if (summary.rejected.length > 0 || summary.failed.length > 0)
     throw new Error(`probe: ${JSON.stringify([...summary.rejected, ...summary.failed])}`);
-  const conditions = exportBundle(db).conditions.filter((c) => c.axis !== "general");
+  const conditions = (await exportBundle(db)).conditions.filter((c) => c.axis !== "general");
   writeFileSync(
     OUT,
     `${JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, description: DESCRIPTION, conditions }, null, 2)}\n`,

@@ -66,7 +66,7 @@ export async function recordFidelityPairs(): Promise<Bundle> {
         if (summary.pairsFailed.length > 0)
           throw new Error(`${simulator}: pairs not stored: ${summary.failed.map((f) => f.reason).join("; ")}`);
       }
-      const all = exportBundle(db);
+      const all = await exportBundle(db);
       const conditions = all.conditions.filter((c) => c.axis === FIDELITY_AXIS);
       const ids = new Set(conditions.map((c) => c.id));
       // No timestamps: re-recording gives the same bytes.

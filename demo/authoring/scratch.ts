@@ -13,7 +13,7 @@ export async function withScratchStandIn<T>(
 ): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const mock = await startMockLlm({ respond, latencyMs: 0 });
-  const db = openDatabase(join(dir, "demo.db"));
+  const db = await openDatabase(join(dir, "demo.db"));
   try {
     return await record(db, mock.url);
   } finally {

@@ -43,19 +43,19 @@ export async function seedDemoBenchmark(db: Db): Promise<DemoBenchmarkSummary> {
     { file: DEMO_BENCHMARK_BUNDLE, text: readFileSync(DEMO_BENCHMARK_BUNDLE, "utf8") },
   ]);
   const plan = loadDemoPlan();
-  if (!findBenchmarkPlan(db, plan.hash))
+  if (!(await findBenchmarkPlan(db, plan.hash)))
     await touchBenchmarkPlan(db, { hash: plan.hash, name: plan.plan.name, plan: plan.plan, source: plan.source });
   const params = parseMetricParams(plan.plan.params);
   let metricRows = 0;
-  for (const unit of planGrid(db, plan.plan).units) {
+  for (const unit of (await planGrid(db, plan.plan)).units) {
     const subjects = [
       { runId: unit.unmediatedRunId, pairId: null },
       ...unit.mediated.map((m) => ({ runId: m.runId, pairId: m.pairId })),
     ];
     for (const { runId, pairId } of subjects) {
       const stored =
-        metricValuesOf(db, "run", runId).length > 0 &&
-        (pairId === null || metricValuesOf(db, "pair", pairId).length > 0);
+        (await metricValuesOf(db, "run", runId)).length > 0 &&
+        (pairId === null || (await metricValuesOf(db, "pair", pairId)).length > 0);
       if (!stored) metricRows += (await computeMetrics(db, { runId, params })).rows.length;
     }
   }

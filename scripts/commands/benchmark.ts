@@ -165,7 +165,7 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
     opts.concurrency === undefined
       ? defaultConcurrency(loaded.plan, config)
       : parseIntOption("concurrency", opts.concurrency, 1, 4096);
-  const db = openDatabase();
+  const db = await openDatabase();
   const work = asUserError(async () => await prepareGridRun({ db, config, loaded, shard }));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash}) from ${loaded.source}`);
   console.log(describeWork(work, opts.shard));
@@ -208,7 +208,7 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
   }
 }
 
-function statusCommand(opts: { plan: string; shard?: string; config?: string }): void {
+async function statusCommand(opts: { plan: string; shard?: string; config?: string }): Promise<void> {
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (typeof shard === "string") throw new UserError(`--shard: ${shard}`);
   const loaded = asUserError(() => loadPlanFile(opts.plan));
@@ -216,7 +216,7 @@ function statusCommand(opts: { plan: string; shard?: string; config?: string }):
   const configPath = resolveConfigPath(opts.config);
   const config =
     opts.config !== undefined || existsSync(configPath) ? asUserError(() => loadLlmConfig(configPath)) : undefined;
-  const db = openDatabase();
+  const db = await openDatabase();
   const work = asUserError(async () => await shardWork(db, loaded, shard, config));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash})`);
   if (!config)

@@ -120,7 +120,7 @@ function progressReporter(
   const started = Date.now();
   const wanted = plan.reduce((n, p) => n + p.needed, 0);
   let acceptedThisRun = 0;
-  return (e) => {
+  return async (e) => {
     const line = describeEvent(e);
     if (line) process.stderr.write(`curate ${line}\n`);
     if (e.type === "candidate" && e.candidate.status === "accepted") acceptedThisRun += 1;
@@ -129,7 +129,7 @@ function progressReporter(
       domain: e.domain,
       accepted: e.accepted,
       perDomain,
-      candidates: candidatesOfDomain(db, e.domain).length,
+      candidates: (await candidatesOfDomain(db, e.domain)).length,
       costUsd: tally.costUsd,
       maxCostUsd: maxCost,
       elapsedMs: Date.now() - started,
@@ -177,10 +177,10 @@ export function registerCurateCommands(program: Command): void {
       const roles =
         curation.source.kind === "files" ? (["writer", "party"] as const) : (["searcher", "writer", "party"] as const);
       for (const role of roles) asUserError(() => roleConfig(config, role));
-      const db = openDatabase();
+      const db = await openDatabase();
 
       if (opts.dryRun) {
-        for (const p of planCuration(db, domains, perDomain)) {
+        for (const p of await planCuration(db, domains, perDomain)) {
           console.log(
             `${p.domain}: ${p.accepted}/${perDomain} accepted, ${p.needed} still wanted${p.pendingSeeds > 0 ? `, ${p.pendingSeeds} seeds found earlier and not yet written` : ""}`,
           );
@@ -194,7 +194,7 @@ export function registerCurateCommands(program: Command): void {
       const { controller, release } = interruptible();
       const tally = { made: 0, cached: 0, failed: 0, costUsd: 0 };
       const llm = asUserError(() => createLlm({ db, config, onCall: (e) => countCall(tally, e, maxCost, controller) }));
-      const report = progressReporter(db, planCuration(db, domains, perDomain), perDomain, maxCost, tally);
+      const report = progressReporter(db, await planCuration(db, domains, perDomain), perDomain, maxCost, tally);
       try {
         const result = await curate({
           db,

@@ -52,8 +52,8 @@ export function registerDataCommands(program: Command): void {
   const db = program.command("db").description("database maintenance");
   db.command("migrate")
     .description("create the database if needed and apply pending migrations (SOCRATES_DB overrides data/socrates.db)")
-    .action(() => {
-      openDatabase();
+    .action(async () => {
+      await openDatabase();
       console.log(`database ready: ${databasePath()}`);
     });
 
@@ -88,7 +88,7 @@ export function registerDataCommands(program: Command): void {
       }
       if (files.length === 0) throw new UserError(`${path}: no .json files in this directory`);
       const summary = importOrExplain(
-        async () => await importBundleFiles(openDatabase(), files, { dryRun: opts.dryRun }),
+        async () => await importBundleFiles(await openDatabase(), files, { dryRun: opts.dryRun }),
       );
       console.log(describeSummary(summary));
     });
@@ -97,8 +97,8 @@ export function registerDataCommands(program: Command): void {
     .command("export")
     .description("write every scenario, condition, run, matched pair, A/B pair and evaluation as one bundle")
     .argument("<file>", "output .json file ('-' for standard output)")
-    .action((file: string) => {
-      const bundle = exportBundle(openDatabase());
+    .action(async (file: string) => {
+      const bundle = await exportBundle(await openDatabase());
       if (file === "-") return printJson(bundle);
       writeOutputFile(file, JSON.stringify(bundle, null, 2) + "\n");
       console.error(
@@ -112,7 +112,7 @@ export function registerDataCommands(program: Command): void {
       "import the demo study and the demo benchmark from demo/ (fictional data written for this project); safe to repeat",
     )
     .action(async () => {
-      const db = openDatabase();
+      const db = await openDatabase();
       console.log(describeSummary(importOrExplain(async () => await seedDemo(db))));
       const bench = await seedDemoBenchmark(db);
       console.log(

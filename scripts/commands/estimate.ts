@@ -115,12 +115,12 @@ export function registerEstimateCommand(program: Command): void {
       "after",
       "\nExample:\n  npx socrates estimate --plan benchmark.json --study 4 --quantity outcome --target 0.05\n\nRows per mediator × domain, then the mediator over all domains (stratified by domain). Runs whose\nexpert labels are incomplete are counted, never imputed. Exit code 2: bad input (a study that is\nnot an expert snippet-consensus study, an unknown plan hash, an option out of range).",
     )
-    .action((opts: EstimateOptions) => {
+    .action(async (opts: EstimateOptions) => {
       const quantities = parseQuantities(opts.quantity);
       const target = parseTarget(opts.target);
       const studyIds = parseStudyIds(opts.study);
       if (studyIds === undefined) throw new UserError("--study <ids...> is required: the expert studies to read");
-      const db = openDatabase();
+      const db = await openDatabase();
       const loaded = loadPlan(db, opts);
       const result = asUserError(
         async () => await calibratedEstimates(db, { loaded, studyIds, settings: { quantities, target } }),

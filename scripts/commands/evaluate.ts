@@ -199,7 +199,7 @@ async function runEvaluate(opts: EvaluateOptions, command: Command): Promise<voi
   const method = opts.method as EvaluateMethod;
   const concurrency = parseIntOption("concurrency", opts.concurrency, 1, 256);
   const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
-  const db = openDatabase();
+  const db = await openDatabase();
   const tally = new UsageTally();
   const llm = asUserError(() => createLlm({ db, config, onCall: tally.record }));
   const runIds = asUserError(async () => await selectRunIds(db, { runId: opts.run, all: opts.all }));
@@ -277,7 +277,7 @@ function registerMetrics(program: Command): void {
     .action(runMetrics);
 }
 
-function runMetrics(opts: MetricsOptions): void {
+async function runMetrics(opts: MetricsOptions): Promise<void> {
   const bins = parseIntOption("bins", opts.bins, 1, 20);
   let params: Record<string, unknown> = {};
   if (opts.params !== undefined) {
@@ -288,7 +288,7 @@ function runMetrics(opts: MetricsOptions): void {
     }
   }
   params = withDefinitions(params, opts.definitions);
-  const db = openDatabase();
+  const db = await openDatabase();
   const summary = asUserError(async () => {
     if (opts.run !== undefined) await selectRunIds(db, { runId: opts.run });
     return await computeMetrics(db, { runId: opts.run, params });
@@ -307,6 +307,6 @@ function runMetrics(opts: MetricsOptions): void {
     console.log(
       `\nTiming profile (mean IE ×100 per progress bin p = m/T, with the number of interventions; ${bins} bins):`,
     );
-    console.log(timingTable(timingProfiles(db, bins), bins));
+    console.log(timingTable(await timingProfiles(db, bins), bins));
   }
 }

@@ -157,7 +157,7 @@ export function registerFidelityCommands(program: Command): void {
       };
       const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
       asUserError(() => roleConfig(config, "party"));
-      const db = openDatabase();
+      const db = await openDatabase();
       const llm = asUserError(() => createLlm({ db, config }));
       const plan = asUserError(async () => await planFidelity({ db, llm, ...batch }));
       if (opts.dryRun) return printDryRun(plan);

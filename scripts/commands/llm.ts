@@ -76,8 +76,8 @@ Calls are distinct requests (a cached reply is reused, not counted again); token
 up every attempt, including retries and the one repair request per invalid reply. Cost uses
 the "prices" of the LLM configuration at the time of the call.`,
     )
-    .action((opts: { subject?: string; json?: boolean }) => {
-      const rows = summariseUsage(openDatabase(), { subject: opts.subject });
+    .action(async (opts: { subject?: string; json?: boolean }) => {
+      const rows = await summariseUsage(await openDatabase(), { subject: opts.subject });
       if (opts.json) return printJson(rows);
       if (rows.length === 0) {
         console.log(

@@ -49,10 +49,10 @@ export function parseAxes(raw: string): ConditionAxis[] {
   return [...new Set(axes as ConditionAxis[])];
 }
 
-function scenariosOf(db: Db, opts: ProbeOptions): string[] {
+async function scenariosOf(db: Db, opts: ProbeOptions): Promise<string[]> {
   if (opts.all === Boolean(opts.scenario))
     throw new UserError("name one scenario with --scenario ID, or all of them with --all");
-  return opts.all ? scenarioIds(db) : [opts.scenario!];
+  return opts.all ? await scenarioIds(db) : [opts.scenario!];
 }
 
 function printPlan(plan: PlannedCondition[]): void {
@@ -163,8 +163,8 @@ export function registerProbeCommands(program: Command): void {
     .option("--dry-run", "list what would be created and what is stored already; call nothing, store nothing")
     .action(async (opts: ProbeOptions, command: Command) => {
       const axes = parseAxes(opts.conditions);
-      const db = openDatabase();
-      const plan = asUserError(() => planProbe(db, scenariosOf(db, opts), axes));
+      const db = await openDatabase();
+      const plan = asUserError(async () => planProbe(db, await scenariosOf(db, opts), axes));
       if (opts.dryRun) return printPlan(plan);
 
       const tally: Tally = { made: 0, cached: 0, failed: 0, costUsd: 0 };

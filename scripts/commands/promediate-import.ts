@@ -41,7 +41,10 @@ export function addImportCommand(group: Command): void {
     .action(async (path: string, opts: { topics?: string; dryRun?: boolean }) => {
       let result: PromediateImportResult;
       try {
-        result = await importPromediateCases(openDatabase(), path, { topicsPath: opts.topics, dryRun: opts.dryRun });
+        result = await importPromediateCases(await openDatabase(), path, {
+          topicsPath: opts.topics,
+          dryRun: opts.dryRun,
+        });
       } catch (err) {
         if (!(err instanceof PromediateImportError)) throw err;
         for (const w of err.warnings) console.error(`warning: ${w.file}: ${w.path}: ${w.message}`);

@@ -60,7 +60,7 @@ export function addTranscriptCommand(group: Command): void {
     .action(async (folder: string, opts: TranscriptOptions) => {
       let summary: TranscriptImportSummary;
       try {
-        summary = await importTranscript(openDatabase(), folder, {
+        summary = await importTranscript(await openDatabase(), folder, {
           caseArg: opts.case,
           mediatorName: opts.mediatorName,
           mediatorBackbone: opts.mediatorBackbone,

@@ -96,13 +96,13 @@ export function registerReportCommand(program: Command): void {
       if (opts.verify !== undefined) {
         if (opts.plan || opts.hash || opts.study)
           throw new UserError("--verify reads the plan and the studies from the folder's manifest.json: give it alone");
-        verify(openDatabase(), opts.verify);
+        verify(await openDatabase(), opts.verify);
         return;
       }
       const formats = parseFormats(opts.format);
       const studyIds = parseStudyIds(opts.study);
       const started = performance.now();
-      const db = openDatabase();
+      const db = await openDatabase();
       const loaded = loadPlan(db, opts);
       const report = asUserError(async () => await buildBenchmarkReport(db, loaded, studyIds ? { studyIds } : {}));
       const built = performance.now();

@@ -135,7 +135,7 @@ export function registerSimulateCommands(program: Command): void {
       // The roles this batch calls must be configured (a --mediator model still needs the role's endpoint).
       asUserError(() => roleConfig(config, "party"));
       if (opts.mediator !== "none") asUserError(() => roleConfig(config, "mediator"));
-      const db = openDatabase();
+      const db = await openDatabase();
       const tally = new UsageTally();
       const llm = asUserError(() => createLlm({ db, config, onCall: tally.record }));
       const batch = {

@@ -55,7 +55,7 @@ function parseNumber(name: string, raw: string | undefined, min: number, max: nu
 /** A plan file, or the hash of a plan `benchmark run` recorded. */
 function loadBenchmark(db: Db, ref: string): LoadedPlan {
   if (existsSync(ref)) return asUserError(() => loadPlanFile(ref));
-  const stored = asUserError(() => loadStoredPlan(db, ref));
+  const stored = asUserError(async () => await loadStoredPlan(db, ref));
   if (!stored)
     throw new UserError(`--benchmark: "${ref}" is neither a plan file nor the hash of a plan recorded in the database`);
   return stored;
@@ -85,7 +85,7 @@ async function run(opts: Options, command: Command): Promise<void> {
   const maxCostUsd = parseNumber("max-cost", opts.maxCost, 0, Number.MAX_SAFE_INTEGER);
   const concurrency = parseIntOption("concurrency", opts.concurrency, 1, 256);
   const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
-  const db = openDatabase();
+  const db = await openDatabase();
   const benchmark = opts.benchmark === undefined ? undefined : loadBenchmark(db, opts.benchmark);
   const target = { studyId, candidate: opts.backbone, against: opts.against, endpoint: opts.endpoint, benchmark };
   const work = asUserError(async () => await planValidation(db, config, target));

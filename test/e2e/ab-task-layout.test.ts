@@ -56,8 +56,8 @@ describe.runIf(runBrowserTests)("the A/B task at 390 px and 1280 px (issue 32)",
   beforeAll(async () => {
     server = await startAppServer();
     browser = await launchChromium();
-    const db = openDatabase(server.dbPath);
-    study = createAbStudy(db, {
+    const db = await openDatabase(server.dbPath);
+    study = await createAbStudy(db, {
       name: "A/B layout",
       pool: "expert",
       guidelines: loadGuidelines(AB_REACTIVENESS),

@@ -43,11 +43,13 @@ const demo = JSON.parse(readFileSync("demo/demo-transactional.json", "utf8")) as
 
 /** Ada labels one snippet of the expert study (so My labels, a label's page and the revise page have content). */
 async function adaLabelsOneSnippet(dbPath: string): Promise<{ itemId: number; labelId: number }> {
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   try {
-    const ada = db.select().from(schema.annotators).where(eq(schema.annotators.username, DEMO.ada.username)).get()!.id;
+    const ada = (
+      await db.select().from(schema.annotators).where(eq(schema.annotators.username, DEMO.ada.username)).limit(1)
+    )[0]!.id;
     const itemId = (await nextTask(db, EXPERT_STUDY, ada))!.itemId;
-    const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get()!;
+    const item = (await db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).limit(1))[0]!;
     const { body } = await playedScenarioOfRun(db, (await snippetContext(db, item.snippetId!)).runId);
     const topics = Object.fromEntries(
       body.topics.map((t) => [
@@ -63,7 +65,7 @@ async function adaLabelsOneSnippet(dbPath: string): Promise<{ itemId: number; la
       clientToken: "accessibility-e2e",
       secondsOnTask: 20,
     });
-    const label = db.select().from(schema.labels).where(eq(schema.labels.studyItemId, itemId)).get()!;
+    const label = (await db.select().from(schema.labels).where(eq(schema.labels.studyItemId, itemId)).limit(1))[0]!;
     return { itemId, labelId: label.id };
   } finally {
     db.$client.close();
@@ -72,9 +74,11 @@ async function adaLabelsOneSnippet(dbPath: string): Promise<{ itemId: number; la
 
 /** Labels, as the crowd worker and through the app's own services, every item the study still offers them. */
 async function labelEverythingLeft(dbPath: string, externalId: string, studyId: number): Promise<number> {
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   try {
-    const worker = db.select().from(schema.annotators).where(eq(schema.annotators.externalId, externalId)).get()!;
+    const worker = (
+      await db.select().from(schema.annotators).where(eq(schema.annotators.externalId, externalId)).limit(1)
+    )[0]!;
     let labelled = 0;
     for (let lease = await nextTask(db, studyId, worker.id); lease; lease = await nextTask(db, studyId, worker.id)) {
       await submitLabel(db, {
@@ -98,15 +102,17 @@ async function labelEverythingLeft(dbPath: string, externalId: string, studyId: 
  * against that network's cap (until it is reached); without, only against the worker's own three.
  */
 async function failedAttempts(dbPath: string, externalId: string, network?: AttemptOrigin): Promise<void> {
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   try {
-    const worker = db.select().from(schema.annotators).where(eq(schema.annotators.externalId, externalId)).get()!;
+    const worker = (
+      await db.select().from(schema.annotators).where(eq(schema.annotators.externalId, externalId)).limit(1)
+    )[0]!;
     if (!network) {
       for (let i = 0; i < MAX_QUALIFICATION_ATTEMPTS; i++)
         await recordQualificationAttempt(db, worker.id, qualification, {});
       return;
     }
-    for (let i = 0; !networkLimitReached(db, network); i++) {
+    for (let i = 0; !(await networkLimitReached(db, network)); i++) {
       if (i >= 100) throw new Error("100 attempts recorded and the network's cap is still not reached");
       await recordQualificationAttempt(db, worker.id, qualification, {}, network);
     }
@@ -116,8 +122,8 @@ async function failedAttempts(dbPath: string, externalId: string, network?: Atte
 }
 
 /** One SQL statement on the server's database (a HIT as `mturk publish` stores it, a study closed). */
-function execute(dbPath: string, sql: string, ...args: unknown[]): void {
-  const db = openDatabase(dbPath);
+async function execute(dbPath: string, sql: string, ...args: unknown[]): Promise<void> {
+  const db = await openDatabase(dbPath);
   try {
     db.$client.prepare(sql).run(...args);
   } finally {
@@ -322,7 +328,7 @@ const crowdEndVisits: Visit[] = [
   {
     name: "crowd start, study closed",
     open: async (page) => {
-      execute(dbPath, "UPDATE studies SET status = 'closed' WHERE id = ?", FULL_STUDY);
+      await execute(dbPath, "UPDATE studies SET status = 'closed' WHERE id = ?", FULL_STUDY);
       await page.goto(base + worker("W_A11Y_CLOSED", FULL_STUDY));
       await page.getByText("This study is closed").waitFor();
       await page.waitForLoadState("networkidle");
@@ -454,14 +460,14 @@ describe.runIf(runBrowserTests)("no axe violations on any page, role and width",
     await page.getByLabel("Items per session").fill("1");
     await page.getByRole("button", { name: "Save Prolific settings" }).click();
     await page.getByText("Prolific settings saved.").waitFor();
-    const db = openDatabase(server.dbPath);
+    const db = await openDatabase(server.dbPath);
     found.abItem = (
       db.$client.prepare("SELECT id FROM study_items WHERE study_id = ? ORDER BY id LIMIT 1").get(found.abStudy) as {
         id: number;
       }
     ).id;
     db.$client.close();
-    execute(
+    await execute(
       dbPath,
       `INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES (?, 'sandbox', 'A11YTYPE', ?, ?, 3, 0.5)`,
       HIT.hitId,

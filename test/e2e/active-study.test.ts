@@ -71,7 +71,7 @@ describe.runIf(runBrowserTests)("an active study in Chromium", { timeout: 240_00
 
   /** Labels as the annotator through the allocation and submit services until `stop` says so or nothing is left. */
   async function labelThroughService(username: string, stop: (runId: string) => boolean): Promise<void> {
-    const db = openDatabase(server.dbPath);
+    const db = await openDatabase(server.dbPath);
     const annotatorId = idOf(username);
     try {
       for (;;) {

@@ -160,14 +160,14 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
 
   it("lists open flags on the dashboard with a link to the item, marks one resolved and hides it unless asked", async () => {
     const studyId = Number(new URL(page.url()).pathname.split("/").pop());
-    const db = openDatabase(server.dbPath);
+    const db = await openDatabase(server.dbPath);
     const [item] = query<{ id: number }>(
       "SELECT id FROM study_items WHERE study_id = ? ORDER BY position LIMIT 1",
       studyId,
     );
     const [ada] = query<{ id: number }>("SELECT id FROM annotators WHERE username = 'ada'");
-    insertItemFlag(db, { studyItemId: item.id, annotatorId: ada.id, comment: "The snippet stops mid-sentence." });
-    insertItemFlag(db, { studyItemId: item.id, annotatorId: ada.id, comment: "Topic names are unclear here." });
+    await insertItemFlag(db, { studyItemId: item.id, annotatorId: ada.id, comment: "The snippet stops mid-sentence." });
+    await insertItemFlag(db, { studyItemId: item.id, annotatorId: ada.id, comment: "Topic names are unclear here." });
     db.$client.close();
 
     await page.reload();

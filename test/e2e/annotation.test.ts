@@ -75,7 +75,7 @@ async function checkedScore(page: Page, topic: string): Promise<string | null> {
  * Stores a copy of demo-judge's topic-localized evaluations of study 1's runs under `backbone`, every score s as 6 − s.
  */
 async function storeReversedJudge(dbPath: string, backbone: string): Promise<void> {
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   const sql =
     "SELECT id, run_id, output FROM evaluations WHERE method = 'topic-localized' AND backbone = 'demo-judge' AND run_id IN (SELECT run_id FROM study_items WHERE study_id = 1)";
   const rows = db.$client.prepare(sql).all() as { id: string; run_id: string; output: string }[];

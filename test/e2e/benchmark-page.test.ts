@@ -254,7 +254,7 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     hash: string;
     ppi: Map<string, { estimate: number; lower: number; upper: number }>;
   }> {
-    const db = openDatabase(server.dbPath);
+    const db = await openDatabase(server.dbPath);
     try {
       const studyId = await createConsensusStudy(db, {
         name: "Experts on the demo benchmark",

@@ -46,20 +46,22 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
   beforeAll(async () => {
     server = await startAppServer();
     browser = await launchChromium();
-    const db = openDatabase(server.dbPath);
-    abStudy = createAbStudy(db, { name: "Blind A/B", pool: "expert", config: { seed: 21 } });
-    httpStudy = createAbStudy(db, { name: "Unserved A/B", pool: "expert", config: { seed: 22 } });
+    const db = await openDatabase(server.dbPath);
+    abStudy = await createAbStudy(db, { name: "Blind A/B", pool: "expert", config: { seed: 21 } });
+    httpStudy = await createAbStudy(db, { name: "Unserved A/B", pool: "expert", config: { seed: 22 } });
     // Two careful experts who agree on every item and a quick one who always picks the other side in 0.4 s.
-    fastStudy = createAbStudy(db, {
+    fastStudy = await createAbStudy(db, {
       name: "Quick labels",
       pool: "expert",
       labelsPerItem: 3,
       config: { seed: 23, bootstrapDraws: 200 },
     });
-    const people = ["careful-one", "careful-two", "quick-one"].map((name) => ({
-      name,
-      id: addAnnotator(db, name, "expert"),
-    }));
+    const people = await Promise.all(
+      ["careful-one", "careful-two", "quick-one"].map(async (name) => ({
+        name,
+        id: await addAnnotator(db, name, "expert"),
+      })),
+    );
     const agreed = new Map<number, "A" | "B">();
     let token = 0;
     for (const { name, id } of people) {

@@ -82,21 +82,21 @@ function briefReport(title: string) {
 
 /** Seeds and candidates through the curation's own repositories, as `socrates curate` stores them. */
 async function insertCurationRecord(db: Db) {
-  const seedId = (domain: Domain, report: SeedReport) => {
-    const result = insertSeed(db, { domain, report, sourceKind: "search-tools", provenance: { attempt: 0 } });
+  const seedId = async (domain: Domain, report: SeedReport) => {
+    const result = await insertSeed(db, { domain, report, sourceKind: "search-tools", provenance: { attempt: 0 } });
     if (!("stored" in result)) throw new Error(`seed "${report.title}" was already stored`);
     return result.stored.id;
   };
   const replays = [1, 2, 3].map((replay) => ({ replay, outcome: "impasse", runId: runIdOf(replay) }));
   await insertCandidate(db, {
-    seedId: seedId("transactional", { ...REPORT, sources: SOURCES }),
+    seedId: await seedId("transactional", { ...REPORT, sources: SOURCES }),
     domain: "transactional",
     status: "accepted",
     candidate: {},
     replays,
     scenarioId: CURATED,
   });
-  const invalid = seedId("healthcare", briefReport("Clinic merger dispute"));
+  const invalid = await seedId("healthcare", briefReport("Clinic merger dispute"));
   await insertCandidate(db, {
     seedId: invalid,
     domain: "healthcare",
@@ -104,7 +104,7 @@ async function insertCurationRecord(db: Db) {
     rejection: "invalid",
     reason: "the topics: at most 4 topics, got 5",
   });
-  const resolved = seedId("healthcare", briefReport("Nurse rota dispute"));
+  const resolved = await seedId("healthcare", briefReport("Nurse rota dispute"));
   const resolvedReplays = [
     { replay: 1, outcome: "impasse" },
     { replay: 2, outcome: "resolved" },
@@ -126,7 +126,7 @@ describe.runIf(runBrowserTests)("curation record on the scenario pages, in Chrom
   let page: Page;
 
   beforeAll(async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await seedDemo(t.db);
     await importBundleFiles(t.db, [{ file: "curated.json", text: JSON.stringify(curatedBundle()) }]);

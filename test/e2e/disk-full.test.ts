@@ -112,7 +112,7 @@ describe.skipIf(tmpfsUnavailable() !== null)("the web server on a full disk (a t
     const page = await get(itemPath, adaCookie);
     expect(page.status).toBe(200);
 
-    const db = openDatabase(server.dbPath);
+    const db = await openDatabase(server.dbPath);
     try {
       expect(db.$client.pragma("integrity_check", { simple: true })).toBe("ok");
       const tokens = db.$client

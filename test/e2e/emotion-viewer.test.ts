@@ -22,7 +22,7 @@ describe.runIf(runBrowserTests)("run viewer emotion lines in Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await createAccount(t.db, {
       username: ADMIN.username,

@@ -57,15 +57,15 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
   beforeAll(async () => {
     server = await startAppServer();
     browser = await launchChromium();
-    const db = openDatabase(server.dbPath);
-    keysStudy = createAbStudy(db, { name: "Own keys", pool: "expert" });
+    const db = await openDatabase(server.dbPath);
+    keysStudy = await createAbStudy(db, { name: "Own keys", pool: "expert" });
     const gold = { seed: 4, goldRate: 0.5 };
-    feedbackStudy = createAbStudy(db, {
+    feedbackStudy = await createAbStudy(db, {
       name: "Gold feedback",
       pool: "expert",
       config: { ...gold, goldFeedback: true },
     });
-    quietStudy = createAbStudy(db, { name: "Plain A/B", pool: "expert", config: gold });
+    quietStudy = await createAbStudy(db, { name: "Plain A/B", pool: "expert", config: gold });
     consensusStudy = await createConsensusStudy(db, { name: "Own consensus keys", pool: "expert", trajectories: 1 });
     db.$client.close();
   });

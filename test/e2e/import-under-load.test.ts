@@ -98,11 +98,11 @@ describe("a large CLI import while annotators submit", () => {
       record.failures.join("\n"),
     ).toEqual([]);
 
-    const stored = checkStored(dbPath, fixture.studyId, record.acknowledged);
+    const stored = await checkStored(dbPath, fixture.studyId, record.acknowledged);
     expect(stored.missing).toEqual([]);
     expect(stored.overK).toBe(0);
     // The import itself landed whole.
-    const db = openDatabase(dbPath);
+    const db = await openDatabase(dbPath);
     try {
       expect(tableCounts(db).scenarios).toBeGreaterThanOrEqual(1 + Math.ceil(BUNDLE_MB / 3.8));
     } finally {

@@ -377,7 +377,7 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
         assignment(w.assignmentId, w.hitId, w.workerId, "Submitted", labelAnswer(JSON.parse(labelOf(w.assignmentId)))),
       ),
     );
-    const db = openDatabase(server.dbPath);
+    const db = await openDatabase(server.dbPath);
     try {
       const summary = await syncStudy(db, mturkClient(), { studyId, production: false });
       // The demo's A/B items already hold k = 3 counted labels: both confirmed answers are surplus.

@@ -32,9 +32,11 @@ interface Fixture {
  * written through the services on the server's own database file.
  */
 async function labelTwoSnippets(dbPath: string): Promise<Fixture> {
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   try {
-    const ada = db.select().from(schema.annotators).where(eq(schema.annotators.username, DEMO.ada.username)).get()!.id;
+    const ada = (
+      await db.select().from(schema.annotators).where(eq(schema.annotators.username, DEMO.ada.username)).limit(1)
+    )[0]!.id;
     const studyId = await createConsensusStudy(db, {
       name: "My labels in Chromium",
       pool: "expert",
@@ -42,10 +44,10 @@ async function labelTwoSnippets(dbPath: string): Promise<Fixture> {
       config: { seed: 3 },
     });
     const items: number[] = [];
-    let body: ReturnType<typeof playedScenarioOfRun> | null = null;
+    let body: Awaited<ReturnType<typeof playedScenarioOfRun>> | null = null;
     for (const n of [1, 2]) {
       const itemId = (await nextTask(db, studyId, ada))!.itemId;
-      const item = db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get()!;
+      const item = (await db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).limit(1))[0]!;
       body = await playedScenarioOfRun(db, (await snippetContext(db, item.snippetId!)).runId);
       const topics = Object.fromEntries(
         body.body.topics.map((t) => [

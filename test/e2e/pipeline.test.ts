@@ -57,7 +57,7 @@ const chatRequests = (mock: MockLlm) => mock.requests.filter((r) => r.path === "
 
 describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database → run viewer", () => {
   const cleanups: (() => unknown)[] = [];
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let mock: MockLlm;
   let env: Record<string, string>;
   let config: string;
@@ -65,7 +65,7 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
   let unmediated: string;
 
   beforeAll(async () => {
-    t = tempDb();
+    t = await tempDb();
     cleanups.push(t.cleanup);
     await seedDemo(t.db);
     await createAccount(t.db, {
@@ -100,12 +100,11 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
       ["simulate", "--scenario", SCENARIO, "--mediator", MEDIATOR, "--runs", "1", "--config", config],
       env,
     );
-    const runs = t.db
+    const runs = await t.db
       .select()
       .from(schema.runs)
       .where(and(eq(schema.runs.scenarioId, SCENARIO), eq(schema.runs.simulatorBackbone, MODEL)))
-      .orderBy(asc(schema.runs.id))
-      .all();
+      .orderBy(asc(schema.runs.id));
     mediated = runs.find((r) => r.mediated)?.id ?? "(no mediated run stored)";
     unmediated = runs.find((r) => !r.mediated)?.id ?? "(no unmediated run stored)";
 
@@ -115,7 +114,9 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
     expect(result.stdout).toContain("matched pairs stored: 1");
     expect(runs.map((r) => r.mediatorBackbone).sort()).toEqual([MEDIATOR, null]);
     for (const run of runs) expect(run.partyTurns).toBeGreaterThan(0);
-    const pair = t.db.select().from(schema.matchedPairs).where(eq(schema.matchedPairs.mediatedRunId, mediated)).get();
+    const pair = (
+      await t.db.select().from(schema.matchedPairs).where(eq(schema.matchedPairs.mediatedRunId, mediated)).limit(1)
+    )[0];
     expect(pair?.unmediatedRunId).toBe(unmediated);
     // The mediated run asked its mediator (by the model named on the command line) after party turns.
     const models = chatRequests(mock).map((r) => (r.body as { model: string }).model);
@@ -132,7 +133,7 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
       expect(result.stdout).toContain(`${method} with ${MODEL}: ${runCount} stored`);
       expect(result.stdout).toContain(", 0 failed");
     }
-    const evaluations = t.db
+    const evaluations = await t.db
       .select({
         runId: schema.evaluations.runId,
         method: schema.evaluations.method,
@@ -141,8 +142,7 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
       })
       .from(schema.evaluations)
       .where(inArray(schema.evaluations.runId, [mediated, unmediated]))
-      .orderBy(asc(schema.evaluations.runId), asc(schema.evaluations.method))
-      .all();
+      .orderBy(asc(schema.evaluations.runId), asc(schema.evaluations.method));
     expect(evaluations.map(({ runId, method, backbone }) => ({ runId, method, backbone }))).toEqual(
       [mediated, unmediated].sort().flatMap((runId) => [
         { runId, method: "per-turn", backbone: MODEL },
@@ -162,30 +162,26 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
     const result = await socrates(["metrics"], env);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain(mediated);
-    const rows = t.db
+    const rows = await t.db
       .select({
         subjectId: schema.metricValues.subjectId,
         metric: schema.metricValues.metric,
         evaluationId: schema.metricValues.evaluationId,
       })
       .from(schema.metricValues)
-      .where(inArray(schema.metricValues.subjectId, [mediated, unmediated]))
-      .all();
+      .where(inArray(schema.metricValues.subjectId, [mediated, unmediated]));
     const metricsOf = (runId: string) => new Set(rows.filter((r) => r.subjectId === runId).map((r) => r.metric));
     // The run's own metrics, the topic-localized ones and the per-turn ones, for each run.
     for (const metric of ["IF", "IT", "CC", "TLE"]) expect(metricsOf(mediated)).toContain(metric);
     // Mediator metrics belong to mediated runs: the unmediated run has CC and TLE only.
     expect([...metricsOf(unmediated)].sort()).toEqual(["CC", "TLE"]);
-    const pairId = t.db
-      .select()
-      .from(schema.matchedPairs)
-      .where(eq(schema.matchedPairs.mediatedRunId, mediated))
-      .get()!.id;
-    const cg = t.db
+    const pairId = (
+      await t.db.select().from(schema.matchedPairs).where(eq(schema.matchedPairs.mediatedRunId, mediated)).limit(1)
+    )[0]!.id;
+    const cg = await t.db
       .select()
       .from(schema.metricValues)
-      .where(and(eq(schema.metricValues.subjectId, pairId), eq(schema.metricValues.metric, "CG")))
-      .all();
+      .where(and(eq(schema.metricValues.subjectId, pairId), eq(schema.metricValues.metric, "CG")));
     expect(cg.length).toBeGreaterThan(0);
   }, 60_000);
 
@@ -215,12 +211,11 @@ describe("benchmark pipeline end to end: CLI → mock LLM over HTTP → database
         const res = await fetch(`${server.url}/runs/${encodeURIComponent(runId)}`, { headers: { cookie } });
         expect(res.status).toBe(200);
         const page = await res.text();
-        const turns = t.db
+        const turns = await t.db
           .select()
           .from(schema.turns)
           .where(eq(schema.turns.runId, runId))
-          .orderBy(asc(schema.turns.turnId))
-          .all();
+          .orderBy(asc(schema.turns.turnId));
         expect(page).toContain('data-testid="dialogue"');
         expect(page).toContain(html(turns[0].utterance));
         expect(page).toContain(html(turns[turns.length - 1].utterance));

@@ -22,12 +22,12 @@ describe.runIf(runBrowserTests)(
   { timeout: 120_000 },
   () => {
     const cleanups: (() => unknown)[] = [];
-    let t: ReturnType<typeof tempDb>;
+    let t: Awaited<ReturnType<typeof tempDb>>;
     let server: AppServer;
     let page: Page;
 
     beforeAll(async () => {
-      t = tempDb();
+      t = await tempDb();
       cleanups.push(t.cleanup);
       await importBundleFiles(t.db, [
         { file: "probe.json", text: JSON.stringify(probingBundle()) },
@@ -119,7 +119,9 @@ describe.runIf(runBrowserTests)(
       await page.waitForURL(/\/admin\/studies\/\d+$/);
       const studyId = Number(new URL(page.url()).pathname.split("/").pop());
 
-      const annotators = ["x1", "x2", "x3"].map((name) => addAnnotator(t.db, name, "expert"));
+      const annotators = await Promise.all(
+        ["x1", "x2", "x3"].map(async (name) => await addAnnotator(t.db, name, "expert")),
+      );
       expect(labelAbStudy(t.db, studyId, annotators, imperfectChooser)).toBe(24);
       await page.reload();
       const table = page.getByTestId("fidelity-table");

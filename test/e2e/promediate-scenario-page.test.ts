@@ -26,7 +26,7 @@ describe.runIf(runBrowserTests)(
     let transcriptRun = "";
 
     beforeAll(async () => {
-      const t = tempDb();
+      const t = await tempDb();
       cleanups.push(t.cleanup);
       await importPromediateCases(t.db, CASES_DIR);
       // A ProMediate transcript: free turn order, two mediator turns in a row, a multi-line utterance.

@@ -23,7 +23,7 @@ describe.runIf(runBrowserTests)("/runs in the browser: total, paging and filters
 
   beforeAll(async () => {
     const dbPath = `${tmp.dir}/runs.db`;
-    const db = openDatabase(dbPath);
+    const db = await openDatabase(dbPath);
     await importBundleFiles(db, [{ file: "synthetic.json", text: JSON.stringify(syntheticBundle(1)) }]);
     await createAccount(db, { ...ADMIN, displayName: "Runs admin", role: "admin" });
     db.$client.close();

@@ -59,7 +59,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
   beforeAll(async () => {
     server = await startAppServer();
     browser = await launchChromium();
-    const db = openDatabase(server.dbPath);
+    const db = await openDatabase(server.dbPath);
     rapidStudy = await createConsensusStudy(db, {
       name: "Rapid typing",
       pool: "expert",
@@ -74,7 +74,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
       labelsPerItem: 1,
       config: { seed: 17 },
     });
-    abStudy = createAbStudy(db, { name: "A/B actions", pool: "expert" });
+    abStudy = await createAbStudy(db, { name: "A/B actions", pool: "expert" });
     for (const id of [...itemsOf(rapidStudy), ...itemsOf(actionStudy)]) {
       const label = await validConsensusLabel(db, id);
       shapes.set(id, {

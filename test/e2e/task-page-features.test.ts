@@ -41,11 +41,11 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
     // A write waits at most a second for the lock, so a test holding it sees the 503 soon.
     server = await startAppServer({ env: { SOCRATES_WRITE_WAIT_MS: "1000" } });
     browser = await launchChromium();
-    const db = openDatabase(server.dbPath);
-    draftStudy = createAbStudy(db, { name: "Drafts", pool: "expert" });
-    flowStudy = createAbStudy(db, { name: "Item flow", pool: "expert" });
-    commentStudy = createAbStudy(db, { name: "Comments", pool: "expert" });
-    autoStudy = createAbStudy(db, { name: "Auto-advance", pool: "expert" });
+    const db = await openDatabase(server.dbPath);
+    draftStudy = await createAbStudy(db, { name: "Drafts", pool: "expert" });
+    flowStudy = await createAbStudy(db, { name: "Item flow", pool: "expert" });
+    commentStudy = await createAbStudy(db, { name: "Comments", pool: "expert" });
+    autoStudy = await createAbStudy(db, { name: "Auto-advance", pool: "expert" });
     db.$client.close();
   });
   afterAll(async () => {

@@ -25,7 +25,7 @@ export function labelAbStudy(db: Db, studyId: number, annotators: readonly numbe
       const { pairId } = db.$client
         .prepare("SELECT ab_pair_id AS pairId FROM study_items WHERE id = ?")
         .get(lease.itemId) as { pairId: string };
-      const choice = choose(findAbPair(db, pairId)!, index);
+      const choice = choose((await findAbPair(db, pairId))!, index);
       await submitLabel(db, {
         studyId,
         itemId: lease.itemId,

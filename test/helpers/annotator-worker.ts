@@ -9,7 +9,7 @@ import { submitLabel } from "../../app/server/annotation/submit.server.ts";
 import { validConsensusLabel } from "../../harness/annotation.ts";
 
 const [dbPath, studyArg, annotatorArg] = process.argv.slice(2);
-const db = openDatabase(dbPath);
+const db = await openDatabase(dbPath);
 const studyId = Number(studyArg);
 const annotatorId = Number(annotatorArg);
 const got: number[] = [];

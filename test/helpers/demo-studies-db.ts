@@ -7,10 +7,10 @@ import { seedDemoStudies } from "../../demo/studies.ts";
 import { seedDemo } from "../../harness/annotation.ts";
 import { tempDb, tempDir } from "../../harness/temp-db.ts";
 
-type TempDb = ReturnType<typeof tempDb>;
+type TempDb = Awaited<ReturnType<typeof tempDb>>;
 
-export async function demoStudiesDb(): Promise<ReturnType<typeof tempDb>> {
-  const t = tempDb();
+export async function demoStudiesDb(): Promise<Awaited<ReturnType<typeof tempDb>>> {
+  const t = await tempDb();
   await seedDemo(t.db);
   await seedDemoStudies(t.db);
   return t;
@@ -23,11 +23,11 @@ export async function demoStudiesDb(): Promise<ReturnType<typeof tempDb>> {
  */
 export async function demoStudiesTemplate(): Promise<{ copy: () => TempDb; cleanup: () => void }> {
   const seeded = await demoStudiesDb();
-  const copy = (): TempDb => {
+  const copy = async (): Promise<TempDb> => {
     const { dir, cleanup } = tempDir();
     const path = join(dir, "test.db");
     seeded.db.$client.prepare("VACUUM INTO ?").run(path);
-    const db = openDatabase(path);
+    const db = await openDatabase(path);
     const close = () => {
       db.$client.close();
       cleanup();

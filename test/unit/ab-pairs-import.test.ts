@@ -22,9 +22,9 @@ function problemsOf(run: () => unknown): { file: string; path: string; message: 
 }
 
 describe("A/B reactiveness pairs in bundles", () => {
-  let t: ReturnType<typeof tempDb>;
-  beforeEach(() => {
-    t = tempDb();
+  let t: Awaited<ReturnType<typeof tempDb>>;
+  beforeEach(async () => {
+    t = await tempDb();
   });
   afterEach(() => t.cleanup());
 
@@ -63,7 +63,10 @@ describe("A/B reactiveness pairs in bundles", () => {
     const { opponent_level: _dropped, ...noOpponent } = bundle.ab_pairs[0];
     const later = { format: "socrates-bundle", version: 1, ab_pairs: [{ ...noOpponent, id: "fx-1:ab:2" }] };
     expect((await importBundleFiles(t.db, asFile(later, "later.json"))).inserted.ab_pairs).toBe(1);
-    expect(exportBundle(t.db).ab_pairs.find((p) => p.id === "fx-1:ab:2")).toEqual({ ...noOpponent, id: "fx-1:ab:2" });
+    expect((await exportBundle(t.db)).ab_pairs.find((p) => p.id === "fx-1:ab:2")).toEqual({
+      ...noOpponent,
+      id: "fx-1:ab:2",
+    });
   });
 
   it("refuses a pair stored with different content, changing nothing", async () => {
@@ -221,14 +224,14 @@ describe("A/B reactiveness pairs in bundles", () => {
     b.runs.push(...thirds.runs.slice(2));
     b.ab_pairs.unshift(thirds.ab_pairs[0]);
     await importBundleFiles(t.db, asFile(b));
-    const first = exportBundle(t.db);
+    const first = await exportBundle(t.db);
     expect(first.ab_pairs.map((p) => p.id)).toEqual(["fx-1:ab", "fx-1:ab:z"]);
     expect(first.ab_pairs[1]).toEqual(b.ab_pairs[0]); // thirds survive the REAL column exactly
     const text = JSON.stringify(first, null, 2);
-    const other = tempDb();
+    const other = await tempDb();
     try {
       await importBundleFiles(other.db, [{ file: "export.json", text }]);
-      expect(JSON.stringify(exportBundle(other.db), null, 2)).toBe(text);
+      expect(JSON.stringify(await exportBundle(other.db), null, 2)).toBe(text);
     } finally {
       other.cleanup();
     }
@@ -240,10 +243,10 @@ describe("the demo A/B reactiveness bundle", () => {
 
   it("holds 16 generated pairs: 8 per simulator backbone, balanced sides, three 0-vs-1 items each, levels tied to the runs' personas", async () => {
     const { seedDemo } = await import("../../demo/seed.ts");
-    const t = tempDb();
+    const t = await tempDb();
     try {
       expect((await seedDemo(t.db)).inserted.ab_pairs).toBe(16);
-      const bundle = exportBundle(t.db);
+      const bundle = await exportBundle(t.db);
       const runs = new Map(bundle.runs.map((r) => [r.id, r]));
       const conditions = new Map(bundle.conditions.map((c) => [c.id, c]));
       const byBackbone = new Map<string, typeof bundle.ab_pairs>();

@@ -25,9 +25,9 @@ function refusal(run: () => unknown): string[] {
 }
 
 describe("bundle import: the database's constraints as named problems", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await importBundleFiles(t.db, [asFile(fixtureBundle(), "seed.json")]);
   });
   afterEach(() => t.cleanup());

@@ -6,9 +6,9 @@ import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 const asFile = (value: unknown, file = "bundle.json") => [{ file, text: JSON.stringify(value) }];
 
 describe("bundle import and export", () => {
-  let t: ReturnType<typeof tempDb>;
-  beforeEach(() => {
-    t = tempDb();
+  let t: Awaited<ReturnType<typeof tempDb>>;
+  beforeEach(async () => {
+    t = await tempDb();
   });
   afterEach(() => t.cleanup());
 
@@ -74,7 +74,7 @@ describe("bundle import and export", () => {
       /edited\.json: \$\.scenarios\[0\]: "fx-1" is already stored with different content/,
     );
     expect(tableCounts(t.db)).toEqual(before);
-    expect(exportBundle(t.db).scenarios[0].title).toBe("Fixture sale");
+    expect((await exportBundle(t.db)).scenarios[0].title).toBe("Fixture sale");
   });
 
   it("writes nothing on a dry run", async () => {
@@ -124,11 +124,11 @@ describe("bundle import and export", () => {
 
   it("export → import into an empty database → export gives identical JSON", async () => {
     await importBundleFiles(t.db, asFile(fixtureBundle()));
-    const firstExport = JSON.stringify(exportBundle(t.db), null, 2);
-    const other = tempDb();
+    const firstExport = JSON.stringify(await exportBundle(t.db), null, 2);
+    const other = await tempDb();
     try {
       await importBundleFiles(other.db, [{ file: "export.json", text: firstExport }]);
-      expect(JSON.stringify(exportBundle(other.db), null, 2)).toBe(firstExport);
+      expect(JSON.stringify(await exportBundle(other.db), null, 2)).toBe(firstExport);
     } finally {
       other.cleanup();
     }
@@ -138,8 +138,8 @@ describe("bundle import and export", () => {
 describe("the demo study", () => {
   it("seeds idempotently and survives export → import → export unchanged", async () => {
     const { seedDemo } = await import("../../demo/seed.ts");
-    const a = tempDb();
-    const b = tempDb();
+    const a = await tempDb();
+    const b = await tempDb();
     try {
       const first = await seedDemo(a.db);
       // 8 runs in matched pairs, plus 32 short runs of 15 fidelity conditions in 16 A/B reactiveness pairs;
@@ -152,11 +152,11 @@ describe("the demo study", () => {
         ab_pairs: 16,
         evaluations: 16,
       });
-      expect(new Set(exportBundle(a.db).scenarios.map((s) => s.domain)).size).toBeGreaterThanOrEqual(4);
+      expect(new Set((await exportBundle(a.db)).scenarios.map((s) => s.domain)).size).toBeGreaterThanOrEqual(4);
       expect((await seedDemo(a.db)).inserted.runs).toBe(0);
-      const exported = JSON.stringify(exportBundle(a.db), null, 2);
+      const exported = JSON.stringify(await exportBundle(a.db), null, 2);
       await importBundleFiles(b.db, [{ file: "demo-export.json", text: exported }]);
-      expect(JSON.stringify(exportBundle(b.db), null, 2)).toBe(exported);
+      expect(JSON.stringify(await exportBundle(b.db), null, 2)).toBe(exported);
     } finally {
       a.cleanup();
       b.cleanup();
@@ -165,10 +165,10 @@ describe("the demo study", () => {
 
   it("has believable runs: 16–30 turns, private thoughts on every party turn, a three-party scenario", async () => {
     const { seedDemo } = await import("../../demo/seed.ts");
-    const t = tempDb();
+    const t = await tempDb();
     try {
       await seedDemo(t.db);
-      const bundle = exportBundle(t.db);
+      const bundle = await exportBundle(t.db);
       // The mediated/unmediated study; the short A/B reactiveness runs are checked in ab-pairs-import.test.ts.
       const paired = new Set(bundle.matched_pairs.flatMap((p) => [p.mediated_run_id, p.unmediated_run_id]));
       expect(paired.size).toBe(8);

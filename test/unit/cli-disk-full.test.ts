@@ -36,8 +36,8 @@ beforeAll(() => {
 afterAll(() => tmp.cleanup());
 
 /** Table row counts and the integrity check of a database file, read by a connection of its own. */
-function snapshot(path: string): { counts: Record<string, number>; integrity: unknown } {
-  const db = openDatabase(path);
+async function snapshot(path: string): Promise<{ counts: Record<string, number>; integrity: unknown }> {
+  const db = await openDatabase(path);
   try {
     return { counts: tableCounts(db), integrity: db.$client.pragma("integrity_check", { simple: true }) };
   } finally {
@@ -54,32 +54,36 @@ function expectCleanFailure(result: { status: number | null; stderr: string }, m
 }
 
 describe("socrates import into a database at its page cap (SOCRATES_DB_MAX_PAGES)", () => {
-  it("exits 2 naming the cause and the file system, changes nothing, and imports once space is freed", CLI_CASE, () => {
-    const dbPath = join(tmp.dir, "capped.db");
-    const conn = openDatabase(dbPath).$client;
-    const filled = fillToPageLimit(conn, 50);
-    conn.close();
-    const before = snapshot(dbPath);
-    const env = { SOCRATES_DB: dbPath, SOCRATES_DB_MAX_PAGES: String(filled.maxPages) };
+  it(
+    "exits 2 naming the cause and the file system, changes nothing, and imports once space is freed",
+    CLI_CASE,
+    async () => {
+      const dbPath = join(tmp.dir, "capped.db");
+      const conn = (await openDatabase(dbPath)).$client;
+      const filled = fillToPageLimit(conn, 50);
+      conn.close();
+      const before = await snapshot(dbPath);
+      const env = { SOCRATES_DB: dbPath, SOCRATES_DB_MAX_PAGES: String(filled.maxPages) };
 
-    const refused = runCli(["import", bundleFile], env);
-    expectCleanFailure(
-      refused,
-      new RegExp(
-        `^error: database or disk is full on /\\S* \\([^)]* free; database ${dbPath.replace(/[.]/g, "\\.")}; SOCRATES_DB_MAX_PAGES caps it at ${filled.maxPages} pages\\): ` +
-          "free space and rerun; nothing was changed by the write that failed\\n$",
-      ),
-    );
-    expect(snapshot(dbPath)).toEqual(before);
+      const refused = runCli(["import", bundleFile], env);
+      expectCleanFailure(
+        refused,
+        new RegExp(
+          `^error: database or disk is full on /\\S* \\([^)]* free; database ${dbPath.replace(/[.]/g, "\\.")}; SOCRATES_DB_MAX_PAGES caps it at ${filled.maxPages} pages\\): ` +
+            "free space and rerun; nothing was changed by the write that failed\\n$",
+        ),
+      );
+      expect(await snapshot(dbPath)).toEqual(before);
 
-    const again = new Database(dbPath);
-    again.exec("DELETE FROM disk_filler"); // frees the filler's pages, as deleting files frees a disk
-    again.close();
-    const imported = runCli(["import", bundleFile], env);
-    expect(imported.status, imported.stderr).toBe(0);
-    expect(imported.stdout).toMatch(/^imported 1 scenarios/);
-    expect(snapshot(dbPath).counts.scenarios).toBe(before.counts.scenarios + 1);
-  });
+      const again = new Database(dbPath);
+      again.exec("DELETE FROM disk_filler"); // frees the filler's pages, as deleting files frees a disk
+      again.close();
+      const imported = runCli(["import", bundleFile], env);
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(imported.stdout).toMatch(/^imported 1 scenarios/);
+      expect((await snapshot(dbPath)).counts.scenarios).toBe(before.counts.scenarios + 1);
+    },
+  );
 
   it("refuses a page cap that is not a whole number, naming the setting", () => {
     const result = runCli(["db", "migrate"], { SOCRATES_DB: join(tmp.dir, "any.db"), SOCRATES_DB_MAX_PAGES: "lots" });
@@ -110,12 +114,12 @@ describe.skipIf(tmpfsUnavailable() !== null)("on a real full file system (a tmpf
   it(
     "import and export exit 2 naming the tmpfs with 0 B free; both work once the filler is deleted",
     CLI_CASE,
-    (ctx) => {
+    async (ctx) => {
       fs = mountTinyTmpfs(8 * 1024 * 1024);
       if (!fs) return ctx.skip(); // root, but this system does not allow the mount
       const dbPath = join(fs.dir, "app.db");
-      openDatabase(dbPath).$client.close(); // migrated, then the last close removes the log
-      const before = snapshot(dbPath);
+      (await openDatabase(dbPath)).$client.close(); // migrated, then the last close removes the log
+      const before = await snapshot(dbPath);
       // The export reads a database elsewhere and writes onto the tmpfs.
       const sourceEnv = { SOCRATES_DB: join(tmp.dir, "tmpfs-export-source.db") };
       expect(runCli(["import", bundleFile], sourceEnv).status).toBe(0);
@@ -139,7 +143,7 @@ describe.skipIf(tmpfsUnavailable() !== null)("on a real full file system (a tmpf
       );
 
       fs.free();
-      expect(snapshot(dbPath)).toEqual(before);
+      expect(await snapshot(dbPath)).toEqual(before);
       expect(runCli(["import", bundleFile], env).status).toBe(0);
       expect(runCli(["export", outFile], sourceEnv).status).toBe(0);
       expect((JSON.parse(readFileSync(outFile, "utf8")) as { scenarios: unknown[] }).scenarios).toHaveLength(1);
@@ -151,12 +155,12 @@ describe("the write-ahead log after an import", () => {
   it(
     "is checkpointed and truncated to zero bytes although the web server's connection keeps the database open",
     CLI_CASE,
-    () => {
+    async () => {
       const dbPath = join(tmp.dir, "wal.db");
       const big = join(tmp.dir, "big.json");
       writeFileSync(big, JSON.stringify(syntheticBundle(1, "wal")));
       // Stands in for the running web server: while it is open, the CLI's exit does not remove the log.
-      const server = openDatabase(dbPath);
+      const server = await openDatabase(dbPath);
       try {
         const result = runCli(["import", big], { SOCRATES_DB: dbPath });
         expect(result.status, result.stderr).toBe(0);

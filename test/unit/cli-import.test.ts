@@ -127,7 +127,7 @@ describe("socrates import (CLI)", () => {
     };
     writeFileSync(join(tmp.dir, "seed.json"), JSON.stringify(seeded));
     expect((await runCliInProcess(["import", join(tmp.dir, "seed.json")], env)).status).toBe(0);
-    const db = openDatabase(dbPath);
+    const db = await openDatabase(dbPath);
     baseline = tableCounts(db);
     db.$client.close();
   });
@@ -141,7 +141,7 @@ describe("socrates import (CLI)", () => {
       expect(result.status, result.stderr).toBe(2);
       expect(result.stderr).toMatch(c.expected);
       expect(result.stderr).toMatch(/nothing was written/);
-      const db = openDatabase(dbPath);
+      const db = await openDatabase(dbPath);
       expect(tableCounts(db)).toEqual(baseline);
       db.$client.close();
     });

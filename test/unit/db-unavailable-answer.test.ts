@@ -90,12 +90,12 @@ describe("answerUnavailable: an error that escaped the routes", () => {
 });
 
 describe("the route wrappers on a full database (real SQLite file at its page cap)", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let web: Db;
   let filled: FilledDatabase;
 
-  beforeEach(() => {
-    t = tempDb();
+  beforeEach(async () => {
+    t = await tempDb();
     web = t.db;
     web.$client.pragma("busy_timeout = 0"); // as getDb() sets it for the web server
     filled = fillToPageLimit(web.$client, 40);
@@ -104,12 +104,12 @@ describe("the route wrappers on a full database (real SQLite file at its page ca
   afterEach(() => t.cleanup());
 
   // A long display name needs pages of its own: on a full database this write cannot fit.
-  const addExpert = (username: string) =>
-    insertAnnotator(web, { username, displayName: username.repeat(2000), role: "expert" });
+  const addExpert = async (username: string) =>
+    await insertAnnotator(web, { username, displayName: username.repeat(2000), role: "expert" });
 
   it("actionResult answers 503 with Retry-After and the message, changes nothing, and writes again once space is freed", async () => {
     const before = tableCounts(web);
-    const refused = (await actionResult(() => addExpert("full"), web)) as Response;
+    const refused = (await actionResult(async () => await addExpert("full"), web)) as Response;
     expect(refused.status).toBe(503);
     expect(refused.headers.get("Retry-After")).toBe(String(FULL_RETRY_AFTER_SECONDS));
     const body = (await refused.json()) as { ok: boolean; message: string };
@@ -119,13 +119,13 @@ describe("the route wrappers on a full database (real SQLite file at its page ca
     expect(web.$client.inTransaction).toBe(false);
 
     filled.free();
-    const id = await actionResult(() => addExpert("freed"), web);
-    expect(findAnnotatorByUsername(web, "freed")?.id).toBe(id);
+    const id = await actionResult(async () => await addExpert("freed"), web);
+    expect((await findAnnotatorByUsername(web, "freed"))?.id).toBe(id);
     expect(web.$client.pragma("integrity_check", { simple: true })).toBe("ok");
   });
 
   it("orResponseWrite (a loader that leases) throws a 503 response with Retry-After, and recovers", async () => {
-    const thrown = await orResponseWrite(() => addExpert("full"), web).then(
+    const thrown = await orResponseWrite(async () => await addExpert("full"), web).then(
       () => null,
       (err: unknown) => err,
     );
@@ -134,16 +134,16 @@ describe("the route wrappers on a full database (real SQLite file at its page ca
     expect(res.status).toBe(503);
     expect(res.headers.get("Retry-After")).toBe(String(FULL_RETRY_AFTER_SECONDS));
     expect(await res.text()).toMatch(FULL_WORDS);
-    expect(findAnnotatorByUsername(web, "full")).toBeUndefined();
+    expect(await findAnnotatorByUsername(web, "full")).toBeUndefined();
     filled.free();
-    await orResponseWrite(() => addExpert("freed"), web);
-    expect(findAnnotatorByUsername(web, "freed")).toBeDefined();
+    await orResponseWrite(async () => await addExpert("freed"), web);
+    expect(await findAnnotatorByUsername(web, "freed")).toBeDefined();
   });
 
   it("orUnavailable (the login's session write) answers { error } with 503 for the form", async () => {
     const res = await orUnavailable(async () => {
       await Promise.resolve(); // the password check comes first
-      return addExpert("full");
+      return await addExpert("full");
     });
     expect(res).toBeInstanceOf(Response);
     expect((res as Response).status).toBe(503);
@@ -153,7 +153,7 @@ describe("the route wrappers on a full database (real SQLite file at its page ca
   it("a wrapper's 503 keeps its Retry-After after Remix drops the route's headers (the adapter sets it from the note)", async () => {
     const request = documentRequest();
     const res = await answerUnavailable(request, async () => {
-      const answer = (await actionResult(() => addExpert("full"), web)) as Response;
+      const answer = (await actionResult(async () => await addExpert("full"), web)) as Response;
       // Remix renders the page with the action's status but, without a `headers` export, none of its headers.
       return new Response("<p>the task page with the message</p>", {
         status: answer.status,

@@ -12,13 +12,13 @@ import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
 import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
-let t: ReturnType<typeof tempDb>;
+let t: Awaited<ReturnType<typeof tempDb>>;
 let other: Database.Database;
 const walBytes = () => statSync(`${t.path}-wal`).size;
 const bundleFile = () => [{ file: "fixture.json", text: JSON.stringify(fixtureBundle()) }];
 
-beforeEach(() => {
-  t = tempDb();
+beforeEach(async () => {
+  t = await tempDb();
   // Another connection on the file (the web server's): with it open, closing ours would not remove the log.
   other = new Database(t.path);
 });

@@ -14,12 +14,12 @@ import { findAnnotatorByUsername, insertAnnotator } from "../../app/server/model
 import { tempDb } from "../../harness/temp-db.ts";
 
 import { transact } from "../../app/server/db-transaction.server.ts";
-let t: ReturnType<typeof tempDb>;
+let t: Awaited<ReturnType<typeof tempDb>>;
 let web: Db;
 let other: Database.Database;
 
-beforeEach(() => {
-  t = tempDb();
+beforeEach(async () => {
+  t = await tempDb();
   web = t.db;
   web.$client.pragma("busy_timeout = 0"); // as getDb() sets it for the web server
   other = new Database(t.path);
@@ -31,16 +31,17 @@ afterEach(() => {
   t.cleanup();
 });
 
-const addExpert = (username: string) => insertAnnotator(web, { username, displayName: username, role: "expert" });
-const exists = (username: string) => findAnnotatorByUsername(web, username) !== undefined;
+const addExpert = async (username: string) =>
+  await insertAnnotator(web, { username, displayName: username, role: "expert" });
+const exists = async (username: string) => (await findAnnotatorByUsername(web, username)) !== undefined;
 
 describe("withWriteLock", () => {
   it("waits for another process's write lock without blocking the event loop, then writes", async () => {
     other.exec("BEGIN IMMEDIATE");
     const events: string[] = [];
-    const write = withWriteLock(web, () => {
+    const write = withWriteLock(web, async () => {
       events.push("write");
-      return addExpert("waited");
+      return await addExpert("waited");
     });
     // These timers can only fire while the write is waiting if the wait does not block.
     await new Promise((ok) => setTimeout(ok, 30));
@@ -48,47 +49,47 @@ describe("withWriteLock", () => {
     other.exec("COMMIT");
     const id = await write;
     expect(events).toEqual(["timer while locked", "write"]);
-    expect(findAnnotatorByUsername(web, "waited")?.id).toBe(id);
+    expect((await findAnnotatorByUsername(web, "waited"))?.id).toBe(id);
   });
 
   it("gives up after the wait with DatabaseBusyError and changes nothing", async () => {
     other.exec("BEGIN IMMEDIATE");
     let ran = false;
-    await expect(withWriteLock(web, () => ((ran = true), addExpert("never")), 40)).rejects.toBeInstanceOf(
+    await expect(withWriteLock(web, async () => ((ran = true), await addExpert("never")), 40)).rejects.toBeInstanceOf(
       DatabaseBusyError,
     );
     other.exec("COMMIT");
     expect(ran).toBe(false);
-    expect(exists("never")).toBe(false);
+    expect(await exists("never")).toBe(false);
     expect(web.$client.inTransaction).toBe(false);
   });
 
   it("runs the service's own writeTransaction as a savepoint inside the held lock", async () => {
     await withWriteLock(web, async () => {
-      addExpert("outer");
+      await addExpert("outer");
       await expect(
-        (async () => await transact(web, async (web) => (addExpert("inner"), addExpert("inner"))))(),
+        (async () => await transact(web, async (web) => (await addExpert("inner"), await addExpert("inner"))))(),
       ).rejects.toThrow(/UNIQUE/);
-      await transact(web, async (web) => addExpert("inner-ok"));
+      await transact(web, async (web) => await addExpert("inner-ok"));
     });
-    expect([exists("outer"), exists("inner"), exists("inner-ok")]).toEqual([true, false, true]);
+    expect([await exists("outer"), await exists("inner"), await exists("inner-ok")]).toEqual([true, false, true]);
     expect(web.$client.inTransaction).toBe(false);
   });
 
   it("keeps what was written before a service refusal (as without the lock), rolls back a crash", async () => {
-    const writeThenThrow = (username: string, err: Error) => () => {
-      addExpert(username);
+    const writeThenThrow = (username: string, err: Error) => async () => {
+      await addExpert(username);
       throw err;
     };
     await expect(withWriteLock(web, writeThenThrow("refused", new ServiceError(409, "no")))).rejects.toThrow("no");
     await expect(withWriteLock(web, writeThenThrow("crashed", new TypeError("bug")))).rejects.toThrow("bug");
-    expect([exists("refused"), exists("crashed")]).toEqual([true, false]);
+    expect([await exists("refused"), await exists("crashed")]).toEqual([true, false]);
   });
 
   it("joins a write already under way when called from inside it", async () => {
-    await withWriteLock(web, () => {
-      void withWriteLock(web, () => addExpert("nested"));
-      expect(exists("nested")).toBe(true);
+    await withWriteLock(web, async () => {
+      void withWriteLock(web, async () => await addExpert("nested"));
+      expect(await exists("nested")).toBe(true);
     });
   });
 });
@@ -97,16 +98,16 @@ describe("routes on a locked database", () => {
   it("an action waits past a short lock and stores its write", async () => {
     other.exec("BEGIN IMMEDIATE");
     setTimeout(() => other.exec("COMMIT"), 30);
-    const res = await actionResult(() => addExpert("after-wait"), web);
+    const res = await actionResult(async () => await addExpert("after-wait"), web);
     expect(res).toBeTypeOf("number");
-    expect(exists("after-wait")).toBe(true);
+    expect(await exists("after-wait")).toBe(true);
   });
 
   it("an action answers 503 with Retry-After, not 500, when the lock stays taken", async () => {
     process.env.SOCRATES_WRITE_WAIT_MS = "40";
     try {
       other.exec("BEGIN IMMEDIATE");
-      const res = (await actionResult(() => addExpert("blocked"), web)) as Response;
+      const res = (await actionResult(async () => await addExpert("blocked"), web)) as Response;
       expect(res.status).toBe(503);
       expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
       expect(await res.json()).toMatchObject({ ok: false, message: expect.stringMatching(/busy/) });
@@ -114,14 +115,14 @@ describe("routes on a locked database", () => {
       delete process.env.SOCRATES_WRITE_WAIT_MS;
     }
     other.exec("COMMIT");
-    expect(exists("blocked")).toBe(false);
+    expect(await exists("blocked")).toBe(false);
   });
 
   it("a writing loader throws a 503 response when the lock stays taken", async () => {
     process.env.SOCRATES_WRITE_WAIT_MS = "40";
     try {
       other.exec("BEGIN IMMEDIATE");
-      const thrown = await orResponseWrite(() => addExpert("blocked"), web).catch((e: unknown) => e);
+      const thrown = await orResponseWrite(async () => await addExpert("blocked"), web).catch((e: unknown) => e);
       expect(thrown).toBeInstanceOf(Response);
       expect((thrown as Response).status).toBe(503);
       expect((thrown as Response).headers.get("Retry-After")).toMatch(/^\d+$/);
@@ -134,7 +135,7 @@ describe("routes on a locked database", () => {
     other.exec("BEGIN IMMEDIATE");
     let thrown: unknown;
     try {
-      orResponse(() => addExpert("stray"));
+      orResponse(async () => await addExpert("stray"));
     } catch (err) {
       thrown = err;
     }

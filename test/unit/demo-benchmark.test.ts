@@ -12,7 +12,7 @@ import { seedDemo } from "../../demo/seed.ts";
 import { tableDigests } from "../helpers/db-digest.ts";
 import { tableCounts, tempDb } from "../../harness/temp-db.ts";
 
-const metricRowsOf = (db: ReturnType<typeof tempDb>["db"], kind: "run" | "pair", id: string) =>
+const metricRowsOf = (db: Awaited<ReturnType<typeof tempDb>>["db"], kind: "run" | "pair", id: string) =>
   (
     db.$client
       .prepare("SELECT count(*) AS n FROM metric_values WHERE subject_kind = ? AND subject_id = ?")
@@ -41,16 +41,16 @@ describe("the demo benchmark", () => {
   });
 
   it("seeds its plan, its whole grid and the metrics of every mediated run and pair, and seeding again changes nothing", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     try {
       await seedDemo(t.db);
       const first = await seedDemoBenchmark(t.db);
-      const [listed] = benchmarkPlans(t.db);
+      const [listed] = await benchmarkPlans(t.db);
       expect(listed).toMatchObject({ hash: first.plan.hash, source: DEMO_PLAN_SOURCE, mediators: 3 });
       expect(listed.storedRuns).toBe(listed.plannedRuns);
       expect(first.imported.inserted).toMatchObject({ runs: listed.plannedRuns, matched_pairs: 96, evaluations: 224 });
 
-      const units = planGrid(t.db, first.plan.plan).units;
+      const units = (await planGrid(t.db, first.plan.plan)).units;
       for (const { runId, pairId } of units.flatMap((u) => u.mediated)) {
         expect(metricRowsOf(t.db, "run", runId), runId).toBeGreaterThan(0);
         expect(metricRowsOf(t.db, "pair", pairId), pairId).toBeGreaterThan(0);

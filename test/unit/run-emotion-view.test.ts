@@ -11,7 +11,7 @@ const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 async function dbWith(bundle: object) {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   await importBundleFiles(t.db, [{ file: "emotion.json", text: JSON.stringify(bundle) }]);
   return t.db;

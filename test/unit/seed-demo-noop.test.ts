@@ -22,8 +22,8 @@ function seedOnce(path: string) {
 describe("seed-demo on a seeded database", () => {
   it("is a no-op after seed-demo: same row counts and the same content digest of every table", {
     timeout: 120_000,
-  }, () => {
-    const t = tempDb();
+  }, async () => {
+    const t = await tempDb();
     try {
       seedOnce(t.path);
       const counts = tableCounts(t.db);
@@ -43,7 +43,7 @@ describe("seed-demo on a seeded database", () => {
   it("is a no-op after the web server's first-start seeding (demo, its metrics, the studies, the benchmark)", {
     timeout: 120_000,
   }, async () => {
-    const t = tempDb();
+    const t = await tempDb();
     try {
       // What scripts/serve.ts does on an empty database.
       await seedDemo(t.db);

@@ -12,10 +12,10 @@ import { tempDb } from "../../harness/temp-db.ts";
 
 const SECRET = "a-test-secret-of-enough-length-0123456789";
 
-let t: ReturnType<typeof tempDb>;
+let t: Awaited<ReturnType<typeof tempDb>>;
 let db: Db;
-beforeEach(() => {
-  t = tempDb();
+beforeEach(async () => {
+  t = await tempDb();
   db = t.db;
 });
 afterEach(() => t.cleanup());
@@ -32,7 +32,7 @@ async function signIn(store: ReturnType<typeof databaseSessionStorage>, annotato
 describe("readSignedIn", () => {
   it("gives the session's data and the annotator's row, as getSession and then the row by id do", async () => {
     const store = databaseSessionStorage(() => db, SECRET);
-    const id = addAnnotator(db, "worker-1", "crowd");
+    const id = await addAnnotator(db, "worker-1", "crowd");
     const cookie = await signIn(store, id, [4, 7]);
     const signedIn = await store.readSignedIn(cookie);
     expect(signedIn?.annotator).toEqual(await findAnnotator(db, id));
@@ -44,16 +44,16 @@ describe("readSignedIn", () => {
 
   it("reads the annotator as stored now (a deactivation shows at once)", async () => {
     const store = databaseSessionStorage(() => db, SECRET);
-    const id = addAnnotator(db, "expert-1", "expert");
+    const id = await addAnnotator(db, "expert-1", "expert");
     const cookie = await signIn(store, id, []);
     expect((await store.readSignedIn(cookie))?.annotator.active).toBe(true);
-    updateAnnotator(db, id, { active: false });
+    await updateAnnotator(db, id, { active: false });
     expect((await store.readSignedIn(cookie))?.annotator.active).toBe(false);
   });
 
   it("answers null without a cookie, for a forged or foreign cookie and once the session has ended", async () => {
     const store = databaseSessionStorage(() => db, SECRET);
-    const id = addAnnotator(db, "expert-2", "expert");
+    const id = await addAnnotator(db, "expert-2", "expert");
     const cookie = await signIn(store, id, []);
     expect(await store.readSignedIn(null)).toBeNull();
     expect(await store.readSignedIn("other=1")).toBeNull();

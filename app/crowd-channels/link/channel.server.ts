@@ -20,10 +20,10 @@ export const linkChannel: CrowdChannel = {
     workerParam: "worker",
     matches: (params) => params.has("sig"),
     check: (_db, study, params) => badLink(study.id, params),
-    enter(db, study, params) {
+    async enter(db, study, params) {
       const bad = badLink(study.id, params);
       if (bad) return bad;
-      return crowdSession(db, study.id, findOrCreateCrowdWorker(db, "link", params.get("worker") ?? ""));
+      return await crowdSession(db, study.id, await findOrCreateCrowdWorker(db, "link", params.get("worker") ?? ""));
     },
     // The researcher made each link: the signature, not a limit, bounds who enters.
     unsigned: false,

@@ -152,9 +152,9 @@ function isNonEmptyDir(dir: string): boolean {
 }
 
 /** Counted and pending labels per item of the study (surplus labels fill no place). */
-function labelCounts(db: Db, studyId: number, itemIds: readonly number[]): ItemLabelCounts[] {
+async function labelCounts(db: Db, studyId: number, itemIds: readonly number[]): Promise<ItemLabelCounts[]> {
   const counts = new Map(itemIds.map((itemId) => [itemId, { itemId, counted: 0, pending: 0 }]));
-  for (const label of latestLabelRows(db, [studyId])) {
+  for (const label of await latestLabelRows(db, [studyId])) {
     const item = counts.get(label.itemId);
     if (item && label.status === "counted") item.counted++;
     if (item && label.status === "pending") item.pending++;
@@ -299,8 +299,8 @@ export async function exportBatch(db: Db, studyId: number, options: ExportOption
   const template = insertGuidelines(source, markdownToHtml(guidelines));
   const test = loadQualificationTest();
 
-  const items = studyItemIds(db, studyId);
-  const order = planLabelOrder(labelCounts(db, studyId, items), study.labelsPerItem);
+  const items = await studyItemIds(db, studyId);
+  const order = planLabelOrder(await labelCounts(db, studyId, items), study.labelsPerItem);
   if (order.items === 0) {
     throw new ServiceError(
       409,

@@ -49,8 +49,8 @@ async function openCrowdStudy(db: Db, studyId: number): Promise<StudyRow> {
 const RETURN_IT = "Please return this HIT.";
 
 /** The HIT as `mturk publish` stored it, for this very item; a HIT the app never created is refused. */
-function publishedHit(db: Db, hitId: string, studyId: number, itemId: number): StoredHit {
-  const hit = findHit(db, hitId);
+async function publishedHit(db: Db, hitId: string, studyId: number, itemId: number): Promise<StoredHit> {
+  const hit = await findHit(db, hitId);
   if (!hit)
     throw forbidden(
       `HIT ${hitId} was not published by this study's \`mturk publish\`; answers are taken only for HITs it created. ${RETURN_IT}`,
@@ -69,8 +69,8 @@ function publishedHit(db: Db, hitId: string, studyId: number, itemId: number): S
  * assignment comes from. Anything else is refused before a worker is created or a label stored,
  * so an invented HIT id brings nothing in.
  */
-function checkedHit(db: Db, a: ExternalAssignment): StoredHit {
-  const hit = publishedHit(db, a.hitId, a.studyId, a.itemId);
+async function checkedHit(db: Db, a: ExternalAssignment): Promise<StoredHit> {
+  const hit = await publishedHit(db, a.hitId, a.studyId, a.itemId);
   const environment = environmentOfSubmitOrigin(a.turkSubmitTo);
   if (hit.environment !== environment)
     throw forbidden(
@@ -100,13 +100,18 @@ export interface ExternalSubmitForm {
   label: string;
 }
 
-function handoffFor(db: Db, a: ExternalAssignment, stored: StoredAssignment, annotatorId: number): ExternalSubmitForm {
+async function handoffFor(
+  db: Db,
+  a: ExternalAssignment,
+  stored: StoredAssignment,
+  annotatorId: number,
+): Promise<ExternalSubmitForm> {
   if (stored.studyId !== a.studyId || stored.itemId !== a.itemId || stored.annotatorId !== annotatorId) {
     throw new ServiceError(409, `Assignment ${a.assignmentId} was stored for another item or worker`);
   }
   if (stored.labelId === null)
     throw new ServiceError(409, `Assignment ${a.assignmentId} was rejected on MTurk; its answer is not used`);
-  const label = latestPayloadJson(db, stored.labelId) as string;
+  const label = (await latestPayloadJson(db, stored.labelId)) as string;
   return {
     action: `${a.turkSubmitTo}/mturk/externalSubmit`,
     assignmentId: a.assignmentId,
@@ -180,12 +185,12 @@ export async function externalTaskPage(
   };
   if (request.mode === "preview") {
     // MTurk names the HIT in a preview too: one the app never published is refused before anyone accepts it.
-    if (request.hitId !== undefined) publishedHit(db, request.hitId, study.id, item.id);
+    if (request.hitId !== undefined) await publishedHit(db, request.hitId, study.id, item.id);
     return { ...common, ...(await taskPart(db, item, null)), mode: "preview" };
   }
 
-  checkedHit(db, { ...request, itemId: item.id });
-  const annotatorId = findCrowdWorker(db, "mturk", request.workerId.trim());
+  await checkedHit(db, { ...request, itemId: item.id });
+  const annotatorId = await findCrowdWorker(db, "mturk", request.workerId.trim());
   const token = signAssignment({ ...request, shownAt: now.toISOString() }, secret);
   const stored = await storedAssignment(db, request.assignmentId);
   if (stored) {
@@ -197,7 +202,7 @@ export async function externalTaskPage(
       mode: "submitted",
       token,
       assignmentId: request.assignmentId,
-      handoff: handoffFor(db, request, stored, annotatorId),
+      handoff: await handoffFor(db, request, stored, annotatorId),
     };
   }
   await refuseSecondAssignmentOnItem(db, item.id, annotatorId);
@@ -270,12 +275,15 @@ export async function submitExternalQuestion(
   const a = assignmentOfToken(input.token, options);
   const study = await openCrowdStudy(db, a.studyId);
   await loadItem(db, study.id, a.itemId);
-  const hit = checkedHit(db, a);
+  const hit = await checkedHit(db, a);
   const before = await storedAssignment(db, a.assignmentId);
   if (before)
-    return { handoff: handoffFor(db, a, before, findOrCreateCrowdWorker(db, "mturk", a.workerId)), duplicate: true };
+    return {
+      handoff: await handoffFor(db, a, before, await findOrCreateCrowdWorker(db, "mturk", a.workerId)),
+      duplicate: true,
+    };
   checkEntryLimit(options, study.id, now);
-  const annotatorId = findOrCreateCrowdWorker(db, "mturk", a.workerId);
+  const annotatorId = await findOrCreateCrowdWorker(db, "mturk", a.workerId);
 
   const seconds = input.secondsOnTask;
   checkSecondsOnTask(seconds);
@@ -302,7 +310,7 @@ export async function submitExternalQuestion(
   if (!after) throw new Error(`Assignment ${a.assignmentId} was not stored`);
   if (outcome.kind === "stored") countEntry(options, study.id, now);
   // "unchanged": a concurrent submit of the same answer got there first.
-  return { handoff: handoffFor(db, a, after, annotatorId), duplicate: outcome.kind !== "stored" };
+  return { handoff: await handoffFor(db, a, after, annotatorId), duplicate: outcome.kind !== "stored" };
 }
 
 /** Autosaves the worker's unfinished answer; a worker id seen for the first time counts as a new entry. */
@@ -316,9 +324,9 @@ export async function saveExternalDraft(
   const a = assignmentOfToken(token, options);
   await openCrowdStudy(db, a.studyId);
   if (await storedAssignment(db, a.assignmentId)) return; // answered: the draft is no longer needed
-  const known = findCrowdWorker(db, "mturk", a.workerId.trim());
+  const known = await findCrowdWorker(db, "mturk", a.workerId.trim());
   if (known === undefined) checkEntryLimit(options, a.studyId, now);
-  const annotatorId = known ?? findOrCreateCrowdWorker(db, "mturk", a.workerId);
+  const annotatorId = known ?? (await findOrCreateCrowdWorker(db, "mturk", a.workerId));
   // A draft needs the worker's assignment: this POST leases the item (an unverified lease holds no
   // place against verified annotators) and records the showing the token carries.
   const study = await studyOrNotFound(db, a.studyId);

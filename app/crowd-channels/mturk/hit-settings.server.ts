@@ -39,9 +39,13 @@ export interface HitOverrides {
 }
 
 /** The study's median seconds per label, and where the figure came from. */
-export function secondsPerItem(db: Db, study: StudyRow, override?: number): { seconds: number; source: string } {
+export async function secondsPerItem(
+  db: Db,
+  study: StudyRow,
+  override?: number,
+): Promise<{ seconds: number; source: string }> {
   if (override !== undefined) return { seconds: override, source: "--seconds-per-item" };
-  const timed = timedLabelSeconds(db, study.id);
+  const timed = await timedLabelSeconds(db, study.id);
   const m = median(timed);
   if (m !== null && m > 0) return { seconds: m, source: `median of ${timed.length} timed labels in study ${study.id}` };
   const fallback = taskType(study.type).defaultSecondsPerItem;
@@ -64,7 +68,7 @@ export async function planHits(
   const study = await studyOrNotFound(db, studyId);
   if (study.pool !== "crowd")
     throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies go to Mechanical Turk`);
-  const pace = secondsPerItem(db, study, overrides.secondsPerItem);
+  const pace = await secondsPerItem(db, study, overrides.secondsPerItem);
   const texts = taskType(study.type).mturk.texts;
   const defaultReward = Math.max(0.01, Math.ceil((DEFAULT_TARGET_HOURLY_USD * pace.seconds) / 36) / 100);
   const parsed = hitSettingsSchema.safeParse({

@@ -239,7 +239,7 @@ export async function importMturkResults(
   return await transact(
     db,
     async (db): Promise<MturkImportResult> => {
-      const workersBefore = crowdWorkerCount(db, CHANNEL);
+      const workersBefore = await crowdWorkerCount(db, CHANNEL);
       const summary = emptySummary(Boolean(options.dryRun), parsed.rows.length);
       for (const { row, payload } of prepared) {
         try {
@@ -270,7 +270,7 @@ export async function importMturkResults(
           options.fileName,
           [...problems].sort((a, b) => a.line - b.line),
         );
-      summary.workersCreated = crowdWorkerCount(db, CHANNEL) - workersBefore;
+      summary.workersCreated = (await crowdWorkerCount(db, CHANNEL)) - workersBefore;
 
       const inFile = new Set(parsed.rows.map((r) => r.assignmentId));
       const decisions = (await reviewDecisions(db, studyId, CHANNEL)).filter((d) => inFile.has(d.externalId));
@@ -288,7 +288,7 @@ export async function importMturkResults(
       };
       const result = { summary, review };
       // Only decisions that differ from the stored ones are written, so a repeated import changes nothing.
-      const current = new Map(listCrowdAssignments(db, studyId, CHANNEL).map((a) => [a.id, a]));
+      const current = new Map((await listCrowdAssignments(db, studyId, CHANNEL)).map((a) => [a.id, a]));
       await recordDecisions(
         db,
         decisions.filter((d) => {

@@ -185,7 +185,7 @@ async function ensureQualificationType(
 ): Promise<{ id: string; source: "stored" | "created" | "found on MTurk" }> {
   const environment = environmentOf(production);
   const testKey = qualificationKey(test);
-  const stored = storedQualificationType(db, environment, testKey);
+  const stored = await storedQualificationType(db, environment, testKey);
   if (stored) return { id: stored, source: "stored" };
   const name = qualificationTypeName(test);
   let id: string | undefined;
@@ -260,7 +260,7 @@ async function planPublish(db: Db, options: PublishOptions): Promise<PublishPlan
     throw badInput(`The frame height must be a whole number of pixels from 0 to 10000, got ${frameHeight}`);
 
   const labelsPerItem = (await studyOrNotFound(db, studyId)).labelsPerItem;
-  const states = itemPublishStates(db, studyId, environment, options.now ?? new Date());
+  const states = await itemPublishStates(db, studyId, environment, options.now ?? new Date());
   const needing = states.filter((s) => s.labels < labelsPerItem);
   // An item whose HIT is still on offer waits for it; one whose HIT expired short of labels gets a new batch.
   const toPublish = needing.filter((s) => s.liveHits === 0);
@@ -326,11 +326,11 @@ function withQualificationType(
 }
 
 /** A dry run: which HITs would be created, with the stored qualification type if there is one. */
-function dryRunSummary(db: Db, plan: PublishPlan): PublishSummary {
+async function dryRunSummary(db: Db, plan: PublishPlan): Promise<PublishSummary> {
   const { summary } = plan;
   const stored = summary.qualificationTypeId
     ? null
-    : storedQualificationType(db, plan.environment, summary.qualificationTestKey);
+    : await storedQualificationType(db, plan.environment, summary.qualificationTestKey);
   if (stored) withQualificationType(plan, stored, "stored");
   else withQualificationType(plan, summary.qualificationTypeId, summary.qualificationTypeSource);
   summary.hits = plan.toPublish.map((s) => plannedHit(plan, s));
@@ -432,7 +432,7 @@ export async function publishStudy(
   const plan = await planPublish(db, options);
   const { summary, environment } = plan;
   if (plan.toPublish.length === 0) return summary;
-  if (summary.dryRun) return dryRunSummary(db, plan);
+  if (summary.dryRun) return await dryRunSummary(db, plan);
 
   if (!client) throw new Error("publishStudy needs an MTurk client unless it is a dry run");
   await assertEnvironment(client, production);

@@ -169,7 +169,7 @@ async function takeIn(
   // Confirmed with a stored label, or a rejection, needs nothing from the answer: only the status may change.
   if (stored && stored.confirmedAt !== null && (stored.labelId !== null || status === "rejected")) {
     if (stored.status === status) return { taken: "same", statusChanged: false, surplus: false };
-    setCrowdAssignmentStatus(db, stored.id, status);
+    await setCrowdAssignmentStatus(db, stored.id, status);
     return { taken: "status", statusChanged: true, surplus: false };
   }
   let payload: unknown = null;
@@ -212,7 +212,7 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
   const environment = environmentOf(production);
   const dryRun = options.dryRun === true;
   await studyOrNotFound(db, studyId);
-  const hits = hitsOfStudy(db, studyId, environment);
+  const hits = await hitsOfStudy(db, studyId, environment);
   const summary: SyncSummary = {
     environment,
     dryRun,
@@ -277,7 +277,7 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
     }
     await transact(db, async (db) => {
       await recordDecisions(db, [decision]);
-      setCrowdAssignmentStatus(
+      await setCrowdAssignmentStatus(
         db,
         decision.crowdAssignmentId,
         decision.decision === "approve" ? "approved" : "rejected",

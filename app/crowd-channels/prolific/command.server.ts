@@ -57,11 +57,11 @@ it they are kept as surplus). RETURNED, TIMED-OUT or REJECTED sessions stay pend
 Columns are found by name in any order; other columns are ignored. A malformed file is refused
 with its row and column named, and nothing is written; the exit code is then 2.`,
     )
-    .action((file: string, opts: { study: string; prolificStudy?: string; dryRun?: boolean }) => {
+    .action(async (file: string, opts: { study: string; prolificStudy?: string; dryRun?: boolean }) => {
       const studyId = parseIntOption("study", opts.study, 1);
       const text = readTextFile(file);
       const guard = guardUserErrors(ProlificImportError, ServiceError);
-      const db = openDatabase();
+      const db = await openDatabase();
       const summary = guard(
         async () =>
           await importProlificExport(db, studyId, {

@@ -153,7 +153,7 @@ async function confirmPendingLabels(
   annotatorId: number,
   summary: ProlificImportSummary,
 ): Promise<number> {
-  const pending = pendingLabelsOf(db, studyId, annotatorId);
+  const pending = await pendingLabelsOf(db, studyId, annotatorId);
   for (const { labelId, itemId } of pending) {
     if ((await confirmLabel(db, labelId, itemId, labelsPerItem)) === "counted") summary.labelsCounted++;
     else summary.labelsSurplus++;
@@ -179,7 +179,7 @@ async function applyRow(
   let changed = false;
   const status = STATUS_FROM_PROLIFIC[row.status];
   if (status && status !== session.status) {
-    setCrowdAssignmentStatus(db, session.id, status);
+    await setCrowdAssignmentStatus(db, session.id, status);
     summary.statusUpdated++;
     changed = true;
   }
@@ -194,7 +194,7 @@ async function applyRow(
     return;
   }
   if (!session.confirmedAt) {
-    confirmCrowdAssignment(db, session.id, terms.at);
+    await confirmCrowdAssignment(db, session.id, terms.at);
     summary.confirmedSessions++;
     changed = true;
   }

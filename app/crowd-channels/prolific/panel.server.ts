@@ -10,10 +10,10 @@ import {
 } from "./sessions.server.ts";
 
 export const prolificDashboard: ChannelDashboard = {
-  load: (db, study, origin): ProlificPanelData => ({
+  load: async (db, study, origin): Promise<ProlificPanelData> => ({
     settings: prolificSettingsOf(study),
     studyUrl: prolificStudyUrl(origin, study.id),
-    sessions: prolificSessionCounts(db, study.id),
+    sessions: await prolificSessionCounts(db, study.id),
   }),
   intent: "prolific",
   /** Saves the settings; field problems go back to the form, a missing study is thrown (404). */

@@ -98,8 +98,8 @@ function settingsOrRefuse(study: StudyRow): ProlificSettings {
 }
 
 /** Where a crowd worker goes before any task: the reading test, or the end once its attempts are used up. */
-function qualificationPath(db: Db, studyId: number, annotatorId: number): string | null {
-  const state = qualificationState(db, annotatorId);
+async function qualificationPath(db: Db, studyId: number, annotatorId: number): Promise<string | null> {
+  const state = await qualificationState(db, annotatorId);
   if (state === "qualified") return null;
   return state === "locked" ? `/crowd/done?study=${studyId}` : `/crowd/qualify?study=${studyId}`;
 }
@@ -128,8 +128,8 @@ export async function checkProlificEntry(db: Db, studyId: number, params: URLSea
       409,
       "This study is closed and takes no more answers. Please return your place in it on Prolific.",
     );
-  const stored = findSession(db, CHANNEL, ids.SESSION_ID);
-  const known = findCrowdWorker(db, CHANNEL, ids.PROLIFIC_PID);
+  const stored = await findSession(db, CHANNEL, ids.SESSION_ID);
+  const known = await findCrowdWorker(db, CHANNEL, ids.PROLIFIC_PID);
   if (
     stored &&
     (stored.annotatorId !== known || stored.studyId !== studyId || stored.externalGroupId !== ids.STUDY_ID)
@@ -161,8 +161,8 @@ export async function enterProlificSession(
       "This study is closed and takes no more answers. Please return your place in it on Prolific.",
     );
   const entry = await transact(db, async (db): Promise<Omit<ProlificEntry, "next">> => {
-    const annotatorId = findOrCreateCrowdWorker(db, CHANNEL, ids.PROLIFIC_PID);
-    const stored = findSession(db, CHANNEL, ids.SESSION_ID);
+    const annotatorId = await findOrCreateCrowdWorker(db, CHANNEL, ids.PROLIFIC_PID);
+    const stored = await findSession(db, CHANNEL, ids.SESSION_ID);
     if (stored) {
       if (stored.annotatorId !== annotatorId || stored.studyId !== studyId || stored.externalGroupId !== ids.STUDY_ID) {
         throw new ServiceError(
@@ -172,7 +172,7 @@ export async function enterProlificSession(
       }
       return { annotatorId, sessionRowId: stored.id, revisit: true };
     }
-    const sessionRowId = insertCrowdAssignment(db, {
+    const sessionRowId = await insertCrowdAssignment(db, {
       channel: CHANNEL,
       externalId: ids.SESSION_ID,
       externalGroupId: ids.STUDY_ID,
@@ -186,20 +186,20 @@ export async function enterProlificSession(
     });
     return { annotatorId, sessionRowId, revisit: false };
   });
-  return { ...entry, next: qualificationPath(db, studyId, entry.annotatorId) ?? `/annotate/${studyId}/next` };
+  return { ...entry, next: (await qualificationPath(db, studyId, entry.annotatorId)) ?? `/annotate/${studyId}/next` };
 }
 
 /**
  * The study's Prolific sessions: confirmed by an imported Prolific export (their labels count) or
  * still pending (their labels are stored but left out of every statistic).
  */
-export function prolificSessionCounts(db: Db, studyId: number): { confirmed: number; pending: number } {
-  return sessionConfirmationCounts(db, studyId, CHANNEL);
+export async function prolificSessionCounts(db: Db, studyId: number): Promise<{ confirmed: number; pending: number }> {
+  return await sessionConfirmationCounts(db, studyId, CHANNEL);
 }
 
 /** Labels the participant has in the study (one per item; revisions do not count twice). */
-export function prolificLabelCount(db: Db, studyId: number, annotatorId: number): number {
-  return labelCountInStudy(db, studyId, annotatorId);
+export async function prolificLabelCount(db: Db, studyId: number, annotatorId: number): Promise<number> {
+  return await labelCountInStudy(db, studyId, annotatorId);
 }
 
 export interface ProlificCompletion {
@@ -229,16 +229,16 @@ async function completeSession(
   now: Date,
 ): Promise<ProlificCompletion> {
   return await transact(db, async (db): Promise<ProlificCompletion> => {
-    const session = latestSession(db, CHANNEL, studyId, annotatorId);
+    const session = await latestSession(db, CHANNEL, studyId, annotatorId);
     if (!session) throw forbidden("Please open this study through the Prolific link you were given.");
     let workSeconds = session.workSeconds;
     if (session.status === "accepted") {
       const at = now.toISOString();
       workSeconds = session.acceptedAt ? Math.max(0, (now.getTime() - Date.parse(session.acceptedAt)) / 1000) : null;
-      markSessionSubmitted(db, session.id, at, workSeconds, settings.rewardUsd ?? null);
+      await markSessionSubmitted(db, session.id, at, workSeconds, settings.rewardUsd ?? null);
     }
     // A finished participant keeps no lease: the item goes back to the pool at once.
-    releaseLeasesOf(db, studyId, annotatorId);
+    await releaseLeasesOf(db, studyId, annotatorId);
     return {
       code: settings.completionCode,
       url: prolificCompletionUrl(settings.completionCode),
@@ -261,9 +261,9 @@ export async function prolificStep(
 ): Promise<ProlificStep> {
   const study = await studyOrNotFound(db, studyId);
   const settings = settingsOrRefuse(study);
-  const before = qualificationPath(db, studyId, annotatorId);
+  const before = await qualificationPath(db, studyId, annotatorId);
   if (before) return before.startsWith("/crowd/done") ? { kind: "not-qualified" } : { kind: "qualify", path: before };
-  const labels = prolificLabelCount(db, studyId, annotatorId);
+  const labels = await prolificLabelCount(db, studyId, annotatorId);
   // A study closed mid-session has no more work: the participant still gets the code.
   if (labels < settings.itemsPerSession && study.status === "open") {
     const lease = await nextTask(db, studyId, annotatorId, now);
@@ -283,10 +283,10 @@ export async function prolificEndView(
   annotatorId: number,
 ): Promise<Exclude<ProlificStep, { kind: "task" } | { kind: "qualify" }> | null> {
   const settings = settingsOrRefuse(await studyOrNotFound(db, studyId));
-  if (qualificationState(db, annotatorId) === "locked") return { kind: "not-qualified" };
-  const session = latestSession(db, CHANNEL, studyId, annotatorId);
+  if ((await qualificationState(db, annotatorId)) === "locked") return { kind: "not-qualified" };
+  const session = await latestSession(db, CHANNEL, studyId, annotatorId);
   if (!session || session.status === "accepted") return null;
-  const labels = prolificLabelCount(db, studyId, annotatorId);
+  const labels = await prolificLabelCount(db, studyId, annotatorId);
   const code = settings.completionCode;
   return {
     kind: "complete",
@@ -358,6 +358,6 @@ export async function updateProlificSettings(
     ...(parsed.data.rewardUsd === undefined ? {} : { rewardUsd: parsed.data.rewardUsd }),
   };
   const config = parseStudyConfig({ ...parseStudyConfig(study.config), prolific });
-  setStudyConfig(db, studyId, config);
+  await setStudyConfig(db, studyId, config);
   return prolific;
 }

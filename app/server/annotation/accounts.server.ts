@@ -39,10 +39,10 @@ export async function createAccount(db: Db, input: z.input<typeof newAccountSche
     throw badInput("The account is not valid", zodProblems(parsed.error));
   }
   const { username, displayName, role, password } = parsed.data;
-  if (findAnnotatorByUsername(db, username))
+  if (await findAnnotatorByUsername(db, username))
     throw badInput(`The username "${username}" is taken`, [{ path: "username", message: "already taken" }]);
   const passwordHash = await hashPassword(password);
-  return withWriteLock(db, () => insertAnnotator(db, { username, displayName, role, passwordHash }));
+  return withWriteLock(db, async () => await insertAnnotator(db, { username, displayName, role, passwordHash }));
 }
 
 /** Refuses a weak password (app/domain/password-strength.ts) as a 400 naming the field. */
@@ -67,8 +67,8 @@ export async function setPassword(db: Db, annotatorId: number, password: string)
     db,
     async () =>
       await transact(db, async (db) => {
-        updateAnnotator(db, annotatorId, { passwordHash });
-        deleteSessionsOf(db, annotatorId);
+        await updateAnnotator(db, annotatorId, { passwordHash });
+        await deleteSessionsOf(db, annotatorId);
       }),
   );
 }
@@ -82,23 +82,23 @@ export async function authenticate(
   username: string,
   password: string,
 ): Promise<{ id: number; role: string } | null> {
-  const row = findAnnotatorByUsername(db, username.trim().toLowerCase());
+  const row = await findAnnotatorByUsername(db, username.trim().toLowerCase());
   // An unknown user costs the same scrypt run as a known one (verifyPassword hashes a dummy), so timing says nothing.
   const ok = await verifyPassword(password, row?.passwordHash ?? null);
   if (!row || !ok || !row.active || row.role === "crowd") return null;
   return { id: row.id, role: row.role };
 }
 
-export function listAnnotators(db: Db) {
-  return listAnnotatorRows(db);
+export async function listAnnotators(db: Db) {
+  return await listAnnotatorRows(db);
 }
 
 /** Activates or deactivates an account; deactivating ends its sessions. */
 export async function setActive(db: Db, annotatorId: number, active: boolean): Promise<void> {
   await existingAccount(db, annotatorId);
   await transact(db, async (db) => {
-    updateAnnotator(db, annotatorId, { active });
-    if (!active) deleteSessionsOf(db, annotatorId);
+    await updateAnnotator(db, annotatorId, { active });
+    if (!active) await deleteSessionsOf(db, annotatorId);
   });
 }
 

@@ -24,7 +24,7 @@ import { findStudy, itemsOfStudy, type NewStudyItem, type StudyRow } from "../mo
  * naming `judgeBackbones` when there is none.
  */
 export async function activePopulation(db: Db, backbones: readonly string[]): Promise<PopulationRun[]> {
-  const candidates = evaluatedTrajectories(db);
+  const candidates = await evaluatedTrajectories(db);
   const readings = await judgeReadings(
     db,
     candidates.map((c) => c.runId),
@@ -54,10 +54,10 @@ export async function storePopulation(
 }
 
 /** Whether an active study may still draw a run (read-only): within its budget, with a run left. */
-export function canDraw(db: Db, study: StudyRow): boolean {
+export async function canDraw(db: Db, study: StudyRow): Promise<boolean> {
   const config = parseStudyConfig(study.config);
   if (config.allocation !== "active") return false;
-  return nextToDraw(drawsOf(db, study.id), config.trajectories ?? Number.POSITIVE_INFINITY) !== null;
+  return nextToDraw(await drawsOf(db, study.id), config.trajectories ?? Number.POSITIVE_INFINITY) !== null;
 }
 
 /**
@@ -69,10 +69,10 @@ export function canDraw(db: Db, study: StudyRow): boolean {
 export async function drawNextRun(db: Db, study: StudyRow, now: Date): Promise<boolean> {
   const config = parseStudyConfig(study.config);
   if (config.allocation !== "active") return false;
-  const next = nextToDraw(drawsOf(db, study.id), config.trajectories ?? Number.POSITIVE_INFINITY);
+  const next = nextToDraw(await drawsOf(db, study.id), config.trajectories ?? Number.POSITIVE_INFINITY);
   if (!next) return false;
-  const position = markDrawn(db, study.id, next.runId, now.toISOString());
-  const regular = snippetsOfRun(db, next.runId).map(
+  const position = await markDrawn(db, study.id, next.runId, now.toISOString());
+  const regular = (await snippetsOfRun(db, next.runId)).map(
     (s): NewStudyItem => ({
       kind: study.type,
       snippetId: s.id,
@@ -82,15 +82,15 @@ export async function drawNextRun(db: Db, study: StudyRow, now: Date): Promise<b
   );
   const source = config.goldFromStudyId === undefined ? undefined : await findStudy(db, config.goldFromStudyId);
   if (!source || config.goldRate === 0) {
-    appendItems(db, study.id, regular);
+    await appendItems(db, study.id, regular);
     return true;
   }
   // Gold already in the study, and this run's own snippets, are not offered again.
-  const used = new Set([...itemsOfStudy(db, study.id), ...regular].map((i) => i.snippetId as number));
-  const gold = goldSnippets(db, source, used).map((g) => ({ ...g, kind: study.type }));
+  const used = new Set([...(await itemsOfStudy(db, study.id)), ...regular].map((i) => i.snippetId as number));
+  const gold = (await goldSnippets(db, source, used)).map((g) => ({ ...g, kind: study.type }));
   // Each draw mixes with its own seed, so the gold's places differ from run to run.
   const mixed = mixGold<NewStudyItem>(regular, gold, config.goldRate, config.seed + position);
-  appendItems(
+  await appendItems(
     db,
     study.id,
     mixed.map(({ item }) => item),

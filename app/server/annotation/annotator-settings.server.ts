@@ -44,7 +44,7 @@ export async function saveTaskSettings(
   const parsed = settingsForm.safeParse(form);
   if (!parsed.success) throw badInput("The settings are not valid", [{ path: "autoAdvance", message: "on or absent" }]);
   const autoAdvance = parsed.data.autoAdvance === "on";
-  await transact(db, async (db) => updateAnnotator(db, user.id, { autoAdvance }));
+  await transact(db, async (db) => await updateAnnotator(db, user.id, { autoAdvance }));
   return { autoAdvance };
 }
 
@@ -94,7 +94,7 @@ async function writeHotkeys(db: Db, user: SessionUser, kind: TaskTypeId, overrid
   await transact(db, async (db) => {
     const { [kind]: _old, ...others } = (await taskSettings(db, user)).hotkeys;
     const hotkeys = Object.keys(overrides).length > 0 ? { ...others, [kind]: overrides } : others;
-    updateAnnotator(db, user.id, { hotkeys: hotkeys as Record<string, Record<string, string[]>> });
+    await updateAnnotator(db, user.id, { hotkeys: hotkeys as Record<string, Record<string, string[]>> });
   });
 }
 

@@ -36,41 +36,41 @@ const addMinutes = (date: Date, minutes: number) => new Date(date.getTime() + mi
 
 /** Releases the study's expired leases; returns how many went back to the pool. */
 export async function releaseExpiredLeases(db: Db, studyId: number, now = new Date()): Promise<number> {
-  return (await releaseLeasesEndedBy(db, studyId, now.toISOString()));
+  return await releaseLeasesEndedBy(db, studyId, now.toISOString());
 }
 
 /** The annotator's next task in a study (their current lease if they hold one), or null when none is left for them. */
 export async function nextTask(db: Db, studyId: number, annotatorId: number, now = new Date()): Promise<Lease | null> {
-  return (await transact(db, async (db): Promise<Lease | null> => {
-    const study = (await findStudy(db, studyId));
+  return await transact(db, async (db): Promise<Lease | null> => {
+    const study = await findStudy(db, studyId);
     if (!study) throw notFound(`Study ${studyId}`);
     if (study.status !== "open") throw forbidden(`Study ${studyId} is closed`);
     const { leaseMinutes } = parseStudyConfig(study.config);
-    (await releaseExpiredLeases(db, studyId, now));
+    await releaseExpiredLeases(db, studyId, now);
 
-    const held = (await heldLease(db, studyId, annotatorId));
+    const held = await heldLease(db, studyId, annotatorId);
     if (held) return { ...held, resumed: true };
 
     const open = async () =>
-      (await firstOpenItem(
+      await firstOpenItem(
         db,
         studyId,
         annotatorId,
         study.labelsPerItem,
-        (await identityConfirmedOnSubmit(db, annotatorId)),
+        await identityConfirmedOnSubmit(db, annotatorId),
         now.toISOString(),
-        (await advanceAllocationCursor(db, studyId, study.labelsPerItem)),
-      ));
-    let itemId = (await open());
+        await advanceAllocationCursor(db, studyId, study.labelsPerItem),
+      );
+    let itemId = await open();
     // An active study draws its next run only when nothing is open for the asker, in this transaction, so two
     // concurrent askers never draw twice (active-draw.server.ts).
-    while (itemId === undefined && (await drawNextRun(db, study, now))) itemId = (await open());
+    while (itemId === undefined && (await drawNextRun(db, study, now))) itemId = await open();
     if (itemId === undefined) return null;
     const leaseExpiresAt = addMinutes(now, leaseMinutes);
     // An annotator who let a lease lapse on this item may take it again: the row is reused.
-    const assignmentId = (await upsertLease(db, itemId, annotatorId, now.toISOString(), leaseExpiresAt));
+    const assignmentId = await upsertLease(db, itemId, annotatorId, now.toISOString(), leaseExpiresAt);
     return { assignmentId, itemId, leaseExpiresAt, resumed: false };
-  }));
+  });
 }
 
 /**
@@ -86,8 +86,8 @@ export async function hasWorkFor(
   verifiedGiven?: boolean,
 ): Promise<boolean> {
   const verified = verifiedGiven ?? (await identityConfirmedOnSubmit(db, annotatorId));
-  if (hasOpenWork(db, studyId, annotatorId, now.toISOString(), verified)) return true;
+  if (await hasOpenWork(db, studyId, annotatorId, now.toISOString(), verified)) return true;
   // An active study's undrawn runs are work too: asking draws one.
-  const study = (await findStudy(db, studyId));
-  return study?.status === "open" && canDraw(db, study);
+  const study = await findStudy(db, studyId);
+  return study?.status === "open" && (await canDraw(db, study));
 }

@@ -66,7 +66,7 @@ interface Figures {
   charts?: Promise<DashboardCharts>;
 }
 
-type LabelComments = ReturnType<typeof studyLabelComments>;
+type LabelComments = Awaited<ReturnType<typeof studyLabelComments>>;
 
 interface Entry {
   mark: string;
@@ -134,7 +134,7 @@ export async function dashboardPage(
 ): Promise<DashboardPage> {
   // Inside a caller's transaction the mark may belong to writes not yet committed (or about to be rolled back).
   if (!cacheEnabled() || inTransaction(db)) return await freshPage(db, studyId, options);
-  return inReadSnapshot(db, async () => {
+  return await inReadSnapshot(db, async () => {
     const cache = cacheOf(db);
     const mark = await dashboardMark(db, studyId);
     const params = `${studyId}:${options.excludeFlagged ? "excluding" : "all"}:${options.excludeFast ? "without-fast" : "with-fast"}`;
@@ -143,7 +143,7 @@ export async function dashboardPage(
       return {
         analytics,
         channels: await studyChannelStats(db, studyId, analytics.gold),
-        labelComments: studyLabelComments(db, studyId),
+        labelComments: await studyLabelComments(db, studyId),
       };
     });
     const viewKey = `view:${params}:${options.reference ?? ""}`;
@@ -159,8 +159,8 @@ export async function dashboardPage(
       };
     const part = cached(cache, viewKey, mark, () => figuresView(figures.analytics.figures, options));
     cache.leaseReads++;
-    const parts = leaseParts(db, figures.analytics, now);
-    const view = namedView(withLeaseParts(db, figures.analytics, parts), part);
+    const parts = await leaseParts(db, figures.analytics, now);
+    const view = namedView(await withLeaseParts(db, figures.analytics, parts), part);
     cache.lru.set(`named:${viewKey}`, { mark: namedMark, value: { view, endsAt: parts.endsAt } satisfies NamedEntry });
     return { view, channels: figures.channels, labelComments: figures.labelComments, charts: chartsOf(figures, view) };
   });
@@ -172,7 +172,7 @@ export async function freshPage(db: Db, studyId: number, options: ViewOptions): 
   return {
     view,
     channels: await studyChannelStats(db, studyId, view.gold),
-    labelComments: studyLabelComments(db, studyId),
+    labelComments: await studyLabelComments(db, studyId),
     charts: pageCharts(view),
   };
 }

@@ -67,8 +67,8 @@ export interface LabelRecord {
   comment: string | null;
 }
 
-export function loadItems(db: Db, studyIds: readonly number[]): ItemRecord[] {
-  return itemsWithContext(db, studyIds).map(({ isLast, ...r }) => ({
+export async function loadItems(db: Db, studyIds: readonly number[]): Promise<ItemRecord[]> {
+  return (await itemsWithContext(db, studyIds)).map(({ isLast, ...r }) => ({
     ...r,
     isLastSnippet: isLast === true,
     gold: r.gold ?? null,
@@ -80,8 +80,12 @@ export function loadItems(db: Db, studyIds: readonly number[]): ItemRecord[] {
  * (counted, plus surplus where the study opts in); pending and surplus work never reaches alpha,
  * alignment or fidelity otherwise. `stored`: every label, for exports, review and counts by status.
  */
-export function loadLatestLabels(db: Db, studyIds: readonly number[], which: "statistics" | "stored"): LabelRecord[] {
-  const rows = latestLabelRows(db, studyIds).map((r) => ({
+export async function loadLatestLabels(
+  db: Db,
+  studyIds: readonly number[],
+  which: "statistics" | "stored",
+): Promise<LabelRecord[]> {
+  const rows = (await latestLabelRows(db, studyIds)).map((r) => ({
     ...r,
     annotatorId: String(r.annotatorId),
     pool: r.pool as LabelRecord["pool"],
@@ -120,8 +124,8 @@ export function withoutFastLabels(db: Db, rows: readonly LabelRecord[]): LabelRe
   return rows.filter(async (r) => !isFastLabel(r, await minimumOf(r.studyId)));
 }
 
-export function loadActiveLeases(db: Db, studyId: number, now = new Date()) {
-  return activeLeases(db, studyId, now.toISOString()).map((l) => ({
+export async function loadActiveLeases(db: Db, studyId: number, now = new Date()) {
+  return (await activeLeases(db, studyId, now.toISOString())).map((l) => ({
     itemId: l.itemId,
     annotatorId: String(l.annotatorId),
     leaseExpiresAt: l.leaseExpiresAt,
@@ -151,8 +155,12 @@ export interface ScoreSeries {
 }
 
 /** Stored per-topic series of every evaluation of `method` on the given runs. */
-export function loadSeries(db: Db, runIds: readonly string[], method: "topic-localized" | "per-turn"): ScoreSeries[] {
-  const rows = scoreRows(db, runIds, method);
+export async function loadSeries(
+  db: Db,
+  runIds: readonly string[],
+  method: "topic-localized" | "per-turn",
+): Promise<ScoreSeries[]> {
+  const rows = await scoreRows(db, runIds, method);
   // Evaluations of a superseded judge prompt are left out (the identity rule of evaluation-identity.server.ts).
   const usable = usableEvaluationIds([
     ...new Map(rows.map((r) => [r.evaluationId, { ...r, id: r.evaluationId }])).values(),

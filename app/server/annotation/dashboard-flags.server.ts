@@ -9,21 +9,23 @@ import { findAbPair } from "../models/ab-pair.server.ts";
 import { flagsOfStudy, resolveItemFlag } from "../models/item-flag.server.ts";
 import { itemsWithContext } from "../models/study.server.ts";
 
-export function studyFlagsPanel(db: Db, studyId: number, options: { showResolved: boolean }): FlagsPanelData {
-  const all = flagsOfStudy(db, studyId);
+export async function studyFlagsPanel(
+  db: Db,
+  studyId: number,
+  options: { showResolved: boolean },
+): Promise<FlagsPanelData> {
+  const all = await flagsOfStudy(db, studyId);
   const flaggedIds = new Set(all.map((f) => f.itemId));
   // Most studies have no flags: then the study's items (thousands) are not read at all.
   const items = new Map(
     flaggedIds.size === 0
       ? []
-      : itemsWithContext(db, [studyId])
-          .filter((i) => flaggedIds.has(i.itemId))
-          .map((i) => [i.itemId, i]),
+      : (await itemsWithContext(db, [studyId])).filter((i) => flaggedIds.has(i.itemId)).map((i) => [i.itemId, i]),
   );
-  const linksOf = (itemId: number) => {
+  const linksOf = async (itemId: number) => {
     const item = items.get(itemId);
     if (!item) return [];
-    const pair = item.pairId ? findAbPair(db, item.pairId) : undefined;
+    const pair = item.pairId ? await findAbPair(db, item.pairId) : undefined;
     return flagItemLinks({
       runId: item.runId,
       startTurn: item.startTurn,
@@ -34,18 +36,20 @@ export function studyFlagsPanel(db: Db, studyId: number, options: { showResolved
   const shown = options.showResolved ? all : all.filter((f) => f.resolvedAt === null);
   return {
     // Newest first: the latest report is the one an admin has not seen yet.
-    flags: shown
-      .map((f) => ({
-        id: f.id,
-        itemId: f.itemId,
-        position: f.position + 1,
-        annotatorName: f.annotatorName,
-        comment: f.comment,
-        createdAt: f.createdAt,
-        resolvedAt: f.resolvedAt,
-        links: linksOf(f.itemId),
-      }))
-      .reverse(),
+    flags: (
+      await Promise.all(
+        shown.map(async (f) => ({
+          id: f.id,
+          itemId: f.itemId,
+          position: f.position + 1,
+          annotatorName: f.annotatorName,
+          comment: f.comment,
+          createdAt: f.createdAt,
+          resolvedAt: f.resolvedAt,
+          links: await linksOf(f.itemId),
+        })),
+      )
+    ).reverse(),
     open: all.filter((f) => f.resolvedAt === null).length,
     resolved: all.filter((f) => f.resolvedAt !== null).length,
     showResolved: options.showResolved,
@@ -53,12 +57,12 @@ export function studyFlagsPanel(db: Db, studyId: number, options: { showResolved
 }
 
 /** Marks one of this study's open flags resolved; a flag of another study is a 404, one already resolved a 409. */
-export function resolveStudyFlag(db: Db, studyId: number, flagIdField: FormDataEntryValue | null): void {
+export async function resolveStudyFlag(db: Db, studyId: number, flagIdField: FormDataEntryValue | null): Promise<void> {
   const flagId = Number(flagIdField);
   if (!Number.isInteger(flagId) || flagId < 1)
     throw badInput("Which flag? The form did not say", [{ path: "flagId", message: "required" }]);
-  const flag = flagsOfStudy(db, studyId).find((f) => f.id === flagId);
+  const flag = (await flagsOfStudy(db, studyId)).find((f) => f.id === flagId);
   if (!flag) throw notFound(`Flag ${flagId} on this study`);
-  if (resolveItemFlag(db, flagId, new Date().toISOString()) === 0)
+  if ((await resolveItemFlag(db, flagId, new Date().toISOString())) === 0)
     throw new ServiceError(409, `Flag ${flagId} was already resolved`);
 }

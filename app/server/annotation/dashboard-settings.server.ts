@@ -17,7 +17,7 @@ export async function setCountSurplus(db: Db, studyId: number, value: unknown): 
   if (value !== "true" && value !== "false")
     throw badInput("countSurplus is true or false", [{ path: "countSurplus", message: "true or false" }]);
   const config = parseStudyConfig({ ...parseStudyConfig(study.config), countSurplus: value === "true" });
-  setStudyConfig(db, studyId, config);
+  await setStudyConfig(db, studyId, config);
   return config.countSurplus;
 }
 
@@ -35,7 +35,7 @@ export async function setMinSecondsOnTask(db: Db, studyId: number, value: unknow
     ]);
   }
   const config = parseStudyConfig({ ...parseStudyConfig(study.config), minSecondsOnTask: seconds });
-  setStudyConfig(db, studyId, config);
+  await setStudyConfig(db, studyId, config);
   return config.minSecondsOnTask;
 }
 
@@ -52,6 +52,6 @@ export async function setTargetHalfWidth(db: Db, studyId: number, value: unknown
     ]);
   }
   const config = parseStudyConfig({ ...parseStudyConfig(study.config), targetHalfWidth: target });
-  setStudyConfig(db, studyId, config);
+  await setStudyConfig(db, studyId, config);
   return config.targetHalfWidth;
 }

@@ -52,4 +52,4 @@ export async function studyDashboardView(db: Db, studyId: number, options: ViewO
   return namedView(d, figuresView(d, options));
 }
 
-export type StudyDashboardView = ReturnType<typeof studyDashboardView>;
+export type StudyDashboardView = Awaited<ReturnType<typeof studyDashboardView>>;

@@ -37,8 +37,8 @@ export interface DashboardOptions {
 export async function dashboardAnalytics(db: Db, studyId: number, options: DashboardOptions = {}) {
   const study = await getStudy(db, studyId);
   const config = parseStudyConfig(study.config);
-  const items = loadItems(db, [studyId]);
-  const stored = loadLatestLabels(db, [studyId], "stored");
+  const items = await loadItems(db, [studyId]);
+  const stored = await loadLatestLabels(db, [studyId], "stored");
   // Statistics and progress use the labels that count; gold accuracy judges each worker's own work, pending or not.
   const labels = forStatistics(db, stored);
   const gold = goldAccuracy(goldFor(items), stored);
@@ -50,7 +50,7 @@ export async function dashboardAnalytics(db: Db, studyId: number, options: Dashb
   const fast = fastLabels(stored, config.minSecondsOnTask);
   const excludeFast = Boolean(options.excludeFast);
   const counted = excludeFast ? withoutFast(labels, fast) : labels;
-  const figures: DashboardFigures = TASK_SERVERS[study.type].dashboard({
+  const figures: DashboardFigures = await TASK_SERVERS[study.type].dashboard({
     db,
     study,
     items,
@@ -80,26 +80,24 @@ export async function dashboardAnalytics(db: Db, studyId: number, options: Dashb
     excludeFlagged: Boolean(options.excludeFlagged),
     fast,
     excludeFast,
-    labelStatus: labelStatusOf(db, studyId),
+    labelStatus: await labelStatusOf(db, studyId),
     figures,
   };
 }
 
-export type DashboardAnalytics = ReturnType<typeof dashboardAnalytics>;
+export type DashboardAnalytics = Awaited<ReturnType<typeof dashboardAnalytics>>;
 
 /**
  * What leases change, read at `now`: everyone's name (whoever holds or held an item here, labelled or not) and
  * progress, with when the first running lease ends (null: none runs). Until then they change only with a write to the
  * study's assignments, which moves its lease mark (dashboard-cache.server.ts keeps them on that).
  */
-export function leaseParts(db: Db, a: DashboardAnalytics, now = new Date()) {
+export async function leaseParts(db: Db, a: DashboardAnalytics, now = new Date()) {
   const studyId = a.study.id;
   const names = Object.fromEntries(
-    assignedAnnotators(db, studyId)
-      .map((r): [string, string] => [String(r.id), r.name])
-      .concat(a.labelNames),
+    (await assignedAnnotators(db, studyId)).map((r): [string, string] => [String(r.id), r.name]).concat(a.labelNames),
   );
-  const leases = loadActiveLeases(db, studyId, now);
+  const leases = await loadActiveLeases(db, studyId, now);
   const progress = studyProgress(a.progressItems, a.progressLabels, leases, a.study.labelsPerItem);
   let endsAt: string | null = null;
   for (const l of leases) if (endsAt === null || l.leaseExpiresAt < endsAt) endsAt = l.leaseExpiresAt;
@@ -107,7 +105,8 @@ export function leaseParts(db: Db, a: DashboardAnalytics, now = new Date()) {
 }
 
 /** The dashboard from its analytics plus what leases change (read now unless given). */
-export function withLeaseParts(db: Db, a: DashboardAnalytics, parts = leaseParts(db, a)) {
+export async function withLeaseParts(db: Db, a: DashboardAnalytics, partsGiven?) {
+  const parts = partsGiven ?? (await leaseParts(db, a));
   const { names, progress } = parts;
   const { study, gold, flagged, excludeFlagged, fast, excludeFast, labelStatus, figures } = a;
   return { study, names, progress, gold, flagged, excludeFlagged, fast, excludeFast, labelStatus, ...figures };
@@ -115,13 +114,13 @@ export function withLeaseParts(db: Db, a: DashboardAnalytics, parts = leaseParts
 
 /** The dashboard computed now, uncached (the CLI, reports and tests; the page reads it through the cache). */
 export async function studyDashboard(db: Db, studyId: number, options: DashboardOptions = {}) {
-  return withLeaseParts(db, await dashboardAnalytics(db, studyId, options));
+  return await withLeaseParts(db, await dashboardAnalytics(db, studyId, options));
 }
 
 /** Every stored label of the study by status (counted, pending, surplus), zero where none. */
-function labelStatusOf(db: Db, studyId: number): Record<LabelStatus, number> {
-  const counts = labelStatusCounts(db, studyId);
+async function labelStatusOf(db: Db, studyId: number): Promise<Record<LabelStatus, number>> {
+  const counts = await labelStatusCounts(db, studyId);
   return Object.fromEntries(LABEL_STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<LabelStatus, number>;
 }
 
-export type StudyDashboard = ReturnType<typeof studyDashboard>;
+export type StudyDashboard = Awaited<ReturnType<typeof studyDashboard>>;

@@ -49,7 +49,7 @@ export async function goldFeedbackOf(
 ): Promise<GoldFeedback | null> {
   const asked = Number(url.searchParams.get(PARAM));
   if (!Number.isSafeInteger(asked) || asked <= 0 || !(await feedbackOn(db, studyId))) return null;
-  const source = loadItems(db, [studyId]).find((i) => i.itemId === asked);
+  const source = (await loadItems(db, [studyId])).find((i) => i.itemId === asked);
   if (!source?.isGold) return null;
   const label = await latestOwnLabel(db, asked, annotatorId);
   if (!label || label.payload.kind !== source.kind) return null;

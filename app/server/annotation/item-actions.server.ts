@@ -57,7 +57,7 @@ export async function skipItem(
         "You have already labelled this item, so it cannot be skipped; you can revise your label instead",
       );
     if (assignment.status === "skipped") return;
-    markSkipped(db, assignment.id, new Date().toISOString(), text === "" ? null : text);
+    await markSkipped(db, assignment.id, new Date().toISOString(), text === "" ? null : text);
   });
 }
 
@@ -72,7 +72,7 @@ export async function flagItem(
   const text = parsed(flagCommentSchema, comment, "comment", "The flag needs a comment");
   return await transact(db, async (db) => {
     await ownItem(db, studyId, itemId, user);
-    return insertItemFlag(db, { studyItemId: itemId, annotatorId: user.id, comment: text });
+    return await insertItemFlag(db, { studyItemId: itemId, annotatorId: user.id, comment: text });
   });
 }
 

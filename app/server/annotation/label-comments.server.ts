@@ -5,7 +5,7 @@ import { latestLabelComments } from "../models/label.server.ts";
 /** The dashboard shows the newest ones; the labels CSV/JSONL hold them all. */
 const SHOWN = 200;
 
-export function studyLabelComments(db: Db, studyId: number) {
-  const rows = latestLabelComments(db, studyId, SHOWN + 1);
+export async function studyLabelComments(db: Db, studyId: number) {
+  const rows = await latestLabelComments(db, studyId, SHOWN + 1);
   return { rows: rows.slice(0, SHOWN), more: rows.length > SHOWN };
 }

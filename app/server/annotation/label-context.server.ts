@@ -37,12 +37,12 @@ export async function itemWordsOfStudy(
   const scenarioOf = async (runId: string) =>
     played.get(runId) ?? played.set(runId, await playedScenarioOfRun(db, runId)).get(runId)!;
   const items = await Promise.all(
-    itemsWithContext(db, [studyId]).map(async (item) => {
+    (await itemsWithContext(db, [studyId])).map(async (item) => {
       // A/B items read the scenario from conversation A, as the task page does.
       const runId = !wanted.has(item.itemId)
         ? null
         : item.pairId
-          ? (findAbPair(db, item.pairId)?.runAId ?? null)
+          ? ((await findAbPair(db, item.pairId))?.runAId ?? null)
           : item.runId;
       const scenario = runId ? await scenarioOf(runId) : null;
       const targetName = item.targetParty
@@ -61,7 +61,7 @@ export async function itemWordsOfStudy(
   const wantedRuns = [...new Set(items.flatMap((i) => (i.runId && wanted.has(i.itemId) ? [i.runId] : [])))];
   const places = itemPlaces(
     items satisfies PlaceItem[],
-    new Map(wantedRuns.map((runId) => [runId, snippetsOfRun(db, runId).length])),
+    new Map(await Promise.all(wantedRuns.map(async (runId) => [runId, (await snippetsOfRun(db, runId)).length]))),
   );
   const empty: ScenarioBody = { background: "", topics: [], parties: [] };
   return new Map(

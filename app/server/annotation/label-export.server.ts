@@ -12,8 +12,8 @@ import { TASK_SERVERS } from "../../task-types/registry.server.ts";
 
 export async function labelsCsv(db: Db, studyId: number): Promise<string> {
   const study = await getStudy(db, studyId);
-  const items = new Map(loadItems(db, [studyId]).map((i) => [i.itemId, i]));
-  const labels = loadLatestLabels(db, [studyId], "stored");
+  const items = new Map((await loadItems(db, [studyId])).map((i) => [i.itemId, i]));
+  const labels = await loadLatestLabels(db, [studyId], "stored");
   const common = (l: (typeof labels)[number]) => {
     const item = items.get(l.itemId)!;
     return [
@@ -53,31 +53,34 @@ export async function labelsCsv(db: Db, studyId: number): Promise<string> {
 
 export async function labelsJsonl(db: Db, studyId: number): Promise<string> {
   await getStudy(db, studyId);
-  const items = new Map(loadItems(db, [studyId]).map((i) => [i.itemId, i]));
-  const labels = loadLatestLabels(db, [studyId], "stored");
-  return labels
-    .map((l) => {
-      const item = items.get(l.itemId)!;
-      const history = labelRevisionsOf(db, l.labelId).map((r) => ({
-        revision: r.revision,
-        payload: r.payload,
-        seconds_on_task: r.secondsOnTask,
-        comment: r.comment,
-        created_at: r.createdAt,
-      }));
-      return JSON.stringify({
-        study_id: studyId,
-        item_id: l.itemId,
-        is_gold: item.isGold,
-        ...TASK_SERVERS[item.kind].jsonItemFields(item),
-        annotator_id: l.annotatorId,
-        pool: l.pool,
-        status: l.status,
-        label: l.payload,
-        comment: l.comment,
-        revisions: history,
-      });
-    })
+  const items = new Map((await loadItems(db, [studyId])).map((i) => [i.itemId, i]));
+  const labels = await loadLatestLabels(db, [studyId], "stored");
+  return (
+    await Promise.all(
+      labels.map(async (l) => {
+        const item = items.get(l.itemId)!;
+        const history = (await labelRevisionsOf(db, l.labelId)).map((r) => ({
+          revision: r.revision,
+          payload: r.payload,
+          seconds_on_task: r.secondsOnTask,
+          comment: r.comment,
+          created_at: r.createdAt,
+        }));
+        return JSON.stringify({
+          study_id: studyId,
+          item_id: l.itemId,
+          is_gold: item.isGold,
+          ...TASK_SERVERS[item.kind].jsonItemFields(item),
+          annotator_id: l.annotatorId,
+          pool: l.pool,
+          status: l.status,
+          label: l.payload,
+          comment: l.comment,
+          revisions: history,
+        });
+      }),
+    )
+  )
     .join("\n")
     .concat(labels.length ? "\n" : "");
 }

@@ -12,14 +12,17 @@ export async function labelHistory(
   labelId: number,
   viewer: { id: number; role: string },
 ): Promise<LabelHistoryView> {
-  const label = findLabel(db, labelId);
+  const label = await findLabel(db, labelId);
   if (!label) throw notFound(`Label ${labelId}`);
   if (viewer.role !== "admin" && viewer.id !== label.annotatorId)
     throw forbidden("This label belongs to another annotator");
   const own = viewer.id === label.annotatorId;
   const author = own ? "You" : ((await findAnnotator(db, label.annotatorId))?.displayName ?? "Unknown annotator");
   const item = (await itemWordsOfStudy(db, label.studyId, new Set([label.itemId]))).get(label.itemId)!;
-  const stored = labelRevisionsOf(db, labelId).map(({ payload, ...r }) => ({ ...r, summary: item.summarise(payload) }));
+  const stored = (await labelRevisionsOf(db, labelId)).map(({ payload, ...r }) => ({
+    ...r,
+    summary: item.summarise(payload),
+  }));
   return {
     labelId,
     studyId: label.studyId,

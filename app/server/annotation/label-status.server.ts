@@ -30,10 +30,10 @@ export async function confirmLabel(
   itemId: number,
   labelsPerItem: number,
 ): Promise<LabelStatus> {
-  const status = labelStatusOf(db, labelId);
+  const status = await labelStatusOf(db, labelId);
   if (status === undefined) throw new Error(`No label ${labelId}`);
   if (status !== "pending") return status;
   const next = statusWithinCap(await countedLabelsOnItem(db, itemId), labelsPerItem);
-  setLabelStatus(db, labelId, next);
+  await setLabelStatus(db, labelId, next);
   return next;
 }

@@ -13,7 +13,7 @@ import { itemWordsOfStudy } from "./label-context.server.ts";
 
 export async function myLabels(db: Db, studyId: number, user: SessionUser, filter: MyLabelsFilter) {
   const study = await studyForWorker(db, studyId, user);
-  const labels = ownLabels(db, studyId, user.id);
+  const labels = await ownLabels(db, studyId, user.id);
   const words = await itemWordsOfStudy(db, studyId, new Set(labels.map((l) => l.itemId)));
   const rows: MyLabelRow[] = labels.map((label) => {
     const item = words.get(label.itemId)!;

@@ -63,16 +63,16 @@ export function parseOrThrow<T>(
 
 export type NewItem<Id extends TaskTypeId = TaskTypeId> = NewStudyItem & { kind: Id; isGold: boolean };
 
-export function insertStudy<Id extends TaskTypeId>(
+export async function insertStudy<Id extends TaskTypeId>(
   db: Db,
   type: Id,
   base: z.infer<typeof baseStudySchema>,
   items: NewItem<Id>[],
   extraConfig: Record<string, unknown>,
-): number {
+): Promise<number> {
   const config = parseStudyConfig({ ...base.config, ...extraConfig });
   const labelsPerItem = base.labelsPerItem ?? DEFAULT_LABELS_PER_ITEM[base.pool as Pool];
-  return insertStudyWithItems(
+  return await insertStudyWithItems(
     db,
     { name: base.name, type, pool: base.pool, labelsPerItem, guidelines: base.guidelines, status: "open", config },
     items,

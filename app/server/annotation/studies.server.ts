@@ -18,12 +18,12 @@ export async function getStudy(db: Db, studyId: number): Promise<StudyRow> {
   return study;
 }
 
-export function listStudies(db: Db, filter: { pool?: Pool } = {}) {
-  const counts = itemCounts(db);
-  return listStudyRows(db, filter).map((s) => ({ ...s, items: counts.get(s.id) ?? 0 }));
+export async function listStudies(db: Db, filter: { pool?: Pool } = {}) {
+  const counts = await itemCounts(db);
+  return (await listStudyRows(db, filter)).map((s) => ({ ...s, items: counts.get(s.id) ?? 0 }));
 }
 
 export async function setStudyStatus(db: Db, studyId: number, status: "open" | "closed"): Promise<void> {
   await getStudy(db, studyId);
-  updateStudyStatus(db, studyId, status);
+  await updateStudyStatus(db, studyId, status);
 }

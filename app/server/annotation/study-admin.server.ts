@@ -37,22 +37,24 @@ export const STUDY_SORT_KEYS = [
  * The studies with their label counts and progress (counted labels of the items × k needed), filtered and sorted as the
  * query string asks.
  */
-function studyRows(db: Db, params: URLSearchParams) {
-  const labels = labelCountsByStudy(db);
+async function studyRows(db: Db, params: URLSearchParams) {
+  const labels = await labelCountsByStudy(db);
   const sort = parseSort(params, STUDY_SORT_KEYS, { key: "id", dir: "asc" });
   const filter = { q: params.get("q") ?? "", type: params.get("type") ?? "", status: params.get("status") ?? "" };
-  const rows = listStudies(db)
-    .filter(
-      (s) =>
-        matchesText(filter.q, s.name, String(s.id)) &&
-        (!filter.type || s.type === filter.type) &&
-        (!filter.status || s.status === filter.status),
-    )
-    .map((s) => {
-      const needed = s.items * s.labelsPerItem;
-      const done = labelStatusCounts(db, s.id).counted ?? 0;
-      return { ...s, labels: labels.get(s.id) ?? 0, done, needed, progress: needed ? done / needed : 0 };
-    });
+  const rows = await Promise.all(
+    (await listStudies(db))
+      .filter(
+        (s) =>
+          matchesText(filter.q, s.name, String(s.id)) &&
+          (!filter.type || s.type === filter.type) &&
+          (!filter.status || s.status === filter.status),
+      )
+      .map(async (s) => {
+        const needed = s.items * s.labelsPerItem;
+        const done = (await labelStatusCounts(db, s.id)).counted ?? 0;
+        return { ...s, labels: labels.get(s.id) ?? 0, done, needed, progress: needed ? done / needed : 0 };
+      }),
+  );
   return { studies: sortRows(rows, sort, (row, key) => row[key]), sort, filter };
 }
 
@@ -60,13 +62,12 @@ function studyRows(db: Db, params: URLSearchParams) {
  * The study list (filtered and sorted by `params`), what new studies of each type can draw on, and the default
  * guidelines per type.
  */
-export function studiesOverview(db: Db, params = new URLSearchParams()) {
+export async function studiesOverview(db: Db, params = new URLSearchParams()) {
   return {
-    ...studyRows(db, params),
-    available: Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, TASK_SERVERS[id].available(db)])) as Record<
-      TaskTypeId,
-      number
-    >,
+    ...(await studyRows(db, params)),
+    available: Object.fromEntries(
+      await Promise.all(TASK_TYPE_IDS.map(async (id) => [id, await TASK_SERVERS[id].available(db)])),
+    ) as Record<TaskTypeId, number>,
     choices: Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, formChoicesOf(db, id)])) as Record<
       TaskTypeId,
       StudyFormChoices
@@ -137,7 +138,7 @@ export async function previewStudyFromForm(db: Db, form: FormData): Promise<Stud
       await transact(
         db,
         async (db) => {
-          const items = itemsOfStudy(
+          const items = await itemsOfStudy(
             db,
             await TASK_SERVERS[formType(form)].createFromFields(db, form, commonFields(form)),
           );

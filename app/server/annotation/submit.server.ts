@@ -114,7 +114,7 @@ async function storeSubmit(db: Db, input: SubmitInput): Promise<SubmitResult> {
     );
   await refuseGoldRevision(db, study.config, input.itemId, assignment.status);
   // The lease lapsed: the work still counts if the item has a free slot.
-  if (assignment.status === "released" && takenSlots(db, input.itemId) >= study.labelsPerItem) {
+  if (assignment.status === "released" && (await takenSlots(db, input.itemId)) >= study.labelsPerItem) {
     throw new ServiceError(
       409,
       "Your time on this item ran out and it went to another annotator; your answer was not stored",

@@ -29,7 +29,7 @@ export async function annotatorProgress(
 /** The annotator's home: the open studies of their pool (crowd: the ones they entered), with progress. */
 export async function annotatorHome(db: Db, user: SessionUser) {
   const studies = await Promise.all(
-    listStudies(db, { pool: user.role as "expert" | "crowd" })
+    (await listStudies(db, { pool: user.role as "expert" | "crowd" }))
       .filter((s) => s.status === "open" && (user.role !== "crowd" || user.crowdStudies.includes(s.id)))
       .map(async (s) => ({
         id: s.id,

@@ -36,7 +36,7 @@ function rowData(data: Partial<SessionData>): Record<string, unknown> {
 }
 
 /** A signed-in request's session data and annotator row (findLiveSessionAnnotator). */
-export type SignedIn = NonNullable<ReturnType<typeof findLiveSessionAnnotator>>;
+export type SignedIn = NonNullable<Awaited<ReturnType<typeof findLiveSessionAnnotator>>>;
 
 export interface DatabaseSessionStorage extends SessionStorage<SessionData> {
   /**
@@ -63,7 +63,7 @@ export function databaseSessionStorage(db: () => Db, secret: string): DatabaseSe
       if (typeof annotatorId !== "number") throw new Error("a session is only stored for a signed-in annotator");
       const id = randomBytes(32).toString("base64url");
       await withWriteLock(db(), async () => {
-        purgeExpiredSessions(db(), new Date().toISOString());
+        await purgeExpiredSessions(db(), new Date().toISOString());
         await insertSession(db(), {
           idHash: sessionIdHash(id),
           annotatorId,
@@ -78,12 +78,13 @@ export function databaseSessionStorage(db: () => Db, secret: string): DatabaseSe
       return row ? ({ ...row.data, annotatorId: row.annotatorId } as SessionData) : null;
     },
     async updateData(id, data, expires) {
-      await withWriteLock(db(), () =>
-        updateSession(db(), sessionIdHash(id), { data: rowData(data), expiresAt: expiryOf(expires) }),
+      await withWriteLock(
+        db(),
+        async () => await updateSession(db(), sessionIdHash(id), { data: rowData(data), expiresAt: expiryOf(expires) }),
       );
     },
     async deleteData(id) {
-      await withWriteLock(db(), () => deleteSession(db(), sessionIdHash(id)));
+      await withWriteLock(db(), async () => await deleteSession(db(), sessionIdHash(id)));
     },
   });
   return Object.assign(storage, {

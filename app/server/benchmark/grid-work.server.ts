@@ -106,7 +106,7 @@ export async function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): Pro
   const evaluators = unitEvaluators(plan, unit.part);
   const runIds = [unit.unmediatedRunId, ...unit.mediated.map((m) => m.runId)];
   const stored = storedRunIds(db, runIds);
-  const pairsStored = storedMatchedPairIds(
+  const pairsStored = await storedMatchedPairIds(
     db,
     unit.mediated.map((m) => m.pairId),
   );
@@ -118,7 +118,7 @@ export async function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): Pro
   );
   const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || !judged.get(e.model)!.has(runId));
   // One query for which stored runs self-reported (only a plan with `emotion` asks).
-  const selfReported = plan.emotion ? selfReportedRunIds(db, [...stored]) : new Set<string>();
+  const selfReported = plan.emotion ? await selfReportedRunIds(db, [...stored]) : new Set<string>();
   const emotionJudge = await emotionJudgeWork(db, plan, runIds, stored, selfReported);
   const runWork = async (runId: string, mediator: PlanMediator | null, settings: RunSettings): Promise<RunWork> => ({
     runId,
@@ -159,7 +159,7 @@ export async function shardWork(
   shard?: { index: number; count: number },
   config?: LlmConfig,
 ): Promise<ShardWork> {
-  const grid = planGrid(db, loaded.plan, config ? gridSampling(config) : undefined);
+  const grid = await planGrid(db, loaded.plan, config ? gridSampling(config) : undefined);
   checkGridComplete(grid, loaded.source);
   const units = shard ? grid.units.filter((u) => inShard(u, shard)) : grid.units;
   return {

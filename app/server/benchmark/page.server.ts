@@ -25,27 +25,29 @@ export interface PlanSummary {
 }
 
 /** Every recorded plan with how much of its grid is stored. */
-export function benchmarkPlans(db: Db): PlanSummary[] {
-  return benchmarkPlanList(db).map((row) => {
-    const loaded = loadStoredPlan(db, row.hash)!;
-    const runIds = planGrid(db, loaded.plan).units.flatMap((u) => [
-      u.unmediatedRunId,
-      ...u.mediated.map((m) => m.runId),
-    ]);
-    return {
-      hash: row.hash,
-      name: row.name,
-      source: row.source,
-      lastRunAt: row.lastRunAt,
-      mediators: loaded.plan.mediators.length,
-      plannedRuns: runIds.length,
-      storedRuns: storedRunIds(db, runIds).size,
-    };
-  });
+export async function benchmarkPlans(db: Db): Promise<PlanSummary[]> {
+  return await Promise.all(
+    (await benchmarkPlanList(db)).map(async (row) => {
+      const loaded = (await loadStoredPlan(db, row.hash))!;
+      const runIds = (await planGrid(db, loaded.plan)).units.flatMap((u) => [
+        u.unmediatedRunId,
+        ...u.mediated.map((m) => m.runId),
+      ]);
+      return {
+        hash: row.hash,
+        name: row.name,
+        source: row.source,
+        lastRunAt: row.lastRunAt,
+        mediators: loaded.plan.mediators.length,
+        plannedRuns: runIds.length,
+        storedRuns: storedRunIds(db, runIds).size,
+      };
+    }),
+  );
 }
 
-function loadedPlan(db: Db, hash: string): LoadedPlan {
-  const loaded = loadStoredPlan(db, hash);
+async function loadedPlan(db: Db, hash: string): Promise<LoadedPlan> {
+  const loaded = await loadStoredPlan(db, hash);
   if (!loaded)
     throw new ServiceError(
       404,
@@ -57,7 +59,7 @@ function loadedPlan(db: Db, hash: string): LoadedPlan {
 /** The plan's report; a plan with no stored run yet gets the error page with the command that fills it. */
 async function reportOf(db: Db, hash: string, options: ReportOptions = {}): Promise<BenchmarkReport> {
   try {
-    return await buildBenchmarkReport(db, loadedPlan(db, hash), options);
+    return await buildBenchmarkReport(db, await loadedPlan(db, hash), options);
   } catch (err) {
     if (err instanceof EmptyReportError) throw new ServiceError(404, err.message);
     throw err;

@@ -51,8 +51,8 @@ export function loadPlanFile(path: string): LoadedPlan {
 }
 
 /** A plan `benchmark run` recorded, by hash, or undefined. */
-export function loadStoredPlan(db: Db, hash: string): LoadedPlan | undefined {
-  const row = findBenchmarkPlan(db, hash);
+export async function loadStoredPlan(db: Db, hash: string): Promise<LoadedPlan | undefined> {
+  const row = await findBenchmarkPlan(db, hash);
   if (!row) return undefined;
   const plan = parseBenchmarkPlan(row.plan, `benchmark plan ${hash} in the database`);
   return { plan, hash: row.hash, source: row.source };
@@ -68,7 +68,11 @@ export function gridSampling(config: LlmConfig): NonNullable<GridIdentity["sampl
  * With the configuration's sampling (the runner, `--dry-run`) a run matches on every setting;
  * without it (reports, the Benchmark page, `status`) on every setting but sampling.
  */
-export function planGrid(db: Db, plan: BenchmarkPlan, sampling?: GridIdentity["sampling"]): BenchmarkGrid {
+export async function planGrid(
+  db: Db,
+  plan: BenchmarkPlan,
+  sampling?: GridIdentity["sampling"],
+): Promise<BenchmarkGrid> {
   const emotion = plan.emotion?.selfReport ?? false;
   const versions = new Map<string, string>(); // the templates are read once per mode, not per run
   const promptVersion: GridIdentity["promptVersion"] = (mode) => {
@@ -77,7 +81,7 @@ export function planGrid(db: Db, plan: BenchmarkPlan, sampling?: GridIdentity["s
   };
   const grid = expandGrid(
     plan,
-    { scenarios: scenarioCatalog(db), conditions: conditionCatalog(db) },
+    { scenarios: await scenarioCatalog(db), conditions: await conditionCatalog(db) },
     { promptVersion, sampling },
   );
   const refs = grid.units.flatMap((u) => [

@@ -26,12 +26,16 @@ function scenarioOrder(plan: BenchmarkPlan, grid: BenchmarkGrid, catalogue: read
   return catalogue.map((s) => s.id).filter((id) => inGrid.has(id));
 }
 
-export function loadConditionCoverage(db: Db, plan: BenchmarkPlan, grid: BenchmarkGrid): ConditionCoverage {
-  const catalogue = scenarioCatalog(db);
+export async function loadConditionCoverage(
+  db: Db,
+  plan: BenchmarkPlan,
+  grid: BenchmarkGrid,
+): Promise<ConditionCoverage> {
+  const catalogue = await scenarioCatalog(db);
   const domainOf = new Map(catalogue.map((s) => [s.id, s.domain]));
   const benchmarkKeys = new Set(CONDITION_KEYS);
   const stored = new Map<string, string[]>();
-  for (const c of conditionCatalog(db)) {
+  for (const c of await conditionCatalog(db)) {
     const key = conditionKeyOf(c.axis, c.variant);
     if (!benchmarkKeys.has(key)) continue; // the persona-fidelity conditions are not among the 15
     stored.set(c.scenarioId, [...(stored.get(c.scenarioId) ?? []), key]);

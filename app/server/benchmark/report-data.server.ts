@@ -37,7 +37,7 @@ import { preferredRunTrajectory } from "../emotion-trajectories.server.ts";
 import { loadConditionCoverage } from "./report-conditions.server.ts";
 import { definitionValuesReader } from "./report-definitions.server.ts";
 
-type StoredRow = ReturnType<typeof metricRowsOfMetrics>[number];
+type StoredRow = Awaited<ReturnType<typeof metricRowsOfMetrics>>[number];
 
 export interface ReportData {
   input: Omit<ReportInput, "bootstrap" | "bins">;
@@ -129,16 +129,16 @@ type ReadValue = (row: StoredRow | undefined) => number | null;
  * The grid's stored metric rows computed with the plan's parameters (runs, pairs), by key; rows of
  * the grid with other parameters are listed in `other`.
  */
-function loadGridRows(db: Db, planParams: MetricParams, grid: BenchmarkGrid, gridRunIds: string[]) {
+async function loadGridRows(db: Db, planParams: MetricParams, grid: BenchmarkGrid, gridRunIds: string[]) {
   const other: StoredRow[] = [];
   const runRows = indexRows(
-    metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]),
+    await metricRowsOfMetrics(db, "run", ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]),
     planParams,
     new Set(gridRunIds),
     other,
   );
   const pairRows = indexRows(
-    metricRowsOfMetrics(db, "pair", ["CG"]),
+    await metricRowsOfMetrics(db, "pair", ["CG"]),
     planParams,
     new Set(grid.units.flatMap((u) => u.mediated.map((m) => m.pairId))),
     other,
@@ -277,14 +277,14 @@ export async function loadReportData(db: Db, loaded: LoadedPlan, grid: Benchmark
   const evaluators = planEvaluators(plan).map((e) => e.model);
   const planParams = parseMetricParams(plan.params);
   const gridRunIds = grid.units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
-  const { runRows, pairRows, other } = loadGridRows(db, planParams, grid, gridRunIds);
+  const { runRows, pairRows, other } = await loadGridRows(db, planParams, grid, gridRunIds);
   // The evaluation each evaluator's rows are read under, per run (one query per evaluator).
   const topicIds = new Map(
     await Promise.all(
       evaluators.map(async (e) => [e, await currentEvaluationIds(db, gridRunIds, "topic-localized", e)]),
     ),
   );
-  const stored = new Set(runIds(db));
+  const stored = new Set(await runIds(db));
   const params = new Map<string, Set<string>>();
   const use = paramRecorder(params);
 
@@ -297,7 +297,7 @@ export async function loadReportData(db: Db, loaded: LoadedPlan, grid: Benchmark
       ...planFields(loaded, evaluators),
       subjects,
       unmediated,
-      conditions: loadConditionCoverage(db, plan, grid),
+      conditions: await loadConditionCoverage(db, plan, grid),
     },
     params,
     otherParams: {

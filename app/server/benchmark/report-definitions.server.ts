@@ -14,14 +14,18 @@ import type { Db } from "../db.server.ts";
 import { metricRowsOfMetrics } from "../models/metric-value.server.ts";
 import { currentEvaluationIds } from "../pipeline/evaluation-identity.server.ts";
 
-type StoredRow = ReturnType<typeof metricRowsOfMetrics>[number];
+type StoredRow = Awaited<ReturnType<typeof metricRowsOfMetrics>>[number];
 
 const key = (runId: string, metric: string, definitions: string) => `${runId}\u0000${metric}\u0000${definitions}`;
 
 /** The grid's rows of the five metrics by run, metric and definitions (each list sorted by evaluation id). */
-function groupRows(db: Db, planParams: MetricParams, grid: ReadonlySet<string>): Map<string, StoredRow[]> {
+async function groupRows(
+  db: Db,
+  planParams: MetricParams,
+  grid: ReadonlySet<string>,
+): Promise<Map<string, StoredRow[]>> {
   const groups = new Map<string, StoredRow[]>();
-  const rows = metricRowsOfMetrics(db, "run", DEFINITION_METRICS)
+  const rows = (await metricRowsOfMetrics(db, "run", DEFINITION_METRICS))
     .filter((r) => grid.has(r.subjectId))
     .sort((a, b) => a.evaluationId.localeCompare(b.evaluationId));
   for (const definitions of METRIC_DEFINITIONS) {
@@ -41,7 +45,7 @@ export async function definitionValuesReader(
   gridRunIds: string[],
   mainEvaluator: string,
 ): Promise<(runId: string) => DefinitionValues | undefined> {
-  const groups = groupRows(db, planParams, new Set(gridRunIds));
+  const groups = await groupRows(db, planParams, new Set(gridRunIds));
   const perTurnIds = await currentEvaluationIds(db, gridRunIds, "per-turn", mainEvaluator);
   const readValue = (runId: string, metric: string, definitions: string): number | null => {
     const rows = groups.get(key(runId, metric, definitions)) ?? [];

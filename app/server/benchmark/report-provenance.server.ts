@@ -49,10 +49,10 @@ export function hashRows(rows: Iterable<[key: string, content: unknown]>): Sourc
  * The metric rows of the grid's runs and pairs that the report reads (computed_at left out: a recomputation to the same
  * values is the same row).
  */
-function metricSource(db: Db, loaded: LoadedPlan): SourceRows {
+async function metricSource(db: Db, loaded: LoadedPlan): Promise<SourceRows> {
   const runs = new Set<string>();
   const pairs = new Set<string>();
-  for (const unit of planGrid(db, loaded.plan).units) {
+  for (const unit of (await planGrid(db, loaded.plan)).units) {
     runs.add(unit.unmediatedRunId);
     for (const m of unit.mediated) {
       runs.add(m.runId);
@@ -60,8 +60,8 @@ function metricSource(db: Db, loaded: LoadedPlan): SourceRows {
     }
   }
   const rows: [string, unknown][] = [];
-  const take = (kind: "run" | "pair", ids: Set<string>, metrics: readonly string[]) => {
-    for (const r of metricRowsOfMetrics(db, kind, metrics)) {
+  const take = async (kind: "run" | "pair", ids: Set<string>, metrics: readonly string[]) => {
+    for (const r of await metricRowsOfMetrics(db, kind, metrics)) {
       if (ids.has(r.subjectId))
         rows.push([
           `${kind}:${r.subjectId}|${r.evaluationId}|${r.metric}`,
@@ -69,8 +69,8 @@ function metricSource(db: Db, loaded: LoadedPlan): SourceRows {
         ]);
     }
   };
-  take("run", runs, ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]);
-  take("pair", pairs, ["CG"]);
+  await take("run", runs, ["IT", "IE", "IF", "FI", ...EMOTION_METRICS]);
+  await take("pair", pairs, ["CG"]);
   return hashRows(rows);
 }
 
@@ -80,7 +80,7 @@ function metricSource(db: Db, loaded: LoadedPlan): SourceRows {
  */
 async function studySources(db: Db, studyIds: readonly number[]): Promise<Record<string, SourceRows>> {
   const named = studyIds.filter(async (id) => (await findStudy(db, id)) !== undefined);
-  const all = [...new Set([...named, ...named.flatMap((id) => crowdStudiesOnSameSnippets(db, id))])].sort(
+  const all = [...new Set([...named, ...named.flatMap(async (id) => await crowdStudiesOnSameSnippets(db, id))])].sort(
     (a, b) => a - b,
   );
   const studies = await Promise.all(
@@ -92,8 +92,8 @@ async function studySources(db: Db, studyIds: readonly number[]): Promise<Record
       ];
     }),
   );
-  const items = loadItems(db, all);
-  const labels = loadLatestLabels(db, all, "stored").map((l): [string, unknown] => [
+  const items = await loadItems(db, all);
+  const labels = (await loadLatestLabels(db, all, "stored")).map((l): [string, unknown] => [
     `label:${l.labelId}`,
     {
       itemId: l.itemId,
@@ -125,5 +125,8 @@ export async function reportSources(
   loaded: LoadedPlan,
   studyIds: readonly number[],
 ): Promise<Record<string, SourceRows>> {
-  return { metric_values: metricSource(db, loaded), ...(studyIds.length > 0 ? await studySources(db, studyIds) : {}) };
+  return {
+    metric_values: await metricSource(db, loaded),
+    ...(studyIds.length > 0 ? await studySources(db, studyIds) : {}),
+  };
 }

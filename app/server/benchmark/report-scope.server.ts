@@ -28,8 +28,8 @@ export function studyScopeOf(loaded: LoadedPlan, override?: readonly number[], o
 }
 
 /** Studies the plan could name: A/B reactiveness and expert consensus studies. */
-function nameableStudies(db: Db): number[] {
-  return listStudyRows(db)
+async function nameableStudies(db: Db): Promise<number[]> {
+  return (await listStudyRows(db))
     .filter((s) => s.type === AB_REACTIVENESS || (s.type === CONSENSUS_SNIPPET && s.pool === "expert"))
     .map((s) => s.id);
 }
@@ -55,7 +55,7 @@ export async function studyTablesOf(
   const warnings: string[] = [];
   if (ids.length === 0) {
     // With no study in the database there is nothing to name: no warning.
-    const nameable = nameableStudies(db);
+    const nameable = await nameableStudies(db);
     if (nameable.length > 0) warnings.push(noneNamed(nameable));
   } else {
     if (results.fidelity.length === 0)

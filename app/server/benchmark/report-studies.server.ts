@@ -33,8 +33,8 @@ export interface StudyScope {
  * party's volatility read from each run's preferred trajectory; an incomplete judged trajectory
  * gives no volatility (as the emotion metrics are null on it).
  */
-export function loadFidelityProxy(db: Db, judgeBackbone?: string): BackboneProxy[] {
-  return storedFidelityProxy(db, storedProxyPairs(db), judgeBackbone);
+export async function loadFidelityProxy(db: Db, judgeBackbone?: string): Promise<BackboneProxy[]> {
+  return storedFidelityProxy(db, await storedProxyPairs(db), judgeBackbone);
 }
 
 /** Each named study, checked: it exists, and is an A/B study or an expert consensus study. */
@@ -60,7 +60,7 @@ function checkedStudies(db: Db, scope: StudyScope) {
 }
 
 export async function loadStudyResults(db: Db, scope: StudyScope, judgeBackbone?: string): Promise<StudyResults> {
-  const results: StudyResults = { fidelity: [], alignment: [], proxy: loadFidelityProxy(db, judgeBackbone) };
+  const results: StudyResults = { fidelity: [], alignment: [], proxy: await loadFidelityProxy(db, judgeBackbone) };
   for (const study of checkedStudies(db, scope)) {
     const dashboard = await studyDashboard(db, study.id);
     const ref = { studyId: study.id, study: `${study.name} (study ${study.id})` };

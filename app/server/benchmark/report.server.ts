@@ -61,7 +61,7 @@ export async function buildBenchmarkReport(
   loaded: LoadedPlan,
   options: ReportOptions = {},
 ): Promise<BenchmarkReport> {
-  const grid = planGrid(db, loaded.plan);
+  const grid = await planGrid(db, loaded.plan);
   const data = await loadReportData(db, loaded, grid);
   if (data.input.subjects.length === 0) {
     throw new EmptyReportError(

@@ -260,19 +260,21 @@ async function judgeEmotion(ctx: Ctx, run: RunWork): Promise<boolean> {
  * (which has none) its pairs' — none of them by an earlier metric definition, and all with the
  * plan's parameters (a plan whose δ changed measures again).
  */
-function hasMetrics(ctx: Ctx, work: UnitWork, run: RunWork): boolean {
+async function hasMetrics(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean> {
   const { db, params } = ctx;
   const pairs = work.pairs.filter(
     (p) => p.stored && (p.mediatedRunId === run.runId || p.unmediatedRunId === run.runId),
   );
   if (
-    staleMetricValuesOf(db, "run", run.runId).length > 0 ||
-    pairs.some((p) => staleMetricValuesOf(db, "pair", p.id).length > 0)
+    (await staleMetricValuesOf(db, "run", run.runId)).length > 0 ||
+    pairs.some(async (p) => (await staleMetricValuesOf(db, "pair", p.id)).length > 0)
   )
     return false;
   // Rows of the other metric definitions (docs/metrics.md, "ProMediate reference definitions") are not the plan's.
-  const own = metricValuesOf(db, "run", run.runId).filter((row) => ofDefinitions(row, params));
-  const ofPairs = pairs.map((p) => metricValuesOf(db, "pair", p.id).filter((row) => ofDefinitions(row, params)));
+  const own = (await metricValuesOf(db, "run", run.runId)).filter((row) => ofDefinitions(row, params));
+  const ofPairs = await Promise.all(
+    pairs.map(async (p) => (await metricValuesOf(db, "pair", p.id)).filter((row) => ofDefinitions(row, params))),
+  );
   if (![own, ...ofPairs].every((rows) => rows.every((row) => storedWithParams(row, params)))) return false;
   return run.mediator ? own.length > 0 : ofPairs.every((rows) => rows.length > 0);
 }
@@ -288,7 +290,7 @@ async function runOne(ctx: Ctx, work: UnitWork, run: RunWork): Promise<void> {
   const emotionJudged = await judgeEmotion(ctx, run);
   if (run.pendingEvaluators.length > 0 && !evaluated) return;
   // Metrics of the run and of its pairs; the last of a pair's runs to finish computes the pair with both.
-  if (fresh || evaluated || emotionJudged || pairedRuns.length > 0 || !hasMetrics(ctx, work, run)) {
+  if (fresh || evaluated || emotionJudged || pairedRuns.length > 0 || !(await hasMetrics(ctx, work, run))) {
     await computeMetrics(ctx.db, { runId: run.runId, params: ctx.params, held: ctx.held.facts });
     ctx.summary.metricRuns += 1;
   }

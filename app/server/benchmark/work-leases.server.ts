@@ -51,33 +51,33 @@ export async function workerLeases(db: Db, options: WorkerLeaseOptions = {}): Pr
   // Leases a dead worker left on work already finished are never claimed again: clear them first.
   await sweepLeases(db, now(), deadLocalHolder);
   const timer = setInterval(
-    () => renewLeases(db, holder, [...held], now(), ttlMs),
+    async () => await renewLeases(db, holder, [...held], now(), ttlMs),
     Math.max(10, Math.floor(ttlMs / 3)),
   );
   timer.unref();
 
   async function claim(key: string): Promise<boolean> {
-    const other = heldByOther(db, key, holder, now());
+    const other = await heldByOther(db, key, holder, now());
     // A lease of a process of this machine that no longer runs is taken over without waiting for it to lapse.
     const at = other && deadLocalHolder(other.holder) ? other.expiresAt : now();
     if (!(await claimLease(db, key, holder, at, ttlMs + (now() - at)))) return false;
     held.add(key);
     return true;
   }
-  function release(key: string): void {
+  async function release(key: string): Promise<void> {
     if (!held.delete(key)) return;
-    releaseLease(db, key, holder);
+    await releaseLease(db, key, holder);
   }
   return {
     holder,
     claim,
     release,
     claimRequest: async (key) => await claim(`call:${key}`),
-    releaseRequest: (key) => release(`call:${key}`),
+    releaseRequest: async (key) => await release(`call:${key}`),
     pause: () => new Promise((resolve) => setTimeout(resolve, POLL_MS)),
-    close() {
+    async close() {
       clearInterval(timer);
-      for (const key of [...held]) release(key);
+      for (const key of [...held]) await release(key);
     },
   };
 }

@@ -11,8 +11,10 @@ import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server
 import { studyOrNotFound } from "./crowd-study.server.ts";
 import { annotatorChannelsOfStudy, listCrowdAssignments } from "../models/crowd-assignment.server.ts";
 
-function channelsOf(db: Db, studyId: number): Map<string, Channel> {
-  return new Map(annotatorChannelsOfStudy(db, studyId).map((r) => [String(r.id), (r.channel ?? "web") as Channel]));
+async function channelsOf(db: Db, studyId: number): Promise<Map<string, Channel>> {
+  return new Map(
+    (await annotatorChannelsOfStudy(db, studyId)).map((r) => [String(r.id), (r.channel ?? "web") as Channel]),
+  );
 }
 
 /** Per-channel figures for a study; pass the dashboard's gold accuracy to avoid computing it twice. */
@@ -22,11 +24,11 @@ export async function studyChannelStats(
   gold?: readonly GoldAccuracy[],
 ): Promise<ChannelStats[]> {
   await studyOrNotFound(db, studyId);
-  const labels = loadLatestLabels(db, [studyId], "stored");
-  const channels = channelsOf(db, studyId);
+  const labels = await loadLatestLabels(db, [studyId], "stored");
+  const channels = await channelsOf(db, studyId);
   const channelOf = (annotatorId: string) => channels.get(annotatorId) ?? "web";
   return channelStats(
-    listCrowdAssignments(db, studyId).map((a) => ({
+    (await listCrowdAssignments(db, studyId)).map((a) => ({
       channel: a.channel as Channel,
       annotatorId: String(a.annotatorId),
       status: a.status,
@@ -38,7 +40,7 @@ export async function studyChannelStats(
       channel: channelOf(l.annotatorId),
       secondsOnTask: l.secondsOnTask,
     })),
-    (gold ?? goldAccuracy(goldFor(loadItems(db, [studyId])), labels)).map((g) => ({
+    (gold ?? goldAccuracy(goldFor(await loadItems(db, [studyId])), labels)).map((g) => ({
       annotatorId: g.annotatorId,
       attempted: g.attempted,
       passed: g.passed,

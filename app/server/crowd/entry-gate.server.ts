@@ -23,8 +23,8 @@ export async function noWorkBeforeEntry(
   workerChannel: WorkerChannel,
   workerId: string | null,
 ): Promise<boolean> {
-  const known = workerId ? findCrowdWorker(db, workerChannel, workerId.trim()) : undefined;
-  if (known !== undefined && qualifiedAt(db, known)) return false;
+  const known = workerId ? await findCrowdWorker(db, workerChannel, workerId.trim()) : undefined;
+  if (known !== undefined && (await qualifiedAt(db, known))) return false;
   // Unverified namespaces (MTurk, Prolific) ask about the places beyond k that they may take.
   return !(await hasWorkFor(db, studyId, known ?? NEWCOMER, new Date(), CONFIRMED_AT_ENTRY[workerChannel]));
 }

@@ -80,26 +80,26 @@ async function storeAttempt(
     studyId: origin?.studyId ?? null,
     network: origin?.network ?? null,
   });
-  if (score.passed) updateAnnotator(db, annotatorId, { qualifiedAt: new Date().toISOString() });
+  if (score.passed) await updateAnnotator(db, annotatorId, { qualifiedAt: new Date().toISOString() });
 }
 
-export function attemptCount(db: Db, annotatorId: number): number {
-  return countQualificationAttempts(db, annotatorId);
+export async function attemptCount(db: Db, annotatorId: number): Promise<number> {
+  return await countQualificationAttempts(db, annotatorId);
 }
 
 /** True when the network has used up its attempts on the test (in any study: a pass counts everywhere). */
-export function networkLimitReached(
+export async function networkLimitReached(
   db: Db,
   origin: AttemptOrigin,
   env: Record<string, string | undefined> = process.env,
-): boolean {
-  return countNetworkAttempts(db, origin.network) >= attemptsPerNetwork(env);
+): Promise<boolean> {
+  return (await countNetworkAttempts(db, origin.network)) >= attemptsPerNetwork(env);
 }
 
 /** Where a worker stands with the test: passed, still to take it, or out of attempts. */
-export function qualificationState(db: Db, annotatorId: number): "qualified" | "test" | "locked" {
-  if (qualifiedAt(db, annotatorId)) return "qualified";
-  return attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS ? "locked" : "test";
+export async function qualificationState(db: Db, annotatorId: number): Promise<"qualified" | "test" | "locked"> {
+  if (await qualifiedAt(db, annotatorId)) return "qualified";
+  return (await attemptCount(db, annotatorId)) >= MAX_QUALIFICATION_ATTEMPTS ? "locked" : "test";
 }
 
 /** What the test page shows after a submit (a pass redirects instead). */
@@ -141,7 +141,7 @@ export async function takeQualificationTest(
   form: FormData,
   origin: AttemptOrigin,
 ): Promise<Outcome> {
-  if (attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS)
+  if ((await attemptCount(db, annotatorId)) >= MAX_QUALIFICATION_ATTEMPTS)
     return { reply: refusal({ locked: true }), status: 403 };
   const test = loadQualificationTest();
   const answers: Record<string, string> = {};
@@ -157,12 +157,12 @@ export async function takeQualificationTest(
     return { reply: refusal({ total: test.questions.length, error: err.message }), status: 400 };
   }
   return await transact(db, async (db): Promise<Outcome> => {
-    if (attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS)
+    if ((await attemptCount(db, annotatorId)) >= MAX_QUALIFICATION_ATTEMPTS)
       return { reply: refusal({ locked: true }), status: 403 };
-    if (networkLimitReached(db, origin))
+    if (await networkLimitReached(db, origin))
       return { reply: refusal({ networkLimited: true, error: NETWORK_LIMIT_MESSAGE }), status: 429 };
     await storeAttempt(db, annotatorId, test, answers, score, origin);
-    const locked = !score.passed && attemptCount(db, annotatorId) >= MAX_QUALIFICATION_ATTEMPTS;
+    const locked = !score.passed && (await attemptCount(db, annotatorId)) >= MAX_QUALIFICATION_ATTEMPTS;
     return {
       reply: {
         passed: score.passed,

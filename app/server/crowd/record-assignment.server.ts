@@ -117,11 +117,11 @@ async function storeLabel(
  * label revision the assignment wrote, one of the label's crowd-written revisions: the one with
  * the incoming answer if there is one (then it is saved), else the latest, which then differs.
  */
-function storedHash(db: Db, stored: StoredCrowdAssignment, hash: string | null): string | null {
+async function storedHash(db: Db, stored: StoredCrowdAssignment, hash: string | null): Promise<string | null> {
   if (stored.payloadHash || stored.labelId === null || hash === null) return stored.payloadHash;
-  const written = channelRevisionPayloads(db, stored.labelId).map(payloadHash);
+  const written = (await channelRevisionPayloads(db, stored.labelId)).map(payloadHash);
   if (!written.includes(hash)) return written.at(-1) ?? null;
-  setCrowdAssignmentHash(db, stored.id, hash);
+  await setCrowdAssignmentHash(db, stored.id, hash);
   return hash;
 }
 
@@ -129,14 +129,14 @@ function storedHash(db: Db, stored: StoredCrowdAssignment, hash: string | null):
  * Why a confirming source's report does not match a pending assignment stored from the task page
  * (another worker, HIT, item or answer under the same AssignmentId), or null when it matches.
  */
-function mismatchOf(
+async function mismatchOf(
   db: Db,
   input: CrowdAssignmentInput,
   stored: StoredCrowdAssignment,
   hash: string | null,
-): string | null {
+): Promise<string | null> {
   const differs: string[] = [];
-  if (findCrowdWorker(db, input.channel, input.workerId.trim()) !== stored.annotatorId)
+  if ((await findCrowdWorker(db, input.channel, input.workerId.trim())) !== stored.annotatorId)
     differs.push(`worker ${input.workerId}`);
   if (stored.externalGroupId !== input.externalGroupId)
     differs.push(`HIT ${input.externalGroupId ?? "(none)"}, not ${stored.externalGroupId ?? "(none)"}`);
@@ -157,7 +157,7 @@ async function confirmStored(
   stored: StoredCrowdAssignment,
   statusChanged: boolean,
 ): Promise<CrowdAssignmentOutcome> {
-  confirmCrowdAssignment(db, stored.id, new Date().toISOString());
+  await confirmCrowdAssignment(db, stored.id, new Date().toISOString());
   if (stored.labelId === null || input.status === "rejected")
     return { kind: "confirmed", labelId: stored.labelId, labelStatus: null, statusChanged };
   const labelStatus = await confirmLabel(db, stored.labelId, input.itemId, study.labelsPerItem);
@@ -177,7 +177,7 @@ async function updateStored(
   hash: string | null,
 ): Promise<CrowdAssignmentOutcome> {
   const confirming = isPendingReport(input, stored);
-  const storedAnswer = storedHash(db, stored, hash);
+  const storedAnswer = await storedHash(db, stored, hash);
   if (hash && storedAnswer && hash !== storedAnswer) {
     throw new ServiceError(
       409,
@@ -185,13 +185,13 @@ async function updateStored(
     );
   }
   const statusChanged = stored.status !== input.status;
-  if (statusChanged) setCrowdAssignmentStatus(db, stored.id, input.status);
+  if (statusChanged) await setCrowdAssignmentStatus(db, stored.id, input.status);
   // An assignment first seen rejected and later approved (a reversed rejection) now brings its label.
   if (payload && hash && stored.labelId === null) {
     if (study.status !== "open") throw closed(input.studyId);
     const written = await storeLabel(db, input, study, stored.annotatorId, payload);
-    setCrowdAssignmentLabel(db, stored.id, written.labelId, hash);
-    if (confirming) confirmCrowdAssignment(db, stored.id, new Date().toISOString());
+    await setCrowdAssignmentLabel(db, stored.id, written.labelId, hash);
+    if (confirming) await confirmCrowdAssignment(db, stored.id, new Date().toISOString());
     return { kind: "stored", ...written };
   }
   return confirming
@@ -213,7 +213,7 @@ async function recordNew(
 ): Promise<CrowdAssignmentOutcome> {
   if (study.status !== "open") throw closed(input.studyId);
   const written = payload ? await storeLabel(db, input, study, annotatorId, payload) : null;
-  insertCrowdAssignment(db, {
+  await insertCrowdAssignment(db, {
     channel: input.channel,
     externalId: input.externalId,
     externalGroupId: input.externalGroupId,
@@ -253,10 +253,10 @@ export async function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput)
     }
     // A pending assignment reported for another worker, HIT or item is left as it is; the worker is not even created.
     if (pending) {
-      const mismatch = mismatchOf(db, input, pending, null);
+      const mismatch = await mismatchOf(db, input, pending, null);
       if (mismatch) return { kind: "mismatch", message: mismatch };
     }
-    const annotatorId = stored?.annotatorId ?? findOrCreateCrowdWorker(db, input.channel, input.workerId);
+    const annotatorId = stored?.annotatorId ?? (await findOrCreateCrowdWorker(db, input.channel, input.workerId));
     // A rejected assignment's answer is never used, so it need not be valid.
     const payload =
       input.status === "rejected"
@@ -264,7 +264,7 @@ export async function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput)
         : await validatePayload(db, input.itemId, input.studyId, annotatorId, input.payload);
     const hash = payload ? payloadHash(payload) : null;
     if (pending) {
-      const mismatch = mismatchOf(db, input, pending, hash);
+      const mismatch = await mismatchOf(db, input, pending, hash);
       if (mismatch) return { kind: "mismatch", message: mismatch };
     }
     return stored

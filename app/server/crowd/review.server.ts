@@ -47,8 +47,8 @@ export async function reviewDecisions(
 ): Promise<ReviewDecision[]> {
   const study = await studyOrNotFound(db, studyId);
   const config = parseStudyConfig(study.config);
-  const items = loadItems(db, [studyId]);
-  const labels = loadLatestLabels(db, [studyId], "stored").filter((l) => l.status !== "pending");
+  const items = await loadItems(db, [studyId]);
+  const labels = (await loadLatestLabels(db, [studyId], "stored")).filter((l) => l.status !== "pending");
   const gold = goldFor(items);
   const checks = goldChecks(gold, labels);
   const failed = new Set(checks.filter((c) => !c.passed).map((c) => `${c.itemId}:${c.annotatorId}`));
@@ -71,7 +71,7 @@ export async function reviewDecisions(
       return { ...base, decision: "reject", reason: FAILED_GOLD_REASON };
     return { ...base, decision: "approve", reason: null };
   };
-  return listCrowdAssignments(db, studyId, channel)
+  return (await listCrowdAssignments(db, studyId, channel))
     .filter((row) => row.confirmedAt !== null && (options.includeReviewed || row.status === "submitted"))
     .map(decide);
 }
@@ -80,6 +80,6 @@ export async function reviewDecisions(
 export async function recordDecisions(db: Db, decisions: readonly ReviewDecision[], at = new Date()): Promise<void> {
   await transact(db, async (db) => {
     for (const d of decisions)
-      setCrowdAssignmentDecision(db, d.crowdAssignmentId, d.decision, d.reason, at.toISOString());
+      await setCrowdAssignmentDecision(db, d.crowdAssignmentId, d.decision, d.reason, at.toISOString());
   });
 }

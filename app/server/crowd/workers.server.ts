@@ -25,20 +25,20 @@ export const CONFIRMED_AT_ENTRY = Object.fromEntries(CHANNEL_FOLDERS.map((f) => 
 >;
 
 /** The crowd annotator for a worker id on a channel, created on first arrival. */
-export function findOrCreateCrowdWorker(db: Db, channel: WorkerChannel, workerId: string): number {
+export async function findOrCreateCrowdWorker(db: Db, channel: WorkerChannel, workerId: string): Promise<number> {
   const cleaned = workerId.trim();
   if (!isWorkerId(cleaned))
     throw badInput(`A worker id is ${WORKER_ID_FORMAT}`, [{ path: "workerId", message: WORKER_ID_FORMAT }]);
-  const existing = findCrowdWorker(db, channel, cleaned);
+  const existing = await findCrowdWorker(db, channel, cleaned);
   if (existing !== undefined) return existing;
   // A concurrent first arrival may win the insert; then the stored row is the answer.
   return (
-    insertAnnotatorIfNew(db, {
+    (await insertAnnotatorIfNew(db, {
       username: `${channel}:${cleaned}`,
       displayName: `${channel} worker ${cleaned}`,
       role: "crowd",
       channel,
       externalId: cleaned,
-    }) ?? findOrCreateCrowdWorker(db, channel, cleaned)
+    })) ?? (await findOrCreateCrowdWorker(db, channel, cleaned))
   );
 }

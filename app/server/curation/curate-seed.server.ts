@@ -18,8 +18,8 @@ export type SeedOutcome =
   | { kind: "recorded"; candidate: CandidateRow; existed: boolean }
   | { kind: "failed"; reason: string; aborted: boolean };
 
-function recorded(db: Db, seedId: string, existed: boolean): SeedOutcome {
-  const candidate = candidateForSeed(db, seedId);
+async function recorded(db: Db, seedId: string, existed: boolean): Promise<SeedOutcome> {
+  const candidate = await candidateForSeed(db, seedId);
   if (!candidate) throw new Error(`curation: the candidate for seed "${seedId}" was not stored`);
   return { kind: "recorded", candidate, existed };
 }
@@ -31,7 +31,7 @@ export async function curateSeed(
   replays: number,
   signal?: AbortSignal,
 ): Promise<SeedOutcome> {
-  if (candidateForSeed(db, seed.id)) return recorded(db, seed.id, true);
+  if (await candidateForSeed(db, seed.id)) return await recorded(db, seed.id, true);
   if (signal?.aborted) return { kind: "failed", reason: "interrupted", aborted: true };
   const base = { seedId: seed.id, domain: seed.domain };
 
@@ -46,7 +46,7 @@ export async function curateSeed(
       candidate: written.candidate,
       replays: [],
     });
-    return recorded(db, seed.id, false);
+    return await recorded(db, seed.id, false);
   }
 
   const { scenario } = written;
@@ -63,7 +63,7 @@ export async function curateSeed(
       candidate: scenario,
       replays: records,
     });
-    return recorded(db, seed.id, false);
+    return await recorded(db, seed.id, false);
   }
 
   const bundle: BundleInput = {
@@ -92,5 +92,5 @@ export async function curateSeed(
       aborted: false,
     };
   }
-  return recorded(db, seed.id, false);
+  return await recorded(db, seed.id, false);
 }

@@ -57,8 +57,8 @@ export interface CurateResult {
   summaries: DomainSummary[];
 }
 
-const acceptedCount = (db: Db, domain: Domain) =>
-  candidatesOfDomain(db, domain).filter((c) => c.status === "accepted").length;
+const acceptedCount = async (db: Db, domain: Domain) =>
+  (await candidatesOfDomain(db, domain)).filter((c) => c.status === "accepted").length;
 
 /** The next seed for a domain: an interrupted one first, else the searcher's next (null when it has no more). */
 async function nextSeed(
@@ -66,9 +66,9 @@ async function nextSeed(
   domain: Domain,
 ): Promise<{ seed: WriterSeed; resumed: boolean } | null> {
   const { db } = options;
-  const pending = seedsWithoutCandidate(db, domain)[0];
-  if (pending) return { seed: getSeed(db, pending)!, resumed: true };
-  const known = seedsOfDomain(db, domain);
+  const pending = (await seedsWithoutCandidate(db, domain))[0];
+  if (pending) return { seed: (await getSeed(db, pending))!, resumed: true };
+  const known = await seedsOfDomain(db, domain);
   const onRefusal = (d: Domain, refusal: RefusedFetch) => options.onEvent?.({ type: "refused", domain: d, refusal });
   const found = await findSeed(
     { db, llm: options.llm, config: options.config, lookup: options.lookup, onRefusal },
@@ -79,14 +79,14 @@ async function nextSeed(
     },
   );
   if (!found) return null;
-  if (candidateForSeed(db, found.id))
+  if (await candidateForSeed(db, found.id))
     throw new Error(`the searcher returned seed "${found.id}", which was already curated`);
   return { seed: found, resumed: false };
 }
 
 async function curateDomain(options: CurateOptions, domain: Domain, result: CurateResult): Promise<void> {
   const { db, llm, perDomain, onEvent, signal } = options;
-  let accepted = acceptedCount(db, domain);
+  let accepted = await acceptedCount(db, domain);
   onEvent?.({ type: "domain", domain, accepted, perDomain });
   while (accepted < perDomain) {
     if (signal?.aborted) return void (result.stopped = "interrupted");
@@ -119,8 +119,10 @@ async function curateDomain(options: CurateOptions, domain: Domain, result: Cura
   }
 }
 
-export function summarise(db: Db, domains: Domain[]): DomainSummary[] {
-  return domains.map((d) => summariseDomain(d, seedsOfDomain(db, d).length, candidatesOfDomain(db, d)));
+export async function summarise(db: Db, domains: Domain[]): Promise<DomainSummary[]> {
+  return await Promise.all(
+    domains.map(async (d) => summariseDomain(d, (await seedsOfDomain(db, d)).length, await candidatesOfDomain(db, d))),
+  );
 }
 
 export async function curate(options: CurateOptions): Promise<CurateResult> {
@@ -129,7 +131,7 @@ export async function curate(options: CurateOptions): Promise<CurateResult> {
     await curateDomain(options, domain, result);
     if (result.stopped) break;
   }
-  result.summaries = summarise(options.db, options.domains);
+  result.summaries = await summarise(options.db, options.domains);
   return result;
 }
 
@@ -141,14 +143,16 @@ export interface DomainPlan {
 }
 
 /** What a curation would still do (`--dry-run`): reads the database, calls nothing. */
-export function planCuration(db: Db, domains: Domain[], perDomain: number): DomainPlan[] {
-  return domains.map((domain) => {
-    const accepted = acceptedCount(db, domain);
-    return {
-      domain,
-      accepted,
-      needed: Math.max(0, perDomain - accepted),
-      pendingSeeds: seedsWithoutCandidate(db, domain).length,
-    };
-  });
+export async function planCuration(db: Db, domains: Domain[], perDomain: number): Promise<DomainPlan[]> {
+  return await Promise.all(
+    domains.map(async (domain) => {
+      const accepted = await acceptedCount(db, domain);
+      return {
+        domain,
+        accepted,
+        needed: Math.max(0, perDomain - accepted),
+        pendingSeeds: (await seedsWithoutCandidate(db, domain)).length,
+      };
+    }),
+  );
 }

@@ -62,7 +62,7 @@ export async function findSeed(
   domain: Domain,
   options: FindSeedOptions,
 ): Promise<StoredSeed | null> {
-  const earlier = seedOfAttempt(ctx.db, domain, options.attempt);
+  const earlier = await seedOfAttempt(ctx.db, domain, options.attempt);
   if (earlier) return publicSeed(earlier);
   return ctx.config.source.kind === "files"
     ? findFileSeed(ctx, ctx.config.source.dir, domain, options)
@@ -100,7 +100,7 @@ async function searchWeb(ctx: SearcherContext, domain: Domain, options: FindSeed
     if (found === null) return null;
     if (!excludedBy(found.report, options.exclude)) {
       const provenance: SeedProvenance = { ...found.provenance, attempt: options.attempt, retry };
-      const outcome = insertSeed(ctx.db, {
+      const outcome = await insertSeed(ctx.db, {
         domain,
         report: found.report,
         sourceKind: ctx.config.source.kind,
@@ -127,11 +127,11 @@ async function findFileSeed(
   options: FindSeedOptions,
 ): Promise<StoredSeed | null> {
   for (const entry of readSeedFiles(dir)) {
-    if (entry.parsed.domain !== domain || seedOfFile(ctx.db, entry.path)) continue;
+    if (entry.parsed.domain !== domain || (await seedOfFile(ctx.db, entry.path))) continue;
     const { report, model } = await reportOfFile(ctx.llm, entry, domain);
     if (excludedBy(report, options.exclude)) continue;
     const provenance: SeedProvenance = { attempt: options.attempt, file: entry.path, ...(model ? { model } : {}) };
-    const outcome = insertSeed(ctx.db, { domain, report, sourceKind: "files", provenance });
+    const outcome = await insertSeed(ctx.db, { domain, report, sourceKind: "files", provenance });
     if ("stored" in outcome) return publicSeed(outcome.stored);
   }
   return null;

@@ -86,10 +86,10 @@ export async function activeDesignOf(db: Db, studyIds: readonly number[]): Promi
     (s): s is StudyRow => s !== undefined && parseStudyConfig(s.config).allocation === "active",
   );
   if (!study) return undefined;
-  const items = loadItems(db, [study.id]);
-  const { complete } = await studyRunValues(db, study, items, loadLatestLabels(db, [study.id], "statistics"));
+  const items = await loadItems(db, [study.id]);
+  const { complete } = await studyRunValues(db, study, items, await loadLatestLabels(db, [study.id], "statistics"));
   const units = new Map(
-    stratumDesigns(drawsOf(db, study.id), complete).flatMap((d) => d.units.map((u) => [u.runId, u])),
+    stratumDesigns(await drawsOf(db, study.id), complete).flatMap((d) => d.units.map((u) => [u.runId, u])),
   );
   return {
     inclusionProbability: (runId) => units.get(runId)?.pi,

@@ -70,8 +70,8 @@ function checkStudies(db: Db, ids: readonly number[], where: (i: number) => stri
 }
 
 /** The stored runs of the plan's main grid, with their mediator (null: unmediated) and domain. */
-function planRuns(db: Db, loaded: LoadedPlan) {
-  const units = planGrid(db, loaded.plan).units.filter((u) => u.part === "main");
+async function planRuns(db: Db, loaded: LoadedPlan) {
+  const units = (await planGrid(db, loaded.plan)).units.filter((u) => u.part === "main");
   const all = units.flatMap((u) => [
     { runId: u.unmediatedRunId, mediator: null as string | null, domain: u.domain },
     ...u.mediated.map((m) => ({ runId: m.runId, mediator: m.mediator as string | null, domain: u.domain })),
@@ -109,10 +109,10 @@ function snippetItems(db: Db, runIds: readonly string[], topics: Map<string, str
  * The judge's quantities per run: the main evaluator's s[k][t_end] (with s0) at each snippet end. A
  * topic whose judge pass failed has no value, so the run's quantities that need it are null.
  */
-function judgeValues(db: Db, loaded: LoadedPlan, runIds: string[], topics: Map<string, string[]>, s0: number) {
+async function judgeValues(db: Db, loaded: LoadedPlan, runIds: string[], topics: Map<string, string[]>, s0: number) {
   const evaluator = loaded.plan.evaluator.model;
   const failed = new Map<string, Set<string>>();
-  const series = loadSeries(db, runIds, "topic-localized").filter(async (s) => {
+  const series = (await loadSeries(db, runIds, "topic-localized")).filter(async (s) => {
     if (s.backbone !== evaluator) return false;
     let set = failed.get(s.evaluationId);
     if (!set) {
@@ -131,9 +131,9 @@ function judgeValues(db: Db, loaded: LoadedPlan, runIds: string[], topics: Map<s
  * dashboards' statistics use), and how many scored runs lie outside the plan. A run no expert
  * scored is absent.
  */
-function humanValues(db: Db, studyIds: readonly number[], inPlan: Set<string>, topics: Map<string, string[]>) {
-  const items = loadItems(db, studyIds).filter((i) => i.kind === CONSENSUS_SNIPPET && i.runId !== null);
-  const labels: ConsensusLabelRow[] = loadLatestLabels(db, studyIds, "statistics")
+async function humanValues(db: Db, studyIds: readonly number[], inPlan: Set<string>, topics: Map<string, string[]>) {
+  const items = (await loadItems(db, studyIds)).filter((i) => i.kind === CONSENSUS_SNIPPET && i.runId !== null);
+  const labels: ConsensusLabelRow[] = (await loadLatestLabels(db, studyIds, "statistics"))
     .filter((l) => l.pool === "expert")
     .map((l) => ({
       itemId: l.itemId,
@@ -171,11 +171,11 @@ export async function calibratedEstimates(db: Db, request: CalibrationRequest): 
   const settings: CalibrationSettings = { ...DEFAULT_CALIBRATION, ...request.settings };
   const studyIds = checkStudies(db, request.studyIds, request.studyWhere ?? (() => "--study"));
   const { s0 } = parseMetricParams(loaded.plan.params);
-  const runs = planRuns(db, loaded);
+  const runs = await planRuns(db, loaded);
   const runIds = runs.map((r) => r.runId);
   const topics = await topicsByRun(db, runIds);
-  const judge = judgeValues(db, loaded, runIds, topics, s0);
-  const { human, outside } = humanValues(db, studyIds, new Set(runIds), topics);
+  const judge = await judgeValues(db, loaded, runIds, topics, s0);
+  const { human, outside } = await humanValues(db, studyIds, new Set(runIds), topics);
   // A named active study brings its own design (docs/active-labelling.md): π at its current prefix.
   const design = request.design ?? (await activeDesignOf(db, studyIds));
   const noValue: RunValues = { outcome: null, trajectory: null };

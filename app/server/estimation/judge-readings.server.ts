@@ -49,7 +49,7 @@ export async function judgeReadings(
   backbones: readonly string[],
 ): Promise<JudgeReadings> {
   const topics = await topicsByRun(db, runIds);
-  const items: AlignmentItem[] = snippetsOfRuns(db, runIds).map((s) => ({
+  const items: AlignmentItem[] = (await snippetsOfRuns(db, runIds)).map((s) => ({
     itemId: s.id,
     runId: s.runId,
     snippetPosition: s.position,
@@ -58,8 +58,8 @@ export async function judgeReadings(
     topicIds: topics.get(s.runId) ?? [],
     isGold: false,
   }));
-  const { s0 } = currentMetricParams(db);
-  const series = withoutFailedTopics(db, loadSeries(db, runIds, "topic-localized"), topics);
+  const { s0 } = await currentMetricParams(db);
+  const series = withoutFailedTopics(db, await loadSeries(db, runIds, "topic-localized"), topics);
   const lookups = new Map(
     backbones.map((b) => [
       b,

@@ -37,7 +37,7 @@ async function activePanel(
   human: Map<string, RunValues>,
   complete: Set<string>,
 ): Promise<StoppingPanel> {
-  const draws = drawsOf(db, study.id);
+  const draws = await drawsOf(db, study.id);
   const designs = stratumDesigns(draws, complete);
   const judges = config.judgeBackbones ?? [];
   const readings = await judgeReadings(
@@ -96,10 +96,10 @@ async function ppiPanel(
 ): Promise<StoppingPanel | null> {
   if (study.pool !== "expert" || complete.size === 0) return null;
   let best: { name: string; rows: StoppingRow[]; labelled: number } | null = null;
-  for (const plan of benchmarkPlanList(db)) {
-    const loaded = loadStoredPlan(db, plan.hash);
+  for (const plan of await benchmarkPlanList(db)) {
+    const loaded = await loadStoredPlan(db, plan.hash);
     if (!loaded) continue;
-    let estimates: ReturnType<typeof calibratedEstimates>;
+    let estimates: Awaited<ReturnType<typeof calibratedEstimates>>;
     try {
       estimates = await calibratedEstimates(db, {
         loaded,
@@ -132,8 +132,13 @@ async function ppiPanel(
 }
 
 /** The human-only mean per mediator over the completely labelled runs. */
-function humanPanel(db: Db, config: StudyConfig, human: Map<string, RunValues>, complete: Set<string>): StoppingPanel {
-  const mediatorOf = new Map(evaluatedTrajectories(db).map((t) => [t.runId, t.mediator]));
+async function humanPanel(
+  db: Db,
+  config: StudyConfig,
+  human: Map<string, RunValues>,
+  complete: Set<string>,
+): Promise<StoppingPanel> {
+  const mediatorOf = new Map((await evaluatedTrajectories(db)).map((t) => [t.runId, t.mediator]));
   const mediators = [...new Set([...complete].map((r) => mediatorOf.get(r) ?? "none"))].sort();
   const rows = RUN_QUANTITIES.flatMap((q) =>
     mediators.map((m) => {
@@ -169,5 +174,5 @@ export async function stoppingPanel(
   const config = parseStudyConfig(study.config);
   const { human, complete } = await studyRunValues(db, study, items, labels);
   if (config.allocation === "active") return await activePanel(db, study, config, human, complete);
-  return (await ppiPanel(db, study, config, complete)) ?? humanPanel(db, config, human, complete);
+  return (await ppiPanel(db, study, config, complete)) ?? (await humanPanel(db, config, human, complete));
 }

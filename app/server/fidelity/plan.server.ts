@@ -125,7 +125,7 @@ export async function planFidelity(options: FidelityOptions): Promise<FidelityPl
   if (options.simulator !== undefined && !options.simulator.trim())
     throw new FidelityInputError("the simulator is a model name");
   const simulatorModel = llm.modelFor("party", options.simulator);
-  const bodies = await generalBodies(db, options.scenarios ?? scenarioIds(db));
+  const bodies = await generalBodies(db, options.scenarios ?? (await scenarioIds(db)));
   const pool = [...bodies].map(([id, body]) => ({ id, partyIds: body.parties.map((p) => p.id) }));
   const version = fidelityTemplateVersion();
   const sampling = { party: llm.samplingFor("party"), mediator: null };
@@ -155,24 +155,26 @@ export async function planFidelity(options: FidelityOptions): Promise<FidelityPl
     db,
     draws.flatMap(({ draw, sides }) => sides.map((c) => plannedSettings(settingsOf(c), draw.index, false))),
   );
-  const pairs = draws.map(({ draw, sides }, i): FidelityPairPlan => {
-    const [runA, runB] = sides.map(
-      (c, side): FidelityRun => ({ conditionId: c.id, index: draw.index, ...identified[2 * i + side] }),
-    );
-    // A pair is found by its two runs: pairs stored before keep their ids.
-    const stored = findAbPairByRuns(db, runA.runId, runB.runId);
-    const record: AbPairRecord = {
-      id: stored?.id ?? fidelityPairId(simulatorModel, seed, draw.index, [runA.runId, runB.runId]),
-      scenario_id: draw.scenarioId,
-      run_a_id: runA.runId,
-      run_b_id: runB.runId,
-      target_party: draw.target,
-      level_a: REACTIVENESS_GRID[draw.levelA],
-      level_b: REACTIVENESS_GRID[draw.levelB],
-      opponent_level: REACTIVENESS_GRID[draw.reference],
-    };
-    return { draw, record, runA, runB, stored: stored !== undefined };
-  });
+  const pairs = await Promise.all(
+    draws.map(async ({ draw, sides }, i): Promise<FidelityPairPlan> => {
+      const [runA, runB] = sides.map(
+        (c, side): FidelityRun => ({ conditionId: c.id, index: draw.index, ...identified[2 * i + side] }),
+      );
+      // A pair is found by its two runs: pairs stored before keep their ids.
+      const stored = await findAbPairByRuns(db, runA.runId, runB.runId);
+      const record: AbPairRecord = {
+        id: stored?.id ?? fidelityPairId(simulatorModel, seed, draw.index, [runA.runId, runB.runId]),
+        scenario_id: draw.scenarioId,
+        run_a_id: runA.runId,
+        run_b_id: runB.runId,
+        target_party: draw.target,
+        level_a: REACTIVENESS_GRID[draw.levelA],
+        level_b: REACTIVENESS_GRID[draw.levelB],
+        opponent_level: REACTIVENESS_GRID[draw.reference],
+      };
+      return { draw, record, runA, runB, stored: stored !== undefined };
+    }),
+  );
   const newConditions = [...conditions.values()].filter(async (c) => !(await findCondition(db, c.id)));
   return { simulatorModel, seed, budget, emotion, sampling, conditions, newConditions, pairs };
 }

@@ -55,7 +55,8 @@ export async function orResponseAsync<T>(fn: () => Promise<T>): Promise<T> {
 /**
  * For loaders that write (a lease, a crowd entry): `orResponse` run under the write lock, waited for without blocking.
  */
-export async function orResponseWrite<T>(fn: () => T, db: Db = getDb()): Promise<Awaited<T>> {
+export async function orResponseWrite<T>(fn: () => T, dbGiven?: Db): Promise<Awaited<T>> {
+  const db = dbGiven ?? (await getDb());
   try {
     return await withWriteLock(db, fn);
   } catch (err) {
@@ -75,7 +76,8 @@ export interface ActionFailure {
  * Retry-After.
  * Keep `fn` synchronous: an async `fn` has only its start inside the lock (see withWriteLock).
  */
-export async function actionResult<T>(fn: () => T | Promise<T>, db: Db = getDb()) {
+export async function actionResult<T>(fn: () => T | Promise<T>, dbGiven?: Db) {
+  const db = dbGiven ?? (await getDb());
   try {
     return await withWriteLock(db, fn);
   } catch (err) {

@@ -22,8 +22,8 @@ export interface RoleUsage {
 }
 
 /** Per-role totals from llm_calls, optionally for one subject (a run or scenario id); sorted by role. */
-export function summariseUsage(db: Db, options: { subject?: string } = {}): RoleUsage[] {
-  return usageByRole(db, options.subject).map((r) => ({ ...r, costUsd: Number(r.costUsd) }));
+export async function summariseUsage(db: Db, options: { subject?: string } = {}): Promise<RoleUsage[]> {
+  return (await usageByRole(db, options.subject)).map((r) => ({ ...r, costUsd: Number(r.costUsd) }));
 }
 
 export interface TallyRow {

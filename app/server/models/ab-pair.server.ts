@@ -8,18 +8,20 @@ const { abPairs, runs } = schema;
 
 export type AbPairRow = typeof abPairs.$inferSelect;
 
-export function findAbPair(db: Db, pairId: string): AbPairRow | undefined {
-  return db.select().from(abPairs).where(eq(abPairs.id, pairId)).get();
+export async function findAbPair(db: Db, pairId: string): Promise<AbPairRow | undefined> {
+  return (await db.select().from(abPairs).where(eq(abPairs.id, pairId)).limit(1))[0];
 }
 
 /** The stored pair of these two runs (a pair's identity is its runs, whatever its id). */
-export function findAbPairByRuns(db: Db, runAId: string, runBId: string): AbPairRow | undefined {
-  return db
-    .select()
-    .from(abPairs)
-    .where(and(eq(abPairs.runAId, runAId), eq(abPairs.runBId, runBId)))
-    .orderBy(asc(abPairs.id))
-    .get();
+export async function findAbPairByRuns(db: Db, runAId: string, runBId: string): Promise<AbPairRow | undefined> {
+  return (
+    await db
+      .select()
+      .from(abPairs)
+      .where(and(eq(abPairs.runAId, runAId), eq(abPairs.runBId, runBId)))
+      .orderBy(asc(abPairs.id))
+      .limit(1)
+  )[0];
 }
 
 export async function abPairCount(db: Db): Promise<number> {
@@ -29,23 +31,22 @@ export async function abPairCount(db: Db): Promise<number> {
 /** A pair with the simulator backbone that played it (its runs share one; the import checks that). */
 export type AbPairWithBackbone = AbPairRow & { backbone: string };
 
-export function listAbPairsWithBackbone(db: Db): AbPairWithBackbone[] {
-  return db
-    .select({ pair: abPairs, backbone: runs.simulatorBackbone })
-    .from(abPairs)
-    .innerJoin(runs, eq(runs.id, abPairs.runAId))
-    .orderBy(asc(abPairs.id))
-    .all()
-    .map((r) => ({ ...r.pair, backbone: r.backbone }));
+export async function listAbPairsWithBackbone(db: Db): Promise<AbPairWithBackbone[]> {
+  return (
+    await db
+      .select({ pair: abPairs, backbone: runs.simulatorBackbone })
+      .from(abPairs)
+      .innerJoin(runs, eq(runs.id, abPairs.runAId))
+      .orderBy(asc(abPairs.id))
+  ).map((r) => ({ ...r.pair, backbone: r.backbone }));
 }
 
 /** How many stored pairs each simulator backbone played, by backbone name. */
-export function abPairCountsByBackbone(db: Db): BackboneCount[] {
-  return db
+export async function abPairCountsByBackbone(db: Db): Promise<BackboneCount[]> {
+  return await db
     .select({ backbone: runs.simulatorBackbone, pairs: count() })
     .from(abPairs)
     .innerJoin(runs, eq(runs.id, abPairs.runAId))
     .groupBy(runs.simulatorBackbone)
-    .orderBy(asc(runs.simulatorBackbone))
-    .all();
+    .orderBy(asc(runs.simulatorBackbone));
 }

@@ -21,38 +21,43 @@ export async function findAnnotator(db: Db, annotatorId: number): Promise<Annota
   return (await byId(db).execute({ id: annotatorId }))[0];
 }
 
-export function findAnnotatorByUsername(db: Db, username: string): AnnotatorRow | undefined {
-  return db.select().from(annotators).where(eq(annotators.username, username)).get();
+export async function findAnnotatorByUsername(db: Db, username: string): Promise<AnnotatorRow | undefined> {
+  return (await db.select().from(annotators).where(eq(annotators.username, username)).limit(1))[0];
 }
 
-export function findCrowdWorker(db: Db, channel: string, externalId: string): number | undefined {
-  return db
-    .select({ id: annotators.id })
-    .from(annotators)
-    .where(and(eq(annotators.channel, channel), eq(annotators.externalId, externalId)))
-    .get()?.id;
+export async function findCrowdWorker(db: Db, channel: string, externalId: string): Promise<number | undefined> {
+  return (
+    await db
+      .select({ id: annotators.id })
+      .from(annotators)
+      .where(and(eq(annotators.channel, channel), eq(annotators.externalId, externalId)))
+      .limit(1)
+  )[0]?.id;
 }
 
-export function insertAnnotator(db: Db, values: typeof annotators.$inferInsert): number {
-  return db.insert(annotators).values(values).returning({ id: annotators.id }).get().id;
+export async function insertAnnotator(db: Db, values: typeof annotators.$inferInsert): Promise<number> {
+  return (await db.insert(annotators).values(values).returning({ id: annotators.id }))[0].id;
 }
 
 /** Inserts unless the username or channel identity exists already; returns the new id or undefined. */
-export function insertAnnotatorIfNew(db: Db, values: typeof annotators.$inferInsert): number | undefined {
-  return db.insert(annotators).values(values).onConflictDoNothing().returning({ id: annotators.id }).get()?.id;
+export async function insertAnnotatorIfNew(
+  db: Db,
+  values: typeof annotators.$inferInsert,
+): Promise<number | undefined> {
+  return (await db.insert(annotators).values(values).onConflictDoNothing().returning({ id: annotators.id }))[0]?.id;
 }
 
-export function updateAnnotator(
+export async function updateAnnotator(
   db: Db,
   annotatorId: number,
   set: Partial<Pick<AnnotatorRow, "passwordHash" | "active" | "qualifiedAt" | "autoAdvance" | "hotkeys">>,
-): void {
-  db.update(annotators).set(set).where(eq(annotators.id, annotatorId)).run();
+): Promise<void> {
+  await db.update(annotators).set(set).where(eq(annotators.id, annotatorId));
 }
 
 /** Every account, by role then username, without password hashes. */
-export function listAnnotatorRows(db: Db) {
-  return db
+export async function listAnnotatorRows(db: Db) {
+  return await db
     .select({
       id: annotators.id,
       username: annotators.username,
@@ -64,18 +69,18 @@ export function listAnnotatorRows(db: Db) {
       createdAt: annotators.createdAt,
     })
     .from(annotators)
-    .orderBy(asc(annotators.role), asc(annotators.username))
-    .all();
+    .orderBy(asc(annotators.role), asc(annotators.username));
 }
 
 /** How many crowd annotators a channel has brought in. */
-export function crowdWorkerCount(db: Db, channel: string): number {
-  return db.select({ n: count() }).from(annotators).where(eq(annotators.channel, channel)).get()?.n ?? 0;
+export async function crowdWorkerCount(db: Db, channel: string): Promise<number> {
+  return (await db.select({ n: count() }).from(annotators).where(eq(annotators.channel, channel)).limit(1))[0]?.n ?? 0;
 }
 
 /** When the annotator passed the qualification test (null until then). */
-export function qualifiedAt(db: Db, annotatorId: number): string | null {
+export async function qualifiedAt(db: Db, annotatorId: number): Promise<string | null> {
   return (
-    db.select({ q: annotators.qualifiedAt }).from(annotators).where(eq(annotators.id, annotatorId)).get()?.q ?? null
+    (await db.select({ q: annotators.qualifiedAt }).from(annotators).where(eq(annotators.id, annotatorId)).limit(1))[0]
+      ?.q ?? null
   );
 }

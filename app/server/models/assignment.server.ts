@@ -217,12 +217,12 @@ const cursorMoves = preparedOnce((db) => {
  * write transaction); returns it. Triggers (migration 0026) move it back when a place frees up.
  */
 export async function advanceAllocationCursor(db: Db, studyId: number, k: number): Promise<number> {
-  const from = (await allocationCursor(db, studyId));
+  const from = await allocationCursor(db, studyId);
   const q = cursorMoves(db);
   const open = (await q.notFull.execute({ studyId, from, k }))[0];
   const last = open ? null : (await q.end.execute({ studyId }))[0]?.last;
   const to = open ? open.position : last == null ? from : last + 1;
-  if (to !== from) (await q.save.execute({ studyId, openFrom: to }));
+  if (to !== from) await q.save.execute({ studyId, openFrom: to });
   return to;
 }
 
@@ -245,14 +245,16 @@ export async function firstOpenItem(
   fromGiven?: number,
 ): Promise<number | undefined> {
   const from = fromGiven ?? (await allocationCursor(db, studyId));
-  return (await firstOpen(db).execute({
-    studyId,
-    from,
-    annotatorId,
-    k,
-    countUnverified: askerVerified ? 0 : 1,
-    pendingSince: pendingSinceAt(now),
-  }))[0]?.id;
+  return (
+    await firstOpen(db).execute({
+      studyId,
+      from,
+      annotatorId,
+      k,
+      countUnverified: askerVerified ? 0 : 1,
+      pendingSince: pendingSinceAt(now),
+    })
+  )[0]?.id;
 }
 
 const lease = preparedOnce((db) =>
@@ -285,7 +287,13 @@ export async function upsertLease(
 }
 
 /** Whether the annotator holds a live lease in the study, or an item still has a free place for them (read-only). */
-export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: string, askerVerified = true): boolean {
+export async function hasOpenWork(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+  now: string,
+  askerVerified = true,
+): Promise<boolean> {
   const live = (a: typeof assignments) =>
     or(eq(a.status, "submitted"), and(eq(a.status, "leased"), gt(a.leaseExpiresAt, now)));
   const holds = db
@@ -330,7 +338,7 @@ export function hasOpenWork(db: Db, studyId: number, annotatorId: number, now: s
         sql`${verified} + ${askerVerified ? 0 : 1} * ${unverified} < ${studies.labelsPerItem}`,
       ),
     );
-  return db.get<{ work: number }>(sql`select ${or(exists(holds), exists(open))} as work`).work === 1;
+  return (await db.execute(sql`select ${or(exists(holds), exists(open))} as work`))[0].work === 1;
 }
 
 const byItemAndAnnotator = preparedOnce((db) =>
@@ -361,12 +369,12 @@ export async function findAssignment(db: Db, itemId: number, annotatorId: number
 }
 
 /** Leases in the study still running at `now`. */
-export function activeLeases(
+export async function activeLeases(
   db: Db,
   studyId: number,
   now: string,
-): { itemId: number; annotatorId: number; leaseExpiresAt: string }[] {
-  return db
+): Promise<{ itemId: number; annotatorId: number; leaseExpiresAt: string }[]> {
+  return await db
     .select({
       itemId: assignments.studyItemId,
       annotatorId: assignments.annotatorId,
@@ -374,8 +382,7 @@ export function activeLeases(
     })
     .from(assignments)
     .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
-    .where(and(eq(studyItems.studyId, studyId), eq(assignments.status, "leased"), gt(assignments.leaseExpiresAt, now)))
-    .all();
+    .where(and(eq(studyItems.studyId, studyId), eq(assignments.status, "leased"), gt(assignments.leaseExpiresAt, now)));
 }
 
 const countsByStatus = preparedOnce((db) =>
@@ -389,41 +396,46 @@ const countsByStatus = preparedOnce((db) =>
 );
 
 /** How many of the study's items the annotator holds in each status (one query: the task page asks on every item). */
-export async function statusCounts(db: Db, studyId: number, annotatorId: number): Promise<Record<AssignmentStatus, number>> {
+export async function statusCounts(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+): Promise<Record<AssignmentStatus, number>> {
   const counts: Record<AssignmentStatus, number> = { leased: 0, submitted: 0, released: 0, skipped: 0 };
-  const rows = (await countsByStatus(db).execute({ studyId, annotatorId }));
+  const rows = await countsByStatus(db).execute({ studyId, annotatorId });
   for (const { status, n } of rows) counts[status as AssignmentStatus] = n;
   return counts;
 }
 
 /** Everyone who holds or held an item in the study, with their display name. */
-export function assignedAnnotators(db: Db, studyId: number): { id: number; name: string }[] {
-  return db
+export async function assignedAnnotators(db: Db, studyId: number): Promise<{ id: number; name: string }[]> {
+  return await db
     .selectDistinct({ id: annotators.id, name: annotators.displayName })
     .from(annotators)
     .innerJoin(assignments, eq(assignments.annotatorId, annotators.id))
     .innerJoin(studyItems, eq(studyItems.id, assignments.studyItemId))
-    .where(eq(studyItems.studyId, studyId))
-    .all();
+    .where(eq(studyItems.studyId, studyId));
 }
 
 /** Places of an item taken by verified work, leased or submitted (a skip takes none; unverified rows sit beyond k). */
-export function takenSlots(db: Db, itemId: number): number {
-  return db
-    .select({ n: sql<number>`count(*)` })
-    .from(assignments)
-    .where(
-      and(eq(assignments.studyItemId, itemId), notInArray(assignments.status, NO_SLOT), verifiedRow(db, assignments)),
-    )
-    .get()!.n;
+export async function takenSlots(db: Db, itemId: number): Promise<number> {
+  return (
+    await db
+      .select({ n: sql<number>`count(*)` })
+      .from(assignments)
+      .where(
+        and(eq(assignments.studyItemId, itemId), notInArray(assignments.status, NO_SLOT), verifiedRow(db, assignments)),
+      )
+      .limit(1)
+  )[0]!.n;
 }
 
 /** Marks an assignment skipped, with when and the annotator's optional reason. */
-export function markSkipped(db: Db, assignmentId: number, at: string, reason: string | null): void {
-  db.update(assignments)
+export async function markSkipped(db: Db, assignmentId: number, at: string, reason: string | null): Promise<void> {
+  await db
+    .update(assignments)
     .set({ status: "skipped", skippedAt: at, skipReason: reason })
-    .where(eq(assignments.id, assignmentId))
-    .run();
+    .where(eq(assignments.id, assignmentId));
 }
 
 /**
@@ -483,7 +495,7 @@ const submitted = preparedOnce((db) =>
 );
 
 export async function markSubmitted(db: Db, assignmentId: number, at: string): Promise<void> {
-  (await submitted(db).execute({ assignmentId, at }));
+  await submitted(db).execute({ assignmentId, at });
 }
 
 // Only the first showing is kept, so a reload or a revisit never moves it.
@@ -497,12 +509,13 @@ const shown = preparedOnce((db) =>
 
 /** Records when the item was first on a page served to the assignment's annotator (a later call changes nothing). */
 export async function markShown(db: Db, assignmentId: number, at: string): Promise<void> {
-  (await shown(db).execute({ assignmentId, at }));
+  await shown(db).execute({ assignmentId, at });
 }
 
 /** Marks the annotator's assignment on the item submitted, creating it when a channel handed out the work. */
 export async function upsertSubmitted(db: Db, itemId: number, annotatorId: number, at: string): Promise<void> {
-  (await db.insert(assignments)
+  await db
+    .insert(assignments)
     .values({
       studyItemId: itemId,
       annotatorId,
@@ -514,7 +527,7 @@ export async function upsertSubmitted(db: Db, itemId: number, annotatorId: numbe
     .onConflictDoUpdate({
       target: [assignments.studyItemId, assignments.annotatorId],
       set: { status: "submitted", submittedAt: sql`coalesce(${assignments.submittedAt}, excluded.submitted_at)` },
-    }));
+    });
 }
 
 /** Leases a fixed item to the annotator unless they hold an assignment on it (a released one is renewed). */
@@ -525,29 +538,33 @@ export async function leaseFixedItem(
   leasedAt: string,
   leaseExpiresAt: string,
 ): Promise<void> {
-  (await db.insert(assignments)
+  await db
+    .insert(assignments)
     .values({ studyItemId: itemId, annotatorId, status: "leased", leasedAt, leaseExpiresAt })
     .onConflictDoUpdate({
       target: [assignments.studyItemId, assignments.annotatorId],
       set: { status: "leased", leasedAt: sql`excluded.leased_at`, leaseExpiresAt: sql`excluded.lease_expires_at` },
       where: eq(assignments.status, "released"),
-    }));
+    });
 }
 
 /** When the annotator's assignment on the item was leased, if they have one. */
-export function leasedAt(db: Db, itemId: number, annotatorId: number): string | null {
-  const row = db
-    .select({ leasedAt: assignments.leasedAt })
-    .from(assignments)
-    .where(and(eq(assignments.studyItemId, itemId), eq(assignments.annotatorId, annotatorId)))
-    .get();
+export async function leasedAt(db: Db, itemId: number, annotatorId: number): Promise<string | null> {
+  const row = (
+    await db
+      .select({ leasedAt: assignments.leasedAt })
+      .from(assignments)
+      .where(and(eq(assignments.studyItemId, itemId), eq(assignments.annotatorId, annotatorId)))
+      .limit(1)
+  )[0];
   return row?.leasedAt ?? null;
 }
 
 /** Frees every item the annotator still holds in the study. */
-export function releaseLeasesOf(db: Db, studyId: number, annotatorId: number): void {
+export async function releaseLeasesOf(db: Db, studyId: number, annotatorId: number): Promise<void> {
   const items = db.select({ id: studyItems.id }).from(studyItems).where(eq(studyItems.studyId, studyId));
-  db.update(assignments)
+  await db
+    .update(assignments)
     .set({ status: "released" })
     .where(
       and(
@@ -555,6 +572,5 @@ export function releaseLeasesOf(db: Db, studyId: number, annotatorId: number): v
         eq(assignments.status, "leased"),
         inArray(assignments.studyItemId, items),
       ),
-    )
-    .run();
+    );
 }

@@ -20,11 +20,11 @@ export async function touchBenchmarkPlan(
     .onConflictDoUpdate({ target: benchmarkPlans.hash, set: { name: row.name, source: row.source, lastRunAt: now } });
 }
 
-export function findBenchmarkPlan(db: Db, hash: string): BenchmarkPlanRow | undefined {
-  return db.select().from(benchmarkPlans).where(eq(benchmarkPlans.hash, hash)).get();
+export async function findBenchmarkPlan(db: Db, hash: string): Promise<BenchmarkPlanRow | undefined> {
+  return (await db.select().from(benchmarkPlans).where(eq(benchmarkPlans.hash, hash)).limit(1))[0];
 }
 
 /** Every recorded plan, the most recently run first. */
-export function benchmarkPlanList(db: Db): BenchmarkPlanRow[] {
-  return db.select().from(benchmarkPlans).orderBy(desc(benchmarkPlans.lastRunAt), benchmarkPlans.name).all();
+export async function benchmarkPlanList(db: Db): Promise<BenchmarkPlanRow[]> {
+  return await db.select().from(benchmarkPlans).orderBy(desc(benchmarkPlans.lastRunAt), benchmarkPlans.name);
 }

@@ -47,22 +47,26 @@ export async function conditionIdWithKey(
 }
 
 /** The scenario's condition on the "general" axis, if it has one. */
-export function generalCondition(db: Db, scenarioId: string): ConditionRow | undefined {
-  return db
-    .select()
-    .from(conditions)
-    .where(and(eq(conditions.scenarioId, scenarioId), eq(conditions.axis, "general")))
-    .get();
+export async function generalCondition(db: Db, scenarioId: string): Promise<ConditionRow | undefined> {
+  return (
+    await db
+      .select()
+      .from(conditions)
+      .where(and(eq(conditions.scenarioId, scenarioId), eq(conditions.axis, "general")))
+      .limit(1)
+  )[0];
 }
 
 /** Every stored condition of a scenario, in id order. */
-export function conditionsOfScenario(db: Db, scenarioId: string): ConditionRow[] {
-  return db.select().from(conditions).where(eq(conditions.scenarioId, scenarioId)).orderBy(asc(conditions.id)).all();
+export async function conditionsOfScenario(db: Db, scenarioId: string): Promise<ConditionRow[]> {
+  return await db.select().from(conditions).where(eq(conditions.scenarioId, scenarioId)).orderBy(asc(conditions.id));
 }
 
 /** Every condition's identity (no bodies), in id order: what a benchmark plan's grid is built from. */
-export function conditionCatalog(db: Db): { id: string; scenarioId: string; axis: string; variant: string }[] {
-  return db
+export async function conditionCatalog(
+  db: Db,
+): Promise<{ id: string; scenarioId: string; axis: string; variant: string }[]> {
+  return await db
     .select({
       id: conditions.id,
       scenarioId: conditions.scenarioId,
@@ -70,6 +74,5 @@ export function conditionCatalog(db: Db): { id: string; scenarioId: string; axis
       variant: conditions.variant,
     })
     .from(conditions)
-    .orderBy(asc(conditions.id))
-    .all();
+    .orderBy(asc(conditions.id));
 }

@@ -63,37 +63,37 @@ export async function findCrowdAssignment(
 export type NewCrowdAssignment = typeof crowdAssignments.$inferInsert;
 
 /** Inserts a crowd assignment; returns its row id. */
-export function insertCrowdAssignment(db: Db, values: NewCrowdAssignment): number {
-  return db.insert(crowdAssignments).values(values).returning({ id: crowdAssignments.id }).get().id;
+export async function insertCrowdAssignment(db: Db, values: NewCrowdAssignment): Promise<number> {
+  return (await db.insert(crowdAssignments).values(values).returning({ id: crowdAssignments.id }))[0].id;
 }
 
 /** Records the status the channel now reports (e.g. approved after a sync). */
-export function setCrowdAssignmentStatus(db: Db, id: number, status: CrowdAssignmentStatus): void {
-  db.update(crowdAssignments).set({ status }).where(eq(crowdAssignments.id, id)).run();
+export async function setCrowdAssignmentStatus(db: Db, id: number, status: CrowdAssignmentStatus): Promise<void> {
+  await db.update(crowdAssignments).set({ status }).where(eq(crowdAssignments.id, id));
 }
 
 /** Attaches the label an assignment produced (a reversed rejection brings its label late). */
-export function setCrowdAssignmentLabel(db: Db, id: number, labelId: number, payloadHash: string): void {
-  db.update(crowdAssignments).set({ labelId, payloadHash }).where(eq(crowdAssignments.id, id)).run();
+export async function setCrowdAssignmentLabel(db: Db, id: number, labelId: number, payloadHash: string): Promise<void> {
+  await db.update(crowdAssignments).set({ labelId, payloadHash }).where(eq(crowdAssignments.id, id));
 }
 
 /** Restores the hash of an assignment's stored answer (cleared by migration 0005). */
-export function setCrowdAssignmentHash(db: Db, id: number, payloadHash: string): void {
-  db.update(crowdAssignments).set({ payloadHash }).where(eq(crowdAssignments.id, id)).run();
+export async function setCrowdAssignmentHash(db: Db, id: number, payloadHash: string): Promise<void> {
+  await db.update(crowdAssignments).set({ payloadHash }).where(eq(crowdAssignments.id, id));
 }
 
 /** Our review decision on an assignment and when it was made. */
-export function setCrowdAssignmentDecision(
+export async function setCrowdAssignmentDecision(
   db: Db,
   id: number,
   decision: "approve" | "reject",
   reason: string | null,
   at: string,
-): void {
-  db.update(crowdAssignments)
+): Promise<void> {
+  await db
+    .update(crowdAssignments)
     .set({ decision, decisionReason: reason, decidedAt: at })
-    .where(eq(crowdAssignments.id, id))
-    .run();
+    .where(eq(crowdAssignments.id, id));
 }
 
 export interface CrowdAssignmentRow {
@@ -114,8 +114,8 @@ export interface CrowdAssignmentRow {
   confirmedAt: string | null;
 }
 
-export function listCrowdAssignments(db: Db, studyId: number, channel?: string): CrowdAssignmentRow[] {
-  return db
+export async function listCrowdAssignments(db: Db, studyId: number, channel?: string): Promise<CrowdAssignmentRow[]> {
+  return (await db
     .select({
       id: crowdAssignments.id,
       channel: crowdAssignments.channel,
@@ -140,8 +140,7 @@ export function listCrowdAssignments(db: Db, studyId: number, channel?: string):
         channel === undefined ? undefined : eq(crowdAssignments.channel, channel),
       ),
     )
-    .orderBy(asc(crowdAssignments.id))
-    .all() as CrowdAssignmentRow[];
+    .orderBy(asc(crowdAssignments.id))) as CrowdAssignmentRow[];
 }
 
 /** A channel session (Prolific) as stored. */
@@ -165,29 +164,37 @@ const sessionColumns = {
   workSeconds: crowdAssignments.workSeconds,
 };
 
-export function findSession(db: Db, channel: string, externalId: string): SessionRow | undefined {
-  return db
-    .select(sessionColumns)
-    .from(crowdAssignments)
-    .where(and(eq(crowdAssignments.channel, channel), eq(crowdAssignments.externalId, externalId)))
-    .get();
+export async function findSession(db: Db, channel: string, externalId: string): Promise<SessionRow | undefined> {
+  return (
+    await db
+      .select(sessionColumns)
+      .from(crowdAssignments)
+      .where(and(eq(crowdAssignments.channel, channel), eq(crowdAssignments.externalId, externalId)))
+      .limit(1)
+  )[0];
 }
 
 /** The annotator's latest session on a channel in a study. */
-export function latestSession(db: Db, channel: string, studyId: number, annotatorId: number): SessionRow | undefined {
-  return db
-    .select(sessionColumns)
-    .from(crowdAssignments)
-    .where(
-      and(
-        eq(crowdAssignments.channel, channel),
-        eq(crowdAssignments.studyId, studyId),
-        eq(crowdAssignments.annotatorId, annotatorId),
-      ),
-    )
-    .orderBy(desc(crowdAssignments.id))
-    .limit(1)
-    .get();
+export async function latestSession(
+  db: Db,
+  channel: string,
+  studyId: number,
+  annotatorId: number,
+): Promise<SessionRow | undefined> {
+  return (
+    await db
+      .select(sessionColumns)
+      .from(crowdAssignments)
+      .where(
+        and(
+          eq(crowdAssignments.channel, channel),
+          eq(crowdAssignments.studyId, studyId),
+          eq(crowdAssignments.annotatorId, annotatorId),
+        ),
+      )
+      .orderBy(desc(crowdAssignments.id))
+      .limit(1)
+  )[0];
 }
 
 /** A channel session with what a channel's own list must match to confirm it. */
@@ -236,51 +243,56 @@ export async function sessionForConfirmation(
 }
 
 /** Records that the channel confirmed the work (only the first time). */
-export function confirmCrowdAssignment(db: Db, id: number, at: string): void {
-  db.update(crowdAssignments)
+export async function confirmCrowdAssignment(db: Db, id: number, at: string): Promise<void> {
+  await db
+    .update(crowdAssignments)
     .set({ confirmedAt: sql`coalesce(${crowdAssignments.confirmedAt}, ${at})` })
-    .where(eq(crowdAssignments.id, id))
-    .run();
+    .where(eq(crowdAssignments.id, id));
 }
 
 /** A study's sessions on a channel: how many the channel confirmed and how many await it. */
-export function sessionConfirmationCounts(
+export async function sessionConfirmationCounts(
   db: Db,
   studyId: number,
   channel: string,
-): { confirmed: number; pending: number } {
-  const row = db
-    .select({
-      confirmed: sql<number>`coalesce(sum(${crowdAssignments.confirmedAt} is not null), 0)`,
-      pending: sql<number>`coalesce(sum(${crowdAssignments.confirmedAt} is null), 0)`,
-    })
-    .from(crowdAssignments)
-    .where(and(eq(crowdAssignments.studyId, studyId), eq(crowdAssignments.channel, channel)))
-    .get();
+): Promise<{ confirmed: number; pending: number }> {
+  const row = (
+    await db
+      .select({
+        confirmed: sql<number>`coalesce(sum(${crowdAssignments.confirmedAt} is not null), 0)`,
+        pending: sql<number>`coalesce(sum(${crowdAssignments.confirmedAt} is null), 0)`,
+      })
+      .from(crowdAssignments)
+      .where(and(eq(crowdAssignments.studyId, studyId), eq(crowdAssignments.channel, channel)))
+      .limit(1)
+  )[0];
   return { confirmed: row?.confirmed ?? 0, pending: row?.pending ?? 0 };
 }
 
 /** Closes a session: submitted now, with its work time; a reward already set is kept. */
-export function markSessionSubmitted(
+export async function markSessionSubmitted(
   db: Db,
   id: number,
   at: string,
   workSeconds: number | null,
   rewardUsd: number | null,
-): void {
-  db.update(crowdAssignments)
+): Promise<void> {
+  await db
+    .update(crowdAssignments)
     .set({
       status: "submitted",
       submittedAt: at,
       workSeconds,
       rewardUsd: sql`coalesce(${crowdAssignments.rewardUsd}, ${rewardUsd})`,
     })
-    .where(eq(crowdAssignments.id, id))
-    .run();
+    .where(eq(crowdAssignments.id, id));
 }
 
 /** The channel of every annotator with a label or a crowd assignment in the study (null for accounts of our own). */
-export function annotatorChannelsOfStudy(db: Db, studyId: number): { id: number; channel: string | null }[] {
+export async function annotatorChannelsOfStudy(
+  db: Db,
+  studyId: number,
+): Promise<{ id: number; channel: string | null }[]> {
   const labelled = db
     .select({ id: schema.labels.annotatorId })
     .from(schema.labels)
@@ -290,9 +302,8 @@ export function annotatorChannelsOfStudy(db: Db, studyId: number): { id: number;
     .select({ id: crowdAssignments.annotatorId })
     .from(crowdAssignments)
     .where(eq(crowdAssignments.studyId, studyId));
-  return db
+  return await db
     .select({ id: annotators.id, channel: annotators.channel })
     .from(annotators)
-    .where(or(inArray(annotators.id, labelled), inArray(annotators.id, assigned)))
-    .all();
+    .where(or(inArray(annotators.id, labelled), inArray(annotators.id, assigned)));
 }

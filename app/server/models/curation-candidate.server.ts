@@ -14,38 +14,39 @@ export async function insertCandidate(db: Db, row: NewCandidate): Promise<void> 
   await db.insert(curationCandidates).values(row);
 }
 
-export function candidateForSeed(db: Db, seedId: string): CandidateRow | undefined {
-  return db.select().from(curationCandidates).where(eq(curationCandidates.seedId, seedId)).get();
+export async function candidateForSeed(db: Db, seedId: string): Promise<CandidateRow | undefined> {
+  return (await db.select().from(curationCandidates).where(eq(curationCandidates.seedId, seedId)).limit(1))[0];
 }
 
 /** The accepted candidate that became this scenario (a curated scenario's link to its seed), if any. */
-export function acceptedCandidateOfScenario(db: Db, scenarioId: string): CandidateRow | undefined {
-  return db
-    .select()
-    .from(curationCandidates)
-    .where(and(eq(curationCandidates.scenarioId, scenarioId), eq(curationCandidates.status, "accepted")))
-    .get();
+export async function acceptedCandidateOfScenario(db: Db, scenarioId: string): Promise<CandidateRow | undefined> {
+  return (
+    await db
+      .select()
+      .from(curationCandidates)
+      .where(and(eq(curationCandidates.scenarioId, scenarioId), eq(curationCandidates.status, "accepted")))
+      .limit(1)
+  )[0];
 }
 
-export function candidatesOfDomain(db: Db, domain: string): CandidateRow[] {
-  return db
+export async function candidatesOfDomain(db: Db, domain: string): Promise<CandidateRow[]> {
+  return await db
     .select()
     .from(curationCandidates)
     .where(eq(curationCandidates.domain, domain))
-    .orderBy(asc(curationCandidates.id))
-    .all();
+    .orderBy(asc(curationCandidates.id));
 }
 
 /**
  * Seed ids of a domain that no candidate was written for yet (a curation interrupted after finding them), oldest first.
  */
-export function seedsWithoutCandidate(db: Db, domain: string): string[] {
-  return db
-    .select({ id: seeds.id })
-    .from(seeds)
-    .leftJoin(curationCandidates, eq(curationCandidates.seedId, seeds.id))
-    .where(and(eq(seeds.domain, domain), isNull(curationCandidates.id)))
-    .orderBy(asc(seeds.createdAt), asc(seeds.id))
-    .all()
-    .map((r) => r.id);
+export async function seedsWithoutCandidate(db: Db, domain: string): Promise<string[]> {
+  return (
+    await db
+      .select({ id: seeds.id })
+      .from(seeds)
+      .leftJoin(curationCandidates, eq(curationCandidates.seedId, seeds.id))
+      .where(and(eq(seeds.domain, domain), isNull(curationCandidates.id)))
+      .orderBy(asc(seeds.createdAt), asc(seeds.id))
+  ).map((r) => r.id);
 }

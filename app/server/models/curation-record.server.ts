@@ -8,18 +8,20 @@ import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 
 /** The accepted candidate a scenario was curated from, with its seed; undefined for any other scenario. */
-export function curationOfScenario(db: Db, scenarioId: string) {
-  return db
-    .select({ candidate: schema.curationCandidates, seed: schema.seeds })
-    .from(schema.curationCandidates)
-    .innerJoin(schema.seeds, eq(schema.seeds.id, schema.curationCandidates.seedId))
-    .where(eq(schema.curationCandidates.scenarioId, scenarioId))
-    .get();
+export async function curationOfScenario(db: Db, scenarioId: string) {
+  return (
+    await db
+      .select({ candidate: schema.curationCandidates, seed: schema.seeds })
+      .from(schema.curationCandidates)
+      .innerJoin(schema.seeds, eq(schema.seeds.id, schema.curationCandidates.seedId))
+      .where(eq(schema.curationCandidates.scenarioId, scenarioId))
+      .limit(1)
+  )[0];
 }
 
 /** Every candidate's domain, status and rejection, with its seed's title, oldest first. */
-export function candidateOutcomes(db: Db) {
-  return db
+export async function candidateOutcomes(db: Db) {
+  return await db
     .select({
       domain: schema.curationCandidates.domain,
       status: schema.curationCandidates.status,
@@ -29,6 +31,5 @@ export function candidateOutcomes(db: Db) {
     })
     .from(schema.curationCandidates)
     .innerJoin(schema.seeds, eq(schema.seeds.id, schema.curationCandidates.seedId))
-    .orderBy(asc(schema.curationCandidates.domain), asc(schema.curationCandidates.id))
-    .all();
+    .orderBy(asc(schema.curationCandidates.domain), asc(schema.curationCandidates.id));
 }

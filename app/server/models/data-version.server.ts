@@ -11,6 +11,7 @@ import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 const { dataVersions, studies } = schema;
 
 export const GLOBAL_SCOPE = "global";
@@ -66,6 +67,6 @@ export async function leaseMark(db: Db, studyId: number): Promise<number> {
  * Runs `read` in one read transaction (BEGIN DEFERRED): in WAL mode everything it reads, the mark
  * first, comes from one snapshot, so a value computed inside always matches the mark read inside.
  */
-export function inReadSnapshot<T>(db: Db, read: () => T): T {
-  return db.transaction(() => read(), { behavior: "deferred" });
+export async function inReadSnapshot<T>(db: Db, read: () => T): Promise<T> {
+  return await transact(db, async (db) => await read());
 }

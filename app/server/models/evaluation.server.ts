@@ -56,13 +56,12 @@ export async function findEvaluation(db: Db, id: string): Promise<EvaluationRow 
 }
 
 /** The backbone of each stored evaluation among `ids` (id → backbone), without reading their outputs. */
-export function evaluationBackbones(db: Db, ids: readonly string[]): Map<string, string> {
+export async function evaluationBackbones(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = db
+  const rows = await db
     .select({ id: evaluations.id, backbone: evaluations.backbone })
     .from(evaluations)
-    .where(inArray(evaluations.id, [...ids]))
-    .all();
+    .where(inArray(evaluations.id, [...ids]));
   return new Map(rows.map((r) => [r.id, r.backbone]));
 }
 
@@ -111,14 +110,13 @@ export async function evaluationIdentities(
   for (let i = 0; i < runIds.length; i += 500) {
     const chunk = runIds.slice(i, i + 500);
     out.push(
-      ...db
+      ...(await db
         .select(identityColumns)
         .from(evaluations)
         .where(
           and(inArray(evaluations.runId, chunk), eq(evaluations.method, method), eq(evaluations.backbone, backbone)),
         )
-        .orderBy(asc(evaluations.id))
-        .all(),
+        .orderBy(asc(evaluations.id))),
     );
   }
   return out;
@@ -140,12 +138,11 @@ export async function judgmentsOfRun(db: Db, runId: string): Promise<JudgmentRow
 }
 
 /** The turns of a run this backbone has judged. */
-export function judgedTurnIds(db: Db, runId: string, backbone: string): Set<number> {
-  const rows = db
+export async function judgedTurnIds(db: Db, runId: string, backbone: string): Promise<Set<number>> {
+  const rows = await db
     .select({ turnId: interventionJudgments.turnId })
     .from(interventionJudgments)
-    .where(and(eq(interventionJudgments.runId, runId), eq(interventionJudgments.backbone, backbone)))
-    .all();
+    .where(and(eq(interventionJudgments.runId, runId), eq(interventionJudgments.backbone, backbone)));
   return new Set(rows.map((r) => r.turnId));
 }
 
@@ -155,9 +152,9 @@ export async function insertJudgment(db: Db, judgment: NewJudgment): Promise<boo
 }
 
 /** Score rows of every evaluation of `method` on the given runs, by evaluation, topic and turn. */
-export function scoreRows(db: Db, runIds: readonly string[], method: string) {
+export async function scoreRows(db: Db, runIds: readonly string[], method: string) {
   if (runIds.length === 0) return [];
-  return db
+  return await db
     .select({
       evaluationId: evaluations.id,
       backbone: evaluations.backbone,
@@ -172,13 +169,12 @@ export function scoreRows(db: Db, runIds: readonly string[], method: string) {
     .from(evaluations)
     .innerJoin(evaluationScores, eq(evaluationScores.evaluationId, evaluations.id))
     .where(and(eq(evaluations.method, method), inArray(evaluations.runId, [...runIds])))
-    .orderBy(asc(evaluations.id), asc(evaluationScores.topicId), asc(evaluationScores.turnId))
-    .all();
+    .orderBy(asc(evaluations.id), asc(evaluationScores.topicId), asc(evaluationScores.turnId));
 }
 
 /** One topic's stored score rows of an evaluation up to turn `tEnd`, in turn order. */
-export function topicScoresUpTo(db: Db, evaluationId: string, topicId: string, tEnd: number) {
-  return db
+export async function topicScoresUpTo(db: Db, evaluationId: string, topicId: string, tEnd: number) {
+  return await db
     .select()
     .from(evaluationScores)
     .where(
@@ -188,8 +184,7 @@ export function topicScoresUpTo(db: Db, evaluationId: string, topicId: string, t
         lte(evaluationScores.turnId, tEnd),
       ),
     )
-    .orderBy(asc(evaluationScores.turnId))
-    .all();
+    .orderBy(asc(evaluationScores.turnId));
 }
 
 // ---------- writing: the bundle import's evaluations and the ones the pipeline's judges make ----------

@@ -129,46 +129,49 @@ export async function countedLabelsOnItem(db: Db, itemId: number): Promise<numbe
   return (await statusQueries(db).countedOnItem.execute({ itemId }))[0]!.n;
 }
 
-export function labelStatusOf(db: Db, labelId: number): LabelStatus | undefined {
-  return db.select({ status: labels.status }).from(labels).where(eq(labels.id, labelId)).get()?.status;
+export async function labelStatusOf(db: Db, labelId: number): Promise<LabelStatus | undefined> {
+  return (await db.select({ status: labels.status }).from(labels).where(eq(labels.id, labelId)).limit(1))[0]?.status;
 }
 
-export function setLabelStatus(db: Db, labelId: number, status: LabelStatus): void {
-  db.update(labels).set({ status }).where(eq(labels.id, labelId)).run();
+export async function setLabelStatus(db: Db, labelId: number, status: LabelStatus): Promise<void> {
+  await db.update(labels).set({ status }).where(eq(labels.id, labelId));
 }
 
 /** The pending labels one annotator has in a study, oldest first (a confirmed Prolific session counts them). */
-export function pendingLabelsOf(db: Db, studyId: number, annotatorId: number): { labelId: number; itemId: number }[] {
-  return db
+export async function pendingLabelsOf(
+  db: Db,
+  studyId: number,
+  annotatorId: number,
+): Promise<{ labelId: number; itemId: number }[]> {
+  return await db
     .select({ labelId: labels.id, itemId: labels.studyItemId })
     .from(labels)
     .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
     .where(and(eq(studyItems.studyId, studyId), eq(labels.annotatorId, annotatorId), eq(labels.status, "pending")))
-    .orderBy(asc(labels.id))
-    .all();
+    .orderBy(asc(labels.id));
 }
 
 /** Labels per status in a study (statuses without labels are absent). */
-export function labelStatusCounts(db: Db, studyId: number): Partial<Record<LabelStatus, number>> {
-  const rows = db
+export async function labelStatusCounts(db: Db, studyId: number): Promise<Partial<Record<LabelStatus, number>>> {
+  const rows = await db
     .select({ status: labels.status, n: sql<number>`count(*)` })
     .from(labels)
     .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
     .where(eq(studyItems.studyId, studyId))
-    .groupBy(labels.status)
-    .all();
+    .groupBy(labels.status);
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
 /** The payload of a label's latest revision, as stored (JSON text). */
-export function latestPayloadJson(db: Db, labelId: number): string | undefined {
-  const row = db
-    .select({ payload: sql<string>`${labelRevisions.payload}` })
-    .from(labelRevisions)
-    .where(eq(labelRevisions.labelId, labelId))
-    .orderBy(desc(labelRevisions.revision))
-    .limit(1)
-    .get();
+export async function latestPayloadJson(db: Db, labelId: number): Promise<string | undefined> {
+  const row = (
+    await db
+      .select({ payload: sql<string>`${labelRevisions.payload}` })
+      .from(labelRevisions)
+      .where(eq(labelRevisions.labelId, labelId))
+      .orderBy(desc(labelRevisions.revision))
+      .limit(1)
+  )[0];
   return row?.payload;
 }
 
@@ -176,14 +179,14 @@ export function latestPayloadJson(db: Db, labelId: number): string | undefined {
  * Payloads of a label's revisions a crowd channel wrote (stored without a client token; web submits always carry one),
  * oldest first.
  */
-export function channelRevisionPayloads(db: Db, labelId: number): unknown[] {
-  return db
-    .select({ payload: labelRevisions.payload })
-    .from(labelRevisions)
-    .where(and(eq(labelRevisions.labelId, labelId), isNull(labelRevisions.clientToken)))
-    .orderBy(asc(labelRevisions.revision))
-    .all()
-    .map((r) => r.payload);
+export async function channelRevisionPayloads(db: Db, labelId: number): Promise<unknown[]> {
+  return (
+    await db
+      .select({ payload: labelRevisions.payload })
+      .from(labelRevisions)
+      .where(and(eq(labelRevisions.labelId, labelId), isNull(labelRevisions.clientToken)))
+      .orderBy(asc(labelRevisions.revision))
+  ).map((r) => r.payload);
 }
 
 export interface LabelRevisionView {
@@ -230,58 +233,67 @@ export async function latestOwnLabel(db: Db, itemId: number, annotatorId: number
 }
 
 /** A label with its item, study and author; undefined when there is none. */
-export function findLabel(
+export async function findLabel(
   db: Db,
   labelId: number,
-): { id: number; itemId: number; annotatorId: number; studyId: number } | undefined {
-  return db
-    .select({ id: labels.id, itemId: labels.studyItemId, annotatorId: labels.annotatorId, studyId: studyItems.studyId })
-    .from(labels)
-    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
-    .where(eq(labels.id, labelId))
-    .get();
+): Promise<{ id: number; itemId: number; annotatorId: number; studyId: number } | undefined> {
+  return (
+    await db
+      .select({
+        id: labels.id,
+        itemId: labels.studyItemId,
+        annotatorId: labels.annotatorId,
+        studyId: studyItems.studyId,
+      })
+      .from(labels)
+      .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+      .where(eq(labels.id, labelId))
+      .limit(1)
+  )[0];
 }
 
 /**
  * Every revision of a label, oldest first; `fromSite` is false for revisions a crowd channel wrote (they carry no
  * client token).
  */
-export function labelRevisionsOf(
+export async function labelRevisionsOf(
   db: Db,
   labelId: number,
-): {
-  revision: number;
-  payload: LabelPayload;
-  secondsOnTask: number | null;
-  comment: string | null;
-  createdAt: string;
-  fromSite: boolean;
-}[] {
-  return db
-    .select({
-      revision: labelRevisions.revision,
-      payload: labelRevisions.payload,
-      secondsOnTask: labelRevisions.secondsOnTask,
-      comment: labelRevisions.comment,
-      createdAt: labelRevisions.createdAt,
-      clientToken: labelRevisions.clientToken,
-    })
-    .from(labelRevisions)
-    .where(eq(labelRevisions.labelId, labelId))
-    .orderBy(asc(labelRevisions.revision))
-    .all()
-    .map(({ clientToken, ...r }) => ({ ...r, payload: r.payload as LabelPayload, fromSite: clientToken !== null }));
+): Promise<
+  {
+    revision: number;
+    payload: LabelPayload;
+    secondsOnTask: number | null;
+    comment: string | null;
+    createdAt: string;
+    fromSite: boolean;
+  }[]
+> {
+  return (
+    await db
+      .select({
+        revision: labelRevisions.revision,
+        payload: labelRevisions.payload,
+        secondsOnTask: labelRevisions.secondsOnTask,
+        comment: labelRevisions.comment,
+        createdAt: labelRevisions.createdAt,
+        clientToken: labelRevisions.clientToken,
+      })
+      .from(labelRevisions)
+      .where(eq(labelRevisions.labelId, labelId))
+      .orderBy(asc(labelRevisions.revision))
+  ).map(({ clientToken, ...r }) => ({ ...r, payload: r.payload as LabelPayload, fromSite: clientToken !== null }));
 }
 
 /** The annotator's own labels in a study with their latest revision, the most recently saved first (My labels). */
-export function ownLabels(
+export async function ownLabels(
   db: Db,
   studyId: number,
   annotatorId: number,
-): { labelId: number; itemId: number; revisions: number; updatedAt: string; payload: LabelPayload }[] {
+): Promise<{ labelId: number; itemId: number; revisions: number; updatedAt: string; payload: LabelPayload }[]> {
   const latest = latestRevisionOf(db);
   return (
-    db
+    await db
       .select({
         labelId: labels.id,
         itemId: labels.studyItemId,
@@ -295,34 +307,34 @@ export function ownLabels(
       .where(and(eq(studyItems.studyId, studyId), eq(labels.annotatorId, annotatorId)))
       // Revision rows are numbered as they are written: the highest is the most recently saved.
       .orderBy(desc(labelRevisions.id))
-      .all()
-      .map((r) => ({ ...r, payload: r.payload as LabelPayload }))
-  );
+  ).map((r) => ({ ...r, payload: r.payload as LabelPayload }));
 }
 
 /** Labels the annotator has in the study (one per item; revisions do not count twice). */
-export function labelCountInStudy(db: Db, studyId: number, annotatorId: number): number {
-  return db
-    .select({ n: sql<number>`count(*)` })
-    .from(labels)
-    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
-    .where(and(eq(studyItems.studyId, studyId), eq(labels.annotatorId, annotatorId)))
-    .get()!.n;
+export async function labelCountInStudy(db: Db, studyId: number, annotatorId: number): Promise<number> {
+  return (
+    await db
+      .select({ n: sql<number>`count(*)` })
+      .from(labels)
+      .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+      .where(and(eq(studyItems.studyId, studyId), eq(labels.annotatorId, annotatorId)))
+      .limit(1)
+  )[0]!.n;
 }
 
 /** Each timed label's seconds in a study, summed over its revisions. */
-export function timedLabelSeconds(db: Db, studyId: number): number[] {
+export async function timedLabelSeconds(db: Db, studyId: number): Promise<number[]> {
   const total = sql<number | null>`sum(${labelRevisions.secondsOnTask})`;
-  return db
-    .select({ s: total })
-    .from(labels)
-    .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
-    .innerJoin(labelRevisions, eq(labelRevisions.labelId, labels.id))
-    .where(eq(studyItems.studyId, studyId))
-    .groupBy(labels.id)
-    .having(sql`${total} IS NOT NULL`)
-    .all()
-    .map((r) => r.s as number);
+  return (
+    await db
+      .select({ s: total })
+      .from(labels)
+      .innerJoin(studyItems, eq(studyItems.id, labels.studyItemId))
+      .innerJoin(labelRevisions, eq(labelRevisions.labelId, labels.id))
+      .where(eq(studyItems.studyId, studyId))
+      .groupBy(labels.id)
+      .having(sql`${total} IS NOT NULL`)
+  ).map((r) => r.s as number);
 }
 
 // ---------- drafts ----------
@@ -373,10 +385,10 @@ function latestRevisionOf(db: Db) {
 }
 
 /** Latest revision of every label in the given studies, with its status, annotator and summed time on task. */
-export function latestLabelRows(db: Db, studyIds: readonly number[]) {
+export async function latestLabelRows(db: Db, studyIds: readonly number[]) {
   if (studyIds.length === 0) return [];
   const latest = latestRevisionOf(db);
-  return db
+  return await db
     .select({
       labelId: labels.id,
       itemId: labels.studyItemId,
@@ -398,18 +410,16 @@ export function latestLabelRows(db: Db, studyIds: readonly number[]) {
     .innerJoin(annotators, eq(annotators.id, labels.annotatorId))
     .innerJoin(labelRevisions, and(eq(labelRevisions.labelId, labels.id), eq(labelRevisions.revision, latest)))
     .where(inArray(studyItems.studyId, [...studyIds]))
-    .orderBy(asc(studyItems.studyId), asc(studyItems.position), asc(labels.annotatorId))
-    .all();
+    .orderBy(asc(studyItems.studyId), asc(studyItems.position), asc(labels.annotatorId));
 }
 
 /** Labels per study id (studies without labels are absent). */
-export function labelCountsByStudy(db: Db): Map<number, number> {
-  const rows = db
+export async function labelCountsByStudy(db: Db): Promise<Map<number, number>> {
+  const rows = await db
     .select({ studyId: studyItems.studyId, labels: countDistinct(labels.id) })
     .from(studyItems)
     .leftJoin(labels, eq(labels.studyItemId, studyItems.id))
-    .groupBy(studyItems.studyId)
-    .all();
+    .groupBy(studyItems.studyId);
   return new Map(rows.map((r) => [r.studyId, r.labels]));
 }
 
@@ -442,9 +452,9 @@ const ownOnSnippet = preparedOnce((db) => {
 });
 
 /** The comments annotators stored with the latest revision of their labels in a study, newest first. */
-export function latestLabelComments(db: Db, studyId: number, limit: number) {
+export async function latestLabelComments(db: Db, studyId: number, limit: number) {
   const latest = latestRevisionOf(db);
-  return db
+  return await db
     .select({
       labelId: labels.id,
       itemId: labels.studyItemId,
@@ -460,6 +470,5 @@ export function latestLabelComments(db: Db, studyId: number, limit: number) {
     .innerJoin(labelRevisions, and(eq(labelRevisions.labelId, labels.id), eq(labelRevisions.revision, latest)))
     .where(and(eq(studyItems.studyId, studyId), isNotNull(labelRevisions.comment)))
     .orderBy(desc(labelRevisions.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }

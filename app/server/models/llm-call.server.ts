@@ -140,8 +140,8 @@ export async function recordCall(db: Db, row: NewLlmCallRow): Promise<void> {
 }
 
 /** Per-role sums over the recorded calls, optionally of one subject; sorted by role. */
-export function usageByRole(db: Db, subject?: string) {
-  return db
+export async function usageByRole(db: Db, subject?: string) {
+  return await db
     .select({
       role: llmCalls.role,
       calls: sql<number>`count(*)`,
@@ -155,6 +155,5 @@ export function usageByRole(db: Db, subject?: string) {
     .from(llmCalls)
     .where(subject === undefined ? undefined : eq(llmCalls.subject, subject))
     .groupBy(llmCalls.role)
-    .orderBy(llmCalls.role)
-    .all();
+    .orderBy(llmCalls.role);
 }

@@ -10,8 +10,8 @@ const { matchedPairs } = schema;
 export type MatchedPairRow = typeof matchedPairs.$inferSelect;
 
 /** Every matched pair, in id order. */
-export function allMatchedPairs(db: Db): MatchedPairRow[] {
-  return db.select().from(matchedPairs).orderBy(asc(matchedPairs.id)).all();
+export async function allMatchedPairs(db: Db): Promise<MatchedPairRow[]> {
+  return await db.select().from(matchedPairs).orderBy(asc(matchedPairs.id));
 }
 
 /**
@@ -40,15 +40,15 @@ export async function matchedPairsOfRun(db: Db, runId: string): Promise<MatchedP
 }
 
 /** Which of these pair ids are stored. */
-export function storedMatchedPairIds(db: Db, ids: readonly string[]): Set<string> {
+export async function storedMatchedPairIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   return new Set(
-    db
-      .select({ id: matchedPairs.id })
-      .from(matchedPairs)
-      .where(inArray(matchedPairs.id, [...ids]))
-      .all()
-      .map((r) => r.id),
+    (
+      await db
+        .select({ id: matchedPairs.id })
+        .from(matchedPairs)
+        .where(inArray(matchedPairs.id, [...ids]))
+    ).map((r) => r.id),
   );
 }
 

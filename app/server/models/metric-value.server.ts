@@ -10,6 +10,7 @@ import { definitionVersion, isCurrentDefinition } from "../../domain/metrics/reg
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
+import { changedRows } from "../db.server.ts";
 const { metricValues, runs, conditions, evaluations } = schema;
 
 export type MetricValueRow = typeof metricValues.$inferSelect;
@@ -71,45 +72,53 @@ export async function upsertMetricValue(db: Db, row: NewMetricValue): Promise<vo
 }
 
 /** Removes a subject's values of these metrics (under every evaluation); returns how many went. */
-export function deleteMetricValues(
+export async function deleteMetricValues(
   db: Db,
   subjectKind: "run" | "pair",
   subjectId: string,
   metrics: readonly string[],
-): number {
+): Promise<number> {
   if (metrics.length === 0) return 0;
-  return db
-    .delete(metricValues)
-    .where(
-      and(
-        eq(metricValues.subjectKind, subjectKind),
-        eq(metricValues.subjectId, subjectId),
-        inArray(metricValues.metric, [...metrics]),
+  return changedRows(
+    await db
+      .delete(metricValues)
+      .where(
+        and(
+          eq(metricValues.subjectKind, subjectKind),
+          eq(metricValues.subjectId, subjectId),
+          inArray(metricValues.metric, [...metrics]),
+        ),
       ),
-    )
-    .run().changes;
+  );
 }
 
-function storedValuesOf(db: Db, subjectKind: "run" | "pair", subjectId: string): MetricValueRow[] {
-  return db
+async function storedValuesOf(db: Db, subjectKind: "run" | "pair", subjectId: string): Promise<MetricValueRow[]> {
+  return await db
     .select()
     .from(metricValues)
     .where(and(eq(metricValues.subjectKind, subjectKind), eq(metricValues.subjectId, subjectId)))
-    .orderBy(asc(metricValues.evaluationId), asc(metricValues.metric))
-    .all();
+    .orderBy(asc(metricValues.evaluationId), asc(metricValues.metric));
 }
 
 /** The stored values of one subject computed by their metric's current definition, by evaluation and metric. */
-export function metricValuesOf(db: Db, subjectKind: "run" | "pair", subjectId: string): MetricValueRow[] {
-  return storedValuesOf(db, subjectKind, subjectId).filter(isCurrentDefinition);
+export async function metricValuesOf(
+  db: Db,
+  subjectKind: "run" | "pair",
+  subjectId: string,
+): Promise<MetricValueRow[]> {
+  return (await storedValuesOf(db, subjectKind, subjectId)).filter(isCurrentDefinition);
 }
 
 /**
  * For the run page: the current rows, and each stale row as a row without a value whose reason
  * says which definition computed it and how to recompute (its old value is not shown).
  */
-export function metricValuesNotingStale(db: Db, subjectKind: "run" | "pair", subjectId: string): MetricValueRow[] {
-  const stale = staleMetricValuesOf(db, subjectKind, subjectId).map(
+export async function metricValuesNotingStale(
+  db: Db,
+  subjectKind: "run" | "pair",
+  subjectId: string,
+): Promise<MetricValueRow[]> {
+  const stale = (await staleMetricValuesOf(db, subjectKind, subjectId)).map(
     (row): MetricValueRow => ({
       ...row,
       value: null,
@@ -119,64 +128,68 @@ export function metricValuesNotingStale(db: Db, subjectKind: "run" | "pair", sub
       },
     }),
   );
-  return [...metricValuesOf(db, subjectKind, subjectId), ...stale];
+  return [...(await metricValuesOf(db, subjectKind, subjectId)), ...stale];
 }
 
 /** The subject's rows computed by an earlier definition of their metric: `socrates metrics` must compute them again. */
-export function staleMetricValuesOf(db: Db, subjectKind: "run" | "pair", subjectId: string): MetricValueRow[] {
-  return storedValuesOf(db, subjectKind, subjectId).filter((row) => !isCurrentDefinition(row));
+export async function staleMetricValuesOf(
+  db: Db,
+  subjectKind: "run" | "pair",
+  subjectId: string,
+): Promise<MetricValueRow[]> {
+  return (await storedValuesOf(db, subjectKind, subjectId)).filter((row) => !isCurrentDefinition(row));
 }
 
 /**
  * Run-level values of one metric on mediated runs, with the run's mediator, its condition
  * (axis:variant) and the evaluation they came from (its backbone as `judge`); by mediator, condition, judge, run.
  */
-export function mediatedRunValues(db: Db, metric: string) {
+export async function mediatedRunValues(db: Db, metric: string) {
   const condition = sql<string>`${conditions.axis} || ':' || ${conditions.variant}`;
-  return db
-    .select({
-      metric: metricValues.metric,
-      definitionVersion: metricValues.definitionVersion,
-      detail: metricValues.detail,
-      mediator: runs.mediatorBackbone,
-      condition,
-      judge: evaluations.backbone,
-      evaluation: {
-        id: evaluations.id,
-        runId: evaluations.runId,
-        method: evaluations.method,
-        backbone: evaluations.backbone,
-        promptVersion: evaluations.promptVersion,
-      },
-    })
-    .from(metricValues)
-    .innerJoin(runs, eq(runs.id, metricValues.subjectId))
-    .innerJoin(conditions, eq(conditions.id, runs.conditionId))
-    .innerJoin(evaluations, eq(evaluations.id, metricValues.evaluationId))
-    .where(and(eq(metricValues.subjectKind, "run"), eq(metricValues.metric, metric), eq(runs.mediated, true)))
-    .orderBy(asc(runs.mediatorBackbone), asc(condition), asc(evaluations.backbone), asc(runs.id))
-    .all()
-    .filter(isCurrentDefinition);
+  return (
+    await db
+      .select({
+        metric: metricValues.metric,
+        definitionVersion: metricValues.definitionVersion,
+        detail: metricValues.detail,
+        mediator: runs.mediatorBackbone,
+        condition,
+        judge: evaluations.backbone,
+        evaluation: {
+          id: evaluations.id,
+          runId: evaluations.runId,
+          method: evaluations.method,
+          backbone: evaluations.backbone,
+          promptVersion: evaluations.promptVersion,
+        },
+      })
+      .from(metricValues)
+      .innerJoin(runs, eq(runs.id, metricValues.subjectId))
+      .innerJoin(conditions, eq(conditions.id, runs.conditionId))
+      .innerJoin(evaluations, eq(evaluations.id, metricValues.evaluationId))
+      .where(and(eq(metricValues.subjectKind, "run"), eq(metricValues.metric, metric), eq(runs.mediated, true)))
+      .orderBy(asc(runs.mediatorBackbone), asc(condition), asc(evaluations.backbone), asc(runs.id))
+  ).filter(isCurrentDefinition);
 }
 
 /**
  * Every stored value of these metrics on one kind of subject, in one query (the report reads a
  * grid of thousands of runs; the caller keeps the subjects it wants).
  */
-export function metricRowsOfMetrics(db: Db, subjectKind: "run" | "pair", metrics: readonly string[]) {
-  return db
-    .select({
-      subjectId: metricValues.subjectId,
-      evaluationId: metricValues.evaluationId,
-      metric: metricValues.metric,
-      value: metricValues.value,
-      detail: metricValues.detail,
-      params: metricValues.params,
-      definitionVersion: metricValues.definitionVersion,
-      definitions: metricValues.definitions,
-    })
-    .from(metricValues)
-    .where(and(eq(metricValues.subjectKind, subjectKind), inArray(metricValues.metric, [...metrics])))
-    .all()
-    .filter(isCurrentDefinition);
+export async function metricRowsOfMetrics(db: Db, subjectKind: "run" | "pair", metrics: readonly string[]) {
+  return (
+    await db
+      .select({
+        subjectId: metricValues.subjectId,
+        evaluationId: metricValues.evaluationId,
+        metric: metricValues.metric,
+        value: metricValues.value,
+        detail: metricValues.detail,
+        params: metricValues.params,
+        definitionVersion: metricValues.definitionVersion,
+        definitions: metricValues.definitions,
+      })
+      .from(metricValues)
+      .where(and(eq(metricValues.subjectKind, subjectKind), inArray(metricValues.metric, [...metrics])))
+  ).filter(isCurrentDefinition);
 }

@@ -22,18 +22,17 @@ const hitColumns = {
   rewardUsd: mturkHits.rewardUsd,
 };
 
-export function findHit(db: Db, hitId: string): StoredHit | undefined {
-  return db.select(hitColumns).from(mturkHits).where(eq(mturkHits.hitId, hitId)).get();
+export async function findHit(db: Db, hitId: string): Promise<StoredHit | undefined> {
+  return (await db.select(hitColumns).from(mturkHits).where(eq(mturkHits.hitId, hitId)).limit(1))[0];
 }
 
 /** The study's HITs in one environment, oldest first. */
-export function hitsOfStudy(db: Db, studyId: number, environment: string): StoredHit[] {
-  return db
+export async function hitsOfStudy(db: Db, studyId: number, environment: string): Promise<StoredHit[]> {
+  return await db
     .select(hitColumns)
     .from(mturkHits)
     .where(and(eq(mturkHits.studyId, studyId), eq(mturkHits.environment, environment)))
-    .orderBy(asc(mturkHits.createdAt), asc(mturkHits.hitId))
-    .all();
+    .orderBy(asc(mturkHits.createdAt), asc(mturkHits.hitId));
 }
 
 /** Stores a HIT MTurk returned; a HIT already stored is left as it is. */
@@ -55,8 +54,13 @@ export interface ItemPublishState {
  * fill one of the item's k places, nor do labels from assignments rejected on MTurk) and the HITs
  * stored for it in this environment.
  */
-export function itemPublishStates(db: Db, studyId: number, environment: string, now: Date): ItemPublishState[] {
-  return db.all<ItemPublishState>(sql`
+export async function itemPublishStates(
+  db: Db,
+  studyId: number,
+  environment: string,
+  now: Date,
+): Promise<ItemPublishState[]> {
+  return await db.execute(sql`
     SELECT i.id AS itemId,
            (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id AND l.status = 'counted'
               AND NOT EXISTS (SELECT 1 FROM crowd_assignments c WHERE c.label_id = l.id AND c.status = 'rejected')) AS labels,

@@ -6,12 +6,14 @@ import type { Db } from "../db.server.ts";
 const { mturkQualificationTypes } = schema;
 
 /** The stored qualification type of this test in this environment, if any. */
-export function storedQualificationType(db: Db, environment: string, testKey: string): string | null {
-  const row = db
-    .select({ id: mturkQualificationTypes.qualificationTypeId })
-    .from(mturkQualificationTypes)
-    .where(and(eq(mturkQualificationTypes.environment, environment), eq(mturkQualificationTypes.testKey, testKey)))
-    .get();
+export async function storedQualificationType(db: Db, environment: string, testKey: string): Promise<string | null> {
+  const row = (
+    await db
+      .select({ id: mturkQualificationTypes.qualificationTypeId })
+      .from(mturkQualificationTypes)
+      .where(and(eq(mturkQualificationTypes.environment, environment), eq(mturkQualificationTypes.testKey, testKey)))
+      .limit(1)
+  )[0];
   return row?.id ?? null;
 }
 

@@ -12,20 +12,27 @@ export async function insertQualificationAttempt(
   await db.insert(qualificationAttempts).values(attempt);
 }
 
-export function countQualificationAttempts(db: Db, annotatorId: number): number {
+export async function countQualificationAttempts(db: Db, annotatorId: number): Promise<number> {
   return (
-    db
-      .select({ n: count() })
-      .from(qualificationAttempts)
-      .where(eq(qualificationAttempts.annotatorId, annotatorId))
-      .get()?.n ?? 0
+    (
+      await db
+        .select({ n: count() })
+        .from(qualificationAttempts)
+        .where(eq(qualificationAttempts.annotatorId, annotatorId))
+        .limit(1)
+    )[0]?.n ?? 0
   );
 }
 
 /** Attempts made from one network (its keyed hash) on the reading test, in any study, by any worker. */
-export function countNetworkAttempts(db: Db, network: string): number {
+export async function countNetworkAttempts(db: Db, network: string): Promise<number> {
   return (
-    db.select({ n: count() }).from(qualificationAttempts).where(eq(qualificationAttempts.network, network)).get()?.n ??
-    0
+    (
+      await db
+        .select({ n: count() })
+        .from(qualificationAttempts)
+        .where(eq(qualificationAttempts.network, network))
+        .limit(1)
+    )[0]?.n ?? 0
   );
 }

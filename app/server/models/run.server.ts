@@ -33,19 +33,14 @@ export async function findRun(db: Db, id: string): Promise<RunRow | undefined> {
 }
 
 /** Every run id, in id order. */
-export function runIds(db: Db): string[] {
-  return db
-    .select({ id: runs.id })
-    .from(runs)
-    .orderBy(asc(runs.id))
-    .all()
-    .map((r) => r.id);
+export async function runIds(db: Db): Promise<string[]> {
+  return (await db.select({ id: runs.id }).from(runs).orderBy(asc(runs.id))).map((r) => r.id);
 }
 
 /** Which of these run ids are stored. */
 export function storedRunIds(db: Db, ids: readonly string[]): Set<string> {
   return new Set(
-    inChunks(ids, (chunk) => db.select({ id: runs.id }).from(runs).where(inArray(runs.id, chunk)).all()).map(
+    inChunks(ids, async (chunk) => await db.select({ id: runs.id }).from(runs).where(inArray(runs.id, chunk))).map(
       (r) => r.id,
     ),
   );
@@ -61,13 +56,14 @@ function inChunks<T>(values: readonly string[], query: (chunk: string[]) => T[])
 
 /** Stored run ids by settings hash (runs.settings_hash), for the hashes given. */
 export function runIdsBySettingsHash(db: Db, hashes: readonly string[]): Map<string, string> {
-  const rows = inChunks(hashes, (chunk) =>
-    db
-      .select({ id: runs.id, hash: runs.settingsHash })
-      .from(runs)
-      .where(inArray(runs.settingsHash, chunk))
-      .orderBy(asc(runs.id))
-      .all(),
+  const rows = inChunks(
+    hashes,
+    async (chunk) =>
+      await db
+        .select({ id: runs.id, hash: runs.settingsHash })
+        .from(runs)
+        .where(inArray(runs.settingsHash, chunk))
+        .orderBy(asc(runs.id)),
   );
   const out = new Map<string, string>();
   for (const r of rows) if (r.hash !== null && !out.has(r.hash)) out.set(r.hash, r.id);
@@ -80,13 +76,14 @@ export function runIdsBySettingsHash(db: Db, hashes: readonly string[]): Map<str
  * one stored last.
  */
 export function runIdsBySettingsKey(db: Db, keys: readonly string[]): Map<string, string> {
-  const rows = inChunks(keys, (chunk) =>
-    db
-      .select({ id: runs.id, key: runs.settingsKey })
-      .from(runs)
-      .where(inArray(runs.settingsKey, chunk))
-      .orderBy(asc(runs.createdAt), asc(sql`rowid`))
-      .all(),
+  const rows = inChunks(
+    keys,
+    async (chunk) =>
+      await db
+        .select({ id: runs.id, key: runs.settingsKey })
+        .from(runs)
+        .where(inArray(runs.settingsKey, chunk))
+        .orderBy(asc(runs.createdAt), asc(sql`rowid`)),
   );
   return new Map(rows.flatMap((r) => (r.key === null ? [] : [[r.key, r.id] as const])));
 }
@@ -155,19 +152,18 @@ const emotionTurnsOf = preparedOnce((db) =>
 );
 
 /** Which of these runs carry the parties' self-reported emotion (a run has it on every party turn or on none). */
-export function selfReportedRunIds(db: Db, ids: readonly string[]): Set<string> {
+export async function selfReportedRunIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = db
+  const rows = await db
     .selectDistinct({ runId: turns.runId })
     .from(turns)
-    .where(and(inArray(turns.runId, [...ids]), isNotNull(turns.emotion)))
-    .all();
+    .where(and(inArray(turns.runId, [...ids]), isNotNull(turns.emotion)));
   return new Set(rows.map((r) => r.runId));
 }
 
 /** Whether the run's parties reported their own emotion as they played (then no emotion judge is needed). */
-export function hasSelfReportedEmotion(db: Db, runId: string): boolean {
-  return selfReportedRunIds(db, [runId]).has(runId);
+export async function hasSelfReportedEmotion(db: Db, runId: string): Promise<boolean> {
+  return (await selfReportedRunIds(db, [runId])).has(runId);
 }
 
 /** Each turn's speaker with the party's self-reported emotion (null when the run was simulated without it). */
@@ -224,8 +220,8 @@ const isEvaluated = (db: Db) =>
   exists(db.select({ one: sql`1` }).from(evaluations).where(eq(evaluations.runId, runs.id)));
 
 /** Runs eligible for consensus annotation (evaluated, with snippets), with their domain × mediator stratum. */
-export function evaluatedTrajectories(db: Db) {
-  return db
+export async function evaluatedTrajectories(db: Db) {
+  return await db
     .select({
       runId: runs.id,
       domain: scenarios.domain,
@@ -234,19 +230,20 @@ export function evaluatedTrajectories(db: Db) {
     .from(runs)
     .innerJoin(scenarios, eq(scenarios.id, runs.scenarioId))
     .where(and(hasSnippets(db), isEvaluated(db)))
-    .orderBy(asc(runs.id))
-    .all();
+    .orderBy(asc(runs.id));
 }
 
 /** How many runs with snippets have an evaluation. */
-export function evaluatedTrajectoryCount(db: Db): number {
+export async function evaluatedTrajectoryCount(db: Db): Promise<number> {
   const evaluated = exists(db.select({ one: sql`1` }).from(evaluations).where(eq(evaluations.runId, snippets.runId)));
   return (
-    db
-      .select({ n: countDistinct(snippets.runId) })
-      .from(snippets)
-      .where(evaluated)
-      .get()?.n ?? 0
+    (
+      await db
+        .select({ n: countDistinct(snippets.runId) })
+        .from(snippets)
+        .where(evaluated)
+        .limit(1)
+    )[0]?.n ?? 0
   );
 }
 

@@ -22,16 +22,11 @@ export async function findScenario(db: Db, id: string): Promise<ScenarioRow | un
 }
 
 /** Every scenario id, in id order. */
-export function scenarioIds(db: Db): string[] {
-  return db
-    .select({ id: scenarios.id })
-    .from(scenarios)
-    .orderBy(asc(scenarios.id))
-    .all()
-    .map((s) => s.id);
+export async function scenarioIds(db: Db): Promise<string[]> {
+  return (await db.select({ id: scenarios.id }).from(scenarios).orderBy(asc(scenarios.id))).map((s) => s.id);
 }
 
 /** Every scenario's id and domain, in id order: what a benchmark plan's grid is built from. */
-export function scenarioCatalog(db: Db): { id: string; domain: string }[] {
-  return db.select({ id: scenarios.id, domain: scenarios.domain }).from(scenarios).orderBy(asc(scenarios.id)).all();
+export async function scenarioCatalog(db: Db): Promise<{ id: string; domain: string }[]> {
+  return await db.select({ id: scenarios.id, domain: scenarios.domain }).from(scenarios).orderBy(asc(scenarios.id));
 }

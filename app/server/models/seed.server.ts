@@ -75,40 +75,44 @@ export function seedIdOf(domain: Domain, dedupeKey: string): string {
   return `seed-${domain}-${createHash("sha256").update(dedupeKey).digest("hex").slice(0, 12)}`;
 }
 
-export function getSeed(db: Db, id: string): StoredSeedWithProvenance | undefined {
-  const row = db.select().from(seeds).where(eq(seeds.id, id)).get();
+export async function getSeed(db: Db, id: string): Promise<StoredSeedWithProvenance | undefined> {
+  const row = (await db.select().from(seeds).where(eq(seeds.id, id)).limit(1))[0];
   return row && toStored(row);
 }
 
-export function seedWithKey(db: Db, dedupeKey: string): StoredSeedWithProvenance | undefined {
-  const row = db.select().from(seeds).where(eq(seeds.dedupeKey, dedupeKey)).get();
+export async function seedWithKey(db: Db, dedupeKey: string): Promise<StoredSeedWithProvenance | undefined> {
+  const row = (await db.select().from(seeds).where(eq(seeds.dedupeKey, dedupeKey)).limit(1))[0];
   return row && toStored(row);
 }
 
 /** The seed an earlier search for (domain, attempt) stored, if any. */
-export function seedOfAttempt(db: Db, domain: Domain, attempt: number): StoredSeedWithProvenance | undefined {
-  const row = db
-    .select()
-    .from(seeds)
-    .where(and(eq(seeds.domain, domain), sql`json_extract(${seeds.provenance}, '$.attempt') = ${attempt}`))
-    .get();
+export async function seedOfAttempt(
+  db: Db,
+  domain: Domain,
+  attempt: number,
+): Promise<StoredSeedWithProvenance | undefined> {
+  const row = (
+    await db
+      .select()
+      .from(seeds)
+      .where(and(eq(seeds.domain, domain), sql`json_extract(${seeds.provenance}, '$.attempt') = ${attempt}`))
+      .limit(1)
+  )[0];
   return row && toStored(row);
 }
 
 /** The seed read from a file (the `files` source), if any. */
-export function seedOfFile(db: Db, file: string): StoredSeedWithProvenance | undefined {
-  const row = db.select().from(seeds).where(sql`json_extract(${seeds.provenance}, '$.file') = ${file}`).get();
+export async function seedOfFile(db: Db, file: string): Promise<StoredSeedWithProvenance | undefined> {
+  const row = (
+    await db.select().from(seeds).where(sql`json_extract(${seeds.provenance}, '$.file') = ${file}`).limit(1)
+  )[0];
   return row && toStored(row);
 }
 
-export function seedsOfDomain(db: Db, domain: Domain): StoredSeedWithProvenance[] {
-  return db
-    .select()
-    .from(seeds)
-    .where(eq(seeds.domain, domain))
-    .orderBy(asc(seeds.createdAt), asc(seeds.id))
-    .all()
-    .map(toStored);
+export async function seedsOfDomain(db: Db, domain: Domain): Promise<StoredSeedWithProvenance[]> {
+  return (
+    await db.select().from(seeds).where(eq(seeds.domain, domain)).orderBy(asc(seeds.createdAt), asc(seeds.id))
+  ).map(toStored);
 }
 
 export interface NewSeed {
@@ -122,24 +126,25 @@ export interface NewSeed {
  * Stores a seed unless its dispute is already stored: then returns `{ duplicateOf }`, the stored
  * seed with the same key (the unique index decides, so two writers cannot both store it).
  */
-export function insertSeed(db: Db, seed: NewSeed): { stored: StoredSeed } | { duplicateOf: StoredSeed } {
+export async function insertSeed(db: Db, seed: NewSeed): Promise<{ stored: StoredSeed } | { duplicateOf: StoredSeed }> {
   const dedupeKey = dedupeKeyOf(seed.report);
   const id = seedIdOf(seed.domain, dedupeKey);
-  const inserted = db
-    .insert(seeds)
-    .values({
-      id,
-      domain: seed.domain,
-      title: seed.report.title,
-      report: seed.report,
-      sources: seed.report.sources,
-      sourceKind: seed.sourceKind,
-      provenance: seed.provenance,
-      dedupeKey,
-    })
-    .onConflictDoNothing()
-    .returning()
-    .get();
+  const inserted = (
+    await db
+      .insert(seeds)
+      .values({
+        id,
+        domain: seed.domain,
+        title: seed.report.title,
+        report: seed.report,
+        sources: seed.report.sources,
+        sourceKind: seed.sourceKind,
+        provenance: seed.provenance,
+        dedupeKey,
+      })
+      .onConflictDoNothing()
+      .returning()
+  )[0];
   if (inserted) return { stored: toStored(inserted) };
-  return { duplicateOf: seedWithKey(db, dedupeKey) ?? getSeed(db, id)! };
+  return { duplicateOf: (await seedWithKey(db, dedupeKey)) ?? (await getSeed(db, id))! };
 }

@@ -4,6 +4,7 @@ import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
+import { changedRows } from "../db.server.ts";
 const { annotators, sessions } = schema;
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -50,20 +51,24 @@ const liveSessionAnnotator = preparedOnce((db) =>
     .prepare(),
 );
 
-export function updateSession(db: Db, idHash: string, set: { data: Record<string, unknown>; expiresAt: string }): void {
-  db.update(sessions).set(set).where(eq(sessions.idHash, idHash)).run();
+export async function updateSession(
+  db: Db,
+  idHash: string,
+  set: { data: Record<string, unknown>; expiresAt: string },
+): Promise<void> {
+  await db.update(sessions).set(set).where(eq(sessions.idHash, idHash));
 }
 
-export function deleteSession(db: Db, idHash: string): void {
-  db.delete(sessions).where(eq(sessions.idHash, idHash)).run();
+export async function deleteSession(db: Db, idHash: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.idHash, idHash));
 }
 
 /** Ends every session of one account (password change, deactivation); returns how many. */
-export function deleteSessionsOf(db: Db, annotatorId: number): number {
-  return db.delete(sessions).where(eq(sessions.annotatorId, annotatorId)).run().changes;
+export async function deleteSessionsOf(db: Db, annotatorId: number): Promise<number> {
+  return changedRows(await db.delete(sessions).where(eq(sessions.annotatorId, annotatorId)));
 }
 
 /** Removes sessions that expired by `now` (ISO time). */
-export function purgeExpiredSessions(db: Db, now: string): number {
-  return db.delete(sessions).where(lte(sessions.expiresAt, now)).run().changes;
+export async function purgeExpiredSessions(db: Db, now: string): Promise<number> {
+  return changedRows(await db.delete(sessions).where(lte(sessions.expiresAt, now)));
 }

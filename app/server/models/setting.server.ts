@@ -10,8 +10,8 @@ import { preparedOnce, rawPlaceholder } from "./prepared.server.ts";
 export const SETTING_KEYS = { metricParams: "metric-params" } as const;
 export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
 
-export function readSetting(db: Db, key: SettingKey): unknown {
-  return db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).get()?.value;
+export async function readSetting(db: Db, key: SettingKey): Promise<unknown> {
+  return (await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1))[0]?.value;
 }
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;

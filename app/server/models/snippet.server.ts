@@ -33,6 +33,6 @@ export async function snippetAt(db: Db, runId: string, position: number): Promis
   return (await byPosition(db).execute({ runId, position }))[0];
 }
 
-export function snippetsOfRun(db: Db, runId: string): SnippetRow[] {
-  return db.select().from(snippets).where(eq(snippets.runId, runId)).orderBy(asc(snippets.position)).all();
+export async function snippetsOfRun(db: Db, runId: string): Promise<SnippetRow[]> {
+  return await db.select().from(snippets).where(eq(snippets.runId, runId)).orderBy(asc(snippets.position));
 }

@@ -9,6 +9,7 @@ import type { DrawRow } from "../../domain/estimation/active-design.ts";
 import type { Db } from "../db.server.ts";
 import type { NewStudyItem } from "./study.server.ts";
 
+import { changedRows } from "../db.server.ts";
 const { studyDraws, studyItems, snippets, evaluations } = schema;
 
 /** Stores a new active study's population (none drawn). */
@@ -27,8 +28,8 @@ export async function insertDraws(db: Db, studyId: number, rows: readonly DrawRo
 }
 
 /** The study's population with its draws, in stratum then key order. */
-export function drawsOf(db: Db, studyId: number): (DrawRow & { drawnAt: string | null })[] {
-  return db
+export async function drawsOf(db: Db, studyId: number): Promise<(DrawRow & { drawnAt: string | null })[]> {
+  return await db
     .select({
       runId: studyDraws.runId,
       mediator: studyDraws.mediator,
@@ -40,60 +41,63 @@ export function drawsOf(db: Db, studyId: number): (DrawRow & { drawnAt: string |
     })
     .from(studyDraws)
     .where(eq(studyDraws.studyId, studyId))
-    .orderBy(asc(studyDraws.mediator), asc(studyDraws.key), asc(studyDraws.runId))
-    .all();
+    .orderBy(asc(studyDraws.mediator), asc(studyDraws.key), asc(studyDraws.runId));
 }
 
 /** Marks the run drawn as the study's next draw; returns its position (1, 2, …). */
-export function markDrawn(db: Db, studyId: number, runId: string, at: string): number {
+export async function markDrawn(db: Db, studyId: number, runId: string, at: string): Promise<number> {
   const last =
-    db
-      .select({ n: max(studyDraws.position) })
-      .from(studyDraws)
-      .where(eq(studyDraws.studyId, studyId))
-      .get()?.n ?? 0;
+    (
+      await db
+        .select({ n: max(studyDraws.position) })
+        .from(studyDraws)
+        .where(eq(studyDraws.studyId, studyId))
+        .limit(1)
+    )[0]?.n ?? 0;
   const position = last + 1;
-  const changed = db
-    .update(studyDraws)
-    .set({ position, drawnAt: at })
-    .where(and(eq(studyDraws.studyId, studyId), eq(studyDraws.runId, runId), sql`${studyDraws.position} is null`))
-    .run().changes;
+  const changed = changedRows(
+    await db
+      .update(studyDraws)
+      .set({ position, drawnAt: at })
+      .where(and(eq(studyDraws.studyId, studyId), eq(studyDraws.runId, runId), sql`${studyDraws.position} is null`)),
+  );
   // The caller holds the write lock, so the run cannot have been drawn since it was chosen.
   if (changed !== 1) throw new Error(`study ${studyId}: run ${runId} is already drawn`);
   return position;
 }
 
 /** Appends items after the study's last position, in the order given. */
-export function appendItems(db: Db, studyId: number, items: readonly NewStudyItem[]): void {
+export async function appendItems(db: Db, studyId: number, items: readonly NewStudyItem[]): Promise<void> {
   const last =
-    db
-      .select({ n: max(studyItems.position) })
-      .from(studyItems)
-      .where(eq(studyItems.studyId, studyId))
-      .get()?.n ?? -1;
+    (
+      await db
+        .select({ n: max(studyItems.position) })
+        .from(studyItems)
+        .where(eq(studyItems.studyId, studyId))
+        .limit(1)
+    )[0]?.n ?? -1;
   items.forEach(async (item, i) => {
     await db.insert(studyItems).values({ ...item, studyId, position: last + 1 + i });
   });
 }
 
 /** Snippet rows of several runs, by run then position. */
-export function snippetsOfRuns(db: Db, runIds: readonly string[]) {
+export async function snippetsOfRuns(db: Db, runIds: readonly string[]) {
   if (runIds.length === 0) return [];
-  return db
+  return await db
     .select()
     .from(snippets)
     .where(inArray(snippets.runId, [...runIds]))
-    .orderBy(asc(snippets.runId), asc(snippets.position))
-    .all();
+    .orderBy(asc(snippets.runId), asc(snippets.position));
 }
 
 /** The backbones of stored topic-localized evaluations, in name order (an active study's judge choices). */
-export function topicJudgeBackbones(db: Db): string[] {
-  return db
-    .selectDistinct({ backbone: evaluations.backbone })
-    .from(evaluations)
-    .where(eq(evaluations.method, "topic-localized"))
-    .orderBy(asc(evaluations.backbone))
-    .all()
-    .map((r) => r.backbone);
+export async function topicJudgeBackbones(db: Db): Promise<string[]> {
+  return (
+    await db
+      .selectDistinct({ backbone: evaluations.backbone })
+      .from(evaluations)
+      .where(eq(evaluations.method, "topic-localized"))
+      .orderBy(asc(evaluations.backbone))
+  ).map((r) => r.backbone);
 }

@@ -5,6 +5,7 @@ import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 const { studies, studyItems, snippets, abPairs, runs } = schema;
 
 export type StudyRow = typeof studies.$inferSelect;
@@ -32,23 +33,22 @@ export async function findStudy(db: Db, studyId: number): Promise<StudyRow | und
   return (await byId(db).execute({ id: studyId }))[0];
 }
 
-export function listStudyRows(db: Db, filter: { pool?: string } = {}): StudyRow[] {
-  return db
+export async function listStudyRows(db: Db, filter: { pool?: string } = {}): Promise<StudyRow[]> {
+  return await db
     .select()
     .from(studies)
     .where(filter.pool ? eq(studies.pool, filter.pool) : undefined)
-    .orderBy(asc(studies.id))
-    .all();
+    .orderBy(asc(studies.id));
 }
 
-export function updateStudyStatus(db: Db, studyId: number, status: "open" | "closed"): void {
-  db.update(studies).set({ status }).where(eq(studies.id, studyId)).run();
+export async function updateStudyStatus(db: Db, studyId: number, status: "open" | "closed"): Promise<void> {
+  await db.update(studies).set({ status }).where(eq(studies.id, studyId));
 }
 
 /** Inserts a study and its items (positions in the order given) in one transaction; returns the study id. */
-export function insertStudyWithItems(db: Db, study: NewStudy, items: readonly NewStudyItem[]): number {
-  return db.transaction((tx) => {
-    const studyId = tx.insert(studies).values(study).returning({ id: studies.id }).get().id;
+export async function insertStudyWithItems(db: Db, study: NewStudy, items: readonly NewStudyItem[]): Promise<number> {
+  return await transact(db, async (tx) => {
+    const studyId = (await tx.insert(studies).values(study).returning({ id: studies.id }))[0].id;
     items.forEach(async (item, position) => {
       await tx.insert(studyItems).values({ ...item, studyId, position });
     });
@@ -57,12 +57,11 @@ export function insertStudyWithItems(db: Db, study: NewStudy, items: readonly Ne
 }
 
 /** Item count per study id. */
-export function itemCounts(db: Db): Map<number, number> {
-  const rows = db
+export async function itemCounts(db: Db): Promise<Map<number, number>> {
+  const rows = await db
     .select({ studyId: studyItems.studyId, items: sql<number>`count(*)` })
     .from(studyItems)
-    .groupBy(studyItems.studyId)
-    .all();
+    .groupBy(studyItems.studyId);
   return new Map(rows.map((r) => [r.studyId, r.items]));
 }
 
@@ -84,24 +83,24 @@ export async function findItem(db: Db, itemId: number): Promise<ItemRow | undefi
 }
 
 /** A study's items in study order. */
-export function itemsOfStudy(db: Db, studyId: number): ItemRow[] {
-  return db.select().from(studyItems).where(eq(studyItems.studyId, studyId)).orderBy(asc(studyItems.position)).all();
+export async function itemsOfStudy(db: Db, studyId: number): Promise<ItemRow[]> {
+  return await db.select().from(studyItems).where(eq(studyItems.studyId, studyId)).orderBy(asc(studyItems.position));
 }
 
-export function studyItemIds(db: Db, studyId: number): number[] {
-  return db
-    .select({ id: studyItems.id })
-    .from(studyItems)
-    .where(eq(studyItems.studyId, studyId))
-    .orderBy(asc(studyItems.position))
-    .all()
-    .map((r) => r.id);
+export async function studyItemIds(db: Db, studyId: number): Promise<number[]> {
+  return (
+    await db
+      .select({ id: studyItems.id })
+      .from(studyItems)
+      .where(eq(studyItems.studyId, studyId))
+      .orderBy(asc(studyItems.position))
+  ).map((r) => r.id);
 }
 
 /** Items of the given studies with their snippet or A/B pair context, in study order. */
-export function itemsWithContext(db: Db, studyIds: readonly number[]) {
+export async function itemsWithContext(db: Db, studyIds: readonly number[]) {
   if (studyIds.length === 0) return [];
-  return db
+  return await db
     .select({
       itemId: studyItems.id,
       studyId: studyItems.studyId,
@@ -126,33 +125,32 @@ export function itemsWithContext(db: Db, studyIds: readonly number[]) {
     .leftJoin(abPairs, eq(abPairs.id, studyItems.abPairId))
     .leftJoin(runs, eq(runs.id, abPairs.runAId))
     .where(inArray(studyItems.studyId, [...studyIds]))
-    .orderBy(asc(studyItems.studyId), asc(studyItems.position))
-    .all();
+    .orderBy(asc(studyItems.studyId), asc(studyItems.position));
 }
 
 /** Other consensus studies of the crowd pool that show any of this study's snippets. */
-export function crowdStudiesOnSameSnippets(db: Db, studyId: number): number[] {
+export async function crowdStudiesOnSameSnippets(db: Db, studyId: number): Promise<number[]> {
   const ownSnippets = db
     .select({ id: studyItems.snippetId })
     .from(studyItems)
     .where(and(eq(studyItems.studyId, studyId), isNotNull(studyItems.snippetId)));
-  return db
-    .selectDistinct({ id: studyItems.studyId })
-    .from(studyItems)
-    .innerJoin(studies, eq(studies.id, studyItems.studyId))
-    .where(
-      and(
-        eq(studies.pool, "crowd"),
-        eq(studies.type, CONSENSUS_SNIPPET),
-        ne(studyItems.studyId, studyId),
-        inArray(studyItems.snippetId, ownSnippets),
-      ),
-    )
-    .all()
-    .map((r) => r.id);
+  return (
+    await db
+      .selectDistinct({ id: studyItems.studyId })
+      .from(studyItems)
+      .innerJoin(studies, eq(studies.id, studyItems.studyId))
+      .where(
+        and(
+          eq(studies.pool, "crowd"),
+          eq(studies.type, CONSENSUS_SNIPPET),
+          ne(studyItems.studyId, studyId),
+          inArray(studyItems.snippetId, ownSnippets),
+        ),
+      )
+  ).map((r) => r.id);
 }
 
 /** Replaces a study's config (the caller has validated it). */
-export function setStudyConfig(db: Db, studyId: number, config: Record<string, unknown>): void {
-  db.update(studies).set({ config }).where(eq(studies.id, studyId)).run();
+export async function setStudyConfig(db: Db, studyId: number, config: Record<string, unknown>): Promise<void> {
+  await db.update(studies).set({ config }).where(eq(studies.id, studyId));
 }

@@ -6,7 +6,7 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { workLeases } from "../../../db/schema.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
+import { writeTransaction, type Db, changedRows } from "../db.server.ts";
 
 import { transact } from "../db-transaction.server.ts";
 export type WorkLeaseRow = typeof workLeases.$inferSelect;
@@ -14,7 +14,7 @@ export type WorkLeaseRow = typeof workLeases.$inferSelect;
 /** Takes the key for `holder` until `now + ttlMs` when it is free, lapsed or already the holder's; true when taken. */
 export async function claimLease(db: Db, key: string, holder: string, now: number, ttlMs: number): Promise<boolean> {
   return await transact(db, async (db) => {
-    const row = db.select().from(workLeases).where(eq(workLeases.workKey, key)).get();
+    const row = (await db.select().from(workLeases).where(eq(workLeases.workKey, key)).limit(1))[0];
     if (row && row.holder !== holder && row.expiresAt > now) return false;
     const lease = { holder, expiresAt: now + ttlMs };
     await db
@@ -26,20 +26,25 @@ export async function claimLease(db: Db, key: string, holder: string, now: numbe
 }
 
 /** Moves the expiry of the holder's leases among `keys` to `now + ttlMs`; returns how many it still holds. */
-export function renewLeases(db: Db, holder: string, keys: readonly string[], now: number, ttlMs: number): number {
+export async function renewLeases(
+  db: Db,
+  holder: string,
+  keys: readonly string[],
+  now: number,
+  ttlMs: number,
+): Promise<number> {
   if (keys.length === 0) return 0;
-  return db
-    .update(workLeases)
-    .set({ expiresAt: now + ttlMs })
-    .where(and(eq(workLeases.holder, holder), inArray(workLeases.workKey, [...keys])))
-    .run().changes;
+  return changedRows(
+    await db
+      .update(workLeases)
+      .set({ expiresAt: now + ttlMs })
+      .where(and(eq(workLeases.holder, holder), inArray(workLeases.workKey, [...keys]))),
+  );
 }
 
 /** Gives the key up, if the holder still has it (a lease taken over meanwhile is the new holder's). */
-export function releaseLease(db: Db, key: string, holder: string): void {
-  db.delete(workLeases)
-    .where(and(eq(workLeases.workKey, key), eq(workLeases.holder, holder)))
-    .run();
+export async function releaseLease(db: Db, key: string, holder: string): Promise<void> {
+  await db.delete(workLeases).where(and(eq(workLeases.workKey, key), eq(workLeases.holder, holder)));
 }
 
 /**
@@ -53,12 +58,12 @@ export async function sweepLeases(db: Db, now: number, isVoid: (holder: string) 
       .filter(async (row) => row.expiresAt <= now || (await isVoid(row.holder)))
       .map((row) => row.workKey);
     if (stale.length === 0) return 0;
-    return db.delete(workLeases).where(inArray(workLeases.workKey, stale)).run().changes;
+    return changedRows(await db.delete(workLeases).where(inArray(workLeases.workKey, stale)));
   });
 }
 
 /** The live lease on the key, if another holder has one at `now`. */
-export function heldByOther(db: Db, key: string, holder: string, now: number): WorkLeaseRow | undefined {
-  const row = db.select().from(workLeases).where(eq(workLeases.workKey, key)).get();
+export async function heldByOther(db: Db, key: string, holder: string, now: number): Promise<WorkLeaseRow | undefined> {
+  const row = (await db.select().from(workLeases).where(eq(workLeases.workKey, key)).limit(1))[0];
   return row && row.holder !== holder && row.expiresAt > now ? row : undefined;
 }

@@ -18,6 +18,7 @@ import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts
 import { renderMessages } from "./prompt-templates.server.ts";
 import { type MiReply, miReplySchema } from "../../llm-roles/mi-judge/reply.ts";
 
+import { transact } from "../db-transaction.server.ts";
 export const MI_TEMPLATE = "mi-judge";
 
 export function miMessages(ctx: EvaluationContext, turn: ContextTurn): ChatMessage[] {
@@ -32,8 +33,8 @@ export function miMessages(ctx: EvaluationContext, turn: ContextTurn): ChatMessa
 }
 
 /** Mediator turns of the run that this backbone has not judged yet. */
-export function unjudgedMediatorTurns(db: Db, ctx: EvaluationContext, backbone: string): ContextTurn[] {
-  const judged = judgedTurnIds(db, ctx.runId, backbone);
+export async function unjudgedMediatorTurns(db: Db, ctx: EvaluationContext, backbone: string): Promise<ContextTurn[]> {
+  const judged = await judgedTurnIds(db, ctx.runId, backbone);
   return ctx.turns.filter((t) => t.speaker === MEDIATOR_ID && !judged.has(t.turnId));
 }
 
@@ -78,9 +79,9 @@ export async function judgeInterventions(
 }
 
 /** Stores judgments in one transaction; a judgment already stored for (run, turn, backbone) is kept. */
-export function storeJudgments(db: Db, runId: string, outcome: MiOutcome): number {
+export async function storeJudgments(db: Db, runId: string, outcome: MiOutcome): Promise<number> {
   let inserted = 0;
-  db.transaction(async () => {
+  await transact(db, async (db) => {
     for (const { turnId, reply } of outcome.judgments) {
       const stored = await insertJudgment(db, {
         runId,

@@ -48,7 +48,7 @@ export async function selectRunIds(db: Db, selection: RunSelection): Promise<str
     return [found.id];
   }
   if (!selection.all) throw new Error("name a run or ask for all runs");
-  return runIds(db);
+  return await runIds(db);
 }
 
 export type RunStatus =
@@ -129,15 +129,15 @@ async function storeEvaluation(db: Db, evaluation: Evaluation, ctx: EvaluationCo
   await storeOwnEvaluation(db, `<evaluate ${evaluation.id}>`, evaluation, { topicIds, partyIds, speakers });
 }
 
-function storedBackbone(db: Db, id: string): string | undefined {
-  return evaluationBackbones(db, [id]).get(id);
+async function storedBackbone(db: Db, id: string): Promise<string | undefined> {
+  return (await evaluationBackbones(db, [id])).get(id);
 }
 
 async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: string): Promise<RunStatus> {
   const held = job.held?.get(runId);
   const ctx = held?.context ?? (await loadEvaluationContext(db, runId));
   if (job.method === "mi") {
-    const pending = unjudgedMediatorTurns(db, ctx, backbone);
+    const pending = await unjudgedMediatorTurns(db, ctx, backbone);
     if (pending.length === 0) {
       const reason = ctx.turns.some((t) => t.speaker === MEDIATOR_ID)
         ? `every intervention already judged by ${backbone}`
@@ -147,7 +147,7 @@ async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: st
     if (job.dryRun) return { runId, status: "planned", calls: pending.length };
     const outcome = await judgeInterventions(ctx, pending, { llm: job.llm, backbone: job.backbone });
     if (job.signal?.aborted) return { runId, status: "interrupted", inFlight: true };
-    storeJudgments(db, runId, outcome);
+    await storeJudgments(db, runId, outcome);
     if (outcome.judgments.length === 0) {
       return {
         runId,
@@ -159,13 +159,13 @@ async function evaluateOne(db: Db, job: EvaluateJob, backbone: string, runId: st
     return { runId, status: "stored", calls: pending.length, errors: outcome.failures.length };
   }
 
-  if (job.method === "emotion" && hasSelfReportedEmotion(db, runId))
+  if (job.method === "emotion" && (await hasSelfReportedEmotion(db, runId)))
     return { runId, status: "skipped", reason: "has self-reported emotion" };
   const evaluator = RECORD_EVALUATORS[job.method];
   const found = await resolveEvaluationId(db, runId, evaluator.method, backbone);
   if (found !== undefined) return { runId, status: "skipped", reason: `evaluation ${found} already stored` };
   const id = newEvaluationId(runId, evaluator.method, backbone);
-  const existing = storedBackbone(db, id);
+  const existing = await storedBackbone(db, id);
   // Two model names that differ only in characters an id cannot hold ("a/b", "a_b") share an id.
   if (existing !== undefined)
     return {

@@ -8,8 +8,8 @@ import type { Db } from "../db.server.ts";
 import { readSetting, SETTING_KEYS, writeSetting } from "../models/setting.server.ts";
 
 /** The recorded parameters, or the defaults when `socrates metrics` has not run yet. */
-export function currentMetricParams(db: Db): MetricParams {
-  const stored = readSetting(db, SETTING_KEYS.metricParams);
+export async function currentMetricParams(db: Db): Promise<MetricParams> {
+  const stored = await readSetting(db, SETTING_KEYS.metricParams);
   if (stored === undefined) return DEFAULT_METRIC_PARAMS;
   return parseMetricParams(stored, `settings "${SETTING_KEYS.metricParams}"`);
 }

@@ -23,6 +23,7 @@ import { findScenario } from "../models/scenario.server.ts";
 import { recordMetricParams } from "./metric-settings.server.ts";
 import { usableEvaluationIds } from "./evaluation-identity.server.ts";
 
+import { transact } from "../db-transaction.server.ts";
 /** What a run is, fixed once it is stored (a run is never changed): all its metrics read but its judges' work. */
 export interface RunFacts {
   runId: string;
@@ -123,9 +124,15 @@ export interface MetricsSummary {
  * Stores the rows and the parameters they were computed with, together. Unmediated runs lose any
  * mediator metric an earlier version stored for them (IT = 0, IF = 0): they have none.
  */
-function store(db: Db, rows: MetricRow[], unmediatedRuns: string[], params: MetricParams, computedAt: string): void {
-  db.transaction(async () => {
-    for (const runId of unmediatedRuns) deleteMetricValues(db, "run", runId, MEDIATOR_METRIC_IDS);
+async function store(
+  db: Db,
+  rows: MetricRow[],
+  unmediatedRuns: string[],
+  params: MetricParams,
+  computedAt: string,
+): Promise<void> {
+  await transact(db, async (db) => {
+    for (const runId of unmediatedRuns) await deleteMetricValues(db, "run", runId, MEDIATOR_METRIC_IDS);
     for (const row of rows) await upsertMetricValue(db, { ...row, computedAt });
     await recordMetricParams(db, params);
   });
@@ -140,8 +147,8 @@ export async function computeMetrics(db: Db, request: MetricsRequest = {}): Prom
     if (!data) cache.set(id, (data = await loadRunData(db, request.held?.get(id) ?? (await loadRunFacts(db, id)))));
     return data;
   };
-  const runIds = request.runId !== undefined ? [(await dataOf(request.runId)).runId] : allRunIds(db);
-  const pairs = request.runId !== undefined ? await matchedPairsOfRun(db, request.runId) : allMatchedPairs(db);
+  const runIds = request.runId !== undefined ? [(await dataOf(request.runId)).runId] : await allRunIds(db);
+  const pairs = request.runId !== undefined ? await matchedPairsOfRun(db, request.runId) : await allMatchedPairs(db);
 
   const rows: MetricRow[] = [];
   for (const id of runIds) rows.push(...runMetricRows(await dataOf(id), params));
@@ -153,7 +160,7 @@ export async function computeMetrics(db: Db, request: MetricsRequest = {}): Prom
       ),
     );
   }
-  store(
+  await store(
     db,
     rows,
     runIds.filter(async (id) => !(await dataOf(id)).mediated),

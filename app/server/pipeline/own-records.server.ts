@@ -29,7 +29,7 @@ export async function storeOwnRun(db: Db, label: string, run: Run, scenarioId: s
 /** Stores matched pairs of runs this process holds stored, all or none. */
 export async function storeOwnPairs(db: Db, label: string, pairs: MatchedPair[]): Promise<void> {
   await transact(db, async (db) => {
-    const stored = storedMatchedPairIds(
+    const stored = await storedMatchedPairIds(
       db,
       pairs.map((p) => p.id),
     );

@@ -179,7 +179,7 @@ export async function resolveCondition(
       );
     return { condition: toCondition(row), isNew: false };
   }
-  const general = generalCondition(db, scenario.id);
+  const general = await generalCondition(db, scenario.id);
   if (general) return { condition: toCondition(general), isNew: false };
   return {
     condition: {
@@ -253,7 +253,7 @@ export async function planBatch(
       pairs.push({ id: matchedPairId(mediatedRunId), index, mediatedRunId, unmediatedRunId, stored: false });
     }
   }
-  const storedPairs = storedMatchedPairIds(
+  const storedPairs = await storedMatchedPairIds(
     db,
     pairs.map((p) => p.id),
   );

@@ -25,8 +25,8 @@ interface IeDetail {
   perIntervention?: { progress: number; ie: number }[];
 }
 
-export function timingProfiles(db: Db, bins = DEFAULT_TIMING_BINS): TimingProfileCell[] {
-  const all = mediatedRunValues(db, ie.id);
+export async function timingProfiles(db: Db, bins = DEFAULT_TIMING_BINS): Promise<TimingProfileCell[]> {
+  const all = await mediatedRunValues(db, ie.id);
   // Rows of an evaluation a changed judge prompt superseded are not the judge's values now.
   const usable = usableEvaluationIds(all.map((r) => r.evaluation));
   const rows = all.filter((r) => usable.has(r.evaluation.id));

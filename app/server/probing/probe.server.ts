@@ -59,7 +59,7 @@ export interface ProbeSummary {
 export function planProbe(db: Db, scenarioIds: readonly string[], axes: readonly ConditionAxis[]): PlannedCondition[] {
   return scenarioIds.flatMap(async (scenarioId) => {
     if (!(await findScenario(db, scenarioId))) throw new ProbeInputError(`unknown scenario "${scenarioId}"`);
-    const stored = new Set(conditionsOfScenario(db, scenarioId).map((c) => `${c.axis}/${c.variant}`));
+    const stored = new Set((await conditionsOfScenario(db, scenarioId)).map((c) => `${c.axis}/${c.variant}`));
     return PROBE_CONDITIONS.filter((k) => axes.includes(k.axis)).map((k) => ({
       ...k,
       scenarioId,
@@ -90,13 +90,13 @@ async function expandOne(db: Db, llm: Llm | null, planned: PlannedCondition): Pr
   if (isTemplateAxis(planned.axis)) return { ok: true, condition: expandTemplate(s, planned.axis, planned.variant) };
   if (!llm)
     throw new ProbeInputError("the parties and history conditions need the writer role of an LLM configuration");
-  const seed = seedOfScenario(db, s.id);
+  const seed = await seedOfScenario(db, s.id);
   return planned.axis === "parties" ? writeThreeParty(llm, s, seed) : writeHistory(llm, s, seed);
 }
 
 /** Stores one condition (and the scenario's general condition when it has none), all-or-nothing. */
 async function store(db: Db, condition: Condition): Promise<void> {
-  const hasGeneral = storedGeneralCondition(db, condition.scenario_id) !== undefined;
+  const hasGeneral = (await storedGeneralCondition(db, condition.scenario_id)) !== undefined;
   const conditions =
     hasGeneral || condition.axis === "general" ? [condition] : [generalCondition(condition.scenario_id), condition];
   await importBundleFiles(db, [

@@ -4,8 +4,8 @@ import { acceptedCandidateOfScenario } from "../models/curation-candidate.server
 import { getSeed } from "../models/seed.server.ts";
 import type { ProbeSeed } from "./writer.server.ts";
 
-export function seedOfScenario(db: Db, scenarioId: string): ProbeSeed | null {
-  const candidate = acceptedCandidateOfScenario(db, scenarioId);
-  const seed = candidate ? getSeed(db, candidate.seedId) : undefined;
+export async function seedOfScenario(db: Db, scenarioId: string): Promise<ProbeSeed | null> {
+  const candidate = await acceptedCandidateOfScenario(db, scenarioId);
+  const seed = candidate ? await getSeed(db, candidate.seedId) : undefined;
   return seed ? { id: seed.id, report: seed.report } : null;
 }

@@ -37,16 +37,19 @@ export async function expertStudy(db: Db, studyId: number): Promise<StudyRow> {
 }
 
 /** The study's trajectories (runs of its snippets), in id order. */
-export function studyRunIds(db: Db, studyId: number): string[] {
-  return [...new Set(itemsOfStudy(db, studyId).flatMap((i) => (i.runId ? [i.runId] : [])))].sort();
+export async function studyRunIds(db: Db, studyId: number): Promise<string[]> {
+  return [...new Set((await itemsOfStudy(db, studyId)).flatMap((i) => (i.runId ? [i.runId] : [])))].sort();
 }
 
 /**
  * Stored runs of the plan's main grid under its main simulator: each mediated run and the unmediated run it is paired
  * with.
  */
-export function benchmarkRunIds(db: Db, plan: BenchmarkPlan): { runIds: string[]; mediatedRunIds: string[] } {
-  const units = planGrid(db, plan).units.filter((u) => u.part === "main");
+export async function benchmarkRunIds(
+  db: Db,
+  plan: BenchmarkPlan,
+): Promise<{ runIds: string[]; mediatedRunIds: string[] }> {
+  const units = (await planGrid(db, plan)).units.filter((u) => u.part === "main");
   const all = units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
   const stored = storedRunIds(db, all);
   const mediated = units.flatMap((u) => u.mediated.map((m) => m.runId)).filter((id) => stored.has(id));

@@ -66,7 +66,7 @@ export async function planValidation(db: Db, config: LlmConfig, target: Validati
       `unknown endpoint "${target.endpoint}" (the configuration has ${Object.keys(config.endpoints).join(", ")})`,
     );
   }
-  const runs = studyRunIds(db, study.id);
+  const runs = await studyRunIds(db, study.id);
   if (runs.length === 0) throw new ValidationInputError(`study ${study.id} has no snippets of stored runs to judge`);
   const onStudy = async (backbone: string) => ({
     ...(await pendingJudging(db, config, backbone, runs)),
@@ -81,7 +81,7 @@ export async function planValidation(db: Db, config: LlmConfig, target: Validati
     const plan = target.benchmark.plan;
     if (plan.evaluator.model === target.candidate)
       throw new ValidationInputError(`${target.candidate} is already the evaluator of the plan "${plan.name}"`);
-    const bench = benchmarkRunIds(db, plan);
+    const bench = await benchmarkRunIds(db, plan);
     if (bench.mediatedRunIds.length === 0)
       throw new ValidationInputError(
         `no mediated run of the plan "${plan.name}" is stored; run \`socrates benchmark run --plan ${target.benchmark.source}\` first`,
@@ -167,11 +167,11 @@ async function benchmarkMetrics(options: ValidationRunOptions): Promise<number> 
   for (const runId of work.benchmarkMediatedRunIds) {
     const id = ids.get(runId)!;
     // Stored, current and of the plan's parameters: otherwise recomputed (docs/metrics.md).
-    const rows = metricValuesOf(db, "run", runId).filter((row) => ofDefinitions(row, params));
+    const rows = (await metricValuesOf(db, "run", runId)).filter((row) => ofDefinitions(row, params));
     if (
       rows.some((row) => row.evaluationId === id) &&
       rows.every((row) => storedWithParams(row, params)) &&
-      staleMetricValuesOf(db, "run", runId).length === 0
+      (await staleMetricValuesOf(db, "run", runId)).length === 0
     )
       continue;
     await computeMetrics(db, { runId, params });
@@ -190,7 +190,7 @@ async function table8Of(db: Db, target: ValidationTarget): Promise<ReportTable |
       evaluators: [{ model: target.candidate, ...(target.endpoint ? { endpoint: target.endpoint } : {}) }],
     },
   };
-  const data = await loadReportData(db, { ...loaded, plan }, planGrid(db, plan));
+  const data = await loadReportData(db, { ...loaded, plan }, await planGrid(db, plan));
   return buildTable8({ ...data.input, bootstrap: DEFAULT_BOOTSTRAP, bins: DEFAULT_TIMING_BINS });
 }
 

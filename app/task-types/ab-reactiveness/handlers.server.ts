@@ -41,7 +41,7 @@ import {
 
 /** The pair's two conversations in full, its scenario blinded, the compared party named. */
 export async function abTaskView(db: Db, item: ItemRow): Promise<AbTaskView> {
-  const pair = findAbPair(db, item.abPairId as string);
+  const pair = await findAbPair(db, item.abPairId as string);
   if (!pair) throw notFound(`A/B pair of item ${item.id}`);
   const { title, body } = await playedScenarioOfRun(db, pair.runAId);
   const names = new Map(body.parties.map((p) => [p.id, p.name]));
@@ -93,8 +93,12 @@ function pairsByBackbone(
 }
 
 /** The stored pairs chosen by id and by backbone (both when both are given); refuses an empty result. */
-function chosenPairs(db: Db, pairIds: string[] | undefined, backbones: string[] | undefined): AbPairRow[] {
-  const all = listAbPairsWithBackbone(db);
+async function chosenPairs(
+  db: Db,
+  pairIds: string[] | undefined,
+  backbones: string[] | undefined,
+): Promise<AbPairRow[]> {
+  const all = await listAbPairsWithBackbone(db);
   const pairs = pairsByBackbone(pairsById(all, pairIds), all, backbones);
   if (pairs.length === 0) {
     const path = backbones ? "backbones" : "pairIds";
@@ -108,10 +112,10 @@ function chosenPairs(db: Db, pairIds: string[] | undefined, backbones: string[] 
   return pairs;
 }
 
-export function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): number {
+export async function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): Promise<number> {
   const data = parseOrThrow(abStudySchema, input);
   const config = parseStudyConfig(data.config);
-  const pairs = chosenPairs(db, data.pairIds, data.backbones);
+  const pairs = await chosenPairs(db, data.pairIds, data.backbones);
   const asItem = (p: AbPairRow, isGold: boolean): NewItem<typeof AB_REACTIVENESS> => ({
     kind: AB_REACTIVENESS,
     abPairId: p.id,
@@ -127,7 +131,7 @@ export function createAbStudy(db: Db, input: z.input<typeof abStudySchema>): num
   const items = mixed.map(({ item, isGold }) => asItem(item, isGold));
   // Extreme pairs not drawn as gold are still real data.
   for (const p of candidates) if (!chosenGold.has(p.id)) items.push(asItem(p, false));
-  return insertStudy(db, AB_REACTIVENESS, data, items, {});
+  return await insertStudy(db, AB_REACTIVENESS, data, items, {});
 }
 
 /** Imports an uploaded bundle (all or nothing) and returns the A/B pair ids it carries. */
@@ -157,9 +161,14 @@ const typedPairIds = (form: FormData) =>
     .filter(Boolean);
 
 /** The study the form's fields describe, with `pairIds` (typed, or typed and uploaded). */
-function abFromFields(db: Db, form: FormData, common: CommonStudyInput, pairIds = typedPairIds(form)): number {
+async function abFromFields(
+  db: Db,
+  form: FormData,
+  common: CommonStudyInput,
+  pairIds = typedPairIds(form),
+): Promise<number> {
   const backbones = form.getAll("backbones").map(String).filter(Boolean);
-  return createAbStudy(db, {
+  return await createAbStudy(db, {
     ...common,
     pairIds: pairIds.length ? pairIds : undefined,
     backbones: backbones.length ? backbones : undefined,
@@ -188,8 +197,8 @@ export interface StudyProxy {
  * The automatic fidelity proxy over the study's pairs (gold ones too: they are real pairs):
  * the target party's volatility in each run's preferred emotion trajectory against its level.
  */
-export function studyProxy(db: Db, pairIds: readonly string[]): StudyProxy {
-  const pairs = storedProxyPairs(db, new Set(pairIds));
+export async function studyProxy(db: Db, pairIds: readonly string[]): Promise<StudyProxy> {
+  const pairs = await storedProxyPairs(db, new Set(pairIds));
   const volatilityOf = preferredVolatilityReader(db); // shared, so each run is read once for both
   const [overall = null] = fidelityProxy(
     pairs.map((p) => ({ ...p, backbone: "all" })),
@@ -198,7 +207,7 @@ export function studyProxy(db: Db, pairIds: readonly string[]): StudyProxy {
   return { byBackbone: fidelityProxy(pairs, volatilityOf), overall };
 }
 
-function abDashboard({ db, items, labels, flagged, boot }: DashboardContext) {
+async function abDashboard({ db, items, labels, flagged, boot }: DashboardContext) {
   const abItems: AbItem[] = items.map((i) => ({
     itemId: i.itemId,
     pairId: i.pairId as string,
@@ -216,7 +225,7 @@ function abDashboard({ db, items, labels, flagged, boot }: DashboardContext) {
     kind: AB_REACTIVENESS,
     ab: abSummary(abItems, abLabels, boot),
     abWithoutFlagged: flagged.length ? abSummary(abItems, abLabels, { ...boot, exclude: flagged }) : null,
-    proxy: studyProxy(
+    proxy: await studyProxy(
       db,
       abItems.map((i) => i.pairId),
     ),
@@ -229,12 +238,12 @@ export const abReactivenessServer = {
   id: AB_REACTIVENESS,
   view: abTaskView,
   available: abPairCount,
-  formChoices: (db) => ({ backbones: abPairCountsByBackbone(db) }),
+  formChoices: async (db) => ({ backbones: await abPairCountsByBackbone(db) }),
   createFromForm: async (db, form, common) => {
     const pairIds = await formPairIds(db, form);
-    return withWriteLock(db, () => abFromFields(db, form, common, pairIds));
+    return withWriteLock(db, async () => await abFromFields(db, form, common, pairIds));
   },
-  createFromFields: (db, form, common) => abFromFields(db, form, common),
+  createFromFields: async (db, form, common) => await abFromFields(db, form, common),
   dashboard: abDashboard,
   dashboardView: (d, { excludeFlagged }) => {
     // Fidelity follows the exclusion switch, like alignment does for consensus studies.
@@ -283,4 +292,4 @@ export const abReactivenessServer = {
     initialLabel: null,
     initialChoice: definition.resume(saved.draft, saved.latest)?.choice ?? null,
   }),
-} satisfies TaskTypeServer<typeof AB_REACTIVENESS, ReturnType<typeof abDashboard>>;
+} satisfies TaskTypeServer<typeof AB_REACTIVENESS, Awaited<ReturnType<typeof abDashboard>>>;

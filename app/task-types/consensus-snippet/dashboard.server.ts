@@ -55,9 +55,9 @@ const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
  * Every evaluator's series (read with the s0 `socrates metrics` last used), and the per-turn baseline's, on the study's
  * runs.
  */
-function evaluatorSources(db: Db, runIds: string[], topics: Map<string, string[]>) {
-  const { s0 } = currentMetricParams(db);
-  const evaluatorSeries = withoutFailedTopics(db, loadSeries(db, runIds, "topic-localized"), topics);
+async function evaluatorSources(db: Db, runIds: string[], topics: Map<string, string[]>) {
+  const { s0 } = await currentMetricParams(db);
+  const evaluatorSeries = withoutFailedTopics(db, await loadSeries(db, runIds, "topic-localized"), topics);
   const evaluators: EvaluatorSource[] = [...new Set(evaluatorSeries.map((s) => s.backbone))].sort().map((backbone) => ({
     backbone,
     valueAt: seriesLookup(
@@ -65,7 +65,7 @@ function evaluatorSources(db: Db, runIds: string[], topics: Map<string, string[]
       s0,
     ),
   }));
-  const baselineSeries = loadSeries(db, runIds, "per-turn");
+  const baselineSeries = await loadSeries(db, runIds, "per-turn");
   const baselineBackbone = [...new Set(baselineSeries.map((s) => s.backbone))].sort()[0];
   // Stored per-turn rows hold the topic's mean over pairs, so one "pair" series gives 1 + 4·mean A.
   const baseline = baselineBackbone
@@ -102,10 +102,10 @@ export async function consensusDashboard({
     : null;
 
   // Alignment is against the expert mean; a crowd study on the same snippets adds the non-expert row.
-  const crowdStudies = pool === "expert" ? crowdStudiesOnSameSnippets(db, study.id) : [];
-  const crowdItems = consensusItems(loadItems(db, crowdStudies), topics).filter((i) => topics.has(i.runId));
+  const crowdStudies = pool === "expert" ? await crowdStudiesOnSameSnippets(db, study.id) : [];
+  const crowdItems = consensusItems(await loadItems(db, crowdStudies), topics).filter((i) => topics.has(i.runId));
   const crowdItemIds = new Set(crowdItems.map((i) => i.itemId));
-  const crowdCounted = loadLatestLabels(db, crowdStudies, "statistics");
+  const crowdCounted = await loadLatestLabels(db, crowdStudies, "statistics");
   const crowdLabels = consensusRows(excludeFast ? withoutFastLabels(db, crowdCounted) : crowdCounted).filter((l) =>
     crowdItemIds.has(l.itemId),
   );
@@ -116,7 +116,7 @@ export async function consensusDashboard({
           alignmentTable(
             [...ownItems, ...crowdItems],
             [...expertLabels, ...crowdLabels],
-            evaluatorSources(db, runIds, topics),
+            await evaluatorSources(db, runIds, topics),
           ),
         )
       : null;

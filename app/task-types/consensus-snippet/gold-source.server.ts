@@ -12,12 +12,16 @@ import { ofKind } from "../resume.ts";
 import { CONSENSUS_SNIPPET, type ConsensusLabel } from "./label.ts";
 
 /** Gold candidates: snippets fully labelled in another consensus study; reference = rounded expert mean per topic. */
-export function goldSnippets(db: Db, source: StudyRow, exclude: Set<number>): NewItem<typeof CONSENSUS_SNIPPET>[] {
+export async function goldSnippets(
+  db: Db,
+  source: StudyRow,
+  exclude: Set<number>,
+): Promise<NewItem<typeof CONSENSUS_SNIPPET>[]> {
   const fromStudyId = source.id;
   // The source study's items and latest labels, as the dashboard reads them.
-  const items = new Map(loadItems(db, [fromStudyId]).map((i) => [i.itemId, i]));
+  const items = new Map((await loadItems(db, [fromStudyId])).map((i) => [i.itemId, i]));
   const scoresByItem = new Map<number, Record<string, number[]>>();
-  for (const label of loadLatestLabels(db, [fromStudyId], "statistics")) {
+  for (const label of await loadLatestLabels(db, [fromStudyId], "statistics")) {
     const item = items.get(label.itemId);
     const payload = ofKind<ConsensusLabel>(CONSENSUS_SNIPPET, label.payload);
     if (!item || item.isGold || item.snippetId === null || !payload) continue;

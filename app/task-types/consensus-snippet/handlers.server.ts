@@ -44,6 +44,7 @@ import {
   type NewItem,
 } from "../../server/annotation/new-study.server.ts";
 
+import { transact } from "../../server/db-transaction.server.ts";
 /** The snippet and (for context) the one before it, its scenario blinded. */
 export async function consensusTaskView(
   db: Db,
@@ -51,15 +52,15 @@ export async function consensusTaskView(
   contextGiven?: SnippetContext,
 ): Promise<ConsensusTaskView> {
   const context = contextGiven ?? (await snippetContext(db, item.snippetId as number));
-  const { title, body } = (await playedScenarioOfRun(db, context.runId));
+  const { title, body } = await playedScenarioOfRun(db, context.runId);
   const names = new Map(body.parties.map((p) => [p.id, p.name]));
   return {
     kind: CONSENSUS_SNIPPET,
     scenario: blindScenario(title, body),
     previousSnippet: context.previous
-      ? (await turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names))
+      ? await turnsBetween(db, context.runId, context.previous.startTurn, context.previous.endTurn, names)
       : null,
-    snippet: (await turnsBetween(db, context.runId, context.startTurn, context.endTurn, names)),
+    snippet: await turnsBetween(db, context.runId, context.startTurn, context.endTurn, names),
   };
 }
 
@@ -74,7 +75,7 @@ export const consensusStudySchema = baseStudySchema.extend({
  * it is a consensus study.
  */
 async function goldSourceProblem(db: Db, fromStudyId: number): Promise<FieldProblem | null> {
-  const source = Number.isInteger(fromStudyId) ? (await findStudy(db, fromStudyId)) : undefined;
+  const source = Number.isInteger(fromStudyId) ? await findStudy(db, fromStudyId) : undefined;
   if (!source) return { path: "goldFromStudyId", message: `Study ${fromStudyId} does not exist` };
   if (source.type !== CONSENSUS_SNIPPET)
     return {
@@ -87,11 +88,11 @@ async function goldSourceProblem(db: Db, fromStudyId: number): Promise<FieldProb
 const withArticle = (name: string) => (/^[aeiou]/i.test(name) && !/^(one|uni)/i.test(name) ? "an " : "a ") + name;
 
 export async function createConsensusStudy(db: Db, input: z.input<typeof consensusStudySchema>): Promise<number> {
-  const goldProblem = input.goldFromStudyId === undefined ? null : (await goldSourceProblem(db, input.goldFromStudyId));
+  const goldProblem = input.goldFromStudyId === undefined ? null : await goldSourceProblem(db, input.goldFromStudyId);
   const data = parseOrThrow(consensusStudySchema, input, goldProblem ? [goldProblem] : []);
   const config = parseStudyConfig(data.config);
-  if (config.allocation === "active") return (await createActiveStudy(db, data, config));
-  const pool = evaluatedTrajectories(db);
+  if (config.allocation === "active") return await createActiveStudy(db, data, config);
+  const pool = await evaluatedTrajectories(db);
   if (data.trajectories > pool.length) {
     throw badInput(`Only ${pool.length} evaluated trajectories are available; you asked for ${data.trajectories}`, [
       { path: "trajectories", message: `at most ${pool.length}` },
@@ -99,43 +100,47 @@ export async function createConsensusStudy(db: Db, input: z.input<typeof consens
   }
   const source = data.goldFromStudyId === undefined ? null : ((await findStudy(db, data.goldFromStudyId)) ?? null);
   const runIds = stratifiedSample(pool, data.trajectories, config.seed);
-  const regular = runIds.flatMap((runId) =>
-    snippetsOfRun(db, runId).map(
+  const regular = runIds.flatMap(async (runId) =>
+    (await snippetsOfRun(db, runId)).map(
       (s): NewItem<typeof CONSENSUS_SNIPPET> => ({ kind: CONSENSUS_SNIPPET, snippetId: s.id, runId, isGold: false }),
     ),
   );
   let items = regular;
   if (source && config.goldRate > 0) {
-    const gold = goldSnippets(db, source, new Set(regular.map((r) => r.snippetId as number)));
+    const gold = await goldSnippets(db, source, new Set(regular.map((r) => r.snippetId as number)));
     items = mixGold(regular, gold, config.goldRate, config.seed).map(({ item }) => item);
   }
-  return insertStudy(db, CONSENSUS_SNIPPET, data, items, { trajectories: data.trajectories });
+  return await insertStudy(db, CONSENSUS_SNIPPET, data, items, { trajectories: data.trajectories });
 }
 
 /**
  * An active study (docs/active-labelling.md): its population and draw order are stored now, its items appear as runs
  * are drawn; `trajectories` is the budget, the most runs it will draw.
  */
-async function createActiveStudy(db: Db, data: z.infer<typeof consensusStudySchema>, config: StudyConfig): Promise<number> {
+async function createActiveStudy(
+  db: Db,
+  data: z.infer<typeof consensusStudySchema>,
+  config: StudyConfig,
+): Promise<number> {
   const backbones = config.judgeBackbones ?? [];
   if (backbones.length === 0 || new Set(backbones).size !== backbones.length) {
     throw badInput("An active study needs its judge backbone (and, optionally, a different second one)", [
       { path: "judgeBackbones", message: backbones.length ? "choose two different backbones" : "choose the judge" },
     ]);
   }
-  const population = (await activePopulation(db, backbones));
+  const population = await activePopulation(db, backbones);
   if (data.trajectories > population.length) {
     throw badInput(
       `Only ${population.length} runs have the judge's evaluation; the budget asks for ${data.trajectories}`,
       [{ path: "trajectories", message: `at most ${population.length}` }],
     );
   }
-  return db.transaction(async () => {
-    const studyId = insertStudy(db, CONSENSUS_SNIPPET, data, [], {
+  return await transact(db, async (db) => {
+    const studyId = await insertStudy(db, CONSENSUS_SNIPPET, data, [], {
       trajectories: data.trajectories,
       goldFromStudyId: data.goldFromStudyId,
     });
-    (await storePopulation(db, studyId, population, config.seed));
+    await storePopulation(db, studyId, population, config.seed);
     return studyId;
   });
 }
@@ -145,7 +150,7 @@ async function consensusFromFields(db: Db, form: FormData, common: CommonStudyIn
   const backbones = [form.get("judgeBackbone"), form.get("judgeBackbone2")].filter(
     (b): b is string => typeof b === "string" && b !== "",
   );
-  return (await createConsensusStudy(db, {
+  return await createConsensusStudy(db, {
     ...common,
     config: {
       ...common.config,
@@ -155,7 +160,7 @@ async function consensusFromFields(db: Db, form: FormData, common: CommonStudyIn
     } as CommonStudyInput["config"],
     trajectories: formNumber(form, "trajectories") ?? Number.NaN,
     goldFromStudyId: formNumber(form, "goldFromStudyId"),
-  }));
+  });
 }
 
 /** A trajectory's first snippet has nothing before it: carry-forward there is refused in the annotator's terms. */
@@ -175,13 +180,13 @@ export const consensusSnippetServer = {
   id: CONSENSUS_SNIPPET,
   view: consensusTaskView,
   available: evaluatedTrajectoryCount,
-  formChoices: (db) => ({
-    goldSources: listStudyRows(db)
+  formChoices: async (db) => ({
+    goldSources: (await listStudyRows(db))
       .filter((s) => s.type === CONSENSUS_SNIPPET)
       .map((s) => ({ id: s.id, name: s.name, pool: s.pool })),
-    judges: topicJudgeBackbones(db),
+    judges: await topicJudgeBackbones(db),
   }),
-  createFromForm: async (db, form, common) => (await consensusFromFields(db, form, common)),
+  createFromForm: async (db, form, common) => await consensusFromFields(db, form, common),
   createFromFields: consensusFromFields,
   refuseOnSubmit: refuseCarryOnFirstSnippet,
   dashboard: consensusDashboard,
@@ -233,12 +238,12 @@ export const consensusSnippetServer = {
   }),
   taskPart: async (db, item, annotatorId, saved) => {
     // The snippet's place in its run, read once for the view and the carry-forward label.
-    const context = (await snippetContext(db, item.snippetId as number));
+    const context = await snippetContext(db, item.snippetId as number);
     return {
-      task: (await consensusTaskView(db, item, context)),
-      previousLabel: annotatorId === null ? null : (await previousOwnLabel(db, item, annotatorId, context)),
+      task: await consensusTaskView(db, item, context),
+      previousLabel: annotatorId === null ? null : await previousOwnLabel(db, item, annotatorId, context),
       initialLabel: definition.resume(saved.draft, saved.latest),
       initialChoice: null,
     };
   },
-} satisfies TaskTypeServer<typeof CONSENSUS_SNIPPET, ReturnType<typeof consensusDashboard>>;
+} satisfies TaskTypeServer<typeof CONSENSUS_SNIPPET, Awaited<ReturnType<typeof consensusDashboard>>>;

@@ -9,35 +9,39 @@ import { addAnnotator, seedDemo } from "../../../harness/annotation.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 
-describe("dashboard flags", () => {
-  const t = tempDb();
+describe("dashboard flags", async () => {
+  const t = await tempDb();
   let study = 0;
   let other = 0;
   let flags: number[] = [];
   beforeAll(async () => {
     await seedDemo(t.db);
     study = await createConsensusStudy(t.db, { name: "flagged", pool: "expert", trajectories: 1 });
-    other = createAbStudy(t.db, { name: "other", pool: "crowd" });
-    const ada = addAnnotator(t.db, "flagger", "expert");
-    const [first, second] = itemsOfStudy(t.db, study);
+    other = await createAbStudy(t.db, { name: "other", pool: "crowd" });
+    const ada = await addAnnotator(t.db, "flagger", "expert");
+    const [first, second] = await itemsOfStudy(t.db, study);
     flags = [
-      insertItemFlag(t.db, {
+      await insertItemFlag(t.db, {
         studyItemId: first.id,
         annotatorId: ada,
         comment: "The snippet cuts a sentence in half.",
       }),
-      insertItemFlag(t.db, { studyItemId: second.id, annotatorId: ada, comment: "Topic 2 is not discussed at all." }),
+      await insertItemFlag(t.db, {
+        studyItemId: second.id,
+        annotatorId: ada,
+        comment: "Topic 2 is not discussed at all.",
+      }),
     ];
-    insertItemFlag(t.db, {
-      studyItemId: itemsOfStudy(t.db, other)[0].id,
+    await insertItemFlag(t.db, {
+      studyItemId: (await itemsOfStudy(t.db, other))[0].id,
       annotatorId: ada,
       comment: "A and B look identical.",
     });
   });
   afterAll(() => t.cleanup());
 
-  it("lists the study's open flags newest first, with the annotator, the item's place and a link to its run at the snippet", () => {
-    const panel = studyFlagsPanel(t.db, study, { showResolved: false });
+  it("lists the study's open flags newest first, with the annotator, the item's place and a link to its run at the snippet", async () => {
+    const panel = await studyFlagsPanel(t.db, study, { showResolved: false });
     expect(panel.open).toBe(2);
     expect(panel.flags.map((f) => f.comment)).toEqual([
       "Topic 2 is not discussed at all.",
@@ -45,24 +49,24 @@ describe("dashboard flags", () => {
     ]);
     expect(panel.flags[1]).toMatchObject({ annotatorName: "flagger", position: 1 });
     expect(panel.flags[1].links[0].href).toMatch(/^\/runs\/[^#]+#turn-\d+$/);
-    const ab = studyFlagsPanel(t.db, other, { showResolved: false });
+    const ab = await studyFlagsPanel(t.db, other, { showResolved: false });
     expect(ab.flags[0].links.map((l) => l.text)).toEqual(["conversation A", "conversation B"]);
   });
 
-  it("marks a flag resolved, hides it by default and shows it on request", () => {
-    resolveStudyFlag(t.db, study, String(flags[0]));
-    const hidden = studyFlagsPanel(t.db, study, { showResolved: false });
+  it("marks a flag resolved, hides it by default and shows it on request", async () => {
+    await resolveStudyFlag(t.db, study, String(flags[0]));
+    const hidden = await studyFlagsPanel(t.db, study, { showResolved: false });
     expect(hidden).toMatchObject({ open: 1, resolved: 1 });
     expect(hidden.flags.map((f) => f.id)).toEqual([flags[1]]);
-    const shown = studyFlagsPanel(t.db, study, { showResolved: true });
+    const shown = await studyFlagsPanel(t.db, study, { showResolved: true });
     expect(shown.flags.find((f) => f.id === flags[0])?.resolvedAt).toMatch(/^\d{4}-/);
   });
 
-  it("refuses a flag of another study, one already resolved, and a missing id", () => {
-    const otherFlag = studyFlagsPanel(t.db, other, { showResolved: false }).flags[0].id;
-    expectServiceError(() => resolveStudyFlag(t.db, study, String(otherFlag)), 404, /does not exist/);
-    expectServiceError(() => resolveStudyFlag(t.db, study, String(flags[0])), 409, /already resolved/);
-    expectServiceError(() => resolveStudyFlag(t.db, study, null), 400, /Which flag/, "flagId");
-    expectServiceError(() => resolveStudyFlag(t.db, study, "1.5"), 400, /Which flag/, "flagId");
+  it("refuses a flag of another study, one already resolved, and a missing id", async () => {
+    const otherFlag = (await studyFlagsPanel(t.db, other, { showResolved: false })).flags[0].id;
+    expectServiceError(async () => await resolveStudyFlag(t.db, study, String(otherFlag)), 404, /does not exist/);
+    expectServiceError(async () => await resolveStudyFlag(t.db, study, String(flags[0])), 409, /already resolved/);
+    expectServiceError(async () => await resolveStudyFlag(t.db, study, null), 400, /Which flag/, "flagId");
+    expectServiceError(async () => await resolveStudyFlag(t.db, study, "1.5"), 400, /Which flag/, "flagId");
   });
 });

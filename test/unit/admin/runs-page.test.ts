@@ -53,8 +53,8 @@ describe("runs page helpers (pure)", () => {
   });
 });
 
-describe("runsPage: paged, filtered and searched in SQL", () => {
-  const t = tempDb();
+describe("runsPage: paged, filtered and searched in SQL", async () => {
+  const t = await tempDb();
   const ALL = 2 * 15 * 9;
   beforeAll(async () => {
     const bundle = syntheticBundle(2);
@@ -71,55 +71,57 @@ describe("runsPage: paged, filtered and searched in SQL", () => {
   });
   afterAll(() => t.cleanup());
 
-  it("counts every run and pages through them all once, in order, with no cap", () => {
-    const everything = listRuns(t.db, { limit: 10_000 }).map((r) => r.id);
+  it("counts every run and pages through them all once, in order, with no cap", async () => {
+    const everything = (await listRuns(t.db, { limit: 10_000 })).map((r) => r.id);
     expect(everything).toHaveLength(ALL);
-    const first = runsPage(t.db, {}, 1, 50);
+    const first = await runsPage(t.db, {}, 1, 50);
     expect(first).toMatchObject({ total: ALL, page: 1, pages: 6, size: 50 });
-    const paged = [1, 2, 3, 4, 5, 6].flatMap((p) => runsPage(t.db, {}, p, 50).runs.map((r) => r.id));
+    const paged = [1, 2, 3, 4, 5, 6].flatMap(async (p) => (await runsPage(t.db, {}, p, 50)).runs.map((r) => r.id));
     expect(paged).toEqual(everything);
-    expect(runsPage(t.db, {}, 6, 50).runs).toHaveLength(ALL - 250);
+    expect((await runsPage(t.db, {}, 6, 50)).runs).toHaveLength(ALL - 250);
     // A page past the last shows the last (a stale link after a filter narrowed the list).
-    expect(runsPage(t.db, {}, 99, 50)).toMatchObject({ page: 6, runs: runsPage(t.db, {}, 6, 50).runs });
-    const sorted = runsPage(t.db, { sort: { key: "id", dir: "desc" } }, 2, 50).runs.map((r) => r.id);
+    expect(await runsPage(t.db, {}, 99, 50)).toMatchObject({ page: 6, runs: (await runsPage(t.db, {}, 6, 50)).runs });
+    const sorted = (await runsPage(t.db, { sort: { key: "id", dir: "desc" } }, 2, 50)).runs.map((r) => r.id);
     expect(sorted).toEqual([...everything].sort().reverse().slice(50, 100));
   });
 
-  it("filters by scenario, condition, mediator, backbone and outcome, the total counting the filtered runs", () => {
-    const ids = (filter: Parameters<typeof listRuns>[1]) => listRuns(t.db, { ...filter, limit: 10_000 });
-    const scenario = ids({ scenarioId: "bench-1" });
+  it("filters by scenario, condition, mediator, backbone and outcome, the total counting the filtered runs", async () => {
+    const ids = async (filter: Parameters<typeof listRuns>[1]) => await listRuns(t.db, { ...filter, limit: 10_000 });
+    const scenario = await ids({ scenarioId: "bench-1" });
     expect(scenario).toHaveLength(135);
     expect(new Set(scenario.map((r) => r.scenarioId))).toEqual(new Set(["bench-1"]));
-    const cc = ids({ condition: { axis: "emotion", variant: "CC" } });
+    const cc = await ids({ condition: { axis: "emotion", variant: "CC" } });
     expect(cc.map((r) => `${r.axis}:${r.variant}`)).toEqual(Array(18).fill("emotion:CC"));
-    expect(ids({ mediator: "m3" }).map((r) => r.mediatorBackbone)).toEqual(Array(30).fill("m3"));
-    expect(ids({ mediator: "none" }).every((r) => !r.mediated)).toBe(true);
-    expect(ids({ mediator: "none" })).toHaveLength(30);
-    const b = ids({ backbone: "sim-b" });
+    expect((await ids({ mediator: "m3" })).map((r) => r.mediatorBackbone)).toEqual(Array(30).fill("m3"));
+    expect((await ids({ mediator: "none" })).every((r) => !r.mediated)).toBe(true);
+    expect(await ids({ mediator: "none" })).toHaveLength(30);
+    const b = await ids({ backbone: "sim-b" });
     expect(b.length).toBe(Math.ceil(ALL / 7));
     expect(b.every((r) => r.simulatorBackbone === "sim-b")).toBe(true);
     const both = { backbone: "sim-b", outcome: "impasse", scenarioId: "bench-0" };
-    const combined = ids(both);
+    const combined = await ids(both);
     expect(combined.length).toBeGreaterThan(0);
     expect(combined.every((r) => r.simulatorBackbone === "sim-b" && r.outcome === "impasse")).toBe(true);
-    expect(countRuns(t.db, both)).toBe(combined.length);
-    expect(runsPage(t.db, { mediator: "m3" }, 1, 50)).toMatchObject({ total: 30, pages: 1 });
-    expect(runsPage(t.db, { backbone: "no-such-model" }, 3, 50)).toMatchObject({ total: 0, page: 1, runs: [] });
+    expect(await countRuns(t.db, both)).toBe(combined.length);
+    expect(await runsPage(t.db, { mediator: "m3" }, 1, 50)).toMatchObject({ total: 30, pages: 1 });
+    expect(await runsPage(t.db, { backbone: "no-such-model" }, 3, 50)).toMatchObject({ total: 0, page: 1, runs: [] });
   });
 
-  it("searches run ids and scenario titles, every word, as text (never a pattern)", () => {
+  it("searches run ids and scenario titles, every word, as text (never a pattern)", async () => {
     // Every word anywhere: "1" is in bench-1's title and in bench-0's "m1" run ids.
-    const found = listRuns(t.db, { text: "Bench scenario 1", limit: 10_000 });
+    const found = await listRuns(t.db, { text: "Bench scenario 1", limit: 10_000 });
     expect(found.filter((r) => r.scenarioId === "bench-1")).toHaveLength(135);
     expect(found.filter((r) => r.scenarioId === "bench-0").map((r) => r.mediatorBackbone)).toEqual(
       Array(15).fill("m1"),
     );
-    expect(listRuns(t.db, { text: "bench-0:emotion:cc:m2" }).map((r) => r.id)).toEqual(["bench-0:emotion:CC:m2"]);
-    expect(countRuns(t.db, { text: "%" })).toBe(0);
+    expect((await listRuns(t.db, { text: "bench-0:emotion:cc:m2" })).map((r) => r.id)).toEqual([
+      "bench-0:emotion:CC:m2",
+    ]);
+    expect(await countRuns(t.db, { text: "%" })).toBe(0);
   });
 
-  it("offers as filter choices only the values stored runs have", () => {
-    const facets = runFacets(t.db);
+  it("offers as filter choices only the values stored runs have", async () => {
+    const facets = await runFacets(t.db);
     expect(facets.scenarios).toEqual([
       { id: "bench-0", title: "Bench scenario 0" },
       { id: "bench-1", title: "Bench scenario 1" },

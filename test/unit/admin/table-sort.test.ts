@@ -52,35 +52,35 @@ describe("table sort (query string)", () => {
   });
 });
 
-describe("listRuns: sort and filter in SQL", () => {
-  const t = tempDb();
+describe("listRuns: sort and filter in SQL", async () => {
+  const t = await tempDb();
   beforeAll(async () => await seedDemo(t.db));
   afterAll(() => t.cleanup());
 
-  it("sorts by a column either way, the run id breaking ties", () => {
-    const byTurns = listRuns(t.db, { sort: { key: "turns", dir: "desc" } });
+  it("sorts by a column either way, the run id breaking ties", async () => {
+    const byTurns = await listRuns(t.db, { sort: { key: "turns", dir: "desc" } });
     expect(byTurns.length).toBeGreaterThan(2);
     const turns = byTurns.map((r) => r.totalTurns);
     expect(turns).toEqual([...turns].sort((a, b) => b - a));
-    const byId = listRuns(t.db, { sort: { key: "id", dir: "asc" } }).map((r) => r.id);
+    const byId = (await listRuns(t.db, { sort: { key: "id", dir: "asc" } })).map((r) => r.id);
     expect(byId).toEqual([...byId].sort());
-    const evaluated = listRuns(t.db, { sort: { key: "evaluations", dir: "desc" } });
+    const evaluated = await listRuns(t.db, { sort: { key: "evaluations", dir: "desc" } });
     expect(evaluated[0].evaluations).toBe(Math.max(...evaluated.map((r) => r.evaluations)));
   });
 
-  it("filters by words, outcome and mediation; a word is text, never a LIKE pattern", () => {
-    const all = listRuns(t.db);
-    const mediated = listRuns(t.db, { mediated: true });
+  it("filters by words, outcome and mediation; a word is text, never a LIKE pattern", async () => {
+    const all = await listRuns(t.db);
+    const mediated = await listRuns(t.db, { mediated: true });
     expect(mediated.length).toBeGreaterThan(0);
     expect(mediated.every((r) => r.mediated)).toBe(true);
-    expect(listRuns(t.db, { mediated: false }).length).toBe(all.length - mediated.length);
+    expect((await listRuns(t.db, { mediated: false })).length).toBe(all.length - mediated.length);
     const outcome = all[0].outcome;
-    expect(listRuns(t.db, { outcome }).map((r) => r.id)).toEqual(
+    expect((await listRuns(t.db, { outcome })).map((r) => r.id)).toEqual(
       all.filter((r) => r.outcome === outcome).map((r) => r.id),
     );
     const title = all[0].scenarioTitle;
     const word = title.split(" ")[0].toUpperCase();
-    expect(listRuns(t.db, { text: word }).map((r) => r.id)).toEqual(
+    expect((await listRuns(t.db, { text: word })).map((r) => r.id)).toEqual(
       all
         .filter((r) =>
           `${r.id} ${r.scenarioTitle} ${r.axis} ${r.variant} ${r.mediatorBackbone ?? ""} ${r.simulatorBackbone}`
@@ -89,6 +89,6 @@ describe("listRuns: sort and filter in SQL", () => {
         )
         .map((r) => r.id),
     );
-    expect(listRuns(t.db, { text: "%" })).toEqual([]);
+    expect(await listRuns(t.db, { text: "%" })).toEqual([]);
   });
 });

@@ -14,8 +14,8 @@ import { imperfectChooser, labelAbStudy } from "../../helpers/ab-labelling.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 
-describe("A/B studies by simulator backbone", () => {
-  const t = tempDb();
+describe("A/B studies by simulator backbone", async () => {
+  const t = await tempDb();
   beforeAll(async () => {
     await importBundleFiles(t.db, [
       { file: "probe.json", text: JSON.stringify(probingBundle()) },
@@ -31,8 +31,8 @@ describe("A/B studies by simulator backbone", () => {
         .all(studyId) as { id: string }[]
     ).map((r) => r.id);
 
-  it("offers each stored backbone with its pair count", () => {
-    expect(studiesOverview(t.db).choices["ab-reactiveness"]).toEqual({
+  it("offers each stored backbone with its pair count", async () => {
+    expect((await studiesOverview(t.db)).choices["ab-reactiveness"]).toEqual({
       backbones: [
         { backbone: "sim-a", pairs: 6 },
         { backbone: "sim-b", pairs: 6 },
@@ -40,17 +40,17 @@ describe("A/B studies by simulator backbone", () => {
       ],
     });
     // No consensus study yet: nothing to draw gold snippets from; no evaluation yet: no judge for an active study.
-    expect(studiesOverview(t.db).choices["consensus-snippet"]).toEqual({ goldSources: [], judges: [] });
+    expect((await studiesOverview(t.db)).choices["consensus-snippet"]).toEqual({ goldSources: [], judges: [] });
   });
 
-  it("takes only the chosen backbones' pairs, and every pair when none is chosen", () => {
-    const two = createAbStudy(t.db, { name: "a and c", pool: "expert", backbones: ["sim-a", "sim-c"] });
+  it("takes only the chosen backbones' pairs, and every pair when none is chosen", async () => {
+    const two = await createAbStudy(t.db, { name: "a and c", pool: "expert", backbones: ["sim-a", "sim-c"] });
     expect(pairsOf(two)).toEqual(
       [0, 1, 2, 3, 4, 5].flatMap((i) => [fxPairId("sim-a", i), fxPairId("sim-c", i)]).sort(),
     );
-    expect(pairsOf(createAbStudy(t.db, { name: "all", pool: "expert" }))).toHaveLength(18);
+    expect(pairsOf(await createAbStudy(t.db, { name: "all", pool: "expert" }))).toHaveLength(18);
     // With pair ids as well: the pairs that are both listed and from a chosen backbone.
-    const both = createAbStudy(t.db, {
+    const both = await createAbStudy(t.db, {
       name: "both",
       pool: "expert",
       backbones: ["sim-b"],
@@ -61,19 +61,20 @@ describe("A/B studies by simulator backbone", () => {
 
   it("refuses an unknown backbone by name, and a choice that leaves no pair", () => {
     expectServiceError(
-      () => createAbStudy(t.db, { name: "x", pool: "expert", backbones: ["sim-a", "gpt-nope"] }),
+      async () => await createAbStudy(t.db, { name: "x", pool: "expert", backbones: ["sim-a", "gpt-nope"] }),
       400,
       /no stored A\/B pair was simulated by "gpt-nope"/,
       "backbones",
     );
     expectServiceError(
-      () => createAbStudy(t.db, { name: "x", pool: "expert", backbones: ["sim-c"], pairIds: [fxPairId("sim-a", 0)] }),
+      async () =>
+        await createAbStudy(t.db, { name: "x", pool: "expert", backbones: ["sim-c"], pairIds: [fxPairId("sim-a", 0)] }),
       400,
       /None of the chosen pairs/,
       "backbones",
     );
     expectServiceError(
-      () => createAbStudy(t.db, { name: "x", pool: "expert", backbones: [] }),
+      async () => await createAbStudy(t.db, { name: "x", pool: "expert", backbones: [] }),
       400,
       /at least one simulator backbone/,
       "backbones",
@@ -107,13 +108,15 @@ describe("A/B studies by simulator backbone", () => {
   });
 
   it("shows fidelity and nominal alpha per backbone on the dashboard", async () => {
-    const study = createAbStudy(t.db, {
+    const study = await createAbStudy(t.db, {
       name: "labelled",
       pool: "expert",
       labelsPerItem: 3,
       backbones: ["sim-a", "sim-b"],
     });
-    const annotators = ["x1", "x2", "x3"].map((name) => addAnnotator(t.db, name, "expert"));
+    const annotators = await Promise.all(
+      ["x1", "x2", "x3"].map(async (name) => await addAnnotator(t.db, name, "expert")),
+    );
     expect(labelAbStudy(t.db, study, annotators, imperfectChooser)).toBe(36);
     const view = await studyDashboardView(t.db, study, { excludeFlagged: false });
     const fidelity = view.fidelity as {

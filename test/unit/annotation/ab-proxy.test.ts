@@ -51,15 +51,15 @@ function bundle(): BundleInput {
   return { ...pairs, runs, evaluations };
 }
 
-describe("A/B dashboard: the automatic fidelity proxy", () => {
-  const t = tempDb();
+describe("A/B dashboard: the automatic fidelity proxy", async () => {
+  const t = await tempDb();
   let proxy: { byBackbone: BackboneProxy[]; overall: BackboneProxy | null };
   beforeAll(async () => {
     await importBundleFiles(t.db, [
       { file: "probe.json", text: JSON.stringify(probingBundle()) },
       { file: "ab.json", text: JSON.stringify(bundle()) },
     ]);
-    const study = createAbStudy(t.db, { name: "all pairs", pool: "expert" });
+    const study = await createAbStudy(t.db, { name: "all pairs", pool: "expert" });
     proxy = ((await studyDashboardView(t.db, study, { excludeFlagged: false })).fidelity as { proxy: typeof proxy })
       .proxy;
   });

@@ -31,7 +31,7 @@ const active = (trajectories: number, extra: Record<string, unknown> = {}) => ({
   config: { seed: 4, allocation: "active" as const, judgeBackbones: ["demo-judge"], ...extra },
 });
 
-type Sql = ReturnType<typeof tempDb>["db"]["$client"];
+type Sql = Awaited<ReturnType<typeof tempDb>>["db"]["$client"];
 const draws = (sql: Sql, studyId: number) =>
   sql
     .prepare("SELECT run_id, mediator, size, key, position FROM study_draws WHERE study_id = ? ORDER BY run_id")
@@ -39,8 +39,8 @@ const draws = (sql: Sql, studyId: number) =>
 const itemCount = (sql: Sql, studyId: number) =>
   (sql.prepare("SELECT count(*) AS n FROM study_items WHERE study_id = ?").get(studyId) as { n: number }).n;
 
-describe("creating an active study", () => {
-  const t = tempDb();
+describe("creating an active study", async () => {
+  const t = await tempDb();
   beforeAll(async () => await seedDemo(t.db));
   afterAll(() => t.cleanup());
 
@@ -74,7 +74,7 @@ describe("creating an active study", () => {
 
   it("draws a run when an annotator asks and nothing is open, its snippets in order, balanced over mediators", async () => {
     const studyId = await createConsensusStudy(t.db, active(2));
-    const ada = addAnnotator(t.db, "active-ada", "expert");
+    const ada = await addAnnotator(t.db, "active-ada", "expert");
     expect(await hasWorkFor(t.db, studyId, ada)).toBe(true);
     const lease = (await nextTask(t.db, studyId, ada))!;
     const drawn = draws(t.db.$client, studyId).filter((r) => r.position !== null);
@@ -89,14 +89,14 @@ describe("creating an active study", () => {
     expect(items.map((i) => i.position)).toEqual(items.map((_, n) => n + 1));
     expect(lease.itemId).toBe(items[0].id);
     // While Ada holds a lease a second annotator still finds that run's items open: no new draw.
-    const ben = addAnnotator(t.db, "active-ben", "expert");
+    const ben = await addAnnotator(t.db, "active-ben", "expert");
     await nextTask(t.db, studyId, ben);
     expect(draws(t.db.$client, studyId).filter((r) => r.position !== null)).toHaveLength(1);
   });
 });
 
-describe("an active study under concurrent annotators", () => {
-  const t = tempDb();
+describe("an active study under concurrent annotators", async () => {
+  const t = await tempDb();
   const bundleDir = join(ROOT, "dist", `active-worker-${process.pid}`);
   let script = "";
   let studyId = 0;
@@ -108,7 +108,7 @@ describe("an active study under concurrent annotators", () => {
     script = await bundleAnnotatorWorker(bundleDir);
     await seedDemo(t.db);
     studyId = await createConsensusStudy(t.db, { ...active(BUDGET), labelsPerItem: K });
-    for (let i = 0; i < 6; i++) annotators.push(addAnnotator(t.db, `drawer${i}`, "expert"));
+    for (let i = 0; i < 6; i++) annotators.push(await addAnnotator(t.db, `drawer${i}`, "expert"));
   });
   afterAll(() => {
     t.cleanup();
@@ -148,13 +148,13 @@ describe("an active study under concurrent annotators", () => {
   }, 120_000);
 });
 
-describe("an active study's stopping rule and design", () => {
-  const t = tempDb();
+describe("an active study's stopping rule and design", async () => {
+  const t = await tempDb();
   let studyId = 0;
   beforeAll(async () => {
     await seedDemo(t.db);
     studyId = await createConsensusStudy(t.db, active(4));
-    const experts = [addAnnotator(t.db, "stop-ada", "expert"), addAnnotator(t.db, "stop-ben", "expert")];
+    const experts = [await addAnnotator(t.db, "stop-ada", "expert"), await addAnnotator(t.db, "stop-ben", "expert")];
     // Both label everything the study draws, with scores that differ by run so the estimate has spread.
     for (let more = true; more; ) {
       more = false;
@@ -179,8 +179,8 @@ describe("an active study's stopping rule and design", () => {
     const panel = await stoppingPanel(
       t.db,
       studyId,
-      loadItems(t.db, [studyId]),
-      loadLatestLabels(t.db, [studyId], "statistics"),
+      await loadItems(t.db, [studyId]),
+      await loadLatestLabels(t.db, [studyId], "statistics"),
     );
     expect(panel.source).toBe("active");
     expect(panel.target).toBe(0.05);
@@ -244,7 +244,7 @@ describe("an active study with gold", () => {
       config: { ...active(2).config, goldRate: 0.5 },
     });
     expect((await findStudy(t.db, studyId))!.config).toMatchObject({ goldFromStudyId: 1, goldRate: 0.5 });
-    const ada = addAnnotator(t.db, "gold-ada", "expert");
+    const ada = await addAnnotator(t.db, "gold-ada", "expert");
     await nextTask(t.db, studyId, ada);
     const items = t.db.$client
       .prepare("SELECT run_id, snippet_id, is_gold FROM study_items WHERE study_id = ? ORDER BY position")

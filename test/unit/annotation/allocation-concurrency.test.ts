@@ -13,8 +13,8 @@ import { bundleAnnotatorWorker, startAnnotatorWorker } from "../../helpers/annot
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 
-describe("allocation under concurrency", () => {
-  const t = tempDb();
+describe("allocation under concurrency", async () => {
+  const t = await tempDb();
   let studyId = 0;
   const annotators: number[] = [];
   const K = 3;
@@ -31,7 +31,7 @@ describe("allocation under concurrency", () => {
       labelsPerItem: K,
       config: { seed: 3 },
     });
-    for (let i = 0; i < 20; i++) annotators.push(addAnnotator(t.db, `racer${i}`, "expert"));
+    for (let i = 0; i < 20; i++) annotators.push(await addAnnotator(t.db, `racer${i}`, "expert"));
   });
   afterAll(() => {
     t.cleanup();

@@ -21,11 +21,11 @@ import { tempDb } from "../../../harness/temp-db.ts";
 const K = 2;
 
 describe("allocation cursor", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let studyId = 0;
   let people: number[] = [];
-  const positionOf = (itemId: number) =>
-    t.db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).get()!.position;
+  const positionOf = async (itemId: number) =>
+    (await t.db.select().from(schema.studyItems).where(eq(schema.studyItems.id, itemId)).limit(1))[0]!.position;
   const setCursor = async (openFrom: number) =>
     await t.db.insert(schema.allocationCursors).values({ studyId, openFrom }).onConflictDoUpdate({
       target: schema.allocationCursors.studyId,
@@ -33,10 +33,12 @@ describe("allocation cursor", () => {
     });
 
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
     studyId = await createConsensusStudy(t.db, { name: "cursor", pool: "expert", trajectories: 2, labelsPerItem: K });
-    people = ["a", "b", "c", "d", "e"].map((n) => addAnnotator(t.db, `cursor-${n}`, "expert"));
+    people = await Promise.all(
+      ["a", "b", "c", "d", "e"].map(async (n) => await addAnnotator(t.db, `cursor-${n}`, "expert")),
+    );
   });
   afterEach(() => t.cleanup());
 
@@ -46,11 +48,11 @@ describe("allocation cursor", () => {
     expect((await nextTask(t.db, studyId, b))!.itemId).toBe(first);
     const second = (await nextTask(t.db, studyId, c))!.itemId;
     expect(second).not.toBe(first);
-    expect(await allocationCursor(t.db, studyId)).toBe(positionOf(second));
+    expect(await allocationCursor(t.db, studyId)).toBe(await positionOf(second));
 
     // a passes on the first item: its place is free again, behind the cursor.
-    markSkipped(t.db, (await findAssignment(t.db, first, a))!.id, new Date().toISOString(), null);
-    expect(await allocationCursor(t.db, studyId)).toBe(positionOf(first));
+    await markSkipped(t.db, (await findAssignment(t.db, first, a))!.id, new Date().toISOString(), null);
+    expect(await allocationCursor(t.db, studyId)).toBe(await positionOf(first));
     expect((await nextTask(t.db, studyId, d))!.itemId).toBe(first);
   });
 
@@ -58,7 +60,7 @@ describe("allocation cursor", () => {
     const [a, b] = people;
     const lease = (await nextTask(t.db, studyId, a))!;
     const item = lease.itemId;
-    const at = positionOf(item);
+    const at = await positionOf(item);
     const writes: [string, () => void][] = [
       [
         "a release",
@@ -112,7 +114,7 @@ describe("allocation cursor", () => {
         done++;
         continue;
       }
-      if (random() < 0.2) markSkipped(t.db, lease.assignmentId, new Date().toISOString(), null);
+      if (random() < 0.2) await markSkipped(t.db, lease.assignmentId, new Date().toISOString(), null);
       else
         await submitLabel(t.db, {
           studyId,

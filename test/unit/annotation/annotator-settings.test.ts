@@ -15,16 +15,16 @@ import { tempDb } from "../../../harness/temp-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 
 describe("annotator task settings", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   const userOf = (id: number, username: string) => sessionUser(id, "expert", username);
-  beforeEach(() => {
-    t = tempDb();
+  beforeEach(async () => {
+    t = await tempDb();
   });
   afterEach(() => t.cleanup());
 
   it("is off by default, turned on and off per annotator", async () => {
-    const ada = userOf(addAnnotator(t.db, "ada", "expert"), "ada");
-    const ben = userOf(addAnnotator(t.db, "ben", "expert"), "ben");
+    const ada = userOf(await addAnnotator(t.db, "ada", "expert"), "ada");
+    const ben = userOf(await addAnnotator(t.db, "ben", "expert"), "ben");
     expect(await taskSettings(t.db, ada)).toEqual({ autoAdvance: false, hotkeys: {} });
     expect(await saveTaskSettings(t.db, ada, { autoAdvance: "on" })).toEqual({ autoAdvance: true });
     expect((await taskSettings(t.db, ada)).autoAdvance).toBe(true);
@@ -35,7 +35,7 @@ describe("annotator task settings", () => {
   });
 
   it("refuses a value a checkbox never posts, changing nothing", async () => {
-    const ada = userOf(addAnnotator(t.db, "ada", "expert"), "ada");
+    const ada = userOf(await addAnnotator(t.db, "ada", "expert"), "ada");
     expectServiceError(
       async () => await saveTaskSettings(t.db, ada, { autoAdvance: "yes" }),
       400,
@@ -46,8 +46,8 @@ describe("annotator task settings", () => {
   });
 
   it("stores an annotator's own keys per task type, leaves other types and annotators alone, and resets them", async () => {
-    const ada = userOf(addAnnotator(t.db, "ada", "expert"), "ada");
-    const ben = userOf(addAnnotator(t.db, "ben", "expert"), "ben");
+    const ada = userOf(await addAnnotator(t.db, "ada", "expert"), "ada");
+    const ben = userOf(await addAnnotator(t.db, "ben", "expert"), "ben");
     const stored = () =>
       JSON.parse(
         (t.db.$client.prepare(`SELECT hotkeys FROM annotators WHERE id = ?`).get(ada.id) as { hotkeys: string })
@@ -76,7 +76,7 @@ describe("annotator task settings", () => {
   });
 
   it("refuses a form with a duplicate key or an unknown task type, storing nothing", async () => {
-    const ada = userOf(addAnnotator(t.db, "ada", "expert"), "ada");
+    const ada = userOf(await addAnnotator(t.db, "ada", "expert"), "ada");
     await saveHotkeys(t.db, ada, { taskType: "ab-reactiveness", fields: { "keys.chooseA": "q" } });
     const err = expectServiceError(
       async () =>

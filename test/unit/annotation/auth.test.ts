@@ -18,7 +18,7 @@ describe("passwords", () => {
   });
 
   it("log in admins and experts only, and never a deactivated or crowd account", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     try {
       await createAccount(t.db, { username: "ada", displayName: "Ada", role: "expert", password: "long enough pass" });
       expect(await authenticate(t.db, "ada", "long enough pass")).toMatchObject({ role: "expert" });

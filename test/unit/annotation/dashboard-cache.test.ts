@@ -116,7 +116,7 @@ describe("dashboard cache", () => {
       });
 
     beforeAll(async () => {
-      ada = addAnnotator(t.db, "cache-expert", "expert");
+      ada = await addAnnotator(t.db, "cache-expert", "expert");
       item = (await nextTask(t.db, expert, ada))!.itemId;
     });
 
@@ -160,23 +160,21 @@ describe("dashboard cache", () => {
     });
 
     it("a gold change (an item taken out of the gold set) moves gold accuracy", async () => {
-      const goldItem = t.db
-        .select()
-        .from(schema.studyItems)
-        .where(eq(schema.studyItems.studyId, ab))
-        .all()
-        .find((i) => i.isGold)!;
+      const goldItem = (await t.db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, ab))).find(
+        (i) => i.isGold,
+      )!;
       // An A/B gold answer follows the pair's levels, so the change is the item leaving the gold set.
       await expectChange(
         ab,
-        () => t.db.update(schema.studyItems).set({ isGold: false }).where(eq(schema.studyItems.id, goldItem.id)).run(),
+        async () =>
+          await t.db.update(schema.studyItems).set({ isGold: false }).where(eq(schema.studyItems.id, goldItem.id)),
         (v) => v.gold,
       );
     });
 
     it("an exclusion written by another connection (a label taken out of the statistics as surplus), then counting surplus again", async () => {
       const before = (await served(crowd)).page;
-      const other = openDatabase(t.path);
+      const other = await openDatabase(t.path);
       try {
         const labelId = (
           other.$client
@@ -204,7 +202,7 @@ describe("dashboard cache", () => {
 
     it("a crowd label on the same snippets moves the expert study's mark (its alignment reads them); a lease does not", async () => {
       const mark = await dashboardMark(t.db, expert);
-      const worker = addAnnotator(t.db, "cache-crowd", "crowd");
+      const worker = await addAnnotator(t.db, "cache-crowd", "crowd");
       expect(await dashboardMark(t.db, expert)).not.toBe(mark); // a new account: names are global
       const afterAccount = await dashboardMark(t.db, expert);
       const crowdMark = await dashboardMark(t.db, crowd);
@@ -225,7 +223,7 @@ describe("dashboard cache", () => {
 
     it("leases move the lease mark: progress follows a new lease while the figures stay cached", async () => {
       await served(expert);
-      const reader = addAnnotator(t.db, "cache-reader", "expert");
+      const reader = await addAnnotator(t.db, "cache-reader", "expert");
       await served(expert); // the new account moved the global mark
       const kept = dashboardCacheStats(t.db).leaseReads;
       expect((await served(expert)).recomputed).toBe(false);
@@ -241,7 +239,7 @@ describe("dashboard cache", () => {
     });
 
     it("a lease that ends by the clock (no write) makes the next request read the lease parts again", async () => {
-      const walker = addAnnotator(t.db, "cache-walker", "expert");
+      const walker = await addAnnotator(t.db, "cache-walker", "expert");
       const lease = (await nextTask(t.db, expert, walker))!;
       const progressOf = (page: DashboardPage) =>
         page.view.progress.annotators.find((a) => a.annotatorId === String(walker))?.activeLeases ?? 0;
@@ -264,12 +262,12 @@ describe("dashboard cache", () => {
   // Turns, snippets and scores fire no insert trigger (migration 0014): they only ever arrive with
   // their run or evaluation, whose own trigger moves the mark.
   it("an imported bundle moves the global mark through its runs and evaluations; a turn's later update moves it too", async () => {
-    const fresh = tempDb();
+    const fresh = await tempDb();
     try {
       const marks = [await dashboardMark(fresh.db, 1)];
       await importBundleFiles(fresh.db, [{ file: "fixture.json", text: JSON.stringify(fixtureBundle()) }]);
       marks.push(await dashboardMark(fresh.db, 1));
-      fresh.db.update(schema.turns).set({ utterance: "edited" }).where(eq(schema.turns.turnId, 1)).run();
+      await fresh.db.update(schema.turns).set({ utterance: "edited" }).where(eq(schema.turns.turnId, 1));
       marks.push(await dashboardMark(fresh.db, 1));
       expect(new Set(marks).size).toBe(3);
     } finally {

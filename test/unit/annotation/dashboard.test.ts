@@ -23,8 +23,8 @@ interface ScoreRow {
 
 const EXACT = 1e-12;
 
-describe("study dashboard against the statistics engine", () => {
-  const t = tempDb();
+describe("study dashboard against the statistics engine", async () => {
+  const t = await tempDb();
   let expertStudy = 0;
   let crowdStudy = 0;
   let abStudy = 0;

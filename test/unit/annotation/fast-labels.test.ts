@@ -50,7 +50,7 @@ describe("fastLabels", () => {
 });
 
 describe("fast labels on the study dashboard", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let studyId: number;
   let quick = 0;
   let token = 0;
@@ -85,20 +85,20 @@ describe("fast labels on the study dashboard", () => {
   }
 
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
-    studyId = createAbStudy(t.db, {
+    studyId = await createAbStudy(t.db, {
       name: "fast",
       pool: "expert",
       labelsPerItem: 3,
       config: { seed: 9, bootstrapDraws: 200 },
     });
-    quick = addAnnotator(t.db, "quick", "expert");
+    quick = await addAnnotator(t.db, "quick", "expert");
   });
   afterEach(() => t.cleanup());
 
   it("lists the quick annotator's labels and, when asked, leaves them out of alpha", async () => {
-    const careful = [addAnnotator(t.db, "careful1", "expert"), addAnnotator(t.db, "careful2", "expert")];
+    const careful = [await addAnnotator(t.db, "careful1", "expert"), await addAnnotator(t.db, "careful2", "expert")];
     const items = await labelAll(careful);
     expect(items).toBeGreaterThan(3);
 
@@ -127,7 +127,7 @@ describe("fast labels on the study dashboard", () => {
   });
 
   it("the cached page keeps the two settings apart, and a new minimum moves the study's mark", async () => {
-    await labelAll([addAnnotator(t.db, "careful1", "expert"), addAnnotator(t.db, "careful2", "expert")]);
+    await labelAll([await addAnnotator(t.db, "careful1", "expert"), await addAnnotator(t.db, "careful2", "expert")]);
     const alphaOf = async (excludeFast: boolean) =>
       (await dashboardPage(t.db, studyId, { excludeFlagged: false, excludeFast })).view.agreement.levels[0].alpha;
     const [withFast, withoutFastAlpha] = [await alphaOf(false), await alphaOf(true)];

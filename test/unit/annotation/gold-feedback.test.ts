@@ -21,7 +21,7 @@ import { tempDb } from "../../../harness/temp-db.ts";
 const expert = (id: number): SessionUser => sessionUser(id);
 
 describe("gold feedback", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let user: SessionUser;
   const goldOf = (studyId: number) =>
     new Map(
@@ -63,14 +63,14 @@ describe("gold feedback", () => {
   };
 
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
-    user = expert(addAnnotator(t.db, "gia", "expert"));
+    user = expert(await addAnnotator(t.db, "gia", "expert"));
   });
   afterEach(() => t.cleanup());
 
   it("on a study that enables it: gold submits name the item, and the page says matched or not and what was expected", async () => {
-    const study = createAbStudy(t.db, {
+    const study = await createAbStudy(t.db, {
       name: "with feedback",
       pool: "expert",
       config: { seed: 4, goldRate: 0.5, goldFeedback: true },
@@ -120,7 +120,7 @@ describe("gold feedback", () => {
         clientToken: `gold-feedback-revision-${studyId}-${itemId}`,
         secondsOnTask: 5,
       });
-    const withFeedback = createAbStudy(t.db, {
+    const withFeedback = await createAbStudy(t.db, {
       name: "final gold",
       pool: "expert",
       config: { seed: 4, goldRate: 0.5, goldFeedback: true },
@@ -132,14 +132,18 @@ describe("gold feedback", () => {
     expect(revise(withFeedback, goldId)).toThrow(/answer is final/);
     expect(revise(withFeedback, regularId)()).toMatchObject({ done: "label" });
 
-    const without = createAbStudy(t.db, { name: "revisable", pool: "expert", config: { seed: 4, goldRate: 0.5 } });
+    const without = await createAbStudy(t.db, {
+      name: "revisable",
+      pool: "expert",
+      config: { seed: 4, goldRate: 0.5 },
+    });
     await answerAll(without, () => false);
     const otherGold = [...goldOf(without)].find(([, g]) => g.isGold)![0];
     expect(revise(without, otherGold)()).toMatchObject({ done: "label" });
   });
 
   it("gives nothing about a gold item the annotator has not answered", async () => {
-    const study = createAbStudy(t.db, {
+    const study = await createAbStudy(t.db, {
       name: "unanswered",
       pool: "expert",
       config: { seed: 4, goldRate: 0.5, goldFeedback: true },
@@ -148,7 +152,7 @@ describe("gold feedback", () => {
     const { itemId } = (await nextTask(t.db, study, user.id))!;
     if (itemId !== goldId)
       expect((await taskPage(t.db, study, itemId, user, url(study, itemId, goldId))).goldFeedback).toBeNull();
-    const other = expert(addAnnotator(t.db, "oli", "expert"));
+    const other = expert(await addAnnotator(t.db, "oli", "expert"));
     const lease = (await nextTask(t.db, study, other.id))!;
     expect(
       (await taskPage(t.db, study, lease.itemId, other, url(study, lease.itemId, goldId))).goldFeedback,
@@ -156,14 +160,18 @@ describe("gold feedback", () => {
   });
 
   it("without the setting, gold items are indistinguishable and nothing is revealed", async () => {
-    const study = createAbStudy(t.db, { name: "no feedback", pool: "expert", config: { seed: 4, goldRate: 0.5 } });
+    const study = await createAbStudy(t.db, {
+      name: "no feedback",
+      pool: "expert",
+      config: { seed: 4, goldRate: 0.5 },
+    });
     const gold = goldOf(study);
     const pageOf = async (itemId: number, asked?: number) => {
       const { firstShowing: _f, ...page } = await taskPage(t.db, study, itemId, user, url(study, itemId, asked));
       return page;
     };
     // As each item is first shown (asking for feedback on the gold item answered last, if any).
-    const pages = new Map<number, ReturnType<typeof pageOf>>();
+    const pages = new Map<number, Awaited<ReturnType<typeof pageOf>>>();
     let lastGold: number | undefined;
     const done = await answerAll(
       study,

@@ -20,7 +20,7 @@ import { tempDb } from "../../../harness/temp-db.ts";
 const userOf = (id: number, role: "expert" | "crowd" = "expert"): SessionUser => sessionUser(id, role);
 
 describe("skip, flag and undo-last", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let studyId: number;
   let experts: SessionUser[];
   let token = 0;
@@ -50,7 +50,7 @@ describe("skip, flag and undo-last", () => {
   };
 
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
     // k = 2: every item takes two annotators.
     studyId = await createConsensusStudy(t.db, {
@@ -60,7 +60,9 @@ describe("skip, flag and undo-last", () => {
       labelsPerItem: 2,
       config: { seed: 3 },
     });
-    experts = ["a", "b", "c", "d"].map((name) => userOf(addAnnotator(t.db, name, "expert")));
+    experts = await Promise.all(
+      ["a", "b", "c", "d"].map(async (name) => userOf(await addAnnotator(t.db, name, "expert"))),
+    );
   });
   afterEach(() => t.cleanup());
 
@@ -68,7 +70,7 @@ describe("skip, flag and undo-last", () => {
     const [a, b, c, d] = experts;
     const first = (await nextTask(t.db, studyId, a.id))!.itemId;
     await skipItem(t.db, studyId, first, a, "  the snippet is cut off  ");
-    expect(takenSlots(t.db, first)).toBe(0);
+    expect(await takenSlots(t.db, first)).toBe(0);
     const row = t.db.$client
       .prepare(
         `SELECT status, skip_reason AS reason, skipped_at AS at FROM assignments WHERE study_item_id = ? AND annotator_id = ?`,
@@ -97,7 +99,7 @@ describe("skip, flag and undo-last", () => {
     await submit(b, first);
     expect((await nextTask(t.db, studyId, c.id))!.itemId).toBe(first);
     await submit(c, first);
-    expect(takenSlots(t.db, first)).toBe(2);
+    expect(await takenSlots(t.db, first)).toBe(2);
     expect(await allOf(d)).not.toContain(first);
   });
 
@@ -138,7 +140,7 @@ describe("skip, flag and undo-last", () => {
     const [a, b] = experts;
     const first = (await nextTask(t.db, studyId, a.id))!.itemId;
     await flagItem(t.db, studyId, first, a, "  Turn 3 is in another language. ");
-    expect(flagsOfStudy(t.db, studyId)).toMatchObject([
+    expect(await flagsOfStudy(t.db, studyId)).toMatchObject([
       { itemId: first, annotatorId: a.id, comment: "Turn 3 is in another language.", resolvedAt: null },
     ]);
     expectServiceError(async () => await flagItem(t.db, studyId, first, a, "   "), 400, /say what is wrong/, "comment");
@@ -151,7 +153,7 @@ describe("skip, flag and undo-last", () => {
     expectServiceError(async () => await flagItem(t.db, studyId, first, b, "broken"), 403, /not assigned to you/);
     // A flag neither skips nor submits: the lease is still the annotator's.
     expect((await nextTask(t.db, studyId, a.id))!.itemId).toBe(first);
-    expect(flagsOfStudy(t.db, studyId)).toHaveLength(1);
+    expect(await flagsOfStudy(t.db, studyId)).toHaveLength(1);
   });
 
   it("undo-last reopens the previous submitted item, and again the one before it; nothing is deleted", async () => {

@@ -26,7 +26,7 @@ const CHOICE_B = { kind: "ab-reactiveness", choice: "B" };
 const NOT_SHOWN = /Item \d+ had not been shown to you yet when this answer arrived, so it was not stored/;
 
 describe("the first showing of an item, and submits that come before it", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let studyId: number;
   let user: SessionUser;
   const shownAt = (itemId: number) =>
@@ -45,10 +45,10 @@ describe("the first showing of an item, and submits that come before it", () => 
     });
 
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
-    studyId = createAbStudy(t.db, { name: "blind", pool: "expert", config: { seed: 5 } });
-    user = expert(addAnnotator(t.db, "quick", "expert"));
+    studyId = await createAbStudy(t.db, { name: "blind", pool: "expert", config: { seed: 5 } });
+    user = expert(await addAnnotator(t.db, "quick", "expert"));
   });
   afterEach(() => t.cleanup());
 
@@ -97,7 +97,7 @@ describe("the first showing of an item, and submits that come before it", () => 
     expect(labelCount()).toBe(0);
     expect((await submitShownLabel(t.db, input, new Date("2026-11-28T10:00:00.000Z"))).duplicate).toBe(false);
 
-    const other = studyItemIds(t.db, studyId).find((id) => id !== itemId)!;
+    const other = (await studyItemIds(t.db, studyId)).find((id) => id !== itemId)!;
     expectServiceError(
       async () => await refuseUnshown(t.db, other, user.id, new Date()),
       403,
@@ -114,7 +114,7 @@ describe("the first showing of an item, and submits that come before it", () => 
   it("a showing is recorded on the annotator's own existing assignment only: no row for someone else, none without a lease", async () => {
     const { itemId } = (await nextTask(t.db, studyId, user.id))!;
     const before = tableCounts(t.db);
-    const other = addAnnotator(t.db, "other", "expert");
+    const other = await addAnnotator(t.db, "other", "expert");
     await recordItemShown(t.db, itemId, other);
     const after = tableCounts(t.db);
     expect(after.assignments).toBe(before.assignments);
@@ -127,17 +127,17 @@ describe("the MTurk ExternalQuestion page", () => {
   const STAND_IN = "http://127.0.0.1:8931";
   const options = { secret: SECRET, allowed: allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: STAND_IN }) };
   const ACCEPTED = new Date("2026-11-28T12:00:00.000Z");
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
 
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
   });
   afterEach(() => t.cleanup());
 
   it("signs the showing into the accepted worker's page (which writes nothing), refuses a submit stamped before it, and records it with the answer", async () => {
-    const studyId = createAbStudy(t.db, { name: "crowd A/B", pool: "crowd", config: { seed: 3 } });
-    const itemId = studyItemIds(t.db, studyId)[0];
+    const studyId = await createAbStudy(t.db, { name: "crowd A/B", pool: "crowd", config: { seed: 3 } });
+    const itemId = (await studyItemIds(t.db, studyId))[0];
     t.db.$client
       .prepare(
         `INSERT INTO mturk_hits (hit_id, environment, hit_type_id, study_id, study_item_id, max_assignments, reward_usd) VALUES ('3HITB001', 'sandbox', 'TYPE1', ?, ?, 3, 0.35)`,

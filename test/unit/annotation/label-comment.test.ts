@@ -16,16 +16,16 @@ import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 import { expectServiceError } from "../../helpers/expect-service-error.ts";
 
 describe("comment stored with a label", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let studyId: number;
   let ada: number;
   let itemId: number;
 
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
     studyId = await createConsensusStudy(t.db, { name: "s", pool: "expert", trajectories: 1, config: { seed: 1 } });
-    ada = addAnnotator(t.db, "ada", "expert");
+    ada = await addAnnotator(t.db, "ada", "expert");
     itemId = (await nextTask(t.db, studyId, ada))!.itemId;
   });
   afterEach(() => t.cleanup());
@@ -71,10 +71,10 @@ describe("comment stored with a label", () => {
       null,
     ]);
     // The dashboard lists the latest revision's comment only: none now.
-    expect(studyLabelComments(t.db, studyId)).toEqual({ rows: [], more: false });
+    expect(await studyLabelComments(t.db, studyId)).toEqual({ rows: [], more: false });
 
     await submit("Changed my mind on the score.", "token-0003", 5);
-    const panel = studyLabelComments(t.db, studyId);
+    const panel = await studyLabelComments(t.db, studyId);
     expect(panel.rows.map((r) => ({ revision: r.revision, comment: r.comment, annotator: r.annotatorName }))).toEqual([
       { revision: 3, comment: "Changed my mind on the score.", annotator: "ada" },
     ]);

@@ -11,18 +11,18 @@ import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 const expectRejected = expectServiceError;
 
 describe("label store", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let studyId: number;
   let ada: number;
   let ben: number;
   let itemId: number;
 
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
     studyId = await createConsensusStudy(t.db, { name: "s", pool: "expert", trajectories: 1, config: { seed: 1 } });
-    ada = addAnnotator(t.db, "ada", "expert");
-    ben = addAnnotator(t.db, "ben", "expert");
+    ada = await addAnnotator(t.db, "ada", "expert");
+    ben = await addAnnotator(t.db, "ben", "expert");
     itemId = (await nextTask(t.db, studyId, ada))!.itemId;
   });
   afterEach(() => t.cleanup());
@@ -78,7 +78,7 @@ describe("label store", () => {
   });
 
   describe("rejects bad labels with a clear message and stores nothing", () => {
-    const bad: [string, (l: ReturnType<typeof validConsensusLabel>) => unknown, number, RegExp, string?][] = [
+    const bad: [string, (l: Awaited<ReturnType<typeof validConsensusLabel>>) => unknown, number, RegExp, string?][] = [
       [
         "a score of 6",
         (l) => ({

@@ -13,7 +13,7 @@ const { scrypt } = await import("node:crypto");
 const { authenticate, createAccount } = await import("../../../app/server/annotation/accounts.server.ts");
 const { tempDb } = await import("../../../harness/temp-db.ts");
 
-const t = tempDb();
+const t = await tempDb();
 afterAll(() => t.cleanup());
 
 /** The cost parameters of each scrypt run `work` makes. */

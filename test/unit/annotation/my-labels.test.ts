@@ -13,7 +13,7 @@ import { tempDb } from "../../../harness/temp-db.ts";
 const any = { scenario: null, revised: null };
 
 describe("My labels and label history", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let studyId: number;
   let ada: SessionUser;
   let ben: SessionUser;
@@ -34,11 +34,11 @@ describe("My labels and label history", () => {
     });
 
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
     studyId = await createConsensusStudy(t.db, { name: "s", pool: "expert", trajectories: 1, config: { seed: 1 } });
-    ada = user(addAnnotator(t.db, "ada", "expert"), "ada", "expert");
-    ben = user(addAnnotator(t.db, "ben", "expert"), "ben", "expert");
+    ada = user(await addAnnotator(t.db, "ada", "expert"), "ada", "expert");
+    ben = user(await addAnnotator(t.db, "ben", "expert"), "ben", "expert");
   });
   afterEach(() => t.cleanup());
 
@@ -99,13 +99,13 @@ describe("My labels and label history", () => {
     );
     expect(own.place).toMatch(/^Trajectory 1 · snippet 1 of/);
     expectServiceError(async () => await labelHistory(t.db, labelId, ben), 403, /another annotator/);
-    const asAdmin = await labelHistory(t.db, labelId, { id: addAnnotator(t.db, "root", "admin"), role: "admin" });
+    const asAdmin = await labelHistory(t.db, labelId, { id: await addAnnotator(t.db, "root", "admin"), role: "admin" });
     expect([asAdmin.own, asAdmin.author, asAdmin.revisions[0].who]).toEqual([false, "ada", "ada, on the task page"]);
   });
 
   it("an A/B label is listed as a numbered pair about its target party, with the choice in words", async () => {
-    const abStudy = createAbStudy(t.db, { name: "ab", pool: "crowd", config: { seed: 4 } });
-    const carl = user(addAnnotator(t.db, "carl", "crowd"), "carl", "crowd", [abStudy]);
+    const abStudy = await createAbStudy(t.db, { name: "ab", pool: "crowd", config: { seed: 4 } });
+    const carl = user(await addAnnotator(t.db, "carl", "crowd"), "carl", "crowd", [abStudy]);
     const item = (await nextTask(t.db, abStudy, carl.id))!.itemId;
     await submit(carl, item, { kind: "ab-reactiveness", choice: "B" }, abStudy);
     const [row] = (await myLabels(t.db, abStudy, carl, any)).rows;

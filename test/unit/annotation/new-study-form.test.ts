@@ -34,7 +34,7 @@ async function refusal(fields: Record<string, string>): Promise<ServiceError> {
   return t0 as ServiceError;
 }
 
-const t = tempDb();
+const t = await tempDb();
 const db = () => t.db;
 const studyCount = () => (t.db.$client.prepare("SELECT count(*) AS n FROM studies").get() as { n: number }).n;
 
@@ -44,7 +44,7 @@ describe("the New-study form's validation", () => {
   beforeAll(async () => {
     await seedDemo(t.db);
     consensus = await createConsensusStudy(t.db, { name: "gold source", pool: "expert", trajectories: 1 });
-    ab = createAbStudy(t.db, { name: "an A/B study", pool: "crowd" });
+    ab = await createAbStudy(t.db, { name: "an A/B study", pool: "crowd" });
   });
   afterAll(() => t.cleanup());
 
@@ -84,8 +84,8 @@ describe("the New-study form's validation", () => {
     });
   });
 
-  it("offers the consensus studies, and only those, as gold sources", () => {
-    const sources = studiesOverview(t.db).choices["consensus-snippet"].goldSources ?? [];
+  it("offers the consensus studies, and only those, as gold sources", async () => {
+    const sources = (await studiesOverview(t.db)).choices["consensus-snippet"].goldSources ?? [];
     expect(sources.map((s) => s.id)).toContain(consensus);
     expect(sources.map((s) => s.id)).not.toContain(ab);
   });

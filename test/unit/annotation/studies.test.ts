@@ -7,12 +7,12 @@ import { studyDashboard } from "../../../app/server/annotation/dashboard.server.
 import { addAnnotator, seedDemo, validConsensusLabel } from "../../../harness/annotation.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 
-describe("studies", () => {
-  const t = tempDb();
+describe("studies", async () => {
+  const t = await tempDb();
   let experts: number[] = [];
   beforeAll(async () => {
     await seedDemo(t.db);
-    experts = [addAnnotator(t.db, "e1", "expert"), addAnnotator(t.db, "e2", "expert")];
+    experts = [await addAnnotator(t.db, "e1", "expert"), await addAnnotator(t.db, "e2", "expert")];
   });
   afterAll(() => t.cleanup());
 
@@ -110,7 +110,7 @@ describe("studies", () => {
     const regularSnippets = new Set(regular.map((r) => r.snippetId));
     expect(gold.some((g) => regularSnippets.has(g.snippetId))).toBe(false);
 
-    const worker = addAnnotator(t.db, "w1", "crowd");
+    const worker = await addAnnotator(t.db, "w1", "crowd");
     for (let lease = await nextTask(t.db, withGold, worker); lease; lease = await nextTask(t.db, withGold, worker)) {
       const isGold = gold.some((g) => g.id === lease!.itemId);
       // Within ±1 of 3 passes; 5 fails. This worker passes every gold item but the first.
@@ -135,8 +135,8 @@ describe("studies", () => {
     ]);
   });
 
-  it("A/B gold items are the 0-versus-1 pairs, answered by the more reactive side", () => {
-    const study = createAbStudy(t.db, { name: "ab", pool: "crowd", config: { seed: 4, goldRate: 0.5 } });
+  it("A/B gold items are the 0-versus-1 pairs, answered by the more reactive side", async () => {
+    const study = await createAbStudy(t.db, { name: "ab", pool: "crowd", config: { seed: 4, goldRate: 0.5 } });
     const all = items(study);
     expect(all).toHaveLength(16);
     for (const item of all.filter((i) => i.isGold)) {

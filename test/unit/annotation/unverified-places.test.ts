@@ -18,7 +18,7 @@ const T0 = new Date();
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
 describe("places held by unverified crowd identities", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let studyId: number;
   let first: number;
   let second: number;
@@ -48,7 +48,7 @@ describe("places held by unverified crowd identities", () => {
     ).status;
 
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
     // A crowd study with k = 2.
     studyId = await createConsensusStudy(t.db, {
@@ -72,53 +72,55 @@ describe("places held by unverified crowd identities", () => {
       await leaseFixedItem(
         t.db,
         first,
-        findOrCreateCrowdWorker(t.db, "mturk", `AFORGED${i}`),
+        await findOrCreateCrowdWorker(t.db, "mturk", `AFORGED${i}`),
         at(0).toISOString(),
         at(30).toISOString(),
       );
-    const forged = findOrCreateCrowdWorker(t.db, "prolific", "forged-pid");
+    const forged = await findOrCreateCrowdWorker(t.db, "prolific", "forged-pid");
     expect(await labelNext(forged, at(0))).toBe(second); // the unverified pool of the first item is full
     expect(statusOf(second, forged)).toBe("pending");
-    expect(takenSlots(t.db, first)).toBe(0);
-    expect(takenSlots(t.db, second)).toBe(0);
+    expect(await takenSlots(t.db, first)).toBe(0);
+    expect(await takenSlots(t.db, second)).toBe(0);
 
     const honest = [
-      addAnnotator(t.db, "link-w1", "crowd"),
-      addAnnotator(t.db, "link-w2", "crowd"),
-      addAnnotator(t.db, "link-w3", "crowd"),
+      await addAnnotator(t.db, "link-w1", "crowd"),
+      await addAnnotator(t.db, "link-w2", "crowd"),
+      await addAnnotator(t.db, "link-w3", "crowd"),
     ];
     expect(await Promise.all(honest.map(async (w) => (await nextTask(t.db, studyId, w, at(2)))!.itemId))).toEqual([
       first,
       first,
       second,
     ]);
-    expect(takenSlots(t.db, first)).toBe(2);
+    expect(await takenSlots(t.db, first)).toBe(2);
   });
 
   it("among unverified askers a lease or a fresh pending label holds a place; a pending label stops holding one after PENDING_HOLD_HOURS", async () => {
-    const [p1, p2, p3] = ["p1", "p2", "p3"].map((id) => findOrCreateCrowdWorker(t.db, "prolific", id));
+    const [p1, p2, p3] = await Promise.all(
+      ["p1", "p2", "p3"].map(async (id) => await findOrCreateCrowdWorker(t.db, "prolific", id)),
+    );
     expect(await labelNext(p1, at(0))).toBe(first);
     expect((await nextTask(t.db, studyId, p2, at(1)))!.itemId).toBe(first);
     // Two unverified rows fill k = 2 for another unverified asker, not for a verified one.
     expect((await nextTask(t.db, studyId, p3, at(2)))!.itemId).toBe(second);
-    const expert = addAnnotator(t.db, "expert-x", "expert");
+    const expert = await addAnnotator(t.db, "expert-x", "expert");
     expect(await hasWorkFor(t.db, studyId, expert, at(2))).toBe(true);
 
     // Long after: p2's lease has ended and p1's pending label no longer holds a place.
     const later = at(PENDING_HOLD_HOURS * 60 + 5);
-    const p4 = findOrCreateCrowdWorker(t.db, "prolific", "p4");
+    const p4 = await findOrCreateCrowdWorker(t.db, "prolific", "p4");
     expect((await nextTask(t.db, studyId, p4, later))!.itemId).toBe(first);
     expect(statusOf(first, p1)).toBe("pending");
   });
 
   it("a confirmed label holds a verified place", async () => {
-    const p1 = findOrCreateCrowdWorker(t.db, "prolific", "p1");
+    const p1 = await findOrCreateCrowdWorker(t.db, "prolific", "p1");
     await labelNext(p1, at(0));
     t.db.$client
       .prepare(`UPDATE labels SET status = 'counted' WHERE study_item_id = ? AND annotator_id = ?`)
       .run(first, p1);
-    expect(takenSlots(t.db, first)).toBe(1);
-    const [w1, w2] = [addAnnotator(t.db, "link-a", "crowd"), addAnnotator(t.db, "link-b", "crowd")];
+    expect(await takenSlots(t.db, first)).toBe(1);
+    const [w1, w2] = [await addAnnotator(t.db, "link-a", "crowd"), await addAnnotator(t.db, "link-b", "crowd")];
     expect((await nextTask(t.db, studyId, w1, at(1)))!.itemId).toBe(first);
     expect((await nextTask(t.db, studyId, w2, at(1)))!.itemId).toBe(second);
   });

@@ -20,10 +20,10 @@ const ask = (role: "party" | "mediator" | "evaluator", subject: string, text: st
 });
 
 let mock: MockLlm;
-let store: ReturnType<typeof tempDb>;
+let store: Awaited<ReturnType<typeof tempDb>>;
 beforeEach(async () => {
   mock = await startMockLlm({ latencyMs: { min: 5, max: 40 }, seed: 3 }); // echoes the last message
-  store = tempDb();
+  store = await tempDb();
 });
 afterEach(async () => {
   await mock.close();

@@ -155,7 +155,7 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(second.stderr).toMatch(/benchmark (\d+)\/\1 steps · /);
 
     // The report over the resumed grid: Tables 3 and 7 equal a recomputation from the stored rows.
-    const db = openDatabase(files.dbPath);
+    const db = await openDatabase(files.dbPath);
     cleanups.push(() => db.$client.close());
     const loaded = loadPlanFile(files.planPath);
     expect(await expectTables3And7MatchStoredRows(db, loaded, await buildBenchmarkReport(db, loaded))).toBeGreaterThan(
@@ -185,7 +185,7 @@ describe("socrates benchmark run", { timeout: 120_000 }, () => {
     expect(merged.stdout).toContain(`runs: 0 simulated, ${RUNS} already stored`);
     expect(mock.requests.length).toBe(asked);
 
-    const db = openDatabase(whole.dbPath);
+    const db = await openDatabase(whole.dbPath);
     cleanups.push(() => db.$client.close());
     const config = loadLlmConfig(files.configPath);
     await runGrid({ db, llm: createLlm({ db, config }), config, loaded: loadPlanFile(files.planPath) });

@@ -58,7 +58,7 @@ describe("benchmark run and the judge's prompt version", { timeout: 60_000 }, ()
 
     // The evaluations as if an earlier judge prompt had made them; that prompt's cached replies cannot answer the
     // current one.
-    const stored = exportBundle(db).evaluations;
+    const stored = (await exportBundle(db)).evaluations;
     db.$client.prepare("DELETE FROM evaluations").run();
     db.$client.prepare("DELETE FROM llm_calls WHERE role = 'evaluator'").run();
     const earlier = stored.map(

@@ -50,9 +50,9 @@ const RECORD_TABLES = ["runs", "turns", "snippets", "matched_pairs", "evaluation
 
 /** The importer's rows for db's records: exported, then imported into a fresh database. */
 async function reimported(db: Db, path: string): Promise<Db> {
-  const fresh = openDatabase(path);
+  const fresh = await openDatabase(path);
   cleanups.push(() => fresh.$client.close());
-  await importBundleFiles(fresh, [{ file: "export.json", text: JSON.stringify(exportBundle(db)) }]);
+  await importBundleFiles(fresh, [{ file: "export.json", text: JSON.stringify(await exportBundle(db)) }]);
   return fresh;
 }
 

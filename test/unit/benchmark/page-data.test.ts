@@ -33,7 +33,7 @@ describe("the Benchmark page's data", () => {
     const db = freshDb();
     await seedGrid(db, loaded);
     await record(db);
-    const [plan] = benchmarkPlans(db);
+    const [plan] = await benchmarkPlans(db);
     expect(plan).toMatchObject({ hash: loaded.hash, name: "report-test", mediators: 3 });
     expect(plan.storedRuns).toBe(plan.plannedRuns);
 

@@ -55,7 +55,7 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
     cleanups.push(() => mock.close());
     const files = await benchmarkFiles(dir, mock.url, { plan: EMOTION_PLAN });
-    const db = openDatabase(files.dbPath);
+    const db = await openDatabase(files.dbPath);
     cleanups.push(() => db.$client.close());
     const config = loadLlmConfig(files.configPath);
     const loaded = loadPlanFile(files.planPath);
@@ -120,7 +120,7 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     const files = await benchmarkFiles(dir, mock.url, {
       plan: { ...EMOTION_PLAN, emotion: { selfReport: true, judge: { model: JUDGE } } },
     });
-    const db = openDatabase(files.dbPath);
+    const db = await openDatabase(files.dbPath);
     cleanups.push(() => db.$client.close());
     const config = loadLlmConfig(files.configPath);
     const loaded = loadPlanFile(files.planPath);

@@ -64,13 +64,13 @@ describe("benchmark run over stale metric rows", { timeout: 60_000 }, () => {
     raw
       .prepare("UPDATE metric_values SET definition_version = 0, value = 99 WHERE subject_id = ? AND metric = 'IT'")
       .run(runId);
-    expect(staleMetricValuesOf(db, "run", runId).map((r) => r.metric)).toEqual(["IT"]);
-    expect(metricValuesOf(db, "run", runId).some((r) => r.metric === "IT")).toBe(false);
+    expect((await staleMetricValuesOf(db, "run", runId)).map((r) => r.metric)).toEqual(["IT"]);
+    expect((await metricValuesOf(db, "run", runId)).some((r) => r.metric === "IT")).toBe(false);
 
     const third = await runGrid({ db, llm: createLlm({ db, config }), config, loaded });
     expect(third.metricRuns).toBe(1);
     expect(itRow()).toEqual(current);
-    expect(staleMetricValuesOf(db, "run", runId)).toEqual([]);
+    expect(await staleMetricValuesOf(db, "run", runId)).toEqual([]);
     expect(mock.requests.length).toBe(requests);
 
     // The same plan with another δ: its stored rows were computed with δ = 0.05, so it measures again.
@@ -105,6 +105,6 @@ describe("benchmark run over stale metric rows", { timeout: 60_000 }, () => {
     });
     const again = await runGrid({ db, llm: createLlm({ db, config }), config, loaded });
     expect(again.metricRuns).toBe(0);
-    expect(metricValuesOf(db, "run", mediated).filter((r) => r.metric === "CC")).toHaveLength(1);
+    expect((await metricValuesOf(db, "run", mediated)).filter((r) => r.metric === "CC")).toHaveLength(1);
   });
 });

@@ -31,7 +31,7 @@ describe("benchmark run", { timeout: 60_000 }, () => {
     const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
     cleanups.push(() => mock.close());
     const files = await benchmarkFiles(dir, mock.url);
-    const db = openDatabase(files.dbPath);
+    const db = await openDatabase(files.dbPath);
     cleanups.push(() => db.$client.close());
     const config = loadLlmConfig(files.configPath);
     const loaded = loadPlanFile(files.planPath);
@@ -46,7 +46,7 @@ describe("benchmark run", { timeout: 60_000 }, () => {
 
     expect(summary.failures).toEqual([]);
     expect(summary.stopped).toBeNull();
-    const units = planGrid(db, parseBenchmarkPlan(SMALL_PLAN, "plan")).units;
+    const units = (await planGrid(db, parseBenchmarkPlan(SMALL_PLAN, "plan"))).units;
     expect(units).toHaveLength(2 * 3 * 2);
     expect(steps).toEqual([units.length * 3 * 2]); // 3 runs per unit, each simulated and judged once
     expect(summary.runs).toEqual({ stored: units.length * 3, skipped: 0 });
@@ -99,7 +99,7 @@ describe("benchmark run", { timeout: 60_000 }, () => {
       ).toBeGreaterThan(0);
     }
     expect(count(files.dbPath, "SELECT count(*) AS n FROM benchmark_plans WHERE hash = ?", loaded.hash)).toBe(1);
-    expect(readSetting(db, SETTING_KEYS.metricParams)).toEqual(JSON.parse(JSON.stringify(parseMetricParams({}))));
+    expect(await readSetting(db, SETTING_KEYS.metricParams)).toEqual(JSON.parse(JSON.stringify(parseMetricParams({}))));
 
     // The social mediator: its own templates in the requests, its mode and prompt version on the run.
     const bodies = mock.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => JSON.stringify(r.body));

@@ -36,7 +36,7 @@ async function reportedRuns(
   db: Db,
   loaded: LoadedPlan,
 ): Promise<{ budget: number; outcome: string; partyTurns: number }[]> {
-  const data = await loadReportData(db, loaded, planGrid(db, loaded.plan));
+  const data = await loadReportData(db, loaded, await planGrid(db, loaded.plan));
   const ids = [...data.input.subjects.map((s) => s.runId), ...data.input.unmediated.map((u) => u.runId)];
   return ids.map((id) => {
     const row = db.$client

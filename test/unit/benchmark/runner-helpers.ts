@@ -67,7 +67,7 @@ export async function benchmarkFiles(
   } = {},
 ) {
   const dbPath = join(dir, `${options.name ?? "bench"}.db`);
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   await importBundleFiles(db, [
     {
       file: "catalog",
@@ -110,7 +110,7 @@ export async function gridFixture(plan: object, onCleanup: (c: () => unknown) =>
   const mock = await startMockLlm({ respond: standInResponder(), latencyMs: 0 });
   onCleanup(() => mock.close());
   const files = await benchmarkFiles(dir, mock.url, { plan });
-  const db = openDatabase(files.dbPath);
+  const db = await openDatabase(files.dbPath);
   onCleanup(() => db.$client.close());
   const config = loadLlmConfig(files.configPath);
   const loaded = loadPlanFile(files.planPath);

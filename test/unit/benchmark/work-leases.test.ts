@@ -24,12 +24,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function twoConnections(): [Db, Db] {
+async function twoConnections(): Promise<[Db, Db]> {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const path = join(dir, "leases.db");
-  const a = openDatabase(path);
-  const b = openDatabase(path);
+  const a = await openDatabase(path);
+  const b = await openDatabase(path);
   cleanups.push(
     () => a.$client.close(),
     () => b.$client.close(),
@@ -39,25 +39,25 @@ function twoConnections(): [Db, Db] {
 
 describe("work leases", () => {
   it("are exclusive while alive, renewed by their holder, taken over once lapsed, freed on release", async () => {
-    const [a, b] = twoConnections();
+    const [a, b] = await twoConnections();
     expect(await claimLease(a, "unit:r1", "A", 1_000, 100)).toBe(true);
     expect(await claimLease(b, "unit:r1", "B", 1_050, 100)).toBe(false);
-    expect(heldByOther(b, "unit:r1", "B", 1_050)?.holder).toBe("A");
+    expect((await heldByOther(b, "unit:r1", "B", 1_050))?.holder).toBe("A");
     // Renewed at 1 090 until 1 190: still A's at 1 150.
-    expect(renewLeases(a, "A", ["unit:r1"], 1_090, 100)).toBe(1);
+    expect(await renewLeases(a, "A", ["unit:r1"], 1_090, 100)).toBe(1);
     expect(await claimLease(b, "unit:r1", "B", 1_150, 100)).toBe(false);
     // A stops renewing: at its expiry B takes it over, and A's late renewal no longer holds it.
     expect(await claimLease(b, "unit:r1", "B", 1_190, 100)).toBe(true);
-    expect(renewLeases(a, "A", ["unit:r1"], 1_200, 100)).toBe(0);
+    expect(await renewLeases(a, "A", ["unit:r1"], 1_200, 100)).toBe(0);
     // A's release of a lease it lost leaves B's in place; B's own release frees it.
-    releaseLease(a, "unit:r1", "A");
-    expect(heldByOther(a, "unit:r1", "A", 1_200)?.holder).toBe("B");
-    releaseLease(b, "unit:r1", "B");
+    await releaseLease(a, "unit:r1", "A");
+    expect((await heldByOther(a, "unit:r1", "A", 1_200))?.holder).toBe("B");
+    await releaseLease(b, "unit:r1", "B");
     expect(await claimLease(a, "unit:r1", "A", 1_200, 100)).toBe(true);
   });
 
   it("takes a lease of an ended process of this machine at once, never one of a live process", async () => {
-    const [a, b] = twoConnections();
+    const [a, b] = await twoConnections();
     const ended = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
     await claimLease(a, "unit:gone", `${hostname()}|${ended}|x`, Date.now(), 60_000);
     await claimLease(a, "unit:live", `${hostname()}|${process.pid}|x`, Date.now(), 60_000);
@@ -65,13 +65,13 @@ describe("work leases", () => {
     cleanups.push(() => leases.close());
     expect(leases.claim("unit:gone")).toBe(true);
     expect(leases.claim("unit:live")).toBe(false);
-    expect(heldByOther(a, "unit:gone", "someone", Date.now())?.holder).toBe(leases.holder);
+    expect((await heldByOther(a, "unit:gone", "someone", Date.now()))?.holder).toBe(leases.holder);
     leases.close();
-    expect(heldByOther(a, "unit:gone", "someone", Date.now())).toBeUndefined();
+    expect(await heldByOther(a, "unit:gone", "someone", Date.now())).toBeUndefined();
   });
 
   it("a new worker clears leases nobody will claim again: an ended process's, and lapsed ones", async () => {
-    const [a, b] = twoConnections();
+    const [a, b] = await twoConnections();
     const ended = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
     const now = Date.now();
     // Killed after storing its work but before giving the lease up: no claim ever touches this key again.
@@ -85,7 +85,7 @@ describe("work leases", () => {
   });
 
   it("a queue hands out only what this worker holds, and waits for what another worker holds", async () => {
-    const [a, b] = twoConnections();
+    const [a, b] = await twoConnections();
     const mine = await workerLeases(a, { ttlMs: 60_000 });
     const theirs = await workerLeases(b, { ttlMs: 60_000 });
     cleanups.push(
@@ -123,7 +123,7 @@ describe("requests in flight shared between two clients on one database", () => 
   it("the second client waits for the first one's stored reply instead of sending the request", async () => {
     const mock = await startMockLlm({ latencyMs: 150 }); // the default responder echoes the last message
     cleanups.push(() => mock.close());
-    const [a, b] = twoConnections();
+    const [a, b] = await twoConnections();
     const leasesA = await workerLeases(a);
     const leasesB = await workerLeases(b);
     cleanups.push(
@@ -146,7 +146,7 @@ describe("requests in flight shared between two clients on one database", () => 
   it("a request whose sender failed is sent by the one that waited", async () => {
     const mock = await startMockLlm({ latencyMs: 100, faults: [{ fault: { kind: "status", status: 400 }, times: 1 }] });
     cleanups.push(() => mock.close());
-    const [a, b] = twoConnections();
+    const [a, b] = await twoConnections();
     const leasesA = await workerLeases(a);
     const leasesB = await workerLeases(b);
     cleanups.push(

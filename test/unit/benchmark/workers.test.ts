@@ -57,7 +57,7 @@ function stored(dbPath: string) {
 }
 
 /** One process alone on a fresh database: the requests it sends and what it stores. */
-async function baseline(): Promise<{ requests: number; result: ReturnType<typeof stored> }> {
+async function baseline(): Promise<{ requests: number; result: Awaited<ReturnType<typeof stored>> }> {
   const { mock, files, args, env } = await setUp("alone");
   const alone = await start(args, env).exited;
   expect(alone.code, alone.stderr).toBe(0);

@@ -30,8 +30,8 @@ interface Item {
   right: "A" | "B";
 }
 
-describe("per-channel figures against plain SQL", () => {
-  const t = tempDb();
+describe("per-channel figures against plain SQL", async () => {
+  const t = await tempDb();
   let items: Item[] = [];
 
   beforeAll(async () => {

@@ -23,7 +23,7 @@ const form = (fields: Record<string, string>) => {
 };
 
 describe("crowd dashboard actions and a channel's next step", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   // The demo studies are seeded once; each test gets its own copy of that file.
   let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
   beforeAll(async () => {
@@ -31,8 +31,8 @@ describe("crowd dashboard actions and a channel's next step", () => {
   });
   afterAll(() => template.cleanup());
 
-  beforeEach(() => {
-    t = template.copy();
+  beforeEach(async () => {
+    t = await template.copy();
   });
   afterEach(() => t.cleanup());
 
@@ -117,7 +117,7 @@ describe("crowd dashboard actions and a channel's next step", () => {
     expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: annotatorId, channel: "prolific" })).toBe(
       `/crowd/qualify?study=${CONSENSUS_CROWD}`,
     );
-    const mturk = findOrCreateCrowdWorker(t.db, "mturk", "A1");
+    const mturk = await findOrCreateCrowdWorker(t.db, "mturk", "A1");
     expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: mturk, channel: "mturk" })).toBeNull();
     expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: 1, channel: null })).toBeNull();
   });

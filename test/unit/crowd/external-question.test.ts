@@ -192,7 +192,7 @@ describe("the signed token", () => {
 });
 
 describe("ExternalQuestion page and submit", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let abStudy: number;
   let abItems: number[];
   let consensusStudy: number;
@@ -207,10 +207,10 @@ describe("ExternalQuestion page and submit", () => {
       .run(hitId, environment, studyId, itemId);
 
   beforeEach(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
-    abStudy = createAbStudy(t.db, { name: "crowd A/B", pool: "crowd", config: { seed: 3, leaseMinutes: 45 } });
-    abItems = studyItemIds(t.db, abStudy);
+    abStudy = await createAbStudy(t.db, { name: "crowd A/B", pool: "crowd", config: { seed: 3, leaseMinutes: 45 } });
+    abItems = await studyItemIds(t.db, abStudy);
     consensusStudy = await createConsensusStudy(t.db, {
       name: "crowd consensus",
       pool: "crowd",
@@ -219,7 +219,7 @@ describe("ExternalQuestion page and submit", () => {
     });
     publishHit("3HIT0001", abStudy, abItems[0]);
     publishHit("3HIT0002", abStudy, abItems[0]);
-    publishHit("3HITC001", consensusStudy, studyItemIds(t.db, consensusStudy)[0]);
+    publishHit("3HITC001", consensusStudy, (await studyItemIds(t.db, consensusStudy))[0]);
   });
   afterEach(() => t.cleanup());
 
@@ -235,7 +235,7 @@ describe("ExternalQuestion page and submit", () => {
   });
   const accept = async (over: Partial<ExternalAssignment> = {}) =>
     await externalTaskPage(t.db, work(over), NOW, SECRET);
-  const tokenOf = (page: ReturnType<typeof accept>) => (page.mode === "preview" ? "" : page.token);
+  const tokenOf = (page: Awaited<ReturnType<typeof accept>>) => (page.mode === "preview" ? "" : page.token);
   const submit = async (token: string, payload: unknown, secondsOnTask: number | null = 42.5) =>
     await submitExternalQuestion(t.db, { token, payload, secondsOnTask }, NOW, options);
   const count = (table: string) =>
@@ -285,8 +285,8 @@ describe("ExternalQuestion page and submit", () => {
     ]);
   });
 
-  it("an item of another study is 404; an expert study is 403", () => {
-    const foreign = studyItemIds(t.db, consensusStudy)[0];
+  it("an item of another study is 404; an expert study is 403", async () => {
+    const foreign = (await studyItemIds(t.db, consensusStudy))[0];
     const e = rejection(async () => await accept({ itemId: foreign }));
     expect(e.status).toBe(404);
     expect(e.message).toBe(`Item ${foreign} of study ${abStudy} does not exist`);
@@ -303,8 +303,8 @@ describe("ExternalQuestion page and submit", () => {
       ).status,
     ).toBe(404);
 
-    const expert = createAbStudy(t.db, { name: "expert A/B", pool: "expert", config: { seed: 3 } });
-    const expertItem = studyItemIds(t.db, expert)[0];
+    const expert = await createAbStudy(t.db, { name: "expert A/B", pool: "expert", config: { seed: 3 } });
+    const expertItem = (await studyItemIds(t.db, expert))[0];
     expect(rejection(async () => await accept({ studyId: expert, itemId: expertItem }))).toMatchObject({
       status: 403,
       message: `Study ${expert} is not a crowd study`,
@@ -457,7 +457,7 @@ describe("ExternalQuestion page and submit", () => {
       ),
     ).toEqual(["secondsOnTask"]);
 
-    const item = studyItemIds(t.db, consensusStudy)[0];
+    const item = (await studyItemIds(t.db, consensusStudy))[0];
     const consensusToken = tokenOf(
       await accept({ studyId: consensusStudy, itemId: item, assignmentId: "3ASSIGN0009", hitId: "3HITC001" }),
     );

@@ -33,7 +33,7 @@ const NOW = new Date("2026-12-01T10:00:00.000Z");
 const options = { secret: SECRET, allowed: MTURK_SUBMIT_ORIGINS };
 
 describe("MTurk label integrity", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   // The demo studies are seeded once; each test gets its own copy of that file.
   let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
   beforeAll(async () => {
@@ -41,8 +41,8 @@ describe("MTurk label integrity", () => {
   });
   afterAll(() => template.cleanup());
 
-  beforeEach(() => {
-    t = template.copy();
+  beforeEach(async () => {
+    t = await template.copy();
     mturkMock.reset();
   });
   afterEach(() => t.cleanup());

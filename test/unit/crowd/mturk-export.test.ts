@@ -18,8 +18,8 @@ import { seedDemo } from "../../../harness/annotation.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { tempDb, tempDir } from "../../../harness/temp-db.ts";
 
-describe("mturk export", () => {
-  const t = tempDb();
+describe("mturk export", async () => {
+  const t = await tempDb();
   const out = tempDir("socrates-mturk-export-");
   const studies = { expert: 0, crowdConsensus: 0, crowdAb: 0 };
   let n = 0;

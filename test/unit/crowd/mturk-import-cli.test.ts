@@ -21,17 +21,17 @@ import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
 const STUDY = 2;
 
 describe("socrates mturk import", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let input: InputCsv;
   let assignments: WorkerAssignment[];
   const env = () => ({ SOCRATES_DB: t.path });
 
   beforeAll(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
     await seedDemoStudies(t.db);
     const batch = await exportBatch(t.db, STUDY, { outDir: join(t.dir, "batch") });
-    input = exportedInput(batch.batches, studyItemIds(t.db, STUDY));
+    input = exportedInput(batch.batches, await studyItemIds(t.db, STUDY));
     const itemAt = input.header.indexOf("item_id");
     assignments = [0, 1].flatMap(async (hit) => {
       const itemId = Number(input.rows[hit][itemAt]);

@@ -95,7 +95,7 @@ const revisionCount = (db: Db) =>
   (db.$client.prepare(`SELECT count(*) AS n FROM label_revisions`).get() as { n: number }).n;
 
 describe("mturk import", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
 
   // The demo studies are seeded once; each test gets its own copy of that file.
   let template: Awaited<ReturnType<typeof demoStudiesTemplate>>;
@@ -104,8 +104,8 @@ describe("mturk import", () => {
   });
   afterAll(() => template.cleanup());
 
-  beforeEach(() => {
-    t = template.copy();
+  beforeEach(async () => {
+    t = await template.copy();
   });
   afterEach(() => t.cleanup());
 
@@ -124,7 +124,7 @@ describe("mturk import", () => {
   async function exportedInput(): Promise<InputCsv & { template: string }> {
     const batch = await exportBatch(t.db, CONSENSUS_STUDY, { outDir: join(t.dir, "batch") });
     return {
-      ...allExportedRows(batch.batches, studyItemIds(t.db, CONSENSUS_STUDY)),
+      ...allExportedRows(batch.batches, await studyItemIds(t.db, CONSENSUS_STUDY)),
       template: readFileSync(batch.files.template, "utf8"),
     };
   }
@@ -238,7 +238,7 @@ describe("mturk import", () => {
     }
 
     // The rejection is recorded without a label; status, HIT, reward and times come from the file.
-    const recorded = listCrowdAssignments(t.db, CONSENSUS_STUDY, "mturk");
+    const recorded = await listCrowdAssignments(t.db, CONSENSUS_STUDY, "mturk");
     const rejected = recorded.find((r) => r.workerId === "A3CHARLIE" && r.studyItemId === items[1])!;
     expect(rejected).toMatchObject({ status: "rejected", labelId: null });
     expect(recorded.find((r) => r.workerId === "A1ALPHA" && r.studyItemId === items[0])).toMatchObject({
@@ -446,7 +446,7 @@ describe("mturk import", () => {
     const { summary } = await importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "older.csv" });
     expect(summary.statusUpdated).toBe(0);
     const inFile = new Set(approved.map((a) => a.assignmentId ?? mturkId("3ASG", `${a.hit}X${a.workerId}`)));
-    const statuses = listCrowdAssignments(t.db, CONSENSUS_STUDY, "mturk")
+    const statuses = (await listCrowdAssignments(t.db, CONSENSUS_STUDY, "mturk"))
       .filter((r) => inFile.has(r.externalId))
       .map((r) => r.status);
     expect(statuses).toHaveLength(inFile.size);
@@ -528,7 +528,7 @@ describe("mturk import", () => {
     );
 
     // The decisions are recorded on the assignments; importing again changes none of them.
-    const decided = listCrowdAssignments(t.db, AB_STUDY, "mturk").filter((r) => r.decision !== null);
+    const decided = (await listCrowdAssignments(t.db, AB_STUDY, "mturk")).filter((r) => r.decision !== null);
     expect(decided).toHaveLength(8);
     const stamps = t.db.$client
       .prepare(`SELECT decided_at FROM crowd_assignments WHERE decided_at IS NOT NULL ORDER BY id`)

@@ -68,8 +68,8 @@ async function hostsOfCalls(): Promise<string[]> {
 const hitInputs = () => mturk.commandCalls(CreateHITWithHITTypeCommand).map((c) => c.args[0].input);
 const itemOfUrl = (question: string) => Number(/item=(\d+)<\/ExternalURL>/.exec(question)?.[1]);
 
-describe("mturk publish (mocked MTurk client)", () => {
-  const t = tempDb();
+describe("mturk publish (mocked MTurk client)", async () => {
+  const t = await tempDb();
   const lines: string[] = [];
   let consensusStudy = 0;
   let abStudy = 0;
@@ -483,8 +483,8 @@ describe("the client's own host check (no mock: the request handler stands where
   });
 });
 
-describe("the real CLI", () => {
-  const t = tempDb();
+describe("the real CLI", async () => {
+  const t = await tempDb();
   afterAll(() => t.cleanup());
 
   it("documents the command and exits 2 on a non-https base URL", () => {

@@ -21,7 +21,7 @@ import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 const SANDBOX_HOST = new URL(MTURK_ENDPOINTS.sandbox).hostname;
 
 interface Setup {
-  db: ReturnType<typeof tempDb>["db"];
+  db: Awaited<ReturnType<typeof tempDb>>["db"];
   abStudy: number;
   consensusStudy: number;
   goldItem: number;
@@ -31,7 +31,7 @@ interface Setup {
 }
 
 describe("mturk sync (mocked MTurk client)", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let s: Setup;
   const lines: string[] = [];
   const run = (opts: { study: number; dryRun?: boolean; production?: boolean }) =>
@@ -69,8 +69,8 @@ describe("mturk sync (mocked MTurk client)", () => {
   });
   afterAll(() => template.cleanup());
 
-  beforeEach(() => {
-    t = template.copy();
+  beforeEach(async () => {
+    t = await template.copy();
     const studies = t.db.$client.prepare(`SELECT id, type, pool FROM studies ORDER BY id`).all() as {
       id: number;
       type: string;

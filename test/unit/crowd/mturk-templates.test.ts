@@ -91,8 +91,8 @@ function simulateWorker(filled: string, pick: (names: string[], group: number) =
   return answers;
 }
 
-describe("MTurk templates on exported batches", () => {
-  const t = tempDb();
+describe("MTurk templates on exported batches", async () => {
+  const t = await tempDb();
   const out = tempDir("socrates-mturk-templates-");
   let consensus: Batch;
   let ab: Batch;
@@ -126,7 +126,7 @@ describe("MTurk templates on exported batches", () => {
 
     // A fresh A/B study (the demo's is fully labelled), with gold pairs, a hostile utterance and no guidelines of its
     // own.
-    const abStudy = createAbStudy(t.db, {
+    const abStudy = await createAbStudy(t.db, {
       name: "A/B for the template check",
       pool: "crowd",
       config: { seed: 3, goldRate: 0.5 },

@@ -20,7 +20,7 @@ const STUDY = 2;
 const PID = "5f1a2b3c4d5e6f7a8b9c0d1e";
 
 describe("socrates prolific import", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let annotatorId = 0;
   const env = () => ({ SOCRATES_DB: t.path });
   const statuses = () =>
@@ -31,7 +31,7 @@ describe("socrates prolific import", () => {
     ).map((r) => r.status);
 
   beforeAll(async () => {
-    t = tempDb();
+    t = await tempDb();
     await seedDemo(t.db);
     await seedDemoStudies(t.db);
     await updateProlificSettings(t.db, STUDY, { completionCode: "C0DE42", itemsPerSession: "2" });

@@ -74,7 +74,7 @@ const exportCsv = (rows: ExportRow[]) =>
   );
 
 describe("Prolific export import", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   const test = loadQualificationTest();
   const rightAnswers = Object.fromEntries(test.questions.map((q) => [q.id, q.answer]));
 
@@ -86,7 +86,7 @@ describe("Prolific export import", () => {
   afterAll(() => template.cleanup());
 
   beforeEach(async () => {
-    t = template.copy();
+    t = await template.copy();
     await updateProlificSettings(t.db, CROWD, { completionCode: CODE, itemsPerSession: "2" });
   });
   afterEach(() => t.cleanup());
@@ -153,7 +153,7 @@ describe("Prolific export import", () => {
     expect(statusesOf(forged.annotatorId)).toEqual(["pending", "pending"]);
     expect(statusesOf(real.annotatorId)).toEqual(["pending", "pending"]);
     expect(await figures()).toEqual(before);
-    expect(prolificSessionCounts(t.db, CROWD)).toEqual({ confirmed: 0, pending: 2 });
+    expect(await prolificSessionCounts(t.db, CROWD)).toEqual({ confirmed: 0, pending: 2 });
 
     // An export that does not list the forged session: only the real participant's labels count.
     const summary = await run([
@@ -175,7 +175,7 @@ describe("Prolific export import", () => {
     expect(statusesOf(forged.annotatorId)).toEqual(["pending", "pending"]);
     expect(confirmedAt("real-session")).toBe("2026-03-03T09:00:00.000Z");
     expect(confirmedAt("forged-session")).toBeNull();
-    expect(prolificSessionCounts(t.db, CROWD)).toEqual({ confirmed: 1, pending: 1 });
+    expect(await prolificSessionCounts(t.db, CROWD)).toEqual({ confirmed: 1, pending: 1 });
     const withReal = await figures();
     expect(withReal.agreement.raters).toContain(String(real.annotatorId));
     expect(withReal.agreement.raters).not.toContain(String(forged.annotatorId));

@@ -41,7 +41,7 @@ const link = (over: Record<string, string | null> = {}) => {
 const expectError = expectServiceError;
 
 describe("Prolific sessions", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   const test = loadQualificationTest();
   const rightAnswers = Object.fromEntries(test.questions.map((q) => [q.id, q.answer]));
   const wrongAnswers = Object.fromEntries(
@@ -55,8 +55,8 @@ describe("Prolific sessions", () => {
   });
   afterAll(() => template.cleanup());
 
-  beforeEach(() => {
-    t = template.copy();
+  beforeEach(async () => {
+    t = await template.copy();
   });
   afterEach(() => t.cleanup());
 

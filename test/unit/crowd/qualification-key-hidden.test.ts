@@ -31,7 +31,7 @@ function privateTests(): [QualificationTest, QualificationTest] {
 }
 
 describe("the qualification answer key", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   const tmp = tempDir("socrates-key-");
   const [a, b] = privateTests();
   const files = { a: join(tmp.dir, "a.json"), b: join(tmp.dir, "b.json") };

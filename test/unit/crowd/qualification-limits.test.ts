@@ -21,7 +21,7 @@ import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 const STUDY = 2;
 
 describe("reading-test attempt caps", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   const test = loadQualificationTest();
   const form = (pick: (q: (typeof test.questions)[number]) => string) => {
     const f = new FormData();
@@ -43,8 +43,8 @@ describe("reading-test attempt caps", () => {
   });
   afterAll(() => template.cleanup());
 
-  beforeEach(() => {
-    t = template.copy();
+  beforeEach(async () => {
+    t = await template.copy();
   });
   afterEach(() => t.cleanup());
 
@@ -58,7 +58,7 @@ describe("reading-test attempt caps", () => {
   });
 
   it("stores the study and the network's keyed hash (never the address) with each attempt", async () => {
-    const worker = findOrCreateCrowdWorker(t.db, "prolific", "made-up-0");
+    const worker = await findOrCreateCrowdWorker(t.db, "prolific", "made-up-0");
     expect((await takeQualificationTest(t.db, worker, wrong, campus)).status).toBe(200);
     expect(attempts()).toEqual([{ a: worker, s: STUDY, n: campus.network }]);
     expect(campus.network).not.toContain("203.0.113");
@@ -80,13 +80,13 @@ describe("reading-test attempt caps", () => {
     // Each made-up id is a fresh worker with fresh per-worker attempts; two attempts each.
     let made = 0;
     while (attempts().length < cap) {
-      const worker = findOrCreateCrowdWorker(t.db, "prolific", `made-up-${made++}`);
+      const worker = await findOrCreateCrowdWorker(t.db, "prolific", `made-up-${made++}`);
       for (let i = 0; i < 2 && attempts().length < cap; i++)
         expect((await takeQualificationTest(t.db, worker, wrong, campus)).status).toBe(200);
     }
-    expect(networkLimitReached(t.db, campus)).toBe(true);
+    expect(await networkLimitReached(t.db, campus)).toBe(true);
     const counts = tableCounts(t.db);
-    const fresh = findOrCreateCrowdWorker(t.db, "prolific", "made-up-fresh");
+    const fresh = await findOrCreateCrowdWorker(t.db, "prolific", "made-up-fresh");
     const refused = await takeQualificationTest(t.db, fresh, right, campus);
     expect(refused).toEqual({
       status: 429,
@@ -100,7 +100,7 @@ describe("reading-test attempt caps", () => {
 
     // The cap is global, like the pass it guards (issue 29): another study is no way round it; another network is not
     // affected.
-    expect(networkLimitReached(t.db, { ...campus, studyId: 3 })).toBe(true);
+    expect(await networkLimitReached(t.db, { ...campus, studyId: 3 })).toBe(true);
     expect((await takeQualificationTest(t.db, fresh, right, { ...campus, studyId: 3 })).status).toBe(429);
     expect(
       (
@@ -113,7 +113,7 @@ describe("reading-test attempt caps", () => {
   });
 
   it("still locks a worker after three attempts, whatever the network", async () => {
-    const worker = findOrCreateCrowdWorker(t.db, "prolific", "one-person");
+    const worker = await findOrCreateCrowdWorker(t.db, "prolific", "one-person");
     for (let i = 0; i < MAX_QUALIFICATION_ATTEMPTS; i++) {
       await takeQualificationTest(t.db, worker, wrong, {
         studyId: STUDY,

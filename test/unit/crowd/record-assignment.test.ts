@@ -20,7 +20,7 @@ import { tableCounts, type tempDb } from "../../../harness/temp-db.ts";
 const AB_STUDY = 3;
 
 describe("crowd assignments", () => {
-  let t: ReturnType<typeof tempDb>;
+  let t: Awaited<ReturnType<typeof tempDb>>;
   let goldItem: { id: number; right: "A" | "B" };
   let plainItem: number;
 
@@ -31,8 +31,8 @@ describe("crowd assignments", () => {
   });
   afterAll(() => template.cleanup());
 
-  beforeEach(() => {
-    t = template.copy();
+  beforeEach(async () => {
+    t = await template.copy();
     const items = t.db.$client
       .prepare(
         `SELECT i.id, i.is_gold AS isGold, p.level_a AS a, p.level_b AS b FROM study_items i JOIN ab_pairs p ON p.id = i.ab_pair_id WHERE i.study_id = ? ORDER BY i.position`,
@@ -128,7 +128,7 @@ describe("crowd assignments", () => {
       kind: "unchanged",
       statusChanged: true,
     });
-    expect(listCrowdAssignments(t.db, AB_STUDY, "mturk").map((r) => r.status)).toEqual(["approved"]);
+    expect((await listCrowdAssignments(t.db, AB_STUDY, "mturk")).map((r) => r.status)).toEqual(["approved"]);
   });
 
   it("refuses a different answer or item under a known assignment id and keeps the stored one", async () => {
@@ -193,7 +193,7 @@ describe("crowd assignments", () => {
     ]);
     expect(decisions[1].reason).toMatch(/check question with a known answer/);
     await recordDecisions(t.db, decisions);
-    expect(listCrowdAssignments(t.db, AB_STUDY, "mturk").map((r) => r.decision)).toEqual([
+    expect((await listCrowdAssignments(t.db, AB_STUDY, "mturk")).map((r) => r.decision)).toEqual([
       "approve",
       "reject",
       "approve",

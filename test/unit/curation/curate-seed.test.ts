@@ -29,7 +29,7 @@ async function storeSeed(db: Db, seed: ReturnType<typeof writerSeed>): Promise<v
 }
 
 async function setup() {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   const mock = await startMockLlm({ respond: standInResponder({ roles: ["writer", ...SIMULATION_ROLES] }) });
   cleanups.push(() => mock.close());
@@ -70,7 +70,7 @@ describe("curating one seed", () => {
       expect(r.replays.slice(0, -1).every((x) => x.outcome !== "resolved")).toBe(true);
       expect(r.scenarioId).toBeNull();
     }
-    const bundle = exportBundle(t.db);
+    const bundle = await exportBundle(t.db);
     for (const r of accepted) {
       expect(r.replays.map((x) => x.replay)).toEqual([1, 2, 3]);
       const scenario = bundle.scenarios.find((s) => s.id === r.scenarioId)!;
@@ -104,7 +104,7 @@ describe("curating one seed", () => {
     const failed = await curateSeed(t.db, t.llm, seed, 3);
     expect(failed.kind).toBe("failed");
     expect(
-      t.db.select().from(schema.curationCandidates).where(eq(schema.curationCandidates.seedId, seed.id)).all(),
+      await t.db.select().from(schema.curationCandidates).where(eq(schema.curationCandidates.seedId, seed.id)),
     ).toHaveLength(0);
     t.mock.setFaults([]);
     const writerRequests = () =>

@@ -33,7 +33,7 @@ async function setup(options: { prices?: boolean; source?: "files" | "searxng"; 
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "curate.db");
-  openDatabase(dbPath).$client.close(); // migrated
+  (await openDatabase(dbPath)).$client.close(); // migrated
   const seedsDir = join(dir, "seeds");
   writeSeedFolder(seedsDir, [...DOMAINS], 12, {
     "healthcare/2": "[writer:equal-weights-stubborn]",

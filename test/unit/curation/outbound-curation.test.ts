@@ -149,7 +149,7 @@ describe("search results pointing inside the network", () => {
 
     expect(internal.requests).toEqual([]);
     expect(news.requests.map((r) => r.path)).toEqual(["/story"]);
-    const refused = getSeed(db, seed!.id)!.provenance.refused!;
+    const refused = (await getSeed(db, seed!.id))!.provenance.refused!;
     expect(refused).toEqual(refusals);
     expect(refused.map((r) => r.url)).toEqual([...internalUrls, redirecting, rebinding]);
     expect(refused.find((r) => r.url === redirecting)).toEqual({
@@ -202,7 +202,7 @@ describe("the search backend's own answer", () => {
     expect(await findSeed(searcherCtx(db, mock, source, names({})), "legal", { attempt: 0 })).toBeNull();
     expect(greedy.shown[0]).toBe("error: searxng search failed: the answer is larger than 20000 bytes");
     await expect.poll(() => endless.closed).toBe(1);
-    expect(seedsOfDomain(db, "legal")).toEqual([]);
+    expect(await seedsOfDomain(db, "legal")).toEqual([]);
   });
 });
 
@@ -234,7 +234,7 @@ describe("a search instance on the lab network", () => {
     });
     expect(searx.requests).toHaveLength(1);
     expect(searx.requests[0].headers.host).toBe(`searx.lab:${searx.port}`);
-    expect(getSeed(db, seed!.id)!.provenance).toMatchObject({
+    expect((await getSeed(db, seed!.id))!.provenance).toMatchObject({
       backend: "searxng",
       backendUrl: `http://searx.lab:${searx.port}`,
       queries: ["legal dispute"],
@@ -261,7 +261,7 @@ describe("socrates curate", () => {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const dbPath = join(dir, "curate.db");
-    openDatabase(dbPath).$client.close();
+    (await openDatabase(dbPath)).$client.close();
     const configPath = join(dir, "socrates.config.json");
     const source = {
       kind: "search-tools",

@@ -60,7 +60,7 @@ describe("findSeed with a chat model and a search backend", () => {
     expect(seed!.sources).toEqual([
       { url: `${search.url}/pages/healthcare-1`, title: expect.stringContaining("hospital unit closure") },
     ]);
-    const stored = getSeed(db, seed!.id)!;
+    const stored = (await getSeed(db, seed!.id))!;
     expect(stored.provenance).toMatchObject({
       attempt: 0,
       retry: 0,
@@ -102,13 +102,13 @@ describe("findSeed with a chat model and a search backend", () => {
     const n = 5;
     const fresh = await findSeed(ctx, "transactional", { attempt: n });
     expect(fresh!.id).not.toBe(first!.id);
-    expect(getSeed(db, fresh!.id)!.provenance).toMatchObject({ attempt: n, retry: 1 });
+    expect((await getSeed(db, fresh!.id))!.provenance).toMatchObject({ attempt: n, retry: 1 });
     const lastAsk = mock.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)!.body as {
       messages: { role: string; content: string }[];
     };
     expect(lastAsk.messages[1].content).toContain(`- ${first!.title} (`);
     for (let attempt = 1; attempt < n; attempt++) await findSeed(ctx, "transactional", { attempt });
-    expect(seedsOfDomain(db, "transactional")).toHaveLength(n);
+    expect(await seedsOfDomain(db, "transactional")).toHaveLength(n);
     expect(await findSeed(ctx, "transactional", { attempt: n + 1 })).toBeNull();
   });
 
@@ -120,7 +120,7 @@ describe("findSeed with a chat model and a search backend", () => {
       .slice(0, 5)
       .map((d) => d.title);
     expect(await findSeed(ctx, "legal", { attempt: 0, exclude })).toBeNull();
-    expect(seedsOfDomain(db, "legal")).toEqual([]);
+    expect(await seedsOfDomain(db, "legal")).toEqual([]);
     // It was asked (nothing was decided without the model), and its answer is stored as a call like any other.
     expect(mock.requests.filter((r) => r.path === "/v1/chat/completions").length).toBeGreaterThan(0);
   });
@@ -139,7 +139,7 @@ describe("findSeed with a chat model and a search backend", () => {
     const failed = findSeed(ctx, "legal", { attempt: 0 });
     await expect(failed).rejects.toBeInstanceOf(SeedSearchError);
     await expect(failed).rejects.toThrow(/searcher \(legal, attempt 0\): .*400/);
-    expect(seedsOfDomain(db, "legal")).toEqual([]);
+    expect(await seedsOfDomain(db, "legal")).toEqual([]);
   });
 });
 
@@ -163,7 +163,7 @@ describe("the fetch_page tool", () => {
       });
       expect(seed!.title).toBe(disputesFor("legal")[0].title);
       // It cited a page no search returned: kept, and named for the researcher.
-      expect(getSeed(db, seed!.id)!.provenance.unverifiedSources).toEqual(["https://news.example.org/legal-1"]);
+      expect((await getSeed(db, seed!.id))!.provenance.unverifiedSources).toEqual(["https://news.example.org/legal-1"]);
       expect(seen).toHaveLength(1);
       expect(seen[0]).toMatch(/fetch_page reads only pages that web_search returned/);
       expect(search.requests.some((r) => r.path.includes("meta-data"))).toBe(false);
@@ -179,7 +179,7 @@ describe("findSeed with built-in web research", () => {
     const seed = await findSeed(searcher(db, { kind: "web-research" }), "public-policy", { attempt: 2 });
     expect(seed).toMatchObject({ sourceKind: "web-research", title: "Cedar Falls transit fare reform dispute" });
     expect(seed!.sources.map((s) => s.url)).toEqual([`${search.url}/pages/public-policy-3`]);
-    expect(getSeed(db, seed!.id)!.provenance).toMatchObject({
+    expect((await getSeed(db, seed!.id))!.provenance).toMatchObject({
       attempt: 2,
       backend: "openai-responses:web_search_preview",
       model: "mock-model",
@@ -221,12 +221,12 @@ describe("findSeed from a folder of seed files", () => {
     const calls = llmRequests();
     const first = await findSeed(ctx, "legal", { attempt: 0 });
     expect(first).toMatchObject({ title: "Harbour lease dispute", sourceKind: "files", sources: [] });
-    expect(getSeed(db, first!.id)!.provenance).toEqual({ attempt: 0, file: join(dir, "a-harbour.md") });
+    expect((await getSeed(db, first!.id))!.provenance).toEqual({ attempt: 0, file: join(dir, "a-harbour.md") });
     expect(llmRequests()).toBe(calls); // a structured file needs no model
     const second = await findSeed(ctx, "legal", { attempt: 1 });
     expect(second!.title).toBe("Orchard boundary quarrel");
     expect(second!.report.parties.map((p) => p.name)).toEqual(["Orchard Farm", "Parish Council"]);
-    expect(getSeed(db, second!.id)!.provenance).toMatchObject({
+    expect((await getSeed(db, second!.id))!.provenance).toMatchObject({
       file: join(dir, "legal", "c-notes.txt"),
       model: "mock-model",
     });

@@ -15,7 +15,7 @@ async function setup(
   respond: Responder = standInResponder({ roles: ["writer"] }),
   options: { structuredWriter?: boolean } = {},
 ) {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   const mock = await startMockLlm({ respond });
   cleanups.push(() => mock.close());

@@ -37,7 +37,7 @@ describe.skipIf(skip)("socrates db copy", { timeout: 180_000 }, () => {
   let pg: Awaited<ReturnType<typeof pgDatabase>>;
 
   beforeAll(async () => {
-    const db = openDatabase(demo);
+    const db = await openDatabase(demo);
     await seedDemo(db);
     await seedDemoStudies(db);
     await seedDemoBenchmark(db);

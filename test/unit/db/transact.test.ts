@@ -26,8 +26,8 @@ async function twoHandles(engine: "sqlite" | "postgres"): Promise<[Db, Db]> {
   if (engine === "sqlite") {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
-    const a = openDatabase(join(dir, "t.db"));
-    const b = openDatabase(join(dir, "t.db"));
+    const a = await openDatabase(join(dir, "t.db"));
+    const b = await openDatabase(join(dir, "t.db"));
     cleanups.push(() => {
       for (const db of [a, b]) {
         closeWriter(db);

@@ -35,8 +35,8 @@ interface Expected {
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** Each run's values recomputed from the stored snippets, the judge's stored scores and the submitted scores. */
-function expectedRuns(): Expected[] {
-  const units = planGrid(t.db, t.loaded.plan).units.filter((u) => u.part === "main");
+async function expectedRuns(): Promise<Expected[]> {
+  const units = (await planGrid(t.db, t.loaded.plan)).units.filter((u) => u.part === "main");
   const snippetsOf = t.db.$client.prepare(
     "SELECT position, end_turn AS endTurn FROM snippets WHERE run_id = ? ORDER BY position",
   );
@@ -92,14 +92,14 @@ beforeAll(async () => {
 afterAll(() => t?.cleanup());
 
 describe("calibratedEstimates on a labelled plan", () => {
-  it("records every setting that changes the numbers", () => {
+  it("records every setting that changes the numbers", async () => {
     expect(result.settings).toEqual({ alpha: 0.05, quantities: ["outcome", "trajectory"], target: 0.05 });
     expect(result).toMatchObject({ evaluator: "judge-main", s0: 1, studyIds: [t.studyId], planHash: t.loaded.hash });
-    expect(result.runs).toBe(expectedRuns().length);
+    expect(result.runs).toBe((await expectedRuns()).length);
   });
 
-  it("matches classicalMean and ppiMean on the recomputed vectors in every mediator × domain stratum", () => {
-    const runs = expectedRuns();
+  it("matches classicalMean and ppiMean on the recomputed vectors in every mediator × domain stratum", async () => {
+    const runs = await expectedRuns();
     let withPpi = 0;
     for (const row of result.rows.filter((r) => r.domain !== null)) {
       const q = row.quantity;
@@ -175,7 +175,7 @@ describe("calibratedEstimates on a labelled plan", () => {
   });
 
   it("adds the active estimate where a design gives every run an inclusion probability", async () => {
-    const runs = expectedRuns();
+    const runs = await expectedRuns();
     const pi = (runId: string) => 0.3 + (runId.charCodeAt(runId.length - 1) % 5) / 10;
     const withDesign = await calibratedEstimates(t.db, {
       loaded: t.loaded,

@@ -108,7 +108,7 @@ export function labelLikeTheJudge(
 export async function labelledPlanDb(
   options: { trajectories?: number; unlabelledTail?: number } = {},
 ): Promise<LabelledPlan> {
-  const t = tempDb();
+  const t = await tempDb();
   const loaded = fixturePlan();
   await seedGrid(t.db, loaded);
   const planFile = join(t.dir, "plan.json");
@@ -123,7 +123,7 @@ export async function labelledPlanDb(
     id: number;
   }[];
   const skipped = new Set(items.slice(items.length - (options.unlabelledTail ?? 2)).map((i) => i.id));
-  const experts = ["erin", "fred"].map((name) => addAnnotator(t.db, name, "expert"));
+  const experts = await Promise.all(["erin", "fred"].map(async (name) => await addAnnotator(t.db, name, "expert")));
   const submitted = labelLikeTheJudge(t.db, studyId, experts, MAIN_JUDGE, skipped);
   return { ...t, loaded, planFile, studyId, submitted };
 }

@@ -19,7 +19,12 @@ import { addAnnotator, validConsensusLabel } from "../../../harness/annotation.t
 import { labelledPlanDb, MAIN_JUDGE, type LabelledPlan } from "./fixture.ts";
 
 const panelOf = async (f: LabelledPlan) =>
-  await stoppingPanel(f.db, f.studyId, loadItems(f.db, [f.studyId]), loadLatestLabels(f.db, [f.studyId], "statistics"));
+  await stoppingPanel(
+    f.db,
+    f.studyId,
+    await loadItems(f.db, [f.studyId]),
+    await loadLatestLabels(f.db, [f.studyId], "statistics"),
+  );
 
 describe("a stratified study's stopping rule", () => {
   let f: LabelledPlan;
@@ -32,14 +37,14 @@ describe("a stratified study's stopping rule", () => {
     const panel = await panelOf(f);
     expect(panel.source).toBe("human");
     expect(panel.empty).toBeNull();
-    const items = loadItems(f.db, [f.studyId]);
+    const items = await loadItems(f.db, [f.studyId]);
     const { human, complete } = await studyRunValues(
       f.db,
       (await findStudy(f.db, f.studyId))!,
       items,
-      loadLatestLabels(f.db, [f.studyId], "statistics"),
+      await loadLatestLabels(f.db, [f.studyId], "statistics"),
     );
-    const mediatorOf = new Map(evaluatedTrajectories(f.db).map((t) => [t.runId, t.mediator]));
+    const mediatorOf = new Map((await evaluatedTrajectories(f.db)).map((t) => [t.runId, t.mediator]));
     for (const row of panel.rows) {
       const ys = [...complete]
         .filter((r) => mediatorOf.get(r) === row.mediator)
@@ -100,7 +105,7 @@ describe("an active study in the calibrated-estimates service", () => {
       config: { seed: 8, allocation: "active", judgeBackbones: [MAIN_JUDGE] },
     });
     ["ivy", "jon"].forEach(async (name) => {
-      const expert = addAnnotator(f.db, name, "expert");
+      const expert = await addAnnotator(f.db, name, "expert");
       for (let lease = await nextTask(f.db, activeId, expert); lease; lease = await nextTask(f.db, activeId, expert))
         await submitLabel(f.db, {
           studyId: activeId,

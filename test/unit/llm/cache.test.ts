@@ -18,11 +18,11 @@ const ask = (text: string, extra: Record<string, unknown> = {}) => ({
 });
 
 let mock: MockLlm;
-let store: ReturnType<typeof tempDb>;
+let store: Awaited<ReturnType<typeof tempDb>>;
 
 beforeEach(async () => {
   mock = await startMockLlm({ latencyMs: { min: 20, max: 60 }, seed: 7 }); // default responder echoes the last message
-  store = tempDb();
+  store = await tempDb();
 });
 afterEach(async () => {
   await mock.close();
@@ -59,7 +59,7 @@ describe("cache", () => {
 
   it("a new client on the same database file (a restarted process) hits the cache", async () => {
     await createLlm({ db: store.db, config: mockConfig(mock.url) }).call(ask("remember me"));
-    const reopened = openDatabase(store.path);
+    const reopened = await openDatabase(store.path);
     try {
       const result = await createLlm({ db: reopened, config: mockConfig(mock.url) }).call(ask("remember me"));
       expect(result).toMatchObject({ ok: true, cached: true, value: { echo: "remember me" } });
@@ -127,7 +127,7 @@ describe("accounting", () => {
     // reply {"echo":"x…x"} is 411 characters, 103 tokens.
     expect(a.usage).toEqual({ promptTokens: 100, completionTokens: 103, costUsd: (100 * 2 + 103 * 10) / 1e6 });
 
-    const all = summariseUsage(store.db);
+    const all = await summariseUsage(store.db);
     expect(all.map((r) => r.role)).toEqual(["evaluator", "mediator"]);
     const mediator = all.find((r) => r.role === "mediator")!;
     expect(mediator).toMatchObject({
@@ -140,7 +140,7 @@ describe("accounting", () => {
     });
     expect(mediator.costUsd).toBeCloseTo((100 * 2 + 103 * 10) / 1e6, 12); // the unpriced model costs nothing
 
-    const runB = summariseUsage(store.db, { subject: "run-b" });
+    const runB = await summariseUsage(store.db, { subject: "run-b" });
     expect(runB).toEqual([
       {
         role: "evaluator",

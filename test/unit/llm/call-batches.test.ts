@@ -26,7 +26,7 @@ const call = (cacheKey: string, over: Partial<NewLlmCallRow> = {}): NewLlmCallRo
 describe("callBatches", () => {
   it("commits each row before its record resolves, many rows of one turn together", async () => {
     const db = emptyDb();
-    const other = openDatabase(db.$client.name);
+    const other = await openDatabase(db.$client.name);
     try {
       const store = callBatches(db);
       const keys = ["a", "b", "c"];

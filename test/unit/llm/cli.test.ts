@@ -104,7 +104,7 @@ describe("socrates llm check", () => {
 describe("socrates llm usage", () => {
   it("prints the per-role accounting table of the database", async () => {
     const mock = await startMockLlm();
-    const store = tempDb();
+    const store = await tempDb();
     cleanups.push(
       () => mock.close(),
       () => store.cleanup(),

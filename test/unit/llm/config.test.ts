@@ -216,7 +216,7 @@ describe("LLM configuration", () => {
     const raw = valid();
     delete raw.roles.searcher;
     raw.endpoints.mock.apiKeyEnv = "SOCRATES_TEST_UNSET_KEY";
-    const store = tempDb();
+    const store = await tempDb();
     dirs.push(store.cleanup);
     const llm = createLlm({ db: store.db, config: parseLlmConfig(raw, "socrates.config.json"), env: {} });
     const messages = [{ role: "user" as const, content: "hi" }];

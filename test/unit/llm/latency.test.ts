@@ -20,29 +20,29 @@ const ask = (text: string) => ({
 });
 
 let mock: MockLlm;
-let store: ReturnType<typeof tempDb>;
+let store: Awaited<ReturnType<typeof tempDb>>;
 beforeEach(async () => {
   mock = await startMockLlm({ latencyMs: 50 }); // the default responder echoes the last message
-  store = tempDb();
+  store = await tempDb();
 });
 afterEach(async () => {
   await mock.close();
   store.cleanup();
 });
 
-const storedLatency = (db: ReturnType<typeof openDatabase>, subject: string) =>
-  db.select().from(llmCalls).where(eq(llmCalls.subject, subject)).get()!.latencyMs;
+const storedLatency = async (db: Awaited<ReturnType<typeof openDatabase>>, subject: string) =>
+  (await db.select().from(llmCalls).where(eq(llmCalls.subject, subject)).limit(1))[0]!.latencyMs;
 
 describe("LlmResult.latencyMs", () => {
   it("is the recorded latency of a new call, and the same stored latency on a cache hit from a fresh client", async () => {
     const first = await createLlm({ db: store.db, config: mockConfig(mock.url) }).call(ask("how long"));
     expect(first).toMatchObject({ ok: true, cached: false });
-    const recorded = storedLatency(store.db, "how long");
+    const recorded = await storedLatency(store.db, "how long");
     expect(first.latencyMs).toBe(recorded);
     // The stand-in waits 50 ms before it answers.
     expect(recorded).toBeGreaterThanOrEqual(40);
 
-    const reopened = openDatabase(store.path);
+    const reopened = await openDatabase(store.path);
     try {
       const again = await createLlm({ db: reopened, config: mockConfig(mock.url) }).call(ask("how long"));
       expect(again).toMatchObject({ ok: true, cached: true });
@@ -70,7 +70,7 @@ describe("LlmResult.latencyMs", () => {
     };
     const live = await createLlm({ db: store.db, config: mockConfig(mock.url) }).callWithTools(request);
     expect(live).toMatchObject({ ok: true, cached: false, value: { echo: "done" } });
-    const rows = store.db.select().from(llmCalls).where(eq(llmCalls.subject, "loop")).all();
+    const rows = await store.db.select().from(llmCalls).where(eq(llmCalls.subject, "loop"));
     expect(rows).toHaveLength(2);
     expect(live.latencyMs).toBe(rows[0].latencyMs + rows[1].latencyMs);
     const replayed = await createLlm({ db: store.db, config: mockConfig(mock.url) }).callWithTools(request);

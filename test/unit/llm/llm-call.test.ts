@@ -48,7 +48,7 @@ describe("llm calls", () => {
     await recordCall(db, call());
     await recordCall(db, call({ cacheKey: "k2", status: "failed", response: null, parsed: null, subject: "run-2" }));
     await recordCall(db, call({ cacheKey: "k3", role: "party" }));
-    expect(usageByRole(db)).toEqual([
+    expect(await usageByRole(db)).toEqual([
       {
         role: "mediator",
         calls: 2,
@@ -61,7 +61,7 @@ describe("llm calls", () => {
       },
       { role: "party", calls: 1, ok: 1, failed: 0, attempts: 1, promptTokens: 10, completionTokens: 5, costUsd: 0.25 },
     ]);
-    expect(usageByRole(db, "run-2")).toEqual([
+    expect(await usageByRole(db, "run-2")).toEqual([
       {
         role: "mediator",
         calls: 1,

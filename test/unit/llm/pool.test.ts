@@ -35,8 +35,8 @@ async function stand(options: MockLlmOptions = {}): Promise<MockLlm> {
   return mock;
 }
 
-function db() {
-  const store = tempDb();
+async function db() {
+  const store = await tempDb();
   cleanups.push(store.cleanup);
   return store.db;
 }
@@ -44,7 +44,7 @@ function db() {
 const chats = (mock: MockLlm) => mock.requests.filter((r) => r.path === "/v1/chat/completions");
 const probes = (mock: MockLlm) => mock.requests.filter((r) => r.path === "/v1/models");
 
-function poolLlm(database: ReturnType<typeof db>, mocks: MockLlm[], options: MockPoolOptions = {}) {
+function poolLlm(database: Awaited<ReturnType<typeof db>>, mocks: MockLlm[], options: MockPoolOptions = {}) {
   const config = mockPoolConfig(
     mocks.map((m) => m.url),
     { ...options, pool: { health: quickHealth, ...options.pool } },
@@ -56,7 +56,7 @@ describe("endpoint pools", () => {
   it("keeps every call succeeding while one replica answers 503, takes it out, and brings it back once it recovers", async () => {
     const [healthy, failing] = [await stand(), await stand()];
     failing.setOutage(503);
-    const database = db();
+    const database = await db();
     const llm = poolLlm(database, [healthy, failing], { replicas: [{ concurrency: 4 }, { concurrency: 4 }] });
 
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => llm.call(ask(`question ${i}`))));
@@ -84,7 +84,7 @@ describe("endpoint pools", () => {
 
   it("shares the cache across replicas: a second run, whichever replica would be next, sends nothing", async () => {
     const [a, b] = [await stand(), await stand()];
-    const database = db();
+    const database = await db();
     const questions = Array.from({ length: 6 }, (_, i) => ask(`cached ${i}`));
     const first = await Promise.all(questions.map((q) => poolLlm(database, [a, b]).call(q)));
     expect(first.every((r) => r.ok && !r.cached)).toBe(true);
@@ -100,7 +100,7 @@ describe("endpoint pools", () => {
 
   it("keeps each replica within its own concurrency and gives both work", async () => {
     const [small, large] = [await stand({ latencyMs: 15 }), await stand({ latencyMs: 15 })];
-    const llm = poolLlm(db(), [small, large], { replicas: [{ concurrency: 2 }, { concurrency: 5, weight: 3 }] });
+    const llm = poolLlm(await db(), [small, large], { replicas: [{ concurrency: 2 }, { concurrency: 5, weight: 3 }] });
 
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => llm.call(ask(`load ${i}`))));
 
@@ -116,7 +116,7 @@ describe("endpoint pools", () => {
     limited.setFaults([{ fault: { kind: "429", retryAfterSeconds: 60 } }]);
     const waits: number[] = [];
     const config = mockPoolConfig([limited.url, free.url], { pool: { health: quickHealth } });
-    const llm = createLlm({ db: db(), config, sleep: async (ms) => void waits.push(ms) });
+    const llm = createLlm({ db: await db(), config, sleep: async (ms) => void waits.push(ms) });
 
     const first = await llm.call(ask("one"));
     const second = await llm.call(ask("two"));
@@ -131,7 +131,7 @@ describe("endpoint pools", () => {
     const [a, b] = [await stand(), await stand()];
     a.setOutage(503);
     b.setOutage(502);
-    const llm = poolLlm(db(), [a, b], {
+    const llm = poolLlm(await db(), [a, b], {
       replicas: [{ name: "gpu-a" }, { name: "gpu-b" }],
       pool: { maxRetries: 3, health: slowHealth },
     });
@@ -152,7 +152,7 @@ describe("endpoint pools", () => {
       endpoints: { plain: { baseUrl: plain.url }, cluster: { replicas: [{ baseUrl: replica.url }] } },
       roles: { party: { endpoint: "plain", model: "mock-model" } },
     };
-    const llm = createLlm({ db: db(), config: parseLlmConfig(json, "test") });
+    const llm = createLlm({ db: await db(), config: parseLlmConfig(json, "test") });
 
     expect((await llm.call(ask("default"))).ok).toBe(true);
     expect((await llm.call({ ...ask("override"), endpoint: "cluster" })).ok).toBe(true);
@@ -163,7 +163,7 @@ describe("endpoint pools", () => {
   it("a plain endpoint is never taken out: it keeps its retries as before", async () => {
     const mock = await stand();
     mock.setFaults([{ fault: { kind: "5xx", status: 503 }, times: 5 }]);
-    const llm = createLlm({ db: db(), config: mockConfig(mock.url), sleep: noWait, random: () => 0 });
+    const llm = createLlm({ db: await db(), config: mockConfig(mock.url), sleep: noWait, random: () => 0 });
     expect((await llm.call(ask("persist"))).ok).toBe(true);
     expect(chats(mock).map((r) => r.status)).toEqual([503, 503, 503, 503, 503, 200]);
     expect(probes(mock)).toHaveLength(0);

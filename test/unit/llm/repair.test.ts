@@ -16,7 +16,7 @@ const ask = (text: string) => ({
 });
 
 let mock: MockLlm;
-let store: ReturnType<typeof tempDb>;
+let store: Awaited<ReturnType<typeof tempDb>>;
 
 beforeEach(async () => {
   mock = await startMockLlm({
@@ -27,7 +27,7 @@ beforeEach(async () => {
       { match: /.*/, reply: { topic: "DATE", score: 3 } },
     ]),
   });
-  store = tempDb();
+  store = await tempDb();
 });
 afterEach(async () => {
   await mock.close();

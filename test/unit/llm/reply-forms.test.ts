@@ -16,11 +16,11 @@ const ask = (text: string, extra: Record<string, unknown> = {}) => ({
 });
 
 let mock: MockLlm;
-let store: ReturnType<typeof tempDb>;
+let store: Awaited<ReturnType<typeof tempDb>>;
 
 beforeEach(async () => {
   mock = await startMockLlm(); // echoes the last message as {"echo": …}
-  store = tempDb();
+  store = await tempDb();
 });
 afterEach(async () => {
   await mock.close();

@@ -21,11 +21,11 @@ const ask = (text: string) => ({
 });
 
 let mock: MockLlm;
-let store: ReturnType<typeof tempDb>;
+let store: Awaited<ReturnType<typeof tempDb>>;
 
 beforeEach(async () => {
   mock = await startMockLlm({ latencyMs: { min: 5, max: 10 }, seed: 3 }); // echoes the last message
-  store = tempDb();
+  store = await tempDb();
 });
 afterEach(async () => {
   await mock.close();
@@ -83,7 +83,7 @@ describe("reply memory", () => {
       cached: true,
       value: { echo: "kept" },
     });
-    const reopened = openDatabase(store.path);
+    const reopened = await openDatabase(store.path);
     try {
       expect(await createLlm({ db: reopened, config: mockConfig(mock.url) }).call(ask("kept"))).toMatchObject({
         ok: true,

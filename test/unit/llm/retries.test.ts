@@ -16,11 +16,11 @@ const ask = (text: string) => ({
 const fastBackoff = { baseMs: 5, maxMs: 20 };
 
 let mock: MockLlm;
-let store: ReturnType<typeof tempDb>;
+let store: Awaited<ReturnType<typeof tempDb>>;
 
 beforeEach(async () => {
   mock = await startMockLlm({ respond: () => ({ answer: "fine" }) });
-  store = tempDb();
+  store = await tempDb();
 });
 afterEach(async () => {
   await mock.close();

@@ -29,10 +29,10 @@ function searcher(request: MockChatRequest): object {
 }
 
 let mock: MockLlm;
-let store: ReturnType<typeof tempDb>;
+let store: Awaited<ReturnType<typeof tempDb>>;
 async function setup(options: MockLlmOptions) {
   mock = await startMockLlm(options);
-  store = tempDb();
+  store = await tempDb();
   return createLlm({ db: store.db, config: mockConfig(mock.url), sleep: async () => {} });
 }
 afterEach(async () => {

@@ -14,7 +14,7 @@ describe("migration 0015: metric definition versions", () => {
   let cleanup = () => {};
   afterEach(() => cleanup());
 
-  it("marks every earlier row version 1, so a metric whose definition moved on reads it as stale", () => {
+  it("marks every earlier row version 1, so a metric whose definition moved on reads it as stale", async () => {
     const old = databaseAt("0014_issue19_child_row_triggers");
     cleanup = old.cleanup;
     const insert = old.sqlite.prepare(
@@ -35,7 +35,7 @@ describe("migration 0015: metric definition versions", () => {
       { metric: "TLE", value: 0.1, version: 1 },
     ]);
     const db = drizzle(old.sqlite, { schema }) as unknown as Db;
-    expect(metricValuesOf(db, "run", "r1").map((r) => r.metric)).toEqual(["IT"]);
-    expect(staleMetricValuesOf(db, "run", "r1").map((r) => r.metric)).toEqual(["RL", "TLE"]);
+    expect((await metricValuesOf(db, "run", "r1")).map((r) => r.metric)).toEqual(["IT"]);
+    expect((await staleMetricValuesOf(db, "run", "r1")).map((r) => r.metric)).toEqual(["RL", "TLE"]);
   });
 });

@@ -42,7 +42,7 @@ async function setUp() {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "interrupt.db");
-  const seeded = openDatabase(dbPath);
+  const seeded = await openDatabase(dbPath);
   await seedDemo(seeded);
   seeded.$client.close();
   const mock = await startMockLlm({

@@ -23,7 +23,7 @@ async function setup() {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "cli.db");
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   await seedDemo(db);
   const counts = tableCounts(db);
   db.$client.close();
@@ -60,7 +60,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     expect(result.stdout).toContain("runs: 4 to simulate, 0 already stored");
     expect(result.stdout).toContain(`demo-transactional-1:general:${MEDIATOR_MODEL}:${PARTY_MODEL}:r1`);
     expect(result.stdout).toContain("at most 76 LLM calls (40 party turns, 18 mediator decisions, 18 mediator turns)");
-    const db = openDatabase(dbPath);
+    const db = await openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
     expect(tableCounts(db)).toEqual(counts);
   });
@@ -147,7 +147,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     expect(result.stdout).toMatch(
       /failed demo-transactional-1:general:none:sim-party:r0:[0-9a-f]{10}: turn 1 \(BAKERY\): .*127\.0\.0\.1:9/,
     );
-    const db = openDatabase(dbPath);
+    const db = await openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
     const after = tableCounts(db);
     expect({ ...after, llm_calls: 0 }).toEqual({ ...counts, llm_calls: 0 }); // only the failed call is on record
@@ -182,7 +182,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     const resumed = await spawnCli(args, printedEnv).exited;
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain("runs: 1 stored");
-    const db = openDatabase(dbPath);
+    const db = await openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
     // The options the user gave reached the resumed run: its seed and turn budget.
     const configs = (
@@ -213,7 +213,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     ).exited;
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("runs: 1 stored");
-    const db = openDatabase(dbPath);
+    const db = await openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
     const rows = db.$client
       .prepare("SELECT emotion, emotion_reason AS reason FROM turns WHERE run_id LIKE ?")

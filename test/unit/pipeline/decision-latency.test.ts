@@ -23,9 +23,10 @@ afterEach(async () => {
 
 /** The slot of the batch's mediated run (its id adds the settings hash). */
 const MEDIATED = `demo-transactional-1:general:${MEDIATOR_MODEL}:${PARTY_MODEL}:r0`;
-type Db = ReturnType<typeof openDatabase>;
+type Db = Awaited<ReturnType<typeof openDatabase>>;
 
-const mediatedRun = (db: Db): Run => exportBundle(db).runs.find((r) => slotOf(r.id) === MEDIATED)!;
+const mediatedRun = async (db: Db): Promise<Run> =>
+  (await exportBundle(db)).runs.find((r) => slotOf(r.id) === MEDIATED)!;
 
 /** The recorded latency of each "when" call of the run, in the order they were made. */
 function whenLatencies(db: Db): number[] {
@@ -40,7 +41,7 @@ function whenLatencies(db: Db): number[] {
 
 describe("the mediator's decision seconds", () => {
   it("are the recorded latency of the original call, also when a replay answers from the cache", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await seedDemo(t.db);
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), latencyMs: 50 });
@@ -55,7 +56,7 @@ describe("the mediator's decision seconds", () => {
 
     const first = await simulateBatch({ db: t.db, llm: testLlm(t.db, mock), ...options });
     expect(first.failed).toEqual([]);
-    const decisions = mediatedRun(t.db).mediator_decisions!;
+    const decisions = (await mediatedRun(t.db)).mediator_decisions!;
     expect(decisions.length).toBeGreaterThan(0);
     const latencies = whenLatencies(t.db);
     expect(decisions.map((d) => d.seconds)).toEqual(latencies.map((ms) => ms / 1000));
@@ -63,20 +64,17 @@ describe("the mediator's decision seconds", () => {
     for (const d of decisions) expect(d.seconds).toBeGreaterThanOrEqual(0.04);
 
     // A resumed batch: the runs are gone, the LLM cache is not; a fresh client on the same file replays every call.
-    t.db
-      .delete(schema.matchedPairs)
-      .where(like(schema.matchedPairs.id, `%${PARTY_MODEL}%`))
-      .run();
-    t.db.delete(schema.runs).where(eq(schema.runs.simulatorBackbone, PARTY_MODEL)).run();
+    await t.db.delete(schema.matchedPairs).where(like(schema.matchedPairs.id, `%${PARTY_MODEL}%`));
+    await t.db.delete(schema.runs).where(eq(schema.runs.simulatorBackbone, PARTY_MODEL));
     const served = servedBodies(mock).length;
-    const reopened = openDatabase(t.path);
+    const reopened = await openDatabase(t.path);
     cleanups.push(() => reopened.$client.close());
     const replay = await simulateBatch({ db: reopened, llm: testLlm(reopened, mock), ...options });
     expect(replay.failed).toEqual([]);
     expect(replay.calls.made).toBe(0);
     expect(servedBodies(mock).length).toBe(served);
 
-    const replayed = mediatedRun(reopened).mediator_decisions!;
+    const replayed = (await mediatedRun(reopened)).mediator_decisions!;
     expect(replayed.map((d) => [d.after_turn, d.engage])).toEqual(decisions.map((d) => [d.after_turn, d.engage]));
     expect(replayed.map((d) => d.seconds)).toEqual(decisions.map((d) => d.seconds));
     expect(whenLatencies(reopened)).toEqual(latencies);

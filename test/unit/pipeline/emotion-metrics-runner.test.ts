@@ -72,13 +72,13 @@ function emotionBundle() {
 }
 
 async function importedDb() {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   await importBundleRecords(t.db, "emotion-fixture.json", emotionBundle());
   return t;
 }
 
-const rowsOf = (t: ReturnType<typeof importedDb>, runId: string) =>
+const rowsOf = (t: Awaited<ReturnType<typeof importedDb>>, runId: string) =>
   t.db
     .select()
     .from(schema.metricValues)
@@ -148,9 +148,7 @@ describe("metrics runner: emotion", () => {
     ).toEqual(["fx-1:unmed EF", "fx-1:unmed EV"]);
     // The run page reads them among the run's rows, source named in detail.
     expect(
-      getRunMetrics(t.db, "fx-1:unmed")
-        .run.filter((m) => m.detail.source === "judge")
-        .map((m) => m.metric),
+      (await getRunMetrics(t.db, "fx-1:unmed")).run.filter((m) => m.detail.source === "judge").map((m) => m.metric),
     ).toEqual(["EF", "EV"]);
   });
 

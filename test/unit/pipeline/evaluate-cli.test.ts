@@ -23,7 +23,7 @@ afterEach(async () => {
 // code), beside the stand-in endpoint: nothing here is about the process boundary.
 
 async function setup() {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   await seedDemo(t.db);
   const mock = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES }) });
@@ -89,7 +89,7 @@ describe("socrates evaluate and socrates metrics", () => {
   });
 
   it("computes and stores metrics, printing a table and the parameters", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await seedDemo(t.db);
     const env = { SOCRATES_DB: t.path };
@@ -106,7 +106,7 @@ describe("socrates evaluate and socrates metrics", () => {
     const stored = await t.db.select().from(schema.metricValues);
     expect(stored.find((r) => r.metric === "IE")!.params).toEqual({ s0: 1, h: 3 });
     // The parameters are recorded for what reads results later (the dashboard's alignment reads s0).
-    expect(currentMetricParams(t.db)).toEqual({ ...DEFAULT_METRIC_PARAMS, h: 3 });
+    expect(await currentMetricParams(t.db)).toEqual({ ...DEFAULT_METRIC_PARAMS, h: 3 });
     expect(result.stdout).toContain(
       "IT, IE, IF, FI, RL, ME, MI and ER are mediator metrics: unmediated runs have none.",
     );

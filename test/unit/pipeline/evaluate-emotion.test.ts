@@ -18,12 +18,12 @@ afterEach(async () => {
 
 const PARTIES = ["BAKERY", "VENDOR"];
 
-function demoRun(db: Db, id: string): Run {
-  return exportBundle(db).runs.find((r) => r.id === id)!;
+async function demoRun(db: Db, id: string): Promise<Run> {
+  return (await exportBundle(db)).runs.find((r) => r.id === id)!;
 }
 
-function storedEmotion(db: Db, runId: string, backbone = EMOTION_MODEL): Evaluation | undefined {
-  return exportBundle(db).evaluations.find((e) => e.id === newEvaluationId(runId, "emotion", backbone));
+async function storedEmotion(db: Db, runId: string, backbone = EMOTION_MODEL): Promise<Evaluation | undefined> {
+  return (await exportBundle(db)).evaluations.find((e) => e.id === newEvaluationId(runId, "emotion", backbone));
 }
 
 const partyOf = (user: string) => /^Score party ([A-Z]+) at its turns/m.exec(user)?.[1];
@@ -44,7 +44,7 @@ describe("post-hoc emotion judge over HTTP", () => {
         .sort(),
     ).toEqual(PARTIES);
 
-    const evaluation = storedEmotion(db, MEDIATED)!;
+    const evaluation = (await storedEmotion(db, MEDIATED))!;
     expect(evaluationSchema.safeParse(evaluation).success).toBe(true);
     if (evaluation.method !== "emotion") throw new Error("wrong method");
     expect(evaluation.errors).toBeUndefined();
@@ -68,9 +68,9 @@ describe("post-hoc emotion judge over HTTP", () => {
     expect(trajectory.failedParties).toEqual([]);
 
     // The whole database, exported and imported into an empty one, passes every bundle check.
-    const fresh = tempDb();
+    const fresh = await tempDb();
     cleanups.push(fresh.cleanup);
-    const bundle = exportBundle(db);
+    const bundle = await exportBundle(db);
     expect(
       (await importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(bundle) }])).inserted.evaluations,
     ).toBe(bundle.evaluations.length);
@@ -79,8 +79,8 @@ describe("post-hoc emotion judge over HTTP", () => {
   it("shows each party's request that party's own thoughts and no other party's", async () => {
     const { db, mock, llm } = await evaluationSetup(cleanups);
     await evaluateRuns(db, { llm, method: "emotion", runIds: [MEDIATED] });
-    const run = demoRun(db, MEDIATED);
-    const scenario = exportBundle(db).scenarios.find((s) => s.id === "demo-transactional-1")!;
+    const run = await demoRun(db, MEDIATED);
+    const scenario = (await exportBundle(db)).scenarios.find((s) => s.id === "demo-transactional-1")!;
     const sent = prompts(mock);
     expect(sent).toHaveLength(2);
     for (const prompt of sent) {
@@ -120,7 +120,7 @@ describe("post-hoc emotion judge over HTTP", () => {
     const { db, mock, llm } = await evaluationSetup(cleanups);
     const summary = await evaluateRuns(db, { llm, method: "emotion", runIds: [MEDIATED], backbone: "standin-broken" });
     expect(summary.runs[0]).toMatchObject({ status: "stored", errors: 1 });
-    const evaluation = storedEmotion(db, MEDIATED, "standin-broken")!;
+    const evaluation = (await storedEmotion(db, MEDIATED, "standin-broken"))!;
     if (evaluation.method !== "emotion") throw new Error("wrong method");
     // The stand-in breaks the first party listed (BAKERY): a turn of VENDOR and a score of 140.
     expect(Object.keys(evaluation.output)).toEqual(["VENDOR"]);
@@ -140,7 +140,7 @@ describe("post-hoc emotion judge over HTTP", () => {
     );
     expect(trajectory.failedParties).toEqual(["BAKERY"]);
     await computeMetrics(db, { runId: MEDIATED });
-    const rows = getRunMetrics(db, MEDIATED).run.filter((r) => ["ER", "EF", "EV"].includes(r.metric));
+    const rows = (await getRunMetrics(db, MEDIATED)).run.filter((r) => ["ER", "EF", "EV"].includes(r.metric));
     expect(rows.map((r) => r.metric).sort()).toEqual(["EF", "ER", "EV"]);
     for (const row of rows) {
       expect(row.value).toBeNull();
@@ -155,7 +155,7 @@ describe("post-hoc emotion judge over HTTP", () => {
 
   it("skips a run whose parties reported their own emotion", async () => {
     const { db, mock, llm } = await evaluationSetup(cleanups);
-    const base = demoRun(db, MEDIATED);
+    const base = await demoRun(db, MEDIATED);
     const selfReported: Run = {
       ...base,
       id: `${MEDIATED}-felt`,
@@ -184,6 +184,6 @@ describe("post-hoc emotion judge over HTTP", () => {
     const served = servedBodies(mock);
     expect(served).toHaveLength(4);
     expect(new Set(served).size).toBe(4);
-    for (const runId of [UNMEDIATED, MEDIATED]) expect(storedEmotion(db, runId)!.errors).toBeUndefined();
+    for (const runId of [UNMEDIATED, MEDIATED]) expect((await storedEmotion(db, runId))!.errors).toBeUndefined();
   });
 });

@@ -13,8 +13,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function judgments(db: Parameters<typeof exportBundle>[0]) {
-  return db.select().from(schema.interventionJudgments).orderBy(asc(schema.interventionJudgments.turnId)).all();
+async function judgments(db: Parameters<typeof exportBundle>[0]) {
+  return await db.select().from(schema.interventionJudgments).orderBy(asc(schema.interventionJudgments.turnId));
 }
 
 describe("mediator-intelligence judge over HTTP", () => {
@@ -25,9 +25,9 @@ describe("mediator-intelligence judge over HTTP", () => {
     expect(summary.runs[0]).toEqual({ runId: UNMEDIATED, status: "skipped", reason: "no mediator turns" });
     expect(summary.runs[1]).toMatchObject({ runId: MEDIATED, status: "stored", errors: 0 });
 
-    const run = exportBundle(db).runs.find((r) => r.id === MEDIATED)!;
+    const run = (await exportBundle(db)).runs.find((r) => r.id === MEDIATED)!;
     const mediatorTurns = run.turns.filter((t) => t.role === "mediator");
-    const stored = judgments(db);
+    const stored = await judgments(db);
     expect(stored.map((j) => j.turnId)).toEqual(mediatorTurns.map((t) => t.turn_id));
     for (const j of stored) {
       expect(j).toMatchObject({ runId: MEDIATED, backbone: MI_MODEL });
@@ -65,13 +65,13 @@ describe("mediator-intelligence judge over HTTP", () => {
     const { db, llm } = await evaluationSetup(cleanups, { miTurns: [11] });
     const summary = await evaluateRuns(db, { llm, method: "mi", runIds: [MEDIATED] });
     expect(summary.runs[0]).toMatchObject({ status: "stored", errors: 1 });
-    expect(judgments(db).map((j) => j.turnId)).toEqual([5, 14, 20, 23]);
+    expect((await judgments(db)).map((j) => j.turnId)).toEqual([5, 14, 20, 23]);
 
     const healthy = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES }) });
     cleanups.push(() => healthy.close());
     const retry = await evaluateRuns(db, { llm: judgeLlm(db, healthy), method: "mi", runIds: [MEDIATED] });
     expect(retry.runs[0]).toMatchObject({ status: "stored", calls: 1, errors: 0 });
     expect(chatRequests(healthy)).toHaveLength(1);
-    expect(judgments(db).map((j) => j.turnId)).toEqual([5, 11, 14, 20, 23]);
+    expect((await judgments(db)).map((j) => j.turnId)).toEqual([5, 11, 14, 20, 23]);
   });
 });

@@ -15,11 +15,11 @@ afterEach(async () => {
 const TOPICS = ["PRICE", "DELIV", "WARR"];
 const PARTIES = ["BAKERY", "VENDOR"];
 
-function stored(
+async function stored(
   db: Parameters<typeof exportBundle>[0],
   runId: string,
-): { output: PerTurnOutput; errors: { message: string }[]; run: Run } {
-  const bundle = exportBundle(db);
+): Promise<{ output: PerTurnOutput; errors: { message: string }[]; run: Run }> {
+  const bundle = await exportBundle(db);
   const evaluation = bundle.evaluations.find((e) => e.id === newEvaluationId(runId, "per-turn", BASELINE_MODEL));
   if (evaluation?.method !== "per-turn") throw new Error(`no per-turn evaluation for ${runId}`);
   return { output: evaluation.output, errors: evaluation.errors ?? [], run: bundle.runs.find((r) => r.id === runId)! };
@@ -34,7 +34,7 @@ describe("per-turn baseline over HTTP", () => {
 
     let expectedCalls = 0;
     for (const runId of [UNMEDIATED, MEDIATED]) {
-      const { output, errors, run } = stored(db, runId);
+      const { output, errors, run } = await stored(db, runId);
       expect(errors).toEqual([]);
       const speakers = run.turns.map((t) => t.speaker);
       expect(checkPerTurnOutput(output, { topicIds: TOPICS, partyIds: PARTIES, speakers })).toEqual([]);
@@ -65,8 +65,8 @@ describe("per-turn baseline over HTTP", () => {
   it("carries each party's last stated attitude into later agreement prompts", async () => {
     const { db, mock, llm } = await evaluationSetup(cleanups);
     await evaluateRuns(db, { llm, method: "per-turn", runIds: [UNMEDIATED] });
-    const { output, run } = stored(db, UNMEDIATED);
-    const scenario = exportBundle(db).scenarios.find((s) => s.id === "demo-transactional-1")!;
+    const { output, run } = await stored(db, UNMEDIATED);
+    const scenario = (await exportBundle(db)).scenarios.find((s) => s.id === "demo-transactional-1")!;
     const agreementPrompts = prompts(mock).filter((p) => p.system.startsWith("You measure how much two parties"));
 
     // Recompute the attitude each party holds after each turn, independently of the evaluator.
@@ -94,7 +94,7 @@ describe("per-turn baseline over HTTP", () => {
     const { db, llm } = await evaluationSetup(cleanups, { attitudeTurns: [3] });
     const summary = await evaluateRuns(db, { llm, method: "per-turn", runIds: [UNMEDIATED] });
     expect(summary.runs[0]).toMatchObject({ status: "stored", errors: 1 });
-    const { output, errors } = stored(db, UNMEDIATED);
+    const { output, errors } = await stored(db, UNMEDIATED);
     expect(errors[0].message).toMatch(/^turn 3: attitude extraction failed \(every pair carries forward\)/);
     expect(output.turns.map((e) => e.turn_id)).not.toContain(3);
     expect(output.turns.map((e) => e.turn_id)).toContain(4);

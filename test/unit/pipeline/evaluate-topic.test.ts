@@ -16,8 +16,8 @@ afterEach(async () => {
 
 const TOPICS = ["PRICE", "DELIV", "WARR"];
 
-function demoRuns(db: Parameters<typeof exportBundle>[0]): Run[] {
-  return exportBundle(db).runs.filter((r) => r.id === UNMEDIATED || r.id === MEDIATED);
+async function demoRuns(db: Parameters<typeof exportBundle>[0]): Promise<Run[]> {
+  return (await exportBundle(db)).runs.filter((r) => r.id === UNMEDIATED || r.id === MEDIATED);
 }
 
 describe("topic-localized evaluator over HTTP", () => {
@@ -47,7 +47,7 @@ describe("topic-localized evaluator over HTTP", () => {
     expect(requests).toHaveLength(6);
     expect(new Set(requests.map((r) => r.body.model))).toEqual(new Set([JUDGE_MODEL]));
 
-    const bundle = exportBundle(db);
+    const bundle = await exportBundle(db);
     const stored = bundle.evaluations.filter((e) => e.backbone === JUDGE_MODEL);
     expect(stored.map((e) => e.id).sort()).toEqual([
       newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL),
@@ -58,7 +58,7 @@ describe("topic-localized evaluator over HTTP", () => {
       expect(evaluation.errors).toBeUndefined();
       if (evaluation.method !== "topic-localized") throw new Error("wrong method");
       expect(Object.keys(evaluation.output).sort()).toEqual([...TOPICS].sort());
-      const T = demoRuns(db).find((r) => r.id === evaluation.run_id)!.turns.length;
+      const T = (await demoRuns(db)).find((r) => r.id === evaluation.run_id)!.turns.length;
       for (const judged of Object.values(evaluation.output)) {
         expect(judged.agreement_score.map((e) => e.turn_id)).toEqual(judged.relevant_turns);
         for (const entry of judged.agreement_score) {
@@ -70,7 +70,7 @@ describe("topic-localized evaluator over HTTP", () => {
     }
 
     // The whole database, exported and imported into an empty one, passes every bundle check.
-    const fresh = tempDb();
+    const fresh = await tempDb();
     cleanups.push(fresh.cleanup);
     const imported = await importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(bundle) }]);
     expect(imported.inserted.evaluations).toBe(bundle.evaluations.length);
@@ -85,8 +85,8 @@ describe("topic-localized evaluator over HTTP", () => {
   it("shows judges the spoken dialogue only, never thoughts or private stances", async () => {
     const { db, mock, llm } = await evaluationSetup(cleanups);
     await evaluateRuns(db, { llm, method: "topic", runIds: [MEDIATED] });
-    const run = demoRuns(db).find((r) => r.id === MEDIATED)!;
-    const scenario = exportBundle(db).scenarios.find((s) => s.id === "demo-transactional-1")!;
+    const run = (await demoRuns(db)).find((r) => r.id === MEDIATED)!;
+    const scenario = (await exportBundle(db)).scenarios.find((s) => s.id === "demo-transactional-1")!;
     const sent = prompts(mock).map((p) => `${p.system}\n${p.user}`);
     expect(sent).toHaveLength(3);
     for (const text of sent) {
@@ -107,7 +107,7 @@ describe("topic-localized evaluator over HTTP", () => {
     expect(plan.calls).toBe(6);
     expect(plan.runs.map((r) => r.status)).toEqual(["planned", "planned"]);
     expect(chatRequests(mock)).toHaveLength(0);
-    expect(exportBundle(db).evaluations.filter((e) => e.backbone === JUDGE_MODEL)).toHaveLength(0);
+    expect((await exportBundle(db)).evaluations.filter((e) => e.backbone === JUDGE_MODEL)).toHaveLength(0);
 
     await evaluateRuns(db, { llm, method: "topic", runIds: [UNMEDIATED] });
     const again = await evaluateRuns(db, { llm, method: "topic", runIds: [UNMEDIATED, MEDIATED] });
@@ -121,7 +121,7 @@ describe("topic-localized evaluator over HTTP", () => {
     const summary = await evaluateRuns(db, { llm, method: "topic", runIds: [MEDIATED] });
     expect(summary.runs[0]).toMatchObject({ status: "stored", errors: 2 });
 
-    const evaluation = exportBundle(db).evaluations.find(
+    const evaluation = (await exportBundle(db)).evaluations.find(
       (e) => e.id === newEvaluationId(MEDIATED, "topic-localized", JUDGE_MODEL),
     )!;
     if (evaluation.method !== "topic-localized") throw new Error("wrong method");

@@ -39,7 +39,7 @@ export function judgeLlm(db: Parameters<typeof createLlm>[0]["db"], mock: MockLl
 }
 
 export async function evaluationSetup(cleanups: (() => unknown)[], sabotage: EvaluationSabotage = {}, maxRetries = 1) {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   await seedDemo(t.db);
   const mock = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES, sabotage }) });

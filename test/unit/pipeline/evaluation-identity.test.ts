@@ -110,7 +110,7 @@ describe("evaluate finds stored evaluations by run, judge and prompt version", {
     expect(chatRequests(mock)).toHaveLength(sent);
 
     // The same evaluations as if recorded under an earlier judge prompt (bundle import: the same checks as any record).
-    const stored = exportBundle(db).evaluations.filter(
+    const stored = (await exportBundle(db)).evaluations.filter(
       (e) => e.backbone === JUDGE_MODEL && e.method === "topic-localized",
     );
     db.$client.prepare("DELETE FROM evaluations WHERE backbone = ?").run(JUDGE_MODEL);
@@ -137,7 +137,9 @@ describe("evaluate finds stored evaluations by run, judge and prompt version", {
 
     // Metrics are computed from the current evaluation only, never from the superseded one.
     await computeMetrics(db, { runId: MEDIATED });
-    const ofJudge = metricValuesOf(db, "run", MEDIATED).filter((m) => m.evaluationId.includes(`:${JUDGE_MODEL}`));
+    const ofJudge = (await metricValuesOf(db, "run", MEDIATED)).filter((m) =>
+      m.evaluationId.includes(`:${JUDGE_MODEL}`),
+    );
     expect(ofJudge.length).toBeGreaterThan(0);
     expect(new Set(ofJudge.map((m) => m.evaluationId))).toEqual(new Set([current.get(MEDIATED)]));
   });
@@ -190,7 +192,7 @@ describe("a database made before evaluation versions", { timeout: 60_000 }, () =
     expect(oldIds).toEqual(expect.arrayContaining(RUNS.map((r) => evaluationId(r, "topic-localized", JUDGE_MODEL))));
 
     // Opening applies migration 0018: the column is added, every old row is "recorded before versions".
-    const db = openDatabase(path);
+    const db = await openDatabase(path);
     cleanups.push(() => db.$client.close());
     expect(
       (db.$client.prepare("SELECT id FROM evaluations ORDER BY id").all() as { id: string }[]).map((r) => r.id),
@@ -213,7 +215,7 @@ describe("a database made before evaluation versions", { timeout: 60_000 }, () =
     // …and the metrics read it.
     await computeMetrics(db, { runId: MEDIATED });
     expect(
-      metricValuesOf(db, "run", MEDIATED).some(
+      (await metricValuesOf(db, "run", MEDIATED)).some(
         (m) => m.evaluationId === evaluationId(MEDIATED, "topic-localized", JUDGE_MODEL),
       ),
     ).toBe(true);

@@ -43,7 +43,7 @@ export async function demoSimulationSetup(
   cleanups: (() => unknown)[],
   respond: Responder = standInResponder({ roles: SIMULATION_ROLES }),
 ) {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   await seedDemo(t.db);
   const mock = await startMockLlm({ respond });

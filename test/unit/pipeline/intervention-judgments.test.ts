@@ -44,7 +44,7 @@ describe("intervention judgments", () => {
       ["judge-b", 2],
       ["judge-b", 4],
     ]);
-    expect(judgedTurnIds(db, MEDIATED, "judge-b")).toEqual(new Set([2, 4]));
-    expect(judgedTurnIds(db, MEDIATED, "judge-c")).toEqual(new Set());
+    expect(await judgedTurnIds(db, MEDIATED, "judge-b")).toEqual(new Set([2, 4]));
+    expect(await judgedTurnIds(db, MEDIATED, "judge-c")).toEqual(new Set());
   });
 });

@@ -13,15 +13,15 @@ const emptyDb = databasePerTest();
 describe("recorded metric parameters", () => {
   it("are the defaults until recorded, then the last recorded", async () => {
     const db = emptyDb();
-    expect(currentMetricParams(db)).toEqual(DEFAULT_METRIC_PARAMS);
+    expect(await currentMetricParams(db)).toEqual(DEFAULT_METRIC_PARAMS);
     const [name, value] = Object.entries(DEFAULT_METRIC_PARAMS).find(([, v]) => typeof v === "number")!;
     const changed = parseMetricParams({ [name]: (value as number) + 1 });
     await recordMetricParams(db, DEFAULT_METRIC_PARAMS);
     await recordMetricParams(db, changed);
-    expect(currentMetricParams(db)).toEqual(changed);
-    const other = openDatabase(db.$client.name);
+    expect(await currentMetricParams(db)).toEqual(changed);
+    const other = await openDatabase(db.$client.name);
     try {
-      expect(currentMetricParams(other)).toEqual(changed);
+      expect(await currentMetricParams(other)).toEqual(changed);
       expect(other.$client.prepare("select count(*) as n from settings").get()).toEqual({ n: 1 });
     } finally {
       other.$client.close();

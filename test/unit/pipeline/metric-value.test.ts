@@ -27,7 +27,7 @@ describe("metric values", () => {
     const db = emptyDb();
     await upsertMetricValue(db, row());
     // A row without a `definitions` parameter is of the spec's definitions.
-    expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, definitions: "spec", ...row() }]);
+    expect(await metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, definitions: "spec", ...row() }]);
     const [raw] = db.$client.prepare("SELECT detail, params FROM metric_values").all() as {
       detail: string;
       params: string;
@@ -47,7 +47,7 @@ describe("metric values", () => {
       computedAt: "2025-02-01T00:00:00.000Z",
     });
     await upsertMetricValue(db, later);
-    expect(metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, definitions: "spec", ...later }]);
+    expect(await metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, definitions: "spec", ...later }]);
   });
 
   it("keeps rows of another subject kind, evaluation or metric apart; reads them by evaluation and metric", async () => {
@@ -56,11 +56,11 @@ describe("metric values", () => {
     await upsertMetricValue(db, row({ evaluationId: "" }));
     await upsertMetricValue(db, row());
     await upsertMetricValue(db, row({ subjectKind: "pair" }));
-    expect(metricValuesOf(db, "run", "r1").map((r) => [r.evaluationId, r.metric])).toEqual([
+    expect((await metricValuesOf(db, "run", "r1")).map((r) => [r.evaluationId, r.metric])).toEqual([
       ["", "cg"],
       ["e1", "cg"],
       ["e1", "it"],
     ]);
-    expect(metricValuesOf(db, "pair", "r1")).toHaveLength(1);
+    expect(await metricValuesOf(db, "pair", "r1")).toHaveLength(1);
   });
 });

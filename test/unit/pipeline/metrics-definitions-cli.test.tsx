@@ -23,13 +23,13 @@ afterEach(async () => {
 const REFERENCE_METRICS = ["CC", "TLE", "RL", "ME", "MI"];
 
 async function setup() {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   await seedDemo(t.db);
   return { db: t.db, env: { SOCRATES_DB: t.path } };
 }
 
-type Db = ReturnType<typeof setup>["db"];
+type Db = Awaited<ReturnType<typeof setup>>["db"];
 const rowsOf = (db: Db) =>
   db
     .select()
@@ -93,7 +93,7 @@ describe("socrates metrics --definitions", () => {
     // The run page shows both side by side: its loader's reads, rendered by its panel.
     const view = (await getRunView(db, MEDIATED))!;
     const html = renderToStaticMarkup(
-      <MetricsPanel run={view.run} metrics={getRunMetrics(db, MEDIATED)} evaluations={view.evaluations} />,
+      <MetricsPanel run={view.run} metrics={await getRunMetrics(db, MEDIATED)} evaluations={view.evaluations} />,
     );
     expect(html).toContain("ProMediate ref.");
     const cc = both.find((r) => r.metric === "CC" && r.definitions === "promediate-reference")!;

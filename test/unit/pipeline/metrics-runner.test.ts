@@ -40,14 +40,14 @@ afterEach(async () => {
 });
 
 async function demoDb(): Promise<Db> {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   await seedDemo(t.db);
   return t.db;
 }
 
-function stored(db: Db, subjectId: string, evaluationId: string, metric: string) {
-  const rows = db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, subjectId)).all();
+async function stored(db: Db, subjectId: string, evaluationId: string, metric: string) {
+  const rows = await db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, subjectId));
   const row = rows.find((r) => r.evaluationId === evaluationId && r.metric === metric);
   if (!row) throw new Error(`no ${metric} stored for ${subjectId} / ${evaluationId || "(run)"}`);
   return row;
@@ -63,7 +63,7 @@ describe("metrics runner", () => {
   it("stores, for every demo run and evaluation, the values the metric functions give on the stored series", async () => {
     const db = await demoDb();
     const summary = await computeMetrics(db, { now: new Date("2025-01-02T03:04:05Z") });
-    const bundle = exportBundle(db);
+    const bundle = await exportBundle(db);
     expect(summary.runs).toBe(bundle.runs.length);
     expect(summary.pairs).toBe(bundle.matched_pairs.length);
 
@@ -74,12 +74,9 @@ describe("metrics runner", () => {
       const mediatorTurns = view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
       const T = view.run.totalTurns;
       const metricsOf = new Set(
-        db
-          .select()
-          .from(schema.metricValues)
-          .where(eq(schema.metricValues.subjectId, run.id))
-          .all()
-          .map((r) => r.metric),
+        (await db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, run.id))).map(
+          (r) => r.metric,
+        ),
       );
       if (!run.mediated) {
         // Mediator metrics belong to mediated runs: an unmediated run has no row of them, not 0 or null.
@@ -88,20 +85,20 @@ describe("metrics runner", () => {
         if (view.evaluations.some((e) => e.method === "per-turn")) expect([...metricsOf].sort()).toEqual(["CC", "TLE"]);
       } else {
         expectSame(
-          stored(db, run.id, "", "IF").value,
+          (await stored(db, run.id, "", "IF")).value,
           interventionFrequency(view.run.mediatorTurns, view.run.partyTurns).frequency,
         );
-        expectSame(stored(db, run.id, "", "FI").value, firstIntervention(mediatorTurns, T).fi);
+        expectSame((await stored(db, run.id, "", "FI")).value, firstIntervention(mediatorTurns, T).fi);
       }
 
       for (const evaluation of view.evaluations) {
         if (!run.mediated && evaluation.method === "topic-localized") continue;
         if (evaluation.method === "topic-localized") {
-          const it = stored(db, run.id, evaluation.id, "IT");
+          const it = await stored(db, run.id, evaluation.id, "IT");
           expectSame(it.value, interventionTimeliness(evaluation.consensus, mediatorTurns).it);
           expect(it.params).toEqual({ s0: 1, delta: 0.05, W: 10 });
           expect(it.computedAt).toBe("2025-01-02T03:04:05.000Z");
-          const ie = stored(db, run.id, evaluation.id, "IE");
+          const ie = await stored(db, run.id, evaluation.id, "IE");
           expectSame(ie.value, interventionEffectiveness(evaluation.consensus, mediatorTurns).ie);
           expect(ie.params).toEqual({ s0: 1, h: 5 });
           // The timing-profile input: each intervention's progress m / T with its lift.
@@ -127,10 +124,13 @@ describe("metrics runner", () => {
           );
           const seconds = (run.mediator_decisions ?? []).flatMap((d) => (d.seconds === undefined ? [] : [d.seconds]));
 
-          expectSame(stored(db, run.id, evaluation.id, "CC").value, consensusChange(G).cc);
-          expectSame(stored(db, run.id, evaluation.id, "TLE").value, topicLevelEfficiency(byTopic, mentions).tle);
+          expectSame((await stored(db, run.id, evaluation.id, "CC")).value, consensusChange(G).cc);
+          expectSame(
+            (await stored(db, run.id, evaluation.id, "TLE")).value,
+            topicLevelEfficiency(byTopic, mentions).tle,
+          );
           if (!run.mediated) continue;
-          const rl = stored(db, run.id, evaluation.id, "RL");
+          const rl = await stored(db, run.id, evaluation.id, "RL");
           const expectedRl = responseLatency(G, mediatorTurns, {}, seconds);
           expectSame(rl.value, expectedRl.meanLatency);
           expect(rl.detail).toMatchObject({
@@ -142,7 +142,10 @@ describe("metrics runner", () => {
             (rl.detail as { meanDecisionSeconds: number | null }).meanDecisionSeconds,
             expectedRl.meanDecisionSeconds,
           );
-          expectSame(stored(db, run.id, evaluation.id, "ME").value, mediatorEffectiveness(byTopic, targets, T).me);
+          expectSame(
+            (await stored(db, run.id, evaluation.id, "ME")).value,
+            mediatorEffectiveness(byTopic, targets, T).me,
+          );
         }
       }
     }
@@ -157,7 +160,7 @@ describe("metrics runner", () => {
       );
       for (const m of mediated) {
         const u = unmediated.find((e) => e.backbone === m.backbone)!;
-        const cg = stored(db, pair.id, m.id, "CG");
+        const cg = await stored(db, pair.id, m.id, "CG");
         expectSame(
           cg.value,
           consensusGain(u.consensus[u.consensus.length - 1], m.consensus[m.consensus.length - 1]).cg,
@@ -188,7 +191,7 @@ describe("metrics runner", () => {
     );
     await computeMetrics(db, { runId: MEDIATED });
     const applicable = scores.flat().filter((s) => s !== -1);
-    const mi = stored(db, MEDIATED, `${MEDIATED}:mi:judge-x`, "MI");
+    const mi = await stored(db, MEDIATED, `${MEDIATED}:mi:judge-x`, "MI");
     expectSame(mi.value, applicable.reduce((a, b) => a + b, 0) / applicable.length);
     expect(mi.detail).toMatchObject({
       backbone: "judge-x",
@@ -204,7 +207,7 @@ describe("metrics runner", () => {
     const evaluationId = `${MEDIATED}:topic-localized:demo-judge`;
     // No fall of C reaches δ = 1, so IT is undefined: null with a reason, not 0.
     await computeMetrics(db, { runId: MEDIATED, params: { delta: 1 } });
-    const none = stored(db, MEDIATED, evaluationId, "IT");
+    const none = await stored(db, MEDIATED, evaluationId, "IT");
     expect(none.value).toBeNull();
     expect(none.detail).toMatchObject({ reason: "no drop events", events: 0 });
     const count = async () => (await db.select().from(schema.metricValues)).length;
@@ -212,7 +215,7 @@ describe("metrics runner", () => {
 
     await computeMetrics(db, { runId: MEDIATED, params: { delta: 0.2, W: 4 } });
     expect(await count()).toBe(before);
-    const it = stored(db, MEDIATED, evaluationId, "IT");
+    const it = await stored(db, MEDIATED, evaluationId, "IT");
     expect(it.params).toEqual({ s0: 1, delta: 0.2, W: 4 });
     const view = (await getRunView(db, MEDIATED))!;
     const C = view.evaluations.find((e) => e.id === evaluationId)!.consensus;
@@ -245,7 +248,7 @@ describe("metrics runner", () => {
       `${UNMEDIATED}:per-turn:demo-judge/CC`,
       `${UNMEDIATED}:per-turn:demo-judge/TLE`,
     ]);
-    const stored = db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, UNMEDIATED)).all();
+    const stored = await db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, UNMEDIATED));
     expect(stored.map((r) => r.metric).sort()).toEqual(["CC", "TLE"]);
     expect(summary.rows.filter((r) => r.subjectId === PAIR).map((r) => r.metric)).toEqual(["CG"]);
   });
@@ -253,19 +256,21 @@ describe("metrics runner", () => {
   it("stores CG null and incomplete in SQLite when a topic of the unmediated run's judge pass failed", async () => {
     const db = await demoDb();
     const evaluationId = `${UNMEDIATED}:topic-localized:demo-judge`;
-    const row = db.select().from(schema.evaluations).where(eq(schema.evaluations.id, evaluationId)).get()!;
+    const row = (
+      await db.select().from(schema.evaluations).where(eq(schema.evaluations.id, evaluationId)).limit(1)
+    )[0]!;
     const [failed, ...kept] = Object.keys(row.output as Record<string, unknown>);
     const output = Object.fromEntries(
       Object.entries(row.output as Record<string, unknown>).filter(([k]) => k !== failed),
     );
-    db.update(schema.evaluations)
+    await db
+      .update(schema.evaluations)
       .set({ output, errors: [{ topic_id: failed, message: "judge reply rejected: not JSON" }] })
-      .where(eq(schema.evaluations.id, evaluationId))
-      .run();
+      .where(eq(schema.evaluations.id, evaluationId));
     expect(kept.length).toBeGreaterThan(0);
 
     await computeMetrics(db, { runId: MEDIATED });
-    const cg = stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG");
+    const cg = await stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG");
     expect(cg.value).toBeNull();
     expect(cg.detail).toMatchObject({
       incomplete: true,
@@ -278,7 +283,7 @@ describe("metrics runner", () => {
     const view = (await getRunView(db, MEDIATED))!;
     const C = view.evaluations.find((e) => e.method === "topic-localized")!.consensus;
     expectSame(
-      stored(db, MEDIATED, `${MEDIATED}:topic-localized:demo-judge`, "IT").value,
+      (await stored(db, MEDIATED, `${MEDIATED}:topic-localized:demo-judge`, "IT")).value,
       interventionTimeliness(
         C,
         view.turns.filter((t) => t.role === "mediator").map((t) => t.turnId),
@@ -290,7 +295,7 @@ describe("metrics runner", () => {
     const db = await demoDb();
     const evaluationId = `${MEDIATED}:per-turn:demo-judge`;
     await computeMetrics(db, { runId: MEDIATED });
-    const current = stored(db, MEDIATED, evaluationId, "RL");
+    const current = await stored(db, MEDIATED, evaluationId, "RL");
     expect(current.definitionVersion).toBe(2);
     // As the first definition left it (latency from each start, before issue 28).
     const where = (metric: string) =>
@@ -299,15 +304,15 @@ describe("metrics runner", () => {
         eq(schema.metricValues.evaluationId, evaluationId),
         eq(schema.metricValues.metric, metric),
       );
-    db.update(schema.metricValues).set({ definitionVersion: 1, value: 5 }).where(where("RL")).run();
+    await db.update(schema.metricValues).set({ definitionVersion: 1, value: 5 }).where(where("RL"));
 
-    expect(metricValuesOf(db, "run", MEDIATED).some((r) => r.metric === "RL")).toBe(false);
-    expect(staleMetricValuesOf(db, "run", MEDIATED).map((r) => [r.metric, r.definitionVersion, r.value])).toEqual([
-      ["RL", 1, 5],
-    ]);
-    expect(metricRowsOfMetrics(db, "run", ["RL"]).some((r) => r.subjectId === MEDIATED)).toBe(false);
+    expect((await metricValuesOf(db, "run", MEDIATED)).some((r) => r.metric === "RL")).toBe(false);
+    expect(
+      (await staleMetricValuesOf(db, "run", MEDIATED)).map((r) => [r.metric, r.definitionVersion, r.value]),
+    ).toEqual([["RL", 1, 5]]);
+    expect((await metricRowsOfMetrics(db, "run", ["RL"])).some((r) => r.subjectId === MEDIATED)).toBe(false);
     // The run page says why there is no value, without the old one.
-    const page = getRunMetrics(db, MEDIATED).evaluations[evaluationId].find((m) => m.metric === "RL")!;
+    const page = (await getRunMetrics(db, MEDIATED)).evaluations[evaluationId].find((m) => m.metric === "RL")!;
     expect(page.value).toBeNull();
     expect(page.detail).toEqual({
       stale: true,
@@ -316,9 +321,9 @@ describe("metrics runner", () => {
     expect(explainMetric(page)).toBe("computed by definition v1 of RL, now v2: npx socrates metrics computes it again");
 
     await computeMetrics(db, { runId: MEDIATED });
-    const again = stored(db, MEDIATED, evaluationId, "RL");
+    const again = await stored(db, MEDIATED, evaluationId, "RL");
     expect([again.definitionVersion, again.value]).toEqual([2, current.value]);
-    expect(staleMetricValuesOf(db, "run", MEDIATED)).toEqual([]);
+    expect(await staleMetricValuesOf(db, "run", MEDIATED)).toEqual([]);
   });
 
   it("rejects unknown or out-of-range parameters, naming the key", () => {
@@ -330,7 +335,7 @@ describe("metrics runner", () => {
 
   it("gives the run page its metrics, the matched pair's CG included", async () => {
     const db = await demoDb();
-    expect(getRunMetrics(db, MEDIATED)).toEqual({
+    expect(await getRunMetrics(db, MEDIATED)).toEqual({
       run: [],
       evaluations: {},
       pair: { id: PAIR, rows: [] },
@@ -338,10 +343,10 @@ describe("metrics runner", () => {
     });
     await computeMetrics(db, { runId: MEDIATED, now: new Date("2025-05-06T07:08:09Z") });
     for (const runId of [MEDIATED, UNMEDIATED]) {
-      const metrics = getRunMetrics(db, runId);
+      const metrics = await getRunMetrics(db, runId);
       expect(metrics.pair?.rows.map((m) => m.detail.backbone)).toEqual(["demo-judge"]);
     }
-    const metrics = getRunMetrics(db, MEDIATED);
+    const metrics = await getRunMetrics(db, MEDIATED);
     // Every registered metric of each input kind (no MI judgments here): IF, FI; IT, IE; CC, TLE, RL, ME.
     const reading = (input: string) =>
       METRICS.filter((m) => m.input === input)
@@ -358,6 +363,8 @@ describe("metrics runner", () => {
     );
     expect(reading("per-turn")).toEqual(expect.arrayContaining(["CC", "ME", "RL", "TLE"]));
     expect(metrics.computedAt).toBe("2025-05-06T07:08:09.000Z");
-    expect(metrics.pair!.rows[0].value).toBe(stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG").value);
+    expect(metrics.pair!.rows[0].value).toBe(
+      (await stored(db, PAIR, `${MEDIATED}:topic-localized:demo-judge`, "CG")).value,
+    );
   });
 });

@@ -41,7 +41,7 @@ describe("restarting a killed simulate batch", { timeout: 120_000 }, () => {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const dbPath = join(dir, "bench.db");
-    const seeded = openDatabase(dbPath);
+    const seeded = await openDatabase(dbPath);
     await seedDemo(seeded);
     seeded.$client.close();
 

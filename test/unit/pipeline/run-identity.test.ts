@@ -97,7 +97,7 @@ describe("run identity (pure)", () => {
 
 describe("simulate finds stored runs by their settings", { timeout: 60_000 }, () => {
   it("makes new runs for --seed 99 --budget 10 after seed 7 at 12, and none (no request) for settings already stored", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await seedDemo(t.db);
     const mock = await standIn();
@@ -194,7 +194,7 @@ function oldShapeDatabase(source: string, dir: string): string {
 
 describe("a database made before run identities", { timeout: 60_000 }, () => {
   it("migrates with every run under its old id, and the same settings reuse them without a request", async () => {
-    const made = tempDb();
+    const made = await tempDb();
     cleanups.push(made.cleanup);
     await seedDemo(made.db);
     const first = await standIn();
@@ -211,7 +211,7 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
     expect(oldRuns).toEqual([...stored.stored.map(slotOf), ...demoRunIds(made.db)].sort());
 
     // Opening applies migration 0015 and backfills each run's identity from what it recorded.
-    const db = openDatabase(path);
+    const db = await openDatabase(path);
     cleanups.push(() => db.$client.close());
     const counts = tableCounts(db);
     expect(
@@ -223,8 +223,8 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
     expect(
       db.$client.prepare("SELECT count(*) AS n FROM runs WHERE settings_hash IS NULL OR settings_key IS NULL").get(),
     ).toEqual({ n: 0 });
-    expect(backfillRunIdentity(db)).toBe(0); // idempotent: nothing left to fill
-    expect(tableCounts(openDatabase(path))).toEqual(counts);
+    expect(await backfillRunIdentity(db)).toBe(0); // idempotent: nothing left to fill
+    expect(tableCounts(await openDatabase(path))).toEqual(counts);
 
     // The same settings, a stand-in that has never answered anything: every run is found under its old id.
     const fresh = await standIn();
@@ -257,14 +257,14 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
       party: { temperature: 0.7, max_tokens: null },
       mediator: { temperature: 0.2, max_tokens: null },
     };
-    const units = planGrid(db, benchmarkPlan, sampling).units;
+    const units = (await planGrid(db, benchmarkPlan, sampling)).units;
     expect(units.flatMap((u) => [u.mediated[0].runId, u.unmediatedRunId]).sort()).toEqual(
       stored.stored.map(slotOf).sort(),
     );
     // …and a budget the old runs were not made with finds none of them.
     expect(
-      planGrid(db, { ...benchmarkPlan, budget: 20 }, sampling)
-        .units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)])
+      (await planGrid(db, { ...benchmarkPlan, budget: 20 }, sampling)).units
+        .flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)])
         .filter((id) => oldRuns.includes(id)),
     ).toEqual([]);
   });

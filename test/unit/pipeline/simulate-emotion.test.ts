@@ -38,9 +38,10 @@ afterEach(async () => {
 
 const setup = (respond?: Responder) => demoSimulationSetup(cleanups, respond);
 
-const simulatedRuns = (db: Db): Run[] => exportBundle(db).runs.filter((r) => r.simulator_backbone === PARTY_MODEL);
-const turnRows = (db: Db, runId: string) =>
-  db.select().from(turnsTable).where(eq(turnsTable.runId, runId)).orderBy(asc(turnsTable.turnId)).all();
+const simulatedRuns = async (db: Db): Promise<Run[]> =>
+  (await exportBundle(db)).runs.filter((r) => r.simulator_backbone === PARTY_MODEL);
+const turnRows = async (db: Db, runId: string) =>
+  await db.select().from(turnsTable).where(eq(turnsTable.runId, runId)).orderBy(asc(turnsTable.turnId));
 const textOf = (body: { messages: { content: string }[] }) => body.messages.map((m) => m.content).join("\n");
 
 describe("simulation with self-reported emotion", () => {
@@ -57,7 +58,7 @@ describe("simulation with self-reported emotion", () => {
       emotion: true,
     });
     expect(summary.failed).toEqual([]);
-    const runs = simulatedRuns(db);
+    const runs = await simulatedRuns(db);
     expect(runs).toHaveLength(8);
     const emotionVersion = templateVersion(simulationTemplatesFor("generic", { emotion: true }));
     expect(emotionVersion).not.toBe(templateVersion(SIMULATION_TEMPLATES));
@@ -74,7 +75,7 @@ describe("simulation with self-reported emotion", () => {
 
     for (const run of runs) {
       expect(run.config).toMatchObject({ emotion: true, prompt_version: emotionVersion });
-      const rows = turnRows(db, run.id);
+      const rows = await turnRows(db, run.id);
       expect(rows.length).toBe(run.turns.length);
       for (const row of rows) {
         if (row.role === "party") {
@@ -99,8 +100,8 @@ describe("simulation with self-reported emotion", () => {
     // The stand-in's rule gives emotional repair something real to find: positive on average.
     const lifts = runs
       .filter((r) => r.mediated)
-      .flatMap((r) => {
-        const turns = turnRows(db, r.id);
+      .flatMap(async (r) => {
+        const turns = await turnRows(db, r.id);
         const trajectory = selfReportedTrajectory(turns, r.party_order)!;
         const mediatorTurns = turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
         return emotionalRepair(groupEmotionSeries(trajectory, turns.length), mediatorTurns).perIntervention.map(
@@ -111,11 +112,11 @@ describe("simulation with self-reported emotion", () => {
     expect(lifts.reduce((a, b) => a + b, 0) / lifts.length).toBeGreaterThan(0);
 
     // Export and re-import elsewhere: the emotion fields come back unchanged.
-    const exported = exportBundle(db);
-    const fresh = tempDb();
+    const exported = await exportBundle(db);
+    const fresh = await tempDb();
     cleanups.push(fresh.cleanup);
     await importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(exported) }]);
-    expect(simulatedRuns(fresh.db).map((r) => r.turns)).toEqual(runs.map((r) => r.turns));
+    expect((await simulatedRuns(fresh.db)).map((r) => r.turns)).toEqual(runs.map((r) => r.turns));
     expect(runs.flatMap((r) => r.turns).filter((t) => t.emotion !== undefined).length).toBeGreaterThan(0);
   });
 
@@ -131,7 +132,7 @@ describe("simulation with self-reported emotion", () => {
       seed: 3,
     });
     expect(summary.failed).toEqual([]);
-    const runs = simulatedRuns(db);
+    const runs = await simulatedRuns(db);
     const partyBodies = new Set(
       chatRequests(mock)
         .filter((r) => r.body.model === PARTY_MODEL)
@@ -142,7 +143,7 @@ describe("simulation with self-reported emotion", () => {
     for (const run of runs) {
       expect(run.config).not.toHaveProperty("emotion");
       expect(run.config.prompt_version).toBe(templateVersion(SIMULATION_TEMPLATES));
-      expect(turnRows(db, run.id).filter((t) => t.emotion !== null || t.emotionReason !== null)).toEqual([]);
+      expect((await turnRows(db, run.id)).filter((t) => t.emotion !== null || t.emotionReason !== null)).toEqual([]);
       // Each party turn's request, rebuilt from the unchanged `party` builder, is one the endpoint received.
       run.turns.forEach((t, i) => {
         if (t.role !== "party") return;
@@ -177,7 +178,7 @@ describe("simulation with self-reported emotion", () => {
     expect(withEmotion.skipped).toEqual([]);
     expect(withEmotion.stored).toHaveLength(1);
     expect(withEmotion.stored[0]).not.toBe(without.stored[0]);
-    const runs = new Map(simulatedRuns(db).map((r) => [r.id, r]));
+    const runs = new Map((await simulatedRuns(db)).map((r) => [r.id, r]));
     expect(
       runs.get(withEmotion.stored[0])!.turns.every((t) => t.role !== "party" || typeof t.emotion === "number"),
     ).toBe(true);
@@ -213,6 +214,6 @@ describe("simulation with self-reported emotion", () => {
     expect(summary.failed).toHaveLength(1);
     expect(summary.failed[0].reason).toMatch(/turn 1 .*emotion/);
     expect(chatRequests(mock)).toHaveLength(2); // the call and its repair retry
-    expect(simulatedRuns(db)).toEqual([]);
+    expect(await simulatedRuns(db)).toEqual([]);
   });
 });

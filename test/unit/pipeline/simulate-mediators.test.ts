@@ -28,8 +28,8 @@ afterEach(async () => {
 
 const setup = (respond?: Responder) => demoSimulationSetup(cleanups, respond);
 
-function mediatedRuns(db: Parameters<typeof exportBundle>[0]): Run[] {
-  return exportBundle(db).runs.filter((r) => r.simulator_backbone === PARTY_MODEL && r.mediated);
+async function mediatedRuns(db: Parameters<typeof exportBundle>[0]): Promise<Run[]> {
+  return (await exportBundle(db)).runs.filter((r) => r.simulator_backbone === PARTY_MODEL && r.mediated);
 }
 
 /** The templates the mediator's requests named, in order. */
@@ -110,7 +110,7 @@ describe("the socially intelligent mediator", () => {
       concurrency: 2,
     });
     expect(summary.failed).toEqual([]);
-    const runs = mediatedRuns(db);
+    const runs = await mediatedRuns(db);
     expect(runs).toHaveLength(3);
     for (const run of runs) checkSocialRun(run, "normal");
     const decisions = runs.flatMap((r) => r.mediator_decisions ?? []);
@@ -150,7 +150,7 @@ describe("the socially intelligent mediator", () => {
       const base = { db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 4, budget: 12, seed: 2 };
       const summary = await simulateBatch({ ...base, mediatorMode: "social", social: { frequency }, concurrency: 2 });
       expect(summary.failed).toEqual([]);
-      const runs = mediatedRuns(db);
+      const runs = await mediatedRuns(db);
       for (const run of runs) checkSocialRun(run, frequency);
       for (const run of runs) ids.add(run.id);
       counts[frequency] = engagementRate(runs);
@@ -181,12 +181,12 @@ describe("the socially intelligent mediator", () => {
     };
     const first = await simulateBatch({ ...options, signal: controller.signal });
     expect(first.aborted).toHaveLength(1);
-    expect(mediatedRuns(db)).toEqual([]);
+    expect(await mediatedRuns(db)).toEqual([]);
     const second = await simulateBatch(options);
     expect(second.stored).toEqual(first.aborted);
     expect(second.calls.cached).toBeGreaterThanOrEqual(29);
     expect(duplicates(servedBodies(mock))).toEqual([]);
-    checkSocialRun(mediatedRuns(db)[0], "normal");
+    checkSocialRun((await mediatedRuns(db))[0], "normal");
   });
 });
 
@@ -205,7 +205,7 @@ describe("the naive mediator", () => {
     });
     expect(summary.failed).toEqual([]);
     expect(new Set(mediatorTemplates(mock))).toEqual(new Set(["mediator-when-naive", "mediator-how-naive"]));
-    const runs = mediatedRuns(db);
+    const runs = await mediatedRuns(db);
     expect(runs).toHaveLength(2);
     for (const run of runs) {
       expect(runSchema.safeParse(run).success).toBe(true);

@@ -31,8 +31,8 @@ afterEach(async () => {
 
 const setup = (respond?: Responder) => demoSimulationSetup(cleanups, respond);
 
-function simulatedRuns(db: Parameters<typeof exportBundle>[0]): Run[] {
-  return exportBundle(db).runs.filter((r) => r.simulator_backbone === PARTY_MODEL);
+async function simulatedRuns(db: Parameters<typeof exportBundle>[0]): Promise<Run[]> {
+  return (await exportBundle(db)).runs.filter((r) => r.simulator_backbone === PARTY_MODEL);
 }
 
 /** Checks a stored run against the spec's trajectory rules, independently of the engine. */
@@ -84,7 +84,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     expect(summary.pairsStored).toHaveLength(3);
     expect(progress.filter((p) => p.startsWith("stored:"))).toHaveLength(6);
 
-    const runs = simulatedRuns(db);
+    const runs = await simulatedRuns(db);
     expect(runs.map((r) => slotOf(r.id)).sort()).toEqual(
       [0, 1, 2]
         .flatMap((i) => [
@@ -104,7 +104,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     const models = new Set(chatRequests(mock).map((r) => r.body.model));
     expect(models).toEqual(new Set([PARTY_MODEL, MEDIATOR_MODEL]));
 
-    const pairs = exportBundle(db).matched_pairs.filter((p) => p.id.includes(PARTY_MODEL));
+    const pairs = (await exportBundle(db)).matched_pairs.filter((p) => p.id.includes(PARTY_MODEL));
     expect(pairs).toHaveLength(3);
     for (const pair of pairs) {
       const mediated = runs.find((r) => r.id === pair.mediated_run_id)!;
@@ -121,8 +121,8 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     expect(summary.calls.made).toBe(servedBodies(mock).length);
 
     // The stored runs are a valid bundle elsewhere too.
-    const exported = exportBundle(db);
-    const fresh = tempDb();
+    const exported = await exportBundle(db);
+    const fresh = await tempDb();
     cleanups.push(fresh.cleanup);
     const imported = await importBundleFiles(fresh.db, [{ file: "export.json", text: JSON.stringify(exported) }]);
     expect(imported.inserted.runs).toBe(exported.runs.length);
@@ -138,7 +138,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     const second = await simulateBatch({ ...options, runs: 3 });
     expect(second.skipped.sort()).toEqual([...first.stored].sort());
     expect(second.stored).toHaveLength(2); // only index 2 is new
-    expect(simulatedRuns(db)).toHaveLength(6);
+    expect(await simulatedRuns(db)).toHaveLength(6);
     expect(estimateBatch(await planBatch({ ...options, runs: 3 })).total).toBe(0);
     // Index 2's requests are new; nothing of indexes 0 and 1 was asked again.
     expect(mock.requests.length - requests).toBe(second.calls.made);
@@ -158,11 +158,11 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
         turns: r.turns,
         decisions: r.mediator_decisions?.map((d) => [d.after_turn, d.engage]),
       }));
-    expect(strip(simulatedRuns(b.db))).toEqual(strip(simulatedRuns(a.db)));
+    expect(strip(await simulatedRuns(b.db))).toEqual(strip(await simulatedRuns(a.db)));
     const differentSeed = await setup();
     await simulateBatch({ ...options, seed: 4, db: differentSeed.db, llm: differentSeed.llm });
-    expect(strip(simulatedRuns(differentSeed.db)).map((r) => r.turns)).not.toEqual(
-      strip(simulatedRuns(a.db)).map((r) => r.turns),
+    expect(strip(await simulatedRuns(differentSeed.db)).map((r) => r.turns)).not.toEqual(
+      strip(await simulatedRuns(a.db)).map((r) => r.turns),
     );
   });
 
@@ -179,7 +179,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     expect(first.failed[0].reason).toMatch(/mediator decision after turn 1: HTTP 400/);
     expect(first.stored.map(slotOf)).toEqual([`${CONDITION}:none:${PARTY_MODEL}:r0`]);
     expect(first.pairsStored).toEqual([]);
-    expect(simulatedRuns(db).map((r) => r.id)).toEqual(first.stored);
+    expect((await simulatedRuns(db)).map((r) => r.id)).toEqual(first.stored);
 
     const second = await simulateBatch(options);
     expect(second.failed).toEqual([]);
@@ -202,15 +202,11 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     const first = await simulateBatch({ ...options, signal: controller.signal });
     expect(first.aborted.length).toBeGreaterThan(0);
     expect(first.failed).toEqual([]);
-    expect(
-      simulatedRuns(db)
-        .map((r) => r.id)
-        .sort(),
-    ).toEqual([...first.stored].sort());
+    expect((await simulatedRuns(db)).map((r) => r.id).sort()).toEqual([...first.stored].sort());
     const second = await simulateBatch(options);
     expect(second.stored.sort()).toEqual([...first.aborted].sort());
     expect(second.calls.cached).toBeGreaterThan(0);
-    expect(simulatedRuns(db)).toHaveLength(4);
+    expect(await simulatedRuns(db)).toHaveLength(4);
     expect(duplicates(servedBodies(mock))).toEqual([]);
   });
 
@@ -227,7 +223,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
 
   it("plays a condition's expanded scenario, with its added party in the cycle", async () => {
     const { db, mock, llm } = await setup();
-    const base = exportBundle(db).scenarios.find((sc) => sc.id === SCENARIO)!;
+    const base = (await exportBundle(db)).scenarios.find((sc) => sc.id === SCENARIO)!;
     // A copy of the demo scenario: the demo already stores a three-party condition of its own.
     const copy = "oven-landlord";
     const landlord = {
@@ -267,7 +263,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
       budget: 9,
     });
     expect(summary.failed).toEqual([]);
-    const runs = simulatedRuns(db);
+    const runs = await simulatedRuns(db);
     expect(runs).toHaveLength(2);
     for (const run of runs) {
       expect(run.condition_id).toBe(`${copy}:three-party`);
@@ -282,7 +278,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
 
   it("adds a general condition for a scenario that has none", async () => {
     const { db, llm } = await setup();
-    const base = exportBundle(db).scenarios.find((sc) => sc.id === SCENARIO)!;
+    const base = (await exportBundle(db)).scenarios.find((sc) => sc.id === SCENARIO)!;
     await importBundleFiles(db, [
       {
         file: "bare.json",
@@ -291,7 +287,7 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
     ]);
     const summary = await simulateBatch({ db, llm, scenarioId: "bare-oven", mediator: "none", runs: 1, budget: 4 });
     expect(summary.stored.map(slotOf)).toEqual([`bare-oven:general:none:${PARTY_MODEL}:r0`]);
-    expect(exportBundle(db).conditions.find((c) => c.id === "bare-oven:general")).toEqual({
+    expect((await exportBundle(db)).conditions.find((c) => c.id === "bare-oven:general")).toEqual({
       id: "bare-oven:general",
       scenario_id: "bare-oven",
       axis: "general",

@@ -25,7 +25,7 @@ afterEach(async () => {
 
 describe("the stand-in's final consensus", () => {
   it("differs between mediated and unmediated runs, so CG is not always 0", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await seedDemo(t.db);
     const mock = await startMockLlm({ respond: standInResponder({ roles: [...JUDGE_ROLES, ...SIMULATION_ROLES] }) });
@@ -57,24 +57,27 @@ describe("the stand-in's final consensus", () => {
         r.outcome,
       ]),
     );
-    const pairs = t.db
+    const pairs = await t.db
       .select()
       .from(schema.matchedPairs)
-      .where(like(schema.matchedPairs.id, `%${PARTY_MODEL}%`))
-      .all();
+      .where(like(schema.matchedPairs.id, `%${PARTY_MODEL}%`));
     expect(pairs).toHaveLength(6);
-    const gains = pairs.map((pair) => {
-      const row = t.db
-        .select()
-        .from(schema.metricValues)
-        .where(and(eq(schema.metricValues.subjectId, pair.id), eq(schema.metricValues.metric, "CG")))
-        .get();
-      return {
-        mediated: outcomes.get(pair.mediatedRunId),
-        unmediated: outcomes.get(pair.unmediatedRunId),
-        cg: row?.value ?? null,
-      };
-    });
+    const gains = await Promise.all(
+      pairs.map(async (pair) => {
+        const row = (
+          await t.db
+            .select()
+            .from(schema.metricValues)
+            .where(and(eq(schema.metricValues.subjectId, pair.id), eq(schema.metricValues.metric, "CG")))
+            .limit(1)
+        )[0];
+        return {
+          mediated: outcomes.get(pair.mediatedRunId),
+          unmediated: outcomes.get(pair.unmediatedRunId),
+          cg: row?.value ?? null,
+        };
+      }),
+    );
     expect(gains.some((g) => g.cg !== null && g.cg !== 0)).toBe(true);
     // A pair whose mediated run closed a deal and whose unmediated run ended in a walk-out gains
     // consensus. (A run cut off by the budget right after one party said "We have a deal" is

@@ -8,8 +8,8 @@ export function databasePerTest(seed?: (db: Db) => void): () => Db {
   afterEach(() => {
     for (const c of cleanups.splice(0)) c();
   });
-  return () => {
-    const t = tempDb();
+  return async () => {
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     seed?.(t.db);
     return t.db;

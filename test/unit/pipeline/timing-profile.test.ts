@@ -6,16 +6,16 @@ import { timingProfiles } from "../../../app/server/pipeline/timing-profile.serv
 import { runCli } from "../../helpers/cli.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 
-describe("timing profile per mediator × condition", () => {
-  const t = tempDb();
+describe("timing profile per mediator × condition", async () => {
+  const t = await tempDb();
   beforeAll(async () => {
     await seedDemo(t.db);
     await computeMetrics(t.db);
   });
   afterAll(() => t.cleanup());
 
-  it("bins every mediated run's interventions by p = m / T and averages IE, as the pure function does", () => {
-    const cells = timingProfiles(t.db);
+  it("bins every mediated run's interventions by p = m / T and averages IE, as the pure function does", async () => {
+    const cells = await timingProfiles(t.db);
     expect(cells.map((c) => [c.mediator, c.condition, c.judge, c.runs])).toEqual([
       ["demo-mediator", "general:default", "demo-judge", 4],
     ]);

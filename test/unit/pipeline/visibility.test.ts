@@ -156,7 +156,7 @@ describe("visibility views", () => {
 
 describe("visibility over a simulated batch, at the endpoint", () => {
   it("never sends a party's private profile or thoughts to the mediator or to another party", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await importBundleFiles(t.db, [
       {
@@ -182,7 +182,7 @@ describe("visibility over a simulated batch, at the endpoint", () => {
     });
     expect(summary.failed).toEqual([]);
 
-    const runs = exportBundle(t.db).runs;
+    const runs = (await exportBundle(t.db)).runs;
     expect(runs).toHaveLength(8);
     const thoughts = runs.flatMap((r) =>
       r.turns.filter((turn) => turn.thought).map((turn) => ({ speaker: turn.speaker, thought: turn.thought! })),
@@ -242,7 +242,7 @@ describe("persona statements in emotion and culture runs, at the endpoint", () =
   ];
 
   it("gives every party its own statement and not the other's, and the mediator none", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await importBundleFiles(t.db, [
       {
@@ -303,7 +303,7 @@ describe("self-reported emotion over a simulated batch and its judges, at the en
     }));
 
   it("shows a party its own earlier scores and reasons, and nobody else's; the mediator and the judges see none", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await importBundleFiles(t.db, [
       {
@@ -340,7 +340,7 @@ describe("self-reported emotion over a simulated batch and its judges, at the en
     });
     expect(summary.failed).toEqual([]);
 
-    const runs = exportBundle(t.db).runs;
+    const runs = (await exportBundle(t.db)).runs;
     const reported = runs.flatMap((r) =>
       r.turns
         .filter((turn) => turn.emotion !== undefined)

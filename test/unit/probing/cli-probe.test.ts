@@ -19,15 +19,15 @@ async function setup() {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "probe.db");
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   await importScenario(db, fixtureScenario("valley", "Valley water [probe:none]"));
   db.$client.close();
   const mock = await startMockLlm({ respond: standInResponder() });
   cleanups.push(() => mock.close());
   const configPath = join(dir, "socrates.config.json");
   writeFileSync(configPath, JSON.stringify(mockConfigJson(mock.url)));
-  const counts = () => {
-    const d = openDatabase(dbPath);
+  const counts = async () => {
+    const d = await openDatabase(dbPath);
     try {
       return tableCounts(d);
     } finally {
@@ -41,13 +41,13 @@ async function setup() {
 describe("socrates probe", { timeout: 120_000 }, () => {
   it("dry run, real run and an idempotent re-run", async () => {
     const t = await setup();
-    const before = t.counts();
+    const before = await t.counts();
     const dry = await spawnCli(["probe", "--scenario", "valley", "--config", t.configPath, "--dry-run"], t.env).exited;
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain("valley: 14 to create (strategy:competing,");
     expect(dry.stdout).toContain("1 already stored");
     expect(dry.stdout).toContain("writer calls: 3");
-    expect(t.counts()).toEqual(before);
+    expect(await t.counts()).toEqual(before);
     expect(chatCount(t.mock)).toBe(0);
 
     const run = await spawnCli(["probe", "--scenario", "valley", "--config", t.configPath], t.env).exited;
@@ -56,7 +56,7 @@ describe("socrates probe", { timeout: 120_000 }, () => {
     expect(run.stdout).toContain("created 14, already stored 1, rejected 0");
     expect(run.stdout).toContain("LLM calls: 3 made, 0 from cache");
     expect(run.code).toBe(0);
-    expect(t.counts().conditions).toBe(15);
+    expect((await t.counts()).conditions).toBe(15);
 
     const again = await spawnCli(["probe", "--all", "--conditions", "all", "--config", t.configPath], t.env).exited;
     expect(again.code).toBe(0);

@@ -11,7 +11,7 @@ const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 async function prepared() {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   await importBundleFiles(t.db, [
     { file: "probe.json", text: JSON.stringify(probingBundle()) },
@@ -75,7 +75,9 @@ describe("getScenario: conditions", () => {
 
   it("lists the runs of one condition for the run viewer's filter", async () => {
     const db = await prepared();
-    expect(listRuns(db, { conditionId: "probe-fx:emotion:CR" }).map((r) => r.id)).toEqual(["probe-fx:emotion:CR:r0"]);
-    expect(listRuns(db, { conditionId: "probe-fx:fidelity:BUY-0of3-ref1of3" })).toHaveLength(2);
+    expect((await listRuns(db, { conditionId: "probe-fx:emotion:CR" })).map((r) => r.id)).toEqual([
+      "probe-fx:emotion:CR:r0",
+    ]);
+    expect(await listRuns(db, { conditionId: "probe-fx:fidelity:BUY-0of3-ref1of3" })).toHaveLength(2);
   });
 });

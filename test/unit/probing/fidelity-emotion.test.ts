@@ -33,7 +33,7 @@ describe("fidelity pairs with self-reported emotion", () => {
     });
     expect(summary.pairsStored).toHaveLength(8);
 
-    const bundle = exportBundle(t.db);
+    const bundle = await exportBundle(t.db);
     const runs = new Map(bundle.runs.map((r) => [r.id, r]));
     const pairs = bundle.ab_pairs.filter((p) => p.id.startsWith(`fidelity:${SIMULATOR}:`));
     for (const pair of pairs) {

@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 async function setup(faults: FaultRule[] = []) {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   await seedDemo(t.db);
   const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), faults });
@@ -35,11 +35,12 @@ async function setup(faults: FaultRule[] = []) {
   return { ...t, mock, llm: testLlm(t.db, mock) };
 }
 
-const generatedPairs = (db: Db) => exportBundle(db).ab_pairs.filter((p) => p.id.startsWith(`fidelity:${SIMULATOR}:`));
+const generatedPairs = async (db: Db) =>
+  (await exportBundle(db)).ab_pairs.filter((p) => p.id.startsWith(`fidelity:${SIMULATOR}:`));
 
-function checkPairs(db: Db, count: number): void {
-  const bundle = exportBundle(db);
-  const pairs = generatedPairs(db);
+async function checkPairs(db: Db, count: number): Promise<void> {
+  const bundle = await exportBundle(db);
+  const pairs = await generatedPairs(db);
   expect(pairs).toHaveLength(count);
   const runs = new Map(bundle.runs.map((r) => [r.id, r]));
   const conditions = new Map(bundle.conditions.map((c) => [c.id, c]));
@@ -86,14 +87,14 @@ describe("socrates fidelity pairs (server)", () => {
     expect(summary.pairsStored).toHaveLength(6);
     expect(summary.failed).toEqual([]);
     expect(chatRequests(mock).filter((r) => r.status === 503)).toHaveLength(2);
-    checkPairs(db, 6);
+    await checkPairs(db, 6);
     expect(new Set(chatRequests(mock).map((r) => r.body.model))).toEqual(new Set([SIMULATOR]));
     // Each party prompt holds exactly one reactiveness statement: the speaker's own.
     for (const system of partyPrompts(mock)) expect(system.match(/Emotional reactiveness: /g)).toHaveLength(1);
     // The stand-in lets the level show: the same target speaks differently in the two runs of a pair.
-    const bundle = exportBundle(db);
+    const bundle = await exportBundle(db);
     const runs = new Map(bundle.runs.map((r) => [r.id, r]));
-    for (const pair of generatedPairs(db)) {
+    for (const pair of await generatedPairs(db)) {
       const words = (id: string) =>
         runs
           .get(id)!
@@ -117,7 +118,9 @@ describe("socrates fidelity pairs (server)", () => {
     ]);
     expect(mock.requests.length).toBe(requests);
     expect(tableCounts(db)).toEqual(counts);
-    const reimport = await importBundleFiles(db, [{ file: "export.json", text: JSON.stringify(exportBundle(db)) }]);
+    const reimport = await importBundleFiles(db, [
+      { file: "export.json", text: JSON.stringify(await exportBundle(db)) },
+    ]);
     expect(Object.values(reimport.inserted).every((n) => n === 0)).toBe(true);
     expect(reimport.unchanged.ab_pairs).toBe(20); // 16 demo pairs and these 4
   });
@@ -149,14 +152,14 @@ describe("socrates fidelity pairs (server)", () => {
     });
     expect(second.pairsStored.length + first.pairsStored.length).toBe(4);
     expect(second.calls.cached).toBeGreaterThan(0); // the interrupted runs replay their calls from the cache
-    checkPairs(db, 4);
+    await checkPairs(db, 4);
     expect(duplicates(servedBodies(mock))).toEqual([]);
   });
 
   it("a generated pair tampered on import is refused with its JSON path, and nothing is stored", async () => {
     const { db, llm } = await setup();
     await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 2, seed: 3, budget: 4 });
-    const [pair] = generatedPairs(db);
+    const [pair] = await generatedPairs(db);
     const counts = tableCounts(db);
     const tampered = {
       format: "socrates-bundle",
@@ -198,7 +201,7 @@ describe("socrates fidelity pairs (server)", () => {
 
 describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
   it("stores the pairs with a progress bar and a summary, stores nothing on a re-run, and previews with --dry-run", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await seedDemo(t.db);
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
@@ -233,9 +236,9 @@ describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
     expect(first.stdout).toContain("balance: A higher in 2, B higher in 2");
     expect(first.stdout).toMatch(/level differences: (1\/3|2\/3|1) apart in \d+ pairs?/);
     expect(first.stderr).toMatch(/fidelity 8\/8 .*cost \$0\.\d{4}; ETA /);
-    const db = openDatabase(t.path);
+    const db = await openDatabase(t.path);
     cleanups.push(() => db.$client.close());
-    checkPairs(db, 4);
+    await checkPairs(db, 4);
     const requests = mock.requests.length;
 
     const again = await spawnCli(args, env).exited;
@@ -253,7 +256,7 @@ describe("socrates fidelity pairs (CLI)", { timeout: 120_000 }, () => {
   });
 
   it("resumes after the process is killed mid-batch: each pair stored once, each request answered once", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await seedDemo(t.db);
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }), latencyMs: 5 });

@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 async function setup(title = "Valley water [probe:none]", id = "valley") {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   const mock = await startMockLlm({ respond: standInResponder() });
   cleanups.push(() => mock.close());
@@ -42,7 +42,7 @@ describe("socrates probe", () => {
     expect(summary.failed).toEqual([]);
     expect(summary.alreadyStored).toEqual(["valley:general"]);
     expect(summary.created).toHaveLength(14);
-    const stored = conditionsOf(exportBundle(t.db), "valley");
+    const stored = conditionsOf(await exportBundle(t.db), "valley");
     expect(stored.map((c) => `${c.axis}/${c.variant}`).sort()).toEqual(
       PROBE_CONDITIONS.map((k) => `${k.axis}/${k.variant}`).sort(),
     );
@@ -55,17 +55,17 @@ describe("socrates probe", () => {
     const summary = await runProbe(t.db, null, ["valley"], [...TEMPLATE_AXES]);
     expect(summary.created).toHaveLength(12);
     expect(chatCount(t.mock)).toBe(0);
-    const first = exportBundle(t.db);
+    const first = await exportBundle(t.db);
     for (const c of conditionsOf(first, "valley").filter((c) => c.axis !== "general")) {
       expect(c.provenance).toEqual({ method: "template", prompt_version: expect.stringMatching(/^[0-9a-f]{12}$/) });
     }
 
     // A fresh database: the same export, byte for byte.
-    const other = tempDb();
+    const other = await tempDb();
     cleanups.push(other.cleanup);
     await importScenario(other.db, t.scenario);
     await runProbe(other.db, null, ["valley"], [...TEMPLATE_AXES]);
-    expect(JSON.stringify(exportBundle(other.db))).toBe(JSON.stringify(first));
+    expect(JSON.stringify(await exportBundle(other.db))).toBe(JSON.stringify(first));
 
     // The same database: re-importing the conditions is "unchanged", and a re-run stores nothing.
     const again = await importBundleFiles(t.db, [
@@ -84,7 +84,7 @@ describe("socrates probe", () => {
   it("emotion and culture give each party its level or identity as a field and a statement; strategy changes the background only", async () => {
     const t = await setup();
     await runProbe(t.db, null, ["valley"], [...TEMPLATE_AXES]);
-    const byId = new Map(exportBundle(t.db).conditions.map((c) => [c.id, c]));
+    const byId = new Map((await exportBundle(t.db)).conditions.map((c) => [c.id, c]));
     const cr = byId.get("valley:emotion:CR")!.expanded!;
     expect(cr.parties.map((p) => p.reactiveness)).toEqual([0, 1]);
     expect(cr.parties[1].persona).toContain("Emotional reactiveness: 1 on a scale");
@@ -101,7 +101,7 @@ describe("socrates probe", () => {
     const t = await setup();
     const summary = await runProbe(t.db, t.llm, ["valley"], ["parties"]);
     expect(summary.created).toEqual(["valley:parties:three-party"]);
-    const c = exportBundle(t.db).conditions.find((x) => x.axis === "parties")!;
+    const c = (await exportBundle(t.db)).conditions.find((x) => x.axis === "parties")!;
     const body = c.expanded!;
     expect(body.parties).toHaveLength(3);
     expect(body.parties.slice(0, 2)).toEqual(t.scenario.parties);
@@ -116,7 +116,7 @@ describe("socrates probe", () => {
   it("records the history condition's length ratio, with the original background unchanged at the end", async () => {
     const t = await setup();
     await runProbe(t.db, t.llm, ["valley"], ["history"]);
-    const c = exportBundle(t.db).conditions.find((x) => x.axis === "history")!;
+    const c = (await exportBundle(t.db)).conditions.find((x) => x.axis === "history")!;
     const background = c.expanded!.background;
     expect(background.endsWith(`\n\n${t.scenario.background}`)).toBe(true);
     expect(
@@ -140,7 +140,7 @@ describe("socrates probe", () => {
     expect(repair).toMatch(
       /rule length-ratio: the expanded background is [0-2]\.\d+× the original \(241 characters\); it must be 3–8×/,
     );
-    const c = exportBundle(t.db).conditions.find((x) => x.axis === "history")!;
+    const c = (await exportBundle(t.db)).conditions.find((x) => x.axis === "history")!;
     expect(c.provenance?.repaired).toBe(true);
   });
 
@@ -160,12 +160,12 @@ describe("socrates probe", () => {
     expect(summary.created).toEqual([]);
     expect(summary.rejected).toHaveLength(1);
     expect(summary.rejected[0].reason).toContain("history after one repair: rule length-ratio");
-    expect(exportBundle(t.db).conditions.map((c) => c.id)).toEqual(["valley:general"]);
+    expect((await exportBundle(t.db)).conditions.map((c) => c.id)).toEqual(["valley:general"]);
   });
 
   it("works from the scenario's seed report when it was curated, records the seed and keeps its real names out", async () => {
     const t = await setup();
-    const stored = insertSeed(t.db, {
+    const stored = await insertSeed(t.db, {
       domain: "environmental",
       report: seedReport("Valley water"),
       sourceKind: "files",
@@ -180,7 +180,7 @@ describe("socrates probe", () => {
       scenarioId: "valley",
     });
     await runProbe(t.db, t.llm, ["valley"], ["history", "parties"]);
-    const conditions = exportBundle(t.db).conditions.filter((c) => c.provenance?.method === "writer");
+    const conditions = (await exportBundle(t.db)).conditions.filter((c) => c.provenance?.method === "writer");
     expect(conditions).toHaveLength(2);
     for (const c of conditions) expect(c.provenance?.seed_id).toBe(stored.stored.id);
     const history = conditions.find((c) => c.axis === "history")!.expanded!.background;
@@ -189,11 +189,11 @@ describe("socrates probe", () => {
   });
 
   it("creates the general condition of a scenario that has none, and says the writer axes need an LLM", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     await importScenario(t.db, fixtureScenario("bare", "Bare valley"), false);
     await runProbe(t.db, null, ["bare"], ["emotion"]);
-    expect(exportBundle(t.db).conditions.map((c) => c.id)).toEqual([
+    expect((await exportBundle(t.db)).conditions.map((c) => c.id)).toEqual([
       "bare:emotion:CC",
       "bare:emotion:CR",
       "bare:emotion:RR",
@@ -216,7 +216,7 @@ describe("socrates probe", () => {
       seed: 3,
     });
     expect(summary.failed).toEqual([]);
-    const runs = exportBundle(t.db).runs;
+    const runs = (await exportBundle(t.db)).runs;
     expect(runs).toHaveLength(1);
     expect(runs[0].condition_id).toBe("valley:emotion:CR");
   });

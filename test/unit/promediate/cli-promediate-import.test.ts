@@ -16,16 +16,16 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function setup() {
+async function setup() {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "cli.db");
-  openDatabase(dbPath).$client.close();
+  (await openDatabase(dbPath)).$client.close();
   return { dir, dbPath, env: { SOCRATES_DB: dbPath } };
 }
 
-function counts(dbPath: string) {
-  const db = openDatabase(dbPath);
+async function counts(dbPath: string) {
+  const db = await openDatabase(dbPath);
   try {
     return tableCounts(db);
   } finally {
@@ -88,7 +88,7 @@ const damaged: { name: string; damage: (c: Record<string, unknown>) => string | 
 
 describe("socrates promediate import", { timeout: 60_000 }, () => {
   it("prints a summary per case and the spelling warnings, and stores the scenarios", async () => {
-    const { dbPath, env } = setup();
+    const { dbPath, env } = await setup();
     const result = await runCliInProcess(["promediate", "import", CASES_DIR], env);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(
@@ -100,45 +100,45 @@ describe("socrates promediate import", { timeout: 60_000 }, () => {
       `warning: ${join(CASES_DIR, "francis.json")}: $.config.MacNamara: spelled "Macnamara" in $.names`,
     );
     expect(result.stderr).toContain(`warning: ${join(CASES_DIR, "ias.json")}: $.config.McKenzie: spelled "Mckenzie"`);
-    expect(counts(dbPath)).toMatchObject({ scenarios: 6, conditions: 6 });
+    expect(await counts(dbPath)).toMatchObject({ scenarios: 6, conditions: 6 });
     const again = await runCliInProcess(["promediate", "import", CASES_DIR], env);
     expect(again.status).toBe(0);
     expect(again.stdout).toContain("stored 0 scenarios and 0 conditions; already present and unchanged: 6 scenarios");
   });
 
   it("--dry-run says what it would store and writes nothing", async () => {
-    const { dbPath, env } = setup();
-    const before = counts(dbPath);
+    const { dbPath, env } = await setup();
+    const before = await counts(dbPath);
     const result = await runCliInProcess(
       ["promediate", "import", join(CASES_DIR, "hmo.json"), "--topics", join(CASES_DIR, "topics.json"), "--dry-run"],
       env,
     );
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("would store 1 scenarios and 1 conditions");
-    expect(counts(dbPath)).toEqual(before);
+    expect(await counts(dbPath)).toEqual(before);
   });
 
   for (const { name, damage, expected } of damaged) {
     it(`refuses a case with ${name} by file and JSON path, exit 2, writing nothing`, async () => {
-      const { dir, dbPath, env } = setup();
-      const before = counts(dbPath);
+      const { dir, dbPath, env } = await setup();
+      const before = await counts(dbPath);
       const folder = damagedFolder(dir, damage);
       const result = await runCliInProcess(["promediate", "import", folder], env);
       expect(result.status).toBe(2);
       expect(result.stderr).toContain("import refused, nothing was written");
       for (const e of expected) expect(result.stderr).toMatch(e);
       expect(result.stderr).not.toContain("hmo.json:");
-      expect(counts(dbPath)).toEqual(before);
+      expect(await counts(dbPath)).toEqual(before);
     });
   }
 
   it("refuses a case whose file changed since its import (same scenario id, other content)", async () => {
-    const { dir, dbPath, env } = setup();
+    const { dir, dbPath, env } = await setup();
     const file = join(dir, "williams.json");
     copyFileSync(join(CASES_DIR, "williams.json"), file);
     const topics = ["--topics", join(CASES_DIR, "topics.json")];
     expect((await runCliInProcess(["promediate", "import", file, ...topics], env)).status).toBe(0);
-    const before = counts(dbPath);
+    const before = await counts(dbPath);
     const c = williams();
     c.instruction = `${c.instruction}\nA sentence added later.`;
     writeFileSync(file, JSON.stringify(c));
@@ -147,11 +147,11 @@ describe("socrates promediate import", { timeout: 60_000 }, () => {
     expect(result.stderr).toMatch(
       /williams\.json: \$: the records built from it, at \$\.scenarios\[0\]: "promediate-williams" is already stored with different content/,
     );
-    expect(counts(dbPath)).toEqual(before);
+    expect(await counts(dbPath)).toEqual(before);
   });
 
   it("names a case with no topic list when no topics.json is given or beside it", async () => {
-    const { dir, dbPath, env } = setup();
+    const { dir, dbPath, env } = await setup();
     const file = join(dir, "river.json");
     copyFileSync(join(CASES_DIR, "river.json"), file);
     const result = await runCliInProcess(["promediate", "import", file], env);
@@ -159,6 +159,6 @@ describe("socrates promediate import", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain(
       "river.json: $.topics: the case has no topic list and no topics.json was given (--topics) or found beside it",
     );
-    expect(counts(dbPath)).toMatchObject({ scenarios: 0 });
+    expect(await counts(dbPath)).toMatchObject({ scenarios: 0 });
   });
 });

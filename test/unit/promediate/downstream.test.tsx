@@ -28,7 +28,7 @@ async function importedDb() {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "p.db");
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   cleanups.push(() => db.$client.close());
   await importPromediateCases(db, CASES_DIR);
   return { db, dir, dbPath };

@@ -18,13 +18,13 @@ afterEach(() => {
 });
 
 async function importedDb() {
-  const t = tempDb();
+  const t = await tempDb();
   cleanups.push(t.cleanup);
   const result = await importPromediateCases(t.db, CASES_DIR);
   return { ...t, result };
 }
 
-async function scenario(db: ReturnType<typeof tempDb>["db"], name: string): Promise<ScenarioRow> {
+async function scenario(db: Awaited<ReturnType<typeof tempDb>>["db"], name: string): Promise<ScenarioRow> {
   const found = await findScenario(db, `promediate-${name}`);
   if (!found) throw new Error(`promediate-${name} not stored`);
   return found;

@@ -77,12 +77,12 @@ function williamsScenarioBundle(): string {
   });
 }
 
-let ctx: ReturnType<typeof tempDb>;
+let ctx: Awaited<ReturnType<typeof tempDb>>;
 let folder: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  ctx = tempDb();
+  ctx = await tempDb();
   await importBundleFiles(ctx.db, [{ file: "williams-scenario.json", text: williamsScenarioBundle() }]);
   // Laid out as ProMediate writes its output: output/<case>/<method>/<model>_<response>_<mode>_<freq>_<id>.
   folder = join(ctx.dir, "output", "williams", "Social", "gpt-4.1_separate_accommodating_less_5");
@@ -98,8 +98,10 @@ const transcript = (...extra: string[]) =>
 async function storedRun() {
   const run = (await ctx.db.select().from(schema.runs).limit(1))[0];
   if (!run) throw new Error("no run stored");
-  const turns = ctx.db.select().from(schema.turns).where(eq(schema.turns.runId, run.id)).all();
-  const evaluation = ctx.db.select().from(schema.evaluations).where(eq(schema.evaluations.runId, run.id)).get();
+  const turns = await ctx.db.select().from(schema.turns).where(eq(schema.turns.runId, run.id));
+  const evaluation = (
+    await ctx.db.select().from(schema.evaluations).where(eq(schema.evaluations.runId, run.id)).limit(1)
+  )[0];
   return { run, turns, evaluation };
 }
 
@@ -221,7 +223,7 @@ describe("socrates promediate transcript", () => {
     const result = await runCliInProcess(["metrics", "--run", runId], env);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
-    const rows = ctx.db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, runId)).all();
+    const rows = await ctx.db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, runId));
     const byMetric = Object.fromEntries(rows.map((r) => [r.metric, r.value]));
     // IE and IT read a topic-localized evaluation, which a ProMediate transcript does not bring.
     for (const metric of ["CC", "TLE", "RL", "ME", "IF", "FI"]) expect(byMetric).toHaveProperty(metric);
@@ -252,7 +254,7 @@ describe("socrates promediate transcript", () => {
     // The run page's metrics panel shows them under the transcript's evaluation.
     const view = await getRunView(ctx.db, runId);
     if (!view) throw new Error("no run view");
-    const metrics = getRunMetrics(ctx.db, runId);
+    const metrics = await getRunMetrics(ctx.db, runId);
     expect(Object.keys(metrics.evaluations)).toEqual([`${runId}:per-turn:promediate-judge`]);
     const panel = renderToString(
       createElement(MetricsPanel, { run: view.run, metrics, evaluations: view.evaluations }),
@@ -279,7 +281,7 @@ describe("socrates promediate transcript", () => {
     } finally {
       await mock.close();
     }
-    const metrics = ctx.db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, runId)).all();
+    const metrics = await ctx.db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, runId));
     const topicRows = metrics.filter((r) => r.evaluationId.includes(":topic-localized:"));
     expect(topicRows.map((r) => r.metric).sort()).toEqual(expect.arrayContaining(["IE", "IT"]));
     expect(metrics.map((r) => r.metric)).toContain("MI");
@@ -292,7 +294,7 @@ describe("socrates promediate transcript", () => {
       pool: "crowd",
       trajectories: 1,
     });
-    const items = ctx.db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId)).all();
+    const items = await ctx.db.select().from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId));
     expect(items).toHaveLength(2);
     const view = await consensusTaskView(ctx.db, items[0]);
     expect(view.snippet.map((t) => t.speakerId)).toEqual([
@@ -316,7 +318,7 @@ describe("socrates promediate transcript", () => {
 
   it("exports the run with turn_order free and reimports the export unchanged", async () => {
     await transcript();
-    const bundle = exportBundle(ctx.db);
+    const bundle = await exportBundle(ctx.db);
     expect(bundle.runs[0].turn_order).toBe("free");
     const summary = await importBundleFiles(ctx.db, [{ file: "export.json", text: JSON.stringify(bundle) }]);
     expect(summary.inserted.runs).toBe(0);

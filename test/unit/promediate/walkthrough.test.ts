@@ -108,7 +108,7 @@ describe("the ProMediate walkthrough (docs/promediate.md)", { timeout: 240_000 }
     expect(markdown).toContain("| Mediator | CC spec | CC ProMediate ref. |");
 
     // The social runs recorded what the run viewer shows: four rated candidates and the one voiced.
-    const db = openDatabase(env.SOCRATES_DB);
+    const db = await openDatabase(env.SOCRATES_DB);
     cleanups.push(() => db.$client.close());
     const socialRuns = db.$client.prepare("SELECT id FROM runs WHERE id LIKE '%:social%' ORDER BY id").all() as {
       id: string;

@@ -17,8 +17,8 @@ import { seedDemoStudies } from "../../../demo/studies.ts";
 import { seedDemo } from "../../../harness/annotation.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 
-describe("alignment with the recorded s0", () => {
-  const t = tempDb();
+describe("alignment with the recorded s0", async () => {
+  const t = await tempDb();
   let expertStudy = 0;
   beforeAll(async () => {
     await seedDemo(t.db);
@@ -48,7 +48,7 @@ describe("alignment with the recorded s0", () => {
   }
 
   it("uses the default s0 = 1 until metrics are computed, and the recorded s0 after", async () => {
-    expect(currentMetricParams(t.db)).toEqual(DEFAULT_METRIC_PARAMS);
+    expect(await currentMetricParams(t.db)).toEqual(DEFAULT_METRIC_PARAMS);
     const before = await evaluatorRow();
     expect(before.table.s0).toBe(1);
     before.table.units.forEach((u, i) =>
@@ -56,7 +56,7 @@ describe("alignment with the recorded s0", () => {
     );
 
     await computeMetrics(t.db, { params: { s0: 3 } });
-    expect(currentMetricParams(t.db).s0).toBe(3);
+    expect((await currentMetricParams(t.db)).s0).toBe(3);
     const after = await evaluatorRow();
     expect(after.table.s0).toBe(3);
     expect(after.table.units).toEqual(before.table.units);

@@ -53,7 +53,7 @@ describe("judge backbones without a score on the study", () => {
     const d = await studyDashboard(t.db, EXPERT_STUDY);
     const table = "alignment" in d ? d.alignment! : null;
     const labelled = new Set(table!.units.map((u) => u.runId));
-    const runs = [...new Set(itemsOfStudy(t.db, EXPERT_STUDY).map((i) => i.runId!))];
+    const runs = [...new Set((await itemsOfStudy(t.db, EXPERT_STUDY)).map((i) => i.runId!))];
     const unlabelled = runs.find((r) => !labelled.has(r));
     // The demo's experts label the first runs of the study only.
     expect(unlabelled).toBeDefined();

@@ -33,7 +33,7 @@ let configPath: string;
 beforeAll(async () => {
   t = await demoStudiesDb();
   await seedDemoBenchmark(t.db);
-  studyId = listStudyRows(t.db).find((s) => s.pool === "expert" && s.type === "consensus-snippet")!.id;
+  studyId = (await listStudyRows(t.db)).find((s) => s.pool === "expert" && s.type === "consensus-snippet")!.id;
   mock = await startMockLlm({ respond: standInResponder() });
   configPath = join(t.dir, "socrates.config.json");
   writeFileSync(configPath, JSON.stringify(mockConfigJson(mock.url, { endpoint: { concurrency: 8, maxRetries: 2 } })));
@@ -146,7 +146,7 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
 
   it("stops at the spending cap with nothing half-stored, and goes on from there with no request paid twice", async () => {
     const fresh = await demoStudiesDb();
-    const study = listStudyRows(fresh.db).find((s) => s.pool === "expert")!.id;
+    const study = (await listStudyRows(fresh.db)).find((s) => s.pool === "expert")!.id;
     const server = await startMockLlm({ respond: standInResponder(), latencyMs: 20 });
     const config = join(fresh.dir, "priced.config.json");
     // A price high enough that a fraction of the study's judge calls fits under the cap.
@@ -225,7 +225,7 @@ describe("socrates validate-evaluator", { timeout: 180_000 }, () => {
   });
 
   it("names what is wrong with the input", async () => {
-    const notExpert = listStudyRows(t.db).find((s) => s.pool === "crowd")!.id;
+    const notExpert = (await listStudyRows(t.db)).find((s) => s.pool === "crowd")!.id;
     const env = { SOCRATES_DB: t.path };
     const judge = ["--backbone", CANDIDATE, "--config", configPath];
     const crowd = await runCliInProcess(["validate-evaluator", "--study", String(notExpert), ...judge], env);

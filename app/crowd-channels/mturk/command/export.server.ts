@@ -85,7 +85,7 @@ Example:
     const now = new Date();
     let summary: ExportSummary;
     try {
-      summary = await exportBatch(openDatabase(), studyId, {
+      summary = await exportBatch(await openDatabase(), studyId, {
         outDir: opts.out ?? defaultExportDir(studyId, now),
         overrides,
         force: opts.force ?? false,

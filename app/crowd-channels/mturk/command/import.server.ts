@@ -74,7 +74,7 @@ flagged on gold items, is rejected. Upload it under Manage → Results → Uploa
       const studyId = parseIntOption("study", opts.study, 1);
       const text = readTextFile(opts.file);
       let result: MturkImportResult;
-      const db = openDatabase();
+      const db = await openDatabase();
       try {
         result = await importMturkResults(db, studyId, { text, fileName: opts.file, dryRun: opts.dryRun });
       } catch (err) {

@@ -103,7 +103,7 @@ export async function publishAction(opts: PublishOptionValues, deps: MturkComman
       opts.frameHeight === undefined ? undefined : parseIntOption("frame-height", opts.frameHeight, 0, 10_000);
     const overrides = hitOverrides(opts);
     const production = opts.production === true;
-    const db = (deps.openDb ?? (() => openDatabase()))();
+    const db = (deps.openDb ?? (async () => await openDatabase()))();
     const client = opts.dryRun ? null : (deps.makeClient ?? mturkClient)({ production });
     try {
       const summary = await publishStudy(db, client, {

@@ -40,9 +40,13 @@ async function reader(db: Db) {
 }
 
 /** The grid's mediated runs with their unit, filtered. */
-function gridRuns(db: Db, loaded: LoadedPlan, keep: (u: ReturnType<typeof planGrid>["units"][number]) => boolean) {
-  return planGrid(db, loaded.plan)
-    .units.filter(keep)
+async function gridRuns(
+  db: Db,
+  loaded: LoadedPlan,
+  keep: (u: Awaited<ReturnType<typeof planGrid>>["units"][number]) => boolean,
+) {
+  return (await planGrid(db, loaded.plan)).units
+    .filter(keep)
     .flatMap((u) => u.mediated.map((m) => ({ ...m, unit: u })));
 }
 
@@ -85,7 +89,7 @@ describe("benchmark report: ablations and figures", () => {
     const db = await seeded(withSimulator);
     const report = await buildBenchmarkReport(db, withSimulator);
     const t8 = table(report, "table8");
-    const main = gridRuns(db, withSimulator, (u) => u.part === "main");
+    const main = await gridRuns(db, withSimulator, (u) => u.part === "main");
     let exactCells = 0;
     for (const metric of ["IT", "IE", "CG"]) {
       const scores = async (judge: string) =>
@@ -118,7 +122,7 @@ describe("benchmark report: ablations and figures", () => {
   it("Table 9 gives the median ± half-range of the per-run means and Kendall τ-b between runs", async () => {
     const db = await seeded(withSimulator);
     const t9 = table(await buildBenchmarkReport(db, withSimulator), "table9");
-    const general = gridRuns(
+    const general = await gridRuns(
       db,
       withSimulator,
       (u) => u.conditionKey === "general" && u.simulator.model === "sim-main",
@@ -171,7 +175,7 @@ describe("benchmark report: ablations and figures", () => {
   it("Figures 2, 3, 4 and 6 carry the expected data rows", async () => {
     const db = await seeded(withSimulator);
     const report = await buildBenchmarkReport(db, withSimulator);
-    const main = gridRuns(db, withSimulator, (u) => u.part === "main");
+    const main = await gridRuns(db, withSimulator, (u) => u.part === "main");
     const cg = await metricValue("CG", db, MAIN_JUDGE);
     const cgMean = (runs: typeof main) => plainMean(runs.map(cg))!;
     const x100 = (v: number) => Math.round(v * 1e4) / 100;
@@ -218,7 +222,7 @@ describe("benchmark report: ablations and figures", () => {
     const fig6 = figureRows(report, "figure6");
     expect(new Set(fig6.map((x) => x.simulator))).toEqual(new Set(["sim-main", "sim-alt"]));
     expect(fig6.filter((x) => x.simulator === "sim-alt")).toHaveLength(2 * 3);
-    const alt = gridRuns(db, withSimulator, (u) => u.part === "simulator");
+    const alt = await gridRuns(db, withSimulator, (u) => u.part === "simulator");
     for (const row of fig6.filter((x) => x.simulator === "sim-alt")) {
       expect(row.cg).toBe(x100(cgMean(alt.filter((a) => a.mediator === row.mediator && a.unit.axis === row.axis))));
     }

@@ -51,7 +51,7 @@ describe("the report's side-by-side part of both metric definitions", () => {
   it("reads each run's rows of each definitions and builds spec / reference columns per metric", async () => {
     const db = freshDb();
     await seedGrid(db, loaded);
-    const grid = planGrid(db, loaded.plan);
+    const grid = await planGrid(db, loaded.plan);
     const units = grid.units.filter((u) => u.part === "main" && u.conditionKey === "general");
     const alpha = units.map((u) => u.mediated.find((m) => m.mediator === "alpha")!.runId);
     const beta = units.map((u) => u.mediated.find((m) => m.mediator === "beta")!.runId);
@@ -102,7 +102,7 @@ describe("the report's side-by-side part of both metric definitions", () => {
   it("is left out when no run of the main grid has such rows", async () => {
     const db = freshDb();
     await seedGrid(db, loaded);
-    const data = await loadReportData(db, loaded, planGrid(db, loaded.plan));
+    const data = await loadReportData(db, loaded, await planGrid(db, loaded.plan));
     expect(buildDefinitionsTable({ ...data.input, bootstrap: DEFAULT_BOOTSTRAP, bins: 4 })).toBeNull();
   });
 });

@@ -42,10 +42,10 @@ async function selfReport(db: Db, runId: string, scores: (party: string) => numb
     const i = seen.get(turn.speaker) ?? 0;
     seen.set(turn.speaker, i + 1);
     const list = await scores(turn.speaker);
-    db.update(schema.turns)
+    await db
+      .update(schema.turns)
       .set({ emotion: list[i % list.length], emotionReason: "hand-set" })
-      .where(and(eq(schema.turns.runId, runId), eq(schema.turns.turnId, turn.turnId)))
-      .run();
+      .where(and(eq(schema.turns.runId, runId), eq(schema.turns.turnId, turn.turnId)));
   }
 }
 
@@ -121,7 +121,9 @@ describe("the report's emotion part from stored rows", () => {
   it("reads each run's preferred trajectory: the self-report, else the plan's emotion judge; runs without emotion stay out", async () => {
     const db = freshDb();
     await seedGrid(db, loaded);
-    const units = planGrid(db, loaded.plan).units.filter((u) => u.part === "main" && u.conditionKey === "emotion:CR");
+    const units = (await planGrid(db, loaded.plan)).units.filter(
+      (u) => u.part === "main" && u.conditionKey === "emotion:CR",
+    );
     expect(units).toHaveLength(4);
     const run = (u: (typeof units)[number], mediator: string) => u.mediated.find((m) => m.mediator === mediator)!.runId;
     units.forEach(async (u, i) => {
@@ -140,7 +142,7 @@ describe("the report's emotion part from stored rows", () => {
       await storeRows(db, u.unmediatedRunId, SELF, { EF: i % 2 === 0 ? 0.2 : 0.4, EV: 0.3, EC: 0.1 });
     });
 
-    const data = await loadReportData(db, loaded, planGrid(db, loaded.plan));
+    const data = await loadReportData(db, loaded, await planGrid(db, loaded.plan));
     const subjectOf = (runId: string) => data.input.subjects.find((s) => s.runId === runId)!;
     expect(subjectOf(run(units[0], "alpha")).emotion).toEqual({
       source: "self-report",
@@ -211,7 +213,7 @@ describe("the report's emotion part from stored rows", () => {
   it("Table 1's proxy: the A/B pairs' target volatility from each run's preferred trajectory, placed first without a study", async () => {
     const db = freshDb();
     await seedGrid(db, loaded);
-    const units = planGrid(db, loaded.plan).units.filter(
+    const units = (await planGrid(db, loaded.plan)).units.filter(
       (u) => u.part === "main" && u.scenarioId.includes("transactional"),
     );
     const [r1, r2, r3, r4] = units.slice(0, 4).map((u) => u.unmediatedRunId);
@@ -228,7 +230,7 @@ describe("the report's emotion part from stored rows", () => {
     await pair("p1", r1, r2, 3, 0); // more reactive is more volatile: ordered
     await pair("p2", r4, r3, 2, 1); // more reactive (r4) is less volatile: not ordered
 
-    const [proxy] = loadFidelityProxy(db, PLAN_JUDGE);
+    const [proxy] = await loadFidelityProxy(db, PLAN_JUDGE);
     expect(proxy).toMatchObject({
       backbone: "sim-main",
       pairs: 2,

@@ -29,7 +29,7 @@ async function seededFile(): Promise<{ dir: string; dbPath: string }> {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "bench.db");
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   await seedGrid(db, loaded);
   // As `benchmark run` records it, so `report --hash` finds it.
   await touchBenchmarkPlan(db, {
@@ -45,7 +45,7 @@ async function seededFile(): Promise<{ dir: string; dbPath: string }> {
 describe("report files", () => {
   it("writes md, csv per table and figure, svg per figure and one script-free html", async () => {
     const { dir, dbPath } = await seededFile();
-    const db = openDatabase(dbPath);
+    const db = await openDatabase(dbPath);
     cleanups.unshift(() => db.$client.close());
     const report = await buildBenchmarkReport(db, loaded);
     const out = join(dir, "out");

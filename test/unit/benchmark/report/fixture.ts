@@ -89,7 +89,7 @@ export async function seedGrid(db: Db, loaded: LoadedPlan, skip: ReadonlySet<str
   const runs: Run[] = [];
   const evaluations: Evaluation[] = [];
   const pairs: BundleInput["matched_pairs"] = [];
-  for (const unit of planGrid(db, loaded.plan).units) {
+  for (const unit of (await planGrid(db, loaded.plan)).units) {
     const demo = demoBundle(unit.domain);
     const template = (mediated: boolean) => demo.runs!.find((r) => r.mediated === mediated)! as Run;
     const judged = (mediated: boolean) =>

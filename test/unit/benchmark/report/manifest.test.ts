@@ -75,7 +75,7 @@ describe("report manifest and --verify", () => {
     expect(Date.parse(manifest.generatedAt)).not.toBeNaN();
 
     // One hash per metric row of the grid the report reads, counted here with SQL.
-    const grid = planGrid(db, loaded.plan).units;
+    const grid = (await planGrid(db, loaded.plan)).units;
     const runs = grid.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
     const pairs = grid.flatMap((u) => u.mediated.map((m) => m.pairId));
     const count = (kind: string, ids: string[], metrics: string[]) =>
@@ -123,7 +123,7 @@ describe("report manifest and --verify", () => {
     expect(fresh.stdout).toMatch(/verified: all \d+ numbers identical/);
 
     // IT of one mediated run of the main grid, under the main judge.
-    const unit = planGrid(db, loaded.plan).units.find(
+    const unit = (await planGrid(db, loaded.plan)).units.find(
       (u) => u.part === "main" && u.domain === "healthcare" && u.conditionKey === "general" && u.runIndex === 0,
     )!;
     const run = unit.mediated.find((m) => m.mediator === "alpha")!.runId;

@@ -38,7 +38,7 @@ async function seeded(): Promise<{ dir: string; dbPath: string }> {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const dbPath = join(dir, "bench.db");
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   await seedGrid(db, loaded);
   await touchBenchmarkPlan(db, {
     hash: loaded.hash,
@@ -51,7 +51,7 @@ async function seeded(): Promise<{ dir: string; dbPath: string }> {
 }
 
 async function writeReport(dbPath: string, out: string): Promise<string[]> {
-  const db = openDatabase(dbPath);
+  const db = await openDatabase(dbPath);
   try {
     return await writeReportFiles(await buildBenchmarkReport(db, loaded), out);
   } finally {

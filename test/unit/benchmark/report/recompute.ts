@@ -52,7 +52,7 @@ export async function expectTables3And7MatchStoredRows(
   const stored = await storedValues(db);
   const table3 = report.tables.find((t) => t.id === "table3")!;
   const table7 = report.tables.find((t) => t.id === "table7")!;
-  const units = planGrid(db, loaded.plan).units.filter((u) => u.part === "main");
+  const units = (await planGrid(db, loaded.plan)).units.filter((u) => u.part === "main");
   const judge = loaded.plan.evaluator.model;
   // The run's one topic-localized evaluation by the judge, read straight from the table.
   const evaluations = await db.select().from(schema.evaluations);

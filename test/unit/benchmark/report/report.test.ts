@@ -16,8 +16,8 @@ const freshDb = databasePerTest();
 const loaded = fixturePlan();
 
 /** The run skipped from the grid (never simulated): it must not enter any cell. */
-function skippedRun(db: Db): string {
-  return planGrid(db, loaded.plan).units.find(
+async function skippedRun(db: Db): Promise<string> {
+  return (await planGrid(db, loaded.plan)).units.find(
     (u) => u.domain === "healthcare" && u.conditionKey === "emotion:CR" && u.part === "main",
   )!.mediated[1].runId;
 }
@@ -27,7 +27,7 @@ async function seeded(): Promise<{ db: Db; skipped: string }> {
   // The grid needs the catalogue to name the skipped run: seed a throwaway copy first.
   const probe = freshDb();
   await seedGrid(probe, loaded);
-  const skipped = skippedRun(probe);
+  const skipped = await skippedRun(probe);
   await seedGrid(db, loaded, new Set([skipped]));
   return { db, skipped };
 }
@@ -39,7 +39,7 @@ describe("benchmark report", () => {
     const { db, skipped } = await seeded();
     const report = await buildBenchmarkReport(db, loaded, { now: new Date("2026-01-02T00:00:00Z") });
     const table3 = report.tables.find((t) => t.id === "table3")!;
-    const units = planGrid(db, loaded.plan).units.filter((u) => u.part === "main");
+    const units = (await planGrid(db, loaded.plan)).units.filter((u) => u.part === "main");
     expect(DOMAINS.filter((d) => units.some((u) => u.domain === d))).toEqual(["transactional", "healthcare"]);
     const nonNull = await expectTables3And7MatchStoredRows(db, loaded, report, new Set([skipped]));
     expect(nonNull).toBeGreaterThan(0);
@@ -47,7 +47,7 @@ describe("benchmark report", () => {
     const betaRuns = cell(table3, "beta", "IE|avg");
     expect(betaRuns.n + betaRuns.missing).toBe(11);
     expect(report.coverage.plannedRuns).toBe(
-      planGrid(db, loaded.plan).units.reduce((s, u) => s + 1 + u.mediated.length, 0),
+      (await planGrid(db, loaded.plan)).units.reduce((s, u) => s + 1 + u.mediated.length, 0),
     );
     expect(report.coverage.storedRuns).toBe(report.coverage.plannedRuns - 1);
     expect(report.constants.params).toMatchObject({ s0: 1, h: 5, delta: 0.05, W: 10 });
@@ -76,7 +76,8 @@ describe("benchmark report", () => {
     const alpha = cell(before.tables[0], "alpha", "IE|avg");
     const runId = alpha.runIds[0];
     const id = evaluationId(runId, "topic-localized", MAIN_JUDGE);
-    db.update(schema.metricValues)
+    await db
+      .update(schema.metricValues)
       .set({ value: null, detail: { incomplete: true, failedTopics: ["PRICE"] } })
       .where(
         and(
@@ -84,8 +85,7 @@ describe("benchmark report", () => {
           eq(schema.metricValues.evaluationId, id),
           eq(schema.metricValues.metric, "IE"),
         ),
-      )
-      .run();
+      );
     const after = await buildBenchmarkReport(db, loaded);
     const changed = cell(after.tables[0], "alpha", "IE|avg");
     expect(changed.n).toBe(alpha.n - 1);

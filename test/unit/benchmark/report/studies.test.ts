@@ -39,7 +39,7 @@ describe("benchmark report: the validation studies' tables", () => {
       "table8",
     ]);
 
-    const dashboards = await Promise.all(listStudies(t.db).map(async (s) => await studyDashboard(t.db, s.id)));
+    const dashboards = await Promise.all((await listStudies(t.db)).map(async (s) => await studyDashboard(t.db, s.id)));
     const ab = dashboards.flatMap((d) => ("ab" in d ? [d.ab] : []))[0];
     const table1 = report.tables.find((x) => x.id === "table1")!;
     for (const f of ab.fidelity) expect(valueAt(table1, f.backbone, "fidelity")).toBe(f.fidelity);
@@ -63,7 +63,7 @@ describe("benchmark report: the validation studies' tables", () => {
   });
 
   it("leaves Tables 1, 2 and 6 out when the plan names no study", async () => {
-    const t = tempDb();
+    const t = await tempDb();
     cleanups.push(t.cleanup);
     const loaded = fixturePlan({ ablations: {} });
     await seedGrid(t.db, loaded);

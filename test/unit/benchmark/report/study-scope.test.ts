@@ -37,7 +37,7 @@ async function secondExpertStudy(db: Db): Promise<number> {
     trajectories: 3,
     config: { seed: 99 },
   });
-  const expert = addAnnotator(db, "carol", "expert");
+  const expert = await addAnnotator(db, "carol", "expert");
   for (let lease = await nextTask(db, id, expert); lease; lease = await nextTask(db, id, expert)) {
     const payload = await validConsensusLabel(db, lease.itemId, 1 + (lease.itemId % 5));
     await submitLabel(db, {

@@ -212,7 +212,7 @@ describe("Table 5 in the written report", () => {
     cleanups.push(cleanup);
     const loaded = fixturePlan();
     const dbPath = join(dir, "bench.db");
-    const db = openDatabase(dbPath);
+    const db = await openDatabase(dbPath);
     await seedGrid(db, loaded);
     const report = await buildBenchmarkReport(db, loaded);
     // The Benchmark page's data is the same report.
