@@ -87,32 +87,32 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // Every intent is for an existing study: an unknown id is a 404 before anything else.
   orResponse(async () => await getStudy(db, studyId));
   if (intent === "close" || intent === "reopen") {
-    await orResponseWrite(async () => await setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
+    await orResponseWrite(async (db) => await setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
     return json(NO_ACTION_DATA);
   }
   if (intent === "resolve-flag") {
-    return actionResult(async () => {
+    return actionResult(async (db) => {
       await resolveStudyFlag(db, studyId, form.get("flagId"));
       return json(NO_ACTION_DATA);
     }, db);
   }
   if (intent === "count-surplus") {
-    await orResponseWrite(async () => await setCountSurplus(db, studyId, form.get("countSurplus")));
+    await orResponseWrite(async (db) => await setCountSurplus(db, studyId, form.get("countSurplus")));
     return json(NO_ACTION_DATA);
   }
   if (intent === "target-half-width") {
-    return actionResult(async () => {
+    return actionResult(async (db) => {
       await setTargetHalfWidth(db, studyId, form.get("targetHalfWidth"));
       return json(NO_ACTION_DATA);
     }, db);
   }
   if (intent === "min-seconds") {
-    return actionResult(async () => {
+    return actionResult(async (db) => {
       await setMinSecondsOnTask(db, studyId, form.get("minSecondsOnTask"));
       return json(NO_ACTION_DATA);
     }, db);
   }
-  const reply = await orResponseWrite(() => crowdDashboardAction(db, studyId, intent, form, request.url));
+  const reply = await orResponseWrite((db) => crowdDashboardAction(db, studyId, intent, form, request.url));
   return json(reply.data, { status: reply.status });
 }
 

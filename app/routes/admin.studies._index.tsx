@@ -23,14 +23,14 @@ export async function action({ request }: ActionFunctionArgs) {
   // "Preview item count" runs the creation and rolls it back; both keep what was typed.
   if (form.get("intent") === "preview") {
     return echoFormOnFailure(
-      await actionResult(async () =>
+      await actionResult(async (db) =>
         json({ ok: true as const, preview: await previewStudyFromForm(db, form), values: submittedValues(form) }),
       ),
       form,
     );
   }
   return echoFormOnFailure(
-    await actionResult(async () => redirect(`/admin/studies/${await createStudyFromForm(db, form)}`)),
+    await actionResult(async (db) => redirect(`/admin/studies/${await createStudyFromForm(db, form)}`)),
     form,
   );
 }

@@ -44,7 +44,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // From now on the item is the annotator's to answer: a submit that came before this is refused (issue 28).
   // The one write a loader makes (test/unit/architecture.test.ts): it stamps the annotator's own
   // existing assignment once and creates, leases or submits nothing.
-  if (firstShowing) await orResponseWrite(async () => await recordItemShown(db, itemId, user.id), db);
+  if (firstShowing) await orResponseWrite(async (db) => await recordItemShown(db, itemId, user.id), db);
   // A plain object: single fetch serialises it once (json() would stringify, then parse it back, per request).
   return page;
 }
@@ -65,7 +65,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // Opened from My labels: a submit goes back there, not on to the next unlabelled item.
   const fromMine = new URL(request.url).searchParams.get("from") === "mine";
   const db = await getDb();
-  return actionResult(async () => {
+  return actionResult(async (db) => {
     const result = await saveTaskWork(db, studyId, itemId, user, post);
     switch (result.done) {
       case "draft":

@@ -35,7 +35,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
   const db = await getDb();
-  throw redirect(await orResponseWrite(async () => await takeNextStep(db, studyId, user), db));
+  throw redirect(await orResponseWrite(async (db) => await takeNextStep(db, studyId, user), db));
 }
 
 export default function NextTask() {

@@ -28,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const db = await getDb();
   const intent = form.get("intent");
-  return actionResult(async () => {
+  return actionResult(async (db) => {
     if (intent === "hotkeys") {
       const fields = { taskType: form.get("taskType"), fields: keyFields(form) };
       return { ok: true as const, saved: "hotkeys" as const, ...(await saveHotkeys(db, user, fields)) };

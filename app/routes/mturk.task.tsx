@@ -56,7 +56,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = form.get("intent");
   const token = String(form.get("token") ?? "");
   const options = { entries: { limiter: crowdEntryLimiter(), network: networkIdentity(context) } };
-  return actionResult(async () => {
+  return actionResult(async (db) => {
     const payload = formJson(form, "payload");
     try {
       if (intent === "draft") {

@@ -42,7 +42,7 @@ export async function createAccount(db: Db, input: z.input<typeof newAccountSche
   if (await findAnnotatorByUsername(db, username))
     throw badInput(`The username "${username}" is taken`, [{ path: "username", message: "already taken" }]);
   const passwordHash = await hashPassword(password);
-  return withWriteLock(db, async () => await insertAnnotator(db, { username, displayName, role, passwordHash }));
+  return withWriteLock(db, async (db) => await insertAnnotator(db, { username, displayName, role, passwordHash }));
 }
 
 /** Refuses a weak password (app/domain/password-strength.ts) as a 400 naming the field. */
@@ -63,14 +63,10 @@ export async function setPassword(db: Db, annotatorId: number, password: string)
   if (account.role === "crowd") throw badInput("Crowd workers have no password");
   checkPassword(password, account.username);
   const passwordHash = await hashPassword(password);
-  await withWriteLock(
-    db,
-    async () =>
-      await transact(db, async (db) => {
-        await updateAnnotator(db, annotatorId, { passwordHash });
-        await deleteSessionsOf(db, annotatorId);
-      }),
-  );
+  await withWriteLock(db, async (tx) => {
+    await updateAnnotator(tx, annotatorId, { passwordHash });
+    await deleteSessionsOf(tx, annotatorId);
+  });
 }
 
 /**

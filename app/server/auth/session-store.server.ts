@@ -46,7 +46,7 @@ export interface DatabaseSessionStorage extends SessionStorage<SessionData> {
   readSignedIn(cookieHeader: string | null): Promise<SignedIn | null>;
 }
 
-export function databaseSessionStorage(db: () => Db, secret: string): DatabaseSessionStorage {
+export function databaseSessionStorage(db: () => Promise<Db>, secret: string): DatabaseSessionStorage {
   const cookie = createCookie("socrates_session", {
     httpOnly: true,
     sameSite: "lax",
@@ -62,9 +62,9 @@ export function databaseSessionStorage(db: () => Db, secret: string): DatabaseSe
       const annotatorId = data.annotatorId;
       if (typeof annotatorId !== "number") throw new Error("a session is only stored for a signed-in annotator");
       const id = randomBytes(32).toString("base64url");
-      await withWriteLock(db(), async () => {
-        await purgeExpiredSessions(db(), new Date().toISOString());
-        await insertSession(db(), {
+      await withWriteLock(await db(), async (tx) => {
+        await purgeExpiredSessions(tx, new Date().toISOString());
+        await insertSession(tx, {
           idHash: sessionIdHash(id),
           annotatorId,
           data: rowData(data),
@@ -74,24 +74,24 @@ export function databaseSessionStorage(db: () => Db, secret: string): DatabaseSe
       return id;
     },
     async readData(id) {
-      const row = await findLiveSession(db(), sessionIdHash(id), new Date().toISOString());
+      const row = await findLiveSession(await db(), sessionIdHash(id), new Date().toISOString());
       return row ? ({ ...row.data, annotatorId: row.annotatorId } as SessionData) : null;
     },
     async updateData(id, data, expires) {
       await withWriteLock(
-        db(),
-        async () => await updateSession(db(), sessionIdHash(id), { data: rowData(data), expiresAt: expiryOf(expires) }),
+        await db(),
+        async (tx) => await updateSession(tx, sessionIdHash(id), { data: rowData(data), expiresAt: expiryOf(expires) }),
       );
     },
     async deleteData(id) {
-      await withWriteLock(db(), async () => await deleteSession(db(), sessionIdHash(id)));
+      await withWriteLock(await db(), async (tx) => await deleteSession(tx, sessionIdHash(id)));
     },
   });
   return Object.assign(storage, {
     async readSignedIn(cookieHeader: string | null) {
       const id: unknown = cookieHeader ? await cookie.parse(cookieHeader) : null;
       if (typeof id !== "string" || id === "") return null;
-      return (await findLiveSessionAnnotator(db(), sessionIdHash(id), new Date().toISOString())) ?? null;
+      return (await findLiveSessionAnnotator(await db(), sessionIdHash(id), new Date().toISOString())) ?? null;
     },
   });
 }

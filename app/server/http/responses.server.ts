@@ -55,7 +55,7 @@ export async function orResponseAsync<T>(fn: () => Promise<T>): Promise<T> {
 /**
  * For loaders that write (a lease, a crowd entry): `orResponse` run under the write lock, waited for without blocking.
  */
-export async function orResponseWrite<T>(fn: () => T, dbGiven?: Db): Promise<Awaited<T>> {
+export async function orResponseWrite<T>(fn: (tx: Db) => T | Promise<T>, dbGiven?: Db): Promise<Awaited<T>> {
   const db = dbGiven ?? (await getDb());
   try {
     return await withWriteLock(db, fn);
@@ -74,9 +74,9 @@ export interface ActionFailure {
  * For actions: runs `fn` under the write lock; service errors become a JSON body with the
  * message and field problems, with their status, and a busy database or full disk a 503 with
  * Retry-After.
- * Keep `fn` synchronous: an async `fn` has only its start inside the lock (see withWriteLock).
+ * `fn` gets the transaction's handle and queries through it; it must not wait on the network.
  */
-export async function actionResult<T>(fn: () => T | Promise<T>, dbGiven?: Db) {
+export async function actionResult<T>(fn: (tx: Db) => T | Promise<T>, dbGiven?: Db) {
   const db = dbGiven ?? (await getDb());
   try {
     return await withWriteLock(db, fn);

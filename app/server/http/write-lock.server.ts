@@ -6,21 +6,18 @@
  * busy timeout is 0) and, finding it taken, tries again after an asynchronous pause, until a
  * generous deadline; past it the request changes nothing and answers 503 with Retry-After.
  *
- * Once the lock is held, the request's synchronous service call runs inside that transaction
- * (the service's own `writeTransaction` calls become savepoints) and commits at once. No
- * transaction is ever held across an `await`: the service call is synchronous, and with the
- * event loop never yielding between BEGIN and COMMIT, requests of this process cannot interleave
- * inside one another's transactions.
+ * The lock is taken by `transact` (app/server/db-transaction.server.ts): on SQLite its writer
+ * connection waits asynchronously; on PostgreSQL the transaction is serializable and re-run on a
+ * conflict, so the work must touch nothing but the database.
  */
-import { endWrite, inTransaction, isBusyError, tryBeginWrite, type Db } from "../db.server.ts";
+import { isBusyError, type Db } from "../db.server.ts";
+import { DatabaseBusy, transact } from "../db-transaction.server.ts";
 import { ServiceError } from "./errors.server.ts";
 
 /** How long a web write waits for the lock before answering 503 (SOCRATES_WRITE_WAIT_MS). */
 export const DEFAULT_WRITE_WAIT_MS = 30_000;
 /** What the 503 asks the client to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 5;
-const FIRST_PAUSE_MS = 2;
-const MAX_PAUSE_MS = 50;
 
 export function writeWaitMs(): number {
   const configured = Number(process.env.SOCRATES_WRITE_WAIT_MS);
@@ -45,40 +42,36 @@ export function isDatabaseBusy(err: unknown): boolean {
   return err instanceof DatabaseBusyError || isBusyError(err);
 }
 
-const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
-
 /**
- * Runs the synchronous `work` holding the write lock, waiting for the lock asynchronously for
- * up to `maxWaitMs` (then DatabaseBusyError, with nothing run). Called while already inside a
- * write (synchronously, from such a `work`), it simply runs `work` there.
+ * Runs `work` in one write transaction (app/server/db-transaction.server.ts), waiting for another
+ * process's lock asynchronously for up to `maxWaitMs` (then DatabaseBusyError, with nothing run).
+ * `work` gets the transaction's handle and must query through it. A service refusal
+ * (ServiceError) or a Remix response thrown as control flow is an answer, so what was written
+ * before it is kept, exactly as without the surrounding transaction; any other error is a crash
+ * and rolls everything back.
  */
-export async function withWriteLock<T>(db: Db, work: () => T, maxWaitMs = writeWaitMs()): Promise<Awaited<T>> {
-  if (inTransaction(db)) return work() as Awaited<T>;
-  const deadline = performance.now() + maxWaitMs;
-  for (let pause = FIRST_PAUSE_MS; !tryBeginWrite(db); pause = Math.min(2 * pause, MAX_PAUSE_MS)) {
-    if (performance.now() + pause > deadline) throw new DatabaseBusyError();
-    // Jitter, so waiting requests do not all retry in the same tick.
-    await sleep(pause * (0.5 + Math.random()));
-  }
-  return runLocked(db, work) as Awaited<T>;
-}
-
-/**
- * Runs `work` in the transaction just begun and ends it. A service refusal (ServiceError) or a
- * Remix response thrown as control flow is an answer, so what was written before it is kept,
- * exactly as it would have been without the surrounding transaction; any other error is a
- * crash and rolls everything back. An async `work` (a password hash first) has only its
- * synchronous start inside the lock: the rest runs after the commit, and any write it makes
- * there must take the lock again through `withWriteLock`.
- */
-function runLocked<T>(db: Db, work: () => T): T {
-  let result: T;
+export async function withWriteLock<T>(
+  db: Db,
+  work: (tx: Db) => T | Promise<T>,
+  maxWaitMs = writeWaitMs(),
+): Promise<Awaited<T>> {
+  let outcome: { value: Awaited<T> } | { answer: unknown };
   try {
-    result = work();
+    outcome = await transact(
+      db,
+      async (tx) => {
+        try {
+          return { value: await work(tx) };
+        } catch (err) {
+          if (err instanceof ServiceError || err instanceof Response) return { answer: err };
+          throw err;
+        }
+      },
+      { maxWaitMs },
+    );
   } catch (err) {
-    endWrite(db, err instanceof ServiceError || err instanceof Response);
-    throw err;
+    throw err instanceof DatabaseBusy ? new DatabaseBusyError() : err;
   }
-  endWrite(db, true);
-  return result;
+  if ("answer" in outcome) throw outcome.answer;
+  return outcome.value;
 }

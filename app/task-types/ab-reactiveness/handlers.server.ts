@@ -183,7 +183,7 @@ async function formPairIds(db: Db, form: FormData): Promise<string[]> {
   // Bytes, not upload.text(): that replaces invalid UTF-8 silently; the import names where it is.
   const bytes = new Uint8Array(await upload.arrayBuffer());
   // After an await the route's write lock is gone: take it again (see http/write-lock).
-  const bundlePairs = await withWriteLock(db, async () => await importUploadedPairs(db, { name: upload.name, bytes }));
+  const bundlePairs = await withWriteLock(db, async (db) => await importUploadedPairs(db, { name: upload.name, bytes }));
   return [...new Set([...pairIds, ...bundlePairs])];
 }
 
@@ -241,7 +241,7 @@ export const abReactivenessServer = {
   formChoices: async (db) => ({ backbones: await abPairCountsByBackbone(db) }),
   createFromForm: async (db, form, common) => {
     const pairIds = await formPairIds(db, form);
-    return withWriteLock(db, async () => await abFromFields(db, form, common, pairIds));
+    return withWriteLock(db, async (db) => await abFromFields(db, form, common, pairIds));
   },
   createFromFields: async (db, form, common) => await abFromFields(db, form, common),
   dashboard: abDashboard,
