@@ -58,7 +58,7 @@ try {
   const rng = createRng(9);
   const itemColumn = input.header.indexOf("item_id");
   const assignments: WorkerAssignment[] = [];
-  input.records.forEach(async (record, hit) => {
+  for (const [hit, record] of input.records.entries()) {
     const itemId = Number(record.fields[itemColumn]);
     const { runId } = await snippetContext(db, (await findItem(db, itemId))!.snippetId!);
     const { body } = await playedScenarioOfRun(db, runId);
@@ -85,7 +85,7 @@ try {
         answers: consensusAnswers(itemId, body, label),
       });
     }
-  });
+  }
   const results = mturkResultsCsv({ header: input.header, rows: input.records.map((r) => r.fields) }, assignments);
 
   t = performance.now();

@@ -22,7 +22,7 @@ import {
 } from "../../domain/crowd/mturk-results.ts";
 import { reviewFileCsv, type ReviewMark } from "../../domain/crowd/mturk-review.ts";
 import { type LabelPayload, taskType } from "../../task-types/registry.ts";
-import { writeTransaction, type Db } from "../../server/db.server.ts";
+import type { Db } from "../../server/db.server.ts";
 import { ServiceError } from "../../server/http/errors.server.ts";
 import { loadItem, playedScenarioOfRun, snippetContext } from "../../server/annotation/task-view.server.ts";
 import { crowdWorkerCount } from "../../server/models/annotator.server.ts";
@@ -105,12 +105,36 @@ interface PreparedRow {
   payload: LabelPayload | null;
 }
 
+/**
+ * The scenario of the item's snippet for the task type, which asks for it synchronously (pure code): read first, and
+ * a failure to read it thrown only when asked, as when it was read on demand.
+ */
+async function scenarioGetter(
+  db: Db,
+  item: ItemRow,
+  scenarioOfRun: (runId: string) => Promise<AnswerScenario>,
+): Promise<() => AnswerScenario> {
+  const snippetId = item.snippetId;
+  if (snippetId === null)
+    return () => {
+      throw new Error(`Item ${item.id} has no snippet, so no scenario`);
+    };
+  try {
+    const scenario = await scenarioOfRun((await snippetContext(db, snippetId)).runId);
+    return () => scenario;
+  } catch (err) {
+    return () => {
+      throw err;
+    };
+  }
+}
+
 /** Looks the row's item up and turns its answers into a label payload, or says why not. */
 async function prepareRow(
   db: Db,
   studyId: number,
   row: MturkResultRow,
-  scenarioOfRun: (runId: string) => AnswerScenario,
+  scenarioOfRun: (runId: string) => Promise<AnswerScenario>,
 ): Promise<{ ok: true; prepared: PreparedRow } | { ok: false; problems: ResultsProblem[] }> {
   const problem = (path: string, message: string): ResultsProblem => ({
     line: row.line,
@@ -132,7 +156,7 @@ async function prepareRow(
   if (row.answers === null) return { ok: true, prepared: { row, payload: null } };
   const result = taskType(item.kind).mturk.payloadFromAnswers(
     row.answers,
-    async () => await scenarioOfRun((await snippetContext(db, item.snippetId as number)).runId),
+    await scenarioGetter(db, item, scenarioOfRun),
   );
   if (!result.ok) return { ok: false, problems: result.problems.map((p) => problem(p.path, p.message)) };
   // The template's hidden field must name the same item as the Input column (a mixed-up batch otherwise stores labels

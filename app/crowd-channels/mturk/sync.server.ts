@@ -15,7 +15,7 @@ import {
   type MTurkClient,
 } from "@aws-sdk/client-mturk";
 import { labelFromAnswerXml } from "../../domain/crowd/answer-xml.ts";
-import { writeTransaction, type Db } from "../../server/db.server.ts";
+import type { Db } from "../../server/db.server.ts";
 import { ServiceError } from "../../server/http/errors.server.ts";
 import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { MTURK_STATUSES } from "../../domain/crowd/mturk-results.ts";
