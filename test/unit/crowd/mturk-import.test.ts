@@ -144,8 +144,8 @@ describe("mturk import", () => {
     const items = itemIdsOf(input);
     const workers = ["A1ALPHA", "A2BRAVO", "A3CHARLIE"];
     const assignments: (WorkerAssignment & { label: ConsensusLabel })[] = [];
-    [0, 1].forEach((hit) =>
-      workers.forEach(async (workerId, w) => {
+    for (const hit of [0, 1]) {
+      for (const [w, workerId] of workers.entries()) {
         const label = await labelFor(t.db, items[hit], hit * 3 + w);
         const status = hit === 1 && w === 2 ? "Rejected" : hit === 0 && w === 0 ? "Approved" : "Submitted";
         assignments.push({
@@ -156,8 +156,8 @@ describe("mturk import", () => {
           answers: consensusAnswers(items[hit], await scenarioOfItem(t.db, items[hit]), label),
           label,
         });
-      }),
-    );
+      }
+    }
     return { items, input, assignments, text: mturkResultsCsv(input, assignments) };
   }
 

@@ -207,17 +207,16 @@ describe("crowd assignments", () => {
       )
       .all(AB_STUDY) as { id: number; a: number; b: number }[];
     expect(golds.length).toBeGreaterThanOrEqual(2);
-    golds.forEach(
-      async (g, n) =>
-        await recordCrowdAssignment(
-          t.db,
-          input({
-            externalId: `3FLAG${n}`,
-            itemId: g.id,
-            payload: { kind: "ab-reactiveness", choice: g.a > g.b ? "B" : "A" },
-          }),
-        ),
-    );
+    for (const [n, g] of golds.entries()) {
+      await recordCrowdAssignment(
+        t.db,
+        input({
+          externalId: `3FLAG${n}`,
+          itemId: g.id,
+          payload: { kind: "ab-reactiveness", choice: g.a > g.b ? "B" : "A" },
+        }),
+      );
+    }
     await recordCrowdAssignment(t.db, input({ externalId: "3FLAG_PLAIN" }));
     const decisions = await reviewDecisions(t.db, AB_STUDY, "mturk");
     expect(decisions).toHaveLength(golds.length + 1);
@@ -276,7 +275,7 @@ describe("crowd assignments", () => {
       await recordCrowdAssignment(t.db, input({}));
       migrateFromOldKinds();
       const before = snapshot();
-      expectServiceError(
+      await expectServiceError(
         async () => await recordCrowdAssignment(t.db, input({ payload: B })),
         409,
         /imported before with a different answer/,
@@ -315,7 +314,11 @@ describe("crowd assignments", () => {
         statusIfNew: "counted",
       });
       migrateFromOldKinds();
-      expectServiceError(async () => await recordCrowdAssignment(t.db, input({ payload: B })), 409, /different answer/);
+      await expectServiceError(
+        async () => await recordCrowdAssignment(t.db, input({ payload: B })),
+        409,
+        /different answer/,
+      );
       expect(await recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
     });
   });
