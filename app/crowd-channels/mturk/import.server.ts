@@ -105,30 +105,6 @@ interface PreparedRow {
   payload: LabelPayload | null;
 }
 
-/**
- * The scenario of the item's snippet for the task type, which asks for it synchronously (pure code): read first, and
- * a failure to read it thrown only when asked, as when it was read on demand.
- */
-async function scenarioGetter(
-  db: Db,
-  item: ItemRow,
-  scenarioOfRun: (runId: string) => Promise<AnswerScenario>,
-): Promise<() => AnswerScenario> {
-  const snippetId = item.snippetId;
-  if (snippetId === null)
-    return () => {
-      throw new Error(`Item ${item.id} has no snippet, so no scenario`);
-    };
-  try {
-    const scenario = await scenarioOfRun((await snippetContext(db, snippetId)).runId);
-    return () => scenario;
-  } catch (err) {
-    return () => {
-      throw err;
-    };
-  }
-}
-
 /** Looks the row's item up and turns its answers into a label payload, or says why not. */
 async function prepareRow(
   db: Db,
@@ -154,9 +130,9 @@ async function prepareRow(
     throw err;
   }
   if (row.answers === null) return { ok: true, prepared: { row, payload: null } };
-  const result = taskType(item.kind).mturk.payloadFromAnswers(
+  const result = await taskType(item.kind).mturk.payloadFromAnswers(
     row.answers,
-    await scenarioGetter(db, item, scenarioOfRun),
+    async () => await scenarioOfRun((await snippetContext(db, item.snippetId as number)).runId),
   );
   if (!result.ok) return { ok: false, problems: result.problems.map((p) => problem(p.path, p.message)) };
   // The template's hidden field must name the same item as the Input column (a mixed-up batch otherwise stores labels

@@ -113,7 +113,7 @@ describe("MTurk label integrity", () => {
       const params = new URLSearchParams(`study=${CONSENSUS_CROWD}&${query}`);
       const channel = channelForEntry(params);
       expect(channel?.id).toBe("mturk-batch");
-      expect(channel!.entry.enter(t.db, study, params)).toEqual({
+      expect(await channel!.entry.enter(t.db, study, params)).toEqual({
         kind: "refused",
         status: 403,
         message: LINK_OUT_REFUSED,
