@@ -1,7 +1,7 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { studyForWorker } from "../server/annotation/access.server.ts";
-import { orResponseAsync } from "../server/http/responses.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { channelOfWorker } from "../crowd-channels/registry.server.ts";
 import { CHANNEL_COMPONENTS } from "../crowd-channels/registry.tsx";
@@ -24,9 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const endView = channel?.completion.endView;
   if (!channel || !endView) throw redirect(`/annotate/${studyId}/next`);
   const db = await getDb();
-  const study = await orResponseAsync(() => studyForWorker(db, studyId, user));
+  const study = await orResponse(() => studyForWorker(db, studyId, user));
   // Read-only (issue 29): a session still going is completed, or given its next item, by the next page's POST.
-  const step = await orResponseAsync(() => endView(db, studyId, user.id));
+  const step = await orResponse(() => endView(db, studyId, user.id));
   if (step === null) throw redirect(`/annotate/${studyId}/next`);
   if (step.kind === "not-qualified") {
     const attempts = MAX_QUALIFICATION_ATTEMPTS;

@@ -7,7 +7,7 @@ import {
 } from "@remix-run/node";
 import { Form, useLoaderData, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { orResponseAsync, orResponseWrite } from "../server/http/responses.server.ts";
+import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { getStudy } from "../server/annotation/studies.server.ts";
 import { currentUser, startSession, type SessionUser } from "../server/auth/session.server.ts";
 import { channelForEntry } from "../crowd-channels/registry.server.ts";
@@ -33,7 +33,7 @@ async function entryOf(request: Request) {
   const params = new URL(request.url).searchParams;
   const studyId = parseId(params.get("study") ?? undefined, "study");
   const db = await getDb();
-  const study = await orResponseAsync(() => getStudy(db, studyId));
+  const study = await orResponse(() => getStudy(db, studyId));
   if (study.pool !== "crowd")
     throw new Response("This study is not open to crowd workers.", { status: 403, statusText: "Forbidden" });
   const channel = channelForEntry(params);
@@ -73,7 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const entry = await entryOf(request);
   if ("ended" in entry) return entry.ended;
   const { db, params, study, channel, returnNote } = entry;
-  const refusal = await orResponseAsync(() => channel.entry.check(db, study, params));
+  const refusal = await orResponse(() => channel.entry.check(db, study, params));
   if (refusal?.kind === "refused")
     return json({ state: "refused" as const, name: study.name, message: refusal.message }, { status: refusal.status });
   if (refusal) throw new Response(refusal.message, { status: refusal.status, statusText: STATUS_TEXT[refusal.status] });

@@ -19,7 +19,7 @@ import {
   actionResult,
   formJson,
   formSeconds,
-  orResponseAsync,
+  orResponse,
   type ActionFailure,
 } from "../server/http/responses.server.ts";
 import { crowdEntryLimiter, EntryLimited } from "../server/crowd/entry-limiter.server.ts";
@@ -44,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   if (!TASK_PARAMS.some((p) => params.has(p))) return json({ mode: "about" as const }, { status: 400 });
   const db = await getDb();
-  return json(await orResponseAsync(() => channel.page(db, params)));
+  return json(await orResponse(() => channel.page(db, params)));
 }
 
 /** A limited entry's Retry-After reaches the page too, not only data requests. */
@@ -55,7 +55,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
   const token = String(form.get("token") ?? "");
-  const options = { entries: { limiter: crowdEntryLimiter(), network: networkIdentity(context) } };
+  // Made once per request: a new worker or assignment counts once, however often the transaction runs.
+  const options = {
+    entries: { limiter: crowdEntryLimiter(), network: networkIdentity(context), tally: { counted: false } },
+  };
   return actionResult(async (db) => {
     const payload = formJson(form, "payload");
     try {
