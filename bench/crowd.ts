@@ -19,6 +19,7 @@ import { studyChannelStats } from "../app/server/crowd/channel-stats.server.ts";
 import { exportBatch } from "../app/crowd-channels/mturk/export.server.ts";
 import { importMturkResults } from "../app/crowd-channels/mturk/import.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { findItem } from "../app/server/models/study.server.ts";
 import { consensusAnswers, mturkResultsCsv, type WorkerAssignment } from "../harness/mturk-results.ts";
 import { syntheticBundle } from "./synthetic-bundle.ts";
@@ -119,7 +120,7 @@ try {
   const width = Math.max(...rows.map(([k]) => k.length));
   console.log(`MTurk batch round trip at study scale (scale ${SCALE})`);
   for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
-  db.$client.close();
+  await closeDatabase(db); // its writer connection too
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
