@@ -19,6 +19,7 @@ import { studyChannelStats } from "../app/server/crowd/channel-stats.server.ts";
 import { exportBatch } from "../app/crowd-channels/mturk/export.server.ts";
 import { importMturkResults } from "../app/crowd-channels/mturk/import.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { findItem } from "../app/server/models/study.server.ts";
 import { consensusAnswers, mturkResultsCsv, type WorkerAssignment } from "../harness/mturk-results.ts";
 import { syntheticBundle } from "./synthetic-bundle.ts";
@@ -58,7 +59,7 @@ try {
   const rng = createRng(9);
   const itemColumn = input.header.indexOf("item_id");
   const assignments: WorkerAssignment[] = [];
-  input.records.forEach(async (record, hit) => {
+  for (const [hit, record] of input.records.entries()) {
     const itemId = Number(record.fields[itemColumn]);
     const { runId } = await snippetContext(db, (await findItem(db, itemId))!.snippetId!);
     const { body } = await playedScenarioOfRun(db, runId);
@@ -85,7 +86,7 @@ try {
         answers: consensusAnswers(itemId, body, label),
       });
     }
-  });
+  }
   const results = mturkResultsCsv({ header: input.header, rows: input.records.map((r) => r.fields) }, assignments);
 
   t = performance.now();
@@ -119,7 +120,7 @@ try {
   const width = Math.max(...rows.map(([k]) => k.length));
   console.log(`MTurk batch round trip at study scale (scale ${SCALE})`);
   for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
-  db.$client.close();
+  await closeDatabase(db); // its writer connection too
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -34,12 +34,16 @@ export type ChannelEntry =
        * The entry page's GET (read-only, issue 29): a refusal it can tell at once (a bad link), or
        * null when the entrant may start — which happens only by a POST, through `enter`.
        */
-      check(db: Db, study: StudyRow, params: URLSearchParams): Exclude<EntryOutcome, { kind: "session" }> | null;
+      check(
+        db: Db,
+        study: StudyRow,
+        params: URLSearchParams,
+      ): Promise<Exclude<EntryOutcome, { kind: "session" }> | null>;
       /**
        * Creates what entering needs (a POST only); `created`: it wrote a new worker or session, which counts against
        * the entry limits.
        */
-      enter(db: Db, study: StudyRow, params: URLSearchParams): EntryOutcome & { created?: boolean };
+      enter(db: Db, study: StudyRow, params: URLSearchParams): Promise<EntryOutcome & { created?: boolean }>;
       /** Its ids are unsigned (anyone can type them): new entries are limited per network and study. */
       unsigned: boolean;
       /** What an entrant is asked to do when the study is closed or has nothing for them (e.g. return their place). */
@@ -60,14 +64,14 @@ export interface ChannelCompletion {
   /** What ends a worker's work on this channel and what they get back, in words. */
   describe: string;
   /** The channel's own end-of-work step (a completion code); null: the usual end of work page. */
-  finish: ((db: Db, studyId: number, annotatorId: number) => CompletionStep) | null;
+  finish: ((db: Db, studyId: number, annotatorId: number) => Promise<CompletionStep>) | null;
   /** What the end page shows without writing (its GET): the code or the lock-out, else null while work goes on. */
   endView:
     | ((
         db: Db,
         studyId: number,
         annotatorId: number,
-      ) => Extract<CompletionStep, { kind: "complete" } | { kind: "not-qualified" }> | null)
+      ) => Promise<Extract<CompletionStep, { kind: "complete" } | { kind: "not-qualified" }> | null>)
     | null;
   /** Where a worker whose reading-test attempts are used up goes; null: they stay on the test page. */
   lockedOutPath(studyId: number): string | null;
@@ -76,17 +80,17 @@ export interface ChannelCompletion {
 /** A channel's panel on a crowd study's dashboard (its component: registry.tsx) and the form post it answers. */
 export interface ChannelDashboard {
   /** What the panel shows (the loader's part: read-only, JSON). */
-  load(db: Db, study: Pick<StudyRow, "id" | "config">, origin: string): unknown;
+  load(db: Db, study: Pick<StudyRow, "id" | "config">, origin: string): Promise<unknown>;
   /** The dashboard form's `intent` the panel posts. */
   intent: string;
   /** Answers that post: the panel's `result`, and the HTTP status (a missing study is thrown). */
-  act(db: Db, studyId: number, form: FormData, requestUrl: string): { result: unknown; status: number };
+  act(db: Db, studyId: number, form: FormData, requestUrl: string): Promise<{ result: unknown; status: number }>;
 }
 
 /** Per-study settings a channel needs before workers may start (validated when set). */
 export interface ChannelSettings<T = unknown> {
   read(study: Pick<StudyRow, "config">): T | null;
-  update(db: Db, studyId: number, input: Record<string, unknown>): T;
+  update(db: Db, studyId: number, input: Record<string, unknown>): Promise<T>;
 }
 
 export interface CrowdChannel {

@@ -51,38 +51,38 @@ export function channelOfWorker(workerChannel: string | null): CrowdChannel | nu
  * Where a worker goes next when their channel ends work its own way (Prolific's completion code):
  * the step's page, or the end page. Null when the channel has no such step (the usual allocation).
  */
-export function channelNextPath(
+export async function channelNextPath(
   db: Db,
   studyId: number,
   worker: { id: number; channel: string | null },
-): string | null {
+): Promise<string | null> {
   const finish = channelOfWorker(worker.channel)?.completion.finish;
   if (!finish) return null;
-  const step = finish(db, studyId, worker.id);
+  const step = await finish(db, studyId, worker.id);
   return step.kind === "task" || step.kind === "qualify" ? step.path : `/crowd/done?study=${studyId}`;
 }
 
 /** What each channel's dashboard panel shows for a crowd study, by channel id (the loader's part). */
-export function channelPanelData(
+export async function channelPanelData(
   db: Db,
   study: Pick<StudyRow, "id" | "config">,
   origin: string,
-): Record<string, unknown> {
-  return Object.fromEntries(
-    CROWD_CHANNELS.flatMap((c) => (c.dashboard ? [[c.id, c.dashboard.load(db, study, origin)]] : [])),
-  );
+): Promise<Record<string, unknown>> {
+  const panels: Record<string, unknown> = {};
+  for (const c of CROWD_CHANNELS) if (c.dashboard) panels[c.id] = await c.dashboard.load(db, study, origin);
+  return panels;
 }
 
 /** Answers a dashboard form post by the channel panel whose intent it is; an unknown intent is a 400. */
-export function channelPanelAction(
+export async function channelPanelAction(
   db: Db,
   studyId: number,
   intent: string,
   form: FormData,
   requestUrl: string,
-): { data: ChannelActionData; status: number } {
+): Promise<{ data: ChannelActionData; status: number }> {
   const channel = CROWD_CHANNELS.find((c) => c.dashboard?.intent === intent);
   if (!channel?.dashboard) return { data: { ...NO_ACTION_DATA, error: `Unknown action "${intent}"` }, status: 400 };
-  const { result, status } = channel.dashboard.act(db, studyId, form, requestUrl);
+  const { result, status } = await channel.dashboard.act(db, studyId, form, requestUrl);
   return { data: { panel: { channel: channel.id, result }, error: null }, status };
 }

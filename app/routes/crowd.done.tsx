@@ -24,9 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const endView = channel?.completion.endView;
   if (!channel || !endView) throw redirect(`/annotate/${studyId}/next`);
   const db = await getDb();
-  const study = orResponse(async () => await studyForWorker(db, studyId, user));
+  const study = await orResponse(() => studyForWorker(db, studyId, user));
   // Read-only (issue 29): a session still going is completed, or given its next item, by the next page's POST.
-  const step = orResponse(() => endView(db, studyId, user.id));
+  const step = await orResponse(() => endView(db, studyId, user.id));
   if (step === null) throw redirect(`/annotate/${studyId}/next`);
   if (step.kind === "not-qualified") {
     const attempts = MAX_QUALIFICATION_ATTEMPTS;

@@ -12,8 +12,13 @@ import { getStudy } from "../server/annotation/studies.server.ts";
 import { currentUser, startSession, type SessionUser } from "../server/auth/session.server.ts";
 import { channelForEntry } from "../crowd-channels/registry.server.ts";
 import { NO_WORK_MESSAGE, noWorkForEntrant } from "../server/crowd/entry-gate.server.ts";
-import { crowdEntryLimiter, EntryLimited, limitedEntry } from "../server/crowd/entry-limiter.server.ts";
-import { getDb } from "../server/db.server.ts";
+import {
+  crowdEntryLimiter,
+  EntryLimited,
+  limitedEntry,
+  type EntryTally,
+} from "../server/crowd/entry-limiter.server.ts";
+import { getDb, type Db } from "../server/db.server.ts";
 import { networkIdentity } from "../server/http/load-context.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 
@@ -28,7 +33,7 @@ async function entryOf(request: Request) {
   const params = new URL(request.url).searchParams;
   const studyId = parseId(params.get("study") ?? undefined, "study");
   const db = await getDb();
-  const study = orResponse(async () => await getStudy(db, studyId));
+  const study = await orResponse(() => getStudy(db, studyId));
   if (study.pool !== "crowd")
     throw new Response("This study is not open to crowd workers.", { status: 403, statusText: "Forbidden" });
   const channel = channelForEntry(params);
@@ -68,7 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const entry = await entryOf(request);
   if ("ended" in entry) return entry.ended;
   const { db, params, study, channel, returnNote } = entry;
-  const refusal = orResponse(() => channel.entry.check(db, study, params));
+  const refusal = await orResponse(() => channel.entry.check(db, study, params));
   if (refusal?.kind === "refused")
     return json({ state: "refused" as const, name: study.name, message: refusal.message }, { status: refusal.status });
   if (refusal) throw new Response(refusal.message, { status: refusal.status, statusText: STATUS_TEXT[refusal.status] });
@@ -85,21 +90,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const entry = await entryOf(request);
   if ("ended" in entry) return entry.ended;
   const { db, params, study, channel } = entry;
-  const enter = () => channel.entry.enter(db, study, params);
-  // Unsigned ids: new workers and sessions are counted per network and study, checked and counted in the write itself.
-  const counted = () => {
-    const value = enter();
-    return { value, created: value.created === true };
+  // Unsigned ids: new workers and sessions are counted per network and study, checked and counted in the write itself
+  // (once per request, however often the transaction runs).
+  const tally: EntryTally = { counted: false };
+  const enter = async (tx: Db) => {
+    if (!channel.entry.unsigned) return await channel.entry.enter(tx, study, params);
+    const counted = async () => {
+      const value = await channel.entry.enter(tx, study, params);
+      return { value, created: value.created === true };
+    };
+    return await limitedEntry(crowdEntryLimiter(), study.id, networkIdentity(context), counted, tally);
   };
   let outcome: Awaited<ReturnType<typeof enter>>;
   try {
-    outcome = await orResponseWrite(
-      () =>
-        channel.entry.unsigned
-          ? limitedEntry(crowdEntryLimiter(), study.id, networkIdentity(context), counted)
-          : enter(),
-      db,
-    );
+    outcome = await orResponseWrite(enter, db);
   } catch (err) {
     if (!(err instanceof EntryLimited)) throw err;
     return json(

@@ -43,7 +43,8 @@ const TASK_PARAMS = ["study", "item", "assignmentId", "hitId", "workerId", "turk
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   if (!TASK_PARAMS.some((p) => params.has(p))) return json({ mode: "about" as const }, { status: 400 });
-  return json(orResponse(async () => await channel.page(await getDb(), params)));
+  const db = await getDb();
+  return json(await orResponse(() => channel.page(db, params)));
 }
 
 /** A limited entry's Retry-After reaches the page too, not only data requests. */
@@ -51,11 +52,13 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
   actionHeaders.has("Retry-After") ? actionHeaders : loaderHeaders;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const db = await getDb();
   const form = await readForm(request);
   const intent = form.get("intent");
   const token = String(form.get("token") ?? "");
-  const options = { entries: { limiter: crowdEntryLimiter(), network: networkIdentity(context) } };
+  // Made once per request: a new worker or assignment counts once, however often the transaction runs.
+  const options = {
+    entries: { limiter: crowdEntryLimiter(), network: networkIdentity(context), tally: { counted: false } },
+  };
   return actionResult(async (db) => {
     const payload = formJson(form, "payload");
     try {

@@ -19,7 +19,7 @@ export const linkChannel: CrowdChannel = {
     params: ["study", "worker", "sig"],
     workerParam: "worker",
     matches: (params) => params.has("sig"),
-    check: (_db, study, params) => badLink(study.id, params),
+    check: async (_db, study, params) => badLink(study.id, params),
     async enter(db, study, params) {
       const bad = badLink(study.id, params);
       if (bad) return bad;

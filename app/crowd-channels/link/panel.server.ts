@@ -19,7 +19,7 @@ function signedLink(studyId: number, form: FormData, requestUrl: string): { resu
 
 export const linkDashboard: ChannelDashboard = {
   // The form needs nothing but the study.
-  load: () => ({}),
+  load: async () => ({}),
   intent: "link",
-  act: (_db, studyId, form, requestUrl) => signedLink(studyId, form, requestUrl),
+  act: async (_db, studyId, form, requestUrl) => signedLink(studyId, form, requestUrl),
 };

@@ -16,7 +16,7 @@ export const LINK_OUT_REFUSED =
   "If you are a worker, please return this HIT. " +
   'Researchers: publish HITs with "socrates mturk publish" (the task opens inside MTurk) or export a batch for the requester site with "socrates mturk export".';
 
-const refused: EntryOutcome = { kind: "refused", status: 403, message: LINK_OUT_REFUSED };
+const refused: Extract<EntryOutcome, { kind: "refused" }> = { kind: "refused", status: 403, message: LINK_OUT_REFUSED };
 
 export const mturkBatchChannel: CrowdChannel = {
   id: "mturk-batch",
@@ -27,8 +27,8 @@ export const mturkBatchChannel: CrowdChannel = {
     params: ["study", "assignmentId", "hitId", "workerId"],
     workerParam: null,
     matches: (params) => params.has("assignmentId") || params.has("hitId") || params.has("workerId"),
-    check: () => refused,
-    enter: () => refused,
+    check: async () => refused,
+    enter: async () => refused,
     unsigned: true,
     returnNote: null,
   },

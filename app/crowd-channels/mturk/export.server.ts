@@ -229,25 +229,25 @@ async function inputCsvs(
 ): Promise<{ csvs: InputCsv[]; oversized: number[] }> {
   const header = templateVariables(template);
   const oversized: number[] = [];
-  const csvs = await Promise.all(
-    groups.map(async (group) => {
-      const rows = await Promise.all(
-        group.items.map(async (item) => {
-          const values = hitValues(await taskView(db, item), { studyId, itemId: item.id });
-          if (Buffer.byteLength(fillTemplate(template, values), "utf8") > MTURK_QUESTION_LIMIT_BYTES)
-            oversized.push(item.id);
-          return header.map((name) => values[name]);
-        }),
-      );
-      // MTurk puts these values into the worker's page as they are (docs/formats.md).
-      return {
-        name: inputFileName(group, order),
-        assignmentsPerHit: group.assignments,
-        rows: rows.length,
-        text: toCsv(header, rows, { verbatim: true }),
-      };
-    }),
-  );
+  const csvs: InputCsv[] = [];
+  for (const group of groups) {
+    const filled = await Promise.all(
+      group.items.map(async (item) => {
+        const values = hitValues(await taskView(db, item), { studyId, itemId: item.id });
+        const tooLarge = Buffer.byteLength(fillTemplate(template, values), "utf8") > MTURK_QUESTION_LIMIT_BYTES;
+        return { itemId: item.id, tooLarge, row: header.map((name) => values[name]) };
+      }),
+    );
+    for (const f of filled) if (f.tooLarge) oversized.push(f.itemId);
+    const rows = filled.map((f) => f.row);
+    // MTurk puts these values into the worker's page as they are (docs/formats.md).
+    csvs.push({
+      name: inputFileName(group, order),
+      assignmentsPerHit: group.assignments,
+      rows: rows.length,
+      text: toCsv(header, rows, { verbatim: true }),
+    });
+  }
   return { csvs, oversized };
 }
 

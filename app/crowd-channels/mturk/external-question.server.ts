@@ -32,7 +32,7 @@ import {
   type ExternalQuestionRequest,
 } from "./external-question-params.server.ts";
 import { signAssignment, verifyAssignmentToken, type SignedAssignment } from "./external-question-token.server.ts";
-import { EntryLimited, type CrowdEntryLimiter } from "../../server/crowd/entry-limiter.server.ts";
+import { EntryLimited, type CrowdEntryLimiter, type EntryTally } from "../../server/crowd/entry-limiter.server.ts";
 import { recordCrowdAssignment } from "../../server/crowd/record-assignment.server.ts";
 import { findOrCreateCrowdWorker } from "../../server/crowd/workers.server.ts";
 
@@ -237,17 +237,22 @@ export interface ExternalOptions {
    * Limits new assignments and workers per study and client network (the server passes its limiter; tests may leave it
    * out).
    */
-  entries?: { limiter: CrowdEntryLimiter; network: string };
+  entries?: { limiter: CrowdEntryLimiter; network: string; tally?: EntryTally };
 }
 
-/** Refuses (429) a new row while the study's entries from this network are used up. */
+/** Refuses (429) a new row while the study's entries from this network are used up (unless this request counted). */
 function checkEntryLimit(options: ExternalOptions, studyId: number, now: Date): void {
+  if (options.entries?.tally?.counted) return;
   const wait = options.entries?.limiter.retryAfter(studyId, options.entries.network, now.getTime()) ?? 0;
   if (wait > 0) throw new EntryLimited(wait);
 }
 
+/** Counts the request's new row, once however often its transaction runs (PostgreSQL may run it again). */
 function countEntry(options: ExternalOptions, studyId: number, now: Date): void {
-  options.entries?.limiter.record(studyId, options.entries.network, now.getTime());
+  const entries = options.entries;
+  if (!entries || entries.tally?.counted) return;
+  entries.limiter.record(studyId, entries.network, now.getTime());
+  if (entries.tally) entries.tally.counted = true;
 }
 
 /** The assignment behind a token, with its submit address still allowed. */

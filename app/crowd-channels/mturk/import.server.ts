@@ -22,7 +22,7 @@ import {
 } from "../../domain/crowd/mturk-results.ts";
 import { reviewFileCsv, type ReviewMark } from "../../domain/crowd/mturk-review.ts";
 import { type LabelPayload, taskType } from "../../task-types/registry.ts";
-import { writeTransaction, type Db } from "../../server/db.server.ts";
+import type { Db } from "../../server/db.server.ts";
 import { ServiceError } from "../../server/http/errors.server.ts";
 import { loadItem, playedScenarioOfRun, snippetContext } from "../../server/annotation/task-view.server.ts";
 import { crowdWorkerCount } from "../../server/models/annotator.server.ts";
@@ -110,7 +110,7 @@ async function prepareRow(
   db: Db,
   studyId: number,
   row: MturkResultRow,
-  scenarioOfRun: (runId: string) => AnswerScenario,
+  scenarioOfRun: (runId: string) => Promise<AnswerScenario>,
 ): Promise<{ ok: true; prepared: PreparedRow } | { ok: false; problems: ResultsProblem[] }> {
   const problem = (path: string, message: string): ResultsProblem => ({
     line: row.line,
@@ -130,7 +130,7 @@ async function prepareRow(
     throw err;
   }
   if (row.answers === null) return { ok: true, prepared: { row, payload: null } };
-  const result = taskType(item.kind).mturk.payloadFromAnswers(
+  const result = await taskType(item.kind).mturk.payloadFromAnswers(
     row.answers,
     async () => await scenarioOfRun((await snippetContext(db, item.snippetId as number)).runId),
   );

@@ -15,7 +15,7 @@ import {
   type MTurkClient,
 } from "@aws-sdk/client-mturk";
 import { labelFromAnswerXml } from "../../domain/crowd/answer-xml.ts";
-import { writeTransaction, type Db } from "../../server/db.server.ts";
+import type { Db } from "../../server/db.server.ts";
 import { ServiceError } from "../../server/http/errors.server.ts";
 import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { MTURK_STATUSES } from "../../domain/crowd/mturk-results.ts";
@@ -238,16 +238,20 @@ export async function syncStudy(db: Db, client: MTurkClient, options: SyncOption
   summary.assignmentsSeen = listed.length;
   const itemOf = new Map(listed.map((l) => [l.assignment.AssignmentId, l.hit.itemId]));
 
-  // All database work in one transaction: a dry run rolls it back after deciding.
-  const pending = await transact(
+  // All database work in one transaction: a dry run rolls it back after deciding. It may run again (PostgreSQL), so
+  // the summary counts what its last run took in.
+  const { taken, pending } = await transact(
     db,
-    async (db): Promise<ReviewDecision[]> => {
-      for (const entry of listed) tally(summary, await takeIn(db, studyId, entry));
+    async (db) => {
+      const taken: Awaited<ReturnType<typeof takeIn>>[] = [];
+      for (const entry of listed) taken.push(await takeIn(db, studyId, entry));
       // Only this environment's assignments: a batch imported from the requester site is not ours to settle here.
-      return (await reviewDecisions(db, studyId, "mturk")).filter((d) => itemOf.has(d.externalId));
+      const decisions = await reviewDecisions(db, studyId, "mturk");
+      return { taken, pending: decisions.filter((d) => itemOf.has(d.externalId)) };
     },
     { dryRun },
   );
+  for (const result of taken) tally(summary, result);
 
   for (const decision of pending) {
     const result: SyncDecision = {

@@ -62,14 +62,13 @@ with its row and column named, and nothing is written; the exit code is then 2.`
       const text = readTextFile(file);
       const guard = guardUserErrors(ProlificImportError, ServiceError);
       const db = await openDatabase();
-      const summary = guard(
-        async () =>
-          await importProlificExport(db, studyId, {
-            text,
-            fileName: file,
-            dryRun: opts.dryRun,
-            prolificStudy: opts.prolificStudy,
-          }),
+      const summary = await guard.async(() =>
+        importProlificExport(db, studyId, {
+          text,
+          fileName: file,
+          dryRun: opts.dryRun,
+          prolificStudy: opts.prolificStudy,
+        }),
       );
       // A bulk import: hand back the write-ahead log's space (best effort).
       if (!opts.dryRun) checkpointWal(db);

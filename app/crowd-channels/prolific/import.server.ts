@@ -14,7 +14,7 @@ import {
   type ExportProblem,
   type ProlificExportRow,
 } from "../../domain/crowd/prolific-export.ts";
-import { writeTransaction, type Db } from "../../server/db.server.ts";
+import type { Db } from "../../server/db.server.ts";
 import { ServiceError } from "../../server/http/errors.server.ts";
 import { confirmLabel } from "../../server/annotation/label-status.server.ts";
 import {

@@ -10,7 +10,7 @@
  * lists the session as submitted with the study's completion code (import.server.ts).
  */
 import { z } from "zod";
-import { writeTransaction, type Db } from "../../server/db.server.ts";
+import type { Db } from "../../server/db.server.ts";
 import { nextTask } from "../../server/annotation/assignment.server.ts";
 import { ServiceError, badInput, forbidden, zodProblems } from "../../server/http/errors.server.ts";
 import { plainProblem } from "../../domain/crowd/plain-problems.ts";

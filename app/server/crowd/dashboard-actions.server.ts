@@ -15,12 +15,12 @@ export interface DashboardActionReply {
 }
 
 /** Dispatches a crowd intent posted from the study dashboard; an unknown intent is a 400, a missing study a 404. */
-export function crowdDashboardAction(
+export async function crowdDashboardAction(
   db: Db,
   studyId: number,
   intent: string,
   form: FormData,
   requestUrl: string,
-): DashboardActionReply {
-  return channelPanelAction(db, studyId, intent, form, requestUrl);
+): Promise<DashboardActionReply> {
+  return await channelPanelAction(db, studyId, intent, form, requestUrl);
 }

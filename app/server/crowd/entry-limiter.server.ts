@@ -70,24 +70,32 @@ export class EntryLimited extends Error {
   }
 }
 
+/** Whether one request's entry has been counted yet (its transaction may run more than once). */
+export interface EntryTally {
+  counted: boolean;
+}
+
 /**
  * Runs `enter` inside the caller's write transaction and counts it when it created rows; an
  * entry that would create rows past the limit throws EntryLimited, which rolls the transaction
  * back (write-lock.server.ts), so nothing of it is kept. A returning participant (nothing new)
- * passes. Write, check and count happen without an await between them, so parallel entries
- * cannot slip past the cap.
+ * passes. Check and count happen without an await between them (after the write), so parallel
+ * entries cannot slip past the cap. PostgreSQL may run the transaction again after a conflict:
+ * `tally`, made once per request outside it, keeps the entry from being counted twice.
  */
-export function limitedEntry<T>(
+export async function limitedEntry<T>(
   limiter: CrowdEntryLimiter,
   studyId: number,
   network: string,
-  enter: () => { value: T; created: boolean },
+  enter: () => Promise<{ value: T; created: boolean }>,
+  tally: EntryTally = { counted: false },
   now = Date.now(),
-): T {
-  const { value, created } = enter();
-  if (!created) return value;
+): Promise<T> {
+  const { value, created } = await enter();
+  if (!created || tally.counted) return value;
   const wait = limiter.retryAfter(studyId, network, now);
   if (wait > 0) throw new EntryLimited(wait);
   limiter.record(studyId, network, now);
+  tally.counted = true;
   return value;
 }

@@ -20,7 +20,7 @@ export const noMoreWorkPath = (studyId: number) => `/annotate/${studyId}/next?do
  */
 export async function takeNextStep(db: Db, studyId: number, user: SessionUser, now = new Date()): Promise<string> {
   await studyForWorker(db, studyId, user);
-  const channelNext = channelNextPath(db, studyId, user);
+  const channelNext = await channelNextPath(db, studyId, user);
   if (channelNext) return channelNext;
   if (needsQualification(user)) return `/crowd/qualify?study=${studyId}`;
   const lease = await nextTask(db, studyId, user.id, now);

@@ -14,7 +14,7 @@ import {
   type QualificationScore,
   type QualificationTest,
 } from "../../domain/qualification.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
 import { qualifiedAt, updateAnnotator } from "../models/annotator.server.ts";
 import {
   countNetworkAttempts,

@@ -6,7 +6,7 @@
  * label from the web task.
  */
 import { createHash } from "node:crypto";
-import { writeTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
 import { validatePayload } from "../annotation/submit.server.ts";
 import { ServiceError } from "../http/errors.server.ts";
 import { upsertSubmitted } from "../models/assignment.server.ts";

@@ -7,7 +7,7 @@
  * anyone's, so it neither earns nor costs the worker it names anything.
  */
 import { flagAnnotators, goldAccuracy, goldChecks } from "../../domain/validation/index.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
 import { goldFor } from "../../domain/validation/gold-items.ts";
 import { loadItems, loadLatestLabels } from "../annotation/dashboard-data.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";

@@ -36,14 +36,14 @@ describe("crowd dashboard actions and a channel's next step", () => {
   });
   afterEach(() => t.cleanup());
 
-  it("makes a signed link for a valid worker id and refuses a bad one", () => {
-    const ok = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: " W42 " }), URL_BASE);
+  it("makes a signed link for a valid worker id and refuses a bad one", async () => {
+    const ok = await crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: " W42 " }), URL_BASE);
     expect(ok.status).toBe(200);
     expect(ok.data.panel?.channel).toBe("link");
     expect((ok.data.panel!.result as { link: string }).link).toMatch(
       /^https:\/\/studio\.example\.org\/crowd\/start\?study=2&worker=W42&sig=/,
     );
-    const bad = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: "<w>" }), URL_BASE);
+    const bad = await crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: "<w>" }), URL_BASE);
     // The message says what was wrong and what a worker id looks like.
     expect(bad).toEqual({
       status: 400,
@@ -58,14 +58,14 @@ describe("crowd dashboard actions and a channel's next step", () => {
         error: null,
       },
     });
-    const empty = crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: "  " }), URL_BASE);
+    const empty = await crowdDashboardAction(t.db, CONSENSUS_CROWD, "link", form({ workerId: "  " }), URL_BASE);
     expect((empty.data.panel!.result as { error: string }).error).toBe(
       "A worker id is needed: a worker id is 1–64 letters, digits, '_' or '-' (no spaces), e.g. A1B2C3D4E5F6G7.",
     );
   });
 
   it("saves Prolific's settings through the channel, returns field problems with their status, and throws for a missing study", async () => {
-    const saved = crowdDashboardAction(
+    const saved = await crowdDashboardAction(
       t.db,
       CONSENSUS_CROWD,
       "prolific",
@@ -77,7 +77,7 @@ describe("crowd dashboard actions and a channel's next step", () => {
       completionCode: "C0DE42",
       itemsPerSession: 2,
     });
-    const refused = crowdDashboardAction(
+    const refused = await crowdDashboardAction(
       t.db,
       CONSENSUS_CROWD,
       "prolific",
@@ -89,7 +89,7 @@ describe("crowd dashboard actions and a channel's next step", () => {
       channel: "prolific",
       result: { ok: false, message: "The Prolific settings are not valid" },
     });
-    expectServiceError(
+    await expectServiceError(
       () =>
         crowdDashboardAction(t.db, 999, "prolific", form({ completionCode: "C0DE42", itemsPerSession: "2" }), URL_BASE),
       404,
@@ -97,15 +97,15 @@ describe("crowd dashboard actions and a channel's next step", () => {
     );
   });
 
-  it("answers an unknown intent with a 400", () => {
-    expect(crowdDashboardAction(t.db, CONSENSUS_CROWD, "nope", form({}), URL_BASE)).toMatchObject({
+  it("answers an unknown intent with a 400", async () => {
+    expect(await crowdDashboardAction(t.db, CONSENSUS_CROWD, "nope", form({}), URL_BASE)).toMatchObject({
       status: 400,
       data: { panel: null, error: 'Unknown action "nope"' },
     });
   });
 
   it("a channel's next step is its own for Prolific participants and none for experts and other crowd workers", async () => {
-    crowdDashboardAction(
+    await crowdDashboardAction(
       t.db,
       CONSENSUS_CROWD,
       "prolific",
@@ -114,11 +114,11 @@ describe("crowd dashboard actions and a channel's next step", () => {
     );
     const params = new URLSearchParams({ PROLIFIC_PID: "p1", STUDY_ID: "s1", SESSION_ID: "x1" });
     const { annotatorId } = await enterProlificSession(t.db, CONSENSUS_CROWD, params);
-    expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: annotatorId, channel: "prolific" })).toBe(
+    expect(await channelNextPath(t.db, CONSENSUS_CROWD, { id: annotatorId, channel: "prolific" })).toBe(
       `/crowd/qualify?study=${CONSENSUS_CROWD}`,
     );
     const mturk = await findOrCreateCrowdWorker(t.db, "mturk", "A1");
-    expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: mturk, channel: "mturk" })).toBeNull();
-    expect(channelNextPath(t.db, CONSENSUS_CROWD, { id: 1, channel: null })).toBeNull();
+    expect(await channelNextPath(t.db, CONSENSUS_CROWD, { id: mturk, channel: "mturk" })).toBeNull();
+    expect(await channelNextPath(t.db, CONSENSUS_CROWD, { id: 1, channel: null })).toBeNull();
   });
 });

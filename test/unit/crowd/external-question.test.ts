@@ -32,9 +32,9 @@ const STAND_IN = "http://127.0.0.1:8931";
 const ALLOWED = allowedSubmitOrigins({ MTURK_SUBMIT_ORIGINS: STAND_IN });
 const options = { secret: SECRET, allowed: ALLOWED };
 
-function rejection(fn: () => unknown): ServiceError {
+async function rejection(fn: () => unknown): Promise<ServiceError> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     expect(err).toBeInstanceOf(ServiceError);
     return err as ServiceError;
@@ -101,9 +101,9 @@ describe("MTurk parameters", () => {
     ["credentials", "https://user:pw@www.mturk.com"],
     ["a script URL", "javascript:alert(1)"],
     ["a stand-in that is not configured", "http://127.0.0.1:9999"],
-  ])("refuses turkSubmitTo with %s (400, names the parameter in words)", (_, turkSubmitTo) => {
+  ])("refuses turkSubmitTo with %s (400, names the parameter in words)", async (_, turkSubmitTo) => {
     for (const assignmentId of [accepted.assignmentId, PREVIEW_ASSIGNMENT_ID]) {
-      const e = rejection(() =>
+      const e = await rejection(() =>
         parseExternalQuestionParams(query({ ...accepted, assignmentId, turkSubmitTo }), ALLOWED),
       );
       expect(e.status).toBe(400);
@@ -116,19 +116,19 @@ describe("MTurk parameters", () => {
     }
   });
 
-  it("refuses an accepted assignment without workerId, hitId or turkSubmitTo, and malformed ids", () => {
-    const e = rejection(() =>
+  it("refuses an accepted assignment without workerId, hitId or turkSubmitTo, and malformed ids", async () => {
+    const e = await rejection(() =>
       parseExternalQuestionParams(query({ study: 3, item: 17, assignmentId: "3ASSIGN0001" }), ALLOWED),
     );
     expect(e.status).toBe(400);
     expect(e.problems.map((p) => p.path).sort()).toEqual(["hitId", "turkSubmitTo", "workerId"]);
     expect(
-      rejection(() => parseExternalQuestionParams(query({ ...accepted, workerId: "<script>" }), ALLOWED)).problems.map(
-        (p) => p.path,
-      ),
+      (
+        await rejection(() => parseExternalQuestionParams(query({ ...accepted, workerId: "<script>" }), ALLOWED))
+      ).problems.map((p) => p.path),
     ).toEqual(["workerId"]);
     expect(
-      rejection(() => parseExternalQuestionParams(query({ ...accepted, item: "0" }), ALLOWED)).problems.map(
+      (await rejection(() => parseExternalQuestionParams(query({ ...accepted, item: "0" }), ALLOWED))).problems.map(
         (p) => p.path,
       ),
     ).toEqual(["item"]);
@@ -170,7 +170,7 @@ describe("the signed token", () => {
     expect(verifyAssignmentToken(signAssignment({ ...a, shownAt }, SECRET), SECRET)).toEqual({ ...a, shownAt });
   });
 
-  it("refuses an altered, re-signed-elsewhere, truncated or empty token with 403", () => {
+  it("refuses an altered, re-signed-elsewhere, truncated or empty token with 403", async () => {
     const token = signAssignment(a, SECRET);
     const [body, sig] = token.split(".");
     const altered = Buffer.from(Buffer.from(body, "base64url").toString().replace("A1WORKER", "A2THIEF")).toString(
@@ -184,7 +184,7 @@ describe("the signed token", () => {
       "",
       `${token}.x`,
     ]) {
-      const e = rejection(() => verifyAssignmentToken(bad, SECRET));
+      const e = await rejection(() => verifyAssignmentToken(bad, SECRET));
       expect(e.status).toBe(403);
       expect(e.message).toMatch(/token is not valid/);
     }
@@ -287,25 +287,29 @@ describe("ExternalQuestion page and submit", () => {
 
   it("an item of another study is 404; an expert study is 403", async () => {
     const foreign = (await studyItemIds(t.db, consensusStudy))[0];
-    const e = rejection(async () => await accept({ itemId: foreign }));
+    const e = await rejection(async () => await accept({ itemId: foreign }));
     expect(e.status).toBe(404);
     expect(e.message).toBe(`Item ${foreign} of study ${abStudy} does not exist`);
     expect(
-      rejection(
-        async () => await externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: foreign }, NOW, SECRET),
+      (
+        await rejection(
+          async () => await externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: foreign }, NOW, SECRET),
+        )
       ).status,
     ).toBe(404);
     // A token signed for that combination fails the same way at submit.
     expect(
-      rejection(
-        async () =>
-          await submit(signAssignment(work({ itemId: foreign }), SECRET), { kind: "ab-reactiveness", choice: "A" }),
+      (
+        await rejection(
+          async () =>
+            await submit(signAssignment(work({ itemId: foreign }), SECRET), { kind: "ab-reactiveness", choice: "A" }),
+        )
       ).status,
     ).toBe(404);
 
     const expert = await createAbStudy(t.db, { name: "expert A/B", pool: "expert", config: { seed: 3 } });
     const expertItem = (await studyItemIds(t.db, expert))[0];
-    expect(rejection(async () => await accept({ studyId: expert, itemId: expertItem }))).toMatchObject({
+    expect(await rejection(async () => await accept({ studyId: expert, itemId: expertItem }))).toMatchObject({
       status: 403,
       message: `Study ${expert} is not a crowd study`,
     });
@@ -320,7 +324,7 @@ describe("ExternalQuestion page and submit", () => {
       async () => await accept(),
       async () => await submit(token, { kind: "ab-reactiveness", choice: "A" }),
     ]) {
-      const e = rejection(fn);
+      const e = await rejection(fn);
       expect(e.status).toBe(409);
       expect(e.message).toMatch(new RegExp(`Study ${abStudy} is closed`));
     }
@@ -334,17 +338,19 @@ describe("ExternalQuestion page and submit", () => {
       Buffer.from(body, "base64url").toString().replace(`"itemId":${abItems[0]}`, `"itemId":${abItems[1]}`),
     ).toString("base64url");
     expect(
-      rejection(async () => await submit(`${other}.${sig}`, { kind: "ab-reactiveness", choice: "A" })).status,
+      (await rejection(async () => await submit(`${other}.${sig}`, { kind: "ab-reactiveness", choice: "A" }))).status,
     ).toBe(403);
     expect(
-      rejection(
-        async () =>
-          await submitExternalQuestion(
-            t.db,
-            { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
-            NOW,
-            { ...options, secret: "a-different-secret-0000" },
-          ),
+      (
+        await rejection(
+          async () =>
+            await submitExternalQuestion(
+              t.db,
+              { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
+              NOW,
+              { ...options, secret: "a-different-secret-0000" },
+            ),
+        )
       ).status,
     ).toBe(403);
     expect(count("crowd_assignments") + count("label_revisions")).toBe(0);
@@ -352,7 +358,7 @@ describe("ExternalQuestion page and submit", () => {
 
   it("a submit address dropped from the allow-list after accept is refused", async () => {
     const token = tokenOf(await accept());
-    const e = rejection(
+    const e = await rejection(
       async () =>
         await submitExternalQuestion(
           t.db,
@@ -415,9 +421,9 @@ describe("ExternalQuestion page and submit", () => {
     ).toEqual({ reward: 0.35, seconds: null });
   });
 
-  it("a HIT published for another item is refused", () => {
+  it("a HIT published for another item is refused", async () => {
     publishHit("3HITOTHER", abStudy, abItems[1]);
-    const e = rejection(async () => await accept({ hitId: "3HITOTHER" }));
+    const e = await rejection(async () => await accept({ hitId: "3HITOTHER" }));
     expect(e.status).toBe(409);
     expect(e.message).toBe(
       `HIT 3HITOTHER is for item ${abItems[1]} of study ${abStudy}, not item ${abItems[0]} of study ${abStudy}`,
@@ -426,18 +432,20 @@ describe("ExternalQuestion page and submit", () => {
 
   it("a worker who answered the item in another assignment gets no second label", async () => {
     await submit(tokenOf(await accept()), { kind: "ab-reactiveness", choice: "A" });
-    const e = rejection(async () => await accept({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }));
+    const e = await rejection(async () => await accept({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }));
     expect(e).toMatchObject({
       status: 409,
       message: expect.stringMatching(/already answered this item in another assignment/),
     });
     expect(
-      rejection(
-        async () =>
-          await submit(signAssignment(work({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }), SECRET), {
-            kind: "ab-reactiveness",
-            choice: "B",
-          }),
+      (
+        await rejection(
+          async () =>
+            await submit(signAssignment(work({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }), SECRET), {
+              kind: "ab-reactiveness",
+              choice: "B",
+            }),
+        )
       ).status,
     ).toBe(409);
     expect(count("label_revisions")).toBe(1);
@@ -445,14 +453,16 @@ describe("ExternalQuestion page and submit", () => {
 
   it("refuses invalid answers with their field paths and stores nothing", async () => {
     const token = tokenOf(await accept());
-    const bad = rejection(async () => await submit(token, { kind: "ab-reactiveness", choice: "C" }));
+    const bad = await rejection(async () => await submit(token, { kind: "ab-reactiveness", choice: "C" }));
     expect(bad.status).toBe(400);
     expect(bad.problems.map((p) => p.path)).toEqual(["choice"]);
     expect(
-      rejection(async () => await submit(token, { kind: "consensus-snippet", topics: {} })).problems.map((p) => p.path),
+      (await rejection(async () => await submit(token, { kind: "consensus-snippet", topics: {} }))).problems.map(
+        (p) => p.path,
+      ),
     ).toEqual(["kind"]);
     expect(
-      rejection(async () => await submit(token, { kind: "ab-reactiveness", choice: "A" }, -1)).problems.map(
+      (await rejection(async () => await submit(token, { kind: "ab-reactiveness", choice: "A" }, -1))).problems.map(
         (p) => p.path,
       ),
     ).toEqual(["secondsOnTask"]);
@@ -463,7 +473,7 @@ describe("ExternalQuestion page and submit", () => {
     );
     const label = await validConsensusLabel(t.db, item);
     const [topic] = Object.keys(label.topics);
-    const outOfRange = rejection(
+    const outOfRange = await rejection(
       async () =>
         await submit(consensusToken, {
           ...label,

@@ -113,7 +113,7 @@ describe("MTurk label integrity", () => {
       const params = new URLSearchParams(`study=${CONSENSUS_CROWD}&${query}`);
       const channel = channelForEntry(params);
       expect(channel?.id).toBe("mturk-batch");
-      expect(channel!.entry.enter(t.db, study, params)).toEqual({
+      expect(await channel!.entry.enter(t.db, study, params)).toEqual({
         kind: "refused",
         status: 403,
         message: LINK_OUT_REFUSED,
@@ -154,7 +154,7 @@ describe("MTurk label integrity", () => {
     expect((await studyDashboard(t.db, AB_CROWD)).labelStatus.pending).toBe(5);
   });
 
-  it("attack 2: an invented HIT id, or a HIT of the other environment, is refused on page load and on submit, and nothing is stored", () => {
+  it("attack 2: an invented HIT id, or a HIT of the other environment, is refused on page load and on submit, and nothing is stored", async () => {
     const item = itemWith(AB_CROWD, "some");
     publishHit("3HITSANDBOX", AB_CROWD, item);
     const before = tableCounts(t.db);
@@ -165,12 +165,12 @@ describe("MTurk label integrity", () => {
       workerId: "AINVENTED09",
       turkSubmitTo: SANDBOX,
     };
-    expectServiceError(
+    await expectServiceError(
       async () => await externalTaskPage(t.db, { mode: "work", ...work, hitId: "3HITNEVERMADE" }, NOW, SECRET),
       403,
       /HIT 3HITNEVERMADE was not published by this study's `mturk publish`.*return this HIT/,
     );
-    expectServiceError(
+    await expectServiceError(
       async () =>
         await externalTaskPage(
           t.db,
@@ -183,7 +183,7 @@ describe("MTurk label integrity", () => {
     );
     // A token the server signed itself (as if handed out before) is no better at submit.
     const token = signAssignment({ ...work, hitId: "3HITNEVERMADE" }, SECRET);
-    expectServiceError(
+    await expectServiceError(
       async () =>
         await submitExternalQuestion(
           t.db,
@@ -196,12 +196,12 @@ describe("MTurk label integrity", () => {
     );
     // A sandbox HIT answered from MTurk's production site.
     const production = { ...work, hitId: "3HITSANDBOX", turkSubmitTo: MTURK_SUBMIT_ORIGINS[0] };
-    expectServiceError(
+    await expectServiceError(
       async () => await externalTaskPage(t.db, { mode: "work", ...production }, NOW, SECRET),
       403,
       /published in the MTurk sandbox, but this assignment comes from the production/,
     );
-    expectServiceError(
+    await expectServiceError(
       async () =>
         await submitExternalQuestion(
           t.db,
@@ -301,8 +301,13 @@ describe("MTurk label integrity", () => {
   });
 
   it("the countSurplus switch takes only true or false, for an existing study", async () => {
-    expectServiceError(async () => await setCountSurplus(t.db, AB_CROWD, "yes"), 400, /countSurplus/, "countSurplus");
-    expectServiceError(async () => await setCountSurplus(t.db, 999, "true"), 404, /Study 999/);
+    await expectServiceError(
+      async () => await setCountSurplus(t.db, AB_CROWD, "yes"),
+      400,
+      /countSurplus/,
+      "countSurplus",
+    );
+    await expectServiceError(async () => await setCountSurplus(t.db, 999, "true"), 404, /Study 999/);
     expect(await setCountSurplus(t.db, AB_CROWD, "true")).toBe(true);
     expect((await studyDashboard(t.db, AB_CROWD)).study.config.countSurplus).toBe(true);
   });

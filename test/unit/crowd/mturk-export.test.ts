@@ -224,7 +224,7 @@ describe("mturk export", async () => {
     const dir = freshDir();
     mkdirSync(dir);
     writeFileSync(join(dir, "notes.txt"), "earlier batch");
-    await expect(await exportBatch(t.db, studies.crowdConsensus, { outDir: dir })).rejects.toThrowError(
+    await expect(exportBatch(t.db, studies.crowdConsensus, { outDir: dir })).rejects.toThrowError(
       /already exists and is not empty/,
     );
     expect(readdirSync(dir)).toEqual(["notes.txt"]);
@@ -239,7 +239,7 @@ describe("mturk export", async () => {
     mkdirSync(target);
     const linked = freshDir();
     symlinkSync(target, linked);
-    await expect(await exportBatch(t.db, studies.crowdConsensus, { outDir: linked })).rejects.toThrowError(
+    await expect(exportBatch(t.db, studies.crowdConsensus, { outDir: linked })).rejects.toThrowError(
       /is a symbolic link; refusing to write through it/,
     );
     expect(readdirSync(target)).toEqual([]);

@@ -33,22 +33,25 @@ describe("socrates mturk import", () => {
     const batch = await exportBatch(t.db, STUDY, { outDir: join(t.dir, "batch") });
     input = exportedInput(batch.batches, await studyItemIds(t.db, STUDY));
     const itemAt = input.header.indexOf("item_id");
-    assignments = [0, 1].flatMap(async (hit) => {
+    assignments = [];
+    for (const hit of [0, 1]) {
       const itemId = Number(input.rows[hit][itemAt]);
       const item = t.db.$client.prepare(`SELECT snippet_id AS s FROM study_items WHERE id = ?`).get(itemId) as {
         s: number;
       };
       const scenario = (await playedScenarioOfRun(t.db, (await snippetContext(t.db, item.s)).runId)).body;
-      return await Promise.all(
-        ["A1CLI", "A2CLI"].map(async (workerId, w) => ({
-          hit,
-          workerId,
-          status: hit === 1 && w === 1 ? ("Rejected" as const) : ("Submitted" as const),
-          workSeconds: 80 + w,
-          answers: consensusAnswers(itemId, scenario, await validConsensusLabel(t.db, itemId, 2 + w)),
-        })),
+      assignments.push(
+        ...(await Promise.all(
+          ["A1CLI", "A2CLI"].map(async (workerId, w) => ({
+            hit,
+            workerId,
+            status: hit === 1 && w === 1 ? ("Rejected" as const) : ("Submitted" as const),
+            workSeconds: 80 + w,
+            answers: consensusAnswers(itemId, scenario, await validConsensusLabel(t.db, itemId, 2 + w)),
+          })),
+        )),
       );
-    });
+    }
   });
   afterAll(() => t.cleanup());
 

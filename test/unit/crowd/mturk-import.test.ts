@@ -81,9 +81,9 @@ function lineOf(text: string, needle: string): number {
   return text.slice(0, at).split("\n").length;
 }
 
-function refusal(run: () => unknown): MturkImportError {
+async function refusal(run: () => unknown): Promise<MturkImportError> {
   try {
-    run();
+    await run();
   } catch (err) {
     if (err instanceof MturkImportError) return err;
     throw err;
@@ -144,8 +144,8 @@ describe("mturk import", () => {
     const items = itemIdsOf(input);
     const workers = ["A1ALPHA", "A2BRAVO", "A3CHARLIE"];
     const assignments: (WorkerAssignment & { label: ConsensusLabel })[] = [];
-    [0, 1].forEach((hit) =>
-      workers.forEach(async (workerId, w) => {
+    for (const hit of [0, 1]) {
+      for (const [w, workerId] of workers.entries()) {
         const label = await labelFor(t.db, items[hit], hit * 3 + w);
         const status = hit === 1 && w === 2 ? "Rejected" : hit === 0 && w === 0 ? "Approved" : "Submitted";
         assignments.push({
@@ -156,8 +156,8 @@ describe("mturk import", () => {
           answers: consensusAnswers(items[hit], await scenarioOfItem(t.db, items[hit]), label),
           label,
         });
-      }),
-    );
+      }
+    }
     return { items, input, assignments, text: mturkResultsCsv(input, assignments) };
   }
 
@@ -287,10 +287,10 @@ describe("mturk import", () => {
   });
 
   describe("refuses a bad file with the line number and leaves the database unchanged", () => {
-    function expectRefused(text: string, pattern: RegExp): MturkImportError {
+    async function expectRefused(text: string, pattern: RegExp): Promise<MturkImportError> {
       const before = tableCounts(t.db);
       const revisions = revisionCount(t.db);
-      const err = refusal(
+      const err = await refusal(
         async () => await importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_9_batch_results.csv" }),
       );
       expect(err.message).toMatch(pattern);
@@ -301,7 +301,7 @@ describe("mturk import", () => {
 
     it("a missing Answer.taskAnswers column", async () => {
       const { input, assignments } = await consensusBatch();
-      const err = expectRefused(
+      const err = await expectRefused(
         mturkResultsCsv(input, assignments, { withoutTaskAnswers: true }),
         /Batch_9_batch_results\.csv line 1: Answer\.taskAnswers: this column is missing/,
       );
@@ -325,7 +325,7 @@ describe("mturk import", () => {
         { hit: 2, workerId: "A9ZULU", answers: abAnswers(999_999, "A") },
       ]);
       const lineOfWorker = (hit: number, worker: string) => lineOf(text, mturkId("3ASG", `${hit}X${worker}`));
-      const err = expectRefused(text, /refused, nothing was written \(4 problems\)/);
+      const err = await expectRefused(text, /refused, nothing was written \(4 problems\)/);
       const lines = err.message
         .split("\n")
         .slice(1)
@@ -365,7 +365,7 @@ describe("mturk import", () => {
         { hit: 2, workerId: "W2", answers: { ...answers, item_id: "12345" } },
         { hit: 2, workerId: "W3", answers, status: "Pending" as "Submitted" },
       ]);
-      const err = expectRefused(text, /4 problems/);
+      const err = await expectRefused(text, /4 problems/);
       expect(err.problems.map((p) => [p.line, p.path])).toEqual([
         [2, "Input.item_id"],
         [3, "Input.study_id"],
@@ -383,7 +383,9 @@ describe("mturk import", () => {
       noChoice["choice|A"] = { on: false };
       const abText = mturkResultsCsv(inputCsv(AB_STUDY, [abItem]), [{ hit: 0, workerId: "W1", answers: noChoice }]);
       const before = tableCounts(t.db);
-      const ab = refusal(async () => await importMturkResults(t.db, AB_STUDY, { text: abText, fileName: "ab.csv" }));
+      const ab = await refusal(
+        async () => await importMturkResults(t.db, AB_STUDY, { text: abText, fileName: "ab.csv" }),
+      );
       expect(ab.problems).toEqual([
         { line: 2, assignmentId: mturkId("3ASG", "0XW1"), path: "choice", message: "no conversation was chosen" },
       ]);
@@ -393,7 +395,7 @@ describe("mturk import", () => {
       const answers = consensusAnswers(own, scenario, await labelFor(t.db, own, 1));
       const topic = scenario.topics[0].id;
       for (const key of Object.keys(answers)) if (key.startsWith(`score|${topic}|`)) answers[key] = { on: false };
-      const err = expectRefused(
+      const err = await expectRefused(
         mturkResultsCsv(inputCsv(CONSENSUS_STUDY, [own]), [{ hit: 0, workerId: "W1", answers }]),
         /no score was chosen/,
       );
@@ -421,7 +423,7 @@ describe("mturk import", () => {
           answers: consensusAnswers(extra, await scenarioOfItem(t.db, extra), await labelFor(t.db, extra, 2)),
         },
       ]);
-      const err = expectRefused(text2, /different answer/);
+      const err = await expectRefused(text2, /different answer/);
       expect(err.problems).toEqual([
         {
           line: lineOf(text2, mturkId("3ASG", "1XA2BRAVO")),

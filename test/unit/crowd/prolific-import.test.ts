@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { studyDashboard } from "../../../app/server/annotation/dashboard.server.ts";
 import { submitLabel } from "../../../app/server/annotation/submit.server.ts";
 import { statusForNewLabel } from "../../../app/server/annotation/label-status.server.ts";
-import { writeTransaction } from "../../../app/server/db.server.ts";
+import { transact } from "../../../app/server/db-transaction.server.ts";
 import { writeLabelRevision } from "../../../app/server/models/label.server.ts";
 import { recordQualificationAttempt } from "../../../app/server/crowd/qualification.server.ts";
 import {
@@ -255,14 +255,14 @@ describe("Prolific export import", () => {
           .prepare(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`)
           .get(itemId) as { n: number }
       ).n;
-    writeTransaction(t.db, () => {
+    await transact(t.db, async (db) => {
       for (let w = countedOn(full); w < 3; w++) {
-        const annotatorId = addAnnotator(t.db, `filler${w}`, "crowd");
-        const statusIfNew = statusForNewLabel(t.db, full, 3, true);
-        writeLabelRevision(t.db, {
+        const annotatorId = await addAnnotator(db, `filler${w}`, "crowd");
+        const statusIfNew = await statusForNewLabel(db, full, 3, true);
+        await writeLabelRevision(db, {
           itemId: full,
           annotatorId,
-          payload: validConsensusLabel(t.db, full, 3),
+          payload: await validConsensusLabel(db, full, 3),
           clientToken: `filler-${w}-token`,
           secondsOnTask: 20,
           statusIfNew,
@@ -345,7 +345,7 @@ describe("Prolific export import", () => {
     );
     expect(tableCounts(t.db)).toEqual(counts);
     expect(confirmedAt("real-session")).toBeNull();
-    expectServiceError(
+    await expectServiceError(
       async () => await importProlificExport(t.db, 3, { text: exportCsv([]), fileName: "x.csv" }),
       409,
       /no Prolific settings/,

@@ -104,28 +104,28 @@ describe("Prolific sessions", () => {
 
     const counts = tableCounts(t.db);
     const stored = (await getStudy(t.db, CONSENSUS_CROWD)).config;
-    const bad = (input: Record<string, unknown>, path: string, message: RegExp) => {
-      const e = expectError(
+    const bad = async (input: Record<string, unknown>, path: string, message: RegExp) => {
+      const e = await expectError(
         async () => await updateProlificSettings(t.db, CONSENSUS_CROWD, input),
         400,
         /The Prolific settings are not valid/,
       );
       expect(e.problems).toContainEqual({ path, message: expect.stringMatching(message) });
     };
-    bad({ completionCode: "c0de42", itemsPerSession: "2" }, "completionCode", /upper-case letters or digits/);
-    bad({ completionCode: "ABC", itemsPerSession: "2" }, "completionCode", /4–20/);
-    bad({ completionCode: null, itemsPerSession: "2" }, "completionCode", /completion code is required/);
-    bad({ completionCode: "C0DE42", itemsPerSession: "0" }, "itemsPerSession", /at least 1/);
-    bad({ completionCode: "C0DE42", itemsPerSession: "2.5" }, "itemsPerSession", /whole number/);
-    bad({ completionCode: "C0DE42", itemsPerSession: "lots" }, "itemsPerSession", /must be a number/);
-    bad({ completionCode: "C0DE42", itemsPerSession: "" }, "itemsPerSession", /items per session is required/);
-    bad({ completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "-1" }, "rewardUsd", /must not be negative/);
-    expectError(
+    await bad({ completionCode: "c0de42", itemsPerSession: "2" }, "completionCode", /upper-case letters or digits/);
+    await bad({ completionCode: "ABC", itemsPerSession: "2" }, "completionCode", /4–20/);
+    await bad({ completionCode: null, itemsPerSession: "2" }, "completionCode", /completion code is required/);
+    await bad({ completionCode: "C0DE42", itemsPerSession: "0" }, "itemsPerSession", /at least 1/);
+    await bad({ completionCode: "C0DE42", itemsPerSession: "2.5" }, "itemsPerSession", /whole number/);
+    await bad({ completionCode: "C0DE42", itemsPerSession: "lots" }, "itemsPerSession", /must be a number/);
+    await bad({ completionCode: "C0DE42", itemsPerSession: "" }, "itemsPerSession", /items per session is required/);
+    await bad({ completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "-1" }, "rewardUsd", /must not be negative/);
+    await expectError(
       async () => await updateProlificSettings(t.db, 1, { completionCode: "C0DE42", itemsPerSession: "2" }),
       400,
       /for crowd studies/,
     );
-    expectError(
+    await expectError(
       async () => await updateProlificSettings(t.db, 999, { completionCode: "C0DE42", itemsPerSession: "2" }),
       404,
       /Study 999 does not exist/,
@@ -134,9 +134,9 @@ describe("Prolific sessions", () => {
     expect(tableCounts(t.db)).toEqual(counts);
   });
 
-  it("refuses participants while the study has no Prolific settings, and writes nothing", () => {
+  it("refuses participants while the study has no Prolific settings, and writes nothing", async () => {
     const counts = tableCounts(t.db);
-    const e = expectError(
+    const e = await expectError(
       async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link()),
       409,
       /not ready for Prolific participants/,
@@ -148,7 +148,7 @@ describe("Prolific sessions", () => {
   it("refuses a link with missing, unfilled or malformed ids, naming each parameter, and writes nothing", async () => {
     await updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "2" });
     const counts = tableCounts(t.db);
-    const missing = expectError(
+    const missing = await expectError(
       async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: null, STUDY_ID: "" })),
       400,
       /^This Prolific link is not valid\. The Prolific study ID is empty\. The Prolific session ID is missing\./,
@@ -158,17 +158,17 @@ describe("Prolific sessions", () => {
       { path: "STUDY_ID", message: "STUDY_ID is empty" },
       { path: "SESSION_ID", message: "SESSION_ID is missing" },
     ]);
-    expectError(
+    await expectError(
       async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "{{%PROLIFIC_PID%}}" })),
       400,
       /Your Prolific ID still holds Prolific's placeholder/,
     );
-    expectError(
+    await expectError(
       async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: "x'; DROP TABLE" })),
       400,
       /The Prolific session ID must be 1–64 letters, digits/,
     );
-    expectError(
+    await expectError(
       () => parseProlificParams(link({ PROLIFIC_PID: "p".repeat(65) })),
       400,
       /Your Prolific ID must be 1–64/,
@@ -216,12 +216,12 @@ describe("Prolific sessions", () => {
     expect(session(first.sessionRowId).acceptedAt).toBe(at.toISOString());
 
     // The same SESSION_ID from someone else, or for another Prolific study, is refused.
-    expectError(
+    await expectError(
       async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "otherperson" })),
       409,
       /belongs to another participant or study/,
     );
-    expectError(
+    await expectError(
       async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ STUDY_ID: "anotherstudy" })),
       409,
       /belongs to another participant or study/,
@@ -333,7 +333,7 @@ describe("Prolific sessions", () => {
       secondsOnTask: 30,
     });
     await setStudyStatus(t.db, CONSENSUS_CROWD, "closed");
-    expectError(
+    await expectError(
       async () =>
         await enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "latecomer", SESSION_ID: "sess0002" })),
       409,

@@ -135,11 +135,9 @@ describe("crowd assignments", () => {
     await recordCrowdAssignment(t.db, input({}));
     const before = tableCounts(t.db);
     await expect(
-      await recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "B" } })),
+      recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "B" } })),
     ).rejects.toThrow(/different answer/);
-    await expect(await recordCrowdAssignment(t.db, input({ itemId: goldItem.id }))).rejects.toThrow(
-      /was stored for item/,
-    );
+    await expect(recordCrowdAssignment(t.db, input({ itemId: goldItem.id }))).rejects.toThrow(/was stored for item/);
     expect(tableCounts(t.db)).toEqual(before);
   });
 
@@ -155,18 +153,18 @@ describe("crowd assignments", () => {
 
   it("validates the answer like a web submit, naming the field", async () => {
     await expect(
-      await recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "C" } })),
+      recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "C" } })),
     ).rejects.toThrow(
       expect.objectContaining({ status: 400, problems: [expect.objectContaining({ path: "choice" })] }),
     );
     await expect(
-      await recordCrowdAssignment(t.db, input({ payload: { kind: "consensus-snippet", topics: {} } })),
+      recordCrowdAssignment(t.db, input({ payload: { kind: "consensus-snippet", topics: {} } })),
     ).rejects.toThrow(/takes a ab-reactiveness label, not consensus-snippet/);
   });
 
   it("refuses new labels for a closed study", async () => {
     await setStudyStatus(t.db, AB_STUDY, "closed");
-    await expect(await recordCrowdAssignment(t.db, input({}))).rejects.toThrow(/closed/);
+    await expect(recordCrowdAssignment(t.db, input({}))).rejects.toThrow(/closed/);
   });
 
   it("approves good work and rejects a failed gold item with a reason the worker can read", async () => {
@@ -207,17 +205,16 @@ describe("crowd assignments", () => {
       )
       .all(AB_STUDY) as { id: number; a: number; b: number }[];
     expect(golds.length).toBeGreaterThanOrEqual(2);
-    golds.forEach(
-      async (g, n) =>
-        await recordCrowdAssignment(
-          t.db,
-          input({
-            externalId: `3FLAG${n}`,
-            itemId: g.id,
-            payload: { kind: "ab-reactiveness", choice: g.a > g.b ? "B" : "A" },
-          }),
-        ),
-    );
+    for (const [n, g] of golds.entries()) {
+      await recordCrowdAssignment(
+        t.db,
+        input({
+          externalId: `3FLAG${n}`,
+          itemId: g.id,
+          payload: { kind: "ab-reactiveness", choice: g.a > g.b ? "B" : "A" },
+        }),
+      );
+    }
     await recordCrowdAssignment(t.db, input({ externalId: "3FLAG_PLAIN" }));
     const decisions = await reviewDecisions(t.db, AB_STUDY, "mturk");
     expect(decisions).toHaveLength(golds.length + 1);
@@ -276,7 +273,7 @@ describe("crowd assignments", () => {
       await recordCrowdAssignment(t.db, input({}));
       migrateFromOldKinds();
       const before = snapshot();
-      expectServiceError(
+      await expectServiceError(
         async () => await recordCrowdAssignment(t.db, input({ payload: B })),
         409,
         /imported before with a different answer/,
@@ -315,7 +312,11 @@ describe("crowd assignments", () => {
         statusIfNew: "counted",
       });
       migrateFromOldKinds();
-      expectServiceError(async () => await recordCrowdAssignment(t.db, input({ payload: B })), 409, /different answer/);
+      await expectServiceError(
+        async () => await recordCrowdAssignment(t.db, input({ payload: B })),
+        409,
+        /different answer/,
+      );
       expect(await recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
     });
   });

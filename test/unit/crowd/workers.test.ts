@@ -9,7 +9,7 @@ describe("crowd workers", () => {
       const worker = await findOrCreateCrowdWorker(t.db, "mturk", "A1B2C3");
       expect(await findOrCreateCrowdWorker(t.db, "mturk", "A1B2C3")).toBe(worker);
       expect(await findOrCreateCrowdWorker(t.db, "link", "A1B2C3")).not.toBe(worker);
-      await expect(await findOrCreateCrowdWorker(t.db, "mturk", "<script>")).rejects.toThrow(/worker id/);
+      await expect(findOrCreateCrowdWorker(t.db, "mturk", "<script>")).rejects.toThrow(/worker id/);
     } finally {
       t.cleanup();
     }

@@ -13,7 +13,7 @@ import { addHitOptions, hitOverrides, type HitOptionValues } from "./hit-options
 
 /** What the mturk API commands use from the outside world; tests pass their own. */
 export interface MturkCommandDeps {
-  openDb?: () => Db;
+  openDb?: () => Db | Promise<Db>;
   /** Builds the API client; the default is mturkClient (sandbox unless production). */
   makeClient?: (options: { production: boolean }) => MTurkClient;
   print?: (line: string) => void;
@@ -103,7 +103,7 @@ export async function publishAction(opts: PublishOptionValues, deps: MturkComman
       opts.frameHeight === undefined ? undefined : parseIntOption("frame-height", opts.frameHeight, 0, 10_000);
     const overrides = hitOverrides(opts);
     const production = opts.production === true;
-    const db = (deps.openDb ?? (async () => await openDatabase()))();
+    const db = await (deps.openDb ?? (() => openDatabase()))();
     const client = opts.dryRun ? null : (deps.makeClient ?? mturkClient)({ production });
     try {
       const summary = await publishStudy(db, client, {

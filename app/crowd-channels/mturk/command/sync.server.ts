@@ -58,7 +58,7 @@ export async function syncAction(opts: SyncOptionValues, deps: MturkCommandDeps 
   return explainMturkErrors(async () => {
     const studyId = parseIntOption("study", opts.study, 1);
     const production = opts.production === true;
-    const db = (deps.openDb ?? (async () => await openDatabase()))();
+    const db = await (deps.openDb ?? (() => openDatabase()))();
     const client = (deps.makeClient ?? mturkClient)({ production });
     const summary = await syncStudy(db, client, { studyId, production, dryRun: opts.dryRun === true });
     for (const line of describeSync(summary)) print(line);
