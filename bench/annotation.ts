@@ -47,7 +47,7 @@ export async function measureInProcess(db: Db, trajectories: number): Promise<In
   const items = (
     await db.select({ id: schema.studyItems.id }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId))
   ).length;
-  const annotators = addExperts(db);
+  const annotators = await addExperts(db);
   const label = await labelMaker(db, studyId);
   let submitted = 0;
   let allocateSeconds = 0;

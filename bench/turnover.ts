@@ -135,7 +135,7 @@ async function main(): Promise<void> {
     const counts = { consensus: probe.length, "A/B": (await itemsOf(ab)).length };
     const shapes = new Map(
       await Promise.all(
-        probe.map(async ({ id }) => {
+        probe.map(async ({ id }): Promise<[number, { topics: number; parties: number }]> => {
           const label = await validConsensusLabel(db, id);
           const topics = Object.values(label.topics);
           return [id, { topics: topics.length, parties: Object.keys(topics[0].positions).length }];

@@ -106,8 +106,8 @@ export async function consensusDashboard({
   const crowdItems = consensusItems(await loadItems(db, crowdStudies), topics).filter((i) => topics.has(i.runId));
   const crowdItemIds = new Set(crowdItems.map((i) => i.itemId));
   const crowdCounted = await loadLatestLabels(db, crowdStudies, "statistics");
-  const crowdLabels = consensusRows(excludeFast ? withoutFastLabels(db, crowdCounted) : crowdCounted).filter((l) =>
-    crowdItemIds.has(l.itemId),
+  const crowdLabels = consensusRows(excludeFast ? await withoutFastLabels(db, crowdCounted) : crowdCounted).filter(
+    (l) => crowdItemIds.has(l.itemId),
   );
   const expertLabels = pool === "expert" ? ownLabels.filter((l) => !exclude.includes(l.annotatorId)) : [];
   const table =
