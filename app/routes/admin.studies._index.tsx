@@ -2,9 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { NewStudyForm, type NewStudyResult } from "../components/admin/NewStudyForm.tsx";
 import { StudyList } from "../components/admin/StudyList.tsx";
-import { actionResult, type ActionFailure } from "../server/http/responses.server.ts";
-import { ServiceError } from "../server/http/errors.server.ts";
-import { noteUnavailable, unavailableHeaders, unavailableReason } from "../server/http/unavailable.server.ts";
+import { actionResult } from "../server/http/responses.server.ts";
 import { createStudyFromForm, previewStudyFromForm, studiesOverview } from "../server/annotation/study-admin.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
@@ -22,32 +20,18 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request, ["admin"]);
   const form = await readForm(request);
   // "Preview item count" runs the creation and rolls it back; both keep what was typed.
-  if (form.get("intent") === "preview") return echoFormOnFailure(await previewAnswer(form), form);
+  if (form.get("intent") === "preview") {
+    return echoFormOnFailure(
+      await actionResult(async (db) =>
+        json({ ok: true as const, preview: await previewStudyFromForm(db, form), values: submittedValues(form) }),
+      ),
+      form,
+    );
+  }
   return echoFormOnFailure(
     await actionResult(async (db) => redirect(`/admin/studies/${await createStudyFromForm(db, form)}`)),
     form,
   );
-}
-
-/**
- * The preview's answer, outside `actionResult`: the preview rolls back its own transaction, which it could not do
- * joined to the action's. Refusals are answered as `actionResult` answers them.
- */
-async function previewAnswer(form: FormData) {
-  try {
-    const preview = await previewStudyFromForm(await getDb(), form);
-    return json({ ok: true as const, preview, values: submittedValues(form) });
-  } catch (err) {
-    if (err instanceof ServiceError)
-      return json<ActionFailure>({ ok: false, message: err.message, problems: err.problems }, { status: err.status });
-    const reason = unavailableReason(err);
-    if (!reason) throw err;
-    noteUnavailable(reason);
-    return json<ActionFailure>(
-      { ok: false, message: reason.message, problems: [] },
-      { status: 503, headers: unavailableHeaders(reason) },
-    );
-  }
 }
 
 export default function Studies() {

@@ -4,7 +4,7 @@
  */
 import { TASK_TYPE_IDS, isTaskTypeId, type TaskTypeId } from "../../task-types/registry.ts";
 import type { StudyFormChoices } from "../../task-types/study-form.ts";
-import { inTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
 import { badInput, ServiceError, type FieldProblem } from "../http/errors.server.ts";
 import { itemsOfStudy } from "../models/study.server.ts";
 import { matchesText, parseSort, sortRows } from "../../domain/table-sort.ts";
@@ -14,8 +14,7 @@ import { listStudies } from "./studies.server.ts";
 import { formNumber } from "./new-study.server.ts";
 import type { TaskTypeServer } from "../../task-types/handler.server.ts";
 import { TASK_SERVERS } from "../../task-types/registry.server.ts";
-import { DatabaseBusy, transact } from "../db-transaction.server.ts";
-import { DatabaseBusyError, writeWaitMs } from "../http/write-lock.server.ts";
+import { transact } from "../db-transaction.server.ts";
 
 async function formChoicesOf(db: Db, id: TaskTypeId): Promise<StudyFormChoices> {
   const server: TaskTypeServer<TaskTypeId> = TASK_SERVERS[id];
@@ -130,12 +129,8 @@ export interface StudyPreview {
   uploadIgnored: boolean;
 }
 
-/**
- * How many items (and gold items) the form's study would have: the real creation, rolled back. Its own transaction, so
- * never under a route's (`actionResult`): joined to another, the creation would not be rolled back.
- */
+/** How many items (and gold items) the form's study would have: the real creation, rolled back. */
 export async function previewStudyFromForm(db: Db, form: FormData): Promise<StudyPreview> {
-  if (inTransaction(db)) throw new Error("a study preview runs in its own transaction, not inside another");
   const upload = form.get("bundle");
   const preview = async (db: Db): Promise<StudyPreview> => {
     const items = await itemsOfStudy(
@@ -148,11 +143,5 @@ export async function previewStudyFromForm(db: Db, form: FormData): Promise<Stud
       uploadIgnored: upload instanceof File && upload.size > 0,
     };
   };
-  return withFormFields(async () => {
-    try {
-      return await transact(db, preview, { dryRun: true, maxWaitMs: writeWaitMs() });
-    } catch (err) {
-      throw err instanceof DatabaseBusy ? new DatabaseBusyError() : err;
-    }
-  });
+  return withFormFields(async () => await transact(db, preview, { dryRun: true }));
 }
