@@ -202,7 +202,7 @@ export interface StudyProxy {
  */
 export async function studyProxy(db: Db, pairIds: readonly string[]): Promise<StudyProxy> {
   const pairs = await storedProxyPairs(db, new Set(pairIds));
-  const volatilityOf = preferredVolatilityReader(db); // shared, so each run is read once for both
+  const volatilityOf = await preferredVolatilityReader(db, pairs); // shared, so each run is read once for both
   const [overall = null] = fidelityProxy(
     pairs.map((p) => ({ ...p, backbone: "all" })),
     volatilityOf,
