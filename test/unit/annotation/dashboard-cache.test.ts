@@ -76,6 +76,18 @@ describe("dashboard cache", () => {
     expect(cachedCharts.trend?.svg).toMatch(/^<svg/);
   });
 
+  it("computes an entry once when two requests miss it at once: the second shares the first's computation", async () => {
+    const both = { excludeFlagged: false, excludeFast: true };
+    const before = dashboardCacheStats(t.db);
+    const [first, second] = await Promise.all([dashboardPage(t.db, crowd, both), dashboardPage(t.db, crowd, both)]);
+    const after = dashboardCacheStats(t.db);
+    expect(after.misses - before.misses, "the figures and their view, once each").toBe(2);
+    expect(after.hits - before.hits, "the second request found the figures being computed").toBe(1);
+    expect(after.leaseReads - before.leaseReads).toBe(1);
+    expect(second.view).toBe(first.view);
+    expect(differences(data(first), data(await freshPage(t.db, crowd, both)), EXACT)).toEqual([]);
+  });
+
   it("keeps the flagged-annotators switch as its own entry", async () => {
     await served(ab, false);
     await served(ab, true);
