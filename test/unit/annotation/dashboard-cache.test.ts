@@ -136,12 +136,16 @@ describe("dashboard cache", () => {
      * After `write`, the next request recomputes, `figure` of the served view changed, and it equals a fresh
      * computation.
      */
-    async function expectChange(studyId: number, write: () => void, figure: (view: DashboardPage["view"]) => unknown) {
+    async function expectChange(
+      studyId: number,
+      write: () => Promise<unknown>,
+      figure: (view: DashboardPage["view"]) => unknown,
+    ) {
       const before = (await served(studyId)).page;
       await write();
       const after = await served(studyId);
       expect(after.recomputed).toBe(true);
-      expect(differences(await figure(after.page.view), await figure(before.view), EXACT)).not.toEqual([]);
+      expect(differences(figure(after.page.view), figure(before.view), EXACT)).not.toEqual([]);
       await expectFresh(studyId);
     }
 
