@@ -15,6 +15,7 @@ import type { Page } from "playwright-core";
 import { studyItems } from "../db/schema.ts";
 import { createAbStudy, createConsensusStudy } from "../app/server/annotation/studies.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { validConsensusLabel } from "../harness/annotation.ts";
 import { startAppServer } from "../harness/app-server.ts";
 import { launchChromium } from "../harness/browser.ts";
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
         }),
       ),
     );
-    db.$client.close();
+    await closeDatabase(db);
 
     const page = await browser.newPage();
     await loginInBrowser(page, server.url, DEMO.ada);
