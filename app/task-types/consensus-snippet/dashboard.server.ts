@@ -57,7 +57,7 @@ const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
  */
 async function evaluatorSources(db: Db, runIds: string[], topics: Map<string, string[]>) {
   const { s0 } = await currentMetricParams(db);
-  const evaluatorSeries = withoutFailedTopics(db, await loadSeries(db, runIds, "topic-localized"), topics);
+  const evaluatorSeries = await withoutFailedTopics(db, await loadSeries(db, runIds, "topic-localized"), topics);
   const evaluators: EvaluatorSource[] = [...new Set(evaluatorSeries.map((s) => s.backbone))].sort().map((backbone) => ({
     backbone,
     valueAt: seriesLookup(
