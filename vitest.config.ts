@@ -1,5 +1,10 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { postgresAvailable } from "./harness/postgres.ts";
+import { POSTGRES_HALF } from "./test/postgres-half.ts";
+
+// The PostgreSQL half runs wherever PostgreSQL is installed, and always under CI (a missing server is a failure there).
+const withPostgres = postgresAvailable() || process.env.CI === "true";
 
 // Kept apart from vite.config.ts so the Remix plugin never loads under test.
 export default defineConfig({
@@ -17,5 +22,16 @@ export default defineConfig({
     // of their own), so two files at a time keep both cores busy.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ["default", "./test/plain-summary-reporter.ts"],
+    projects: [
+      { extends: true, test: { name: "sqlite" } },
+      ...(withPostgres
+        ? [
+            {
+              extends: true,
+              test: { name: "postgres", include: POSTGRES_HALF, env: { SOCRATES_TEST_ENGINE: "postgres" } },
+            },
+          ]
+        : []),
+    ],
   },
 });

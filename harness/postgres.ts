@@ -10,6 +10,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { openPostgres } from "../app/server/db-pg.server.ts";
 
 /** The folder of initdb and pg_ctl: Debian keeps them out of PATH, per major version. */
 function binDir(): string | undefined {
@@ -67,8 +68,32 @@ export function startTestServer(): TestServer {
 
 let counter = 0;
 
-/** A fresh empty database on the test server named by SOCRATES_TEST_PG (test/global-setup.ts). */
-export async function pgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** The database tests copy when they want the current schema (CREATE DATABASE … TEMPLATE is a file copy). */
+const TEMPLATE = "socrates_template";
+
+/** Creates the template database with the current schema (once per test run: test/global-setup.ts). */
+export async function prepareTemplate(server: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE}`);
+    await admin.query(`CREATE DATABASE ${TEMPLATE}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(server);
+  url.pathname = `/${TEMPLATE}`;
+  const db = await openPostgres(url.href);
+  await db.$client.end();
+}
+
+/**
+ * A fresh database on the test server named by SOCRATES_TEST_PG (test/global-setup.ts): empty, or
+ * with `migrated` a copy of the template holding the current schema.
+ */
+export async function pgDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const server = process.env.SOCRATES_TEST_PG;
   if (!server)
     throw new Error("no test PostgreSQL server (test/global-setup.ts starts one when PostgreSQL is installed)");
@@ -76,7 +101,7 @@ export async function pgDatabase(): Promise<{ url: string; drop: () => Promise<v
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${options.migrated ? ` TEMPLATE ${TEMPLATE}` : ""}`);
   } finally {
     await admin.end();
   }

@@ -11,7 +11,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
-import { postgresAvailable, startTestServer } from "../harness/postgres.ts";
+import { postgresAvailable, prepareTemplate, startTestServer } from "../harness/postgres.ts";
 import { buildApp, ROOT } from "../harness/test-build.ts";
 
 function filters(): string[] {
@@ -25,10 +25,13 @@ function buildCli(): void {
     throw new Error(`building the CLI (scripts/build-cli.mjs) failed:\n${result.stdout}${result.stderr}`);
 }
 
-export default function setup(): () => void {
+export default async function setup(): Promise<() => void> {
   buildCli();
   const server = postgresAvailable() ? startTestServer() : undefined;
-  if (server) process.env.SOCRATES_TEST_PG = server.url;
+  if (server) {
+    process.env.SOCRATES_TEST_PG = server.url;
+    await prepareTemplate(server.url);
+  }
   const selected = filters();
   if (selected.length === 0 || selected.some((f) => f.includes("e2e"))) buildApp();
   return () => server?.stop();

@@ -28,6 +28,7 @@ import { candidateOutcomes, curationOfScenario } from "./models/curation-record.
 import { metricValuesNotingStale, type MetricValueRow } from "./models/metric-value.server.ts";
 import { findRun, runTurnRows } from "./models/run.server.ts";
 import { findScenario } from "./models/scenario.server.ts";
+import { containsText } from "./models/portable-sql.server.ts";
 
 export async function overview(db: Db) {
   const [scenarioCount] = await db.select({ n: count() }).from(schema.scenarios);
@@ -139,7 +140,7 @@ function mediatorIs(mediator: string | undefined): SQL | undefined {
   return mediator === NO_MEDIATOR ? eq(schema.runs.mediated, false) : eq(schema.runs.mediatorBackbone, mediator);
 }
 
-function runConditions(filter: RunListFilter): SQL | undefined {
+function runConditions(db: Db, filter: RunListFilter): SQL | undefined {
   const words = (filter.text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const searched = sql`lower(${schema.runs.id} || ' ' || ${schema.scenarios.title} || ' ' || ${schema.conditions.axis} || ' ' || ${schema.conditions.variant} || ' ' || coalesce(${schema.runs.mediatorBackbone}, '') || ' ' || ${schema.runs.simulatorBackbone})`;
   return and(
@@ -154,7 +155,7 @@ function runConditions(filter: RunListFilter): SQL | undefined {
     mediatorIs(filter.mediator),
     filter.backbone ? eq(schema.runs.simulatorBackbone, filter.backbone) : undefined,
     // instr, not LIKE: the words are data, never patterns.
-    ...words.map((w) => sql`instr(${searched}, ${w}) > 0`),
+    ...words.map((w) => containsText(db, searched, w)),
   );
 }
 
@@ -178,7 +179,7 @@ export async function listRuns(db: Db, filter: RunListFilter = {}): Promise<RunL
       .from(schema.runs)
       .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
       .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
-      .where(runConditions(filter))
+      .where(runConditions(db, filter))
       .orderBy(...order)
       .limit(filter.limit ?? 500)
       .offset(filter.offset ?? 0)
@@ -205,7 +206,7 @@ export async function countRuns(db: Db, filter: RunListFilter = {}): Promise<num
       .from(schema.runs)
       .innerJoin(schema.scenarios, eq(schema.scenarios.id, schema.runs.scenarioId))
       .innerJoin(schema.conditions, eq(schema.conditions.id, schema.runs.conditionId))
-      .where(runConditions(filter))
+      .where(runConditions(db, filter))
       .limit(1)
   )[0]!.n;
 }

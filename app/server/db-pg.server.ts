@@ -19,6 +19,8 @@ export type PgDb = NodePgDatabase<typeof pgTables> & { $client: pg.Pool };
  */
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.JSON, (value: string) => value);
+// sum() of a bigint and avg() answer numeric, which pg hands over as text; SQLite answers a number.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value: string) => Number(value));
 
 /** Connects, brings the schema up to date, and returns the database; `close` ends the pool. */
 export async function openPostgres(url: string): Promise<PgDb> {

@@ -57,7 +57,11 @@ function writerOf(db: Db): SqliteWriter {
   if (!found) {
     // An in-memory database has no file a second connection could open: it writes on its one connection.
     const writer = db.$client.memory ? db : connectSqlite(db.$client.name);
-    if (writer !== db) writer.$client.pragma("busy_timeout = 0");
+    if (writer !== db) {
+      writer.$client.pragma("busy_timeout = 0");
+      // A page cap set on the reading connection (a test's full disk) binds the writes too.
+      writer.$client.pragma(`max_page_count = ${db.$client.pragma("max_page_count", { simple: true })}`);
+    }
     found = { writer, tail: Promise.resolve() };
     writers.set(db, found);
   }

@@ -15,11 +15,9 @@ import type { SQL } from "drizzle-orm";
 import { eq, isNull } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import { recordedIdentity } from "../domain/simulation/run-identity.ts";
-
 import { dialectOf, isPostgresUrl, migrationsDir, type Db } from "./db-dialect.server.ts";
 import { openPostgresAsDb, type PgDb } from "./db-pg.server.ts";
 
-import { transact } from "./db-transaction.server.ts";
 export type { Db } from "./db-dialect.server.ts";
 
 export const DEFAULT_DB_PATH = "data/socrates.db";
@@ -70,7 +68,7 @@ export function connectSqlite(path: string): Db {
 export async function openDatabase(path: string = databasePath()): Promise<Db> {
   const db = connectSqlite(path);
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  await backfillRunIdentity(db);
+  backfillRunIdentity(db);
   return db;
 }
 
@@ -81,9 +79,9 @@ export async function openDatabase(path: string = databasePath()): Promise<Db> {
  * first open this is one indexed query that finds nothing. SQLite only, on opening (a PostgreSQL
  * database starts at the current schema), so it may use better-sqlite3's synchronous calls.
  */
-export async function backfillRunIdentity(db: Db): Promise<number> {
+export function backfillRunIdentity(db: Db): number {
   const { runs } = schema;
-  const pending = await db
+  const pending = db
     .select({
       id: runs.id,
       conditionId: runs.conditionId,
@@ -93,9 +91,10 @@ export async function backfillRunIdentity(db: Db): Promise<number> {
       seed: runs.seed,
     })
     .from(runs)
-    .where(isNull(runs.settingsHash));
+    .where(isNull(runs.settingsHash))
+    .all();
   if (pending.length === 0) return 0;
-  await transact(db, async (tx) => {
+  db.transaction((tx) => {
     for (const r of pending) {
       const identity = recordedIdentity({
         condition_id: r.conditionId,
@@ -104,7 +103,7 @@ export async function backfillRunIdentity(db: Db): Promise<number> {
         config: r.config,
         seed: r.seed,
       });
-      await tx.update(runs).set(identity).where(eq(runs.id, r.id));
+      tx.update(runs).set(identity).where(eq(runs.id, r.id)).run();
     }
   });
   return pending.length;

@@ -9,9 +9,14 @@ import { ServiceError } from "../../app/server/http/errors.server.ts";
  * Runs `fn` and checks it throws an ServiceError with this status, a message (or field
  * problem) matching `message`, and, given `path`, a problem at that field. Returns the error.
  */
-export function expectServiceError(fn: () => unknown, status: number, message: RegExp, path?: string): ServiceError {
+export async function expectServiceError(
+  fn: () => unknown,
+  status: number,
+  message: RegExp,
+  path?: string,
+): Promise<ServiceError> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     expect(err).toBeInstanceOf(ServiceError);
     const e = err as ServiceError;

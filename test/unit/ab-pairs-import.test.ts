@@ -11,9 +11,9 @@ const asFile = (value: unknown, file = "ab.json") => [{ file, text: JSON.stringi
  */
 const abBundle = () => fixtureAbBundle();
 
-function problemsOf(run: () => unknown): { file: string; path: string; message: string }[] {
+async function problemsOf(run: () => unknown): Promise<{ file: string; path: string; message: string }[]> {
   try {
-    run();
+    await run();
   } catch (err) {
     if (err instanceof BundleImportError) return err.problems;
     throw err;
@@ -74,7 +74,7 @@ describe("A/B reactiveness pairs in bundles", () => {
     const before = tableCounts(t.db);
     const changed = abBundle();
     delete changed.ab_pairs[0].opponent_level; // still true to the runs, but not what is stored
-    expect(problemsOf(async () => await importBundleFiles(t.db, asFile(changed, "edited.json")))).toEqual([
+    expect(await problemsOf(async () => await importBundleFiles(t.db, asFile(changed, "edited.json")))).toEqual([
       {
         file: "edited.json",
         path: "$.ab_pairs[0]",
@@ -186,23 +186,23 @@ describe("A/B reactiveness pairs in bundles", () => {
     },
   ];
   for (const c of bad) {
-    it(`refuses ${c.name}, naming the JSON path, and stores nothing`, () => {
+    it(`refuses ${c.name}, naming the JSON path, and stores nothing`, async () => {
       const b = abBundle();
       c.edit(b);
-      const problems = problemsOf(async () => await importBundleFiles(t.db, asFile(b, "bad.json")));
+      const problems = await problemsOf(async () => await importBundleFiles(t.db, asFile(b, "bad.json")));
       expect(problems).toContainEqual({ file: "bad.json", path: c.path, message: expect.stringMatching(c.message) });
       expect(tableCounts(t.db).ab_pairs).toBe(0);
       expect(tableCounts(t.db).runs).toBe(0);
     });
   }
 
-  it("refuses a run of another scenario", () => {
+  it("refuses a run of another scenario", async () => {
     const b = abBundle();
     const other = { ...b.scenarios[0], id: "fx-2", title: "Another sale" };
     b.scenarios.push(other);
     b.conditions.push({ id: "fx-2:general", scenario_id: "fx-2", axis: "general", variant: "default" });
     b.runs[2].condition_id = "fx-2:general";
-    expect(problemsOf(async () => await importBundleFiles(t.db, asFile(b, "bad.json")))).toEqual([
+    expect(await problemsOf(async () => await importBundleFiles(t.db, asFile(b, "bad.json")))).toEqual([
       {
         file: "bad.json",
         path: "$.ab_pairs[0].run_a_id",

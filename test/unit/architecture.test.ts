@@ -62,6 +62,14 @@ function loaderBody(source: string): string | null {
   return end < 0 ? rest : rest.slice(0, end);
 }
 
+/** The modules that open, transact on and tell apart the two engines' connections. */
+const CONNECTION_MODULES = [
+  "app/server/db.server.ts",
+  "app/server/db-dialect.server.ts",
+  "app/server/db-pg.server.ts",
+  "app/server/db-transaction.server.ts",
+];
+
 describe("layers", () => {
   it("app/domain is pure: nothing from the server, the database, node:*, React, Remix or components", () => {
     expect(offenders("app/domain", PURE_FORBIDDEN)).toEqual([]);
@@ -89,9 +97,9 @@ describe("layers", () => {
     expect(direct).toEqual([]);
   });
 
-  it("no raw better-sqlite3 statements outside the connection module: data access goes through drizzle", () => {
+  it("no raw better-sqlite3 statements outside the connection modules: data access goes through drizzle", () => {
     const raw = APP_AND_TOOLS.filter(
-      (f) => f !== "app/server/db.server.ts" && /\$client\s*\.\s*(prepare|exec)\(/.test(readSource(f)),
+      (f) => !CONNECTION_MODULES.includes(f) && /\$client\s*\.\s*(prepare|exec)\(/.test(readSource(f)),
     );
     expect(raw).toEqual([]);
   });
@@ -100,12 +108,7 @@ describe("layers", () => {
     // bundle-store: bulk import/export of the whole bundle; catalog: joined read views for the research pages.
     const allowed = (f: string) =>
       f.startsWith("app/server/models/") ||
-      [
-        "app/server/db.server.ts",
-        "app/server/db-pg.server.ts",
-        "app/server/bundle-store.server.ts",
-        "app/server/catalog.server.ts",
-      ].includes(f);
+      [...CONNECTION_MODULES, "app/server/bundle-store.server.ts", "app/server/catalog.server.ts"].includes(f);
     const building = sourceFiles("app", "demo", "scripts").filter(
       (f) =>
         !allowed(f) &&

@@ -14,9 +14,9 @@ const asFile = (value: unknown, file = "bundle.json"): BundleFile => ({ file, te
 const only = (records: Record<string, unknown>) => ({ format: "socrates-bundle", version: 1, ...records });
 
 /** The problems an import is refused with, as "file: path: message" lines. */
-function refusal(run: () => unknown): string[] {
+async function refusal(run: () => unknown): Promise<string[]> {
   try {
-    run();
+    await run();
   } catch (err) {
     if (!(err instanceof BundleImportError)) throw err;
     return err.problems.map((p) => `${p.file}: ${p.path}: ${p.message}`);
@@ -32,31 +32,31 @@ describe("bundle import: the database's constraints as named problems", () => {
   });
   afterEach(() => t.cleanup());
 
-  it("refuses a stored condition's scenario, axis and variant under a new id, writing nothing", () => {
+  it("refuses a stored condition's scenario, axis and variant under a new id, writing nothing", async () => {
     const before = tableCounts(t.db);
     const again = { ...fixtureBundle().conditions[0], id: "fx-1:general-2" };
     expect(
-      refusal(async () => await importBundleFiles(t.db, [asFile(only({ conditions: [again] }), "again.json")])),
+      await refusal(async () => await importBundleFiles(t.db, [asFile(only({ conditions: [again] }), "again.json")])),
     ).toEqual([
       'again.json: $.conditions[0].variant: the stored condition "fx-1:general" already has scenario "fx-1", axis "general", variant "default"; use its id "fx-1:general" instead of "fx-1:general-2", or another variant',
     ]);
     expect(tableCounts(t.db)).toEqual(before);
   });
 
-  it("refuses two conditions with one key within a bundle and across files", () => {
+  it("refuses two conditions with one key within a bundle and across files", async () => {
     const fresh = fixtureBundle().scenarios[0];
     const scenario = { ...fresh, id: "fx-2" };
     const a = { id: "fx-2:general", scenario_id: "fx-2", axis: "general", variant: "default" };
     const b = { ...a, id: "fx-2:general-b" };
     expect(
-      refusal(
+      await refusal(
         async () =>
           await importBundleFiles(t.db, [asFile(only({ scenarios: [scenario], conditions: [a, b] }), "two.json")]),
       ),
     ).toEqual([
       'two.json: $.conditions[1].variant: condition "fx-2:general" in this bundle already has scenario "fx-2", axis "general", variant "default"; one condition per scenario, axis and variant',
     ]);
-    const problems = refusal(
+    const problems = await refusal(
       async () =>
         await importBundleFiles(t.db, [
           asFile(only({ scenarios: [scenario], conditions: [a] }), "one.json"),
@@ -68,10 +68,10 @@ describe("bundle import: the database's constraints as named problems", () => {
     ]);
   });
 
-  it("refuses a second matched pair for a stored pair's mediated run", () => {
+  it("refuses a second matched pair for a stored pair's mediated run", async () => {
     const pair = { ...fixtureBundle().matched_pairs[0], id: "fx-1:pair-2" };
     expect(
-      refusal(async () => await importBundleFiles(t.db, [asFile(only({ matched_pairs: [pair] }), "pairs.json")])),
+      await refusal(async () => await importBundleFiles(t.db, [asFile(only({ matched_pairs: [pair] }), "pairs.json")])),
     ).toEqual([
       `pairs.json: $.matched_pairs[0].mediated_run_id: the stored matched pair "${fixtureBundle().matched_pairs[0].id}" already has mediated run "fx-1:med"; use its id "${fixtureBundle().matched_pairs[0].id}" instead of "fx-1:pair-2", or another mediated run id`,
     ]);
@@ -89,18 +89,18 @@ describe("bundle import: the database's constraints as named problems", () => {
     });
   });
 
-  it("refuses a run config nested 10,000 deep at the first level past the bound", () => {
+  it("refuses a run config nested 10,000 deep at the first level past the bound", async () => {
     const text = JSON.stringify(fixtureBundle()).replace(
       '"config":{',
       `"config":{"deep":${"[".repeat(10_000)}${"]".repeat(10_000)},`,
     );
-    const problems = refusal(async () => await importBundleFiles(t.db, [{ file: "deep.json", text }]));
+    const problems = await refusal(async () => await importBundleFiles(t.db, [{ file: "deep.json", text }]));
     expect(problems).toEqual([
       `deep.json: $.runs[0].config.deep${"[0]".repeat(60)}: nested deeper than 64 levels of arrays and objects (a bundle may nest at most 64)`,
     ]);
   });
 
-  it("refuses bytes that are not UTF-8 by offset and line, and a lone surrogate by JSON path", () => {
+  it("refuses bytes that are not UTF-8 by offset and line, and a lone surrogate by JSON path", async () => {
     const bytes = new TextEncoder().encode(
       JSON.stringify(fixtureBundle(), null, 1).replace("Fixture sale", "Fixture s\u00e0le"),
     );
@@ -109,11 +109,11 @@ describe("bundle import: the database's constraints as named problems", () => {
     const latin1 = new Uint8Array([...bytes.subarray(0, at), 0xe0, ...bytes.subarray(at + 2)]);
     const line = new TextDecoder().decode(bytes.subarray(0, at)).split("\n").length;
     const column = at - bytes.lastIndexOf(0x0a, at);
-    expect(refusal(async () => await importBundleFiles(t.db, [{ file: "latin1.json", bytes: latin1 }]))).toEqual([
+    expect(await refusal(async () => await importBundleFiles(t.db, [{ file: "latin1.json", bytes: latin1 }]))).toEqual([
       `latin1.json: $: invalid UTF-8 at byte ${at} (line ${line}, byte ${column} of the line: e0 6c 65 22); save the file as UTF-8`,
     ]);
     const lone = JSON.stringify(fixtureBundle()).replace("Fixture sale", "Fixture \\ud800sale");
-    expect(refusal(async () => await importBundleFiles(t.db, [{ file: "lone.json", text: lone }]))).toEqual([
+    expect(await refusal(async () => await importBundleFiles(t.db, [{ file: "lone.json", text: lone }]))).toEqual([
       "lone.json: $.scenarios[0].title: a string holds the lone UTF-16 surrogate \\ud800, which is not a character (UTF-8 cannot store it)",
     ]);
   });
@@ -133,7 +133,9 @@ describe("bundle import: the database's constraints as named problems", () => {
     const form = new FormData();
     form.set("bundle", new File([JSON.stringify(clash)], "upload.json", { type: "application/json" }));
     const before = tableCounts(t.db);
-    const refused = await abReactivenessServer.createFromForm(t.db, form, { name: "Upload", pool: "crowd" }).then(
+    const refused = await (
+      await abReactivenessServer.createFromForm(t.db, form, { name: "Upload", pool: "crowd" })
+    ).then(
       () => null,
       (err: unknown) => err,
     );
@@ -153,9 +155,9 @@ describe("bundle import: the database's constraints as named problems", () => {
     ]);
     const bad = new FormData();
     bad.set("bundle", new File([latin1], "latin1.json"));
-    const undecodable = await abReactivenessServer
-      .createFromForm(t.db, bad, { name: "Upload", pool: "crowd" })
-      .catch((err: unknown) => err);
+    const undecodable = await (
+      await abReactivenessServer.createFromForm(t.db, bad, { name: "Upload", pool: "crowd" })
+    ).catch((err: unknown) => err);
     expect((undecodable as ServiceError).status).toBe(400);
     expect((undecodable as ServiceError).problems[0]).toEqual({
       path: "latin1.json: $",

@@ -70,7 +70,7 @@ describe("bundle import and export", () => {
     const before = tableCounts(t.db);
     const changed = fixtureBundle();
     changed.scenarios[0].title = "A different title";
-    await expect(await importBundleFiles(t.db, asFile(changed, "edited.json"))).rejects.toThrowError(
+    await expect(importBundleFiles(t.db, asFile(changed, "edited.json"))).rejects.toThrowError(
       /edited\.json: \$\.scenarios\[0\]: "fx-1" is already stored with different content/,
     );
     expect(tableCounts(t.db)).toEqual(before);

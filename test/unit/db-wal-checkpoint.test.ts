@@ -7,7 +7,8 @@
 import Database from "better-sqlite3";
 import { statSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { checkpointWal, writeTransaction } from "../../app/server/db.server.ts";
+import { checkpointWal } from "../../app/server/db.server.ts";
+import { transact } from "../../app/server/db-transaction.server.ts";
 import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
 import { tableCounts, tempDb } from "../../harness/temp-db.ts";
@@ -36,10 +37,10 @@ describe("checkpointing the write-ahead log after an import", () => {
     expect(walBytes()).toBe(0);
   });
 
-  it("does nothing inside a caller's transaction (the web upload runs under the write lock), which still commits", () => {
-    writeTransaction(t.db, () => {
-      importBundleFiles(t.db, bundleFile());
-      expect(checkpointWal(t.db)).toBe(false);
+  it("does nothing inside a caller's transaction (the web upload runs under the write lock), which still commits", async () => {
+    await transact(t.db, async (tx) => {
+      await importBundleFiles(tx, bundleFile());
+      expect(checkpointWal(tx)).toBe(false);
     });
     expect(walBytes()).toBeGreaterThan(0);
     expect(tableCounts(t.db).scenarios).toBe(1);

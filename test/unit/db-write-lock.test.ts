@@ -31,8 +31,8 @@ afterEach(() => {
   t.cleanup();
 });
 
-const addExpert = (username: string, db: Db = web) =>
-  insertAnnotator(db, { username, displayName: username, role: "expert" });
+const addExpert = async (username: string, db: Db = web) =>
+  (await insertAnnotator(db, { username, displayName: username, role: "expert" }));
 const exists = async (username: string) => (await findAnnotatorByUsername(web, username)) !== undefined;
 
 describe("withWriteLock", () => {
@@ -134,7 +134,7 @@ describe("routes on a locked database", () => {
 
   it("a stray write outside the lock fails at once (no busy wait) and orResponse answers 503, not 500", async () => {
     other.exec("BEGIN IMMEDIATE");
-    const thrown = await orResponse(() => addExpert("stray")).catch((err: unknown) => err);
+    const thrown = await orResponse(async () => (await addExpert("stray"))).catch((err: unknown) => err);
     expect(thrown).toBeInstanceOf(Response);
     expect((thrown as Response).status).toBe(503);
   });

@@ -2,9 +2,10 @@
  * Data access for benchmark_plans: each plan `benchmark run` has worked on, under the hash of its
  * canonical JSON, so the Benchmark page and `report` can rebuild its grid from the database.
  */
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { benchmarkPlans } from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
+import { nowIso } from "./portable-sql.server.ts";
 
 export type BenchmarkPlanRow = typeof benchmarkPlans.$inferSelect;
 
@@ -13,7 +14,7 @@ export async function touchBenchmarkPlan(
   db: Db,
   row: { hash: string; name: string; plan: unknown; source: string },
 ): Promise<void> {
-  const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+  const now = nowIso(db);
   await db
     .insert(benchmarkPlans)
     .values({ ...row, lastRunAt: now })

@@ -259,8 +259,8 @@ export async function sessionConfirmationCounts(
   const row = (
     await db
       .select({
-        confirmed: sql<number>`coalesce(sum(${crowdAssignments.confirmedAt} is not null), 0)`,
-        pending: sql<number>`coalesce(sum(${crowdAssignments.confirmedAt} is null), 0)`,
+        confirmed: sql<number>`count(${crowdAssignments.confirmedAt})`,
+        pending: sql<number>`count(*) - count(${crowdAssignments.confirmedAt})`,
       })
       .from(crowdAssignments)
       .where(and(eq(crowdAssignments.studyId, studyId), eq(crowdAssignments.channel, channel)))

@@ -11,6 +11,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { llmCalls } from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
+import { nowIso } from "./portable-sql.server.ts";
 
 export type LlmCallRow = typeof llmCalls.$inferSelect;
 export type NewLlmCallRow = Omit<typeof llmCalls.$inferInsert, "createdAt"> & {
@@ -107,7 +108,7 @@ const upsert = preparedOnce((db) =>
         completionTokens: sql`llm_calls.completion_tokens + excluded.completion_tokens`,
         costUsd: sql`llm_calls.cost_usd + excluded.cost_usd`,
         attempts: sql`llm_calls.attempts + excluded.attempts`,
-        createdAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`,
+        createdAt: nowIso(db),
       },
     })
     .prepare(),

@@ -11,6 +11,7 @@ import { recordedIdentity } from "../../domain/simulation/run-identity.ts";
 import { segmentSnippets } from "../../domain/snippets.ts";
 import type { Db } from "../db.server.ts";
 import { jsonOrNull, preparedOnce, rawPlaceholder } from "./prepared.server.ts";
+import { storedOrder } from "./portable-sql.server.ts";
 
 const { runs, conditions, scenarios, turns, snippets, evaluations } = schema;
 
@@ -76,7 +77,7 @@ export async function runIdsBySettingsKey(db: Db, keys: readonly string[]): Prom
       .select({ id: runs.id, key: runs.settingsKey })
       .from(runs)
       .where(inArray(runs.settingsKey, chunk))
-      .orderBy(asc(runs.createdAt), asc(sql`rowid`)),
+      .orderBy(asc(runs.createdAt), asc(storedOrder(db, runs.id))),
   );
   return new Map(rows.flatMap((r) => (r.key === null ? [] : [[r.key, r.id] as const])));
 }

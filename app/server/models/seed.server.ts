@@ -8,6 +8,7 @@ import * as schema from "../../../db/schema.ts";
 import type { Domain } from "../../domain/bundle.ts";
 import { dedupeKeyOf, seedReportSchema, type SeedReport, type SeedSource } from "../../domain/curation/seed.ts";
 import type { Db } from "../db.server.ts";
+import { jsonFieldText } from "./portable-sql.server.ts";
 
 const { seeds } = schema;
 
@@ -95,7 +96,7 @@ export async function seedOfAttempt(
     await db
       .select()
       .from(seeds)
-      .where(and(eq(seeds.domain, domain), sql`json_extract(${seeds.provenance}, '$.attempt') = ${attempt}`))
+      .where(and(eq(seeds.domain, domain), sql`${jsonFieldText(db, seeds.provenance, "attempt")} = ${String(attempt)}`))
       .limit(1)
   )[0];
   return row && toStored(row);
@@ -104,7 +105,7 @@ export async function seedOfAttempt(
 /** The seed read from a file (the `files` source), if any. */
 export async function seedOfFile(db: Db, file: string): Promise<StoredSeedWithProvenance | undefined> {
   const row = (
-    await db.select().from(seeds).where(sql`json_extract(${seeds.provenance}, '$.file') = ${file}`).limit(1)
+    await db.select().from(seeds).where(sql`${jsonFieldText(db, seeds.provenance, "file")} = ${file}`).limit(1)
   )[0];
   return row && toStored(row);
 }

@@ -76,7 +76,8 @@ describe("runsPage: paged, filtered and searched in SQL", async () => {
     expect(everything).toHaveLength(ALL);
     const first = await runsPage(t.db, {}, 1, 50);
     expect(first).toMatchObject({ total: ALL, page: 1, pages: 6, size: 50 });
-    const paged = [1, 2, 3, 4, 5, 6].flatMap(async (p) => (await runsPage(t.db, {}, p, 50)).runs.map((r) => r.id));
+    const pages = await Promise.all([1, 2, 3, 4, 5, 6].map((p) => runsPage(t.db, {}, p, 50)));
+    const paged = pages.flatMap((page) => page.runs.map((r) => r.id));
     expect(paged).toEqual(everything);
     expect((await runsPage(t.db, {}, 6, 50)).runs).toHaveLength(ALL - 250);
     // A page past the last shows the last (a stale link after a filter narrowed the list).
