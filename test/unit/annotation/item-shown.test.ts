@@ -55,9 +55,9 @@ describe("the first showing of an item, and submits that come before it", () => 
   it("refuses the task page's submit for a leased item no page has shown yet, and stores nothing", async () => {
     const { itemId } = (await nextTask(t.db, studyId, user.id))!;
     expect(shownAt(itemId)).toBeNull();
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     await expectServiceError(async () => await post(itemId, "blind-token-1"), 409, NOT_SHOWN);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
     expect(t.db.$client.prepare(`SELECT status FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({
       status: "leased",
     });
@@ -113,10 +113,10 @@ describe("the first showing of an item, and submits that come before it", () => 
 
   it("a showing is recorded on the annotator's own existing assignment only: no row for someone else, none without a lease", async () => {
     const { itemId } = (await nextTask(t.db, studyId, user.id))!;
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const other = await addAnnotator(t.db, "other", "expert");
     await recordItemShown(t.db, itemId, other);
-    const after = tableCounts(t.db);
+    const after = await tableCounts(t.db);
     expect(after.assignments).toBe(before.assignments);
     expect(shownAt(itemId)).toBeNull();
   });

@@ -88,7 +88,7 @@ describe("comment stored with a label", () => {
       "comment",
     );
     await expectServiceError(async () => await submit(42, "token-0002"), 400, /comment/, "comment");
-    expect(tableCounts(t.db).label_revisions).toBe(0);
+    expect((await tableCounts(t.db)).label_revisions).toBe(0);
     // Exactly at the limit is fine; a missing comment is none.
     expect((await submit("y".repeat(LABEL_COMMENT_MAX), "token-0003")).revision).toBe(1);
     expect((await submit(undefined, "token-0004")).revision).toBe(2);
