@@ -18,6 +18,7 @@ import { nextTask } from "../app/server/annotation/assignment.server.ts";
 import { studyDashboard } from "../app/server/annotation/dashboard.server.ts";
 import { submitLabel } from "../app/server/annotation/submit.server.ts";
 import { openDatabase, type Db } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { addExperts, createBenchStudy, EXPERTS, importSyntheticRuns, K, labelMaker } from "./study-fixture.ts";
 
 const seconds = (start: number) => (performance.now() - start) / 1000;
@@ -47,7 +48,7 @@ export async function measureInProcess(db: Db, trajectories: number): Promise<In
   const items = (
     await db.select({ id: schema.studyItems.id }).from(schema.studyItems).where(eq(schema.studyItems.studyId, studyId))
   ).length;
-  const annotators = addExperts(db);
+  const annotators = await addExperts(db);
   const label = await labelMaker(db, studyId);
   let submitted = 0;
   let allocateSeconds = 0;
@@ -89,7 +90,7 @@ export async function measureInProcessFresh(trajectories: number): Promise<InPro
       const { studyId: _, ...figures } = await measureInProcess(db, trajectories);
       return figures;
     } finally {
-      db.$client.close();
+      await closeDatabase(db);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(`Annotation platform at study scale (scale ${SCALE})`);
     for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
-    db.$client.close();
+    await closeDatabase(db);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -19,6 +19,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { dashboardPage, freshPage } from "../app/server/annotation/dashboard-cache.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { ADMIN, EXPERTS, K, prepareDashboardStudy } from "./study-fixture.ts";
 import { startAppServer } from "../harness/app-server.ts";
 import { loginCookie } from "../harness/login.ts";
@@ -74,7 +75,7 @@ async function inProcess(dbPath: string, studyId: number): Promise<void> {
       `${line("cached calls", await times(N, async () => await (await dashboardPage(db, studyId, options)).charts))}   (${TARGET})`,
     );
   } finally {
-    db.$client.close();
+    await closeDatabase(db);
   }
 }
 
@@ -119,7 +120,7 @@ try {
   const dbPath = join(tmp.dir, "dashboard.db");
   const db = await openDatabase(dbPath);
   const studyId = await prepareDashboardStudy(db, TRAJECTORIES);
-  db.$client.close();
+  await closeDatabase(db);
   console.log(`Study dashboard at scale (${TRAJECTORIES} trajectories, ${EXPERTS} experts, k = ${K})`);
   await inProcess(dbPath, studyId);
   if (process.env.HTTP !== "0") {

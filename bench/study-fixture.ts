@@ -60,24 +60,23 @@ export async function createBenchStudy(db: Db, trajectories: number): Promise<nu
 }
 
 /** `count` expert accounts (no password: labelled in process); returns their ids. */
-export function addExperts(db: Db, count = EXPERTS): number[] {
-  return Array.from(
-    { length: count },
-    async (_, i) =>
-      (
-        await db
-          .insert(schema.annotators)
-          .values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" })
-          .returning({ id: schema.annotators.id })
-      )[0].id,
-  );
+export async function addExperts(db: Db, count = EXPERTS): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const [row] = await db
+      .insert(schema.annotators)
+      .values({ username: `expert${i}`, displayName: `Expert ${i}`, role: "expert" })
+      .returning({ id: schema.annotators.id });
+    ids.push(row.id);
+  }
+  return ids;
 }
 
 /** The study, fully labelled by 30 experts taking turns, and an admin account; returns the study id. */
 export async function prepareDashboardStudy(db: Db, trajectories: number): Promise<number> {
   await importSyntheticRuns(db, trajectories);
   const studyId = await createBenchStudy(db, trajectories);
-  const experts = addExperts(db);
+  const experts = await addExperts(db);
   const label = await labelMaker(db, studyId);
   const active = new Set(experts);
   while (active.size > 0) {

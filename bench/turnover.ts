@@ -15,6 +15,7 @@ import type { Page } from "playwright-core";
 import { studyItems } from "../db/schema.ts";
 import { createAbStudy, createConsensusStudy } from "../app/server/annotation/studies.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { validConsensusLabel } from "../harness/annotation.ts";
 import { startAppServer } from "../harness/app-server.ts";
 import { launchChromium } from "../harness/browser.ts";
@@ -135,14 +136,14 @@ async function main(): Promise<void> {
     const counts = { consensus: probe.length, "A/B": (await itemsOf(ab)).length };
     const shapes = new Map(
       await Promise.all(
-        probe.map(async ({ id }) => {
+        probe.map(async ({ id }): Promise<[number, { topics: number; parties: number }]> => {
           const label = await validConsensusLabel(db, id);
           const topics = Object.values(label.topics);
           return [id, { topics: topics.length, parties: Object.keys(topics[0].positions).length }];
         }),
       ),
     );
-    db.$client.close();
+    await closeDatabase(db);
 
     const page = await browser.newPage();
     await loginInBrowser(page, server.url, DEMO.ada);

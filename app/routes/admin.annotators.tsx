@@ -16,9 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireUser(request, ["admin"]);
   const form = await readForm(request);
-  return actionResult(async (db) =>
-    json({ ok: true as const, message: await accountAction(await getDb(), admin.id, form) }),
-  );
+  return actionResult(async (db) => json({ ok: true as const, message: await accountAction(db, admin.id, form) }));
 }
 
 /**

@@ -22,7 +22,7 @@ import {
   actionResult,
   asJsonData,
   jsonDataOnce,
-  orResponse,
+  orResponseAsync,
   orResponseWrite,
 } from "../server/http/responses.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
@@ -51,16 +51,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const excludeFlagged = url.searchParams.get("exclude") === "flagged";
   const excludeFast = url.searchParams.get("fast") === "exclude";
   // Cached per study and parameters until the study's data changes (dashboard-cache.server.ts).
-  const page = orResponse(
-    async () =>
-      await dashboardPage(db, studyId, {
-        excludeFlagged,
-        excludeFast,
-        reference: url.searchParams.get("reference") || null,
-      }),
+  const page = await orResponseAsync(() =>
+    dashboardPage(db, studyId, { excludeFlagged, excludeFast, reference: url.searchParams.get("reference") || null }),
   );
   const view = page.view;
-  const channelPanels = view.study.pool === "crowd" ? channelPanelData(db, view.study, url.origin) : null;
+  const channelPanels = view.study.pool === "crowd" ? await channelPanelData(db, view.study, url.origin) : null;
   const flags = await studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
   const charts = chartsData(await page.charts);
   const perRequest = asJsonData({ channels: page.channels, channelPanels, flags, labelComments: page.labelComments });
@@ -85,7 +80,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = String(form.get("intent"));
   const db = await getDb();
   // Every intent is for an existing study: an unknown id is a 404 before anything else.
-  orResponse(async () => await getStudy(db, studyId));
+  await orResponseAsync(() => getStudy(db, studyId));
   if (intent === "close" || intent === "reopen") {
     await orResponseWrite(async (db) => await setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
     return json(NO_ACTION_DATA);
@@ -112,7 +107,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return json(NO_ACTION_DATA);
     }, db);
   }
-  const reply = await orResponseWrite((db) => crowdDashboardAction(db, studyId, intent, form, request.url));
+  const reply = await orResponseWrite(async (db) => await crowdDashboardAction(db, studyId, intent, form, request.url));
   return json(reply.data, { status: reply.status });
 }
 

@@ -19,7 +19,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request, ["admin"]);
   const form = await readForm(request);
-  const db = await getDb();
   // "Preview item count" runs the creation and rolls it back; both keep what was typed.
   if (form.get("intent") === "preview") {
     return echoFormOnFailure(

@@ -8,7 +8,7 @@ import {
   actionResult,
   formJson,
   formSeconds,
-  orResponse,
+  orResponseAsync,
   orResponseWrite,
   type ActionFailure,
 } from "../server/http/responses.server.ts";
@@ -38,8 +38,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const studyId = parseId(params.studyId, "study");
   const itemId = parseId(params.itemId, "item");
   const db = await getDb();
-  const { firstShowing, ...page } = orResponse(
-    async () => await taskPage(db, studyId, itemId, user, new URL(request.url)),
+  const { firstShowing, ...page } = await orResponseAsync(() =>
+    taskPage(db, studyId, itemId, user, new URL(request.url)),
   );
   // From now on the item is the annotator's to answer: a submit that came before this is refused (issue 28).
   // The one write a loader makes (test/unit/architecture.test.ts): it stamps the annotator's own
@@ -64,7 +64,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   };
   // Opened from My labels: a submit goes back there, not on to the next unlabelled item.
   const fromMine = new URL(request.url).searchParams.get("from") === "mine";
-  const db = await getDb();
   return actionResult(async (db) => {
     const result = await saveTaskWork(db, studyId, itemId, user, post);
     switch (result.done) {

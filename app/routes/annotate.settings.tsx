@@ -26,7 +26,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const form = await readForm(request);
-  const db = await getDb();
   const intent = form.get("intent");
   return actionResult(async (db) => {
     if (intent === "hotkeys") {

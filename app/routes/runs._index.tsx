@@ -16,7 +16,7 @@ import { RUN_SORT_KEYS, runFacets, runsPage } from "../server/catalog.server.ts"
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { cellRunIds } from "../server/benchmark/page.server.ts";
-import { orResponse } from "../server/http/responses.server.ts";
+import { orResponseAsync } from "../server/http/responses.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data && data.pages > 1 ? `Runs, page ${data.page} of ${data.pages} · ${APP}` : `Runs · ${APP}` },
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // ?mediated; ?sort&dir sort; ?page pages.
   const condition = params.get("condition") || null;
   // ?plan&table&row&column: the runs behind one cell of a benchmark report (the Benchmark page links here).
-  const cell = benchmarkCell(params);
+  const cell = await benchmarkCell(params);
   const filter = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ""])) as RunFilterValues;
   const sort = parseSort(params, RUN_SORT_KEYS, { key: "scenario", dir: "asc" });
   const db = await getDb();
@@ -74,10 +74,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const FILTERS = ["q", "scenario", "cond", "mediator", "backbone", "outcome", "mediated"] as const;
 type RunFilterValues = Record<(typeof FILTERS)[number], string>;
 
-function benchmarkCell(params: URLSearchParams) {
+async function benchmarkCell(params: URLSearchParams) {
   const [plan, table, row, column] = ["plan", "table", "row", "column"].map((k) => params.get(k) ?? "");
   if (!plan) return null;
-  const found = orResponse(async () => await cellRunIds(await getDb(), plan, { table, row, column }));
+  const found = await orResponseAsync(async () => await cellRunIds(await getDb(), plan, { table, row, column }));
   return { plan, table, row, column, label: found.label, runIds: found.runIds };
 }
 

@@ -60,25 +60,25 @@ export interface TaskTypeServer<Id extends TaskTypeId, Figures extends { kind: I
   /** The type's id (the registry's key). */
   id: Id;
   /** The item's blinded view (built in task-view.server.ts, where blinding is kept in one place). */
-  view(db: Db, item: ItemRow): ViewOf<Id>;
+  view(db: Db, item: ItemRow): Promise<ViewOf<Id>>;
   /** How many units a new study of this type could draw on now (the New-study form shows it). */
-  available(db: Db): number;
+  available(db: Db): Promise<number>;
   /** What the New-study form offers to choose from beyond the count (e.g. an A/B study's simulator backbones). */
-  formChoices?(db: Db): StudyFormChoices;
+  formChoices?(db: Db): Promise<StudyFormChoices>;
   /** Creates a study of this type from the New-study form: its own fields, plus the common ones already read. */
   createFromForm(db: Db, form: FormData, common: CommonStudyInput): Promise<number>;
   /**
-   * The same from the form's typed fields only (no upload), synchronously: the item-count preview runs it in a
-   * rolled-back transaction.
+   * The same from the form's typed fields only (no upload, so nothing but the database): the item-count preview runs
+   * it in a rolled-back transaction.
    */
-  createFromFields(db: Db, form: FormData, common: CommonStudyInput): number;
+  createFromFields(db: Db, form: FormData, common: CommonStudyInput): Promise<number>;
   /**
    * A check a submit needs beyond the label's own (checkLabel), in the annotator's terms: throws
    * a 400 to refuse. `snippet` reads the item's place in its run (consensus items only).
    */
-  refuseOnSubmit?(item: ItemRow, label: LabelOf<Id>, snippet: () => SnippetContext): void;
+  refuseOnSubmit?(item: ItemRow, label: LabelOf<Id>, snippet: () => Promise<SnippetContext>): Promise<void>;
   /** The type's own dashboard figures. */
-  dashboard(context: DashboardContext): Figures;
+  dashboard(context: DashboardContext): Promise<Figures>;
   /** Those figures as the dashboard page shows them (no rating matrices). */
   dashboardView(figures: Figures, options: DashboardViewOptions): DashboardViewPart<Id>;
   /** The dashboard's drawn figures by key (e.g. "trend"), those the type has and the view has data for. */
@@ -96,5 +96,5 @@ export interface TaskTypeServer<Id extends TaskTypeId, Figures extends { kind: I
     item: ItemRow,
     annotatorId: number | null,
     saved: { draft: unknown; latest: LabelPayload | null },
-  ): TaskPartBase<Id>;
+  ): Promise<TaskPartBase<Id>>;
 }

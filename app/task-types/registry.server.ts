@@ -21,9 +21,9 @@ export const TASK_SERVERS = {
 type Servers = typeof TASK_SERVERS;
 
 /** One type's dashboard figures; the union over all types is discriminated by `kind`. */
-export type DashboardFigures = { [Id in TaskTypeId]: ReturnType<Servers[Id]["dashboard"]> }[TaskTypeId];
+export type DashboardFigures = { [Id in TaskTypeId]: Awaited<ReturnType<Servers[Id]["dashboard"]>> }[TaskTypeId];
 export type DashboardView = { [Id in TaskTypeId]: ReturnType<Servers[Id]["dashboardView"]> }[TaskTypeId];
-export type TaskPart = { [Id in TaskTypeId]: ReturnType<Servers[Id]["taskPart"]> }[TaskTypeId];
+export type TaskPart = { [Id in TaskTypeId]: Awaited<ReturnType<Servers[Id]["taskPart"]>> }[TaskTypeId];
 
 /** The blinded view of an item, whichever its task type. */
 export async function taskView(db: Db, item: ItemRow): Promise<TaskView> {
@@ -31,9 +31,13 @@ export async function taskView(db: Db, item: ItemRow): Promise<TaskView> {
 }
 
 /** What a type checks on a submit beyond the label's own check (nothing for most types). */
-export function refuseOnSubmit(item: ItemRow, label: LabelPayload, snippet: () => SnippetContext): void {
+export async function refuseOnSubmit(
+  item: ItemRow,
+  label: LabelPayload,
+  snippet: () => Promise<SnippetContext>,
+): Promise<void> {
   const server = TASK_SERVERS[label.kind] as Pick<TaskTypeServer<TaskTypeId>, "refuseOnSubmit">;
-  server.refuseOnSubmit?.(item, label as never, snippet);
+  await server.refuseOnSubmit?.(item, label as never, snippet);
 }
 
 /** The dashboard's drawn figures for a type's view (none for a type without any). */

@@ -73,7 +73,7 @@ export function taskTypeName(id: string): string {
 }
 
 /** Checks a label with its own type's check (the payload's kind names its type). */
-export function checkLabel(label: LabelPayload, context: LabelCheckContext<LabelPayload>): LabelProblem[] {
+export function checkLabel(label: LabelPayload, context: LabelCheckContext<LabelPayload>): Promise<LabelProblem[]> {
   return taskType(label.kind as string).checkLabel(label, context);
 }
 

@@ -20,9 +20,9 @@ export interface LabelProblem {
 /** What a label check may need beyond the label; read lazily, so a type that needs nothing costs nothing. */
 export interface LabelCheckContext<Label> {
   /** The scenario as played in the labelled conversation. */
-  scenario: () => { topics: readonly Topic[]; parties: readonly Pick<Party, "id">[] };
+  scenario: () => Promise<{ topics: readonly Topic[]; parties: readonly Pick<Party, "id">[] }>;
   /** The annotator's own label on the preceding item of the same conversation, if any. */
-  previousLabel: () => Label | null;
+  previousLabel: () => Promise<Label | null>;
 }
 
 /** A HIT's title, description and search keywords on Mechanical Turk. */
@@ -43,7 +43,10 @@ export interface MturkTemplateSpec<Label, View> {
   /** One HIT's values (safe HTML) from the blinded task view. */
   hitValues: (input: View & { studyId: number; itemId: number }) => Record<string, string>;
   /** A worker's `taskAnswers` as a label payload; `scenario` is read only by types that need it. */
-  payloadFromAnswers: (answers: Record<string, unknown>, scenario: () => AnswerScenario) => AnswerResult<Label>;
+  payloadFromAnswers: (
+    answers: Record<string, unknown>,
+    scenario: () => Promise<AnswerScenario>,
+  ) => Promise<AnswerResult<Label>>;
 }
 
 /** How the study dashboard words this type's figures. */
@@ -112,7 +115,7 @@ export interface TaskTypeDefinition<
   /** The payload shape (zod); the registry's union of these is what a submit must match. */
   labelSchema: z.ZodType<Label>;
   /** Checks a well-formed label against the item it labels; [] when it is fine. */
-  checkLabel: (label: Label, context: LabelCheckContext<Label>) => LabelProblem[];
+  checkLabel: (label: Label, context: LabelCheckContext<Label>) => Promise<LabelProblem[]>;
   /** Seconds per item assumed for pay and cost before a study has timed labels. */
   defaultSecondsPerItem: number;
   /** The folder under app/task-types/ holding guidelines.md and mturk.html. */

@@ -31,7 +31,7 @@ async function signIn(store: ReturnType<typeof databaseSessionStorage>, annotato
 
 describe("readSignedIn", () => {
   it("gives the session's data and the annotator's row, as getSession and then the row by id do", async () => {
-    const store = databaseSessionStorage(() => db, SECRET);
+    const store = databaseSessionStorage(async () => db, SECRET);
     const id = await addAnnotator(db, "worker-1", "crowd");
     const cookie = await signIn(store, id, [4, 7]);
     const signedIn = await store.readSignedIn(cookie);
@@ -43,7 +43,7 @@ describe("readSignedIn", () => {
   });
 
   it("reads the annotator as stored now (a deactivation shows at once)", async () => {
-    const store = databaseSessionStorage(() => db, SECRET);
+    const store = databaseSessionStorage(async () => db, SECRET);
     const id = await addAnnotator(db, "expert-1", "expert");
     const cookie = await signIn(store, id, []);
     expect((await store.readSignedIn(cookie))?.annotator.active).toBe(true);
@@ -52,14 +52,14 @@ describe("readSignedIn", () => {
   });
 
   it("answers null without a cookie, for a forged or foreign cookie and once the session has ended", async () => {
-    const store = databaseSessionStorage(() => db, SECRET);
+    const store = databaseSessionStorage(async () => db, SECRET);
     const id = await addAnnotator(db, "expert-2", "expert");
     const cookie = await signIn(store, id, []);
     expect(await store.readSignedIn(null)).toBeNull();
     expect(await store.readSignedIn("other=1")).toBeNull();
     const [name, value] = cookie.split("=");
     expect(await store.readSignedIn(`${name}=${value.slice(0, -3)}abc`)).toBeNull();
-    const elsewhere = databaseSessionStorage(() => db, "another-secret-of-enough-length-987654321");
+    const elsewhere = databaseSessionStorage(async () => db, "another-secret-of-enough-length-987654321");
     expect(await elsewhere.readSignedIn(cookie)).toBeNull();
     await store.destroySession(await store.getSession(cookie));
     expect(await store.readSignedIn(cookie)).toBeNull();

@@ -3,7 +3,7 @@
  */
 import { z } from "zod";
 import { PASSWORD_MAX_LENGTH, passwordProblem } from "../../domain/password-strength.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
 import { hashPassword, verifyPassword } from "../auth/password.server.ts";
 import { badInput, notFound, zodProblems } from "../http/errors.server.ts";
 import { withWriteLock } from "../http/write-lock.server.ts";
@@ -16,8 +16,8 @@ import {
   type AnnotatorRow,
 } from "../models/annotator.server.ts";
 import { deleteSessionsOf } from "../models/session.server.ts";
-
 import { transact } from "../db-transaction.server.ts";
+
 export const newAccountSchema = z
   .object({
     username: z

@@ -14,11 +14,11 @@ import {
 } from "../../domain/hotkeys.ts";
 import { TASK_TYPE_IDS, isTaskTypeId, taskTypeName, type TaskTypeId } from "../../task-types/registry.ts";
 import type { SessionUser } from "../auth/session.server.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
 import { badInput } from "../http/errors.server.ts";
 import { findAnnotator, updateAnnotator } from "../models/annotator.server.ts";
-
 import { transact } from "../db-transaction.server.ts";
+
 export interface TaskSettings {
   autoAdvance: boolean;
   hotkeys: HotkeySettings;

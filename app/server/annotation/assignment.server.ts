@@ -8,7 +8,7 @@
  * keeps a trajectory's snippets in sequence. An active study (docs/active-labelling.md) adds a run's items only when
  * it is drawn, inside the same transaction.
  */
-import { writeTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
 import { forbidden, notFound } from "../http/errors.server.ts";
 import {
   advanceAllocationCursor,
@@ -22,8 +22,8 @@ import { findStudy } from "../models/study.server.ts";
 import { canDraw, drawNextRun } from "./active-draw.server.ts";
 import { identityConfirmedOnSubmit } from "./identity.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
-
 import { transact } from "../db-transaction.server.ts";
+
 export interface Lease {
   assignmentId: number;
   itemId: number;

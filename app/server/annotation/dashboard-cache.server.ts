@@ -2,8 +2,11 @@
  * The dashboard page's figures, computed once per (study, parameter set) and served from an
  * in-process LRU until the study's data mark (models/data-version.server.ts, kept by SQLite
  * triggers) moves: any new or revised label, exclusion, gold or config change, evaluation, run or
- * annotator change, by this process or another. The mark and the figures are read in one read
- * transaction, so a cached value always belongs to its mark. Leases are not in the mark (allocation writes them on
+ * annotator change, by this process or another. The mark is read before an entry is computed and again after: marks
+ * only grow, so an unchanged mark means every query in between read the same committed state, and an entry a write
+ * overtook is not kept (a cached value always belongs to its mark; no read transaction is held, on either engine).
+ * An entry is kept from the start of its computation, as a promise, so requests that miss at once share one
+ * computation. Leases are not in the mark (allocation writes them on
  * every task request): the page's lease parts (progress and names, dashboard.server.ts `leaseParts`) are kept under
  * the data mark plus the study's lease mark, which every assignment write moves, and only until the first running
  * lease ends, since a lease ends by the clock without a write. The bootstrap
@@ -13,7 +16,7 @@
 import type { ChannelStats } from "../../domain/crowd/channel-stats.ts";
 import { studyChannelStats } from "../crowd/channel-stats.server.ts";
 import { inTransaction, type Db } from "../db.server.ts";
-import { dashboardMark, inReadSnapshot, leaseMark } from "../models/data-version.server.ts";
+import { dashboardMark, leaseMark } from "../models/data-version.server.ts";
 import { dashboardAnalytics, leaseParts, withLeaseParts, type DashboardAnalytics } from "./dashboard.server.ts";
 import {
   figuresView,
@@ -53,6 +56,17 @@ class Lru<V> {
     this.entries.set(key, value);
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
   }
+
+  /** The entry under `key` without making it recent. */
+  peek(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Forgets the entry under `key` if `is` says it is the one (another request may have replaced it since). */
+  forget(key: string, is: (value: V) => boolean): void {
+    const value = this.entries.get(key);
+    if (value !== undefined && is(value)) this.entries.delete(key);
+  }
 }
 
 /**
@@ -70,7 +84,8 @@ type LabelComments = Awaited<ReturnType<typeof studyLabelComments>>;
 
 interface Entry {
   mark: string;
-  value: unknown;
+  /** The computation, settled or not (a promise of the entry's value). */
+  value: Promise<unknown>;
 }
 
 interface Cache {
@@ -104,16 +119,57 @@ export function dashboardCacheStats(db: Db): { hits: number; misses: number; lea
   return { hits, misses, leaseReads };
 }
 
-function cached<V>(cache: Cache, key: string, mark: string, compute: () => V): V {
+/**
+ * Starts computing the entry under `key` for `mark` and keeps it at once (so a request missing meanwhile shares it);
+ * forgets it if it fails, or if `markNow` finds that a write overtook it (its value may mix two states).
+ */
+function keep<V>(cache: Cache, key: string, mark: string, markNow: () => Promise<string>, compute: () => Promise<V>) {
+  const value = (async () => {
+    const result = await compute();
+    if ((await markNow()) !== mark) cache.lru.forget(key, (e) => e.value === value);
+    return result;
+  })();
+  cache.lru.set(key, { mark, value });
+  value.catch(() => cache.lru.forget(key, (e) => e.value === value));
+  return value;
+}
+
+/** The entry under `key` while its mark is `mark`, else computed now (shared with the requests that miss at once). */
+function cached<V>(
+  cache: Cache,
+  key: string,
+  mark: string,
+  markNow: () => Promise<string>,
+  compute: () => Promise<V>,
+): Promise<V> {
   const hit = cache.lru.get(key);
   if (hit && hit.mark === mark) {
     cache.hits++;
-    return hit.value as V;
+    return hit.value as Promise<V>;
   }
   cache.misses++;
-  const value = compute();
-  cache.lru.set(key, { mark, value });
-  return value;
+  return keep(cache, key, mark, markNow, compute);
+}
+
+/**
+ * The named view under `key` while its mark is `mark` and no lease has ended by `now`, else read now (shared like
+ * `cached`'s entries). An ended entry is replaced only if it is still the one kept when its value was seen.
+ */
+async function namedEntry(
+  cache: Cache,
+  key: string,
+  mark: string,
+  now: Date,
+  markNow: () => Promise<string>,
+  compute: () => Promise<NamedEntry>,
+): Promise<NamedEntry> {
+  for (let hit = cache.lru.get(key); hit?.mark === mark; hit = cache.lru.get(key)) {
+    const pending = hit.value as Promise<NamedEntry>;
+    const named = await pending;
+    if (named.endsAt === null || now.toISOString() < named.endsAt) return named;
+    if (cache.lru.peek(key)?.value === pending) break;
+  }
+  return await keep(cache, key, mark, markNow, compute);
 }
 
 export interface DashboardPage {
@@ -134,36 +190,37 @@ export async function dashboardPage(
 ): Promise<DashboardPage> {
   // Inside a caller's transaction the mark may belong to writes not yet committed (or about to be rolled back).
   if (!cacheEnabled() || inTransaction(db)) return await freshPage(db, studyId, options);
-  return await inReadSnapshot(db, async () => {
-    const cache = cacheOf(db);
-    const mark = await dashboardMark(db, studyId);
-    const params = `${studyId}:${options.excludeFlagged ? "excluding" : "all"}:${options.excludeFast ? "without-fast" : "with-fast"}`;
-    const figures = cached(cache, `figures:${params}`, mark, async (): Promise<Figures> => {
-      const analytics = await dashboardAnalytics(db, studyId, options);
-      return {
-        analytics,
-        channels: await studyChannelStats(db, studyId, analytics.gold),
-        labelComments: await studyLabelComments(db, studyId),
-      };
-    });
-    const viewKey = `view:${params}:${options.reference ?? ""}`;
-    const namedMark = `${mark};leases=${await leaseMark(db, studyId)}`;
-    const hit = cache.lru.get(`named:${viewKey}`);
-    const named = hit?.mark === namedMark ? (hit.value as NamedEntry) : undefined;
-    if (named && (named.endsAt === null || now.toISOString() < named.endsAt))
-      return {
-        view: named.view,
-        channels: figures.channels,
-        labelComments: figures.labelComments,
-        charts: chartsOf(figures, named.view),
-      };
-    const part = cached(cache, viewKey, mark, () => figuresView(figures.analytics.figures, options));
+  const cache = cacheOf(db);
+  const dataMark = () => dashboardMark(db, studyId);
+  const mark = await dataMark();
+  const params = `${studyId}:${options.excludeFlagged ? "excluding" : "all"}:${options.excludeFast ? "without-fast" : "with-fast"}`;
+  const figures = await cached(cache, `figures:${params}`, mark, dataMark, async (): Promise<Figures> => {
+    const analytics = await dashboardAnalytics(db, studyId, options);
+    return {
+      analytics,
+      channels: await studyChannelStats(db, studyId, analytics.gold),
+      labelComments: await studyLabelComments(db, studyId),
+    };
+  });
+  const viewKey = `view:${params}:${options.reference ?? ""}`;
+  // The data mark the figures were read under, so a named view never outlives them.
+  const namedMark = `${mark};leases=${await leaseMark(db, studyId)}`;
+  const namedMarkNow = async () => `${await dataMark()};leases=${await leaseMark(db, studyId)}`;
+  const named = await namedEntry(cache, `named:${viewKey}`, namedMark, now, namedMarkNow, async () => {
+    const part = await cached(cache, viewKey, mark, dataMark, async () =>
+      figuresView(figures.analytics.figures, options),
+    );
     cache.leaseReads++;
     const parts = await leaseParts(db, figures.analytics, now);
     const view = namedView(await withLeaseParts(db, figures.analytics, parts), part);
-    cache.lru.set(`named:${viewKey}`, { mark: namedMark, value: { view, endsAt: parts.endsAt } satisfies NamedEntry });
-    return { view, channels: figures.channels, labelComments: figures.labelComments, charts: chartsOf(figures, view) };
+    return { view, endsAt: parts.endsAt };
   });
+  return {
+    view: named.view,
+    channels: figures.channels,
+    labelComments: figures.labelComments,
+    charts: chartsOf(figures, named.view),
+  };
 }
 
 /** The page's data computed now, uncached. */

@@ -91,37 +91,29 @@ export async function loadLatestLabels(
     pool: r.pool as LabelRecord["pool"],
     payload: r.payload as LabelPayload,
   }));
-  return which === "stored" ? rows : forStatistics(db, rows);
+  return which === "stored" ? rows : await forStatistics(db, rows);
 }
 
 /** The labels among `rows` that statistics may use, by each one's study setting. */
-export function forStatistics(db: Db, rows: readonly LabelRecord[]): LabelRecord[] {
+export async function forStatistics(db: Db, rows: readonly LabelRecord[]): Promise<LabelRecord[]> {
   const allowed = new Map<number, Set<LabelStatus>>();
-  const allowedIn = async (studyId: number) => {
-    let set = allowed.get(studyId);
-    if (!set)
-      allowed.set(
-        studyId,
-        (set = new Set(statusesInStatistics(parseStudyConfig((await findStudy(db, studyId))?.config).countSurplus))),
-      );
-    return set;
-  };
-  return rows.filter(async (r) => (await allowedIn(r.studyId)).has(r.status));
+  for (const studyId of new Set(rows.map((r) => r.studyId)))
+    allowed.set(
+      studyId,
+      new Set(statusesInStatistics(parseStudyConfig((await findStudy(db, studyId))?.config).countSurplus)),
+    );
+  return rows.filter((r) => allowed.get(r.studyId)?.has(r.status));
 }
 
 /**
  * The labels among `rows` not faster than each one's study minimum seconds on task (for a type that reads other
  * studies' labels).
  */
-export function withoutFastLabels(db: Db, rows: readonly LabelRecord[]): LabelRecord[] {
+export async function withoutFastLabels(db: Db, rows: readonly LabelRecord[]): Promise<LabelRecord[]> {
   const minimum = new Map<number, number>();
-  const minimumOf = async (studyId: number) => {
-    let value = minimum.get(studyId);
-    if (value === undefined)
-      minimum.set(studyId, (value = parseStudyConfig((await findStudy(db, studyId))?.config).minSecondsOnTask));
-    return value;
-  };
-  return rows.filter(async (r) => !isFastLabel(r, await minimumOf(r.studyId)));
+  for (const studyId of new Set(rows.map((r) => r.studyId)))
+    minimum.set(studyId, parseStudyConfig((await findStudy(db, studyId))?.config).minSecondsOnTask);
+  return rows.filter((r) => !isFastLabel(r, minimum.get(r.studyId) as number));
 }
 
 export async function loadActiveLeases(db: Db, studyId: number, now = new Date()) {

@@ -40,7 +40,7 @@ export async function dashboardAnalytics(db: Db, studyId: number, options: Dashb
   const items = await loadItems(db, [studyId]);
   const stored = await loadLatestLabels(db, [studyId], "stored");
   // Statistics and progress use the labels that count; gold accuracy judges each worker's own work, pending or not.
-  const labels = forStatistics(db, stored);
+  const labels = await forStatistics(db, stored);
   const gold = goldAccuracy(goldFor(items), stored);
   const flagged = flagAnnotators(gold, config.goldThreshold, config.goldMinAttempted);
   const exclude = options.excludeFlagged ? flagged : [];
@@ -105,7 +105,11 @@ export async function leaseParts(db: Db, a: DashboardAnalytics, now = new Date()
 }
 
 /** The dashboard from its analytics plus what leases change (read now unless given). */
-export async function withLeaseParts(db: Db, a: DashboardAnalytics, partsGiven?) {
+export async function withLeaseParts(
+  db: Db,
+  a: DashboardAnalytics,
+  partsGiven?: Awaited<ReturnType<typeof leaseParts>>,
+) {
   const parts = partsGiven ?? (await leaseParts(db, a));
   const { names, progress } = parts;
   const { study, gold, flagged, excludeFlagged, fast, excludeFast, labelStatus, figures } = a;

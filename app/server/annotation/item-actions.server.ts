@@ -5,14 +5,14 @@
  */
 import { z } from "zod";
 import type { SessionUser } from "../auth/session.server.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
 import { ServiceError, badInput, forbidden, zodProblems } from "../http/errors.server.ts";
 import { findAssignment, markSkipped, submittedItemBefore, type AssignmentRow } from "../models/assignment.server.ts";
 import { insertItemFlag } from "../models/item-flag.server.ts";
 import { studyForWorker } from "./access.server.ts";
 import { loadItem } from "./task-view.server.ts";
-
 import { transact } from "../db-transaction.server.ts";
+
 export const SKIP_REASON_MAX = 500;
 export const FLAG_COMMENT_MAX = 1000;
 

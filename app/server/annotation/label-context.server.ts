@@ -61,7 +61,11 @@ export async function itemWordsOfStudy(
   const wantedRuns = [...new Set(items.flatMap((i) => (i.runId && wanted.has(i.itemId) ? [i.runId] : [])))];
   const places = itemPlaces(
     items satisfies PlaceItem[],
-    new Map(await Promise.all(wantedRuns.map(async (runId) => [runId, (await snippetsOfRun(db, runId)).length]))),
+    new Map(
+      await Promise.all(
+        wantedRuns.map(async (runId): Promise<[string, number]> => [runId, (await snippetsOfRun(db, runId)).length]),
+      ),
+    ),
   );
   const empty: ScenarioBody = { background: "", topics: [], parties: [] };
   return new Map(

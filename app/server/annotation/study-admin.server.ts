@@ -4,7 +4,7 @@
  */
 import { TASK_TYPE_IDS, isTaskTypeId, type TaskTypeId } from "../../task-types/registry.ts";
 import type { StudyFormChoices } from "../../task-types/study-form.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
 import { badInput, ServiceError, type FieldProblem } from "../http/errors.server.ts";
 import { itemsOfStudy } from "../models/study.server.ts";
 import { matchesText, parseSort, sortRows } from "../../domain/table-sort.ts";
@@ -14,11 +14,11 @@ import { listStudies } from "./studies.server.ts";
 import { formNumber } from "./new-study.server.ts";
 import type { TaskTypeServer } from "../../task-types/handler.server.ts";
 import { TASK_SERVERS } from "../../task-types/registry.server.ts";
-
 import { transact } from "../db-transaction.server.ts";
-function formChoicesOf(db: Db, id: TaskTypeId): StudyFormChoices {
+
+async function formChoicesOf(db: Db, id: TaskTypeId): Promise<StudyFormChoices> {
   const server: TaskTypeServer<TaskTypeId> = TASK_SERVERS[id];
-  return server.formChoices?.(db) ?? {};
+  return (await server.formChoices?.(db)) ?? {};
 }
 
 export const STUDY_SORT_KEYS = [
@@ -68,10 +68,9 @@ export async function studiesOverview(db: Db, params = new URLSearchParams()) {
     available: Object.fromEntries(
       await Promise.all(TASK_TYPE_IDS.map(async (id) => [id, await TASK_SERVERS[id].available(db)])),
     ) as Record<TaskTypeId, number>,
-    choices: Object.fromEntries(TASK_TYPE_IDS.map((id) => [id, formChoicesOf(db, id)])) as Record<
-      TaskTypeId,
-      StudyFormChoices
-    >,
+    choices: Object.fromEntries(
+      await Promise.all(TASK_TYPE_IDS.map(async (id) => [id, await formChoicesOf(db, id)])),
+    ) as Record<TaskTypeId, StudyFormChoices>,
     defaultGuidelines: defaultGuidelines(),
   };
 }
@@ -133,22 +132,16 @@ export interface StudyPreview {
 /** How many items (and gold items) the form's study would have: the real creation, rolled back. */
 export async function previewStudyFromForm(db: Db, form: FormData): Promise<StudyPreview> {
   const upload = form.get("bundle");
-  return withFormFields(
-    async () =>
-      await transact(
-        db,
-        async (db) => {
-          const items = await itemsOfStudy(
-            db,
-            await TASK_SERVERS[formType(form)].createFromFields(db, form, commonFields(form)),
-          );
-          return {
-            items: items.length,
-            gold: items.filter((i) => i.isGold).length,
-            uploadIgnored: upload instanceof File && upload.size > 0,
-          };
-        },
-        { dryRun: true },
-      ),
-  );
+  const preview = async (db: Db): Promise<StudyPreview> => {
+    const items = await itemsOfStudy(
+      db,
+      await TASK_SERVERS[formType(form)].createFromFields(db, form, commonFields(form)),
+    );
+    return {
+      items: items.length,
+      gold: items.filter((i) => i.isGold).length,
+      uploadIgnored: upload instanceof File && upload.size > 0,
+    };
+  };
+  return withFormFields(async () => await transact(db, preview, { dryRun: true }));
 }

@@ -8,7 +8,7 @@ import { labelCommentSchema } from "../../domain/label-comment.ts";
 import { z } from "zod";
 import { checkLabel, labelPayloadSchema, type LabelPayload } from "../../task-types/registry.ts";
 import { refuseOnSubmit } from "../../task-types/registry.server.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
 import { ServiceError, badInput, forbidden, zodProblems } from "../http/errors.server.ts";
 import { revisionByClientToken, upsertDraft, writeLabelRevision } from "../models/label.server.ts";
 import { findAssignment, markSubmitted, takenSlots } from "../models/assignment.server.ts";
@@ -25,8 +25,8 @@ import {
   loadItem,
   type SnippetContext,
 } from "./task-view.server.ts";
-
 import { transact } from "../db-transaction.server.ts";
+
 export interface SubmitInput {
   studyId: number;
   itemId: number;
@@ -68,8 +68,8 @@ export async function validatePayload(
   // The snippet's place in its run is read once, and only when a check needs it.
   let known: SnippetContext | undefined;
   const context = async () => (known ??= await snippetContext(db, item.snippetId as number));
-  refuseOnSubmit(item, label, context);
-  const problems = checkLabel(label, {
+  await refuseOnSubmit(item, label, context);
+  const problems = await checkLabel(label, {
     scenario: async () => (await playedScenarioOfRun(db, (await context()).runId)).body,
     previousLabel: async () =>
       await previousOwnLabel(db, item, annotatorId, item.snippetId === null ? undefined : await context()),

@@ -22,7 +22,7 @@ export const abReactiveness: TaskTypeDefinition<
   shortName: "A/B",
   labelSchema: abLabelSchema,
   // The schema is the whole check: a choice of A or B needs nothing from the item.
-  checkLabel: () => [],
+  checkLabel: async () => [],
   defaultSecondsPerItem: 240,
   templateName: AB_REACTIVENESS,
   mturk: {
@@ -36,7 +36,7 @@ export const abReactiveness: TaskTypeDefinition<
       keywords: ["negotiation", "dialogue", "comparison", "emotion", "research"],
     },
     hitValues: abHitValues,
-    payloadFromAnswers: (answers) => abPayloadFromAnswers(answers),
+    payloadFromAnswers: async (answers) => abPayloadFromAnswers(answers),
   },
   // An A/B draft is read by its choice alone (a choice of A or B is the whole answer).
   resume: (draft, latest) => {

@@ -182,8 +182,11 @@ async function formPairIds(db: Db, form: FormData): Promise<string[]> {
   if (!(upload instanceof File) || upload.size === 0) return pairIds;
   // Bytes, not upload.text(): that replaces invalid UTF-8 silently; the import names where it is.
   const bytes = new Uint8Array(await upload.arrayBuffer());
-  // After an await the route's write lock is gone: take it again (see http/write-lock).
-  const bundlePairs = await withWriteLock(db, async (db) => await importUploadedPairs(db, { name: upload.name, bytes }));
+  // Joins the route's transaction when there is one, else takes the write lock (see http/write-lock).
+  const bundlePairs = await withWriteLock(
+    db,
+    async (db) => await importUploadedPairs(db, { name: upload.name, bytes }),
+  );
   return [...new Set([...pairIds, ...bundlePairs])];
 }
 
@@ -199,7 +202,7 @@ export interface StudyProxy {
  */
 export async function studyProxy(db: Db, pairIds: readonly string[]): Promise<StudyProxy> {
   const pairs = await storedProxyPairs(db, new Set(pairIds));
-  const volatilityOf = preferredVolatilityReader(db); // shared, so each run is read once for both
+  const volatilityOf = await preferredVolatilityReader(db, pairs); // shared, so each run is read once for both
   const [overall = null] = fidelityProxy(
     pairs.map((p) => ({ ...p, backbone: "all" })),
     volatilityOf,

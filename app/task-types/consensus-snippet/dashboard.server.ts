@@ -57,7 +57,7 @@ const consensusRows = (labels: readonly LabelRecord[]): ConsensusLabelRow[] =>
  */
 async function evaluatorSources(db: Db, runIds: string[], topics: Map<string, string[]>) {
   const { s0 } = await currentMetricParams(db);
-  const evaluatorSeries = withoutFailedTopics(db, await loadSeries(db, runIds, "topic-localized"), topics);
+  const evaluatorSeries = await withoutFailedTopics(db, await loadSeries(db, runIds, "topic-localized"), topics);
   const evaluators: EvaluatorSource[] = [...new Set(evaluatorSeries.map((s) => s.backbone))].sort().map((backbone) => ({
     backbone,
     valueAt: seriesLookup(
@@ -106,8 +106,8 @@ export async function consensusDashboard({
   const crowdItems = consensusItems(await loadItems(db, crowdStudies), topics).filter((i) => topics.has(i.runId));
   const crowdItemIds = new Set(crowdItems.map((i) => i.itemId));
   const crowdCounted = await loadLatestLabels(db, crowdStudies, "statistics");
-  const crowdLabels = consensusRows(excludeFast ? withoutFastLabels(db, crowdCounted) : crowdCounted).filter((l) =>
-    crowdItemIds.has(l.itemId),
+  const crowdLabels = consensusRows(excludeFast ? await withoutFastLabels(db, crowdCounted) : crowdCounted).filter(
+    (l) => crowdItemIds.has(l.itemId),
   );
   const expertLabels = pool === "expert" ? ownLabels.filter((l) => !exclude.includes(l.annotatorId)) : [];
   const table =

@@ -21,7 +21,8 @@ export const consensusSnippet: TaskTypeDefinition<
   displayName: "Snippet consensus",
   shortName: "Snippet",
   labelSchema: consensusLabelSchema,
-  checkLabel: (label, context) => checkConsensusLabel(label, context.scenario(), context.previousLabel()),
+  checkLabel: async (label, context) =>
+    checkConsensusLabel(label, await context.scenario(), await context.previousLabel()),
   defaultSecondsPerItem: 120,
   templateName: CONSENSUS_SNIPPET,
   mturk: {
@@ -35,7 +36,7 @@ export const consensusSnippet: TaskTypeDefinition<
       keywords: ["negotiation", "dialogue", "rating", "reading", "research"],
     },
     hitValues: consensusHitValues,
-    payloadFromAnswers: (answers, scenario) => consensusPayloadFromAnswers(answers, scenario()),
+    payloadFromAnswers: async (answers, scenario) => consensusPayloadFromAnswers(answers, await scenario()),
   },
   resume: (draft, latest) =>
     ofKind<ConsensusLabel>(CONSENSUS_SNIPPET, draft) ?? ofKind<ConsensusLabel>(CONSENSUS_SNIPPET, latest),

@@ -43,8 +43,8 @@ import {
   type CommonStudyInput,
   type NewItem,
 } from "../../server/annotation/new-study.server.ts";
-
 import { transact } from "../../server/db-transaction.server.ts";
+
 /** The snippet and (for context) the one before it, its scenario blinded. */
 export async function consensusTaskView(
   db: Db,
@@ -100,11 +100,10 @@ export async function createConsensusStudy(db: Db, input: z.input<typeof consens
   }
   const source = data.goldFromStudyId === undefined ? null : ((await findStudy(db, data.goldFromStudyId)) ?? null);
   const runIds = stratifiedSample(pool, data.trajectories, config.seed);
-  const regular = runIds.flatMap(async (runId) =>
-    (await snippetsOfRun(db, runId)).map(
-      (s): NewItem<typeof CONSENSUS_SNIPPET> => ({ kind: CONSENSUS_SNIPPET, snippetId: s.id, runId, isGold: false }),
-    ),
-  );
+  const regular: NewItem<typeof CONSENSUS_SNIPPET>[] = [];
+  for (const runId of runIds)
+    for (const s of await snippetsOfRun(db, runId))
+      regular.push({ kind: CONSENSUS_SNIPPET, snippetId: s.id, runId, isGold: false });
   let items = regular;
   if (source && config.goldRate > 0) {
     const gold = await goldSnippets(db, source, new Set(regular.map((r) => r.snippetId as number)));
@@ -164,10 +163,14 @@ async function consensusFromFields(db: Db, form: FormData, common: CommonStudyIn
 }
 
 /** A trajectory's first snippet has nothing before it: carry-forward there is refused in the annotator's terms. */
-function refuseCarryOnFirstSnippet(item: ItemRow, label: ConsensusLabel, context: () => SnippetContext): void {
+async function refuseCarryOnFirstSnippet(
+  item: ItemRow,
+  label: ConsensusLabel,
+  context: () => Promise<SnippetContext>,
+): Promise<void> {
   if (item.snippetId === null) return;
   const carried = Object.keys(label.topics).filter((id) => label.topics[id].carriedForward);
-  if (carried.length === 0 || context().position > 1) return;
+  if (carried.length === 0 || (await context()).position > 1) return;
   const message =
     "this is the first snippet of the conversation, so there is nothing to carry forward: give a score and positions";
   const problems = carried.map((id) => ({ path: `topics.${id}.carriedForward`, message }));

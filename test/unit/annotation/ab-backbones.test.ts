@@ -59,21 +59,21 @@ describe("A/B studies by simulator backbone", async () => {
     expect(pairsOf(both)).toEqual([fxPairId("sim-b", 1)]);
   });
 
-  it("refuses an unknown backbone by name, and a choice that leaves no pair", () => {
-    expectServiceError(
+  it("refuses an unknown backbone by name, and a choice that leaves no pair", async () => {
+    await expectServiceError(
       async () => await createAbStudy(t.db, { name: "x", pool: "expert", backbones: ["sim-a", "gpt-nope"] }),
       400,
       /no stored A\/B pair was simulated by "gpt-nope"/,
       "backbones",
     );
-    expectServiceError(
+    await expectServiceError(
       async () =>
         await createAbStudy(t.db, { name: "x", pool: "expert", backbones: ["sim-c"], pairIds: [fxPairId("sim-a", 0)] }),
       400,
       /None of the chosen pairs/,
       "backbones",
     );
-    expectServiceError(
+    await expectServiceError(
       async () => await createAbStudy(t.db, { name: "x", pool: "expert", backbones: [] }),
       400,
       /at least one simulator backbone/,
@@ -91,7 +91,7 @@ describe("A/B studies by simulator backbone", async () => {
       ["backbones", "sim-c"],
     ])
       form.append(k, v);
-    const id = await withWriteLock(t.db, () => createStudyFromForm(t.db, form));
+    const id = await withWriteLock(t.db, (db) => createStudyFromForm(db, form));
     expect(pairsOf(id).every((p) => p.startsWith("fx-ab:sim-b:") || p.startsWith("fx-ab:sim-c:"))).toBe(true);
     expect(pairsOf(id)).toHaveLength(12);
     const bad = new FormData();
@@ -102,7 +102,7 @@ describe("A/B studies by simulator backbone", async () => {
       ["backbones", "sim-z"],
     ])
       bad.append(k, v);
-    await expect(withWriteLock(t.db, () => createStudyFromForm(t.db, bad))).rejects.toThrow(
+    await expect(withWriteLock(t.db, (db) => createStudyFromForm(db, bad))).rejects.toThrow(
       /Unknown simulator backbone.*"sim-z"/,
     );
   });
@@ -114,10 +114,9 @@ describe("A/B studies by simulator backbone", async () => {
       labelsPerItem: 3,
       backbones: ["sim-a", "sim-b"],
     });
-    const annotators = await Promise.all(
-      ["x1", "x2", "x3"].map(async (name) => await addAnnotator(t.db, name, "expert")),
-    );
-    expect(labelAbStudy(t.db, study, annotators, imperfectChooser)).toBe(36);
+    const annotators: number[] = [];
+    for (const name of ["x1", "x2", "x3"]) annotators.push(await addAnnotator(t.db, name, "expert"));
+    expect(await labelAbStudy(t.db, study, annotators, imperfectChooser)).toBe(36);
     const view = await studyDashboardView(t.db, study, { excludeFlagged: false });
     const fidelity = view.fidelity as {
       fidelity: { backbone: string; pairs: number }[];

@@ -65,11 +65,16 @@ describe("creating an active study", async () => {
     expect(b).toEqual(a);
   });
 
-  it("refuses a study without its judge, with an unknown judge or a budget over the population, naming the field", () => {
+  it("refuses a study without its judge, with an unknown judge or a budget over the population, naming the field", async () => {
     const create = (input: ReturnType<typeof active>) => async () => await createConsensusStudy(t.db, input);
-    expectServiceError(create(active(3, { judgeBackbones: undefined })), 400, /choose the judge/, "judgeBackbones");
-    expectServiceError(create(active(3, { judgeBackbones: ["nobody"] })), 400, /nobody/, "judgeBackbones");
-    expectServiceError(create(active(9)), 400, /Only 8 runs have the judge's evaluation/, "trajectories");
+    await expectServiceError(
+      create(active(3, { judgeBackbones: undefined })),
+      400,
+      /choose the judge/,
+      "judgeBackbones",
+    );
+    await expectServiceError(create(active(3, { judgeBackbones: ["nobody"] })), 400, /nobody/, "judgeBackbones");
+    await expectServiceError(create(active(9)), 400, /Only 8 runs have the judge's evaluation/, "trajectories");
   });
 
   it("draws a run when an annotator asks and nothing is open, its snippets in order, balanced over mediators", async () => {
@@ -221,7 +226,7 @@ describe("an active study's stopping rule and design", async () => {
     expect(await setTargetHalfWidth(t.db, studyId, "0.1")).toBe(0.1);
     expect((await findStudy(t.db, studyId))!.config).toMatchObject({ targetHalfWidth: 0.1 });
     for (const bad of ["0", "-1", "2", "", "x", null])
-      expectServiceError(
+      await expectServiceError(
         async () => await setTargetHalfWidth(t.db, studyId, bad),
         400,
         /half-width/,

@@ -36,9 +36,8 @@ describe("allocation cursor", () => {
     t = await tempDb();
     await seedDemo(t.db);
     studyId = await createConsensusStudy(t.db, { name: "cursor", pool: "expert", trajectories: 2, labelsPerItem: K });
-    people = await Promise.all(
-      ["a", "b", "c", "d", "e"].map(async (n) => await addAnnotator(t.db, `cursor-${n}`, "expert")),
-    );
+    people = [];
+    for (const n of ["a", "b", "c", "d", "e"]) people.push(await addAnnotator(t.db, `cursor-${n}`, "expert"));
   });
   afterEach(() => t.cleanup());
 

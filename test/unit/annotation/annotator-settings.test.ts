@@ -36,7 +36,7 @@ describe("annotator task settings", () => {
 
   it("refuses a value a checkbox never posts, changing nothing", async () => {
     const ada = userOf(await addAnnotator(t.db, "ada", "expert"), "ada");
-    expectServiceError(
+    await expectServiceError(
       async () => await saveTaskSettings(t.db, ada, { autoAdvance: "yes" }),
       400,
       /not valid/,
@@ -78,7 +78,7 @@ describe("annotator task settings", () => {
   it("refuses a form with a duplicate key or an unknown task type, storing nothing", async () => {
     const ada = userOf(await addAnnotator(t.db, "ada", "expert"), "ada");
     await saveHotkeys(t.db, ada, { taskType: "ab-reactiveness", fields: { "keys.chooseA": "q" } });
-    const err = expectServiceError(
+    const err = await expectServiceError(
       async () =>
         await saveHotkeys(t.db, ada, {
           taskType: "ab-reactiveness",
@@ -92,13 +92,13 @@ describe("annotator task settings", () => {
       "ab-reactiveness.keys.chooseA",
       "ab-reactiveness.keys.skip",
     ]);
-    expectServiceError(
+    await expectServiceError(
       async () => await saveHotkeys(t.db, ada, { taskType: "poetry", fields: {} }),
       400,
       /Unknown task type/,
       "taskType",
     );
-    expectServiceError(async () => await resetHotkeys(t.db, ada, null), 400, /Unknown task type/, "taskType");
+    await expectServiceError(async () => await resetHotkeys(t.db, ada, null), 400, /Unknown task type/, "taskType");
     expect((await taskSettings(t.db, ada)).hotkeys).toEqual({ "ab-reactiveness": { chooseA: ["q"] } });
   });
 });

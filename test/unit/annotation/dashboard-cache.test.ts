@@ -76,6 +76,18 @@ describe("dashboard cache", () => {
     expect(cachedCharts.trend?.svg).toMatch(/^<svg/);
   });
 
+  it("computes an entry once when two requests miss it at once: the second shares the first's computation", async () => {
+    const both = { excludeFlagged: false, excludeFast: true };
+    const before = dashboardCacheStats(t.db);
+    const [first, second] = await Promise.all([dashboardPage(t.db, crowd, both), dashboardPage(t.db, crowd, both)]);
+    const after = dashboardCacheStats(t.db);
+    expect(after.misses - before.misses, "the figures and their view, once each").toBe(2);
+    expect(after.hits - before.hits, "the second request found the figures being computed").toBe(1);
+    expect(after.leaseReads - before.leaseReads).toBe(1);
+    expect(second.view).toBe(first.view);
+    expect(differences(data(first), data(await freshPage(t.db, crowd, both)), EXACT)).toEqual([]);
+  });
+
   it("keeps the flagged-annotators switch as its own entry", async () => {
     await served(ab, false);
     await served(ab, true);
@@ -124,12 +136,16 @@ describe("dashboard cache", () => {
      * After `write`, the next request recomputes, `figure` of the served view changed, and it equals a fresh
      * computation.
      */
-    async function expectChange(studyId: number, write: () => void, figure: (view: DashboardPage["view"]) => unknown) {
+    async function expectChange(
+      studyId: number,
+      write: () => Promise<unknown>,
+      figure: (view: DashboardPage["view"]) => unknown,
+    ) {
       const before = (await served(studyId)).page;
       await write();
       const after = await served(studyId);
       expect(after.recomputed).toBe(true);
-      expect(differences(await figure(after.page.view), await figure(before.view), EXACT)).not.toEqual([]);
+      expect(differences(figure(after.page.view), figure(before.view), EXACT)).not.toEqual([]);
       await expectFresh(studyId);
     }
 

@@ -145,9 +145,9 @@ describe("fast labels on the study dashboard", () => {
     expect(page.view.agreement.levels[0].alpha).toBe(withFast);
   });
 
-  it("refuses a minimum that is not a number of seconds from 0 to 3600, naming the field", () => {
+  it("refuses a minimum that is not a number of seconds from 0 to 3600, naming the field", async () => {
     for (const bad of ["", "two", "-1", "3601", null])
-      expectServiceError(
+      await expectServiceError(
         async () => await setMinSecondsOnTask(t.db, studyId, bad),
         400,
         /minimum seconds on task is a number from 0 to 3600/,

@@ -129,8 +129,8 @@ describe("gold feedback", () => {
     const gold = goldOf(withFeedback);
     const goldId = [...gold].find(([, g]) => g.isGold)![0];
     const regularId = [...gold].find(([, g]) => !g.isGold)![0];
-    expect(revise(withFeedback, goldId)).toThrow(/answer is final/);
-    expect(revise(withFeedback, regularId)()).toMatchObject({ done: "label" });
+    await expect(revise(withFeedback, goldId)()).rejects.toThrow(/answer is final/);
+    expect(await revise(withFeedback, regularId)()).toMatchObject({ done: "label" });
 
     const without = await createAbStudy(t.db, {
       name: "revisable",
@@ -139,7 +139,7 @@ describe("gold feedback", () => {
     });
     await answerAll(without, () => false);
     const otherGold = [...goldOf(without)].find(([, g]) => g.isGold)![0];
-    expect(revise(without, otherGold)()).toMatchObject({ done: "label" });
+    expect(await revise(without, otherGold)()).toMatchObject({ done: "label" });
   });
 
   it("gives nothing about a gold item the annotator has not answered", async () => {
@@ -202,7 +202,7 @@ describe("gold feedback", () => {
       const fields = { type: "ab-reactiveness", name: `ticked ${ticked}`, pool: "crowd", goldRate: "0.5" };
       for (const [name, value] of Object.entries(fields)) form.append(name, value);
       if (ticked) form.append("goldFeedback", "on");
-      return withWriteLock(t.db, () => createStudyFromForm(t.db, form));
+      return withWriteLock(t.db, (db) => createStudyFromForm(db, form));
     };
     const feedbackOf = async (studyId: number) => parseStudyConfig((await getStudy(t.db, studyId)).config).goldFeedback;
     expect(await feedbackOf(await create(true))).toBe(true);

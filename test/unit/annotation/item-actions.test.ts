@@ -60,9 +60,8 @@ describe("skip, flag and undo-last", () => {
       labelsPerItem: 2,
       config: { seed: 3 },
     });
-    experts = await Promise.all(
-      ["a", "b", "c", "d"].map(async (name) => userOf(await addAnnotator(t.db, name, "expert"))),
-    );
+    experts = [];
+    for (const name of ["a", "b", "c", "d"]) experts.push(userOf(await addAnnotator(t.db, name, "expert")));
   });
   afterEach(() => t.cleanup());
 
@@ -121,19 +120,27 @@ describe("skip, flag and undo-last", () => {
   it("refuses a skip of a submitted item, of an item not assigned to the asker, and a reason over 500 characters; refuses a submit after a skip", async () => {
     const [a, b] = experts;
     const first = (await nextTask(t.db, studyId, a.id))!.itemId;
-    expectServiceError(async () => await skipItem(t.db, studyId, first, b, ""), 403, /not assigned to you/);
-    expectServiceError(
+    await expectServiceError(async () => await skipItem(t.db, studyId, first, b, ""), 403, /not assigned to you/);
+    await expectServiceError(
       async () => await skipItem(t.db, studyId, first, a, "x".repeat(501)),
       400,
       /at most 500 characters/,
       "reason",
     );
-    expectServiceError(async () => await skipItem(t.db, studyId, first, userOf(a.id, "crowd"), ""), 403, /expert pool/);
+    await expectServiceError(
+      async () => await skipItem(t.db, studyId, first, userOf(a.id, "crowd"), ""),
+      403,
+      /expert pool/,
+    );
     await submit(a, first);
-    expectServiceError(async () => await skipItem(t.db, studyId, first, a, ""), 409, /already labelled this item/);
+    await expectServiceError(
+      async () => await skipItem(t.db, studyId, first, a, ""),
+      409,
+      /already labelled this item/,
+    );
     const second = (await nextTask(t.db, studyId, a.id))!.itemId;
     await skipItem(t.db, studyId, second, a, "");
-    expectServiceError(async () => await submit(a, second), 409, /You skipped this item/);
+    await expectServiceError(async () => await submit(a, second), 409, /You skipped this item/);
   });
 
   it("stores a flag with the annotator's comment and refuses an empty or over-long one, or another's item", async () => {
@@ -143,14 +150,19 @@ describe("skip, flag and undo-last", () => {
     expect(await flagsOfStudy(t.db, studyId)).toMatchObject([
       { itemId: first, annotatorId: a.id, comment: "Turn 3 is in another language.", resolvedAt: null },
     ]);
-    expectServiceError(async () => await flagItem(t.db, studyId, first, a, "   "), 400, /say what is wrong/, "comment");
-    expectServiceError(
+    await expectServiceError(
+      async () => await flagItem(t.db, studyId, first, a, "   "),
+      400,
+      /say what is wrong/,
+      "comment",
+    );
+    await expectServiceError(
       async () => await flagItem(t.db, studyId, first, a, "x".repeat(1001)),
       400,
       /at most 1000 characters/,
       "comment",
     );
-    expectServiceError(async () => await flagItem(t.db, studyId, first, b, "broken"), 403, /not assigned to you/);
+    await expectServiceError(async () => await flagItem(t.db, studyId, first, b, "broken"), 403, /not assigned to you/);
     // A flag neither skips nor submits: the lease is still the annotator's.
     expect((await nextTask(t.db, studyId, a.id))!.itemId).toBe(first);
     expect(await flagsOfStudy(t.db, studyId)).toHaveLength(1);
@@ -159,14 +171,14 @@ describe("skip, flag and undo-last", () => {
   it("undo-last reopens the previous submitted item, and again the one before it; nothing is deleted", async () => {
     const [a] = experts;
     const first = (await nextTask(t.db, studyId, a.id))!.itemId;
-    expectServiceError(async () => await undoTarget(t.db, studyId, first, a), 409, /nothing to undo/);
+    await expectServiceError(async () => await undoTarget(t.db, studyId, first, a), 409, /nothing to undo/);
     await submit(a, first);
     const second = (await nextTask(t.db, studyId, a.id))!.itemId;
     await submit(a, second);
     const third = (await nextTask(t.db, studyId, a.id))!.itemId;
     expect(await undoTarget(t.db, studyId, third, a)).toBe(second);
     expect(await undoTarget(t.db, studyId, second, a)).toBe(first);
-    expectServiceError(async () => await undoTarget(t.db, studyId, first, a), 409, /no earlier item/);
+    await expectServiceError(async () => await undoTarget(t.db, studyId, first, a), 409, /no earlier item/);
     // Revising the reopened item adds a revision; the current lease is still waiting.
     expect((await submit(a, second, 5)).revision).toBe(2);
     expect((await nextTask(t.db, studyId, a.id))!.itemId).toBe(third);
@@ -178,7 +190,7 @@ describe("skip, flag and undo-last", () => {
     const label = await validConsensusLabel(t.db, first);
     const topic = Object.keys(label.topics)[0];
     label.topics[topic].carriedForward = true;
-    expectServiceError(
+    await expectServiceError(
       async () =>
         await submitLabel(t.db, {
           studyId,

@@ -55,9 +55,9 @@ describe("the first showing of an item, and submits that come before it", () => 
   it("refuses the task page's submit for a leased item no page has shown yet, and stores nothing", async () => {
     const { itemId } = (await nextTask(t.db, studyId, user.id))!;
     expect(shownAt(itemId)).toBeNull();
-    const before = tableCounts(t.db);
-    expectServiceError(async () => await post(itemId, "blind-token-1"), 409, NOT_SHOWN);
-    expect(tableCounts(t.db)).toEqual(before);
+    const before = await tableCounts(t.db);
+    await expectServiceError(async () => await post(itemId, "blind-token-1"), 409, NOT_SHOWN);
+    expect(await tableCounts(t.db)).toEqual(before);
     expect(t.db.$client.prepare(`SELECT status FROM assignments WHERE study_item_id = ?`).get(itemId)).toEqual({
       status: "leased",
     });
@@ -89,7 +89,7 @@ describe("the first showing of an item, and submits that come before it", () => 
       clientToken: "early-token-1",
       secondsOnTask: 0,
     };
-    expectServiceError(
+    await expectServiceError(
       async () => await submitShownLabel(t.db, input, new Date("2026-11-28T09:59:59.950Z")),
       409,
       NOT_SHOWN,
@@ -98,13 +98,13 @@ describe("the first showing of an item, and submits that come before it", () => 
     expect((await submitShownLabel(t.db, input, new Date("2026-11-28T10:00:00.000Z"))).duplicate).toBe(false);
 
     const other = (await studyItemIds(t.db, studyId)).find((id) => id !== itemId)!;
-    expectServiceError(
+    await expectServiceError(
       async () => await refuseUnshown(t.db, other, user.id, new Date()),
       403,
       new RegExp(`Item ${other} is not assigned to you`),
     );
     // An item that does not exist (or not in this study) is a 404, as for any submit.
-    expectServiceError(
+    await expectServiceError(
       async () => await post(999999, "forged-token-1"),
       404,
       /Item 999999 of study \d+ does not exist/,
@@ -113,10 +113,10 @@ describe("the first showing of an item, and submits that come before it", () => 
 
   it("a showing is recorded on the annotator's own existing assignment only: no row for someone else, none without a lease", async () => {
     const { itemId } = (await nextTask(t.db, studyId, user.id))!;
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const other = await addAnnotator(t.db, "other", "expert");
     await recordItemShown(t.db, itemId, other);
-    const after = tableCounts(t.db);
+    const after = await tableCounts(t.db);
     expect(after.assignments).toBe(before.assignments);
     expect(shownAt(itemId)).toBeNull();
   });
@@ -160,7 +160,7 @@ describe("the MTurk ExternalQuestion page", () => {
     });
 
     const early = new Date(ACCEPTED.getTime() - 50);
-    expectServiceError(
+    await expectServiceError(
       async () =>
         await submitExternalQuestion(t.db, { token: page.token, payload: CHOICE_B, secondsOnTask: 0 }, early, options),
       409,

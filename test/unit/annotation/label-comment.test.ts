@@ -81,14 +81,14 @@ describe("comment stored with a label", () => {
   });
 
   it("refuses a comment over the limit or not text, naming the field, and stores nothing", async () => {
-    expectServiceError(
+    await expectServiceError(
       async () => await submit("x".repeat(LABEL_COMMENT_MAX + 1), "token-0001"),
       400,
       /at most 1000/,
       "comment",
     );
-    expectServiceError(async () => await submit(42, "token-0002"), 400, /comment/, "comment");
-    expect(tableCounts(t.db).label_revisions).toBe(0);
+    await expectServiceError(async () => await submit(42, "token-0002"), 400, /comment/, "comment");
+    expect((await tableCounts(t.db)).label_revisions).toBe(0);
     // Exactly at the limit is fine; a missing comment is none.
     expect((await submit("y".repeat(LABEL_COMMENT_MAX), "token-0003")).revision).toBe(1);
     expect((await submit(undefined, "token-0004")).revision).toBe(2);

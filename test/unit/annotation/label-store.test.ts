@@ -41,7 +41,7 @@ describe("label store", () => {
     const label = await validConsensusLabel(t.db, itemId);
     expect(await submit(label)).toMatchObject({ revision: 1, duplicate: false });
     expect(await submit(label)).toMatchObject({ revision: 1, duplicate: true });
-    expect(tableCounts(t.db).label_revisions).toBe(1);
+    expect((await tableCounts(t.db)).label_revisions).toBe(1);
   });
 
   it("revisions are appended, never overwritten; the latest counts", async () => {
@@ -69,7 +69,7 @@ describe("label store", () => {
 
   it("another annotator's label history is forbidden; an admin may read it", async () => {
     const { labelId } = await submit(await validConsensusLabel(t.db, itemId));
-    expectRejected(
+    await expectRejected(
       async () => await labelHistory(t.db, labelId, { id: ben, role: "expert" }),
       403,
       /another annotator/,
@@ -145,27 +145,31 @@ describe("label store", () => {
       ],
     ];
     for (const [name, mutate, status, message] of bad) {
-      it(name, () => {
-        const before = tableCounts(t.db);
-        expectRejected(async () => await submit(mutate(await validConsensusLabel(t.db, itemId))), status, message);
-        expect(tableCounts(t.db)).toEqual(before);
+      it(name, async () => {
+        const before = await tableCounts(t.db);
+        await expectRejected(
+          async () => await submit(mutate(await validConsensusLabel(t.db, itemId))),
+          status,
+          message,
+        );
+        expect(await tableCounts(t.db)).toEqual(before);
       });
     }
 
     it("a forged item id, an item of another study, an unassigned item", async () => {
-      const before = tableCounts(t.db);
+      const before = await tableCounts(t.db);
       const label = await validConsensusLabel(t.db, itemId);
-      expectRejected(async () => await submit(label, "token-0009", ada, 99_999), 404, /Item 99999 of study/);
+      await expectRejected(async () => await submit(label, "token-0009", ada, 99_999), 404, /Item 99999 of study/);
       const other = await createConsensusStudy(t.db, {
         name: "other",
         pool: "expert",
         trajectories: 1,
         config: { seed: 2 },
       });
-      expectRejected(async () => await submit(label, "token-0010", ada, itemId, other), 404, /of study/);
-      expectRejected(async () => await submit(label, "token-0011", ada, itemId, 12345), 404, /does not exist/);
-      expectRejected(async () => await submit(label, "token-0012", ben), 403, /not assigned to you/);
-      const after = tableCounts(t.db);
+      await expectRejected(async () => await submit(label, "token-0010", ada, itemId, other), 404, /of study/);
+      await expectRejected(async () => await submit(label, "token-0011", ada, itemId, 12345), 404, /does not exist/);
+      await expectRejected(async () => await submit(label, "token-0012", ben), 403, /not assigned to you/);
+      const after = await tableCounts(t.db);
       // Creating the other study adds its rows and its data-version mark (migration 0012), nothing else.
       expect({
         ...after,
@@ -175,8 +179,8 @@ describe("label store", () => {
       }).toEqual(before);
     });
 
-    it("a missing client token", () => {
-      expectRejected(async () => await submit(await validConsensusLabel(t.db, itemId), ""), 400, /client token/);
+    it("a missing client token", async () => {
+      await expectRejected(async () => await submit(await validConsensusLabel(t.db, itemId), ""), 400, /client token/);
     });
   });
 
@@ -189,7 +193,7 @@ describe("label store", () => {
     expect((await submit(carried, "token-0002", ada, second)).revision).toBe(1);
     const wrong = await validConsensusLabel(t.db, second, 5);
     for (const topic of Object.values(wrong.topics)) topic.carriedForward = true;
-    expectRejected(
+    await expectRejected(
       async () => await submit(wrong, "token-0003", ada, second),
       400,
       /must equal your preceding score 2/,

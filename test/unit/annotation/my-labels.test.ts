@@ -98,7 +98,7 @@ describe("My labels and label history", () => {
       expect.arrayContaining([expect.stringMatching(/: score 2 → 5$/)]),
     );
     expect(own.place).toMatch(/^Trajectory 1 · snippet 1 of/);
-    expectServiceError(async () => await labelHistory(t.db, labelId, ben), 403, /another annotator/);
+    await expectServiceError(async () => await labelHistory(t.db, labelId, ben), 403, /another annotator/);
     const asAdmin = await labelHistory(t.db, labelId, { id: await addAnnotator(t.db, "root", "admin"), role: "admin" });
     expect([asAdmin.own, asAdmin.author, asAdmin.revisions[0].who]).toEqual([false, "ada", "ada, on the task page"]);
   });

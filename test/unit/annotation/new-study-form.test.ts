@@ -26,7 +26,7 @@ function form(fields: Record<string, string>): FormData {
 }
 
 async function refusal(fields: Record<string, string>): Promise<ServiceError> {
-  const t0 = await withWriteLock(db(), () => createStudyFromForm(db(), form(fields))).then(
+  const t0 = await withWriteLock(db(), (db) => createStudyFromForm(db, form(fields))).then(
     () => null,
     (err: unknown) => err,
   );
@@ -92,14 +92,14 @@ describe("the New-study form's validation", () => {
 
   it("previews the item count the form would create, creating nothing", async () => {
     const before = studyCount();
-    const preview = await withWriteLock(t.db, () => previewStudyFromForm(t.db, form({ trajectories: "2" })));
+    const preview = await withWriteLock(t.db, (db) => previewStudyFromForm(db, form({ trajectories: "2" })));
     expect(studyCount()).toBe(before);
-    const id = await withWriteLock(t.db, () => createStudyFromForm(t.db, form({ trajectories: "2" })));
+    const id = await withWriteLock(t.db, (db) => createStudyFromForm(db, form({ trajectories: "2" })));
     const created = (
       t.db.$client.prepare("SELECT count(*) AS n FROM study_items WHERE study_id = ?").get(id) as { n: number }
     ).n;
     expect(preview).toEqual({ items: created, gold: 0, uploadIgnored: false });
-    await expect(withWriteLock(t.db, () => previewStudyFromForm(t.db, form({ name: "" })))).rejects.toThrow(
+    await expect(withWriteLock(t.db, (db) => previewStudyFromForm(db, form({ name: "" })))).rejects.toThrow(
       /not created/,
     );
   });

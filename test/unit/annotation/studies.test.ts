@@ -55,7 +55,7 @@ describe("studies", async () => {
   });
 
   it("refuses more trajectories than there are, naming the field", async () => {
-    await expect(await createConsensusStudy(t.db, { name: "x", pool: "expert", trajectories: 99 })).rejects.toThrow(
+    await expect(createConsensusStudy(t.db, { name: "x", pool: "expert", trajectories: 99 })).rejects.toThrow(
       /Only 8 evaluated trajectories/,
     );
     try {
@@ -159,9 +159,9 @@ describe("studies", async () => {
     });
     const lease = (await nextTask(t.db, study, experts[0]))!;
     await setStudyStatus(t.db, study, "closed");
-    await expect(await nextTask(t.db, study, experts[1])).rejects.toThrow(/closed/);
+    await expect(nextTask(t.db, study, experts[1])).rejects.toThrow(/closed/);
     await expect(
-      await submitLabel(t.db, {
+      submitLabel(t.db, {
         studyId: study,
         itemId: lease.itemId,
         annotatorId: experts[0],

@@ -87,18 +87,18 @@ describe("places held by unverified crowd identities", () => {
       await addAnnotator(t.db, "link-w2", "crowd"),
       await addAnnotator(t.db, "link-w3", "crowd"),
     ];
-    expect(await Promise.all(honest.map(async (w) => (await nextTask(t.db, studyId, w, at(2)))!.itemId))).toEqual([
-      first,
-      first,
-      second,
-    ]);
+    const taken: number[] = [];
+    for (const w of honest) taken.push((await nextTask(t.db, studyId, w, at(2)))!.itemId);
+    expect(taken).toEqual([first, first, second]);
     expect(await takenSlots(t.db, first)).toBe(2);
   });
 
   it("among unverified askers a lease or a fresh pending label holds a place; a pending label stops holding one after PENDING_HOLD_HOURS", async () => {
-    const [p1, p2, p3] = await Promise.all(
-      ["p1", "p2", "p3"].map(async (id) => await findOrCreateCrowdWorker(t.db, "prolific", id)),
-    );
+    const [p1, p2, p3] = [
+      await findOrCreateCrowdWorker(t.db, "prolific", "p1"),
+      await findOrCreateCrowdWorker(t.db, "prolific", "p2"),
+      await findOrCreateCrowdWorker(t.db, "prolific", "p3"),
+    ];
     expect(await labelNext(p1, at(0))).toBe(first);
     expect((await nextTask(t.db, studyId, p2, at(1)))!.itemId).toBe(first);
     // Two unverified rows fill k = 2 for another unverified asker, not for a verified one.
