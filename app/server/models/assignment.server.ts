@@ -337,7 +337,8 @@ export async function hasOpenWork(
         sql`${verified} + ${askerVerified ? 0 : 1} * ${unverified} < ${studies.labelsPerItem}`,
       ),
     );
-  return (await rawRow<{ work: number }>(db, sql`select ${or(exists(holds), exists(open))} as work`))?.work === 1;
+  // SQLite answers 1 or 0, PostgreSQL true or false.
+  return Boolean((await rawRow<{ work: number | boolean }>(db, sql`select ${or(exists(holds), exists(open))} as work`))?.work);
 }
 
 const byItemAndAnnotator = preparedOnce((db) =>
