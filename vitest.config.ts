@@ -9,7 +9,6 @@ const withPostgres = postgresAvailable() || process.env.CI === "true";
 // Kept apart from vite.config.ts so the Remix plugin never loads under test.
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 180_000,
@@ -23,7 +22,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ["default", "./test/plain-summary-reporter.ts"],
     projects: [
-      { extends: true, test: { name: "sqlite" } },
+      { extends: true, test: { name: "sqlite", include: ["test/**/*.test.ts", "test/**/*.test.tsx"] } },
       ...(withPostgres
         ? [
             {

@@ -174,28 +174,7 @@ export function transact<T>(db: Db, work: (tx: Db) => Promise<T>, options: Trans
   return dialectOf(db) === "postgres" ? postgresTransact(db, work, options) : sqliteTransact(db, work, options);
 }
 
-/**
- * Runs `read` on one snapshot, so a value computed inside matches a version mark read inside. SQLite:
- * a read transaction (BEGIN DEFERRED) on the reading connection; a read that starts while another is
- * open there joins it. PostgreSQL: a REPEATABLE READ, READ ONLY transaction.
- */
-export async function readSnapshot<T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> {
-  if (inTransaction.has(db)) return read(db);
-  if (dialectOf(db) === "postgres") {
-    return (db as unknown as PgDb).transaction(
-      async (tx) => {
-        markPostgres(tx);
-        inTransaction.add(tx);
-        return read(tx as unknown as Db);
-      },
-      { isolationLevel: "repeatable read", accessMode: "read only" },
-    );
-  }
-  if (db.$client.inTransaction) return read(db);
-  db.$client.exec("BEGIN DEFERRED");
-  try {
-    return await read(db);
-  } finally {
-    if (db.$client.inTransaction) db.$client.exec("COMMIT");
-  }
+/** Whether `db` is a transaction's handle (work inside `transact`). */
+export function insideTransaction(db: Db): boolean {
+  return inTransaction.has(db);
 }

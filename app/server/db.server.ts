@@ -211,8 +211,3 @@ export async function onOneSnapshot<T>(db: Db, work: () => Promise<T>): Promise<
     if (db.$client.inTransaction) db.$client.exec("COMMIT");
   }
 }
-
-/** True while this connection is inside a transaction (a nested write joins it as a savepoint). */
-export function inTransaction(db: Db): boolean {
-  return db.$client.inTransaction;
-}

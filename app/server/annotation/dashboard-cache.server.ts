@@ -15,7 +15,8 @@
  */
 import type { ChannelStats } from "../../domain/crowd/channel-stats.ts";
 import { studyChannelStats } from "../crowd/channel-stats.server.ts";
-import { inTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
+import { insideTransaction } from "../db-transaction.server.ts";
 import { dashboardMark, leaseMark } from "../models/data-version.server.ts";
 import { dashboardAnalytics, leaseParts, withLeaseParts, type DashboardAnalytics } from "./dashboard.server.ts";
 import {
@@ -189,7 +190,7 @@ export async function dashboardPage(
   now = new Date(),
 ): Promise<DashboardPage> {
   // Inside a caller's transaction the mark may belong to writes not yet committed (or about to be rolled back).
-  if (!cacheEnabled() || inTransaction(db)) return await freshPage(db, studyId, options);
+  if (!cacheEnabled() || insideTransaction(db)) return await freshPage(db, studyId, options);
   const cache = cacheOf(db);
   const dataMark = () => dashboardMark(db, studyId);
   const mark = await dataMark();

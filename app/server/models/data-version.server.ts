@@ -11,7 +11,6 @@ import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
-import { readSnapshot } from "../db-transaction.server.ts";
 const { dataVersions, studies } = schema;
 
 export const GLOBAL_SCOPE = "global";
@@ -61,12 +60,4 @@ const leaseVersion = preparedOnce((db) =>
  */
 export async function leaseMark(db: Db, studyId: number): Promise<number> {
   return (await leaseVersion(db).execute({ scope: `leases:${studyId}` }))[0]?.version ?? 0;
-}
-
-/**
- * Runs `read` in one read transaction (BEGIN DEFERRED): in WAL mode everything it reads, the mark
- * first, comes from one snapshot, so a value computed inside always matches the mark read inside.
- */
-export function inReadSnapshot<T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> {
-  return readSnapshot(db, read);
 }
