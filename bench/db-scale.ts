@@ -22,25 +22,27 @@ const SCALE = Number(process.env.SCALE ?? 1);
 const SCENARIOS = Math.max(1, Math.round(40 * SCALE));
 const rng = createRng(7);
 
-function time<T>(fn: () => T): [T, number] {
+async function time<T>(fn: () => T | Promise<T>): Promise<[T, number]> {
   const start = performance.now();
-  const value = fn();
+  const value = await fn();
   return [value, (performance.now() - start) / 1000];
 }
 
 const dir = mkdtempSync(join(tmpdir(), "socrates-bench-db-"));
 try {
-  const [text, genSeconds] = time(() => JSON.stringify(syntheticBundle(SCENARIOS)));
+  const [text, genSeconds] = await time(() => JSON.stringify(syntheticBundle(SCENARIOS)));
   const db = await openDatabase(join(dir, "bench.db"));
-  const [summary, importSeconds] = time(async () => await importBundleFiles(db, [{ file: "synthetic.json", text }]));
+  const [summary, importSeconds] = await time(() => importBundleFiles(db, [{ file: "synthetic.json", text }]));
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   const size = statSync(join(dir, "bench.db")).size;
   const runIds = (await db.select({ id: schema.runs.id }).from(schema.runs)).map((r) => r.id);
   const sample = Array.from({ length: 200 }, () => runIds[randomInt(rng, runIds.length)]);
-  const [, viewSeconds] = time(() => sample.forEach(async (id) => await getRunView(db, id)));
-  const [, listSeconds] = time(async () => await listRuns(db, { scenarioId: "bench-0" }));
-  const [, reimportSeconds] = time(async () => await importBundleFiles(db, [{ file: "synthetic.json", text }]));
-  const [, exportSeconds] = time(async () => await exportBundle(db));
+  const [, viewSeconds] = await time(async () => {
+    for (const id of sample) await getRunView(db, id);
+  });
+  const [, listSeconds] = await time(() => listRuns(db, { scenarioId: "bench-0" }));
+  const [, reimportSeconds] = await time(() => importBundleFiles(db, [{ file: "synthetic.json", text }]));
+  const [, exportSeconds] = await time(() => exportBundle(db));
   const rows = async (table: SQLiteTable) => (await db.select({ n: count() }).from(table).limit(1))[0]!.n;
   console.log(`Synthetic benchmark database (scale ${SCALE})`);
   console.table({

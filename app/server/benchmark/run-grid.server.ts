@@ -97,7 +97,7 @@ interface Ctx {
   guard: SpendGuard;
   signal?: AbortSignal;
   params: ReturnType<typeof parseMetricParams>;
-  playedOf: (unit: UnitWork["unit"]) => PlayedCondition;
+  playedOf: (unit: UnitWork["unit"]) => Promise<PlayedCondition>;
   summary: GridSummary;
   onProgress?: (event: GridEvent) => void;
   /** The runs this command simulated, held until their unit is done: their judges and metrics read them from here. */
@@ -143,9 +143,9 @@ function selfReportOf(plan: BenchmarkPlan): boolean {
   return plan.emotion?.selfReport ?? false;
 }
 
-function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): RunSetup {
+async function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): Promise<RunSetup> {
   const { unit } = work;
-  const { condition, played } = ctx.playedOf(unit);
+  const { condition, played } = await ctx.playedOf(unit);
   const emotion = selfReportOf(ctx.plan);
   // The run records its settings, so it is found by them again (run-identity.ts).
   const config = runConfigOf(run.settings);
@@ -179,14 +179,14 @@ async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean
   const attempt = await simulateRun(
     llm,
     simulationPromptsFor(run.mediator?.mode ?? "generic"),
-    setupOf(ctx, work, run),
+    await setupOf(ctx, work, run),
     { signal: ctx.signal },
   );
   if (!attempt.ok) {
     recordFailure(ctx, run.runId, attempt.reason); // an abort by the signal counts as dropped
     return false;
   }
-  const { condition, played } = ctx.playedOf(work.unit);
+  const { condition, played } = await ctx.playedOf(work.unit);
   try {
     await storeOwnRun(ctx.db, `<benchmark ${run.runId}>`, attempt.run, condition.scenario_id);
   } catch (err) {
@@ -265,11 +265,8 @@ async function hasMetrics(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boole
   const pairs = work.pairs.filter(
     (p) => p.stored && (p.mediatedRunId === run.runId || p.unmediatedRunId === run.runId),
   );
-  if (
-    (await staleMetricValuesOf(db, "run", run.runId)).length > 0 ||
-    pairs.some(async (p) => (await staleMetricValuesOf(db, "pair", p.id)).length > 0)
-  )
-    return false;
+  if ((await staleMetricValuesOf(db, "run", run.runId)).length > 0) return false;
+  for (const p of pairs) if ((await staleMetricValuesOf(db, "pair", p.id)).length > 0) return false;
   // Rows of the other metric definitions (docs/metrics.md, "ProMediate reference definitions") are not the plan's.
   const own = (await metricValuesOf(db, "run", run.runId)).filter((row) => ofDefinitions(row, params));
   const ofPairs = await Promise.all(
@@ -390,7 +387,7 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
       try {
         await runUnit(ctx, options.leases ? await reread(ctx, next) : next);
       } finally {
-        queue.done(next);
+        await queue.done(next);
       }
     }
   }

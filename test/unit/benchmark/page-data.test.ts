@@ -30,7 +30,7 @@ function status(fn: () => unknown): number | undefined {
 
 describe("the Benchmark page's data", () => {
   it("lists a plan with its stored runs and gives each cell exactly the runs that entered it", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     await seedGrid(db, loaded);
     await record(db);
     const [plan] = await benchmarkPlans(db);
@@ -54,7 +54,7 @@ describe("the Benchmark page's data", () => {
   });
 
   it("answers 404 for an unknown plan or cell, and for a plan with no stored run yet", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     expect(
       status(async () => await cellRunIds(db, "000000000000", { table: "table3", row: "alpha", column: "CG|avg" })),
     ).toBe(404);
