@@ -19,6 +19,7 @@ import { simulateRun, type RunSetup } from "../../domain/simulation/simulate-run
 import type { LedgerTotals, RoleCalls } from "../../domain/llm/call-ledger.ts";
 import { runConfigOf } from "../../domain/simulation/run-identity.ts";
 import type { Db } from "../db.server.ts";
+import { transact } from "../db-transaction.server.ts";
 import { endpointConcurrency, type LlmConfig } from "../llm/config.server.ts";
 import { touchBenchmarkPlan } from "../models/benchmark-plan.server.ts";
 import { metricValuesOf, staleMetricValuesOf } from "../models/metric-value.server.ts";
@@ -344,8 +345,10 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
   const { plan } = loaded;
   const work = options.prepared ?? (await prepareGridRun(options));
   const params = parseMetricParams(plan.params);
-  await touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
-  await recordMetricParams(db, params);
+  await transact(db, async (db) => {
+    await touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
+    await recordMetricParams(db, params);
+  });
 
   const guard = spendGuard({ llm: options.llm, db, config, maxCostUsd: options.maxCostUsd, signal });
   const summary: GridSummary = {

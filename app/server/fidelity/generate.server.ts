@@ -57,7 +57,7 @@ async function storeReadyPairs(
   onEvent?: (e: FidelityEvent) => void,
 ): Promise<void> {
   const pending = plan.pairs.filter((p) => !p.stored);
-  const stored = storedRunIds(
+  const stored = await storedRunIds(
     db,
     pending.flatMap((p) => [p.runA.runId, p.runB.runId]),
   );

@@ -151,7 +151,7 @@ export async function planFidelity(options: FidelityOptions): Promise<FidelityPl
     draw,
     sides: [sideCondition(draw, draw.levelA), sideCondition(draw, draw.levelB)],
   }));
-  const identified = identifyRuns(
+  const identified = await identifyRuns(
     db,
     draws.flatMap(({ draw, sides }) => sides.map((c) => plannedSettings(settingsOf(c), draw.index, false))),
   );

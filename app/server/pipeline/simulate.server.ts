@@ -240,7 +240,7 @@ export async function planBatch(
     if (withUnmediated) slots.push({ index, mediated: false });
   }
   // Every setting is in the identity, so a stored run found here was made exactly as asked.
-  const identified = identifyRuns(
+  const identified = await identifyRuns(
     db,
     slots.map((s) => plannedSettings(settings, s.index, s.mediated)),
   );
@@ -393,7 +393,7 @@ async function storeBundle(
 async function storeReadyPairs(db: Db, plan: BatchPlan, summary: BatchSummary): Promise<void> {
   const pending = plan.pairs.filter((p) => !p.stored);
   if (pending.length === 0) return;
-  const stored = storedRunIds(
+  const stored = await storedRunIds(
     db,
     pending.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]),
   );
