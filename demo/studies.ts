@@ -105,7 +105,7 @@ async function labelAs<P extends LabelPayload>(
   annotatorId: number,
   count: number,
   rng: Rng,
-  make: (itemId: number, previous: P | null) => P,
+  make: (itemId: number, previous: P | null) => Promise<P>,
 ): Promise<void> {
   let previous: P | null = null;
   let previousRun: string | null = null;
@@ -142,7 +142,7 @@ async function seedDemoMturkBatch(db: Db, studyId: number, untouched: number): P
   const rng = createRng(500);
   const start = Date.parse("2026-11-20T15:00:00.000Z");
   let n = 0;
-  open.forEach(async (item, i) => {
+  for (const [i, item] of open.entries()) {
     for (const w of [i % 3, (i + 1) % 3]) {
       const accepted = start + n * 420_000;
       const workSeconds = Math.round(90 + rng() * 150);
@@ -164,7 +164,7 @@ async function seedDemoMturkBatch(db: Db, studyId: number, untouched: number): P
       });
       n++;
     }
-  });
+  }
 }
 
 export interface DemoStudiesSummary {
@@ -221,19 +221,16 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
     guidelines: consensusGuidelines,
     config: { seed: 7 },
   });
-  crowdIds
-    .slice(0, 3)
-    .forEach(
-      async (id, w) =>
-        await labelAs<ConsensusLabel>(
-          db,
-          crowdConsensus,
-          id,
-          itemsOfFirst(2),
-          createRng(300 + w),
-          async (itemId, prev) => await demoConsensusLabel(db, itemId, prev, createRng(3000 + 97 * w + itemId), 2),
-        ),
+  for (const [w, id] of crowdIds.slice(0, 3).entries()) {
+    await labelAs<ConsensusLabel>(
+      db,
+      crowdConsensus,
+      id,
+      itemsOfFirst(2),
+      createRng(300 + w),
+      async (itemId, prev) => await demoConsensusLabel(db, itemId, prev, createRng(3000 + 97 * w + itemId), 2),
     );
+  }
 
   await seedDemoMturkBatch(db, crowdConsensus, items.length - itemsOfFirst(2));
 
@@ -245,7 +242,7 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
       config: { seed: 11, goldRate: 0.5 },
     });
     const abItems = await itemsOfStudy(db, abStudy);
-    crowdIds.forEach(async (id, w) => {
+    for (const [w, id] of crowdIds.entries()) {
       const rng = createRng(400 + w);
       await labelAs(db, abStudy, id, w === 3 ? Math.ceil(abItems.length / 2) : abItems.length, rng, async (itemId) => {
         const item = (await findItem(db, itemId))!;
@@ -258,7 +255,7 @@ export async function seedDemoStudies(db: Db): Promise<DemoStudiesSummary> {
         const slips = careless ? item.isGold || itemId % 2 === 0 : (itemId + w) % 5 === 0;
         return { kind: AB_REACTIVENESS, choice: slips ? wrong : right };
       });
-    });
+    }
   }
   return { created: true, accounts: DEMO_ACCOUNTS };
 }

@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { openDatabase, type Db } from "../app/server/db.server.ts";
 
 export function tempDir(prefix = "socrates-test-"): { dir: string; cleanup: () => void } {
@@ -18,7 +19,7 @@ export async function tempDb(): Promise<{ db: Db; path: string; dir: string; cle
     path,
     dir,
     cleanup: () => {
-      db.$client.close();
+      void closeDatabase(db); // SQLite's connections close at once
       cleanup();
     },
   };

@@ -31,7 +31,7 @@ import {
 import { checkJsonShape, decodeUtf8 } from "../domain/bundle-input.ts";
 import { formatJsonPath } from "../domain/judge-problems.ts";
 import { uniqueKeyProblems } from "./bundle-constraints.server.ts";
-import { checkpointWal, writeTransaction, type Db } from "./db.server.ts";
+import { checkpointWal, type Db } from "./db.server.ts";
 import { findCondition } from "./models/condition.server.ts";
 import { findEvaluation, insertEvaluationRecord } from "./models/evaluation.server.ts";
 import { allMatchedPairs, insertMatchedPair } from "./models/matched-pair.server.ts";
@@ -233,55 +233,86 @@ function parseBundleValue(file: string, json: unknown): { bundle?: Bundle; probl
   }
 }
 
-/** Looks records up in the bundles being imported first, then in the database. */
-function combinedLookup(db: Db, bundles: Bundle[]): RecordLookup {
-  const scenarios = new Map(bundles.flatMap((b) => b.scenarios.map((s) => [s.id, s] as const)));
-  const conditions = new Map(
-    bundles.flatMap((b) =>
-      b.conditions.map((c) => [c.id, { id: c.id, scenarioId: c.scenario_id, expanded: c.expanded ?? null }] as const),
-    ),
+type Stored<T> = Map<string, T | undefined>;
+
+/**
+ * Looks records up in the bundles being imported first, then in the database. The checks are
+ * synchronous (app/domain), the database is not: a lookup answers from what is loaded and notes
+ * what it missed; `settle` runs the checks again after loading the missed records, until nothing
+ * new is asked for (a run leads to its condition, a condition to its scenario: three rounds at most).
+ */
+class CombinedLookup implements RecordLookup {
+  private readonly scenarios: Map<string, Scenario>;
+  private readonly conditions: Map<string, ReturnType<RecordLookup["condition"]>>;
+  private readonly runs: Map<string, RunSummary>;
+  private readonly stored = {
+    scenarios: new Map() as Stored<Scenario>,
+    conditions: new Map() as Stored<ReturnType<RecordLookup["condition"]>>,
+    runs: new Map() as Stored<RunSummary>,
+  };
+  private readonly missed = { scenarios: new Set<string>(), conditions: new Set<string>(), runs: new Set<string>() };
+
+  constructor(bundles: Bundle[]) {
+    this.scenarios = new Map(bundles.flatMap((b) => b.scenarios.map((s) => [s.id, s] as const)));
+    this.conditions = new Map(
+      bundles.flatMap((b) =>
+        b.conditions.map((c) => [c.id, { id: c.id, scenarioId: c.scenario_id, expanded: c.expanded ?? null }] as const),
+      ),
+    );
+    this.runs = new Map(bundles.flatMap((b) => b.runs.map((r) => [r.id, summariseRun(r)] as const)));
+  }
+
+  private find<T>(kind: keyof CombinedLookup["missed"], own: Map<string, T>, stored: Stored<T>, id: string) {
+    if (own.has(id)) return own.get(id);
+    if (!stored.has(id)) this.missed[kind].add(id);
+    return stored.get(id);
+  }
+
+  scenario = (id: string) => this.find("scenarios", this.scenarios, this.stored.scenarios, id);
+  condition = (id: string) => this.find("conditions", this.conditions, this.stored.conditions, id);
+  run = (id: string) => this.find("runs", this.runs, this.stored.runs, id);
+
+  /** Loads what the lookups missed; false when they missed nothing. */
+  private async loadMissed(db: Db): Promise<boolean> {
+    const { scenarios, conditions, runs } = this.missed;
+    if (scenarios.size + conditions.size + runs.size === 0) return false;
+    for (const id of scenarios) {
+      const row = await findScenario(db, id);
+      this.stored.scenarios.set(id, row && scenarioRecord(row));
+    }
+    for (const id of conditions) {
+      const row = await findCondition(db, id);
+      this.stored.conditions.set(id, row && { id: row.id, scenarioId: row.scenarioId, expanded: row.expanded ?? null });
+    }
+    for (const id of runs) this.stored.runs.set(id, await storedRunSummary(db, id));
+    for (const set of [scenarios, conditions, runs]) set.clear();
+    return true;
+  }
+
+  /** `check`'s answer once every record it asks for has been loaded. */
+  async settle<T>(db: Db, check: () => T): Promise<T> {
+    for (;;) {
+      const result = check();
+      if (!(await this.loadMissed(db))) return result;
+    }
+  }
+}
+
+async function storedRunSummary(db: Db, id: string): Promise<RunSummary | undefined> {
+  const row = await findRun(db, id);
+  return (
+    row && {
+      id: row.id,
+      conditionId: row.conditionId,
+      mediated: row.mediated,
+      simulatorBackbone: row.simulatorBackbone,
+      speakers: await runSpeakers(db, id),
+      mediatorBackbone: row.mediatorBackbone,
+      partyOrder: row.partyOrder,
+      seed: row.seed,
+      config: row.config,
+    }
   );
-  const runs = new Map(bundles.flatMap((b) => b.runs.map((r) => [r.id, summariseRun(r)] as const)));
-  // Records found in the database are remembered: checks and inserts ask for the same ones.
-  const remember = <T>(cache: Map<string, T | undefined>, id: string, load: () => T | undefined): T | undefined => {
-    if (!cache.has(id)) cache.set(id, load());
-    return cache.get(id);
-  };
-  const storedScenarios = new Map<string, Scenario | undefined>();
-  const storedConditions = new Map<string, ReturnType<RecordLookup["condition"]>>();
-  const storedRuns = new Map<string, RunSummary | undefined>();
-  return {
-    scenario: (id) =>
-      scenarios.get(id) ??
-      remember(storedScenarios, id, async () => {
-        const row = await findScenario(db, id);
-        return row && scenarioRecord(row);
-      }),
-    condition: (id) =>
-      conditions.get(id) ??
-      remember(storedConditions, id, async () => {
-        const row = await findCondition(db, id);
-        return row && { id: row.id, scenarioId: row.scenarioId, expanded: row.expanded ?? null };
-      }),
-    run: (id) =>
-      runs.get(id) ??
-      remember(storedRuns, id, async () => {
-        const row = await findRun(db, id);
-        return (
-          row && {
-            id: row.id,
-            conditionId: row.conditionId,
-            mediated: row.mediated,
-            simulatorBackbone: row.simulatorBackbone,
-            speakers: await runSpeakers(db, id),
-            mediatorBackbone: row.mediatorBackbone,
-            partyOrder: row.partyOrder,
-            seed: row.seed,
-            config: row.config,
-          }
-        );
-      }),
-  };
 }
 
 // ---------- writing ----------
@@ -413,15 +444,18 @@ async function importParsed(
   await transact(
     db,
     async (db) => {
-      const lookup = combinedLookup(
-        db,
-        parsed.map((p) => p.bundle),
+      const lookup = new CombinedLookup(parsed.map((p) => p.bundle));
+      const referenceProblems = await lookup.settle(db, () =>
+        parsed.flatMap(({ file, bundle }) =>
+          checkBundleReferences(bundle, lookup).map((p) => ({
+            file,
+            path: formatJsonPath(p.path),
+            message: p.message,
+          })),
+        ),
       );
-      for (const { file, bundle } of parsed) {
-        for (const p of checkBundleReferences(bundle, lookup))
-          problems.push({ file, path: formatJsonPath(p.path), message: p.message });
-      }
-      for (const p of uniqueKeyProblems(db, parsed))
+      problems.push(...referenceProblems);
+      for (const p of await uniqueKeyProblems(db, parsed))
         problems.push({ file: p.file, path: formatJsonPath(p.path), message: p.message });
       if (problems.length > 0) throw new BundleImportError(problems);
       for (const step of plan) {

@@ -7,7 +7,8 @@
  * a copy taken while the app runs is consistent. Nothing is written to the source.
  */
 import { endWrite, onOneSnapshot, openDatabase, tryBeginWrite } from "./db.server.ts";
-import { isPostgresUrl, openPostgres } from "./db-pg.server.ts";
+import { isPostgresUrl } from "./db-dialect.server.ts";
+import { openPostgres } from "./db-pg.server.ts";
 import {
   clearTable,
   insertTableRows,

@@ -7,7 +7,7 @@ import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { pgTables } from "../../db/schema-pg.ts";
-import { migrationsDir, type Db } from "./db.server.ts";
+import { markPostgres, migrationsDir, type Db } from "./db-dialect.server.ts";
 
 export type PgDb = NodePgDatabase<typeof pgTables> & { $client: pg.Pool };
 
@@ -19,25 +19,6 @@ export type PgDb = NodePgDatabase<typeof pgTables> & { $client: pg.Pool };
  */
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.JSON, (value: string) => value);
-
-export type Dialect = "sqlite" | "postgres";
-
-const postgresHandles = new WeakSet<object>();
-
-/** Marks a drizzle handle (a database or a transaction's) as PostgreSQL's. */
-export function markPostgres(db: object): void {
-  postgresHandles.add(db);
-}
-
-/**
- * The engine behind a handle typed as `Db` (SQLite's drizzle type, which the queries of both engines are written for).
- */
-export function dialectOf(db: object): Dialect {
-  return postgresHandles.has(db) ? "postgres" : "sqlite";
-}
-
-/** True for a URL this module opens (postgres:// or postgresql://). */
-export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
 /** Connects, brings the schema up to date, and returns the database; `close` ends the pool. */
 export async function openPostgres(url: string): Promise<PgDb> {

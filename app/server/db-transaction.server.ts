@@ -13,10 +13,12 @@
  *   if run one at a time. The work must therefore have no effect outside the database.
  *
  * Inside the work, every query goes through `tx` (a query on the outer handle would not see the
- * transaction's writes); a transaction started on `tx` joins the one it is in.
+ * transaction's writes); a transaction started on `tx` is a savepoint inside the one it is in.
  */
-import { endWrite, openDatabase, tryBeginWrite, type Db } from "./db.server.ts";
-import { dialectOf, markPostgres, type PgDb } from "./db-pg.server.ts";
+import { sql } from "drizzle-orm";
+import { connectSqlite, endWrite, tryBeginWrite, type Db } from "./db.server.ts";
+import { dialectOf, markPostgres } from "./db-dialect.server.ts";
+import type { PgDb } from "./db-pg.server.ts";
 
 const inTransaction = new WeakSet<object>();
 
@@ -50,11 +52,11 @@ interface SqliteWriter {
 
 const writers = new WeakMap<Db, SqliteWriter>();
 
-async function writerOf(db: Db): Promise<SqliteWriter> {
+function writerOf(db: Db): SqliteWriter {
   let found = writers.get(db);
   if (!found) {
     // An in-memory database has no file a second connection could open: it writes on its one connection.
-    const writer = db.$client.memory ? db : await openDatabase(db.$client.name);
+    const writer = db.$client.memory ? db : connectSqlite(db.$client.name);
     if (writer !== db) writer.$client.pragma("busy_timeout = 0");
     found = { writer, tail: Promise.resolve() };
     writers.set(db, found);
@@ -62,11 +64,13 @@ async function writerOf(db: Db): Promise<SqliteWriter> {
   return found;
 }
 
-/** Closes the writer connection `transact` opened for `db`, if any (before closing `db` itself). */
-export function closeWriter(db: Db): void {
+/** Closes a database handle: a SQLite file's connections (the writer `transact` opened too) or a PostgreSQL pool. */
+export async function closeDatabase(db: Db): Promise<void> {
+  if (dialectOf(db) === "postgres") return (db as unknown as PgDb).$client.end();
   const found = writers.get(db);
   if (found && found.writer !== db) found.writer.$client.close();
   writers.delete(db);
+  if (db.$client.open) db.$client.close();
 }
 
 async function beginWrite(writer: Db, maxWaitMs: number): Promise<void> {
@@ -79,7 +83,7 @@ async function beginWrite(writer: Db, maxWaitMs: number): Promise<void> {
 }
 
 async function sqliteTransact<T>(db: Db, work: (tx: Db) => Promise<T>, o: TransactOptions): Promise<T> {
-  const w = await writerOf(db);
+  const w = writerOf(db);
   const previous = w.tail;
   let done!: () => void;
   w.tail = new Promise<void>((ok) => (done = ok));
@@ -133,8 +137,61 @@ async function postgresTransact<T>(db: Db, work: (tx: Db) => Promise<T>, o: Tran
   }
 }
 
-/** Runs `work` in one write transaction on `db`'s engine (see above); a call on a transaction's `tx` joins it. */
+let savepoints = 0;
+
+async function execute(tx: Db, statement: string): Promise<void> {
+  if (dialectOf(tx) === "postgres") await (tx as unknown as PgDb).execute(sql.raw(statement));
+  else tx.$client.exec(statement);
+}
+
+/** A transaction inside a transaction: a savepoint, so its failure undoes its own writes only. */
+async function nestedTransact<T>(tx: Db, work: (tx: Db) => Promise<T>, o: TransactOptions): Promise<T> {
+  const name = `nested_${++savepoints}`;
+  await execute(tx, `SAVEPOINT ${name}`);
+  let result: T;
+  try {
+    result = await work(tx);
+  } catch (err) {
+    await execute(tx, `ROLLBACK TO SAVEPOINT ${name}`);
+    await execute(tx, `RELEASE SAVEPOINT ${name}`);
+    throw err;
+  }
+  if (o.dryRun) await execute(tx, `ROLLBACK TO SAVEPOINT ${name}`);
+  await execute(tx, `RELEASE SAVEPOINT ${name}`);
+  return result;
+}
+
+/**
+ * Runs `work` in one write transaction on `db`'s engine (see above); a call on a transaction's `tx`
+ * runs as a savepoint inside it.
+ */
 export function transact<T>(db: Db, work: (tx: Db) => Promise<T>, options: TransactOptions = {}): Promise<T> {
-  if (inTransaction.has(db)) return work(db);
+  if (inTransaction.has(db)) return nestedTransact(db, work, options);
   return dialectOf(db) === "postgres" ? postgresTransact(db, work, options) : sqliteTransact(db, work, options);
+}
+
+/**
+ * Runs `read` on one snapshot, so a value computed inside matches a version mark read inside. SQLite:
+ * a read transaction (BEGIN DEFERRED) on the reading connection; a read that starts while another is
+ * open there joins it. PostgreSQL: a REPEATABLE READ, READ ONLY transaction.
+ */
+export async function readSnapshot<T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> {
+  if (inTransaction.has(db)) return read(db);
+  if (dialectOf(db) === "postgres") {
+    return (db as unknown as PgDb).transaction(
+      async (tx) => {
+        markPostgres(tx);
+        inTransaction.add(tx);
+        return read(tx as unknown as Db);
+      },
+      { isolationLevel: "repeatable read", accessMode: "read only" },
+    );
+  }
+  if (db.$client.inTransaction) return read(db);
+  db.$client.exec("BEGIN DEFERRED");
+  try {
+    return await read(db);
+  } finally {
+    if (db.$client.inTransaction) db.$client.exec("COMMIT");
+  }
 }

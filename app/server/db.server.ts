@@ -1,41 +1,30 @@
 /**
- * The embedded SQLite database: one connection per process, WAL journal, foreign keys on,
- * migrations applied on open. The CLI's connection has a busy timeout, so it waits for another
- * process's write lock inside SQLite; the web server's has none, because that wait would block
- * its event loop: its writes take the lock through app/server/http/write-lock.server.ts, which
- * waits asynchronously.
+ * The database handle of a process. Unset DATABASE_URL: the embedded SQLite file (WAL journal,
+ * foreign keys on, migrations applied on open). DATABASE_URL=postgres://…: PostgreSQL
+ * (db-pg.server.ts). Queries are written once against db/schema.ts and awaited; writes go through
+ * `transact` (db-transaction.server.ts), which on SQLite writes on a second connection and waits
+ * for another process's lock asynchronously, so no connection here ever waits inside SQLite
+ * except while opening.
  */
 import Database from "better-sqlite3";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { SQL } from "drizzle-orm";
 import { eq, isNull } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import { recordedIdentity } from "../domain/simulation/run-identity.ts";
 
+import { dialectOf, isPostgresUrl, migrationsDir, type Db } from "./db-dialect.server.ts";
+import { openPostgresAsDb, type PgDb } from "./db-pg.server.ts";
+
 import { transact } from "./db-transaction.server.ts";
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+export type { Db } from "./db-dialect.server.ts";
 
 export const DEFAULT_DB_PATH = "data/socrates.db";
 /** How long the CLI (and tests) wait inside SQLite for another process's write lock. */
 const CLI_BUSY_TIMEOUT_MS = 5000;
-/**
- * The project's db/<folder> of migrations (db/migrations, db/migrations-pg), found upwards from this
- * module (the sources, the CLI bundle in dist/cli and the app build all sit inside the project), so
- * a command run from any folder finds it.
- */
-export function migrationsDir(folder: string): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, "db", folder);
-    if (existsSync(join(candidate, "meta", "_journal.json"))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return resolve(process.cwd(), "db", folder);
-    dir = parent;
-  }
-}
 const MIGRATIONS_DIR = migrationsDir("migrations");
 /**
  * After a checkpoint resets the write-ahead log, SQLite truncates it to this size: a log grown by
@@ -60,8 +49,11 @@ export function databasePath(): string {
   return resolve(process.cwd(), process.env.SOCRATES_DB ?? DEFAULT_DB_PATH);
 }
 
-/** Opens (creating if needed) a database file and brings its schema up to date. */
-export async function openDatabase(path: string = databasePath()): Promise<Db> {
+/**
+ * A connection to a database file, set up as every connection of the project is (WAL, foreign
+ * keys, the CLI's busy timeout), without touching its schema.
+ */
+export function connectSqlite(path: string): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
   sqlite.pragma("journal_mode = WAL");
@@ -71,7 +63,12 @@ export async function openDatabase(path: string = databasePath()): Promise<Db> {
   sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   const pageLimit = testPageLimit();
   if (pageLimit !== null) sqlite.pragma(`max_page_count = ${pageLimit}`);
-  const db = drizzle(sqlite, { schema }) as Db;
+  return drizzle(sqlite, { schema }) as Db;
+}
+
+/** Opens (creating if needed) a database file and brings its schema up to date. */
+export async function openDatabase(path: string = databasePath()): Promise<Db> {
+  const db = connectSqlite(path);
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
   await backfillRunIdentity(db);
   return db;
@@ -81,7 +78,8 @@ export async function openDatabase(path: string = databasePath()): Promise<Db> {
  * Runs stored before runs had an identity (migration 0015) get it from the settings they
  * recorded — the same function the bundle store applies to every new run — so they are found
  * and reused, never re-simulated. Idempotent: only rows without a hash are touched, so after the
- * first open this is one indexed query that finds nothing.
+ * first open this is one indexed query that finds nothing. SQLite only, on opening (a PostgreSQL
+ * database starts at the current schema), so it may use better-sqlite3's synchronous calls.
  */
 export async function backfillRunIdentity(db: Db): Promise<number> {
   const { runs } = schema;
@@ -112,21 +110,47 @@ export async function backfillRunIdentity(db: Db): Promise<number> {
   return pending.length;
 }
 
-const cache = globalThis as unknown as { __socratesDb?: Db };
+const cache = globalThis as unknown as { __socratesDb?: Promise<Db> };
+
+/** Where this process's data lives: DATABASE_URL when set (PostgreSQL), else the SQLite file. */
+export function databaseTarget(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATABASE_URL || databasePath();
+}
+
+/** Opens a database by its target: a postgres:// URL, or a SQLite file's path. */
+export function openTarget(target: string = databaseTarget()): Promise<Db> {
+  return isPostgresUrl(target) ? openPostgresAsDb(target) : openDatabase(target);
+}
 
 /**
- * The process-wide connection used by the web app (kept across dev-server reloads). Opening
- * and migrating may wait for the lock like the CLI; after that SQLite never waits (busy
- * timeout 0): a write finding the lock taken fails at once with SQLITE_BUSY, and
- * `withWriteLock` retries it after an asynchronous pause.
+ * The process-wide handle used by the web app (kept across dev-server reloads), opened once.
+ * Opening and migrating may wait for SQLite's lock like the CLI; after that the reading
+ * connection never waits (busy timeout 0): it only reads, and in WAL mode a read never waits.
  */
-export async function getDb(): Promise<Db> {
-  if (!cache.__socratesDb) {
-    const db = await openDatabase();
-    db.$client.pragma("busy_timeout = 0");
-    cache.__socratesDb = db;
-  }
+export function getDb(): Promise<Db> {
+  cache.__socratesDb ??= openTarget().then((db) => {
+    if (dialectOf(db) === "sqlite") db.$client.pragma("busy_timeout = 0");
+    return db;
+  });
   return cache.__socratesDb;
+}
+
+/** How many rows a write changed, from either engine's result (SQLite's `changes`, PostgreSQL's `rowCount`). */
+export function changedRows(result: unknown): number {
+  const r = result as { changes?: number; rowCount?: number | null };
+  return r.changes ?? r.rowCount ?? 0;
+}
+
+/** The rows of a hand-written query (`sql\`…\``), on either engine. */
+export async function rawRows<T>(db: Db, query: SQL): Promise<T[]> {
+  if (dialectOf(db) === "postgres") return (await (db as unknown as PgDb).execute(query)).rows as T[];
+  // better-sqlite3 answers synchronously; the await keeps one signature for both engines.
+  return db.all<T>(query);
+}
+
+/** The first row of a hand-written query, or undefined. */
+export async function rawRow<T>(db: Db, query: SQL): Promise<T | undefined> {
+  return (await rawRows<T>(db, query))[0];
 }
 
 /** True for SQLite's "database is locked" answers (SQLITE_BUSY and its extended codes). */
@@ -142,7 +166,7 @@ export function isBusyError(err: unknown): boolean {
  * SQLite's own checkpoints. Returns whether the log was emptied.
  */
 export function checkpointWal(db: Db): boolean {
-  if (db.$client.inTransaction || db.$client.memory) return false;
+  if (dialectOf(db) === "postgres" || db.$client.inTransaction || db.$client.memory) return false;
   try {
     const [result] = db.$client.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
     return result?.busy === 0;
@@ -192,31 +216,4 @@ export async function onOneSnapshot<T>(db: Db, work: () => Promise<T>): Promise<
 /** True while this connection is inside a transaction (a nested write joins it as a savepoint). */
 export function inTransaction(db: Db): boolean {
   return db.$client.inTransaction;
-}
-
-/** Carries a dry run's result out of the transaction it rolls back. */
-class DryRunRollback extends Error {
-  constructor(readonly result: unknown) {
-    super("dry run");
-  }
-}
-
-/**
- * Runs `work` in one IMMEDIATE transaction (the write lock taken up front, so nothing slips in
- * between check and write). With `dryRun` everything is rolled back and `work`'s result is still
- * returned, so a dry run reports exactly what the real run would have done.
- */
-export function writeTransaction<T>(db: Db, work: () => T, options: { dryRun?: boolean } = {}): T {
-  try {
-    return db.$client
-      .transaction(() => {
-        const result = work();
-        if (options.dryRun) throw new DryRunRollback(result);
-        return result;
-      })
-      .immediate();
-  } catch (err) {
-    if (err instanceof DryRunRollback) return err.result as T;
-    throw err;
-  }
 }

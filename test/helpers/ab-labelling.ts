@@ -14,9 +14,9 @@ export const imperfectChooser: AbChooser = (pair, annotator) => {
   return flip ? (higher === "A" ? "B" : "A") : higher;
 };
 
-export function labelAbStudy(db: Db, studyId: number, annotators: readonly number[], choose: AbChooser): number {
+export async function labelAbStudy(db: Db, studyId: number, annotators: readonly number[], choose: AbChooser): Promise<number> {
   let stored = 0;
-  annotators.forEach(async (annotatorId, index) => {
+  for (const [index, annotatorId] of annotators.entries()) {
     for (
       let lease = await nextTask(db, studyId, annotatorId);
       lease;
@@ -36,6 +36,6 @@ export function labelAbStudy(db: Db, studyId: number, annotators: readonly numbe
       });
       stored++;
     }
-  });
+  }
   return stored;
 }

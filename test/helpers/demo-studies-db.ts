@@ -3,6 +3,7 @@
  */
 import { join } from "node:path";
 import { openDatabase } from "../../app/server/db.server.ts";
+import { closeDatabase } from "../../app/server/db-transaction.server.ts";
 import { seedDemoStudies } from "../../demo/studies.ts";
 import { seedDemo } from "../../harness/annotation.ts";
 import { tempDb, tempDir } from "../../harness/temp-db.ts";
@@ -21,7 +22,7 @@ export async function demoStudiesDb(): Promise<Awaited<ReturnType<typeof tempDb>
  * them (seeding them per test was most of such a file's time): each `copy()` is a file of its own,
  * written by VACUUM INTO from the seeded one, so a test still changes nothing another test sees.
  */
-export async function demoStudiesTemplate(): Promise<{ copy: () => TempDb; cleanup: () => void }> {
+export async function demoStudiesTemplate(): Promise<{ copy: () => Promise<TempDb>; cleanup: () => void }> {
   const seeded = await demoStudiesDb();
   const copy = async (): Promise<TempDb> => {
     const { dir, cleanup } = tempDir();
@@ -29,7 +30,7 @@ export async function demoStudiesTemplate(): Promise<{ copy: () => TempDb; clean
     seeded.db.$client.prepare("VACUUM INTO ?").run(path);
     const db = await openDatabase(path);
     const close = () => {
-      db.$client.close();
+      void closeDatabase(db); // SQLite's connections close at once
       cleanup();
     };
     return { db, path, dir, cleanup: close };

@@ -6,14 +6,14 @@
  */
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeTransaction, type Db } from "../../app/server/db.server.ts";
+import type { Db } from "../../app/server/db.server.ts";
 import { ServiceError } from "../../app/server/http/errors.server.ts";
 import { actionResult, orResponse, orResponseWrite } from "../../app/server/http/responses.server.ts";
 import { DatabaseBusyError, withWriteLock } from "../../app/server/http/write-lock.server.ts";
 import { findAnnotatorByUsername, insertAnnotator } from "../../app/server/models/annotator.server.ts";
+import { transact } from "../../app/server/db-transaction.server.ts";
 import { tempDb } from "../../harness/temp-db.ts";
 
-import { transact } from "../../app/server/db-transaction.server.ts";
 let t: Awaited<ReturnType<typeof tempDb>>;
 let web: Db;
 let other: Database.Database;
@@ -31,17 +31,17 @@ afterEach(() => {
   t.cleanup();
 });
 
-const addExpert = async (username: string) =>
-  await insertAnnotator(web, { username, displayName: username, role: "expert" });
+const addExpert = (username: string, db: Db = web) =>
+  insertAnnotator(db, { username, displayName: username, role: "expert" });
 const exists = async (username: string) => (await findAnnotatorByUsername(web, username)) !== undefined;
 
 describe("withWriteLock", () => {
   it("waits for another process's write lock without blocking the event loop, then writes", async () => {
     other.exec("BEGIN IMMEDIATE");
     const events: string[] = [];
-    const write = withWriteLock(web, async () => {
+    const write = withWriteLock(web, async (tx) => {
       events.push("write");
-      return await addExpert("waited");
+      return await addExpert("waited", tx);
     });
     // These timers can only fire while the write is waiting if the wait does not block.
     await new Promise((ok) => setTimeout(ok, 30));
@@ -55,30 +55,30 @@ describe("withWriteLock", () => {
   it("gives up after the wait with DatabaseBusyError and changes nothing", async () => {
     other.exec("BEGIN IMMEDIATE");
     let ran = false;
-    await expect(withWriteLock(web, async () => ((ran = true), await addExpert("never")), 40)).rejects.toBeInstanceOf(
-      DatabaseBusyError,
-    );
+    await expect(
+      withWriteLock(web, async (tx) => ((ran = true), await addExpert("never", tx)), 40),
+    ).rejects.toBeInstanceOf(DatabaseBusyError);
     other.exec("COMMIT");
     expect(ran).toBe(false);
     expect(await exists("never")).toBe(false);
     expect(web.$client.inTransaction).toBe(false);
   });
 
-  it("runs the service's own writeTransaction as a savepoint inside the held lock", async () => {
-    await withWriteLock(web, async () => {
-      await addExpert("outer");
+  it("runs the service's own transaction as a savepoint inside the held lock", async () => {
+    await withWriteLock(web, async (tx) => {
+      await addExpert("outer", tx);
       await expect(
-        (async () => await transact(web, async (web) => (await addExpert("inner"), await addExpert("inner"))))(),
+        transact(tx, async (inner) => (await addExpert("inner", inner), await addExpert("inner", inner))),
       ).rejects.toThrow(/UNIQUE/);
-      await transact(web, async (web) => await addExpert("inner-ok"));
+      await transact(tx, async (inner) => await addExpert("inner-ok", inner));
     });
     expect([await exists("outer"), await exists("inner"), await exists("inner-ok")]).toEqual([true, false, true]);
     expect(web.$client.inTransaction).toBe(false);
   });
 
   it("keeps what was written before a service refusal (as without the lock), rolls back a crash", async () => {
-    const writeThenThrow = (username: string, err: Error) => async () => {
-      await addExpert(username);
+    const writeThenThrow = (username: string, err: Error) => async (tx: Db) => {
+      await addExpert(username, tx);
       throw err;
     };
     await expect(withWriteLock(web, writeThenThrow("refused", new ServiceError(409, "no")))).rejects.toThrow("no");
@@ -86,11 +86,12 @@ describe("withWriteLock", () => {
     expect([await exists("refused"), await exists("crashed")]).toEqual([true, false]);
   });
 
-  it("joins a write already under way when called from inside it", async () => {
-    await withWriteLock(web, async () => {
-      void withWriteLock(web, async () => await addExpert("nested"));
-      expect(await exists("nested")).toBe(true);
+  it("joins a write already under way when called with its handle", async () => {
+    await withWriteLock(web, async (tx) => {
+      await withWriteLock(tx, async (inner) => await addExpert("nested", inner));
+      expect(await exists("nested")).toBe(false); // not committed yet: the outer write is still open
     });
+    expect(await exists("nested")).toBe(true);
   });
 });
 
@@ -98,7 +99,7 @@ describe("routes on a locked database", () => {
   it("an action waits past a short lock and stores its write", async () => {
     other.exec("BEGIN IMMEDIATE");
     setTimeout(() => other.exec("COMMIT"), 30);
-    const res = await actionResult(async () => await addExpert("after-wait"), web);
+    const res = await actionResult(async (tx) => await addExpert("after-wait", tx), web);
     expect(res).toBeTypeOf("number");
     expect(await exists("after-wait")).toBe(true);
   });
@@ -107,7 +108,7 @@ describe("routes on a locked database", () => {
     process.env.SOCRATES_WRITE_WAIT_MS = "40";
     try {
       other.exec("BEGIN IMMEDIATE");
-      const res = (await actionResult(async () => await addExpert("blocked"), web)) as Response;
+      const res = (await actionResult(async (tx) => await addExpert("blocked", tx), web)) as Response;
       expect(res.status).toBe(503);
       expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
       expect(await res.json()).toMatchObject({ ok: false, message: expect.stringMatching(/busy/) });
@@ -122,7 +123,7 @@ describe("routes on a locked database", () => {
     process.env.SOCRATES_WRITE_WAIT_MS = "40";
     try {
       other.exec("BEGIN IMMEDIATE");
-      const thrown = await orResponseWrite(async () => await addExpert("blocked"), web).catch((e: unknown) => e);
+      const thrown = await orResponseWrite(async (tx) => await addExpert("blocked", tx), web).catch((e: unknown) => e);
       expect(thrown).toBeInstanceOf(Response);
       expect((thrown as Response).status).toBe(503);
       expect((thrown as Response).headers.get("Retry-After")).toMatch(/^\d+$/);
@@ -131,14 +132,9 @@ describe("routes on a locked database", () => {
     }
   });
 
-  it("a stray write outside the lock fails at once (no busy wait) and orResponse answers 503, not 500", () => {
+  it("a stray write outside the lock fails at once (no busy wait) and orResponse answers 503, not 500", async () => {
     other.exec("BEGIN IMMEDIATE");
-    let thrown: unknown;
-    try {
-      orResponse(async () => await addExpert("stray"));
-    } catch (err) {
-      thrown = err;
-    }
+    const thrown = await orResponse(() => addExpert("stray")).catch((err: unknown) => err);
     expect(thrown).toBeInstanceOf(Response);
     expect((thrown as Response).status).toBe(503);
   });

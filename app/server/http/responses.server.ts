@@ -35,9 +35,9 @@ function errorResponse(err: unknown): Response | null {
 }
 
 /** For loaders that only read: rethrows service errors as responses the error boundary shows (403, 404, …). */
-export function orResponse<T>(fn: () => T): T {
+export async function orResponse<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (err) {
     throw errorResponse(err) ?? err;
   }

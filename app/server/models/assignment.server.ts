@@ -25,10 +25,9 @@ import {
   type SQL,
 } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
-import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
-import { changedRows } from "../db.server.ts";
+import { changedRows, rawRow, type Db } from "../db.server.ts";
 const { allocationCursors, assignments, studyItems, studies, annotators, labels } = schema;
 
 export type AssignmentStatus = "leased" | "submitted" | "released" | "skipped";
@@ -338,7 +337,7 @@ export async function hasOpenWork(
         sql`${verified} + ${askerVerified ? 0 : 1} * ${unverified} < ${studies.labelsPerItem}`,
       ),
     );
-  return (await db.execute(sql`select ${or(exists(holds), exists(open))} as work`))[0].work === 1;
+  return (await rawRow<{ work: number }>(db, sql`select ${or(exists(holds), exists(open))} as work`))?.work === 1;
 }
 
 const byItemAndAnnotator = preparedOnce((db) =>

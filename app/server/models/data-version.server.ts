@@ -11,7 +11,7 @@ import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
 
-import { transact } from "../db-transaction.server.ts";
+import { readSnapshot } from "../db-transaction.server.ts";
 const { dataVersions, studies } = schema;
 
 export const GLOBAL_SCOPE = "global";
@@ -67,6 +67,6 @@ export async function leaseMark(db: Db, studyId: number): Promise<number> {
  * Runs `read` in one read transaction (BEGIN DEFERRED): in WAL mode everything it reads, the mark
  * first, comes from one snapshot, so a value computed inside always matches the mark read inside.
  */
-export async function inReadSnapshot<T>(db: Db, read: () => T): Promise<T> {
-  return await transact(db, async (db) => await read());
+export function inReadSnapshot<T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> {
+  return readSnapshot(db, read);
 }

@@ -1,7 +1,7 @@
 /** HITs created through the MTurk API (`mturk publish`), one per study item and batch. Data access only. */
 import { and, asc, eq, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
-import type { Db } from "../db.server.ts";
+import { rawRows, type Db } from "../db.server.ts";
 
 const { mturkHits } = schema;
 
@@ -60,12 +60,16 @@ export async function itemPublishStates(
   environment: string,
   now: Date,
 ): Promise<ItemPublishState[]> {
-  return await db.execute(sql`
-    SELECT i.id AS itemId,
+  // Aliases quoted: PostgreSQL folds unquoted names to lower case.
+  return await rawRows<ItemPublishState>(
+    db,
+    sql`
+    SELECT i.id AS "itemId",
            (SELECT count(*) FROM labels l WHERE l.study_item_id = i.id AND l.status = 'counted'
               AND NOT EXISTS (SELECT 1 FROM crowd_assignments c WHERE c.label_id = l.id AND c.status = 'rejected')) AS labels,
-           (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = ${environment}) AS storedHits,
+           (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = ${environment}) AS "storedHits",
            (SELECT count(*) FROM mturk_hits h WHERE h.study_item_id = i.id AND h.environment = ${environment}
-              AND (h.expires_at IS NULL OR h.expires_at > ${now.toISOString()})) AS liveHits
-    FROM study_items i WHERE i.study_id = ${studyId} ORDER BY i.position`);
+              AND (h.expires_at IS NULL OR h.expires_at > ${now.toISOString()})) AS "liveHits"
+    FROM study_items i WHERE i.study_id = ${studyId} ORDER BY i.position`,
+  );
 }

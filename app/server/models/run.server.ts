@@ -38,32 +38,27 @@ export async function runIds(db: Db): Promise<string[]> {
 }
 
 /** Which of these run ids are stored. */
-export function storedRunIds(db: Db, ids: readonly string[]): Set<string> {
-  return new Set(
-    inChunks(ids, async (chunk) => await db.select({ id: runs.id }).from(runs).where(inArray(runs.id, chunk))).map(
-      (r) => r.id,
-    ),
-  );
+export async function storedRunIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await inChunks(ids, (chunk) => db.select({ id: runs.id }).from(runs).where(inArray(runs.id, chunk)));
+  return new Set(rows.map((r) => r.id));
 }
 
 /** A query over distinct values, a few thousand at a time (SQLite bounds a statement's parameters). */
-function inChunks<T>(values: readonly string[], query: (chunk: string[]) => T[]): T[] {
+async function inChunks<T>(values: readonly string[], query: (chunk: string[]) => PromiseLike<T[]>): Promise<T[]> {
   const distinct = [...new Set(values)];
   const out: T[] = [];
-  for (let i = 0; i < distinct.length; i += 5000) out.push(...query(distinct.slice(i, i + 5000)));
+  for (let i = 0; i < distinct.length; i += 5000) out.push(...(await query(distinct.slice(i, i + 5000))));
   return out;
 }
 
 /** Stored run ids by settings hash (runs.settings_hash), for the hashes given. */
-export function runIdsBySettingsHash(db: Db, hashes: readonly string[]): Map<string, string> {
-  const rows = inChunks(
-    hashes,
-    async (chunk) =>
-      await db
-        .select({ id: runs.id, hash: runs.settingsHash })
-        .from(runs)
-        .where(inArray(runs.settingsHash, chunk))
-        .orderBy(asc(runs.id)),
+export async function runIdsBySettingsHash(db: Db, hashes: readonly string[]): Promise<Map<string, string>> {
+  const rows = await inChunks(hashes, (chunk) =>
+    db
+      .select({ id: runs.id, hash: runs.settingsHash })
+      .from(runs)
+      .where(inArray(runs.settingsHash, chunk))
+      .orderBy(asc(runs.id)),
   );
   const out = new Map<string, string>();
   for (const r of rows) if (r.hash !== null && !out.has(r.hash)) out.set(r.hash, r.id);
@@ -75,15 +70,13 @@ export function runIdsBySettingsHash(db: Db, hashes: readonly string[]): Map<str
  * no LLM configuration (reports, the Benchmark page). Of runs that differ only in sampling, the
  * one stored last.
  */
-export function runIdsBySettingsKey(db: Db, keys: readonly string[]): Map<string, string> {
-  const rows = inChunks(
-    keys,
-    async (chunk) =>
-      await db
-        .select({ id: runs.id, key: runs.settingsKey })
-        .from(runs)
-        .where(inArray(runs.settingsKey, chunk))
-        .orderBy(asc(runs.createdAt), asc(sql`rowid`)),
+export async function runIdsBySettingsKey(db: Db, keys: readonly string[]): Promise<Map<string, string>> {
+  const rows = await inChunks(keys, (chunk) =>
+    db
+      .select({ id: runs.id, key: runs.settingsKey })
+      .from(runs)
+      .where(inArray(runs.settingsKey, chunk))
+      .orderBy(asc(runs.createdAt), asc(sql`rowid`)),
   );
   return new Map(rows.flatMap((r) => (r.key === null ? [] : [[r.key, r.id] as const])));
 }

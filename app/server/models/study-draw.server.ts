@@ -76,9 +76,9 @@ export async function appendItems(db: Db, studyId: number, items: readonly NewSt
         .where(eq(studyItems.studyId, studyId))
         .limit(1)
     )[0]?.n ?? -1;
-  items.forEach(async (item, i) => {
+  for (const [i, item] of items.entries()) {
     await db.insert(studyItems).values({ ...item, studyId, position: last + 1 + i });
-  });
+  }
 }
 
 /** Snippet rows of several runs, by run then position. */

@@ -49,9 +49,9 @@ export async function updateStudyStatus(db: Db, studyId: number, status: "open" 
 export async function insertStudyWithItems(db: Db, study: NewStudy, items: readonly NewStudyItem[]): Promise<number> {
   return await transact(db, async (tx) => {
     const studyId = (await tx.insert(studies).values(study).returning({ id: studies.id }))[0].id;
-    items.forEach(async (item, position) => {
+    for (const [position, item] of items.entries()) {
       await tx.insert(studyItems).values({ ...item, studyId, position });
-    });
+    }
     return studyId;
   });
 }

@@ -1,14 +1,14 @@
 /**
  * Data access for work_leases: who holds a piece of shared benchmark work, and until when. A
- * claim reads and writes in one IMMEDIATE transaction, so two processes can never both see a
+ * claim reads and writes in one write transaction (serializable on PostgreSQL), so two processes can never both see a
  * key free and both take it; a lapsed lease (its holder stopped renewing: killed, or hung) is
  * taken over by the next claim.
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { workLeases } from "../../../db/schema.ts";
-import { writeTransaction, type Db, changedRows } from "../db.server.ts";
-
+import { changedRows, type Db } from "../db.server.ts";
 import { transact } from "../db-transaction.server.ts";
+
 export type WorkLeaseRow = typeof workLeases.$inferSelect;
 
 /** Takes the key for `holder` until `now + ttlMs` when it is free, lapsed or already the holder's; true when taken. */

@@ -3,7 +3,7 @@
  * against db/schema.ts: a commit is seen, a throw leaves nothing, a dry run returns its result
  * and leaves nothing, a transaction that awaits is invisible to readers until it commits, two
  * concurrent read-modify-write transactions lose no update (in one process, and from two
- * "servers" — two handles — on one database), and a transaction started on `tx` joins.
+ * "servers" — two handles — on one database), and a transaction started on `tx` is a savepoint in it.
  */
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { dataVersions } from "../../../db/schema.ts";
 import { openDatabase, type Db } from "../../../app/server/db.server.ts";
 import { openPostgresAsDb, type PgDb } from "../../../app/server/db-pg.server.ts";
-import { closeWriter, transact } from "../../../app/server/db-transaction.server.ts";
+import { closeDatabase, transact } from "../../../app/server/db-transaction.server.ts";
 import { pgDatabase } from "../../../harness/postgres.ts";
 import { tempDir } from "../../../harness/temp-db.ts";
 
@@ -29,10 +29,7 @@ async function twoHandles(engine: "sqlite" | "postgres"): Promise<[Db, Db]> {
     const a = await openDatabase(join(dir, "t.db"));
     const b = await openDatabase(join(dir, "t.db"));
     cleanups.push(() => {
-      for (const db of [a, b]) {
-        closeWriter(db);
-        db.$client.close();
-      }
+      for (const db of [a, b]) void closeDatabase(db);
     });
     return [a, b];
   }
@@ -120,15 +117,33 @@ describe.each(["sqlite", "postgres"] as const)("transact on %s", (engine) => {
     },
   );
 
-  it.skipIf(engine === "postgres" && pgMissing)("joins the transaction it is called in", async () => {
+  it.skipIf(engine === "postgres" && pgMissing)(
+    "joins the transaction it is called in (a savepoint: the outer failure undoes it too)",
+    async () => {
+      const [db] = await twoHandles(engine);
+      await expect(
+        transact(db, async (tx) => {
+          await transact(tx, (inner) => increment(inner, "d"));
+          expect(await version(tx, "d")).toBe(1);
+          throw new Error("undo all");
+        }),
+      ).rejects.toThrow("undo all");
+      expect(await version(db, "d")).toBeUndefined();
+    },
+  );
+
+  it.skipIf(engine === "postgres" && pgMissing)("undoes only its own writes when a nested one fails", async () => {
     const [db] = await twoHandles(engine);
-    await expect(
-      transact(db, async (tx) => {
-        await transact(tx, (inner) => increment(inner, "d"));
-        expect(await version(tx, "d")).toBe(1);
-        throw new Error("undo all");
-      }),
-    ).rejects.toThrow("undo all");
-    expect(await version(db, "d")).toBeUndefined();
+    await transact(db, async (tx) => {
+      await increment(tx, "e");
+      await expect(
+        transact(tx, async (inner) => {
+          await increment(inner, "e");
+          throw new Error("undo mine");
+        }),
+      ).rejects.toThrow("undo mine");
+      await transact(tx, (inner) => increment(inner, "f"));
+    });
+    expect([await version(db, "e"), await version(db, "f")]).toEqual([1, 1]);
   });
 });
