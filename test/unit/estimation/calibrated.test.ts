@@ -195,7 +195,7 @@ describe("calibratedEstimates on a labelled plan", () => {
   });
 
   it("refuses a study that does not exist or is not an expert consensus study, naming where it was given", async () => {
-    await expect(await calibratedEstimates(t.db, { loaded: t.loaded, studyIds: [t.studyId, 999] })).rejects.toThrow(
+    await expect(calibratedEstimates(t.db, { loaded: t.loaded, studyIds: [t.studyId, 999] })).rejects.toThrow(
       new CalibrationInputError("--study: study 999 does not exist (see the Studies page)"),
     );
   });
