@@ -17,6 +17,7 @@ import { syntheticBundle } from "./synthetic-bundle.ts";
 import { exportBundle, importBundleFiles } from "../app/server/bundle-store.server.ts";
 import { getRunView, listRuns } from "../app/server/catalog.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 
 const SCALE = Number(process.env.SCALE ?? 1);
 const SCENARIOS = Math.max(1, Math.round(40 * SCALE));
@@ -60,7 +61,7 @@ try {
     "run viewer query, mean (ms)": { value: +((viewSeconds / sample.length) * 1000).toFixed(2) },
     "run list for one scenario (ms)": { value: +(listSeconds * 1000).toFixed(2) },
   });
-  db.$client.close();
+  await closeDatabase(db);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { inArray } from "drizzle-orm";
 import * as schema from "../db/schema.ts";
 import { openDatabase, type Db } from "../app/server/db.server.ts";
-import { transact } from "../app/server/db-transaction.server.ts";
+import { transact, closeDatabase } from "../app/server/db-transaction.server.ts";
 import { seedDemo } from "../demo/seed.ts";
 import { createLlm } from "../app/server/llm/client.server.ts";
 import { parseLlmConfig, type LlmConfig } from "../app/server/llm/config.server.ts";
@@ -311,7 +311,7 @@ try {
       ],
     ),
   );
-  db.$client.close();
+  await closeDatabase(db);
 } finally {
   await mock.close();
   rmSync(dir, { recursive: true, force: true });
