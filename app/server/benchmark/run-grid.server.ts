@@ -124,17 +124,23 @@ async function storeReadyPairs(ctx: Ctx, work: UnitWork): Promise<string[]> {
   const ready = work.pairs.filter((p) => !p.stored && stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
   if (ready.length === 0) return [];
   const conditionId = work.unit.conditionId;
-  await storeOwnPairs(
-    ctx.db,
-    `<benchmark pairs of ${conditionId}>`,
-    ready.map((p) => ({
-      id: p.id,
-      condition_id: conditionId,
-      mediated_run_id: p.mediatedRunId,
-      unmediated_run_id: p.unmediatedRunId,
-    })),
-  );
+  // Taken before the store awaits, so another run of the unit finishing meanwhile does not store them too.
   for (const p of ready) p.stored = true;
+  try {
+    await storeOwnPairs(
+      ctx.db,
+      `<benchmark pairs of ${conditionId}>`,
+      ready.map((p) => ({
+        id: p.id,
+        condition_id: conditionId,
+        mediated_run_id: p.mediatedRunId,
+        unmediated_run_id: p.unmediatedRunId,
+      })),
+    );
+  } catch (err) {
+    for (const p of ready) p.stored = false;
+    throw err;
+  }
   ctx.summary.pairsStored += ready.length;
   return ready.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]);
 }

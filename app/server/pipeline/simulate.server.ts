@@ -397,20 +397,25 @@ async function storeReadyPairs(db: Db, plan: BatchPlan, summary: BatchSummary): 
     db,
     pending.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]),
   );
-  const ready = pending.filter((p) => stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
+  // Filtered again after the look-up awaited: another worker may have taken some meanwhile.
+  const ready = pending.filter((p) => !p.stored && stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
   if (ready.length === 0) return;
-  await storeBundle(db, plan, {
-    matched_pairs: ready.map((p) => ({
-      id: p.id,
-      condition_id: plan.condition.id,
-      mediated_run_id: p.mediatedRunId,
-      unmediated_run_id: p.unmediatedRunId,
-    })),
-  });
-  for (const p of ready) {
-    p.stored = true;
-    summary.pairsStored.push(p.id);
+  // Taken before the store awaits, so a worker finishing meanwhile does not store them too.
+  for (const p of ready) p.stored = true;
+  try {
+    await storeBundle(db, plan, {
+      matched_pairs: ready.map((p) => ({
+        id: p.id,
+        condition_id: plan.condition.id,
+        mediated_run_id: p.mediatedRunId,
+        unmediated_run_id: p.unmediatedRunId,
+      })),
+    });
+  } catch (err) {
+    for (const p of ready) p.stored = false;
+    throw err;
   }
+  for (const p of ready) summary.pairsStored.push(p.id);
 }
 
 export async function simulateBatch(options: BatchOptions): Promise<BatchSummary> {
