@@ -26,6 +26,7 @@ import * as schema from "../db/schema.ts";
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../app/domain/bundle.ts";
 import { importBundleFiles } from "../app/server/bundle-store.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { createLlm } from "../app/server/llm/client.server.ts";
 import { parseLlmConfig } from "../app/server/llm/config.server.ts";
 import { loadPlanFile } from "../app/server/benchmark/plan-file.server.ts";
@@ -226,7 +227,7 @@ try {
     "load average (1 min) at start / end",
     `${loadAtStart.toFixed(2)} / ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`,
   ]);
-  db.$client.close();
+  await closeDatabase(db);
   await mock.close();
   mockClosed = true;
   const mockCpuMs = SHARDS === 1 ? childrenCpuMs() : (childrenCpuMs() ?? NaN) - cpuMs;

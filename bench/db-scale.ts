@@ -17,30 +17,33 @@ import { syntheticBundle } from "./synthetic-bundle.ts";
 import { exportBundle, importBundleFiles } from "../app/server/bundle-store.server.ts";
 import { getRunView, listRuns } from "../app/server/catalog.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 
 const SCALE = Number(process.env.SCALE ?? 1);
 const SCENARIOS = Math.max(1, Math.round(40 * SCALE));
 const rng = createRng(7);
 
-function time<T>(fn: () => T): [T, number] {
+async function time<T>(fn: () => T | Promise<T>): Promise<[T, number]> {
   const start = performance.now();
-  const value = fn();
+  const value = await fn();
   return [value, (performance.now() - start) / 1000];
 }
 
 const dir = mkdtempSync(join(tmpdir(), "socrates-bench-db-"));
 try {
-  const [text, genSeconds] = time(() => JSON.stringify(syntheticBundle(SCENARIOS)));
+  const [text, genSeconds] = await time(() => JSON.stringify(syntheticBundle(SCENARIOS)));
   const db = await openDatabase(join(dir, "bench.db"));
-  const [summary, importSeconds] = time(async () => await importBundleFiles(db, [{ file: "synthetic.json", text }]));
+  const [summary, importSeconds] = await time(() => importBundleFiles(db, [{ file: "synthetic.json", text }]));
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   const size = statSync(join(dir, "bench.db")).size;
   const runIds = (await db.select({ id: schema.runs.id }).from(schema.runs)).map((r) => r.id);
   const sample = Array.from({ length: 200 }, () => runIds[randomInt(rng, runIds.length)]);
-  const [, viewSeconds] = time(() => sample.forEach(async (id) => await getRunView(db, id)));
-  const [, listSeconds] = time(async () => await listRuns(db, { scenarioId: "bench-0" }));
-  const [, reimportSeconds] = time(async () => await importBundleFiles(db, [{ file: "synthetic.json", text }]));
-  const [, exportSeconds] = time(async () => await exportBundle(db));
+  const [, viewSeconds] = await time(async () => {
+    for (const id of sample) await getRunView(db, id);
+  });
+  const [, listSeconds] = await time(() => listRuns(db, { scenarioId: "bench-0" }));
+  const [, reimportSeconds] = await time(() => importBundleFiles(db, [{ file: "synthetic.json", text }]));
+  const [, exportSeconds] = await time(() => exportBundle(db));
   const rows = async (table: SQLiteTable) => (await db.select({ n: count() }).from(table).limit(1))[0]!.n;
   console.log(`Synthetic benchmark database (scale ${SCALE})`);
   console.table({
@@ -58,7 +61,7 @@ try {
     "run viewer query, mean (ms)": { value: +((viewSeconds / sample.length) * 1000).toFixed(2) },
     "run list for one scenario (ms)": { value: +(listSeconds * 1000).toFixed(2) },
   });
-  db.$client.close();
+  await closeDatabase(db);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { inArray } from "drizzle-orm";
 import * as schema from "../db/schema.ts";
 import { openDatabase, type Db } from "../app/server/db.server.ts";
+import { transact, closeDatabase } from "../app/server/db-transaction.server.ts";
 import { seedDemo } from "../demo/seed.ts";
 import { createLlm } from "../app/server/llm/client.server.ts";
 import { parseLlmConfig, type LlmConfig } from "../app/server/llm/config.server.ts";
@@ -171,8 +172,8 @@ async function storedChain(db: Db, runIds: string[]): Promise<{ runId: string; c
 }
 
 /** Deletes the job's runs with everything hanging off them, so the rerun simulates and evaluates them again. */
-function deleteRuns(db: Db, runIds: string[]): void {
-  db.$client.transaction(async () => {
+async function deleteRuns(db: Db, runIds: string[]): Promise<void> {
+  await transact(db, async (db) => {
     for (let i = 0; i < runIds.length; i += 500) {
       const ids = runIds.slice(i, i + 500);
       const pairs = (
@@ -188,7 +189,7 @@ function deleteRuns(db: Db, runIds: string[]): void {
     // Turns, evaluations, their scores, snippets and MI judgments go with their run (ON DELETE CASCADE).
     for (let i = 0; i < runIds.length; i += 500)
       await db.delete(schema.runs).where(inArray(schema.runs.id, runIds.slice(i, i + 500)));
-  })();
+  });
 }
 
 // ---------- main ----------
@@ -237,7 +238,7 @@ try {
   const ratio = first.wallMs / bound.idealMs;
   const counted = await storedChain(db, first.runsStored);
 
-  deleteRuns(db, first.runsStored);
+  await deleteRuns(db, first.runsStored);
   const rerun = await runJob(db, config, batches);
   const rerunMock = await mock.stats();
   const hitRate = rerun.calls > 0 ? rerun.cached / rerun.calls : 0;
@@ -310,7 +311,7 @@ try {
       ],
     ),
   );
-  db.$client.close();
+  await closeDatabase(db);
 } finally {
   await mock.close();
   rmSync(dir, { recursive: true, force: true });

@@ -18,6 +18,7 @@ import { createAccount } from "../app/server/annotation/accounts.server.ts";
 import { importBundleFiles } from "../app/server/bundle-store.server.ts";
 import { countRuns, runFacets, runsPage, type RunListFilter } from "../app/server/catalog.server.ts";
 import { openDatabase, type Db } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { startAppServer } from "../harness/app-server.ts";
 import { loginCookie } from "../harness/login.ts";
 import { tempDir } from "../harness/temp-db.ts";
@@ -111,7 +112,7 @@ try {
   );
   await inProcess(db);
   const total = await countRuns(db);
-  db.$client.close();
+  await closeDatabase(db);
   if (process.env.HTTP !== "0") {
     if (!existsSync(join(ROOT, TEST_BUILD_DIR, "server/index.js")) || process.env.REBUILD === "1") buildApp();
     await overHttp(dbPath, total);

@@ -20,11 +20,11 @@ export function parseStudyIds(raw: readonly string[] | undefined): number[] | un
 }
 
 /** The plan a plan file (`--plan`) or a recorded plan's hash (`--hash`) names; one of the two is required. */
-export function loadPlan(db: Db, opts: { plan?: string; hash?: string }): LoadedPlan {
+export async function loadPlan(db: Db, opts: { plan?: string; hash?: string }): Promise<LoadedPlan> {
   if (opts.plan && opts.hash) throw new UserError("give --plan or --hash, not both");
   if (opts.plan) return asUserError(() => loadPlanFile(opts.plan!));
   if (!opts.hash) throw new UserError("--plan FILE (or --hash H of a plan `benchmark run` recorded) is required");
-  const stored = asUserError(async () => await loadStoredPlan(db, opts.hash!));
+  const stored = await asUserError.async(() => loadStoredPlan(db, opts.hash!));
   if (!stored) throw new UserError(`--hash: no benchmark plan ${opts.hash} is recorded in the database`);
   return stored;
 }

@@ -12,6 +12,7 @@ import { createAbStudy } from "../app/server/annotation/studies.server.ts";
 import { crowdLinkSignature } from "../app/server/auth/crowd-link.server.ts";
 import { loadGuidelines } from "../app/server/templates.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { addAnnotator } from "../harness/annotation.ts";
 import { startAppServer, type AppServer } from "../harness/app-server.ts";
 import { launchChromium } from "../harness/browser.ts";
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
       config: { seed: 5 },
     });
     await addAnnotator(db, "SCREENSHOT_W1", "crowd", true);
-    db.$client.close();
+    await closeDatabase(db);
     for (const shot of SHOTS)
       for (const width of WIDTHS) console.log(`  ${await capture(browser, server, abStudy, shot, width)}`);
   } finally {

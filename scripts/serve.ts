@@ -10,6 +10,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { databasePath, getDb } from "../app/server/db.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { isEmpty, seedDemo } from "../demo/seed.ts";
 import { DEMO_ACCOUNTS, seedDemoStudies } from "../demo/studies.ts";
 import { seedDemoBenchmark } from "../demo/benchmark/seed.ts";
@@ -115,7 +116,7 @@ const server = app.listen(port, host, () => {
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     server.close();
-    db.$client.close();
-    process.exit(0);
+    // A SQLite file's connections, or a PostgreSQL pool (DATABASE_URL).
+    void closeDatabase(db).finally(() => process.exit(0));
   });
 }

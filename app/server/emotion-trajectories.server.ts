@@ -50,17 +50,21 @@ export async function preferredRunTrajectory(
 }
 
 /**
- * `volatilityOf(runId, partyId)` for the fidelity proxy: the party's volatility in the run's
- * preferred trajectory, null when the run has no emotion, too few scores of that party, or an
- * incomplete judged trajectory (the emotion metrics are null on it too). Reads each run once.
+ * `volatilityOf(runId, partyId)` for the fidelity proxy over `pairs`: the party's volatility in the
+ * run's preferred trajectory, null when the run has no emotion, too few scores of that party, or an
+ * incomplete judged trajectory (the emotion metrics are null on it too), or is not a run of `pairs`.
+ * Reads each run of the pairs once, up front (the proxy itself is synchronous).
  */
-export function preferredVolatilityReader(
+export async function preferredVolatilityReader(
   db: Db,
+  pairs: readonly ProxyPair[],
   judgeBackbone?: string,
-): (runId: string, partyId: string) => number | null {
+): Promise<(runId: string, partyId: string) => number | null> {
   const preferred = new Map<string, EmotionTrajectory | null>();
-  return async (runId, partyId) => {
+  for (const runId of pairs.flatMap((p) => [p.runA, p.runB])) {
     if (!preferred.has(runId)) preferred.set(runId, await preferredRunTrajectory(db, runId, judgeBackbone));
+  }
+  return (runId, partyId) => {
     const trajectory = preferred.get(runId);
     if (!trajectory || trajectory.failedParties.length > 0) return null;
     return partyVolatility(trajectory.parties[partyId] ?? []);
@@ -83,6 +87,10 @@ export async function storedProxyPairs(db: Db, pairIds?: ReadonlySet<string>): P
 }
 
 /** The automatic persona-fidelity proxy over these pairs, each run read through its preferred trajectory. */
-export function storedFidelityProxy(db: Db, pairs: readonly ProxyPair[], judgeBackbone?: string): BackboneProxy[] {
-  return pairs.length === 0 ? [] : fidelityProxy(pairs, preferredVolatilityReader(db, judgeBackbone));
+export async function storedFidelityProxy(
+  db: Db,
+  pairs: readonly ProxyPair[],
+  judgeBackbone?: string,
+): Promise<BackboneProxy[]> {
+  return pairs.length === 0 ? [] : fidelityProxy(pairs, await preferredVolatilityReader(db, pairs, judgeBackbone));
 }

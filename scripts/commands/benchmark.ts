@@ -124,16 +124,20 @@ async function costLeft(
   config: LlmConfig,
   shard: { index: number; count: number } | undefined,
 ): Promise<number> {
-  return estimateShardCost(db, loaded.plan, config, (await shardWork(db, loaded, shard)).units).usd.total;
+  return (await estimateShardCost(db, loaded.plan, config, (await shardWork(db, loaded, shard)).units)).usd.total;
 }
 
 /** What went wrong, if anything, and the command that resumes: every option as the user gave it. */
-function reportStop(summary: GridSummary, command: Command, left: () => number, maxCostUsd: number | undefined): void {
+async function reportStop(
+  summary: GridSummary,
+  command: Command,
+  left: () => Promise<number>,
+  maxCostUsd: number | undefined,
+): Promise<void> {
   const paint = paletteFor(process.stderr);
   if (summary.stopped === "cap") {
-    console.error(
-      paint.warning(capStopMessage(command, { capUsd: maxCostUsd!, spentUsd: summary.spentUsd, leftUsd: left() })),
-    );
+    const leftUsd = await left();
+    console.error(paint.warning(capStopMessage(command, { capUsd: maxCostUsd!, spentUsd: summary.spentUsd, leftUsd })));
     process.exitCode = 1;
   } else if (summary.stopped === "signal") {
     console.error(paint.warning(`nothing half done was stored. Resume with: ${commandLine(command)}`));
@@ -166,10 +170,10 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
       ? defaultConcurrency(loaded.plan, config)
       : parseIntOption("concurrency", opts.concurrency, 1, 4096);
   const db = await openDatabase();
-  const work = asUserError(async () => await prepareGridRun({ db, config, loaded, shard }));
+  const work = await asUserError.async(() => prepareGridRun({ db, config, loaded, shard }));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash}) from ${loaded.source}`);
   console.log(describeWork(work, opts.shard));
-  console.log(describeEstimate(estimateShardCost(db, loaded.plan, config, work.units)));
+  console.log(describeEstimate(await estimateShardCost(db, loaded.plan, config, work.units)));
   if (maxCostUsd !== undefined) console.log(`spending cap: $${maxCostUsd.toFixed(2)} (--max-cost)`);
   if (opts.dryRun) return;
 
@@ -200,11 +204,11 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
     bar?.done();
     reportInterrupted(summary);
     console.log(describeSummary(summary));
-    reportStop(summary, command, async () => await costLeft(db, loaded, config, shard), maxCostUsd);
+    await reportStop(summary, command, () => costLeft(db, loaded, config, shard), maxCostUsd);
   } finally {
     bar?.done();
     release();
-    leases.close();
+    await leases.close();
   }
 }
 
@@ -217,7 +221,7 @@ async function statusCommand(opts: { plan: string; shard?: string; config?: stri
   const config =
     opts.config !== undefined || existsSync(configPath) ? asUserError(() => loadLlmConfig(configPath)) : undefined;
   const db = await openDatabase();
-  const work = asUserError(async () => await shardWork(db, loaded, shard, config));
+  const work = await asUserError.async(() => shardWork(db, loaded, shard, config));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash})`);
   if (!config)
     console.log(`no LLM configuration (${configPath}): runs are matched on every setting but the roles' sampling`);

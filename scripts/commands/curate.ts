@@ -116,7 +116,7 @@ function progressReporter(
   perDomain: number,
   maxCost: number | null,
   tally: Tally,
-): (e: CurateEvent) => void {
+): (e: CurateEvent) => Promise<void> {
   const started = Date.now();
   const wanted = plan.reduce((n, p) => n + p.needed, 0);
   let acceptedThisRun = 0;

@@ -33,9 +33,9 @@ function describeSummary(summary: ImportSummary): string {
   return `${verb} ${parts(summary.inserted)}; already present and unchanged: ${parts(summary.unchanged)}`;
 }
 
-function importOrExplain(run: () => ImportSummary): ImportSummary {
+async function importOrExplain(run: () => Promise<ImportSummary>): Promise<ImportSummary> {
   try {
-    return run();
+    return await run();
   } catch (err) {
     if (err instanceof BundleImportError) {
       const shown = err.problems.slice(0, 50).map((p) => `  ${p.file}: ${p.path}: ${p.message}`);
@@ -79,7 +79,7 @@ export function registerDataCommands(program: Command): void {
     )
     .argument("<path>", "a bundle .json file or a directory of them")
     .option("--dry-run", "check everything and report what would be imported, writing nothing")
-    .action((path: string, opts: { dryRun?: boolean }) => {
+    .action(async (path: string, opts: { dryRun?: boolean }) => {
       let files: ReturnType<typeof readBundleDir>;
       try {
         files = statSync(path).isDirectory() ? readBundleDir(path) : [{ file: path, bytes: readFileSync(path) }];
@@ -87,8 +87,8 @@ export function registerDataCommands(program: Command): void {
         throw new UserError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
       }
       if (files.length === 0) throw new UserError(`${path}: no .json files in this directory`);
-      const summary = importOrExplain(
-        async () => await importBundleFiles(await openDatabase(), files, { dryRun: opts.dryRun }),
+      const summary = await importOrExplain(async () =>
+        importBundleFiles(await openDatabase(), files, { dryRun: opts.dryRun }),
       );
       console.log(describeSummary(summary));
     });
@@ -113,7 +113,7 @@ export function registerDataCommands(program: Command): void {
     )
     .action(async () => {
       const db = await openDatabase();
-      console.log(describeSummary(importOrExplain(async () => await seedDemo(db))));
+      console.log(describeSummary(await importOrExplain(() => seedDemo(db))));
       const bench = await seedDemoBenchmark(db);
       console.log(
         `demo benchmark "${bench.plan.plan.name}" (stand-in output): ${describeSummary(bench.imported)}; ${bench.metricRows > 0 ? `${bench.metricRows} metric values computed` : "every run's metrics already stored: nothing recomputed"}`,

@@ -121,9 +121,9 @@ export function registerEstimateCommand(program: Command): void {
       const studyIds = parseStudyIds(opts.study);
       if (studyIds === undefined) throw new UserError("--study <ids...> is required: the expert studies to read");
       const db = await openDatabase();
-      const loaded = loadPlan(db, opts);
-      const result = asUserError(
-        async () => await calibratedEstimates(db, { loaded, studyIds, settings: { quantities, target } }),
+      const loaded = await loadPlan(db, opts);
+      const result = await asUserError.async(() =>
+        calibratedEstimates(db, { loaded, studyIds, settings: { quantities, target } }),
       );
       if (opts.json) printJson(result);
       else printTables(result);

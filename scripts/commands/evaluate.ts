@@ -202,7 +202,7 @@ async function runEvaluate(opts: EvaluateOptions, command: Command): Promise<voi
   const db = await openDatabase();
   const tally = new UsageTally();
   const llm = asUserError(() => createLlm({ db, config, onCall: tally.record }));
-  const runIds = asUserError(async () => await selectRunIds(db, { runId: opts.run, all: opts.all }));
+  const runIds = await asUserError.async(() => selectRunIds(db, { runId: opts.run, all: opts.all }));
   const job = { llm, method, runIds, backbone: opts.backbone, concurrency };
 
   if (opts.dryRun) {
@@ -289,7 +289,7 @@ async function runMetrics(opts: MetricsOptions): Promise<void> {
   }
   params = withDefinitions(params, opts.definitions);
   const db = await openDatabase();
-  const summary = asUserError(async () => {
+  const summary = await asUserError.async(async () => {
     if (opts.run !== undefined) await selectRunIds(db, { runId: opts.run });
     return await computeMetrics(db, { runId: opts.run, params });
   });

@@ -159,7 +159,7 @@ export function registerFidelityCommands(program: Command): void {
       asUserError(() => roleConfig(config, "party"));
       const db = await openDatabase();
       const llm = asUserError(() => createLlm({ db, config }));
-      const plan = asUserError(async () => await planFidelity({ db, llm, ...batch }));
+      const plan = await asUserError.async(() => planFidelity({ db, llm, ...batch }));
       if (opts.dryRun) return printDryRun(plan);
 
       // Ctrl-C stops cleanly: runs in progress are abandoned (never half stored) and resume from the cache next time.

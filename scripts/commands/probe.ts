@@ -164,7 +164,7 @@ export function registerProbeCommands(program: Command): void {
     .action(async (opts: ProbeOptions, command: Command) => {
       const axes = parseAxes(opts.conditions);
       const db = await openDatabase();
-      const plan = asUserError(async () => planProbe(db, await scenariosOf(db, opts), axes));
+      const plan = await asUserError.async(async () => await planProbe(db, await scenariosOf(db, opts), axes));
       if (opts.dryRun) return printPlan(plan);
 
       const tally: Tally = { made: 0, cached: 0, failed: 0, costUsd: 0 };

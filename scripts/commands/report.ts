@@ -47,8 +47,8 @@ function parseFormats(raw: string): ReportFormat[] {
  * `--verify DIR`: exit 0 when every number of the folder's report is what the database gives now, else 1 naming the
  * first that differs.
  */
-function verify(db: Db, dir: string): void {
-  const result = asUserError(async () => await verifyReport(db, dir));
+async function verify(db: Db, dir: string): Promise<void> {
+  const result = await asUserError.async(() => verifyReport(db, dir));
   const changes = result.changes.map((c) => `  ${describeSourceChange(c)}`);
   if (result.difference) {
     console.error(`${dir}: differs from the database: ${describeDifference(result.difference)}`);
@@ -96,20 +96,20 @@ export function registerReportCommand(program: Command): void {
       if (opts.verify !== undefined) {
         if (opts.plan || opts.hash || opts.study)
           throw new UserError("--verify reads the plan and the studies from the folder's manifest.json: give it alone");
-        verify(await openDatabase(), opts.verify);
+        await verify(await openDatabase(), opts.verify);
         return;
       }
       const formats = parseFormats(opts.format);
       const studyIds = parseStudyIds(opts.study);
       const started = performance.now();
       const db = await openDatabase();
-      const loaded = loadPlan(db, opts);
-      const report = asUserError(async () => await buildBenchmarkReport(db, loaded, studyIds ? { studyIds } : {}));
+      const loaded = await loadPlan(db, opts);
+      const report = await asUserError.async(() => buildBenchmarkReport(db, loaded, studyIds ? { studyIds } : {}));
       const built = performance.now();
       const outDir = opts.out ?? join("exports", `report-${loaded.plan.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
       const files = await asUserError.async(() => writeReportFiles(report, outDir, formats));
       files.push(
-        asUserError(async () =>
+        await asUserError.async(async () =>
           writeManifest(
             outDir,
             await buildManifest(db, { loaded, report, configPath: resolveConfigPath(opts.config), files }),

@@ -154,7 +154,7 @@ export function registerSimulateCommands(program: Command): void {
         concurrency,
       };
 
-      const plan = asUserError(async () => await planBatch(batch));
+      const plan = await asUserError.async(() => planBatch(batch));
       const pending = plan.runs.filter((r) => !r.stored);
       if (opts.dryRun) {
         const estimate = estimateBatch(plan);

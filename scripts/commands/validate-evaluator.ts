@@ -53,9 +53,9 @@ function parseNumber(name: string, raw: string | undefined, min: number, max: nu
 }
 
 /** A plan file, or the hash of a plan `benchmark run` recorded. */
-function loadBenchmark(db: Db, ref: string): LoadedPlan {
+async function loadBenchmark(db: Db, ref: string): Promise<LoadedPlan> {
   if (existsSync(ref)) return asUserError(() => loadPlanFile(ref));
-  const stored = asUserError(async () => await loadStoredPlan(db, ref));
+  const stored = await asUserError.async(() => loadStoredPlan(db, ref));
   if (!stored)
     throw new UserError(`--benchmark: "${ref}" is neither a plan file nor the hash of a plan recorded in the database`);
   return stored;
@@ -86,9 +86,9 @@ async function run(opts: Options, command: Command): Promise<void> {
   const concurrency = parseIntOption("concurrency", opts.concurrency, 1, 256);
   const config = asUserError(() => loadLlmConfig(resolveConfigPath(opts.config)));
   const db = await openDatabase();
-  const benchmark = opts.benchmark === undefined ? undefined : loadBenchmark(db, opts.benchmark);
+  const benchmark = opts.benchmark === undefined ? undefined : await loadBenchmark(db, opts.benchmark);
   const target = { studyId, candidate: opts.backbone, against: opts.against, endpoint: opts.endpoint, benchmark };
-  const work = asUserError(async () => await planValidation(db, config, target));
+  const work = await asUserError.async(() => planValidation(db, config, target));
   console.log(
     `validating ${opts.backbone} on study ${studyId} ("${work.studyName}")${benchmark ? ` and the benchmark "${benchmark.plan.name}" (${benchmark.hash})` : ""}`,
   );

@@ -60,7 +60,9 @@ export interface PlayedCondition {
 }
 
 /** Loads each scenario-condition once per command. */
-export function playedConditions(db: Db): (unit: Pick<GridUnit, "scenarioId" | "conditionId">) => PlayedCondition {
+export function playedConditions(
+  db: Db,
+): (unit: Pick<GridUnit, "scenarioId" | "conditionId">) => Promise<PlayedCondition> {
   const cache = new Map<string, PlayedCondition>();
   return async (unit) => {
     let found = cache.get(unit.conditionId);
@@ -105,7 +107,7 @@ export async function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): Pro
   const mediators = new Map(plan.mediators.map((m) => [m.name, m]));
   const evaluators = unitEvaluators(plan, unit.part);
   const runIds = [unit.unmediatedRunId, ...unit.mediated.map((m) => m.runId)];
-  const stored = storedRunIds(db, runIds);
+  const stored = await storedRunIds(db, runIds);
   const pairsStored = await storedMatchedPairIds(
     db,
     unit.mediated.map((m) => m.pairId),
@@ -113,7 +115,7 @@ export async function unitWork(db: Db, plan: BenchmarkPlan, unit: GridUnit): Pro
   // One query for the unit's evaluations, reading their backbones only (not the judge outputs).
   const judged = new Map(
     await Promise.all(
-      evaluators.map(async (e) => [e.model, await resolveEvaluationIds(db, runIds, TOPIC_METHOD, e.model)]),
+      evaluators.map(async (e) => [e.model, await resolveEvaluationIds(db, runIds, TOPIC_METHOD, e.model)] as const),
     ),
   );
   const pending = (runId: string) => evaluators.filter((e) => !stored.has(runId) || !judged.get(e.model)!.has(runId));
@@ -204,16 +206,16 @@ export function countsByPart(work: readonly UnitWork[]): Record<string, PartCoun
 }
 
 /** The estimated calls and dollars of what is still pending, at the configured prices. */
-export function estimateShardCost(
+export async function estimateShardCost(
   db: Db,
   plan: BenchmarkPlan,
   config: LlmConfig,
   work: readonly UnitWork[],
-): GridCostEstimate {
+): Promise<GridCostEstimate> {
   const playedOf = playedConditions(db);
   const groups: RunGroup[] = [];
   for (const w of work) {
-    const { played } = playedOf(w.unit);
+    const { played } = await playedOf(w.unit);
     const scenarioChars = JSON.stringify(played).length;
     for (const r of w.runs) {
       const judges: Record<string, number> = {};

@@ -40,7 +40,7 @@ export async function benchmarkPlans(db: Db): Promise<PlanSummary[]> {
         lastRunAt: row.lastRunAt,
         mediators: loaded.plan.mediators.length,
         plannedRuns: runIds.length,
-        storedRuns: storedRunIds(db, runIds).size,
+        storedRuns: (await storedRunIds(db, runIds)).size,
       };
     }),
   );

@@ -99,15 +99,10 @@ export async function planGrid(
       },
     })),
   ]);
-  if (sampling)
-    identifyRuns(
-      db,
-      refs.map((r) => r.settings),
-    ).forEach((found, i) => refs[i].set(found.runId));
-  else
-    findRunsBySettings(
-      db,
-      refs.map((r) => r.settings),
-    ).forEach((found, i) => found !== null && refs[i].set(found));
+  const settings = refs.map((r) => r.settings);
+  if (sampling) for (const [i, found] of (await identifyRuns(db, settings)).entries()) refs[i].set(found.runId);
+  else {
+    for (const [i, found] of (await findRunsBySettings(db, settings)).entries()) if (found !== null) refs[i].set(found);
+  }
   return grid;
 }

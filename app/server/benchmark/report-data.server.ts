@@ -168,7 +168,7 @@ interface SubjectSources {
   pairRows: Map<string, StoredRow>;
   /** By evaluator, the evaluation its rows are read under, per run. */
   topicIds: Map<string, Map<string, string>>;
-  emotionOf: (runId: string) => RunEmotion | null;
+  emotionOf: (runId: string) => Promise<RunEmotion | null>;
   /** CC, TLE, RL, ME and MI under both metric definitions (./report-definitions.server.ts). */
   definitionsOf: (runId: string) => DefinitionValues | undefined;
   use: ReadValue;
@@ -220,7 +220,7 @@ function judgedOf(src: SubjectSources, m: GridMediatedRun, counts: Counts): Reco
 /**
  * One subject per stored mediated run and one place per stored unmediated run of the grid, with the coverage counts.
  */
-function collectSubjects(src: SubjectSources, units: readonly GridUnit[]) {
+async function collectSubjects(src: SubjectSources, units: readonly GridUnit[]) {
   const subjects: ReportSubject[] = [];
   const unmediated: RunPlace[] = [];
   const counts: Counts = {
@@ -235,7 +235,7 @@ function collectSubjects(src: SubjectSources, units: readonly GridUnit[]) {
     const place = placeOf(unit);
     if (src.stored.has(unit.unmediatedRunId)) {
       counts.storedRuns += 1;
-      unmediated.push({ runId: unit.unmediatedRunId, ...place, emotion: src.emotionOf(unit.unmediatedRunId) });
+      unmediated.push({ runId: unit.unmediatedRunId, ...place, emotion: await src.emotionOf(unit.unmediatedRunId) });
     }
     counts.plannedMediatedRuns += unit.mediated.length;
     for (const m of unit.mediated) {
@@ -246,7 +246,7 @@ function collectSubjects(src: SubjectSources, units: readonly GridUnit[]) {
         runId: m.runId,
         mediator: m.mediator,
         ...place,
-        emotion: src.emotionOf(m.runId),
+        emotion: await src.emotionOf(m.runId),
         IF: src.use(src.runRows.get(rowKey(m.runId, "", "IF"))),
         FI: src.use(src.runRows.get(rowKey(m.runId, "", "FI"))),
         judged,
@@ -281,7 +281,7 @@ export async function loadReportData(db: Db, loaded: LoadedPlan, grid: Benchmark
   // The evaluation each evaluator's rows are read under, per run (one query per evaluator).
   const topicIds = new Map(
     await Promise.all(
-      evaluators.map(async (e) => [e, await currentEvaluationIds(db, gridRunIds, "topic-localized", e)]),
+      evaluators.map(async (e) => [e, await currentEvaluationIds(db, gridRunIds, "topic-localized", e)] as const),
     ),
   );
   const stored = new Set(await runIds(db));
@@ -291,7 +291,7 @@ export async function loadReportData(db: Db, loaded: LoadedPlan, grid: Benchmark
   const emotionOf = emotionReader(db, runRows, topicIds.get(evaluators[0])!, plan.emotion?.judge?.model, use);
   const definitionsOf = await definitionValuesReader(db, planParams, gridRunIds, evaluators[0]);
   const sources = { evaluators, stored, runRows, pairRows, topicIds, emotionOf, definitionsOf, use };
-  const { subjects, unmediated, counts } = collectSubjects(sources, grid.units);
+  const { subjects, unmediated, counts } = await collectSubjects(sources, grid.units);
   return {
     input: {
       ...planFields(loaded, evaluators),

@@ -79,10 +79,11 @@ async function metricSource(db: Db, loaded: LoadedPlan): Promise<SourceRows> {
  * of their runs.
  */
 async function studySources(db: Db, studyIds: readonly number[]): Promise<Record<string, SourceRows>> {
-  const named = studyIds.filter(async (id) => (await findStudy(db, id)) !== undefined);
-  const all = [...new Set([...named, ...named.flatMap(async (id) => await crowdStudiesOnSameSnippets(db, id))])].sort(
-    (a, b) => a - b,
-  );
+  const named: number[] = [];
+  for (const id of studyIds) if ((await findStudy(db, id)) !== undefined) named.push(id);
+  const crowd: number[] = [];
+  for (const id of named) crowd.push(...(await crowdStudiesOnSameSnippets(db, id)));
+  const all = [...new Set([...named, ...crowd])].sort((a, b) => a - b);
   const studies = await Promise.all(
     all.map(async (id): Promise<[string, unknown]> => {
       const s = (await findStudy(db, id))!;
@@ -105,12 +106,15 @@ async function studySources(db: Db, studyIds: readonly number[]): Promise<Record
     },
   ]);
   const runIds = [...new Set(items.flatMap((i) => (i.runId ? [i.runId] : [])))].sort();
-  const evaluations = runIds.flatMap(async (runId) =>
-    (await evaluationsOfRun(db, runId)).map((e): [string, unknown] => [
-      `evaluation:${e.id}`,
-      { method: e.method, backbone: e.backbone, output: e.output, errors: e.errors },
-    ]),
-  );
+  const evaluations: [string, unknown][] = [];
+  for (const runId of runIds) {
+    for (const e of await evaluationsOfRun(db, runId)) {
+      evaluations.push([
+        `evaluation:${e.id}`,
+        { method: e.method, backbone: e.backbone, output: e.output, errors: e.errors },
+      ]);
+    }
+  }
   return {
     studies: hashRows(studies),
     study_items: hashRows(items.map((i): [string, unknown] => [`item:${i.itemId}`, i])),

@@ -34,16 +34,17 @@ export interface StudyScope {
  * gives no volatility (as the emotion metrics are null on it).
  */
 export async function loadFidelityProxy(db: Db, judgeBackbone?: string): Promise<BackboneProxy[]> {
-  return storedFidelityProxy(db, await storedProxyPairs(db), judgeBackbone);
+  return await storedFidelityProxy(db, await storedProxyPairs(db), judgeBackbone);
 }
 
 /** Each named study, checked: it exists, and is an A/B study or an expert consensus study. */
-function checkedStudies(db: Db, scope: StudyScope) {
+async function checkedStudies(db: Db, scope: StudyScope) {
   const seen = new Set<number>();
-  return scope.ids.flatMap(async (id, i) => {
+  const studies: NonNullable<Awaited<ReturnType<typeof findStudy>>>[] = [];
+  for (const [i, id] of scope.ids.entries()) {
     const study = await findStudy(db, id);
     if (!study) throw new StudyScopeError(`${scope.where(i)}: study ${id} does not exist (see the Studies page)`);
-    if (seen.has(id)) return [];
+    if (seen.has(id)) continue;
     seen.add(id);
     const usable = study.type === AB_REACTIVENESS || (study.type === CONSENSUS_SNIPPET && study.pool === "expert");
     if (!usable) {
@@ -55,13 +56,14 @@ function checkedStudies(db: Db, scope: StudyScope) {
         `${scope.where(i)}: study ${id} ("${study.name}") is a ${study.pool} ${study.type} study; Tables 1, 2 and 6 read A/B reactiveness studies and expert snippet-consensus studies${hint}`,
       );
     }
-    return [study];
-  });
+    studies.push(study);
+  }
+  return studies;
 }
 
 export async function loadStudyResults(db: Db, scope: StudyScope, judgeBackbone?: string): Promise<StudyResults> {
   const results: StudyResults = { fidelity: [], alignment: [], proxy: await loadFidelityProxy(db, judgeBackbone) };
-  for (const study of checkedStudies(db, scope)) {
+  for (const study of await checkedStudies(db, scope)) {
     const dashboard = await studyDashboard(db, study.id);
     const ref = { studyId: study.id, study: `${study.name} (study ${study.id})` };
     if (study.type === AB_REACTIVENESS) {

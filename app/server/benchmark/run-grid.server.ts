@@ -19,6 +19,7 @@ import { simulateRun, type RunSetup } from "../../domain/simulation/simulate-run
 import type { LedgerTotals, RoleCalls } from "../../domain/llm/call-ledger.ts";
 import { runConfigOf } from "../../domain/simulation/run-identity.ts";
 import type { Db } from "../db.server.ts";
+import { transact } from "../db-transaction.server.ts";
 import { endpointConcurrency, type LlmConfig } from "../llm/config.server.ts";
 import { touchBenchmarkPlan } from "../models/benchmark-plan.server.ts";
 import { metricValuesOf, staleMetricValuesOf } from "../models/metric-value.server.ts";
@@ -97,7 +98,7 @@ interface Ctx {
   guard: SpendGuard;
   signal?: AbortSignal;
   params: ReturnType<typeof parseMetricParams>;
-  playedOf: (unit: UnitWork["unit"]) => PlayedCondition;
+  playedOf: (unit: UnitWork["unit"]) => Promise<PlayedCondition>;
   summary: GridSummary;
   onProgress?: (event: GridEvent) => void;
   /** The runs this command simulated, held until their unit is done: their judges and metrics read them from here. */
@@ -123,17 +124,23 @@ async function storeReadyPairs(ctx: Ctx, work: UnitWork): Promise<string[]> {
   const ready = work.pairs.filter((p) => !p.stored && stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
   if (ready.length === 0) return [];
   const conditionId = work.unit.conditionId;
-  await storeOwnPairs(
-    ctx.db,
-    `<benchmark pairs of ${conditionId}>`,
-    ready.map((p) => ({
-      id: p.id,
-      condition_id: conditionId,
-      mediated_run_id: p.mediatedRunId,
-      unmediated_run_id: p.unmediatedRunId,
-    })),
-  );
+  // Taken before the store awaits, so another run of the unit finishing meanwhile does not store them too.
   for (const p of ready) p.stored = true;
+  try {
+    await storeOwnPairs(
+      ctx.db,
+      `<benchmark pairs of ${conditionId}>`,
+      ready.map((p) => ({
+        id: p.id,
+        condition_id: conditionId,
+        mediated_run_id: p.mediatedRunId,
+        unmediated_run_id: p.unmediatedRunId,
+      })),
+    );
+  } catch (err) {
+    for (const p of ready) p.stored = false;
+    throw err;
+  }
   ctx.summary.pairsStored += ready.length;
   return ready.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]);
 }
@@ -143,9 +150,9 @@ function selfReportOf(plan: BenchmarkPlan): boolean {
   return plan.emotion?.selfReport ?? false;
 }
 
-function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): RunSetup {
+async function setupOf(ctx: Ctx, work: UnitWork, run: RunWork): Promise<RunSetup> {
   const { unit } = work;
-  const { condition, played } = ctx.playedOf(unit);
+  const { condition, played } = await ctx.playedOf(unit);
   const emotion = selfReportOf(ctx.plan);
   // The run records its settings, so it is found by them again (run-identity.ts).
   const config = runConfigOf(run.settings);
@@ -179,14 +186,14 @@ async function simulate(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boolean
   const attempt = await simulateRun(
     llm,
     simulationPromptsFor(run.mediator?.mode ?? "generic"),
-    setupOf(ctx, work, run),
+    await setupOf(ctx, work, run),
     { signal: ctx.signal },
   );
   if (!attempt.ok) {
     recordFailure(ctx, run.runId, attempt.reason); // an abort by the signal counts as dropped
     return false;
   }
-  const { condition, played } = ctx.playedOf(work.unit);
+  const { condition, played } = await ctx.playedOf(work.unit);
   try {
     await storeOwnRun(ctx.db, `<benchmark ${run.runId}>`, attempt.run, condition.scenario_id);
   } catch (err) {
@@ -265,11 +272,8 @@ async function hasMetrics(ctx: Ctx, work: UnitWork, run: RunWork): Promise<boole
   const pairs = work.pairs.filter(
     (p) => p.stored && (p.mediatedRunId === run.runId || p.unmediatedRunId === run.runId),
   );
-  if (
-    (await staleMetricValuesOf(db, "run", run.runId)).length > 0 ||
-    pairs.some(async (p) => (await staleMetricValuesOf(db, "pair", p.id)).length > 0)
-  )
-    return false;
+  if ((await staleMetricValuesOf(db, "run", run.runId)).length > 0) return false;
+  for (const p of pairs) if ((await staleMetricValuesOf(db, "pair", p.id)).length > 0) return false;
   // Rows of the other metric definitions (docs/metrics.md, "ProMediate reference definitions") are not the plan's.
   const own = (await metricValuesOf(db, "run", run.runId)).filter((row) => ofDefinitions(row, params));
   const ofPairs = await Promise.all(
@@ -347,8 +351,10 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
   const { plan } = loaded;
   const work = options.prepared ?? (await prepareGridRun(options));
   const params = parseMetricParams(plan.params);
-  await touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
-  await recordMetricParams(db, params);
+  await transact(db, async (db) => {
+    await touchBenchmarkPlan(db, { hash: loaded.hash, name: plan.name, plan, source: loaded.source });
+    await recordMetricParams(db, params);
+  });
 
   const guard = spendGuard({ llm: options.llm, db, config, maxCostUsd: options.maxCostUsd, signal });
   const summary: GridSummary = {
@@ -390,7 +396,7 @@ export async function runGrid(options: GridRunOptions): Promise<GridSummary> {
       try {
         await runUnit(ctx, options.leases ? await reread(ctx, next) : next);
       } finally {
-        queue.done(next);
+        await queue.done(next);
       }
     }
   }

@@ -68,9 +68,14 @@ export function spendGuard(options: {
     request: LlmRequest<unknown>,
     send: () => Promise<R>,
   ): Promise<R> {
-    if (signal?.aborted) throw new BenchmarkStopped("signal");
-    if (reached) throw new BenchmarkStopped("cap");
+    const stopIfStopped = () => {
+      if (signal?.aborted) throw new BenchmarkStopped("signal");
+      if (reached) throw new BenchmarkStopped("cap");
+    };
+    stopIfStopped();
     const cost = await expected(request);
+    // Again after the look-up: a stop may have come while it waited. From here to `send` nothing awaits.
+    stopIfStopped();
     if (maxCostUsd !== undefined && cost > 0 && spent() + reserved + cost > maxCostUsd) {
       reached = true;
       throw new BenchmarkStopped("cap");

@@ -10,6 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Db } from "../db.server.ts";
+import { transact } from "../db-transaction.server.ts";
 import type { SharedRequests } from "../llm/context.server.ts";
 import { claimLease, heldByOther, releaseLease, renewLeases, sweepLeases } from "../models/work-lease.server.ts";
 
@@ -20,10 +21,10 @@ const POLL_MS = 100;
 
 export interface WorkerLeases extends SharedRequests {
   readonly holder: string;
-  claim(key: string): boolean;
-  release(key: string): void;
+  claim(key: string): Promise<boolean>;
+  release(key: string): Promise<void>;
   /** Stops renewing and gives every lease still held up. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface WorkerLeaseOptions {
@@ -50,10 +51,9 @@ export async function workerLeases(db: Db, options: WorkerLeaseOptions = {}): Pr
   const held = new Set<string>();
   // Leases a dead worker left on work already finished are never claimed again: clear them first.
   await sweepLeases(db, now(), deadLocalHolder);
-  const timer = setInterval(
-    async () => await renewLeases(db, holder, [...held], now(), ttlMs),
-    Math.max(10, Math.floor(ttlMs / 3)),
-  );
+  // Writes go through `transact`, which orders them after this process's other write transactions.
+  const renew = () => transact(db, (tx) => renewLeases(tx, holder, [...held], now(), ttlMs));
+  const timer = setInterval(() => void renew(), Math.max(10, Math.floor(ttlMs / 3)));
   timer.unref();
 
   async function claim(key: string): Promise<boolean> {
@@ -66,14 +66,14 @@ export async function workerLeases(db: Db, options: WorkerLeaseOptions = {}): Pr
   }
   async function release(key: string): Promise<void> {
     if (!held.delete(key)) return;
-    await releaseLease(db, key, holder);
+    await transact(db, (tx) => releaseLease(tx, key, holder));
   }
   return {
     holder,
     claim,
     release,
-    claimRequest: async (key) => await claim(`call:${key}`),
-    releaseRequest: async (key) => await release(`call:${key}`),
+    claimRequest: (key) => claim(`call:${key}`),
+    releaseRequest: (key) => release(`call:${key}`),
     pause: () => new Promise((resolve) => setTimeout(resolve, POLL_MS)),
     async close() {
       clearInterval(timer);
@@ -105,13 +105,13 @@ export function leasedQueue<T>(
           await leases?.pause();
           continue;
         }
-        if (!leases || leases.claim(keyOf(item))) return item;
+        if (!leases || (await leases.claim(keyOf(item)))) return item;
         waiting.push(item);
       }
       return undefined;
     },
-    done(item: T): void {
-      leases?.release(keyOf(item));
+    async done(item: T): Promise<void> {
+      await leases?.release(keyOf(item));
     },
   };
 }

@@ -8,12 +8,12 @@
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleInput } from "../../domain/bundle.ts";
 import type { Llm } from "../../domain/llm/types.ts";
 import { importBundleFiles } from "../bundle-store.server.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
+import { transact } from "../db-transaction.server.ts";
 import { candidateForSeed, insertCandidate, type CandidateRow } from "../models/curation-candidate.server.ts";
 import { replayUnmediated } from "./replay.server.ts";
 import { writeScenario, type WriterSeed } from "./writer.server.ts";
 
-import { transact } from "../db-transaction.server.ts";
 export type SeedOutcome =
   | { kind: "recorded"; candidate: CandidateRow; existed: boolean }
   | { kind: "failed"; reason: string; aborted: boolean };

@@ -37,7 +37,8 @@ export interface CurateOptions {
   lookup?: HostLookup;
   /** Stops the curation between steps; calls in flight are abandoned and nothing half done is stored. */
   signal?: AbortSignal;
-  onEvent?: (event: CurateEvent) => void;
+  /** Awaited before the curation goes on (a progress line may read the database), except for "refused" events. */
+  onEvent?: (event: CurateEvent) => void | Promise<void>;
 }
 
 export type CurateEvent =
@@ -69,7 +70,9 @@ async function nextSeed(
   const pending = (await seedsWithoutCandidate(db, domain))[0];
   if (pending) return { seed: (await getSeed(db, pending))!, resumed: true };
   const known = await seedsOfDomain(db, domain);
-  const onRefusal = (d: Domain, refusal: RefusedFetch) => options.onEvent?.({ type: "refused", domain: d, refusal });
+  // Reported from inside the search, which does not wait: a refusal's report must not need to be awaited.
+  const onRefusal = (d: Domain, refusal: RefusedFetch) =>
+    void options.onEvent?.({ type: "refused", domain: d, refusal });
   const found = await findSeed(
     { db, llm: options.llm, config: options.config, lookup: options.lookup, onRefusal },
     domain,
@@ -87,7 +90,7 @@ async function nextSeed(
 async function curateDomain(options: CurateOptions, domain: Domain, result: CurateResult): Promise<void> {
   const { db, llm, perDomain, onEvent, signal } = options;
   let accepted = await acceptedCount(db, domain);
-  onEvent?.({ type: "domain", domain, accepted, perDomain });
+  await onEvent?.({ type: "domain", domain, accepted, perDomain });
   while (accepted < perDomain) {
     if (signal?.aborted) return void (result.stopped = "interrupted");
     let next: Awaited<ReturnType<typeof nextSeed>>;
@@ -97,25 +100,25 @@ async function curateDomain(options: CurateOptions, domain: Domain, result: Cura
       // The source failed after its own retries (a backend down, a reply that would not parse): try later.
       const reason = `no seed: ${(err as Error).message}`;
       result.failed.push({ domain, seedId: "", reason });
-      onEvent?.({ type: "failed", domain, seedId: "", reason });
+      await onEvent?.({ type: "failed", domain, seedId: "", reason });
       return;
     }
     if (!next) {
       result.exhausted.push(domain);
-      onEvent?.({ type: "exhausted", domain, reason: "the seed source has no further disputes for this domain" });
+      await onEvent?.({ type: "exhausted", domain, reason: "the seed source has no further disputes for this domain" });
       return;
     }
-    onEvent?.({ type: "seed", domain, seedId: next.seed.id, title: next.seed.title, resumed: next.resumed });
+    await onEvent?.({ type: "seed", domain, seedId: next.seed.id, title: next.seed.title, resumed: next.resumed });
     const outcome = await curateSeed(db, llm, next.seed, options.replays, signal);
     if (outcome.kind === "failed") {
       if (outcome.aborted || signal?.aborted) return void (result.stopped = "interrupted");
       // A call that failed after its retries would fail again at once: leave the seed for a later run.
       result.failed.push({ domain, seedId: next.seed.id, reason: outcome.reason });
-      onEvent?.({ type: "failed", domain, seedId: next.seed.id, reason: outcome.reason });
+      await onEvent?.({ type: "failed", domain, seedId: next.seed.id, reason: outcome.reason });
       return;
     }
     if (outcome.candidate.status === "accepted") accepted += 1;
-    onEvent?.({ type: "candidate", domain, candidate: outcome.candidate, accepted, perDomain });
+    await onEvent?.({ type: "candidate", domain, candidate: outcome.candidate, accepted, perDomain });
   }
 }
 

@@ -57,15 +57,15 @@ export interface CalibrationRequest {
 }
 
 /** Each named study, checked: it exists and is an expert snippet-consensus study. */
-function checkStudies(db: Db, ids: readonly number[], where: (i: number) => string): number[] {
-  ids.forEach(async (id, i) => {
+async function checkStudies(db: Db, ids: readonly number[], where: (i: number) => string): Promise<number[]> {
+  for (const [i, id] of ids.entries()) {
     const study = await findStudy(db, id);
     if (!study) throw new CalibrationInputError(`${where(i)}: study ${id} does not exist (see the Studies page)`);
     if (study.type !== CONSENSUS_SNIPPET || study.pool !== "expert")
       throw new CalibrationInputError(
         `${where(i)}: study ${id} ("${study.name}") is a ${study.pool} ${study.type} study; the estimate reads expert snippet-consensus studies`,
       );
-  });
+  }
   return [...new Set(ids)];
 }
 
@@ -76,7 +76,7 @@ async function planRuns(db: Db, loaded: LoadedPlan) {
     { runId: u.unmediatedRunId, mediator: null as string | null, domain: u.domain },
     ...u.mediated.map((m) => ({ runId: m.runId, mediator: m.mediator as string | null, domain: u.domain })),
   ]);
-  const stored = storedRunIds(
+  const stored = await storedRunIds(
     db,
     all.map((r) => r.runId),
   );
@@ -85,24 +85,32 @@ async function planRuns(db: Db, loaded: LoadedPlan) {
 }
 
 /** Every run's snippets by the snippet rule (app/domain/snippets.ts) as items, with the run's topics. */
-function snippetItems(db: Db, runIds: readonly string[], topics: Map<string, string[]>): AlignmentItem[] {
-  return runIds.flatMap(async (runId) => {
+async function snippetItems(
+  db: Db,
+  runIds: readonly string[],
+  topics: Map<string, string[]>,
+): Promise<AlignmentItem[]> {
+  const items: AlignmentItem[] = [];
+  for (const runId of runIds) {
     const run = (await findRun(db, runId))!;
     const turns = (await publicTurns(db, runId)).map((t) => ({
       turnId: t.turnId,
       role: t.role as SnippetTurn["role"],
       speaker: t.speaker,
     }));
-    return segmentSnippets(turns, run.partyOrder, run.turnOrder).map((s) => ({
-      itemId: `${runId}#${s.position}`,
-      runId,
-      snippetPosition: s.position,
-      isLastSnippet: s.isLast,
-      endTurn: s.endTurn,
-      topicIds: topics.get(runId) ?? [],
-      isGold: false,
-    }));
-  });
+    for (const s of segmentSnippets(turns, run.partyOrder, run.turnOrder)) {
+      items.push({
+        itemId: `${runId}#${s.position}`,
+        runId,
+        snippetPosition: s.position,
+        isLastSnippet: s.isLast,
+        endTurn: s.endTurn,
+        topicIds: topics.get(runId) ?? [],
+        isGold: false,
+      });
+    }
+  }
+  return items;
 }
 
 /**
@@ -112,18 +120,20 @@ function snippetItems(db: Db, runIds: readonly string[], topics: Map<string, str
 async function judgeValues(db: Db, loaded: LoadedPlan, runIds: string[], topics: Map<string, string[]>, s0: number) {
   const evaluator = loaded.plan.evaluator.model;
   const failed = new Map<string, Set<string>>();
-  const series = (await loadSeries(db, runIds, "topic-localized")).filter(async (s) => {
-    if (s.backbone !== evaluator) return false;
+  const series: Awaited<ReturnType<typeof loadSeries>> = [];
+  for (const s of await loadSeries(db, runIds, "topic-localized")) {
+    if (s.backbone !== evaluator) continue;
     let set = failed.get(s.evaluationId);
     if (!set) {
       const e = (await findEvaluation(db, s.evaluationId))!;
       set = new Set(failedTopicsOf(topics.get(s.runId) ?? [], { id: e.id, output: e.output, errors: e.errors ?? [] }));
       failed.set(s.evaluationId, set);
     }
-    return !set.has(s.topicId);
-  });
+    if (!set.has(s.topicId)) series.push(s);
+  }
   const lookup = seriesLookup(series, s0);
-  return runQuantities(snippetItems(db, runIds, topics), (item, topic) => lookup(item.runId, topic, item.endTurn));
+  const items = await snippetItems(db, runIds, topics);
+  return runQuantities(items, (item, topic) => lookup(item.runId, topic, item.endTurn));
 }
 
 /**
@@ -169,7 +179,7 @@ async function humanValues(db: Db, studyIds: readonly number[], inPlan: Set<stri
 export async function calibratedEstimates(db: Db, request: CalibrationRequest): Promise<CalibratedEstimates> {
   const { loaded } = request;
   const settings: CalibrationSettings = { ...DEFAULT_CALIBRATION, ...request.settings };
-  const studyIds = checkStudies(db, request.studyIds, request.studyWhere ?? (() => "--study"));
+  const studyIds = await checkStudies(db, request.studyIds, request.studyWhere ?? (() => "--study"));
   const { s0 } = parseMetricParams(loaded.plan.params);
   const runs = await planRuns(db, loaded);
   const runIds = runs.map((r) => r.runId);

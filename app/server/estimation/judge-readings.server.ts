@@ -17,7 +17,11 @@ import { currentMetricParams } from "../pipeline/metric-settings.server.ts";
  * A topic whose judge pass failed has no s[k] of its own (its stored rows sit at s0): its units
  * get no evaluator value rather than a made-up one (spec: invalid output is never silently used).
  */
-export function withoutFailedTopics(db: Db, series: ScoreSeries[], topics: Map<string, string[]>): ScoreSeries[] {
+export async function withoutFailedTopics(
+  db: Db,
+  series: ScoreSeries[],
+  topics: Map<string, string[]>,
+): Promise<ScoreSeries[]> {
   const failed = new Map<string, Set<string>>();
   const failedOf = async (evaluationId: string, runId: string) => {
     let set = failed.get(evaluationId);
@@ -32,7 +36,9 @@ export function withoutFailedTopics(db: Db, series: ScoreSeries[], topics: Map<s
     }
     return set;
   };
-  return series.filter(async (s) => !(await failedOf(s.evaluationId, s.runId)).has(s.topicId));
+  const kept: ScoreSeries[] = [];
+  for (const s of series) if (!(await failedOf(s.evaluationId, s.runId)).has(s.topicId)) kept.push(s);
+  return kept;
 }
 
 export interface JudgeReadings {
@@ -59,7 +65,7 @@ export async function judgeReadings(
     isGold: false,
   }));
   const { s0 } = await currentMetricParams(db);
-  const series = withoutFailedTopics(db, await loadSeries(db, runIds, "topic-localized"), topics);
+  const series = await withoutFailedTopics(db, await loadSeries(db, runIds, "topic-localized"), topics);
   const lookups = new Map(
     backbones.map((b) => [
       b,

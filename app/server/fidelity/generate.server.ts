@@ -57,15 +57,22 @@ async function storeReadyPairs(
   onEvent?: (e: FidelityEvent) => void,
 ): Promise<void> {
   const pending = plan.pairs.filter((p) => !p.stored);
-  const stored = storedRunIds(
+  const stored = await storedRunIds(
     db,
     pending.flatMap((p) => [p.runA.runId, p.runB.runId]),
   );
-  const ready = pending.filter((p) => stored.has(p.runA.runId) && stored.has(p.runB.runId));
+  // Filtered again after the look-up awaited: another worker may have taken some meanwhile.
+  const ready = pending.filter((p) => !p.stored && stored.has(p.runA.runId) && stored.has(p.runB.runId));
   if (ready.length === 0) return;
-  await store(db, { ab_pairs: ready.map((p) => p.record) });
+  // Taken before the store awaits, so a worker finishing meanwhile does not store them too.
+  for (const p of ready) p.stored = true;
+  try {
+    await store(db, { ab_pairs: ready.map((p) => p.record) });
+  } catch (err) {
+    for (const p of ready) p.stored = false;
+    throw err;
+  }
   for (const p of ready) {
-    p.stored = true;
     summary.pairsStored.push(p.record.id);
     await onEvent?.({ type: "pair", pairId: p.record.id });
   }

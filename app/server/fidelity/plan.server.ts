@@ -151,7 +151,7 @@ export async function planFidelity(options: FidelityOptions): Promise<FidelityPl
     draw,
     sides: [sideCondition(draw, draw.levelA), sideCondition(draw, draw.levelB)],
   }));
-  const identified = identifyRuns(
+  const identified = await identifyRuns(
     db,
     draws.flatMap(({ draw, sides }) => sides.map((c) => plannedSettings(settingsOf(c), draw.index, false))),
   );
@@ -175,7 +175,8 @@ export async function planFidelity(options: FidelityOptions): Promise<FidelityPl
       return { draw, record, runA, runB, stored: stored !== undefined };
     }),
   );
-  const newConditions = [...conditions.values()].filter(async (c) => !(await findCondition(db, c.id)));
+  const newConditions: Condition[] = [];
+  for (const c of conditions.values()) if (!(await findCondition(db, c.id))) newConditions.push(c);
   return { simulatorModel, seed, budget, emotion, sampling, conditions, newConditions, pairs };
 }
 

@@ -6,10 +6,10 @@
  * commit fails, each row is retried in a transaction of its own, so one bad row or a passing lock
  * fails only the calls whose own write fails, exactly as the one-row write did.
  */
-import { type Db, writeTransaction } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
+import { transact } from "../db-transaction.server.ts";
 import { recordCall, type NewLlmCallRow } from "../models/llm-call.server.ts";
 
-import { transact } from "../db-transaction.server.ts";
 export interface CallBatches {
   /** Stores the row with the others of this turn; resolves once it is committed. */
   record(row: NewLlmCallRow): Promise<void>;
@@ -23,6 +23,8 @@ interface Pending {
 
 export function callBatches(db: Db): CallBatches {
   let batch: Pending[] = [];
+  // One batch at a time, in the order they were filled: a later outcome under a key must land last.
+  let tail = Promise.resolve();
   const flush = async () => {
     const rows = batch;
     batch = [];
@@ -40,7 +42,11 @@ export function callBatches(db: Db): CallBatches {
   return {
     record: (row) =>
       new Promise<void>((stored, failed) => {
-        if (batch.length === 0) setImmediate(flush);
+        if (batch.length === 0) {
+          setImmediate(() => {
+            tail = tail.then(flush);
+          });
+        }
         batch.push({ row, stored, failed });
       }),
   };
@@ -48,7 +54,7 @@ export function callBatches(db: Db): CallBatches {
 
 async function storeAlone(db: Db, p: Pending): Promise<void> {
   try {
-    await transact(db, async (db) => await recordCall(db, p.row));
+    await transact(db, (db) => recordCall(db, p.row));
   } catch (error) {
     p.failed(error);
     return;

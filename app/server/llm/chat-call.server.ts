@@ -60,19 +60,19 @@ async function execute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan
 /** Sends the request unless another process on the database is sending it: then its stored reply is the answer. */
 async function executeShared<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): Promise<LlmResult<T>> {
   if (!(await holdRequest(ctx, plan.key))) {
-    const hit = fromCache(ctx, request, plan);
+    const hit = await fromCache(ctx, request, plan);
     if (hit) return hit;
   }
   try {
     return await execute(ctx, request, plan);
   } finally {
-    ctx.shared?.releaseRequest(plan.key);
+    await ctx.shared?.releaseRequest(plan.key);
   }
 }
 
 /** A stored ok reply for this key that also satisfies this request's schema. */
-function fromCache<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): LlmResult<T> | undefined {
-  const row = ctx.replies.find(plan.key);
+async function fromCache<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): Promise<LlmResult<T> | undefined> {
+  const row = await ctx.replies.find(plan.key);
   if (!row || row.response === null) return undefined;
   const parsed = parseReply(row.response, request.schema, row.replyForm === "structured");
   if (!parsed.ok) return undefined; // same prompt, stricter schema: ask again
@@ -81,46 +81,53 @@ function fromCache<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): L
   return { ok: true, value: parsed.value, cached: true, usage, model: plan.model, latencyMs, requests: 0 };
 }
 
+/** The cached reply, else the endpoint's (unless another process on the database is sending it). */
+async function lookUpOrExecute<T>(ctx: ClientContext, request: LlmRequest<T>, plan: Plan): Promise<LlmResult<T>> {
+  return (await fromCache(ctx, request, plan)) ?? (await executeShared(ctx, request, plan));
+}
+
 /** `Llm.call` for a client context. */
 export function chatCaller(ctx: ClientContext): <T>(request: LlmRequest<T>) => Promise<LlmResult<T>> {
   const inFlight = new Map<string, Promise<LlmResult<unknown>>>();
 
+  /** The answer to a request that waited for an identical one, given how that one ended. */
+  async function afterFirst<T>(request: LlmRequest<T>, plan: Plan, first: LlmResult<unknown>): Promise<LlmResult<T>> {
+    if (first.ok) return (await fromCache(ctx, request, plan)) ?? call(request);
+    const hit = await fromCache(ctx, request, plan);
+    if (hit) return hit;
+    const { role, subject } = request;
+    ctx.onCall?.({
+      role,
+      model: plan.model,
+      baseUrl: plan.baseUrl,
+      subject,
+      ok: false,
+      cached: false,
+      error: first.error,
+      attempts: 0,
+      latencyMs: 0,
+      usage: ZERO_USAGE,
+    });
+    // The failure was the first request's; its latency is recorded there, this one waited.
+    return {
+      ok: false,
+      error: first.error,
+      cached: false,
+      usage: ZERO_USAGE,
+      model: plan.model,
+      latencyMs: first.latencyMs,
+      requests: 0,
+    };
+  }
+
   async function call<T>(request: LlmRequest<T>): Promise<LlmResult<T>> {
     const plan = planFor(ctx.config, request);
-    const hit = fromCache(ctx, request, plan);
-    if (hit) return hit;
-
     // An identical request is already on its way: wait for it rather than pay twice.
     const pending = inFlight.get(plan.key);
-    if (pending) {
-      const first = await pending;
-      if (first.ok) return fromCache(ctx, request, plan) ?? call(request);
-      const { role, subject } = request;
-      ctx.onCall?.({
-        role,
-        model: plan.model,
-        baseUrl: plan.baseUrl,
-        subject,
-        ok: false,
-        cached: false,
-        error: first.error,
-        attempts: 0,
-        latencyMs: 0,
-        usage: ZERO_USAGE,
-      });
-      // The failure was the first request's; its latency is recorded there, this one waited.
-      return {
-        ok: false,
-        error: first.error,
-        cached: false,
-        usage: ZERO_USAGE,
-        model: plan.model,
-        latencyMs: first.latencyMs,
-        requests: 0,
-      };
-    }
+    if (pending !== undefined) return afterFirst(request, plan, await pending);
 
-    const running = executeShared(ctx, request, plan);
+    // Registered before the cache look-up awaits, so an identical call made meanwhile waits for this one.
+    const running = lookUpOrExecute(ctx, request, plan);
     inFlight.set(plan.key, running);
     try {
       return await running;

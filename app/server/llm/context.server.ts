@@ -48,8 +48,8 @@ export interface ClientContext {
 /** Leases on requests in flight, by cache key, held among processes (app/server/benchmark/work-leases.server.ts). */
 export interface SharedRequests {
   /** True when this process now holds the request (nobody else is sending it). */
-  claimRequest(key: string): boolean;
-  releaseRequest(key: string): void;
+  claimRequest(key: string): Promise<boolean>;
+  releaseRequest(key: string): Promise<void>;
   pause(): Promise<void>;
 }
 
@@ -61,11 +61,11 @@ export async function holdRequest(ctx: ClientContext, key: string): Promise<bool
   const { shared } = ctx;
   if (!shared) return true;
   for (;;) {
-    if (ctx.replies.find(key)) return false;
-    if (shared.claimRequest(key)) {
+    if (await ctx.replies.find(key)) return false;
+    if (await shared.claimRequest(key)) {
       // Stored between the look-up and the claim: nothing to send.
-      if (!ctx.replies.find(key)) return true;
-      shared.releaseRequest(key);
+      if (!(await ctx.replies.find(key))) return true;
+      await shared.releaseRequest(key);
       return false;
     }
     await shared.pause();

@@ -12,7 +12,7 @@ import { findOkReply, type OkReply } from "../models/llm-call.server.ts";
 
 export interface ReplyMemory {
   /** The stored ok reply for this key: from memory, else from the database (then remembered). */
-  find(key: string): OkReply | undefined;
+  find(key: string): Promise<OkReply | undefined>;
   /** Drops the key: a new outcome is being recorded under it. */
   forget(key: string): void;
   readonly size: number;

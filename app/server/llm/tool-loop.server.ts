@@ -140,7 +140,7 @@ async function sharedTurn<T>(
   try {
     return await liveTurn(ctx, request, plan, messages, offerTools);
   } finally {
-    ctx.shared?.releaseRequest(plan.key);
+    await ctx.shared?.releaseRequest(plan.key);
   }
 }
 

@@ -80,8 +80,9 @@ export async function judgeInterventions(
 
 /** Stores judgments in one transaction; a judgment already stored for (run, turn, backbone) is kept. */
 export async function storeJudgments(db: Db, runId: string, outcome: MiOutcome): Promise<number> {
-  let inserted = 0;
-  await transact(db, async (db) => {
+  // Counted inside the work: PostgreSQL may run it again after a conflict.
+  return await transact(db, async (db) => {
+    let inserted = 0;
     for (const { turnId, reply } of outcome.judgments) {
       const stored = await insertJudgment(db, {
         runId,
@@ -95,6 +96,6 @@ export async function storeJudgments(db: Db, runId: string, outcome: MiOutcome):
       });
       if (stored) inserted++;
     }
+    return inserted;
   });
-  return inserted;
 }

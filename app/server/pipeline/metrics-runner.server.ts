@@ -160,13 +160,9 @@ export async function computeMetrics(db: Db, request: MetricsRequest = {}): Prom
       ),
     );
   }
-  await store(
-    db,
-    rows,
-    runIds.filter(async (id) => !(await dataOf(id)).mediated),
-    params,
-    computedAt,
-  );
+  const unmediatedRuns: string[] = [];
+  for (const id of runIds) if (!(await dataOf(id)).mediated) unmediatedRuns.push(id);
+  await store(db, rows, unmediatedRuns, params, computedAt);
   const incomplete = rows.filter((r) => r.detail.incomplete === true).length;
   return { runs: runIds.length, pairs: pairs.length, rows, incomplete, params, computedAt };
 }

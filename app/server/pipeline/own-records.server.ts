@@ -12,12 +12,12 @@
 import type { RunShape } from "../../domain/baseline.ts";
 import type { Evaluation, MatchedPair, Run } from "../../domain/bundle.ts";
 import { importBundleRecords } from "../bundle-store.server.ts";
-import { writeTransaction, type Db } from "../db.server.ts";
+import type { Db } from "../db.server.ts";
+import { transact } from "../db-transaction.server.ts";
 import { findEvaluation, insertEvaluationRecord } from "../models/evaluation.server.ts";
 import { insertMatchedPair, storedMatchedPairIds } from "../models/matched-pair.server.ts";
 import { findRun, insertRunRecord } from "../models/run.server.ts";
 
-import { transact } from "../db-transaction.server.ts";
 /** Stores a run this process simulated, whole: its row, turns and snippets. */
 export async function storeOwnRun(db: Db, label: string, run: Run, scenarioId: string): Promise<void> {
   await transact(db, async (db) => {

@@ -23,9 +23,9 @@ export interface IdentifiedRun {
  * Planned runs with their sampling (a planner holding the LLM configuration): each one's stored
  * run, else its new id. A new id already taken by a run of other settings is refused.
  */
-export function identifyRuns(db: Db, planned: readonly RunSettings[]): IdentifiedRun[] {
+export async function identifyRuns(db: Db, planned: readonly RunSettings[]): Promise<IdentifiedRun[]> {
   const hashes = planned.map(identityHashes);
-  const found = runIdsBySettingsHash(
+  const found = await runIdsBySettingsHash(
     db,
     hashes.flatMap((h) => [h.hash, h.legacy]),
   );
@@ -35,7 +35,7 @@ export function identifyRuns(db: Db, planned: readonly RunSettings[]): Identifie
       ? { runId: stored, stored: true }
       : { runId: identifiedRunId(settings, hashes[i].hash), stored: false };
   });
-  const taken = storedRunIds(
+  const taken = await storedRunIds(
     db,
     out.filter((r) => !r.stored).map((r) => r.runId),
   );
@@ -53,8 +53,8 @@ export function identifyRuns(db: Db, planned: readonly RunSettings[]): Identifie
  * Planned runs without sampling (a reader with no LLM configuration: reports, the Benchmark
  * page): each one's stored run matching every other setting, or null.
  */
-export function findRunsBySettings(db: Db, planned: readonly RunSettings[]): (string | null)[] {
+export async function findRunsBySettings(db: Db, planned: readonly RunSettings[]): Promise<(string | null)[]> {
   const keys = planned.map((s) => settingsHash(withoutSampling(s)));
-  const found = runIdsBySettingsKey(db, keys);
+  const found = await runIdsBySettingsKey(db, keys);
   return keys.map((k) => found.get(k) ?? null);
 }

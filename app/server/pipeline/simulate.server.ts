@@ -240,7 +240,7 @@ export async function planBatch(
     if (withUnmediated) slots.push({ index, mediated: false });
   }
   // Every setting is in the identity, so a stored run found here was made exactly as asked.
-  const identified = identifyRuns(
+  const identified = await identifyRuns(
     db,
     slots.map((s) => plannedSettings(settings, s.index, s.mediated)),
   );
@@ -393,24 +393,29 @@ async function storeBundle(
 async function storeReadyPairs(db: Db, plan: BatchPlan, summary: BatchSummary): Promise<void> {
   const pending = plan.pairs.filter((p) => !p.stored);
   if (pending.length === 0) return;
-  const stored = storedRunIds(
+  const stored = await storedRunIds(
     db,
     pending.flatMap((p) => [p.mediatedRunId, p.unmediatedRunId]),
   );
-  const ready = pending.filter((p) => stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
+  // Filtered again after the look-up awaited: another worker may have taken some meanwhile.
+  const ready = pending.filter((p) => !p.stored && stored.has(p.mediatedRunId) && stored.has(p.unmediatedRunId));
   if (ready.length === 0) return;
-  await storeBundle(db, plan, {
-    matched_pairs: ready.map((p) => ({
-      id: p.id,
-      condition_id: plan.condition.id,
-      mediated_run_id: p.mediatedRunId,
-      unmediated_run_id: p.unmediatedRunId,
-    })),
-  });
-  for (const p of ready) {
-    p.stored = true;
-    summary.pairsStored.push(p.id);
+  // Taken before the store awaits, so a worker finishing meanwhile does not store them too.
+  for (const p of ready) p.stored = true;
+  try {
+    await storeBundle(db, plan, {
+      matched_pairs: ready.map((p) => ({
+        id: p.id,
+        condition_id: plan.condition.id,
+        mediated_run_id: p.mediatedRunId,
+        unmediated_run_id: p.unmediatedRunId,
+      })),
+    });
+  } catch (err) {
+    for (const p of ready) p.stored = false;
+    throw err;
   }
+  for (const p of ready) summary.pairsStored.push(p.id);
 }
 
 export async function simulateBatch(options: BatchOptions): Promise<BatchSummary> {

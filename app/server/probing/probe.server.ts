@@ -56,18 +56,26 @@ export interface ProbeSummary {
 }
 
 /** The conditions the probe would store for these scenarios and axes, in Table 5 order per scenario. */
-export function planProbe(db: Db, scenarioIds: readonly string[], axes: readonly ConditionAxis[]): PlannedCondition[] {
-  return scenarioIds.flatMap(async (scenarioId) => {
+export async function planProbe(
+  db: Db,
+  scenarioIds: readonly string[],
+  axes: readonly ConditionAxis[],
+): Promise<PlannedCondition[]> {
+  const planned: PlannedCondition[] = [];
+  for (const scenarioId of scenarioIds) {
     if (!(await findScenario(db, scenarioId))) throw new ProbeInputError(`unknown scenario "${scenarioId}"`);
     const stored = new Set((await conditionsOfScenario(db, scenarioId)).map((c) => `${c.axis}/${c.variant}`));
-    return PROBE_CONDITIONS.filter((k) => axes.includes(k.axis)).map((k) => ({
-      ...k,
-      scenarioId,
-      id: conditionId(scenarioId, k.axis, k.variant),
-      stored: stored.has(`${k.axis}/${k.variant}`),
-      writer: isWriterAxis(k.axis),
-    }));
-  });
+    for (const k of PROBE_CONDITIONS.filter((k) => axes.includes(k.axis))) {
+      planned.push({
+        ...k,
+        scenarioId,
+        id: conditionId(scenarioId, k.axis, k.variant),
+        stored: stored.has(`${k.axis}/${k.variant}`),
+        writer: isWriterAxis(k.axis),
+      });
+    }
+  }
+  return planned;
 }
 
 async function probeScenario(db: Db, scenarioId: string): Promise<ProbeScenario> {

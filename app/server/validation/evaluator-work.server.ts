@@ -51,7 +51,7 @@ export async function benchmarkRunIds(
 ): Promise<{ runIds: string[]; mediatedRunIds: string[] }> {
   const units = (await planGrid(db, plan)).units.filter((u) => u.part === "main");
   const all = units.flatMap((u) => [u.unmediatedRunId, ...u.mediated.map((m) => m.runId)]);
-  const stored = storedRunIds(db, all);
+  const stored = await storedRunIds(db, all);
   const mediated = units.flatMap((u) => u.mediated.map((m) => m.runId)).filter((id) => stored.has(id));
   return { runIds: all.filter((id) => stored.has(id)), mediatedRunIds: mediated };
 }

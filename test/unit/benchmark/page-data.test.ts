@@ -19,9 +19,9 @@ const loaded = fixturePlan();
 const record = async (db: Db) =>
   await touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "plan.json" });
 
-function status(fn: () => unknown): number | undefined {
+async function status(fn: () => Promise<unknown>): Promise<number | undefined> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     return err instanceof ServiceError ? err.status : undefined;
   }
@@ -30,7 +30,7 @@ function status(fn: () => unknown): number | undefined {
 
 describe("the Benchmark page's data", () => {
   it("lists a plan with its stored runs and gives each cell exactly the runs that entered it", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     await seedGrid(db, loaded);
     await record(db);
     const [plan] = await benchmarkPlans(db);
@@ -54,9 +54,9 @@ describe("the Benchmark page's data", () => {
   });
 
   it("answers 404 for an unknown plan or cell, and for a plan with no stored run yet", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     expect(
-      status(async () => await cellRunIds(db, "000000000000", { table: "table3", row: "alpha", column: "CG|avg" })),
+      await status(() => cellRunIds(db, "000000000000", { table: "table3", row: "alpha", column: "CG|avg" })),
     ).toBe(404);
     await record(db);
     await expect(benchmarkPage(db, loaded.hash)).rejects.toMatchObject({
@@ -64,8 +64,8 @@ describe("the Benchmark page's data", () => {
       message: expect.stringContaining("run `socrates benchmark run"),
     });
     await seedGrid(db, loaded);
-    expect(
-      status(async () => await cellRunIds(db, loaded.hash, { table: "table3", row: "nobody", column: "CG|avg" })),
-    ).toBe(404);
+    expect(await status(() => cellRunIds(db, loaded.hash, { table: "table3", row: "nobody", column: "CG|avg" }))).toBe(
+      404,
+    );
   });
 });

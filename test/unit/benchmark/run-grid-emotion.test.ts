@@ -65,7 +65,7 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     const runIds = work.units.flatMap((w) => w.runs.map((r) => r.runId));
     expect(runIds).toHaveLength(2);
     expect(work.units[0].runs.map((r) => r.emotionJudge)).toEqual(["pending", "pending"]);
-    expect(estimateShardCost(db, loaded.plan, config, work.units).calls.judgeCalls).toBe(2 * (4 + 2));
+    expect((await estimateShardCost(db, loaded.plan, config, work.units)).calls.judgeCalls).toBe(2 * (4 + 2));
 
     const steps: number[] = [];
     const summary = await runGrid({
@@ -96,7 +96,7 @@ describe("benchmark run with an emotion judge", { timeout: 60_000 }, () => {
     const before = mock.requests.length;
     const again = await prepareGridRun({ db, config, loaded });
     expect(again.units[0].runs.map((r) => r.emotionJudge)).toEqual(["done", "done"]);
-    expect(estimateShardCost(db, loaded.plan, config, again.units).calls.judgeCalls).toBe(0);
+    expect((await estimateShardCost(db, loaded.plan, config, again.units)).calls.judgeCalls).toBe(0);
     const second = await runGrid({ db, llm: createLlm({ db, config }), config, loaded });
     expect(second.evaluations).toEqual({ stored: 0, skipped: 4 });
     expect(mock.requests.length).toBe(before);

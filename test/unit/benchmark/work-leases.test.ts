@@ -63,10 +63,10 @@ describe("work leases", () => {
     await claimLease(a, "unit:live", `${hostname()}|${process.pid}|x`, Date.now(), 60_000);
     const leases = await workerLeases(b);
     cleanups.push(() => leases.close());
-    expect(leases.claim("unit:gone")).toBe(true);
-    expect(leases.claim("unit:live")).toBe(false);
+    expect(await leases.claim("unit:gone")).toBe(true);
+    expect(await leases.claim("unit:live")).toBe(false);
     expect((await heldByOther(a, "unit:gone", "someone", Date.now()))?.holder).toBe(leases.holder);
-    leases.close();
+    await leases.close();
     expect(await heldByOther(a, "unit:gone", "someone", Date.now())).toBeUndefined();
   });
 
@@ -92,7 +92,7 @@ describe("work leases", () => {
       () => mine.close(),
       () => theirs.close(),
     );
-    expect(theirs.claim("k:2")).toBe(true);
+    expect(await theirs.claim("k:2")).toBe(true);
     const queue = leasedQueue(
       ["1", "2", "3"],
       (item) => `k:${item}`,
@@ -104,9 +104,9 @@ describe("work leases", () => {
     expect(order).toEqual(["1", "3"]);
     const third = queue.next();
     // Item 2 comes once the other worker gives it up.
-    setTimeout(() => theirs.release("k:2"), 50);
+    setTimeout(() => void theirs.release("k:2"), 50);
     expect(await third).toBe("2");
-    for (const item of ["1", "2", "3"]) queue.done(item);
+    for (const item of ["1", "2", "3"]) await queue.done(item);
     expect(await queue.next()).toBeUndefined();
     expect(a.$client.prepare("SELECT count(*) AS n FROM work_leases").get()).toEqual({ n: 0 });
   });

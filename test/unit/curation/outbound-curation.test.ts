@@ -138,7 +138,7 @@ describe("search results pointing inside the network", () => {
     });
     const greedy = greedySearcher();
     const mock = await mockLlm(greedy.respond);
-    const db = newDb();
+    const db = await newDb();
     const refusals: RefusedFetch[] = [];
     const source = {
       url: `http://searx.lab:${searx.port}`,
@@ -192,7 +192,7 @@ describe("the search backend's own answer", () => {
     });
     const greedy = greedySearcher();
     const mock = await mockLlm(greedy.respond);
-    const db = newDb();
+    const db = await newDb();
     const source = {
       url: `http://127.0.0.1:${endless.port}`,
       allowPrivateHosts: [`127.0.0.1:${endless.port}`],
@@ -211,9 +211,13 @@ describe("a search instance on the lab network", () => {
     const searx = await searxngWith(() => []);
     const lookup = names({ "searx.lab": "10.1.2.3" });
     const mock = await mockLlm(greedySearcher().respond);
-    const unlisted = findSeed(searcherCtx(newDb(), mock, { url: `http://searx.lab:${searx.port}` }, lookup), "legal", {
-      attempt: 0,
-    });
+    const unlisted = findSeed(
+      searcherCtx(await newDb(), mock, { url: `http://searx.lab:${searx.port}` }, lookup),
+      "legal",
+      {
+        attempt: 0,
+      },
+    );
     await expect(unlisted).rejects.toThrow(SeedSearchError);
     await expect(unlisted).rejects.toThrow(
       `searcher (legal, attempt 0): searxng search refused: refused http://searx.lab:${searx.port}: 10.1.2.3 is a private address (searx.lab resolves to it) (a search instance on your own network must be listed: "allowPrivateHosts": ["searx.lab:${searx.port}"] in curation.source)`,
@@ -226,7 +230,7 @@ describe("a search instance on the lab network", () => {
   it("is reached by its name once listed, at the address checked, and only on the listed port", async () => {
     const searx = await searxngWith(() => [`http://searx.lab:${searx.port + 1}/other-service`]);
     const mock = await mockLlm(greedySearcher().respond);
-    const db = newDb();
+    const db = await newDb();
     const refusals: RefusedFetch[] = [];
     const source = { url: `http://searx.lab:${searx.port}`, allowPrivateHosts: [`searx.lab:${searx.port}`] };
     const seed = await findSeed(searcherCtx(db, mock, source, names({ "searx.lab": "127.0.0.1" }), refusals), "legal", {

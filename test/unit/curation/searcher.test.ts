@@ -49,7 +49,7 @@ const llmRequests = () => mock.requests.filter((r) => r.path.startsWith("/v1/"))
 
 describe("findSeed with a chat model and a search backend", () => {
   it("searches, reads the cited page and stores the report with its provenance", async () => {
-    const db = newDb();
+    const db = await newDb();
     const seed = await findSeed(searcher(db, searxng()), "healthcare", { attempt: 0 });
     expect(seed).toMatchObject({
       domain: "healthcare",
@@ -82,7 +82,7 @@ describe("findSeed with a chat model and a search backend", () => {
   });
 
   it("finds different disputes for different domains and attempts, and the same one again without a call", async () => {
-    const db = newDb();
+    const db = await newDb();
     const ctx = searcher(db, searxng());
     const a = await findSeed(ctx, "legal", { attempt: 0 });
     const b = await findSeed(ctx, "legal", { attempt: 1 });
@@ -94,7 +94,7 @@ describe("findSeed with a chat model and a search backend", () => {
   });
 
   it("asks again with a stored dispute excluded, and answers null when only stored ones are left", async () => {
-    const db = newDb();
+    const db = await newDb();
     const ctx = searcher(db, searxng());
     const first = await findSeed(ctx, "transactional", { attempt: 0 });
     // A search returns five results (maxResults' default), so round 5 picks the first dispute again:
@@ -113,7 +113,7 @@ describe("findSeed with a chat model and a search backend", () => {
   });
 
   it("answers null, not an error, when the searcher replies that it found nothing new", async () => {
-    const db = newDb();
+    const db = await newDb();
     const ctx = searcher(db, searxng());
     // The search returns five disputes; with all five excluded the stand-in says so ({"noNewDispute": …}).
     const exclude = disputesFor("legal")
@@ -126,14 +126,14 @@ describe("findSeed with a chat model and a search backend", () => {
   });
 
   it("never returns a dispute the caller excluded", async () => {
-    const db = newDb();
+    const db = await newDb();
     const ctx = searcher(db, searxng());
     const seed = await findSeed(ctx, "international", { attempt: 0, exclude: ["Alder Bay fishing rights dispute"] });
     expect(seed!.title).not.toBe("Alder Bay fishing rights dispute");
   });
 
   it("reports a failed search as a SeedSearchError and stores nothing", async () => {
-    const db = newDb();
+    const db = await newDb();
     const ctx = searcher(db, searxng());
     mock.setFaults([{ fault: { kind: "status", status: 400, message: "bad request" } }]);
     const failed = findSeed(ctx, "legal", { attempt: 0 });
@@ -156,7 +156,7 @@ describe("the fetch_page tool", () => {
       },
     });
     try {
-      const db = newDb();
+      const db = await newDb();
       const config = parseCurationConfig({ source: searxng() }, "test.json");
       const seed = await findSeed({ db, llm: createLlm({ db, config: mockConfig(rogue.url) }), config }, "legal", {
         attempt: 0,
@@ -175,7 +175,7 @@ describe("the fetch_page tool", () => {
 
 describe("findSeed with built-in web research", () => {
   it("stores the report with the reply's url citations as its sources", async () => {
-    const db = newDb();
+    const db = await newDb();
     const seed = await findSeed(searcher(db, { kind: "web-research" }), "public-policy", { attempt: 2 });
     expect(seed).toMatchObject({ sourceKind: "web-research", title: "Cedar Falls transit fare reform dispute" });
     expect(seed!.sources.map((s) => s.url)).toEqual([`${search.url}/pages/public-policy-3`]);
@@ -216,7 +216,7 @@ describe("findSeed from a folder of seed files", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("takes each file once in name order, de-duplicated, structuring free text with the model, then null", async () => {
-    const db = newDb();
+    const db = await newDb();
     const ctx = searcher(db, { kind: "files", dir });
     const calls = llmRequests();
     const first = await findSeed(ctx, "legal", { attempt: 0 });
@@ -242,7 +242,7 @@ describe("findSeed from a folder of seed files", () => {
         join(bad, "x.md"),
         "---\ndomain: legal\n---\n# Lonely\n## Parties\n- Only: one\n## Summary\nx\n## Issues\n- y\n## Status\nopen\n",
       );
-      const ctx = searcher(newDb(), { kind: "files", dir: bad });
+      const ctx = searcher(await newDb(), { kind: "files", dir: bad });
       await expect(findSeed(ctx, "legal" as Domain, { attempt: 0 })).rejects.toThrow(SeedFileError);
       await expect(findSeed(ctx, "legal", { attempt: 0 })).rejects.toThrow(
         /x\.md: not a usable seed report:\n {2}parties: a dispute has at least two parties/,

@@ -40,38 +40,41 @@ async function expectedRuns(): Promise<Expected[]> {
   const snippetsOf = t.db.$client.prepare(
     "SELECT position, end_turn AS endTurn FROM snippets WHERE run_id = ? ORDER BY position",
   );
-  return units.flatMap(
-    async (u) =>
-      await Promise.all(
-        [
-          { runId: u.unmediatedRunId, mediator: null as string | null },
-          ...u.mediated.map((m) => ({ runId: m.runId, mediator: m.mediator as string | null })),
-        ].map(async ({ runId, mediator }) => {
-          const snippets = snippetsOf.all(runId) as { position: number; endTurn: number }[];
-          const topics = (await playedScenarioOfRun(t.db, runId)).body.topics.map((k) => k.id);
-          const judgeC = snippets.map((s) =>
-            mean(topics.map((k) => ((judgeScore(t.db, runId, k, s.endTurn) as number) - 1) / 4)),
-          );
-          const scores = snippets.map((s) =>
-            t.submitted.filter((x) => x.runId === runId && x.position === s.position).map((x) => x.score),
-          );
-          const humanC = scores.map((list) => (list.length === 0 ? null : (mean(list) - 1) / 4));
-          const complete = humanC.every((c) => c !== null);
-          return {
-            runId,
-            mediator,
-            domain: u.domain,
-            judge: { outcome: judgeC[judgeC.length - 1], trajectory: mean(judgeC) },
-            human: scores.some((l) => l.length > 0)
-              ? {
-                  outcome: humanC[humanC.length - 1],
-                  trajectory: complete ? mean(humanC as number[]) : null,
-                }
-              : null,
-          };
-        }),
-      ),
+  const perUnit = await Promise.all(
+    units.map(
+      async (u) =>
+        await Promise.all(
+          [
+            { runId: u.unmediatedRunId, mediator: null as string | null },
+            ...u.mediated.map((m) => ({ runId: m.runId, mediator: m.mediator as string | null })),
+          ].map(async ({ runId, mediator }) => {
+            const snippets = snippetsOf.all(runId) as { position: number; endTurn: number }[];
+            const topics = (await playedScenarioOfRun(t.db, runId)).body.topics.map((k) => k.id);
+            const judgeC = snippets.map((s) =>
+              mean(topics.map((k) => ((judgeScore(t.db, runId, k, s.endTurn) as number) - 1) / 4)),
+            );
+            const scores = snippets.map((s) =>
+              t.submitted.filter((x) => x.runId === runId && x.position === s.position).map((x) => x.score),
+            );
+            const humanC = scores.map((list) => (list.length === 0 ? null : (mean(list) - 1) / 4));
+            const complete = humanC.every((c) => c !== null);
+            return {
+              runId,
+              mediator,
+              domain: u.domain,
+              judge: { outcome: judgeC[judgeC.length - 1], trajectory: mean(judgeC) },
+              human: scores.some((l) => l.length > 0)
+                ? {
+                    outcome: humanC[humanC.length - 1],
+                    trajectory: complete ? mean(humanC as number[]) : null,
+                  }
+                : null,
+            };
+          }),
+        ),
+    ),
   );
+  return perUnit.flat();
 }
 
 function closeTo(actual: MeanEstimate | null, expected: MeanEstimate | null, what: string) {
@@ -192,7 +195,7 @@ describe("calibratedEstimates on a labelled plan", () => {
   });
 
   it("refuses a study that does not exist or is not an expert consensus study, naming where it was given", async () => {
-    await expect(await calibratedEstimates(t.db, { loaded: t.loaded, studyIds: [t.studyId, 999] })).rejects.toThrow(
+    await expect(calibratedEstimates(t.db, { loaded: t.loaded, studyIds: [t.studyId, 999] })).rejects.toThrow(
       new CalibrationInputError("--study: study 999 does not exist (see the Studies page)"),
     );
   });

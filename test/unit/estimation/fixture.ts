@@ -66,15 +66,15 @@ export function judgeScore(db: Db, runId: string, topicId: string, turn: number,
  * `skipped`, and scores every topic of a snippet with the judge's score on its first topic at the
  * snippet's last turn, moved by ±1 on three snippets in ten (seeded per expert). What was submitted.
  */
-export function labelLikeTheJudge(
+export async function labelLikeTheJudge(
   db: Db,
   studyId: number,
   experts: readonly number[],
   backbone: string,
   skipped: ReadonlySet<number> = new Set(),
-): SubmittedScore[] {
+): Promise<SubmittedScore[]> {
   const submitted: SubmittedScore[] = [];
-  experts.forEach(async (expert, e) => {
+  for (const [e, expert] of experts.entries()) {
     const rng = createRng(40 + e);
     for (let lease = await nextTask(db, studyId, expert); lease; lease = await nextTask(db, studyId, expert)) {
       if (skipped.has(lease.itemId)) break;
@@ -101,7 +101,7 @@ export function labelLikeTheJudge(
         score,
       });
     }
-  });
+  }
   return submitted;
 }
 
@@ -124,6 +124,6 @@ export async function labelledPlanDb(
   }[];
   const skipped = new Set(items.slice(items.length - (options.unlabelledTail ?? 2)).map((i) => i.id));
   const experts = await Promise.all(["erin", "fred"].map(async (name) => await addAnnotator(t.db, name, "expert")));
-  const submitted = labelLikeTheJudge(t.db, studyId, experts, MAIN_JUDGE, skipped);
+  const submitted = await labelLikeTheJudge(t.db, studyId, experts, MAIN_JUDGE, skipped);
   return { ...t, loaded, planFile, studyId, submitted };
 }

@@ -104,7 +104,7 @@ describe("an active study in the calibrated-estimates service", () => {
       trajectories: 12,
       config: { seed: 8, allocation: "active", judgeBackbones: [MAIN_JUDGE] },
     });
-    ["ivy", "jon"].forEach(async (name) => {
+    for (const name of ["ivy", "jon"]) {
       const expert = await addAnnotator(f.db, name, "expert");
       for (let lease = await nextTask(f.db, activeId, expert); lease; lease = await nextTask(f.db, activeId, expert))
         await submitLabel(f.db, {
@@ -115,7 +115,7 @@ describe("an active study in the calibrated-estimates service", () => {
           clientToken: `active-plan-${name}-${lease.itemId}`,
           secondsOnTask: 9,
         });
-    });
+    }
   });
   afterAll(() => f.cleanup());
 

@@ -25,7 +25,7 @@ const call = (cacheKey: string, over: Partial<NewLlmCallRow> = {}): NewLlmCallRo
 
 describe("callBatches", () => {
   it("commits each row before its record resolves, many rows of one turn together", async () => {
-    const db = emptyDb();
+    const db = await emptyDb();
     const other = await openDatabase(db.$client.name);
     try {
       const store = callBatches(db);
@@ -43,7 +43,7 @@ describe("callBatches", () => {
   });
 
   it("keeps the order within a batch: a failed try then its success under one key adds up", async () => {
-    const db = emptyDb();
+    const db = await emptyDb();
     const store = callBatches(db);
     await Promise.all([
       store.record(call("k", { status: "failed", response: null, parsed: null, error: "timeout", attempts: 2 })),
@@ -53,7 +53,7 @@ describe("callBatches", () => {
   });
 
   it("stores the good rows of a batch whose commit fails and rejects only the bad one", async () => {
-    const db = emptyDb();
+    const db = await emptyDb();
     const store = callBatches(db);
     const good = store.record(call("good"));
     const bad = store.record(call("bad", { status: null as unknown as "ok" }));

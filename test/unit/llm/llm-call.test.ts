@@ -10,14 +10,14 @@ const call = llmCallRow;
 
 describe("llm calls", () => {
   it("finds a stored ok call by key, never a failed one", async () => {
-    const db = emptyDb();
+    const db = await emptyDb();
     await recordCall(db, call({ status: "failed", response: null, parsed: null, error: "timeout" }));
     expect(await findOkCall(db, "k1")).toBeUndefined();
     expect(await findOkCall(db, "other")).toBeUndefined();
   });
 
   it("a later outcome replaces the earlier one, adding up tokens, cost and attempts", async () => {
-    const db = emptyDb();
+    const db = await emptyDb();
     await recordCall(
       db,
       call({
@@ -44,7 +44,7 @@ describe("llm calls", () => {
   });
 
   it("sums usage per role, optionally of one subject", async () => {
-    const db = emptyDb();
+    const db = await emptyDb();
     await recordCall(db, call());
     await recordCall(db, call({ cacheKey: "k2", status: "failed", response: null, parsed: null, subject: "run-2" }));
     await recordCall(db, call({ cacheKey: "k3", role: "party" }));

@@ -64,16 +64,16 @@ describe("reply memory", () => {
       latencyMs: 12,
     };
     await recordCall(store.db, { ...row, cacheKey: "failed", status: "failed", response: null, error: "timeout" });
-    expect(memory.find("failed")).toBeUndefined();
+    expect(await memory.find("failed")).toBeUndefined();
     expect(memory.size).toBe(0);
     for (const key of ["a", "b", "c"]) await recordCall(store.db, { ...row, cacheKey: key });
-    expect(memory.find("a")).toMatchObject({ response: '{"echo":"a"}', latencyMs: 12 });
-    memory.find("b");
-    memory.find("c");
+    expect(await memory.find("a")).toMatchObject({ response: '{"echo":"a"}', latencyMs: 12 });
+    await memory.find("b");
+    await memory.find("c");
     expect(memory.size).toBe(2); // the oldest went first
     await recordCall(store.db, { ...row, cacheKey: "c", status: "failed", response: null, error: "timeout" });
     memory.forget("c");
-    expect(memory.find("c")).toBeUndefined();
+    expect(await memory.find("c")).toBeUndefined();
   });
 
   it("a new client on the same database, and a reopened one, find the rows", async () => {

@@ -27,7 +27,7 @@ const judgment = (turnId: number, backbone: string, score = 3): NewJudgment => (
 
 describe("intervention judgments", () => {
   it("stores a judgment once: a second one for the same run, turn and backbone is not stored and changes nothing", async () => {
-    const db = demoDb();
+    const db = await demoDb();
     expect(await insertJudgment(db, judgment(2, "judge-a", 3))).toBe(true);
     expect(await insertJudgment(db, judgment(2, "judge-a", 5))).toBe(false);
     expect(await judgmentsOfRun(db, MEDIATED)).toMatchObject([
@@ -36,7 +36,7 @@ describe("intervention judgments", () => {
   });
 
   it("reads a run's judgments by backbone and turn, and the turns one backbone judged", async () => {
-    const db = demoDb();
+    const db = await demoDb();
     for (const j of [judgment(4, "judge-b"), judgment(2, "judge-b"), judgment(4, "judge-a")])
       await insertJudgment(db, j);
     expect((await judgmentsOfRun(db, MEDIATED)).map((j) => [j.backbone, j.turnId])).toEqual([

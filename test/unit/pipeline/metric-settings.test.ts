@@ -12,7 +12,7 @@ const emptyDb = databasePerTest();
 
 describe("recorded metric parameters", () => {
   it("are the defaults until recorded, then the last recorded", async () => {
-    const db = emptyDb();
+    const db = await emptyDb();
     expect(await currentMetricParams(db)).toEqual(DEFAULT_METRIC_PARAMS);
     const [name, value] = Object.entries(DEFAULT_METRIC_PARAMS).find(([, v]) => typeof v === "number")!;
     const changed = parseMetricParams({ [name]: (value as number) + 1 });

@@ -24,7 +24,7 @@ const row = (over: Partial<NewMetricValue> = {}): NewMetricValue => ({
 
 describe("metric values", () => {
   it("stores a new row with its detail and params as JSON", async () => {
-    const db = emptyDb();
+    const db = await emptyDb();
     await upsertMetricValue(db, row());
     // A row without a `definitions` parameter is of the spec's definitions.
     expect(await metricValuesOf(db, "run", "r1")).toEqual([{ id: 1, definitions: "spec", ...row() }]);
@@ -36,7 +36,7 @@ describe("metric values", () => {
   });
 
   it("replaces value, detail, params, definition version and time of the same subject, evaluation and metric; keeps the row", async () => {
-    const db = emptyDb();
+    const db = await emptyDb();
     await upsertMetricValue(db, row());
     // "cg" is no registered id, so any definition version of it is read back.
     const later = row({
@@ -51,7 +51,7 @@ describe("metric values", () => {
   });
 
   it("keeps rows of another subject kind, evaluation or metric apart; reads them by evaluation and metric", async () => {
-    const db = emptyDb();
+    const db = await emptyDb();
     await upsertMetricValue(db, row({ metric: "it" }));
     await upsertMetricValue(db, row({ evaluationId: "" }));
     await upsertMetricValue(db, row());

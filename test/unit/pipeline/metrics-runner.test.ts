@@ -176,19 +176,18 @@ describe("metrics runner", () => {
       [3, 4, -1, 5],
       [2, -1, -1, 4],
     ];
-    scores.forEach(
-      async (s, i) =>
-        await db.insert(schema.interventionJudgments).values({
-          runId: MEDIATED,
-          turnId: [5, 11][i],
-          backbone: "judge-x",
-          perceptionAlignment: s[0],
-          emotionalDynamics: s[1],
-          cognitiveChallenges: s[2],
-          communicationBreakdowns: s[3],
-          reason: "test",
-        }),
-    );
+    for (const [i, s] of scores.entries()) {
+      await db.insert(schema.interventionJudgments).values({
+        runId: MEDIATED,
+        turnId: [5, 11][i],
+        backbone: "judge-x",
+        perceptionAlignment: s[0],
+        emotionalDynamics: s[1],
+        cognitiveChallenges: s[2],
+        communicationBreakdowns: s[3],
+        reason: "test",
+      });
+    }
     await computeMetrics(db, { runId: MEDIATED });
     const applicable = scores.flat().filter((s) => s !== -1);
     const mi = await stored(db, MEDIATED, `${MEDIATED}:mi:judge-x`, "MI");

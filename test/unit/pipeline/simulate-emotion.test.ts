@@ -98,16 +98,17 @@ describe("simulation with self-reported emotion", () => {
       expect(textOf(r.body)).not.toMatch(/emotion|of 100|felt then/i);
 
     // The stand-in's rule gives emotional repair something real to find: positive on average.
-    const lifts = runs
-      .filter((r) => r.mediated)
-      .flatMap(async (r) => {
-        const turns = await turnRows(db, r.id);
-        const trajectory = selfReportedTrajectory(turns, r.party_order)!;
-        const mediatorTurns = turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
-        return emotionalRepair(groupEmotionSeries(trajectory, turns.length), mediatorTurns).perIntervention.map(
+    const lifts: number[] = [];
+    for (const r of runs.filter((r) => r.mediated)) {
+      const turns = await turnRows(db, r.id);
+      const trajectory = selfReportedTrajectory(turns, r.party_order)!;
+      const mediatorTurns = turns.filter((t) => t.role === "mediator").map((t) => t.turnId);
+      lifts.push(
+        ...emotionalRepair(groupEmotionSeries(trajectory, turns.length), mediatorTurns).perIntervention.map(
           (p) => p.er,
-        );
-      });
+        ),
+      );
+    }
     expect(lifts.length).toBeGreaterThan(0);
     expect(lifts.reduce((a, b) => a + b, 0) / lifts.length).toBeGreaterThan(0);
 

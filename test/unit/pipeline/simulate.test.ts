@@ -302,12 +302,12 @@ describe("simulateBatch over HTTP against the mock endpoint", () => {
   it("rejects unknown scenarios and conditions of another scenario, before any call", async () => {
     const { db, mock, llm } = await setup();
     const base = { db, llm, mediator: "none", runs: 1 };
-    await expect(await planBatch({ ...base, scenarioId: "nope" })).rejects.toThrow(SimulationInputError);
-    await expect(await planBatch({ ...base, scenarioId: "nope" })).rejects.toThrow('unknown scenario "nope"');
+    await expect(planBatch({ ...base, scenarioId: "nope" })).rejects.toThrow(SimulationInputError);
+    await expect(planBatch({ ...base, scenarioId: "nope" })).rejects.toThrow('unknown scenario "nope"');
     await expect(
-      await planBatch({ ...base, scenarioId: SCENARIO, conditionId: "demo-healthcare-1:general" }),
+      planBatch({ ...base, scenarioId: SCENARIO, conditionId: "demo-healthcare-1:general" }),
     ).rejects.toThrow(/belongs to scenario "demo-healthcare-1"/);
-    await expect(await planBatch({ ...base, scenarioId: SCENARIO, runs: 0 })).rejects.toThrow(/number of runs/);
+    await expect(planBatch({ ...base, scenarioId: SCENARIO, runs: 0 })).rejects.toThrow(/number of runs/);
     await expect(simulateBatch({ ...base, scenarioId: SCENARIO, budget: 0 })).rejects.toThrow(/turn budget/);
     expect(mock.requests).toHaveLength(0);
     // Two mediator names that sanitise alike ("org/med", "org-med") are two identities: the stored run is not taken for

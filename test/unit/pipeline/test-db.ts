@@ -3,7 +3,7 @@ import { afterEach } from "vitest";
 import type { Db } from "../../../app/server/db.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 
-export function databasePerTest(seed?: (db: Db) => void): () => Db {
+export function databasePerTest(seed?: (db: Db) => unknown): () => Promise<Db> {
   const cleanups: (() => void)[] = [];
   afterEach(() => {
     for (const c of cleanups.splice(0)) c();
@@ -11,7 +11,7 @@ export function databasePerTest(seed?: (db: Db) => void): () => Db {
   return async () => {
     const t = await tempDb();
     cleanups.push(t.cleanup);
-    seed?.(t.db);
+    await seed?.(t.db);
     return t.db;
   };
 }

@@ -250,7 +250,7 @@ describe("persona statements in emotion and culture runs, at the endpoint", () =
         text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, scenarios: [pair] }),
       },
     ]);
-    await probe({ db: t.db, llm: null, plan: planProbe(t.db, [pair.id], ["emotion", "culture"]) });
+    await probe({ db: t.db, llm: null, plan: await planProbe(t.db, [pair.id], ["emotion", "culture"]) });
     const mock = await startMockLlm({ respond: standInResponder({ roles: SIMULATION_ROLES }) });
     cleanups.push(() => mock.close());
     const names = new Map(pair.parties.map((p) => [p.name, p.id]));

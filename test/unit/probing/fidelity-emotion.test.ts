@@ -71,12 +71,16 @@ describe("fidelity pairs with self-reported emotion", () => {
 
     // A batch without --emotion never takes the runs stored with it: its runs and pair are new.
     const without = await planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8 });
-    const first = pairs.find(
-      async (p) =>
-        p.id ===
-        (await planFidelity({ db: t.db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 8, emotion: true }))
-          .pairs[0].record.id,
-    )!;
+    const emotional = await planFidelity({
+      db: t.db,
+      llm,
+      simulator: SIMULATOR,
+      pairs: 1,
+      seed: 3,
+      budget: 8,
+      emotion: true,
+    });
+    const first = pairs.find((p) => p.id === emotional.pairs[0].record.id)!;
     expect(first).toBeDefined();
     expect(without.pairs[0]).toMatchObject({ stored: false, runA: { stored: false }, runB: { stored: false } });
     expect([without.pairs[0].runA.runId, without.pairs[0].runB.runId]).not.toContain(first.run_a_id);

@@ -179,7 +179,7 @@ describe("socrates fidelity pairs (server)", () => {
 
   it("refuses an unknown scenario, and plans new runs and a new pair for another budget", async () => {
     const { db, llm } = await setup();
-    await expect(await planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, scenarios: ["nope"] })).rejects.toThrow(
+    await expect(planFidelity({ db, llm, simulator: SIMULATOR, pairs: 1, scenarios: ["nope"] })).rejects.toThrow(
       /unknown scenario "nope"/,
     );
     const first = await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 1, seed: 3, budget: 4 });

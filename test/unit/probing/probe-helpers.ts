@@ -80,7 +80,7 @@ export function probeLlm(db: Db, mock: MockLlm): Llm {
 }
 
 export async function runProbe(db: Db, llm: Llm | null, scenarioIds: string[], axes: ConditionAxis[]) {
-  return probe({ db, llm, plan: planProbe(db, scenarioIds, axes) });
+  return probe({ db, llm, plan: await planProbe(db, scenarioIds, axes) });
 }
 
 /** Chat requests the stand-in received. */

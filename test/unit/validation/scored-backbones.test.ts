@@ -68,8 +68,8 @@ describe("judge backbones without a score on the study", () => {
     const printed = JSON.stringify(report.tables);
     expect(printed).toContain("judge-scored");
     expect(printed).not.toContain("judge-unscored");
-    await expect(
-      await buildValidationReport(t.db, { studyId: EXPERT_STUDY, candidate: "judge-unscored" }),
-    ).rejects.toThrow(ValidationInputError);
+    await expect(buildValidationReport(t.db, { studyId: EXPERT_STUDY, candidate: "judge-unscored" })).rejects.toThrow(
+      ValidationInputError,
+    );
   });
 });

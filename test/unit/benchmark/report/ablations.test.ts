@@ -13,7 +13,7 @@ import { handKendallTauB, handSpearman, plainMean } from "./hand-stats.ts";
 const freshDb = databasePerTest();
 
 async function seeded(loaded: LoadedPlan): Promise<Db> {
-  const db = freshDb();
+  const db = await freshDb();
   await seedGrid(db, loaded);
   return db;
 }

@@ -40,22 +40,22 @@ async function store(db: Db, runId: string, metric: string, evaluationId: string
 /** Both definitions' rows of one run under `backbone`: spec = base + k/10, reference = −(base + k/10). */
 async function storeBoth(db: Db, runId: string, backbone: string, base: number, extra: object = {}) {
   const perTurn = (await currentEvaluationIds(db, [runId], "per-turn", backbone)).get(runId)!;
-  DEFINITION_METRICS.forEach(async (metric, k) => {
+  for (const [k, metric] of DEFINITION_METRICS.entries()) {
     const id = metric === "MI" ? miEvaluationId(runId, backbone) : perTurn;
     await store(db, runId, metric, id, base + k / 10, { ...extra, definitions: "spec" });
     await store(db, runId, metric, id, -(base + k / 10), { ...extra, definitions: "promediate-reference" });
-  });
+  }
 }
 
 describe("the report's side-by-side part of both metric definitions", () => {
   it("reads each run's rows of each definitions and builds spec / reference columns per metric", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     await seedGrid(db, loaded);
     const grid = await planGrid(db, loaded.plan);
     const units = grid.units.filter((u) => u.part === "main" && u.conditionKey === "general");
     const alpha = units.map((u) => u.mediated.find((m) => m.mediator === "alpha")!.runId);
     const beta = units.map((u) => u.mediated.find((m) => m.mediator === "beta")!.runId);
-    alpha.forEach(async (runId, i) => await storeBoth(db, runId, MAIN_JUDGE, i));
+    for (const [i, runId] of alpha.entries()) await storeBoth(db, runId, MAIN_JUDGE, i);
     // Beta's first run: the main judge's rows, beside another judge's and rows of other parameters (not read).
     await storeBoth(db, beta[0], MAIN_JUDGE, 0.5);
     await storeBoth(db, beta[0], ALT_JUDGE, 9);
@@ -100,7 +100,7 @@ describe("the report's side-by-side part of both metric definitions", () => {
   });
 
   it("is left out when no run of the main grid has such rows", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     await seedGrid(db, loaded);
     const data = await loadReportData(db, loaded, await planGrid(db, loaded.plan));
     expect(buildDefinitionsTable({ ...data.input, bootstrap: DEFAULT_BOOTSTRAP, bins: 4 })).toBeNull();

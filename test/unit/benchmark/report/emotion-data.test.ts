@@ -119,14 +119,14 @@ const judgeSource = (runId: string, backbone: string): EmotionSource => ({
 
 describe("the report's emotion part from stored rows", () => {
   it("reads each run's preferred trajectory: the self-report, else the plan's emotion judge; runs without emotion stay out", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     await seedGrid(db, loaded);
     const units = (await planGrid(db, loaded.plan)).units.filter(
       (u) => u.part === "main" && u.conditionKey === "emotion:CR",
     );
     expect(units).toHaveLength(4);
     const run = (u: (typeof units)[number], mediator: string) => u.mediated.find((m) => m.mediator === mediator)!.runId;
-    units.forEach(async (u, i) => {
+    for (const [i, u] of units.entries()) {
       // alpha: self-reported, ER 0.1, 0.2, 0.3, 0.4 → mean 0.25.
       const a = run(u, "alpha");
       await selfReport(db, a, () => [40, 60]);
@@ -140,7 +140,7 @@ describe("the report's emotion part from stored rows", () => {
       // The unmediated run: self-reported, EF 0.2 / 0.4 alternating → mean 0.3.
       await selfReport(db, u.unmediatedRunId, () => [30, 50]);
       await storeRows(db, u.unmediatedRunId, SELF, { EF: i % 2 === 0 ? 0.2 : 0.4, EV: 0.3, EC: 0.1 });
-    });
+    }
 
     const data = await loadReportData(db, loaded, await planGrid(db, loaded.plan));
     const subjectOf = (runId: string) => data.input.subjects.find((s) => s.runId === runId)!;
@@ -203,7 +203,7 @@ describe("the report's emotion part from stored rows", () => {
   });
 
   it("omits the emotion part with a warning when no run has emotion", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     await seedGrid(db, loaded);
     const report = await buildBenchmarkReport(db, loaded);
     expect(report.tables.map((t) => t.id)).not.toContain("emotion-repair");
@@ -211,7 +211,7 @@ describe("the report's emotion part from stored rows", () => {
   });
 
   it("Table 1's proxy: the A/B pairs' target volatility from each run's preferred trajectory, placed first without a study", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     await seedGrid(db, loaded);
     const units = (await planGrid(db, loaded.plan)).units.filter(
       (u) => u.part === "main" && u.scenarioId.includes("transactional"),

@@ -211,7 +211,7 @@ describe("a part added to the registry", () => {
   };
 
   it("reaches report.md, its own csv, report.html and the page, after Table 9", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     const loaded = fixturePlan();
     await seedGrid(db, loaded);
     const report = await buildBenchmarkReport(db, loaded, {

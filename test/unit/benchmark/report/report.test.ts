@@ -23,9 +23,9 @@ async function skippedRun(db: Db): Promise<string> {
 }
 
 async function seeded(): Promise<{ db: Db; skipped: string }> {
-  const db = freshDb();
+  const db = await freshDb();
   // The grid needs the catalogue to name the skipped run: seed a throwaway copy first.
-  const probe = freshDb();
+  const probe = await freshDb();
   await seedGrid(probe, loaded);
   const skipped = await skippedRun(probe);
   await seedGrid(db, loaded, new Set([skipped]));
