@@ -26,8 +26,12 @@ export default defineConfig({
       ...(withPostgres
         ? [
             {
-              extends: true,
-              test: { name: "postgres", include: POSTGRES_HALF, env: { SOCRATES_TEST_ENGINE: "postgres" } },
+              extends: true as const,
+              test: {
+                name: "postgres",
+                include: [...POSTGRES_HALF],
+                env: { SOCRATES_TEST_ENGINE: "postgres" },
+              },
             },
           ]
         : []),

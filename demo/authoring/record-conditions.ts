@@ -42,7 +42,7 @@ try {
     files.map((f) => ({ file: f, text: readFileSync(join(DEMO_DIR, f), "utf8") })),
   );
   const llm = createLlm({ db, config: mockConfig(mock.url, { model: WRITER_MODEL }) });
-  const summary = await probe({ db, llm, plan: planProbe(db, await scenarioIds(db), [...CONDITION_AXES]) });
+  const summary = await probe({ db, llm, plan: await planProbe(db, await scenarioIds(db), [...CONDITION_AXES]) });
   if (summary.rejected.length > 0 || summary.failed.length > 0)
     throw new Error(`probe: ${JSON.stringify([...summary.rejected, ...summary.failed])}`);
   const conditions = (await exportBundle(db)).conditions.filter((c) => c.axis !== "general");

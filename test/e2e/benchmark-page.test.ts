@@ -263,7 +263,7 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
         config: { seed: 3 },
       });
       const ada = db.$client.prepare("SELECT id FROM annotators WHERE username = 'ada'").get() as { id: number };
-      labelLikeTheJudge(db, studyId, [ada.id], "demo-judge");
+      await labelLikeTheJudge(db, studyId, [ada.id], "demo-judge");
       const demo = loadDemoPlan();
       const plan = parseBenchmarkPlan(
         { ...demo.plan, name: "Demo benchmark with expert labels", studies: [studyId] },

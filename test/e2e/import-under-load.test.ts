@@ -104,7 +104,7 @@ describe("a large CLI import while annotators submit", () => {
     // The import itself landed whole.
     const db = await openDatabase(dbPath);
     try {
-      expect(tableCounts(db).scenarios).toBeGreaterThanOrEqual(1 + Math.ceil(BUNDLE_MB / 3.8));
+      expect((await tableCounts(db)).scenarios).toBeGreaterThanOrEqual(1 + Math.ceil(BUNDLE_MB / 3.8));
     } finally {
       db.$client.close();
     }

@@ -119,10 +119,8 @@ describe.runIf(runBrowserTests)(
       await page.waitForURL(/\/admin\/studies\/\d+$/);
       const studyId = Number(new URL(page.url()).pathname.split("/").pop());
 
-      const annotators = await Promise.all(
-        ["x1", "x2", "x3"].map(async (name) => await addAnnotator(t.db, name, "expert")),
-      );
-      expect(labelAbStudy(t.db, studyId, annotators, imperfectChooser)).toBe(24);
+      const annotators = await Promise.all(["x1", "x2", "x3"].map((name) => addAnnotator(t.db, name, "expert")));
+      expect(await labelAbStudy(t.db, studyId, annotators, imperfectChooser)).toBe(24);
       await page.reload();
       const table = page.getByTestId("fidelity-table");
       await table.waitFor();

@@ -50,11 +50,11 @@ describe("A/B reactiveness pairs in bundles", () => {
       opponent_level: 1 / 3,
     });
 
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     const second = await importBundleFiles(t.db, asFile(abBundle()));
     expect(second.inserted.ab_pairs).toBe(0);
     expect(second.unchanged.ab_pairs).toBe(1);
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
   });
 
   it("accepts a pair whose runs were imported earlier, and a pair without opponent_level", async () => {
@@ -71,17 +71,17 @@ describe("A/B reactiveness pairs in bundles", () => {
 
   it("refuses a pair stored with different content, changing nothing", async () => {
     await importBundleFiles(t.db, asFile(abBundle()));
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const changed = abBundle();
     delete changed.ab_pairs[0].opponent_level; // still true to the runs, but not what is stored
-    expect(await problemsOf(async () => await importBundleFiles(t.db, asFile(changed, "edited.json")))).toEqual([
+    expect(await problemsOf(() => importBundleFiles(t.db, asFile(changed, "edited.json")))).toEqual([
       {
         file: "edited.json",
         path: "$.ab_pairs[0]",
         message: '"fx-1:ab" is already stored with different content; nothing was changed (use a new id to keep both)',
       },
     ]);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
   });
 
   // Each bad pair: what to change, and the path and message the import must report.
@@ -189,10 +189,10 @@ describe("A/B reactiveness pairs in bundles", () => {
     it(`refuses ${c.name}, naming the JSON path, and stores nothing`, async () => {
       const b = abBundle();
       c.edit(b);
-      const problems = await problemsOf(async () => await importBundleFiles(t.db, asFile(b, "bad.json")));
+      const problems = await problemsOf(() => importBundleFiles(t.db, asFile(b, "bad.json")));
       expect(problems).toContainEqual({ file: "bad.json", path: c.path, message: expect.stringMatching(c.message) });
-      expect(tableCounts(t.db).ab_pairs).toBe(0);
-      expect(tableCounts(t.db).runs).toBe(0);
+      expect((await tableCounts(t.db)).ab_pairs).toBe(0);
+      expect((await tableCounts(t.db)).runs).toBe(0);
     });
   }
 
@@ -202,14 +202,14 @@ describe("A/B reactiveness pairs in bundles", () => {
     b.scenarios.push(other);
     b.conditions.push({ id: "fx-2:general", scenario_id: "fx-2", axis: "general", variant: "default" });
     b.runs[2].condition_id = "fx-2:general";
-    expect(await problemsOf(async () => await importBundleFiles(t.db, asFile(b, "bad.json")))).toEqual([
+    expect(await problemsOf(() => importBundleFiles(t.db, asFile(b, "bad.json")))).toEqual([
       {
         file: "bad.json",
         path: "$.ab_pairs[0].run_a_id",
         message: 'run "fx-1:ab:a" plays scenario "fx-2", not "fx-1"',
       },
     ]);
-    expect(tableCounts(t.db).scenarios).toBe(0);
+    expect((await tableCounts(t.db)).scenarios).toBe(0);
   });
 
   it("export → import into an empty database → export gives identical JSON, pairs ordered by id", async () => {
@@ -233,7 +233,7 @@ describe("A/B reactiveness pairs in bundles", () => {
       await importBundleFiles(other.db, [{ file: "export.json", text }]);
       expect(JSON.stringify(await exportBundle(other.db), null, 2)).toBe(text);
     } finally {
-      other.cleanup();
+      await other.cleanup();
     }
   });
 });
@@ -287,7 +287,7 @@ describe("the demo A/B reactiveness bundle", () => {
         expect(new Set(pairs.map((p) => p.scenario_id)).size, backbone).toBe(4);
       }
     } finally {
-      t.cleanup();
+      await t.cleanup();
     }
   });
 

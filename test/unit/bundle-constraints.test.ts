@@ -33,14 +33,14 @@ describe("bundle import: the database's constraints as named problems", () => {
   afterEach(() => t.cleanup());
 
   it("refuses a stored condition's scenario, axis and variant under a new id, writing nothing", async () => {
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const again = { ...fixtureBundle().conditions[0], id: "fx-1:general-2" };
-    expect(
-      await refusal(async () => await importBundleFiles(t.db, [asFile(only({ conditions: [again] }), "again.json")])),
-    ).toEqual([
-      'again.json: $.conditions[0].variant: the stored condition "fx-1:general" already has scenario "fx-1", axis "general", variant "default"; use its id "fx-1:general" instead of "fx-1:general-2", or another variant',
-    ]);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await refusal(() => importBundleFiles(t.db, [asFile(only({ conditions: [again] }), "again.json")]))).toEqual(
+      [
+        'again.json: $.conditions[0].variant: the stored condition "fx-1:general" already has scenario "fx-1", axis "general", variant "default"; use its id "fx-1:general" instead of "fx-1:general-2", or another variant',
+      ],
+    );
+    expect(await tableCounts(t.db)).toEqual(before);
   });
 
   it("refuses two conditions with one key within a bundle and across files", async () => {
@@ -49,19 +49,17 @@ describe("bundle import: the database's constraints as named problems", () => {
     const a = { id: "fx-2:general", scenario_id: "fx-2", axis: "general", variant: "default" };
     const b = { ...a, id: "fx-2:general-b" };
     expect(
-      await refusal(
-        async () =>
-          await importBundleFiles(t.db, [asFile(only({ scenarios: [scenario], conditions: [a, b] }), "two.json")]),
+      await refusal(() =>
+        importBundleFiles(t.db, [asFile(only({ scenarios: [scenario], conditions: [a, b] }), "two.json")]),
       ),
     ).toEqual([
       'two.json: $.conditions[1].variant: condition "fx-2:general" in this bundle already has scenario "fx-2", axis "general", variant "default"; one condition per scenario, axis and variant',
     ]);
-    const problems = await refusal(
-      async () =>
-        await importBundleFiles(t.db, [
-          asFile(only({ scenarios: [scenario], conditions: [a] }), "one.json"),
-          asFile(only({ conditions: [b] }), "other.json"),
-        ]),
+    const problems = await refusal(() =>
+      importBundleFiles(t.db, [
+        asFile(only({ scenarios: [scenario], conditions: [a] }), "one.json"),
+        asFile(only({ conditions: [b] }), "other.json"),
+      ]),
     );
     expect(problems).toEqual([
       'other.json: $.conditions[0].variant: condition "fx-2:general" in one.json already has scenario "fx-2", axis "general", variant "default"; one condition per scenario, axis and variant',
@@ -71,7 +69,7 @@ describe("bundle import: the database's constraints as named problems", () => {
   it("refuses a second matched pair for a stored pair's mediated run", async () => {
     const pair = { ...fixtureBundle().matched_pairs[0], id: "fx-1:pair-2" };
     expect(
-      await refusal(async () => await importBundleFiles(t.db, [asFile(only({ matched_pairs: [pair] }), "pairs.json")])),
+      await refusal(() => importBundleFiles(t.db, [asFile(only({ matched_pairs: [pair] }), "pairs.json")])),
     ).toEqual([
       `pairs.json: $.matched_pairs[0].mediated_run_id: the stored matched pair "${fixtureBundle().matched_pairs[0].id}" already has mediated run "fx-1:med"; use its id "${fixtureBundle().matched_pairs[0].id}" instead of "fx-1:pair-2", or another mediated run id`,
     ]);
@@ -94,7 +92,7 @@ describe("bundle import: the database's constraints as named problems", () => {
       '"config":{',
       `"config":{"deep":${"[".repeat(10_000)}${"]".repeat(10_000)},`,
     );
-    const problems = await refusal(async () => await importBundleFiles(t.db, [{ file: "deep.json", text }]));
+    const problems = await refusal(() => importBundleFiles(t.db, [{ file: "deep.json", text }]));
     expect(problems).toEqual([
       `deep.json: $.runs[0].config.deep${"[0]".repeat(60)}: nested deeper than 64 levels of arrays and objects (a bundle may nest at most 64)`,
     ]);
@@ -109,11 +107,11 @@ describe("bundle import: the database's constraints as named problems", () => {
     const latin1 = new Uint8Array([...bytes.subarray(0, at), 0xe0, ...bytes.subarray(at + 2)]);
     const line = new TextDecoder().decode(bytes.subarray(0, at)).split("\n").length;
     const column = at - bytes.lastIndexOf(0x0a, at);
-    expect(await refusal(async () => await importBundleFiles(t.db, [{ file: "latin1.json", bytes: latin1 }]))).toEqual([
+    expect(await refusal(() => importBundleFiles(t.db, [{ file: "latin1.json", bytes: latin1 }]))).toEqual([
       `latin1.json: $: invalid UTF-8 at byte ${at} (line ${line}, byte ${column} of the line: e0 6c 65 22); save the file as UTF-8`,
     ]);
     const lone = JSON.stringify(fixtureBundle()).replace("Fixture sale", "Fixture \\ud800sale");
-    expect(await refusal(async () => await importBundleFiles(t.db, [{ file: "lone.json", text: lone }]))).toEqual([
+    expect(await refusal(() => importBundleFiles(t.db, [{ file: "lone.json", text: lone }]))).toEqual([
       "lone.json: $.scenarios[0].title: a string holds the lone UTF-16 surrogate \\ud800, which is not a character (UTF-8 cannot store it)",
     ]);
   });
@@ -132,10 +130,8 @@ describe("bundle import: the database's constraints as named problems", () => {
     };
     const form = new FormData();
     form.set("bundle", new File([JSON.stringify(clash)], "upload.json", { type: "application/json" }));
-    const before = tableCounts(t.db);
-    const refused = await (
-      await abReactivenessServer.createFromForm(t.db, form, { name: "Upload", pool: "crowd" })
-    ).then(
+    const before = await tableCounts(t.db);
+    const refused = await abReactivenessServer.createFromForm(t.db, form, { name: "Upload", pool: "crowd" }).then(
       () => null,
       (err: unknown) => err,
     );
@@ -145,7 +141,7 @@ describe("bundle import: the database's constraints as named problems", () => {
     expect(e.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
       `upload.json: $.conditions[0].variant: the stored condition "${stored.conditions[1].id}" already has scenario "fx-1", axis "fidelity", variant "${stored.conditions[1].variant}"; use its id "${stored.conditions[1].id}" instead of "copied-condition", or another variant`,
     ]);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
 
     const latin1 = new Uint8Array([
       ...new TextEncoder().encode('{"format":"socrates-bundle","version":1,"description":"caf'),
@@ -155,9 +151,9 @@ describe("bundle import: the database's constraints as named problems", () => {
     ]);
     const bad = new FormData();
     bad.set("bundle", new File([latin1], "latin1.json"));
-    const undecodable = await (
-      await abReactivenessServer.createFromForm(t.db, bad, { name: "Upload", pool: "crowd" })
-    ).catch((err: unknown) => err);
+    const undecodable = await abReactivenessServer
+      .createFromForm(t.db, bad, { name: "Upload", pool: "crowd" })
+      .catch((err: unknown) => err);
     expect((undecodable as ServiceError).status).toBe(400);
     expect((undecodable as ServiceError).problems[0]).toEqual({
       path: "latin1.json: $",

@@ -28,7 +28,7 @@ describe("bundle import and export", () => {
       ab_pairs: 0,
       evaluations: 2,
     });
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     expect(counts.turns).toBe(11);
     expect(counts.snippets).toBe(3 + 2); // mediated: [1-3] [4-5] [6-7]; unmediated: [1-2] [3-4]
     // Two topics × (T + 1 = 8) turns, for each of the two evaluations.
@@ -51,7 +51,7 @@ describe("bundle import and export", () => {
       ab_pairs: 0,
       evaluations: 2,
     });
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
   });
 
   it("stores the carried-forward scores of a topic-localized evaluation", async () => {
@@ -67,20 +67,20 @@ describe("bundle import and export", () => {
 
   it("refuses a record whose id is already stored with different content, changing nothing", async () => {
     await importBundleFiles(t.db, asFile(fixtureBundle()));
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const changed = fixtureBundle();
     changed.scenarios[0].title = "A different title";
     await expect(importBundleFiles(t.db, asFile(changed, "edited.json"))).rejects.toThrowError(
       /edited\.json: \$\.scenarios\[0\]: "fx-1" is already stored with different content/,
     );
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
     expect((await exportBundle(t.db)).scenarios[0].title).toBe("Fixture sale");
   });
 
   it("writes nothing on a dry run", async () => {
     const summary = await importBundleFiles(t.db, asFile(fixtureBundle()), { dryRun: true });
     expect(summary.inserted.runs).toBe(2);
-    expect(tableCounts(t.db).runs).toBe(0);
+    expect((await tableCounts(t.db)).runs).toBe(0);
   });
 
   it("accepts records spread across files and refuses the same id with different content in two files", async () => {
@@ -119,7 +119,7 @@ describe("bundle import and export", () => {
         },
       ]);
     }
-    expect(tableCounts(t.db).scenarios).toBe(0);
+    expect((await tableCounts(t.db)).scenarios).toBe(0);
   });
 
   it("export → import into an empty database → export gives identical JSON", async () => {
@@ -130,7 +130,7 @@ describe("bundle import and export", () => {
       await importBundleFiles(other.db, [{ file: "export.json", text: firstExport }]);
       expect(JSON.stringify(await exportBundle(other.db), null, 2)).toBe(firstExport);
     } finally {
-      other.cleanup();
+      await other.cleanup();
     }
   });
 });
@@ -158,8 +158,8 @@ describe("the demo study", () => {
       await importBundleFiles(b.db, [{ file: "demo-export.json", text: exported }]);
       expect(JSON.stringify(await exportBundle(b.db), null, 2)).toBe(exported);
     } finally {
-      a.cleanup();
-      b.cleanup();
+      await a.cleanup();
+      await b.cleanup();
     }
   });
 
@@ -187,7 +187,7 @@ describe("the demo study", () => {
       expect(bundle.scenarios.some((s) => s.parties.length === 3)).toBe(true);
       expect(bundle.scenarios.every((s) => s.source.kind === "demo")).toBe(true);
     } finally {
-      t.cleanup();
+      await t.cleanup();
     }
   });
 });

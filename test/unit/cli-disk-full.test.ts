@@ -39,7 +39,7 @@ afterAll(() => tmp.cleanup());
 async function snapshot(path: string): Promise<{ counts: Record<string, number>; integrity: unknown }> {
   const db = await openDatabase(path);
   try {
-    return { counts: tableCounts(db), integrity: db.$client.pragma("integrity_check", { simple: true }) };
+    return { counts: await tableCounts(db), integrity: db.$client.pragma("integrity_check", { simple: true }) };
   } finally {
     db.$client.close();
   }
@@ -164,7 +164,7 @@ describe("the write-ahead log after an import", () => {
       try {
         const result = runCli(["import", big], { SOCRATES_DB: dbPath });
         expect(result.status, result.stderr).toBe(0);
-        expect(tableCounts(server).scenarios).toBe(1);
+        expect((await tableCounts(server)).scenarios).toBe(1);
         expect(statSync(big).size).toBeGreaterThan(3_000_000);
         // Without the checkpoint the log would hold every page the import wrote (more than the bundle's size).
         expect(statSync(`${dbPath}-wal`).size).toBe(0);

@@ -128,7 +128,7 @@ describe("socrates import (CLI)", () => {
     writeFileSync(join(tmp.dir, "seed.json"), JSON.stringify(seeded));
     expect((await runCliInProcess(["import", join(tmp.dir, "seed.json")], env)).status).toBe(0);
     const db = await openDatabase(dbPath);
-    baseline = tableCounts(db);
+    baseline = await tableCounts(db);
     db.$client.close();
   });
   afterAll(() => tmp.cleanup());
@@ -142,7 +142,7 @@ describe("socrates import (CLI)", () => {
       expect(result.stderr).toMatch(c.expected);
       expect(result.stderr).toMatch(/nothing was written/);
       const db = await openDatabase(dbPath);
-      expect(tableCounts(db)).toEqual(baseline);
+      expect(await tableCounts(db)).toEqual(baseline);
       db.$client.close();
     });
   }

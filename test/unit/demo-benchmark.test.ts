@@ -65,16 +65,16 @@ describe("the demo benchmark", () => {
       for (const unit of units) expect(metricsOf(unit.unmediatedRunId)).toEqual(["EC", "EF", "EV"]);
       for (const { runId } of units.flatMap((u) => u.mediated)) expect(metricsOf(runId)).toContain("ER");
 
-      const counts = tableCounts(t.db);
+      const counts = await tableCounts(t.db);
       const digests = tableDigests(t.db);
       const again = await seedDemoBenchmark(t.db);
       expect(Object.values(again.imported.inserted).every((n) => n === 0)).toBe(true);
       expect(first.metricRows).toBeGreaterThan(0);
       expect(again.metricRows).toBe(0);
-      expect(tableCounts(t.db)).toEqual(counts);
+      expect(await tableCounts(t.db)).toEqual(counts);
       expect(tableDigests(t.db)).toEqual(digests);
     } finally {
-      t.cleanup();
+      await t.cleanup();
     }
   });
 });

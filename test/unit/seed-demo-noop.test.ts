@@ -26,17 +26,17 @@ describe("seed-demo on a seeded database", () => {
     const t = await tempDb();
     try {
       seedOnce(t.path);
-      const counts = tableCounts(t.db);
+      const counts = await tableCounts(t.db);
       const digests = tableDigests(t.db);
       expect(counts.metric_values).toBeGreaterThan(0);
       const again = runCli(["seed-demo"], { SOCRATES_DB: t.path });
       expect(again.status, again.stderr).toBe(0);
       expect(again.stdout).toContain("imported nothing");
       expect(again.stdout).toContain("nothing recomputed");
-      expect(tableCounts(t.db)).toEqual(counts);
+      expect(await tableCounts(t.db)).toEqual(counts);
       expect(tableDigests(t.db)).toEqual(digests);
     } finally {
-      t.cleanup();
+      await t.cleanup();
     }
   });
 
@@ -50,15 +50,15 @@ describe("seed-demo on a seeded database", () => {
       await computeMetrics(t.db);
       await seedDemoStudies(t.db);
       await seedDemoBenchmark(t.db);
-      const counts = tableCounts(t.db);
+      const counts = await tableCounts(t.db);
       const digests = tableDigests(t.db);
       expect(counts.studies).toBeGreaterThan(0);
       const again = runCli(["seed-demo"], { SOCRATES_DB: t.path });
       expect(again.status, again.stderr).toBe(0);
-      expect(tableCounts(t.db)).toEqual(counts);
+      expect(await tableCounts(t.db)).toEqual(counts);
       expect(tableDigests(t.db)).toEqual(digests);
     } finally {
-      t.cleanup();
+      await t.cleanup();
     }
   });
 });

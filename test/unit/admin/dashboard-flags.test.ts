@@ -64,9 +64,9 @@ describe("dashboard flags", async () => {
 
   it("refuses a flag of another study, one already resolved, and a missing id", async () => {
     const otherFlag = (await studyFlagsPanel(t.db, other, { showResolved: false })).flags[0].id;
-    expectServiceError(async () => await resolveStudyFlag(t.db, study, String(otherFlag)), 404, /does not exist/);
-    expectServiceError(async () => await resolveStudyFlag(t.db, study, String(flags[0])), 409, /already resolved/);
-    expectServiceError(async () => await resolveStudyFlag(t.db, study, null), 400, /Which flag/, "flagId");
-    expectServiceError(async () => await resolveStudyFlag(t.db, study, "1.5"), 400, /Which flag/, "flagId");
+    await expectServiceError(() => resolveStudyFlag(t.db, study, String(otherFlag)), 404, /does not exist/);
+    await expectServiceError(() => resolveStudyFlag(t.db, study, String(flags[0])), 409, /already resolved/);
+    await expectServiceError(() => resolveStudyFlag(t.db, study, null), 400, /Which flag/, "flagId");
+    await expectServiceError(() => resolveStudyFlag(t.db, study, "1.5"), 400, /Which flag/, "flagId");
   });
 });

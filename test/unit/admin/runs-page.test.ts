@@ -76,7 +76,7 @@ describe("runsPage: paged, filtered and searched in SQL", async () => {
     expect(everything).toHaveLength(ALL);
     const first = await runsPage(t.db, {}, 1, 50);
     expect(first).toMatchObject({ total: ALL, page: 1, pages: 6, size: 50 });
-    const pages = await Promise.all([1, 2, 3, 4, 5, 6].map((p) => runsPage(t.db, {}, p, 50)));
+    const pages = await Promise.all(await Promise.all([1, 2, 3, 4, 5, 6].map((p) => runsPage(t.db, {}, p, 50))));
     const paged = pages.flatMap((page) => page.runs.map((r) => r.id));
     expect(paged).toEqual(everything);
     expect((await runsPage(t.db, {}, 6, 50)).runs).toHaveLength(ALL - 250);
@@ -87,7 +87,7 @@ describe("runsPage: paged, filtered and searched in SQL", async () => {
   });
 
   it("filters by scenario, condition, mediator, backbone and outcome, the total counting the filtered runs", async () => {
-    const ids = async (filter: Parameters<typeof listRuns>[1]) => await listRuns(t.db, { ...filter, limit: 10_000 });
+    const ids = (filter: Parameters<typeof listRuns>[1]) => listRuns(t.db, { ...filter, limit: 10_000 });
     const scenario = await ids({ scenarioId: "bench-1" });
     expect(scenario).toHaveLength(135);
     expect(new Set(scenario.map((r) => r.scenarioId))).toEqual(new Set(["bench-1"]));

@@ -115,8 +115,8 @@ describe("an active study under concurrent annotators", async () => {
     studyId = await createConsensusStudy(t.db, { ...active(BUDGET), labelsPerItem: K });
     for (let i = 0; i < 6; i++) annotators.push(await addAnnotator(t.db, `drawer${i}`, "expert"));
   });
-  afterAll(() => {
-    t.cleanup();
+  afterAll(async () => {
+    await t.cleanup();
     rmSync(bundleDir, { recursive: true, force: true });
   });
 

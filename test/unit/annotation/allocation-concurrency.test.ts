@@ -33,8 +33,8 @@ describe("allocation under concurrency", async () => {
     });
     for (let i = 0; i < 20; i++) annotators.push(await addAnnotator(t.db, `racer${i}`, "expert"));
   });
-  afterAll(() => {
-    t.cleanup();
+  afterAll(async () => {
+    await t.cleanup();
     rmSync(bundleDir, { recursive: true, force: true });
   });
 

@@ -39,7 +39,7 @@ describe("passwords", () => {
       t.db.$client.prepare(`UPDATE annotators SET active = 0 WHERE username = 'ada'`).run();
       expect(await authenticate(t.db, "ada", "long enough pass")).toBeNull();
     } finally {
-      t.cleanup();
+      await t.cleanup();
     }
   });
 });

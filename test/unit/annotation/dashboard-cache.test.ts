@@ -117,7 +117,7 @@ describe("dashboard cache", () => {
     let ada = 0;
     let item = 0;
     const submit = async (score: number, token: string, comment?: string) =>
-      await submitLabel(t.db, {
+      submitLabel(t.db, {
         studyId: expert,
         itemId: item,
         annotatorId: ada,
@@ -145,14 +145,14 @@ describe("dashboard cache", () => {
       await write();
       const after = await served(studyId);
       expect(after.recomputed).toBe(true);
-      expect(differences(figure(after.page.view), figure(before.view), EXACT)).not.toEqual([]);
+      expect(differences(await figure(after.page.view), await figure(before.view), EXACT)).not.toEqual([]);
       await expectFresh(studyId);
     }
 
     it("a new label changes the served agreement", async () => {
       await expectChange(
         expert,
-        async () => await submit(1, "cache-token-0001"),
+        () => submit(1, "cache-token-0001"),
         (v) => v.agreement,
       );
     });
@@ -160,7 +160,7 @@ describe("dashboard cache", () => {
     it("a revised label changes it again", async () => {
       await expectChange(
         expert,
-        async () => await submit(5, "cache-token-0002"),
+        () => submit(5, "cache-token-0002"),
         (v) => v.agreement,
       );
     });
@@ -182,8 +182,7 @@ describe("dashboard cache", () => {
       // An A/B gold answer follows the pair's levels, so the change is the item leaving the gold set.
       await expectChange(
         ab,
-        async () =>
-          await t.db.update(schema.studyItems).set({ isGold: false }).where(eq(schema.studyItems.id, goldItem.id)),
+        () => t.db.update(schema.studyItems).set({ isGold: false }).where(eq(schema.studyItems.id, goldItem.id)),
         (v) => v.gold,
       );
     });
@@ -287,7 +286,7 @@ describe("dashboard cache", () => {
       marks.push(await dashboardMark(fresh.db, 1));
       expect(new Set(marks).size).toBe(3);
     } finally {
-      fresh.cleanup();
+      await fresh.cleanup();
     }
   });
 });

@@ -16,8 +16,8 @@ import { reportCell } from "./report/recompute.ts";
 const freshDb = databasePerTest();
 
 const loaded = fixturePlan();
-const record = async (db: Db) =>
-  await touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "plan.json" });
+const record = (db: Db) =>
+  touchBenchmarkPlan(db, { hash: loaded.hash, name: loaded.plan.name, plan: loaded.plan, source: "plan.json" });
 
 async function status(fn: () => Promise<unknown>): Promise<number | undefined> {
   try {

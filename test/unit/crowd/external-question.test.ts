@@ -233,27 +233,26 @@ describe("ExternalQuestion page and submit", () => {
     turkSubmitTo: STAND_IN,
     ...over,
   });
-  const accept = async (over: Partial<ExternalAssignment> = {}) =>
-    await externalTaskPage(t.db, work(over), NOW, SECRET);
+  const accept = (over: Partial<ExternalAssignment> = {}) => externalTaskPage(t.db, work(over), NOW, SECRET);
   const tokenOf = (page: Awaited<ReturnType<typeof accept>>) => (page.mode === "preview" ? "" : page.token);
-  const submit = async (token: string, payload: unknown, secondsOnTask: number | null = 42.5) =>
-    await submitExternalQuestion(t.db, { token, payload, secondsOnTask }, NOW, options);
+  const submit = (token: string, payload: unknown, secondsOnTask: number | null = 42.5) =>
+    submitExternalQuestion(t.db, { token, payload, secondsOnTask }, NOW, options);
   const count = (table: string) =>
     (t.db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
   it("a preview shows the blinded task and writes nothing", async () => {
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const page = await externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET);
     expect(page.mode).toBe("preview");
     expect(page.task.kind).toBe("ab-reactiveness");
     expect("token" in page).toBe(false);
     const json = JSON.stringify(page);
     for (const secret of ["level", "runAId", "condition", "persona"]) expect(json).not.toContain(secret);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
   });
 
   it("the accepted page writes nothing (issue 29); its token carries the showing, and a draft leases the item for the study's lease time", async () => {
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const page = await accept();
     expect(page.mode).toBe("work");
     expect(verifyAssignmentToken(tokenOf(page), SECRET)).toMatchObject({
@@ -264,7 +263,7 @@ describe("ExternalQuestion page and submit", () => {
       shownAt: NOW.toISOString(),
     });
     await accept(); // a reload
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
     await saveExternalDraft(t.db, tokenOf(page), { kind: "ab-reactiveness", choice: "A" }, options, NOW);
     const rows = t.db.$client
       .prepare(
@@ -287,29 +286,28 @@ describe("ExternalQuestion page and submit", () => {
 
   it("an item of another study is 404; an expert study is 403", async () => {
     const foreign = (await studyItemIds(t.db, consensusStudy))[0];
-    const e = await rejection(async () => await accept({ itemId: foreign }));
+    const e = await rejection(() => accept({ itemId: foreign }));
     expect(e.status).toBe(404);
     expect(e.message).toBe(`Item ${foreign} of study ${abStudy} does not exist`);
     expect(
       (
-        await rejection(
-          async () => await externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: foreign }, NOW, SECRET),
+        await rejection(() =>
+          externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: foreign }, NOW, SECRET),
         )
       ).status,
     ).toBe(404);
     // A token signed for that combination fails the same way at submit.
     expect(
       (
-        await rejection(
-          async () =>
-            await submit(signAssignment(work({ itemId: foreign }), SECRET), { kind: "ab-reactiveness", choice: "A" }),
+        await rejection(() =>
+          submit(signAssignment(work({ itemId: foreign }), SECRET), { kind: "ab-reactiveness", choice: "A" }),
         )
       ).status,
     ).toBe(404);
 
     const expert = await createAbStudy(t.db, { name: "expert A/B", pool: "expert", config: { seed: 3 } });
     const expertItem = (await studyItemIds(t.db, expert))[0];
-    expect(await rejection(async () => await accept({ studyId: expert, itemId: expertItem }))).toMatchObject({
+    expect(await rejection(() => accept({ studyId: expert, itemId: expertItem }))).toMatchObject({
       status: 403,
       message: `Study ${expert} is not a crowd study`,
     });
@@ -320,9 +318,9 @@ describe("ExternalQuestion page and submit", () => {
     const token = tokenOf(await accept());
     await setStudyStatus(t.db, abStudy, "closed");
     for (const fn of [
-      async () => await externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET),
-      async () => await accept(),
-      async () => await submit(token, { kind: "ab-reactiveness", choice: "A" }),
+      () => externalTaskPage(t.db, { mode: "preview", studyId: abStudy, itemId: abItems[0] }, NOW, SECRET),
+      () => accept(),
+      () => submit(token, { kind: "ab-reactiveness", choice: "A" }),
     ]) {
       const e = await rejection(fn);
       expect(e.status).toBe(409);
@@ -337,19 +335,18 @@ describe("ExternalQuestion page and submit", () => {
     const other = Buffer.from(
       Buffer.from(body, "base64url").toString().replace(`"itemId":${abItems[0]}`, `"itemId":${abItems[1]}`),
     ).toString("base64url");
-    expect(
-      (await rejection(async () => await submit(`${other}.${sig}`, { kind: "ab-reactiveness", choice: "A" }))).status,
-    ).toBe(403);
+    expect((await rejection(() => submit(`${other}.${sig}`, { kind: "ab-reactiveness", choice: "A" }))).status).toBe(
+      403,
+    );
     expect(
       (
-        await rejection(
-          async () =>
-            await submitExternalQuestion(
-              t.db,
-              { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
-              NOW,
-              { ...options, secret: "a-different-secret-0000" },
-            ),
+        await rejection(() =>
+          submitExternalQuestion(
+            t.db,
+            { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
+            NOW,
+            { ...options, secret: "a-different-secret-0000" },
+          ),
         )
       ).status,
     ).toBe(403);
@@ -358,14 +355,13 @@ describe("ExternalQuestion page and submit", () => {
 
   it("a submit address dropped from the allow-list after accept is refused", async () => {
     const token = tokenOf(await accept());
-    const e = await rejection(
-      async () =>
-        await submitExternalQuestion(
-          t.db,
-          { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
-          NOW,
-          { secret: SECRET, allowed: MTURK_SUBMIT_ORIGINS },
-        ),
+    const e = await rejection(() =>
+      submitExternalQuestion(
+        t.db,
+        { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 1 },
+        NOW,
+        { secret: SECRET, allowed: MTURK_SUBMIT_ORIGINS },
+      ),
     );
     expect(e.status).toBe(400);
     expect(e.problems[0].path).toBe("turkSubmitTo");
@@ -423,7 +419,7 @@ describe("ExternalQuestion page and submit", () => {
 
   it("a HIT published for another item is refused", async () => {
     publishHit("3HITOTHER", abStudy, abItems[1]);
-    const e = await rejection(async () => await accept({ hitId: "3HITOTHER" }));
+    const e = await rejection(() => accept({ hitId: "3HITOTHER" }));
     expect(e.status).toBe(409);
     expect(e.message).toBe(
       `HIT 3HITOTHER is for item ${abItems[1]} of study ${abStudy}, not item ${abItems[0]} of study ${abStudy}`,
@@ -432,19 +428,18 @@ describe("ExternalQuestion page and submit", () => {
 
   it("a worker who answered the item in another assignment gets no second label", async () => {
     await submit(tokenOf(await accept()), { kind: "ab-reactiveness", choice: "A" });
-    const e = await rejection(async () => await accept({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }));
+    const e = await rejection(() => accept({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }));
     expect(e).toMatchObject({
       status: 409,
       message: expect.stringMatching(/already answered this item in another assignment/),
     });
     expect(
       (
-        await rejection(
-          async () =>
-            await submit(signAssignment(work({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }), SECRET), {
-              kind: "ab-reactiveness",
-              choice: "B",
-            }),
+        await rejection(() =>
+          submit(signAssignment(work({ assignmentId: "3ASSIGN0002", hitId: "3HIT0002" }), SECRET), {
+            kind: "ab-reactiveness",
+            choice: "B",
+          }),
         )
       ).status,
     ).toBe(409);
@@ -453,18 +448,14 @@ describe("ExternalQuestion page and submit", () => {
 
   it("refuses invalid answers with their field paths and stores nothing", async () => {
     const token = tokenOf(await accept());
-    const bad = await rejection(async () => await submit(token, { kind: "ab-reactiveness", choice: "C" }));
+    const bad = await rejection(() => submit(token, { kind: "ab-reactiveness", choice: "C" }));
     expect(bad.status).toBe(400);
     expect(bad.problems.map((p) => p.path)).toEqual(["choice"]);
     expect(
-      (await rejection(async () => await submit(token, { kind: "consensus-snippet", topics: {} }))).problems.map(
-        (p) => p.path,
-      ),
+      (await rejection(() => submit(token, { kind: "consensus-snippet", topics: {} }))).problems.map((p) => p.path),
     ).toEqual(["kind"]);
     expect(
-      (await rejection(async () => await submit(token, { kind: "ab-reactiveness", choice: "A" }, -1))).problems.map(
-        (p) => p.path,
-      ),
+      (await rejection(() => submit(token, { kind: "ab-reactiveness", choice: "A" }, -1))).problems.map((p) => p.path),
     ).toEqual(["secondsOnTask"]);
 
     const item = (await studyItemIds(t.db, consensusStudy))[0];
@@ -473,12 +464,11 @@ describe("ExternalQuestion page and submit", () => {
     );
     const label = await validConsensusLabel(t.db, item);
     const [topic] = Object.keys(label.topics);
-    const outOfRange = await rejection(
-      async () =>
-        await submit(consensusToken, {
-          ...label,
-          topics: { ...label.topics, [topic]: { ...label.topics[topic], score: 6 } },
-        }),
+    const outOfRange = await rejection(() =>
+      submit(consensusToken, {
+        ...label,
+        topics: { ...label.topics, [topic]: { ...label.topics[topic], score: 6 } },
+      }),
     );
     expect(outOfRange.problems).toContainEqual({
       path: `topics.${topic}.score`,

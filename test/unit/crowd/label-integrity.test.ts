@@ -103,7 +103,7 @@ describe("MTurk label integrity", () => {
   const sync = (studyId: number) => syncStudy(t.db, mturkClient(), { studyId, production: false });
 
   it("attack 1: bare MTurk parameters on /crowd/start are refused with a page that says so, and create no worker", async () => {
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const study = (await findStudy(t.db, CONSENSUS_CROWD))!;
     for (const query of [
       "assignmentId=X&hitId=H&workerId=A1DEMOTURKER01",
@@ -120,7 +120,7 @@ describe("MTurk label integrity", () => {
       });
     }
     expect(LINK_OUT_REFUSED).toMatch(/not accepted.*return this HIT.*mturk publish.*mturk export/s);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
   });
 
   it("attack 2: five invented workers on a real HIT of an item with k = 3 are stored pending, and nothing is counted", async () => {
@@ -157,7 +157,7 @@ describe("MTurk label integrity", () => {
   it("attack 2: an invented HIT id, or a HIT of the other environment, is refused on page load and on submit, and nothing is stored", async () => {
     const item = itemWith(AB_CROWD, "some");
     publishHit("3HITSANDBOX", AB_CROWD, item);
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const work = {
       studyId: AB_CROWD,
       itemId: item,
@@ -166,13 +166,13 @@ describe("MTurk label integrity", () => {
       turkSubmitTo: SANDBOX,
     };
     await expectServiceError(
-      async () => await externalTaskPage(t.db, { mode: "work", ...work, hitId: "3HITNEVERMADE" }, NOW, SECRET),
+      () => externalTaskPage(t.db, { mode: "work", ...work, hitId: "3HITNEVERMADE" }, NOW, SECRET),
       403,
       /HIT 3HITNEVERMADE was not published by this study's `mturk publish`.*return this HIT/,
     );
     await expectServiceError(
-      async () =>
-        await externalTaskPage(
+      () =>
+        externalTaskPage(
           t.db,
           { mode: "preview", studyId: AB_CROWD, itemId: item, hitId: "3HITNEVERMADE" },
           NOW,
@@ -184,8 +184,8 @@ describe("MTurk label integrity", () => {
     // A token the server signed itself (as if handed out before) is no better at submit.
     const token = signAssignment({ ...work, hitId: "3HITNEVERMADE" }, SECRET);
     await expectServiceError(
-      async () =>
-        await submitExternalQuestion(
+      () =>
+        submitExternalQuestion(
           t.db,
           { token, payload: { kind: "ab-reactiveness", choice: "A" }, secondsOnTask: 3 },
           NOW,
@@ -197,13 +197,13 @@ describe("MTurk label integrity", () => {
     // A sandbox HIT answered from MTurk's production site.
     const production = { ...work, hitId: "3HITSANDBOX", turkSubmitTo: MTURK_SUBMIT_ORIGINS[0] };
     await expectServiceError(
-      async () => await externalTaskPage(t.db, { mode: "work", ...production }, NOW, SECRET),
+      () => externalTaskPage(t.db, { mode: "work", ...production }, NOW, SECRET),
       403,
       /published in the MTurk sandbox, but this assignment comes from the production/,
     );
     await expectServiceError(
-      async () =>
-        await submitExternalQuestion(
+      () =>
+        submitExternalQuestion(
           t.db,
           {
             token: signAssignment(production, SECRET),
@@ -216,7 +216,7 @@ describe("MTurk label integrity", () => {
       403,
       /published in the MTurk sandbox/,
     );
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
   });
 
   it("sync confirms a pending answer MTurk lists for the same worker and HIT: counted within k, and the statistics take it in", async () => {
@@ -301,13 +301,8 @@ describe("MTurk label integrity", () => {
   });
 
   it("the countSurplus switch takes only true or false, for an existing study", async () => {
-    await expectServiceError(
-      async () => await setCountSurplus(t.db, AB_CROWD, "yes"),
-      400,
-      /countSurplus/,
-      "countSurplus",
-    );
-    await expectServiceError(async () => await setCountSurplus(t.db, 999, "true"), 404, /Study 999/);
+    await expectServiceError(() => setCountSurplus(t.db, AB_CROWD, "yes"), 400, /countSurplus/, "countSurplus");
+    await expectServiceError(() => setCountSurplus(t.db, 999, "true"), 404, /Study 999/);
     expect(await setCountSurplus(t.db, AB_CROWD, "true")).toBe(true);
     expect((await studyDashboard(t.db, AB_CROWD)).study.config.countSurplus).toBe(true);
   });

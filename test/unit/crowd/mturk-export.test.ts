@@ -37,8 +37,8 @@ describe("mturk export", async () => {
     studies.crowdConsensus = rows.find((s) => s.pool === "crowd" && s.type === "consensus-snippet")!.id;
     studies.crowdAb = rows.find((s) => s.pool === "crowd" && s.type === "ab-reactiveness")!.id;
   });
-  afterAll(() => {
-    t.cleanup();
+  afterAll(async () => {
+    await t.cleanup();
     out.cleanup();
   });
 

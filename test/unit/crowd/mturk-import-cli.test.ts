@@ -69,13 +69,13 @@ describe("socrates mturk import", () => {
       expect(r.stdout).toContain(text);
   });
 
-  it("refuses a bad file listing every problem with its line, exit code 2, database untouched", () => {
+  it("refuses a bad file listing every problem with its line, exit code 2, database untouched", async () => {
     const bad = assignments.map((a, i) =>
       i === 0 ? { ...a, answers: "[{oops" } : i === 2 ? { ...a, answers: "" } : a,
     );
     const file = join(t.dir, "Batch_bad_batch_results.csv");
     writeFileSync(file, mturkResultsCsv(input, bad));
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const r = runCli(["mturk", "import", "--study", String(STUDY), "--file", file], env());
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/import refused, nothing was written \(2 problems\)/);
@@ -85,14 +85,14 @@ describe("socrates mturk import", () => {
       ),
     );
     expect(r.stderr).toMatch(/line \d+ \(assignment \w+\): Answer\.taskAnswers: is empty/);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
     expect(existsSync(join(t.dir, "Batch_bad_batch_results.review.csv"))).toBe(false);
   });
 
-  it("a dry run reports and writes nothing", () => {
+  it("a dry run reports and writes nothing", async () => {
     const file = join(t.dir, "Batch_dry_batch_results.csv");
     writeFileSync(file, mturkResultsCsv(input, assignments));
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const r = runCli(["mturk", "import", "--study", String(STUDY), "--file", file, "--dry-run"], env());
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
@@ -104,14 +104,14 @@ describe("socrates mturk import", () => {
     expect(r.stdout).toContain(
       "dry run: nothing was written; the review file would hold 3 approvals, 0 rejections, 1 already reviewed on MTurk",
     );
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
     expect(existsSync(join(t.dir, "Batch_dry_batch_results.review.csv"))).toBe(false);
   });
 
-  it("imports, writes the review file next to the results, and a second run adds nothing", () => {
+  it("imports, writes the review file next to the results, and a second run adds nothing", async () => {
     const file = join(t.dir, "Batch_42_batch_results.csv");
     writeFileSync(file, mturkResultsCsv(input, assignments));
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const r = runCli(["mturk", "import", "--study", String(STUDY), "--file", file], env());
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
@@ -124,7 +124,7 @@ describe("socrates mturk import", () => {
     expect(r.stdout).toContain("surplus: 1 label beyond the item's labels per item (k) was stored as surplus");
     const reviewPath = join(t.dir, "Batch_42_batch_results.review.csv");
     expect(r.stdout).toContain(`review file: ${reviewPath} (3 approvals, 0 rejections, 1 already reviewed on MTurk)`);
-    const after = tableCounts(t.db);
+    const after = await tableCounts(t.db);
     expect(after.labels - before.labels).toBe(3);
     const review = parseCsv(readFileSync(reviewPath, "utf8"));
     expect(review.records.map((rec) => rec.fields[review.header.indexOf("Approve")])).toEqual(["x", "x", "x", ""]);
@@ -133,7 +133,7 @@ describe("socrates mturk import", () => {
     const again = runCli(["mturk", "import", "--study", String(STUDY), "--file", file, "--review-out", other], env());
     expect(again.status).toBe(0);
     expect(again.stdout).toContain("stored 0 new labels and 0 revisions; 3 already imported and unchanged;");
-    expect(tableCounts(t.db)).toEqual(after);
+    expect(await tableCounts(t.db)).toEqual(after);
     expect(readFileSync(other, "utf8")).toBe(readFileSync(reviewPath, "utf8"));
   });
 

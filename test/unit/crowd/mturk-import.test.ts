@@ -175,7 +175,7 @@ describe("mturk import", () => {
     const breaksInFirstRecord = input.rows[0].join("").split("\n").length - 1;
     expect(lineOf(text, mturkId("3ASG", "0XA2BRAVO"))).toBe(3 + breaksInFirstRecord);
 
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const { summary } = await importMturkResults(t.db, CONSENSUS_STUDY, {
       text,
       fileName: "Batch_1_batch_results.csv",
@@ -207,7 +207,7 @@ describe("mturk import", () => {
       { itemId: items[1], status: "surplus", n: 1 },
     ]);
 
-    const after = tableCounts(t.db);
+    const after = await tableCounts(t.db);
     expect(after.labels - before.labels).toBe(5);
     expect(after.crowd_assignments - before.crowd_assignments).toBe(6);
     expect(after.annotators - before.annotators).toBe(3);
@@ -269,13 +269,13 @@ describe("mturk import", () => {
       surplus: 0,
       mismatched: [],
     });
-    expect(tableCounts(t.db)).toEqual(after);
+    expect(await tableCounts(t.db)).toEqual(after);
     expect(revisionCount(t.db)).toBe(revisions);
   });
 
   it("a dry run reports the same counts and writes nothing", async () => {
     const { text } = await consensusBatch();
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const { summary, review } = await importMturkResults(t.db, CONSENSUS_STUDY, {
       text,
       fileName: "b.csv",
@@ -283,18 +283,18 @@ describe("mturk import", () => {
     });
     expect(summary).toMatchObject({ dryRun: true, stored: 5, rejectedSkipped: 1, workersCreated: 3 });
     expect(review.approvals + review.rejections + review.untouched).toBe(6);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
   });
 
   describe("refuses a bad file with the line number and leaves the database unchanged", () => {
     async function expectRefused(text: string, pattern: RegExp): Promise<MturkImportError> {
-      const before = tableCounts(t.db);
+      const before = await tableCounts(t.db);
       const revisions = revisionCount(t.db);
-      const err = await refusal(
-        async () => await importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_9_batch_results.csv" }),
+      const err = await refusal(() =>
+        importMturkResults(t.db, CONSENSUS_STUDY, { text, fileName: "Batch_9_batch_results.csv" }),
       );
       expect(err.message).toMatch(pattern);
-      expect(tableCounts(t.db)).toEqual(before);
+      expect(await tableCounts(t.db)).toEqual(before);
       expect(revisionCount(t.db)).toBe(revisions);
       return err;
     }
@@ -382,10 +382,8 @@ describe("mturk import", () => {
       const noChoice = abAnswers(abItem, "A");
       noChoice["choice|A"] = { on: false };
       const abText = mturkResultsCsv(inputCsv(AB_STUDY, [abItem]), [{ hit: 0, workerId: "W1", answers: noChoice }]);
-      const before = tableCounts(t.db);
-      const ab = await refusal(
-        async () => await importMturkResults(t.db, AB_STUDY, { text: abText, fileName: "ab.csv" }),
-      );
+      const before = await tableCounts(t.db);
+      const ab = await refusal(() => importMturkResults(t.db, AB_STUDY, { text: abText, fileName: "ab.csv" }));
       expect(ab.problems).toEqual([
         { line: 2, assignmentId: mturkId("3ASG", "0XW1"), path: "choice", message: "no conversation was chosen" },
       ]);
@@ -402,7 +400,7 @@ describe("mturk import", () => {
       expect(err.problems).toEqual([
         expect.objectContaining({ line: 2, path: `topics.${topic}.score`, message: "no score was chosen" }),
       ]);
-      expect(tableCounts(t.db)).toEqual(before);
+      expect(await tableCounts(t.db)).toEqual(before);
     });
 
     it("a different answer under an AssignmentId imported before, naming its line; the new rows in that file are not kept either", async () => {
@@ -535,13 +533,13 @@ describe("mturk import", () => {
     const stamps = t.db.$client
       .prepare(`SELECT decided_at FROM crowd_assignments WHERE decided_at IS NOT NULL ORDER BY id`)
       .all();
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     const again = await importMturkResults(t.db, AB_STUDY, { text, fileName: "ab.csv" });
     expect(again.review.csv).toBe(review.csv);
     expect(
       t.db.$client.prepare(`SELECT decided_at FROM crowd_assignments WHERE decided_at IS NOT NULL ORDER BY id`).all(),
     ).toEqual(stamps);
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
   });
 
   it("confirms a pending answer from the task page when the file names the same worker and HIT, lists a mismatch, and stores rows past k as surplus", async () => {
@@ -554,8 +552,8 @@ describe("mturk import", () => {
       t.db.$client.prepare(`SELECT count(*) AS n FROM labels WHERE study_item_id = ? AND status = 'counted'`).get(item);
     expect(counted()).toEqual({ n: 3 });
     const hitId = mturkId("3HIT", "0");
-    const pendingFromPage = async (workerId: string, assignmentId: string, choice: "A" | "B") =>
-      await recordCrowdAssignment(t.db, {
+    const pendingFromPage = (workerId: string, assignmentId: string, choice: "A" | "B") =>
+      recordCrowdAssignment(t.db, {
         channel: "mturk",
         externalId: assignmentId,
         externalGroupId: hitId,

@@ -386,7 +386,7 @@ describe("mturk publish (mocked MTurk client)", async () => {
   });
 
   it("dry run: sends nothing, stores nothing, builds no client, and says what it would create", async () => {
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     let clients = 0;
     const summary = await publishAction(
       { study: String(consensusStudy), baseUrl: BASE_URL, dryRun: true },
@@ -394,7 +394,7 @@ describe("mturk publish (mocked MTurk client)", async () => {
     );
     expect(clients).toBe(0);
     expect(mturk.calls()).toHaveLength(0);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
     expect(summary.hits.map((h) => h.itemId)).toEqual(needing);
     expect(summary.hits.every((h) => h.hitId === null)).toBe(true);
     expect(lines[0]).toMatch(/^SANDBOX \(dry run/);

@@ -274,12 +274,12 @@ describe("mturk sync (mocked MTurk client)", () => {
 
   it("dry run: reads MTurk, reports the decisions, and changes nothing anywhere", async () => {
     await abScenario();
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const summary = await run({ study: s.abStudy, dryRun: true });
     expect(mturk.commandCalls(ApproveAssignmentCommand)).toHaveLength(0);
     expect(mturk.commandCalls(RejectAssignmentCommand)).toHaveLength(0);
     expect(mturk.commandCalls(ListAssignmentsForHITCommand).length).toBeGreaterThan(0);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
     expect(row("ASG-GOOD-GOLD")).toMatchObject({ status: "submitted", decision: null });
     expect(row("ASG-AUTO")).toMatchObject({ status: "submitted" });
     expect(summary.decisions.map((d) => [d.externalId, d.decision, d.sent]).sort()).toEqual([

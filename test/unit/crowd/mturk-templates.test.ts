@@ -141,8 +141,8 @@ describe("MTurk templates on exported batches", async () => {
       .run(HOSTILE, pair.runA, pair.runA, pair.party);
     ab = readBatch(await exportBatch(t.db, abStudy, { outDir: join(out.dir, "ab") }));
   });
-  afterAll(() => {
-    t.cleanup();
+  afterAll(async () => {
+    await t.cleanup();
     out.cleanup();
   });
 

@@ -77,13 +77,13 @@ describe("socrates prolific import", () => {
       expect(r.stdout).toContain(text);
   });
 
-  it("refuses a bad file with row and column, exit code 2, database untouched", () => {
+  it("refuses a bad file with row and column, exit code 2, database untouched", async () => {
     const file = write("bad.csv", [["", PID, "APPROVED", "C0DE42", "60"]]);
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     const r = runCli(["prolific", "import", "--study", String(STUDY), file], env());
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${file} row 2, column "Submission id": is empty`);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
     expect(runCli(["prolific", "import", "--study", String(STUDY), join(t.dir, "missing.csv")], env()).stderr).toMatch(
       /missing\.csv: cannot read file \(ENOENT\)/,
     );

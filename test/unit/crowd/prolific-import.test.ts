@@ -137,8 +137,8 @@ describe("Prolific export import", () => {
       throw new Error("expected consensus dashboards");
     return { agreement: crowd.agreement, alignment: expert.alignment };
   };
-  const run = async (rows: ExportRow[], options: { dryRun?: boolean; prolificStudy?: string } = {}) =>
-    await importProlificExport(t.db, CROWD, {
+  const run = (rows: ExportRow[], options: { dryRun?: boolean; prolificStudy?: string } = {}) =>
+    importProlificExport(t.db, CROWD, {
       text: exportCsv(rows),
       fileName: "prolific_export.csv",
       now: new Date("2026-03-03T09:00:00.000Z"),
@@ -224,12 +224,12 @@ describe("Prolific export import", () => {
   it("a dry run reports and writes nothing; a second import changes nothing", async () => {
     const real = await participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 2, 4);
     const rows = [{ session: "real-session", pid: "5f1a2b3c4d5e6f7a8b9c0d1e", status: "APPROVED" }];
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     const dry = await run(rows, { dryRun: true });
     expect(dry).toMatchObject({ dryRun: true, confirmedSessions: 1, labelsCounted: 2, statusUpdated: 1 });
     expect(statusesOf(real.annotatorId)).toEqual(["pending", "pending"]);
     expect(confirmedAt("real-session")).toBeNull();
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
 
     expect(await run(rows)).toMatchObject({
       dryRun: false,
@@ -313,7 +313,7 @@ describe("Prolific export import", () => {
 
   it("refuses a malformed export naming file, row and column, and writes nothing", async () => {
     await participant("5f1a2b3c4d5e6f7a8b9c0d1e", "real-session", 1, 4);
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     const refused = async (text: string) => {
       try {
         await importProlificExport(t.db, CROWD, { text, fileName: "bad.csv" });
@@ -343,10 +343,10 @@ describe("Prolific export import", () => {
     expect(await refused(`"Submission id,Participant id\n`)).toContain(
       `bad.csv row 1, column "CSV": a quoted field is never closed`,
     );
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
     expect(confirmedAt("real-session")).toBeNull();
     await expectServiceError(
-      async () => await importProlificExport(t.db, 3, { text: exportCsv([]), fileName: "x.csv" }),
+      () => importProlificExport(t.db, 3, { text: exportCsv([]), fileName: "x.csv" }),
       409,
       /no Prolific settings/,
     );

@@ -102,11 +102,11 @@ describe("Prolific sessions", () => {
       itemsPerSession: 3,
     });
 
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     const stored = (await getStudy(t.db, CONSENSUS_CROWD)).config;
     const bad = async (input: Record<string, unknown>, path: string, message: RegExp) => {
       const e = await expectError(
-        async () => await updateProlificSettings(t.db, CONSENSUS_CROWD, input),
+        () => updateProlificSettings(t.db, CONSENSUS_CROWD, input),
         400,
         /The Prolific settings are not valid/,
       );
@@ -121,35 +121,35 @@ describe("Prolific sessions", () => {
     await bad({ completionCode: "C0DE42", itemsPerSession: "" }, "itemsPerSession", /items per session is required/);
     await bad({ completionCode: "C0DE42", itemsPerSession: "2", rewardUsd: "-1" }, "rewardUsd", /must not be negative/);
     await expectError(
-      async () => await updateProlificSettings(t.db, 1, { completionCode: "C0DE42", itemsPerSession: "2" }),
+      () => updateProlificSettings(t.db, 1, { completionCode: "C0DE42", itemsPerSession: "2" }),
       400,
       /for crowd studies/,
     );
     await expectError(
-      async () => await updateProlificSettings(t.db, 999, { completionCode: "C0DE42", itemsPerSession: "2" }),
+      () => updateProlificSettings(t.db, 999, { completionCode: "C0DE42", itemsPerSession: "2" }),
       404,
       /Study 999 does not exist/,
     );
     expect((await getStudy(t.db, CONSENSUS_CROWD)).config).toEqual(stored);
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
   });
 
   it("refuses participants while the study has no Prolific settings, and writes nothing", async () => {
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     const e = await expectError(
-      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link()),
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link()),
       409,
       /not ready for Prolific participants/,
     );
     expect(e.message).toBe(NOT_SET_UP_MESSAGE);
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
   });
 
   it("refuses a link with missing, unfilled or malformed ids, naming each parameter, and writes nothing", async () => {
     await updateProlificSettings(t.db, CONSENSUS_CROWD, { completionCode: "C0DE42", itemsPerSession: "2" });
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     const missing = await expectError(
-      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: null, STUDY_ID: "" })),
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: null, STUDY_ID: "" })),
       400,
       /^This Prolific link is not valid\. The Prolific study ID is empty\. The Prolific session ID is missing\./,
     );
@@ -159,12 +159,12 @@ describe("Prolific sessions", () => {
       { path: "SESSION_ID", message: "SESSION_ID is missing" },
     ]);
     await expectError(
-      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "{{%PROLIFIC_PID%}}" })),
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "{{%PROLIFIC_PID%}}" })),
       400,
       /Your Prolific ID still holds Prolific's placeholder/,
     );
     await expectError(
-      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: "x'; DROP TABLE" })),
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ SESSION_ID: "x'; DROP TABLE" })),
       400,
       /The Prolific session ID must be 1–64 letters, digits/,
     );
@@ -173,7 +173,7 @@ describe("Prolific sessions", () => {
       400,
       /Your Prolific ID must be 1–64/,
     );
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
   });
 
   it("records the session once, however often the link is opened, and sends a new participant to the reading test", async () => {
@@ -209,24 +209,24 @@ describe("Prolific sessions", () => {
       source: "prolific",
     });
 
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     const again = await enterProlificSession(t.db, CONSENSUS_CROWD, link(), new Date("2026-03-02T10:05:00.000Z"));
     expect(again).toEqual({ ...first, revisit: true });
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
     expect(session(first.sessionRowId).acceptedAt).toBe(at.toISOString());
 
     // The same SESSION_ID from someone else, or for another Prolific study, is refused.
     await expectError(
-      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "otherperson" })),
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "otherperson" })),
       409,
       /belongs to another participant or study/,
     );
     await expectError(
-      async () => await enterProlificSession(t.db, CONSENSUS_CROWD, link({ STUDY_ID: "anotherstudy" })),
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ STUDY_ID: "anotherstudy" })),
       409,
       /belongs to another participant or study/,
     );
-    expect(tableCounts(t.db).crowd_assignments).toBe(counts.crowd_assignments);
+    expect((await tableCounts(t.db)).crowd_assignments).toBe(counts.crowd_assignments);
   });
 
   it("completes the session after itemsPerSession labels: the code, the Prolific URL, status submitted and the work time", async () => {
@@ -284,10 +284,10 @@ describe("Prolific sessions", () => {
     });
 
     // Coming back later shows the code again and changes nothing; no further item is leased.
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     expect(await prolificStep(t.db, CONSENSUS_CROWD, annotatorId, new Date(end.getTime() + 60_000))).toEqual(done);
     expect(session(sessionRowId)).toMatchObject({ submittedAt: end.toISOString(), workSeconds: 754.5 });
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
   });
 
   it("completes at once when no work is left for the participant (every A/B pair already has its labels)", async () => {
@@ -309,13 +309,13 @@ describe("Prolific sessions", () => {
     for (let i = 0; i < 2; i++) await recordQualificationAttempt(t.db, annotatorId, test, wrongAnswers);
     expect((await prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).kind).toBe("qualify");
     await recordQualificationAttempt(t.db, annotatorId, test, wrongAnswers);
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     expect(await prolificStep(t.db, CONSENSUS_CROWD, annotatorId)).toEqual({ kind: "not-qualified" });
     expect((await enterProlificSession(t.db, CONSENSUS_CROWD, link())).next).toBe(
       `/crowd/done?study=${CONSENSUS_CROWD}`,
     );
     expect(session(sessionRowId).status).toBe("accepted");
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
   });
 
   it("refuses new sessions on a closed study but gives a participant part-way through the code", async () => {
@@ -334,8 +334,7 @@ describe("Prolific sessions", () => {
     });
     await setStudyStatus(t.db, CONSENSUS_CROWD, "closed");
     await expectError(
-      async () =>
-        await enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "latecomer", SESSION_ID: "sess0002" })),
+      () => enterProlificSession(t.db, CONSENSUS_CROWD, link({ PROLIFIC_PID: "latecomer", SESSION_ID: "sess0002" })),
       409,
       /closed/,
     );

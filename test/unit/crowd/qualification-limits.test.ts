@@ -85,14 +85,14 @@ describe("reading-test attempt caps", () => {
         expect((await takeQualificationTest(t.db, worker, wrong, campus)).status).toBe(200);
     }
     expect(await networkLimitReached(t.db, campus)).toBe(true);
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     const fresh = await findOrCreateCrowdWorker(t.db, "prolific", "made-up-fresh");
     const refused = await takeQualificationTest(t.db, fresh, right, campus);
     expect(refused).toEqual({
       status: 429,
       reply: { passed: false, correct: 0, total: 0, locked: false, networkLimited: true, error: NETWORK_LIMIT_MESSAGE },
     });
-    expect(tableCounts(t.db)).toEqual({ ...counts, annotators: counts.annotators + 1 });
+    expect(await tableCounts(t.db)).toEqual({ ...counts, annotators: counts.annotators + 1 });
     expect(attempts()).toHaveLength(cap);
     expect(t.db.$client.prepare(`SELECT qualified_at AS q FROM annotators WHERE id = ?`).get(fresh)).toEqual({
       q: null,
@@ -120,7 +120,7 @@ describe("reading-test attempt caps", () => {
         network: networkIdentity({ clientAddress: `192.0.2.${i}` }),
       });
     }
-    const counts = tableCounts(t.db);
+    const counts = await tableCounts(t.db);
     expect(
       (
         await takeQualificationTest(t.db, worker, right, {
@@ -129,6 +129,6 @@ describe("reading-test attempt caps", () => {
         })
       ).status,
     ).toBe(403);
-    expect(tableCounts(t.db)).toEqual(counts);
+    expect(await tableCounts(t.db)).toEqual(counts);
   });
 });

@@ -64,9 +64,9 @@ describe("crowd assignments", () => {
   it("stores a label once per assignment id, with the work time, and makes the worker a crowd annotator", async () => {
     const first = await recordCrowdAssignment(t.db, input({}));
     expect(first).toMatchObject({ kind: "stored", revision: 1 });
-    const after = tableCounts(t.db);
+    const after = await tableCounts(t.db);
     expect(await recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
-    expect(tableCounts(t.db)).toEqual(after);
+    expect(await tableCounts(t.db)).toEqual(after);
     const worker = t.db.$client
       .prepare(`SELECT role, channel, external_id AS ext FROM annotators WHERE external_id = 'A1WORKER'`)
       .get();
@@ -98,14 +98,14 @@ describe("crowd assignments", () => {
       { confirmed: 0, status: "pending" },
     ]);
     // The same AssignmentId reported for another HIT confirms nothing and writes nothing.
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     expect(
       await recordCrowdAssignment(
         t.db,
         input({ externalId: "3FROMPAGE", workerId: "A3PAGE", externalGroupId: "3OTHERHIT", source: "sync" }),
       ),
     ).toMatchObject({ kind: "mismatch" });
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
     expect(state("3FROMPAGE")).toEqual({ confirmed: 0, status: "pending" });
     // Reported as it was stored: confirmed.
     expect(
@@ -133,22 +133,22 @@ describe("crowd assignments", () => {
 
   it("refuses a different answer or item under a known assignment id and keeps the stored one", async () => {
     await recordCrowdAssignment(t.db, input({}));
-    const before = tableCounts(t.db);
+    const before = await tableCounts(t.db);
     await expect(
       recordCrowdAssignment(t.db, input({ payload: { kind: "ab-reactiveness", choice: "B" } })),
     ).rejects.toThrow(/different answer/);
     await expect(recordCrowdAssignment(t.db, input({ itemId: goldItem.id }))).rejects.toThrow(/was stored for item/);
-    expect(tableCounts(t.db)).toEqual(before);
+    expect(await tableCounts(t.db)).toEqual(before);
   });
 
   it("records a rejected assignment without its label, and takes the label if the rejection is reversed", async () => {
-    const labelsBefore = tableCounts(t.db).labels;
+    const labelsBefore = (await tableCounts(t.db)).labels;
     expect(await recordCrowdAssignment(t.db, input({ status: "rejected", payload: { nonsense: true } }))).toEqual({
       kind: "rejected",
     });
-    expect(tableCounts(t.db).labels).toBe(labelsBefore);
+    expect((await tableCounts(t.db)).labels).toBe(labelsBefore);
     expect(await recordCrowdAssignment(t.db, input({ status: "approved" }))).toMatchObject({ kind: "stored" });
-    expect(tableCounts(t.db).labels).toBe(labelsBefore + 1);
+    expect((await tableCounts(t.db)).labels).toBe(labelsBefore + 1);
   });
 
   it("validates the answer like a web submit, naming the field", async () => {
@@ -250,8 +250,8 @@ describe("crowd assignments", () => {
           .prepare(`SELECT payload_hash AS h FROM crowd_assignments WHERE external_id = ?`)
           .get(externalId) as { h: string | null }
       ).h;
-    const snapshot = () => ({
-      counts: tableCounts(t.db),
+    const snapshot = async () => ({
+      counts: await tableCounts(t.db),
       assignments: t.db.$client.prepare(`SELECT * FROM crowd_assignments ORDER BY id`).all(),
       revisions: t.db.$client.prepare(`SELECT * FROM label_revisions ORDER BY id`).all(),
     });
@@ -260,25 +260,25 @@ describe("crowd assignments", () => {
       await recordCrowdAssignment(t.db, input({}));
       migrateFromOldKinds();
       expect(hashOf(FIRST)).toBeNull();
-      const counts = tableCounts(t.db);
+      const counts = await tableCounts(t.db);
       expect(await recordCrowdAssignment(t.db, input({ status: "approved" }))).toEqual({
         kind: "unchanged",
         statusChanged: true,
       });
-      expect(tableCounts(t.db)).toEqual(counts);
+      expect(await tableCounts(t.db)).toEqual(counts);
       expect(hashOf(FIRST)).toBe(payloadHash(A));
     });
 
     it("refuses a different answer with 409 and leaves the database as it was", async () => {
       await recordCrowdAssignment(t.db, input({}));
       migrateFromOldKinds();
-      const before = snapshot();
+      const before = await snapshot();
       await expectServiceError(
-        async () => await recordCrowdAssignment(t.db, input({ payload: B })),
+        () => recordCrowdAssignment(t.db, input({ payload: B })),
         409,
         /imported before with a different answer/,
       );
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
       expect(hashOf(FIRST)).toBeNull();
     });
 
@@ -312,11 +312,7 @@ describe("crowd assignments", () => {
         statusIfNew: "counted",
       });
       migrateFromOldKinds();
-      await expectServiceError(
-        async () => await recordCrowdAssignment(t.db, input({ payload: B })),
-        409,
-        /different answer/,
-      );
+      await expectServiceError(() => recordCrowdAssignment(t.db, input({ payload: B })), 409, /different answer/);
       expect(await recordCrowdAssignment(t.db, input({}))).toEqual({ kind: "unchanged", statusChanged: false });
     });
   });

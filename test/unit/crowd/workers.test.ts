@@ -11,7 +11,7 @@ describe("crowd workers", () => {
       expect(await findOrCreateCrowdWorker(t.db, "link", "A1B2C3")).not.toBe(worker);
       await expect(findOrCreateCrowdWorker(t.db, "mturk", "<script>")).rejects.toThrow(/worker id/);
     } finally {
-      t.cleanup();
+      await t.cleanup();
     }
   });
 });

@@ -25,7 +25,7 @@ async function setup() {
   const dbPath = join(dir, "cli.db");
   const db = await openDatabase(dbPath);
   await seedDemo(db);
-  const counts = tableCounts(db);
+  const counts = await tableCounts(db);
   db.$client.close();
   const configPath = join(dir, "socrates.config.json");
   // Port 9 (discard): nothing listens, so any request would fail loudly.
@@ -62,7 +62,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     expect(result.stdout).toContain("at most 76 LLM calls (40 party turns, 18 mediator decisions, 18 mediator turns)");
     const db = await openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
-    expect(tableCounts(db)).toEqual(counts);
+    expect(await tableCounts(db)).toEqual(counts);
   });
 
   it("--mediator-mode picks the mediator and its settings; a setting on the wrong mode exits 2", async () => {
@@ -149,7 +149,7 @@ describe("socrates simulate", { timeout: 90_000 }, () => {
     );
     const db = await openDatabase(dbPath);
     cleanups.push(() => db.$client.close());
-    const after = tableCounts(db);
+    const after = await tableCounts(db);
     expect({ ...after, llm_calls: 0 }).toEqual({ ...counts, llm_calls: 0 }); // only the failed call is on record
   });
 

@@ -78,19 +78,16 @@ async function importedDb() {
   return t;
 }
 
-const rowsOf = (t: Awaited<ReturnType<typeof importedDb>>, runId: string) =>
-  t.db
-    .select()
-    .from(schema.metricValues)
-    .where(eq(schema.metricValues.subjectId, runId))
-    .all()
-    .filter((r) => ["ER", "EF", "EV", "EC"].includes(r.metric));
+const rowsOf = async (t: Awaited<ReturnType<typeof importedDb>>, runId: string) =>
+  (await t.db.select().from(schema.metricValues).where(eq(schema.metricValues.subjectId, runId))).filter((r) =>
+    ["ER", "EF", "EV", "EC"].includes(r.metric),
+  );
 
 describe("metrics runner: emotion", () => {
   it("stores ER, EF, EV under the self-report and EC against the topic judge, with the hand-computed values", async () => {
     const t = await importedDb();
     await computeMetrics(t.db, { runId: "fx-1:med" });
-    const rows = rowsOf(t, "fx-1:med");
+    const rows = await rowsOf(t, "fx-1:med");
     const row = (metric: string) => rows.find((r) => r.metric === metric)!;
     expect(rows.map((r) => `${r.metric} ${r.evaluationId}`).sort()).toEqual([
       "EC fx-1:med:emotion-self|fx-1:med:topic",
@@ -125,7 +122,7 @@ describe("metrics runner: emotion", () => {
   it("stores the judged trajectory with a failed party as null, incomplete rows, counted; an unmediated run has EF and EV but no ER", async () => {
     const t = await importedDb();
     const summary = await computeMetrics(t.db, {});
-    const rows = rowsOf(t, "fx-1:unmed");
+    const rows = await rowsOf(t, "fx-1:unmed");
     expect(rows.map((r) => r.metric).sort()).toEqual(["EF", "EV"]);
     for (const r of rows) {
       expect(r.value).toBeNull();

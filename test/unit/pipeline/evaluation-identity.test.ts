@@ -200,7 +200,7 @@ describe("a database made before evaluation versions", { timeout: 60_000 }, () =
     expect(db.$client.prepare("SELECT count(*) AS n FROM evaluations WHERE prompt_version IS NOT NULL").get()).toEqual({
       n: 0,
     });
-    const counts = tableCounts(db);
+    const counts = await tableCounts(db);
 
     // The current judge, on a stand-in that has never answered anything: every evaluation is found under its old id.
     const fresh = await startMockLlm({ respond: standInResponder({ roles: JUDGE_ROLES }) });
@@ -208,7 +208,7 @@ describe("a database made before evaluation versions", { timeout: 60_000 }, () =
     const again = await evaluateRuns(db, { llm: judgeLlm(db, fresh), method: "topic", runIds: RUNS });
     expect(again.runs.map((r) => r.status)).toEqual(["skipped", "skipped"]);
     expect(chatRequests(fresh)).toHaveLength(0);
-    expect(tableCounts(db)).toEqual(counts);
+    expect(await tableCounts(db)).toEqual(counts);
     expect(await resolveEvaluationIds(db, RUNS, "topic-localized", JUDGE_MODEL)).toEqual(
       new Map(RUNS.map((r) => [r, evaluationId(r, "topic-localized", JUDGE_MODEL)])),
     );

@@ -34,8 +34,7 @@ const rowsOf = (db: Db) =>
   db
     .select()
     .from(schema.metricValues)
-    .where(and(eq(schema.metricValues.subjectKind, "run"), eq(schema.metricValues.subjectId, MEDIATED)))
-    .all();
+    .where(and(eq(schema.metricValues.subjectKind, "run"), eq(schema.metricValues.subjectId, MEDIATED)));
 
 describe("socrates metrics --definitions", () => {
   it("says the choice in --help", async () => {
@@ -52,7 +51,7 @@ describe("socrates metrics --definitions", () => {
     expect(spec.stderr).toBe("");
     expect(spec.status).toBe(0);
     expect(spec.stdout).toContain("definitions=spec");
-    const specRows = rowsOf(db);
+    const specRows = await rowsOf(db);
     const perTurn = specRows.filter((r) => r.metric === "CC");
     expect(perTurn.length).toBeGreaterThan(0);
     expect(perTurn.every((r) => r.definitions === "spec" && r.params.definitions === "spec")).toBe(true);
@@ -61,7 +60,7 @@ describe("socrates metrics --definitions", () => {
     expect(ref.stderr).toBe("");
     expect(ref.status).toBe(0);
     expect(ref.stdout).toContain("definitions=promediate-reference");
-    const both = rowsOf(db);
+    const both = await rowsOf(db);
     for (const metric of REFERENCE_METRICS) {
       const ofMetric = both.filter((r) => r.metric === metric);
       const spec = ofMetric.filter((r) => r.definitions === "spec");
@@ -88,7 +87,7 @@ describe("socrates metrics --definitions", () => {
     expect(both.filter((r) => r.metric === "IF")).toHaveLength(1);
 
     await runCliInProcess(["metrics", "--run", MEDIATED, "--definitions", "promediate-reference"], env);
-    expect(rowsOf(db)).toHaveLength(both.length);
+    expect(await rowsOf(db)).toHaveLength(both.length);
 
     // The run page shows both side by side: its loader's reads, rendered by its panel.
     const view = (await getRunView(db, MEDIATED))!;
@@ -120,6 +119,6 @@ describe("socrates metrics --definitions", () => {
     const viaParams = await runCliInProcess(["metrics", "--params", '{"definitions":"reference"}'], env);
     expect(viaParams.status).toBe(2);
     expect(viaParams.stderr).toMatch(/params: \$\.definitions: Invalid enum value/);
-    expect(rowsOf(db)).toHaveLength(0);
+    expect(await rowsOf(db)).toHaveLength(0);
   });
 });

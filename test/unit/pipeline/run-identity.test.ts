@@ -213,7 +213,7 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
     // Opening applies migration 0015 and backfills each run's identity from what it recorded.
     const db = await openDatabase(path);
     cleanups.push(() => db.$client.close());
-    const counts = tableCounts(db);
+    const counts = await tableCounts(db);
     expect(
       db.$client
         .prepare("SELECT id FROM runs ORDER BY id")
@@ -224,7 +224,7 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
       db.$client.prepare("SELECT count(*) AS n FROM runs WHERE settings_hash IS NULL OR settings_key IS NULL").get(),
     ).toEqual({ n: 0 });
     expect(await backfillRunIdentity(db)).toBe(0); // idempotent: nothing left to fill
-    expect(tableCounts(await openDatabase(path))).toEqual(counts);
+    expect(await tableCounts(await openDatabase(path))).toEqual(counts);
 
     // The same settings, a stand-in that has never answered anything: every run is found under its old id.
     const fresh = await standIn();
@@ -236,7 +236,7 @@ describe("a database made before run identities", { timeout: 60_000 }, () => {
     const again = await simulateBatch({ ...options, db, llm: testLlm(db, fresh) });
     expect(again.stored).toEqual([]);
     expect(chatRequests(fresh)).toHaveLength(0);
-    expect(tableCounts(db)).toEqual(counts);
+    expect(await tableCounts(db)).toEqual(counts);
 
     // A benchmark plan with the same settings finds them too (simulate's runs are the generic mediator's).
     const benchmarkPlan = parseBenchmarkPlan(

@@ -223,8 +223,8 @@ describe("the naive mediator", () => {
 describe("run identity by mediator mode and settings", () => {
   it("gives each mode, frequency and memory its own runs; the unmediated twin stays shared", async () => {
     const { db, llm } = await setup();
-    const plan = async (mediatorMode: string, social?: { frequency?: string; memory?: number }) =>
-      await planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1, mediatorMode, social });
+    const plan = (mediatorMode: string, social?: { frequency?: string; memory?: number }) =>
+      planBatch({ db, llm, scenarioId: SCENARIO, mediator: MEDIATOR_MODEL, runs: 1, mediatorMode, social });
     const plans = [
       await plan("generic"),
       await plan("naive"),
@@ -275,7 +275,7 @@ describe("run identity by mediator mode and settings", () => {
         },
         "plan.json",
       );
-    const ok = plan([
+    const ok = await plan([
       { name: "g", model: "m" },
       { name: "n", model: "m", mode: "naive" },
       { name: "s", model: "m", mode: "social", frequency: "more", memory: 5 },
@@ -287,14 +287,14 @@ describe("run identity by mediator mode and settings", () => {
       ["social", "more", 5],
       ["social", undefined, undefined],
     ]);
-    expect(() => plan([{ name: "n", model: "m", mode: "naive", frequency: "more" }])).toThrow(
+    await expect(plan([{ name: "n", model: "m", mode: "naive", frequency: "more" }])).rejects.toThrow(
       'plan.json: $.mediators[0].frequency: only a mediator of mode "social" takes frequency (this one is "naive")',
     );
-    expect(() =>
+    await expect(
       plan([
         { name: "a", model: "m", mode: "social" },
         { name: "b", model: "m", mode: "social", frequency: "normal", memory: 8 },
       ]),
-    ).toThrow(/mediators\[1\]: same model, mode and settings as mediators\[0\]/);
+    ).rejects.toThrow(/mediators\[1\]: same model, mode and settings as mediators\[0\]/);
   });
 });

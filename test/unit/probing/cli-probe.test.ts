@@ -29,7 +29,7 @@ async function setup() {
   const counts = async () => {
     const d = await openDatabase(dbPath);
     try {
-      return tableCounts(d);
+      return await tableCounts(d);
     } finally {
       d.$client.close();
     }

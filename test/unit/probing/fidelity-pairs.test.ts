@@ -107,7 +107,7 @@ describe("socrates fidelity pairs (server)", () => {
   it("a re-run stores nothing and calls nothing; the export re-imports unchanged", async () => {
     const { db, mock, llm } = await setup();
     await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 4, seed: 3, budget: 4 });
-    const counts = tableCounts(db);
+    const counts = await tableCounts(db);
     const requests = mock.requests.length;
     const again = await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 4, seed: 3, budget: 4 });
     expect([again.pairsStored, again.runsStored, again.conditionsCreated, again.pairsAlreadyStored.length]).toEqual([
@@ -117,7 +117,7 @@ describe("socrates fidelity pairs (server)", () => {
       4,
     ]);
     expect(mock.requests.length).toBe(requests);
-    expect(tableCounts(db)).toEqual(counts);
+    expect(await tableCounts(db)).toEqual(counts);
     const reimport = await importBundleFiles(db, [
       { file: "export.json", text: JSON.stringify(await exportBundle(db)) },
     ]);
@@ -160,7 +160,7 @@ describe("socrates fidelity pairs (server)", () => {
     const { db, llm } = await setup();
     await generateFidelityPairs({ db, llm, simulator: SIMULATOR, pairs: 2, seed: 3, budget: 4 });
     const [pair] = await generatedPairs(db);
-    const counts = tableCounts(db);
+    const counts = await tableCounts(db);
     const tampered = {
       format: "socrates-bundle",
       version: 1,
@@ -174,7 +174,7 @@ describe("socrates fidelity pairs (server)", () => {
       problems = err.problems;
     }
     expect(problems.map((p) => p.path)).toEqual(["$.ab_pairs[0].level_b"]);
-    expect(tableCounts(db)).toEqual(counts);
+    expect(await tableCounts(db)).toEqual(counts);
   });
 
   it("refuses an unknown scenario, and plans new runs and a new pair for another budget", async () => {

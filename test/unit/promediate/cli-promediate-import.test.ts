@@ -27,7 +27,7 @@ async function setup() {
 async function counts(dbPath: string) {
   const db = await openDatabase(dbPath);
   try {
-    return tableCounts(db);
+    return await tableCounts(db);
   } finally {
     db.$client.close();
   }

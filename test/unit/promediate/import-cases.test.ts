@@ -194,12 +194,12 @@ describe("promediate import of the six real cases", () => {
 
   it("changes nothing on a second import (rows and content equal)", async () => {
     const { db } = await importedDb();
-    const counts = tableCounts(db);
+    const counts = await tableCounts(db);
     const digests = tableDigests(db);
     const again = await importPromediateCases(db, CASES_DIR);
     expect(again.stored.inserted).toMatchObject({ scenarios: 0, conditions: 0 });
     expect(again.stored.unchanged).toMatchObject({ scenarios: 6, conditions: 6 });
-    expect(tableCounts(db)).toEqual(counts);
+    expect(await tableCounts(db)).toEqual(counts);
     expect(tableDigests(db)).toEqual(digests);
   });
 });

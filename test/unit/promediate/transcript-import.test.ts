@@ -170,18 +170,18 @@ describe("socrates promediate transcript", () => {
 
   it("a second import of the same folder changes nothing", async () => {
     expect((await transcript()).status).toBe(0);
-    const before = tableCounts(ctx.db);
+    const before = await tableCounts(ctx.db);
     const again = await transcript();
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(
       /run promediate-williams-[0-9a-f]{16} and its evaluation already stored and unchanged/,
     );
-    expect(tableCounts(ctx.db)).toEqual(before);
+    expect(await tableCounts(ctx.db)).toEqual(before);
   });
 
   it("--case may name the case file: its config order is read, and the same folder is the same run", async () => {
     expect((await transcript()).status).toBe(0);
-    const before = tableCounts(ctx.db);
+    const before = await tableCounts(ctx.db);
     const byFile = await runCliInProcess(
       ["promediate", "transcript", folder, "--case", join(CASES, "williams.json")],
       env,
@@ -189,15 +189,15 @@ describe("socrates promediate transcript", () => {
     expect(byFile.stderr).toBe("");
     expect(byFile.stdout).toMatch(/already stored and unchanged/);
     expect(byFile.stdout).not.toMatch(/config order/);
-    expect(tableCounts(ctx.db)).toEqual(before);
+    expect(await tableCounts(ctx.db)).toEqual(before);
   });
 
   it("--dry-run writes nothing", async () => {
-    const before = tableCounts(ctx.db);
+    const before = await tableCounts(ctx.db);
     const result = await transcript("--dry-run");
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/would import run promediate-williams-/);
-    expect(tableCounts(ctx.db)).toEqual(before);
+    expect(await tableCounts(ctx.db)).toEqual(before);
   });
 
   it("shows in the run viewer: the free order, both mediator turns in a row and the multi-line turn", async () => {
@@ -387,12 +387,12 @@ describe("damaged transcript folders are refused, naming file and line or JSON p
   for (const { name, damage, expected } of damaged) {
     it(name, async () => {
       damage();
-      const before = tableCounts(ctx.db);
+      const before = await tableCounts(ctx.db);
       const result = await transcript();
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(/transcript refused, nothing was written/);
       expect(result.stderr).toMatch(expected);
-      expect(tableCounts(ctx.db)).toEqual(before);
+      expect(await tableCounts(ctx.db)).toEqual(before);
     });
   }
 

@@ -62,14 +62,14 @@ describe("task-type registry", () => {
     }
   });
 
-  it("checks a label with its own type's check", () => {
+  it("checks a label with its own type's check", async () => {
     const scenario = {
       topics: [{ id: "T", name: "T", description: "", options: [{ label: "A", description: "" }] }],
       parties: [{ id: "P" }],
     };
-    const context = { scenario: () => scenario, previousLabel: () => null };
-    expect(checkLabel({ kind: "ab-reactiveness", choice: "A" }, context)).toEqual([]);
-    expect(checkLabel({ kind: "consensus-snippet", topics: {} }, context)).toEqual([
+    const context = { scenario: async () => scenario, previousLabel: async () => null };
+    expect(await checkLabel({ kind: "ab-reactiveness", choice: "A" }, context)).toEqual([]);
+    expect(await checkLabel({ kind: "consensus-snippet", topics: {} }, context)).toEqual([
       { path: "topics.T", message: 'topic "T" (T) has no label' },
     ]);
   });
