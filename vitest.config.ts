@@ -1,10 +1,16 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { postgresAvailable } from "./harness/postgres.ts";
-import { POSTGRES_HALF } from "./test/postgres-half.ts";
 
 // The PostgreSQL half runs wherever PostgreSQL is installed, and always under CI (a missing server is a failure there).
 const withPostgres = postgresAvailable() || process.env.CI === "true";
+
+/**
+ * The test files that run a second time with every database on PostgreSQL (SOCRATES_TEST_ENGINE=postgres:
+ * harness/temp-db.ts then hands out PostgreSQL databases): a representative half of the database-touching
+ * tests. Tests that read the SQLite file itself (its pages, its write-ahead log, raw statements) stay SQLite-only.
+ */
+const POSTGRES_HALF = ["test/unit/bundle-import.test.ts"];
 
 // Kept apart from vite.config.ts so the Remix plugin never loads under test.
 export default defineConfig({

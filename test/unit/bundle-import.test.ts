@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type BundleImportError, exportBundle, importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { fixtureBundle } from "../fixtures/bundle-fixture.ts";
-import { tableCounts, tempDb } from "../../harness/temp-db.ts";
+import { tableCounts, tempDb, testEngine } from "../../harness/temp-db.ts";
+import { rawRows } from "../../app/server/db.server.ts";
+import { sql } from "drizzle-orm";
 
 const asFile = (value: unknown, file = "bundle.json") => [{ file, text: JSON.stringify(value) }];
 
@@ -12,7 +14,7 @@ describe("bundle import and export", () => {
   });
   afterEach(() => t.cleanup());
 
-  it("opens the database with WAL and foreign keys", () => {
+  it.skipIf(testEngine() === "postgres")("opens the database with WAL and foreign keys", () => {
     expect(t.db.$client.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(t.db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
     expect(t.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
@@ -56,11 +58,11 @@ describe("bundle import and export", () => {
 
   it("stores the carried-forward scores of a topic-localized evaluation", async () => {
     await importBundleFiles(t.db, asFile(fixtureBundle()));
-    const rows = t.db.$client
-      .prepare(
-        "SELECT turn_id, score, located FROM evaluation_scores WHERE evaluation_id = ? AND topic_id = 'PRICE' ORDER BY turn_id",
-      )
-      .all("fx-1:med:topic") as { turn_id: number; score: number; located: number }[];
+    const rows = await rawRows<{ turn_id: number; score: number; located: number | boolean }>(
+      t.db,
+      sql`SELECT turn_id, score, located FROM evaluation_scores
+          WHERE evaluation_id = ${"fx-1:med:topic"} AND topic_id = 'PRICE' ORDER BY turn_id`,
+    );
     expect(rows.map((r) => r.score)).toEqual([1, 2, 2, 2, 4, 4, 4, 4]);
     expect(rows.filter((r) => r.located).map((r) => r.turn_id)).toEqual([1, 4]);
   });

@@ -55,7 +55,7 @@ export async function releaseLease(db: Db, key: string, holder: string): Promise
 export async function sweepLeases(db: Db, now: number, isVoid: (holder: string) => boolean): Promise<number> {
   return await transact(db, async (db) => {
     const stale = (await db.select().from(workLeases))
-      .filter(async (row) => row.expiresAt <= now || (await isVoid(row.holder)))
+      .filter((row) => row.expiresAt <= now || isVoid(row.holder))
       .map((row) => row.workKey);
     if (stale.length === 0) return 0;
     return changedRows(await db.delete(workLeases).where(inArray(workLeases.workKey, stale)));

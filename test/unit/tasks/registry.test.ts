@@ -113,8 +113,8 @@ describe("task-type registry", () => {
     expect(taskType("ab-reactiveness").resume(null, consensus)).toBeNull();
   });
 
-  it("parses an A/B answer without reading the scenario", () => {
-    const result = taskType("ab-reactiveness").mturk.payloadFromAnswers({ "choice|B": { on: true } }, () => {
+  it("parses an A/B answer without reading the scenario", async () => {
+    const result = await taskType("ab-reactiveness").mturk.payloadFromAnswers({ "choice|B": { on: true } }, () => {
       throw new Error("not needed");
     });
     expect(result).toEqual({ ok: true, payload: { kind: "ab-reactiveness", choice: "B" }, itemId: null });
