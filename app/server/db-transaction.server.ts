@@ -3,20 +3,23 @@
  * engines: every transaction behaves as if the writes ran one at a time, and nobody outside it
  * sees a half-done one (issue 34; docs/deploy.md).
  *
- * - SQLite: a process writes on a second connection to the file (its writer), one transaction at
- *   a time (a queue in the process), after BEGIN IMMEDIATE (SQLite's one write lock orders the
- *   processes; a lock held by another process is waited for asynchronously, never inside
- *   SQLite). The process's other queries read on the first connection and, in WAL mode, see only
- *   committed states, however long the writer's transaction awaits.
+ * - SQLite: one transaction at a time per process (a queue), on the process's one connection,
+ *   after BEGIN IMMEDIATE: SQLite's one write lock orders the processes, and a lock another process
+ *   holds is waited for asynchronously, never inside SQLite. Other processes, in WAL mode, see only
+ *   committed states. Within the process, a query of other work that runs while a transaction
+ *   awaits shares its connection, so it reads the transaction's writes and a write of its own joins
+ *   the transaction (a second connection would make that write wait for this process's own lock).
  * - PostgreSQL: SERIALIZABLE isolation, and the whole work run again when PostgreSQL reports a
  *   serialization failure or a deadlock, so concurrent transactions of several servers behave as
  *   if run one at a time. The work must therefore have no effect outside the database.
  *
- * Inside the work, every query goes through `tx` (a query on the outer handle would not see the
- * transaction's writes); a transaction started on `tx` is a savepoint inside the one it is in.
+ * Inside the work, every query goes through `tx` (on PostgreSQL a query on the outer handle runs
+ * outside the transaction); a transaction started on `tx` is a savepoint inside the one it is in.
  */
 import { sql } from "drizzle-orm";
-import { connectSqlite, endWrite, tryBeginWrite, type Db } from "./db.server.ts";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import * as schema from "../../db/schema.ts";
+import { endWrite, tryBeginWrite, type Db } from "./db.server.ts";
 import { dialectOf, markPostgres } from "./db-dialect.server.ts";
 import type { PgDb } from "./db-pg.server.ts";
 
@@ -44,65 +47,60 @@ class DryRunRollback extends Error {
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
-interface SqliteWriter {
-  writer: Db;
-  /** Settles when the last queued transaction of this process has ended. */
+interface SqliteQueue {
+  /** Settles when the last queued transaction of this process on the database has ended. */
   tail: Promise<void>;
+  /**
+   * The handle transactions work through: the same connection under a handle of its own, so that
+   * `transact` on it nests while `transact` on the database's own handle waits its turn.
+   */
+  tx: Db;
 }
 
-const writers = new WeakMap<Db, SqliteWriter>();
+const queues = new WeakMap<Db, SqliteQueue>();
 
-function writerOf(db: Db): SqliteWriter {
-  let found = writers.get(db);
-  if (!found) {
-    // An in-memory database has no file a second connection could open: it writes on its one connection.
-    const writer = db.$client.memory ? db : connectSqlite(db.$client.name);
-    if (writer !== db) {
-      writer.$client.pragma("busy_timeout = 0");
-      // A page cap set on the reading connection (a test's full disk) binds the writes too.
-      writer.$client.pragma(`max_page_count = ${db.$client.pragma("max_page_count", { simple: true })}`);
-    }
-    found = { writer, tail: Promise.resolve() };
-    writers.set(db, found);
-  }
-  return found;
-}
-
-/** Closes a database handle: a SQLite file's connections (the writer `transact` opened too) or a PostgreSQL pool. */
+/** Closes a database handle: a SQLite file's connection or a PostgreSQL pool. */
 export async function closeDatabase(db: Db): Promise<void> {
   if (dialectOf(db) === "postgres") return (db as unknown as PgDb).$client.end();
-  const found = writers.get(db);
-  if (found && found.writer !== db) found.writer.$client.close();
-  writers.delete(db);
+  queues.delete(db);
   if (db.$client.open) db.$client.close();
 }
 
-async function beginWrite(writer: Db, maxWaitMs: number): Promise<void> {
-  const started = performance.now();
-  for (let pause = 1; !tryBeginWrite(writer); pause = Math.min(2 * pause, 50)) {
-    const waited = performance.now() - started;
-    if (waited + pause > maxWaitMs) throw new DatabaseBusy(Math.round(waited));
-    await sleep(pause * (0.5 + Math.random()));
+async function beginWrite(db: Db, maxWaitMs: number): Promise<void> {
+  // The lock is waited for here, between tries, never inside SQLite (which would block the event loop).
+  const busyTimeout = db.$client.pragma("busy_timeout", { simple: true });
+  db.$client.pragma("busy_timeout = 0");
+  try {
+    const started = performance.now();
+    for (let pause = 1; !tryBeginWrite(db); pause = Math.min(2 * pause, 50)) {
+      const waited = performance.now() - started;
+      if (waited + pause > maxWaitMs) throw new DatabaseBusy(Math.round(waited));
+      await sleep(pause * (0.5 + Math.random()));
+    }
+  } finally {
+    db.$client.pragma(`busy_timeout = ${busyTimeout}`);
   }
 }
 
 async function sqliteTransact<T>(db: Db, work: (tx: Db) => Promise<T>, o: TransactOptions): Promise<T> {
-  const w = writerOf(db);
-  const previous = w.tail;
+  let queue = queues.get(db);
+  if (!queue) queues.set(db, (queue = { tail: Promise.resolve(), tx: drizzle(db.$client, { schema }) as Db }));
+  const { tx } = queue;
+  const previous = queue.tail;
   let done!: () => void;
-  w.tail = new Promise<void>((ok) => (done = ok));
+  queue.tail = new Promise<void>((ok) => (done = ok));
   await previous;
   try {
-    await beginWrite(w.writer, o.maxWaitMs ?? 30_000);
-    inTransaction.add(w.writer);
+    await beginWrite(db, o.maxWaitMs ?? 30_000);
+    inTransaction.add(tx);
     let committed = false;
     try {
-      const result = await work(w.writer);
+      const result = await work(tx);
       committed = !o.dryRun;
       return result;
     } finally {
-      inTransaction.delete(w.writer);
-      endWrite(w.writer, committed);
+      inTransaction.delete(tx);
+      endWrite(db, committed);
     }
   } finally {
     done();
