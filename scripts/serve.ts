@@ -9,7 +9,7 @@ import express from "express";
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { databasePath, getDb } from "../app/server/db.server.ts";
+import { describeTarget, getDb } from "../app/server/db.server.ts";
 import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { isEmpty, seedDemo } from "../demo/seed.ts";
 import { DEMO_ACCOUNTS, seedDemoStudies } from "../demo/studies.ts";
@@ -104,7 +104,7 @@ app.all(
 const server = app.listen(port, host, () => {
   const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}/`;
   console.log(`\nSoCRATES Studio is running at ${url}`);
-  console.log(`Database: ${databasePath()}`);
+  console.log(`Database: ${describeTarget()}`);
   if (workingDemoLogins.length) {
     console.log("Demo logins (demo only — change or deactivate them before real use):");
     for (const a of workingDemoLogins)

@@ -64,8 +64,16 @@ export function connectSqlite(path: string): Db {
   return drizzle(sqlite, { schema }) as Db;
 }
 
-/** Opens (creating if needed) a database file and brings its schema up to date. */
-export async function openDatabase(path: string = databasePath()): Promise<Db> {
+/**
+ * Opens the database at `target` and brings its schema up to date: a postgres:// URL, or a SQLite
+ * file (created if needed). By default the process's own (DATABASE_URL, else SOCRATES_DB, else
+ * data/socrates.db).
+ */
+export function openDatabase(target: string = databaseTarget()): Promise<Db> {
+  return isPostgresUrl(target) ? openPostgresAsDb(target) : openSqlite(target);
+}
+
+async function openSqlite(path: string): Promise<Db> {
   const db = connectSqlite(path);
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
   backfillRunIdentity(db);
@@ -111,14 +119,18 @@ export function backfillRunIdentity(db: Db): number {
 
 const cache = globalThis as unknown as { __socratesDb?: Promise<Db> };
 
-/** Where this process's data lives: DATABASE_URL when set (PostgreSQL), else the SQLite file. */
+/** Where this process's data lives: DATABASE_URL, else SOCRATES_DB (a file, or a postgres:// URL), else the default file. */
 export function databaseTarget(env: NodeJS.ProcessEnv = process.env): string {
-  return env.DATABASE_URL || databasePath();
+  if (env.DATABASE_URL) return env.DATABASE_URL;
+  return env.SOCRATES_DB && isPostgresUrl(env.SOCRATES_DB) ? env.SOCRATES_DB : databasePath();
 }
 
-/** Opens a database by its target: a postgres:// URL, or a SQLite file's path. */
-export function openTarget(target: string = databaseTarget()): Promise<Db> {
-  return isPostgresUrl(target) ? openPostgresAsDb(target) : openDatabase(target);
+/** The target for people to read: a URL without its password. */
+export function describeTarget(target: string = databaseTarget()): string {
+  if (!isPostgresUrl(target)) return target;
+  const url = new URL(target);
+  if (url.password) url.password = "***";
+  return url.href;
 }
 
 /**
@@ -127,7 +139,7 @@ export function openTarget(target: string = databaseTarget()): Promise<Db> {
  * connection never waits (busy timeout 0): it only reads, and in WAL mode a read never waits.
  */
 export function getDb(): Promise<Db> {
-  cache.__socratesDb ??= openTarget().then((db) => {
+  cache.__socratesDb ??= openDatabase().then((db) => {
     if (dialectOf(db) === "sqlite") db.$client.pragma("busy_timeout = 0");
     return db;
   });

@@ -7,7 +7,7 @@ import {
   importBundleFiles,
   type ImportSummary,
 } from "../../app/server/bundle-store.server.ts";
-import { databasePath, openDatabase } from "../../app/server/db.server.ts";
+import { describeTarget, openDatabase } from "../../app/server/db.server.ts";
 import { writeOutputFile } from "../../app/server/storage-full.server.ts";
 import { seedDemoBenchmark } from "../../demo/benchmark/seed.ts";
 import { readBundleDir, seedDemo } from "../../demo/seed.ts";
@@ -54,7 +54,7 @@ export function registerDataCommands(program: Command): void {
     .description("create the database if needed and apply pending migrations (SOCRATES_DB overrides data/socrates.db)")
     .action(async () => {
       await openDatabase();
-      console.log(`database ready: ${databasePath()}`);
+      console.log(`database ready: ${describeTarget()}`);
     });
 
   db.command("copy")
