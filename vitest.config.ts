@@ -10,7 +10,34 @@ const withPostgres = postgresAvailable() || process.env.CI === "true";
  * harness/temp-db.ts then hands out PostgreSQL databases): a representative half of the database-touching
  * tests. Tests that read the SQLite file itself (its pages, its write-ahead log, raw statements) stay SQLite-only.
  */
-const POSTGRES_HALF = ["test/unit/bundle-import.test.ts"];
+const POSTGRES_HALF = [
+  "test/unit/db/transact.test.ts",
+  "test/unit/bundle-import.test.ts",
+  "test/unit/bundle-constraints.test.ts",
+  "test/unit/ab-pairs-import.test.ts",
+  "test/unit/admin/dashboard-flags.test.ts",
+  "test/unit/annotation/label-store.test.ts",
+  "test/unit/annotation/my-labels.test.ts",
+  "test/unit/annotation/fast-labels.test.ts",
+  "test/unit/annotation/label-comment.test.ts",
+  "test/unit/annotation/ab-proxy.test.ts",
+  "test/unit/session-read.test.ts",
+  "test/unit/crowd/dashboard-actions.test.ts",
+  "test/unit/crowd/qualification-key-hidden.test.ts",
+  "test/unit/crowd/workers.test.ts",
+  "test/unit/benchmark/report/studies.test.ts",
+  "test/unit/pipeline/simulate.test.ts",
+  "test/unit/pipeline/evaluate-topic.test.ts",
+  "test/unit/pipeline/evaluate-emotion.test.ts",
+  "test/unit/pipeline/metrics-runner.test.ts",
+  "test/unit/pipeline/emotion-metrics-runner.test.ts",
+  "test/unit/probing/probe.test.ts",
+  "test/unit/promediate/transcript-import.test.ts",
+  "test/unit/curation/curate-seed.test.ts",
+  "test/unit/validation/scored-backbones.test.ts",
+  "test/unit/run-emotion-view.test.ts",
+  "test/unit/benchmark/workers.test.ts",
+];
 
 // Kept apart from vite.config.ts so the Remix plugin never loads under test.
 export default defineConfig({

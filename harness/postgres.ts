@@ -52,7 +52,8 @@ export function startTestServer(): TestServer {
   const data = join(dir, "data");
   run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]);
   writeFileSync(join(dir, "README"), "A test PostgreSQL cluster (harness/postgres.ts); safe to delete.\n");
-  const options = `-k ${dir} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  // Many test databases at once, each with serializable transactions: room for their predicate locks.
+  const options = `-k ${dir} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_pred_locks_per_transaction=512`;
   run(join(bin, "pg_ctl"), ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "start"]);
   return {
     url: `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dir)}`,
@@ -88,11 +89,12 @@ export async function prepareTemplate(server: string): Promise<void> {
 }
 
 /**
- * A fresh database on the test server named by SOCRATES_TEST_PG (test/global-setup.ts): empty, or
- * with `migrated` a copy of the template holding the current schema.
+ * A fresh database on the test server named by SOCRATES_TEST_PG (test/global-setup.ts): empty, with
+ * `migrated` a copy of the template holding the current schema, or with `copyOf` a copy of that
+ * database (which nobody may be connected to).
  */
 export async function pgDatabase(
-  options: { migrated?: boolean } = {},
+  options: { migrated?: boolean; copyOf?: string } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const server = process.env.SOCRATES_TEST_PG;
   if (!server)
@@ -101,7 +103,8 @@ export async function pgDatabase(
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}${options.migrated ? ` TEMPLATE ${TEMPLATE}` : ""}`);
+    const template = options.copyOf ? new URL(options.copyOf).pathname.slice(1) : options.migrated ? TEMPLATE : null;
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   } finally {
     await admin.end();
   }

@@ -6,7 +6,6 @@ import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { sql } from "drizzle-orm";
 import { openDatabase, rawRows, type Db } from "../app/server/db.server.ts";
 import { dialectOf } from "../app/server/db-dialect.server.ts";
-import { openPostgresAsDb } from "../app/server/db-pg.server.ts";
 import { pgDatabase } from "./postgres.ts";
 
 export function tempDir(prefix = "socrates-test-"): { dir: string; cleanup: () => void } {
@@ -32,7 +31,7 @@ export async function tempDb(): Promise<TempDb> {
   const { dir, cleanup } = tempDir();
   if (testEngine() === "postgres") {
     const database = await pgDatabase({ migrated: true });
-    const db = await openPostgresAsDb(database.url);
+    const db = await openDatabase(database.url);
     return {
       db,
       path: database.url,

@@ -444,6 +444,10 @@ async function importParsed(
   await transact(
     db,
     async (db) => {
+      // PostgreSQL may run this again after a conflict: it starts from nothing each time.
+      summary.inserted = zeroCounts();
+      summary.unchanged = zeroCounts();
+      problems.length = 0;
       const lookup = new CombinedLookup(parsed.map((p) => p.bundle));
       const referenceProblems = await lookup.settle(db, () =>
         parsed.flatMap(({ file, bundle }) =>
@@ -480,7 +484,7 @@ async function importParsed(
       }
       if (problems.length > 0) throw new BundleImportError(problems);
     },
-    { dryRun: options.dryRun },
+    { dryRun: options.dryRun, bulk: true },
   );
   return summary;
 }

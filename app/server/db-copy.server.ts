@@ -8,7 +8,6 @@
  */
 import { endWrite, onOneSnapshot, openDatabase, tryBeginWrite } from "./db.server.ts";
 import { isPostgresUrl } from "./db-dialect.server.ts";
-import { openPostgres } from "./db-pg.server.ts";
 import {
   clearTable,
   insertTableRows,
@@ -28,7 +27,10 @@ export class CopyRefused extends Error {}
 
 /** A database named as the command takes it: `sqlite:PATH`, a bare path, or a postgres:// URL. */
 export async function openAny(location: string): Promise<AnyDb> {
-  if (isPostgresUrl(location)) return { engine: "postgres", db: await openPostgres(location) };
+  if (isPostgresUrl(location)) {
+    const { openPostgres } = await import("./db-pg.server.ts"); // loaded only when a copy involves PostgreSQL
+    return { engine: "postgres", db: await openPostgres(location) };
+  }
   return { engine: "sqlite", db: await openDatabase(location.replace(/^sqlite:/, "")) };
 }
 

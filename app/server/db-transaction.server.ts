@@ -28,6 +28,12 @@ const inTransaction = new WeakSet<object>();
 export interface TransactOptions {
   /** Roll everything back and still return the work's result (a dry run reports what it would do). */
   dryRun?: boolean;
+  /**
+   * A bulk write whose records the database's unique keys protect (a bundle import): on PostgreSQL
+   * REPEATABLE READ instead of SERIALIZABLE, whose predicate locks a large import would exhaust, and
+   * run again after a unique-key clash as after a conflict (the new run reads the clashing record).
+   */
+  bulk?: boolean;
   /** How long to wait for another process's write lock (SQLite) before DatabaseBusy. */
   maxWaitMs?: number;
 }
@@ -109,6 +115,7 @@ async function sqliteTransact<T>(db: Db, work: (tx: Db) => Promise<T>, o: Transa
 
 /** PostgreSQL's SQLSTATEs after which the whole transaction may simply be run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
+const UNIQUE_VIOLATION = "23505";
 
 function sqlState(err: unknown): string | undefined {
   for (let e = err; e instanceof Error; e = e.cause) {
@@ -129,11 +136,12 @@ async function postgresTransact<T>(db: Db, work: (tx: Db) => Promise<T>, o: Tran
           if (o.dryRun) throw new DryRunRollback(result);
           return result;
         },
-        { isolationLevel: "serializable" },
+        { isolationLevel: o.bulk ? "repeatable read" : "serializable" },
       );
     } catch (err) {
       if (err instanceof DryRunRollback) return err.result as T;
-      if (!RETRYABLE.has(sqlState(err) ?? "") || attempt >= 20) throw err;
+      const state = sqlState(err) ?? "";
+      if (!(RETRYABLE.has(state) || (o.bulk && state === UNIQUE_VIOLATION)) || attempt >= 20) throw err;
       await sleep(Math.random() * Math.min(100, 2 ** attempt));
     }
   }

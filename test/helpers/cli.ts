@@ -53,9 +53,9 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
 }
 
 /** Polls `check` until it holds (a wait for another process, never a timing assertion). */
-export async function until(check: () => boolean, what: string, timeoutMs = 90_000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> {
   const started = Date.now();
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }

@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BundleImportError, exportBundle, importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { fixtureAbBundle } from "../fixtures/bundle-fixture.ts";
 import { tableCounts, tempDb } from "../../harness/temp-db.ts";
+import { rawRows } from "../../app/server/db.server.ts";
+import { sql } from "drizzle-orm";
 
 const asFile = (value: unknown, file = "ab.json") => [{ file, text: JSON.stringify(value) }];
 
@@ -38,7 +40,7 @@ describe("A/B reactiveness pairs in bundles", () => {
       ab_pairs: 1,
       evaluations: 2,
     });
-    const row = t.db.$client.prepare("SELECT * FROM ab_pairs").get();
+    const [row] = await rawRows(t.db, sql`SELECT * FROM ab_pairs`);
     expect(row).toEqual({
       id: "fx-1:ab",
       scenario_id: "fx-1",

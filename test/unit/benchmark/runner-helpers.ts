@@ -9,6 +9,9 @@ import { syntheticCatalog } from "../../../bench/synthetic-bundle.ts";
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../../../app/domain/bundle.ts";
 import { importBundleFiles } from "../../../app/server/bundle-store.server.ts";
 import { openDatabase } from "../../../app/server/db.server.ts";
+import { closeDatabase } from "../../../app/server/db-transaction.server.ts";
+import { isPostgresUrl } from "../../../app/server/db-dialect.server.ts";
+import pg from "pg";
 import { loadPlanFile } from "../../../app/server/benchmark/plan-file.server.ts";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { loadLlmConfig } from "../../../app/server/llm/config.server.ts";
@@ -64,9 +67,11 @@ export async function benchmarkFiles(
     plan?: object;
     prices?: Record<string, { inputPerMillion: number; outputPerMillion: number }>;
     name?: string;
+    /** A database to use instead of a new SQLite file (a PostgreSQL URL). */
+    target?: string;
   } = {},
 ) {
-  const dbPath = join(dir, `${options.name ?? "bench"}.db`);
+  const dbPath = options.target ?? join(dir, `${options.name ?? "bench"}.db`);
   const db = await openDatabase(dbPath);
   await importBundleFiles(db, [
     {
@@ -74,7 +79,7 @@ export async function benchmarkFiles(
       text: JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...syntheticCatalog(2, "t") }),
     },
   ]);
-  db.$client.close();
+  await closeDatabase(db);
   const planPath = join(dir, "plan.json");
   writeFileSync(planPath, JSON.stringify(options.plan ?? SMALL_PLAN, null, 2));
   const configPath = join(dir, "socrates.config.json");
@@ -97,6 +102,25 @@ export function column(dbPath: string, sql: string, ...params: unknown[]): strin
     return (db.prepare(sql).all(...params) as Record<string, string>[]).map((r) => Object.values(r)[0]);
   } finally {
     db.close();
+  }
+}
+
+/** The rows of a query on a database another process writes: a SQLite file (read-only) or a PostgreSQL URL. */
+export async function rowsAt(target: string, query: string): Promise<Record<string, unknown>[]> {
+  if (!isPostgresUrl(target)) {
+    const db = new Database(target, { readonly: true });
+    try {
+      return db.prepare(query).all() as Record<string, unknown>[];
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: target });
+  await client.connect();
+  try {
+    return (await client.query(query)).rows;
+  } finally {
+    await client.end();
   }
 }
 

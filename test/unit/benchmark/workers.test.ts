@@ -1,17 +1,18 @@
 /**
  * Several `benchmark run` workers on one database, and a worker killed outright: the real CLI in
  * child processes against the stand-in over HTTP in this process, which counts every request.
- * Two processes on one plan together send no more requests than one alone, no request body
- * twice, and store the same runs; after kill -9 and a resume, at most the requests in flight at
- * the kill are sent again.
+ * Two processes on one SQLite file (three on one PostgreSQL database, in the suite's PostgreSQL
+ * project) together send no more requests than one alone, no request body twice, and store the
+ * same runs; after kill -9 and a resume, at most the requests in flight at the kill are sent again.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startMockLlm, type MockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 import { standInResponder } from "../../../app/llm-roles/stand-in.ts";
 import { spawnCli, until, type CliChild } from "../../helpers/cli.ts";
-import { tempDir } from "../../../harness/temp-db.ts";
+import { tempDir, testEngine } from "../../../harness/temp-db.ts";
+import { pgDatabase } from "../../../harness/postgres.ts";
 import { chatRequests, duplicates, servedBodies } from "../pipeline/helpers.ts";
-import { benchmarkFiles, column, count, SMALL_PLAN } from "./runner-helpers.ts";
+import { benchmarkFiles, rowsAt, SMALL_PLAN } from "./runner-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -27,6 +28,10 @@ const PLAN = {
 };
 /** The stand-in endpoint's concurrency limit in benchmarkConfigJson: the most requests one process has in flight. */
 const ENDPOINT_CONCURRENCY = 8;
+/** Workers sharing the database: processes on one machine's SQLite file, or machines on one PostgreSQL database. */
+const WORKERS = testEngine() === "postgres" ? 3 : 2;
+
+const count = async (target: string, query: string) => Number((await rowsAt(target, query))[0].n);
 
 async function setUp(name: string) {
   const { dir, cleanup } = tempDir();
@@ -34,7 +39,13 @@ async function setUp(name: string) {
   // A little latency, so the processes overlap and requests are in flight when one is killed.
   const mock = await startMockLlm({ respond: standInResponder(), latencyMs: { min: 5, max: 40 } });
   cleanups.push(() => mock.close());
-  const files = await benchmarkFiles(dir, mock.url, { plan: PLAN, name });
+  let target: string | undefined;
+  if (testEngine() === "postgres") {
+    const database = await pgDatabase({ migrated: true });
+    cleanups.push(database.drop);
+    target = database.url;
+  }
+  const files = await benchmarkFiles(dir, mock.url, { plan: PLAN, name, target });
   const args = ["benchmark", "run", "--plan", files.planPath, "--config", files.configPath];
   const env = { SOCRATES_DB: files.dbPath };
   return { mock, files, args, env };
@@ -47,12 +58,12 @@ function start(args: string[], env: Record<string, string>): CliChild {
 }
 
 /** What a finished grid holds: its run ids, and how many evaluations and pairs. */
-function stored(dbPath: string) {
+async function stored(dbPath: string) {
   return {
-    runs: column(dbPath, "SELECT id FROM runs ORDER BY id"),
-    evaluations: count(dbPath, "SELECT count(*) AS n FROM evaluations"),
-    pairs: count(dbPath, "SELECT count(*) AS n FROM matched_pairs"),
-    leases: count(dbPath, "SELECT count(*) AS n FROM work_leases"),
+    runs: (await rowsAt(dbPath, "SELECT id FROM runs ORDER BY id")).map((r) => r.id),
+    evaluations: await count(dbPath, "SELECT count(*) AS n FROM evaluations"),
+    pairs: await count(dbPath, "SELECT count(*) AS n FROM matched_pairs"),
+    leases: await count(dbPath, "SELECT count(*) AS n FROM work_leases"),
   };
 }
 
@@ -62,7 +73,7 @@ async function baseline(): Promise<{ requests: number; result: Awaited<ReturnTyp
   const alone = await start(args, env).exited;
   expect(alone.code, alone.stderr).toBe(0);
   expect(duplicates(servedBodies(mock))).toEqual([]);
-  return { requests: chatRequests(mock).length, result: stored(files.dbPath) };
+  return { requests: chatRequests(mock).length, result: await stored(files.dbPath) };
 }
 
 /** The summary's runs simulated by this process and found stored. */
@@ -77,23 +88,22 @@ function bodies(mock: MockLlm): string[] {
 }
 
 describe("benchmark run: workers sharing one database", { timeout: 240_000 }, () => {
-  it("two processes on one plan send no more requests than one alone, and store the same runs", async () => {
+  it(`${WORKERS} processes on one plan send no more requests than one alone, and store the same runs`, async () => {
     const one = await baseline();
     expect(one.result.runs).toHaveLength(12);
     expect(one.result.leases).toBe(0);
 
     const { mock, files, args, env } = await setUp("shared");
-    const [a, b] = await Promise.all([start(args, env).exited, start(args, env).exited]);
-    expect(a.code, a.stderr).toBe(0);
-    expect(b.code, b.stderr).toBe(0);
+    const exits = await Promise.all(Array.from({ length: WORKERS }, () => start(args, env).exited));
+    for (const e of exits) expect(e.code, e.stderr).toBe(0);
     expect(duplicates(bodies(mock))).toEqual([]);
     expect(chatRequests(mock).length).toBeLessThanOrEqual(one.requests);
-    // Each run was simulated by one of the two; the other counts it as already stored.
-    const [ra, rb] = [a, b].map((r) => runCounts(r.stdout));
-    expect(ra.simulated + rb.simulated).toBe(12);
-    expect([ra.simulated + ra.skipped, rb.simulated + rb.skipped]).toEqual([12, 12]);
+    // Each run was simulated by one of them; the others count it as already stored.
+    const counts = exits.map((r) => runCounts(r.stdout));
+    expect(counts.reduce((n, c) => n + c.simulated, 0)).toBe(12);
+    expect(counts.map((c) => c.simulated + c.skipped)).toEqual(counts.map(() => 12));
     // Every lease was given up at the end, and the grid is the one a single process makes.
-    expect(stored(files.dbPath)).toEqual(one.result);
+    expect(await stored(files.dbPath)).toEqual(one.result);
   });
 
   it("after kill -9 and a resume, only the requests in flight at the kill are sent again", async () => {
@@ -101,17 +111,17 @@ describe("benchmark run: workers sharing one database", { timeout: 240_000 }, ()
     const { mock, files, args, env } = await setUp("killed");
     const first = start(args, env);
     // Killed mid-grid: a run stored, others half done, replies arriving.
-    await until(() => count(files.dbPath, "SELECT count(*) AS n FROM runs") >= 2, "two stored runs");
+    await until(async () => (await count(files.dbPath, "SELECT count(*) AS n FROM runs")) >= 2, "two stored runs");
     process.kill(first.pid, "SIGKILL");
     expect((await first.exited).signal).toBe("SIGKILL");
-    const runsAtKill = count(files.dbPath, "SELECT count(*) AS n FROM runs");
+    const runsAtKill = await count(files.dbPath, "SELECT count(*) AS n FROM runs");
     expect(runsAtKill).toBeLessThan(12);
     // The dead worker's leases are still in the table: the resume takes them over (the holder's process is gone).
-    expect(count(files.dbPath, "SELECT count(*) AS n FROM work_leases")).toBeGreaterThan(0);
+    expect(await count(files.dbPath, "SELECT count(*) AS n FROM work_leases")).toBeGreaterThan(0);
 
     const resumed = await start(args, env).exited;
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(stored(files.dbPath)).toEqual(one.result);
+    expect(await stored(files.dbPath)).toEqual(one.result);
     const sent = chatRequests(mock).length;
     expect(sent).toBeLessThanOrEqual(one.requests + ENDPOINT_CONCURRENCY);
     // A body sent twice was one in flight at the kill, and there are at most as many as could be.

@@ -4,9 +4,9 @@ import type { Db } from "../../../app/server/db.server.ts";
 import { tempDb } from "../../../harness/temp-db.ts";
 
 export function databasePerTest(seed?: (db: Db) => unknown): () => Promise<Db> {
-  const cleanups: (() => void)[] = [];
-  afterEach(() => {
-    for (const c of cleanups.splice(0)) c();
+  const cleanups: (() => void | Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
   });
   return async () => {
     const t = await tempDb();
