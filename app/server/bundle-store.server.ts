@@ -37,8 +37,8 @@ import { findEvaluation, insertEvaluationRecord } from "./models/evaluation.serv
 import { allMatchedPairs, insertMatchedPair } from "./models/matched-pair.server.ts";
 import { findRun, insertRunRecord, runSpeakers, runTurnRows } from "./models/run.server.ts";
 import { findScenario } from "./models/scenario.server.ts";
-
 import { transact } from "./db-transaction.server.ts";
+
 export interface FileProblem {
   file: string;
   path: string;

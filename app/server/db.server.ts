@@ -125,7 +125,7 @@ export function backfillRunIdentity(db: Db): number {
 
 const cache = globalThis as unknown as { __socratesDb?: Promise<Db> };
 
-/** Where this process's data lives: DATABASE_URL, else SOCRATES_DB (a file, or a postgres:// URL), else the default file. */
+/** Where this process's data lives: DATABASE_URL, else SOCRATES_DB (a file or a postgres:// URL), else the default. */
 export function databaseTarget(env: NodeJS.ProcessEnv = process.env): string {
   if (env.DATABASE_URL) return env.DATABASE_URL;
   return env.SOCRATES_DB && isPostgresUrl(env.SOCRATES_DB) ? env.SOCRATES_DB : databasePath();

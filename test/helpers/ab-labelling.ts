@@ -14,7 +14,12 @@ export const imperfectChooser: AbChooser = (pair, annotator) => {
   return flip ? (higher === "A" ? "B" : "A") : higher;
 };
 
-export async function labelAbStudy(db: Db, studyId: number, annotators: readonly number[], choose: AbChooser): Promise<number> {
+export async function labelAbStudy(
+  db: Db,
+  studyId: number,
+  annotators: readonly number[],
+  choose: AbChooser,
+): Promise<number> {
   let stored = 0;
   for (const [index, annotatorId] of annotators.entries()) {
     for (

@@ -31,8 +31,8 @@ import type { ItemRow } from "../../server/models/study.server.ts";
 import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { recordCrowdAssignment, type CrowdAssignmentOutcome } from "../../server/crowd/record-assignment.server.ts";
 import { recordDecisions, reviewDecisions, type ReviewDecision } from "../../server/crowd/review.server.ts";
-
 import { transact } from "../../server/db-transaction.server.ts";
+
 const CHANNEL = "mturk" as const;
 
 export interface MturkImportOptions {

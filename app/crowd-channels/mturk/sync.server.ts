@@ -35,8 +35,8 @@ import {
   type MturkEnvironment,
 } from "./client.server.ts";
 import { recordDecisions, reviewDecisions, type ReviewDecision } from "../../server/crowd/review.server.ts";
-
 import { transact } from "../../server/db-transaction.server.ts";
+
 export interface SyncOptions {
   studyId: number;
   production: boolean;

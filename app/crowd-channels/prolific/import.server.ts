@@ -27,8 +27,8 @@ import {
 import { pendingLabelsOf } from "../../server/models/label.server.ts";
 import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { prolificSettingsOf } from "./sessions.server.ts";
-
 import { transact } from "../../server/db-transaction.server.ts";
+
 const CHANNEL = "prolific";
 
 /** What Prolific's review outcome means for the stored session's status; other statuses leave it. */

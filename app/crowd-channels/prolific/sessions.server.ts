@@ -29,8 +29,8 @@ import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { qualificationState } from "../../server/crowd/qualification.server.ts";
 import { findOrCreateCrowdWorker } from "../../server/crowd/workers.server.ts";
 import { parseStudyConfig, prolificSettingsSchema, type ProlificSettings } from "../../domain/study-config.ts";
-
 import { transact } from "../../server/db-transaction.server.ts";
+
 const CHANNEL = "prolific";
 
 export const PROLIFIC_COMPLETION_URL = "https://app.prolific.com/submissions/complete";

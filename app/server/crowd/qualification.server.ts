@@ -22,8 +22,8 @@ import {
   insertQualificationAttempt,
 } from "../models/qualification-attempt.server.ts";
 import { loadQualificationTest } from "../templates.server.ts";
-
 import { transact } from "../db-transaction.server.ts";
+
 /** Attempts a worker may make before the test locks (a fail shows the score, never the key). */
 export const MAX_QUALIFICATION_ATTEMPTS = 3;
 

@@ -29,8 +29,8 @@ import { findCrowdWorker } from "../models/annotator.server.ts";
 import type { StudyRow } from "../models/study.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
 import { findOrCreateCrowdWorker, type WorkerChannel } from "./workers.server.ts";
-
 import { transact } from "../db-transaction.server.ts";
+
 export interface CrowdAssignmentInput {
   channel: Exclude<WorkerChannel, "link">;
   /** MTurk AssignmentId. */

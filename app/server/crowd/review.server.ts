@@ -17,8 +17,8 @@ import {
   setCrowdAssignmentDecision,
   type CrowdAssignmentRow,
 } from "../models/crowd-assignment.server.ts";
-
 import { transact } from "../db-transaction.server.ts";
+
 export interface ReviewDecision {
   crowdAssignmentId: number;
   externalId: string;

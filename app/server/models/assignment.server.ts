@@ -26,8 +26,8 @@ import {
 } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import { preparedOnce } from "./prepared.server.ts";
-
 import { changedRows, rawRow, type Db } from "../db.server.ts";
+
 const { allocationCursors, assignments, studyItems, studies, annotators, labels } = schema;
 
 export type AssignmentStatus = "leased" | "submitted" | "released" | "skipped";
@@ -338,7 +338,9 @@ export async function hasOpenWork(
       ),
     );
   // SQLite answers 1 or 0, PostgreSQL true or false.
-  return Boolean((await rawRow<{ work: number | boolean }>(db, sql`select ${or(exists(holds), exists(open))} as work`))?.work);
+  return Boolean(
+    (await rawRow<{ work: number | boolean }>(db, sql`select ${or(exists(holds), exists(open))} as work`))?.work,
+  );
 }
 
 const byItemAndAnnotator = preparedOnce((db) =>

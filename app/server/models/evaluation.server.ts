@@ -9,8 +9,8 @@ import type { Evaluation } from "../../domain/bundle.ts";
 import { deriveEvaluationScores } from "../../domain/evaluation-scores.ts";
 import type { Db } from "../db.server.ts";
 import { jsonOrNull, preparedOnce, rawPlaceholder } from "./prepared.server.ts";
-
 import { changedRows } from "../db.server.ts";
+
 const { evaluations, evaluationScores, interventionJudgments } = schema;
 
 export type EvaluationRow = typeof evaluations.$inferSelect;

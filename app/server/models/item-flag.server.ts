@@ -2,8 +2,8 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
-
 import { changedRows } from "../db.server.ts";
+
 const { itemFlags, studyItems, annotators } = schema;
 
 export async function insertItemFlag(

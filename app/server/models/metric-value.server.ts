@@ -9,8 +9,8 @@ import { rowDefinitions } from "../../domain/metrics/metric-params.ts";
 import { definitionVersion, isCurrentDefinition } from "../../domain/metrics/registry.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
-
 import { changedRows } from "../db.server.ts";
+
 const { metricValues, runs, conditions, evaluations } = schema;
 
 export type MetricValueRow = typeof metricValues.$inferSelect;

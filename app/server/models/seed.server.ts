@@ -105,7 +105,11 @@ export async function seedOfAttempt(
 /** The seed read from a file (the `files` source), if any. */
 export async function seedOfFile(db: Db, file: string): Promise<StoredSeedWithProvenance | undefined> {
   const row = (
-    await db.select().from(seeds).where(sql`${jsonFieldText(db, seeds.provenance, "file")} = ${file}`).limit(1)
+    await db
+      .select()
+      .from(seeds)
+      .where(sql`${jsonFieldText(db, seeds.provenance, "file")} = ${file}`)
+      .limit(1)
   )[0];
   return row && toStored(row);
 }

@@ -3,8 +3,8 @@ import { and, eq, gt, lte, sql } from "drizzle-orm";
 import * as schema from "../../../db/schema.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
-
 import { changedRows } from "../db.server.ts";
+
 const { annotators, sessions } = schema;
 
 export type SessionRow = typeof sessions.$inferSelect;

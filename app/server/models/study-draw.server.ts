@@ -8,8 +8,8 @@ import * as schema from "../../../db/schema.ts";
 import type { DrawRow } from "../../domain/estimation/active-design.ts";
 import type { Db } from "../db.server.ts";
 import type { NewStudyItem } from "./study.server.ts";
-
 import { changedRows } from "../db.server.ts";
+
 const { studyDraws, studyItems, snippets, evaluations } = schema;
 
 /** Stores a new active study's population (none drawn). */

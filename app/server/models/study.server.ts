@@ -4,8 +4,8 @@ import * as schema from "../../../db/schema.ts";
 import { CONSENSUS_SNIPPET } from "../../task-types/consensus-snippet/label.ts";
 import type { Db } from "../db.server.ts";
 import { preparedOnce } from "./prepared.server.ts";
-
 import { transact } from "../db-transaction.server.ts";
+
 const { studies, studyItems, snippets, abPairs, runs } = schema;
 
 export type StudyRow = typeof studies.$inferSelect;

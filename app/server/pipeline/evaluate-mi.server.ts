@@ -17,8 +17,8 @@ import {
 import { truncateError, type EvaluatorOptions } from "./evaluate-topic.server.ts";
 import { renderMessages } from "./prompt-templates.server.ts";
 import { type MiReply, miReplySchema } from "../../llm-roles/mi-judge/reply.ts";
-
 import { transact } from "../db-transaction.server.ts";
+
 export const MI_TEMPLATE = "mi-judge";
 
 export function miMessages(ctx: EvaluationContext, turn: ContextTurn): ChatMessage[] {

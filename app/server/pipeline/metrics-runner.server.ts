@@ -22,8 +22,8 @@ import type { PlayedScenario } from "../../domain/visibility.ts";
 import { findScenario } from "../models/scenario.server.ts";
 import { recordMetricParams } from "./metric-settings.server.ts";
 import { usableEvaluationIds } from "./evaluation-identity.server.ts";
-
 import { transact } from "../db-transaction.server.ts";
+
 /** What a run is, fixed once it is stored (a run is never changed): all its metrics read but its judges' work. */
 export interface RunFacts {
   runId: string;
