@@ -6,13 +6,19 @@
  * status (expected: none), then checks in the database that every acknowledged label is stored.
  * With IMPORT_MB set, a `socrates import` of a synthetic bundle that large runs from the fifth
  * second on, and the latency while it runs is printed separately.
+ * With ENGINE=postgres the fixture is copied (`db copy`) into a throwaway PostgreSQL database
+ * (harness/postgres.ts, or DATABASE_URL's server) and SERVERS app servers (default 2) serve it,
+ * the clients spread over them round-robin: several app servers on one database.
  * Figures only, no pass/fail; the exit code is 1 when a label is missing or an answer was an error.
  *
  *   npm run bench:load        (DURATION=30 seconds, ANNOTATORS=50, IMPORT_MB=46; REBUILD=1 rebuilds build-test/ first)
+ *   ENGINE=postgres SERVERS=2 npm run bench:load
  */
 import { join } from "node:path";
 import { startAppServer } from "../harness/app-server.ts";
 import { tempDir } from "../harness/temp-db.ts";
+import { pgDatabase, startTestServer, type TestServer } from "../harness/postgres.ts";
+import { copyDatabaseBetween } from "../app/server/db-copy.server.ts";
 import { ensureTestBuild } from "./load-build.ts";
 import { latencyReport, LoadRecord, runAnnotatorClient } from "./load-clients.ts";
 import { checkStored, prepareLoadDatabase } from "./load-fixture.ts";
@@ -21,7 +27,10 @@ import { largeBundleFile, startCliImport } from "./load-import.ts";
 const SECONDS = Number(process.env.DURATION ?? 30);
 const ANNOTATORS = Number(process.env.ANNOTATORS ?? 50);
 const IMPORT_MB = Number(process.env.IMPORT_MB ?? 0);
+const ENGINE = process.env.ENGINE === "postgres" ? "postgres" : "sqlite";
+const SERVERS = Number(process.env.SERVERS ?? (ENGINE === "postgres" ? 2 : 1));
 
+let pgServer: TestServer | undefined;
 ensureTestBuild();
 const tmp = tempDir("socrates-bench-load-");
 const dbPath = join(tmp.dir, "load.db");
@@ -29,7 +38,11 @@ try {
   // 100 trajectories ≈ 1,500 items × k = 3: more labels than the run can submit.
   const fixture = await prepareLoadDatabase(dbPath, { annotators: ANNOTATORS, trajectories: 100 });
   const bundle = IMPORT_MB > 0 ? largeBundleFile(tmp.dir, IMPORT_MB) : null;
-  const server = await startAppServer({ dbPath });
+  const database = ENGINE === "postgres" ? await postgresCopyOf(dbPath) : null;
+  const target = database?.url ?? dbPath;
+  // One secret for every server: a session signed by one is read by another.
+  const env = { SESSION_SECRET: "bench-load-shared-session-secret", ...(database ? { DATABASE_URL: target } : {}) };
+  const servers = await Promise.all(Array.from({ length: SERVERS }, () => startAppServer({ dbPath, env })));
   const record = new LoadRecord();
   let stopping = false;
   const start = performance.now();
@@ -46,9 +59,9 @@ try {
   let imported: Awaited<typeof importRun>;
   try {
     await Promise.all(
-      fixture.accounts.map((account) =>
+      fixture.accounts.map((account, i) =>
         runAnnotatorClient({
-          baseUrl: server.url,
+          baseUrl: servers[i % servers.length].url,
           studyId: fixture.studyId,
           account,
           label: fixture.label,
@@ -61,13 +74,15 @@ try {
     imported = await importRun;
   } finally {
     clearTimeout(timer);
-    await server.stop();
+    await Promise.all(servers.map((s) => s.stop()));
   }
   const elapsed = (performance.now() - start) / 1000;
-  const stored = await checkStored(dbPath, fixture.studyId, record.acknowledged);
+  const stored = await checkStored(target, fixture.studyId, record.acknowledged);
+  await database?.drop();
   const errors = record.samples.filter((s) => !s.ok).length;
   console.log(
-    `Web server under load: ${ANNOTATORS} annotators over HTTP for ${elapsed.toFixed(1)} s (${fixture.items} items, k = 3)`,
+    `Web server under load: ${ANNOTATORS} annotators over HTTP for ${elapsed.toFixed(1)} s (${fixture.items} items, k = 3); ` +
+      `${SERVERS} server(s) on ${ENGINE === "postgres" ? "one PostgreSQL database" : "one SQLite file"}`,
   );
   console.log(`  submits acknowledged  ${record.acknowledged.length}`);
   console.log(`  submits per second    ${(record.acknowledged.length / elapsed).toFixed(1)}`);
@@ -88,4 +103,14 @@ try {
   if (stored.missing.length > 0 || stored.overK > 0 || errors > 0) process.exitCode = 1;
 } finally {
   tmp.cleanup();
+  pgServer?.stop();
+}
+
+/** A PostgreSQL database holding a copy of the fixture (on DATABASE_URL's server, or a throwaway one). */
+async function postgresCopyOf(sqlitePath: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  pgServer ??= startTestServer();
+  process.env.SOCRATES_TEST_PG = pgServer.url;
+  const database = await pgDatabase();
+  await copyDatabaseBetween(`sqlite:${sqlitePath}`, database.url);
+  return database;
 }

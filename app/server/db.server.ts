@@ -16,7 +16,7 @@ import { eq, isNull } from "drizzle-orm";
 import * as schema from "../../db/schema.ts";
 import { recordedIdentity } from "../domain/simulation/run-identity.ts";
 import { dialectOf, isPostgresUrl, migrationsDir, type Db } from "./db-dialect.server.ts";
-import type { PgDb } from "./db-pg.server.ts";
+import { openPostgresAsDb, type PgDb } from "./db-pg.server.ts";
 
 export type { Db } from "./db-dialect.server.ts";
 
@@ -70,13 +70,7 @@ export function connectSqlite(path: string): Db {
  * data/socrates.db).
  */
 export function openDatabase(target: string = databaseTarget()): Promise<Db> {
-  return isPostgresUrl(target) ? openPostgresDb(target) : openSqlite(target);
-}
-
-/** node-postgres is loaded only by a process that opens PostgreSQL (every CLI call would pay for it). */
-async function openPostgresDb(url: string): Promise<Db> {
-  const { openPostgresAsDb } = await import("./db-pg.server.ts");
-  return openPostgresAsDb(url);
+  return isPostgresUrl(target) ? openPostgresAsDb(target) : openSqlite(target);
 }
 
 async function openSqlite(path: string): Promise<Db> {
