@@ -11,6 +11,7 @@ import { createAccount } from "../app/server/annotation/accounts.server.ts";
 import { createConsensusStudy } from "../app/server/annotation/studies.server.ts";
 import { playedScenarioOfRun, snippetContext } from "../app/server/annotation/task-view.server.ts";
 import { importBundleFiles } from "../app/server/bundle-store.server.ts";
+import { closeDatabase } from "../app/server/db-transaction.server.ts";
 import { openDatabase } from "../app/server/db.server.ts";
 import { syntheticBundle } from "./synthetic-bundle.ts";
 
@@ -72,7 +73,7 @@ export async function prepareLoadDatabase(
     };
     return { studyId, items: items.length, accounts, label };
   } finally {
-    db.$client.close();
+    await closeDatabase(db);
   }
 }
 
@@ -108,6 +109,6 @@ export async function checkStored(dbPath: string, studyId: number, acknowledgedT
       overK: perItem.filter((r) => r.n > LOAD_K).length,
     };
   } finally {
-    db.$client.close();
+    await closeDatabase(db);
   }
 }

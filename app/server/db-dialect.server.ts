@@ -14,7 +14,12 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 
 export type Dialect = "sqlite" | "postgres";
 
-const postgresHandles = new WeakSet<object>();
+/*
+ * Kept on globalThis: the web server (scripts/serve.ts, loaded from source) opens the handle and
+ * the routes' copy of this module in the Remix build must still know it for PostgreSQL's.
+ */
+const shared = globalThis as unknown as Record<symbol, WeakSet<object> | undefined>;
+const postgresHandles: WeakSet<object> = (shared[Symbol.for("socrates.postgres-handles")] ??= new WeakSet());
 
 /** Marks a drizzle handle (a database or a transaction's) as PostgreSQL's. */
 export function markPostgres(db: object): void {

@@ -63,7 +63,10 @@ interface SqliteQueue {
   tx: Db;
 }
 
-const queues = new WeakMap<Db, SqliteQueue>();
+// On globalThis, like the engine marks (db-dialect.server.ts): the web server's source and the Remix
+// build share one queue per database.
+const sharedQueues = globalThis as unknown as Record<symbol, WeakMap<Db, SqliteQueue> | undefined>;
+const queues: WeakMap<Db, SqliteQueue> = (sharedQueues[Symbol.for("socrates.sqlite-queues")] ??= new WeakMap());
 
 /** Closes a database handle: a SQLite file's connection or a PostgreSQL pool. */
 export async function closeDatabase(db: Db): Promise<void> {
