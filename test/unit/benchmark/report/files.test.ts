@@ -6,10 +6,9 @@ import { buildBenchmarkReport } from "../../../../app/server/benchmark/report.se
 import { writeReportFiles } from "../../../../app/server/benchmark/report-files.server.ts";
 import { figureRows } from "../../../../app/domain/benchmark/report/format.ts";
 import { openDatabase } from "../../../../app/server/db.server.ts";
-import { touchBenchmarkPlan } from "../../../../app/server/models/benchmark-plan.server.ts";
 import { runCli } from "../../../helpers/cli.ts";
 import { tempDir } from "../../../../harness/temp-db.ts";
-import { ALT_JUDGE, fixturePlan, seedGrid } from "./fixture.ts";
+import { ALT_JUDGE, fixturePlan, seededPlanFile } from "./fixture.ts";
 import { checkSvg } from "./svg-check.ts";
 
 const cleanups: (() => void)[] = [];
@@ -28,18 +27,7 @@ const loaded = fixturePlan({
 async function seededFile(): Promise<{ dir: string; dbPath: string }> {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
-  const dbPath = join(dir, "bench.db");
-  const db = await openDatabase(dbPath);
-  await seedGrid(db, loaded);
-  // As `benchmark run` records it, so `report --hash` finds it.
-  await touchBenchmarkPlan(db, {
-    hash: loaded.hash,
-    name: loaded.plan.name,
-    plan: loaded.plan,
-    source: "benchmark.json",
-  });
-  db.$client.close();
-  return { dir, dbPath };
+  return { dir, dbPath: await seededPlanFile(dir, loaded) };
 }
 
 describe("report files", () => {

@@ -5,13 +5,16 @@
  * sometimes undefined, and the metric rows come from the real metrics runner.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { BundleInput, Evaluation, Run } from "../../../../app/domain/bundle.ts";
 import { type BenchmarkPlan, parseBenchmarkPlan } from "../../../../app/domain/benchmark/plan.ts";
 import { evaluationId } from "../../../../app/domain/evaluation-ids.ts";
 import { createRng, randomInt } from "../../../../app/domain/stats/rng.ts";
 import { planGrid, planHash, type LoadedPlan } from "../../../../app/server/benchmark/plan-file.server.ts";
 import { importBundleFiles } from "../../../../app/server/bundle-store.server.ts";
-import type { Db } from "../../../../app/server/db.server.ts";
+import { openDatabase, type Db } from "../../../../app/server/db.server.ts";
+import { closeDatabase } from "../../../../app/server/db-transaction.server.ts";
+import { touchBenchmarkPlan } from "../../../../app/server/models/benchmark-plan.server.ts";
 import { computeMetrics } from "../../../../app/server/pipeline/metrics-runner.server.ts";
 
 const DEMO = ["transactional", "healthcare"] as const;
@@ -126,4 +129,19 @@ export async function seedGrid(db: Db, loaded: LoadedPlan, skip: ReadonlySet<str
     },
   ]);
   await computeMetrics(db, { now: new Date("2026-01-01T00:00:00Z") });
+}
+
+/** A database file in `dir` holding the plan's seeded grid and the plan as `benchmark run` records it (`report --hash`). */
+export async function seededPlanFile(dir: string, loaded: LoadedPlan): Promise<string> {
+  const dbPath = join(dir, "bench.db");
+  const db = await openDatabase(dbPath);
+  await seedGrid(db, loaded);
+  await touchBenchmarkPlan(db, {
+    hash: loaded.hash,
+    name: loaded.plan.name,
+    plan: loaded.plan,
+    source: "benchmark.json",
+  });
+  await closeDatabase(db);
+  return dbPath;
 }

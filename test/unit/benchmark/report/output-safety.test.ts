@@ -10,11 +10,10 @@ import { writeReportFiles } from "../../../../app/server/benchmark/report-files.
 import { mdCell, mdNote, mdText } from "../../../../app/domain/benchmark/report/format.ts";
 import { csvRecord } from "../../../../app/domain/csv.ts";
 import { openDatabase } from "../../../../app/server/db.server.ts";
-import { touchBenchmarkPlan } from "../../../../app/server/models/benchmark-plan.server.ts";
 import { OutputFolderError, writeFileInFolder } from "../../../../app/server/output-folder.server.ts";
 import { runCli } from "../../../helpers/cli.ts";
 import { tempDir } from "../../../../harness/temp-db.ts";
-import { fixturePlan, seedGrid } from "./fixture.ts";
+import { fixturePlan, seededPlanFile } from "./fixture.ts";
 
 const EVIL_MEDIATOR = "<img src=x onerror=alert(1)>";
 const EVIL_PLAN = "plan | <b>bold</b>\n# heading";
@@ -37,17 +36,7 @@ const loaded = fixturePlan({
 async function seeded(): Promise<{ dir: string; dbPath: string }> {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
-  const dbPath = join(dir, "bench.db");
-  const db = await openDatabase(dbPath);
-  await seedGrid(db, loaded);
-  await touchBenchmarkPlan(db, {
-    hash: loaded.hash,
-    name: loaded.plan.name,
-    plan: loaded.plan,
-    source: "benchmark.json",
-  });
-  db.$client.close();
-  return { dir, dbPath };
+  return { dir, dbPath: await seededPlanFile(dir, loaded) };
 }
 
 async function writeReport(dbPath: string, out: string): Promise<string[]> {
