@@ -22,9 +22,17 @@ pg.types.setTypeParser(pg.types.builtins.JSON, (value: string) => value);
 // sum() of a bigint and avg() answer numeric, which pg hands over as text; SQLite answers a number.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value: string) => Number(value));
 
+/** SQLSTATE 57P01: the server ended the connection (shutdown, or the database dropped). */
+const ADMIN_SHUTDOWN = "57P01";
+
 /** Connects, brings the schema up to date, and returns the database; `close` ends the pool. */
 export async function openPostgres(url: string): Promise<PgDb> {
   const pool = new pg.Pool({ connectionString: url, max: 8 });
+  // An idle connection the server ends (a restart, a dropped database) must not crash the process:
+  // the pool replaces it on the next query. Anything else is reported.
+  pool.on("error", (err: Error & { code?: string }) => {
+    if (err.code !== ADMIN_SHUTDOWN) console.warn(`PostgreSQL: an idle connection failed: ${err.message}`);
+  });
   const db = drizzle(pool, { schema: pgTables }) as PgDb;
   try {
     await migrate(db, { migrationsFolder: migrationsDir("migrations-pg") });
