@@ -131,7 +131,7 @@ export async function seedGrid(db: Db, loaded: LoadedPlan, skip: ReadonlySet<str
   await computeMetrics(db, { now: new Date("2026-01-01T00:00:00Z") });
 }
 
-/** A database file in `dir` holding the plan's seeded grid and the plan as `benchmark run` records it (`report --hash`). */
+/** A database file in `dir`: the plan's seeded grid, and the plan as `benchmark run` records it (`report --hash`). */
 export async function seededPlanFile(dir: string, loaded: LoadedPlan): Promise<string> {
   const dbPath = join(dir, "bench.db");
   const db = await openDatabase(dbPath);
