@@ -22,7 +22,7 @@ import {
   actionResult,
   asJsonData,
   jsonDataOnce,
-  orResponseAsync,
+  orResponse,
   orResponseWrite,
 } from "../server/http/responses.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
@@ -51,7 +51,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const excludeFlagged = url.searchParams.get("exclude") === "flagged";
   const excludeFast = url.searchParams.get("fast") === "exclude";
   // Cached per study and parameters until the study's data changes (dashboard-cache.server.ts).
-  const page = await orResponseAsync(() =>
+  const page = await orResponse(() =>
     dashboardPage(db, studyId, { excludeFlagged, excludeFast, reference: url.searchParams.get("reference") || null }),
   );
   const view = page.view;
@@ -80,7 +80,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = String(form.get("intent"));
   const db = await getDb();
   // Every intent is for an existing study: an unknown id is a 404 before anything else.
-  await orResponseAsync(() => getStudy(db, studyId));
+  await orResponse(() => getStudy(db, studyId));
   if (intent === "close" || intent === "reopen") {
     await orResponseWrite(async (db) => await setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
     return json(NO_ACTION_DATA);

@@ -8,7 +8,7 @@ import {
   actionResult,
   formJson,
   formSeconds,
-  orResponseAsync,
+  orResponse,
   orResponseWrite,
   type ActionFailure,
 } from "../server/http/responses.server.ts";
@@ -38,9 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const studyId = parseId(params.studyId, "study");
   const itemId = parseId(params.itemId, "item");
   const db = await getDb();
-  const { firstShowing, ...page } = await orResponseAsync(() =>
-    taskPage(db, studyId, itemId, user, new URL(request.url)),
-  );
+  const { firstShowing, ...page } = await orResponse(() => taskPage(db, studyId, itemId, user, new URL(request.url)));
   // From now on the item is the annotator's to answer: a submit that came before this is refused (issue 28).
   // The one write a loader makes (test/unit/architecture.test.ts): it stamps the annotator's own
   // existing assignment once and creates, leases or submits nothing.

@@ -6,7 +6,7 @@ import { parseMyLabelsFilter } from "../domain/label-review/my-labels.ts";
 import { myLabels } from "../server/annotation/my-labels.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { orResponseAsync } from "../server/http/responses.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "My labels · SoCRATES Studio" }];
@@ -15,7 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
   const filter = parseMyLabelsFilter(new URL(request.url).searchParams);
-  return json(await orResponseAsync(async () => await myLabels(await getDb(), studyId, user, filter)));
+  return json(await orResponse(async () => await myLabels(await getDb(), studyId, user, filter)));
 }
 
 export default function MyLabels() {

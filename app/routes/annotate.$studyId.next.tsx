@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { orResponseAsync, orResponseWrite } from "../server/http/responses.server.ts";
+import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { currentStep, takeNextStep } from "../server/crowd/next-step.server.ts";
 import { getDb } from "../server/db.server.ts";
@@ -19,7 +19,7 @@ export const meta: MetaFunction = () => [{ title: "Next task · SoCRATES Studio"
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
-  const step = await orResponseAsync(async () => await currentStep(await getDb(), studyId, user));
+  const step = await orResponse(async () => await currentStep(await getDb(), studyId, user));
   if (step.kind === "go") throw redirect(step.path);
   // `done`: the POST found nothing; starting again by itself would only loop.
   const again = !new URL(request.url).searchParams.has("done");

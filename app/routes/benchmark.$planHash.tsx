@@ -4,7 +4,7 @@ import { BenchmarkReportView } from "../components/benchmark/BenchmarkReportView
 import { requireUser } from "../server/auth/session.server.ts";
 import { benchmarkPage } from "../server/benchmark/page.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { orResponseAsync } from "../server/http/responses.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.report.planName ?? "Benchmark"} · Benchmark · SoCRATES Studio` },
@@ -12,7 +12,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, ["admin"]); // researchers only: mediator models and their scores
-  return json(await orResponseAsync(async () => benchmarkPage(await getDb(), params.planHash ?? "")));
+  return json(await orResponse(async () => benchmarkPage(await getDb(), params.planHash ?? "")));
 }
 
 /** Every registered report part the report holds, in report order (app/report-parts/registry.ts). */

@@ -4,7 +4,7 @@ import { RevisionCard } from "../components/labels/RevisionCard.tsx";
 import { labelHistory } from "../server/annotation/label-history.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { getDb } from "../server/db.server.ts";
-import { orResponseAsync } from "../server/http/responses.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 import { parseId } from "../server/http/route-params.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Label history · SoCRATES Studio" }];
@@ -12,7 +12,7 @@ export const meta: MetaFunction = () => [{ title: "Label history · SoCRATES Stu
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, ["admin", "expert", "crowd"]);
   const labelId = parseId(params.labelId, "label");
-  return json(await orResponseAsync(async () => await labelHistory(await getDb(), labelId, user)));
+  return json(await orResponse(async () => await labelHistory(await getDb(), labelId, user)));
 }
 
 export default function LabelHistory() {

@@ -16,7 +16,7 @@ import { RUN_SORT_KEYS, runFacets, runsPage } from "../server/catalog.server.ts"
 import { getDb } from "../server/db.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { cellRunIds } from "../server/benchmark/page.server.ts";
-import { orResponseAsync } from "../server/http/responses.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data && data.pages > 1 ? `Runs, page ${data.page} of ${data.pages} · ${APP}` : `Runs · ${APP}` },
@@ -77,7 +77,7 @@ type RunFilterValues = Record<(typeof FILTERS)[number], string>;
 async function benchmarkCell(params: URLSearchParams) {
   const [plan, table, row, column] = ["plan", "table", "row", "column"].map((k) => params.get(k) ?? "");
   if (!plan) return null;
-  const found = await orResponseAsync(async () => await cellRunIds(await getDb(), plan, { table, row, column }));
+  const found = await orResponse(async () => await cellRunIds(await getDb(), plan, { table, row, column }));
   return { plan, table, row, column, label: found.label, runIds: found.runIds };
 }
 

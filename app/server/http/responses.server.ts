@@ -43,15 +43,6 @@ export async function orResponse<T>(fn: () => T | Promise<T>): Promise<T> {
   }
 }
 
-/** `orResponse` for a loader whose service is asynchronous (it draws charts, say). */
-export async function orResponseAsync<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw errorResponse(err) ?? err;
-  }
-}
-
 /**
  * For loaders that write (a lease, a crowd entry): `orResponse` run under the write lock, waited for without blocking.
  */
